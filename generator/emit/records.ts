@@ -1,0 +1,149 @@
+/** records.ts of a generated library: one class per struct or union, with exact layout and typed accessors. */
+import type { IrField, IrLibrary, IrRecord, IrType } from "../ir.ts";
+import { resolveTypedefs } from "../parse/context.ts";
+import { docBlock, type ImportTracker, shortDoc, tsType } from "./common.ts";
+import { type LayoutInfo, layoutOf } from "./native.ts";
+
+const TYPED: Record<string, string> = {
+  i8: "Int8Array",
+  u8: "Uint8Array",
+  i16: "Int16Array",
+  u16: "Uint16Array",
+  i32: "Int32Array",
+  u32: "Uint32Array",
+  i64: "BigInt64Array",
+  u64: "BigUint64Array",
+  f32: "Float32Array",
+  f64: "Float64Array",
+  bool: "Uint8Array",
+};
+
+function scalarCode(r: IrType): string | undefined {
+  switch (r.kind) {
+    case "bool":
+      return "bool";
+    case "int":
+    case "enum":
+      return `${r.signed ? "i" : "u"}${r.size * 8}`;
+    case "float":
+      return r.size === 4 ? "f32" : "f64";
+    default:
+      return undefined;
+  }
+}
+
+function accessorName(code: string): string {
+  return code === "bool" ? "Bool" : code.toUpperCase().replace(/^([IUF])(\d+)$/, (_, a: string, b: string) => a + b);
+}
+
+/** Flattens nested arrays: element type and total length. */
+function flatArray(t: IrType): { element: IrType; length: number | null } {
+  let r = resolveTypedefs(t);
+  let length: number | null = 1;
+  while (r.kind === "array") {
+    length = r.length === null || length === null ? null : length * r.length;
+    r = resolveTypedefs(r.element);
+  }
+  return { element: r, length };
+}
+
+function fieldAccessors(rec: IrRecord, f: IrField, imp: ImportTracker): string {
+  const name = f.name === "constructor" ? "constructor_" : f.name;
+  const doc = docBlock(shortDoc(f.doc, undefined, [`C: \`${f.type.spelling} ${f.name}${f.bitWidth !== undefined ? ` : ${f.bitWidth}` : ""}\`, offset ${f.offset}${f.bitOffset !== undefined ? ` (bit ${f.bitOffset})` : ""}, ${f.size} bytes.`]), "  ");
+  const r = resolveTypedefs(f.type);
+  const ts = tsType(f.type, "field", imp);
+  if (f.bitWidth !== undefined) {
+    const signed = (r.kind === "int" || r.kind === "enum") && r.signed;
+    if (f.bitWidth > 32) {
+      return `${doc}  get ${name}(): bigint {\n    return this.$bitsBig(${f.bitOffset}, ${f.bitWidth}, ${signed});\n  }\n  set ${name}(v: bigint | number) {\n    this.$setBitsBig(${f.bitOffset}, ${f.bitWidth}, v);\n  }\n`;
+    }
+    const t = r.kind === "bool" ? "boolean" : ts === "bigint" ? "number" : ts;
+    const get = r.kind === "bool" ? `this.$bits(${f.bitOffset}, ${f.bitWidth}, false) !== 0` : `this.$bits(${f.bitOffset}, ${f.bitWidth}, ${signed})${t !== "number" ? ` as ${t}` : ""}`;
+    const setv = r.kind === "bool" ? "v ? 1 : 0" : "v";
+    return `${doc}  get ${name}(): ${t} {\n    return ${get};\n  }\n  set ${name}(v: ${t}) {\n    this.$setBits(${f.bitOffset}, ${f.bitWidth}, ${setv});\n  }\n`;
+  }
+  const code = scalarCode(r);
+  if (code !== undefined) {
+    const acc = accessorName(code);
+    const cast = r.kind === "enum" && ts !== "number" && ts !== "bigint" ? ` as ${ts}` : "";
+    const setType = code === "i64" || code === "u64" ? `${ts} | number` : ts;
+    return `${doc}  get ${name}(): ${ts} {\n    return this.$${code}(${f.offset})${cast};\n  }\n  set ${name}(v: ${setType}) {\n    this.$set${acc}(${f.offset}, v);\n  }\n`;
+  }
+  if (r.kind === "pointer") {
+    const cast = ts !== "Pointer" ? ` as ${ts}` : "";
+    return `${doc}  get ${name}(): ${ts} {\n    return this.$ptr(${f.offset})${cast};\n  }\n  set ${name}(v: ${ts}) {\n    this.$setPtr(${f.offset}, v);\n  }\n`;
+  }
+  if (r.kind === "array") {
+    const { element, length } = flatArray(r);
+    if (length === null) return `  // ${f.name}: a flexible array member (${f.type.spelling}); reach it through $pointer() and the FFI layer.\n`;
+    const ec = scalarCode(element);
+    if (ec !== undefined) {
+      const ctor = TYPED[ec]!;
+      return `${doc}  get ${name}(): ${ctor} {\n    return this.$array(${ctor}, ${f.offset}, ${length});\n  }\n`;
+    }
+    if (element.kind === "pointer") {
+      return `${doc}  get ${name}(): PointerArray {\n    return this.$pointers(${f.offset}, ${length});\n  }\n`;
+    }
+    if (element.kind === "record") {
+      const cls = imp.ref(element.name, true);
+      if (cls) return `${doc}  get ${name}(): RecordArray<${cls}> {\n    return this.$records(${cls}, ${f.offset}, ${length});\n  }\n`;
+    }
+    return `  // ${f.name}: ${f.type.spelling} has no accessor.\n`;
+  }
+  if (r.kind === "record") {
+    const cls = imp.ref(r.name, true);
+    if (cls && r.complete) {
+      return `${doc}  get ${name}(): ${cls} {\n    return this.$record(${cls}, ${f.offset});\n  }\n  set ${name}(v: ${cls}) {\n    this.$setRecord(${f.offset}, ${f.size}, v);\n  }\n`;
+    }
+  }
+  return `  // ${f.name}: ${f.type.spelling} has no accessor (${r.kind === "unsupported" ? r.reason : "unsupported type"}).\n`;
+}
+
+function layoutLiteral(l: LayoutInfo): string {
+  const leaves = l.leaves.map((x) => `{ offset: ${x.offset}, type: "${x.type}" }`).join(", ");
+  const passing = l.passing.kind === "memory" ? `{ kind: "memory" }` : `{ kind: "registers", classes: [${l.passing.classes.map((c) => `"${c}"`).join(", ")}] }`;
+  return `{ name: ${JSON.stringify(l.name)}, size: ${l.size}, align: ${l.align}, leaves: [${leaves}], passing: ${passing} }`;
+}
+
+/** Emits the records of a library. `byValue` names the records some function passes by value. */
+export function emitRecords(lib: IrLibrary, imp: ImportTracker, byValue: Set<string>, index: Map<string, IrRecord>): string {
+  let out = "";
+  let usesLayout = false;
+  for (const rec of lib.records) {
+    const extra = [`C: \`${rec.cName}\`${rec.aliases.length ? ` (also ${rec.aliases.map((a) => `\`${a}\``).join(", ")})` : ""}: ${rec.size} bytes, aligned to ${rec.align}.`];
+    out += docBlock(shortDoc(rec.doc, rec.deprecated, rec.doc ? ["", ...extra] : extra));
+    out += `export class ${rec.name} extends RecordBase {\n`;
+    out += `  static readonly $cName = ${JSON.stringify(rec.cName)};\n`;
+    out += `  static readonly $size = ${rec.size};\n`;
+    out += `  static readonly $align = ${rec.align};\n`;
+    const fields = rec.fields
+      .map((f) => {
+        const parts = [`name: ${JSON.stringify(f.name)}`, `offset: ${f.offset}`, `size: ${f.size}`];
+        if (f.bitOffset !== undefined) parts.push(`bitOffset: ${f.bitOffset}`, `bitWidth: ${f.bitWidth}`);
+        return `{ ${parts.join(", ")} }`;
+      })
+      .join(",\n    ");
+    out += `  static readonly $fields: readonly FieldInfo[] = [${fields ? `\n    ${fields},\n  ` : ""}];\n`;
+    if (byValue.has(rec.name)) {
+      usesLayout = true;
+      out += `  /** How this record travels when a function takes or returns it by value. */\n`;
+      out += `  static readonly $layout: StructLayout = ${layoutLiteral(layoutOf(rec, index))};\n`;
+    }
+    for (const f of rec.fields) if (f.name !== "") out += fieldAccessors(rec, f, imp);
+    out += `}\n`;
+    for (const a of rec.aliases) {
+      out += `/** Another name of {@link ${rec.name}}. */\nexport const ${a} = ${rec.name};\n/** Another name of {@link ${rec.name}}. */\nexport type ${a} = ${rec.name};\n`;
+    }
+    out += "\n";
+  }
+  const ffi: string[] = [];
+  if (/\bPointer\b/.test(out.replace(/PointerArray|FunctionPointer|NativePointer/g, ""))) ffi.push("Pointer");
+  if (usesLayout) ffi.push("StructLayout");
+  const sys = ["type FieldInfo", "RecordBase"];
+  if (/PointerArray/.test(out)) sys.push("PointerArray");
+  if (/RecordArray</.test(out)) sys.push("RecordArray");
+  let head = `import { ${sys.join(", ")} } from "../../../src/sys/record.ts";\n`;
+  if (ffi.length) head += `import type { ${ffi.join(", ")} } from "../../../src/ffi/types.ts";\n`;
+  for (const l of imp.lines()) head += l + "\n";
+  return head + "\n" + out;
+}

@@ -1,0 +1,122 @@
+/**
+ * headers-manifest.json: which libraries to generate, from which headers, and per CTK version the headers'
+ * sha256. Validated with zod; a manifest that fails validation stops the generator with the path of each problem.
+ */
+import { z } from "zod";
+import { readFileSync } from "node:fs";
+
+const identifier = z.string().regex(/^[A-Za-z_]\w*$/, "a C identifier");
+const headerPath = z
+  .string()
+  .regex(/^[\w.+-]+(\/[\w.+-]+)*\.h$/, "a relative header path such as cuda.h or crt/host_defines.h");
+
+const library = z
+  .object({
+    description: z.string().min(1),
+    /** Headers parsed and emitted. */
+    headers: z.array(headerPath).min(1),
+    /** Further headers (included by `headers`) whose declarations belong to this library. */
+    owns: z.array(headerPath).default([]),
+    /** Headers parsed for metadata only (cudaTypedefs.h). Not emitted. */
+    auxiliary: z.array(headerPath).default([]),
+    /** The pathfinder's name of the shared library. */
+    library: z.string().min(1),
+    /** Resolve functions through cuGetProcAddress with the versions from the PFN typedefs of `auxiliary`. */
+    procAddress: z.boolean().default(false),
+    /** Parse again with CUDA_API_PER_THREAD_DEFAULT_STREAM to find the per-thread-default-stream symbols. */
+    ptds: z.boolean().default(false),
+    /** Only functions whose names start with one of these are emitted (others are reported as skipped). */
+    functionPrefixes: z.array(z.string().min(1)).min(1),
+    /** Preprocessor definitions for the parse. */
+    defines: z.record(identifier, z.string()).default({}),
+    /**
+     * The status type functions return (CUresult, nvrtcResult, ...); the checked style throws when it is not 0.
+     * `field` names the member holding the code when the status is a struct (cuFile's CUfileError_t).
+     */
+    status: z.object({ type: identifier, field: identifier.optional() }).strict().optional(),
+    /** Status values that the checked style returns instead of throwing (cuStreamQuery's CUDA_ERROR_NOT_READY). */
+    nonErrors: z.record(identifier, z.array(identifier)).default({}),
+    /** Output-parameter overrides: function → parameter names returned by the checked style. */
+    outputs: z.record(identifier, z.array(identifier)).default({}),
+    /** Parameters that the doc comments call outputs but that are not (arrays, in/out counts). */
+    notOutputs: z.record(identifier, z.array(identifier)).default({}),
+  })
+  .strict();
+
+const ctkVersion = z
+  .object({
+    /** Header path → sha256 (hex) of the file in this CTK version. */
+    headers: z.record(headerPath, z.string().regex(/^[0-9a-f]{64}$/, "a sha256 in lower-case hex")),
+  })
+  .strict();
+
+/** The schema of headers-manifest.json. */
+export const manifestSchema = z
+  .object({
+    $comment: z.string().optional(),
+    libraries: z.record(identifier, library),
+    ctk: z.record(z.string().regex(/^\d+\.\d+$/, "a CTK version such as 13.0"), ctkVersion),
+  })
+  .strict()
+  .superRefine((m, ctx) => {
+    for (const [version, entry] of Object.entries(m.ctk)) {
+      for (const [name, lib] of Object.entries(m.libraries)) {
+        const files = [...lib.headers, ...lib.owns, ...lib.auxiliary];
+        const have = files.filter((f) => f in entry.headers);
+        if (have.length > 0 && have.length < files.length) {
+          ctx.addIssue({
+            code: "custom",
+            path: ["ctk", version, "headers"],
+            message: `library ${name} lists ${files.join(", ")} but CTK ${version} hashes only ${have.join(", ")}`,
+          });
+        }
+      }
+    }
+  });
+
+export type Manifest = z.infer<typeof manifestSchema>;
+export type LibrarySpec = Manifest["libraries"][string];
+
+/** Raised for a manifest that cannot be read or fails validation. */
+export class ManifestError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ManifestError";
+  }
+}
+
+/** Reads and validates a manifest file. */
+export function loadManifest(path: string): Manifest {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (e) {
+    throw new ManifestError(`cannot read the manifest ${path}: ${(e as Error).message}`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    throw new ManifestError(`${path} is not valid JSON: ${(e as Error).message}`);
+  }
+  const parsed = manifestSchema.safeParse(json);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `  - ${i.path.join(".") || "(root)"}: ${i.message}`);
+    throw new ManifestError(`${path} fails validation:\n${problems.join("\n")}\nFix the manifest and run again.`);
+  }
+  return parsed.data;
+}
+
+/** The libraries a CTK version of the manifest has hashes for, in manifest order. */
+export function librariesFor(m: Manifest, version: string): string[] {
+  const entry = m.ctk[version];
+  if (!entry) return [];
+  return Object.entries(m.libraries)
+    .filter(([, lib]) => lib.headers.every((h) => h in entry.headers))
+    .map(([name]) => name);
+}
+
+/** Every header file a library's declarations and metadata come from. */
+export function libraryFiles(lib: LibrarySpec): string[] {
+  return [...lib.headers, ...lib.owns, ...lib.auxiliary];
+}

@@ -1,0 +1,327 @@
+/**
+ * The generator's work, as a function: find the headers, check them against the manifest, parse, emit, and either
+ * write generated/cuda-X.Y atomically or compare with what is there (--check).
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { Clang } from "./libclang/api.ts";
+import { findLibclang } from "./libclang/find.ts";
+import { collectLibrary } from "./parse/collect.ts";
+import { librariesFor, libraryFiles, loadManifest, type Manifest } from "./manifest.ts";
+import { checkSeal, emitLibrary, recordedHeaders } from "./emit/library.ts";
+import { formatReport, type LibraryReport, reportFor } from "./report.ts";
+import { sha256Hex } from "./hash.ts";
+import type { IrLibrary } from "./ir.ts";
+
+/** Options of one run (the CLI's flags). */
+export interface RunOptions {
+  manifest: string;
+  /** Explicit include directories, searched first, in order. */
+  includes: string[];
+  /** A toolkit root; its include/ and nvvm/include are searched after `includes`. */
+  cudaHome: string | undefined;
+  /** The output root (generated/); the CTK's folder cuda-X.Y goes inside. */
+  out: string;
+  ctkVersion: string | undefined;
+  libraries: string[];
+  check: boolean;
+  emitIr: string | undefined;
+  recordHashes: boolean;
+  log: (line: string) => void;
+}
+
+/** A problem the user must fix; the CLI prints the message and exits non-zero. */
+export class GeneratorError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "GeneratorError";
+  }
+}
+
+function findHeader(dirs: string[], rel: string): string | undefined {
+  for (const d of dirs) {
+    const p = join(d, rel);
+    if (existsSync(p) && statSync(p).isFile()) return p;
+  }
+  return undefined;
+}
+
+/** The include directories of a run. */
+export function includeDirectories(opts: Pick<RunOptions, "includes" | "cudaHome">): string[] {
+  const dirs: string[] = [];
+  for (const d of opts.includes) {
+    if (!existsSync(d) || !statSync(d).isDirectory()) {
+      throw new GeneratorError(`--include ${d}: no such directory. Pass a directory that holds the CUDA headers.`);
+    }
+    dirs.push(resolve(d));
+  }
+  if (opts.cudaHome !== undefined) {
+    for (const sub of ["include", "nvvm/include"]) {
+      const p = join(opts.cudaHome, sub);
+      if (existsSync(p)) dirs.push(resolve(p));
+    }
+  }
+  return [...new Set(dirs)];
+}
+
+/** The CTK version the headers declare (CUDA_VERSION in cuda.h: 13000 → "13.0"). */
+export function detectCtkVersion(dirs: string[]): string | undefined {
+  const cuda = findHeader(dirs, "cuda.h");
+  if (!cuda) return undefined;
+  const m = /#define\s+CUDA_VERSION\s+(\d+)/.exec(readFileSync(cuda, "utf8"));
+  if (!m) return undefined;
+  const v = Number(m[1]);
+  return `${Math.floor(v / 1000)}.${Math.floor((v % 1000) / 10)}`;
+}
+
+interface LibraryPlan {
+  name: string;
+  status: "generate" | "absent";
+  headers: { path: string; sha256: string }[];
+  files: Map<string, string>;
+}
+
+/** Runs the generator. Returns the process exit code. */
+export function run(opts: RunOptions): number {
+  const t0 = performance.now();
+  const manifest = loadManifest(opts.manifest);
+  const dirs = includeDirectories(opts);
+  if (dirs.length === 0) {
+    throw new GeneratorError(
+      "no include directory: pass --cuda-home DIR or --include DIR, or set CUDA_HOME/CUDA_PATH (default /usr/local/cuda).",
+    );
+  }
+  const version = opts.ctkVersion ?? detectCtkVersion(dirs);
+  if (version === undefined) {
+    throw new GeneratorError(
+      `cannot tell the CTK version: no cuda.h with CUDA_VERSION in ${dirs.join(", ")}. Pass --ctk-version X.Y.`,
+    );
+  }
+  if (opts.recordHashes) return recordHashes(opts, manifest, dirs, version);
+  if (!manifest.ctk[version]) {
+    throw new GeneratorError(
+      `${opts.manifest} has no entry for CTK ${version}. Run \`npm run generate -- --record-hashes\` with that toolkit's headers to add it.`,
+    );
+  }
+  const known = librariesFor(manifest, version);
+  for (const l of opts.libraries) {
+    if (!(l in manifest.libraries)) {
+      throw new GeneratorError(`unknown library "${l}"; the manifest has ${Object.keys(manifest.libraries).join(", ")}.`);
+    }
+    if (!known.includes(l)) throw new GeneratorError(`library "${l}" has no headers listed for CTK ${version} in the manifest.`);
+  }
+  const wanted = opts.libraries.length > 0 ? opts.libraries : known;
+  const entry = manifest.ctk[version]!;
+
+  // Which libraries can be generated here: every header present and equal to the manifest's hash.
+  const plans: LibraryPlan[] = [];
+  for (const name of known) {
+    const spec = manifest.libraries[name]!;
+    const files = libraryFiles(spec);
+    const headers = files.map((f) => ({ path: f, sha256: entry.headers[f]! }));
+    const found = files.map((f) => [f, findHeader(dirs, f)] as const);
+    const present = found.filter(([, p]) => p !== undefined);
+    let status: LibraryPlan["status"] = "generate";
+    if (present.length < files.length || !wanted.includes(name)) {
+      if (opts.libraries.includes(name)) {
+        const missing = found.filter(([, p]) => p === undefined).map(([f]) => f);
+        throw new GeneratorError(`library ${name}: header ${missing.join(", ")} not found in ${dirs.join(", ")}.`);
+      }
+      if (present.length > 0 && present.length < files.length && wanted.includes(name)) {
+        const missing = found.filter(([, p]) => p === undefined).map(([f]) => f);
+        opts.log(`note: ${name}: ${missing.join(", ")} not found (only part of its headers is here); checked against the manifest instead.`);
+      }
+      status = "absent";
+    } else {
+      for (const [f, p] of found) {
+        const sum = sha256Hex(readFileSync(p!));
+        if (sum !== entry.headers[f]) {
+          throw new GeneratorError(
+            `${p} (sha256 ${sum}) differs from the manifest's CTK ${version} entry (${entry.headers[f]}). If the toolkit ` +
+              "was updated, run `npm run generate -- --record-hashes` and regenerate; otherwise point --include/--cuda-home at the right headers.",
+          );
+        }
+      }
+    }
+    plans.push({ name, status, headers, files: new Map() });
+  }
+  const toGenerate = plans.filter((p) => p.status === "generate");
+  if (toGenerate.length === 0 && !opts.check) {
+    throw new GeneratorError(`none of the manifest's headers for CTK ${version} are in ${dirs.join(", ")}; nothing to generate.`);
+  }
+
+  // Parse every available library, then emit (emitters need every library's names).
+  const location = findLibclang();
+  const clang = new Clang(location);
+  const index = clang.createIndex();
+  const owners = new Map<string, string>();
+  for (const [n, l] of Object.entries(manifest.libraries)) for (const h of [...l.headers, ...l.owns]) if (!owners.has(h)) owners.set(h, n);
+  const irs: IrLibrary[] = [];
+  try {
+    for (const plan of toGenerate) {
+      const ir = collectLibrary({
+        clang,
+        index,
+        library: plan.name,
+        spec: manifest.libraries[plan.name]!,
+        includeDirs: dirs,
+        resourceDir: location.resourceDir,
+        owners,
+        ctkVersion: version,
+        headers: plan.headers,
+      });
+      irs.push(ir);
+    }
+  } finally {
+    clang.disposeIndex(index);
+    clang.close();
+  }
+  for (const ir of irs) {
+    const missing = Object.values(ir.imports).filter((lib) => !irs.some((x) => x.library === lib));
+    if (missing.length > 0) {
+      const plan = plans.find((p) => p.name === ir.library)!;
+      plan.status = "absent";
+      opts.log(`note: ${ir.library} uses types of ${[...new Set(missing)].join(", ")}, whose headers are not here; checked against the manifest instead.`);
+    }
+  }
+  const generated = irs.filter((ir) => plans.find((p) => p.name === ir.library)!.status === "generate");
+  for (const ir of generated) {
+    plans.find((p) => p.name === ir.library)!.files = emitLibrary(ir, manifest.libraries[ir.library]!, irs);
+  }
+  if (opts.emitIr) {
+    mkdirSync(opts.emitIr, { recursive: true });
+    for (const ir of irs) writeFileSync(join(opts.emitIr, `${ir.library}.json`), JSON.stringify(ir, null, 1) + "\n");
+  }
+
+  const outDir = join(opts.out, `cuda-${version}`);
+  const oldReport = readReport(outDir);
+  const reports: { report: LibraryReport; status: string }[] = [];
+  const newReport: LibraryReport[] = [];
+  for (const plan of plans) {
+    const ir = generated.find((x) => x.library === plan.name);
+    if (ir) {
+      const r = reportFor(ir);
+      newReport.push(r);
+      reports.push({ report: r, status: "generated" });
+    } else {
+      const old = oldReport.find((r) => r.library === plan.name);
+      if (old) {
+        newReport.push(old);
+        reports.push({ report: old, status: "headers absent: checked against the manifest's sha256" });
+      }
+    }
+  }
+  const reportText = JSON.stringify({ ctkVersion: version, libraries: newReport }, null, 1) + "\n";
+  opts.log(formatReport(reports));
+
+  const code = opts.check
+    ? check(outDir, plans, reportText, opts.log)
+    : write(outDir, plans, reportText, opts.log);
+  opts.log(`${opts.check ? "checked" : "generated"} CTK ${version} in ${((performance.now() - t0) / 1000).toFixed(2)} s (libclang ${location.path} via ${location.foundVia}).`);
+  return code;
+}
+
+function readReport(outDir: string): LibraryReport[] {
+  const p = join(outDir, "report.json");
+  if (!existsSync(p)) return [];
+  try {
+    return (JSON.parse(readFileSync(p, "utf8")) as { libraries: LibraryReport[] }).libraries;
+  } catch {
+    return [];
+  }
+}
+
+function listFiles(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).filter((f) => statSync(join(dir, f)).isFile()).sort();
+}
+
+/** Compares what would be written with what is there. */
+function check(outDir: string, plans: LibraryPlan[], reportText: string, log: (l: string) => void): number {
+  const problems: string[] = [];
+  for (const plan of plans) {
+    const dir = join(outDir, plan.name);
+    const have = listFiles(dir);
+    if (plan.status === "generate") {
+      const want = [...plan.files.keys()].sort();
+      for (const f of want) {
+        const p = join(dir, f);
+        if (!existsSync(p)) problems.push(`${p}: missing`);
+        else if (readFileSync(p, "utf8") !== plan.files.get(f)) problems.push(`${p}: differs from a fresh generation`);
+      }
+      for (const f of have) if (!want.includes(f)) problems.push(`${join(dir, f)}: not produced by the generator`);
+    } else {
+      if (have.length === 0) problems.push(`${dir}: missing (and its headers are not here to generate it)`);
+      for (const f of have) {
+        const p = join(dir, f);
+        const text = readFileSync(p, "utf8");
+        const seal = checkSeal(text);
+        if (seal) problems.push(`${p}: ${seal}`);
+        const rec = recordedHeaders(text);
+        for (const h of plan.headers) {
+          if (rec.get(h.path) !== h.sha256) problems.push(`${p}: was generated from ${h.path} ${rec.get(h.path) ?? "(unknown)"}, the manifest says ${h.sha256}`);
+        }
+      }
+    }
+  }
+  const reportPath = join(outDir, "report.json");
+  if (!existsSync(reportPath) || readFileSync(reportPath, "utf8") !== reportText) problems.push(`${reportPath}: differs from a fresh generation`);
+  if (problems.length > 0) {
+    log(`generated code is out of date (${problems.length} problem${problems.length > 1 ? "s" : ""}):`);
+    for (const p of problems.slice(0, 50)) log(`  - ${p}`);
+    log("Run `npm run generate` and commit the result.");
+    return 1;
+  }
+  log(`generated/ matches: ${plans.filter((p) => p.status === "generate").length} libraries regenerated and compared, ${plans.filter((p) => p.status === "absent").length} checked against the manifest's sha256 (headers absent).`);
+  return 0;
+}
+
+/** Writes the CTK's folder atomically: a complete new tree in a temporary folder, then swapped into place. */
+function write(outDir: string, plans: LibraryPlan[], reportText: string, log: (l: string) => void): number {
+  const parent = dirname(outDir);
+  mkdirSync(parent, { recursive: true });
+  const tmp = `${outDir}.tmp-${Deno.pid}`;
+  const backup = `${outDir}.old-${Deno.pid}`;
+  rmSync(tmp, { recursive: true, force: true });
+  mkdirSync(tmp, { recursive: true });
+  try {
+    for (const plan of plans) {
+      const dst = join(tmp, plan.name);
+      mkdirSync(dst, { recursive: true });
+      if (plan.status === "generate") {
+        for (const [f, text] of plan.files) writeFileSync(join(dst, f), text);
+      } else {
+        for (const f of listFiles(join(outDir, plan.name))) writeFileSync(join(dst, f), readFileSync(join(outDir, plan.name, f)));
+      }
+    }
+    writeFileSync(join(tmp, "report.json"), reportText);
+  } catch (e) {
+    rmSync(tmp, { recursive: true, force: true });
+    throw e;
+  }
+  if (existsSync(outDir)) renameSync(outDir, backup);
+  renameSync(tmp, outDir);
+  rmSync(backup, { recursive: true, force: true });
+  log(`wrote ${outDir}`);
+  return 0;
+}
+
+function recordHashes(opts: RunOptions, manifest: Manifest, dirs: string[], version: string): number {
+  const headers: Record<string, string> = {};
+  const missing: string[] = [];
+  for (const spec of Object.values(manifest.libraries)) {
+    for (const f of libraryFiles(spec)) {
+      const p = findHeader(dirs, f);
+      if (p) headers[f] = sha256Hex(readFileSync(p));
+      else missing.push(f);
+    }
+  }
+  const raw = JSON.parse(readFileSync(opts.manifest, "utf8")) as { ctk: Record<string, unknown> };
+  const previous = (raw.ctk[version] as { headers?: Record<string, string> } | undefined)?.headers ?? {};
+  raw.ctk[version] = { headers: Object.fromEntries(Object.entries({ ...previous, ...headers }).sort(([a], [b]) => (a < b ? -1 : 1))) };
+  raw.ctk = Object.fromEntries(Object.entries(raw.ctk).sort(([a], [b]) => (a < b ? -1 : 1)));
+  writeFileSync(opts.manifest, JSON.stringify(raw, null, 2) + "\n");
+  loadManifest(opts.manifest);
+  opts.log(`recorded ${Object.keys(headers).length} header hashes for CTK ${version} in ${opts.manifest}${missing.length ? `; not found here (kept as they were): ${missing.join(", ")}` : ""}.`);
+  return 0;
+}

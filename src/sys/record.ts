@@ -1,0 +1,325 @@
+/**
+ * The base of every generated struct and union class: typed accessors over the record's bytes, which live in a
+ * JavaScript ArrayBuffer (the default: `new CUmemLocation()`), in part of another buffer, or in native memory
+ * (`CUmemLocation.at(pointer)`, zero-copy).
+ *
+ * Members of the base start with `$`, which no C field name can, so they never collide with a field.
+ *
+ * @module
+ */
+import { ffi } from "../ffi/index.ts";
+import type { NativePointer, Pointer } from "../ffi/types.ts";
+
+/** One field's place in its record (byte offset and size; bit offset and width for bit-fields). */
+export interface FieldInfo {
+  readonly name: string;
+  readonly offset: number;
+  readonly size: number;
+  readonly bitOffset?: number;
+  readonly bitWidth?: number;
+}
+
+/** Where a record's bytes are. */
+export type RecordSource = ArrayBuffer | ArrayBufferView | NativePointer;
+
+/** A generated record class. */
+export interface RecordClass<T extends RecordBase> {
+  new (source?: RecordSource, byteOffset?: number): T;
+  /** The C type (`struct CUuuid_st`). */
+  readonly $cName: string;
+  /** `sizeof`. */
+  readonly $size: number;
+  /** `_Alignof`. */
+  readonly $align: number;
+  /** Every field's place, in declaration order (anonymous members flattened). */
+  readonly $fields: readonly FieldInfo[];
+}
+
+/** Raised when a record is placed over memory too small for it. */
+export class RecordRangeError extends RangeError {
+  constructor(name: string, need: number, have: number) {
+    super(`${name} needs ${need} bytes but the memory given holds ${have}; pass a larger buffer or offset.`);
+    this.name = "RecordRangeError";
+  }
+}
+
+type TypedArrayCtor =
+  | Int8ArrayConstructor
+  | Uint8ArrayConstructor
+  | Int16ArrayConstructor
+  | Uint16ArrayConstructor
+  | Int32ArrayConstructor
+  | Uint32ArrayConstructor
+  | Float32ArrayConstructor
+  | Float64ArrayConstructor
+  | BigInt64ArrayConstructor
+  | BigUint64ArrayConstructor;
+
+/** A fixed-length array of records inside another record. */
+export class RecordArray<T extends RecordBase> {
+  constructor(
+    private readonly cls: RecordClass<T>,
+    private readonly buffer: ArrayBuffer,
+    private readonly byteOffset: number,
+    /** Number of elements. */
+    readonly length: number,
+  ) {}
+
+  /** The element at `index` (a view: writes go to the parent record). */
+  at(index: number): T {
+    if (!Number.isInteger(index) || index < 0 || index >= this.length) {
+      throw new RangeError(`index ${index} is outside 0..${this.length - 1}`);
+    }
+    return new this.cls(this.buffer, this.byteOffset + index * this.cls.$size);
+  }
+
+  *[Symbol.iterator](): IterableIterator<T> {
+    for (let i = 0; i < this.length; i++) yield this.at(i);
+  }
+}
+
+/** A fixed-length array of pointers inside a record. */
+export class PointerArray {
+  private readonly view: DataView;
+  constructor(buffer: ArrayBuffer, byteOffset: number, readonly length: number) {
+    this.view = new DataView(buffer, byteOffset, length * 8);
+  }
+
+  get(index: number): Pointer {
+    if (!Number.isInteger(index) || index < 0 || index >= this.length) {
+      throw new RangeError(`index ${index} is outside 0..${this.length - 1}`);
+    }
+    return ffi.readPointer(this.view, index * 8);
+  }
+
+  set(index: number, value: Pointer): void {
+    if (!Number.isInteger(index) || index < 0 || index >= this.length) {
+      throw new RangeError(`index ${index} is outside 0..${this.length - 1}`);
+    }
+    ffi.writePointer(this.view, index * 8, value);
+  }
+}
+
+
+/** The base class of generated records. */
+export abstract class RecordBase {
+  /** The record's bytes. */
+  readonly $view: DataView;
+
+  /**
+   * @param source - where the bytes are: omitted for a new zeroed record, an ArrayBuffer or view (with
+   *   `byteOffset`), or a native pointer (read and written in place, zero-copy).
+   * @param byteOffset - offset into `source`.
+   */
+  constructor(source?: RecordSource, byteOffset = 0) {
+    const cls = new.target as unknown as RecordClass<RecordBase>;
+    const size = cls.$size;
+    if (source === undefined) {
+      this.$view = new DataView(new ArrayBuffer(Math.max(8, Math.ceil(size / 8) * 8)), 0, size);
+    } else if (source instanceof ArrayBuffer) {
+      if (byteOffset + size > source.byteLength) throw new RecordRangeError(cls.$cName, byteOffset + size, source.byteLength);
+      this.$view = new DataView(source, byteOffset, size);
+    } else if (ArrayBuffer.isView(source)) {
+      if (byteOffset + size > source.byteLength) throw new RecordRangeError(cls.$cName, byteOffset + size, source.byteLength);
+      this.$view = new DataView(source.buffer as ArrayBuffer, source.byteOffset + byteOffset, size);
+    } else {
+      const p = byteOffset === 0 ? source : ffi.offsetPointer(source, byteOffset);
+      this.$view = new DataView(ffi.view(p, size));
+    }
+  }
+
+  /** A record over native memory at `pointer` (zero-copy; the memory must stay valid while it is used). */
+  static at<T extends RecordBase>(this: RecordClass<T>, pointer: NativePointer): T {
+    return new this(pointer);
+  }
+
+  /** A new record holding a copy of `bytes`. */
+  static from<T extends RecordBase>(this: RecordClass<T>, bytes: ArrayBufferView): T {
+    const r = new this();
+    r.$copyFrom(bytes);
+    return r;
+  }
+
+  /** The native address of the record's first byte (for passing `&record` to C). */
+  $pointer(): NativePointer {
+    return ffi.pointerOf(this.$view);
+  }
+
+  /** The record's bytes (a view, not a copy). */
+  $bytes(): Uint8Array {
+    return new Uint8Array(this.$view.buffer, this.$view.byteOffset, this.$view.byteLength);
+  }
+
+  /** Copies another record's (or buffer's) bytes into this one. */
+  $copyFrom(other: RecordBase | ArrayBufferView): void {
+    const src =
+      other instanceof RecordBase
+        ? other.$bytes()
+        : new Uint8Array(other.buffer, other.byteOffset, other.byteLength);
+    if (src.byteLength !== this.$view.byteLength) {
+      throw new RangeError(`cannot copy ${src.byteLength} bytes into a ${this.$view.byteLength}-byte record`);
+    }
+    this.$bytes().set(src);
+  }
+
+  /** Every named field's current value, for logging and tests. */
+  $toObject(): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    const cls = this.constructor as RecordClass<RecordBase>;
+    for (const f of cls.$fields) {
+      if (f.name === "") continue;
+      const v = (this as unknown as Record<string, unknown>)[f.name];
+      out[f.name] = v instanceof RecordBase ? v.$toObject() : v;
+    }
+    return out;
+  }
+
+  protected $i8(o: number): number {
+    return this.$view.getInt8(o);
+  }
+  protected $u8(o: number): number {
+    return this.$view.getUint8(o);
+  }
+  protected $i16(o: number): number {
+    return this.$view.getInt16(o, true);
+  }
+  protected $u16(o: number): number {
+    return this.$view.getUint16(o, true);
+  }
+  protected $i32(o: number): number {
+    return this.$view.getInt32(o, true);
+  }
+  protected $u32(o: number): number {
+    return this.$view.getUint32(o, true);
+  }
+  protected $i64(o: number): bigint {
+    return this.$view.getBigInt64(o, true);
+  }
+  protected $u64(o: number): bigint {
+    return this.$view.getBigUint64(o, true);
+  }
+  protected $f32(o: number): number {
+    return this.$view.getFloat32(o, true);
+  }
+  protected $f64(o: number): number {
+    return this.$view.getFloat64(o, true);
+  }
+  protected $bool(o: number): boolean {
+    return this.$view.getUint8(o) !== 0;
+  }
+  protected $ptr(o: number): Pointer {
+    return ffi.readPointer(this.$view, o);
+  }
+  protected $setI8(o: number, v: number): void {
+    this.$view.setInt8(o, v);
+  }
+  protected $setU8(o: number, v: number): void {
+    this.$view.setUint8(o, v);
+  }
+  protected $setI16(o: number, v: number): void {
+    this.$view.setInt16(o, v, true);
+  }
+  protected $setU16(o: number, v: number): void {
+    this.$view.setUint16(o, v, true);
+  }
+  protected $setI32(o: number, v: number): void {
+    this.$view.setInt32(o, v, true);
+  }
+  protected $setU32(o: number, v: number): void {
+    this.$view.setUint32(o, v, true);
+  }
+  protected $setI64(o: number, v: bigint | number): void {
+    this.$view.setBigInt64(o, BigInt(v), true);
+  }
+  protected $setU64(o: number, v: bigint | number): void {
+    this.$view.setBigUint64(o, BigInt(v), true);
+  }
+  protected $setF32(o: number, v: number): void {
+    this.$view.setFloat32(o, v, true);
+  }
+  protected $setF64(o: number, v: number): void {
+    this.$view.setFloat64(o, v, true);
+  }
+  protected $setBool(o: number, v: boolean): void {
+    this.$view.setUint8(o, v ? 1 : 0);
+  }
+  protected $setPtr(o: number, v: Pointer): void {
+    ffi.writePointer(this.$view, o, v);
+  }
+
+  /** A bit-field of at most 32 bits, `bitOffset` counted from the record's first bit. */
+  protected $bits(bitOffset: number, width: number, signed: boolean): number {
+    const start = bitOffset >> 3;
+    const shift = bitOffset & 7;
+    const n = (shift + width + 7) >> 3;
+    let raw = 0;
+    for (let i = n - 1; i >= 0; i--) raw = raw * 256 + this.$view.getUint8(start + i);
+    let v = Math.floor(raw / 2 ** shift) % 2 ** width;
+    if (signed && v >= 2 ** (width - 1)) v -= 2 ** width;
+    return v;
+  }
+
+  protected $setBits(bitOffset: number, width: number, value: number): void {
+    const start = bitOffset >> 3;
+    const shift = bitOffset & 7;
+    const n = (shift + width + 7) >> 3;
+    let raw = 0;
+    for (let i = n - 1; i >= 0; i--) raw = raw * 256 + this.$view.getUint8(start + i);
+    const span = 2 ** width;
+    const field = ((Math.trunc(value) % span) + span) % span;
+    const old = Math.floor(raw / 2 ** shift) % span;
+    raw += (field - old) * 2 ** shift;
+    for (let i = 0; i < n; i++) {
+      this.$view.setUint8(start + i, raw % 256);
+      raw = Math.floor(raw / 256);
+    }
+  }
+
+  /** A bit-field wider than 32 bits. */
+  protected $bitsBig(bitOffset: number, width: number, signed: boolean): bigint {
+    let v = 0n;
+    for (let i = width - 1; i >= 0; i--) {
+      const b = bitOffset + i;
+      v = (v << 1n) | BigInt((this.$view.getUint8(b >> 3) >> (b & 7)) & 1);
+    }
+    return signed ? BigInt.asIntN(width, v) : v;
+  }
+
+  protected $setBitsBig(bitOffset: number, width: number, value: bigint | number): void {
+    const v = BigInt.asUintN(width, BigInt(value));
+    for (let i = 0; i < width; i++) {
+      const b = bitOffset + i;
+      const byte = this.$view.getUint8(b >> 3);
+      const bit = Number((v >> BigInt(i)) & 1n);
+      this.$view.setUint8(b >> 3, (byte & ~(1 << (b & 7))) | (bit << (b & 7)));
+    }
+  }
+
+  /** A typed-array view of an array field. */
+  protected $array<C extends TypedArrayCtor>(ctor: C, o: number, length: number): InstanceType<C> {
+    return new ctor(this.$view.buffer as ArrayBuffer, this.$view.byteOffset + o, length) as InstanceType<C>;
+  }
+
+  /** A view of a nested record field. */
+  protected $record<T extends RecordBase>(cls: RecordClass<T>, o: number): T {
+    return new cls(this.$view.buffer as ArrayBuffer, this.$view.byteOffset + o);
+  }
+
+  /** Copies a record into a nested record field. */
+  protected $setRecord(o: number, size: number, v: RecordBase): void {
+    const src = v.$bytes();
+    if (src.byteLength !== size) throw new RangeError(`expected a ${size}-byte record, got ${src.byteLength} bytes`);
+    new Uint8Array(this.$view.buffer as ArrayBuffer, this.$view.byteOffset + o, size).set(src);
+  }
+
+  /** A view of an array-of-records field. */
+  protected $records<T extends RecordBase>(cls: RecordClass<T>, o: number, length: number): RecordArray<T> {
+    return new RecordArray(cls, this.$view.buffer as ArrayBuffer, this.$view.byteOffset + o, length);
+  }
+
+  /** A view of an array-of-pointers field. */
+  protected $pointers(o: number, length: number): PointerArray {
+    return new PointerArray(this.$view.buffer as ArrayBuffer, this.$view.byteOffset + o, length);
+  }
+}
+
