@@ -39,7 +39,8 @@ export function leafSize(type: LeafType): number {
  * @param size - `sizeof` the record, in bytes.
  * @param align - `_Alignof` the record, in bytes.
  * @param leaves - every scalar leaf with its byte offset (arrays and nested records flattened).
- * @returns `memory` for records over 16 bytes or with a misaligned leaf, otherwise one class per eightbyte.
+ * @returns `memory` for records over 16 bytes or with a misaligned leaf, otherwise one class per eightbyte
+ * (`NONE` for an eightbyte of padding only).
  */
 export function classifyStruct(
   size: number,
@@ -48,7 +49,7 @@ export function classifyStruct(
 ): StructPassing {
   if (size === 0 || size > 16) return { kind: "memory" };
   const words = Math.ceil(size / 8);
-  const classes: (EightbyteClass | "NONE")[] = new Array(words).fill("NONE");
+  const classes: EightbyteClass[] = new Array<EightbyteClass>(words).fill("NONE");
   for (const leaf of leaves) {
     const n = leafSize(leaf.type);
     if (leaf.offset % n !== 0) return { kind: "memory" }; // unaligned field: MEMORY (psABI rule 1b)
@@ -57,11 +58,10 @@ export function classifyStruct(
     // INTEGER wins over SSE when both meet in one eightbyte (psABI merge rule d/f).
     if (classes[word] === "NONE" || cls === "INTEGER") classes[word] = cls;
   }
-  // An eightbyte holding only padding counts as SSE-less padding; classify it as INTEGER-free NONE → SSE per psABI
-  // ("If both classes are NO_CLASS, the resulting class is NO_CLASS"); a NO_CLASS eightbyte passes nothing. Records
-  // with a padding-only eightbyte do not occur in C with natural alignment except after a trailing array of bytes,
-  // so treat them conservatively as INTEGER.
-  const out = classes.map((c) => (c === "NONE" ? "INTEGER" : c));
+  // An eightbyte holding only padding is NO_CLASS and occupies no register (psABI; GCC passes a 16-byte-aligned
+  // `struct { int i; }` in RDI alone). It occurs with over-aligned records (`__attribute__((aligned(16)))`). A record
+  // with no leaf at all is left to the conservative INTEGER classification.
+  if (classes.every((c) => c === "NONE")) return { kind: "registers", classes: classes.map(() => "INTEGER") };
   void align;
-  return { kind: "registers", classes: out };
+  return { kind: "registers", classes };
 }

@@ -52,8 +52,11 @@ export type ScalarType =
 /** A scalar that can be a struct member (a leaf of a flattened struct). */
 export type LeafType = Exclude<ScalarType, "void">;
 
-/** The x86-64 System V class of one eightbyte of a struct passed in registers. */
-export type EightbyteClass = "INTEGER" | "SSE";
+/**
+ * The x86-64 System V class of one eightbyte of a struct passed in registers. `NONE` (the psABI's NO_CLASS) is an
+ * eightbyte of padding only, as in a 16-byte-aligned `struct { int i; }`: it occupies no register.
+ */
+export type EightbyteClass = "INTEGER" | "SSE" | "NONE";
 
 /** How a struct passed or returned by value travels on x86-64 System V. */
 export type StructPassing =
