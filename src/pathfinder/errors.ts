@@ -1,0 +1,171 @@
+/**
+ * The errors the pathfinder throws. A "not found" error carries every place that was searched, in order, what to
+ * set to make the search succeed, and which Deno permissions were missing while searching.
+ *
+ * @module
+ */
+
+/** What kind of thing was looked for. */
+export type SearchedKind = "library" | "header directory" | "binary utility" | "bitcode library" | "static library" | "CUDA root";
+
+/** One place the pathfinder looked, and what it found there. */
+export interface SearchAttempt {
+  /** The search step, such as `"override"`, `"site-packages"`, `"CUDA_PATH"` or `"system-search"`. */
+  readonly step: string;
+  /** What was examined: a directory, a file, an environment variable or a soname. */
+  readonly location: string;
+  /** What happened, such as `"no such directory"` or `"not set"`. */
+  readonly outcome: string;
+}
+
+/** Base class of every error thrown by the pathfinder. */
+export class PathfinderError extends Error {
+  override name = "PathfinderError";
+}
+
+/** A name that is not in the pathfinder's catalog for its kind. */
+export class UnknownNameError extends PathfinderError {
+  override name = "UnknownNameError";
+  /** What kind of thing was asked for. */
+  readonly kind: SearchedKind;
+  /** The name that was asked for. */
+  readonly requested: string;
+  /** The names the catalog knows for this kind. */
+  readonly known: readonly string[];
+
+  /** Creates the error for `requested`, listing the `known` names in the message. */
+  constructor(kind: SearchedKind, requested: string, known: readonly string[]) {
+    super(`unknown ${kind} ${JSON.stringify(requested)}; known: ${known.join(", ")}`);
+    this.kind = kind;
+    this.requested = requested;
+    this.known = known;
+  }
+}
+
+/** A dynamic library name that is not in the catalog (names are case-sensitive: `nvJitLink`, `cublasLt`). */
+export class UnknownLibraryError extends UnknownNameError {
+  override name = "UnknownLibraryError";
+
+  /** Creates the error for `requested`, listing the `known` library names. */
+  constructor(requested: string, known: readonly string[]) {
+    super("library", requested, known);
+  }
+}
+
+/** An override variable whose value cannot be used (a relative path). */
+export class InvalidOverrideError extends PathfinderError {
+  override name = "InvalidOverrideError";
+  /** The environment variable, such as `CUDA_TS_NVRTC_PATH`. */
+  readonly variable: string;
+  /** Its value. */
+  readonly value: string;
+
+  /** Creates the error for `variable=value`, saying why the value was rejected. */
+  constructor(variable: string, value: string, reason: string) {
+    super(`${variable}=${JSON.stringify(value)} ${reason}`);
+    this.variable = variable;
+    this.value = value;
+  }
+}
+
+/** Renders attempts as aligned lines, one per place searched. */
+export function formatAttempts(attempts: readonly SearchAttempt[]): string {
+  if (attempts.length === 0) return "  (nowhere to search)";
+  const width = Math.max(...attempts.map((a) => a.step.length));
+  return attempts.map((a) => `  ${a.step.padEnd(width)}  ${a.location}: ${a.outcome}`).join("\n");
+}
+
+/** Everything a "not found" error reports. */
+export interface NotFoundDetails {
+  /** Every place searched, in order. */
+  readonly attempts: readonly SearchAttempt[];
+  /** What the user can set or install to make the search succeed. */
+  readonly hint: string;
+  /** Deno flags that would have let the search look further, such as `--allow-env=CUDA_PATH`. */
+  readonly missingPermissions: readonly string[];
+}
+
+/** Base class of the "not found" errors: lists every searched place, a hint, and missing Deno permissions. */
+export class NotFoundError extends PathfinderError {
+  override name = "NotFoundError";
+  /** What kind of thing was looked for. */
+  readonly kind: SearchedKind;
+  /** The name that was looked for. */
+  readonly requested: string;
+  /** Every place searched, in order. */
+  readonly attempts: readonly SearchAttempt[];
+  /** What the user can set or install. */
+  readonly hint: string;
+  /** Deno flags that would have let the search look further. */
+  readonly missingPermissions: readonly string[];
+
+  /** Creates the error; `what` describes the target in the first line (for example the sonames tried). */
+  constructor(kind: SearchedKind, requested: string, what: string, details: NotFoundDetails, prefix = "") {
+    const lines = [
+      `${prefix}could not find ${kind} ${JSON.stringify(requested)} (${what}). Searched, in order:`,
+      formatAttempts(details.attempts),
+      details.hint,
+    ];
+    if (details.missingPermissions.length > 0) {
+      lines.push(`Missing Deno permissions (the search could not look there): ${details.missingPermissions.join(" ")}`);
+    }
+    super(lines.join("\n"));
+    this.kind = kind;
+    this.requested = requested;
+    this.attempts = details.attempts;
+    this.hint = details.hint;
+    this.missingPermissions = details.missingPermissions;
+  }
+}
+
+/** A dynamic library that no search step found or could load. */
+export class LibraryNotFoundError extends NotFoundError {
+  override name = "LibraryNotFoundError";
+  /** The file names that were looked for, newest first. */
+  readonly sonames: readonly string[];
+  /** When this library was a dependency: the library that needed it (a chain such as `cusolver → cusparse`). */
+  readonly requiredBy: string | undefined;
+
+  /** Creates the error for library `requested`, which was looked for under the file names `sonames`. */
+  constructor(requested: string, sonames: readonly string[], details: NotFoundDetails, requiredBy?: string) {
+    super("library", requested, sonames.join(", "), details, requiredBy === undefined ? "" : `${requiredBy} needs ${requested}, but `);
+    this.sonames = sonames;
+    this.requiredBy = requiredBy;
+  }
+
+  /**
+   * The same error, reported as a dependency of `requiredBy` (the original is its `cause`). Through several levels
+   * the chain is kept: `cusolver → cusparse needs nvJitLink`.
+   */
+  asDependencyOf(requiredBy: string): LibraryNotFoundError {
+    const chain = this.requiredBy === undefined ? requiredBy : `${requiredBy} → ${this.requiredBy}`;
+    const copy = new LibraryNotFoundError(this.requested, this.sonames, this, chain);
+    Object.defineProperty(copy, "cause", { value: this, enumerable: false, writable: true, configurable: true });
+    return copy;
+  }
+}
+
+/** A header directory that no search step found. */
+export class HeaderDirectoryNotFoundError extends NotFoundError {
+  override name = "HeaderDirectoryNotFoundError";
+}
+
+/** A binary utility that no search step found. */
+export class BinaryUtilityNotFoundError extends NotFoundError {
+  override name = "BinaryUtilityNotFoundError";
+}
+
+/** A bitcode library that no search step found. */
+export class BitcodeLibraryNotFoundError extends NotFoundError {
+  override name = "BitcodeLibraryNotFoundError";
+}
+
+/** A static library that no search step found. */
+export class StaticLibraryNotFoundError extends NotFoundError {
+  override name = "StaticLibraryNotFoundError";
+}
+
+/** No CUDA Toolkit root could be determined. */
+export class CudaRootNotFoundError extends NotFoundError {
+  override name = "CudaRootNotFoundError";
+}
