@@ -93,6 +93,16 @@ function outputKind(t: IrType, slot: number, imp: ImportTracker): OutputKind | u
   return undefined;
 }
 
+/** `const char* const*` / `const char**` inputs: arrays of C strings (compiler options, header names). */
+function isStringArrayInput(t: IrType): boolean {
+  const r = resolveTypedefs(t);
+  if (r.kind !== "pointer") return false;
+  const p = resolveTypedefs(r.pointee);
+  if (p.kind !== "pointer" || !p.constPointee) return false;
+  const c = resolveTypedefs(p.pointee);
+  return c.kind === "int" && c.size === 1;
+}
+
 function isStringInput(t: IrType): boolean {
   const r = resolveTypedefs(t);
   if (r.kind !== "pointer" || !r.constPointee) return false;
@@ -166,6 +176,9 @@ export function emitChecked(
       if (isStringInput(p.type)) {
         sigParts.push(`${id}: string | null`);
         args.push(`rt.cstr(${id}, ${strIndex++})`);
+      } else if (isStringArrayInput(p.type)) {
+        sigParts.push(`${id}: readonly string[] | PointerLike`);
+        args.push(`rt.cstrs(${id}, ${strIndex++})`);
       } else if ((r.kind === "pointer" || r.kind === "array") && cat !== "handle" && cat !== "callback") {
         sigParts.push(`${id}: PointerLike`);
         args.push(`rt.ptr(${id})`);
@@ -198,6 +211,10 @@ export function emitChecked(
           return { ts: o.k.cls, code: safeIdent(o.name) };
       }
     });
+    const first = fn.params[0];
+    const subject = first !== undefined && !outNames.has(first.name) && first.type.kind === "typedef" && imp.names.typedefCategory.get(first.type.name) === "handle"
+      ? `, ${safeIdent(first.name)}`
+      : "";
     const nonErrors = (spec.nonErrors[fn.name] ?? []).map((n) => statusValues.get(n)).filter((v): v is string => v !== undefined);
     let resultTs: string;
     let body: string[];
@@ -212,7 +229,7 @@ export function emitChecked(
       const cond = [`${codeExpr === "r" ? "r" : "code"} !== 0`, ...nonErrors.map((v) => `${codeExpr === "r" ? "r" : "code"} !== ${v}`)].join(" && ");
       body = [...prelude, `const r = ${call};`];
       if (codeExpr !== "r") body.push(`const code = ${codeExpr};`);
-      body.push(`if (${cond}) rt.fail(${codeExpr === "r" ? "r" : "code"}, ${JSON.stringify(fn.name)});`);
+      body.push(`if (${cond}) rt.fail(${codeExpr === "r" ? "r" : "code"}, ${JSON.stringify(fn.name)}${subject});`);
       const statusTs = tsType(fn.result, "result", imp);
       const values = [...(nonErrors.length ? [{ ts: statusTs, code: "r" }] : []), ...reads];
       if (values.length === 0) {

@@ -33,10 +33,18 @@ export interface CheckedRuntime {
   ptr(value: PointerLike): Pointer;
   /** Encodes a string input as a NUL-terminated UTF-8 C string in reusable buffer `index`; null stays NULL. */
   cstr(value: string | null, index: number): Pointer;
+  /**
+   * Encodes an array of strings as a native array of C string pointers in reusable buffer `index` (the strings
+   * and the array stay valid until the next call that uses the same index); a pointer-like value passes through.
+   */
+  cstrs(value: readonly string[] | PointerLike, index: number): Pointer;
   /** The bytes of a struct passed by value. */
   bytes(value: Uint8Array | RecordBase): Uint8Array;
   /** Decodes a `const char*` result (copied), or null. */
   string(pointer: Pointer): string | null;
-  /** Throws the library's typed error for a failed call. */
-  fail(code: number | bigint, fn: string): never;
+  /**
+   * Throws the library's typed error for a failed call. `subject` is the call's first argument when it is a
+   * handle (an NVRTC program, an nvJitLink handle), so the error can carry that object's log.
+   */
+  fail(code: number | bigint, fn: string, subject?: unknown): never;
 }

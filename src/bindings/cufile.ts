@@ -1,0 +1,28 @@
+/**
+ * cuFile, GPUDirect Storage (libcufile). Its functions return a CUfileError_t struct; the checked style throws a
+ * CuFileError when its `err` member is not CU_FILE_SUCCESS.
+ *
+ * @module
+ */
+import { type Checked, createChecked, CUfileOpError, functions, library as info, type Raw } from "../../generated/cuda-13.0/cufile/index.ts";
+import { type BindingExtras, createBinding } from "./binding.ts";
+import { statusName } from "./describe.ts";
+import { CuFileError } from "./errors.ts";
+
+export * from "../../generated/cuda-13.0/cufile/index.ts";
+
+/** cuFile: checked functions, `.raw`, and the binding's facts. */
+export type CuFileBinding = Checked & BindingExtras<Raw>;
+
+/** cuFile. */
+export const cufile: CuFileBinding = createBinding<Raw, Checked>({
+  library: "cufile",
+  info,
+  functions,
+  createChecked,
+  makeError: (code, fn) => {
+    const c = Number(code);
+    const name = statusName(CUfileOpError, "CUfileOpError", c);
+    return new CuFileError(c, name, name.replace(/^CU_FILE_/, "").toLowerCase().replace(/_/g, " "), fn);
+  },
+});

@@ -1,0 +1,46 @@
+/**
+ * CUPTI, the CUDA Profiling Tools Interface (libcupti).
+ *
+ * @module
+ */
+import { type Checked, createChecked, CUptiResult, functions, library as info, type Raw } from "../../generated/cuda-13.0/cupti/index.ts";
+import { ffi } from "../ffi/index.ts";
+import { type BindingExtras, createBinding } from "./binding.ts";
+import { statusName } from "./describe.ts";
+import { BindingError } from "./errors.ts";
+
+export * from "../../generated/cuda-13.0/cupti/index.ts";
+
+/** A CUPTI call failed. */
+export class CUPTIError extends BindingError {
+  constructor(code: number, codeName: string, description: string, functionName: string) {
+    super("cupti", code, codeName, description, functionName);
+    this.name = "CUPTIError";
+  }
+}
+
+/** CUPTI: checked functions, `.raw`, and the binding's facts. */
+export type CuptiBinding = Checked & BindingExtras<Raw>;
+
+function describe(code: number): string | undefined {
+  if (cupti.loaded === undefined) return undefined;
+  try {
+    const slot = new ArrayBuffer(8);
+    if (cupti.raw.cuptiGetResultString(code as CUptiResult, ffi.pointerOf(slot)) !== 0) return undefined;
+    return ffi.readCString(ffi.readPointer(new DataView(slot), 0)) ?? undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** CUPTI. */
+export const cupti: CuptiBinding = createBinding<Raw, Checked>({
+  library: "cupti",
+  info,
+  functions,
+  createChecked,
+  makeError: (code, fn) => {
+    const c = Number(code);
+    return new CUPTIError(c, statusName(CUptiResult, "CUptiResult", c), describe(c) ?? "no description", fn);
+  },
+});

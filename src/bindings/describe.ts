@@ -1,0 +1,51 @@
+/**
+ * Turning a library's status code into words: the code's name from the generated enum, a description from the
+ * library's own `...GetErrorString` when it is loaded.
+ *
+ * @module
+ */
+import { ffi } from "../ffi/index.ts";
+import type { Pointer } from "../ffi/types.ts";
+import { enumName } from "../sys/enum.ts";
+import type { BindingExtras } from "./binding.ts";
+
+/** The name of `code` in `statusEnum`, or `Type(code)`. */
+export function statusName(statusEnum: Readonly<Record<string, number | bigint>>, type: string, code: number): string {
+  return enumName(statusEnum, code) ?? `${type}(${code})`;
+}
+
+/**
+ * The library's description of a status code through a `const char* fn(code)` function, or undefined when the
+ * library is not loaded or has no text for it.
+ */
+export function libraryDescription<R>(binding: BindingExtras<R>, fn: keyof R & string, code: number): string | undefined {
+  if (binding.loaded === undefined) return undefined;
+  try {
+    const f = (binding.raw as Record<string, (c: number) => Pointer>)[fn];
+    if (f === undefined) return undefined;
+    return ffi.readCString(f(code)) ?? undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Reads a log through a `(handle, size*)` / `(handle, char*)` pair of functions; undefined when it cannot.
+ */
+export function readLog(
+  size: (out: Pointer) => number,
+  read: (buffer: Pointer) => number,
+): string | undefined {
+  try {
+    const sizeBuf = new ArrayBuffer(8);
+    if (size(ffi.pointerOf(sizeBuf)) !== 0) return undefined;
+    const n = Number(new DataView(sizeBuf).getBigUint64(0, true));
+    if (n <= 1) return "";
+    const buf = new Uint8Array(new ArrayBuffer(n));
+    if (read(ffi.pointerOf(buf)) !== 0) return undefined;
+    const end = buf.indexOf(0);
+    return new TextDecoder().decode(end >= 0 ? buf.subarray(0, end) : buf);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,203 @@
+/**
+ * The CUDA driver API (libcuda), bound the way cuda-python binds it: the pathfinder finds libcuda.so.1 through the
+ * system loader, `cuGetProcAddress_v2` is taken by name, and every other function is resolved on its first call
+ * by base name and the CUDA version of the ABI the bindings were generated for (cudaTypedefs.h's PFN typedefs).
+ * A function the installed driver lacks fails when called, naming it and the driver version.
+ *
+ * Per-thread default stream: set `CUDA_TS_PER_THREAD_DEFAULT_STREAM=1` (any non-zero integer) or call
+ * {@link configureDriver} before the first driver call. Stream-ordered functions are then resolved to their
+ * `_ptsz`/`_ptds` variants, and the NULL stream means the calling thread's default stream.
+ *
+ * @module
+ */
+import { ffi } from "../ffi/index.ts";
+import { getEnv } from "../ffi/host.ts";
+import type { NativePointer } from "../ffi/types.ts";
+import { enumName } from "../sys/enum.ts";
+import {
+  CUresult,
+  type Checked,
+  createChecked,
+  functions,
+  library as info,
+  type Raw,
+} from "../../generated/cuda-13.0/driver/index.ts";
+import { type BindingExtras, createBinding, type LoadedLibrary, openThroughPathfinder, type Resolver, resolveBySymbol } from "./binding.ts";
+import { CUDAError, FunctionNotFoundError } from "./errors.ts";
+
+export * from "../../generated/cuda-13.0/driver/index.ts";
+
+/** Options of the driver binding; see {@link configureDriver}. */
+export interface DriverOptions {
+  /** Resolve stream-ordered functions to their per-thread-default-stream variants. */
+  readonly perThreadDefaultStream?: boolean;
+}
+
+let options: DriverOptions = {};
+let loadedOnce = false;
+
+/**
+ * Configures the driver binding. Only before the first driver call: afterwards the functions are already bound,
+ * and this throws.
+ */
+export function configureDriver(next: DriverOptions): void {
+  if (loadedOnce) {
+    throw new Error("configureDriver() must be called before the first driver call: the driver's functions are already bound.");
+  }
+  options = { ...options, ...next };
+}
+
+/** Whether the driver binding resolves per-thread-default-stream variants. */
+export function perThreadDefaultStream(): boolean {
+  if (options.perThreadDefaultStream !== undefined) return options.perThreadDefaultStream;
+  const env = getEnv("CUDA_TS_PER_THREAD_DEFAULT_STREAM");
+  return env !== undefined && Number.parseInt(env, 10) !== 0 && !Number.isNaN(Number.parseInt(env, 10));
+}
+
+const GET_PROC_ADDRESS = { parameters: ["pointer", "pointer", "i32", "u64", "pointer"], result: "u32" } as const;
+const GET_VERSION = { parameters: ["pointer"], result: "u32" } as const;
+const GET_STRING = { parameters: ["u32", "pointer"], result: "u32" } as const;
+const QUERY_RESULT = ["CU_GET_PROC_ADDRESS_SUCCESS", "CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND", "CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT"];
+
+interface DriverState {
+  getProcAddress: (symbol: NativePointer, pfn: NativePointer, version: number, flags: bigint, status: NativePointer) => number;
+  scratch: ArrayBuffer;
+  slots: DataView;
+  pfn: NativePointer;
+  status: NativePointer;
+  ptds: boolean;
+  version: number;
+}
+
+let state: DriverState | undefined;
+let warned = false;
+
+function driverState(lib: LoadedLibrary): DriverState {
+  if (state) return state;
+  const getProcAddress = lib.native.bind("cuGetProcAddress_v2", GET_PROC_ADDRESS);
+  if (getProcAddress === null) {
+    throw new FunctionNotFoundError("cuGetProcAddress_v2", "driver", `${lib.path} does not export cuGetProcAddress_v2 (CUDA 12.0+ drivers do); update the NVIDIA driver.`);
+  }
+  const scratch = new ArrayBuffer(16);
+  const base = ffi.pointerOf(scratch);
+  const getVersion = lib.native.bind("cuDriverGetVersion", GET_VERSION);
+  let version = 0;
+  if (getVersion !== null && getVersion(base) === 0) version = new DataView(scratch).getInt32(0, true);
+  state = {
+    getProcAddress: getProcAddress as DriverState["getProcAddress"],
+    scratch,
+    slots: new DataView(scratch),
+    pfn: base,
+    status: ffi.offsetPointer(base, 8),
+    ptds: perThreadDefaultStream(),
+    version,
+  };
+  return state;
+}
+
+function formatVersion(v: number): string {
+  return `${Math.floor(v / 1000)}.${Math.floor((v % 1000) / 10)}`;
+}
+
+/** The generated tables' CTK version as a CUDA version number (13.0 → 13000). */
+const generatedVersion = (() => {
+  const [major, minor] = info.ctkVersion.split(".").map(Number);
+  return (major ?? 0) * 1000 + (minor ?? 0) * 10;
+})();
+
+function onLoad(lib: LoadedLibrary): void {
+  loadedOnce = true;
+  const s = driverState(lib);
+  if (!warned && s.version !== 0 && s.version < generatedVersion && getEnv("CUDA_TS_DISABLE_VERSION_WARNING") === undefined) {
+    warned = true;
+    console.warn(
+      `cuda-ts: the bindings were generated for CUDA ${info.ctkVersion} but the installed driver (${lib.path}) supports CUDA ` +
+        `${formatVersion(s.version)}; functions newer than the driver fail when called. Update the driver, or set ` +
+        "CUDA_TS_DISABLE_VERSION_WARNING=1 to silence this.",
+    );
+  }
+}
+
+const names = new Map<string, Uint8Array>();
+
+const resolveDriver: Resolver = (name, spec, lib, opts) => {
+  const pa = spec.procAddress;
+  if (pa === undefined) return resolveBySymbol(name, spec, lib, opts);
+  const s = driverState(lib);
+  const version = s.ptds && pa.ptdsVersion !== undefined ? pa.ptdsVersion : pa.version;
+  let cname = names.get(pa.name);
+  if (cname === undefined) names.set(pa.name, (cname = ffi.cstring(pa.name)));
+  s.slots.setBigUint64(0, 0n, true);
+  s.slots.setUint32(8, 0, true);
+  const flags = s.ptds ? 2n /* CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM */ : 0n; /* CU_GET_PROC_ADDRESS_DEFAULT */
+  const r = s.getProcAddress(ffi.pointerOf(cname), s.pfn, version, flags, s.status);
+  const status = s.slots.getUint32(8, true);
+  const pfn = ffi.readPointer(s.slots, 0);
+  if (r !== 0 || status !== 0 || pfn === null) {
+    const why = r !== 0 ? (enumName(CUresult, r) ?? `CUresult ${r}`) : (QUERY_RESULT[status] ?? `status ${status}`);
+    throw new FunctionNotFoundError(
+      name,
+      "driver",
+      `cuGetProcAddress("${pa.name}", ${version}) gave ${why}; the installed driver (${lib.path}) supports CUDA ` +
+        `${s.version ? formatVersion(s.version) : "(unknown)"}, and ${name} needs the ABI of CUDA ${formatVersion(version)}. Update the NVIDIA driver.`,
+    );
+  }
+  const hint = s.ptds ? (spec.ptdsSymbol ?? spec.symbol) : spec.symbol;
+  return lib.native.bindAt(pfn, spec, { nameHint: hint, nonblocking: opts.nonblocking });
+};
+
+let errorStrings: { get: (code: number, out: NativePointer) => number; slot: DataView; out: NativePointer } | undefined;
+
+/** The driver's own description of a CUresult (cuGetErrorString), or undefined before the driver is loaded. */
+function describe(code: number): string | undefined {
+  const lib = driver.loaded;
+  if (lib === undefined) return undefined;
+  if (errorStrings === undefined) {
+    const get = lib.native.bind("cuGetErrorString", GET_STRING);
+    if (get === null) return undefined;
+    const buffer = new ArrayBuffer(8);
+    errorStrings = { get: get as (code: number, out: NativePointer) => number, slot: new DataView(buffer), out: ffi.pointerOf(buffer) };
+  }
+  if (errorStrings.get(code, errorStrings.out) !== 0) return undefined;
+  return ffi.readCString(ffi.readPointer(errorStrings.slot, 0)) ?? undefined;
+}
+
+/** Builds the CUDAError of a failed driver call. */
+export function cudaError(code: number | bigint, fn: string): CUDAError {
+  const c = Number(code);
+  const name = enumName(CUresult, c) ?? `CUresult(${c})`;
+  return new CUDAError(c, name, describe(c) ?? "no description (unknown code)", fn);
+}
+
+/** The CUDA driver API: checked functions, `.raw`, and the binding's facts. */
+export type DriverBinding = Checked & BindingExtras<Raw> & {
+  /** The installed driver's CUDA version (cuDriverGetVersion), read once; loads the driver. */
+  driverVersion(): number;
+  /** Whether functions resolve to their per-thread-default-stream variants. */
+  readonly perThreadDefaultStream: boolean;
+};
+
+const binding = createBinding<Raw, Checked>({
+  library: "cuda",
+  info,
+  functions,
+  createChecked,
+  makeError: cudaError,
+  resolver: resolveDriver,
+  onLoad,
+  open: () => openThroughPathfinder("cuda"),
+});
+
+/** The CUDA driver API. */
+export const driver: DriverBinding = Object.defineProperties(binding, {
+  driverVersion: {
+    value(): number {
+      return driverState(binding.load()).version;
+    },
+  },
+  perThreadDefaultStream: {
+    get(): boolean {
+      return state?.ptds ?? perThreadDefaultStream();
+    },
+  },
+}) as DriverBinding;

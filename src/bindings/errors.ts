@@ -1,0 +1,114 @@
+/**
+ * Typed errors of the bindings. Every library's failure carries its status code, the code's name, a message from
+ * the library, and the function that failed.
+ *
+ * @module
+ */
+
+/** The base of every error a binding throws for a failed call. */
+export class BindingError extends Error {
+  /** The library (driver, runtime, nvrtc, nvjitlink, nvvm, nvml, cufile, nvfatbin). */
+  readonly library: string;
+  /** The status code the function returned. */
+  readonly code: number;
+  /** The status code's name (CUDA_ERROR_INVALID_VALUE, NVRTC_ERROR_COMPILATION, ...). */
+  readonly codeName: string;
+  /** The function that failed. */
+  readonly functionName: string;
+
+  constructor(library: string, code: number, codeName: string, description: string, functionName: string) {
+    super(`${codeName}: ${description} (${functionName})`);
+    this.name = "BindingError";
+    this.library = library;
+    this.code = code;
+    this.codeName = codeName;
+    this.functionName = functionName;
+  }
+}
+
+/** A CUDA driver API call failed (CUresult ≠ CUDA_SUCCESS). */
+export class CUDAError extends BindingError {
+  constructor(code: number, codeName: string, description: string, functionName: string) {
+    super("driver", code, codeName, description, functionName);
+    this.name = "CUDAError";
+  }
+}
+
+/** A CUDA runtime API call failed (cudaError_t ≠ cudaSuccess). */
+export class CUDARuntimeError extends BindingError {
+  constructor(code: number, codeName: string, description: string, functionName: string) {
+    super("runtime", code, codeName, description, functionName);
+    this.name = "CUDARuntimeError";
+  }
+}
+
+/** An NVRTC call failed. For a failed compilation, `log` holds the compiler's log. */
+export class NVRTCError extends BindingError {
+  /** The program log, when the failure was a compilation and the log could be read. */
+  readonly log: string | undefined;
+  constructor(code: number, codeName: string, description: string, functionName: string, log?: string) {
+    super("nvrtc", code, codeName, log ? `${description}\n${log.trimEnd()}` : description, functionName);
+    this.name = "NVRTCError";
+    this.log = log;
+  }
+}
+
+/** An nvJitLink call failed. For a failed link, `log` holds the linker's error log. */
+export class NVJitLinkError extends BindingError {
+  /** The linker's error log, when it could be read. */
+  readonly log: string | undefined;
+  constructor(code: number, codeName: string, description: string, functionName: string, log?: string) {
+    super("nvjitlink", code, codeName, log ? `${description}\n${log.trimEnd()}` : description, functionName);
+    this.name = "NVJitLinkError";
+    this.log = log;
+  }
+}
+
+/** A libNVVM call failed. For a failed compilation or verification, `log` holds the program log. */
+export class NVVMError extends BindingError {
+  /** The program log, when it could be read. */
+  readonly log: string | undefined;
+  constructor(code: number, codeName: string, description: string, functionName: string, log?: string) {
+    super("nvvm", code, codeName, log ? `${description}\n${log.trimEnd()}` : description, functionName);
+    this.name = "NVVMError";
+    this.log = log;
+  }
+}
+
+/** An NVML call failed. */
+export class NVMLError extends BindingError {
+  constructor(code: number, codeName: string, description: string, functionName: string) {
+    super("nvml", code, codeName, description, functionName);
+    this.name = "NVMLError";
+  }
+}
+
+/** A cuFile call failed. */
+export class CuFileError extends BindingError {
+  constructor(code: number, codeName: string, description: string, functionName: string) {
+    super("cufile", code, codeName, description, functionName);
+    this.name = "CuFileError";
+  }
+}
+
+/** An nvFatbin call failed. */
+export class NvFatbinError extends BindingError {
+  constructor(code: number, codeName: string, description: string, functionName: string) {
+    super("nvfatbin", code, codeName, description, functionName);
+    this.name = "NvFatbinError";
+  }
+}
+
+/** A function the bindings know but the loaded library does not provide (an older driver, say). */
+export class FunctionNotFoundError extends Error {
+  /** The function's C name. */
+  readonly functionName: string;
+  /** The library it was looked for in. */
+  readonly library: string;
+  constructor(functionName: string, library: string, detail: string) {
+    super(`${functionName} is not available: ${detail}`);
+    this.name = "FunctionNotFoundError";
+    this.functionName = functionName;
+    this.library = library;
+  }
+}

@@ -1,0 +1,26 @@
+/**
+ * NVML, the NVIDIA Management Library (libnvidia-ml, a driver library: found through the system loader).
+ *
+ * @module
+ */
+import { type Checked, createChecked, functions, library as info, nvmlReturn_t, type Raw } from "../../generated/cuda-13.0/nvml/index.ts";
+import { type BindingExtras, createBinding } from "./binding.ts";
+import { libraryDescription, statusName } from "./describe.ts";
+import { NVMLError } from "./errors.ts";
+
+export * from "../../generated/cuda-13.0/nvml/index.ts";
+
+/** NVML: checked functions, `.raw`, and the binding's facts. */
+export type NvmlBinding = Checked & BindingExtras<Raw>;
+
+/** NVML. */
+export const nvml: NvmlBinding = createBinding<Raw, Checked>({
+  library: "nvml",
+  info,
+  functions,
+  createChecked,
+  makeError: (code, fn) => {
+    const c = Number(code);
+    return new NVMLError(c, statusName(nvmlReturn_t, "nvmlReturn_t", c), libraryDescription(nvml, "nvmlErrorString", c) ?? "no description", fn);
+  },
+});

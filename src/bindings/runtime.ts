@@ -1,0 +1,26 @@
+/**
+ * The CUDA runtime API (libcudart), bound through the pathfinder and dlsym, each function on its first call.
+ *
+ * @module
+ */
+import { cudaError_t, type Checked, createChecked, functions, library as info, type Raw } from "../../generated/cuda-13.0/runtime/index.ts";
+import { type BindingExtras, createBinding } from "./binding.ts";
+import { libraryDescription, statusName } from "./describe.ts";
+import { CUDARuntimeError } from "./errors.ts";
+
+export * from "../../generated/cuda-13.0/runtime/index.ts";
+
+/** The CUDA runtime API: checked functions, `.raw`, and the binding's facts. */
+export type RuntimeBinding = Checked & BindingExtras<Raw>;
+
+/** The CUDA runtime API. */
+export const runtime: RuntimeBinding = createBinding<Raw, Checked>({
+  library: "cudart",
+  info,
+  functions,
+  createChecked,
+  makeError: (code, fn) => {
+    const c = Number(code);
+    return new CUDARuntimeError(c, statusName(cudaError_t, "cudaError_t", c), libraryDescription(runtime, "cudaGetErrorString", c) ?? "no description", fn);
+  },
+});
