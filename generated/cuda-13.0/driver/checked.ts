@@ -4,7 +4,7 @@
 // Header cudaProfiler.h sha256 b9c9fa71341b693f9f0b0ea8071e12a0869ac99afe669345a02145163867560d
 // Header cudaTypedefs.h sha256 da2352ecb06115c252394c9ba72472d1dc525569d30f9c83e2da300fce788f2f
 // Header cudaProfilerTypedefs.h sha256 c742524d5819763cb9501a98557b4b11afdd8b182067a6a89861950e34addeba
-// Seal: sha256 e2937ab3ebcd8485afa20fda2a1cf3a3815aebdf51f0abea3be60b153caeb0ce
+// Seal: sha256 8816aa128c3f3bc47198ee22f5805b67c428f9d671f48b1d4caa1fd17ed77d1c
 
 import type { CheckedRuntime, PointerLike } from "../../../src/sys/checked.ts";
 import type { Pointer } from "../../../src/ffi/types.ts";
@@ -12344,11 +12344,11 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     },
     cuCtxDestroy(ctx: CUcontext): void {
       const r = raw.cuCtxDestroy(ctx);
-      if (r !== 0) rt.fail(r, "cuCtxDestroy");
+      if (r !== 0) rt.fail(r, "cuCtxDestroy", ctx);
     },
     cuCtxPushCurrent(ctx: CUcontext): void {
       const r = raw.cuCtxPushCurrent(ctx);
-      if (r !== 0) rt.fail(r, "cuCtxPushCurrent");
+      if (r !== 0) rt.fail(r, "cuCtxPushCurrent", ctx);
     },
     cuCtxPopCurrent(): CUcontext {
       const r = raw.cuCtxPopCurrent(o0);
@@ -12357,7 +12357,7 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     },
     cuCtxSetCurrent(ctx: CUcontext): void {
       const r = raw.cuCtxSetCurrent(ctx);
-      if (r !== 0) rt.fail(r, "cuCtxSetCurrent");
+      if (r !== 0) rt.fail(r, "cuCtxSetCurrent", ctx);
     },
     cuCtxGetCurrent(): CUcontext {
       const r = raw.cuCtxGetCurrent(o0);
@@ -12385,7 +12385,7 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     },
     cuCtxGetId(ctx: CUcontext): bigint {
       const r = raw.cuCtxGetId(ctx, o0);
-      if (r !== 0) rt.fail(r, "cuCtxGetId");
+      if (r !== 0) rt.fail(r, "cuCtxGetId", ctx);
       return u64[0]!;
     },
     cuCtxSynchronize(): void {
@@ -12394,7 +12394,7 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     },
     cuCtxSynchronize_v2(ctx: CUcontext): void {
       const r = raw.cuCtxSynchronize_v2(ctx);
-      if (r !== 0) rt.fail(r, "cuCtxSynchronize_v2");
+      if (r !== 0) rt.fail(r, "cuCtxSynchronize_v2", ctx);
     },
     cuCtxSetLimit(limit: CUlimit, value: bigint | number): void {
       const r = raw.cuCtxSetLimit(limit, value);
@@ -12416,7 +12416,7 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     },
     cuCtxGetApiVersion(ctx: CUcontext): number {
       const r = raw.cuCtxGetApiVersion(ctx, o0);
-      if (r !== 0) rt.fail(r, "cuCtxGetApiVersion");
+      if (r !== 0) rt.fail(r, "cuCtxGetApiVersion", ctx);
       return u32[0]!;
     },
     cuCtxGetStreamPriorityRange(): [leastPriority: number, greatestPriority: number] {
@@ -12436,11 +12436,11 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     },
     cuCtxRecordEvent(hCtx: CUcontext, hEvent: CUevent): void {
       const r = raw.cuCtxRecordEvent(hCtx, hEvent);
-      if (r !== 0) rt.fail(r, "cuCtxRecordEvent");
+      if (r !== 0) rt.fail(r, "cuCtxRecordEvent", hCtx);
     },
     cuCtxWaitEvent(hCtx: CUcontext, hEvent: CUevent): void {
       const r = raw.cuCtxWaitEvent(hCtx, hEvent);
-      if (r !== 0) rt.fail(r, "cuCtxWaitEvent");
+      if (r !== 0) rt.fail(r, "cuCtxWaitEvent", hCtx);
     },
     cuCtxAttach(flags: number): CUcontext {
       const r = raw.cuCtxAttach(o0, flags);
@@ -12449,7 +12449,7 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     },
     cuCtxDetach(ctx: CUcontext): void {
       const r = raw.cuCtxDetach(ctx);
-      if (r !== 0) rt.fail(r, "cuCtxDetach");
+      if (r !== 0) rt.fail(r, "cuCtxDetach", ctx);
     },
     cuCtxGetSharedMemConfig(): CUsharedconfig {
       const r = raw.cuCtxGetSharedMemConfig(o0);
@@ -12482,7 +12482,7 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     },
     cuModuleUnload(hmod: CUmodule): void {
       const r = raw.cuModuleUnload(hmod);
-      if (r !== 0) rt.fail(r, "cuModuleUnload");
+      if (r !== 0) rt.fail(r, "cuModuleUnload", hmod);
     },
     cuModuleGetLoadingMode(): CUmoduleLoadingMode {
       const r = raw.cuModuleGetLoadingMode(o0);
@@ -12516,20 +12516,20 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     },
     cuLinkAddData(state: CUlinkState, type: CUjitInputType, data: PointerLike, size: bigint | number, name: string | null, numOptions: number, options: PointerLike, optionValues: PointerLike): void {
       const r = raw.cuLinkAddData(state, type, rt.ptr(data), size, rt.cstr(name, 0), numOptions, rt.ptr(options), rt.ptr(optionValues));
-      if (r !== 0) rt.fail(r, "cuLinkAddData");
+      if (r !== 0) rt.fail(r, "cuLinkAddData", state);
     },
     cuLinkAddFile(state: CUlinkState, type: CUjitInputType, path: string | null, numOptions: number, options: PointerLike, optionValues: PointerLike): void {
       const r = raw.cuLinkAddFile(state, type, rt.cstr(path, 0), numOptions, rt.ptr(options), rt.ptr(optionValues));
-      if (r !== 0) rt.fail(r, "cuLinkAddFile");
+      if (r !== 0) rt.fail(r, "cuLinkAddFile", state);
     },
     cuLinkComplete(state: CUlinkState): [cubinOut: Pointer, sizeOut: bigint] {
       const r = raw.cuLinkComplete(state, o0, o1);
-      if (r !== 0) rt.fail(r, "cuLinkComplete");
+      if (r !== 0) rt.fail(r, "cuLinkComplete", state);
       return [rt.readPointer(0), u64[1]!];
     },
     cuLinkDestroy(state: CUlinkState): void {
       const r = raw.cuLinkDestroy(state);
-      if (r !== 0) rt.fail(r, "cuLinkDestroy");
+      if (r !== 0) rt.fail(r, "cuLinkDestroy", state);
     },
     cuModuleGetTexRef(hmod: CUmodule, name: string | null): CUtexref {
       const r = raw.cuModuleGetTexRef(o0, hmod, rt.cstr(name, 0));
@@ -12553,7 +12553,7 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     },
     cuLibraryUnload(library: CUlibrary): void {
       const r = raw.cuLibraryUnload(library);
-      if (r !== 0) rt.fail(r, "cuLibraryUnload");
+      if (r !== 0) rt.fail(r, "cuLibraryUnload", library);
     },
     cuLibraryGetKernel(library: CUlibrary, name: string | null): CUkernel {
       const r = raw.cuLibraryGetKernel(o0, library, rt.cstr(name, 0));
@@ -12610,7 +12610,7 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     },
     cuKernelSetCacheConfig(kernel: CUkernel, config: CUfunc_cache, dev: CUdevice): void {
       const r = raw.cuKernelSetCacheConfig(kernel, config, dev);
-      if (r !== 0) rt.fail(r, "cuKernelSetCacheConfig");
+      if (r !== 0) rt.fail(r, "cuKernelSetCacheConfig", kernel);
     },
     cuKernelGetName(hfunc: CUkernel): string | null {
       const r = raw.cuKernelGetName(o0, hfunc);
@@ -12619,7 +12619,7 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     },
     cuKernelGetParamInfo(kernel: CUkernel, paramIndex: bigint | number): [paramOffset: bigint, paramSize: bigint] {
       const r = raw.cuKernelGetParamInfo(kernel, paramIndex, o0, o1);
-      if (r !== 0) rt.fail(r, "cuKernelGetParamInfo");
+      if (r !== 0) rt.fail(r, "cuKernelGetParamInfo", kernel);
       return [u64[0]!, u64[1]!];
     },
     cuMemGetInfo(): [free: bigint, total: bigint] {
@@ -12748,7 +12748,7 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     },
     cuMemcpyDtoA(dstArray: CUarray, dstOffset: bigint | number, srcDevice: CUdeviceptr, ByteCount: bigint | number): void {
       const r = raw.cuMemcpyDtoA(dstArray, dstOffset, srcDevice, ByteCount);
-      if (r !== 0) rt.fail(r, "cuMemcpyDtoA");
+      if (r !== 0) rt.fail(r, "cuMemcpyDtoA", dstArray);
     },
     cuMemcpyAtoD(dstDevice: CUdeviceptr, srcArray: CUarray, srcOffset: bigint | number, ByteCount: bigint | number): void {
       const r = raw.cuMemcpyAtoD(dstDevice, srcArray, srcOffset, ByteCount);
@@ -12756,7 +12756,7 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     },
     cuMemcpyHtoA(dstArray: CUarray, dstOffset: bigint | number, srcHost: PointerLike, ByteCount: bigint | number): void {
       const r = raw.cuMemcpyHtoA(dstArray, dstOffset, rt.ptr(srcHost), ByteCount);
-      if (r !== 0) rt.fail(r, "cuMemcpyHtoA");
+      if (r !== 0) rt.fail(r, "cuMemcpyHtoA", dstArray);
     },
     cuMemcpyAtoH(dstHost: PointerLike, srcArray: CUarray, srcOffset: bigint | number, ByteCount: bigint | number): void {
       const r = raw.cuMemcpyAtoH(rt.ptr(dstHost), srcArray, srcOffset, ByteCount);
@@ -12764,7 +12764,7 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     },
     cuMemcpyAtoA(dstArray: CUarray, dstOffset: bigint | number, srcArray: CUarray, srcOffset: bigint | number, ByteCount: bigint | number): void {
       const r = raw.cuMemcpyAtoA(dstArray, dstOffset, srcArray, srcOffset, ByteCount);
-      if (r !== 0) rt.fail(r, "cuMemcpyAtoA");
+      if (r !== 0) rt.fail(r, "cuMemcpyAtoA", dstArray);
     },
     cuMemcpy2D(pCopy: PointerLike): void {
       const r = raw.cuMemcpy2D(rt.ptr(pCopy));
@@ -12804,7 +12804,7 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     },
     cuMemcpyHtoAAsync(dstArray: CUarray, dstOffset: bigint | number, srcHost: PointerLike, ByteCount: bigint | number, hStream: CUstream): void {
       const r = raw.cuMemcpyHtoAAsync(dstArray, dstOffset, rt.ptr(srcHost), ByteCount, hStream);
-      if (r !== 0) rt.fail(r, "cuMemcpyHtoAAsync");
+      if (r !== 0) rt.fail(r, "cuMemcpyHtoAAsync", dstArray);
     },
     cuMemcpyAtoHAsync(dstHost: PointerLike, srcArray: CUarray, srcOffset: bigint | number, ByteCount: bigint | number, hStream: CUstream): void {
       const r = raw.cuMemcpyAtoHAsync(rt.ptr(dstHost), srcArray, srcOffset, ByteCount, hStream);
@@ -12920,7 +12920,7 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     },
     cuArrayDestroy(hArray: CUarray): void {
       const r = raw.cuArrayDestroy(hArray);
-      if (r !== 0) rt.fail(r, "cuArrayDestroy");
+      if (r !== 0) rt.fail(r, "cuArrayDestroy", hArray);
     },
     cuArray3DCreate(pAllocateArray: PointerLike): CUarray {
       const r = raw.cuArray3DCreate(o0, rt.ptr(pAllocateArray));
@@ -12945,7 +12945,7 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     },
     cuMipmappedArrayDestroy(hMipmappedArray: CUmipmappedArray): void {
       const r = raw.cuMipmappedArrayDestroy(hMipmappedArray);
-      if (r !== 0) rt.fail(r, "cuMipmappedArrayDestroy");
+      if (r !== 0) rt.fail(r, "cuMipmappedArrayDestroy", hMipmappedArray);
     },
     cuMemGetHandleForAddressRange(handle: PointerLike, dptr: CUdeviceptr, size: bigint | number, handleType: CUmemRangeHandleType, flags: bigint | number): void {
       const r = raw.cuMemGetHandleForAddressRange(rt.ptr(handle), dptr, size, handleType, flags);
@@ -13031,19 +13031,19 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     },
     cuMemPoolTrimTo(pool: CUmemoryPool, minBytesToKeep: bigint | number): void {
       const r = raw.cuMemPoolTrimTo(pool, minBytesToKeep);
-      if (r !== 0) rt.fail(r, "cuMemPoolTrimTo");
+      if (r !== 0) rt.fail(r, "cuMemPoolTrimTo", pool);
     },
     cuMemPoolSetAttribute(pool: CUmemoryPool, attr: CUmemPool_attribute, value: PointerLike): void {
       const r = raw.cuMemPoolSetAttribute(pool, attr, rt.ptr(value));
-      if (r !== 0) rt.fail(r, "cuMemPoolSetAttribute");
+      if (r !== 0) rt.fail(r, "cuMemPoolSetAttribute", pool);
     },
     cuMemPoolGetAttribute(pool: CUmemoryPool, attr: CUmemPool_attribute, value: PointerLike): void {
       const r = raw.cuMemPoolGetAttribute(pool, attr, rt.ptr(value));
-      if (r !== 0) rt.fail(r, "cuMemPoolGetAttribute");
+      if (r !== 0) rt.fail(r, "cuMemPoolGetAttribute", pool);
     },
     cuMemPoolSetAccess(pool: CUmemoryPool, map: PointerLike, count: bigint | number): void {
       const r = raw.cuMemPoolSetAccess(pool, rt.ptr(map), count);
-      if (r !== 0) rt.fail(r, "cuMemPoolSetAccess");
+      if (r !== 0) rt.fail(r, "cuMemPoolSetAccess", pool);
     },
     cuMemPoolGetAccess(memPool: CUmemoryPool, location: PointerLike): CUmemAccess_flags {
       const r = raw.cuMemPoolGetAccess(o0, memPool, rt.ptr(location));
@@ -13057,7 +13057,7 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     },
     cuMemPoolDestroy(pool: CUmemoryPool): void {
       const r = raw.cuMemPoolDestroy(pool);
-      if (r !== 0) rt.fail(r, "cuMemPoolDestroy");
+      if (r !== 0) rt.fail(r, "cuMemPoolDestroy", pool);
     },
     cuMemGetDefaultMemPool(pool_out: PointerLike, location: PointerLike, type: CUmemAllocationType): void {
       const r = raw.cuMemGetDefaultMemPool(rt.ptr(pool_out), rt.ptr(location), type);
@@ -13174,49 +13174,49 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     },
     cuStreamGetPriority(hStream: CUstream): number {
       const r = raw.cuStreamGetPriority(hStream, o0);
-      if (r !== 0) rt.fail(r, "cuStreamGetPriority");
+      if (r !== 0) rt.fail(r, "cuStreamGetPriority", hStream);
       return i32[0]!;
     },
     cuStreamGetDevice(hStream: CUstream): CUdevice {
       const r = raw.cuStreamGetDevice(hStream, o0);
-      if (r !== 0) rt.fail(r, "cuStreamGetDevice");
+      if (r !== 0) rt.fail(r, "cuStreamGetDevice", hStream);
       return i32[0]! as CUdevice;
     },
     cuStreamGetFlags(hStream: CUstream): number {
       const r = raw.cuStreamGetFlags(hStream, o0);
-      if (r !== 0) rt.fail(r, "cuStreamGetFlags");
+      if (r !== 0) rt.fail(r, "cuStreamGetFlags", hStream);
       return u32[0]!;
     },
     cuStreamGetId(hStream: CUstream): bigint {
       const r = raw.cuStreamGetId(hStream, o0);
-      if (r !== 0) rt.fail(r, "cuStreamGetId");
+      if (r !== 0) rt.fail(r, "cuStreamGetId", hStream);
       return u64[0]!;
     },
     cuStreamGetCtx(hStream: CUstream): CUcontext {
       const r = raw.cuStreamGetCtx(hStream, o0);
-      if (r !== 0) rt.fail(r, "cuStreamGetCtx");
+      if (r !== 0) rt.fail(r, "cuStreamGetCtx", hStream);
       return rt.readPointer(0) as CUcontext;
     },
     cuStreamGetCtx_v2(hStream: CUstream): [pCtx: CUcontext, pGreenCtx: CUgreenCtx] {
       const r = raw.cuStreamGetCtx_v2(hStream, o0, o1);
-      if (r !== 0) rt.fail(r, "cuStreamGetCtx_v2");
+      if (r !== 0) rt.fail(r, "cuStreamGetCtx_v2", hStream);
       return [rt.readPointer(0) as CUcontext, rt.readPointer(1) as CUgreenCtx];
     },
     cuStreamWaitEvent(hStream: CUstream, hEvent: CUevent, Flags: number): void {
       const r = raw.cuStreamWaitEvent(hStream, hEvent, Flags);
-      if (r !== 0) rt.fail(r, "cuStreamWaitEvent");
+      if (r !== 0) rt.fail(r, "cuStreamWaitEvent", hStream);
     },
     cuStreamAddCallback(hStream: CUstream, callback: CUstreamCallback, userData: PointerLike, flags: number): void {
       const r = raw.cuStreamAddCallback(hStream, callback, rt.ptr(userData), flags);
-      if (r !== 0) rt.fail(r, "cuStreamAddCallback");
+      if (r !== 0) rt.fail(r, "cuStreamAddCallback", hStream);
     },
     cuStreamBeginCapture(hStream: CUstream, mode: CUstreamCaptureMode): void {
       const r = raw.cuStreamBeginCapture(hStream, mode);
-      if (r !== 0) rt.fail(r, "cuStreamBeginCapture");
+      if (r !== 0) rt.fail(r, "cuStreamBeginCapture", hStream);
     },
     cuStreamBeginCaptureToGraph(hStream: CUstream, hGraph: CUgraph, dependencies: PointerLike, dependencyData: PointerLike, numDependencies: bigint | number, mode: CUstreamCaptureMode): void {
       const r = raw.cuStreamBeginCaptureToGraph(hStream, hGraph, rt.ptr(dependencies), rt.ptr(dependencyData), numDependencies, mode);
-      if (r !== 0) rt.fail(r, "cuStreamBeginCaptureToGraph");
+      if (r !== 0) rt.fail(r, "cuStreamBeginCaptureToGraph", hStream);
     },
     cuThreadExchangeStreamCaptureMode(mode: PointerLike): void {
       const r = raw.cuThreadExchangeStreamCaptureMode(rt.ptr(mode));
@@ -13224,51 +13224,51 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     },
     cuStreamEndCapture(hStream: CUstream): CUgraph {
       const r = raw.cuStreamEndCapture(hStream, o0);
-      if (r !== 0) rt.fail(r, "cuStreamEndCapture");
+      if (r !== 0) rt.fail(r, "cuStreamEndCapture", hStream);
       return rt.readPointer(0) as CUgraph;
     },
     cuStreamIsCapturing(hStream: CUstream): CUstreamCaptureStatus {
       const r = raw.cuStreamIsCapturing(hStream, o0);
-      if (r !== 0) rt.fail(r, "cuStreamIsCapturing");
+      if (r !== 0) rt.fail(r, "cuStreamIsCapturing", hStream);
       return u32[0]! as CUstreamCaptureStatus;
     },
     cuStreamGetCaptureInfo(hStream: CUstream): [captureStatus_out: CUstreamCaptureStatus, id_out: cuuint64_t, graph_out: CUgraph, dependencies_out: Pointer, edgeData_out: Pointer, numDependencies_out: bigint] {
       const r = raw.cuStreamGetCaptureInfo(hStream, o0, o1, o2, o3, o4, o5);
-      if (r !== 0) rt.fail(r, "cuStreamGetCaptureInfo");
+      if (r !== 0) rt.fail(r, "cuStreamGetCaptureInfo", hStream);
       return [u32[0]! as CUstreamCaptureStatus, u64[1]! as cuuint64_t, rt.readPointer(2) as CUgraph, rt.readPointer(3), rt.readPointer(4), u64[5]!];
     },
     cuStreamUpdateCaptureDependencies(hStream: CUstream, dependencies: PointerLike, dependencyData: PointerLike, numDependencies: bigint | number, flags: number): void {
       const r = raw.cuStreamUpdateCaptureDependencies(hStream, rt.ptr(dependencies), rt.ptr(dependencyData), numDependencies, flags);
-      if (r !== 0) rt.fail(r, "cuStreamUpdateCaptureDependencies");
+      if (r !== 0) rt.fail(r, "cuStreamUpdateCaptureDependencies", hStream);
     },
     cuStreamAttachMemAsync(hStream: CUstream, dptr: CUdeviceptr, length: bigint | number, flags: number): void {
       const r = raw.cuStreamAttachMemAsync(hStream, dptr, length, flags);
-      if (r !== 0) rt.fail(r, "cuStreamAttachMemAsync");
+      if (r !== 0) rt.fail(r, "cuStreamAttachMemAsync", hStream);
     },
     cuStreamQuery(hStream: CUstream): CUresult {
       const r = raw.cuStreamQuery(hStream);
-      if (r !== 0 && r !== 600) rt.fail(r, "cuStreamQuery");
+      if (r !== 0 && r !== 600) rt.fail(r, "cuStreamQuery", hStream);
       return r;
     },
     cuStreamSynchronize(hStream: CUstream): void {
       const r = raw.cuStreamSynchronize(hStream);
-      if (r !== 0) rt.fail(r, "cuStreamSynchronize");
+      if (r !== 0) rt.fail(r, "cuStreamSynchronize", hStream);
     },
     cuStreamDestroy(hStream: CUstream): void {
       const r = raw.cuStreamDestroy(hStream);
-      if (r !== 0) rt.fail(r, "cuStreamDestroy");
+      if (r !== 0) rt.fail(r, "cuStreamDestroy", hStream);
     },
     cuStreamCopyAttributes(dst: CUstream, src: CUstream): void {
       const r = raw.cuStreamCopyAttributes(dst, src);
-      if (r !== 0) rt.fail(r, "cuStreamCopyAttributes");
+      if (r !== 0) rt.fail(r, "cuStreamCopyAttributes", dst);
     },
     cuStreamGetAttribute(hStream: CUstream, attr: CUstreamAttrID, value_out: PointerLike): void {
       const r = raw.cuStreamGetAttribute(hStream, attr, rt.ptr(value_out));
-      if (r !== 0) rt.fail(r, "cuStreamGetAttribute");
+      if (r !== 0) rt.fail(r, "cuStreamGetAttribute", hStream);
     },
     cuStreamSetAttribute(hStream: CUstream, attr: CUstreamAttrID, value: PointerLike): void {
       const r = raw.cuStreamSetAttribute(hStream, attr, rt.ptr(value));
-      if (r !== 0) rt.fail(r, "cuStreamSetAttribute");
+      if (r !== 0) rt.fail(r, "cuStreamSetAttribute", hStream);
     },
     cuEventCreate(Flags: number): CUevent {
       const r = raw.cuEventCreate(o0, Flags);
@@ -13277,24 +13277,24 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     },
     cuEventRecord(hEvent: CUevent, hStream: CUstream): void {
       const r = raw.cuEventRecord(hEvent, hStream);
-      if (r !== 0) rt.fail(r, "cuEventRecord");
+      if (r !== 0) rt.fail(r, "cuEventRecord", hEvent);
     },
     cuEventRecordWithFlags(hEvent: CUevent, hStream: CUstream, flags: number): void {
       const r = raw.cuEventRecordWithFlags(hEvent, hStream, flags);
-      if (r !== 0) rt.fail(r, "cuEventRecordWithFlags");
+      if (r !== 0) rt.fail(r, "cuEventRecordWithFlags", hEvent);
     },
     cuEventQuery(hEvent: CUevent): CUresult {
       const r = raw.cuEventQuery(hEvent);
-      if (r !== 0 && r !== 600) rt.fail(r, "cuEventQuery");
+      if (r !== 0 && r !== 600) rt.fail(r, "cuEventQuery", hEvent);
       return r;
     },
     cuEventSynchronize(hEvent: CUevent): void {
       const r = raw.cuEventSynchronize(hEvent);
-      if (r !== 0) rt.fail(r, "cuEventSynchronize");
+      if (r !== 0) rt.fail(r, "cuEventSynchronize", hEvent);
     },
     cuEventDestroy(hEvent: CUevent): void {
       const r = raw.cuEventDestroy(hEvent);
-      if (r !== 0) rt.fail(r, "cuEventDestroy");
+      if (r !== 0) rt.fail(r, "cuEventDestroy", hEvent);
     },
     cuEventElapsedTime(hStart: CUevent, hEnd: CUevent): number {
       const r = raw.cuEventElapsedTime(o0, hStart, hEnd);
@@ -13317,7 +13317,7 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     },
     cuDestroyExternalMemory(extMem: CUexternalMemory): void {
       const r = raw.cuDestroyExternalMemory(extMem);
-      if (r !== 0) rt.fail(r, "cuDestroyExternalMemory");
+      if (r !== 0) rt.fail(r, "cuDestroyExternalMemory", extMem);
     },
     cuImportExternalSemaphore(semHandleDesc: PointerLike): CUexternalSemaphore {
       const r = raw.cuImportExternalSemaphore(o0, rt.ptr(semHandleDesc));
@@ -13334,27 +13334,27 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     },
     cuDestroyExternalSemaphore(extSem: CUexternalSemaphore): void {
       const r = raw.cuDestroyExternalSemaphore(extSem);
-      if (r !== 0) rt.fail(r, "cuDestroyExternalSemaphore");
+      if (r !== 0) rt.fail(r, "cuDestroyExternalSemaphore", extSem);
     },
     cuStreamWaitValue32(stream: CUstream, addr: CUdeviceptr, value: cuuint32_t, flags: number): void {
       const r = raw.cuStreamWaitValue32(stream, addr, value, flags);
-      if (r !== 0) rt.fail(r, "cuStreamWaitValue32");
+      if (r !== 0) rt.fail(r, "cuStreamWaitValue32", stream);
     },
     cuStreamWaitValue64(stream: CUstream, addr: CUdeviceptr, value: cuuint64_t, flags: number): void {
       const r = raw.cuStreamWaitValue64(stream, addr, value, flags);
-      if (r !== 0) rt.fail(r, "cuStreamWaitValue64");
+      if (r !== 0) rt.fail(r, "cuStreamWaitValue64", stream);
     },
     cuStreamWriteValue32(stream: CUstream, addr: CUdeviceptr, value: cuuint32_t, flags: number): void {
       const r = raw.cuStreamWriteValue32(stream, addr, value, flags);
-      if (r !== 0) rt.fail(r, "cuStreamWriteValue32");
+      if (r !== 0) rt.fail(r, "cuStreamWriteValue32", stream);
     },
     cuStreamWriteValue64(stream: CUstream, addr: CUdeviceptr, value: cuuint64_t, flags: number): void {
       const r = raw.cuStreamWriteValue64(stream, addr, value, flags);
-      if (r !== 0) rt.fail(r, "cuStreamWriteValue64");
+      if (r !== 0) rt.fail(r, "cuStreamWriteValue64", stream);
     },
     cuStreamBatchMemOp(stream: CUstream, count: number, paramArray: PointerLike, flags: number): void {
       const r = raw.cuStreamBatchMemOp(stream, count, rt.ptr(paramArray), flags);
-      if (r !== 0) rt.fail(r, "cuStreamBatchMemOp");
+      if (r !== 0) rt.fail(r, "cuStreamBatchMemOp", stream);
     },
     cuFuncGetAttribute(attrib: CUfunction_attribute, hfunc: CUfunction): number {
       const r = raw.cuFuncGetAttribute(o0, attrib, hfunc);
@@ -13363,11 +13363,11 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     },
     cuFuncSetAttribute(hfunc: CUfunction, attrib: CUfunction_attribute, value: number): void {
       const r = raw.cuFuncSetAttribute(hfunc, attrib, value);
-      if (r !== 0) rt.fail(r, "cuFuncSetAttribute");
+      if (r !== 0) rt.fail(r, "cuFuncSetAttribute", hfunc);
     },
     cuFuncSetCacheConfig(hfunc: CUfunction, config: CUfunc_cache): void {
       const r = raw.cuFuncSetCacheConfig(hfunc, config);
-      if (r !== 0) rt.fail(r, "cuFuncSetCacheConfig");
+      if (r !== 0) rt.fail(r, "cuFuncSetCacheConfig", hfunc);
     },
     cuFuncGetModule(hfunc: CUfunction): CUmodule {
       const r = raw.cuFuncGetModule(o0, hfunc);
@@ -13381,7 +13381,7 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     },
     cuFuncGetParamInfo(func: CUfunction, paramIndex: bigint | number): [paramOffset: bigint, paramSize: bigint] {
       const r = raw.cuFuncGetParamInfo(func, paramIndex, o0, o1);
-      if (r !== 0) rt.fail(r, "cuFuncGetParamInfo");
+      if (r !== 0) rt.fail(r, "cuFuncGetParamInfo", func);
       return [u64[0]!, u64[1]!];
     },
     cuFuncIsLoaded(function_: CUfunction): CUfunctionLoadingState {
@@ -13391,11 +13391,11 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     },
     cuFuncLoad(function_: CUfunction): void {
       const r = raw.cuFuncLoad(function_);
-      if (r !== 0) rt.fail(r, "cuFuncLoad");
+      if (r !== 0) rt.fail(r, "cuFuncLoad", function_);
     },
     cuLaunchKernel(f: CUfunction, gridDimX: number, gridDimY: number, gridDimZ: number, blockDimX: number, blockDimY: number, blockDimZ: number, sharedMemBytes: number, hStream: CUstream, kernelParams: PointerLike, extra: PointerLike): void {
       const r = raw.cuLaunchKernel(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, rt.ptr(kernelParams), rt.ptr(extra));
-      if (r !== 0) rt.fail(r, "cuLaunchKernel");
+      if (r !== 0) rt.fail(r, "cuLaunchKernel", f);
     },
     cuLaunchKernelEx(config: PointerLike, f: CUfunction, kernelParams: PointerLike, extra: PointerLike): void {
       const r = raw.cuLaunchKernelEx(rt.ptr(config), f, rt.ptr(kernelParams), rt.ptr(extra));
@@ -13403,7 +13403,7 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     },
     cuLaunchCooperativeKernel(f: CUfunction, gridDimX: number, gridDimY: number, gridDimZ: number, blockDimX: number, blockDimY: number, blockDimZ: number, sharedMemBytes: number, hStream: CUstream, kernelParams: PointerLike): void {
       const r = raw.cuLaunchCooperativeKernel(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, rt.ptr(kernelParams));
-      if (r !== 0) rt.fail(r, "cuLaunchCooperativeKernel");
+      if (r !== 0) rt.fail(r, "cuLaunchCooperativeKernel", f);
     },
     cuLaunchCooperativeKernelMultiDevice(launchParamsList: PointerLike, numDevices: number, flags: number): void {
       const r = raw.cuLaunchCooperativeKernelMultiDevice(rt.ptr(launchParamsList), numDevices, flags);
@@ -13411,51 +13411,51 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     },
     cuLaunchHostFunc(hStream: CUstream, fn: CUhostFn, userData: PointerLike): void {
       const r = raw.cuLaunchHostFunc(hStream, fn, rt.ptr(userData));
-      if (r !== 0) rt.fail(r, "cuLaunchHostFunc");
+      if (r !== 0) rt.fail(r, "cuLaunchHostFunc", hStream);
     },
     cuFuncSetBlockShape(hfunc: CUfunction, x: number, y: number, z: number): void {
       const r = raw.cuFuncSetBlockShape(hfunc, x, y, z);
-      if (r !== 0) rt.fail(r, "cuFuncSetBlockShape");
+      if (r !== 0) rt.fail(r, "cuFuncSetBlockShape", hfunc);
     },
     cuFuncSetSharedSize(hfunc: CUfunction, bytes: number): void {
       const r = raw.cuFuncSetSharedSize(hfunc, bytes);
-      if (r !== 0) rt.fail(r, "cuFuncSetSharedSize");
+      if (r !== 0) rt.fail(r, "cuFuncSetSharedSize", hfunc);
     },
     cuParamSetSize(hfunc: CUfunction, numbytes: number): void {
       const r = raw.cuParamSetSize(hfunc, numbytes);
-      if (r !== 0) rt.fail(r, "cuParamSetSize");
+      if (r !== 0) rt.fail(r, "cuParamSetSize", hfunc);
     },
     cuParamSeti(hfunc: CUfunction, offset: number, value: number): void {
       const r = raw.cuParamSeti(hfunc, offset, value);
-      if (r !== 0) rt.fail(r, "cuParamSeti");
+      if (r !== 0) rt.fail(r, "cuParamSeti", hfunc);
     },
     cuParamSetf(hfunc: CUfunction, offset: number, value: number): void {
       const r = raw.cuParamSetf(hfunc, offset, value);
-      if (r !== 0) rt.fail(r, "cuParamSetf");
+      if (r !== 0) rt.fail(r, "cuParamSetf", hfunc);
     },
     cuParamSetv(hfunc: CUfunction, offset: number, ptr: PointerLike, numbytes: number): void {
       const r = raw.cuParamSetv(hfunc, offset, rt.ptr(ptr), numbytes);
-      if (r !== 0) rt.fail(r, "cuParamSetv");
+      if (r !== 0) rt.fail(r, "cuParamSetv", hfunc);
     },
     cuLaunch(f: CUfunction): void {
       const r = raw.cuLaunch(f);
-      if (r !== 0) rt.fail(r, "cuLaunch");
+      if (r !== 0) rt.fail(r, "cuLaunch", f);
     },
     cuLaunchGrid(f: CUfunction, grid_width: number, grid_height: number): void {
       const r = raw.cuLaunchGrid(f, grid_width, grid_height);
-      if (r !== 0) rt.fail(r, "cuLaunchGrid");
+      if (r !== 0) rt.fail(r, "cuLaunchGrid", f);
     },
     cuLaunchGridAsync(f: CUfunction, grid_width: number, grid_height: number, hStream: CUstream): void {
       const r = raw.cuLaunchGridAsync(f, grid_width, grid_height, hStream);
-      if (r !== 0) rt.fail(r, "cuLaunchGridAsync");
+      if (r !== 0) rt.fail(r, "cuLaunchGridAsync", f);
     },
     cuParamSetTexRef(hfunc: CUfunction, texunit: number, hTexRef: CUtexref): void {
       const r = raw.cuParamSetTexRef(hfunc, texunit, hTexRef);
-      if (r !== 0) rt.fail(r, "cuParamSetTexRef");
+      if (r !== 0) rt.fail(r, "cuParamSetTexRef", hfunc);
     },
     cuFuncSetSharedMemConfig(hfunc: CUfunction, config: CUsharedconfig): void {
       const r = raw.cuFuncSetSharedMemConfig(hfunc, config);
-      if (r !== 0) rt.fail(r, "cuFuncSetSharedMemConfig");
+      if (r !== 0) rt.fail(r, "cuFuncSetSharedMemConfig", hfunc);
     },
     cuGraphCreate(flags: number): CUgraph {
       const r = raw.cuGraphCreate(o0, flags);
@@ -13470,12 +13470,12 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     cuGraphKernelNodeGetParams(hNode: CUgraphNode): CUDA_KERNEL_NODE_PARAMS_v2_st {
       const nodeParams = new CUDA_KERNEL_NODE_PARAMS_v2_st();
       const r = raw.cuGraphKernelNodeGetParams(hNode, nodeParams.$pointer());
-      if (r !== 0) rt.fail(r, "cuGraphKernelNodeGetParams");
+      if (r !== 0) rt.fail(r, "cuGraphKernelNodeGetParams", hNode);
       return nodeParams;
     },
     cuGraphKernelNodeSetParams(hNode: CUgraphNode, nodeParams: PointerLike): void {
       const r = raw.cuGraphKernelNodeSetParams(hNode, rt.ptr(nodeParams));
-      if (r !== 0) rt.fail(r, "cuGraphKernelNodeSetParams");
+      if (r !== 0) rt.fail(r, "cuGraphKernelNodeSetParams", hNode);
     },
     cuGraphAddMemcpyNode(hGraph: CUgraph, dependencies: PointerLike, numDependencies: bigint | number, copyParams: PointerLike, ctx: CUcontext): CUgraphNode {
       const r = raw.cuGraphAddMemcpyNode(o0, hGraph, rt.ptr(dependencies), numDependencies, rt.ptr(copyParams), ctx);
@@ -13485,12 +13485,12 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     cuGraphMemcpyNodeGetParams(hNode: CUgraphNode): CUDA_MEMCPY3D_st {
       const nodeParams = new CUDA_MEMCPY3D_st();
       const r = raw.cuGraphMemcpyNodeGetParams(hNode, nodeParams.$pointer());
-      if (r !== 0) rt.fail(r, "cuGraphMemcpyNodeGetParams");
+      if (r !== 0) rt.fail(r, "cuGraphMemcpyNodeGetParams", hNode);
       return nodeParams;
     },
     cuGraphMemcpyNodeSetParams(hNode: CUgraphNode, nodeParams: PointerLike): void {
       const r = raw.cuGraphMemcpyNodeSetParams(hNode, rt.ptr(nodeParams));
-      if (r !== 0) rt.fail(r, "cuGraphMemcpyNodeSetParams");
+      if (r !== 0) rt.fail(r, "cuGraphMemcpyNodeSetParams", hNode);
     },
     cuGraphAddMemsetNode(hGraph: CUgraph, dependencies: PointerLike, numDependencies: bigint | number, memsetParams: PointerLike, ctx: CUcontext): CUgraphNode {
       const r = raw.cuGraphAddMemsetNode(o0, hGraph, rt.ptr(dependencies), numDependencies, rt.ptr(memsetParams), ctx);
@@ -13500,12 +13500,12 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     cuGraphMemsetNodeGetParams(hNode: CUgraphNode): CUDA_MEMSET_NODE_PARAMS_st {
       const nodeParams = new CUDA_MEMSET_NODE_PARAMS_st();
       const r = raw.cuGraphMemsetNodeGetParams(hNode, nodeParams.$pointer());
-      if (r !== 0) rt.fail(r, "cuGraphMemsetNodeGetParams");
+      if (r !== 0) rt.fail(r, "cuGraphMemsetNodeGetParams", hNode);
       return nodeParams;
     },
     cuGraphMemsetNodeSetParams(hNode: CUgraphNode, nodeParams: PointerLike): void {
       const r = raw.cuGraphMemsetNodeSetParams(hNode, rt.ptr(nodeParams));
-      if (r !== 0) rt.fail(r, "cuGraphMemsetNodeSetParams");
+      if (r !== 0) rt.fail(r, "cuGraphMemsetNodeSetParams", hNode);
     },
     cuGraphAddHostNode(hGraph: CUgraph, dependencies: PointerLike, numDependencies: bigint | number, nodeParams: PointerLike): CUgraphNode {
       const r = raw.cuGraphAddHostNode(o0, hGraph, rt.ptr(dependencies), numDependencies, rt.ptr(nodeParams));
@@ -13515,12 +13515,12 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     cuGraphHostNodeGetParams(hNode: CUgraphNode): CUDA_HOST_NODE_PARAMS_st {
       const nodeParams = new CUDA_HOST_NODE_PARAMS_st();
       const r = raw.cuGraphHostNodeGetParams(hNode, nodeParams.$pointer());
-      if (r !== 0) rt.fail(r, "cuGraphHostNodeGetParams");
+      if (r !== 0) rt.fail(r, "cuGraphHostNodeGetParams", hNode);
       return nodeParams;
     },
     cuGraphHostNodeSetParams(hNode: CUgraphNode, nodeParams: PointerLike): void {
       const r = raw.cuGraphHostNodeSetParams(hNode, rt.ptr(nodeParams));
-      if (r !== 0) rt.fail(r, "cuGraphHostNodeSetParams");
+      if (r !== 0) rt.fail(r, "cuGraphHostNodeSetParams", hNode);
     },
     cuGraphAddChildGraphNode(hGraph: CUgraph, dependencies: PointerLike, numDependencies: bigint | number, childGraph: CUgraph): CUgraphNode {
       const r = raw.cuGraphAddChildGraphNode(o0, hGraph, rt.ptr(dependencies), numDependencies, childGraph);
@@ -13529,7 +13529,7 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     },
     cuGraphChildGraphNodeGetGraph(hNode: CUgraphNode): CUgraph {
       const r = raw.cuGraphChildGraphNodeGetGraph(hNode, o0);
-      if (r !== 0) rt.fail(r, "cuGraphChildGraphNodeGetGraph");
+      if (r !== 0) rt.fail(r, "cuGraphChildGraphNodeGetGraph", hNode);
       return rt.readPointer(0) as CUgraph;
     },
     cuGraphAddEmptyNode(hGraph: CUgraph, dependencies: PointerLike, numDependencies: bigint | number): CUgraphNode {
@@ -13544,12 +13544,12 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     },
     cuGraphEventRecordNodeGetEvent(hNode: CUgraphNode): CUevent {
       const r = raw.cuGraphEventRecordNodeGetEvent(hNode, o0);
-      if (r !== 0) rt.fail(r, "cuGraphEventRecordNodeGetEvent");
+      if (r !== 0) rt.fail(r, "cuGraphEventRecordNodeGetEvent", hNode);
       return rt.readPointer(0) as CUevent;
     },
     cuGraphEventRecordNodeSetEvent(hNode: CUgraphNode, event: CUevent): void {
       const r = raw.cuGraphEventRecordNodeSetEvent(hNode, event);
-      if (r !== 0) rt.fail(r, "cuGraphEventRecordNodeSetEvent");
+      if (r !== 0) rt.fail(r, "cuGraphEventRecordNodeSetEvent", hNode);
     },
     cuGraphAddEventWaitNode(hGraph: CUgraph, dependencies: PointerLike, numDependencies: bigint | number, event: CUevent): CUgraphNode {
       const r = raw.cuGraphAddEventWaitNode(o0, hGraph, rt.ptr(dependencies), numDependencies, event);
@@ -13558,12 +13558,12 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     },
     cuGraphEventWaitNodeGetEvent(hNode: CUgraphNode): CUevent {
       const r = raw.cuGraphEventWaitNodeGetEvent(hNode, o0);
-      if (r !== 0) rt.fail(r, "cuGraphEventWaitNodeGetEvent");
+      if (r !== 0) rt.fail(r, "cuGraphEventWaitNodeGetEvent", hNode);
       return rt.readPointer(0) as CUevent;
     },
     cuGraphEventWaitNodeSetEvent(hNode: CUgraphNode, event: CUevent): void {
       const r = raw.cuGraphEventWaitNodeSetEvent(hNode, event);
-      if (r !== 0) rt.fail(r, "cuGraphEventWaitNodeSetEvent");
+      if (r !== 0) rt.fail(r, "cuGraphEventWaitNodeSetEvent", hNode);
     },
     cuGraphAddExternalSemaphoresSignalNode(hGraph: CUgraph, dependencies: PointerLike, numDependencies: bigint | number, nodeParams: PointerLike): CUgraphNode {
       const r = raw.cuGraphAddExternalSemaphoresSignalNode(o0, hGraph, rt.ptr(dependencies), numDependencies, rt.ptr(nodeParams));
@@ -13573,12 +13573,12 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     cuGraphExternalSemaphoresSignalNodeGetParams(hNode: CUgraphNode): CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st {
       const params_out = new CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st();
       const r = raw.cuGraphExternalSemaphoresSignalNodeGetParams(hNode, params_out.$pointer());
-      if (r !== 0) rt.fail(r, "cuGraphExternalSemaphoresSignalNodeGetParams");
+      if (r !== 0) rt.fail(r, "cuGraphExternalSemaphoresSignalNodeGetParams", hNode);
       return params_out;
     },
     cuGraphExternalSemaphoresSignalNodeSetParams(hNode: CUgraphNode, nodeParams: PointerLike): void {
       const r = raw.cuGraphExternalSemaphoresSignalNodeSetParams(hNode, rt.ptr(nodeParams));
-      if (r !== 0) rt.fail(r, "cuGraphExternalSemaphoresSignalNodeSetParams");
+      if (r !== 0) rt.fail(r, "cuGraphExternalSemaphoresSignalNodeSetParams", hNode);
     },
     cuGraphAddExternalSemaphoresWaitNode(hGraph: CUgraph, dependencies: PointerLike, numDependencies: bigint | number, nodeParams: PointerLike): CUgraphNode {
       const r = raw.cuGraphAddExternalSemaphoresWaitNode(o0, hGraph, rt.ptr(dependencies), numDependencies, rt.ptr(nodeParams));
@@ -13588,12 +13588,12 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     cuGraphExternalSemaphoresWaitNodeGetParams(hNode: CUgraphNode): CUDA_EXT_SEM_WAIT_NODE_PARAMS_st {
       const params_out = new CUDA_EXT_SEM_WAIT_NODE_PARAMS_st();
       const r = raw.cuGraphExternalSemaphoresWaitNodeGetParams(hNode, params_out.$pointer());
-      if (r !== 0) rt.fail(r, "cuGraphExternalSemaphoresWaitNodeGetParams");
+      if (r !== 0) rt.fail(r, "cuGraphExternalSemaphoresWaitNodeGetParams", hNode);
       return params_out;
     },
     cuGraphExternalSemaphoresWaitNodeSetParams(hNode: CUgraphNode, nodeParams: PointerLike): void {
       const r = raw.cuGraphExternalSemaphoresWaitNodeSetParams(hNode, rt.ptr(nodeParams));
-      if (r !== 0) rt.fail(r, "cuGraphExternalSemaphoresWaitNodeSetParams");
+      if (r !== 0) rt.fail(r, "cuGraphExternalSemaphoresWaitNodeSetParams", hNode);
     },
     cuGraphAddBatchMemOpNode(hGraph: CUgraph, dependencies: PointerLike, numDependencies: bigint | number, nodeParams: PointerLike): CUgraphNode {
       const r = raw.cuGraphAddBatchMemOpNode(o0, hGraph, rt.ptr(dependencies), numDependencies, rt.ptr(nodeParams));
@@ -13603,16 +13603,16 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     cuGraphBatchMemOpNodeGetParams(hNode: CUgraphNode): CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st {
       const nodeParams_out = new CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st();
       const r = raw.cuGraphBatchMemOpNodeGetParams(hNode, nodeParams_out.$pointer());
-      if (r !== 0) rt.fail(r, "cuGraphBatchMemOpNodeGetParams");
+      if (r !== 0) rt.fail(r, "cuGraphBatchMemOpNodeGetParams", hNode);
       return nodeParams_out;
     },
     cuGraphBatchMemOpNodeSetParams(hNode: CUgraphNode, nodeParams: PointerLike): void {
       const r = raw.cuGraphBatchMemOpNodeSetParams(hNode, rt.ptr(nodeParams));
-      if (r !== 0) rt.fail(r, "cuGraphBatchMemOpNodeSetParams");
+      if (r !== 0) rt.fail(r, "cuGraphBatchMemOpNodeSetParams", hNode);
     },
     cuGraphExecBatchMemOpNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, nodeParams: PointerLike): void {
       const r = raw.cuGraphExecBatchMemOpNodeSetParams(hGraphExec, hNode, rt.ptr(nodeParams));
-      if (r !== 0) rt.fail(r, "cuGraphExecBatchMemOpNodeSetParams");
+      if (r !== 0) rt.fail(r, "cuGraphExecBatchMemOpNodeSetParams", hGraphExec);
     },
     cuGraphAddMemAllocNode(hGraph: CUgraph, dependencies: PointerLike, numDependencies: bigint | number, nodeParams: PointerLike): CUgraphNode {
       const r = raw.cuGraphAddMemAllocNode(o0, hGraph, rt.ptr(dependencies), numDependencies, rt.ptr(nodeParams));
@@ -13622,7 +13622,7 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     cuGraphMemAllocNodeGetParams(hNode: CUgraphNode): CUDA_MEM_ALLOC_NODE_PARAMS_v1_st {
       const params_out = new CUDA_MEM_ALLOC_NODE_PARAMS_v1_st();
       const r = raw.cuGraphMemAllocNodeGetParams(hNode, params_out.$pointer());
-      if (r !== 0) rt.fail(r, "cuGraphMemAllocNodeGetParams");
+      if (r !== 0) rt.fail(r, "cuGraphMemAllocNodeGetParams", hNode);
       return params_out;
     },
     cuGraphAddMemFreeNode(hGraph: CUgraph, dependencies: PointerLike, numDependencies: bigint | number, dptr: CUdeviceptr): CUgraphNode {
@@ -13632,7 +13632,7 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     },
     cuGraphMemFreeNodeGetParams(hNode: CUgraphNode): CUdeviceptr {
       const r = raw.cuGraphMemFreeNodeGetParams(hNode, o0);
-      if (r !== 0) rt.fail(r, "cuGraphMemFreeNodeGetParams");
+      if (r !== 0) rt.fail(r, "cuGraphMemFreeNodeGetParams", hNode);
       return u64[0]! as CUdeviceptr;
     },
     cuDeviceGraphMemTrim(device: CUdevice): void {
@@ -13659,40 +13659,40 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     },
     cuGraphNodeGetType(hNode: CUgraphNode): CUgraphNodeType {
       const r = raw.cuGraphNodeGetType(hNode, o0);
-      if (r !== 0) rt.fail(r, "cuGraphNodeGetType");
+      if (r !== 0) rt.fail(r, "cuGraphNodeGetType", hNode);
       return u32[0]! as CUgraphNodeType;
     },
     cuGraphGetNodes(hGraph: CUgraph, nodes: PointerLike, numNodes: PointerLike): void {
       const r = raw.cuGraphGetNodes(hGraph, rt.ptr(nodes), rt.ptr(numNodes));
-      if (r !== 0) rt.fail(r, "cuGraphGetNodes");
+      if (r !== 0) rt.fail(r, "cuGraphGetNodes", hGraph);
     },
     cuGraphGetRootNodes(hGraph: CUgraph, rootNodes: PointerLike, numRootNodes: PointerLike): void {
       const r = raw.cuGraphGetRootNodes(hGraph, rt.ptr(rootNodes), rt.ptr(numRootNodes));
-      if (r !== 0) rt.fail(r, "cuGraphGetRootNodes");
+      if (r !== 0) rt.fail(r, "cuGraphGetRootNodes", hGraph);
     },
     cuGraphGetEdges(hGraph: CUgraph, from: PointerLike, to: PointerLike, edgeData: PointerLike, numEdges: PointerLike): void {
       const r = raw.cuGraphGetEdges(hGraph, rt.ptr(from), rt.ptr(to), rt.ptr(edgeData), rt.ptr(numEdges));
-      if (r !== 0) rt.fail(r, "cuGraphGetEdges");
+      if (r !== 0) rt.fail(r, "cuGraphGetEdges", hGraph);
     },
     cuGraphNodeGetDependencies(hNode: CUgraphNode, dependencies: PointerLike, edgeData: PointerLike, numDependencies: PointerLike): void {
       const r = raw.cuGraphNodeGetDependencies(hNode, rt.ptr(dependencies), rt.ptr(edgeData), rt.ptr(numDependencies));
-      if (r !== 0) rt.fail(r, "cuGraphNodeGetDependencies");
+      if (r !== 0) rt.fail(r, "cuGraphNodeGetDependencies", hNode);
     },
     cuGraphNodeGetDependentNodes(hNode: CUgraphNode, dependentNodes: PointerLike, edgeData: PointerLike, numDependentNodes: PointerLike): void {
       const r = raw.cuGraphNodeGetDependentNodes(hNode, rt.ptr(dependentNodes), rt.ptr(edgeData), rt.ptr(numDependentNodes));
-      if (r !== 0) rt.fail(r, "cuGraphNodeGetDependentNodes");
+      if (r !== 0) rt.fail(r, "cuGraphNodeGetDependentNodes", hNode);
     },
     cuGraphAddDependencies(hGraph: CUgraph, from: PointerLike, to: PointerLike, edgeData: PointerLike, numDependencies: bigint | number): void {
       const r = raw.cuGraphAddDependencies(hGraph, rt.ptr(from), rt.ptr(to), rt.ptr(edgeData), numDependencies);
-      if (r !== 0) rt.fail(r, "cuGraphAddDependencies");
+      if (r !== 0) rt.fail(r, "cuGraphAddDependencies", hGraph);
     },
     cuGraphRemoveDependencies(hGraph: CUgraph, from: PointerLike, to: PointerLike, edgeData: PointerLike, numDependencies: bigint | number): void {
       const r = raw.cuGraphRemoveDependencies(hGraph, rt.ptr(from), rt.ptr(to), rt.ptr(edgeData), numDependencies);
-      if (r !== 0) rt.fail(r, "cuGraphRemoveDependencies");
+      if (r !== 0) rt.fail(r, "cuGraphRemoveDependencies", hGraph);
     },
     cuGraphDestroyNode(hNode: CUgraphNode): void {
       const r = raw.cuGraphDestroyNode(hNode);
-      if (r !== 0) rt.fail(r, "cuGraphDestroyNode");
+      if (r !== 0) rt.fail(r, "cuGraphDestroyNode", hNode);
     },
     cuGraphInstantiate(hGraph: CUgraph, flags: bigint | number): CUgraphExec {
       const r = raw.cuGraphInstantiate(o0, hGraph, flags);
@@ -13711,89 +13711,89 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     },
     cuGraphExecGetFlags(hGraphExec: CUgraphExec): cuuint64_t {
       const r = raw.cuGraphExecGetFlags(hGraphExec, o0);
-      if (r !== 0) rt.fail(r, "cuGraphExecGetFlags");
+      if (r !== 0) rt.fail(r, "cuGraphExecGetFlags", hGraphExec);
       return u64[0]! as cuuint64_t;
     },
     cuGraphExecKernelNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, nodeParams: PointerLike): void {
       const r = raw.cuGraphExecKernelNodeSetParams(hGraphExec, hNode, rt.ptr(nodeParams));
-      if (r !== 0) rt.fail(r, "cuGraphExecKernelNodeSetParams");
+      if (r !== 0) rt.fail(r, "cuGraphExecKernelNodeSetParams", hGraphExec);
     },
     cuGraphExecMemcpyNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, copyParams: PointerLike, ctx: CUcontext): void {
       const r = raw.cuGraphExecMemcpyNodeSetParams(hGraphExec, hNode, rt.ptr(copyParams), ctx);
-      if (r !== 0) rt.fail(r, "cuGraphExecMemcpyNodeSetParams");
+      if (r !== 0) rt.fail(r, "cuGraphExecMemcpyNodeSetParams", hGraphExec);
     },
     cuGraphExecMemsetNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, memsetParams: PointerLike, ctx: CUcontext): void {
       const r = raw.cuGraphExecMemsetNodeSetParams(hGraphExec, hNode, rt.ptr(memsetParams), ctx);
-      if (r !== 0) rt.fail(r, "cuGraphExecMemsetNodeSetParams");
+      if (r !== 0) rt.fail(r, "cuGraphExecMemsetNodeSetParams", hGraphExec);
     },
     cuGraphExecHostNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, nodeParams: PointerLike): void {
       const r = raw.cuGraphExecHostNodeSetParams(hGraphExec, hNode, rt.ptr(nodeParams));
-      if (r !== 0) rt.fail(r, "cuGraphExecHostNodeSetParams");
+      if (r !== 0) rt.fail(r, "cuGraphExecHostNodeSetParams", hGraphExec);
     },
     cuGraphExecChildGraphNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, childGraph: CUgraph): void {
       const r = raw.cuGraphExecChildGraphNodeSetParams(hGraphExec, hNode, childGraph);
-      if (r !== 0) rt.fail(r, "cuGraphExecChildGraphNodeSetParams");
+      if (r !== 0) rt.fail(r, "cuGraphExecChildGraphNodeSetParams", hGraphExec);
     },
     cuGraphExecEventRecordNodeSetEvent(hGraphExec: CUgraphExec, hNode: CUgraphNode, event: CUevent): void {
       const r = raw.cuGraphExecEventRecordNodeSetEvent(hGraphExec, hNode, event);
-      if (r !== 0) rt.fail(r, "cuGraphExecEventRecordNodeSetEvent");
+      if (r !== 0) rt.fail(r, "cuGraphExecEventRecordNodeSetEvent", hGraphExec);
     },
     cuGraphExecEventWaitNodeSetEvent(hGraphExec: CUgraphExec, hNode: CUgraphNode, event: CUevent): void {
       const r = raw.cuGraphExecEventWaitNodeSetEvent(hGraphExec, hNode, event);
-      if (r !== 0) rt.fail(r, "cuGraphExecEventWaitNodeSetEvent");
+      if (r !== 0) rt.fail(r, "cuGraphExecEventWaitNodeSetEvent", hGraphExec);
     },
     cuGraphExecExternalSemaphoresSignalNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, nodeParams: PointerLike): void {
       const r = raw.cuGraphExecExternalSemaphoresSignalNodeSetParams(hGraphExec, hNode, rt.ptr(nodeParams));
-      if (r !== 0) rt.fail(r, "cuGraphExecExternalSemaphoresSignalNodeSetParams");
+      if (r !== 0) rt.fail(r, "cuGraphExecExternalSemaphoresSignalNodeSetParams", hGraphExec);
     },
     cuGraphExecExternalSemaphoresWaitNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, nodeParams: PointerLike): void {
       const r = raw.cuGraphExecExternalSemaphoresWaitNodeSetParams(hGraphExec, hNode, rt.ptr(nodeParams));
-      if (r !== 0) rt.fail(r, "cuGraphExecExternalSemaphoresWaitNodeSetParams");
+      if (r !== 0) rt.fail(r, "cuGraphExecExternalSemaphoresWaitNodeSetParams", hGraphExec);
     },
     cuGraphNodeSetEnabled(hGraphExec: CUgraphExec, hNode: CUgraphNode, isEnabled: number): void {
       const r = raw.cuGraphNodeSetEnabled(hGraphExec, hNode, isEnabled);
-      if (r !== 0) rt.fail(r, "cuGraphNodeSetEnabled");
+      if (r !== 0) rt.fail(r, "cuGraphNodeSetEnabled", hGraphExec);
     },
     cuGraphNodeGetEnabled(hGraphExec: CUgraphExec, hNode: CUgraphNode): number {
       const r = raw.cuGraphNodeGetEnabled(hGraphExec, hNode, o0);
-      if (r !== 0) rt.fail(r, "cuGraphNodeGetEnabled");
+      if (r !== 0) rt.fail(r, "cuGraphNodeGetEnabled", hGraphExec);
       return u32[0]!;
     },
     cuGraphUpload(hGraphExec: CUgraphExec, hStream: CUstream): void {
       const r = raw.cuGraphUpload(hGraphExec, hStream);
-      if (r !== 0) rt.fail(r, "cuGraphUpload");
+      if (r !== 0) rt.fail(r, "cuGraphUpload", hGraphExec);
     },
     cuGraphLaunch(hGraphExec: CUgraphExec, hStream: CUstream): void {
       const r = raw.cuGraphLaunch(hGraphExec, hStream);
-      if (r !== 0) rt.fail(r, "cuGraphLaunch");
+      if (r !== 0) rt.fail(r, "cuGraphLaunch", hGraphExec);
     },
     cuGraphExecDestroy(hGraphExec: CUgraphExec): void {
       const r = raw.cuGraphExecDestroy(hGraphExec);
-      if (r !== 0) rt.fail(r, "cuGraphExecDestroy");
+      if (r !== 0) rt.fail(r, "cuGraphExecDestroy", hGraphExec);
     },
     cuGraphDestroy(hGraph: CUgraph): void {
       const r = raw.cuGraphDestroy(hGraph);
-      if (r !== 0) rt.fail(r, "cuGraphDestroy");
+      if (r !== 0) rt.fail(r, "cuGraphDestroy", hGraph);
     },
     cuGraphExecUpdate(hGraphExec: CUgraphExec, hGraph: CUgraph, resultInfo: PointerLike): void {
       const r = raw.cuGraphExecUpdate(hGraphExec, hGraph, rt.ptr(resultInfo));
-      if (r !== 0) rt.fail(r, "cuGraphExecUpdate");
+      if (r !== 0) rt.fail(r, "cuGraphExecUpdate", hGraphExec);
     },
     cuGraphKernelNodeCopyAttributes(dst: CUgraphNode, src: CUgraphNode): void {
       const r = raw.cuGraphKernelNodeCopyAttributes(dst, src);
-      if (r !== 0) rt.fail(r, "cuGraphKernelNodeCopyAttributes");
+      if (r !== 0) rt.fail(r, "cuGraphKernelNodeCopyAttributes", dst);
     },
     cuGraphKernelNodeGetAttribute(hNode: CUgraphNode, attr: CUkernelNodeAttrID, value_out: PointerLike): void {
       const r = raw.cuGraphKernelNodeGetAttribute(hNode, attr, rt.ptr(value_out));
-      if (r !== 0) rt.fail(r, "cuGraphKernelNodeGetAttribute");
+      if (r !== 0) rt.fail(r, "cuGraphKernelNodeGetAttribute", hNode);
     },
     cuGraphKernelNodeSetAttribute(hNode: CUgraphNode, attr: CUkernelNodeAttrID, value: PointerLike): void {
       const r = raw.cuGraphKernelNodeSetAttribute(hNode, attr, rt.ptr(value));
-      if (r !== 0) rt.fail(r, "cuGraphKernelNodeSetAttribute");
+      if (r !== 0) rt.fail(r, "cuGraphKernelNodeSetAttribute", hNode);
     },
     cuGraphDebugDotPrint(hGraph: CUgraph, path: string | null, flags: number): void {
       const r = raw.cuGraphDebugDotPrint(hGraph, rt.cstr(path, 0), flags);
-      if (r !== 0) rt.fail(r, "cuGraphDebugDotPrint");
+      if (r !== 0) rt.fail(r, "cuGraphDebugDotPrint", hGraph);
     },
     cuUserObjectCreate(ptr: PointerLike, destroy: CUhostFn, initialRefcount: number, flags: number): CUuserObject {
       const r = raw.cuUserObjectCreate(o0, rt.ptr(ptr), destroy, initialRefcount, flags);
@@ -13802,19 +13802,19 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     },
     cuUserObjectRetain(object: CUuserObject, count: number): void {
       const r = raw.cuUserObjectRetain(object, count);
-      if (r !== 0) rt.fail(r, "cuUserObjectRetain");
+      if (r !== 0) rt.fail(r, "cuUserObjectRetain", object);
     },
     cuUserObjectRelease(object: CUuserObject, count: number): void {
       const r = raw.cuUserObjectRelease(object, count);
-      if (r !== 0) rt.fail(r, "cuUserObjectRelease");
+      if (r !== 0) rt.fail(r, "cuUserObjectRelease", object);
     },
     cuGraphRetainUserObject(graph: CUgraph, object: CUuserObject, count: number, flags: number): void {
       const r = raw.cuGraphRetainUserObject(graph, object, count, flags);
-      if (r !== 0) rt.fail(r, "cuGraphRetainUserObject");
+      if (r !== 0) rt.fail(r, "cuGraphRetainUserObject", graph);
     },
     cuGraphReleaseUserObject(graph: CUgraph, object: CUuserObject, count: number): void {
       const r = raw.cuGraphReleaseUserObject(graph, object, count);
-      if (r !== 0) rt.fail(r, "cuGraphReleaseUserObject");
+      if (r !== 0) rt.fail(r, "cuGraphReleaseUserObject", graph);
     },
     cuGraphAddNode(hGraph: CUgraph, dependencies: PointerLike, dependencyData: PointerLike, numDependencies: bigint | number, nodeParams: PointerLike): CUgraphNode {
       const r = raw.cuGraphAddNode(o0, hGraph, rt.ptr(dependencies), rt.ptr(dependencyData), numDependencies, rt.ptr(nodeParams));
@@ -13823,11 +13823,11 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     },
     cuGraphNodeSetParams(hNode: CUgraphNode, nodeParams: PointerLike): void {
       const r = raw.cuGraphNodeSetParams(hNode, rt.ptr(nodeParams));
-      if (r !== 0) rt.fail(r, "cuGraphNodeSetParams");
+      if (r !== 0) rt.fail(r, "cuGraphNodeSetParams", hNode);
     },
     cuGraphExecNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, nodeParams: PointerLike): void {
       const r = raw.cuGraphExecNodeSetParams(hGraphExec, hNode, rt.ptr(nodeParams));
-      if (r !== 0) rt.fail(r, "cuGraphExecNodeSetParams");
+      if (r !== 0) rt.fail(r, "cuGraphExecNodeSetParams", hGraphExec);
     },
     cuGraphConditionalHandleCreate(pHandle_out: PointerLike, hGraph: CUgraph, ctx: CUcontext, defaultLaunchValue: number, flags: number): void {
       const r = raw.cuGraphConditionalHandleCreate(rt.ptr(pHandle_out), hGraph, ctx, defaultLaunchValue, flags);
@@ -13870,11 +13870,11 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     },
     cuTexRefSetArray(hTexRef: CUtexref, hArray: CUarray, Flags: number): void {
       const r = raw.cuTexRefSetArray(hTexRef, hArray, Flags);
-      if (r !== 0) rt.fail(r, "cuTexRefSetArray");
+      if (r !== 0) rt.fail(r, "cuTexRefSetArray", hTexRef);
     },
     cuTexRefSetMipmappedArray(hTexRef: CUtexref, hMipmappedArray: CUmipmappedArray, Flags: number): void {
       const r = raw.cuTexRefSetMipmappedArray(hTexRef, hMipmappedArray, Flags);
-      if (r !== 0) rt.fail(r, "cuTexRefSetMipmappedArray");
+      if (r !== 0) rt.fail(r, "cuTexRefSetMipmappedArray", hTexRef);
     },
     cuTexRefSetAddress(hTexRef: CUtexref, dptr: CUdeviceptr, bytes: bigint | number): bigint {
       const r = raw.cuTexRefSetAddress(o0, hTexRef, dptr, bytes);
@@ -13883,43 +13883,43 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     },
     cuTexRefSetAddress2D(hTexRef: CUtexref, desc: PointerLike, dptr: CUdeviceptr, Pitch: bigint | number): void {
       const r = raw.cuTexRefSetAddress2D(hTexRef, rt.ptr(desc), dptr, Pitch);
-      if (r !== 0) rt.fail(r, "cuTexRefSetAddress2D");
+      if (r !== 0) rt.fail(r, "cuTexRefSetAddress2D", hTexRef);
     },
     cuTexRefSetFormat(hTexRef: CUtexref, fmt: CUarray_format, NumPackedComponents: number): void {
       const r = raw.cuTexRefSetFormat(hTexRef, fmt, NumPackedComponents);
-      if (r !== 0) rt.fail(r, "cuTexRefSetFormat");
+      if (r !== 0) rt.fail(r, "cuTexRefSetFormat", hTexRef);
     },
     cuTexRefSetAddressMode(hTexRef: CUtexref, dim: number, am: CUaddress_mode): void {
       const r = raw.cuTexRefSetAddressMode(hTexRef, dim, am);
-      if (r !== 0) rt.fail(r, "cuTexRefSetAddressMode");
+      if (r !== 0) rt.fail(r, "cuTexRefSetAddressMode", hTexRef);
     },
     cuTexRefSetFilterMode(hTexRef: CUtexref, fm: CUfilter_mode): void {
       const r = raw.cuTexRefSetFilterMode(hTexRef, fm);
-      if (r !== 0) rt.fail(r, "cuTexRefSetFilterMode");
+      if (r !== 0) rt.fail(r, "cuTexRefSetFilterMode", hTexRef);
     },
     cuTexRefSetMipmapFilterMode(hTexRef: CUtexref, fm: CUfilter_mode): void {
       const r = raw.cuTexRefSetMipmapFilterMode(hTexRef, fm);
-      if (r !== 0) rt.fail(r, "cuTexRefSetMipmapFilterMode");
+      if (r !== 0) rt.fail(r, "cuTexRefSetMipmapFilterMode", hTexRef);
     },
     cuTexRefSetMipmapLevelBias(hTexRef: CUtexref, bias: number): void {
       const r = raw.cuTexRefSetMipmapLevelBias(hTexRef, bias);
-      if (r !== 0) rt.fail(r, "cuTexRefSetMipmapLevelBias");
+      if (r !== 0) rt.fail(r, "cuTexRefSetMipmapLevelBias", hTexRef);
     },
     cuTexRefSetMipmapLevelClamp(hTexRef: CUtexref, minMipmapLevelClamp: number, maxMipmapLevelClamp: number): void {
       const r = raw.cuTexRefSetMipmapLevelClamp(hTexRef, minMipmapLevelClamp, maxMipmapLevelClamp);
-      if (r !== 0) rt.fail(r, "cuTexRefSetMipmapLevelClamp");
+      if (r !== 0) rt.fail(r, "cuTexRefSetMipmapLevelClamp", hTexRef);
     },
     cuTexRefSetMaxAnisotropy(hTexRef: CUtexref, maxAniso: number): void {
       const r = raw.cuTexRefSetMaxAnisotropy(hTexRef, maxAniso);
-      if (r !== 0) rt.fail(r, "cuTexRefSetMaxAnisotropy");
+      if (r !== 0) rt.fail(r, "cuTexRefSetMaxAnisotropy", hTexRef);
     },
     cuTexRefSetBorderColor(hTexRef: CUtexref, pBorderColor: PointerLike): void {
       const r = raw.cuTexRefSetBorderColor(hTexRef, rt.ptr(pBorderColor));
-      if (r !== 0) rt.fail(r, "cuTexRefSetBorderColor");
+      if (r !== 0) rt.fail(r, "cuTexRefSetBorderColor", hTexRef);
     },
     cuTexRefSetFlags(hTexRef: CUtexref, Flags: number): void {
       const r = raw.cuTexRefSetFlags(hTexRef, Flags);
-      if (r !== 0) rt.fail(r, "cuTexRefSetFlags");
+      if (r !== 0) rt.fail(r, "cuTexRefSetFlags", hTexRef);
     },
     cuTexRefGetAddress(hTexRef: CUtexref): CUdeviceptr {
       const r = raw.cuTexRefGetAddress(o0, hTexRef);
@@ -13988,11 +13988,11 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     },
     cuTexRefDestroy(hTexRef: CUtexref): void {
       const r = raw.cuTexRefDestroy(hTexRef);
-      if (r !== 0) rt.fail(r, "cuTexRefDestroy");
+      if (r !== 0) rt.fail(r, "cuTexRefDestroy", hTexRef);
     },
     cuSurfRefSetArray(hSurfRef: CUsurfref, hArray: CUarray, Flags: number): void {
       const r = raw.cuSurfRefSetArray(hSurfRef, hArray, Flags);
-      if (r !== 0) rt.fail(r, "cuSurfRefSetArray");
+      if (r !== 0) rt.fail(r, "cuSurfRefSetArray", hSurfRef);
     },
     cuSurfRefGetArray(phArray: PointerLike, hSurfRef: CUsurfref): void {
       const r = raw.cuSurfRefGetArray(rt.ptr(phArray), hSurfRef);
@@ -14053,11 +14053,11 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     },
     cuCtxEnablePeerAccess(peerContext: CUcontext, Flags: number): void {
       const r = raw.cuCtxEnablePeerAccess(peerContext, Flags);
-      if (r !== 0) rt.fail(r, "cuCtxEnablePeerAccess");
+      if (r !== 0) rt.fail(r, "cuCtxEnablePeerAccess", peerContext);
     },
     cuCtxDisablePeerAccess(peerContext: CUcontext): void {
       const r = raw.cuCtxDisablePeerAccess(peerContext);
-      if (r !== 0) rt.fail(r, "cuCtxDisablePeerAccess");
+      if (r !== 0) rt.fail(r, "cuCtxDisablePeerAccess", peerContext);
     },
     cuDeviceGetP2PAttribute(attrib: CUdevice_P2PAttribute, srcDevice: CUdevice, dstDevice: CUdevice): number {
       const r = raw.cuDeviceGetP2PAttribute(o0, attrib, srcDevice, dstDevice);
@@ -14071,7 +14071,7 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     },
     cuGraphicsUnregisterResource(resource: CUgraphicsResource): void {
       const r = raw.cuGraphicsUnregisterResource(resource);
-      if (r !== 0) rt.fail(r, "cuGraphicsUnregisterResource");
+      if (r !== 0) rt.fail(r, "cuGraphicsUnregisterResource", resource);
     },
     cuGraphicsSubResourceGetMappedArray(resource: CUgraphicsResource, arrayIndex: number, mipLevel: number): CUarray {
       const r = raw.cuGraphicsSubResourceGetMappedArray(o0, resource, arrayIndex, mipLevel);
@@ -14090,7 +14090,7 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     },
     cuGraphicsResourceSetMapFlags(resource: CUgraphicsResource, flags: number): void {
       const r = raw.cuGraphicsResourceSetMapFlags(resource, flags);
-      if (r !== 0) rt.fail(r, "cuGraphicsResourceSetMapFlags");
+      if (r !== 0) rt.fail(r, "cuGraphicsResourceSetMapFlags", resource);
     },
     cuGraphicsMapResources(count: number, resources: PointerLike, hStream: CUstream): void {
       const r = raw.cuGraphicsMapResources(count, rt.ptr(resources), hStream);
@@ -14131,7 +14131,7 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     },
     cuGreenCtxDestroy(hCtx: CUgreenCtx): void {
       const r = raw.cuGreenCtxDestroy(hCtx);
-      if (r !== 0) rt.fail(r, "cuGreenCtxDestroy");
+      if (r !== 0) rt.fail(r, "cuGreenCtxDestroy", hCtx);
     },
     cuCtxFromGreenCtx(hCtx: CUgreenCtx): CUcontext {
       const r = raw.cuCtxFromGreenCtx(o0, hCtx);
@@ -14147,13 +14147,13 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     cuCtxGetDevResource(hCtx: CUcontext, type: CUdevResourceType): CUdevResource_st {
       const resource = new CUdevResource_st();
       const r = raw.cuCtxGetDevResource(hCtx, resource.$pointer(), type);
-      if (r !== 0) rt.fail(r, "cuCtxGetDevResource");
+      if (r !== 0) rt.fail(r, "cuCtxGetDevResource", hCtx);
       return resource;
     },
     cuGreenCtxGetDevResource(hCtx: CUgreenCtx, type: CUdevResourceType): CUdevResource_st {
       const resource = new CUdevResource_st();
       const r = raw.cuGreenCtxGetDevResource(hCtx, resource.$pointer(), type);
-      if (r !== 0) rt.fail(r, "cuGreenCtxGetDevResource");
+      if (r !== 0) rt.fail(r, "cuGreenCtxGetDevResource", hCtx);
       return resource;
     },
     cuDevSmResourceSplitByCount(nbGroups: PointerLike, input: PointerLike, remaining: PointerLike, useFlags: number, minCount: number): CUdevResource_st {
@@ -14169,15 +14169,15 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     },
     cuGreenCtxRecordEvent(hCtx: CUgreenCtx, hEvent: CUevent): void {
       const r = raw.cuGreenCtxRecordEvent(hCtx, hEvent);
-      if (r !== 0) rt.fail(r, "cuGreenCtxRecordEvent");
+      if (r !== 0) rt.fail(r, "cuGreenCtxRecordEvent", hCtx);
     },
     cuGreenCtxWaitEvent(hCtx: CUgreenCtx, hEvent: CUevent): void {
       const r = raw.cuGreenCtxWaitEvent(hCtx, hEvent);
-      if (r !== 0) rt.fail(r, "cuGreenCtxWaitEvent");
+      if (r !== 0) rt.fail(r, "cuGreenCtxWaitEvent", hCtx);
     },
     cuStreamGetGreenCtx(hStream: CUstream): CUgreenCtx {
       const r = raw.cuStreamGetGreenCtx(hStream, o0);
-      if (r !== 0) rt.fail(r, "cuStreamGetGreenCtx");
+      if (r !== 0) rt.fail(r, "cuStreamGetGreenCtx", hStream);
       return rt.readPointer(0) as CUgreenCtx;
     },
     cuGreenCtxStreamCreate(greenCtx: CUgreenCtx, flags: number, priority: number): CUstream {
@@ -14187,7 +14187,7 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     },
     cuGreenCtxGetId(greenCtx: CUgreenCtx): bigint {
       const r = raw.cuGreenCtxGetId(greenCtx, o0);
-      if (r !== 0) rt.fail(r, "cuGreenCtxGetId");
+      if (r !== 0) rt.fail(r, "cuGreenCtxGetId", greenCtx);
       return u64[0]!;
     },
     cuLogsRegisterCallback(callbackFunc: CUlogsCallback, userData: PointerLike): CUlogsCallbackHandle {
@@ -14197,7 +14197,7 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     },
     cuLogsUnregisterCallback(callback: CUlogsCallbackHandle): void {
       const r = raw.cuLogsUnregisterCallback(callback);
-      if (r !== 0) rt.fail(r, "cuLogsUnregisterCallback");
+      if (r !== 0) rt.fail(r, "cuLogsUnregisterCallback", callback);
     },
     cuLogsCurrent(flags: number): CUlogIterator {
       const r = raw.cuLogsCurrent(o0, flags);

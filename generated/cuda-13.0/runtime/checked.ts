@@ -7,7 +7,7 @@
 // Header vector_types.h sha256 f3638eceaf955e80e91f2f32a3fc41106653ea7145dc0c79923826a78b3c5486
 // Header library_types.h sha256 7ccccd9cf42214386170704865517bbbf83702d6bbb5e0c0cba3fc3a48cbd29d
 // Header device_types.h sha256 d8b171a190493e80395741f511b29311a5c38b718324fb7338f7511c36ae7084
-// Seal: sha256 183bdecbf18072cba4cf6422ed15600c409234444c20d2837c5f8309feec7178
+// Seal: sha256 0067cf00dca7bca0774aef91cd930855ced99bef8e7dc911346d1bf42122531a
 
 import type { CheckedRuntime, PointerLike } from "../../../src/sys/checked.ts";
 import type { Pointer } from "../../../src/ffi/types.ts";
@@ -8112,22 +8112,22 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     },
     cudaStreamGetPriority(hStream: cudaStream_t): number {
       const r = raw.cudaStreamGetPriority(hStream, o0);
-      if (r !== 0) rt.fail(r, "cudaStreamGetPriority");
+      if (r !== 0) rt.fail(r, "cudaStreamGetPriority", hStream);
       return i32[0]!;
     },
     cudaStreamGetFlags(hStream: cudaStream_t): number {
       const r = raw.cudaStreamGetFlags(hStream, o0);
-      if (r !== 0) rt.fail(r, "cudaStreamGetFlags");
+      if (r !== 0) rt.fail(r, "cudaStreamGetFlags", hStream);
       return u32[0]!;
     },
     cudaStreamGetId(hStream: cudaStream_t): bigint {
       const r = raw.cudaStreamGetId(hStream, o0);
-      if (r !== 0) rt.fail(r, "cudaStreamGetId");
+      if (r !== 0) rt.fail(r, "cudaStreamGetId", hStream);
       return u64[0]!;
     },
     cudaStreamGetDevice(hStream: cudaStream_t): number {
       const r = raw.cudaStreamGetDevice(hStream, o0);
-      if (r !== 0) rt.fail(r, "cudaStreamGetDevice");
+      if (r !== 0) rt.fail(r, "cudaStreamGetDevice", hStream);
       return i32[0]!;
     },
     cudaCtxResetPersistingL2Cache(): void {
@@ -8136,48 +8136,48 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     },
     cudaStreamCopyAttributes(dst: cudaStream_t, src: cudaStream_t): void {
       const r = raw.cudaStreamCopyAttributes(dst, src);
-      if (r !== 0) rt.fail(r, "cudaStreamCopyAttributes");
+      if (r !== 0) rt.fail(r, "cudaStreamCopyAttributes", dst);
     },
     cudaStreamGetAttribute(hStream: cudaStream_t, attr: cudaLaunchAttributeID, value_out: PointerLike): void {
       const r = raw.cudaStreamGetAttribute(hStream, attr, rt.ptr(value_out));
-      if (r !== 0) rt.fail(r, "cudaStreamGetAttribute");
+      if (r !== 0) rt.fail(r, "cudaStreamGetAttribute", hStream);
     },
     cudaStreamSetAttribute(hStream: cudaStream_t, attr: cudaLaunchAttributeID, value: PointerLike): void {
       const r = raw.cudaStreamSetAttribute(hStream, attr, rt.ptr(value));
-      if (r !== 0) rt.fail(r, "cudaStreamSetAttribute");
+      if (r !== 0) rt.fail(r, "cudaStreamSetAttribute", hStream);
     },
     cudaStreamDestroy(stream: cudaStream_t): void {
       const r = raw.cudaStreamDestroy(stream);
-      if (r !== 0) rt.fail(r, "cudaStreamDestroy");
+      if (r !== 0) rt.fail(r, "cudaStreamDestroy", stream);
     },
     cudaStreamWaitEvent(stream: cudaStream_t, event: cudaEvent_t, flags: number): void {
       const r = raw.cudaStreamWaitEvent(stream, event, flags);
-      if (r !== 0) rt.fail(r, "cudaStreamWaitEvent");
+      if (r !== 0) rt.fail(r, "cudaStreamWaitEvent", stream);
     },
     cudaStreamAddCallback(stream: cudaStream_t, callback: cudaStreamCallback_t, userData: PointerLike, flags: number): void {
       const r = raw.cudaStreamAddCallback(stream, callback, rt.ptr(userData), flags);
-      if (r !== 0) rt.fail(r, "cudaStreamAddCallback");
+      if (r !== 0) rt.fail(r, "cudaStreamAddCallback", stream);
     },
     cudaStreamSynchronize(stream: cudaStream_t): void {
       const r = raw.cudaStreamSynchronize(stream);
-      if (r !== 0) rt.fail(r, "cudaStreamSynchronize");
+      if (r !== 0) rt.fail(r, "cudaStreamSynchronize", stream);
     },
     cudaStreamQuery(stream: cudaStream_t): cudaError_t {
       const r = raw.cudaStreamQuery(stream);
-      if (r !== 0 && r !== 600) rt.fail(r, "cudaStreamQuery");
+      if (r !== 0 && r !== 600) rt.fail(r, "cudaStreamQuery", stream);
       return r;
     },
     cudaStreamAttachMemAsync(stream: cudaStream_t, devPtr: PointerLike, length: bigint | number, flags: number): void {
       const r = raw.cudaStreamAttachMemAsync(stream, rt.ptr(devPtr), length, flags);
-      if (r !== 0) rt.fail(r, "cudaStreamAttachMemAsync");
+      if (r !== 0) rt.fail(r, "cudaStreamAttachMemAsync", stream);
     },
     cudaStreamBeginCapture(stream: cudaStream_t, mode: cudaStreamCaptureMode): void {
       const r = raw.cudaStreamBeginCapture(stream, mode);
-      if (r !== 0) rt.fail(r, "cudaStreamBeginCapture");
+      if (r !== 0) rt.fail(r, "cudaStreamBeginCapture", stream);
     },
     cudaStreamBeginCaptureToGraph(stream: cudaStream_t, graph: cudaGraph_t, dependencies: PointerLike, dependencyData: PointerLike, numDependencies: bigint | number, mode: cudaStreamCaptureMode): void {
       const r = raw.cudaStreamBeginCaptureToGraph(stream, graph, rt.ptr(dependencies), rt.ptr(dependencyData), numDependencies, mode);
-      if (r !== 0) rt.fail(r, "cudaStreamBeginCaptureToGraph");
+      if (r !== 0) rt.fail(r, "cudaStreamBeginCaptureToGraph", stream);
     },
     cudaThreadExchangeStreamCaptureMode(mode: PointerLike): void {
       const r = raw.cudaThreadExchangeStreamCaptureMode(rt.ptr(mode));
@@ -8185,22 +8185,22 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     },
     cudaStreamEndCapture(stream: cudaStream_t): cudaGraph_t {
       const r = raw.cudaStreamEndCapture(stream, o0);
-      if (r !== 0) rt.fail(r, "cudaStreamEndCapture");
+      if (r !== 0) rt.fail(r, "cudaStreamEndCapture", stream);
       return rt.readPointer(0) as cudaGraph_t;
     },
     cudaStreamIsCapturing(stream: cudaStream_t): cudaStreamCaptureStatus {
       const r = raw.cudaStreamIsCapturing(stream, o0);
-      if (r !== 0) rt.fail(r, "cudaStreamIsCapturing");
+      if (r !== 0) rt.fail(r, "cudaStreamIsCapturing", stream);
       return u32[0]! as cudaStreamCaptureStatus;
     },
     cudaStreamGetCaptureInfo(stream: cudaStream_t, graph_out: PointerLike, dependencies_out: PointerLike, edgeData_out: PointerLike, numDependencies_out: PointerLike): [captureStatus_out: cudaStreamCaptureStatus, id_out: bigint] {
       const r = raw.cudaStreamGetCaptureInfo(stream, o0, o1, rt.ptr(graph_out), rt.ptr(dependencies_out), rt.ptr(edgeData_out), rt.ptr(numDependencies_out));
-      if (r !== 0) rt.fail(r, "cudaStreamGetCaptureInfo");
+      if (r !== 0) rt.fail(r, "cudaStreamGetCaptureInfo", stream);
       return [u32[0]! as cudaStreamCaptureStatus, u64[1]!];
     },
     cudaStreamUpdateCaptureDependencies(stream: cudaStream_t, dependencies: PointerLike, dependencyData: PointerLike, numDependencies: bigint | number, flags: number): void {
       const r = raw.cudaStreamUpdateCaptureDependencies(stream, rt.ptr(dependencies), rt.ptr(dependencyData), numDependencies, flags);
-      if (r !== 0) rt.fail(r, "cudaStreamUpdateCaptureDependencies");
+      if (r !== 0) rt.fail(r, "cudaStreamUpdateCaptureDependencies", stream);
     },
     cudaEventCreate(): cudaEvent_t {
       const r = raw.cudaEventCreate(o0);
@@ -8214,24 +8214,24 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     },
     cudaEventRecord(event: cudaEvent_t, stream: cudaStream_t): void {
       const r = raw.cudaEventRecord(event, stream);
-      if (r !== 0) rt.fail(r, "cudaEventRecord");
+      if (r !== 0) rt.fail(r, "cudaEventRecord", event);
     },
     cudaEventRecordWithFlags(event: cudaEvent_t, stream: cudaStream_t, flags: number): void {
       const r = raw.cudaEventRecordWithFlags(event, stream, flags);
-      if (r !== 0) rt.fail(r, "cudaEventRecordWithFlags");
+      if (r !== 0) rt.fail(r, "cudaEventRecordWithFlags", event);
     },
     cudaEventQuery(event: cudaEvent_t): cudaError_t {
       const r = raw.cudaEventQuery(event);
-      if (r !== 0 && r !== 600) rt.fail(r, "cudaEventQuery");
+      if (r !== 0 && r !== 600) rt.fail(r, "cudaEventQuery", event);
       return r;
     },
     cudaEventSynchronize(event: cudaEvent_t): void {
       const r = raw.cudaEventSynchronize(event);
-      if (r !== 0) rt.fail(r, "cudaEventSynchronize");
+      if (r !== 0) rt.fail(r, "cudaEventSynchronize", event);
     },
     cudaEventDestroy(event: cudaEvent_t): void {
       const r = raw.cudaEventDestroy(event);
-      if (r !== 0) rt.fail(r, "cudaEventDestroy");
+      if (r !== 0) rt.fail(r, "cudaEventDestroy", event);
     },
     cudaEventElapsedTime(start: cudaEvent_t, end: cudaEvent_t): number {
       const r = raw.cudaEventElapsedTime(o0, start, end);
@@ -8254,7 +8254,7 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     },
     cudaDestroyExternalMemory(extMem: cudaExternalMemory_t): void {
       const r = raw.cudaDestroyExternalMemory(extMem);
-      if (r !== 0) rt.fail(r, "cudaDestroyExternalMemory");
+      if (r !== 0) rt.fail(r, "cudaDestroyExternalMemory", extMem);
     },
     cudaImportExternalSemaphore(semHandleDesc: PointerLike): cudaExternalSemaphore_t {
       const r = raw.cudaImportExternalSemaphore(o0, rt.ptr(semHandleDesc));
@@ -8271,7 +8271,7 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     },
     cudaDestroyExternalSemaphore(extSem: cudaExternalSemaphore_t): void {
       const r = raw.cudaDestroyExternalSemaphore(extSem);
-      if (r !== 0) rt.fail(r, "cudaDestroyExternalSemaphore");
+      if (r !== 0) rt.fail(r, "cudaDestroyExternalSemaphore", extSem);
     },
     cudaLaunchKernel(func: PointerLike, gridDim: Uint8Array | dim3, blockDim: Uint8Array | dim3, args: PointerLike, sharedMem: bigint | number, stream: cudaStream_t): void {
       const r = raw.cudaLaunchKernel(rt.ptr(func), rt.bytes(gridDim), rt.bytes(blockDim), rt.ptr(args), sharedMem, stream);
@@ -8310,7 +8310,7 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     },
     cudaLaunchHostFunc(stream: cudaStream_t, fn: cudaHostFn_t, userData: PointerLike): void {
       const r = raw.cudaLaunchHostFunc(stream, fn, rt.ptr(userData));
-      if (r !== 0) rt.fail(r, "cudaLaunchHostFunc");
+      if (r !== 0) rt.fail(r, "cudaLaunchHostFunc", stream);
     },
     cudaFuncSetSharedMemConfig(func: PointerLike, config: cudaSharedMemConfig): void {
       const r = raw.cudaFuncSetSharedMemConfig(rt.ptr(func), config);
@@ -8376,11 +8376,11 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     },
     cudaFreeArray(array: cudaArray_t): void {
       const r = raw.cudaFreeArray(array);
-      if (r !== 0) rt.fail(r, "cudaFreeArray");
+      if (r !== 0) rt.fail(r, "cudaFreeArray", array);
     },
     cudaFreeMipmappedArray(mipmappedArray: cudaMipmappedArray_t): void {
       const r = raw.cudaFreeMipmappedArray(mipmappedArray);
-      if (r !== 0) rt.fail(r, "cudaFreeMipmappedArray");
+      if (r !== 0) rt.fail(r, "cudaFreeMipmappedArray", mipmappedArray);
     },
     cudaHostAlloc(size: bigint | number, flags: number): Pointer {
       const r = raw.cudaHostAlloc(o0, size, flags);
@@ -8497,7 +8497,7 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     },
     cudaMemcpy2DToArray(dst: cudaArray_t, wOffset: bigint | number, hOffset: bigint | number, src: PointerLike, spitch: bigint | number, width: bigint | number, height: bigint | number, kind: cudaMemcpyKind): void {
       const r = raw.cudaMemcpy2DToArray(dst, wOffset, hOffset, rt.ptr(src), spitch, width, height, kind);
-      if (r !== 0) rt.fail(r, "cudaMemcpy2DToArray");
+      if (r !== 0) rt.fail(r, "cudaMemcpy2DToArray", dst);
     },
     cudaMemcpy2DFromArray(dst: PointerLike, dpitch: bigint | number, src: cudaArray_const_t, wOffset: bigint | number, hOffset: bigint | number, width: bigint | number, height: bigint | number, kind: cudaMemcpyKind): void {
       const r = raw.cudaMemcpy2DFromArray(rt.ptr(dst), dpitch, src, wOffset, hOffset, width, height, kind);
@@ -8505,7 +8505,7 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     },
     cudaMemcpy2DArrayToArray(dst: cudaArray_t, wOffsetDst: bigint | number, hOffsetDst: bigint | number, src: cudaArray_const_t, wOffsetSrc: bigint | number, hOffsetSrc: bigint | number, width: bigint | number, height: bigint | number, kind: cudaMemcpyKind): void {
       const r = raw.cudaMemcpy2DArrayToArray(dst, wOffsetDst, hOffsetDst, src, wOffsetSrc, hOffsetSrc, width, height, kind);
-      if (r !== 0) rt.fail(r, "cudaMemcpy2DArrayToArray");
+      if (r !== 0) rt.fail(r, "cudaMemcpy2DArrayToArray", dst);
     },
     cudaMemcpyToSymbol(symbol: PointerLike, src: PointerLike, count: bigint | number, offset: bigint | number, kind: cudaMemcpyKind): void {
       const r = raw.cudaMemcpyToSymbol(rt.ptr(symbol), rt.ptr(src), count, offset, kind);
@@ -8537,7 +8537,7 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     },
     cudaMemcpy2DToArrayAsync(dst: cudaArray_t, wOffset: bigint | number, hOffset: bigint | number, src: PointerLike, spitch: bigint | number, width: bigint | number, height: bigint | number, kind: cudaMemcpyKind, stream: cudaStream_t): void {
       const r = raw.cudaMemcpy2DToArrayAsync(dst, wOffset, hOffset, rt.ptr(src), spitch, width, height, kind, stream);
-      if (r !== 0) rt.fail(r, "cudaMemcpy2DToArrayAsync");
+      if (r !== 0) rt.fail(r, "cudaMemcpy2DToArrayAsync", dst);
     },
     cudaMemcpy2DFromArrayAsync(dst: PointerLike, dpitch: bigint | number, src: cudaArray_const_t, wOffset: bigint | number, hOffset: bigint | number, width: bigint | number, height: bigint | number, kind: cudaMemcpyKind, stream: cudaStream_t): void {
       const r = raw.cudaMemcpy2DFromArrayAsync(rt.ptr(dst), dpitch, src, wOffset, hOffset, width, height, kind, stream);
@@ -8613,7 +8613,7 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     },
     cudaMemcpyToArray(dst: cudaArray_t, wOffset: bigint | number, hOffset: bigint | number, src: PointerLike, count: bigint | number, kind: cudaMemcpyKind): void {
       const r = raw.cudaMemcpyToArray(dst, wOffset, hOffset, rt.ptr(src), count, kind);
-      if (r !== 0) rt.fail(r, "cudaMemcpyToArray");
+      if (r !== 0) rt.fail(r, "cudaMemcpyToArray", dst);
     },
     cudaMemcpyFromArray(dst: PointerLike, src: cudaArray_const_t, wOffset: bigint | number, hOffset: bigint | number, count: bigint | number, kind: cudaMemcpyKind): void {
       const r = raw.cudaMemcpyFromArray(rt.ptr(dst), src, wOffset, hOffset, count, kind);
@@ -8621,11 +8621,11 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     },
     cudaMemcpyArrayToArray(dst: cudaArray_t, wOffsetDst: bigint | number, hOffsetDst: bigint | number, src: cudaArray_const_t, wOffsetSrc: bigint | number, hOffsetSrc: bigint | number, count: bigint | number, kind: cudaMemcpyKind): void {
       const r = raw.cudaMemcpyArrayToArray(dst, wOffsetDst, hOffsetDst, src, wOffsetSrc, hOffsetSrc, count, kind);
-      if (r !== 0) rt.fail(r, "cudaMemcpyArrayToArray");
+      if (r !== 0) rt.fail(r, "cudaMemcpyArrayToArray", dst);
     },
     cudaMemcpyToArrayAsync(dst: cudaArray_t, wOffset: bigint | number, hOffset: bigint | number, src: PointerLike, count: bigint | number, kind: cudaMemcpyKind, stream: cudaStream_t): void {
       const r = raw.cudaMemcpyToArrayAsync(dst, wOffset, hOffset, rt.ptr(src), count, kind, stream);
-      if (r !== 0) rt.fail(r, "cudaMemcpyToArrayAsync");
+      if (r !== 0) rt.fail(r, "cudaMemcpyToArrayAsync", dst);
     },
     cudaMemcpyFromArrayAsync(dst: PointerLike, src: cudaArray_const_t, wOffset: bigint | number, hOffset: bigint | number, count: bigint | number, kind: cudaMemcpyKind, stream: cudaStream_t): void {
       const r = raw.cudaMemcpyFromArrayAsync(rt.ptr(dst), src, wOffset, hOffset, count, kind, stream);
@@ -8642,19 +8642,19 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     },
     cudaMemPoolTrimTo(memPool: cudaMemPool_t, minBytesToKeep: bigint | number): void {
       const r = raw.cudaMemPoolTrimTo(memPool, minBytesToKeep);
-      if (r !== 0) rt.fail(r, "cudaMemPoolTrimTo");
+      if (r !== 0) rt.fail(r, "cudaMemPoolTrimTo", memPool);
     },
     cudaMemPoolSetAttribute(memPool: cudaMemPool_t, attr: cudaMemPoolAttr, value: PointerLike): void {
       const r = raw.cudaMemPoolSetAttribute(memPool, attr, rt.ptr(value));
-      if (r !== 0) rt.fail(r, "cudaMemPoolSetAttribute");
+      if (r !== 0) rt.fail(r, "cudaMemPoolSetAttribute", memPool);
     },
     cudaMemPoolGetAttribute(memPool: cudaMemPool_t, attr: cudaMemPoolAttr, value: PointerLike): void {
       const r = raw.cudaMemPoolGetAttribute(memPool, attr, rt.ptr(value));
-      if (r !== 0) rt.fail(r, "cudaMemPoolGetAttribute");
+      if (r !== 0) rt.fail(r, "cudaMemPoolGetAttribute", memPool);
     },
     cudaMemPoolSetAccess(memPool: cudaMemPool_t, descList: PointerLike, count: bigint | number): void {
       const r = raw.cudaMemPoolSetAccess(memPool, rt.ptr(descList), count);
-      if (r !== 0) rt.fail(r, "cudaMemPoolSetAccess");
+      if (r !== 0) rt.fail(r, "cudaMemPoolSetAccess", memPool);
     },
     cudaMemPoolGetAccess(memPool: cudaMemPool_t, location: PointerLike): cudaMemAccessFlags {
       const r = raw.cudaMemPoolGetAccess(o0, memPool, rt.ptr(location));
@@ -8667,7 +8667,7 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     },
     cudaMemPoolDestroy(memPool: cudaMemPool_t): void {
       const r = raw.cudaMemPoolDestroy(memPool);
-      if (r !== 0) rt.fail(r, "cudaMemPoolDestroy");
+      if (r !== 0) rt.fail(r, "cudaMemPoolDestroy", memPool);
     },
     cudaMemGetDefaultMemPool(memPool: PointerLike, location: PointerLike, type: cudaMemAllocationType): void {
       const r = raw.cudaMemGetDefaultMemPool(rt.ptr(memPool), rt.ptr(location), type);
@@ -8723,11 +8723,11 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     },
     cudaGraphicsUnregisterResource(resource: cudaGraphicsResource_t): void {
       const r = raw.cudaGraphicsUnregisterResource(resource);
-      if (r !== 0) rt.fail(r, "cudaGraphicsUnregisterResource");
+      if (r !== 0) rt.fail(r, "cudaGraphicsUnregisterResource", resource);
     },
     cudaGraphicsResourceSetMapFlags(resource: cudaGraphicsResource_t, flags: number): void {
       const r = raw.cudaGraphicsResourceSetMapFlags(resource, flags);
-      if (r !== 0) rt.fail(r, "cudaGraphicsResourceSetMapFlags");
+      if (r !== 0) rt.fail(r, "cudaGraphicsResourceSetMapFlags", resource);
     },
     cudaGraphicsMapResources(count: number, resources: PointerLike, stream: cudaStream_t): void {
       const r = raw.cudaGraphicsMapResources(count, rt.ptr(resources), stream);
@@ -8809,7 +8809,7 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     },
     cudaLogsUnregisterCallback(callback: cudaLogsCallbackHandle): void {
       const r = raw.cudaLogsUnregisterCallback(callback);
-      if (r !== 0) rt.fail(r, "cudaLogsUnregisterCallback");
+      if (r !== 0) rt.fail(r, "cudaLogsUnregisterCallback", callback);
     },
     cudaLogsCurrent(flags: number): cudaLogIterator {
       const r = raw.cudaLogsCurrent(o0, flags);
@@ -8837,24 +8837,24 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     cudaGraphKernelNodeGetParams(node: cudaGraphNode_t): cudaKernelNodeParams {
       const pNodeParams = new cudaKernelNodeParams();
       const r = raw.cudaGraphKernelNodeGetParams(node, pNodeParams.$pointer());
-      if (r !== 0) rt.fail(r, "cudaGraphKernelNodeGetParams");
+      if (r !== 0) rt.fail(r, "cudaGraphKernelNodeGetParams", node);
       return pNodeParams;
     },
     cudaGraphKernelNodeSetParams(node: cudaGraphNode_t, pNodeParams: PointerLike): void {
       const r = raw.cudaGraphKernelNodeSetParams(node, rt.ptr(pNodeParams));
-      if (r !== 0) rt.fail(r, "cudaGraphKernelNodeSetParams");
+      if (r !== 0) rt.fail(r, "cudaGraphKernelNodeSetParams", node);
     },
     cudaGraphKernelNodeCopyAttributes(hDst: cudaGraphNode_t, hSrc: cudaGraphNode_t): void {
       const r = raw.cudaGraphKernelNodeCopyAttributes(hDst, hSrc);
-      if (r !== 0) rt.fail(r, "cudaGraphKernelNodeCopyAttributes");
+      if (r !== 0) rt.fail(r, "cudaGraphKernelNodeCopyAttributes", hDst);
     },
     cudaGraphKernelNodeGetAttribute(hNode: cudaGraphNode_t, attr: cudaLaunchAttributeID, value_out: PointerLike): void {
       const r = raw.cudaGraphKernelNodeGetAttribute(hNode, attr, rt.ptr(value_out));
-      if (r !== 0) rt.fail(r, "cudaGraphKernelNodeGetAttribute");
+      if (r !== 0) rt.fail(r, "cudaGraphKernelNodeGetAttribute", hNode);
     },
     cudaGraphKernelNodeSetAttribute(hNode: cudaGraphNode_t, attr: cudaLaunchAttributeID, value: PointerLike): void {
       const r = raw.cudaGraphKernelNodeSetAttribute(hNode, attr, rt.ptr(value));
-      if (r !== 0) rt.fail(r, "cudaGraphKernelNodeSetAttribute");
+      if (r !== 0) rt.fail(r, "cudaGraphKernelNodeSetAttribute", hNode);
     },
     cudaGraphAddMemcpyNode(graph: cudaGraph_t, pDependencies: PointerLike, numDependencies: bigint | number, pCopyParams: PointerLike): cudaGraphNode_t {
       const r = raw.cudaGraphAddMemcpyNode(o0, graph, rt.ptr(pDependencies), numDependencies, rt.ptr(pCopyParams));
@@ -8879,24 +8879,24 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     cudaGraphMemcpyNodeGetParams(node: cudaGraphNode_t): cudaMemcpy3DParms {
       const pNodeParams = new cudaMemcpy3DParms();
       const r = raw.cudaGraphMemcpyNodeGetParams(node, pNodeParams.$pointer());
-      if (r !== 0) rt.fail(r, "cudaGraphMemcpyNodeGetParams");
+      if (r !== 0) rt.fail(r, "cudaGraphMemcpyNodeGetParams", node);
       return pNodeParams;
     },
     cudaGraphMemcpyNodeSetParams(node: cudaGraphNode_t, pNodeParams: PointerLike): void {
       const r = raw.cudaGraphMemcpyNodeSetParams(node, rt.ptr(pNodeParams));
-      if (r !== 0) rt.fail(r, "cudaGraphMemcpyNodeSetParams");
+      if (r !== 0) rt.fail(r, "cudaGraphMemcpyNodeSetParams", node);
     },
     cudaGraphMemcpyNodeSetParamsToSymbol(node: cudaGraphNode_t, symbol: PointerLike, src: PointerLike, count: bigint | number, offset: bigint | number, kind: cudaMemcpyKind): void {
       const r = raw.cudaGraphMemcpyNodeSetParamsToSymbol(node, rt.ptr(symbol), rt.ptr(src), count, offset, kind);
-      if (r !== 0) rt.fail(r, "cudaGraphMemcpyNodeSetParamsToSymbol");
+      if (r !== 0) rt.fail(r, "cudaGraphMemcpyNodeSetParamsToSymbol", node);
     },
     cudaGraphMemcpyNodeSetParamsFromSymbol(node: cudaGraphNode_t, dst: PointerLike, symbol: PointerLike, count: bigint | number, offset: bigint | number, kind: cudaMemcpyKind): void {
       const r = raw.cudaGraphMemcpyNodeSetParamsFromSymbol(node, rt.ptr(dst), rt.ptr(symbol), count, offset, kind);
-      if (r !== 0) rt.fail(r, "cudaGraphMemcpyNodeSetParamsFromSymbol");
+      if (r !== 0) rt.fail(r, "cudaGraphMemcpyNodeSetParamsFromSymbol", node);
     },
     cudaGraphMemcpyNodeSetParams1D(node: cudaGraphNode_t, dst: PointerLike, src: PointerLike, count: bigint | number, kind: cudaMemcpyKind): void {
       const r = raw.cudaGraphMemcpyNodeSetParams1D(node, rt.ptr(dst), rt.ptr(src), count, kind);
-      if (r !== 0) rt.fail(r, "cudaGraphMemcpyNodeSetParams1D");
+      if (r !== 0) rt.fail(r, "cudaGraphMemcpyNodeSetParams1D", node);
     },
     cudaGraphAddMemsetNode(graph: cudaGraph_t, pDependencies: PointerLike, numDependencies: bigint | number, pMemsetParams: PointerLike): cudaGraphNode_t {
       const r = raw.cudaGraphAddMemsetNode(o0, graph, rt.ptr(pDependencies), numDependencies, rt.ptr(pMemsetParams));
@@ -8906,12 +8906,12 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     cudaGraphMemsetNodeGetParams(node: cudaGraphNode_t): cudaMemsetParams {
       const pNodeParams = new cudaMemsetParams();
       const r = raw.cudaGraphMemsetNodeGetParams(node, pNodeParams.$pointer());
-      if (r !== 0) rt.fail(r, "cudaGraphMemsetNodeGetParams");
+      if (r !== 0) rt.fail(r, "cudaGraphMemsetNodeGetParams", node);
       return pNodeParams;
     },
     cudaGraphMemsetNodeSetParams(node: cudaGraphNode_t, pNodeParams: PointerLike): void {
       const r = raw.cudaGraphMemsetNodeSetParams(node, rt.ptr(pNodeParams));
-      if (r !== 0) rt.fail(r, "cudaGraphMemsetNodeSetParams");
+      if (r !== 0) rt.fail(r, "cudaGraphMemsetNodeSetParams", node);
     },
     cudaGraphAddHostNode(graph: cudaGraph_t, pDependencies: PointerLike, numDependencies: bigint | number, pNodeParams: PointerLike): cudaGraphNode_t {
       const r = raw.cudaGraphAddHostNode(o0, graph, rt.ptr(pDependencies), numDependencies, rt.ptr(pNodeParams));
@@ -8921,12 +8921,12 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     cudaGraphHostNodeGetParams(node: cudaGraphNode_t): cudaHostNodeParams {
       const pNodeParams = new cudaHostNodeParams();
       const r = raw.cudaGraphHostNodeGetParams(node, pNodeParams.$pointer());
-      if (r !== 0) rt.fail(r, "cudaGraphHostNodeGetParams");
+      if (r !== 0) rt.fail(r, "cudaGraphHostNodeGetParams", node);
       return pNodeParams;
     },
     cudaGraphHostNodeSetParams(node: cudaGraphNode_t, pNodeParams: PointerLike): void {
       const r = raw.cudaGraphHostNodeSetParams(node, rt.ptr(pNodeParams));
-      if (r !== 0) rt.fail(r, "cudaGraphHostNodeSetParams");
+      if (r !== 0) rt.fail(r, "cudaGraphHostNodeSetParams", node);
     },
     cudaGraphAddChildGraphNode(graph: cudaGraph_t, pDependencies: PointerLike, numDependencies: bigint | number, childGraph: cudaGraph_t): cudaGraphNode_t {
       const r = raw.cudaGraphAddChildGraphNode(o0, graph, rt.ptr(pDependencies), numDependencies, childGraph);
@@ -8935,7 +8935,7 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     },
     cudaGraphChildGraphNodeGetGraph(node: cudaGraphNode_t): cudaGraph_t {
       const r = raw.cudaGraphChildGraphNodeGetGraph(node, o0);
-      if (r !== 0) rt.fail(r, "cudaGraphChildGraphNodeGetGraph");
+      if (r !== 0) rt.fail(r, "cudaGraphChildGraphNodeGetGraph", node);
       return rt.readPointer(0) as cudaGraph_t;
     },
     cudaGraphAddEmptyNode(graph: cudaGraph_t, pDependencies: PointerLike, numDependencies: bigint | number): cudaGraphNode_t {
@@ -8949,12 +8949,12 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     },
     cudaGraphEventRecordNodeGetEvent(node: cudaGraphNode_t): cudaEvent_t {
       const r = raw.cudaGraphEventRecordNodeGetEvent(node, o0);
-      if (r !== 0) rt.fail(r, "cudaGraphEventRecordNodeGetEvent");
+      if (r !== 0) rt.fail(r, "cudaGraphEventRecordNodeGetEvent", node);
       return rt.readPointer(0) as cudaEvent_t;
     },
     cudaGraphEventRecordNodeSetEvent(node: cudaGraphNode_t, event: cudaEvent_t): void {
       const r = raw.cudaGraphEventRecordNodeSetEvent(node, event);
-      if (r !== 0) rt.fail(r, "cudaGraphEventRecordNodeSetEvent");
+      if (r !== 0) rt.fail(r, "cudaGraphEventRecordNodeSetEvent", node);
     },
     cudaGraphAddEventWaitNode(pGraphNode: PointerLike, graph: cudaGraph_t, pDependencies: PointerLike, numDependencies: bigint | number, event: cudaEvent_t): void {
       const r = raw.cudaGraphAddEventWaitNode(rt.ptr(pGraphNode), graph, rt.ptr(pDependencies), numDependencies, event);
@@ -8962,12 +8962,12 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     },
     cudaGraphEventWaitNodeGetEvent(node: cudaGraphNode_t): cudaEvent_t {
       const r = raw.cudaGraphEventWaitNodeGetEvent(node, o0);
-      if (r !== 0) rt.fail(r, "cudaGraphEventWaitNodeGetEvent");
+      if (r !== 0) rt.fail(r, "cudaGraphEventWaitNodeGetEvent", node);
       return rt.readPointer(0) as cudaEvent_t;
     },
     cudaGraphEventWaitNodeSetEvent(node: cudaGraphNode_t, event: cudaEvent_t): void {
       const r = raw.cudaGraphEventWaitNodeSetEvent(node, event);
-      if (r !== 0) rt.fail(r, "cudaGraphEventWaitNodeSetEvent");
+      if (r !== 0) rt.fail(r, "cudaGraphEventWaitNodeSetEvent", node);
     },
     cudaGraphAddExternalSemaphoresSignalNode(graph: cudaGraph_t, pDependencies: PointerLike, numDependencies: bigint | number, nodeParams: PointerLike): cudaGraphNode_t {
       const r = raw.cudaGraphAddExternalSemaphoresSignalNode(o0, graph, rt.ptr(pDependencies), numDependencies, rt.ptr(nodeParams));
@@ -8977,12 +8977,12 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     cudaGraphExternalSemaphoresSignalNodeGetParams(hNode: cudaGraphNode_t): cudaExternalSemaphoreSignalNodeParams {
       const params_out = new cudaExternalSemaphoreSignalNodeParams();
       const r = raw.cudaGraphExternalSemaphoresSignalNodeGetParams(hNode, params_out.$pointer());
-      if (r !== 0) rt.fail(r, "cudaGraphExternalSemaphoresSignalNodeGetParams");
+      if (r !== 0) rt.fail(r, "cudaGraphExternalSemaphoresSignalNodeGetParams", hNode);
       return params_out;
     },
     cudaGraphExternalSemaphoresSignalNodeSetParams(hNode: cudaGraphNode_t, nodeParams: PointerLike): void {
       const r = raw.cudaGraphExternalSemaphoresSignalNodeSetParams(hNode, rt.ptr(nodeParams));
-      if (r !== 0) rt.fail(r, "cudaGraphExternalSemaphoresSignalNodeSetParams");
+      if (r !== 0) rt.fail(r, "cudaGraphExternalSemaphoresSignalNodeSetParams", hNode);
     },
     cudaGraphAddExternalSemaphoresWaitNode(graph: cudaGraph_t, pDependencies: PointerLike, numDependencies: bigint | number, nodeParams: PointerLike): cudaGraphNode_t {
       const r = raw.cudaGraphAddExternalSemaphoresWaitNode(o0, graph, rt.ptr(pDependencies), numDependencies, rt.ptr(nodeParams));
@@ -8992,12 +8992,12 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     cudaGraphExternalSemaphoresWaitNodeGetParams(hNode: cudaGraphNode_t): cudaExternalSemaphoreWaitNodeParams {
       const params_out = new cudaExternalSemaphoreWaitNodeParams();
       const r = raw.cudaGraphExternalSemaphoresWaitNodeGetParams(hNode, params_out.$pointer());
-      if (r !== 0) rt.fail(r, "cudaGraphExternalSemaphoresWaitNodeGetParams");
+      if (r !== 0) rt.fail(r, "cudaGraphExternalSemaphoresWaitNodeGetParams", hNode);
       return params_out;
     },
     cudaGraphExternalSemaphoresWaitNodeSetParams(hNode: cudaGraphNode_t, nodeParams: PointerLike): void {
       const r = raw.cudaGraphExternalSemaphoresWaitNodeSetParams(hNode, rt.ptr(nodeParams));
-      if (r !== 0) rt.fail(r, "cudaGraphExternalSemaphoresWaitNodeSetParams");
+      if (r !== 0) rt.fail(r, "cudaGraphExternalSemaphoresWaitNodeSetParams", hNode);
     },
     cudaGraphAddMemAllocNode(graph: cudaGraph_t, pDependencies: PointerLike, numDependencies: bigint | number, nodeParams: PointerLike): cudaGraphNode_t {
       const r = raw.cudaGraphAddMemAllocNode(o0, graph, rt.ptr(pDependencies), numDependencies, rt.ptr(nodeParams));
@@ -9007,7 +9007,7 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     cudaGraphMemAllocNodeGetParams(node: cudaGraphNode_t): cudaMemAllocNodeParams {
       const params_out = new cudaMemAllocNodeParams();
       const r = raw.cudaGraphMemAllocNodeGetParams(node, params_out.$pointer());
-      if (r !== 0) rt.fail(r, "cudaGraphMemAllocNodeGetParams");
+      if (r !== 0) rt.fail(r, "cudaGraphMemAllocNodeGetParams", node);
       return params_out;
     },
     cudaGraphAddMemFreeNode(graph: cudaGraph_t, pDependencies: PointerLike, numDependencies: bigint | number, dptr: PointerLike): cudaGraphNode_t {
@@ -9017,7 +9017,7 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     },
     cudaGraphMemFreeNodeGetParams(node: cudaGraphNode_t, dptr_out: PointerLike): void {
       const r = raw.cudaGraphMemFreeNodeGetParams(node, rt.ptr(dptr_out));
-      if (r !== 0) rt.fail(r, "cudaGraphMemFreeNodeGetParams");
+      if (r !== 0) rt.fail(r, "cudaGraphMemFreeNodeGetParams", node);
     },
     cudaDeviceGraphMemTrim(device: number): void {
       const r = raw.cudaDeviceGraphMemTrim(device);
@@ -9043,43 +9043,43 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     },
     cudaGraphNodeGetType(node: cudaGraphNode_t): cudaGraphNodeType {
       const r = raw.cudaGraphNodeGetType(node, o0);
-      if (r !== 0) rt.fail(r, "cudaGraphNodeGetType");
+      if (r !== 0) rt.fail(r, "cudaGraphNodeGetType", node);
       return u32[0]! as cudaGraphNodeType;
     },
     cudaGraphGetNodes(graph: cudaGraph_t, nodes: PointerLike, numNodes: PointerLike): void {
       const r = raw.cudaGraphGetNodes(graph, rt.ptr(nodes), rt.ptr(numNodes));
-      if (r !== 0) rt.fail(r, "cudaGraphGetNodes");
+      if (r !== 0) rt.fail(r, "cudaGraphGetNodes", graph);
     },
     cudaGraphGetRootNodes(graph: cudaGraph_t, pNumRootNodes: PointerLike): cudaGraphNode_t {
       const r = raw.cudaGraphGetRootNodes(graph, o0, rt.ptr(pNumRootNodes));
-      if (r !== 0) rt.fail(r, "cudaGraphGetRootNodes");
+      if (r !== 0) rt.fail(r, "cudaGraphGetRootNodes", graph);
       return rt.readPointer(0) as cudaGraphNode_t;
     },
     cudaGraphGetEdges(graph: cudaGraph_t, from: PointerLike, to: PointerLike, edgeData: PointerLike, numEdges: PointerLike): void {
       const r = raw.cudaGraphGetEdges(graph, rt.ptr(from), rt.ptr(to), rt.ptr(edgeData), rt.ptr(numEdges));
-      if (r !== 0) rt.fail(r, "cudaGraphGetEdges");
+      if (r !== 0) rt.fail(r, "cudaGraphGetEdges", graph);
     },
     cudaGraphNodeGetDependencies(node: cudaGraphNode_t, edgeData: PointerLike, pNumDependencies: PointerLike): cudaGraphNode_t {
       const r = raw.cudaGraphNodeGetDependencies(node, o0, rt.ptr(edgeData), rt.ptr(pNumDependencies));
-      if (r !== 0) rt.fail(r, "cudaGraphNodeGetDependencies");
+      if (r !== 0) rt.fail(r, "cudaGraphNodeGetDependencies", node);
       return rt.readPointer(0) as cudaGraphNode_t;
     },
     cudaGraphNodeGetDependentNodes(node: cudaGraphNode_t, edgeData: PointerLike, pNumDependentNodes: PointerLike): cudaGraphNode_t {
       const r = raw.cudaGraphNodeGetDependentNodes(node, o0, rt.ptr(edgeData), rt.ptr(pNumDependentNodes));
-      if (r !== 0) rt.fail(r, "cudaGraphNodeGetDependentNodes");
+      if (r !== 0) rt.fail(r, "cudaGraphNodeGetDependentNodes", node);
       return rt.readPointer(0) as cudaGraphNode_t;
     },
     cudaGraphAddDependencies(graph: cudaGraph_t, from: PointerLike, to: PointerLike, edgeData: PointerLike, numDependencies: bigint | number): void {
       const r = raw.cudaGraphAddDependencies(graph, rt.ptr(from), rt.ptr(to), rt.ptr(edgeData), numDependencies);
-      if (r !== 0) rt.fail(r, "cudaGraphAddDependencies");
+      if (r !== 0) rt.fail(r, "cudaGraphAddDependencies", graph);
     },
     cudaGraphRemoveDependencies(graph: cudaGraph_t, from: PointerLike, to: PointerLike, edgeData: PointerLike, numDependencies: bigint | number): void {
       const r = raw.cudaGraphRemoveDependencies(graph, rt.ptr(from), rt.ptr(to), rt.ptr(edgeData), numDependencies);
-      if (r !== 0) rt.fail(r, "cudaGraphRemoveDependencies");
+      if (r !== 0) rt.fail(r, "cudaGraphRemoveDependencies", graph);
     },
     cudaGraphDestroyNode(node: cudaGraphNode_t): void {
       const r = raw.cudaGraphDestroyNode(node);
-      if (r !== 0) rt.fail(r, "cudaGraphDestroyNode");
+      if (r !== 0) rt.fail(r, "cudaGraphDestroyNode", node);
     },
     cudaGraphInstantiate(graph: cudaGraph_t, flags: bigint | number): cudaGraphExec_t {
       const r = raw.cudaGraphInstantiate(o0, graph, flags);
@@ -9098,89 +9098,89 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     },
     cudaGraphExecGetFlags(graphExec: cudaGraphExec_t): bigint {
       const r = raw.cudaGraphExecGetFlags(graphExec, o0);
-      if (r !== 0) rt.fail(r, "cudaGraphExecGetFlags");
+      if (r !== 0) rt.fail(r, "cudaGraphExecGetFlags", graphExec);
       return u64[0]!;
     },
     cudaGraphExecKernelNodeSetParams(hGraphExec: cudaGraphExec_t, node: cudaGraphNode_t, pNodeParams: PointerLike): void {
       const r = raw.cudaGraphExecKernelNodeSetParams(hGraphExec, node, rt.ptr(pNodeParams));
-      if (r !== 0) rt.fail(r, "cudaGraphExecKernelNodeSetParams");
+      if (r !== 0) rt.fail(r, "cudaGraphExecKernelNodeSetParams", hGraphExec);
     },
     cudaGraphExecMemcpyNodeSetParams(hGraphExec: cudaGraphExec_t, node: cudaGraphNode_t, pNodeParams: PointerLike): void {
       const r = raw.cudaGraphExecMemcpyNodeSetParams(hGraphExec, node, rt.ptr(pNodeParams));
-      if (r !== 0) rt.fail(r, "cudaGraphExecMemcpyNodeSetParams");
+      if (r !== 0) rt.fail(r, "cudaGraphExecMemcpyNodeSetParams", hGraphExec);
     },
     cudaGraphExecMemcpyNodeSetParamsToSymbol(hGraphExec: cudaGraphExec_t, node: cudaGraphNode_t, symbol: PointerLike, src: PointerLike, count: bigint | number, offset: bigint | number, kind: cudaMemcpyKind): void {
       const r = raw.cudaGraphExecMemcpyNodeSetParamsToSymbol(hGraphExec, node, rt.ptr(symbol), rt.ptr(src), count, offset, kind);
-      if (r !== 0) rt.fail(r, "cudaGraphExecMemcpyNodeSetParamsToSymbol");
+      if (r !== 0) rt.fail(r, "cudaGraphExecMemcpyNodeSetParamsToSymbol", hGraphExec);
     },
     cudaGraphExecMemcpyNodeSetParamsFromSymbol(hGraphExec: cudaGraphExec_t, node: cudaGraphNode_t, dst: PointerLike, symbol: PointerLike, count: bigint | number, offset: bigint | number, kind: cudaMemcpyKind): void {
       const r = raw.cudaGraphExecMemcpyNodeSetParamsFromSymbol(hGraphExec, node, rt.ptr(dst), rt.ptr(symbol), count, offset, kind);
-      if (r !== 0) rt.fail(r, "cudaGraphExecMemcpyNodeSetParamsFromSymbol");
+      if (r !== 0) rt.fail(r, "cudaGraphExecMemcpyNodeSetParamsFromSymbol", hGraphExec);
     },
     cudaGraphExecMemcpyNodeSetParams1D(hGraphExec: cudaGraphExec_t, node: cudaGraphNode_t, dst: PointerLike, src: PointerLike, count: bigint | number, kind: cudaMemcpyKind): void {
       const r = raw.cudaGraphExecMemcpyNodeSetParams1D(hGraphExec, node, rt.ptr(dst), rt.ptr(src), count, kind);
-      if (r !== 0) rt.fail(r, "cudaGraphExecMemcpyNodeSetParams1D");
+      if (r !== 0) rt.fail(r, "cudaGraphExecMemcpyNodeSetParams1D", hGraphExec);
     },
     cudaGraphExecMemsetNodeSetParams(hGraphExec: cudaGraphExec_t, node: cudaGraphNode_t, pNodeParams: PointerLike): void {
       const r = raw.cudaGraphExecMemsetNodeSetParams(hGraphExec, node, rt.ptr(pNodeParams));
-      if (r !== 0) rt.fail(r, "cudaGraphExecMemsetNodeSetParams");
+      if (r !== 0) rt.fail(r, "cudaGraphExecMemsetNodeSetParams", hGraphExec);
     },
     cudaGraphExecHostNodeSetParams(hGraphExec: cudaGraphExec_t, node: cudaGraphNode_t, pNodeParams: PointerLike): void {
       const r = raw.cudaGraphExecHostNodeSetParams(hGraphExec, node, rt.ptr(pNodeParams));
-      if (r !== 0) rt.fail(r, "cudaGraphExecHostNodeSetParams");
+      if (r !== 0) rt.fail(r, "cudaGraphExecHostNodeSetParams", hGraphExec);
     },
     cudaGraphExecChildGraphNodeSetParams(hGraphExec: cudaGraphExec_t, node: cudaGraphNode_t, childGraph: cudaGraph_t): void {
       const r = raw.cudaGraphExecChildGraphNodeSetParams(hGraphExec, node, childGraph);
-      if (r !== 0) rt.fail(r, "cudaGraphExecChildGraphNodeSetParams");
+      if (r !== 0) rt.fail(r, "cudaGraphExecChildGraphNodeSetParams", hGraphExec);
     },
     cudaGraphExecEventRecordNodeSetEvent(hGraphExec: cudaGraphExec_t, hNode: cudaGraphNode_t, event: cudaEvent_t): void {
       const r = raw.cudaGraphExecEventRecordNodeSetEvent(hGraphExec, hNode, event);
-      if (r !== 0) rt.fail(r, "cudaGraphExecEventRecordNodeSetEvent");
+      if (r !== 0) rt.fail(r, "cudaGraphExecEventRecordNodeSetEvent", hGraphExec);
     },
     cudaGraphExecEventWaitNodeSetEvent(hGraphExec: cudaGraphExec_t, hNode: cudaGraphNode_t, event: cudaEvent_t): void {
       const r = raw.cudaGraphExecEventWaitNodeSetEvent(hGraphExec, hNode, event);
-      if (r !== 0) rt.fail(r, "cudaGraphExecEventWaitNodeSetEvent");
+      if (r !== 0) rt.fail(r, "cudaGraphExecEventWaitNodeSetEvent", hGraphExec);
     },
     cudaGraphExecExternalSemaphoresSignalNodeSetParams(hGraphExec: cudaGraphExec_t, hNode: cudaGraphNode_t, nodeParams: PointerLike): void {
       const r = raw.cudaGraphExecExternalSemaphoresSignalNodeSetParams(hGraphExec, hNode, rt.ptr(nodeParams));
-      if (r !== 0) rt.fail(r, "cudaGraphExecExternalSemaphoresSignalNodeSetParams");
+      if (r !== 0) rt.fail(r, "cudaGraphExecExternalSemaphoresSignalNodeSetParams", hGraphExec);
     },
     cudaGraphExecExternalSemaphoresWaitNodeSetParams(hGraphExec: cudaGraphExec_t, hNode: cudaGraphNode_t, nodeParams: PointerLike): void {
       const r = raw.cudaGraphExecExternalSemaphoresWaitNodeSetParams(hGraphExec, hNode, rt.ptr(nodeParams));
-      if (r !== 0) rt.fail(r, "cudaGraphExecExternalSemaphoresWaitNodeSetParams");
+      if (r !== 0) rt.fail(r, "cudaGraphExecExternalSemaphoresWaitNodeSetParams", hGraphExec);
     },
     cudaGraphNodeSetEnabled(hGraphExec: cudaGraphExec_t, hNode: cudaGraphNode_t, isEnabled: number): void {
       const r = raw.cudaGraphNodeSetEnabled(hGraphExec, hNode, isEnabled);
-      if (r !== 0) rt.fail(r, "cudaGraphNodeSetEnabled");
+      if (r !== 0) rt.fail(r, "cudaGraphNodeSetEnabled", hGraphExec);
     },
     cudaGraphNodeGetEnabled(hGraphExec: cudaGraphExec_t, hNode: cudaGraphNode_t): number {
       const r = raw.cudaGraphNodeGetEnabled(hGraphExec, hNode, o0);
-      if (r !== 0) rt.fail(r, "cudaGraphNodeGetEnabled");
+      if (r !== 0) rt.fail(r, "cudaGraphNodeGetEnabled", hGraphExec);
       return u32[0]!;
     },
     cudaGraphExecUpdate(hGraphExec: cudaGraphExec_t, hGraph: cudaGraph_t, resultInfo: PointerLike): void {
       const r = raw.cudaGraphExecUpdate(hGraphExec, hGraph, rt.ptr(resultInfo));
-      if (r !== 0) rt.fail(r, "cudaGraphExecUpdate");
+      if (r !== 0) rt.fail(r, "cudaGraphExecUpdate", hGraphExec);
     },
     cudaGraphUpload(graphExec: cudaGraphExec_t, stream: cudaStream_t): void {
       const r = raw.cudaGraphUpload(graphExec, stream);
-      if (r !== 0) rt.fail(r, "cudaGraphUpload");
+      if (r !== 0) rt.fail(r, "cudaGraphUpload", graphExec);
     },
     cudaGraphLaunch(graphExec: cudaGraphExec_t, stream: cudaStream_t): void {
       const r = raw.cudaGraphLaunch(graphExec, stream);
-      if (r !== 0) rt.fail(r, "cudaGraphLaunch");
+      if (r !== 0) rt.fail(r, "cudaGraphLaunch", graphExec);
     },
     cudaGraphExecDestroy(graphExec: cudaGraphExec_t): void {
       const r = raw.cudaGraphExecDestroy(graphExec);
-      if (r !== 0) rt.fail(r, "cudaGraphExecDestroy");
+      if (r !== 0) rt.fail(r, "cudaGraphExecDestroy", graphExec);
     },
     cudaGraphDestroy(graph: cudaGraph_t): void {
       const r = raw.cudaGraphDestroy(graph);
-      if (r !== 0) rt.fail(r, "cudaGraphDestroy");
+      if (r !== 0) rt.fail(r, "cudaGraphDestroy", graph);
     },
     cudaGraphDebugDotPrint(graph: cudaGraph_t, path: string | null, flags: number): void {
       const r = raw.cudaGraphDebugDotPrint(graph, rt.cstr(path, 0), flags);
-      if (r !== 0) rt.fail(r, "cudaGraphDebugDotPrint");
+      if (r !== 0) rt.fail(r, "cudaGraphDebugDotPrint", graph);
     },
     cudaUserObjectCreate(ptr: PointerLike, destroy: cudaHostFn_t, initialRefcount: number, flags: number): cudaUserObject_t {
       const r = raw.cudaUserObjectCreate(o0, rt.ptr(ptr), destroy, initialRefcount, flags);
@@ -9189,19 +9189,19 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     },
     cudaUserObjectRetain(object: cudaUserObject_t, count: number): void {
       const r = raw.cudaUserObjectRetain(object, count);
-      if (r !== 0) rt.fail(r, "cudaUserObjectRetain");
+      if (r !== 0) rt.fail(r, "cudaUserObjectRetain", object);
     },
     cudaUserObjectRelease(object: cudaUserObject_t, count: number): void {
       const r = raw.cudaUserObjectRelease(object, count);
-      if (r !== 0) rt.fail(r, "cudaUserObjectRelease");
+      if (r !== 0) rt.fail(r, "cudaUserObjectRelease", object);
     },
     cudaGraphRetainUserObject(graph: cudaGraph_t, object: cudaUserObject_t, count: number, flags: number): void {
       const r = raw.cudaGraphRetainUserObject(graph, object, count, flags);
-      if (r !== 0) rt.fail(r, "cudaGraphRetainUserObject");
+      if (r !== 0) rt.fail(r, "cudaGraphRetainUserObject", graph);
     },
     cudaGraphReleaseUserObject(graph: cudaGraph_t, object: cudaUserObject_t, count: number): void {
       const r = raw.cudaGraphReleaseUserObject(graph, object, count);
-      if (r !== 0) rt.fail(r, "cudaGraphReleaseUserObject");
+      if (r !== 0) rt.fail(r, "cudaGraphReleaseUserObject", graph);
     },
     cudaGraphAddNode(graph: cudaGraph_t, pDependencies: PointerLike, dependencyData: PointerLike, numDependencies: bigint | number, nodeParams: PointerLike): cudaGraphNode_t {
       const r = raw.cudaGraphAddNode(o0, graph, rt.ptr(pDependencies), rt.ptr(dependencyData), numDependencies, rt.ptr(nodeParams));
@@ -9210,11 +9210,11 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     },
     cudaGraphNodeSetParams(node: cudaGraphNode_t, nodeParams: PointerLike): void {
       const r = raw.cudaGraphNodeSetParams(node, rt.ptr(nodeParams));
-      if (r !== 0) rt.fail(r, "cudaGraphNodeSetParams");
+      if (r !== 0) rt.fail(r, "cudaGraphNodeSetParams", node);
     },
     cudaGraphExecNodeSetParams(graphExec: cudaGraphExec_t, node: cudaGraphNode_t, nodeParams: PointerLike): void {
       const r = raw.cudaGraphExecNodeSetParams(graphExec, node, rt.ptr(nodeParams));
-      if (r !== 0) rt.fail(r, "cudaGraphExecNodeSetParams");
+      if (r !== 0) rt.fail(r, "cudaGraphExecNodeSetParams", graphExec);
     },
     cudaGraphConditionalHandleCreate(pHandle_out: PointerLike, graph: cudaGraph_t, defaultLaunchValue: number, flags: number): void {
       const r = raw.cudaGraphConditionalHandleCreate(rt.ptr(pHandle_out), graph, defaultLaunchValue, flags);
@@ -9240,7 +9240,7 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     },
     cudaLibraryUnload(library: cudaLibrary_t): void {
       const r = raw.cudaLibraryUnload(library);
-      if (r !== 0) rt.fail(r, "cudaLibraryUnload");
+      if (r !== 0) rt.fail(r, "cudaLibraryUnload", library);
     },
     cudaLibraryGetKernel(library: cudaLibrary_t, name: string | null): cudaKernel_t {
       const r = raw.cudaLibraryGetKernel(o0, library, rt.cstr(name, 0));
@@ -9273,7 +9273,7 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     },
     cudaKernelSetAttributeForDevice(kernel: cudaKernel_t, attr: cudaFuncAttribute, value: number, device: number): void {
       const r = raw.cudaKernelSetAttributeForDevice(kernel, attr, value, device);
-      if (r !== 0) rt.fail(r, "cudaKernelSetAttributeForDevice");
+      if (r !== 0) rt.fail(r, "cudaKernelSetAttributeForDevice", kernel);
     },
     cudaGetExportTable(ppExportTable: PointerLike, pExportTableId: PointerLike): void {
       const r = raw.cudaGetExportTable(rt.ptr(ppExportTable), rt.ptr(pExportTableId));
