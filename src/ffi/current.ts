@@ -1,8 +1,9 @@
 /**
  * The FFI backend of the runtime this process runs on, chosen once at import.
  *
- * The backend modules are imported through computed specifiers so that neither type checker follows them (tsc
- * must not see deno.ts; `deno check` must not see bun:ffi), and so that only the running runtime's module loads.
+ * Only the running runtime's backend loads. Deno's is imported with a literal specifier: Deno puts it in the module
+ * graph, so `deno run --allow-ffi` alone (no --allow-read) can load it; tsc checks it against types/deno-ffi.d.ts.
+ * Bun's is imported through a computed specifier, so that `deno check` never follows `bun:ffi`.
  *
  * @module
  */
@@ -20,8 +21,7 @@ async function load(): Promise<FfiBackend> {
     return ((await import(specifier)) as { bunBackend: FfiBackend }).bunBackend;
   }
   if (runtimeName === "deno") {
-    const specifier = "./deno.ts";
-    return ((await import(specifier)) as { denoBackend: FfiBackend }).denoBackend;
+    return (await import("./deno.ts")).denoBackend;
   }
   throw new Error(NO_FFI_MESSAGE);
 }

@@ -184,7 +184,7 @@ class DenoLibrary implements NativeLibrary {
       library.close();
       return null;
     }
-    this.#libraries.push(library);
+    this.#libraries.push(library as unknown as Deno.DynamicLibrary<Deno.ForeignLibraryInterface>);
     return how.wrap(fn);
   }
 
