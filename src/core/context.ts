@@ -1,0 +1,117 @@
+/**
+ * CUDA contexts: the device's primary context (what `Device.setCurrent()` retains) and contexts created with
+ * cuCtxCreate. Streams, events, buffers and loaded code belong to a context and keep it alive.
+ *
+ * @module
+ */
+import type { CUcontext } from "../bindings/driver.ts";
+import { addressKey, currentContextHandle, driver, ensureInit, makeCurrent } from "./driver-state.ts";
+import { ClosedError } from "./errors.ts";
+import { IdentityMap, track, untrack } from "./lifetime.ts";
+import { Device } from "./device.ts";
+
+const contexts = new IdentityMap<Context>();
+
+/** A CUDA context. Not constructed directly: see `Device.setCurrent()`, `Device.createContext()`, `Context.fromHandle()`. */
+export class Context {
+  #handle: CUcontext;
+  #closed = false;
+  /** The device the context is on. */
+  readonly device: Device;
+  /** Whether this is the device's primary context. */
+  readonly isPrimary: boolean;
+  /** Whether this object owns the context (created it) and destroys it on close. */
+  readonly #owned: boolean;
+
+  /** @internal */
+  constructor(handle: CUcontext, device: Device, isPrimary: boolean, owned: boolean) {
+    this.#handle = handle;
+    this.device = device;
+    this.isPrimary = isPrimary;
+    this.#owned = owned;
+    contexts.set(addressKey(handle), this);
+    if (owned) {
+      const h = handle;
+      track(this, () => driver.raw.cuCtxDestroy(h));
+    }
+  }
+
+  /** The CUcontext handle. */
+  get handle(): CUcontext {
+    if (this.#closed) throw new ClosedError("this Context", "use its handle");
+    return this.#handle;
+  }
+
+  /** Whether close() has been called. */
+  get isClosed(): boolean {
+    return this.#closed;
+  }
+
+  /** Makes this context current on the calling thread. */
+  setCurrent(): void {
+    makeCurrent(this.handle);
+  }
+
+  /** Makes this context current on the calling thread (for the duration of `fn`, then restores). */
+  run<T>(fn: () => T): T {
+    const previous = currentContextHandle();
+    makeCurrent(this.handle);
+    try {
+      return fn();
+    } finally {
+      makeCurrent(previous);
+    }
+  }
+
+  /** Blocks until every operation of this context has finished. */
+  sync(): void {
+    this.run(() => driver.cuCtxSynchronize());
+  }
+
+  /**
+   * Destroys a context this object created; for the primary context and borrowed handles it only marks the object
+   * closed (the primary context lives as long as the process, as in cuda.core). Closing twice is harmless.
+   */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    contexts.delete(addressKey(this.#handle), this);
+    if (this.#owned) {
+      untrack(this);
+      driver.cuCtxDestroy(this.#handle);
+    }
+  }
+
+  [Symbol.dispose](): void {
+    this.close();
+  }
+
+  /** The Context object of a handle (the same object for the same live handle). */
+  static fromHandle(handle: CUcontext): Context {
+    ensureInit();
+    const existing = contexts.get(addressKey(handle));
+    if (existing !== undefined) return existing;
+    // Which device? Ask the driver with the context current.
+    const previous = currentContextHandle();
+    makeCurrent(handle);
+    let ordinal: number;
+    try {
+      ordinal = driver.cuCtxGetDevice();
+    } finally {
+      makeCurrent(previous);
+    }
+    return new Context(handle, new Device(ordinal), false, false);
+  }
+
+  /** The context current on the calling thread, or undefined when there is none. */
+  static current(): Context | undefined {
+    ensureInit();
+    const h = currentContextHandle();
+    return h === null ? undefined : Context.fromHandle(h);
+  }
+
+  equals(other: Context): boolean {
+    return addressKey(this.#handle) === addressKey(other.#handle);
+  }
+}
+

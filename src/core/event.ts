@@ -1,0 +1,160 @@
+/**
+ * Events: markers in a stream's work, for ordering streams and timing work.
+ *
+ * @module
+ */
+import type { CUevent } from "../bindings/driver.ts";
+import type { Context } from "./context.ts";
+import type { Device } from "./device.ts";
+import { currentContextHandle, driver, makeCurrent } from "./driver-state.ts";
+import { ClosedError, EventTimingError } from "./errors.ts";
+import { track, untrack } from "./lifetime.ts";
+import type { Stream } from "./stream.ts";
+import { waitForEvent } from "./waiting.ts";
+
+/** Options of a new event. */
+export interface EventOptions {
+  /** Record timestamps (needed for elapsed time). Default false: timing costs a little on every record. */
+  readonly timing?: boolean;
+  /** Block the calling thread in `sync()` instead of spinning (CU_EVENT_BLOCKING_SYNC). Default false. */
+  readonly blockingSync?: boolean;
+  /** Usable from another process (CU_EVENT_INTERPROCESS); needs timing off. Default false. */
+  readonly ipc?: boolean;
+}
+
+const CU_EVENT_BLOCKING_SYNC = 1;
+const CU_EVENT_DISABLE_TIMING = 2;
+const CU_EVENT_INTERPROCESS = 4;
+const CUDA_ERROR_NOT_READY = 600;
+
+function bool(name: string, v: unknown, fallback: boolean): boolean {
+  if (v === undefined) return fallback;
+  if (typeof v !== "boolean") throw new TypeError(`EventOptions.${name} must be a boolean, not ${typeof v}`);
+  return v;
+}
+
+/** A CUDA event. */
+export class Event {
+  #handle: CUevent;
+  #closed = false;
+  #recorded = false;
+  /** The context the event belongs to. */
+  readonly context: Context;
+  /** Whether elapsed time can be measured with this event. */
+  readonly isTimingEnabled: boolean;
+  /** Whether `sync()` blocks instead of spinning. */
+  readonly isBlockingSync: boolean;
+  /** Whether the event can be shared with another process. */
+  readonly isIpcEnabled: boolean;
+
+  private constructor(handle: CUevent, context: Context, flags: number) {
+    this.#handle = handle;
+    this.context = context;
+    this.isTimingEnabled = (flags & CU_EVENT_DISABLE_TIMING) === 0;
+    this.isBlockingSync = (flags & CU_EVENT_BLOCKING_SYNC) !== 0;
+    this.isIpcEnabled = (flags & CU_EVENT_INTERPROCESS) !== 0;
+    const h = handle;
+    const ctx = context;
+    track(this, () => {
+      void ctx;
+      driver.raw.cuEventDestroy(h);
+    });
+  }
+
+  /** @internal Creates an event in a context. */
+  static create(context: Context, options: EventOptions = {}): Event {
+    const timing = bool("timing", options.timing, false);
+    const blocking = bool("blockingSync", options.blockingSync, false);
+    const ipc = bool("ipc", options.ipc, false);
+    if (ipc && timing) throw new TypeError("an IPC event cannot record timing: create it with { ipc: true, timing: false }");
+    const flags = (timing ? 0 : CU_EVENT_DISABLE_TIMING) | (blocking ? CU_EVENT_BLOCKING_SYNC : 0) | (ipc ? CU_EVENT_INTERPROCESS : 0);
+    const handle = context.run(() => driver.cuEventCreate(flags));
+    return new Event(handle, context, flags);
+  }
+
+  /** The CUevent handle. */
+  get handle(): CUevent {
+    if (this.#closed) throw new ClosedError("this Event", "use its handle");
+    return this.#handle;
+  }
+
+  /** The device the event belongs to. */
+  get device(): Device {
+    return this.context.device;
+  }
+
+  /** Whether close() has been called. */
+  get isClosed(): boolean {
+    return this.#closed;
+  }
+
+  /** Whether the event has been recorded on a stream. */
+  get isRecorded(): boolean {
+    return this.#recorded;
+  }
+
+  /** @internal Records the event on a stream (use `stream.record(event)`). */
+  recordOn(stream: Stream): void {
+    driver.cuEventRecord(this.handle, stream.handle);
+    this.#recorded = true;
+  }
+
+  /** Blocks until the work before the event's last record has finished. */
+  sync(): void {
+    driver.cuEventSynchronize(this.handle);
+  }
+
+  /** Whether the work before the event's last record has finished (never blocks). */
+  get isDone(): boolean {
+    return driver.cuEventQuery(this.handle) === 0;
+  }
+
+  /** Resolves when the event completes, without blocking the JavaScript thread. */
+  done(): Promise<void> {
+    return waitForEvent(this.handle, "Event.done");
+  }
+
+  /**
+   * Milliseconds from `start` to `end`, both recorded and complete, both created with `{ timing: true }`.
+   * Throws EventTimingError (saying which of these is missing) otherwise.
+   */
+  static elapsedTime(start: Event, end: Event): number {
+    for (const [which, e] of [["start", start], ["end", end]] as const) {
+      if (!e.isTimingEnabled) {
+        throw new EventTimingError(`the ${which} event was created without timing: create both events with { timing: true }`);
+      }
+      if (!e.#recorded) throw new EventTimingError(`the ${which} event was never recorded: record both events on a stream first`);
+    }
+    try {
+      return driver.cuEventElapsedTime(start.handle, end.handle);
+    } catch (e) {
+      if ((e as { code?: number }).code === CUDA_ERROR_NOT_READY) {
+        throw new EventTimingError("the work between the events has not finished: call end.sync() (or await end.done()) first");
+      }
+      throw e;
+    }
+  }
+
+  /** Milliseconds since `start` (see {@link Event.elapsedTime}). */
+  since(start: Event): number {
+    return Event.elapsedTime(start, this);
+  }
+
+  /** Destroys the event; closing twice is harmless. */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    untrack(this);
+    const previous = currentContextHandle();
+    makeCurrent(this.context.handle);
+    try {
+      driver.cuEventDestroy(this.#handle);
+    } finally {
+      makeCurrent(previous);
+    }
+  }
+
+  [Symbol.dispose](): void {
+    this.close();
+  }
+}

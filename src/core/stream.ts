@@ -1,0 +1,233 @@
+/**
+ * Streams: queues of work on a device. Created with `Device.createStream()`, or wrapped with
+ * `Stream.fromHandle()`; the legacy and per-thread default streams are module-level objects.
+ *
+ * @module
+ */
+import { CU_STREAM_LEGACY, CU_STREAM_PER_THREAD, type CUstream } from "../bindings/driver.ts";
+import { ffi } from "../ffi/index.ts";
+import { Context } from "./context.ts";
+import type { Device } from "./device.ts";
+import { addressKey, currentContextHandle, driver, ensureInit, makeCurrent } from "./driver-state.ts";
+import { ClosedError } from "./errors.ts";
+import { Event, type EventOptions } from "./event.ts";
+import { IdentityMap, track, untrack } from "./lifetime.ts";
+import { waitForEvent } from "./waiting.ts";
+
+/** Options of a new stream. */
+export interface StreamOptions {
+  /** Does not synchronise with the legacy default stream (CU_STREAM_NON_BLOCKING). Default true, as in cuda.core. */
+  readonly nonBlocking?: boolean;
+  /**
+   * Priority: lower numbers are higher priorities, within the context's range (`cuCtxGetStreamPriorityRange`);
+   * default the least priority (0).
+   */
+  readonly priority?: number;
+}
+
+const streams = new IdentityMap<Stream>();
+const CU_STREAM_NON_BLOCKING = 1;
+
+/** A CUDA stream. */
+export class Stream {
+  #handle: CUstream;
+  #closed = false;
+  readonly #owned: boolean;
+  readonly #context: Context | undefined;
+  /** Host memory an asynchronous copy still reads or writes; released at the next sync. */
+  #inFlight: unknown[] = [];
+  readonly #contextAddress: number;
+
+  /** @internal */
+  constructor(handle: CUstream, context: Context | undefined, owned: boolean) {
+    this.#handle = handle;
+    this.#context = context;
+    this.#owned = owned;
+    this.#contextAddress = context === undefined ? 0 : ffi.addressOf(context.handle);
+    if (handle !== null && !isSpecial(handle)) streams.set(addressKey(handle), this);
+    if (owned && context !== undefined) {
+      const h = handle;
+      const ctx = context; // keeps the context alive as long as the stream
+      track(this, () => {
+        void ctx;
+        driver.raw.cuStreamDestroy(h);
+      });
+    }
+  }
+
+  /** @internal Creates a stream in a context. */
+  static create(context: Context, options: StreamOptions = {}): Stream {
+    const nonBlocking = options.nonBlocking ?? true;
+    if (typeof nonBlocking !== "boolean") throw new TypeError(`StreamOptions.nonBlocking must be a boolean, not ${typeof nonBlocking}`);
+    const flags = nonBlocking ? CU_STREAM_NON_BLOCKING : 0;
+    return context.run(() => {
+      let priority = 0;
+      if (options.priority !== undefined) {
+        const [least, greatest] = driver.cuCtxGetStreamPriorityRange();
+        priority = options.priority;
+        if (!Number.isInteger(priority) || priority > least || priority < greatest) {
+          throw new RangeError(
+            `stream priority ${String(options.priority)} is outside this context's range: ${greatest} (highest) to ${least} (lowest)`,
+          );
+        }
+      }
+      const handle = driver.cuStreamCreateWithPriority(flags, priority);
+      return new Stream(handle, context, true);
+    });
+  }
+
+  /**
+   * The Stream object of a stream created elsewhere (the same object for the same live handle). The stream is
+   * borrowed: closing the object does not destroy it.
+   */
+  static fromHandle(handle: CUstream, context?: Context): Stream {
+    ensureInit();
+    if (handle === null || isSpecial(handle)) return handle === null ? LEGACY_DEFAULT_STREAM : specialStream(handle);
+    const existing = streams.get(addressKey(handle));
+    if (existing !== undefined) return existing;
+    const ctx = context ?? Context.fromHandle(driver.cuStreamGetCtx(handle));
+    return new Stream(handle, ctx, false);
+  }
+
+  /** The CUstream handle. */
+  get handle(): CUstream {
+    if (this.#closed) throw new ClosedError("this Stream", "use its handle");
+    return this.#handle;
+  }
+
+  /** Whether close() has been called. */
+  get isClosed(): boolean {
+    return this.#closed;
+  }
+
+  /** The context the stream belongs to (the current one for the default streams). */
+  get context(): Context {
+    if (this.#context !== undefined) return this.#context;
+    const h = currentContextHandle();
+    if (h === null) throw new Error("the default streams use the current context, and no context is current: call device.setCurrent() first");
+    return Context.fromHandle(h);
+  }
+
+  /** @internal The address of the stream's context (0 for the default streams, which use the current one). */
+  get contextAddress(): number {
+    return this.#contextAddress;
+  }
+
+  /** The device the stream belongs to. */
+  get device(): Device {
+    return this.context.device;
+  }
+
+  /** Whether the stream does not synchronise with the legacy default stream. */
+  get isNonBlocking(): boolean {
+    return (driver.cuStreamGetFlags(this.handle) & CU_STREAM_NON_BLOCKING) !== 0;
+  }
+
+  /** The stream's priority. */
+  get priority(): number {
+    return driver.cuStreamGetPriority(this.handle);
+  }
+
+  /** Blocks the calling thread until the stream's work has finished. */
+  sync(): void {
+    driver.cuStreamSynchronize(this.handle);
+    this.#inFlight = [];
+  }
+
+  /** Whether all work queued so far has finished (never blocks). */
+  query(): boolean {
+    return driver.cuStreamQuery(this.handle) === 0;
+  }
+
+  /** Resolves when the work queued so far has finished, without blocking the JavaScript thread (see waiting.ts). */
+  async done(): Promise<void> {
+    const event = this.record(undefined, { timing: false });
+    const keep = this.#inFlight;
+    try {
+      await waitForEvent(event.handle, "Stream.done");
+    } finally {
+      event.close();
+    }
+    if (this.#inFlight === keep) this.#inFlight = [];
+  }
+
+  /** Records an event on the stream (a new one unless `event` is given) and returns it. */
+  record(event?: Event, options?: EventOptions): Event {
+    const e = event ?? Event.create(this.context, options);
+    e.recordOn(this);
+    return e;
+  }
+
+  /**
+   * Makes future work on this stream wait for an event, or for everything queued so far on another stream (through
+   * a temporary event, as cuda.core does).
+   */
+  wait(target: Event | Stream): void {
+    if (target instanceof Event) {
+      if (!target.isRecorded) throw new Error("cannot wait on an event that was never recorded: record it on a stream first");
+      driver.cuStreamWaitEvent(this.handle, target.handle, 0);
+      return;
+    }
+    if (!(target instanceof Stream)) throw new TypeError(`Stream.wait takes an Event or a Stream, not ${describe(target)}`);
+    const e = target.record(undefined, { timing: false });
+    try {
+      driver.cuStreamWaitEvent(this.handle, e.handle, 0);
+    } finally {
+      e.close();
+    }
+  }
+
+  /** @internal Keeps host memory alive until the stream is synchronised. */
+  keepAlive(value: unknown): void {
+    this.#inFlight.push(value);
+  }
+
+  /** Destroys a stream this object created (pending work still runs); closing twice is harmless. */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    if (this.#handle !== null && !isSpecial(this.#handle)) streams.delete(addressKey(this.#handle), this);
+    if (this.#owned) {
+      untrack(this);
+      const ctx = this.#context!;
+      const previous = currentContextHandle();
+      makeCurrent(ctx.handle);
+      try {
+        driver.cuStreamDestroy(this.#handle);
+      } finally {
+        makeCurrent(previous);
+      }
+    }
+  }
+
+  [Symbol.dispose](): void {
+    this.close();
+  }
+
+  /** Equality by handle. */
+  equals(other: Stream): boolean {
+    return ffi.samePointer(this.#handle, other.#handle);
+  }
+
+  toString(): string {
+    return `Stream(0x${ffi.addressOf(this.#handle).toString(16)})`;
+  }
+}
+
+function isSpecial(handle: CUstream): boolean {
+  const a = ffi.addressOf(handle);
+  return a === 1 || a === 2;
+}
+
+function describe(v: unknown): string {
+  return v === null ? "null" : typeof v === "object" ? (v.constructor?.name ?? "an object") : typeof v;
+}
+
+/** The legacy default stream (CU_STREAM_LEGACY): synchronises with every blocking stream of its context. */
+export const LEGACY_DEFAULT_STREAM: Stream = new Stream(ffi.pointerFromAddress(CU_STREAM_LEGACY) as CUstream, undefined, false);
+/** The per-thread default stream (CU_STREAM_PER_THREAD). */
+export const PER_THREAD_DEFAULT_STREAM: Stream = new Stream(ffi.pointerFromAddress(CU_STREAM_PER_THREAD) as CUstream, undefined, false);
+
+function specialStream(handle: CUstream): Stream {
+  return ffi.addressOf(handle) === 2 ? PER_THREAD_DEFAULT_STREAM : LEGACY_DEFAULT_STREAM;
+}
