@@ -174,7 +174,7 @@ export function emitChecked(
       const r = resolveTypedefs(p.type);
       const cat = p.type.kind === "typedef" ? imp.names.typedefCategory.get(p.type.name) : undefined;
       if (isStringInput(p.type)) {
-        sigParts.push(`${id}: string | null`);
+        sigParts.push(`${id}: string | PointerLike`);
         args.push(`rt.cstr(${id}, ${strIndex++})`);
       } else if (isStringArrayInput(p.type)) {
         sigParts.push(`${id}: readonly string[] | PointerLike`);

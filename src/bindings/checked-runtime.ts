@@ -107,8 +107,8 @@ export class CheckedRuntimeImpl implements CheckedRuntime {
     return value;
   }
 
-  cstr(value: string | null, index: number): Pointer {
-    if (value === null) return null;
+  cstr(value: string | PointerLike, index: number): Pointer {
+    if (typeof value !== "string") return this.ptr(value);
     let slot = this.strings[index];
     if (slot === undefined) this.strings[index] = slot = new StringSlot();
     return slot.encode(value);

@@ -31,8 +31,11 @@ export interface CheckedRuntime {
   readString(slot: number): string | null;
   /** Converts a pointer-like input to a native pointer. */
   ptr(value: PointerLike): Pointer;
-  /** Encodes a string input as a NUL-terminated UTF-8 C string in reusable buffer `index`; null stays NULL. */
-  cstr(value: string | null, index: number): Pointer;
+  /**
+   * A `const char*` input: a string is encoded as a NUL-terminated UTF-8 C string in reusable buffer `index`;
+   * bytes or a pointer pass through (for `const char*` buffers with a length, such as NVVM IR).
+   */
+  cstr(value: string | PointerLike, index: number): Pointer;
   /**
    * Encodes an array of strings as a native array of C string pointers in reusable buffer `index` (the strings
    * and the array stay valid until the next call that uses the same index); a pointer-like value passes through.

@@ -12,7 +12,7 @@
 // Header cupti_nvtx_cbid.h sha256 fdaccfb51d60e2a8afbd7eea6ef1d1520d111c2585ee210e2721cc37da997bd1
 // Header cupti_common.h sha256 f399bbe1bc54817a77b4468f4297b379ace6a6c34cc38d4fb2335262641d4f6d
 // Header cupti_activity_deprecated.h sha256 5af03458a91accb30a42b58df09a5989df56c8be4edd6e6521fc2f0778575ca8
-// Seal: sha256 a3f58957ef2f899e87d3a5998b1edef33cdc60229f56bab80752ad3db600fc8e
+// Seal: sha256 de7b24252c8bed906c024a0c0f2103c22df95228dd3a71f06c6b3ece9c5f191e
 
 import type { CheckedRuntime, PointerLike } from "../../../src/sys/checked.ts";
 import type { Pointer } from "../../../src/ffi/types.ts";
@@ -390,7 +390,7 @@ export interface Checked {
    *
    * Starting with CUDA 13.0, this function is unsupported and should not be used. It always returns the error code CUPTI_ERROR_LEGACY_PROFILER_NOT_SUPPORTED.
    */
-  cuptiEventGetIdFromName(device: CUdevice, eventName: string | null): CUpti_EventID;
+  cuptiEventGetIdFromName(device: CUdevice, eventName: string | PointerLike): CUpti_EventID;
   /**
    * Create a new event group for a context.
    *
@@ -825,7 +825,7 @@ export interface Checked {
    * @param metricName - The name of metric to find
    * @returns `metric`: Returns the ID of the found metric or undefined if unable to find the metric
    */
-  cuptiMetricGetIdFromName(device: CUdevice, metricName: string | null): CUpti_MetricID;
+  cuptiMetricGetIdFromName(device: CUdevice, metricName: string | PointerLike): CUpti_MetricID;
   /**
    * Get number of events required to calculate a metric.
    *
@@ -1791,7 +1791,7 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
       const r = raw.cuptiEventGetAttribute(event, attrib, rt.ptr(valueSize), rt.ptr(value));
       if (r !== 0) rt.fail(r, "cuptiEventGetAttribute");
     },
-    cuptiEventGetIdFromName(device: CUdevice, eventName: string | null): CUpti_EventID {
+    cuptiEventGetIdFromName(device: CUdevice, eventName: string | PointerLike): CUpti_EventID {
       const r = raw.cuptiEventGetIdFromName(device, rt.cstr(eventName, 0), o0);
       if (r !== 0) rt.fail(r, "cuptiEventGetIdFromName");
       return u32[0]! as CUpti_EventID;
@@ -1900,7 +1900,7 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
       const r = raw.cuptiMetricGetAttribute(metric, attrib, rt.ptr(valueSize), rt.ptr(value));
       if (r !== 0) rt.fail(r, "cuptiMetricGetAttribute");
     },
-    cuptiMetricGetIdFromName(device: CUdevice, metricName: string | null): CUpti_MetricID {
+    cuptiMetricGetIdFromName(device: CUdevice, metricName: string | PointerLike): CUpti_MetricID {
       const r = raw.cuptiMetricGetIdFromName(device, rt.cstr(metricName, 0), o0);
       if (r !== 0) rt.fail(r, "cuptiMetricGetIdFromName");
       return u32[0]! as CUpti_MetricID;

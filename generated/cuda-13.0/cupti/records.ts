@@ -12,7 +12,7 @@
 // Header cupti_nvtx_cbid.h sha256 fdaccfb51d60e2a8afbd7eea6ef1d1520d111c2585ee210e2721cc37da997bd1
 // Header cupti_common.h sha256 f399bbe1bc54817a77b4468f4297b379ace6a6c34cc38d4fb2335262641d4f6d
 // Header cupti_activity_deprecated.h sha256 5af03458a91accb30a42b58df09a5989df56c8be4edd6e6521fc2f0778575ca8
-// Seal: sha256 453ad44f3675d74b6e46248b331f062c34a61fbf3206f8943c7653518fb1b4e3
+// Seal: sha256 d334ac743997f6ba6186207850b1d7f4770930b11f1edf71f154aa6d2cc978e1
 
 import { type FieldInfo, RecordBase } from "../../../src/sys/record.ts";
 import type { Pointer } from "../../../src/ffi/types.ts";
@@ -209,7 +209,7 @@ export class CUpti_ResourceData extends RecordBase {
   set context(v: CUcontext) {
     this.$setPtr(0, v);
   }
-  /** C: `union (unnamed union at /work/main/.cache/ctk/13.0/include/cupti_callbacks.h:428:3) resourceHandle`, offset 8, 8 bytes. */
+  /** C: `union (unnamed union at cupti_callbacks.h:428:3) resourceHandle`, offset 8, 8 bytes. */
   get resourceHandle(): CUpti_ResourceData_resourceHandle {
     return this.$record(CUpti_ResourceData_resourceHandle, 8);
   }
@@ -228,9 +228,9 @@ export class CUpti_ResourceData extends RecordBase {
   }
 }
 
-/** C: `(anonymous union CUpti_ResourceData_resourceHandle)`: 8 bytes, aligned to 8. */
+/** C: `__typeof__(((CUpti_ResourceData *)0)->resourceHandle)`: 8 bytes, aligned to 8. */
 export class CUpti_ResourceData_resourceHandle extends RecordBase {
-  static readonly $cName = "(anonymous union CUpti_ResourceData_resourceHandle)";
+  static readonly $cName = "__typeof__(((CUpti_ResourceData *)0)->resourceHandle)";
   static readonly $size = 8;
   static readonly $align = 8;
   static readonly $fields: readonly FieldInfo[] = [
@@ -571,7 +571,7 @@ export class CUpti_StateData extends RecordBase {
   static readonly $fields: readonly FieldInfo[] = [
     { name: "notification", offset: 0, size: 16 },
   ];
-  /** C: `struct (unnamed struct at /work/main/.cache/ctk/13.0/include/cupti_callbacks.h:611:5) notification`, offset 0, 16 bytes. */
+  /** C: `struct (unnamed struct at cupti_callbacks.h:611:5) notification`, offset 0, 16 bytes. */
   get notification(): CUpti_StateData_notification {
     return this.$record(CUpti_StateData_notification, 0);
   }
@@ -584,10 +584,10 @@ export class CUpti_StateData extends RecordBase {
  * Data passed along with the callback Ids
  * Enum CUpti_CallbackIdState used to denote callback ids
  *
- * C: `(anonymous struct CUpti_StateData_notification)`: 16 bytes, aligned to 8.
+ * C: `__typeof__(((CUpti_StateData *)0)->notification)`: 16 bytes, aligned to 8.
  */
 export class CUpti_StateData_notification extends RecordBase {
-  static readonly $cName = "(anonymous struct CUpti_StateData_notification)";
+  static readonly $cName = "__typeof__(((CUpti_StateData *)0)->notification)";
   static readonly $size = 16;
   static readonly $align = 8;
   static readonly $fields: readonly FieldInfo[] = [
@@ -849,14 +849,14 @@ export class CUpti_ActivityObjectKindId extends RecordBase {
     { name: "pt", offset: 0, size: 8 },
     { name: "dcs", offset: 0, size: 12 },
   ];
-  /** C: `struct (unnamed struct at /work/main/.cache/ctk/13.0/include/cupti_activity.h:695:3) pt`, offset 0, 8 bytes. */
+  /** C: `struct (unnamed struct at cupti_activity.h:695:3) pt`, offset 0, 8 bytes. */
   get pt(): CUpti_ActivityObjectKindId_pt {
     return this.$record(CUpti_ActivityObjectKindId_pt, 0);
   }
   set pt(v: CUpti_ActivityObjectKindId_pt) {
     this.$setRecord(0, 8, v);
   }
-  /** C: `struct (unnamed struct at /work/main/.cache/ctk/13.0/include/cupti_activity.h:706:3) dcs`, offset 0, 12 bytes. */
+  /** C: `struct (unnamed struct at cupti_activity.h:706:3) dcs`, offset 0, 12 bytes. */
   get dcs(): CUpti_ActivityObjectKindId_dcs {
     return this.$record(CUpti_ActivityObjectKindId_dcs, 0);
   }
@@ -870,10 +870,10 @@ export class CUpti_ActivityObjectKindId extends RecordBase {
  * thread object requires that we identify both the process and
  * thread ID.
  *
- * C: `(anonymous struct CUpti_ActivityObjectKindId_pt)`: 8 bytes, aligned to 4.
+ * C: `__typeof__(((CUpti_ActivityObjectKindId *)0)->pt)`: 8 bytes, aligned to 4.
  */
 export class CUpti_ActivityObjectKindId_pt extends RecordBase {
-  static readonly $cName = "(anonymous struct CUpti_ActivityObjectKindId_pt)";
+  static readonly $cName = "__typeof__(((CUpti_ActivityObjectKindId *)0)->pt)";
   static readonly $size = 8;
   static readonly $align = 4;
   static readonly $fields: readonly FieldInfo[] = [
@@ -902,10 +902,10 @@ export class CUpti_ActivityObjectKindId_pt extends RecordBase {
  * context ID. A stream object requires that we identify device,
  * context, and stream ID.
  *
- * C: `(anonymous struct CUpti_ActivityObjectKindId_dcs)`: 12 bytes, aligned to 4.
+ * C: `__typeof__(((CUpti_ActivityObjectKindId *)0)->dcs)`: 12 bytes, aligned to 4.
  */
 export class CUpti_ActivityObjectKindId_dcs extends RecordBase {
-  static readonly $cName = "(anonymous struct CUpti_ActivityObjectKindId_dcs)";
+  static readonly $cName = "__typeof__(((CUpti_ActivityObjectKindId *)0)->dcs)";
   static readonly $size = 12;
   static readonly $align = 4;
   static readonly $fields: readonly FieldInfo[] = [
@@ -2358,7 +2358,7 @@ export class CUpti_ActivityMemory4 extends RecordBase {
   set pad1(v: number) {
     this.$setU32(76, v);
   }
-  /** C: `struct (unnamed struct at /work/main/.cache/ctk/13.0/include/cupti_activity.h:2707:3) memoryPoolConfig`, offset 80, 40 bytes. */
+  /** C: `struct (unnamed struct at cupti_activity.h:2707:3) memoryPoolConfig`, offset 80, 40 bytes. */
   get memoryPoolConfig(): CUpti_ActivityMemory4_memoryPoolConfig {
     return this.$record(CUpti_ActivityMemory4_memoryPoolConfig, 80);
   }
@@ -2380,10 +2380,10 @@ export class CUpti_ActivityMemory4 extends RecordBase {
 /**
  * The memory pool configuration used for the memory operations.
  *
- * C: `(anonymous struct CUpti_ActivityMemory4_memoryPoolConfig)`: 40 bytes, aligned to 8.
+ * C: `__typeof__(((CUpti_ActivityMemory4 *)0)->memoryPoolConfig)`: 40 bytes, aligned to 8.
  */
 export class CUpti_ActivityMemory4_memoryPoolConfig extends RecordBase {
-  static readonly $cName = "(anonymous struct CUpti_ActivityMemory4_memoryPoolConfig)";
+  static readonly $cName = "__typeof__(((CUpti_ActivityMemory4 *)0)->memoryPoolConfig)";
   static readonly $size = 40;
   static readonly $align = 8;
   static readonly $fields: readonly FieldInfo[] = [
@@ -2435,7 +2435,7 @@ export class CUpti_ActivityMemory4_memoryPoolConfig extends RecordBase {
   set releaseThreshold(v: bigint | number) {
     this.$setU64(16, v);
   }
-  /** C: `union (unnamed union at /work/main/.cache/ctk/13.0/include/cupti_activity.h:2738:5) pool`, offset 24, 8 bytes. */
+  /** C: `union (unnamed union at cupti_activity.h:2738:5) pool`, offset 24, 8 bytes. */
   get pool(): CUpti_ActivityMemory4_memoryPoolConfig_pool {
     return this.$record(CUpti_ActivityMemory4_memoryPoolConfig_pool, 24);
   }
@@ -2462,10 +2462,10 @@ export class CUpti_ActivityMemory4_memoryPoolConfig extends RecordBase {
  * `processId` is valid if `memoryPoolType` is
  * CUPTI_ACTIVITY_MEMORY_POOL_TYPE_IMPORTED, `CUpti_ActivityMemoryPoolType`
  *
- * C: `(anonymous union CUpti_ActivityMemory4_memoryPoolConfig_pool)`: 8 bytes, aligned to 8.
+ * C: `__typeof__(((CUpti_ActivityMemory4 *)0)->memoryPoolConfig.pool)`: 8 bytes, aligned to 8.
  */
 export class CUpti_ActivityMemory4_memoryPoolConfig_pool extends RecordBase {
-  static readonly $cName = "(anonymous union CUpti_ActivityMemory4_memoryPoolConfig_pool)";
+  static readonly $cName = "__typeof__(((CUpti_ActivityMemory4 *)0)->memoryPoolConfig.pool)";
   static readonly $size = 8;
   static readonly $align = 8;
   static readonly $fields: readonly FieldInfo[] = [
@@ -2742,7 +2742,7 @@ export class CUpti_ActivityKernel10 extends RecordBase {
   set kind(v: CUpti_ActivityKind) {
     this.$setU32(0, v);
   }
-  /** C: `union (unnamed union at /work/main/.cache/ctk/13.0/include/cupti_activity.h:2920:3) cacheConfig`, offset 4, 1 bytes. */
+  /** C: `union (unnamed union at cupti_activity.h:2920:3) cacheConfig`, offset 4, 1 bytes. */
   get cacheConfig(): CUpti_ActivityKernel10_cacheConfig {
     return this.$record(CUpti_ActivityKernel10_cacheConfig, 4);
   }
@@ -3258,10 +3258,10 @@ export class CUpti_ActivityKernel10 extends RecordBase {
  * For devices with compute capability 7.5+ cacheConfig values are not updated
  * in case field isSharedMemoryCarveoutRequested is set
  *
- * C: `(anonymous union CUpti_ActivityKernel10_cacheConfig)`: 1 bytes, aligned to 1.
+ * C: `__typeof__(((CUpti_ActivityKernel10 *)0)->cacheConfig)`: 1 bytes, aligned to 1.
  */
 export class CUpti_ActivityKernel10_cacheConfig extends RecordBase {
-  static readonly $cName = "(anonymous union CUpti_ActivityKernel10_cacheConfig)";
+  static readonly $cName = "__typeof__(((CUpti_ActivityKernel10 *)0)->cacheConfig)";
   static readonly $size = 1;
   static readonly $align = 1;
   static readonly $fields: readonly FieldInfo[] = [
@@ -3275,7 +3275,7 @@ export class CUpti_ActivityKernel10_cacheConfig extends RecordBase {
   set both(v: number) {
     this.$setU8(0, v);
   }
-  /** C: `struct (unnamed struct at /work/main/.cache/ctk/13.0/include/cupti_activity.h:2922:5) config`, offset 0, 1 bytes. */
+  /** C: `struct (unnamed struct at cupti_activity.h:2922:5) config`, offset 0, 1 bytes. */
   get config(): CUpti_ActivityKernel10_cacheConfig_config {
     return this.$record(CUpti_ActivityKernel10_cacheConfig_config, 0);
   }
@@ -3284,9 +3284,9 @@ export class CUpti_ActivityKernel10_cacheConfig extends RecordBase {
   }
 }
 
-/** C: `(anonymous struct CUpti_ActivityKernel10_cacheConfig_config)`: 1 bytes, aligned to 1. */
+/** C: `__typeof__(((CUpti_ActivityKernel10 *)0)->cacheConfig.config)`: 1 bytes, aligned to 1. */
 export class CUpti_ActivityKernel10_cacheConfig_config extends RecordBase {
-  static readonly $cName = "(anonymous struct CUpti_ActivityKernel10_cacheConfig_config)";
+  static readonly $cName = "__typeof__(((CUpti_ActivityKernel10 *)0)->cacheConfig.config)";
   static readonly $size = 1;
   static readonly $align = 1;
   static readonly $fields: readonly FieldInfo[] = [
@@ -3371,7 +3371,7 @@ export class CUpti_ActivityCdpKernel extends RecordBase {
   set kind(v: CUpti_ActivityKind) {
     this.$setU32(0, v);
   }
-  /** C: `union (unnamed union at /work/main/.cache/ctk/13.0/include/cupti_activity.h:3226:3) cacheConfig`, offset 4, 1 bytes. */
+  /** C: `union (unnamed union at cupti_activity.h:3226:3) cacheConfig`, offset 4, 1 bytes. */
   get cacheConfig(): CUpti_ActivityCdpKernel_cacheConfig {
     return this.$record(CUpti_ActivityCdpKernel_cacheConfig, 4);
   }
@@ -3679,9 +3679,9 @@ export class CUpti_ActivityCdpKernel extends RecordBase {
   }
 }
 
-/** C: `(anonymous union CUpti_ActivityCdpKernel_cacheConfig)`: 1 bytes, aligned to 1. */
+/** C: `__typeof__(((CUpti_ActivityCdpKernel *)0)->cacheConfig)`: 1 bytes, aligned to 1. */
 export class CUpti_ActivityCdpKernel_cacheConfig extends RecordBase {
-  static readonly $cName = "(anonymous union CUpti_ActivityCdpKernel_cacheConfig)";
+  static readonly $cName = "__typeof__(((CUpti_ActivityCdpKernel *)0)->cacheConfig)";
   static readonly $size = 1;
   static readonly $align = 1;
   static readonly $fields: readonly FieldInfo[] = [
@@ -3695,7 +3695,7 @@ export class CUpti_ActivityCdpKernel_cacheConfig extends RecordBase {
   set both(v: number) {
     this.$setU8(0, v);
   }
-  /** C: `struct (unnamed struct at /work/main/.cache/ctk/13.0/include/cupti_activity.h:3228:5) config`, offset 0, 1 bytes. */
+  /** C: `struct (unnamed struct at cupti_activity.h:3228:5) config`, offset 0, 1 bytes. */
   get config(): CUpti_ActivityCdpKernel_cacheConfig_config {
     return this.$record(CUpti_ActivityCdpKernel_cacheConfig_config, 0);
   }
@@ -3704,9 +3704,9 @@ export class CUpti_ActivityCdpKernel_cacheConfig extends RecordBase {
   }
 }
 
-/** C: `(anonymous struct CUpti_ActivityCdpKernel_cacheConfig_config)`: 1 bytes, aligned to 1. */
+/** C: `__typeof__(((CUpti_ActivityCdpKernel *)0)->cacheConfig.config)`: 1 bytes, aligned to 1. */
 export class CUpti_ActivityCdpKernel_cacheConfig_config extends RecordBase {
-  static readonly $cName = "(anonymous struct CUpti_ActivityCdpKernel_cacheConfig_config)";
+  static readonly $cName = "__typeof__(((CUpti_ActivityCdpKernel *)0)->cacheConfig.config)";
   static readonly $size = 1;
   static readonly $align = 1;
   static readonly $fields: readonly FieldInfo[] = [
@@ -5140,14 +5140,14 @@ export class CUpti_ActivityDeviceAttribute extends RecordBase {
   set deviceId(v: number) {
     this.$setU32(8, v);
   }
-  /** C: `union (unnamed union at /work/main/.cache/ctk/13.0/include/cupti_activity.h:4114:3) attribute`, offset 12, 4 bytes. */
+  /** C: `union (unnamed union at cupti_activity.h:4114:3) attribute`, offset 12, 4 bytes. */
   get attribute(): CUpti_ActivityDeviceAttribute_attribute {
     return this.$record(CUpti_ActivityDeviceAttribute_attribute, 12);
   }
   set attribute(v: CUpti_ActivityDeviceAttribute_attribute) {
     this.$setRecord(12, 4, v);
   }
-  /** C: `union (unnamed union at /work/main/.cache/ctk/13.0/include/cupti_activity.h:4124:3) value`, offset 16, 8 bytes. */
+  /** C: `union (unnamed union at cupti_activity.h:4124:3) value`, offset 16, 8 bytes. */
   get value(): CUpti_ActivityDeviceAttribute_value {
     return this.$record(CUpti_ActivityDeviceAttribute_value, 16);
   }
@@ -5165,10 +5165,10 @@ export class CUpti_ActivityDeviceAttribute extends RecordBase {
  * CUdevice_attribute field is value, otherwise
  * CUpti_DeviceAttribute field is valid.
  *
- * C: `(anonymous union CUpti_ActivityDeviceAttribute_attribute)`: 4 bytes, aligned to 4.
+ * C: `__typeof__(((CUpti_ActivityDeviceAttribute *)0)->attribute)`: 4 bytes, aligned to 4.
  */
 export class CUpti_ActivityDeviceAttribute_attribute extends RecordBase {
-  static readonly $cName = "(anonymous union CUpti_ActivityDeviceAttribute_attribute)";
+  static readonly $cName = "__typeof__(((CUpti_ActivityDeviceAttribute *)0)->attribute)";
   static readonly $size = 4;
   static readonly $align = 4;
   static readonly $fields: readonly FieldInfo[] = [
@@ -5196,10 +5196,10 @@ export class CUpti_ActivityDeviceAttribute_attribute extends RecordBase {
  * CUdevice_attribute for the type of the value for a given
  * attribute.
  *
- * C: `(anonymous union CUpti_ActivityDeviceAttribute_value)`: 8 bytes, aligned to 8.
+ * C: `__typeof__(((CUpti_ActivityDeviceAttribute *)0)->value)`: 8 bytes, aligned to 8.
  */
 export class CUpti_ActivityDeviceAttribute_value extends RecordBase {
-  static readonly $cName = "(anonymous union CUpti_ActivityDeviceAttribute_value)";
+  static readonly $cName = "__typeof__(((CUpti_ActivityDeviceAttribute *)0)->value)";
   static readonly $size = 8;
   static readonly $align = 8;
   static readonly $fields: readonly FieldInfo[] = [
@@ -5882,7 +5882,7 @@ export class CUpti_ActivityEnvironment extends RecordBase {
   set environmentKind(v: CUpti_ActivityEnvironmentKind) {
     this.$setU32(16, v);
   }
-  /** C: `union (unnamed union at /work/main/.cache/ctk/13.0/include/cupti_activity.h:4452:3) data`, offset 20, 20 bytes. */
+  /** C: `union (unnamed union at cupti_activity.h:4452:3) data`, offset 20, 20 bytes. */
   get data(): CUpti_ActivityEnvironment_data {
     return this.$record(CUpti_ActivityEnvironment_data, 20);
   }
@@ -5891,9 +5891,9 @@ export class CUpti_ActivityEnvironment extends RecordBase {
   }
 }
 
-/** C: `(anonymous union CUpti_ActivityEnvironment_data)`: 20 bytes, aligned to 4. */
+/** C: `__typeof__(((CUpti_ActivityEnvironment *)0)->data)`: 20 bytes, aligned to 4. */
 export class CUpti_ActivityEnvironment_data extends RecordBase {
-  static readonly $cName = "(anonymous union CUpti_ActivityEnvironment_data)";
+  static readonly $cName = "__typeof__(((CUpti_ActivityEnvironment *)0)->data)";
   static readonly $size = 20;
   static readonly $align = 4;
   static readonly $fields: readonly FieldInfo[] = [
@@ -5902,28 +5902,28 @@ export class CUpti_ActivityEnvironment_data extends RecordBase {
     { name: "power", offset: 0, size: 8 },
     { name: "cooling", offset: 0, size: 4 },
   ];
-  /** C: `struct (unnamed struct at /work/main/.cache/ctk/13.0/include/cupti_activity.h:4457:5) speed`, offset 0, 20 bytes. */
+  /** C: `struct (unnamed struct at cupti_activity.h:4457:5) speed`, offset 0, 20 bytes. */
   get speed(): CUpti_ActivityEnvironment_data_speed {
     return this.$record(CUpti_ActivityEnvironment_data_speed, 0);
   }
   set speed(v: CUpti_ActivityEnvironment_data_speed) {
     this.$setRecord(0, 20, v);
   }
-  /** C: `struct (unnamed struct at /work/main/.cache/ctk/13.0/include/cupti_activity.h:4488:5) temperature`, offset 0, 4 bytes. */
+  /** C: `struct (unnamed struct at cupti_activity.h:4488:5) temperature`, offset 0, 4 bytes. */
   get temperature(): CUpti_ActivityEnvironment_data_temperature {
     return this.$record(CUpti_ActivityEnvironment_data_temperature, 0);
   }
   set temperature(v: CUpti_ActivityEnvironment_data_temperature) {
     this.$setRecord(0, 4, v);
   }
-  /** C: `struct (unnamed struct at /work/main/.cache/ctk/13.0/include/cupti_activity.h:4500:5) power`, offset 0, 8 bytes. */
+  /** C: `struct (unnamed struct at cupti_activity.h:4500:5) power`, offset 0, 8 bytes. */
   get power(): CUpti_ActivityEnvironment_data_power {
     return this.$record(CUpti_ActivityEnvironment_data_power, 0);
   }
   set power(v: CUpti_ActivityEnvironment_data_power) {
     this.$setRecord(0, 8, v);
   }
-  /** C: `struct (unnamed struct at /work/main/.cache/ctk/13.0/include/cupti_activity.h:4510:5) cooling`, offset 0, 4 bytes. */
+  /** C: `struct (unnamed struct at cupti_activity.h:4510:5) cooling`, offset 0, 4 bytes. */
   get cooling(): CUpti_ActivityEnvironment_data_cooling {
     return this.$record(CUpti_ActivityEnvironment_data_cooling, 0);
   }
@@ -5936,10 +5936,10 @@ export class CUpti_ActivityEnvironment_data extends RecordBase {
  * Data returned for CUPTI_ACTIVITY_ENVIRONMENT_SPEED environment
  * kind.
  *
- * C: `(anonymous struct CUpti_ActivityEnvironment_data_speed)`: 20 bytes, aligned to 4.
+ * C: `__typeof__(((CUpti_ActivityEnvironment *)0)->data.speed)`: 20 bytes, aligned to 4.
  */
 export class CUpti_ActivityEnvironment_data_speed extends RecordBase {
-  static readonly $cName = "(anonymous struct CUpti_ActivityEnvironment_data_speed)";
+  static readonly $cName = "__typeof__(((CUpti_ActivityEnvironment *)0)->data.speed)";
   static readonly $size = 20;
   static readonly $align = 4;
   static readonly $fields: readonly FieldInfo[] = [
@@ -6005,10 +6005,10 @@ export class CUpti_ActivityEnvironment_data_speed extends RecordBase {
  * Data returned for CUPTI_ACTIVITY_ENVIRONMENT_TEMPERATURE
  * environment kind.
  *
- * C: `(anonymous struct CUpti_ActivityEnvironment_data_temperature)`: 4 bytes, aligned to 4.
+ * C: `__typeof__(((CUpti_ActivityEnvironment *)0)->data.temperature)`: 4 bytes, aligned to 4.
  */
 export class CUpti_ActivityEnvironment_data_temperature extends RecordBase {
-  static readonly $cName = "(anonymous struct CUpti_ActivityEnvironment_data_temperature)";
+  static readonly $cName = "__typeof__(((CUpti_ActivityEnvironment *)0)->data.temperature)";
   static readonly $size = 4;
   static readonly $align = 4;
   static readonly $fields: readonly FieldInfo[] = [
@@ -6031,10 +6031,10 @@ export class CUpti_ActivityEnvironment_data_temperature extends RecordBase {
  * The power in milliwatts consumed by GPU and associated circuitry.
  * The power in milliwatts that will trigger power management algorithm.
  *
- * C: `(anonymous struct CUpti_ActivityEnvironment_data_power)`: 8 bytes, aligned to 4.
+ * C: `__typeof__(((CUpti_ActivityEnvironment *)0)->data.power)`: 8 bytes, aligned to 4.
  */
 export class CUpti_ActivityEnvironment_data_power extends RecordBase {
-  static readonly $cName = "(anonymous struct CUpti_ActivityEnvironment_data_power)";
+  static readonly $cName = "__typeof__(((CUpti_ActivityEnvironment *)0)->data.power)";
   static readonly $size = 8;
   static readonly $align = 4;
   static readonly $fields: readonly FieldInfo[] = [
@@ -6061,10 +6061,10 @@ export class CUpti_ActivityEnvironment_data_power extends RecordBase {
  * Data returned for CUPTI_ACTIVITY_ENVIRONMENT_COOLING
  * environment kind.
  *
- * C: `(anonymous struct CUpti_ActivityEnvironment_data_cooling)`: 4 bytes, aligned to 4.
+ * C: `__typeof__(((CUpti_ActivityEnvironment *)0)->data.cooling)`: 4 bytes, aligned to 4.
  */
 export class CUpti_ActivityEnvironment_data_cooling extends RecordBase {
-  static readonly $cName = "(anonymous struct CUpti_ActivityEnvironment_data_cooling)";
+  static readonly $cName = "__typeof__(((CUpti_ActivityEnvironment *)0)->data.cooling)";
   static readonly $size = 4;
   static readonly $align = 4;
   static readonly $fields: readonly FieldInfo[] = [
@@ -8879,14 +8879,14 @@ export class CUpti_ActivityNvLink4 extends RecordBase {
   set typeDev1(v: CUpti_DevType) {
     this.$setU32(12, v);
   }
-  /** C: `union (unnamed union at /work/main/.cache/ctk/13.0/include/cupti_activity.h:6116:3) idDev0`, offset 16, 16 bytes. */
+  /** C: `union (unnamed union at cupti_activity.h:6116:3) idDev0`, offset 16, 16 bytes. */
   get idDev0(): CUpti_ActivityNvLink4_idDev0 {
     return this.$record(CUpti_ActivityNvLink4_idDev0, 16);
   }
   set idDev0(v: CUpti_ActivityNvLink4_idDev0) {
     this.$setRecord(16, 16, v);
   }
-  /** C: `union (unnamed union at /work/main/.cache/ctk/13.0/include/cupti_activity.h:6135:3) idDev1`, offset 32, 16 bytes. */
+  /** C: `union (unnamed union at cupti_activity.h:6135:3) idDev1`, offset 32, 16 bytes. */
   get idDev1(): CUpti_ActivityNvLink4_idDev1 {
     return this.$record(CUpti_ActivityNvLink4_idDev1, 32);
   }
@@ -8972,10 +8972,10 @@ export class CUpti_ActivityNvLink4 extends RecordBase {
  * If typeDev0 is CUPTI_DEV_TYPE_GPU, UUID for device 0. `CUpti_ActivityDevice5`.
  * If typeDev0 is CUPTI_DEV_TYPE_NPU, struct npu for NPU.
  *
- * C: `(anonymous union CUpti_ActivityNvLink4_idDev0)`: 16 bytes, aligned to 4.
+ * C: `__typeof__(((CUpti_ActivityNvLink4 *)0)->idDev0)`: 16 bytes, aligned to 4.
  */
 export class CUpti_ActivityNvLink4_idDev0 extends RecordBase {
-  static readonly $cName = "(anonymous union CUpti_ActivityNvLink4_idDev0)";
+  static readonly $cName = "__typeof__(((CUpti_ActivityNvLink4 *)0)->idDev0)";
   static readonly $size = 16;
   static readonly $align = 4;
   static readonly $fields: readonly FieldInfo[] = [
@@ -8989,7 +8989,7 @@ export class CUpti_ActivityNvLink4_idDev0 extends RecordBase {
   set uuidDev(v: CUuuid_st) {
     this.$setRecord(0, 16, v);
   }
-  /** C: `struct (unnamed struct at /work/main/.cache/ctk/13.0/include/cupti_activity.h:6118:5) npu`, offset 0, 8 bytes. */
+  /** C: `struct (unnamed struct at cupti_activity.h:6118:5) npu`, offset 0, 8 bytes. */
   get npu(): CUpti_ActivityNvLink4_idDev0_npu {
     return this.$record(CUpti_ActivityNvLink4_idDev0_npu, 0);
   }
@@ -8998,9 +8998,9 @@ export class CUpti_ActivityNvLink4_idDev0 extends RecordBase {
   }
 }
 
-/** C: `(anonymous struct CUpti_ActivityNvLink4_idDev0_npu)`: 8 bytes, aligned to 4. */
+/** C: `__typeof__(((CUpti_ActivityNvLink4 *)0)->idDev0.npu)`: 8 bytes, aligned to 4. */
 export class CUpti_ActivityNvLink4_idDev0_npu extends RecordBase {
-  static readonly $cName = "(anonymous struct CUpti_ActivityNvLink4_idDev0_npu)";
+  static readonly $cName = "__typeof__(((CUpti_ActivityNvLink4 *)0)->idDev0.npu)";
   static readonly $size = 8;
   static readonly $align = 4;
   static readonly $fields: readonly FieldInfo[] = [
@@ -9033,10 +9033,10 @@ export class CUpti_ActivityNvLink4_idDev0_npu extends RecordBase {
  * If typeDev1 is CUPTI_DEV_TYPE_GPU, UUID for device 1. `CUpti_ActivityDevice5`.
  * If typeDev1 is CUPTI_DEV_TYPE_NPU, struct npu for NPU.
  *
- * C: `(anonymous union CUpti_ActivityNvLink4_idDev1)`: 16 bytes, aligned to 4.
+ * C: `__typeof__(((CUpti_ActivityNvLink4 *)0)->idDev1)`: 16 bytes, aligned to 4.
  */
 export class CUpti_ActivityNvLink4_idDev1 extends RecordBase {
-  static readonly $cName = "(anonymous union CUpti_ActivityNvLink4_idDev1)";
+  static readonly $cName = "__typeof__(((CUpti_ActivityNvLink4 *)0)->idDev1)";
   static readonly $size = 16;
   static readonly $align = 4;
   static readonly $fields: readonly FieldInfo[] = [
@@ -9050,7 +9050,7 @@ export class CUpti_ActivityNvLink4_idDev1 extends RecordBase {
   set uuidDev(v: CUuuid_st) {
     this.$setRecord(0, 16, v);
   }
-  /** C: `struct (unnamed struct at /work/main/.cache/ctk/13.0/include/cupti_activity.h:6137:5) npu`, offset 0, 8 bytes. */
+  /** C: `struct (unnamed struct at cupti_activity.h:6137:5) npu`, offset 0, 8 bytes. */
   get npu(): CUpti_ActivityNvLink4_idDev1_npu {
     return this.$record(CUpti_ActivityNvLink4_idDev1_npu, 0);
   }
@@ -9059,9 +9059,9 @@ export class CUpti_ActivityNvLink4_idDev1 extends RecordBase {
   }
 }
 
-/** C: `(anonymous struct CUpti_ActivityNvLink4_idDev1_npu)`: 8 bytes, aligned to 4. */
+/** C: `__typeof__(((CUpti_ActivityNvLink4 *)0)->idDev1.npu)`: 8 bytes, aligned to 4. */
 export class CUpti_ActivityNvLink4_idDev1_npu extends RecordBase {
-  static readonly $cName = "(anonymous struct CUpti_ActivityNvLink4_idDev1_npu)";
+  static readonly $cName = "__typeof__(((CUpti_ActivityNvLink4 *)0)->idDev1.npu)";
   static readonly $size = 8;
   static readonly $align = 4;
   static readonly $fields: readonly FieldInfo[] = [
@@ -9135,7 +9135,7 @@ export class CUpti_ActivityPcie extends RecordBase {
   set type(v: CUpti_PcieDeviceType) {
     this.$setU32(4, v);
   }
-  /** C: `union (unnamed union at /work/main/.cache/ctk/13.0/include/cupti_activity.h:6241:3) id`, offset 8, 4 bytes. */
+  /** C: `union (unnamed union at cupti_activity.h:6241:3) id`, offset 8, 4 bytes. */
   get id(): CUpti_ActivityPcie_id {
     return this.$record(CUpti_ActivityPcie_id, 8);
   }
@@ -9194,7 +9194,7 @@ export class CUpti_ActivityPcie extends RecordBase {
   set upstreamBus(v: number) {
     this.$setU16(22, v);
   }
-  /** C: `union (unnamed union at /work/main/.cache/ctk/13.0/include/cupti_activity.h:6283:3) attr`, offset 24, 144 bytes. */
+  /** C: `union (unnamed union at cupti_activity.h:6283:3) attr`, offset 24, 144 bytes. */
   get attr(): CUpti_ActivityPcie_attr {
     return this.$record(CUpti_ActivityPcie_attr, 24);
   }
@@ -9206,10 +9206,10 @@ export class CUpti_ActivityPcie extends RecordBase {
 /**
  * A unique identifier for GPU or Bridge in Topology
  *
- * C: `(anonymous union CUpti_ActivityPcie_id)`: 4 bytes, aligned to 4.
+ * C: `__typeof__(((CUpti_ActivityPcie *)0)->id)`: 4 bytes, aligned to 4.
  */
 export class CUpti_ActivityPcie_id extends RecordBase {
-  static readonly $cName = "(anonymous union CUpti_ActivityPcie_id)";
+  static readonly $cName = "__typeof__(((CUpti_ActivityPcie *)0)->id)";
   static readonly $size = 4;
   static readonly $align = 4;
   static readonly $fields: readonly FieldInfo[] = [
@@ -9241,24 +9241,24 @@ export class CUpti_ActivityPcie_id extends RecordBase {
 /**
  * Attributes for more information about GPU (gpuAttr) or PCI Bridge (bridgeAttr)
  *
- * C: `(anonymous union CUpti_ActivityPcie_attr)`: 144 bytes, aligned to 4.
+ * C: `__typeof__(((CUpti_ActivityPcie *)0)->attr)`: 144 bytes, aligned to 4.
  */
 export class CUpti_ActivityPcie_attr extends RecordBase {
-  static readonly $cName = "(anonymous union CUpti_ActivityPcie_attr)";
+  static readonly $cName = "__typeof__(((CUpti_ActivityPcie *)0)->attr)";
   static readonly $size = 144;
   static readonly $align = 4;
   static readonly $fields: readonly FieldInfo[] = [
     { name: "gpuAttr", offset: 0, size: 144 },
     { name: "bridgeAttr", offset: 0, size: 8 },
   ];
-  /** C: `struct (unnamed struct at /work/main/.cache/ctk/13.0/include/cupti_activity.h:6284:5) gpuAttr`, offset 0, 144 bytes. */
+  /** C: `struct (unnamed struct at cupti_activity.h:6284:5) gpuAttr`, offset 0, 144 bytes. */
   get gpuAttr(): CUpti_ActivityPcie_attr_gpuAttr {
     return this.$record(CUpti_ActivityPcie_attr_gpuAttr, 0);
   }
   set gpuAttr(v: CUpti_ActivityPcie_attr_gpuAttr) {
     this.$setRecord(0, 144, v);
   }
-  /** C: `struct (unnamed struct at /work/main/.cache/ctk/13.0/include/cupti_activity.h:6298:5) bridgeAttr`, offset 0, 8 bytes. */
+  /** C: `struct (unnamed struct at cupti_activity.h:6298:5) bridgeAttr`, offset 0, 8 bytes. */
   get bridgeAttr(): CUpti_ActivityPcie_attr_bridgeAttr {
     return this.$record(CUpti_ActivityPcie_attr_bridgeAttr, 0);
   }
@@ -9267,9 +9267,9 @@ export class CUpti_ActivityPcie_attr extends RecordBase {
   }
 }
 
-/** C: `(anonymous struct CUpti_ActivityPcie_attr_gpuAttr)`: 144 bytes, aligned to 4. */
+/** C: `__typeof__(((CUpti_ActivityPcie *)0)->attr.gpuAttr)`: 144 bytes, aligned to 4. */
 export class CUpti_ActivityPcie_attr_gpuAttr extends RecordBase {
-  static readonly $cName = "(anonymous struct CUpti_ActivityPcie_attr_gpuAttr)";
+  static readonly $cName = "__typeof__(((CUpti_ActivityPcie *)0)->attr.gpuAttr)";
   static readonly $size = 144;
   static readonly $align = 4;
   static readonly $fields: readonly FieldInfo[] = [
@@ -9297,9 +9297,9 @@ export class CUpti_ActivityPcie_attr_gpuAttr extends RecordBase {
   }
 }
 
-/** C: `(anonymous struct CUpti_ActivityPcie_attr_bridgeAttr)`: 8 bytes, aligned to 2. */
+/** C: `__typeof__(((CUpti_ActivityPcie *)0)->attr.bridgeAttr)`: 8 bytes, aligned to 2. */
 export class CUpti_ActivityPcie_attr_bridgeAttr extends RecordBase {
-  static readonly $cName = "(anonymous struct CUpti_ActivityPcie_attr_bridgeAttr)";
+  static readonly $cName = "__typeof__(((CUpti_ActivityPcie *)0)->attr.bridgeAttr)";
   static readonly $size = 8;
   static readonly $align = 2;
   static readonly $fields: readonly FieldInfo[] = [
@@ -12460,7 +12460,7 @@ export class CUpti_ActivityKernel2 extends RecordBase {
   set kind(v: CUpti_ActivityKind) {
     this.$setU32(0, v);
   }
-  /** C: `union (unnamed union at /work/main/.cache/ctk/13.0/include/cupti_activity_deprecated.h:1093:3) cacheConfig`, offset 4, 1 bytes. */
+  /** C: `union (unnamed union at cupti_activity_deprecated.h:1093:3) cacheConfig`, offset 4, 1 bytes. */
   get cacheConfig(): CUpti_ActivityKernel2_cacheConfig {
     return this.$record(CUpti_ActivityKernel2_cacheConfig, 4);
   }
@@ -12705,9 +12705,9 @@ export class CUpti_ActivityKernel2 extends RecordBase {
   }
 }
 
-/** C: `(anonymous union CUpti_ActivityKernel2_cacheConfig)`: 1 bytes, aligned to 1. */
+/** C: `__typeof__(((CUpti_ActivityKernel2 *)0)->cacheConfig)`: 1 bytes, aligned to 1. */
 export class CUpti_ActivityKernel2_cacheConfig extends RecordBase {
-  static readonly $cName = "(anonymous union CUpti_ActivityKernel2_cacheConfig)";
+  static readonly $cName = "__typeof__(((CUpti_ActivityKernel2 *)0)->cacheConfig)";
   static readonly $size = 1;
   static readonly $align = 1;
   static readonly $fields: readonly FieldInfo[] = [
@@ -12721,7 +12721,7 @@ export class CUpti_ActivityKernel2_cacheConfig extends RecordBase {
   set both(v: number) {
     this.$setU8(0, v);
   }
-  /** C: `struct (unnamed struct at /work/main/.cache/ctk/13.0/include/cupti_activity_deprecated.h:1095:5) config`, offset 0, 1 bytes. */
+  /** C: `struct (unnamed struct at cupti_activity_deprecated.h:1095:5) config`, offset 0, 1 bytes. */
   get config(): CUpti_ActivityKernel2_cacheConfig_config {
     return this.$record(CUpti_ActivityKernel2_cacheConfig_config, 0);
   }
@@ -12730,9 +12730,9 @@ export class CUpti_ActivityKernel2_cacheConfig extends RecordBase {
   }
 }
 
-/** C: `(anonymous struct CUpti_ActivityKernel2_cacheConfig_config)`: 1 bytes, aligned to 1. */
+/** C: `__typeof__(((CUpti_ActivityKernel2 *)0)->cacheConfig.config)`: 1 bytes, aligned to 1. */
 export class CUpti_ActivityKernel2_cacheConfig_config extends RecordBase {
-  static readonly $cName = "(anonymous struct CUpti_ActivityKernel2_cacheConfig_config)";
+  static readonly $cName = "__typeof__(((CUpti_ActivityKernel2 *)0)->cacheConfig.config)";
   static readonly $size = 1;
   static readonly $align = 1;
   static readonly $fields: readonly FieldInfo[] = [
@@ -12818,7 +12818,7 @@ export class CUpti_ActivityKernel3 extends RecordBase {
   set kind(v: CUpti_ActivityKind) {
     this.$setU32(0, v);
   }
-  /** C: `union (unnamed union at /work/main/.cache/ctk/13.0/include/cupti_activity_deprecated.h:1254:3) cacheConfig`, offset 4, 1 bytes. */
+  /** C: `union (unnamed union at cupti_activity_deprecated.h:1254:3) cacheConfig`, offset 4, 1 bytes. */
   get cacheConfig(): CUpti_ActivityKernel3_cacheConfig {
     return this.$record(CUpti_ActivityKernel3_cacheConfig, 4);
   }
@@ -13089,9 +13089,9 @@ export class CUpti_ActivityKernel3 extends RecordBase {
   }
 }
 
-/** C: `(anonymous union CUpti_ActivityKernel3_cacheConfig)`: 1 bytes, aligned to 1. */
+/** C: `__typeof__(((CUpti_ActivityKernel3 *)0)->cacheConfig)`: 1 bytes, aligned to 1. */
 export class CUpti_ActivityKernel3_cacheConfig extends RecordBase {
-  static readonly $cName = "(anonymous union CUpti_ActivityKernel3_cacheConfig)";
+  static readonly $cName = "__typeof__(((CUpti_ActivityKernel3 *)0)->cacheConfig)";
   static readonly $size = 1;
   static readonly $align = 1;
   static readonly $fields: readonly FieldInfo[] = [
@@ -13105,7 +13105,7 @@ export class CUpti_ActivityKernel3_cacheConfig extends RecordBase {
   set both(v: number) {
     this.$setU8(0, v);
   }
-  /** C: `struct (unnamed struct at /work/main/.cache/ctk/13.0/include/cupti_activity_deprecated.h:1256:5) config`, offset 0, 1 bytes. */
+  /** C: `struct (unnamed struct at cupti_activity_deprecated.h:1256:5) config`, offset 0, 1 bytes. */
   get config(): CUpti_ActivityKernel3_cacheConfig_config {
     return this.$record(CUpti_ActivityKernel3_cacheConfig_config, 0);
   }
@@ -13114,9 +13114,9 @@ export class CUpti_ActivityKernel3_cacheConfig extends RecordBase {
   }
 }
 
-/** C: `(anonymous struct CUpti_ActivityKernel3_cacheConfig_config)`: 1 bytes, aligned to 1. */
+/** C: `__typeof__(((CUpti_ActivityKernel3 *)0)->cacheConfig.config)`: 1 bytes, aligned to 1. */
 export class CUpti_ActivityKernel3_cacheConfig_config extends RecordBase {
-  static readonly $cName = "(anonymous struct CUpti_ActivityKernel3_cacheConfig_config)";
+  static readonly $cName = "__typeof__(((CUpti_ActivityKernel3 *)0)->cacheConfig.config)";
   static readonly $size = 1;
   static readonly $align = 1;
   static readonly $fields: readonly FieldInfo[] = [
@@ -13209,7 +13209,7 @@ export class CUpti_ActivityKernel4 extends RecordBase {
   set kind(v: CUpti_ActivityKind) {
     this.$setU32(0, v);
   }
-  /** C: `union (unnamed union at /work/main/.cache/ctk/13.0/include/cupti_activity_deprecated.h:1435:3) cacheConfig`, offset 4, 1 bytes. */
+  /** C: `union (unnamed union at cupti_activity_deprecated.h:1435:3) cacheConfig`, offset 4, 1 bytes. */
   get cacheConfig(): CUpti_ActivityKernel4_cacheConfig {
     return this.$record(CUpti_ActivityKernel4_cacheConfig, 4);
   }
@@ -13571,10 +13571,10 @@ export class CUpti_ActivityKernel4 extends RecordBase {
  * For devices with compute capability 7.5+ cacheConfig values are not updated
  * in case field isSharedMemoryCarveoutRequested is set
  *
- * C: `(anonymous union CUpti_ActivityKernel4_cacheConfig)`: 1 bytes, aligned to 1.
+ * C: `__typeof__(((CUpti_ActivityKernel4 *)0)->cacheConfig)`: 1 bytes, aligned to 1.
  */
 export class CUpti_ActivityKernel4_cacheConfig extends RecordBase {
-  static readonly $cName = "(anonymous union CUpti_ActivityKernel4_cacheConfig)";
+  static readonly $cName = "__typeof__(((CUpti_ActivityKernel4 *)0)->cacheConfig)";
   static readonly $size = 1;
   static readonly $align = 1;
   static readonly $fields: readonly FieldInfo[] = [
@@ -13588,7 +13588,7 @@ export class CUpti_ActivityKernel4_cacheConfig extends RecordBase {
   set both(v: number) {
     this.$setU8(0, v);
   }
-  /** C: `struct (unnamed struct at /work/main/.cache/ctk/13.0/include/cupti_activity_deprecated.h:1437:5) config`, offset 0, 1 bytes. */
+  /** C: `struct (unnamed struct at cupti_activity_deprecated.h:1437:5) config`, offset 0, 1 bytes. */
   get config(): CUpti_ActivityKernel4_cacheConfig_config {
     return this.$record(CUpti_ActivityKernel4_cacheConfig_config, 0);
   }
@@ -13597,9 +13597,9 @@ export class CUpti_ActivityKernel4_cacheConfig extends RecordBase {
   }
 }
 
-/** C: `(anonymous struct CUpti_ActivityKernel4_cacheConfig_config)`: 1 bytes, aligned to 1. */
+/** C: `__typeof__(((CUpti_ActivityKernel4 *)0)->cacheConfig.config)`: 1 bytes, aligned to 1. */
 export class CUpti_ActivityKernel4_cacheConfig_config extends RecordBase {
-  static readonly $cName = "(anonymous struct CUpti_ActivityKernel4_cacheConfig_config)";
+  static readonly $cName = "__typeof__(((CUpti_ActivityKernel4 *)0)->cacheConfig.config)";
   static readonly $size = 1;
   static readonly $align = 1;
   static readonly $fields: readonly FieldInfo[] = [
@@ -13694,7 +13694,7 @@ export class CUpti_ActivityKernel5 extends RecordBase {
   set kind(v: CUpti_ActivityKind) {
     this.$setU32(0, v);
   }
-  /** C: `union (unnamed union at /work/main/.cache/ctk/13.0/include/cupti_activity_deprecated.h:1668:3) cacheConfig`, offset 4, 1 bytes. */
+  /** C: `union (unnamed union at cupti_activity_deprecated.h:1668:3) cacheConfig`, offset 4, 1 bytes. */
   get cacheConfig(): CUpti_ActivityKernel5_cacheConfig {
     return this.$record(CUpti_ActivityKernel5_cacheConfig, 4);
   }
@@ -14089,10 +14089,10 @@ export class CUpti_ActivityKernel5 extends RecordBase {
  * For devices with compute capability 7.5+ cacheConfig values are not updated
  * in case field isSharedMemoryCarveoutRequested is set
  *
- * C: `(anonymous union CUpti_ActivityKernel5_cacheConfig)`: 1 bytes, aligned to 1.
+ * C: `__typeof__(((CUpti_ActivityKernel5 *)0)->cacheConfig)`: 1 bytes, aligned to 1.
  */
 export class CUpti_ActivityKernel5_cacheConfig extends RecordBase {
-  static readonly $cName = "(anonymous union CUpti_ActivityKernel5_cacheConfig)";
+  static readonly $cName = "__typeof__(((CUpti_ActivityKernel5 *)0)->cacheConfig)";
   static readonly $size = 1;
   static readonly $align = 1;
   static readonly $fields: readonly FieldInfo[] = [
@@ -14106,7 +14106,7 @@ export class CUpti_ActivityKernel5_cacheConfig extends RecordBase {
   set both(v: number) {
     this.$setU8(0, v);
   }
-  /** C: `struct (unnamed struct at /work/main/.cache/ctk/13.0/include/cupti_activity_deprecated.h:1670:5) config`, offset 0, 1 bytes. */
+  /** C: `struct (unnamed struct at cupti_activity_deprecated.h:1670:5) config`, offset 0, 1 bytes. */
   get config(): CUpti_ActivityKernel5_cacheConfig_config {
     return this.$record(CUpti_ActivityKernel5_cacheConfig_config, 0);
   }
@@ -14115,9 +14115,9 @@ export class CUpti_ActivityKernel5_cacheConfig extends RecordBase {
   }
 }
 
-/** C: `(anonymous struct CUpti_ActivityKernel5_cacheConfig_config)`: 1 bytes, aligned to 1. */
+/** C: `__typeof__(((CUpti_ActivityKernel5 *)0)->cacheConfig.config)`: 1 bytes, aligned to 1. */
 export class CUpti_ActivityKernel5_cacheConfig_config extends RecordBase {
-  static readonly $cName = "(anonymous struct CUpti_ActivityKernel5_cacheConfig_config)";
+  static readonly $cName = "__typeof__(((CUpti_ActivityKernel5 *)0)->cacheConfig.config)";
   static readonly $size = 1;
   static readonly $align = 1;
   static readonly $fields: readonly FieldInfo[] = [
@@ -14213,7 +14213,7 @@ export class CUpti_ActivityKernel6 extends RecordBase {
   set kind(v: CUpti_ActivityKind) {
     this.$setU32(0, v);
   }
-  /** C: `union (unnamed union at /work/main/.cache/ctk/13.0/include/cupti_activity_deprecated.h:1919:3) cacheConfig`, offset 4, 1 bytes. */
+  /** C: `union (unnamed union at cupti_activity_deprecated.h:1919:3) cacheConfig`, offset 4, 1 bytes. */
   get cacheConfig(): CUpti_ActivityKernel6_cacheConfig {
     return this.$record(CUpti_ActivityKernel6_cacheConfig, 4);
   }
@@ -14619,10 +14619,10 @@ export class CUpti_ActivityKernel6 extends RecordBase {
  * For devices with compute capability 7.5+ cacheConfig values are not updated
  * in case field isSharedMemoryCarveoutRequested is set
  *
- * C: `(anonymous union CUpti_ActivityKernel6_cacheConfig)`: 1 bytes, aligned to 1.
+ * C: `__typeof__(((CUpti_ActivityKernel6 *)0)->cacheConfig)`: 1 bytes, aligned to 1.
  */
 export class CUpti_ActivityKernel6_cacheConfig extends RecordBase {
-  static readonly $cName = "(anonymous union CUpti_ActivityKernel6_cacheConfig)";
+  static readonly $cName = "__typeof__(((CUpti_ActivityKernel6 *)0)->cacheConfig)";
   static readonly $size = 1;
   static readonly $align = 1;
   static readonly $fields: readonly FieldInfo[] = [
@@ -14636,7 +14636,7 @@ export class CUpti_ActivityKernel6_cacheConfig extends RecordBase {
   set both(v: number) {
     this.$setU8(0, v);
   }
-  /** C: `struct (unnamed struct at /work/main/.cache/ctk/13.0/include/cupti_activity_deprecated.h:1921:5) config`, offset 0, 1 bytes. */
+  /** C: `struct (unnamed struct at cupti_activity_deprecated.h:1921:5) config`, offset 0, 1 bytes. */
   get config(): CUpti_ActivityKernel6_cacheConfig_config {
     return this.$record(CUpti_ActivityKernel6_cacheConfig_config, 0);
   }
@@ -14645,9 +14645,9 @@ export class CUpti_ActivityKernel6_cacheConfig extends RecordBase {
   }
 }
 
-/** C: `(anonymous struct CUpti_ActivityKernel6_cacheConfig_config)`: 1 bytes, aligned to 1. */
+/** C: `__typeof__(((CUpti_ActivityKernel6 *)0)->cacheConfig.config)`: 1 bytes, aligned to 1. */
 export class CUpti_ActivityKernel6_cacheConfig_config extends RecordBase {
-  static readonly $cName = "(anonymous struct CUpti_ActivityKernel6_cacheConfig_config)";
+  static readonly $cName = "__typeof__(((CUpti_ActivityKernel6 *)0)->cacheConfig.config)";
   static readonly $size = 1;
   static readonly $align = 1;
   static readonly $fields: readonly FieldInfo[] = [
@@ -14745,7 +14745,7 @@ export class CUpti_ActivityKernel7 extends RecordBase {
   set kind(v: CUpti_ActivityKind) {
     this.$setU32(0, v);
   }
-  /** C: `union (unnamed union at /work/main/.cache/ctk/13.0/include/cupti_activity_deprecated.h:2176:3) cacheConfig`, offset 4, 1 bytes. */
+  /** C: `union (unnamed union at cupti_activity_deprecated.h:2176:3) cacheConfig`, offset 4, 1 bytes. */
   get cacheConfig(): CUpti_ActivityKernel7_cacheConfig {
     return this.$record(CUpti_ActivityKernel7_cacheConfig, 4);
   }
@@ -15171,10 +15171,10 @@ export class CUpti_ActivityKernel7 extends RecordBase {
  * For devices with compute capability 7.5+ cacheConfig values are not updated
  * in case field isSharedMemoryCarveoutRequested is set
  *
- * C: `(anonymous union CUpti_ActivityKernel7_cacheConfig)`: 1 bytes, aligned to 1.
+ * C: `__typeof__(((CUpti_ActivityKernel7 *)0)->cacheConfig)`: 1 bytes, aligned to 1.
  */
 export class CUpti_ActivityKernel7_cacheConfig extends RecordBase {
-  static readonly $cName = "(anonymous union CUpti_ActivityKernel7_cacheConfig)";
+  static readonly $cName = "__typeof__(((CUpti_ActivityKernel7 *)0)->cacheConfig)";
   static readonly $size = 1;
   static readonly $align = 1;
   static readonly $fields: readonly FieldInfo[] = [
@@ -15188,7 +15188,7 @@ export class CUpti_ActivityKernel7_cacheConfig extends RecordBase {
   set both(v: number) {
     this.$setU8(0, v);
   }
-  /** C: `struct (unnamed struct at /work/main/.cache/ctk/13.0/include/cupti_activity_deprecated.h:2178:5) config`, offset 0, 1 bytes. */
+  /** C: `struct (unnamed struct at cupti_activity_deprecated.h:2178:5) config`, offset 0, 1 bytes. */
   get config(): CUpti_ActivityKernel7_cacheConfig_config {
     return this.$record(CUpti_ActivityKernel7_cacheConfig_config, 0);
   }
@@ -15197,9 +15197,9 @@ export class CUpti_ActivityKernel7_cacheConfig extends RecordBase {
   }
 }
 
-/** C: `(anonymous struct CUpti_ActivityKernel7_cacheConfig_config)`: 1 bytes, aligned to 1. */
+/** C: `__typeof__(((CUpti_ActivityKernel7 *)0)->cacheConfig.config)`: 1 bytes, aligned to 1. */
 export class CUpti_ActivityKernel7_cacheConfig_config extends RecordBase {
-  static readonly $cName = "(anonymous struct CUpti_ActivityKernel7_cacheConfig_config)";
+  static readonly $cName = "__typeof__(((CUpti_ActivityKernel7 *)0)->cacheConfig.config)";
   static readonly $size = 1;
   static readonly $align = 1;
   static readonly $fields: readonly FieldInfo[] = [
@@ -15300,7 +15300,7 @@ export class CUpti_ActivityKernel8 extends RecordBase {
   set kind(v: CUpti_ActivityKind) {
     this.$setU32(0, v);
   }
-  /** C: `union (unnamed union at /work/main/.cache/ctk/13.0/include/cupti_activity_deprecated.h:2441:3) cacheConfig`, offset 4, 1 bytes. */
+  /** C: `union (unnamed union at cupti_activity_deprecated.h:2441:3) cacheConfig`, offset 4, 1 bytes. */
   get cacheConfig(): CUpti_ActivityKernel8_cacheConfig {
     return this.$record(CUpti_ActivityKernel8_cacheConfig, 4);
   }
@@ -15782,10 +15782,10 @@ export class CUpti_ActivityKernel8 extends RecordBase {
  * For devices with compute capability 7.5+ cacheConfig values are not updated
  * in case field isSharedMemoryCarveoutRequested is set
  *
- * C: `(anonymous union CUpti_ActivityKernel8_cacheConfig)`: 1 bytes, aligned to 1.
+ * C: `__typeof__(((CUpti_ActivityKernel8 *)0)->cacheConfig)`: 1 bytes, aligned to 1.
  */
 export class CUpti_ActivityKernel8_cacheConfig extends RecordBase {
-  static readonly $cName = "(anonymous union CUpti_ActivityKernel8_cacheConfig)";
+  static readonly $cName = "__typeof__(((CUpti_ActivityKernel8 *)0)->cacheConfig)";
   static readonly $size = 1;
   static readonly $align = 1;
   static readonly $fields: readonly FieldInfo[] = [
@@ -15799,7 +15799,7 @@ export class CUpti_ActivityKernel8_cacheConfig extends RecordBase {
   set both(v: number) {
     this.$setU8(0, v);
   }
-  /** C: `struct (unnamed struct at /work/main/.cache/ctk/13.0/include/cupti_activity_deprecated.h:2443:5) config`, offset 0, 1 bytes. */
+  /** C: `struct (unnamed struct at cupti_activity_deprecated.h:2443:5) config`, offset 0, 1 bytes. */
   get config(): CUpti_ActivityKernel8_cacheConfig_config {
     return this.$record(CUpti_ActivityKernel8_cacheConfig_config, 0);
   }
@@ -15808,9 +15808,9 @@ export class CUpti_ActivityKernel8_cacheConfig extends RecordBase {
   }
 }
 
-/** C: `(anonymous struct CUpti_ActivityKernel8_cacheConfig_config)`: 1 bytes, aligned to 1. */
+/** C: `__typeof__(((CUpti_ActivityKernel8 *)0)->cacheConfig.config)`: 1 bytes, aligned to 1. */
 export class CUpti_ActivityKernel8_cacheConfig_config extends RecordBase {
-  static readonly $cName = "(anonymous struct CUpti_ActivityKernel8_cacheConfig_config)";
+  static readonly $cName = "__typeof__(((CUpti_ActivityKernel8 *)0)->cacheConfig.config)";
   static readonly $size = 1;
   static readonly $align = 1;
   static readonly $fields: readonly FieldInfo[] = [
@@ -15913,7 +15913,7 @@ export class CUpti_ActivityKernel9 extends RecordBase {
   set kind(v: CUpti_ActivityKind) {
     this.$setU32(0, v);
   }
-  /** C: `union (unnamed union at /work/main/.cache/ctk/13.0/include/cupti_activity_deprecated.h:2737:3) cacheConfig`, offset 4, 1 bytes. */
+  /** C: `union (unnamed union at cupti_activity_deprecated.h:2737:3) cacheConfig`, offset 4, 1 bytes. */
   get cacheConfig(): CUpti_ActivityKernel9_cacheConfig {
     return this.$record(CUpti_ActivityKernel9_cacheConfig, 4);
   }
@@ -16415,10 +16415,10 @@ export class CUpti_ActivityKernel9 extends RecordBase {
  * For devices with compute capability 7.5+ cacheConfig values are not updated
  * in case field isSharedMemoryCarveoutRequested is set
  *
- * C: `(anonymous union CUpti_ActivityKernel9_cacheConfig)`: 1 bytes, aligned to 1.
+ * C: `__typeof__(((CUpti_ActivityKernel9 *)0)->cacheConfig)`: 1 bytes, aligned to 1.
  */
 export class CUpti_ActivityKernel9_cacheConfig extends RecordBase {
-  static readonly $cName = "(anonymous union CUpti_ActivityKernel9_cacheConfig)";
+  static readonly $cName = "__typeof__(((CUpti_ActivityKernel9 *)0)->cacheConfig)";
   static readonly $size = 1;
   static readonly $align = 1;
   static readonly $fields: readonly FieldInfo[] = [
@@ -16432,7 +16432,7 @@ export class CUpti_ActivityKernel9_cacheConfig extends RecordBase {
   set both(v: number) {
     this.$setU8(0, v);
   }
-  /** C: `struct (unnamed struct at /work/main/.cache/ctk/13.0/include/cupti_activity_deprecated.h:2739:5) config`, offset 0, 1 bytes. */
+  /** C: `struct (unnamed struct at cupti_activity_deprecated.h:2739:5) config`, offset 0, 1 bytes. */
   get config(): CUpti_ActivityKernel9_cacheConfig_config {
     return this.$record(CUpti_ActivityKernel9_cacheConfig_config, 0);
   }
@@ -16441,9 +16441,9 @@ export class CUpti_ActivityKernel9_cacheConfig extends RecordBase {
   }
 }
 
-/** C: `(anonymous struct CUpti_ActivityKernel9_cacheConfig_config)`: 1 bytes, aligned to 1. */
+/** C: `__typeof__(((CUpti_ActivityKernel9 *)0)->cacheConfig.config)`: 1 bytes, aligned to 1. */
 export class CUpti_ActivityKernel9_cacheConfig_config extends RecordBase {
-  static readonly $cName = "(anonymous struct CUpti_ActivityKernel9_cacheConfig_config)";
+  static readonly $cName = "__typeof__(((CUpti_ActivityKernel9 *)0)->cacheConfig.config)";
   static readonly $size = 1;
   static readonly $align = 1;
   static readonly $fields: readonly FieldInfo[] = [
@@ -18532,7 +18532,7 @@ export class CUpti_ActivityMemory2 extends RecordBase {
   set pad1(v: number) {
     this.$setU32(76, v);
   }
-  /** C: `struct (unnamed struct at /work/main/.cache/ctk/13.0/include/cupti_activity_deprecated.h:4073:3) memoryPoolConfig`, offset 80, 32 bytes. */
+  /** C: `struct (unnamed struct at cupti_activity_deprecated.h:4073:3) memoryPoolConfig`, offset 80, 32 bytes. */
   get memoryPoolConfig(): CUpti_ActivityMemory2_memoryPoolConfig {
     return this.$record(CUpti_ActivityMemory2_memoryPoolConfig, 80);
   }
@@ -18544,10 +18544,10 @@ export class CUpti_ActivityMemory2 extends RecordBase {
 /**
  * The memory pool configuration used for the memory operations.
  *
- * C: `(anonymous struct CUpti_ActivityMemory2_memoryPoolConfig)`: 32 bytes, aligned to 8.
+ * C: `__typeof__(((CUpti_ActivityMemory2 *)0)->memoryPoolConfig)`: 32 bytes, aligned to 8.
  */
 export class CUpti_ActivityMemory2_memoryPoolConfig extends RecordBase {
-  static readonly $cName = "(anonymous struct CUpti_ActivityMemory2_memoryPoolConfig)";
+  static readonly $cName = "__typeof__(((CUpti_ActivityMemory2 *)0)->memoryPoolConfig)";
   static readonly $size = 32;
   static readonly $align = 8;
   static readonly $fields: readonly FieldInfo[] = [
@@ -18598,7 +18598,7 @@ export class CUpti_ActivityMemory2_memoryPoolConfig extends RecordBase {
   set releaseThreshold(v: bigint | number) {
     this.$setU64(16, v);
   }
-  /** C: `union (unnamed union at /work/main/.cache/ctk/13.0/include/cupti_activity_deprecated.h:4104:4) pool`, offset 24, 8 bytes. */
+  /** C: `union (unnamed union at cupti_activity_deprecated.h:4104:4) pool`, offset 24, 8 bytes. */
   get pool(): CUpti_ActivityMemory2_memoryPoolConfig_pool {
     return this.$record(CUpti_ActivityMemory2_memoryPoolConfig_pool, 24);
   }
@@ -18614,10 +18614,10 @@ export class CUpti_ActivityMemory2_memoryPoolConfig extends RecordBase {
  * `processId` is valid if `memoryPoolType` is
  * CUPTI_ACTIVITY_MEMORY_POOL_TYPE_IMPORTED, `CUpti_ActivityMemoryPoolType`.
  *
- * C: `(anonymous union CUpti_ActivityMemory2_memoryPoolConfig_pool)`: 8 bytes, aligned to 8.
+ * C: `__typeof__(((CUpti_ActivityMemory2 *)0)->memoryPoolConfig.pool)`: 8 bytes, aligned to 8.
  */
 export class CUpti_ActivityMemory2_memoryPoolConfig_pool extends RecordBase {
-  static readonly $cName = "(anonymous union CUpti_ActivityMemory2_memoryPoolConfig_pool)";
+  static readonly $cName = "__typeof__(((CUpti_ActivityMemory2 *)0)->memoryPoolConfig.pool)";
   static readonly $size = 8;
   static readonly $align = 8;
   static readonly $fields: readonly FieldInfo[] = [
@@ -18834,7 +18834,7 @@ export class CUpti_ActivityMemory3 extends RecordBase {
   set pad1(v: number) {
     this.$setU32(76, v);
   }
-  /** C: `struct (unnamed struct at /work/main/.cache/ctk/13.0/include/cupti_activity_deprecated.h:4214:3) memoryPoolConfig`, offset 80, 40 bytes. */
+  /** C: `struct (unnamed struct at cupti_activity_deprecated.h:4214:3) memoryPoolConfig`, offset 80, 40 bytes. */
   get memoryPoolConfig(): CUpti_ActivityMemory3_memoryPoolConfig {
     return this.$record(CUpti_ActivityMemory3_memoryPoolConfig, 80);
   }
@@ -18846,10 +18846,10 @@ export class CUpti_ActivityMemory3 extends RecordBase {
 /**
  * The memory pool configuration used for the memory operations.
  *
- * C: `(anonymous struct CUpti_ActivityMemory3_memoryPoolConfig)`: 40 bytes, aligned to 8.
+ * C: `__typeof__(((CUpti_ActivityMemory3 *)0)->memoryPoolConfig)`: 40 bytes, aligned to 8.
  */
 export class CUpti_ActivityMemory3_memoryPoolConfig extends RecordBase {
-  static readonly $cName = "(anonymous struct CUpti_ActivityMemory3_memoryPoolConfig)";
+  static readonly $cName = "__typeof__(((CUpti_ActivityMemory3 *)0)->memoryPoolConfig)";
   static readonly $size = 40;
   static readonly $align = 8;
   static readonly $fields: readonly FieldInfo[] = [
@@ -18901,7 +18901,7 @@ export class CUpti_ActivityMemory3_memoryPoolConfig extends RecordBase {
   set releaseThreshold(v: bigint | number) {
     this.$setU64(16, v);
   }
-  /** C: `union (unnamed union at /work/main/.cache/ctk/13.0/include/cupti_activity_deprecated.h:4245:5) pool`, offset 24, 8 bytes. */
+  /** C: `union (unnamed union at cupti_activity_deprecated.h:4245:5) pool`, offset 24, 8 bytes. */
   get pool(): CUpti_ActivityMemory3_memoryPoolConfig_pool {
     return this.$record(CUpti_ActivityMemory3_memoryPoolConfig_pool, 24);
   }
@@ -18928,10 +18928,10 @@ export class CUpti_ActivityMemory3_memoryPoolConfig extends RecordBase {
  * `processId` is valid if `memoryPoolType` is
  * CUPTI_ACTIVITY_MEMORY_POOL_TYPE_IMPORTED, `CUpti_ActivityMemoryPoolType`
  *
- * C: `(anonymous union CUpti_ActivityMemory3_memoryPoolConfig_pool)`: 8 bytes, aligned to 8.
+ * C: `__typeof__(((CUpti_ActivityMemory3 *)0)->memoryPoolConfig.pool)`: 8 bytes, aligned to 8.
  */
 export class CUpti_ActivityMemory3_memoryPoolConfig_pool extends RecordBase {
-  static readonly $cName = "(anonymous union CUpti_ActivityMemory3_memoryPoolConfig_pool)";
+  static readonly $cName = "__typeof__(((CUpti_ActivityMemory3 *)0)->memoryPoolConfig.pool)";
   static readonly $size = 8;
   static readonly $align = 8;
   static readonly $fields: readonly FieldInfo[] = [
@@ -20336,14 +20336,14 @@ export class CUpti_ActivityNvLink extends RecordBase {
   set typeDev1(v: CUpti_DevType) {
     this.$setU32(12, v);
   }
-  /** C: `union (unnamed union at /work/main/.cache/ctk/13.0/include/cupti_activity_deprecated.h:4977:3) idDev0`, offset 16, 16 bytes. */
+  /** C: `union (unnamed union at cupti_activity_deprecated.h:4977:3) idDev0`, offset 16, 16 bytes. */
   get idDev0(): CUpti_ActivityNvLink_idDev0 {
     return this.$record(CUpti_ActivityNvLink_idDev0, 16);
   }
   set idDev0(v: CUpti_ActivityNvLink_idDev0) {
     this.$setRecord(16, 16, v);
   }
-  /** C: `union (unnamed union at /work/main/.cache/ctk/13.0/include/cupti_activity_deprecated.h:4996:3) idDev1`, offset 32, 16 bytes. */
+  /** C: `union (unnamed union at cupti_activity_deprecated.h:4996:3) idDev1`, offset 32, 16 bytes. */
   get idDev1(): CUpti_ActivityNvLink_idDev1 {
     return this.$record(CUpti_ActivityNvLink_idDev1, 32);
   }
@@ -20412,10 +20412,10 @@ export class CUpti_ActivityNvLink extends RecordBase {
  * If typeDev0 is CUPTI_DEV_TYPE_GPU, UUID for device 0. `CUpti_ActivityDevice5`.
  * If typeDev0 is CUPTI_DEV_TYPE_NPU, struct npu for NPU.
  *
- * C: `(anonymous union CUpti_ActivityNvLink_idDev0)`: 16 bytes, aligned to 4.
+ * C: `__typeof__(((CUpti_ActivityNvLink *)0)->idDev0)`: 16 bytes, aligned to 4.
  */
 export class CUpti_ActivityNvLink_idDev0 extends RecordBase {
-  static readonly $cName = "(anonymous union CUpti_ActivityNvLink_idDev0)";
+  static readonly $cName = "__typeof__(((CUpti_ActivityNvLink *)0)->idDev0)";
   static readonly $size = 16;
   static readonly $align = 4;
   static readonly $fields: readonly FieldInfo[] = [
@@ -20429,7 +20429,7 @@ export class CUpti_ActivityNvLink_idDev0 extends RecordBase {
   set uuidDev(v: CUuuid_st) {
     this.$setRecord(0, 16, v);
   }
-  /** C: `struct (unnamed struct at /work/main/.cache/ctk/13.0/include/cupti_activity_deprecated.h:4979:5) npu`, offset 0, 8 bytes. */
+  /** C: `struct (unnamed struct at cupti_activity_deprecated.h:4979:5) npu`, offset 0, 8 bytes. */
   get npu(): CUpti_ActivityNvLink_idDev0_npu {
     return this.$record(CUpti_ActivityNvLink_idDev0_npu, 0);
   }
@@ -20438,9 +20438,9 @@ export class CUpti_ActivityNvLink_idDev0 extends RecordBase {
   }
 }
 
-/** C: `(anonymous struct CUpti_ActivityNvLink_idDev0_npu)`: 8 bytes, aligned to 4. */
+/** C: `__typeof__(((CUpti_ActivityNvLink *)0)->idDev0.npu)`: 8 bytes, aligned to 4. */
 export class CUpti_ActivityNvLink_idDev0_npu extends RecordBase {
-  static readonly $cName = "(anonymous struct CUpti_ActivityNvLink_idDev0_npu)";
+  static readonly $cName = "__typeof__(((CUpti_ActivityNvLink *)0)->idDev0.npu)";
   static readonly $size = 8;
   static readonly $align = 4;
   static readonly $fields: readonly FieldInfo[] = [
@@ -20473,10 +20473,10 @@ export class CUpti_ActivityNvLink_idDev0_npu extends RecordBase {
  * If typeDev1 is CUPTI_DEV_TYPE_GPU, UUID for device 1. `CUpti_ActivityDevice5`.
  * If typeDev1 is CUPTI_DEV_TYPE_NPU, struct npu for NPU.
  *
- * C: `(anonymous union CUpti_ActivityNvLink_idDev1)`: 16 bytes, aligned to 4.
+ * C: `__typeof__(((CUpti_ActivityNvLink *)0)->idDev1)`: 16 bytes, aligned to 4.
  */
 export class CUpti_ActivityNvLink_idDev1 extends RecordBase {
-  static readonly $cName = "(anonymous union CUpti_ActivityNvLink_idDev1)";
+  static readonly $cName = "__typeof__(((CUpti_ActivityNvLink *)0)->idDev1)";
   static readonly $size = 16;
   static readonly $align = 4;
   static readonly $fields: readonly FieldInfo[] = [
@@ -20490,7 +20490,7 @@ export class CUpti_ActivityNvLink_idDev1 extends RecordBase {
   set uuidDev(v: CUuuid_st) {
     this.$setRecord(0, 16, v);
   }
-  /** C: `struct (unnamed struct at /work/main/.cache/ctk/13.0/include/cupti_activity_deprecated.h:4998:5) npu`, offset 0, 8 bytes. */
+  /** C: `struct (unnamed struct at cupti_activity_deprecated.h:4998:5) npu`, offset 0, 8 bytes. */
   get npu(): CUpti_ActivityNvLink_idDev1_npu {
     return this.$record(CUpti_ActivityNvLink_idDev1_npu, 0);
   }
@@ -20499,9 +20499,9 @@ export class CUpti_ActivityNvLink_idDev1 extends RecordBase {
   }
 }
 
-/** C: `(anonymous struct CUpti_ActivityNvLink_idDev1_npu)`: 8 bytes, aligned to 4. */
+/** C: `__typeof__(((CUpti_ActivityNvLink *)0)->idDev1.npu)`: 8 bytes, aligned to 4. */
 export class CUpti_ActivityNvLink_idDev1_npu extends RecordBase {
-  static readonly $cName = "(anonymous struct CUpti_ActivityNvLink_idDev1_npu)";
+  static readonly $cName = "__typeof__(((CUpti_ActivityNvLink *)0)->idDev1.npu)";
   static readonly $size = 8;
   static readonly $align = 4;
   static readonly $fields: readonly FieldInfo[] = [
@@ -20597,14 +20597,14 @@ export class CUpti_ActivityNvLink2 extends RecordBase {
   set typeDev1(v: CUpti_DevType) {
     this.$setU32(12, v);
   }
-  /** C: `union (unnamed union at /work/main/.cache/ctk/13.0/include/cupti_activity_deprecated.h:5082:3) idDev0`, offset 16, 16 bytes. */
+  /** C: `union (unnamed union at cupti_activity_deprecated.h:5082:3) idDev0`, offset 16, 16 bytes. */
   get idDev0(): CUpti_ActivityNvLink2_idDev0 {
     return this.$record(CUpti_ActivityNvLink2_idDev0, 16);
   }
   set idDev0(v: CUpti_ActivityNvLink2_idDev0) {
     this.$setRecord(16, 16, v);
   }
-  /** C: `union (unnamed union at /work/main/.cache/ctk/13.0/include/cupti_activity_deprecated.h:5101:3) idDev1`, offset 32, 16 bytes. */
+  /** C: `union (unnamed union at cupti_activity_deprecated.h:5101:3) idDev1`, offset 32, 16 bytes. */
   get idDev1(): CUpti_ActivityNvLink2_idDev1 {
     return this.$record(CUpti_ActivityNvLink2_idDev1, 32);
   }
@@ -20673,10 +20673,10 @@ export class CUpti_ActivityNvLink2 extends RecordBase {
  * If typeDev0 is CUPTI_DEV_TYPE_GPU, UUID for device 0. `CUpti_ActivityDevice5`.
  * If typeDev0 is CUPTI_DEV_TYPE_NPU, struct npu for NPU.
  *
- * C: `(anonymous union CUpti_ActivityNvLink2_idDev0)`: 16 bytes, aligned to 4.
+ * C: `__typeof__(((CUpti_ActivityNvLink2 *)0)->idDev0)`: 16 bytes, aligned to 4.
  */
 export class CUpti_ActivityNvLink2_idDev0 extends RecordBase {
-  static readonly $cName = "(anonymous union CUpti_ActivityNvLink2_idDev0)";
+  static readonly $cName = "__typeof__(((CUpti_ActivityNvLink2 *)0)->idDev0)";
   static readonly $size = 16;
   static readonly $align = 4;
   static readonly $fields: readonly FieldInfo[] = [
@@ -20690,7 +20690,7 @@ export class CUpti_ActivityNvLink2_idDev0 extends RecordBase {
   set uuidDev(v: CUuuid_st) {
     this.$setRecord(0, 16, v);
   }
-  /** C: `struct (unnamed struct at /work/main/.cache/ctk/13.0/include/cupti_activity_deprecated.h:5084:5) npu`, offset 0, 8 bytes. */
+  /** C: `struct (unnamed struct at cupti_activity_deprecated.h:5084:5) npu`, offset 0, 8 bytes. */
   get npu(): CUpti_ActivityNvLink2_idDev0_npu {
     return this.$record(CUpti_ActivityNvLink2_idDev0_npu, 0);
   }
@@ -20699,9 +20699,9 @@ export class CUpti_ActivityNvLink2_idDev0 extends RecordBase {
   }
 }
 
-/** C: `(anonymous struct CUpti_ActivityNvLink2_idDev0_npu)`: 8 bytes, aligned to 4. */
+/** C: `__typeof__(((CUpti_ActivityNvLink2 *)0)->idDev0.npu)`: 8 bytes, aligned to 4. */
 export class CUpti_ActivityNvLink2_idDev0_npu extends RecordBase {
-  static readonly $cName = "(anonymous struct CUpti_ActivityNvLink2_idDev0_npu)";
+  static readonly $cName = "__typeof__(((CUpti_ActivityNvLink2 *)0)->idDev0.npu)";
   static readonly $size = 8;
   static readonly $align = 4;
   static readonly $fields: readonly FieldInfo[] = [
@@ -20734,10 +20734,10 @@ export class CUpti_ActivityNvLink2_idDev0_npu extends RecordBase {
  * If typeDev1 is CUPTI_DEV_TYPE_GPU, UUID for device 1. `CUpti_ActivityDevice5`.
  * If typeDev1 is CUPTI_DEV_TYPE_NPU, struct npu for NPU.
  *
- * C: `(anonymous union CUpti_ActivityNvLink2_idDev1)`: 16 bytes, aligned to 4.
+ * C: `__typeof__(((CUpti_ActivityNvLink2 *)0)->idDev1)`: 16 bytes, aligned to 4.
  */
 export class CUpti_ActivityNvLink2_idDev1 extends RecordBase {
-  static readonly $cName = "(anonymous union CUpti_ActivityNvLink2_idDev1)";
+  static readonly $cName = "__typeof__(((CUpti_ActivityNvLink2 *)0)->idDev1)";
   static readonly $size = 16;
   static readonly $align = 4;
   static readonly $fields: readonly FieldInfo[] = [
@@ -20751,7 +20751,7 @@ export class CUpti_ActivityNvLink2_idDev1 extends RecordBase {
   set uuidDev(v: CUuuid_st) {
     this.$setRecord(0, 16, v);
   }
-  /** C: `struct (unnamed struct at /work/main/.cache/ctk/13.0/include/cupti_activity_deprecated.h:5103:5) npu`, offset 0, 8 bytes. */
+  /** C: `struct (unnamed struct at cupti_activity_deprecated.h:5103:5) npu`, offset 0, 8 bytes. */
   get npu(): CUpti_ActivityNvLink2_idDev1_npu {
     return this.$record(CUpti_ActivityNvLink2_idDev1_npu, 0);
   }
@@ -20760,9 +20760,9 @@ export class CUpti_ActivityNvLink2_idDev1 extends RecordBase {
   }
 }
 
-/** C: `(anonymous struct CUpti_ActivityNvLink2_idDev1_npu)`: 8 bytes, aligned to 4. */
+/** C: `__typeof__(((CUpti_ActivityNvLink2 *)0)->idDev1.npu)`: 8 bytes, aligned to 4. */
 export class CUpti_ActivityNvLink2_idDev1_npu extends RecordBase {
-  static readonly $cName = "(anonymous struct CUpti_ActivityNvLink2_idDev1_npu)";
+  static readonly $cName = "__typeof__(((CUpti_ActivityNvLink2 *)0)->idDev1.npu)";
   static readonly $size = 8;
   static readonly $align = 4;
   static readonly $fields: readonly FieldInfo[] = [
@@ -20860,14 +20860,14 @@ export class CUpti_ActivityNvLink3 extends RecordBase {
   set typeDev1(v: CUpti_DevType) {
     this.$setU32(12, v);
   }
-  /** C: `union (unnamed union at /work/main/.cache/ctk/13.0/include/cupti_activity_deprecated.h:5186:3) idDev0`, offset 16, 16 bytes. */
+  /** C: `union (unnamed union at cupti_activity_deprecated.h:5186:3) idDev0`, offset 16, 16 bytes. */
   get idDev0(): CUpti_ActivityNvLink3_idDev0 {
     return this.$record(CUpti_ActivityNvLink3_idDev0, 16);
   }
   set idDev0(v: CUpti_ActivityNvLink3_idDev0) {
     this.$setRecord(16, 16, v);
   }
-  /** C: `union (unnamed union at /work/main/.cache/ctk/13.0/include/cupti_activity_deprecated.h:5205:3) idDev1`, offset 32, 16 bytes. */
+  /** C: `union (unnamed union at cupti_activity_deprecated.h:5205:3) idDev1`, offset 32, 16 bytes. */
   get idDev1(): CUpti_ActivityNvLink3_idDev1 {
     return this.$record(CUpti_ActivityNvLink3_idDev1, 32);
   }
@@ -20953,10 +20953,10 @@ export class CUpti_ActivityNvLink3 extends RecordBase {
  * If typeDev0 is CUPTI_DEV_TYPE_GPU, UUID for device 0. `CUpti_ActivityDevice5`.
  * If typeDev0 is CUPTI_DEV_TYPE_NPU, struct npu for NPU.
  *
- * C: `(anonymous union CUpti_ActivityNvLink3_idDev0)`: 16 bytes, aligned to 4.
+ * C: `__typeof__(((CUpti_ActivityNvLink3 *)0)->idDev0)`: 16 bytes, aligned to 4.
  */
 export class CUpti_ActivityNvLink3_idDev0 extends RecordBase {
-  static readonly $cName = "(anonymous union CUpti_ActivityNvLink3_idDev0)";
+  static readonly $cName = "__typeof__(((CUpti_ActivityNvLink3 *)0)->idDev0)";
   static readonly $size = 16;
   static readonly $align = 4;
   static readonly $fields: readonly FieldInfo[] = [
@@ -20970,7 +20970,7 @@ export class CUpti_ActivityNvLink3_idDev0 extends RecordBase {
   set uuidDev(v: CUuuid_st) {
     this.$setRecord(0, 16, v);
   }
-  /** C: `struct (unnamed struct at /work/main/.cache/ctk/13.0/include/cupti_activity_deprecated.h:5188:5) npu`, offset 0, 8 bytes. */
+  /** C: `struct (unnamed struct at cupti_activity_deprecated.h:5188:5) npu`, offset 0, 8 bytes. */
   get npu(): CUpti_ActivityNvLink3_idDev0_npu {
     return this.$record(CUpti_ActivityNvLink3_idDev0_npu, 0);
   }
@@ -20979,9 +20979,9 @@ export class CUpti_ActivityNvLink3_idDev0 extends RecordBase {
   }
 }
 
-/** C: `(anonymous struct CUpti_ActivityNvLink3_idDev0_npu)`: 8 bytes, aligned to 4. */
+/** C: `__typeof__(((CUpti_ActivityNvLink3 *)0)->idDev0.npu)`: 8 bytes, aligned to 4. */
 export class CUpti_ActivityNvLink3_idDev0_npu extends RecordBase {
-  static readonly $cName = "(anonymous struct CUpti_ActivityNvLink3_idDev0_npu)";
+  static readonly $cName = "__typeof__(((CUpti_ActivityNvLink3 *)0)->idDev0.npu)";
   static readonly $size = 8;
   static readonly $align = 4;
   static readonly $fields: readonly FieldInfo[] = [
@@ -21014,10 +21014,10 @@ export class CUpti_ActivityNvLink3_idDev0_npu extends RecordBase {
  * If typeDev1 is CUPTI_DEV_TYPE_GPU, UUID for device 1. `CUpti_ActivityDevice5`.
  * If typeDev1 is CUPTI_DEV_TYPE_NPU, struct npu for NPU.
  *
- * C: `(anonymous union CUpti_ActivityNvLink3_idDev1)`: 16 bytes, aligned to 4.
+ * C: `__typeof__(((CUpti_ActivityNvLink3 *)0)->idDev1)`: 16 bytes, aligned to 4.
  */
 export class CUpti_ActivityNvLink3_idDev1 extends RecordBase {
-  static readonly $cName = "(anonymous union CUpti_ActivityNvLink3_idDev1)";
+  static readonly $cName = "__typeof__(((CUpti_ActivityNvLink3 *)0)->idDev1)";
   static readonly $size = 16;
   static readonly $align = 4;
   static readonly $fields: readonly FieldInfo[] = [
@@ -21031,7 +21031,7 @@ export class CUpti_ActivityNvLink3_idDev1 extends RecordBase {
   set uuidDev(v: CUuuid_st) {
     this.$setRecord(0, 16, v);
   }
-  /** C: `struct (unnamed struct at /work/main/.cache/ctk/13.0/include/cupti_activity_deprecated.h:5207:5) npu`, offset 0, 8 bytes. */
+  /** C: `struct (unnamed struct at cupti_activity_deprecated.h:5207:5) npu`, offset 0, 8 bytes. */
   get npu(): CUpti_ActivityNvLink3_idDev1_npu {
     return this.$record(CUpti_ActivityNvLink3_idDev1_npu, 0);
   }
@@ -21040,9 +21040,9 @@ export class CUpti_ActivityNvLink3_idDev1 extends RecordBase {
   }
 }
 
-/** C: `(anonymous struct CUpti_ActivityNvLink3_idDev1_npu)`: 8 bytes, aligned to 4. */
+/** C: `__typeof__(((CUpti_ActivityNvLink3 *)0)->idDev1.npu)`: 8 bytes, aligned to 4. */
 export class CUpti_ActivityNvLink3_idDev1_npu extends RecordBase {
-  static readonly $cName = "(anonymous struct CUpti_ActivityNvLink3_idDev1_npu)";
+  static readonly $cName = "__typeof__(((CUpti_ActivityNvLink3 *)0)->idDev1.npu)";
   static readonly $size = 8;
   static readonly $align = 4;
   static readonly $fields: readonly FieldInfo[] = [

@@ -4,7 +4,7 @@
 // Header cudaProfiler.h sha256 b9c9fa71341b693f9f0b0ea8071e12a0869ac99afe669345a02145163867560d
 // Header cudaTypedefs.h sha256 da2352ecb06115c252394c9ba72472d1dc525569d30f9c83e2da300fce788f2f
 // Header cudaProfilerTypedefs.h sha256 c742524d5819763cb9501a98557b4b11afdd8b182067a6a89861950e34addeba
-// Seal: sha256 8816aa128c3f3bc47198ee22f5805b67c428f9d671f48b1d4caa1fd17ed77d1c
+// Seal: sha256 786edb376a341381792ac3d030d78843122c93451f14dd7cbd5f6e6e12c52e2f
 
 import type { CheckedRuntime, PointerLike } from "../../../src/sys/checked.ts";
 import type { Pointer } from "../../../src/ffi/types.ts";
@@ -1124,7 +1124,7 @@ export interface Checked {
    * @returns `module`: Returned module
    * @see cuModuleGetFunction, cuModuleGetGlobal, cuModuleGetTexRef, cuModuleLoadData, cuModuleLoadDataEx, cuModuleLoadFatBinary, cuModuleUnload
    */
-  cuModuleLoad(fname: string | null): CUmodule;
+  cuModuleLoad(fname: string | PointerLike): CUmodule;
   /**
    * Load a module's data
    *
@@ -1207,7 +1207,7 @@ export interface Checked {
    * @returns `hfunc`: Returned function handle
    * @see cuModuleGetGlobal, cuModuleGetTexRef, cuModuleLoad, cuModuleLoadData, cuModuleLoadDataEx, cuModuleLoadFatBinary, cuModuleUnload
    */
-  cuModuleGetFunction(hmod: CUmodule, name: string | null): CUfunction;
+  cuModuleGetFunction(hmod: CUmodule, name: string | PointerLike): CUfunction;
   /**
    * Returns the number of functions within a module
    *
@@ -1247,7 +1247,7 @@ export interface Checked {
    * @returns `dptr`: Returned global device pointer; `bytes`: Returned global size in bytes
    * @see cuModuleGetFunction, cuModuleGetTexRef, cuModuleLoad, cuModuleLoadData, cuModuleLoadDataEx, cuModuleLoadFatBinary, cuModuleUnload, cudaGetSymbolAddress, cudaGetSymbolSize
    */
-  cuModuleGetGlobal(hmod: CUmodule, name: string | null): [dptr: CUdeviceptr, bytes: bigint];
+  cuModuleGetGlobal(hmod: CUmodule, name: string | PointerLike): [dptr: CUdeviceptr, bytes: bigint];
   /**
    * Creates a pending JIT linker invocation.
    *
@@ -1301,7 +1301,7 @@ export interface Checked {
    * @remarks For LTO-IR input, only LTO-IR compiled with toolkits prior to CUDA 12.0 will be accepted
    * @see cuLinkCreate, cuLinkAddFile, cuLinkComplete, cuLinkDestroy
    */
-  cuLinkAddData(state: CUlinkState, type: CUjitInputType, data: PointerLike, size: bigint | number, name: string | null, numOptions: number, options: PointerLike, optionValues: PointerLike): void;
+  cuLinkAddData(state: CUlinkState, type: CUjitInputType, data: PointerLike, size: bigint | number, name: string | PointerLike, numOptions: number, options: PointerLike, optionValues: PointerLike): void;
   /**
    * Add a file input to a pending linker invocation
    *
@@ -1325,7 +1325,7 @@ export interface Checked {
    * @remarks For LTO-IR input, only LTO-IR compiled with toolkits prior to CUDA 12.0 will be accepted
    * @see cuLinkCreate, cuLinkAddData, cuLinkComplete, cuLinkDestroy
    */
-  cuLinkAddFile(state: CUlinkState, type: CUjitInputType, path: string | null, numOptions: number, options: PointerLike, optionValues: PointerLike): void;
+  cuLinkAddFile(state: CUlinkState, type: CUjitInputType, path: string | PointerLike, numOptions: number, options: PointerLike, optionValues: PointerLike): void;
   /**
    * Complete a pending linker invocation
    *
@@ -1356,7 +1356,7 @@ export interface Checked {
    * @see cuModuleGetFunction, cuModuleGetGlobal, cuModuleGetSurfRef, cuModuleLoad, cuModuleLoadData, cuModuleLoadDataEx, cuModuleLoadFatBinary, cuModuleUnload
    * @deprecated Returns in `*pTexRef` the handle of the texture reference of name `name` in the module `hmod`. If no texture reference of that name exists, `cuModuleGetTexRef`() returns `CUDA_ERROR_NOT_FOUND`. This texture reference handle should not be destroyed, since it will be destroyed when the module is unloaded.
    */
-  cuModuleGetTexRef(hmod: CUmodule, name: string | null): CUtexref;
+  cuModuleGetTexRef(hmod: CUmodule, name: string | PointerLike): CUtexref;
   /**
    * Returns a handle to a surface reference
    *
@@ -1366,7 +1366,7 @@ export interface Checked {
    * @see cuModuleGetFunction, cuModuleGetGlobal, cuModuleGetTexRef, cuModuleLoad, cuModuleLoadData, cuModuleLoadDataEx, cuModuleLoadFatBinary, cuModuleUnload
    * @deprecated Returns in `*pSurfRef` the handle of the surface reference of name `name` in the module `hmod`. If no surface reference of that name exists, `cuModuleGetSurfRef`() returns `CUDA_ERROR_NOT_FOUND`.
    */
-  cuModuleGetSurfRef(hmod: CUmodule, name: string | null): CUsurfref;
+  cuModuleGetSurfRef(hmod: CUmodule, name: string | PointerLike): CUsurfref;
   /**
    * Load a library with specified code and options
    *
@@ -1444,7 +1444,7 @@ export interface Checked {
    * supports managed variables this call is expected to return `CUDA_ERROR_NOT_SUPPORTED`
    * @see cuLibraryLoadData, cuLibraryUnload, cuModuleLoad, cuModuleLoadData, cuModuleLoadDataEx
    */
-  cuLibraryLoadFromFile(fileName: string | null, jitOptions: PointerLike, jitOptionsValues: PointerLike, numJitOptions: number, libraryOptions: PointerLike, libraryOptionValues: PointerLike, numLibraryOptions: number): CUlibrary;
+  cuLibraryLoadFromFile(fileName: string | PointerLike, jitOptions: PointerLike, jitOptionsValues: PointerLike, numJitOptions: number, libraryOptions: PointerLike, libraryOptionValues: PointerLike, numLibraryOptions: number): CUlibrary;
   /**
    * Unloads a library
    *
@@ -1466,7 +1466,7 @@ export interface Checked {
    * @returns `pKernel`: Returned kernel handle
    * @see cuLibraryLoadData, cuLibraryLoadFromFile, cuLibraryUnload, cuKernelGetFunction, cuLibraryGetModule, cuModuleGetFunction
    */
-  cuLibraryGetKernel(library: CUlibrary, name: string | null): CUkernel;
+  cuLibraryGetKernel(library: CUlibrary, name: string | PointerLike): CUkernel;
   /**
    * Returns the number of kernels within a library
    *
@@ -1535,7 +1535,7 @@ export interface Checked {
    * @returns `dptr`: Returned global device pointer for the requested context; `bytes`: Returned global size in bytes
    * @see cuLibraryLoadData, cuLibraryLoadFromFile, cuLibraryUnload, cuLibraryGetModule, cuModuleGetGlobal
    */
-  cuLibraryGetGlobal(library: CUlibrary, name: string | null): [dptr: CUdeviceptr, bytes: bigint];
+  cuLibraryGetGlobal(library: CUlibrary, name: string | PointerLike): [dptr: CUdeviceptr, bytes: bigint];
   /**
    * Returns a pointer to managed memory
    *
@@ -1551,7 +1551,7 @@ export interface Checked {
    * @returns `dptr`: Returned pointer to the managed memory; `bytes`: Returned memory size in bytes
    * @see cuLibraryLoadData, cuLibraryLoadFromFile, cuLibraryUnload
    */
-  cuLibraryGetManaged(library: CUlibrary, name: string | null): [dptr: CUdeviceptr, bytes: bigint];
+  cuLibraryGetManaged(library: CUlibrary, name: string | PointerLike): [dptr: CUdeviceptr, bytes: bigint];
   /**
    * Returns a pointer to a unified function
    *
@@ -1565,7 +1565,7 @@ export interface Checked {
    * @returns `fptr`: Returned pointer to a unified function
    * @see cuLibraryLoadData, cuLibraryLoadFromFile, cuLibraryUnload
    */
-  cuLibraryGetUnifiedFunction(library: CUlibrary, symbol: string | null): Pointer;
+  cuLibraryGetUnifiedFunction(library: CUlibrary, symbol: string | PointerLike): Pointer;
   /**
    * Returns information about a kernel
    *
@@ -2131,7 +2131,7 @@ export interface Checked {
    * @returns `dev`: Returned device handle
    * @see cuDeviceGet, cuDeviceGetAttribute, cuDeviceGetPCIBusId, cudaDeviceGetByPCIBusId
    */
-  cuDeviceGetByPCIBusId(pciBusId: string | null): CUdevice;
+  cuDeviceGetByPCIBusId(pciBusId: string | PointerLike): CUdevice;
   /**
    * Returns a PCI Bus Id string for the device
    *
@@ -9679,7 +9679,7 @@ export interface Checked {
    * @param flags - Flags from CUgraphDebugDot_flags for specifying which additional node information to write
    * @returns nothing; a failure throws the library's typed error.
    */
-  cuGraphDebugDotPrint(hGraph: CUgraph, path: string | null, flags: number): void;
+  cuGraphDebugDotPrint(hGraph: CUgraph, path: string | PointerLike, flags: number): void;
   /**
    * Create a user object
    *
@@ -11475,7 +11475,7 @@ export interface Checked {
    * @returns `pfn`: Location to return the function pointer to the requested driver function; `symbolStatus`: Optional location to store the status of the search for `symbol` based on `cudaVersion`. See `CUdriverProcAddressQueryResult` for possible values.
    * @see cudaGetDriverEntryPointByVersion
    */
-  cuGetProcAddress(symbol: string | null, cudaVersion: number, flags: cuuint64_t): [pfn: Pointer, symbolStatus: CUdriverProcAddressQueryResult];
+  cuGetProcAddress(symbol: string | PointerLike, cudaVersion: number, flags: cuuint64_t): [pfn: Pointer, symbolStatus: CUdriverProcAddressQueryResult];
   /**
    * Allows caller to fetch a coredump attribute value for the current context
    *
@@ -12043,7 +12043,7 @@ export interface Checked {
    * destination outupt if the logs have been truncated. Call dump after each failed API to mitigate this
    * risk.
    */
-  cuLogsDumpToFile(iterator: PointerLike, pathToFile: string | null, flags: number): void;
+  cuLogsDumpToFile(iterator: PointerLike, pathToFile: string | PointerLike, flags: number): void;
   /**
    * Dump accumulated driver logs into a buffer
    *
@@ -12169,7 +12169,7 @@ export interface Checked {
    * @see cuProfilerStart, cuProfilerStop
    * @deprecated Note that this function is deprecated and should not be used. Starting with CUDA 12.0, it always returns error code `CUDA_ERROR_NOT_SUPPORTED`.  Using this API user can initialize the CUDA profiler by specifying the configuration file, output file and output file format. This API is generally used to profile different set of counters by looping the kernel launch. The `configFile` parameter can be used to select profiling options including profiler counters. Refer to the "Compute Command Line Profiler User Guide" for supported profiler options and counters.  Limitation: The CUDA profiler cannot be initialized with this API if another profiling tool is already active, as indicated by the `CUDA_ERROR_PROFILER_DISABLED` return code.  Typical usage of the profiling APIs is as follows:  for each set of counters/options  {  cuProfilerInitialize(); //Initialize profiling, set the counters or options in the config file  ...  cuProfilerStart();  // code to be profiled  cuProfilerStop();  ...  cuProfilerStart();  // code to be profiled  cuProfilerStop();  ...  }
    */
-  cuProfilerInitialize(configFile: string | null, outputFile: string | null, outputMode: CUoutput_mode): void;
+  cuProfilerInitialize(configFile: string | PointerLike, outputFile: string | PointerLike, outputMode: CUoutput_mode): void;
   /**
    * Enable profiling.
    *
@@ -12460,7 +12460,7 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
       const r = raw.cuCtxSetSharedMemConfig(config);
       if (r !== 0) rt.fail(r, "cuCtxSetSharedMemConfig");
     },
-    cuModuleLoad(fname: string | null): CUmodule {
+    cuModuleLoad(fname: string | PointerLike): CUmodule {
       const r = raw.cuModuleLoad(o0, rt.cstr(fname, 0));
       if (r !== 0) rt.fail(r, "cuModuleLoad");
       return rt.readPointer(0) as CUmodule;
@@ -12489,7 +12489,7 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
       if (r !== 0) rt.fail(r, "cuModuleGetLoadingMode");
       return u32[0]! as CUmoduleLoadingMode;
     },
-    cuModuleGetFunction(hmod: CUmodule, name: string | null): CUfunction {
+    cuModuleGetFunction(hmod: CUmodule, name: string | PointerLike): CUfunction {
       const r = raw.cuModuleGetFunction(o0, hmod, rt.cstr(name, 0));
       if (r !== 0) rt.fail(r, "cuModuleGetFunction");
       return rt.readPointer(0) as CUfunction;
@@ -12504,7 +12504,7 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
       if (r !== 0) rt.fail(r, "cuModuleEnumerateFunctions");
       return rt.readPointer(0) as CUfunction;
     },
-    cuModuleGetGlobal(hmod: CUmodule, name: string | null): [dptr: CUdeviceptr, bytes: bigint] {
+    cuModuleGetGlobal(hmod: CUmodule, name: string | PointerLike): [dptr: CUdeviceptr, bytes: bigint] {
       const r = raw.cuModuleGetGlobal(o0, o1, hmod, rt.cstr(name, 0));
       if (r !== 0) rt.fail(r, "cuModuleGetGlobal");
       return [u64[0]! as CUdeviceptr, u64[1]!];
@@ -12514,11 +12514,11 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
       if (r !== 0) rt.fail(r, "cuLinkCreate");
       return rt.readPointer(0) as CUlinkState;
     },
-    cuLinkAddData(state: CUlinkState, type: CUjitInputType, data: PointerLike, size: bigint | number, name: string | null, numOptions: number, options: PointerLike, optionValues: PointerLike): void {
+    cuLinkAddData(state: CUlinkState, type: CUjitInputType, data: PointerLike, size: bigint | number, name: string | PointerLike, numOptions: number, options: PointerLike, optionValues: PointerLike): void {
       const r = raw.cuLinkAddData(state, type, rt.ptr(data), size, rt.cstr(name, 0), numOptions, rt.ptr(options), rt.ptr(optionValues));
       if (r !== 0) rt.fail(r, "cuLinkAddData", state);
     },
-    cuLinkAddFile(state: CUlinkState, type: CUjitInputType, path: string | null, numOptions: number, options: PointerLike, optionValues: PointerLike): void {
+    cuLinkAddFile(state: CUlinkState, type: CUjitInputType, path: string | PointerLike, numOptions: number, options: PointerLike, optionValues: PointerLike): void {
       const r = raw.cuLinkAddFile(state, type, rt.cstr(path, 0), numOptions, rt.ptr(options), rt.ptr(optionValues));
       if (r !== 0) rt.fail(r, "cuLinkAddFile", state);
     },
@@ -12531,12 +12531,12 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
       const r = raw.cuLinkDestroy(state);
       if (r !== 0) rt.fail(r, "cuLinkDestroy", state);
     },
-    cuModuleGetTexRef(hmod: CUmodule, name: string | null): CUtexref {
+    cuModuleGetTexRef(hmod: CUmodule, name: string | PointerLike): CUtexref {
       const r = raw.cuModuleGetTexRef(o0, hmod, rt.cstr(name, 0));
       if (r !== 0) rt.fail(r, "cuModuleGetTexRef");
       return rt.readPointer(0) as CUtexref;
     },
-    cuModuleGetSurfRef(hmod: CUmodule, name: string | null): CUsurfref {
+    cuModuleGetSurfRef(hmod: CUmodule, name: string | PointerLike): CUsurfref {
       const r = raw.cuModuleGetSurfRef(o0, hmod, rt.cstr(name, 0));
       if (r !== 0) rt.fail(r, "cuModuleGetSurfRef");
       return rt.readPointer(0) as CUsurfref;
@@ -12546,7 +12546,7 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
       if (r !== 0) rt.fail(r, "cuLibraryLoadData");
       return rt.readPointer(0) as CUlibrary;
     },
-    cuLibraryLoadFromFile(fileName: string | null, jitOptions: PointerLike, jitOptionsValues: PointerLike, numJitOptions: number, libraryOptions: PointerLike, libraryOptionValues: PointerLike, numLibraryOptions: number): CUlibrary {
+    cuLibraryLoadFromFile(fileName: string | PointerLike, jitOptions: PointerLike, jitOptionsValues: PointerLike, numJitOptions: number, libraryOptions: PointerLike, libraryOptionValues: PointerLike, numLibraryOptions: number): CUlibrary {
       const r = raw.cuLibraryLoadFromFile(o0, rt.cstr(fileName, 0), rt.ptr(jitOptions), rt.ptr(jitOptionsValues), numJitOptions, rt.ptr(libraryOptions), rt.ptr(libraryOptionValues), numLibraryOptions);
       if (r !== 0) rt.fail(r, "cuLibraryLoadFromFile");
       return rt.readPointer(0) as CUlibrary;
@@ -12555,7 +12555,7 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
       const r = raw.cuLibraryUnload(library);
       if (r !== 0) rt.fail(r, "cuLibraryUnload", library);
     },
-    cuLibraryGetKernel(library: CUlibrary, name: string | null): CUkernel {
+    cuLibraryGetKernel(library: CUlibrary, name: string | PointerLike): CUkernel {
       const r = raw.cuLibraryGetKernel(o0, library, rt.cstr(name, 0));
       if (r !== 0) rt.fail(r, "cuLibraryGetKernel");
       return rt.readPointer(0) as CUkernel;
@@ -12584,17 +12584,17 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
       if (r !== 0) rt.fail(r, "cuKernelGetLibrary");
       return rt.readPointer(0) as CUlibrary;
     },
-    cuLibraryGetGlobal(library: CUlibrary, name: string | null): [dptr: CUdeviceptr, bytes: bigint] {
+    cuLibraryGetGlobal(library: CUlibrary, name: string | PointerLike): [dptr: CUdeviceptr, bytes: bigint] {
       const r = raw.cuLibraryGetGlobal(o0, o1, library, rt.cstr(name, 0));
       if (r !== 0) rt.fail(r, "cuLibraryGetGlobal");
       return [u64[0]! as CUdeviceptr, u64[1]!];
     },
-    cuLibraryGetManaged(library: CUlibrary, name: string | null): [dptr: CUdeviceptr, bytes: bigint] {
+    cuLibraryGetManaged(library: CUlibrary, name: string | PointerLike): [dptr: CUdeviceptr, bytes: bigint] {
       const r = raw.cuLibraryGetManaged(o0, o1, library, rt.cstr(name, 0));
       if (r !== 0) rt.fail(r, "cuLibraryGetManaged");
       return [u64[0]! as CUdeviceptr, u64[1]!];
     },
-    cuLibraryGetUnifiedFunction(library: CUlibrary, symbol: string | null): Pointer {
+    cuLibraryGetUnifiedFunction(library: CUlibrary, symbol: string | PointerLike): Pointer {
       const r = raw.cuLibraryGetUnifiedFunction(o0, library, rt.cstr(symbol, 0));
       if (r !== 0) rt.fail(r, "cuLibraryGetUnifiedFunction");
       return rt.readPointer(0);
@@ -12683,7 +12683,7 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
       const r = raw.cuDeviceUnregisterAsyncNotification(device, callback);
       if (r !== 0) rt.fail(r, "cuDeviceUnregisterAsyncNotification");
     },
-    cuDeviceGetByPCIBusId(pciBusId: string | null): CUdevice {
+    cuDeviceGetByPCIBusId(pciBusId: string | PointerLike): CUdevice {
       const r = raw.cuDeviceGetByPCIBusId(o0, rt.cstr(pciBusId, 0));
       if (r !== 0) rt.fail(r, "cuDeviceGetByPCIBusId");
       return i32[0]! as CUdevice;
@@ -13791,7 +13791,7 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
       const r = raw.cuGraphKernelNodeSetAttribute(hNode, attr, rt.ptr(value));
       if (r !== 0) rt.fail(r, "cuGraphKernelNodeSetAttribute", hNode);
     },
-    cuGraphDebugDotPrint(hGraph: CUgraph, path: string | null, flags: number): void {
+    cuGraphDebugDotPrint(hGraph: CUgraph, path: string | PointerLike, flags: number): void {
       const r = raw.cuGraphDebugDotPrint(hGraph, rt.cstr(path, 0), flags);
       if (r !== 0) rt.fail(r, "cuGraphDebugDotPrint", hGraph);
     },
@@ -14100,7 +14100,7 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
       const r = raw.cuGraphicsUnmapResources(count, rt.ptr(resources), hStream);
       if (r !== 0) rt.fail(r, "cuGraphicsUnmapResources");
     },
-    cuGetProcAddress(symbol: string | null, cudaVersion: number, flags: cuuint64_t): [pfn: Pointer, symbolStatus: CUdriverProcAddressQueryResult] {
+    cuGetProcAddress(symbol: string | PointerLike, cudaVersion: number, flags: cuuint64_t): [pfn: Pointer, symbolStatus: CUdriverProcAddressQueryResult] {
       const r = raw.cuGetProcAddress(rt.cstr(symbol, 0), o0, cudaVersion, flags, o1);
       if (r !== 0) rt.fail(r, "cuGetProcAddress");
       return [rt.readPointer(0), u32[2]! as CUdriverProcAddressQueryResult];
@@ -14204,7 +14204,7 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
       if (r !== 0) rt.fail(r, "cuLogsCurrent");
       return u32[0]! as CUlogIterator;
     },
-    cuLogsDumpToFile(iterator: PointerLike, pathToFile: string | null, flags: number): void {
+    cuLogsDumpToFile(iterator: PointerLike, pathToFile: string | PointerLike, flags: number): void {
       const r = raw.cuLogsDumpToFile(rt.ptr(iterator), rt.cstr(pathToFile, 0), flags);
       if (r !== 0) rt.fail(r, "cuLogsDumpToFile");
     },
@@ -14238,7 +14238,7 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
       const r = raw.cuCheckpointProcessUnlock(pid, rt.ptr(args));
       if (r !== 0) rt.fail(r, "cuCheckpointProcessUnlock");
     },
-    cuProfilerInitialize(configFile: string | null, outputFile: string | null, outputMode: CUoutput_mode): void {
+    cuProfilerInitialize(configFile: string | PointerLike, outputFile: string | PointerLike, outputMode: CUoutput_mode): void {
       const r = raw.cuProfilerInitialize(rt.cstr(configFile, 0), rt.cstr(outputFile, 1), outputMode);
       if (r !== 0) rt.fail(r, "cuProfilerInitialize");
     },

@@ -4,7 +4,7 @@
 // Header cudaProfiler.h sha256 b9c9fa71341b693f9f0b0ea8071e12a0869ac99afe669345a02145163867560d
 // Header cudaTypedefs.h sha256 da2352ecb06115c252394c9ba72472d1dc525569d30f9c83e2da300fce788f2f
 // Header cudaProfilerTypedefs.h sha256 c742524d5819763cb9501a98557b4b11afdd8b182067a6a89861950e34addeba
-// Seal: sha256 67cfb603c034dbce8a0989837e6da2e78a8f7a6bd1ab7025c376a4fd843f91ac
+// Seal: sha256 18cbe8ac8c3b29977a798fcf1b56274a2cc6e98c593855ff71d3c858e8d8f1c5
 
 /**
  * CUDA Ipc Mem Flags
@@ -4020,7 +4020,7 @@ export const CUdevSmResourceSplit_flags = Object.freeze({
 export type CUdevSmResourceSplit_flags = (typeof CUdevSmResourceSplit_flags)[keyof typeof CUdevSmResourceSplit_flags];
 
 /**
- * !
+ * Type of resource
  *
  * C type: `32-bit unsigned enum`.
  */

@@ -4,7 +4,7 @@
 // Header cudaProfiler.h sha256 b9c9fa71341b693f9f0b0ea8071e12a0869ac99afe669345a02145163867560d
 // Header cudaTypedefs.h sha256 da2352ecb06115c252394c9ba72472d1dc525569d30f9c83e2da300fce788f2f
 // Header cudaProfilerTypedefs.h sha256 c742524d5819763cb9501a98557b4b11afdd8b182067a6a89861950e34addeba
-// Seal: sha256 73da7170338c06389e5e909bfa780c0caa153e76b34cbf43db6571d7085a350f
+// Seal: sha256 3ec55f28055c60a476ef7a22cdd9f134539dca0cf6f3899d0930b65f0fd0c236
 
 import { type FieldInfo, RecordBase } from "../../../src/sys/record.ts";
 import type { Pointer, StructLayout } from "../../../src/ffi/types.ts";
@@ -490,7 +490,7 @@ export class CUasyncNotificationInfo_st extends RecordBase {
   }
   /**
    * Information about the notification. `type` must be checked in order to interpret this field.
-   * C: `union (unnamed union at /work/main/.cache/ctk/13.0/include/cuda.h:629:5) info`, offset 8, 8 bytes.
+   * C: `union (unnamed union at cuda.h:629:5) info`, offset 8, 8 bytes.
    */
   get info(): CUasyncNotificationInfo_st_info {
     return this.$record(CUasyncNotificationInfo_st_info, 8);
@@ -504,9 +504,9 @@ export const CUasyncNotificationInfo = CUasyncNotificationInfo_st;
 /** Another name of {@link CUasyncNotificationInfo_st}. */
 export type CUasyncNotificationInfo = CUasyncNotificationInfo_st;
 
-/** C: `(anonymous union CUasyncNotificationInfo_st_info)`: 8 bytes, aligned to 8. */
+/** C: `__typeof__(((struct CUasyncNotificationInfo_st *)0)->info)`: 8 bytes, aligned to 8. */
 export class CUasyncNotificationInfo_st_info extends RecordBase {
-  static readonly $cName = "(anonymous union CUasyncNotificationInfo_st_info)";
+  static readonly $cName = "__typeof__(((struct CUasyncNotificationInfo_st *)0)->info)";
   static readonly $size = 8;
   static readonly $align = 8;
   static readonly $fields: readonly FieldInfo[] = [
@@ -514,7 +514,7 @@ export class CUasyncNotificationInfo_st_info extends RecordBase {
   ];
   /**
    * Information about notifications of type `CU_ASYNC_NOTIFICATION_TYPE_OVER_BUDGET`
-   * C: `struct (unnamed struct at /work/main/.cache/ctk/13.0/include/cuda.h:630:9) overBudget`, offset 0, 8 bytes.
+   * C: `struct (unnamed struct at cuda.h:630:9) overBudget`, offset 0, 8 bytes.
    */
   get overBudget(): CUasyncNotificationInfo_st_info_overBudget {
     return this.$record(CUasyncNotificationInfo_st_info_overBudget, 0);
@@ -524,9 +524,9 @@ export class CUasyncNotificationInfo_st_info extends RecordBase {
   }
 }
 
-/** C: `(anonymous struct CUasyncNotificationInfo_st_info_overBudget)`: 8 bytes, aligned to 8. */
+/** C: `__typeof__(((struct CUasyncNotificationInfo_st *)0)->info.overBudget)`: 8 bytes, aligned to 8. */
 export class CUasyncNotificationInfo_st_info_overBudget extends RecordBase {
-  static readonly $cName = "(anonymous struct CUasyncNotificationInfo_st_info_overBudget)";
+  static readonly $cName = "__typeof__(((struct CUasyncNotificationInfo_st *)0)->info.overBudget)";
   static readonly $size = 8;
   static readonly $align = 8;
   static readonly $fields: readonly FieldInfo[] = [
@@ -1757,7 +1757,7 @@ export class CUlaunchAttributeValue_union extends RecordBase {
   set syncPolicy(v: CUsynchronizationPolicy) {
     this.$setU32(0, v);
   }
-  /** C: `struct (unnamed struct at /work/main/.cache/ctk/13.0/include/cuda.h:2266:5) clusterDim`, offset 0, 12 bytes. */
+  /** C: `struct (unnamed struct at cuda.h:2266:5) clusterDim`, offset 0, 12 bytes. */
   get clusterDim(): CUlaunchAttributeValue_union_clusterDim {
     return this.$record(CUlaunchAttributeValue_union_clusterDim, 0);
   }
@@ -1787,14 +1787,14 @@ export class CUlaunchAttributeValue_union extends RecordBase {
   set programmaticStreamSerializationAllowed(v: number) {
     this.$setI32(0, v);
   }
-  /** C: `struct (unnamed struct at /work/main/.cache/ctk/13.0/include/cuda.h:2283:5) programmaticEvent`, offset 0, 16 bytes. */
+  /** C: `struct (unnamed struct at cuda.h:2283:5) programmaticEvent`, offset 0, 16 bytes. */
   get programmaticEvent(): CUlaunchAttributeValue_union_programmaticEvent {
     return this.$record(CUlaunchAttributeValue_union_programmaticEvent, 0);
   }
   set programmaticEvent(v: CUlaunchAttributeValue_union_programmaticEvent) {
     this.$setRecord(0, 16, v);
   }
-  /** C: `struct (unnamed struct at /work/main/.cache/ctk/13.0/include/cuda.h:2294:5) launchCompletionEvent`, offset 0, 16 bytes. */
+  /** C: `struct (unnamed struct at cuda.h:2294:5) launchCompletionEvent`, offset 0, 16 bytes. */
   get launchCompletionEvent(): CUlaunchAttributeValue_union_launchCompletionEvent {
     return this.$record(CUlaunchAttributeValue_union_launchCompletionEvent, 0);
   }
@@ -1834,14 +1834,14 @@ export class CUlaunchAttributeValue_union extends RecordBase {
   set memSyncDomain(v: CUlaunchMemSyncDomain) {
     this.$setU32(0, v);
   }
-  /** C: `struct (unnamed struct at /work/main/.cache/ctk/13.0/include/cuda.h:2317:5) preferredClusterDim`, offset 0, 12 bytes. */
+  /** C: `struct (unnamed struct at cuda.h:2317:5) preferredClusterDim`, offset 0, 12 bytes. */
   get preferredClusterDim(): CUlaunchAttributeValue_union_preferredClusterDim {
     return this.$record(CUlaunchAttributeValue_union_preferredClusterDim, 0);
   }
   set preferredClusterDim(v: CUlaunchAttributeValue_union_preferredClusterDim) {
     this.$setRecord(0, 12, v);
   }
-  /** C: `struct (unnamed struct at /work/main/.cache/ctk/13.0/include/cuda.h:2329:5) deviceUpdatableKernelNode`, offset 0, 16 bytes. */
+  /** C: `struct (unnamed struct at cuda.h:2329:5) deviceUpdatableKernelNode`, offset 0, 16 bytes. */
   get deviceUpdatableKernelNode(): CUlaunchAttributeValue_union_deviceUpdatableKernelNode {
     return this.$record(CUlaunchAttributeValue_union_deviceUpdatableKernelNode, 0);
   }
@@ -1882,10 +1882,10 @@ export type CUlaunchAttributeValue = CUlaunchAttributeValue_union;
  * - `z` - The Z dimension of the cluster, in blocks. Must be a divisor
  * of the grid Z dimension.
  *
- * C: `(anonymous struct CUlaunchAttributeValue_union_clusterDim)`: 12 bytes, aligned to 4.
+ * C: `__typeof__(((union CUlaunchAttributeValue_union *)0)->clusterDim)`: 12 bytes, aligned to 4.
  */
 export class CUlaunchAttributeValue_union_clusterDim extends RecordBase {
-  static readonly $cName = "(anonymous struct CUlaunchAttributeValue_union_clusterDim)";
+  static readonly $cName = "__typeof__(((union CUlaunchAttributeValue_union *)0)->clusterDim)";
   static readonly $size = 12;
   static readonly $align = 4;
   static readonly $fields: readonly FieldInfo[] = [
@@ -1923,10 +1923,10 @@ export class CUlaunchAttributeValue_union_clusterDim extends RecordBase {
  * - `Event` record flags, see `cuEventRecordWithFlags`. Does not accept :CU_EVENT_RECORD_EXTERNAL.
  * - `triggerAtBlockStart` - If this is set to non-0, each block launch will automatically trigger the event.
  *
- * C: `(anonymous struct CUlaunchAttributeValue_union_programmaticEvent)`: 16 bytes, aligned to 8.
+ * C: `__typeof__(((union CUlaunchAttributeValue_union *)0)->programmaticEvent)`: 16 bytes, aligned to 8.
  */
 export class CUlaunchAttributeValue_union_programmaticEvent extends RecordBase {
-  static readonly $cName = "(anonymous struct CUlaunchAttributeValue_union_programmaticEvent)";
+  static readonly $cName = "__typeof__(((union CUlaunchAttributeValue_union *)0)->programmaticEvent)";
   static readonly $size = 16;
   static readonly $align = 8;
   static readonly $fields: readonly FieldInfo[] = [
@@ -1963,10 +1963,10 @@ export class CUlaunchAttributeValue_union_programmaticEvent extends RecordBase {
  * - `CUevent` event - Event to fire when the last block launches
  * - `int` flags; - Event record flags, see `cuEventRecordWithFlags`. Does not accept `CU_EVENT_RECORD_EXTERNAL`.
  *
- * C: `(anonymous struct CUlaunchAttributeValue_union_launchCompletionEvent)`: 16 bytes, aligned to 8.
+ * C: `__typeof__(((union CUlaunchAttributeValue_union *)0)->launchCompletionEvent)`: 16 bytes, aligned to 8.
  */
 export class CUlaunchAttributeValue_union_launchCompletionEvent extends RecordBase {
-  static readonly $cName = "(anonymous struct CUlaunchAttributeValue_union_launchCompletionEvent)";
+  static readonly $cName = "__typeof__(((union CUlaunchAttributeValue_union *)0)->launchCompletionEvent)";
   static readonly $size = 16;
   static readonly $align = 8;
   static readonly $fields: readonly FieldInfo[] = [
@@ -2002,10 +2002,10 @@ export class CUlaunchAttributeValue_union_launchCompletionEvent extends RecordBa
  * - `z` - The Z dimension of the preferred cluster, in blocks. Must be
  * equal to the `z` field of `CUlaunchAttributeValue`::clusterDim.
  *
- * C: `(anonymous struct CUlaunchAttributeValue_union_preferredClusterDim)`: 12 bytes, aligned to 4.
+ * C: `__typeof__(((union CUlaunchAttributeValue_union *)0)->preferredClusterDim)`: 12 bytes, aligned to 4.
  */
 export class CUlaunchAttributeValue_union_preferredClusterDim extends RecordBase {
-  static readonly $cName = "(anonymous struct CUlaunchAttributeValue_union_preferredClusterDim)";
+  static readonly $cName = "__typeof__(((union CUlaunchAttributeValue_union *)0)->preferredClusterDim)";
   static readonly $size = 12;
   static readonly $align = 4;
   static readonly $fields: readonly FieldInfo[] = [
@@ -2042,10 +2042,10 @@ export class CUlaunchAttributeValue_union_preferredClusterDim extends RecordBase
  * - `int` deviceUpdatable - Whether or not the resulting kernel node should be device-updatable.
  * - `CUgraphDeviceNode` devNode - Returns a handle to pass to the various device-side update functions.
  *
- * C: `(anonymous struct CUlaunchAttributeValue_union_deviceUpdatableKernelNode)`: 16 bytes, aligned to 8.
+ * C: `__typeof__(((union CUlaunchAttributeValue_union *)0)->deviceUpdatableKernelNode)`: 16 bytes, aligned to 8.
  */
 export class CUlaunchAttributeValue_union_deviceUpdatableKernelNode extends RecordBase {
-  static readonly $cName = "(anonymous struct CUlaunchAttributeValue_union_deviceUpdatableKernelNode)";
+  static readonly $cName = "__typeof__(((union CUlaunchAttributeValue_union *)0)->deviceUpdatableKernelNode)";
   static readonly $size = 16;
   static readonly $align = 8;
   static readonly $fields: readonly FieldInfo[] = [
@@ -2287,7 +2287,7 @@ export class CUexecAffinityParam_st extends RecordBase {
   set type(v: CUexecAffinityType) {
     this.$setU32(0, v);
   }
-  /** C: `union (unnamed union at /work/main/.cache/ctk/13.0/include/cuda.h:2446:5) param`, offset 4, 4 bytes. */
+  /** C: `union (unnamed union at cuda.h:2446:5) param`, offset 4, 4 bytes. */
   get param(): CUexecAffinityParam_st_param {
     return this.$record(CUexecAffinityParam_st_param, 4);
   }
@@ -2300,9 +2300,9 @@ export const CUexecAffinityParam_v1 = CUexecAffinityParam_st;
 /** Another name of {@link CUexecAffinityParam_st}. */
 export type CUexecAffinityParam_v1 = CUexecAffinityParam_st;
 
-/** C: `(anonymous union CUexecAffinityParam_st_param)`: 4 bytes, aligned to 4. */
+/** C: `__typeof__(((struct CUexecAffinityParam_st *)0)->param)`: 4 bytes, aligned to 4. */
 export class CUexecAffinityParam_st_param extends RecordBase {
-  static readonly $cName = "(anonymous union CUexecAffinityParam_st_param)";
+  static readonly $cName = "__typeof__(((struct CUexecAffinityParam_st *)0)->param)";
   static readonly $size = 4;
   static readonly $align = 4;
   static readonly $fields: readonly FieldInfo[] = [
@@ -3436,7 +3436,7 @@ export class CUDA_ARRAY_SPARSE_PROPERTIES_st extends RecordBase {
     { name: "flags", offset: 24, size: 4 },
     { name: "reserved", offset: 28, size: 16 },
   ];
-  /** C: `struct (unnamed struct at /work/main/.cache/ctk/13.0/include/cuda.h:3445:5) tileExtent`, offset 0, 12 bytes. */
+  /** C: `struct (unnamed struct at cuda.h:3445:5) tileExtent`, offset 0, 12 bytes. */
   get tileExtent(): CUDA_ARRAY_SPARSE_PROPERTIES_st_tileExtent {
     return this.$record(CUDA_ARRAY_SPARSE_PROPERTIES_st_tileExtent, 0);
   }
@@ -3483,9 +3483,9 @@ export const CUDA_ARRAY_SPARSE_PROPERTIES_v1 = CUDA_ARRAY_SPARSE_PROPERTIES_st;
 /** Another name of {@link CUDA_ARRAY_SPARSE_PROPERTIES_st}. */
 export type CUDA_ARRAY_SPARSE_PROPERTIES_v1 = CUDA_ARRAY_SPARSE_PROPERTIES_st;
 
-/** C: `(anonymous struct CUDA_ARRAY_SPARSE_PROPERTIES_st_tileExtent)`: 12 bytes, aligned to 4. */
+/** C: `__typeof__(((struct CUDA_ARRAY_SPARSE_PROPERTIES_st *)0)->tileExtent)`: 12 bytes, aligned to 4. */
 export class CUDA_ARRAY_SPARSE_PROPERTIES_st_tileExtent extends RecordBase {
-  static readonly $cName = "(anonymous struct CUDA_ARRAY_SPARSE_PROPERTIES_st_tileExtent)";
+  static readonly $cName = "__typeof__(((struct CUDA_ARRAY_SPARSE_PROPERTIES_st *)0)->tileExtent)";
   static readonly $size = 12;
   static readonly $align = 4;
   static readonly $fields: readonly FieldInfo[] = [
@@ -3593,7 +3593,7 @@ export class CUDA_RESOURCE_DESC_st extends RecordBase {
   set resType(v: CUresourcetype) {
     this.$setU32(0, v);
   }
-  /** C: `union (unnamed union at /work/main/.cache/ctk/13.0/include/cuda.h:3484:5) res`, offset 8, 128 bytes. */
+  /** C: `union (unnamed union at cuda.h:3484:5) res`, offset 8, 128 bytes. */
   get res(): CUDA_RESOURCE_DESC_st_res {
     return this.$record(CUDA_RESOURCE_DESC_st_res, 8);
   }
@@ -3616,9 +3616,9 @@ export const CUDA_RESOURCE_DESC_v1 = CUDA_RESOURCE_DESC_st;
 /** Another name of {@link CUDA_RESOURCE_DESC_st}. */
 export type CUDA_RESOURCE_DESC_v1 = CUDA_RESOURCE_DESC_st;
 
-/** C: `(anonymous union CUDA_RESOURCE_DESC_st_res)`: 128 bytes, aligned to 8. */
+/** C: `__typeof__(((struct CUDA_RESOURCE_DESC_st *)0)->res)`: 128 bytes, aligned to 8. */
 export class CUDA_RESOURCE_DESC_st_res extends RecordBase {
-  static readonly $cName = "(anonymous union CUDA_RESOURCE_DESC_st_res)";
+  static readonly $cName = "__typeof__(((struct CUDA_RESOURCE_DESC_st *)0)->res)";
   static readonly $size = 128;
   static readonly $align = 8;
   static readonly $fields: readonly FieldInfo[] = [
@@ -3628,35 +3628,35 @@ export class CUDA_RESOURCE_DESC_st_res extends RecordBase {
     { name: "pitch2D", offset: 0, size: 40 },
     { name: "reserved", offset: 0, size: 128 },
   ];
-  /** C: `struct (unnamed struct at /work/main/.cache/ctk/13.0/include/cuda.h:3485:9) array`, offset 0, 8 bytes. */
+  /** C: `struct (unnamed struct at cuda.h:3485:9) array`, offset 0, 8 bytes. */
   get array(): CUDA_RESOURCE_DESC_st_res_array {
     return this.$record(CUDA_RESOURCE_DESC_st_res_array, 0);
   }
   set array(v: CUDA_RESOURCE_DESC_st_res_array) {
     this.$setRecord(0, 8, v);
   }
-  /** C: `struct (unnamed struct at /work/main/.cache/ctk/13.0/include/cuda.h:3488:9) mipmap`, offset 0, 8 bytes. */
+  /** C: `struct (unnamed struct at cuda.h:3488:9) mipmap`, offset 0, 8 bytes. */
   get mipmap(): CUDA_RESOURCE_DESC_st_res_mipmap {
     return this.$record(CUDA_RESOURCE_DESC_st_res_mipmap, 0);
   }
   set mipmap(v: CUDA_RESOURCE_DESC_st_res_mipmap) {
     this.$setRecord(0, 8, v);
   }
-  /** C: `struct (unnamed struct at /work/main/.cache/ctk/13.0/include/cuda.h:3491:9) linear`, offset 0, 24 bytes. */
+  /** C: `struct (unnamed struct at cuda.h:3491:9) linear`, offset 0, 24 bytes. */
   get linear(): CUDA_RESOURCE_DESC_st_res_linear {
     return this.$record(CUDA_RESOURCE_DESC_st_res_linear, 0);
   }
   set linear(v: CUDA_RESOURCE_DESC_st_res_linear) {
     this.$setRecord(0, 24, v);
   }
-  /** C: `struct (unnamed struct at /work/main/.cache/ctk/13.0/include/cuda.h:3497:9) pitch2D`, offset 0, 40 bytes. */
+  /** C: `struct (unnamed struct at cuda.h:3497:9) pitch2D`, offset 0, 40 bytes. */
   get pitch2D(): CUDA_RESOURCE_DESC_st_res_pitch2D {
     return this.$record(CUDA_RESOURCE_DESC_st_res_pitch2D, 0);
   }
   set pitch2D(v: CUDA_RESOURCE_DESC_st_res_pitch2D) {
     this.$setRecord(0, 40, v);
   }
-  /** C: `struct (unnamed struct at /work/main/.cache/ctk/13.0/include/cuda.h:3505:9) reserved`, offset 0, 128 bytes. */
+  /** C: `struct (unnamed struct at cuda.h:3505:9) reserved`, offset 0, 128 bytes. */
   get reserved(): CUDA_RESOURCE_DESC_st_res_reserved {
     return this.$record(CUDA_RESOURCE_DESC_st_res_reserved, 0);
   }
@@ -3665,9 +3665,9 @@ export class CUDA_RESOURCE_DESC_st_res extends RecordBase {
   }
 }
 
-/** C: `(anonymous struct CUDA_RESOURCE_DESC_st_res_array)`: 8 bytes, aligned to 8. */
+/** C: `__typeof__(((struct CUDA_RESOURCE_DESC_st *)0)->res.array)`: 8 bytes, aligned to 8. */
 export class CUDA_RESOURCE_DESC_st_res_array extends RecordBase {
-  static readonly $cName = "(anonymous struct CUDA_RESOURCE_DESC_st_res_array)";
+  static readonly $cName = "__typeof__(((struct CUDA_RESOURCE_DESC_st *)0)->res.array)";
   static readonly $size = 8;
   static readonly $align = 8;
   static readonly $fields: readonly FieldInfo[] = [
@@ -3685,9 +3685,9 @@ export class CUDA_RESOURCE_DESC_st_res_array extends RecordBase {
   }
 }
 
-/** C: `(anonymous struct CUDA_RESOURCE_DESC_st_res_mipmap)`: 8 bytes, aligned to 8. */
+/** C: `__typeof__(((struct CUDA_RESOURCE_DESC_st *)0)->res.mipmap)`: 8 bytes, aligned to 8. */
 export class CUDA_RESOURCE_DESC_st_res_mipmap extends RecordBase {
-  static readonly $cName = "(anonymous struct CUDA_RESOURCE_DESC_st_res_mipmap)";
+  static readonly $cName = "__typeof__(((struct CUDA_RESOURCE_DESC_st *)0)->res.mipmap)";
   static readonly $size = 8;
   static readonly $align = 8;
   static readonly $fields: readonly FieldInfo[] = [
@@ -3705,9 +3705,9 @@ export class CUDA_RESOURCE_DESC_st_res_mipmap extends RecordBase {
   }
 }
 
-/** C: `(anonymous struct CUDA_RESOURCE_DESC_st_res_linear)`: 24 bytes, aligned to 8. */
+/** C: `__typeof__(((struct CUDA_RESOURCE_DESC_st *)0)->res.linear)`: 24 bytes, aligned to 8. */
 export class CUDA_RESOURCE_DESC_st_res_linear extends RecordBase {
-  static readonly $cName = "(anonymous struct CUDA_RESOURCE_DESC_st_res_linear)";
+  static readonly $cName = "__typeof__(((struct CUDA_RESOURCE_DESC_st *)0)->res.linear)";
   static readonly $size = 24;
   static readonly $align = 8;
   static readonly $fields: readonly FieldInfo[] = [
@@ -3758,9 +3758,9 @@ export class CUDA_RESOURCE_DESC_st_res_linear extends RecordBase {
   }
 }
 
-/** C: `(anonymous struct CUDA_RESOURCE_DESC_st_res_pitch2D)`: 40 bytes, aligned to 8. */
+/** C: `__typeof__(((struct CUDA_RESOURCE_DESC_st *)0)->res.pitch2D)`: 40 bytes, aligned to 8. */
 export class CUDA_RESOURCE_DESC_st_res_pitch2D extends RecordBase {
-  static readonly $cName = "(anonymous struct CUDA_RESOURCE_DESC_st_res_pitch2D)";
+  static readonly $cName = "__typeof__(((struct CUDA_RESOURCE_DESC_st *)0)->res.pitch2D)";
   static readonly $size = 40;
   static readonly $align = 8;
   static readonly $fields: readonly FieldInfo[] = [
@@ -3833,9 +3833,9 @@ export class CUDA_RESOURCE_DESC_st_res_pitch2D extends RecordBase {
   }
 }
 
-/** C: `(anonymous struct CUDA_RESOURCE_DESC_st_res_reserved)`: 128 bytes, aligned to 4. */
+/** C: `__typeof__(((struct CUDA_RESOURCE_DESC_st *)0)->res.reserved)`: 128 bytes, aligned to 4. */
 export class CUDA_RESOURCE_DESC_st_res_reserved extends RecordBase {
-  static readonly $cName = "(anonymous struct CUDA_RESOURCE_DESC_st_res_reserved)";
+  static readonly $cName = "__typeof__(((struct CUDA_RESOURCE_DESC_st *)0)->res.reserved)";
   static readonly $size = 128;
   static readonly $align = 4;
   static readonly $fields: readonly FieldInfo[] = [
@@ -4280,7 +4280,7 @@ export class CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st extends RecordBase {
   set type(v: CUexternalMemoryHandleType) {
     this.$setU32(0, v);
   }
-  /** C: `union (unnamed union at /work/main/.cache/ctk/13.0/include/cuda.h:3799:5) handle`, offset 8, 16 bytes. */
+  /** C: `union (unnamed union at cuda.h:3799:5) handle`, offset 8, 16 bytes. */
   get handle(): CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st_handle {
     return this.$record(CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st_handle, 8);
   }
@@ -4317,9 +4317,9 @@ export const CUDA_EXTERNAL_MEMORY_HANDLE_DESC_v1 = CUDA_EXTERNAL_MEMORY_HANDLE_D
 /** Another name of {@link CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st}. */
 export type CUDA_EXTERNAL_MEMORY_HANDLE_DESC_v1 = CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st;
 
-/** C: `(anonymous union CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st_handle)`: 16 bytes, aligned to 8. */
+/** C: `__typeof__(((struct CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st *)0)->handle)`: 16 bytes, aligned to 8. */
 export class CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st_handle extends RecordBase {
-  static readonly $cName = "(anonymous union CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st_handle)";
+  static readonly $cName = "__typeof__(((struct CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st *)0)->handle)";
   static readonly $size = 16;
   static readonly $align = 8;
   static readonly $fields: readonly FieldInfo[] = [
@@ -4339,7 +4339,7 @@ export class CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st_handle extends RecordBase {
   set fd(v: number) {
     this.$setI32(0, v);
   }
-  /** C: `struct (unnamed struct at /work/main/.cache/ctk/13.0/include/cuda.h:3821:9) win32`, offset 0, 16 bytes. */
+  /** C: `struct (unnamed struct at cuda.h:3821:9) win32`, offset 0, 16 bytes. */
   get win32(): CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st_handle_win32 {
     return this.$record(CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st_handle_win32, 0);
   }
@@ -4374,10 +4374,10 @@ export class CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st_handle extends RecordBase {
  * `CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE_KMT`
  * then 'name' must be NULL.
  *
- * C: `(anonymous struct CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st_handle_win32)`: 16 bytes, aligned to 8.
+ * C: `__typeof__(((struct CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st *)0)->handle.win32)`: 16 bytes, aligned to 8.
  */
 export class CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st_handle_win32 extends RecordBase {
-  static readonly $cName = "(anonymous struct CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st_handle_win32)";
+  static readonly $cName = "__typeof__(((struct CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st *)0)->handle.win32)";
   static readonly $size = 16;
   static readonly $align = 8;
   static readonly $fields: readonly FieldInfo[] = [
@@ -4543,7 +4543,7 @@ export class CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st extends RecordBase {
   set type(v: CUexternalSemaphoreHandleType) {
     this.$setU32(0, v);
   }
-  /** C: `union (unnamed union at /work/main/.cache/ctk/13.0/include/cuda.h:3945:5) handle`, offset 8, 16 bytes. */
+  /** C: `union (unnamed union at cuda.h:3945:5) handle`, offset 8, 16 bytes. */
   get handle(): CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st_handle {
     return this.$record(CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st_handle, 8);
   }
@@ -4570,9 +4570,9 @@ export const CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_v1 = CUDA_EXTERNAL_SEMAPHORE_HA
 /** Another name of {@link CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st}. */
 export type CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_v1 = CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st;
 
-/** C: `(anonymous union CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st_handle)`: 16 bytes, aligned to 8. */
+/** C: `__typeof__(((struct CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st *)0)->handle)`: 16 bytes, aligned to 8. */
 export class CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st_handle extends RecordBase {
-  static readonly $cName = "(anonymous union CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st_handle)";
+  static readonly $cName = "__typeof__(((struct CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st *)0)->handle)";
   static readonly $size = 16;
   static readonly $align = 8;
   static readonly $fields: readonly FieldInfo[] = [
@@ -4593,7 +4593,7 @@ export class CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st_handle extends RecordBase {
   set fd(v: number) {
     this.$setI32(0, v);
   }
-  /** C: `struct (unnamed struct at /work/main/.cache/ctk/13.0/include/cuda.h:3968:9) win32`, offset 0, 16 bytes. */
+  /** C: `struct (unnamed struct at cuda.h:3968:9) win32`, offset 0, 16 bytes. */
   get win32(): CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st_handle_win32 {
     return this.$record(CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st_handle_win32, 0);
   }
@@ -4627,10 +4627,10 @@ export class CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st_handle extends RecordBase {
  * - `CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D11_KEYED_MUTEX_KMT`
  * then 'name' must be NULL.
  *
- * C: `(anonymous struct CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st_handle_win32)`: 16 bytes, aligned to 8.
+ * C: `__typeof__(((struct CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st *)0)->handle.win32)`: 16 bytes, aligned to 8.
  */
 export class CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st_handle_win32 extends RecordBase {
-  static readonly $cName = "(anonymous struct CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st_handle_win32)";
+  static readonly $cName = "__typeof__(((struct CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st *)0)->handle.win32)";
   static readonly $size = 16;
   static readonly $align = 8;
   static readonly $fields: readonly FieldInfo[] = [
@@ -4674,7 +4674,7 @@ export class CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st extends RecordBase {
     { name: "flags", offset: 72, size: 4 },
     { name: "reserved", offset: 76, size: 64 },
   ];
-  /** C: `struct (unnamed struct at /work/main/.cache/ctk/13.0/include/cuda.h:3996:5) params`, offset 0, 72 bytes. */
+  /** C: `struct (unnamed struct at cuda.h:3996:5) params`, offset 0, 72 bytes. */
   get params(): CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params {
     return this.$record(CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params, 0);
   }
@@ -4708,9 +4708,9 @@ export const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_v1 = CUDA_EXTERNAL_SEMAPHORE_
 /** Another name of {@link CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st}. */
 export type CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_v1 = CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st;
 
-/** C: `(anonymous struct CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params)`: 72 bytes, aligned to 8. */
+/** C: `__typeof__(((struct CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st *)0)->params)`: 72 bytes, aligned to 8. */
 export class CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params extends RecordBase {
-  static readonly $cName = "(anonymous struct CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params)";
+  static readonly $cName = "__typeof__(((struct CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st *)0)->params)";
   static readonly $size = 72;
   static readonly $align = 8;
   static readonly $fields: readonly FieldInfo[] = [
@@ -4719,21 +4719,21 @@ export class CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params extends RecordBase 
     { name: "keyedMutex", offset: 16, size: 8 },
     { name: "reserved", offset: 24, size: 48 },
   ];
-  /** C: `struct (unnamed struct at /work/main/.cache/ctk/13.0/include/cuda.h:4000:9) fence`, offset 0, 8 bytes. */
+  /** C: `struct (unnamed struct at cuda.h:4000:9) fence`, offset 0, 8 bytes. */
   get fence(): CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_fence {
     return this.$record(CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_fence, 0);
   }
   set fence(v: CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_fence) {
     this.$setRecord(0, 8, v);
   }
-  /** C: `union (unnamed union at /work/main/.cache/ctk/13.0/include/cuda.h:4006:9) nvSciSync`, offset 8, 8 bytes. */
+  /** C: `union (unnamed union at cuda.h:4006:9) nvSciSync`, offset 8, 8 bytes. */
   get nvSciSync(): CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_nvSciSync {
     return this.$record(CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_nvSciSync, 8);
   }
   set nvSciSync(v: CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_nvSciSync) {
     this.$setRecord(8, 8, v);
   }
-  /** C: `struct (unnamed struct at /work/main/.cache/ctk/13.0/include/cuda.h:4017:9) keyedMutex`, offset 16, 8 bytes. */
+  /** C: `struct (unnamed struct at cuda.h:4017:9) keyedMutex`, offset 16, 8 bytes. */
   get keyedMutex(): CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_keyedMutex {
     return this.$record(CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_keyedMutex, 16);
   }
@@ -4749,10 +4749,10 @@ export class CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params extends RecordBase 
 /**
  * Parameters for fence objects
  *
- * C: `(anonymous struct CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_fence)`: 8 bytes, aligned to 8.
+ * C: `__typeof__(((struct CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st *)0)->params.fence)`: 8 bytes, aligned to 8.
  */
 export class CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_fence extends RecordBase {
-  static readonly $cName = "(anonymous struct CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_fence)";
+  static readonly $cName = "__typeof__(((struct CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st *)0)->params.fence)";
   static readonly $size = 8;
   static readonly $align = 8;
   static readonly $fields: readonly FieldInfo[] = [
@@ -4770,9 +4770,9 @@ export class CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_fence extends Recor
   }
 }
 
-/** C: `(anonymous union CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_nvSciSync)`: 8 bytes, aligned to 8. */
+/** C: `__typeof__(((struct CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st *)0)->params.nvSciSync)`: 8 bytes, aligned to 8. */
 export class CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_nvSciSync extends RecordBase {
-  static readonly $cName = "(anonymous union CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_nvSciSync)";
+  static readonly $cName = "__typeof__(((struct CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st *)0)->params.nvSciSync)";
   static readonly $size = 8;
   static readonly $align = 8;
   static readonly $fields: readonly FieldInfo[] = [
@@ -4802,10 +4802,10 @@ export class CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_nvSciSync extends R
 /**
  * Parameters for keyed mutex objects
  *
- * C: `(anonymous struct CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_keyedMutex)`: 8 bytes, aligned to 8.
+ * C: `__typeof__(((struct CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st *)0)->params.keyedMutex)`: 8 bytes, aligned to 8.
  */
 export class CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_keyedMutex extends RecordBase {
-  static readonly $cName = "(anonymous struct CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_keyedMutex)";
+  static readonly $cName = "__typeof__(((struct CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st *)0)->params.keyedMutex)";
   static readonly $size = 8;
   static readonly $align = 8;
   static readonly $fields: readonly FieldInfo[] = [
@@ -4837,7 +4837,7 @@ export class CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st extends RecordBase {
     { name: "flags", offset: 72, size: 4 },
     { name: "reserved", offset: 76, size: 64 },
   ];
-  /** C: `struct (unnamed struct at /work/main/.cache/ctk/13.0/include/cuda.h:4044:5) params`, offset 0, 72 bytes. */
+  /** C: `struct (unnamed struct at cuda.h:4044:5) params`, offset 0, 72 bytes. */
   get params(): CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params {
     return this.$record(CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params, 0);
   }
@@ -4870,9 +4870,9 @@ export const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_v1 = CUDA_EXTERNAL_SEMAPHORE_WA
 /** Another name of {@link CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st}. */
 export type CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_v1 = CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st;
 
-/** C: `(anonymous struct CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params)`: 72 bytes, aligned to 8. */
+/** C: `__typeof__(((struct CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st *)0)->params)`: 72 bytes, aligned to 8. */
 export class CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params extends RecordBase {
-  static readonly $cName = "(anonymous struct CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params)";
+  static readonly $cName = "__typeof__(((struct CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st *)0)->params)";
   static readonly $size = 72;
   static readonly $align = 8;
   static readonly $fields: readonly FieldInfo[] = [
@@ -4881,21 +4881,21 @@ export class CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params extends RecordBase {
     { name: "keyedMutex", offset: 16, size: 16 },
     { name: "reserved", offset: 32, size: 40 },
   ];
-  /** C: `struct (unnamed struct at /work/main/.cache/ctk/13.0/include/cuda.h:4048:9) fence`, offset 0, 8 bytes. */
+  /** C: `struct (unnamed struct at cuda.h:4048:9) fence`, offset 0, 8 bytes. */
   get fence(): CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_fence {
     return this.$record(CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_fence, 0);
   }
   set fence(v: CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_fence) {
     this.$setRecord(0, 8, v);
   }
-  /** C: `union (unnamed union at /work/main/.cache/ctk/13.0/include/cuda.h:4058:9) nvSciSync`, offset 8, 8 bytes. */
+  /** C: `union (unnamed union at cuda.h:4058:9) nvSciSync`, offset 8, 8 bytes. */
   get nvSciSync(): CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_nvSciSync {
     return this.$record(CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_nvSciSync, 8);
   }
   set nvSciSync(v: CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_nvSciSync) {
     this.$setRecord(8, 8, v);
   }
-  /** C: `struct (unnamed struct at /work/main/.cache/ctk/13.0/include/cuda.h:4065:9) keyedMutex`, offset 16, 16 bytes. */
+  /** C: `struct (unnamed struct at cuda.h:4065:9) keyedMutex`, offset 16, 16 bytes. */
   get keyedMutex(): CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_keyedMutex {
     return this.$record(CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_keyedMutex, 16);
   }
@@ -4911,10 +4911,10 @@ export class CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params extends RecordBase {
 /**
  * Parameters for fence objects
  *
- * C: `(anonymous struct CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_fence)`: 8 bytes, aligned to 8.
+ * C: `__typeof__(((struct CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st *)0)->params.fence)`: 8 bytes, aligned to 8.
  */
 export class CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_fence extends RecordBase {
-  static readonly $cName = "(anonymous struct CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_fence)";
+  static readonly $cName = "__typeof__(((struct CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st *)0)->params.fence)";
   static readonly $size = 8;
   static readonly $align = 8;
   static readonly $fields: readonly FieldInfo[] = [
@@ -4936,10 +4936,10 @@ export class CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_fence extends RecordB
  * Pointer to NvSciSyncFence. Valid if CUexternalSemaphoreHandleType
  * is of type CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_NVSCISYNC.
  *
- * C: `(anonymous union CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_nvSciSync)`: 8 bytes, aligned to 8.
+ * C: `__typeof__(((struct CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st *)0)->params.nvSciSync)`: 8 bytes, aligned to 8.
  */
 export class CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_nvSciSync extends RecordBase {
-  static readonly $cName = "(anonymous union CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_nvSciSync)";
+  static readonly $cName = "__typeof__(((struct CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st *)0)->params.nvSciSync)";
   static readonly $size = 8;
   static readonly $align = 8;
   static readonly $fields: readonly FieldInfo[] = [
@@ -4965,10 +4965,10 @@ export class CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_nvSciSync extends Rec
 /**
  * Parameters for keyed mutex objects
  *
- * C: `(anonymous struct CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_keyedMutex)`: 16 bytes, aligned to 8.
+ * C: `__typeof__(((struct CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st *)0)->params.keyedMutex)`: 16 bytes, aligned to 8.
  */
 export class CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_keyedMutex extends RecordBase {
-  static readonly $cName = "(anonymous struct CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_keyedMutex)";
+  static readonly $cName = "__typeof__(((struct CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st *)0)->params.keyedMutex)";
   static readonly $size = 16;
   static readonly $align = 8;
   static readonly $fields: readonly FieldInfo[] = [
@@ -5229,7 +5229,7 @@ export class CUarrayMapInfo_st extends RecordBase {
   set resourceType(v: CUresourcetype) {
     this.$setU32(0, v);
   }
-  /** C: `union (unnamed union at /work/main/.cache/ctk/13.0/include/cuda.h:4236:5) resource`, offset 8, 8 bytes. */
+  /** C: `union (unnamed union at cuda.h:4236:5) resource`, offset 8, 8 bytes. */
   get resource(): CUarrayMapInfo_st_resource {
     return this.$record(CUarrayMapInfo_st_resource, 8);
   }
@@ -5246,7 +5246,7 @@ export class CUarrayMapInfo_st extends RecordBase {
   set subresourceType(v: CUarraySparseSubresourceType) {
     this.$setU32(16, v);
   }
-  /** C: `union (unnamed union at /work/main/.cache/ctk/13.0/include/cuda.h:4243:5) subresource`, offset 24, 32 bytes. */
+  /** C: `union (unnamed union at cuda.h:4243:5) subresource`, offset 24, 32 bytes. */
   get subresource(): CUarrayMapInfo_st_subresource {
     return this.$record(CUarrayMapInfo_st_subresource, 24);
   }
@@ -5273,7 +5273,7 @@ export class CUarrayMapInfo_st extends RecordBase {
   set memHandleType(v: CUmemHandleType) {
     this.$setU32(60, v);
   }
-  /** C: `union (unnamed union at /work/main/.cache/ctk/13.0/include/cuda.h:4264:5) memHandle`, offset 64, 8 bytes. */
+  /** C: `union (unnamed union at cuda.h:4264:5) memHandle`, offset 64, 8 bytes. */
   get memHandle(): CUarrayMapInfo_st_memHandle {
     return this.$record(CUarrayMapInfo_st_memHandle, 64);
   }
@@ -5323,9 +5323,9 @@ export const CUarrayMapInfo_v1 = CUarrayMapInfo_st;
 /** Another name of {@link CUarrayMapInfo_st}. */
 export type CUarrayMapInfo_v1 = CUarrayMapInfo_st;
 
-/** C: `(anonymous union CUarrayMapInfo_st_resource)`: 8 bytes, aligned to 8. */
+/** C: `__typeof__(((struct CUarrayMapInfo_st *)0)->resource)`: 8 bytes, aligned to 8. */
 export class CUarrayMapInfo_st_resource extends RecordBase {
-  static readonly $cName = "(anonymous union CUarrayMapInfo_st_resource)";
+  static readonly $cName = "__typeof__(((struct CUarrayMapInfo_st *)0)->resource)";
   static readonly $size = 8;
   static readonly $align = 8;
   static readonly $fields: readonly FieldInfo[] = [
@@ -5348,23 +5348,23 @@ export class CUarrayMapInfo_st_resource extends RecordBase {
   }
 }
 
-/** C: `(anonymous union CUarrayMapInfo_st_subresource)`: 32 bytes, aligned to 8. */
+/** C: `__typeof__(((struct CUarrayMapInfo_st *)0)->subresource)`: 32 bytes, aligned to 8. */
 export class CUarrayMapInfo_st_subresource extends RecordBase {
-  static readonly $cName = "(anonymous union CUarrayMapInfo_st_subresource)";
+  static readonly $cName = "__typeof__(((struct CUarrayMapInfo_st *)0)->subresource)";
   static readonly $size = 32;
   static readonly $align = 8;
   static readonly $fields: readonly FieldInfo[] = [
     { name: "sparseLevel", offset: 0, size: 32 },
     { name: "miptail", offset: 0, size: 24 },
   ];
-  /** C: `struct (unnamed struct at /work/main/.cache/ctk/13.0/include/cuda.h:4244:9) sparseLevel`, offset 0, 32 bytes. */
+  /** C: `struct (unnamed struct at cuda.h:4244:9) sparseLevel`, offset 0, 32 bytes. */
   get sparseLevel(): CUarrayMapInfo_st_subresource_sparseLevel {
     return this.$record(CUarrayMapInfo_st_subresource_sparseLevel, 0);
   }
   set sparseLevel(v: CUarrayMapInfo_st_subresource_sparseLevel) {
     this.$setRecord(0, 32, v);
   }
-  /** C: `struct (unnamed struct at /work/main/.cache/ctk/13.0/include/cuda.h:4254:9) miptail`, offset 0, 24 bytes. */
+  /** C: `struct (unnamed struct at cuda.h:4254:9) miptail`, offset 0, 24 bytes. */
   get miptail(): CUarrayMapInfo_st_subresource_miptail {
     return this.$record(CUarrayMapInfo_st_subresource_miptail, 0);
   }
@@ -5373,9 +5373,9 @@ export class CUarrayMapInfo_st_subresource extends RecordBase {
   }
 }
 
-/** C: `(anonymous struct CUarrayMapInfo_st_subresource_sparseLevel)`: 32 bytes, aligned to 4. */
+/** C: `__typeof__(((struct CUarrayMapInfo_st *)0)->subresource.sparseLevel)`: 32 bytes, aligned to 4. */
 export class CUarrayMapInfo_st_subresource_sparseLevel extends RecordBase {
-  static readonly $cName = "(anonymous struct CUarrayMapInfo_st_subresource_sparseLevel)";
+  static readonly $cName = "__typeof__(((struct CUarrayMapInfo_st *)0)->subresource.sparseLevel)";
   static readonly $size = 32;
   static readonly $align = 4;
   static readonly $fields: readonly FieldInfo[] = [
@@ -5470,9 +5470,9 @@ export class CUarrayMapInfo_st_subresource_sparseLevel extends RecordBase {
   }
 }
 
-/** C: `(anonymous struct CUarrayMapInfo_st_subresource_miptail)`: 24 bytes, aligned to 8. */
+/** C: `__typeof__(((struct CUarrayMapInfo_st *)0)->subresource.miptail)`: 24 bytes, aligned to 8. */
 export class CUarrayMapInfo_st_subresource_miptail extends RecordBase {
-  static readonly $cName = "(anonymous struct CUarrayMapInfo_st_subresource_miptail)";
+  static readonly $cName = "__typeof__(((struct CUarrayMapInfo_st *)0)->subresource.miptail)";
   static readonly $size = 24;
   static readonly $align = 8;
   static readonly $fields: readonly FieldInfo[] = [
@@ -5512,9 +5512,9 @@ export class CUarrayMapInfo_st_subresource_miptail extends RecordBase {
   }
 }
 
-/** C: `(anonymous union CUarrayMapInfo_st_memHandle)`: 8 bytes, aligned to 8. */
+/** C: `__typeof__(((struct CUarrayMapInfo_st *)0)->memHandle)`: 8 bytes, aligned to 8. */
 export class CUarrayMapInfo_st_memHandle extends RecordBase {
-  static readonly $cName = "(anonymous union CUarrayMapInfo_st_memHandle)";
+  static readonly $cName = "__typeof__(((struct CUarrayMapInfo_st *)0)->memHandle)";
   static readonly $size = 8;
   static readonly $align = 8;
   static readonly $fields: readonly FieldInfo[] = [
@@ -5630,7 +5630,7 @@ export class CUmemAllocationProp_st extends RecordBase {
   set win32HandleMetaData(v: Pointer) {
     this.$setPtr(16, v);
   }
-  /** C: `struct (unnamed struct at /work/main/.cache/ctk/13.0/include/cuda.h:4320:5) allocFlags`, offset 24, 8 bytes. */
+  /** C: `struct (unnamed struct at cuda.h:4320:5) allocFlags`, offset 24, 8 bytes. */
   get allocFlags(): CUmemAllocationProp_st_allocFlags {
     return this.$record(CUmemAllocationProp_st_allocFlags, 24);
   }
@@ -5643,9 +5643,9 @@ export const CUmemAllocationProp_v1 = CUmemAllocationProp_st;
 /** Another name of {@link CUmemAllocationProp_st}. */
 export type CUmemAllocationProp_v1 = CUmemAllocationProp_st;
 
-/** C: `(anonymous struct CUmemAllocationProp_st_allocFlags)`: 8 bytes, aligned to 2. */
+/** C: `__typeof__(((struct CUmemAllocationProp_st *)0)->allocFlags)`: 8 bytes, aligned to 2. */
 export class CUmemAllocationProp_st_allocFlags extends RecordBase {
-  static readonly $cName = "(anonymous struct CUmemAllocationProp_st_allocFlags)";
+  static readonly $cName = "__typeof__(((struct CUmemAllocationProp_st *)0)->allocFlags)";
   static readonly $size = 8;
   static readonly $align = 2;
   static readonly $fields: readonly FieldInfo[] = [
@@ -6128,7 +6128,7 @@ export class CUmemcpy3DOperand_st extends RecordBase {
   set type(v: CUmemcpy3DOperandType) {
     this.$setU32(0, v);
   }
-  /** C: `union (unnamed union at /work/main/.cache/ctk/13.0/include/cuda.h:4616:5) op`, offset 8, 32 bytes. */
+  /** C: `union (unnamed union at cuda.h:4616:5) op`, offset 8, 32 bytes. */
   get op(): CUmemcpy3DOperand_st_op {
     return this.$record(CUmemcpy3DOperand_st_op, 8);
   }
@@ -6141,23 +6141,23 @@ export const CUmemcpy3DOperand_v1 = CUmemcpy3DOperand_st;
 /** Another name of {@link CUmemcpy3DOperand_st}. */
 export type CUmemcpy3DOperand_v1 = CUmemcpy3DOperand_st;
 
-/** C: `(anonymous union CUmemcpy3DOperand_st_op)`: 32 bytes, aligned to 8. */
+/** C: `__typeof__(((struct CUmemcpy3DOperand_st *)0)->op)`: 32 bytes, aligned to 8. */
 export class CUmemcpy3DOperand_st_op extends RecordBase {
-  static readonly $cName = "(anonymous union CUmemcpy3DOperand_st_op)";
+  static readonly $cName = "__typeof__(((struct CUmemcpy3DOperand_st *)0)->op)";
   static readonly $size = 32;
   static readonly $align = 8;
   static readonly $fields: readonly FieldInfo[] = [
     { name: "ptr", offset: 0, size: 32 },
     { name: "array", offset: 0, size: 32 },
   ];
-  /** C: `struct (unnamed struct at /work/main/.cache/ctk/13.0/include/cuda.h:4620:9) ptr`, offset 0, 32 bytes. */
+  /** C: `struct (unnamed struct at cuda.h:4620:9) ptr`, offset 0, 32 bytes. */
   get ptr(): CUmemcpy3DOperand_st_op_ptr {
     return this.$record(CUmemcpy3DOperand_st_op_ptr, 0);
   }
   set ptr(v: CUmemcpy3DOperand_st_op_ptr) {
     this.$setRecord(0, 32, v);
   }
-  /** C: `struct (unnamed struct at /work/main/.cache/ctk/13.0/include/cuda.h:4630:9) array`, offset 0, 32 bytes. */
+  /** C: `struct (unnamed struct at cuda.h:4630:9) array`, offset 0, 32 bytes. */
   get array(): CUmemcpy3DOperand_st_op_array {
     return this.$record(CUmemcpy3DOperand_st_op_array, 0);
   }
@@ -6169,10 +6169,10 @@ export class CUmemcpy3DOperand_st_op extends RecordBase {
 /**
  * Struct representing an operand when `CUmemcpy3DOperand`::type is `CU_MEMCPY_OPERAND_TYPE_POINTER`
  *
- * C: `(anonymous struct CUmemcpy3DOperand_st_op_ptr)`: 32 bytes, aligned to 8.
+ * C: `__typeof__(((struct CUmemcpy3DOperand_st *)0)->op.ptr)`: 32 bytes, aligned to 8.
  */
 export class CUmemcpy3DOperand_st_op_ptr extends RecordBase {
-  static readonly $cName = "(anonymous struct CUmemcpy3DOperand_st_op_ptr)";
+  static readonly $cName = "__typeof__(((struct CUmemcpy3DOperand_st *)0)->op.ptr)";
   static readonly $size = 32;
   static readonly $align = 8;
   static readonly $fields: readonly FieldInfo[] = [
@@ -6223,10 +6223,10 @@ export class CUmemcpy3DOperand_st_op_ptr extends RecordBase {
 /**
  * Struct representing an operand when `CUmemcpy3DOperand`::type is `CU_MEMCPY_OPERAND_TYPE_ARRAY`
  *
- * C: `(anonymous struct CUmemcpy3DOperand_st_op_array)`: 32 bytes, aligned to 8.
+ * C: `__typeof__(((struct CUmemcpy3DOperand_st *)0)->op.array)`: 32 bytes, aligned to 8.
  */
 export class CUmemcpy3DOperand_st_op_array extends RecordBase {
-  static readonly $cName = "(anonymous struct CUmemcpy3DOperand_st_op_array)";
+  static readonly $cName = "__typeof__(((struct CUmemcpy3DOperand_st *)0)->op.array)";
   static readonly $size = 32;
   static readonly $align = 8;
   static readonly $fields: readonly FieldInfo[] = [
@@ -7081,7 +7081,7 @@ export const CUmemDecompressParams = CUmemDecompressParams_st;
 export type CUmemDecompressParams = CUmemDecompressParams_st;
 
 /**
- * !
+ * Data for SM-related resources
  *
  * C: `struct CUdevSmResource_st` (also `CUdevSmResource`): 12 bytes, aligned to 4.
  */
@@ -7134,7 +7134,18 @@ export const CUdevSmResource = CUdevSmResource_st;
 export type CUdevSmResource = CUdevSmResource_st;
 
 /**
- * !
+ * A tagged union describing different resources identified by the type field. This structure should not be directly modified outside of the API that created it.
+ * ```c
+ * struct {
+ *    CUdevResourceType type;
+ *    union {
+ *        CUdevSmResource sm;
+ *    };
+ * };
+ * ```
+ * - If `type` is `CU_DEV_RESOURCE_TYPE_INVALID`, this resoure is not valid and cannot be further accessed.
+ * - If `type` is `CU_DEV_RESOURCE_TYPE_SM`, the `CUdevSmResource` structure `sm` is filled in. For example,
+ * `sm.smCount` will reflect the amount of streaming multiprocessors available in this resource.
  *
  * C: `struct CUdevResource_st` (also `CUdevResource_v1`): 144 bytes, aligned to 4.
  */

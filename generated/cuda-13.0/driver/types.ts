@@ -4,7 +4,7 @@
 // Header cudaProfiler.h sha256 b9c9fa71341b693f9f0b0ea8071e12a0869ac99afe669345a02145163867560d
 // Header cudaTypedefs.h sha256 da2352ecb06115c252394c9ba72472d1dc525569d30f9c83e2da300fce788f2f
 // Header cudaProfilerTypedefs.h sha256 c742524d5819763cb9501a98557b4b11afdd8b182067a6a89861950e34addeba
-// Seal: sha256 a102da7ec20c628dcc6b0e16d5b7eb625ee3aee087ff4e753195d54e91b9b18b
+// Seal: sha256 671e839e7b95f6b6b9f987482f2de7b6f818fd0993fb75eaf94175924ea54630
 
 import type { FunctionPointer, FunctionType, Handle, Pointer } from "../../../src/ffi/types.ts";
 import type { CUlaunchAttributeID, CUlogLevel, CUresult } from "./enums.ts";
@@ -75,7 +75,8 @@ export type CUgraphDeviceNode = Handle<"CUgraphDeviceNode">;
 /** C: `typedef struct CUasyncCallbackEntry_st * CUasyncCallbackHandle` (an opaque handle). */
 export type CUasyncCallbackHandle = Handle<"CUasyncCallbackHandle">;
 /**
- * !
+ * A green context handle. This handle can be used safely from only one CPU thread at a time.
+ * Created via `cuGreenCtxCreate`
  * C: `typedef struct CUgreenCtx_st * CUgreenCtx` (an opaque handle).
  */
 export type CUgreenCtx = Handle<"CUgreenCtx">;
@@ -233,7 +234,8 @@ export type CUDA_MEMCPY3D_BATCH_OP = CUDA_MEMCPY3D_BATCH_OP_v1;
 /** C: `typedef CUDA_MEM_ALLOC_NODE_PARAMS_v1 CUDA_MEM_ALLOC_NODE_PARAMS` (another name of `CUDA_MEM_ALLOC_NODE_PARAMS_v1`). */
 export type CUDA_MEM_ALLOC_NODE_PARAMS = CUDA_MEM_ALLOC_NODE_PARAMS_v1;
 /**
- * !
+ * An opaque descriptor handle. The descriptor encapsulates multiple created and configured resources.
+ * Created via `cuDevResourceGenerateDesc`
  * C: `typedef struct CUdevResourceDesc_st * CUdevResourceDesc` (an opaque handle).
  */
 export type CUdevResourceDesc = Handle<"CUdevResourceDesc">;

@@ -7,7 +7,7 @@
 // Header vector_types.h sha256 f3638eceaf955e80e91f2f32a3fc41106653ea7145dc0c79923826a78b3c5486
 // Header library_types.h sha256 7ccccd9cf42214386170704865517bbbf83702d6bbb5e0c0cba3fc3a48cbd29d
 // Header device_types.h sha256 d8b171a190493e80395741f511b29311a5c38b718324fb7338f7511c36ae7084
-// Seal: sha256 0067cf00dca7bca0774aef91cd930855ced99bef8e7dc911346d1bf42122531a
+// Seal: sha256 58e018b30ea1edd88df63555a1b07f6990dacabc7e8b4d0eac115acbe9ccd846
 
 import type { CheckedRuntime, PointerLike } from "../../../src/sys/checked.ts";
 import type { Pointer } from "../../../src/ffi/types.ts";
@@ -260,7 +260,7 @@ export interface Checked {
    * @returns `device`: Returned device ordinal
    * @see cudaDeviceGetPCIBusId, cuDeviceGetByPCIBusId
    */
-  cudaDeviceGetByPCIBusId(pciBusId: string | null): number;
+  cudaDeviceGetByPCIBusId(pciBusId: string | PointerLike): number;
   /**
    * Returns a PCI Bus Id string for the device
    *
@@ -5714,7 +5714,7 @@ export interface Checked {
    * destination outupt if the logs have been truncated. Call dump after each failed API to mitigate this
    * risk.
    */
-  cudaLogsDumpToFile(iterator: PointerLike, pathToFile: string | null, flags: number): void;
+  cudaLogsDumpToFile(iterator: PointerLike, pathToFile: string | PointerLike, flags: number): void;
   /**
    * Dump accumulated driver logs into a buffer
    *
@@ -7443,7 +7443,7 @@ export interface Checked {
    * @param flags - Flags from cudaGraphDebugDotFlags for specifying which additional node information to write
    * @returns nothing; a failure throws the library's typed error.
    */
-  cudaGraphDebugDotPrint(graph: cudaGraph_t, path: string | null, flags: number): void;
+  cudaGraphDebugDotPrint(graph: cudaGraph_t, path: string | PointerLike, flags: number): void;
   /**
    * Create a user object
    *
@@ -7626,7 +7626,7 @@ export interface Checked {
    * @returns nothing; a failure throws the library's typed error.
    * @deprecated
    */
-  cudaGetDriverEntryPoint(symbol: string | null, funcPtr: PointerLike, flags: bigint | number, driverStatus: PointerLike): void;
+  cudaGetDriverEntryPoint(symbol: string | PointerLike, funcPtr: PointerLike, flags: bigint | number, driverStatus: PointerLike): void;
   /**
    * @param symbol - (undocumented in the header)
    * @param funcPtr - (undocumented in the header)
@@ -7635,7 +7635,7 @@ export interface Checked {
    * @param driverStatus - (undocumented in the header)
    * @returns nothing; a failure throws the library's typed error.
    */
-  cudaGetDriverEntryPointByVersion(symbol: string | null, funcPtr: PointerLike, cudaVersion: number, flags: bigint | number, driverStatus: PointerLike): void;
+  cudaGetDriverEntryPointByVersion(symbol: string | PointerLike, funcPtr: PointerLike, cudaVersion: number, flags: bigint | number, driverStatus: PointerLike): void;
   /**
    * Load a library with specified code and options
    *
@@ -7717,7 +7717,7 @@ export interface Checked {
    * @returns `library`: Returned library
    * @see cudaLibraryLoadData, cudaLibraryUnload, cuLibraryLoadFromFile
    */
-  cudaLibraryLoadFromFile(fileName: string | null, jitOptions: PointerLike, jitOptionsValues: PointerLike, numJitOptions: number, libraryOptions: PointerLike, libraryOptionValues: PointerLike, numLibraryOptions: number): cudaLibrary_t;
+  cudaLibraryLoadFromFile(fileName: string | PointerLike, jitOptions: PointerLike, jitOptionsValues: PointerLike, numJitOptions: number, libraryOptions: PointerLike, libraryOptionValues: PointerLike, numLibraryOptions: number): cudaLibrary_t;
   /**
    * Unloads a library
    *
@@ -7739,7 +7739,7 @@ export interface Checked {
    * @returns `pKernel`: Returned kernel handle
    * @see cudaLibraryLoadData, cudaLibraryLoadFromFile, cudaLibraryUnload, cuLibraryGetKernel
    */
-  cudaLibraryGetKernel(library: cudaLibrary_t, name: string | null): cudaKernel_t;
+  cudaLibraryGetKernel(library: cudaLibrary_t, name: string | PointerLike): cudaKernel_t;
   /**
    * Returns a global device pointer
    *
@@ -7756,7 +7756,7 @@ export interface Checked {
    * @returns `dptr`: Returned global device pointer for the requested library; `bytes`: Returned global size in bytes
    * @see cudaLibraryLoadData, cudaLibraryLoadFromFile, cudaLibraryUnload, cudaLibraryGetManaged, cuLibraryGetGlobal
    */
-  cudaLibraryGetGlobal(library: cudaLibrary_t, name: string | null): [dptr: Pointer, bytes: bigint];
+  cudaLibraryGetGlobal(library: cudaLibrary_t, name: string | PointerLike): [dptr: Pointer, bytes: bigint];
   /**
    * Returns a pointer to managed memory
    *
@@ -7774,7 +7774,7 @@ export interface Checked {
    * @returns `dptr`: Returned pointer to the managed memory; `bytes`: Returned memory size in bytes
    * @see cudaLibraryLoadData, cudaLibraryLoadFromFile, cudaLibraryUnload, cudaLibraryGetGlobal, cuLibraryGetManaged
    */
-  cudaLibraryGetManaged(library: cudaLibrary_t, name: string | null): [dptr: Pointer, bytes: bigint];
+  cudaLibraryGetManaged(library: cudaLibrary_t, name: string | PointerLike): [dptr: Pointer, bytes: bigint];
   /**
    * Returns a pointer to a unified function
    *
@@ -7788,7 +7788,7 @@ export interface Checked {
    * @returns `fptr`: Returned pointer to a unified function
    * @see cudaLibraryLoadData, cudaLibraryLoadFromFile, cudaLibraryUnload, cuLibraryGetUnifiedFunction
    */
-  cudaLibraryGetUnifiedFunction(library: cudaLibrary_t, symbol: string | null): Pointer;
+  cudaLibraryGetUnifiedFunction(library: cudaLibrary_t, symbol: string | PointerLike): Pointer;
   /**
    * Returns the number of kernels within a library
    *
@@ -7950,7 +7950,7 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
       const r = raw.cudaDeviceSetCacheConfig(cacheConfig);
       if (r !== 0) rt.fail(r, "cudaDeviceSetCacheConfig");
     },
-    cudaDeviceGetByPCIBusId(pciBusId: string | null): number {
+    cudaDeviceGetByPCIBusId(pciBusId: string | PointerLike): number {
       const r = raw.cudaDeviceGetByPCIBusId(o0, rt.cstr(pciBusId, 0));
       if (r !== 0) rt.fail(r, "cudaDeviceGetByPCIBusId");
       return i32[0]!;
@@ -8816,7 +8816,7 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
       if (r !== 0) rt.fail(r, "cudaLogsCurrent");
       return u32[0]! as cudaLogIterator;
     },
-    cudaLogsDumpToFile(iterator: PointerLike, pathToFile: string | null, flags: number): void {
+    cudaLogsDumpToFile(iterator: PointerLike, pathToFile: string | PointerLike, flags: number): void {
       const r = raw.cudaLogsDumpToFile(rt.ptr(iterator), rt.cstr(pathToFile, 0), flags);
       if (r !== 0) rt.fail(r, "cudaLogsDumpToFile");
     },
@@ -9178,7 +9178,7 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
       const r = raw.cudaGraphDestroy(graph);
       if (r !== 0) rt.fail(r, "cudaGraphDestroy", graph);
     },
-    cudaGraphDebugDotPrint(graph: cudaGraph_t, path: string | null, flags: number): void {
+    cudaGraphDebugDotPrint(graph: cudaGraph_t, path: string | PointerLike, flags: number): void {
       const r = raw.cudaGraphDebugDotPrint(graph, rt.cstr(path, 0), flags);
       if (r !== 0) rt.fail(r, "cudaGraphDebugDotPrint", graph);
     },
@@ -9220,11 +9220,11 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
       const r = raw.cudaGraphConditionalHandleCreate(rt.ptr(pHandle_out), graph, defaultLaunchValue, flags);
       if (r !== 0) rt.fail(r, "cudaGraphConditionalHandleCreate");
     },
-    cudaGetDriverEntryPoint(symbol: string | null, funcPtr: PointerLike, flags: bigint | number, driverStatus: PointerLike): void {
+    cudaGetDriverEntryPoint(symbol: string | PointerLike, funcPtr: PointerLike, flags: bigint | number, driverStatus: PointerLike): void {
       const r = raw.cudaGetDriverEntryPoint(rt.cstr(symbol, 0), rt.ptr(funcPtr), flags, rt.ptr(driverStatus));
       if (r !== 0) rt.fail(r, "cudaGetDriverEntryPoint");
     },
-    cudaGetDriverEntryPointByVersion(symbol: string | null, funcPtr: PointerLike, cudaVersion: number, flags: bigint | number, driverStatus: PointerLike): void {
+    cudaGetDriverEntryPointByVersion(symbol: string | PointerLike, funcPtr: PointerLike, cudaVersion: number, flags: bigint | number, driverStatus: PointerLike): void {
       const r = raw.cudaGetDriverEntryPointByVersion(rt.cstr(symbol, 0), rt.ptr(funcPtr), cudaVersion, flags, rt.ptr(driverStatus));
       if (r !== 0) rt.fail(r, "cudaGetDriverEntryPointByVersion");
     },
@@ -9233,7 +9233,7 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
       if (r !== 0) rt.fail(r, "cudaLibraryLoadData");
       return rt.readPointer(0) as cudaLibrary_t;
     },
-    cudaLibraryLoadFromFile(fileName: string | null, jitOptions: PointerLike, jitOptionsValues: PointerLike, numJitOptions: number, libraryOptions: PointerLike, libraryOptionValues: PointerLike, numLibraryOptions: number): cudaLibrary_t {
+    cudaLibraryLoadFromFile(fileName: string | PointerLike, jitOptions: PointerLike, jitOptionsValues: PointerLike, numJitOptions: number, libraryOptions: PointerLike, libraryOptionValues: PointerLike, numLibraryOptions: number): cudaLibrary_t {
       const r = raw.cudaLibraryLoadFromFile(o0, rt.cstr(fileName, 0), rt.ptr(jitOptions), rt.ptr(jitOptionsValues), numJitOptions, rt.ptr(libraryOptions), rt.ptr(libraryOptionValues), numLibraryOptions);
       if (r !== 0) rt.fail(r, "cudaLibraryLoadFromFile");
       return rt.readPointer(0) as cudaLibrary_t;
@@ -9242,22 +9242,22 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
       const r = raw.cudaLibraryUnload(library);
       if (r !== 0) rt.fail(r, "cudaLibraryUnload", library);
     },
-    cudaLibraryGetKernel(library: cudaLibrary_t, name: string | null): cudaKernel_t {
+    cudaLibraryGetKernel(library: cudaLibrary_t, name: string | PointerLike): cudaKernel_t {
       const r = raw.cudaLibraryGetKernel(o0, library, rt.cstr(name, 0));
       if (r !== 0) rt.fail(r, "cudaLibraryGetKernel");
       return rt.readPointer(0) as cudaKernel_t;
     },
-    cudaLibraryGetGlobal(library: cudaLibrary_t, name: string | null): [dptr: Pointer, bytes: bigint] {
+    cudaLibraryGetGlobal(library: cudaLibrary_t, name: string | PointerLike): [dptr: Pointer, bytes: bigint] {
       const r = raw.cudaLibraryGetGlobal(o0, o1, library, rt.cstr(name, 0));
       if (r !== 0) rt.fail(r, "cudaLibraryGetGlobal");
       return [rt.readPointer(0), u64[1]!];
     },
-    cudaLibraryGetManaged(library: cudaLibrary_t, name: string | null): [dptr: Pointer, bytes: bigint] {
+    cudaLibraryGetManaged(library: cudaLibrary_t, name: string | PointerLike): [dptr: Pointer, bytes: bigint] {
       const r = raw.cudaLibraryGetManaged(o0, o1, library, rt.cstr(name, 0));
       if (r !== 0) rt.fail(r, "cudaLibraryGetManaged");
       return [rt.readPointer(0), u64[1]!];
     },
-    cudaLibraryGetUnifiedFunction(library: cudaLibrary_t, symbol: string | null): Pointer {
+    cudaLibraryGetUnifiedFunction(library: cudaLibrary_t, symbol: string | PointerLike): Pointer {
       const r = raw.cudaLibraryGetUnifiedFunction(o0, library, rt.cstr(symbol, 0));
       if (r !== 0) rt.fail(r, "cudaLibraryGetUnifiedFunction");
       return rt.readPointer(0);

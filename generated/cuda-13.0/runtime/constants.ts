@@ -7,7 +7,7 @@
 // Header vector_types.h sha256 f3638eceaf955e80e91f2f32a3fc41106653ea7145dc0c79923826a78b3c5486
 // Header library_types.h sha256 7ccccd9cf42214386170704865517bbbf83702d6bbb5e0c0cba3fc3a48cbd29d
 // Header device_types.h sha256 d8b171a190493e80395741f511b29311a5c38b718324fb7338f7511c36ae7084
-// Seal: sha256 c90b5e6ffdc71ce6b80bc8fc3ba2cf1166389a92ce581150e79f4f1c51e29310
+// Seal: sha256 b2d7a0aad117a9c48faecb3a9ab12dd1bf3324a06cdd595bc0d03d65e196f7e3
 
 import { address, type NativeAddress } from "../../../src/ffi/types.ts";
 
@@ -185,11 +185,7 @@ export const cudaDeviceScheduleYield = 2;
  * C: `#define cudaDeviceScheduleBlockingSync 0x04` (32-bit signed integer).
  */
 export const cudaDeviceScheduleBlockingSync = 4;
-/**
- * #define cudaDeviceScheduleBlockingSync      0x04  /**< Device flag - Use blocking synchronization
- *
- * C: `#define cudaDeviceBlockingSync 0x04` (32-bit signed integer).
- */
+/** C: `#define cudaDeviceBlockingSync 0x04` (32-bit signed integer). */
 export const cudaDeviceBlockingSync = 4;
 /**
  * Device schedule flags mask

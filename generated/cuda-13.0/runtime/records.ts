@@ -7,7 +7,7 @@
 // Header vector_types.h sha256 f3638eceaf955e80e91f2f32a3fc41106653ea7145dc0c79923826a78b3c5486
 // Header library_types.h sha256 7ccccd9cf42214386170704865517bbbf83702d6bbb5e0c0cba3fc3a48cbd29d
 // Header device_types.h sha256 d8b171a190493e80395741f511b29311a5c38b718324fb7338f7511c36ae7084
-// Seal: sha256 a0ef8f8a6c5c1b13d81aa67314f15fedd226e0e1b8c35c94a0edbfcb008661c4
+// Seal: sha256 f5407a0b12927a7067638de4713c0e229fbd8414f697af22f16b3281bc8cd0b9
 
 import { type FieldInfo, RecordBase } from "../../../src/sys/record.ts";
 import type { Pointer, StructLayout } from "../../../src/ffi/types.ts";
@@ -1958,7 +1958,7 @@ export class cudaArraySparseProperties extends RecordBase {
     { name: "flags", offset: 24, size: 4 },
     { name: "reserved", offset: 28, size: 16 },
   ];
-  /** C: `struct (unnamed struct at /work/main/.cache/ctk/13.0/include/driver_types.h:1211:5) tileExtent`, offset 0, 12 bytes. */
+  /** C: `struct (unnamed struct at driver_types.h:1211:5) tileExtent`, offset 0, 12 bytes. */
   get tileExtent(): cudaArraySparseProperties_tileExtent {
     return this.$record(cudaArraySparseProperties_tileExtent, 0);
   }
@@ -2001,9 +2001,9 @@ export class cudaArraySparseProperties extends RecordBase {
   }
 }
 
-/** C: `(anonymous struct cudaArraySparseProperties_tileExtent)`: 12 bytes, aligned to 4. */
+/** C: `__typeof__(((struct cudaArraySparseProperties *)0)->tileExtent)`: 12 bytes, aligned to 4. */
 export class cudaArraySparseProperties_tileExtent extends RecordBase {
-  static readonly $cName = "(anonymous struct cudaArraySparseProperties_tileExtent)";
+  static readonly $cName = "__typeof__(((struct cudaArraySparseProperties *)0)->tileExtent)";
   static readonly $size = 12;
   static readonly $align = 4;
   static readonly $fields: readonly FieldInfo[] = [
@@ -2820,7 +2820,7 @@ export class cudaResourceDesc extends RecordBase {
   set resType(v: cudaResourceType) {
     this.$setU32(0, v);
   }
-  /** C: `union (unnamed union at /work/main/.cache/ctk/13.0/include/driver_types.h:1572:5) res`, offset 8, 128 bytes. */
+  /** C: `union (unnamed union at driver_types.h:1572:5) res`, offset 8, 128 bytes. */
   get res(): cudaResourceDesc_res {
     return this.$record(cudaResourceDesc_res, 8);
   }
@@ -2839,9 +2839,9 @@ export class cudaResourceDesc extends RecordBase {
   }
 }
 
-/** C: `(anonymous union cudaResourceDesc_res)`: 128 bytes, aligned to 8. */
+/** C: `__typeof__(((struct cudaResourceDesc *)0)->res)`: 128 bytes, aligned to 8. */
 export class cudaResourceDesc_res extends RecordBase {
-  static readonly $cName = "(anonymous union cudaResourceDesc_res)";
+  static readonly $cName = "__typeof__(((struct cudaResourceDesc *)0)->res)";
   static readonly $size = 128;
   static readonly $align = 8;
   static readonly $fields: readonly FieldInfo[] = [
@@ -2851,35 +2851,35 @@ export class cudaResourceDesc_res extends RecordBase {
     { name: "pitch2D", offset: 0, size: 56 },
     { name: "reserved", offset: 0, size: 128 },
   ];
-  /** C: `struct (unnamed struct at /work/main/.cache/ctk/13.0/include/driver_types.h:1573:9) array`, offset 0, 8 bytes. */
+  /** C: `struct (unnamed struct at driver_types.h:1573:9) array`, offset 0, 8 bytes. */
   get array(): cudaResourceDesc_res_array {
     return this.$record(cudaResourceDesc_res_array, 0);
   }
   set array(v: cudaResourceDesc_res_array) {
     this.$setRecord(0, 8, v);
   }
-  /** C: `struct (unnamed struct at /work/main/.cache/ctk/13.0/include/driver_types.h:1576:9) mipmap`, offset 0, 8 bytes. */
+  /** C: `struct (unnamed struct at driver_types.h:1576:9) mipmap`, offset 0, 8 bytes. */
   get mipmap(): cudaResourceDesc_res_mipmap {
     return this.$record(cudaResourceDesc_res_mipmap, 0);
   }
   set mipmap(v: cudaResourceDesc_res_mipmap) {
     this.$setRecord(0, 8, v);
   }
-  /** C: `struct (unnamed struct at /work/main/.cache/ctk/13.0/include/driver_types.h:1579:9) linear`, offset 0, 40 bytes. */
+  /** C: `struct (unnamed struct at driver_types.h:1579:9) linear`, offset 0, 40 bytes. */
   get linear(): cudaResourceDesc_res_linear {
     return this.$record(cudaResourceDesc_res_linear, 0);
   }
   set linear(v: cudaResourceDesc_res_linear) {
     this.$setRecord(0, 40, v);
   }
-  /** C: `struct (unnamed struct at /work/main/.cache/ctk/13.0/include/driver_types.h:1584:9) pitch2D`, offset 0, 56 bytes. */
+  /** C: `struct (unnamed struct at driver_types.h:1584:9) pitch2D`, offset 0, 56 bytes. */
   get pitch2D(): cudaResourceDesc_res_pitch2D {
     return this.$record(cudaResourceDesc_res_pitch2D, 0);
   }
   set pitch2D(v: cudaResourceDesc_res_pitch2D) {
     this.$setRecord(0, 56, v);
   }
-  /** C: `struct (unnamed struct at /work/main/.cache/ctk/13.0/include/driver_types.h:1591:9) reserved`, offset 0, 128 bytes. */
+  /** C: `struct (unnamed struct at driver_types.h:1591:9) reserved`, offset 0, 128 bytes. */
   get reserved(): cudaResourceDesc_res_reserved {
     return this.$record(cudaResourceDesc_res_reserved, 0);
   }
@@ -2888,9 +2888,9 @@ export class cudaResourceDesc_res extends RecordBase {
   }
 }
 
-/** C: `(anonymous struct cudaResourceDesc_res_array)`: 8 bytes, aligned to 8. */
+/** C: `__typeof__(((struct cudaResourceDesc *)0)->res.array)`: 8 bytes, aligned to 8. */
 export class cudaResourceDesc_res_array extends RecordBase {
-  static readonly $cName = "(anonymous struct cudaResourceDesc_res_array)";
+  static readonly $cName = "__typeof__(((struct cudaResourceDesc *)0)->res.array)";
   static readonly $size = 8;
   static readonly $align = 8;
   static readonly $fields: readonly FieldInfo[] = [
@@ -2908,9 +2908,9 @@ export class cudaResourceDesc_res_array extends RecordBase {
   }
 }
 
-/** C: `(anonymous struct cudaResourceDesc_res_mipmap)`: 8 bytes, aligned to 8. */
+/** C: `__typeof__(((struct cudaResourceDesc *)0)->res.mipmap)`: 8 bytes, aligned to 8. */
 export class cudaResourceDesc_res_mipmap extends RecordBase {
-  static readonly $cName = "(anonymous struct cudaResourceDesc_res_mipmap)";
+  static readonly $cName = "__typeof__(((struct cudaResourceDesc *)0)->res.mipmap)";
   static readonly $size = 8;
   static readonly $align = 8;
   static readonly $fields: readonly FieldInfo[] = [
@@ -2928,9 +2928,9 @@ export class cudaResourceDesc_res_mipmap extends RecordBase {
   }
 }
 
-/** C: `(anonymous struct cudaResourceDesc_res_linear)`: 40 bytes, aligned to 8. */
+/** C: `__typeof__(((struct cudaResourceDesc *)0)->res.linear)`: 40 bytes, aligned to 8. */
 export class cudaResourceDesc_res_linear extends RecordBase {
-  static readonly $cName = "(anonymous struct cudaResourceDesc_res_linear)";
+  static readonly $cName = "__typeof__(((struct cudaResourceDesc *)0)->res.linear)";
   static readonly $size = 40;
   static readonly $align = 8;
   static readonly $fields: readonly FieldInfo[] = [
@@ -2970,9 +2970,9 @@ export class cudaResourceDesc_res_linear extends RecordBase {
   }
 }
 
-/** C: `(anonymous struct cudaResourceDesc_res_pitch2D)`: 56 bytes, aligned to 8. */
+/** C: `__typeof__(((struct cudaResourceDesc *)0)->res.pitch2D)`: 56 bytes, aligned to 8. */
 export class cudaResourceDesc_res_pitch2D extends RecordBase {
-  static readonly $cName = "(anonymous struct cudaResourceDesc_res_pitch2D)";
+  static readonly $cName = "__typeof__(((struct cudaResourceDesc *)0)->res.pitch2D)";
   static readonly $size = 56;
   static readonly $align = 8;
   static readonly $fields: readonly FieldInfo[] = [
@@ -3034,9 +3034,9 @@ export class cudaResourceDesc_res_pitch2D extends RecordBase {
   }
 }
 
-/** C: `(anonymous struct cudaResourceDesc_res_reserved)`: 128 bytes, aligned to 4. */
+/** C: `__typeof__(((struct cudaResourceDesc *)0)->res.reserved)`: 128 bytes, aligned to 4. */
 export class cudaResourceDesc_res_reserved extends RecordBase {
-  static readonly $cName = "(anonymous struct cudaResourceDesc_res_reserved)";
+  static readonly $cName = "__typeof__(((struct cudaResourceDesc *)0)->res.reserved)";
   static readonly $size = 128;
   static readonly $align = 4;
   static readonly $fields: readonly FieldInfo[] = [
@@ -3919,7 +3919,7 @@ export class cudaMemcpy3DOperand extends RecordBase {
   set type(v: cudaMemcpy3DOperandType) {
     this.$setU32(0, v);
   }
-  /** C: `union (unnamed union at /work/main/.cache/ctk/13.0/include/driver_types.h:2375:5) op`, offset 8, 32 bytes. */
+  /** C: `union (unnamed union at driver_types.h:2375:5) op`, offset 8, 32 bytes. */
   get op(): cudaMemcpy3DOperand_op {
     return this.$record(cudaMemcpy3DOperand_op, 8);
   }
@@ -3928,23 +3928,23 @@ export class cudaMemcpy3DOperand extends RecordBase {
   }
 }
 
-/** C: `(anonymous union cudaMemcpy3DOperand_op)`: 32 bytes, aligned to 8. */
+/** C: `__typeof__(((struct cudaMemcpy3DOperand *)0)->op)`: 32 bytes, aligned to 8. */
 export class cudaMemcpy3DOperand_op extends RecordBase {
-  static readonly $cName = "(anonymous union cudaMemcpy3DOperand_op)";
+  static readonly $cName = "__typeof__(((struct cudaMemcpy3DOperand *)0)->op)";
   static readonly $size = 32;
   static readonly $align = 8;
   static readonly $fields: readonly FieldInfo[] = [
     { name: "ptr", offset: 0, size: 32 },
     { name: "array", offset: 0, size: 32 },
   ];
-  /** C: `struct (unnamed struct at /work/main/.cache/ctk/13.0/include/driver_types.h:2379:9) ptr`, offset 0, 32 bytes. */
+  /** C: `struct (unnamed struct at driver_types.h:2379:9) ptr`, offset 0, 32 bytes. */
   get ptr(): cudaMemcpy3DOperand_op_ptr {
     return this.$record(cudaMemcpy3DOperand_op_ptr, 0);
   }
   set ptr(v: cudaMemcpy3DOperand_op_ptr) {
     this.$setRecord(0, 32, v);
   }
-  /** C: `struct (unnamed struct at /work/main/.cache/ctk/13.0/include/driver_types.h:2389:9) array`, offset 0, 32 bytes. */
+  /** C: `struct (unnamed struct at driver_types.h:2389:9) array`, offset 0, 32 bytes. */
   get array(): cudaMemcpy3DOperand_op_array {
     return this.$record(cudaMemcpy3DOperand_op_array, 0);
   }
@@ -3956,10 +3956,10 @@ export class cudaMemcpy3DOperand_op extends RecordBase {
 /**
  * Struct representing an operand when `cudaMemcpy3DOperand`::type is `cudaMemcpyOperandTypePointer`
  *
- * C: `(anonymous struct cudaMemcpy3DOperand_op_ptr)`: 32 bytes, aligned to 8.
+ * C: `__typeof__(((struct cudaMemcpy3DOperand *)0)->op.ptr)`: 32 bytes, aligned to 8.
  */
 export class cudaMemcpy3DOperand_op_ptr extends RecordBase {
-  static readonly $cName = "(anonymous struct cudaMemcpy3DOperand_op_ptr)";
+  static readonly $cName = "__typeof__(((struct cudaMemcpy3DOperand *)0)->op.ptr)";
   static readonly $size = 32;
   static readonly $align = 8;
   static readonly $fields: readonly FieldInfo[] = [
@@ -4010,10 +4010,10 @@ export class cudaMemcpy3DOperand_op_ptr extends RecordBase {
 /**
  * Struct representing an operand when `cudaMemcpy3DOperand`::type is `cudaMemcpyOperandTypeArray`
  *
- * C: `(anonymous struct cudaMemcpy3DOperand_op_array)`: 32 bytes, aligned to 8.
+ * C: `__typeof__(((struct cudaMemcpy3DOperand *)0)->op.array)`: 32 bytes, aligned to 8.
  */
 export class cudaMemcpy3DOperand_op_array extends RecordBase {
-  static readonly $cName = "(anonymous struct cudaMemcpy3DOperand_op_array)";
+  static readonly $cName = "__typeof__(((struct cudaMemcpy3DOperand *)0)->op.array)";
   static readonly $size = 32;
   static readonly $align = 8;
   static readonly $fields: readonly FieldInfo[] = [
@@ -5193,7 +5193,7 @@ export class cudaExternalMemoryHandleDesc extends RecordBase {
   set type(v: cudaExternalMemoryHandleType) {
     this.$setU32(0, v);
   }
-  /** C: `union (unnamed union at /work/main/.cache/ctk/13.0/include/driver_types.h:2676:5) handle`, offset 8, 16 bytes. */
+  /** C: `union (unnamed union at driver_types.h:2676:5) handle`, offset 8, 16 bytes. */
   get handle(): cudaExternalMemoryHandleDesc_handle {
     return this.$record(cudaExternalMemoryHandleDesc_handle, 8);
   }
@@ -5229,9 +5229,9 @@ export class cudaExternalMemoryHandleDesc extends RecordBase {
   }
 }
 
-/** C: `(anonymous union cudaExternalMemoryHandleDesc_handle)`: 16 bytes, aligned to 8. */
+/** C: `__typeof__(((struct cudaExternalMemoryHandleDesc *)0)->handle)`: 16 bytes, aligned to 8. */
 export class cudaExternalMemoryHandleDesc_handle extends RecordBase {
-  static readonly $cName = "(anonymous union cudaExternalMemoryHandleDesc_handle)";
+  static readonly $cName = "__typeof__(((struct cudaExternalMemoryHandleDesc *)0)->handle)";
   static readonly $size = 16;
   static readonly $align = 8;
   static readonly $fields: readonly FieldInfo[] = [
@@ -5251,7 +5251,7 @@ export class cudaExternalMemoryHandleDesc_handle extends RecordBase {
   set fd(v: number) {
     this.$setI32(0, v);
   }
-  /** C: `struct (unnamed struct at /work/main/.cache/ctk/13.0/include/driver_types.h:2698:9) win32`, offset 0, 16 bytes. */
+  /** C: `struct (unnamed struct at driver_types.h:2698:9) win32`, offset 0, 16 bytes. */
   get win32(): cudaExternalMemoryHandleDesc_handle_win32 {
     return this.$record(cudaExternalMemoryHandleDesc_handle_win32, 0);
   }
@@ -5286,10 +5286,10 @@ export class cudaExternalMemoryHandleDesc_handle extends RecordBase {
  * `cudaExternalMemoryHandleTypeD3D11ResourceKmt`
  * then 'name' must be NULL.
  *
- * C: `(anonymous struct cudaExternalMemoryHandleDesc_handle_win32)`: 16 bytes, aligned to 8.
+ * C: `__typeof__(((struct cudaExternalMemoryHandleDesc *)0)->handle.win32)`: 16 bytes, aligned to 8.
  */
 export class cudaExternalMemoryHandleDesc_handle_win32 extends RecordBase {
-  static readonly $cName = "(anonymous struct cudaExternalMemoryHandleDesc_handle_win32)";
+  static readonly $cName = "__typeof__(((struct cudaExternalMemoryHandleDesc *)0)->handle.win32)";
   static readonly $size = 16;
   static readonly $align = 8;
   static readonly $fields: readonly FieldInfo[] = [
@@ -5475,7 +5475,7 @@ export class cudaExternalSemaphoreHandleDesc extends RecordBase {
   set type(v: cudaExternalSemaphoreHandleType) {
     this.$setU32(0, v);
   }
-  /** C: `union (unnamed union at /work/main/.cache/ctk/13.0/include/driver_types.h:2837:5) handle`, offset 8, 16 bytes. */
+  /** C: `union (unnamed union at driver_types.h:2837:5) handle`, offset 8, 16 bytes. */
   get handle(): cudaExternalSemaphoreHandleDesc_handle {
     return this.$record(cudaExternalSemaphoreHandleDesc_handle, 8);
   }
@@ -5501,9 +5501,9 @@ export class cudaExternalSemaphoreHandleDesc extends RecordBase {
   }
 }
 
-/** C: `(anonymous union cudaExternalSemaphoreHandleDesc_handle)`: 16 bytes, aligned to 8. */
+/** C: `__typeof__(((struct cudaExternalSemaphoreHandleDesc *)0)->handle)`: 16 bytes, aligned to 8. */
 export class cudaExternalSemaphoreHandleDesc_handle extends RecordBase {
-  static readonly $cName = "(anonymous union cudaExternalSemaphoreHandleDesc_handle)";
+  static readonly $cName = "__typeof__(((struct cudaExternalSemaphoreHandleDesc *)0)->handle)";
   static readonly $size = 16;
   static readonly $align = 8;
   static readonly $fields: readonly FieldInfo[] = [
@@ -5524,7 +5524,7 @@ export class cudaExternalSemaphoreHandleDesc_handle extends RecordBase {
   set fd(v: number) {
     this.$setI32(0, v);
   }
-  /** C: `struct (unnamed struct at /work/main/.cache/ctk/13.0/include/driver_types.h:2860:9) win32`, offset 0, 16 bytes. */
+  /** C: `struct (unnamed struct at driver_types.h:2860:9) win32`, offset 0, 16 bytes. */
   get win32(): cudaExternalSemaphoreHandleDesc_handle_win32 {
     return this.$record(cudaExternalSemaphoreHandleDesc_handle_win32, 0);
   }
@@ -5558,10 +5558,10 @@ export class cudaExternalSemaphoreHandleDesc_handle extends RecordBase {
  * `cudaExternalSemaphoreHandleTypeKeyedMutexKmt`
  * then 'name' must be NULL.
  *
- * C: `(anonymous struct cudaExternalSemaphoreHandleDesc_handle_win32)`: 16 bytes, aligned to 8.
+ * C: `__typeof__(((struct cudaExternalSemaphoreHandleDesc *)0)->handle.win32)`: 16 bytes, aligned to 8.
  */
 export class cudaExternalSemaphoreHandleDesc_handle_win32 extends RecordBase {
-  static readonly $cName = "(anonymous struct cudaExternalSemaphoreHandleDesc_handle_win32)";
+  static readonly $cName = "__typeof__(((struct cudaExternalSemaphoreHandleDesc *)0)->handle.win32)";
   static readonly $size = 16;
   static readonly $align = 8;
   static readonly $fields: readonly FieldInfo[] = [
@@ -5605,7 +5605,7 @@ export class cudaExternalSemaphoreSignalParams extends RecordBase {
     { name: "flags", offset: 72, size: 4 },
     { name: "reserved", offset: 76, size: 64 },
   ];
-  /** C: `struct (unnamed struct at /work/main/.cache/ctk/13.0/include/driver_types.h:2890:5) params`, offset 0, 72 bytes. */
+  /** C: `struct (unnamed struct at driver_types.h:2890:5) params`, offset 0, 72 bytes. */
   get params(): cudaExternalSemaphoreSignalParams_params {
     return this.$record(cudaExternalSemaphoreSignalParams_params, 0);
   }
@@ -5635,9 +5635,9 @@ export class cudaExternalSemaphoreSignalParams extends RecordBase {
   }
 }
 
-/** C: `(anonymous struct cudaExternalSemaphoreSignalParams_params)`: 72 bytes, aligned to 8. */
+/** C: `__typeof__(((struct cudaExternalSemaphoreSignalParams *)0)->params)`: 72 bytes, aligned to 8. */
 export class cudaExternalSemaphoreSignalParams_params extends RecordBase {
-  static readonly $cName = "(anonymous struct cudaExternalSemaphoreSignalParams_params)";
+  static readonly $cName = "__typeof__(((struct cudaExternalSemaphoreSignalParams *)0)->params)";
   static readonly $size = 72;
   static readonly $align = 8;
   static readonly $fields: readonly FieldInfo[] = [
@@ -5646,21 +5646,21 @@ export class cudaExternalSemaphoreSignalParams_params extends RecordBase {
     { name: "keyedMutex", offset: 16, size: 8 },
     { name: "reserved", offset: 24, size: 48 },
   ];
-  /** C: `struct (unnamed struct at /work/main/.cache/ctk/13.0/include/driver_types.h:2894:9) fence`, offset 0, 8 bytes. */
+  /** C: `struct (unnamed struct at driver_types.h:2894:9) fence`, offset 0, 8 bytes. */
   get fence(): cudaExternalSemaphoreSignalParams_params_fence {
     return this.$record(cudaExternalSemaphoreSignalParams_params_fence, 0);
   }
   set fence(v: cudaExternalSemaphoreSignalParams_params_fence) {
     this.$setRecord(0, 8, v);
   }
-  /** C: `union (unnamed union at /work/main/.cache/ctk/13.0/include/driver_types.h:2900:9) nvSciSync`, offset 8, 8 bytes. */
+  /** C: `union (unnamed union at driver_types.h:2900:9) nvSciSync`, offset 8, 8 bytes. */
   get nvSciSync(): cudaExternalSemaphoreSignalParams_params_nvSciSync {
     return this.$record(cudaExternalSemaphoreSignalParams_params_nvSciSync, 8);
   }
   set nvSciSync(v: cudaExternalSemaphoreSignalParams_params_nvSciSync) {
     this.$setRecord(8, 8, v);
   }
-  /** C: `struct (unnamed struct at /work/main/.cache/ctk/13.0/include/driver_types.h:2911:9) keyedMutex`, offset 16, 8 bytes. */
+  /** C: `struct (unnamed struct at driver_types.h:2911:9) keyedMutex`, offset 16, 8 bytes. */
   get keyedMutex(): cudaExternalSemaphoreSignalParams_params_keyedMutex {
     return this.$record(cudaExternalSemaphoreSignalParams_params_keyedMutex, 16);
   }
@@ -5676,10 +5676,10 @@ export class cudaExternalSemaphoreSignalParams_params extends RecordBase {
 /**
  * Parameters for fence objects
  *
- * C: `(anonymous struct cudaExternalSemaphoreSignalParams_params_fence)`: 8 bytes, aligned to 8.
+ * C: `__typeof__(((struct cudaExternalSemaphoreSignalParams *)0)->params.fence)`: 8 bytes, aligned to 8.
  */
 export class cudaExternalSemaphoreSignalParams_params_fence extends RecordBase {
-  static readonly $cName = "(anonymous struct cudaExternalSemaphoreSignalParams_params_fence)";
+  static readonly $cName = "__typeof__(((struct cudaExternalSemaphoreSignalParams *)0)->params.fence)";
   static readonly $size = 8;
   static readonly $align = 8;
   static readonly $fields: readonly FieldInfo[] = [
@@ -5697,9 +5697,9 @@ export class cudaExternalSemaphoreSignalParams_params_fence extends RecordBase {
   }
 }
 
-/** C: `(anonymous union cudaExternalSemaphoreSignalParams_params_nvSciSync)`: 8 bytes, aligned to 8. */
+/** C: `__typeof__(((struct cudaExternalSemaphoreSignalParams *)0)->params.nvSciSync)`: 8 bytes, aligned to 8. */
 export class cudaExternalSemaphoreSignalParams_params_nvSciSync extends RecordBase {
-  static readonly $cName = "(anonymous union cudaExternalSemaphoreSignalParams_params_nvSciSync)";
+  static readonly $cName = "__typeof__(((struct cudaExternalSemaphoreSignalParams *)0)->params.nvSciSync)";
   static readonly $size = 8;
   static readonly $align = 8;
   static readonly $fields: readonly FieldInfo[] = [
@@ -5729,10 +5729,10 @@ export class cudaExternalSemaphoreSignalParams_params_nvSciSync extends RecordBa
 /**
  * Parameters for keyed mutex objects
  *
- * C: `(anonymous struct cudaExternalSemaphoreSignalParams_params_keyedMutex)`: 8 bytes, aligned to 8.
+ * C: `__typeof__(((struct cudaExternalSemaphoreSignalParams *)0)->params.keyedMutex)`: 8 bytes, aligned to 8.
  */
 export class cudaExternalSemaphoreSignalParams_params_keyedMutex extends RecordBase {
-  static readonly $cName = "(anonymous struct cudaExternalSemaphoreSignalParams_params_keyedMutex)";
+  static readonly $cName = "__typeof__(((struct cudaExternalSemaphoreSignalParams *)0)->params.keyedMutex)";
   static readonly $size = 8;
   static readonly $align = 8;
   static readonly $fields: readonly FieldInfo[] = [
@@ -5761,7 +5761,7 @@ export class cudaExternalSemaphoreWaitParams extends RecordBase {
     { name: "flags", offset: 72, size: 4 },
     { name: "reserved", offset: 76, size: 64 },
   ];
-  /** C: `struct (unnamed struct at /work/main/.cache/ctk/13.0/include/driver_types.h:2937:5) params`, offset 0, 72 bytes. */
+  /** C: `struct (unnamed struct at driver_types.h:2937:5) params`, offset 0, 72 bytes. */
   get params(): cudaExternalSemaphoreWaitParams_params {
     return this.$record(cudaExternalSemaphoreWaitParams_params, 0);
   }
@@ -5791,9 +5791,9 @@ export class cudaExternalSemaphoreWaitParams extends RecordBase {
   }
 }
 
-/** C: `(anonymous struct cudaExternalSemaphoreWaitParams_params)`: 72 bytes, aligned to 8. */
+/** C: `__typeof__(((struct cudaExternalSemaphoreWaitParams *)0)->params)`: 72 bytes, aligned to 8. */
 export class cudaExternalSemaphoreWaitParams_params extends RecordBase {
-  static readonly $cName = "(anonymous struct cudaExternalSemaphoreWaitParams_params)";
+  static readonly $cName = "__typeof__(((struct cudaExternalSemaphoreWaitParams *)0)->params)";
   static readonly $size = 72;
   static readonly $align = 8;
   static readonly $fields: readonly FieldInfo[] = [
@@ -5802,21 +5802,21 @@ export class cudaExternalSemaphoreWaitParams_params extends RecordBase {
     { name: "keyedMutex", offset: 16, size: 16 },
     { name: "reserved", offset: 32, size: 40 },
   ];
-  /** C: `struct (unnamed struct at /work/main/.cache/ctk/13.0/include/driver_types.h:2941:9) fence`, offset 0, 8 bytes. */
+  /** C: `struct (unnamed struct at driver_types.h:2941:9) fence`, offset 0, 8 bytes. */
   get fence(): cudaExternalSemaphoreWaitParams_params_fence {
     return this.$record(cudaExternalSemaphoreWaitParams_params_fence, 0);
   }
   set fence(v: cudaExternalSemaphoreWaitParams_params_fence) {
     this.$setRecord(0, 8, v);
   }
-  /** C: `union (unnamed union at /work/main/.cache/ctk/13.0/include/driver_types.h:2947:9) nvSciSync`, offset 8, 8 bytes. */
+  /** C: `union (unnamed union at driver_types.h:2947:9) nvSciSync`, offset 8, 8 bytes. */
   get nvSciSync(): cudaExternalSemaphoreWaitParams_params_nvSciSync {
     return this.$record(cudaExternalSemaphoreWaitParams_params_nvSciSync, 8);
   }
   set nvSciSync(v: cudaExternalSemaphoreWaitParams_params_nvSciSync) {
     this.$setRecord(8, 8, v);
   }
-  /** C: `struct (unnamed struct at /work/main/.cache/ctk/13.0/include/driver_types.h:2958:9) keyedMutex`, offset 16, 16 bytes. */
+  /** C: `struct (unnamed struct at driver_types.h:2958:9) keyedMutex`, offset 16, 16 bytes. */
   get keyedMutex(): cudaExternalSemaphoreWaitParams_params_keyedMutex {
     return this.$record(cudaExternalSemaphoreWaitParams_params_keyedMutex, 16);
   }
@@ -5832,10 +5832,10 @@ export class cudaExternalSemaphoreWaitParams_params extends RecordBase {
 /**
  * Parameters for fence objects
  *
- * C: `(anonymous struct cudaExternalSemaphoreWaitParams_params_fence)`: 8 bytes, aligned to 8.
+ * C: `__typeof__(((struct cudaExternalSemaphoreWaitParams *)0)->params.fence)`: 8 bytes, aligned to 8.
  */
 export class cudaExternalSemaphoreWaitParams_params_fence extends RecordBase {
-  static readonly $cName = "(anonymous struct cudaExternalSemaphoreWaitParams_params_fence)";
+  static readonly $cName = "__typeof__(((struct cudaExternalSemaphoreWaitParams *)0)->params.fence)";
   static readonly $size = 8;
   static readonly $align = 8;
   static readonly $fields: readonly FieldInfo[] = [
@@ -5853,9 +5853,9 @@ export class cudaExternalSemaphoreWaitParams_params_fence extends RecordBase {
   }
 }
 
-/** C: `(anonymous union cudaExternalSemaphoreWaitParams_params_nvSciSync)`: 8 bytes, aligned to 8. */
+/** C: `__typeof__(((struct cudaExternalSemaphoreWaitParams *)0)->params.nvSciSync)`: 8 bytes, aligned to 8. */
 export class cudaExternalSemaphoreWaitParams_params_nvSciSync extends RecordBase {
-  static readonly $cName = "(anonymous union cudaExternalSemaphoreWaitParams_params_nvSciSync)";
+  static readonly $cName = "__typeof__(((struct cudaExternalSemaphoreWaitParams *)0)->params.nvSciSync)";
   static readonly $size = 8;
   static readonly $align = 8;
   static readonly $fields: readonly FieldInfo[] = [
@@ -5885,10 +5885,10 @@ export class cudaExternalSemaphoreWaitParams_params_nvSciSync extends RecordBase
 /**
  * Parameters for keyed mutex objects
  *
- * C: `(anonymous struct cudaExternalSemaphoreWaitParams_params_keyedMutex)`: 16 bytes, aligned to 8.
+ * C: `__typeof__(((struct cudaExternalSemaphoreWaitParams *)0)->params.keyedMutex)`: 16 bytes, aligned to 8.
  */
 export class cudaExternalSemaphoreWaitParams_params_keyedMutex extends RecordBase {
-  static readonly $cName = "(anonymous struct cudaExternalSemaphoreWaitParams_params_keyedMutex)";
+  static readonly $cName = "__typeof__(((struct cudaExternalSemaphoreWaitParams *)0)->params.keyedMutex)";
   static readonly $size = 16;
   static readonly $align = 8;
   static readonly $fields: readonly FieldInfo[] = [
@@ -6874,7 +6874,7 @@ export class cudaGraphKernelNodeUpdate extends RecordBase {
   }
   /**
    * Update data to apply. Which field is used depends on field's value
-   * C: `union (unnamed union at /work/main/.cache/ctk/13.0/include/driver_types.h:3639:5) updateData`, offset 16, 24 bytes.
+   * C: `union (unnamed union at driver_types.h:3639:5) updateData`, offset 16, 24 bytes.
    */
   get updateData(): cudaGraphKernelNodeUpdate_updateData {
     return this.$record(cudaGraphKernelNodeUpdate_updateData, 16);
@@ -6884,9 +6884,9 @@ export class cudaGraphKernelNodeUpdate extends RecordBase {
   }
 }
 
-/** C: `(anonymous union cudaGraphKernelNodeUpdate_updateData)`: 24 bytes, aligned to 8. */
+/** C: `__typeof__(((struct cudaGraphKernelNodeUpdate *)0)->updateData)`: 24 bytes, aligned to 8. */
 export class cudaGraphKernelNodeUpdate_updateData extends RecordBase {
-  static readonly $cName = "(anonymous union cudaGraphKernelNodeUpdate_updateData)";
+  static readonly $cName = "__typeof__(((struct cudaGraphKernelNodeUpdate *)0)->updateData)";
   static readonly $size = 24;
   static readonly $align = 8;
   static readonly $fields: readonly FieldInfo[] = [
@@ -6906,7 +6906,7 @@ export class cudaGraphKernelNodeUpdate_updateData extends RecordBase {
   }
   /**
    * Kernel parameter data
-   * C: `struct (unnamed struct at /work/main/.cache/ctk/13.0/include/driver_types.h:3646:9) param`, offset 0, 24 bytes.
+   * C: `struct (unnamed struct at driver_types.h:3646:9) param`, offset 0, 24 bytes.
    */
   get param(): cudaGraphKernelNodeUpdate_updateData_param {
     return this.$record(cudaGraphKernelNodeUpdate_updateData_param, 0);
@@ -6926,9 +6926,9 @@ export class cudaGraphKernelNodeUpdate_updateData extends RecordBase {
   }
 }
 
-/** C: `(anonymous struct cudaGraphKernelNodeUpdate_updateData_param)`: 24 bytes, aligned to 8. */
+/** C: `__typeof__(((struct cudaGraphKernelNodeUpdate *)0)->updateData.param)`: 24 bytes, aligned to 8. */
 export class cudaGraphKernelNodeUpdate_updateData_param extends RecordBase {
-  static readonly $cName = "(anonymous struct cudaGraphKernelNodeUpdate_updateData_param)";
+  static readonly $cName = "__typeof__(((struct cudaGraphKernelNodeUpdate *)0)->updateData.param)";
   static readonly $size = 24;
   static readonly $align = 8;
   static readonly $fields: readonly FieldInfo[] = [
@@ -7071,7 +7071,7 @@ export class cudaLaunchAttributeValue extends RecordBase {
   set syncPolicy(v: cudaSynchronizationPolicy) {
     this.$setU32(0, v);
   }
-  /** C: `struct (unnamed struct at /work/main/.cache/ctk/13.0/include/driver_types.h:3930:5) clusterDim`, offset 0, 12 bytes. */
+  /** C: `struct (unnamed struct at driver_types.h:3930:5) clusterDim`, offset 0, 12 bytes. */
   get clusterDim(): cudaLaunchAttributeValue_clusterDim {
     return this.$record(cudaLaunchAttributeValue_clusterDim, 0);
   }
@@ -7101,7 +7101,7 @@ export class cudaLaunchAttributeValue extends RecordBase {
   set programmaticStreamSerializationAllowed(v: number) {
     this.$setI32(0, v);
   }
-  /** C: `struct (unnamed struct at /work/main/.cache/ctk/13.0/include/driver_types.h:3949:5) programmaticEvent`, offset 0, 16 bytes. */
+  /** C: `struct (unnamed struct at driver_types.h:3949:5) programmaticEvent`, offset 0, 16 bytes. */
   get programmaticEvent(): cudaLaunchAttributeValue_programmaticEvent {
     return this.$record(cudaLaunchAttributeValue_programmaticEvent, 0);
   }
@@ -7141,21 +7141,21 @@ export class cudaLaunchAttributeValue extends RecordBase {
   set memSyncDomain(v: cudaLaunchMemSyncDomain) {
     this.$setU32(0, v);
   }
-  /** C: `struct (unnamed struct at /work/main/.cache/ctk/13.0/include/driver_types.h:3973:5) preferredClusterDim`, offset 0, 12 bytes. */
+  /** C: `struct (unnamed struct at driver_types.h:3973:5) preferredClusterDim`, offset 0, 12 bytes. */
   get preferredClusterDim(): cudaLaunchAttributeValue_preferredClusterDim {
     return this.$record(cudaLaunchAttributeValue_preferredClusterDim, 0);
   }
   set preferredClusterDim(v: cudaLaunchAttributeValue_preferredClusterDim) {
     this.$setRecord(0, 12, v);
   }
-  /** C: `struct (unnamed struct at /work/main/.cache/ctk/13.0/include/driver_types.h:3986:5) launchCompletionEvent`, offset 0, 16 bytes. */
+  /** C: `struct (unnamed struct at driver_types.h:3986:5) launchCompletionEvent`, offset 0, 16 bytes. */
   get launchCompletionEvent(): cudaLaunchAttributeValue_launchCompletionEvent {
     return this.$record(cudaLaunchAttributeValue_launchCompletionEvent, 0);
   }
   set launchCompletionEvent(v: cudaLaunchAttributeValue_launchCompletionEvent) {
     this.$setRecord(0, 16, v);
   }
-  /** C: `struct (unnamed struct at /work/main/.cache/ctk/13.0/include/driver_types.h:3997:5) deviceUpdatableKernelNode`, offset 0, 16 bytes. */
+  /** C: `struct (unnamed struct at driver_types.h:3997:5) deviceUpdatableKernelNode`, offset 0, 16 bytes. */
   get deviceUpdatableKernelNode(): cudaLaunchAttributeValue_deviceUpdatableKernelNode {
     return this.$record(cudaLaunchAttributeValue_deviceUpdatableKernelNode, 0);
   }
@@ -7195,10 +7195,10 @@ export class cudaLaunchAttributeValue extends RecordBase {
  * - `z` - The Z dimension of the cluster, in blocks. Must be a divisor
  * of the grid Z dimension.
  *
- * C: `(anonymous struct cudaLaunchAttributeValue_clusterDim)`: 12 bytes, aligned to 4.
+ * C: `__typeof__(((union cudaLaunchAttributeValue *)0)->clusterDim)`: 12 bytes, aligned to 4.
  */
 export class cudaLaunchAttributeValue_clusterDim extends RecordBase {
-  static readonly $cName = "(anonymous struct cudaLaunchAttributeValue_clusterDim)";
+  static readonly $cName = "__typeof__(((union cudaLaunchAttributeValue *)0)->clusterDim)";
   static readonly $size = 12;
   static readonly $align = 4;
   static readonly $fields: readonly FieldInfo[] = [
@@ -7237,10 +7237,10 @@ export class cudaLaunchAttributeValue_clusterDim extends RecordBase {
  * `cudaEventRecordExternal`.
  * - `int` triggerAtBlockStart - If this is set to non-0, each block launch will automatically trigger the event.
  *
- * C: `(anonymous struct cudaLaunchAttributeValue_programmaticEvent)`: 16 bytes, aligned to 8.
+ * C: `__typeof__(((union cudaLaunchAttributeValue *)0)->programmaticEvent)`: 16 bytes, aligned to 8.
  */
 export class cudaLaunchAttributeValue_programmaticEvent extends RecordBase {
-  static readonly $cName = "(anonymous struct cudaLaunchAttributeValue_programmaticEvent)";
+  static readonly $cName = "__typeof__(((union cudaLaunchAttributeValue *)0)->programmaticEvent)";
   static readonly $size = 16;
   static readonly $align = 8;
   static readonly $fields: readonly FieldInfo[] = [
@@ -7284,10 +7284,10 @@ export class cudaLaunchAttributeValue_programmaticEvent extends RecordBase {
  * - `z` - The Z dimension of the preferred cluster, in blocks. Must be
  * equal to the `z` field of `cudaLaunchAttributeValue`::clusterDim.
  *
- * C: `(anonymous struct cudaLaunchAttributeValue_preferredClusterDim)`: 12 bytes, aligned to 4.
+ * C: `__typeof__(((union cudaLaunchAttributeValue *)0)->preferredClusterDim)`: 12 bytes, aligned to 4.
  */
 export class cudaLaunchAttributeValue_preferredClusterDim extends RecordBase {
-  static readonly $cName = "(anonymous struct cudaLaunchAttributeValue_preferredClusterDim)";
+  static readonly $cName = "__typeof__(((union cudaLaunchAttributeValue *)0)->preferredClusterDim)";
   static readonly $size = 12;
   static readonly $align = 4;
   static readonly $fields: readonly FieldInfo[] = [
@@ -7325,10 +7325,10 @@ export class cudaLaunchAttributeValue_preferredClusterDim extends RecordBase {
  * - `int` flags - Event record flags, see `cudaEventRecordWithFlags`. Does not accept
  * `cudaEventRecordExternal`.
  *
- * C: `(anonymous struct cudaLaunchAttributeValue_launchCompletionEvent)`: 16 bytes, aligned to 8.
+ * C: `__typeof__(((union cudaLaunchAttributeValue *)0)->launchCompletionEvent)`: 16 bytes, aligned to 8.
  */
 export class cudaLaunchAttributeValue_launchCompletionEvent extends RecordBase {
-  static readonly $cName = "(anonymous struct cudaLaunchAttributeValue_launchCompletionEvent)";
+  static readonly $cName = "__typeof__(((union cudaLaunchAttributeValue *)0)->launchCompletionEvent)";
   static readonly $size = 16;
   static readonly $align = 8;
   static readonly $fields: readonly FieldInfo[] = [
@@ -7357,10 +7357,10 @@ export class cudaLaunchAttributeValue_launchCompletionEvent extends RecordBase {
  * - `int` deviceUpdatable - Whether or not the resulting kernel node should be device-updatable.
  * - `cudaGraphDeviceNode_t` devNode - Returns a handle to pass to the various device-side update functions.
  *
- * C: `(anonymous struct cudaLaunchAttributeValue_deviceUpdatableKernelNode)`: 16 bytes, aligned to 8.
+ * C: `__typeof__(((union cudaLaunchAttributeValue *)0)->deviceUpdatableKernelNode)`: 16 bytes, aligned to 8.
  */
 export class cudaLaunchAttributeValue_deviceUpdatableKernelNode extends RecordBase {
-  static readonly $cName = "(anonymous struct cudaLaunchAttributeValue_deviceUpdatableKernelNode)";
+  static readonly $cName = "__typeof__(((union cudaLaunchAttributeValue *)0)->deviceUpdatableKernelNode)";
   static readonly $size = 16;
   static readonly $align = 8;
   static readonly $fields: readonly FieldInfo[] = [
@@ -7535,7 +7535,7 @@ export class cudaAsyncNotificationInfo extends RecordBase {
   }
   /**
    * Information about the notification. `type` must be checked in order to interpret this field.
-   * C: `union (unnamed union at /work/main/.cache/ctk/13.0/include/driver_types.h:4079:5) info`, offset 8, 8 bytes.
+   * C: `union (unnamed union at driver_types.h:4079:5) info`, offset 8, 8 bytes.
    */
   get info(): cudaAsyncNotificationInfo_info {
     return this.$record(cudaAsyncNotificationInfo_info, 8);
@@ -7549,9 +7549,9 @@ export const cudaAsyncNotificationInfo_t = cudaAsyncNotificationInfo;
 /** Another name of {@link cudaAsyncNotificationInfo}. */
 export type cudaAsyncNotificationInfo_t = cudaAsyncNotificationInfo;
 
-/** C: `(anonymous union cudaAsyncNotificationInfo_info)`: 8 bytes, aligned to 8. */
+/** C: `__typeof__(((struct cudaAsyncNotificationInfo *)0)->info)`: 8 bytes, aligned to 8. */
 export class cudaAsyncNotificationInfo_info extends RecordBase {
-  static readonly $cName = "(anonymous union cudaAsyncNotificationInfo_info)";
+  static readonly $cName = "__typeof__(((struct cudaAsyncNotificationInfo *)0)->info)";
   static readonly $size = 8;
   static readonly $align = 8;
   static readonly $fields: readonly FieldInfo[] = [
@@ -7559,7 +7559,7 @@ export class cudaAsyncNotificationInfo_info extends RecordBase {
   ];
   /**
    * Information about notifications of type `cudaAsyncNotificationTypeOverBudget`
-   * C: `struct (unnamed struct at /work/main/.cache/ctk/13.0/include/driver_types.h:4080:9) overBudget`, offset 0, 8 bytes.
+   * C: `struct (unnamed struct at driver_types.h:4080:9) overBudget`, offset 0, 8 bytes.
    */
   get overBudget(): cudaAsyncNotificationInfo_info_overBudget {
     return this.$record(cudaAsyncNotificationInfo_info_overBudget, 0);
@@ -7569,9 +7569,9 @@ export class cudaAsyncNotificationInfo_info extends RecordBase {
   }
 }
 
-/** C: `(anonymous struct cudaAsyncNotificationInfo_info_overBudget)`: 8 bytes, aligned to 8. */
+/** C: `__typeof__(((struct cudaAsyncNotificationInfo *)0)->info.overBudget)`: 8 bytes, aligned to 8. */
 export class cudaAsyncNotificationInfo_info_overBudget extends RecordBase {
-  static readonly $cName = "(anonymous struct cudaAsyncNotificationInfo_info_overBudget)";
+  static readonly $cName = "__typeof__(((struct cudaAsyncNotificationInfo *)0)->info.overBudget)";
   static readonly $size = 8;
   static readonly $align = 8;
   static readonly $fields: readonly FieldInfo[] = [
