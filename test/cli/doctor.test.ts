@@ -1,0 +1,35 @@
+/** `cuda-ts doctor` runs on any machine, exits 0, and says what it found (with --json as JSON). */
+import { describe, expect, it } from "vitest";
+import { spawnSync } from "node:child_process";
+import { join, resolve } from "node:path";
+
+const root = resolve(import.meta.dirname ?? new URL(".", import.meta.url).pathname, "../..");
+const isBun = (globalThis as { Bun?: unknown }).Bun !== undefined;
+
+function doctor(...args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const cmd = isBun
+    ? [join(root, "node_modules/.bin/bun"), join(root, "src/cli/cuda-ts.ts"), "doctor", ...args]
+    : [join(root, "node_modules/.bin/deno"), "run", "--allow-ffi", "--allow-env", "--allow-read", "--allow-sys", join(root, "src/cli/cuda-ts.ts"), "doctor", ...args];
+  const r = spawnSync(cmd[0]!, cmd.slice(1), { cwd: root, encoding: "utf8" });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe("cuda-ts doctor", () => {
+  it("prints the runtime, the driver's state and every library, and exits 0", () => {
+    const r = doctor();
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^cuda-ts doctor — (Bun|Deno) \d/);
+    expect(r.stdout).toMatch(/NVIDIA driver: (supports CUDA \d+\.\d|not found)/);
+    expect(r.stdout).toMatch(/^ {2}cudart\s+(found|-)/m);
+    expect(r.stdout).toMatch(/^ {2}nvml\s+(found|-)/m);
+  });
+
+  it("prints the same as JSON with --json", () => {
+    const r = doctor("--json");
+    expect(r.status, r.stderr).toBe(0);
+    const report = JSON.parse(r.stdout) as { runtime: { name: string }; driver: { found: boolean }; libraries: { name: string; found: boolean }[] };
+    expect(["Bun", "Deno"]).toContain(report.runtime.name);
+    expect(typeof report.driver.found).toBe("boolean");
+    expect(report.libraries.map((l) => l.name)).toEqual(expect.arrayContaining(["cuda", "cudart", "nvrtc", "nvJitLink", "nvvm", "nvml"]));
+  });
+});
