@@ -60,7 +60,9 @@ export function emitConstants(lib: IrLibrary): string {
         : c.kind === "float"
           ? c.size === 4 ? "float" : "double"
           : c.kind === "string" ? "string" : "pointer (an address: convert with the FFI layer's pointerFromAddress)";
-    const extra = [`C: \`#define ${c.name} ${c.expression}\` (${kind}).`];
+    // Enumerators of an anonymous enum come here too (collect.ts marks them with the expression "enum constant").
+    const decl = c.expression === "enum constant" && c.kind === "int" ? `enum { ${c.name} = ${c.value} }` : `#define ${c.name} ${c.expression}`;
+    const extra = [`C: \`${decl}\` (${kind}).`];
     out += docBlock(c.doc ? [c.doc, "", ...extra] : extra);
     out += `export const ${c.name}${v.type ? `: ${v.type}` : ""} = ${v.code};\n`;
   }

@@ -214,6 +214,8 @@ export class Clang {
   private readonly u32 = new Uint32Array(4);
   private readonly ptrBuf = new BigUint64Array(1);
   private readonly ints = [new Uint32Array(1), new Uint32Array(1), new Uint32Array(1)] as const;
+  /** CXFile → name. CXFile pointers stay valid while their translation unit lives; cleared on dispose. */
+  private readonly fileNames = new Map<bigint, string>();
 
   constructor(location: LibclangLocation = findLibclang()) {
     this.location = location;
@@ -299,6 +301,7 @@ export class Clang {
   }
 
   disposeTranslationUnit(tu: Deno.PointerValue): void {
+    this.fileNames.clear();
     this.sym.clang_disposeTranslationUnit(tu);
   }
 
@@ -355,7 +358,12 @@ export class Clang {
       col,
       off,
     );
-    const file = f[0] === 0n ? "" : this.str(this.sym.clang_getFileName(Deno.UnsafePointer.create(f[0]!)));
+    const fp = f[0]!;
+    let file = this.fileNames.get(fp);
+    if (file === undefined) {
+      file = fp === 0n ? "" : this.str(this.sym.clang_getFileName(Deno.UnsafePointer.create(fp)));
+      this.fileNames.set(fp, file);
+    }
     return { file, line: l[0]!, column: col[0]!, offset: off[0]! };
   }
 

@@ -110,9 +110,10 @@ function collectFromTu(input: CollectInput, tu: Deno.PointerValue): IrLibrary {
   const externSymbols = new Set<string>();
 
   for (const c of top) {
+    const k = clang.kind(c);
+    if (k === CursorKind.MacroExpansion || k === CursorKind.InclusionDirective) continue;
     const rel = fileOf(c);
     if (rel === null) continue;
-    const k = clang.kind(c);
     if (auxiliary.has(rel) && !owned.has(rel)) {
       if (k === CursorKind.TypedefDecl) {
         const pfn = readPfn(clang, c);

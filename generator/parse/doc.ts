@@ -7,10 +7,12 @@ import type { IrDoc } from "../ir.ts";
 /** Strips the comment markers of a raw comment, keeping line structure. */
 export function stripCommentMarkers(raw: string): string[] {
   let text = raw.trim();
-  if (text.startsWith("///")) {
-    return text.split("\n").map((l) => l.replace(/^\s*\/\/\/<?\s?/, ""));
+  // Line comments: `///`, `///<`, and the Qt style `//!`, `//!<` (nvml.h documents its fields with `//!<`).
+  if (text.startsWith("///") || text.startsWith("//!")) {
+    return text.split("\n").map((l) => l.replace(/^\s*\/\/[/!]<?\s?/, ""));
   }
-  text = text.replace(/^\/\*+<?/, "").replace(/\*+\/$/, "");
+  // Block comments: `/**`, `/**<`, and the Qt style `/*!`, `/*!<`.
+  text = text.replace(/^\/\*(?:\*+|!)?<?/, "").replace(/\*+\/$/, "");
   return text.split("\n").map((l) => l.replace(/^\s*\*+(?!\/)\s?/, "").replace(/\s+$/, ""));
 }
 
@@ -140,6 +142,16 @@ export function parseDoc(raw: string): IrDoc | undefined {
       case "code":
         inCode = true;
         push("```c");
+        break;
+      case "struct":
+      case "typedef":
+      case "enum":
+      case "fn":
+      case "var":
+      case "def":
+        // A structural command names the declaration on its own line (`\typedef typedef struct X_st* X`); the
+        // lines after it are the description.
+        target = { kind: "summary" };
         break;
       default:
         target = { kind: "ignore" };

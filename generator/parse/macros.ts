@@ -17,24 +17,41 @@ export interface MacroDef {
   doc?: string;
 }
 
+let lastText = "";
+let lastLines: string[] = [];
+
+/** A file's lines (the last file's split is kept: macros of one header are read one after another). */
+function linesOf(text: string): string[] {
+  if (text !== lastText) {
+    lastText = text;
+    lastLines = text.split("\n");
+  }
+  return lastLines;
+}
+
 /**
  * The raw `/** ... *\/` comment that ends just before `line` (1-based), with only blank lines and, when
  * `skipDirectives`, preprocessor lines between; or undefined.
  */
 export function precedingComment(text: string, line: number, skipDirectives: boolean): string | undefined {
-  const lines = text.split("\n");
+  const lines = linesOf(text);
   let end = line - 2;
   while (end >= 0 && (lines[end]!.trim() === "" || (skipDirectives && lines[end]!.trim().startsWith("#")))) end--;
   if (end < 0 || !lines[end]!.trim().endsWith("*/")) return undefined;
   let start = end;
   while (start >= 0 && !lines[start]!.includes("/*")) start--;
   if (start < 0 || !lines[start]!.includes("/**")) return undefined;
+  // A comment that follows code on its line (`#define A 1 /**< about A */`) or is written as a trailing one
+  // (`/**<`) documents that line, not the next declaration.
+  const opening = lines[start]!;
+  const at = opening.lastIndexOf("/*", start === end ? opening.lastIndexOf("*/") : opening.length);
+  if (opening.slice(0, at).trim() !== "" || /^\/\*[*!]</.test(opening.slice(at))) return undefined;
   return lines.slice(start, end + 1).join("\n");
 }
 
 /** The doc comment written before (`/** ... *\/` ending on the previous line) or after (`/**< ... *\/`) a #define. */
 export function macroDoc(text: string, line: number): string | undefined {
-  const own = text.split("\n")[line - 1] ?? "";
+  const own = linesOf(text)[line - 1] ?? "";
   const trailing = /\/\*\*<(.*?)\*\//.exec(own) ?? /\/\/\/<(.*)$/.exec(own);
   if (trailing) return parseMemberDoc(`/**${trailing[1]}*/`);
   const raw = precedingComment(text, line, false);
@@ -73,6 +90,8 @@ export function evaluationSource(includes: string, names: string[]): string {
   names.forEach((n, i) => {
     lines.push(`__auto_type __cudats_v${i} = (${n});`);
     lines.push(`unsigned long long __cudats_p${i} = (unsigned long long)(${n});`);
+    // libclang evaluates a string literal only when it initialises a variable directly (not through parentheses).
+    lines.push(`static const char __cudats_s${i}[] = ${n};`);
   });
   return lines.join("\n") + "\n";
 }
@@ -94,6 +113,7 @@ export function readEvaluations(
   macros.forEach((m, i) => {
     const v = vars.get(`__cudats_v${i}`);
     const p = vars.get(`__cudats_p${i}`);
+    const s = vars.get(`__cudats_s${i}`);
     const base = { name: m.name, location: m.location, expression: m.body.join(" ") };
     const withDoc = m.doc ? { ...base, doc: m.doc } : base;
     const skip = (reason: string): void => {
@@ -106,8 +126,11 @@ export function readEvaluations(
     const t = clang.canonical(clang.type(v));
     const tk = clang.typeKind(t);
     const r = clang.evaluate(v);
+    const str = tk === TypeKind.Pointer && s !== undefined && !clang.isInvalid(s) ? clang.evaluate(s) : undefined;
     if (r.kind === "string") {
       constants.push({ ...withDoc, kind: "string", value: r.value });
+    } else if (str?.kind === "string") {
+      constants.push({ ...withDoc, kind: "string", value: str.value });
     } else if (r.kind === "float" && (tk === TypeKind.Float || tk === TypeKind.Double)) {
       constants.push({ ...withDoc, kind: "float", value: r.value, size: tk === TypeKind.Float ? 4 : 8 });
     } else if (r.kind === "int" && tk !== TypeKind.Pointer) {
