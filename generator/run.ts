@@ -125,7 +125,10 @@ export function run(opts: RunOptions): number {
     if (present.length < files.length || !wanted.includes(name)) {
       if (opts.libraries.includes(name)) {
         const missing = found.filter(([, p]) => p === undefined).map(([f]) => f);
-        throw new GeneratorError(`library ${name}: header ${missing.join(", ")} not found in ${dirs.join(", ")}.`);
+        throw new GeneratorError(
+          `library ${name}: header ${missing.join(", ")} not found in ${dirs.join(", ")}. Pass --include DIR (or ` +
+            `--cuda-home DIR) with the folder that holds it, or leave out --library ${name}.`,
+        );
       }
       if (present.length > 0 && present.length < files.length && wanted.includes(name)) {
         const missing = found.filter(([, p]) => p === undefined).map(([f]) => f);

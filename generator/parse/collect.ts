@@ -9,7 +9,7 @@ import type { LibrarySpec } from "../manifest.ts";
 import { ParseContext, isRecordDecl, resolveTypedefs } from "./context.ts";
 import { parseDoc, parseMemberDoc } from "./doc.ts";
 import { collectRecord, nameNestedRecords } from "./records.ts";
-import { evaluationSource, macroSkipReason, type MacroDef, precedingComment, readEvaluations, readMacro } from "./macros.ts";
+import { evaluationSource, macroDoc, macroSkipReason, type MacroDef, precedingComment, readEvaluations, readMacro } from "./macros.ts";
 import { matchProcAddress, type PfnEntry, readPfn, signatureOf } from "./proc-address.ts";
 import { detectOutputs } from "./outputs.ts";
 
@@ -419,7 +419,7 @@ function functionSkipReason(fn: IrFunction, spec: LibrarySpec): string | undefin
     if (bad) return `uses a type with no FFI representation (${bad})`;
     const r = resolveTypedefs(t);
     if (r.kind === "record" && !r.complete) return `passes the incomplete type ${r.spelling} by value`;
-    if (r.kind === "record" && r.recordKind === "union") return `passes the union ${r.spelling} by value (no FFI can express a union argument)`;
+    if (r.kind === "record" && r.recordKind === "union") return `passes the union ${r.name} by value (no FFI can express a union argument)`;
   }
   return undefined;
 }
@@ -507,7 +507,14 @@ function readTypedef(ctx: ParseContext, c: Cursor, name: string): IrTypedef {
       category = "scalar";
   }
   const td: IrTypedef = { name, category, target: u, location: ctx.location(c) };
-  const doc = parseMemberDoc(clang.rawComment(c));
+  let raw = clang.rawComment(c);
+  if (raw === "") {
+    // A trailing `/**< ... */` on the typedef's line is not attached by clang.
+    const p = clang.position(c);
+    const own = p.file ? macroDoc(ctx.text(p.file), p.line) : undefined;
+    if (own !== undefined) raw = `/** ${own} */`;
+  }
+  const doc = parseMemberDoc(raw);
   if (doc) td.doc = doc;
   const dep = clang.deprecation(c);
   if (dep !== undefined) td.deprecated = dep;
@@ -528,7 +535,8 @@ function ptdsSymbols(input: CollectInput): Map<string, string> {
     const ctx = new ParseContext(clang, tu, input.includeDirs, input.library, input.owners);
     const out = new Map<string, string>();
     for (const c of clang.children(clang.root(tu))) {
-      if (clang.kind(c) !== CursorKind.FunctionDecl) continue;
+      // Inline definitions (forwarders such as nvJitLinkCreate) export nothing: their symbol is what they call.
+      if (clang.kind(c) !== CursorKind.FunctionDecl || clang.isDefinition(c)) continue;
       const loc = ctx.location(c);
       const written = ctx.writtenName(c);
       out.set(`${loc.file}:${loc.line}:${written}`, clang.spelling(c));

@@ -4,13 +4,13 @@
 // Header cudaProfiler.h sha256 b9c9fa71341b693f9f0b0ea8071e12a0869ac99afe669345a02145163867560d
 // Header cudaTypedefs.h sha256 da2352ecb06115c252394c9ba72472d1dc525569d30f9c83e2da300fce788f2f
 // Header cudaProfilerTypedefs.h sha256 c742524d5819763cb9501a98557b4b11afdd8b182067a6a89861950e34addeba
-// Seal: sha256 786edb376a341381792ac3d030d78843122c93451f14dd7cbd5f6e6e12c52e2f
+// Seal: sha256 bc28fa6205a19e558a96f79b7889a1500fa09f43981e8bced49b3d9815e06c00
 
 import type { CheckedRuntime, PointerLike } from "../../../src/sys/checked.ts";
 import type { Pointer } from "../../../src/ffi/types.ts";
 import type { Raw } from "./functions.ts";
 import type { CUaddress_mode, CUarray_format, CUcoredumpSettings, CUdevResourceType, CUdevice_P2PAttribute, CUdevice_attribute, CUdriverProcAddressQueryResult, CUexecAffinityType, CUfilter_mode, CUflushGPUDirectRDMAWritesScope, CUflushGPUDirectRDMAWritesTarget, CUfunc_cache, CUfunctionLoadingState, CUfunction_attribute, CUgraphMem_attribute, CUgraphNodeType, CUjitInputType, CUlimit, CUmemAccess_flags, CUmemAllocationGranularity_flags, CUmemAllocationHandleType, CUmemAllocationType, CUmemPool_attribute, CUmemRangeHandleType, CUmem_advise, CUmem_range_attribute, CUmoduleLoadingMode, CUmulticastGranularity_flags, CUoutput_mode, CUpointer_attribute, CUprocessState, CUresult, CUsharedconfig, CUstreamCaptureMode, CUstreamCaptureStatus, CUtensorMapDataType, CUtensorMapFloatOOBfill, CUtensorMapIm2ColWideMode, CUtensorMapInterleave, CUtensorMapL2promotion, CUtensorMapSwizzle } from "./enums.ts";
-import type { CUarray, CUasyncCallback, CUasyncCallbackHandle, CUcontext, CUdevResourceDesc, CUdevice, CUdeviceptr, CUevent, CUexternalMemory, CUexternalSemaphore, CUfunction, CUgraph, CUgraphExec, CUgraphNode, CUgraphicsResource, CUgreenCtx, CUhostFn, CUkernel, CUkernelNodeAttrID, CUlibrary, CUlinkState, CUlogIterator, CUlogsCallback, CUlogsCallbackHandle, CUmemGenericAllocationHandle, CUmemoryPool, CUmipmappedArray, CUmodule, CUoccupancyB2DSize, CUstream, CUstreamAttrID, CUstreamCallback, CUsurfObject, CUsurfref, CUtexObject, CUtexref, CUuserObject, cuuint32_t, cuuint64_t } from "./types.ts";
+import type { CUarray, CUasyncCallback, CUasyncCallbackHandle, CUcontext, CUdevResourceDesc, CUdevice, CUdeviceptr, CUevent, CUexternalMemory, CUexternalSemaphore, CUfunction, CUgraph, CUgraphConditionalHandle, CUgraphExec, CUgraphNode, CUgraphicsResource, CUgreenCtx, CUhostFn, CUkernel, CUkernelNodeAttrID, CUlibrary, CUlinkState, CUlogIterator, CUlogsCallback, CUlogsCallbackHandle, CUmemGenericAllocationHandle, CUmemoryPool, CUmipmappedArray, CUmodule, CUoccupancyB2DSize, CUstream, CUstreamAttrID, CUstreamCallback, CUsurfObject, CUsurfref, CUtexObject, CUtexref, CUuserObject, cuuint32_t, cuuint64_t } from "./types.ts";
 import { CUDA_ARRAY3D_DESCRIPTOR_st, CUDA_ARRAY_DESCRIPTOR_st, CUDA_ARRAY_MEMORY_REQUIREMENTS_st, CUDA_ARRAY_SPARSE_PROPERTIES_st, CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st, CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st, CUDA_EXT_SEM_WAIT_NODE_PARAMS_st, CUDA_HOST_NODE_PARAMS_st, CUDA_KERNEL_NODE_PARAMS_v2_st, CUDA_MEMCPY3D_st, CUDA_MEMSET_NODE_PARAMS_st, CUDA_MEM_ALLOC_NODE_PARAMS_v1_st, CUdevResource_st, CUdevprop_st, CUexecAffinityParam_st, CUipcEventHandle_st, CUipcMemHandle_st, CUmemAllocationProp_st, type CUmemLocation_st, CUmemPoolPtrExportData_st, CUuuid_st } from "./records.ts";
 
 /**
@@ -6882,13 +6882,12 @@ export interface Checked {
    *
    * The returned pointer `devPtr` must be freed using `cuMemFree`.
    *
-   * @param devPtr - Returned device pointer to buffer
    * @param extMem - Handle to external memory object
    * @param bufferDesc - Buffer descriptor
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `devPtr`: Returned device pointer to buffer
    * @see cuImportExternalMemory, cuDestroyExternalMemory, cuExternalMemoryGetMappedMipmappedArray
    */
-  cuExternalMemoryGetMappedBuffer(devPtr: PointerLike, extMem: CUexternalMemory, bufferDesc: PointerLike): void;
+  cuExternalMemoryGetMappedBuffer(extMem: CUexternalMemory, bufferDesc: PointerLike): CUdeviceptr;
   /**
    * Maps a CUDA mipmapped array onto an external memory object
    *
@@ -9849,15 +9848,14 @@ export interface Checked {
    *
    * Handles can only be set from the context with which they are associated.
    *
-   * @param pHandle_out - Pointer used to return the handle to the caller.
    * @param hGraph - Graph which will contain the conditional node using this handle.
    * @param ctx - Context for the handle and associated conditional node.
    * @param defaultLaunchValue - Optional initial value for the conditional variable. Applied at the beginning of each graph execution if CU_GRAPH_COND_ASSIGN_DEFAULT is set in `flags`.
    * @param flags - Currently must be CU_GRAPH_COND_ASSIGN_DEFAULT or 0.
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `pHandle_out`: Pointer used to return the handle to the caller.
    * @see cuGraphAddNode
    */
-  cuGraphConditionalHandleCreate(pHandle_out: PointerLike, hGraph: CUgraph, ctx: CUcontext, defaultLaunchValue: number, flags: number): void;
+  cuGraphConditionalHandleCreate(hGraph: CUgraph, ctx: CUcontext, defaultLaunchValue: number, flags: number): CUgraphConditionalHandle;
   /**
    * Returns occupancy of a function
    *
@@ -11346,12 +11344,11 @@ export interface Checked {
    * If `resource` is not mapped then `CUDA_ERROR_NOT_MAPPED` is returned.
    * *
    *
-   * @param pSize - Returned size of the buffer accessible starting at `*pPointer`
    * @param resource - Mapped resource to access
-   * @returns `pDevPtr`: Returned pointer through which `resource` may be accessed
+   * @returns `pDevPtr`: Returned pointer through which `resource` may be accessed; `pSize`: Returned size of the buffer accessible starting at `*pPointer`
    * @see cuGraphicsMapResources, cuGraphicsSubResourceGetMappedArray, cudaGraphicsResourceGetMappedPointer
    */
-  cuGraphicsResourceGetMappedPointer(pSize: PointerLike, resource: CUgraphicsResource): CUdeviceptr;
+  cuGraphicsResourceGetMappedPointer(resource: CUgraphicsResource): [pDevPtr: CUdeviceptr, pSize: bigint];
   /**
    * Set usage flags for mapping a graphics resource
    *
@@ -13306,9 +13303,10 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
       if (r !== 0) rt.fail(r, "cuImportExternalMemory");
       return rt.readPointer(0) as CUexternalMemory;
     },
-    cuExternalMemoryGetMappedBuffer(devPtr: PointerLike, extMem: CUexternalMemory, bufferDesc: PointerLike): void {
-      const r = raw.cuExternalMemoryGetMappedBuffer(rt.ptr(devPtr), extMem, rt.ptr(bufferDesc));
+    cuExternalMemoryGetMappedBuffer(extMem: CUexternalMemory, bufferDesc: PointerLike): CUdeviceptr {
+      const r = raw.cuExternalMemoryGetMappedBuffer(o0, extMem, rt.ptr(bufferDesc));
       if (r !== 0) rt.fail(r, "cuExternalMemoryGetMappedBuffer");
+      return u64[0]! as CUdeviceptr;
     },
     cuExternalMemoryGetMappedMipmappedArray(extMem: CUexternalMemory, mipmapDesc: PointerLike): CUmipmappedArray {
       const r = raw.cuExternalMemoryGetMappedMipmappedArray(o0, extMem, rt.ptr(mipmapDesc));
@@ -13829,9 +13827,10 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
       const r = raw.cuGraphExecNodeSetParams(hGraphExec, hNode, rt.ptr(nodeParams));
       if (r !== 0) rt.fail(r, "cuGraphExecNodeSetParams", hGraphExec);
     },
-    cuGraphConditionalHandleCreate(pHandle_out: PointerLike, hGraph: CUgraph, ctx: CUcontext, defaultLaunchValue: number, flags: number): void {
-      const r = raw.cuGraphConditionalHandleCreate(rt.ptr(pHandle_out), hGraph, ctx, defaultLaunchValue, flags);
+    cuGraphConditionalHandleCreate(hGraph: CUgraph, ctx: CUcontext, defaultLaunchValue: number, flags: number): CUgraphConditionalHandle {
+      const r = raw.cuGraphConditionalHandleCreate(o0, hGraph, ctx, defaultLaunchValue, flags);
       if (r !== 0) rt.fail(r, "cuGraphConditionalHandleCreate");
+      return u64[0]! as CUgraphConditionalHandle;
     },
     cuOccupancyMaxActiveBlocksPerMultiprocessor(func: CUfunction, blockSize: number, dynamicSMemSize: bigint | number): number {
       const r = raw.cuOccupancyMaxActiveBlocksPerMultiprocessor(o0, func, blockSize, dynamicSMemSize);
@@ -14083,10 +14082,10 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
       if (r !== 0) rt.fail(r, "cuGraphicsResourceGetMappedMipmappedArray");
       return rt.readPointer(0) as CUmipmappedArray;
     },
-    cuGraphicsResourceGetMappedPointer(pSize: PointerLike, resource: CUgraphicsResource): CUdeviceptr {
-      const r = raw.cuGraphicsResourceGetMappedPointer(o0, rt.ptr(pSize), resource);
+    cuGraphicsResourceGetMappedPointer(resource: CUgraphicsResource): [pDevPtr: CUdeviceptr, pSize: bigint] {
+      const r = raw.cuGraphicsResourceGetMappedPointer(o0, o1, resource);
       if (r !== 0) rt.fail(r, "cuGraphicsResourceGetMappedPointer");
-      return u64[0]! as CUdeviceptr;
+      return [u64[0]! as CUdeviceptr, u64[1]!];
     },
     cuGraphicsResourceSetMapFlags(resource: CUgraphicsResource, flags: number): void {
       const r = raw.cuGraphicsResourceSetMapFlags(resource, flags);

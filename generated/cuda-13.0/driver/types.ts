@@ -4,7 +4,7 @@
 // Header cudaProfiler.h sha256 b9c9fa71341b693f9f0b0ea8071e12a0869ac99afe669345a02145163867560d
 // Header cudaTypedefs.h sha256 da2352ecb06115c252394c9ba72472d1dc525569d30f9c83e2da300fce788f2f
 // Header cudaProfilerTypedefs.h sha256 c742524d5819763cb9501a98557b4b11afdd8b182067a6a89861950e34addeba
-// Seal: sha256 671e839e7b95f6b6b9f987482f2de7b6f818fd0993fb75eaf94175924ea54630
+// Seal: sha256 e6fd85db38025ef5b7f8916002fbf3c2e81f24ffa29a79473ad3dfe5815db54a
 
 import type { FunctionPointer, FunctionType, Handle, Pointer } from "../../../src/ffi/types.ts";
 import type { CUlaunchAttributeID, CUlogLevel, CUresult } from "./enums.ts";
@@ -16,63 +16,150 @@ export type cuuint32_t = number;
 export type cuuint64_t = bigint;
 /** C: `typedef unsigned long long CUdeviceptr_v2` (a unsigned long long). */
 export type CUdeviceptr_v2 = bigint;
-/** C: `typedef CUdeviceptr_v2 CUdeviceptr` (another name of `CUdeviceptr_v2`). */
+/**
+ * CUDA device pointer
+ * C: `typedef CUdeviceptr_v2 CUdeviceptr` (another name of `CUdeviceptr_v2`).
+ */
 export type CUdeviceptr = CUdeviceptr_v2;
-/** C: `typedef int CUdevice_v1` (a int). */
+/**
+ * CUDA device
+ * C: `typedef int CUdevice_v1` (a int).
+ */
 export type CUdevice_v1 = number;
-/** C: `typedef CUdevice_v1 CUdevice` (another name of `CUdevice_v1`). */
+/**
+ * CUDA device
+ * C: `typedef CUdevice_v1 CUdevice` (another name of `CUdevice_v1`).
+ */
 export type CUdevice = CUdevice_v1;
-/** C: `typedef struct CUctx_st * CUcontext` (an opaque handle). */
+/**
+ * A regular context handle
+ * C: `typedef struct CUctx_st * CUcontext` (an opaque handle).
+ */
 export type CUcontext = Handle<"CUcontext">;
-/** C: `typedef struct CUmod_st * CUmodule` (an opaque handle). */
+/**
+ * CUDA module
+ * C: `typedef struct CUmod_st * CUmodule` (an opaque handle).
+ */
 export type CUmodule = Handle<"CUmodule">;
-/** C: `typedef struct CUfunc_st * CUfunction` (an opaque handle). */
+/**
+ * CUDA function
+ * C: `typedef struct CUfunc_st * CUfunction` (an opaque handle).
+ */
 export type CUfunction = Handle<"CUfunction">;
-/** C: `typedef struct CUlib_st * CUlibrary` (an opaque handle). */
+/**
+ * CUDA library
+ * C: `typedef struct CUlib_st * CUlibrary` (an opaque handle).
+ */
 export type CUlibrary = Handle<"CUlibrary">;
-/** C: `typedef struct CUkern_st * CUkernel` (an opaque handle). */
+/**
+ * CUDA kernel
+ * C: `typedef struct CUkern_st * CUkernel` (an opaque handle).
+ */
 export type CUkernel = Handle<"CUkernel">;
-/** C: `typedef struct CUarray_st * CUarray` (an opaque handle). */
+/**
+ * CUDA array
+ * C: `typedef struct CUarray_st * CUarray` (an opaque handle).
+ */
 export type CUarray = Handle<"CUarray">;
-/** C: `typedef struct CUmipmappedArray_st * CUmipmappedArray` (an opaque handle). */
+/**
+ * CUDA mipmapped array
+ * C: `typedef struct CUmipmappedArray_st * CUmipmappedArray` (an opaque handle).
+ */
 export type CUmipmappedArray = Handle<"CUmipmappedArray">;
-/** C: `typedef struct CUtexref_st * CUtexref` (an opaque handle). */
+/**
+ * CUDA texture reference
+ * C: `typedef struct CUtexref_st * CUtexref` (an opaque handle).
+ */
 export type CUtexref = Handle<"CUtexref">;
-/** C: `typedef struct CUsurfref_st * CUsurfref` (an opaque handle). */
+/**
+ * CUDA surface reference
+ * C: `typedef struct CUsurfref_st * CUsurfref` (an opaque handle).
+ */
 export type CUsurfref = Handle<"CUsurfref">;
-/** C: `typedef struct CUevent_st * CUevent` (an opaque handle). */
+/**
+ * CUDA event
+ * C: `typedef struct CUevent_st * CUevent` (an opaque handle).
+ */
 export type CUevent = Handle<"CUevent">;
-/** C: `typedef struct CUstream_st * CUstream` (an opaque handle). */
+/**
+ * CUDA stream
+ * C: `typedef struct CUstream_st * CUstream` (an opaque handle).
+ */
 export type CUstream = Handle<"CUstream">;
-/** C: `typedef struct CUgraphicsResource_st * CUgraphicsResource` (an opaque handle). */
+/**
+ * CUDA graphics interop resource
+ * C: `typedef struct CUgraphicsResource_st * CUgraphicsResource` (an opaque handle).
+ */
 export type CUgraphicsResource = Handle<"CUgraphicsResource">;
-/** C: `typedef unsigned long long CUtexObject_v1` (a unsigned long long). */
+/**
+ * An opaque value that represents a CUDA texture object
+ * C: `typedef unsigned long long CUtexObject_v1` (a unsigned long long).
+ */
 export type CUtexObject_v1 = bigint;
-/** C: `typedef CUtexObject_v1 CUtexObject` (another name of `CUtexObject_v1`). */
+/**
+ * An opaque value that represents a CUDA texture object
+ * C: `typedef CUtexObject_v1 CUtexObject` (another name of `CUtexObject_v1`).
+ */
 export type CUtexObject = CUtexObject_v1;
-/** C: `typedef unsigned long long CUsurfObject_v1` (a unsigned long long). */
+/**
+ * An opaque value that represents a CUDA surface object
+ * C: `typedef unsigned long long CUsurfObject_v1` (a unsigned long long).
+ */
 export type CUsurfObject_v1 = bigint;
-/** C: `typedef CUsurfObject_v1 CUsurfObject` (another name of `CUsurfObject_v1`). */
+/**
+ * An opaque value that represents a CUDA surface object
+ * C: `typedef CUsurfObject_v1 CUsurfObject` (another name of `CUsurfObject_v1`).
+ */
 export type CUsurfObject = CUsurfObject_v1;
-/** C: `typedef struct CUextMemory_st * CUexternalMemory` (an opaque handle). */
+/**
+ * CUDA external memory
+ * C: `typedef struct CUextMemory_st * CUexternalMemory` (an opaque handle).
+ */
 export type CUexternalMemory = Handle<"CUexternalMemory">;
-/** C: `typedef struct CUextSemaphore_st * CUexternalSemaphore` (an opaque handle). */
+/**
+ * CUDA external semaphore
+ * C: `typedef struct CUextSemaphore_st * CUexternalSemaphore` (an opaque handle).
+ */
 export type CUexternalSemaphore = Handle<"CUexternalSemaphore">;
-/** C: `typedef struct CUgraph_st * CUgraph` (an opaque handle). */
+/**
+ * CUDA graph
+ * C: `typedef struct CUgraph_st * CUgraph` (an opaque handle).
+ */
 export type CUgraph = Handle<"CUgraph">;
-/** C: `typedef struct CUgraphNode_st * CUgraphNode` (an opaque handle). */
+/**
+ * CUDA graph node
+ * C: `typedef struct CUgraphNode_st * CUgraphNode` (an opaque handle).
+ */
 export type CUgraphNode = Handle<"CUgraphNode">;
-/** C: `typedef struct CUgraphExec_st * CUgraphExec` (an opaque handle). */
+/**
+ * CUDA executable graph
+ * C: `typedef struct CUgraphExec_st * CUgraphExec` (an opaque handle).
+ */
 export type CUgraphExec = Handle<"CUgraphExec">;
-/** C: `typedef struct CUmemPoolHandle_st * CUmemoryPool` (an opaque handle). */
+/**
+ * CUDA memory pool
+ * C: `typedef struct CUmemPoolHandle_st * CUmemoryPool` (an opaque handle).
+ */
 export type CUmemoryPool = Handle<"CUmemoryPool">;
-/** C: `typedef struct CUuserObject_st * CUuserObject` (an opaque handle). */
+/**
+ * CUDA user object for graphs
+ * C: `typedef struct CUuserObject_st * CUuserObject` (an opaque handle).
+ */
 export type CUuserObject = Handle<"CUuserObject">;
-/** C: `typedef cuuint64_t CUgraphConditionalHandle` (another name of `cuuint64_t`). */
+/**
+ * CUDA graph conditional handle
+ * C: `typedef cuuint64_t CUgraphConditionalHandle` (another name of `cuuint64_t`).
+ */
 export type CUgraphConditionalHandle = cuuint64_t;
-/** C: `typedef struct CUgraphDeviceUpdatableNode_st * CUgraphDeviceNode` (an opaque handle). */
+/**
+ * CUDA graph device node handle
+ * C: `typedef struct CUgraphDeviceUpdatableNode_st * CUgraphDeviceNode` (an opaque handle).
+ */
 export type CUgraphDeviceNode = Handle<"CUgraphDeviceNode">;
-/** C: `typedef struct CUasyncCallbackEntry_st * CUasyncCallbackHandle` (an opaque handle). */
+/**
+ * CUDA async notification callback handle
+ * C: `typedef struct CUasyncCallbackEntry_st * CUasyncCallbackHandle` (an opaque handle).
+ */
 export type CUasyncCallbackHandle = Handle<"CUasyncCallbackHandle">;
 /**
  * A green context handle. This handle can be used safely from only one CPU thread at a time.

@@ -7,14 +7,14 @@
 // Header vector_types.h sha256 f3638eceaf955e80e91f2f32a3fc41106653ea7145dc0c79923826a78b3c5486
 // Header library_types.h sha256 7ccccd9cf42214386170704865517bbbf83702d6bbb5e0c0cba3fc3a48cbd29d
 // Header device_types.h sha256 d8b171a190493e80395741f511b29311a5c38b718324fb7338f7511c36ae7084
-// Seal: sha256 58e018b30ea1edd88df63555a1b07f6990dacabc7e8b4d0eac115acbe9ccd846
+// Seal: sha256 74fa5345b87ad99b8370bb4df6988c9858582b71a4f0b3d7745332a4f10c58d8
 
 import type { CheckedRuntime, PointerLike } from "../../../src/sys/checked.ts";
 import type { Pointer } from "../../../src/ffi/types.ts";
 import type { Raw } from "./functions.ts";
-import type { cudaChannelFormatKind, cudaDeviceAttr, cudaDeviceP2PAttr, cudaError_t, cudaFlushGPUDirectRDMAWritesScope, cudaFlushGPUDirectRDMAWritesTarget, cudaFuncAttribute, cudaFuncCache, cudaGraphMemAttributeType, cudaGraphNodeType, cudaLaunchAttributeID, cudaLimit, cudaMemAccessFlags, cudaMemAllocationHandleType, cudaMemAllocationType, cudaMemPoolAttr, cudaMemRangeAttribute, cudaMemcpyKind, cudaMemoryAdvise, cudaSharedMemConfig, cudaStreamCaptureMode, cudaStreamCaptureStatus } from "./enums.ts";
+import type { cudaChannelFormatKind, cudaDeviceAttr, cudaDeviceP2PAttr, cudaDriverEntryPointQueryResult, cudaError_t, cudaFlushGPUDirectRDMAWritesScope, cudaFlushGPUDirectRDMAWritesTarget, cudaFuncAttribute, cudaFuncCache, cudaGraphMemAttributeType, cudaGraphNodeType, cudaLaunchAttributeID, cudaLimit, cudaMemAccessFlags, cudaMemAllocationHandleType, cudaMemAllocationType, cudaMemPoolAttr, cudaMemRangeAttribute, cudaMemcpyKind, cudaMemoryAdvise, cudaSharedMemConfig, cudaStreamCaptureMode, cudaStreamCaptureStatus } from "./enums.ts";
 import type { cudaArray_const_t, cudaArray_t, cudaAsyncCallback, cudaAsyncCallbackHandle_t, cudaEvent_t, cudaExternalMemory_t, cudaExternalSemaphore_t, cudaFunction_t, cudaGraphExec_t, cudaGraphNode_t, cudaGraph_t, cudaGraphicsResource_t, cudaHostFn_t, cudaKernel_t, cudaLibrary_t, cudaLogIterator, cudaLogsCallbackHandle, cudaLogsCallback_t, cudaMemPool_t, cudaMipmappedArray_const_t, cudaMipmappedArray_t, cudaStreamCallback_t, cudaStream_t, cudaSurfaceObject_t, cudaTextureObject_t, cudaUserObject_t } from "./types.ts";
-import { cudaArrayMemoryRequirements, cudaArraySparseProperties, cudaChannelFormatDesc, cudaDeviceProp, cudaExtent, cudaExternalSemaphoreSignalNodeParams, cudaExternalSemaphoreWaitNodeParams, cudaFuncAttributes, cudaHostNodeParams, type cudaIpcEventHandle_st, type cudaIpcMemHandle_st, cudaKernelNodeParams, cudaMemAllocNodeParams, type cudaMemLocation, cudaMemcpy3DParms, cudaMemsetParams, cudaPitchedPtr, cudaPointerAttributes, type dim3 } from "./records.ts";
+import { cudaArrayMemoryRequirements, cudaArraySparseProperties, cudaChannelFormatDesc, cudaDeviceProp, cudaExtent, cudaExternalSemaphoreSignalNodeParams, cudaExternalSemaphoreWaitNodeParams, cudaFuncAttributes, cudaHostNodeParams, type cudaIpcEventHandle_st, cudaIpcMemHandle_st, cudaKernelNodeParams, cudaMemAllocNodeParams, type cudaMemLocation, cudaMemcpy3DParms, cudaMemsetParams, cudaPitchedPtr, cudaPointerAttributes, type dim3 } from "./records.ts";
 
 /**
  * The checked call style of runtime: a failure throws the library's typed error, out-parameters come back
@@ -347,12 +347,11 @@ export interface Checked {
    * Users can test their device for IPC functionality by calling
    * `cudaDeviceGetAttribute` with `cudaDevAttrIpcEventSupport`
    *
-   * @param handle - Pointer to user allocated `cudaIpcMemHandle` to return the handle in.
    * @param devPtr - Base pointer to previously allocated device memory
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `handle`: Pointer to user allocated `cudaIpcMemHandle` to return the handle in.
    * @see cudaMalloc, cudaFree, cudaIpcGetEventHandle, cudaIpcOpenEventHandle, cudaIpcOpenMemHandle, cudaIpcCloseMemHandle, cuIpcGetMemHandle
    */
-  cudaIpcGetMemHandle(handle: PointerLike, devPtr: PointerLike): void;
+  cudaIpcGetMemHandle(devPtr: PointerLike): cudaIpcMemHandle_st;
   /**
    * Opens an interprocess memory handle exported from another process
    * and returns a device pointer usable in the local process.
@@ -749,12 +748,11 @@ export interface Checked {
    * Returns in `*device` the device which has properties that best match
    * `*prop`.
    *
-   * @param device - Device with best match
    * @param prop - Desired device properties
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `device`: Device with best match
    * @see cudaGetDeviceCount, cudaGetDevice, cudaSetDevice, cudaGetDeviceProperties, cudaInitDevice
    */
-  cudaChooseDevice(device: PointerLike, prop: PointerLike): void;
+  cudaChooseDevice(prop: PointerLike): number;
   /**
    * Initialize device to be used for GPU executions
    *
@@ -1343,14 +1341,10 @@ export interface Checked {
    * `cudaErrorLossyQuery`.
    *
    * @param stream - The stream to query
-   * @param graph_out - Optional location to return the graph being captured into. All operations other than destroy and node removal are permitted on the graph while the capture sequence is in progress. This API does not transfer ownership of the graph, which is transferred or destroyed at `cudaStreamEndCapture`. Note that the graph handle may be invalidated before end of capture for certain errors. Nodes that are or become unreachable from the original stream at `cudaStreamEndCapture` due to direct actions on the graph do not trigger `cudaErrorStreamCaptureUnjoined`.
-   * @param dependencies_out - Optional location to store a pointer to an array of nodes. The next node to be captured in the stream will depend on this set of nodes, absent operations such as event wait which modify this set. The array pointer is valid until the next API call which operates on the stream or until the capture is terminated. The node handles may be copied out and are valid until they or the graph is destroyed. The driver-owned array may also be passed directly to APIs that operate on the graph (not the stream) without copying.
-   * @param edgeData_out - Optional location to store a pointer to an array of graph edge data. This array parallels `dependencies_out`; the next node to be added has an edge to `dependencies_out[i]` with annotation `edgeData_out[i]` for each `i`. The array pointer is valid until the next API call which operates on the stream or until the capture is terminated.
-   * @param numDependencies_out - Optional location to store the size of the array returned in dependencies_out.
-   * @returns `captureStatus_out`: Location to return the capture status of the stream; required; `id_out`: Optional location to return an id for the capture sequence, which is unique over the lifetime of the process
+   * @returns `captureStatus_out`: Location to return the capture status of the stream; required; `id_out`: Optional location to return an id for the capture sequence, which is unique over the lifetime of the process; `graph_out`: Optional location to return the graph being captured into. All operations other than destroy and node removal are permitted on the graph while the capture sequence is in progress. This API does not transfer ownership of the graph, which is transferred or destroyed at `cudaStreamEndCapture`. Note that the graph handle may be invalidated before end of capture for certain errors. Nodes that are or become unreachable from the original stream at `cudaStreamEndCapture` due to direct actions on the graph do not trigger `cudaErrorStreamCaptureUnjoined`.; `dependencies_out`: Optional location to store a pointer to an array of nodes. The next node to be captured in the stream will depend on this set of nodes, absent operations such as event wait which modify this set. The array pointer is valid until the next API call which operates on the stream or until the capture is terminated. The node handles may be copied out and are valid until they or the graph is destroyed. The driver-owned array may also be passed directly to APIs that operate on the graph (not the stream) without copying.; `edgeData_out`: Optional location to store a pointer to an array of graph edge data. This array parallels `dependencies_out`; the next node to be added has an edge to `dependencies_out[i]` with annotation `edgeData_out[i]` for each `i`. The array pointer is valid until the next API call which operates on the stream or until the capture is terminated.; `numDependencies_out`: Optional location to store the size of the array returned in dependencies_out.
    * @see cudaStreamBeginCapture, cudaStreamIsCapturing, cudaStreamUpdateCaptureDependencies
    */
-  cudaStreamGetCaptureInfo(stream: cudaStream_t, graph_out: PointerLike, dependencies_out: PointerLike, edgeData_out: PointerLike, numDependencies_out: PointerLike): [captureStatus_out: cudaStreamCaptureStatus, id_out: bigint];
+  cudaStreamGetCaptureInfo(stream: cudaStream_t): [captureStatus_out: cudaStreamCaptureStatus, id_out: bigint, graph_out: cudaGraph_t, dependencies_out: Pointer, edgeData_out: Pointer, numDependencies_out: bigint];
   /**
    * Update the set of dependencies in a capturing stream
    *
@@ -2540,13 +2534,12 @@ export interface Checked {
    * application will be performing 2D memory copies between different regions
    * of device memory (whether linear memory or CUDA arrays).
    *
-   * @param pitch - Pitch for allocation
    * @param width - Requested pitched allocation width (in bytes)
    * @param height - Requested pitched allocation height
-   * @returns `devPtr`: Pointer to allocated pitched device memory
+   * @returns `devPtr`: Pointer to allocated pitched device memory; `pitch`: Pitch for allocation
    * @see cudaMalloc, cudaFree, cudaMallocArray, cudaFreeArray, cudaFreeHost, cudaMalloc3D, cudaMalloc3DArray, cudaHostAlloc, cuMemAllocPitch
    */
-  cudaMallocPitch(pitch: PointerLike, width: bigint | number, height: bigint | number): Pointer;
+  cudaMallocPitch(width: bigint | number, height: bigint | number): [devPtr: Pointer, pitch: bigint];
   /**
    * Allocate an array on the device
    *
@@ -4207,12 +4200,11 @@ export interface Checked {
    * global or constant memory space, `*devPtr` is unchanged and the error
    * `cudaErrorInvalidSymbol` is returned.
    *
-   * @param devPtr - Return device pointer associated with symbol
    * @param symbol - Device symbol address
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `devPtr`: Return device pointer associated with symbol
    * @see const, const, cuModuleGetGlobal
    */
-  cudaGetSymbolAddress(devPtr: PointerLike, symbol: PointerLike): void;
+  cudaGetSymbolAddress(symbol: PointerLike): Pointer;
   /**
    * Finds the size of the object associated with a CUDA symbol
    *
@@ -4882,13 +4874,12 @@ export interface Checked {
    * native calls like mknod on Linux. For example: To create channel0 with the major number from /proc/devices
    * users can execute the following command: `mknod /dev/nvidia-caps-imex-channels/channel0 c <major number> 0`
    *
-   * @param memPool - (undocumented in the header)
    * @param poolProps - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `memPool`
    * @remarks Specifying cudaMemHandleTypeNone creates a memory pool that will not support IPC.
    * @see cuMemPoolCreate, cudaDeviceSetMemPool, cudaMallocFromPoolAsync, cudaMemPoolExportToShareableHandle, cudaDeviceGetDefaultMemPool, cudaDeviceGetMemPool
    */
-  cudaMemPoolCreate(memPool: PointerLike, poolProps: PointerLike): void;
+  cudaMemPoolCreate(poolProps: PointerLike): cudaMemPool_t;
   /**
    * Destroys the specified memory pool
    *
@@ -7620,13 +7611,11 @@ export interface Checked {
   cudaGraphConditionalHandleCreate(pHandle_out: PointerLike, graph: cudaGraph_t, defaultLaunchValue: number, flags: number): void;
   /**
    * @param symbol - (undocumented in the header)
-   * @param funcPtr - (undocumented in the header)
    * @param flags - (undocumented in the header)
-   * @param driverStatus - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `funcPtr`; `driverStatus`
    * @deprecated
    */
-  cudaGetDriverEntryPoint(symbol: string | PointerLike, funcPtr: PointerLike, flags: bigint | number, driverStatus: PointerLike): void;
+  cudaGetDriverEntryPoint(symbol: string | PointerLike, flags: bigint | number): [funcPtr: Pointer, driverStatus: cudaDriverEntryPointQueryResult];
   /**
    * @param symbol - (undocumented in the header)
    * @param funcPtr - (undocumented in the header)
@@ -7909,6 +7898,10 @@ export interface Checked {
 export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
   const o0 = rt.out[0]!;
   const o1 = rt.out[1]!;
+  const o2 = rt.out[2]!;
+  const o3 = rt.out[3]!;
+  const o4 = rt.out[4]!;
+  const o5 = rt.out[5]!;
   const f32 = rt.f32;
   const i32 = rt.i32;
   const u32 = rt.u32;
@@ -7968,9 +7961,11 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
       if (r !== 0) rt.fail(r, "cudaIpcOpenEventHandle");
       return rt.readPointer(0) as cudaEvent_t;
     },
-    cudaIpcGetMemHandle(handle: PointerLike, devPtr: PointerLike): void {
-      const r = raw.cudaIpcGetMemHandle(rt.ptr(handle), rt.ptr(devPtr));
+    cudaIpcGetMemHandle(devPtr: PointerLike): cudaIpcMemHandle_st {
+      const handle = new cudaIpcMemHandle_st();
+      const r = raw.cudaIpcGetMemHandle(handle.$pointer(), rt.ptr(devPtr));
       if (r !== 0) rt.fail(r, "cudaIpcGetMemHandle");
+      return handle;
     },
     cudaIpcOpenMemHandle(handle: Uint8Array | cudaIpcMemHandle_st, flags: number): Pointer {
       const r = raw.cudaIpcOpenMemHandle(o0, rt.bytes(handle), flags);
@@ -8065,9 +8060,10 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
       if (r !== 0) rt.fail(r, "cudaDeviceGetP2PAtomicCapabilities");
       return u32[0]!;
     },
-    cudaChooseDevice(device: PointerLike, prop: PointerLike): void {
-      const r = raw.cudaChooseDevice(rt.ptr(device), rt.ptr(prop));
+    cudaChooseDevice(prop: PointerLike): number {
+      const r = raw.cudaChooseDevice(o0, rt.ptr(prop));
       if (r !== 0) rt.fail(r, "cudaChooseDevice");
+      return i32[0]!;
     },
     cudaInitDevice(device: number, deviceFlags: number, flags: number): void {
       const r = raw.cudaInitDevice(device, deviceFlags, flags);
@@ -8193,10 +8189,10 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
       if (r !== 0) rt.fail(r, "cudaStreamIsCapturing", stream);
       return u32[0]! as cudaStreamCaptureStatus;
     },
-    cudaStreamGetCaptureInfo(stream: cudaStream_t, graph_out: PointerLike, dependencies_out: PointerLike, edgeData_out: PointerLike, numDependencies_out: PointerLike): [captureStatus_out: cudaStreamCaptureStatus, id_out: bigint] {
-      const r = raw.cudaStreamGetCaptureInfo(stream, o0, o1, rt.ptr(graph_out), rt.ptr(dependencies_out), rt.ptr(edgeData_out), rt.ptr(numDependencies_out));
+    cudaStreamGetCaptureInfo(stream: cudaStream_t): [captureStatus_out: cudaStreamCaptureStatus, id_out: bigint, graph_out: cudaGraph_t, dependencies_out: Pointer, edgeData_out: Pointer, numDependencies_out: bigint] {
+      const r = raw.cudaStreamGetCaptureInfo(stream, o0, o1, o2, o3, o4, o5);
       if (r !== 0) rt.fail(r, "cudaStreamGetCaptureInfo", stream);
-      return [u32[0]! as cudaStreamCaptureStatus, u64[1]!];
+      return [u32[0]! as cudaStreamCaptureStatus, u64[1]!, rt.readPointer(2) as cudaGraph_t, rt.readPointer(3), rt.readPointer(4), u64[5]!];
     },
     cudaStreamUpdateCaptureDependencies(stream: cudaStream_t, dependencies: PointerLike, dependencyData: PointerLike, numDependencies: bigint | number, flags: number): void {
       const r = raw.cudaStreamUpdateCaptureDependencies(stream, rt.ptr(dependencies), rt.ptr(dependencyData), numDependencies, flags);
@@ -8356,10 +8352,10 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
       if (r !== 0) rt.fail(r, "cudaMallocHost");
       return rt.readPointer(0);
     },
-    cudaMallocPitch(pitch: PointerLike, width: bigint | number, height: bigint | number): Pointer {
-      const r = raw.cudaMallocPitch(o0, rt.ptr(pitch), width, height);
+    cudaMallocPitch(width: bigint | number, height: bigint | number): [devPtr: Pointer, pitch: bigint] {
+      const r = raw.cudaMallocPitch(o0, o1, width, height);
       if (r !== 0) rt.fail(r, "cudaMallocPitch");
-      return rt.readPointer(0);
+      return [rt.readPointer(0), u64[1]!];
     },
     cudaMallocArray(desc: PointerLike, width: bigint | number, height: bigint | number, flags: number): cudaArray_t {
       const r = raw.cudaMallocArray(o0, rt.ptr(desc), width, height, flags);
@@ -8575,9 +8571,10 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
       const r = raw.cudaMemset3DAsync(rt.bytes(pitchedDevPtr), value, rt.bytes(extent), stream);
       if (r !== 0) rt.fail(r, "cudaMemset3DAsync");
     },
-    cudaGetSymbolAddress(devPtr: PointerLike, symbol: PointerLike): void {
-      const r = raw.cudaGetSymbolAddress(rt.ptr(devPtr), rt.ptr(symbol));
+    cudaGetSymbolAddress(symbol: PointerLike): Pointer {
+      const r = raw.cudaGetSymbolAddress(o0, rt.ptr(symbol));
       if (r !== 0) rt.fail(r, "cudaGetSymbolAddress");
+      return rt.readPointer(0);
     },
     cudaGetSymbolSize(size: PointerLike, symbol: PointerLike): void {
       const r = raw.cudaGetSymbolSize(rt.ptr(size), rt.ptr(symbol));
@@ -8661,9 +8658,10 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
       if (r !== 0) rt.fail(r, "cudaMemPoolGetAccess");
       return u32[0]! as cudaMemAccessFlags;
     },
-    cudaMemPoolCreate(memPool: PointerLike, poolProps: PointerLike): void {
-      const r = raw.cudaMemPoolCreate(rt.ptr(memPool), rt.ptr(poolProps));
+    cudaMemPoolCreate(poolProps: PointerLike): cudaMemPool_t {
+      const r = raw.cudaMemPoolCreate(o0, rt.ptr(poolProps));
       if (r !== 0) rt.fail(r, "cudaMemPoolCreate");
+      return rt.readPointer(0) as cudaMemPool_t;
     },
     cudaMemPoolDestroy(memPool: cudaMemPool_t): void {
       const r = raw.cudaMemPoolDestroy(memPool);
@@ -9220,9 +9218,10 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
       const r = raw.cudaGraphConditionalHandleCreate(rt.ptr(pHandle_out), graph, defaultLaunchValue, flags);
       if (r !== 0) rt.fail(r, "cudaGraphConditionalHandleCreate");
     },
-    cudaGetDriverEntryPoint(symbol: string | PointerLike, funcPtr: PointerLike, flags: bigint | number, driverStatus: PointerLike): void {
-      const r = raw.cudaGetDriverEntryPoint(rt.cstr(symbol, 0), rt.ptr(funcPtr), flags, rt.ptr(driverStatus));
+    cudaGetDriverEntryPoint(symbol: string | PointerLike, flags: bigint | number): [funcPtr: Pointer, driverStatus: cudaDriverEntryPointQueryResult] {
+      const r = raw.cudaGetDriverEntryPoint(rt.cstr(symbol, 0), o0, flags, o1);
       if (r !== 0) rt.fail(r, "cudaGetDriverEntryPoint");
+      return [rt.readPointer(0), u32[2]! as cudaDriverEntryPointQueryResult];
     },
     cudaGetDriverEntryPointByVersion(symbol: string | PointerLike, funcPtr: PointerLike, cudaVersion: number, flags: bigint | number, driverStatus: PointerLike): void {
       const r = raw.cudaGetDriverEntryPointByVersion(rt.cstr(symbol, 0), rt.ptr(funcPtr), cudaVersion, flags, rt.ptr(driverStatus));
