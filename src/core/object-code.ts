@@ -8,7 +8,8 @@
  *
  * @module
  */
-import type { CUlibrary } from "../bindings/driver.ts";
+import type { CUkernel, CUlibrary } from "../bindings/driver.ts";
+import { ffi } from "../ffi/index.ts";
 import { readFileBytes } from "../ffi/host.ts";
 import { driver, ensureInit } from "./driver-state.ts";
 import { ClosedError } from "./errors.ts";
@@ -115,10 +116,18 @@ export class ObjectCode {
     if (typeof name !== "string" || name === "") throw new TypeError("getKernel takes the kernel's name (a non-empty string)");
     let k = this.#kernels.get(name);
     if (k !== undefined && !k.isClosed) return k;
-    const lowered = this.#symbolMapping[name] ?? name;
+    let lowered = this.#symbolMapping[name] ?? name;
     let handle;
     try {
-      handle = driver.cuLibraryGetKernel(this.handle, lowered);
+      try {
+        handle = driver.cuLibraryGetKernel(this.handle, lowered);
+      } catch (e) {
+        // A plain C++ kernel's name ("spin" for _Z4spinxPii): accepted when exactly one kernel has it.
+        const mangled = lowered === name && /^[A-Za-z_]\w*$/.test(name) ? this.#mangledNamed(name) : undefined;
+        if (mangled === undefined) throw e;
+        lowered = mangled;
+        handle = driver.cuLibraryGetKernel(this.handle, lowered);
+      }
     } catch (e) {
       const known = Object.keys(this.#symbolMapping);
       throw Object.assign(new Error(
@@ -130,6 +139,32 @@ export class ObjectCode {
     k = new Kernel(handle, this, name, lowered);
     this.#kernels.set(name, k);
     return k;
+  }
+
+  /** The one kernel whose mangled name is the plain function `name` (any parameters), or undefined. */
+  #mangledNamed(name: string): string | undefined {
+    const names = this.kernelNames();
+    const prefix = `_Z${name.length}${name}`;
+    const hits = names.filter((n) => n.startsWith(prefix) && !/^[\d]/.test(n.slice(prefix.length)) && n.slice(prefix.length, prefix.length + 1) !== "I");
+    if (hits.length > 1) {
+      throw new TypeError(`${name} is overloaded in ${this.name || `this ${this.format}`} (${hits.join(", ")}): ask for one by its mangled name or a name expression`);
+    }
+    return hits[0];
+  }
+
+  /** The (mangled) names of every kernel in the loaded code. */
+  kernelNames(): string[] {
+    const lib = this.handle;
+    const n = driver.cuLibraryGetKernelCount(lib);
+    if (n === 0) return [];
+    const kernels = new BigUint64Array(new ArrayBuffer(n * 8));
+    driver.cuLibraryEnumerateKernels(kernels, n, lib);
+    const out: string[] = [];
+    for (let i = 0; i < n; i++) {
+      const k = ffi.pointerFromAddress(kernels[i]!) as CUkernel;
+      out.push(driver.cuKernelGetName(k) ?? "");
+    }
+    return out;
   }
 
   /** Whether close() has been called. */

@@ -8,8 +8,8 @@ const isBun = (globalThis as { Bun?: unknown }).Bun !== undefined;
 
 function doctor(...args: string[]): { status: number | null; stdout: string; stderr: string } {
   const cmd = isBun
-    ? [join(root, "node_modules/.bin/bun"), join(root, "src/cli/cuda-ts.ts"), "doctor", ...args]
-    : [join(root, "node_modules/.bin/deno"), "run", "--allow-ffi", "--allow-env", "--allow-read", "--allow-sys", join(root, "src/cli/cuda-ts.ts"), "doctor", ...args];
+    ? [process.execPath, join(root, "src/cli/cuda-ts.ts"), "doctor", ...args]
+    : [(globalThis as unknown as { Deno: { execPath(): string } }).Deno.execPath(), "run", "--allow-ffi", "--allow-env", "--allow-read", "--allow-sys", join(root, "src/cli/cuda-ts.ts"), "doctor", ...args];
   const r = spawnSync(cmd[0]!, cmd.slice(1), { cwd: root, encoding: "utf8" });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }

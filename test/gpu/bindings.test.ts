@@ -150,7 +150,8 @@ describe.skipIf(!gpu.available)(`driver bindings on a GPU${skipNote}`, () => {
   it("links NVRTC's cubin with nvJitLink", () => {
     const major = driver.cuDeviceGetAttribute(CUdevice_attribute.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, 0);
     const minor = driver.cuDeviceGetAttribute(CUdevice_attribute.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, 0);
-    const cubin = compile(SOURCE, [`-arch=sm_${major}${minor}`]);
+    // nvJitLink links relocatable device code.
+    const cubin = compile(SOURCE, [`-arch=sm_${major}${minor}`, "--relocatable-device-code=true"]);
     const [vmaj] = nvjitlink.nvJitLinkVersion();
     expect(vmaj).toBeGreaterThanOrEqual(13);
     const handle = nvjitlink.nvJitLinkCreate(1, [`-arch=sm_${major}${minor}`]);

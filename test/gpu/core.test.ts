@@ -82,15 +82,18 @@ describe.skipIf(!gpu.available)(`the object layer on a GPU${skipNote}`, () => {
   let stream: Stream;
   let code: ObjectCode;
 
-  it("refuses to work on a device that was never set current", () => {
-    const d = new Device(0);
-    expect(d.isInitialized).toBe(false);
-    expect(() => d.createStream()).toThrow(DeviceNotInitializedError);
-  });
+  let beforeSetCurrent: { initialized: boolean; error: unknown } | undefined;
 
   beforeAll(() => {
     if (!gpu.available) return;
     dev = new Device(0);
+    let error: unknown;
+    try {
+      dev.createStream();
+    } catch (e) {
+      error = e;
+    }
+    beforeSetCurrent = { initialized: dev.isInitialized, error };
     dev.setCurrent();
     stream = dev.createStream();
     const include = findNvidiaHeaderDirectory("cudart").path;
@@ -101,6 +104,17 @@ describe.skipIf(!gpu.available)(`the object layer on a GPU${skipNote}`, () => {
 
   afterAll(() => {
     stream?.close();
+  });
+
+  it("refuses to work on a device that was never set current", () => {
+    expect(beforeSetCurrent?.initialized).toBe(false);
+    expect(beforeSetCurrent?.error).toBeInstanceOf(DeviceNotInitializedError);
+    expect(String(beforeSetCurrent?.error)).toMatch(/Device 0 is not yet initialized, perhaps you forgot to call \.setCurrent\(\) first\?/);
+  });
+
+  it("finds a plain C++ kernel by its name, and refuses an unknown one with the names it knows", () => {
+    expect(code.getKernel("noop").symbol).toBe("_Z4noopv");
+    expect(() => code.getKernel("no_such_kernel")).toThrow(/no kernel "no_such_kernel"/);
   });
 
   it("gives one Device per ordinal, with its properties", () => {
@@ -358,7 +372,7 @@ describe.skipIf(!gpu.available)(`the object layer on a GPU${skipNote}`, () => {
     stream.sync();
     expect(h[0]).toBe(3);
 
-    const ir = `target datalayout = "e-p:64:64:64-i1:8:8-i8:8:8-i16:16:16-i32:32:32-i64:64:64-f32:32:32-f64:64:64-v16:16:16-v32:32:32-v64:64:64-v128:128:128-n16:32:64"
+    const ir = `target datalayout = "e-p:64:64:64-i1:8:8-i8:8:8-i16:16:16-i32:32:32-i64:64:64-i128:128:128-f32:32:32-f64:64:64-v16:16:16-v32:32:32-v64:64:64-v128:128:128-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 define void @nv(i32* %o) {
   store i32 11, i32* %o

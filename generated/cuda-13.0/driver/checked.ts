@@ -4,7 +4,7 @@
 // Header cudaProfiler.h sha256 b9c9fa71341b693f9f0b0ea8071e12a0869ac99afe669345a02145163867560d
 // Header cudaTypedefs.h sha256 da2352ecb06115c252394c9ba72472d1dc525569d30f9c83e2da300fce788f2f
 // Header cudaProfilerTypedefs.h sha256 c742524d5819763cb9501a98557b4b11afdd8b182067a6a89861950e34addeba
-// Seal: sha256 bc28fa6205a19e558a96f79b7889a1500fa09f43981e8bced49b3d9815e06c00
+// Seal: sha256 a00e0b247626023938d1f3b6ff14524e3757e00498ccb3519e233edbb0f64887
 
 import type { CheckedRuntime, PointerLike } from "../../../src/sys/checked.ts";
 import type { Pointer } from "../../../src/ffi/types.ts";
@@ -1227,12 +1227,13 @@ export interface Checked {
    * latency. Alternatively, `cuFunctionLoad` can be used to explicitly load a function. The returned
    * function handles become invalid when the module is unloaded.
    *
+   * @param functions - Buffer where the function handles are returned to
    * @param numFunctions - Maximum number of function handles may be returned to the buffer
    * @param mod - Module to query from
-   * @returns `functions`: Buffer where the function handles are returned to
+   * @returns nothing; a failure throws the library's typed error.
    * @see cuModuleGetFunction, cuModuleGetFunctionCount, cuFuncIsLoaded, cuFuncLoad
    */
-  cuModuleEnumerateFunctions(numFunctions: number, mod: CUmodule): CUfunction;
+  cuModuleEnumerateFunctions(functions: PointerLike, numFunctions: number, mod: CUmodule): void;
   /**
    * Returns a global pointer from a module
    *
@@ -1472,23 +1473,23 @@ export interface Checked {
    *
    * Returns in `count` the number of kernels in `lib`.
    *
-   * @param count - Number of kernels found within the library
    * @param lib - Library to query
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `count`: Number of kernels found within the library
    */
-  cuLibraryGetKernelCount(count: PointerLike, lib: CUlibrary): void;
+  cuLibraryGetKernelCount(lib: CUlibrary): number;
   /**
    * Retrieve the kernel handles within a library.
    *
    * Returns in `kernels` a maximum number of `numKernels` kernel handles within `lib`.
    * The returned kernel handle becomes invalid when the library is unloaded.
    *
+   * @param kernels - Buffer where the kernel handles are returned to
    * @param numKernels - Maximum number of kernel handles may be returned to the buffer
    * @param lib - Library to query from
-   * @returns `kernels`: Buffer where the kernel handles are returned to
+   * @returns nothing; a failure throws the library's typed error.
    * @see cuLibraryGetKernelCount
    */
-  cuLibraryEnumerateKernels(numKernels: number, lib: CUlibrary): CUkernel;
+  cuLibraryEnumerateKernels(kernels: PointerLike, numKernels: number, lib: CUlibrary): void;
   /**
    * Returns a module handle
    *
@@ -12496,10 +12497,9 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
       if (r !== 0) rt.fail(r, "cuModuleGetFunctionCount");
       return u32[0]!;
     },
-    cuModuleEnumerateFunctions(numFunctions: number, mod: CUmodule): CUfunction {
-      const r = raw.cuModuleEnumerateFunctions(o0, numFunctions, mod);
+    cuModuleEnumerateFunctions(functions: PointerLike, numFunctions: number, mod: CUmodule): void {
+      const r = raw.cuModuleEnumerateFunctions(rt.ptr(functions), numFunctions, mod);
       if (r !== 0) rt.fail(r, "cuModuleEnumerateFunctions");
-      return rt.readPointer(0) as CUfunction;
     },
     cuModuleGetGlobal(hmod: CUmodule, name: string | PointerLike): [dptr: CUdeviceptr, bytes: bigint] {
       const r = raw.cuModuleGetGlobal(o0, o1, hmod, rt.cstr(name, 0));
@@ -12557,14 +12557,14 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
       if (r !== 0) rt.fail(r, "cuLibraryGetKernel");
       return rt.readPointer(0) as CUkernel;
     },
-    cuLibraryGetKernelCount(count: PointerLike, lib: CUlibrary): void {
-      const r = raw.cuLibraryGetKernelCount(rt.ptr(count), lib);
+    cuLibraryGetKernelCount(lib: CUlibrary): number {
+      const r = raw.cuLibraryGetKernelCount(o0, lib);
       if (r !== 0) rt.fail(r, "cuLibraryGetKernelCount");
+      return u32[0]!;
     },
-    cuLibraryEnumerateKernels(numKernels: number, lib: CUlibrary): CUkernel {
-      const r = raw.cuLibraryEnumerateKernels(o0, numKernels, lib);
+    cuLibraryEnumerateKernels(kernels: PointerLike, numKernels: number, lib: CUlibrary): void {
+      const r = raw.cuLibraryEnumerateKernels(rt.ptr(kernels), numKernels, lib);
       if (r !== 0) rt.fail(r, "cuLibraryEnumerateKernels");
-      return rt.readPointer(0) as CUkernel;
     },
     cuLibraryGetModule(library: CUlibrary): CUmodule {
       const r = raw.cuLibraryGetModule(o0, library);
