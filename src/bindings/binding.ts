@@ -48,6 +48,11 @@ export interface BindingExtras<R> {
   /** The loaded library, or undefined before the first call. */
   readonly loaded: LoadedLibrary | undefined;
   /**
+   * The native function behind `raw[name]`, resolved now if it was not yet (for hot paths that keep it in a
+   * variable instead of looking it up on `raw` every call). Throws like the first call would.
+   */
+  resolve(name: string): (...args: never[]) => unknown;
+  /**
    * A non-blocking variant of a function (Deno: runs on a worker thread and returns a Promise). Throws
    * UnsupportedOnRuntimeError on Bun. Bound once per name and cached.
    */
@@ -94,9 +99,11 @@ export function createBinding<R extends object, C extends object>(options: Bindi
     raw[name] = function lazy(...args: unknown[]): unknown {
       const f = resolver(name, spec, load(), { nonblocking: false }) as (...a: unknown[]) => unknown;
       raw[name] = f;
+      resolved.add(name);
       return f(...args);
     };
   }
+  const resolved = new Set<string>();
   const nonblockingCache = new Map<string, (...args: unknown[]) => Promise<unknown>>();
   const rt = new CheckedRuntimeImpl(options.makeError);
   const checked = options.createChecked(raw as R, rt);
@@ -106,6 +113,15 @@ export function createBinding<R extends object, C extends object>(options: Bindi
     load,
     get loaded() {
       return loaded;
+    },
+    resolve(name: string) {
+      const spec = options.functions[name];
+      if (spec === undefined) throw new TypeError(`${options.info.name} has no function ${name}`);
+      if (!resolved.has(name)) {
+        raw[name] = resolver(name, spec, load(), { nonblocking: false });
+        resolved.add(name);
+      }
+      return raw[name] as (...args: never[]) => unknown;
     },
     nonblocking(name: string) {
       let f = nonblockingCache.get(name);

@@ -79,6 +79,13 @@ export interface NativeCallback {
   readonly pointer: FunctionPointer<string>;
   /** Releases the trampoline. Native code must not call the pointer afterwards. Idempotent. */
   close(): void;
+  /**
+   * Makes the callback keep the event loop alive (Deno: `UnsafeCallback.ref()`, counted). A `threadSafe: true`
+   * callback starts referenced once. No effect on Bun.
+   */
+  ref(): void;
+  /** Undoes one {@link NativeCallback.ref}: an unreferenced callback can still be called. No effect on Bun. */
+  unref(): void;
 }
 
 /** A loaded shared library. */

@@ -282,6 +282,10 @@ class BunCallback implements NativeCallback {
     this.#callback?.close();
     this.#callback = null;
   }
+
+  ref(): void {}
+
+  unref(): void {}
 }
 
 function callback<T extends FunctionType>(type: T, fn: CallbackFunction<T>, options?: CallbackOptions): NativeCallback {

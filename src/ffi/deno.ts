@@ -291,6 +291,14 @@ class DenoCallback implements NativeCallback {
     this.#callback?.close();
     this.#callback = null;
   }
+
+  ref(): void {
+    this.#callback?.ref();
+  }
+
+  unref(): void {
+    this.#callback?.unref();
+  }
 }
 
 function callback<T extends FunctionType>(type: T, fn: CallbackFunction<T>, options?: CallbackOptions): NativeCallback {
@@ -307,9 +315,39 @@ function callback<T extends FunctionType>(type: T, fn: CallbackFunction<T>, opti
 // ---------------------------------------------------------------------------------------------------------------
 // The backend.
 
+// Deno.UnsafePointer.create and .value are ops costing ~65–70 ns each, more than the FFI call they serve. Pointer
+// objects are immutable, so the same object can stand for an address every time: a bounded cache maps addresses to
+// pointer objects, and a WeakMap remembers the address of each pointer object seen.
+const POINTER_CACHE_LIMIT = 8192;
+const pointerByAddress = new Map<number, Deno.PointerObject>();
+const addressByPointer = new WeakMap<Deno.PointerObject, number>();
+
+/** The pointer object of a non-zero address (user-space addresses fit in 53 bits). */
+function pointerAt(address: number): Deno.PointerObject {
+  let p = pointerByAddress.get(address);
+  if (p === undefined) {
+    if (pointerByAddress.size >= POINTER_CACHE_LIMIT) pointerByAddress.clear();
+    p = Deno.UnsafePointer.create(BigInt(address)) as Deno.PointerObject;
+    pointerByAddress.set(address, p);
+    addressByPointer.set(p, address);
+  }
+  return p;
+}
+
+/** The address of a pointer as a number (0 for NULL). */
+function addressOfPointer(p: Deno.PointerValue): number {
+  if (p === null) return 0;
+  let a = addressByPointer.get(p);
+  if (a === undefined) {
+    a = Number(Deno.UnsafePointer.value(p));
+    addressByPointer.set(p, a);
+  }
+  return a;
+}
+
 function readPointer(dv: DataView, byteOffset: number): Pointer {
-  const value = dv.getBigUint64(byteOffset, true);
-  return value === 0n ? null : wrap(Deno.UnsafePointer.create(value));
+  const address = dv.getUint32(byteOffset, true) + dv.getUint32(byteOffset + 4, true) * 4294967296;
+  return address === 0 ? null : wrap(pointerAt(address));
 }
 
 function pointerView(p: NativePointer): Deno.UnsafePointerView {
@@ -338,13 +376,15 @@ export const denoBackend: FfiBackend = {
     return p as unknown as NativePointer;
   },
   addressOf(p: Pointer): number {
-    return Number(Deno.UnsafePointer.value(raw(p)));
+    return addressOfPointer(raw(p));
   },
   bigAddressOf(p: Pointer): bigint {
     return Deno.UnsafePointer.value(raw(p));
   },
   pointerFromAddress(address: number | bigint): Pointer {
-    return wrap(Deno.UnsafePointer.create(BigInt(address)));
+    const a = Number(address);
+    if (a === 0) return null;
+    return Number.isSafeInteger(a) ? wrap(pointerAt(a)) : wrap(Deno.UnsafePointer.create(BigInt(address)));
   },
   offsetPointer(p: NativePointer, bytes: number): NativePointer {
     return Deno.UnsafePointer.offset(nonNull(p), bytes) as unknown as NativePointer;
@@ -353,7 +393,7 @@ export const denoBackend: FfiBackend = {
     return p === null;
   },
   samePointer(a: Pointer, b: Pointer): boolean {
-    return Deno.UnsafePointer.equals(raw(a), raw(b));
+    return addressOfPointer(raw(a)) === addressOfPointer(raw(b));
   },
 
   view(p: NativePointer, byteLength: number): ArrayBuffer {
@@ -361,7 +401,9 @@ export const denoBackend: FfiBackend = {
   },
   readPointer,
   writePointer(dv: DataView, byteOffset: number, p: Pointer): void {
-    dv.setBigUint64(byteOffset, Deno.UnsafePointer.value(raw(p)), true);
+    const a = addressOfPointer(raw(p));
+    dv.setUint32(byteOffset, a >>> 0, true);
+    dv.setUint32(byteOffset + 4, Math.floor(a / 4294967296), true);
   },
   readCString(p: Pointer, byteOffset = 0): string | null {
     return p === null ? null : Deno.UnsafePointerView.getCString(nonNull(p), byteOffset);
