@@ -7,7 +7,7 @@
  */
 import { doctorReport, formatDoctor } from "./doctor.ts";
 
-const args = (globalThis as { Deno?: { args: string[] } }).Deno?.args ?? process.argv.slice(2);
+const args = (globalThis as unknown as { Deno?: { args: string[] } }).Deno?.args ?? process.argv.slice(2);
 const [command, ...rest] = args;
 
 if (command === "doctor") {
@@ -17,7 +17,7 @@ if (command === "doctor") {
   console.log("usage: cuda-ts doctor [--json]");
   if (command !== undefined && command !== "--help" && command !== "-h") {
     console.error(`unknown command ${JSON.stringify(command)}`);
-    (globalThis as { Deno?: { exit(c: number): never } }).Deno?.exit(2);
+    (globalThis as unknown as { Deno?: { exit(c: number): never } }).Deno?.exit(2);
     process.exit(2);
   }
 }

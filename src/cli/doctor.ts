@@ -1,12 +1,14 @@
 /**
  * `cuda-ts doctor`: what this machine offers cuda-ts. For every library the pathfinder knows: found or not, where,
- * how, and its version where the bindings can ask it; the driver's version; each GPU; the JavaScript runtime.
- * Never fails for a missing driver or GPU: it says so.
+ * how, and its version where the bindings can ask it; the driver's version; each GPU, with what NVML reports about
+ * it (memory in use, utilisation, temperature, power, clocks, PCI bus id, compute processes); the JavaScript
+ * runtime. Never fails for a missing driver, GPU or NVML: it says so.
  *
  * @module
  */
 import { surveyNvidiaLibraries, type LibrarySurveyEntry } from "../pathfinder/index.ts";
 import { runtimeName } from "../ffi/host.ts";
+import type { SystemDeviceSnapshot, SystemSnapshot } from "../core/system-snapshot.ts";
 
 /** One library's line of the report. */
 export interface DoctorLibrary extends LibrarySurveyEntry {
@@ -21,6 +23,8 @@ export interface DoctorDevice {
   readonly computeCapability: string;
   readonly memoryBytes: number;
   readonly uuid: string;
+  /** What NVML reports about this GPU (matched by UUID), when NVML could be read. */
+  readonly nvml?: SystemDeviceSnapshot;
 }
 
 /** The whole report (`cuda-ts doctor --json` prints it). */
@@ -29,7 +33,8 @@ export interface DoctorReport {
   readonly driver: { readonly found: boolean; readonly cudaVersion?: string; readonly error?: string };
   readonly devices: readonly DoctorDevice[];
   readonly libraries: readonly DoctorLibrary[];
-  readonly nvml?: { readonly driverVersion: string; readonly nvmlVersion: string } | { readonly error: string };
+  /** NVML's view: versions and every GPU it sees (also those CUDA_VISIBLE_DEVICES hides from CUDA), or why not. */
+  readonly nvml?: SystemSnapshot | { readonly error: string };
 }
 
 function cudaVersion(v: number): string {
@@ -102,19 +107,57 @@ export async function doctorReport(): Promise<DoctorReport> {
   }
   let nvml: DoctorReport["nvml"];
   try {
-    const { nvml: lib } = await import("../bindings/nvml.ts");
-    lib.nvmlInit();
-    const buf = new Uint8Array(new ArrayBuffer(96));
-    lib.nvmlSystemGetDriverVersion(buf, 96);
-    const driverVersion = new TextDecoder().decode(buf.subarray(0, buf.indexOf(0)));
-    lib.nvmlSystemGetNVMLVersion(buf, 96);
-    const nvmlVersion = new TextDecoder().decode(buf.subarray(0, buf.indexOf(0)));
-    lib.nvmlShutdown();
-    nvml = { driverVersion, nvmlVersion };
+    const { systemSnapshot } = await import("../core/system-snapshot.ts");
+    const { shutdownNvml } = await import("../core/system-nvml.ts");
+    try {
+      nvml = systemSnapshot();
+    } finally {
+      shutdownNvml();
+    }
   } catch (e) {
     nvml = { error: (e as Error).message.split("\n")[0] ?? String(e) };
   }
+  if (nvml !== undefined && "devices" in nvml) {
+    const byUuid = new Map(nvml.devices.map((g) => [g.uuid.replace(/^(GPU|MIG)-/i, "").toLowerCase(), g]));
+    for (let i = 0; i < devices.length; i++) {
+      const d = devices[i]!;
+      const g = byUuid.get(d.uuid.toLowerCase());
+      if (g !== undefined) devices[i] = { ...d, nvml: g };
+    }
+  }
   return { runtime: rt, driver: driverInfo, devices, libraries, nvml };
+}
+
+const GIB = 2 ** 30;
+
+function gib(bytes: number): string {
+  return (bytes / GIB).toFixed(1);
+}
+
+function clockPair(c: { readonly current?: number; readonly max?: number }): string {
+  return `${c.current ?? "?"}/${c.max ?? "?"}`;
+}
+
+/** The NVML lines of one GPU (indented under its CUDA line). */
+export function formatNvmlDevice(g: SystemDeviceSnapshot, indent = "       "): string[] {
+  const facts: string[] = [`PCI ${g.pciBusId}`];
+  if (g.memory) facts.push(`memory ${gib(g.memory.usedBytes)} / ${gib(g.memory.totalBytes)} GiB used`);
+  if (g.utilization) facts.push(`utilisation GPU ${g.utilization.gpu}% memory ${g.utilization.memory}%`);
+  if (g.temperature !== undefined) facts.push(`${g.temperature} °C`);
+  if (g.power.usage !== undefined || g.power.limit !== undefined) {
+    facts.push(`power ${g.power.usage === undefined ? "?" : Math.round(g.power.usage)} / ${g.power.limit === undefined ? "?" : Math.round(g.power.limit)} W`);
+  }
+  if (g.performanceState !== undefined) facts.push(`P${g.performanceState}`);
+  const lines = [`${indent}NVML: ${facts.join(", ")}`];
+  const c = g.clocks;
+  lines.push(`${indent}clocks MHz (current/max): graphics ${clockPair(c.graphics)}, SM ${clockPair(c.sm)}, memory ${clockPair(c.memory)}`);
+  if (g.processes === undefined) lines.push(`${indent}processes: (NVML cannot list them)`);
+  else if (g.processes.length === 0) lines.push(`${indent}processes: none`);
+  else {
+    const list = g.processes.map((p) => `${p.pid} ${p.name ?? "?"}${p.usedMemoryBytes === undefined ? "" : ` (${gib(p.usedMemoryBytes)} GiB)`}`);
+    lines.push(`${indent}processes: ${list.join(", ")}`);
+  }
+  return lines;
 }
 
 /** The report as text for a terminal. */
@@ -127,7 +170,17 @@ export function formatDoctor(r: DoctorReport): string {
     if (r.devices.length === 0) lines.push("GPUs: none");
     for (const d of r.devices) {
       lines.push(`GPU ${d.ordinal}: ${d.name}, compute capability ${d.computeCapability}, ${(d.memoryBytes / 2 ** 30).toFixed(1)} GiB, ${d.uuid}`);
+      if (d.nvml !== undefined) lines.push(...formatNvmlDevice(d.nvml));
     }
+    if (r.nvml && "devices" in r.nvml) {
+      const seen = new Set(r.devices.map((d) => d.uuid.toLowerCase()));
+      for (const g of r.nvml.devices) {
+        if (seen.has(g.uuid.replace(/^(GPU|MIG)-/i, "").toLowerCase())) continue;
+        lines.push(`NVML GPU ${g.index}: ${g.name}, ${g.uuid} (not visible to CUDA in this process)`);
+        lines.push(...formatNvmlDevice(g));
+      }
+    }
+    if (r.nvml && "error" in r.nvml) lines.push(`NVML: not available (${r.nvml.error})`);
   } else {
     lines.push("NVIDIA driver: not found — this machine cannot run CUDA kernels (compilers and tools may still work).");
     if (r.driver.error) lines.push(`  (${r.driver.error})`);

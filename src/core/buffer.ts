@@ -1,6 +1,8 @@
 /**
  * `Buffer`: a span of memory (device, pinned, managed) owned by a memory resource. Copies between buffers and
- * to/from TypedArrays and ArrayBuffers are ordered on a stream; `fill` sets 1-, 2- or 4-byte patterns.
+ * to/from TypedArrays and ArrayBuffers are ordered on a stream; `fill` sets 1-, 2- or 4-byte patterns. Memory the
+ * host can reach (pinned, managed) is also visible without copying: `asTypedArray(Float32Array)`,
+ * `asArrayBuffer()`; those views are detached when the buffer is closed (memory-view.ts says how).
  *
  * @module
  */
@@ -11,7 +13,10 @@ import { Device } from "./device.ts";
 import { driver } from "./driver-state.ts";
 import { ClosedError } from "./errors.ts";
 import { track, untrack } from "./lifetime.ts";
-import type { MemoryResource } from "./memory-resource.ts";
+import type { IPCBufferDescriptor } from "./memory-ipc.ts";
+import type { IpcMemoryResource, MemoryResource } from "./memory-resource.ts";
+import { HostViewSlot, makeView, type HostViewConstructor } from "./memory-view.ts";
+import { copyOrdered, needsOrderedCopy, type CopyOptions } from "./peer-copy.ts";
 import type { Stream } from "./stream.ts";
 
 /** Host memory a buffer can copy to or from. */
@@ -41,8 +46,8 @@ function requireStream(options: StreamArg | undefined, action: string): Stream {
 export class Buffer {
   #handle: CUdeviceptr;
   #closed = false;
-  /** Size in bytes. */
-  readonly size: number;
+  #size: number;
+  readonly #views = new HostViewSlot();
   /** The resource that allocated it (undefined for foreign memory). */
   readonly memoryResource: MemoryResource | undefined;
   /** An object that owns the memory and must stay alive with the buffer (foreign memory). */
@@ -53,15 +58,47 @@ export class Buffer {
   /** @internal Use a memory resource's `allocate`, or `Buffer.fromHandle`. */
   constructor(handle: CUdeviceptr, size: number, memoryResource: MemoryResource | undefined, stream: Stream | undefined, owner?: unknown) {
     this.#handle = handle;
-    this.size = size;
+    this.#size = size;
     this.memoryResource = memoryResource;
     this.#allocationStream = stream;
     this.owner = owner;
-    if (memoryResource !== undefined) {
-      const mr = memoryResource;
-      const h = handle;
-      track(this, () => mr.deallocate(h, size, {}));
+    if (memoryResource !== undefined) this.#track();
+  }
+
+  /** Registers the release of the current allocation for garbage collection. */
+  #track(): void {
+    const mr = this.memoryResource!;
+    const h = this.#handle;
+    const size = this.#size;
+    const s = this.#allocationStream;
+    track(this, () => mr.deallocate(h, size, s === undefined || s.isClosed ? {} : { stream: s }));
+  }
+
+  /**
+   * @internal For resources that move or grow an allocation in place (VirtualMemoryResource.grow): the buffer now
+   * spans `size` bytes at `handle`. Host views made before are detached.
+   */
+  relocate(handle: CUdeviceptr, size: number): void {
+    if (this.#closed) throw new ClosedError("this Buffer", "be resized");
+    this.#views.release();
+    this.#handle = handle;
+    this.#size = size;
+    if (this.memoryResource !== undefined) {
+      untrack(this);
+      this.#track();
     }
+  }
+
+  /**
+   * Opens a buffer another process shared (see memory-ipc.ts): `mr` is the same pool mapped into this process
+   * (`DeviceMemoryResource.fromAllocationHandle`), `descriptor` what the exporter's `buffer.ipcDescriptor` gave.
+   * Closing the returned buffer releases this process's mapping only.
+   */
+  static fromIpcDescriptor(mr: IpcMemoryResource, descriptor: IPCBufferDescriptor, options: StreamArg): Buffer {
+    if (mr === null || typeof mr !== "object" || typeof (mr as Partial<IpcMemoryResource>).importBuffer !== "function") {
+      throw new TypeError("Buffer.fromIpcDescriptor takes an IPC-enabled pool resource (DeviceMemoryResource.fromAllocationHandle(...)) first");
+    }
+    return mr.importBuffer(descriptor, { stream: requireStream(options, "Buffer.fromIpcDescriptor") });
   }
 
   /**
@@ -80,6 +117,11 @@ export class Buffer {
   get handle(): CUdeviceptr {
     if (this.#closed) throw new ClosedError("this Buffer", "use its memory");
     return this.#handle;
+  }
+
+  /** Size in bytes. */
+  get size(): number {
+    return this.#size;
   }
 
   /** Whether close() has been called. */
@@ -104,38 +146,95 @@ export class Buffer {
     return this.memoryResource?.isHostAccessible ?? false;
   }
 
+  /** Whether the memory is managed (unified) memory, migrating between host and devices. */
+  get isManaged(): boolean {
+    return this.memoryResource?.isManaged ?? false;
+  }
+
+  /**
+   * The memory as an ArrayBuffer, without copying (host-accessible buffers only: pinned, managed, host-located).
+   * The same ArrayBuffer every time until the buffer is closed or resized; then it is detached (length 0) so no
+   * view can reach freed memory. Host access is not stream-ordered: synchronise the streams that write the memory
+   * (including the allocating stream of a pool buffer) before reading or writing it here.
+   *
+   * @throws TypeError when the memory is not host-accessible (copy with `copyTo` instead).
+   */
+  asArrayBuffer(): ArrayBuffer {
+    const handle = this.handle;
+    if (!this.isHostAccessible) {
+      throw new TypeError(
+        `this Buffer's memory is not host-accessible (its resource is ${this.memoryResource?.constructor.name ?? "none: foreign memory"}): allocate from a PinnedMemoryResource, ManagedMemoryResource or LegacyPinnedMemoryResource, or copy it with buffer.copyTo(hostArray, { stream })`,
+      );
+    }
+    return this.#views.get(this, BigInt(handle), this.#size);
+  }
+
+  /**
+   * The memory as a typed array (or DataView) of `type`, without copying: `buffer.asTypedArray(Float32Array)`.
+   * The size must be a whole number of elements. See {@link Buffer.asArrayBuffer} for when the view works.
+   */
+  asTypedArray<T extends ArrayBufferView>(type: HostViewConstructor<T>): T {
+    return makeView(this.asArrayBuffer(), type);
+  }
+
+  /**
+   * A descriptor another process can open with `Buffer.fromIpcDescriptor` (the resource must be IPC-enabled).
+   * Synchronise the allocating stream before sending it.
+   */
+  get ipcDescriptor(): IPCBufferDescriptor {
+    const mr = this.memoryResource as Partial<IpcMemoryResource> | undefined;
+    if (mr === undefined || typeof mr.exportBuffer !== "function") {
+      throw new TypeError(
+        `this Buffer comes from ${this.memoryResource?.constructor.name ?? "foreign memory"}, which cannot share memory between processes: allocate from a DeviceMemoryResource or PinnedMemoryResource created with { ipcEnabled: true }`,
+      );
+    }
+    return mr.exportBuffer(this);
+  }
+
   /**
    * Copies this buffer into another buffer or into host memory, ordered on `stream`. Sizes must be equal. Host
    * memory is kept alive until the stream is synchronised (`stream.sync()` or `await stream.done()`); read it
-   * only after that.
+   * only after that. Between buffers of different devices, and with `peerStream`, see {@link CopyOptions}
+   * (peer-copy.ts): peer-to-peer where the GPUs allow it, else staged through pinned host memory.
    */
-  copyTo(dst: Buffer | HostMemory, options: StreamArg): void {
+  copyTo(dst: Buffer | HostMemory, options: CopyOptions): void {
     const stream = requireStream(options, "Buffer.copyTo");
     if (dst instanceof Buffer) {
       checkSizes(this.size, dst.size, "copyTo: the destination buffer");
-      if (this.size > 0) driver.cuMemcpyAsync(dst.handle, this.handle, this.size, stream.handle);
+      if (needsOrderedCopy(this, dst, options)) copyOrdered(this, dst, options);
+      else if (this.size > 0) driver.cuMemcpyAsync(dst.handle, this.handle, this.size, stream.handle);
+      stream.captureSink?.push(this, dst); // captured into a graph: the graph keeps both alive
       return;
     }
     const host = hostBytes(checkHost(dst, "copyTo"));
     checkSizes(this.size, host.byteLength, "copyTo: the destination host memory");
     if (this.size === 0) return;
-    driver.cuMemcpyDtoHAsync(host.pointer, this.handle, this.size, stream.handle);
+    if (this.isHostAccessible) driver.cuMemcpyAsync(hostAddress(host.pointer), this.handle, this.size, stream.handle);
+    else driver.cuMemcpyDtoHAsync(host.pointer, this.handle, this.size, stream.handle);
     stream.keepAlive(dst);
+    stream.captureSink?.push(this);
   }
 
-  /** Copies another buffer or host memory into this buffer, ordered on `stream`. Sizes must be equal. */
-  copyFrom(src: Buffer | HostMemory, options: StreamArg): void {
+  /**
+   * Copies another buffer or host memory into this buffer, ordered on `stream`. Sizes must be equal. Between
+   * buffers of different devices, and with `peerStream`, see {@link CopyOptions} (peer-copy.ts).
+   */
+  copyFrom(src: Buffer | HostMemory, options: CopyOptions): void {
     const stream = requireStream(options, "Buffer.copyFrom");
     if (src instanceof Buffer) {
       checkSizes(this.size, src.size, "copyFrom: the source buffer");
-      if (this.size > 0) driver.cuMemcpyAsync(this.handle, src.handle, this.size, stream.handle);
+      if (needsOrderedCopy(src, this, options)) copyOrdered(src, this, options);
+      else if (this.size > 0) driver.cuMemcpyAsync(this.handle, src.handle, this.size, stream.handle);
+      stream.captureSink?.push(this, src); // captured into a graph: the graph keeps both alive
       return;
     }
     const host = hostBytes(checkHost(src, "copyFrom"));
     checkSizes(this.size, host.byteLength, "copyFrom: the source host memory");
     if (this.size === 0) return;
-    driver.cuMemcpyHtoDAsync(this.handle, host.pointer, this.size, stream.handle);
+    if (this.isHostAccessible) driver.cuMemcpyAsync(this.handle, hostAddress(host.pointer), this.size, stream.handle);
+    else driver.cuMemcpyHtoDAsync(this.handle, host.pointer, this.size, stream.handle);
     stream.keepAlive(src);
+    stream.captureSink?.push(this);
   }
 
   /**
@@ -171,6 +270,7 @@ export class Buffer {
     if (width === 1) driver.cuMemsetD8Async(this.handle, bits, n, stream.handle);
     else if (width === 2) driver.cuMemsetD16Async(this.handle, bits, n, stream.handle);
     else driver.cuMemsetD32Async(this.handle, bits, n, stream.handle);
+    stream.captureSink?.push(this);
   }
 
   /**
@@ -180,10 +280,11 @@ export class Buffer {
   close(stream?: Stream): void {
     if (this.#closed) return;
     this.#closed = true;
+    this.#views.release();
     if (this.memoryResource !== undefined) {
       untrack(this);
       const s = stream ?? this.#allocationStream;
-      this.memoryResource.deallocate(this.#handle, this.size, s === undefined ? {} : { stream: s });
+      this.memoryResource.deallocate(this.#handle, this.#size, s === undefined || s.isClosed ? {} : { stream: s });
     }
     this.#allocationStream = undefined;
   }
@@ -193,8 +294,17 @@ export class Buffer {
   }
 
   toString(): string {
-    return `Buffer(0x${this.#handle.toString(16)}, ${this.size} bytes)`;
+    return `Buffer(0x${this.#handle.toString(16)}, ${this.#size} bytes)`;
   }
+}
+
+/**
+ * A JavaScript memory address as a unified (UVA) address. Host-accessible buffers (host-located pool memory in
+ * particular, which cuMemcpyHtoD/DtoH refuse as "not device memory") copy with cuMemcpyAsync, which infers the
+ * direction from the two addresses.
+ */
+function hostAddress(p: NativePointer | null): CUdeviceptr {
+  return (p === null ? 0n : ffi.bigAddressOf(p)) as CUdeviceptr;
 }
 
 function checkSizes(mine: number, theirs: number, what: string): void {

@@ -13,8 +13,11 @@ import { DeviceNotInitializedError } from "./errors.ts";
 import { deviceProperties, type DeviceProperties } from "./properties.ts";
 import { Stream, type StreamOptions } from "./stream.ts";
 import { Event, type EventOptions } from "./event.ts";
+import { GraphBuilder } from "./graph-builder.ts";
 import type { Buffer } from "./buffer.ts";
 import { defaultMemoryResource, type MemoryResource } from "./memory-resource.ts";
+import { enablePeerAccess } from "./peer.ts";
+import { SystemDevice } from "./system-device.ts";
 
 /** A compute capability. */
 export interface ComputeCapability {
@@ -166,6 +169,11 @@ export class Device {
     return Stream.create(this.context, options);
   }
 
+  /** Creates a GraphBuilder on a new stream of this device (the builder owns the stream and closes it). */
+  createGraphBuilder(): GraphBuilder {
+    return GraphBuilder.create(this.context);
+  }
+
   /** Creates an event on this device. */
   createEvent(options?: EventOptions): Event {
     return Event.create(this.context, options);
@@ -196,6 +204,20 @@ export class Device {
   canAccessPeer(peer: Device): boolean {
     if (peer.id === this.id) return true;
     return driver.cuDeviceCanAccessPeer(this.id, peer.id) !== 0;
+  }
+
+  /**
+   * Lets this device's kernels and copies use `peer`'s memory directly (cuCtxEnablePeerAccess, and pool access
+   * where `peer` allocates from a memory pool). Both devices must have been made current once. Idempotent; throws
+   * PeerAccessError when `canAccessPeer(peer)` is false. See peer.ts.
+   */
+  enablePeerAccess(peer: Device): void {
+    enablePeerAccess(this, peer);
+  }
+
+  /** This GPU as NVML sees it (`system.Device`, matched by UUID). */
+  toSystemDevice(): SystemDevice {
+    return SystemDevice.fromCudaDevice(this);
   }
 
   toString(): string {

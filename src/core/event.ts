@@ -99,6 +99,11 @@ export class Event {
     this.#recorded = true;
   }
 
+  /** @internal Marks the event recorded by something other than `recordOn` (a graph's event-record node). */
+  markRecorded(): void {
+    this.#recorded = true;
+  }
+
   /** Blocks until the work before the event's last record has finished. */
   sync(): void {
     driver.cuEventSynchronize(this.handle);

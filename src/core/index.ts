@@ -29,3 +29,43 @@ export type { ParamType, ScalarKind } from "./mangling.ts";
 export type { DeviceProperties, DeviceAttributeName } from "./properties.ts";
 export { waitingStrategy } from "./waiting.ts";
 export * from "./errors.ts";
+export * as system from "./system.ts";
+export { SystemDevice, type SystemDeviceSelector } from "./system-device.ts";
+export { PeerAccessError } from "./peer.ts";
+export { type CopyOptions, type CopyRoute } from "./peer-copy.ts";
+export { DeviceMemoryResource, MemoryPoolResource } from "./memory-pool.ts";
+export { PinnedMemoryResource, LegacyPinnedMemoryResource } from "./memory-pinned.ts";
+export { ManagedMemoryResource } from "./memory-managed.ts";
+export { VirtualMemoryResource } from "./memory-virtual.ts";
+export type { VirtualMemoryResourceOptions, VirtualMemoryAccess } from "./memory-virtual-options.ts";
+export type { DeviceMemoryResourceOptions, PinnedMemoryResourceOptions, ManagedMemoryResourceOptions } from "./memory-options.ts";
+export { MemoryPoolAttributes, POOL_ATTRIBUTES, type PoolAttributeName, type PoolAttributeValues } from "./memory-pool-attributes.ts";
+export type { MemoryLocation, MemoryLocationType, ManagedAdvice } from "./memory-location.ts";
+export { IPCAllocationHandle, IPCBufferDescriptor, IPCFormatError } from "./memory-ipc.ts";
+export { IpcChannel, IpcListener, IpcTimeoutError, type IpcMessage, type IpcWaitOptions } from "./memory-ipc-socket.ts";
+export { SystemCallError } from "./memory-ipc-libc.ts";
+export { defaultMemoryResource, type AllocateOptions, type IpcMemoryResource } from "./memory-resource.ts";
+export type { HostViewConstructor } from "./memory-view.ts";
+export { GraphBuilder, type GraphBuildMode } from "./graph-builder.ts";
+export { Graph, type GraphCompleteOptions } from "./graph.ts";
+export { GraphDefinition, GraphNode, KernelNode, ConditionalNode, NodeBuilder, type GraphNodeType } from "./graph-definition.ts";
+export { GraphCondition } from "./graph-condition.ts";
+export type { GraphDebugPrintOptions } from "./graph-debug.ts";
+export { GraphStateError, GraphFeatureError, GraphUpdateError, GraphInstantiateError } from "./graph-errors.ts";
+export { hostCallbacksSupported, type HostFunction } from "./host-callback.ts";
+export {
+  Program,
+  type CodeType,
+  type CompileOptions,
+  type CompileTarget,
+  type LogSink,
+  type ProgramBackend,
+} from "./program.ts";
+export { ProgramOptions, type MacroDefinition, type ProgramOptionsInit } from "./program-options.ts";
+export { MissingArchError } from "./program-arch.ts";
+export { InMemoryProgramCache, makeProgramCacheKey, type CachedProgram, type ProgramCache } from "./program-cache.ts";
+export { FileProgramCache, defaultFileProgramCache } from "./program-cache-file.ts";
+export { Linker } from "./linker.ts";
+export { LinkerOptions, type LinkerOptionsInit } from "./linker-options.ts";
+export type { LinkerBackend } from "./linker-backend.ts";
+export { ManagedAdviceError } from "./memory-managed.ts";

@@ -25,7 +25,7 @@ import { Buffer } from "./buffer.ts";
 import { Device } from "./device.ts";
 import { driver, makeCurrent } from "./driver-state.ts";
 import { LaunchArgumentError, LaunchConfigError } from "./errors.ts";
-import type { Kernel } from "./kernel.ts";
+import type { ArgumentPlan, Kernel } from "./kernel.ts";
 import { KernelScalar, SCALAR_SIZE, writeScalar } from "./scalars.ts";
 import { Stream } from "./stream.ts";
 
@@ -250,6 +250,28 @@ export function launch(stream: StreamLike, config: LaunchConfig, kernel: Kernel,
   const s = stream instanceof Stream ? stream : stream?.stream;
   if (!(s instanceof Stream)) throw new TypeError(`launch: the first argument must be a Stream (or a GraphBuilder), not ${describeArg(stream)}`);
   if (!(config instanceof LaunchConfig)) throw new TypeError(`launch: the second argument must be a LaunchConfig, not ${describeArg(config)}`);
+  const plan = packArguments(kernel, args);
+  const handle = s.handle;
+  // The kernel runs in the current context: make it the stream's.
+  const ctx = s.contextAddress;
+  if (ctx !== 0) {
+    driver.raw.cuCtxGetCurrent(ctxSlot);
+    if (ctxScratch.u32[0]! + ctxScratch.u32[1]! * 4294967296 !== ctx) makeCurrent(s.context.handle);
+  }
+  if (config.cooperative) checkCooperative(kernel, config, s.device);
+  config.setStream(handle);
+  const r = driver.raw.cuLaunchKernelEx(config.pointer, kernel.handle as unknown as CUfunction, plan.pointers, null);
+  if (r !== 0) throw cudaError(r, `cuLaunchKernelEx (${kernel.name})`);
+  // Captured into a graph: the graph keeps the kernel's code and the arguments' memory alive.
+  if (s.captureSink !== undefined) s.captureSink.push(kernel, args);
+}
+
+/**
+ * @internal Checks `args` against the kernel's parameters and writes them into the kernel's reusable argument
+ * memory (LaunchArgumentError on a mismatch). The plan is valid until the next packing for this kernel: hand
+ * `plan.pointers` to the driver at once (it copies the values).
+ */
+export function packArguments(kernel: Kernel, args: readonly unknown[]): ArgumentPlan {
   const plan = kernel.argumentPlan();
   const params = plan.params;
   if (args.length !== params.length) {
@@ -260,21 +282,10 @@ export function launch(stream: StreamLike, config: LaunchConfig, kernel: Kernel,
     const p = params[i]!;
     writeArgument(kernel, i, args[i], dv, p.offset, p.size);
   }
-  const handle = s.handle;
-  // The kernel runs in the current context: make it the stream's.
-  const ctx = s.contextAddress;
-  if (ctx !== 0) {
-    driver.raw.cuCtxGetCurrent(ctxSlot);
-    if (ctxScratch.u32[0]! + ctxScratch.u32[1]! * 4294967296 !== ctx) makeCurrent(s.context.handle);
-  }
-  if (config.cooperative) checkCooperative(kernel, config);
-  config.setStream(handle);
-  const r = driver.raw.cuLaunchKernelEx(config.pointer, kernel.handle as unknown as CUfunction, plan.pointers, null);
-  if (r !== 0) throw cudaError(r, `cuLaunchKernelEx (${kernel.name})`);
+  return plan;
 }
 
-function checkCooperative(kernel: Kernel, config: LaunchConfig): void {
-  const dev = new Device();
+function checkCooperative(kernel: Kernel, config: LaunchConfig, dev: Device): void {
   const perSm = kernel.occupancy(dev).maxActiveBlocksPerMultiprocessor(config.threadsPerBlock, config.sharedMemory);
   const max = perSm * dev.properties.multiprocessorCount;
   if (config.totalBlocks > max) {

@@ -72,16 +72,41 @@ export function toBFloat16Bits(x: number): number {
   return (rounded >>> 16) & 0xffff;
 }
 
-/** A JavaScript value with the C type it is passed to a kernel as. */
+const encodeView = new DataView(new ArrayBuffer(16));
+
+/**
+ * A JavaScript value with the C type it is passed to a kernel as. The value's bytes are computed when it is set,
+ * so writing it into a launch's argument memory is one or two word stores.
+ */
 export class KernelScalar {
   #value: number | bigint | boolean | readonly [number, number];
+  /** Size in bytes. */
+  readonly size: number;
+  /** @internal The value's bytes as little-endian 32-bit words. */
+  w0 = 0;
+  /** @internal */
+  w1 = 0;
+  /** @internal */
+  w2 = 0;
+  /** @internal */
+  w3 = 0;
 
   constructor(
     /** The C type. */
     readonly kind: ScalarKind,
     value: number | bigint | boolean | readonly [number, number],
   ) {
+    this.size = SCALAR_SIZE[kind];
     this.#value = check(kind, value);
+    this.#encode();
+  }
+
+  #encode(): void {
+    writeScalar(this.kind, this.#value, encodeView, 0);
+    this.w0 = encodeView.getUint32(0, true);
+    this.w1 = encodeView.getUint32(4, true);
+    this.w2 = encodeView.getUint32(8, true);
+    this.w3 = encodeView.getUint32(12, true);
   }
 
   /** The value (settable: reuse one scalar across launches). */
@@ -90,16 +115,31 @@ export class KernelScalar {
   }
   set value(v: number | bigint | boolean | readonly [number, number]) {
     this.#value = check(this.kind, v);
-  }
-
-  /** Size in bytes. */
-  get size(): number {
-    return SCALAR_SIZE[this.kind];
+    this.#encode();
   }
 
   /** Writes the value's bytes at `offset` (little-endian, as the GPU reads them). */
   write(dv: DataView, offset: number): void {
-    writeScalar(this.kind, this.#value, dv, offset);
+    switch (this.size) {
+      case 1:
+        dv.setUint8(offset, this.w0);
+        return;
+      case 2:
+        dv.setUint16(offset, this.w0, true);
+        return;
+      case 4:
+        dv.setUint32(offset, this.w0, true);
+        return;
+      case 8:
+        dv.setUint32(offset, this.w0, true);
+        dv.setUint32(offset + 4, this.w1, true);
+        return;
+      default:
+        dv.setUint32(offset, this.w0, true);
+        dv.setUint32(offset + 4, this.w1, true);
+        dv.setUint32(offset + 8, this.w2, true);
+        dv.setUint32(offset + 12, this.w3, true);
+    }
   }
 
   toString(): string {

@@ -11,6 +11,8 @@ import type { Device } from "./device.ts";
 import { addressKey, currentContextHandle, driver, ensureInit, makeCurrent } from "./driver-state.ts";
 import { ClosedError } from "./errors.ts";
 import { Event, type EventOptions } from "./event.ts";
+import { GraphBuilder } from "./graph-builder.ts";
+import { launchHostFunction, type HostFunction } from "./host-callback.ts";
 import { IdentityMap, track, untrack } from "./lifetime.ts";
 import { waitForEvent } from "./waiting.ts";
 
@@ -36,6 +38,11 @@ export class Stream {
   readonly #context: Context | undefined;
   /** Host memory an asynchronous copy still reads or writes; released at the next sync. */
   #inFlight: unknown[] = [];
+  /**
+   * @internal Set by a GraphBuilder while it captures this stream: what the captured work references (kernels,
+   * buffers, host memory) is kept there, as long as the graph, instead of until the next sync.
+   */
+  captureSink: { push(...values: unknown[]): void } | undefined = undefined;
   readonly #contextAddress: number;
 
   /** @internal */
@@ -128,7 +135,10 @@ export class Stream {
     return driver.cuStreamGetPriority(this.handle);
   }
 
-  /** Blocks the calling thread until the stream's work has finished. */
+  /**
+   * Blocks the calling thread until the stream's work has finished. On Deno, not while host functions
+   * (`launchHostFunction`, graph host callbacks) are pending on it: they need this thread, so await `done()` instead.
+   */
   sync(): void {
     driver.cuStreamSynchronize(this.handle);
     this.#inFlight = [];
@@ -177,9 +187,34 @@ export class Stream {
     }
   }
 
-  /** @internal Keeps host memory alive until the stream is synchronised. */
+  /** @internal Keeps host memory alive until the stream is synchronised (while captured: as long as the graph). */
   keepAlive(value: unknown): void {
-    this.#inFlight.push(value);
+    if (this.captureSink !== undefined) this.captureSink.push(value);
+    else this.#inFlight.push(value);
+  }
+
+  /**
+   * A GraphBuilder that captures the work queued on this stream (`builder.beginBuilding()` ... `endBuilding()`).
+   * The stream is borrowed: closing the builder does not close it.
+   */
+  createGraphBuilder(): GraphBuilder {
+    return GraphBuilder.fromStream(this);
+  }
+
+  /**
+   * Queues a JavaScript function: it runs on the host once the work queued before it has finished, and work queued
+   * after it waits until it returns (`cuLaunchHostFunc`). The function must not call CUDA.
+   *
+   * - Deno: runs it (the driver's thread hands the call to the JavaScript thread and waits). While it is pending,
+   *   wait with `await stream.done()`, never `stream.sync()` (or another synchronous wait on work behind it): a
+   *   blocked JavaScript thread cannot run the function, and the driver waits for it forever.
+   * - Bun: throws UnsupportedOnRuntimeError (from the ffi layer's errors) and queues nothing: Bun's thread-safe
+   *   callbacks crash when CUDA's threads call them, and do not wait for the JavaScript function.
+   *
+   * See host-callback.ts for the details.
+   */
+  launchHostFunction(fn: HostFunction): void {
+    launchHostFunction(this, fn);
   }
 
   /** Destroys a stream this object created (pending work still runs); closing twice is harmless. */

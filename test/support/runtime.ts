@@ -1,0 +1,20 @@
+/**
+ * Running a script with the runtime the tests run on (Bun or Deno), by that runtime's own executable: on the GPU
+ * machine node_modules/.bin holds neither.
+ */
+
+/** Whether the tests run on Bun. */
+export const isBun: boolean = (globalThis as { Bun?: unknown }).Bun !== undefined;
+
+/** The running runtime's executable. */
+export function runtimeExecutable(): string {
+  return isBun ? process.execPath : (globalThis as unknown as { Deno: { execPath(): string } }).Deno.execPath();
+}
+
+/**
+ * The command line that runs `file` with the running runtime: `bun file` or `deno run <permissions> file`
+ * (default: --allow-ffi --allow-env --allow-read, what the examples document).
+ */
+export function runtimeCommand(file: string, denoPermissions: string[] = ["--allow-ffi", "--allow-env", "--allow-read"], args: string[] = []): string[] {
+  return isBun ? [runtimeExecutable(), file, ...args] : [runtimeExecutable(), "run", ...denoPermissions, file, ...args];
+}
