@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# Runs the benchmarks of bench/README.md on the GPU machine, from the repository root, in one go:
+# C, then cuda-python, then cuda-ts on RUNTIME, then the startup measures (each mode 5 separate processes after
+# one untimed warm-up, timed with a monotonic clock, median).
+#
+#   bash bench/run.sh bun|deno OUTDIR
+#
+# The runtime must be on PATH: through the device tool, after `../shared/gpu/pack.sh RUNTIME` here,
+#   bash .device/remote.sh bun  -- bash bench/run.sh bun  "$OUT"
+#   bash .device/remote.sh deno -- bash bench/run.sh deno "$OUT"
+#
+# Appends every JSON line to OUTDIR/results-RUNTIME.jsonl (a {"meta": ...} line first) and all output to
+# OUTDIR/bench-RUNTIME.log. A failing contender is logged and the others go on. Environment: CUDA_HOME (default
+# /usr/local/cuda), PYTHON (default python3), BENCH_BUDGET_S (default 420: steps that would start later are
+# skipped), BENCH_COMMIT (recorded in the meta line when git is not available).
+set -u -o pipefail
+
+RT=${1:-}
+OUTDIR=${2:-}
+case "$RT" in
+  bun | deno) ;;
+  *)
+    echo "usage: bash bench/run.sh bun|deno OUTDIR" >&2
+    exit 2
+    ;;
+esac
+[ -n "$OUTDIR" ] || { echo "usage: bash bench/run.sh bun|deno OUTDIR" >&2; exit 2; }
+
+cd "$(dirname "$0")/.." || exit 1
+mkdir -p "$OUTDIR" && OUTDIR=$(cd "$OUTDIR" && pwd) || exit 1
+RES=$OUTDIR/results-$RT.jsonl
+LOG=$OUTDIR/bench-$RT.log
+START=$SECONDS
+BUDGET=${BENCH_BUDGET_S:-420}
+export CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
+PY=${PYTHON:-python3}
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/cuda-ts-bench.XXXXXX")
+trap 'rm -rf "$WORK"' EXIT
+
+log() { echo "[run.sh $(date -u +%H:%M:%S) +$((SECONDS - START))s] $*" | tee -a "$LOG" >&2; }
+
+# run_json LABEL LIMIT_S CMD...: runs CMD; its stdout goes to the log and its JSON lines to RES, its stderr to
+# the log. Returns CMD's status; nothing stops the script.
+run_json() {
+  local label=$1 limit=$2
+  shift 2
+  if ((SECONDS - START > BUDGET)); then
+    log "SKIP $label: past the time budget (${BUDGET}s)"
+    return 1
+  fi
+  log "start $label: $*"
+  timeout --kill-after=10 "$limit" "$@" 2>>"$LOG" | tee -a "$LOG" | { grep '^{' || true; } >>"$RES"
+  local rc=${PIPESTATUS[0]}
+  if [ "$rc" -eq 0 ]; then
+    log "done $label"
+  elif [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+    log "FAILED $label: timed out after ${limit}s"
+  else
+    log "FAILED $label: exit status $rc"
+  fi
+  return "$rc"
+}
+
+log "cuda-ts benchmarks, runtime $RT, results in $RES"
+
+# ---------------------------------------------------------------------------- what runs it
+case "$RT" in
+  bun) TS=(bun bench/ts/bench.ts) ;;
+  deno) TS=(deno run -A bench/ts/bench.ts) ;;
+esac
+if command -v "$RT" >/dev/null 2>&1; then
+  RT_VERSION=$("$RT" --version 2>/dev/null | head -n1)
+else
+  RT_VERSION="not on PATH"
+  log "FAILED: $RT is not on PATH (run through .device/remote.sh $RT -- ...); the cuda-ts contenders will not run"
+fi
+BENCH_COMMIT=${BENCH_COMMIT:-$(git rev-parse HEAD 2>/dev/null || true)} "$PY" bench/python/bench.py --meta --runtime "$RT" --runtime-version "$RT_VERSION" 2>>"$LOG" | tee -a "$LOG" >>"$RES"
+
+# ---------------------------------------------------------------------------- build: the cubin and the C bench
+CC_ARCH=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n1 | tr -d ' .\r')
+if ! [[ "$CC_ARCH" =~ ^[0-9]+$ ]]; then
+  CC_ARCH=$("$PY" -c 'from cuda.bindings import driver as d; d.cuInit(0); A=d.CUdevice_attribute; print("%d%d" % (d.cuDeviceGetAttribute(A.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, 0)[1], d.cuDeviceGetAttribute(A.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, 0)[1]))' 2>>"$LOG")
+fi
+if ! [[ "$CC_ARCH" =~ ^[0-9]+$ ]]; then
+  log "could not read the compute capability; assuming sm_90 (H200)"
+  CC_ARCH=90
+fi
+NVCC=$(command -v nvcc || echo "$CUDA_HOME/bin/nvcc")
+CUBIN=$WORK/kernels.cubin
+log "nvcc -cubin -arch=sm_$CC_ARCH bench/kernels.cu"
+if ! "$NVCC" -cubin -arch="sm_$CC_ARCH" -O3 -o "$CUBIN" bench/kernels.cu >>"$LOG" 2>&1; then
+  log "FAILED: nvcc could not compile bench/kernels.cu; no contender can run"
+  exit 1
+fi
+
+BENCH_C=$WORK/bench-c
+C_OK=0
+for libcuda in "-L$CUDA_HOME/lib64/stubs -L$CUDA_HOME/targets/x86_64-linux/lib/stubs -lcuda" "-L/usr/local/nvidia/lib64 -lcuda" "-l:libcuda.so.1"; do
+  # shellcheck disable=SC2086 # $libcuda is a list of flags
+  if gcc -O2 -std=gnu11 -Wall -I"$CUDA_HOME/include" -o "$BENCH_C" bench/c/bench.c $libcuda -ldl -lm >>"$LOG" 2>&1; then
+    C_OK=1
+    log "gcc -O2 bench/c/bench.c ($libcuda)"
+    break
+  fi
+done
+[ "$C_OK" = 1 ] || log "FAILED: gcc could not build bench/c/bench.c; the C contender and its startup measures will not run"
+for nv in "$CUDA_HOME/lib64/libnvrtc.so.13" "$CUDA_HOME/targets/x86_64-linux/lib/libnvrtc.so.13"; do
+  if [ -z "${BENCH_NVRTC:-}" ] && [ -e "$nv" ]; then export BENCH_NVRTC=$nv; fi
+done
+log "C's NVRTC: ${BENCH_NVRTC:-libnvrtc.so.13 through the system loader}"
+
+# ---------------------------------------------------------------------------- the in-process measures
+[ "$C_OK" = 1 ] && run_json "c" 150 "$BENCH_C" "$CUBIN"
+run_json "python (cuda.bindings, cuda.core)" 200 "$PY" bench/python/bench.py --cubin "$CUBIN"
+run_json "cuda-ts on $RT" 200 "${TS[@]}" --cubin "$CUBIN"
+
+# ---------------------------------------------------------------------------- startup: whole processes
+startup() { # CONTENDER MEASURE CMD...
+  local contender=$1 measure=$2
+  shift 2
+  run_json "$contender $measure" 90 "$PY" bench/python/bench.py --time-runs --contender "$contender" --measure "$measure" --runs 5 -- "$@"
+}
+if [ "$C_OK" = 1 ]; then
+  startup c startup.import "$BENCH_C" --startup-import
+  startup c startup.setCurrent "$BENCH_C" --startup-set-current
+  startup c startup.firstKernel "$BENCH_C" --startup-first-kernel "$CUBIN"
+fi
+for layer in bindings core; do
+  startup "python-$layer" startup.import "$PY" bench/python/bench.py --startup import --layer "$layer"
+  startup "python-$layer" startup.setCurrent "$PY" bench/python/bench.py --startup setCurrent --layer "$layer"
+  startup "python-$layer" startup.firstKernel "$PY" bench/python/bench.py --startup firstKernel --layer "$layer" --cubin "$CUBIN"
+done
+for layer in raw core; do
+  startup "$RT-$layer" startup.import "${TS[@]}" --startup import --layer "$layer"
+  startup "$RT-$layer" startup.setCurrent "${TS[@]}" --startup setCurrent --layer "$layer"
+  startup "$RT-$layer" startup.firstKernel "${TS[@]}" --startup firstKernel --layer "$layer" --cubin "$CUBIN"
+done
+
+log "finished in $((SECONDS - START)) s: $(grep -c '"measure"' "$RES" 2>/dev/null || echo 0) results in $RES"
+exit 0
