@@ -54,15 +54,27 @@ export class Buffer {
   readonly owner: unknown;
   /** The stream the allocation was ordered on: the default for `close()`. */
   #allocationStream: Stream | undefined;
+  /** @internal The device pointer's low and high 32 bits (0 when closed), for launches to store without BigInt. */
+  addressLo = 0;
+  /** @internal */
+  addressHi = 0;
+  /** @internal Whether the buffer is open (launches check it without a getter). */
+  open = true;
 
   /** @internal Use a memory resource's `allocate`, or `Buffer.fromHandle`. */
   constructor(handle: CUdeviceptr, size: number, memoryResource: MemoryResource | undefined, stream: Stream | undefined, owner?: unknown) {
     this.#handle = handle;
     this.#size = size;
+    this.#splitAddress();
     this.memoryResource = memoryResource;
     this.#allocationStream = stream;
     this.owner = owner;
     if (memoryResource !== undefined) this.#track();
+  }
+
+  #splitAddress(): void {
+    this.addressLo = Number(this.#handle & 0xffffffffn);
+    this.addressHi = Number(this.#handle >> 32n);
   }
 
   /** Registers the release of the current allocation for garbage collection. */
@@ -83,6 +95,7 @@ export class Buffer {
     this.#views.release();
     this.#handle = handle;
     this.#size = size;
+    this.#splitAddress();
     if (this.memoryResource !== undefined) {
       untrack(this);
       this.#track();
@@ -280,6 +293,9 @@ export class Buffer {
   close(stream?: Stream): void {
     if (this.#closed) return;
     this.#closed = true;
+    this.open = false;
+    this.addressLo = 0;
+    this.addressHi = 0;
     this.#views.release();
     if (this.memoryResource !== undefined) {
       untrack(this);

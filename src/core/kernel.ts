@@ -72,6 +72,10 @@ export interface ArgumentPlan {
   readonly values: DataView;
   /** `void* kernelParams[]`: one pointer per parameter into `values`. */
   readonly pointers: NativePointer;
+  /** Each parameter's offset (for the launch loop). */
+  readonly offsets: Int32Array;
+  /** Each parameter's size. */
+  readonly sizes: Int32Array;
   /** Keeps the memory alive. */
   readonly keep: readonly ArrayBuffer[];
 }
@@ -181,7 +185,15 @@ export class Kernel {
     const base = ffi.pointerOf(values);
     const dv = new DataView(table);
     params.forEach((p, i) => ffi.writePointer(dv, i * 8, p.offset === 0 ? base : ffi.offsetPointer(base, p.offset)));
-    this.#plan = { params, types: this.parameterTypes, values: new DataView(values), pointers: ffi.pointerOf(table), keep: [values, table] };
+    this.#plan = {
+      params,
+      types: this.parameterTypes,
+      values: new DataView(values),
+      pointers: ffi.pointerOf(table),
+      offsets: Int32Array.from(params, (p) => p.offset),
+      sizes: Int32Array.from(params, (p) => p.size),
+      keep: [values, table],
+    };
     return this.#plan;
   }
 

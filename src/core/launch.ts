@@ -241,6 +241,12 @@ function writeArgument(kernel: Kernel, i: number, arg: unknown, dv: DataView, of
 
 const ctxScratch = new Scratch(8);
 const ctxSlot = ctxScratch.pointerAt(0);
+const ctxWords = ctxScratch.u32;
+
+type LaunchEx = (config: NativePointer, f: CUfunction, params: NativePointer, extra: null) => number;
+type CtxGetCurrent = (out: NativePointer) => number;
+let launchEx: LaunchEx | undefined;
+let ctxGetCurrent: CtxGetCurrent | undefined;
 
 /**
  * Launches `kernel` on `stream` with `config`. Every argument is checked against the kernel's parameters first;
@@ -255,12 +261,12 @@ export function launch(stream: StreamLike, config: LaunchConfig, kernel: Kernel,
   // The kernel runs in the current context: make it the stream's.
   const ctx = s.contextAddress;
   if (ctx !== 0) {
-    driver.raw.cuCtxGetCurrent(ctxSlot);
-    if (ctxScratch.u32[0]! + ctxScratch.u32[1]! * 4294967296 !== ctx) makeCurrent(s.context.handle);
+    (ctxGetCurrent ??= driver.resolve("cuCtxGetCurrent") as CtxGetCurrent)(ctxSlot);
+    if (ctxWords[0]! + ctxWords[1]! * 4294967296 !== ctx) makeCurrent(s.context.handle);
   }
   if (config.cooperative) checkCooperative(kernel, config, s.device);
   config.setStream(handle);
-  const r = driver.raw.cuLaunchKernelEx(config.pointer, kernel.handle as unknown as CUfunction, plan.pointers, null);
+  const r = (launchEx ??= driver.resolve("cuLaunchKernelEx") as LaunchEx)(config.pointer, kernel.handle as unknown as CUfunction, plan.pointers, null);
   if (r !== 0) throw cudaError(r, `cuLaunchKernelEx (${kernel.name})`);
   // Captured into a graph: the graph keeps the kernel's code and the arguments' memory alive.
   if (s.captureSink !== undefined) s.captureSink.push(kernel, args);
@@ -278,9 +284,25 @@ export function packArguments(kernel: Kernel, args: readonly unknown[]): Argumen
     throw new LaunchArgumentError(`${kernel.name} takes ${params.length} argument${params.length === 1 ? "" : "s"}, ${args.length} given`);
   }
   const dv = plan.values;
+  const offsets = plan.offsets;
+  const sizes = plan.sizes;
   for (let i = 0; i < params.length; i++) {
-    const p = params[i]!;
-    writeArgument(kernel, i, args[i], dv, p.offset, p.size);
+    const a = args[i];
+    const o = offsets[i]!;
+    const size = sizes[i]!;
+    // The common cases first, written without calls: typed scalars and buffers.
+    if (a instanceof KernelScalar) {
+      if (a.size !== size) throw argError(kernel, i, a.toString(), a.size, size);
+      if (size === 4) dv.setUint32(o, a.w0, true);
+      else if (size === 8) {
+        dv.setUint32(o, a.w0, true);
+        dv.setUint32(o + 4, a.w1, true);
+      } else a.write(dv, o);
+    } else if (a instanceof Buffer && a.open) {
+      if (size !== 8) throw argError(kernel, i, "a Buffer (a device pointer)", 8, size);
+      dv.setUint32(o, a.addressLo, true);
+      dv.setUint32(o + 4, a.addressHi, true);
+    } else writeArgument(kernel, i, a, dv, o, size);
   }
   return plan;
 }
