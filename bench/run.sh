@@ -111,7 +111,8 @@ log "C's NVRTC: ${BENCH_NVRTC:-libnvrtc.so.13 through the system loader}"
 
 # ---------------------------------------------------------------------------- the in-process measures
 [ "$C_OK" = 1 ] && run_json "c" 150 "$BENCH_C" "$CUBIN"
-run_json "python (cuda.bindings, cuda.core)" 200 "$PY" bench/python/bench.py --cubin "$CUBIN"
+# BENCH_SKIP_PYTHON=1 leaves cuda-python out (measure it in one of the two runs only, to save GPU time).
+[ "${BENCH_SKIP_PYTHON:-0}" = 1 ] || run_json "python (cuda.bindings, cuda.core)" 200 "$PY" bench/python/bench.py --cubin "$CUBIN"
 run_json "cuda-ts on $RT" 200 "${TS[@]}" --cubin "$CUBIN"
 
 # ---------------------------------------------------------------------------- startup: whole processes
@@ -126,6 +127,7 @@ if [ "$C_OK" = 1 ]; then
   startup c startup.firstKernel "$BENCH_C" --startup-first-kernel "$CUBIN"
 fi
 for layer in bindings core; do
+  [ "${BENCH_SKIP_PYTHON:-0}" = 1 ] && break
   startup "python-$layer" startup.import "$PY" bench/python/bench.py --startup import --layer "$layer"
   startup "python-$layer" startup.setCurrent "$PY" bench/python/bench.py --startup setCurrent --layer "$layer"
   startup "python-$layer" startup.firstKernel "$PY" bench/python/bench.py --startup firstKernel --layer "$layer" --cubin "$CUBIN"
