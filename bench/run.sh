@@ -138,5 +138,7 @@ for layer in raw core; do
   startup "$RT-$layer" startup.firstKernel "${TS[@]}" --startup firstKernel --layer "$layer" --cubin "$CUBIN"
 done
 
+run_json "$RT in-process startup" 90 "${TS[@]}" --inprocess-startup
+
 log "finished in $((SECONDS - START)) s: $(grep -c '"measure"' "$RES" 2>/dev/null || echo 0) results in $RES"
 exit 0

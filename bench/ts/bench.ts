@@ -32,14 +32,44 @@ function usage(): never {
   process.exit(2);
 }
 
+/**
+ * `--inprocess-startup`: runs `--startup setCurrent --layer core` in 5 fresh processes, each reporting, from inside,
+ * how long the import took (performance.now() at its end: from the runtime's time origin, about process start)
+ * and how long `new Device(0).setCurrent()` took; prints the medians as JSON lines. The setCurrent time compares
+ * with C's cuInit + primary context (C's startup.setCurrent minus its process start, startup.import).
+ */
+async function inProcessStartup(): Promise<void> {
+  const { spawnSync } = await import("node:child_process");
+  const isBun = (globalThis as { Bun?: unknown }).Bun !== undefined;
+  const self = isBun ? process.execPath : (globalThis as unknown as { Deno: { execPath(): string } }).Deno.execPath();
+  const script = new URL(import.meta.url).pathname;
+  const args = isBun ? [script] : ["run", "-A", script];
+  const imports: number[] = [];
+  const sets: number[] = [];
+  for (let i = 0; i < 6; i++) {
+    const r = spawnSync(self, [...args, "--startup", "setCurrent", "--layer", "core"], { encoding: "utf8", env: { ...process.env, BENCH_INPROCESS: "1" } });
+    const m = /inprocess import=([\d.]+) setCurrent=([\d.]+)/.exec(r.stdout ?? "");
+    if (!m) throw new Error(`in-process startup run failed: ${r.stderr}`);
+    if (i === 0) continue; // warms the runtime's caches
+    imports.push(Number(m[1]));
+    sets.push(Number(m[2]));
+  }
+  const med = (a: number[]): number => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)]!;
+  const rt = isBun ? "bun" : "deno";
+  console.log(JSON.stringify({ contender: `${rt}-core`, measure: "startup.importInProcess", value: med(imports), unit: "ms", min: Math.min(...imports), max: Math.max(...imports), reps: imports.length, iters: 1 }));
+  console.log(JSON.stringify({ contender: `${rt}-core`, measure: "startup.setCurrentInProcess", value: med(sets), unit: "ms", min: Math.min(...sets), max: Math.max(...sets), reps: sets.length, iters: 1 }));
+}
+
 async function startup(mode: string, layer: string, cubin: string | undefined): Promise<void> {
   if (!["import", "setCurrent", "firstKernel"].includes(mode) || !["core", "raw"].includes(layer)) usage();
   if (mode === "firstKernel" && cubin === undefined) usage();
   if (layer === "core") {
     const lib = await import("../../src/index.ts");
+    const imported = performance.now();
     if (mode === "import") return;
     const dev = new lib.Device(0);
     dev.setCurrent();
+    if (process.env.BENCH_INPROCESS === "1") console.log(`inprocess import=${imported.toFixed(3)} setCurrent=${(performance.now() - imported).toFixed(3)}`);
     if (mode === "setCurrent") return;
     const stream = dev.createStream();
     const k0 = lib.ObjectCode.fromCubin(cubin!).getKernel("k0");
@@ -72,6 +102,10 @@ async function startup(mode: string, layer: string, cubin: string | undefined): 
 async function main(): Promise<number> {
   const args = process.argv.slice(2);
   if (args.includes("--help") || args.includes("-h")) usage();
+  if (args.includes("--inprocess-startup")) {
+    await inProcessStartup();
+    return 0;
+  }
   const startupMode = option(args, "--startup");
   if (startupMode !== undefined) {
     try {

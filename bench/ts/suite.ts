@@ -246,16 +246,18 @@ function registerRaw(plan: Plan, C: string, s: Shared): void {
     ],
     32,
   );
-  const launches: [MeasureName, CUfunction, Pointer][] = [
+  // The Params objects travel with the closures: a raw pointer is a plain number (Bun) that does not keep its
+  // memory alive, so the Scratch behind it must stay reachable for as long as launches use it.
+  const launches: [MeasureName, CUfunction, Params | null][] = [
     ["launch.0", s.fn.k0, null],
-    ["launch.1", s.fn.k1, p1.pointers.pointer],
-    ["launch.4", s.fn.k4, p4.pointers.pointer],
-    ["launch.16", s.fn.k16, intParams(16).pointers.pointer],
-    ["launch.256", s.fn.k256, intParams(256).pointers.pointer],
+    ["launch.1", s.fn.k1, p1],
+    ["launch.4", s.fn.k4, p4],
+    ["launch.16", s.fn.k16, intParams(16)],
+    ["launch.256", s.fn.k256, intParams(256)],
   ];
-  const keep = [p1, p4];
-  for (const [name, f, params] of launches) {
+  for (const [name, f, held] of launches) {
     let bad = 0;
+    const params: Pointer = held === null ? null : held.pointers.pointer;
     plan.add(
       C,
       name,
@@ -263,6 +265,7 @@ function registerRaw(plan: Plan, C: string, s: Shared): void {
       burstRep(
         () => {
           bad |= raw.cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, stream, params, null);
+          if (held !== null && held.values.byteLength === 0) bad |= 1;
         },
         BURST,
         () => {
@@ -405,7 +408,7 @@ function registerRaw(plan: Plan, C: string, s: Shared): void {
         nr.nvrtcDestroyProgram(slot.pointer);
         if (r !== 0) fail("nvrtcCompileProgram/nvrtcGetCUBIN", r);
       }
-      void [src, name, opt, keep];
+      void [src, name, opt];
       return now() - t0;
     },
     { fixedM: 1 },
@@ -450,15 +453,17 @@ function registerChecked(plan: Plan, C: string, s: Shared): void {
   );
   const p16 = intParams(16);
   const p256 = intParams(256);
-  const launches: [MeasureName, CUfunction, Pointer][] = [
+  const launches: [MeasureName, CUfunction, Params | null][] = [
     ["launch.0", s.fn.k0, null],
-    ["launch.1", s.fn.k1, p1.pointers.pointer],
-    ["launch.4", s.fn.k4, p4.pointers.pointer],
-    ["launch.16", s.fn.k16, p16.pointers.pointer],
-    ["launch.256", s.fn.k256, p256.pointers.pointer],
+    ["launch.1", s.fn.k1, p1],
+    ["launch.4", s.fn.k4, p4],
+    ["launch.16", s.fn.k16, p16],
+    ["launch.256", s.fn.k256, p256],
   ];
-  for (const [name, f, params] of launches) {
-    plan.add(C, name, "ns", burstRep(() => driver.cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, stream, params, null), BURST, sync), LAUNCH_FIXED);
+  for (const [name, f, held] of launches) {
+    const params: Pointer = held === null ? null : held.pointers.pointer;
+    // `held` is read in the loop so that its memory stays alive (see the raw section).
+    plan.add(C, name, "ns", burstRep(() => driver.cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, stream, held === null || held.values.byteLength > 0 ? params : null, null), BURST, sync), LAUNCH_FIXED);
   }
   const fv = new Scratch(32);
   const fp = new Scratch(32);
