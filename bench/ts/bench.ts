@@ -77,7 +77,7 @@ async function startup(mode: string, layer: string, cubin: string | undefined): 
     stream.sync();
     return;
   }
-  const { driver } = await import("../../src/bindings/index.ts");
+  const { driver } = await import("../../src/bindings/driver.ts");
   if (mode === "import") return;
   const { Scratch, ffi } = await import("../../src/ffi/index.ts");
   const raw = driver.raw;
