@@ -28,6 +28,7 @@ import { Program } from "../../src/core/program.ts";
 import { ffi, UnsupportedOnRuntimeError } from "../../src/ffi/index.ts";
 import { driver } from "../../src/bindings/driver.ts";
 import { gpu, skipNote } from "./support.ts";
+import { runtimeCommand } from "../support/runtime.ts";
 
 const SOURCE = `
 extern "C" __device__ __cudart_builtin__ void CUDARTAPI cudaGraphSetConditional(cudaGraphConditionalHandle handle, unsigned int value);
@@ -421,10 +422,10 @@ describe.skipIf(!gpu.available)(`CUDA graphs on a GPU${skipNote}`, () => {
 
 describe.skipIf(!gpu.available)(`the graph examples${skipNote}`, () => {
   const root = fileURLToPath(new URL("../..", import.meta.url));
-  const command = (example: string): [string, string[]] =>
-    ffi.runtime === "bun"
-      ? [process.execPath, [example]]
-      : [join(root, "node_modules", ".bin", "deno"), ["run", "--allow-ffi", "--allow-env", "--allow-read", example]];
+  const command = (example: string): [string, string[]] => {
+    const [exe, ...args] = runtimeCommand(example);
+    return [exe!, args];
+  };
 
   for (const example of ["examples/cuda_graphs.ts", "examples/graph_update.ts"]) {
     it(`${example} runs and checks its result (exit 0)`, () => {
