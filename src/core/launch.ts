@@ -1,5 +1,7 @@
 /**
- * `LaunchConfig` and `launch(stream, config, kernel, ...args)` through cuLaunchKernelEx.
+ * `LaunchConfig` and `launch(stream, config, kernel, ...args)`: through cuLaunchKernelEx when the configuration has
+ * launch attributes (thread-block clusters, cooperative launches), through cuLaunchKernel otherwise (the same
+ * launch, with less CPU time in the driver).
  *
  * Arguments, each checked against the kernel's parameter sizes before anything is launched:
  * - a Buffer → its device pointer (8 bytes);
@@ -79,6 +81,10 @@ export class LaunchConfig {
   readonly #attrs: ArrayBuffer | undefined;
   /** @internal The address of the CUlaunchConfig. */
   readonly pointer: NativePointer;
+  /** @internal Whether the launch needs attributes (clusters, cooperative): then it goes through cuLaunchKernelEx. */
+  readonly hasAttributes: boolean;
+  /** @internal grid x, y, z (in blocks), block x, y, z, dynamic shared memory: cuLaunchKernel's arguments. */
+  readonly dims: Uint32Array;
   #lastStream: CUstream | undefined;
 
   constructor(options: LaunchConfigOptions) {
@@ -135,6 +141,8 @@ export class LaunchConfig {
     this.#config = c;
     this.#attrs = attrBuffer;
     this.pointer = c.$pointer();
+    this.hasAttributes = attrBuffer !== undefined;
+    this.dims = Uint32Array.of(c.gridDimX, c.gridDimY, c.gridDimZ, c.blockDimX, c.blockDimY, c.blockDimZ, shm);
   }
 
   /** @internal Sets the stream in the CUlaunchConfig (skipped when unchanged). */
@@ -247,6 +255,20 @@ const ctxSlot = ctxScratch.pointerAt(0);
 const ctxWords = ctxScratch.u32;
 
 type LaunchEx = (config: NativePointer, f: CUfunction, params: NativePointer, extra: null) => number;
+type LaunchPlain = (
+  f: CUfunction,
+  gx: number,
+  gy: number,
+  gz: number,
+  bx: number,
+  by: number,
+  bz: number,
+  sharedMem: number,
+  stream: CUstream,
+  params: NativePointer,
+  extra: null,
+) => number;
+let launchPlain: LaunchPlain | undefined;
 type CtxGetCurrent = (out: NativePointer) => number;
 let launchEx: LaunchEx | undefined;
 let ctxGetCurrent: CtxGetCurrent | undefined;
@@ -268,10 +290,20 @@ export function launch(stream: StreamLike, config: LaunchConfig, kernel: Kernel,
     (ctxGetCurrent ??= driver.resolve("cuCtxGetCurrent") as CtxGetCurrent)(ctxSlot);
     if (ctxWords[0]! + ctxWords[1]! * 4294967296 !== ctx) makeCurrent(s.context.handle);
   }
-  if (config.cooperative) checkCooperative(kernel, config, s.device);
-  config.setStream(handle);
-  const r = (launchEx ??= driver.resolve("cuLaunchKernelEx") as LaunchEx)(config.pointer, kernel.handle as unknown as CUfunction, plan.pointers, null);
-  if (r !== 0) throw cudaError(r, `cuLaunchKernelEx (${kernel.name})`);
+  let r: number;
+  if (config.hasAttributes) {
+    // Clusters and cooperative launches are launch attributes: cuLaunchKernelEx.
+    if (config.cooperative) checkCooperative(kernel, config, s.device);
+    config.setStream(handle);
+    r = (launchEx ??= driver.resolve("cuLaunchKernelEx") as LaunchEx)(config.pointer, kernel.handle as unknown as CUfunction, plan.pointers, null);
+  } else {
+    // Without attributes cuLaunchKernel does the same launch and costs the driver less CPU time.
+    const d = config.dims;
+    r = (launchPlain ??= driver.resolve("cuLaunchKernel") as LaunchPlain)(
+      kernel.handle as unknown as CUfunction, d[0]!, d[1]!, d[2]!, d[3]!, d[4]!, d[5]!, d[6]!, handle, plan.pointers, null,
+    );
+  }
+  if (r !== 0) throw cudaError(r, `${config.hasAttributes ? "cuLaunchKernelEx" : "cuLaunchKernel"} (${kernel.name})`);
   // Captured into a graph: the graph keeps the kernel's code and the arguments' memory alive.
   if (s.captureSink !== undefined) s.captureSink.push(kernel, list);
 }
