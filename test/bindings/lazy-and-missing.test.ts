@@ -73,3 +73,24 @@ describe("bindings", () => {
     expect(r.stderr).toMatch(/cuda-ts needs Bun or Deno: Node\.js has no FFI/);
   });
 });
+
+describe.runIf(runtimeBin === "deno")("under deno run --allow-ffi alone", () => {
+  it("loads libraries the system loader finds, and says which permission would let the pathfinder look further", () => {
+    const dir = mkdtempSync(join(tmpdir(), "cuda-ts-ffi-only-"));
+    const script = join(dir, "ffi-only.ts");
+    writeFileSync(
+      script,
+      `import { runtime, driver } from ${JSON.stringify(join(root, "src/bindings/index.ts"))};\n` +
+        `let cudart = "absent";\ntry { cudart = String(runtime.cudaRuntimeGetVersion()); } catch (e) { cudart = (e as Error).name; }\n` +
+        `let drv = "loaded";\ntry { driver.cuInit(0); } catch (e) { drv = (e as Error).message.includes("--allow-") ? "permission hint" : (e as Error).name; }\n` +
+        `console.log(JSON.stringify({ cudart, drv }));\n`,
+    );
+    const r = run(["deno", "run", "--allow-ffi", script]);
+    const line = r.out.split("\n").find((l) => l.startsWith("{"));
+    expect(line, r.out).toBeDefined();
+    const got = JSON.parse(line!) as { cudart: string; drv: string };
+    // No prompt, no permission error at import: either the library loads, or its error names the permission.
+    expect(got.cudart === "absent" || /^\d+$/.test(got.cudart) || got.cudart === "LibraryNotFoundError").toBe(true);
+    expect(["loaded", "permission hint"]).toContain(got.drv);
+  });
+});
