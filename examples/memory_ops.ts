@@ -6,7 +6,7 @@
  *   deno run --allow-ffi --allow-env --allow-read examples/memory_ops.ts
  */
 import { Device, DeviceMemoryResource, LaunchConfig, LegacyPinnedMemoryResource, PinnedMemoryResource, f32, launch, u32 } from "../src/index.ts";
-import { Program } from "../src/core/program.ts";
+import { Program } from "../src/core/program/program.ts";
 
 function check(ok: boolean, what: string): void {
   if (!ok) throw new Error(`memory_ops: ${what}`);

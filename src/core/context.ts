@@ -5,9 +5,9 @@
  * @module
  */
 import type { CUcontext } from "../bindings/driver.ts";
-import { addressKey, currentContextHandle, driver, ensureInit, makeCurrent } from "./driver-state.ts";
+import { addressKey, currentContextHandle, driver, ensureInit, makeCurrent } from "./base/driver-state.ts";
 import { ClosedError } from "./errors.ts";
-import { IdentityMap, track, untrack } from "./lifetime.ts";
+import { IdentityMap, track, untrack } from "./base/lifetime.ts";
 import { Device } from "./device.ts";
 
 const contexts = new IdentityMap<Context>();

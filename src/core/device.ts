@@ -8,16 +8,16 @@
 import type { CUcontext, CUdevice } from "../bindings/driver.ts";
 import { ffi } from "../ffi/index.ts";
 import { Context } from "./context.ts";
-import { currentContextHandle, driver, ensureInit, makeCurrent } from "./driver-state.ts";
+import { currentContextHandle, driver, ensureInit, makeCurrent } from "./base/driver-state.ts";
 import { DeviceNotInitializedError } from "./errors.ts";
 import { deviceProperties, type DeviceProperties } from "./properties.ts";
 import { Stream, type StreamOptions } from "./stream.ts";
 import { Event, type EventOptions } from "./event.ts";
-import { GraphBuilder } from "./graph-builder.ts";
-import type { Buffer } from "./buffer.ts";
-import { defaultMemoryResource, type MemoryResource } from "./memory-resource.ts";
-import { enablePeerAccess } from "./peer.ts";
-import { SystemDevice } from "./system-device.ts";
+import { GraphBuilder } from "./graph/builder.ts";
+import type { Buffer } from "./memory/buffer.ts";
+import { defaultMemoryResource, type MemoryResource } from "./memory/resource.ts";
+import { enablePeerAccess } from "./memory/peer.ts";
+import { SystemDevice } from "./system/device.ts";
 
 /** A compute capability. */
 export interface ComputeCapability {

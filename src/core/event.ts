@@ -6,11 +6,11 @@
 import type { CUevent } from "../bindings/driver.ts";
 import type { Context } from "./context.ts";
 import type { Device } from "./device.ts";
-import { currentContextHandle, driver, makeCurrent } from "./driver-state.ts";
+import { currentContextHandle, driver, makeCurrent } from "./base/driver-state.ts";
 import { ClosedError, EventTimingError } from "./errors.ts";
-import { track, untrack } from "./lifetime.ts";
+import { track, untrack } from "./base/lifetime.ts";
 import type { Stream } from "./stream.ts";
-import { waitForEvent } from "./waiting.ts";
+import { waitForEvent } from "./base/waiting.ts";
 
 /** Options of a new event. */
 export interface EventOptions {

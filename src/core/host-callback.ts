@@ -30,9 +30,9 @@
  */
 import { CUhostFn_signature, CUstreamCaptureStatus, type CUhostFn } from "../bindings/driver.ts";
 import { ffi, UnsupportedOnRuntimeError, type NativeCallback, type Pointer } from "../ffi/index.ts";
-import { driver } from "./driver-state.ts";
-import { GraphAttachments } from "./graph-attachments.ts";
-import { GraphStateError } from "./graph-errors.ts";
+import { driver } from "./base/driver-state.ts";
+import { GraphAttachments } from "./graph/attachments.ts";
+import { GraphStateError } from "./graph/errors.ts";
 import type { Stream } from "./stream.ts";
 
 /** A function the driver runs on the host when a stream or a graph reaches it. */

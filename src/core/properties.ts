@@ -5,7 +5,7 @@
  * @module
  */
 import { CUdevice_attribute } from "../bindings/driver.ts";
-import { driver } from "./driver-state.ts";
+import { driver } from "./base/driver-state.ts";
 
 type Pascal<S extends string> = S extends `${infer A}_${infer B}` ? `${Capitalize<Lowercase<A>>}${Pascal<B>}` : Capitalize<Lowercase<S>>;
 type Camel<S extends string> = S extends `${infer A}_${infer B}` ? `${Lowercase<A>}${Pascal<B>}` : Lowercase<S>;

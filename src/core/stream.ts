@@ -8,13 +8,13 @@ import { CU_STREAM_LEGACY, CU_STREAM_PER_THREAD, type CUstream } from "../bindin
 import { ffi } from "../ffi/index.ts";
 import { Context } from "./context.ts";
 import type { Device } from "./device.ts";
-import { addressKey, currentContextHandle, driver, ensureInit, makeCurrent } from "./driver-state.ts";
+import { addressKey, currentContextHandle, driver, ensureInit, makeCurrent } from "./base/driver-state.ts";
 import { ClosedError } from "./errors.ts";
 import { Event, type EventOptions } from "./event.ts";
-import { GraphBuilder } from "./graph-builder.ts";
+import { GraphBuilder } from "./graph/builder.ts";
 import { launchHostFunction, type HostFunction } from "./host-callback.ts";
-import { IdentityMap, track, untrack } from "./lifetime.ts";
-import { waitForEvent } from "./waiting.ts";
+import { IdentityMap, track, untrack } from "./base/lifetime.ts";
+import { waitForEvent } from "./base/waiting.ts";
 
 /** Options of a new stream. */
 export interface StreamOptions {

@@ -4,8 +4,8 @@
  *
  * @module
  */
-import type { ClockDomain, ComputeMode } from "./system-device.ts";
-import { SystemDevice } from "./system-device.ts";
+import type { ClockDomain, ComputeMode } from "./system/device.ts";
+import { SystemDevice } from "./system/device.ts";
 import { nvmlSession, readString } from "./system-nvml.ts";
 import { NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE, NVML_SYSTEM_NVML_VERSION_BUFFER_SIZE } from "../bindings/nvml.ts";
 

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { ffi, UnsupportedOnRuntimeError, type Pointer } from "../../src/ffi/index.ts";
-import { GraphAttachments } from "../../src/core/graph-attachments.ts";
+import { GraphAttachments } from "../../src/core/graph/attachments.ts";
 import {
   cancelHostFunction,
   hostFunctionTrampoline,

@@ -1,0 +1,390 @@
+/**
+ * `GraphDefinition`: builds a CUDA graph node by node (explicit construction), in the style of cuda.core. Methods
+ * of the definition add nodes with no dependencies; the same methods of a node add nodes that run after it;
+ * `after(a, b)` adds nodes that run after several; `join(a, b)` adds an empty node after several.
+ *
+ * ```ts
+ * using def = new GraphDefinition(dev);
+ * const zero = def.memset(y, 0);
+ * const k = zero.launch(config, axpy, f32(2), x, y, u32(n));
+ * const done = k.record(event);
+ * using graph = def.instantiate();
+ * graph.launch(stream);
+ * graph.setKernelArguments(k, f32(3), x, y, u32(n)); // later launches use 3
+ * ```
+ *
+ * Nodes: kernel launches, memsets, copies (between buffers and host memory), event record and wait, child graphs,
+ * empty nodes, host callbacks (Deno only, see host-callback.ts) and conditional nodes (CUDA 12.3+; their bodies
+ * are GraphDefinitions too). What the nodes use stays alive as long as the definition and the Graphs made from it.
+ *
+ * @module
+ */
+import { CUDA_HOST_NODE_PARAMS_st, type CUgraph, type CUgraphNode } from "../../bindings/driver.ts";
+import { ffi, type Pointer } from "../../ffi/index.ts";
+import type { Buffer, HostMemory } from "../memory/buffer.ts";
+import type { Context } from "../context.ts";
+import { Device } from "../device.ts";
+import { driver } from "../base/driver-state.ts";
+import { ClosedError } from "../errors.ts";
+import { Event } from "../event.ts";
+import { GraphAttachments } from "./attachments.ts";
+import { conditionalBodies, conditionalNodeParams, conditionalPlan, createCondition, type ConditionalKind, type GraphCondition } from "./condition.ts";
+import { debugDotPrint, type GraphDebugPrintOptions } from "./debug.ts";
+import { GraphStateError } from "./errors.ts";
+import { describe, kernelNodeParams, memcpyNodeParams, memsetNodeParams, setKernelNodeAttributes } from "./params.ts";
+import { Graph, sourceOf, type GraphCompleteOptions, type GraphSource } from "./graph.ts";
+import type { GraphBuilder } from "./builder.ts";
+import { registerGraphHostFunction, type HostFunction } from "../host-callback.ts";
+import type { Kernel } from "../launch/kernel.ts";
+import type { KernelArgument, LaunchConfig } from "../launch/launch.ts";
+import { track, untrack } from "../base/lifetime.ts";
+
+/** The kind of a node. */
+export type GraphNodeType = "kernel" | "memcpy" | "memset" | "host" | "graph" | "empty" | "eventRecord" | "eventWait" | "conditional";
+
+type Create = (graph: CUgraph, deps: Pointer, count: number) => CUgraphNode;
+
+/** The methods that add nodes; on a definition they add root nodes, on a node they add nodes that run after it. */
+export abstract class NodeBuilder {
+  /** @internal The definition new nodes go into. */
+  protected abstract target(): GraphDefinition;
+  /** @internal The nodes new nodes depend on. */
+  protected abstract predecessors(): readonly GraphNode[];
+
+  /** Adds a kernel launch (arguments checked as `launch` checks them). */
+  launch(config: LaunchConfig, kernel: Kernel, ...args: KernelArgument[]): KernelNode {
+    const def = this.target();
+    const p = kernelNodeParams(config, kernel, args, def.context, "launch");
+    return def.addNode(
+      this.predecessors(),
+      (g, d, n) => {
+        const node = driver.cuGraphAddKernelNode(g, d, n, p);
+        setKernelNodeAttributes(node, config);
+        return node;
+      },
+      [kernel, args],
+      (h, deps) => new KernelNode(def, h, deps, config, kernel, args),
+    );
+  }
+
+  /** Adds a memset of all of `dst`: a byte (0..255), or a 1-, 2- or 4-byte pattern as a typed array. */
+  memset(dst: Buffer, value: number | ArrayBufferView): GraphNode {
+    const def = this.target();
+    const p = memsetNodeParams(dst, value, "memset");
+    return def.addNode(this.predecessors(), (g, d, n) => driver.cuGraphAddMemsetNode(g, d, n, p, def.context.handle), [dst], plain(def, "memset"));
+  }
+
+  /** Adds a copy of all of `src` into `dst` (equal sizes): buffers, or host memory (kept alive with the graph). */
+  memcpy(dst: Buffer | HostMemory, src: Buffer | HostMemory): GraphNode {
+    const def = this.target();
+    const p = memcpyNodeParams(dst, src, "memcpy");
+    return def.addNode(this.predecessors(), (g, d, n) => driver.cuGraphAddMemcpyNode(g, d, n, p, def.context.handle), [dst, src], plain(def, "memcpy"));
+  }
+
+  /** Adds an event record node: the event completes when the work before it has. */
+  record(event: Event): GraphNode {
+    const e = checkEvent(event, "record");
+    const node = this.target().addNode(this.predecessors(), (g, d, n) => driver.cuGraphAddEventRecordNode(g, d, n, e.handle), [e], plain(this.target(), "eventRecord"));
+    e.markRecorded(); // the event counts as recorded for wait() and elapsed time once a graph can record it
+    return node;
+  }
+
+  /** Adds an event wait node: work after it waits for the event's last record (in this graph or elsewhere). */
+  wait(event: Event): GraphNode {
+    const e = checkEvent(event, "wait");
+    return this.target().addNode(this.predecessors(), (g, d, n) => driver.cuGraphAddEventWaitNode(g, d, n, e.handle), [e], plain(this.target(), "eventWait"));
+  }
+
+  /** Adds a copy of another graph (a GraphDefinition, or a GraphBuilder whose building has ended) as a child graph. */
+  embed(child: GraphDefinition | GraphBuilder): GraphNode {
+    const src = sourceOf(child, "embed");
+    const def = this.target();
+    const node = def.addNode(this.predecessors(), (g, d, n) => driver.cuGraphAddChildGraphNode(g, d, n, src.graph), [], plain(def, "graph"));
+    def.attachments.include(src.attachments);
+    return node;
+  }
+
+  /** Adds an empty node (a point to depend on). */
+  empty(): GraphNode {
+    const def = this.target();
+    return def.addNode(this.predecessors(), (g, d, n) => driver.cuGraphAddEmptyNode(g, d, n), [], plain(def, "empty"));
+  }
+
+  /** Adds an empty node that runs after these nodes and `nodes`. */
+  join(...nodes: GraphNode[]): GraphNode {
+    return new Dependents(this.target(), [...this.predecessors(), ...nodes], "join").empty();
+  }
+
+  /**
+   * Adds a host callback: `fn` runs on the host each time a launch reaches the node. Deno only: Bun throws
+   * UnsupportedOnRuntimeError; wait for launches with `await stream.done()`, not `stream.sync()` (see host-callback.ts).
+   */
+  callback(fn: HostFunction): GraphNode {
+    const def = this.target();
+    const { fn: pointer, userData } = registerGraphHostFunction(fn, def.attachments, "GraphDefinition.callback");
+    const p = new CUDA_HOST_NODE_PARAMS_st();
+    p.fn = pointer;
+    p.userData = userData;
+    return def.addNode(this.predecessors(), (g, d, n) => driver.cuGraphAddHostNode(g, d, n, p), [], plain(def, "host"));
+  }
+
+  /** Adds an if node (CUDA 12.3+): its body (`node.bodies[0]`) runs when the condition is non-zero. */
+  ifThen(condition: GraphCondition): ConditionalNode {
+    return this.#conditional("if", condition, undefined, "ifThen");
+  }
+
+  /** Adds an if/else node (CUDA 12.8+): `bodies[0]` runs when the condition is non-zero, `bodies[1]` when zero. */
+  ifElse(condition: GraphCondition): ConditionalNode {
+    return this.#conditional("ifElse", condition, undefined, "ifElse");
+  }
+
+  /** Adds a while node (CUDA 12.3+): its body (`bodies[0]`) runs again and again while the condition is non-zero. */
+  whileLoop(condition: GraphCondition): ConditionalNode {
+    return this.#conditional("while", condition, undefined, "whileLoop");
+  }
+
+  /** Adds a switch node (CUDA 12.8+) of `count` bodies: body n runs when the condition is n. */
+  switch(condition: GraphCondition, count: number): ConditionalNode {
+    return this.#conditional("switch", condition, count, "switch");
+  }
+
+  #conditional(kind: ConditionalKind, condition: GraphCondition, count: number | undefined, action: string): ConditionalNode {
+    const { handle, size } = conditionalPlan(kind, condition, count, action);
+    const def = this.target();
+    const p = conditionalNodeParams(kind, handle, size, def.context);
+    return def.addNode(
+      this.predecessors(),
+      (g, d, n) => driver.cuGraphAddNode(g, d, null, n, p),
+      [condition],
+      (h, deps) => new ConditionalNode(def, h, deps, condition, conditionalBodies(p, size).map((b) => GraphDefinition.body(b, def))),
+    );
+  }
+}
+
+function plain(def: GraphDefinition, type: GraphNodeType): (h: CUgraphNode, deps: readonly GraphNode[]) => GraphNode {
+  return (h, deps) => new GraphNode(def, h, deps, type);
+}
+
+function checkEvent(event: Event, action: string): Event {
+  if (!(event instanceof Event)) throw new TypeError(`${action} takes an Event (device.createEvent()), not ${describe(event)}`);
+  return event;
+}
+
+/** A node of a GraphDefinition. Its builder methods add nodes that run after it. */
+export class GraphNode extends NodeBuilder {
+  readonly #handle: CUgraphNode;
+  /** The definition the node belongs to. */
+  readonly definition: GraphDefinition;
+  /** The kind of node. */
+  readonly type: GraphNodeType;
+  /** The nodes it runs after. */
+  readonly dependencies: readonly GraphNode[];
+
+  /** @internal */
+  constructor(definition: GraphDefinition, handle: CUgraphNode, dependencies: readonly GraphNode[], type: GraphNodeType) {
+    super();
+    this.definition = definition;
+    this.#handle = handle;
+    this.dependencies = dependencies;
+    this.type = type;
+  }
+
+  /** The CUgraphNode handle (valid while the definition is open). */
+  get handle(): CUgraphNode {
+    if (this.definition.isClosed) throw new ClosedError("this node's GraphDefinition", "use the node");
+    return this.#handle;
+  }
+
+  protected target(): GraphDefinition {
+    return this.definition;
+  }
+
+  protected predecessors(): readonly GraphNode[] {
+    return [this];
+  }
+}
+
+/** A kernel launch node: what `Graph.setKernelArguments(node, ...)` changes in an instantiated graph. */
+export class KernelNode extends GraphNode {
+  /** @internal */
+  constructor(
+    definition: GraphDefinition,
+    handle: CUgraphNode,
+    dependencies: readonly GraphNode[],
+    /** The configuration it was added with. */
+    readonly config: LaunchConfig,
+    /** The kernel it launches. */
+    readonly kernel: Kernel,
+    /** The arguments it was added with. */
+    readonly args: readonly KernelArgument[],
+  ) {
+    super(definition, handle, dependencies, "kernel");
+  }
+}
+
+/** A conditional node (if, if/else, while, switch); build its bodies through `bodies`. */
+export class ConditionalNode extends GraphNode {
+  /** @internal */
+  constructor(
+    definition: GraphDefinition,
+    handle: CUgraphNode,
+    dependencies: readonly GraphNode[],
+    /** The condition it reads. */
+    readonly condition: GraphCondition,
+    /** The body graphs (owned by the node): one for if and while, two for if/else, `count` for switch. */
+    readonly bodies: readonly GraphDefinition[],
+  ) {
+    super(definition, handle, dependencies, "conditional");
+  }
+}
+
+/** Adds nodes that depend on a given set of nodes (`definition.after(a, b)`). */
+class Dependents extends NodeBuilder {
+  readonly #definition: GraphDefinition;
+  readonly #nodes: readonly GraphNode[];
+
+  constructor(definition: GraphDefinition, nodes: readonly GraphNode[], action: string) {
+    super();
+    for (const n of nodes) {
+      if (!(n instanceof GraphNode)) throw new TypeError(`${action} takes GraphNodes, not ${describe(n)}`);
+      if (n.definition !== definition) throw new GraphStateError(`${action}: every node must belong to the same GraphDefinition`);
+    }
+    this.#definition = definition;
+    this.#nodes = nodes;
+  }
+
+  protected target(): GraphDefinition {
+    return this.#definition;
+  }
+
+  protected predecessors(): readonly GraphNode[] {
+    return this.#nodes;
+  }
+}
+
+/** A graph built node by node. */
+export class GraphDefinition extends NodeBuilder {
+  #graph: CUgraph;
+  #closed = false;
+  /** The context its nodes run in. */
+  readonly context: Context;
+  /** @internal What the nodes use (shared with conditional bodies and the Graphs made from it). */
+  readonly attachments: GraphAttachments;
+  readonly #parent: GraphDefinition | undefined;
+  readonly #nodes: GraphNode[] = [];
+
+  /** An empty graph for `device` (default: the current device; it must have been made current with setCurrent()). */
+  constructor(device?: Device);
+  /** @internal A conditional node's body. */
+  constructor(device: Device | undefined, body: { readonly graph: CUgraph; readonly parent: GraphDefinition });
+  constructor(device?: Device, body?: { readonly graph: CUgraph; readonly parent: GraphDefinition }) {
+    super();
+    if (body !== undefined) {
+      this.#graph = body.graph;
+      this.#parent = body.parent;
+      this.context = body.parent.context;
+      this.attachments = body.parent.attachments;
+      return;
+    }
+    if (device !== undefined && !(device instanceof Device)) throw new TypeError(`GraphDefinition takes a Device, not ${describe(device)}`);
+    this.context = (device ?? new Device()).context;
+    this.#parent = undefined;
+    this.attachments = new GraphAttachments();
+    const graph = this.context.run(() => driver.cuGraphCreate(0));
+    this.#graph = graph;
+    track(this, () => driver.raw.cuGraphDestroy(graph));
+  }
+
+  /** @internal The body graph of a conditional node of `parent`. */
+  static body(graph: CUgraph, parent: GraphDefinition): GraphDefinition {
+    return new GraphDefinition(undefined, { graph, parent });
+  }
+
+  /** The CUgraph handle. */
+  get handle(): CUgraph {
+    if (this.isClosed) throw new ClosedError("this GraphDefinition", "add nodes or instantiate it");
+    return this.#graph;
+  }
+
+  /** Whether it (or, for a conditional body, its parent) was closed. */
+  get isClosed(): boolean {
+    return this.#closed || (this.#parent?.isClosed ?? false);
+  }
+
+  /** The definition at the top (itself, unless it is a conditional body). */
+  get root(): GraphDefinition {
+    return this.#parent?.root ?? this;
+  }
+
+  /** The nodes added so far, in order. */
+  get nodes(): readonly GraphNode[] {
+    return this.#nodes;
+  }
+
+  /** Adds nodes that run after all of `nodes`: `definition.after(a, b).launch(...)`. */
+  after(...nodes: GraphNode[]): NodeBuilder {
+    return new Dependents(this, nodes, "after");
+  }
+
+  /** Creates a condition for conditional nodes in this graph (CUDA 12.3+); `defaultValue` is set at each launch. */
+  createCondition(defaultValue?: number | boolean): GraphCondition {
+    return createCondition(this.handle, this.context, defaultValue);
+  }
+
+  /** Makes an executable Graph. Can be called more than once; later nodes do not change earlier Graphs. */
+  instantiate(options?: GraphCompleteOptions): Graph {
+    return Graph.instantiate(this.graphSource("instantiate"), options);
+  }
+
+  /** Writes a DOT description of the graph to `path`. */
+  debugDotPrint(path: string, options?: GraphDebugPrintOptions): void {
+    debugDotPrint(this.handle, path, options);
+  }
+
+  /** Destroys the graph (Graphs made from it stay valid, except for node updates). Closing twice is harmless. */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    if (this.#parent === undefined) {
+      untrack(this);
+      driver.cuGraphDestroy(this.#graph);
+    }
+  }
+
+  [Symbol.dispose](): void {
+    this.close();
+  }
+
+  /** @internal What Graph.instantiate, Graph.update and embed need. */
+  graphSource(action: string): GraphSource {
+    if (this.#parent !== undefined) throw new GraphStateError(`${action}: a conditional body is part of its parent's graph: use the parent GraphDefinition`);
+    return { graph: this.handle, context: this.context, attachments: this.attachments, origin: this };
+  }
+
+  /** @internal Adds a node after `deps`, keeping `keep` alive with the graph. */
+  addNode<N extends GraphNode>(deps: readonly GraphNode[], create: Create, keep: readonly unknown[], make: (h: CUgraphNode, deps: readonly GraphNode[]) => N): N {
+    const graph = this.handle;
+    for (const d of deps) {
+      if (d.definition !== this) throw new GraphStateError("a node can only depend on nodes of the same GraphDefinition");
+    }
+    let list: Pointer = null;
+    if (deps.length > 0) {
+      const dv = new DataView(new ArrayBuffer(8 * deps.length));
+      deps.forEach((d, i) => ffi.writePointer(dv, i * 8, d.handle));
+      list = ffi.pointerOf(dv);
+    }
+    const h = this.context.run(() => create(graph, list, deps.length));
+    if (keep.length > 0) this.attachments.push(...keep);
+    const node = make(h, deps);
+    this.#nodes.push(node);
+    return node;
+  }
+
+  protected target(): GraphDefinition {
+    return this;
+  }
+
+  protected predecessors(): readonly GraphNode[] {
+    return [];
+  }
+}

@@ -1,0 +1,261 @@
+/**
+ * `Kernel`: a `__global__` function of loaded device code. Knows its parameters' offsets and sizes
+ * (cuKernelGetParamInfo), their types when it can (declared, or recovered from a C++ kernel's mangled name),
+ * its attributes per device and its occupancy.
+ *
+ * @module
+ */
+import { CUfunction_attribute, type CUfunction, type CUkernel } from "../../bindings/driver.ts";
+import { ffi, Scratch } from "../../ffi/index.ts";
+import type { NativePointer } from "../../ffi/types.ts";
+import { Device } from "../device.ts";
+import { currentContextHandle, driver, makeCurrent } from "../base/driver-state.ts";
+import { ClosedError, LaunchArgumentError } from "../errors.ts";
+import { type ParamType, parameterTypesFromMangledName, type ScalarKind } from "./mangling.ts";
+import type { ObjectCode } from "../program/object-code.ts";
+import { SCALAR_SIZE } from "./scalars.ts";
+
+/** A parameter's place in the kernel's parameter buffer. */
+export interface ParamInfo {
+  readonly offset: number;
+  readonly size: number;
+}
+
+/** A declared parameter type: a scalar kind, "pointer", or a struct of a byte size. */
+export type ParamDeclaration = ScalarKind | "pointer" | { readonly struct: number };
+
+/** Per-device kernel attributes (cuKernelGetAttribute). */
+export interface KernelAttributes {
+  readonly maxThreadsPerBlock: number;
+  readonly sharedSizeBytes: number;
+  readonly constSizeBytes: number;
+  readonly localSizeBytes: number;
+  readonly numRegs: number;
+  readonly ptxVersion: number;
+  readonly binaryVersion: number;
+  readonly cacheModeCa: boolean;
+  readonly maxDynamicSharedSizeBytes: number;
+  readonly preferredSharedMemoryCarveout: number;
+  readonly clusterSizeMustBeSet: boolean;
+  readonly requiredClusterWidth: number;
+  readonly requiredClusterHeight: number;
+  readonly requiredClusterDepth: number;
+  readonly nonPortableClusterSizeAllowed: boolean;
+  readonly clusterSchedulingPolicyPreference: number;
+}
+
+const A = CUfunction_attribute;
+const ATTRIBUTES: readonly [keyof KernelAttributes, number, boolean][] = [
+  ["maxThreadsPerBlock", A.CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, false],
+  ["sharedSizeBytes", A.CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, false],
+  ["constSizeBytes", A.CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES, false],
+  ["localSizeBytes", A.CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, false],
+  ["numRegs", A.CU_FUNC_ATTRIBUTE_NUM_REGS, false],
+  ["ptxVersion", A.CU_FUNC_ATTRIBUTE_PTX_VERSION, false],
+  ["binaryVersion", A.CU_FUNC_ATTRIBUTE_BINARY_VERSION, false],
+  ["cacheModeCa", A.CU_FUNC_ATTRIBUTE_CACHE_MODE_CA, true],
+  ["maxDynamicSharedSizeBytes", A.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, false],
+  ["preferredSharedMemoryCarveout", A.CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, false],
+  ["clusterSizeMustBeSet", A.CU_FUNC_ATTRIBUTE_CLUSTER_SIZE_MUST_BE_SET, true],
+  ["requiredClusterWidth", A.CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH, false],
+  ["requiredClusterHeight", A.CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT, false],
+  ["requiredClusterDepth", A.CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH, false],
+  ["nonPortableClusterSizeAllowed", A.CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, true],
+  ["clusterSchedulingPolicyPreference", A.CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE, false],
+];
+
+/** The reusable memory of a kernel's arguments: the values and the `void*[]` that points at them. */
+export interface ArgumentPlan {
+  readonly params: readonly ParamInfo[];
+  readonly types: readonly (ParamType | undefined)[];
+  /** The argument values, each at its parameter's offset. */
+  readonly values: DataView;
+  /** `void* kernelParams[]`: one pointer per parameter into `values`. */
+  readonly pointers: NativePointer;
+  /** Each parameter's offset (for the launch loop). */
+  readonly offsets: Int32Array;
+  /** Each parameter's size. */
+  readonly sizes: Int32Array;
+  /** Keeps the memory alive. */
+  readonly keep: readonly ArrayBuffer[];
+}
+
+/** A kernel. Get one from `ObjectCode.getKernel(name)`. */
+export class Kernel {
+  readonly #handle: CUkernel;
+  /** The device code it belongs to (kept alive by the kernel). */
+  readonly objectCode: ObjectCode | undefined;
+  /** The name it was asked for by (a name expression or a symbol). */
+  readonly name: string;
+  /** The symbol (lowered, mangled) name. */
+  readonly symbol: string;
+  #closed = false;
+  #params: ParamInfo[] | undefined;
+  #declared: (ParamType | undefined)[] | undefined;
+  #plan: ArgumentPlan | undefined;
+  readonly #attributes = new Map<number, KernelAttributes>();
+
+  /** @internal */
+  constructor(handle: CUkernel, objectCode: ObjectCode | undefined, name: string, symbol: string) {
+    this.#handle = handle;
+    this.objectCode = objectCode;
+    this.name = name;
+    this.symbol = symbol;
+  }
+
+  /** A Kernel over a CUkernel obtained elsewhere (the device code must stay loaded). */
+  static fromHandle(handle: CUkernel, objectCode?: ObjectCode): Kernel {
+    const name = driver.cuKernelGetName(handle) ?? "";
+    return new Kernel(handle, objectCode, name, name);
+  }
+
+  /** The CUkernel handle. */
+  get handle(): CUkernel {
+    if (this.#closed || this.objectCode?.isClosed) throw new ClosedError(`Kernel ${this.name}`, "launch or query it (its ObjectCode was closed)");
+    return this.#handle;
+  }
+
+  /** Whether the device code it belongs to was closed. */
+  get isClosed(): boolean {
+    return this.#closed || (this.objectCode?.isClosed ?? false);
+  }
+
+  /** @internal Called when the ObjectCode closes. */
+  markClosed(): void {
+    this.#closed = true;
+  }
+
+  /** The offset and size of every parameter (cuKernelGetParamInfo). */
+  get argumentsInfo(): readonly ParamInfo[] {
+    if (this.#params === undefined) {
+      const s = new Scratch(16);
+      const params: ParamInfo[] = [];
+      for (let i = 0; ; i++) {
+        const r = driver.raw.cuKernelGetParamInfo(this.handle, i, s.pointerAt(0), s.pointerAt(8));
+        if (r !== 0) break;
+        params.push({ offset: Number(s.readU64(0)), size: Number(s.readU64(8)) });
+      }
+      this.#params = params;
+    }
+    return this.#params;
+  }
+
+  /** The number of parameters. */
+  get numArguments(): number {
+    return this.argumentsInfo.length;
+  }
+
+  /**
+   * The parameter types, where known: declared with {@link Kernel.declare}, else recovered from the mangled name
+   * of a C++ kernel; `undefined` entries are unknown (extern "C" kernels).
+   */
+  get parameterTypes(): readonly (ParamType | undefined)[] {
+    if (this.#declared !== undefined) return this.#declared;
+    const recovered = parameterTypesFromMangledName(this.symbol);
+    return recovered ?? this.argumentsInfo.map(() => undefined);
+  }
+
+  /**
+   * Declares the parameter types, so plain numbers can be passed (`kernel.declare("f32", "pointer", "pointer",
+   * "u32")`). Checked against the sizes the driver reports.
+   */
+  declare(...types: ParamDeclaration[]): this {
+    const info = this.argumentsInfo;
+    if (types.length !== info.length) {
+      throw new LaunchArgumentError(`${this.name} has ${info.length} parameters; ${types.length} types were declared`);
+    }
+    this.#declared = types.map((t, i) => {
+      const size = typeof t === "object" ? t.struct : t === "pointer" ? 8 : SCALAR_SIZE[t];
+      if (size !== info[i]!.size) {
+        throw new LaunchArgumentError(`${this.name} parameter ${i} is ${info[i]!.size} bytes; the declared ${JSON.stringify(t)} is ${size}`);
+      }
+      return typeof t === "object" ? { kind: "class", name: `struct(${t.struct})` } : t === "pointer" ? { kind: "pointer" } : { kind: "scalar", scalar: t };
+    });
+    this.#plan = undefined;
+    return this;
+  }
+
+  /** @internal The reusable argument memory (built on first launch). */
+  argumentPlan(): ArgumentPlan {
+    if (this.#plan !== undefined) return this.#plan;
+    const params = this.argumentsInfo;
+    const total = params.reduce((m, p) => Math.max(m, p.offset + p.size), 0);
+    const values = new ArrayBuffer(Math.max(8, Math.ceil(total / 8) * 8));
+    const table = new ArrayBuffer(Math.max(8, params.length * 8));
+    const base = ffi.pointerOf(values);
+    const dv = new DataView(table);
+    params.forEach((p, i) => ffi.writePointer(dv, i * 8, p.offset === 0 ? base : ffi.offsetPointer(base, p.offset)));
+    this.#plan = {
+      params,
+      types: this.parameterTypes,
+      values: new DataView(values),
+      pointers: ffi.pointerOf(table),
+      offsets: Int32Array.from(params, (p) => p.offset),
+      sizes: Int32Array.from(params, (p) => p.size),
+      keep: [values, table],
+    };
+    return this.#plan;
+  }
+
+  /** The kernel's attributes on a device (default: the current device). */
+  attributes(device?: Device): KernelAttributes {
+    const dev = device ?? new Device();
+    let a = this.#attributes.get(dev.id);
+    if (a === undefined) {
+      const out: Record<string, number | boolean> = {};
+      for (const [name, attr, isBool] of ATTRIBUTES) {
+        const v = driver.cuKernelGetAttribute(attr as CUfunction_attribute, this.handle, dev.id);
+        out[name] = isBool ? v !== 0 : v;
+      }
+      a = Object.freeze(out) as unknown as KernelAttributes;
+      this.#attributes.set(dev.id, a);
+    }
+    return a;
+  }
+
+  /** The CUfunction of this kernel in a device's primary context (for occupancy queries). */
+  functionFor(device: Device): CUfunction {
+    const previous = currentContextHandle();
+    makeCurrent(device.context.handle);
+    try {
+      return driver.cuKernelGetFunction(this.handle);
+    } finally {
+      makeCurrent(previous);
+    }
+  }
+
+  /** Occupancy queries on a device (default: the current device). */
+  occupancy(device?: Device): KernelOccupancy {
+    return new KernelOccupancy(this, device ?? new Device());
+  }
+}
+
+/** Occupancy of a kernel on a device. */
+export class KernelOccupancy {
+  constructor(
+    readonly kernel: Kernel,
+    readonly device: Device,
+  ) {}
+
+  private fn(): CUfunction {
+    return this.kernel.functionFor(this.device);
+  }
+
+  /** How many blocks of `blockSize` threads can be resident on one multiprocessor. */
+  maxActiveBlocksPerMultiprocessor(blockSize: number, dynamicSharedMemory = 0): number {
+    return this.device.withContext(() => driver.cuOccupancyMaxActiveBlocksPerMultiprocessor(this.fn(), blockSize, dynamicSharedMemory));
+  }
+
+  /** The block size that maximises occupancy, and the minimum grid size that reaches it. */
+  maxPotentialBlockSize(dynamicSharedMemory = 0, blockSizeLimit = 0): { minGridSize: number; blockSize: number } {
+    const [minGridSize, blockSize] = this.device.withContext(() =>
+      driver.cuOccupancyMaxPotentialBlockSize(this.fn(), null, dynamicSharedMemory, blockSizeLimit),
+    );
+    return { minGridSize, blockSize };
+  }
+
+  /** Dynamic shared memory available per block when `numBlocks` blocks of `blockSize` run per multiprocessor. */
+  availableDynamicSharedMemoryPerBlock(numBlocks: number, blockSize: number): number {
+    return Number(this.device.withContext(() => driver.cuOccupancyAvailableDynamicSMemPerBlock(this.fn(), numBlocks, blockSize)));
+  }
+}

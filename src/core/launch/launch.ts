@@ -1,0 +1,354 @@
+/**
+ * `LaunchConfig` and `launch(stream, config, kernel, ...args)`: through cuLaunchKernelEx when the configuration has
+ * launch attributes (thread-block clusters, cooperative launches), through cuLaunchKernel otherwise (the same
+ * launch, with less CPU time in the driver).
+ *
+ * Arguments, each checked against the kernel's parameter sizes before anything is launched:
+ * - a Buffer → its device pointer (8 bytes);
+ * - a KernelScalar (`i32(n)`, `f32(x)`, `f16(x)`, `complex64(re, im)`, ...) → that C type;
+ * - a bigint → a 64-bit integer (a device pointer, a size);
+ * - a boolean → C++ bool;
+ * - a plain number → the parameter's type when the kernel knows it (declared, or from a C++ kernel's mangled
+ *   name), otherwise a LaunchArgumentError asking for a typed scalar;
+ * - a generated record (struct class) or bytes (Uint8Array, ArrayBuffer, DataView) → a struct passed by value.
+ *
+ * The arguments can also come as one array (`launch(stream, config, kernel, args)`): for long argument lists this
+ * spares the runtime spreading them into a call (on Bun, spreading 256 arguments costs several microseconds).
+ *
+ * The launch path reuses the kernel's argument memory and the config's CUlaunchConfig: after the first launch it
+ * allocates nothing.
+ *
+ * @module
+ */
+import { CUlaunchAttributeID, type CUfunction, type CUstream } from "../../bindings/driver.ts";
+import { CUlaunchAttribute_st, CUlaunchConfig_st } from "../../bindings/driver.ts";
+import { cudaError } from "../../bindings/driver.ts";
+import { ffi, Scratch } from "../../ffi/index.ts";
+import type { NativePointer } from "../../ffi/types.ts";
+import { RecordBase } from "../../sys/record.ts";
+import { Buffer } from "../memory/buffer.ts";
+import { Device } from "../device.ts";
+import { driver, makeCurrent } from "../base/driver-state.ts";
+import { LaunchArgumentError, LaunchConfigError } from "../errors.ts";
+import type { ArgumentPlan, Kernel } from "./kernel.ts";
+import { KernelScalar, SCALAR_SIZE, writeScalar } from "./scalars.ts";
+import { Stream } from "../stream.ts";
+
+/** A dimension: a number or up to three numbers (x, y, z), each ≥ 1. */
+export type Dim3 = number | readonly [number] | readonly [number, number] | readonly [number, number, number];
+
+/** Options of a launch configuration (names as cuda.core, camelCase). */
+export interface LaunchConfigOptions {
+  /** Blocks in the grid (clusters in the grid when `cluster` is set, as in cuda.core). */
+  readonly grid: Dim3;
+  /** Threads in a block. */
+  readonly block: Dim3;
+  /** Blocks in a thread-block cluster (compute capability 9.0+). */
+  readonly cluster?: Dim3;
+  /** Dynamic shared memory per block, in bytes. */
+  readonly sharedMemory?: number;
+  /** A cooperative launch (grid-wide sync); the grid must fit on the device at once. */
+  readonly cooperative?: boolean;
+}
+
+function dim3(name: string, d: Dim3 | undefined): [number, number, number] {
+  const list = typeof d === "number" ? [d] : Array.isArray(d) ? [...d] : undefined;
+  if (list === undefined || list.length < 1 || list.length > 3) {
+    throw new LaunchConfigError(`LaunchConfig.${name} must be a number or a tuple of 1 to 3 numbers, not ${JSON.stringify(d)}`);
+  }
+  for (const v of list) {
+    if (!Number.isInteger(v) || v < 1 || v > 0xffffffff) {
+      throw new LaunchConfigError(`LaunchConfig.${name} values must be integers ≥ 1, not ${JSON.stringify(d)}`);
+    }
+  }
+  while (list.length < 3) list.push(1);
+  return list as [number, number, number];
+}
+
+/** Where and how wide a kernel runs. */
+export class LaunchConfig {
+  /** Blocks (or clusters, with `cluster`) in x, y, z. */
+  readonly grid: readonly [number, number, number];
+  /** Threads per block in x, y, z. */
+  readonly block: readonly [number, number, number];
+  /** Blocks per cluster in x, y, z, when set. */
+  readonly cluster: readonly [number, number, number] | undefined;
+  /** Dynamic shared memory per block. */
+  readonly sharedMemory: number;
+  /** Whether the launch is cooperative. */
+  readonly cooperative: boolean;
+  readonly #config: CUlaunchConfig_st;
+  readonly #attrs: ArrayBuffer | undefined;
+  /** @internal The address of the CUlaunchConfig. */
+  readonly pointer: NativePointer;
+  /** @internal Whether the launch needs attributes (clusters, cooperative): then it goes through cuLaunchKernelEx. */
+  readonly hasAttributes: boolean;
+  /** @internal grid x, y, z (in blocks), block x, y, z, dynamic shared memory: cuLaunchKernel's arguments. */
+  readonly dims: Uint32Array;
+  #lastStream: CUstream | undefined;
+
+  constructor(options: LaunchConfigOptions) {
+    if (options === null || typeof options !== "object") throw new LaunchConfigError("LaunchConfig takes an options object { grid, block, ... }");
+    this.grid = dim3("grid", options.grid);
+    this.block = dim3("block", options.block);
+    this.cluster = options.cluster === undefined ? undefined : dim3("cluster", options.cluster);
+    const shm = options.sharedMemory ?? 0;
+    if (!Number.isInteger(shm) || shm < 0) throw new LaunchConfigError(`LaunchConfig.sharedMemory must be a non-negative integer, not ${shm}`);
+    this.sharedMemory = shm;
+    this.cooperative = options.cooperative ?? false;
+    if (typeof this.cooperative !== "boolean") throw new LaunchConfigError("LaunchConfig.cooperative must be a boolean");
+    if (this.cluster !== undefined) {
+      const dev = new Device();
+      const cc = dev.computeCapability;
+      if (cc.major < 9) {
+        throw new LaunchConfigError(`thread-block clusters need compute capability 9.0 or newer; device ${dev.id} (${dev.name}) is ${cc.major}.${cc.minor}`);
+      }
+    }
+    if (this.cooperative) {
+      const dev = new Device();
+      if (!dev.properties.cooperativeLaunch) throw new LaunchConfigError(`device ${dev.id} (${dev.name}) does not support cooperative launches`);
+    }
+    const c = new CUlaunchConfig_st();
+    const cl = this.cluster ?? [1, 1, 1];
+    c.gridDimX = this.grid[0] * cl[0];
+    c.gridDimY = this.grid[1] * cl[1];
+    c.gridDimZ = this.grid[2] * cl[2];
+    c.blockDimX = this.block[0];
+    c.blockDimY = this.block[1];
+    c.blockDimZ = this.block[2];
+    c.sharedMemBytes = shm;
+    const attrs: CUlaunchAttribute_st[] = [];
+    const attrBuffer = this.cluster !== undefined || this.cooperative ? new ArrayBuffer(2 * CUlaunchAttribute_st.$size) : undefined;
+    if (attrBuffer) {
+      let n = 0;
+      if (this.cluster !== undefined) {
+        const a = new CUlaunchAttribute_st(attrBuffer, n++ * CUlaunchAttribute_st.$size);
+        a.id = CUlaunchAttributeID.CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+        a.value.clusterDim.x = this.cluster[0];
+        a.value.clusterDim.y = this.cluster[1];
+        a.value.clusterDim.z = this.cluster[2];
+        attrs.push(a);
+      }
+      if (this.cooperative) {
+        const a = new CUlaunchAttribute_st(attrBuffer, n++ * CUlaunchAttribute_st.$size);
+        a.id = CUlaunchAttributeID.CU_LAUNCH_ATTRIBUTE_COOPERATIVE;
+        a.value.cooperative = 1;
+        attrs.push(a);
+      }
+      c.attrs = ffi.pointerOf(attrBuffer);
+      c.numAttrs = n;
+    }
+    this.#config = c;
+    this.#attrs = attrBuffer;
+    this.pointer = c.$pointer();
+    this.hasAttributes = attrBuffer !== undefined;
+    this.dims = Uint32Array.of(c.gridDimX, c.gridDimY, c.gridDimZ, c.blockDimX, c.blockDimY, c.blockDimZ, shm);
+  }
+
+  /** @internal Sets the stream in the CUlaunchConfig (skipped when unchanged). */
+  setStream(handle: CUstream): void {
+    if (this.#lastStream !== handle) {
+      this.#config.hStream = handle;
+      this.#lastStream = handle;
+    }
+  }
+
+  /** Threads per block. */
+  get threadsPerBlock(): number {
+    return this.block[0] * this.block[1] * this.block[2];
+  }
+
+  /** Blocks in the grid (all clusters' blocks). */
+  get totalBlocks(): number {
+    const cl = this.cluster ?? [1, 1, 1];
+    return this.grid[0] * cl[0] * this.grid[1] * cl[1] * this.grid[2] * cl[2];
+  }
+
+  /** Structural equality. */
+  equals(other: LaunchConfig): boolean {
+    return (
+      this.grid.join() === other.grid.join() &&
+      this.block.join() === other.block.join() &&
+      String(this.cluster) === String(other.cluster) &&
+      this.sharedMemory === other.sharedMemory &&
+      this.cooperative === other.cooperative
+    );
+  }
+}
+
+/** A kernel argument (see the module documentation). */
+export type KernelArgument = Buffer | KernelScalar | bigint | number | boolean | RecordBase | ArrayBufferView | ArrayBuffer;
+
+/** What `launch` accepts as a stream: a Stream, or anything with a `stream` (a GraphBuilder). */
+export type StreamLike = Stream | { readonly stream: Stream };
+
+function describeArg(v: unknown): string {
+  if (v === null) return "null";
+  if (v === undefined) return "undefined";
+  if (typeof v === "object") return v.constructor?.name ?? "an object";
+  return `${typeof v} ${String(v)}`;
+}
+
+function argError(kernel: Kernel, i: number, got: string, size: number, expected: number, hint = ""): LaunchArgumentError {
+  return new LaunchArgumentError(
+    `argument ${i} of ${kernel.name}: ${got} is ${size} byte${size === 1 ? "" : "s"} but the parameter is ${expected} byte${expected === 1 ? "" : "s"}${hint}`,
+  );
+}
+
+function writeArgument(kernel: Kernel, i: number, arg: unknown, dv: DataView, offset: number, size: number): void {
+  if (arg instanceof Buffer) {
+    if (size !== 8) throw argError(kernel, i, "a Buffer (a device pointer)", 8, size);
+    dv.setBigUint64(offset, arg.handle, true);
+    return;
+  }
+  if (arg instanceof KernelScalar) {
+    const s = arg.size;
+    if (s !== size) throw argError(kernel, i, arg.toString(), s, size);
+    arg.write(dv, offset);
+    return;
+  }
+  switch (typeof arg) {
+    case "number": {
+      const t = kernel.argumentPlan().types[i];
+      if (t?.kind === "scalar") {
+        if (SCALAR_SIZE[t.scalar] !== size) throw argError(kernel, i, `a ${t.scalar}`, SCALAR_SIZE[t.scalar], size);
+        const v = t.scalar === "i64" || t.scalar === "u64" ? BigInt(Math.trunc(arg)) : t.scalar === "bool" ? arg !== 0 : arg;
+        if ((t.scalar !== "f16" && t.scalar !== "bf16" && t.scalar !== "f32" && t.scalar !== "f64") && !Number.isInteger(arg)) {
+          throw new LaunchArgumentError(`argument ${i} of ${kernel.name}: the parameter is ${t.scalar} but ${arg} is not an integer`);
+        }
+        writeScalar(t.scalar, v, dv, offset);
+        return;
+      }
+      throw new LaunchArgumentError(
+        `argument ${i} of ${kernel.name}: a plain number (${arg}) needs the parameter's type, which is ${t?.kind === "pointer" ? "a pointer (pass a Buffer or a bigint address)" : "not known"}. ` +
+          `Pass a typed scalar such as i32(${arg}) or f32(${arg}), or declare the kernel's parameters with kernel.declare(...)`,
+      );
+    }
+    case "bigint":
+      if (size !== 8) throw argError(kernel, i, `a bigint (${arg}, a 64-bit value)`, 8, size, "; pass a typed scalar such as i32(Number(x))");
+      dv.setBigUint64(offset, BigInt.asUintN(64, arg), true);
+      return;
+    case "boolean":
+      if (size !== 1) throw argError(kernel, i, `a boolean`, 1, size);
+      dv.setUint8(offset, arg ? 1 : 0);
+      return;
+  }
+  if (arg instanceof RecordBase) {
+    const bytes = arg.$bytes();
+    if (bytes.byteLength !== size) throw argError(kernel, i, `a ${arg.constructor.name} struct`, bytes.byteLength, size);
+    new Uint8Array(dv.buffer, dv.byteOffset + offset, size).set(bytes);
+    return;
+  }
+  if (arg instanceof ArrayBuffer || ArrayBuffer.isView(arg)) {
+    const bytes = arg instanceof ArrayBuffer ? new Uint8Array(arg) : new Uint8Array(arg.buffer, arg.byteOffset, arg.byteLength);
+    if (bytes.byteLength !== size) throw argError(kernel, i, `a ${bytes.byteLength}-byte struct value`, bytes.byteLength, size);
+    new Uint8Array(dv.buffer, dv.byteOffset + offset, size).set(bytes);
+    return;
+  }
+  throw new LaunchArgumentError(
+    `argument ${i} of ${kernel.name}: ${describeArg(arg)} cannot be passed to a kernel; pass a Buffer, a typed scalar (i32(...), f32(...), ...), a bigint, a boolean, or a struct (a generated record or bytes)`,
+  );
+}
+
+const ctxScratch = new Scratch(8);
+const ctxSlot = ctxScratch.pointerAt(0);
+const ctxWords = ctxScratch.u32;
+
+type LaunchEx = (config: NativePointer, f: CUfunction, params: NativePointer, extra: null) => number;
+type LaunchPlain = (
+  f: CUfunction,
+  gx: number,
+  gy: number,
+  gz: number,
+  bx: number,
+  by: number,
+  bz: number,
+  sharedMem: number,
+  stream: CUstream,
+  params: NativePointer,
+  extra: null,
+) => number;
+let launchPlain: LaunchPlain | undefined;
+type CtxGetCurrent = (out: NativePointer) => number;
+let launchEx: LaunchEx | undefined;
+let ctxGetCurrent: CtxGetCurrent | undefined;
+
+/**
+ * Launches `kernel` on `stream` with `config`. Every argument is checked against the kernel's parameters first;
+ * a mismatch throws LaunchArgumentError and nothing is launched.
+ */
+export function launch(stream: StreamLike, config: LaunchConfig, kernel: Kernel, ...args: KernelArgument[] | [readonly KernelArgument[]]): void {
+  const s = stream instanceof Stream ? stream : stream?.stream;
+  if (!(s instanceof Stream)) throw new TypeError(`launch: the first argument must be a Stream (or a GraphBuilder), not ${describeArg(stream)}`);
+  if (!(config instanceof LaunchConfig)) throw new TypeError(`launch: the second argument must be a LaunchConfig, not ${describeArg(config)}`);
+  const list: readonly unknown[] = args.length === 1 && Array.isArray(args[0]) ? args[0] : args;
+  const plan = packArguments(kernel, list);
+  const handle = s.handle;
+  // The kernel runs in the current context: make it the stream's.
+  const ctx = s.contextAddress;
+  if (ctx !== 0) {
+    (ctxGetCurrent ??= driver.resolve("cuCtxGetCurrent") as CtxGetCurrent)(ctxSlot);
+    if (ctxWords[0]! + ctxWords[1]! * 4294967296 !== ctx) makeCurrent(s.context.handle);
+  }
+  let r: number;
+  if (config.hasAttributes) {
+    // Clusters and cooperative launches are launch attributes: cuLaunchKernelEx.
+    if (config.cooperative) checkCooperative(kernel, config, s.device);
+    config.setStream(handle);
+    r = (launchEx ??= driver.resolve("cuLaunchKernelEx") as LaunchEx)(config.pointer, kernel.handle as unknown as CUfunction, plan.pointers, null);
+  } else {
+    // Without attributes cuLaunchKernel does the same launch and costs the driver less CPU time.
+    const d = config.dims;
+    r = (launchPlain ??= driver.resolve("cuLaunchKernel") as LaunchPlain)(
+      kernel.handle as unknown as CUfunction, d[0]!, d[1]!, d[2]!, d[3]!, d[4]!, d[5]!, d[6]!, handle, plan.pointers, null,
+    );
+  }
+  if (r !== 0) throw cudaError(r, `${config.hasAttributes ? "cuLaunchKernelEx" : "cuLaunchKernel"} (${kernel.name})`);
+  // Captured into a graph: the graph keeps the kernel's code and the arguments' memory alive.
+  if (s.captureSink !== undefined) s.captureSink.push(kernel, list);
+}
+
+/**
+ * @internal Checks `args` against the kernel's parameters and writes them into the kernel's reusable argument
+ * memory (LaunchArgumentError on a mismatch). The plan is valid until the next packing for this kernel: hand
+ * `plan.pointers` to the driver at once (it copies the values).
+ */
+export function packArguments(kernel: Kernel, args: readonly unknown[]): ArgumentPlan {
+  const plan = kernel.argumentPlan();
+  const params = plan.params;
+  if (args.length !== params.length) {
+    throw new LaunchArgumentError(`${kernel.name} takes ${params.length} argument${params.length === 1 ? "" : "s"}, ${args.length} given`);
+  }
+  const dv = plan.values;
+  const offsets = plan.offsets;
+  const sizes = plan.sizes;
+  for (let i = 0; i < params.length; i++) {
+    const a = args[i];
+    const o = offsets[i]!;
+    const size = sizes[i]!;
+    // The common cases first, written without calls: typed scalars and buffers.
+    if (a instanceof KernelScalar) {
+      if (a.size !== size) throw argError(kernel, i, a.toString(), a.size, size);
+      if (size === 4) dv.setUint32(o, a.w0, true);
+      else if (size === 8) {
+        dv.setUint32(o, a.w0, true);
+        dv.setUint32(o + 4, a.w1, true);
+      } else a.write(dv, o);
+    } else if (a instanceof Buffer && a.open) {
+      if (size !== 8) throw argError(kernel, i, "a Buffer (a device pointer)", 8, size);
+      dv.setUint32(o, a.addressLo, true);
+      dv.setUint32(o + 4, a.addressHi, true);
+    } else writeArgument(kernel, i, a, dv, o, size);
+  }
+  return plan;
+}
+
+function checkCooperative(kernel: Kernel, config: LaunchConfig, dev: Device): void {
+  const perSm = kernel.occupancy(dev).maxActiveBlocksPerMultiprocessor(config.threadsPerBlock, config.sharedMemory);
+  const max = perSm * dev.properties.multiprocessorCount;
+  if (config.totalBlocks > max) {
+    throw new LaunchConfigError(
+      `a cooperative launch of ${kernel.name} can run at most ${max} blocks at once on device ${dev.id} (${perSm} per multiprocessor × ${dev.properties.multiprocessorCount}); the grid has ${config.totalBlocks}`,
+    );
+  }
+}

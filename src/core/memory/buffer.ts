@@ -1,0 +1,341 @@
+/**
+ * `Buffer`: a span of memory (device, pinned, managed) owned by a memory resource. Copies between buffers and
+ * to/from TypedArrays and ArrayBuffers are ordered on a stream; `fill` sets 1-, 2- or 4-byte patterns. Memory the
+ * host can reach (pinned, managed) is also visible without copying: `asTypedArray(Float32Array)`,
+ * `asArrayBuffer()`; those views are detached when the buffer is closed (memory-view.ts says how).
+ *
+ * @module
+ */
+import type { CUdeviceptr } from "../../bindings/driver.ts";
+import { ffi } from "../../ffi/index.ts";
+import type { NativePointer } from "../../ffi/types.ts";
+import { Device } from "../device.ts";
+import { driver } from "../base/driver-state.ts";
+import { ClosedError } from "../errors.ts";
+import { track, untrack } from "../base/lifetime.ts";
+import type { IPCBufferDescriptor } from "./ipc.ts";
+import type { IpcMemoryResource, MemoryResource } from "./resource.ts";
+import { HostViewSlot, makeView, type HostViewConstructor } from "./view.ts";
+import { copyOrdered, needsOrderedCopy, type CopyOptions } from "./copy.ts";
+import type { Stream } from "../stream.ts";
+
+/** Host memory a buffer can copy to or from. */
+export type HostMemory = ArrayBuffer | ArrayBufferView;
+
+/** Options of stream-ordered buffer operations. */
+export interface StreamArg {
+  /** The stream the operation is ordered on. */
+  readonly stream: Stream;
+}
+
+function hostBytes(v: HostMemory): { pointer: NativePointer | null; byteLength: number } {
+  const byteLength = v.byteLength;
+  return { pointer: byteLength === 0 ? null : ffi.pointerOf(v), byteLength };
+}
+
+function requireStream(options: StreamArg | undefined, action: string): Stream {
+  const stream = options?.stream;
+  if (stream === undefined || stream === null) {
+    throw new TypeError(`${action} needs a stream: pass { stream } (for example device.createStream())`);
+  }
+  if (typeof (stream as { handle?: unknown }).handle === "undefined") throw new TypeError(`${action}: options.stream is not a Stream`);
+  return stream;
+}
+
+/** A span of memory. */
+export class Buffer {
+  #handle: CUdeviceptr;
+  #closed = false;
+  #size: number;
+  readonly #views = new HostViewSlot();
+  /** The resource that allocated it (undefined for foreign memory). */
+  readonly memoryResource: MemoryResource | undefined;
+  /** An object that owns the memory and must stay alive with the buffer (foreign memory). */
+  readonly owner: unknown;
+  /** The stream the allocation was ordered on: the default for `close()`. */
+  #allocationStream: Stream | undefined;
+  /** @internal The device pointer's low and high 32 bits (0 when closed), for launches to store without BigInt. */
+  addressLo = 0;
+  /** @internal */
+  addressHi = 0;
+  /** @internal Whether the buffer is open (launches check it without a getter). */
+  open = true;
+
+  /** @internal Use a memory resource's `allocate`, or `Buffer.fromHandle`. */
+  constructor(handle: CUdeviceptr, size: number, memoryResource: MemoryResource | undefined, stream: Stream | undefined, owner?: unknown) {
+    this.#handle = handle;
+    this.#size = size;
+    this.#splitAddress();
+    this.memoryResource = memoryResource;
+    this.#allocationStream = stream;
+    this.owner = owner;
+    if (memoryResource !== undefined) this.#track();
+  }
+
+  #splitAddress(): void {
+    this.addressLo = Number(this.#handle & 0xffffffffn);
+    this.addressHi = Number(this.#handle >> 32n);
+  }
+
+  /** Registers the release of the current allocation for garbage collection. */
+  #track(): void {
+    const mr = this.memoryResource!;
+    const h = this.#handle;
+    const size = this.#size;
+    const s = this.#allocationStream;
+    track(this, () => mr.deallocate(h, size, s === undefined || s.isClosed ? {} : { stream: s }));
+  }
+
+  /**
+   * @internal For resources that move or grow an allocation in place (VirtualMemoryResource.grow): the buffer now
+   * spans `size` bytes at `handle`. Host views made before are detached.
+   */
+  relocate(handle: CUdeviceptr, size: number): void {
+    if (this.#closed) throw new ClosedError("this Buffer", "be resized");
+    this.#views.release();
+    this.#handle = handle;
+    this.#size = size;
+    this.#splitAddress();
+    if (this.memoryResource !== undefined) {
+      untrack(this);
+      this.#track();
+    }
+  }
+
+  /**
+   * Opens a buffer another process shared (see memory-ipc.ts): `mr` is the same pool mapped into this process
+   * (`DeviceMemoryResource.fromAllocationHandle`), `descriptor` what the exporter's `buffer.ipcDescriptor` gave.
+   * Closing the returned buffer releases this process's mapping only.
+   */
+  static fromIpcDescriptor(mr: IpcMemoryResource, descriptor: IPCBufferDescriptor, options: StreamArg): Buffer {
+    if (mr === null || typeof mr !== "object" || typeof (mr as Partial<IpcMemoryResource>).importBuffer !== "function") {
+      throw new TypeError("Buffer.fromIpcDescriptor takes an IPC-enabled pool resource (DeviceMemoryResource.fromAllocationHandle(...)) first");
+    }
+    return mr.importBuffer(descriptor, { stream: requireStream(options, "Buffer.fromIpcDescriptor") });
+  }
+
+  /**
+   * Wraps memory allocated elsewhere. With `memoryResource`, close() frees it through that resource; with `owner`
+   * (or neither), the memory is borrowed and close() only forgets it.
+   */
+  static fromHandle(handle: CUdeviceptr | bigint | number, size: number, options: { memoryResource?: MemoryResource; owner?: unknown } = {}): Buffer {
+    if (options.memoryResource !== undefined && options.owner !== undefined) {
+      throw new TypeError("Buffer.fromHandle takes a memoryResource or an owner, not both");
+    }
+    if (!Number.isSafeInteger(size) || size < 0) throw new RangeError(`size must be a non-negative integer, not ${size}`);
+    return new Buffer(BigInt(handle) as CUdeviceptr, size, options.memoryResource, undefined, options.owner);
+  }
+
+  /** The device pointer (CUdeviceptr). */
+  get handle(): CUdeviceptr {
+    if (this.#closed) throw new ClosedError("this Buffer", "use its memory");
+    return this.#handle;
+  }
+
+  /** Size in bytes. */
+  get size(): number {
+    return this.#size;
+  }
+
+  /** Whether close() has been called. */
+  get isClosed(): boolean {
+    return this.#closed;
+  }
+
+  /** The device the memory is on (the resource's device; for foreign memory, asked of the driver). */
+  get device(): Device {
+    const id = this.memoryResource?.deviceId;
+    if (id !== undefined && id >= 0) return new Device(id);
+    return new Device(pointerDevice(this.handle));
+  }
+
+  /** Whether device code can read and write the memory. */
+  get isDeviceAccessible(): boolean {
+    return this.memoryResource?.isDeviceAccessible ?? true;
+  }
+
+  /** Whether host code can read and write the memory. */
+  get isHostAccessible(): boolean {
+    return this.memoryResource?.isHostAccessible ?? false;
+  }
+
+  /** Whether the memory is managed (unified) memory, migrating between host and devices. */
+  get isManaged(): boolean {
+    return this.memoryResource?.isManaged ?? false;
+  }
+
+  /**
+   * The memory as an ArrayBuffer, without copying (host-accessible buffers only: pinned, managed, host-located).
+   * The same ArrayBuffer every time until the buffer is closed or resized; then it is detached (length 0) so no
+   * view can reach freed memory. Host access is not stream-ordered: synchronise the streams that write the memory
+   * (including the allocating stream of a pool buffer) before reading or writing it here.
+   *
+   * @throws TypeError when the memory is not host-accessible (copy with `copyTo` instead).
+   */
+  asArrayBuffer(): ArrayBuffer {
+    const handle = this.handle;
+    if (!this.isHostAccessible) {
+      throw new TypeError(
+        `this Buffer's memory is not host-accessible (its resource is ${this.memoryResource?.constructor.name ?? "none: foreign memory"}): allocate from a PinnedMemoryResource, ManagedMemoryResource or LegacyPinnedMemoryResource, or copy it with buffer.copyTo(hostArray, { stream })`,
+      );
+    }
+    return this.#views.get(this, BigInt(handle), this.#size);
+  }
+
+  /**
+   * The memory as a typed array (or DataView) of `type`, without copying: `buffer.asTypedArray(Float32Array)`.
+   * The size must be a whole number of elements. See {@link Buffer.asArrayBuffer} for when the view works.
+   */
+  asTypedArray<T extends ArrayBufferView>(type: HostViewConstructor<T>): T {
+    return makeView(this.asArrayBuffer(), type);
+  }
+
+  /**
+   * A descriptor another process can open with `Buffer.fromIpcDescriptor` (the resource must be IPC-enabled).
+   * Synchronise the allocating stream before sending it.
+   */
+  get ipcDescriptor(): IPCBufferDescriptor {
+    const mr = this.memoryResource as Partial<IpcMemoryResource> | undefined;
+    if (mr === undefined || typeof mr.exportBuffer !== "function") {
+      throw new TypeError(
+        `this Buffer comes from ${this.memoryResource?.constructor.name ?? "foreign memory"}, which cannot share memory between processes: allocate from a DeviceMemoryResource or PinnedMemoryResource created with { ipcEnabled: true }`,
+      );
+    }
+    return mr.exportBuffer(this);
+  }
+
+  /**
+   * Copies this buffer into another buffer or into host memory, ordered on `stream`. Sizes must be equal. Host
+   * memory is kept alive until the stream is synchronised (`stream.sync()` or `await stream.done()`); read it
+   * only after that. Between buffers of different devices, and with `peerStream`, see {@link CopyOptions}
+   * (peer-copy.ts): peer-to-peer where the GPUs allow it, else staged through pinned host memory.
+   */
+  copyTo(dst: Buffer | HostMemory, options: CopyOptions): void {
+    const stream = requireStream(options, "Buffer.copyTo");
+    if (dst instanceof Buffer) {
+      checkSizes(this.size, dst.size, "copyTo: the destination buffer");
+      if (needsOrderedCopy(this, dst, options)) copyOrdered(this, dst, options);
+      else if (this.size > 0) driver.cuMemcpyAsync(dst.handle, this.handle, this.size, stream.handle);
+      stream.captureSink?.push(this, dst); // captured into a graph: the graph keeps both alive
+      return;
+    }
+    const host = hostBytes(checkHost(dst, "copyTo"));
+    checkSizes(this.size, host.byteLength, "copyTo: the destination host memory");
+    if (this.size === 0) return;
+    if (this.isHostAccessible) driver.cuMemcpyAsync(hostAddress(host.pointer), this.handle, this.size, stream.handle);
+    else driver.cuMemcpyDtoHAsync(host.pointer, this.handle, this.size, stream.handle);
+    stream.keepAlive(dst);
+    stream.captureSink?.push(this);
+  }
+
+  /**
+   * Copies another buffer or host memory into this buffer, ordered on `stream`. Sizes must be equal. Between
+   * buffers of different devices, and with `peerStream`, see {@link CopyOptions} (peer-copy.ts).
+   */
+  copyFrom(src: Buffer | HostMemory, options: CopyOptions): void {
+    const stream = requireStream(options, "Buffer.copyFrom");
+    if (src instanceof Buffer) {
+      checkSizes(this.size, src.size, "copyFrom: the source buffer");
+      if (needsOrderedCopy(src, this, options)) copyOrdered(src, this, options);
+      else if (this.size > 0) driver.cuMemcpyAsync(this.handle, src.handle, this.size, stream.handle);
+      stream.captureSink?.push(this, src); // captured into a graph: the graph keeps both alive
+      return;
+    }
+    const host = hostBytes(checkHost(src, "copyFrom"));
+    checkSizes(this.size, host.byteLength, "copyFrom: the source host memory");
+    if (this.size === 0) return;
+    if (this.isHostAccessible) driver.cuMemcpyAsync(this.handle, hostAddress(host.pointer), this.size, stream.handle);
+    else driver.cuMemcpyHtoDAsync(this.handle, host.pointer, this.size, stream.handle);
+    stream.keepAlive(src);
+    stream.captureSink?.push(this);
+  }
+
+  /**
+   * Fills the buffer with a pattern, ordered on `stream`: a number in [0, 256) is one byte; a 1-, 2- or 4-byte
+   * ArrayBufferView (Uint8Array.of(7), Uint16Array.of(x), Float32Array.of(1.5), ...) is repeated. The buffer's
+   * size must be a multiple of the pattern's.
+   */
+  fill(value: number | ArrayBufferView, options: StreamArg): void {
+    const stream = requireStream(options, "Buffer.fill");
+    let width: number;
+    let bits: number;
+    if (typeof value === "number") {
+      if (!Number.isInteger(value) || value < 0 || value > 255) {
+        throw new RangeError(`Buffer.fill: a number pattern is one byte (an integer 0..255), not ${value}; pass a 2- or 4-byte typed array for wider patterns`);
+      }
+      width = 1;
+      bits = value;
+    } else if (ArrayBuffer.isView(value)) {
+      width = value.byteLength;
+      const dv = new DataView(value.buffer, value.byteOffset, value.byteLength);
+      if (width === 1) bits = dv.getUint8(0);
+      else if (width === 2) bits = dv.getUint16(0, true);
+      else if (width === 4) bits = dv.getUint32(0, true);
+      else throw new RangeError(`Buffer.fill: a pattern is 1, 2 or 4 bytes, not ${width}`);
+    } else {
+      throw new TypeError(`Buffer.fill takes a byte value or a 1/2/4-byte typed array, not ${typeof value}`);
+    }
+    if (this.size % width !== 0) {
+      throw new RangeError(`Buffer.fill: the buffer's ${this.size} bytes are not a multiple of the ${width}-byte pattern`);
+    }
+    const n = this.size / width;
+    if (n === 0) return;
+    if (width === 1) driver.cuMemsetD8Async(this.handle, bits, n, stream.handle);
+    else if (width === 2) driver.cuMemsetD16Async(this.handle, bits, n, stream.handle);
+    else driver.cuMemsetD32Async(this.handle, bits, n, stream.handle);
+    stream.captureSink?.push(this);
+  }
+
+  /**
+   * Frees the memory through its resource, ordered on `stream` (default: the stream it was allocated on).
+   * Borrowed memory is only forgotten. Closing twice is harmless.
+   */
+  close(stream?: Stream): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.open = false;
+    this.addressLo = 0;
+    this.addressHi = 0;
+    this.#views.release();
+    if (this.memoryResource !== undefined) {
+      untrack(this);
+      const s = stream ?? this.#allocationStream;
+      this.memoryResource.deallocate(this.#handle, this.#size, s === undefined || s.isClosed ? {} : { stream: s });
+    }
+    this.#allocationStream = undefined;
+  }
+
+  [Symbol.dispose](): void {
+    this.close();
+  }
+
+  toString(): string {
+    return `Buffer(0x${this.#handle.toString(16)}, ${this.#size} bytes)`;
+  }
+}
+
+/**
+ * A JavaScript memory address as a unified (UVA) address. Host-accessible buffers (host-located pool memory in
+ * particular, which cuMemcpyHtoD/DtoH refuse as "not device memory") copy with cuMemcpyAsync, which infers the
+ * direction from the two addresses.
+ */
+function hostAddress(p: NativePointer | null): CUdeviceptr {
+  return (p === null ? 0n : ffi.bigAddressOf(p)) as CUdeviceptr;
+}
+
+function checkSizes(mine: number, theirs: number, what: string): void {
+  if (mine !== theirs) throw new RangeError(`${what} holds ${theirs} bytes but this buffer holds ${mine}; sizes must be equal`);
+}
+
+function checkHost(v: unknown, action: string): HostMemory {
+  if (v instanceof ArrayBuffer || ArrayBuffer.isView(v)) return v;
+  throw new TypeError(`Buffer.${action} takes a Buffer, an ArrayBuffer or a typed array, not ${v === null ? "null" : typeof v}`);
+}
+
+const CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL = 9;
+
+function pointerDevice(ptr: CUdeviceptr): number {
+  const out = new Int32Array(new ArrayBuffer(8));
+  driver.cuPointerGetAttribute(out, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL, ptr);
+  return out[0]!;
+}

@@ -1,0 +1,121 @@
+/**
+ * Memory resources: where Buffers come from. {@link MemoryResource} is the one interface; the implementations are
+ *
+ * - `DeviceMemoryResource` (memory-pool.ts): the device's default pool, or a new pool (releaseThreshold, maxSize,
+ *   ipcEnabled). Each device allocates from its default pool unless `device.memoryResource` is replaced.
+ * - `PinnedMemoryResource` (memory-pinned.ts): a pool of page-locked host memory, host- and device-accessible.
+ * - `ManagedMemoryResource` (memory-managed.ts): managed (unified) memory with prefetch and advice.
+ * - `LegacyPinnedMemoryResource` (memory-pinned.ts): cuMemAllocHost / cuMemFreeHost.
+ * - `VirtualMemoryResource` (memory-virtual.ts): cuMemCreate / cuMemMap allocations that can grow.
+ * - {@link SynchronousMemoryResource}: cuMemAlloc / cuMemFree, for devices without memory pools.
+ *
+ * @module
+ */
+import type { CUdeviceptr } from "../../bindings/driver.ts";
+import { Buffer } from "./buffer.ts";
+import type { Context } from "../context.ts";
+import type { Device } from "../device.ts";
+import { currentContextHandle, driver, makeCurrent } from "../base/driver-state.ts";
+import type { IPCBufferDescriptor } from "./ipc.ts";
+import { DeviceMemoryResource } from "./pool.ts";
+import type { Stream } from "../stream.ts";
+
+/** Options of `allocate` and `deallocate`. */
+export interface AllocateOptions {
+  /** The stream the operation is ordered on (required by stream-ordered resources: the pools). */
+  readonly stream?: Stream;
+}
+
+/** Where Buffers come from. */
+export interface MemoryResource {
+  /** Allocates `size` bytes, ordered on `options.stream` where the resource is stream-ordered. */
+  allocate(size: number | bigint, options?: AllocateOptions): Buffer;
+  /** Frees memory this resource allocated, ordered on `options.stream` where the resource is stream-ordered. */
+  deallocate(ptr: CUdeviceptr, size: number, options?: AllocateOptions): void;
+  /** Whether device code can use the memory. */
+  readonly isDeviceAccessible: boolean;
+  /** Whether host code can use the memory (then `buffer.asTypedArray()` works). */
+  readonly isHostAccessible: boolean;
+  /** Whether the memory is managed (unified) memory. Absent means false. */
+  readonly isManaged?: boolean;
+  /** The device ordinal, or -1 for memory not tied to one device. */
+  readonly deviceId: number;
+}
+
+/** A resource whose buffers can be shared with other processes (an IPC-enabled pool). */
+export interface IpcMemoryResource extends MemoryResource {
+  /** Whether the pool was created with `ipcEnabled`. */
+  readonly isIpcEnabled: boolean;
+  /** The descriptor of one of this pool's buffers. */
+  exportBuffer(buffer: Buffer): IPCBufferDescriptor;
+  /** Opens a buffer of this (imported) pool from its descriptor. */
+  importBuffer(descriptor: IPCBufferDescriptor, options: { readonly stream: Stream }): Buffer;
+}
+
+/** Validates and converts an allocation size. */
+export function allocationSize(size: number | bigint): number {
+  const n = typeof size === "bigint" ? Number(size) : size;
+  if (!Number.isSafeInteger(n) || n < 0) throw new RangeError(`an allocation size is a non-negative integer number of bytes, not ${String(size)}`);
+  return n;
+}
+
+/** Runs `fn` with `device`'s primary context current (restoring the previous one). */
+export function onDevice<T>(device: Device, fn: () => T): T {
+  return inContext(device.context, fn);
+}
+
+/** Runs `fn` with `context` current (restoring the previous one). */
+export function inContext<T>(context: Context, fn: () => T): T {
+  const previous = currentContextHandle();
+  makeCurrent(context.handle);
+  try {
+    return fn();
+  } finally {
+    makeCurrent(previous);
+  }
+}
+
+/** Checks a stream argument of a stream-ordered resource. */
+export function requireStream(options: AllocateOptions | undefined, what: string): Stream {
+  const stream = options?.stream;
+  if (stream === undefined || stream === null) {
+    throw new TypeError(`${what} is stream-ordered: pass { stream } (for example device.createStream())`);
+  }
+  if (typeof (stream as { handle?: unknown }).handle === "undefined") throw new TypeError(`${what}: options.stream is not a Stream`);
+  return stream;
+}
+
+/** Synchronous device memory (cuMemAlloc / cuMemFree), for devices without memory pools. */
+export class SynchronousMemoryResource implements MemoryResource {
+  readonly isDeviceAccessible = true;
+  readonly isHostAccessible = false;
+  readonly isManaged = false;
+  constructor(readonly device: Device) {}
+  get deviceId(): number {
+    return this.device.id;
+  }
+  allocate(size: number | bigint, options: AllocateOptions = {}): Buffer {
+    const n = allocationSize(size);
+    const ptr = n === 0 ? (0n as CUdeviceptr) : onDevice(this.device, () => driver.cuMemAlloc(n));
+    return new Buffer(ptr, n, this, options.stream);
+  }
+  deallocate(ptr: CUdeviceptr, _size: number, options: AllocateOptions = {}): void {
+    if (ptr === 0n) return;
+    if (options.stream !== undefined && !options.stream.isClosed) options.stream.sync();
+    onDevice(this.device, () => driver.cuMemFree(ptr));
+  }
+}
+
+/**
+ * The resource a device allocates from by default: its current memory pool (a DeviceMemoryResource without
+ * options) where the device supports pools, else synchronous allocations.
+ */
+export function defaultMemoryResource(device: Device): MemoryResource {
+  return device.properties.memoryPoolsSupported ? new DeviceMemoryResource(device) : new SynchronousMemoryResource(device);
+}
+
+/**
+ * The device's default pool.
+ * @deprecated Use `DeviceMemoryResource` (without options it is the device's default pool).
+ */
+export { DeviceMemoryResource as DefaultPoolMemoryResource };

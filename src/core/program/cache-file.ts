@@ -1,0 +1,219 @@
+/**
+ * `FileProgramCache`: a compile cache in a directory, shared by processes and kept across runs. Each entry is one
+ * file named by the key, written to a temporary file and renamed into place (readers see the old entry or the
+ * new one, never half of one), with a header that lets a truncated or corrupted file be recognised
+ * (program-cache-entry.ts). A bad entry is ignored and removed, and the compilation that follows rewrites it.
+ *
+ * The cache never throws: a directory that cannot be created or written (a read-only disk, Deno without
+ * `--allow-write`, which is queried and never prompted for) just means nothing is stored; one that cannot be read
+ * means every lookup misses. Past `maxBytes`, the least recently used entries are removed.
+ *
+ * @module
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { randomBytes } from "node:crypto";
+import { canReadPath, getEnv, pathExists, readFileBytes, runtimeName } from "../../ffi/host.ts";
+import type { ProgramCache } from "./cache.ts";
+import { decodeEntry, encodeEntry, sha256Hex, type CachedProgram } from "./cache-entry.ts";
+import { optionalInteger, optionalString } from "./option-checks.ts";
+
+/** Options of a {@link FileProgramCache}. */
+export interface FileProgramCacheOptions {
+  /** The directory of the entries. Default: {@link defaultProgramCacheDirectory}. */
+  readonly directory?: string;
+  /** The most bytes of entry files kept (least recently used go first). Default 1 GiB. */
+  readonly maxBytes?: number;
+}
+
+const SUFFIX = ".entry";
+const TMP_SUFFIX = ".tmp";
+const STALE_TMP_MS = 3_600_000;
+
+interface DenoPermissions {
+  permissions: { querySync(desc: { name: "write"; path: string }): { state: string } };
+}
+
+/**
+ * Whether this process may write under `dir`, and read it (renaming needs both under Deno): asked of Deno's
+ * permissions, never prompting; always true on Bun.
+ */
+function canWrite(dir: string): boolean {
+  if (runtimeName !== "deno") return true;
+  try {
+    const deno = (globalThis as unknown as { Deno: DenoPermissions }).Deno;
+    return deno.permissions.querySync({ name: "write", path: dir }).state === "granted" && canReadPath(dir);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The default directory: `$XDG_CACHE_HOME/cuda-ts/program-cache` (an absolute XDG_CACHE_HOME only, as the XDG
+ * specification says), else `$HOME/.cache/cuda-ts/program-cache`; undefined when neither can be read (Deno
+ * without `--allow-env`).
+ */
+export function defaultProgramCacheDirectory(): string | undefined {
+  const xdg = getEnv("XDG_CACHE_HOME");
+  if (xdg !== undefined && path.isAbsolute(xdg)) return path.join(xdg, "cuda-ts", "program-cache");
+  const home = getEnv("HOME");
+  return home === undefined ? undefined : path.join(home, ".cache", "cuda-ts", "program-cache");
+}
+
+/** A compile cache in a directory. */
+export class FileProgramCache implements ProgramCache {
+  /** The directory of the entries (undefined: no directory could be determined, so nothing is cached). */
+  readonly directory: string | undefined;
+  /** The most bytes of entry files kept. */
+  readonly maxBytes: number;
+
+  /** A cache over `options.directory` (created when the first entry is stored). */
+  constructor(options: FileProgramCacheOptions = {}) {
+    const dir = optionalString("FileProgramCache", "directory", options.directory);
+    this.directory = dir === undefined ? defaultProgramCacheDirectory() : path.normalize(dir);
+    this.maxBytes = optionalInteger("FileProgramCache", "maxBytes", options.maxBytes, 0) ?? 1 << 30;
+  }
+
+  /** The file of `key`'s entry (the key itself when it is a hex SHA-256, else its hash). */
+  pathOf(key: string): string | undefined {
+    if (this.directory === undefined) return undefined;
+    const name = /^[0-9a-f]{64}$/.test(key) ? key : sha256Hex(key);
+    return path.join(this.directory, name + SUFFIX);
+  }
+
+  get(key: string): CachedProgram | undefined {
+    try {
+      const file = this.pathOf(key);
+      if (file === undefined) return undefined;
+      const bytes = readFileBytes(file);
+      if (bytes === undefined) return undefined;
+      const entry = decodeEntry(bytes, key);
+      if (entry === undefined) {
+        this.#remove(file);
+        return undefined;
+      }
+      this.#touch(file);
+      return entry;
+    } catch {
+      return undefined;
+    }
+  }
+
+  set(key: string, entry: CachedProgram): void {
+    const dir = this.directory;
+    const file = this.pathOf(key);
+    if (dir === undefined || file === undefined || !canWrite(dir)) return;
+    let tmp: string | undefined;
+    try {
+      const bytes = encodeEntry(key, entry);
+      if (bytes.length > this.maxBytes) return;
+      fs.mkdirSync(dir, { recursive: true });
+      tmp = path.join(dir, `.${path.basename(file)}.${randomBytes(8).toString("hex")}${TMP_SUFFIX}`);
+      const fd = fs.openSync(tmp, "wx", 0o644);
+      try {
+        let at = 0;
+        while (at < bytes.length) at += fs.writeSync(fd, bytes, at, bytes.length - at);
+        fs.fsyncSync(fd);
+      } finally {
+        fs.closeSync(fd);
+      }
+      fs.renameSync(tmp, file);
+      tmp = undefined;
+      this.#evict(file);
+    } catch {
+      // A cache that cannot be written is a cache that misses; the compilation has its result already.
+    } finally {
+      if (tmp !== undefined) this.#remove(tmp);
+    }
+  }
+
+  delete(key: string): boolean {
+    const file = this.pathOf(key);
+    if (file === undefined || !pathExists(file)) return false;
+    return this.#remove(file);
+  }
+
+  clear(): void {
+    for (const { file } of this.#entries()) this.#remove(file);
+  }
+
+  get size(): number {
+    return this.#entries().length;
+  }
+
+  #entries(): { file: string; size: number; mtimeMs: number }[] {
+    const dir = this.directory;
+    if (dir === undefined || !canReadPath(dir)) return [];
+    try {
+      return fs
+        .readdirSync(dir)
+        .filter((n) => n.endsWith(SUFFIX) && !n.startsWith("."))
+        .flatMap((n) => {
+          try {
+            const file = path.join(dir, n);
+            const st = fs.statSync(file);
+            return st.isFile() ? [{ file, size: st.size, mtimeMs: st.mtimeMs }] : [];
+          } catch {
+            return [];
+          }
+        });
+    } catch {
+      return [];
+    }
+  }
+
+  /** Removes least recently used entries past maxBytes (never `keep`), and temporary files left by crashes. */
+  #evict(keep: string): void {
+    const dir = this.directory;
+    if (dir === undefined || !canWrite(dir)) return;
+    try {
+      const now = Date.now();
+      for (const n of fs.readdirSync(dir)) {
+        if (!n.endsWith(TMP_SUFFIX)) continue;
+        const file = path.join(dir, n);
+        try {
+          if (now - fs.statSync(file).mtimeMs > STALE_TMP_MS) fs.unlinkSync(file);
+        } catch {
+          // Another process may have renamed or removed it.
+        }
+      }
+    } catch {
+      return;
+    }
+    const entries = this.#entries().sort((a, b) => a.mtimeMs - b.mtimeMs);
+    let total = entries.reduce((sum, e) => sum + e.size, 0);
+    for (const e of entries) {
+      if (total <= this.maxBytes) break;
+      if (e.file === keep) continue;
+      if (this.#remove(e.file)) total -= e.size;
+    }
+  }
+
+  /** Marks an entry as just used (for eviction), when allowed. */
+  #touch(file: string): void {
+    if (this.directory === undefined || !canWrite(this.directory)) return;
+    try {
+      const now = new Date();
+      fs.utimesSync(file, now, now);
+    } catch {
+      // Best effort: eviction then degrades towards first in, first out.
+    }
+  }
+
+  #remove(file: string): boolean {
+    if (this.directory === undefined || !canWrite(this.directory)) return false;
+    try {
+      fs.unlinkSync(file);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+}
+
+let defaultCache: FileProgramCache | undefined;
+
+/** The default file cache (`compile(target, { cache: true })`), made on first use. */
+export function defaultFileProgramCache(): FileProgramCache {
+  return (defaultCache ??= new FileProgramCache());
+}

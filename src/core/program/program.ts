@@ -1,0 +1,295 @@
+/**
+ * `Program`: compiles source into an {@link ObjectCode}, in the style of cuda.core:
+ *
+ * - `"c++"`: CUDA C++ through NVRTC, to `"ptx"`, `"cubin"` or `"ltoir"`, with name expressions
+ *   (`nameExpressions: ["axpy<float>"]`) recorded in the ObjectCode's symbol mapping so
+ *   `getKernel("axpy<float>")` works;
+ * - `"ptx"`: PTX through the {@link Linker} (nvJitLink, else the driver), to `"cubin"` (or `"ptx"` with LTO);
+ * - `"nvvm"`: NVVM IR (text or bitcode) through libNVVM, to `"ptx"` or `"ltoir"`, with `extraSources` and
+ *   `useLibdevice`.
+ *
+ * ```ts
+ * using prog = new Program(source, "c++", { arch: "sm_90", std: "c++17" });
+ * const mod = prog.compile("cubin", { nameExpressions: ["axpy<float>"], cache: true });
+ * const k = mod.getKernel("axpy<float>");
+ * ```
+ *
+ * Options are validated when the Program is built, before anything is compiled. A failed compilation throws the
+ * compiler's error (NVRTCError, NVVMError, NVJitLinkError) with the log in `error.log`; the same log is
+ * `program.log`. Compiling with `cache` (see program-cache.ts) skips the compiler on a hit.
+ *
+ * @module
+ */
+import { NVJitLinkError, NVRTCError, NVVMError } from "../../bindings/errors.ts";
+import type { nvrtcProgram } from "../../bindings/nvrtc.ts";
+import type { nvvmProgram } from "../../bindings/nvvm.ts";
+import { ClosedError } from "../errors.ts";
+import { track, untrack } from "../base/lifetime.ts";
+import { whichLinkerBackend } from "./linker-backend.ts";
+import { Linker } from "./linker.ts";
+import { LinkerOptions } from "./linker-options.ts";
+import { ObjectCode } from "./object-code.ts";
+import { isRealArch } from "./arch.ts";
+import { compileThroughCache, makeProgramCacheKey, resolveProgramCache, type CodeType, type ProgramCache } from "./cache.ts";
+import { NvrtcProgram } from "./nvrtc.ts";
+import { NvvmProgram } from "./nvvm.ts";
+import { describeValue } from "./option-checks.ts";
+import { ProgramOptions, type CompileTarget, type ProgramOptionsInit } from "./options.ts";
+
+export type { CodeType } from "./cache.ts";
+export type { CompileTarget } from "./options.ts";
+
+/** The compiler behind a Program. */
+export type ProgramBackend = "NVRTC" | "NVJITLINK" | "DRIVER" | "NVVM";
+
+/** Where compile logs go: anything with `write(text)` (as cuda.core's `logs`), or a function. */
+export type LogSink = { write(text: string): unknown } | ((text: string) => unknown);
+
+/** Options of {@link Program.compile}. */
+export interface CompileOptions {
+  /** NVRTC only: name expressions to instantiate and record (`"axpy<float>"`, `"&f"`). */
+  readonly nameExpressions?: readonly string[];
+  /** Receives the compiler's log when it is not empty (warnings, or the errors of a failed compilation). */
+  readonly logs?: LogSink;
+  /**
+   * A compile cache: an InMemoryProgramCache, a FileProgramCache, any ProgramCache, or `true` for the default
+   * file cache. Default: none (as cuda.core, caching is opt-in).
+   */
+  readonly cache?: ProgramCache | boolean;
+  /** A digest of what the cache key cannot see (the headers behind includePath, a PCH); see program-cache.ts. */
+  readonly cacheDigest?: string | Uint8Array;
+}
+
+const CODE_TYPES: readonly CodeType[] = ["c++", "ptx", "nvvm"];
+const TARGETS: Readonly<Record<ProgramBackend, readonly CompileTarget[]>> = {
+  NVRTC: ["ptx", "cubin", "ltoir"],
+  NVVM: ["ptx", "ltoir"],
+  NVJITLINK: ["cubin", "ptx"],
+  DRIVER: ["cubin"],
+};
+const FACTORIES: Readonly<Record<CompileTarget, (code: Uint8Array, options: { name: string; symbolMapping?: Record<string, string> }) => ObjectCode>> = {
+  ptx: (c, o) => ObjectCode.fromPtx(c, o),
+  cubin: (c, o) => ObjectCode.fromCubin(c, o),
+  ltoir: (c, o) => ObjectCode.fromLtoir(c, o),
+};
+
+function writeLog(sink: LogSink | undefined, log: string): void {
+  if (sink === undefined || log === "") return;
+  if (typeof sink === "function") sink(log);
+  else sink.write(log);
+}
+
+/** Compiles C++, PTX or NVVM IR into an ObjectCode. */
+export class Program {
+  /** The kind of source. */
+  readonly codeType: CodeType;
+  /** The compiler: NVRTC, NVVM, or the linker for PTX (NVJITLINK or DRIVER). */
+  readonly backend: ProgramBackend;
+  /** The validated options. */
+  readonly options: ProgramOptions;
+  readonly #code: string | Uint8Array;
+  #nvrtc: NvrtcProgram | undefined;
+  #nvrtcUsed = false;
+  readonly #nvvm: NvvmProgram | undefined;
+  #log = "";
+  #closed = false;
+
+  /**
+   * A program over `code`: C++ or PTX text, or NVVM IR (text, or bitcode bytes). `codeType` is case-insensitive.
+   * Throws TypeError or RangeError for a wrong argument or option, before any compiler is loaded.
+   */
+  constructor(code: string | Uint8Array, codeType: CodeType | string, options?: ProgramOptions | ProgramOptionsInit) {
+    const type = typeof codeType === "string" ? codeType.toLowerCase() : codeType;
+    if (!(CODE_TYPES as readonly unknown[]).includes(type)) {
+      throw new RangeError(`Program: codeType must be one of ${CODE_TYPES.map((t) => JSON.stringify(t)).join(", ")}, got ${describeValue(codeType)}`);
+    }
+    this.codeType = type as CodeType;
+    this.options = ProgramOptions.from(options);
+    if (this.codeType === "nvvm") {
+      if (typeof code !== "string" && !(code instanceof Uint8Array)) {
+        throw new TypeError(`Program: NVVM IR must be text (a string) or bitcode (a Uint8Array), got ${describeValue(code)}`);
+      }
+      if (code.length === 0) throw new RangeError("Program: the NVVM IR is empty");
+      const unsupported = this.options.unsupportedByNvvm();
+      if (unsupported.length > 0) throw new RangeError(`ProgramOptions: not supported by the NVVM backend: ${unsupported.join(", ")}`);
+    } else {
+      if (typeof code !== "string") throw new TypeError(`Program: ${this.codeType} source must be a string, got ${describeValue(code)}`);
+      const nvvmOnly = (["extraSources", "useLibdevice"] as const).filter((k) => this.options[k] !== undefined && this.options[k] !== false);
+      if (nvvmOnly.length > 0) throw new RangeError(`ProgramOptions: ${nvvmOnly.join(", ")} only apply to NVVM programs, not ${this.codeType}`);
+    }
+    this.#code = typeof code === "string" ? code : code.slice();
+    if (this.codeType === "c++") {
+      const nvrtcProgram = new NvrtcProgram(code as string, this.options.name);
+      this.#nvrtc = nvrtcProgram;
+      this.backend = "NVRTC";
+      track(this, () => nvrtcProgram.destroy());
+    } else if (this.codeType === "nvvm") {
+      const modules: (readonly [string, string | Uint8Array])[] = [[this.options.name, this.#code], ...(this.options.extraSources ?? [])];
+      const nvvmProgram = new NvvmProgram(modules);
+      this.#nvvm = nvvmProgram;
+      this.backend = "NVVM";
+      track(this, () => nvvmProgram.destroy());
+    } else {
+      const linkerOptions = new LinkerOptions(this.options.toLinkerOptions());
+      this.backend = whichLinkerBackend(linkerOptions.needsNvJitLink) === "nvJitLink" ? "NVJITLINK" : "DRIVER";
+      if (this.backend === "DRIVER") {
+        const unsupported = linkerOptions.unsupportedByDriver();
+        if (unsupported.length > 0) {
+          throw new RangeError(`ProgramOptions: not supported by the driver's linker (cuLink*; install nvJitLink for them): ${unsupported.join(", ")}`);
+        }
+      }
+    }
+  }
+
+  /**
+   * The NVRTC or NVVM program handle (for NVRTC, each compilation after the first gets a fresh program, so this is
+   * the latest one); null for PTX (linked at compile time) and after close().
+   */
+  get handle(): nvrtcProgram | nvvmProgram | null {
+    if (this.#closed) return null;
+    return this.#nvrtc?.handle ?? this.#nvvm?.handle ?? null;
+  }
+
+  /** The log of the last compilation (warnings, or the errors of a failure); empty after a cache hit. */
+  get log(): string {
+    return this.#log;
+  }
+
+  /** Whether close() has been called. */
+  get isClosed(): boolean {
+    return this.#closed;
+  }
+
+  /**
+   * Compiles to `target` and returns the ObjectCode (named after `options.name`, with the name expressions'
+   * lowered names in its symbol mapping). Targets: NVRTC ptx/cubin/ltoir, NVVM ptx/ltoir, PTX cubin (ptx with
+   * nvJitLink LTO). Throws RangeError/TypeError for a wrong argument, and the compiler's error (with the log)
+   * when compilation fails.
+   */
+  compile(target: CompileTarget, options: CompileOptions = {}): ObjectCode {
+    if (this.#closed) throw new ClosedError(`Program ${this.options.name}`, "compile");
+    const supported = TARGETS[this.backend];
+    if (!(supported as readonly unknown[]).includes(target)) {
+      throw new RangeError(
+        `Program.compile: the ${this.backend} backend compiles ${this.codeType} to ${supported.map((t) => JSON.stringify(t)).join(", ")}, not ${describeValue(target)}`,
+      );
+    }
+    if (typeof options !== "object" || options === null) throw new TypeError(`Program.compile: expected an options object, got ${describeValue(options)}`);
+    const names = this.#nameExpressions(options.nameExpressions);
+    const logs = options.logs;
+    if (logs !== undefined && typeof logs !== "function" && typeof (logs as { write?: unknown }).write !== "function") {
+      throw new TypeError(`Program.compile: logs must have a write(text) method or be a function, got ${describeValue(logs)}`);
+    }
+    if (options.cacheDigest !== undefined && typeof options.cacheDigest !== "string" && !(options.cacheDigest instanceof Uint8Array)) {
+      throw new TypeError(`Program.compile: cacheDigest must be a string or a Uint8Array, got ${describeValue(options.cacheDigest)}`);
+    }
+    if (this.backend === "NVRTC" && target === "cubin" && !isRealArch(this.options.resolveArch())) {
+      throw new RangeError(`Program.compile("cubin"): a cubin needs a real architecture (sm_<cc>), not ${JSON.stringify(this.options.resolveArch())}`);
+    }
+    const cache = resolveProgramCache(options.cache);
+    if (cache === undefined) return this.#compileNow(target, names, logs);
+    const key = makeProgramCacheKey({
+      code: this.#code,
+      codeType: this.codeType,
+      options: this.options,
+      target,
+      nameExpressions: names,
+      ...(options.cacheDigest !== undefined ? { extraDigest: options.cacheDigest } : {}),
+    });
+    const result = compileThroughCache(cache, key, target, () => this.#compileNow(target, names, logs));
+    if (result.hit) this.#log = "";
+    return result.code;
+  }
+
+  #nameExpressions(value: unknown): string[] {
+    if (value === undefined) return [];
+    if (!Array.isArray(value)) typeError("nameExpressions", "an array of strings", value);
+    if (value.length > 0 && this.backend !== "NVRTC") {
+      throw new RangeError(`Program.compile: nameExpressions are an NVRTC feature (c++ programs), not one of ${this.backend}`);
+    }
+    value.forEach((n, i) => {
+      if (typeof n !== "string") typeError(`nameExpressions[${i}]`, "a string", n);
+      if (n === "" || n.includes("\0")) throw new RangeError(`Program.compile: nameExpressions[${i}]: expected a non-empty name expression, got ${describeValue(n)}`);
+    });
+    return [...new Set(value as string[])];
+  }
+
+  #compileNow(target: CompileTarget, names: readonly string[], logs: LogSink | undefined): ObjectCode {
+    const name = this.options.name;
+    try {
+      if (this.#nvrtc !== undefined) {
+        if (this.#nvrtcUsed) this.#renewNvrtc();
+        this.#nvrtcUsed = true;
+        const out = this.#nvrtc.compile(target, this.options.asFlags("nvrtc", target), names);
+        this.#log = out.log;
+        writeLog(logs, out.log);
+        return FACTORIES[target](out.code, { name, symbolMapping: out.symbolMapping });
+      }
+      if (this.#nvvm !== undefined) {
+        const out = this.#nvvm.compile(this.options.asFlags("nvvm", target), this.options.useLibdevice === true);
+        this.#log = out.log;
+        writeLog(logs, out.log);
+        return FACTORIES[target](out.code, { name });
+      }
+    } catch (e) {
+      if (e instanceof NVRTCError || e instanceof NVVMError) {
+        this.#log = e.log ?? this.#nvrtc?.log() ?? this.#nvvm?.log() ?? "";
+        writeLog(logs, this.#log);
+      }
+      throw e;
+    }
+    return this.#link(target as "cubin" | "ptx", logs);
+  }
+
+  /** A fresh NVRTC program for each compilation after the first: every compilation starts from a clean state. */
+  #renewNvrtc(): void {
+    const fresh = new NvrtcProgram(this.#code as string, this.options.name);
+    untrack(this);
+    this.#nvrtc?.destroy();
+    this.#nvrtc = fresh;
+    track(this, () => fresh.destroy());
+  }
+
+  #link(target: "cubin" | "ptx", logs: LogSink | undefined): ObjectCode {
+    const ptx = ObjectCode.fromPtx(new TextEncoder().encode(this.#code as string), { name: this.options.name });
+    let linker: Linker;
+    try {
+      linker = new Linker(ptx, this.options.toLinkerOptions());
+    } catch (e) {
+      if (e instanceof NVJitLinkError && e.log !== undefined) {
+        this.#log = e.log;
+        writeLog(logs, e.log);
+      }
+      throw e;
+    }
+    try {
+      return linker.link(target);
+    } finally {
+      this.#log = [linker.errorLog, linker.infoLog].filter((l) => l !== "").join("\n");
+      linker.close();
+      if (this.#log !== "") writeLog(logs, this.#log);
+    }
+  }
+
+  /** Destroys the NVRTC or NVVM program. Closing twice is harmless; ObjectCodes already made stay valid. */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    untrack(this);
+    this.#nvrtc?.destroy();
+    this.#nvvm?.destroy();
+  }
+
+  [Symbol.dispose](): void {
+    this.close();
+  }
+
+  /** `Program(backend=..., name=...)`. */
+  toString(): string {
+    return `Program(backend=${this.backend}, name=${JSON.stringify(this.options.name)})`;
+  }
+}
+
+function typeError(option: string, expected: string, value: unknown): never {
+  throw new TypeError(`Program.compile: ${option}: expected ${expected}, got ${describeValue(value)}`);
+}
