@@ -8,7 +8,8 @@ import type { CUcontext } from "../bindings/driver.ts";
 import { addressKey, currentContextHandle, driver, ensureInit, makeCurrent } from "./base/driver-state.ts";
 import { ClosedError } from "./errors.ts";
 import { IdentityMap, track, untrack } from "./base/lifetime.ts";
-import { Device } from "./device.ts";
+import type { Device } from "./device.ts";
+import { deviceOf } from "./base/hub.ts";
 
 const contexts = new IdentityMap<Context>();
 
@@ -100,7 +101,7 @@ export class Context {
     } finally {
       makeCurrent(previous);
     }
-    return new Context(handle, new Device(ordinal), false, false);
+    return new Context(handle, deviceOf(ordinal), false, false);
   }
 
   /** The context current on the calling thread, or undefined when there is none. */

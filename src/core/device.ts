@@ -15,7 +15,9 @@ import { Stream, type StreamOptions } from "./stream.ts";
 import { Event, type EventOptions } from "./event.ts";
 import { GraphBuilder } from "./graph/builder.ts";
 import type { Buffer } from "./memory/buffer.ts";
-import { defaultMemoryResource, type MemoryResource } from "./memory/resource.ts";
+import type { MemoryResource } from "./memory/resource.ts";
+import { defaultMemoryResource } from "./memory/pool.ts";
+import { provideHubLinks } from "./base/hub.ts";
 import { enablePeerAccess } from "./memory/peer.ts";
 import { SystemDevice } from "./system/device.ts";
 
@@ -234,3 +236,6 @@ export class Device {
 export function contextKey(ctx: Context): number {
   return ffi.addressOf(ctx.handle);
 }
+
+// The hub: files below this one hold ordinals and reach Device (and the graph builder a stream makes) through here.
+provideHubLinks({ Device, graphBuilderFromStream: (stream) => GraphBuilder.fromStream(stream) });

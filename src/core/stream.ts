@@ -11,7 +11,8 @@ import type { Device } from "./device.ts";
 import { addressKey, currentContextHandle, driver, ensureInit, makeCurrent } from "./base/driver-state.ts";
 import { ClosedError } from "./errors.ts";
 import { Event, type EventOptions } from "./event.ts";
-import { GraphBuilder } from "./graph/builder.ts";
+import type { GraphBuilder } from "./graph/builder.ts";
+import { graphBuilderFromStream } from "./base/hub.ts";
 import { launchHostFunction, type HostFunction } from "./host-callback.ts";
 import { IdentityMap, track, untrack } from "./base/lifetime.ts";
 import { waitForEvent } from "./base/waiting.ts";
@@ -198,7 +199,7 @@ export class Stream {
    * The stream is borrowed: closing the builder does not close it.
    */
   createGraphBuilder(): GraphBuilder {
-    return GraphBuilder.fromStream(this);
+    return graphBuilderFromStream(this);
   }
 
   /**

@@ -23,7 +23,8 @@ import { CUDA_HOST_NODE_PARAMS_st, type CUgraph, type CUgraphNode } from "../../
 import { ffi, type Pointer } from "../../ffi/index.ts";
 import type { Buffer, HostMemory } from "../memory/buffer.ts";
 import type { Context } from "../context.ts";
-import { Device } from "../device.ts";
+import type { Device } from "../device.ts";
+import { deviceOf, isDevice } from "../base/hub.ts";
 import { driver } from "../base/driver-state.ts";
 import { ClosedError } from "../errors.ts";
 import { Event } from "../event.ts";
@@ -286,8 +287,8 @@ export class GraphDefinition extends NodeBuilder {
       this.attachments = body.parent.attachments;
       return;
     }
-    if (device !== undefined && !(device instanceof Device)) throw new TypeError(`GraphDefinition takes a Device, not ${describe(device)}`);
-    this.context = (device ?? new Device()).context;
+    if (device !== undefined && !isDevice(device)) throw new TypeError(`GraphDefinition takes a Device, not ${describe(device)}`);
+    this.context = (device ?? deviceOf()).context;
     this.#parent = undefined;
     this.attachments = new GraphAttachments();
     const graph = this.context.run(() => driver.cuGraphCreate(0));

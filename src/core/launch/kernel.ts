@@ -8,7 +8,8 @@
 import { CUfunction_attribute, type CUfunction, type CUkernel } from "../../bindings/driver.ts";
 import { ffi, Scratch } from "../../ffi/index.ts";
 import type { NativePointer } from "../../ffi/types.ts";
-import { Device } from "../device.ts";
+import type { Device } from "../device.ts";
+import { deviceOf } from "../base/hub.ts";
 import { currentContextHandle, driver, makeCurrent } from "../base/driver-state.ts";
 import { ClosedError, LaunchArgumentError } from "../errors.ts";
 import { type ParamType, parameterTypesFromMangledName, type ScalarKind } from "./mangling.ts";
@@ -199,7 +200,7 @@ export class Kernel {
 
   /** The kernel's attributes on a device (default: the current device). */
   attributes(device?: Device): KernelAttributes {
-    const dev = device ?? new Device();
+    const dev = device ?? deviceOf();
     let a = this.#attributes.get(dev.id);
     if (a === undefined) {
       const out: Record<string, number | boolean> = {};
@@ -226,7 +227,7 @@ export class Kernel {
 
   /** Occupancy queries on a device (default: the current device). */
   occupancy(device?: Device): KernelOccupancy {
-    return new KernelOccupancy(this, device ?? new Device());
+    return new KernelOccupancy(this, device ?? deviceOf());
   }
 }
 

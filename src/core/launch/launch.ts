@@ -27,7 +27,8 @@ import { ffi, Scratch } from "../../ffi/index.ts";
 import type { NativePointer } from "../../ffi/types.ts";
 import { RecordBase } from "../../sys/record.ts";
 import { Buffer } from "../memory/buffer.ts";
-import { Device } from "../device.ts";
+import type { Device } from "../device.ts";
+import { deviceOf } from "../base/hub.ts";
 import { driver, makeCurrent } from "../base/driver-state.ts";
 import { LaunchArgumentError, LaunchConfigError } from "../errors.ts";
 import type { ArgumentPlan, Kernel } from "./kernel.ts";
@@ -98,14 +99,14 @@ export class LaunchConfig {
     this.cooperative = options.cooperative ?? false;
     if (typeof this.cooperative !== "boolean") throw new LaunchConfigError("LaunchConfig.cooperative must be a boolean");
     if (this.cluster !== undefined) {
-      const dev = new Device();
+      const dev = deviceOf();
       const cc = dev.computeCapability;
       if (cc.major < 9) {
         throw new LaunchConfigError(`thread-block clusters need compute capability 9.0 or newer; device ${dev.id} (${dev.name}) is ${cc.major}.${cc.minor}`);
       }
     }
     if (this.cooperative) {
-      const dev = new Device();
+      const dev = deviceOf();
       if (!dev.properties.cooperativeLaunch) throw new LaunchConfigError(`device ${dev.id} (${dev.name}) does not support cooperative launches`);
     }
     const c = new CUlaunchConfig_st();

@@ -9,7 +9,8 @@
 import type { CUdeviceptr } from "../../bindings/driver.ts";
 import { ffi } from "../../ffi/index.ts";
 import type { NativePointer } from "../../ffi/types.ts";
-import { Device } from "../device.ts";
+import type { Device } from "../device.ts";
+import { deviceOf } from "../base/hub.ts";
 import { driver } from "../base/driver-state.ts";
 import { ClosedError } from "../errors.ts";
 import { track, untrack } from "../base/lifetime.ts";
@@ -145,8 +146,8 @@ export class Buffer {
   /** The device the memory is on (the resource's device; for foreign memory, asked of the driver). */
   get device(): Device {
     const id = this.memoryResource?.deviceId;
-    if (id !== undefined && id >= 0) return new Device(id);
-    return new Device(pointerDevice(this.handle));
+    if (id !== undefined && id >= 0) return deviceOf(id);
+    return deviceOf(pointerDevice(this.handle));
   }
 
   /** Whether device code can read and write the memory. */

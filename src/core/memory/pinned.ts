@@ -9,7 +9,8 @@ import { CUmemAllocationType, CUmemLocationType, type CUdeviceptr } from "../../
 import { ffi } from "../../ffi/index.ts";
 import { Buffer } from "./buffer.ts";
 import { Context } from "../context.ts";
-import { Device } from "../device.ts";
+import type { Device } from "../device.ts";
+import { allDevices } from "../base/hub.ts";
 import { driver } from "../base/driver-state.ts";
 import type { IPCAllocationHandle } from "./ipc.ts";
 import { resolvePinnedOptions, type PinnedMemoryResourceOptions } from "./options.ts";
@@ -78,7 +79,7 @@ export class PinnedMemoryResource extends MemoryPoolResource {
     const { pool, uuid: id } = importPool(handle, "PinnedMemoryResource.fromAllocationHandle");
     try {
       // Access is per process: this process's devices need it too.
-      setPoolAccess(pool, Device.all().map((d) => d.id));
+      setPoolAccess(pool, allDevices().map((d) => d.id));
     } catch (e) {
       driver.cuMemPoolDestroy(pool);
       throw e;
@@ -101,7 +102,7 @@ function pinnedPoolInit(o: ReturnType<typeof resolvePinnedOptions>): PoolInit {
     maxSize: o.maxSize,
   });
   try {
-    setPoolAccess(pool, o.accessibleBy ?? Device.all().map((d) => d.id));
+    setPoolAccess(pool, o.accessibleBy ?? allDevices().map((d) => d.id));
     const context = Context.current();
     const base = context === undefined ? {} : { context };
     if (!o.ipcEnabled) return { pool, owned: true, ...base };

@@ -17,14 +17,15 @@ import {
 import { ffi, Scratch } from "../../ffi/index.ts";
 import { Buffer } from "./buffer.ts";
 import type { Context } from "../context.ts";
-import { Device } from "../device.ts";
+import type { Device } from "../device.ts";
+import { deviceOf } from "../base/hub.ts";
 import { driver } from "../base/driver-state.ts";
 import { ClosedError } from "../errors.ts";
 import { IPCAllocationHandle, IPCBufferDescriptor, newUuid } from "./ipc.ts";
 import { closeFd, dupFd } from "../../ffi/libc-socket.ts";
 import { resolveDevicePoolOptions, type DeviceMemoryResourceOptions } from "./options.ts";
 import { MemoryPoolAttributes, ULLONG_MAX } from "./pool-attributes.ts";
-import { allocationSize, inContext, requireStream, type AllocateOptions, type IpcMemoryResource, type MemoryResource } from "./resource.ts";
+import { allocationSize, inContext, requireStream, SynchronousMemoryResource, type AllocateOptions, type IpcMemoryResource, type MemoryResource } from "./resource.ts";
 import type { Stream } from "../stream.ts";
 
 /** How a pool resource starts: a pool handle and what it owns. @internal */
@@ -351,7 +352,7 @@ export class DeviceMemoryResource extends MemoryPoolResource {
   readonly device: Device;
 
   constructor(device: Device | number, options?: DeviceMemoryResourceOptions) {
-    const dev = new Device(device);
+    const dev = deviceOf(device);
     super(pendingInit ?? devicePoolInit(dev, options));
     pendingInit = undefined;
     this.device = dev;
@@ -389,7 +390,7 @@ export class DeviceMemoryResource extends MemoryPoolResource {
       if (handle instanceof IPCAllocationHandle && !existing.ownsHandle(handle)) handle.close();
       return existing;
     }
-    const dev = new Device(device);
+    const dev = deviceOf(device);
     const context = dev.context;
     const { pool, uuid } = importPool(handle, "DeviceMemoryResource.fromAllocationHandle");
     pendingInit = { pool, owned: true, ipc: { uuid, mapped: true }, context };
@@ -425,3 +426,17 @@ function devicePoolInit(dev: Device, options: DeviceMemoryResourceOptions | unde
     throw e;
   }
 }
+
+/**
+ * The resource a device allocates from by default: its current memory pool (a DeviceMemoryResource without
+ * options) where the device supports pools, else synchronous allocations.
+ */
+export function defaultMemoryResource(device: Device): MemoryResource {
+  return device.properties.memoryPoolsSupported ? new DeviceMemoryResource(device) : new SynchronousMemoryResource(device);
+}
+
+/**
+ * The device's default pool.
+ * @deprecated Use `DeviceMemoryResource` (without options it is the device's default pool).
+ */
+export { DeviceMemoryResource as DefaultPoolMemoryResource };

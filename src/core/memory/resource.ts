@@ -17,7 +17,6 @@ import type { Context } from "../context.ts";
 import type { Device } from "../device.ts";
 import { currentContextHandle, driver, makeCurrent } from "../base/driver-state.ts";
 import type { IPCBufferDescriptor } from "./ipc.ts";
-import { DeviceMemoryResource } from "./pool.ts";
 import type { Stream } from "../stream.ts";
 
 /** Options of `allocate` and `deallocate`. */
@@ -105,17 +104,3 @@ export class SynchronousMemoryResource implements MemoryResource {
     onDevice(this.device, () => driver.cuMemFree(ptr));
   }
 }
-
-/**
- * The resource a device allocates from by default: its current memory pool (a DeviceMemoryResource without
- * options) where the device supports pools, else synchronous allocations.
- */
-export function defaultMemoryResource(device: Device): MemoryResource {
-  return device.properties.memoryPoolsSupported ? new DeviceMemoryResource(device) : new SynchronousMemoryResource(device);
-}
-
-/**
- * The device's default pool.
- * @deprecated Use `DeviceMemoryResource` (without options it is the device's default pool).
- */
-export { DeviceMemoryResource as DefaultPoolMemoryResource };

@@ -12,7 +12,8 @@
 import { CUmemAccessDesc_st, CUmemAllocationProp_st, CUmemLocationType, type CUdeviceptr, type CUmemGenericAllocationHandle } from "../../bindings/driver.ts";
 import { Scratch } from "../../ffi/index.ts";
 import { Buffer } from "./buffer.ts";
-import { Device } from "../device.ts";
+import type { Device } from "../device.ts";
+import { deviceOf } from "../base/hub.ts";
 import { driver } from "../base/driver-state.ts";
 import { allocationSize, onDevice, type AllocateOptions, type MemoryResource } from "./resource.ts";
 import { alignUp, growthPlan, resolveVirtualOptions, type ResolvedVirtualOptions, type VirtualMemoryResourceOptions } from "./virtual-options.ts";
@@ -61,7 +62,7 @@ export class VirtualMemoryResource implements MemoryResource {
   #granularity: bigint | undefined;
 
   constructor(device: Device | number, options?: VirtualMemoryResourceOptions) {
-    this.device = new Device(device);
+    this.device = deviceOf(device);
     this.#o = resolveVirtualOptions(options);
     if (this.#o.location === "device" && this.device.properties.virtualMemoryManagementSupported === 0) {
       throw new Error(`device ${this.device.id} (${this.device.name}) does not support virtual memory management: use DeviceMemoryResource`);

@@ -5,7 +5,8 @@
  *
  * @module
  */
-import { Device } from "../device.ts";
+import type { Device } from "../device.ts";
+import { deviceOf } from "../base/hub.ts";
 import { briefError, describeValue } from "./option-checks.ts";
 
 const ARCH = /^(sm|compute|lto)_(\d{2,3})([af]?)$/;
@@ -61,7 +62,7 @@ export class MissingArchError extends Error {
  */
 export function defaultArch(owner: string): string {
   try {
-    return `sm_${new Device().arch}`;
+    return `sm_${deviceOf().arch}`;
   } catch (e) {
     throw new MissingArchError(owner, e);
   }

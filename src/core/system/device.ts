@@ -20,7 +20,8 @@ import {
   type nvmlClockType_t,
   type nvmlDevice_t,
 } from "../../bindings/nvml.ts";
-import { Device } from "../device.ts";
+import type { Device } from "../device.ts";
+import { allDevices, deviceCount } from "../base/hub.ts";
 import {
   NVML_ERROR_INSUFFICIENT_SIZE,
   NVML_ERROR_NOT_FOUND,
@@ -403,9 +404,9 @@ export class SystemDevice {
    */
   toCudaDevice(): Device {
     const want = this.uuidWithoutPrefix;
-    for (const d of Device.all()) if (d.uuid.toLowerCase() === want) return d;
+    for (const d of allDevices()) if (d.uuid.toLowerCase() === want) return d;
     throw new Error(
-      `${this.name} (${this.uuid}) is not visible to CUDA in this process: CUDA sees ${Device.count} device(s)` +
+      `${this.name} (${this.uuid}) is not visible to CUDA in this process: CUDA sees ${deviceCount()} device(s)` +
         " (CUDA_VISIBLE_DEVICES may hide it, or MIG may be on)",
     );
   }
