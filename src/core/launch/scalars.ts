@@ -34,42 +34,43 @@ const INT_RANGE: Partial<Record<ScalarKind, [number, number]>> = {
   u32: [0, 4294967295],
 };
 
-const f32buf = new Float32Array(1);
-const u32buf = new Uint32Array(f32buf.buffer);
+const convView = new DataView(new ArrayBuffer(8));
 
-/** IEEE 754 binary16 bits of a number (round to nearest even). */
-export function toHalfBits(x: number): number {
-  f32buf[0] = x;
-  const f = u32buf[0]!;
-  const sign = (f >>> 16) & 0x8000;
-  const exp = (f >>> 23) & 0xff;
-  let mant = f & 0x7fffff;
-  if (exp === 0xff) return sign | 0x7c00 | (mant ? 0x200 | (mant >>> 13) : 0); // Inf, NaN (quiet)
-  let e = exp - 127 + 15;
-  if (e >= 0x1f) return sign | 0x7c00; // overflow → Inf
-  if (e <= 0) {
-    if (e < -10) return sign; // underflow → ±0
-    mant |= 0x800000;
-    const shift = 14 - e;
-    let h = mant >>> shift;
-    const rem = mant & ((1 << shift) - 1);
-    const half = 1 << (shift - 1);
-    if (rem > half || (rem === half && (h & 1))) h++;
-    return sign | h;
-  }
-  let h = (e << 10) | (mant >>> 13);
-  const rem = mant & 0x1fff;
-  if (rem > 0x1000 || (rem === 0x1000 && (h & 1))) h++;
-  return sign | h;
+/**
+ * Rounds a finite, non-negative number once, to nearest with ties to even, onto a binary format with `p` fraction
+ * bits and smallest normal exponent `emin`, and returns the format's bits (without the sign; the exponent field
+ * may reach the infinity encoding or beyond, which the caller checks). Adding and subtracting 1.5·2^(52+q) rounds
+ * to a multiple of 2^q in one double operation, which rounds to nearest even by IEEE 754.
+ */
+function roundToBits(a: number, p: number, emin: number, emax: number): number {
+  if (a === 0) return 0;
+  convView.setFloat64(0, a);
+  const biased = (convView.getUint32(0) >>> 20) & 0x7ff;
+  if (biased - 1023 > emax) return (emax - emin + 2) * 2 ** p; // beyond the largest binade: infinity
+  const e = Math.max(biased - 1023, emin); // double subnormals are far below every target's range: e = emin
+  const q = e - p;
+  const c = 1.5 * 2 ** (52 + q);
+  const r = a + c - c; // a rounded to a multiple of 2^q
+  // r / 2^q is in [0, 2^(p+1)]: the fraction with its leading bit, or the subnormal count where e = emin.
+  return (e - emin) * 2 ** p + r / 2 ** q;
 }
 
-/** bfloat16 bits of a number (round to nearest even). */
+/** IEEE 754 binary16 bits of a number, rounded once from the double to nearest, ties to even. */
+export function toHalfBits(x: number): number {
+  if (Number.isNaN(x)) return 0x7e00;
+  const sign = x < 0 || Object.is(x, -0) ? 0x8000 : 0;
+  const a = Math.abs(x);
+  if (a === Infinity) return sign | 0x7c00;
+  return sign | Math.min(roundToBits(a, 10, -14, 15), 0x7c00);
+}
+
+/** bfloat16 bits of a number, rounded once from the double to nearest, ties to even. */
 export function toBFloat16Bits(x: number): number {
-  f32buf[0] = x;
-  const f = u32buf[0]!;
-  if ((f & 0x7f800000) === 0x7f800000 && (f & 0x7fffff) !== 0) return (f >>> 16) | 0x40; // NaN stays NaN
-  const rounded = f + 0x7fff + ((f >>> 16) & 1);
-  return (rounded >>> 16) & 0xffff;
+  if (Number.isNaN(x)) return 0x7fc0;
+  const sign = x < 0 || Object.is(x, -0) ? 0x8000 : 0;
+  const a = Math.abs(x);
+  if (a === Infinity) return sign | 0x7f80;
+  return sign | Math.min(roundToBits(a, 7, -126, 127), 0x7f80);
 }
 
 const encodeView = new DataView(new ArrayBuffer(16));
