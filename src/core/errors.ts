@@ -45,3 +45,17 @@ export class LaunchConfigError extends RangeError {
     this.name = "LaunchConfigError";
   }
 }
+
+/** `ObjectCode.getKernel` found no kernel of that name (the driver's NOT_FOUND is the `cause`). */
+export class KernelNotFoundError extends Error {
+  /** The name asked for. */
+  readonly kernelName: string;
+  /** The symbol looked up (the lowered name of a name expression, or the name itself). */
+  readonly symbol: string;
+  constructor(kernelName: string, symbol: string, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "KernelNotFoundError";
+    this.kernelName = kernelName;
+    this.symbol = symbol;
+  }
+}

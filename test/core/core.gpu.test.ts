@@ -11,6 +11,8 @@ import {
   Event,
   EventTimingError,
   Kernel,
+  KernelNotFoundError,
+  CUDAError,
   LaunchArgumentError,
   LaunchConfig,
   LaunchConfigError,
@@ -115,6 +117,13 @@ describe.skipIf(!gpu.available)(`the object layer on a GPU${skipNote}`, () => {
   it("finds a plain C++ kernel by its name, and refuses an unknown one with the names it knows", () => {
     expect(code.getKernel("noop").symbol).toBe("_Z4noopv");
     expect(() => code.getKernel("no_such_kernel")).toThrow(/no kernel "no_such_kernel"/);
+    expect(() => code.getKernel("no_such_kernel")).toThrow(KernelNotFoundError);
+    try {
+      code.getKernel("no_such_kernel");
+    } catch (e) {
+      expect((e as KernelNotFoundError).kernelName).toBe("no_such_kernel");
+      expect((e as KernelNotFoundError).cause).toBeInstanceOf(CUDAError);
+    }
   });
 
   it("gives one Device per ordinal, with its properties", () => {

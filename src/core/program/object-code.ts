@@ -12,7 +12,7 @@ import type { CUkernel, CUlibrary } from "../../bindings/driver.ts";
 import { ffi } from "../../ffi/index.ts";
 import { readFileBytes } from "../../ffi/host.ts";
 import { driver, ensureInit } from "../base/driver-state.ts";
-import { ClosedError } from "../errors.ts";
+import { ClosedError, KernelNotFoundError } from "../errors.ts";
 import { Kernel } from "../launch/kernel.ts";
 import { track, untrack } from "../base/lifetime.ts";
 
@@ -130,11 +130,14 @@ export class ObjectCode {
       }
     } catch (e) {
       const known = Object.keys(this.#symbolMapping);
-      throw Object.assign(new Error(
+      throw new KernelNotFoundError(
+        name,
+        lowered,
         `no kernel ${JSON.stringify(name)}${lowered !== name ? ` (lowered ${lowered})` : ""} in ${this.name || `this ${this.format}`}` +
           (known.length ? `; name expressions given at compile time: ${known.join(", ")}` : "; for templates or overloads, pass nameExpressions when compiling") +
           ` (${(e as Error).message})`,
-      ), { cause: e });
+        { cause: e },
+      );
     }
     k = new Kernel(handle, this, name, lowered);
     this.#kernels.set(name, k);
