@@ -149,7 +149,7 @@ export class ManagedMemoryResource implements MemoryResource {
     const ctx = (this.#context ??= options.stream?.context ?? Context.current());
     if (ctx === undefined) throw new Error("ManagedMemoryResource.allocate needs a current context: call device.setCurrent() or pass { stream }");
     const ptr = n === 0 ? (0n as CUdeviceptr) : inContext(ctx, () => driver.cuMemAllocManaged(n, CU_MEM_ATTACH_GLOBAL));
-    return new Buffer(ptr, n, this, options.stream);
+    return new Buffer(ptr, Number(n), this, options.stream);
   }
 
   /** Frees managed memory this resource allocated. */

@@ -139,7 +139,7 @@ export class LegacyPinnedMemoryResource implements MemoryResource {
     const n = allocationSize(size);
     const ctx = (this.#context ??= options.stream?.context ?? currentContext("LegacyPinnedMemoryResource.allocate"));
     const ptr = n === 0 ? (0n as CUdeviceptr) : (ffi.bigAddressOf(inContext(ctx, () => driver.cuMemHostAlloc(n, CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP))) as CUdeviceptr);
-    return new Buffer(ptr, n, this, options.stream);
+    return new Buffer(ptr, Number(n), this, options.stream);
   }
 
   deallocate(ptr: CUdeviceptr, _size: number, options: AllocateOptions = {}): void {

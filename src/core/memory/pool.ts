@@ -241,7 +241,7 @@ export abstract class MemoryPoolResource implements IpcMemoryResource {
     const ctx = this.allocationContext(stream);
     this.#context ??= ctx;
     const ptr = inContext(ctx, () => driver.cuMemAllocFromPoolAsync(n, pool, stream.handle));
-    return new Buffer(ptr, n, this.bufferResource(), stream);
+    return new Buffer(ptr, Number(n), this.bufferResource(), stream);
   }
 
   /**

@@ -51,11 +51,31 @@ export interface IpcMemoryResource extends MemoryResource {
   importBuffer(descriptor: IPCBufferDescriptor, options: { readonly stream: Stream }): Buffer;
 }
 
-/** Validates and converts an allocation size. */
-export function allocationSize(size: number | bigint): number {
-  const n = typeof size === "bigint" ? Number(size) : size;
-  if (!Number.isSafeInteger(n) || n < 0) throw new RangeError(`an allocation size is a non-negative integer number of bytes, not ${String(size)}`);
-  return n;
+const SIZE_T_MAX = 0xffff_ffff_ffff_ffffn;
+
+/**
+ * Checks an allocation size: a whole number of bytes from 0 to 2^64-1, as a number or a bigint. Sizes beyond what
+ * the device could hold are not refused here: the driver answers them (with CUDA_ERROR_OUT_OF_MEMORY, a CUDAError).
+ * Returns a number where the size is a safe integer (every size a real allocation can have), else a bigint.
+ */
+export function allocationSize(size: number | bigint): number | bigint {
+  if (typeof size === "number") {
+    if (Number.isSafeInteger(size) && size >= 0) return size;
+    if (Number.isInteger(size) && size >= 0 && size <= 2 ** 64 - 2 ** 11) return BigInt(size);
+  } else if (typeof size === "bigint") {
+    if (size >= 0n && size <= SIZE_T_MAX) return size <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(size) : size;
+  }
+  throw new RangeError(
+    `an allocation size is a whole number of bytes from 0 to 2^64-1 (a number or a bigint), not ${describeSize(size)}` +
+      (typeof size === "number" && Number.isInteger(size) && size > 0 ? ": that is more than 64 bits can count; pass a bigint ≤ 2n**64n-1n" : ""),
+  );
+}
+
+function describeSize(size: unknown): string {
+  if (typeof size === "bigint") return `${size}n`;
+  if (typeof size === "number") return String(size);
+  if (typeof size === "string") return `the string ${JSON.stringify(size)}`;
+  return size === null ? "null" : typeof size;
 }
 
 /** Runs `fn` with `device`'s primary context current (restoring the previous one). */
@@ -96,7 +116,7 @@ export class SynchronousMemoryResource implements MemoryResource {
   allocate(size: number | bigint, options: AllocateOptions = {}): Buffer {
     const n = allocationSize(size);
     const ptr = n === 0 ? (0n as CUdeviceptr) : onDevice(this.device, () => driver.cuMemAlloc(n));
-    return new Buffer(ptr, n, this, options.stream);
+    return new Buffer(ptr, Number(n), this, options.stream);
   }
   deallocate(ptr: CUdeviceptr, _size: number, options: AllocateOptions = {}): void {
     if (ptr === 0n) return;

@@ -149,11 +149,11 @@ export class VirtualMemoryResource implements MemoryResource {
   allocate(size: number | bigint, options: AllocateOptions = {}): Buffer {
     const n = allocationSize(size);
     if (n === 0) return new Buffer(0n as CUdeviceptr, 0, this, options.stream);
-    return new Buffer(this.#create(n) as CUdeviceptr, n, this, options.stream);
+    return new Buffer(this.#create(n) as CUdeviceptr, Number(n), this, options.stream);
   }
 
   /** Reserves, creates, maps and opens at least `n` bytes; returns the base address. */
-  #create(n: number): bigint {
+  #create(n: number | bigint): bigint {
     return onDevice(this.device, () => {
       const aligned = alignUp(BigInt(n), this.granularity);
       const undo = new Undo();
@@ -200,7 +200,7 @@ export class VirtualMemoryResource implements MemoryResource {
     const n = allocationSize(newSize);
     if (n < buffer.size) throw new RangeError(`grow makes buffers larger: ${n} bytes is less than the buffer's ${buffer.size}; allocate a smaller buffer and copy instead`);
     if (buffer.size === 0) {
-      if (n > 0) buffer.relocate(this.#create(n) as CUdeviceptr, n);
+      if (n > 0) buffer.relocate(this.#create(n) as CUdeviceptr, Number(n));
       return buffer;
     }
     const base = buffer.handle as bigint;
@@ -210,7 +210,7 @@ export class VirtualMemoryResource implements MemoryResource {
       const plan = growthPlan(a.mapped, BigInt(n), this.granularity);
       if (plan.extra > 0n && !this.#growInPlace(a, plan.extra)) this.#growByRemapping(a, plan.extra);
     });
-    buffer.relocate(a.base as CUdeviceptr, n);
+    buffer.relocate(a.base as CUdeviceptr, Number(n));
     return buffer;
   }
 

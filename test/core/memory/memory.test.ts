@@ -35,7 +35,7 @@ class MallocResource implements MemoryResource {
   readonly deviceId = -1;
   readonly live = new Set<bigint>();
   allocate(size: number | bigint): Buffer {
-    const n = allocationSize(size);
+    const n = Number(allocationSize(size));
     const p = ffi.bigAddressOf(malloc(BigInt(Math.max(n, 1))));
     this.live.add(p);
     return new Buffer(p as CUdeviceptr, n, this, undefined);
@@ -152,7 +152,21 @@ describe("memory resource options", () => {
     expect(byteCount(ULLONG_MAX, "x")).toBe(ULLONG_MAX);
     expect(() => byteCount(ULLONG_MAX + 1n, "x")).toThrow(RangeError);
     expect(allocationSize(10n)).toBe(10);
-    expect(() => allocationSize(-1)).toThrow(/non-negative integer number of bytes/);
+    expect(allocationSize(0)).toBe(0);
+    expect(() => allocationSize(-1)).toThrow(/whole number of bytes from 0 to 2\^64-1 \(a number or a bigint\), not -1$/);
+    expect(() => allocationSize(-1n)).toThrow(/not -1n$/);
+    expect(() => allocationSize(1.5)).toThrow(/not 1.5$/);
+    expect(() => allocationSize(NaN)).toThrow(/not NaN$/);
+    expect(() => allocationSize("8" as unknown as number)).toThrow(/not the string "8"$/);
+  });
+
+  it("passes every size up to 2^64-1 on to the driver (which answers what it cannot allocate)", () => {
+    expect(allocationSize(2 ** 53 - 1)).toBe(2 ** 53 - 1);
+    expect(allocationSize(2 ** 60)).toBe(1n << 60n);
+    expect(allocationSize(1n << 60n)).toBe(1n << 60n);
+    expect(allocationSize(2n ** 64n - 1n)).toBe(2n ** 64n - 1n);
+    expect(() => allocationSize(2n ** 64n)).toThrow(RangeError);
+    expect(() => allocationSize(2 ** 64)).toThrow(/more than 64 bits can count/);
   });
 });
 
