@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resolve } from "node:path";
 import {
   Buffer,
+  CUDAError,
   Device,
   DeviceMemoryResource,
   IpcListener,
@@ -173,6 +174,41 @@ describe.skipIf(!gpu.available)(`memory resources on a GPU${skipNote}`, () => {
     expect(a.usedMemHigh).toBe(0n);
     mr.trimTo(0);
     expect(a.reservedMemCurrent).toBe(0n);
+  });
+
+  it("hands sizes beyond the device to the driver, whose out-of-memory error comes back typed", () => {
+    const resources: MemoryResource[] = [dev.memoryResource, new SynchronousMemoryResource(dev)];
+    for (const mr of resources) {
+      for (const size of [2 ** 60, 1n << 60n]) {
+        let error: unknown;
+        try {
+          mr.allocate(size, { stream }).close(stream);
+        } catch (e) {
+          error = e;
+        }
+        expect(error, `${mr.constructor.name}.allocate(${String(size)})`).toBeInstanceOf(CUDAError);
+        expect((error as CUDAError).codeName).toBe("CUDA_ERROR_OUT_OF_MEMORY");
+      }
+      expect(() => mr.allocate(2n ** 64n - 1n, { stream })).toThrow(CUDAError);
+    }
+    // The device still works afterwards.
+    using b = dev.allocate(64, { stream });
+    b.fill(7, { stream });
+    stream.sync();
+  });
+
+  it("leaves the pool's freed memory releasable once `await stream.done()` returns (on Bun as on Deno)", async () => {
+    using mr = new DeviceMemoryResource(dev, { releaseThreshold: 0 });
+    const a = mr.attributes;
+    for (let round = 0; round < 3; round++) {
+      const b = mr.allocate(64 << 20, { stream });
+      b.fill(1, { stream });
+      b.close(stream);
+      await stream.done();
+      expect(a.usedMemCurrent).toBe(0n);
+      mr.trimTo(0);
+      expect(a.reservedMemCurrent, `round ${round}`).toBe(0n);
+    }
   });
 
   it("sets the settable pool attributes and refuses the others", () => {
