@@ -49,15 +49,19 @@ export interface BindingExtras<R> {
   readonly loaded: LoadedLibrary | undefined;
   /**
    * The native function behind `raw[name]`, resolved now if it was not yet (for hot paths that keep it in a
-   * variable instead of looking it up on `raw` every call). Throws like the first call would.
+   * variable instead of looking it up on `raw` every call), typed as the raw table types it. Throws like the first
+   * call would.
    */
-  resolve(name: string): (...args: never[]) => unknown;
+  resolve<K extends keyof R & string>(name: K): R[K];
   /**
-   * A non-blocking variant of a function (Deno: runs on a worker thread and returns a Promise). Throws
-   * UnsupportedOnRuntimeError on Bun. Bound once per name and cached.
+   * A non-blocking variant of a function (Deno: runs on a worker thread and returns a Promise of what the raw
+   * function returns). Throws UnsupportedOnRuntimeError on Bun. Bound once per name and cached.
    */
-  nonblocking(name: string): (...args: unknown[]) => Promise<unknown>;
+  nonblocking<K extends keyof R & string>(name: K): Nonblocking<R[K]>;
 }
+
+/** A raw function as its non-blocking variant calls it: the same arguments, the result as a Promise. */
+export type Nonblocking<F> = F extends (...args: infer A) => infer T ? (...args: A) => Promise<T> : never;
 
 /** Options of {@link createBinding}. */
 export interface BindingOptions<R, C> {
@@ -114,16 +118,16 @@ export function createBinding<R extends object, C extends object>(options: Bindi
     get loaded() {
       return loaded;
     },
-    resolve(name: string) {
-      const spec = options.functions[name];
-      if (spec === undefined) throw new TypeError(`${options.info.name} has no function ${name}`);
+    resolve<K extends keyof R & string>(name: K): R[K] {
       if (!resolved.has(name)) {
+        const spec = options.functions[name];
+        if (spec === undefined) throw new TypeError(`${options.info.name} has no function ${name}`);
         raw[name] = resolver(name, spec, load(), { nonblocking: false });
         resolved.add(name);
       }
-      return raw[name] as (...args: never[]) => unknown;
+      return raw[name] as R[K];
     },
-    nonblocking(name: string) {
+    nonblocking<K extends keyof R & string>(name: K): Nonblocking<R[K]> {
       let f = nonblockingCache.get(name);
       if (f === undefined) {
         const spec = options.functions[name];
@@ -131,7 +135,7 @@ export function createBinding<R extends object, C extends object>(options: Bindi
         f = resolver(name, spec, load(), { nonblocking: true }) as (...args: unknown[]) => Promise<unknown>;
         nonblockingCache.set(name, f);
       }
-      return f;
+      return f as Nonblocking<R[K]>;
     },
   };
   return Object.defineProperties(checked, Object.getOwnPropertyDescriptors(extras)) as C & BindingExtras<R>;

@@ -54,13 +54,10 @@ export function perThreadDefaultStream(): boolean {
   return env !== undefined && Number.parseInt(env, 10) !== 0 && !Number.isNaN(Number.parseInt(env, 10));
 }
 
-const GET_PROC_ADDRESS = { parameters: ["pointer", "pointer", "i32", "u64", "pointer"], result: "u32" } as const;
-const GET_VERSION = { parameters: ["pointer"], result: "u32" } as const;
-const GET_STRING = { parameters: ["u32", "pointer"], result: "u32" } as const;
 const QUERY_RESULT = ["CU_GET_PROC_ADDRESS_SUCCESS", "CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND", "CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT"];
 
 interface DriverState {
-  getProcAddress: (symbol: NativePointer, pfn: NativePointer, version: number, flags: bigint, status: NativePointer) => number;
+  getProcAddress: Raw["cuGetProcAddress"];
   scratch: ArrayBuffer;
   slots: DataView;
   pfn: NativePointer;
@@ -74,17 +71,18 @@ let warned = false;
 
 function driverState(lib: LoadedLibrary): DriverState {
   if (state) return state;
-  const getProcAddress = lib.native.bind("cuGetProcAddress_v2", GET_PROC_ADDRESS);
+  // Bound by its exported symbol (cuGetProcAddress_v2): it is what resolves every other function.
+  const getProcAddress = lib.native.bind(functions.cuGetProcAddress.symbol, functions.cuGetProcAddress);
   if (getProcAddress === null) {
     throw new FunctionNotFoundError("cuGetProcAddress_v2", "driver", `${lib.path} does not export cuGetProcAddress_v2 (CUDA 12.0+ drivers do); update the NVIDIA driver.`);
   }
   const scratch = new ArrayBuffer(16);
   const base = ffi.pointerOf(scratch);
-  const getVersion = lib.native.bind("cuDriverGetVersion", GET_VERSION);
+  const getVersion = lib.native.bind(functions.cuDriverGetVersion.symbol, functions.cuDriverGetVersion);
   let version = 0;
   if (getVersion !== null && getVersion(base) === 0) version = new DataView(scratch).getInt32(0, true);
   state = {
-    getProcAddress: getProcAddress as DriverState["getProcAddress"],
+    getProcAddress: getProcAddress as Raw["cuGetProcAddress"],
     scratch,
     slots: new DataView(scratch),
     pfn: base,
@@ -146,19 +144,19 @@ const resolveDriver: Resolver = (name, spec, lib, opts) => {
   return lib.native.bindAt(pfn, spec, { nameHint: hint, nonblocking: opts.nonblocking });
 };
 
-let errorStrings: { get: (code: number, out: NativePointer) => number; slot: DataView; out: NativePointer } | undefined;
+let errorStrings: { get: Raw["cuGetErrorString"]; slot: DataView; out: NativePointer } | undefined;
 
 /** The driver's own description of a CUresult (cuGetErrorString), or undefined before the driver is loaded. */
 function describe(code: number): string | undefined {
   const lib = driver.loaded;
   if (lib === undefined) return undefined;
   if (errorStrings === undefined) {
-    const get = lib.native.bind("cuGetErrorString", GET_STRING);
+    const get = lib.native.bind(functions.cuGetErrorString.symbol, functions.cuGetErrorString);
     if (get === null) return undefined;
     const buffer = new ArrayBuffer(8);
-    errorStrings = { get: get as (code: number, out: NativePointer) => number, slot: new DataView(buffer), out: ffi.pointerOf(buffer) };
+    errorStrings = { get: get as Raw["cuGetErrorString"], slot: new DataView(buffer), out: ffi.pointerOf(buffer) };
   }
-  if (errorStrings.get(code, errorStrings.out) !== 0) return undefined;
+  if (errorStrings.get(code as CUresult, errorStrings.out) !== 0) return undefined;
   return ffi.readCString(ffi.readPointer(errorStrings.slot, 0)) ?? undefined;
 }
 

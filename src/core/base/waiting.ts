@@ -57,7 +57,7 @@ let nonblockingBroken = false;
 /** Resolves when `event` has completed; rejects with CUDAError if the work failed. */
 export async function waitForEvent(event: CUevent, what: string): Promise<void> {
   if (ffi.supportsNonblocking && !nonblockingBroken) {
-    const sync = driver.nonblocking("cuEventSynchronize") as (e: CUevent) => Promise<number>;
+    const sync = driver.nonblocking("cuEventSynchronize");
     const r = await sync(event);
     if (r === 0) return;
     // A worker thread without a current context cannot synchronise on some drivers: fall back to polling.
