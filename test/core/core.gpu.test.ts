@@ -244,7 +244,9 @@ describe.skipIf(!gpu.available)(`the object layer on a GPU${skipNote}`, () => {
 
   it("launches thread-block clusters on compute capability 9.0+, and checks cooperative grids", () => {
     if (dev.computeCapability.major < 9) {
-      expect(() => new LaunchConfig({ grid: 1, block: 32, cluster: 2 })).toThrow(LaunchConfigError);
+      // A plain value: made anywhere, refused when launched on a device without clusters.
+      const clustered = new LaunchConfig({ grid: 1, block: 32, cluster: 2 });
+      expect(() => launch(stream, clustered, code.getKernel("noop"))).toThrow(LaunchConfigError);
       return;
     }
     using out = dev.allocate(8, { stream });

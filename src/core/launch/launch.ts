@@ -15,12 +15,12 @@
  * The arguments can also come as one array (`launch(stream, config, kernel, args)`): for long argument lists this
  * spares the runtime spreading them into a call (on Bun, spreading 256 arguments costs several microseconds).
  *
- * The launch path reuses the kernel's argument memory and the config's CUlaunchConfig: after the first launch it
- * allocates nothing.
+ * The launch path reuses the kernel's argument memory and the config's native CUlaunchConfig (built on its first
+ * launch, kept private to this module): after the first launch it allocates nothing.
  *
  * @module
  */
-import { CUlaunchAttributeID, type CUfunction, type CUstream } from "../../bindings/driver.ts";
+import { CUlaunchAttributeID, type CUfunction, type CUstream, type Raw } from "../../bindings/driver.ts";
 import { CUlaunchAttribute_st, CUlaunchConfig_st } from "../../bindings/driver.ts";
 import { cudaError } from "../../bindings/driver.ts";
 import { ffi, Scratch } from "../../ffi/index.ts";
@@ -28,7 +28,6 @@ import type { NativePointer } from "../../ffi/types.ts";
 import { RecordBase } from "../../sys/record.ts";
 import { Buffer } from "../memory/buffer.ts";
 import type { Device } from "../device.ts";
-import { deviceOf } from "../base/hub.ts";
 import { driver, makeCurrent } from "../base/driver-state.ts";
 import { LaunchArgumentError, LaunchConfigError } from "../errors.ts";
 import type { ArgumentPlan, Kernel } from "./kernel.ts";
@@ -66,7 +65,26 @@ function dim3(name: string, d: Dim3 | undefined): [number, number, number] {
   return list as [number, number, number];
 }
 
-/** Where and how wide a kernel runs. */
+/** What a launch hands the driver for one configuration, built on its first launch and kept with it. */
+interface LaunchNative {
+  /** The CUlaunchConfig (its hStream set per launch), for cuLaunchKernelEx. */
+  readonly config: CUlaunchConfig_st;
+  readonly pointer: NativePointer;
+  /** The launch attributes' memory (kept alive with the config). */
+  readonly attributes: ArrayBuffer | undefined;
+  /** grid x, y, z (in blocks), block x, y, z, dynamic shared memory: cuLaunchKernel's arguments. */
+  readonly dims: Uint32Array;
+  /** The stream last written into `config` (skips the write when unchanged). */
+  lastStream: CUstream | undefined;
+}
+
+let nativeOf: (config: LaunchConfig) => LaunchNative;
+
+/**
+ * Where and how wide a kernel runs: a plain value (grid, block, cluster, shared memory, cooperative), checked for
+ * its shape when made. What the device must support (clusters, cooperative launches) is checked when it is launched,
+ * against the device of the stream it is launched on.
+ */
 export class LaunchConfig {
   /** Blocks (or clusters, with `cluster`) in x, y, z. */
   readonly grid: readonly [number, number, number];
@@ -78,80 +96,25 @@ export class LaunchConfig {
   readonly sharedMemory: number;
   /** Whether the launch is cooperative. */
   readonly cooperative: boolean;
-  readonly #config: CUlaunchConfig_st;
-  readonly #attrs: ArrayBuffer | undefined;
-  /** @internal The address of the CUlaunchConfig. */
-  readonly pointer: NativePointer;
-  /** @internal Whether the launch needs attributes (clusters, cooperative): then it goes through cuLaunchKernelEx. */
-  readonly hasAttributes: boolean;
-  /** @internal grid x, y, z (in blocks), block x, y, z, dynamic shared memory: cuLaunchKernel's arguments. */
-  readonly dims: Uint32Array;
-  #lastStream: CUstream | undefined;
+  #native: LaunchNative | undefined;
+
+  static {
+    nativeOf = (c) => (c.#native ??= buildNative(c));
+  }
 
   constructor(options: LaunchConfigOptions) {
     if (options === null || typeof options !== "object") throw new LaunchConfigError("LaunchConfig takes an options object { grid, block, ... }");
-    this.grid = dim3("grid", options.grid);
-    this.block = dim3("block", options.block);
-    this.cluster = options.cluster === undefined ? undefined : dim3("cluster", options.cluster);
+    this.grid = Object.freeze(dim3("grid", options.grid));
+    this.block = Object.freeze(dim3("block", options.block));
+    this.cluster = options.cluster === undefined ? undefined : Object.freeze(dim3("cluster", options.cluster));
     const shm = options.sharedMemory ?? 0;
-    if (!Number.isInteger(shm) || shm < 0) throw new LaunchConfigError(`LaunchConfig.sharedMemory must be a non-negative integer, not ${shm}`);
+    if (!Number.isInteger(shm) || shm < 0 || shm > 0xffffffff) {
+      throw new LaunchConfigError(`LaunchConfig.sharedMemory must be a non-negative integer number of bytes, not ${String(shm)}`);
+    }
     this.sharedMemory = shm;
-    this.cooperative = options.cooperative ?? false;
-    if (typeof this.cooperative !== "boolean") throw new LaunchConfigError("LaunchConfig.cooperative must be a boolean");
-    if (this.cluster !== undefined) {
-      const dev = deviceOf();
-      const cc = dev.computeCapability;
-      if (cc.major < 9) {
-        throw new LaunchConfigError(`thread-block clusters need compute capability 9.0 or newer; device ${dev.id} (${dev.name}) is ${cc.major}.${cc.minor}`);
-      }
-    }
-    if (this.cooperative) {
-      const dev = deviceOf();
-      if (!dev.properties.cooperativeLaunch) throw new LaunchConfigError(`device ${dev.id} (${dev.name}) does not support cooperative launches`);
-    }
-    const c = new CUlaunchConfig_st();
-    const cl = this.cluster ?? [1, 1, 1];
-    c.gridDimX = this.grid[0] * cl[0];
-    c.gridDimY = this.grid[1] * cl[1];
-    c.gridDimZ = this.grid[2] * cl[2];
-    c.blockDimX = this.block[0];
-    c.blockDimY = this.block[1];
-    c.blockDimZ = this.block[2];
-    c.sharedMemBytes = shm;
-    const attrs: CUlaunchAttribute_st[] = [];
-    const attrBuffer = this.cluster !== undefined || this.cooperative ? new ArrayBuffer(2 * CUlaunchAttribute_st.$size) : undefined;
-    if (attrBuffer) {
-      let n = 0;
-      if (this.cluster !== undefined) {
-        const a = new CUlaunchAttribute_st(attrBuffer, n++ * CUlaunchAttribute_st.$size);
-        a.id = CUlaunchAttributeID.CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-        a.value.clusterDim.x = this.cluster[0];
-        a.value.clusterDim.y = this.cluster[1];
-        a.value.clusterDim.z = this.cluster[2];
-        attrs.push(a);
-      }
-      if (this.cooperative) {
-        const a = new CUlaunchAttribute_st(attrBuffer, n++ * CUlaunchAttribute_st.$size);
-        a.id = CUlaunchAttributeID.CU_LAUNCH_ATTRIBUTE_COOPERATIVE;
-        a.value.cooperative = 1;
-        attrs.push(a);
-      }
-      c.attrs = ffi.pointerOf(attrBuffer);
-      c.numAttrs = n;
-    }
-    this.#config = c;
-    this.#attrs = attrBuffer;
-    this.pointer = c.$pointer();
-    this.hasAttributes = attrBuffer !== undefined;
-    this.dims = Uint32Array.of(c.gridDimX, c.gridDimY, c.gridDimZ, c.blockDimX, c.blockDimY, c.blockDimZ, shm);
-  }
-
-  /** @internal Sets the stream in the CUlaunchConfig (skipped when unchanged). */
-  setStream(handle: CUstream): void {
-    if (this.#lastStream !== handle) {
-      this.#config.hStream = handle;
-      this.#lastStream = handle;
-    }
+    const cooperative = options.cooperative ?? false;
+    if (typeof cooperative !== "boolean") throw new LaunchConfigError(`LaunchConfig.cooperative must be a boolean, not ${typeof cooperative}`);
+    this.cooperative = cooperative;
   }
 
   /** Threads per block. */
@@ -174,6 +137,68 @@ export class LaunchConfig {
       this.sharedMemory === other.sharedMemory &&
       this.cooperative === other.cooperative
     );
+  }
+}
+
+function buildNative(config: LaunchConfig): LaunchNative {
+  const c = new CUlaunchConfig_st();
+  const cl = config.cluster ?? [1, 1, 1];
+  c.gridDimX = config.grid[0] * cl[0];
+  c.gridDimY = config.grid[1] * cl[1];
+  c.gridDimZ = config.grid[2] * cl[2];
+  c.blockDimX = config.block[0];
+  c.blockDimY = config.block[1];
+  c.blockDimZ = config.block[2];
+  c.sharedMemBytes = config.sharedMemory;
+  const attributes = config.cluster !== undefined || config.cooperative ? new ArrayBuffer(2 * CUlaunchAttribute_st.$size) : undefined;
+  if (attributes !== undefined) {
+    let n = 0;
+    if (config.cluster !== undefined) {
+      const a = new CUlaunchAttribute_st(attributes, n++ * CUlaunchAttribute_st.$size);
+      a.id = CUlaunchAttributeID.CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+      a.value.clusterDim.x = config.cluster[0];
+      a.value.clusterDim.y = config.cluster[1];
+      a.value.clusterDim.z = config.cluster[2];
+    }
+    if (config.cooperative) {
+      const a = new CUlaunchAttribute_st(attributes, n++ * CUlaunchAttribute_st.$size);
+      a.id = CUlaunchAttributeID.CU_LAUNCH_ATTRIBUTE_COOPERATIVE;
+      a.value.cooperative = 1;
+    }
+    c.attrs = ffi.pointerOf(attributes);
+    c.numAttrs = n;
+  }
+  return {
+    config: c,
+    pointer: c.$pointer(),
+    attributes,
+    dims: Uint32Array.of(c.gridDimX, c.gridDimY, c.gridDimZ, c.blockDimX, c.blockDimY, c.blockDimZ, config.sharedMemory),
+    lastStream: undefined,
+  };
+}
+
+/** What a device supports of launch attributes, read once per device. */
+interface DeviceLaunchSupport {
+  readonly clusters: boolean;
+  readonly cooperative: boolean;
+}
+
+const deviceSupport: (DeviceLaunchSupport | undefined)[] = [];
+
+function launchSupport(dev: Device): DeviceLaunchSupport {
+  return (deviceSupport[dev.id] ??= { clusters: dev.computeCapability.major >= 9, cooperative: dev.properties.cooperativeLaunch !== 0 });
+}
+
+/** Checks what `config` needs of the device `dev` (clusters, cooperative launches) before the driver sees it. */
+function checkAgainstDevice(kernel: Kernel, config: LaunchConfig, dev: Device): void {
+  const support = launchSupport(dev);
+  if (config.cluster !== undefined && !support.clusters) {
+    const cc = dev.computeCapability;
+    throw new LaunchConfigError(`thread-block clusters need compute capability 9.0 or newer; device ${dev.id} (${dev.name}) is ${cc.major}.${cc.minor}`);
+  }
+  if (config.cooperative) {
+    if (!support.cooperative) throw new LaunchConfigError(`device ${dev.id} (${dev.name}) does not support cooperative launches`);
+    checkCooperative(kernel, config, dev);
   }
 }
 
@@ -255,56 +280,47 @@ const ctxScratch = new Scratch(8);
 const ctxSlot = ctxScratch.pointerAt(0);
 const ctxWords = ctxScratch.u32;
 
-type LaunchEx = (config: NativePointer, f: CUfunction, params: NativePointer, extra: null) => number;
-type LaunchPlain = (
-  f: CUfunction,
-  gx: number,
-  gy: number,
-  gz: number,
-  bx: number,
-  by: number,
-  bz: number,
-  sharedMem: number,
-  stream: CUstream,
-  params: NativePointer,
-  extra: null,
-) => number;
-let launchPlain: LaunchPlain | undefined;
-type CtxGetCurrent = (out: NativePointer) => number;
-let launchEx: LaunchEx | undefined;
-let ctxGetCurrent: CtxGetCurrent | undefined;
+let launchPlain: Raw["cuLaunchKernel"] | undefined;
+let launchEx: Raw["cuLaunchKernelEx"] | undefined;
+let ctxGetCurrent: Raw["cuCtxGetCurrent"] | undefined;
 
 /**
- * Launches `kernel` on `stream` with `config`. Every argument is checked against the kernel's parameters first;
- * a mismatch throws LaunchArgumentError and nothing is launched.
+ * Launches `kernel` on `stream` with `config`. Every argument is checked against the kernel's parameters first,
+ * and what the configuration needs of the device against the stream's device; a mismatch throws
+ * LaunchArgumentError or LaunchConfigError and nothing is launched.
  */
 export function launch(stream: StreamLike, config: LaunchConfig, kernel: Kernel, ...args: KernelArgument[] | [readonly KernelArgument[]]): void {
   const s = stream instanceof Stream ? stream : stream?.stream;
   if (!(s instanceof Stream)) throw new TypeError(`launch: the first argument must be a Stream (or a GraphBuilder), not ${describeArg(stream)}`);
   if (!(config instanceof LaunchConfig)) throw new TypeError(`launch: the second argument must be a LaunchConfig, not ${describeArg(config)}`);
   const list: readonly unknown[] = args.length === 1 && Array.isArray(args[0]) ? args[0] : args;
+  const native = nativeOf(config);
+  const hasAttributes = native.attributes !== undefined;
+  if (hasAttributes) checkAgainstDevice(kernel, config, s.device);
   const plan = packArguments(kernel, list);
   const handle = s.handle;
   // The kernel runs in the current context: make it the stream's.
   const ctx = s.contextAddress;
   if (ctx !== 0) {
-    (ctxGetCurrent ??= driver.resolve("cuCtxGetCurrent") as CtxGetCurrent)(ctxSlot);
+    (ctxGetCurrent ??= driver.resolve("cuCtxGetCurrent"))(ctxSlot);
     if (ctxWords[0]! + ctxWords[1]! * 4294967296 !== ctx) makeCurrent(s.context.handle);
   }
   let r: number;
-  if (config.hasAttributes) {
+  if (hasAttributes) {
     // Clusters and cooperative launches are launch attributes: cuLaunchKernelEx.
-    if (config.cooperative) checkCooperative(kernel, config, s.device);
-    config.setStream(handle);
-    r = (launchEx ??= driver.resolve("cuLaunchKernelEx") as LaunchEx)(config.pointer, kernel.handle as unknown as CUfunction, plan.pointers, null);
+    if (native.lastStream !== handle) {
+      native.config.hStream = handle;
+      native.lastStream = handle;
+    }
+    r = (launchEx ??= driver.resolve("cuLaunchKernelEx"))(native.pointer, kernel.handle as unknown as CUfunction, plan.pointers, null);
   } else {
     // Without attributes cuLaunchKernel does the same launch and costs the driver less CPU time.
-    const d = config.dims;
-    r = (launchPlain ??= driver.resolve("cuLaunchKernel") as LaunchPlain)(
+    const d = native.dims;
+    r = (launchPlain ??= driver.resolve("cuLaunchKernel"))(
       kernel.handle as unknown as CUfunction, d[0]!, d[1]!, d[2]!, d[3]!, d[4]!, d[5]!, d[6]!, handle, plan.pointers, null,
     );
   }
-  if (r !== 0) throw cudaError(r, `${config.hasAttributes ? "cuLaunchKernelEx" : "cuLaunchKernel"} (${kernel.name})`);
+  if (r !== 0) throw cudaError(r, `${hasAttributes ? "cuLaunchKernelEx" : "cuLaunchKernel"} (${kernel.name})`);
   // Captured into a graph: the graph keeps the kernel's code and the arguments' memory alive.
   if (s.captureSink !== undefined) s.captureSink.push(kernel, list);
 }
