@@ -5,7 +5,7 @@
  * @module
  */
 import type { CUcontext } from "../bindings/driver.ts";
-import { addressKey, currentContextHandle, driver, ensureInit, makeCurrent } from "./base/driver-state.ts";
+import { addressKey, currentContextHandle, driver, ensureInit, makeCurrent, withCurrentContext } from "./base/driver-state.ts";
 import { ClosedError } from "./errors.ts";
 import { IdentityMap, track, untrack } from "./base/lifetime.ts";
 import type { Device } from "./device.ts";
@@ -55,13 +55,7 @@ export class Context {
 
   /** Makes this context current on the calling thread (for the duration of `fn`, then restores). */
   run<T>(fn: () => T): T {
-    const previous = currentContextHandle();
-    makeCurrent(this.handle);
-    try {
-      return fn();
-    } finally {
-      makeCurrent(previous);
-    }
+    return withCurrentContext(this.handle, fn);
   }
 
   /** Blocks until every operation of this context has finished. */
@@ -93,14 +87,7 @@ export class Context {
     const existing = contexts.get(addressKey(handle));
     if (existing !== undefined) return existing;
     // Which device? Ask the driver with the context current.
-    const previous = currentContextHandle();
-    makeCurrent(handle);
-    let ordinal: number;
-    try {
-      ordinal = driver.cuCtxGetDevice();
-    } finally {
-      makeCurrent(previous);
-    }
+    const ordinal = withCurrentContext(handle, () => driver.cuCtxGetDevice());
     return new Context(handle, deviceOf(ordinal), false, false);
   }
 

@@ -6,7 +6,7 @@
 import type { CUevent } from "../bindings/driver.ts";
 import type { Context } from "./context.ts";
 import type { Device } from "./device.ts";
-import { currentContextHandle, driver, makeCurrent } from "./base/driver-state.ts";
+import { driver, withCurrentContext } from "./base/driver-state.ts";
 import { ClosedError, EventTimingError } from "./errors.ts";
 import { track, untrack } from "./base/lifetime.ts";
 import type { Stream } from "./stream.ts";
@@ -150,13 +150,7 @@ export class Event {
     if (this.#closed) return;
     this.#closed = true;
     untrack(this);
-    const previous = currentContextHandle();
-    makeCurrent(this.context.handle);
-    try {
-      driver.cuEventDestroy(this.#handle);
-    } finally {
-      makeCurrent(previous);
-    }
+    withCurrentContext(this.context.handle, () => driver.cuEventDestroy(this.#handle));
   }
 
   [Symbol.dispose](): void {

@@ -8,7 +8,7 @@ import { CU_STREAM_LEGACY, CU_STREAM_PER_THREAD, type CUstream } from "../bindin
 import { ffi } from "../ffi/index.ts";
 import { Context } from "./context.ts";
 import type { Device } from "./device.ts";
-import { addressKey, currentContextHandle, driver, ensureInit, makeCurrent } from "./base/driver-state.ts";
+import { addressKey, currentContextHandle, driver, ensureInit, withCurrentContext } from "./base/driver-state.ts";
 import { ClosedError } from "./errors.ts";
 import { Event, type EventOptions } from "./event.ts";
 import type { GraphBuilder } from "./graph/builder.ts";
@@ -225,14 +225,7 @@ export class Stream {
     if (this.#handle !== null && !isSpecial(this.#handle)) streams.delete(addressKey(this.#handle), this);
     if (this.#owned) {
       untrack(this);
-      const ctx = this.#context!;
-      const previous = currentContextHandle();
-      makeCurrent(ctx.handle);
-      try {
-        driver.cuStreamDestroy(this.#handle);
-      } finally {
-        makeCurrent(previous);
-      }
+      withCurrentContext(this.#context!.handle, () => driver.cuStreamDestroy(this.#handle));
     }
   }
 

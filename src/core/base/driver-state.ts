@@ -31,6 +31,21 @@ export function makeCurrent(handle: CUcontext): void {
   if (!ffi.samePointer(currentContextHandle(), handle)) driver.cuCtxSetCurrent(handle);
 }
 
+/**
+ * Runs `fn` with the context `handle` current on this thread, then makes the previous context current again (the
+ * one "make current, run, restore" of the object layer; `Context.run` and `Device.withContext` are it too). When
+ * `handle` is already current it is not set again.
+ */
+export function withCurrentContext<T>(handle: CUcontext, fn: () => T): T {
+  const previous = currentContextHandle();
+  if (!ffi.samePointer(previous, handle)) driver.cuCtxSetCurrent(handle);
+  try {
+    return fn();
+  } finally {
+    makeCurrent(previous);
+  }
+}
+
 /** A numeric key for a handle (for maps and comparisons). */
 export function addressKey(p: unknown): number {
   return ffi.addressOf(p as Parameters<typeof ffi.addressOf>[0]);

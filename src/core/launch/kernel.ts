@@ -10,7 +10,7 @@ import { ffi, Scratch } from "../../ffi/index.ts";
 import type { NativePointer } from "../../ffi/types.ts";
 import type { Device } from "../device.ts";
 import { deviceOf } from "../base/hub.ts";
-import { currentContextHandle, driver, makeCurrent } from "../base/driver-state.ts";
+import { driver, withCurrentContext } from "../base/driver-state.ts";
 import { ClosedError, LaunchArgumentError } from "../errors.ts";
 import { type ParamType, parameterTypesFromMangledName, type ScalarKind } from "./mangling.ts";
 import type { ObjectCode } from "../program/object-code.ts";
@@ -216,13 +216,7 @@ export class Kernel {
 
   /** The CUfunction of this kernel in a device's primary context (for occupancy queries). */
   functionFor(device: Device): CUfunction {
-    const previous = currentContextHandle();
-    makeCurrent(device.context.handle);
-    try {
-      return driver.cuKernelGetFunction(this.handle);
-    } finally {
-      makeCurrent(previous);
-    }
+    return withCurrentContext(device.context.handle, () => driver.cuKernelGetFunction(this.handle));
   }
 
   /** Occupancy queries on a device (default: the current device). */

@@ -24,7 +24,7 @@ import type { CUdeviceptr } from "../../bindings/driver.ts";
 import type { NativePointer } from "../../ffi/types.ts";
 import type { Buffer, StreamArg } from "./buffer.ts";
 import type { Device } from "../device.ts";
-import { driver, makeCurrent, currentContextHandle } from "../base/driver-state.ts";
+import { driver, withCurrentContext } from "../base/driver-state.ts";
 import type { Event } from "../event.ts";
 import { enablePeerAccess, PeerAccessError } from "./peer.ts";
 import type { Stream } from "../stream.ts";
@@ -65,16 +65,6 @@ function checkRoute(via: unknown): CopyRoute {
   if (via === undefined) return "auto";
   if (via === "auto" || via === "peer" || via === "host") return via;
   throw new TypeError(`CopyOptions.via is "auto", "peer" or "host", not ${JSON.stringify(via)}`);
-}
-
-function onContextOf<T>(stream: Stream, fn: () => T): T {
-  const previous = currentContextHandle();
-  makeCurrent(stream.context.handle);
-  try {
-    return fn();
-  } finally {
-    makeCurrent(previous);
-  }
 }
 
 function unique(streams: readonly Stream[]): Stream[] {
@@ -149,7 +139,7 @@ function copyDirect(src: Buffer, dst: Buffer, on: Stream, given: readonly Stream
   orderBefore([on], given);
   const s = deviceOf(src);
   const d = deviceOf(dst);
-  onContextOf(on, () => {
+  withCurrentContext(on.context.handle, () => {
     if (s !== undefined && d !== undefined && s.id !== d.id) {
       driver.cuMemcpyPeerAsync(dst.handle, d.context.handle, src.handle, s.context.handle, src.size, on.handle);
     } else {
@@ -202,10 +192,10 @@ function copyStaged(src: Buffer, dst: Buffer, srcDevice: Device, dstDevice: Devi
     const filled = st.filled[slot]!;
     // The slot's previous chunk must have left for the destination before this one overwrites it.
     if (drained.isRecorded) onSrc.wait(drained);
-    onContextOf(onSrc, () => driver.cuMemcpyDtoHAsync(st.host[slot]!, (srcBase + BigInt(offset)) as CUdeviceptr, len, onSrc.handle));
+    withCurrentContext(onSrc.context.handle, () => driver.cuMemcpyDtoHAsync(st.host[slot]!, (srcBase + BigInt(offset)) as CUdeviceptr, len, onSrc.handle));
     onSrc.record(filled);
     onDst.wait(filled);
-    onContextOf(onDst, () => driver.cuMemcpyHtoDAsync((dstBase + BigInt(offset)) as CUdeviceptr, st.host[slot]!, len, onDst.handle));
+    withCurrentContext(onDst.context.handle, () => driver.cuMemcpyHtoDAsync((dstBase + BigInt(offset)) as CUdeviceptr, st.host[slot]!, len, onDst.handle));
     onDst.record(drained);
   }
   orderAfter(working, given);

@@ -13,13 +13,13 @@ import { CUmemAllocationType, CUmemLocationType, type CUdeviceptr } from "../../
 import { CUDAError } from "../../bindings/errors.ts";
 import { Buffer } from "./buffer.ts";
 import { Context } from "../context.ts";
-import { driver } from "../base/driver-state.ts";
+import { driver, withCurrentContext } from "../base/driver-state.ts";
 import { ClosedError } from "../errors.ts";
 import { locationRecord, resolveAdvice, type ManagedAdvice, type MemoryLocation } from "./location.ts";
 import { resolveManagedOptions, type ManagedMemoryResourceOptions, type ResolvedManagedOptions } from "./options.ts";
 import type { MemoryPoolAttributes } from "./pool-attributes.ts";
 import { applyReleaseThreshold, createPool, MemoryPoolResource } from "./pool.ts";
-import { allocationSize, inContext, requireStream, type AllocateOptions, type MemoryResource } from "./resource.ts";
+import { allocationSize, requireStream, type AllocateOptions, type MemoryResource } from "./resource.ts";
 import type { Stream } from "../stream.ts";
 
 const CU_MEM_ATTACH_GLOBAL = 1;
@@ -148,7 +148,7 @@ export class ManagedMemoryResource implements MemoryResource {
     const n = allocationSize(size);
     const ctx = (this.#context ??= options.stream?.context ?? Context.current());
     if (ctx === undefined) throw new Error("ManagedMemoryResource.allocate needs a current context: call device.setCurrent() or pass { stream }");
-    const ptr = n === 0 ? (0n as CUdeviceptr) : inContext(ctx, () => driver.cuMemAllocManaged(n, CU_MEM_ATTACH_GLOBAL));
+    const ptr = n === 0 ? (0n as CUdeviceptr) : withCurrentContext(ctx.handle, () => driver.cuMemAllocManaged(n, CU_MEM_ATTACH_GLOBAL));
     return new Buffer(ptr, Number(n), this, options.stream);
   }
 
@@ -161,7 +161,7 @@ export class ManagedMemoryResource implements MemoryResource {
     }
     if (options.stream !== undefined && !options.stream.isClosed) options.stream.sync();
     const ctx = this.#context;
-    if (ctx !== undefined && !ctx.isClosed) inContext(ctx, () => driver.cuMemFree(ptr));
+    if (ctx !== undefined && !ctx.isClosed) withCurrentContext(ctx.handle, () => driver.cuMemFree(ptr));
     else driver.cuMemFree(ptr);
   }
 
@@ -174,7 +174,7 @@ export class ManagedMemoryResource implements MemoryResource {
     const handle = managedRange(buffer, "prefetch");
     if (buffer.size === 0) return;
     const loc = locationRecord(location, "prefetch");
-    inContext(stream.context, () => driver.cuMemPrefetchAsync(handle, buffer.size, loc, 0, stream.handle));
+    withCurrentContext(stream.context.handle, () => driver.cuMemPrefetchAsync(handle, buffer.size, loc, 0, stream.handle));
   }
 
   /**
@@ -188,7 +188,7 @@ export class ManagedMemoryResource implements MemoryResource {
     const run = (): void => driver.cuMemAdvise(handle, buffer.size, a.advice, a.location);
     const ctx = this.#context ?? Context.current();
     try {
-      if (ctx !== undefined) inContext(ctx, run);
+      if (ctx !== undefined) withCurrentContext(ctx.handle, run);
       else run();
     } catch (e) {
       if (e instanceof CUDAError && e.codeName === "CUDA_ERROR_NOT_SUPPORTED" && this.usesPool) {

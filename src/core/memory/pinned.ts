@@ -11,11 +11,11 @@ import { Buffer } from "./buffer.ts";
 import { Context } from "../context.ts";
 import type { Device } from "../device.ts";
 import { allDevices } from "../base/hub.ts";
-import { driver } from "../base/driver-state.ts";
+import { driver, withCurrentContext } from "../base/driver-state.ts";
 import type { IPCAllocationHandle } from "./ipc.ts";
 import { resolvePinnedOptions, type PinnedMemoryResourceOptions } from "./options.ts";
 import { applyReleaseThreshold, createPool, exportPool, importPool, MemoryPoolResource, setPoolAccess, type PoolInit } from "./pool.ts";
-import { allocationSize, inContext, type AllocateOptions, type MemoryResource } from "./resource.ts";
+import { allocationSize, type AllocateOptions, type MemoryResource } from "./resource.ts";
 import type { Stream } from "../stream.ts";
 
 let pendingInit: PoolInit | undefined;
@@ -138,7 +138,7 @@ export class LegacyPinnedMemoryResource implements MemoryResource {
   allocate(size: number | bigint, options: AllocateOptions = {}): Buffer {
     const n = allocationSize(size);
     const ctx = (this.#context ??= options.stream?.context ?? currentContext("LegacyPinnedMemoryResource.allocate"));
-    const ptr = n === 0 ? (0n as CUdeviceptr) : (ffi.bigAddressOf(inContext(ctx, () => driver.cuMemHostAlloc(n, CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP))) as CUdeviceptr);
+    const ptr = n === 0 ? (0n as CUdeviceptr) : (ffi.bigAddressOf(withCurrentContext(ctx.handle, () => driver.cuMemHostAlloc(n, CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP))) as CUdeviceptr);
     return new Buffer(ptr, Number(n), this, options.stream);
   }
 
@@ -147,7 +147,7 @@ export class LegacyPinnedMemoryResource implements MemoryResource {
     if (options.stream !== undefined && !options.stream.isClosed) options.stream.sync();
     const ctx = this.#context;
     const free = (): void => driver.cuMemFreeHost(ffi.pointerFromAddress(ptr));
-    if (ctx !== undefined && !ctx.isClosed) inContext(ctx, free);
+    if (ctx !== undefined && !ctx.isClosed) withCurrentContext(ctx.handle, free);
     else free();
   }
 

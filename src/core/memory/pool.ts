@@ -19,13 +19,13 @@ import { Buffer } from "./buffer.ts";
 import type { Context } from "../context.ts";
 import type { Device } from "../device.ts";
 import { deviceOf } from "../base/hub.ts";
-import { driver } from "../base/driver-state.ts";
+import { driver, withCurrentContext } from "../base/driver-state.ts";
 import { ClosedError } from "../errors.ts";
 import { IPCAllocationHandle, IPCBufferDescriptor, newUuid } from "./ipc.ts";
 import { closeFd, dupFd } from "../../ffi/libc-socket.ts";
 import { resolveDevicePoolOptions, type DeviceMemoryResourceOptions } from "./options.ts";
 import { MemoryPoolAttributes, ULLONG_MAX } from "./pool-attributes.ts";
-import { allocationSize, inContext, requireStream, SynchronousMemoryResource, type AllocateOptions, type IpcMemoryResource, type MemoryResource } from "./resource.ts";
+import { allocationSize, requireStream, SynchronousMemoryResource, type AllocateOptions, type IpcMemoryResource, type MemoryResource } from "./resource.ts";
 import type { Stream } from "../stream.ts";
 
 /** How a pool resource starts: a pool handle and what it owns. @internal */
@@ -240,7 +240,7 @@ export abstract class MemoryPoolResource implements IpcMemoryResource {
     if (n === 0) return new Buffer(0n as CUdeviceptr, 0, this.bufferResource(), stream);
     const ctx = this.allocationContext(stream);
     this.#context ??= ctx;
-    const ptr = inContext(ctx, () => driver.cuMemAllocFromPoolAsync(n, pool, stream.handle));
+    const ptr = withCurrentContext(ctx.handle, () => driver.cuMemAllocFromPoolAsync(n, pool, stream.handle));
     return new Buffer(ptr, Number(n), this.bufferResource(), stream);
   }
 
@@ -253,7 +253,7 @@ export abstract class MemoryPoolResource implements IpcMemoryResource {
     if (ptr === 0n) return;
     const stream = options.stream;
     if (stream !== undefined && !stream.isClosed) {
-      inContext(this.#context ?? stream.context, () => driver.cuMemFreeAsync(ptr, stream.handle));
+      withCurrentContext((this.#context ?? stream.context).handle, () => driver.cuMemFreeAsync(ptr, stream.handle));
       return;
     }
     const ctx = this.#context;
@@ -261,7 +261,7 @@ export abstract class MemoryPoolResource implements IpcMemoryResource {
       driver.cuCtxSynchronize();
       driver.cuMemFreeAsync(ptr, null);
     };
-    if (ctx !== undefined) inContext(ctx, free);
+    if (ctx !== undefined) withCurrentContext(ctx.handle, free);
     else free();
   }
 
@@ -280,7 +280,7 @@ export abstract class MemoryPoolResource implements IpcMemoryResource {
     }
     const ctx = this.#context;
     if (ctx === undefined) throw new Error(`no context is known for this ${this.constructor.name} yet: allocate the buffer from it first`);
-    const data = inContext(ctx, () => driver.cuMemPoolExportPointer(buffer.handle));
+    const data = withCurrentContext(ctx.handle, () => driver.cuMemPoolExportPointer(buffer.handle));
     return new IPCBufferDescriptor(data.$bytes(), buffer.size, uuid);
   }
 
@@ -300,7 +300,7 @@ export abstract class MemoryPoolResource implements IpcMemoryResource {
     this.#context ??= ctx;
     const bytes = new Uint8Array(new ArrayBuffer(64));
     bytes.set(descriptor.payload);
-    const ptr = inContext(ctx, () => driver.cuMemPoolImportPointer(pool, bytes));
+    const ptr = withCurrentContext(ctx.handle, () => driver.cuMemPoolImportPointer(pool, bytes));
     return new Buffer(ptr, descriptor.size, this, stream);
   }
 

@@ -15,7 +15,7 @@ import type { CUdeviceptr } from "../../bindings/driver.ts";
 import { Buffer } from "./buffer.ts";
 import type { Context } from "../context.ts";
 import type { Device } from "../device.ts";
-import { currentContextHandle, driver, makeCurrent } from "../base/driver-state.ts";
+import { driver, withCurrentContext } from "../base/driver-state.ts";
 import type { IPCBufferDescriptor } from "./ipc.ts";
 import type { Stream } from "../stream.ts";
 
@@ -78,22 +78,6 @@ function describeSize(size: unknown): string {
   return size === null ? "null" : typeof size;
 }
 
-/** Runs `fn` with `device`'s primary context current (restoring the previous one). */
-export function onDevice<T>(device: Device, fn: () => T): T {
-  return inContext(device.context, fn);
-}
-
-/** Runs `fn` with `context` current (restoring the previous one). */
-export function inContext<T>(context: Context, fn: () => T): T {
-  const previous = currentContextHandle();
-  makeCurrent(context.handle);
-  try {
-    return fn();
-  } finally {
-    makeCurrent(previous);
-  }
-}
-
 /** Checks a stream argument of a stream-ordered resource. */
 export function requireStream(options: AllocateOptions | undefined, what: string): Stream {
   const stream = options?.stream;
@@ -115,12 +99,12 @@ export class SynchronousMemoryResource implements MemoryResource {
   }
   allocate(size: number | bigint, options: AllocateOptions = {}): Buffer {
     const n = allocationSize(size);
-    const ptr = n === 0 ? (0n as CUdeviceptr) : onDevice(this.device, () => driver.cuMemAlloc(n));
+    const ptr = n === 0 ? (0n as CUdeviceptr) : withCurrentContext(this.device.context.handle, () => driver.cuMemAlloc(n));
     return new Buffer(ptr, Number(n), this, options.stream);
   }
   deallocate(ptr: CUdeviceptr, _size: number, options: AllocateOptions = {}): void {
     if (ptr === 0n) return;
     if (options.stream !== undefined && !options.stream.isClosed) options.stream.sync();
-    onDevice(this.device, () => driver.cuMemFree(ptr));
+    withCurrentContext(this.device.context.handle, () => driver.cuMemFree(ptr));
   }
 }

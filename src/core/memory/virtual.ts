@@ -14,8 +14,8 @@ import { Scratch } from "../../ffi/index.ts";
 import { Buffer } from "./buffer.ts";
 import type { Device } from "../device.ts";
 import { deviceOf } from "../base/hub.ts";
-import { driver } from "../base/driver-state.ts";
-import { allocationSize, onDevice, type AllocateOptions, type MemoryResource } from "./resource.ts";
+import { driver, withCurrentContext } from "../base/driver-state.ts";
+import { allocationSize, type AllocateOptions, type MemoryResource } from "./resource.ts";
 import { alignUp, growthPlan, resolveVirtualOptions, type ResolvedVirtualOptions, type VirtualMemoryResourceOptions } from "./virtual-options.ts";
 
 interface Chunk {
@@ -99,7 +99,7 @@ export class VirtualMemoryResource implements MemoryResource {
 
   /** The size unit of allocations (bytes), as the driver reports it for these options. */
   get granularity(): bigint {
-    return (this.#granularity ??= onDevice(this.device, () => driver.cuMemGetAllocationGranularity(this.#prop(), this.#o.granularityFlag)));
+    return (this.#granularity ??= withCurrentContext(this.device.context.handle, () => driver.cuMemGetAllocationGranularity(this.#prop(), this.#o.granularityFlag)));
   }
 
   #alignment(): bigint {
@@ -154,7 +154,7 @@ export class VirtualMemoryResource implements MemoryResource {
 
   /** Reserves, creates, maps and opens at least `n` bytes; returns the base address. */
   #create(n: number | bigint): bigint {
-    return onDevice(this.device, () => {
+    return withCurrentContext(this.device.context.handle, () => {
       const aligned = alignUp(BigInt(n), this.granularity);
       const undo = new Undo();
       try {
@@ -179,7 +179,7 @@ export class VirtualMemoryResource implements MemoryResource {
     if (ptr === 0n) return;
     const a = this.#allocations.get(ptr);
     if (a === undefined) throw new RangeError(`0x${ptr.toString(16)} is not an allocation of this VirtualMemoryResource (freed already?)`);
-    onDevice(this.device, () => {
+    withCurrentContext(this.device.context.handle, () => {
       if (options.stream !== undefined && !options.stream.isClosed) options.stream.sync();
       else driver.cuCtxSynchronize();
       this.#allocations.delete(ptr);
@@ -206,7 +206,7 @@ export class VirtualMemoryResource implements MemoryResource {
     const base = buffer.handle as bigint;
     const a = this.#allocations.get(base);
     if (a === undefined) throw new RangeError(`0x${base.toString(16)} is not a live allocation of this VirtualMemoryResource`);
-    onDevice(this.device, () => {
+    withCurrentContext(this.device.context.handle, () => {
       const plan = growthPlan(a.mapped, BigInt(n), this.granularity);
       if (plan.extra > 0n && !this.#growInPlace(a, plan.extra)) this.#growByRemapping(a, plan.extra);
     });
