@@ -49,3 +49,8 @@ export function readLog(
     return undefined;
   }
 }
+
+/** A CUDA version number as people write it: 13000 → "13.0", 12080 → "12.8". */
+export function formatCudaVersion(version: number): string {
+  return `${Math.floor(version / 1000)}.${Math.floor((version % 1000) / 10)}`;
+}

@@ -23,6 +23,7 @@ import {
   type Raw,
 } from "../../generated/cuda-13.0/driver/index.ts";
 import { type BindingExtras, createBinding, type LoadedLibrary, openThroughPathfinder, type Resolver, resolveBySymbol } from "./binding.ts";
+import { formatCudaVersion } from "./describe.ts";
 import { CUDAError, FunctionNotFoundError } from "./errors.ts";
 
 export * from "../../generated/cuda-13.0/driver/index.ts";
@@ -93,10 +94,6 @@ function driverState(lib: LoadedLibrary): DriverState {
   return state;
 }
 
-function formatVersion(v: number): string {
-  return `${Math.floor(v / 1000)}.${Math.floor((v % 1000) / 10)}`;
-}
-
 /** The generated tables' CTK version as a CUDA version number (13.0 → 13000). */
 const generatedVersion = (() => {
   const [major, minor] = info.ctkVersion.split(".").map(Number);
@@ -110,7 +107,7 @@ function onLoad(lib: LoadedLibrary): void {
     warned = true;
     console.warn(
       `cuda-ts: the bindings were generated for CUDA ${info.ctkVersion} but the installed driver (${lib.path}) supports CUDA ` +
-        `${formatVersion(s.version)}; functions newer than the driver fail when called. Update the driver, or set ` +
+        `${formatCudaVersion(s.version)}; functions newer than the driver fail when called. Update the driver, or set ` +
         "CUDA_TS_DISABLE_VERSION_WARNING=1 to silence this.",
     );
   }
@@ -137,7 +134,7 @@ const resolveDriver: Resolver = (name, spec, lib, opts) => {
       name,
       "driver",
       `cuGetProcAddress("${pa.name}", ${version}) gave ${why}; the installed driver (${lib.path}) supports CUDA ` +
-        `${s.version ? formatVersion(s.version) : "(unknown)"}, and ${name} needs the ABI of CUDA ${formatVersion(version)}. Update the NVIDIA driver.`,
+        `${s.version ? formatCudaVersion(s.version) : "(unknown)"}, and ${name} needs the ABI of CUDA ${formatCudaVersion(version)}. Update the NVIDIA driver.`,
     );
   }
   const hint = s.ptds ? (spec.ptdsSymbol ?? spec.symbol) : spec.symbol;

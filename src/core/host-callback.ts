@@ -34,6 +34,7 @@ import { driver } from "./base/driver-state.ts";
 import { GraphAttachments } from "./graph/attachments.ts";
 import { GraphStateError } from "./graph/errors.ts";
 import type { Stream } from "./stream.ts";
+import { describeValue } from "./base/checks.ts";
 
 /** A function the driver runs on the host when a stream or a graph reaches it. */
 export type HostFunction = () => void;
@@ -123,7 +124,7 @@ function trampolinePointer(action: string): CUhostFn {
 
 function checkFunction(fn: unknown, action: string): asserts fn is HostFunction {
   if (typeof fn !== "function") {
-    throw new TypeError(`${action} takes a function (() => void), not ${fn === null ? "null" : typeof fn}`);
+    throw new TypeError(`${action} takes a function (() => void), not ${describeValue(fn)}`);
   }
 }
 

@@ -16,6 +16,7 @@ import { graphBuilderFromStream } from "./base/hub.ts";
 import { launchHostFunction, type HostFunction } from "./host-callback.ts";
 import { IdentityMap, track, untrack } from "./base/lifetime.ts";
 import { waitForEvent } from "./base/waiting.ts";
+import { describeValue } from "./base/checks.ts";
 
 /** Options of a new stream. */
 export interface StreamOptions {
@@ -179,7 +180,7 @@ export class Stream {
       driver.cuStreamWaitEvent(this.handle, target.handle, 0);
       return;
     }
-    if (!(target instanceof Stream)) throw new TypeError(`Stream.wait takes an Event or a Stream, not ${describe(target)}`);
+    if (!(target instanceof Stream)) throw new TypeError(`Stream.wait takes an Event or a Stream, not ${describeValue(target)}`);
     const e = target.record(undefined, { timing: false });
     try {
       driver.cuStreamWaitEvent(this.handle, e.handle, 0);
@@ -248,8 +249,18 @@ function isSpecial(handle: CUstream): boolean {
   return a === 1 || a === 2;
 }
 
-function describe(v: unknown): string {
-  return v === null ? "null" : typeof v === "object" ? (v.constructor?.name ?? "an object") : typeof v;
+/**
+ * Checks the `{ stream }` option of a stream-ordered operation and returns the stream. `action` names the call in
+ * messages ("Buffer.copyTo"); with `owner`, the call is `owner`'s class name and `action` ("allocate"), so the
+ * name is only built when the check fails.
+ */
+export function streamOption(options: { readonly stream?: Stream | undefined } | undefined, action: string, owner?: object): Stream {
+  const stream = options?.stream;
+  if (stream instanceof Stream) return stream;
+  const what = owner === undefined ? action : `${owner.constructor.name}.${action}`;
+  if (options instanceof Stream) throw new TypeError(`${what} takes its stream as an option: pass { stream }, not the Stream itself`);
+  if (stream === undefined || stream === null) throw new TypeError(`${what} needs a stream: pass { stream } (for example device.createStream())`);
+  throw new TypeError(`${what}: options.stream is not a Stream but ${describeValue(stream)}; pass { stream } with a Stream (for example device.createStream())`);
 }
 
 /** The legacy default stream (CU_STREAM_LEGACY): synchronises with every blocking stream of its context. */

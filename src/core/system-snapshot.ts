@@ -7,6 +7,7 @@
 import type { ClockDomain, ComputeMode } from "./system/device.ts";
 import { SystemDevice } from "./system/device.ts";
 import { nvmlSession, readString } from "./system-nvml.ts";
+import { formatCudaVersion } from "../bindings/describe.ts";
 import { NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE, NVML_SYSTEM_NVML_VERSION_BUFFER_SIZE } from "../bindings/nvml.ts";
 
 /** One GPU's snapshot. Absent readings are ones the GPU or driver does not report. */
@@ -101,11 +102,6 @@ export function systemNvmlVersion(): string {
 /** The CUDA version the driver supports, as a number (13000 for 13.0). */
 export function systemCudaDriverVersion(): number {
   return nvmlSession().nvmlSystemGetCudaDriverVersion_v2();
-}
-
-/** Formats a CUDA version number (13000 → "13.0"). */
-export function formatCudaVersion(v: number): string {
-  return `${Math.floor(v / 1000)}.${Math.floor((v % 1000) / 10)}`;
 }
 
 /** Reads the whole machine's snapshot. */

@@ -34,11 +34,11 @@ import { conditionalBodies, conditionalNodeParams, conditionalPlan, createCondit
 import { debugDotPrint, type GraphDebugPrintOptions } from "./debug.ts";
 import type { GraphDefinition } from "./definition.ts";
 import { GraphStateError } from "./errors.ts";
-import { describe } from "./params.ts";
 import { Graph, sourceOf, type GraphCompleteOptions, type GraphSource } from "./graph.ts";
 import { launchHostFunction, type HostFunction } from "../host-callback.ts";
 import { track, untrack } from "../base/lifetime.ts";
 import { Stream } from "../stream.ts";
+import { describeValue } from "../base/checks.ts";
 
 /**
  * How capture interacts with other CUDA calls (cuStreamBeginCapture's mode): `"global"` refuses potentially unsafe
@@ -78,7 +78,7 @@ export class GraphBuilder {
 
   /** @internal A builder capturing `stream` (borrowed). */
   static fromStream(stream: Stream): GraphBuilder {
-    if (!(stream instanceof Stream)) throw new TypeError(`GraphBuilder needs a Stream, not ${describe(stream)}`);
+    if (!(stream instanceof Stream)) throw new TypeError(`GraphBuilder needs a Stream, not ${describeValue(stream)}`);
     if (ffi.addressOf(stream.handle) === 0 || ffi.addressOf(stream.handle) === 1) {
       throw new GraphStateError(
         "the legacy default stream cannot be captured: build on a stream of your own (device.createStream().createGraphBuilder() or device.createGraphBuilder())",
@@ -183,7 +183,7 @@ export class GraphBuilder {
   static join(...builders: GraphBuilder[]): GraphBuilder {
     if (builders.length < 2) throw new RangeError(`GraphBuilder.join takes at least two builders, not ${builders.length}`);
     for (const b of builders) {
-      if (!(b instanceof GraphBuilder)) throw new TypeError(`GraphBuilder.join takes GraphBuilders, not ${describe(b)}`);
+      if (!(b instanceof GraphBuilder)) throw new TypeError(`GraphBuilder.join takes GraphBuilders, not ${describeValue(b)}`);
       b.#require("building", "GraphBuilder.join", "join builders that are building (from beginBuilding() and split())");
     }
     const roots = builders.filter((b) => b.#kind !== "fork");

@@ -26,6 +26,7 @@ import type { Context } from "../context.ts";
 import { driver } from "../base/driver-state.ts";
 import { GraphFeatureError } from "./errors.ts";
 import { KernelScalar } from "../launch/scalars.ts";
+import { describeValue } from "../base/checks.ts";
 
 /**
  * A conditional handle (`cudaGraphConditionalHandle`, an `unsigned long long`): pass it to a kernel like any other
@@ -101,7 +102,7 @@ export function conditionalPlan(kind: ConditionalKind, condition: unknown, count
   let handle: bigint;
   if (condition instanceof GraphCondition) handle = condition.handle;
   else if (typeof condition === "bigint") handle = condition;
-  else throw new TypeError(`${action} takes a GraphCondition (from createCondition()), not ${condition === null ? "null" : typeof condition}`);
+  else throw new TypeError(`${action} takes a GraphCondition (from createCondition()), not ${describeValue(condition)}`);
   let size = kind === "ifElse" ? 2 : 1;
   if (kind === "switch") {
     if (!Number.isInteger(count) || (count as number) < 1) throw new RangeError(`${action}: the number of cases must be an integer ≥ 1, not ${String(count)}`);

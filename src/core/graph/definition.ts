@@ -32,13 +32,14 @@ import { GraphAttachments } from "./attachments.ts";
 import { conditionalBodies, conditionalNodeParams, conditionalPlan, createCondition, type ConditionalKind, type GraphCondition } from "./condition.ts";
 import { debugDotPrint, type GraphDebugPrintOptions } from "./debug.ts";
 import { GraphStateError } from "./errors.ts";
-import { describe, kernelNodeParams, memcpyNodeParams, memsetNodeParams, setKernelNodeAttributes } from "./params.ts";
+import { kernelNodeParams, memcpyNodeParams, memsetNodeParams, setKernelNodeAttributes } from "./params.ts";
 import { Graph, sourceOf, type GraphCompleteOptions, type GraphSource } from "./graph.ts";
 import type { GraphBuilder } from "./builder.ts";
 import { registerGraphHostFunction, type HostFunction } from "../host-callback.ts";
 import type { Kernel } from "../launch/kernel.ts";
 import type { KernelArgument, LaunchConfig } from "../launch/launch.ts";
 import { track, untrack } from "../base/lifetime.ts";
+import { describeValue } from "../base/checks.ts";
 
 /** The kind of a node. */
 export type GraphNodeType = "kernel" | "memcpy" | "memset" | "host" | "graph" | "empty" | "eventRecord" | "eventWait" | "conditional";
@@ -167,7 +168,7 @@ function plain(def: GraphDefinition, type: GraphNodeType): (h: CUgraphNode, deps
 }
 
 function checkEvent(event: Event, action: string): Event {
-  if (!(event instanceof Event)) throw new TypeError(`${action} takes an Event (device.createEvent()), not ${describe(event)}`);
+  if (!(event instanceof Event)) throw new TypeError(`${action} takes an Event (device.createEvent()), not ${describeValue(event)}`);
   return event;
 }
 
@@ -247,7 +248,7 @@ class Dependents extends NodeBuilder {
   constructor(definition: GraphDefinition, nodes: readonly GraphNode[], action: string) {
     super();
     for (const n of nodes) {
-      if (!(n instanceof GraphNode)) throw new TypeError(`${action} takes GraphNodes, not ${describe(n)}`);
+      if (!(n instanceof GraphNode)) throw new TypeError(`${action} takes GraphNodes, not ${describeValue(n)}`);
       if (n.definition !== definition) throw new GraphStateError(`${action}: every node must belong to the same GraphDefinition`);
     }
     this.#definition = definition;
@@ -287,7 +288,7 @@ export class GraphDefinition extends NodeBuilder {
       this.attachments = body.parent.attachments;
       return;
     }
-    if (device !== undefined && !isDevice(device)) throw new TypeError(`GraphDefinition takes a Device, not ${describe(device)}`);
+    if (device !== undefined && !isDevice(device)) throw new TypeError(`GraphDefinition takes a Device, not ${describeValue(device)}`);
     this.context = (device ?? deviceOf()).context;
     this.#parent = undefined;
     this.attachments = new GraphAttachments();

@@ -6,6 +6,7 @@
  */
 import { CUgraphExecUpdateResult, CUgraphInstantiateResult } from "../../bindings/driver.ts";
 import { enumName } from "../../sys/enum.ts";
+import { formatCudaVersion } from "../../bindings/describe.ts";
 
 /** A graph object used in a state that does not allow the call (not building, already ended, closed, not joined). */
 export class GraphStateError extends Error {
@@ -24,8 +25,8 @@ export class GraphFeatureError extends Error {
 
   constructor(feature: string, required: number, installed: number) {
     super(
-      `${feature}: this needs a driver for CUDA ${formatVersion(required)} or newer, and the installed driver ` +
-        `supports CUDA ${formatVersion(installed)}. Update the NVIDIA driver, or build the graph without ${feature}.`,
+      `${feature}: this needs a driver for CUDA ${formatCudaVersion(required)} or newer, and the installed driver ` +
+        `supports CUDA ${formatCudaVersion(installed)}. Update the NVIDIA driver, or build the graph without ${feature}.`,
     );
     this.name = "GraphFeatureError";
     this.required = required;
@@ -90,9 +91,4 @@ export class GraphInstantiateError extends Error {
     this.name = "GraphInstantiateError";
     this.reason = reason;
   }
-}
-
-/** "12.3" for 12030. */
-export function formatVersion(v: number): string {
-  return `${Math.floor(v / 1000)}.${Math.floor((v % 1000) / 10)}`;
 }

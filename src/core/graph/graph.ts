@@ -24,12 +24,13 @@ import type { GraphAttachments } from "./attachments.ts";
 import type { GraphBuilder } from "./builder.ts";
 import type { GraphDefinition, KernelNode } from "./definition.ts";
 import { GraphInstantiateError, GraphStateError, GraphUpdateError } from "./errors.ts";
-import { describe, kernelNodeParams } from "./params.ts";
+import { kernelNodeParams } from "./params.ts";
 import { holdUntilPassed } from "../host-callback.ts";
 import type { Kernel } from "../launch/kernel.ts";
 import type { KernelArgument, LaunchConfig, StreamLike } from "../launch/launch.ts";
 import { track, untrack } from "../base/lifetime.ts";
 import { Stream } from "../stream.ts";
+import { describeValue } from "../base/checks.ts";
 
 /** Options of `builder.complete()` and `definition.instantiate()` (names as cuda.core's GraphCompleteOptions). */
 export interface GraphCompleteOptions {
@@ -64,7 +65,7 @@ function flag(options: GraphCompleteOptions, name: keyof GraphCompleteOptions): 
 /** @internal The Stream of a StreamLike argument. */
 export function streamOf(stream: StreamLike, action: string): Stream {
   const s = stream instanceof Stream ? stream : (stream as { stream?: unknown } | null)?.stream;
-  if (!(s instanceof Stream)) throw new TypeError(`${action} takes a Stream (or a GraphBuilder), not ${describe(stream)}`);
+  if (!(s instanceof Stream)) throw new TypeError(`${action} takes a Stream (or a GraphBuilder), not ${describeValue(stream)}`);
   return s;
 }
 
@@ -236,7 +237,7 @@ export class Graph {
 export function sourceOf(source: GraphBuilder | GraphDefinition, action: string): GraphSource {
   const s = source as { graphSource?: (action: string) => GraphSource } | null;
   if (s === null || typeof s !== "object" || typeof s.graphSource !== "function") {
-    throw new TypeError(`${action} takes a GraphBuilder (whose building has ended) or a GraphDefinition, not ${describe(source)}`);
+    throw new TypeError(`${action} takes a GraphBuilder (whose building has ended) or a GraphDefinition, not ${describeValue(source)}`);
   }
   return s.graphSource(action);
 }

@@ -19,15 +19,16 @@ import type { Context } from "../context.ts";
 import { driver } from "../base/driver-state.ts";
 import type { Kernel } from "../launch/kernel.ts";
 import { LaunchConfig, packArguments, type KernelArgument } from "../launch/launch.ts";
+import { describeValue } from "../base/checks.ts";
 
 /**
  * The kernel node parameters of a launch (arguments checked as `launch` checks them). Pass them to the driver at
  * once: the argument memory is the kernel's reusable buffer (the driver copies the values during the call).
  */
 export function kernelNodeParams(config: LaunchConfig, kernel: Kernel, args: readonly KernelArgument[], context: Context, action: string): CUDA_KERNEL_NODE_PARAMS_v2_st {
-  if (!(config instanceof LaunchConfig)) throw new TypeError(`${action}: the first argument must be a LaunchConfig, not ${describe(config)}`);
+  if (!(config instanceof LaunchConfig)) throw new TypeError(`${action}: the first argument must be a LaunchConfig, not ${describeValue(config)}`);
   if (kernel === null || typeof kernel !== "object" || typeof (kernel as Partial<Kernel>).argumentPlan !== "function") {
-    throw new TypeError(`${action}: the second argument must be a Kernel (objectCode.getKernel(name)), not ${describe(kernel)}`);
+    throw new TypeError(`${action}: the second argument must be a Kernel (objectCode.getKernel(name)), not ${describeValue(kernel)}`);
   }
   const plan = packArguments(kernel, args);
   const p = new CUDA_KERNEL_NODE_PARAMS_v2_st();
@@ -69,7 +70,7 @@ export function fillPattern(value: number | ArrayBufferView, action: string): { 
     }
     return { width: 1, bits: value };
   }
-  if (!ArrayBuffer.isView(value)) throw new TypeError(`${action} takes a byte value or a 1/2/4-byte typed array, not ${describe(value)}`);
+  if (!ArrayBuffer.isView(value)) throw new TypeError(`${action} takes a byte value or a 1/2/4-byte typed array, not ${describeValue(value)}`);
   const dv = new DataView(value.buffer, value.byteOffset, value.byteLength);
   if (value.byteLength === 1) return { width: 1, bits: dv.getUint8(0) };
   if (value.byteLength === 2) return { width: 2, bits: dv.getUint16(0, true) };
@@ -79,7 +80,7 @@ export function fillPattern(value: number | ArrayBufferView, action: string): { 
 
 /** The memset node parameters that fill all of `dst` with a pattern. */
 export function memsetNodeParams(dst: Buffer, value: number | ArrayBufferView, action: string): CUDA_MEMSET_NODE_PARAMS_st {
-  if (!(dst instanceof Buffer)) throw new TypeError(`${action}: the destination must be a Buffer, not ${describe(dst)}`);
+  if (!(dst instanceof Buffer)) throw new TypeError(`${action}: the destination must be a Buffer, not ${describeValue(dst)}`);
   const { width, bits } = fillPattern(value, action);
   if (dst.size === 0 || dst.size % width !== 0) {
     throw new RangeError(`${action}: the buffer's ${dst.size} bytes are not a positive multiple of the ${width}-byte pattern`);
@@ -124,13 +125,5 @@ function operand(v: Buffer | HostMemory, which: string, action: string): Operand
   if (v instanceof ArrayBuffer || ArrayBuffer.isView(v)) {
     return { type: CUmemorytype.CU_MEMORYTYPE_HOST, size: v.byteLength, device: 0n, host: v.byteLength === 0 ? null : ffi.pointerOf(v) };
   }
-  throw new TypeError(`${action}: the ${which} must be a Buffer, an ArrayBuffer or a typed array, not ${describe(v)}`);
-}
-
-/** A value's kind, for error messages. */
-export function describe(v: unknown): string {
-  if (v === null) return "null";
-  if (v === undefined) return "undefined";
-  if (typeof v === "object") return v.constructor?.name ?? "an object";
-  return typeof v;
+  throw new TypeError(`${action}: the ${which} must be a Buffer, an ArrayBuffer or a typed array, not ${describeValue(v)}`);
 }

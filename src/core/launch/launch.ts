@@ -33,6 +33,7 @@ import { LaunchArgumentError, LaunchConfigError } from "../errors.ts";
 import type { ArgumentPlan, Kernel } from "./kernel.ts";
 import { KernelScalar, SCALAR_SIZE, writeScalar } from "./scalars.ts";
 import { Stream } from "../stream.ts";
+import { describeValue } from "../base/checks.ts";
 
 /** A dimension: a number or up to three numbers (x, y, z), each ≥ 1. */
 export type Dim3 = number | readonly [number] | readonly [number, number] | readonly [number, number, number];
@@ -208,13 +209,6 @@ export type KernelArgument = Buffer | KernelScalar | bigint | number | boolean |
 /** What `launch` accepts as a stream: a Stream, or anything with a `stream` (a GraphBuilder). */
 export type StreamLike = Stream | { readonly stream: Stream };
 
-function describeArg(v: unknown): string {
-  if (v === null) return "null";
-  if (v === undefined) return "undefined";
-  if (typeof v === "object") return v.constructor?.name ?? "an object";
-  return `${typeof v} ${String(v)}`;
-}
-
 function argError(kernel: Kernel, i: number, got: string, size: number, expected: number, hint = ""): LaunchArgumentError {
   return new LaunchArgumentError(
     `argument ${i} of ${kernel.name}: ${got} is ${size} byte${size === 1 ? "" : "s"} but the parameter is ${expected} byte${expected === 1 ? "" : "s"}${hint}`,
@@ -272,7 +266,7 @@ function writeArgument(kernel: Kernel, i: number, arg: unknown, dv: DataView, of
     return;
   }
   throw new LaunchArgumentError(
-    `argument ${i} of ${kernel.name}: ${describeArg(arg)} cannot be passed to a kernel; pass a Buffer, a typed scalar (i32(...), f32(...), ...), a bigint, a boolean, or a struct (a generated record or bytes)`,
+    `argument ${i} of ${kernel.name}: ${describeValue(arg)} cannot be passed to a kernel; pass a Buffer, a typed scalar (i32(...), f32(...), ...), a bigint, a boolean, or a struct (a generated record or bytes)`,
   );
 }
 
@@ -291,8 +285,8 @@ let ctxGetCurrent: Raw["cuCtxGetCurrent"] | undefined;
  */
 export function launch(stream: StreamLike, config: LaunchConfig, kernel: Kernel, ...args: KernelArgument[] | [readonly KernelArgument[]]): void {
   const s = stream instanceof Stream ? stream : stream?.stream;
-  if (!(s instanceof Stream)) throw new TypeError(`launch: the first argument must be a Stream (or a GraphBuilder), not ${describeArg(stream)}`);
-  if (!(config instanceof LaunchConfig)) throw new TypeError(`launch: the second argument must be a LaunchConfig, not ${describeArg(config)}`);
+  if (!(s instanceof Stream)) throw new TypeError(`launch: the first argument must be a Stream (or a GraphBuilder), not ${describeValue(stream)}`);
+  if (!(config instanceof LaunchConfig)) throw new TypeError(`launch: the second argument must be a LaunchConfig, not ${describeValue(config)}`);
   const list: readonly unknown[] = args.length === 1 && Array.isArray(args[0]) ? args[0] : args;
   const native = nativeOf(config);
   const hasAttributes = native.attributes !== undefined;

@@ -18,7 +18,8 @@ import type { IPCBufferDescriptor } from "./ipc.ts";
 import type { IpcMemoryResource, MemoryResource } from "./resource.ts";
 import { HostViewSlot, makeView, type HostViewConstructor } from "./view.ts";
 import { copyOrdered, needsOrderedCopy, type CopyOptions } from "./copy.ts";
-import type { Stream } from "../stream.ts";
+import { streamOption, type Stream } from "../stream.ts";
+import { describeValue } from "../base/checks.ts";
 
 /** Host memory a buffer can copy to or from. */
 export type HostMemory = ArrayBuffer | ArrayBufferView;
@@ -32,15 +33,6 @@ export interface StreamArg {
 function hostBytes(v: HostMemory): { pointer: NativePointer | null; byteLength: number } {
   const byteLength = v.byteLength;
   return { pointer: byteLength === 0 ? null : ffi.pointerOf(v), byteLength };
-}
-
-function requireStream(options: StreamArg | undefined, action: string): Stream {
-  const stream = options?.stream;
-  if (stream === undefined || stream === null) {
-    throw new TypeError(`${action} needs a stream: pass { stream } (for example device.createStream())`);
-  }
-  if (typeof (stream as { handle?: unknown }).handle === "undefined") throw new TypeError(`${action}: options.stream is not a Stream`);
-  return stream;
 }
 
 /** A span of memory. */
@@ -112,7 +104,7 @@ export class Buffer {
     if (mr === null || typeof mr !== "object" || typeof (mr as Partial<IpcMemoryResource>).importBuffer !== "function") {
       throw new TypeError("Buffer.fromIpcDescriptor takes an IPC-enabled pool resource (DeviceMemoryResource.fromAllocationHandle(...)) first");
     }
-    return mr.importBuffer(descriptor, { stream: requireStream(options, "Buffer.fromIpcDescriptor") });
+    return mr.importBuffer(descriptor, { stream: streamOption(options, "Buffer.fromIpcDescriptor") });
   }
 
   /**
@@ -212,7 +204,7 @@ export class Buffer {
    * (peer-copy.ts): peer-to-peer where the GPUs allow it, else staged through pinned host memory.
    */
   copyTo(dst: Buffer | HostMemory, options: CopyOptions): void {
-    const stream = requireStream(options, "Buffer.copyTo");
+    const stream = streamOption(options, "Buffer.copyTo");
     if (dst instanceof Buffer) {
       checkSizes(this.size, dst.size, "copyTo: the destination buffer");
       if (needsOrderedCopy(this, dst, options)) copyOrdered(this, dst, options);
@@ -234,7 +226,7 @@ export class Buffer {
    * buffers of different devices, and with `peerStream`, see {@link CopyOptions} (peer-copy.ts).
    */
   copyFrom(src: Buffer | HostMemory, options: CopyOptions): void {
-    const stream = requireStream(options, "Buffer.copyFrom");
+    const stream = streamOption(options, "Buffer.copyFrom");
     if (src instanceof Buffer) {
       checkSizes(this.size, src.size, "copyFrom: the source buffer");
       if (needsOrderedCopy(src, this, options)) copyOrdered(src, this, options);
@@ -257,7 +249,7 @@ export class Buffer {
    * size must be a multiple of the pattern's.
    */
   fill(value: number | ArrayBufferView, options: StreamArg): void {
-    const stream = requireStream(options, "Buffer.fill");
+    const stream = streamOption(options, "Buffer.fill");
     let width: number;
     let bits: number;
     if (typeof value === "number") {
@@ -330,7 +322,7 @@ function checkSizes(mine: number, theirs: number, what: string): void {
 
 function checkHost(v: unknown, action: string): HostMemory {
   if (v instanceof ArrayBuffer || ArrayBuffer.isView(v)) return v;
-  throw new TypeError(`Buffer.${action} takes a Buffer, an ArrayBuffer or a typed array, not ${v === null ? "null" : typeof v}`);
+  throw new TypeError(`Buffer.${action} takes a Buffer, an ArrayBuffer or a typed array, not ${describeValue(v)}`);
 }
 
 const CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL = 9;

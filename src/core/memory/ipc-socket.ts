@@ -43,6 +43,7 @@ import {
   SystemCallError,
 } from "../../ffi/libc-socket.ts";
 import { ffi } from "../../ffi/index.ts";
+import { describeValue } from "../base/checks.ts";
 
 /** Options of waiting calls. */
 export interface IpcWaitOptions {
@@ -183,7 +184,7 @@ export class IpcChannel {
    */
   send(data: Uint8Array, fds: readonly number[] = []): void {
     const fd = this.#socket("send");
-    if (!(data instanceof Uint8Array)) throw new TypeError(`IpcChannel.send takes a Uint8Array, not ${data === null ? "null" : typeof data}`);
+    if (!(data instanceof Uint8Array)) throw new TypeError(`IpcChannel.send takes a Uint8Array, not ${describeValue(data)}`);
     for (const f of fds) if (!Number.isInteger(f) || f < 0) throw new RangeError(`a file descriptor is a non-negative integer, not ${f}`);
     const m = new MessageBlock(data.length, fds.length);
     m.data.set(data);

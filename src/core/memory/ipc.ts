@@ -19,6 +19,7 @@
  */
 import { ClosedError } from "../errors.ts";
 import { closeFd } from "../../ffi/libc-socket.ts";
+import { describeValue } from "../base/checks.ts";
 
 const HANDLE_MAGIC = 0x48415443; // "CTAH" little-endian
 const BUFFER_MAGIC = 0x42495443; // "CTIB" little-endian
@@ -59,7 +60,7 @@ export function newUuid(): string {
 }
 
 function header(bytes: Uint8Array, magic: number, length: number, what: string): DataView {
-  if (!(bytes instanceof Uint8Array)) throw new TypeError(`${what} is decoded from a Uint8Array, not ${bytes === null ? "null" : typeof bytes}`);
+  if (!(bytes instanceof Uint8Array)) throw new TypeError(`${what} is decoded from a Uint8Array, not ${describeValue(bytes)}`);
   if (bytes.length !== length) throw new IPCFormatError(`${what} is ${length} bytes, not ${bytes.length}: pass exactly the bytes toBytes() gave`);
   const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (dv.getUint32(0, true) !== magic) throw new IPCFormatError(`these bytes are not ${what} (wrong magic number): pass the bytes toBytes() gave`);

@@ -6,6 +6,7 @@
  * @module
  */
 import { CUmem_advise, CUmemLocation_st, CUmemLocationType } from "../../bindings/driver.ts";
+import { describeValue } from "../base/checks.ts";
 
 /** The kinds of memory location. */
 export type MemoryLocationType = "device" | "host" | "host-numa" | "host-numa-current";
@@ -40,16 +41,9 @@ export interface ResolvedLocation {
 
 function nonNegativeId(id: unknown, what: string, expected: string): number {
   if (typeof id !== "number" || !Number.isInteger(id) || id < 0 || id > 0x7fffffff) {
-    throw new RangeError(`${what}: ${expected} must be a non-negative integer, not ${describe(id)}`);
+    throw new RangeError(`${what}: ${expected} must be a non-negative integer, not ${describeValue(id)}`);
   }
   return id;
-}
-
-function describe(v: unknown): string {
-  if (v === null) return "null";
-  if (typeof v === "string") return JSON.stringify(v);
-  if (typeof v === "object") return JSON.stringify(v) ?? "an object";
-  return String(v);
 }
 
 /**
@@ -74,10 +68,10 @@ export function resolveLocation(location: MemoryLocation, what: string): Resolve
       if (t === "host-numa") return { type: t, cuType: LOCATION_TYPES[t], id: nonNegativeId(id, what, "a host-numa location's id (the NUMA node)") };
       return { type: t, cuType: LOCATION_TYPES[t], id: -1 };
     }
-    throw new RangeError(`${what}: a location type is one of ${Object.keys(LOCATION_TYPES).map((k) => JSON.stringify(k)).join(", ")}, not ${describe(type)}`);
+    throw new RangeError(`${what}: a location type is one of ${Object.keys(LOCATION_TYPES).map((k) => JSON.stringify(k)).join(", ")}, not ${describeValue(type)}`);
   }
   throw new TypeError(
-    `${what}: a location is a Device, a device ordinal, "host", "host-numa-current" or { type, id }, not ${describe(location)}`,
+    `${what}: a location is a Device, a device ordinal, "host", "host-numa-current" or { type, id }, not ${describeValue(location)}`,
   );
 }
 
@@ -121,7 +115,7 @@ export const MANAGED_ADVICE: readonly ManagedAdvice[] = Object.keys(ADVICE) as M
  */
 export function resolveAdvice(advice: ManagedAdvice, location: MemoryLocation | undefined): { advice: CUmem_advise; location: CUmemLocation_st } {
   if (typeof advice !== "string" || !Object.hasOwn(ADVICE, advice)) {
-    throw new RangeError(`advise: advice is one of ${MANAGED_ADVICE.map((a) => JSON.stringify(a)).join(", ")}, not ${describe(advice)}`);
+    throw new RangeError(`advise: advice is one of ${MANAGED_ADVICE.map((a) => JSON.stringify(a)).join(", ")}, not ${describeValue(advice)}`);
   }
   const a = ADVICE[advice];
   if (location === undefined) {

@@ -11,6 +11,7 @@
  */
 import { CUmemAllocationType, CUmemLocationType, type CUdeviceptr } from "../../bindings/driver.ts";
 import { CUDAError } from "../../bindings/errors.ts";
+import { formatCudaVersion } from "../../bindings/describe.ts";
 import { Buffer } from "./buffer.ts";
 import { Context } from "../context.ts";
 import { driver, withCurrentContext } from "../base/driver-state.ts";
@@ -19,8 +20,8 @@ import { locationRecord, resolveAdvice, type ManagedAdvice, type MemoryLocation 
 import { resolveManagedOptions, type ManagedMemoryResourceOptions, type ResolvedManagedOptions } from "./options.ts";
 import type { MemoryPoolAttributes } from "./pool-attributes.ts";
 import { applyReleaseThreshold, createPool, MemoryPoolResource } from "./pool.ts";
-import { allocationSize, requireStream, type AllocateOptions, type MemoryResource } from "./resource.ts";
-import type { Stream } from "../stream.ts";
+import { allocationSize, type AllocateOptions, type MemoryResource } from "./resource.ts";
+import { streamOption, type Stream } from "../stream.ts";
 
 const CU_MEM_ATTACH_GLOBAL = 1;
 
@@ -68,7 +69,7 @@ class ManagedPool extends MemoryPoolResource {
 function tryManagedPool(o: ResolvedManagedOptions): { pool: ManagedPool | undefined; reason: string } {
   if (!o.pool) return { pool: undefined, reason: "pool: false was asked for" };
   const version = driver.cuDriverGetVersion();
-  if (version < 13000) return { pool: undefined, reason: `the driver supports CUDA ${Math.floor(version / 1000)}.${(version % 1000) / 10}; managed pools need 13.0` };
+  if (version < 13000) return { pool: undefined, reason: `the driver supports CUDA ${formatCudaVersion(version)}; managed pools need 13.0` };
   try {
     const handle = createPool({
       allocType: CUmemAllocationType.CU_MEM_ALLOCATION_TYPE_MANAGED,
@@ -170,7 +171,7 @@ export class ManagedMemoryResource implements MemoryResource {
    * `options.stream`.
    */
   prefetch(buffer: Buffer, location: MemoryLocation, options: { readonly stream: Stream }): void {
-    const stream = requireStream(options, "ManagedMemoryResource.prefetch");
+    const stream = streamOption(options, "ManagedMemoryResource.prefetch");
     const handle = managedRange(buffer, "prefetch");
     if (buffer.size === 0) return;
     const loc = locationRecord(location, "prefetch");

@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { describeValue } from "../base/checks.ts";
 
 /** Options of a new device memory pool (`new DeviceMemoryResource(device, options)`). */
 export interface DeviceMemoryResourceOptions {
@@ -52,20 +53,7 @@ export function byteCount(value: unknown, what: string): bigint {
     return value;
   }
   if (typeof value === "number" && Number.isSafeInteger(value) && value >= 0) return BigInt(value);
-  throw new RangeError(`${what} is a non-negative whole number of bytes (a number or a bigint), not ${describe(value)}`);
-}
-
-function describe(v: unknown): string {
-  if (v === null) return "null";
-  if (typeof v === "string") return JSON.stringify(v);
-  if (typeof v === "object") {
-    try {
-      return JSON.stringify(v);
-    } catch {
-      return "an object";
-    }
-  }
-  return String(v);
+  throw new RangeError(`${what} is a non-negative whole number of bytes (a number or a bigint), not ${describeValue(value)}`);
 }
 
 function checkKeys(options: object, allowed: readonly string[], what: string): void {
@@ -76,13 +64,13 @@ function checkKeys(options: object, allowed: readonly string[], what: string): v
 
 function checkObject(options: unknown, what: string): asserts options is object {
   if (typeof options !== "object" || options === null || Array.isArray(options)) {
-    throw new TypeError(`${what} are an object of options, not ${describe(options)}`);
+    throw new TypeError(`${what} are an object of options, not ${describeValue(options)}`);
   }
 }
 
 function checkBool(v: unknown, what: string): boolean {
   if (v === undefined) return false;
-  if (typeof v !== "boolean") throw new TypeError(`${what} is a boolean, not ${describe(v)}`);
+  if (typeof v !== "boolean") throw new TypeError(`${what} is a boolean, not ${describeValue(v)}`);
   return v;
 }
 
@@ -125,14 +113,14 @@ export function resolvePinnedOptions(options: PinnedMemoryResourceOptions = {}):
   const ipcEnabled = checkBool(options.ipcEnabled, "ipcEnabled");
   const numa = options.numaId;
   if (numa !== undefined && (typeof numa !== "number" || !Number.isInteger(numa) || numa < 0)) {
-    throw new RangeError(`numaId is a host NUMA node number (an integer ≥ 0), not ${describe(numa)}`);
+    throw new RangeError(`numaId is a host NUMA node number (an integer ≥ 0), not ${describeValue(numa)}`);
   }
   let accessibleBy: number[] | undefined;
   if (options.accessibleBy !== undefined) {
-    if (!Array.isArray(options.accessibleBy)) throw new TypeError(`accessibleBy is an array of Devices or device ordinals, not ${describe(options.accessibleBy)}`);
+    if (!Array.isArray(options.accessibleBy)) throw new TypeError(`accessibleBy is an array of Devices or device ordinals, not ${describeValue(options.accessibleBy)}`);
     accessibleBy = options.accessibleBy.map((d: unknown) => {
       const id = typeof d === "number" ? d : typeof d === "object" && d !== null ? (d as { id?: unknown }).id : undefined;
-      if (typeof id !== "number" || !Number.isInteger(id) || id < 0) throw new RangeError(`accessibleBy holds Devices or device ordinals, not ${describe(d)}`);
+      if (typeof id !== "number" || !Number.isInteger(id) || id < 0) throw new RangeError(`accessibleBy holds Devices or device ordinals, not ${describeValue(d)}`);
       return id;
     });
   }
@@ -164,7 +152,7 @@ export function resolveManagedOptions(options: ManagedMemoryResourceOptions = {}
   const p = options.preferredLocation;
   let preferred: ResolvedManagedOptions["preferred"];
   const bad = (): never => {
-    throw new RangeError(`preferredLocation is a device ordinal or Device, "host", or { type: "host-numa", id }, not ${describe(p)}`);
+    throw new RangeError(`preferredLocation is a device ordinal or Device, "host", or { type: "host-numa", id }, not ${describeValue(p)}`);
   };
   if (p === undefined) preferred = { type: "none", id: -1 };
   else if (p === "host") preferred = { type: "host", id: -1 };

@@ -25,8 +25,8 @@ import { IPCAllocationHandle, IPCBufferDescriptor, newUuid } from "./ipc.ts";
 import { closeFd, dupFd } from "../../ffi/libc-socket.ts";
 import { resolveDevicePoolOptions, type DeviceMemoryResourceOptions } from "./options.ts";
 import { MemoryPoolAttributes, ULLONG_MAX } from "./pool-attributes.ts";
-import { allocationSize, requireStream, SynchronousMemoryResource, type AllocateOptions, type IpcMemoryResource, type MemoryResource } from "./resource.ts";
-import type { Stream } from "../stream.ts";
+import { allocationSize, SynchronousMemoryResource, type AllocateOptions, type IpcMemoryResource, type MemoryResource } from "./resource.ts";
+import { streamOption, type Stream } from "../stream.ts";
 
 /** How a pool resource starts: a pool handle and what it owns. @internal */
 export interface PoolInit {
@@ -232,7 +232,7 @@ export abstract class MemoryPoolResource implements IpcMemoryResource {
   /** Allocates `size` bytes from the pool, ordered on `options.stream`. */
   allocate(size: number | bigint, options?: AllocateOptions): Buffer {
     const n = allocationSize(size);
-    const stream = requireStream(options, `${this.constructor.name}.allocate`);
+    const stream = streamOption(options, "allocate", this);
     const pool = this.handle;
     if (this.isMapped) {
       throw new TypeError(`cannot allocate from a ${this.constructor.name} mapped from another process: allocate in the exporting process and share the buffer`);
@@ -289,7 +289,7 @@ export abstract class MemoryPoolResource implements IpcMemoryResource {
     if (!(descriptor instanceof IPCBufferDescriptor)) {
       throw new TypeError("importBuffer takes an IPCBufferDescriptor (IPCBufferDescriptor.fromBytes(bytes) on the bytes the exporter sent)");
     }
-    const stream = requireStream(options, "Buffer.fromIpcDescriptor");
+    const stream = streamOption(options, "Buffer.fromIpcDescriptor");
     const pool = this.handle;
     if (!this.isIpcEnabled) throw new TypeError(`this ${this.constructor.name} is not IPC-enabled: map the exporter's pool with fromAllocationHandle first`);
     const uuid = this.#ipc?.uuid;

@@ -18,6 +18,7 @@ import type { Device } from "../device.ts";
 import { driver, withCurrentContext } from "../base/driver-state.ts";
 import type { IPCBufferDescriptor } from "./ipc.ts";
 import type { Stream } from "../stream.ts";
+import { describeValue } from "../base/checks.ts";
 
 /** Options of `allocate` and `deallocate`. */
 export interface AllocateOptions {
@@ -66,26 +67,9 @@ export function allocationSize(size: number | bigint): number | bigint {
     if (size >= 0n && size <= SIZE_T_MAX) return size <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(size) : size;
   }
   throw new RangeError(
-    `an allocation size is a whole number of bytes from 0 to 2^64-1 (a number or a bigint), not ${describeSize(size)}` +
+    `an allocation size is a whole number of bytes from 0 to 2^64-1 (a number or a bigint), not ${describeValue(size)}` +
       (typeof size === "number" && Number.isInteger(size) && size > 0 ? ": that is more than 64 bits can count; pass a bigint ≤ 2n**64n-1n" : ""),
   );
-}
-
-function describeSize(size: unknown): string {
-  if (typeof size === "bigint") return `${size}n`;
-  if (typeof size === "number") return String(size);
-  if (typeof size === "string") return `the string ${JSON.stringify(size)}`;
-  return size === null ? "null" : typeof size;
-}
-
-/** Checks a stream argument of a stream-ordered resource. */
-export function requireStream(options: AllocateOptions | undefined, what: string): Stream {
-  const stream = options?.stream;
-  if (stream === undefined || stream === null) {
-    throw new TypeError(`${what} is stream-ordered: pass { stream } (for example device.createStream())`);
-  }
-  if (typeof (stream as { handle?: unknown }).handle === "undefined") throw new TypeError(`${what}: options.stream is not a Stream`);
-  return stream;
 }
 
 /** Synchronous device memory (cuMemAlloc / cuMemFree), for devices without memory pools. */

@@ -7,7 +7,8 @@
  */
 import type { Device } from "../device.ts";
 import { deviceOf } from "../base/hub.ts";
-import { briefError, describeValue } from "./option-checks.ts";
+import { briefError } from "./option-checks.ts";
+import { describeValue } from "../base/checks.ts";
 
 const ARCH = /^(sm|compute|lto)_(\d{2,3})([af]?)$/;
 

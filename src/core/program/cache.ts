@@ -28,10 +28,11 @@ import { LinkerOptions } from "./linker-options.ts";
 import type { ObjectCode } from "./object-code.ts";
 import { fromCachedProgram, sha256Hex, toCachedProgram, type CachedProgram } from "./cache-entry.ts";
 import { defaultFileProgramCache } from "./cache-file.ts";
-import { describeValue, optionalInteger } from "./option-checks.ts";
+import { optionalInteger } from "./option-checks.ts";
 import { irBytes, nvvmVersionString, readLibdevice } from "./nvvm.ts";
 import { nvrtcVersionString } from "./nvrtc.ts";
 import { ProgramOptions, type CompileTarget, type ProgramOptionsInit } from "./options.ts";
+import { describeValue } from "../base/checks.ts";
 
 export type { CachedProgram } from "./cache-entry.ts";
 

@@ -6,6 +6,7 @@
  * @module
  */
 import { driver } from "../../bindings/driver.ts";
+import { formatCudaVersion } from "../../bindings/describe.ts";
 import { nvrtc, nvrtcProgramLog, type nvrtcProgram } from "../../bindings/nvrtc.ts";
 import { ffi } from "../../ffi/index.ts";
 import { handleSlot } from "./handle-slot.ts";
@@ -38,7 +39,7 @@ function warnIfPtxTooNew(): void {
     if (driverVersion > 0 && major * 1000 + minor * 10 > driverVersion) {
       ptxWarned = true;
       console.warn(
-        `cuda-ts: NVRTC ${major}.${minor} is newer than the CUDA driver (${Math.floor(driverVersion / 1000)}.${(driverVersion % 1000) / 10}); ` +
+        `cuda-ts: NVRTC ${major}.${minor} is newer than the CUDA driver (${formatCudaVersion(driverVersion)}); ` +
           'the PTX it generates will not load on this driver. Compile to "cubin" instead, or update the driver.',
       );
     }

@@ -15,6 +15,7 @@ import { driver, ensureInit } from "../base/driver-state.ts";
 import { ClosedError, KernelNotFoundError } from "../errors.ts";
 import { Kernel } from "../launch/kernel.ts";
 import { track, untrack } from "../base/lifetime.ts";
+import { describeValue } from "../base/checks.ts";
 
 /** The formats of device code. */
 export type ObjectCodeFormat = "cubin" | "ptx" | "ltoir" | "fatbin" | "object" | "library";
@@ -39,7 +40,7 @@ function bytesOf(code: Uint8Array | ArrayBuffer | string, format: ObjectCodeForm
   }
   if (code instanceof ArrayBuffer) return { bytes: new Uint8Array(code) };
   if (code instanceof Uint8Array) return { bytes: code };
-  throw new TypeError(`ObjectCode takes bytes (Uint8Array, ArrayBuffer) or a file path (string), not ${code === null ? "null" : typeof code}`);
+  throw new TypeError(`ObjectCode takes bytes (Uint8Array, ArrayBuffer) or a file path (string), not ${describeValue(code)}`);
 }
 
 /** Compiled device code. */

@@ -5,29 +5,7 @@
  *
  * @module
  */
-
-/** A short description of a value for error messages: `"c++17"`, `-3`, `an array`, `null`, `an object`. */
-export function describeValue(value: unknown): string {
-  if (value === null) return "null";
-  if (value === undefined) return "undefined";
-  switch (typeof value) {
-    case "string":
-      return JSON.stringify(value.length > 80 ? `${value.slice(0, 77)}...` : value);
-    case "number":
-    case "boolean":
-      return String(value);
-    case "bigint":
-      return `${value}n`;
-    case "function":
-      return "a function";
-    case "symbol":
-      return "a symbol";
-    default:
-      if (Array.isArray(value)) return `an array of ${value.length}`;
-      if (value instanceof Uint8Array) return `a Uint8Array of ${value.length} bytes`;
-      return `an object (${Object.prototype.toString.call(value).slice(8, -1)})`;
-  }
-}
+import { describeValue } from "../base/checks.ts";
 
 /** Throws a TypeError: `Owner.option: expected X, got Y`. */
 export function typeFailure(owner: string, option: string, expected: string, value: unknown): never {

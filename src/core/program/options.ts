@@ -9,8 +9,8 @@
  * @module
  */
 import { checkArch, defaultArch } from "./arch.ts";
+import { describeValue } from "../base/checks.ts";
 import {
-  describeValue,
   optionalBoolean,
   optionalChoice,
   optionalInteger,

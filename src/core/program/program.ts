@@ -33,8 +33,8 @@ import { isRealArch } from "./arch.ts";
 import { compileThroughCache, makeProgramCacheKey, resolveProgramCache, type CodeType, type ProgramCache } from "./cache.ts";
 import { NvrtcProgram } from "./nvrtc.ts";
 import { NvvmProgram } from "./nvvm.ts";
-import { describeValue } from "./option-checks.ts";
 import { ProgramOptions, type CompileTarget, type ProgramOptionsInit } from "./options.ts";
+import { describeValue } from "../base/checks.ts";
 
 export type { CodeType } from "./cache.ts";
 export type { CompileTarget } from "./options.ts";

@@ -34,6 +34,7 @@ import {
   readString,
   type NvmlApi,
 } from "../system-nvml.ts";
+import { describeValue } from "../base/checks.ts";
 
 /** How to pick a GPU: its NVML index, its UUID ("GPU-…", the prefix optional) or its PCI bus id. */
 export type SystemDeviceSelector = number | { readonly index: number } | { readonly uuid: string } | { readonly pciBusId: string };
@@ -124,7 +125,7 @@ export function bareUuid(uuid: string): string {
 function lookup(lib: NvmlApi, selector: SystemDeviceSelector): nvmlDevice_t {
   if (typeof selector === "number") return byIndex(lib, selector);
   if (selector === null || typeof selector !== "object") {
-    throw new TypeError(`system.Device takes an index, { index }, { uuid } or { pciBusId }, not ${selector === null ? "null" : typeof selector}`);
+    throw new TypeError(`system.Device takes an index, { index }, { uuid } or { pciBusId }, not ${describeValue(selector)}`);
   }
   if ("index" in selector) return byIndex(lib, selector.index);
   if ("uuid" in selector) {

@@ -46,7 +46,7 @@ describe("graph node parameters (checked before the driver)", () => {
     expect(() => memsetNodeParams(b, 256, "memset")).toThrow(/one byte \(an integer 0\.\.255\)/);
     expect(() => memsetNodeParams(b, Float64Array.of(1), "memset")).toThrow(/1, 2 or 4 bytes, not 8/);
     expect(() => memsetNodeParams(b, Uint32Array.of(1), "memset")).toThrow(/6 bytes are not a positive multiple of the 4-byte pattern/);
-    expect(() => memsetNodeParams(new Uint8Array(4) as unknown as Buffer, 0, "memset")).toThrow(/destination must be a Buffer, not Uint8Array/);
+    expect(() => memsetNodeParams(new Uint8Array(4) as unknown as Buffer, 0, "memset")).toThrow(/destination must be a Buffer, not a Uint8Array of 4 bytes/);
     expect(fillPattern(Int8Array.of(-1), "x")).toEqual({ width: 1, bits: 255 });
   });
 
@@ -72,7 +72,7 @@ describe("graph node parameters (checked before the driver)", () => {
   it("a copy needs equal, non-zero sizes and memory on both sides", () => {
     expect(() => memcpyNodeParams(device(1n, 8), device(2n, 16), "memcpy")).toThrow(/source holds 16 bytes and the destination 8/);
     expect(() => memcpyNodeParams(device(1n, 0), new Uint8Array(0), "memcpy")).toThrow(/nothing to copy/);
-    expect(() => memcpyNodeParams(device(1n, 8), 5 as unknown as Buffer, "memcpy")).toThrow(/source must be a Buffer, an ArrayBuffer or a typed array, not number/);
+    expect(() => memcpyNodeParams(device(1n, 8), 5 as unknown as Buffer, "memcpy")).toThrow(/source must be a Buffer, an ArrayBuffer or a typed array, not 5/);
   });
 });
 
