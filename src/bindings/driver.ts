@@ -24,7 +24,7 @@ import {
 } from "../../generated/cuda-13.0/driver/index.ts";
 import { type BindingExtras, createBinding, type LoadedLibrary, openThroughPathfinder, type Resolver, resolveBySymbol } from "./binding.ts";
 import { formatCudaVersion } from "./describe.ts";
-import { CUDAError, FunctionNotFoundError } from "./errors.ts";
+import { CUDAError, FunctionNotFoundError, DriverAlreadyBoundError } from "./errors.ts";
 
 export * from "../../generated/cuda-13.0/driver/index.ts";
 
@@ -43,7 +43,7 @@ let loadedOnce = false;
  */
 export function configureDriver(next: DriverOptions): void {
   if (loadedOnce) {
-    throw new Error("configureDriver() must be called before the first driver call: the driver's functions are already bound.");
+    throw new DriverAlreadyBoundError();
   }
   options = { ...options, ...next };
 }

@@ -112,3 +112,11 @@ export class FunctionNotFoundError extends Error {
     this.library = library;
   }
 }
+
+/** `configureDriver()` came after the first driver call, when the driver's functions are already bound. */
+export class DriverAlreadyBoundError extends Error {
+  constructor() {
+    super("configureDriver() must be called before the first driver call: the driver's functions are already bound. Call it first, or set CUDA_TS_PER_THREAD_DEFAULT_STREAM before starting the process.");
+    this.name = "DriverAlreadyBoundError";
+  }
+}

@@ -1,10 +1,18 @@
 /**
- * Errors of the object layer. Driver failures are CUDAError (from the bindings); these cover what the object
- * layer checks itself before anything reaches the driver.
+ * Every error the object layer throws on purpose, in one place. Driver and compiler failures are the bindings'
+ * typed errors (CUDAError, NVRTCError, ...), re-exported here; the classes below cover what the object layer checks
+ * itself, before or around the driver.
  *
  * @module
  */
+import { CUgraphExecUpdateResult, CUgraphInstantiateResult } from "../bindings/driver.ts";
+import { formatCudaVersion } from "../bindings/describe.ts";
+import type { CUDAError } from "../bindings/errors.ts";
+import { enumName } from "../sys/enum.ts";
+import { briefError } from "./base/checks.ts";
+
 export { CUDAError, NVRTCError, NVJitLinkError, NVVMError, FunctionNotFoundError } from "../bindings/errors.ts";
+export { SystemCallError } from "../ffi/libc-socket.ts";
 
 /** An object was used after `close()` (or after its parent was closed). */
 export class ClosedError extends Error {
@@ -57,5 +65,203 @@ export class KernelNotFoundError extends Error {
     this.name = "KernelNotFoundError";
     this.kernelName = kernelName;
     this.symbol = symbol;
+  }
+}
+
+/** A call needs a CUDA context and none is current (or none is known yet): the message says which call to make. */
+export class NoContextError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "NoContextError";
+  }
+}
+
+/** A stream was asked to wait on an event that was never recorded. */
+export class EventNotRecordedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "EventNotRecordedError";
+  }
+}
+
+/** A file the object layer reads (a cubin, PTX, libdevice) does not exist or may not be read. */
+export class HostFileError extends Error {
+  /** The file. */
+  readonly path: string;
+  constructor(path: string, message: string) {
+    super(message);
+    this.name = "HostFileError";
+    this.path = path;
+  }
+}
+
+/** The device (or this machine) lacks what a resource needs: virtual memory management, GPUDirect RDMA, Linux for IPC. */
+export class DeviceFeatureError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "DeviceFeatureError";
+  }
+}
+
+/** NVML and CUDA do not see the same GPU (another process's CUDA_VISIBLE_DEVICES, MIG, or a GPU NVML cannot read). */
+export class DeviceMatchError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "DeviceMatchError";
+  }
+}
+
+/** A link needs nvJitLink (LTO-IR, link-time optimisation, PTX output) and no usable nvJitLink is installed. */
+export class LinkerUnavailableError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "LinkerUnavailableError";
+  }
+}
+
+/** The other process closed an IPC connection before a message came. */
+export class IpcDisconnectedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "IpcDisconnectedError";
+  }
+}
+
+/** No `arch` was given and there is no device to take it from. */
+export class MissingArchError extends Error {
+  constructor(owner: string, cause: unknown) {
+    const why = briefError(cause);
+    super(
+      `${owner}: no arch was given, and the default (the current device's, sm_<cc>) needs a CUDA driver and a GPU, ` +
+        `which are not available here (${why}). Pass an explicit arch, such as { arch: "sm_90" }.`,
+    );
+    this.name = "MissingArchError";
+    this.cause = cause;
+  }
+}
+
+/** Peer access was asked for between GPUs that cannot access each other's memory. */
+export class PeerAccessError extends Error {
+  /** The device that would access. */
+  readonly deviceId: number;
+  /** The device whose memory it would access. */
+  readonly peerId: number;
+  constructor(deviceId: number, peerId: number, message: string) {
+    super(message);
+    this.name = "PeerAccessError";
+    this.deviceId = deviceId;
+    this.peerId = peerId;
+  }
+}
+
+/** The driver refused advice for this managed memory; the message says what to do instead. */
+export class ManagedAdviceError extends Error {
+  /** The driver's error. */
+  override readonly cause: CUDAError;
+  constructor(message: string, cause: CUDAError) {
+    super(message);
+    this.name = "ManagedAdviceError";
+    this.cause = cause;
+  }
+}
+
+/** A wait ran out of time. */
+export class IpcTimeoutError extends Error {
+  constructor(what: string, ms: number) {
+    super(`${what} timed out after ${ms} ms: check that the other process is running and uses the same address`);
+    this.name = "IpcTimeoutError";
+  }
+}
+
+/** A malformed IPC message or descriptor. */
+export class IPCFormatError extends RangeError {
+  constructor(message: string) {
+    super(message);
+    this.name = "IPCFormatError";
+  }
+}
+
+/** A graph object used in a state that does not allow the call (not building, already ended, closed, not joined). */
+export class GraphStateError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "GraphStateError";
+  }
+}
+
+/** The installed driver is too old for a graph feature (conditional nodes need CUDA 12.3, if/else and switch 12.8). */
+export class GraphFeatureError extends Error {
+  /** The CUDA version the feature needs (12030 for 12.3). */
+  readonly required: number;
+  /** The driver's CUDA version (cuDriverGetVersion). */
+  readonly installed: number;
+
+  constructor(feature: string, required: number, installed: number) {
+    super(
+      `${feature}: this needs a driver for CUDA ${formatCudaVersion(required)} or newer, and the installed driver ` +
+        `supports CUDA ${formatCudaVersion(installed)}. Update the NVIDIA driver, or build the graph without ${feature}.`,
+    );
+    this.name = "GraphFeatureError";
+    this.required = required;
+    this.installed = installed;
+  }
+}
+
+const UPDATE_REASONS: Readonly<Record<number, string>> = {
+  [CUgraphExecUpdateResult.CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED]:
+    "the topology differs: the new graph has other nodes, or other dependencies between them",
+  [CUgraphExecUpdateResult.CU_GRAPH_EXEC_UPDATE_ERROR_NODE_TYPE_CHANGED]: "a node's type changed (a kernel became a copy, ...)",
+  [CUgraphExecUpdateResult.CU_GRAPH_EXEC_UPDATE_ERROR_FUNCTION_CHANGED]: "a kernel node runs another function in a way that cannot be updated",
+  [CUgraphExecUpdateResult.CU_GRAPH_EXEC_UPDATE_ERROR_UNSUPPORTED_FUNCTION_CHANGE]:
+    "a kernel node runs another function in a way that cannot be updated (another context, or device-side launches)",
+  [CUgraphExecUpdateResult.CU_GRAPH_EXEC_UPDATE_ERROR_PARAMETERS_CHANGED]:
+    "a node's parameters changed in a way that cannot be updated (a copy between other kinds of memory, memory on another device, ...)",
+  [CUgraphExecUpdateResult.CU_GRAPH_EXEC_UPDATE_ERROR_ATTRIBUTES_CHANGED]: "a kernel node's attributes changed in a way that cannot be updated",
+  [CUgraphExecUpdateResult.CU_GRAPH_EXEC_UPDATE_ERROR_NOT_SUPPORTED]: "a node of the new graph cannot be updated at all (its type or configuration)",
+  [CUgraphExecUpdateResult.CU_GRAPH_EXEC_UPDATE_ERROR]: "the driver gave no more specific reason",
+};
+
+/** `cuGraphExecUpdate` refused to update a Graph from another graph. */
+export class GraphUpdateError extends Error {
+  /** The driver's reason (`CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED`, ...). */
+  readonly reason: string;
+  /** The CUgraphExecUpdateResult value. */
+  readonly result: number;
+
+  constructor(result: number) {
+    const reason = enumName(CUgraphExecUpdateResult, result) ?? `CUgraphExecUpdateResult ${result}`;
+    super(
+      `Graph.update: the graph cannot be updated in place: ${UPDATE_REASONS[result] ?? "unknown reason"} (${reason}). ` +
+        "An update needs a graph built the same way (the same operations in the same order, with the same " +
+        "dependencies), differing only in arguments, addresses and sizes. Otherwise build a new Graph " +
+        "(builder.complete() or definition.instantiate()). The Graph is unchanged and can still be launched.",
+    );
+    this.name = "GraphUpdateError";
+    this.reason = reason;
+    this.result = result;
+  }
+}
+
+const INSTANTIATE_REASONS: Readonly<Record<number, string>> = {
+  [CUgraphInstantiateResult.CUDA_GRAPH_INSTANTIATE_INVALID_STRUCTURE]: "the graph's structure is invalid (a cycle, for example)",
+  [CUgraphInstantiateResult.CUDA_GRAPH_INSTANTIATE_NODE_OPERATION_NOT_SUPPORTED]:
+    "the graph contains an operation that cannot be launched from the device (deviceLaunch)",
+  [CUgraphInstantiateResult.CUDA_GRAPH_INSTANTIATE_MULTIPLE_CTXS_NOT_SUPPORTED]:
+    "the graph's nodes belong to several contexts, which a device-launchable graph cannot have",
+  [CUgraphInstantiateResult.CUDA_GRAPH_INSTANTIATE_CONDITIONAL_HANDLE_UNUSED]:
+    "a condition was created (createCondition) but no conditional node uses it: add ifThen/whileLoop/... for it, or do not create it",
+  [CUgraphInstantiateResult.CUDA_GRAPH_INSTANTIATE_ERROR]: "the driver gave no more specific reason",
+};
+
+/** `cuGraphInstantiateWithParams` could not make an executable graph. */
+export class GraphInstantiateError extends Error {
+  /** The driver's reason (`CUDA_GRAPH_INSTANTIATE_INVALID_STRUCTURE`, ...). */
+  readonly reason: string;
+
+  constructor(result: number, cause?: unknown) {
+    const reason = enumName(CUgraphInstantiateResult, result) ?? `CUgraphInstantiateResult ${result}`;
+    super(`the graph cannot be instantiated: ${INSTANTIATE_REASONS[result] ?? "unknown reason"} (${reason})`, cause === undefined ? undefined : { cause });
+    this.name = "GraphInstantiateError";
+    this.reason = reason;
   }
 }

@@ -32,7 +32,7 @@ import { CUhostFn_signature, CUstreamCaptureStatus, type CUhostFn } from "../bin
 import { ffi, UnsupportedOnRuntimeError, type NativeCallback, type Pointer } from "../ffi/index.ts";
 import { driver } from "./base/driver-state.ts";
 import { GraphAttachments } from "./graph/attachments.ts";
-import { GraphStateError } from "./graph/errors.ts";
+import { GraphStateError } from "./errors.ts";
 import type { Stream } from "./stream.ts";
 import { describeValue } from "./base/checks.ts";
 

@@ -31,7 +31,6 @@ export { waitingStrategy } from "./base/waiting.ts";
 export * from "./errors.ts";
 export * as system from "./system/system.ts";
 export { SystemDevice, type SystemDeviceSelector } from "./system/device.ts";
-export { PeerAccessError } from "./memory/peer.ts";
 export { type CopyOptions, type CopyRoute } from "./memory/copy.ts";
 export { DeviceMemoryResource, MemoryPoolResource, DefaultPoolMemoryResource, defaultMemoryResource } from "./memory/pool.ts";
 export { PinnedMemoryResource, LegacyPinnedMemoryResource } from "./memory/pinned.ts";
@@ -41,9 +40,8 @@ export type { VirtualMemoryResourceOptions, VirtualMemoryAccess } from "./memory
 export type { DeviceMemoryResourceOptions, PinnedMemoryResourceOptions, ManagedMemoryResourceOptions } from "./memory/options.ts";
 export { MemoryPoolAttributes, POOL_ATTRIBUTES, type PoolAttributeName, type PoolAttributeValues } from "./memory/pool-attributes.ts";
 export type { MemoryLocation, MemoryLocationType, ManagedAdvice } from "./memory/location.ts";
-export { IPCAllocationHandle, IPCBufferDescriptor, IPCFormatError } from "./memory/ipc.ts";
-export { IpcChannel, IpcListener, IpcTimeoutError, type IpcMessage, type IpcWaitOptions } from "./memory/ipc-socket.ts";
-export { SystemCallError } from "../ffi/libc-socket.ts";
+export { IPCAllocationHandle, IPCBufferDescriptor } from "./memory/ipc.ts";
+export { IpcChannel, IpcListener, type IpcMessage, type IpcWaitOptions } from "./memory/ipc-socket.ts";
 export { type AllocateOptions, type IpcMemoryResource } from "./memory/resource.ts";
 export type { HostViewConstructor } from "./memory/view.ts";
 export { GraphBuilder, type GraphBuildMode } from "./graph/builder.ts";
@@ -51,7 +49,6 @@ export { Graph, type GraphCompleteOptions } from "./graph/graph.ts";
 export { GraphDefinition, GraphNode, KernelNode, ConditionalNode, NodeBuilder, type GraphNodeType } from "./graph/definition.ts";
 export { GraphCondition } from "./graph/condition.ts";
 export type { GraphDebugPrintOptions } from "./graph/debug.ts";
-export { GraphStateError, GraphFeatureError, GraphUpdateError, GraphInstantiateError } from "./graph/errors.ts";
 export { hostCallbacksSupported, type HostFunction } from "./host-callback.ts";
 export {
   Program,
@@ -62,10 +59,8 @@ export {
   type ProgramBackend,
 } from "./program/program.ts";
 export { ProgramOptions, type MacroDefinition, type ProgramOptionsInit } from "./program/options.ts";
-export { MissingArchError } from "./program/arch.ts";
 export { InMemoryProgramCache, makeProgramCacheKey, type CachedProgram, type ProgramCache } from "./program/cache.ts";
 export { FileProgramCache, defaultFileProgramCache } from "./program/cache-file.ts";
 export { Linker } from "./program/linker.ts";
 export { LinkerOptions, type LinkerOptionsInit } from "./program/linker-options.ts";
 export type { LinkerBackend } from "./program/linker-backend.ts";
-export { ManagedAdviceError } from "./memory/managed.ts";

@@ -9,7 +9,7 @@ import { ffi } from "../ffi/index.ts";
 import { Context } from "./context.ts";
 import type { Device } from "./device.ts";
 import { addressKey, currentContextHandle, driver, ensureInit, withCurrentContext } from "./base/driver-state.ts";
-import { ClosedError } from "./errors.ts";
+import { ClosedError, NoContextError, EventNotRecordedError } from "./errors.ts";
 import { Event, type EventOptions } from "./event.ts";
 import type { GraphBuilder } from "./graph/builder.ts";
 import { graphBuilderFromStream } from "./base/hub.ts";
@@ -113,7 +113,7 @@ export class Stream {
   get context(): Context {
     if (this.#context !== undefined) return this.#context;
     const h = currentContextHandle();
-    if (h === null) throw new Error("the default streams use the current context, and no context is current: call device.setCurrent() first");
+    if (h === null) throw new NoContextError("the default streams use the current context, and no context is current: call device.setCurrent() first");
     return Context.fromHandle(h);
   }
 
@@ -176,7 +176,7 @@ export class Stream {
    */
   wait(target: Event | Stream): void {
     if (target instanceof Event) {
-      if (!target.isRecorded) throw new Error("cannot wait on an event that was never recorded: record it on a stream first");
+      if (!target.isRecorded) throw new EventNotRecordedError("cannot wait on an event that was never recorded: record it on a stream first");
       driver.cuStreamWaitEvent(this.handle, target.handle, 0);
       return;
     }

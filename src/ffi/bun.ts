@@ -20,7 +20,7 @@ import type {
   NonblockingNativeFunction,
   OpenOptions,
 } from "./backend.ts";
-import { LibraryLoadError, UnsupportedOnRuntimeError } from "./errors.ts";
+import { LibraryLoadError, UnsupportedOnRuntimeError, LibraryClosedError } from "./errors.ts";
 import { loweredCall, unsupportedCall } from "./lowered-call.ts";
 import { encodeCString as cstring } from "./text.ts";
 import { planCall, type LoweredType } from "./lowering.ts";
@@ -203,7 +203,7 @@ class BunLibrary implements NativeLibrary {
   }
 
   symbol(name: string): Pointer {
-    if (!this.#open) throw new Error(`${this.path} is closed`);
+    if (!this.#open) throw new LibraryClosedError(this.path);
     return wrap(libc.dlsym(raw(this.handle)!, cstring(name)) ?? 0);
   }
 

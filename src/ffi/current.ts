@@ -9,6 +9,7 @@
  */
 import type { FfiBackend } from "./backend.ts";
 import { runtimeName } from "./host.ts";
+import { NoFfiError } from "./errors.ts";
 
 /** Thrown, at import, on a runtime without a usable FFI. */
 export const NO_FFI_MESSAGE =
@@ -23,7 +24,7 @@ async function load(): Promise<FfiBackend> {
   if (runtimeName === "deno") {
     return (await import("./deno.ts")).denoBackend;
   }
-  throw new Error(NO_FFI_MESSAGE);
+  throw new NoFfiError(NO_FFI_MESSAGE);
 }
 
 /** The FFI of the running runtime. */

@@ -23,7 +23,7 @@ import type {
   OpenOptions,
 } from "./backend.ts";
 import { denoStructFields } from "./deno-struct.ts";
-import { LibraryLoadError } from "./errors.ts";
+import { LibraryLoadError, LibraryClosedError } from "./errors.ts";
 import { loweredCall } from "./lowered-call.ts";
 import { planCall } from "./lowering.ts";
 import { encodeCString as cstring } from "./text.ts";
@@ -172,7 +172,7 @@ class DenoLibrary implements NativeLibrary {
   }
 
   symbol(name: string): Pointer {
-    if (!this.#open) throw new Error(`${this.path} is closed`);
+    if (!this.#open) throw new LibraryClosedError(this.path);
     return wrap(libc.dlsym(nonNull(this.handle), cstring(name)));
   }
 

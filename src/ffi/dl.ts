@@ -9,6 +9,7 @@ import type { NativeFunction } from "./backend.ts";
 import { ffi } from "./current.ts";
 import { Scratch } from "./memory.ts";
 import type { NativePointer, Pointer } from "./types.ts";
+import { SymbolNotFoundError } from "./errors.ts";
 
 /** Resolve symbols when first called. */
 export const RTLD_LAZY = 1;
@@ -54,7 +55,7 @@ function libc(): Loader {
   const lib = ffi.openLibrary("libc.so.6");
   const need = <K extends keyof typeof signatures>(name: K): NativeFunction<(typeof signatures)[K]> => {
     const fn = lib.bind(name, signatures[name]);
-    if (fn === null) throw new Error(`libc.so.6 does not export ${name} (glibc 2.34 or newer is needed)`);
+    if (fn === null) throw new SymbolNotFoundError("libc.so.6", name, "glibc 2.34 or newer is needed");
     return fn;
   };
   loader = {

@@ -57,3 +57,36 @@ export class StructValueError extends TypeError {
     this.name = "StructValueError";
   }
 }
+
+/** A library that was loaded does not export a symbol the FFI layer needs (libc's loader or socket calls). */
+export class SymbolNotFoundError extends Error {
+  /** The library. */
+  readonly path: string;
+  /** The symbol. */
+  readonly symbol: string;
+  constructor(path: string, symbol: string, hint: string) {
+    super(`${path} does not export ${symbol}${hint ? ` (${hint})` : ""}`);
+    this.name = "SymbolNotFoundError";
+    this.path = path;
+    this.symbol = symbol;
+  }
+}
+
+/** A library was used after `close()`. */
+export class LibraryClosedError extends Error {
+  /** The library. */
+  readonly path: string;
+  constructor(path: string) {
+    super(`${path} is closed: open it again with ffi.openLibrary(path)`);
+    this.name = "LibraryClosedError";
+    this.path = path;
+  }
+}
+
+/** This JavaScript runtime has no FFI cuda-ts can use (Node.js): run under Bun or Deno. */
+export class NoFfiError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "NoFfiError";
+  }
+}

@@ -38,7 +38,7 @@ export type {
   NonblockingNativeFunction,
   OpenOptions,
 } from "./backend.ts";
-export { LibraryLoadError, StructValueError, UnsupportedOnRuntimeError } from "./errors.ts";
+export { LibraryClosedError, LibraryLoadError, NoFfiError, StructValueError, SymbolNotFoundError, UnsupportedOnRuntimeError } from "./errors.ts";
 export { Scratch } from "./memory.ts";
 /** libc's dynamic loader: `dlopen`, `dlsym`, `dlerror`, `dlclose`, `loadedPath` and the `RTLD_*` flags. */
 export * as dl from "./dl.ts";

@@ -8,6 +8,7 @@
 import type { NativeFunction } from "./index.ts";
 import { ffi } from "./index.ts";
 import type { NativePointer } from "./types.ts";
+import { SymbolNotFoundError } from "./errors.ts";
 
 const signatures = {
   socket: { parameters: ["i32", "i32", "i32"], result: "i32" },
@@ -31,12 +32,11 @@ let libc: Libc | undefined;
 /** libc, bound on first use. */
 export function lib(): Libc {
   if (libc !== undefined) return libc;
-  if (ffi.runtime !== "bun" && ffi.runtime !== "deno") throw new Error("IPC needs Bun's or Deno's FFI");
   const l = ffi.openLibrary("libc.so.6");
   const out: Partial<Record<keyof typeof signatures, unknown>> = {};
   for (const name of Object.keys(signatures) as (keyof typeof signatures)[]) {
     const fn = l.bind(name, signatures[name]);
-    if (fn === null) throw new Error(`libc.so.6 does not export ${name}: IPC needs glibc on Linux`);
+    if (fn === null) throw new SymbolNotFoundError("libc.so.6", name, "IPC needs glibc on Linux");
     out[name] = fn;
   }
   libc = out as Libc;

@@ -169,3 +169,14 @@ export class StaticLibraryNotFoundError extends NotFoundError {
 export class CudaRootNotFoundError extends NotFoundError {
   override name = "CudaRootNotFoundError";
 }
+
+/** Libraries whose dependencies lead back to themselves (a catalog error). */
+export class DependencyCycleError extends PathfinderError {
+  override name = "DependencyCycleError";
+  /** The library reached again while it was loading. */
+  readonly library: string;
+  constructor(library: string) {
+    super(`cuda-ts pathfinder: dependency cycle through ${library}`);
+    this.library = library;
+  }
+}

@@ -10,7 +10,7 @@ import { findBitcodeFile, findStaticFile, type LocatedLibraryFile } from "./bitc
 import { LIBRARY_CATALOG, type PackagedWith } from "./catalog.ts";
 import { resolveOptions, Search, type PathfinderConfig, type PathfinderOptions } from "./context.ts";
 import { findToolkitRoot, type LocatedCudaRoot } from "./cuda-root.ts";
-import { NotFoundError } from "./errors.ts";
+import { NotFoundError, DependencyCycleError } from "./errors.ts";
 import { findHeaderDirectory, type LocatedHeaderDirectory } from "./headers.ts";
 import { findLibrary, loadLibrary, type LibrarySearchContext, type LoadedNvidiaLibrary, type LocatedNvidiaLibrary } from "./libraries.ts";
 import type { DynamicLoader } from "./loader.ts";
@@ -95,7 +95,7 @@ export class Pathfinder {
   loadNvidiaLibrary(name: string): LoadedNvidiaLibrary {
     const cached = this.loaded.get(name);
     if (cached !== undefined) return cached;
-    if (this.loading.has(name)) throw new Error(`cuda-ts pathfinder: dependency cycle through ${name}`);
+    if (this.loading.has(name)) throw new DependencyCycleError(name);
     this.loading.add(name);
     try {
       const result = loadLibrary(this.libraryContext, name);

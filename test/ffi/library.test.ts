@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ffi, UnsupportedOnRuntimeError, type NativeFunction } from "../../src/ffi/index.ts";
+import { ffi, LibraryClosedError, UnsupportedOnRuntimeError, type NativeFunction } from "../../src/ffi/index.ts";
 
 const strlenType = { parameters: ["pointer"], result: "u64" } as const;
 
@@ -16,6 +16,7 @@ describe("libraries", () => {
     byPath.close();
     byPath.close(); // idempotent
     expect(() => byPath.symbol("strlen")).toThrow(/closed/);
+    expect(() => byPath.symbol("strlen")).toThrow(LibraryClosedError);
   });
 
   it("a bound function without conversions is the runtime's own function (no wrapper)", () => {

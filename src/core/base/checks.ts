@@ -41,3 +41,9 @@ export function describeValue(value: unknown): string {
     }
   }
 }
+
+/** The gist of an error for a one-line message: its first line, without a trailing "Searched, in order:". */
+export function briefError(e: unknown): string {
+  const text = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+  return (text.split("\n")[0] ?? "").replace(/\.?\s*Searched, in order:\s*$/, "").trim();
+}

@@ -33,7 +33,7 @@ import { GraphAttachments } from "./attachments.ts";
 import { conditionalBodies, conditionalNodeParams, conditionalPlan, createCondition, type ConditionalKind, type GraphCondition } from "./condition.ts";
 import { debugDotPrint, type GraphDebugPrintOptions } from "./debug.ts";
 import type { GraphDefinition } from "./definition.ts";
-import { GraphStateError } from "./errors.ts";
+import { GraphStateError } from "../errors.ts";
 import { Graph, sourceOf, type GraphCompleteOptions, type GraphSource } from "./graph.ts";
 import { launchHostFunction, type HostFunction } from "../host-callback.ts";
 import { track, untrack } from "../base/lifetime.ts";

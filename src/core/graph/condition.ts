@@ -24,7 +24,7 @@ import {
 import { ffi } from "../../ffi/index.ts";
 import type { Context } from "../context.ts";
 import { driver } from "../base/driver-state.ts";
-import { GraphFeatureError } from "./errors.ts";
+import { GraphFeatureError, GraphStateError } from "../errors.ts";
 import { KernelScalar } from "../launch/scalars.ts";
 import { describeValue } from "../base/checks.ts";
 
@@ -133,7 +133,7 @@ export function conditionalNodeParams(kind: ConditionalKind, handle: bigint, siz
 /** @internal The body graphs the driver created for a conditional node (owned by the node). */
 export function conditionalBodies(params: CUgraphNodeParams_st, size: number): CUgraph[] {
   const array = params.conditional.phGraph_out;
-  if (array === null) throw new Error("cuGraphAddNode returned no body graphs for the conditional node");
+  if (array === null) throw new GraphStateError("cuGraphAddNode returned no body graphs for the conditional node (a driver fault): build the graph again");
   const bodies: CUgraph[] = [];
   for (let i = 0; i < size; i++) bodies.push(ffi.readPointerAt(array, i * 8) as CUgraph);
   return bodies;

@@ -31,7 +31,7 @@ import { Event } from "../event.ts";
 import { GraphAttachments } from "./attachments.ts";
 import { conditionalBodies, conditionalNodeParams, conditionalPlan, createCondition, type ConditionalKind, type GraphCondition } from "./condition.ts";
 import { debugDotPrint, type GraphDebugPrintOptions } from "./debug.ts";
-import { GraphStateError } from "./errors.ts";
+import { GraphStateError } from "../errors.ts";
 import { kernelNodeParams, memcpyNodeParams, memsetNodeParams, setKernelNodeAttributes } from "./params.ts";
 import { Graph, sourceOf, type GraphCompleteOptions, type GraphSource } from "./graph.ts";
 import type { GraphBuilder } from "./builder.ts";

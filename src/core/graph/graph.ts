@@ -23,7 +23,7 @@ import { ClosedError } from "../errors.ts";
 import type { GraphAttachments } from "./attachments.ts";
 import type { GraphBuilder } from "./builder.ts";
 import type { GraphDefinition, KernelNode } from "./definition.ts";
-import { GraphInstantiateError, GraphStateError, GraphUpdateError } from "./errors.ts";
+import { GraphInstantiateError, GraphStateError, GraphUpdateError } from "../errors.ts";
 import { kernelNodeParams } from "./params.ts";
 import { holdUntilPassed } from "../host-callback.ts";
 import type { Kernel } from "../launch/kernel.ts";

@@ -13,6 +13,11 @@ export type ParamType =
   | { kind: "pointer" }
   | { kind: "class"; name: string };
 
+/** A mangled name this parser does not understand (caught: the kernel's parameter types stay unknown). */
+class ManglingError extends SyntaxError {
+  override readonly name = "ManglingError";
+}
+
 /** The scalar kinds a kernel argument can have. */
 export type ScalarKind =
   | "bool"
@@ -102,7 +107,7 @@ class Parser {
   }
   number(): number {
     const m = /^\d+/.exec(this.s.slice(this.i));
-    if (!m) throw new Error("number expected");
+    if (!m) throw new ManglingError("number expected");
     this.i += m[0].length;
     return Number(m[0]);
   }
@@ -116,9 +121,9 @@ class Parser {
     // S_ = 0, S0_ = 1, S1_ = 2 ... (base 36)
     if (this.eat(terminator)) return 0;
     const m = /^[0-9A-Z]+/.exec(this.s.slice(this.i));
-    if (!m) throw new Error("sequence id expected");
+    if (!m) throw new ManglingError("sequence id expected");
     this.i += m[0].length;
-    if (!this.eat(terminator)) throw new Error("sequence terminator expected");
+    if (!this.eat(terminator)) throw new ManglingError("sequence terminator expected");
     return parseInt(m[0], 36) + 1;
   }
 
@@ -161,7 +166,7 @@ class Parser {
         } else if (/\d/.test(this.peek())) {
           parts.push(this.sourceName());
           templated = false;
-        } else throw new Error(`unsupported name component at ${this.s.slice(this.i)}`);
+        } else throw new ManglingError(`unsupported name component at ${this.s.slice(this.i)}`);
         this.subs.push({ kind: "type", type: { kind: "class", name: parts.join("::") }, text: parts.join("::") });
       }
       return { text: parts.join("::"), templated };
@@ -195,7 +200,7 @@ class Parser {
     }
     const idx = this.seqId("_");
     const n = this.subs[idx];
-    if (!n) throw new Error(`substitution S${idx} out of range`);
+    if (!n) throw new ManglingError(`substitution S${idx} out of range`);
     return n;
   }
 
@@ -219,7 +224,7 @@ class Parser {
       this.i++;
       const idx = this.seqId("_");
       const arg = this.templateArgs[idx];
-      if (!arg) throw new Error(`template parameter T${idx} unknown`);
+      if (!arg) throw new ManglingError(`template parameter T${idx} unknown`);
       this.subs.push(arg);
       return arg;
     }
@@ -240,7 +245,7 @@ class Parser {
       if (this.eat("DF16_")) return { kind: "type", type: { kind: "scalar", scalar: "f16" }, text: "_Float16" };
       if (this.eat("DF16b")) return { kind: "type", type: { kind: "scalar", scalar: "bf16" }, text: "__bf16" };
       if (this.eat("Dn")) return { kind: "type", type: { kind: "pointer" }, text: "nullptr_t" };
-      throw new Error(`unsupported type ${this.s.slice(this.i)}`);
+      throw new ManglingError(`unsupported type ${this.s.slice(this.i)}`);
     }
     if (c === "A") {
       this.i++;
@@ -260,7 +265,7 @@ class Parser {
       this.i++;
       return { kind: "type", type: b === "void" ? "void" : { kind: "scalar", scalar: b }, text: BUILTIN_TEXT[c] ?? c };
     }
-    throw new Error(`unsupported type code ${JSON.stringify(c)} at ${this.s.slice(this.i)}`);
+    throw new ManglingError(`unsupported type code ${JSON.stringify(c)} at ${this.s.slice(this.i)}`);
   }
 }
 

@@ -26,8 +26,9 @@ import type { Buffer, StreamArg } from "./buffer.ts";
 import type { Device } from "../device.ts";
 import { driver, withCurrentContext } from "../base/driver-state.ts";
 import type { Event } from "../event.ts";
-import { enablePeerAccess, PeerAccessError } from "./peer.ts";
+import { enablePeerAccess } from "./peer.ts";
 import type { Stream } from "../stream.ts";
+import { PeerAccessError } from "../errors.ts";
 
 /** How a copy between two devices travels. */
 export type CopyRoute = "auto" | "peer" | "host";

@@ -19,7 +19,7 @@
  *
  * @module
  */
-import { ClosedError } from "../errors.ts";
+import { ClosedError, IpcTimeoutError, IpcDisconnectedError } from "../errors.ts";
 import { HANDLE_MESSAGE_BYTES, IPCAllocationHandle } from "./ipc.ts";
 import {
   AF_UNIX,
@@ -49,14 +49,6 @@ import { describeValue } from "../base/checks.ts";
 export interface IpcWaitOptions {
   /** Give up after this many milliseconds (default 30 000). */
   readonly timeoutMs?: number;
-}
-
-/** A wait ran out of time. */
-export class IpcTimeoutError extends Error {
-  constructor(what: string, ms: number) {
-    super(`${what} timed out after ${ms} ms: check that the other process is running and uses the same address`);
-    this.name = "IpcTimeoutError";
-  }
 }
 
 /** One received message. */
@@ -216,7 +208,7 @@ export class IpcChannel {
       }
       const fds = m.receivedFds();
       if (n === 0 && fds.length === 0 && maxBytes > 0) {
-        throw new Error("the other process closed the connection before sending a message");
+        throw new IpcDisconnectedError("the other process closed the connection before sending a message");
       }
       if ((m.flags & (MSG_CTRUNC | MSG_TRUNC)) !== 0) {
         for (const f of fds) closeFd(f);

@@ -17,7 +17,7 @@
  *
  * @module
  */
-import { ClosedError } from "../errors.ts";
+import { ClosedError, IPCFormatError } from "../errors.ts";
 import { closeFd } from "../../ffi/libc-socket.ts";
 import { describeValue } from "../base/checks.ts";
 
@@ -29,14 +29,6 @@ const VERSION = 1;
 export const HANDLE_MESSAGE_BYTES = 24;
 /** The byte length of an encoded {@link IPCBufferDescriptor}. */
 export const BUFFER_DESCRIPTOR_BYTES = 96;
-
-/** A malformed IPC message or descriptor. */
-export class IPCFormatError extends RangeError {
-  constructor(message: string) {
-    super(message);
-    this.name = "IPCFormatError";
-  }
-}
 
 /** Converts a UUID string to its 16 bytes. */
 export function uuidToBytes(uuid: string): Uint8Array {

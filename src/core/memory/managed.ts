@@ -15,7 +15,7 @@ import { formatCudaVersion } from "../../bindings/describe.ts";
 import { Buffer } from "./buffer.ts";
 import { Context } from "../context.ts";
 import { driver, withCurrentContext } from "../base/driver-state.ts";
-import { ClosedError } from "../errors.ts";
+import { ClosedError, ManagedAdviceError, NoContextError } from "../errors.ts";
 import { locationRecord, resolveAdvice, type ManagedAdvice, type MemoryLocation } from "./location.ts";
 import { resolveManagedOptions, type ManagedMemoryResourceOptions, type ResolvedManagedOptions } from "./options.ts";
 import type { MemoryPoolAttributes } from "./pool-attributes.ts";
@@ -24,17 +24,6 @@ import { allocationSize, type AllocateOptions, type MemoryResource } from "./res
 import { streamOption, type Stream } from "../stream.ts";
 
 const CU_MEM_ATTACH_GLOBAL = 1;
-
-/** The driver refused advice for this managed memory; the message says what to do instead. */
-export class ManagedAdviceError extends Error {
-  /** The driver's error. */
-  override readonly cause: CUDAError;
-  constructor(message: string, cause: CUDAError) {
-    super(message);
-    this.name = "ManagedAdviceError";
-    this.cause = cause;
-  }
-}
 
 const PREFERRED_TYPES = {
   none: CUmemLocationType.CU_MEM_LOCATION_TYPE_NONE,
@@ -148,7 +137,7 @@ export class ManagedMemoryResource implements MemoryResource {
     if (this.#pool !== undefined) return this.#pool.allocate(size, options);
     const n = allocationSize(size);
     const ctx = (this.#context ??= options.stream?.context ?? Context.current());
-    if (ctx === undefined) throw new Error("ManagedMemoryResource.allocate needs a current context: call device.setCurrent() or pass { stream }");
+    if (ctx === undefined) throw new NoContextError("ManagedMemoryResource.allocate needs a current context: call device.setCurrent() or pass { stream }");
     const ptr = n === 0 ? (0n as CUdeviceptr) : withCurrentContext(ctx.handle, () => driver.cuMemAllocManaged(n, CU_MEM_ATTACH_GLOBAL));
     return new Buffer(ptr, Number(n), this, options.stream);
   }

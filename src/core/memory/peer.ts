@@ -18,20 +18,7 @@ import { CUmemAccess_flags, CUmemAccessDesc_st, CUmemLocationType, CUresult, typ
 import { ffi } from "../../ffi/index.ts";
 import type { Device } from "../device.ts";
 import { driver } from "../base/driver-state.ts";
-
-/** Peer access was asked for between GPUs that cannot access each other's memory. */
-export class PeerAccessError extends Error {
-  /** The device that would access. */
-  readonly deviceId: number;
-  /** The device whose memory it would access. */
-  readonly peerId: number;
-  constructor(deviceId: number, peerId: number, message: string) {
-    super(message);
-    this.name = "PeerAccessError";
-    this.deviceId = deviceId;
-    this.peerId = peerId;
-  }
-}
+import { PeerAccessError } from "../errors.ts";
 
 const enabled = new Set<string>();
 

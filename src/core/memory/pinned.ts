@@ -17,12 +17,13 @@ import { resolvePinnedOptions, type PinnedMemoryResourceOptions } from "./option
 import { applyReleaseThreshold, createPool, exportPool, importPool, MemoryPoolResource, setPoolAccess, type PoolInit } from "./pool.ts";
 import { allocationSize, type AllocateOptions, type MemoryResource } from "./resource.ts";
 import type { Stream } from "../stream.ts";
+import { NoContextError } from "../errors.ts";
 
 let pendingInit: PoolInit | undefined;
 
 function currentContext(what: string): Context {
   const ctx = Context.current();
-  if (ctx === undefined) throw new Error(`${what} needs a current context: call device.setCurrent() first`);
+  if (ctx === undefined) throw new NoContextError(`${what} needs a current context: call device.setCurrent() first`);
   return ctx;
 }
 

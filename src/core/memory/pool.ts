@@ -20,7 +20,7 @@ import type { Context } from "../context.ts";
 import type { Device } from "../device.ts";
 import { deviceOf } from "../base/hub.ts";
 import { driver, withCurrentContext } from "../base/driver-state.ts";
-import { ClosedError } from "../errors.ts";
+import { ClosedError, DeviceFeatureError, NoContextError } from "../errors.ts";
 import { IPCAllocationHandle, IPCBufferDescriptor, newUuid } from "./ipc.ts";
 import { closeFd, dupFd } from "../../ffi/libc-socket.ts";
 import { resolveDevicePoolOptions, type DeviceMemoryResourceOptions } from "./options.ts";
@@ -52,7 +52,7 @@ export interface PoolProps {
 export const IPC_HANDLE_TYPE = CUmemAllocationHandleType.CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
 
 function checkIpcPlatform(): void {
-  if (process.platform !== "linux") throw new Error(`IPC-enabled pools need Linux (POSIX file descriptor handles); this is ${process.platform}`);
+  if (process.platform !== "linux") throw new DeviceFeatureError(`IPC-enabled pools need Linux (POSIX file descriptor handles); this is ${process.platform}`);
 }
 
 /** Creates a pool. @internal */
@@ -279,7 +279,7 @@ export abstract class MemoryPoolResource implements IpcMemoryResource {
       throw new TypeError(`this ${this.constructor.name} is not IPC-enabled: create it with { ipcEnabled: true } to share its buffers`);
     }
     const ctx = this.#context;
-    if (ctx === undefined) throw new Error(`no context is known for this ${this.constructor.name} yet: allocate the buffer from it first`);
+    if (ctx === undefined) throw new NoContextError(`no context is known for this ${this.constructor.name} yet: allocate the buffer from it first`);
     const data = withCurrentContext(ctx.handle, () => driver.cuMemPoolExportPointer(buffer.handle));
     return new IPCBufferDescriptor(data.$bytes(), buffer.size, uuid);
   }

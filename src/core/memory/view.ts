@@ -23,7 +23,7 @@
  *
  * @module
  */
-import { ffi } from "../../ffi/index.ts";
+import { ffi, UnsupportedOnRuntimeError } from "../../ffi/index.ts";
 
 /** A typed-array class (Float32Array, Uint8Array, BigInt64Array, ...), or DataView. */
 export interface HostViewConstructor<T extends ArrayBufferView> {
@@ -80,7 +80,9 @@ export class HostViewSlot {
     if (this.#buffer !== undefined && this.#buffer.byteLength === byteLength && !isDetached(this.#buffer)) return this.#buffer;
     this.release();
     if (!canDetach()) {
-      throw new Error(
+      throw new UnsupportedOnRuntimeError(
+        ffi.runtime,
+        "host views",
         "this runtime cannot detach ArrayBuffers (no ArrayBuffer.prototype.transfer, no structuredClone), so a host view could outlive the memory: copy with buffer.copyTo(hostArray, { stream }) instead",
       );
     }

@@ -17,6 +17,7 @@ import { deviceOf } from "../base/hub.ts";
 import { driver, withCurrentContext } from "../base/driver-state.ts";
 import { allocationSize, type AllocateOptions, type MemoryResource } from "./resource.ts";
 import { alignUp, growthPlan, resolveVirtualOptions, type ResolvedVirtualOptions, type VirtualMemoryResourceOptions } from "./virtual-options.ts";
+import { DeviceFeatureError } from "../errors.ts";
 
 interface Chunk {
   /** Offset from the allocation's base. */
@@ -65,10 +66,10 @@ export class VirtualMemoryResource implements MemoryResource {
     this.device = deviceOf(device);
     this.#o = resolveVirtualOptions(options);
     if (this.#o.location === "device" && this.device.properties.virtualMemoryManagementSupported === 0) {
-      throw new Error(`device ${this.device.id} (${this.device.name}) does not support virtual memory management: use DeviceMemoryResource`);
+      throw new DeviceFeatureError(`device ${this.device.id} (${this.device.name}) does not support virtual memory management: use DeviceMemoryResource`);
     }
     if (this.#o.gpuDirectRdma && this.device.properties.gpuDirectRdmaSupported === 0) {
-      throw new Error(`device ${this.device.id} does not support GPUDirect RDMA: leave gpuDirectRdma off`);
+      throw new DeviceFeatureError(`device ${this.device.id} does not support GPUDirect RDMA: leave gpuDirectRdma off`);
     }
   }
 

@@ -7,8 +7,8 @@
  */
 import type { Device } from "../device.ts";
 import { deviceOf } from "../base/hub.ts";
-import { briefError } from "./option-checks.ts";
-import { describeValue } from "../base/checks.ts";
+import { describeValue, briefError } from "../base/checks.ts";
+import { MissingArchError } from "../errors.ts";
 
 const ARCH = /^(sm|compute|lto)_(\d{2,3})([af]?)$/;
 
@@ -42,19 +42,6 @@ export function archNumber(arch: string): string {
 /** Whether an arch names a real GPU (`sm_*`), which a cubin needs. */
 export function isRealArch(arch: string): boolean {
   return arch.startsWith("sm_");
-}
-
-/** No `arch` was given and there is no device to take it from. */
-export class MissingArchError extends Error {
-  constructor(owner: string, cause: unknown) {
-    const why = briefError(cause);
-    super(
-      `${owner}: no arch was given, and the default (the current device's, sm_<cc>) needs a CUDA driver and a GPU, ` +
-        `which are not available here (${why}). Pass an explicit arch, such as { arch: "sm_90" }.`,
-    );
-    this.name = "MissingArchError";
-    this.cause = cause;
-  }
 }
 
 /**

@@ -8,7 +8,8 @@
  */
 import { driver } from "../../bindings/driver.ts";
 import { nvjitlink } from "../../bindings/nvjitlink.ts";
-import { briefError } from "./option-checks.ts";
+import { briefError } from "../base/checks.ts";
+import { LinkerUnavailableError } from "../errors.ts";
 
 /** The linker a Linker uses (the names of cuda.core's `Linker.backend`). */
 export type LinkerBackend = "nvJitLink" | "driver";
@@ -54,7 +55,7 @@ export function chooseLinkerBackend(
 ): LinkerBackend {
   if (nvJitLinkVersion === undefined) {
     if (needsNvJitLink) {
-      throw new Error(
+      throw new LinkerUnavailableError(
         `LTO-IR inputs, link-time optimisation and PTX output need nvJitLink, and the driver's linker cannot do them: ${problem}. ` +
           "Install nvJitLink (the nvidia-nvjitlink wheel or a CUDA Toolkit) matching the driver's major version.",
       );
@@ -64,7 +65,7 @@ export function chooseLinkerBackend(
   const major = nvJitLinkVersion[0];
   if (driverMajor === undefined || driverMajor === major) return "nvJitLink";
   if (needsNvJitLink) {
-    throw new Error(
+    throw new LinkerUnavailableError(
       `cannot link with nvJitLink ${major}.x for a CUDA ${driverMajor}.x driver: LTO-IR, link-time optimisation and PTX output need ` +
         "matching major versions, and the driver's linker cannot do them. Install an nvJitLink of the driver's major version.",
     );

@@ -10,6 +10,7 @@ import { ffi } from "../../ffi/index.ts";
 import { readFileBytes } from "../../ffi/host.ts";
 import { findBitcodeLibrary } from "../../pathfinder/index.ts";
 import { handleSlot } from "./handle-slot.ts";
+import { HostFileError } from "../errors.ts";
 
 /** libNVVM's versions as `"nvvm <major>.<minor> ir <major>.<minor> debug <major>.<minor>"` (loads libNVVM). */
 export function nvvmVersionString(): string {
@@ -22,7 +23,7 @@ export function nvvmVersionString(): string {
 export function readLibdevice(): { path: string; bytes: Uint8Array } {
   const found = findBitcodeLibrary("device");
   const bytes = readFileBytes(found.path);
-  if (bytes === undefined) throw new Error(`cannot read libdevice at ${found.path} (under Deno, allow it with --allow-read=${found.path})`);
+  if (bytes === undefined) throw new HostFileError(found.path, `cannot read libdevice at ${found.path} (under Deno, allow it with --allow-read=${found.path})`);
   return { path: found.path, bytes };
 }
 

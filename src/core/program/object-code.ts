@@ -12,7 +12,7 @@ import type { CUkernel, CUlibrary } from "../../bindings/driver.ts";
 import { ffi } from "../../ffi/index.ts";
 import { readFileBytes } from "../../ffi/host.ts";
 import { driver, ensureInit } from "../base/driver-state.ts";
-import { ClosedError, KernelNotFoundError } from "../errors.ts";
+import { ClosedError, KernelNotFoundError, HostFileError } from "../errors.ts";
 import { Kernel } from "../launch/kernel.ts";
 import { track, untrack } from "../base/lifetime.ts";
 import { describeValue } from "../base/checks.ts";
@@ -34,7 +34,7 @@ function bytesOf(code: Uint8Array | ArrayBuffer | string, format: ObjectCodeForm
   if (typeof code === "string") {
     const bytes = readFileBytes(code);
     if (bytes === undefined) {
-      throw new Error(`cannot read ${format} file ${code}: it does not exist or may not be read (under Deno, allow it with --allow-read=${code})`);
+      throw new HostFileError(code, `cannot read ${format} file ${code}: it does not exist or may not be read (under Deno, allow it with --allow-read=${code})`);
     }
     return { bytes, path: code };
   }

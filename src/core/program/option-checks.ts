@@ -102,9 +102,3 @@ export function requireObject(owner: string, init: unknown): object {
   }
   return init;
 }
-
-/** The gist of an error for a one-line message: its first line, without a trailing "Searched, in order:". */
-export function briefError(e: unknown): string {
-  const text = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
-  return (text.split("\n")[0] ?? "").replace(/\.?\s*Searched, in order:\s*$/, "").trim();
-}

@@ -35,6 +35,7 @@ import {
   type NvmlApi,
 } from "../system-nvml.ts";
 import { describeValue } from "../base/checks.ts";
+import { DeviceMatchError } from "../errors.ts";
 
 /** How to pick a GPU: its NVML index, its UUID ("GPU-…", the prefix optional) or its PCI bus id. */
 export type SystemDeviceSelector = number | { readonly index: number } | { readonly uuid: string } | { readonly pciBusId: string };
@@ -194,7 +195,7 @@ export class SystemDevice {
       return new SystemDevice({ uuid: `MIG-${uuid}` });
     } catch (e) {
       if (nvmlCode(e) !== NVML_ERROR_NOT_FOUND) throw e;
-      throw new Error(`NVML does not know CUDA device ${device.id} (UUID ${uuid}); NVML sees ${lib.nvmlDeviceGetCount()} GPU(s)`);
+      throw new DeviceMatchError(`NVML does not know CUDA device ${device.id} (UUID ${uuid}); NVML sees ${lib.nvmlDeviceGetCount()} GPU(s)`);
     }
   }
 
@@ -406,7 +407,7 @@ export class SystemDevice {
   toCudaDevice(): Device {
     const want = this.uuidWithoutPrefix;
     for (const d of allDevices()) if (d.uuid.toLowerCase() === want) return d;
-    throw new Error(
+    throw new DeviceMatchError(
       `${this.name} (${this.uuid}) is not visible to CUDA in this process: CUDA sees ${deviceCount()} device(s)` +
         " (CUDA_VISIBLE_DEVICES may hide it, or MIG may be on)",
     );

@@ -8,10 +8,10 @@ import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { ffi } from "../../../src/ffi/index.ts";
-import { ClosedError } from "../../../src/core/errors.ts";
+import { ClosedError, IpcTimeoutError } from "../../../src/core/errors.ts";
 import { IPCAllocationHandle } from "../../../src/core/memory/ipc.ts";
 import { MessageBlock, socketAddress } from "../../../src/ffi/libc-socket.ts";
-import { IpcChannel, IpcListener, IpcTimeoutError } from "../../../src/core/memory/ipc-socket.ts";
+import { IpcChannel, IpcListener } from "../../../src/core/memory/ipc-socket.ts";
 import { runScript } from "./spawn.ts";
 
 const here = import.meta.dirname ?? new URL(".", import.meta.url).pathname;

@@ -6,17 +6,9 @@ import { describe, expect, it } from "vitest";
 import { CUmem_advise, CUmemAccess_flags, CUmemAllocationHandleType, CUmemLocationType, CUmemPool_attribute } from "../../../src/bindings/driver.ts";
 import { ffi } from "../../../src/ffi/index.ts";
 import { Buffer } from "../../../src/core/memory/buffer.ts";
-import { ClosedError } from "../../../src/core/errors.ts";
+import { ClosedError, IPCFormatError } from "../../../src/core/errors.ts";
 import { locationRecord, MANAGED_ADVICE, resolveAdvice, resolveLocation } from "../../../src/core/memory/location.ts";
-import {
-  BUFFER_DESCRIPTOR_BYTES,
-  HANDLE_MESSAGE_BYTES,
-  IPCAllocationHandle,
-  IPCBufferDescriptor,
-  IPCFormatError,
-  uuidFromBytes,
-  uuidToBytes,
-} from "../../../src/core/memory/ipc.ts";
+import { BUFFER_DESCRIPTOR_BYTES, HANDLE_MESSAGE_BYTES, IPCAllocationHandle, IPCBufferDescriptor, uuidFromBytes, uuidToBytes } from "../../../src/core/memory/ipc.ts";
 import { byteCount, resolveDevicePoolOptions, resolveManagedOptions, resolvePinnedOptions } from "../../../src/core/memory/options.ts";
 import { decodePoolAttribute, encodePoolAttribute, POOL_ATTRIBUTES, poolAttributeInfo, ULLONG_MAX } from "../../../src/core/memory/pool-attributes.ts";
 import { allocationSize, type MemoryResource } from "../../../src/core/memory/resource.ts";

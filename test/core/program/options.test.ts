@@ -4,9 +4,9 @@
  * (cuda_core/cuda/core/_program.pyx, `_prepare_nvrtc_options_impl` and `_prepare_nvvm_options_impl`).
  */
 import { describe, expect, it } from "vitest";
-import { MissingArchError } from "../../../src/core/program/arch.ts";
 import { ProgramOptions, type ProgramOptionsInit } from "../../../src/core/program/options.ts";
 import { driver } from "../../../src/bindings/driver.ts";
+import { MissingArchError } from "../../../src/core/errors.ts";
 
 /** A title suffix naming why a suite or test is skipped here (empty when it runs). */
 const skipNote = (skip: boolean, why: string): string => (skip ? ` [skipped: ${why}]` : "");
