@@ -33,7 +33,7 @@ import { ffi, UnsupportedOnRuntimeError, type NativeCallback, type Pointer } fro
 import { driver } from "./base/driver-state.ts";
 import { GraphAttachments } from "./graph/attachments.ts";
 import { GraphStateError } from "./errors.ts";
-import type { Stream } from "./stream.ts";
+import type { CaptureSink, Stream } from "./stream.ts";
 import { describeValue } from "./base/checks.ts";
 
 /** A function the driver runs on the host when a stream or a graph reaches it. */
@@ -144,13 +144,12 @@ export function registerGraphHostFunction(fn: HostFunction, attachments: GraphAt
 }
 
 /**
- * @internal Queues `fn` on `stream` (cuLaunchHostFunc). On a stream a GraphBuilder captures, it becomes a host node
- * of the graph (held by the graph). Throws UnsupportedOnRuntimeError on Bun, before queueing anything.
+ * @internal Queues `fn` on `stream` (cuLaunchHostFunc). On a stream a GraphBuilder captures (`sink`, the stream's
+ * capture sink), it becomes a host node of the graph (held by the graph). Throws UnsupportedOnRuntimeError on Bun, before queueing anything.
  */
-export function launchHostFunction(stream: Stream, fn: HostFunction, action = "stream.launchHostFunction"): void {
+export function launchHostFunction(stream: Stream, sink: CaptureSink | undefined, fn: HostFunction, action = "stream.launchHostFunction"): void {
   checkFunction(fn, action);
   const pointer = trampolinePointer(action);
-  const sink = stream.captureSink;
   if (sink instanceof GraphAttachments) {
     const node = registerGraphHostFunction(fn, sink, action);
     driver.cuLaunchHostFunc(stream.handle, node.fn, node.userData);
@@ -198,8 +197,8 @@ export function hostFunctionTrampoline(): CUhostFn {
  * @internal After a launch of a graph with host nodes: holds `value` (the graph's attachments) and the event loop
  * until the stream has passed the launch.
  */
-export function holdUntilPassed(stream: Stream, value: unknown): void {
-  launchHostFunction(stream, () => void value, "Graph.launch");
+export function holdUntilPassed(stream: Stream, sink: CaptureSink | undefined, value: unknown): void {
+  launchHostFunction(stream, sink, () => void value, "Graph.launch");
 }
 
 /** @internal How many queued host functions and graph launches with host nodes have not run yet (for tests). */

@@ -33,6 +33,16 @@ const streams = new IdentityMap<Stream>();
 const CU_STREAM_NON_BLOCKING = 1;
 
 /** A CUDA stream. */
+/** What a capturing GraphBuilder keeps alive for the graph: the objects captured work references. */
+export interface CaptureSink {
+  push(...values: unknown[]): void;
+}
+
+/** @internal The sink of the GraphBuilder capturing `stream`, if one is (module state of Stream). */
+export let captureSinkOf: (stream: Stream) => CaptureSink | undefined;
+/** @internal Set by a GraphBuilder when it starts and stops capturing `stream`. */
+export let setCaptureSink: (stream: Stream, sink: CaptureSink | undefined) => void;
+
 export class Stream {
   #handle: CUstream;
   #closed = false;
@@ -41,10 +51,17 @@ export class Stream {
   /** Host memory an asynchronous copy still reads or writes; released at the next sync. */
   #inFlight: unknown[] = [];
   /**
-   * @internal Set by a GraphBuilder while it captures this stream: what the captured work references (kernels,
-   * buffers, host memory) is kept there, as long as the graph, instead of until the next sync.
+   * Set by a GraphBuilder while it captures this stream: what the captured work references (kernels, buffers,
+   * host memory) is kept there, as long as the graph, instead of until the next sync.
    */
-  captureSink: { push(...values: unknown[]): void } | undefined = undefined;
+  #captureSink: CaptureSink | undefined = undefined;
+
+  static {
+    captureSinkOf = (s) => s.#captureSink;
+    setCaptureSink = (s, sink) => {
+      s.#captureSink = sink;
+    };
+  }
   readonly #contextAddress: number;
 
   /** @internal */
@@ -191,7 +208,7 @@ export class Stream {
 
   /** @internal Keeps host memory alive until the stream is synchronised (while captured: as long as the graph). */
   keepAlive(value: unknown): void {
-    if (this.captureSink !== undefined) this.captureSink.push(value);
+    if (this.#captureSink !== undefined) this.#captureSink.push(value);
     else this.#inFlight.push(value);
   }
 
@@ -216,7 +233,7 @@ export class Stream {
    * See host-callback.ts for the details.
    */
   launchHostFunction(fn: HostFunction): void {
-    launchHostFunction(this, fn);
+    launchHostFunction(this, this.#captureSink, fn);
   }
 
   /** Destroys a stream this object created (pending work still runs); closing twice is harmless. */

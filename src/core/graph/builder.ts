@@ -37,7 +37,7 @@ import { GraphStateError } from "../errors.ts";
 import { Graph, sourceOf, type GraphCompleteOptions, type GraphSource } from "./graph.ts";
 import { launchHostFunction, type HostFunction } from "../host-callback.ts";
 import { track, untrack } from "../base/lifetime.ts";
-import { Stream } from "../stream.ts";
+import { Stream, setCaptureSink, captureSinkOf } from "../stream.ts";
 import { describeValue } from "../base/checks.ts";
 
 /**
@@ -126,7 +126,7 @@ export class GraphBuilder {
     const s = this.#stream;
     if (this.#kind === "body") driver.cuStreamBeginCaptureToGraph(s.handle, this.#graph, null, null, 0, m);
     else driver.cuStreamBeginCapture(s.handle, m);
-    s.captureSink = this.#attachments;
+    setCaptureSink(s, this.#attachments);
     this.#state = "building";
     return this;
   }
@@ -138,7 +138,7 @@ export class GraphBuilder {
     }
     this.#require("building", "endBuilding", "call beginBuilding() first");
     const s = this.#stream;
-    s.captureSink = undefined;
+    setCaptureSink(s, undefined);
     this.#state = "ended"; // also when ending fails (an unjoined fork, an invalidated capture): the capture is over
     const graph = driver.cuStreamEndCapture(s.handle);
     if (this.#kind === "primary") {
@@ -170,7 +170,7 @@ export class GraphBuilder {
     for (let i = 1; i < count; i++) {
       const stream = Stream.create(this.#stream.context);
       stream.wait(this.#stream); // joins the capture, after what was captured so far
-      stream.captureSink = this.#attachments;
+      setCaptureSink(stream, this.#attachments);
       result.push(new GraphBuilder(stream, true, "fork", "building", null, this.#attachments));
     }
     return result;
@@ -240,7 +240,7 @@ export class GraphBuilder {
    */
   callback(fn: HostFunction): void {
     this.#require("building", "callback", "call beginBuilding() first");
-    launchHostFunction(this.#stream, fn, "GraphBuilder.callback");
+    launchHostFunction(this.#stream, captureSinkOf(this.#stream), fn, "GraphBuilder.callback");
   }
 
   /**
@@ -251,7 +251,7 @@ export class GraphBuilder {
     if (this.#state === "closed") return;
     const s = this.#stream;
     if (this.#state === "building" && this.#kind !== "fork") {
-      s.captureSink = undefined;
+      setCaptureSink(s, undefined);
       try {
         const g = driver.cuStreamEndCapture(s.handle);
         if (this.#kind === "primary" && g !== null) driver.raw.cuGraphDestroy(g);
@@ -265,7 +265,7 @@ export class GraphBuilder {
     }
     this.#graph = null;
     this.#state = "closed";
-    s.captureSink = undefined;
+    setCaptureSink(s, undefined);
     if (this.#ownsStream) s.close();
   }
 

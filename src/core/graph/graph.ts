@@ -29,7 +29,7 @@ import { holdUntilPassed } from "../host-callback.ts";
 import type { Kernel } from "../launch/kernel.ts";
 import type { KernelArgument, LaunchConfig, StreamLike } from "../launch/launch.ts";
 import { track, untrack } from "../base/lifetime.ts";
-import { Stream } from "../stream.ts";
+import { Stream, captureSinkOf } from "../stream.ts";
 import { describeValue } from "../base/checks.ts";
 
 /** Options of `builder.complete()` and `definition.instantiate()` (names as cuda.core's GraphCompleteOptions). */
@@ -151,8 +151,8 @@ export class Graph {
     makeCurrent(this.#context.handle);
     driver.cuGraphLaunch(exec, s.handle);
     this.#lastStream = s;
-    s.captureSink?.push(this.#attachments, this);
-    if (this.#attachments.hasHostCallbacks) holdUntilPassed(s, this.#attachments);
+    captureSinkOf(s)?.push(this.#attachments, this);
+    if (this.#attachments.hasHostCallbacks) holdUntilPassed(s, captureSinkOf(s), this.#attachments);
   }
 
   /** Uploads the graph to the device on `stream` ahead of its first launch, so that launch starts sooner. */

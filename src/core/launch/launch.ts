@@ -26,13 +26,13 @@ import { cudaError } from "../../bindings/driver.ts";
 import { ffi, Scratch } from "../../ffi/index.ts";
 import type { NativePointer } from "../../ffi/types.ts";
 import { RecordBase } from "../../sys/record.ts";
-import { Buffer } from "../memory/buffer.ts";
+import { Buffer, writeDevicePointer } from "../memory/buffer.ts";
 import type { Device } from "../device.ts";
 import { driver, makeCurrent } from "../base/driver-state.ts";
 import { LaunchArgumentError, LaunchConfigError } from "../errors.ts";
 import type { ArgumentPlan, Kernel } from "./kernel.ts";
 import { KernelScalar, SCALAR_SIZE, writeScalar } from "./scalars.ts";
-import { Stream } from "../stream.ts";
+import { Stream, captureSinkOf } from "../stream.ts";
 import { describeValue } from "../base/checks.ts";
 
 /** A dimension: a number or up to three numbers (x, y, z), each ≥ 1. */
@@ -316,7 +316,8 @@ export function launch(stream: StreamLike, config: LaunchConfig, kernel: Kernel,
   }
   if (r !== 0) throw cudaError(r, `${hasAttributes ? "cuLaunchKernelEx" : "cuLaunchKernel"} (${kernel.name})`);
   // Captured into a graph: the graph keeps the kernel's code and the arguments' memory alive.
-  if (s.captureSink !== undefined) s.captureSink.push(kernel, list);
+  const sink = captureSinkOf(s);
+  if (sink !== undefined) sink.push(kernel, list);
 }
 
 /**
@@ -337,19 +338,12 @@ export function packArguments(kernel: Kernel, args: readonly unknown[]): Argumen
     const a = args[i];
     const o = offsets[i]!;
     const size = sizes[i]!;
-    // The common cases first, written without calls: typed scalars and buffers.
+    // The common cases first: typed scalars and open buffers of the right size (a closed buffer or a size
+    // mismatch goes on to writeArgument, which says what is wrong).
     if (a instanceof KernelScalar) {
       if (a.size !== size) throw argError(kernel, i, a.toString(), a.size, size);
-      if (size === 4) dv.setUint32(o, a.w0, true);
-      else if (size === 8) {
-        dv.setUint32(o, a.w0, true);
-        dv.setUint32(o + 4, a.w1, true);
-      } else a.write(dv, o);
-    } else if (a instanceof Buffer && a.open) {
-      if (size !== 8) throw argError(kernel, i, "a Buffer (a device pointer)", 8, size);
-      dv.setUint32(o, a.addressLo, true);
-      dv.setUint32(o + 4, a.addressHi, true);
-    } else writeArgument(kernel, i, a, dv, o, size);
+      a.write(dv, o);
+    } else if (!(a instanceof Buffer && size === 8 && writeDevicePointer(a, dv, o))) writeArgument(kernel, i, a, dv, o, size);
   }
   return plan;
 }

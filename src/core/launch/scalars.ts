@@ -83,14 +83,11 @@ export class KernelScalar {
   #value: number | bigint | boolean | readonly [number, number];
   /** Size in bytes. */
   readonly size: number;
-  /** @internal The value's bytes as little-endian 32-bit words. */
-  w0 = 0;
-  /** @internal */
-  w1 = 0;
-  /** @internal */
-  w2 = 0;
-  /** @internal */
-  w3 = 0;
+  /** The value's bytes as little-endian 32-bit words. */
+  #w0 = 0;
+  #w1 = 0;
+  #w2 = 0;
+  #w3 = 0;
 
   constructor(
     /** The C type. */
@@ -104,10 +101,10 @@ export class KernelScalar {
 
   #encode(): void {
     writeScalar(this.kind, this.#value, encodeView, 0);
-    this.w0 = encodeView.getUint32(0, true);
-    this.w1 = encodeView.getUint32(4, true);
-    this.w2 = encodeView.getUint32(8, true);
-    this.w3 = encodeView.getUint32(12, true);
+    this.#w0 = encodeView.getUint32(0, true);
+    this.#w1 = encodeView.getUint32(4, true);
+    this.#w2 = encodeView.getUint32(8, true);
+    this.#w3 = encodeView.getUint32(12, true);
   }
 
   /** The value (settable: reuse one scalar across launches). */
@@ -123,23 +120,23 @@ export class KernelScalar {
   write(dv: DataView, offset: number): void {
     switch (this.size) {
       case 1:
-        dv.setUint8(offset, this.w0);
+        dv.setUint8(offset, this.#w0);
         return;
       case 2:
-        dv.setUint16(offset, this.w0, true);
+        dv.setUint16(offset, this.#w0, true);
         return;
       case 4:
-        dv.setUint32(offset, this.w0, true);
+        dv.setUint32(offset, this.#w0, true);
         return;
       case 8:
-        dv.setUint32(offset, this.w0, true);
-        dv.setUint32(offset + 4, this.w1, true);
+        dv.setUint32(offset, this.#w0, true);
+        dv.setUint32(offset + 4, this.#w1, true);
         return;
       default:
-        dv.setUint32(offset, this.w0, true);
-        dv.setUint32(offset + 4, this.w1, true);
-        dv.setUint32(offset + 8, this.w2, true);
-        dv.setUint32(offset + 12, this.w3, true);
+        dv.setUint32(offset, this.#w0, true);
+        dv.setUint32(offset + 4, this.#w1, true);
+        dv.setUint32(offset + 8, this.#w2, true);
+        dv.setUint32(offset + 12, this.#w3, true);
     }
   }
 

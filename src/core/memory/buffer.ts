@@ -18,7 +18,7 @@ import type { IPCBufferDescriptor } from "./ipc.ts";
 import type { IpcMemoryResource, MemoryResource } from "./resource.ts";
 import { HostViewSlot, makeView, type HostViewConstructor } from "./view.ts";
 import { copyOrdered, needsOrderedCopy, type CopyOptions } from "./copy.ts";
-import { streamOption, type Stream } from "../stream.ts";
+import { streamOption, type Stream, captureSinkOf } from "../stream.ts";
 import { describeValue } from "../base/checks.ts";
 
 /** Host memory a buffer can copy to or from. */
@@ -36,6 +36,12 @@ function hostBytes(v: HostMemory): { pointer: NativePointer | null; byteLength: 
 }
 
 /** A span of memory. */
+/**
+ * @internal Writes an open buffer's device pointer at `offset` (two 32-bit stores, no BigInt) and returns true;
+ * returns false for a closed buffer. Module state of Buffer, for launch's argument packing.
+ */
+export let writeDevicePointer: (buffer: Buffer, dv: DataView, offset: number) => boolean;
+
 export class Buffer {
   #handle: CUdeviceptr;
   #closed = false;
@@ -47,12 +53,18 @@ export class Buffer {
   readonly owner: unknown;
   /** The stream the allocation was ordered on: the default for `close()`. */
   #allocationStream: Stream | undefined;
-  /** @internal The device pointer's low and high 32 bits (0 when closed), for launches to store without BigInt. */
-  addressLo = 0;
-  /** @internal */
-  addressHi = 0;
-  /** @internal Whether the buffer is open (launches check it without a getter). */
-  open = true;
+  /** The device pointer's low and high 32 bits, for launches to store without BigInt. */
+  #lo = 0;
+  #hi = 0;
+
+  static {
+    writeDevicePointer = (b, dv, offset) => {
+      if (b.#closed) return false;
+      dv.setUint32(offset, b.#lo, true);
+      dv.setUint32(offset + 4, b.#hi, true);
+      return true;
+    };
+  }
 
   /** @internal Use a memory resource's `allocate`, or `Buffer.fromHandle`. */
   constructor(handle: CUdeviceptr, size: number, memoryResource: MemoryResource | undefined, stream: Stream | undefined, owner?: unknown) {
@@ -66,8 +78,8 @@ export class Buffer {
   }
 
   #splitAddress(): void {
-    this.addressLo = Number(this.#handle & 0xffffffffn);
-    this.addressHi = Number(this.#handle >> 32n);
+    this.#lo = Number(this.#handle & 0xffffffffn);
+    this.#hi = Number(this.#handle >> 32n);
   }
 
   /** Registers the release of the current allocation for garbage collection. */
@@ -209,7 +221,7 @@ export class Buffer {
       checkSizes(this.size, dst.size, "copyTo: the destination buffer");
       if (needsOrderedCopy(this, dst, options)) copyOrdered(this, dst, options);
       else if (this.size > 0) driver.cuMemcpyAsync(dst.handle, this.handle, this.size, stream.handle);
-      stream.captureSink?.push(this, dst); // captured into a graph: the graph keeps both alive
+      captureSinkOf(stream)?.push(this, dst); // captured into a graph: the graph keeps both alive
       return;
     }
     const host = hostBytes(checkHost(dst, "copyTo"));
@@ -218,7 +230,7 @@ export class Buffer {
     if (this.isHostAccessible) driver.cuMemcpyAsync(hostAddress(host.pointer), this.handle, this.size, stream.handle);
     else driver.cuMemcpyDtoHAsync(host.pointer, this.handle, this.size, stream.handle);
     stream.keepAlive(dst);
-    stream.captureSink?.push(this);
+    captureSinkOf(stream)?.push(this);
   }
 
   /**
@@ -231,7 +243,7 @@ export class Buffer {
       checkSizes(this.size, src.size, "copyFrom: the source buffer");
       if (needsOrderedCopy(src, this, options)) copyOrdered(src, this, options);
       else if (this.size > 0) driver.cuMemcpyAsync(this.handle, src.handle, this.size, stream.handle);
-      stream.captureSink?.push(this, src); // captured into a graph: the graph keeps both alive
+      captureSinkOf(stream)?.push(this, src); // captured into a graph: the graph keeps both alive
       return;
     }
     const host = hostBytes(checkHost(src, "copyFrom"));
@@ -240,7 +252,7 @@ export class Buffer {
     if (this.isHostAccessible) driver.cuMemcpyAsync(this.handle, hostAddress(host.pointer), this.size, stream.handle);
     else driver.cuMemcpyHtoDAsync(this.handle, host.pointer, this.size, stream.handle);
     stream.keepAlive(src);
-    stream.captureSink?.push(this);
+    captureSinkOf(stream)?.push(this);
   }
 
   /**
@@ -266,7 +278,7 @@ export class Buffer {
       else if (width === 4) bits = dv.getUint32(0, true);
       else throw new RangeError(`Buffer.fill: a pattern is 1, 2 or 4 bytes, not ${width}`);
     } else {
-      throw new TypeError(`Buffer.fill takes a byte value or a 1/2/4-byte typed array, not ${typeof value}`);
+      throw new TypeError(`Buffer.fill takes a byte value or a 1/2/4-byte typed array, not ${describeValue(value)}`);
     }
     if (this.size % width !== 0) {
       throw new RangeError(`Buffer.fill: the buffer's ${this.size} bytes are not a multiple of the ${width}-byte pattern`);
@@ -276,7 +288,7 @@ export class Buffer {
     if (width === 1) driver.cuMemsetD8Async(this.handle, bits, n, stream.handle);
     else if (width === 2) driver.cuMemsetD16Async(this.handle, bits, n, stream.handle);
     else driver.cuMemsetD32Async(this.handle, bits, n, stream.handle);
-    stream.captureSink?.push(this);
+    captureSinkOf(stream)?.push(this);
   }
 
   /**
@@ -286,9 +298,8 @@ export class Buffer {
   close(stream?: Stream): void {
     if (this.#closed) return;
     this.#closed = true;
-    this.open = false;
-    this.addressLo = 0;
-    this.addressHi = 0;
+    this.#lo = 0;
+    this.#hi = 0;
     this.#views.release();
     if (this.memoryResource !== undefined) {
       untrack(this);
