@@ -4,6 +4,7 @@
  * cannot form a loading cycle, so it is allowed anywhere.
  */
 import { describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { valueImportCycles, valueImportGraph, valueImports } from "./support/import-graph.ts";
 
@@ -19,6 +20,12 @@ describe("imports in src/", () => {
   it("imports Device by value only in the hub's entry points", () => {
     const importers = [...graph].filter(([, to]) => to.includes("src/core/device.ts")).map(([from]) => from);
     expect(importers.sort()).toEqual(["src/core/index.ts"]);
+  });
+
+  it("reaches the host (file system, environment, platform, Deno's permissions) only through src/host.ts", () => {
+    const hostAccess = /from "node:fs"|process\.env|process\.platform|\.permissions\.query/;
+    const others = [...graph.keys()].filter((f) => f !== "src/host.ts" && hostAccess.test(readFileSync(resolve(root, f), "utf8")));
+    expect(others).toEqual([]);
   });
 
   it("sees a lot of files (the walk found src/)", () => {

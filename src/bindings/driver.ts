@@ -11,7 +11,7 @@
  * @module
  */
 import { ffi } from "../ffi/index.ts";
-import { getEnv } from "../ffi/host.ts";
+import { getEnv } from "../host.ts";
 import type { NativePointer } from "../ffi/types.ts";
 import { enumName } from "../sys/enum.ts";
 import {

@@ -8,7 +8,7 @@
  * @module
  */
 import type { FfiBackend } from "./backend.ts";
-import { runtimeName } from "./host.ts";
+import { runtimeName } from "../host.ts";
 import { NoFfiError } from "./errors.ts";
 
 /** Thrown, at import, on a runtime without a usable FFI. */

@@ -1,16 +1,16 @@
 /**
- * The pathfinder's view of the host: its options (all injectable for tests), their defaults (src/ffi/host.ts), and
+ * The pathfinder's view of the host: its options (all injectable for tests), their defaults (src/host.ts), and
  * the per-search record of what was examined, which becomes the "searched, in order" list of a not-found error and
  * the list of Deno permissions that were missing.
  *
  * @module
  */
-import * as host from "../ffi/host.ts";
+import * as host from "../host.ts";
 import type { SearchAttempt } from "./errors.ts";
 import { unavailableLoader, type DynamicLoader } from "./loader.ts";
 import { isAbsolutePath, joinPath } from "./paths.ts";
 
-/** The environment and file-system queries the pathfinder makes. Defaults: the helpers of src/ffi/host.ts. */
+/** The environment and file-system queries the pathfinder makes. Defaults: the helpers of src/host.ts. */
 export interface HostAccess {
   /** An environment variable; `undefined` when unset, empty or not readable. */
   getEnv(name: string): string | undefined;
@@ -32,7 +32,7 @@ export interface HostAccess {
   readFileBytes(path: string): Uint8Array | undefined;
 }
 
-/** The host's real environment and file system, through src/ffi/host.ts (never prompts under Deno). */
+/** The host's real environment and file system, through src/host.ts (never prompts under Deno). */
 export const realHost: HostAccess = {
   getEnv: host.getEnv,
   canReadEnv: host.canReadEnv,
@@ -49,7 +49,7 @@ export const realHost: HostAccess = {
 export interface PathfinderOptions {
   /**
    * The environment variables to use instead of the process environment (unlisted names count as unset, empty
-   * values as unset). Default: the process environment through src/ffi/host.ts.
+   * values as unset). Default: the process environment through src/host.ts.
    */
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** Replacements for the host's file-system and permission queries. */

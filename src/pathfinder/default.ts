@@ -1,5 +1,5 @@
 /**
- * The shared {@link Pathfinder} built on the real host (environment and file system through src/ffi/host.ts, the
+ * The shared {@link Pathfinder} built on the real host (environment and file system through src/host.ts, the
  * system loader through src/ffi/dl.ts), and module-level functions that use it.
  *
  * @module

@@ -1,6 +1,6 @@
 /**
  * cuda-ts pathfinder: finds and loads NVIDIA libraries, headers, tools and bitcode on Linux, like NVIDIA's
- * `cuda.pathfinder`, through the host helpers of src/ffi/host.ts (so under Deno it only looks where permissions
+ * `cuda.pathfinder`, through the host helpers of src/host.ts (so under Deno it only looks where permissions
  * allow, and says which permission would let it look further).
  *
  * Environment variables read:

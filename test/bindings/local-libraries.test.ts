@@ -9,7 +9,7 @@ import { cupti } from "../../src/bindings/cupti.ts";
 import { driver, CUresult } from "../../src/bindings/driver.ts";
 import { CUDARuntimeError, NVVMError, enumName, LibraryNotFoundError } from "../../src/bindings/index.ts";
 import { findBitcodeLibrary, tryFindNvidiaLibrary } from "../../src/pathfinder/index.ts";
-import { readFileBytes } from "../../src/ffi/host.ts";
+import { readFileBytes } from "../../src/host.ts";
 import { ffi, Scratch } from "../../src/ffi/index.ts";
 
 const hasCudart = tryFindNvidiaLibrary("cudart") !== undefined;

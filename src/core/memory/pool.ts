@@ -27,6 +27,7 @@ import { resolveDevicePoolOptions, type DeviceMemoryResourceOptions } from "./op
 import { MemoryPoolAttributes, ULLONG_MAX } from "./pool-attributes.ts";
 import { allocationSize, SynchronousMemoryResource, type AllocateOptions, type IpcMemoryResource, type MemoryResource } from "./resource.ts";
 import { streamOption, type Stream } from "../stream.ts";
+import { platform } from "../../host.ts";
 
 /** How a pool resource starts: a pool handle and what it owns. @internal */
 export interface PoolInit {
@@ -52,7 +53,7 @@ export interface PoolProps {
 export const IPC_HANDLE_TYPE = CUmemAllocationHandleType.CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
 
 function checkIpcPlatform(): void {
-  if (process.platform !== "linux") throw new DeviceFeatureError(`IPC-enabled pools need Linux (POSIX file descriptor handles); this is ${process.platform}`);
+  if (platform !== "linux") throw new DeviceFeatureError(`IPC-enabled pools need Linux (POSIX file descriptor handles); this is ${platform}`);
 }
 
 /** Creates a pool. @internal */

@@ -10,10 +10,9 @@
  *
  * @module
  */
-import * as fs from "node:fs";
 import * as path from "node:path";
 import { randomBytes } from "node:crypto";
-import { canReadPath, getEnv, pathExists, readFileBytes, runtimeName } from "../../ffi/host.ts";
+import { canReadPath, canWritePath, fileInfo, getEnv, pathExists, readDirectory, readFileBytes, removeFile, touchFile, writeFileAtomic } from "../../host.ts";
 import type { ProgramCache } from "./cache.ts";
 import { decodeEntry, encodeEntry, sha256Hex, type CachedProgram } from "./cache-entry.ts";
 import { optionalInteger, optionalString } from "./option-checks.ts";
@@ -29,24 +28,6 @@ export interface FileProgramCacheOptions {
 const SUFFIX = ".entry";
 const TMP_SUFFIX = ".tmp";
 const STALE_TMP_MS = 3_600_000;
-
-interface DenoPermissions {
-  permissions: { querySync(desc: { name: "write"; path: string }): { state: string } };
-}
-
-/**
- * Whether this process may write under `dir`, and read it (renaming needs both under Deno): asked of Deno's
- * permissions, never prompting; always true on Bun.
- */
-function canWrite(dir: string): boolean {
-  if (runtimeName !== "deno") return true;
-  try {
-    const deno = (globalThis as unknown as { Deno: DenoPermissions }).Deno;
-    return deno.permissions.querySync({ name: "write", path: dir }).state === "granted" && canReadPath(dir);
-  } catch {
-    return false;
-  }
-}
 
 /**
  * The default directory: `$XDG_CACHE_HOME/cuda-ts/program-cache` (an absolute XDG_CACHE_HOME only, as the XDG
@@ -102,22 +83,13 @@ export class FileProgramCache implements ProgramCache {
   set(key: string, entry: CachedProgram): void {
     const dir = this.directory;
     const file = this.pathOf(key);
-    if (dir === undefined || file === undefined || !canWrite(dir)) return;
+    if (dir === undefined || file === undefined || !canWritePath(dir)) return;
     let tmp: string | undefined;
     try {
       const bytes = encodeEntry(key, entry);
       if (bytes.length > this.maxBytes) return;
-      fs.mkdirSync(dir, { recursive: true });
       tmp = path.join(dir, `.${path.basename(file)}.${randomBytes(8).toString("hex")}${TMP_SUFFIX}`);
-      const fd = fs.openSync(tmp, "wx", 0o644);
-      try {
-        let at = 0;
-        while (at < bytes.length) at += fs.writeSync(fd, bytes, at, bytes.length - at);
-        fs.fsyncSync(fd);
-      } finally {
-        fs.closeSync(fd);
-      }
-      fs.renameSync(tmp, file);
+      writeFileAtomic(file, tmp, bytes);
       tmp = undefined;
       this.#evict(file);
     } catch {
@@ -145,17 +117,12 @@ export class FileProgramCache implements ProgramCache {
     const dir = this.directory;
     if (dir === undefined || !canReadPath(dir)) return [];
     try {
-      return fs
-        .readdirSync(dir)
+      return readDirectory(dir)
         .filter((n) => n.endsWith(SUFFIX) && !n.startsWith("."))
         .flatMap((n) => {
-          try {
-            const file = path.join(dir, n);
-            const st = fs.statSync(file);
-            return st.isFile() ? [{ file, size: st.size, mtimeMs: st.mtimeMs }] : [];
-          } catch {
-            return [];
-          }
+          const file = path.join(dir, n);
+          const st = fileInfo(file);
+          return st?.isFile ? [{ file, size: st.size, mtimeMs: st.mtimeMs }] : [];
         });
     } catch {
       return [];
@@ -165,17 +132,14 @@ export class FileProgramCache implements ProgramCache {
   /** Removes least recently used entries past maxBytes (never `keep`), and temporary files left by crashes. */
   #evict(keep: string): void {
     const dir = this.directory;
-    if (dir === undefined || !canWrite(dir)) return;
+    if (dir === undefined || !canWritePath(dir)) return;
     try {
       const now = Date.now();
-      for (const n of fs.readdirSync(dir)) {
+      for (const n of readDirectory(dir)) {
         if (!n.endsWith(TMP_SUFFIX)) continue;
         const file = path.join(dir, n);
-        try {
-          if (now - fs.statSync(file).mtimeMs > STALE_TMP_MS) fs.unlinkSync(file);
-        } catch {
-          // Another process may have renamed or removed it.
-        }
+        const st = fileInfo(file); // another process may have renamed or removed it
+        if (st !== undefined && now - st.mtimeMs > STALE_TMP_MS) removeFile(file);
       }
     } catch {
       return;
@@ -191,23 +155,13 @@ export class FileProgramCache implements ProgramCache {
 
   /** Marks an entry as just used (for eviction), when allowed. */
   #touch(file: string): void {
-    if (this.directory === undefined || !canWrite(this.directory)) return;
-    try {
-      const now = new Date();
-      fs.utimesSync(file, now, now);
-    } catch {
-      // Best effort: eviction then degrades towards first in, first out.
-    }
+    if (this.directory === undefined || !canWritePath(this.directory)) return;
+    touchFile(file); // best effort: eviction then degrades towards first in, first out
   }
 
   #remove(file: string): boolean {
-    if (this.directory === undefined || !canWrite(this.directory)) return false;
-    try {
-      fs.unlinkSync(file);
-      return true;
-    } catch {
-      return false;
-    }
+    if (this.directory === undefined || !canWritePath(this.directory)) return false;
+    return removeFile(file);
   }
 }
 

@@ -16,13 +16,12 @@
  *
  * @module
  */
-import * as fs from "node:fs";
 import { driver } from "../../bindings/driver.ts";
 import { nvjitlink } from "../../bindings/nvjitlink.ts";
 import { nvrtc } from "../../bindings/nvrtc.ts";
 import { nvvm } from "../../bindings/nvvm.ts";
 import type { BindingExtras } from "../../bindings/binding.ts";
-import { canReadPath } from "../../ffi/host.ts";
+import { canReadPath, fileInfo, realPath } from "../../host.ts";
 import { probeNvJitLink, whichLinkerBackend } from "./linker-backend.ts";
 import { LinkerOptions } from "./linker-options.ts";
 import type { ObjectCode } from "./object-code.ts";
@@ -145,9 +144,9 @@ function libraryIdentity(binding: BindingExtras<unknown>): string {
   if (lib === undefined) return "";
   try {
     if (!canReadPath(lib.path)) return lib.path;
-    const real = fs.realpathSync(lib.path);
-    const st = fs.statSync(real);
-    return `${real} ${st.size} ${Math.trunc(st.mtimeMs)}`;
+    const real = realPath(lib.path);
+    const st = real === undefined ? undefined : fileInfo(real);
+    return real === undefined || st === undefined ? lib.path : `${real} ${st.size} ${Math.trunc(st.mtimeMs)}`;
   } catch {
     return lib.path;
   }

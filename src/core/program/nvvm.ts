@@ -7,7 +7,7 @@
  */
 import { nvvm, nvvmProgramLog, type nvvmProgram } from "../../bindings/nvvm.ts";
 import { ffi } from "../../ffi/index.ts";
-import { readFileBytes } from "../../ffi/host.ts";
+import { readFileBytes } from "../../host.ts";
 import { findBitcodeLibrary } from "../../pathfinder/index.ts";
 import { handleSlot } from "./handle-slot.ts";
 import { HostFileError } from "../errors.ts";

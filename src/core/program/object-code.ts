@@ -10,7 +10,7 @@
  */
 import type { CUkernel, CUlibrary } from "../../bindings/driver.ts";
 import { ffi } from "../../ffi/index.ts";
-import { readFileBytes } from "../../ffi/host.ts";
+import { readFileBytes } from "../../host.ts";
 import { driver, ensureInit } from "../base/driver-state.ts";
 import { ClosedError, KernelNotFoundError, HostFileError } from "../errors.ts";
 import { Kernel } from "../launch/kernel.ts";

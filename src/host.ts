@@ -1,0 +1,202 @@
+/**
+ * The host module: everything the library needs from the host process besides calling C (environment variables,
+ * the file system, permissions, the platform), asked only where the runtime's permissions already allow (Deno is
+ * queried, never prompted). No other file in src/ touches `node:fs`, `process.env`, `process.platform` or Deno's
+ * permissions; it is not part of the FFI layer (src/ffi uses it, as the pathfinder, the bindings and core do).
+ *
+ * Everything here is synchronous and cheap; callers cache what they derive from it.
+ *
+ * @module
+ */
+import * as fs from "node:fs";
+import { dirname } from "node:path";
+
+interface DenoPermissionsLike {
+  querySync(desc: { name: string; variable?: string; path?: string }): { state: "granted" | "denied" | "prompt" };
+}
+interface DenoLike {
+  permissions: DenoPermissionsLike;
+  env: { get(name: string): string | undefined };
+  build: { os: string };
+}
+
+const deno = (globalThis as { Deno?: DenoLike }).Deno;
+
+/** The JavaScript runtime this process runs on. */
+export const runtimeName: "bun" | "deno" | "other" =
+  (globalThis as { Bun?: unknown }).Bun !== undefined ? "bun" : deno !== undefined ? "deno" : "other";
+
+/** The operating system, as Node.js names it ("linux", "darwin", "win32"). */
+export const platform: string = deno !== undefined ? (deno.build.os === "windows" ? "win32" : deno.build.os) : process.platform;
+
+function granted(desc: { name: string; variable?: string; path?: string }): boolean {
+  if (deno === undefined) return true;
+  try {
+    return deno.permissions.querySync(desc).state === "granted";
+  } catch {
+    return false;
+  }
+}
+
+/** Whether reading this environment variable is allowed without a prompt. */
+export function canReadEnv(name: string): boolean {
+  return granted({ name: "env", variable: name });
+}
+
+/** Whether reading this path is allowed without a prompt. */
+export function canReadPath(path: string): boolean {
+  return granted({ name: "read", path });
+}
+
+/**
+ * Reads an environment variable. Returns `undefined` when it is unset, empty, or not readable under the
+ * runtime's permissions (Deno without `--allow-env`); never prompts.
+ */
+export function getEnv(name: string): string | undefined {
+  if (!canReadEnv(name)) return undefined;
+  const value = deno !== undefined ? deno.env.get(name) : process.env[name];
+  return value === undefined || value === "" ? undefined : value;
+}
+
+/** The permissions that were not granted when a lookup needed them (for error messages). */
+export const deniedPermissions = new Set<string>();
+
+function readable(path: string): boolean {
+  if (canReadPath(path)) return true;
+  deniedPermissions.add(`--allow-read=${path}`);
+  return false;
+}
+
+/** Whether `path` exists (false when it does not or may not be read). */
+export function pathExists(path: string): boolean {
+  if (!readable(path)) return false;
+  try {
+    fs.statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Whether `path` is an existing directory (false when it may not be read). */
+export function isDirectory(path: string): boolean {
+  if (!readable(path)) return false;
+  try {
+    return fs.statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** Whether `path` is an existing regular file, following links (false when it may not be read). */
+export function isFile(path: string): boolean {
+  if (!readable(path)) return false;
+  try {
+    return fs.statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** Whether `path` is an executable regular file. */
+export function isExecutable(path: string): boolean {
+  if (!isFile(path)) return false;
+  try {
+    fs.accessSync(path, fs.constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The entries of a directory, sorted; empty when it does not exist or may not be read. */
+export function listDirectory(path: string): string[] {
+  if (!readable(path)) return [];
+  try {
+    return fs.readdirSync(path).sort();
+  } catch {
+    return [];
+  }
+}
+
+/** The canonical path (links resolved), or `undefined`. */
+export function realPath(path: string): string | undefined {
+  if (!readable(path)) return undefined;
+  try {
+    return fs.realpathSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Reads a whole file, or `undefined` when it is missing or may not be read. */
+export function readFileBytes(path: string): Uint8Array | undefined {
+  if (!readable(path)) return undefined;
+  try {
+    return new Uint8Array(fs.readFileSync(path));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether this process may write under `path`, and read it (renaming needs both under Deno): asked of Deno's
+ * permissions, never prompting; always true on Bun.
+ */
+export function canWritePath(path: string): boolean {
+  return granted({ name: "write", path }) && granted({ name: "read", path });
+}
+
+/** What `stat` says of a path, following links, or `undefined` when it is missing or may not be read. */
+export function fileInfo(path: string): { readonly isFile: boolean; readonly size: number; readonly mtimeMs: number } | undefined {
+  if (!readable(path)) return undefined;
+  try {
+    const st = fs.statSync(path);
+    return { isFile: st.isFile(), size: st.size, mtimeMs: st.mtimeMs };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Writes `bytes` to `file` atomically: into `tmp` (created exclusively, mode 0644, synced to disk), then renamed
+ * over `file`; `tmp`'s directory is created first. Throws the file system's error (and leaves `tmp` for the caller
+ * to remove) when any step fails.
+ */
+export function writeFileAtomic(file: string, tmp: string, bytes: Uint8Array): void {
+  fs.mkdirSync(dirname(tmp), { recursive: true });
+  const fd = fs.openSync(tmp, "wx", 0o644);
+  try {
+    let at = 0;
+    while (at < bytes.length) at += fs.writeSync(fd, bytes, at, bytes.length - at);
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+  fs.renameSync(tmp, file);
+}
+
+/** Removes a file; false when it could not be removed (missing, not allowed). */
+export function removeFile(path: string): boolean {
+  try {
+    fs.unlinkSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Sets a file's access and modification times to now (best effort). */
+export function touchFile(path: string): void {
+  try {
+    const now = new Date();
+    fs.utimesSync(path, now, now);
+  } catch {
+    // Best effort.
+  }
+}
+
+/** The names in a directory, unsorted and unfiltered; throws when it cannot be listed. */
+export function readDirectory(path: string): string[] {
+  return fs.readdirSync(path);
+}
