@@ -33,7 +33,7 @@ import {
   optional,
   readString,
   type NvmlApi,
-} from "../system-nvml.ts";
+} from "./nvml.ts";
 import { describeValue } from "../base/checks.ts";
 import { DeviceMatchError } from "../errors.ts";
 

@@ -5,7 +5,7 @@
  * @module
  */
 import type { ComputeMode } from "./device.ts";
-import type { SystemDeviceSnapshot, SystemSnapshot } from "../system-snapshot.ts";
+import type { SystemDeviceSnapshot, SystemSnapshot } from "./snapshot.ts";
 
 /** The widths of the three cells of a GPU block (between the bars). */
 const CELLS = [41, 24, 22] as const;

@@ -20,14 +20,14 @@
  */
 import { systemProcessName, SystemDevice } from "./device.ts";
 import { formatSystemTable } from "./format.ts";
-import { nvmlIsInitialized, nvmlSession, shutdownNvml } from "../system-nvml.ts";
+import { nvmlIsInitialized, nvmlSession, shutdownNvml } from "./nvml.ts";
 import {
   systemCudaDriverVersion,
   systemDriverVersion,
   systemNvmlVersion,
   systemSnapshot,
   type SystemSnapshot,
-} from "../system-snapshot.ts";
+} from "./snapshot.ts";
 
 export { SystemDevice as Device } from "./device.ts";
 export type {
@@ -42,7 +42,7 @@ export type {
   SystemPower as Power,
   SystemUtilization as Utilization,
 } from "./device.ts";
-export type { SystemDeviceSnapshot as DeviceSnapshot, SystemSnapshot as Snapshot } from "../system-snapshot.ts";
+export type { SystemDeviceSnapshot as DeviceSnapshot, SystemSnapshot as Snapshot } from "./snapshot.ts";
 
 /** The kernel-mode driver's version ("580.95.05"). */
 export function driverVersion(): string {

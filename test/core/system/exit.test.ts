@@ -17,7 +17,7 @@ function runChild(mode: "normal" | "process.exit" | "Deno.exit" | "unused"): { s
   const script = join(dir, "child.ts");
   writeFileSync(
     script,
-    `import { useNvmlForTesting } from ${JSON.stringify(join(root, "src/core/system-nvml.ts"))};
+    `import { useNvmlForTesting } from ${JSON.stringify(join(root, "src/core/system/nvml.ts"))};
 import * as system from ${JSON.stringify(join(root, "src/core/system/system.ts"))};
 import { FakeNvml, fakeGpu } from ${JSON.stringify(join(root, "test/core/system/fake.ts"))};
 class Loud extends FakeNvml {

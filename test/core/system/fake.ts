@@ -15,7 +15,7 @@ import {
   nvmlUtilization_st,
   type nvmlDevice_t,
 } from "../../../src/bindings/nvml.ts";
-import type { NvmlApi } from "../../../src/core/system-nvml.ts";
+import type { NvmlApi } from "../../../src/core/system/nvml.ts";
 
 export interface FakeGpu {
   uuid: string;

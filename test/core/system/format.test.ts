@@ -1,7 +1,7 @@
 /** The nvidia-smi-like table and the doctor's NVML lines, from fixed snapshots. */
 import { describe, expect, it } from "vitest";
 import { formatSystemTable } from "../../../src/core/system/format.ts";
-import type { SystemDeviceSnapshot, SystemSnapshot } from "../../../src/core/system-snapshot.ts";
+import type { SystemDeviceSnapshot, SystemSnapshot } from "../../../src/core/system/snapshot.ts";
 import { formatNvmlDevice } from "../../../src/cli/doctor.ts";
 
 const MIB = 2 ** 20;

@@ -8,8 +8,8 @@ import { NVMLError } from "../../../src/bindings/errors.ts";
 import { nvmlMemory_v2, nvmlMemory_v2_st, nvmlTemperature_v1, nvmlTemperature_v1_t } from "../../../src/bindings/nvml.ts";
 import * as system from "../../../src/core/system/system.ts";
 import { SystemDevice } from "../../../src/core/system/device.ts";
-import { decodeCString, optional, structVersion, useNvmlForTesting } from "../../../src/core/system-nvml.ts";
-import { snapshotDevice } from "../../../src/core/system-snapshot.ts";
+import { decodeCString, optional, structVersion, useNvmlForTesting } from "../../../src/core/system/nvml.ts";
+import { snapshotDevice } from "../../../src/core/system/snapshot.ts";
 import { FakeNvml, fakeGpu, nvmlError } from "./fake.ts";
 
 let fake: FakeNvml;
