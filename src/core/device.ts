@@ -6,7 +6,6 @@
  * @module
  */
 import type { CUcontext, CUdevice } from "../bindings/driver.ts";
-import { ffi } from "../ffi/index.ts";
 import { Context } from "./context.ts";
 import { currentContextHandle, driver, ensureInit, makeCurrent } from "./base/driver-state.ts";
 import { DeviceNotInitializedError } from "./errors.ts";
@@ -230,11 +229,6 @@ export class Device {
   equals(other: Device): boolean {
     return other.id === this.id;
   }
-}
-
-/** @internal The address of a context handle (for maps). */
-export function contextKey(ctx: Context): number {
-  return ffi.addressOf(ctx.handle);
 }
 
 // The hub: files below this one hold ordinals and reach Device (and the graph builder a stream makes) through here.

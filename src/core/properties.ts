@@ -21,13 +21,13 @@ export type DeviceProperties = { readonly [K in DeviceAttributeName]: number } &
 };
 
 /** Converts an enumerator name to its property name. */
-export function attributePropertyName(enumerator: string): string {
+function attributePropertyName(enumerator: string): string {
   const rest = enumerator.replace(/^CU_DEVICE_ATTRIBUTE_/, "").toLowerCase();
   return rest.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 }
 
 /** The attribute table: property name → enum value (the sentinel CU_DEVICE_ATTRIBUTE_MAX left out). */
-export const deviceAttributes: ReadonlyMap<string, number> = new Map(
+const deviceAttributes: ReadonlyMap<string, number> = new Map(
   Object.entries(CUdevice_attribute)
     .filter(([k]) => k !== "CU_DEVICE_ATTRIBUTE_MAX")
     .map(([k, v]) => [attributePropertyName(k), v]),

@@ -72,7 +72,7 @@ const FEATURE: Readonly<Record<ConditionalKind, readonly [string, number]>> = {
 let driverVersion: number | undefined;
 
 /** Throws GraphFeatureError when the driver is older than `required` (a CUDA version number, 12030 for 12.3). */
-export function requireDriver(feature: string, required: number): void {
+function requireDriver(feature: string, required: number): void {
   driverVersion ??= driver.cuDriverGetVersion();
   if (driverVersion < required) throw new GraphFeatureError(feature, required, driverVersion);
 }

@@ -63,7 +63,7 @@ function flag(options: GraphCompleteOptions, name: keyof GraphCompleteOptions): 
 }
 
 /** @internal The Stream of a StreamLike argument. */
-export function streamOf(stream: StreamLike, action: string): Stream {
+function streamOf(stream: StreamLike, action: string): Stream {
   const s = stream instanceof Stream ? stream : (stream as { stream?: unknown } | null)?.stream;
   if (!(s instanceof Stream)) throw new TypeError(`${action} takes a Stream (or a GraphBuilder), not ${describeValue(stream)}`);
   return s;

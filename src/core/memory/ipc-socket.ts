@@ -60,7 +60,7 @@ export interface IpcMessage {
 }
 
 /** The largest message `receive` accepts by default. */
-export const MAX_MESSAGE_BYTES = 64 * 1024;
+const MAX_MESSAGE_BYTES = 64 * 1024;
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 

@@ -26,11 +26,6 @@ function key(device: Device, peer: Device): string {
   return `${device.id}->${peer.id}`;
 }
 
-/** Whether {@link enablePeerAccess} has turned on `device`'s access to `peer` in this process (or they are one device). */
-export function isPeerAccessEnabled(device: Device, peer: Device): boolean {
-  return device.id === peer.id || enabled.has(key(device, peer));
-}
-
 /**
  * Lets `device`'s kernels and copies use `peer`'s memory directly. Both devices must have been made current once
  * (`setCurrent()`, for their primary contexts). Nothing to do for one device and the same one; harmless when

@@ -50,7 +50,7 @@ export interface PoolProps {
 }
 
 /** The handle type of IPC-enabled pools: POSIX file descriptors (Linux only, as in cuda.core). */
-export const IPC_HANDLE_TYPE = CUmemAllocationHandleType.CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
+const IPC_HANDLE_TYPE = CUmemAllocationHandleType.CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
 
 function checkIpcPlatform(): void {
   if (platform !== "linux") throw new DeviceFeatureError(`IPC-enabled pools need Linux (POSIX file descriptor handles); this is ${platform}`);

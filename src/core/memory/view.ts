@@ -37,7 +37,7 @@ export interface HostViewConstructor<T extends ArrayBufferView> {
 const owners = new WeakMap<ArrayBuffer, object>();
 
 /** Whether this runtime can detach an ArrayBuffer (needed to hand out host views safely). */
-export function canDetach(): boolean {
+function canDetach(): boolean {
   return typeof (ArrayBuffer.prototype as { transfer?: unknown }).transfer === "function" || typeof structuredClone === "function";
 }
 

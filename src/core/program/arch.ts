@@ -12,11 +12,6 @@ import { MissingArchError } from "../errors.ts";
 
 const ARCH = /^(sm|compute|lto)_(\d{2,3})([af]?)$/;
 
-/** Whether `arch` is spelled as NVRTC, NVVM and nvJitLink take it (`sm_90`, `sm_90a`, `compute_100f`, ...). */
-export function isArchName(arch: string): boolean {
-  return ARCH.test(arch);
-}
-
 /** Validates an `arch` option; returns it unchanged. */
 export function checkArch(owner: string, value: unknown): string | undefined {
   if (value === undefined) return undefined;

@@ -32,9 +32,9 @@ export interface CachedProgram {
 }
 
 /** The magic at the start of every entry file. */
-export const ENTRY_MAGIC = "CUDATSPC";
+const ENTRY_MAGIC = "CUDATSPC";
 /** The format version of entry files; files of another version are ignored (and replaced when rewritten). */
-export const ENTRY_FORMAT_VERSION = 1;
+const ENTRY_FORMAT_VERSION = 1;
 /** Bytes before the payload. */
 export const ENTRY_HEADER_SIZE = 56;
 

@@ -156,7 +156,7 @@ function libraryIdentity(binding: BindingExtras<unknown>): string {
  * The compiler a code type uses, as a string for cache keys: its name and version and the identity of its library
  * file (path, size, modification time, so a patch release invalidates the entries). Loads the compiler.
  */
-export function compilerFingerprint(codeType: CodeType): string {
+function compilerFingerprint(codeType: CodeType): string {
   if (codeType === "c++") return `${nvrtcVersionString()} ${libraryIdentity(nvrtc)}`;
   if (codeType === "nvvm") return `${nvvmVersionString()} ${libraryIdentity(nvvm)}`;
   if (whichLinkerBackend(false) === "nvJitLink") {

@@ -33,7 +33,7 @@ export function probeNvJitLink(): NvJitLinkProbe {
 }
 
 /** The installed driver's major CUDA version, or undefined when there is no driver. */
-export function driverMajorVersion(): number | undefined {
+function driverMajorVersion(): number | undefined {
   try {
     const v = driver.driverVersion();
     return v > 0 ? Math.floor(v / 1000) : undefined;

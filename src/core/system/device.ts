@@ -119,7 +119,7 @@ function withPrefix(uuid: string): string {
 }
 
 /** A UUID without its GPU-/MIG- prefix, lower case (CUDA's form). */
-export function bareUuid(uuid: string): string {
+function bareUuid(uuid: string): string {
   return uuid.replace(/^(GPU|MIG)-/i, "").toLowerCase();
 }
 

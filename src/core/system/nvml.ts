@@ -141,7 +141,7 @@ export function nvmlCode(e: unknown): number | undefined {
 }
 
 /** Whether a failure means "this device or driver cannot report that" rather than an error. */
-export function isNotSupported(e: unknown): boolean {
+function isNotSupported(e: unknown): boolean {
   if (e instanceof FunctionNotFoundError) return true;
   const code = nvmlCode(e);
   return code === NVML_ERROR_NOT_SUPPORTED || code === NVML_ERROR_FUNCTION_NOT_FOUND;
