@@ -6,7 +6,7 @@
 import type { CUevent } from "../bindings/driver.ts";
 import type { Context } from "./context.ts";
 import type { Device } from "./device.ts";
-import { driver, withCurrentContext } from "./base/driver-state.ts";
+import { driver, enterContext, leaveContext } from "./base/driver-state.ts";
 import { ClosedError, EventTimingError } from "./errors.ts";
 import { track, untrack } from "./base/lifetime.ts";
 import type { Stream } from "./stream.ts";
@@ -33,6 +33,17 @@ function bool(name: string, v: unknown, fallback: boolean): boolean {
   return v;
 }
 
+const NO_OPTIONS: EventOptions = Object.freeze({});
+
+/** Releases forgotten events of primary contexts (held value: the handle, so registering allocates no closure). */
+const primaryEvents = new FinalizationRegistry<CUevent>((h) => {
+  try {
+    driver.raw.cuEventDestroy(h);
+  } catch {
+    // At garbage collection a failure has nowhere to go.
+  }
+});
+
 /** A CUDA event. */
 export class Event {
   #handle: CUevent;
@@ -53,22 +64,33 @@ export class Event {
     this.isTimingEnabled = (flags & CU_EVENT_DISABLE_TIMING) === 0;
     this.isBlockingSync = (flags & CU_EVENT_BLOCKING_SYNC) !== 0;
     this.isIpcEnabled = (flags & CU_EVENT_INTERPROCESS) !== 0;
-    const h = handle;
-    const ctx = context;
-    track(this, () => {
-      void ctx;
-      driver.raw.cuEventDestroy(h);
-    });
+    if (context.isPrimary) {
+      // The primary context lives as long as the process: the handle alone is enough to release the event.
+      primaryEvents.register(this, handle, this);
+    } else {
+      const h = handle;
+      const ctx = context; // keeps a created context alive as long as its events
+      track(this, () => {
+        void ctx;
+        driver.raw.cuEventDestroy(h);
+      });
+    }
   }
 
   /** @internal Creates an event in a context. */
-  static create(context: Context, options: EventOptions = {}): Event {
+  static create(context: Context, options: EventOptions = NO_OPTIONS): Event {
     const timing = bool("timing", options.timing, false);
     const blocking = bool("blockingSync", options.blockingSync, false);
     const ipc = bool("ipc", options.ipc, false);
     if (ipc && timing) throw new TypeError("an IPC event cannot record timing: create it with { ipc: true, timing: false }");
     const flags = (timing ? 0 : CU_EVENT_DISABLE_TIMING) | (blocking ? CU_EVENT_BLOCKING_SYNC : 0) | (ipc ? CU_EVENT_INTERPROCESS : 0);
-    const handle = context.run(() => driver.cuEventCreate(flags));
+    const previous = enterContext(context.handle);
+    let handle: CUevent;
+    try {
+      handle = driver.cuEventCreate(flags);
+    } finally {
+      leaveContext(previous);
+    }
     return new Event(handle, context, flags);
   }
 
@@ -149,8 +171,14 @@ export class Event {
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
-    untrack(this);
-    withCurrentContext(this.context.handle, () => driver.cuEventDestroy(this.#handle));
+    if (this.context.isPrimary) primaryEvents.unregister(this);
+    else untrack(this);
+    const previous = enterContext(this.context.handle);
+    try {
+      driver.cuEventDestroy(this.#handle);
+    } finally {
+      leaveContext(previous);
+    }
   }
 
   [Symbol.dispose](): void {

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { CU_STREAM_LEGACY, CU_STREAM_PER_THREAD, type CUstream } from "../bindings/driver.ts";
+import { CU_STREAM_LEGACY, CU_STREAM_PER_THREAD, cudaError, type CUstream, type Raw } from "../bindings/driver.ts";
 import { ffi } from "../ffi/index.ts";
 import { Context } from "./context.ts";
 import type { Device } from "./device.ts";
@@ -38,10 +38,15 @@ export interface CaptureSink {
   push(...values: unknown[]): void;
 }
 
+/** @internal `{ stream }`, frozen and made once per stream (for options objects on hot paths). */
+export let streamOptionOf: (stream: Stream) => { readonly stream: Stream };
 /** @internal The sink of the GraphBuilder capturing `stream`, if one is (module state of Stream). */
 export let captureSinkOf: (stream: Stream) => CaptureSink | undefined;
 /** @internal Set by a GraphBuilder when it starts and stops capturing `stream`. */
 export let setCaptureSink: (stream: Stream, sink: CaptureSink | undefined) => void;
+
+const CUDA_ERROR_NOT_READY = 600;
+let streamQuery: Raw["cuStreamQuery"] | undefined;
 
 export class Stream {
   #handle: CUstream;
@@ -56,7 +61,11 @@ export class Stream {
    */
   #captureSink: CaptureSink | undefined = undefined;
 
+  /** `{ stream: this }`, frozen, made once: the options object stream-ordered calls pass on. */
+  #asOption: { readonly stream: Stream } | undefined;
+
   static {
+    streamOptionOf = (s) => (s.#asOption ??= Object.freeze({ stream: s }));
     captureSinkOf = (s) => s.#captureSink;
     setCaptureSink = (s, sink) => {
       s.#captureSink = sink;
@@ -165,7 +174,10 @@ export class Stream {
 
   /** Whether all work queued so far has finished (never blocks). */
   query(): boolean {
-    return driver.cuStreamQuery(this.handle) === 0;
+    const r = (streamQuery ??= driver.resolve("cuStreamQuery"))(this.handle);
+    if (r === 0) return true;
+    if (r === CUDA_ERROR_NOT_READY) return false;
+    throw cudaError(r, "cuStreamQuery");
   }
 
   /** Resolves when the work queued so far has finished, without blocking the JavaScript thread (see waiting.ts). */

@@ -31,10 +31,31 @@ export function makeCurrent(handle: CUcontext): void {
   if (!ffi.samePointer(currentContextHandle(), handle)) driver.cuCtxSetCurrent(handle);
 }
 
+/** What {@link enterContext} returns when the context was already current: nothing to restore. */
+export const UNCHANGED: unique symbol = Symbol("the context was already current");
+
+/**
+ * The first half of {@link withCurrentContext}, for hot paths that run one driver call and cannot afford a
+ * closure: makes `handle` current and returns the context to restore, or {@link UNCHANGED} when it was current
+ * already. Pair it with {@link leaveContext} in a `finally`.
+ */
+export function enterContext(handle: CUcontext): CUcontext | typeof UNCHANGED {
+  const previous = currentContextHandle();
+  if (ffi.samePointer(previous, handle)) return UNCHANGED;
+  driver.cuCtxSetCurrent(handle);
+  return previous;
+}
+
+/** The second half of {@link withCurrentContext}: makes `previous` current again unless it was {@link UNCHANGED}. */
+export function leaveContext(previous: CUcontext | typeof UNCHANGED): void {
+  if (previous !== UNCHANGED) driver.cuCtxSetCurrent(previous);
+}
+
 /**
  * Runs `fn` with the context `handle` current on this thread, then makes the previous context current again (the
- * one "make current, run, restore" of the object layer; `Context.run` and `Device.withContext` are it too). When
- * `handle` is already current it is not set again.
+ * one "make current, run, restore" of the object layer; `Context.run` and `Device.withContext` are it too, and the
+ * hot paths use its two halves, {@link enterContext} and {@link leaveContext}). When `handle` is already current it
+ * is not set again; when `fn` itself changes the current context, the previous one is restored all the same.
  */
 export function withCurrentContext<T>(handle: CUcontext, fn: () => T): T {
   const previous = currentContextHandle();

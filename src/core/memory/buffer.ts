@@ -18,7 +18,7 @@ import type { IPCBufferDescriptor } from "./ipc.ts";
 import type { IpcMemoryResource, MemoryResource } from "./resource.ts";
 import { HostViewSlot, makeView, type HostViewConstructor } from "./view.ts";
 import { copyOrdered, needsOrderedCopy, type CopyOptions } from "./copy.ts";
-import { streamOption, type Stream, captureSinkOf } from "../stream.ts";
+import { streamOption, type Stream, captureSinkOf, streamOptionOf } from "../stream.ts";
 import { describeValue } from "../base/checks.ts";
 
 /** Host memory a buffer can copy to or from. */
@@ -40,26 +40,31 @@ function hostBytes(v: HostMemory): { pointer: NativePointer | null; byteLength: 
  * @internal Writes an open buffer's device pointer at `offset` (two 32-bit stores, no BigInt) and returns true;
  * returns false for a closed buffer. Module state of Buffer, for launch's argument packing.
  */
+const NO_STREAM: { readonly stream?: Stream } = Object.freeze({});
+
 export let writeDevicePointer: (buffer: Buffer, dv: DataView, offset: number) => boolean;
 
 export class Buffer {
   #handle: CUdeviceptr;
   #closed = false;
   #size: number;
-  readonly #views = new HostViewSlot();
+  /** Host views (host-accessible memory), made on first use. */
+  #views: HostViewSlot | undefined;
   /** The resource that allocated it (undefined for foreign memory). */
   readonly memoryResource: MemoryResource | undefined;
   /** An object that owns the memory and must stay alive with the buffer (foreign memory). */
   readonly owner: unknown;
   /** The stream the allocation was ordered on: the default for `close()`. */
   #allocationStream: Stream | undefined;
-  /** The device pointer's low and high 32 bits, for launches to store without BigInt. */
+  /** The device pointer's low and high 32 bits, for launches to store without BigInt (split on first use). */
   #lo = 0;
   #hi = 0;
+  #split = false;
 
   static {
     writeDevicePointer = (b, dv, offset) => {
       if (b.#closed) return false;
+      if (!b.#split) b.#splitAddress();
       dv.setUint32(offset, b.#lo, true);
       dv.setUint32(offset + 4, b.#hi, true);
       return true;
@@ -70,7 +75,6 @@ export class Buffer {
   constructor(handle: CUdeviceptr, size: number, memoryResource: MemoryResource | undefined, stream: Stream | undefined, owner?: unknown) {
     this.#handle = handle;
     this.#size = size;
-    this.#splitAddress();
     this.memoryResource = memoryResource;
     this.#allocationStream = stream;
     this.owner = owner;
@@ -80,6 +84,7 @@ export class Buffer {
   #splitAddress(): void {
     this.#lo = Number(this.#handle & 0xffffffffn);
     this.#hi = Number(this.#handle >> 32n);
+    this.#split = true;
   }
 
   /** Registers the release of the current allocation for garbage collection. */
@@ -88,7 +93,7 @@ export class Buffer {
     const h = this.#handle;
     const size = this.#size;
     const s = this.#allocationStream;
-    track(this, () => mr.deallocate(h, size, s === undefined || s.isClosed ? {} : { stream: s }));
+    track(this, () => mr.deallocate(h, size, s === undefined || s.isClosed ? NO_STREAM : streamOptionOf(s)));
   }
 
   /**
@@ -97,10 +102,10 @@ export class Buffer {
    */
   relocate(handle: CUdeviceptr, size: number): void {
     if (this.#closed) throw new ClosedError("this Buffer", "be resized");
-    this.#views.release();
+    this.#views?.release();
     this.#handle = handle;
     this.#size = size;
-    this.#splitAddress();
+    this.#split = false;
     if (this.memoryResource !== undefined) {
       untrack(this);
       this.#track();
@@ -184,7 +189,7 @@ export class Buffer {
         `this Buffer's memory is not host-accessible (its resource is ${this.memoryResource?.constructor.name ?? "none: foreign memory"}): allocate from a PinnedMemoryResource, ManagedMemoryResource or LegacyPinnedMemoryResource, or copy it with buffer.copyTo(hostArray, { stream })`,
       );
     }
-    return this.#views.get(this, BigInt(handle), this.#size);
+    return (this.#views ??= new HostViewSlot()).get(this, BigInt(handle), this.#size);
   }
 
   /**
@@ -298,13 +303,12 @@ export class Buffer {
   close(stream?: Stream): void {
     if (this.#closed) return;
     this.#closed = true;
-    this.#lo = 0;
-    this.#hi = 0;
-    this.#views.release();
+    this.#split = false;
+    this.#views?.release();
     if (this.memoryResource !== undefined) {
       untrack(this);
       const s = stream ?? this.#allocationStream;
-      this.memoryResource.deallocate(this.#handle, this.#size, s === undefined || s.isClosed ? {} : { stream: s });
+      this.memoryResource.deallocate(this.#handle, this.#size, s === undefined || s.isClosed ? NO_STREAM : streamOptionOf(s));
     }
     this.#allocationStream = undefined;
   }

@@ -19,7 +19,7 @@ import { Buffer } from "./buffer.ts";
 import type { Context } from "../context.ts";
 import type { Device } from "../device.ts";
 import { deviceOf } from "../base/hub.ts";
-import { driver, withCurrentContext } from "../base/driver-state.ts";
+import { driver, withCurrentContext, enterContext, leaveContext } from "../base/driver-state.ts";
 import { ClosedError, DeviceFeatureError, NoContextError } from "../errors.ts";
 import { IPCAllocationHandle, IPCBufferDescriptor, newUuid } from "./ipc.ts";
 import { closeFd, dupFd } from "../../ffi/libc-socket.ts";
@@ -241,7 +241,13 @@ export abstract class MemoryPoolResource implements IpcMemoryResource {
     if (n === 0) return new Buffer(0n as CUdeviceptr, 0, this.bufferResource(), stream);
     const ctx = this.allocationContext(stream);
     this.#context ??= ctx;
-    const ptr = withCurrentContext(ctx.handle, () => driver.cuMemAllocFromPoolAsync(n, pool, stream.handle));
+    const previous = enterContext(ctx.handle);
+    let ptr: CUdeviceptr;
+    try {
+      ptr = driver.cuMemAllocFromPoolAsync(n, pool, stream.handle);
+    } finally {
+      leaveContext(previous);
+    }
     return new Buffer(ptr, Number(n), this.bufferResource(), stream);
   }
 
@@ -250,11 +256,16 @@ export abstract class MemoryPoolResource implements IpcMemoryResource {
    * idle and frees at once. Works after the resource is closed (the driver keeps a destroyed pool until its last
    * allocation is freed).
    */
-  deallocate(ptr: CUdeviceptr, _size: number, options: AllocateOptions = {}): void {
+  deallocate(ptr: CUdeviceptr, _size: number, options?: AllocateOptions): void {
     if (ptr === 0n) return;
-    const stream = options.stream;
+    const stream = options?.stream;
     if (stream !== undefined && !stream.isClosed) {
-      withCurrentContext((this.#context ?? stream.context).handle, () => driver.cuMemFreeAsync(ptr, stream.handle));
+      const previous = enterContext((this.#context ?? stream.context).handle);
+      try {
+        driver.cuMemFreeAsync(ptr, stream.handle);
+      } finally {
+        leaveContext(previous);
+      }
       return;
     }
     const ctx = this.#context;
