@@ -79,6 +79,10 @@ export interface ArgumentPlan {
   readonly sizes: Int32Array;
   /** Keeps the memory alive. */
   readonly keep: readonly ArrayBuffer[];
+  /** Per parameter, the argument whose bytes `values` holds (scalars, buffers, primitives; see launch.ts). */
+  packed: unknown[] | undefined;
+  /** The argument epoch (base/epoch.ts) when `packed` was written. */
+  packedEpoch: number;
 }
 
 /** A kernel. Get one from `ObjectCode.getKernel(name)`. */
@@ -194,6 +198,8 @@ export class Kernel {
       offsets: Int32Array.from(params, (p) => p.offset),
       sizes: Int32Array.from(params, (p) => p.size),
       keep: [values, table],
+      packed: undefined,
+      packedEpoch: -1,
     };
     return this.#plan;
   }

@@ -34,6 +34,7 @@ import type { ArgumentPlan, Kernel } from "./kernel.ts";
 import { KernelScalar, SCALAR_SIZE, writeScalar } from "./scalars.ts";
 import { Stream, captureSinkOf } from "../stream.ts";
 import { describeValue } from "../base/checks.ts";
+import { argumentEpoch } from "../base/epoch.ts";
 
 /** A dimension: a number or up to three numbers (x, y, z), each ≥ 1. */
 export type Dim3 = number | readonly [number] | readonly [number, number] | readonly [number, number, number];
@@ -323,18 +324,30 @@ export function launch(stream: StreamLike, config: LaunchConfig, kernel: Kernel,
 /**
  * @internal Checks `args` against the kernel's parameters and writes them into the kernel's reusable argument
  * memory (LaunchArgumentError on a mismatch). The plan is valid until the next packing for this kernel: hand
- * `plan.pointers` to the driver at once (it copies the values).
+ * `plan.pointers` to the driver at once (it copies the values). An argument that is the same scalar, buffer or
+ * primitive as at the last packing, with nothing changed since (base/epoch.ts), is in the memory already and is
+ * not written again.
  */
 export function packArguments(kernel: Kernel, args: readonly unknown[]): ArgumentPlan {
   const plan = kernel.argumentPlan();
-  const params = plan.params;
-  if (args.length !== params.length) {
-    throw new LaunchArgumentError(`${kernel.name} takes ${params.length} argument${params.length === 1 ? "" : "s"}, ${args.length} given`);
+  const sizes = plan.sizes;
+  const n = sizes.length;
+  if (args.length !== n) {
+    throw new LaunchArgumentError(`${kernel.name} takes ${n} argument${n === 1 ? "" : "s"}, ${args.length} given`);
   }
+  // `kept[i]` is the argument whose bytes are at parameter i now, or NOT_KEPT; all of them are stale after an
+  // epoch bump (a scalar set, a buffer closed). A packing that throws leaves the epoch at -1: all stale.
+  let kept = plan.packed;
+  if (kept !== undefined && plan.packedEpoch === argumentEpoch) {
+    let i = 0;
+    while (i < n && kept[i] === args[i]) i++;
+    if (i === n) return plan;
+  }
+  kept ??= plan.packed = args.slice();
+  plan.packedEpoch = -1;
   const dv = plan.values;
   const offsets = plan.offsets;
-  const sizes = plan.sizes;
-  for (let i = 0; i < params.length; i++) {
+  for (let i = 0; i < n; i++) {
     const a = args[i];
     const o = offsets[i]!;
     const size = sizes[i]!;
@@ -343,10 +356,21 @@ export function packArguments(kernel: Kernel, args: readonly unknown[]): Argumen
     if (a instanceof KernelScalar) {
       if (a.size !== size) throw argError(kernel, i, a.toString(), a.size, size);
       a.write(dv, o);
-    } else if (!(a instanceof Buffer && size === 8 && writeDevicePointer(a, dv, o))) writeArgument(kernel, i, a, dv, o, size);
+      kept[i] = a;
+    } else if (a instanceof Buffer && size === 8 && writeDevicePointer(a, dv, o)) {
+      kept[i] = a;
+    } else {
+      writeArgument(kernel, i, a, dv, o, size);
+      // Records and bytes can change without a trace, and 0 === -0 while their bytes differ: pack them every time.
+      kept[i] = (typeof a === "object" && a !== null) || a === 0 ? NOT_KEPT : a;
+    }
   }
+  plan.packedEpoch = argumentEpoch;
   return plan;
 }
+
+/** In a kernel's kept arguments: nothing reusable is at this parameter. */
+const NOT_KEPT: unique symbol = Symbol("not kept");
 
 function checkCooperative(kernel: Kernel, config: LaunchConfig, dev: Device): void {
   const perSm = kernel.occupancy(dev).maxActiveBlocksPerMultiprocessor(config.threadsPerBlock, config.sharedMemory);

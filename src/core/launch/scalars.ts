@@ -5,6 +5,7 @@
  * @module
  */
 import type { ScalarKind } from "./mangling.ts";
+import { argumentsChanged } from "../base/epoch.ts";
 
 /** Size in bytes of each scalar kind. */
 export const SCALAR_SIZE: Readonly<Record<ScalarKind, number>> = {
@@ -114,29 +115,24 @@ export class KernelScalar {
   set value(v: number | bigint | boolean | readonly [number, number]) {
     this.#value = check(this.kind, v);
     this.#encode();
+    argumentsChanged();
   }
 
   /** Writes the value's bytes at `offset` (little-endian, as the GPU reads them). */
   write(dv: DataView, offset: number): void {
-    switch (this.size) {
-      case 1:
-        dv.setUint8(offset, this.#w0);
-        return;
-      case 2:
-        dv.setUint16(offset, this.#w0, true);
-        return;
-      case 4:
-        dv.setUint32(offset, this.#w0, true);
-        return;
-      case 8:
-        dv.setUint32(offset, this.#w0, true);
-        dv.setUint32(offset + 4, this.#w1, true);
-        return;
-      default:
-        dv.setUint32(offset, this.#w0, true);
-        dv.setUint32(offset + 4, this.#w1, true);
-        dv.setUint32(offset + 8, this.#w2, true);
-        dv.setUint32(offset + 12, this.#w3, true);
+    const size = this.size;
+    // The common sizes first (int, float, pointers, 64-bit integers and doubles).
+    if (size === 4) dv.setUint32(offset, this.#w0, true);
+    else if (size === 8) {
+      dv.setUint32(offset, this.#w0, true);
+      dv.setUint32(offset + 4, this.#w1, true);
+    } else if (size === 1) dv.setUint8(offset, this.#w0);
+    else if (size === 2) dv.setUint16(offset, this.#w0, true);
+    else {
+      dv.setUint32(offset, this.#w0, true);
+      dv.setUint32(offset + 4, this.#w1, true);
+      dv.setUint32(offset + 8, this.#w2, true);
+      dv.setUint32(offset + 12, this.#w3, true);
     }
   }
 

@@ -20,6 +20,7 @@ import { HostViewSlot, makeView, type HostViewConstructor } from "./view.ts";
 import { copyOrdered, needsOrderedCopy, type CopyOptions } from "./copy.ts";
 import { streamOption, type Stream, captureSinkOf, streamOptionOf } from "../stream.ts";
 import { describeValue } from "../base/checks.ts";
+import { argumentsChanged } from "../base/epoch.ts";
 
 /** Host memory a buffer can copy to or from. */
 export type HostMemory = ArrayBuffer | ArrayBufferView;
@@ -106,6 +107,7 @@ export class Buffer {
     this.#handle = handle;
     this.#size = size;
     this.#split = false;
+    argumentsChanged();
     if (this.memoryResource !== undefined) {
       untrack(this);
       this.#track();
@@ -304,6 +306,7 @@ export class Buffer {
     if (this.#closed) return;
     this.#closed = true;
     this.#split = false;
+    argumentsChanged();
     this.#views?.release();
     if (this.memoryResource !== undefined) {
       untrack(this);
