@@ -78,6 +78,9 @@ interface LaunchNative {
   readonly dims: Uint32Array;
   /** The stream last written into `config` (skips the write when unchanged). */
   lastStream: CUstream | undefined;
+  /** The kernel and device ordinal this configuration was last checked against (the check is skipped for them). */
+  checkedKernel: WeakRef<Kernel> | undefined;
+  checkedDevice: number;
 }
 
 let nativeOf: (config: LaunchConfig) => LaunchNative;
@@ -176,6 +179,8 @@ function buildNative(config: LaunchConfig): LaunchNative {
     attributes,
     dims: Uint32Array.of(c.gridDimX, c.gridDimY, c.gridDimZ, c.blockDimX, c.blockDimY, c.blockDimZ, config.sharedMemory),
     lastStream: undefined,
+    checkedKernel: undefined,
+    checkedDevice: -1,
   };
 }
 
@@ -291,7 +296,15 @@ export function launch(stream: StreamLike, config: LaunchConfig, kernel: Kernel,
   const list: readonly unknown[] = args.length === 1 && Array.isArray(args[0]) ? args[0] : args;
   const native = nativeOf(config);
   const hasAttributes = native.attributes !== undefined;
-  if (hasAttributes) checkAgainstDevice(kernel, config, s.device);
+  if (hasAttributes) {
+    // Checked once per kernel and device (a cooperative grid's limit costs an occupancy query).
+    const dev = s.device;
+    if (native.checkedKernel?.deref() !== kernel || native.checkedDevice !== dev.id) {
+      checkAgainstDevice(kernel, config, dev);
+      native.checkedKernel = new WeakRef(kernel);
+      native.checkedDevice = dev.id;
+    }
+  }
   const plan = packArguments(kernel, list);
   const handle = s.handle;
   // The kernel runs in the current context: make it the stream's.
