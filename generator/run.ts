@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, s
 import { dirname, join, resolve } from "node:path";
 import { Clang } from "./libclang/api.ts";
 import { findLibclang } from "./libclang/find.ts";
-import { collectLibrary } from "./parse/collect.ts";
+import { applyTwinOverrides, collectLibrary } from "./parse/collect.ts";
 import { librariesFor, libraryFiles, loadManifest, type Manifest } from "./manifest.ts";
 import { checkSeal, emitLibrary, recordedHeaders } from "./emit/library.ts";
 import { formatReport, type LibraryReport, reportFor } from "./report.ts";
@@ -178,6 +178,14 @@ export function run(opts: RunOptions): number {
   } finally {
     clang.disposeIndex(index);
     clang.close();
+  }
+  for (const ir of irs) {
+    const spec = manifest.libraries[ir.library]!;
+    const twin = spec.twin === undefined ? undefined : irs.find((x) => x.library === spec.twin);
+    if (twin) {
+      applyTwinOverrides(ir, spec, twin, manifest.libraries[twin.library]!);
+      applyTwinOverrides(twin, manifest.libraries[twin.library]!, ir, spec);
+    }
   }
   for (const ir of irs) {
     const missing = Object.values(ir.imports).filter((lib) => !irs.some((x) => x.library === lib));

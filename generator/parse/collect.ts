@@ -11,7 +11,7 @@ import { parseDoc, parseMemberDoc } from "./doc.ts";
 import { collectRecord, nameNestedRecords } from "./records.ts";
 import { evaluationSource, macroDoc, macroSkipReason, type MacroDef, precedingComment, readEvaluations, readMacro } from "./macros.ts";
 import { matchProcAddress, type PfnEntry, readPfn, signatureOf } from "./proc-address.ts";
-import { detectOutputs } from "./outputs.ts";
+import { decideRoles, type RoleOverrides } from "./roles.ts";
 
 /** What collectLibrary needs. */
 export interface CollectInput {
@@ -274,17 +274,12 @@ function collectFromTu(input: CollectInput, tu: Deno.PointerValue): IrLibrary {
     }
   }
 
-  // Output parameters.
+  // Parameter roles (outputs, arrays and their counts, caller buffers).
   for (const fn of functions) {
-    const overrides: { outputs?: string[]; notOutputs?: string[] } = {};
-    const o = spec.outputs[fn.name];
-    if (o) overrides.outputs = o;
-    const n = spec.notOutputs[fn.name];
-    if (n) overrides.notOutputs = n;
-    fn.outputs = detectOutputs(fn, overrides);
+    assignRoles(fn, spec, roleOverrides(fn, spec));
   }
-  for (const name of Object.keys(spec.outputs)) {
-    if (!functions.some((f) => f.name === name)) notes.push(`manifest outputs override names ${name}, which is not a generated function`);
+  for (const name of [...Object.keys(spec.outputs), ...Object.keys(spec.notOutputs), ...Object.keys(spec.fixedArrays)]) {
+    if (!functions.some((f) => f.name === name)) notes.push(`manifest override names ${name}, which is not a generated function`);
   }
 
   // #define constants.
@@ -327,6 +322,47 @@ function collectFromTu(input: CollectInput, tu: Deno.PointerValue): IrLibrary {
   };
 }
 
+/** The manifest's overrides of one function. */
+function roleOverrides(fn: IrFunction, spec: LibrarySpec): RoleOverrides {
+  const o: RoleOverrides = {};
+  if (spec.outputs[fn.name]) o.outputs = spec.outputs[fn.name];
+  if (spec.notOutputs[fn.name]) o.notOutputs = spec.notOutputs[fn.name];
+  if (spec.fixedArrays[fn.name]) o.fixedArrays = spec.fixedArrays[fn.name];
+  return o;
+}
+
+function assignRoles(fn: IrFunction, spec: LibrarySpec, overrides: RoleOverrides): void {
+  const statusType = spec.status?.type;
+  const res = resolveTypedefs(fn.result);
+  const returnsStatus = statusType !== undefined && spec.status?.field === undefined &&
+    (fn.result.spelling === statusType || (fn.result.kind === "typedef" && fn.result.name === statusType) || (res.kind === "enum" && res.name === statusType));
+  fn.roles = decideRoles(fn, overrides, returnsStatus);
+  fn.outputs = fn.params.filter((_, i) => fn.roles[i]!.role === "output").map((p) => p.name);
+}
+
+/**
+ * The manifest's output overrides of one library apply to the twin functions of another (the driver's
+ * cuDeviceGetMemPool to the runtime's cudaDeviceGetMemPool), mapped by parameter position, where the twin has no
+ * override of its own and both take the same number of parameters.
+ */
+export function applyTwinOverrides(ir: IrLibrary, spec: LibrarySpec, twin: IrLibrary, twinSpec: LibrarySpec): void {
+  const own = spec.functionPrefixes[0]!;
+  const other = twinSpec.functionPrefixes[0]!;
+  const twins = new Map(twin.functions.map((f) => [f.name, f]));
+  for (const fn of ir.functions) {
+    if (spec.outputs[fn.name] || !fn.name.startsWith(own)) continue;
+    const twinName = other + fn.name.slice(own.length);
+    const names = twinSpec.outputs[twinName];
+    const t = twins.get(twinName);
+    if (!names || !t || t.params.length !== fn.params.length) continue;
+    const outputs = names.map((n) => t.params.findIndex((p) => p.name === n)).filter((k) => k >= 0).map((k) => fn.params[k]!.name);
+    const o = roleOverrides(fn, spec);
+    o.outputs = outputs;
+    assignRoles(fn, spec, o);
+    for (const r of fn.roles) if (r.role === "output" && r.rule === "manifest outputs override") r.rule = `manifest outputs override of the twin ${twinName}`;
+  }
+}
+
 /**
  * C code can call a function under every name the header gives it: `#define nvmlInit nvmlInit_v2` makes
  * `nvmlInit` the name to use, and `#define cuGraphInstantiate cuGraphInstantiateWithFlags` leaves
@@ -338,7 +374,7 @@ function addAliasFunctions(functions: IrFunction[], macros: MacroDef[], spec: Li
   for (const f of functions) if (!bySymbol.has(f.symbol)) bySymbol.set(f.symbol, f);
   const add = (name: string, from: IrFunction): void => {
     if (byName.has(name) || !spec.functionPrefixes.some((p) => name.startsWith(p))) return;
-    const copy: IrFunction = { ...from, name, outputs: [...from.outputs] };
+    const copy: IrFunction = { ...from, name, outputs: [...from.outputs], roles: from.roles.map((r) => ({ ...r })) };
     byName.set(name, copy);
     functions.splice(functions.indexOf(from) + 1, 0, copy);
   };
@@ -376,6 +412,7 @@ function readFunction(ctx: ParseContext, c: Cursor, symbol: string): IrFunction 
     result: ctx.convert(clang.resultType(c)),
     variadic: clang.isVariadic(c),
     outputs: [],
+    roles: [],
     location: ctx.location(c),
   };
   // A written name that is not an identifier of this function (a macro call at the declaration) keeps the symbol.

@@ -7,18 +7,19 @@
 // Header vector_types.h sha256 f3638eceaf955e80e91f2f32a3fc41106653ea7145dc0c79923826a78b3c5486
 // Header library_types.h sha256 7ccccd9cf42214386170704865517bbbf83702d6bbb5e0c0cba3fc3a48cbd29d
 // Header device_types.h sha256 d8b171a190493e80395741f511b29311a5c38b718324fb7338f7511c36ae7084
-// Seal: sha256 74fa5345b87ad99b8370bb4df6988c9858582b71a4f0b3d7745332a4f10c58d8
+// Seal: sha256 f1cb56835ce3f86a204fff0baac3c5cc537cdb7c00b65de32ac85d469973ec20
 
-import type { CheckedRuntime, PointerLike } from "../../../src/sys/checked.ts";
+import type { CheckedRuntime, PointerLike, ArraySpec } from "../../../src/sys/checked.ts";
 import type { Pointer } from "../../../src/ffi/types.ts";
 import type { Raw } from "./functions.ts";
 import type { cudaChannelFormatKind, cudaDeviceAttr, cudaDeviceP2PAttr, cudaDriverEntryPointQueryResult, cudaError_t, cudaFlushGPUDirectRDMAWritesScope, cudaFlushGPUDirectRDMAWritesTarget, cudaFuncAttribute, cudaFuncCache, cudaGraphMemAttributeType, cudaGraphNodeType, cudaLaunchAttributeID, cudaLimit, cudaMemAccessFlags, cudaMemAllocationHandleType, cudaMemAllocationType, cudaMemPoolAttr, cudaMemRangeAttribute, cudaMemcpyKind, cudaMemoryAdvise, cudaSharedMemConfig, cudaStreamCaptureMode, cudaStreamCaptureStatus } from "./enums.ts";
-import type { cudaArray_const_t, cudaArray_t, cudaAsyncCallback, cudaAsyncCallbackHandle_t, cudaEvent_t, cudaExternalMemory_t, cudaExternalSemaphore_t, cudaFunction_t, cudaGraphExec_t, cudaGraphNode_t, cudaGraph_t, cudaGraphicsResource_t, cudaHostFn_t, cudaKernel_t, cudaLibrary_t, cudaLogIterator, cudaLogsCallbackHandle, cudaLogsCallback_t, cudaMemPool_t, cudaMipmappedArray_const_t, cudaMipmappedArray_t, cudaStreamCallback_t, cudaStream_t, cudaSurfaceObject_t, cudaTextureObject_t, cudaUserObject_t } from "./types.ts";
-import { cudaArrayMemoryRequirements, cudaArraySparseProperties, cudaChannelFormatDesc, cudaDeviceProp, cudaExtent, cudaExternalSemaphoreSignalNodeParams, cudaExternalSemaphoreWaitNodeParams, cudaFuncAttributes, cudaHostNodeParams, type cudaIpcEventHandle_st, cudaIpcMemHandle_st, cudaKernelNodeParams, cudaMemAllocNodeParams, type cudaMemLocation, cudaMemcpy3DParms, cudaMemsetParams, cudaPitchedPtr, cudaPointerAttributes, type dim3 } from "./records.ts";
+import type { cudaArray_const_t, cudaArray_t, cudaAsyncCallback, cudaAsyncCallbackHandle_t, cudaEvent_t, cudaExternalMemory_t, cudaExternalSemaphore_t, cudaFunction_t, cudaGraphConditionalHandle, cudaGraphExec_t, cudaGraphNode_t, cudaGraph_t, cudaGraphicsResource_t, cudaHostFn_t, cudaKernel_t, cudaLibrary_t, cudaLogIterator, cudaLogsCallbackHandle, cudaLogsCallback_t, cudaMemPool_t, cudaMipmappedArray_const_t, cudaMipmappedArray_t, cudaStreamCallback_t, cudaStream_t, cudaSurfaceObject_t, cudaTextureObject_t, cudaUserObject_t } from "./types.ts";
+import { CUuuid_st, cudaArrayMemoryRequirements, cudaArraySparseProperties, cudaChannelFormatDesc, cudaDeviceProp, cudaExtent, cudaExternalMemoryBufferDesc, cudaExternalMemoryHandleDesc, cudaExternalMemoryMipmappedArrayDesc, cudaExternalSemaphoreHandleDesc, cudaExternalSemaphoreSignalNodeParams, cudaExternalSemaphoreSignalParams, cudaExternalSemaphoreWaitNodeParams, cudaExternalSemaphoreWaitParams, cudaFuncAttributes, cudaGraphEdgeData_st, cudaGraphExecUpdateResultInfo_st, cudaGraphInstantiateParams_st, cudaGraphNodeParams, cudaHostNodeParams, cudaIpcEventHandle_st, cudaIpcMemHandle_st, cudaKernelNodeParams, cudaLaunchAttributeValue, cudaLaunchConfig_st, cudaMemAccessDesc, cudaMemAllocNodeParams, cudaMemLocation, cudaMemPoolProps, cudaMemPoolPtrExportData, cudaMemcpy3DBatchOp, cudaMemcpy3DParms, cudaMemcpy3DPeerParms, cudaMemcpyAttributes, cudaMemsetParams, cudaPitchedPtr, cudaPointerAttributes, cudaResourceDesc, cudaResourceViewDesc, cudaTextureDesc, dim3 } from "./records.ts";
 
 /**
  * The checked call style of runtime: a failure throws the library's typed error, out-parameters come back
- * as the return value (one value, or a tuple for several), strings are JavaScript strings.
+ * as the return value (one value, or a tuple for several), arrays the library fills come back as typed arrays or
+ * arrays of handles or records, strings are JavaScript strings. Inputs are checked before the native call.
  */
 export interface Checked {
   /**
@@ -190,7 +191,7 @@ export interface Checked {
    * - `cudaFuncCachePreferEqual`: prefer equal size L1 cache and shared memory
    *
    * @returns `pCacheConfig`: Returned cache configuration
-   * @see cudaDeviceSetCacheConfig, enum, enum, cuCtxGetCacheConfig
+   * @see cudaDeviceSetCacheConfig, cuCtxGetCacheConfig
    */
   cudaDeviceGetCacheConfig(): cudaFuncCache;
   /**
@@ -248,7 +249,7 @@ export interface Checked {
    *
    * @param cacheConfig - Requested cache configuration
    * @returns nothing; a failure throws the library's typed error.
-   * @see cudaDeviceGetCacheConfig, enum, enum, cuCtxSetCacheConfig
+   * @see cudaDeviceGetCacheConfig, cuCtxSetCacheConfig
    */
   cudaDeviceSetCacheConfig(cacheConfig: cudaFuncCache): void;
   /**
@@ -297,12 +298,12 @@ export interface Checked {
    * Users can test their device for IPC functionality by calling
    * `cudaDeviceGetAttribute` with `cudaDevAttrIpcEventSupport`
    *
-   * @param handle - Pointer to a user allocated cudaIpcEventHandle in which to return the opaque event handle
+   * @param handle - optional: a cudaIpcEventHandle_st to fill instead of a new one (its own contents are passed in)
    * @param event - Event allocated with `cudaEventInterprocess` and `cudaEventDisableTiming` flags.
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `handle`: Pointer to a user allocated cudaIpcEventHandle in which to return the opaque event handle
    * @see cudaEventCreate, cudaEventDestroy, cudaEventSynchronize, cudaEventQuery, cudaStreamWaitEvent, cudaIpcOpenEventHandle, cudaIpcGetMemHandle, cudaIpcOpenMemHandle, cudaIpcCloseMemHandle, cuIpcGetEventHandle
    */
-  cudaIpcGetEventHandle(handle: PointerLike, event: cudaEvent_t): void;
+  cudaIpcGetEventHandle(event: cudaEvent_t, handle?: cudaIpcEventHandle_st): cudaIpcEventHandle_st;
   /**
    * Opens an interprocess event handle for use in the current process
    *
@@ -347,11 +348,12 @@ export interface Checked {
    * Users can test their device for IPC functionality by calling
    * `cudaDeviceGetAttribute` with `cudaDevAttrIpcEventSupport`
    *
+   * @param handle - optional: a cudaIpcMemHandle_st to fill instead of a new one (its own contents are passed in)
    * @param devPtr - Base pointer to previously allocated device memory
    * @returns `handle`: Pointer to user allocated `cudaIpcMemHandle` to return the handle in.
    * @see cudaMalloc, cudaFree, cudaIpcGetEventHandle, cudaIpcOpenEventHandle, cudaIpcOpenMemHandle, cudaIpcCloseMemHandle, cuIpcGetMemHandle
    */
-  cudaIpcGetMemHandle(devPtr: PointerLike): cudaIpcMemHandle_st;
+  cudaIpcGetMemHandle(devPtr: PointerLike, handle?: cudaIpcMemHandle_st): cudaIpcMemHandle_st;
   /**
    * Opens an interprocess memory handle exported from another process
    * and returns a device pointer usable in the local process.
@@ -561,11 +563,12 @@ export interface Checked {
    *
    * Returns in `*prop` the properties of device `dev`.
    *
+   * @param prop - optional: a cudaDeviceProp to fill instead of a new one (its own contents are passed in)
    * @param device - Device number to get properties for
    * @returns `prop`: Properties for the specified device
    * @see cudaGetDeviceCount, cudaGetDevice, cudaSetDevice, cudaChooseDevice, cudaDeviceGetAttribute, cudaInitDevice, cuDeviceGetAttribute, cuDeviceGetName
    */
-  cudaGetDeviceProperties(device: number): cudaDeviceProp;
+  cudaGetDeviceProperties(device: number, prop?: cudaDeviceProp): cudaDeviceProp;
   /**
    * Returns information about the device
    *
@@ -599,18 +602,17 @@ export interface Checked {
    * @returns `capabilities`: Returned capability details of each requested operation
    * @see cudaDeviceGetAttribute, cudaDeviceGetP2PAtomicCapabilities, cuDeviceGeHostAtomicCapabilities
    */
-  cudaDeviceGetHostAtomicCapabilities(operations: PointerLike, count: number, device: number): number;
+  cudaDeviceGetHostAtomicCapabilities(operations: PointerLike, count: number, device: number): Uint32Array;
   /**
    * Returns the default mempool of a device
    *
    * The default mempool of a device contains device memory from that device.
    *
-   * @param memPool - (undocumented in the header)
    * @param device - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `memPool`
    * @see cuDeviceGetDefaultMemPool, cudaMallocAsync, cudaMemPoolTrimTo, cudaMemPoolGetAttribute, cudaDeviceSetMemPool, cudaMemPoolSetAttribute, cudaMemPoolSetAccess
    */
-  cudaDeviceGetDefaultMemPool(memPool: PointerLike, device: number): void;
+  cudaDeviceGetDefaultMemPool(device: number): cudaMemPool_t;
   /**
    * Sets the current memory pool of a device
    *
@@ -635,12 +637,11 @@ export interface Checked {
    * By default the current mempool is the default mempool for a device,
    * otherwise the returned pool must have been set with `cuDeviceSetMemPool` or `cudaDeviceSetMemPool`.
    *
-   * @param memPool - (undocumented in the header)
    * @param device - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `memPool`
    * @see cuDeviceGetMemPool, cudaDeviceGetDefaultMemPool, cudaDeviceSetMemPool
    */
-  cudaDeviceGetMemPool(memPool: PointerLike, device: number): void;
+  cudaDeviceGetMemPool(device: number): cudaMemPool_t;
   /**
    * Return NvSciSync attributes that this device can support.
    *
@@ -741,7 +742,7 @@ export interface Checked {
    * @returns `capabilities`: Returned capability details of each requested operation
    * @see cudaDeviceGetP2PAttribute, cuDeviceGetP2PAttribute, cuDeviceGetP2PAtomicCapabilities
    */
-  cudaDeviceGetP2PAtomicCapabilities(operations: PointerLike, count: number, srcDevice: number, dstDevice: number): number;
+  cudaDeviceGetP2PAtomicCapabilities(operations: PointerLike, count: number, srcDevice: number, dstDevice: number): Uint32Array;
   /**
    * Select compute-device which best matches criteria
    *
@@ -980,7 +981,7 @@ export interface Checked {
    * @remarks In the current implementation, only compute kernels launched in
    * priority streams are affected by the stream's priority. Stream priorities have
    * no effect on host-to-device and device-to-host memory operations.
-   * @see cudaDeviceGetStreamPriorityRange, for, more, information, about, the, meaningful, stream, priorities, that, can, be, passed, cudaStreamCreate, cudaStreamCreateWithFlags, cudaDeviceGetStreamPriorityRange, cudaStreamGetPriority, cudaStreamQuery, cudaStreamWaitEvent, cudaStreamAddCallback, cudaStreamSynchronize, cudaSetDevice, cudaStreamDestroy, cuStreamCreateWithPriority
+   * @see cudaDeviceGetStreamPriorityRange, cudaStreamCreate, cudaStreamCreateWithFlags, cudaStreamGetPriority, cudaStreamQuery, cudaStreamWaitEvent, cudaStreamAddCallback, cudaStreamSynchronize, cudaSetDevice, cudaStreamDestroy, cuStreamCreateWithPriority
    */
   cudaStreamCreateWithPriority(flags: number, priority: number): cudaStream_t;
   /**
@@ -993,7 +994,7 @@ export interface Checked {
    *
    * @param hStream - Handle to the stream to be queried
    * @returns `priority`: Pointer to a signed integer in which the stream's priority is returned
-   * @see cudaStreamCreateWithPriority, for, details, about, priority, clamping, cudaStreamCreateWithPriority, cudaDeviceGetStreamPriorityRange, cudaStreamGetFlags, cudaStreamGetDevice, cuStreamGetPriority
+   * @see cudaStreamCreateWithPriority, cudaDeviceGetStreamPriorityRange, cudaStreamGetFlags, cudaStreamGetDevice, cuStreamGetPriority
    */
   cudaStreamGetPriority(hStream: cudaStream_t): number;
   /**
@@ -1003,7 +1004,7 @@ export interface Checked {
    *
    * @param hStream - Handle to the stream to be queried
    * @returns `flags`: Pointer to an unsigned integer in which the stream's flags are returned
-   * @see cudaStreamCreateWithFlags, for, a, list, of, valid, flags, cudaStreamCreateWithPriority, cudaStreamCreateWithFlags, cudaStreamGetPriority, cudaStreamGetDevice, cuStreamGetFlags
+   * @see cudaStreamCreateWithFlags, cudaStreamCreateWithPriority, cudaStreamGetPriority, cudaStreamGetDevice, cuStreamGetFlags
    */
   cudaStreamGetFlags(hStream: cudaStream_t): number;
   /**
@@ -1068,11 +1069,11 @@ export interface Checked {
    *
    * @param hStream - (undocumented in the header)
    * @param attr - (undocumented in the header)
-   * @param value_out - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @param value_out - optional: a cudaLaunchAttributeValue to fill instead of a new one (its own contents are passed in)
+   * @returns `value_out`
    * @see cudaAccessPolicyWindow
    */
-  cudaStreamGetAttribute(hStream: cudaStream_t, attr: cudaLaunchAttributeID, value_out: PointerLike): void;
+  cudaStreamGetAttribute(hStream: cudaStream_t, attr: cudaLaunchAttributeID, value_out?: cudaLaunchAttributeValue): cudaLaunchAttributeValue;
   /**
    * Sets stream attribute.
    *
@@ -1377,7 +1378,7 @@ export interface Checked {
    * Creates an event object for the current device using `cudaEventDefault`.
    *
    * @returns `event`: Newly created event
-   * @see unsigned, cudaEventCreateWithFlags, cudaEventRecord, cudaEventQuery, cudaEventSynchronize, cudaEventDestroy, cudaEventElapsedTime, cudaStreamWaitEvent, cuEventCreate
+   * @see cudaEventCreateWithFlags, cudaEventRecord, cudaEventQuery, cudaEventSynchronize, cudaEventDestroy, cudaEventElapsedTime, cudaStreamWaitEvent, cuEventCreate
    */
   cudaEventCreate(): cudaEvent_t;
   /**
@@ -1481,7 +1482,7 @@ export interface Checked {
    *
    * @param event - Event to wait for
    * @returns nothing; a failure throws the library's typed error.
-   * @see cudaEventRecord, for, details, on, what, is, captured, by, an, event, Waiting, for, an, event, that, was, created, with, the, cudaEventBlockingSync, flag, will, cause, the, calling, CPU, thread, to, block, until, the, event, has, been, completed, by, the, device, If, the, cudaEventBlockingSync, flag, has, not, been, set, then, the, CPU, thread, will, until, the, event, has, been, completed, by, the, device, cudaEventCreateWithFlags, cudaEventRecord, cudaEventQuery, cudaEventDestroy, cudaEventElapsedTime, cuEventSynchronize
+   * @see cudaEventRecord, cudaEventBlockingSync, CPU, cudaEventCreateWithFlags, cudaEventQuery, cudaEventDestroy, cudaEventElapsedTime, cuEventSynchronize
    */
   cudaEventSynchronize(event: cudaEvent_t): void;
   /**
@@ -1664,7 +1665,7 @@ export interface Checked {
    * as well as appropriate Vulkan pipeline barriers to maintain coherence between
    * CPU and GPU. For more information on these APIs, please refer to "Synchronization
    * and Cache Control" chapter from Vulkan specification.
-   * @see cudaExternalSemaphoreWaitSkipNvSciBufMemSync, and, cudaExternalSemaphoreSignalSkipNvSciBufMemSync, for, memory, synchronization, The, size, of, the, memory, object, must, be, specified, in, cudaExternalMemoryHandleDesc::size, Specifying, the, flag, cudaExternalMemoryDedicated, in, cudaExternalMemoryHandleDesc::flags, indicates, that, the, resource, is, a, dedicated, resource, The, definition, of, what, a, dedicated, resource, is, outside, the, scope, of, this, extension, This, flag, must, be, set, if, cudaExternalMemoryHandleDesc::type, is, one, of, the, following:, cudaExternalMemoryHandleTypeD3D12Resource, cudaExternalMemoryHandleTypeD3D11Resource, cudaExternalMemoryHandleTypeD3D11ResourceKmt, cudaDestroyExternalMemory, cudaExternalMemoryGetMappedBuffer, cudaExternalMemoryGetMappedMipmappedArray
+   * @see cudaExternalSemaphoreWaitSkipNvSciBufMemSync, cudaExternalSemaphoreSignalSkipNvSciBufMemSync, cudaExternalMemoryHandleDesc::size, cudaExternalMemoryDedicated, cudaExternalMemoryHandleDesc::flags, cudaExternalMemoryHandleDesc::type, cudaExternalMemoryHandleTypeD3D12Resource, cudaExternalMemoryHandleTypeD3D11Resource, cudaExternalMemoryHandleTypeD3D11ResourceKmt, cudaDestroyExternalMemory, cudaExternalMemoryGetMappedBuffer, cudaExternalMemoryGetMappedMipmappedArray
    */
   cudaImportExternalMemory(memHandleDesc: PointerLike): cudaExternalMemory_t;
   /**
@@ -1704,13 +1705,12 @@ export interface Checked {
    *
    * The returned pointer `devPtr` must be freed using `cudaFree`.
    *
-   * @param devPtr - Returned device pointer to buffer
    * @param extMem - Handle to external memory object
    * @param bufferDesc - Buffer descriptor
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `devPtr`: Returned device pointer to buffer
    * @see cudaImportExternalMemory, cudaDestroyExternalMemory, cudaExternalMemoryGetMappedMipmappedArray
    */
-  cudaExternalMemoryGetMappedBuffer(devPtr: PointerLike, extMem: cudaExternalMemory_t, bufferDesc: PointerLike): void;
+  cudaExternalMemoryGetMappedBuffer(extMem: cudaExternalMemory_t, bufferDesc: PointerLike): Pointer;
   /**
    * Maps a CUDA mipmapped array onto an external memory object
    *
@@ -2102,7 +2102,7 @@ export interface Checked {
    * @param sharedMem - Shared memory
    * @param stream - Stream identifier
    * @returns nothing; a failure throws the library's typed error.
-   * @see T, dim3, gridDim, dim3, blockDim, void, size_t, sharedMem, cudaStream_t, cuLaunchKernel
+   * @see dim3, gridDim, blockDim, size_t, sharedMem, cudaStream_t, cuLaunchKernel
    */
   cudaLaunchKernel(func: PointerLike, gridDim: Uint8Array | dim3, blockDim: Uint8Array | dim3, args: PointerLike, sharedMem: bigint | number, stream: cudaStream_t): void;
   /**
@@ -2143,7 +2143,7 @@ export interface Checked {
    * @param func - Kernel to launch
    * @param args - Array of pointers to kernel parameters
    * @returns nothing; a failure throws the library's typed error.
-   * @see cudaLaunchConfig_t, void, ActTypes, cuLaunchKernelEx
+   * @see cudaLaunchConfig_t, ActTypes, cuLaunchKernelEx
    */
   cudaLaunchKernelExC(config: PointerLike, func: PointerLike, args: PointerLike): void;
   /**
@@ -2182,7 +2182,7 @@ export interface Checked {
    * @param sharedMem - Shared memory
    * @param stream - Stream identifier
    * @returns nothing; a failure throws the library's typed error.
-   * @see T, dim3, gridDim, dim3, blockDim, void, size_t, sharedMem, cudaStream_t, cuLaunchCooperativeKernel
+   * @see dim3, gridDim, blockDim, size_t, sharedMem, cudaStream_t, cuLaunchCooperativeKernel
    */
   cudaLaunchCooperativeKernel(func: PointerLike, gridDim: Uint8Array | dim3, blockDim: Uint8Array | dim3, args: PointerLike, sharedMem: bigint | number, stream: cudaStream_t): void;
   /**
@@ -2218,7 +2218,7 @@ export interface Checked {
    * is required for a `cudaKernel_t` (or a __global__ function), it can be replaced with a call to
    * `cudaFuncSetAttributes` with the attribute `cudaFuncAttributePreferredSharedMemoryCarveout`
    * to specify a more granular L1 cache and shared memory split configuration.
-   * @see enum, const, void, dim3, gridDim, dim3, blockDim, void, size_t, sharedMem, cudaStream_t, cuFuncSetCacheConfig
+   * @see dim3, gridDim, blockDim, size_t, sharedMem, cudaStream_t, cuFuncSetCacheConfig
    */
   cudaFuncSetCacheConfig(func: PointerLike, cacheConfig: cudaFuncCache): void;
   /**
@@ -2236,11 +2236,12 @@ export interface Checked {
    * `cudaFuncAttributes::maxThreadsPerBlock` "maxThreadsPerBlock"
    * may vary based on the device that is currently being used.
    *
+   * @param attr - optional: a cudaFuncAttributes to fill instead of a new one (its own contents are passed in)
    * @param func - Device function symbol
    * @returns `attr`: Return pointer to function's attributes
-   * @see enum, void, dim3, gridDim, dim3, blockDim, void, size_t, sharedMem, cudaStream_t, cuFuncGetAttribute
+   * @see dim3, gridDim, blockDim, size_t, sharedMem, cudaStream_t, cuFuncGetAttribute
    */
-  cudaFuncGetAttributes(func: PointerLike): cudaFuncAttributes;
+  cudaFuncGetAttributes(func: PointerLike, attr?: cudaFuncAttributes): cudaFuncAttributes;
   /**
    * Set attributes for a given function
    *
@@ -2312,11 +2313,9 @@ export interface Checked {
    *
    * @param func - The function to query
    * @param paramIndex - The parameter index to query
-   * @param paramOffset - The offset into the device-side parameter layout at which the parameter resides
-   * @param paramSize - The size of the parameter in the device-side parameter layout
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `paramOffset`: The offset into the device-side parameter layout at which the parameter resides; `paramSize`: The size of the parameter in the device-side parameter layout
    */
-  cudaFuncGetParamInfo(func: PointerLike, paramIndex: bigint | number, paramOffset: PointerLike, paramSize: PointerLike): void;
+  cudaFuncGetParamInfo(func: PointerLike, paramIndex: bigint | number): [paramOffset: bigint, paramSize: bigint];
   /**
    * Enqueues a host function call in a stream
    *
@@ -2384,7 +2383,7 @@ export interface Checked {
    * @param blockSize - Block size the kernel is intended to be launched with
    * @param dynamicSMemSize - Per-block dynamic shared memory usage intended, in bytes
    * @returns `numBlocks`: Returned occupancy
-   * @see cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, T, size_t, T, size_t, int, unsigned, T, UnaryFunction, T, UnaryFunction, int, unsigned, T, int, cuOccupancyMaxActiveBlocksPerMultiprocessor
+   * @see cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, size_t, UnaryFunction, cuOccupancyMaxActiveBlocksPerMultiprocessor
    */
   cudaOccupancyMaxActiveBlocksPerMultiprocessor(func: PointerLike, blockSize: number, dynamicSMemSize: bigint | number): number;
   /**
@@ -2396,7 +2395,7 @@ export interface Checked {
    * @param numBlocks - Number of blocks to fit on SM
    * @param blockSize - Size of the block
    * @returns `dynamicSmemSize`: Returned maximum dynamic shared memory
-   * @see cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, T, size_t, T, size_t, int, unsigned, T, UnaryFunction, T, UnaryFunction, int, unsigned, cudaOccupancyAvailableDynamicSMemPerBlock
+   * @see cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, size_t, UnaryFunction, cudaOccupancyAvailableDynamicSMemPerBlock
    */
   cudaOccupancyAvailableDynamicSMemPerBlock(func: PointerLike, numBlocks: number, blockSize: number): bigint;
   /**
@@ -2423,7 +2422,7 @@ export interface Checked {
    * @param dynamicSMemSize - Per-block dynamic shared memory usage intended, in bytes
    * @param flags - Requested behavior for the occupancy calculator
    * @returns `numBlocks`: Returned occupancy
-   * @see cudaOccupancyMaxActiveBlocksPerMultiprocessor, T, size_t, T, size_t, int, unsigned, T, UnaryFunction, T, UnaryFunction, int, unsigned, T, int, cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags
+   * @see cudaOccupancyMaxActiveBlocksPerMultiprocessor, size_t, UnaryFunction, cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags
    */
   cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(func: PointerLike, blockSize: number, dynamicSMemSize: bigint | number, flags: number): number;
   /**
@@ -2443,7 +2442,7 @@ export interface Checked {
    * @param func - Kernel function for which maximum cluster size is calculated
    * @param launchConfig - (undocumented in the header)
    * @returns `clusterSize`: Returned maximum cluster size that can be launched for the given kernel function and launch configuration
-   * @see cudaFuncGetAttributes, T, const, cuOccupancyMaxPotentialClusterSize
+   * @see cudaFuncGetAttributes, cuOccupancyMaxPotentialClusterSize
    */
   cudaOccupancyMaxPotentialClusterSize(func: PointerLike, launchConfig: PointerLike): number;
   /**
@@ -2464,7 +2463,7 @@ export interface Checked {
    * @param func - Kernel function for which maximum number of clusters are calculated
    * @param launchConfig - (undocumented in the header)
    * @returns `numClusters`: Returned maximum number of clusters that could co-exist on the target device
-   * @see cudaFuncGetAttributes, T, const, cuOccupancyMaxActiveClusters
+   * @see cudaFuncGetAttributes, cuOccupancyMaxActiveClusters
    */
   cudaOccupancyMaxActiveClusters(func: PointerLike, launchConfig: PointerLike): number;
   /**
@@ -2509,7 +2508,7 @@ export interface Checked {
    *
    * @param size - Requested allocation size in bytes
    * @returns `ptr`: Pointer to allocated host memory
-   * @see cudaMalloc, cudaMallocPitch, cudaMallocArray, cudaMalloc3D, cudaMalloc3DArray, cudaHostAlloc, cudaFree, cudaFreeArray, size_t, unsigned, cudaFreeHost, cudaHostAlloc, cuMemAllocHost
+   * @see cudaMalloc, cudaMallocPitch, cudaMallocArray, cudaMalloc3D, cudaMalloc3DArray, cudaHostAlloc, cudaFree, cudaFreeArray, size_t, cudaFreeHost, cuMemAllocHost
    */
   cudaMallocHost(size: bigint | number): Pointer;
   /**
@@ -2855,11 +2854,12 @@ export interface Checked {
    * especially true if the application will be performing memory copies
    * involving 2D or 3D objects (whether linear memory or CUDA arrays).
    *
+   * @param pitchedDevPtr - optional: a cudaPitchedPtr to fill instead of a new one (its own contents are passed in)
    * @param extent - Requested allocation size (`width` field in bytes)
    * @returns `pitchedDevPtr`: Pointer to allocated pitched device memory
    * @see cudaMallocPitch, cudaFree, cudaMemcpy3D, cudaMemset3D, cudaMalloc3DArray, cudaMallocArray, cudaFreeArray, cudaFreeHost, cudaHostAlloc, make_cudaPitchedPtr, make_cudaExtent, cuMemAllocPitch
    */
-  cudaMalloc3D(extent: Uint8Array | cudaExtent): cudaPitchedPtr;
+  cudaMalloc3D(extent: Uint8Array | cudaExtent, pitchedDevPtr?: cudaPitchedPtr): cudaPitchedPtr;
   /**
    * Allocate an array on the device
    *
@@ -3117,7 +3117,7 @@ export interface Checked {
    * @returns `mipmappedArray`: Pointer to allocated mipmapped array in device memory
    * @see cudaMalloc3D, cudaMalloc, cudaMallocPitch, cudaFree, cudaFreeArray, cudaFreeHost, cudaHostAlloc, make_cudaExtent, cuMipmappedArrayCreate
    */
-  cudaMallocMipmappedArray(desc: PointerLike, extent: Uint8Array | cudaExtent, numLevels: number, flags: number): cudaMipmappedArray_t;
+  cudaMallocMipmappedArray(desc: PointerLike, extent: Uint8Array | cudaExtent, numLevels: number, flags: number): cudaMipmappedArray_t[];
   /**
    * Gets a mipmap level of a CUDA mipmapped array
    *
@@ -3380,12 +3380,14 @@ export interface Checked {
    *
    * Any of `*desc`, `*extent` and `*flags` may be specified as NULL.
    *
+   * @param desc - optional: a cudaChannelFormatDesc to fill instead of a new one (its own contents are passed in)
+   * @param extent - optional: a cudaExtent to fill instead of a new one (its own contents are passed in)
    * @param flags - Returned array flags
    * @param array - The `cudaArray` to get info for
    * @returns `desc`: Returned array type; `extent`: Returned array shape. 2D arrays will have depth of zero
    * @see cuArrayGetDescriptor, cuArray3DGetDescriptor
    */
-  cudaArrayGetInfo(flags: PointerLike, array: cudaArray_t): [desc: cudaChannelFormatDesc, extent: cudaExtent];
+  cudaArrayGetInfo(flags: PointerLike, array: cudaArray_t, desc?: cudaChannelFormatDesc, extent?: cudaExtent): [desc: cudaChannelFormatDesc, extent: cudaExtent];
   /**
    * Gets a CUDA array plane from a CUDA array
    *
@@ -3418,12 +3420,13 @@ export interface Checked {
    * The returned value in `cudaArrayMemoryRequirements`::alignment
    * represents the alignment necessary for mapping the CUDA array.
    *
+   * @param memoryRequirements - optional: a cudaArrayMemoryRequirements to fill instead of a new one (its own contents are passed in)
    * @param array - CUDA array to get the memory requirements of
    * @param device - Device to get the memory requirements for
    * @returns `memoryRequirements`: Pointer to `cudaArrayMemoryRequirements`
    * @see cudaMipmappedArrayGetMemoryRequirements
    */
-  cudaArrayGetMemoryRequirements(array: cudaArray_t, device: number): cudaArrayMemoryRequirements;
+  cudaArrayGetMemoryRequirements(array: cudaArray_t, device: number, memoryRequirements?: cudaArrayMemoryRequirements): cudaArrayMemoryRequirements;
   /**
    * Returns the memory requirements of a CUDA mipmapped array
    *
@@ -3437,12 +3440,13 @@ export interface Checked {
    * represents the alignment necessary for mapping the CUDA mipmapped
    * array.
    *
+   * @param memoryRequirements - optional: a cudaArrayMemoryRequirements to fill instead of a new one (its own contents are passed in)
    * @param mipmap - CUDA mipmapped array to get the memory requirements of
    * @param device - Device to get the memory requirements for
    * @returns `memoryRequirements`: Pointer to `cudaArrayMemoryRequirements`
    * @see cudaArrayGetMemoryRequirements
    */
-  cudaMipmappedArrayGetMemoryRequirements(mipmap: cudaMipmappedArray_t, device: number): cudaArrayMemoryRequirements;
+  cudaMipmappedArrayGetMemoryRequirements(mipmap: cudaMipmappedArray_t, device: number, memoryRequirements?: cudaArrayMemoryRequirements): cudaArrayMemoryRequirements;
   /**
    * Returns the layout properties of a sparse CUDA array
    *
@@ -3457,11 +3461,12 @@ export interface Checked {
    * using `cudaMipmappedArrayGetLevel`, `cudaErrorInvalidValue` will be returned. Instead, `cudaMipmappedArrayGetSparseProperties`
    * must be used to obtain the sparse properties of the entire CUDA mipmapped array to which `array` belongs to.
    *
+   * @param sparseProperties - optional: a cudaArraySparseProperties to fill instead of a new one (its own contents are passed in)
    * @param array - The CUDA array to get the sparse properties of
    * @returns `sparseProperties`: Pointer to return the `cudaArraySparseProperties`
    * @see cudaMipmappedArrayGetSparseProperties, cuMemMapArrayAsync
    */
-  cudaArrayGetSparseProperties(array: cudaArray_t): cudaArraySparseProperties;
+  cudaArrayGetSparseProperties(array: cudaArray_t, sparseProperties?: cudaArraySparseProperties): cudaArraySparseProperties;
   /**
    * Returns the layout properties of a sparse CUDA mipmapped array
    *
@@ -3477,11 +3482,12 @@ export interface Checked {
    * Otherwise, `cudaArraySparseProperties`::miptailSize specifies mip tail size per layer.
    * The returned value of `cudaArraySparseProperties`::miptailFirstLevel is valid only if `cudaArraySparseProperties`::miptailSize is non-zero.
    *
+   * @param sparseProperties - optional: a cudaArraySparseProperties to fill instead of a new one (its own contents are passed in)
    * @param mipmap - The CUDA mipmapped array to get the sparse properties of
    * @returns `sparseProperties`: Pointer to return `cudaArraySparseProperties`
    * @see cudaArrayGetSparseProperties, cuMemMapArrayAsync
    */
-  cudaMipmappedArrayGetSparseProperties(mipmap: cudaMipmappedArray_t): cudaArraySparseProperties;
+  cudaMipmappedArrayGetSparseProperties(mipmap: cudaMipmappedArray_t, sparseProperties?: cudaArraySparseProperties): cudaArraySparseProperties;
   /**
    * Copies data between host and device
    *
@@ -4202,7 +4208,7 @@ export interface Checked {
    *
    * @param symbol - Device symbol address
    * @returns `devPtr`: Return device pointer associated with symbol
-   * @see const, const, cuModuleGetGlobal
+   * @see cuModuleGetGlobal
    */
   cudaGetSymbolAddress(symbol: PointerLike): Pointer;
   /**
@@ -4215,10 +4221,10 @@ export interface Checked {
    *
    * @param size - Size of object associated with symbol
    * @param symbol - Device symbol address
-   * @returns nothing; a failure throws the library's typed error.
-   * @see const, const, cuModuleGetGlobal
+   * @returns `size`: Size of object associated with symbol
+   * @see cuModuleGetGlobal
    */
-  cudaGetSymbolSize(size: PointerLike, symbol: PointerLike): void;
+  cudaGetSymbolSize(size: number | bigint, symbol: PointerLike): bigint;
   /**
    * Prefetches memory to the specified destination location
    *
@@ -4700,7 +4706,7 @@ export interface Checked {
    * @remarks During stream capture, this function results in the creation of an allocation node.  In this case,
    * the allocation is owned by the graph instead of the memory pool. The memory pool's properties
    * are used to set the node's creation parameters.
-   * @see cuMemAllocAsync, ptr, size_t, size, cudaMemPool_t, memPool, cudaStream_t, cudaMallocFromPoolAsync, cudaFreeAsync, cudaDeviceSetMemPool, cudaDeviceGetDefaultMemPool, cudaDeviceGetMemPool, cudaMemPoolSetAccess, cudaMemPoolSetAttribute, cudaMemPoolGetAttribute
+   * @see cuMemAllocAsync, size_t, cudaMemPool_t, memPool, cudaStream_t, cudaMallocFromPoolAsync, cudaFreeAsync, cudaDeviceSetMemPool, cudaDeviceGetDefaultMemPool, cudaDeviceGetMemPool, cudaMemPoolSetAccess, cudaMemPoolSetAttribute, cudaMemPoolGetAttribute
    */
   cudaMallocAsync(size: bigint | number, hStream: cudaStream_t): Pointer;
   /**
@@ -4907,13 +4913,12 @@ export interface Checked {
    * the location type can also be `cudaMemLocationTypeNone` to indicate no preferred location
    * for the managed memory pool. In all other cases, the call return `cudaErrorInvalidValue`
    *
-   * @param memPool - (undocumented in the header)
    * @param location - (undocumented in the header)
    * @param type - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `memPool`
    * @see cuMemAllocAsync, cuMemPoolTrimTo, cuMemPoolGetAttribute, cuMemPoolSetAttribute, cuMemPoolSetAccess, cuMemGetMemPool, cuMemPoolCreate
    */
-  cudaMemGetDefaultMemPool(memPool: PointerLike, location: PointerLike, type: cudaMemAllocationType): void;
+  cudaMemGetDefaultMemPool(location: PointerLike, type: cudaMemAllocationType): cudaMemPool_t;
   /**
    * Gets the current memory pool for a given memory location and allocation type
    *
@@ -4929,13 +4934,12 @@ export interface Checked {
    * By default the current mempool of a location is the default mempool for a device that can be obtained via cudaMemGetDefaultMemPool
    * Otherwise the returned pool must have been set with `cudaDeviceSetMemPool`.
    *
-   * @param memPool - (undocumented in the header)
    * @param location - (undocumented in the header)
    * @param type - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `memPool`
    * @see cuDeviceGetDefaultMemPool, cuMemPoolCreate, cuDeviceSetMemPool, cuMemSetMemPool
    */
-  cudaMemGetMemPool(memPool: PointerLike, location: PointerLike, type: cudaMemAllocationType): void;
+  cudaMemGetMemPool(location: PointerLike, type: cudaMemAllocationType): cudaMemPool_t;
   /**
    * Sets the current memory pool for a memory location and allocation type
    *
@@ -4982,7 +4986,7 @@ export interface Checked {
    * @remarks During stream capture, this function results in the creation of an allocation node.  In this case,
    * the allocation is owned by the graph instead of the memory pool. The memory pool's properties
    * are used to set the node's creation parameters.
-   * @see cuMemAllocFromPoolAsync, ptr, size_t, size, cudaMemPool_t, memPool, cudaStream_t, cudaMallocAsync, cudaFreeAsync, cudaDeviceGetDefaultMemPool, cudaMemPoolCreate, cudaMemPoolSetAccess, cudaMemPoolSetAttribute
+   * @see cuMemAllocFromPoolAsync, size_t, cudaMemPool_t, memPool, cudaStream_t, cudaMallocAsync, cudaFreeAsync, cudaDeviceGetDefaultMemPool, cudaMemPoolCreate, cudaMemPoolSetAccess, cudaMemPoolSetAttribute
    */
   cudaMallocFromPoolAsync(size: bigint | number, memPool: cudaMemPool_t, stream: cudaStream_t): Pointer;
   /**
@@ -5008,17 +5012,16 @@ export interface Checked {
    *
    * Specific allocations can be imported from the imported pool with `cudaMemPoolImportPointer`.
    *
-   * @param memPool - (undocumented in the header)
    * @param shareableHandle - (undocumented in the header)
    * @param handleType - The type of handle being imported
    * @param flags - must be 0
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `memPool`
    * @remarks Imported memory pools do not support creating new allocations.
    * As such imported memory pools may not be used in `cudaDeviceSetMemPool`
    * or `cudaMallocFromPoolAsync` calls.
    * @see cuMemPoolImportFromShareableHandle, cudaMemPoolExportToShareableHandle, cudaMemPoolExportPointer, cudaMemPoolImportPointer
    */
-  cudaMemPoolImportFromShareableHandle(memPool: PointerLike, shareableHandle: PointerLike, handleType: cudaMemAllocationHandleType, flags: number): void;
+  cudaMemPoolImportFromShareableHandle(shareableHandle: PointerLike, handleType: cudaMemAllocationHandleType, flags: number): cudaMemPool_t;
   /**
    * Export data to share a memory pool allocation between processes.
    *
@@ -5026,12 +5029,12 @@ export interface Checked {
    * The recipient process can import the allocation with the `cudaMemPoolImportPointer` api.
    * The data is not a handle and may be shared through any IPC mechanism.
    *
-   * @param exportData - (undocumented in the header)
+   * @param exportData - optional: a cudaMemPoolPtrExportData to fill instead of a new one (its own contents are passed in)
    * @param ptr - pointer to memory being exported
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `exportData`
    * @see cuMemPoolExportPointer, cudaMemPoolExportToShareableHandle, cudaMemPoolImportFromShareableHandle, cudaMemPoolImportPointer
    */
-  cudaMemPoolExportPointer(exportData: PointerLike, ptr: PointerLike): void;
+  cudaMemPoolExportPointer(ptr: PointerLike, exportData?: cudaMemPoolPtrExportData): cudaMemPoolPtrExportData;
   /**
    * Import a memory pool allocation from another process.
    *
@@ -5042,17 +5045,16 @@ export interface Checked {
    * or cudaFreeAsync.  If `cudaFreeAsync` is used, the free must be completed
    * on the importing process before the free operation on the exporting process.
    *
-   * @param ptr - (undocumented in the header)
    * @param memPool - (undocumented in the header)
    * @param exportData - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `ptr`
    * @remarks The `cudaFreeAsync` api may be used in the exporting process before
    * the `cudaFreeAsync` operation completes in its stream as long as the
    * `cudaFreeAsync` in the exporting process specifies a stream with
    * a stream dependency on the importing process's `cudaFreeAsync`.
    * @see cuMemPoolImportPointer, cudaMemPoolExportToShareableHandle, cudaMemPoolImportFromShareableHandle, cudaMemPoolExportPointer
    */
-  cudaMemPoolImportPointer(ptr: PointerLike, memPool: cudaMemPool_t, exportData: PointerLike): void;
+  cudaMemPoolImportPointer(memPool: cudaMemPool_t, exportData: PointerLike): Pointer;
   /**
    * Returns attributes about a specified pointer
    *
@@ -5060,6 +5062,7 @@ export interface Checked {
    * If pointer was not allocated in, mapped by or registered with context
    * supporting unified addressing `cudaErrorInvalidValue` is returned.
    *
+   * @param attributes - optional: a cudaPointerAttributes to fill instead of a new one (its own contents are passed in)
    * @param ptr - Pointer to get attributes for
    * @returns `attributes`: Attributes for the specified pointer
    * @remarks In CUDA 11.0 forward passing host pointer will return `cudaMemoryTypeUnregistered`
@@ -5102,7 +5105,7 @@ export interface Checked {
    * host then this is NULL.
    * @see cudaGetDeviceCount, cudaGetDevice, cudaSetDevice, cudaChooseDevice, cudaInitDevice, cuPointerGetAttributes
    */
-  cudaPointerGetAttributes(ptr: PointerLike): cudaPointerAttributes;
+  cudaPointerGetAttributes(ptr: PointerLike, attributes?: cudaPointerAttributes): cudaPointerAttributes;
   /**
    * Queries if a device may directly access a peer device's memory.
    *
@@ -5256,12 +5259,11 @@ export interface Checked {
    * If `resource` is not mapped then `cudaErrorUnknown` is returned.
    * *
    *
-   * @param size - Returned size of the buffer accessible starting at `*devPtr`
    * @param resource - Mapped resource to access
-   * @returns `devPtr`: Returned pointer through which `resource` may be accessed
+   * @returns `devPtr`: Returned pointer through which `resource` may be accessed; `size`: Returned size of the buffer accessible starting at `*devPtr`
    * @see cudaGraphicsMapResources, cudaGraphicsSubResourceGetMappedArray, cuGraphicsResourceGetMappedPointer
    */
-  cudaGraphicsResourceGetMappedPointer(size: PointerLike, resource: cudaGraphicsResource_t): Pointer;
+  cudaGraphicsResourceGetMappedPointer(resource: cudaGraphicsResource_t): [devPtr: Pointer, size: bigint];
   /**
    * Get an array through which to access a subresource of a mapped graphics resource.
    *
@@ -5306,12 +5308,12 @@ export interface Checked {
    *
    * Returns in `*desc` the channel descriptor of the CUDA array `array`.
    *
-   * @param desc - Channel format
+   * @param desc - optional: a cudaChannelFormatDesc to fill instead of a new one (its own contents are passed in)
    * @param array - Memory array on device
-   * @returns nothing; a failure throws the library's typed error.
-   * @see int, int, int, cudaCreateTextureObject, cudaCreateSurfaceObject
+   * @returns `desc`: Channel format
+   * @see cudaCreateTextureObject, cudaCreateSurfaceObject
    */
-  cudaGetChannelDesc(desc: PointerLike, array: cudaArray_const_t): void;
+  cudaGetChannelDesc(array: cudaArray_const_t, desc?: cudaChannelFormatDesc): cudaChannelFormatDesc;
   /**
    * Returns a channel descriptor using the specified format
    *
@@ -5565,35 +5567,35 @@ export interface Checked {
    *
    * Returns the resource descriptor for the texture object specified by `texObject`.
    *
-   * @param pResDesc - Resource descriptor
+   * @param pResDesc - optional: a cudaResourceDesc to fill instead of a new one (its own contents are passed in)
    * @param texObject - Texture object
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `pResDesc`: Resource descriptor
    * @see cudaCreateTextureObject, cuTexObjectGetResourceDesc
    */
-  cudaGetTextureObjectResourceDesc(pResDesc: PointerLike, texObject: cudaTextureObject_t | number): void;
+  cudaGetTextureObjectResourceDesc(texObject: cudaTextureObject_t | number, pResDesc?: cudaResourceDesc): cudaResourceDesc;
   /**
    * Returns a texture object's texture descriptor
    *
    * Returns the texture descriptor for the texture object specified by `texObject`.
    *
-   * @param pTexDesc - Texture descriptor
+   * @param pTexDesc - optional: a cudaTextureDesc to fill instead of a new one (its own contents are passed in)
    * @param texObject - Texture object
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `pTexDesc`: Texture descriptor
    * @see cudaCreateTextureObject, cuTexObjectGetTextureDesc
    */
-  cudaGetTextureObjectTextureDesc(pTexDesc: PointerLike, texObject: cudaTextureObject_t | number): void;
+  cudaGetTextureObjectTextureDesc(texObject: cudaTextureObject_t | number, pTexDesc?: cudaTextureDesc): cudaTextureDesc;
   /**
    * Returns a texture object's resource view descriptor
    *
    * Returns the resource view descriptor for the texture object specified by `texObject`.
    * If no resource view was specified, `cudaErrorInvalidValue` is returned.
    *
-   * @param pResViewDesc - Resource view descriptor
+   * @param pResViewDesc - optional: a cudaResourceViewDesc to fill instead of a new one (its own contents are passed in)
    * @param texObject - Texture object
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `pResViewDesc`: Resource view descriptor
    * @see cudaCreateTextureObject, cuTexObjectGetResourceViewDesc
    */
-  cudaGetTextureObjectResourceViewDesc(pResViewDesc: PointerLike, texObject: cudaTextureObject_t | number): void;
+  cudaGetTextureObjectResourceViewDesc(texObject: cudaTextureObject_t | number, pResViewDesc?: cudaResourceViewDesc): cudaResourceViewDesc;
   /**
    * Creates a surface object
    *
@@ -5626,12 +5628,12 @@ export interface Checked {
    * Returns a surface object's resource descriptor
    * Returns the resource descriptor for the surface object specified by `surfObject`.
    *
-   * @param pResDesc - Resource descriptor
+   * @param pResDesc - optional: a cudaResourceDesc to fill instead of a new one (its own contents are passed in)
    * @param surfObject - Surface object
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `pResDesc`: Resource descriptor
    * @see cudaCreateSurfaceObject, cuSurfObjectGetResourceDesc
    */
-  cudaGetSurfaceObjectResourceDesc(pResDesc: PointerLike, surfObject: cudaSurfaceObject_t | number): void;
+  cudaGetSurfaceObjectResourceDesc(surfObject: cudaSurfaceObject_t | number, pResDesc?: cudaResourceDesc): cudaResourceDesc;
   /**
    * Returns the latest version of CUDA supported by the driver
    *
@@ -5836,10 +5838,11 @@ export interface Checked {
    * according to which of these was most recently set on the node.
    *
    * @param node - Node to get the parameters for
+   * @param pNodeParams - optional: a cudaKernelNodeParams to fill instead of a new one (its own contents are passed in)
    * @returns `pNodeParams`: Pointer to return the parameters
    * @see cudaLaunchKernel, cudaGraphAddKernelNode, cudaGraphKernelNodeSetParams
    */
-  cudaGraphKernelNodeGetParams(node: cudaGraphNode_t): cudaKernelNodeParams;
+  cudaGraphKernelNodeGetParams(node: cudaGraphNode_t, pNodeParams?: cudaKernelNodeParams): cudaKernelNodeParams;
   /**
    * Sets a kernel node's parameters
    *
@@ -5871,11 +5874,11 @@ export interface Checked {
    *
    * @param hNode - (undocumented in the header)
    * @param attr - (undocumented in the header)
-   * @param value_out - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @param value_out - optional: a cudaLaunchAttributeValue to fill instead of a new one (its own contents are passed in)
+   * @returns `value_out`
    * @see cudaAccessPolicyWindow
    */
-  cudaGraphKernelNodeGetAttribute(hNode: cudaGraphNode_t, attr: cudaLaunchAttributeID, value_out: PointerLike): void;
+  cudaGraphKernelNodeGetAttribute(hNode: cudaGraphNode_t, attr: cudaLaunchAttributeID, value_out?: cudaLaunchAttributeValue): cudaLaunchAttributeValue;
   /**
    * Sets node attribute.
    *
@@ -5905,7 +5908,7 @@ export interface Checked {
    * @param numDependencies - Number of dependencies
    * @param pCopyParams - Parameters for the memory copy
    * @returns `pGraphNode`: Returns newly created node
-   * @see cudaMemcpy3D, for, a, description, of, the, structure, and, its, restrictions, Memcpy, nodes, have, some, additional, restrictions, with, regards, to, managed, memory, if, the, system, contains, at, least, one, device, which, has, a, zero, value, for, the, device, attribute, cudaDevAttrConcurrentManagedAccess, cudaGraphAddNode, cudaMemcpy3D, cudaGraphAddMemcpyNodeToSymbol, cudaGraphAddMemcpyNodeFromSymbol, cudaGraphAddMemcpyNode1D, cudaGraphMemcpyNodeGetParams, cudaGraphMemcpyNodeSetParams, cudaGraphCreate, cudaGraphDestroyNode, cudaGraphAddChildGraphNode, cudaGraphAddEmptyNode, cudaGraphAddKernelNode, cudaGraphAddHostNode, cudaGraphAddMemsetNode
+   * @see cudaMemcpy3D, cudaDevAttrConcurrentManagedAccess, cudaGraphAddNode, cudaGraphAddMemcpyNodeToSymbol, cudaGraphAddMemcpyNodeFromSymbol, cudaGraphAddMemcpyNode1D, cudaGraphMemcpyNodeGetParams, cudaGraphMemcpyNodeSetParams, cudaGraphCreate, cudaGraphDestroyNode, cudaGraphAddChildGraphNode, cudaGraphAddEmptyNode, cudaGraphAddKernelNode, cudaGraphAddHostNode, cudaGraphAddMemsetNode
    */
   cudaGraphAddMemcpyNode(graph: cudaGraph_t, pDependencies: PointerLike, numDependencies: bigint | number, pCopyParams: PointerLike): cudaGraphNode_t;
   /**
@@ -6017,10 +6020,11 @@ export interface Checked {
    * Returns the parameters of memcpy node `node` in `pNodeParams`.
    *
    * @param node - Node to get the parameters for
+   * @param pNodeParams - optional: a cudaMemcpy3DParms to fill instead of a new one (its own contents are passed in)
    * @returns `pNodeParams`: Pointer to return the parameters
    * @see cudaMemcpy3D, cudaGraphAddMemcpyNode, cudaGraphMemcpyNodeSetParams
    */
-  cudaGraphMemcpyNodeGetParams(node: cudaGraphNode_t): cudaMemcpy3DParms;
+  cudaGraphMemcpyNodeGetParams(node: cudaGraphNode_t, pNodeParams?: cudaMemcpy3DParms): cudaMemcpy3DParms;
   /**
    * Sets a memcpy node's parameters
    *
@@ -6131,10 +6135,11 @@ export interface Checked {
    * Returns the parameters of memset node `node` in `pNodeParams`.
    *
    * @param node - Node to get the parameters for
+   * @param pNodeParams - optional: a cudaMemsetParams to fill instead of a new one (its own contents are passed in)
    * @returns `pNodeParams`: Pointer to return the parameters
    * @see cudaMemset2D, cudaGraphAddMemsetNode, cudaGraphMemsetNodeSetParams
    */
-  cudaGraphMemsetNodeGetParams(node: cudaGraphNode_t): cudaMemsetParams;
+  cudaGraphMemsetNodeGetParams(node: cudaGraphNode_t, pNodeParams?: cudaMemsetParams): cudaMemsetParams;
   /**
    * Sets a memset node's parameters
    *
@@ -6172,10 +6177,11 @@ export interface Checked {
    * Returns the parameters of host node `node` in `pNodeParams`.
    *
    * @param node - Node to get the parameters for
+   * @param pNodeParams - optional: a cudaHostNodeParams to fill instead of a new one (its own contents are passed in)
    * @returns `pNodeParams`: Pointer to return the parameters
    * @see cudaLaunchHostFunc, cudaGraphAddHostNode, cudaGraphHostNodeSetParams
    */
-  cudaGraphHostNodeGetParams(node: cudaGraphNode_t): cudaHostNodeParams;
+  cudaGraphHostNodeGetParams(node: cudaGraphNode_t, pNodeParams?: cudaHostNodeParams): cudaHostNodeParams;
   /**
    * Sets a host node's parameters
    *
@@ -6259,15 +6265,14 @@ export interface Checked {
    *
    * These nodes may not be used in loops or conditionals.
    *
-   * @param pGraphNode - (undocumented in the header)
    * @param graph - (undocumented in the header)
    * @param pDependencies - (undocumented in the header)
    * @param numDependencies - Number of dependencies
    * @param event - Event for the node
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `pGraphNode`
    * @see cudaGraphAddNode, cudaGraphAddEventWaitNode, cudaEventRecordWithFlags, cudaStreamWaitEvent, cudaGraphCreate, cudaGraphDestroyNode, cudaGraphAddChildGraphNode, cudaGraphAddEmptyNode, cudaGraphAddKernelNode, cudaGraphAddMemcpyNode, cudaGraphAddMemsetNode
    */
-  cudaGraphAddEventRecordNode(pGraphNode: PointerLike, graph: cudaGraph_t, pDependencies: PointerLike, numDependencies: bigint | number, event: cudaEvent_t): void;
+  cudaGraphAddEventRecordNode(graph: cudaGraph_t, pDependencies: PointerLike, numDependencies: bigint | number, event: cudaEvent_t): cudaGraphNode_t;
   /**
    * Returns the event associated with an event record node
    *
@@ -6305,15 +6310,14 @@ export interface Checked {
    *
    * These nodes may not be used in loops or conditionals.
    *
-   * @param pGraphNode - (undocumented in the header)
    * @param graph - (undocumented in the header)
    * @param pDependencies - (undocumented in the header)
    * @param numDependencies - Number of dependencies
    * @param event - Event for the node
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `pGraphNode`
    * @see cudaGraphAddNode, cudaGraphAddEventRecordNode, cudaEventRecordWithFlags, cudaStreamWaitEvent, cudaGraphCreate, cudaGraphDestroyNode, cudaGraphAddChildGraphNode, cudaGraphAddEmptyNode, cudaGraphAddKernelNode, cudaGraphAddMemcpyNode, cudaGraphAddMemsetNode
    */
-  cudaGraphAddEventWaitNode(pGraphNode: PointerLike, graph: cudaGraph_t, pDependencies: PointerLike, numDependencies: bigint | number, event: cudaEvent_t): void;
+  cudaGraphAddEventWaitNode(graph: cudaGraph_t, pDependencies: PointerLike, numDependencies: bigint | number, event: cudaEvent_t): cudaGraphNode_t;
   /**
    * Returns the event associated with an event wait node
    *
@@ -6366,10 +6370,11 @@ export interface Checked {
    * parameters of this node.
    *
    * @param hNode - Node to get the parameters for
+   * @param params_out - optional: a cudaExternalSemaphoreSignalNodeParams to fill instead of a new one (its own contents are passed in)
    * @returns `params_out`: Pointer to return the parameters
    * @see cudaLaunchKernel, cudaGraphAddExternalSemaphoresSignalNode, cudaGraphExternalSemaphoresSignalNodeSetParams, cudaGraphAddExternalSemaphoresWaitNode, cudaSignalExternalSemaphoresAsync, cudaWaitExternalSemaphoresAsync
    */
-  cudaGraphExternalSemaphoresSignalNodeGetParams(hNode: cudaGraphNode_t): cudaExternalSemaphoreSignalNodeParams;
+  cudaGraphExternalSemaphoresSignalNodeGetParams(hNode: cudaGraphNode_t, params_out?: cudaExternalSemaphoreSignalNodeParams): cudaExternalSemaphoreSignalNodeParams;
   /**
    * Sets an external semaphore signal node's parameters
    *
@@ -6413,10 +6418,11 @@ export interface Checked {
    * parameters of this node.
    *
    * @param hNode - Node to get the parameters for
+   * @param params_out - optional: a cudaExternalSemaphoreWaitNodeParams to fill instead of a new one (its own contents are passed in)
    * @returns `params_out`: Pointer to return the parameters
-   * @see cudaLaunchKernel, cudaGraphAddExternalSemaphoresWaitNode, cudaGraphExternalSemaphoresWaitNodeSetParams, cudaGraphAddExternalSemaphoresWaitNode, cudaSignalExternalSemaphoresAsync, cudaWaitExternalSemaphoresAsync
+   * @see cudaLaunchKernel, cudaGraphAddExternalSemaphoresWaitNode, cudaGraphExternalSemaphoresWaitNodeSetParams, cudaSignalExternalSemaphoresAsync, cudaWaitExternalSemaphoresAsync
    */
-  cudaGraphExternalSemaphoresWaitNodeGetParams(hNode: cudaGraphNode_t): cudaExternalSemaphoreWaitNodeParams;
+  cudaGraphExternalSemaphoresWaitNodeGetParams(hNode: cudaGraphNode_t, params_out?: cudaExternalSemaphoreWaitNodeParams): cudaExternalSemaphoreWaitNodeParams;
   /**
    * Sets an external semaphore wait node's parameters
    *
@@ -6425,7 +6431,7 @@ export interface Checked {
    * @param hNode - Node to set the parameters for
    * @param nodeParams - Parameters to copy
    * @returns nothing; a failure throws the library's typed error.
-   * @see cudaGraphNodeSetParams, cudaGraphAddExternalSemaphoresWaitNode, cudaGraphExternalSemaphoresWaitNodeSetParams, cudaGraphAddExternalSemaphoresWaitNode, cudaSignalExternalSemaphoresAsync, cudaWaitExternalSemaphoresAsync
+   * @see cudaGraphNodeSetParams, cudaGraphAddExternalSemaphoresWaitNode, cudaGraphExternalSemaphoresWaitNodeSetParams, cudaSignalExternalSemaphoresAsync, cudaWaitExternalSemaphoresAsync
    */
   cudaGraphExternalSemaphoresWaitNodeSetParams(hNode: cudaGraphNode_t, nodeParams: PointerLike): void;
   /**
@@ -6454,10 +6460,11 @@ export interface Checked {
    * parameters must not be modified.
    *
    * @param node - Node to get the parameters for
+   * @param params_out - optional: a cudaMemAllocNodeParams to fill instead of a new one (its own contents are passed in)
    * @returns `params_out`: Pointer to return the parameters
    * @see cudaGraphAddMemAllocNode, cudaGraphMemFreeNodeGetParams
    */
-  cudaGraphMemAllocNodeGetParams(node: cudaGraphNode_t): cudaMemAllocNodeParams;
+  cudaGraphMemAllocNodeGetParams(node: cudaGraphNode_t, params_out?: cudaMemAllocNodeParams): cudaMemAllocNodeParams;
   /**
    * Creates a memory free node and adds it to a graph
    *
@@ -6587,12 +6594,11 @@ export interface Checked {
    * number of nodes actually obtained will be returned in `numNodes`.
    *
    * @param graph - Graph to query
-   * @param nodes - Pointer to return the nodes
-   * @param numNodes - See description
-   * @returns nothing; a failure throws the library's typed error.
+   * @param numNodes - optional capacity: how many elements to ask for (default: the size the library reports)
+   * @returns `nodes`: Pointer to return the nodes
    * @see cudaGraphCreate, cudaGraphGetRootNodes, cudaGraphGetEdges, cudaGraphNodeGetType, cudaGraphNodeGetDependencies, cudaGraphNodeGetDependentNodes
    */
-  cudaGraphGetNodes(graph: cudaGraph_t, nodes: PointerLike, numNodes: PointerLike): void;
+  cudaGraphGetNodes(graph: cudaGraph_t, numNodes?: number): cudaGraphNode_t[];
   /**
    * Returns a graph's root nodes
    *
@@ -6603,11 +6609,11 @@ export interface Checked {
    * number of nodes actually obtained will be returned in `pNumRootNodes`.
    *
    * @param graph - Graph to query
-   * @param pNumRootNodes - See description
+   * @param pNumRootNodes - optional capacity: how many elements to ask for (default: the size the library reports)
    * @returns `pRootNodes`: Pointer to return the root nodes
    * @see cudaGraphCreate, cudaGraphGetNodes, cudaGraphGetEdges, cudaGraphNodeGetType, cudaGraphNodeGetDependencies, cudaGraphNodeGetDependentNodes
    */
-  cudaGraphGetRootNodes(graph: cudaGraph_t, pNumRootNodes: PointerLike): cudaGraphNode_t;
+  cudaGraphGetRootNodes(graph: cudaGraph_t, pNumRootNodes?: number): cudaGraphNode_t[];
   /**
    * Returns a graph's dependency edges
    *
@@ -6624,14 +6630,11 @@ export interface Checked {
    * well.
    *
    * @param graph - Graph to get the edges from
-   * @param from - Location to return edge endpoints
-   * @param to - Location to return edge endpoints
-   * @param edgeData - Optional location to return edge data
-   * @param numEdges - See description
-   * @returns nothing; a failure throws the library's typed error.
+   * @param numEdges - optional capacity: how many elements to ask for (default: the size the library reports)
+   * @returns `from`: Location to return edge endpoints; `to`: Location to return edge endpoints; `edgeData`: Optional location to return edge data
    * @see cudaGraphGetNodes, cudaGraphGetRootNodes, cudaGraphAddDependencies, cudaGraphRemoveDependencies, cudaGraphNodeGetDependencies, cudaGraphNodeGetDependentNodes
    */
-  cudaGraphGetEdges(graph: cudaGraph_t, from: PointerLike, to: PointerLike, edgeData: PointerLike, numEdges: PointerLike): void;
+  cudaGraphGetEdges(graph: cudaGraph_t, numEdges?: number): [from: cudaGraphNode_t[], to: cudaGraphNode_t[], edgeData: cudaGraphEdgeData_st[]];
   /**
    * Returns a node's dependencies
    *
@@ -6646,12 +6649,11 @@ export interface Checked {
    * `pDependencies` must be as well.
    *
    * @param node - Node to query
-   * @param edgeData - Optional array to return edge data for each dependency
-   * @param pNumDependencies - See description
-   * @returns `pDependencies`: Pointer to return the dependencies
+   * @param pNumDependencies - optional capacity: how many elements to ask for (default: the size the library reports)
+   * @returns `pDependencies`: Pointer to return the dependencies; `edgeData`: Optional array to return edge data for each dependency
    * @see cudaGraphNodeGetDependentNodes, cudaGraphGetNodes, cudaGraphGetRootNodes, cudaGraphGetEdges, cudaGraphAddDependencies, cudaGraphRemoveDependencies
    */
-  cudaGraphNodeGetDependencies(node: cudaGraphNode_t, edgeData: PointerLike, pNumDependencies: PointerLike): cudaGraphNode_t;
+  cudaGraphNodeGetDependencies(node: cudaGraphNode_t, pNumDependencies?: number): [pDependencies: cudaGraphNode_t[], edgeData: cudaGraphEdgeData_st[]];
   /**
    * Returns a node's dependent nodes
    *
@@ -6667,12 +6669,11 @@ export interface Checked {
    * `pDependentNodes` must be as well.
    *
    * @param node - Node to query
-   * @param edgeData - Optional pointer to return edge data for dependent nodes
-   * @param pNumDependentNodes - See description
-   * @returns `pDependentNodes`: Pointer to return the dependent nodes
+   * @param pNumDependentNodes - optional capacity: how many elements to ask for (default: the size the library reports)
+   * @returns `pDependentNodes`: Pointer to return the dependent nodes; `edgeData`: Optional pointer to return edge data for dependent nodes
    * @see cudaGraphNodeGetDependencies, cudaGraphGetNodes, cudaGraphGetRootNodes, cudaGraphGetEdges, cudaGraphAddDependencies, cudaGraphRemoveDependencies
    */
-  cudaGraphNodeGetDependentNodes(node: cudaGraphNode_t, edgeData: PointerLike, pNumDependentNodes: PointerLike): cudaGraphNode_t;
+  cudaGraphNodeGetDependentNodes(node: cudaGraphNode_t, pNumDependentNodes?: number): [pDependentNodes: cudaGraphNode_t[], edgeData: cudaGraphEdgeData_st[]];
   /**
    * Adds dependency edges to a graph.
    *
@@ -7601,14 +7602,13 @@ export interface Checked {
    *
    * Handles not associated with a conditional node may cause graph instantiation to fail.
    *
-   * @param pHandle_out - Pointer used to return the handle to the caller.
    * @param graph - (undocumented in the header)
    * @param defaultLaunchValue - Optional initial value for the conditional variable. Applied at the beginning of each graph execution if cudaGraphCondAssignDefault is set in `flags`.
    * @param flags - Currently must be cudaGraphCondAssignDefault or 0.
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `pHandle_out`: Pointer used to return the handle to the caller.
    * @see cuGraphAddNode
    */
-  cudaGraphConditionalHandleCreate(pHandle_out: PointerLike, graph: cudaGraph_t, defaultLaunchValue: number, flags: number): void;
+  cudaGraphConditionalHandleCreate(graph: cudaGraph_t, defaultLaunchValue: number, flags: number): cudaGraphConditionalHandle;
   /**
    * @param symbol - (undocumented in the header)
    * @param flags - (undocumented in the header)
@@ -7621,10 +7621,9 @@ export interface Checked {
    * @param funcPtr - (undocumented in the header)
    * @param cudaVersion - (undocumented in the header)
    * @param flags - (undocumented in the header)
-   * @param driverStatus - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `driverStatus`
    */
-  cudaGetDriverEntryPointByVersion(symbol: string | PointerLike, funcPtr: PointerLike, cudaVersion: number, flags: bigint | number, driverStatus: PointerLike): void;
+  cudaGetDriverEntryPointByVersion(symbol: string | PointerLike, funcPtr: PointerLike, cudaVersion: number, flags: bigint | number): cudaDriverEntryPointQueryResult;
   /**
    * Load a library with specified code and options
    *
@@ -7783,12 +7782,11 @@ export interface Checked {
    *
    * Returns in `count` the number of kernels in `lib`.
    *
-   * @param count - Number of kernels found within the library
    * @param lib - Library to query
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `count`: Number of kernels found within the library
    * @see cudaLibraryEnumerateKernels, cudaLibraryLoadFromFile, cudaLibraryLoadData, cuLibraryGetKernelCount
    */
-  cudaLibraryGetKernelCount(count: PointerLike, lib: cudaLibrary_t): void;
+  cudaLibraryGetKernelCount(lib: cudaLibrary_t): number;
   /**
    * Retrieve the kernel handles within a library.
    *
@@ -7800,7 +7798,7 @@ export interface Checked {
    * @returns `kernels`: Buffer where the kernel handles are returned to
    * @see cudaLibraryGetKernelCount, cuLibraryEnumerateKernels
    */
-  cudaLibraryEnumerateKernels(numKernels: number, lib: cudaLibrary_t): cudaKernel_t;
+  cudaLibraryEnumerateKernels(numKernels: number, lib: cudaLibrary_t): cudaKernel_t[];
   /**
    * Sets information about a kernel
    *
@@ -7889,7 +7887,6 @@ export interface Checked {
    *
    * @param entryFuncAddr - Address of device entry function to search kernel for
    * @returns `kernelPtr`: Returns the device kernel
-   * @see const, T
    */
   cudaGetKernel(entryFuncAddr: PointerLike): cudaKernel_t;
 }
@@ -7906,1385 +7903,1757 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
   const i32 = rt.i32;
   const u32 = rt.u32;
   const u64 = rt.u64;
+  const A_cudaDeviceGetHostAtomicCapabilities: ArraySpec = { elements: [{ kind: "u32", size: 4 }], count: null, query: false, retry: [] };
+  const A_cudaDeviceGetP2PAtomicCapabilities: ArraySpec = { elements: [{ kind: "u32", size: 4 }], count: null, query: false, retry: [] };
+  const A_cudaMallocMipmappedArray: ArraySpec = { elements: [{ kind: "pointer", size: 8 }], count: null, query: false, retry: [] };
+  const A_cudaGraphGetNodes: ArraySpec = { elements: [{ kind: "pointer", size: 8 }], count: { slot: 0, bytes: 8 }, query: true, retry: [] };
+  const A_cudaGraphGetRootNodes: ArraySpec = { elements: [{ kind: "pointer", size: 8 }], count: { slot: 0, bytes: 8 }, query: true, retry: [] };
+  const A_cudaGraphGetEdges: ArraySpec = { elements: [{ kind: "pointer", size: 8 }, { kind: "pointer", size: 8 }, { kind: "record", size: cudaGraphEdgeData_st.$size, cls: cudaGraphEdgeData_st }], count: { slot: 0, bytes: 8 }, query: true, retry: [] };
+  const A_cudaGraphNodeGetDependencies: ArraySpec = { elements: [{ kind: "pointer", size: 8 }, { kind: "record", size: cudaGraphEdgeData_st.$size, cls: cudaGraphEdgeData_st }], count: { slot: 0, bytes: 8 }, query: true, retry: [] };
+  const A_cudaGraphNodeGetDependentNodes: ArraySpec = { elements: [{ kind: "pointer", size: 8 }, { kind: "record", size: cudaGraphEdgeData_st.$size, cls: cudaGraphEdgeData_st }], count: { slot: 0, bytes: 8 }, query: true, retry: [] };
+  const A_cudaLibraryEnumerateKernels: ArraySpec = { elements: [{ kind: "pointer", size: 8 }], count: null, query: false, retry: [] };
   return {
     cudaDeviceReset(): void {
       const r = raw.cudaDeviceReset();
+      if (rt.guards) rt.check("cudaDeviceReset");
       if (r !== 0) rt.fail(r, "cudaDeviceReset");
     },
     cudaDeviceSynchronize(): void {
       const r = raw.cudaDeviceSynchronize();
+      if (rt.guards) rt.check("cudaDeviceSynchronize");
       if (r !== 0) rt.fail(r, "cudaDeviceSynchronize");
     },
     cudaDeviceSetLimit(limit: cudaLimit, value: bigint | number): void {
       const r = raw.cudaDeviceSetLimit(limit, value);
+      if (rt.guards) rt.check("cudaDeviceSetLimit");
       if (r !== 0) rt.fail(r, "cudaDeviceSetLimit");
     },
     cudaDeviceGetLimit(limit: cudaLimit): bigint {
       const r = raw.cudaDeviceGetLimit(o0, limit);
+      if (rt.guards) rt.check("cudaDeviceGetLimit");
       if (r !== 0) rt.fail(r, "cudaDeviceGetLimit");
       return u64[0]!;
     },
     cudaDeviceGetTexture1DLinearMaxWidth(fmtDesc: PointerLike, device: number): bigint {
-      const r = raw.cudaDeviceGetTexture1DLinearMaxWidth(o0, rt.ptr(fmtDesc), device);
+      const r = raw.cudaDeviceGetTexture1DLinearMaxWidth(o0, rt.ptr(rt.expect(fmtDesc, cudaChannelFormatDesc, "cudaDeviceGetTexture1DLinearMaxWidth", "fmtDesc")), device);
+      if (rt.guards) rt.check("cudaDeviceGetTexture1DLinearMaxWidth");
       if (r !== 0) rt.fail(r, "cudaDeviceGetTexture1DLinearMaxWidth");
       return u64[0]!;
     },
     cudaDeviceGetCacheConfig(): cudaFuncCache {
       const r = raw.cudaDeviceGetCacheConfig(o0);
+      if (rt.guards) rt.check("cudaDeviceGetCacheConfig");
       if (r !== 0) rt.fail(r, "cudaDeviceGetCacheConfig");
       return u32[0]! as cudaFuncCache;
     },
     cudaDeviceGetStreamPriorityRange(): [leastPriority: number, greatestPriority: number] {
       const r = raw.cudaDeviceGetStreamPriorityRange(o0, o1);
+      if (rt.guards) rt.check("cudaDeviceGetStreamPriorityRange");
       if (r !== 0) rt.fail(r, "cudaDeviceGetStreamPriorityRange");
       return [i32[0]!, i32[2]!];
     },
     cudaDeviceSetCacheConfig(cacheConfig: cudaFuncCache): void {
       const r = raw.cudaDeviceSetCacheConfig(cacheConfig);
+      if (rt.guards) rt.check("cudaDeviceSetCacheConfig");
       if (r !== 0) rt.fail(r, "cudaDeviceSetCacheConfig");
     },
     cudaDeviceGetByPCIBusId(pciBusId: string | PointerLike): number {
       const r = raw.cudaDeviceGetByPCIBusId(o0, rt.cstr(pciBusId, 0));
+      if (rt.guards) rt.check("cudaDeviceGetByPCIBusId");
       if (r !== 0) rt.fail(r, "cudaDeviceGetByPCIBusId");
       return i32[0]!;
     },
     cudaDeviceGetPCIBusId(pciBusId: PointerLike, len: number, device: number): void {
       const r = raw.cudaDeviceGetPCIBusId(rt.ptr(pciBusId), len, device);
+      if (rt.guards) rt.check("cudaDeviceGetPCIBusId");
       if (r !== 0) rt.fail(r, "cudaDeviceGetPCIBusId");
     },
-    cudaIpcGetEventHandle(handle: PointerLike, event: cudaEvent_t): void {
-      const r = raw.cudaIpcGetEventHandle(rt.ptr(handle), event);
+    cudaIpcGetEventHandle(event: cudaEvent_t, handle?: cudaIpcEventHandle_st): cudaIpcEventHandle_st {
+      const $handle = handle === undefined ? rt.record(cudaIpcEventHandle_st) : rt.expect(handle, cudaIpcEventHandle_st, "cudaIpcGetEventHandle", "handle");
+      const r = raw.cudaIpcGetEventHandle($handle.$pointer(), event);
+      if (rt.guards) rt.check("cudaIpcGetEventHandle");
       if (r !== 0) rt.fail(r, "cudaIpcGetEventHandle");
+      return $handle;
     },
     cudaIpcOpenEventHandle(handle: Uint8Array | cudaIpcEventHandle_st): cudaEvent_t {
-      const r = raw.cudaIpcOpenEventHandle(o0, rt.bytes(handle));
+      const r = raw.cudaIpcOpenEventHandle(o0, rt.bytes(rt.expect(handle, cudaIpcEventHandle_st, "cudaIpcOpenEventHandle", "handle")));
+      if (rt.guards) rt.check("cudaIpcOpenEventHandle");
       if (r !== 0) rt.fail(r, "cudaIpcOpenEventHandle");
       return rt.readPointer(0) as cudaEvent_t;
     },
-    cudaIpcGetMemHandle(devPtr: PointerLike): cudaIpcMemHandle_st {
-      const handle = new cudaIpcMemHandle_st();
-      const r = raw.cudaIpcGetMemHandle(handle.$pointer(), rt.ptr(devPtr));
+    cudaIpcGetMemHandle(devPtr: PointerLike, handle?: cudaIpcMemHandle_st): cudaIpcMemHandle_st {
+      const $handle = handle === undefined ? rt.record(cudaIpcMemHandle_st) : rt.expect(handle, cudaIpcMemHandle_st, "cudaIpcGetMemHandle", "handle");
+      const r = raw.cudaIpcGetMemHandle($handle.$pointer(), rt.ptr(devPtr));
+      if (rt.guards) rt.check("cudaIpcGetMemHandle");
       if (r !== 0) rt.fail(r, "cudaIpcGetMemHandle");
-      return handle;
+      return $handle;
     },
     cudaIpcOpenMemHandle(handle: Uint8Array | cudaIpcMemHandle_st, flags: number): Pointer {
-      const r = raw.cudaIpcOpenMemHandle(o0, rt.bytes(handle), flags);
+      const r = raw.cudaIpcOpenMemHandle(o0, rt.bytes(rt.expect(handle, cudaIpcMemHandle_st, "cudaIpcOpenMemHandle", "handle")), flags);
+      if (rt.guards) rt.check("cudaIpcOpenMemHandle");
       if (r !== 0) rt.fail(r, "cudaIpcOpenMemHandle");
       return rt.readPointer(0);
     },
     cudaIpcCloseMemHandle(devPtr: PointerLike): void {
       const r = raw.cudaIpcCloseMemHandle(rt.ptr(devPtr));
+      if (rt.guards) rt.check("cudaIpcCloseMemHandle");
       if (r !== 0) rt.fail(r, "cudaIpcCloseMemHandle");
     },
     cudaDeviceFlushGPUDirectRDMAWrites(target: cudaFlushGPUDirectRDMAWritesTarget, scope: cudaFlushGPUDirectRDMAWritesScope): void {
       const r = raw.cudaDeviceFlushGPUDirectRDMAWrites(target, scope);
+      if (rt.guards) rt.check("cudaDeviceFlushGPUDirectRDMAWrites");
       if (r !== 0) rt.fail(r, "cudaDeviceFlushGPUDirectRDMAWrites");
     },
     cudaDeviceRegisterAsyncNotification(device: number, callbackFunc: cudaAsyncCallback, userData: PointerLike, callback: PointerLike): void {
       const r = raw.cudaDeviceRegisterAsyncNotification(device, callbackFunc, rt.ptr(userData), rt.ptr(callback));
+      if (rt.guards) rt.check("cudaDeviceRegisterAsyncNotification");
       if (r !== 0) rt.fail(r, "cudaDeviceRegisterAsyncNotification");
     },
     cudaDeviceUnregisterAsyncNotification(device: number, callback: cudaAsyncCallbackHandle_t): void {
       const r = raw.cudaDeviceUnregisterAsyncNotification(device, callback);
+      if (rt.guards) rt.check("cudaDeviceUnregisterAsyncNotification");
       if (r !== 0) rt.fail(r, "cudaDeviceUnregisterAsyncNotification");
     },
     cudaDeviceGetSharedMemConfig(): cudaSharedMemConfig {
       const r = raw.cudaDeviceGetSharedMemConfig(o0);
+      if (rt.guards) rt.check("cudaDeviceGetSharedMemConfig");
       if (r !== 0) rt.fail(r, "cudaDeviceGetSharedMemConfig");
       return u32[0]! as cudaSharedMemConfig;
     },
     cudaDeviceSetSharedMemConfig(config: cudaSharedMemConfig): void {
       const r = raw.cudaDeviceSetSharedMemConfig(config);
+      if (rt.guards) rt.check("cudaDeviceSetSharedMemConfig");
       if (r !== 0) rt.fail(r, "cudaDeviceSetSharedMemConfig");
     },
     cudaGetLastError(): void {
       const r = raw.cudaGetLastError();
+      if (rt.guards) rt.check("cudaGetLastError");
       if (r !== 0) rt.fail(r, "cudaGetLastError");
     },
     cudaPeekAtLastError(): void {
       const r = raw.cudaPeekAtLastError();
+      if (rt.guards) rt.check("cudaPeekAtLastError");
       if (r !== 0) rt.fail(r, "cudaPeekAtLastError");
     },
     cudaGetErrorName(error: cudaError_t): string | null {
       const r = raw.cudaGetErrorName(error);
+      if (rt.guards) rt.check("cudaGetErrorName");
       return rt.string(r);
     },
     cudaGetErrorString(error: cudaError_t): string | null {
       const r = raw.cudaGetErrorString(error);
+      if (rt.guards) rt.check("cudaGetErrorString");
       return rt.string(r);
     },
     cudaGetDeviceCount(): number {
       const r = raw.cudaGetDeviceCount(o0);
+      if (rt.guards) rt.check("cudaGetDeviceCount");
       if (r !== 0) rt.fail(r, "cudaGetDeviceCount");
       return i32[0]!;
     },
-    cudaGetDeviceProperties(device: number): cudaDeviceProp {
-      const prop = new cudaDeviceProp();
-      const r = raw.cudaGetDeviceProperties(prop.$pointer(), device);
+    cudaGetDeviceProperties(device: number, prop?: cudaDeviceProp): cudaDeviceProp {
+      const $prop = prop === undefined ? rt.record(cudaDeviceProp) : rt.expect(prop, cudaDeviceProp, "cudaGetDeviceProperties", "prop");
+      const r = raw.cudaGetDeviceProperties($prop.$pointer(), device);
+      if (rt.guards) rt.check("cudaGetDeviceProperties");
       if (r !== 0) rt.fail(r, "cudaGetDeviceProperties");
-      return prop;
+      return $prop;
     },
     cudaDeviceGetAttribute(attr: cudaDeviceAttr, device: number): number {
       const r = raw.cudaDeviceGetAttribute(o0, attr, device);
+      if (rt.guards) rt.check("cudaDeviceGetAttribute");
       if (r !== 0) rt.fail(r, "cudaDeviceGetAttribute");
       return i32[0]!;
     },
-    cudaDeviceGetHostAtomicCapabilities(operations: PointerLike, count: number, device: number): number {
-      const r = raw.cudaDeviceGetHostAtomicCapabilities(o0, rt.ptr(operations), count, device);
-      if (r !== 0) rt.fail(r, "cudaDeviceGetHostAtomicCapabilities");
-      return u32[0]!;
+    cudaDeviceGetHostAtomicCapabilities(operations: PointerLike, count: number, device: number): Uint32Array {
+      rt.count(count, "cudaDeviceGetHostAtomicCapabilities", "count");
+      const a = rt.arrays("cudaDeviceGetHostAtomicCapabilities", A_cudaDeviceGetHostAtomicCapabilities, count, (p) => raw.cudaDeviceGetHostAtomicCapabilities(p[0]!, rt.sized(operations, count, 4, "cudaDeviceGetHostAtomicCapabilities", "operations"), count, device));
+      return a[0] as Uint32Array;
     },
-    cudaDeviceGetDefaultMemPool(memPool: PointerLike, device: number): void {
-      const r = raw.cudaDeviceGetDefaultMemPool(rt.ptr(memPool), device);
+    cudaDeviceGetDefaultMemPool(device: number): cudaMemPool_t {
+      const r = raw.cudaDeviceGetDefaultMemPool(o0, device);
+      if (rt.guards) rt.check("cudaDeviceGetDefaultMemPool");
       if (r !== 0) rt.fail(r, "cudaDeviceGetDefaultMemPool");
+      return rt.readPointer(0) as cudaMemPool_t;
     },
     cudaDeviceSetMemPool(device: number, memPool: cudaMemPool_t): void {
       const r = raw.cudaDeviceSetMemPool(device, memPool);
+      if (rt.guards) rt.check("cudaDeviceSetMemPool");
       if (r !== 0) rt.fail(r, "cudaDeviceSetMemPool");
     },
-    cudaDeviceGetMemPool(memPool: PointerLike, device: number): void {
-      const r = raw.cudaDeviceGetMemPool(rt.ptr(memPool), device);
+    cudaDeviceGetMemPool(device: number): cudaMemPool_t {
+      const r = raw.cudaDeviceGetMemPool(o0, device);
+      if (rt.guards) rt.check("cudaDeviceGetMemPool");
       if (r !== 0) rt.fail(r, "cudaDeviceGetMemPool");
+      return rt.readPointer(0) as cudaMemPool_t;
     },
     cudaDeviceGetNvSciSyncAttributes(nvSciSyncAttrList: PointerLike, device: number, flags: number): void {
       const r = raw.cudaDeviceGetNvSciSyncAttributes(rt.ptr(nvSciSyncAttrList), device, flags);
+      if (rt.guards) rt.check("cudaDeviceGetNvSciSyncAttributes");
       if (r !== 0) rt.fail(r, "cudaDeviceGetNvSciSyncAttributes");
     },
     cudaDeviceGetP2PAttribute(attr: cudaDeviceP2PAttr, srcDevice: number, dstDevice: number): number {
       const r = raw.cudaDeviceGetP2PAttribute(o0, attr, srcDevice, dstDevice);
+      if (rt.guards) rt.check("cudaDeviceGetP2PAttribute");
       if (r !== 0) rt.fail(r, "cudaDeviceGetP2PAttribute");
       return i32[0]!;
     },
-    cudaDeviceGetP2PAtomicCapabilities(operations: PointerLike, count: number, srcDevice: number, dstDevice: number): number {
-      const r = raw.cudaDeviceGetP2PAtomicCapabilities(o0, rt.ptr(operations), count, srcDevice, dstDevice);
-      if (r !== 0) rt.fail(r, "cudaDeviceGetP2PAtomicCapabilities");
-      return u32[0]!;
+    cudaDeviceGetP2PAtomicCapabilities(operations: PointerLike, count: number, srcDevice: number, dstDevice: number): Uint32Array {
+      rt.count(count, "cudaDeviceGetP2PAtomicCapabilities", "count");
+      const a = rt.arrays("cudaDeviceGetP2PAtomicCapabilities", A_cudaDeviceGetP2PAtomicCapabilities, count, (p) => raw.cudaDeviceGetP2PAtomicCapabilities(p[0]!, rt.sized(operations, count, 4, "cudaDeviceGetP2PAtomicCapabilities", "operations"), count, srcDevice, dstDevice));
+      return a[0] as Uint32Array;
     },
     cudaChooseDevice(prop: PointerLike): number {
-      const r = raw.cudaChooseDevice(o0, rt.ptr(prop));
+      const r = raw.cudaChooseDevice(o0, rt.ptr(rt.expect(prop, cudaDeviceProp, "cudaChooseDevice", "prop")));
+      if (rt.guards) rt.check("cudaChooseDevice");
       if (r !== 0) rt.fail(r, "cudaChooseDevice");
       return i32[0]!;
     },
     cudaInitDevice(device: number, deviceFlags: number, flags: number): void {
       const r = raw.cudaInitDevice(device, deviceFlags, flags);
+      if (rt.guards) rt.check("cudaInitDevice");
       if (r !== 0) rt.fail(r, "cudaInitDevice");
     },
     cudaSetDevice(device: number): void {
       const r = raw.cudaSetDevice(device);
+      if (rt.guards) rt.check("cudaSetDevice");
       if (r !== 0) rt.fail(r, "cudaSetDevice");
     },
     cudaGetDevice(): number {
       const r = raw.cudaGetDevice(o0);
+      if (rt.guards) rt.check("cudaGetDevice");
       if (r !== 0) rt.fail(r, "cudaGetDevice");
       return i32[0]!;
     },
     cudaSetValidDevices(device_arr: PointerLike, len: number): void {
       const r = raw.cudaSetValidDevices(rt.ptr(device_arr), len);
+      if (rt.guards) rt.check("cudaSetValidDevices");
       if (r !== 0) rt.fail(r, "cudaSetValidDevices");
     },
     cudaSetDeviceFlags(flags: number): void {
       const r = raw.cudaSetDeviceFlags(flags);
+      if (rt.guards) rt.check("cudaSetDeviceFlags");
       if (r !== 0) rt.fail(r, "cudaSetDeviceFlags");
     },
     cudaGetDeviceFlags(): number {
       const r = raw.cudaGetDeviceFlags(o0);
+      if (rt.guards) rt.check("cudaGetDeviceFlags");
       if (r !== 0) rt.fail(r, "cudaGetDeviceFlags");
       return u32[0]!;
     },
     cudaStreamCreate(): cudaStream_t {
       const r = raw.cudaStreamCreate(o0);
+      if (rt.guards) rt.check("cudaStreamCreate");
       if (r !== 0) rt.fail(r, "cudaStreamCreate");
       return rt.readPointer(0) as cudaStream_t;
     },
     cudaStreamCreateWithFlags(flags: number): cudaStream_t {
       const r = raw.cudaStreamCreateWithFlags(o0, flags);
+      if (rt.guards) rt.check("cudaStreamCreateWithFlags");
       if (r !== 0) rt.fail(r, "cudaStreamCreateWithFlags");
       return rt.readPointer(0) as cudaStream_t;
     },
     cudaStreamCreateWithPriority(flags: number, priority: number): cudaStream_t {
       const r = raw.cudaStreamCreateWithPriority(o0, flags, priority);
+      if (rt.guards) rt.check("cudaStreamCreateWithPriority");
       if (r !== 0) rt.fail(r, "cudaStreamCreateWithPriority");
       return rt.readPointer(0) as cudaStream_t;
     },
     cudaStreamGetPriority(hStream: cudaStream_t): number {
       const r = raw.cudaStreamGetPriority(hStream, o0);
+      if (rt.guards) rt.check("cudaStreamGetPriority");
       if (r !== 0) rt.fail(r, "cudaStreamGetPriority", hStream);
       return i32[0]!;
     },
     cudaStreamGetFlags(hStream: cudaStream_t): number {
       const r = raw.cudaStreamGetFlags(hStream, o0);
-      if (r !== 0) rt.fail(r, "cudaStreamGetFlags", hStream);
+      if (rt.guards) rt.check("cudaStreamGetFlags");
+      if (r !== 0) rt.fail(r, "cudaStreamGetFlags");
       return u32[0]!;
     },
     cudaStreamGetId(hStream: cudaStream_t): bigint {
       const r = raw.cudaStreamGetId(hStream, o0);
+      if (rt.guards) rt.check("cudaStreamGetId");
       if (r !== 0) rt.fail(r, "cudaStreamGetId", hStream);
       return u64[0]!;
     },
     cudaStreamGetDevice(hStream: cudaStream_t): number {
       const r = raw.cudaStreamGetDevice(hStream, o0);
+      if (rt.guards) rt.check("cudaStreamGetDevice");
       if (r !== 0) rt.fail(r, "cudaStreamGetDevice", hStream);
       return i32[0]!;
     },
     cudaCtxResetPersistingL2Cache(): void {
       const r = raw.cudaCtxResetPersistingL2Cache();
+      if (rt.guards) rt.check("cudaCtxResetPersistingL2Cache");
       if (r !== 0) rt.fail(r, "cudaCtxResetPersistingL2Cache");
     },
     cudaStreamCopyAttributes(dst: cudaStream_t, src: cudaStream_t): void {
       const r = raw.cudaStreamCopyAttributes(dst, src);
+      if (rt.guards) rt.check("cudaStreamCopyAttributes");
       if (r !== 0) rt.fail(r, "cudaStreamCopyAttributes", dst);
     },
-    cudaStreamGetAttribute(hStream: cudaStream_t, attr: cudaLaunchAttributeID, value_out: PointerLike): void {
-      const r = raw.cudaStreamGetAttribute(hStream, attr, rt.ptr(value_out));
+    cudaStreamGetAttribute(hStream: cudaStream_t, attr: cudaLaunchAttributeID, value_out?: cudaLaunchAttributeValue): cudaLaunchAttributeValue {
+      const $value_out = value_out === undefined ? rt.record(cudaLaunchAttributeValue) : rt.expect(value_out, cudaLaunchAttributeValue, "cudaStreamGetAttribute", "value_out");
+      const r = raw.cudaStreamGetAttribute(hStream, attr, $value_out.$pointer());
+      if (rt.guards) rt.check("cudaStreamGetAttribute");
       if (r !== 0) rt.fail(r, "cudaStreamGetAttribute", hStream);
+      return $value_out;
     },
     cudaStreamSetAttribute(hStream: cudaStream_t, attr: cudaLaunchAttributeID, value: PointerLike): void {
-      const r = raw.cudaStreamSetAttribute(hStream, attr, rt.ptr(value));
+      const r = raw.cudaStreamSetAttribute(hStream, attr, rt.ptr(rt.expect(value, cudaLaunchAttributeValue, "cudaStreamSetAttribute", "value")));
+      if (rt.guards) rt.check("cudaStreamSetAttribute");
       if (r !== 0) rt.fail(r, "cudaStreamSetAttribute", hStream);
     },
     cudaStreamDestroy(stream: cudaStream_t): void {
       const r = raw.cudaStreamDestroy(stream);
+      if (rt.guards) rt.check("cudaStreamDestroy");
       if (r !== 0) rt.fail(r, "cudaStreamDestroy", stream);
     },
     cudaStreamWaitEvent(stream: cudaStream_t, event: cudaEvent_t, flags: number): void {
       const r = raw.cudaStreamWaitEvent(stream, event, flags);
+      if (rt.guards) rt.check("cudaStreamWaitEvent");
       if (r !== 0) rt.fail(r, "cudaStreamWaitEvent", stream);
     },
     cudaStreamAddCallback(stream: cudaStream_t, callback: cudaStreamCallback_t, userData: PointerLike, flags: number): void {
       const r = raw.cudaStreamAddCallback(stream, callback, rt.ptr(userData), flags);
+      if (rt.guards) rt.check("cudaStreamAddCallback");
       if (r !== 0) rt.fail(r, "cudaStreamAddCallback", stream);
     },
     cudaStreamSynchronize(stream: cudaStream_t): void {
       const r = raw.cudaStreamSynchronize(stream);
+      if (rt.guards) rt.check("cudaStreamSynchronize");
       if (r !== 0) rt.fail(r, "cudaStreamSynchronize", stream);
     },
     cudaStreamQuery(stream: cudaStream_t): cudaError_t {
       const r = raw.cudaStreamQuery(stream);
+      if (rt.guards) rt.check("cudaStreamQuery");
       if (r !== 0 && r !== 600) rt.fail(r, "cudaStreamQuery", stream);
       return r;
     },
     cudaStreamAttachMemAsync(stream: cudaStream_t, devPtr: PointerLike, length: bigint | number, flags: number): void {
       const r = raw.cudaStreamAttachMemAsync(stream, rt.ptr(devPtr), length, flags);
+      if (rt.guards) rt.check("cudaStreamAttachMemAsync");
       if (r !== 0) rt.fail(r, "cudaStreamAttachMemAsync", stream);
     },
     cudaStreamBeginCapture(stream: cudaStream_t, mode: cudaStreamCaptureMode): void {
       const r = raw.cudaStreamBeginCapture(stream, mode);
+      if (rt.guards) rt.check("cudaStreamBeginCapture");
       if (r !== 0) rt.fail(r, "cudaStreamBeginCapture", stream);
     },
     cudaStreamBeginCaptureToGraph(stream: cudaStream_t, graph: cudaGraph_t, dependencies: PointerLike, dependencyData: PointerLike, numDependencies: bigint | number, mode: cudaStreamCaptureMode): void {
-      const r = raw.cudaStreamBeginCaptureToGraph(stream, graph, rt.ptr(dependencies), rt.ptr(dependencyData), numDependencies, mode);
+      rt.count(numDependencies, "cudaStreamBeginCaptureToGraph", "numDependencies");
+      const r = raw.cudaStreamBeginCaptureToGraph(stream, graph, rt.sized(dependencies, numDependencies, 8, "cudaStreamBeginCaptureToGraph", "dependencies"), rt.ptr(rt.expect(dependencyData, cudaGraphEdgeData_st, "cudaStreamBeginCaptureToGraph", "dependencyData")), numDependencies, mode);
+      if (rt.guards) rt.check("cudaStreamBeginCaptureToGraph");
       if (r !== 0) rt.fail(r, "cudaStreamBeginCaptureToGraph", stream);
     },
     cudaThreadExchangeStreamCaptureMode(mode: PointerLike): void {
       const r = raw.cudaThreadExchangeStreamCaptureMode(rt.ptr(mode));
+      if (rt.guards) rt.check("cudaThreadExchangeStreamCaptureMode");
       if (r !== 0) rt.fail(r, "cudaThreadExchangeStreamCaptureMode");
     },
     cudaStreamEndCapture(stream: cudaStream_t): cudaGraph_t {
       const r = raw.cudaStreamEndCapture(stream, o0);
-      if (r !== 0) rt.fail(r, "cudaStreamEndCapture", stream);
+      if (rt.guards) rt.check("cudaStreamEndCapture");
+      if (r !== 0) rt.fail(r, "cudaStreamEndCapture");
       return rt.readPointer(0) as cudaGraph_t;
     },
     cudaStreamIsCapturing(stream: cudaStream_t): cudaStreamCaptureStatus {
       const r = raw.cudaStreamIsCapturing(stream, o0);
+      if (rt.guards) rt.check("cudaStreamIsCapturing");
       if (r !== 0) rt.fail(r, "cudaStreamIsCapturing", stream);
       return u32[0]! as cudaStreamCaptureStatus;
     },
     cudaStreamGetCaptureInfo(stream: cudaStream_t): [captureStatus_out: cudaStreamCaptureStatus, id_out: bigint, graph_out: cudaGraph_t, dependencies_out: Pointer, edgeData_out: Pointer, numDependencies_out: bigint] {
       const r = raw.cudaStreamGetCaptureInfo(stream, o0, o1, o2, o3, o4, o5);
-      if (r !== 0) rt.fail(r, "cudaStreamGetCaptureInfo", stream);
+      if (rt.guards) rt.check("cudaStreamGetCaptureInfo");
+      if (r !== 0) rt.fail(r, "cudaStreamGetCaptureInfo");
       return [u32[0]! as cudaStreamCaptureStatus, u64[1]!, rt.readPointer(2) as cudaGraph_t, rt.readPointer(3), rt.readPointer(4), u64[5]!];
     },
     cudaStreamUpdateCaptureDependencies(stream: cudaStream_t, dependencies: PointerLike, dependencyData: PointerLike, numDependencies: bigint | number, flags: number): void {
-      const r = raw.cudaStreamUpdateCaptureDependencies(stream, rt.ptr(dependencies), rt.ptr(dependencyData), numDependencies, flags);
+      rt.count(numDependencies, "cudaStreamUpdateCaptureDependencies", "numDependencies");
+      const r = raw.cudaStreamUpdateCaptureDependencies(stream, rt.sized(dependencies, numDependencies, 8, "cudaStreamUpdateCaptureDependencies", "dependencies"), rt.ptr(rt.expect(dependencyData, cudaGraphEdgeData_st, "cudaStreamUpdateCaptureDependencies", "dependencyData")), numDependencies, flags);
+      if (rt.guards) rt.check("cudaStreamUpdateCaptureDependencies");
       if (r !== 0) rt.fail(r, "cudaStreamUpdateCaptureDependencies", stream);
     },
     cudaEventCreate(): cudaEvent_t {
       const r = raw.cudaEventCreate(o0);
+      if (rt.guards) rt.check("cudaEventCreate");
       if (r !== 0) rt.fail(r, "cudaEventCreate");
       return rt.readPointer(0) as cudaEvent_t;
     },
     cudaEventCreateWithFlags(flags: number): cudaEvent_t {
       const r = raw.cudaEventCreateWithFlags(o0, flags);
+      if (rt.guards) rt.check("cudaEventCreateWithFlags");
       if (r !== 0) rt.fail(r, "cudaEventCreateWithFlags");
       return rt.readPointer(0) as cudaEvent_t;
     },
     cudaEventRecord(event: cudaEvent_t, stream: cudaStream_t): void {
       const r = raw.cudaEventRecord(event, stream);
+      if (rt.guards) rt.check("cudaEventRecord");
       if (r !== 0) rt.fail(r, "cudaEventRecord", event);
     },
     cudaEventRecordWithFlags(event: cudaEvent_t, stream: cudaStream_t, flags: number): void {
       const r = raw.cudaEventRecordWithFlags(event, stream, flags);
+      if (rt.guards) rt.check("cudaEventRecordWithFlags");
       if (r !== 0) rt.fail(r, "cudaEventRecordWithFlags", event);
     },
     cudaEventQuery(event: cudaEvent_t): cudaError_t {
       const r = raw.cudaEventQuery(event);
+      if (rt.guards) rt.check("cudaEventQuery");
       if (r !== 0 && r !== 600) rt.fail(r, "cudaEventQuery", event);
       return r;
     },
     cudaEventSynchronize(event: cudaEvent_t): void {
       const r = raw.cudaEventSynchronize(event);
+      if (rt.guards) rt.check("cudaEventSynchronize");
       if (r !== 0) rt.fail(r, "cudaEventSynchronize", event);
     },
     cudaEventDestroy(event: cudaEvent_t): void {
       const r = raw.cudaEventDestroy(event);
+      if (rt.guards) rt.check("cudaEventDestroy");
       if (r !== 0) rt.fail(r, "cudaEventDestroy", event);
     },
     cudaEventElapsedTime(start: cudaEvent_t, end: cudaEvent_t): number {
       const r = raw.cudaEventElapsedTime(o0, start, end);
+      if (rt.guards) rt.check("cudaEventElapsedTime");
       if (r !== 0) rt.fail(r, "cudaEventElapsedTime");
       return f32[0]!;
     },
     cudaImportExternalMemory(memHandleDesc: PointerLike): cudaExternalMemory_t {
-      const r = raw.cudaImportExternalMemory(o0, rt.ptr(memHandleDesc));
+      const r = raw.cudaImportExternalMemory(o0, rt.ptr(rt.expect(memHandleDesc, cudaExternalMemoryHandleDesc, "cudaImportExternalMemory", "memHandleDesc")));
+      if (rt.guards) rt.check("cudaImportExternalMemory");
       if (r !== 0) rt.fail(r, "cudaImportExternalMemory");
       return rt.readPointer(0) as cudaExternalMemory_t;
     },
-    cudaExternalMemoryGetMappedBuffer(devPtr: PointerLike, extMem: cudaExternalMemory_t, bufferDesc: PointerLike): void {
-      const r = raw.cudaExternalMemoryGetMappedBuffer(rt.ptr(devPtr), extMem, rt.ptr(bufferDesc));
+    cudaExternalMemoryGetMappedBuffer(extMem: cudaExternalMemory_t, bufferDesc: PointerLike): Pointer {
+      const r = raw.cudaExternalMemoryGetMappedBuffer(o0, extMem, rt.ptr(rt.expect(bufferDesc, cudaExternalMemoryBufferDesc, "cudaExternalMemoryGetMappedBuffer", "bufferDesc")));
+      if (rt.guards) rt.check("cudaExternalMemoryGetMappedBuffer");
       if (r !== 0) rt.fail(r, "cudaExternalMemoryGetMappedBuffer");
+      return rt.readPointer(0);
     },
     cudaExternalMemoryGetMappedMipmappedArray(extMem: cudaExternalMemory_t, mipmapDesc: PointerLike): cudaMipmappedArray_t {
-      const r = raw.cudaExternalMemoryGetMappedMipmappedArray(o0, extMem, rt.ptr(mipmapDesc));
+      const r = raw.cudaExternalMemoryGetMappedMipmappedArray(o0, extMem, rt.ptr(rt.expect(mipmapDesc, cudaExternalMemoryMipmappedArrayDesc, "cudaExternalMemoryGetMappedMipmappedArray", "mipmapDesc")));
+      if (rt.guards) rt.check("cudaExternalMemoryGetMappedMipmappedArray");
       if (r !== 0) rt.fail(r, "cudaExternalMemoryGetMappedMipmappedArray");
       return rt.readPointer(0) as cudaMipmappedArray_t;
     },
     cudaDestroyExternalMemory(extMem: cudaExternalMemory_t): void {
       const r = raw.cudaDestroyExternalMemory(extMem);
+      if (rt.guards) rt.check("cudaDestroyExternalMemory");
       if (r !== 0) rt.fail(r, "cudaDestroyExternalMemory", extMem);
     },
     cudaImportExternalSemaphore(semHandleDesc: PointerLike): cudaExternalSemaphore_t {
-      const r = raw.cudaImportExternalSemaphore(o0, rt.ptr(semHandleDesc));
+      const r = raw.cudaImportExternalSemaphore(o0, rt.ptr(rt.expect(semHandleDesc, cudaExternalSemaphoreHandleDesc, "cudaImportExternalSemaphore", "semHandleDesc")));
+      if (rt.guards) rt.check("cudaImportExternalSemaphore");
       if (r !== 0) rt.fail(r, "cudaImportExternalSemaphore");
       return rt.readPointer(0) as cudaExternalSemaphore_t;
     },
     cudaSignalExternalSemaphoresAsync(extSemArray: PointerLike, paramsArray: PointerLike, numExtSems: number, stream: cudaStream_t): void {
-      const r = raw.cudaSignalExternalSemaphoresAsync(rt.ptr(extSemArray), rt.ptr(paramsArray), numExtSems, stream);
+      const r = raw.cudaSignalExternalSemaphoresAsync(rt.ptr(extSemArray), rt.ptr(rt.expect(paramsArray, cudaExternalSemaphoreSignalParams, "cudaSignalExternalSemaphoresAsync", "paramsArray")), numExtSems, stream);
+      if (rt.guards) rt.check("cudaSignalExternalSemaphoresAsync");
       if (r !== 0) rt.fail(r, "cudaSignalExternalSemaphoresAsync");
     },
     cudaWaitExternalSemaphoresAsync(extSemArray: PointerLike, paramsArray: PointerLike, numExtSems: number, stream: cudaStream_t): void {
-      const r = raw.cudaWaitExternalSemaphoresAsync(rt.ptr(extSemArray), rt.ptr(paramsArray), numExtSems, stream);
+      const r = raw.cudaWaitExternalSemaphoresAsync(rt.ptr(extSemArray), rt.ptr(rt.expect(paramsArray, cudaExternalSemaphoreWaitParams, "cudaWaitExternalSemaphoresAsync", "paramsArray")), numExtSems, stream);
+      if (rt.guards) rt.check("cudaWaitExternalSemaphoresAsync");
       if (r !== 0) rt.fail(r, "cudaWaitExternalSemaphoresAsync");
     },
     cudaDestroyExternalSemaphore(extSem: cudaExternalSemaphore_t): void {
       const r = raw.cudaDestroyExternalSemaphore(extSem);
+      if (rt.guards) rt.check("cudaDestroyExternalSemaphore");
       if (r !== 0) rt.fail(r, "cudaDestroyExternalSemaphore", extSem);
     },
     cudaLaunchKernel(func: PointerLike, gridDim: Uint8Array | dim3, blockDim: Uint8Array | dim3, args: PointerLike, sharedMem: bigint | number, stream: cudaStream_t): void {
-      const r = raw.cudaLaunchKernel(rt.ptr(func), rt.bytes(gridDim), rt.bytes(blockDim), rt.ptr(args), sharedMem, stream);
+      const r = raw.cudaLaunchKernel(rt.ptr(func), rt.bytes(rt.expect(gridDim, dim3, "cudaLaunchKernel", "gridDim")), rt.bytes(rt.expect(blockDim, dim3, "cudaLaunchKernel", "blockDim")), rt.ptr(args), sharedMem, stream);
+      if (rt.guards) rt.check("cudaLaunchKernel");
       if (r !== 0) rt.fail(r, "cudaLaunchKernel");
     },
     cudaLaunchKernelExC(config: PointerLike, func: PointerLike, args: PointerLike): void {
-      const r = raw.cudaLaunchKernelExC(rt.ptr(config), rt.ptr(func), rt.ptr(args));
+      const r = raw.cudaLaunchKernelExC(rt.ptr(rt.expect(config, cudaLaunchConfig_st, "cudaLaunchKernelExC", "config")), rt.ptr(func), rt.ptr(args));
+      if (rt.guards) rt.check("cudaLaunchKernelExC");
       if (r !== 0) rt.fail(r, "cudaLaunchKernelExC");
     },
     cudaLaunchCooperativeKernel(func: PointerLike, gridDim: Uint8Array | dim3, blockDim: Uint8Array | dim3, args: PointerLike, sharedMem: bigint | number, stream: cudaStream_t): void {
-      const r = raw.cudaLaunchCooperativeKernel(rt.ptr(func), rt.bytes(gridDim), rt.bytes(blockDim), rt.ptr(args), sharedMem, stream);
+      const r = raw.cudaLaunchCooperativeKernel(rt.ptr(func), rt.bytes(rt.expect(gridDim, dim3, "cudaLaunchCooperativeKernel", "gridDim")), rt.bytes(rt.expect(blockDim, dim3, "cudaLaunchCooperativeKernel", "blockDim")), rt.ptr(args), sharedMem, stream);
+      if (rt.guards) rt.check("cudaLaunchCooperativeKernel");
       if (r !== 0) rt.fail(r, "cudaLaunchCooperativeKernel");
     },
     cudaFuncSetCacheConfig(func: PointerLike, cacheConfig: cudaFuncCache): void {
       const r = raw.cudaFuncSetCacheConfig(rt.ptr(func), cacheConfig);
+      if (rt.guards) rt.check("cudaFuncSetCacheConfig");
       if (r !== 0) rt.fail(r, "cudaFuncSetCacheConfig");
     },
-    cudaFuncGetAttributes(func: PointerLike): cudaFuncAttributes {
-      const attr = new cudaFuncAttributes();
-      const r = raw.cudaFuncGetAttributes(attr.$pointer(), rt.ptr(func));
+    cudaFuncGetAttributes(func: PointerLike, attr?: cudaFuncAttributes): cudaFuncAttributes {
+      const $attr = attr === undefined ? rt.record(cudaFuncAttributes) : rt.expect(attr, cudaFuncAttributes, "cudaFuncGetAttributes", "attr");
+      const r = raw.cudaFuncGetAttributes($attr.$pointer(), rt.ptr(func));
+      if (rt.guards) rt.check("cudaFuncGetAttributes");
       if (r !== 0) rt.fail(r, "cudaFuncGetAttributes");
-      return attr;
+      return $attr;
     },
     cudaFuncSetAttribute(func: PointerLike, attr: cudaFuncAttribute, value: number): void {
       const r = raw.cudaFuncSetAttribute(rt.ptr(func), attr, value);
+      if (rt.guards) rt.check("cudaFuncSetAttribute");
       if (r !== 0) rt.fail(r, "cudaFuncSetAttribute");
     },
     cudaFuncGetName(func: PointerLike): string | null {
       const r = raw.cudaFuncGetName(o0, rt.ptr(func));
+      if (rt.guards) rt.check("cudaFuncGetName");
       if (r !== 0) rt.fail(r, "cudaFuncGetName");
       return rt.readString(0);
     },
-    cudaFuncGetParamInfo(func: PointerLike, paramIndex: bigint | number, paramOffset: PointerLike, paramSize: PointerLike): void {
-      const r = raw.cudaFuncGetParamInfo(rt.ptr(func), paramIndex, rt.ptr(paramOffset), rt.ptr(paramSize));
+    cudaFuncGetParamInfo(func: PointerLike, paramIndex: bigint | number): [paramOffset: bigint, paramSize: bigint] {
+      const r = raw.cudaFuncGetParamInfo(rt.ptr(func), paramIndex, o0, o1);
+      if (rt.guards) rt.check("cudaFuncGetParamInfo");
       if (r !== 0) rt.fail(r, "cudaFuncGetParamInfo");
+      return [u64[0]!, u64[1]!];
     },
     cudaLaunchHostFunc(stream: cudaStream_t, fn: cudaHostFn_t, userData: PointerLike): void {
       const r = raw.cudaLaunchHostFunc(stream, fn, rt.ptr(userData));
+      if (rt.guards) rt.check("cudaLaunchHostFunc");
       if (r !== 0) rt.fail(r, "cudaLaunchHostFunc", stream);
     },
     cudaFuncSetSharedMemConfig(func: PointerLike, config: cudaSharedMemConfig): void {
       const r = raw.cudaFuncSetSharedMemConfig(rt.ptr(func), config);
+      if (rt.guards) rt.check("cudaFuncSetSharedMemConfig");
       if (r !== 0) rt.fail(r, "cudaFuncSetSharedMemConfig");
     },
     cudaOccupancyMaxActiveBlocksPerMultiprocessor(func: PointerLike, blockSize: number, dynamicSMemSize: bigint | number): number {
       const r = raw.cudaOccupancyMaxActiveBlocksPerMultiprocessor(o0, rt.ptr(func), blockSize, dynamicSMemSize);
+      if (rt.guards) rt.check("cudaOccupancyMaxActiveBlocksPerMultiprocessor");
       if (r !== 0) rt.fail(r, "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
       return i32[0]!;
     },
     cudaOccupancyAvailableDynamicSMemPerBlock(func: PointerLike, numBlocks: number, blockSize: number): bigint {
       const r = raw.cudaOccupancyAvailableDynamicSMemPerBlock(o0, rt.ptr(func), numBlocks, blockSize);
+      if (rt.guards) rt.check("cudaOccupancyAvailableDynamicSMemPerBlock");
       if (r !== 0) rt.fail(r, "cudaOccupancyAvailableDynamicSMemPerBlock");
       return u64[0]!;
     },
     cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(func: PointerLike, blockSize: number, dynamicSMemSize: bigint | number, flags: number): number {
       const r = raw.cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(o0, rt.ptr(func), blockSize, dynamicSMemSize, flags);
+      if (rt.guards) rt.check("cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags");
       if (r !== 0) rt.fail(r, "cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags");
       return i32[0]!;
     },
     cudaOccupancyMaxPotentialClusterSize(func: PointerLike, launchConfig: PointerLike): number {
-      const r = raw.cudaOccupancyMaxPotentialClusterSize(o0, rt.ptr(func), rt.ptr(launchConfig));
+      const r = raw.cudaOccupancyMaxPotentialClusterSize(o0, rt.ptr(func), rt.ptr(rt.expect(launchConfig, cudaLaunchConfig_st, "cudaOccupancyMaxPotentialClusterSize", "launchConfig")));
+      if (rt.guards) rt.check("cudaOccupancyMaxPotentialClusterSize");
       if (r !== 0) rt.fail(r, "cudaOccupancyMaxPotentialClusterSize");
       return i32[0]!;
     },
     cudaOccupancyMaxActiveClusters(func: PointerLike, launchConfig: PointerLike): number {
-      const r = raw.cudaOccupancyMaxActiveClusters(o0, rt.ptr(func), rt.ptr(launchConfig));
+      const r = raw.cudaOccupancyMaxActiveClusters(o0, rt.ptr(func), rt.ptr(rt.expect(launchConfig, cudaLaunchConfig_st, "cudaOccupancyMaxActiveClusters", "launchConfig")));
+      if (rt.guards) rt.check("cudaOccupancyMaxActiveClusters");
       if (r !== 0) rt.fail(r, "cudaOccupancyMaxActiveClusters");
       return i32[0]!;
     },
     cudaMallocManaged(size: bigint | number, flags: number): Pointer {
       const r = raw.cudaMallocManaged(o0, size, flags);
+      if (rt.guards) rt.check("cudaMallocManaged");
       if (r !== 0) rt.fail(r, "cudaMallocManaged");
       return rt.readPointer(0);
     },
     cudaMalloc(size: bigint | number): Pointer {
       const r = raw.cudaMalloc(o0, size);
+      if (rt.guards) rt.check("cudaMalloc");
       if (r !== 0) rt.fail(r, "cudaMalloc");
       return rt.readPointer(0);
     },
     cudaMallocHost(size: bigint | number): Pointer {
       const r = raw.cudaMallocHost(o0, size);
+      if (rt.guards) rt.check("cudaMallocHost");
       if (r !== 0) rt.fail(r, "cudaMallocHost");
       return rt.readPointer(0);
     },
     cudaMallocPitch(width: bigint | number, height: bigint | number): [devPtr: Pointer, pitch: bigint] {
       const r = raw.cudaMallocPitch(o0, o1, width, height);
+      if (rt.guards) rt.check("cudaMallocPitch");
       if (r !== 0) rt.fail(r, "cudaMallocPitch");
       return [rt.readPointer(0), u64[1]!];
     },
     cudaMallocArray(desc: PointerLike, width: bigint | number, height: bigint | number, flags: number): cudaArray_t {
-      const r = raw.cudaMallocArray(o0, rt.ptr(desc), width, height, flags);
+      const r = raw.cudaMallocArray(o0, rt.ptr(rt.expect(desc, cudaChannelFormatDesc, "cudaMallocArray", "desc")), width, height, flags);
+      if (rt.guards) rt.check("cudaMallocArray");
       if (r !== 0) rt.fail(r, "cudaMallocArray");
       return rt.readPointer(0) as cudaArray_t;
     },
     cudaFree(devPtr: PointerLike): void {
       const r = raw.cudaFree(rt.ptr(devPtr));
+      if (rt.guards) rt.check("cudaFree");
       if (r !== 0) rt.fail(r, "cudaFree");
     },
     cudaFreeHost(ptr: PointerLike): void {
       const r = raw.cudaFreeHost(rt.ptr(ptr));
+      if (rt.guards) rt.check("cudaFreeHost");
       if (r !== 0) rt.fail(r, "cudaFreeHost");
     },
     cudaFreeArray(array: cudaArray_t): void {
       const r = raw.cudaFreeArray(array);
+      if (rt.guards) rt.check("cudaFreeArray");
       if (r !== 0) rt.fail(r, "cudaFreeArray", array);
     },
     cudaFreeMipmappedArray(mipmappedArray: cudaMipmappedArray_t): void {
       const r = raw.cudaFreeMipmappedArray(mipmappedArray);
+      if (rt.guards) rt.check("cudaFreeMipmappedArray");
       if (r !== 0) rt.fail(r, "cudaFreeMipmappedArray", mipmappedArray);
     },
     cudaHostAlloc(size: bigint | number, flags: number): Pointer {
       const r = raw.cudaHostAlloc(o0, size, flags);
+      if (rt.guards) rt.check("cudaHostAlloc");
       if (r !== 0) rt.fail(r, "cudaHostAlloc");
       return rt.readPointer(0);
     },
     cudaHostRegister(ptr: PointerLike, size: bigint | number, flags: number): void {
       const r = raw.cudaHostRegister(rt.ptr(ptr), size, flags);
+      if (rt.guards) rt.check("cudaHostRegister");
       if (r !== 0) rt.fail(r, "cudaHostRegister");
     },
     cudaHostUnregister(ptr: PointerLike): void {
       const r = raw.cudaHostUnregister(rt.ptr(ptr));
+      if (rt.guards) rt.check("cudaHostUnregister");
       if (r !== 0) rt.fail(r, "cudaHostUnregister");
     },
     cudaHostGetDevicePointer(pHost: PointerLike, flags: number): Pointer {
       const r = raw.cudaHostGetDevicePointer(o0, rt.ptr(pHost), flags);
+      if (rt.guards) rt.check("cudaHostGetDevicePointer");
       if (r !== 0) rt.fail(r, "cudaHostGetDevicePointer");
       return rt.readPointer(0);
     },
     cudaHostGetFlags(pHost: PointerLike): number {
       const r = raw.cudaHostGetFlags(o0, rt.ptr(pHost));
+      if (rt.guards) rt.check("cudaHostGetFlags");
       if (r !== 0) rt.fail(r, "cudaHostGetFlags");
       return u32[0]!;
     },
-    cudaMalloc3D(extent: Uint8Array | cudaExtent): cudaPitchedPtr {
-      const pitchedDevPtr = new cudaPitchedPtr();
-      const r = raw.cudaMalloc3D(pitchedDevPtr.$pointer(), rt.bytes(extent));
+    cudaMalloc3D(extent: Uint8Array | cudaExtent, pitchedDevPtr?: cudaPitchedPtr): cudaPitchedPtr {
+      const $pitchedDevPtr = pitchedDevPtr === undefined ? rt.record(cudaPitchedPtr) : rt.expect(pitchedDevPtr, cudaPitchedPtr, "cudaMalloc3D", "pitchedDevPtr");
+      const r = raw.cudaMalloc3D($pitchedDevPtr.$pointer(), rt.bytes(rt.expect(extent, cudaExtent, "cudaMalloc3D", "extent")));
+      if (rt.guards) rt.check("cudaMalloc3D");
       if (r !== 0) rt.fail(r, "cudaMalloc3D");
-      return pitchedDevPtr;
+      return $pitchedDevPtr;
     },
     cudaMalloc3DArray(desc: PointerLike, extent: Uint8Array | cudaExtent, flags: number): cudaArray_t {
-      const r = raw.cudaMalloc3DArray(o0, rt.ptr(desc), rt.bytes(extent), flags);
+      const r = raw.cudaMalloc3DArray(o0, rt.ptr(rt.expect(desc, cudaChannelFormatDesc, "cudaMalloc3DArray", "desc")), rt.bytes(rt.expect(extent, cudaExtent, "cudaMalloc3DArray", "extent")), flags);
+      if (rt.guards) rt.check("cudaMalloc3DArray");
       if (r !== 0) rt.fail(r, "cudaMalloc3DArray");
       return rt.readPointer(0) as cudaArray_t;
     },
-    cudaMallocMipmappedArray(desc: PointerLike, extent: Uint8Array | cudaExtent, numLevels: number, flags: number): cudaMipmappedArray_t {
-      const r = raw.cudaMallocMipmappedArray(o0, rt.ptr(desc), rt.bytes(extent), numLevels, flags);
-      if (r !== 0) rt.fail(r, "cudaMallocMipmappedArray");
-      return rt.readPointer(0) as cudaMipmappedArray_t;
+    cudaMallocMipmappedArray(desc: PointerLike, extent: Uint8Array | cudaExtent, numLevels: number, flags: number): cudaMipmappedArray_t[] {
+      rt.count(numLevels, "cudaMallocMipmappedArray", "numLevels");
+      const a = rt.arrays("cudaMallocMipmappedArray", A_cudaMallocMipmappedArray, numLevels, (p) => raw.cudaMallocMipmappedArray(p[0]!, rt.ptr(rt.expect(desc, cudaChannelFormatDesc, "cudaMallocMipmappedArray", "desc")), rt.bytes(rt.expect(extent, cudaExtent, "cudaMallocMipmappedArray", "extent")), numLevels, flags));
+      return a[0] as cudaMipmappedArray_t[];
     },
     cudaGetMipmappedArrayLevel(mipmappedArray: cudaMipmappedArray_const_t, level: number): cudaArray_t {
       const r = raw.cudaGetMipmappedArrayLevel(o0, mipmappedArray, level);
+      if (rt.guards) rt.check("cudaGetMipmappedArrayLevel");
       if (r !== 0) rt.fail(r, "cudaGetMipmappedArrayLevel");
       return rt.readPointer(0) as cudaArray_t;
     },
     cudaMemcpy3D(p: PointerLike): void {
-      const r = raw.cudaMemcpy3D(rt.ptr(p));
+      const r = raw.cudaMemcpy3D(rt.ptr(rt.expect(p, cudaMemcpy3DParms, "cudaMemcpy3D", "p")));
+      if (rt.guards) rt.check("cudaMemcpy3D");
       if (r !== 0) rt.fail(r, "cudaMemcpy3D");
     },
     cudaMemcpy3DPeer(p: PointerLike): void {
-      const r = raw.cudaMemcpy3DPeer(rt.ptr(p));
+      const r = raw.cudaMemcpy3DPeer(rt.ptr(rt.expect(p, cudaMemcpy3DPeerParms, "cudaMemcpy3DPeer", "p")));
+      if (rt.guards) rt.check("cudaMemcpy3DPeer");
       if (r !== 0) rt.fail(r, "cudaMemcpy3DPeer");
     },
     cudaMemcpy3DAsync(p: PointerLike, stream: cudaStream_t): void {
-      const r = raw.cudaMemcpy3DAsync(rt.ptr(p), stream);
+      const r = raw.cudaMemcpy3DAsync(rt.ptr(rt.expect(p, cudaMemcpy3DParms, "cudaMemcpy3DAsync", "p")), stream);
+      if (rt.guards) rt.check("cudaMemcpy3DAsync");
       if (r !== 0) rt.fail(r, "cudaMemcpy3DAsync");
     },
     cudaMemcpy3DPeerAsync(p: PointerLike, stream: cudaStream_t): void {
-      const r = raw.cudaMemcpy3DPeerAsync(rt.ptr(p), stream);
+      const r = raw.cudaMemcpy3DPeerAsync(rt.ptr(rt.expect(p, cudaMemcpy3DPeerParms, "cudaMemcpy3DPeerAsync", "p")), stream);
+      if (rt.guards) rt.check("cudaMemcpy3DPeerAsync");
       if (r !== 0) rt.fail(r, "cudaMemcpy3DPeerAsync");
     },
     cudaMemGetInfo(): [free: bigint, total: bigint] {
       const r = raw.cudaMemGetInfo(o0, o1);
+      if (rt.guards) rt.check("cudaMemGetInfo");
       if (r !== 0) rt.fail(r, "cudaMemGetInfo");
       return [u64[0]!, u64[1]!];
     },
-    cudaArrayGetInfo(flags: PointerLike, array: cudaArray_t): [desc: cudaChannelFormatDesc, extent: cudaExtent] {
-      const desc = new cudaChannelFormatDesc();
-      const extent = new cudaExtent();
-      const r = raw.cudaArrayGetInfo(desc.$pointer(), extent.$pointer(), rt.ptr(flags), array);
+    cudaArrayGetInfo(flags: PointerLike, array: cudaArray_t, desc?: cudaChannelFormatDesc, extent?: cudaExtent): [desc: cudaChannelFormatDesc, extent: cudaExtent] {
+      const $desc = desc === undefined ? rt.record(cudaChannelFormatDesc) : rt.expect(desc, cudaChannelFormatDesc, "cudaArrayGetInfo", "desc");
+      const $extent = extent === undefined ? rt.record(cudaExtent) : rt.expect(extent, cudaExtent, "cudaArrayGetInfo", "extent");
+      const r = raw.cudaArrayGetInfo($desc.$pointer(), $extent.$pointer(), rt.ptr(flags), array);
+      if (rt.guards) rt.check("cudaArrayGetInfo");
       if (r !== 0) rt.fail(r, "cudaArrayGetInfo");
-      return [desc, extent];
+      return [$desc, $extent];
     },
     cudaArrayGetPlane(hArray: cudaArray_t, planeIdx: number): cudaArray_t {
       const r = raw.cudaArrayGetPlane(o0, hArray, planeIdx);
+      if (rt.guards) rt.check("cudaArrayGetPlane");
       if (r !== 0) rt.fail(r, "cudaArrayGetPlane");
       return rt.readPointer(0) as cudaArray_t;
     },
-    cudaArrayGetMemoryRequirements(array: cudaArray_t, device: number): cudaArrayMemoryRequirements {
-      const memoryRequirements = new cudaArrayMemoryRequirements();
-      const r = raw.cudaArrayGetMemoryRequirements(memoryRequirements.$pointer(), array, device);
+    cudaArrayGetMemoryRequirements(array: cudaArray_t, device: number, memoryRequirements?: cudaArrayMemoryRequirements): cudaArrayMemoryRequirements {
+      const $memoryRequirements = memoryRequirements === undefined ? rt.record(cudaArrayMemoryRequirements) : rt.expect(memoryRequirements, cudaArrayMemoryRequirements, "cudaArrayGetMemoryRequirements", "memoryRequirements");
+      const r = raw.cudaArrayGetMemoryRequirements($memoryRequirements.$pointer(), array, device);
+      if (rt.guards) rt.check("cudaArrayGetMemoryRequirements");
       if (r !== 0) rt.fail(r, "cudaArrayGetMemoryRequirements");
-      return memoryRequirements;
+      return $memoryRequirements;
     },
-    cudaMipmappedArrayGetMemoryRequirements(mipmap: cudaMipmappedArray_t, device: number): cudaArrayMemoryRequirements {
-      const memoryRequirements = new cudaArrayMemoryRequirements();
-      const r = raw.cudaMipmappedArrayGetMemoryRequirements(memoryRequirements.$pointer(), mipmap, device);
+    cudaMipmappedArrayGetMemoryRequirements(mipmap: cudaMipmappedArray_t, device: number, memoryRequirements?: cudaArrayMemoryRequirements): cudaArrayMemoryRequirements {
+      const $memoryRequirements = memoryRequirements === undefined ? rt.record(cudaArrayMemoryRequirements) : rt.expect(memoryRequirements, cudaArrayMemoryRequirements, "cudaMipmappedArrayGetMemoryRequirements", "memoryRequirements");
+      const r = raw.cudaMipmappedArrayGetMemoryRequirements($memoryRequirements.$pointer(), mipmap, device);
+      if (rt.guards) rt.check("cudaMipmappedArrayGetMemoryRequirements");
       if (r !== 0) rt.fail(r, "cudaMipmappedArrayGetMemoryRequirements");
-      return memoryRequirements;
+      return $memoryRequirements;
     },
-    cudaArrayGetSparseProperties(array: cudaArray_t): cudaArraySparseProperties {
-      const sparseProperties = new cudaArraySparseProperties();
-      const r = raw.cudaArrayGetSparseProperties(sparseProperties.$pointer(), array);
+    cudaArrayGetSparseProperties(array: cudaArray_t, sparseProperties?: cudaArraySparseProperties): cudaArraySparseProperties {
+      const $sparseProperties = sparseProperties === undefined ? rt.record(cudaArraySparseProperties) : rt.expect(sparseProperties, cudaArraySparseProperties, "cudaArrayGetSparseProperties", "sparseProperties");
+      const r = raw.cudaArrayGetSparseProperties($sparseProperties.$pointer(), array);
+      if (rt.guards) rt.check("cudaArrayGetSparseProperties");
       if (r !== 0) rt.fail(r, "cudaArrayGetSparseProperties");
-      return sparseProperties;
+      return $sparseProperties;
     },
-    cudaMipmappedArrayGetSparseProperties(mipmap: cudaMipmappedArray_t): cudaArraySparseProperties {
-      const sparseProperties = new cudaArraySparseProperties();
-      const r = raw.cudaMipmappedArrayGetSparseProperties(sparseProperties.$pointer(), mipmap);
+    cudaMipmappedArrayGetSparseProperties(mipmap: cudaMipmappedArray_t, sparseProperties?: cudaArraySparseProperties): cudaArraySparseProperties {
+      const $sparseProperties = sparseProperties === undefined ? rt.record(cudaArraySparseProperties) : rt.expect(sparseProperties, cudaArraySparseProperties, "cudaMipmappedArrayGetSparseProperties", "sparseProperties");
+      const r = raw.cudaMipmappedArrayGetSparseProperties($sparseProperties.$pointer(), mipmap);
+      if (rt.guards) rt.check("cudaMipmappedArrayGetSparseProperties");
       if (r !== 0) rt.fail(r, "cudaMipmappedArrayGetSparseProperties");
-      return sparseProperties;
+      return $sparseProperties;
     },
     cudaMemcpy(dst: PointerLike, src: PointerLike, count: bigint | number, kind: cudaMemcpyKind): void {
       const r = raw.cudaMemcpy(rt.ptr(dst), rt.ptr(src), count, kind);
+      if (rt.guards) rt.check("cudaMemcpy");
       if (r !== 0) rt.fail(r, "cudaMemcpy");
     },
     cudaMemcpyPeer(dst: PointerLike, dstDevice: number, src: PointerLike, srcDevice: number, count: bigint | number): void {
       const r = raw.cudaMemcpyPeer(rt.ptr(dst), dstDevice, rt.ptr(src), srcDevice, count);
+      if (rt.guards) rt.check("cudaMemcpyPeer");
       if (r !== 0) rt.fail(r, "cudaMemcpyPeer");
     },
     cudaMemcpy2D(dst: PointerLike, dpitch: bigint | number, src: PointerLike, spitch: bigint | number, width: bigint | number, height: bigint | number, kind: cudaMemcpyKind): void {
       const r = raw.cudaMemcpy2D(rt.ptr(dst), dpitch, rt.ptr(src), spitch, width, height, kind);
+      if (rt.guards) rt.check("cudaMemcpy2D");
       if (r !== 0) rt.fail(r, "cudaMemcpy2D");
     },
     cudaMemcpy2DToArray(dst: cudaArray_t, wOffset: bigint | number, hOffset: bigint | number, src: PointerLike, spitch: bigint | number, width: bigint | number, height: bigint | number, kind: cudaMemcpyKind): void {
       const r = raw.cudaMemcpy2DToArray(dst, wOffset, hOffset, rt.ptr(src), spitch, width, height, kind);
+      if (rt.guards) rt.check("cudaMemcpy2DToArray");
       if (r !== 0) rt.fail(r, "cudaMemcpy2DToArray", dst);
     },
     cudaMemcpy2DFromArray(dst: PointerLike, dpitch: bigint | number, src: cudaArray_const_t, wOffset: bigint | number, hOffset: bigint | number, width: bigint | number, height: bigint | number, kind: cudaMemcpyKind): void {
       const r = raw.cudaMemcpy2DFromArray(rt.ptr(dst), dpitch, src, wOffset, hOffset, width, height, kind);
+      if (rt.guards) rt.check("cudaMemcpy2DFromArray");
       if (r !== 0) rt.fail(r, "cudaMemcpy2DFromArray");
     },
     cudaMemcpy2DArrayToArray(dst: cudaArray_t, wOffsetDst: bigint | number, hOffsetDst: bigint | number, src: cudaArray_const_t, wOffsetSrc: bigint | number, hOffsetSrc: bigint | number, width: bigint | number, height: bigint | number, kind: cudaMemcpyKind): void {
       const r = raw.cudaMemcpy2DArrayToArray(dst, wOffsetDst, hOffsetDst, src, wOffsetSrc, hOffsetSrc, width, height, kind);
+      if (rt.guards) rt.check("cudaMemcpy2DArrayToArray");
       if (r !== 0) rt.fail(r, "cudaMemcpy2DArrayToArray", dst);
     },
     cudaMemcpyToSymbol(symbol: PointerLike, src: PointerLike, count: bigint | number, offset: bigint | number, kind: cudaMemcpyKind): void {
       const r = raw.cudaMemcpyToSymbol(rt.ptr(symbol), rt.ptr(src), count, offset, kind);
+      if (rt.guards) rt.check("cudaMemcpyToSymbol");
       if (r !== 0) rt.fail(r, "cudaMemcpyToSymbol");
     },
     cudaMemcpyFromSymbol(dst: PointerLike, symbol: PointerLike, count: bigint | number, offset: bigint | number, kind: cudaMemcpyKind): void {
       const r = raw.cudaMemcpyFromSymbol(rt.ptr(dst), rt.ptr(symbol), count, offset, kind);
+      if (rt.guards) rt.check("cudaMemcpyFromSymbol");
       if (r !== 0) rt.fail(r, "cudaMemcpyFromSymbol");
     },
     cudaMemcpyAsync(dst: PointerLike, src: PointerLike, count: bigint | number, kind: cudaMemcpyKind, stream: cudaStream_t): void {
       const r = raw.cudaMemcpyAsync(rt.ptr(dst), rt.ptr(src), count, kind, stream);
+      if (rt.guards) rt.check("cudaMemcpyAsync");
       if (r !== 0) rt.fail(r, "cudaMemcpyAsync");
     },
     cudaMemcpyPeerAsync(dst: PointerLike, dstDevice: number, src: PointerLike, srcDevice: number, count: bigint | number, stream: cudaStream_t): void {
       const r = raw.cudaMemcpyPeerAsync(rt.ptr(dst), dstDevice, rt.ptr(src), srcDevice, count, stream);
+      if (rt.guards) rt.check("cudaMemcpyPeerAsync");
       if (r !== 0) rt.fail(r, "cudaMemcpyPeerAsync");
     },
     cudaMemcpyBatchAsync(dsts: PointerLike, srcs: PointerLike, sizes: PointerLike, count: bigint | number, attrs: PointerLike, attrsIdxs: PointerLike, numAttrs: bigint | number, stream: cudaStream_t): void {
-      const r = raw.cudaMemcpyBatchAsync(rt.ptr(dsts), rt.ptr(srcs), rt.ptr(sizes), count, rt.ptr(attrs), rt.ptr(attrsIdxs), numAttrs, stream);
+      rt.count(count, "cudaMemcpyBatchAsync", "count");
+      rt.count(numAttrs, "cudaMemcpyBatchAsync", "numAttrs");
+      const r = raw.cudaMemcpyBatchAsync(rt.sized(dsts, count, 8, "cudaMemcpyBatchAsync", "dsts"), rt.sized(srcs, count, 8, "cudaMemcpyBatchAsync", "srcs"), rt.sized(sizes, count, 8, "cudaMemcpyBatchAsync", "sizes"), count, rt.sized(attrs, numAttrs, 24, "cudaMemcpyBatchAsync", "attrs", cudaMemcpyAttributes), rt.sized(attrsIdxs, numAttrs, 8, "cudaMemcpyBatchAsync", "attrsIdxs"), numAttrs, stream);
+      if (rt.guards) rt.check("cudaMemcpyBatchAsync");
       if (r !== 0) rt.fail(r, "cudaMemcpyBatchAsync");
     },
     cudaMemcpy3DBatchAsync(numOps: bigint | number, opList: PointerLike, flags: bigint | number, stream: cudaStream_t): void {
-      const r = raw.cudaMemcpy3DBatchAsync(numOps, rt.ptr(opList), flags, stream);
+      rt.count(numOps, "cudaMemcpy3DBatchAsync", "numOps");
+      const r = raw.cudaMemcpy3DBatchAsync(numOps, rt.sized(opList, numOps, 112, "cudaMemcpy3DBatchAsync", "opList", cudaMemcpy3DBatchOp), flags, stream);
+      if (rt.guards) rt.check("cudaMemcpy3DBatchAsync");
       if (r !== 0) rt.fail(r, "cudaMemcpy3DBatchAsync");
     },
     cudaMemcpy2DAsync(dst: PointerLike, dpitch: bigint | number, src: PointerLike, spitch: bigint | number, width: bigint | number, height: bigint | number, kind: cudaMemcpyKind, stream: cudaStream_t): void {
       const r = raw.cudaMemcpy2DAsync(rt.ptr(dst), dpitch, rt.ptr(src), spitch, width, height, kind, stream);
+      if (rt.guards) rt.check("cudaMemcpy2DAsync");
       if (r !== 0) rt.fail(r, "cudaMemcpy2DAsync");
     },
     cudaMemcpy2DToArrayAsync(dst: cudaArray_t, wOffset: bigint | number, hOffset: bigint | number, src: PointerLike, spitch: bigint | number, width: bigint | number, height: bigint | number, kind: cudaMemcpyKind, stream: cudaStream_t): void {
       const r = raw.cudaMemcpy2DToArrayAsync(dst, wOffset, hOffset, rt.ptr(src), spitch, width, height, kind, stream);
+      if (rt.guards) rt.check("cudaMemcpy2DToArrayAsync");
       if (r !== 0) rt.fail(r, "cudaMemcpy2DToArrayAsync", dst);
     },
     cudaMemcpy2DFromArrayAsync(dst: PointerLike, dpitch: bigint | number, src: cudaArray_const_t, wOffset: bigint | number, hOffset: bigint | number, width: bigint | number, height: bigint | number, kind: cudaMemcpyKind, stream: cudaStream_t): void {
       const r = raw.cudaMemcpy2DFromArrayAsync(rt.ptr(dst), dpitch, src, wOffset, hOffset, width, height, kind, stream);
+      if (rt.guards) rt.check("cudaMemcpy2DFromArrayAsync");
       if (r !== 0) rt.fail(r, "cudaMemcpy2DFromArrayAsync");
     },
     cudaMemcpyToSymbolAsync(symbol: PointerLike, src: PointerLike, count: bigint | number, offset: bigint | number, kind: cudaMemcpyKind, stream: cudaStream_t): void {
       const r = raw.cudaMemcpyToSymbolAsync(rt.ptr(symbol), rt.ptr(src), count, offset, kind, stream);
+      if (rt.guards) rt.check("cudaMemcpyToSymbolAsync");
       if (r !== 0) rt.fail(r, "cudaMemcpyToSymbolAsync");
     },
     cudaMemcpyFromSymbolAsync(dst: PointerLike, symbol: PointerLike, count: bigint | number, offset: bigint | number, kind: cudaMemcpyKind, stream: cudaStream_t): void {
       const r = raw.cudaMemcpyFromSymbolAsync(rt.ptr(dst), rt.ptr(symbol), count, offset, kind, stream);
+      if (rt.guards) rt.check("cudaMemcpyFromSymbolAsync");
       if (r !== 0) rt.fail(r, "cudaMemcpyFromSymbolAsync");
     },
     cudaMemset(devPtr: PointerLike, value: number, count: bigint | number): void {
       const r = raw.cudaMemset(rt.ptr(devPtr), value, count);
+      if (rt.guards) rt.check("cudaMemset");
       if (r !== 0) rt.fail(r, "cudaMemset");
     },
     cudaMemset2D(devPtr: PointerLike, pitch: bigint | number, value: number, width: bigint | number, height: bigint | number): void {
       const r = raw.cudaMemset2D(rt.ptr(devPtr), pitch, value, width, height);
+      if (rt.guards) rt.check("cudaMemset2D");
       if (r !== 0) rt.fail(r, "cudaMemset2D");
     },
     cudaMemset3D(pitchedDevPtr: Uint8Array | cudaPitchedPtr, value: number, extent: Uint8Array | cudaExtent): void {
-      const r = raw.cudaMemset3D(rt.bytes(pitchedDevPtr), value, rt.bytes(extent));
+      const r = raw.cudaMemset3D(rt.bytes(rt.expect(pitchedDevPtr, cudaPitchedPtr, "cudaMemset3D", "pitchedDevPtr")), value, rt.bytes(rt.expect(extent, cudaExtent, "cudaMemset3D", "extent")));
+      if (rt.guards) rt.check("cudaMemset3D");
       if (r !== 0) rt.fail(r, "cudaMemset3D");
     },
     cudaMemsetAsync(devPtr: PointerLike, value: number, count: bigint | number, stream: cudaStream_t): void {
       const r = raw.cudaMemsetAsync(rt.ptr(devPtr), value, count, stream);
+      if (rt.guards) rt.check("cudaMemsetAsync");
       if (r !== 0) rt.fail(r, "cudaMemsetAsync");
     },
     cudaMemset2DAsync(devPtr: PointerLike, pitch: bigint | number, value: number, width: bigint | number, height: bigint | number, stream: cudaStream_t): void {
       const r = raw.cudaMemset2DAsync(rt.ptr(devPtr), pitch, value, width, height, stream);
+      if (rt.guards) rt.check("cudaMemset2DAsync");
       if (r !== 0) rt.fail(r, "cudaMemset2DAsync");
     },
     cudaMemset3DAsync(pitchedDevPtr: Uint8Array | cudaPitchedPtr, value: number, extent: Uint8Array | cudaExtent, stream: cudaStream_t): void {
-      const r = raw.cudaMemset3DAsync(rt.bytes(pitchedDevPtr), value, rt.bytes(extent), stream);
+      const r = raw.cudaMemset3DAsync(rt.bytes(rt.expect(pitchedDevPtr, cudaPitchedPtr, "cudaMemset3DAsync", "pitchedDevPtr")), value, rt.bytes(rt.expect(extent, cudaExtent, "cudaMemset3DAsync", "extent")), stream);
+      if (rt.guards) rt.check("cudaMemset3DAsync");
       if (r !== 0) rt.fail(r, "cudaMemset3DAsync");
     },
     cudaGetSymbolAddress(symbol: PointerLike): Pointer {
       const r = raw.cudaGetSymbolAddress(o0, rt.ptr(symbol));
+      if (rt.guards) rt.check("cudaGetSymbolAddress");
       if (r !== 0) rt.fail(r, "cudaGetSymbolAddress");
       return rt.readPointer(0);
     },
-    cudaGetSymbolSize(size: PointerLike, symbol: PointerLike): void {
-      const r = raw.cudaGetSymbolSize(rt.ptr(size), rt.ptr(symbol));
+    cudaGetSymbolSize(size: number | bigint, symbol: PointerLike): bigint {
+      rt.writeCount(0, 8, size, "cudaGetSymbolSize", "size");
+      const r = raw.cudaGetSymbolSize(o0, rt.sized(symbol, size, 1, "cudaGetSymbolSize", "symbol"));
+      if (rt.guards) rt.check("cudaGetSymbolSize");
       if (r !== 0) rt.fail(r, "cudaGetSymbolSize");
+      return u64[0]!;
     },
     cudaMemPrefetchAsync(devPtr: PointerLike, count: bigint | number, location: Uint8Array | cudaMemLocation, flags: number, stream: cudaStream_t): void {
-      const r = raw.cudaMemPrefetchAsync(rt.ptr(devPtr), count, rt.bytes(location), flags, stream);
+      const r = raw.cudaMemPrefetchAsync(rt.ptr(devPtr), count, rt.bytes(rt.expect(location, cudaMemLocation, "cudaMemPrefetchAsync", "location")), flags, stream);
+      if (rt.guards) rt.check("cudaMemPrefetchAsync");
       if (r !== 0) rt.fail(r, "cudaMemPrefetchAsync");
     },
     cudaMemPrefetchBatchAsync(dptrs: PointerLike, sizes: PointerLike, count: bigint | number, prefetchLocs: PointerLike, prefetchLocIdxs: PointerLike, numPrefetchLocs: bigint | number, flags: bigint | number, stream: cudaStream_t): void {
-      const r = raw.cudaMemPrefetchBatchAsync(rt.ptr(dptrs), rt.ptr(sizes), count, rt.ptr(prefetchLocs), rt.ptr(prefetchLocIdxs), numPrefetchLocs, flags, stream);
+      rt.count(count, "cudaMemPrefetchBatchAsync", "count");
+      rt.count(numPrefetchLocs, "cudaMemPrefetchBatchAsync", "numPrefetchLocs");
+      const r = raw.cudaMemPrefetchBatchAsync(rt.sized(dptrs, count, 8, "cudaMemPrefetchBatchAsync", "dptrs"), rt.sized(sizes, count, 8, "cudaMemPrefetchBatchAsync", "sizes"), count, rt.sized(prefetchLocs, numPrefetchLocs, 8, "cudaMemPrefetchBatchAsync", "prefetchLocs", cudaMemLocation), rt.sized(prefetchLocIdxs, numPrefetchLocs, 8, "cudaMemPrefetchBatchAsync", "prefetchLocIdxs"), numPrefetchLocs, flags, stream);
+      if (rt.guards) rt.check("cudaMemPrefetchBatchAsync");
       if (r !== 0) rt.fail(r, "cudaMemPrefetchBatchAsync");
     },
     cudaMemDiscardBatchAsync(dptrs: PointerLike, sizes: PointerLike, count: bigint | number, flags: bigint | number, stream: cudaStream_t): void {
-      const r = raw.cudaMemDiscardBatchAsync(rt.ptr(dptrs), rt.ptr(sizes), count, flags, stream);
+      rt.count(count, "cudaMemDiscardBatchAsync", "count");
+      const r = raw.cudaMemDiscardBatchAsync(rt.sized(dptrs, count, 8, "cudaMemDiscardBatchAsync", "dptrs"), rt.sized(sizes, count, 8, "cudaMemDiscardBatchAsync", "sizes"), count, flags, stream);
+      if (rt.guards) rt.check("cudaMemDiscardBatchAsync");
       if (r !== 0) rt.fail(r, "cudaMemDiscardBatchAsync");
     },
     cudaMemDiscardAndPrefetchBatchAsync(dptrs: PointerLike, sizes: PointerLike, count: bigint | number, prefetchLocs: PointerLike, prefetchLocIdxs: PointerLike, numPrefetchLocs: bigint | number, flags: bigint | number, stream: cudaStream_t): void {
-      const r = raw.cudaMemDiscardAndPrefetchBatchAsync(rt.ptr(dptrs), rt.ptr(sizes), count, rt.ptr(prefetchLocs), rt.ptr(prefetchLocIdxs), numPrefetchLocs, flags, stream);
+      rt.count(count, "cudaMemDiscardAndPrefetchBatchAsync", "count");
+      rt.count(numPrefetchLocs, "cudaMemDiscardAndPrefetchBatchAsync", "numPrefetchLocs");
+      const r = raw.cudaMemDiscardAndPrefetchBatchAsync(rt.sized(dptrs, count, 8, "cudaMemDiscardAndPrefetchBatchAsync", "dptrs"), rt.sized(sizes, count, 8, "cudaMemDiscardAndPrefetchBatchAsync", "sizes"), count, rt.sized(prefetchLocs, numPrefetchLocs, 8, "cudaMemDiscardAndPrefetchBatchAsync", "prefetchLocs", cudaMemLocation), rt.sized(prefetchLocIdxs, numPrefetchLocs, 8, "cudaMemDiscardAndPrefetchBatchAsync", "prefetchLocIdxs"), numPrefetchLocs, flags, stream);
+      if (rt.guards) rt.check("cudaMemDiscardAndPrefetchBatchAsync");
       if (r !== 0) rt.fail(r, "cudaMemDiscardAndPrefetchBatchAsync");
     },
     cudaMemAdvise(devPtr: PointerLike, count: bigint | number, advice: cudaMemoryAdvise, location: Uint8Array | cudaMemLocation): void {
-      const r = raw.cudaMemAdvise(rt.ptr(devPtr), count, advice, rt.bytes(location));
+      const r = raw.cudaMemAdvise(rt.ptr(devPtr), count, advice, rt.bytes(rt.expect(location, cudaMemLocation, "cudaMemAdvise", "location")));
+      if (rt.guards) rt.check("cudaMemAdvise");
       if (r !== 0) rt.fail(r, "cudaMemAdvise");
     },
     cudaMemRangeGetAttribute(data: PointerLike, dataSize: bigint | number, attribute: cudaMemRangeAttribute, devPtr: PointerLike, count: bigint | number): void {
-      const r = raw.cudaMemRangeGetAttribute(rt.ptr(data), dataSize, attribute, rt.ptr(devPtr), count);
+      rt.count(dataSize, "cudaMemRangeGetAttribute", "dataSize");
+      const r = raw.cudaMemRangeGetAttribute(rt.sized(data, dataSize, 1, "cudaMemRangeGetAttribute", "data"), dataSize, attribute, rt.ptr(devPtr), count);
+      if (rt.guards) rt.check("cudaMemRangeGetAttribute");
       if (r !== 0) rt.fail(r, "cudaMemRangeGetAttribute");
     },
     cudaMemRangeGetAttributes(data: PointerLike, dataSizes: PointerLike, attributes: PointerLike, numAttributes: bigint | number, devPtr: PointerLike, count: bigint | number): void {
-      const r = raw.cudaMemRangeGetAttributes(rt.ptr(data), rt.ptr(dataSizes), rt.ptr(attributes), numAttributes, rt.ptr(devPtr), count);
+      rt.count(numAttributes, "cudaMemRangeGetAttributes", "numAttributes");
+      const r = raw.cudaMemRangeGetAttributes(rt.ptr(data), rt.ptr(dataSizes), rt.sized(attributes, numAttributes, 4, "cudaMemRangeGetAttributes", "attributes"), numAttributes, rt.ptr(devPtr), count);
+      if (rt.guards) rt.check("cudaMemRangeGetAttributes");
       if (r !== 0) rt.fail(r, "cudaMemRangeGetAttributes");
     },
     cudaMemcpyToArray(dst: cudaArray_t, wOffset: bigint | number, hOffset: bigint | number, src: PointerLike, count: bigint | number, kind: cudaMemcpyKind): void {
       const r = raw.cudaMemcpyToArray(dst, wOffset, hOffset, rt.ptr(src), count, kind);
+      if (rt.guards) rt.check("cudaMemcpyToArray");
       if (r !== 0) rt.fail(r, "cudaMemcpyToArray", dst);
     },
     cudaMemcpyFromArray(dst: PointerLike, src: cudaArray_const_t, wOffset: bigint | number, hOffset: bigint | number, count: bigint | number, kind: cudaMemcpyKind): void {
       const r = raw.cudaMemcpyFromArray(rt.ptr(dst), src, wOffset, hOffset, count, kind);
+      if (rt.guards) rt.check("cudaMemcpyFromArray");
       if (r !== 0) rt.fail(r, "cudaMemcpyFromArray");
     },
     cudaMemcpyArrayToArray(dst: cudaArray_t, wOffsetDst: bigint | number, hOffsetDst: bigint | number, src: cudaArray_const_t, wOffsetSrc: bigint | number, hOffsetSrc: bigint | number, count: bigint | number, kind: cudaMemcpyKind): void {
       const r = raw.cudaMemcpyArrayToArray(dst, wOffsetDst, hOffsetDst, src, wOffsetSrc, hOffsetSrc, count, kind);
+      if (rt.guards) rt.check("cudaMemcpyArrayToArray");
       if (r !== 0) rt.fail(r, "cudaMemcpyArrayToArray", dst);
     },
     cudaMemcpyToArrayAsync(dst: cudaArray_t, wOffset: bigint | number, hOffset: bigint | number, src: PointerLike, count: bigint | number, kind: cudaMemcpyKind, stream: cudaStream_t): void {
       const r = raw.cudaMemcpyToArrayAsync(dst, wOffset, hOffset, rt.ptr(src), count, kind, stream);
+      if (rt.guards) rt.check("cudaMemcpyToArrayAsync");
       if (r !== 0) rt.fail(r, "cudaMemcpyToArrayAsync", dst);
     },
     cudaMemcpyFromArrayAsync(dst: PointerLike, src: cudaArray_const_t, wOffset: bigint | number, hOffset: bigint | number, count: bigint | number, kind: cudaMemcpyKind, stream: cudaStream_t): void {
       const r = raw.cudaMemcpyFromArrayAsync(rt.ptr(dst), src, wOffset, hOffset, count, kind, stream);
+      if (rt.guards) rt.check("cudaMemcpyFromArrayAsync");
       if (r !== 0) rt.fail(r, "cudaMemcpyFromArrayAsync");
     },
     cudaMallocAsync(size: bigint | number, hStream: cudaStream_t): Pointer {
       const r = raw.cudaMallocAsync(o0, size, hStream);
+      if (rt.guards) rt.check("cudaMallocAsync");
       if (r !== 0) rt.fail(r, "cudaMallocAsync");
       return rt.readPointer(0);
     },
     cudaFreeAsync(devPtr: PointerLike, hStream: cudaStream_t): void {
       const r = raw.cudaFreeAsync(rt.ptr(devPtr), hStream);
+      if (rt.guards) rt.check("cudaFreeAsync");
       if (r !== 0) rt.fail(r, "cudaFreeAsync");
     },
     cudaMemPoolTrimTo(memPool: cudaMemPool_t, minBytesToKeep: bigint | number): void {
       const r = raw.cudaMemPoolTrimTo(memPool, minBytesToKeep);
+      if (rt.guards) rt.check("cudaMemPoolTrimTo");
       if (r !== 0) rt.fail(r, "cudaMemPoolTrimTo", memPool);
     },
     cudaMemPoolSetAttribute(memPool: cudaMemPool_t, attr: cudaMemPoolAttr, value: PointerLike): void {
       const r = raw.cudaMemPoolSetAttribute(memPool, attr, rt.ptr(value));
+      if (rt.guards) rt.check("cudaMemPoolSetAttribute");
       if (r !== 0) rt.fail(r, "cudaMemPoolSetAttribute", memPool);
     },
     cudaMemPoolGetAttribute(memPool: cudaMemPool_t, attr: cudaMemPoolAttr, value: PointerLike): void {
       const r = raw.cudaMemPoolGetAttribute(memPool, attr, rt.ptr(value));
+      if (rt.guards) rt.check("cudaMemPoolGetAttribute");
       if (r !== 0) rt.fail(r, "cudaMemPoolGetAttribute", memPool);
     },
     cudaMemPoolSetAccess(memPool: cudaMemPool_t, descList: PointerLike, count: bigint | number): void {
-      const r = raw.cudaMemPoolSetAccess(memPool, rt.ptr(descList), count);
+      const r = raw.cudaMemPoolSetAccess(memPool, rt.ptr(rt.expect(descList, cudaMemAccessDesc, "cudaMemPoolSetAccess", "descList")), count);
+      if (rt.guards) rt.check("cudaMemPoolSetAccess");
       if (r !== 0) rt.fail(r, "cudaMemPoolSetAccess", memPool);
     },
     cudaMemPoolGetAccess(memPool: cudaMemPool_t, location: PointerLike): cudaMemAccessFlags {
-      const r = raw.cudaMemPoolGetAccess(o0, memPool, rt.ptr(location));
+      const r = raw.cudaMemPoolGetAccess(o0, memPool, rt.ptr(rt.expect(location, cudaMemLocation, "cudaMemPoolGetAccess", "location")));
+      if (rt.guards) rt.check("cudaMemPoolGetAccess");
       if (r !== 0) rt.fail(r, "cudaMemPoolGetAccess");
       return u32[0]! as cudaMemAccessFlags;
     },
     cudaMemPoolCreate(poolProps: PointerLike): cudaMemPool_t {
-      const r = raw.cudaMemPoolCreate(o0, rt.ptr(poolProps));
+      const r = raw.cudaMemPoolCreate(o0, rt.ptr(rt.expect(poolProps, cudaMemPoolProps, "cudaMemPoolCreate", "poolProps")));
+      if (rt.guards) rt.check("cudaMemPoolCreate");
       if (r !== 0) rt.fail(r, "cudaMemPoolCreate");
       return rt.readPointer(0) as cudaMemPool_t;
     },
     cudaMemPoolDestroy(memPool: cudaMemPool_t): void {
       const r = raw.cudaMemPoolDestroy(memPool);
+      if (rt.guards) rt.check("cudaMemPoolDestroy");
       if (r !== 0) rt.fail(r, "cudaMemPoolDestroy", memPool);
     },
-    cudaMemGetDefaultMemPool(memPool: PointerLike, location: PointerLike, type: cudaMemAllocationType): void {
-      const r = raw.cudaMemGetDefaultMemPool(rt.ptr(memPool), rt.ptr(location), type);
+    cudaMemGetDefaultMemPool(location: PointerLike, type: cudaMemAllocationType): cudaMemPool_t {
+      const r = raw.cudaMemGetDefaultMemPool(o0, rt.ptr(rt.expect(location, cudaMemLocation, "cudaMemGetDefaultMemPool", "location")), type);
+      if (rt.guards) rt.check("cudaMemGetDefaultMemPool");
       if (r !== 0) rt.fail(r, "cudaMemGetDefaultMemPool");
+      return rt.readPointer(0) as cudaMemPool_t;
     },
-    cudaMemGetMemPool(memPool: PointerLike, location: PointerLike, type: cudaMemAllocationType): void {
-      const r = raw.cudaMemGetMemPool(rt.ptr(memPool), rt.ptr(location), type);
+    cudaMemGetMemPool(location: PointerLike, type: cudaMemAllocationType): cudaMemPool_t {
+      const r = raw.cudaMemGetMemPool(o0, rt.ptr(rt.expect(location, cudaMemLocation, "cudaMemGetMemPool", "location")), type);
+      if (rt.guards) rt.check("cudaMemGetMemPool");
       if (r !== 0) rt.fail(r, "cudaMemGetMemPool");
+      return rt.readPointer(0) as cudaMemPool_t;
     },
     cudaMemSetMemPool(location: PointerLike, type: cudaMemAllocationType, memPool: cudaMemPool_t): void {
-      const r = raw.cudaMemSetMemPool(rt.ptr(location), type, memPool);
+      const r = raw.cudaMemSetMemPool(rt.ptr(rt.expect(location, cudaMemLocation, "cudaMemSetMemPool", "location")), type, memPool);
+      if (rt.guards) rt.check("cudaMemSetMemPool");
       if (r !== 0) rt.fail(r, "cudaMemSetMemPool");
     },
     cudaMallocFromPoolAsync(size: bigint | number, memPool: cudaMemPool_t, stream: cudaStream_t): Pointer {
       const r = raw.cudaMallocFromPoolAsync(o0, size, memPool, stream);
+      if (rt.guards) rt.check("cudaMallocFromPoolAsync");
       if (r !== 0) rt.fail(r, "cudaMallocFromPoolAsync");
       return rt.readPointer(0);
     },
     cudaMemPoolExportToShareableHandle(shareableHandle: PointerLike, memPool: cudaMemPool_t, handleType: cudaMemAllocationHandleType, flags: number): void {
       const r = raw.cudaMemPoolExportToShareableHandle(rt.ptr(shareableHandle), memPool, handleType, flags);
+      if (rt.guards) rt.check("cudaMemPoolExportToShareableHandle");
       if (r !== 0) rt.fail(r, "cudaMemPoolExportToShareableHandle");
     },
-    cudaMemPoolImportFromShareableHandle(memPool: PointerLike, shareableHandle: PointerLike, handleType: cudaMemAllocationHandleType, flags: number): void {
-      const r = raw.cudaMemPoolImportFromShareableHandle(rt.ptr(memPool), rt.ptr(shareableHandle), handleType, flags);
+    cudaMemPoolImportFromShareableHandle(shareableHandle: PointerLike, handleType: cudaMemAllocationHandleType, flags: number): cudaMemPool_t {
+      const r = raw.cudaMemPoolImportFromShareableHandle(o0, rt.ptr(shareableHandle), handleType, flags);
+      if (rt.guards) rt.check("cudaMemPoolImportFromShareableHandle");
       if (r !== 0) rt.fail(r, "cudaMemPoolImportFromShareableHandle");
+      return rt.readPointer(0) as cudaMemPool_t;
     },
-    cudaMemPoolExportPointer(exportData: PointerLike, ptr: PointerLike): void {
-      const r = raw.cudaMemPoolExportPointer(rt.ptr(exportData), rt.ptr(ptr));
+    cudaMemPoolExportPointer(ptr: PointerLike, exportData?: cudaMemPoolPtrExportData): cudaMemPoolPtrExportData {
+      const $exportData = exportData === undefined ? rt.record(cudaMemPoolPtrExportData) : rt.expect(exportData, cudaMemPoolPtrExportData, "cudaMemPoolExportPointer", "exportData");
+      const r = raw.cudaMemPoolExportPointer($exportData.$pointer(), rt.ptr(ptr));
+      if (rt.guards) rt.check("cudaMemPoolExportPointer");
       if (r !== 0) rt.fail(r, "cudaMemPoolExportPointer");
+      return $exportData;
     },
-    cudaMemPoolImportPointer(ptr: PointerLike, memPool: cudaMemPool_t, exportData: PointerLike): void {
-      const r = raw.cudaMemPoolImportPointer(rt.ptr(ptr), memPool, rt.ptr(exportData));
+    cudaMemPoolImportPointer(memPool: cudaMemPool_t, exportData: PointerLike): Pointer {
+      const r = raw.cudaMemPoolImportPointer(o0, memPool, rt.ptr(rt.expect(exportData, cudaMemPoolPtrExportData, "cudaMemPoolImportPointer", "exportData")));
+      if (rt.guards) rt.check("cudaMemPoolImportPointer");
       if (r !== 0) rt.fail(r, "cudaMemPoolImportPointer");
+      return rt.readPointer(0);
     },
-    cudaPointerGetAttributes(ptr: PointerLike): cudaPointerAttributes {
-      const attributes = new cudaPointerAttributes();
-      const r = raw.cudaPointerGetAttributes(attributes.$pointer(), rt.ptr(ptr));
+    cudaPointerGetAttributes(ptr: PointerLike, attributes?: cudaPointerAttributes): cudaPointerAttributes {
+      const $attributes = attributes === undefined ? rt.record(cudaPointerAttributes) : rt.expect(attributes, cudaPointerAttributes, "cudaPointerGetAttributes", "attributes");
+      const r = raw.cudaPointerGetAttributes($attributes.$pointer(), rt.ptr(ptr));
+      if (rt.guards) rt.check("cudaPointerGetAttributes");
       if (r !== 0) rt.fail(r, "cudaPointerGetAttributes");
-      return attributes;
+      return $attributes;
     },
     cudaDeviceCanAccessPeer(device: number, peerDevice: number): number {
       const r = raw.cudaDeviceCanAccessPeer(o0, device, peerDevice);
+      if (rt.guards) rt.check("cudaDeviceCanAccessPeer");
       if (r !== 0) rt.fail(r, "cudaDeviceCanAccessPeer");
       return i32[0]!;
     },
     cudaDeviceEnablePeerAccess(peerDevice: number, flags: number): void {
       const r = raw.cudaDeviceEnablePeerAccess(peerDevice, flags);
+      if (rt.guards) rt.check("cudaDeviceEnablePeerAccess");
       if (r !== 0) rt.fail(r, "cudaDeviceEnablePeerAccess");
     },
     cudaDeviceDisablePeerAccess(peerDevice: number): void {
       const r = raw.cudaDeviceDisablePeerAccess(peerDevice);
+      if (rt.guards) rt.check("cudaDeviceDisablePeerAccess");
       if (r !== 0) rt.fail(r, "cudaDeviceDisablePeerAccess");
     },
     cudaGraphicsUnregisterResource(resource: cudaGraphicsResource_t): void {
       const r = raw.cudaGraphicsUnregisterResource(resource);
+      if (rt.guards) rt.check("cudaGraphicsUnregisterResource");
       if (r !== 0) rt.fail(r, "cudaGraphicsUnregisterResource", resource);
     },
     cudaGraphicsResourceSetMapFlags(resource: cudaGraphicsResource_t, flags: number): void {
       const r = raw.cudaGraphicsResourceSetMapFlags(resource, flags);
+      if (rt.guards) rt.check("cudaGraphicsResourceSetMapFlags");
       if (r !== 0) rt.fail(r, "cudaGraphicsResourceSetMapFlags", resource);
     },
     cudaGraphicsMapResources(count: number, resources: PointerLike, stream: cudaStream_t): void {
       const r = raw.cudaGraphicsMapResources(count, rt.ptr(resources), stream);
+      if (rt.guards) rt.check("cudaGraphicsMapResources");
       if (r !== 0) rt.fail(r, "cudaGraphicsMapResources");
     },
     cudaGraphicsUnmapResources(count: number, resources: PointerLike, stream: cudaStream_t): void {
       const r = raw.cudaGraphicsUnmapResources(count, rt.ptr(resources), stream);
+      if (rt.guards) rt.check("cudaGraphicsUnmapResources");
       if (r !== 0) rt.fail(r, "cudaGraphicsUnmapResources");
     },
-    cudaGraphicsResourceGetMappedPointer(size: PointerLike, resource: cudaGraphicsResource_t): Pointer {
-      const r = raw.cudaGraphicsResourceGetMappedPointer(o0, rt.ptr(size), resource);
+    cudaGraphicsResourceGetMappedPointer(resource: cudaGraphicsResource_t): [devPtr: Pointer, size: bigint] {
+      const r = raw.cudaGraphicsResourceGetMappedPointer(o0, o1, resource);
+      if (rt.guards) rt.check("cudaGraphicsResourceGetMappedPointer");
       if (r !== 0) rt.fail(r, "cudaGraphicsResourceGetMappedPointer");
-      return rt.readPointer(0);
+      return [rt.readPointer(0), u64[1]!];
     },
     cudaGraphicsSubResourceGetMappedArray(resource: cudaGraphicsResource_t, arrayIndex: number, mipLevel: number): cudaArray_t {
       const r = raw.cudaGraphicsSubResourceGetMappedArray(o0, resource, arrayIndex, mipLevel);
+      if (rt.guards) rt.check("cudaGraphicsSubResourceGetMappedArray");
       if (r !== 0) rt.fail(r, "cudaGraphicsSubResourceGetMappedArray");
       return rt.readPointer(0) as cudaArray_t;
     },
     cudaGraphicsResourceGetMappedMipmappedArray(resource: cudaGraphicsResource_t): cudaMipmappedArray_t {
       const r = raw.cudaGraphicsResourceGetMappedMipmappedArray(o0, resource);
+      if (rt.guards) rt.check("cudaGraphicsResourceGetMappedMipmappedArray");
       if (r !== 0) rt.fail(r, "cudaGraphicsResourceGetMappedMipmappedArray");
       return rt.readPointer(0) as cudaMipmappedArray_t;
     },
-    cudaGetChannelDesc(desc: PointerLike, array: cudaArray_const_t): void {
-      const r = raw.cudaGetChannelDesc(rt.ptr(desc), array);
+    cudaGetChannelDesc(array: cudaArray_const_t, desc?: cudaChannelFormatDesc): cudaChannelFormatDesc {
+      const $desc = desc === undefined ? rt.record(cudaChannelFormatDesc) : rt.expect(desc, cudaChannelFormatDesc, "cudaGetChannelDesc", "desc");
+      const r = raw.cudaGetChannelDesc($desc.$pointer(), array);
+      if (rt.guards) rt.check("cudaGetChannelDesc");
       if (r !== 0) rt.fail(r, "cudaGetChannelDesc");
+      return $desc;
     },
     cudaCreateChannelDesc(x: number, y: number, z: number, w: number, f: cudaChannelFormatKind): Uint8Array {
       const r = raw.cudaCreateChannelDesc(x, y, z, w, f);
+      if (rt.guards) rt.check("cudaCreateChannelDesc");
       return r;
     },
     cudaCreateTextureObject(pTexObject: PointerLike, pResDesc: PointerLike, pTexDesc: PointerLike, pResViewDesc: PointerLike): void {
-      const r = raw.cudaCreateTextureObject(rt.ptr(pTexObject), rt.ptr(pResDesc), rt.ptr(pTexDesc), rt.ptr(pResViewDesc));
+      const r = raw.cudaCreateTextureObject(rt.ptr(pTexObject), rt.ptr(rt.expect(pResDesc, cudaResourceDesc, "cudaCreateTextureObject", "pResDesc")), rt.ptr(rt.expect(pTexDesc, cudaTextureDesc, "cudaCreateTextureObject", "pTexDesc")), rt.ptr(rt.expect(pResViewDesc, cudaResourceViewDesc, "cudaCreateTextureObject", "pResViewDesc")));
+      if (rt.guards) rt.check("cudaCreateTextureObject");
       if (r !== 0) rt.fail(r, "cudaCreateTextureObject");
     },
     cudaDestroyTextureObject(texObject: cudaTextureObject_t | number): void {
       const r = raw.cudaDestroyTextureObject(texObject);
+      if (rt.guards) rt.check("cudaDestroyTextureObject");
       if (r !== 0) rt.fail(r, "cudaDestroyTextureObject");
     },
-    cudaGetTextureObjectResourceDesc(pResDesc: PointerLike, texObject: cudaTextureObject_t | number): void {
-      const r = raw.cudaGetTextureObjectResourceDesc(rt.ptr(pResDesc), texObject);
+    cudaGetTextureObjectResourceDesc(texObject: cudaTextureObject_t | number, pResDesc?: cudaResourceDesc): cudaResourceDesc {
+      const $pResDesc = pResDesc === undefined ? rt.record(cudaResourceDesc) : rt.expect(pResDesc, cudaResourceDesc, "cudaGetTextureObjectResourceDesc", "pResDesc");
+      const r = raw.cudaGetTextureObjectResourceDesc($pResDesc.$pointer(), texObject);
+      if (rt.guards) rt.check("cudaGetTextureObjectResourceDesc");
       if (r !== 0) rt.fail(r, "cudaGetTextureObjectResourceDesc");
+      return $pResDesc;
     },
-    cudaGetTextureObjectTextureDesc(pTexDesc: PointerLike, texObject: cudaTextureObject_t | number): void {
-      const r = raw.cudaGetTextureObjectTextureDesc(rt.ptr(pTexDesc), texObject);
+    cudaGetTextureObjectTextureDesc(texObject: cudaTextureObject_t | number, pTexDesc?: cudaTextureDesc): cudaTextureDesc {
+      const $pTexDesc = pTexDesc === undefined ? rt.record(cudaTextureDesc) : rt.expect(pTexDesc, cudaTextureDesc, "cudaGetTextureObjectTextureDesc", "pTexDesc");
+      const r = raw.cudaGetTextureObjectTextureDesc($pTexDesc.$pointer(), texObject);
+      if (rt.guards) rt.check("cudaGetTextureObjectTextureDesc");
       if (r !== 0) rt.fail(r, "cudaGetTextureObjectTextureDesc");
+      return $pTexDesc;
     },
-    cudaGetTextureObjectResourceViewDesc(pResViewDesc: PointerLike, texObject: cudaTextureObject_t | number): void {
-      const r = raw.cudaGetTextureObjectResourceViewDesc(rt.ptr(pResViewDesc), texObject);
+    cudaGetTextureObjectResourceViewDesc(texObject: cudaTextureObject_t | number, pResViewDesc?: cudaResourceViewDesc): cudaResourceViewDesc {
+      const $pResViewDesc = pResViewDesc === undefined ? rt.record(cudaResourceViewDesc) : rt.expect(pResViewDesc, cudaResourceViewDesc, "cudaGetTextureObjectResourceViewDesc", "pResViewDesc");
+      const r = raw.cudaGetTextureObjectResourceViewDesc($pResViewDesc.$pointer(), texObject);
+      if (rt.guards) rt.check("cudaGetTextureObjectResourceViewDesc");
       if (r !== 0) rt.fail(r, "cudaGetTextureObjectResourceViewDesc");
+      return $pResViewDesc;
     },
     cudaCreateSurfaceObject(pSurfObject: PointerLike, pResDesc: PointerLike): void {
-      const r = raw.cudaCreateSurfaceObject(rt.ptr(pSurfObject), rt.ptr(pResDesc));
+      const r = raw.cudaCreateSurfaceObject(rt.ptr(pSurfObject), rt.ptr(rt.expect(pResDesc, cudaResourceDesc, "cudaCreateSurfaceObject", "pResDesc")));
+      if (rt.guards) rt.check("cudaCreateSurfaceObject");
       if (r !== 0) rt.fail(r, "cudaCreateSurfaceObject");
     },
     cudaDestroySurfaceObject(surfObject: cudaSurfaceObject_t | number): void {
       const r = raw.cudaDestroySurfaceObject(surfObject);
+      if (rt.guards) rt.check("cudaDestroySurfaceObject");
       if (r !== 0) rt.fail(r, "cudaDestroySurfaceObject");
     },
-    cudaGetSurfaceObjectResourceDesc(pResDesc: PointerLike, surfObject: cudaSurfaceObject_t | number): void {
-      const r = raw.cudaGetSurfaceObjectResourceDesc(rt.ptr(pResDesc), surfObject);
+    cudaGetSurfaceObjectResourceDesc(surfObject: cudaSurfaceObject_t | number, pResDesc?: cudaResourceDesc): cudaResourceDesc {
+      const $pResDesc = pResDesc === undefined ? rt.record(cudaResourceDesc) : rt.expect(pResDesc, cudaResourceDesc, "cudaGetSurfaceObjectResourceDesc", "pResDesc");
+      const r = raw.cudaGetSurfaceObjectResourceDesc($pResDesc.$pointer(), surfObject);
+      if (rt.guards) rt.check("cudaGetSurfaceObjectResourceDesc");
       if (r !== 0) rt.fail(r, "cudaGetSurfaceObjectResourceDesc");
+      return $pResDesc;
     },
     cudaDriverGetVersion(): number {
       const r = raw.cudaDriverGetVersion(o0);
+      if (rt.guards) rt.check("cudaDriverGetVersion");
       if (r !== 0) rt.fail(r, "cudaDriverGetVersion");
       return i32[0]!;
     },
     cudaRuntimeGetVersion(): number {
       const r = raw.cudaRuntimeGetVersion(o0);
+      if (rt.guards) rt.check("cudaRuntimeGetVersion");
       if (r !== 0) rt.fail(r, "cudaRuntimeGetVersion");
       return i32[0]!;
     },
     cudaLogsRegisterCallback(callbackFunc: cudaLogsCallback_t, userData: PointerLike): cudaLogsCallbackHandle {
       const r = raw.cudaLogsRegisterCallback(callbackFunc, rt.ptr(userData), o0);
+      if (rt.guards) rt.check("cudaLogsRegisterCallback");
       if (r !== 0) rt.fail(r, "cudaLogsRegisterCallback");
       return rt.readPointer(0) as cudaLogsCallbackHandle;
     },
     cudaLogsUnregisterCallback(callback: cudaLogsCallbackHandle): void {
       const r = raw.cudaLogsUnregisterCallback(callback);
+      if (rt.guards) rt.check("cudaLogsUnregisterCallback");
       if (r !== 0) rt.fail(r, "cudaLogsUnregisterCallback", callback);
     },
     cudaLogsCurrent(flags: number): cudaLogIterator {
       const r = raw.cudaLogsCurrent(o0, flags);
+      if (rt.guards) rt.check("cudaLogsCurrent");
       if (r !== 0) rt.fail(r, "cudaLogsCurrent");
       return u32[0]! as cudaLogIterator;
     },
     cudaLogsDumpToFile(iterator: PointerLike, pathToFile: string | PointerLike, flags: number): void {
       const r = raw.cudaLogsDumpToFile(rt.ptr(iterator), rt.cstr(pathToFile, 0), flags);
+      if (rt.guards) rt.check("cudaLogsDumpToFile");
       if (r !== 0) rt.fail(r, "cudaLogsDumpToFile");
     },
     cudaLogsDumpToMemory(iterator: PointerLike, buffer: PointerLike, size: PointerLike, flags: number): void {
       const r = raw.cudaLogsDumpToMemory(rt.ptr(iterator), rt.ptr(buffer), rt.ptr(size), flags);
+      if (rt.guards) rt.check("cudaLogsDumpToMemory");
       if (r !== 0) rt.fail(r, "cudaLogsDumpToMemory");
     },
     cudaGraphCreate(flags: number): cudaGraph_t {
       const r = raw.cudaGraphCreate(o0, flags);
+      if (rt.guards) rt.check("cudaGraphCreate");
       if (r !== 0) rt.fail(r, "cudaGraphCreate");
       return rt.readPointer(0) as cudaGraph_t;
     },
     cudaGraphAddKernelNode(graph: cudaGraph_t, pDependencies: PointerLike, numDependencies: bigint | number, pNodeParams: PointerLike): cudaGraphNode_t {
-      const r = raw.cudaGraphAddKernelNode(o0, graph, rt.ptr(pDependencies), numDependencies, rt.ptr(pNodeParams));
+      rt.count(numDependencies, "cudaGraphAddKernelNode", "numDependencies");
+      const r = raw.cudaGraphAddKernelNode(o0, graph, rt.sized(pDependencies, numDependencies, 8, "cudaGraphAddKernelNode", "pDependencies"), numDependencies, rt.ptr(rt.expect(pNodeParams, cudaKernelNodeParams, "cudaGraphAddKernelNode", "pNodeParams")));
+      if (rt.guards) rt.check("cudaGraphAddKernelNode");
       if (r !== 0) rt.fail(r, "cudaGraphAddKernelNode");
       return rt.readPointer(0) as cudaGraphNode_t;
     },
-    cudaGraphKernelNodeGetParams(node: cudaGraphNode_t): cudaKernelNodeParams {
-      const pNodeParams = new cudaKernelNodeParams();
-      const r = raw.cudaGraphKernelNodeGetParams(node, pNodeParams.$pointer());
+    cudaGraphKernelNodeGetParams(node: cudaGraphNode_t, pNodeParams?: cudaKernelNodeParams): cudaKernelNodeParams {
+      const $pNodeParams = pNodeParams === undefined ? rt.record(cudaKernelNodeParams) : rt.expect(pNodeParams, cudaKernelNodeParams, "cudaGraphKernelNodeGetParams", "pNodeParams");
+      const r = raw.cudaGraphKernelNodeGetParams(node, $pNodeParams.$pointer());
+      if (rt.guards) rt.check("cudaGraphKernelNodeGetParams");
       if (r !== 0) rt.fail(r, "cudaGraphKernelNodeGetParams", node);
-      return pNodeParams;
+      return $pNodeParams;
     },
     cudaGraphKernelNodeSetParams(node: cudaGraphNode_t, pNodeParams: PointerLike): void {
-      const r = raw.cudaGraphKernelNodeSetParams(node, rt.ptr(pNodeParams));
+      const r = raw.cudaGraphKernelNodeSetParams(node, rt.ptr(rt.expect(pNodeParams, cudaKernelNodeParams, "cudaGraphKernelNodeSetParams", "pNodeParams")));
+      if (rt.guards) rt.check("cudaGraphKernelNodeSetParams");
       if (r !== 0) rt.fail(r, "cudaGraphKernelNodeSetParams", node);
     },
     cudaGraphKernelNodeCopyAttributes(hDst: cudaGraphNode_t, hSrc: cudaGraphNode_t): void {
       const r = raw.cudaGraphKernelNodeCopyAttributes(hDst, hSrc);
+      if (rt.guards) rt.check("cudaGraphKernelNodeCopyAttributes");
       if (r !== 0) rt.fail(r, "cudaGraphKernelNodeCopyAttributes", hDst);
     },
-    cudaGraphKernelNodeGetAttribute(hNode: cudaGraphNode_t, attr: cudaLaunchAttributeID, value_out: PointerLike): void {
-      const r = raw.cudaGraphKernelNodeGetAttribute(hNode, attr, rt.ptr(value_out));
+    cudaGraphKernelNodeGetAttribute(hNode: cudaGraphNode_t, attr: cudaLaunchAttributeID, value_out?: cudaLaunchAttributeValue): cudaLaunchAttributeValue {
+      const $value_out = value_out === undefined ? rt.record(cudaLaunchAttributeValue) : rt.expect(value_out, cudaLaunchAttributeValue, "cudaGraphKernelNodeGetAttribute", "value_out");
+      const r = raw.cudaGraphKernelNodeGetAttribute(hNode, attr, $value_out.$pointer());
+      if (rt.guards) rt.check("cudaGraphKernelNodeGetAttribute");
       if (r !== 0) rt.fail(r, "cudaGraphKernelNodeGetAttribute", hNode);
+      return $value_out;
     },
     cudaGraphKernelNodeSetAttribute(hNode: cudaGraphNode_t, attr: cudaLaunchAttributeID, value: PointerLike): void {
-      const r = raw.cudaGraphKernelNodeSetAttribute(hNode, attr, rt.ptr(value));
+      const r = raw.cudaGraphKernelNodeSetAttribute(hNode, attr, rt.ptr(rt.expect(value, cudaLaunchAttributeValue, "cudaGraphKernelNodeSetAttribute", "value")));
+      if (rt.guards) rt.check("cudaGraphKernelNodeSetAttribute");
       if (r !== 0) rt.fail(r, "cudaGraphKernelNodeSetAttribute", hNode);
     },
     cudaGraphAddMemcpyNode(graph: cudaGraph_t, pDependencies: PointerLike, numDependencies: bigint | number, pCopyParams: PointerLike): cudaGraphNode_t {
-      const r = raw.cudaGraphAddMemcpyNode(o0, graph, rt.ptr(pDependencies), numDependencies, rt.ptr(pCopyParams));
+      rt.count(numDependencies, "cudaGraphAddMemcpyNode", "numDependencies");
+      const r = raw.cudaGraphAddMemcpyNode(o0, graph, rt.sized(pDependencies, numDependencies, 8, "cudaGraphAddMemcpyNode", "pDependencies"), numDependencies, rt.ptr(rt.expect(pCopyParams, cudaMemcpy3DParms, "cudaGraphAddMemcpyNode", "pCopyParams")));
+      if (rt.guards) rt.check("cudaGraphAddMemcpyNode");
       if (r !== 0) rt.fail(r, "cudaGraphAddMemcpyNode");
       return rt.readPointer(0) as cudaGraphNode_t;
     },
     cudaGraphAddMemcpyNodeToSymbol(graph: cudaGraph_t, pDependencies: PointerLike, numDependencies: bigint | number, symbol: PointerLike, src: PointerLike, count: bigint | number, offset: bigint | number, kind: cudaMemcpyKind): cudaGraphNode_t {
-      const r = raw.cudaGraphAddMemcpyNodeToSymbol(o0, graph, rt.ptr(pDependencies), numDependencies, rt.ptr(symbol), rt.ptr(src), count, offset, kind);
+      rt.count(numDependencies, "cudaGraphAddMemcpyNodeToSymbol", "numDependencies");
+      const r = raw.cudaGraphAddMemcpyNodeToSymbol(o0, graph, rt.sized(pDependencies, numDependencies, 8, "cudaGraphAddMemcpyNodeToSymbol", "pDependencies"), numDependencies, rt.ptr(symbol), rt.ptr(src), count, offset, kind);
+      if (rt.guards) rt.check("cudaGraphAddMemcpyNodeToSymbol");
       if (r !== 0) rt.fail(r, "cudaGraphAddMemcpyNodeToSymbol");
       return rt.readPointer(0) as cudaGraphNode_t;
     },
     cudaGraphAddMemcpyNodeFromSymbol(graph: cudaGraph_t, pDependencies: PointerLike, numDependencies: bigint | number, dst: PointerLike, symbol: PointerLike, count: bigint | number, offset: bigint | number, kind: cudaMemcpyKind): cudaGraphNode_t {
-      const r = raw.cudaGraphAddMemcpyNodeFromSymbol(o0, graph, rt.ptr(pDependencies), numDependencies, rt.ptr(dst), rt.ptr(symbol), count, offset, kind);
+      rt.count(numDependencies, "cudaGraphAddMemcpyNodeFromSymbol", "numDependencies");
+      const r = raw.cudaGraphAddMemcpyNodeFromSymbol(o0, graph, rt.sized(pDependencies, numDependencies, 8, "cudaGraphAddMemcpyNodeFromSymbol", "pDependencies"), numDependencies, rt.ptr(dst), rt.ptr(symbol), count, offset, kind);
+      if (rt.guards) rt.check("cudaGraphAddMemcpyNodeFromSymbol");
       if (r !== 0) rt.fail(r, "cudaGraphAddMemcpyNodeFromSymbol");
       return rt.readPointer(0) as cudaGraphNode_t;
     },
     cudaGraphAddMemcpyNode1D(graph: cudaGraph_t, pDependencies: PointerLike, numDependencies: bigint | number, dst: PointerLike, src: PointerLike, count: bigint | number, kind: cudaMemcpyKind): cudaGraphNode_t {
-      const r = raw.cudaGraphAddMemcpyNode1D(o0, graph, rt.ptr(pDependencies), numDependencies, rt.ptr(dst), rt.ptr(src), count, kind);
+      rt.count(numDependencies, "cudaGraphAddMemcpyNode1D", "numDependencies");
+      const r = raw.cudaGraphAddMemcpyNode1D(o0, graph, rt.sized(pDependencies, numDependencies, 8, "cudaGraphAddMemcpyNode1D", "pDependencies"), numDependencies, rt.ptr(dst), rt.ptr(src), count, kind);
+      if (rt.guards) rt.check("cudaGraphAddMemcpyNode1D");
       if (r !== 0) rt.fail(r, "cudaGraphAddMemcpyNode1D");
       return rt.readPointer(0) as cudaGraphNode_t;
     },
-    cudaGraphMemcpyNodeGetParams(node: cudaGraphNode_t): cudaMemcpy3DParms {
-      const pNodeParams = new cudaMemcpy3DParms();
-      const r = raw.cudaGraphMemcpyNodeGetParams(node, pNodeParams.$pointer());
+    cudaGraphMemcpyNodeGetParams(node: cudaGraphNode_t, pNodeParams?: cudaMemcpy3DParms): cudaMemcpy3DParms {
+      const $pNodeParams = pNodeParams === undefined ? rt.record(cudaMemcpy3DParms) : rt.expect(pNodeParams, cudaMemcpy3DParms, "cudaGraphMemcpyNodeGetParams", "pNodeParams");
+      const r = raw.cudaGraphMemcpyNodeGetParams(node, $pNodeParams.$pointer());
+      if (rt.guards) rt.check("cudaGraphMemcpyNodeGetParams");
       if (r !== 0) rt.fail(r, "cudaGraphMemcpyNodeGetParams", node);
-      return pNodeParams;
+      return $pNodeParams;
     },
     cudaGraphMemcpyNodeSetParams(node: cudaGraphNode_t, pNodeParams: PointerLike): void {
-      const r = raw.cudaGraphMemcpyNodeSetParams(node, rt.ptr(pNodeParams));
+      const r = raw.cudaGraphMemcpyNodeSetParams(node, rt.ptr(rt.expect(pNodeParams, cudaMemcpy3DParms, "cudaGraphMemcpyNodeSetParams", "pNodeParams")));
+      if (rt.guards) rt.check("cudaGraphMemcpyNodeSetParams");
       if (r !== 0) rt.fail(r, "cudaGraphMemcpyNodeSetParams", node);
     },
     cudaGraphMemcpyNodeSetParamsToSymbol(node: cudaGraphNode_t, symbol: PointerLike, src: PointerLike, count: bigint | number, offset: bigint | number, kind: cudaMemcpyKind): void {
       const r = raw.cudaGraphMemcpyNodeSetParamsToSymbol(node, rt.ptr(symbol), rt.ptr(src), count, offset, kind);
+      if (rt.guards) rt.check("cudaGraphMemcpyNodeSetParamsToSymbol");
       if (r !== 0) rt.fail(r, "cudaGraphMemcpyNodeSetParamsToSymbol", node);
     },
     cudaGraphMemcpyNodeSetParamsFromSymbol(node: cudaGraphNode_t, dst: PointerLike, symbol: PointerLike, count: bigint | number, offset: bigint | number, kind: cudaMemcpyKind): void {
       const r = raw.cudaGraphMemcpyNodeSetParamsFromSymbol(node, rt.ptr(dst), rt.ptr(symbol), count, offset, kind);
+      if (rt.guards) rt.check("cudaGraphMemcpyNodeSetParamsFromSymbol");
       if (r !== 0) rt.fail(r, "cudaGraphMemcpyNodeSetParamsFromSymbol", node);
     },
     cudaGraphMemcpyNodeSetParams1D(node: cudaGraphNode_t, dst: PointerLike, src: PointerLike, count: bigint | number, kind: cudaMemcpyKind): void {
       const r = raw.cudaGraphMemcpyNodeSetParams1D(node, rt.ptr(dst), rt.ptr(src), count, kind);
+      if (rt.guards) rt.check("cudaGraphMemcpyNodeSetParams1D");
       if (r !== 0) rt.fail(r, "cudaGraphMemcpyNodeSetParams1D", node);
     },
     cudaGraphAddMemsetNode(graph: cudaGraph_t, pDependencies: PointerLike, numDependencies: bigint | number, pMemsetParams: PointerLike): cudaGraphNode_t {
-      const r = raw.cudaGraphAddMemsetNode(o0, graph, rt.ptr(pDependencies), numDependencies, rt.ptr(pMemsetParams));
+      rt.count(numDependencies, "cudaGraphAddMemsetNode", "numDependencies");
+      const r = raw.cudaGraphAddMemsetNode(o0, graph, rt.sized(pDependencies, numDependencies, 8, "cudaGraphAddMemsetNode", "pDependencies"), numDependencies, rt.ptr(rt.expect(pMemsetParams, cudaMemsetParams, "cudaGraphAddMemsetNode", "pMemsetParams")));
+      if (rt.guards) rt.check("cudaGraphAddMemsetNode");
       if (r !== 0) rt.fail(r, "cudaGraphAddMemsetNode");
       return rt.readPointer(0) as cudaGraphNode_t;
     },
-    cudaGraphMemsetNodeGetParams(node: cudaGraphNode_t): cudaMemsetParams {
-      const pNodeParams = new cudaMemsetParams();
-      const r = raw.cudaGraphMemsetNodeGetParams(node, pNodeParams.$pointer());
+    cudaGraphMemsetNodeGetParams(node: cudaGraphNode_t, pNodeParams?: cudaMemsetParams): cudaMemsetParams {
+      const $pNodeParams = pNodeParams === undefined ? rt.record(cudaMemsetParams) : rt.expect(pNodeParams, cudaMemsetParams, "cudaGraphMemsetNodeGetParams", "pNodeParams");
+      const r = raw.cudaGraphMemsetNodeGetParams(node, $pNodeParams.$pointer());
+      if (rt.guards) rt.check("cudaGraphMemsetNodeGetParams");
       if (r !== 0) rt.fail(r, "cudaGraphMemsetNodeGetParams", node);
-      return pNodeParams;
+      return $pNodeParams;
     },
     cudaGraphMemsetNodeSetParams(node: cudaGraphNode_t, pNodeParams: PointerLike): void {
-      const r = raw.cudaGraphMemsetNodeSetParams(node, rt.ptr(pNodeParams));
+      const r = raw.cudaGraphMemsetNodeSetParams(node, rt.ptr(rt.expect(pNodeParams, cudaMemsetParams, "cudaGraphMemsetNodeSetParams", "pNodeParams")));
+      if (rt.guards) rt.check("cudaGraphMemsetNodeSetParams");
       if (r !== 0) rt.fail(r, "cudaGraphMemsetNodeSetParams", node);
     },
     cudaGraphAddHostNode(graph: cudaGraph_t, pDependencies: PointerLike, numDependencies: bigint | number, pNodeParams: PointerLike): cudaGraphNode_t {
-      const r = raw.cudaGraphAddHostNode(o0, graph, rt.ptr(pDependencies), numDependencies, rt.ptr(pNodeParams));
+      rt.count(numDependencies, "cudaGraphAddHostNode", "numDependencies");
+      const r = raw.cudaGraphAddHostNode(o0, graph, rt.sized(pDependencies, numDependencies, 8, "cudaGraphAddHostNode", "pDependencies"), numDependencies, rt.ptr(rt.expect(pNodeParams, cudaHostNodeParams, "cudaGraphAddHostNode", "pNodeParams")));
+      if (rt.guards) rt.check("cudaGraphAddHostNode");
       if (r !== 0) rt.fail(r, "cudaGraphAddHostNode");
       return rt.readPointer(0) as cudaGraphNode_t;
     },
-    cudaGraphHostNodeGetParams(node: cudaGraphNode_t): cudaHostNodeParams {
-      const pNodeParams = new cudaHostNodeParams();
-      const r = raw.cudaGraphHostNodeGetParams(node, pNodeParams.$pointer());
+    cudaGraphHostNodeGetParams(node: cudaGraphNode_t, pNodeParams?: cudaHostNodeParams): cudaHostNodeParams {
+      const $pNodeParams = pNodeParams === undefined ? rt.record(cudaHostNodeParams) : rt.expect(pNodeParams, cudaHostNodeParams, "cudaGraphHostNodeGetParams", "pNodeParams");
+      const r = raw.cudaGraphHostNodeGetParams(node, $pNodeParams.$pointer());
+      if (rt.guards) rt.check("cudaGraphHostNodeGetParams");
       if (r !== 0) rt.fail(r, "cudaGraphHostNodeGetParams", node);
-      return pNodeParams;
+      return $pNodeParams;
     },
     cudaGraphHostNodeSetParams(node: cudaGraphNode_t, pNodeParams: PointerLike): void {
-      const r = raw.cudaGraphHostNodeSetParams(node, rt.ptr(pNodeParams));
+      const r = raw.cudaGraphHostNodeSetParams(node, rt.ptr(rt.expect(pNodeParams, cudaHostNodeParams, "cudaGraphHostNodeSetParams", "pNodeParams")));
+      if (rt.guards) rt.check("cudaGraphHostNodeSetParams");
       if (r !== 0) rt.fail(r, "cudaGraphHostNodeSetParams", node);
     },
     cudaGraphAddChildGraphNode(graph: cudaGraph_t, pDependencies: PointerLike, numDependencies: bigint | number, childGraph: cudaGraph_t): cudaGraphNode_t {
-      const r = raw.cudaGraphAddChildGraphNode(o0, graph, rt.ptr(pDependencies), numDependencies, childGraph);
+      rt.count(numDependencies, "cudaGraphAddChildGraphNode", "numDependencies");
+      const r = raw.cudaGraphAddChildGraphNode(o0, graph, rt.sized(pDependencies, numDependencies, 8, "cudaGraphAddChildGraphNode", "pDependencies"), numDependencies, childGraph);
+      if (rt.guards) rt.check("cudaGraphAddChildGraphNode");
       if (r !== 0) rt.fail(r, "cudaGraphAddChildGraphNode");
       return rt.readPointer(0) as cudaGraphNode_t;
     },
     cudaGraphChildGraphNodeGetGraph(node: cudaGraphNode_t): cudaGraph_t {
       const r = raw.cudaGraphChildGraphNodeGetGraph(node, o0);
+      if (rt.guards) rt.check("cudaGraphChildGraphNodeGetGraph");
       if (r !== 0) rt.fail(r, "cudaGraphChildGraphNodeGetGraph", node);
       return rt.readPointer(0) as cudaGraph_t;
     },
     cudaGraphAddEmptyNode(graph: cudaGraph_t, pDependencies: PointerLike, numDependencies: bigint | number): cudaGraphNode_t {
-      const r = raw.cudaGraphAddEmptyNode(o0, graph, rt.ptr(pDependencies), numDependencies);
+      rt.count(numDependencies, "cudaGraphAddEmptyNode", "numDependencies");
+      const r = raw.cudaGraphAddEmptyNode(o0, graph, rt.sized(pDependencies, numDependencies, 8, "cudaGraphAddEmptyNode", "pDependencies"), numDependencies);
+      if (rt.guards) rt.check("cudaGraphAddEmptyNode");
       if (r !== 0) rt.fail(r, "cudaGraphAddEmptyNode");
       return rt.readPointer(0) as cudaGraphNode_t;
     },
-    cudaGraphAddEventRecordNode(pGraphNode: PointerLike, graph: cudaGraph_t, pDependencies: PointerLike, numDependencies: bigint | number, event: cudaEvent_t): void {
-      const r = raw.cudaGraphAddEventRecordNode(rt.ptr(pGraphNode), graph, rt.ptr(pDependencies), numDependencies, event);
+    cudaGraphAddEventRecordNode(graph: cudaGraph_t, pDependencies: PointerLike, numDependencies: bigint | number, event: cudaEvent_t): cudaGraphNode_t {
+      rt.count(numDependencies, "cudaGraphAddEventRecordNode", "numDependencies");
+      const r = raw.cudaGraphAddEventRecordNode(o0, graph, rt.sized(pDependencies, numDependencies, 8, "cudaGraphAddEventRecordNode", "pDependencies"), numDependencies, event);
+      if (rt.guards) rt.check("cudaGraphAddEventRecordNode");
       if (r !== 0) rt.fail(r, "cudaGraphAddEventRecordNode");
+      return rt.readPointer(0) as cudaGraphNode_t;
     },
     cudaGraphEventRecordNodeGetEvent(node: cudaGraphNode_t): cudaEvent_t {
       const r = raw.cudaGraphEventRecordNodeGetEvent(node, o0);
+      if (rt.guards) rt.check("cudaGraphEventRecordNodeGetEvent");
       if (r !== 0) rt.fail(r, "cudaGraphEventRecordNodeGetEvent", node);
       return rt.readPointer(0) as cudaEvent_t;
     },
     cudaGraphEventRecordNodeSetEvent(node: cudaGraphNode_t, event: cudaEvent_t): void {
       const r = raw.cudaGraphEventRecordNodeSetEvent(node, event);
+      if (rt.guards) rt.check("cudaGraphEventRecordNodeSetEvent");
       if (r !== 0) rt.fail(r, "cudaGraphEventRecordNodeSetEvent", node);
     },
-    cudaGraphAddEventWaitNode(pGraphNode: PointerLike, graph: cudaGraph_t, pDependencies: PointerLike, numDependencies: bigint | number, event: cudaEvent_t): void {
-      const r = raw.cudaGraphAddEventWaitNode(rt.ptr(pGraphNode), graph, rt.ptr(pDependencies), numDependencies, event);
+    cudaGraphAddEventWaitNode(graph: cudaGraph_t, pDependencies: PointerLike, numDependencies: bigint | number, event: cudaEvent_t): cudaGraphNode_t {
+      rt.count(numDependencies, "cudaGraphAddEventWaitNode", "numDependencies");
+      const r = raw.cudaGraphAddEventWaitNode(o0, graph, rt.sized(pDependencies, numDependencies, 8, "cudaGraphAddEventWaitNode", "pDependencies"), numDependencies, event);
+      if (rt.guards) rt.check("cudaGraphAddEventWaitNode");
       if (r !== 0) rt.fail(r, "cudaGraphAddEventWaitNode");
+      return rt.readPointer(0) as cudaGraphNode_t;
     },
     cudaGraphEventWaitNodeGetEvent(node: cudaGraphNode_t): cudaEvent_t {
       const r = raw.cudaGraphEventWaitNodeGetEvent(node, o0);
+      if (rt.guards) rt.check("cudaGraphEventWaitNodeGetEvent");
       if (r !== 0) rt.fail(r, "cudaGraphEventWaitNodeGetEvent", node);
       return rt.readPointer(0) as cudaEvent_t;
     },
     cudaGraphEventWaitNodeSetEvent(node: cudaGraphNode_t, event: cudaEvent_t): void {
       const r = raw.cudaGraphEventWaitNodeSetEvent(node, event);
+      if (rt.guards) rt.check("cudaGraphEventWaitNodeSetEvent");
       if (r !== 0) rt.fail(r, "cudaGraphEventWaitNodeSetEvent", node);
     },
     cudaGraphAddExternalSemaphoresSignalNode(graph: cudaGraph_t, pDependencies: PointerLike, numDependencies: bigint | number, nodeParams: PointerLike): cudaGraphNode_t {
-      const r = raw.cudaGraphAddExternalSemaphoresSignalNode(o0, graph, rt.ptr(pDependencies), numDependencies, rt.ptr(nodeParams));
+      rt.count(numDependencies, "cudaGraphAddExternalSemaphoresSignalNode", "numDependencies");
+      const r = raw.cudaGraphAddExternalSemaphoresSignalNode(o0, graph, rt.sized(pDependencies, numDependencies, 8, "cudaGraphAddExternalSemaphoresSignalNode", "pDependencies"), numDependencies, rt.ptr(rt.expect(nodeParams, cudaExternalSemaphoreSignalNodeParams, "cudaGraphAddExternalSemaphoresSignalNode", "nodeParams")));
+      if (rt.guards) rt.check("cudaGraphAddExternalSemaphoresSignalNode");
       if (r !== 0) rt.fail(r, "cudaGraphAddExternalSemaphoresSignalNode");
       return rt.readPointer(0) as cudaGraphNode_t;
     },
-    cudaGraphExternalSemaphoresSignalNodeGetParams(hNode: cudaGraphNode_t): cudaExternalSemaphoreSignalNodeParams {
-      const params_out = new cudaExternalSemaphoreSignalNodeParams();
-      const r = raw.cudaGraphExternalSemaphoresSignalNodeGetParams(hNode, params_out.$pointer());
+    cudaGraphExternalSemaphoresSignalNodeGetParams(hNode: cudaGraphNode_t, params_out?: cudaExternalSemaphoreSignalNodeParams): cudaExternalSemaphoreSignalNodeParams {
+      const $params_out = params_out === undefined ? rt.record(cudaExternalSemaphoreSignalNodeParams) : rt.expect(params_out, cudaExternalSemaphoreSignalNodeParams, "cudaGraphExternalSemaphoresSignalNodeGetParams", "params_out");
+      const r = raw.cudaGraphExternalSemaphoresSignalNodeGetParams(hNode, $params_out.$pointer());
+      if (rt.guards) rt.check("cudaGraphExternalSemaphoresSignalNodeGetParams");
       if (r !== 0) rt.fail(r, "cudaGraphExternalSemaphoresSignalNodeGetParams", hNode);
-      return params_out;
+      return $params_out;
     },
     cudaGraphExternalSemaphoresSignalNodeSetParams(hNode: cudaGraphNode_t, nodeParams: PointerLike): void {
-      const r = raw.cudaGraphExternalSemaphoresSignalNodeSetParams(hNode, rt.ptr(nodeParams));
+      const r = raw.cudaGraphExternalSemaphoresSignalNodeSetParams(hNode, rt.ptr(rt.expect(nodeParams, cudaExternalSemaphoreSignalNodeParams, "cudaGraphExternalSemaphoresSignalNodeSetParams", "nodeParams")));
+      if (rt.guards) rt.check("cudaGraphExternalSemaphoresSignalNodeSetParams");
       if (r !== 0) rt.fail(r, "cudaGraphExternalSemaphoresSignalNodeSetParams", hNode);
     },
     cudaGraphAddExternalSemaphoresWaitNode(graph: cudaGraph_t, pDependencies: PointerLike, numDependencies: bigint | number, nodeParams: PointerLike): cudaGraphNode_t {
-      const r = raw.cudaGraphAddExternalSemaphoresWaitNode(o0, graph, rt.ptr(pDependencies), numDependencies, rt.ptr(nodeParams));
+      rt.count(numDependencies, "cudaGraphAddExternalSemaphoresWaitNode", "numDependencies");
+      const r = raw.cudaGraphAddExternalSemaphoresWaitNode(o0, graph, rt.sized(pDependencies, numDependencies, 8, "cudaGraphAddExternalSemaphoresWaitNode", "pDependencies"), numDependencies, rt.ptr(rt.expect(nodeParams, cudaExternalSemaphoreWaitNodeParams, "cudaGraphAddExternalSemaphoresWaitNode", "nodeParams")));
+      if (rt.guards) rt.check("cudaGraphAddExternalSemaphoresWaitNode");
       if (r !== 0) rt.fail(r, "cudaGraphAddExternalSemaphoresWaitNode");
       return rt.readPointer(0) as cudaGraphNode_t;
     },
-    cudaGraphExternalSemaphoresWaitNodeGetParams(hNode: cudaGraphNode_t): cudaExternalSemaphoreWaitNodeParams {
-      const params_out = new cudaExternalSemaphoreWaitNodeParams();
-      const r = raw.cudaGraphExternalSemaphoresWaitNodeGetParams(hNode, params_out.$pointer());
+    cudaGraphExternalSemaphoresWaitNodeGetParams(hNode: cudaGraphNode_t, params_out?: cudaExternalSemaphoreWaitNodeParams): cudaExternalSemaphoreWaitNodeParams {
+      const $params_out = params_out === undefined ? rt.record(cudaExternalSemaphoreWaitNodeParams) : rt.expect(params_out, cudaExternalSemaphoreWaitNodeParams, "cudaGraphExternalSemaphoresWaitNodeGetParams", "params_out");
+      const r = raw.cudaGraphExternalSemaphoresWaitNodeGetParams(hNode, $params_out.$pointer());
+      if (rt.guards) rt.check("cudaGraphExternalSemaphoresWaitNodeGetParams");
       if (r !== 0) rt.fail(r, "cudaGraphExternalSemaphoresWaitNodeGetParams", hNode);
-      return params_out;
+      return $params_out;
     },
     cudaGraphExternalSemaphoresWaitNodeSetParams(hNode: cudaGraphNode_t, nodeParams: PointerLike): void {
-      const r = raw.cudaGraphExternalSemaphoresWaitNodeSetParams(hNode, rt.ptr(nodeParams));
+      const r = raw.cudaGraphExternalSemaphoresWaitNodeSetParams(hNode, rt.ptr(rt.expect(nodeParams, cudaExternalSemaphoreWaitNodeParams, "cudaGraphExternalSemaphoresWaitNodeSetParams", "nodeParams")));
+      if (rt.guards) rt.check("cudaGraphExternalSemaphoresWaitNodeSetParams");
       if (r !== 0) rt.fail(r, "cudaGraphExternalSemaphoresWaitNodeSetParams", hNode);
     },
     cudaGraphAddMemAllocNode(graph: cudaGraph_t, pDependencies: PointerLike, numDependencies: bigint | number, nodeParams: PointerLike): cudaGraphNode_t {
-      const r = raw.cudaGraphAddMemAllocNode(o0, graph, rt.ptr(pDependencies), numDependencies, rt.ptr(nodeParams));
+      rt.count(numDependencies, "cudaGraphAddMemAllocNode", "numDependencies");
+      const r = raw.cudaGraphAddMemAllocNode(o0, graph, rt.sized(pDependencies, numDependencies, 8, "cudaGraphAddMemAllocNode", "pDependencies"), numDependencies, rt.ptr(rt.expect(nodeParams, cudaMemAllocNodeParams, "cudaGraphAddMemAllocNode", "nodeParams")));
+      if (rt.guards) rt.check("cudaGraphAddMemAllocNode");
       if (r !== 0) rt.fail(r, "cudaGraphAddMemAllocNode");
       return rt.readPointer(0) as cudaGraphNode_t;
     },
-    cudaGraphMemAllocNodeGetParams(node: cudaGraphNode_t): cudaMemAllocNodeParams {
-      const params_out = new cudaMemAllocNodeParams();
-      const r = raw.cudaGraphMemAllocNodeGetParams(node, params_out.$pointer());
+    cudaGraphMemAllocNodeGetParams(node: cudaGraphNode_t, params_out?: cudaMemAllocNodeParams): cudaMemAllocNodeParams {
+      const $params_out = params_out === undefined ? rt.record(cudaMemAllocNodeParams) : rt.expect(params_out, cudaMemAllocNodeParams, "cudaGraphMemAllocNodeGetParams", "params_out");
+      const r = raw.cudaGraphMemAllocNodeGetParams(node, $params_out.$pointer());
+      if (rt.guards) rt.check("cudaGraphMemAllocNodeGetParams");
       if (r !== 0) rt.fail(r, "cudaGraphMemAllocNodeGetParams", node);
-      return params_out;
+      return $params_out;
     },
     cudaGraphAddMemFreeNode(graph: cudaGraph_t, pDependencies: PointerLike, numDependencies: bigint | number, dptr: PointerLike): cudaGraphNode_t {
-      const r = raw.cudaGraphAddMemFreeNode(o0, graph, rt.ptr(pDependencies), numDependencies, rt.ptr(dptr));
+      rt.count(numDependencies, "cudaGraphAddMemFreeNode", "numDependencies");
+      const r = raw.cudaGraphAddMemFreeNode(o0, graph, rt.sized(pDependencies, numDependencies, 8, "cudaGraphAddMemFreeNode", "pDependencies"), numDependencies, rt.ptr(dptr));
+      if (rt.guards) rt.check("cudaGraphAddMemFreeNode");
       if (r !== 0) rt.fail(r, "cudaGraphAddMemFreeNode");
       return rt.readPointer(0) as cudaGraphNode_t;
     },
     cudaGraphMemFreeNodeGetParams(node: cudaGraphNode_t, dptr_out: PointerLike): void {
       const r = raw.cudaGraphMemFreeNodeGetParams(node, rt.ptr(dptr_out));
+      if (rt.guards) rt.check("cudaGraphMemFreeNodeGetParams");
       if (r !== 0) rt.fail(r, "cudaGraphMemFreeNodeGetParams", node);
     },
     cudaDeviceGraphMemTrim(device: number): void {
       const r = raw.cudaDeviceGraphMemTrim(device);
+      if (rt.guards) rt.check("cudaDeviceGraphMemTrim");
       if (r !== 0) rt.fail(r, "cudaDeviceGraphMemTrim");
     },
     cudaDeviceGetGraphMemAttribute(device: number, attr: cudaGraphMemAttributeType, value: PointerLike): void {
       const r = raw.cudaDeviceGetGraphMemAttribute(device, attr, rt.ptr(value));
+      if (rt.guards) rt.check("cudaDeviceGetGraphMemAttribute");
       if (r !== 0) rt.fail(r, "cudaDeviceGetGraphMemAttribute");
     },
     cudaDeviceSetGraphMemAttribute(device: number, attr: cudaGraphMemAttributeType, value: PointerLike): void {
       const r = raw.cudaDeviceSetGraphMemAttribute(device, attr, rt.ptr(value));
+      if (rt.guards) rt.check("cudaDeviceSetGraphMemAttribute");
       if (r !== 0) rt.fail(r, "cudaDeviceSetGraphMemAttribute");
     },
     cudaGraphClone(originalGraph: cudaGraph_t): cudaGraph_t {
       const r = raw.cudaGraphClone(o0, originalGraph);
+      if (rt.guards) rt.check("cudaGraphClone");
       if (r !== 0) rt.fail(r, "cudaGraphClone");
       return rt.readPointer(0) as cudaGraph_t;
     },
     cudaGraphNodeFindInClone(originalNode: cudaGraphNode_t, clonedGraph: cudaGraph_t): cudaGraphNode_t {
       const r = raw.cudaGraphNodeFindInClone(o0, originalNode, clonedGraph);
+      if (rt.guards) rt.check("cudaGraphNodeFindInClone");
       if (r !== 0) rt.fail(r, "cudaGraphNodeFindInClone");
       return rt.readPointer(0) as cudaGraphNode_t;
     },
     cudaGraphNodeGetType(node: cudaGraphNode_t): cudaGraphNodeType {
       const r = raw.cudaGraphNodeGetType(node, o0);
+      if (rt.guards) rt.check("cudaGraphNodeGetType");
       if (r !== 0) rt.fail(r, "cudaGraphNodeGetType", node);
       return u32[0]! as cudaGraphNodeType;
     },
-    cudaGraphGetNodes(graph: cudaGraph_t, nodes: PointerLike, numNodes: PointerLike): void {
-      const r = raw.cudaGraphGetNodes(graph, rt.ptr(nodes), rt.ptr(numNodes));
-      if (r !== 0) rt.fail(r, "cudaGraphGetNodes", graph);
+    cudaGraphGetNodes(graph: cudaGraph_t, numNodes?: number): cudaGraphNode_t[] {
+      const a = rt.arrays("cudaGraphGetNodes", A_cudaGraphGetNodes, numNodes, (p) => raw.cudaGraphGetNodes(graph, p[0]!, o0), graph);
+      return a[0] as cudaGraphNode_t[];
     },
-    cudaGraphGetRootNodes(graph: cudaGraph_t, pNumRootNodes: PointerLike): cudaGraphNode_t {
-      const r = raw.cudaGraphGetRootNodes(graph, o0, rt.ptr(pNumRootNodes));
-      if (r !== 0) rt.fail(r, "cudaGraphGetRootNodes", graph);
-      return rt.readPointer(0) as cudaGraphNode_t;
+    cudaGraphGetRootNodes(graph: cudaGraph_t, pNumRootNodes?: number): cudaGraphNode_t[] {
+      const a = rt.arrays("cudaGraphGetRootNodes", A_cudaGraphGetRootNodes, pNumRootNodes, (p) => raw.cudaGraphGetRootNodes(graph, p[0]!, o0), graph);
+      return a[0] as cudaGraphNode_t[];
     },
-    cudaGraphGetEdges(graph: cudaGraph_t, from: PointerLike, to: PointerLike, edgeData: PointerLike, numEdges: PointerLike): void {
-      const r = raw.cudaGraphGetEdges(graph, rt.ptr(from), rt.ptr(to), rt.ptr(edgeData), rt.ptr(numEdges));
-      if (r !== 0) rt.fail(r, "cudaGraphGetEdges", graph);
+    cudaGraphGetEdges(graph: cudaGraph_t, numEdges?: number): [from: cudaGraphNode_t[], to: cudaGraphNode_t[], edgeData: cudaGraphEdgeData_st[]] {
+      const a = rt.arrays("cudaGraphGetEdges", A_cudaGraphGetEdges, numEdges, (p) => raw.cudaGraphGetEdges(graph, p[0]!, p[1]!, p[2]!, o0), graph);
+      return [a[0] as cudaGraphNode_t[], a[1] as cudaGraphNode_t[], a[2] as cudaGraphEdgeData_st[]];
     },
-    cudaGraphNodeGetDependencies(node: cudaGraphNode_t, edgeData: PointerLike, pNumDependencies: PointerLike): cudaGraphNode_t {
-      const r = raw.cudaGraphNodeGetDependencies(node, o0, rt.ptr(edgeData), rt.ptr(pNumDependencies));
-      if (r !== 0) rt.fail(r, "cudaGraphNodeGetDependencies", node);
-      return rt.readPointer(0) as cudaGraphNode_t;
+    cudaGraphNodeGetDependencies(node: cudaGraphNode_t, pNumDependencies?: number): [pDependencies: cudaGraphNode_t[], edgeData: cudaGraphEdgeData_st[]] {
+      const a = rt.arrays("cudaGraphNodeGetDependencies", A_cudaGraphNodeGetDependencies, pNumDependencies, (p) => raw.cudaGraphNodeGetDependencies(node, p[0]!, p[1]!, o0), node);
+      return [a[0] as cudaGraphNode_t[], a[1] as cudaGraphEdgeData_st[]];
     },
-    cudaGraphNodeGetDependentNodes(node: cudaGraphNode_t, edgeData: PointerLike, pNumDependentNodes: PointerLike): cudaGraphNode_t {
-      const r = raw.cudaGraphNodeGetDependentNodes(node, o0, rt.ptr(edgeData), rt.ptr(pNumDependentNodes));
-      if (r !== 0) rt.fail(r, "cudaGraphNodeGetDependentNodes", node);
-      return rt.readPointer(0) as cudaGraphNode_t;
+    cudaGraphNodeGetDependentNodes(node: cudaGraphNode_t, pNumDependentNodes?: number): [pDependentNodes: cudaGraphNode_t[], edgeData: cudaGraphEdgeData_st[]] {
+      const a = rt.arrays("cudaGraphNodeGetDependentNodes", A_cudaGraphNodeGetDependentNodes, pNumDependentNodes, (p) => raw.cudaGraphNodeGetDependentNodes(node, p[0]!, p[1]!, o0), node);
+      return [a[0] as cudaGraphNode_t[], a[1] as cudaGraphEdgeData_st[]];
     },
     cudaGraphAddDependencies(graph: cudaGraph_t, from: PointerLike, to: PointerLike, edgeData: PointerLike, numDependencies: bigint | number): void {
-      const r = raw.cudaGraphAddDependencies(graph, rt.ptr(from), rt.ptr(to), rt.ptr(edgeData), numDependencies);
+      const r = raw.cudaGraphAddDependencies(graph, rt.ptr(from), rt.ptr(to), rt.ptr(rt.expect(edgeData, cudaGraphEdgeData_st, "cudaGraphAddDependencies", "edgeData")), numDependencies);
+      if (rt.guards) rt.check("cudaGraphAddDependencies");
       if (r !== 0) rt.fail(r, "cudaGraphAddDependencies", graph);
     },
     cudaGraphRemoveDependencies(graph: cudaGraph_t, from: PointerLike, to: PointerLike, edgeData: PointerLike, numDependencies: bigint | number): void {
-      const r = raw.cudaGraphRemoveDependencies(graph, rt.ptr(from), rt.ptr(to), rt.ptr(edgeData), numDependencies);
+      const r = raw.cudaGraphRemoveDependencies(graph, rt.ptr(from), rt.ptr(to), rt.ptr(rt.expect(edgeData, cudaGraphEdgeData_st, "cudaGraphRemoveDependencies", "edgeData")), numDependencies);
+      if (rt.guards) rt.check("cudaGraphRemoveDependencies");
       if (r !== 0) rt.fail(r, "cudaGraphRemoveDependencies", graph);
     },
     cudaGraphDestroyNode(node: cudaGraphNode_t): void {
       const r = raw.cudaGraphDestroyNode(node);
+      if (rt.guards) rt.check("cudaGraphDestroyNode");
       if (r !== 0) rt.fail(r, "cudaGraphDestroyNode", node);
     },
     cudaGraphInstantiate(graph: cudaGraph_t, flags: bigint | number): cudaGraphExec_t {
       const r = raw.cudaGraphInstantiate(o0, graph, flags);
+      if (rt.guards) rt.check("cudaGraphInstantiate");
       if (r !== 0) rt.fail(r, "cudaGraphInstantiate");
       return rt.readPointer(0) as cudaGraphExec_t;
     },
     cudaGraphInstantiateWithFlags(graph: cudaGraph_t, flags: bigint | number): cudaGraphExec_t {
       const r = raw.cudaGraphInstantiateWithFlags(o0, graph, flags);
+      if (rt.guards) rt.check("cudaGraphInstantiateWithFlags");
       if (r !== 0) rt.fail(r, "cudaGraphInstantiateWithFlags");
       return rt.readPointer(0) as cudaGraphExec_t;
     },
     cudaGraphInstantiateWithParams(graph: cudaGraph_t, instantiateParams: PointerLike): cudaGraphExec_t {
-      const r = raw.cudaGraphInstantiateWithParams(o0, graph, rt.ptr(instantiateParams));
+      const r = raw.cudaGraphInstantiateWithParams(o0, graph, rt.ptr(rt.expect(instantiateParams, cudaGraphInstantiateParams_st, "cudaGraphInstantiateWithParams", "instantiateParams")));
+      if (rt.guards) rt.check("cudaGraphInstantiateWithParams");
       if (r !== 0) rt.fail(r, "cudaGraphInstantiateWithParams");
       return rt.readPointer(0) as cudaGraphExec_t;
     },
     cudaGraphExecGetFlags(graphExec: cudaGraphExec_t): bigint {
       const r = raw.cudaGraphExecGetFlags(graphExec, o0);
+      if (rt.guards) rt.check("cudaGraphExecGetFlags");
       if (r !== 0) rt.fail(r, "cudaGraphExecGetFlags", graphExec);
       return u64[0]!;
     },
     cudaGraphExecKernelNodeSetParams(hGraphExec: cudaGraphExec_t, node: cudaGraphNode_t, pNodeParams: PointerLike): void {
-      const r = raw.cudaGraphExecKernelNodeSetParams(hGraphExec, node, rt.ptr(pNodeParams));
+      const r = raw.cudaGraphExecKernelNodeSetParams(hGraphExec, node, rt.ptr(rt.expect(pNodeParams, cudaKernelNodeParams, "cudaGraphExecKernelNodeSetParams", "pNodeParams")));
+      if (rt.guards) rt.check("cudaGraphExecKernelNodeSetParams");
       if (r !== 0) rt.fail(r, "cudaGraphExecKernelNodeSetParams", hGraphExec);
     },
     cudaGraphExecMemcpyNodeSetParams(hGraphExec: cudaGraphExec_t, node: cudaGraphNode_t, pNodeParams: PointerLike): void {
-      const r = raw.cudaGraphExecMemcpyNodeSetParams(hGraphExec, node, rt.ptr(pNodeParams));
+      const r = raw.cudaGraphExecMemcpyNodeSetParams(hGraphExec, node, rt.ptr(rt.expect(pNodeParams, cudaMemcpy3DParms, "cudaGraphExecMemcpyNodeSetParams", "pNodeParams")));
+      if (rt.guards) rt.check("cudaGraphExecMemcpyNodeSetParams");
       if (r !== 0) rt.fail(r, "cudaGraphExecMemcpyNodeSetParams", hGraphExec);
     },
     cudaGraphExecMemcpyNodeSetParamsToSymbol(hGraphExec: cudaGraphExec_t, node: cudaGraphNode_t, symbol: PointerLike, src: PointerLike, count: bigint | number, offset: bigint | number, kind: cudaMemcpyKind): void {
       const r = raw.cudaGraphExecMemcpyNodeSetParamsToSymbol(hGraphExec, node, rt.ptr(symbol), rt.ptr(src), count, offset, kind);
+      if (rt.guards) rt.check("cudaGraphExecMemcpyNodeSetParamsToSymbol");
       if (r !== 0) rt.fail(r, "cudaGraphExecMemcpyNodeSetParamsToSymbol", hGraphExec);
     },
     cudaGraphExecMemcpyNodeSetParamsFromSymbol(hGraphExec: cudaGraphExec_t, node: cudaGraphNode_t, dst: PointerLike, symbol: PointerLike, count: bigint | number, offset: bigint | number, kind: cudaMemcpyKind): void {
       const r = raw.cudaGraphExecMemcpyNodeSetParamsFromSymbol(hGraphExec, node, rt.ptr(dst), rt.ptr(symbol), count, offset, kind);
+      if (rt.guards) rt.check("cudaGraphExecMemcpyNodeSetParamsFromSymbol");
       if (r !== 0) rt.fail(r, "cudaGraphExecMemcpyNodeSetParamsFromSymbol", hGraphExec);
     },
     cudaGraphExecMemcpyNodeSetParams1D(hGraphExec: cudaGraphExec_t, node: cudaGraphNode_t, dst: PointerLike, src: PointerLike, count: bigint | number, kind: cudaMemcpyKind): void {
       const r = raw.cudaGraphExecMemcpyNodeSetParams1D(hGraphExec, node, rt.ptr(dst), rt.ptr(src), count, kind);
+      if (rt.guards) rt.check("cudaGraphExecMemcpyNodeSetParams1D");
       if (r !== 0) rt.fail(r, "cudaGraphExecMemcpyNodeSetParams1D", hGraphExec);
     },
     cudaGraphExecMemsetNodeSetParams(hGraphExec: cudaGraphExec_t, node: cudaGraphNode_t, pNodeParams: PointerLike): void {
-      const r = raw.cudaGraphExecMemsetNodeSetParams(hGraphExec, node, rt.ptr(pNodeParams));
+      const r = raw.cudaGraphExecMemsetNodeSetParams(hGraphExec, node, rt.ptr(rt.expect(pNodeParams, cudaMemsetParams, "cudaGraphExecMemsetNodeSetParams", "pNodeParams")));
+      if (rt.guards) rt.check("cudaGraphExecMemsetNodeSetParams");
       if (r !== 0) rt.fail(r, "cudaGraphExecMemsetNodeSetParams", hGraphExec);
     },
     cudaGraphExecHostNodeSetParams(hGraphExec: cudaGraphExec_t, node: cudaGraphNode_t, pNodeParams: PointerLike): void {
-      const r = raw.cudaGraphExecHostNodeSetParams(hGraphExec, node, rt.ptr(pNodeParams));
+      const r = raw.cudaGraphExecHostNodeSetParams(hGraphExec, node, rt.ptr(rt.expect(pNodeParams, cudaHostNodeParams, "cudaGraphExecHostNodeSetParams", "pNodeParams")));
+      if (rt.guards) rt.check("cudaGraphExecHostNodeSetParams");
       if (r !== 0) rt.fail(r, "cudaGraphExecHostNodeSetParams", hGraphExec);
     },
     cudaGraphExecChildGraphNodeSetParams(hGraphExec: cudaGraphExec_t, node: cudaGraphNode_t, childGraph: cudaGraph_t): void {
       const r = raw.cudaGraphExecChildGraphNodeSetParams(hGraphExec, node, childGraph);
+      if (rt.guards) rt.check("cudaGraphExecChildGraphNodeSetParams");
       if (r !== 0) rt.fail(r, "cudaGraphExecChildGraphNodeSetParams", hGraphExec);
     },
     cudaGraphExecEventRecordNodeSetEvent(hGraphExec: cudaGraphExec_t, hNode: cudaGraphNode_t, event: cudaEvent_t): void {
       const r = raw.cudaGraphExecEventRecordNodeSetEvent(hGraphExec, hNode, event);
+      if (rt.guards) rt.check("cudaGraphExecEventRecordNodeSetEvent");
       if (r !== 0) rt.fail(r, "cudaGraphExecEventRecordNodeSetEvent", hGraphExec);
     },
     cudaGraphExecEventWaitNodeSetEvent(hGraphExec: cudaGraphExec_t, hNode: cudaGraphNode_t, event: cudaEvent_t): void {
       const r = raw.cudaGraphExecEventWaitNodeSetEvent(hGraphExec, hNode, event);
+      if (rt.guards) rt.check("cudaGraphExecEventWaitNodeSetEvent");
       if (r !== 0) rt.fail(r, "cudaGraphExecEventWaitNodeSetEvent", hGraphExec);
     },
     cudaGraphExecExternalSemaphoresSignalNodeSetParams(hGraphExec: cudaGraphExec_t, hNode: cudaGraphNode_t, nodeParams: PointerLike): void {
-      const r = raw.cudaGraphExecExternalSemaphoresSignalNodeSetParams(hGraphExec, hNode, rt.ptr(nodeParams));
+      const r = raw.cudaGraphExecExternalSemaphoresSignalNodeSetParams(hGraphExec, hNode, rt.ptr(rt.expect(nodeParams, cudaExternalSemaphoreSignalNodeParams, "cudaGraphExecExternalSemaphoresSignalNodeSetParams", "nodeParams")));
+      if (rt.guards) rt.check("cudaGraphExecExternalSemaphoresSignalNodeSetParams");
       if (r !== 0) rt.fail(r, "cudaGraphExecExternalSemaphoresSignalNodeSetParams", hGraphExec);
     },
     cudaGraphExecExternalSemaphoresWaitNodeSetParams(hGraphExec: cudaGraphExec_t, hNode: cudaGraphNode_t, nodeParams: PointerLike): void {
-      const r = raw.cudaGraphExecExternalSemaphoresWaitNodeSetParams(hGraphExec, hNode, rt.ptr(nodeParams));
+      const r = raw.cudaGraphExecExternalSemaphoresWaitNodeSetParams(hGraphExec, hNode, rt.ptr(rt.expect(nodeParams, cudaExternalSemaphoreWaitNodeParams, "cudaGraphExecExternalSemaphoresWaitNodeSetParams", "nodeParams")));
+      if (rt.guards) rt.check("cudaGraphExecExternalSemaphoresWaitNodeSetParams");
       if (r !== 0) rt.fail(r, "cudaGraphExecExternalSemaphoresWaitNodeSetParams", hGraphExec);
     },
     cudaGraphNodeSetEnabled(hGraphExec: cudaGraphExec_t, hNode: cudaGraphNode_t, isEnabled: number): void {
       const r = raw.cudaGraphNodeSetEnabled(hGraphExec, hNode, isEnabled);
+      if (rt.guards) rt.check("cudaGraphNodeSetEnabled");
       if (r !== 0) rt.fail(r, "cudaGraphNodeSetEnabled", hGraphExec);
     },
     cudaGraphNodeGetEnabled(hGraphExec: cudaGraphExec_t, hNode: cudaGraphNode_t): number {
       const r = raw.cudaGraphNodeGetEnabled(hGraphExec, hNode, o0);
+      if (rt.guards) rt.check("cudaGraphNodeGetEnabled");
       if (r !== 0) rt.fail(r, "cudaGraphNodeGetEnabled", hGraphExec);
       return u32[0]!;
     },
     cudaGraphExecUpdate(hGraphExec: cudaGraphExec_t, hGraph: cudaGraph_t, resultInfo: PointerLike): void {
-      const r = raw.cudaGraphExecUpdate(hGraphExec, hGraph, rt.ptr(resultInfo));
+      const r = raw.cudaGraphExecUpdate(hGraphExec, hGraph, rt.ptr(rt.expect(resultInfo, cudaGraphExecUpdateResultInfo_st, "cudaGraphExecUpdate", "resultInfo")));
+      if (rt.guards) rt.check("cudaGraphExecUpdate");
       if (r !== 0) rt.fail(r, "cudaGraphExecUpdate", hGraphExec);
     },
     cudaGraphUpload(graphExec: cudaGraphExec_t, stream: cudaStream_t): void {
       const r = raw.cudaGraphUpload(graphExec, stream);
+      if (rt.guards) rt.check("cudaGraphUpload");
       if (r !== 0) rt.fail(r, "cudaGraphUpload", graphExec);
     },
     cudaGraphLaunch(graphExec: cudaGraphExec_t, stream: cudaStream_t): void {
       const r = raw.cudaGraphLaunch(graphExec, stream);
+      if (rt.guards) rt.check("cudaGraphLaunch");
       if (r !== 0) rt.fail(r, "cudaGraphLaunch", graphExec);
     },
     cudaGraphExecDestroy(graphExec: cudaGraphExec_t): void {
       const r = raw.cudaGraphExecDestroy(graphExec);
+      if (rt.guards) rt.check("cudaGraphExecDestroy");
       if (r !== 0) rt.fail(r, "cudaGraphExecDestroy", graphExec);
     },
     cudaGraphDestroy(graph: cudaGraph_t): void {
       const r = raw.cudaGraphDestroy(graph);
+      if (rt.guards) rt.check("cudaGraphDestroy");
       if (r !== 0) rt.fail(r, "cudaGraphDestroy", graph);
     },
     cudaGraphDebugDotPrint(graph: cudaGraph_t, path: string | PointerLike, flags: number): void {
       const r = raw.cudaGraphDebugDotPrint(graph, rt.cstr(path, 0), flags);
+      if (rt.guards) rt.check("cudaGraphDebugDotPrint");
       if (r !== 0) rt.fail(r, "cudaGraphDebugDotPrint", graph);
     },
     cudaUserObjectCreate(ptr: PointerLike, destroy: cudaHostFn_t, initialRefcount: number, flags: number): cudaUserObject_t {
       const r = raw.cudaUserObjectCreate(o0, rt.ptr(ptr), destroy, initialRefcount, flags);
+      if (rt.guards) rt.check("cudaUserObjectCreate");
       if (r !== 0) rt.fail(r, "cudaUserObjectCreate");
       return rt.readPointer(0) as cudaUserObject_t;
     },
     cudaUserObjectRetain(object: cudaUserObject_t, count: number): void {
       const r = raw.cudaUserObjectRetain(object, count);
+      if (rt.guards) rt.check("cudaUserObjectRetain");
       if (r !== 0) rt.fail(r, "cudaUserObjectRetain", object);
     },
     cudaUserObjectRelease(object: cudaUserObject_t, count: number): void {
       const r = raw.cudaUserObjectRelease(object, count);
+      if (rt.guards) rt.check("cudaUserObjectRelease");
       if (r !== 0) rt.fail(r, "cudaUserObjectRelease", object);
     },
     cudaGraphRetainUserObject(graph: cudaGraph_t, object: cudaUserObject_t, count: number, flags: number): void {
       const r = raw.cudaGraphRetainUserObject(graph, object, count, flags);
+      if (rt.guards) rt.check("cudaGraphRetainUserObject");
       if (r !== 0) rt.fail(r, "cudaGraphRetainUserObject", graph);
     },
     cudaGraphReleaseUserObject(graph: cudaGraph_t, object: cudaUserObject_t, count: number): void {
       const r = raw.cudaGraphReleaseUserObject(graph, object, count);
+      if (rt.guards) rt.check("cudaGraphReleaseUserObject");
       if (r !== 0) rt.fail(r, "cudaGraphReleaseUserObject", graph);
     },
     cudaGraphAddNode(graph: cudaGraph_t, pDependencies: PointerLike, dependencyData: PointerLike, numDependencies: bigint | number, nodeParams: PointerLike): cudaGraphNode_t {
-      const r = raw.cudaGraphAddNode(o0, graph, rt.ptr(pDependencies), rt.ptr(dependencyData), numDependencies, rt.ptr(nodeParams));
+      rt.count(numDependencies, "cudaGraphAddNode", "numDependencies");
+      const r = raw.cudaGraphAddNode(o0, graph, rt.sized(pDependencies, numDependencies, 8, "cudaGraphAddNode", "pDependencies"), rt.ptr(rt.expect(dependencyData, cudaGraphEdgeData_st, "cudaGraphAddNode", "dependencyData")), numDependencies, rt.ptr(rt.expect(nodeParams, cudaGraphNodeParams, "cudaGraphAddNode", "nodeParams")));
+      if (rt.guards) rt.check("cudaGraphAddNode");
       if (r !== 0) rt.fail(r, "cudaGraphAddNode");
       return rt.readPointer(0) as cudaGraphNode_t;
     },
     cudaGraphNodeSetParams(node: cudaGraphNode_t, nodeParams: PointerLike): void {
-      const r = raw.cudaGraphNodeSetParams(node, rt.ptr(nodeParams));
+      const r = raw.cudaGraphNodeSetParams(node, rt.ptr(rt.expect(nodeParams, cudaGraphNodeParams, "cudaGraphNodeSetParams", "nodeParams")));
+      if (rt.guards) rt.check("cudaGraphNodeSetParams");
       if (r !== 0) rt.fail(r, "cudaGraphNodeSetParams", node);
     },
     cudaGraphExecNodeSetParams(graphExec: cudaGraphExec_t, node: cudaGraphNode_t, nodeParams: PointerLike): void {
-      const r = raw.cudaGraphExecNodeSetParams(graphExec, node, rt.ptr(nodeParams));
+      const r = raw.cudaGraphExecNodeSetParams(graphExec, node, rt.ptr(rt.expect(nodeParams, cudaGraphNodeParams, "cudaGraphExecNodeSetParams", "nodeParams")));
+      if (rt.guards) rt.check("cudaGraphExecNodeSetParams");
       if (r !== 0) rt.fail(r, "cudaGraphExecNodeSetParams", graphExec);
     },
-    cudaGraphConditionalHandleCreate(pHandle_out: PointerLike, graph: cudaGraph_t, defaultLaunchValue: number, flags: number): void {
-      const r = raw.cudaGraphConditionalHandleCreate(rt.ptr(pHandle_out), graph, defaultLaunchValue, flags);
+    cudaGraphConditionalHandleCreate(graph: cudaGraph_t, defaultLaunchValue: number, flags: number): cudaGraphConditionalHandle {
+      const r = raw.cudaGraphConditionalHandleCreate(o0, graph, defaultLaunchValue, flags);
+      if (rt.guards) rt.check("cudaGraphConditionalHandleCreate");
       if (r !== 0) rt.fail(r, "cudaGraphConditionalHandleCreate");
+      return u64[0]! as cudaGraphConditionalHandle;
     },
     cudaGetDriverEntryPoint(symbol: string | PointerLike, flags: bigint | number): [funcPtr: Pointer, driverStatus: cudaDriverEntryPointQueryResult] {
       const r = raw.cudaGetDriverEntryPoint(rt.cstr(symbol, 0), o0, flags, o1);
+      if (rt.guards) rt.check("cudaGetDriverEntryPoint");
       if (r !== 0) rt.fail(r, "cudaGetDriverEntryPoint");
       return [rt.readPointer(0), u32[2]! as cudaDriverEntryPointQueryResult];
     },
-    cudaGetDriverEntryPointByVersion(symbol: string | PointerLike, funcPtr: PointerLike, cudaVersion: number, flags: bigint | number, driverStatus: PointerLike): void {
-      const r = raw.cudaGetDriverEntryPointByVersion(rt.cstr(symbol, 0), rt.ptr(funcPtr), cudaVersion, flags, rt.ptr(driverStatus));
+    cudaGetDriverEntryPointByVersion(symbol: string | PointerLike, funcPtr: PointerLike, cudaVersion: number, flags: bigint | number): cudaDriverEntryPointQueryResult {
+      const r = raw.cudaGetDriverEntryPointByVersion(rt.cstr(symbol, 0), rt.ptr(funcPtr), cudaVersion, flags, o0);
+      if (rt.guards) rt.check("cudaGetDriverEntryPointByVersion");
       if (r !== 0) rt.fail(r, "cudaGetDriverEntryPointByVersion");
+      return u32[0]! as cudaDriverEntryPointQueryResult;
     },
     cudaLibraryLoadData(code: PointerLike, jitOptions: PointerLike, jitOptionsValues: PointerLike, numJitOptions: number, libraryOptions: PointerLike, libraryOptionValues: PointerLike, numLibraryOptions: number): cudaLibrary_t {
-      const r = raw.cudaLibraryLoadData(o0, rt.ptr(code), rt.ptr(jitOptions), rt.ptr(jitOptionsValues), numJitOptions, rt.ptr(libraryOptions), rt.ptr(libraryOptionValues), numLibraryOptions);
+      rt.count(numJitOptions, "cudaLibraryLoadData", "numJitOptions");
+      rt.count(numLibraryOptions, "cudaLibraryLoadData", "numLibraryOptions");
+      const r = raw.cudaLibraryLoadData(o0, rt.ptr(code), rt.sized(jitOptions, numJitOptions, 4, "cudaLibraryLoadData", "jitOptions"), rt.ptr(jitOptionsValues), numJitOptions, rt.sized(libraryOptions, numLibraryOptions, 4, "cudaLibraryLoadData", "libraryOptions"), rt.ptr(libraryOptionValues), numLibraryOptions);
+      if (rt.guards) rt.check("cudaLibraryLoadData");
       if (r !== 0) rt.fail(r, "cudaLibraryLoadData");
       return rt.readPointer(0) as cudaLibrary_t;
     },
     cudaLibraryLoadFromFile(fileName: string | PointerLike, jitOptions: PointerLike, jitOptionsValues: PointerLike, numJitOptions: number, libraryOptions: PointerLike, libraryOptionValues: PointerLike, numLibraryOptions: number): cudaLibrary_t {
-      const r = raw.cudaLibraryLoadFromFile(o0, rt.cstr(fileName, 0), rt.ptr(jitOptions), rt.ptr(jitOptionsValues), numJitOptions, rt.ptr(libraryOptions), rt.ptr(libraryOptionValues), numLibraryOptions);
+      rt.count(numJitOptions, "cudaLibraryLoadFromFile", "numJitOptions");
+      rt.count(numLibraryOptions, "cudaLibraryLoadFromFile", "numLibraryOptions");
+      const r = raw.cudaLibraryLoadFromFile(o0, rt.cstr(fileName, 0), rt.sized(jitOptions, numJitOptions, 4, "cudaLibraryLoadFromFile", "jitOptions"), rt.ptr(jitOptionsValues), numJitOptions, rt.sized(libraryOptions, numLibraryOptions, 4, "cudaLibraryLoadFromFile", "libraryOptions"), rt.ptr(libraryOptionValues), numLibraryOptions);
+      if (rt.guards) rt.check("cudaLibraryLoadFromFile");
       if (r !== 0) rt.fail(r, "cudaLibraryLoadFromFile");
       return rt.readPointer(0) as cudaLibrary_t;
     },
     cudaLibraryUnload(library: cudaLibrary_t): void {
       const r = raw.cudaLibraryUnload(library);
+      if (rt.guards) rt.check("cudaLibraryUnload");
       if (r !== 0) rt.fail(r, "cudaLibraryUnload", library);
     },
     cudaLibraryGetKernel(library: cudaLibrary_t, name: string | PointerLike): cudaKernel_t {
       const r = raw.cudaLibraryGetKernel(o0, library, rt.cstr(name, 0));
+      if (rt.guards) rt.check("cudaLibraryGetKernel");
       if (r !== 0) rt.fail(r, "cudaLibraryGetKernel");
       return rt.readPointer(0) as cudaKernel_t;
     },
     cudaLibraryGetGlobal(library: cudaLibrary_t, name: string | PointerLike): [dptr: Pointer, bytes: bigint] {
       const r = raw.cudaLibraryGetGlobal(o0, o1, library, rt.cstr(name, 0));
+      if (rt.guards) rt.check("cudaLibraryGetGlobal");
       if (r !== 0) rt.fail(r, "cudaLibraryGetGlobal");
       return [rt.readPointer(0), u64[1]!];
     },
     cudaLibraryGetManaged(library: cudaLibrary_t, name: string | PointerLike): [dptr: Pointer, bytes: bigint] {
       const r = raw.cudaLibraryGetManaged(o0, o1, library, rt.cstr(name, 0));
+      if (rt.guards) rt.check("cudaLibraryGetManaged");
       if (r !== 0) rt.fail(r, "cudaLibraryGetManaged");
       return [rt.readPointer(0), u64[1]!];
     },
     cudaLibraryGetUnifiedFunction(library: cudaLibrary_t, symbol: string | PointerLike): Pointer {
       const r = raw.cudaLibraryGetUnifiedFunction(o0, library, rt.cstr(symbol, 0));
+      if (rt.guards) rt.check("cudaLibraryGetUnifiedFunction");
       if (r !== 0) rt.fail(r, "cudaLibraryGetUnifiedFunction");
       return rt.readPointer(0);
     },
-    cudaLibraryGetKernelCount(count: PointerLike, lib: cudaLibrary_t): void {
-      const r = raw.cudaLibraryGetKernelCount(rt.ptr(count), lib);
+    cudaLibraryGetKernelCount(lib: cudaLibrary_t): number {
+      const r = raw.cudaLibraryGetKernelCount(o0, lib);
+      if (rt.guards) rt.check("cudaLibraryGetKernelCount");
       if (r !== 0) rt.fail(r, "cudaLibraryGetKernelCount");
+      return u32[0]!;
     },
-    cudaLibraryEnumerateKernels(numKernels: number, lib: cudaLibrary_t): cudaKernel_t {
-      const r = raw.cudaLibraryEnumerateKernels(o0, numKernels, lib);
-      if (r !== 0) rt.fail(r, "cudaLibraryEnumerateKernels");
-      return rt.readPointer(0) as cudaKernel_t;
+    cudaLibraryEnumerateKernels(numKernels: number, lib: cudaLibrary_t): cudaKernel_t[] {
+      rt.count(numKernels, "cudaLibraryEnumerateKernels", "numKernels");
+      const a = rt.arrays("cudaLibraryEnumerateKernels", A_cudaLibraryEnumerateKernels, numKernels, (p) => raw.cudaLibraryEnumerateKernels(p[0]!, numKernels, lib));
+      return a[0] as cudaKernel_t[];
     },
     cudaKernelSetAttributeForDevice(kernel: cudaKernel_t, attr: cudaFuncAttribute, value: number, device: number): void {
       const r = raw.cudaKernelSetAttributeForDevice(kernel, attr, value, device);
+      if (rt.guards) rt.check("cudaKernelSetAttributeForDevice");
       if (r !== 0) rt.fail(r, "cudaKernelSetAttributeForDevice", kernel);
     },
     cudaGetExportTable(ppExportTable: PointerLike, pExportTableId: PointerLike): void {
-      const r = raw.cudaGetExportTable(rt.ptr(ppExportTable), rt.ptr(pExportTableId));
+      const r = raw.cudaGetExportTable(rt.ptr(ppExportTable), rt.ptr(rt.expect(pExportTableId, CUuuid_st, "cudaGetExportTable", "pExportTableId")));
+      if (rt.guards) rt.check("cudaGetExportTable");
       if (r !== 0) rt.fail(r, "cudaGetExportTable");
     },
     cudaGetFuncBySymbol(symbolPtr: PointerLike): cudaFunction_t {
       const r = raw.cudaGetFuncBySymbol(o0, rt.ptr(symbolPtr));
+      if (rt.guards) rt.check("cudaGetFuncBySymbol");
       if (r !== 0) rt.fail(r, "cudaGetFuncBySymbol");
       return rt.readPointer(0) as cudaFunction_t;
     },
     cudaGetKernel(entryFuncAddr: PointerLike): cudaKernel_t {
       const r = raw.cudaGetKernel(o0, rt.ptr(entryFuncAddr));
+      if (rt.guards) rt.check("cudaGetKernel");
       if (r !== 0) rt.fail(r, "cudaGetKernel");
       return rt.readPointer(0) as cudaKernel_t;
     },
