@@ -7,5 +7,8 @@ export default defineConfig({
     pool: "forks",
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // Every suite runs the checked call style with guard bytes after its scratch memory and records (checked after
+    // each call): a binding that writes past its memory fails loudly, naming the function.
+    env: { CUDA_TS_DEBUG: "guards" },
   },
 });

@@ -47,6 +47,8 @@ export interface BindingExtras<R> {
   load(): LoadedLibrary;
   /** The loaded library, or undefined before the first call. */
   readonly loaded: LoadedLibrary | undefined;
+  /** Whether the checked calls run with guard bytes (`CUDA_TS_DEBUG=guards`, read when the binding is created). */
+  readonly guards: boolean;
   /**
    * The native function behind `raw[name]`, resolved now if it was not yet (for hot paths that keep it in a
    * variable instead of looking it up on `raw` every call). Throws like the first call would.
@@ -114,6 +116,7 @@ export function createBinding<R extends object, C extends object>(options: Bindi
     get loaded() {
       return loaded;
     },
+    guards: rt.guards,
     resolve(name: string) {
       const spec = options.functions[name];
       if (spec === undefined) throw new TypeError(`${options.info.name} has no function ${name}`);
