@@ -195,6 +195,7 @@ export function run(opts: RunOptions): number {
       opts.log(`note: ${ir.library} uses types of ${[...new Set(missing)].join(", ")}, whose headers are not here; checked against the manifest instead.`);
     }
   }
+  for (const ir of irs) for (const n of ir.notes) if (n.startsWith("MISSING ")) opts.log(`warning: ${n.slice(8)}`);
   const generated = irs.filter((ir) => plans.find((p) => p.name === ir.library)!.status === "generate");
   for (const ir of generated) {
     plans.find((p) => p.name === ir.library)!.files = emitLibrary(ir, manifest.libraries[ir.library]!, irs);

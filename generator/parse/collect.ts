@@ -11,7 +11,7 @@ import { parseDoc, parseMemberDoc } from "./doc.ts";
 import { collectRecord, nameNestedRecords } from "./records.ts";
 import { evaluationSource, macroDoc, macroSkipReason, type MacroDef, precedingComment, readEvaluations, readMacro } from "./macros.ts";
 import { matchProcAddress, type PfnEntry, readPfn, signatureOf } from "./proc-address.ts";
-import { decideRoles, type RoleOverrides } from "./roles.ts";
+import { decideRoles, paramDocs, type RoleOverrides } from "./roles.ts";
 
 /** What collectLibrary needs. */
 export interface CollectInput {
@@ -130,6 +130,7 @@ function collectFromTu(input: CollectInput, tu: Deno.PointerValue): IrLibrary {
       case CursorKind.FunctionDecl: {
         const symbol = clang.spelling(c);
         const fn = readFunction(ctx, c, symbol);
+        if (!clang.isDefinition(c)) externSymbols.add(symbol);
         if (seenFunctions.has(fn.name)) break;
         seenFunctions.add(fn.name);
         if (clang.isDefinition(c)) {
@@ -300,11 +301,20 @@ function collectFromTu(input: CollectInput, tu: Deno.PointerValue): IrLibrary {
     if (reason) skipped.push({ name: m.name, kind: "macro", reason, location: m.location });
     else candidates.push(m);
   }
+  renameByMacro(functions, macros, externSymbols, notes);
   addAliasFunctions(functions, macros, spec);
   if (candidates.length > 0) {
     const evaluated = evaluateMacros(input, candidates);
     constants.push(...evaluated.constants);
     skipped.push(...evaluated.skipped);
+  }
+
+  // A header the manifest assigns to this library that contributed nothing was not parsed (not included by the
+  // library's headers, or guarded out): say so instead of leaving its declarations silently missing.
+  const seenFiles = new Set<string>();
+  for (const d of [...functions, ...enums, ...records, ...typedefs, ...constants, ...skipped]) if (d.location) seenFiles.add(d.location.file);
+  for (const file of [...spec.headers, ...spec.owns]) {
+    if (!seenFiles.has(file)) notes.push(`MISSING ${file}: listed in the manifest for ${library}, but none of its declarations reached the parse (is it included by ${spec.headers.join(", ")}?)`);
   }
 
   return {
@@ -332,6 +342,16 @@ function roleOverrides(fn: IrFunction, spec: LibrarySpec): RoleOverrides {
 }
 
 function assignRoles(fn: IrFunction, spec: LibrarySpec, overrides: RoleOverrides): void {
+  // Doc parameters matched by position (the header names them differently) take the declaration's names, so that
+  // every emitter finds them.
+  if (fn.doc) {
+    const matched = paramDocs(fn);
+    const used = new Set(matched.filter((d) => d !== undefined));
+    fn.doc.params = [
+      ...fn.params.flatMap((p, i) => (matched[i] ? [{ ...matched[i]!, name: p.name }] : [])),
+      ...fn.doc.params.filter((d) => !used.has(d)),
+    ];
+  }
   const statusType = spec.status?.type;
   const res = resolveTypedefs(fn.result);
   const returnsStatus = statusType !== undefined && spec.status?.field === undefined &&
@@ -360,6 +380,23 @@ export function applyTwinOverrides(ir: IrLibrary, spec: LibrarySpec, twin: IrLib
     o.outputs = outputs;
     assignRoles(fn, spec, o);
     for (const r of fn.roles) if (r.role === "output" && r.rule === "manifest outputs override") r.rule = `manifest outputs override of the twin ${twinName}`;
+  }
+}
+
+/**
+ * A function renamed by a macro after its first declaration (`cuFileDriverClose(void);` then
+ * `#define cuFileDriverClose cuFileDriverClose_v2` and a second declaration): C code that includes the header calls
+ * the macro's target, so that is the symbol to bind.
+ */
+function renameByMacro(functions: IrFunction[], macros: MacroDef[], externSymbols: Set<string>, notes: string[]): void {
+  const byName = new Map(functions.map((f) => [f.name, f]));
+  for (const m of macros) {
+    if (m.functionLike || m.body.length !== 1) continue;
+    const f = byName.get(m.name);
+    const target = m.body[0]!;
+    if (f === undefined || target === f.symbol || target === f.ptdsSymbol || !externSymbols.has(target)) continue;
+    notes.push(`${f.name}: bound to ${target}, the symbol the header's \`#define ${m.name} ${target}\` makes C code call (declared first as ${f.symbol})`);
+    f.symbol = target;
   }
 }
 

@@ -61,24 +61,12 @@ function pointeeOf(pointee: IrType): PointeeKind {
   }
 }
 
-/** The element size of a pointer's pointee, when it has one (not void). */
-function elementSize(t: IrType): number | undefined {
+/** `T*` where T is a typedef of `void*` (cuFile's CUfileHandle_t): a pointer to an opaque handle. */
+function opaqueHandlePointer(t: IrType): boolean {
   const r = resolveTypedefs(t);
-  if (r.kind !== "pointer") return undefined;
+  if (r.kind !== "pointer" || r.pointee.kind !== "typedef") return false;
   const p = resolveTypedefs(r.pointee);
-  switch (p.kind) {
-    case "int":
-    case "enum":
-      return p.size;
-    case "float":
-      return p.size;
-    case "bool":
-      return 1;
-    case "pointer":
-      return 8;
-    default:
-      return undefined;
-  }
+  return p.kind === "pointer" && resolveTypedefs(p.pointee).kind === "void";
 }
 
 /** A plain integer type: a C integer or one of the standard typedefs (size_t, uint32_t), not a CUdevice. */
@@ -205,7 +193,7 @@ export function decideRoles(fn: IrFunction, overrides: RoleOverrides, returnsSta
       const generic = [...Array(n).keys()].filter(
         (j) => j !== i && isCountCandidate(j) && /^(p?[cC]ount|.*Count|p?[nN]um[A-Z]\w*|nb[A-Z]\w*)$/.test(fn.params[j]!.name) && ![...countOf.values()].includes(j),
       );
-      if (generic.length === 1 && /\b(each|array|list|buffer)\b/i.test(docs[i]?.text ?? "")) {
+      if (generic.length === 1 && /\beach\b|\barray of\b|\blist\b|\bbuffer\b/i.test(docs[i]?.text ?? "")) {
         found = { j: generic[0]!, rule: `the only count-named parameter (${fn.params[generic[0]!]!.name}) sizes an output documented as several` };
       }
     }
@@ -314,28 +302,26 @@ export function decideRoles(fn: IrFunction, overrides: RoleOverrides, returnsSta
       continue;
     }
     const kind = pointeeOf(r.pointee);
-    if (forced) {
-      roles[i] = forced.has(p.name)
-        ? { role: "output", rule: "manifest outputs override" }
-        : kind === "void" || kind === "char" || kind === "none"
-          ? { role: "caller-buffer", rule: "manifest outputs override names other parameters" }
-          : { role: "caller-buffer", rule: "manifest outputs override names other parameters" };
-      continue;
-    }
-    if (excluded.has(p.name)) {
-      roles[i] = { role: "caller-buffer", rule: "manifest notOutputs override" };
+    if (kind === "none") {
+      roles[i] = { role: "input", rule: "handle or opaque pointer" };
       continue;
     }
     if (kind === "void" && p.type.kind === "typedef") {
       roles[i] = { role: "input", rule: `opaque handle typedef (${p.type.name})` };
       continue;
     }
-    if (kind === "void") {
-      roles[i] = { role: "caller-buffer", rule: "void*: memory the caller provides" };
+    if (forced) {
+      roles[i] = forced.has(p.name)
+        ? { role: "output", rule: "manifest outputs override" }
+        : { role: "caller-buffer", rule: "manifest outputs override names other parameters" };
       continue;
     }
-    if (kind === "none") {
-      roles[i] = { role: "input", rule: "handle or opaque pointer" };
+    if (excluded.has(p.name)) {
+      roles[i] = { role: "caller-buffer", rule: "manifest notOutputs override" };
+      continue;
+    }
+    if (kind === "void") {
+      roles[i] = { role: "caller-buffer", rule: "void*: memory the caller provides" };
       continue;
     }
     if (kind === "char") {
@@ -355,15 +341,27 @@ export function decideRoles(fn: IrFunction, overrides: RoleOverrides, returnsSta
       roles[i] = { role: "caller-buffer", rule: "documented [in]" };
       continue;
     }
+    if (!d && i === 0 && kind === "pointer" && opaqueHandlePointer(p.type) && /(Register|SetUp|Create|Open|Alloc|Import)/.test(fn.name)) {
+      roles[i] = { role: "output", rule: "the handle a creator returns through its first parameter" };
+      continue;
+    }
     if (!d) {
       // Undocumented: a getter's or creator's pointer to one handle, scalar or record is what it returns.
-      if (/(Get|Create|Alloc|Query|Import|Open|Export)/.test(fn.name) && kind !== "pointer" && !fn.params.slice(0, i).some((q, k) => roles[k]?.role === "output")) {
+      // Only the first or the last parameter: one in the middle may be an in/out count (cuFileBatchIOGetStatus' nr).
+      const edge = i === 0 || i === n - 1;
+      if (edge && /(Get|Create|Alloc|Query|Import|Open|Export)/.test(fn.name) && kind !== "pointer" && !fn.params.slice(0, i).some((q, k) => roles[k]?.role === "output")) {
         roles[i] = { role: "output", rule: "undocumented pointer of a getter or creator" };
       } else roles[i] = { role: "caller-buffer", rule: "undocumented pointer" };
       continue;
     }
+    if (i === 0 && (kind === "handle" || (kind === "pointer" && opaqueHandlePointer(p.type))) && /(Register|SetUp|Create|Open|Alloc|Import)/.test(fn.name)) {
+      roles[i] = { role: "output", rule: "the handle a creator returns through its first parameter" };
+      continue;
+    }
     const output = says(i);
-    const getter = /Get/.test(fn.name) && !/Set/.test(fn.name) && !COLLECTION_TEXT.test(d.text);
+    // "Pointer to caller-supplied vGPU metadata structure" is an input; "caller-supplied buffer to hold ..." is not.
+    const suppliedInput = /caller-supplied/.test(d.text) && !/\b(hold|return|returned|written|into which)\b/.test(d.text);
+    const getter = /Get/.test(fn.name) && !/Set/.test(fn.name) && (kind === "record" || !COLLECTION_TEXT.test(d.text)) && !suppliedInput;
     if (!output && !getter) {
       roles[i] = { role: "caller-buffer", rule: "not documented as an output" };
       continue;

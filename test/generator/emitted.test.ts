@@ -171,4 +171,52 @@ describe("the checked call style", () => {
     expect(api.fxReset()).toBeUndefined();
     expect(api.fxGetName()).toBe(`string at ${0x7f0000003000n}`);
   });
+
+  it("arrays, counts, strings and handle references: sized, checked, trimmed", () => {
+    const rt = stubRuntime();
+    const calls: string[] = [];
+    let streams = 3;
+    const raw: Record<string, (...a: Any[]) => Any> = {
+      fxCtxGetStreams: (p: Pointer, n: NativePointer) => {
+        const cap = rt.u64[0]!;
+        calls.push(`fxCtxGetStreams(${p === null ? "NULL" : "array"}, ${cap})`);
+        rt.u64[0] = BigInt(streams);
+        if (p !== null) new BigUint64Array(ffi.view(p as NativePointer, Number(cap) * 8)).set([0x10n, 0x20n, 0x30n].slice(0, Number(cap)));
+        void n;
+        return 0;
+      },
+      fxStreamWaitAll: () => 0,
+      fxStreamDestroyRef: (p: NativePointer) => {
+        calls.push(`destroy ${new BigUint64Array(ffi.view(p, 8))[0]}`);
+        return 0;
+      },
+      fxDeviceGetName: (p: NativePointer, len: number) => {
+        new Uint8Array(ffi.view(p, len)).set(new TextEncoder().encode("Fixture GPU\0"));
+        return 0;
+      },
+      fxGetLocations: (p: NativePointer) => {
+        const cap = rt.u32[0]!;
+        rt.u32[0] = Math.min(cap, 2);
+        new Int32Array(ffi.view(p, cap * 8)).set([1, 7, 2, 8].slice(0, cap * 2));
+        return 0;
+      },
+    };
+    const api = fx.createChecked(raw, rt);
+    const got = api.fxCtxGetStreams();
+    expect(got.map((x: Pointer) => ffi.bigAddressOf(x))).toEqual([0x10n, 0x20n, 0x30n]);
+    expect(calls).toEqual(["fxCtxGetStreams(NULL, 0)", "fxCtxGetStreams(array, 3)"]);
+    streams = 1;
+    expect(api.fxCtxGetStreams(3)).toHaveLength(1); // the caller's capacity, trimmed to what the library reports
+    expect(() => api.fxStreamWaitAll(new BigUint64Array(2), 3)).toThrow("fxStreamWaitAll: `streams` must be at least 24 bytes");
+    expect(() => api.fxStreamWaitAll(new BigUint64Array(2), -1)).toThrow("fxStreamWaitAll: `count` must be a non-negative integer count");
+    expect(api.fxStreamWaitAll(new BigUint64Array(2), 2)).toBeUndefined();
+    api.fxStreamDestroyRef(ffi.pointerFromAddress(0x7f0000004000n));
+    expect(calls.at(-1)).toBe(`destroy ${0x7f0000004000n}`);
+    expect(api.fxDeviceGetName(64, 0)).toBe("Fixture GPU");
+    const locs = api.fxGetLocations(4);
+    expect(locs).toHaveLength(2);
+    expect(locs[1]).toBeInstanceOf(fx.fxLocation_st);
+    expect([locs[1].type, locs[1].id]).toEqual([2, 8]);
+    expect(() => api.fxStreamGetLocation(null, new fxe.fxeRequest())).toThrow(/must be a struct fxLocation_st/);
+  });
 });

@@ -4,7 +4,7 @@
 // Header cudaProfiler.h sha256 b9c9fa71341b693f9f0b0ea8071e12a0869ac99afe669345a02145163867560d
 // Header cudaTypedefs.h sha256 da2352ecb06115c252394c9ba72472d1dc525569d30f9c83e2da300fce788f2f
 // Header cudaProfilerTypedefs.h sha256 c742524d5819763cb9501a98557b4b11afdd8b182067a6a89861950e34addeba
-// Seal: sha256 e27adbb735a53a424d24f218bef6ca0b276262938c0d00e6840804a57f39954c
+// Seal: sha256 3fac9765a78af206e51661447c33eff3fe8f2cf8dd9dcea5b700da1d196fb61b
 
 import type { CheckedRuntime, PointerLike, ArraySpec } from "../../../src/sys/checked.ts";
 import type { Pointer } from "../../../src/ffi/types.ts";
@@ -4347,7 +4347,7 @@ export interface Checked {
    * @returns `pHandle`: Returned mipmapped array
    * @see cuMipmappedArrayDestroy, cuMipmappedArrayGetLevel, cuArrayCreate, cudaMallocMipmappedArray
    */
-  cuMipmappedArrayCreate(pMipmappedArrayDesc: PointerLike, numMipmapLevels: number): CUmipmappedArray[];
+  cuMipmappedArrayCreate(pMipmappedArrayDesc: PointerLike, numMipmapLevels: number): CUmipmappedArray;
   /**
    * Gets a mipmap level of a CUDA mipmapped array
    *
@@ -12223,7 +12223,6 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
   const A_cuDeviceGetHostAtomicCapabilities: ArraySpec = { elements: [{ kind: "u32", size: 4 }], count: null, query: false, retry: [] };
   const A_cuModuleEnumerateFunctions: ArraySpec = { elements: [{ kind: "pointer", size: 8 }], count: null, query: false, retry: [] };
   const A_cuLibraryEnumerateKernels: ArraySpec = { elements: [{ kind: "pointer", size: 8 }], count: null, query: false, retry: [] };
-  const A_cuMipmappedArrayCreate: ArraySpec = { elements: [{ kind: "pointer", size: 8 }], count: null, query: false, retry: [] };
   const A_cuGraphGetNodes: ArraySpec = { elements: [{ kind: "pointer", size: 8 }], count: { slot: 0, bytes: 8 }, query: true, retry: [] };
   const A_cuGraphGetRootNodes: ArraySpec = { elements: [{ kind: "pointer", size: 8 }], count: { slot: 0, bytes: 8 }, query: true, retry: [] };
   const A_cuGraphGetEdges: ArraySpec = { elements: [{ kind: "pointer", size: 8 }, { kind: "pointer", size: 8 }, { kind: "record", size: CUgraphEdgeData_st.$size, cls: CUgraphEdgeData_st }], count: { slot: 0, bytes: 8 }, query: true, retry: [] };
@@ -12478,7 +12477,7 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     cuCtxGetApiVersion(ctx: CUcontext): number {
       const r = raw.cuCtxGetApiVersion(ctx, o0);
       if (rt.guards) rt.check("cuCtxGetApiVersion");
-      if (r !== 0) rt.fail(r, "cuCtxGetApiVersion");
+      if (r !== 0) rt.fail(r, "cuCtxGetApiVersion", ctx);
       return u32[0]!;
     },
     cuCtxGetStreamPriorityRange(): [leastPriority: number, greatestPriority: number] {
@@ -12613,7 +12612,7 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     cuLinkComplete(state: CUlinkState): [cubinOut: Pointer, sizeOut: bigint] {
       const r = raw.cuLinkComplete(state, o0, o1);
       if (rt.guards) rt.check("cuLinkComplete");
-      if (r !== 0) rt.fail(r, "cuLinkComplete");
+      if (r !== 0) rt.fail(r, "cuLinkComplete", state);
       return [rt.readPointer(0), u64[1]!];
     },
     cuLinkDestroy(state: CUlinkState): void {
@@ -12732,7 +12731,7 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     cuKernelGetParamInfo(kernel: CUkernel, paramIndex: bigint | number): [paramOffset: bigint, paramSize: bigint] {
       const r = raw.cuKernelGetParamInfo(kernel, paramIndex, o0, o1);
       if (rt.guards) rt.check("cuKernelGetParamInfo");
-      if (r !== 0) rt.fail(r, "cuKernelGetParamInfo");
+      if (r !== 0) rt.fail(r, "cuKernelGetParamInfo", kernel);
       return [u64[0]!, u64[1]!];
     },
     cuMemGetInfo(): [free: bigint, total: bigint] {
@@ -13119,10 +13118,11 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
       if (r !== 0) rt.fail(r, "cuArray3DGetDescriptor");
       return $pArrayDescriptor;
     },
-    cuMipmappedArrayCreate(pMipmappedArrayDesc: PointerLike, numMipmapLevels: number): CUmipmappedArray[] {
-      rt.count(numMipmapLevels, "cuMipmappedArrayCreate", "numMipmapLevels");
-      const a = rt.arrays("cuMipmappedArrayCreate", A_cuMipmappedArrayCreate, numMipmapLevels, (p) => raw.cuMipmappedArrayCreate(p[0]!, rt.ptr(rt.expect(pMipmappedArrayDesc, CUDA_ARRAY3D_DESCRIPTOR_st, "cuMipmappedArrayCreate", "pMipmappedArrayDesc")), numMipmapLevels));
-      return a[0] as CUmipmappedArray[];
+    cuMipmappedArrayCreate(pMipmappedArrayDesc: PointerLike, numMipmapLevels: number): CUmipmappedArray {
+      const r = raw.cuMipmappedArrayCreate(o0, rt.ptr(rt.expect(pMipmappedArrayDesc, CUDA_ARRAY3D_DESCRIPTOR_st, "cuMipmappedArrayCreate", "pMipmappedArrayDesc")), numMipmapLevels);
+      if (rt.guards) rt.check("cuMipmappedArrayCreate");
+      if (r !== 0) rt.fail(r, "cuMipmappedArrayCreate");
+      return rt.readPointer(0) as CUmipmappedArray;
     },
     cuMipmappedArrayGetLevel(hMipmappedArray: CUmipmappedArray, level: number): CUarray {
       const r = raw.cuMipmappedArrayGetLevel(o0, hMipmappedArray, level);
@@ -13437,7 +13437,7 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     cuStreamGetFlags(hStream: CUstream): number {
       const r = raw.cuStreamGetFlags(hStream, o0);
       if (rt.guards) rt.check("cuStreamGetFlags");
-      if (r !== 0) rt.fail(r, "cuStreamGetFlags");
+      if (r !== 0) rt.fail(r, "cuStreamGetFlags", hStream);
       return u32[0]!;
     },
     cuStreamGetId(hStream: CUstream): bigint {
@@ -13487,7 +13487,7 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     cuStreamEndCapture(hStream: CUstream): CUgraph {
       const r = raw.cuStreamEndCapture(hStream, o0);
       if (rt.guards) rt.check("cuStreamEndCapture");
-      if (r !== 0) rt.fail(r, "cuStreamEndCapture");
+      if (r !== 0) rt.fail(r, "cuStreamEndCapture", hStream);
       return rt.readPointer(0) as CUgraph;
     },
     cuStreamIsCapturing(hStream: CUstream): CUstreamCaptureStatus {
@@ -13499,7 +13499,7 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     cuStreamGetCaptureInfo(hStream: CUstream): [captureStatus_out: CUstreamCaptureStatus, id_out: cuuint64_t, graph_out: CUgraph, dependencies_out: Pointer, edgeData_out: Pointer, numDependencies_out: bigint] {
       const r = raw.cuStreamGetCaptureInfo(hStream, o0, o1, o2, o3, o4, o5);
       if (rt.guards) rt.check("cuStreamGetCaptureInfo");
-      if (r !== 0) rt.fail(r, "cuStreamGetCaptureInfo");
+      if (r !== 0) rt.fail(r, "cuStreamGetCaptureInfo", hStream);
       return [u32[0]! as CUstreamCaptureStatus, u64[1]! as cuuint64_t, rt.readPointer(2) as CUgraph, rt.readPointer(3), rt.readPointer(4), u64[5]!];
     },
     cuStreamUpdateCaptureDependencies(hStream: CUstream, dependencies: PointerLike, dependencyData: PointerLike, numDependencies: bigint | number, flags: number): void {
@@ -13684,7 +13684,7 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
     cuFuncGetParamInfo(func: CUfunction, paramIndex: bigint | number): [paramOffset: bigint, paramSize: bigint] {
       const r = raw.cuFuncGetParamInfo(func, paramIndex, o0, o1);
       if (rt.guards) rt.check("cuFuncGetParamInfo");
-      if (r !== 0) rt.fail(r, "cuFuncGetParamInfo");
+      if (r !== 0) rt.fail(r, "cuFuncGetParamInfo", func);
       return [u64[0]!, u64[1]!];
     },
     cuFuncIsLoaded(function_: CUfunction): CUfunctionLoadingState {
