@@ -191,7 +191,8 @@ export class CheckedRuntimeImpl implements CheckedRuntime {
   ptr(value: PointerLike): Pointer {
     if (value === null) return null;
     if (value instanceof RecordBase) return value.$pointer();
-    if (value instanceof ArrayBuffer || ArrayBuffer.isView(value)) return ffi.pointerOf(value);
+    // An empty array has no address (bun:ffi refuses it): C takes NULL with a count of 0.
+    if (value instanceof ArrayBuffer || ArrayBuffer.isView(value)) return value.byteLength === 0 ? null : ffi.pointerOf(value);
     return value;
   }
 

@@ -138,6 +138,7 @@ describe("bad input is a typed error before the call", () => {
       "cuGraphAddEmptyNode: `dependencies` must be at least 24 bytes (3 × 8); got a BigUint64Array of 16 bytes.",
     );
     expect(rt.sized(deps, 2, 8, "cuGraphAddEmptyNode", "dependencies")).not.toBeNull();
+    expect(rt.sized(new BigUint64Array(0), 0, 8, "cuGraphAddEmptyNode", "dependencies")).toBeNull(); // no address for nothing
     expect(() => rt.strings(["-arch=sm_90"], 2, "nvrtcCompileProgram", "options")).toThrow(BindingArgumentError);
   });
 

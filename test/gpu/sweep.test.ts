@@ -77,6 +77,7 @@ describe.skipIf(!gpu.available)(`the checked queries of NVML and the driver on t
       const tally = new Map<string, number>();
       for (const r of results.values()) tally.set(r, (tally.get(r) ?? 0) + 1);
       console.log(`NVML sweep: ${results.size} functions called; ${[...tally].map(([k, v]) => `${k} ${v}`).join(", ")}`);
+      console.log(`NVML sweep, other answers: ${[...results].filter(([, r]) => r !== "ok" && r !== "NVML_ERROR_NOT_SUPPORTED").map(([f, r]) => `${f}=${r}`).join(" ")}`);
       expect(results.size).toBeGreaterThan(100);
       expect(mismatches).toEqual([]);
       expect(results.get("nvmlDeviceGetPciInfoExt")).toBe("ok");
