@@ -208,3 +208,10 @@ export interface IrLibrary {
   /** Facts worth a reader's attention that are not skips (a function with no PFN typedef, say). */
   notes: string[];
 }
+
+/** Follows typedefs to the type they name. */
+export function resolveTypedefs(t: IrType): IrType {
+  let cur = t;
+  for (let i = 0; i < 50 && cur.kind === "typedef"; i++) cur = cur.target;
+  return cur;
+}
