@@ -156,6 +156,20 @@ describe.skipIf(version === undefined)(`the headers in ${CUDA_INCLUDE}${why ? ` 
     expect(checked).toBeGreaterThan(0);
   });
 
+  it("every parameter role of every library generated here is the one report.json records (a change shows as a diff)", async () => {
+    const { describeRole } = await import("../../generator/report.ts");
+    const committed = readJson<{ libraries: { library: string; roles: Record<string, string[]> }[] }>(path.join(REPO_GENERATED, `cuda-${version}`, "report.json"));
+    let compared = 0;
+    for (const file of fs.readdirSync(tmp).filter((f) => f.endsWith(".json"))) {
+      const ir = readJson<IrLibrary>(path.join(tmp, file));
+      const want = committed.libraries.find((l) => l.library === ir.library)?.roles;
+      const got = Object.fromEntries(ir.functions.filter((f) => f.params.length > 0).map((f) => [f.name, f.params.map((p, i) => describeRole(p.name, f.roles[i]!))]));
+      expect(got, `${ir.library}: regenerate (npm run generate) and review the roles' diff`).toEqual(want);
+      compared += Object.keys(got).length;
+    }
+    expect(compared).toBeGreaterThan(300);
+  });
+
   it("pins the outputs of the 60 most used driver functions", () => {
     expect(Object.keys(pinned)).toHaveLength(60);
     expect(driver, "the run wrote no driver IR").toBeDefined();
