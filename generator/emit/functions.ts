@@ -2,8 +2,8 @@
 import type { IrFunction, IrLibrary, IrRecord, IrType } from "../ir.ts";
 import type { LibrarySpec } from "../manifest.ts";
 import { resolveTypedefs } from "../parse/context.ts";
-import { docBlock, functionDoc, type ImportTracker, safeIdent, tsType } from "./common.ts";
-import { scalarNative } from "./native.ts";
+import { docBlock, functionDoc, type ImportTracker, safeIdent, tsType, TYPED_ARRAY } from "./common.ts";
+import { elementSize, scalarNative } from "./native.ts";
 
 /** The record a by-value parameter or result passes, if any. */
 export function byValueRecord(t: IrType): string | undefined {
@@ -111,19 +111,6 @@ function isStringInput(t: IrType): boolean {
   return p.kind === "int" && p.size === 1;
 }
 
-const TYPED_ARRAY: Record<string, string> = {
-  i8: "Int8Array",
-  u8: "Uint8Array",
-  i16: "Int16Array",
-  u16: "Uint16Array",
-  i32: "Int32Array",
-  u32: "Uint32Array",
-  i64: "BigInt64Array",
-  u64: "BigUint64Array",
-  f32: "Float32Array",
-  f64: "Float64Array",
-  bool: "Uint8Array",
-};
 
 /** How one element of an array output is decoded, and its TypeScript type. */
 function arrayElement(t: IrType, imp: ImportTracker): { code: string; ts: string; size: number } | undefined {
@@ -163,25 +150,10 @@ function pointeeRecord(t: IrType): string | undefined {
 }
 
 /** The element size of a pointer's pointee (void and unknown: 1, so the check is in bytes). */
-function pointeeSize(t: IrType, lib: IrLibrary): number {
+function pointeeSize(t: IrType, records: Map<string, IrRecord>): number {
   const r = resolveTypedefs(t);
   if (r.kind !== "pointer") return 1;
-  const p = resolveTypedefs(r.pointee);
-  switch (p.kind) {
-    case "int":
-    case "enum":
-      return p.size;
-    case "float":
-      return p.size;
-    case "bool":
-      return 1;
-    case "pointer":
-      return 8;
-    case "record":
-      return lib.records.find((x) => x.name === p.name)?.size ?? 1;
-    default:
-      return 1;
-  }
+  return elementSize(resolveTypedefs(r.pointee), records) || 1;
 }
 
 /** The version constant a versioned record's checked allocation is stamped with (nvmlPciInfoExt_v1 for nvmlPciInfoExt_v1_t). */
@@ -220,6 +192,7 @@ export function emitChecked(
   let maxSlot = -1;
   const views = new Set<string>();
   const statusType = spec.status?.type;
+  const recordsByName = new Map(lib.records.map((r) => [r.name, r]));
   const retry = spec.sizeQueryStatus.map((n) => statusValues.get(n)).filter((v): v is string => v !== undefined);
   for (const fn of lib.functions) {
     const roles = fn.roles;
@@ -367,7 +340,7 @@ export function emitChecked(
         const sizeRole = sizeName !== undefined && fn.params.some((q) => q.name === sizeName) ? roleOf(sizeName) : undefined;
         const name = JSON.stringify(fn.name);
         if (sizeRole && sizeRole.role === "count" && !sizeRole.pointer) {
-          const el = role.role === "caller-buffer" && role.unit === "bytes" ? 1 : pointeeSize(p.type, lib);
+          const el = role.role === "caller-buffer" && role.unit === "bytes" ? 1 : pointeeSize(p.type, recordsByName);
           args.push(`rt.sized(${id}, ${safeIdent(sizeName!)}, ${el}, ${name}, ${JSON.stringify(p.name)}${recCls ? `, ${recCls}` : ""})`);
         } else if (sizeRole && sizeRole.role === "count" && sizeRole.pointer && slotOf.has(sizeName!)) {
           args.push(`rt.sized(${id}, ${safeIdent(sizeName!)}, 1, ${name}, ${JSON.stringify(p.name)})`);

@@ -86,7 +86,8 @@ function flatten(rec: IrRecord, records: Map<string, IrRecord>, unions: "largest
   return leaves;
 }
 
-function elementSize(t: IrType, records: Map<string, IrRecord>): number {
+/** The size of one element of a C type (0 where it has none: void, functions). */
+export function elementSize(t: IrType, records: Map<string, IrRecord>): number {
   switch (t.kind) {
     case "int":
     case "enum":

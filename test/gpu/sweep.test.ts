@@ -46,6 +46,28 @@ function candidates(library: string, deviceParam: string, isQuery: (name: string
   return out;
 }
 
+/**
+ * Calls each function with the device (and 256 for a string's length); returns each one's answer, "ok" or the status
+ * name. A guard that trips or an argument the checked style refuses fails the test at once.
+ */
+function sweep(what: string, binding: object, fns: { name: string; args: ("device" | "length")[] }[], device: unknown): Map<string, string> {
+  const api = binding as Record<string, (...a: unknown[]) => unknown>;
+  const results = new Map<string, string>();
+  for (const f of fns) {
+    try {
+      api[f.name]!(...f.args.map((a) => (a === "device" ? device : 256)));
+      results.set(f.name, "ok");
+    } catch (e) {
+      if (e instanceof GuardError || e instanceof BindingArgumentError || !(e instanceof BindingError)) throw e;
+      results.set(f.name, e.codeName);
+    }
+  }
+  const tally = new Map<string, number>();
+  for (const r of results.values()) tally.set(r, (tally.get(r) ?? 0) + 1);
+  console.log(`${what} sweep: ${results.size} functions called; ${[...tally].map(([k, v]) => `${k} ${v}`).join(", ")}`);
+  return results;
+}
+
 const QUERY = /Get|Query/;
 const SIDE_EFFECT = /Set|Reset|Clear|Create|Destroy|Register|Free|Remove|Discover|Modify|Validate|Retain|Release|Flush|Dump|Checkpoint|Export|Import|Open|Close|Init|Shutdown/;
 
@@ -60,23 +82,8 @@ describe.skipIf(!gpu.available)(`the checked queries of NVML and the driver on t
     try {
       const device = nvml.nvmlDeviceGetHandleByIndex_v2(0);
       const fns = candidates("nvml", "device", (n) => QUERY.test(n) && !SIDE_EFFECT.test(n.replace(/^nvml\w*?Get/, "")));
-      const api = nvml as unknown as Record<string, (...a: unknown[]) => unknown>;
-      const results = new Map<string, string>();
-      for (const f of fns) {
-        const args = f.args.map((a) => (a === "device" ? device : 256));
-        try {
-          api[f.name]!(...args);
-          results.set(f.name, "ok");
-        } catch (e) {
-          if (e instanceof GuardError || e instanceof BindingArgumentError) throw e;
-          if (!(e instanceof BindingError)) throw e;
-          results.set(f.name, e.codeName);
-        }
-      }
+      const results = sweep("NVML", nvml, fns, device);
       const mismatches = [...results].filter(([, r]) => r === "NVML_ERROR_ARGUMENT_VERSION_MISMATCH");
-      const tally = new Map<string, number>();
-      for (const r of results.values()) tally.set(r, (tally.get(r) ?? 0) + 1);
-      console.log(`NVML sweep: ${results.size} functions called; ${[...tally].map(([k, v]) => `${k} ${v}`).join(", ")}`);
       console.log(`NVML sweep, other answers: ${[...results].filter(([, r]) => r !== "ok" && r !== "NVML_ERROR_NOT_SUPPORTED").map(([f, r]) => `${f}=${r}`).join(" ")}`);
       expect(results.size).toBeGreaterThan(100);
       expect(mismatches).toEqual([]);
@@ -113,22 +120,7 @@ describe.skipIf(!gpu.available)(`the checked queries of NVML and the driver on t
     driver.cuCtxSetCurrent(ctx);
     try {
       const fns = candidates("driver", "dev", (n) => QUERY.test(n) && !SIDE_EFFECT.test(n.replace(/^cu\w*?Get/, "")) && !/ProcAddress|ExportTable|ErrorString|ErrorName/.test(n));
-      const api = driver as unknown as Record<string, (...a: unknown[]) => unknown>;
-      const results = new Map<string, string>();
-      for (const f of fns) {
-        const args = f.args.map((a) => (a === "device" ? dev : 256));
-        try {
-          api[f.name]!(...args);
-          results.set(f.name, "ok");
-        } catch (e) {
-          if (e instanceof GuardError || e instanceof BindingArgumentError) throw e;
-          if (!(e instanceof BindingError)) throw e;
-          results.set(f.name, e.codeName);
-        }
-      }
-      const tally = new Map<string, number>();
-      for (const r of results.values()) tally.set(r, (tally.get(r) ?? 0) + 1);
-      console.log(`driver sweep: ${results.size} functions called; ${[...tally].map(([k, v]) => `${k} ${v}`).join(", ")}`);
+      const results = sweep("driver", driver, fns, dev);
       expect(results.size).toBeGreaterThan(15);
       expect(results.get("cuDeviceGetName")).toBe("ok");
       expect(results.get("cuDeviceGetUuid")).toBe("ok");
