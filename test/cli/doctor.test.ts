@@ -7,10 +7,14 @@ const root = resolve(import.meta.dirname ?? new URL(".", import.meta.url).pathna
 const isBun = (globalThis as { Bun?: unknown }).Bun !== undefined;
 
 function doctor(...args: string[]): { status: number | null; stdout: string; stderr: string } {
+  return doctorWith({}, ...args);
+}
+
+function doctorWith(env: Record<string, string>, ...args: string[]): { status: number | null; stdout: string; stderr: string } {
   const cmd = isBun
     ? [process.execPath, join(root, "src/cli/cuda-ts.ts"), "doctor", ...args]
     : [(globalThis as unknown as { Deno: { execPath(): string } }).Deno.execPath(), "run", "--allow-ffi", "--allow-env", "--allow-read", "--allow-sys", join(root, "src/cli/cuda-ts.ts"), "doctor", ...args];
-  const r = spawnSync(cmd[0]!, cmd.slice(1), { cwd: root, encoding: "utf8" });
+  const r = spawnSync(cmd[0]!, cmd.slice(1), { cwd: root, encoding: "utf8", env: { ...process.env, ...env } });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -31,5 +35,28 @@ describe("cuda-ts doctor", () => {
     expect(["Bun", "Deno"]).toContain(report.runtime.name);
     expect(typeof report.driver.found).toBe("boolean");
     expect(report.libraries.map((l) => l.name)).toEqual(expect.arrayContaining(["cuda", "cudart", "nvrtc", "nvJitLink", "nvvm", "nvml"]));
+  });
+
+  it("prints a library's whole reason and the variable that fixes it, not just \"not found\"", () => {
+    const r = doctorWith({ CUDA_TS_NVRTC_PATH: "/nonexistent/libnvrtc.so.13" });
+    expect(r.status, r.stderr).toBe(0);
+    const block = r.stdout.slice(r.stdout.indexOf("  nvrtc "));
+    expect(block).toMatch(/^ {2}nvrtc\s+-\s+not found:\n {6}could not find library "nvrtc" .*Searched, in order:\n/);
+    expect(block).toContain("CUDA_TS_NVRTC_PATH=/nonexistent/libnvrtc.so.13: no such file or directory");
+    expect(block).toContain("CUDA_TS_NVRTC_PATH is set, so no other place was searched: point it at an existing library or unset it.");
+  });
+
+  it("prints the driver's whole reason when there is no driver", () => {
+    const r = doctor();
+    if (!r.stdout.includes("NVIDIA driver: not found")) return; // a GPU machine: nothing to explain
+    expect(r.stdout).toMatch(/NVIDIA driver: not found.*\n {4}could not find library "cuda" .*Searched, in order:\n {6}override +CUDA_TS_CUDA_PATH/);
+    expect(r.stdout).toContain("Install the NVIDIA driver");
+  });
+
+  it("exits 2 with the usage for an unknown command or option", () => {
+    const r = doctor("--jsn");
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('cuda-ts doctor: unknown option "--jsn".');
+    expect(r.stderr).toContain("usage: cuda-ts doctor [--json] [--verbose]");
   });
 });
