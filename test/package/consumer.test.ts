@@ -205,6 +205,22 @@ describe.skipIf(skipReason !== "")(`the packed package in a fresh project${skipR
     expect(strict.status).toBe(0);
   });
 
+  it("tsc --noEmit with the tsconfig.json of `bun init` (lib ESNext only, no DOM) reports no error from inside the package", () => {
+    const bunInit = path.join(project, "bun-init");
+    fs.mkdirSync(bunInit);
+    fs.copyFileSync(path.join(project, "app.ts"), path.join(bunInit, "app.ts"));
+    const compilerOptions = {
+      lib: ["ESNext"], target: "ESNext", module: "Preserve", moduleDetection: "force", jsx: "react-jsx", allowJs: true,
+      moduleResolution: "bundler", allowImportingTsExtensions: true, verbatimModuleSyntax: true, noEmit: true, strict: true,
+      skipLibCheck: false, noFallthroughCasesInSwitch: true, noUncheckedIndexedAccess: true, noImplicitOverride: true,
+    };
+    fs.writeFileSync(path.join(bunInit, "tsconfig.json"), JSON.stringify({ compilerOptions }, null, 2));
+    const r = run(TSC, ["--noEmit", "-p", "."], { cwd: bunInit });
+    // app.ts itself lacks `console` and `TextDecoder` without @types/bun (bun init adds it); the package adds nothing.
+    expect(r.output.split("\n").filter((l) => l.includes("cuda-ts/"))).toEqual([]);
+    expect(r.output.split("\n").filter((l) => l !== "" && !/^app\.ts\(\d+,\d+\): error TS2584: Cannot find name 'console'/.test(l) && !/TextDecoder/.test(l))).toEqual([]);
+  });
+
   it("Node.js prints cuda-ts's one-line refusal and exits 1, for a named import too", () => {
     fs.writeFileSync(path.join(project, "node-app.mjs"), 'import { runtime } from "cuda-ts/bindings";\nconsole.log(typeof runtime);\n');
     const r = run(NODE!, ["node-app.mjs"]);
