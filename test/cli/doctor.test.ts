@@ -1,7 +1,8 @@
 /** `cuda-ts doctor` runs on any machine, exits 0, and says what it found (with --json as JSON). */
 import { describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
-import { join, resolve } from "node:path";
+import { existsSync, realpathSync } from "node:fs";
+import { basename, join, resolve } from "node:path";
 
 const root = resolve(import.meta.dirname ?? new URL(".", import.meta.url).pathname, "../..");
 const isBun = (globalThis as { Bun?: unknown }).Bun !== undefined;
@@ -58,5 +59,38 @@ describe("cuda-ts doctor", () => {
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('cuda-ts doctor: unknown option "--jsn".');
     expect(r.stderr).toContain("usage: cuda-ts doctor [--json] [--verbose]");
+  });
+});
+
+/** PATH without Bun's `node` shim (`bun --bun` puts one first) and without node_modules/.bin: a user's shell. */
+function userPath(): string {
+  return (process.env.PATH ?? "")
+    .split(":")
+    .filter((dir) => {
+      if (dir.endsWith("node_modules/.bin")) return false;
+      try {
+        return !/^bun(\.exe)?$/.test(basename(realpathSync(join(dir, "node"))));
+      } catch {
+        return true;
+      }
+    })
+    .join(":");
+}
+
+const localDeno = join(root, "node_modules/.bin/deno");
+const hasNpm = spawnSync("npm", ["--version"], { env: { ...process.env, PATH: userPath() } }).status === 0;
+const noRepoTools = !existsSync(localDeno) || !hasNpm ? " (skipped: no node_modules/.bin/deno or npm: run npm ci)" : "";
+
+describe.skipIf(noRepoTools !== "")(`in the repository after npm ci${noRepoTools}`, () => {
+  it("deno task doctor --json works with Deno from npm (the task runner must not take node_modules/.bin/deno for a script)", () => {
+    const r = spawnSync(localDeno, ["task", "doctor", "--json"], { cwd: root, encoding: "utf8", env: { ...process.env, PATH: userPath(), NO_COLOR: "1" } });
+    expect(r.status, r.stderr).toBe(0);
+    expect((JSON.parse(r.stdout) as { runtime: { name: string } }).runtime.name).toBe("Deno");
+  });
+
+  it("npx cuda-ts doctor runs the repository's command", () => {
+    const r = spawnSync("npm", ["exec", "--offline", "--", "cuda-ts", "doctor"], { cwd: root, encoding: "utf8", env: { ...process.env, PATH: userPath() } });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^cuda-ts doctor — (Bun|Deno) \d/);
   });
 });
