@@ -21,7 +21,9 @@ const here = dirname(fileURLToPath(import.meta.url));
 const fromSource = join(here, "..", "src", "cli", "cuda-ts.ts");
 const fromPackage = join(here, "..", "dist", "src", "cli", "cuda-ts.js");
 /** The repository runs its sources (always current); the installed package, which has no src/, its dist/. */
-const cli = existsSync(fromSource) ? fromSource : fromPackage;
+function cliPath() {
+  return existsSync(fromSource) ? fromSource : fromPackage;
+}
 
 /** The Deno permissions of each command (README.md, "Deno permissions"). */
 const DENO_PERMISSIONS = {
@@ -36,11 +38,31 @@ const GENERATE_NEEDS_DENO =
   "cuda-ts generate runs on Deno (it drives libclang through Deno's FFI), and no Deno was found on PATH. Install it " +
   "(`npm install --save-dev deno`, or see https://deno.com) and run again.";
 
-/** @type {{ Bun?: unknown, Deno?: { args: string[], exit(code: number): never } }} */
+/**
+ * @typedef {{ args: string[], exit(code: number): never,
+ *   permissions: { querySync(descriptor: { name: string }): { state: string } } }} DenoLike
+ */
+/** @type {{ Bun?: unknown, Deno?: DenoLike }} */
 const host = /** @type {never} */ (globalThis);
 const runtime = host.Bun !== undefined ? "bun" : host.Deno !== undefined ? "deno" : "node";
 const args = host.Deno !== undefined ? host.Deno.args : process.argv.slice(2);
 const command = args[0];
+
+/** The Deno flags this command needs: doctor's and generate's, or only reading the package for the others. */
+function denoPermissionsOf() {
+  if (command === "generate") return DENO_PERMISSIONS.generate;
+  if (command === "doctor") return DENO_PERMISSIONS.doctor;
+  return ["--allow-read"];
+}
+
+/**
+ * Under Deno: the flags this command needs that were not granted (queried, never prompted for).
+ * @param {DenoLike} deno
+ * @returns {string[]}
+ */
+function missingDenoPermissions(deno) {
+  return denoPermissionsOf().filter((flag) => deno.permissions.querySync({ name: flag.slice("--allow-".length) }).state !== "granted");
+}
 
 /**
  * An executable named `name` on PATH, or undefined.
@@ -70,7 +92,7 @@ function onPath(name) {
  */
 function spawnOn(which, executable) {
   const permissions = command === "generate" ? DENO_PERMISSIONS.generate : DENO_PERMISSIONS.doctor;
-  const runtimeArgs = which === "bun" ? [cli, ...args] : ["run", "--quiet", ...permissions, cli, ...args];
+  const runtimeArgs = which === "bun" ? [cliPath(), ...args] : ["run", "--quiet", ...permissions, cliPath(), ...args];
   const r = spawnSync(executable, runtimeArgs, { stdio: "inherit" });
   if (r.error !== undefined) {
     console.error(`cuda-ts: could not start ${executable}: ${r.error.message}`);
@@ -81,9 +103,19 @@ function spawnOn(which, executable) {
 
 /** @returns {Promise<number>} */
 async function start() {
+  if (host.Deno !== undefined) {
+    const missing = missingDenoPermissions(host.Deno);
+    if (missing.length > 0) {
+      console.error(
+        `cuda-ts${command === undefined ? "" : ` ${command}`} on Deno needs ${denoPermissionsOf().join(" ")} ` +
+          `(not granted here: ${missing.join(" ")}). Run it again with them, or with -A: deno run -A npm:cuda-ts ${command ?? ""}`.trimEnd() + ".",
+      );
+      return 2;
+    }
+  }
   if (runtime === "deno" || (runtime === "bun" && command !== "generate")) {
     /** @type {{ main(args: readonly string[]): Promise<number> }} */
-    const module = await import(pathToFileURL(cli).href);
+    const module = await import(pathToFileURL(cliPath()).href);
     return await module.main(args);
   }
   if (runtime === "bun") {

@@ -93,4 +93,13 @@ describe.skipIf(noRepoTools !== "")(`in the repository after npm ci${noRepoTools
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^cuda-ts doctor — (Bun|Deno) \d/);
   });
+
+  it("the cuda-ts command on Deno without the permissions it needs says which, in one line (exit 2)", () => {
+    const r = spawnSync(localDeno, ["run", "--allow-ffi", "--allow-read", join(root, "bin/cuda-ts.js"), "doctor"], { cwd: root, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toBe(
+      "cuda-ts doctor on Deno needs --allow-ffi --allow-env --allow-read --allow-sys (not granted here: --allow-env --allow-sys). " +
+        "Run it again with them, or with -A: deno run -A npm:cuda-ts doctor.\n",
+    );
+  });
 });
