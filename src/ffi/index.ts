@@ -24,6 +24,7 @@
  * @module
  */
 export { ffi, NO_FFI_MESSAGE } from "./current.ts";
+export { UnsupportedRuntimeError } from "./no-ffi.ts";
 export type {
   ArgValues,
   BindAtOptions,
