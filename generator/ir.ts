@@ -45,6 +45,28 @@ export interface IrParam {
   type: IrType;
 }
 
+/** A parameter's role in the checked call style, with the rule or override that decided it. */
+export type IrParamRole =
+  | { role: "input"; rule: string }
+  | { role: "output"; rule: string }
+  | { role: "array-output"; count: string; rule: string }
+  | {
+    role: "count";
+    /** The arrays it sizes. */
+    arrays: string[];
+    /** Passed through a pointer (in/out) rather than by value. */
+    pointer: boolean;
+    /** The function reports the size it needs when asked with no array (NULL and 0). */
+    query: boolean;
+    /** The caller may choose the capacity. */
+    capacity: boolean;
+    unit: "elements" | "bytes";
+    rule: string;
+  }
+  | { role: "array-input"; count: string; rule: string }
+  | { role: "caller-buffer"; size?: string; unit?: "elements" | "bytes"; rule: string }
+  | { role: "handle-reference"; rule: string };
+
 /** Driver-only facts: how to resolve the function through cuGetProcAddress. */
 export interface IrProcAddress {
   /** The name to ask cuGetProcAddress for (the base name the PFN typedef carries). */
@@ -69,8 +91,10 @@ export interface IrFunction {
   doc?: IrDoc;
   deprecated?: string;
   procAddress?: IrProcAddress;
-  /** Names of the parameters the checked call style returns instead of taking. */
+  /** Names of the parameters the checked call style returns as single values (role `output`). */
   outputs: string[];
+  /** Each parameter's role in the checked call style, in parameter order (generator/parse/roles.ts). */
+  roles: IrParamRole[];
   location: IrLocation;
 }
 
@@ -183,4 +207,11 @@ export interface IrLibrary {
   imports: Record<string, string>;
   /** Facts worth a reader's attention that are not skips (a function with no PFN typedef, say). */
   notes: string[];
+}
+
+/** Follows typedefs to the type they name. */
+export function resolveTypedefs(t: IrType): IrType {
+  let cur = t;
+  for (let i = 0; i < 50 && cur.kind === "typedef"; i++) cur = cur.target;
+  return cur;
 }

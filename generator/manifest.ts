@@ -40,6 +40,18 @@ const library = z
     outputs: z.record(identifier, z.array(identifier)).default({}),
     /** Parameters that the doc comments call outputs but that are not (arrays, in/out counts). */
     notOutputs: z.record(identifier, z.array(identifier)).default({}),
+    /** Output arrays whose length only the documentation gives (`float* pBorderColor`, four floats): function → parameter → length. */
+    fixedArrays: z.record(identifier, z.record(identifier, z.number().int().positive())).default({}),
+    /** Status values meaning "the array is too small; the count now holds the size needed" (NVML_ERROR_INSUFFICIENT_SIZE). */
+    sizeQueryStatus: z.array(identifier).default([]),
+    /** The library whose functions are twins of this one's (runtime ↔ driver): output overrides apply to both. */
+    twin: identifier.optional(),
+    /**
+     * Records with a version field and the constant that names their version (nvmlPciInfoExt_v1_t →
+     * nvmlPciInfoExt_v1): the checked style stamps it into the records it allocates. `pattern` turns a record
+     * name into its constant's name; `$1` is the record name without its `_t`/`_st` suffix.
+     */
+    structVersions: z.object({ field: identifier, patterns: z.array(z.string().min(1)).min(1) }).strict().optional(),
   })
   .strict();
 

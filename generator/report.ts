@@ -1,5 +1,5 @@
 /** The per-library report: counts of what was emitted and every declaration skipped, with its reason. */
-import type { IrLibrary, IrSkip } from "./ir.ts";
+import type { IrFunction, IrLibrary, IrParamRole, IrSkip } from "./ir.ts";
 
 /** One library's entry of report.json. */
 export interface LibraryReport {
@@ -8,6 +8,32 @@ export interface LibraryReport {
   counts: { functions: number; enums: number; constants: number; typedefs: number; records: number; skipped: number };
   skipped: IrSkip[];
   notes: string[];
+  /**
+   * Each function's parameters in the checked call style: `name: role (rule)`, the role one of input, output,
+   * array-output[count], count(...), array-input[count], caller-buffer[size], handle-reference.
+   */
+  roles: Record<string, string[]>;
+}
+
+/** One parameter's role as the report writes it. */
+export function describeRole(name: string, r: IrParamRole): string {
+  switch (r.role) {
+    case "array-output":
+    case "array-input":
+      return `${name}: ${r.role}[${r.count}] (${r.rule})`;
+    case "count":
+      return `${name}: count of ${r.arrays.join(", ")}, ${r.pointer ? "in/out pointer" : "by value"}, ${r.unit}${r.query ? ", size query" : ""}${r.capacity ? ", caller capacity" : ""} (${r.rule})`;
+    case "caller-buffer":
+      return `${name}: caller-buffer${r.size ? `[${r.size} ${r.unit}]` : ""} (${r.rule})`;
+    default:
+      return `${name}: ${r.role} (${r.rule})`;
+  }
+}
+
+function rolesOf(fns: IrFunction[]): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const f of fns) if (f.params.length > 0) out[f.name] = f.params.map((p, i) => describeRole(p.name, f.roles[i]!));
+  return out;
 }
 
 /** The report entry of a library. */
@@ -25,6 +51,7 @@ export function reportFor(ir: IrLibrary): LibraryReport {
     },
     skipped: ir.skipped,
     notes: ir.notes,
+    roles: rolesOf(ir.functions),
   };
 }
 

@@ -4,9 +4,10 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import process from "node:process";
 import { Clang } from "./libclang/api.ts";
 import { findLibclang } from "./libclang/find.ts";
-import { collectLibrary } from "./parse/collect.ts";
+import { applyTwinOverrides, collectLibrary } from "./parse/collect.ts";
 import { librariesFor, libraryFiles, loadManifest, type Manifest } from "./manifest.ts";
 import { checkSeal, emitLibrary, recordedHeaders } from "./emit/library.ts";
 import { formatReport, type LibraryReport, reportFor } from "./report.ts";
@@ -81,9 +82,52 @@ interface LibraryPlan {
   files: Map<string, string>;
 }
 
+/** The first existing path among `path` and its ancestors. */
+function nearestExisting(path: string): string {
+  let p = resolve(path);
+  while (!existsSync(p) && dirname(p) !== p) p = dirname(p);
+  return p;
+}
+
+/** Throws unless `path` is a folder or can be created as one (no file in the way). */
+function checkFolderOption(flag: string, path: string): void {
+  const existing = nearestExisting(path);
+  if (statSync(existing).isDirectory()) return;
+  const what = existing === resolve(path) ? `${path} is a file` : `${existing} (on the way to ${path}) is a file`;
+  throw new GeneratorError(`${flag} ${path}: ${what}, not a folder. Pass a folder (it is created when missing).`);
+}
+
+/** A temporary or backup folder a generation left behind when it was killed: `cuda-X.Y.tmp-<pid>`, `.old-<pid>`. */
+const LEFTOVER = /^cuda-\d+\.\d+\.(tmp|old)-(\d+)$/;
+
+/** Whether process `pid` runs (signal 0 probes without sending; EPERM: it runs as another user). */
+function running(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as { code?: unknown }).code === "EPERM";
+  }
+}
+
+/** Leftover folders in the output root whose process is gone (a running generation's folders are left alone). */
+export function leftoverFolders(out: string): string[] {
+  if (!existsSync(out) || !statSync(out).isDirectory()) return [];
+  return readdirSync(out)
+    .filter((name) => {
+      const m = LEFTOVER.exec(name);
+      return m !== null && !running(Number(m[2]));
+    })
+    .sort()
+    .map((name) => join(out, name));
+}
+
 /** Runs the generator. Returns the process exit code. */
 export function run(opts: RunOptions): number {
   const t0 = performance.now();
+  checkFolderOption("--out", opts.out);
+  if (opts.emitIr !== undefined) checkFolderOption("--emit-ir", opts.emitIr);
   const manifest = loadManifest(opts.manifest);
   const dirs = includeDirectories(opts);
   if (dirs.length === 0) {
@@ -100,7 +144,9 @@ export function run(opts: RunOptions): number {
   if (opts.recordHashes) return recordHashes(opts, manifest, dirs, version);
   if (!manifest.ctk[version]) {
     throw new GeneratorError(
-      `${opts.manifest} has no entry for CTK ${version}. Run \`npm run generate -- --record-hashes\` with that toolkit's headers to add it.`,
+      `${opts.manifest} has no entry for CTK ${version}. Run the generator with --record-hashes (\`npm run generate -- ` +
+        "--record-hashes`, or `cuda-ts generate --record-hashes --manifest FILE` with a copy of the manifest) with that " +
+        "toolkit's headers to add it.",
     );
   }
   const known = librariesFor(manifest, version);
@@ -155,7 +201,15 @@ export function run(opts: RunOptions): number {
 
   // Parse every available library, then emit (emitters need every library's names).
   const location = findLibclang();
-  const clang = new Clang(location);
+  let clang: Clang;
+  try {
+    clang = new Clang(location);
+  } catch (e) {
+    throw new GeneratorError(
+      `libclang at ${location.path} (found via ${location.foundVia}) could not be loaded: ${String((e as Error).message ?? e).split("\n")[0]}. ` +
+        "Set LIBCLANG_PATH to libclang's shared library (such as /usr/lib/llvm-19/lib/libclang-19.so.1), or unset it.",
+    );
+  }
   const index = clang.createIndex();
   const owners = new Map<string, string>();
   for (const [n, l] of Object.entries(manifest.libraries)) for (const h of [...l.headers, ...l.owns]) if (!owners.has(h)) owners.set(h, n);
@@ -180,6 +234,14 @@ export function run(opts: RunOptions): number {
     clang.close();
   }
   for (const ir of irs) {
+    const spec = manifest.libraries[ir.library]!;
+    const twin = spec.twin === undefined ? undefined : irs.find((x) => x.library === spec.twin);
+    if (twin) {
+      applyTwinOverrides(ir, spec, twin, manifest.libraries[twin.library]!);
+      applyTwinOverrides(twin, manifest.libraries[twin.library]!, ir, spec);
+    }
+  }
+  for (const ir of irs) {
     const missing = Object.values(ir.imports).filter((lib) => !irs.some((x) => x.library === lib));
     if (missing.length > 0) {
       const plan = plans.find((p) => p.name === ir.library)!;
@@ -187,6 +249,7 @@ export function run(opts: RunOptions): number {
       opts.log(`note: ${ir.library} uses types of ${[...new Set(missing)].join(", ")}, whose headers are not here; checked against the manifest instead.`);
     }
   }
+  for (const ir of irs) for (const n of ir.notes) if (n.startsWith("MISSING ")) opts.log(`warning: ${n.slice(8)}`);
   const generated = irs.filter((ir) => plans.find((p) => p.name === ir.library)!.status === "generate");
   for (const ir of generated) {
     plans.find((p) => p.name === ir.library)!.files = emitLibrary(ir, manifest.libraries[ir.library]!, irs);
@@ -218,8 +281,8 @@ export function run(opts: RunOptions): number {
   opts.log(formatReport(reports));
 
   const code = opts.check
-    ? check(outDir, plans, reportText, opts.log)
-    : write(outDir, plans, reportText, opts.log);
+    ? check(outDir, plans, reportText, opts.log, leftoverFolders(opts.out))
+    : write(outDir, plans, reportText, opts.log, opts.out);
   opts.log(`${opts.check ? "checked" : "generated"} CTK ${version} in ${((performance.now() - t0) / 1000).toFixed(2)} s (libclang ${location.path} via ${location.foundVia}).`);
   return code;
 }
@@ -240,8 +303,8 @@ function listFiles(dir: string): string[] {
 }
 
 /** Compares what would be written with what is there. */
-function check(outDir: string, plans: LibraryPlan[], reportText: string, log: (l: string) => void): number {
-  const problems: string[] = [];
+function check(outDir: string, plans: LibraryPlan[], reportText: string, log: (l: string) => void, leftovers: string[]): number {
+  const problems: string[] = leftovers.map((p) => `${p}: left behind by a generation that did not finish; a generation removes it (or delete it)`);
   for (const plan of plans) {
     const dir = join(outDir, plan.name);
     const have = listFiles(dir);
@@ -280,22 +343,28 @@ function check(outDir: string, plans: LibraryPlan[], reportText: string, log: (l
 }
 
 /** Writes the CTK's folder atomically: a complete new tree in a temporary folder, then swapped into place. */
-function write(outDir: string, plans: LibraryPlan[], reportText: string, log: (l: string) => void): number {
+function write(outDir: string, plans: LibraryPlan[], reportText: string, log: (l: string) => void, out: string): number {
   const parent = dirname(outDir);
   mkdirSync(parent, { recursive: true });
-  const tmp = `${outDir}.tmp-${Deno.pid}`;
-  const backup = `${outDir}.old-${Deno.pid}`;
+  for (const leftover of leftoverFolders(out)) {
+    rmSync(leftover, { recursive: true, force: true });
+    log(`removed ${leftover} (left behind by a generation that did not finish)`);
+  }
+  const tmp = `${outDir}.tmp-${process.pid}`;
+  const backup = `${outDir}.old-${process.pid}`;
   rmSync(tmp, { recursive: true, force: true });
   mkdirSync(tmp, { recursive: true });
   try {
     for (const plan of plans) {
       const dst = join(tmp, plan.name);
+      // A library with nothing to write (its headers absent, no earlier output) gets no empty folder.
+      const files: [string, string | Uint8Array][] =
+        plan.status === "generate"
+          ? [...plan.files]
+          : listFiles(join(outDir, plan.name)).map((f) => [f, readFileSync(join(outDir, plan.name, f))]);
+      if (files.length === 0) continue;
       mkdirSync(dst, { recursive: true });
-      if (plan.status === "generate") {
-        for (const [f, text] of plan.files) writeFileSync(join(dst, f), text);
-      } else {
-        for (const f of listFiles(join(outDir, plan.name))) writeFileSync(join(dst, f), readFileSync(join(outDir, plan.name, f)));
-      }
+      for (const [f, content] of files) writeFileSync(join(dst, f), content);
     }
     writeFileSync(join(tmp, "report.json"), reportText);
   } catch (e) {

@@ -98,14 +98,22 @@ export function isFile(path: string): boolean {
   }
 }
 
-/** Whether `path` is an executable regular file. */
+/**
+ * Whether `path` is an executable regular file. Deno's `access(X_OK)` needs `--allow-sys` (it asks for the uid);
+ * without it, any execute bit in the file's mode counts, so that `--allow-read` alone finds tools such as nvcc.
+ */
 export function isExecutable(path: string): boolean {
   if (!isFile(path)) return false;
   try {
     fs.accessSync(path, fs.constants.X_OK);
     return true;
-  } catch {
-    return false;
+  } catch (e) {
+    if ((e as { name?: unknown }).name !== "NotCapable") return false;
+    try {
+      return (fs.statSync(path).mode & 0o111) !== 0;
+    } catch {
+      return false;
+    }
   }
 }
 

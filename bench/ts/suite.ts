@@ -549,8 +549,7 @@ function registerChecked(plan: Plan, C: string, s: Shared): void {
           const cubin = new Uint8Array(new ArrayBuffer(Number(nvrtc.nvrtcGetCUBINSize(prog))));
           nvrtc.nvrtcGetCUBIN(prog, cubin);
         } finally {
-          slot.writePointer(0, prog);
-          nvrtc.nvrtcDestroyProgram(slot.pointer);
+          nvrtc.nvrtcDestroyProgram(prog);
         }
       }
       return now() - t0;

@@ -190,3 +190,18 @@ export function tsType(t: IrType, pos: Position, imp: ImportTracker): string {
       return "never";
   }
 }
+
+/** The typed array class of each scalar FFI type. */
+export const TYPED_ARRAY: Record<string, string> = {
+  i8: "Int8Array",
+  u8: "Uint8Array",
+  i16: "Int16Array",
+  u16: "Uint16Array",
+  i32: "Int32Array",
+  u32: "Uint32Array",
+  i64: "BigInt64Array",
+  u64: "BigUint64Array",
+  f32: "Float32Array",
+  f64: "Float64Array",
+  bool: "Uint8Array",
+};

@@ -2,8 +2,8 @@
 import type { IrFunction, IrLibrary, IrRecord, IrType } from "../ir.ts";
 import type { LibrarySpec } from "../manifest.ts";
 import { resolveTypedefs } from "../parse/context.ts";
-import { docBlock, functionDoc, type ImportTracker, safeIdent, tsType } from "./common.ts";
-import { scalarNative } from "./native.ts";
+import { docBlock, functionDoc, type ImportTracker, safeIdent, tsType, TYPED_ARRAY } from "./common.ts";
+import { elementSize, scalarNative } from "./native.ts";
 
 /** The record a by-value parameter or result passes, if any. */
 export function byValueRecord(t: IrType): string | undefined {
@@ -34,7 +34,8 @@ export function emitFunctions(lib: IrLibrary, spec: LibrarySpec, libraryName: st
     table += `  ${fn.name}: { ${parts.join(", ")} },\n`;
     const sig = fn.params.map((p) => `${safeIdent(p.name)}: ${tsType(p.type, "param", imp)}`).join(", ");
     const cSig = `${fn.result.spelling} ${fn.symbol === fn.name ? fn.name : `${fn.name} (exported as ${fn.symbol})`}(${fn.params.map((p) => `${p.type.spelling} ${p.name}`).join(", ")})`;
-    iface += docBlock(functionDoc(fn.doc, fn.deprecated, fn.params.map((p) => p.name), undefined, [`C: \`${cSig}\``, ""]), "  ");
+    // The documentation lives on the checked style; the raw entry names the C declaration and links there.
+    iface += docBlock([`C: \`${cSig}\`. Raw call style; documented on {@link Checked.${fn.name}} (checked.ts).`, ...(fn.deprecated !== undefined ? [`@deprecated${fn.deprecated ? " " + fn.deprecated.replace(/\n/g, " ") : ""}`] : [])], "  ");
     iface += `  ${fn.name}(${sig}): ${tsType(fn.result, "result", imp)};\n`;
   }
   const info = [`name: ${JSON.stringify(lib.library)}`, `library: ${JSON.stringify(libraryName)}`, `ctkVersion: ${JSON.stringify(lib.ctkVersion)}`];
@@ -110,6 +111,73 @@ function isStringInput(t: IrType): boolean {
   return p.kind === "int" && p.size === 1;
 }
 
+
+/** How one element of an array output is decoded, and its TypeScript type. */
+function arrayElement(t: IrType, imp: ImportTracker): { code: string; ts: string; size: number } | undefined {
+  const r = resolveTypedefs(t);
+  if (r.kind !== "pointer") return undefined;
+  const p = resolveTypedefs(r.pointee);
+  switch (p.kind) {
+    case "int":
+      if (p.size === 1) return { code: `{ kind: "string", size: 1 }`, ts: "string", size: 1 };
+    // falls through
+    case "float":
+    case "bool":
+    case "enum": {
+      const native = scalarNative(p);
+      const size = native === "bool" ? 1 : Number(/\d+/.exec(native)?.[0] ?? 8) / 8;
+      const kind = native === "bool" ? "u8" : native;
+      return { code: `{ kind: "${kind}", size: ${size} }`, ts: TYPED_ARRAY[native]!, size };
+    }
+    case "pointer":
+      return { code: `{ kind: "pointer", size: 8 }`, ts: `${tsType(r.pointee, "result", imp)}[]`, size: 8 };
+    case "record": {
+      const cls = imp.ref(p.name, true);
+      if (!cls) return undefined;
+      return { code: `{ kind: "record", size: ${cls}.$size, cls: ${cls} }`, ts: `${cls}[]`, size: 0 };
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** The record a pointer parameter points to, if any. */
+function pointeeRecord(t: IrType): string | undefined {
+  const r = resolveTypedefs(t);
+  if (r.kind !== "pointer") return undefined;
+  const p = resolveTypedefs(r.pointee);
+  return p.kind === "record" && p.complete ? p.name : undefined;
+}
+
+/** The element size of a pointer's pointee (void and unknown: 1, so the check is in bytes). */
+function pointeeSize(t: IrType, records: Map<string, IrRecord>): number {
+  const r = resolveTypedefs(t);
+  if (r.kind !== "pointer") return 1;
+  return elementSize(resolveTypedefs(r.pointee), records) || 1;
+}
+
+/** The version constant a versioned record's checked allocation is stamped with (nvmlPciInfoExt_v1 for nvmlPciInfoExt_v1_t). */
+export function structVersion(lib: IrLibrary, spec: LibrarySpec, recordName: string): { field: string; value: string; constant: string } | undefined {
+  const sv = spec.structVersions;
+  if (!sv) return undefined;
+  const rec = lib.records.find((r) => r.name === recordName);
+  if (!rec || !rec.fields.some((f) => f.name === sv.field)) return undefined;
+  for (const name of [rec.name, ...rec.aliases]) {
+    const base = name.replace(/(_t|_st)$/, "");
+    const upper = base.replace(/^nvml/, "").replace(/_v\d+$/, "").replace(/([a-z0-9])([A-Z])/g, "$1_$2").toUpperCase();
+    for (const pattern of sv.patterns) {
+      const cname = pattern.replace("$1", base).replace("$U", upper);
+      const c = lib.constants.find((k) => k.name === cname && k.kind === "int");
+      if (!c || c.kind !== "int") continue;
+      const v = BigInt(c.value);
+      // NVML_STRUCT_VERSION(T, n) is sizeof(T) | n << 24: a constant that names another size is another struct's.
+      if (v >= 1n << 24n && Number(v & 0xffffffn) !== rec.size) continue;
+      return { field: sv.field, value: c.value, constant: cname };
+    }
+  }
+  return undefined;
+}
+
 /** checked.ts: the `Checked` interface and `createChecked(raw, rt)`. */
 export function emitChecked(
   lib: IrLibrary,
@@ -120,13 +188,14 @@ export function emitChecked(
 ): string {
   let iface = "";
   let impl = "";
+  let specs = "";
   let maxSlot = -1;
-  let maxStr = -1;
   const views = new Set<string>();
   const statusType = spec.status?.type;
+  const recordsByName = new Map(lib.records.map((r) => [r.name, r]));
+  const retry = spec.sizeQueryStatus.map((n) => statusValues.get(n)).filter((v): v is string => v !== undefined);
   for (const fn of lib.functions) {
-    const outputs = new Set(fn.outputs);
-    const inputs = fn.params.filter((p) => !outputs.has(p.name));
+    const roles = fn.roles;
     const resolvedResult = resolveTypedefs(fn.result);
     const returnsStatus =
       statusType !== undefined &&
@@ -134,91 +203,223 @@ export function emitChecked(
         (fn.result.kind === "typedef" && fn.result.name === statusType) ||
         (resolvedResult.kind === "enum" && resolvedResult.name === statusType) ||
         (resolvedResult.kind === "record" && statusRecord !== undefined && resolvedResult.name === statusRecord.name));
+    const roleOf = (name: string) => roles[fn.params.findIndex((p) => p.name === name)]!;
+    // Slots: the in/out count of array outputs first, then byte sizes, handle references and single outputs.
     let slot = 0;
-    const outs: { name: string; k: OutputKind; doc?: string }[] = [];
+    const slotOf = new Map<string, number>();
+    const countParam = fn.params.find((p, i) => roles[i]!.role === "count" && (roles[i] as { pointer: boolean }).pointer);
+    const arrayOuts = fn.params.filter((_, i) => roles[i]!.role === "array-output");
+    const arrayCount = arrayOuts.length > 0 ? (roleOf(arrayOuts[0]!.name) as { count: string }).count : undefined;
+    const arrayCountRole = arrayCount !== undefined && fn.params.some((p) => p.name === arrayCount) ? roleOf(arrayCount) : undefined;
+    if (countParam && arrayCountRole && arrayCountRole.role === "count" && arrayCountRole.pointer && arrayCount === countParam.name) slotOf.set(countParam.name, slot++);
+    fn.params.forEach((p, i) => {
+      const r = roles[i]!;
+      if (slotOf.has(p.name)) return;
+      if ((r.role === "count" && r.pointer) || r.role === "handle-reference") slotOf.set(p.name, slot++);
+    });
+    type Out = { name: string; k: OutputKind; doc?: string };
+    const outs: Out[] = [];
     let ok = true;
     for (const name of fn.outputs) {
       const p = fn.params.find((q) => q.name === name)!;
-      const k = outputKind(p.type, slot, imp);
+      const s = slot;
+      const k = outputKind(p.type, s, imp);
       if (!k) {
         ok = false;
         break;
       }
-      if (k.kind !== "record") slot++;
+      if (k.kind !== "record") slotOf.set(name, slot++);
       const d = fn.doc?.params.find((q) => q.name === name)?.text;
       outs.push(d ? { name, k, doc: d } : { name, k });
     }
-    if (!ok) {
+    if (!ok || slot > 16) {
+      // Outputs the checked style cannot express: the caller passes every pointer.
       outs.length = 0;
-      slot = 0;
     }
-    const outNames = new Set(outs.map((o) => o.name));
-    const ins = fn.params.filter((p) => !outNames.has(p.name));
-    void inputs;
     maxSlot = Math.max(maxSlot, slot - 1);
+    const docs = new Map<string, string>();
+    for (const p of fn.params) {
+      const d = fn.doc?.params.find((q) => q.name === p.name)?.text;
+      if (d) docs.set(p.name, d);
+    }
+    const optionalDocs = new Map<string, string>();
+    const arrayEls = new Map<string, { code: string; ts: string; size: number }>();
+    for (const p of arrayOuts) {
+      const el = arrayElement(p.type, imp);
+      if (el) arrayEls.set(p.name, el);
+    }
+    const useArrays = arrayOuts.length > 0 && arrayEls.size === arrayOuts.length && returnsStatus && spec.status?.field === undefined;
+    const fixed = useArrays && arrayCount !== undefined && /^\d+$/.test(arrayCount) ? Number(arrayCount) : undefined;
     // Parameter list and conversions.
     let strIndex = 0;
     const sigParts: string[] = [];
+    const optional: string[] = [];
     const args: string[] = [];
     const prelude: string[] = [];
-    for (const p of fn.params) {
+    const after: string[] = [];
+    const docParams: string[] = [];
+    const sizeReturns: { name: string; slot: number; bytes: number }[] = [];
+    let capacityArg: string | undefined;
+    for (const [i, p] of fn.params.entries()) {
       const id = safeIdent(p.name);
+      const role = roles[i]!;
       const o = outs.find((x) => x.name === p.name);
       if (o) {
         if (o.k.kind === "record") {
-          prelude.push(`const ${id} = new ${o.k.cls}();`);
-          args.push(`${id}.$pointer()`);
-        } else args.push(`o${o.k.slot}`);
+          const version = structVersion(lib, spec, (resolveTypedefs((resolveTypedefs(p.type) as { pointee: IrType }).pointee) as { name: string }).name);
+          optional.push(`${id}?: ${o.k.cls}`);
+          docParams.push(p.name);
+          optionalDocs.set(p.name, `optional: a ${o.k.cls} to fill instead of a new one (its own contents${version ? `, ${version.field} included,` : ""} are passed in)${version ? `; a new one is stamped with ${version.field} = ${version.constant}` : ""}`);
+          prelude.push(`const $${id} = ${id} === undefined ? rt.record(${o.k.cls}) : rt.expect(${id}, ${o.k.cls}, ${JSON.stringify(fn.name)}, ${JSON.stringify(p.name)});`);
+          if (version) prelude.push(`if (${id} === undefined) $${id}.${version.field} = ${version.value};`);
+          args.push(`$${id}.$pointer()`);
+        } else args.push(`o${slotOf.get(p.name)}`);
         continue;
       }
+      if (useArrays && role.role === "array-output") {
+        args.push(`p[${arrayOuts.findIndex((q) => q.name === p.name)}]!`);
+        continue;
+      }
+      if (role.role === "count" && role.pointer && useArrays && arrayCount === p.name) {
+        if (role.capacity) {
+          optional.push(`${id}?: number`);
+          docParams.push(p.name);
+          optionalDocs.set(p.name, `optional capacity: how many elements to ask for${role.query ? " (default: the size the library reports)" : ""}`);
+          capacityArg = id;
+        } else if (!role.query) {
+          sigParts.push(`${id}: number`);
+          docParams.push(p.name);
+          capacityArg = id;
+        }
+        args.push(`o${slotOf.get(p.name)}`);
+        continue;
+      }
+      if (role.role === "count" && role.pointer && slotOf.has(p.name)) {
+        // An in/out byte size: taken as a number, the size the library reports is returned.
+        const r = resolveTypedefs((resolveTypedefs(p.type) as { pointee: IrType }).pointee) as { size: number };
+        const s = slotOf.get(p.name)!;
+        sigParts.push(`${id}: number | bigint`);
+        docParams.push(p.name);
+        prelude.push(`rt.writeCount(${s}, ${r.size}, ${id}, ${JSON.stringify(fn.name)}, ${JSON.stringify(p.name)});`);
+        args.push(`o${s}`);
+        sizeReturns.push({ name: p.name, slot: s, bytes: r.size });
+        continue;
+      }
+      if (role.role === "handle-reference") {
+        const pointee = (resolveTypedefs(p.type) as { pointee: IrType }).pointee;
+        const s = slotOf.get(p.name)!;
+        sigParts.push(`${id}: ${tsType(pointee, "result", imp)}`);
+        docParams.push(p.name);
+        prelude.push(`rt.writePointer(${s}, ${id});`);
+        args.push(`o${s}`);
+        continue;
+      }
+      docParams.push(p.name);
       const r = resolveTypedefs(p.type);
       const cat = p.type.kind === "typedef" ? imp.names.typedefCategory.get(p.type.name) : undefined;
-      if (isStringInput(p.type)) {
+      const rec = pointeeRecord(p.type);
+      const recCls = rec ? imp.ref(rec, true) : undefined;
+      if (role.role === "count" && !role.pointer) {
+        sigParts.push(`${id}: ${tsType(p.type, "param", imp)}`);
+        prelude.push(`rt.count(${id}, ${JSON.stringify(fn.name)}, ${JSON.stringify(p.name)});`);
+        args.push(id);
+        if (useArrays && arrayCount === p.name) capacityArg = id;
+      } else if (isStringInput(p.type)) {
         sigParts.push(`${id}: string | PointerLike`);
         args.push(`rt.cstr(${id}, ${strIndex++})`);
       } else if (isStringArrayInput(p.type)) {
         sigParts.push(`${id}: readonly string[] | PointerLike`);
+        const c = role.role === "array-input" ? role.count : undefined;
+        if (c && fn.params.some((q) => q.name === c) && roleOf(c).role === "count" && !(roleOf(c) as { pointer: boolean }).pointer) {
+          prelude.push(`rt.strings(${id}, ${safeIdent(c)}, ${JSON.stringify(fn.name)}, ${JSON.stringify(p.name)});`);
+        }
         args.push(`rt.cstrs(${id}, ${strIndex++})`);
       } else if ((r.kind === "pointer" || r.kind === "array") && cat !== "handle" && cat !== "callback") {
         sigParts.push(`${id}: PointerLike`);
-        args.push(`rt.ptr(${id})`);
+        const sizeName = role.role === "array-input" ? role.count : role.role === "caller-buffer" ? role.size : undefined;
+        const sizeRole = sizeName !== undefined && fn.params.some((q) => q.name === sizeName) ? roleOf(sizeName) : undefined;
+        const name = JSON.stringify(fn.name);
+        if (sizeRole && sizeRole.role === "count" && !sizeRole.pointer) {
+          const el = role.role === "caller-buffer" && role.unit === "bytes" ? 1 : pointeeSize(p.type, recordsByName);
+          args.push(`rt.sized(${id}, ${safeIdent(sizeName!)}, ${el}, ${name}, ${JSON.stringify(p.name)}${recCls ? `, ${recCls}` : ""})`);
+        } else if (sizeRole && sizeRole.role === "count" && sizeRole.pointer && slotOf.has(sizeName!)) {
+          args.push(`rt.sized(${id}, ${safeIdent(sizeName!)}, 1, ${name}, ${JSON.stringify(p.name)})`);
+        } else if (recCls) {
+          args.push(`rt.ptr(rt.expect(${id}, ${recCls}, ${name}, ${JSON.stringify(p.name)}))`);
+        } else args.push(`rt.ptr(${id})`);
       } else if (r.kind === "record") {
-        const cls = imp.ref(r.name);
+        const cls = imp.ref(r.name, true);
         sigParts.push(`${id}: Uint8Array${cls ? ` | ${cls}` : ""}`);
-        args.push(`rt.bytes(${id})`);
+        args.push(cls ? `rt.bytes(rt.expect(${id}, ${cls}, ${JSON.stringify(fn.name)}, ${JSON.stringify(p.name)}))` : `rt.bytes(${id})`);
       } else {
         sigParts.push(`${id}: ${tsType(p.type, "param", imp)}`);
         args.push(id);
       }
     }
-    maxStr = Math.max(maxStr, strIndex - 1);
+    if (fixed !== undefined) capacityArg = String(fixed);
     // Return value.
-    const reads = outs.map((o) => {
-      switch (o.k.kind) {
-        case "scalar": {
-          const [view, mul] = VIEW[o.k.native]!;
-          views.add(view);
-          const expr = `${view}[${o.k.slot * mul}]!`;
-          if (o.k.native === "bool") return { ts: "boolean", code: `${expr} !== 0` };
-          const cast = o.k.ts !== "number" && o.k.ts !== "bigint" ? ` as ${o.k.ts}` : "";
-          return { ts: o.k.ts, code: expr + cast };
+    const reads: { ts: string; code: string; name: string }[] = [];
+    const arrayNames = arrayOuts.map((p) => safeIdent(p.name));
+    for (const p of fn.params) {
+      const o = outs.find((x) => x.name === p.name);
+      if (o) {
+        switch (o.k.kind) {
+          case "scalar": {
+            const [view, mul] = VIEW[o.k.native]!;
+            views.add(view);
+            const expr = `${view}[${o.k.slot * mul}]!`;
+            if (o.k.native === "bool") reads.push({ ts: "boolean", code: `${expr} !== 0`, name: p.name });
+            else {
+              const cast = o.k.ts !== "number" && o.k.ts !== "bigint" ? ` as ${o.k.ts}` : "";
+              reads.push({ ts: o.k.ts, code: expr + cast, name: p.name });
+            }
+            break;
+          }
+          case "pointer":
+            reads.push({ ts: o.k.ts, code: `rt.readPointer(${o.k.slot})${o.k.ts !== "Pointer" ? ` as ${o.k.ts}` : ""}`, name: p.name });
+            break;
+          case "string":
+            reads.push({ ts: "string | null", code: `rt.readString(${o.k.slot})`, name: p.name });
+            break;
+          case "record":
+            reads.push({ ts: o.k.cls, code: `$${safeIdent(o.name)}`, name: p.name });
+            break;
         }
-        case "pointer":
-          return { ts: o.k.ts, code: `rt.readPointer(${o.k.slot})${o.k.ts !== "Pointer" ? ` as ${o.k.ts}` : ""}` };
-        case "string":
-          return { ts: "string | null", code: `rt.readString(${o.k.slot})` };
-        case "record":
-          return { ts: o.k.cls, code: safeIdent(o.name) };
+        continue;
       }
-    });
+      if (useArrays && arrayEls.has(p.name)) {
+        const el = arrayEls.get(p.name)!;
+        const k = arrayOuts.findIndex((q) => q.name === p.name);
+        reads.push({ ts: el.ts, code: `a[${k}] as ${el.ts}`, name: p.name });
+        continue;
+      }
+      const sr = sizeReturns.find((x) => x.name === p.name);
+      if (sr) {
+        const view = sr.bytes === 8 ? "u64" : "u32";
+        views.add(view);
+        reads.push({ ts: sr.bytes === 8 ? "bigint" : "number", code: `${view}[${sr.bytes === 8 ? sr.slot : sr.slot * 2}]!`, name: p.name });
+      }
+    }
+    void arrayNames;
     const first = fn.params[0];
-    const subject = first !== undefined && !outNames.has(first.name) && first.type.kind === "typedef" && imp.names.typedefCategory.get(first.type.name) === "handle"
+    const subject = first !== undefined && roles[0]!.role === "input" && first.type.kind === "typedef" && imp.names.typedefCategory.get(first.type.name) === "handle"
       ? `, ${safeIdent(first.name)}`
       : "";
     const nonErrors = (spec.nonErrors[fn.name] ?? []).map((n) => statusValues.get(n)).filter((v): v is string => v !== undefined);
     let resultTs: string;
     let body: string[];
     const call = `raw.${fn.name}(${args.join(", ")})`;
+    const guard = `if (rt.guards) rt.check(${JSON.stringify(fn.name)});`;
+    if (useArrays) {
+      const countSlot = countParam && slotOf.has(countParam.name) && arrayCount === countParam.name ? slotOf.get(countParam.name)! : undefined;
+      const countBytes = countSlot !== undefined ? ((resolveTypedefs((resolveTypedefs(countParam!.type) as { pointee: IrType }).pointee) as { size: number }).size) : 0;
+      const cr = arrayCountRole && arrayCountRole.role === "count" ? arrayCountRole : undefined;
+      const specName = `A_${fn.name}`;
+      specs += `  const ${specName}: ArraySpec = { elements: [${arrayOuts.map((p) => arrayEls.get(p.name)!.code).join(", ")}], count: ${countSlot !== undefined ? `{ slot: ${countSlot}, bytes: ${countBytes} }` : "null"}, query: ${cr?.query ?? false}, retry: [${retry.join(", ")}] };\n`;
+      body = [...prelude, `const a = rt.arrays(${JSON.stringify(fn.name)}, ${specName}, ${capacityArg ?? "undefined"}, (p) => ${call}${subject});`];
+    } else if (returnsStatus) {
+      body = [...prelude];
+    } else body = [...prelude];
     if (returnsStatus) {
       const codeExpr = statusRecord && spec.status?.field
         ? (() => {
@@ -226,62 +427,71 @@ export function emitChecked(
             return `new DataView(r.buffer, r.byteOffset, r.byteLength).getInt32(${f?.offset ?? 0}, true)`;
           })()
         : "r";
-      const cond = [`${codeExpr === "r" ? "r" : "code"} !== 0`, ...nonErrors.map((v) => `${codeExpr === "r" ? "r" : "code"} !== ${v}`)].join(" && ");
-      body = [...prelude, `const r = ${call};`];
-      if (codeExpr !== "r") body.push(`const code = ${codeExpr};`);
-      body.push(`if (${cond}) rt.fail(${codeExpr === "r" ? "r" : "code"}, ${JSON.stringify(fn.name)}${subject});`);
+      if (!useArrays) {
+        const cond = [`${codeExpr === "r" ? "r" : "code"} !== 0`, ...nonErrors.map((v) => `${codeExpr === "r" ? "r" : "code"} !== ${v}`)].join(" && ");
+        body.push(`const r = ${call};`);
+        body.push(guard);
+        if (codeExpr !== "r") body.push(`const code = ${codeExpr};`);
+        body.push(`if (${cond}) rt.fail(${codeExpr === "r" ? "r" : "code"}, ${JSON.stringify(fn.name)}${subject});`);
+      }
+      body.push(...after);
       const statusTs = tsType(fn.result, "result", imp);
-      const values = [...(nonErrors.length ? [{ ts: statusTs, code: "r" }] : []), ...reads];
+      const values = [...(nonErrors.length && !useArrays ? [{ ts: statusTs, code: "r", name: "status" }] : []), ...reads];
       if (values.length === 0) {
         resultTs = "void";
       } else if (values.length === 1) {
         resultTs = values[0]!.ts;
         body.push(`return ${values[0]!.code};`);
       } else {
-        const names = [...(nonErrors.length ? ["status"] : []), ...outs.map((o) => safeIdent(o.name))];
-        resultTs = `[${values.map((v, i) => `${names[i]}: ${v.ts}`).join(", ")}]`;
+        resultTs = `[${values.map((v) => `${safeIdent(v.name)}: ${v.ts}`).join(", ")}]`;
         body.push(`return [${values.map((v) => v.code).join(", ")}];`);
       }
     } else {
       const rts = tsType(fn.result, "result", imp);
       const isString = resolvedResult.kind === "pointer" && resolveTypedefs(resolvedResult.pointee).kind === "int" && (resolveTypedefs(resolvedResult.pointee) as { size: number }).size === 1;
-      const resultValue = resolvedResult.kind === "void" ? undefined : { ts: isString ? "string | null" : rts, code: isString ? "rt.string(r)" : "r" };
+      const resultValue = resolvedResult.kind === "void" ? undefined : { ts: isString ? "string | null" : rts, code: isString ? "rt.string(r)" : "r", name: "result" };
       const values = [...(resultValue ? [resultValue] : []), ...reads];
-      body = [...prelude, resolvedResult.kind === "void" ? `${call};` : `const r = ${call};`];
+      body.push(resolvedResult.kind === "void" ? `${call};` : `const r = ${call};`);
+      body.push(guard);
       if (values.length === 0) resultTs = "void";
       else if (values.length === 1) {
         resultTs = values[0]!.ts;
         body.push(`return ${values[0]!.code};`);
       } else {
-        const names = [...(resultValue ? ["result"] : []), ...outs.map((o) => safeIdent(o.name))];
-        resultTs = `[${values.map((v, i) => `${names[i]}: ${v.ts}`).join(", ")}]`;
+        resultTs = `[${values.map((v) => `${safeIdent(v.name)}: ${v.ts}`).join(", ")}]`;
         body.push(`return [${values.map((v) => v.code).join(", ")}];`);
       }
     }
-    const returnsDoc = outs.length > 0
-      ? outs.map((o) => `\`${o.name}\`${o.doc ? `: ${o.doc}` : ""}`).join("; ")
+    const returned = reads.map((v) => v.name);
+    const returnsDoc = returned.length > 0
+      ? returned.map((n) => `\`${n}\`${docs.get(n) ? `: ${docs.get(n)}` : ""}`).join("; ")
       : returnsStatus
         ? nonErrors.length
           ? `the status: success or one of ${(spec.nonErrors[fn.name] ?? []).join(", ")}; other codes throw.`
           : "nothing; a failure throws the library's typed error."
         : fn.doc?.returns;
-    iface += docBlock(functionDoc(fn.doc, fn.deprecated, ins.map((p) => p.name), returnsDoc), "  ");
-    iface += `  ${fn.name}(${sigParts.join(", ")}): ${resultTs};\n`;
-    impl += `    ${fn.name}(${sigParts.join(", ")}): ${resultTs} {\n${body.map((l) => `      ${l}\n`).join("")}    },\n`;
+    const allSig = [...sigParts, ...optional];
+    const docFn = { ...(fn.doc ?? { summary: "", params: [], notes: [], see: [] }) };
+    docFn.params = docParams.map((n) => ({ name: n, text: optionalDocs.get(n) ?? docs.get(n) ?? "" }));
+    iface += docBlock(functionDoc(docFn, fn.deprecated, docParams, returnsDoc), "  ");
+    iface += `  ${fn.name}(${allSig.join(", ")}): ${resultTs};\n`;
+    impl += `    ${fn.name}(${allSig.join(", ")}): ${resultTs} {\n${body.map((l) => `      ${l}\n`).join("")}    },\n`;
   }
   let out = docBlock([
     `The checked call style of ${lib.library}: a failure throws the library's typed error, out-parameters come back`,
-    "as the return value (one value, or a tuple for several), strings are JavaScript strings.",
+    "as the return value (one value, or a tuple for several), arrays the library fills come back as typed arrays or",
+    "arrays of handles or records, strings are JavaScript strings. Inputs are checked before the native call.",
   ]);
   out += `export interface Checked {\n${iface}}\n\n`;
   out += `/** Builds the checked call style over a raw table. */\nexport function createChecked(raw: Raw, rt: CheckedRuntime): Checked {\n`;
   for (let k = 0; k <= maxSlot; k++) out += `  const o${k} = rt.out[${k}]!;\n`;
   for (const v of [...views].sort()) out += `  const ${v} = rt.${v};\n`;
+  out += specs;
   out += `  return {\n${impl}  };\n}\n`;
-  let head = `import type { CheckedRuntime${/PointerLike/.test(out) ? ", PointerLike" : ""} } from "../../../src/sys/checked.ts";\n`;
+  const rtTypes = ["CheckedRuntime", ...(/PointerLike/.test(out) ? ["PointerLike"] : []), ...(/ArraySpec/.test(specs) ? ["ArraySpec"] : [])];
+  let head = `import type { ${rtTypes.join(", ")} } from "../../../src/sys/checked.ts";\n`;
   if (/\bPointer\b/.test(out.replace(/FunctionPointer|NativePointer|PointerLike/g, ""))) head += `import type { Pointer } from "../../../src/ffi/types.ts";\n`;
   head += `import type { Raw } from "./functions.ts";\n`;
   for (const l of imp.lines()) head += l + "\n";
-  void maxStr;
   return head + "\n" + out;
 }

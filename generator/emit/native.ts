@@ -1,6 +1,5 @@
 /** C types → the runtime-neutral FFI descriptors of src/ffi/types.ts. */
-import type { IrLibrary, IrRecord, IrType } from "../ir.ts";
-import { resolveTypedefs } from "../parse/context.ts";
+import { type IrLibrary, type IrRecord, type IrType, resolveTypedefs } from "../ir.ts";
 import type { LeafType, StructPassing } from "../../src/ffi/types.ts";
 import { classifyStruct } from "../../src/ffi/abi.ts";
 
@@ -37,8 +36,18 @@ export interface LayoutInfo {
   passing: StructPassing;
 }
 
-/** Flattens a record into scalar leaves (arrays repeated, nested records inlined, unions by their largest member). */
+/**
+ * Flattens a record into scalar leaves (arrays repeated, nested records inlined, unions by their largest member) and
+ * classifies it for SysV x86-64: a union's eightbytes merge the classes of all its members (an `int` and a `float`
+ * sharing an eightbyte make it INTEGER), as the psABI says.
+ */
 export function layoutOf(rec: IrRecord, records: Map<string, IrRecord>): LayoutInfo {
+  const leaves = flatten(rec, records, "largest");
+  const passing = classifyStruct(rec.size, rec.align, flatten(rec, records, "all"));
+  return { name: rec.cName, size: rec.size, align: rec.align, leaves, passing };
+}
+
+function flatten(rec: IrRecord, records: Map<string, IrRecord>, unions: "largest" | "all"): { offset: number; type: LeafType }[] {
   const leaves: { offset: number; type: LeafType }[] = [];
   const addType = (t: IrType, offset: number): void => {
     const r = resolveTypedefs(t);
@@ -56,6 +65,10 @@ export function layoutOf(rec: IrRecord, records: Map<string, IrRecord>): LayoutI
   };
   const addRecord = (rec: IrRecord, base: number): void => {
     if (rec.recordKind === "union") {
+      if (unions === "all") {
+        for (const f of rec.fields) addType(f.type, base + f.offset);
+        return;
+      }
       const largest = [...rec.fields].sort((a, b) => b.size - a.size)[0];
       if (largest) addType(largest.type, base + largest.offset);
       return;
@@ -70,10 +83,11 @@ export function layoutOf(rec: IrRecord, records: Map<string, IrRecord>): LayoutI
   };
   addRecord(rec, 0);
   leaves.sort((a, b) => a.offset - b.offset);
-  return { name: rec.cName, size: rec.size, align: rec.align, leaves, passing: classifyStruct(rec.size, rec.align, leaves) };
+  return leaves;
 }
 
-function elementSize(t: IrType, records: Map<string, IrRecord>): number {
+/** The size of one element of a C type (0 where it has none: void, functions). */
+export function elementSize(t: IrType, records: Map<string, IrRecord>): number {
   switch (t.kind) {
     case "int":
     case "enum":

@@ -1,22 +1,9 @@
 /** records.ts of a generated library: one class per struct or union, with exact layout and typed accessors. */
 import type { IrField, IrLibrary, IrRecord, IrType } from "../ir.ts";
 import { resolveTypedefs } from "../parse/context.ts";
-import { docBlock, type ImportTracker, shortDoc, tsType } from "./common.ts";
+import { docBlock, type ImportTracker, shortDoc, tsType, TYPED_ARRAY as TYPED } from "./common.ts";
 import { type LayoutInfo, layoutOf } from "./native.ts";
 
-const TYPED: Record<string, string> = {
-  i8: "Int8Array",
-  u8: "Uint8Array",
-  i16: "Int16Array",
-  u16: "Uint16Array",
-  i32: "Int32Array",
-  u32: "Uint32Array",
-  i64: "BigInt64Array",
-  u64: "BigUint64Array",
-  f32: "Float32Array",
-  f64: "Float64Array",
-  bool: "Uint8Array",
-};
 
 function scalarCode(r: IrType): string | undefined {
   switch (r.kind) {

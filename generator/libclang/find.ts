@@ -2,7 +2,7 @@
  * Locates libclang the way users expect: the LIBCLANG_PATH override, then `llvm-config --libdir`, then
  * /usr/lib/llvm-N/lib (newest N first), then the loader's cache (`ldconfig -p`).
  */
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { closeSync, existsSync, openSync, readdirSync, readSync, statSync } from "node:fs";
 import { join } from "node:path";
 
 /** Where libclang was found and how. */
@@ -13,16 +13,34 @@ export interface LibclangLocation {
   resourceDir: string | undefined;
 }
 
-/** Raised when no libclang can be found; lists every place searched. */
+/**
+ * Raised when no libclang can be found; lists every place searched (or, given `problem`, says in one line what is
+ * wrong with the one place the user named).
+ */
 export class LibclangNotFoundError extends Error {
-  constructor(readonly searched: string[]) {
+  constructor(readonly searched: string[], problem?: string) {
     super(
-      "libclang was not found. Searched:\n" +
-        searched.map((s) => `  - ${s}`).join("\n") +
-        "\nInstall it (Debian/Ubuntu: `apt-get install libclang1-19 libclang-common-19-dev`) or set LIBCLANG_PATH " +
-        "to the library file (or a directory holding libclang.so*).",
+      problem ??
+        "libclang was not found. Searched:\n" +
+          searched.map((s) => `  - ${s}`).join("\n") +
+          "\nInstall it (Debian/Ubuntu: `apt-get install libclang1-19 libclang-common-19-dev`) or set LIBCLANG_PATH " +
+          "to the library file (or a directory holding libclang.so*).",
     );
     this.name = "LibclangNotFoundError";
+  }
+}
+
+/** Whether the file starts with the ELF magic number (a shared library, not a text file or a script). */
+function isElf(path: string): boolean {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, "r");
+    const head = new Uint8Array(4);
+    return readSync(fd, head, 0, 4, 0) === 4 && head[0] === 0x7f && head[1] === 0x45 && head[2] === 0x4c && head[3] === 0x46;
+  } catch {
+    return false;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }
 
@@ -73,7 +91,14 @@ export function findLibclang(env: Record<string, string | undefined> = Deno.env.
   const override = env.LIBCLANG_PATH;
   if (override) {
     searched.push(`LIBCLANG_PATH=${override}`);
-    if (existsSync(override) && statSync(override).isFile()) return found(override, "LIBCLANG_PATH");
+    if (existsSync(override) && statSync(override).isFile()) {
+      if (isElf(override)) return found(override, "LIBCLANG_PATH");
+      throw new LibclangNotFoundError(
+        searched,
+        `LIBCLANG_PATH=${override} is not a shared library (no ELF header). Set it to libclang's .so file (such as ` +
+          "/usr/lib/llvm-19/lib/libclang-19.so.1) or to a folder holding libclang.so*, or unset it.",
+      );
+    }
     const inDir = libclangIn(override);
     if (inDir) return found(inDir, "LIBCLANG_PATH");
     throw new LibclangNotFoundError([...searched, "(LIBCLANG_PATH is set but holds no libclang; fix or unset it)"]);

@@ -11,7 +11,7 @@ import { parseDoc, parseMemberDoc } from "./doc.ts";
 import { collectRecord, nameNestedRecords } from "./records.ts";
 import { evaluationSource, macroDoc, macroSkipReason, type MacroDef, precedingComment, readEvaluations, readMacro } from "./macros.ts";
 import { matchProcAddress, type PfnEntry, readPfn, signatureOf } from "./proc-address.ts";
-import { detectOutputs } from "./outputs.ts";
+import { decideRoles, paramDocs, type RoleOverrides } from "./roles.ts";
 
 /** What collectLibrary needs. */
 export interface CollectInput {
@@ -130,6 +130,7 @@ function collectFromTu(input: CollectInput, tu: Deno.PointerValue): IrLibrary {
       case CursorKind.FunctionDecl: {
         const symbol = clang.spelling(c);
         const fn = readFunction(ctx, c, symbol);
+        if (!clang.isDefinition(c)) externSymbols.add(symbol);
         if (seenFunctions.has(fn.name)) break;
         seenFunctions.add(fn.name);
         if (clang.isDefinition(c)) {
@@ -274,17 +275,12 @@ function collectFromTu(input: CollectInput, tu: Deno.PointerValue): IrLibrary {
     }
   }
 
-  // Output parameters.
+  // Parameter roles (outputs, arrays and their counts, caller buffers).
   for (const fn of functions) {
-    const overrides: { outputs?: string[]; notOutputs?: string[] } = {};
-    const o = spec.outputs[fn.name];
-    if (o) overrides.outputs = o;
-    const n = spec.notOutputs[fn.name];
-    if (n) overrides.notOutputs = n;
-    fn.outputs = detectOutputs(fn, overrides);
+    assignRoles(fn, spec, roleOverrides(fn, spec));
   }
-  for (const name of Object.keys(spec.outputs)) {
-    if (!functions.some((f) => f.name === name)) notes.push(`manifest outputs override names ${name}, which is not a generated function`);
+  for (const name of [...Object.keys(spec.outputs), ...Object.keys(spec.notOutputs), ...Object.keys(spec.fixedArrays)]) {
+    if (!functions.some((f) => f.name === name)) notes.push(`manifest override names ${name}, which is not a generated function`);
   }
 
   // #define constants.
@@ -305,11 +301,20 @@ function collectFromTu(input: CollectInput, tu: Deno.PointerValue): IrLibrary {
     if (reason) skipped.push({ name: m.name, kind: "macro", reason, location: m.location });
     else candidates.push(m);
   }
+  renameByMacro(functions, macros, externSymbols, notes);
   addAliasFunctions(functions, macros, spec);
   if (candidates.length > 0) {
     const evaluated = evaluateMacros(input, candidates);
     constants.push(...evaluated.constants);
     skipped.push(...evaluated.skipped);
+  }
+
+  // A header the manifest assigns to this library that contributed nothing was not parsed (not included by the
+  // library's headers, or guarded out): say so instead of leaving its declarations silently missing.
+  const seenFiles = new Set<string>();
+  for (const d of [...functions, ...enums, ...records, ...typedefs, ...constants, ...skipped]) if (d.location) seenFiles.add(d.location.file);
+  for (const file of [...spec.headers, ...spec.owns]) {
+    if (!seenFiles.has(file)) notes.push(`MISSING ${file}: listed in the manifest for ${library}, but none of its declarations reached the parse (is it included by ${spec.headers.join(", ")}?)`);
   }
 
   return {
@@ -327,6 +332,74 @@ function collectFromTu(input: CollectInput, tu: Deno.PointerValue): IrLibrary {
   };
 }
 
+/** The manifest's overrides of one function. */
+function roleOverrides(fn: IrFunction, spec: LibrarySpec): RoleOverrides {
+  const o: RoleOverrides = {};
+  if (spec.outputs[fn.name]) o.outputs = spec.outputs[fn.name];
+  if (spec.notOutputs[fn.name]) o.notOutputs = spec.notOutputs[fn.name];
+  if (spec.fixedArrays[fn.name]) o.fixedArrays = spec.fixedArrays[fn.name];
+  return o;
+}
+
+function assignRoles(fn: IrFunction, spec: LibrarySpec, overrides: RoleOverrides): void {
+  // Doc parameters matched by position (the header names them differently) take the declaration's names, so that
+  // every emitter finds them.
+  if (fn.doc) {
+    const matched = paramDocs(fn);
+    const used = new Set(matched.filter((d) => d !== undefined));
+    fn.doc.params = [
+      ...fn.params.flatMap((p, i) => (matched[i] ? [{ ...matched[i]!, name: p.name }] : [])),
+      ...fn.doc.params.filter((d) => !used.has(d)),
+    ];
+  }
+  const statusType = spec.status?.type;
+  const res = resolveTypedefs(fn.result);
+  const returnsStatus = statusType !== undefined && spec.status?.field === undefined &&
+    (fn.result.spelling === statusType || (fn.result.kind === "typedef" && fn.result.name === statusType) || (res.kind === "enum" && res.name === statusType));
+  fn.roles = decideRoles(fn, overrides, returnsStatus);
+  fn.outputs = fn.params.filter((_, i) => fn.roles[i]!.role === "output").map((p) => p.name);
+}
+
+/**
+ * The manifest's output overrides of one library apply to the twin functions of another (the driver's
+ * cuDeviceGetMemPool to the runtime's cudaDeviceGetMemPool), mapped by parameter position, where the twin has no
+ * override of its own and both take the same number of parameters.
+ */
+export function applyTwinOverrides(ir: IrLibrary, spec: LibrarySpec, twin: IrLibrary, twinSpec: LibrarySpec): void {
+  const own = spec.functionPrefixes[0]!;
+  const other = twinSpec.functionPrefixes[0]!;
+  const twins = new Map(twin.functions.map((f) => [f.name, f]));
+  for (const fn of ir.functions) {
+    if (spec.outputs[fn.name] || !fn.name.startsWith(own)) continue;
+    const twinName = other + fn.name.slice(own.length);
+    const names = twinSpec.outputs[twinName];
+    const t = twins.get(twinName);
+    if (!names || !t || t.params.length !== fn.params.length) continue;
+    const outputs = names.map((n) => t.params.findIndex((p) => p.name === n)).filter((k) => k >= 0).map((k) => fn.params[k]!.name);
+    const o = roleOverrides(fn, spec);
+    o.outputs = outputs;
+    assignRoles(fn, spec, o);
+    for (const r of fn.roles) if (r.role === "output" && r.rule === "manifest outputs override") r.rule = `manifest outputs override of the twin ${twinName}`;
+  }
+}
+
+/**
+ * A function renamed by a macro after its first declaration (`cuFileDriverClose(void);` then
+ * `#define cuFileDriverClose cuFileDriverClose_v2` and a second declaration): C code that includes the header calls
+ * the macro's target, so that is the symbol to bind.
+ */
+function renameByMacro(functions: IrFunction[], macros: MacroDef[], externSymbols: Set<string>, notes: string[]): void {
+  const byName = new Map(functions.map((f) => [f.name, f]));
+  for (const m of macros) {
+    if (m.functionLike || m.body.length !== 1) continue;
+    const f = byName.get(m.name);
+    const target = m.body[0]!;
+    if (f === undefined || target === f.symbol || target === f.ptdsSymbol || !externSymbols.has(target)) continue;
+    notes.push(`${f.name}: bound to ${target}, the symbol the header's \`#define ${m.name} ${target}\` makes C code call (declared first as ${f.symbol})`);
+    f.symbol = target;
+  }
+}
+
 /**
  * C code can call a function under every name the header gives it: `#define nvmlInit nvmlInit_v2` makes
  * `nvmlInit` the name to use, and `#define cuGraphInstantiate cuGraphInstantiateWithFlags` leaves
@@ -338,7 +411,7 @@ function addAliasFunctions(functions: IrFunction[], macros: MacroDef[], spec: Li
   for (const f of functions) if (!bySymbol.has(f.symbol)) bySymbol.set(f.symbol, f);
   const add = (name: string, from: IrFunction): void => {
     if (byName.has(name) || !spec.functionPrefixes.some((p) => name.startsWith(p))) return;
-    const copy: IrFunction = { ...from, name, outputs: [...from.outputs] };
+    const copy: IrFunction = { ...from, name, outputs: [...from.outputs], roles: from.roles.map((r) => ({ ...r })) };
     byName.set(name, copy);
     functions.splice(functions.indexOf(from) + 1, 0, copy);
   };
@@ -376,6 +449,7 @@ function readFunction(ctx: ParseContext, c: Cursor, symbol: string): IrFunction 
     result: ctx.convert(clang.resultType(c)),
     variadic: clang.isVariadic(c),
     outputs: [],
+    roles: [],
     location: ctx.location(c),
   };
   // A written name that is not an identifier of this function (a macro call at the declaration) keeps the symbol.

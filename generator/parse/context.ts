@@ -5,6 +5,7 @@
 import { readFileSync } from "node:fs";
 import { type Clang, type CType, type Cursor, CursorKind, TypeKind } from "../libclang/api.ts";
 import type { IrLocation, IrType } from "../ir.ts";
+export { resolveTypedefs } from "../ir.ts";
 
 /** Per-parse context. */
 export class ParseContext {
@@ -194,13 +195,6 @@ export class ParseContext {
         return { kind: "unsupported", spelling, reason: `libclang type kind ${k}` };
     }
   }
-}
-
-/** Follows typedefs (and nothing else) to the type they name. */
-export function resolveTypedefs(t: IrType): IrType {
-  let cur = t;
-  for (let i = 0; i < 50 && cur.kind === "typedef"; i++) cur = cur.target;
-  return cur;
 }
 
 /** Whether a declaration cursor is a definition of a struct or union. */

@@ -166,11 +166,18 @@ export function parseDoc(raw: string): IrDoc | undefined {
   const returns = para(buffers.returns);
   if (returns) doc.returns = returns;
   doc.notes = buffers.note.map(para).filter((n) => n.length > 0);
-  doc.see = buffers.see
-    .join(" ")
-    .split(/[,\s]+/)
-    .map((s) => s.replace(/^::/, "").replace(/[.,;]$/, "").replace(/\(\)$/, ""))
-    .filter((s) => /^[A-Za-z_][\w:]*$/.test(s));
+  // Cross references are API names (`::cuStreamCreate`, `cuMemAlloc()`, `CUstream`); the prose around them
+  // ("for details", "and") is not a reference.
+  doc.see = [
+    ...new Set(
+      buffers.see
+        .join(" ")
+        .split(/[,\s]+/)
+        .filter((s) => /^::/.test(s) || /\(\)[.,;]?$/.test(s) || /^[A-Za-z_]\w*[A-Z_0-9]\w*[.,;]?$/.test(s))
+        .map((s) => s.replace(/^::/, "").replace(/[.,;]$/, "").replace(/\(\)$/, ""))
+        .filter((s) => /^[A-Za-z_][\w:]*$/.test(s)),
+    ),
+  ];
   const deprecated = para(buffers.deprecated);
   if (buffers.deprecated.length > 0) doc.deprecated = deprecated;
   if (!doc.summary && doc.params.length === 0 && !doc.returns && doc.notes.length === 0 && doc.deprecated === undefined) {

@@ -47,6 +47,8 @@ export interface BindingExtras<R> {
   load(): LoadedLibrary;
   /** The loaded library, or undefined before the first call. */
   readonly loaded: LoadedLibrary | undefined;
+  /** Whether the checked calls run with guard bytes (`CUDA_TS_DEBUG=guards`, read when the binding is created). */
+  readonly guards: boolean;
   /**
    * The native function behind `raw[name]`, resolved now if it was not yet (for hot paths that keep it in a
    * variable instead of looking it up on `raw` every call), typed as the raw table types it. Throws like the first
@@ -118,6 +120,7 @@ export function createBinding<R extends object, C extends object>(options: Bindi
     get loaded() {
       return loaded;
     },
+    guards: rt.guards,
     resolve<K extends keyof R & string>(name: K): R[K] {
       if (!resolved.has(name)) {
         const spec = options.functions[name];

@@ -5,12 +5,88 @@
  * @module
  */
 import { ffi } from "../ffi/index.ts";
+import { getEnv } from "../ffi/host.ts";
 import type { NativePointer, Pointer } from "../ffi/types.ts";
-import type { CheckedRuntime, PointerLike } from "../sys/checked.ts";
-import { RecordBase } from "../sys/record.ts";
+import type { ArrayElement, ArraySpec, CheckedRuntime, PointerLike } from "../sys/checked.ts";
+import { RecordBase, type RecordClass } from "../sys/record.ts";
+import { BindingArgumentError, GuardError } from "./errors.ts";
 
 const SLOTS = 16;
+/** Guard bytes after each guarded region, and their pattern. */
+const GUARD = 64;
+const PATTERN = 0xa5;
 const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** Whether debug guards are on (`CUDA_TS_DEBUG` lists `guards`), read once. */
+export function guardsEnabled(): boolean {
+  const v = getEnv("CUDA_TS_DEBUG");
+  return v !== undefined && v.split(/[,\s]+/).includes("guards");
+}
+
+function describe(value: unknown): string {
+  if (value === null) return "null";
+  if (value instanceof RecordBase) return `a ${(value.constructor as { name: string }).name} record`;
+  if (ArrayBuffer.isView(value)) return `a ${value.constructor.name} of ${value.byteLength} bytes`;
+  if (value instanceof ArrayBuffer) return `an ArrayBuffer of ${value.byteLength} bytes`;
+  if (typeof value === "number" || typeof value === "bigint") return String(value);
+  return typeof value;
+}
+
+function guardFill(bytes: Uint8Array): void {
+  bytes.fill(PATTERN);
+}
+
+function guardIntact(bytes: Uint8Array): boolean {
+  for (let i = 0; i < bytes.length; i++) if (bytes[i] !== PATTERN) return false;
+  return true;
+}
+
+/** A fresh buffer for an array output of `n` elements, with guard bytes after it in debug mode. */
+function arrayBuffer(n: number, el: ArrayElement, guards: boolean): { buffer: ArrayBuffer; guard?: Uint8Array } {
+  const size = n * el.size;
+  const buffer = new ArrayBuffer(Math.max(8, Math.ceil(size / 8) * 8) + (guards ? GUARD : 0));
+  if (!guards) return { buffer };
+  const guard = new Uint8Array(buffer, buffer.byteLength - GUARD - (Math.max(8, Math.ceil(size / 8) * 8) - size));
+  guardFill(guard);
+  return { buffer, guard };
+}
+
+function decode(el: ArrayElement, buffer: ArrayBuffer, length: number): unknown {
+  switch (el.kind) {
+    case "i8":
+      return new Int8Array(buffer, 0, length);
+    case "u8":
+      return new Uint8Array(buffer, 0, length);
+    case "i16":
+      return new Int16Array(buffer, 0, length);
+    case "u16":
+      return new Uint16Array(buffer, 0, length);
+    case "i32":
+      return new Int32Array(buffer, 0, length);
+    case "u32":
+      return new Uint32Array(buffer, 0, length);
+    case "i64":
+      return new BigInt64Array(buffer, 0, length);
+    case "u64":
+      return new BigUint64Array(buffer, 0, length);
+    case "f32":
+      return new Float32Array(buffer, 0, length);
+    case "f64":
+      return new Float64Array(buffer, 0, length);
+    case "pointer": {
+      const dv = new DataView(buffer);
+      return Array.from({ length }, (_, i) => ffi.readPointer(dv, i * 8));
+    }
+    case "string": {
+      const bytes = new Uint8Array(buffer, 0, length);
+      const end = bytes.indexOf(0);
+      return decoder.decode(end < 0 ? bytes : bytes.subarray(0, end));
+    }
+    case "record":
+      return Array.from({ length }, (_, i) => new el.cls(buffer, i * el.size));
+  }
+}
 
 /** A reusable NUL-terminated string buffer with a stable native address. */
 class StringSlot {
@@ -71,12 +147,24 @@ export class CheckedRuntimeImpl implements CheckedRuntime {
   readonly i64: BigInt64Array;
   readonly u64: BigUint64Array;
   private readonly dv: DataView;
-  private readonly strings: StringSlot[] = [];
+  private readonly stringSlots: StringSlot[] = [];
   private readonly stringArrays: StringArraySlot[] = [];
+  readonly guards: boolean;
+  /** Debug mode: the guard after the output slots, and the guards of records allocated since the last check. */
+  private readonly slotGuard: Uint8Array | undefined;
+  private pending: { guard: Uint8Array; what: string }[] = [];
 
-  /** @param onFailure - builds the library's typed error for a failed call. */
-  constructor(private readonly onFailure: (code: number | bigint, fn: string, subject?: unknown) => Error) {
-    const buffer = new ArrayBuffer(SLOTS * 8);
+  /**
+   * @param onFailure - builds the library's typed error for a failed call.
+   * @param guards - debug guards (default: from `CUDA_TS_DEBUG`).
+   */
+  constructor(private readonly onFailure: (code: number | bigint, fn: string, subject?: unknown) => Error, guards = guardsEnabled()) {
+    this.guards = guards;
+    const buffer = new ArrayBuffer(SLOTS * 8 + (guards ? GUARD : 0));
+    if (guards) {
+      this.slotGuard = new Uint8Array(buffer, SLOTS * 8, GUARD);
+      guardFill(this.slotGuard);
+    }
     this.i8 = new Int8Array(buffer);
     this.u8 = new Uint8Array(buffer);
     this.i16 = new Int16Array(buffer);
@@ -103,14 +191,15 @@ export class CheckedRuntimeImpl implements CheckedRuntime {
   ptr(value: PointerLike): Pointer {
     if (value === null) return null;
     if (value instanceof RecordBase) return value.$pointer();
-    if (value instanceof ArrayBuffer || ArrayBuffer.isView(value)) return ffi.pointerOf(value);
+    // An empty array has no address (bun:ffi refuses it): C takes NULL with a count of 0.
+    if (value instanceof ArrayBuffer || ArrayBuffer.isView(value)) return value.byteLength === 0 ? null : ffi.pointerOf(value);
     return value;
   }
 
   cstr(value: string | PointerLike, index: number): Pointer {
     if (typeof value !== "string") return this.ptr(value);
-    let slot = this.strings[index];
-    if (slot === undefined) this.strings[index] = slot = new StringSlot();
+    let slot = this.stringSlots[index];
+    if (slot === undefined) this.stringSlots[index] = slot = new StringSlot();
     return slot.encode(value);
   }
 
@@ -131,5 +220,132 @@ export class CheckedRuntimeImpl implements CheckedRuntime {
 
   fail(code: number | bigint, fn: string, subject?: unknown): never {
     throw this.onFailure(code, fn, subject);
+  }
+
+  check(fn: string): void {
+    if (this.slotGuard !== undefined && !guardIntact(this.slotGuard)) {
+      guardFill(this.slotGuard);
+      this.pending = [];
+      throw new GuardError(fn, `the ${SLOTS} output slots of 8 bytes`);
+    }
+    const pending = this.pending;
+    if (pending.length === 0) return;
+    this.pending = [];
+    for (const p of pending) if (!guardIntact(p.guard)) throw new GuardError(fn, p.what);
+  }
+
+  record<T extends RecordBase>(cls: RecordClass<T>): T {
+    if (!this.guards) return new cls();
+    const size = Math.ceil(cls.$size / 8) * 8;
+    const buffer = new ArrayBuffer(size + GUARD);
+    const guard = new Uint8Array(buffer, cls.$size);
+    guardFill(guard);
+    this.pending.push({ guard, what: `a ${cls.$cName} of ${cls.$size} bytes` });
+    return new cls(buffer, 0);
+  }
+
+  expect<V>(given: V, cls: RecordClass<RecordBase>, fn: string, param: string): V {
+    const value = given as unknown;
+    if (value instanceof RecordBase && !(value instanceof (cls as unknown as typeof RecordBase))) {
+      // Another generated class for the same C type (an alias from another library's module) is the same record.
+      const other = (value as RecordBase).constructor as RecordClass<RecordBase>;
+      if (other.$cName !== cls.$cName || other.$size !== cls.$size) {
+        throw new BindingArgumentError(fn, param, `a ${cls.$cName} (${cls.$size} bytes)`, describe(value), `Pass a ${(cls as unknown as { name: string }).name} or its bytes.`);
+      }
+    }
+    if (ArrayBuffer.isView(value) && value.byteLength < cls.$size) {
+      throw new BindingArgumentError(fn, param, `a ${cls.$cName} of ${cls.$size} bytes`, describe(value), `Pass a ${(cls as unknown as { name: string }).name} or ${cls.$size} bytes.`);
+    }
+    return given;
+  }
+
+  count(value: number | bigint, fn: string, param: string): void {
+    if (typeof value === "bigint" ? value < 0n : !(Number.isInteger(value) && value >= 0)) {
+      throw new BindingArgumentError(fn, param, "a non-negative integer count", describe(value), "Pass the number of elements.");
+    }
+  }
+
+  sized(value: PointerLike, count: number | bigint, elementSize: number, fn: string, param: string, cls?: RecordClass<RecordBase>): Pointer {
+    if (cls !== undefined) this.expect(value, cls, fn, param);
+    if (typeof count === "bigint" ? count < 0n : !(Number.isInteger(count) && count >= 0)) {
+      throw new BindingArgumentError(fn, param, "sized by a non-negative integer count", describe(count), "Pass the number of elements.");
+    }
+    let have: number | undefined;
+    if (value instanceof RecordBase) have = value.$view.byteLength;
+    else if (value instanceof ArrayBuffer || ArrayBuffer.isView(value)) have = value.byteLength;
+    if (have !== undefined) {
+      const need = Number(count) * elementSize;
+      if (need > have) {
+        throw new BindingArgumentError(
+          fn,
+          param,
+          `at least ${need} bytes (${count} × ${elementSize})`,
+          describe(value),
+          "Pass a larger array, or a count no larger than what it holds.",
+        );
+      }
+    }
+    return this.ptr(value);
+  }
+
+  strings(value: readonly string[] | PointerLike, count: number | bigint, fn: string, param: string): void {
+    this.count(count, fn, param);
+    if (Array.isArray(value) && value.length < Number(count)) {
+      throw new BindingArgumentError(fn, param, `an array of at least ${count} strings`, `${value.length}`, "Pass as many strings as the count says.");
+    }
+  }
+
+  writeCount(slot: number, bytes: number, value: number | bigint, fn: string, param: string): void {
+    this.count(value, fn, param);
+    if (bytes === 8) this.u64[slot] = BigInt(value);
+    else this.u32[slot * 2] = Number(value);
+  }
+
+  writePointer(slot: number, value: Pointer): void {
+    ffi.writePointer(this.dv, slot * 8, value);
+  }
+
+  arrays(fn: string, spec: ArraySpec, capacity: number | bigint | undefined, call: (p: readonly Pointer[]) => number | bigint, subject?: unknown): unknown[] {
+    const c = spec.count;
+    const readCount = (): number => (c === null ? 0 : c.bytes === 8 ? Number(this.u64[c.slot]!) : this.u32[c.slot * 2]!);
+    const writeCount = (n: number): void => {
+      if (c === null) return;
+      if (c.bytes === 8) this.u64[c.slot] = BigInt(n);
+      else this.u32[c.slot * 2] = n;
+    };
+    const failed = (r: number | bigint): boolean => r !== 0 && r !== 0n;
+    let n: number;
+    if (capacity !== undefined) {
+      this.count(capacity, fn, "capacity");
+      n = Number(capacity);
+    } else if (c !== null && spec.query) {
+      writeCount(0);
+      const r = call(spec.elements.map(() => null));
+      if (this.guards) this.check(fn);
+      if (failed(r) && !spec.retry.includes(Number(r))) this.fail(r, fn, subject);
+      n = readCount();
+    } else {
+      throw new BindingArgumentError(fn, "capacity", "the number of elements to return", "nothing", "Pass the count.");
+    }
+    for (let attempt = 0; ; attempt++) {
+      const buffers = spec.elements.map((el) => arrayBuffer(n, el, this.guards));
+      writeCount(n);
+      const r = call(buffers.map((b) => ffi.pointerOf(b.buffer)));
+      if (this.guards) {
+        this.check(fn);
+        for (const [k, b] of buffers.entries()) {
+          if (b.guard && !guardIntact(b.guard)) throw new GuardError(fn, `array output ${k} of ${n} elements`);
+        }
+      }
+      if (failed(r)) {
+        if (capacity === undefined && spec.retry.includes(Number(r)) && attempt < 8) {
+          n = Math.max(readCount(), n + 1);
+          continue;
+        }
+        this.fail(r, fn, subject);
+      }
+      const length = c === null ? n : Math.min(n, readCount());
+      return spec.elements.map((el, k) => decode(el, buffers[k]!.buffer, length));
+    }
   }
 }

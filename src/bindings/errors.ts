@@ -113,6 +113,37 @@ export class FunctionNotFoundError extends Error {
   }
 }
 
+/**
+ * A checked call refused its arguments before reaching the native library: a negative or fractional count, a
+ * count larger than the array passed can hold, a record of another type than the function takes.
+ */
+export class BindingArgumentError extends TypeError {
+  /** The function that was called. */
+  readonly functionName: string;
+  /** The parameter at fault. */
+  readonly parameter: string;
+  constructor(functionName: string, parameter: string, expected: string, received: string, fix: string) {
+    super(`${functionName}: \`${parameter}\` must be ${expected}; got ${received}. ${fix}`);
+    this.name = "BindingArgumentError";
+    this.functionName = functionName;
+    this.parameter = parameter;
+  }
+}
+
+/**
+ * Debug mode (`CUDA_TS_DEBUG=guards`) found a native call that wrote past the memory the checked style gave it:
+ * a binding bug, reported with the function's name so it can be fixed in the generator.
+ */
+export class GuardError extends Error {
+  /** The function whose call overwrote a guard. */
+  readonly functionName: string;
+  constructor(functionName: string, where: string) {
+    super(`${functionName} wrote past ${where} (guard bytes overwritten). This is a cuda-ts binding bug: please report it with the function's name.`);
+    this.name = "GuardError";
+    this.functionName = functionName;
+  }
+}
+
 /** `configureDriver()` came after the first driver call, when the driver's functions are already bound. */
 export class DriverAlreadyBoundError extends Error {
   constructor() {

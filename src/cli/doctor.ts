@@ -103,7 +103,7 @@ export async function doctorReport(): Promise<DoctorReport> {
       devices.push({ ordinal: d.id, name: d.name, computeCapability: `${cc.major}.${cc.minor}`, memoryBytes: Number(d.totalMemory), uuid: d.uuid });
     }
   } catch (e) {
-    driverInfo = { found: false, error: (e as Error).message.split("\n")[0] ?? String(e) };
+    driverInfo = { found: false, error: e instanceof Error ? e.message : String(e) };
   }
   let nvml: DoctorReport["nvml"];
   try {
@@ -115,7 +115,7 @@ export async function doctorReport(): Promise<DoctorReport> {
       shutdownNvml();
     }
   } catch (e) {
-    nvml = { error: (e as Error).message.split("\n")[0] ?? String(e) };
+    nvml = { error: e instanceof Error ? e.message : String(e) };
   }
   if (nvml !== undefined && "devices" in nvml) {
     const byUuid = new Map(nvml.devices.map((g) => [g.uuid.replace(/^(GPU|MIG)-/i, "").toLowerCase(), g]));
@@ -160,8 +160,30 @@ export function formatNvmlDevice(g: SystemDeviceSnapshot, indent = "       "): s
   return lines;
 }
 
+/**
+ * The libraries cuda-ts binds (src/bindings): a failure to find one of them is printed with its whole reason; the
+ * other libraries of the catalog get one line each unless `verbose`.
+ */
+export const BOUND_LIBRARIES: readonly string[] = ["cuda", "cudart", "nvrtc", "nvJitLink", "nvvm", "nvml", "cufile", "nvfatbin", "cupti"];
+
+/** Options of {@link formatDoctor}. */
+export interface FormatDoctorOptions {
+  /** Print the whole reason of every library not found, not only of those cuda-ts binds. */
+  readonly verbose?: boolean;
+}
+
+/** A multi-line reason, indented under the line it explains. */
+function indented(text: string, indent: string): string[] {
+  return text.split("\n").map((line) => `${indent}${line}`);
+}
+
+/** The variable that points the pathfinder at one library (the "To fix" line names it first). */
+function overrideOf(error: string | undefined): string | undefined {
+  return /\b(CUDA_TS_[A-Z0-9_]+_PATH)\b/.exec(error ?? "")?.[1];
+}
+
 /** The report as text for a terminal. */
-export function formatDoctor(r: DoctorReport): string {
+export function formatDoctor(r: DoctorReport, options: FormatDoctorOptions = {}): string {
   const lines: string[] = [];
   lines.push(`cuda-ts doctor — ${r.runtime.name} ${r.runtime.version}`);
   lines.push("");
@@ -180,17 +202,30 @@ export function formatDoctor(r: DoctorReport): string {
         lines.push(...formatNvmlDevice(g));
       }
     }
-    if (r.nvml && "error" in r.nvml) lines.push(`NVML: not available (${r.nvml.error})`);
+    if (r.nvml && "error" in r.nvml) {
+      lines.push("NVML: not available:");
+      lines.push(...indented(r.nvml.error, "    "));
+    }
   } else {
     lines.push("NVIDIA driver: not found — this machine cannot run CUDA kernels (compilers and tools may still work).");
-    if (r.driver.error) lines.push(`  (${r.driver.error})`);
+    if (r.driver.error) lines.push(...indented(r.driver.error, "    "));
   }
   lines.push("");
   lines.push("Libraries:");
   const w = Math.max(...r.libraries.map((l) => l.name.length));
+  let brief = 0;
   for (const l of r.libraries) {
-    if (l.found) lines.push(`  ${l.name.padEnd(w)}  found  ${l.version ? `v${l.version}  ` : ""}${l.path} (${l.foundVia})`);
-    else lines.push(`  ${l.name.padEnd(w)}  -      not found`);
+    if (l.found) {
+      lines.push(`  ${l.name.padEnd(w)}  found  ${l.version ? `v${l.version}  ` : ""}${l.path} (${l.foundVia})`);
+    } else if (options.verbose === true || BOUND_LIBRARIES.includes(l.name)) {
+      lines.push(`  ${l.name.padEnd(w)}  -      not found:`);
+      if (l.error !== undefined) lines.push(...indented(l.error, "      "));
+    } else {
+      const variable = overrideOf(l.error);
+      lines.push(`  ${l.name.padEnd(w)}  -      not found${variable === undefined ? "" : ` (${variable} or CUDA_PATH would point to it)`}`);
+      brief++;
+    }
   }
+  if (brief > 0) lines.push(`(${brief} libraries that cuda-ts does not bind are listed without their search; --verbose shows it)`);
   return lines.join("\n");
 }

@@ -86,9 +86,7 @@ export class Device {
   /** The product name ("NVIDIA H200"). */
   get name(): string {
     if (this.#name === undefined) {
-      const buf = new Uint8Array(new ArrayBuffer(256));
-      driver.cuDeviceGetName(buf, 256, this.id);
-      this.#name = new TextDecoder().decode(buf.subarray(0, buf.indexOf(0)));
+      this.#name = driver.cuDeviceGetName(256, this.id);
     }
     return this.#name;
   }

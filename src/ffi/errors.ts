@@ -82,11 +82,3 @@ export class LibraryClosedError extends Error {
     this.path = path;
   }
 }
-
-/** This JavaScript runtime has no FFI cuda-ts can use (Node.js): run under Bun or Deno. */
-export class NoFfiError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "NoFfiError";
-  }
-}

@@ -24,6 +24,7 @@
  * @module
  */
 export { ffi, NO_FFI_MESSAGE } from "./current.ts";
+export { UnsupportedRuntimeError } from "./no-ffi.ts";
 export type {
   ArgValues,
   BindAtOptions,
@@ -38,7 +39,7 @@ export type {
   NonblockingNativeFunction,
   OpenOptions,
 } from "./backend.ts";
-export { LibraryClosedError, LibraryLoadError, NoFfiError, StructValueError, SymbolNotFoundError, UnsupportedOnRuntimeError } from "./errors.ts";
+export { LibraryClosedError, LibraryLoadError, StructValueError, SymbolNotFoundError, UnsupportedOnRuntimeError } from "./errors.ts";
 export { Scratch } from "./memory.ts";
 /** libc's dynamic loader: `dlopen`, `dlsym`, `dlerror`, `dlclose`, `loadedPath` and the `RTLD_*` flags. */
 export * as dl from "./dl.ts";

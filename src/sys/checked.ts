@@ -5,10 +5,31 @@
  * @module
  */
 import type { NativePointer, Pointer } from "../ffi/types.ts";
-import type { RecordBase } from "./record.ts";
+import type { RecordBase, RecordClass } from "./record.ts";
 
 /** What a checked function accepts for a C data-pointer input. */
 export type PointerLike = Pointer | ArrayBuffer | ArrayBufferView | RecordBase;
+
+/** How one element of an array output is stored and decoded. */
+export type ArrayElement =
+  | { readonly kind: "i8" | "u8" | "i16" | "u16" | "i32" | "u32" | "i64" | "u64" | "f32" | "f64"; readonly size: number }
+  | { readonly kind: "pointer"; readonly size: 8 }
+  | { readonly kind: "string"; readonly size: 1 }
+  | { readonly kind: "record"; readonly size: number; readonly cls: RecordClass<RecordBase> };
+
+/**
+ * The array outputs of one function (generated once per function): their elements, where the in/out count lives,
+ * whether the library reports the size it needs when asked with no array, and which statuses mean "too small".
+ */
+export interface ArraySpec {
+  readonly elements: readonly ArrayElement[];
+  /** The in/out count's output slot and width; null when the count is passed by value (or fixed). */
+  readonly count: { readonly slot: number; readonly bytes: number } | null;
+  /** Called with NULL arrays and a count of 0, the function writes the count it needs. */
+  readonly query: boolean;
+  /** Status codes meaning "the arrays are too small; the count now holds the size needed". */
+  readonly retry: readonly number[];
+}
 
 /** The services a generated checked table calls. */
 export interface CheckedRuntime {
@@ -43,6 +64,34 @@ export interface CheckedRuntime {
   cstrs(value: readonly string[] | PointerLike, index: number): Pointer;
   /** The bytes of a struct passed by value. */
   bytes(value: Uint8Array | RecordBase): Uint8Array;
+  /** Debug mode (`CUDA_TS_DEBUG=guards`): scratch memory and allocated records carry guard bytes checked after calls. */
+  readonly guards: boolean;
+  /** Checks every guard (debug mode); throws GuardError naming `fn` when the call wrote past its memory. */
+  check(fn: string): void;
+  /** A new zeroed record for an output (with guard bytes in debug mode). */
+  record<T extends RecordBase>(cls: RecordClass<T>): T;
+  /** `value` when it is not a record of another type than `cls`; a typed error before the call otherwise. */
+  expect<V>(value: V, cls: RecordClass<RecordBase>, fn: string, param: string): V;
+  /** Checks an element count passed by value (a non-negative integer). */
+  count(value: number | bigint, fn: string, param: string): void;
+  /**
+   * A pointer-like input of `count` elements of `elementSize` bytes (each a `cls` record when given): JavaScript
+   * memory must hold them all.
+   */
+  sized(value: PointerLike, count: number | bigint, elementSize: number, fn: string, param: string, cls?: RecordClass<RecordBase>): Pointer;
+  /** Checks that a string array input has at least `count` entries. */
+  strings(value: readonly string[] | PointerLike, count: number | bigint, fn: string, param: string): void;
+  /** Writes a count (an in/out byte size) into an output slot of `bytes` bytes. */
+  writeCount(slot: number, bytes: number, value: number | bigint, fn: string, param: string): void;
+  /** Writes a handle into an output slot (for functions that take a pointer to a handle they only read). */
+  writePointer(slot: number, value: Pointer): void;
+  /**
+   * Calls a function with array outputs: asks for the size when the caller gives no capacity and the function can
+   * report it, allocates the arrays, calls, retries while the library says they are too small, and returns each
+   * array trimmed to the count the library reports. `call` receives the arrays' native pointers (null to ask for
+   * the size) and returns the status.
+   */
+  arrays(fn: string, spec: ArraySpec, capacity: number | bigint | undefined, call: (p: readonly Pointer[]) => number | bigint, subject?: unknown): unknown[];
   /** Decodes a `const char*` result (copied), or null. */
   string(pointer: Pointer): string | null;
   /**

@@ -158,4 +158,36 @@ describe("bad input stops the generator before it writes anything (exit 2)", () 
     const r = failsCleanly([...fixtureArgs("1.0"), "--outdir", "x"]);
     expect(r.stderr).toContain("unknown option --outdir; see --help.");
   });
+
+  it("LIBCLANG_PATH naming a file that is not a library: one line", () => {
+    const notLibrary = path.join(dir, "libclang.so.1");
+    fs.writeFileSync(notLibrary, "not a library\n");
+    const r = failsCleanly(fixtureArgs("1.0"), { LIBCLANG_PATH: notLibrary });
+    expect(r.stderr).toBe(
+      `generator: LIBCLANG_PATH=${notLibrary} is not a shared library (no ELF header). Set it to libclang's .so file ` +
+        "(such as /usr/lib/llvm-19/lib/libclang-19.so.1) or to a folder holding libclang.so*, or unset it.\n",
+    );
+  });
+});
+
+describe("--out and --emit-ir naming a file: one line, exit 2, nothing written", () => {
+  it.each(["--out", "--emit-ir"])("%s", (flag) => {
+    const file = path.join(dir, `a-file-for${flag}`);
+    fs.writeFileSync(file, "keep me\n");
+    const out = path.join(dir, `out-for${flag}`);
+    const args = flag === "--out" ? ["--out", file] : ["--out", out, "--emit-ir", file];
+    const r = runGenerator([...fixtureArgs("1.0"), ...args]);
+    expect(r.status, r.output).toBe(2);
+    expect(r.stderr).toBe(`generator: ${flag} ${file}: ${file} is a file, not a folder. Pass a folder (it is created when missing).\n`);
+    expect(fs.readFileSync(file, "utf8")).toBe("keep me\n");
+    expect(fs.existsSync(out)).toBe(false);
+  });
+
+  it("a file on the way to --out", () => {
+    const file = path.join(dir, "a-file-on-the-way");
+    fs.writeFileSync(file, "keep me\n");
+    const r = runGenerator([...fixtureArgs("1.0"), "--out", path.join(file, "gen")]);
+    expect(r.status, r.output).toBe(2);
+    expect(r.stderr).toBe(`generator: --out ${path.join(file, "gen")}: ${file} (on the way to ${path.join(file, "gen")}) is a file, not a folder. Pass a folder (it is created when missing).\n`);
+  });
 });

@@ -151,3 +151,43 @@ describe("--check", () => {
     });
   });
 });
+
+describe("folders a killed generation left behind", () => {
+  /** An output root with a generation and the leftovers of a generation killed as process `pid` (not running). */
+  function withLeftovers(name: string): { out: string; leftovers: string[] } {
+    const out = generate(name);
+    const leftovers = [path.join(out, "cuda-1.0.tmp-999999999"), path.join(out, "cuda-1.0.old-999999998")];
+    for (const l of leftovers) {
+      fs.mkdirSync(path.join(l, "fixture"), { recursive: true });
+      fs.writeFileSync(path.join(l, "fixture/enums.ts"), "// half written\n");
+    }
+    return { out, leftovers };
+  }
+
+  it("--check reports them (exit 1) and leaves them", () => {
+    const { out, leftovers } = withLeftovers("leftover-check");
+    const r = runGenerator([...fixtureArgs("1.0"), "--out", out, "--check"]);
+    expect(r.status, r.output).toBe(1);
+    for (const l of leftovers) {
+      expect(r.stdout).toContain(`${l}: left behind by a generation that did not finish`);
+      expect(fs.existsSync(l)).toBe(true);
+    }
+  });
+
+  it("a generation removes them, saying so", () => {
+    const { out, leftovers } = withLeftovers("leftover-generate");
+    const r = runGeneratorOk([...fixtureArgs("1.0"), "--out", out]);
+    for (const l of leftovers) expect(r.stdout).toContain(`removed ${l} (left behind by a generation that did not finish)`);
+    expect(fs.readdirSync(out)).toEqual(["cuda-1.0"]);
+  });
+});
+
+describe("a fresh --out", () => {
+  it("gets a folder only for the libraries generated (none for one whose headers are absent)", () => {
+    const include = path.join(dir, "fresh-no-ext");
+    copyTree(fixtureInclude("1.0"), include, ["fixture_ext.h"]);
+    const out = path.join(dir, "fresh-out");
+    runGeneratorOk([...fixtureArgs("1.0", { include }), "--out", out]);
+    expect(fs.readdirSync(path.join(out, "cuda-1.0")).sort()).toEqual(["fixture", "report.json"]);
+  });
+});

@@ -7,7 +7,7 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ffi } from "../../src/ffi/index.ts";
 import type { NativePointer, Pointer, StructType } from "../../src/ffi/types.ts";
-import type { CheckedRuntime } from "../../src/sys/checked.ts";
+import { CheckedRuntimeImpl } from "../../src/bindings/checked-runtime.ts";
 import { enumName } from "../../src/sys/enum.ts";
 import { RecordBase } from "../../src/sys/record.ts";
 import { type FixtureGeneration, generateFixture, removeDir } from "./helpers.ts";
@@ -86,46 +86,27 @@ describe("declarations as values", () => {
   });
 });
 
-/** A CheckedRuntime over plain buffers: enough for the generated code's paths. */
-type StubRuntime = CheckedRuntime & {
+/** The bindings' CheckedRuntime with its guards on, recording failures and serving C strings by address. */
+class StubRuntime extends CheckedRuntimeImpl {
   /** Every rt.fail call. */
-  failures: [number | bigint, string][];
+  readonly failures: [number | bigint, string][] = [];
   /** C strings by address, for readString. */
-  strings: Map<bigint, string>;
-};
+  readonly cstrings = new Map<bigint, string>();
+  constructor() {
+    super((code, fn) => {
+      this.failures.push([code, fn]);
+      return new Error(`${fn} failed with ${code}`);
+    }, true);
+  }
+  override readString(slot: number): string | null {
+    return this.cstrings.get(this.u64[slot]!) ?? null;
+  }
+  override string(p: Pointer): string | null {
+    return p === null ? null : `string at ${ffi.bigAddressOf(p)}`;
+  }
+}
 function stubRuntime(): StubRuntime {
-  const slots = new ArrayBuffer(16 * 8);
-  const failures: [number | bigint, string][] = [];
-  const base = ffi.pointerOf(slots);
-  const out: NativePointer[] = [];
-  for (let k = 0; k < 16; k++) out.push(k === 0 ? base : ffi.offsetPointer(base, k * 8));
-  const strings = new Map<bigint, string>();
-  return {
-    failures,
-    out,
-    i8: new Int8Array(slots),
-    u8: new Uint8Array(slots),
-    i16: new Int16Array(slots),
-    u16: new Uint16Array(slots),
-    i32: new Int32Array(slots),
-    u32: new Uint32Array(slots),
-    f32: new Float32Array(slots),
-    f64: new Float64Array(slots),
-    i64: new BigInt64Array(slots),
-    u64: new BigUint64Array(slots),
-    readPointer: (slot) => ffi.pointerFromAddress(new BigUint64Array(slots)[slot]!),
-    readString: (slot) => strings.get(new BigUint64Array(slots)[slot]!) ?? null,
-    ptr: (v) => (v === null || v instanceof ArrayBuffer || ArrayBuffer.isView(v) || v instanceof RecordBase ? null : v),
-    cstr: () => null,
-    cstrs: () => null,
-    bytes: (v) => (v instanceof RecordBase ? v.$bytes() : v),
-    string: (p: Pointer) => (p === null ? null : `string at ${ffi.bigAddressOf(p)}`),
-    fail(code, fn) {
-      failures.push([code, fn]);
-      throw new Error(`${fn} failed with ${code}`);
-    },
-    strings,
-  };
+  return new StubRuntime();
 }
 
 describe("the checked call style", () => {
@@ -156,7 +137,7 @@ describe("the checked call style", () => {
       },
       fxGetErrorName: () => {
         u64[0] = 0x1000n;
-        rt.strings.set(0x1000n, "FX_ERROR_UNKNOWN");
+        rt.cstrings.set(0x1000n, "FX_ERROR_UNKNOWN");
         return 0;
       },
       fxStreamCreate: () => {
@@ -189,5 +170,53 @@ describe("the checked call style", () => {
     expect(api.fxAdd(2, 3)).toBe(5);
     expect(api.fxReset()).toBeUndefined();
     expect(api.fxGetName()).toBe(`string at ${0x7f0000003000n}`);
+  });
+
+  it("arrays, counts, strings and handle references: sized, checked, trimmed", () => {
+    const rt = stubRuntime();
+    const calls: string[] = [];
+    let streams = 3;
+    const raw: Record<string, (...a: Any[]) => Any> = {
+      fxCtxGetStreams: (p: Pointer, n: NativePointer) => {
+        const cap = rt.u64[0]!;
+        calls.push(`fxCtxGetStreams(${p === null ? "NULL" : "array"}, ${cap})`);
+        rt.u64[0] = BigInt(streams);
+        if (p !== null) new BigUint64Array(ffi.view(p as NativePointer, Number(cap) * 8)).set([0x10n, 0x20n, 0x30n].slice(0, Number(cap)));
+        void n;
+        return 0;
+      },
+      fxStreamWaitAll: () => 0,
+      fxStreamDestroyRef: (p: NativePointer) => {
+        calls.push(`destroy ${new BigUint64Array(ffi.view(p, 8))[0]}`);
+        return 0;
+      },
+      fxDeviceGetName: (p: NativePointer, len: number) => {
+        new Uint8Array(ffi.view(p, len)).set(new TextEncoder().encode("Fixture GPU\0"));
+        return 0;
+      },
+      fxGetLocations: (p: NativePointer) => {
+        const cap = rt.u32[0]!;
+        rt.u32[0] = Math.min(cap, 2);
+        new Int32Array(ffi.view(p, cap * 8)).set([1, 7, 2, 8].slice(0, cap * 2));
+        return 0;
+      },
+    };
+    const api = fx.createChecked(raw, rt);
+    const got = api.fxCtxGetStreams();
+    expect(got.map((x: Pointer) => ffi.bigAddressOf(x))).toEqual([0x10n, 0x20n, 0x30n]);
+    expect(calls).toEqual(["fxCtxGetStreams(NULL, 0)", "fxCtxGetStreams(array, 3)"]);
+    streams = 1;
+    expect(api.fxCtxGetStreams(3)).toHaveLength(1); // the caller's capacity, trimmed to what the library reports
+    expect(() => api.fxStreamWaitAll(new BigUint64Array(2), 3)).toThrow("fxStreamWaitAll: `streams` must be at least 24 bytes");
+    expect(() => api.fxStreamWaitAll(new BigUint64Array(2), -1)).toThrow("fxStreamWaitAll: `count` must be a non-negative integer count");
+    expect(api.fxStreamWaitAll(new BigUint64Array(2), 2)).toBeUndefined();
+    api.fxStreamDestroyRef(ffi.pointerFromAddress(0x7f0000004000n));
+    expect(calls.at(-1)).toBe(`destroy ${0x7f0000004000n}`);
+    expect(api.fxDeviceGetName(64, 0)).toBe("Fixture GPU");
+    const locs = api.fxGetLocations(4);
+    expect(locs).toHaveLength(2);
+    expect(locs[1]).toBeInstanceOf(fx.fxLocation_st);
+    expect([locs[1].type, locs[1].id]).toEqual([2, 8]);
+    expect(() => api.fxStreamGetLocation(null, new fxe.fxeRequest())).toThrow(/must be a struct fxLocation_st/);
   });
 });

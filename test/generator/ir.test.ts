@@ -262,7 +262,11 @@ describe("output parameters (the checked style's return values)", () => {
     fxEventCreate: ["phEvent"],
     fxStreamWaitEvent: [],
     fxEventElapsedTime: ["pMilliseconds"], // the manifest's outputs override (the doc does not say "returned")
-    fxDeviceGetName: [], // a char buffer the caller sizes
+    fxDeviceGetName: [], // a char buffer sized by len: an array output (a string), not a single output
+    fxCtxGetStreams: [], // an array output with an in/out count
+    fxStreamWaitAll: [], // a const array input
+    fxStreamDestroyRef: [], // a handle reference
+    fxStreamGetAttr: ["value"], // documented as value_out: matched by position
     fxLaunchConfigure: [], // [in] const pointer
     fxGetName: [],
     fxAdd: [],
@@ -285,6 +289,28 @@ describe("output parameters (the checked style's return values)", () => {
       fxePlace: [],
       fxeLastRequest: ["request"],
     });
+  });
+});
+
+describe("parameter roles (report.json lists them with their rules)", () => {
+  const roles = (name: string): string[] => {
+    const f = ir.functions.find((x) => x.name === name)!;
+    return f.roles.map((r, i) => `${f.params[i]!.name}:${r.role}${"count" in r && typeof r.count === "string" ? `[${r.count}]` : ""}`);
+  };
+  it("arrays with their counts, by pointer and by value", () => {
+    expect(roles("fxCtxGetStreams")).toEqual(["streams:array-output[numStreams]", "numStreams:count"]);
+    expect(ir.functions.find((f) => f.name === "fxCtxGetStreams")!.roles[1]).toMatchObject({ pointer: true, query: true, capacity: true, unit: "elements" });
+    expect(roles("fxGetLocations")).toEqual(["locations:array-output[count]", "count:count"]);
+    expect(roles("fxStreamWaitAll")).toEqual(["streams:array-input[count]", "count:count"]);
+    expect(roles("fxDeviceGetName")).toEqual(["name:array-output[len]", "len:count", "dev:input"]);
+  });
+  it("handle references, outputs documented under another name, and the rule of each", () => {
+    expect(roles("fxStreamDestroyRef")).toEqual(["phStream:handle-reference"]);
+    expect(roles("fxStreamGetAttr")).toEqual(["hStream:input", "value:output"]);
+    const f = ir.functions.find((x) => x.name === "fxStreamGetAttr")!;
+    expect(f.doc?.params.map((p) => p.name)).toEqual(["hStream", "value"]);
+    expect(f.doc?.see).toEqual(["fxStreamQuery", "fxStreamGetLocation"]);
+    for (const fn of ir.functions) for (const r of fn.roles) expect(r.rule.length).toBeGreaterThan(5);
   });
 });
 

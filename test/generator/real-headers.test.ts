@@ -137,6 +137,39 @@ describe.skipIf(version === undefined)(`the headers in ${CUDA_INCLUDE}${why ? ` 
     cuGetErrorString: ["pStr"],
   };
 
+  it("a function renamed by a macro is bound to the macro's target (`#define cuFileDriverClose cuFileDriverClose_v2`), in every library here", () => {
+    let checked = 0;
+    for (const file of fs.readdirSync(tmp).filter((f) => f.endsWith(".json"))) {
+      const ir = readJson<IrLibrary>(path.join(tmp, file));
+      const byName = new Map(ir.functions.map((f) => [f.name, f]));
+      for (const h of ir.headers) {
+        const text = fs.readFileSync(path.join(CUDA_INCLUDE, h.path), "utf8");
+        for (const m of text.matchAll(/^\s*#\s*define\s+(\w+)\s+(\w+)\s*$/gm)) {
+          const f = byName.get(m[1]!);
+          if (f === undefined) continue;
+          const target = byName.get(m[2]!)?.symbol ?? m[2]!;
+          expect([f.symbol, f.ptdsSymbol], `${f.name} (${h.path}: #define ${m[1]} ${m[2]})`).toContain(target);
+          checked++;
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(0);
+  });
+
+  it("every parameter role of every library generated here is the one report.json records (a change shows as a diff)", async () => {
+    const { describeRole } = await import("../../generator/report.ts");
+    const committed = readJson<{ libraries: { library: string; roles: Record<string, string[]> }[] }>(path.join(REPO_GENERATED, `cuda-${version}`, "report.json"));
+    let compared = 0;
+    for (const file of fs.readdirSync(tmp).filter((f) => f.endsWith(".json"))) {
+      const ir = readJson<IrLibrary>(path.join(tmp, file));
+      const want = committed.libraries.find((l) => l.library === ir.library)?.roles;
+      const got = Object.fromEntries(ir.functions.filter((f) => f.params.length > 0).map((f) => [f.name, f.params.map((p, i) => describeRole(p.name, f.roles[i]!))]));
+      expect(got, `${ir.library}: regenerate (npm run generate) and review the roles' diff`).toEqual(want);
+      compared += Object.keys(got).length;
+    }
+    expect(compared).toBeGreaterThan(300);
+  });
+
   it("pins the outputs of the 60 most used driver functions", () => {
     expect(Object.keys(pinned)).toHaveLength(60);
     expect(driver, "the run wrote no driver IR").toBeDefined();
@@ -228,3 +261,85 @@ describe.skipIf(!haveGenerated)("spot checks of generated/cuda-13.0", () => {
     );
   });
 });
+
+// ---------------------------------------------------------------------------------------------------------------
+// Parameter roles of the committed report (generator/parse/roles.ts): the cases that once wrote past their memory
+// or made the caller pass pointers, pinned. A change here changes the public API; report.json shows every role
+// with its rule.
+
+describe.skipIf(!haveGenerated)("parameter roles in generated/cuda-13.0/report.json", () => {
+  const report = JSON.parse(fs.readFileSync(path.join(GEN, "report.json"), "utf8")) as { libraries: { library: string; roles: Record<string, string[]>; notes: string[] }[] };
+  const roles = (fn: string): string[] => {
+    for (const l of report.libraries) if (l.roles[fn]) return l.roles[fn]!.map((r) => r.replace(/ \(.*$/, ""));
+    return ["(not generated)"];
+  };
+
+  it("arrays are arrays, sized by their counts (by pointer and by value, however the header names them)", () => {
+    expect(roles("cudaGraphGetRootNodes")).toEqual([
+      "graph: input",
+      "pRootNodes: array-output[pNumRootNodes]",
+      "pNumRootNodes: count of pRootNodes, in/out pointer, elements, size query, caller capacity",
+    ]);
+    expect(roles("cudaGraphNodeGetDependencies").slice(1, 3)).toEqual(["pDependencies: array-output[pNumDependencies]", "edgeData: array-output[pNumDependencies]"]);
+    expect(roles("cudaGraphNodeGetDependentNodes")[1]).toBe("pDependentNodes: array-output[pNumDependentNodes]");
+    expect(roles("cudaLibraryEnumerateKernels")).toEqual(["kernels: array-output[numKernels]", "numKernels: count of kernels, by value, elements, caller capacity", "lib: input"]);
+    expect(roles("cuDevSmResourceSplitByCount").slice(0, 2)).toEqual([
+      "result: array-output[nbGroups]",
+      "nbGroups: count of result, remaining, in/out pointer, elements, size query, caller capacity",
+    ]);
+    expect(roles("cuGraphGetEdges").slice(1, 4)).toEqual(["from: array-output[numEdges]", "to: array-output[numEdges]", "edgeData: array-output[numEdges]"]);
+    for (const f of ["cuDeviceGetHostAtomicCapabilities", "cudaDeviceGetHostAtomicCapabilities", "cuDeviceGetP2PAtomicCapabilities", "cudaDeviceGetP2PAtomicCapabilities"]) {
+      expect(roles(f).slice(0, 2)).toEqual(["capabilities: array-output[count]", "operations: array-input[count]"]);
+    }
+    expect(roles("cuTexRefGetBorderColor")[0]).toBe("pBorderColor: array-output[4]");
+    expect(roles("cuDeviceGetName")[0]).toBe("name: array-output[len]");
+  });
+
+  it("NVML lists and caller buffers sized in bytes", () => {
+    for (const f of ["nvmlDeviceGetSupportedGraphicsClocks", "nvmlDeviceGetSupportedMemoryClocks"]) {
+      expect(roles(f)).toContain("clocksMHz: array-output[count]");
+      expect(roles(f)).toContain("count: count of clocksMHz, in/out pointer, elements, size query, caller capacity");
+    }
+    expect(roles("nvmlDeviceGetComputeRunningProcesses_v3")).toContain("infos: array-output[infoCount]");
+    expect(roles("nvmlVgpuInstanceGetMetadata")[1]).toBe("vgpuMetadata: caller-buffer[bufferSize bytes]");
+    expect(roles("nvmlDeviceGetVgpuMetadata")[1]).toBe("pgpuMetadata: caller-buffer[bufferSize bytes]");
+    expect(roles("nvmlDeviceGetName")).toEqual(["device: input", "name: array-output[length]", "length: count of name, by value, bytes, caller capacity"]);
+  });
+
+  it("single outputs the documentation names differently, twins, unions and handles", () => {
+    expect(roles("cuFileHandleRegister")[0]).toBe("fh: output");
+    expect(roles("cuMemGetMemPool")[0]).toBe("pool: output");
+    expect(roles("cudaMemGetMemPool")[0]).toBe("memPool: output");
+    expect(roles("cudaIpcGetEventHandle")).toEqual(["handle: output", "event: input"]);
+    expect(roles("cudaExternalMemoryGetMappedBuffer")[0]).toBe("devPtr: output");
+    expect(roles("cuStreamGetAttribute")[2]).toBe("value_out: output"); // a union
+    expect(roles("cudaStreamGetAttribute")[2]).toBe("value_out: output");
+    expect(roles("cudaGraphAddEventRecordNode")[0]).toBe("pGraphNode: output"); // documented as phGraphNode
+    for (const f of ["nvrtcDestroyProgram", "nvvmDestroyProgram"]) expect(roles(f)).toEqual(["prog: handle-reference"]);
+    expect(roles("nvJitLinkDestroy")).toEqual(["handle: handle-reference"]);
+  });
+
+  it("versioned NVML structs the checked style allocates are stamped with their version", () => {
+    const text = fs.readFileSync(path.join(GEN, "nvml/checked.ts"), "utf8");
+    const impl = text.slice(text.indexOf("export function createChecked"));
+    const body = (fn: string): string => impl.slice(impl.indexOf(`    ${fn}(`), impl.indexOf("\n    },", impl.indexOf(`    ${fn}(`)));
+    expect(body("nvmlDeviceGetPciInfoExt")).toContain("if (pci === undefined) $pci.version = 16777280;"); // nvmlPciInfoExt_v1
+    for (const fn of ["nvmlDeviceGetCapabilities", "nvmlDeviceGetNvLinkInfo", "nvmlDeviceGetPdi", "nvmlDeviceGetGpuInstanceProfileInfoV", "nvmlDeviceGetMemoryInfo_v2", "nvmlDeviceGetTemperatureV"]) {
+      expect(body(fn), fn).toMatch(/if \(\w+ === undefined\) \$\w+\.version = \d+;/);
+    }
+  });
+
+  it("every declaration the manifest's headers hold is there: library_types.h, the profiler, renamed functions", async () => {
+    const enums = (await import("../../generated/cuda-13.0/runtime/enums.ts")) as Record<string, unknown>;
+    for (const e of ["cudaDataType", "libraryPropertyType", "cudaEmulationStrategy", "cudaEmulationMantissaControl", "cudaEmulationSpecialValuesSupport"]) {
+      expect(enums[e], e).toBeDefined();
+    }
+    const rtf = (await import("../../generated/cuda-13.0/runtime/functions.ts")).functions as Record<string, unknown>;
+    expect(rtf.cudaProfilerStart).toBeDefined();
+    expect(rtf.cudaProfilerStop).toBeDefined();
+    const cf = (await import("../../generated/cuda-13.0/cufile/functions.ts")).functions as Record<string, { symbol: string }>;
+    expect(cf.cuFileDriverClose!.symbol).toBe("cuFileDriverClose_v2"); // #define cuFileDriverClose cuFileDriverClose_v2
+    for (const l of report.libraries) expect(l.notes.filter((n) => n.startsWith("MISSING ")), l.library).toEqual([]);
+  });
+});
+

@@ -11,7 +11,9 @@ function probe(): { available: boolean; reason: string } {
     if (n === 0) return { available: false, reason: "no CUDA device" };
     return { available: true, reason: "" };
   } catch (e) {
-    return { available: false, reason: `no usable CUDA driver (${(e as Error).name}: ${(e as Error).message.split("\n")[0]})` };
+    // The first line of a pathfinder error ends with "Searched, in order:"; the reason keeps what comes before.
+    const first = ((e as Error).message.split("\n")[0] ?? "").replace(/\.? Searched, in order:$/, "");
+    return { available: false, reason: `no usable CUDA driver (${(e as Error).name}: ${first})` };
   }
 }
 

@@ -12,18 +12,20 @@
 // Header cupti_nvtx_cbid.h sha256 fdaccfb51d60e2a8afbd7eea6ef1d1520d111c2585ee210e2721cc37da997bd1
 // Header cupti_common.h sha256 f399bbe1bc54817a77b4468f4297b379ace6a6c34cc38d4fb2335262641d4f6d
 // Header cupti_activity_deprecated.h sha256 5af03458a91accb30a42b58df09a5989df56c8be4edd6e6521fc2f0778575ca8
-// Seal: sha256 de7b24252c8bed906c024a0c0f2103c22df95228dd3a71f06c6b3ece9c5f191e
+// Seal: sha256 2208eaadcce1d354a16210fd3e784a252b86b15acd907e3640a6127fd862bcb6
 
-import type { CheckedRuntime, PointerLike } from "../../../src/sys/checked.ts";
+import type { CheckedRuntime, PointerLike, ArraySpec } from "../../../src/sys/checked.ts";
 import type { Pointer } from "../../../src/ffi/types.ts";
 import type { Raw } from "./functions.ts";
-import type { CUptiResult, CUpti_ActivityAttribute, CUpti_ActivityKind, CUpti_ActivityThreadIdType, CUpti_CallbackDomain, CUpti_DeviceAttribute, CUpti_EventAttribute, CUpti_EventCollectionMode, CUpti_EventDomainAttribute, CUpti_EventGroupAttribute, CUpti_ExternalCorrelationKind, CUpti_MetricAttribute, CUpti_MetricPropertyID, CUpti_ReadEventFlags } from "./enums.ts";
-import type { CUpti_BuffersCallbackCompleteFunc, CUpti_BuffersCallbackRequestFunc, CUpti_CallbackFunc, CUpti_CallbackId, CUpti_EventDomainID, CUpti_EventGroup, CUpti_EventID, CUpti_KernelReplayUpdateFunc, CUpti_MetricID, CUpti_SubscriberHandle, CUpti_TimestampCallbackFunc } from "./types.ts";
+import type { CUptiResult, CUpti_ActivityAttribute, CUpti_ActivityKind, CUpti_ActivityThreadIdType, CUpti_CallbackDomain, CUpti_DeviceAttribute, CUpti_DeviceVirtualizationMode, CUpti_EventAttribute, CUpti_EventCollectionMode, CUpti_EventDomainAttribute, CUpti_EventGroupAttribute, CUpti_ExternalCorrelationKind, CUpti_MetricAttribute, CUpti_ReadEventFlags } from "./enums.ts";
+import type { CUpti_BuffersCallbackCompleteFunc, CUpti_BuffersCallbackRequestFunc, CUpti_CallbackFunc, CUpti_CallbackId, CUpti_DomainTable, CUpti_EventDomainID, CUpti_EventGroup, CUpti_EventID, CUpti_KernelReplayUpdateFunc, CUpti_MetricID, CUpti_SubscriberHandle, CUpti_TimestampCallbackFunc } from "./types.ts";
+import { CUpti_ActivityAutoBoostState, CUpti_ActivityPCSamplingConfig, CUpti_ActivityUnifiedMemoryCounterConfig, CUpti_EventGroupSet, CUpti_EventGroupSets, CUpti_MetricValue, CUpti_SubscriberParams } from "./records.ts";
 import type { CUcontext, CUdevice, CUgraph, CUgraphExec, CUgraphNode, CUstream } from "../driver/index.ts";
 
 /**
  * The checked call style of cupti: a failure throws the library's typed error, out-parameters come back
- * as the return value (one value, or a tuple for several), strings are JavaScript strings.
+ * as the return value (one value, or a tuple for several), arrays the library fills come back as typed arrays or
+ * arrays of handles or records, strings are JavaScript strings. Inputs are checked before the native call.
  */
 export interface Checked {
   /**
@@ -62,11 +64,10 @@ export interface Checked {
    * Returns in `*domainTable` an array of size `*domainCount` of all
    * the available callback domains.
    *
-   * @param domainTable - Returns pointer to array of available callback domains
-   * @returns `domainCount`: Returns number of callback domains
+   * @returns `domainTable`: Returns pointer to array of available callback domains
    * @remarks `Thread`-safety: this function is thread safe.
    */
-  cuptiSupportedDomains(domainTable: PointerLike): bigint;
+  cuptiSupportedDomains(): CUpti_DomainTable[];
   /**
    * Initialize a callback subscriber with a callback function
    * and user data.
@@ -234,12 +235,12 @@ export interface Checked {
    * @param attrib - The attribute to read
    * @param valueSize - Size of buffer pointed by the value, and returns the number of bytes written to `value`
    * @param value - Returns the value of the attribute
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `valueSize`: Size of buffer pointed by the value, and returns the number of bytes written to `value`
    * @remarks `Thread`-safety: this function is thread safe.
    *
    * Starting with CUDA 13.0, this function is unsupported and should not be used. It always returns the error code CUPTI_ERROR_LEGACY_PROFILER_NOT_SUPPORTED.
    */
-  cuptiDeviceGetAttribute(device: CUdevice, attrib: CUpti_DeviceAttribute, valueSize: PointerLike, value: PointerLike): void;
+  cuptiDeviceGetAttribute(device: CUdevice, attrib: CUpti_DeviceAttribute, valueSize: number | bigint, value: PointerLike): bigint;
   /**
    * Get the number of domains for a device.
    *
@@ -262,12 +263,13 @@ export interface Checked {
    *
    * @param device - CUDA device
    * @param arraySizeBytes - The size of `domainArray` in bytes, and returns the number of bytes written to `domainArray`
-   * @returns `domainArray`: Returns the IDs of the event domains for the device
+   * @param domainArray - Returns the IDs of the event domains for the device
+   * @returns `arraySizeBytes`: The size of `domainArray` in bytes, and returns the number of bytes written to `domainArray`
    * @remarks `Thread`-safety: this function is thread safe.
    *
    * Starting with CUDA 13.0, this function is unsupported and should not be used. It always returns the error code CUPTI_ERROR_LEGACY_PROFILER_NOT_SUPPORTED.
    */
-  cuptiDeviceEnumEventDomains(device: CUdevice, arraySizeBytes: PointerLike): CUpti_EventDomainID;
+  cuptiDeviceEnumEventDomains(device: CUdevice, arraySizeBytes: number | bigint, domainArray: PointerLike): bigint;
   /**
    * Read an event domain attribute.
    *
@@ -281,12 +283,12 @@ export interface Checked {
    * @param attrib - The event domain attribute to read
    * @param valueSize - The size of the `value` buffer in bytes, and returns the number of bytes written to `value`
    * @param value - Returns the attribute's value
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `valueSize`: The size of the `value` buffer in bytes, and returns the number of bytes written to `value`
    * @remarks `Thread`-safety: this function is thread safe.
    *
    * Starting with CUDA 13.0, this function is unsupported and should not be used. It always returns the error code CUPTI_ERROR_LEGACY_PROFILER_NOT_SUPPORTED.
    */
-  cuptiDeviceGetEventDomainAttribute(device: CUdevice, eventDomain: CUpti_EventDomainID, attrib: CUpti_EventDomainAttribute, valueSize: PointerLike, value: PointerLike): void;
+  cuptiDeviceGetEventDomainAttribute(device: CUdevice, eventDomain: CUpti_EventDomainID, attrib: CUpti_EventDomainAttribute, valueSize: number | bigint, value: PointerLike): bigint;
   /**
    * Get the number of event domains available on any device.
    *
@@ -310,10 +312,11 @@ export interface Checked {
    * number of bytes returned in `domainArray`.
    *
    * @param arraySizeBytes - The size of `domainArray` in bytes, and returns the number of bytes written to `domainArray`
-   * @returns `domainArray`: Returns all the event domains Starting with CUDA 13.0, this function is unsupported and should not be used. It always returns the error code CUPTI_ERROR_LEGACY_PROFILER_NOT_SUPPORTED.
+   * @param domainArray - Returns all the event domains Starting with CUDA 13.0, this function is unsupported and should not be used. It always returns the error code CUPTI_ERROR_LEGACY_PROFILER_NOT_SUPPORTED.
+   * @returns `arraySizeBytes`: The size of `domainArray` in bytes, and returns the number of bytes written to `domainArray`
    * @remarks `Thread`-safety: this function is thread safe.
    */
-  cuptiEnumEventDomains(arraySizeBytes: PointerLike): CUpti_EventDomainID;
+  cuptiEnumEventDomains(arraySizeBytes: number | bigint, domainArray: PointerLike): bigint;
   /**
    * Read an event domain attribute.
    *
@@ -326,10 +329,10 @@ export interface Checked {
    * @param attrib - The event domain attribute to read
    * @param valueSize - The size of the `value` buffer in bytes, and returns the number of bytes written to `value`
    * @param value - Returns the attribute's value Starting with CUDA 13.0, this function is unsupported and should not be used. It always returns the error code CUPTI_ERROR_LEGACY_PROFILER_NOT_SUPPORTED.
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `valueSize`: The size of the `value` buffer in bytes, and returns the number of bytes written to `value`
    * @remarks `Thread`-safety: this function is thread safe.
    */
-  cuptiEventDomainGetAttribute(eventDomain: CUpti_EventDomainID, attrib: CUpti_EventDomainAttribute, valueSize: PointerLike, value: PointerLike): void;
+  cuptiEventDomainGetAttribute(eventDomain: CUpti_EventDomainID, attrib: CUpti_EventDomainAttribute, valueSize: number | bigint, value: PointerLike): bigint;
   /**
    * Get number of events in a domain.
    *
@@ -354,12 +357,13 @@ export interface Checked {
    *
    * @param eventDomain - ID of the event domain
    * @param arraySizeBytes - The size of `eventArray` in bytes, and returns the number of bytes written to `eventArray`
-   * @returns `eventArray`: Returns the IDs of the events in the domain
+   * @param eventArray - Returns the IDs of the events in the domain
+   * @returns `arraySizeBytes`: The size of `eventArray` in bytes, and returns the number of bytes written to `eventArray`
    * @remarks `Thread`-safety: this function is thread safe.
    *
    * Starting with CUDA 13.0, this function is unsupported and should not be used. It always returns the error code CUPTI_ERROR_LEGACY_PROFILER_NOT_SUPPORTED.
    */
-  cuptiEventDomainEnumEvents(eventDomain: CUpti_EventDomainID, arraySizeBytes: PointerLike): CUpti_EventID;
+  cuptiEventDomainEnumEvents(eventDomain: CUpti_EventDomainID, arraySizeBytes: number | bigint, eventArray: PointerLike): bigint;
   /**
    * Get an event attribute.
    *
@@ -372,12 +376,12 @@ export interface Checked {
    * @param attrib - The event attribute to read
    * @param valueSize - The size of the `value` buffer in bytes, and returns the number of bytes written to `value`
    * @param value - Returns the attribute's value
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `valueSize`: The size of the `value` buffer in bytes, and returns the number of bytes written to `value`
    * @remarks `Thread`-safety: this function is thread safe.
    *
    * Starting with CUDA 13.0, this function is unsupported and should not be used. It always returns the error code CUPTI_ERROR_LEGACY_PROFILER_NOT_SUPPORTED.
    */
-  cuptiEventGetAttribute(event: CUpti_EventID, attrib: CUpti_EventAttribute, valueSize: PointerLike, value: PointerLike): void;
+  cuptiEventGetAttribute(event: CUpti_EventID, attrib: CUpti_EventAttribute, valueSize: number | bigint, value: PointerLike): bigint;
   /**
    * Find an event by name.
    *
@@ -428,7 +432,7 @@ export interface Checked {
    * @param attrib - The attribute to read
    * @param valueSize - Size of buffer pointed by the value, and returns the number of bytes written to `value`
    * @param value - Returns the value of the attribute
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `valueSize`: Size of buffer pointed by the value, and returns the number of bytes written to `value`
    * @remarks `Thread`-safety: this function is thread safe but client
    * must guard against simultaneous destruction or modification of `eventGroup` (for example, client must guard against simultaneous
    * calls to `cuptiEventGroupDestroy`, `cuptiEventGroupAddEvent`,
@@ -439,7 +443,7 @@ export interface Checked {
    *
    * Starting with CUDA 13.0, this function is unsupported and should not be used. It always returns the error code CUPTI_ERROR_LEGACY_PROFILER_NOT_SUPPORTED.
    */
-  cuptiEventGroupGetAttribute(eventGroup: PointerLike, attrib: CUpti_EventGroupAttribute, valueSize: PointerLike, value: PointerLike): void;
+  cuptiEventGroupGetAttribute(eventGroup: PointerLike, attrib: CUpti_EventGroupAttribute, valueSize: number | bigint, value: PointerLike): bigint;
   /**
    * Write an event group attribute.
    *
@@ -568,7 +572,8 @@ export interface Checked {
    * @param flags - Flags controlling the reading mode
    * @param event - The event to read
    * @param eventValueBufferSizeBytes - The size of `eventValueBuffer` in bytes, and returns the number of bytes written to `eventValueBuffer`
-   * @returns `eventValueBuffer`: Returns the event value(s)
+   * @param eventValueBuffer - Returns the event value(s)
+   * @returns `eventValueBufferSizeBytes`: The size of `eventValueBuffer` in bytes, and returns the number of bytes written to `eventValueBuffer`
    * @remarks `Thread`-safety: this function is thread safe but client
    * must guard against simultaneous destruction or modification of `eventGroup` (for example, client must guard against simultaneous
    * calls to `cuptiEventGroupDestroy`, `cuptiEventGroupAddEvent`,
@@ -581,7 +586,7 @@ export interface Checked {
    *
    * Starting with CUDA 13.0, this function is unsupported and should not be used. It always returns the error code CUPTI_ERROR_LEGACY_PROFILER_NOT_SUPPORTED.
    */
-  cuptiEventGroupReadEvent(eventGroup: PointerLike, flags: CUpti_ReadEventFlags, event: CUpti_EventID, eventValueBufferSizeBytes: PointerLike): bigint;
+  cuptiEventGroupReadEvent(eventGroup: PointerLike, flags: CUpti_ReadEventFlags, event: CUpti_EventID, eventValueBufferSizeBytes: number | bigint, eventValueBuffer: PointerLike): bigint;
   /**
    * Read the values for all the events in an event group.
    *
@@ -614,8 +619,10 @@ export interface Checked {
    * @param eventGroup - The event group
    * @param flags - Flags controlling the reading mode
    * @param eventValueBufferSizeBytes - The size of `eventValueBuffer` in bytes, and returns the number of bytes written to `eventValueBuffer`
+   * @param eventValueBuffer - Returns the event values
    * @param eventIdArraySizeBytes - The size of `eventIdArray` in bytes, and returns the number of bytes written to `eventIdArray`
-   * @returns `eventValueBuffer`: Returns the event values; `eventIdArray`: Returns the IDs of the events in the same order as the values return in eventValueBuffer.; `numEventIdsRead`: Returns the number of event IDs returned in `eventIdArray`
+   * @param eventIdArray - Returns the IDs of the events in the same order as the values return in eventValueBuffer.
+   * @returns `eventValueBufferSizeBytes`: The size of `eventValueBuffer` in bytes, and returns the number of bytes written to `eventValueBuffer`; `eventIdArraySizeBytes`: The size of `eventIdArray` in bytes, and returns the number of bytes written to `eventIdArray`; `numEventIdsRead`: Returns the number of event IDs returned in `eventIdArray`
    * @remarks `Thread`-safety: this function is thread safe but client
    * must guard against simultaneous destruction or modification of `eventGroup` (for example, client must guard against simultaneous
    * calls to `cuptiEventGroupDestroy`, `cuptiEventGroupAddEvent`,
@@ -628,7 +635,7 @@ export interface Checked {
    *
    * Starting with CUDA 13.0, this function is unsupported and should not be used. It always returns the error code CUPTI_ERROR_LEGACY_PROFILER_NOT_SUPPORTED.
    */
-  cuptiEventGroupReadAllEvents(eventGroup: PointerLike, flags: CUpti_ReadEventFlags, eventValueBufferSizeBytes: PointerLike, eventIdArraySizeBytes: PointerLike): [eventValueBuffer: bigint, eventIdArray: CUpti_EventID, numEventIdsRead: bigint];
+  cuptiEventGroupReadAllEvents(eventGroup: PointerLike, flags: CUpti_ReadEventFlags, eventValueBufferSizeBytes: number | bigint, eventValueBuffer: PointerLike, eventIdArraySizeBytes: number | bigint, eventIdArray: PointerLike): [eventValueBufferSizeBytes: bigint, eventIdArraySizeBytes: bigint, numEventIdsRead: bigint];
   /**
    * For a set of events, get the grouping that indicates the
    * number of passes and the event groups necessary to collect the
@@ -766,9 +773,10 @@ export interface Checked {
    * Starting with CUDA 13.0, this function is unsupported and should not be used. It always returns the error code CUPTI_ERROR_LEGACY_PROFILER_NOT_SUPPORTED.
    *
    * @param arraySizeBytes - The size of `metricArray` in bytes, and returns the number of bytes written to `metricArray`
-   * @returns `metricArray`: Returns the IDs of the metrics
+   * @param metricArray - Returns the IDs of the metrics
+   * @returns `arraySizeBytes`: The size of `metricArray` in bytes, and returns the number of bytes written to `metricArray`
    */
-  cuptiEnumMetrics(arraySizeBytes: PointerLike): CUpti_MetricID;
+  cuptiEnumMetrics(arraySizeBytes: number | bigint, metricArray: PointerLike): bigint;
   /**
    * Get the number of metrics for a device.
    *
@@ -794,9 +802,10 @@ export interface Checked {
    *
    * @param device - The CUDA device
    * @param arraySizeBytes - The size of `metricArray` in bytes, and returns the number of bytes written to `metricArray`
-   * @returns `metricArray`: Returns the IDs of the metrics for the device
+   * @param metricArray - Returns the IDs of the metrics for the device
+   * @returns `arraySizeBytes`: The size of `metricArray` in bytes, and returns the number of bytes written to `metricArray`
    */
-  cuptiDeviceEnumMetrics(device: CUdevice, arraySizeBytes: PointerLike): CUpti_MetricID;
+  cuptiDeviceEnumMetrics(device: CUdevice, arraySizeBytes: number | bigint, metricArray: PointerLike): bigint;
   /**
    * Get a metric attribute.
    *
@@ -811,9 +820,9 @@ export interface Checked {
    * @param attrib - The metric attribute to read
    * @param valueSize - The size of the `value` buffer in bytes, and returns the number of bytes written to `value`
    * @param value - Returns the attribute's value
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `valueSize`: The size of the `value` buffer in bytes, and returns the number of bytes written to `value`
    */
-  cuptiMetricGetAttribute(metric: CUpti_MetricID, attrib: CUpti_MetricAttribute, valueSize: PointerLike, value: PointerLike): void;
+  cuptiMetricGetAttribute(metric: CUpti_MetricID, attrib: CUpti_MetricAttribute, valueSize: number | bigint, value: PointerLike): bigint;
   /**
    * Find an metric by name.
    *
@@ -850,9 +859,10 @@ export interface Checked {
    *
    * @param metric - ID of the metric
    * @param eventIdArraySizeBytes - The size of `eventIdArray` in bytes, and returns the number of bytes written to `eventIdArray`
-   * @returns `eventIdArray`: Returns the IDs of the events required to calculate `metric`
+   * @param eventIdArray - Returns the IDs of the events required to calculate `metric`
+   * @returns `eventIdArraySizeBytes`: The size of `eventIdArray` in bytes, and returns the number of bytes written to `eventIdArray`
    */
-  cuptiMetricEnumEvents(metric: CUpti_MetricID, eventIdArraySizeBytes: PointerLike): CUpti_EventID;
+  cuptiMetricEnumEvents(metric: CUpti_MetricID, eventIdArraySizeBytes: number | bigint, eventIdArray: PointerLike): bigint;
   /**
    * Get number of properties required to calculate a metric.
    *
@@ -877,9 +887,10 @@ export interface Checked {
    *
    * @param metric - ID of the metric
    * @param propIdArraySizeBytes - The size of `propIdArray` in bytes, and returns the number of bytes written to `propIdArray`
-   * @returns `propIdArray`: Returns the IDs of the properties required to calculate `metric`
+   * @param propIdArray - Returns the IDs of the properties required to calculate `metric`
+   * @returns `propIdArraySizeBytes`: The size of `propIdArray` in bytes, and returns the number of bytes written to `propIdArray`
    */
-  cuptiMetricEnumProperties(metric: CUpti_MetricID, propIdArraySizeBytes: PointerLike): CUpti_MetricPropertyID;
+  cuptiMetricEnumProperties(metric: CUpti_MetricID, propIdArraySizeBytes: number | bigint, propIdArray: PointerLike): bigint;
   /**
    * For a metric get the groups of events that must be collected
    * in the same pass.
@@ -915,7 +926,7 @@ export interface Checked {
    * @param metricIdArraySizeBytes - Size of the metricIdArray in bytes
    * @param metricIdArray - Array of metric IDs
    * @returns `eventGroupPasses`: Returns a CUpti_EventGroupSets object that indicates the number of passes required to collect the events and the events to collect on each pass
-   * @see cuptiEventGroupSetsCreate, for, details, on, event, group, set, creation
+   * @see cuptiEventGroupSetsCreate
    */
   cuptiMetricCreateEventGroupSets(context: CUcontext, metricIdArraySizeBytes: bigint | number, metricIdArray: PointerLike): Pointer;
   /**
@@ -949,10 +960,10 @@ export interface Checked {
    * @param eventValueArraySizeBytes - The size of `eventValueArray` in bytes
    * @param eventValueArray - The normalized event values required to calculate `metric`. The values must be order to match the order of events in `eventIdArray`
    * @param timeDuration - The duration over which the events were collected, in ns
-   * @param metricValue - Returns the value for the metric
-   * @returns nothing; a failure throws the library's typed error.
+   * @param metricValue - optional: a CUpti_MetricValue to fill instead of a new one (its own contents are passed in)
+   * @returns `metricValue`: Returns the value for the metric
    */
-  cuptiMetricGetValue(device: CUdevice, metric: CUpti_MetricID, eventIdArraySizeBytes: bigint | number, eventIdArray: PointerLike, eventValueArraySizeBytes: bigint | number, eventValueArray: PointerLike, timeDuration: bigint | number, metricValue: PointerLike): void;
+  cuptiMetricGetValue(device: CUdevice, metric: CUpti_MetricID, eventIdArraySizeBytes: bigint | number, eventIdArray: PointerLike, eventValueArraySizeBytes: bigint | number, eventValueArray: PointerLike, timeDuration: bigint | number, metricValue?: CUpti_MetricValue): CUpti_MetricValue;
   /**
    * Calculate the value for a metric.
    *
@@ -987,10 +998,10 @@ export interface Checked {
    * @param propIdArray - The metric property IDs required to calculate `metric`
    * @param propValueArraySizeBytes - The size of `propValueArray` in bytes
    * @param propValueArray - The metric property values required to calculate `metric`. The values must be order to match the order of metric properties in `propIdArray`
-   * @param metricValue - Returns the value for the metric
-   * @returns nothing; a failure throws the library's typed error.
+   * @param metricValue - optional: a CUpti_MetricValue to fill instead of a new one (its own contents are passed in)
+   * @returns `metricValue`: Returns the value for the metric
    */
-  cuptiMetricGetValue2(metric: CUpti_MetricID, eventIdArraySizeBytes: bigint | number, eventIdArray: PointerLike, eventValueArraySizeBytes: bigint | number, eventValueArray: PointerLike, propIdArraySizeBytes: bigint | number, propIdArray: PointerLike, propValueArraySizeBytes: bigint | number, propValueArray: PointerLike, metricValue: PointerLike): void;
+  cuptiMetricGetValue2(metric: CUpti_MetricID, eventIdArraySizeBytes: bigint | number, eventIdArray: PointerLike, eventValueArraySizeBytes: bigint | number, eventValueArray: PointerLike, propIdArraySizeBytes: bigint | number, propIdArray: PointerLike, propValueArraySizeBytes: bigint | number, propValueArray: PointerLike, metricValue?: CUpti_MetricValue): CUpti_MetricValue;
   /**
    * Get the CUPTI timestamp.
    *
@@ -1175,10 +1186,9 @@ export interface Checked {
    *
    * @param context - The context, or NULL to get dropped count from global queue
    * @param streamId - The stream ID
-   * @param dropped - The number of records that were dropped since the last call to this function.
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `dropped`: The number of records that were dropped since the last call to this function.
    */
-  cuptiActivityGetNumDroppedRecords(context: CUcontext, streamId: number, dropped: PointerLike): void;
+  cuptiActivityGetNumDroppedRecords(context: CUcontext, streamId: number): bigint;
   /**
    * Iterate over the activity records in a buffer.
    *
@@ -1296,9 +1306,9 @@ export interface Checked {
    * @param attr - The attribute to read
    * @param valueSize - Size of buffer pointed by the value, and returns the number of bytes written to `value`
    * @param value - Returns the value of the attribute
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `valueSize`: Size of buffer pointed by the value, and returns the number of bytes written to `value`
    */
-  cuptiActivityGetAttribute(attr: CUpti_ActivityAttribute, valueSize: PointerLike, value: PointerLike): void;
+  cuptiActivityGetAttribute(attr: CUpti_ActivityAttribute, valueSize: number | bigint, value: PointerLike): bigint;
   /**
    * Write an activity API attribute.
    *
@@ -1307,9 +1317,9 @@ export interface Checked {
    * @param attr - The attribute to write
    * @param valueSize - The size, in bytes, of the value
    * @param value - The attribute value to write
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `valueSize`: The size, in bytes, of the value
    */
-  cuptiActivitySetAttribute(attr: CUpti_ActivityAttribute, valueSize: PointerLike, value: PointerLike): void;
+  cuptiActivitySetAttribute(attr: CUpti_ActivityAttribute, valueSize: number | bigint, value: PointerLike): bigint;
   /**
    * Set Unified Memory Counter configuration.
    *
@@ -1332,10 +1342,10 @@ export interface Checked {
    * enabled.
    *
    * @param context - A valid CUcontext.
-   * @param state - A pointer to `CUpti_ActivityAutoBoostState` structure which contains the current state and the id of the process that has requested the current state
-   * @returns nothing; a failure throws the library's typed error.
+   * @param state - optional: a CUpti_ActivityAutoBoostState to fill instead of a new one (its own contents are passed in)
+   * @returns `state`: A pointer to `CUpti_ActivityAutoBoostState` structure which contains the current state and the id of the process that has requested the current state
    */
-  cuptiGetAutoBoostState(context: CUcontext, state: PointerLike): void;
+  cuptiGetAutoBoostState(context: CUcontext, state?: CUpti_ActivityAutoBoostState): CUpti_ActivityAutoBoostState;
   /**
    * Set PC sampling configuration.
    *
@@ -1380,10 +1390,9 @@ export interface Checked {
    *
    * Returns the thread-id type used in CUPTI
    *
-   * @param type - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `type`
    */
-  cuptiGetThreadIdType(type: PointerLike): void;
+  cuptiGetThreadIdType(): CUpti_ActivityThreadIdType;
   /**
    * Check support for a compute capability
    *
@@ -1395,11 +1404,10 @@ export interface Checked {
    *
    * @param major - The major revision number of the compute capability
    * @param minor - The minor revision number of the compute capability
-   * @param support - Pointer to an integer to return the support status
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `support`: Pointer to an integer to return the support status
    * @see cuptiDeviceSupported
    */
-  cuptiComputeCapabilitySupported(major: number, minor: number, support: PointerLike): void;
+  cuptiComputeCapabilitySupported(major: number, minor: number): number;
   /**
    * Check support for a compute device
    *
@@ -1408,21 +1416,19 @@ export interface Checked {
    * version of CUPTI, and clears it otherwise.
    *
    * @param dev - The device handle returned by CUDA Driver API cuDeviceGet
-   * @param support - Pointer to an integer to return the support status
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `support`: Pointer to an integer to return the support status
    * @see cuptiComputeCapabilitySupported
    */
-  cuptiDeviceSupported(dev: CUdevice, support: PointerLike): void;
+  cuptiDeviceSupported(dev: CUdevice): number;
   /**
    * Query the virtualization mode of the device
    *
    * This function is used to query the virtualization mode of the CUDA device.
    *
    * @param dev - The device handle returned by CUDA Driver API cuDeviceGet
-   * @param mode - Pointer to an CUpti_DeviceVirtualizationMode to return the virtualization mode
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `mode`: Pointer to an CUpti_DeviceVirtualizationMode to return the virtualization mode
    */
-  cuptiDeviceVirtualizationMode(dev: CUdevice, mode: PointerLike): void;
+  cuptiDeviceVirtualizationMode(dev: CUdevice): CUpti_DeviceVirtualizationMode;
   /**
    * Detach CUPTI from the running process
    *
@@ -1682,445 +1688,591 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
   const o0 = rt.out[0]!;
   const o1 = rt.out[1]!;
   const o2 = rt.out[2]!;
+  const i32 = rt.i32;
   const u32 = rt.u32;
   const u64 = rt.u64;
+  const A_cuptiSupportedDomains: ArraySpec = { elements: [{ kind: "pointer", size: 8 }], count: { slot: 0, bytes: 8 }, query: true, retry: [] };
   return {
     cuptiGetResultString(result: CUptiResult): string | null {
       const r = raw.cuptiGetResultString(result, o0);
+      if (rt.guards) rt.check("cuptiGetResultString");
       if (r !== 0) rt.fail(r, "cuptiGetResultString");
       return rt.readString(0);
     },
     cuptiGetErrorMessage(result: CUptiResult): string | null {
       const r = raw.cuptiGetErrorMessage(result, o0);
+      if (rt.guards) rt.check("cuptiGetErrorMessage");
       if (r !== 0) rt.fail(r, "cuptiGetErrorMessage");
       return rt.readString(0);
     },
     cuptiGetVersion(): number {
       const r = raw.cuptiGetVersion(o0);
+      if (rt.guards) rt.check("cuptiGetVersion");
       if (r !== 0) rt.fail(r, "cuptiGetVersion");
       return u32[0]!;
     },
-    cuptiSupportedDomains(domainTable: PointerLike): bigint {
-      const r = raw.cuptiSupportedDomains(o0, rt.ptr(domainTable));
-      if (r !== 0) rt.fail(r, "cuptiSupportedDomains");
-      return u64[0]!;
+    cuptiSupportedDomains(): CUpti_DomainTable[] {
+      const a = rt.arrays("cuptiSupportedDomains", A_cuptiSupportedDomains, undefined, (p) => raw.cuptiSupportedDomains(o0, p[0]!));
+      return a[0] as CUpti_DomainTable[];
     },
     cuptiSubscribe(callback: CUpti_CallbackFunc, userdata: PointerLike): CUpti_SubscriberHandle {
       const r = raw.cuptiSubscribe(o0, callback, rt.ptr(userdata));
+      if (rt.guards) rt.check("cuptiSubscribe");
       if (r !== 0) rt.fail(r, "cuptiSubscribe");
       return rt.readPointer(0) as CUpti_SubscriberHandle;
     },
     cuptiSubscribe_v2(callback: CUpti_CallbackFunc, userdata: PointerLike, pParams: PointerLike): CUpti_SubscriberHandle {
-      const r = raw.cuptiSubscribe_v2(o0, callback, rt.ptr(userdata), rt.ptr(pParams));
+      const r = raw.cuptiSubscribe_v2(o0, callback, rt.ptr(userdata), rt.ptr(rt.expect(pParams, CUpti_SubscriberParams, "cuptiSubscribe_v2", "pParams")));
+      if (rt.guards) rt.check("cuptiSubscribe_v2");
       if (r !== 0) rt.fail(r, "cuptiSubscribe_v2");
       return rt.readPointer(0) as CUpti_SubscriberHandle;
     },
     cuptiUnsubscribe(subscriber: CUpti_SubscriberHandle): void {
       const r = raw.cuptiUnsubscribe(subscriber);
+      if (rt.guards) rt.check("cuptiUnsubscribe");
       if (r !== 0) rt.fail(r, "cuptiUnsubscribe", subscriber);
     },
     cuptiGetCallbackState(subscriber: CUpti_SubscriberHandle, domain: CUpti_CallbackDomain, cbid: CUpti_CallbackId): number {
       const r = raw.cuptiGetCallbackState(o0, subscriber, domain, cbid);
+      if (rt.guards) rt.check("cuptiGetCallbackState");
       if (r !== 0) rt.fail(r, "cuptiGetCallbackState");
       return u32[0]!;
     },
     cuptiEnableCallback(enable: number, subscriber: CUpti_SubscriberHandle, domain: CUpti_CallbackDomain, cbid: CUpti_CallbackId): void {
       const r = raw.cuptiEnableCallback(enable, subscriber, domain, cbid);
+      if (rt.guards) rt.check("cuptiEnableCallback");
       if (r !== 0) rt.fail(r, "cuptiEnableCallback");
     },
     cuptiEnableDomain(enable: number, subscriber: CUpti_SubscriberHandle, domain: CUpti_CallbackDomain): void {
       const r = raw.cuptiEnableDomain(enable, subscriber, domain);
+      if (rt.guards) rt.check("cuptiEnableDomain");
       if (r !== 0) rt.fail(r, "cuptiEnableDomain");
     },
     cuptiEnableAllDomains(enable: number, subscriber: CUpti_SubscriberHandle): void {
       const r = raw.cuptiEnableAllDomains(enable, subscriber);
+      if (rt.guards) rt.check("cuptiEnableAllDomains");
       if (r !== 0) rt.fail(r, "cuptiEnableAllDomains");
     },
     cuptiGetCallbackName(domain: CUpti_CallbackDomain, cbid: number): string | null {
       const r = raw.cuptiGetCallbackName(domain, cbid, o0);
+      if (rt.guards) rt.check("cuptiGetCallbackName");
       if (r !== 0) rt.fail(r, "cuptiGetCallbackName");
       return rt.readString(0);
     },
     cuptiSetEventCollectionMode(context: CUcontext, mode: CUpti_EventCollectionMode): void {
       const r = raw.cuptiSetEventCollectionMode(context, mode);
+      if (rt.guards) rt.check("cuptiSetEventCollectionMode");
       if (r !== 0) rt.fail(r, "cuptiSetEventCollectionMode", context);
     },
-    cuptiDeviceGetAttribute(device: CUdevice, attrib: CUpti_DeviceAttribute, valueSize: PointerLike, value: PointerLike): void {
-      const r = raw.cuptiDeviceGetAttribute(device, attrib, rt.ptr(valueSize), rt.ptr(value));
+    cuptiDeviceGetAttribute(device: CUdevice, attrib: CUpti_DeviceAttribute, valueSize: number | bigint, value: PointerLike): bigint {
+      rt.writeCount(0, 8, valueSize, "cuptiDeviceGetAttribute", "valueSize");
+      const r = raw.cuptiDeviceGetAttribute(device, attrib, o0, rt.sized(value, valueSize, 1, "cuptiDeviceGetAttribute", "value"));
+      if (rt.guards) rt.check("cuptiDeviceGetAttribute");
       if (r !== 0) rt.fail(r, "cuptiDeviceGetAttribute");
+      return u64[0]!;
     },
     cuptiDeviceGetNumEventDomains(device: CUdevice): number {
       const r = raw.cuptiDeviceGetNumEventDomains(device, o0);
+      if (rt.guards) rt.check("cuptiDeviceGetNumEventDomains");
       if (r !== 0) rt.fail(r, "cuptiDeviceGetNumEventDomains");
       return u32[0]!;
     },
-    cuptiDeviceEnumEventDomains(device: CUdevice, arraySizeBytes: PointerLike): CUpti_EventDomainID {
-      const r = raw.cuptiDeviceEnumEventDomains(device, rt.ptr(arraySizeBytes), o0);
+    cuptiDeviceEnumEventDomains(device: CUdevice, arraySizeBytes: number | bigint, domainArray: PointerLike): bigint {
+      rt.writeCount(0, 8, arraySizeBytes, "cuptiDeviceEnumEventDomains", "arraySizeBytes");
+      const r = raw.cuptiDeviceEnumEventDomains(device, o0, rt.sized(domainArray, arraySizeBytes, 1, "cuptiDeviceEnumEventDomains", "domainArray"));
+      if (rt.guards) rt.check("cuptiDeviceEnumEventDomains");
       if (r !== 0) rt.fail(r, "cuptiDeviceEnumEventDomains");
-      return u32[0]! as CUpti_EventDomainID;
+      return u64[0]!;
     },
-    cuptiDeviceGetEventDomainAttribute(device: CUdevice, eventDomain: CUpti_EventDomainID, attrib: CUpti_EventDomainAttribute, valueSize: PointerLike, value: PointerLike): void {
-      const r = raw.cuptiDeviceGetEventDomainAttribute(device, eventDomain, attrib, rt.ptr(valueSize), rt.ptr(value));
+    cuptiDeviceGetEventDomainAttribute(device: CUdevice, eventDomain: CUpti_EventDomainID, attrib: CUpti_EventDomainAttribute, valueSize: number | bigint, value: PointerLike): bigint {
+      rt.writeCount(0, 8, valueSize, "cuptiDeviceGetEventDomainAttribute", "valueSize");
+      const r = raw.cuptiDeviceGetEventDomainAttribute(device, eventDomain, attrib, o0, rt.sized(value, valueSize, 1, "cuptiDeviceGetEventDomainAttribute", "value"));
+      if (rt.guards) rt.check("cuptiDeviceGetEventDomainAttribute");
       if (r !== 0) rt.fail(r, "cuptiDeviceGetEventDomainAttribute");
+      return u64[0]!;
     },
     cuptiGetNumEventDomains(): number {
       const r = raw.cuptiGetNumEventDomains(o0);
+      if (rt.guards) rt.check("cuptiGetNumEventDomains");
       if (r !== 0) rt.fail(r, "cuptiGetNumEventDomains");
       return u32[0]!;
     },
-    cuptiEnumEventDomains(arraySizeBytes: PointerLike): CUpti_EventDomainID {
-      const r = raw.cuptiEnumEventDomains(rt.ptr(arraySizeBytes), o0);
+    cuptiEnumEventDomains(arraySizeBytes: number | bigint, domainArray: PointerLike): bigint {
+      rt.writeCount(0, 8, arraySizeBytes, "cuptiEnumEventDomains", "arraySizeBytes");
+      const r = raw.cuptiEnumEventDomains(o0, rt.sized(domainArray, arraySizeBytes, 1, "cuptiEnumEventDomains", "domainArray"));
+      if (rt.guards) rt.check("cuptiEnumEventDomains");
       if (r !== 0) rt.fail(r, "cuptiEnumEventDomains");
-      return u32[0]! as CUpti_EventDomainID;
+      return u64[0]!;
     },
-    cuptiEventDomainGetAttribute(eventDomain: CUpti_EventDomainID, attrib: CUpti_EventDomainAttribute, valueSize: PointerLike, value: PointerLike): void {
-      const r = raw.cuptiEventDomainGetAttribute(eventDomain, attrib, rt.ptr(valueSize), rt.ptr(value));
+    cuptiEventDomainGetAttribute(eventDomain: CUpti_EventDomainID, attrib: CUpti_EventDomainAttribute, valueSize: number | bigint, value: PointerLike): bigint {
+      rt.writeCount(0, 8, valueSize, "cuptiEventDomainGetAttribute", "valueSize");
+      const r = raw.cuptiEventDomainGetAttribute(eventDomain, attrib, o0, rt.sized(value, valueSize, 1, "cuptiEventDomainGetAttribute", "value"));
+      if (rt.guards) rt.check("cuptiEventDomainGetAttribute");
       if (r !== 0) rt.fail(r, "cuptiEventDomainGetAttribute");
+      return u64[0]!;
     },
     cuptiEventDomainGetNumEvents(eventDomain: CUpti_EventDomainID): number {
       const r = raw.cuptiEventDomainGetNumEvents(eventDomain, o0);
+      if (rt.guards) rt.check("cuptiEventDomainGetNumEvents");
       if (r !== 0) rt.fail(r, "cuptiEventDomainGetNumEvents");
       return u32[0]!;
     },
-    cuptiEventDomainEnumEvents(eventDomain: CUpti_EventDomainID, arraySizeBytes: PointerLike): CUpti_EventID {
-      const r = raw.cuptiEventDomainEnumEvents(eventDomain, rt.ptr(arraySizeBytes), o0);
+    cuptiEventDomainEnumEvents(eventDomain: CUpti_EventDomainID, arraySizeBytes: number | bigint, eventArray: PointerLike): bigint {
+      rt.writeCount(0, 8, arraySizeBytes, "cuptiEventDomainEnumEvents", "arraySizeBytes");
+      const r = raw.cuptiEventDomainEnumEvents(eventDomain, o0, rt.sized(eventArray, arraySizeBytes, 1, "cuptiEventDomainEnumEvents", "eventArray"));
+      if (rt.guards) rt.check("cuptiEventDomainEnumEvents");
       if (r !== 0) rt.fail(r, "cuptiEventDomainEnumEvents");
-      return u32[0]! as CUpti_EventID;
+      return u64[0]!;
     },
-    cuptiEventGetAttribute(event: CUpti_EventID, attrib: CUpti_EventAttribute, valueSize: PointerLike, value: PointerLike): void {
-      const r = raw.cuptiEventGetAttribute(event, attrib, rt.ptr(valueSize), rt.ptr(value));
+    cuptiEventGetAttribute(event: CUpti_EventID, attrib: CUpti_EventAttribute, valueSize: number | bigint, value: PointerLike): bigint {
+      rt.writeCount(0, 8, valueSize, "cuptiEventGetAttribute", "valueSize");
+      const r = raw.cuptiEventGetAttribute(event, attrib, o0, rt.sized(value, valueSize, 1, "cuptiEventGetAttribute", "value"));
+      if (rt.guards) rt.check("cuptiEventGetAttribute");
       if (r !== 0) rt.fail(r, "cuptiEventGetAttribute");
+      return u64[0]!;
     },
     cuptiEventGetIdFromName(device: CUdevice, eventName: string | PointerLike): CUpti_EventID {
       const r = raw.cuptiEventGetIdFromName(device, rt.cstr(eventName, 0), o0);
+      if (rt.guards) rt.check("cuptiEventGetIdFromName");
       if (r !== 0) rt.fail(r, "cuptiEventGetIdFromName");
       return u32[0]! as CUpti_EventID;
     },
     cuptiEventGroupCreate(context: CUcontext, flags: number): CUpti_EventGroup {
       const r = raw.cuptiEventGroupCreate(context, o0, flags);
+      if (rt.guards) rt.check("cuptiEventGroupCreate");
       if (r !== 0) rt.fail(r, "cuptiEventGroupCreate", context);
       return rt.readPointer(0) as CUpti_EventGroup;
     },
     cuptiEventGroupDestroy(eventGroup: PointerLike): void {
       const r = raw.cuptiEventGroupDestroy(rt.ptr(eventGroup));
+      if (rt.guards) rt.check("cuptiEventGroupDestroy");
       if (r !== 0) rt.fail(r, "cuptiEventGroupDestroy");
     },
-    cuptiEventGroupGetAttribute(eventGroup: PointerLike, attrib: CUpti_EventGroupAttribute, valueSize: PointerLike, value: PointerLike): void {
-      const r = raw.cuptiEventGroupGetAttribute(rt.ptr(eventGroup), attrib, rt.ptr(valueSize), rt.ptr(value));
+    cuptiEventGroupGetAttribute(eventGroup: PointerLike, attrib: CUpti_EventGroupAttribute, valueSize: number | bigint, value: PointerLike): bigint {
+      rt.writeCount(0, 8, valueSize, "cuptiEventGroupGetAttribute", "valueSize");
+      const r = raw.cuptiEventGroupGetAttribute(rt.ptr(eventGroup), attrib, o0, rt.sized(value, valueSize, 1, "cuptiEventGroupGetAttribute", "value"));
+      if (rt.guards) rt.check("cuptiEventGroupGetAttribute");
       if (r !== 0) rt.fail(r, "cuptiEventGroupGetAttribute");
+      return u64[0]!;
     },
     cuptiEventGroupSetAttribute(eventGroup: PointerLike, attrib: CUpti_EventGroupAttribute, valueSize: bigint | number, value: PointerLike): void {
-      const r = raw.cuptiEventGroupSetAttribute(rt.ptr(eventGroup), attrib, valueSize, rt.ptr(value));
+      rt.count(valueSize, "cuptiEventGroupSetAttribute", "valueSize");
+      const r = raw.cuptiEventGroupSetAttribute(rt.ptr(eventGroup), attrib, valueSize, rt.sized(value, valueSize, 1, "cuptiEventGroupSetAttribute", "value"));
+      if (rt.guards) rt.check("cuptiEventGroupSetAttribute");
       if (r !== 0) rt.fail(r, "cuptiEventGroupSetAttribute");
     },
     cuptiEventGroupAddEvent(eventGroup: PointerLike, event: CUpti_EventID): void {
       const r = raw.cuptiEventGroupAddEvent(rt.ptr(eventGroup), event);
+      if (rt.guards) rt.check("cuptiEventGroupAddEvent");
       if (r !== 0) rt.fail(r, "cuptiEventGroupAddEvent");
     },
     cuptiEventGroupRemoveEvent(eventGroup: PointerLike, event: CUpti_EventID): void {
       const r = raw.cuptiEventGroupRemoveEvent(rt.ptr(eventGroup), event);
+      if (rt.guards) rt.check("cuptiEventGroupRemoveEvent");
       if (r !== 0) rt.fail(r, "cuptiEventGroupRemoveEvent");
     },
     cuptiEventGroupRemoveAllEvents(eventGroup: PointerLike): void {
       const r = raw.cuptiEventGroupRemoveAllEvents(rt.ptr(eventGroup));
+      if (rt.guards) rt.check("cuptiEventGroupRemoveAllEvents");
       if (r !== 0) rt.fail(r, "cuptiEventGroupRemoveAllEvents");
     },
     cuptiEventGroupResetAllEvents(eventGroup: PointerLike): void {
       const r = raw.cuptiEventGroupResetAllEvents(rt.ptr(eventGroup));
+      if (rt.guards) rt.check("cuptiEventGroupResetAllEvents");
       if (r !== 0) rt.fail(r, "cuptiEventGroupResetAllEvents");
     },
     cuptiEventGroupEnable(eventGroup: PointerLike): void {
       const r = raw.cuptiEventGroupEnable(rt.ptr(eventGroup));
+      if (rt.guards) rt.check("cuptiEventGroupEnable");
       if (r !== 0) rt.fail(r, "cuptiEventGroupEnable");
     },
     cuptiEventGroupDisable(eventGroup: PointerLike): void {
       const r = raw.cuptiEventGroupDisable(rt.ptr(eventGroup));
+      if (rt.guards) rt.check("cuptiEventGroupDisable");
       if (r !== 0) rt.fail(r, "cuptiEventGroupDisable");
     },
-    cuptiEventGroupReadEvent(eventGroup: PointerLike, flags: CUpti_ReadEventFlags, event: CUpti_EventID, eventValueBufferSizeBytes: PointerLike): bigint {
-      const r = raw.cuptiEventGroupReadEvent(rt.ptr(eventGroup), flags, event, rt.ptr(eventValueBufferSizeBytes), o0);
+    cuptiEventGroupReadEvent(eventGroup: PointerLike, flags: CUpti_ReadEventFlags, event: CUpti_EventID, eventValueBufferSizeBytes: number | bigint, eventValueBuffer: PointerLike): bigint {
+      rt.writeCount(0, 8, eventValueBufferSizeBytes, "cuptiEventGroupReadEvent", "eventValueBufferSizeBytes");
+      const r = raw.cuptiEventGroupReadEvent(rt.ptr(eventGroup), flags, event, o0, rt.sized(eventValueBuffer, eventValueBufferSizeBytes, 1, "cuptiEventGroupReadEvent", "eventValueBuffer"));
+      if (rt.guards) rt.check("cuptiEventGroupReadEvent");
       if (r !== 0) rt.fail(r, "cuptiEventGroupReadEvent");
       return u64[0]!;
     },
-    cuptiEventGroupReadAllEvents(eventGroup: PointerLike, flags: CUpti_ReadEventFlags, eventValueBufferSizeBytes: PointerLike, eventIdArraySizeBytes: PointerLike): [eventValueBuffer: bigint, eventIdArray: CUpti_EventID, numEventIdsRead: bigint] {
-      const r = raw.cuptiEventGroupReadAllEvents(rt.ptr(eventGroup), flags, rt.ptr(eventValueBufferSizeBytes), o0, rt.ptr(eventIdArraySizeBytes), o1, o2);
+    cuptiEventGroupReadAllEvents(eventGroup: PointerLike, flags: CUpti_ReadEventFlags, eventValueBufferSizeBytes: number | bigint, eventValueBuffer: PointerLike, eventIdArraySizeBytes: number | bigint, eventIdArray: PointerLike): [eventValueBufferSizeBytes: bigint, eventIdArraySizeBytes: bigint, numEventIdsRead: bigint] {
+      rt.writeCount(0, 8, eventValueBufferSizeBytes, "cuptiEventGroupReadAllEvents", "eventValueBufferSizeBytes");
+      rt.writeCount(1, 8, eventIdArraySizeBytes, "cuptiEventGroupReadAllEvents", "eventIdArraySizeBytes");
+      const r = raw.cuptiEventGroupReadAllEvents(rt.ptr(eventGroup), flags, o0, rt.sized(eventValueBuffer, eventValueBufferSizeBytes, 1, "cuptiEventGroupReadAllEvents", "eventValueBuffer"), o1, rt.sized(eventIdArray, eventIdArraySizeBytes, 1, "cuptiEventGroupReadAllEvents", "eventIdArray"), o2);
+      if (rt.guards) rt.check("cuptiEventGroupReadAllEvents");
       if (r !== 0) rt.fail(r, "cuptiEventGroupReadAllEvents");
-      return [u64[0]!, u32[2]! as CUpti_EventID, u64[2]!];
+      return [u64[0]!, u64[1]!, u64[2]!];
     },
     cuptiEventGroupSetsCreate(context: CUcontext, eventIdArraySizeBytes: bigint | number, eventIdArray: PointerLike): Pointer {
-      const r = raw.cuptiEventGroupSetsCreate(context, eventIdArraySizeBytes, rt.ptr(eventIdArray), o0);
+      rt.count(eventIdArraySizeBytes, "cuptiEventGroupSetsCreate", "eventIdArraySizeBytes");
+      const r = raw.cuptiEventGroupSetsCreate(context, eventIdArraySizeBytes, rt.sized(eventIdArray, eventIdArraySizeBytes, 1, "cuptiEventGroupSetsCreate", "eventIdArray"), o0);
+      if (rt.guards) rt.check("cuptiEventGroupSetsCreate");
       if (r !== 0) rt.fail(r, "cuptiEventGroupSetsCreate", context);
       return rt.readPointer(0);
     },
     cuptiEventGroupSetsDestroy(eventGroupSets: PointerLike): void {
-      const r = raw.cuptiEventGroupSetsDestroy(rt.ptr(eventGroupSets));
+      const r = raw.cuptiEventGroupSetsDestroy(rt.ptr(rt.expect(eventGroupSets, CUpti_EventGroupSets, "cuptiEventGroupSetsDestroy", "eventGroupSets")));
+      if (rt.guards) rt.check("cuptiEventGroupSetsDestroy");
       if (r !== 0) rt.fail(r, "cuptiEventGroupSetsDestroy");
     },
     cuptiEventGroupSetEnable(eventGroupSet: PointerLike): void {
-      const r = raw.cuptiEventGroupSetEnable(rt.ptr(eventGroupSet));
+      const r = raw.cuptiEventGroupSetEnable(rt.ptr(rt.expect(eventGroupSet, CUpti_EventGroupSet, "cuptiEventGroupSetEnable", "eventGroupSet")));
+      if (rt.guards) rt.check("cuptiEventGroupSetEnable");
       if (r !== 0) rt.fail(r, "cuptiEventGroupSetEnable");
     },
     cuptiEventGroupSetDisable(eventGroupSet: PointerLike): void {
-      const r = raw.cuptiEventGroupSetDisable(rt.ptr(eventGroupSet));
+      const r = raw.cuptiEventGroupSetDisable(rt.ptr(rt.expect(eventGroupSet, CUpti_EventGroupSet, "cuptiEventGroupSetDisable", "eventGroupSet")));
+      if (rt.guards) rt.check("cuptiEventGroupSetDisable");
       if (r !== 0) rt.fail(r, "cuptiEventGroupSetDisable");
     },
     cuptiEnableKernelReplayMode(context: CUcontext): void {
       const r = raw.cuptiEnableKernelReplayMode(context);
+      if (rt.guards) rt.check("cuptiEnableKernelReplayMode");
       if (r !== 0) rt.fail(r, "cuptiEnableKernelReplayMode", context);
     },
     cuptiDisableKernelReplayMode(context: CUcontext): void {
       const r = raw.cuptiDisableKernelReplayMode(context);
+      if (rt.guards) rt.check("cuptiDisableKernelReplayMode");
       if (r !== 0) rt.fail(r, "cuptiDisableKernelReplayMode", context);
     },
     cuptiKernelReplaySubscribeUpdate(updateFunc: CUpti_KernelReplayUpdateFunc, customData: PointerLike): void {
       const r = raw.cuptiKernelReplaySubscribeUpdate(updateFunc, rt.ptr(customData));
+      if (rt.guards) rt.check("cuptiKernelReplaySubscribeUpdate");
       if (r !== 0) rt.fail(r, "cuptiKernelReplaySubscribeUpdate");
     },
     cuptiGetNumMetrics(): number {
       const r = raw.cuptiGetNumMetrics(o0);
+      if (rt.guards) rt.check("cuptiGetNumMetrics");
       if (r !== 0) rt.fail(r, "cuptiGetNumMetrics");
       return u32[0]!;
     },
-    cuptiEnumMetrics(arraySizeBytes: PointerLike): CUpti_MetricID {
-      const r = raw.cuptiEnumMetrics(rt.ptr(arraySizeBytes), o0);
+    cuptiEnumMetrics(arraySizeBytes: number | bigint, metricArray: PointerLike): bigint {
+      rt.writeCount(0, 8, arraySizeBytes, "cuptiEnumMetrics", "arraySizeBytes");
+      const r = raw.cuptiEnumMetrics(o0, rt.sized(metricArray, arraySizeBytes, 1, "cuptiEnumMetrics", "metricArray"));
+      if (rt.guards) rt.check("cuptiEnumMetrics");
       if (r !== 0) rt.fail(r, "cuptiEnumMetrics");
-      return u32[0]! as CUpti_MetricID;
+      return u64[0]!;
     },
     cuptiDeviceGetNumMetrics(device: CUdevice): number {
       const r = raw.cuptiDeviceGetNumMetrics(device, o0);
+      if (rt.guards) rt.check("cuptiDeviceGetNumMetrics");
       if (r !== 0) rt.fail(r, "cuptiDeviceGetNumMetrics");
       return u32[0]!;
     },
-    cuptiDeviceEnumMetrics(device: CUdevice, arraySizeBytes: PointerLike): CUpti_MetricID {
-      const r = raw.cuptiDeviceEnumMetrics(device, rt.ptr(arraySizeBytes), o0);
+    cuptiDeviceEnumMetrics(device: CUdevice, arraySizeBytes: number | bigint, metricArray: PointerLike): bigint {
+      rt.writeCount(0, 8, arraySizeBytes, "cuptiDeviceEnumMetrics", "arraySizeBytes");
+      const r = raw.cuptiDeviceEnumMetrics(device, o0, rt.sized(metricArray, arraySizeBytes, 1, "cuptiDeviceEnumMetrics", "metricArray"));
+      if (rt.guards) rt.check("cuptiDeviceEnumMetrics");
       if (r !== 0) rt.fail(r, "cuptiDeviceEnumMetrics");
-      return u32[0]! as CUpti_MetricID;
+      return u64[0]!;
     },
-    cuptiMetricGetAttribute(metric: CUpti_MetricID, attrib: CUpti_MetricAttribute, valueSize: PointerLike, value: PointerLike): void {
-      const r = raw.cuptiMetricGetAttribute(metric, attrib, rt.ptr(valueSize), rt.ptr(value));
+    cuptiMetricGetAttribute(metric: CUpti_MetricID, attrib: CUpti_MetricAttribute, valueSize: number | bigint, value: PointerLike): bigint {
+      rt.writeCount(0, 8, valueSize, "cuptiMetricGetAttribute", "valueSize");
+      const r = raw.cuptiMetricGetAttribute(metric, attrib, o0, rt.sized(value, valueSize, 1, "cuptiMetricGetAttribute", "value"));
+      if (rt.guards) rt.check("cuptiMetricGetAttribute");
       if (r !== 0) rt.fail(r, "cuptiMetricGetAttribute");
+      return u64[0]!;
     },
     cuptiMetricGetIdFromName(device: CUdevice, metricName: string | PointerLike): CUpti_MetricID {
       const r = raw.cuptiMetricGetIdFromName(device, rt.cstr(metricName, 0), o0);
+      if (rt.guards) rt.check("cuptiMetricGetIdFromName");
       if (r !== 0) rt.fail(r, "cuptiMetricGetIdFromName");
       return u32[0]! as CUpti_MetricID;
     },
     cuptiMetricGetNumEvents(metric: CUpti_MetricID): number {
       const r = raw.cuptiMetricGetNumEvents(metric, o0);
+      if (rt.guards) rt.check("cuptiMetricGetNumEvents");
       if (r !== 0) rt.fail(r, "cuptiMetricGetNumEvents");
       return u32[0]!;
     },
-    cuptiMetricEnumEvents(metric: CUpti_MetricID, eventIdArraySizeBytes: PointerLike): CUpti_EventID {
-      const r = raw.cuptiMetricEnumEvents(metric, rt.ptr(eventIdArraySizeBytes), o0);
+    cuptiMetricEnumEvents(metric: CUpti_MetricID, eventIdArraySizeBytes: number | bigint, eventIdArray: PointerLike): bigint {
+      rt.writeCount(0, 8, eventIdArraySizeBytes, "cuptiMetricEnumEvents", "eventIdArraySizeBytes");
+      const r = raw.cuptiMetricEnumEvents(metric, o0, rt.sized(eventIdArray, eventIdArraySizeBytes, 1, "cuptiMetricEnumEvents", "eventIdArray"));
+      if (rt.guards) rt.check("cuptiMetricEnumEvents");
       if (r !== 0) rt.fail(r, "cuptiMetricEnumEvents");
-      return u32[0]! as CUpti_EventID;
+      return u64[0]!;
     },
     cuptiMetricGetNumProperties(metric: CUpti_MetricID): number {
       const r = raw.cuptiMetricGetNumProperties(metric, o0);
+      if (rt.guards) rt.check("cuptiMetricGetNumProperties");
       if (r !== 0) rt.fail(r, "cuptiMetricGetNumProperties");
       return u32[0]!;
     },
-    cuptiMetricEnumProperties(metric: CUpti_MetricID, propIdArraySizeBytes: PointerLike): CUpti_MetricPropertyID {
-      const r = raw.cuptiMetricEnumProperties(metric, rt.ptr(propIdArraySizeBytes), o0);
+    cuptiMetricEnumProperties(metric: CUpti_MetricID, propIdArraySizeBytes: number | bigint, propIdArray: PointerLike): bigint {
+      rt.writeCount(0, 8, propIdArraySizeBytes, "cuptiMetricEnumProperties", "propIdArraySizeBytes");
+      const r = raw.cuptiMetricEnumProperties(metric, o0, rt.sized(propIdArray, propIdArraySizeBytes, 1, "cuptiMetricEnumProperties", "propIdArray"));
+      if (rt.guards) rt.check("cuptiMetricEnumProperties");
       if (r !== 0) rt.fail(r, "cuptiMetricEnumProperties");
-      return u32[0]! as CUpti_MetricPropertyID;
+      return u64[0]!;
     },
     cuptiMetricGetRequiredEventGroupSets(context: CUcontext, metric: CUpti_MetricID): Pointer {
       const r = raw.cuptiMetricGetRequiredEventGroupSets(context, metric, o0);
+      if (rt.guards) rt.check("cuptiMetricGetRequiredEventGroupSets");
       if (r !== 0) rt.fail(r, "cuptiMetricGetRequiredEventGroupSets", context);
       return rt.readPointer(0);
     },
     cuptiMetricCreateEventGroupSets(context: CUcontext, metricIdArraySizeBytes: bigint | number, metricIdArray: PointerLike): Pointer {
-      const r = raw.cuptiMetricCreateEventGroupSets(context, metricIdArraySizeBytes, rt.ptr(metricIdArray), o0);
+      rt.count(metricIdArraySizeBytes, "cuptiMetricCreateEventGroupSets", "metricIdArraySizeBytes");
+      const r = raw.cuptiMetricCreateEventGroupSets(context, metricIdArraySizeBytes, rt.sized(metricIdArray, metricIdArraySizeBytes, 1, "cuptiMetricCreateEventGroupSets", "metricIdArray"), o0);
+      if (rt.guards) rt.check("cuptiMetricCreateEventGroupSets");
       if (r !== 0) rt.fail(r, "cuptiMetricCreateEventGroupSets", context);
       return rt.readPointer(0);
     },
-    cuptiMetricGetValue(device: CUdevice, metric: CUpti_MetricID, eventIdArraySizeBytes: bigint | number, eventIdArray: PointerLike, eventValueArraySizeBytes: bigint | number, eventValueArray: PointerLike, timeDuration: bigint | number, metricValue: PointerLike): void {
-      const r = raw.cuptiMetricGetValue(device, metric, eventIdArraySizeBytes, rt.ptr(eventIdArray), eventValueArraySizeBytes, rt.ptr(eventValueArray), timeDuration, rt.ptr(metricValue));
+    cuptiMetricGetValue(device: CUdevice, metric: CUpti_MetricID, eventIdArraySizeBytes: bigint | number, eventIdArray: PointerLike, eventValueArraySizeBytes: bigint | number, eventValueArray: PointerLike, timeDuration: bigint | number, metricValue?: CUpti_MetricValue): CUpti_MetricValue {
+      rt.count(eventIdArraySizeBytes, "cuptiMetricGetValue", "eventIdArraySizeBytes");
+      rt.count(eventValueArraySizeBytes, "cuptiMetricGetValue", "eventValueArraySizeBytes");
+      const $metricValue = metricValue === undefined ? rt.record(CUpti_MetricValue) : rt.expect(metricValue, CUpti_MetricValue, "cuptiMetricGetValue", "metricValue");
+      const r = raw.cuptiMetricGetValue(device, metric, eventIdArraySizeBytes, rt.sized(eventIdArray, eventIdArraySizeBytes, 1, "cuptiMetricGetValue", "eventIdArray"), eventValueArraySizeBytes, rt.sized(eventValueArray, eventValueArraySizeBytes, 1, "cuptiMetricGetValue", "eventValueArray"), timeDuration, $metricValue.$pointer());
+      if (rt.guards) rt.check("cuptiMetricGetValue");
       if (r !== 0) rt.fail(r, "cuptiMetricGetValue");
+      return $metricValue;
     },
-    cuptiMetricGetValue2(metric: CUpti_MetricID, eventIdArraySizeBytes: bigint | number, eventIdArray: PointerLike, eventValueArraySizeBytes: bigint | number, eventValueArray: PointerLike, propIdArraySizeBytes: bigint | number, propIdArray: PointerLike, propValueArraySizeBytes: bigint | number, propValueArray: PointerLike, metricValue: PointerLike): void {
-      const r = raw.cuptiMetricGetValue2(metric, eventIdArraySizeBytes, rt.ptr(eventIdArray), eventValueArraySizeBytes, rt.ptr(eventValueArray), propIdArraySizeBytes, rt.ptr(propIdArray), propValueArraySizeBytes, rt.ptr(propValueArray), rt.ptr(metricValue));
+    cuptiMetricGetValue2(metric: CUpti_MetricID, eventIdArraySizeBytes: bigint | number, eventIdArray: PointerLike, eventValueArraySizeBytes: bigint | number, eventValueArray: PointerLike, propIdArraySizeBytes: bigint | number, propIdArray: PointerLike, propValueArraySizeBytes: bigint | number, propValueArray: PointerLike, metricValue?: CUpti_MetricValue): CUpti_MetricValue {
+      rt.count(eventIdArraySizeBytes, "cuptiMetricGetValue2", "eventIdArraySizeBytes");
+      rt.count(eventValueArraySizeBytes, "cuptiMetricGetValue2", "eventValueArraySizeBytes");
+      rt.count(propIdArraySizeBytes, "cuptiMetricGetValue2", "propIdArraySizeBytes");
+      rt.count(propValueArraySizeBytes, "cuptiMetricGetValue2", "propValueArraySizeBytes");
+      const $metricValue = metricValue === undefined ? rt.record(CUpti_MetricValue) : rt.expect(metricValue, CUpti_MetricValue, "cuptiMetricGetValue2", "metricValue");
+      const r = raw.cuptiMetricGetValue2(metric, eventIdArraySizeBytes, rt.sized(eventIdArray, eventIdArraySizeBytes, 1, "cuptiMetricGetValue2", "eventIdArray"), eventValueArraySizeBytes, rt.sized(eventValueArray, eventValueArraySizeBytes, 1, "cuptiMetricGetValue2", "eventValueArray"), propIdArraySizeBytes, rt.sized(propIdArray, propIdArraySizeBytes, 1, "cuptiMetricGetValue2", "propIdArray"), propValueArraySizeBytes, rt.sized(propValueArray, propValueArraySizeBytes, 1, "cuptiMetricGetValue2", "propValueArray"), $metricValue.$pointer());
+      if (rt.guards) rt.check("cuptiMetricGetValue2");
       if (r !== 0) rt.fail(r, "cuptiMetricGetValue2");
+      return $metricValue;
     },
     cuptiGetTimestamp(): bigint {
       const r = raw.cuptiGetTimestamp(o0);
+      if (rt.guards) rt.check("cuptiGetTimestamp");
       if (r !== 0) rt.fail(r, "cuptiGetTimestamp");
       return u64[0]!;
     },
     cuptiGetContextId(context: CUcontext): number {
       const r = raw.cuptiGetContextId(context, o0);
+      if (rt.guards) rt.check("cuptiGetContextId");
       if (r !== 0) rt.fail(r, "cuptiGetContextId", context);
       return u32[0]!;
     },
     cuptiGetStreamId(context: CUcontext, stream: CUstream): number {
       const r = raw.cuptiGetStreamId(context, stream, o0);
+      if (rt.guards) rt.check("cuptiGetStreamId");
       if (r !== 0) rt.fail(r, "cuptiGetStreamId", context);
       return u32[0]!;
     },
     cuptiGetStreamIdEx(context: CUcontext, stream: CUstream, perThreadStream: number): number {
       const r = raw.cuptiGetStreamIdEx(context, stream, perThreadStream, o0);
+      if (rt.guards) rt.check("cuptiGetStreamIdEx");
       if (r !== 0) rt.fail(r, "cuptiGetStreamIdEx", context);
       return u32[0]!;
     },
     cuptiGetDeviceId(context: CUcontext): number {
       const r = raw.cuptiGetDeviceId(context, o0);
+      if (rt.guards) rt.check("cuptiGetDeviceId");
       if (r !== 0) rt.fail(r, "cuptiGetDeviceId", context);
       return u32[0]!;
     },
     cuptiGetGraphNodeId(node: CUgraphNode): bigint {
       const r = raw.cuptiGetGraphNodeId(node, o0);
+      if (rt.guards) rt.check("cuptiGetGraphNodeId");
       if (r !== 0) rt.fail(r, "cuptiGetGraphNodeId", node);
       return u64[0]!;
     },
     cuptiGetGraphId(graph: CUgraph): number {
       const r = raw.cuptiGetGraphId(graph, o0);
+      if (rt.guards) rt.check("cuptiGetGraphId");
       if (r !== 0) rt.fail(r, "cuptiGetGraphId", graph);
       return u32[0]!;
     },
     cuptiGetGraphExecId(graphExec: CUgraphExec): number {
       const r = raw.cuptiGetGraphExecId(graphExec, o0);
+      if (rt.guards) rt.check("cuptiGetGraphExecId");
       if (r !== 0) rt.fail(r, "cuptiGetGraphExecId", graphExec);
       return u32[0]!;
     },
     cuptiActivityEnable(kind: CUpti_ActivityKind): void {
       const r = raw.cuptiActivityEnable(kind);
+      if (rt.guards) rt.check("cuptiActivityEnable");
       if (r !== 0) rt.fail(r, "cuptiActivityEnable");
     },
     cuptiActivityEnableAndDump(kind: CUpti_ActivityKind): void {
       const r = raw.cuptiActivityEnableAndDump(kind);
+      if (rt.guards) rt.check("cuptiActivityEnableAndDump");
       if (r !== 0) rt.fail(r, "cuptiActivityEnableAndDump");
     },
     cuptiActivityDisable(kind: CUpti_ActivityKind): void {
       const r = raw.cuptiActivityDisable(kind);
+      if (rt.guards) rt.check("cuptiActivityDisable");
       if (r !== 0) rt.fail(r, "cuptiActivityDisable");
     },
     cuptiActivityEnableContext(context: CUcontext, kind: CUpti_ActivityKind): void {
       const r = raw.cuptiActivityEnableContext(context, kind);
+      if (rt.guards) rt.check("cuptiActivityEnableContext");
       if (r !== 0) rt.fail(r, "cuptiActivityEnableContext", context);
     },
     cuptiActivityDisableContext(context: CUcontext, kind: CUpti_ActivityKind): void {
       const r = raw.cuptiActivityDisableContext(context, kind);
+      if (rt.guards) rt.check("cuptiActivityDisableContext");
       if (r !== 0) rt.fail(r, "cuptiActivityDisableContext", context);
     },
-    cuptiActivityGetNumDroppedRecords(context: CUcontext, streamId: number, dropped: PointerLike): void {
-      const r = raw.cuptiActivityGetNumDroppedRecords(context, streamId, rt.ptr(dropped));
+    cuptiActivityGetNumDroppedRecords(context: CUcontext, streamId: number): bigint {
+      const r = raw.cuptiActivityGetNumDroppedRecords(context, streamId, o0);
+      if (rt.guards) rt.check("cuptiActivityGetNumDroppedRecords");
       if (r !== 0) rt.fail(r, "cuptiActivityGetNumDroppedRecords", context);
+      return u64[0]!;
     },
     cuptiActivityGetNextRecord(buffer: PointerLike, validBufferSizeBytes: bigint | number, record: PointerLike): void {
       const r = raw.cuptiActivityGetNextRecord(rt.ptr(buffer), validBufferSizeBytes, rt.ptr(record));
+      if (rt.guards) rt.check("cuptiActivityGetNextRecord");
       if (r !== 0) rt.fail(r, "cuptiActivityGetNextRecord");
     },
     cuptiActivityRegisterCallbacks(funcBufferRequested: CUpti_BuffersCallbackRequestFunc, funcBufferCompleted: CUpti_BuffersCallbackCompleteFunc): void {
       const r = raw.cuptiActivityRegisterCallbacks(funcBufferRequested, funcBufferCompleted);
+      if (rt.guards) rt.check("cuptiActivityRegisterCallbacks");
       if (r !== 0) rt.fail(r, "cuptiActivityRegisterCallbacks");
     },
     cuptiActivityFlush(context: CUcontext, streamId: number, flag: number): void {
       const r = raw.cuptiActivityFlush(context, streamId, flag);
+      if (rt.guards) rt.check("cuptiActivityFlush");
       if (r !== 0) rt.fail(r, "cuptiActivityFlush", context);
     },
     cuptiActivityFlushAll(flag: number): void {
       const r = raw.cuptiActivityFlushAll(flag);
+      if (rt.guards) rt.check("cuptiActivityFlushAll");
       if (r !== 0) rt.fail(r, "cuptiActivityFlushAll");
     },
-    cuptiActivityGetAttribute(attr: CUpti_ActivityAttribute, valueSize: PointerLike, value: PointerLike): void {
-      const r = raw.cuptiActivityGetAttribute(attr, rt.ptr(valueSize), rt.ptr(value));
+    cuptiActivityGetAttribute(attr: CUpti_ActivityAttribute, valueSize: number | bigint, value: PointerLike): bigint {
+      rt.writeCount(0, 8, valueSize, "cuptiActivityGetAttribute", "valueSize");
+      const r = raw.cuptiActivityGetAttribute(attr, o0, rt.sized(value, valueSize, 1, "cuptiActivityGetAttribute", "value"));
+      if (rt.guards) rt.check("cuptiActivityGetAttribute");
       if (r !== 0) rt.fail(r, "cuptiActivityGetAttribute");
+      return u64[0]!;
     },
-    cuptiActivitySetAttribute(attr: CUpti_ActivityAttribute, valueSize: PointerLike, value: PointerLike): void {
-      const r = raw.cuptiActivitySetAttribute(attr, rt.ptr(valueSize), rt.ptr(value));
+    cuptiActivitySetAttribute(attr: CUpti_ActivityAttribute, valueSize: number | bigint, value: PointerLike): bigint {
+      rt.writeCount(0, 8, valueSize, "cuptiActivitySetAttribute", "valueSize");
+      const r = raw.cuptiActivitySetAttribute(attr, o0, rt.sized(value, valueSize, 1, "cuptiActivitySetAttribute", "value"));
+      if (rt.guards) rt.check("cuptiActivitySetAttribute");
       if (r !== 0) rt.fail(r, "cuptiActivitySetAttribute");
+      return u64[0]!;
     },
     cuptiActivityConfigureUnifiedMemoryCounter(config: PointerLike, count: number): void {
-      const r = raw.cuptiActivityConfigureUnifiedMemoryCounter(rt.ptr(config), count);
+      const r = raw.cuptiActivityConfigureUnifiedMemoryCounter(rt.ptr(rt.expect(config, CUpti_ActivityUnifiedMemoryCounterConfig, "cuptiActivityConfigureUnifiedMemoryCounter", "config")), count);
+      if (rt.guards) rt.check("cuptiActivityConfigureUnifiedMemoryCounter");
       if (r !== 0) rt.fail(r, "cuptiActivityConfigureUnifiedMemoryCounter");
     },
-    cuptiGetAutoBoostState(context: CUcontext, state: PointerLike): void {
-      const r = raw.cuptiGetAutoBoostState(context, rt.ptr(state));
+    cuptiGetAutoBoostState(context: CUcontext, state?: CUpti_ActivityAutoBoostState): CUpti_ActivityAutoBoostState {
+      const $state = state === undefined ? rt.record(CUpti_ActivityAutoBoostState) : rt.expect(state, CUpti_ActivityAutoBoostState, "cuptiGetAutoBoostState", "state");
+      const r = raw.cuptiGetAutoBoostState(context, $state.$pointer());
+      if (rt.guards) rt.check("cuptiGetAutoBoostState");
       if (r !== 0) rt.fail(r, "cuptiGetAutoBoostState", context);
+      return $state;
     },
     cuptiActivityConfigurePCSampling(ctx: CUcontext, config: PointerLike): void {
-      const r = raw.cuptiActivityConfigurePCSampling(ctx, rt.ptr(config));
+      const r = raw.cuptiActivityConfigurePCSampling(ctx, rt.ptr(rt.expect(config, CUpti_ActivityPCSamplingConfig, "cuptiActivityConfigurePCSampling", "config")));
+      if (rt.guards) rt.check("cuptiActivityConfigurePCSampling");
       if (r !== 0) rt.fail(r, "cuptiActivityConfigurePCSampling", ctx);
     },
     cuptiGetLastError(): void {
       const r = raw.cuptiGetLastError();
+      if (rt.guards) rt.check("cuptiGetLastError");
       if (r !== 0) rt.fail(r, "cuptiGetLastError");
     },
     cuptiSetThreadIdType(type: CUpti_ActivityThreadIdType): void {
       const r = raw.cuptiSetThreadIdType(type);
+      if (rt.guards) rt.check("cuptiSetThreadIdType");
       if (r !== 0) rt.fail(r, "cuptiSetThreadIdType");
     },
-    cuptiGetThreadIdType(type: PointerLike): void {
-      const r = raw.cuptiGetThreadIdType(rt.ptr(type));
+    cuptiGetThreadIdType(): CUpti_ActivityThreadIdType {
+      const r = raw.cuptiGetThreadIdType(o0);
+      if (rt.guards) rt.check("cuptiGetThreadIdType");
       if (r !== 0) rt.fail(r, "cuptiGetThreadIdType");
+      return u32[0]! as CUpti_ActivityThreadIdType;
     },
-    cuptiComputeCapabilitySupported(major: number, minor: number, support: PointerLike): void {
-      const r = raw.cuptiComputeCapabilitySupported(major, minor, rt.ptr(support));
+    cuptiComputeCapabilitySupported(major: number, minor: number): number {
+      const r = raw.cuptiComputeCapabilitySupported(major, minor, o0);
+      if (rt.guards) rt.check("cuptiComputeCapabilitySupported");
       if (r !== 0) rt.fail(r, "cuptiComputeCapabilitySupported");
+      return i32[0]!;
     },
-    cuptiDeviceSupported(dev: CUdevice, support: PointerLike): void {
-      const r = raw.cuptiDeviceSupported(dev, rt.ptr(support));
+    cuptiDeviceSupported(dev: CUdevice): number {
+      const r = raw.cuptiDeviceSupported(dev, o0);
+      if (rt.guards) rt.check("cuptiDeviceSupported");
       if (r !== 0) rt.fail(r, "cuptiDeviceSupported");
+      return i32[0]!;
     },
-    cuptiDeviceVirtualizationMode(dev: CUdevice, mode: PointerLike): void {
-      const r = raw.cuptiDeviceVirtualizationMode(dev, rt.ptr(mode));
+    cuptiDeviceVirtualizationMode(dev: CUdevice): CUpti_DeviceVirtualizationMode {
+      const r = raw.cuptiDeviceVirtualizationMode(dev, o0);
+      if (rt.guards) rt.check("cuptiDeviceVirtualizationMode");
       if (r !== 0) rt.fail(r, "cuptiDeviceVirtualizationMode");
+      return u32[0]! as CUpti_DeviceVirtualizationMode;
     },
     cuptiFinalize(): void {
       const r = raw.cuptiFinalize();
+      if (rt.guards) rt.check("cuptiFinalize");
       if (r !== 0) rt.fail(r, "cuptiFinalize");
     },
     cuptiActivityPushExternalCorrelationId(kind: CUpti_ExternalCorrelationKind, id: bigint | number): void {
       const r = raw.cuptiActivityPushExternalCorrelationId(kind, id);
+      if (rt.guards) rt.check("cuptiActivityPushExternalCorrelationId");
       if (r !== 0) rt.fail(r, "cuptiActivityPushExternalCorrelationId");
     },
     cuptiActivityPopExternalCorrelationId(kind: CUpti_ExternalCorrelationKind, lastId: PointerLike): void {
       const r = raw.cuptiActivityPopExternalCorrelationId(kind, rt.ptr(lastId));
+      if (rt.guards) rt.check("cuptiActivityPopExternalCorrelationId");
       if (r !== 0) rt.fail(r, "cuptiActivityPopExternalCorrelationId");
     },
     cuptiActivityEnableLatencyTimestamps(enable: number): void {
       const r = raw.cuptiActivityEnableLatencyTimestamps(enable);
+      if (rt.guards) rt.check("cuptiActivityEnableLatencyTimestamps");
       if (r !== 0) rt.fail(r, "cuptiActivityEnableLatencyTimestamps");
     },
     cuptiActivityFlushPeriod(time: number): void {
       const r = raw.cuptiActivityFlushPeriod(time);
+      if (rt.guards) rt.check("cuptiActivityFlushPeriod");
       if (r !== 0) rt.fail(r, "cuptiActivityFlushPeriod");
     },
     cuptiActivityEnableLaunchAttributes(enable: number): void {
       const r = raw.cuptiActivityEnableLaunchAttributes(enable);
+      if (rt.guards) rt.check("cuptiActivityEnableLaunchAttributes");
       if (r !== 0) rt.fail(r, "cuptiActivityEnableLaunchAttributes");
     },
     cuptiActivityRegisterTimestampCallback(funcTimestamp: CUpti_TimestampCallbackFunc): void {
       const r = raw.cuptiActivityRegisterTimestampCallback(funcTimestamp);
+      if (rt.guards) rt.check("cuptiActivityRegisterTimestampCallback");
       if (r !== 0) rt.fail(r, "cuptiActivityRegisterTimestampCallback");
     },
     cuptiActivityEnableDeviceGraph(enable: number): void {
       const r = raw.cuptiActivityEnableDeviceGraph(enable);
+      if (rt.guards) rt.check("cuptiActivityEnableDeviceGraph");
       if (r !== 0) rt.fail(r, "cuptiActivityEnableDeviceGraph");
     },
     cuptiActivityEnableDriverApi(cbid: CUpti_CallbackId, enable: number): void {
       const r = raw.cuptiActivityEnableDriverApi(cbid, enable);
+      if (rt.guards) rt.check("cuptiActivityEnableDriverApi");
       if (r !== 0) rt.fail(r, "cuptiActivityEnableDriverApi");
     },
     cuptiActivityEnableRuntimeApi(cbid: CUpti_CallbackId, enable: number): void {
       const r = raw.cuptiActivityEnableRuntimeApi(cbid, enable);
+      if (rt.guards) rt.check("cuptiActivityEnableRuntimeApi");
       if (r !== 0) rt.fail(r, "cuptiActivityEnableRuntimeApi");
     },
     cuptiActivityEnableHWTrace(enable: number): void {
       const r = raw.cuptiActivityEnableHWTrace(enable);
+      if (rt.guards) rt.check("cuptiActivityEnableHWTrace");
       if (r !== 0) rt.fail(r, "cuptiActivityEnableHWTrace");
     },
     cuptiActivityEnableAllocationSource(enable: number): void {
       const r = raw.cuptiActivityEnableAllocationSource(enable);
+      if (rt.guards) rt.check("cuptiActivityEnableAllocationSource");
       if (r !== 0) rt.fail(r, "cuptiActivityEnableAllocationSource");
     },
     cuptiActivityEnableAllSyncRecords(enable: number): void {
       const r = raw.cuptiActivityEnableAllSyncRecords(enable);
+      if (rt.guards) rt.check("cuptiActivityEnableAllSyncRecords");
       if (r !== 0) rt.fail(r, "cuptiActivityEnableAllSyncRecords");
     },
     cuptiActivityEnableCudaEventDeviceTimestamps(enable: number): void {
       const r = raw.cuptiActivityEnableCudaEventDeviceTimestamps(enable);
+      if (rt.guards) rt.check("cuptiActivityEnableCudaEventDeviceTimestamps");
       if (r !== 0) rt.fail(r, "cuptiActivityEnableCudaEventDeviceTimestamps");
     },
   };

@@ -4,18 +4,19 @@
 // Header cudaProfiler.h sha256 b9c9fa71341b693f9f0b0ea8071e12a0869ac99afe669345a02145163867560d
 // Header cudaTypedefs.h sha256 da2352ecb06115c252394c9ba72472d1dc525569d30f9c83e2da300fce788f2f
 // Header cudaProfilerTypedefs.h sha256 c742524d5819763cb9501a98557b4b11afdd8b182067a6a89861950e34addeba
-// Seal: sha256 a00e0b247626023938d1f3b6ff14524e3757e00498ccb3519e233edbb0f64887
+// Seal: sha256 3fac9765a78af206e51661447c33eff3fe8f2cf8dd9dcea5b700da1d196fb61b
 
-import type { CheckedRuntime, PointerLike } from "../../../src/sys/checked.ts";
+import type { CheckedRuntime, PointerLike, ArraySpec } from "../../../src/sys/checked.ts";
 import type { Pointer } from "../../../src/ffi/types.ts";
 import type { Raw } from "./functions.ts";
 import type { CUaddress_mode, CUarray_format, CUcoredumpSettings, CUdevResourceType, CUdevice_P2PAttribute, CUdevice_attribute, CUdriverProcAddressQueryResult, CUexecAffinityType, CUfilter_mode, CUflushGPUDirectRDMAWritesScope, CUflushGPUDirectRDMAWritesTarget, CUfunc_cache, CUfunctionLoadingState, CUfunction_attribute, CUgraphMem_attribute, CUgraphNodeType, CUjitInputType, CUlimit, CUmemAccess_flags, CUmemAllocationGranularity_flags, CUmemAllocationHandleType, CUmemAllocationType, CUmemPool_attribute, CUmemRangeHandleType, CUmem_advise, CUmem_range_attribute, CUmoduleLoadingMode, CUmulticastGranularity_flags, CUoutput_mode, CUpointer_attribute, CUprocessState, CUresult, CUsharedconfig, CUstreamCaptureMode, CUstreamCaptureStatus, CUtensorMapDataType, CUtensorMapFloatOOBfill, CUtensorMapIm2ColWideMode, CUtensorMapInterleave, CUtensorMapL2promotion, CUtensorMapSwizzle } from "./enums.ts";
 import type { CUarray, CUasyncCallback, CUasyncCallbackHandle, CUcontext, CUdevResourceDesc, CUdevice, CUdeviceptr, CUevent, CUexternalMemory, CUexternalSemaphore, CUfunction, CUgraph, CUgraphConditionalHandle, CUgraphExec, CUgraphNode, CUgraphicsResource, CUgreenCtx, CUhostFn, CUkernel, CUkernelNodeAttrID, CUlibrary, CUlinkState, CUlogIterator, CUlogsCallback, CUlogsCallbackHandle, CUmemGenericAllocationHandle, CUmemoryPool, CUmipmappedArray, CUmodule, CUoccupancyB2DSize, CUstream, CUstreamAttrID, CUstreamCallback, CUsurfObject, CUsurfref, CUtexObject, CUtexref, CUuserObject, cuuint32_t, cuuint64_t } from "./types.ts";
-import { CUDA_ARRAY3D_DESCRIPTOR_st, CUDA_ARRAY_DESCRIPTOR_st, CUDA_ARRAY_MEMORY_REQUIREMENTS_st, CUDA_ARRAY_SPARSE_PROPERTIES_st, CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st, CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st, CUDA_EXT_SEM_WAIT_NODE_PARAMS_st, CUDA_HOST_NODE_PARAMS_st, CUDA_KERNEL_NODE_PARAMS_v2_st, CUDA_MEMCPY3D_st, CUDA_MEMSET_NODE_PARAMS_st, CUDA_MEM_ALLOC_NODE_PARAMS_v1_st, CUdevResource_st, CUdevprop_st, CUexecAffinityParam_st, CUipcEventHandle_st, CUipcMemHandle_st, CUmemAllocationProp_st, type CUmemLocation_st, CUmemPoolPtrExportData_st, CUuuid_st } from "./records.ts";
+import { CUDA_ARRAY3D_DESCRIPTOR_st, CUDA_ARRAY_DESCRIPTOR_st, CUDA_ARRAY_MEMORY_REQUIREMENTS_st, CUDA_ARRAY_SPARSE_PROPERTIES_st, CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st, CUDA_EXTERNAL_MEMORY_BUFFER_DESC_st, CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st, CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_st, CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st, CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st, CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st, CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st, CUDA_EXT_SEM_WAIT_NODE_PARAMS_st, CUDA_GRAPH_INSTANTIATE_PARAMS_st, CUDA_HOST_NODE_PARAMS_st, CUDA_KERNEL_NODE_PARAMS_v2_st, CUDA_LAUNCH_PARAMS_st, CUDA_MEMCPY2D_st, CUDA_MEMCPY3D_BATCH_OP_st, CUDA_MEMCPY3D_PEER_st, CUDA_MEMCPY3D_st, CUDA_MEMSET_NODE_PARAMS_st, CUDA_MEM_ALLOC_NODE_PARAMS_v1_st, CUDA_RESOURCE_DESC_st, CUDA_RESOURCE_VIEW_DESC_st, CUDA_TEXTURE_DESC_st, CUarrayMapInfo_st, CUcheckpointCheckpointArgs_st, CUcheckpointLockArgs_st, CUcheckpointRestoreArgs_st, CUcheckpointUnlockArgs_st, CUctxCreateParams_st, CUdevResource_st, CUdevprop_st, CUexecAffinityParam_st, CUgraphEdgeData_st, CUgraphExecUpdateResultInfo_st, CUgraphNodeParams_st, CUipcEventHandle_st, CUipcMemHandle_st, CUlaunchAttributeValue_union, CUlaunchConfig_st, CUmemAccessDesc_st, CUmemAllocationProp_st, CUmemDecompressParams_st, CUmemLocation_st, CUmemPoolProps_st, CUmemPoolPtrExportData_st, CUmemcpyAttributes_st, CUmulticastObjectProp_st, CUstreamBatchMemOpParams_union, CUtensorMap_st, CUuuid_st } from "./records.ts";
 
 /**
  * The checked call style of driver: a failure throws the library's typed error, out-parameters come back
- * as the return value (one value, or a tuple for several), strings are JavaScript strings.
+ * as the return value (one value, or a tuple for several), arrays the library fills come back as typed arrays or
+ * arrays of handles or records, strings are JavaScript strings. Inputs are checked before the native call.
  */
 export interface Checked {
   /**
@@ -103,13 +104,12 @@ export interface Checked {
    * string pointed to by `name`. `len` specifies the maximum length of the
    * string that may be returned. `name` is shortened to the specified `len`, if `len` is less than the device name
    *
-   * @param name - Returned identifier string for the device
    * @param len - Maximum length of string to store in `name`
    * @param dev - Device to get identifier string for
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `name`: Returned identifier string for the device
    * @see cuDeviceGetAttribute, cuDeviceGetUuid, cuDeviceGetLuid, cuDeviceGetCount, cuDeviceGet, cuDeviceTotalMem, cuDeviceGetExecAffinitySupport, cudaGetDeviceProperties
    */
-  cuDeviceGetName(name: PointerLike, len: number, dev: CUdevice): void;
+  cuDeviceGetName(len: number, dev: CUdevice): string;
   /**
    * Return an UUID for the device
    *
@@ -117,11 +117,12 @@ export interface Checked {
    * pointed by the `uuid`. If the device is in MIG mode, returns its
    * MIG UUID which uniquely identifies the subscribed MIG compute instance.
    *
+   * @param uuid - optional: a CUuuid_st to fill instead of a new one (its own contents are passed in)
    * @param dev - Device to get identifier string for
    * @returns `uuid`: Returned UUID
    * @see cuDeviceGetAttribute, cuDeviceGetCount, cuDeviceGetName, cuDeviceGetLuid, cuDeviceGet, cuDeviceTotalMem, cudaGetDeviceProperties
    */
-  cuDeviceGetUuid(dev: CUdevice): CUuuid_st;
+  cuDeviceGetUuid(dev: CUdevice, uuid?: CUuuid_st): CUuuid_st;
   /**
    * Return an LUID and device node mask for the device
    *
@@ -191,7 +192,7 @@ export interface Checked {
    * @returns `capabilities`: Returned capability details of each requested operation
    * @see cuDeviceGetAttribute, cuDeviceGetP2PAtomicCapabilities, cudaDeviceGeHostAtomicCapabilities
    */
-  cuDeviceGetHostAtomicCapabilities(operations: PointerLike, count: number, dev: CUdevice): number;
+  cuDeviceGetHostAtomicCapabilities(operations: PointerLike, count: number, dev: CUdevice): Uint32Array;
   /**
    * Return NvSciSync attributes that this device can support.
    *
@@ -285,13 +286,12 @@ export interface Checked {
    * - `CU_EXEC_AFFINITY_TYPE_SM_COUNT`: 1 if context with limited SMs is supported by the device,
    * or 0 if not;
    *
-   * @param pi - 1 if the execution affinity type `type` is supported by the device, or 0 if not
    * @param type - Execution affinity type to query
    * @param dev - Device handle
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `pi`: 1 if the execution affinity type `type` is supported by the device, or 0 if not
    * @see cuDeviceGetAttribute, cuDeviceGetCount, cuDeviceGetName, cuDeviceGetUuid, cuDeviceGet, cuDeviceTotalMem
    */
-  cuDeviceGetExecAffinitySupport(pi: PointerLike, type: CUexecAffinityType, dev: CUdevice): void;
+  cuDeviceGetExecAffinitySupport(type: CUexecAffinityType, dev: CUdevice): number;
   /**
    * Blocks until remote writes are visible to the specified scope
    *
@@ -326,12 +326,13 @@ export interface Checked {
   /**
    * Returns properties for a selected device
    *
+   * @param prop - optional: a CUdevprop_st to fill instead of a new one (its own contents are passed in)
    * @param dev - Device to get properties for
    * @returns `prop`: Returned properties of device
    * @see cuDeviceGetAttribute, cuDeviceGetCount, cuDeviceGetName, cuDeviceGetUuid, cuDeviceGet, cuDeviceTotalMem
    * @deprecated This function was deprecated as of CUDA 5.0 and replaced by `cuDeviceGetAttribute`().  Returns in `*prop` the properties of device `dev`. The `CUdevprop` structure is defined as:  ```c     typedef struct CUdevprop_st {     int maxThreadsPerBlock;     int maxThreadsDim[3];     int maxGridSize[3];     int sharedMemPerBlock;     int totalConstantMemory;     int SIMDWidth;     int memPitch;     int regsPerBlock;     int clockRate;     int textureAlign  } CUdevprop; ``` where:  - `maxThreadsPerBlock` is the maximum number of threads per block; - `maxThreadsDim`[3] is the maximum sizes of each dimension of a block; - `maxGridSize`[3] is the maximum sizes of each dimension of a grid; - `sharedMemPerBlock` is the total amount of shared memory available per block in bytes; - `totalConstantMemory` is the total amount of constant memory available on the device in bytes; - `SIMDWidth` is the warp size; - `memPitch` is the maximum pitch allowed by the memory copy functions that involve memory regions allocated through `cuMemAllocPitch`(); - `regsPerBlock` is the total number of registers available per block; - `clockRate` is the clock frequency in kilohertz; - `textureAlign` is the alignment requirement; texture base addresses that are aligned to `textureAlign` bytes do not need an offset applied to texture fetches.
    */
-  cuDeviceGetProperties(dev: CUdevice): CUdevprop_st;
+  cuDeviceGetProperties(dev: CUdevice, prop?: CUdevprop_st): CUdevprop_st;
   /**
    * Returns the compute capability of the device
    *
@@ -1024,11 +1025,12 @@ export interface Checked {
    * `CUexecAffinityType` values are:
    * - `CU_EXEC_AFFINITY_TYPE_SM_COUNT`: number of SMs the context is limited to use.
    *
+   * @param pExecAffinity - optional: a CUexecAffinityParam_st to fill instead of a new one (its own contents are passed in)
    * @param type - Execution affinity type to query
    * @returns `pExecAffinity`: Returned execution affinity
    * @see CUexecAffinityParam
    */
-  cuCtxGetExecAffinity(type: CUexecAffinityType): CUexecAffinityParam_st;
+  cuCtxGetExecAffinity(type: CUexecAffinityType, pExecAffinity?: CUexecAffinityParam_st): CUexecAffinityParam_st;
   /**
    * Records an event.
    *
@@ -1227,13 +1229,12 @@ export interface Checked {
    * latency. Alternatively, `cuFunctionLoad` can be used to explicitly load a function. The returned
    * function handles become invalid when the module is unloaded.
    *
-   * @param functions - Buffer where the function handles are returned to
    * @param numFunctions - Maximum number of function handles may be returned to the buffer
    * @param mod - Module to query from
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `functions`: Buffer where the function handles are returned to
    * @see cuModuleGetFunction, cuModuleGetFunctionCount, cuFuncIsLoaded, cuFuncLoad
    */
-  cuModuleEnumerateFunctions(functions: PointerLike, numFunctions: number, mod: CUmodule): void;
+  cuModuleEnumerateFunctions(numFunctions: number, mod: CUmodule): CUfunction[];
   /**
    * Returns a global pointer from a module
    *
@@ -1483,13 +1484,12 @@ export interface Checked {
    * Returns in `kernels` a maximum number of `numKernels` kernel handles within `lib`.
    * The returned kernel handle becomes invalid when the library is unloaded.
    *
-   * @param kernels - Buffer where the kernel handles are returned to
    * @param numKernels - Maximum number of kernel handles may be returned to the buffer
    * @param lib - Library to query from
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `kernels`: Buffer where the kernel handles are returned to
    * @see cuLibraryGetKernelCount
    */
-  cuLibraryEnumerateKernels(kernels: PointerLike, numKernels: number, lib: CUlibrary): void;
+  cuLibraryEnumerateKernels(numKernels: number, lib: CUlibrary): CUkernel[];
   /**
    * Returns a module handle
    *
@@ -1671,7 +1671,7 @@ export interface Checked {
    * `cuFuncSetAttribute`() due to device-wide semantics. If multiple threads are trying to
    * set the same attribute on the same device simultaneously, the attribute setting will depend
    * on the interleavings chosen by the OS scheduler and memory consistency.
-   * @see CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR, This, is, only, a, hint, and, the, driver, can, choose, a, different, ratio, if, required, to, execute, the, function, CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH:, The, required, cluster, width, in, blocks, The, width, height, and, depth, values, must, either, all, be, or, all, be, positive, The, validity, of, the, cluster, dimensions, is, checked, at, launch, time, If, the, value, is, set, during, compile, time, it, cannot, be, set, at, runtime, Setting, it, at, runtime, will, return, CUDA_ERROR_NOT_PERMITTED, CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT:, The, required, cluster, height, in, blocks, The, width, height, and, depth, values, must, either, all, be, or, all, be, positive, The, validity, of, the, cluster, dimensions, is, checked, at, launch, time, If, the, value, is, set, during, compile, time, it, cannot, be, set, at, runtime, Setting, it, at, runtime, will, return, CUDA_ERROR_NOT_PERMITTED, CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH:, The, required, cluster, depth, in, blocks, The, width, height, and, depth, values, must, either, all, be, or, all, be, positive, The, validity, of, the, cluster, dimensions, is, checked, at, launch, time, If, the, value, is, set, during, compile, time, it, cannot, be, set, at, runtime, Setting, it, at, runtime, will, return, CUDA_ERROR_NOT_PERMITTED, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED:, Indicates, whether, the, function, can, be, launched, with, cluster, size, is, allowed, is, disallowed, CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE:, The, block, scheduling, policy, of, a, function, The, value, type, is, CUclusterSchedulingPolicy, cuLibraryLoadData, cuLibraryLoadFromFile, cuLibraryUnload, cuKernelGetAttribute, cuLibraryGetKernel, cuLaunchKernel, cuKernelGetFunction, cuLibraryGetModule, cuModuleGetFunction, cuFuncSetAttribute
+   * @see CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR, CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH:, CUDA_ERROR_NOT_PERMITTED, CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT:, CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH:, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED:, CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE:, CUclusterSchedulingPolicy, cuLibraryLoadData, cuLibraryLoadFromFile, cuLibraryUnload, cuKernelGetAttribute, cuLibraryGetKernel, cuLaunchKernel, cuKernelGetFunction, cuLibraryGetModule, cuModuleGetFunction, cuFuncSetAttribute
    */
   cuKernelSetAttribute(attrib: CUfunction_attribute, val: number, kernel: CUkernel, dev: CUdevice): void;
   /**
@@ -2169,11 +2169,12 @@ export interface Checked {
    * Users can test their device for IPC functionality by calling
    * `cuDeviceGetAttribute` with `CU_DEVICE_ATTRIBUTE_IPC_EVENT_SUPPORTED`
    *
+   * @param pHandle - optional: a CUipcEventHandle_st to fill instead of a new one (its own contents are passed in)
    * @param event - Event allocated with `CU_EVENT_INTERPROCESS` and `CU_EVENT_DISABLE_TIMING` flags.
    * @returns `pHandle`: Pointer to a user allocated CUipcEventHandle in which to return the opaque event handle
    * @see cuEventCreate, cuEventDestroy, cuEventSynchronize, cuEventQuery, cuStreamWaitEvent, cuIpcOpenEventHandle, cuIpcGetMemHandle, cuIpcOpenMemHandle, cuIpcCloseMemHandle, cudaIpcGetEventHandle
    */
-  cuIpcGetEventHandle(event: CUevent): CUipcEventHandle_st;
+  cuIpcGetEventHandle(event: CUevent, pHandle?: CUipcEventHandle_st): CUipcEventHandle_st;
   /**
    * Opens an interprocess event handle for use in the current process
    *
@@ -2218,11 +2219,12 @@ export interface Checked {
    * Users can test their device for IPC functionality by calling
    * `cuapiDeviceGetAttribute` with `CU_DEVICE_ATTRIBUTE_IPC_EVENT_SUPPORTED`
    *
+   * @param pHandle - optional: a CUipcMemHandle_st to fill instead of a new one (its own contents are passed in)
    * @param dptr - Base pointer to previously allocated device memory
    * @returns `pHandle`: Pointer to user allocated `CUipcMemHandle` to return the handle in.
    * @see cuMemAlloc, cuMemFree, cuIpcGetEventHandle, cuIpcOpenEventHandle, cuIpcOpenMemHandle, cuIpcCloseMemHandle, cudaIpcGetMemHandle
    */
-  cuIpcGetMemHandle(dptr: CUdeviceptr): CUipcMemHandle_st;
+  cuIpcGetMemHandle(dptr: CUdeviceptr, pHandle?: CUipcMemHandle_st): CUipcMemHandle_st;
   /**
    * Opens an interprocess memory handle exported from another process
    * and returns a device pointer usable in the local process.
@@ -3844,11 +3846,12 @@ export interface Checked {
    * subroutines that have been passed a CUDA array, but need to know the CUDA
    * array parameters for validation or other purposes.
    *
+   * @param pArrayDescriptor - optional: a CUDA_ARRAY_DESCRIPTOR_st to fill instead of a new one (its own contents are passed in)
    * @param hArray - Array to get descriptor of
    * @returns `pArrayDescriptor`: Returned array descriptor
    * @see cuArray3DCreate, cuArray3DGetDescriptor, cuArrayCreate, cuArrayDestroy, cuMemAlloc, cuMemAllocHost, cuMemAllocPitch, cuMemcpy2D, cuMemcpy2DAsync, cuMemcpy2DUnaligned, cuMemcpy3D, cuMemcpy3DAsync, cuMemcpyAtoA, cuMemcpyAtoD, cuMemcpyAtoH, cuMemcpyAtoHAsync, cuMemcpyDtoA, cuMemcpyDtoD, cuMemcpyDtoDAsync, cuMemcpyDtoH, cuMemcpyDtoHAsync, cuMemcpyHtoA, cuMemcpyHtoAAsync, cuMemcpyHtoD, cuMemcpyHtoDAsync, cuMemFree, cuMemFreeHost, cuMemGetAddressRange, cuMemGetInfo, cuMemHostAlloc, cuMemHostGetDevicePointer, cuMemsetD2D8, cuMemsetD2D16, cuMemsetD2D32, cuMemsetD8, cuMemsetD16, cuMemsetD32, cudaArrayGetInfo
    */
-  cuArrayGetDescriptor(hArray: CUarray): CUDA_ARRAY_DESCRIPTOR_st;
+  cuArrayGetDescriptor(hArray: CUarray, pArrayDescriptor?: CUDA_ARRAY_DESCRIPTOR_st): CUDA_ARRAY_DESCRIPTOR_st;
   /**
    * Returns the layout properties of a sparse CUDA array
    *
@@ -3863,11 +3866,12 @@ export interface Checked {
    * using `cuMipmappedArrayGetLevel`, `CUDA_ERROR_INVALID_VALUE` will be returned. Instead, `cuMipmappedArrayGetSparseProperties`
    * must be used to obtain the sparse properties of the entire CUDA mipmapped array to which `array` belongs to.
    *
+   * @param sparseProperties - optional: a CUDA_ARRAY_SPARSE_PROPERTIES_st to fill instead of a new one (its own contents are passed in)
    * @param array - CUDA array to get the sparse properties of
    * @returns `sparseProperties`: Pointer to `CUDA_ARRAY_SPARSE_PROPERTIES`
    * @see cuMipmappedArrayGetSparseProperties, cuMemMapArrayAsync
    */
-  cuArrayGetSparseProperties(array: CUarray): CUDA_ARRAY_SPARSE_PROPERTIES_st;
+  cuArrayGetSparseProperties(array: CUarray, sparseProperties?: CUDA_ARRAY_SPARSE_PROPERTIES_st): CUDA_ARRAY_SPARSE_PROPERTIES_st;
   /**
    * Returns the layout properties of a sparse CUDA mipmapped array
    *
@@ -3883,11 +3887,12 @@ export interface Checked {
    * Otherwise, `CUDA_ARRAY_SPARSE_PROPERTIES`::miptailSize specifies mip tail size per layer.
    * The returned value of `CUDA_ARRAY_SPARSE_PROPERTIES`::miptailFirstLevel is valid only if `CUDA_ARRAY_SPARSE_PROPERTIES`::miptailSize is non-zero.
    *
+   * @param sparseProperties - optional: a CUDA_ARRAY_SPARSE_PROPERTIES_st to fill instead of a new one (its own contents are passed in)
    * @param mipmap - CUDA mipmapped array to get the sparse properties of
    * @returns `sparseProperties`: Pointer to `CUDA_ARRAY_SPARSE_PROPERTIES`
    * @see cuArrayGetSparseProperties, cuMemMapArrayAsync
    */
-  cuMipmappedArrayGetSparseProperties(mipmap: CUmipmappedArray): CUDA_ARRAY_SPARSE_PROPERTIES_st;
+  cuMipmappedArrayGetSparseProperties(mipmap: CUmipmappedArray, sparseProperties?: CUDA_ARRAY_SPARSE_PROPERTIES_st): CUDA_ARRAY_SPARSE_PROPERTIES_st;
   /**
    * Returns the memory requirements of a CUDA array
    *
@@ -3900,12 +3905,13 @@ export interface Checked {
    * The returned value in `CUDA_ARRAY_MEMORY_REQUIREMENTS`::alignment
    * represents the alignment necessary for mapping the CUDA array.
    *
+   * @param memoryRequirements - optional: a CUDA_ARRAY_MEMORY_REQUIREMENTS_st to fill instead of a new one (its own contents are passed in)
    * @param array - CUDA array to get the memory requirements of
    * @param device - Device to get the memory requirements for
    * @returns `memoryRequirements`: Pointer to `CUDA_ARRAY_MEMORY_REQUIREMENTS`
    * @see cuMipmappedArrayGetMemoryRequirements, cuMemMapArrayAsync
    */
-  cuArrayGetMemoryRequirements(array: CUarray, device: CUdevice): CUDA_ARRAY_MEMORY_REQUIREMENTS_st;
+  cuArrayGetMemoryRequirements(array: CUarray, device: CUdevice, memoryRequirements?: CUDA_ARRAY_MEMORY_REQUIREMENTS_st): CUDA_ARRAY_MEMORY_REQUIREMENTS_st;
   /**
    * Returns the memory requirements of a CUDA mipmapped array
    *
@@ -3919,12 +3925,13 @@ export interface Checked {
    * represents the alignment necessary for mapping the CUDA mipmapped
    * array.
    *
+   * @param memoryRequirements - optional: a CUDA_ARRAY_MEMORY_REQUIREMENTS_st to fill instead of a new one (its own contents are passed in)
    * @param mipmap - CUDA mipmapped array to get the memory requirements of
    * @param device - Device to get the memory requirements for
    * @returns `memoryRequirements`: Pointer to `CUDA_ARRAY_MEMORY_REQUIREMENTS`
    * @see cuArrayGetMemoryRequirements, cuMemMapArrayAsync
    */
-  cuMipmappedArrayGetMemoryRequirements(mipmap: CUmipmappedArray, device: CUdevice): CUDA_ARRAY_MEMORY_REQUIREMENTS_st;
+  cuMipmappedArrayGetMemoryRequirements(mipmap: CUmipmappedArray, device: CUdevice, memoryRequirements?: CUDA_ARRAY_MEMORY_REQUIREMENTS_st): CUDA_ARRAY_MEMORY_REQUIREMENTS_st;
   /**
    * Gets a CUDA array plane from a CUDA array
    *
@@ -4167,11 +4174,12 @@ export interface Checked {
    * This function may be called on 1D and 2D arrays, in which case the `Height`
    * and/or `Depth` members of the descriptor struct will be set to 0.
    *
+   * @param pArrayDescriptor - optional: a CUDA_ARRAY3D_DESCRIPTOR_st to fill instead of a new one (its own contents are passed in)
    * @param hArray - 3D array to get descriptor of
    * @returns `pArrayDescriptor`: Returned 3D array descriptor
    * @see cuArray3DCreate, cuArrayCreate, cuArrayDestroy, cuArrayGetDescriptor, cuMemAlloc, cuMemAllocHost, cuMemAllocPitch, cuMemcpy2D, cuMemcpy2DAsync, cuMemcpy2DUnaligned, cuMemcpy3D, cuMemcpy3DAsync, cuMemcpyAtoA, cuMemcpyAtoD, cuMemcpyAtoH, cuMemcpyAtoHAsync, cuMemcpyDtoA, cuMemcpyDtoD, cuMemcpyDtoDAsync, cuMemcpyDtoH, cuMemcpyDtoHAsync, cuMemcpyHtoA, cuMemcpyHtoAAsync, cuMemcpyHtoD, cuMemcpyHtoDAsync, cuMemFree, cuMemFreeHost, cuMemGetAddressRange, cuMemGetInfo, cuMemHostAlloc, cuMemHostGetDevicePointer, cuMemsetD2D8, cuMemsetD2D16, cuMemsetD2D32, cuMemsetD8, cuMemsetD16, cuMemsetD32, cudaArrayGetInfo
    */
-  cuArray3DGetDescriptor(hArray: CUarray): CUDA_ARRAY3D_DESCRIPTOR_st;
+  cuArray3DGetDescriptor(hArray: CUarray, pArrayDescriptor?: CUDA_ARRAY3D_DESCRIPTOR_st): CUDA_ARRAY3D_DESCRIPTOR_st;
   /**
    * Creates a CUDA mipmapped array
    *
@@ -4835,11 +4843,12 @@ export interface Checked {
   /**
    * Retrieve the contents of the property structure defining properties for this handle
    *
+   * @param prop - optional: a CUmemAllocationProp_st to fill instead of a new one (its own contents are passed in)
    * @param handle - Handle which to perform the query on
    * @returns `prop`: Pointer to a properties structure which will hold the information about this handle
    * @see cuMemCreate, cuMemImportFromShareableHandle
    */
-  cuMemGetAllocationPropertiesFromHandle(handle: CUmemGenericAllocationHandle): CUmemAllocationProp_st;
+  cuMemGetAllocationPropertiesFromHandle(handle: CUmemGenericAllocationHandle, prop?: CUmemAllocationProp_st): CUmemAllocationProp_st;
   /**
    * Given an address `addr`, returns the allocation handle of the backing memory allocation.
    *
@@ -5077,13 +5086,12 @@ export interface Checked {
    * the location type can also be `CU_MEM_LOCATION_TYPE_NONE` to indicate no preferred location
    * for the managed memory pool. In all other cases, the call returns `CUDA_ERROR_INVALID_VALUE`.
    *
-   * @param pool_out - (undocumented in the header)
    * @param location - (undocumented in the header)
    * @param type - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `pool_out`
    * @see cuMemAllocAsync, cuMemPoolTrimTo, cuMemPoolGetAttribute, cuMemPoolSetAttribute, cuMemPoolSetAccess, cuMemGetMemPool, cuMemPoolCreate
    */
-  cuMemGetDefaultMemPool(pool_out: PointerLike, location: PointerLike, type: CUmemAllocationType): void;
+  cuMemGetDefaultMemPool(location: PointerLike, type: CUmemAllocationType): CUmemoryPool;
   /**
    * Gets the current memory pool for a memory location and of a particular allocation type
    *
@@ -5098,13 +5106,12 @@ export interface Checked {
    * has never been called. By default the current mempool of a location is the default mempool for a device.
    * Otherwise the returned pool must have been set with `cuDeviceSetMemPool`.
    *
-   * @param pool - (undocumented in the header)
    * @param location - (undocumented in the header)
    * @param type - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `pool`
    * @see cuDeviceGetDefaultMemPool, cuMemPoolCreate, cuDeviceSetMemPool, cuMemSetMemPool
    */
-  cuMemGetMemPool(pool: PointerLike, location: PointerLike, type: CUmemAllocationType): void;
+  cuMemGetMemPool(location: PointerLike, type: CUmemAllocationType): CUmemoryPool;
   /**
    * Sets the current memory pool for a memory location and allocation type
    *
@@ -5197,11 +5204,12 @@ export interface Checked {
    * The recipient process can import the allocation with the `cuMemPoolImportPointer` api.
    * The data is not a handle and may be shared through any IPC mechanism.
    *
+   * @param shareData_out - optional: a CUmemPoolPtrExportData_st to fill instead of a new one (its own contents are passed in)
    * @param ptr - pointer to memory being exported
    * @returns `shareData_out`: Returned export data
    * @see cuMemPoolExportToShareableHandle, cuMemPoolImportFromShareableHandle, cuMemPoolImportPointer
    */
-  cuMemPoolExportPointer(ptr: CUdeviceptr): CUmemPoolPtrExportData_st;
+  cuMemPoolExportPointer(ptr: CUdeviceptr, shareData_out?: CUmemPoolPtrExportData_st): CUmemPoolPtrExportData_st;
   /**
    * Import a memory pool allocation from another process.
    *
@@ -6045,7 +6053,7 @@ export interface Checked {
    * @remarks In the current implementation, only compute kernels launched in
    * priority streams are affected by the stream's priority. Stream priorities have
    * no effect on host-to-device and device-to-host memory operations.
-   * @see cuCtxGetStreamPriorityRange, for, more, information, about, meaningful, stream, priorities, that, can, be, passed, cuStreamDestroy, cuStreamCreate, cuGreenCtxStreamCreate, cuStreamGetPriority, cuCtxGetStreamPriorityRange, cuStreamGetFlags, cuStreamGetDevice, cuStreamWaitEvent, cuStreamQuery, cuStreamSynchronize, cuStreamAddCallback, cudaStreamCreateWithPriority
+   * @see cuCtxGetStreamPriorityRange, cuStreamDestroy, cuStreamCreate, cuGreenCtxStreamCreate, cuStreamGetPriority, cuStreamGetFlags, cuStreamGetDevice, cuStreamWaitEvent, cuStreamQuery, cuStreamSynchronize, cuStreamAddCallback, cudaStreamCreateWithPriority
    */
   cuStreamCreateWithPriority(flags: number, priority: number): CUstream;
   /**
@@ -6058,7 +6066,7 @@ export interface Checked {
    *
    * @param hStream - Handle to the stream to be queried
    * @returns `priority`: Pointer to a signed integer in which the stream's priority is returned
-   * @see cuStreamCreateWithPriority, for, details, about, priority, clamping, cuStreamDestroy, cuStreamCreate, cuStreamCreateWithPriority, cuGreenCtxStreamCreate, cuCtxGetStreamPriorityRange, cuStreamGetFlags, cuStreamGetDevice, cudaStreamGetPriority
+   * @see cuStreamCreateWithPriority, cuStreamDestroy, cuStreamCreate, cuGreenCtxStreamCreate, cuCtxGetStreamPriorityRange, cuStreamGetFlags, cuStreamGetDevice, cudaStreamGetPriority
    */
   cuStreamGetPriority(hStream: CUstream): number;
   /**
@@ -6537,11 +6545,11 @@ export interface Checked {
    *
    * @param hStream - (undocumented in the header)
    * @param attr - (undocumented in the header)
-   * @param value_out - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @param value_out - optional: a CUlaunchAttributeValue_union to fill instead of a new one (its own contents are passed in)
+   * @returns `value_out`
    * @see CUaccessPolicyWindow
    */
-  cuStreamGetAttribute(hStream: CUstream, attr: CUstreamAttrID, value_out: PointerLike): void;
+  cuStreamGetAttribute(hStream: CUstream, attr: CUstreamAttrID, value_out?: CUlaunchAttributeValue_union): CUlaunchAttributeValue_union;
   /**
    * Sets stream attribute.
    *
@@ -6660,7 +6668,7 @@ export interface Checked {
    *
    * @param hEvent - Event to wait for
    * @returns nothing; a failure throws the library's typed error.
-   * @see cuEventRecord, for, details, on, what, is, captured, by, an, event, Waiting, for, an, event, that, was, created, with, the, CU_EVENT_BLOCKING_SYNC, flag, will, cause, the, calling, CPU, thread, to, block, until, the, event, has, been, completed, by, the, device, If, the, CU_EVENT_BLOCKING_SYNC, flag, has, not, been, set, then, the, CPU, thread, will, until, the, event, has, been, completed, by, the, device, cuEventCreate, cuEventRecord, cuEventQuery, cuEventDestroy, cuEventElapsedTime, cudaEventSynchronize
+   * @see cuEventRecord, CU_EVENT_BLOCKING_SYNC, CPU, cuEventCreate, cuEventQuery, cuEventDestroy, cuEventElapsedTime, cudaEventSynchronize
    */
   cuEventSynchronize(hEvent: CUevent): void;
   /**
@@ -6843,7 +6851,7 @@ export interface Checked {
    * as well as appropriate Vulkan pipeline barriers to maintain coherence between
    * CPU and GPU. For more information on these APIs, please refer to "Synchronization
    * and Cache Control" chapter from Vulkan specification.
-   * @see CUDA_EXTERNAL_SEMAPHORE_SIGNAL_SKIP_NVSCIBUF_MEMSYNC, and, CUDA_EXTERNAL_SEMAPHORE_WAIT_SKIP_NVSCIBUF_MEMSYNC, for, memory, synchronization, If, CUDA_EXTERNAL_MEMORY_HANDLE_DESC::type, is, CU_EXTERNAL_MEMORY_HANDLE_TYPE_DMABUF_FD, then, CUDA_EXTERNAL_MEMORY_HANDLE_DESC::handle::fd, must, be, a, valid, file, descriptor, referencing, a, dma_buf, object, and, CUDA_EXTERNAL_MEMORY_HANDLE_DESC::flags, must, be, zero, Importing, a, dma_buf, object, is, supported, only, on, Tegra, Jetson, platform, starting, with, Thor, series, Mapping, an, imported, dma_buf, object, as, CUDA, mipmapped, array, using, cuExternalMemoryGetMappedMipmappedArray, is, not, supported, The, size, of, the, memory, object, must, be, specified, in, CUDA_EXTERNAL_MEMORY_HANDLE_DESC::size, Specifying, the, flag, CUDA_EXTERNAL_MEMORY_DEDICATED, in, CUDA_EXTERNAL_MEMORY_HANDLE_DESC::flags, indicates, that, the, resource, is, a, dedicated, resource, The, definition, of, what, a, dedicated, resource, is, outside, the, scope, of, this, extension, This, flag, must, be, set, if, CUDA_EXTERNAL_MEMORY_HANDLE_DESC::type, is, one, of, the, following:, CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_RESOURCE, CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE, CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE_KMT, cuDestroyExternalMemory, cuExternalMemoryGetMappedBuffer, cuExternalMemoryGetMappedMipmappedArray
+   * @see CUDA_EXTERNAL_SEMAPHORE_SIGNAL_SKIP_NVSCIBUF_MEMSYNC, CUDA_EXTERNAL_SEMAPHORE_WAIT_SKIP_NVSCIBUF_MEMSYNC, CUDA_EXTERNAL_MEMORY_HANDLE_DESC::type, CU_EXTERNAL_MEMORY_HANDLE_TYPE_DMABUF_FD, CUDA_EXTERNAL_MEMORY_HANDLE_DESC::handle::fd, dma_buf, CUDA_EXTERNAL_MEMORY_HANDLE_DESC::flags, CUDA, cuExternalMemoryGetMappedMipmappedArray, CUDA_EXTERNAL_MEMORY_HANDLE_DESC::size, CUDA_EXTERNAL_MEMORY_DEDICATED, CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_RESOURCE, CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE, CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE_KMT, cuDestroyExternalMemory, cuExternalMemoryGetMappedBuffer
    */
   cuImportExternalMemory(memHandleDesc: PointerLike): CUexternalMemory;
   /**
@@ -7369,7 +7377,7 @@ export interface Checked {
    * that are (even indirectly) ordered by this API should also have that order
    * expressed with CUDA-visible dependencies such as events. This ensures that
    * the scheduler does not serialize them in an improper order.
-   * @see CUstreamBatchMemOpType, for, the, full, set, of, supported, operations, and, cuStreamWaitValue32, cuStreamWaitValue64, cuStreamWriteValue32, and, cuStreamWriteValue64, for, details, of, specific, operations, See, related, APIs, for, details, on, querying, support, for, specific, operations, cuStreamWaitValue32, cuStreamWaitValue64, cuStreamWriteValue32, cuStreamWriteValue64, cuMemHostRegister
+   * @see CUstreamBatchMemOpType, cuStreamWaitValue32, cuStreamWaitValue64, cuStreamWriteValue32, cuStreamWriteValue64, APIs, cuMemHostRegister
    */
   cuStreamBatchMemOp(stream: CUstream, count: number, paramArray: PointerLike, flags: number): void;
   /**
@@ -7474,7 +7482,7 @@ export interface Checked {
    * @param attrib - Attribute requested
    * @param value - The value to set
    * @returns nothing; a failure throws the library's typed error.
-   * @see CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR, This, is, only, a, hint, and, the, driver, can, choose, a, different, ratio, if, required, to, execute, the, function, CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH:, The, required, cluster, width, in, blocks, The, width, height, and, depth, values, must, either, all, be, or, all, be, positive, The, validity, of, the, cluster, dimensions, is, checked, at, launch, time, If, the, value, is, set, during, compile, time, it, cannot, be, set, at, runtime, Setting, it, at, runtime, will, return, CUDA_ERROR_NOT_PERMITTED, CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT:, The, required, cluster, height, in, blocks, The, width, height, and, depth, values, must, either, all, be, or, all, be, positive, The, validity, of, the, cluster, dimensions, is, checked, at, launch, time, If, the, value, is, set, during, compile, time, it, cannot, be, set, at, runtime, Setting, it, at, runtime, will, return, CUDA_ERROR_NOT_PERMITTED, CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH:, The, required, cluster, depth, in, blocks, The, width, height, and, depth, values, must, either, all, be, or, all, be, positive, The, validity, of, the, cluster, dimensions, is, checked, at, launch, time, If, the, value, is, set, during, compile, time, it, cannot, be, set, at, runtime, Setting, it, at, runtime, will, return, CUDA_ERROR_NOT_PERMITTED, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED:, Indicates, whether, the, function, can, be, launched, with, cluster, size, is, allowed, is, disallowed, CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE:, The, block, scheduling, policy, of, a, function, The, value, type, is, CUclusterSchedulingPolicy, cuCtxGetCacheConfig, cuCtxSetCacheConfig, cuFuncSetCacheConfig, cuLaunchKernel, cudaFuncGetAttributes, cudaFuncSetAttribute, cuKernelSetAttribute
+   * @see CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR, CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH:, CUDA_ERROR_NOT_PERMITTED, CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT:, CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH:, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED:, CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE:, CUclusterSchedulingPolicy, cuCtxGetCacheConfig, cuCtxSetCacheConfig, cuFuncSetCacheConfig, cuLaunchKernel, cudaFuncGetAttributes, cudaFuncSetAttribute, cuKernelSetAttribute
    */
   cuFuncSetAttribute(hfunc: CUfunction, attrib: CUfunction_attribute, value: number): void;
   /**
@@ -7893,7 +7901,7 @@ export interface Checked {
    * @param kernelParams - Array of pointers to kernel parameters
    * @param extra - Extra options
    * @returns nothing; a failure throws the library's typed error.
-   * @see cuStreamSetAttribute, for, CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW, CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY, cuFuncSetAttribute, for, CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION, CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE, Kernel, parameters, to, f, can, be, specified, in, the, same, ways, that, they, can, be, using, cuLaunchKernel, Note, that, the, API, can, also, be, used, to, launch, kernel, CUkernel, by, querying, the, handle, using, cuLibraryGetKernel, and, then, passing, it, to, the, API, by, casting, to, CUfunction, Here, the, context, to, launch, the, kernel, on, will, either, be, taken, from, the, specified, stream, CUlaunchConfig::hStream, or, the, current, context, in, case, of, NULL, stream, cuCtxGetCacheConfig, cuCtxSetCacheConfig, cuFuncSetCacheConfig, cuFuncGetAttribute, cudaLaunchKernel, cudaLaunchKernelEx, cuLibraryGetKernel, cuKernelSetCacheConfig, cuKernelGetAttribute, cuKernelSetAttribute
+   * @see cuStreamSetAttribute, CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW, CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY, cuFuncSetAttribute, CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION, CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE, cuLaunchKernel, API, CUkernel, cuLibraryGetKernel, CUfunction, CUlaunchConfig::hStream, NULL, cuCtxGetCacheConfig, cuCtxSetCacheConfig, cuFuncSetCacheConfig, cuFuncGetAttribute, cudaLaunchKernel, cudaLaunchKernelEx, cuKernelSetCacheConfig, cuKernelGetAttribute, cuKernelSetAttribute
    */
   cuLaunchKernelEx(config: PointerLike, f: CUfunction, kernelParams: PointerLike, extra: PointerLike): void;
   /**
@@ -8242,10 +8250,11 @@ export interface Checked {
    * according to which of these was most recently set on the node.
    *
    * @param hNode - Node to get the parameters for
+   * @param nodeParams - optional: a CUDA_KERNEL_NODE_PARAMS_v2_st to fill instead of a new one (its own contents are passed in)
    * @returns `nodeParams`: Pointer to return the parameters
    * @see cuLaunchKernel, cuGraphAddKernelNode, cuGraphKernelNodeSetParams
    */
-  cuGraphKernelNodeGetParams(hNode: CUgraphNode): CUDA_KERNEL_NODE_PARAMS_v2_st;
+  cuGraphKernelNodeGetParams(hNode: CUgraphNode, nodeParams?: CUDA_KERNEL_NODE_PARAMS_v2_st): CUDA_KERNEL_NODE_PARAMS_v2_st;
   /**
    * Sets a kernel node's parameters
    *
@@ -8274,7 +8283,7 @@ export interface Checked {
    * @param copyParams - Parameters for the memory copy
    * @param ctx - Context on which to run the node
    * @returns `phGraphNode`: Returns newly created node
-   * @see cuMemcpy3D, for, a, description, of, the, structure, and, its, restrictions, Memcpy, nodes, have, some, additional, restrictions, with, regards, to, managed, memory, if, the, system, contains, at, least, one, device, which, has, a, zero, value, for, the, device, attribute, CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS, If, one, or, more, of, the, operands, refer, to, managed, memory, then, using, the, memory, type, CU_MEMORYTYPE_UNIFIED, is, disallowed, for, those, The, managed, memory, will, be, treated, as, residing, on, either, the, host, or, the, device, depending, on, which, memory, type, is, specified, cuGraphAddNode, cuMemcpy3D, cuGraphMemcpyNodeGetParams, cuGraphMemcpyNodeSetParams, cuGraphCreate, cuGraphDestroyNode, cuGraphAddChildGraphNode, cuGraphAddEmptyNode, cuGraphAddKernelNode, cuGraphAddHostNode, cuGraphAddMemsetNode
+   * @see cuMemcpy3D, CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS, CU_MEMORYTYPE_UNIFIED, cuGraphAddNode, cuGraphMemcpyNodeGetParams, cuGraphMemcpyNodeSetParams, cuGraphCreate, cuGraphDestroyNode, cuGraphAddChildGraphNode, cuGraphAddEmptyNode, cuGraphAddKernelNode, cuGraphAddHostNode, cuGraphAddMemsetNode
    */
   cuGraphAddMemcpyNode(hGraph: CUgraph, dependencies: PointerLike, numDependencies: bigint | number, copyParams: PointerLike, ctx: CUcontext): CUgraphNode;
   /**
@@ -8283,10 +8292,11 @@ export interface Checked {
    * Returns the parameters of memcpy node `hNode` in `nodeParams`.
    *
    * @param hNode - Node to get the parameters for
+   * @param nodeParams - optional: a CUDA_MEMCPY3D_st to fill instead of a new one (its own contents are passed in)
    * @returns `nodeParams`: Pointer to return the parameters
    * @see cuMemcpy3D, cuGraphAddMemcpyNode, cuGraphMemcpyNodeSetParams
    */
-  cuGraphMemcpyNodeGetParams(hNode: CUgraphNode): CUDA_MEMCPY3D_st;
+  cuGraphMemcpyNodeGetParams(hNode: CUgraphNode, nodeParams?: CUDA_MEMCPY3D_st): CUDA_MEMCPY3D_st;
   /**
    * Sets a memcpy node's parameters
    *
@@ -8325,10 +8335,11 @@ export interface Checked {
    * Returns the parameters of memset node `hNode` in `nodeParams`.
    *
    * @param hNode - Node to get the parameters for
+   * @param nodeParams - optional: a CUDA_MEMSET_NODE_PARAMS_st to fill instead of a new one (its own contents are passed in)
    * @returns `nodeParams`: Pointer to return the parameters
    * @see cuMemsetD2D32, cuGraphAddMemsetNode, cuGraphMemsetNodeSetParams
    */
-  cuGraphMemsetNodeGetParams(hNode: CUgraphNode): CUDA_MEMSET_NODE_PARAMS_st;
+  cuGraphMemsetNodeGetParams(hNode: CUgraphNode, nodeParams?: CUDA_MEMSET_NODE_PARAMS_st): CUDA_MEMSET_NODE_PARAMS_st;
   /**
    * Sets a memset node's parameters
    *
@@ -8366,10 +8377,11 @@ export interface Checked {
    * Returns the parameters of host node `hNode` in `nodeParams`.
    *
    * @param hNode - Node to get the parameters for
+   * @param nodeParams - optional: a CUDA_HOST_NODE_PARAMS_st to fill instead of a new one (its own contents are passed in)
    * @returns `nodeParams`: Pointer to return the parameters
    * @see cuLaunchHostFunc, cuGraphAddHostNode, cuGraphHostNodeSetParams
    */
-  cuGraphHostNodeGetParams(hNode: CUgraphNode): CUDA_HOST_NODE_PARAMS_st;
+  cuGraphHostNodeGetParams(hNode: CUgraphNode, nodeParams?: CUDA_HOST_NODE_PARAMS_st): CUDA_HOST_NODE_PARAMS_st;
   /**
    * Sets a host node's parameters
    *
@@ -8553,10 +8565,11 @@ export interface Checked {
    * parameters of this node.
    *
    * @param hNode - Node to get the parameters for
+   * @param params_out - optional: a CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st to fill instead of a new one (its own contents are passed in)
    * @returns `params_out`: Pointer to return the parameters
    * @see cuLaunchKernel, cuGraphAddExternalSemaphoresSignalNode, cuGraphExternalSemaphoresSignalNodeSetParams, cuGraphAddExternalSemaphoresWaitNode, cuSignalExternalSemaphoresAsync, cuWaitExternalSemaphoresAsync
    */
-  cuGraphExternalSemaphoresSignalNodeGetParams(hNode: CUgraphNode): CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st;
+  cuGraphExternalSemaphoresSignalNodeGetParams(hNode: CUgraphNode, params_out?: CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st): CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st;
   /**
    * Sets an external semaphore signal node's parameters
    *
@@ -8600,10 +8613,11 @@ export interface Checked {
    * parameters of this node.
    *
    * @param hNode - Node to get the parameters for
+   * @param params_out - optional: a CUDA_EXT_SEM_WAIT_NODE_PARAMS_st to fill instead of a new one (its own contents are passed in)
    * @returns `params_out`: Pointer to return the parameters
-   * @see cuLaunchKernel, cuGraphAddExternalSemaphoresWaitNode, cuGraphExternalSemaphoresWaitNodeSetParams, cuGraphAddExternalSemaphoresWaitNode, cuSignalExternalSemaphoresAsync, cuWaitExternalSemaphoresAsync
+   * @see cuLaunchKernel, cuGraphAddExternalSemaphoresWaitNode, cuGraphExternalSemaphoresWaitNodeSetParams, cuSignalExternalSemaphoresAsync, cuWaitExternalSemaphoresAsync
    */
-  cuGraphExternalSemaphoresWaitNodeGetParams(hNode: CUgraphNode): CUDA_EXT_SEM_WAIT_NODE_PARAMS_st;
+  cuGraphExternalSemaphoresWaitNodeGetParams(hNode: CUgraphNode, params_out?: CUDA_EXT_SEM_WAIT_NODE_PARAMS_st): CUDA_EXT_SEM_WAIT_NODE_PARAMS_st;
   /**
    * Sets an external semaphore wait node's parameters
    *
@@ -8612,7 +8626,7 @@ export interface Checked {
    * @param hNode - Node to set the parameters for
    * @param nodeParams - Parameters to copy
    * @returns nothing; a failure throws the library's typed error.
-   * @see cuGraphNodeSetParams, cuGraphAddExternalSemaphoresWaitNode, cuGraphExternalSemaphoresWaitNodeSetParams, cuGraphAddExternalSemaphoresWaitNode, cuSignalExternalSemaphoresAsync, cuWaitExternalSemaphoresAsync
+   * @see cuGraphNodeSetParams, cuGraphAddExternalSemaphoresWaitNode, cuGraphExternalSemaphoresWaitNodeSetParams, cuSignalExternalSemaphoresAsync, cuWaitExternalSemaphoresAsync
    */
   cuGraphExternalSemaphoresWaitNodeSetParams(hNode: CUgraphNode, nodeParams: PointerLike): void;
   /**
@@ -8651,10 +8665,11 @@ export interface Checked {
    * parameters of this node.
    *
    * @param hNode - Node to get the parameters for
+   * @param nodeParams_out - optional: a CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st to fill instead of a new one (its own contents are passed in)
    * @returns `nodeParams_out`: Pointer to return the parameters
    * @see cuStreamBatchMemOp, cuGraphAddBatchMemOpNode, cuGraphBatchMemOpNodeSetParams
    */
-  cuGraphBatchMemOpNodeGetParams(hNode: CUgraphNode): CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st;
+  cuGraphBatchMemOpNodeGetParams(hNode: CUgraphNode, nodeParams_out?: CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st): CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st;
   /**
    * Sets a batch mem op node's parameters
    *
@@ -8729,10 +8744,11 @@ export interface Checked {
    * parameters must not be modified.
    *
    * @param hNode - Node to get the parameters for
+   * @param params_out - optional: a CUDA_MEM_ALLOC_NODE_PARAMS_v1_st to fill instead of a new one (its own contents are passed in)
    * @returns `params_out`: Pointer to return the parameters
    * @see cuGraphAddMemAllocNode, cuGraphMemFreeNodeGetParams
    */
-  cuGraphMemAllocNodeGetParams(hNode: CUgraphNode): CUDA_MEM_ALLOC_NODE_PARAMS_v1_st;
+  cuGraphMemAllocNodeGetParams(hNode: CUgraphNode, params_out?: CUDA_MEM_ALLOC_NODE_PARAMS_v1_st): CUDA_MEM_ALLOC_NODE_PARAMS_v1_st;
   /**
    * Creates a memory free node and adds it to a graph
    *
@@ -8861,12 +8877,11 @@ export interface Checked {
    * number of nodes actually obtained will be returned in `numNodes`.
    *
    * @param hGraph - Graph to query
-   * @param nodes - Pointer to return the nodes
-   * @param numNodes - See description
-   * @returns nothing; a failure throws the library's typed error.
+   * @param numNodes - optional capacity: how many elements to ask for (default: the size the library reports)
+   * @returns `nodes`: Pointer to return the nodes
    * @see cuGraphCreate, cuGraphGetRootNodes, cuGraphGetEdges, cuGraphNodeGetType, cuGraphNodeGetDependencies, cuGraphNodeGetDependentNodes
    */
-  cuGraphGetNodes(hGraph: CUgraph, nodes: PointerLike, numNodes: PointerLike): void;
+  cuGraphGetNodes(hGraph: CUgraph, numNodes?: number): CUgraphNode[];
   /**
    * Returns a graph's root nodes
    *
@@ -8877,12 +8892,11 @@ export interface Checked {
    * number of nodes actually obtained will be returned in `numRootNodes`.
    *
    * @param hGraph - Graph to query
-   * @param rootNodes - Pointer to return the root nodes
-   * @param numRootNodes - See description
-   * @returns nothing; a failure throws the library's typed error.
+   * @param numRootNodes - optional capacity: how many elements to ask for (default: the size the library reports)
+   * @returns `rootNodes`: Pointer to return the root nodes
    * @see cuGraphCreate, cuGraphGetNodes, cuGraphGetEdges, cuGraphNodeGetType, cuGraphNodeGetDependencies, cuGraphNodeGetDependentNodes
    */
-  cuGraphGetRootNodes(hGraph: CUgraph, rootNodes: PointerLike, numRootNodes: PointerLike): void;
+  cuGraphGetRootNodes(hGraph: CUgraph, numRootNodes?: number): CUgraphNode[];
   /**
    * Returns a graph's dependency edges
    *
@@ -8899,14 +8913,11 @@ export interface Checked {
    * as well.
    *
    * @param hGraph - Graph to get the edges from
-   * @param from - Location to return edge endpoints
-   * @param to - Location to return edge endpoints
-   * @param edgeData - Optional location to return edge data
-   * @param numEdges - See description
-   * @returns nothing; a failure throws the library's typed error.
+   * @param numEdges - optional capacity: how many elements to ask for (default: the size the library reports)
+   * @returns `from`: Location to return edge endpoints; `to`: Location to return edge endpoints; `edgeData`: Optional location to return edge data
    * @see cuGraphGetNodes, cuGraphGetRootNodes, cuGraphAddDependencies, cuGraphRemoveDependencies, cuGraphNodeGetDependencies, cuGraphNodeGetDependentNodes
    */
-  cuGraphGetEdges(hGraph: CUgraph, from: PointerLike, to: PointerLike, edgeData: PointerLike, numEdges: PointerLike): void;
+  cuGraphGetEdges(hGraph: CUgraph, numEdges?: number): [from: CUgraphNode[], to: CUgraphNode[], edgeData: CUgraphEdgeData_st[]];
   /**
    * Returns a node's dependencies
    *
@@ -8921,13 +8932,11 @@ export interface Checked {
    * `dependencies` must be as well.
    *
    * @param hNode - Node to query
-   * @param dependencies - Pointer to return the dependencies
-   * @param edgeData - Optional array to return edge data for each dependency
-   * @param numDependencies - See description
-   * @returns nothing; a failure throws the library's typed error.
+   * @param numDependencies - optional capacity: how many elements to ask for (default: the size the library reports)
+   * @returns `dependencies`: Pointer to return the dependencies; `edgeData`: Optional array to return edge data for each dependency
    * @see cuGraphNodeGetDependentNodes, cuGraphGetNodes, cuGraphGetRootNodes, cuGraphGetEdges, cuGraphAddDependencies, cuGraphRemoveDependencies
    */
-  cuGraphNodeGetDependencies(hNode: CUgraphNode, dependencies: PointerLike, edgeData: PointerLike, numDependencies: PointerLike): void;
+  cuGraphNodeGetDependencies(hNode: CUgraphNode, numDependencies?: number): [dependencies: CUgraphNode[], edgeData: CUgraphEdgeData_st[]];
   /**
    * Returns a node's dependent nodes
    *
@@ -8943,13 +8952,11 @@ export interface Checked {
    * `dependentNodes` must be as well.
    *
    * @param hNode - Node to query
-   * @param dependentNodes - Pointer to return the dependent nodes
-   * @param edgeData - Optional pointer to return edge data for dependent nodes
-   * @param numDependentNodes - See description
-   * @returns nothing; a failure throws the library's typed error.
+   * @param numDependentNodes - optional capacity: how many elements to ask for (default: the size the library reports)
+   * @returns `dependentNodes`: Pointer to return the dependent nodes; `edgeData`: Optional pointer to return edge data for dependent nodes
    * @see cuGraphNodeGetDependencies, cuGraphGetNodes, cuGraphGetRootNodes, cuGraphGetEdges, cuGraphAddDependencies, cuGraphRemoveDependencies
    */
-  cuGraphNodeGetDependentNodes(hNode: CUgraphNode, dependentNodes: PointerLike, edgeData: PointerLike, numDependentNodes: PointerLike): void;
+  cuGraphNodeGetDependentNodes(hNode: CUgraphNode, numDependentNodes?: number): [dependentNodes: CUgraphNode[], edgeData: CUgraphEdgeData_st[]];
   /**
    * Adds dependency edges to a graph
    *
@@ -9648,11 +9655,11 @@ export interface Checked {
    *
    * @param hNode - (undocumented in the header)
    * @param attr - (undocumented in the header)
-   * @param value_out - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @param value_out - optional: a CUlaunchAttributeValue_union to fill instead of a new one (its own contents are passed in)
+   * @returns `value_out`
    * @see CUaccessPolicyWindow
    */
-  cuGraphKernelNodeGetAttribute(hNode: CUgraphNode, attr: CUkernelNodeAttrID, value_out: PointerLike): void;
+  cuGraphKernelNodeGetAttribute(hNode: CUgraphNode, attr: CUkernelNodeAttrID, value_out?: CUlaunchAttributeValue_union): CUlaunchAttributeValue_union;
   /**
    * Sets node attribute.
    *
@@ -10291,10 +10298,10 @@ export interface Checked {
    *
    * @param hTexRef - Texture reference
    * @returns `pBorderColor`: Returned Type and Value of RGBA color
-   * @see cuTexRefSetAddressMode, cuTexRefSetAddressMode, cuTexRefSetBorderColor
+   * @see cuTexRefSetAddressMode, cuTexRefSetBorderColor
    * @deprecated Returns in `pBorderColor`, values of the RGBA color used by the texture reference `hTexRef`. The color value is of type float and holds color components in the following sequence: pBorderColor[0] holds 'R' component pBorderColor[1] holds 'G' component pBorderColor[2] holds 'B' component pBorderColor[3] holds 'A' component
    */
-  cuTexRefGetBorderColor(hTexRef: CUtexref): number;
+  cuTexRefGetBorderColor(hTexRef: CUtexref): Float32Array;
   /**
    * Gets the flags used by a texture reference
    *
@@ -10335,13 +10342,12 @@ export interface Checked {
   /**
    * Passes back the CUDA array bound to a surface reference.
    *
-   * @param phArray - Surface reference handle
    * @param hSurfRef - Surface reference handle
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `phArray`: Surface reference handle
    * @see cuModuleGetSurfRef, cuSurfRefSetArray
    * @deprecated Returns in `*phArray` the CUDA array bound to the surface reference `hSurfRef`, or returns `CUDA_ERROR_INVALID_VALUE` if the surface reference is not bound to any CUDA array.
    */
-  cuSurfRefGetArray(phArray: PointerLike, hSurfRef: CUsurfref): void;
+  cuSurfRefGetArray(hSurfRef: CUsurfref): CUarray;
   /**
    * Creates a texture object
    *
@@ -10570,35 +10576,35 @@ export interface Checked {
    *
    * Returns the resource descriptor for the texture object specified by `texObject`.
    *
-   * @param pResDesc - Resource descriptor
+   * @param pResDesc - optional: a CUDA_RESOURCE_DESC_st to fill instead of a new one (its own contents are passed in)
    * @param texObject - Texture object
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `pResDesc`: Resource descriptor
    * @see cuTexObjectCreate, cudaGetTextureObjectResourceDesc
    */
-  cuTexObjectGetResourceDesc(pResDesc: PointerLike, texObject: CUtexObject): void;
+  cuTexObjectGetResourceDesc(texObject: CUtexObject, pResDesc?: CUDA_RESOURCE_DESC_st): CUDA_RESOURCE_DESC_st;
   /**
    * Returns a texture object's texture descriptor
    *
    * Returns the texture descriptor for the texture object specified by `texObject`.
    *
-   * @param pTexDesc - Texture descriptor
+   * @param pTexDesc - optional: a CUDA_TEXTURE_DESC_st to fill instead of a new one (its own contents are passed in)
    * @param texObject - Texture object
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `pTexDesc`: Texture descriptor
    * @see cuTexObjectCreate, cudaGetTextureObjectTextureDesc
    */
-  cuTexObjectGetTextureDesc(pTexDesc: PointerLike, texObject: CUtexObject): void;
+  cuTexObjectGetTextureDesc(texObject: CUtexObject, pTexDesc?: CUDA_TEXTURE_DESC_st): CUDA_TEXTURE_DESC_st;
   /**
    * Returns a texture object's resource view descriptor
    *
    * Returns the resource view descriptor for the texture object specified by `texObject`.
    * If no resource view was set for `texObject`, the `CUDA_ERROR_INVALID_VALUE` is returned.
    *
-   * @param pResViewDesc - Resource view descriptor
+   * @param pResViewDesc - optional: a CUDA_RESOURCE_VIEW_DESC_st to fill instead of a new one (its own contents are passed in)
    * @param texObject - Texture object
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `pResViewDesc`: Resource view descriptor
    * @see cuTexObjectCreate, cudaGetTextureObjectResourceViewDesc
    */
-  cuTexObjectGetResourceViewDesc(pResViewDesc: PointerLike, texObject: CUtexObject): void;
+  cuTexObjectGetResourceViewDesc(texObject: CUtexObject, pResViewDesc?: CUDA_RESOURCE_VIEW_DESC_st): CUDA_RESOURCE_VIEW_DESC_st;
   /**
    * Creates a surface object
    *
@@ -10632,12 +10638,12 @@ export interface Checked {
    *
    * Returns the resource descriptor for the surface object specified by `surfObject`.
    *
-   * @param pResDesc - Resource descriptor
+   * @param pResDesc - optional: a CUDA_RESOURCE_DESC_st to fill instead of a new one (its own contents are passed in)
    * @param surfObject - Surface object
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `pResDesc`: Resource descriptor
    * @see cuSurfObjectCreate, cudaGetSurfaceObjectResourceDesc
    */
-  cuSurfObjectGetResourceDesc(pResDesc: PointerLike, surfObject: CUsurfObject): void;
+  cuSurfObjectGetResourceDesc(surfObject: CUsurfObject, pResDesc?: CUDA_RESOURCE_DESC_st): CUDA_RESOURCE_DESC_st;
   /**
    * Create a tensor map descriptor object representing tiled memory region
    *
@@ -11278,7 +11284,7 @@ export interface Checked {
    * @returns `capabilities`: Returned capability details of each requested operation
    * @see cuDeviceGetP2PAttribute, cudaDeviceGetP2PAttribute, cudaDeviceGetP2PAtomicCapabilities
    */
-  cuDeviceGetP2PAtomicCapabilities(operations: PointerLike, count: number, srcDevice: CUdevice, dstDevice: CUdevice): number;
+  cuDeviceGetP2PAtomicCapabilities(operations: PointerLike, count: number, srcDevice: CUdevice, dstDevice: CUdevice): Uint32Array;
   /**
    * Unregisters a graphics resource for access by CUDA
    *
@@ -11527,10 +11533,10 @@ export interface Checked {
    * @param attrib - The enum defining which value to fetch.
    * @param value - void* containing the requested data.
    * @param size - The size of the memory region `value` points to.
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `size`: The size of the memory region `value` points to.
    * @see cuCoredumpGetAttributeGlobal, cuCoredumpSetAttribute, cuCoredumpSetAttributeGlobal
    */
-  cuCoredumpGetAttribute(attrib: CUcoredumpSettings, value: PointerLike, size: PointerLike): void;
+  cuCoredumpGetAttribute(attrib: CUcoredumpSettings, value: PointerLike, size: number | bigint): bigint;
   /**
    * Allows caller to fetch a coredump attribute value for the entire application
    *
@@ -11583,10 +11589,10 @@ export interface Checked {
    * @param attrib - The enum defining which value to fetch.
    * @param value - void* containing the requested data.
    * @param size - The size of the memory region `value` points to.
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `size`: The size of the memory region `value` points to.
    * @see cuCoredumpGetAttribute, cuCoredumpSetAttribute, cuCoredumpSetAttributeGlobal
    */
-  cuCoredumpGetAttributeGlobal(attrib: CUcoredumpSettings, value: PointerLike, size: PointerLike): void;
+  cuCoredumpGetAttributeGlobal(attrib: CUcoredumpSettings, value: PointerLike, size: number | bigint): bigint;
   /**
    * Allows caller to set a coredump attribute value for the current context
    *
@@ -11646,10 +11652,10 @@ export interface Checked {
    * @param attrib - The enum defining which value to set.
    * @param value - void* containing the requested data.
    * @param size - The size of the memory region `value` points to.
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `size`: The size of the memory region `value` points to.
    * @see cuCoredumpGetAttributeGlobal, cuCoredumpGetAttribute, cuCoredumpSetAttributeGlobal
    */
-  cuCoredumpSetAttribute(attrib: CUcoredumpSettings, value: PointerLike, size: PointerLike): void;
+  cuCoredumpSetAttribute(attrib: CUcoredumpSettings, value: PointerLike, size: number | bigint): bigint;
   /**
    * Allows caller to set a coredump attribute value globally
    *
@@ -11711,10 +11717,10 @@ export interface Checked {
    * @param attrib - The enum defining which value to set.
    * @param value - void* containing the requested data.
    * @param size - The size of the memory region `value` points to.
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `size`: The size of the memory region `value` points to.
    * @see cuCoredumpGetAttribute, cuCoredumpGetAttributeGlobal, cuCoredumpSetAttribute
    */
-  cuCoredumpSetAttributeGlobal(attrib: CUcoredumpSettings, value: PointerLike, size: PointerLike): void;
+  cuCoredumpSetAttributeGlobal(attrib: CUcoredumpSettings, value: PointerLike, size: number | bigint): bigint;
   /**
    * @}
    *
@@ -11740,14 +11746,13 @@ export interface Checked {
    *
    * Note: The API is not supported on 32-bit platforms.
    *
-   * @param phCtx - Pointer for the output handle to the green context
    * @param desc - Descriptor generated via `cuDevResourceGenerateDesc` which contains the set of resources to be used
    * @param dev - Device on which to create the green context.
    * @param flags - One of the supported green context creation flags. `CU_GREEN_CTX_DEFAULT_STREAM` is required. The supported flags are: - `CU_GREEN_CTX_DEFAULT_STREAM` : Creates a default stream to use inside the green context. Required.
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `phCtx`: Pointer for the output handle to the green context
    * @see cuGreenCtxDestroy, cuCtxFromGreenCtx, cuCtxSetCurrent, cuCtxPushCurrent, cuDevResourceGenerateDesc, cuDevicePrimaryCtxRetain, cuCtxCreate
    */
-  cuGreenCtxCreate(phCtx: PointerLike, desc: CUdevResourceDesc, dev: CUdevice, flags: number): void;
+  cuGreenCtxCreate(desc: CUdevResourceDesc, dev: CUdevice, flags: number): CUgreenCtx;
   /**
    * Destroys a green context
    *
@@ -11790,33 +11795,36 @@ export interface Checked {
    * Note: The API is not supported on 32-bit platforms.
    *
    * @param device - Device to get resource for
+   * @param resource - optional: a CUdevResource_st to fill instead of a new one (its own contents are passed in)
    * @param type - Type of resource to retrieve
    * @returns `resource`: Output pointer to a CUdevResource structure
    * @see cuDevResourceGenerateDesc
    */
-  cuDeviceGetDevResource(device: CUdevice, type: CUdevResourceType): CUdevResource_st;
+  cuDeviceGetDevResource(device: CUdevice, type: CUdevResourceType, resource?: CUdevResource_st): CUdevResource_st;
   /**
    * Get context resources
    *
    * Get the `type` resources available to the context represented by `hCtx`
    *
    * @param hCtx - Context to get resource for Note: The API is not supported on 32-bit platforms.
+   * @param resource - optional: a CUdevResource_st to fill instead of a new one (its own contents are passed in)
    * @param type - Type of resource to retrieve
    * @returns `resource`: Output pointer to a CUdevResource structure
    * @see cuDevResourceGenerateDesc
    */
-  cuCtxGetDevResource(hCtx: CUcontext, type: CUdevResourceType): CUdevResource_st;
+  cuCtxGetDevResource(hCtx: CUcontext, type: CUdevResourceType, resource?: CUdevResource_st): CUdevResource_st;
   /**
    * Get green context resources
    *
    * Get the `type` resources available to the green context represented by `hCtx`
    *
    * @param hCtx - Green context to get resource for
+   * @param resource - optional: a CUdevResource_st to fill instead of a new one (its own contents are passed in)
    * @param type - Type of resource to retrieve
    * @returns `resource`: Output pointer to a CUdevResource structure
    * @see cuDevResourceGenerateDesc
    */
-  cuGreenCtxGetDevResource(hCtx: CUgreenCtx, type: CUdevResourceType): CUdevResource_st;
+  cuGreenCtxGetDevResource(hCtx: CUgreenCtx, type: CUdevResourceType, resource?: CUdevResource_st): CUdevResource_st;
   /**
    * Splits `CU_DEV_RESOURCE_TYPE_SM` resources.
    *
@@ -11857,15 +11865,14 @@ export interface Checked {
    *
    * Note: The API is not supported on 32-bit platforms.
    *
-   * @param nbGroups - This is a pointer, specifying the number of groups that would be or should be created as described below.
+   * @param nbGroups - optional capacity: how many elements to ask for (default: the size the library reports)
    * @param input - Input SM resource to be split. Must be a valid `CU_DEV_RESOURCE_TYPE_SM` resource.
-   * @param remaining - If the input resource cannot be cleanly split among `nbGroups`, the remaining is placed in here. Can be ommitted (NULL) if the user does not need the remaining set.
    * @param useFlags - Flags specifying how these partitions are used or which constraints to abide by when splitting the input. Zero is valid for default behavior.
    * @param minCount - Minimum number of SMs required
-   * @returns `result`: Output array of `CUdevResource` resources. Can be NULL to query the number of groups.
+   * @returns `result`: Output array of `CUdevResource` resources. Can be NULL to query the number of groups.; `remaining`: If the input resource cannot be cleanly split among `nbGroups`, the remaining is placed in here. Can be ommitted (NULL) if the user does not need the remaining set.
    * @see cuGreenCtxGetDevResource, cuCtxGetDevResource, cuDeviceGetDevResource
    */
-  cuDevSmResourceSplitByCount(nbGroups: PointerLike, input: PointerLike, remaining: PointerLike, useFlags: number, minCount: number): CUdevResource_st;
+  cuDevSmResourceSplitByCount(input: PointerLike, useFlags: number, minCount: number, nbGroups?: number): [result: CUdevResource_st[], remaining: CUdevResource_st[]];
   /**
    * Generate a resource descriptor
    *
@@ -11986,7 +11993,7 @@ export interface Checked {
    * @remarks In the current implementation, only compute kernels launched in
    * priority streams are affected by the stream's priority. Stream priorities have
    * no effect on host-to-device and device-to-host memory operations.
-   * @see cuCtxGetStreamPriorityRange, for, more, information, about, meaningful, stream, priorities, that, can, be, passed, cuStreamDestroy, cuGreenCtxCreate, cuStreamCreate, cuStreamGetPriority, cuCtxGetStreamPriorityRange, cuStreamGetFlags, cuStreamGetDevice, cuStreamWaitEvent, cuStreamQuery, cuStreamSynchronize, cuStreamAddCallback, cudaStreamCreateWithPriority
+   * @see cuCtxGetStreamPriorityRange, cuStreamDestroy, cuGreenCtxCreate, cuStreamCreate, cuStreamGetPriority, cuStreamGetFlags, cuStreamGetDevice, cuStreamWaitEvent, cuStreamQuery, cuStreamSynchronize, cuStreamAddCallback, cudaStreamCreateWithPriority
    */
   cuGreenCtxStreamCreate(greenCtx: CUgreenCtx, flags: number, priority: number): CUstream;
   /**
@@ -12212,2041 +12219,2558 @@ export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
   const i32 = rt.i32;
   const u32 = rt.u32;
   const u64 = rt.u64;
+  const A_cuDeviceGetName: ArraySpec = { elements: [{ kind: "string", size: 1 }], count: null, query: false, retry: [] };
+  const A_cuDeviceGetHostAtomicCapabilities: ArraySpec = { elements: [{ kind: "u32", size: 4 }], count: null, query: false, retry: [] };
+  const A_cuModuleEnumerateFunctions: ArraySpec = { elements: [{ kind: "pointer", size: 8 }], count: null, query: false, retry: [] };
+  const A_cuLibraryEnumerateKernels: ArraySpec = { elements: [{ kind: "pointer", size: 8 }], count: null, query: false, retry: [] };
+  const A_cuGraphGetNodes: ArraySpec = { elements: [{ kind: "pointer", size: 8 }], count: { slot: 0, bytes: 8 }, query: true, retry: [] };
+  const A_cuGraphGetRootNodes: ArraySpec = { elements: [{ kind: "pointer", size: 8 }], count: { slot: 0, bytes: 8 }, query: true, retry: [] };
+  const A_cuGraphGetEdges: ArraySpec = { elements: [{ kind: "pointer", size: 8 }, { kind: "pointer", size: 8 }, { kind: "record", size: CUgraphEdgeData_st.$size, cls: CUgraphEdgeData_st }], count: { slot: 0, bytes: 8 }, query: true, retry: [] };
+  const A_cuGraphNodeGetDependencies: ArraySpec = { elements: [{ kind: "pointer", size: 8 }, { kind: "record", size: CUgraphEdgeData_st.$size, cls: CUgraphEdgeData_st }], count: { slot: 0, bytes: 8 }, query: true, retry: [] };
+  const A_cuGraphNodeGetDependentNodes: ArraySpec = { elements: [{ kind: "pointer", size: 8 }, { kind: "record", size: CUgraphEdgeData_st.$size, cls: CUgraphEdgeData_st }], count: { slot: 0, bytes: 8 }, query: true, retry: [] };
+  const A_cuTexRefGetBorderColor: ArraySpec = { elements: [{ kind: "f32", size: 4 }], count: null, query: false, retry: [] };
+  const A_cuDeviceGetP2PAtomicCapabilities: ArraySpec = { elements: [{ kind: "u32", size: 4 }], count: null, query: false, retry: [] };
+  const A_cuDevSmResourceSplitByCount: ArraySpec = { elements: [{ kind: "record", size: CUdevResource_st.$size, cls: CUdevResource_st }, { kind: "record", size: CUdevResource_st.$size, cls: CUdevResource_st }], count: { slot: 0, bytes: 4 }, query: true, retry: [] };
   return {
     cuGetErrorString(error: CUresult): string | null {
       const r = raw.cuGetErrorString(error, o0);
+      if (rt.guards) rt.check("cuGetErrorString");
       if (r !== 0) rt.fail(r, "cuGetErrorString");
       return rt.readString(0);
     },
     cuGetErrorName(error: CUresult): string | null {
       const r = raw.cuGetErrorName(error, o0);
+      if (rt.guards) rt.check("cuGetErrorName");
       if (r !== 0) rt.fail(r, "cuGetErrorName");
       return rt.readString(0);
     },
     cuInit(Flags: number): void {
       const r = raw.cuInit(Flags);
+      if (rt.guards) rt.check("cuInit");
       if (r !== 0) rt.fail(r, "cuInit");
     },
     cuDriverGetVersion(): number {
       const r = raw.cuDriverGetVersion(o0);
+      if (rt.guards) rt.check("cuDriverGetVersion");
       if (r !== 0) rt.fail(r, "cuDriverGetVersion");
       return i32[0]!;
     },
     cuDeviceGet(ordinal: number): CUdevice {
       const r = raw.cuDeviceGet(o0, ordinal);
+      if (rt.guards) rt.check("cuDeviceGet");
       if (r !== 0) rt.fail(r, "cuDeviceGet");
       return i32[0]! as CUdevice;
     },
     cuDeviceGetCount(): number {
       const r = raw.cuDeviceGetCount(o0);
+      if (rt.guards) rt.check("cuDeviceGetCount");
       if (r !== 0) rt.fail(r, "cuDeviceGetCount");
       return i32[0]!;
     },
-    cuDeviceGetName(name: PointerLike, len: number, dev: CUdevice): void {
-      const r = raw.cuDeviceGetName(rt.ptr(name), len, dev);
-      if (r !== 0) rt.fail(r, "cuDeviceGetName");
+    cuDeviceGetName(len: number, dev: CUdevice): string {
+      rt.count(len, "cuDeviceGetName", "len");
+      const a = rt.arrays("cuDeviceGetName", A_cuDeviceGetName, len, (p) => raw.cuDeviceGetName(p[0]!, len, dev));
+      return a[0] as string;
     },
-    cuDeviceGetUuid(dev: CUdevice): CUuuid_st {
-      const uuid = new CUuuid_st();
-      const r = raw.cuDeviceGetUuid(uuid.$pointer(), dev);
+    cuDeviceGetUuid(dev: CUdevice, uuid?: CUuuid_st): CUuuid_st {
+      const $uuid = uuid === undefined ? rt.record(CUuuid_st) : rt.expect(uuid, CUuuid_st, "cuDeviceGetUuid", "uuid");
+      const r = raw.cuDeviceGetUuid($uuid.$pointer(), dev);
+      if (rt.guards) rt.check("cuDeviceGetUuid");
       if (r !== 0) rt.fail(r, "cuDeviceGetUuid");
-      return uuid;
+      return $uuid;
     },
     cuDeviceGetLuid(luid: PointerLike, dev: CUdevice): number {
       const r = raw.cuDeviceGetLuid(rt.ptr(luid), o0, dev);
+      if (rt.guards) rt.check("cuDeviceGetLuid");
       if (r !== 0) rt.fail(r, "cuDeviceGetLuid");
       return u32[0]!;
     },
     cuDeviceTotalMem(dev: CUdevice): bigint {
       const r = raw.cuDeviceTotalMem(o0, dev);
+      if (rt.guards) rt.check("cuDeviceTotalMem");
       if (r !== 0) rt.fail(r, "cuDeviceTotalMem");
       return u64[0]!;
     },
     cuDeviceGetTexture1DLinearMaxWidth(format: CUarray_format, numChannels: number, dev: CUdevice): bigint {
       const r = raw.cuDeviceGetTexture1DLinearMaxWidth(o0, format, numChannels, dev);
+      if (rt.guards) rt.check("cuDeviceGetTexture1DLinearMaxWidth");
       if (r !== 0) rt.fail(r, "cuDeviceGetTexture1DLinearMaxWidth");
       return u64[0]!;
     },
     cuDeviceGetAttribute(attrib: CUdevice_attribute, dev: CUdevice): number {
       const r = raw.cuDeviceGetAttribute(o0, attrib, dev);
+      if (rt.guards) rt.check("cuDeviceGetAttribute");
       if (r !== 0) rt.fail(r, "cuDeviceGetAttribute");
       return i32[0]!;
     },
-    cuDeviceGetHostAtomicCapabilities(operations: PointerLike, count: number, dev: CUdevice): number {
-      const r = raw.cuDeviceGetHostAtomicCapabilities(o0, rt.ptr(operations), count, dev);
-      if (r !== 0) rt.fail(r, "cuDeviceGetHostAtomicCapabilities");
-      return u32[0]!;
+    cuDeviceGetHostAtomicCapabilities(operations: PointerLike, count: number, dev: CUdevice): Uint32Array {
+      rt.count(count, "cuDeviceGetHostAtomicCapabilities", "count");
+      const a = rt.arrays("cuDeviceGetHostAtomicCapabilities", A_cuDeviceGetHostAtomicCapabilities, count, (p) => raw.cuDeviceGetHostAtomicCapabilities(p[0]!, rt.sized(operations, count, 4, "cuDeviceGetHostAtomicCapabilities", "operations"), count, dev));
+      return a[0] as Uint32Array;
     },
     cuDeviceGetNvSciSyncAttributes(nvSciSyncAttrList: PointerLike, dev: CUdevice, flags: number): void {
       const r = raw.cuDeviceGetNvSciSyncAttributes(rt.ptr(nvSciSyncAttrList), dev, flags);
+      if (rt.guards) rt.check("cuDeviceGetNvSciSyncAttributes");
       if (r !== 0) rt.fail(r, "cuDeviceGetNvSciSyncAttributes");
     },
     cuDeviceSetMemPool(dev: CUdevice, pool: CUmemoryPool): void {
       const r = raw.cuDeviceSetMemPool(dev, pool);
+      if (rt.guards) rt.check("cuDeviceSetMemPool");
       if (r !== 0) rt.fail(r, "cuDeviceSetMemPool");
     },
     cuDeviceGetMemPool(dev: CUdevice): CUmemoryPool {
       const r = raw.cuDeviceGetMemPool(o0, dev);
+      if (rt.guards) rt.check("cuDeviceGetMemPool");
       if (r !== 0) rt.fail(r, "cuDeviceGetMemPool");
       return rt.readPointer(0) as CUmemoryPool;
     },
     cuDeviceGetDefaultMemPool(dev: CUdevice): CUmemoryPool {
       const r = raw.cuDeviceGetDefaultMemPool(o0, dev);
+      if (rt.guards) rt.check("cuDeviceGetDefaultMemPool");
       if (r !== 0) rt.fail(r, "cuDeviceGetDefaultMemPool");
       return rt.readPointer(0) as CUmemoryPool;
     },
-    cuDeviceGetExecAffinitySupport(pi: PointerLike, type: CUexecAffinityType, dev: CUdevice): void {
-      const r = raw.cuDeviceGetExecAffinitySupport(rt.ptr(pi), type, dev);
+    cuDeviceGetExecAffinitySupport(type: CUexecAffinityType, dev: CUdevice): number {
+      const r = raw.cuDeviceGetExecAffinitySupport(o0, type, dev);
+      if (rt.guards) rt.check("cuDeviceGetExecAffinitySupport");
       if (r !== 0) rt.fail(r, "cuDeviceGetExecAffinitySupport");
+      return i32[0]!;
     },
     cuFlushGPUDirectRDMAWrites(target: CUflushGPUDirectRDMAWritesTarget, scope: CUflushGPUDirectRDMAWritesScope): void {
       const r = raw.cuFlushGPUDirectRDMAWrites(target, scope);
+      if (rt.guards) rt.check("cuFlushGPUDirectRDMAWrites");
       if (r !== 0) rt.fail(r, "cuFlushGPUDirectRDMAWrites");
     },
-    cuDeviceGetProperties(dev: CUdevice): CUdevprop_st {
-      const prop = new CUdevprop_st();
-      const r = raw.cuDeviceGetProperties(prop.$pointer(), dev);
+    cuDeviceGetProperties(dev: CUdevice, prop?: CUdevprop_st): CUdevprop_st {
+      const $prop = prop === undefined ? rt.record(CUdevprop_st) : rt.expect(prop, CUdevprop_st, "cuDeviceGetProperties", "prop");
+      const r = raw.cuDeviceGetProperties($prop.$pointer(), dev);
+      if (rt.guards) rt.check("cuDeviceGetProperties");
       if (r !== 0) rt.fail(r, "cuDeviceGetProperties");
-      return prop;
+      return $prop;
     },
     cuDeviceComputeCapability(major: PointerLike, minor: PointerLike, dev: CUdevice): void {
       const r = raw.cuDeviceComputeCapability(rt.ptr(major), rt.ptr(minor), dev);
+      if (rt.guards) rt.check("cuDeviceComputeCapability");
       if (r !== 0) rt.fail(r, "cuDeviceComputeCapability");
     },
     cuDevicePrimaryCtxRetain(dev: CUdevice): CUcontext {
       const r = raw.cuDevicePrimaryCtxRetain(o0, dev);
+      if (rt.guards) rt.check("cuDevicePrimaryCtxRetain");
       if (r !== 0) rt.fail(r, "cuDevicePrimaryCtxRetain");
       return rt.readPointer(0) as CUcontext;
     },
     cuDevicePrimaryCtxRelease(dev: CUdevice): void {
       const r = raw.cuDevicePrimaryCtxRelease(dev);
+      if (rt.guards) rt.check("cuDevicePrimaryCtxRelease");
       if (r !== 0) rt.fail(r, "cuDevicePrimaryCtxRelease");
     },
     cuDevicePrimaryCtxSetFlags(dev: CUdevice, flags: number): void {
       const r = raw.cuDevicePrimaryCtxSetFlags(dev, flags);
+      if (rt.guards) rt.check("cuDevicePrimaryCtxSetFlags");
       if (r !== 0) rt.fail(r, "cuDevicePrimaryCtxSetFlags");
     },
     cuDevicePrimaryCtxGetState(dev: CUdevice): [flags: number, active: number] {
       const r = raw.cuDevicePrimaryCtxGetState(dev, o0, o1);
+      if (rt.guards) rt.check("cuDevicePrimaryCtxGetState");
       if (r !== 0) rt.fail(r, "cuDevicePrimaryCtxGetState");
       return [u32[0]!, i32[2]!];
     },
     cuDevicePrimaryCtxReset(dev: CUdevice): void {
       const r = raw.cuDevicePrimaryCtxReset(dev);
+      if (rt.guards) rt.check("cuDevicePrimaryCtxReset");
       if (r !== 0) rt.fail(r, "cuDevicePrimaryCtxReset");
     },
     cuCtxCreate(ctxCreateParams: PointerLike, flags: number, dev: CUdevice): CUcontext {
-      const r = raw.cuCtxCreate(o0, rt.ptr(ctxCreateParams), flags, dev);
+      const r = raw.cuCtxCreate(o0, rt.ptr(rt.expect(ctxCreateParams, CUctxCreateParams_st, "cuCtxCreate", "ctxCreateParams")), flags, dev);
+      if (rt.guards) rt.check("cuCtxCreate");
       if (r !== 0) rt.fail(r, "cuCtxCreate");
       return rt.readPointer(0) as CUcontext;
     },
     cuCtxDestroy(ctx: CUcontext): void {
       const r = raw.cuCtxDestroy(ctx);
+      if (rt.guards) rt.check("cuCtxDestroy");
       if (r !== 0) rt.fail(r, "cuCtxDestroy", ctx);
     },
     cuCtxPushCurrent(ctx: CUcontext): void {
       const r = raw.cuCtxPushCurrent(ctx);
+      if (rt.guards) rt.check("cuCtxPushCurrent");
       if (r !== 0) rt.fail(r, "cuCtxPushCurrent", ctx);
     },
     cuCtxPopCurrent(): CUcontext {
       const r = raw.cuCtxPopCurrent(o0);
+      if (rt.guards) rt.check("cuCtxPopCurrent");
       if (r !== 0) rt.fail(r, "cuCtxPopCurrent");
       return rt.readPointer(0) as CUcontext;
     },
     cuCtxSetCurrent(ctx: CUcontext): void {
       const r = raw.cuCtxSetCurrent(ctx);
+      if (rt.guards) rt.check("cuCtxSetCurrent");
       if (r !== 0) rt.fail(r, "cuCtxSetCurrent", ctx);
     },
     cuCtxGetCurrent(): CUcontext {
       const r = raw.cuCtxGetCurrent(o0);
+      if (rt.guards) rt.check("cuCtxGetCurrent");
       if (r !== 0) rt.fail(r, "cuCtxGetCurrent");
       return rt.readPointer(0) as CUcontext;
     },
     cuCtxGetDevice(): CUdevice {
       const r = raw.cuCtxGetDevice(o0);
+      if (rt.guards) rt.check("cuCtxGetDevice");
       if (r !== 0) rt.fail(r, "cuCtxGetDevice");
       return i32[0]! as CUdevice;
     },
     cuCtxGetDevice_v2(ctx: CUcontext): CUdevice {
       const r = raw.cuCtxGetDevice_v2(o0, ctx);
+      if (rt.guards) rt.check("cuCtxGetDevice_v2");
       if (r !== 0) rt.fail(r, "cuCtxGetDevice_v2");
       return i32[0]! as CUdevice;
     },
     cuCtxGetFlags(): number {
       const r = raw.cuCtxGetFlags(o0);
+      if (rt.guards) rt.check("cuCtxGetFlags");
       if (r !== 0) rt.fail(r, "cuCtxGetFlags");
       return u32[0]!;
     },
     cuCtxSetFlags(flags: number): void {
       const r = raw.cuCtxSetFlags(flags);
+      if (rt.guards) rt.check("cuCtxSetFlags");
       if (r !== 0) rt.fail(r, "cuCtxSetFlags");
     },
     cuCtxGetId(ctx: CUcontext): bigint {
       const r = raw.cuCtxGetId(ctx, o0);
+      if (rt.guards) rt.check("cuCtxGetId");
       if (r !== 0) rt.fail(r, "cuCtxGetId", ctx);
       return u64[0]!;
     },
     cuCtxSynchronize(): void {
       const r = raw.cuCtxSynchronize();
+      if (rt.guards) rt.check("cuCtxSynchronize");
       if (r !== 0) rt.fail(r, "cuCtxSynchronize");
     },
     cuCtxSynchronize_v2(ctx: CUcontext): void {
       const r = raw.cuCtxSynchronize_v2(ctx);
+      if (rt.guards) rt.check("cuCtxSynchronize_v2");
       if (r !== 0) rt.fail(r, "cuCtxSynchronize_v2", ctx);
     },
     cuCtxSetLimit(limit: CUlimit, value: bigint | number): void {
       const r = raw.cuCtxSetLimit(limit, value);
+      if (rt.guards) rt.check("cuCtxSetLimit");
       if (r !== 0) rt.fail(r, "cuCtxSetLimit");
     },
     cuCtxGetLimit(limit: CUlimit): bigint {
       const r = raw.cuCtxGetLimit(o0, limit);
+      if (rt.guards) rt.check("cuCtxGetLimit");
       if (r !== 0) rt.fail(r, "cuCtxGetLimit");
       return u64[0]!;
     },
     cuCtxGetCacheConfig(): CUfunc_cache {
       const r = raw.cuCtxGetCacheConfig(o0);
+      if (rt.guards) rt.check("cuCtxGetCacheConfig");
       if (r !== 0) rt.fail(r, "cuCtxGetCacheConfig");
       return u32[0]! as CUfunc_cache;
     },
     cuCtxSetCacheConfig(config: CUfunc_cache): void {
       const r = raw.cuCtxSetCacheConfig(config);
+      if (rt.guards) rt.check("cuCtxSetCacheConfig");
       if (r !== 0) rt.fail(r, "cuCtxSetCacheConfig");
     },
     cuCtxGetApiVersion(ctx: CUcontext): number {
       const r = raw.cuCtxGetApiVersion(ctx, o0);
+      if (rt.guards) rt.check("cuCtxGetApiVersion");
       if (r !== 0) rt.fail(r, "cuCtxGetApiVersion", ctx);
       return u32[0]!;
     },
     cuCtxGetStreamPriorityRange(): [leastPriority: number, greatestPriority: number] {
       const r = raw.cuCtxGetStreamPriorityRange(o0, o1);
+      if (rt.guards) rt.check("cuCtxGetStreamPriorityRange");
       if (r !== 0) rt.fail(r, "cuCtxGetStreamPriorityRange");
       return [i32[0]!, i32[2]!];
     },
     cuCtxResetPersistingL2Cache(): void {
       const r = raw.cuCtxResetPersistingL2Cache();
+      if (rt.guards) rt.check("cuCtxResetPersistingL2Cache");
       if (r !== 0) rt.fail(r, "cuCtxResetPersistingL2Cache");
     },
-    cuCtxGetExecAffinity(type: CUexecAffinityType): CUexecAffinityParam_st {
-      const pExecAffinity = new CUexecAffinityParam_st();
-      const r = raw.cuCtxGetExecAffinity(pExecAffinity.$pointer(), type);
+    cuCtxGetExecAffinity(type: CUexecAffinityType, pExecAffinity?: CUexecAffinityParam_st): CUexecAffinityParam_st {
+      const $pExecAffinity = pExecAffinity === undefined ? rt.record(CUexecAffinityParam_st) : rt.expect(pExecAffinity, CUexecAffinityParam_st, "cuCtxGetExecAffinity", "pExecAffinity");
+      const r = raw.cuCtxGetExecAffinity($pExecAffinity.$pointer(), type);
+      if (rt.guards) rt.check("cuCtxGetExecAffinity");
       if (r !== 0) rt.fail(r, "cuCtxGetExecAffinity");
-      return pExecAffinity;
+      return $pExecAffinity;
     },
     cuCtxRecordEvent(hCtx: CUcontext, hEvent: CUevent): void {
       const r = raw.cuCtxRecordEvent(hCtx, hEvent);
+      if (rt.guards) rt.check("cuCtxRecordEvent");
       if (r !== 0) rt.fail(r, "cuCtxRecordEvent", hCtx);
     },
     cuCtxWaitEvent(hCtx: CUcontext, hEvent: CUevent): void {
       const r = raw.cuCtxWaitEvent(hCtx, hEvent);
+      if (rt.guards) rt.check("cuCtxWaitEvent");
       if (r !== 0) rt.fail(r, "cuCtxWaitEvent", hCtx);
     },
     cuCtxAttach(flags: number): CUcontext {
       const r = raw.cuCtxAttach(o0, flags);
+      if (rt.guards) rt.check("cuCtxAttach");
       if (r !== 0) rt.fail(r, "cuCtxAttach");
       return rt.readPointer(0) as CUcontext;
     },
     cuCtxDetach(ctx: CUcontext): void {
       const r = raw.cuCtxDetach(ctx);
+      if (rt.guards) rt.check("cuCtxDetach");
       if (r !== 0) rt.fail(r, "cuCtxDetach", ctx);
     },
     cuCtxGetSharedMemConfig(): CUsharedconfig {
       const r = raw.cuCtxGetSharedMemConfig(o0);
+      if (rt.guards) rt.check("cuCtxGetSharedMemConfig");
       if (r !== 0) rt.fail(r, "cuCtxGetSharedMemConfig");
       return u32[0]! as CUsharedconfig;
     },
     cuCtxSetSharedMemConfig(config: CUsharedconfig): void {
       const r = raw.cuCtxSetSharedMemConfig(config);
+      if (rt.guards) rt.check("cuCtxSetSharedMemConfig");
       if (r !== 0) rt.fail(r, "cuCtxSetSharedMemConfig");
     },
     cuModuleLoad(fname: string | PointerLike): CUmodule {
       const r = raw.cuModuleLoad(o0, rt.cstr(fname, 0));
+      if (rt.guards) rt.check("cuModuleLoad");
       if (r !== 0) rt.fail(r, "cuModuleLoad");
       return rt.readPointer(0) as CUmodule;
     },
     cuModuleLoadData(image: PointerLike): CUmodule {
       const r = raw.cuModuleLoadData(o0, rt.ptr(image));
+      if (rt.guards) rt.check("cuModuleLoadData");
       if (r !== 0) rt.fail(r, "cuModuleLoadData");
       return rt.readPointer(0) as CUmodule;
     },
     cuModuleLoadDataEx(image: PointerLike, numOptions: number, options: PointerLike, optionValues: PointerLike): CUmodule {
-      const r = raw.cuModuleLoadDataEx(o0, rt.ptr(image), numOptions, rt.ptr(options), rt.ptr(optionValues));
+      rt.count(numOptions, "cuModuleLoadDataEx", "numOptions");
+      const r = raw.cuModuleLoadDataEx(o0, rt.ptr(image), numOptions, rt.sized(options, numOptions, 4, "cuModuleLoadDataEx", "options"), rt.ptr(optionValues));
+      if (rt.guards) rt.check("cuModuleLoadDataEx");
       if (r !== 0) rt.fail(r, "cuModuleLoadDataEx");
       return rt.readPointer(0) as CUmodule;
     },
     cuModuleLoadFatBinary(fatCubin: PointerLike): CUmodule {
       const r = raw.cuModuleLoadFatBinary(o0, rt.ptr(fatCubin));
+      if (rt.guards) rt.check("cuModuleLoadFatBinary");
       if (r !== 0) rt.fail(r, "cuModuleLoadFatBinary");
       return rt.readPointer(0) as CUmodule;
     },
     cuModuleUnload(hmod: CUmodule): void {
       const r = raw.cuModuleUnload(hmod);
+      if (rt.guards) rt.check("cuModuleUnload");
       if (r !== 0) rt.fail(r, "cuModuleUnload", hmod);
     },
     cuModuleGetLoadingMode(): CUmoduleLoadingMode {
       const r = raw.cuModuleGetLoadingMode(o0);
+      if (rt.guards) rt.check("cuModuleGetLoadingMode");
       if (r !== 0) rt.fail(r, "cuModuleGetLoadingMode");
       return u32[0]! as CUmoduleLoadingMode;
     },
     cuModuleGetFunction(hmod: CUmodule, name: string | PointerLike): CUfunction {
       const r = raw.cuModuleGetFunction(o0, hmod, rt.cstr(name, 0));
+      if (rt.guards) rt.check("cuModuleGetFunction");
       if (r !== 0) rt.fail(r, "cuModuleGetFunction");
       return rt.readPointer(0) as CUfunction;
     },
     cuModuleGetFunctionCount(mod: CUmodule): number {
       const r = raw.cuModuleGetFunctionCount(o0, mod);
+      if (rt.guards) rt.check("cuModuleGetFunctionCount");
       if (r !== 0) rt.fail(r, "cuModuleGetFunctionCount");
       return u32[0]!;
     },
-    cuModuleEnumerateFunctions(functions: PointerLike, numFunctions: number, mod: CUmodule): void {
-      const r = raw.cuModuleEnumerateFunctions(rt.ptr(functions), numFunctions, mod);
-      if (r !== 0) rt.fail(r, "cuModuleEnumerateFunctions");
+    cuModuleEnumerateFunctions(numFunctions: number, mod: CUmodule): CUfunction[] {
+      rt.count(numFunctions, "cuModuleEnumerateFunctions", "numFunctions");
+      const a = rt.arrays("cuModuleEnumerateFunctions", A_cuModuleEnumerateFunctions, numFunctions, (p) => raw.cuModuleEnumerateFunctions(p[0]!, numFunctions, mod));
+      return a[0] as CUfunction[];
     },
     cuModuleGetGlobal(hmod: CUmodule, name: string | PointerLike): [dptr: CUdeviceptr, bytes: bigint] {
       const r = raw.cuModuleGetGlobal(o0, o1, hmod, rt.cstr(name, 0));
+      if (rt.guards) rt.check("cuModuleGetGlobal");
       if (r !== 0) rt.fail(r, "cuModuleGetGlobal");
       return [u64[0]! as CUdeviceptr, u64[1]!];
     },
     cuLinkCreate(numOptions: number, options: PointerLike, optionValues: PointerLike): CUlinkState {
-      const r = raw.cuLinkCreate(numOptions, rt.ptr(options), rt.ptr(optionValues), o0);
+      rt.count(numOptions, "cuLinkCreate", "numOptions");
+      const r = raw.cuLinkCreate(numOptions, rt.sized(options, numOptions, 4, "cuLinkCreate", "options"), rt.ptr(optionValues), o0);
+      if (rt.guards) rt.check("cuLinkCreate");
       if (r !== 0) rt.fail(r, "cuLinkCreate");
       return rt.readPointer(0) as CUlinkState;
     },
     cuLinkAddData(state: CUlinkState, type: CUjitInputType, data: PointerLike, size: bigint | number, name: string | PointerLike, numOptions: number, options: PointerLike, optionValues: PointerLike): void {
-      const r = raw.cuLinkAddData(state, type, rt.ptr(data), size, rt.cstr(name, 0), numOptions, rt.ptr(options), rt.ptr(optionValues));
+      rt.count(size, "cuLinkAddData", "size");
+      rt.count(numOptions, "cuLinkAddData", "numOptions");
+      const r = raw.cuLinkAddData(state, type, rt.sized(data, size, 1, "cuLinkAddData", "data"), size, rt.cstr(name, 0), numOptions, rt.sized(options, numOptions, 4, "cuLinkAddData", "options"), rt.ptr(optionValues));
+      if (rt.guards) rt.check("cuLinkAddData");
       if (r !== 0) rt.fail(r, "cuLinkAddData", state);
     },
     cuLinkAddFile(state: CUlinkState, type: CUjitInputType, path: string | PointerLike, numOptions: number, options: PointerLike, optionValues: PointerLike): void {
-      const r = raw.cuLinkAddFile(state, type, rt.cstr(path, 0), numOptions, rt.ptr(options), rt.ptr(optionValues));
+      rt.count(numOptions, "cuLinkAddFile", "numOptions");
+      const r = raw.cuLinkAddFile(state, type, rt.cstr(path, 0), numOptions, rt.sized(options, numOptions, 4, "cuLinkAddFile", "options"), rt.ptr(optionValues));
+      if (rt.guards) rt.check("cuLinkAddFile");
       if (r !== 0) rt.fail(r, "cuLinkAddFile", state);
     },
     cuLinkComplete(state: CUlinkState): [cubinOut: Pointer, sizeOut: bigint] {
       const r = raw.cuLinkComplete(state, o0, o1);
+      if (rt.guards) rt.check("cuLinkComplete");
       if (r !== 0) rt.fail(r, "cuLinkComplete", state);
       return [rt.readPointer(0), u64[1]!];
     },
     cuLinkDestroy(state: CUlinkState): void {
       const r = raw.cuLinkDestroy(state);
+      if (rt.guards) rt.check("cuLinkDestroy");
       if (r !== 0) rt.fail(r, "cuLinkDestroy", state);
     },
     cuModuleGetTexRef(hmod: CUmodule, name: string | PointerLike): CUtexref {
       const r = raw.cuModuleGetTexRef(o0, hmod, rt.cstr(name, 0));
+      if (rt.guards) rt.check("cuModuleGetTexRef");
       if (r !== 0) rt.fail(r, "cuModuleGetTexRef");
       return rt.readPointer(0) as CUtexref;
     },
     cuModuleGetSurfRef(hmod: CUmodule, name: string | PointerLike): CUsurfref {
       const r = raw.cuModuleGetSurfRef(o0, hmod, rt.cstr(name, 0));
+      if (rt.guards) rt.check("cuModuleGetSurfRef");
       if (r !== 0) rt.fail(r, "cuModuleGetSurfRef");
       return rt.readPointer(0) as CUsurfref;
     },
     cuLibraryLoadData(code: PointerLike, jitOptions: PointerLike, jitOptionsValues: PointerLike, numJitOptions: number, libraryOptions: PointerLike, libraryOptionValues: PointerLike, numLibraryOptions: number): CUlibrary {
-      const r = raw.cuLibraryLoadData(o0, rt.ptr(code), rt.ptr(jitOptions), rt.ptr(jitOptionsValues), numJitOptions, rt.ptr(libraryOptions), rt.ptr(libraryOptionValues), numLibraryOptions);
+      rt.count(numJitOptions, "cuLibraryLoadData", "numJitOptions");
+      rt.count(numLibraryOptions, "cuLibraryLoadData", "numLibraryOptions");
+      const r = raw.cuLibraryLoadData(o0, rt.ptr(code), rt.sized(jitOptions, numJitOptions, 4, "cuLibraryLoadData", "jitOptions"), rt.ptr(jitOptionsValues), numJitOptions, rt.sized(libraryOptions, numLibraryOptions, 4, "cuLibraryLoadData", "libraryOptions"), rt.ptr(libraryOptionValues), numLibraryOptions);
+      if (rt.guards) rt.check("cuLibraryLoadData");
       if (r !== 0) rt.fail(r, "cuLibraryLoadData");
       return rt.readPointer(0) as CUlibrary;
     },
     cuLibraryLoadFromFile(fileName: string | PointerLike, jitOptions: PointerLike, jitOptionsValues: PointerLike, numJitOptions: number, libraryOptions: PointerLike, libraryOptionValues: PointerLike, numLibraryOptions: number): CUlibrary {
-      const r = raw.cuLibraryLoadFromFile(o0, rt.cstr(fileName, 0), rt.ptr(jitOptions), rt.ptr(jitOptionsValues), numJitOptions, rt.ptr(libraryOptions), rt.ptr(libraryOptionValues), numLibraryOptions);
+      rt.count(numJitOptions, "cuLibraryLoadFromFile", "numJitOptions");
+      rt.count(numLibraryOptions, "cuLibraryLoadFromFile", "numLibraryOptions");
+      const r = raw.cuLibraryLoadFromFile(o0, rt.cstr(fileName, 0), rt.sized(jitOptions, numJitOptions, 4, "cuLibraryLoadFromFile", "jitOptions"), rt.ptr(jitOptionsValues), numJitOptions, rt.sized(libraryOptions, numLibraryOptions, 4, "cuLibraryLoadFromFile", "libraryOptions"), rt.ptr(libraryOptionValues), numLibraryOptions);
+      if (rt.guards) rt.check("cuLibraryLoadFromFile");
       if (r !== 0) rt.fail(r, "cuLibraryLoadFromFile");
       return rt.readPointer(0) as CUlibrary;
     },
     cuLibraryUnload(library: CUlibrary): void {
       const r = raw.cuLibraryUnload(library);
+      if (rt.guards) rt.check("cuLibraryUnload");
       if (r !== 0) rt.fail(r, "cuLibraryUnload", library);
     },
     cuLibraryGetKernel(library: CUlibrary, name: string | PointerLike): CUkernel {
       const r = raw.cuLibraryGetKernel(o0, library, rt.cstr(name, 0));
+      if (rt.guards) rt.check("cuLibraryGetKernel");
       if (r !== 0) rt.fail(r, "cuLibraryGetKernel");
       return rt.readPointer(0) as CUkernel;
     },
     cuLibraryGetKernelCount(lib: CUlibrary): number {
       const r = raw.cuLibraryGetKernelCount(o0, lib);
+      if (rt.guards) rt.check("cuLibraryGetKernelCount");
       if (r !== 0) rt.fail(r, "cuLibraryGetKernelCount");
       return u32[0]!;
     },
-    cuLibraryEnumerateKernels(kernels: PointerLike, numKernels: number, lib: CUlibrary): void {
-      const r = raw.cuLibraryEnumerateKernels(rt.ptr(kernels), numKernels, lib);
-      if (r !== 0) rt.fail(r, "cuLibraryEnumerateKernels");
+    cuLibraryEnumerateKernels(numKernels: number, lib: CUlibrary): CUkernel[] {
+      rt.count(numKernels, "cuLibraryEnumerateKernels", "numKernels");
+      const a = rt.arrays("cuLibraryEnumerateKernels", A_cuLibraryEnumerateKernels, numKernels, (p) => raw.cuLibraryEnumerateKernels(p[0]!, numKernels, lib));
+      return a[0] as CUkernel[];
     },
     cuLibraryGetModule(library: CUlibrary): CUmodule {
       const r = raw.cuLibraryGetModule(o0, library);
+      if (rt.guards) rt.check("cuLibraryGetModule");
       if (r !== 0) rt.fail(r, "cuLibraryGetModule");
       return rt.readPointer(0) as CUmodule;
     },
     cuKernelGetFunction(kernel: CUkernel): CUfunction {
       const r = raw.cuKernelGetFunction(o0, kernel);
+      if (rt.guards) rt.check("cuKernelGetFunction");
       if (r !== 0) rt.fail(r, "cuKernelGetFunction");
       return rt.readPointer(0) as CUfunction;
     },
     cuKernelGetLibrary(kernel: CUkernel): CUlibrary {
       const r = raw.cuKernelGetLibrary(o0, kernel);
+      if (rt.guards) rt.check("cuKernelGetLibrary");
       if (r !== 0) rt.fail(r, "cuKernelGetLibrary");
       return rt.readPointer(0) as CUlibrary;
     },
     cuLibraryGetGlobal(library: CUlibrary, name: string | PointerLike): [dptr: CUdeviceptr, bytes: bigint] {
       const r = raw.cuLibraryGetGlobal(o0, o1, library, rt.cstr(name, 0));
+      if (rt.guards) rt.check("cuLibraryGetGlobal");
       if (r !== 0) rt.fail(r, "cuLibraryGetGlobal");
       return [u64[0]! as CUdeviceptr, u64[1]!];
     },
     cuLibraryGetManaged(library: CUlibrary, name: string | PointerLike): [dptr: CUdeviceptr, bytes: bigint] {
       const r = raw.cuLibraryGetManaged(o0, o1, library, rt.cstr(name, 0));
+      if (rt.guards) rt.check("cuLibraryGetManaged");
       if (r !== 0) rt.fail(r, "cuLibraryGetManaged");
       return [u64[0]! as CUdeviceptr, u64[1]!];
     },
     cuLibraryGetUnifiedFunction(library: CUlibrary, symbol: string | PointerLike): Pointer {
       const r = raw.cuLibraryGetUnifiedFunction(o0, library, rt.cstr(symbol, 0));
+      if (rt.guards) rt.check("cuLibraryGetUnifiedFunction");
       if (r !== 0) rt.fail(r, "cuLibraryGetUnifiedFunction");
       return rt.readPointer(0);
     },
     cuKernelGetAttribute(attrib: CUfunction_attribute, kernel: CUkernel, dev: CUdevice): number {
       const r = raw.cuKernelGetAttribute(o0, attrib, kernel, dev);
+      if (rt.guards) rt.check("cuKernelGetAttribute");
       if (r !== 0) rt.fail(r, "cuKernelGetAttribute");
       return i32[0]!;
     },
     cuKernelSetAttribute(attrib: CUfunction_attribute, val: number, kernel: CUkernel, dev: CUdevice): void {
       const r = raw.cuKernelSetAttribute(attrib, val, kernel, dev);
+      if (rt.guards) rt.check("cuKernelSetAttribute");
       if (r !== 0) rt.fail(r, "cuKernelSetAttribute");
     },
     cuKernelSetCacheConfig(kernel: CUkernel, config: CUfunc_cache, dev: CUdevice): void {
       const r = raw.cuKernelSetCacheConfig(kernel, config, dev);
+      if (rt.guards) rt.check("cuKernelSetCacheConfig");
       if (r !== 0) rt.fail(r, "cuKernelSetCacheConfig", kernel);
     },
     cuKernelGetName(hfunc: CUkernel): string | null {
       const r = raw.cuKernelGetName(o0, hfunc);
+      if (rt.guards) rt.check("cuKernelGetName");
       if (r !== 0) rt.fail(r, "cuKernelGetName");
       return rt.readString(0);
     },
     cuKernelGetParamInfo(kernel: CUkernel, paramIndex: bigint | number): [paramOffset: bigint, paramSize: bigint] {
       const r = raw.cuKernelGetParamInfo(kernel, paramIndex, o0, o1);
+      if (rt.guards) rt.check("cuKernelGetParamInfo");
       if (r !== 0) rt.fail(r, "cuKernelGetParamInfo", kernel);
       return [u64[0]!, u64[1]!];
     },
     cuMemGetInfo(): [free: bigint, total: bigint] {
       const r = raw.cuMemGetInfo(o0, o1);
+      if (rt.guards) rt.check("cuMemGetInfo");
       if (r !== 0) rt.fail(r, "cuMemGetInfo");
       return [u64[0]!, u64[1]!];
     },
     cuMemAlloc(bytesize: bigint | number): CUdeviceptr {
       const r = raw.cuMemAlloc(o0, bytesize);
+      if (rt.guards) rt.check("cuMemAlloc");
       if (r !== 0) rt.fail(r, "cuMemAlloc");
       return u64[0]! as CUdeviceptr;
     },
     cuMemAllocPitch(WidthInBytes: bigint | number, Height: bigint | number, ElementSizeBytes: number): [dptr: CUdeviceptr, pPitch: bigint] {
       const r = raw.cuMemAllocPitch(o0, o1, WidthInBytes, Height, ElementSizeBytes);
+      if (rt.guards) rt.check("cuMemAllocPitch");
       if (r !== 0) rt.fail(r, "cuMemAllocPitch");
       return [u64[0]! as CUdeviceptr, u64[1]!];
     },
     cuMemFree(dptr: CUdeviceptr): void {
       const r = raw.cuMemFree(dptr);
+      if (rt.guards) rt.check("cuMemFree");
       if (r !== 0) rt.fail(r, "cuMemFree");
     },
     cuMemGetAddressRange(dptr: CUdeviceptr): [pbase: CUdeviceptr, psize: bigint] {
       const r = raw.cuMemGetAddressRange(o0, o1, dptr);
+      if (rt.guards) rt.check("cuMemGetAddressRange");
       if (r !== 0) rt.fail(r, "cuMemGetAddressRange");
       return [u64[0]! as CUdeviceptr, u64[1]!];
     },
     cuMemAllocHost(bytesize: bigint | number): Pointer {
       const r = raw.cuMemAllocHost(o0, bytesize);
+      if (rt.guards) rt.check("cuMemAllocHost");
       if (r !== 0) rt.fail(r, "cuMemAllocHost");
       return rt.readPointer(0);
     },
     cuMemFreeHost(p: PointerLike): void {
       const r = raw.cuMemFreeHost(rt.ptr(p));
+      if (rt.guards) rt.check("cuMemFreeHost");
       if (r !== 0) rt.fail(r, "cuMemFreeHost");
     },
     cuMemHostAlloc(bytesize: bigint | number, Flags: number): Pointer {
       const r = raw.cuMemHostAlloc(o0, bytesize, Flags);
+      if (rt.guards) rt.check("cuMemHostAlloc");
       if (r !== 0) rt.fail(r, "cuMemHostAlloc");
       return rt.readPointer(0);
     },
     cuMemHostGetDevicePointer(p: PointerLike, Flags: number): CUdeviceptr {
       const r = raw.cuMemHostGetDevicePointer(o0, rt.ptr(p), Flags);
+      if (rt.guards) rt.check("cuMemHostGetDevicePointer");
       if (r !== 0) rt.fail(r, "cuMemHostGetDevicePointer");
       return u64[0]! as CUdeviceptr;
     },
     cuMemHostGetFlags(p: PointerLike): number {
       const r = raw.cuMemHostGetFlags(o0, rt.ptr(p));
+      if (rt.guards) rt.check("cuMemHostGetFlags");
       if (r !== 0) rt.fail(r, "cuMemHostGetFlags");
       return u32[0]!;
     },
     cuMemAllocManaged(bytesize: bigint | number, flags: number): CUdeviceptr {
       const r = raw.cuMemAllocManaged(o0, bytesize, flags);
+      if (rt.guards) rt.check("cuMemAllocManaged");
       if (r !== 0) rt.fail(r, "cuMemAllocManaged");
       return u64[0]! as CUdeviceptr;
     },
     cuDeviceRegisterAsyncNotification(device: CUdevice, callbackFunc: CUasyncCallback, userData: PointerLike, callback: PointerLike): void {
       const r = raw.cuDeviceRegisterAsyncNotification(device, callbackFunc, rt.ptr(userData), rt.ptr(callback));
+      if (rt.guards) rt.check("cuDeviceRegisterAsyncNotification");
       if (r !== 0) rt.fail(r, "cuDeviceRegisterAsyncNotification");
     },
     cuDeviceUnregisterAsyncNotification(device: CUdevice, callback: CUasyncCallbackHandle): void {
       const r = raw.cuDeviceUnregisterAsyncNotification(device, callback);
+      if (rt.guards) rt.check("cuDeviceUnregisterAsyncNotification");
       if (r !== 0) rt.fail(r, "cuDeviceUnregisterAsyncNotification");
     },
     cuDeviceGetByPCIBusId(pciBusId: string | PointerLike): CUdevice {
       const r = raw.cuDeviceGetByPCIBusId(o0, rt.cstr(pciBusId, 0));
+      if (rt.guards) rt.check("cuDeviceGetByPCIBusId");
       if (r !== 0) rt.fail(r, "cuDeviceGetByPCIBusId");
       return i32[0]! as CUdevice;
     },
     cuDeviceGetPCIBusId(pciBusId: PointerLike, len: number, dev: CUdevice): void {
       const r = raw.cuDeviceGetPCIBusId(rt.ptr(pciBusId), len, dev);
+      if (rt.guards) rt.check("cuDeviceGetPCIBusId");
       if (r !== 0) rt.fail(r, "cuDeviceGetPCIBusId");
     },
-    cuIpcGetEventHandle(event: CUevent): CUipcEventHandle_st {
-      const pHandle = new CUipcEventHandle_st();
-      const r = raw.cuIpcGetEventHandle(pHandle.$pointer(), event);
+    cuIpcGetEventHandle(event: CUevent, pHandle?: CUipcEventHandle_st): CUipcEventHandle_st {
+      const $pHandle = pHandle === undefined ? rt.record(CUipcEventHandle_st) : rt.expect(pHandle, CUipcEventHandle_st, "cuIpcGetEventHandle", "pHandle");
+      const r = raw.cuIpcGetEventHandle($pHandle.$pointer(), event);
+      if (rt.guards) rt.check("cuIpcGetEventHandle");
       if (r !== 0) rt.fail(r, "cuIpcGetEventHandle");
-      return pHandle;
+      return $pHandle;
     },
     cuIpcOpenEventHandle(handle: Uint8Array | CUipcEventHandle_st): CUevent {
-      const r = raw.cuIpcOpenEventHandle(o0, rt.bytes(handle));
+      const r = raw.cuIpcOpenEventHandle(o0, rt.bytes(rt.expect(handle, CUipcEventHandle_st, "cuIpcOpenEventHandle", "handle")));
+      if (rt.guards) rt.check("cuIpcOpenEventHandle");
       if (r !== 0) rt.fail(r, "cuIpcOpenEventHandle");
       return rt.readPointer(0) as CUevent;
     },
-    cuIpcGetMemHandle(dptr: CUdeviceptr): CUipcMemHandle_st {
-      const pHandle = new CUipcMemHandle_st();
-      const r = raw.cuIpcGetMemHandle(pHandle.$pointer(), dptr);
+    cuIpcGetMemHandle(dptr: CUdeviceptr, pHandle?: CUipcMemHandle_st): CUipcMemHandle_st {
+      const $pHandle = pHandle === undefined ? rt.record(CUipcMemHandle_st) : rt.expect(pHandle, CUipcMemHandle_st, "cuIpcGetMemHandle", "pHandle");
+      const r = raw.cuIpcGetMemHandle($pHandle.$pointer(), dptr);
+      if (rt.guards) rt.check("cuIpcGetMemHandle");
       if (r !== 0) rt.fail(r, "cuIpcGetMemHandle");
-      return pHandle;
+      return $pHandle;
     },
     cuIpcOpenMemHandle(handle: Uint8Array | CUipcMemHandle_st, Flags: number): CUdeviceptr {
-      const r = raw.cuIpcOpenMemHandle(o0, rt.bytes(handle), Flags);
+      const r = raw.cuIpcOpenMemHandle(o0, rt.bytes(rt.expect(handle, CUipcMemHandle_st, "cuIpcOpenMemHandle", "handle")), Flags);
+      if (rt.guards) rt.check("cuIpcOpenMemHandle");
       if (r !== 0) rt.fail(r, "cuIpcOpenMemHandle");
       return u64[0]! as CUdeviceptr;
     },
     cuIpcCloseMemHandle(dptr: CUdeviceptr): void {
       const r = raw.cuIpcCloseMemHandle(dptr);
+      if (rt.guards) rt.check("cuIpcCloseMemHandle");
       if (r !== 0) rt.fail(r, "cuIpcCloseMemHandle");
     },
     cuMemHostRegister(p: PointerLike, bytesize: bigint | number, Flags: number): void {
       const r = raw.cuMemHostRegister(rt.ptr(p), bytesize, Flags);
+      if (rt.guards) rt.check("cuMemHostRegister");
       if (r !== 0) rt.fail(r, "cuMemHostRegister");
     },
     cuMemHostUnregister(p: PointerLike): void {
       const r = raw.cuMemHostUnregister(rt.ptr(p));
+      if (rt.guards) rt.check("cuMemHostUnregister");
       if (r !== 0) rt.fail(r, "cuMemHostUnregister");
     },
     cuMemcpy(dst: CUdeviceptr, src: CUdeviceptr, ByteCount: bigint | number): void {
       const r = raw.cuMemcpy(dst, src, ByteCount);
+      if (rt.guards) rt.check("cuMemcpy");
       if (r !== 0) rt.fail(r, "cuMemcpy");
     },
     cuMemcpyPeer(dstDevice: CUdeviceptr, dstContext: CUcontext, srcDevice: CUdeviceptr, srcContext: CUcontext, ByteCount: bigint | number): void {
       const r = raw.cuMemcpyPeer(dstDevice, dstContext, srcDevice, srcContext, ByteCount);
+      if (rt.guards) rt.check("cuMemcpyPeer");
       if (r !== 0) rt.fail(r, "cuMemcpyPeer");
     },
     cuMemcpyHtoD(dstDevice: CUdeviceptr, srcHost: PointerLike, ByteCount: bigint | number): void {
       const r = raw.cuMemcpyHtoD(dstDevice, rt.ptr(srcHost), ByteCount);
+      if (rt.guards) rt.check("cuMemcpyHtoD");
       if (r !== 0) rt.fail(r, "cuMemcpyHtoD");
     },
     cuMemcpyDtoH(dstHost: PointerLike, srcDevice: CUdeviceptr, ByteCount: bigint | number): void {
       const r = raw.cuMemcpyDtoH(rt.ptr(dstHost), srcDevice, ByteCount);
+      if (rt.guards) rt.check("cuMemcpyDtoH");
       if (r !== 0) rt.fail(r, "cuMemcpyDtoH");
     },
     cuMemcpyDtoD(dstDevice: CUdeviceptr, srcDevice: CUdeviceptr, ByteCount: bigint | number): void {
       const r = raw.cuMemcpyDtoD(dstDevice, srcDevice, ByteCount);
+      if (rt.guards) rt.check("cuMemcpyDtoD");
       if (r !== 0) rt.fail(r, "cuMemcpyDtoD");
     },
     cuMemcpyDtoA(dstArray: CUarray, dstOffset: bigint | number, srcDevice: CUdeviceptr, ByteCount: bigint | number): void {
       const r = raw.cuMemcpyDtoA(dstArray, dstOffset, srcDevice, ByteCount);
+      if (rt.guards) rt.check("cuMemcpyDtoA");
       if (r !== 0) rt.fail(r, "cuMemcpyDtoA", dstArray);
     },
     cuMemcpyAtoD(dstDevice: CUdeviceptr, srcArray: CUarray, srcOffset: bigint | number, ByteCount: bigint | number): void {
       const r = raw.cuMemcpyAtoD(dstDevice, srcArray, srcOffset, ByteCount);
+      if (rt.guards) rt.check("cuMemcpyAtoD");
       if (r !== 0) rt.fail(r, "cuMemcpyAtoD");
     },
     cuMemcpyHtoA(dstArray: CUarray, dstOffset: bigint | number, srcHost: PointerLike, ByteCount: bigint | number): void {
       const r = raw.cuMemcpyHtoA(dstArray, dstOffset, rt.ptr(srcHost), ByteCount);
+      if (rt.guards) rt.check("cuMemcpyHtoA");
       if (r !== 0) rt.fail(r, "cuMemcpyHtoA", dstArray);
     },
     cuMemcpyAtoH(dstHost: PointerLike, srcArray: CUarray, srcOffset: bigint | number, ByteCount: bigint | number): void {
       const r = raw.cuMemcpyAtoH(rt.ptr(dstHost), srcArray, srcOffset, ByteCount);
+      if (rt.guards) rt.check("cuMemcpyAtoH");
       if (r !== 0) rt.fail(r, "cuMemcpyAtoH");
     },
     cuMemcpyAtoA(dstArray: CUarray, dstOffset: bigint | number, srcArray: CUarray, srcOffset: bigint | number, ByteCount: bigint | number): void {
       const r = raw.cuMemcpyAtoA(dstArray, dstOffset, srcArray, srcOffset, ByteCount);
+      if (rt.guards) rt.check("cuMemcpyAtoA");
       if (r !== 0) rt.fail(r, "cuMemcpyAtoA", dstArray);
     },
     cuMemcpy2D(pCopy: PointerLike): void {
-      const r = raw.cuMemcpy2D(rt.ptr(pCopy));
+      const r = raw.cuMemcpy2D(rt.ptr(rt.expect(pCopy, CUDA_MEMCPY2D_st, "cuMemcpy2D", "pCopy")));
+      if (rt.guards) rt.check("cuMemcpy2D");
       if (r !== 0) rt.fail(r, "cuMemcpy2D");
     },
     cuMemcpy2DUnaligned(pCopy: PointerLike): void {
-      const r = raw.cuMemcpy2DUnaligned(rt.ptr(pCopy));
+      const r = raw.cuMemcpy2DUnaligned(rt.ptr(rt.expect(pCopy, CUDA_MEMCPY2D_st, "cuMemcpy2DUnaligned", "pCopy")));
+      if (rt.guards) rt.check("cuMemcpy2DUnaligned");
       if (r !== 0) rt.fail(r, "cuMemcpy2DUnaligned");
     },
     cuMemcpy3D(pCopy: PointerLike): void {
-      const r = raw.cuMemcpy3D(rt.ptr(pCopy));
+      const r = raw.cuMemcpy3D(rt.ptr(rt.expect(pCopy, CUDA_MEMCPY3D_st, "cuMemcpy3D", "pCopy")));
+      if (rt.guards) rt.check("cuMemcpy3D");
       if (r !== 0) rt.fail(r, "cuMemcpy3D");
     },
     cuMemcpy3DPeer(pCopy: PointerLike): void {
-      const r = raw.cuMemcpy3DPeer(rt.ptr(pCopy));
+      const r = raw.cuMemcpy3DPeer(rt.ptr(rt.expect(pCopy, CUDA_MEMCPY3D_PEER_st, "cuMemcpy3DPeer", "pCopy")));
+      if (rt.guards) rt.check("cuMemcpy3DPeer");
       if (r !== 0) rt.fail(r, "cuMemcpy3DPeer");
     },
     cuMemcpyAsync(dst: CUdeviceptr, src: CUdeviceptr, ByteCount: bigint | number, hStream: CUstream): void {
       const r = raw.cuMemcpyAsync(dst, src, ByteCount, hStream);
+      if (rt.guards) rt.check("cuMemcpyAsync");
       if (r !== 0) rt.fail(r, "cuMemcpyAsync");
     },
     cuMemcpyPeerAsync(dstDevice: CUdeviceptr, dstContext: CUcontext, srcDevice: CUdeviceptr, srcContext: CUcontext, ByteCount: bigint | number, hStream: CUstream): void {
       const r = raw.cuMemcpyPeerAsync(dstDevice, dstContext, srcDevice, srcContext, ByteCount, hStream);
+      if (rt.guards) rt.check("cuMemcpyPeerAsync");
       if (r !== 0) rt.fail(r, "cuMemcpyPeerAsync");
     },
     cuMemcpyHtoDAsync(dstDevice: CUdeviceptr, srcHost: PointerLike, ByteCount: bigint | number, hStream: CUstream): void {
       const r = raw.cuMemcpyHtoDAsync(dstDevice, rt.ptr(srcHost), ByteCount, hStream);
+      if (rt.guards) rt.check("cuMemcpyHtoDAsync");
       if (r !== 0) rt.fail(r, "cuMemcpyHtoDAsync");
     },
     cuMemcpyDtoHAsync(dstHost: PointerLike, srcDevice: CUdeviceptr, ByteCount: bigint | number, hStream: CUstream): void {
       const r = raw.cuMemcpyDtoHAsync(rt.ptr(dstHost), srcDevice, ByteCount, hStream);
+      if (rt.guards) rt.check("cuMemcpyDtoHAsync");
       if (r !== 0) rt.fail(r, "cuMemcpyDtoHAsync");
     },
     cuMemcpyDtoDAsync(dstDevice: CUdeviceptr, srcDevice: CUdeviceptr, ByteCount: bigint | number, hStream: CUstream): void {
       const r = raw.cuMemcpyDtoDAsync(dstDevice, srcDevice, ByteCount, hStream);
+      if (rt.guards) rt.check("cuMemcpyDtoDAsync");
       if (r !== 0) rt.fail(r, "cuMemcpyDtoDAsync");
     },
     cuMemcpyHtoAAsync(dstArray: CUarray, dstOffset: bigint | number, srcHost: PointerLike, ByteCount: bigint | number, hStream: CUstream): void {
       const r = raw.cuMemcpyHtoAAsync(dstArray, dstOffset, rt.ptr(srcHost), ByteCount, hStream);
+      if (rt.guards) rt.check("cuMemcpyHtoAAsync");
       if (r !== 0) rt.fail(r, "cuMemcpyHtoAAsync", dstArray);
     },
     cuMemcpyAtoHAsync(dstHost: PointerLike, srcArray: CUarray, srcOffset: bigint | number, ByteCount: bigint | number, hStream: CUstream): void {
       const r = raw.cuMemcpyAtoHAsync(rt.ptr(dstHost), srcArray, srcOffset, ByteCount, hStream);
+      if (rt.guards) rt.check("cuMemcpyAtoHAsync");
       if (r !== 0) rt.fail(r, "cuMemcpyAtoHAsync");
     },
     cuMemcpy2DAsync(pCopy: PointerLike, hStream: CUstream): void {
-      const r = raw.cuMemcpy2DAsync(rt.ptr(pCopy), hStream);
+      const r = raw.cuMemcpy2DAsync(rt.ptr(rt.expect(pCopy, CUDA_MEMCPY2D_st, "cuMemcpy2DAsync", "pCopy")), hStream);
+      if (rt.guards) rt.check("cuMemcpy2DAsync");
       if (r !== 0) rt.fail(r, "cuMemcpy2DAsync");
     },
     cuMemcpy3DAsync(pCopy: PointerLike, hStream: CUstream): void {
-      const r = raw.cuMemcpy3DAsync(rt.ptr(pCopy), hStream);
+      const r = raw.cuMemcpy3DAsync(rt.ptr(rt.expect(pCopy, CUDA_MEMCPY3D_st, "cuMemcpy3DAsync", "pCopy")), hStream);
+      if (rt.guards) rt.check("cuMemcpy3DAsync");
       if (r !== 0) rt.fail(r, "cuMemcpy3DAsync");
     },
     cuMemcpy3DPeerAsync(pCopy: PointerLike, hStream: CUstream): void {
-      const r = raw.cuMemcpy3DPeerAsync(rt.ptr(pCopy), hStream);
+      const r = raw.cuMemcpy3DPeerAsync(rt.ptr(rt.expect(pCopy, CUDA_MEMCPY3D_PEER_st, "cuMemcpy3DPeerAsync", "pCopy")), hStream);
+      if (rt.guards) rt.check("cuMemcpy3DPeerAsync");
       if (r !== 0) rt.fail(r, "cuMemcpy3DPeerAsync");
     },
     cuMemcpyBatchAsync(dsts: PointerLike, srcs: PointerLike, sizes: PointerLike, count: bigint | number, attrs: PointerLike, attrsIdxs: PointerLike, numAttrs: bigint | number, hStream: CUstream): void {
-      const r = raw.cuMemcpyBatchAsync(rt.ptr(dsts), rt.ptr(srcs), rt.ptr(sizes), count, rt.ptr(attrs), rt.ptr(attrsIdxs), numAttrs, hStream);
+      rt.count(count, "cuMemcpyBatchAsync", "count");
+      rt.count(numAttrs, "cuMemcpyBatchAsync", "numAttrs");
+      const r = raw.cuMemcpyBatchAsync(rt.sized(dsts, count, 8, "cuMemcpyBatchAsync", "dsts"), rt.sized(srcs, count, 8, "cuMemcpyBatchAsync", "srcs"), rt.sized(sizes, count, 8, "cuMemcpyBatchAsync", "sizes"), count, rt.sized(attrs, numAttrs, 24, "cuMemcpyBatchAsync", "attrs", CUmemcpyAttributes_st), rt.sized(attrsIdxs, numAttrs, 8, "cuMemcpyBatchAsync", "attrsIdxs"), numAttrs, hStream);
+      if (rt.guards) rt.check("cuMemcpyBatchAsync");
       if (r !== 0) rt.fail(r, "cuMemcpyBatchAsync");
     },
     cuMemcpy3DBatchAsync(numOps: bigint | number, opList: PointerLike, flags: bigint | number, hStream: CUstream): void {
-      const r = raw.cuMemcpy3DBatchAsync(numOps, rt.ptr(opList), flags, hStream);
+      rt.count(numOps, "cuMemcpy3DBatchAsync", "numOps");
+      const r = raw.cuMemcpy3DBatchAsync(numOps, rt.sized(opList, numOps, 112, "cuMemcpy3DBatchAsync", "opList", CUDA_MEMCPY3D_BATCH_OP_st), flags, hStream);
+      if (rt.guards) rt.check("cuMemcpy3DBatchAsync");
       if (r !== 0) rt.fail(r, "cuMemcpy3DBatchAsync");
     },
     cuMemsetD8(dstDevice: CUdeviceptr, uc: number, N: bigint | number): void {
       const r = raw.cuMemsetD8(dstDevice, uc, N);
+      if (rt.guards) rt.check("cuMemsetD8");
       if (r !== 0) rt.fail(r, "cuMemsetD8");
     },
     cuMemsetD16(dstDevice: CUdeviceptr, us: number, N: bigint | number): void {
       const r = raw.cuMemsetD16(dstDevice, us, N);
+      if (rt.guards) rt.check("cuMemsetD16");
       if (r !== 0) rt.fail(r, "cuMemsetD16");
     },
     cuMemsetD32(dstDevice: CUdeviceptr, ui: number, N: bigint | number): void {
       const r = raw.cuMemsetD32(dstDevice, ui, N);
+      if (rt.guards) rt.check("cuMemsetD32");
       if (r !== 0) rt.fail(r, "cuMemsetD32");
     },
     cuMemsetD2D8(dstDevice: CUdeviceptr, dstPitch: bigint | number, uc: number, Width: bigint | number, Height: bigint | number): void {
       const r = raw.cuMemsetD2D8(dstDevice, dstPitch, uc, Width, Height);
+      if (rt.guards) rt.check("cuMemsetD2D8");
       if (r !== 0) rt.fail(r, "cuMemsetD2D8");
     },
     cuMemsetD2D16(dstDevice: CUdeviceptr, dstPitch: bigint | number, us: number, Width: bigint | number, Height: bigint | number): void {
       const r = raw.cuMemsetD2D16(dstDevice, dstPitch, us, Width, Height);
+      if (rt.guards) rt.check("cuMemsetD2D16");
       if (r !== 0) rt.fail(r, "cuMemsetD2D16");
     },
     cuMemsetD2D32(dstDevice: CUdeviceptr, dstPitch: bigint | number, ui: number, Width: bigint | number, Height: bigint | number): void {
       const r = raw.cuMemsetD2D32(dstDevice, dstPitch, ui, Width, Height);
+      if (rt.guards) rt.check("cuMemsetD2D32");
       if (r !== 0) rt.fail(r, "cuMemsetD2D32");
     },
     cuMemsetD8Async(dstDevice: CUdeviceptr, uc: number, N: bigint | number, hStream: CUstream): void {
       const r = raw.cuMemsetD8Async(dstDevice, uc, N, hStream);
+      if (rt.guards) rt.check("cuMemsetD8Async");
       if (r !== 0) rt.fail(r, "cuMemsetD8Async");
     },
     cuMemsetD16Async(dstDevice: CUdeviceptr, us: number, N: bigint | number, hStream: CUstream): void {
       const r = raw.cuMemsetD16Async(dstDevice, us, N, hStream);
+      if (rt.guards) rt.check("cuMemsetD16Async");
       if (r !== 0) rt.fail(r, "cuMemsetD16Async");
     },
     cuMemsetD32Async(dstDevice: CUdeviceptr, ui: number, N: bigint | number, hStream: CUstream): void {
       const r = raw.cuMemsetD32Async(dstDevice, ui, N, hStream);
+      if (rt.guards) rt.check("cuMemsetD32Async");
       if (r !== 0) rt.fail(r, "cuMemsetD32Async");
     },
     cuMemsetD2D8Async(dstDevice: CUdeviceptr, dstPitch: bigint | number, uc: number, Width: bigint | number, Height: bigint | number, hStream: CUstream): void {
       const r = raw.cuMemsetD2D8Async(dstDevice, dstPitch, uc, Width, Height, hStream);
+      if (rt.guards) rt.check("cuMemsetD2D8Async");
       if (r !== 0) rt.fail(r, "cuMemsetD2D8Async");
     },
     cuMemsetD2D16Async(dstDevice: CUdeviceptr, dstPitch: bigint | number, us: number, Width: bigint | number, Height: bigint | number, hStream: CUstream): void {
       const r = raw.cuMemsetD2D16Async(dstDevice, dstPitch, us, Width, Height, hStream);
+      if (rt.guards) rt.check("cuMemsetD2D16Async");
       if (r !== 0) rt.fail(r, "cuMemsetD2D16Async");
     },
     cuMemsetD2D32Async(dstDevice: CUdeviceptr, dstPitch: bigint | number, ui: number, Width: bigint | number, Height: bigint | number, hStream: CUstream): void {
       const r = raw.cuMemsetD2D32Async(dstDevice, dstPitch, ui, Width, Height, hStream);
+      if (rt.guards) rt.check("cuMemsetD2D32Async");
       if (r !== 0) rt.fail(r, "cuMemsetD2D32Async");
     },
     cuArrayCreate(pAllocateArray: PointerLike): CUarray {
-      const r = raw.cuArrayCreate(o0, rt.ptr(pAllocateArray));
+      const r = raw.cuArrayCreate(o0, rt.ptr(rt.expect(pAllocateArray, CUDA_ARRAY_DESCRIPTOR_st, "cuArrayCreate", "pAllocateArray")));
+      if (rt.guards) rt.check("cuArrayCreate");
       if (r !== 0) rt.fail(r, "cuArrayCreate");
       return rt.readPointer(0) as CUarray;
     },
-    cuArrayGetDescriptor(hArray: CUarray): CUDA_ARRAY_DESCRIPTOR_st {
-      const pArrayDescriptor = new CUDA_ARRAY_DESCRIPTOR_st();
-      const r = raw.cuArrayGetDescriptor(pArrayDescriptor.$pointer(), hArray);
+    cuArrayGetDescriptor(hArray: CUarray, pArrayDescriptor?: CUDA_ARRAY_DESCRIPTOR_st): CUDA_ARRAY_DESCRIPTOR_st {
+      const $pArrayDescriptor = pArrayDescriptor === undefined ? rt.record(CUDA_ARRAY_DESCRIPTOR_st) : rt.expect(pArrayDescriptor, CUDA_ARRAY_DESCRIPTOR_st, "cuArrayGetDescriptor", "pArrayDescriptor");
+      const r = raw.cuArrayGetDescriptor($pArrayDescriptor.$pointer(), hArray);
+      if (rt.guards) rt.check("cuArrayGetDescriptor");
       if (r !== 0) rt.fail(r, "cuArrayGetDescriptor");
-      return pArrayDescriptor;
+      return $pArrayDescriptor;
     },
-    cuArrayGetSparseProperties(array: CUarray): CUDA_ARRAY_SPARSE_PROPERTIES_st {
-      const sparseProperties = new CUDA_ARRAY_SPARSE_PROPERTIES_st();
-      const r = raw.cuArrayGetSparseProperties(sparseProperties.$pointer(), array);
+    cuArrayGetSparseProperties(array: CUarray, sparseProperties?: CUDA_ARRAY_SPARSE_PROPERTIES_st): CUDA_ARRAY_SPARSE_PROPERTIES_st {
+      const $sparseProperties = sparseProperties === undefined ? rt.record(CUDA_ARRAY_SPARSE_PROPERTIES_st) : rt.expect(sparseProperties, CUDA_ARRAY_SPARSE_PROPERTIES_st, "cuArrayGetSparseProperties", "sparseProperties");
+      const r = raw.cuArrayGetSparseProperties($sparseProperties.$pointer(), array);
+      if (rt.guards) rt.check("cuArrayGetSparseProperties");
       if (r !== 0) rt.fail(r, "cuArrayGetSparseProperties");
-      return sparseProperties;
+      return $sparseProperties;
     },
-    cuMipmappedArrayGetSparseProperties(mipmap: CUmipmappedArray): CUDA_ARRAY_SPARSE_PROPERTIES_st {
-      const sparseProperties = new CUDA_ARRAY_SPARSE_PROPERTIES_st();
-      const r = raw.cuMipmappedArrayGetSparseProperties(sparseProperties.$pointer(), mipmap);
+    cuMipmappedArrayGetSparseProperties(mipmap: CUmipmappedArray, sparseProperties?: CUDA_ARRAY_SPARSE_PROPERTIES_st): CUDA_ARRAY_SPARSE_PROPERTIES_st {
+      const $sparseProperties = sparseProperties === undefined ? rt.record(CUDA_ARRAY_SPARSE_PROPERTIES_st) : rt.expect(sparseProperties, CUDA_ARRAY_SPARSE_PROPERTIES_st, "cuMipmappedArrayGetSparseProperties", "sparseProperties");
+      const r = raw.cuMipmappedArrayGetSparseProperties($sparseProperties.$pointer(), mipmap);
+      if (rt.guards) rt.check("cuMipmappedArrayGetSparseProperties");
       if (r !== 0) rt.fail(r, "cuMipmappedArrayGetSparseProperties");
-      return sparseProperties;
+      return $sparseProperties;
     },
-    cuArrayGetMemoryRequirements(array: CUarray, device: CUdevice): CUDA_ARRAY_MEMORY_REQUIREMENTS_st {
-      const memoryRequirements = new CUDA_ARRAY_MEMORY_REQUIREMENTS_st();
-      const r = raw.cuArrayGetMemoryRequirements(memoryRequirements.$pointer(), array, device);
+    cuArrayGetMemoryRequirements(array: CUarray, device: CUdevice, memoryRequirements?: CUDA_ARRAY_MEMORY_REQUIREMENTS_st): CUDA_ARRAY_MEMORY_REQUIREMENTS_st {
+      const $memoryRequirements = memoryRequirements === undefined ? rt.record(CUDA_ARRAY_MEMORY_REQUIREMENTS_st) : rt.expect(memoryRequirements, CUDA_ARRAY_MEMORY_REQUIREMENTS_st, "cuArrayGetMemoryRequirements", "memoryRequirements");
+      const r = raw.cuArrayGetMemoryRequirements($memoryRequirements.$pointer(), array, device);
+      if (rt.guards) rt.check("cuArrayGetMemoryRequirements");
       if (r !== 0) rt.fail(r, "cuArrayGetMemoryRequirements");
-      return memoryRequirements;
+      return $memoryRequirements;
     },
-    cuMipmappedArrayGetMemoryRequirements(mipmap: CUmipmappedArray, device: CUdevice): CUDA_ARRAY_MEMORY_REQUIREMENTS_st {
-      const memoryRequirements = new CUDA_ARRAY_MEMORY_REQUIREMENTS_st();
-      const r = raw.cuMipmappedArrayGetMemoryRequirements(memoryRequirements.$pointer(), mipmap, device);
+    cuMipmappedArrayGetMemoryRequirements(mipmap: CUmipmappedArray, device: CUdevice, memoryRequirements?: CUDA_ARRAY_MEMORY_REQUIREMENTS_st): CUDA_ARRAY_MEMORY_REQUIREMENTS_st {
+      const $memoryRequirements = memoryRequirements === undefined ? rt.record(CUDA_ARRAY_MEMORY_REQUIREMENTS_st) : rt.expect(memoryRequirements, CUDA_ARRAY_MEMORY_REQUIREMENTS_st, "cuMipmappedArrayGetMemoryRequirements", "memoryRequirements");
+      const r = raw.cuMipmappedArrayGetMemoryRequirements($memoryRequirements.$pointer(), mipmap, device);
+      if (rt.guards) rt.check("cuMipmappedArrayGetMemoryRequirements");
       if (r !== 0) rt.fail(r, "cuMipmappedArrayGetMemoryRequirements");
-      return memoryRequirements;
+      return $memoryRequirements;
     },
     cuArrayGetPlane(hArray: CUarray, planeIdx: number): CUarray {
       const r = raw.cuArrayGetPlane(o0, hArray, planeIdx);
+      if (rt.guards) rt.check("cuArrayGetPlane");
       if (r !== 0) rt.fail(r, "cuArrayGetPlane");
       return rt.readPointer(0) as CUarray;
     },
     cuArrayDestroy(hArray: CUarray): void {
       const r = raw.cuArrayDestroy(hArray);
+      if (rt.guards) rt.check("cuArrayDestroy");
       if (r !== 0) rt.fail(r, "cuArrayDestroy", hArray);
     },
     cuArray3DCreate(pAllocateArray: PointerLike): CUarray {
-      const r = raw.cuArray3DCreate(o0, rt.ptr(pAllocateArray));
+      const r = raw.cuArray3DCreate(o0, rt.ptr(rt.expect(pAllocateArray, CUDA_ARRAY3D_DESCRIPTOR_st, "cuArray3DCreate", "pAllocateArray")));
+      if (rt.guards) rt.check("cuArray3DCreate");
       if (r !== 0) rt.fail(r, "cuArray3DCreate");
       return rt.readPointer(0) as CUarray;
     },
-    cuArray3DGetDescriptor(hArray: CUarray): CUDA_ARRAY3D_DESCRIPTOR_st {
-      const pArrayDescriptor = new CUDA_ARRAY3D_DESCRIPTOR_st();
-      const r = raw.cuArray3DGetDescriptor(pArrayDescriptor.$pointer(), hArray);
+    cuArray3DGetDescriptor(hArray: CUarray, pArrayDescriptor?: CUDA_ARRAY3D_DESCRIPTOR_st): CUDA_ARRAY3D_DESCRIPTOR_st {
+      const $pArrayDescriptor = pArrayDescriptor === undefined ? rt.record(CUDA_ARRAY3D_DESCRIPTOR_st) : rt.expect(pArrayDescriptor, CUDA_ARRAY3D_DESCRIPTOR_st, "cuArray3DGetDescriptor", "pArrayDescriptor");
+      const r = raw.cuArray3DGetDescriptor($pArrayDescriptor.$pointer(), hArray);
+      if (rt.guards) rt.check("cuArray3DGetDescriptor");
       if (r !== 0) rt.fail(r, "cuArray3DGetDescriptor");
-      return pArrayDescriptor;
+      return $pArrayDescriptor;
     },
     cuMipmappedArrayCreate(pMipmappedArrayDesc: PointerLike, numMipmapLevels: number): CUmipmappedArray {
-      const r = raw.cuMipmappedArrayCreate(o0, rt.ptr(pMipmappedArrayDesc), numMipmapLevels);
+      const r = raw.cuMipmappedArrayCreate(o0, rt.ptr(rt.expect(pMipmappedArrayDesc, CUDA_ARRAY3D_DESCRIPTOR_st, "cuMipmappedArrayCreate", "pMipmappedArrayDesc")), numMipmapLevels);
+      if (rt.guards) rt.check("cuMipmappedArrayCreate");
       if (r !== 0) rt.fail(r, "cuMipmappedArrayCreate");
       return rt.readPointer(0) as CUmipmappedArray;
     },
     cuMipmappedArrayGetLevel(hMipmappedArray: CUmipmappedArray, level: number): CUarray {
       const r = raw.cuMipmappedArrayGetLevel(o0, hMipmappedArray, level);
+      if (rt.guards) rt.check("cuMipmappedArrayGetLevel");
       if (r !== 0) rt.fail(r, "cuMipmappedArrayGetLevel");
       return rt.readPointer(0) as CUarray;
     },
     cuMipmappedArrayDestroy(hMipmappedArray: CUmipmappedArray): void {
       const r = raw.cuMipmappedArrayDestroy(hMipmappedArray);
+      if (rt.guards) rt.check("cuMipmappedArrayDestroy");
       if (r !== 0) rt.fail(r, "cuMipmappedArrayDestroy", hMipmappedArray);
     },
     cuMemGetHandleForAddressRange(handle: PointerLike, dptr: CUdeviceptr, size: bigint | number, handleType: CUmemRangeHandleType, flags: bigint | number): void {
       const r = raw.cuMemGetHandleForAddressRange(rt.ptr(handle), dptr, size, handleType, flags);
+      if (rt.guards) rt.check("cuMemGetHandleForAddressRange");
       if (r !== 0) rt.fail(r, "cuMemGetHandleForAddressRange");
     },
     cuMemBatchDecompressAsync(paramsArray: PointerLike, count: bigint | number, flags: number, stream: CUstream): bigint {
-      const r = raw.cuMemBatchDecompressAsync(rt.ptr(paramsArray), count, flags, o0, stream);
+      rt.count(count, "cuMemBatchDecompressAsync", "count");
+      const r = raw.cuMemBatchDecompressAsync(rt.sized(paramsArray, count, 64, "cuMemBatchDecompressAsync", "paramsArray", CUmemDecompressParams_st), count, flags, o0, stream);
+      if (rt.guards) rt.check("cuMemBatchDecompressAsync");
       if (r !== 0) rt.fail(r, "cuMemBatchDecompressAsync");
       return u64[0]!;
     },
     cuMemAddressReserve(size: bigint | number, alignment: bigint | number, addr: CUdeviceptr, flags: bigint | number): CUdeviceptr {
       const r = raw.cuMemAddressReserve(o0, size, alignment, addr, flags);
+      if (rt.guards) rt.check("cuMemAddressReserve");
       if (r !== 0) rt.fail(r, "cuMemAddressReserve");
       return u64[0]! as CUdeviceptr;
     },
     cuMemAddressFree(ptr: CUdeviceptr, size: bigint | number): void {
       const r = raw.cuMemAddressFree(ptr, size);
+      if (rt.guards) rt.check("cuMemAddressFree");
       if (r !== 0) rt.fail(r, "cuMemAddressFree");
     },
     cuMemCreate(size: bigint | number, prop: PointerLike, flags: bigint | number): CUmemGenericAllocationHandle {
-      const r = raw.cuMemCreate(o0, size, rt.ptr(prop), flags);
+      const r = raw.cuMemCreate(o0, size, rt.ptr(rt.expect(prop, CUmemAllocationProp_st, "cuMemCreate", "prop")), flags);
+      if (rt.guards) rt.check("cuMemCreate");
       if (r !== 0) rt.fail(r, "cuMemCreate");
       return u64[0]! as CUmemGenericAllocationHandle;
     },
     cuMemRelease(handle: CUmemGenericAllocationHandle): void {
       const r = raw.cuMemRelease(handle);
+      if (rt.guards) rt.check("cuMemRelease");
       if (r !== 0) rt.fail(r, "cuMemRelease");
     },
     cuMemMap(ptr: CUdeviceptr, size: bigint | number, offset: bigint | number, handle: CUmemGenericAllocationHandle, flags: bigint | number): void {
       const r = raw.cuMemMap(ptr, size, offset, handle, flags);
+      if (rt.guards) rt.check("cuMemMap");
       if (r !== 0) rt.fail(r, "cuMemMap");
     },
     cuMemMapArrayAsync(mapInfoList: PointerLike, count: number, hStream: CUstream): void {
-      const r = raw.cuMemMapArrayAsync(rt.ptr(mapInfoList), count, hStream);
+      const r = raw.cuMemMapArrayAsync(rt.ptr(rt.expect(mapInfoList, CUarrayMapInfo_st, "cuMemMapArrayAsync", "mapInfoList")), count, hStream);
+      if (rt.guards) rt.check("cuMemMapArrayAsync");
       if (r !== 0) rt.fail(r, "cuMemMapArrayAsync");
     },
     cuMemUnmap(ptr: CUdeviceptr, size: bigint | number): void {
       const r = raw.cuMemUnmap(ptr, size);
+      if (rt.guards) rt.check("cuMemUnmap");
       if (r !== 0) rt.fail(r, "cuMemUnmap");
     },
     cuMemSetAccess(ptr: CUdeviceptr, size: bigint | number, desc: PointerLike, count: bigint | number): void {
-      const r = raw.cuMemSetAccess(ptr, size, rt.ptr(desc), count);
+      const r = raw.cuMemSetAccess(ptr, size, rt.ptr(rt.expect(desc, CUmemAccessDesc_st, "cuMemSetAccess", "desc")), count);
+      if (rt.guards) rt.check("cuMemSetAccess");
       if (r !== 0) rt.fail(r, "cuMemSetAccess");
     },
     cuMemGetAccess(location: PointerLike, ptr: CUdeviceptr): bigint {
-      const r = raw.cuMemGetAccess(o0, rt.ptr(location), ptr);
+      const r = raw.cuMemGetAccess(o0, rt.ptr(rt.expect(location, CUmemLocation_st, "cuMemGetAccess", "location")), ptr);
+      if (rt.guards) rt.check("cuMemGetAccess");
       if (r !== 0) rt.fail(r, "cuMemGetAccess");
       return u64[0]!;
     },
     cuMemExportToShareableHandle(shareableHandle: PointerLike, handle: CUmemGenericAllocationHandle, handleType: CUmemAllocationHandleType, flags: bigint | number): void {
       const r = raw.cuMemExportToShareableHandle(rt.ptr(shareableHandle), handle, handleType, flags);
+      if (rt.guards) rt.check("cuMemExportToShareableHandle");
       if (r !== 0) rt.fail(r, "cuMemExportToShareableHandle");
     },
     cuMemImportFromShareableHandle(osHandle: PointerLike, shHandleType: CUmemAllocationHandleType): CUmemGenericAllocationHandle {
       const r = raw.cuMemImportFromShareableHandle(o0, rt.ptr(osHandle), shHandleType);
+      if (rt.guards) rt.check("cuMemImportFromShareableHandle");
       if (r !== 0) rt.fail(r, "cuMemImportFromShareableHandle");
       return u64[0]! as CUmemGenericAllocationHandle;
     },
     cuMemGetAllocationGranularity(prop: PointerLike, option: CUmemAllocationGranularity_flags): bigint {
-      const r = raw.cuMemGetAllocationGranularity(o0, rt.ptr(prop), option);
+      const r = raw.cuMemGetAllocationGranularity(o0, rt.ptr(rt.expect(prop, CUmemAllocationProp_st, "cuMemGetAllocationGranularity", "prop")), option);
+      if (rt.guards) rt.check("cuMemGetAllocationGranularity");
       if (r !== 0) rt.fail(r, "cuMemGetAllocationGranularity");
       return u64[0]!;
     },
-    cuMemGetAllocationPropertiesFromHandle(handle: CUmemGenericAllocationHandle): CUmemAllocationProp_st {
-      const prop = new CUmemAllocationProp_st();
-      const r = raw.cuMemGetAllocationPropertiesFromHandle(prop.$pointer(), handle);
+    cuMemGetAllocationPropertiesFromHandle(handle: CUmemGenericAllocationHandle, prop?: CUmemAllocationProp_st): CUmemAllocationProp_st {
+      const $prop = prop === undefined ? rt.record(CUmemAllocationProp_st) : rt.expect(prop, CUmemAllocationProp_st, "cuMemGetAllocationPropertiesFromHandle", "prop");
+      const r = raw.cuMemGetAllocationPropertiesFromHandle($prop.$pointer(), handle);
+      if (rt.guards) rt.check("cuMemGetAllocationPropertiesFromHandle");
       if (r !== 0) rt.fail(r, "cuMemGetAllocationPropertiesFromHandle");
-      return prop;
+      return $prop;
     },
     cuMemRetainAllocationHandle(addr: PointerLike): CUmemGenericAllocationHandle {
       const r = raw.cuMemRetainAllocationHandle(o0, rt.ptr(addr));
+      if (rt.guards) rt.check("cuMemRetainAllocationHandle");
       if (r !== 0) rt.fail(r, "cuMemRetainAllocationHandle");
       return u64[0]! as CUmemGenericAllocationHandle;
     },
     cuMemFreeAsync(dptr: CUdeviceptr, hStream: CUstream): void {
       const r = raw.cuMemFreeAsync(dptr, hStream);
+      if (rt.guards) rt.check("cuMemFreeAsync");
       if (r !== 0) rt.fail(r, "cuMemFreeAsync");
     },
     cuMemAllocAsync(bytesize: bigint | number, hStream: CUstream): CUdeviceptr {
       const r = raw.cuMemAllocAsync(o0, bytesize, hStream);
+      if (rt.guards) rt.check("cuMemAllocAsync");
       if (r !== 0) rt.fail(r, "cuMemAllocAsync");
       return u64[0]! as CUdeviceptr;
     },
     cuMemPoolTrimTo(pool: CUmemoryPool, minBytesToKeep: bigint | number): void {
       const r = raw.cuMemPoolTrimTo(pool, minBytesToKeep);
+      if (rt.guards) rt.check("cuMemPoolTrimTo");
       if (r !== 0) rt.fail(r, "cuMemPoolTrimTo", pool);
     },
     cuMemPoolSetAttribute(pool: CUmemoryPool, attr: CUmemPool_attribute, value: PointerLike): void {
       const r = raw.cuMemPoolSetAttribute(pool, attr, rt.ptr(value));
+      if (rt.guards) rt.check("cuMemPoolSetAttribute");
       if (r !== 0) rt.fail(r, "cuMemPoolSetAttribute", pool);
     },
     cuMemPoolGetAttribute(pool: CUmemoryPool, attr: CUmemPool_attribute, value: PointerLike): void {
       const r = raw.cuMemPoolGetAttribute(pool, attr, rt.ptr(value));
+      if (rt.guards) rt.check("cuMemPoolGetAttribute");
       if (r !== 0) rt.fail(r, "cuMemPoolGetAttribute", pool);
     },
     cuMemPoolSetAccess(pool: CUmemoryPool, map: PointerLike, count: bigint | number): void {
-      const r = raw.cuMemPoolSetAccess(pool, rt.ptr(map), count);
+      const r = raw.cuMemPoolSetAccess(pool, rt.ptr(rt.expect(map, CUmemAccessDesc_st, "cuMemPoolSetAccess", "map")), count);
+      if (rt.guards) rt.check("cuMemPoolSetAccess");
       if (r !== 0) rt.fail(r, "cuMemPoolSetAccess", pool);
     },
     cuMemPoolGetAccess(memPool: CUmemoryPool, location: PointerLike): CUmemAccess_flags {
-      const r = raw.cuMemPoolGetAccess(o0, memPool, rt.ptr(location));
+      const r = raw.cuMemPoolGetAccess(o0, memPool, rt.ptr(rt.expect(location, CUmemLocation_st, "cuMemPoolGetAccess", "location")));
+      if (rt.guards) rt.check("cuMemPoolGetAccess");
       if (r !== 0) rt.fail(r, "cuMemPoolGetAccess");
       return u32[0]! as CUmemAccess_flags;
     },
     cuMemPoolCreate(poolProps: PointerLike): CUmemoryPool {
-      const r = raw.cuMemPoolCreate(o0, rt.ptr(poolProps));
+      const r = raw.cuMemPoolCreate(o0, rt.ptr(rt.expect(poolProps, CUmemPoolProps_st, "cuMemPoolCreate", "poolProps")));
+      if (rt.guards) rt.check("cuMemPoolCreate");
       if (r !== 0) rt.fail(r, "cuMemPoolCreate");
       return rt.readPointer(0) as CUmemoryPool;
     },
     cuMemPoolDestroy(pool: CUmemoryPool): void {
       const r = raw.cuMemPoolDestroy(pool);
+      if (rt.guards) rt.check("cuMemPoolDestroy");
       if (r !== 0) rt.fail(r, "cuMemPoolDestroy", pool);
     },
-    cuMemGetDefaultMemPool(pool_out: PointerLike, location: PointerLike, type: CUmemAllocationType): void {
-      const r = raw.cuMemGetDefaultMemPool(rt.ptr(pool_out), rt.ptr(location), type);
+    cuMemGetDefaultMemPool(location: PointerLike, type: CUmemAllocationType): CUmemoryPool {
+      const r = raw.cuMemGetDefaultMemPool(o0, rt.ptr(rt.expect(location, CUmemLocation_st, "cuMemGetDefaultMemPool", "location")), type);
+      if (rt.guards) rt.check("cuMemGetDefaultMemPool");
       if (r !== 0) rt.fail(r, "cuMemGetDefaultMemPool");
+      return rt.readPointer(0) as CUmemoryPool;
     },
-    cuMemGetMemPool(pool: PointerLike, location: PointerLike, type: CUmemAllocationType): void {
-      const r = raw.cuMemGetMemPool(rt.ptr(pool), rt.ptr(location), type);
+    cuMemGetMemPool(location: PointerLike, type: CUmemAllocationType): CUmemoryPool {
+      const r = raw.cuMemGetMemPool(o0, rt.ptr(rt.expect(location, CUmemLocation_st, "cuMemGetMemPool", "location")), type);
+      if (rt.guards) rt.check("cuMemGetMemPool");
       if (r !== 0) rt.fail(r, "cuMemGetMemPool");
+      return rt.readPointer(0) as CUmemoryPool;
     },
     cuMemSetMemPool(location: PointerLike, type: CUmemAllocationType, pool: CUmemoryPool): void {
-      const r = raw.cuMemSetMemPool(rt.ptr(location), type, pool);
+      const r = raw.cuMemSetMemPool(rt.ptr(rt.expect(location, CUmemLocation_st, "cuMemSetMemPool", "location")), type, pool);
+      if (rt.guards) rt.check("cuMemSetMemPool");
       if (r !== 0) rt.fail(r, "cuMemSetMemPool");
     },
     cuMemAllocFromPoolAsync(bytesize: bigint | number, pool: CUmemoryPool, hStream: CUstream): CUdeviceptr {
       const r = raw.cuMemAllocFromPoolAsync(o0, bytesize, pool, hStream);
+      if (rt.guards) rt.check("cuMemAllocFromPoolAsync");
       if (r !== 0) rt.fail(r, "cuMemAllocFromPoolAsync");
       return u64[0]! as CUdeviceptr;
     },
     cuMemPoolExportToShareableHandle(handle_out: PointerLike, pool: CUmemoryPool, handleType: CUmemAllocationHandleType, flags: bigint | number): void {
       const r = raw.cuMemPoolExportToShareableHandle(rt.ptr(handle_out), pool, handleType, flags);
+      if (rt.guards) rt.check("cuMemPoolExportToShareableHandle");
       if (r !== 0) rt.fail(r, "cuMemPoolExportToShareableHandle");
     },
     cuMemPoolImportFromShareableHandle(handle: PointerLike, handleType: CUmemAllocationHandleType, flags: bigint | number): CUmemoryPool {
       const r = raw.cuMemPoolImportFromShareableHandle(o0, rt.ptr(handle), handleType, flags);
+      if (rt.guards) rt.check("cuMemPoolImportFromShareableHandle");
       if (r !== 0) rt.fail(r, "cuMemPoolImportFromShareableHandle");
       return rt.readPointer(0) as CUmemoryPool;
     },
-    cuMemPoolExportPointer(ptr: CUdeviceptr): CUmemPoolPtrExportData_st {
-      const shareData_out = new CUmemPoolPtrExportData_st();
-      const r = raw.cuMemPoolExportPointer(shareData_out.$pointer(), ptr);
+    cuMemPoolExportPointer(ptr: CUdeviceptr, shareData_out?: CUmemPoolPtrExportData_st): CUmemPoolPtrExportData_st {
+      const $shareData_out = shareData_out === undefined ? rt.record(CUmemPoolPtrExportData_st) : rt.expect(shareData_out, CUmemPoolPtrExportData_st, "cuMemPoolExportPointer", "shareData_out");
+      const r = raw.cuMemPoolExportPointer($shareData_out.$pointer(), ptr);
+      if (rt.guards) rt.check("cuMemPoolExportPointer");
       if (r !== 0) rt.fail(r, "cuMemPoolExportPointer");
-      return shareData_out;
+      return $shareData_out;
     },
     cuMemPoolImportPointer(pool: CUmemoryPool, shareData: PointerLike): CUdeviceptr {
-      const r = raw.cuMemPoolImportPointer(o0, pool, rt.ptr(shareData));
+      const r = raw.cuMemPoolImportPointer(o0, pool, rt.ptr(rt.expect(shareData, CUmemPoolPtrExportData_st, "cuMemPoolImportPointer", "shareData")));
+      if (rt.guards) rt.check("cuMemPoolImportPointer");
       if (r !== 0) rt.fail(r, "cuMemPoolImportPointer");
       return u64[0]! as CUdeviceptr;
     },
     cuMulticastCreate(prop: PointerLike): CUmemGenericAllocationHandle {
-      const r = raw.cuMulticastCreate(o0, rt.ptr(prop));
+      const r = raw.cuMulticastCreate(o0, rt.ptr(rt.expect(prop, CUmulticastObjectProp_st, "cuMulticastCreate", "prop")));
+      if (rt.guards) rt.check("cuMulticastCreate");
       if (r !== 0) rt.fail(r, "cuMulticastCreate");
       return u64[0]! as CUmemGenericAllocationHandle;
     },
     cuMulticastAddDevice(mcHandle: CUmemGenericAllocationHandle, dev: CUdevice): void {
       const r = raw.cuMulticastAddDevice(mcHandle, dev);
+      if (rt.guards) rt.check("cuMulticastAddDevice");
       if (r !== 0) rt.fail(r, "cuMulticastAddDevice");
     },
     cuMulticastBindMem(mcHandle: CUmemGenericAllocationHandle, mcOffset: bigint | number, memHandle: CUmemGenericAllocationHandle, memOffset: bigint | number, size: bigint | number, flags: bigint | number): void {
       const r = raw.cuMulticastBindMem(mcHandle, mcOffset, memHandle, memOffset, size, flags);
+      if (rt.guards) rt.check("cuMulticastBindMem");
       if (r !== 0) rt.fail(r, "cuMulticastBindMem");
     },
     cuMulticastBindAddr(mcHandle: CUmemGenericAllocationHandle, mcOffset: bigint | number, memptr: CUdeviceptr, size: bigint | number, flags: bigint | number): void {
       const r = raw.cuMulticastBindAddr(mcHandle, mcOffset, memptr, size, flags);
+      if (rt.guards) rt.check("cuMulticastBindAddr");
       if (r !== 0) rt.fail(r, "cuMulticastBindAddr");
     },
     cuMulticastUnbind(mcHandle: CUmemGenericAllocationHandle, dev: CUdevice, mcOffset: bigint | number, size: bigint | number): void {
       const r = raw.cuMulticastUnbind(mcHandle, dev, mcOffset, size);
+      if (rt.guards) rt.check("cuMulticastUnbind");
       if (r !== 0) rt.fail(r, "cuMulticastUnbind");
     },
     cuMulticastGetGranularity(prop: PointerLike, option: CUmulticastGranularity_flags): bigint {
-      const r = raw.cuMulticastGetGranularity(o0, rt.ptr(prop), option);
+      const r = raw.cuMulticastGetGranularity(o0, rt.ptr(rt.expect(prop, CUmulticastObjectProp_st, "cuMulticastGetGranularity", "prop")), option);
+      if (rt.guards) rt.check("cuMulticastGetGranularity");
       if (r !== 0) rt.fail(r, "cuMulticastGetGranularity");
       return u64[0]!;
     },
     cuPointerGetAttribute(data: PointerLike, attribute: CUpointer_attribute, ptr: CUdeviceptr): void {
       const r = raw.cuPointerGetAttribute(rt.ptr(data), attribute, ptr);
+      if (rt.guards) rt.check("cuPointerGetAttribute");
       if (r !== 0) rt.fail(r, "cuPointerGetAttribute");
     },
     cuMemPrefetchAsync(devPtr: CUdeviceptr, count: bigint | number, location: Uint8Array | CUmemLocation_st, flags: number, hStream: CUstream): void {
-      const r = raw.cuMemPrefetchAsync(devPtr, count, rt.bytes(location), flags, hStream);
+      const r = raw.cuMemPrefetchAsync(devPtr, count, rt.bytes(rt.expect(location, CUmemLocation_st, "cuMemPrefetchAsync", "location")), flags, hStream);
+      if (rt.guards) rt.check("cuMemPrefetchAsync");
       if (r !== 0) rt.fail(r, "cuMemPrefetchAsync");
     },
     cuMemAdvise(devPtr: CUdeviceptr, count: bigint | number, advice: CUmem_advise, location: Uint8Array | CUmemLocation_st): void {
-      const r = raw.cuMemAdvise(devPtr, count, advice, rt.bytes(location));
+      const r = raw.cuMemAdvise(devPtr, count, advice, rt.bytes(rt.expect(location, CUmemLocation_st, "cuMemAdvise", "location")));
+      if (rt.guards) rt.check("cuMemAdvise");
       if (r !== 0) rt.fail(r, "cuMemAdvise");
     },
     cuMemPrefetchBatchAsync(dptrs: PointerLike, sizes: PointerLike, count: bigint | number, prefetchLocs: PointerLike, prefetchLocIdxs: PointerLike, numPrefetchLocs: bigint | number, flags: bigint | number, hStream: CUstream): void {
-      const r = raw.cuMemPrefetchBatchAsync(rt.ptr(dptrs), rt.ptr(sizes), count, rt.ptr(prefetchLocs), rt.ptr(prefetchLocIdxs), numPrefetchLocs, flags, hStream);
+      rt.count(count, "cuMemPrefetchBatchAsync", "count");
+      rt.count(numPrefetchLocs, "cuMemPrefetchBatchAsync", "numPrefetchLocs");
+      const r = raw.cuMemPrefetchBatchAsync(rt.sized(dptrs, count, 8, "cuMemPrefetchBatchAsync", "dptrs"), rt.sized(sizes, count, 8, "cuMemPrefetchBatchAsync", "sizes"), count, rt.sized(prefetchLocs, numPrefetchLocs, 8, "cuMemPrefetchBatchAsync", "prefetchLocs", CUmemLocation_st), rt.sized(prefetchLocIdxs, numPrefetchLocs, 8, "cuMemPrefetchBatchAsync", "prefetchLocIdxs"), numPrefetchLocs, flags, hStream);
+      if (rt.guards) rt.check("cuMemPrefetchBatchAsync");
       if (r !== 0) rt.fail(r, "cuMemPrefetchBatchAsync");
     },
     cuMemDiscardBatchAsync(dptrs: PointerLike, sizes: PointerLike, count: bigint | number, flags: bigint | number, hStream: CUstream): void {
-      const r = raw.cuMemDiscardBatchAsync(rt.ptr(dptrs), rt.ptr(sizes), count, flags, hStream);
+      rt.count(count, "cuMemDiscardBatchAsync", "count");
+      const r = raw.cuMemDiscardBatchAsync(rt.sized(dptrs, count, 8, "cuMemDiscardBatchAsync", "dptrs"), rt.sized(sizes, count, 8, "cuMemDiscardBatchAsync", "sizes"), count, flags, hStream);
+      if (rt.guards) rt.check("cuMemDiscardBatchAsync");
       if (r !== 0) rt.fail(r, "cuMemDiscardBatchAsync");
     },
     cuMemDiscardAndPrefetchBatchAsync(dptrs: PointerLike, sizes: PointerLike, count: bigint | number, prefetchLocs: PointerLike, prefetchLocIdxs: PointerLike, numPrefetchLocs: bigint | number, flags: bigint | number, hStream: CUstream): void {
-      const r = raw.cuMemDiscardAndPrefetchBatchAsync(rt.ptr(dptrs), rt.ptr(sizes), count, rt.ptr(prefetchLocs), rt.ptr(prefetchLocIdxs), numPrefetchLocs, flags, hStream);
+      rt.count(count, "cuMemDiscardAndPrefetchBatchAsync", "count");
+      rt.count(numPrefetchLocs, "cuMemDiscardAndPrefetchBatchAsync", "numPrefetchLocs");
+      const r = raw.cuMemDiscardAndPrefetchBatchAsync(rt.sized(dptrs, count, 8, "cuMemDiscardAndPrefetchBatchAsync", "dptrs"), rt.sized(sizes, count, 8, "cuMemDiscardAndPrefetchBatchAsync", "sizes"), count, rt.sized(prefetchLocs, numPrefetchLocs, 8, "cuMemDiscardAndPrefetchBatchAsync", "prefetchLocs", CUmemLocation_st), rt.sized(prefetchLocIdxs, numPrefetchLocs, 8, "cuMemDiscardAndPrefetchBatchAsync", "prefetchLocIdxs"), numPrefetchLocs, flags, hStream);
+      if (rt.guards) rt.check("cuMemDiscardAndPrefetchBatchAsync");
       if (r !== 0) rt.fail(r, "cuMemDiscardAndPrefetchBatchAsync");
     },
     cuMemRangeGetAttribute(data: PointerLike, dataSize: bigint | number, attribute: CUmem_range_attribute, devPtr: CUdeviceptr, count: bigint | number): void {
-      const r = raw.cuMemRangeGetAttribute(rt.ptr(data), dataSize, attribute, devPtr, count);
+      rt.count(dataSize, "cuMemRangeGetAttribute", "dataSize");
+      const r = raw.cuMemRangeGetAttribute(rt.sized(data, dataSize, 1, "cuMemRangeGetAttribute", "data"), dataSize, attribute, devPtr, count);
+      if (rt.guards) rt.check("cuMemRangeGetAttribute");
       if (r !== 0) rt.fail(r, "cuMemRangeGetAttribute");
     },
     cuMemRangeGetAttributes(data: PointerLike, dataSizes: PointerLike, attributes: PointerLike, numAttributes: bigint | number, devPtr: CUdeviceptr, count: bigint | number): void {
-      const r = raw.cuMemRangeGetAttributes(rt.ptr(data), rt.ptr(dataSizes), rt.ptr(attributes), numAttributes, devPtr, count);
+      rt.count(numAttributes, "cuMemRangeGetAttributes", "numAttributes");
+      const r = raw.cuMemRangeGetAttributes(rt.ptr(data), rt.ptr(dataSizes), rt.sized(attributes, numAttributes, 4, "cuMemRangeGetAttributes", "attributes"), numAttributes, devPtr, count);
+      if (rt.guards) rt.check("cuMemRangeGetAttributes");
       if (r !== 0) rt.fail(r, "cuMemRangeGetAttributes");
     },
     cuPointerSetAttribute(value: PointerLike, attribute: CUpointer_attribute, ptr: CUdeviceptr): void {
       const r = raw.cuPointerSetAttribute(rt.ptr(value), attribute, ptr);
+      if (rt.guards) rt.check("cuPointerSetAttribute");
       if (r !== 0) rt.fail(r, "cuPointerSetAttribute");
     },
     cuPointerGetAttributes(numAttributes: number, attributes: PointerLike, data: PointerLike, ptr: CUdeviceptr): void {
-      const r = raw.cuPointerGetAttributes(numAttributes, rt.ptr(attributes), rt.ptr(data), ptr);
+      rt.count(numAttributes, "cuPointerGetAttributes", "numAttributes");
+      const r = raw.cuPointerGetAttributes(numAttributes, rt.sized(attributes, numAttributes, 4, "cuPointerGetAttributes", "attributes"), rt.ptr(data), ptr);
+      if (rt.guards) rt.check("cuPointerGetAttributes");
       if (r !== 0) rt.fail(r, "cuPointerGetAttributes");
     },
     cuStreamCreate(Flags: number): CUstream {
       const r = raw.cuStreamCreate(o0, Flags);
+      if (rt.guards) rt.check("cuStreamCreate");
       if (r !== 0) rt.fail(r, "cuStreamCreate");
       return rt.readPointer(0) as CUstream;
     },
     cuStreamCreateWithPriority(flags: number, priority: number): CUstream {
       const r = raw.cuStreamCreateWithPriority(o0, flags, priority);
+      if (rt.guards) rt.check("cuStreamCreateWithPriority");
       if (r !== 0) rt.fail(r, "cuStreamCreateWithPriority");
       return rt.readPointer(0) as CUstream;
     },
     cuStreamGetPriority(hStream: CUstream): number {
       const r = raw.cuStreamGetPriority(hStream, o0);
+      if (rt.guards) rt.check("cuStreamGetPriority");
       if (r !== 0) rt.fail(r, "cuStreamGetPriority", hStream);
       return i32[0]!;
     },
     cuStreamGetDevice(hStream: CUstream): CUdevice {
       const r = raw.cuStreamGetDevice(hStream, o0);
+      if (rt.guards) rt.check("cuStreamGetDevice");
       if (r !== 0) rt.fail(r, "cuStreamGetDevice", hStream);
       return i32[0]! as CUdevice;
     },
     cuStreamGetFlags(hStream: CUstream): number {
       const r = raw.cuStreamGetFlags(hStream, o0);
+      if (rt.guards) rt.check("cuStreamGetFlags");
       if (r !== 0) rt.fail(r, "cuStreamGetFlags", hStream);
       return u32[0]!;
     },
     cuStreamGetId(hStream: CUstream): bigint {
       const r = raw.cuStreamGetId(hStream, o0);
+      if (rt.guards) rt.check("cuStreamGetId");
       if (r !== 0) rt.fail(r, "cuStreamGetId", hStream);
       return u64[0]!;
     },
     cuStreamGetCtx(hStream: CUstream): CUcontext {
       const r = raw.cuStreamGetCtx(hStream, o0);
+      if (rt.guards) rt.check("cuStreamGetCtx");
       if (r !== 0) rt.fail(r, "cuStreamGetCtx", hStream);
       return rt.readPointer(0) as CUcontext;
     },
     cuStreamGetCtx_v2(hStream: CUstream): [pCtx: CUcontext, pGreenCtx: CUgreenCtx] {
       const r = raw.cuStreamGetCtx_v2(hStream, o0, o1);
+      if (rt.guards) rt.check("cuStreamGetCtx_v2");
       if (r !== 0) rt.fail(r, "cuStreamGetCtx_v2", hStream);
       return [rt.readPointer(0) as CUcontext, rt.readPointer(1) as CUgreenCtx];
     },
     cuStreamWaitEvent(hStream: CUstream, hEvent: CUevent, Flags: number): void {
       const r = raw.cuStreamWaitEvent(hStream, hEvent, Flags);
+      if (rt.guards) rt.check("cuStreamWaitEvent");
       if (r !== 0) rt.fail(r, "cuStreamWaitEvent", hStream);
     },
     cuStreamAddCallback(hStream: CUstream, callback: CUstreamCallback, userData: PointerLike, flags: number): void {
       const r = raw.cuStreamAddCallback(hStream, callback, rt.ptr(userData), flags);
+      if (rt.guards) rt.check("cuStreamAddCallback");
       if (r !== 0) rt.fail(r, "cuStreamAddCallback", hStream);
     },
     cuStreamBeginCapture(hStream: CUstream, mode: CUstreamCaptureMode): void {
       const r = raw.cuStreamBeginCapture(hStream, mode);
+      if (rt.guards) rt.check("cuStreamBeginCapture");
       if (r !== 0) rt.fail(r, "cuStreamBeginCapture", hStream);
     },
     cuStreamBeginCaptureToGraph(hStream: CUstream, hGraph: CUgraph, dependencies: PointerLike, dependencyData: PointerLike, numDependencies: bigint | number, mode: CUstreamCaptureMode): void {
-      const r = raw.cuStreamBeginCaptureToGraph(hStream, hGraph, rt.ptr(dependencies), rt.ptr(dependencyData), numDependencies, mode);
+      rt.count(numDependencies, "cuStreamBeginCaptureToGraph", "numDependencies");
+      const r = raw.cuStreamBeginCaptureToGraph(hStream, hGraph, rt.sized(dependencies, numDependencies, 8, "cuStreamBeginCaptureToGraph", "dependencies"), rt.ptr(rt.expect(dependencyData, CUgraphEdgeData_st, "cuStreamBeginCaptureToGraph", "dependencyData")), numDependencies, mode);
+      if (rt.guards) rt.check("cuStreamBeginCaptureToGraph");
       if (r !== 0) rt.fail(r, "cuStreamBeginCaptureToGraph", hStream);
     },
     cuThreadExchangeStreamCaptureMode(mode: PointerLike): void {
       const r = raw.cuThreadExchangeStreamCaptureMode(rt.ptr(mode));
+      if (rt.guards) rt.check("cuThreadExchangeStreamCaptureMode");
       if (r !== 0) rt.fail(r, "cuThreadExchangeStreamCaptureMode");
     },
     cuStreamEndCapture(hStream: CUstream): CUgraph {
       const r = raw.cuStreamEndCapture(hStream, o0);
+      if (rt.guards) rt.check("cuStreamEndCapture");
       if (r !== 0) rt.fail(r, "cuStreamEndCapture", hStream);
       return rt.readPointer(0) as CUgraph;
     },
     cuStreamIsCapturing(hStream: CUstream): CUstreamCaptureStatus {
       const r = raw.cuStreamIsCapturing(hStream, o0);
+      if (rt.guards) rt.check("cuStreamIsCapturing");
       if (r !== 0) rt.fail(r, "cuStreamIsCapturing", hStream);
       return u32[0]! as CUstreamCaptureStatus;
     },
     cuStreamGetCaptureInfo(hStream: CUstream): [captureStatus_out: CUstreamCaptureStatus, id_out: cuuint64_t, graph_out: CUgraph, dependencies_out: Pointer, edgeData_out: Pointer, numDependencies_out: bigint] {
       const r = raw.cuStreamGetCaptureInfo(hStream, o0, o1, o2, o3, o4, o5);
+      if (rt.guards) rt.check("cuStreamGetCaptureInfo");
       if (r !== 0) rt.fail(r, "cuStreamGetCaptureInfo", hStream);
       return [u32[0]! as CUstreamCaptureStatus, u64[1]! as cuuint64_t, rt.readPointer(2) as CUgraph, rt.readPointer(3), rt.readPointer(4), u64[5]!];
     },
     cuStreamUpdateCaptureDependencies(hStream: CUstream, dependencies: PointerLike, dependencyData: PointerLike, numDependencies: bigint | number, flags: number): void {
-      const r = raw.cuStreamUpdateCaptureDependencies(hStream, rt.ptr(dependencies), rt.ptr(dependencyData), numDependencies, flags);
+      rt.count(numDependencies, "cuStreamUpdateCaptureDependencies", "numDependencies");
+      const r = raw.cuStreamUpdateCaptureDependencies(hStream, rt.sized(dependencies, numDependencies, 8, "cuStreamUpdateCaptureDependencies", "dependencies"), rt.ptr(rt.expect(dependencyData, CUgraphEdgeData_st, "cuStreamUpdateCaptureDependencies", "dependencyData")), numDependencies, flags);
+      if (rt.guards) rt.check("cuStreamUpdateCaptureDependencies");
       if (r !== 0) rt.fail(r, "cuStreamUpdateCaptureDependencies", hStream);
     },
     cuStreamAttachMemAsync(hStream: CUstream, dptr: CUdeviceptr, length: bigint | number, flags: number): void {
       const r = raw.cuStreamAttachMemAsync(hStream, dptr, length, flags);
+      if (rt.guards) rt.check("cuStreamAttachMemAsync");
       if (r !== 0) rt.fail(r, "cuStreamAttachMemAsync", hStream);
     },
     cuStreamQuery(hStream: CUstream): CUresult {
       const r = raw.cuStreamQuery(hStream);
+      if (rt.guards) rt.check("cuStreamQuery");
       if (r !== 0 && r !== 600) rt.fail(r, "cuStreamQuery", hStream);
       return r;
     },
     cuStreamSynchronize(hStream: CUstream): void {
       const r = raw.cuStreamSynchronize(hStream);
+      if (rt.guards) rt.check("cuStreamSynchronize");
       if (r !== 0) rt.fail(r, "cuStreamSynchronize", hStream);
     },
     cuStreamDestroy(hStream: CUstream): void {
       const r = raw.cuStreamDestroy(hStream);
+      if (rt.guards) rt.check("cuStreamDestroy");
       if (r !== 0) rt.fail(r, "cuStreamDestroy", hStream);
     },
     cuStreamCopyAttributes(dst: CUstream, src: CUstream): void {
       const r = raw.cuStreamCopyAttributes(dst, src);
+      if (rt.guards) rt.check("cuStreamCopyAttributes");
       if (r !== 0) rt.fail(r, "cuStreamCopyAttributes", dst);
     },
-    cuStreamGetAttribute(hStream: CUstream, attr: CUstreamAttrID, value_out: PointerLike): void {
-      const r = raw.cuStreamGetAttribute(hStream, attr, rt.ptr(value_out));
+    cuStreamGetAttribute(hStream: CUstream, attr: CUstreamAttrID, value_out?: CUlaunchAttributeValue_union): CUlaunchAttributeValue_union {
+      const $value_out = value_out === undefined ? rt.record(CUlaunchAttributeValue_union) : rt.expect(value_out, CUlaunchAttributeValue_union, "cuStreamGetAttribute", "value_out");
+      const r = raw.cuStreamGetAttribute(hStream, attr, $value_out.$pointer());
+      if (rt.guards) rt.check("cuStreamGetAttribute");
       if (r !== 0) rt.fail(r, "cuStreamGetAttribute", hStream);
+      return $value_out;
     },
     cuStreamSetAttribute(hStream: CUstream, attr: CUstreamAttrID, value: PointerLike): void {
-      const r = raw.cuStreamSetAttribute(hStream, attr, rt.ptr(value));
+      const r = raw.cuStreamSetAttribute(hStream, attr, rt.ptr(rt.expect(value, CUlaunchAttributeValue_union, "cuStreamSetAttribute", "value")));
+      if (rt.guards) rt.check("cuStreamSetAttribute");
       if (r !== 0) rt.fail(r, "cuStreamSetAttribute", hStream);
     },
     cuEventCreate(Flags: number): CUevent {
       const r = raw.cuEventCreate(o0, Flags);
+      if (rt.guards) rt.check("cuEventCreate");
       if (r !== 0) rt.fail(r, "cuEventCreate");
       return rt.readPointer(0) as CUevent;
     },
     cuEventRecord(hEvent: CUevent, hStream: CUstream): void {
       const r = raw.cuEventRecord(hEvent, hStream);
+      if (rt.guards) rt.check("cuEventRecord");
       if (r !== 0) rt.fail(r, "cuEventRecord", hEvent);
     },
     cuEventRecordWithFlags(hEvent: CUevent, hStream: CUstream, flags: number): void {
       const r = raw.cuEventRecordWithFlags(hEvent, hStream, flags);
+      if (rt.guards) rt.check("cuEventRecordWithFlags");
       if (r !== 0) rt.fail(r, "cuEventRecordWithFlags", hEvent);
     },
     cuEventQuery(hEvent: CUevent): CUresult {
       const r = raw.cuEventQuery(hEvent);
+      if (rt.guards) rt.check("cuEventQuery");
       if (r !== 0 && r !== 600) rt.fail(r, "cuEventQuery", hEvent);
       return r;
     },
     cuEventSynchronize(hEvent: CUevent): void {
       const r = raw.cuEventSynchronize(hEvent);
+      if (rt.guards) rt.check("cuEventSynchronize");
       if (r !== 0) rt.fail(r, "cuEventSynchronize", hEvent);
     },
     cuEventDestroy(hEvent: CUevent): void {
       const r = raw.cuEventDestroy(hEvent);
+      if (rt.guards) rt.check("cuEventDestroy");
       if (r !== 0) rt.fail(r, "cuEventDestroy", hEvent);
     },
     cuEventElapsedTime(hStart: CUevent, hEnd: CUevent): number {
       const r = raw.cuEventElapsedTime(o0, hStart, hEnd);
+      if (rt.guards) rt.check("cuEventElapsedTime");
       if (r !== 0) rt.fail(r, "cuEventElapsedTime");
       return f32[0]!;
     },
     cuImportExternalMemory(memHandleDesc: PointerLike): CUexternalMemory {
-      const r = raw.cuImportExternalMemory(o0, rt.ptr(memHandleDesc));
+      const r = raw.cuImportExternalMemory(o0, rt.ptr(rt.expect(memHandleDesc, CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st, "cuImportExternalMemory", "memHandleDesc")));
+      if (rt.guards) rt.check("cuImportExternalMemory");
       if (r !== 0) rt.fail(r, "cuImportExternalMemory");
       return rt.readPointer(0) as CUexternalMemory;
     },
     cuExternalMemoryGetMappedBuffer(extMem: CUexternalMemory, bufferDesc: PointerLike): CUdeviceptr {
-      const r = raw.cuExternalMemoryGetMappedBuffer(o0, extMem, rt.ptr(bufferDesc));
+      const r = raw.cuExternalMemoryGetMappedBuffer(o0, extMem, rt.ptr(rt.expect(bufferDesc, CUDA_EXTERNAL_MEMORY_BUFFER_DESC_st, "cuExternalMemoryGetMappedBuffer", "bufferDesc")));
+      if (rt.guards) rt.check("cuExternalMemoryGetMappedBuffer");
       if (r !== 0) rt.fail(r, "cuExternalMemoryGetMappedBuffer");
       return u64[0]! as CUdeviceptr;
     },
     cuExternalMemoryGetMappedMipmappedArray(extMem: CUexternalMemory, mipmapDesc: PointerLike): CUmipmappedArray {
-      const r = raw.cuExternalMemoryGetMappedMipmappedArray(o0, extMem, rt.ptr(mipmapDesc));
+      const r = raw.cuExternalMemoryGetMappedMipmappedArray(o0, extMem, rt.ptr(rt.expect(mipmapDesc, CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_st, "cuExternalMemoryGetMappedMipmappedArray", "mipmapDesc")));
+      if (rt.guards) rt.check("cuExternalMemoryGetMappedMipmappedArray");
       if (r !== 0) rt.fail(r, "cuExternalMemoryGetMappedMipmappedArray");
       return rt.readPointer(0) as CUmipmappedArray;
     },
     cuDestroyExternalMemory(extMem: CUexternalMemory): void {
       const r = raw.cuDestroyExternalMemory(extMem);
+      if (rt.guards) rt.check("cuDestroyExternalMemory");
       if (r !== 0) rt.fail(r, "cuDestroyExternalMemory", extMem);
     },
     cuImportExternalSemaphore(semHandleDesc: PointerLike): CUexternalSemaphore {
-      const r = raw.cuImportExternalSemaphore(o0, rt.ptr(semHandleDesc));
+      const r = raw.cuImportExternalSemaphore(o0, rt.ptr(rt.expect(semHandleDesc, CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st, "cuImportExternalSemaphore", "semHandleDesc")));
+      if (rt.guards) rt.check("cuImportExternalSemaphore");
       if (r !== 0) rt.fail(r, "cuImportExternalSemaphore");
       return rt.readPointer(0) as CUexternalSemaphore;
     },
     cuSignalExternalSemaphoresAsync(extSemArray: PointerLike, paramsArray: PointerLike, numExtSems: number, stream: CUstream): void {
-      const r = raw.cuSignalExternalSemaphoresAsync(rt.ptr(extSemArray), rt.ptr(paramsArray), numExtSems, stream);
+      const r = raw.cuSignalExternalSemaphoresAsync(rt.ptr(extSemArray), rt.ptr(rt.expect(paramsArray, CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st, "cuSignalExternalSemaphoresAsync", "paramsArray")), numExtSems, stream);
+      if (rt.guards) rt.check("cuSignalExternalSemaphoresAsync");
       if (r !== 0) rt.fail(r, "cuSignalExternalSemaphoresAsync");
     },
     cuWaitExternalSemaphoresAsync(extSemArray: PointerLike, paramsArray: PointerLike, numExtSems: number, stream: CUstream): void {
-      const r = raw.cuWaitExternalSemaphoresAsync(rt.ptr(extSemArray), rt.ptr(paramsArray), numExtSems, stream);
+      const r = raw.cuWaitExternalSemaphoresAsync(rt.ptr(extSemArray), rt.ptr(rt.expect(paramsArray, CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st, "cuWaitExternalSemaphoresAsync", "paramsArray")), numExtSems, stream);
+      if (rt.guards) rt.check("cuWaitExternalSemaphoresAsync");
       if (r !== 0) rt.fail(r, "cuWaitExternalSemaphoresAsync");
     },
     cuDestroyExternalSemaphore(extSem: CUexternalSemaphore): void {
       const r = raw.cuDestroyExternalSemaphore(extSem);
+      if (rt.guards) rt.check("cuDestroyExternalSemaphore");
       if (r !== 0) rt.fail(r, "cuDestroyExternalSemaphore", extSem);
     },
     cuStreamWaitValue32(stream: CUstream, addr: CUdeviceptr, value: cuuint32_t, flags: number): void {
       const r = raw.cuStreamWaitValue32(stream, addr, value, flags);
+      if (rt.guards) rt.check("cuStreamWaitValue32");
       if (r !== 0) rt.fail(r, "cuStreamWaitValue32", stream);
     },
     cuStreamWaitValue64(stream: CUstream, addr: CUdeviceptr, value: cuuint64_t, flags: number): void {
       const r = raw.cuStreamWaitValue64(stream, addr, value, flags);
+      if (rt.guards) rt.check("cuStreamWaitValue64");
       if (r !== 0) rt.fail(r, "cuStreamWaitValue64", stream);
     },
     cuStreamWriteValue32(stream: CUstream, addr: CUdeviceptr, value: cuuint32_t, flags: number): void {
       const r = raw.cuStreamWriteValue32(stream, addr, value, flags);
+      if (rt.guards) rt.check("cuStreamWriteValue32");
       if (r !== 0) rt.fail(r, "cuStreamWriteValue32", stream);
     },
     cuStreamWriteValue64(stream: CUstream, addr: CUdeviceptr, value: cuuint64_t, flags: number): void {
       const r = raw.cuStreamWriteValue64(stream, addr, value, flags);
+      if (rt.guards) rt.check("cuStreamWriteValue64");
       if (r !== 0) rt.fail(r, "cuStreamWriteValue64", stream);
     },
     cuStreamBatchMemOp(stream: CUstream, count: number, paramArray: PointerLike, flags: number): void {
-      const r = raw.cuStreamBatchMemOp(stream, count, rt.ptr(paramArray), flags);
+      const r = raw.cuStreamBatchMemOp(stream, count, rt.ptr(rt.expect(paramArray, CUstreamBatchMemOpParams_union, "cuStreamBatchMemOp", "paramArray")), flags);
+      if (rt.guards) rt.check("cuStreamBatchMemOp");
       if (r !== 0) rt.fail(r, "cuStreamBatchMemOp", stream);
     },
     cuFuncGetAttribute(attrib: CUfunction_attribute, hfunc: CUfunction): number {
       const r = raw.cuFuncGetAttribute(o0, attrib, hfunc);
+      if (rt.guards) rt.check("cuFuncGetAttribute");
       if (r !== 0) rt.fail(r, "cuFuncGetAttribute");
       return i32[0]!;
     },
     cuFuncSetAttribute(hfunc: CUfunction, attrib: CUfunction_attribute, value: number): void {
       const r = raw.cuFuncSetAttribute(hfunc, attrib, value);
+      if (rt.guards) rt.check("cuFuncSetAttribute");
       if (r !== 0) rt.fail(r, "cuFuncSetAttribute", hfunc);
     },
     cuFuncSetCacheConfig(hfunc: CUfunction, config: CUfunc_cache): void {
       const r = raw.cuFuncSetCacheConfig(hfunc, config);
+      if (rt.guards) rt.check("cuFuncSetCacheConfig");
       if (r !== 0) rt.fail(r, "cuFuncSetCacheConfig", hfunc);
     },
     cuFuncGetModule(hfunc: CUfunction): CUmodule {
       const r = raw.cuFuncGetModule(o0, hfunc);
+      if (rt.guards) rt.check("cuFuncGetModule");
       if (r !== 0) rt.fail(r, "cuFuncGetModule");
       return rt.readPointer(0) as CUmodule;
     },
     cuFuncGetName(hfunc: CUfunction): string | null {
       const r = raw.cuFuncGetName(o0, hfunc);
+      if (rt.guards) rt.check("cuFuncGetName");
       if (r !== 0) rt.fail(r, "cuFuncGetName");
       return rt.readString(0);
     },
     cuFuncGetParamInfo(func: CUfunction, paramIndex: bigint | number): [paramOffset: bigint, paramSize: bigint] {
       const r = raw.cuFuncGetParamInfo(func, paramIndex, o0, o1);
+      if (rt.guards) rt.check("cuFuncGetParamInfo");
       if (r !== 0) rt.fail(r, "cuFuncGetParamInfo", func);
       return [u64[0]!, u64[1]!];
     },
     cuFuncIsLoaded(function_: CUfunction): CUfunctionLoadingState {
       const r = raw.cuFuncIsLoaded(o0, function_);
+      if (rt.guards) rt.check("cuFuncIsLoaded");
       if (r !== 0) rt.fail(r, "cuFuncIsLoaded");
       return u32[0]! as CUfunctionLoadingState;
     },
     cuFuncLoad(function_: CUfunction): void {
       const r = raw.cuFuncLoad(function_);
+      if (rt.guards) rt.check("cuFuncLoad");
       if (r !== 0) rt.fail(r, "cuFuncLoad", function_);
     },
     cuLaunchKernel(f: CUfunction, gridDimX: number, gridDimY: number, gridDimZ: number, blockDimX: number, blockDimY: number, blockDimZ: number, sharedMemBytes: number, hStream: CUstream, kernelParams: PointerLike, extra: PointerLike): void {
       const r = raw.cuLaunchKernel(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, rt.ptr(kernelParams), rt.ptr(extra));
+      if (rt.guards) rt.check("cuLaunchKernel");
       if (r !== 0) rt.fail(r, "cuLaunchKernel", f);
     },
     cuLaunchKernelEx(config: PointerLike, f: CUfunction, kernelParams: PointerLike, extra: PointerLike): void {
-      const r = raw.cuLaunchKernelEx(rt.ptr(config), f, rt.ptr(kernelParams), rt.ptr(extra));
+      const r = raw.cuLaunchKernelEx(rt.ptr(rt.expect(config, CUlaunchConfig_st, "cuLaunchKernelEx", "config")), f, rt.ptr(kernelParams), rt.ptr(extra));
+      if (rt.guards) rt.check("cuLaunchKernelEx");
       if (r !== 0) rt.fail(r, "cuLaunchKernelEx");
     },
     cuLaunchCooperativeKernel(f: CUfunction, gridDimX: number, gridDimY: number, gridDimZ: number, blockDimX: number, blockDimY: number, blockDimZ: number, sharedMemBytes: number, hStream: CUstream, kernelParams: PointerLike): void {
       const r = raw.cuLaunchCooperativeKernel(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, rt.ptr(kernelParams));
+      if (rt.guards) rt.check("cuLaunchCooperativeKernel");
       if (r !== 0) rt.fail(r, "cuLaunchCooperativeKernel", f);
     },
     cuLaunchCooperativeKernelMultiDevice(launchParamsList: PointerLike, numDevices: number, flags: number): void {
-      const r = raw.cuLaunchCooperativeKernelMultiDevice(rt.ptr(launchParamsList), numDevices, flags);
+      rt.count(numDevices, "cuLaunchCooperativeKernelMultiDevice", "numDevices");
+      const r = raw.cuLaunchCooperativeKernelMultiDevice(rt.sized(launchParamsList, numDevices, 56, "cuLaunchCooperativeKernelMultiDevice", "launchParamsList", CUDA_LAUNCH_PARAMS_st), numDevices, flags);
+      if (rt.guards) rt.check("cuLaunchCooperativeKernelMultiDevice");
       if (r !== 0) rt.fail(r, "cuLaunchCooperativeKernelMultiDevice");
     },
     cuLaunchHostFunc(hStream: CUstream, fn: CUhostFn, userData: PointerLike): void {
       const r = raw.cuLaunchHostFunc(hStream, fn, rt.ptr(userData));
+      if (rt.guards) rt.check("cuLaunchHostFunc");
       if (r !== 0) rt.fail(r, "cuLaunchHostFunc", hStream);
     },
     cuFuncSetBlockShape(hfunc: CUfunction, x: number, y: number, z: number): void {
       const r = raw.cuFuncSetBlockShape(hfunc, x, y, z);
+      if (rt.guards) rt.check("cuFuncSetBlockShape");
       if (r !== 0) rt.fail(r, "cuFuncSetBlockShape", hfunc);
     },
     cuFuncSetSharedSize(hfunc: CUfunction, bytes: number): void {
       const r = raw.cuFuncSetSharedSize(hfunc, bytes);
+      if (rt.guards) rt.check("cuFuncSetSharedSize");
       if (r !== 0) rt.fail(r, "cuFuncSetSharedSize", hfunc);
     },
     cuParamSetSize(hfunc: CUfunction, numbytes: number): void {
       const r = raw.cuParamSetSize(hfunc, numbytes);
+      if (rt.guards) rt.check("cuParamSetSize");
       if (r !== 0) rt.fail(r, "cuParamSetSize", hfunc);
     },
     cuParamSeti(hfunc: CUfunction, offset: number, value: number): void {
       const r = raw.cuParamSeti(hfunc, offset, value);
+      if (rt.guards) rt.check("cuParamSeti");
       if (r !== 0) rt.fail(r, "cuParamSeti", hfunc);
     },
     cuParamSetf(hfunc: CUfunction, offset: number, value: number): void {
       const r = raw.cuParamSetf(hfunc, offset, value);
+      if (rt.guards) rt.check("cuParamSetf");
       if (r !== 0) rt.fail(r, "cuParamSetf", hfunc);
     },
     cuParamSetv(hfunc: CUfunction, offset: number, ptr: PointerLike, numbytes: number): void {
       const r = raw.cuParamSetv(hfunc, offset, rt.ptr(ptr), numbytes);
+      if (rt.guards) rt.check("cuParamSetv");
       if (r !== 0) rt.fail(r, "cuParamSetv", hfunc);
     },
     cuLaunch(f: CUfunction): void {
       const r = raw.cuLaunch(f);
+      if (rt.guards) rt.check("cuLaunch");
       if (r !== 0) rt.fail(r, "cuLaunch", f);
     },
     cuLaunchGrid(f: CUfunction, grid_width: number, grid_height: number): void {
       const r = raw.cuLaunchGrid(f, grid_width, grid_height);
+      if (rt.guards) rt.check("cuLaunchGrid");
       if (r !== 0) rt.fail(r, "cuLaunchGrid", f);
     },
     cuLaunchGridAsync(f: CUfunction, grid_width: number, grid_height: number, hStream: CUstream): void {
       const r = raw.cuLaunchGridAsync(f, grid_width, grid_height, hStream);
+      if (rt.guards) rt.check("cuLaunchGridAsync");
       if (r !== 0) rt.fail(r, "cuLaunchGridAsync", f);
     },
     cuParamSetTexRef(hfunc: CUfunction, texunit: number, hTexRef: CUtexref): void {
       const r = raw.cuParamSetTexRef(hfunc, texunit, hTexRef);
+      if (rt.guards) rt.check("cuParamSetTexRef");
       if (r !== 0) rt.fail(r, "cuParamSetTexRef", hfunc);
     },
     cuFuncSetSharedMemConfig(hfunc: CUfunction, config: CUsharedconfig): void {
       const r = raw.cuFuncSetSharedMemConfig(hfunc, config);
+      if (rt.guards) rt.check("cuFuncSetSharedMemConfig");
       if (r !== 0) rt.fail(r, "cuFuncSetSharedMemConfig", hfunc);
     },
     cuGraphCreate(flags: number): CUgraph {
       const r = raw.cuGraphCreate(o0, flags);
+      if (rt.guards) rt.check("cuGraphCreate");
       if (r !== 0) rt.fail(r, "cuGraphCreate");
       return rt.readPointer(0) as CUgraph;
     },
     cuGraphAddKernelNode(hGraph: CUgraph, dependencies: PointerLike, numDependencies: bigint | number, nodeParams: PointerLike): CUgraphNode {
-      const r = raw.cuGraphAddKernelNode(o0, hGraph, rt.ptr(dependencies), numDependencies, rt.ptr(nodeParams));
+      rt.count(numDependencies, "cuGraphAddKernelNode", "numDependencies");
+      const r = raw.cuGraphAddKernelNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, "cuGraphAddKernelNode", "dependencies"), numDependencies, rt.ptr(rt.expect(nodeParams, CUDA_KERNEL_NODE_PARAMS_v2_st, "cuGraphAddKernelNode", "nodeParams")));
+      if (rt.guards) rt.check("cuGraphAddKernelNode");
       if (r !== 0) rt.fail(r, "cuGraphAddKernelNode");
       return rt.readPointer(0) as CUgraphNode;
     },
-    cuGraphKernelNodeGetParams(hNode: CUgraphNode): CUDA_KERNEL_NODE_PARAMS_v2_st {
-      const nodeParams = new CUDA_KERNEL_NODE_PARAMS_v2_st();
-      const r = raw.cuGraphKernelNodeGetParams(hNode, nodeParams.$pointer());
+    cuGraphKernelNodeGetParams(hNode: CUgraphNode, nodeParams?: CUDA_KERNEL_NODE_PARAMS_v2_st): CUDA_KERNEL_NODE_PARAMS_v2_st {
+      const $nodeParams = nodeParams === undefined ? rt.record(CUDA_KERNEL_NODE_PARAMS_v2_st) : rt.expect(nodeParams, CUDA_KERNEL_NODE_PARAMS_v2_st, "cuGraphKernelNodeGetParams", "nodeParams");
+      const r = raw.cuGraphKernelNodeGetParams(hNode, $nodeParams.$pointer());
+      if (rt.guards) rt.check("cuGraphKernelNodeGetParams");
       if (r !== 0) rt.fail(r, "cuGraphKernelNodeGetParams", hNode);
-      return nodeParams;
+      return $nodeParams;
     },
     cuGraphKernelNodeSetParams(hNode: CUgraphNode, nodeParams: PointerLike): void {
-      const r = raw.cuGraphKernelNodeSetParams(hNode, rt.ptr(nodeParams));
+      const r = raw.cuGraphKernelNodeSetParams(hNode, rt.ptr(rt.expect(nodeParams, CUDA_KERNEL_NODE_PARAMS_v2_st, "cuGraphKernelNodeSetParams", "nodeParams")));
+      if (rt.guards) rt.check("cuGraphKernelNodeSetParams");
       if (r !== 0) rt.fail(r, "cuGraphKernelNodeSetParams", hNode);
     },
     cuGraphAddMemcpyNode(hGraph: CUgraph, dependencies: PointerLike, numDependencies: bigint | number, copyParams: PointerLike, ctx: CUcontext): CUgraphNode {
-      const r = raw.cuGraphAddMemcpyNode(o0, hGraph, rt.ptr(dependencies), numDependencies, rt.ptr(copyParams), ctx);
+      rt.count(numDependencies, "cuGraphAddMemcpyNode", "numDependencies");
+      const r = raw.cuGraphAddMemcpyNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, "cuGraphAddMemcpyNode", "dependencies"), numDependencies, rt.ptr(rt.expect(copyParams, CUDA_MEMCPY3D_st, "cuGraphAddMemcpyNode", "copyParams")), ctx);
+      if (rt.guards) rt.check("cuGraphAddMemcpyNode");
       if (r !== 0) rt.fail(r, "cuGraphAddMemcpyNode");
       return rt.readPointer(0) as CUgraphNode;
     },
-    cuGraphMemcpyNodeGetParams(hNode: CUgraphNode): CUDA_MEMCPY3D_st {
-      const nodeParams = new CUDA_MEMCPY3D_st();
-      const r = raw.cuGraphMemcpyNodeGetParams(hNode, nodeParams.$pointer());
+    cuGraphMemcpyNodeGetParams(hNode: CUgraphNode, nodeParams?: CUDA_MEMCPY3D_st): CUDA_MEMCPY3D_st {
+      const $nodeParams = nodeParams === undefined ? rt.record(CUDA_MEMCPY3D_st) : rt.expect(nodeParams, CUDA_MEMCPY3D_st, "cuGraphMemcpyNodeGetParams", "nodeParams");
+      const r = raw.cuGraphMemcpyNodeGetParams(hNode, $nodeParams.$pointer());
+      if (rt.guards) rt.check("cuGraphMemcpyNodeGetParams");
       if (r !== 0) rt.fail(r, "cuGraphMemcpyNodeGetParams", hNode);
-      return nodeParams;
+      return $nodeParams;
     },
     cuGraphMemcpyNodeSetParams(hNode: CUgraphNode, nodeParams: PointerLike): void {
-      const r = raw.cuGraphMemcpyNodeSetParams(hNode, rt.ptr(nodeParams));
+      const r = raw.cuGraphMemcpyNodeSetParams(hNode, rt.ptr(rt.expect(nodeParams, CUDA_MEMCPY3D_st, "cuGraphMemcpyNodeSetParams", "nodeParams")));
+      if (rt.guards) rt.check("cuGraphMemcpyNodeSetParams");
       if (r !== 0) rt.fail(r, "cuGraphMemcpyNodeSetParams", hNode);
     },
     cuGraphAddMemsetNode(hGraph: CUgraph, dependencies: PointerLike, numDependencies: bigint | number, memsetParams: PointerLike, ctx: CUcontext): CUgraphNode {
-      const r = raw.cuGraphAddMemsetNode(o0, hGraph, rt.ptr(dependencies), numDependencies, rt.ptr(memsetParams), ctx);
+      rt.count(numDependencies, "cuGraphAddMemsetNode", "numDependencies");
+      const r = raw.cuGraphAddMemsetNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, "cuGraphAddMemsetNode", "dependencies"), numDependencies, rt.ptr(rt.expect(memsetParams, CUDA_MEMSET_NODE_PARAMS_st, "cuGraphAddMemsetNode", "memsetParams")), ctx);
+      if (rt.guards) rt.check("cuGraphAddMemsetNode");
       if (r !== 0) rt.fail(r, "cuGraphAddMemsetNode");
       return rt.readPointer(0) as CUgraphNode;
     },
-    cuGraphMemsetNodeGetParams(hNode: CUgraphNode): CUDA_MEMSET_NODE_PARAMS_st {
-      const nodeParams = new CUDA_MEMSET_NODE_PARAMS_st();
-      const r = raw.cuGraphMemsetNodeGetParams(hNode, nodeParams.$pointer());
+    cuGraphMemsetNodeGetParams(hNode: CUgraphNode, nodeParams?: CUDA_MEMSET_NODE_PARAMS_st): CUDA_MEMSET_NODE_PARAMS_st {
+      const $nodeParams = nodeParams === undefined ? rt.record(CUDA_MEMSET_NODE_PARAMS_st) : rt.expect(nodeParams, CUDA_MEMSET_NODE_PARAMS_st, "cuGraphMemsetNodeGetParams", "nodeParams");
+      const r = raw.cuGraphMemsetNodeGetParams(hNode, $nodeParams.$pointer());
+      if (rt.guards) rt.check("cuGraphMemsetNodeGetParams");
       if (r !== 0) rt.fail(r, "cuGraphMemsetNodeGetParams", hNode);
-      return nodeParams;
+      return $nodeParams;
     },
     cuGraphMemsetNodeSetParams(hNode: CUgraphNode, nodeParams: PointerLike): void {
-      const r = raw.cuGraphMemsetNodeSetParams(hNode, rt.ptr(nodeParams));
+      const r = raw.cuGraphMemsetNodeSetParams(hNode, rt.ptr(rt.expect(nodeParams, CUDA_MEMSET_NODE_PARAMS_st, "cuGraphMemsetNodeSetParams", "nodeParams")));
+      if (rt.guards) rt.check("cuGraphMemsetNodeSetParams");
       if (r !== 0) rt.fail(r, "cuGraphMemsetNodeSetParams", hNode);
     },
     cuGraphAddHostNode(hGraph: CUgraph, dependencies: PointerLike, numDependencies: bigint | number, nodeParams: PointerLike): CUgraphNode {
-      const r = raw.cuGraphAddHostNode(o0, hGraph, rt.ptr(dependencies), numDependencies, rt.ptr(nodeParams));
+      rt.count(numDependencies, "cuGraphAddHostNode", "numDependencies");
+      const r = raw.cuGraphAddHostNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, "cuGraphAddHostNode", "dependencies"), numDependencies, rt.ptr(rt.expect(nodeParams, CUDA_HOST_NODE_PARAMS_st, "cuGraphAddHostNode", "nodeParams")));
+      if (rt.guards) rt.check("cuGraphAddHostNode");
       if (r !== 0) rt.fail(r, "cuGraphAddHostNode");
       return rt.readPointer(0) as CUgraphNode;
     },
-    cuGraphHostNodeGetParams(hNode: CUgraphNode): CUDA_HOST_NODE_PARAMS_st {
-      const nodeParams = new CUDA_HOST_NODE_PARAMS_st();
-      const r = raw.cuGraphHostNodeGetParams(hNode, nodeParams.$pointer());
+    cuGraphHostNodeGetParams(hNode: CUgraphNode, nodeParams?: CUDA_HOST_NODE_PARAMS_st): CUDA_HOST_NODE_PARAMS_st {
+      const $nodeParams = nodeParams === undefined ? rt.record(CUDA_HOST_NODE_PARAMS_st) : rt.expect(nodeParams, CUDA_HOST_NODE_PARAMS_st, "cuGraphHostNodeGetParams", "nodeParams");
+      const r = raw.cuGraphHostNodeGetParams(hNode, $nodeParams.$pointer());
+      if (rt.guards) rt.check("cuGraphHostNodeGetParams");
       if (r !== 0) rt.fail(r, "cuGraphHostNodeGetParams", hNode);
-      return nodeParams;
+      return $nodeParams;
     },
     cuGraphHostNodeSetParams(hNode: CUgraphNode, nodeParams: PointerLike): void {
-      const r = raw.cuGraphHostNodeSetParams(hNode, rt.ptr(nodeParams));
+      const r = raw.cuGraphHostNodeSetParams(hNode, rt.ptr(rt.expect(nodeParams, CUDA_HOST_NODE_PARAMS_st, "cuGraphHostNodeSetParams", "nodeParams")));
+      if (rt.guards) rt.check("cuGraphHostNodeSetParams");
       if (r !== 0) rt.fail(r, "cuGraphHostNodeSetParams", hNode);
     },
     cuGraphAddChildGraphNode(hGraph: CUgraph, dependencies: PointerLike, numDependencies: bigint | number, childGraph: CUgraph): CUgraphNode {
-      const r = raw.cuGraphAddChildGraphNode(o0, hGraph, rt.ptr(dependencies), numDependencies, childGraph);
+      rt.count(numDependencies, "cuGraphAddChildGraphNode", "numDependencies");
+      const r = raw.cuGraphAddChildGraphNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, "cuGraphAddChildGraphNode", "dependencies"), numDependencies, childGraph);
+      if (rt.guards) rt.check("cuGraphAddChildGraphNode");
       if (r !== 0) rt.fail(r, "cuGraphAddChildGraphNode");
       return rt.readPointer(0) as CUgraphNode;
     },
     cuGraphChildGraphNodeGetGraph(hNode: CUgraphNode): CUgraph {
       const r = raw.cuGraphChildGraphNodeGetGraph(hNode, o0);
+      if (rt.guards) rt.check("cuGraphChildGraphNodeGetGraph");
       if (r !== 0) rt.fail(r, "cuGraphChildGraphNodeGetGraph", hNode);
       return rt.readPointer(0) as CUgraph;
     },
     cuGraphAddEmptyNode(hGraph: CUgraph, dependencies: PointerLike, numDependencies: bigint | number): CUgraphNode {
-      const r = raw.cuGraphAddEmptyNode(o0, hGraph, rt.ptr(dependencies), numDependencies);
+      rt.count(numDependencies, "cuGraphAddEmptyNode", "numDependencies");
+      const r = raw.cuGraphAddEmptyNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, "cuGraphAddEmptyNode", "dependencies"), numDependencies);
+      if (rt.guards) rt.check("cuGraphAddEmptyNode");
       if (r !== 0) rt.fail(r, "cuGraphAddEmptyNode");
       return rt.readPointer(0) as CUgraphNode;
     },
     cuGraphAddEventRecordNode(hGraph: CUgraph, dependencies: PointerLike, numDependencies: bigint | number, event: CUevent): CUgraphNode {
-      const r = raw.cuGraphAddEventRecordNode(o0, hGraph, rt.ptr(dependencies), numDependencies, event);
+      rt.count(numDependencies, "cuGraphAddEventRecordNode", "numDependencies");
+      const r = raw.cuGraphAddEventRecordNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, "cuGraphAddEventRecordNode", "dependencies"), numDependencies, event);
+      if (rt.guards) rt.check("cuGraphAddEventRecordNode");
       if (r !== 0) rt.fail(r, "cuGraphAddEventRecordNode");
       return rt.readPointer(0) as CUgraphNode;
     },
     cuGraphEventRecordNodeGetEvent(hNode: CUgraphNode): CUevent {
       const r = raw.cuGraphEventRecordNodeGetEvent(hNode, o0);
+      if (rt.guards) rt.check("cuGraphEventRecordNodeGetEvent");
       if (r !== 0) rt.fail(r, "cuGraphEventRecordNodeGetEvent", hNode);
       return rt.readPointer(0) as CUevent;
     },
     cuGraphEventRecordNodeSetEvent(hNode: CUgraphNode, event: CUevent): void {
       const r = raw.cuGraphEventRecordNodeSetEvent(hNode, event);
+      if (rt.guards) rt.check("cuGraphEventRecordNodeSetEvent");
       if (r !== 0) rt.fail(r, "cuGraphEventRecordNodeSetEvent", hNode);
     },
     cuGraphAddEventWaitNode(hGraph: CUgraph, dependencies: PointerLike, numDependencies: bigint | number, event: CUevent): CUgraphNode {
-      const r = raw.cuGraphAddEventWaitNode(o0, hGraph, rt.ptr(dependencies), numDependencies, event);
+      rt.count(numDependencies, "cuGraphAddEventWaitNode", "numDependencies");
+      const r = raw.cuGraphAddEventWaitNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, "cuGraphAddEventWaitNode", "dependencies"), numDependencies, event);
+      if (rt.guards) rt.check("cuGraphAddEventWaitNode");
       if (r !== 0) rt.fail(r, "cuGraphAddEventWaitNode");
       return rt.readPointer(0) as CUgraphNode;
     },
     cuGraphEventWaitNodeGetEvent(hNode: CUgraphNode): CUevent {
       const r = raw.cuGraphEventWaitNodeGetEvent(hNode, o0);
+      if (rt.guards) rt.check("cuGraphEventWaitNodeGetEvent");
       if (r !== 0) rt.fail(r, "cuGraphEventWaitNodeGetEvent", hNode);
       return rt.readPointer(0) as CUevent;
     },
     cuGraphEventWaitNodeSetEvent(hNode: CUgraphNode, event: CUevent): void {
       const r = raw.cuGraphEventWaitNodeSetEvent(hNode, event);
+      if (rt.guards) rt.check("cuGraphEventWaitNodeSetEvent");
       if (r !== 0) rt.fail(r, "cuGraphEventWaitNodeSetEvent", hNode);
     },
     cuGraphAddExternalSemaphoresSignalNode(hGraph: CUgraph, dependencies: PointerLike, numDependencies: bigint | number, nodeParams: PointerLike): CUgraphNode {
-      const r = raw.cuGraphAddExternalSemaphoresSignalNode(o0, hGraph, rt.ptr(dependencies), numDependencies, rt.ptr(nodeParams));
+      rt.count(numDependencies, "cuGraphAddExternalSemaphoresSignalNode", "numDependencies");
+      const r = raw.cuGraphAddExternalSemaphoresSignalNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, "cuGraphAddExternalSemaphoresSignalNode", "dependencies"), numDependencies, rt.ptr(rt.expect(nodeParams, CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st, "cuGraphAddExternalSemaphoresSignalNode", "nodeParams")));
+      if (rt.guards) rt.check("cuGraphAddExternalSemaphoresSignalNode");
       if (r !== 0) rt.fail(r, "cuGraphAddExternalSemaphoresSignalNode");
       return rt.readPointer(0) as CUgraphNode;
     },
-    cuGraphExternalSemaphoresSignalNodeGetParams(hNode: CUgraphNode): CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st {
-      const params_out = new CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st();
-      const r = raw.cuGraphExternalSemaphoresSignalNodeGetParams(hNode, params_out.$pointer());
+    cuGraphExternalSemaphoresSignalNodeGetParams(hNode: CUgraphNode, params_out?: CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st): CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st {
+      const $params_out = params_out === undefined ? rt.record(CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st) : rt.expect(params_out, CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st, "cuGraphExternalSemaphoresSignalNodeGetParams", "params_out");
+      const r = raw.cuGraphExternalSemaphoresSignalNodeGetParams(hNode, $params_out.$pointer());
+      if (rt.guards) rt.check("cuGraphExternalSemaphoresSignalNodeGetParams");
       if (r !== 0) rt.fail(r, "cuGraphExternalSemaphoresSignalNodeGetParams", hNode);
-      return params_out;
+      return $params_out;
     },
     cuGraphExternalSemaphoresSignalNodeSetParams(hNode: CUgraphNode, nodeParams: PointerLike): void {
-      const r = raw.cuGraphExternalSemaphoresSignalNodeSetParams(hNode, rt.ptr(nodeParams));
+      const r = raw.cuGraphExternalSemaphoresSignalNodeSetParams(hNode, rt.ptr(rt.expect(nodeParams, CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st, "cuGraphExternalSemaphoresSignalNodeSetParams", "nodeParams")));
+      if (rt.guards) rt.check("cuGraphExternalSemaphoresSignalNodeSetParams");
       if (r !== 0) rt.fail(r, "cuGraphExternalSemaphoresSignalNodeSetParams", hNode);
     },
     cuGraphAddExternalSemaphoresWaitNode(hGraph: CUgraph, dependencies: PointerLike, numDependencies: bigint | number, nodeParams: PointerLike): CUgraphNode {
-      const r = raw.cuGraphAddExternalSemaphoresWaitNode(o0, hGraph, rt.ptr(dependencies), numDependencies, rt.ptr(nodeParams));
+      rt.count(numDependencies, "cuGraphAddExternalSemaphoresWaitNode", "numDependencies");
+      const r = raw.cuGraphAddExternalSemaphoresWaitNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, "cuGraphAddExternalSemaphoresWaitNode", "dependencies"), numDependencies, rt.ptr(rt.expect(nodeParams, CUDA_EXT_SEM_WAIT_NODE_PARAMS_st, "cuGraphAddExternalSemaphoresWaitNode", "nodeParams")));
+      if (rt.guards) rt.check("cuGraphAddExternalSemaphoresWaitNode");
       if (r !== 0) rt.fail(r, "cuGraphAddExternalSemaphoresWaitNode");
       return rt.readPointer(0) as CUgraphNode;
     },
-    cuGraphExternalSemaphoresWaitNodeGetParams(hNode: CUgraphNode): CUDA_EXT_SEM_WAIT_NODE_PARAMS_st {
-      const params_out = new CUDA_EXT_SEM_WAIT_NODE_PARAMS_st();
-      const r = raw.cuGraphExternalSemaphoresWaitNodeGetParams(hNode, params_out.$pointer());
+    cuGraphExternalSemaphoresWaitNodeGetParams(hNode: CUgraphNode, params_out?: CUDA_EXT_SEM_WAIT_NODE_PARAMS_st): CUDA_EXT_SEM_WAIT_NODE_PARAMS_st {
+      const $params_out = params_out === undefined ? rt.record(CUDA_EXT_SEM_WAIT_NODE_PARAMS_st) : rt.expect(params_out, CUDA_EXT_SEM_WAIT_NODE_PARAMS_st, "cuGraphExternalSemaphoresWaitNodeGetParams", "params_out");
+      const r = raw.cuGraphExternalSemaphoresWaitNodeGetParams(hNode, $params_out.$pointer());
+      if (rt.guards) rt.check("cuGraphExternalSemaphoresWaitNodeGetParams");
       if (r !== 0) rt.fail(r, "cuGraphExternalSemaphoresWaitNodeGetParams", hNode);
-      return params_out;
+      return $params_out;
     },
     cuGraphExternalSemaphoresWaitNodeSetParams(hNode: CUgraphNode, nodeParams: PointerLike): void {
-      const r = raw.cuGraphExternalSemaphoresWaitNodeSetParams(hNode, rt.ptr(nodeParams));
+      const r = raw.cuGraphExternalSemaphoresWaitNodeSetParams(hNode, rt.ptr(rt.expect(nodeParams, CUDA_EXT_SEM_WAIT_NODE_PARAMS_st, "cuGraphExternalSemaphoresWaitNodeSetParams", "nodeParams")));
+      if (rt.guards) rt.check("cuGraphExternalSemaphoresWaitNodeSetParams");
       if (r !== 0) rt.fail(r, "cuGraphExternalSemaphoresWaitNodeSetParams", hNode);
     },
     cuGraphAddBatchMemOpNode(hGraph: CUgraph, dependencies: PointerLike, numDependencies: bigint | number, nodeParams: PointerLike): CUgraphNode {
-      const r = raw.cuGraphAddBatchMemOpNode(o0, hGraph, rt.ptr(dependencies), numDependencies, rt.ptr(nodeParams));
+      rt.count(numDependencies, "cuGraphAddBatchMemOpNode", "numDependencies");
+      const r = raw.cuGraphAddBatchMemOpNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, "cuGraphAddBatchMemOpNode", "dependencies"), numDependencies, rt.ptr(rt.expect(nodeParams, CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st, "cuGraphAddBatchMemOpNode", "nodeParams")));
+      if (rt.guards) rt.check("cuGraphAddBatchMemOpNode");
       if (r !== 0) rt.fail(r, "cuGraphAddBatchMemOpNode");
       return rt.readPointer(0) as CUgraphNode;
     },
-    cuGraphBatchMemOpNodeGetParams(hNode: CUgraphNode): CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st {
-      const nodeParams_out = new CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st();
-      const r = raw.cuGraphBatchMemOpNodeGetParams(hNode, nodeParams_out.$pointer());
+    cuGraphBatchMemOpNodeGetParams(hNode: CUgraphNode, nodeParams_out?: CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st): CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st {
+      const $nodeParams_out = nodeParams_out === undefined ? rt.record(CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st) : rt.expect(nodeParams_out, CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st, "cuGraphBatchMemOpNodeGetParams", "nodeParams_out");
+      const r = raw.cuGraphBatchMemOpNodeGetParams(hNode, $nodeParams_out.$pointer());
+      if (rt.guards) rt.check("cuGraphBatchMemOpNodeGetParams");
       if (r !== 0) rt.fail(r, "cuGraphBatchMemOpNodeGetParams", hNode);
-      return nodeParams_out;
+      return $nodeParams_out;
     },
     cuGraphBatchMemOpNodeSetParams(hNode: CUgraphNode, nodeParams: PointerLike): void {
-      const r = raw.cuGraphBatchMemOpNodeSetParams(hNode, rt.ptr(nodeParams));
+      const r = raw.cuGraphBatchMemOpNodeSetParams(hNode, rt.ptr(rt.expect(nodeParams, CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st, "cuGraphBatchMemOpNodeSetParams", "nodeParams")));
+      if (rt.guards) rt.check("cuGraphBatchMemOpNodeSetParams");
       if (r !== 0) rt.fail(r, "cuGraphBatchMemOpNodeSetParams", hNode);
     },
     cuGraphExecBatchMemOpNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, nodeParams: PointerLike): void {
-      const r = raw.cuGraphExecBatchMemOpNodeSetParams(hGraphExec, hNode, rt.ptr(nodeParams));
+      const r = raw.cuGraphExecBatchMemOpNodeSetParams(hGraphExec, hNode, rt.ptr(rt.expect(nodeParams, CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st, "cuGraphExecBatchMemOpNodeSetParams", "nodeParams")));
+      if (rt.guards) rt.check("cuGraphExecBatchMemOpNodeSetParams");
       if (r !== 0) rt.fail(r, "cuGraphExecBatchMemOpNodeSetParams", hGraphExec);
     },
     cuGraphAddMemAllocNode(hGraph: CUgraph, dependencies: PointerLike, numDependencies: bigint | number, nodeParams: PointerLike): CUgraphNode {
-      const r = raw.cuGraphAddMemAllocNode(o0, hGraph, rt.ptr(dependencies), numDependencies, rt.ptr(nodeParams));
+      rt.count(numDependencies, "cuGraphAddMemAllocNode", "numDependencies");
+      const r = raw.cuGraphAddMemAllocNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, "cuGraphAddMemAllocNode", "dependencies"), numDependencies, rt.ptr(rt.expect(nodeParams, CUDA_MEM_ALLOC_NODE_PARAMS_v1_st, "cuGraphAddMemAllocNode", "nodeParams")));
+      if (rt.guards) rt.check("cuGraphAddMemAllocNode");
       if (r !== 0) rt.fail(r, "cuGraphAddMemAllocNode");
       return rt.readPointer(0) as CUgraphNode;
     },
-    cuGraphMemAllocNodeGetParams(hNode: CUgraphNode): CUDA_MEM_ALLOC_NODE_PARAMS_v1_st {
-      const params_out = new CUDA_MEM_ALLOC_NODE_PARAMS_v1_st();
-      const r = raw.cuGraphMemAllocNodeGetParams(hNode, params_out.$pointer());
+    cuGraphMemAllocNodeGetParams(hNode: CUgraphNode, params_out?: CUDA_MEM_ALLOC_NODE_PARAMS_v1_st): CUDA_MEM_ALLOC_NODE_PARAMS_v1_st {
+      const $params_out = params_out === undefined ? rt.record(CUDA_MEM_ALLOC_NODE_PARAMS_v1_st) : rt.expect(params_out, CUDA_MEM_ALLOC_NODE_PARAMS_v1_st, "cuGraphMemAllocNodeGetParams", "params_out");
+      const r = raw.cuGraphMemAllocNodeGetParams(hNode, $params_out.$pointer());
+      if (rt.guards) rt.check("cuGraphMemAllocNodeGetParams");
       if (r !== 0) rt.fail(r, "cuGraphMemAllocNodeGetParams", hNode);
-      return params_out;
+      return $params_out;
     },
     cuGraphAddMemFreeNode(hGraph: CUgraph, dependencies: PointerLike, numDependencies: bigint | number, dptr: CUdeviceptr): CUgraphNode {
-      const r = raw.cuGraphAddMemFreeNode(o0, hGraph, rt.ptr(dependencies), numDependencies, dptr);
+      rt.count(numDependencies, "cuGraphAddMemFreeNode", "numDependencies");
+      const r = raw.cuGraphAddMemFreeNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, "cuGraphAddMemFreeNode", "dependencies"), numDependencies, dptr);
+      if (rt.guards) rt.check("cuGraphAddMemFreeNode");
       if (r !== 0) rt.fail(r, "cuGraphAddMemFreeNode");
       return rt.readPointer(0) as CUgraphNode;
     },
     cuGraphMemFreeNodeGetParams(hNode: CUgraphNode): CUdeviceptr {
       const r = raw.cuGraphMemFreeNodeGetParams(hNode, o0);
+      if (rt.guards) rt.check("cuGraphMemFreeNodeGetParams");
       if (r !== 0) rt.fail(r, "cuGraphMemFreeNodeGetParams", hNode);
       return u64[0]! as CUdeviceptr;
     },
     cuDeviceGraphMemTrim(device: CUdevice): void {
       const r = raw.cuDeviceGraphMemTrim(device);
+      if (rt.guards) rt.check("cuDeviceGraphMemTrim");
       if (r !== 0) rt.fail(r, "cuDeviceGraphMemTrim");
     },
     cuDeviceGetGraphMemAttribute(device: CUdevice, attr: CUgraphMem_attribute, value: PointerLike): void {
       const r = raw.cuDeviceGetGraphMemAttribute(device, attr, rt.ptr(value));
+      if (rt.guards) rt.check("cuDeviceGetGraphMemAttribute");
       if (r !== 0) rt.fail(r, "cuDeviceGetGraphMemAttribute");
     },
     cuDeviceSetGraphMemAttribute(device: CUdevice, attr: CUgraphMem_attribute, value: PointerLike): void {
       const r = raw.cuDeviceSetGraphMemAttribute(device, attr, rt.ptr(value));
+      if (rt.guards) rt.check("cuDeviceSetGraphMemAttribute");
       if (r !== 0) rt.fail(r, "cuDeviceSetGraphMemAttribute");
     },
     cuGraphClone(originalGraph: CUgraph): CUgraph {
       const r = raw.cuGraphClone(o0, originalGraph);
+      if (rt.guards) rt.check("cuGraphClone");
       if (r !== 0) rt.fail(r, "cuGraphClone");
       return rt.readPointer(0) as CUgraph;
     },
     cuGraphNodeFindInClone(hOriginalNode: CUgraphNode, hClonedGraph: CUgraph): CUgraphNode {
       const r = raw.cuGraphNodeFindInClone(o0, hOriginalNode, hClonedGraph);
+      if (rt.guards) rt.check("cuGraphNodeFindInClone");
       if (r !== 0) rt.fail(r, "cuGraphNodeFindInClone");
       return rt.readPointer(0) as CUgraphNode;
     },
     cuGraphNodeGetType(hNode: CUgraphNode): CUgraphNodeType {
       const r = raw.cuGraphNodeGetType(hNode, o0);
+      if (rt.guards) rt.check("cuGraphNodeGetType");
       if (r !== 0) rt.fail(r, "cuGraphNodeGetType", hNode);
       return u32[0]! as CUgraphNodeType;
     },
-    cuGraphGetNodes(hGraph: CUgraph, nodes: PointerLike, numNodes: PointerLike): void {
-      const r = raw.cuGraphGetNodes(hGraph, rt.ptr(nodes), rt.ptr(numNodes));
-      if (r !== 0) rt.fail(r, "cuGraphGetNodes", hGraph);
+    cuGraphGetNodes(hGraph: CUgraph, numNodes?: number): CUgraphNode[] {
+      const a = rt.arrays("cuGraphGetNodes", A_cuGraphGetNodes, numNodes, (p) => raw.cuGraphGetNodes(hGraph, p[0]!, o0), hGraph);
+      return a[0] as CUgraphNode[];
     },
-    cuGraphGetRootNodes(hGraph: CUgraph, rootNodes: PointerLike, numRootNodes: PointerLike): void {
-      const r = raw.cuGraphGetRootNodes(hGraph, rt.ptr(rootNodes), rt.ptr(numRootNodes));
-      if (r !== 0) rt.fail(r, "cuGraphGetRootNodes", hGraph);
+    cuGraphGetRootNodes(hGraph: CUgraph, numRootNodes?: number): CUgraphNode[] {
+      const a = rt.arrays("cuGraphGetRootNodes", A_cuGraphGetRootNodes, numRootNodes, (p) => raw.cuGraphGetRootNodes(hGraph, p[0]!, o0), hGraph);
+      return a[0] as CUgraphNode[];
     },
-    cuGraphGetEdges(hGraph: CUgraph, from: PointerLike, to: PointerLike, edgeData: PointerLike, numEdges: PointerLike): void {
-      const r = raw.cuGraphGetEdges(hGraph, rt.ptr(from), rt.ptr(to), rt.ptr(edgeData), rt.ptr(numEdges));
-      if (r !== 0) rt.fail(r, "cuGraphGetEdges", hGraph);
+    cuGraphGetEdges(hGraph: CUgraph, numEdges?: number): [from: CUgraphNode[], to: CUgraphNode[], edgeData: CUgraphEdgeData_st[]] {
+      const a = rt.arrays("cuGraphGetEdges", A_cuGraphGetEdges, numEdges, (p) => raw.cuGraphGetEdges(hGraph, p[0]!, p[1]!, p[2]!, o0), hGraph);
+      return [a[0] as CUgraphNode[], a[1] as CUgraphNode[], a[2] as CUgraphEdgeData_st[]];
     },
-    cuGraphNodeGetDependencies(hNode: CUgraphNode, dependencies: PointerLike, edgeData: PointerLike, numDependencies: PointerLike): void {
-      const r = raw.cuGraphNodeGetDependencies(hNode, rt.ptr(dependencies), rt.ptr(edgeData), rt.ptr(numDependencies));
-      if (r !== 0) rt.fail(r, "cuGraphNodeGetDependencies", hNode);
+    cuGraphNodeGetDependencies(hNode: CUgraphNode, numDependencies?: number): [dependencies: CUgraphNode[], edgeData: CUgraphEdgeData_st[]] {
+      const a = rt.arrays("cuGraphNodeGetDependencies", A_cuGraphNodeGetDependencies, numDependencies, (p) => raw.cuGraphNodeGetDependencies(hNode, p[0]!, p[1]!, o0), hNode);
+      return [a[0] as CUgraphNode[], a[1] as CUgraphEdgeData_st[]];
     },
-    cuGraphNodeGetDependentNodes(hNode: CUgraphNode, dependentNodes: PointerLike, edgeData: PointerLike, numDependentNodes: PointerLike): void {
-      const r = raw.cuGraphNodeGetDependentNodes(hNode, rt.ptr(dependentNodes), rt.ptr(edgeData), rt.ptr(numDependentNodes));
-      if (r !== 0) rt.fail(r, "cuGraphNodeGetDependentNodes", hNode);
+    cuGraphNodeGetDependentNodes(hNode: CUgraphNode, numDependentNodes?: number): [dependentNodes: CUgraphNode[], edgeData: CUgraphEdgeData_st[]] {
+      const a = rt.arrays("cuGraphNodeGetDependentNodes", A_cuGraphNodeGetDependentNodes, numDependentNodes, (p) => raw.cuGraphNodeGetDependentNodes(hNode, p[0]!, p[1]!, o0), hNode);
+      return [a[0] as CUgraphNode[], a[1] as CUgraphEdgeData_st[]];
     },
     cuGraphAddDependencies(hGraph: CUgraph, from: PointerLike, to: PointerLike, edgeData: PointerLike, numDependencies: bigint | number): void {
-      const r = raw.cuGraphAddDependencies(hGraph, rt.ptr(from), rt.ptr(to), rt.ptr(edgeData), numDependencies);
+      const r = raw.cuGraphAddDependencies(hGraph, rt.ptr(from), rt.ptr(to), rt.ptr(rt.expect(edgeData, CUgraphEdgeData_st, "cuGraphAddDependencies", "edgeData")), numDependencies);
+      if (rt.guards) rt.check("cuGraphAddDependencies");
       if (r !== 0) rt.fail(r, "cuGraphAddDependencies", hGraph);
     },
     cuGraphRemoveDependencies(hGraph: CUgraph, from: PointerLike, to: PointerLike, edgeData: PointerLike, numDependencies: bigint | number): void {
-      const r = raw.cuGraphRemoveDependencies(hGraph, rt.ptr(from), rt.ptr(to), rt.ptr(edgeData), numDependencies);
+      const r = raw.cuGraphRemoveDependencies(hGraph, rt.ptr(from), rt.ptr(to), rt.ptr(rt.expect(edgeData, CUgraphEdgeData_st, "cuGraphRemoveDependencies", "edgeData")), numDependencies);
+      if (rt.guards) rt.check("cuGraphRemoveDependencies");
       if (r !== 0) rt.fail(r, "cuGraphRemoveDependencies", hGraph);
     },
     cuGraphDestroyNode(hNode: CUgraphNode): void {
       const r = raw.cuGraphDestroyNode(hNode);
+      if (rt.guards) rt.check("cuGraphDestroyNode");
       if (r !== 0) rt.fail(r, "cuGraphDestroyNode", hNode);
     },
     cuGraphInstantiate(hGraph: CUgraph, flags: bigint | number): CUgraphExec {
       const r = raw.cuGraphInstantiate(o0, hGraph, flags);
+      if (rt.guards) rt.check("cuGraphInstantiate");
       if (r !== 0) rt.fail(r, "cuGraphInstantiate");
       return rt.readPointer(0) as CUgraphExec;
     },
     cuGraphInstantiateWithFlags(hGraph: CUgraph, flags: bigint | number): CUgraphExec {
       const r = raw.cuGraphInstantiateWithFlags(o0, hGraph, flags);
+      if (rt.guards) rt.check("cuGraphInstantiateWithFlags");
       if (r !== 0) rt.fail(r, "cuGraphInstantiateWithFlags");
       return rt.readPointer(0) as CUgraphExec;
     },
     cuGraphInstantiateWithParams(hGraph: CUgraph, instantiateParams: PointerLike): CUgraphExec {
-      const r = raw.cuGraphInstantiateWithParams(o0, hGraph, rt.ptr(instantiateParams));
+      const r = raw.cuGraphInstantiateWithParams(o0, hGraph, rt.ptr(rt.expect(instantiateParams, CUDA_GRAPH_INSTANTIATE_PARAMS_st, "cuGraphInstantiateWithParams", "instantiateParams")));
+      if (rt.guards) rt.check("cuGraphInstantiateWithParams");
       if (r !== 0) rt.fail(r, "cuGraphInstantiateWithParams");
       return rt.readPointer(0) as CUgraphExec;
     },
     cuGraphExecGetFlags(hGraphExec: CUgraphExec): cuuint64_t {
       const r = raw.cuGraphExecGetFlags(hGraphExec, o0);
+      if (rt.guards) rt.check("cuGraphExecGetFlags");
       if (r !== 0) rt.fail(r, "cuGraphExecGetFlags", hGraphExec);
       return u64[0]! as cuuint64_t;
     },
     cuGraphExecKernelNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, nodeParams: PointerLike): void {
-      const r = raw.cuGraphExecKernelNodeSetParams(hGraphExec, hNode, rt.ptr(nodeParams));
+      const r = raw.cuGraphExecKernelNodeSetParams(hGraphExec, hNode, rt.ptr(rt.expect(nodeParams, CUDA_KERNEL_NODE_PARAMS_v2_st, "cuGraphExecKernelNodeSetParams", "nodeParams")));
+      if (rt.guards) rt.check("cuGraphExecKernelNodeSetParams");
       if (r !== 0) rt.fail(r, "cuGraphExecKernelNodeSetParams", hGraphExec);
     },
     cuGraphExecMemcpyNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, copyParams: PointerLike, ctx: CUcontext): void {
-      const r = raw.cuGraphExecMemcpyNodeSetParams(hGraphExec, hNode, rt.ptr(copyParams), ctx);
+      const r = raw.cuGraphExecMemcpyNodeSetParams(hGraphExec, hNode, rt.ptr(rt.expect(copyParams, CUDA_MEMCPY3D_st, "cuGraphExecMemcpyNodeSetParams", "copyParams")), ctx);
+      if (rt.guards) rt.check("cuGraphExecMemcpyNodeSetParams");
       if (r !== 0) rt.fail(r, "cuGraphExecMemcpyNodeSetParams", hGraphExec);
     },
     cuGraphExecMemsetNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, memsetParams: PointerLike, ctx: CUcontext): void {
-      const r = raw.cuGraphExecMemsetNodeSetParams(hGraphExec, hNode, rt.ptr(memsetParams), ctx);
+      const r = raw.cuGraphExecMemsetNodeSetParams(hGraphExec, hNode, rt.ptr(rt.expect(memsetParams, CUDA_MEMSET_NODE_PARAMS_st, "cuGraphExecMemsetNodeSetParams", "memsetParams")), ctx);
+      if (rt.guards) rt.check("cuGraphExecMemsetNodeSetParams");
       if (r !== 0) rt.fail(r, "cuGraphExecMemsetNodeSetParams", hGraphExec);
     },
     cuGraphExecHostNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, nodeParams: PointerLike): void {
-      const r = raw.cuGraphExecHostNodeSetParams(hGraphExec, hNode, rt.ptr(nodeParams));
+      const r = raw.cuGraphExecHostNodeSetParams(hGraphExec, hNode, rt.ptr(rt.expect(nodeParams, CUDA_HOST_NODE_PARAMS_st, "cuGraphExecHostNodeSetParams", "nodeParams")));
+      if (rt.guards) rt.check("cuGraphExecHostNodeSetParams");
       if (r !== 0) rt.fail(r, "cuGraphExecHostNodeSetParams", hGraphExec);
     },
     cuGraphExecChildGraphNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, childGraph: CUgraph): void {
       const r = raw.cuGraphExecChildGraphNodeSetParams(hGraphExec, hNode, childGraph);
+      if (rt.guards) rt.check("cuGraphExecChildGraphNodeSetParams");
       if (r !== 0) rt.fail(r, "cuGraphExecChildGraphNodeSetParams", hGraphExec);
     },
     cuGraphExecEventRecordNodeSetEvent(hGraphExec: CUgraphExec, hNode: CUgraphNode, event: CUevent): void {
       const r = raw.cuGraphExecEventRecordNodeSetEvent(hGraphExec, hNode, event);
+      if (rt.guards) rt.check("cuGraphExecEventRecordNodeSetEvent");
       if (r !== 0) rt.fail(r, "cuGraphExecEventRecordNodeSetEvent", hGraphExec);
     },
     cuGraphExecEventWaitNodeSetEvent(hGraphExec: CUgraphExec, hNode: CUgraphNode, event: CUevent): void {
       const r = raw.cuGraphExecEventWaitNodeSetEvent(hGraphExec, hNode, event);
+      if (rt.guards) rt.check("cuGraphExecEventWaitNodeSetEvent");
       if (r !== 0) rt.fail(r, "cuGraphExecEventWaitNodeSetEvent", hGraphExec);
     },
     cuGraphExecExternalSemaphoresSignalNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, nodeParams: PointerLike): void {
-      const r = raw.cuGraphExecExternalSemaphoresSignalNodeSetParams(hGraphExec, hNode, rt.ptr(nodeParams));
+      const r = raw.cuGraphExecExternalSemaphoresSignalNodeSetParams(hGraphExec, hNode, rt.ptr(rt.expect(nodeParams, CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st, "cuGraphExecExternalSemaphoresSignalNodeSetParams", "nodeParams")));
+      if (rt.guards) rt.check("cuGraphExecExternalSemaphoresSignalNodeSetParams");
       if (r !== 0) rt.fail(r, "cuGraphExecExternalSemaphoresSignalNodeSetParams", hGraphExec);
     },
     cuGraphExecExternalSemaphoresWaitNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, nodeParams: PointerLike): void {
-      const r = raw.cuGraphExecExternalSemaphoresWaitNodeSetParams(hGraphExec, hNode, rt.ptr(nodeParams));
+      const r = raw.cuGraphExecExternalSemaphoresWaitNodeSetParams(hGraphExec, hNode, rt.ptr(rt.expect(nodeParams, CUDA_EXT_SEM_WAIT_NODE_PARAMS_st, "cuGraphExecExternalSemaphoresWaitNodeSetParams", "nodeParams")));
+      if (rt.guards) rt.check("cuGraphExecExternalSemaphoresWaitNodeSetParams");
       if (r !== 0) rt.fail(r, "cuGraphExecExternalSemaphoresWaitNodeSetParams", hGraphExec);
     },
     cuGraphNodeSetEnabled(hGraphExec: CUgraphExec, hNode: CUgraphNode, isEnabled: number): void {
       const r = raw.cuGraphNodeSetEnabled(hGraphExec, hNode, isEnabled);
+      if (rt.guards) rt.check("cuGraphNodeSetEnabled");
       if (r !== 0) rt.fail(r, "cuGraphNodeSetEnabled", hGraphExec);
     },
     cuGraphNodeGetEnabled(hGraphExec: CUgraphExec, hNode: CUgraphNode): number {
       const r = raw.cuGraphNodeGetEnabled(hGraphExec, hNode, o0);
+      if (rt.guards) rt.check("cuGraphNodeGetEnabled");
       if (r !== 0) rt.fail(r, "cuGraphNodeGetEnabled", hGraphExec);
       return u32[0]!;
     },
     cuGraphUpload(hGraphExec: CUgraphExec, hStream: CUstream): void {
       const r = raw.cuGraphUpload(hGraphExec, hStream);
+      if (rt.guards) rt.check("cuGraphUpload");
       if (r !== 0) rt.fail(r, "cuGraphUpload", hGraphExec);
     },
     cuGraphLaunch(hGraphExec: CUgraphExec, hStream: CUstream): void {
       const r = raw.cuGraphLaunch(hGraphExec, hStream);
+      if (rt.guards) rt.check("cuGraphLaunch");
       if (r !== 0) rt.fail(r, "cuGraphLaunch", hGraphExec);
     },
     cuGraphExecDestroy(hGraphExec: CUgraphExec): void {
       const r = raw.cuGraphExecDestroy(hGraphExec);
+      if (rt.guards) rt.check("cuGraphExecDestroy");
       if (r !== 0) rt.fail(r, "cuGraphExecDestroy", hGraphExec);
     },
     cuGraphDestroy(hGraph: CUgraph): void {
       const r = raw.cuGraphDestroy(hGraph);
+      if (rt.guards) rt.check("cuGraphDestroy");
       if (r !== 0) rt.fail(r, "cuGraphDestroy", hGraph);
     },
     cuGraphExecUpdate(hGraphExec: CUgraphExec, hGraph: CUgraph, resultInfo: PointerLike): void {
-      const r = raw.cuGraphExecUpdate(hGraphExec, hGraph, rt.ptr(resultInfo));
+      const r = raw.cuGraphExecUpdate(hGraphExec, hGraph, rt.ptr(rt.expect(resultInfo, CUgraphExecUpdateResultInfo_st, "cuGraphExecUpdate", "resultInfo")));
+      if (rt.guards) rt.check("cuGraphExecUpdate");
       if (r !== 0) rt.fail(r, "cuGraphExecUpdate", hGraphExec);
     },
     cuGraphKernelNodeCopyAttributes(dst: CUgraphNode, src: CUgraphNode): void {
       const r = raw.cuGraphKernelNodeCopyAttributes(dst, src);
+      if (rt.guards) rt.check("cuGraphKernelNodeCopyAttributes");
       if (r !== 0) rt.fail(r, "cuGraphKernelNodeCopyAttributes", dst);
     },
-    cuGraphKernelNodeGetAttribute(hNode: CUgraphNode, attr: CUkernelNodeAttrID, value_out: PointerLike): void {
-      const r = raw.cuGraphKernelNodeGetAttribute(hNode, attr, rt.ptr(value_out));
+    cuGraphKernelNodeGetAttribute(hNode: CUgraphNode, attr: CUkernelNodeAttrID, value_out?: CUlaunchAttributeValue_union): CUlaunchAttributeValue_union {
+      const $value_out = value_out === undefined ? rt.record(CUlaunchAttributeValue_union) : rt.expect(value_out, CUlaunchAttributeValue_union, "cuGraphKernelNodeGetAttribute", "value_out");
+      const r = raw.cuGraphKernelNodeGetAttribute(hNode, attr, $value_out.$pointer());
+      if (rt.guards) rt.check("cuGraphKernelNodeGetAttribute");
       if (r !== 0) rt.fail(r, "cuGraphKernelNodeGetAttribute", hNode);
+      return $value_out;
     },
     cuGraphKernelNodeSetAttribute(hNode: CUgraphNode, attr: CUkernelNodeAttrID, value: PointerLike): void {
-      const r = raw.cuGraphKernelNodeSetAttribute(hNode, attr, rt.ptr(value));
+      const r = raw.cuGraphKernelNodeSetAttribute(hNode, attr, rt.ptr(rt.expect(value, CUlaunchAttributeValue_union, "cuGraphKernelNodeSetAttribute", "value")));
+      if (rt.guards) rt.check("cuGraphKernelNodeSetAttribute");
       if (r !== 0) rt.fail(r, "cuGraphKernelNodeSetAttribute", hNode);
     },
     cuGraphDebugDotPrint(hGraph: CUgraph, path: string | PointerLike, flags: number): void {
       const r = raw.cuGraphDebugDotPrint(hGraph, rt.cstr(path, 0), flags);
+      if (rt.guards) rt.check("cuGraphDebugDotPrint");
       if (r !== 0) rt.fail(r, "cuGraphDebugDotPrint", hGraph);
     },
     cuUserObjectCreate(ptr: PointerLike, destroy: CUhostFn, initialRefcount: number, flags: number): CUuserObject {
       const r = raw.cuUserObjectCreate(o0, rt.ptr(ptr), destroy, initialRefcount, flags);
+      if (rt.guards) rt.check("cuUserObjectCreate");
       if (r !== 0) rt.fail(r, "cuUserObjectCreate");
       return rt.readPointer(0) as CUuserObject;
     },
     cuUserObjectRetain(object: CUuserObject, count: number): void {
       const r = raw.cuUserObjectRetain(object, count);
+      if (rt.guards) rt.check("cuUserObjectRetain");
       if (r !== 0) rt.fail(r, "cuUserObjectRetain", object);
     },
     cuUserObjectRelease(object: CUuserObject, count: number): void {
       const r = raw.cuUserObjectRelease(object, count);
+      if (rt.guards) rt.check("cuUserObjectRelease");
       if (r !== 0) rt.fail(r, "cuUserObjectRelease", object);
     },
     cuGraphRetainUserObject(graph: CUgraph, object: CUuserObject, count: number, flags: number): void {
       const r = raw.cuGraphRetainUserObject(graph, object, count, flags);
+      if (rt.guards) rt.check("cuGraphRetainUserObject");
       if (r !== 0) rt.fail(r, "cuGraphRetainUserObject", graph);
     },
     cuGraphReleaseUserObject(graph: CUgraph, object: CUuserObject, count: number): void {
       const r = raw.cuGraphReleaseUserObject(graph, object, count);
+      if (rt.guards) rt.check("cuGraphReleaseUserObject");
       if (r !== 0) rt.fail(r, "cuGraphReleaseUserObject", graph);
     },
     cuGraphAddNode(hGraph: CUgraph, dependencies: PointerLike, dependencyData: PointerLike, numDependencies: bigint | number, nodeParams: PointerLike): CUgraphNode {
-      const r = raw.cuGraphAddNode(o0, hGraph, rt.ptr(dependencies), rt.ptr(dependencyData), numDependencies, rt.ptr(nodeParams));
+      rt.count(numDependencies, "cuGraphAddNode", "numDependencies");
+      const r = raw.cuGraphAddNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, "cuGraphAddNode", "dependencies"), rt.ptr(rt.expect(dependencyData, CUgraphEdgeData_st, "cuGraphAddNode", "dependencyData")), numDependencies, rt.ptr(rt.expect(nodeParams, CUgraphNodeParams_st, "cuGraphAddNode", "nodeParams")));
+      if (rt.guards) rt.check("cuGraphAddNode");
       if (r !== 0) rt.fail(r, "cuGraphAddNode");
       return rt.readPointer(0) as CUgraphNode;
     },
     cuGraphNodeSetParams(hNode: CUgraphNode, nodeParams: PointerLike): void {
-      const r = raw.cuGraphNodeSetParams(hNode, rt.ptr(nodeParams));
+      const r = raw.cuGraphNodeSetParams(hNode, rt.ptr(rt.expect(nodeParams, CUgraphNodeParams_st, "cuGraphNodeSetParams", "nodeParams")));
+      if (rt.guards) rt.check("cuGraphNodeSetParams");
       if (r !== 0) rt.fail(r, "cuGraphNodeSetParams", hNode);
     },
     cuGraphExecNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, nodeParams: PointerLike): void {
-      const r = raw.cuGraphExecNodeSetParams(hGraphExec, hNode, rt.ptr(nodeParams));
+      const r = raw.cuGraphExecNodeSetParams(hGraphExec, hNode, rt.ptr(rt.expect(nodeParams, CUgraphNodeParams_st, "cuGraphExecNodeSetParams", "nodeParams")));
+      if (rt.guards) rt.check("cuGraphExecNodeSetParams");
       if (r !== 0) rt.fail(r, "cuGraphExecNodeSetParams", hGraphExec);
     },
     cuGraphConditionalHandleCreate(hGraph: CUgraph, ctx: CUcontext, defaultLaunchValue: number, flags: number): CUgraphConditionalHandle {
       const r = raw.cuGraphConditionalHandleCreate(o0, hGraph, ctx, defaultLaunchValue, flags);
+      if (rt.guards) rt.check("cuGraphConditionalHandleCreate");
       if (r !== 0) rt.fail(r, "cuGraphConditionalHandleCreate");
       return u64[0]! as CUgraphConditionalHandle;
     },
     cuOccupancyMaxActiveBlocksPerMultiprocessor(func: CUfunction, blockSize: number, dynamicSMemSize: bigint | number): number {
       const r = raw.cuOccupancyMaxActiveBlocksPerMultiprocessor(o0, func, blockSize, dynamicSMemSize);
+      if (rt.guards) rt.check("cuOccupancyMaxActiveBlocksPerMultiprocessor");
       if (r !== 0) rt.fail(r, "cuOccupancyMaxActiveBlocksPerMultiprocessor");
       return i32[0]!;
     },
     cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(func: CUfunction, blockSize: number, dynamicSMemSize: bigint | number, flags: number): number {
       const r = raw.cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(o0, func, blockSize, dynamicSMemSize, flags);
+      if (rt.guards) rt.check("cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags");
       if (r !== 0) rt.fail(r, "cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags");
       return i32[0]!;
     },
     cuOccupancyMaxPotentialBlockSize(func: CUfunction, blockSizeToDynamicSMemSize: CUoccupancyB2DSize, dynamicSMemSize: bigint | number, blockSizeLimit: number): [minGridSize: number, blockSize: number] {
       const r = raw.cuOccupancyMaxPotentialBlockSize(o0, o1, func, blockSizeToDynamicSMemSize, dynamicSMemSize, blockSizeLimit);
+      if (rt.guards) rt.check("cuOccupancyMaxPotentialBlockSize");
       if (r !== 0) rt.fail(r, "cuOccupancyMaxPotentialBlockSize");
       return [i32[0]!, i32[2]!];
     },
     cuOccupancyMaxPotentialBlockSizeWithFlags(func: CUfunction, blockSizeToDynamicSMemSize: CUoccupancyB2DSize, dynamicSMemSize: bigint | number, blockSizeLimit: number, flags: number): [minGridSize: number, blockSize: number] {
       const r = raw.cuOccupancyMaxPotentialBlockSizeWithFlags(o0, o1, func, blockSizeToDynamicSMemSize, dynamicSMemSize, blockSizeLimit, flags);
+      if (rt.guards) rt.check("cuOccupancyMaxPotentialBlockSizeWithFlags");
       if (r !== 0) rt.fail(r, "cuOccupancyMaxPotentialBlockSizeWithFlags");
       return [i32[0]!, i32[2]!];
     },
     cuOccupancyAvailableDynamicSMemPerBlock(func: CUfunction, numBlocks: number, blockSize: number): bigint {
       const r = raw.cuOccupancyAvailableDynamicSMemPerBlock(o0, func, numBlocks, blockSize);
+      if (rt.guards) rt.check("cuOccupancyAvailableDynamicSMemPerBlock");
       if (r !== 0) rt.fail(r, "cuOccupancyAvailableDynamicSMemPerBlock");
       return u64[0]!;
     },
     cuOccupancyMaxPotentialClusterSize(func: CUfunction, config: PointerLike): number {
-      const r = raw.cuOccupancyMaxPotentialClusterSize(o0, func, rt.ptr(config));
+      const r = raw.cuOccupancyMaxPotentialClusterSize(o0, func, rt.ptr(rt.expect(config, CUlaunchConfig_st, "cuOccupancyMaxPotentialClusterSize", "config")));
+      if (rt.guards) rt.check("cuOccupancyMaxPotentialClusterSize");
       if (r !== 0) rt.fail(r, "cuOccupancyMaxPotentialClusterSize");
       return i32[0]!;
     },
     cuOccupancyMaxActiveClusters(func: CUfunction, config: PointerLike): number {
-      const r = raw.cuOccupancyMaxActiveClusters(o0, func, rt.ptr(config));
+      const r = raw.cuOccupancyMaxActiveClusters(o0, func, rt.ptr(rt.expect(config, CUlaunchConfig_st, "cuOccupancyMaxActiveClusters", "config")));
+      if (rt.guards) rt.check("cuOccupancyMaxActiveClusters");
       if (r !== 0) rt.fail(r, "cuOccupancyMaxActiveClusters");
       return i32[0]!;
     },
     cuTexRefSetArray(hTexRef: CUtexref, hArray: CUarray, Flags: number): void {
       const r = raw.cuTexRefSetArray(hTexRef, hArray, Flags);
+      if (rt.guards) rt.check("cuTexRefSetArray");
       if (r !== 0) rt.fail(r, "cuTexRefSetArray", hTexRef);
     },
     cuTexRefSetMipmappedArray(hTexRef: CUtexref, hMipmappedArray: CUmipmappedArray, Flags: number): void {
       const r = raw.cuTexRefSetMipmappedArray(hTexRef, hMipmappedArray, Flags);
+      if (rt.guards) rt.check("cuTexRefSetMipmappedArray");
       if (r !== 0) rt.fail(r, "cuTexRefSetMipmappedArray", hTexRef);
     },
     cuTexRefSetAddress(hTexRef: CUtexref, dptr: CUdeviceptr, bytes: bigint | number): bigint {
       const r = raw.cuTexRefSetAddress(o0, hTexRef, dptr, bytes);
+      if (rt.guards) rt.check("cuTexRefSetAddress");
       if (r !== 0) rt.fail(r, "cuTexRefSetAddress");
       return u64[0]!;
     },
     cuTexRefSetAddress2D(hTexRef: CUtexref, desc: PointerLike, dptr: CUdeviceptr, Pitch: bigint | number): void {
-      const r = raw.cuTexRefSetAddress2D(hTexRef, rt.ptr(desc), dptr, Pitch);
+      const r = raw.cuTexRefSetAddress2D(hTexRef, rt.ptr(rt.expect(desc, CUDA_ARRAY_DESCRIPTOR_st, "cuTexRefSetAddress2D", "desc")), dptr, Pitch);
+      if (rt.guards) rt.check("cuTexRefSetAddress2D");
       if (r !== 0) rt.fail(r, "cuTexRefSetAddress2D", hTexRef);
     },
     cuTexRefSetFormat(hTexRef: CUtexref, fmt: CUarray_format, NumPackedComponents: number): void {
       const r = raw.cuTexRefSetFormat(hTexRef, fmt, NumPackedComponents);
+      if (rt.guards) rt.check("cuTexRefSetFormat");
       if (r !== 0) rt.fail(r, "cuTexRefSetFormat", hTexRef);
     },
     cuTexRefSetAddressMode(hTexRef: CUtexref, dim: number, am: CUaddress_mode): void {
       const r = raw.cuTexRefSetAddressMode(hTexRef, dim, am);
+      if (rt.guards) rt.check("cuTexRefSetAddressMode");
       if (r !== 0) rt.fail(r, "cuTexRefSetAddressMode", hTexRef);
     },
     cuTexRefSetFilterMode(hTexRef: CUtexref, fm: CUfilter_mode): void {
       const r = raw.cuTexRefSetFilterMode(hTexRef, fm);
+      if (rt.guards) rt.check("cuTexRefSetFilterMode");
       if (r !== 0) rt.fail(r, "cuTexRefSetFilterMode", hTexRef);
     },
     cuTexRefSetMipmapFilterMode(hTexRef: CUtexref, fm: CUfilter_mode): void {
       const r = raw.cuTexRefSetMipmapFilterMode(hTexRef, fm);
+      if (rt.guards) rt.check("cuTexRefSetMipmapFilterMode");
       if (r !== 0) rt.fail(r, "cuTexRefSetMipmapFilterMode", hTexRef);
     },
     cuTexRefSetMipmapLevelBias(hTexRef: CUtexref, bias: number): void {
       const r = raw.cuTexRefSetMipmapLevelBias(hTexRef, bias);
+      if (rt.guards) rt.check("cuTexRefSetMipmapLevelBias");
       if (r !== 0) rt.fail(r, "cuTexRefSetMipmapLevelBias", hTexRef);
     },
     cuTexRefSetMipmapLevelClamp(hTexRef: CUtexref, minMipmapLevelClamp: number, maxMipmapLevelClamp: number): void {
       const r = raw.cuTexRefSetMipmapLevelClamp(hTexRef, minMipmapLevelClamp, maxMipmapLevelClamp);
+      if (rt.guards) rt.check("cuTexRefSetMipmapLevelClamp");
       if (r !== 0) rt.fail(r, "cuTexRefSetMipmapLevelClamp", hTexRef);
     },
     cuTexRefSetMaxAnisotropy(hTexRef: CUtexref, maxAniso: number): void {
       const r = raw.cuTexRefSetMaxAnisotropy(hTexRef, maxAniso);
+      if (rt.guards) rt.check("cuTexRefSetMaxAnisotropy");
       if (r !== 0) rt.fail(r, "cuTexRefSetMaxAnisotropy", hTexRef);
     },
     cuTexRefSetBorderColor(hTexRef: CUtexref, pBorderColor: PointerLike): void {
       const r = raw.cuTexRefSetBorderColor(hTexRef, rt.ptr(pBorderColor));
+      if (rt.guards) rt.check("cuTexRefSetBorderColor");
       if (r !== 0) rt.fail(r, "cuTexRefSetBorderColor", hTexRef);
     },
     cuTexRefSetFlags(hTexRef: CUtexref, Flags: number): void {
       const r = raw.cuTexRefSetFlags(hTexRef, Flags);
+      if (rt.guards) rt.check("cuTexRefSetFlags");
       if (r !== 0) rt.fail(r, "cuTexRefSetFlags", hTexRef);
     },
     cuTexRefGetAddress(hTexRef: CUtexref): CUdeviceptr {
       const r = raw.cuTexRefGetAddress(o0, hTexRef);
+      if (rt.guards) rt.check("cuTexRefGetAddress");
       if (r !== 0) rt.fail(r, "cuTexRefGetAddress");
       return u64[0]! as CUdeviceptr;
     },
     cuTexRefGetArray(hTexRef: CUtexref): CUarray {
       const r = raw.cuTexRefGetArray(o0, hTexRef);
+      if (rt.guards) rt.check("cuTexRefGetArray");
       if (r !== 0) rt.fail(r, "cuTexRefGetArray");
       return rt.readPointer(0) as CUarray;
     },
     cuTexRefGetMipmappedArray(hTexRef: CUtexref): CUmipmappedArray {
       const r = raw.cuTexRefGetMipmappedArray(o0, hTexRef);
+      if (rt.guards) rt.check("cuTexRefGetMipmappedArray");
       if (r !== 0) rt.fail(r, "cuTexRefGetMipmappedArray");
       return rt.readPointer(0) as CUmipmappedArray;
     },
     cuTexRefGetAddressMode(hTexRef: CUtexref, dim: number): CUaddress_mode {
       const r = raw.cuTexRefGetAddressMode(o0, hTexRef, dim);
+      if (rt.guards) rt.check("cuTexRefGetAddressMode");
       if (r !== 0) rt.fail(r, "cuTexRefGetAddressMode");
       return u32[0]! as CUaddress_mode;
     },
     cuTexRefGetFilterMode(hTexRef: CUtexref): CUfilter_mode {
       const r = raw.cuTexRefGetFilterMode(o0, hTexRef);
+      if (rt.guards) rt.check("cuTexRefGetFilterMode");
       if (r !== 0) rt.fail(r, "cuTexRefGetFilterMode");
       return u32[0]! as CUfilter_mode;
     },
     cuTexRefGetFormat(hTexRef: CUtexref): [pFormat: CUarray_format, pNumChannels: number] {
       const r = raw.cuTexRefGetFormat(o0, o1, hTexRef);
+      if (rt.guards) rt.check("cuTexRefGetFormat");
       if (r !== 0) rt.fail(r, "cuTexRefGetFormat");
       return [u32[0]! as CUarray_format, i32[2]!];
     },
     cuTexRefGetMipmapFilterMode(hTexRef: CUtexref): CUfilter_mode {
       const r = raw.cuTexRefGetMipmapFilterMode(o0, hTexRef);
+      if (rt.guards) rt.check("cuTexRefGetMipmapFilterMode");
       if (r !== 0) rt.fail(r, "cuTexRefGetMipmapFilterMode");
       return u32[0]! as CUfilter_mode;
     },
     cuTexRefGetMipmapLevelBias(hTexRef: CUtexref): number {
       const r = raw.cuTexRefGetMipmapLevelBias(o0, hTexRef);
+      if (rt.guards) rt.check("cuTexRefGetMipmapLevelBias");
       if (r !== 0) rt.fail(r, "cuTexRefGetMipmapLevelBias");
       return f32[0]!;
     },
     cuTexRefGetMipmapLevelClamp(hTexRef: CUtexref): [pminMipmapLevelClamp: number, pmaxMipmapLevelClamp: number] {
       const r = raw.cuTexRefGetMipmapLevelClamp(o0, o1, hTexRef);
+      if (rt.guards) rt.check("cuTexRefGetMipmapLevelClamp");
       if (r !== 0) rt.fail(r, "cuTexRefGetMipmapLevelClamp");
       return [f32[0]!, f32[2]!];
     },
     cuTexRefGetMaxAnisotropy(hTexRef: CUtexref): number {
       const r = raw.cuTexRefGetMaxAnisotropy(o0, hTexRef);
+      if (rt.guards) rt.check("cuTexRefGetMaxAnisotropy");
       if (r !== 0) rt.fail(r, "cuTexRefGetMaxAnisotropy");
       return i32[0]!;
     },
-    cuTexRefGetBorderColor(hTexRef: CUtexref): number {
-      const r = raw.cuTexRefGetBorderColor(o0, hTexRef);
-      if (r !== 0) rt.fail(r, "cuTexRefGetBorderColor");
-      return f32[0]!;
+    cuTexRefGetBorderColor(hTexRef: CUtexref): Float32Array {
+      const a = rt.arrays("cuTexRefGetBorderColor", A_cuTexRefGetBorderColor, 4, (p) => raw.cuTexRefGetBorderColor(p[0]!, hTexRef));
+      return a[0] as Float32Array;
     },
     cuTexRefGetFlags(hTexRef: CUtexref): number {
       const r = raw.cuTexRefGetFlags(o0, hTexRef);
+      if (rt.guards) rt.check("cuTexRefGetFlags");
       if (r !== 0) rt.fail(r, "cuTexRefGetFlags");
       return u32[0]!;
     },
     cuTexRefCreate(): CUtexref {
       const r = raw.cuTexRefCreate(o0);
+      if (rt.guards) rt.check("cuTexRefCreate");
       if (r !== 0) rt.fail(r, "cuTexRefCreate");
       return rt.readPointer(0) as CUtexref;
     },
     cuTexRefDestroy(hTexRef: CUtexref): void {
       const r = raw.cuTexRefDestroy(hTexRef);
+      if (rt.guards) rt.check("cuTexRefDestroy");
       if (r !== 0) rt.fail(r, "cuTexRefDestroy", hTexRef);
     },
     cuSurfRefSetArray(hSurfRef: CUsurfref, hArray: CUarray, Flags: number): void {
       const r = raw.cuSurfRefSetArray(hSurfRef, hArray, Flags);
+      if (rt.guards) rt.check("cuSurfRefSetArray");
       if (r !== 0) rt.fail(r, "cuSurfRefSetArray", hSurfRef);
     },
-    cuSurfRefGetArray(phArray: PointerLike, hSurfRef: CUsurfref): void {
-      const r = raw.cuSurfRefGetArray(rt.ptr(phArray), hSurfRef);
+    cuSurfRefGetArray(hSurfRef: CUsurfref): CUarray {
+      const r = raw.cuSurfRefGetArray(o0, hSurfRef);
+      if (rt.guards) rt.check("cuSurfRefGetArray");
       if (r !== 0) rt.fail(r, "cuSurfRefGetArray");
+      return rt.readPointer(0) as CUarray;
     },
     cuTexObjectCreate(pTexObject: PointerLike, pResDesc: PointerLike, pTexDesc: PointerLike, pResViewDesc: PointerLike): void {
-      const r = raw.cuTexObjectCreate(rt.ptr(pTexObject), rt.ptr(pResDesc), rt.ptr(pTexDesc), rt.ptr(pResViewDesc));
+      const r = raw.cuTexObjectCreate(rt.ptr(pTexObject), rt.ptr(rt.expect(pResDesc, CUDA_RESOURCE_DESC_st, "cuTexObjectCreate", "pResDesc")), rt.ptr(rt.expect(pTexDesc, CUDA_TEXTURE_DESC_st, "cuTexObjectCreate", "pTexDesc")), rt.ptr(rt.expect(pResViewDesc, CUDA_RESOURCE_VIEW_DESC_st, "cuTexObjectCreate", "pResViewDesc")));
+      if (rt.guards) rt.check("cuTexObjectCreate");
       if (r !== 0) rt.fail(r, "cuTexObjectCreate");
     },
     cuTexObjectDestroy(texObject: CUtexObject): void {
       const r = raw.cuTexObjectDestroy(texObject);
+      if (rt.guards) rt.check("cuTexObjectDestroy");
       if (r !== 0) rt.fail(r, "cuTexObjectDestroy");
     },
-    cuTexObjectGetResourceDesc(pResDesc: PointerLike, texObject: CUtexObject): void {
-      const r = raw.cuTexObjectGetResourceDesc(rt.ptr(pResDesc), texObject);
+    cuTexObjectGetResourceDesc(texObject: CUtexObject, pResDesc?: CUDA_RESOURCE_DESC_st): CUDA_RESOURCE_DESC_st {
+      const $pResDesc = pResDesc === undefined ? rt.record(CUDA_RESOURCE_DESC_st) : rt.expect(pResDesc, CUDA_RESOURCE_DESC_st, "cuTexObjectGetResourceDesc", "pResDesc");
+      const r = raw.cuTexObjectGetResourceDesc($pResDesc.$pointer(), texObject);
+      if (rt.guards) rt.check("cuTexObjectGetResourceDesc");
       if (r !== 0) rt.fail(r, "cuTexObjectGetResourceDesc");
+      return $pResDesc;
     },
-    cuTexObjectGetTextureDesc(pTexDesc: PointerLike, texObject: CUtexObject): void {
-      const r = raw.cuTexObjectGetTextureDesc(rt.ptr(pTexDesc), texObject);
+    cuTexObjectGetTextureDesc(texObject: CUtexObject, pTexDesc?: CUDA_TEXTURE_DESC_st): CUDA_TEXTURE_DESC_st {
+      const $pTexDesc = pTexDesc === undefined ? rt.record(CUDA_TEXTURE_DESC_st) : rt.expect(pTexDesc, CUDA_TEXTURE_DESC_st, "cuTexObjectGetTextureDesc", "pTexDesc");
+      const r = raw.cuTexObjectGetTextureDesc($pTexDesc.$pointer(), texObject);
+      if (rt.guards) rt.check("cuTexObjectGetTextureDesc");
       if (r !== 0) rt.fail(r, "cuTexObjectGetTextureDesc");
+      return $pTexDesc;
     },
-    cuTexObjectGetResourceViewDesc(pResViewDesc: PointerLike, texObject: CUtexObject): void {
-      const r = raw.cuTexObjectGetResourceViewDesc(rt.ptr(pResViewDesc), texObject);
+    cuTexObjectGetResourceViewDesc(texObject: CUtexObject, pResViewDesc?: CUDA_RESOURCE_VIEW_DESC_st): CUDA_RESOURCE_VIEW_DESC_st {
+      const $pResViewDesc = pResViewDesc === undefined ? rt.record(CUDA_RESOURCE_VIEW_DESC_st) : rt.expect(pResViewDesc, CUDA_RESOURCE_VIEW_DESC_st, "cuTexObjectGetResourceViewDesc", "pResViewDesc");
+      const r = raw.cuTexObjectGetResourceViewDesc($pResViewDesc.$pointer(), texObject);
+      if (rt.guards) rt.check("cuTexObjectGetResourceViewDesc");
       if (r !== 0) rt.fail(r, "cuTexObjectGetResourceViewDesc");
+      return $pResViewDesc;
     },
     cuSurfObjectCreate(pSurfObject: PointerLike, pResDesc: PointerLike): void {
-      const r = raw.cuSurfObjectCreate(rt.ptr(pSurfObject), rt.ptr(pResDesc));
+      const r = raw.cuSurfObjectCreate(rt.ptr(pSurfObject), rt.ptr(rt.expect(pResDesc, CUDA_RESOURCE_DESC_st, "cuSurfObjectCreate", "pResDesc")));
+      if (rt.guards) rt.check("cuSurfObjectCreate");
       if (r !== 0) rt.fail(r, "cuSurfObjectCreate");
     },
     cuSurfObjectDestroy(surfObject: CUsurfObject): void {
       const r = raw.cuSurfObjectDestroy(surfObject);
+      if (rt.guards) rt.check("cuSurfObjectDestroy");
       if (r !== 0) rt.fail(r, "cuSurfObjectDestroy");
     },
-    cuSurfObjectGetResourceDesc(pResDesc: PointerLike, surfObject: CUsurfObject): void {
-      const r = raw.cuSurfObjectGetResourceDesc(rt.ptr(pResDesc), surfObject);
+    cuSurfObjectGetResourceDesc(surfObject: CUsurfObject, pResDesc?: CUDA_RESOURCE_DESC_st): CUDA_RESOURCE_DESC_st {
+      const $pResDesc = pResDesc === undefined ? rt.record(CUDA_RESOURCE_DESC_st) : rt.expect(pResDesc, CUDA_RESOURCE_DESC_st, "cuSurfObjectGetResourceDesc", "pResDesc");
+      const r = raw.cuSurfObjectGetResourceDesc($pResDesc.$pointer(), surfObject);
+      if (rt.guards) rt.check("cuSurfObjectGetResourceDesc");
       if (r !== 0) rt.fail(r, "cuSurfObjectGetResourceDesc");
+      return $pResDesc;
     },
     cuTensorMapEncodeTiled(tensorMap: PointerLike, tensorDataType: CUtensorMapDataType, tensorRank: cuuint32_t, globalAddress: PointerLike, globalDim: PointerLike, globalStrides: PointerLike, boxDim: PointerLike, elementStrides: PointerLike, interleave: CUtensorMapInterleave, swizzle: CUtensorMapSwizzle, l2Promotion: CUtensorMapL2promotion, oobFill: CUtensorMapFloatOOBfill): void {
-      const r = raw.cuTensorMapEncodeTiled(rt.ptr(tensorMap), tensorDataType, tensorRank, rt.ptr(globalAddress), rt.ptr(globalDim), rt.ptr(globalStrides), rt.ptr(boxDim), rt.ptr(elementStrides), interleave, swizzle, l2Promotion, oobFill);
+      const r = raw.cuTensorMapEncodeTiled(rt.ptr(rt.expect(tensorMap, CUtensorMap_st, "cuTensorMapEncodeTiled", "tensorMap")), tensorDataType, tensorRank, rt.ptr(globalAddress), rt.ptr(globalDim), rt.ptr(globalStrides), rt.ptr(boxDim), rt.ptr(elementStrides), interleave, swizzle, l2Promotion, oobFill);
+      if (rt.guards) rt.check("cuTensorMapEncodeTiled");
       if (r !== 0) rt.fail(r, "cuTensorMapEncodeTiled");
     },
     cuTensorMapEncodeIm2col(tensorMap: PointerLike, tensorDataType: CUtensorMapDataType, tensorRank: cuuint32_t, globalAddress: PointerLike, globalDim: PointerLike, globalStrides: PointerLike, pixelBoxLowerCorner: PointerLike, pixelBoxUpperCorner: PointerLike, channelsPerPixel: cuuint32_t, pixelsPerColumn: cuuint32_t, elementStrides: PointerLike, interleave: CUtensorMapInterleave, swizzle: CUtensorMapSwizzle, l2Promotion: CUtensorMapL2promotion, oobFill: CUtensorMapFloatOOBfill): void {
-      const r = raw.cuTensorMapEncodeIm2col(rt.ptr(tensorMap), tensorDataType, tensorRank, rt.ptr(globalAddress), rt.ptr(globalDim), rt.ptr(globalStrides), rt.ptr(pixelBoxLowerCorner), rt.ptr(pixelBoxUpperCorner), channelsPerPixel, pixelsPerColumn, rt.ptr(elementStrides), interleave, swizzle, l2Promotion, oobFill);
+      const r = raw.cuTensorMapEncodeIm2col(rt.ptr(rt.expect(tensorMap, CUtensorMap_st, "cuTensorMapEncodeIm2col", "tensorMap")), tensorDataType, tensorRank, rt.ptr(globalAddress), rt.ptr(globalDim), rt.ptr(globalStrides), rt.ptr(pixelBoxLowerCorner), rt.ptr(pixelBoxUpperCorner), channelsPerPixel, pixelsPerColumn, rt.ptr(elementStrides), interleave, swizzle, l2Promotion, oobFill);
+      if (rt.guards) rt.check("cuTensorMapEncodeIm2col");
       if (r !== 0) rt.fail(r, "cuTensorMapEncodeIm2col");
     },
     cuTensorMapEncodeIm2colWide(tensorMap: PointerLike, tensorDataType: CUtensorMapDataType, tensorRank: cuuint32_t, globalAddress: PointerLike, globalDim: PointerLike, globalStrides: PointerLike, pixelBoxLowerCornerWidth: number, pixelBoxUpperCornerWidth: number, channelsPerPixel: cuuint32_t, pixelsPerColumn: cuuint32_t, elementStrides: PointerLike, interleave: CUtensorMapInterleave, mode: CUtensorMapIm2ColWideMode, swizzle: CUtensorMapSwizzle, l2Promotion: CUtensorMapL2promotion, oobFill: CUtensorMapFloatOOBfill): void {
-      const r = raw.cuTensorMapEncodeIm2colWide(rt.ptr(tensorMap), tensorDataType, tensorRank, rt.ptr(globalAddress), rt.ptr(globalDim), rt.ptr(globalStrides), pixelBoxLowerCornerWidth, pixelBoxUpperCornerWidth, channelsPerPixel, pixelsPerColumn, rt.ptr(elementStrides), interleave, mode, swizzle, l2Promotion, oobFill);
+      const r = raw.cuTensorMapEncodeIm2colWide(rt.ptr(rt.expect(tensorMap, CUtensorMap_st, "cuTensorMapEncodeIm2colWide", "tensorMap")), tensorDataType, tensorRank, rt.ptr(globalAddress), rt.ptr(globalDim), rt.ptr(globalStrides), pixelBoxLowerCornerWidth, pixelBoxUpperCornerWidth, channelsPerPixel, pixelsPerColumn, rt.ptr(elementStrides), interleave, mode, swizzle, l2Promotion, oobFill);
+      if (rt.guards) rt.check("cuTensorMapEncodeIm2colWide");
       if (r !== 0) rt.fail(r, "cuTensorMapEncodeIm2colWide");
     },
     cuTensorMapReplaceAddress(tensorMap: PointerLike, globalAddress: PointerLike): void {
-      const r = raw.cuTensorMapReplaceAddress(rt.ptr(tensorMap), rt.ptr(globalAddress));
+      const r = raw.cuTensorMapReplaceAddress(rt.ptr(rt.expect(tensorMap, CUtensorMap_st, "cuTensorMapReplaceAddress", "tensorMap")), rt.ptr(globalAddress));
+      if (rt.guards) rt.check("cuTensorMapReplaceAddress");
       if (r !== 0) rt.fail(r, "cuTensorMapReplaceAddress");
     },
     cuDeviceCanAccessPeer(dev: CUdevice, peerDev: CUdevice): number {
       const r = raw.cuDeviceCanAccessPeer(o0, dev, peerDev);
+      if (rt.guards) rt.check("cuDeviceCanAccessPeer");
       if (r !== 0) rt.fail(r, "cuDeviceCanAccessPeer");
       return i32[0]!;
     },
     cuCtxEnablePeerAccess(peerContext: CUcontext, Flags: number): void {
       const r = raw.cuCtxEnablePeerAccess(peerContext, Flags);
+      if (rt.guards) rt.check("cuCtxEnablePeerAccess");
       if (r !== 0) rt.fail(r, "cuCtxEnablePeerAccess", peerContext);
     },
     cuCtxDisablePeerAccess(peerContext: CUcontext): void {
       const r = raw.cuCtxDisablePeerAccess(peerContext);
+      if (rt.guards) rt.check("cuCtxDisablePeerAccess");
       if (r !== 0) rt.fail(r, "cuCtxDisablePeerAccess", peerContext);
     },
     cuDeviceGetP2PAttribute(attrib: CUdevice_P2PAttribute, srcDevice: CUdevice, dstDevice: CUdevice): number {
       const r = raw.cuDeviceGetP2PAttribute(o0, attrib, srcDevice, dstDevice);
+      if (rt.guards) rt.check("cuDeviceGetP2PAttribute");
       if (r !== 0) rt.fail(r, "cuDeviceGetP2PAttribute");
       return i32[0]!;
     },
-    cuDeviceGetP2PAtomicCapabilities(operations: PointerLike, count: number, srcDevice: CUdevice, dstDevice: CUdevice): number {
-      const r = raw.cuDeviceGetP2PAtomicCapabilities(o0, rt.ptr(operations), count, srcDevice, dstDevice);
-      if (r !== 0) rt.fail(r, "cuDeviceGetP2PAtomicCapabilities");
-      return u32[0]!;
+    cuDeviceGetP2PAtomicCapabilities(operations: PointerLike, count: number, srcDevice: CUdevice, dstDevice: CUdevice): Uint32Array {
+      rt.count(count, "cuDeviceGetP2PAtomicCapabilities", "count");
+      const a = rt.arrays("cuDeviceGetP2PAtomicCapabilities", A_cuDeviceGetP2PAtomicCapabilities, count, (p) => raw.cuDeviceGetP2PAtomicCapabilities(p[0]!, rt.sized(operations, count, 4, "cuDeviceGetP2PAtomicCapabilities", "operations"), count, srcDevice, dstDevice));
+      return a[0] as Uint32Array;
     },
     cuGraphicsUnregisterResource(resource: CUgraphicsResource): void {
       const r = raw.cuGraphicsUnregisterResource(resource);
+      if (rt.guards) rt.check("cuGraphicsUnregisterResource");
       if (r !== 0) rt.fail(r, "cuGraphicsUnregisterResource", resource);
     },
     cuGraphicsSubResourceGetMappedArray(resource: CUgraphicsResource, arrayIndex: number, mipLevel: number): CUarray {
       const r = raw.cuGraphicsSubResourceGetMappedArray(o0, resource, arrayIndex, mipLevel);
+      if (rt.guards) rt.check("cuGraphicsSubResourceGetMappedArray");
       if (r !== 0) rt.fail(r, "cuGraphicsSubResourceGetMappedArray");
       return rt.readPointer(0) as CUarray;
     },
     cuGraphicsResourceGetMappedMipmappedArray(resource: CUgraphicsResource): CUmipmappedArray {
       const r = raw.cuGraphicsResourceGetMappedMipmappedArray(o0, resource);
+      if (rt.guards) rt.check("cuGraphicsResourceGetMappedMipmappedArray");
       if (r !== 0) rt.fail(r, "cuGraphicsResourceGetMappedMipmappedArray");
       return rt.readPointer(0) as CUmipmappedArray;
     },
     cuGraphicsResourceGetMappedPointer(resource: CUgraphicsResource): [pDevPtr: CUdeviceptr, pSize: bigint] {
       const r = raw.cuGraphicsResourceGetMappedPointer(o0, o1, resource);
+      if (rt.guards) rt.check("cuGraphicsResourceGetMappedPointer");
       if (r !== 0) rt.fail(r, "cuGraphicsResourceGetMappedPointer");
       return [u64[0]! as CUdeviceptr, u64[1]!];
     },
     cuGraphicsResourceSetMapFlags(resource: CUgraphicsResource, flags: number): void {
       const r = raw.cuGraphicsResourceSetMapFlags(resource, flags);
+      if (rt.guards) rt.check("cuGraphicsResourceSetMapFlags");
       if (r !== 0) rt.fail(r, "cuGraphicsResourceSetMapFlags", resource);
     },
     cuGraphicsMapResources(count: number, resources: PointerLike, hStream: CUstream): void {
       const r = raw.cuGraphicsMapResources(count, rt.ptr(resources), hStream);
+      if (rt.guards) rt.check("cuGraphicsMapResources");
       if (r !== 0) rt.fail(r, "cuGraphicsMapResources");
     },
     cuGraphicsUnmapResources(count: number, resources: PointerLike, hStream: CUstream): void {
       const r = raw.cuGraphicsUnmapResources(count, rt.ptr(resources), hStream);
+      if (rt.guards) rt.check("cuGraphicsUnmapResources");
       if (r !== 0) rt.fail(r, "cuGraphicsUnmapResources");
     },
     cuGetProcAddress(symbol: string | PointerLike, cudaVersion: number, flags: cuuint64_t): [pfn: Pointer, symbolStatus: CUdriverProcAddressQueryResult] {
       const r = raw.cuGetProcAddress(rt.cstr(symbol, 0), o0, cudaVersion, flags, o1);
+      if (rt.guards) rt.check("cuGetProcAddress");
       if (r !== 0) rt.fail(r, "cuGetProcAddress");
       return [rt.readPointer(0), u32[2]! as CUdriverProcAddressQueryResult];
     },
-    cuCoredumpGetAttribute(attrib: CUcoredumpSettings, value: PointerLike, size: PointerLike): void {
-      const r = raw.cuCoredumpGetAttribute(attrib, rt.ptr(value), rt.ptr(size));
+    cuCoredumpGetAttribute(attrib: CUcoredumpSettings, value: PointerLike, size: number | bigint): bigint {
+      rt.writeCount(0, 8, size, "cuCoredumpGetAttribute", "size");
+      const r = raw.cuCoredumpGetAttribute(attrib, rt.sized(value, size, 1, "cuCoredumpGetAttribute", "value"), o0);
+      if (rt.guards) rt.check("cuCoredumpGetAttribute");
       if (r !== 0) rt.fail(r, "cuCoredumpGetAttribute");
+      return u64[0]!;
     },
-    cuCoredumpGetAttributeGlobal(attrib: CUcoredumpSettings, value: PointerLike, size: PointerLike): void {
-      const r = raw.cuCoredumpGetAttributeGlobal(attrib, rt.ptr(value), rt.ptr(size));
+    cuCoredumpGetAttributeGlobal(attrib: CUcoredumpSettings, value: PointerLike, size: number | bigint): bigint {
+      rt.writeCount(0, 8, size, "cuCoredumpGetAttributeGlobal", "size");
+      const r = raw.cuCoredumpGetAttributeGlobal(attrib, rt.sized(value, size, 1, "cuCoredumpGetAttributeGlobal", "value"), o0);
+      if (rt.guards) rt.check("cuCoredumpGetAttributeGlobal");
       if (r !== 0) rt.fail(r, "cuCoredumpGetAttributeGlobal");
+      return u64[0]!;
     },
-    cuCoredumpSetAttribute(attrib: CUcoredumpSettings, value: PointerLike, size: PointerLike): void {
-      const r = raw.cuCoredumpSetAttribute(attrib, rt.ptr(value), rt.ptr(size));
+    cuCoredumpSetAttribute(attrib: CUcoredumpSettings, value: PointerLike, size: number | bigint): bigint {
+      rt.writeCount(0, 8, size, "cuCoredumpSetAttribute", "size");
+      const r = raw.cuCoredumpSetAttribute(attrib, rt.sized(value, size, 1, "cuCoredumpSetAttribute", "value"), o0);
+      if (rt.guards) rt.check("cuCoredumpSetAttribute");
       if (r !== 0) rt.fail(r, "cuCoredumpSetAttribute");
+      return u64[0]!;
     },
-    cuCoredumpSetAttributeGlobal(attrib: CUcoredumpSettings, value: PointerLike, size: PointerLike): void {
-      const r = raw.cuCoredumpSetAttributeGlobal(attrib, rt.ptr(value), rt.ptr(size));
+    cuCoredumpSetAttributeGlobal(attrib: CUcoredumpSettings, value: PointerLike, size: number | bigint): bigint {
+      rt.writeCount(0, 8, size, "cuCoredumpSetAttributeGlobal", "size");
+      const r = raw.cuCoredumpSetAttributeGlobal(attrib, rt.sized(value, size, 1, "cuCoredumpSetAttributeGlobal", "value"), o0);
+      if (rt.guards) rt.check("cuCoredumpSetAttributeGlobal");
       if (r !== 0) rt.fail(r, "cuCoredumpSetAttributeGlobal");
+      return u64[0]!;
     },
     cuGetExportTable(ppExportTable: PointerLike, pExportTableId: PointerLike): void {
-      const r = raw.cuGetExportTable(rt.ptr(ppExportTable), rt.ptr(pExportTableId));
+      const r = raw.cuGetExportTable(rt.ptr(ppExportTable), rt.ptr(rt.expect(pExportTableId, CUuuid_st, "cuGetExportTable", "pExportTableId")));
+      if (rt.guards) rt.check("cuGetExportTable");
       if (r !== 0) rt.fail(r, "cuGetExportTable");
     },
-    cuGreenCtxCreate(phCtx: PointerLike, desc: CUdevResourceDesc, dev: CUdevice, flags: number): void {
-      const r = raw.cuGreenCtxCreate(rt.ptr(phCtx), desc, dev, flags);
+    cuGreenCtxCreate(desc: CUdevResourceDesc, dev: CUdevice, flags: number): CUgreenCtx {
+      const r = raw.cuGreenCtxCreate(o0, desc, dev, flags);
+      if (rt.guards) rt.check("cuGreenCtxCreate");
       if (r !== 0) rt.fail(r, "cuGreenCtxCreate");
+      return rt.readPointer(0) as CUgreenCtx;
     },
     cuGreenCtxDestroy(hCtx: CUgreenCtx): void {
       const r = raw.cuGreenCtxDestroy(hCtx);
+      if (rt.guards) rt.check("cuGreenCtxDestroy");
       if (r !== 0) rt.fail(r, "cuGreenCtxDestroy", hCtx);
     },
     cuCtxFromGreenCtx(hCtx: CUgreenCtx): CUcontext {
       const r = raw.cuCtxFromGreenCtx(o0, hCtx);
+      if (rt.guards) rt.check("cuCtxFromGreenCtx");
       if (r !== 0) rt.fail(r, "cuCtxFromGreenCtx");
       return rt.readPointer(0) as CUcontext;
     },
-    cuDeviceGetDevResource(device: CUdevice, type: CUdevResourceType): CUdevResource_st {
-      const resource = new CUdevResource_st();
-      const r = raw.cuDeviceGetDevResource(device, resource.$pointer(), type);
+    cuDeviceGetDevResource(device: CUdevice, type: CUdevResourceType, resource?: CUdevResource_st): CUdevResource_st {
+      const $resource = resource === undefined ? rt.record(CUdevResource_st) : rt.expect(resource, CUdevResource_st, "cuDeviceGetDevResource", "resource");
+      const r = raw.cuDeviceGetDevResource(device, $resource.$pointer(), type);
+      if (rt.guards) rt.check("cuDeviceGetDevResource");
       if (r !== 0) rt.fail(r, "cuDeviceGetDevResource");
-      return resource;
+      return $resource;
     },
-    cuCtxGetDevResource(hCtx: CUcontext, type: CUdevResourceType): CUdevResource_st {
-      const resource = new CUdevResource_st();
-      const r = raw.cuCtxGetDevResource(hCtx, resource.$pointer(), type);
+    cuCtxGetDevResource(hCtx: CUcontext, type: CUdevResourceType, resource?: CUdevResource_st): CUdevResource_st {
+      const $resource = resource === undefined ? rt.record(CUdevResource_st) : rt.expect(resource, CUdevResource_st, "cuCtxGetDevResource", "resource");
+      const r = raw.cuCtxGetDevResource(hCtx, $resource.$pointer(), type);
+      if (rt.guards) rt.check("cuCtxGetDevResource");
       if (r !== 0) rt.fail(r, "cuCtxGetDevResource", hCtx);
-      return resource;
+      return $resource;
     },
-    cuGreenCtxGetDevResource(hCtx: CUgreenCtx, type: CUdevResourceType): CUdevResource_st {
-      const resource = new CUdevResource_st();
-      const r = raw.cuGreenCtxGetDevResource(hCtx, resource.$pointer(), type);
+    cuGreenCtxGetDevResource(hCtx: CUgreenCtx, type: CUdevResourceType, resource?: CUdevResource_st): CUdevResource_st {
+      const $resource = resource === undefined ? rt.record(CUdevResource_st) : rt.expect(resource, CUdevResource_st, "cuGreenCtxGetDevResource", "resource");
+      const r = raw.cuGreenCtxGetDevResource(hCtx, $resource.$pointer(), type);
+      if (rt.guards) rt.check("cuGreenCtxGetDevResource");
       if (r !== 0) rt.fail(r, "cuGreenCtxGetDevResource", hCtx);
-      return resource;
+      return $resource;
     },
-    cuDevSmResourceSplitByCount(nbGroups: PointerLike, input: PointerLike, remaining: PointerLike, useFlags: number, minCount: number): CUdevResource_st {
-      const result = new CUdevResource_st();
-      const r = raw.cuDevSmResourceSplitByCount(result.$pointer(), rt.ptr(nbGroups), rt.ptr(input), rt.ptr(remaining), useFlags, minCount);
-      if (r !== 0) rt.fail(r, "cuDevSmResourceSplitByCount");
-      return result;
+    cuDevSmResourceSplitByCount(input: PointerLike, useFlags: number, minCount: number, nbGroups?: number): [result: CUdevResource_st[], remaining: CUdevResource_st[]] {
+      const a = rt.arrays("cuDevSmResourceSplitByCount", A_cuDevSmResourceSplitByCount, nbGroups, (p) => raw.cuDevSmResourceSplitByCount(p[0]!, o0, rt.ptr(rt.expect(input, CUdevResource_st, "cuDevSmResourceSplitByCount", "input")), p[1]!, useFlags, minCount));
+      return [a[0] as CUdevResource_st[], a[1] as CUdevResource_st[]];
     },
     cuDevResourceGenerateDesc(resources: PointerLike, nbResources: number): CUdevResourceDesc {
-      const r = raw.cuDevResourceGenerateDesc(o0, rt.ptr(resources), nbResources);
+      rt.count(nbResources, "cuDevResourceGenerateDesc", "nbResources");
+      const r = raw.cuDevResourceGenerateDesc(o0, rt.sized(resources, nbResources, 144, "cuDevResourceGenerateDesc", "resources", CUdevResource_st), nbResources);
+      if (rt.guards) rt.check("cuDevResourceGenerateDesc");
       if (r !== 0) rt.fail(r, "cuDevResourceGenerateDesc");
       return rt.readPointer(0) as CUdevResourceDesc;
     },
     cuGreenCtxRecordEvent(hCtx: CUgreenCtx, hEvent: CUevent): void {
       const r = raw.cuGreenCtxRecordEvent(hCtx, hEvent);
+      if (rt.guards) rt.check("cuGreenCtxRecordEvent");
       if (r !== 0) rt.fail(r, "cuGreenCtxRecordEvent", hCtx);
     },
     cuGreenCtxWaitEvent(hCtx: CUgreenCtx, hEvent: CUevent): void {
       const r = raw.cuGreenCtxWaitEvent(hCtx, hEvent);
+      if (rt.guards) rt.check("cuGreenCtxWaitEvent");
       if (r !== 0) rt.fail(r, "cuGreenCtxWaitEvent", hCtx);
     },
     cuStreamGetGreenCtx(hStream: CUstream): CUgreenCtx {
       const r = raw.cuStreamGetGreenCtx(hStream, o0);
+      if (rt.guards) rt.check("cuStreamGetGreenCtx");
       if (r !== 0) rt.fail(r, "cuStreamGetGreenCtx", hStream);
       return rt.readPointer(0) as CUgreenCtx;
     },
     cuGreenCtxStreamCreate(greenCtx: CUgreenCtx, flags: number, priority: number): CUstream {
       const r = raw.cuGreenCtxStreamCreate(o0, greenCtx, flags, priority);
+      if (rt.guards) rt.check("cuGreenCtxStreamCreate");
       if (r !== 0) rt.fail(r, "cuGreenCtxStreamCreate");
       return rt.readPointer(0) as CUstream;
     },
     cuGreenCtxGetId(greenCtx: CUgreenCtx): bigint {
       const r = raw.cuGreenCtxGetId(greenCtx, o0);
+      if (rt.guards) rt.check("cuGreenCtxGetId");
       if (r !== 0) rt.fail(r, "cuGreenCtxGetId", greenCtx);
       return u64[0]!;
     },
     cuLogsRegisterCallback(callbackFunc: CUlogsCallback, userData: PointerLike): CUlogsCallbackHandle {
       const r = raw.cuLogsRegisterCallback(callbackFunc, rt.ptr(userData), o0);
+      if (rt.guards) rt.check("cuLogsRegisterCallback");
       if (r !== 0) rt.fail(r, "cuLogsRegisterCallback");
       return rt.readPointer(0) as CUlogsCallbackHandle;
     },
     cuLogsUnregisterCallback(callback: CUlogsCallbackHandle): void {
       const r = raw.cuLogsUnregisterCallback(callback);
+      if (rt.guards) rt.check("cuLogsUnregisterCallback");
       if (r !== 0) rt.fail(r, "cuLogsUnregisterCallback", callback);
     },
     cuLogsCurrent(flags: number): CUlogIterator {
       const r = raw.cuLogsCurrent(o0, flags);
+      if (rt.guards) rt.check("cuLogsCurrent");
       if (r !== 0) rt.fail(r, "cuLogsCurrent");
       return u32[0]! as CUlogIterator;
     },
     cuLogsDumpToFile(iterator: PointerLike, pathToFile: string | PointerLike, flags: number): void {
       const r = raw.cuLogsDumpToFile(rt.ptr(iterator), rt.cstr(pathToFile, 0), flags);
+      if (rt.guards) rt.check("cuLogsDumpToFile");
       if (r !== 0) rt.fail(r, "cuLogsDumpToFile");
     },
     cuLogsDumpToMemory(iterator: PointerLike, buffer: PointerLike, size: PointerLike, flags: number): void {
       const r = raw.cuLogsDumpToMemory(rt.ptr(iterator), rt.ptr(buffer), rt.ptr(size), flags);
+      if (rt.guards) rt.check("cuLogsDumpToMemory");
       if (r !== 0) rt.fail(r, "cuLogsDumpToMemory");
     },
     cuCheckpointProcessGetRestoreThreadId(pid: number): number {
       const r = raw.cuCheckpointProcessGetRestoreThreadId(pid, o0);
+      if (rt.guards) rt.check("cuCheckpointProcessGetRestoreThreadId");
       if (r !== 0) rt.fail(r, "cuCheckpointProcessGetRestoreThreadId");
       return i32[0]!;
     },
     cuCheckpointProcessGetState(pid: number): CUprocessState {
       const r = raw.cuCheckpointProcessGetState(pid, o0);
+      if (rt.guards) rt.check("cuCheckpointProcessGetState");
       if (r !== 0) rt.fail(r, "cuCheckpointProcessGetState");
       return u32[0]! as CUprocessState;
     },
     cuCheckpointProcessLock(pid: number, args: PointerLike): void {
-      const r = raw.cuCheckpointProcessLock(pid, rt.ptr(args));
+      const r = raw.cuCheckpointProcessLock(pid, rt.ptr(rt.expect(args, CUcheckpointLockArgs_st, "cuCheckpointProcessLock", "args")));
+      if (rt.guards) rt.check("cuCheckpointProcessLock");
       if (r !== 0) rt.fail(r, "cuCheckpointProcessLock");
     },
     cuCheckpointProcessCheckpoint(pid: number, args: PointerLike): void {
-      const r = raw.cuCheckpointProcessCheckpoint(pid, rt.ptr(args));
+      const r = raw.cuCheckpointProcessCheckpoint(pid, rt.ptr(rt.expect(args, CUcheckpointCheckpointArgs_st, "cuCheckpointProcessCheckpoint", "args")));
+      if (rt.guards) rt.check("cuCheckpointProcessCheckpoint");
       if (r !== 0) rt.fail(r, "cuCheckpointProcessCheckpoint");
     },
     cuCheckpointProcessRestore(pid: number, args: PointerLike): void {
-      const r = raw.cuCheckpointProcessRestore(pid, rt.ptr(args));
+      const r = raw.cuCheckpointProcessRestore(pid, rt.ptr(rt.expect(args, CUcheckpointRestoreArgs_st, "cuCheckpointProcessRestore", "args")));
+      if (rt.guards) rt.check("cuCheckpointProcessRestore");
       if (r !== 0) rt.fail(r, "cuCheckpointProcessRestore");
     },
     cuCheckpointProcessUnlock(pid: number, args: PointerLike): void {
-      const r = raw.cuCheckpointProcessUnlock(pid, rt.ptr(args));
+      const r = raw.cuCheckpointProcessUnlock(pid, rt.ptr(rt.expect(args, CUcheckpointUnlockArgs_st, "cuCheckpointProcessUnlock", "args")));
+      if (rt.guards) rt.check("cuCheckpointProcessUnlock");
       if (r !== 0) rt.fail(r, "cuCheckpointProcessUnlock");
     },
     cuProfilerInitialize(configFile: string | PointerLike, outputFile: string | PointerLike, outputMode: CUoutput_mode): void {
       const r = raw.cuProfilerInitialize(rt.cstr(configFile, 0), rt.cstr(outputFile, 1), outputMode);
+      if (rt.guards) rt.check("cuProfilerInitialize");
       if (r !== 0) rt.fail(r, "cuProfilerInitialize");
     },
     cuProfilerStart(): void {
       const r = raw.cuProfilerStart();
+      if (rt.guards) rt.check("cuProfilerStart");
       if (r !== 0) rt.fail(r, "cuProfilerStart");
     },
     cuProfilerStop(): void {
       const r = raw.cuProfilerStop();
+      if (rt.guards) rt.check("cuProfilerStop");
       if (r !== 0) rt.fail(r, "cuProfilerStop");
     },
   };

@@ -161,14 +161,7 @@ export class ObjectCode {
     const lib = this.handle;
     const n = driver.cuLibraryGetKernelCount(lib);
     if (n === 0) return [];
-    const kernels = new BigUint64Array(new ArrayBuffer(n * 8));
-    driver.cuLibraryEnumerateKernels(kernels, n, lib);
-    const out: string[] = [];
-    for (let i = 0; i < n; i++) {
-      const k = ffi.pointerFromAddress(kernels[i]!) as CUkernel;
-      out.push(driver.cuKernelGetName(k) ?? "");
-    }
-    return out;
+    return driver.cuLibraryEnumerateKernels(n, lib).map((k) => driver.cuKernelGetName(k) ?? "");
   }
 
   /** Whether close() has been called. */

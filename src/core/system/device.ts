@@ -163,7 +163,7 @@ export class SystemDevice {
   constructor(selector: SystemDeviceSelector) {
     const lib = nvmlSession();
     const handle = lookup(lib, selector);
-    const uuid = readString(NVML_DEVICE_UUID_V2_BUFFER_SIZE, (b, n) => lib.nvmlDeviceGetUUID(handle, b, n));
+    const uuid = lib.nvmlDeviceGetUUID(handle, NVML_DEVICE_UUID_V2_BUFFER_SIZE);
     const existing = byUuid.get(uuid);
     if (existing !== undefined) {
       existing.#handle = handle;
@@ -228,7 +228,7 @@ export class SystemDevice {
     if (this.#name === undefined) {
       const h = this.handle;
       const lib = this.#lib();
-      this.#name = readString(NVML_DEVICE_NAME_V2_BUFFER_SIZE, (b, n) => lib.nvmlDeviceGetName(h, b, n));
+      this.#name = lib.nvmlDeviceGetName(h, NVML_DEVICE_NAME_V2_BUFFER_SIZE);
     }
     return this.#name;
   }
@@ -262,9 +262,7 @@ export class SystemDevice {
     const h = this.handle;
     return optional(() => {
       try {
-        const m = new nvmlMemory_v2_st();
-        m.version = nvmlMemory_v2;
-        lib.nvmlDeviceGetMemoryInfo_v2(h, m);
+        const m = lib.nvmlDeviceGetMemoryInfo_v2(h);
         return Object.freeze({ total: m.total, used: m.used, free: m.free, reserved: m.reserved });
       } catch (e) {
         if (!needsFallback(e)) throw e;
@@ -298,9 +296,7 @@ export class SystemDevice {
       } catch (e) {
         if (!needsFallback(e)) throw e;
       }
-      const out = new Uint32Array(new ArrayBuffer(4));
-      lib.nvmlDeviceGetTemperature(h, NVML_TEMPERATURE_GPU, out);
-      return out[0]!;
+      return lib.nvmlDeviceGetTemperature(h, NVML_TEMPERATURE_GPU);
     });
   }
 
@@ -418,32 +414,14 @@ export class SystemDevice {
   }
 }
 
-/** The compute processes' records, growing the buffer while NVML says it is too small. */
+/** The compute processes' records (the checked call sizes the array and retries while NVML says it is too small). */
 function runningProcesses(lib: NvmlApi, h: nvmlDevice_t): nvmlProcessInfo_v2_st[] {
-  const size = nvmlProcessInfo_v2_st.$size;
-  let capacity = 16;
-  for (let attempt = 0; ; attempt++) {
-    const count = new Uint32Array(new ArrayBuffer(4));
-    count[0] = capacity;
-    const buffer = new ArrayBuffer(capacity * size);
-    try {
-      lib.nvmlDeviceGetComputeRunningProcesses(h, count, buffer);
-    } catch (e) {
-      // More processes than room: NVML wrote the count it needs. Processes come and go, so leave some slack.
-      if (nvmlCode(e) === NVML_ERROR_INSUFFICIENT_SIZE && attempt < 8) {
-        capacity = Math.max(capacity * 2, count[0]! + 16);
-        continue;
-      }
-      throw e;
-    }
-    const n = Math.min(count[0]!, capacity);
-    return Array.from({ length: n }, (_, i) => new nvmlProcessInfo_v2_st(buffer, i * size));
-  }
+  return lib.nvmlDeviceGetComputeRunningProcesses(h);
 }
 
 function processName(lib: NvmlApi, pid: number): string | undefined {
   try {
-    const name = readString(PROCESS_NAME_SIZE, (b, n) => lib.nvmlSystemGetProcessName(pid, b, n));
+    const name = lib.nvmlSystemGetProcessName(pid, PROCESS_NAME_SIZE);
     return name === "" ? undefined : name;
   } catch {
     // Another user's process, another PID namespace, or gone already: the name is not readable.

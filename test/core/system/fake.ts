@@ -66,12 +66,11 @@ interface FakeHandle {
 
 const encoder = new TextEncoder();
 
-function writeString(out: unknown, length: number, text: string): void {
+/** A string getter's result, as the checked style returns it: NVML fails when the buffer of `length` bytes is too small. */
+function returnString(length: number, text: string): string {
   const bytes = encoder.encode(text);
   if (bytes.length + 1 > length) throw nvmlError(7, "nvmlFake");
-  const view = out as Uint8Array;
-  view.set(bytes);
-  view[bytes.length] = 0;
+  return text;
 }
 
 const CODE_NAMES: Record<number, string> = {
@@ -137,23 +136,23 @@ export class FakeNvml implements NvmlApi {
     this.shutdowns++;
     this.initialised = false;
   }
-  nvmlSystemGetDriverVersion(version: unknown, length: number): void {
+  nvmlSystemGetDriverVersion(length: number): string {
     this.#enter("nvmlSystemGetDriverVersion");
-    writeString(version, length, "580.95.05");
+    return returnString(length, "580.95.05");
   }
-  nvmlSystemGetNVMLVersion(version: unknown, length: number): void {
+  nvmlSystemGetNVMLVersion(length: number): string {
     this.#enter("nvmlSystemGetNVMLVersion");
-    writeString(version, length, "13.580.95.05");
+    return returnString(length, "13.580.95.05");
   }
   nvmlSystemGetCudaDriverVersion_v2(): number {
     this.#enter("nvmlSystemGetCudaDriverVersion_v2");
     return 13000;
   }
-  nvmlSystemGetProcessName(pid: number, name: unknown, length: number): void {
+  nvmlSystemGetProcessName(pid: number, length: number): string {
     this.#enter("nvmlSystemGetProcessName");
     const n = this.processNames.get(pid);
     if (n === undefined) throw nvmlError(6, "nvmlSystemGetProcessName");
-    writeString(name, length, n);
+    return returnString(length, n);
   }
   nvmlDeviceGetCount(): number {
     this.#enter("nvmlDeviceGetCount");
@@ -180,11 +179,11 @@ export class FakeNvml implements NvmlApi {
     this.#gpu("nvmlDeviceGetIndex", device);
     return (device as unknown as FakeHandle).index;
   }
-  nvmlDeviceGetName(device: nvmlDevice_t, name: unknown, length: number): void {
-    writeString(name, length, this.#gpu("nvmlDeviceGetName", device).name);
+  nvmlDeviceGetName(device: nvmlDevice_t, length: number): string {
+    return returnString(length, this.#gpu("nvmlDeviceGetName", device).name);
   }
-  nvmlDeviceGetUUID(device: nvmlDevice_t, uuid: unknown, length: number): void {
-    writeString(uuid, length, this.#gpu("nvmlDeviceGetUUID", device).uuid);
+  nvmlDeviceGetUUID(device: nvmlDevice_t, length: number): string {
+    return returnString(length, this.#gpu("nvmlDeviceGetUUID", device).uuid);
   }
   nvmlDeviceGetPciInfo(device: nvmlDevice_t): nvmlPciInfo_st {
     const g = this.#gpu("nvmlDeviceGetPciInfo", device);
@@ -207,15 +206,18 @@ export class FakeNvml implements NvmlApi {
     m.used = g.memory.used + g.memory.reserved;
     return m;
   }
-  nvmlDeviceGetMemoryInfo_v2(device: nvmlDevice_t, memory: unknown): void {
+  nvmlDeviceGetMemoryInfo_v2(device: nvmlDevice_t, memory?: nvmlMemory_v2_st): nvmlMemory_v2_st {
     const g = this.#gpu("nvmlDeviceGetMemoryInfo_v2", device);
-    const m = memory as nvmlMemory_v2_st;
+    // Like the checked style: a new record is stamped with its version, a caller's keeps its own.
+    const m = memory ?? new nvmlMemory_v2_st();
+    if (memory === undefined) m.version = nvmlMemory_v2;
     this.versions.set("nvmlDeviceGetMemoryInfo_v2", m.version);
     if (m.version !== nvmlMemory_v2) throw nvmlError(25, "nvmlDeviceGetMemoryInfo_v2");
     m.total = g.memory.total;
     m.used = g.memory.used;
     m.free = g.memory.free;
     m.reserved = g.memory.reserved;
+    return m;
   }
   nvmlDeviceGetUtilizationRates(device: nvmlDevice_t): nvmlUtilization_st {
     const g = this.#gpu("nvmlDeviceGetUtilizationRates", device);
@@ -224,18 +226,20 @@ export class FakeNvml implements NvmlApi {
     u.memory = g.utilization.memory;
     return u;
   }
-  nvmlDeviceGetTemperatureV(device: nvmlDevice_t, temperature: unknown): void {
+  nvmlDeviceGetTemperatureV(device: nvmlDevice_t, temperature?: nvmlTemperature_v1_t): nvmlTemperature_v1_t {
     const g = this.#gpu("nvmlDeviceGetTemperatureV", device);
-    const t = temperature as nvmlTemperature_v1_t;
+    const t = temperature ?? new nvmlTemperature_v1_t();
+    if (temperature === undefined) t.version = nvmlTemperature_v1;
     this.versions.set("nvmlDeviceGetTemperatureV", t.version);
     if (t.version !== nvmlTemperature_v1) throw nvmlError(25, "nvmlDeviceGetTemperatureV");
     if (t.sensorType !== 0) throw nvmlError(2, "nvmlDeviceGetTemperatureV");
     t.temperature = g.temperature;
+    return t;
   }
-  nvmlDeviceGetTemperature(device: nvmlDevice_t, sensorType: number, temp: unknown): void {
+  nvmlDeviceGetTemperature(device: nvmlDevice_t, sensorType: number): number {
     const g = this.#gpu("nvmlDeviceGetTemperature", device);
     if (sensorType !== 0) throw nvmlError(2, "nvmlDeviceGetTemperature");
-    (temp as Uint32Array)[0] = g.temperature;
+    return g.temperature;
   }
   nvmlDeviceGetPowerUsage(device: nvmlDevice_t): number {
     return this.#gpu("nvmlDeviceGetPowerUsage", device).powerMilliwatts;
@@ -278,19 +282,18 @@ export class FakeNvml implements NvmlApi {
     this.#gpu("nvmlDeviceGetCudaComputeCapability", device);
     return [9, 0];
   }
-  nvmlDeviceGetComputeRunningProcesses(device: nvmlDevice_t, infoCount: unknown, infos: unknown): void {
+  nvmlDeviceGetComputeRunningProcesses(device: nvmlDevice_t, infoCount?: number): nvmlProcessInfo_v2_st[] {
     const g = this.#gpu("nvmlDeviceGetComputeRunningProcesses", device);
-    const count = infoCount as Uint32Array;
-    const capacity = count[0]!;
-    count[0] = g.processes.length;
+    const capacity = infoCount ?? g.processes.length;
     if (g.processes.length > capacity) throw nvmlError(7, "nvmlDeviceGetComputeRunningProcesses");
-    const buffer = infos as ArrayBuffer;
-    g.processes.forEach((p, i) => {
+    const buffer = new ArrayBuffer(Math.max(8, g.processes.length * nvmlProcessInfo_v2_st.$size));
+    return g.processes.map((p, i) => {
       const r = new nvmlProcessInfo_v2_st(buffer, i * nvmlProcessInfo_v2_st.$size);
       r.pid = p.pid;
       r.usedGpuMemory = p.used;
       r.gpuInstanceId = 0xffffffff;
       r.computeInstanceId = 0xffffffff;
+      return r;
     });
   }
 }

@@ -182,7 +182,7 @@ describe("system.Device", () => {
     expect(String(gpu)).toBe("system.Device(GPU-00000000-1111-2222-3333-444444444440)");
   });
 
-  it("lists compute processes, growing the buffer past NVML_ERROR_INSUFFICIENT_SIZE, names where readable", () => {
+  it("lists compute processes (the checked call sizes the array), names where readable", () => {
     const many = Array.from({ length: 40 }, (_, i) => ({ pid: 1000 + i, used: BigInt(i) * 2n ** 20n }));
     many[3] = { pid: 1003, used: 0xffff_ffff_ffff_ffffn };
     fake.gpus[0]!.processes = many;
@@ -192,7 +192,7 @@ describe("system.Device", () => {
     expect(procs[0]).toEqual({ pid: 1000, usedMemory: 0n, name: "python3" });
     expect(procs[1]).toEqual({ pid: 1001, usedMemory: 2n ** 20n, name: undefined });
     expect(procs[3]!.usedMemory).toBeUndefined();
-    expect(fake.calls.filter((c) => c === "nvmlDeviceGetComputeRunningProcesses").length).toBeGreaterThan(1);
+    expect(fake.calls.filter((c) => c === "nvmlDeviceGetComputeRunningProcesses").length).toBe(1);
     expect(new system.Device(1).processes).toEqual([]);
     expect(system.processName(1000)).toBe("python3");
     expect(system.processName(1)).toBeUndefined();
