@@ -9,7 +9,8 @@
  * @module
  */
 import * as fs from "node:fs";
-import { dirname } from "node:path";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 
 interface DenoPermissionsLike {
   querySync(desc: { name: string; variable?: string; path?: string }): { state: "granted" | "denied" | "prompt" };
@@ -167,13 +168,13 @@ export function fileInfo(path: string): { readonly isFile: boolean; readonly siz
 }
 
 /**
- * Writes `bytes` to `file` atomically: into `tmp` (created exclusively, mode 0644, synced to disk), then renamed
- * over `file`; `tmp`'s directory is created first. Throws the file system's error (and leaves `tmp` for the caller
- * to remove) when any step fails.
+ * Writes `bytes` to `file` atomically: into `tmp` (created exclusively, mode `mode`, default 0600: private to the
+ * user, synced to disk), then renamed over `file`; `tmp`'s directory is created first (0700 for each directory
+ * made). Throws the file system's error (and leaves `tmp` for the caller to remove) when any step fails.
  */
-export function writeFileAtomic(file: string, tmp: string, bytes: Uint8Array): void {
-  fs.mkdirSync(dirname(tmp), { recursive: true });
-  const fd = fs.openSync(tmp, "wx", 0o644);
+export function writeFileAtomic(file: string, tmp: string, bytes: Uint8Array, mode = 0o600): void {
+  fs.mkdirSync(dirname(tmp), { recursive: true, mode: 0o700 });
+  const fd = fs.openSync(tmp, "wx", mode);
   try {
     let at = 0;
     while (at < bytes.length) at += fs.writeSync(fd, bytes, at, bytes.length - at);
@@ -207,4 +208,56 @@ export function touchFile(path: string): void {
 /** The names in a directory, unsorted and unfiltered; throws when it cannot be listed. */
 export function readDirectory(path: string): string[] {
   return fs.readdirSync(path);
+}
+
+/** Who owns a path and its permission bits (`lstat`: a link is described, not followed), or undefined. */
+export interface PathOwnership {
+  /** The owner's user id. */
+  readonly uid: number;
+  /** The permission bits (mode & 0o7777). */
+  readonly mode: number;
+  /** Whether it is a directory. */
+  readonly isDirectory: boolean;
+  /** Whether it is a regular file. */
+  readonly isFile: boolean;
+  /** Whether it is a symbolic link. */
+  readonly isSymbolicLink: boolean;
+}
+
+/** The owner and mode of `path` (not following a final link), or `undefined` when it is missing or may not be read. */
+export function pathOwnership(path: string, follow = false): PathOwnership | undefined {
+  if (!readable(path)) return undefined;
+  try {
+    const st = follow ? fs.statSync(path) : fs.lstatSync(path);
+    return { uid: st.uid, mode: st.mode & 0o7777, isDirectory: st.isDirectory(), isFile: st.isFile(), isSymbolicLink: st.isSymbolicLink() };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Creates `path` and its missing parents with mode 0700 (directories that exist are left as they are). Throws on failure. */
+export function makePrivateDirectory(path: string): void {
+  fs.mkdirSync(path, { recursive: true, mode: 0o700 });
+}
+
+/** Creates a fresh directory of mode 0700 named `prefix` plus random characters under `parent` (default the system's temporary directory). */
+export function makeTemporaryPrivateDirectory(prefix: string, parent: string = tmpdir()): string {
+  const dir = fs.mkdtempSync(join(parent, prefix));
+  fs.chmodSync(dir, 0o700);
+  return dir;
+}
+
+/** Sets a path's permission bits. Throws the file system's error. */
+export function setMode(path: string, mode: number): void {
+  fs.chmodSync(path, mode);
+}
+
+/** Removes an empty directory; false when it could not be removed. */
+export function removeDirectory(path: string): boolean {
+  try {
+    fs.rmdirSync(path);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -173,6 +173,45 @@ export class IpcTimeoutError extends Error {
   }
 }
 
+/**
+ * An IPC peer was refused: the process at the other end of a connection is not one this side allows (another
+ * user, by default), or did not present the expected one-time token. The connection was closed and nothing was
+ * sent over it.
+ */
+export class IpcPeerRefusedError extends Error {
+  /** The peer's user id. */
+  readonly uid: number;
+  /** The peer's group id. */
+  readonly gid: number;
+  /** The peer's process id (0 when it is in another PID namespace). */
+  readonly pid: number;
+  /** Why: `"uid"` (not an allowed user), `"predicate"` (allowPeer said no) or `"token"` (missing or wrong token). */
+  readonly reason: "uid" | "predicate" | "token";
+  constructor(peer: { readonly uid: number; readonly gid: number; readonly pid: number }, reason: "uid" | "predicate" | "token", message: string) {
+    super(message);
+    this.name = "IpcPeerRefusedError";
+    this.uid = peer.uid;
+    this.gid = peer.gid;
+    this.pid = peer.pid;
+    this.reason = reason;
+  }
+}
+
+/**
+ * A directory or file that others could have written was refused (like ssh refuses a key file others can write):
+ * it is owned by another user, or writable by its group or by everyone, or is not the kind of file expected. The
+ * message names the path and the fix.
+ */
+export class InsecurePathError extends Error {
+  /** The path refused. */
+  readonly path: string;
+  constructor(path: string, message: string) {
+    super(message);
+    this.name = "InsecurePathError";
+    this.path = path;
+  }
+}
+
 /** A malformed IPC message or descriptor. */
 export class IPCFormatError extends RangeError {
   constructor(message: string) {

@@ -41,7 +41,17 @@ export type { DeviceMemoryResourceOptions, PinnedMemoryResourceOptions, ManagedM
 export { MemoryPoolAttributes, POOL_ATTRIBUTES, type PoolAttributeName, type PoolAttributeValues } from "./memory/pool-attributes.ts";
 export type { MemoryLocation, MemoryLocationType, ManagedAdvice } from "./memory/location.ts";
 export { IPCAllocationHandle, IPCBufferDescriptor } from "./memory/ipc.ts";
-export { IpcChannel, IpcListener, type IpcMessage, type IpcWaitOptions } from "./memory/ipc-socket.ts";
+export {
+  IpcChannel,
+  IpcListener,
+  type IpcAcceptOptions,
+  type IpcConnectOptions,
+  type IpcListenOptions,
+  type IpcMessage,
+  type IpcPeerPolicy,
+  type IpcWaitOptions,
+  type PeerCredentials,
+} from "./memory/ipc-socket.ts";
 export { type AllocateOptions, type IpcMemoryResource } from "./memory/resource.ts";
 export type { HostViewConstructor } from "./memory/view.ts";
 export { GraphBuilder, type GraphBuildMode } from "./graph/builder.ts";

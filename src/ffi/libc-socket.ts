@@ -21,6 +21,8 @@ const signatures = {
   close: { parameters: ["i32"], result: "i32" },
   unlink: { parameters: ["pointer"], result: "i32" },
   dup: { parameters: ["i32"], result: "i32" },
+  getsockopt: { parameters: ["i32", "i32", "i32", "pointer", "pointer"], result: "i32" },
+  getuid: { parameters: [], result: "u32" },
   strerror: { parameters: ["i32"], result: "pointer" },
   __errno_location: { parameters: [], result: "pointer" },
 } as const;
@@ -50,6 +52,7 @@ export const SOCK_NONBLOCK = 0o4000;
 export const SOCK_CLOEXEC = 0o2000000;
 export const SOL_SOCKET = 1;
 export const SCM_RIGHTS = 1;
+export const SO_PEERCRED = 17;
 export const MSG_DONTWAIT = 0x40;
 export const MSG_CTRUNC = 0x8;
 export const MSG_TRUNC = 0x20;
@@ -91,6 +94,33 @@ export function dupFd(fd: number): number {
   const r = lib().dup(fd);
   if (r < 0) throw new SystemCallError("dup", errno(), `could not duplicate file descriptor ${fd}`);
   return r;
+}
+
+/** The credentials of a Unix socket's peer (`SO_PEERCRED`): taken by the kernel when it connected or listened. */
+export interface PeerCredentials {
+  /** The peer process's id (in this process's PID namespace; 0 when it is outside it). */
+  readonly pid: number;
+  /** The peer's effective user id. */
+  readonly uid: number;
+  /** The peer's effective group id. */
+  readonly gid: number;
+}
+
+/** The credentials of the process at the other end of a connected Unix socket (`getsockopt(SO_PEERCRED)`). */
+export function peerCredentials(fd: number): PeerCredentials {
+  const cred = new Uint8Array(new ArrayBuffer(12)); // struct ucred { pid_t pid; uid_t uid; gid_t gid; }
+  const len = new Uint8Array(new ArrayBuffer(4));
+  new DataView(len.buffer).setUint32(0, 12, true);
+  if (lib().getsockopt(fd, SOL_SOCKET, SO_PEERCRED, ffi.pointerOf(cred), ffi.pointerOf(len)) !== 0) {
+    throw new SystemCallError("getsockopt(SO_PEERCRED)", errno(), "could not learn who is at the other end of the socket");
+  }
+  const dv = new DataView(cred.buffer);
+  return { pid: dv.getInt32(0, true), uid: dv.getUint32(4, true), gid: dv.getUint32(8, true) };
+}
+
+/** This process's real user id (`getuid`). */
+export function currentUid(): number {
+  return lib().getuid();
 }
 
 const SUN_PATH = 108;

@@ -23,12 +23,52 @@ import { describeValue } from "../base/checks.ts";
 
 const HANDLE_MAGIC = 0x48415443; // "CTAH" little-endian
 const BUFFER_MAGIC = 0x42495443; // "CTIB" little-endian
+const TOKEN_MAGIC = 0x4b545443; // "CTTK" little-endian
 const VERSION = 1;
 
 /** The byte length of an encoded {@link IPCAllocationHandle} message (without the descriptor itself). */
 export const HANDLE_MESSAGE_BYTES = 24;
 /** The byte length of an encoded {@link IPCBufferDescriptor}. */
 export const BUFFER_DESCRIPTOR_BYTES = 96;
+
+/** The most bytes of a one-time token (UTF-8). */
+export const MAX_TOKEN_BYTES = 256;
+const TOKEN_HEADER_BYTES = 12;
+
+/** Checks a one-time token: a non-empty string of at most {@link MAX_TOKEN_BYTES} UTF-8 bytes; returns its bytes. */
+export function tokenBytes(token: unknown, what: string): Uint8Array {
+  if (typeof token !== "string" || token.length === 0) throw new TypeError(`${what}: a token is a non-empty string (such as IpcListener.newToken()), not ${describeValue(token)}`);
+  const bytes = new TextEncoder().encode(token);
+  if (bytes.length > MAX_TOKEN_BYTES) throw new RangeError(`${what}: a token holds at most ${MAX_TOKEN_BYTES} bytes, this one ${bytes.length}: use a shorter one, such as IpcListener.newToken()`);
+  return bytes;
+}
+
+/** The first message of a connection that presents a one-time token: magic, version, length, the token's bytes. */
+export function encodeTokenMessage(token: string): Uint8Array {
+  const t = tokenBytes(token, "encodeTokenMessage");
+  const out = new Uint8Array(TOKEN_HEADER_BYTES + t.length);
+  const dv = new DataView(out.buffer);
+  dv.setUint32(0, TOKEN_MAGIC, true);
+  dv.setUint32(4, VERSION, true);
+  dv.setUint32(8, t.length, true);
+  out.set(t, TOKEN_HEADER_BYTES);
+  return out;
+}
+
+/** The token bytes of a token message. Throws an {@link IPCFormatError} for anything else. */
+export function decodeTokenMessage(bytes: Uint8Array): Uint8Array {
+  if (!(bytes instanceof Uint8Array)) throw new TypeError(`a token message is decoded from a Uint8Array, not ${describeValue(bytes)}`);
+  if (bytes.length < TOKEN_HEADER_BYTES + 1 || bytes.length > TOKEN_HEADER_BYTES + MAX_TOKEN_BYTES) {
+    throw new IPCFormatError(`a token message is ${TOKEN_HEADER_BYTES + 1} to ${TOKEN_HEADER_BYTES + MAX_TOKEN_BYTES} bytes, not ${bytes.length}: connect with { token }`);
+  }
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (dv.getUint32(0, true) !== TOKEN_MAGIC) throw new IPCFormatError("the first message is not a token message (wrong magic number): connect with { token }");
+  const version = dv.getUint32(4, true);
+  if (version !== VERSION) throw new IPCFormatError(`a token message of format version ${version} cannot be read by this version (format ${VERSION}): use the same cuda-ts version on both sides`);
+  const n = dv.getUint32(8, true);
+  if (n !== bytes.length - TOKEN_HEADER_BYTES) throw new IPCFormatError(`a token message says ${n} token bytes but holds ${bytes.length - TOKEN_HEADER_BYTES}`);
+  return bytes.slice(TOKEN_HEADER_BYTES);
+}
 
 /** Converts a UUID string to its 16 bytes. */
 export function uuidToBytes(uuid: string): Uint8Array {

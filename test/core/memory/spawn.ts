@@ -20,14 +20,30 @@ export interface ChildResult {
   readonly stderr: string;
 }
 
+/** How to start a child: as another user (through `setpriv`, when this process is root), with extra environment. */
+export interface SpawnOptions {
+  /** Run as this uid and gid, with no supplementary groups (`setpriv --reuid --regid --clear-groups`). */
+  readonly asUser?: { readonly uid: number; readonly gid: number };
+  /** Variables added to the child's environment. */
+  readonly env?: Readonly<Record<string, string>>;
+  /** Called with each chunk of the child's stdout as it comes. */
+  readonly onStdout?: (text: string) => void;
+}
+
 /** Starts `script`; the promise settles when it exits (or is killed after `timeoutMs`). */
-export function runScript(script: string, args: readonly string[] = [], timeoutMs = 120_000): Promise<ChildResult> {
-  const c = runtimeCommand(script, args);
+export function runScript(script: string, args: readonly string[] = [], timeoutMs = 120_000, options: SpawnOptions = {}): Promise<ChildResult> {
+  const r = runtimeCommand(script, args);
+  const u = options.asUser;
+  const c = u === undefined ? r : { command: "setpriv", args: [`--reuid=${u.uid}`, `--regid=${u.gid}`, "--clear-groups", "--", r.command, ...r.args] };
   return new Promise((resolve, reject) => {
-    const child = spawn(c.command, c.args, { stdio: ["ignore", "pipe", "pipe"] });
+    const env = options.env === undefined ? undefined : { ...process.env, ...options.env };
+    const child = spawn(c.command, c.args, { stdio: ["ignore", "pipe", "pipe"], ...(env === undefined ? {} : { env }) });
     let stdout = "";
     let stderr = "";
-    child.stdout!.on("data", (d: unknown) => (stdout += String(d)));
+    child.stdout!.on("data", (d: unknown) => {
+      stdout += String(d);
+      options.onStdout?.(String(d));
+    });
     child.stderr!.on("data", (d: unknown) => (stderr += String(d)));
     const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
     child.on("error", (e) => {
