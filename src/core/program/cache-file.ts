@@ -8,11 +8,19 @@
  * `--allow-write`, which is queried and never prompted for) just means nothing is stored; one that cannot be read
  * means every lookup misses. Past `maxBytes`, the least recently used entries are removed.
  *
+ * An entry is code this user will run, so the cache is private: its directory is created 0700 (with any missing
+ * parents, as the XDG base directory specification asks of `$XDG_CACHE_HOME`), entry files 0600. Like ssh with
+ * key files, a directory owned by another user or writable by group or others (or below a directory others can
+ * write without the sticky bit), and an entry file owned by another user, writable by group or others, or not a
+ * regular file, is refused: nothing is read from or written to it, and a warning names the path (once per path).
+ *
  * @module
  */
 import * as path from "node:path";
 import { randomBytes } from "node:crypto";
-import { canReadPath, canWritePath, fileInfo, getEnv, pathExists, readDirectory, readFileBytes, removeFile, touchFile, writeFileAtomic } from "../../host.ts";
+import { canReadPath, canWritePath, fileInfo, getEnv, isDirectory, makePrivateDirectory, pathExists, readDirectory, readFileBytes, removeFile, touchFile, writeFileAtomic } from "../../host.ts";
+import type { InsecurePathError } from "../errors.ts";
+import { checkPrivateDirectory, checkPrivateFile } from "../base/private-path.ts";
 import type { ProgramCache } from "./cache.ts";
 import { decodeEntry, encodeEntry, sha256Hex, type CachedProgram } from "./cache-entry.ts";
 import { optionalInteger, optionalString } from "./option-checks.ts";
@@ -23,7 +31,14 @@ export interface FileProgramCacheOptions {
   readonly directory?: string;
   /** The most bytes of entry files kept (least recently used go first). Default 1 GiB. */
   readonly maxBytes?: number;
+  /**
+   * Told of each directory or entry file refused because others could have written it (once per path). Default:
+   * `console.warn` of the error's message.
+   */
+  readonly onInsecure?: (error: InsecurePathError) => void;
 }
+
+const warned = new Set<string>();
 
 const SUFFIX = ".entry";
 const TMP_SUFFIX = ".tmp";
@@ -48,11 +63,38 @@ export class FileProgramCache implements ProgramCache {
   /** The most bytes of entry files kept. */
   readonly maxBytes: number;
 
-  /** A cache over `options.directory` (created when the first entry is stored). */
+  readonly #onInsecure: (error: InsecurePathError) => void;
+
+  /** A cache over `options.directory` (created, mode 0700, when the first entry is stored). */
   constructor(options: FileProgramCacheOptions = {}) {
     const dir = optionalString("FileProgramCache", "directory", options.directory);
     this.directory = dir === undefined ? defaultProgramCacheDirectory() : path.normalize(dir);
     this.maxBytes = optionalInteger("FileProgramCache", "maxBytes", options.maxBytes, 0) ?? 1 << 30;
+    const onInsecure = options.onInsecure;
+    if (onInsecure !== undefined && typeof onInsecure !== "function") {
+      throw new TypeError(`FileProgramCache: onInsecure: expected a function (error) => void, got ${typeof onInsecure}; leave it out to get a console warning`);
+    }
+    this.#onInsecure = onInsecure ?? ((e) => console.warn(`cuda-ts: compile cache: ${e.message}`));
+  }
+
+  /** Whether `error` (a refusal) leaves the path untrusted; reports it once per path. */
+  #refused(error: InsecurePathError | undefined): boolean {
+    if (error === undefined) return false;
+    if (!warned.has(error.path)) {
+      warned.add(error.path);
+      try {
+        this.#onInsecure(error);
+      } catch {
+        // A reporter that throws must not break compiling.
+      }
+    }
+    return true;
+  }
+
+  /** Whether the directory exists and is private (reports it when it is not). */
+  #directoryTrusted(): boolean {
+    const dir = this.directory;
+    return dir !== undefined && isDirectory(dir) && !this.#refused(checkPrivateDirectory(dir));
   }
 
   /** The file of `key`'s entry (the key itself when it is a hex SHA-256, else its hash). */
@@ -65,7 +107,7 @@ export class FileProgramCache implements ProgramCache {
   get(key: string): CachedProgram | undefined {
     try {
       const file = this.pathOf(key);
-      if (file === undefined) return undefined;
+      if (file === undefined || !pathExists(file) || !this.#directoryTrusted() || this.#refused(checkPrivateFile(file))) return undefined;
       const bytes = readFileBytes(file);
       if (bytes === undefined) return undefined;
       const entry = decodeEntry(bytes, key);
@@ -88,8 +130,10 @@ export class FileProgramCache implements ProgramCache {
     try {
       const bytes = encodeEntry(key, entry);
       if (bytes.length > this.maxBytes) return;
+      if (!isDirectory(dir)) makePrivateDirectory(dir);
+      if (!this.#directoryTrusted()) return;
       tmp = path.join(dir, `.${path.basename(file)}.${randomBytes(8).toString("hex")}${TMP_SUFFIX}`);
-      writeFileAtomic(file, tmp, bytes);
+      writeFileAtomic(file, tmp, bytes, 0o600);
       tmp = undefined;
       this.#evict(file);
     } catch {
@@ -115,7 +159,7 @@ export class FileProgramCache implements ProgramCache {
 
   #entries(): { file: string; size: number; mtimeMs: number }[] {
     const dir = this.directory;
-    if (dir === undefined || !canReadPath(dir)) return [];
+    if (dir === undefined || !canReadPath(dir) || !this.#directoryTrusted()) return [];
     try {
       return readDirectory(dir)
         .filter((n) => n.endsWith(SUFFIX) && !n.startsWith("."))

@@ -399,3 +399,105 @@ entry:
     expect(() => p.compile("ptx", { cache: new InMemoryProgramCache(), cacheDigest: 3 as never })).toThrow(/cacheDigest must be a string or a Uint8Array/);
   });
 });
+
+describe("FileProgramCache is private to the user", () => {
+  const isRoot = process.platform === "linux" && process.getuid?.() === 0;
+  const mode = (p: string): number => fs.statSync(p).mode & 0o777;
+  /** A cache over `dir` whose refusals are collected. */
+  const watched = (dir: string): { cache: FileProgramCache; refused: string[] } => {
+    const refused: string[] = [];
+    return { cache: new FileProgramCache({ directory: dir, onInsecure: (e) => refused.push(`${e.path}: ${e.message}`) }), refused };
+  };
+  /** A valid entry for key() planted in `dir` (as another user could write it). */
+  const plant = (dir: string): string => {
+    fs.mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, `${key()}.entry`);
+    fs.writeFileSync(file, encodeEntry(key(), entry([9, 9, 9])));
+    fs.chmodSync(file, 0o600);
+    return file;
+  };
+
+  it("creates the directory and its missing parents 0700, entry files 0600", () => {
+    const top = freshDir();
+    const dir = path.join(top, "cuda-ts", "program-cache");
+    const { cache, refused } = watched(dir);
+    compileThroughCache(cache, key(), "cubin", counter().compile);
+    for (const d of [top, path.join(top, "cuda-ts"), dir]) expect(mode(d)).toBe(0o700);
+    expect(mode(cache.pathOf(key())!)).toBe(0o600);
+    expect(refused).toEqual([]);
+    expect(cache.get(key())?.code).toBeInstanceOf(Uint8Array);
+  });
+
+  it("refuses a directory of mode 0777 with a warning naming it: a planted valid entry is not loaded, nothing is written", () => {
+    const dir = freshDir();
+    plant(dir);
+    fs.chmodSync(dir, 0o777);
+    const { cache, refused } = watched(dir);
+    const c = counter();
+    expect(compileThroughCache(cache, key(), "cubin", c.compile).hit).toBe(false);
+    expect(c.calls()).toBe(1);
+    expect(refused).toEqual([expect.stringMatching(new RegExp(`^${dir}: ${dir} has mode 0777, writable by group or others: refusing to trust it. Run chmod 700`))]);
+    expect(fs.readFileSync(cache.pathOf(key())!)).toEqual(Buffer.from(encodeEntry(key(), entry([9, 9, 9])))); // not overwritten
+    expect(cache.size).toBe(0);
+    fs.chmodSync(dir, 0o700);
+    expect(cache.get(key())?.code).toEqual(new Uint8Array([9, 9, 9])); // trusted again once private
+  });
+
+  it("refuses a directory below one others can write (without the sticky bit)", () => {
+    const open = freshDir();
+    const dir = path.join(open, "cache");
+    plant(dir);
+    fs.chmodSync(open, 0o777);
+    const { cache, refused } = watched(dir);
+    expect(cache.get(key())).toBeUndefined();
+    expect(refused).toEqual([expect.stringContaining(`${open}, above ${dir}, has mode 0777, writable by group or others without the sticky bit`)]);
+    fs.chmodSync(open, 0o1777); // sticky, like /tmp: others cannot replace what they do not own
+    expect(watched(dir).cache.get(key())?.code).toEqual(new Uint8Array([9, 9, 9]));
+  });
+
+  it("refuses an entry file writable by others, or a link, naming the file, and leaves it in place", () => {
+    const dir = freshDir();
+    const file = plant(dir);
+    fs.chmodSync(file, 0o666);
+    const { cache, refused } = watched(dir);
+    expect(cache.get(key())).toBeUndefined();
+    expect(refused).toEqual([expect.stringContaining(`${file} has mode 0666, writable by group or others`)]);
+    expect(fs.existsSync(file)).toBe(true);
+    const dir2 = freshDir();
+    const target = plant(dir2);
+    const link = path.join(dir, `${"a".repeat(64)}.entry`);
+    fs.symlinkSync(target, link);
+    const w = watched(dir);
+    expect(w.cache.get("a".repeat(64))).toBeUndefined();
+    expect(w.refused).toEqual([expect.stringContaining(`${link} is not a regular file`)]);
+  });
+
+  it.skipIf(!isRoot)(`refuses a directory or an entry owned by another user${isRoot ? "" : " [skipped: chown to another user needs root (CI runs as root)]"}`, () => {
+    const dir = freshDir();
+    const file = plant(dir);
+    fs.chownSync(dir, 65534, 65534);
+    const { cache, refused } = watched(dir);
+    const c = counter();
+    expect(compileThroughCache(cache, key(), "cubin", c.compile).hit).toBe(false);
+    expect(refused).toEqual([expect.stringContaining(`${dir} is owned by uid 65534, not by this user (uid 0)`)]);
+    fs.chownSync(dir, 0, 0);
+    fs.chownSync(file, 65534, 65534);
+    const w = watched(dir);
+    expect(w.cache.get(key())).toBeUndefined();
+    expect(w.refused).toEqual([expect.stringContaining(`${file} is owned by uid 65534, not by this user (uid 0)`)]);
+  });
+
+  it("warns on the console by default, once per path", () => {
+    const dir = freshDir();
+    plant(dir);
+    fs.chmodSync(dir, 0o770);
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const cache = new FileProgramCache({ directory: dir });
+    cache.get(key());
+    cache.get(key());
+    new FileProgramCache({ directory: dir }).get(key());
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(String(warn.mock.calls[0]?.[0])).toMatch(new RegExp(`^cuda-ts: compile cache: ${dir} has mode 0770`));
+    expect(() => new FileProgramCache({ directory: dir, onInsecure: 3 as never })).toThrow(/onInsecure: expected a function/);
+  });
+});
