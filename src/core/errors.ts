@@ -212,6 +212,17 @@ export class InsecurePathError extends Error {
   }
 }
 
+/**
+ * The rendezvous store failed: the server could not prove the job's secret (or refused this client's), the
+ * connection closed, a wait ran out of time, or a message was malformed. The message says which and what to do.
+ */
+export class RendezvousError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "RendezvousError";
+  }
+}
+
 /** A malformed IPC message or descriptor. */
 export class IPCFormatError extends RangeError {
   constructor(message: string) {

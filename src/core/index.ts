@@ -53,6 +53,14 @@ export {
   type PeerCredentials,
 } from "./memory/ipc-socket.ts";
 export { type AllocateOptions, type IpcMemoryResource } from "./memory/resource.ts";
+export {
+  RENDEZVOUS_ADDR_ENV,
+  RENDEZVOUS_SECRET_ENV,
+  RendezvousClient,
+  RendezvousServer,
+  type RendezvousClientOptions,
+  type RendezvousServerOptions,
+} from "./rendezvous.ts";
 export type { HostViewConstructor } from "./memory/view.ts";
 export { GraphBuilder, type GraphBuildMode } from "./graph/builder.ts";
 export { Graph, type GraphCompleteOptions } from "./graph/graph.ts";

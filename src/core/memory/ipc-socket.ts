@@ -29,6 +29,7 @@
  * @module
  */
 import * as path from "node:path";
+import { Buffer } from "node:buffer";
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { ClosedError, IpcTimeoutError, IpcDisconnectedError, IpcPeerRefusedError, InsecurePathError } from "../errors.ts";
 import { decodeTokenMessage, encodeTokenMessage, HANDLE_MESSAGE_BYTES, IPCAllocationHandle, MAX_TOKEN_BYTES, tokenBytes } from "./ipc.ts";

@@ -1,0 +1,417 @@
+/**
+ * The rendezvous store of a multi-process job (the NCCL launcher's): a small key-value store over TCP where ranks
+ * publish and wait for values (a communicator's unique id, addresses). It hands out what lets a process join a
+ * communicator, so it admits only processes of the job:
+ *
+ * - it listens on loopback (`127.0.0.1`) unless told another host;
+ * - every job has a secret (32 random bytes) that the launcher hands to the ranks it spawns through the
+ *   environment ({@link RendezvousServer.environment}: `CUDA_TS_RENDEZVOUS_ADDR`, `CUDA_TS_RENDEZVOUS_SECRET`), never
+ *   on the command line, which every local user can read in /proc;
+ * - each connection starts with a mutual challenge: the server sends a nonce, the client answers with
+ *   HMAC-SHA256(secret, nonce) and a nonce of its own, and the server proves the secret back. The secret never
+ *   crosses the wire;
+ * - a client that fails the challenge, does not answer it within `authTimeoutMs`, or sends anything malformed
+ *   (a frame over {@link MAX_FRAME_BYTES}, bytes that are not a request) is disconnected, and nothing it sent has
+ *   any effect.
+ *
+ * Frames are a 4-byte big-endian length and that many bytes; requests and replies are JSON
+ * (`{"op":"set","key":k,"value":v}`, `{"op":"get","key":k}`: the get waits until the key is set).
+ *
+ * @module
+ */
+import * as net from "node:net";
+import { Buffer } from "node:buffer";
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { getEnv } from "../host.ts";
+import { RendezvousError } from "./errors.ts";
+import { describeValue } from "./base/checks.ts";
+
+/** The largest frame either side accepts. */
+export const MAX_FRAME_BYTES = 64 * 1024;
+/** The environment variable with the server's `host:port`. */
+export const RENDEZVOUS_ADDR_ENV = "CUDA_TS_RENDEZVOUS_ADDR";
+/** The environment variable with the job's secret (hex). */
+export const RENDEZVOUS_SECRET_ENV = "CUDA_TS_RENDEZVOUS_SECRET";
+
+const NONCE_BYTES = 32;
+const MAC_BYTES = 32;
+const CLIENT_LABEL = "cuda-ts rendezvous v1 client";
+const SERVER_LABEL = "cuda-ts rendezvous v1 server";
+const MAX_KEY_BYTES = 1024;
+
+/** A request to the store. */
+export type RendezvousRequest = { readonly op: "set"; readonly key: string; readonly value: string } | { readonly op: "get"; readonly key: string };
+
+function mac(secret: Buffer, label: string, nonce: Uint8Array): Buffer {
+  return createHmac("sha256", secret).update(label).update(nonce).digest();
+}
+
+function checkSecret(secret: unknown, what: string): Buffer {
+  if (typeof secret !== "string" || !/^[0-9a-f]{32,}$/i.test(secret) || secret.length % 2 !== 0) {
+    throw new TypeError(
+      `${what}: the secret is a hex string of at least 16 bytes (32 hex digits), such as RendezvousServer's own, not ${typeof secret === "string" ? `a string of ${secret.length} characters` : describeValue(secret)}: ` +
+        `pass the server's secret, or let the ranks read ${RENDEZVOUS_SECRET_ENV}`,
+    );
+  }
+  return Buffer.from(secret, "hex");
+}
+
+/** One length-prefixed frame. */
+export function encodeFrame(payload: Uint8Array): Uint8Array {
+  if (payload.length > MAX_FRAME_BYTES) throw new RangeError(`a rendezvous frame holds at most ${MAX_FRAME_BYTES} bytes, this one ${payload.length}: store smaller values`);
+  const out = new Uint8Array(4 + payload.length);
+  new DataView(out.buffer).setUint32(0, payload.length, false);
+  out.set(payload, 4);
+  return out;
+}
+
+/**
+ * Splits a byte stream into frames: `push` bytes as they come, `next()` gives each whole frame. A length over
+ * {@link MAX_FRAME_BYTES} throws a {@link RendezvousError} before anything that large is buffered.
+ */
+export class FrameReader {
+  #chunks: Uint8Array[] = [];
+  #buffered = 0;
+
+  /** Adds received bytes. */
+  push(bytes: Uint8Array): void {
+    this.#chunks.push(bytes);
+    this.#buffered += bytes.length;
+    if (this.#buffered > 4 + MAX_FRAME_BYTES + 4 + MAX_FRAME_BYTES) this.#flatten(); // keep the chunk list short
+  }
+
+  #flatten(): Uint8Array {
+    if (this.#chunks.length === 1) return this.#chunks[0]!;
+    const all = new Uint8Array(this.#buffered);
+    let at = 0;
+    for (const c of this.#chunks) {
+      all.set(c, at);
+      at += c.length;
+    }
+    this.#chunks = [all];
+    return all;
+  }
+
+  /** The next whole frame's payload, or undefined until more bytes come. */
+  next(): Uint8Array | undefined {
+    if (this.#buffered < 4) return undefined;
+    const all = this.#flatten();
+    const length = new DataView(all.buffer, all.byteOffset, all.byteLength).getUint32(0, false);
+    if (length > MAX_FRAME_BYTES) throw new RendezvousError(`a rendezvous frame says ${length} bytes, more than the ${MAX_FRAME_BYTES} allowed: the peer is not a cuda-ts rendezvous peer`);
+    if (all.length < 4 + length) return undefined;
+    const frame = all.slice(4, 4 + length);
+    this.#chunks = all.length === 4 + length ? [] : [all.subarray(4 + length)];
+    this.#buffered = all.length - 4 - length;
+    return frame;
+  }
+}
+
+/** Reads a request; throws a {@link RendezvousError} for anything that is not one. */
+export function decodeRequest(payload: Uint8Array): RendezvousRequest {
+  let v: unknown;
+  try {
+    v = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(payload));
+  } catch {
+    throw new RendezvousError("a rendezvous request is UTF-8 JSON; these bytes are not");
+  }
+  if (typeof v !== "object" || v === null || Array.isArray(v)) throw new RendezvousError("a rendezvous request is a JSON object");
+  const r = v as Record<string, unknown>;
+  if (typeof r.key !== "string" || r.key.length === 0 || r.key.length > MAX_KEY_BYTES) throw new RendezvousError(`a rendezvous request's key is a string of 1 to ${MAX_KEY_BYTES} characters`);
+  if (r.op === "get" && Object.keys(r).length === 2) return { op: "get", key: r.key };
+  if (r.op === "set" && typeof r.value === "string" && Object.keys(r).length === 3) return { op: "set", key: r.key, value: r.value };
+  throw new RendezvousError('a rendezvous request is {"op":"get","key":k} or {"op":"set","key":k,"value":v}');
+}
+
+/** Options of {@link RendezvousServer.start}. */
+export interface RendezvousServerOptions {
+  /** The address to bind. Default `127.0.0.1` (this machine only); another host only when ranks run elsewhere. */
+  readonly host?: string;
+  /** The port. Default 0: one the system picks (read it from `port`). */
+  readonly port?: number;
+  /** The job's secret (hex, at least 16 bytes). Default: 32 fresh random bytes. */
+  readonly secret?: string;
+  /** How long a new connection has to prove the secret, in milliseconds. Default 5000. */
+  readonly authTimeoutMs?: number;
+  /** Told of each client dropped (failed or missing proof, malformed frames), with why. */
+  readonly onRefused?: (reason: string) => void;
+}
+
+/** The rendezvous server of a job: start it in the launcher, hand {@link environment} to the ranks. */
+export class RendezvousServer {
+  readonly #server: net.Server;
+  readonly #secret: Buffer;
+  readonly #store = new Map<string, string>();
+  readonly #waiting = new Map<string, Set<(value: string) => void>>();
+  readonly #sockets = new Set<net.Socket>();
+  readonly #authTimeoutMs: number;
+  readonly #onRefused: ((reason: string) => void) | undefined;
+  /** The bound host. */
+  readonly host: string;
+  /** The bound port. */
+  readonly port: number;
+  /** Clients dropped so far (failed or missing proof, malformed frames). */
+  refusedClients = 0;
+
+  private constructor(server: net.Server, secret: Buffer, host: string, port: number, options: RendezvousServerOptions) {
+    this.#server = server;
+    this.#secret = secret;
+    this.host = host;
+    this.port = port;
+    this.#authTimeoutMs = options.authTimeoutMs ?? 5000;
+    this.#onRefused = options.onRefused;
+    server.on("connection", (s) => this.#serve(s));
+  }
+
+  /** Starts a server (on loopback by default) with a fresh secret unless one is given. */
+  static async start(options: RendezvousServerOptions = {}): Promise<RendezvousServer> {
+    if (typeof options !== "object" || options === null) throw new TypeError(`RendezvousServer.start: options are an object, not ${describeValue(options)}`);
+    const host = options.host ?? "127.0.0.1";
+    if (typeof host !== "string" || host.length === 0) throw new TypeError(`RendezvousServer.start: host is an address such as "127.0.0.1", not ${describeValue(host)}`);
+    const port = options.port ?? 0;
+    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new RangeError(`RendezvousServer.start: port is an integer 0 to 65535 (0: any free port), not ${describeValue(port)}`);
+    const t = options.authTimeoutMs;
+    if (t !== undefined && (typeof t !== "number" || !(t > 0))) throw new RangeError(`RendezvousServer.start: authTimeoutMs is a positive number of milliseconds, not ${describeValue(t)}`);
+    if (options.onRefused !== undefined && typeof options.onRefused !== "function") throw new TypeError(`RendezvousServer.start: onRefused is a function (reason) => void, not ${describeValue(options.onRefused)}`);
+    const secret = options.secret === undefined ? randomBytes(32) : checkSecret(options.secret, "RendezvousServer.start");
+    const server = net.createServer();
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(port, host, () => {
+        server.off("error", reject);
+        resolve();
+      });
+    });
+    const a = server.address();
+    const bound = typeof a === "object" && a !== null ? a.port : port;
+    return new RendezvousServer(server, secret, host, bound, options);
+  }
+
+  /** The job's secret (hex): give it to ranks through the environment, never on a command line. */
+  get secret(): string {
+    return this.#secret.toString("hex");
+  }
+
+  /** The variables a spawned rank needs ({@link RendezvousClient.fromEnvironment} reads them). */
+  environment(): Record<string, string> {
+    return { [RENDEZVOUS_ADDR_ENV]: `${this.host.includes(":") ? `[${this.host}]` : this.host}:${this.port}`, [RENDEZVOUS_SECRET_ENV]: this.secret };
+  }
+
+  /** The value stored under `key` (for the launcher itself), or undefined. */
+  peek(key: string): string | undefined {
+    return this.#store.get(key);
+  }
+
+  #drop(socket: net.Socket, reason: string): void {
+    this.refusedClients++;
+    socket.destroy();
+    try {
+      this.#onRefused?.(reason);
+    } catch {
+      // A reporter that throws must not stop the server.
+    }
+  }
+
+  #serve(socket: net.Socket): void {
+    this.#sockets.add(socket);
+    socket.on("close", () => this.#sockets.delete(socket));
+    socket.on("error", () => socket.destroy());
+    const reader = new FrameReader();
+    const nonce = randomBytes(NONCE_BYTES);
+    let authenticated = false;
+    const timer = setTimeout(() => {
+      if (!authenticated) this.#drop(socket, `a client did not prove the job's secret within ${this.#authTimeoutMs} ms`);
+    }, this.#authTimeoutMs);
+    socket.on("close", () => clearTimeout(timer));
+    socket.write(encodeFrame(nonce));
+    socket.on("data", (chunk: Buffer) => {
+      if (socket.destroyed) return;
+      try {
+        reader.push(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+        for (let frame = reader.next(); frame !== undefined && !socket.destroyed; frame = reader.next()) {
+          if (!authenticated) {
+            if (frame.length !== MAC_BYTES + NONCE_BYTES || !timingSafeEqual(frame.subarray(0, MAC_BYTES), mac(this.#secret, CLIENT_LABEL, nonce))) {
+              this.#drop(socket, "a client failed to prove the job's secret");
+              return;
+            }
+            authenticated = true;
+            clearTimeout(timer);
+            socket.write(encodeFrame(mac(this.#secret, SERVER_LABEL, frame.subarray(MAC_BYTES))));
+            continue;
+          }
+          this.#handle(socket, decodeRequest(frame));
+        }
+      } catch (e) {
+        this.#drop(socket, `a client sent a malformed frame: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    });
+  }
+
+  #handle(socket: net.Socket, r: RendezvousRequest): void {
+    const reply = (value: string | undefined): void => {
+      if (!socket.destroyed) socket.write(encodeFrame(new TextEncoder().encode(JSON.stringify(value === undefined ? { ok: true } : { ok: true, value }))));
+    };
+    if (r.op === "set") {
+      this.#store.set(r.key, r.value);
+      const waiters = this.#waiting.get(r.key);
+      this.#waiting.delete(r.key);
+      waiters?.forEach((w) => w(r.value));
+      reply(undefined);
+      return;
+    }
+    const v = this.#store.get(r.key);
+    if (v !== undefined) return reply(v);
+    let set = this.#waiting.get(r.key);
+    if (set === undefined) this.#waiting.set(r.key, (set = new Set()));
+    const waiter = (value: string): void => reply(value);
+    set.add(waiter);
+    socket.on("close", () => set.delete(waiter));
+  }
+
+  /** Stops the server and disconnects every client. Closing twice is harmless. */
+  close(): Promise<void> {
+    for (const s of this.#sockets) s.destroy();
+    this.#waiting.clear();
+    return new Promise((resolve) => this.#server.close(() => resolve()));
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+}
+
+/** Options of {@link RendezvousClient.connect}. */
+export interface RendezvousClientOptions {
+  /** The server's host. */
+  readonly host: string;
+  /** The server's port. */
+  readonly port: number;
+  /** The job's secret (hex). */
+  readonly secret: string;
+  /** Give up connecting and proving after this many milliseconds. Default 30 000. */
+  readonly timeoutMs?: number;
+}
+
+/** A rank's connection to the job's {@link RendezvousServer}. */
+export class RendezvousClient {
+  readonly #socket: net.Socket;
+  readonly #reader: FrameReader;
+  #pending: { resolve: (frame: Uint8Array) => void; reject: (e: Error) => void }[] = [];
+  #failure: RendezvousError | undefined;
+
+  private constructor(socket: net.Socket, reader: FrameReader) {
+    this.#socket = socket;
+    this.#reader = reader;
+    socket.on("data", (chunk: Buffer) => this.#receive(chunk));
+    socket.on("close", () => this.#fail(new RendezvousError("the rendezvous server closed the connection")));
+    socket.on("error", (e) => this.#fail(new RendezvousError(`the rendezvous connection failed: ${e.message}`)));
+  }
+
+  /** Connects with the address and secret in the environment ({@link RENDEZVOUS_ADDR_ENV}, {@link RENDEZVOUS_SECRET_ENV}). */
+  static fromEnvironment(options: { readonly timeoutMs?: number } = {}): Promise<RendezvousClient> {
+    const addr = getEnv(RENDEZVOUS_ADDR_ENV);
+    const secret = getEnv(RENDEZVOUS_SECRET_ENV);
+    const m = addr === undefined ? null : /^\[?([^\]]+?)\]?:(\d{1,5})$/.exec(addr);
+    if (m === null || secret === undefined) {
+      throw new RendezvousError(
+        `${RENDEZVOUS_ADDR_ENV} (host:port) and ${RENDEZVOUS_SECRET_ENV} must be set, as the launcher sets them for the ranks it spawns; got ${addr === undefined ? "no address" : JSON.stringify(addr)} and ${secret === undefined ? "no secret" : "a secret"}`,
+      );
+    }
+    return RendezvousClient.connect({ host: m[1]!, port: Number(m[2]), secret, ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}) });
+  }
+
+  /** Connects and runs the mutual challenge: rejects with a {@link RendezvousError} when either side fails it. */
+  static async connect(options: RendezvousClientOptions): Promise<RendezvousClient> {
+    if (typeof options !== "object" || options === null) throw new TypeError(`RendezvousClient.connect: options are { host, port, secret }, not ${describeValue(options)}`);
+    const secret = checkSecret(options.secret, "RendezvousClient.connect");
+    if (typeof options.host !== "string" || options.host.length === 0) throw new TypeError(`RendezvousClient.connect: host is an address, not ${describeValue(options.host)}`);
+    if (!Number.isInteger(options.port) || options.port <= 0 || options.port > 65535) throw new RangeError(`RendezvousClient.connect: port is an integer 1 to 65535, not ${describeValue(options.port)}`);
+    const timeoutMs = options.timeoutMs ?? 30_000;
+    const socket = net.createConnection({ host: options.host, port: options.port });
+    const client = new RendezvousClient(socket, new FrameReader());
+    const timer = setTimeout(() => client.#fail(new RendezvousError(`connecting to the rendezvous server at ${options.host}:${options.port} timed out after ${timeoutMs} ms`)), timeoutMs);
+    try {
+      const nonce = await client.#nextFrame();
+      if (nonce.length !== NONCE_BYTES) throw new RendezvousError("the rendezvous server's challenge is malformed: is this a cuda-ts rendezvous server?");
+      const mine = randomBytes(NONCE_BYTES);
+      socket.write(encodeFrame(Buffer.concat([mac(secret, CLIENT_LABEL, nonce), mine])));
+      const proof = await client.#nextFrame().catch(() => {
+        throw new RendezvousError("the rendezvous server refused this client: is the secret the job's (the launcher's CUDA_TS_RENDEZVOUS_SECRET)?");
+      });
+      if (proof.length !== MAC_BYTES || !timingSafeEqual(proof, mac(secret, SERVER_LABEL, mine))) {
+        throw new RendezvousError(`the server at ${options.host}:${options.port} could not prove the job's secret: it is not this job's rendezvous server; disconnected`);
+      }
+      return client;
+    } catch (e) {
+      client.close();
+      throw e;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  #receive(chunk: Buffer): void {
+    try {
+      this.#reader.push(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+      for (let f = this.#reader.next(); f !== undefined; f = this.#reader.next()) {
+        const p = this.#pending.shift();
+        if (p === undefined) throw new RendezvousError("the rendezvous server sent a frame nobody asked for");
+        p.resolve(f);
+      }
+    } catch (e) {
+      this.#fail(e instanceof RendezvousError ? e : new RendezvousError(String(e)));
+      this.#socket.destroy();
+    }
+  }
+
+  #fail(e: RendezvousError): void {
+    this.#failure ??= e;
+    const p = this.#pending;
+    this.#pending = [];
+    p.forEach((x) => x.reject(e));
+    this.#socket.destroy();
+  }
+
+  #nextFrame(): Promise<Uint8Array> {
+    if (this.#failure !== undefined) return Promise.reject(this.#failure);
+    return new Promise((resolve, reject) => this.#pending.push({ resolve, reject }));
+  }
+
+  async #request(r: RendezvousRequest): Promise<{ ok: boolean; value?: string }> {
+    const reply = this.#nextFrame();
+    this.#socket.write(encodeFrame(new TextEncoder().encode(JSON.stringify(r))));
+    const v: unknown = JSON.parse(new TextDecoder().decode(await reply));
+    if (typeof v !== "object" || v === null || (v as { ok?: unknown }).ok !== true) throw new RendezvousError("the rendezvous server's reply is malformed");
+    return v as { ok: boolean; value?: string };
+  }
+
+  /** Stores `value` under `key` (replacing any value), waking ranks waiting for it. */
+  async set(key: string, value: string): Promise<void> {
+    if (typeof key !== "string" || key.length === 0 || key.length > MAX_KEY_BYTES) throw new TypeError(`RendezvousClient.set: key is a string of 1 to ${MAX_KEY_BYTES} characters, not ${describeValue(key)}`);
+    if (typeof value !== "string") throw new TypeError(`RendezvousClient.set: value is a string (encode bytes as hex or base64), not ${describeValue(value)}`);
+    await this.#request({ op: "set", key, value });
+  }
+
+  /** The value under `key`, waiting until a rank sets it (at most `timeoutMs`, default 30 000; then the connection closes). */
+  async get(key: string, options: { readonly timeoutMs?: number } = {}): Promise<string> {
+    if (typeof key !== "string" || key.length === 0 || key.length > MAX_KEY_BYTES) throw new TypeError(`RendezvousClient.get: key is a string of 1 to ${MAX_KEY_BYTES} characters, not ${describeValue(key)}`);
+    const ms = options.timeoutMs ?? 30_000;
+    const timer = setTimeout(() => this.#fail(new RendezvousError(`waiting for rendezvous key ${JSON.stringify(key)} timed out after ${ms} ms: is the rank that sets it running?`)), ms);
+    try {
+      const r = await this.#request({ op: "get", key });
+      if (typeof r.value !== "string") throw new RendezvousError("the rendezvous server's reply is malformed");
+      return r.value;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Disconnects. Closing twice is harmless. */
+  close(): void {
+    this.#failure ??= new RendezvousError("this RendezvousClient is closed");
+    this.#socket.destroy();
+  }
+
+  [Symbol.dispose](): void {
+    this.close();
+  }
+}
