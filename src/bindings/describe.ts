@@ -29,8 +29,12 @@ export function libraryDescription<R>(binding: BindingExtras<R>, fn: keyof R & s
   }
 }
 
+/** The largest log {@link readLog} reads (64 MiB): a larger size is taken as a broken library, not allocated. */
+export const MAX_LOG_BYTES = 64 * 1024 * 1024;
+
 /**
- * Reads a log through a `(handle, size*)` / `(handle, char*)` pair of functions; undefined when it cannot.
+ * Reads a log through a `(handle, size*)` / `(handle, char*)` pair of functions; undefined when it cannot. The text
+ * ends at the first NUL or the buffer's end; a size over {@link MAX_LOG_BYTES} gives a note instead of the log.
  */
 export function readLog(
   size: (out: Pointer) => number,
@@ -41,6 +45,7 @@ export function readLog(
     if (size(ffi.pointerOf(sizeBuf)) !== 0) return undefined;
     const n = Number(new DataView(sizeBuf).getBigUint64(0, true));
     if (n <= 1) return "";
+    if (n > MAX_LOG_BYTES) return `(the library reported a log of ${n} bytes, more than the ${MAX_LOG_BYTES} read; it was not read)`;
     const buf = new Uint8Array(new ArrayBuffer(n));
     if (read(ffi.pointerOf(buf)) !== 0) return undefined;
     const end = buf.indexOf(0);

@@ -204,15 +204,18 @@ export class MessageBlock {
     return this.dv.getInt32(48, true);
   }
 
-  /** The file descriptors of every SCM_RIGHTS message received in the control block. */
+  /**
+   * The file descriptors of every SCM_RIGHTS message received in the control block. Reads only inside the control
+   * block, whatever msg_controllen and the cmsg lengths say.
+   */
   receivedFds(): number[] {
     const c = MessageBlock.MSGHDR + MessageBlock.IOVEC;
-    const used = Number(this.dv.getBigUint64(40, true));
+    const used = Math.min(Number(this.dv.getBigUint64(40, true)), this.#controlSpace);
     const fds: number[] = [];
     let o = 0;
     while (o + MessageBlock.CMSGHDR <= used) {
       const len = Number(this.dv.getBigUint64(c + o, true));
-      if (len < MessageBlock.CMSGHDR) break;
+      if (len < MessageBlock.CMSGHDR || len > used - o) break;
       if (this.dv.getInt32(c + o + 8, true) === SOL_SOCKET && this.dv.getInt32(c + o + 12, true) === SCM_RIGHTS) {
         const n = Math.floor((len - MessageBlock.CMSGHDR) / 4);
         for (let i = 0; i < n; i++) fds.push(this.dv.getInt32(c + o + MessageBlock.CMSGHDR + 4 * i, true));

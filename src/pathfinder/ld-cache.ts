@@ -47,7 +47,7 @@ export function parseLdCache(bytes: Uint8Array): LdCacheEntry[] | undefined {
     if (bytes.length < OLD_HEADER_SIZE) return undefined;
     const oldCount = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(12, true);
     base = OLD_HEADER_SIZE + oldCount * OLD_ENTRY_SIZE;
-    base = (base + 7) & ~7;
+    base = Math.ceil(base / 8) * 8; // not `& ~7`: that wraps a large count to 32 bits and finds a table that is not there
   }
   if (ascii(bytes, base, NEW_MAGIC.length) !== NEW_MAGIC || bytes.length < base + NEW_HEADER_SIZE) return undefined;
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
