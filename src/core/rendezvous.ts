@@ -92,6 +92,13 @@ export class FrameReader {
     return all;
   }
 
+  /** The length the next frame announces, or undefined until its 4 length bytes came. */
+  nextLength(): number | undefined {
+    if (this.#buffered < 4) return undefined;
+    const all = this.#flatten();
+    return new DataView(all.buffer, all.byteOffset, all.byteLength).getUint32(0, false);
+  }
+
   /** The next whole frame's payload, or undefined until more bytes come. */
   next(): Uint8Array | undefined {
     if (this.#buffered < 4) return undefined;
@@ -227,6 +234,11 @@ export class RendezvousServer {
       if (socket.destroyed) return;
       try {
         reader.push(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+        const announced = reader.nextLength();
+        if (!authenticated && announced !== undefined && announced !== MAC_BYTES + NONCE_BYTES) {
+          this.#drop(socket, "a client failed to prove the job's secret");
+          return;
+        }
         for (let frame = reader.next(); frame !== undefined && !socket.destroyed; frame = reader.next()) {
           if (!authenticated) {
             if (frame.length !== MAC_BYTES + NONCE_BYTES || !timingSafeEqual(frame.subarray(0, MAC_BYTES), mac(this.#secret, CLIENT_LABEL, nonce))) {

@@ -303,16 +303,16 @@ export class IpcListener {
         if (e instanceof IpcTimeoutError) throw new IpcTimeoutError(`accepting a connection on ${this.address}`, d.ms);
         throw e;
       }
-      const refused = await this.#admit(fd, d.at);
-      if (refused === undefined) return new IpcChannel(fd, peerCredentials(fd));
+      const admitted = await this.#admit(fd, d.at);
+      if (!(admitted instanceof IpcPeerRefusedError)) return new IpcChannel(fd, admitted);
       closeFd(fd);
-      if (onRefused === undefined) throw refused;
-      onRefused(refused);
+      if (onRefused === undefined) throw admitted;
+      onRefused(admitted);
     }
   }
 
-  /** Checks a new connection's peer (and token): the refusal, or undefined when it may stay. */
-  async #admit(fd: number, at: number): Promise<IpcPeerRefusedError | undefined> {
+  /** Checks a new connection's peer (and token): the refusal, or the peer's credentials when it may stay. */
+  async #admit(fd: number, at: number): Promise<IpcPeerRefusedError | PeerCredentials> {
     let peer: PeerCredentials;
     try {
       peer = peerCredentials(fd);
@@ -320,7 +320,8 @@ export class IpcListener {
       return new IpcPeerRefusedError({ uid: -1, gid: -1, pid: 0 }, "uid", "a peer whose credentials could not be read was refused: the connection was closed");
     }
     const refused = refusal(peer, this.#policy, "a connecting process");
-    if (refused !== undefined || this.#tokens === undefined) return refused;
+    if (refused !== undefined) return refused;
+    if (this.#tokens === undefined) return peer;
     const tokens = this.#tokens;
     const fail = (why: string): IpcPeerRefusedError =>
       new IpcPeerRefusedError(peer, "token", `a connecting process (uid ${peer.uid}, pid ${peer.pid}) was refused: ${why}. The connection was closed and nothing was sent`);
@@ -346,7 +347,7 @@ export class IpcListener {
     });
     if (match < 0) return fail("its token is not one of this listener's (or was used already)");
     tokens.splice(match, 1);
-    return undefined;
+    return peer;
   }
 
   /** Stops listening (removes the socket file of a filesystem address, and the directory listenPrivate made). Closing twice is harmless. */
