@@ -13,7 +13,7 @@ import type { Device } from "../device.ts";
 import { deviceOf } from "../base/hub.ts";
 import { driver } from "../base/driver-state.ts";
 import { ClosedError } from "../errors.ts";
-import { track, untrack } from "../base/lifetime.ts";
+import { trackLazily, untrack } from "../base/lifetime.ts";
 import type { IPCBufferDescriptor } from "./ipc.ts";
 import type { IpcMemoryResource, MemoryResource } from "./resource.ts";
 import { HostViewSlot, makeView, type HostViewConstructor } from "./view.ts";
@@ -90,11 +90,16 @@ export class Buffer {
 
   /** Registers the release of the current allocation for garbage collection. */
   #track(): void {
-    const mr = this.memoryResource!;
-    const h = this.#handle;
-    const size = this.#size;
-    const s = this.#allocationStream;
-    track(this, () => mr.deallocate(h, size, s === undefined || s.isClosed ? NO_STREAM : streamOptionOf(s)));
+    trackLazily(this, Buffer.#release);
+  }
+
+  /** The release of a forgotten buffer (see lifetime.ts): frees the allocation through its resource. */
+  static #release(b: Buffer): () => void {
+    const mr = b.memoryResource!;
+    const h = b.#handle;
+    const size = b.#size;
+    const s = b.#allocationStream;
+    return () => mr.deallocate(h, size, s === undefined || s.isClosed ? NO_STREAM : streamOptionOf(s));
   }
 
   /**
