@@ -43,6 +43,9 @@ const values = new Scratch(256 * 4);
 const table = new Scratch(256 * 8);
 for (let i = 0; i < 256; i++) table.writePointer(i * 8, values.pointerAt(i * 4));
 const kh = k256.handle as unknown as CUfunction;
+const b8 = dev.allocate(8, so);
+const d8 = b8.handle;
+const host8 = new Uint8Array(8);
 
 const rows: Record<string, [number, () => void]> = {
   "event.raw": [M, () => {
@@ -74,6 +77,12 @@ const rows: Record<string, [number, () => void]> = {
   }],
   "pool.core": [M, () => {
     for (let i = 0; i < M; i++) dev.allocate(1024, so).close();
+  }],
+  "h2d8.checked": [M, () => {
+    for (let i = 0; i < M; i++) driver.cuMemcpyHtoDAsync(d8, host8, 8, sh);
+  }],
+  "h2d8.core": [M, () => {
+    for (let i = 0; i < M; i++) b8.copyFrom(host8, so);
   }],
   "launch256.checked": [LAUNCHES, () => {
     for (let i = 0; i < LAUNCHES; i++) driver.cuLaunchKernel(kh, 1, 1, 1, 32, 1, 1, 0, sh, table.pointer, null);

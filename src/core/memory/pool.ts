@@ -19,7 +19,7 @@ import { Buffer } from "./buffer.ts";
 import type { Context } from "../context.ts";
 import type { Device } from "../device.ts";
 import { deviceOf } from "../base/hub.ts";
-import { driver, withCurrentContext, enterContext, leaveContext } from "../base/driver-state.ts";
+import { driver, withCurrentContext, enterContext, leaveContext, sizeArgument } from "../base/driver-state.ts";
 import { ClosedError, DeviceFeatureError, NoContextError } from "../errors.ts";
 import { IPCAllocationHandle, IPCBufferDescriptor, newUuid } from "./ipc.ts";
 import { closeFd, dupFd } from "../../ffi/libc-socket.ts";
@@ -27,13 +27,7 @@ import { resolveDevicePoolOptions, type DeviceMemoryResourceOptions } from "./op
 import { MemoryPoolAttributes, ULLONG_MAX } from "./pool-attributes.ts";
 import { allocationSize, SynchronousMemoryResource, type AllocateOptions, type IpcMemoryResource, type MemoryResource } from "./resource.ts";
 import { streamOption, type Stream } from "../stream.ts";
-import { platform, runtimeName } from "../../host.ts";
-
-/**
- * Whether sizes go to the driver as bigints: Deno's FFI takes a 64-bit parameter given as a number on its slow path
- * (~150 ns more per call on the CPU machine), a bigint on its fast one; Bun takes a number faster than a bigint.
- */
-const SIZE_AS_BIGINT = runtimeName === "deno";
+import { platform } from "../../host.ts";
 
 /** How a pool resource starts: a pool handle and what it owns. @internal */
 export interface PoolInit {
@@ -250,7 +244,7 @@ export abstract class MemoryPoolResource implements IpcMemoryResource {
     const previous = enterContext(ctx.handle);
     let ptr: CUdeviceptr;
     try {
-      ptr = driver.cuMemAllocFromPoolAsync(typeof n === "number" && SIZE_AS_BIGINT ? BigInt(n) : n, pool, stream.handle);
+      ptr = driver.cuMemAllocFromPoolAsync(typeof n === "number" ? sizeArgument(n) : n, pool, stream.handle);
     } finally {
       leaveContext(previous);
     }
