@@ -5,7 +5,7 @@
  * @module
  */
 import { ffi } from "../ffi/index.ts";
-import { getEnv } from "../ffi/host.ts";
+import { getEnv } from "../host.ts";
 import type { NativePointer, Pointer } from "../ffi/types.ts";
 import type { ArrayElement, ArraySpec, CheckedRuntime, PointerLike } from "../sys/checked.ts";
 import { RecordBase, type RecordClass } from "../sys/record.ts";

@@ -7,8 +7,8 @@
  * @module
  */
 import { surveyNvidiaLibraries, type LibrarySurveyEntry } from "../pathfinder/index.ts";
-import { runtimeName } from "../ffi/host.ts";
-import type { SystemDeviceSnapshot, SystemSnapshot } from "../core/system-snapshot.ts";
+import { runtimeName } from "../host.ts";
+import type { SystemDeviceSnapshot, SystemSnapshot } from "../core/system/snapshot.ts";
 
 /** One library's line of the report. */
 export interface DoctorLibrary extends LibrarySurveyEntry {
@@ -107,8 +107,8 @@ export async function doctorReport(): Promise<DoctorReport> {
   }
   let nvml: DoctorReport["nvml"];
   try {
-    const { systemSnapshot } = await import("../core/system-snapshot.ts");
-    const { shutdownNvml } = await import("../core/system-nvml.ts");
+    const { systemSnapshot } = await import("../core/system/snapshot.ts");
+    const { shutdownNvml } = await import("../core/system/nvml.ts");
     try {
       nvml = systemSnapshot();
     } finally {

@@ -8,7 +8,7 @@ import type { Context } from "./context.ts";
 import type { Device } from "./device.ts";
 import { driver, enterContext, leaveContext } from "./base/driver-state.ts";
 import { ClosedError, EventTimingError } from "./errors.ts";
-import { track, untrack } from "./base/lifetime.ts";
+import { trackLazily, untrack } from "./base/lifetime.ts";
 import type { Stream } from "./stream.ts";
 import { waitForEvent } from "./base/waiting.ts";
 
@@ -35,15 +35,6 @@ function bool(name: string, v: unknown, fallback: boolean): boolean {
 
 const NO_OPTIONS: EventOptions = Object.freeze({});
 
-/** Releases forgotten events of primary contexts (held value: the handle, so registering allocates no closure). */
-const primaryEvents = new FinalizationRegistry<CUevent>((h) => {
-  try {
-    driver.raw.cuEventDestroy(h);
-  } catch {
-    // At garbage collection a failure has nowhere to go.
-  }
-});
-
 /** A CUDA event. */
 export class Event {
   #handle: CUevent;
@@ -64,17 +55,18 @@ export class Event {
     this.isTimingEnabled = (flags & CU_EVENT_DISABLE_TIMING) === 0;
     this.isBlockingSync = (flags & CU_EVENT_BLOCKING_SYNC) !== 0;
     this.isIpcEnabled = (flags & CU_EVENT_INTERPROCESS) !== 0;
-    if (context.isPrimary) {
-      // The primary context lives as long as the process: the handle alone is enough to release the event.
-      primaryEvents.register(this, handle, this);
-    } else {
-      const h = handle;
-      const ctx = context; // keeps a created context alive as long as its events
-      track(this, () => {
-        void ctx;
-        driver.raw.cuEventDestroy(h);
-      });
-    }
+    trackLazily(this, Event.#release);
+  }
+
+  /** The release of a forgotten event (see lifetime.ts): destroys the handle, keeping a created context alive until then. */
+  static #release(e: Event): () => void {
+    const h = e.#handle;
+    if (e.context.isPrimary) return () => driver.raw.cuEventDestroy(h); // the primary context lives as long as the process
+    const ctx = e.context;
+    return () => {
+      void ctx;
+      driver.raw.cuEventDestroy(h);
+    };
   }
 
   /** @internal Creates an event in a context. */
@@ -171,14 +163,11 @@ export class Event {
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
-    if (this.context.isPrimary) primaryEvents.unregister(this);
-    else untrack(this);
-    const previous = enterContext(this.context.handle);
-    try {
-      driver.cuEventDestroy(this.#handle);
-    } finally {
-      leaveContext(previous);
-    }
+    untrack(this);
+    void this.context.handle; // a closed context's events went with it: ClosedError
+    // cuEventDestroy needs no current context (the event names its own, as the garbage-collection release relies
+    // on too): the current context is neither read nor changed.
+    driver.cuEventDestroy(this.#handle);
   }
 
   [Symbol.dispose](): void {

@@ -38,7 +38,7 @@ import {
   type KernelScalar,
 } from "../../src/index.ts";
 import { NVRTCError } from "../../src/bindings/errors.ts";
-import { CUmemLocation_st } from "../../src/bindings/driver.ts";
+import { CUmemLocation_st, driver } from "../../src/bindings/driver.ts";
 import { findNvidiaHeaderDirectory } from "../../src/pathfinder/index.ts";
 import { gpu, skipNote } from "../support/gpu.ts";
 
@@ -365,6 +365,22 @@ describe.skipIf(!gpu.available)(`the object layer on a GPU${skipNote}`, () => {
     const k: Kernel = oc.getKernel("z");
     oc.close();
     expect(() => launch(stream, new LaunchConfig({ grid: 1, block: 1 }), k)).toThrow(ClosedError);
+  });
+
+  it("closes an event whatever context is current, and leaves that context current", () => {
+    const e = dev.createEvent();
+    const f = dev.createEvent();
+    const previous = driver.cuCtxGetCurrent();
+    try {
+      driver.cuCtxSetCurrent(null);
+      e.close(); // its release by the garbage collector runs the same way: no context made current
+      expect(driver.cuCtxGetCurrent()).toBeNull();
+      dev.setCurrent();
+      f.close();
+      expect(e.isClosed && f.isClosed).toBe(true);
+    } finally {
+      driver.cuCtxSetCurrent(previous);
+    }
   });
 
   it("gives the same Stream object for the same handle", () => {

@@ -4,8 +4,9 @@
  *
  * @module
  */
-import { driver, type CUcontext } from "../../bindings/driver.ts";
+import { driver, type CUcontext, type Raw } from "../../bindings/driver.ts";
 import { ffi, Scratch } from "../../ffi/index.ts";
+import { runtimeName } from "../../host.ts";
 
 let initialised = false;
 
@@ -18,11 +19,18 @@ export function ensureInit(): void {
 
 const scratch = new Scratch(16);
 const slot0 = scratch.pointerAt(0);
+const words = scratch.u32; // the slot as two 32-bit halves, low first (every CUDA host is little-endian)
+let ctxGetCurrent: Raw["cuCtxGetCurrent"] | undefined;
+
+/** Reads the current context into the scratch slot (cuCtxGetCurrent, resolved once); throws the typed error. */
+function readCurrent(): void {
+  const r = (ctxGetCurrent ??= driver.resolve("cuCtxGetCurrent"))(slot0);
+  if (r !== 0) driver.cuCtxGetCurrent(); // throws the typed error
+}
 
 /** The context current on this thread (cuCtxGetCurrent), without allocating when it is unchanged. */
 export function currentContextHandle(): CUcontext {
-  const r = driver.raw.cuCtxGetCurrent(slot0);
-  if (r !== 0) driver.cuCtxGetCurrent(); // throws the typed error
+  readCurrent();
   return scratch.readPointer(0) as CUcontext;
 }
 
@@ -40,8 +48,10 @@ export const UNCHANGED: unique symbol = Symbol("the context was already current"
  * already. Pair it with {@link leaveContext} in a `finally`.
  */
 export function enterContext(handle: CUcontext): CUcontext | typeof UNCHANGED {
-  const previous = currentContextHandle();
-  if (ffi.samePointer(previous, handle)) return UNCHANGED;
+  readCurrent();
+  // Compared as addresses read from the slot: no pointer object is looked up when the context is current already.
+  if (words[0]! + words[1]! * 4294967296 === ffi.addressOf(handle)) return UNCHANGED;
+  const previous = scratch.readPointer(0) as CUcontext;
   driver.cuCtxSetCurrent(handle);
   return previous;
 }
@@ -66,6 +76,13 @@ export function withCurrentContext<T>(handle: CUcontext, fn: () => T): T {
     makeCurrent(previous);
   }
 }
+
+/**
+ * A byte count as a 64-bit (size_t) argument of a hot driver call: a bigint on Deno, whose FFI takes a 64-bit
+ * parameter given as a number on its slow path (~150-300 ns more per call on the CPU machine) and a bigint on its
+ * fast one; the number itself on Bun, which takes a number faster than a bigint.
+ */
+export const sizeArgument: (bytes: number) => number | bigint = runtimeName === "deno" ? (n) => BigInt(n) : (n) => n;
 
 /** A numeric key for a handle (for maps and comparisons). */
 export function addressKey(p: unknown): number {

@@ -16,13 +16,78 @@ const registry = new FinalizationRegistry<() => void>((release) => {
   }
 });
 
+/**
+ * Makes the release function of a tracked object (see {@link trackLazily}); it must not capture `owner`.
+ * @internal
+ */
+export type ReleaseMaker<T extends object> = (owner: T) => () => void;
+
+// The nursery. Registering with a FinalizationRegistry and unregistering again costs more than the CUDA call of a
+// short-lived object (an event created and closed, a pool allocation freed at once), so objects are registered only
+// once they outlive the current job: tracked objects wait here (held strongly, at most NURSERY_SIZE of them) until
+// a microtask, or a full nursery, registers those still open; `untrack` of an object still here only forgets it.
+// A forgotten object is thereby released at a garbage collection after the job that made it, not during it.
+const NURSERY_SIZE = 64;
+const pendingOwners: (object | undefined)[] = new Array<object | undefined>(NURSERY_SIZE).fill(undefined);
+const pendingReleases: ((() => void) | undefined)[] = new Array<(() => void) | undefined>(NURSERY_SIZE).fill(undefined);
+const pendingMakers: (ReleaseMaker<object> | undefined)[] = new Array<ReleaseMaker<object> | undefined>(NURSERY_SIZE).fill(undefined);
+let pending = 0;
+let flushQueued = false;
+
+/** Registers every object still in the nursery with the FinalizationRegistry and empties the nursery. */
+function flush(): void {
+  flushQueued = false;
+  for (let i = 0; i < pending; i++) {
+    const owner = pendingOwners[i]!;
+    const release = pendingReleases[i] ?? pendingMakers[i]!(owner);
+    registry.register(owner, release, owner);
+    pendingOwners[i] = undefined;
+    pendingReleases[i] = undefined;
+    pendingMakers[i] = undefined;
+  }
+  pending = 0;
+}
+
+function enqueue(owner: object, release: (() => void) | undefined, maker: ReleaseMaker<object> | undefined): void {
+  if (pending === NURSERY_SIZE) flush();
+  pendingOwners[pending] = owner;
+  pendingReleases[pending] = release;
+  pendingMakers[pending] = maker;
+  pending++;
+  if (!flushQueued) {
+    flushQueued = true;
+    queueMicrotask(flush);
+  }
+}
+
 /** Releases `release` when `owner` is collected, unless {@link untrack} is called first. */
 export function track(owner: object, release: () => void): void {
-  registry.register(owner, release, owner);
+  enqueue(owner, release, undefined);
+}
+
+/**
+ * Like {@link track}, for hot paths: `makeRelease(owner)` is called only if `owner` is still open when it leaves the
+ * nursery, so an object closed soon after it was made allocates no release function. `makeRelease` reads the
+ * owner's state as it is then; it should be a function made once (a static method), not a new closure.
+ */
+export function trackLazily<T extends object>(owner: T, makeRelease: ReleaseMaker<T>): void {
+  enqueue(owner, undefined, makeRelease as ReleaseMaker<object>);
 }
 
 /** Cancels the release registered for `owner` (after an explicit close). */
 export function untrack(owner: object): void {
+  for (let i = pending - 1; i >= 0; i--) {
+    if (pendingOwners[i] === owner) {
+      const last = --pending;
+      pendingOwners[i] = pendingOwners[last];
+      pendingReleases[i] = pendingReleases[last];
+      pendingMakers[i] = pendingMakers[last];
+      pendingOwners[last] = undefined;
+      pendingReleases[last] = undefined;
+      pendingMakers[last] = undefined;
+      return;
+    }
+  }
   registry.unregister(owner);
 }
 

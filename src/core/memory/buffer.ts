@@ -11,9 +11,9 @@ import { ffi } from "../../ffi/index.ts";
 import type { NativePointer } from "../../ffi/types.ts";
 import type { Device } from "../device.ts";
 import { deviceOf } from "../base/hub.ts";
-import { driver } from "../base/driver-state.ts";
+import { driver, sizeArgument } from "../base/driver-state.ts";
 import { ClosedError } from "../errors.ts";
-import { track, untrack } from "../base/lifetime.ts";
+import { trackLazily, untrack } from "../base/lifetime.ts";
 import type { IPCBufferDescriptor } from "./ipc.ts";
 import type { IpcMemoryResource, MemoryResource } from "./resource.ts";
 import { HostViewSlot, makeView, type HostViewConstructor } from "./view.ts";
@@ -61,6 +61,8 @@ export class Buffer {
   #lo = 0;
   #hi = 0;
   #split = false;
+  /** The size as copies hand it to the driver (sizeArgument: a bigint on Deno), made on first use. */
+  #byteCount: number | bigint | undefined;
 
   static {
     writeDevicePointer = (b, dv, offset) => {
@@ -90,11 +92,16 @@ export class Buffer {
 
   /** Registers the release of the current allocation for garbage collection. */
   #track(): void {
-    const mr = this.memoryResource!;
-    const h = this.#handle;
-    const size = this.#size;
-    const s = this.#allocationStream;
-    track(this, () => mr.deallocate(h, size, s === undefined || s.isClosed ? NO_STREAM : streamOptionOf(s)));
+    trackLazily(this, Buffer.#release);
+  }
+
+  /** The release of a forgotten buffer (see lifetime.ts): frees the allocation through its resource. */
+  static #release(b: Buffer): () => void {
+    const mr = b.memoryResource!;
+    const h = b.#handle;
+    const size = b.#size;
+    const s = b.#allocationStream;
+    return () => mr.deallocate(h, size, s === undefined || s.isClosed ? NO_STREAM : streamOptionOf(s));
   }
 
   /**
@@ -107,6 +114,7 @@ export class Buffer {
     this.#handle = handle;
     this.#size = size;
     this.#split = false;
+    this.#byteCount = undefined;
     argumentsChanged();
     if (this.memoryResource !== undefined) {
       untrack(this);
@@ -227,15 +235,15 @@ export class Buffer {
     if (dst instanceof Buffer) {
       checkSizes(this.size, dst.size, "copyTo: the destination buffer");
       if (needsOrderedCopy(this, dst, options)) copyOrdered(this, dst, options);
-      else if (this.size > 0) driver.cuMemcpyAsync(dst.handle, this.handle, this.size, stream.handle);
+      else if (this.size > 0) driver.cuMemcpyAsync(dst.handle, this.handle, (this.#byteCount ??= sizeArgument(this.#size)), stream.handle);
       captureSinkOf(stream)?.push(this, dst); // captured into a graph: the graph keeps both alive
       return;
     }
     const host = hostBytes(checkHost(dst, "copyTo"));
     checkSizes(this.size, host.byteLength, "copyTo: the destination host memory");
     if (this.size === 0) return;
-    if (this.isHostAccessible) driver.cuMemcpyAsync(hostAddress(host.pointer), this.handle, this.size, stream.handle);
-    else driver.cuMemcpyDtoHAsync(host.pointer, this.handle, this.size, stream.handle);
+    if (this.isHostAccessible) driver.cuMemcpyAsync(hostAddress(host.pointer), this.handle, (this.#byteCount ??= sizeArgument(this.#size)), stream.handle);
+    else driver.cuMemcpyDtoHAsync(host.pointer, this.handle, (this.#byteCount ??= sizeArgument(this.#size)), stream.handle);
     stream.keepAlive(dst);
     captureSinkOf(stream)?.push(this);
   }
@@ -249,15 +257,15 @@ export class Buffer {
     if (src instanceof Buffer) {
       checkSizes(this.size, src.size, "copyFrom: the source buffer");
       if (needsOrderedCopy(src, this, options)) copyOrdered(src, this, options);
-      else if (this.size > 0) driver.cuMemcpyAsync(this.handle, src.handle, this.size, stream.handle);
+      else if (this.size > 0) driver.cuMemcpyAsync(this.handle, src.handle, (this.#byteCount ??= sizeArgument(this.#size)), stream.handle);
       captureSinkOf(stream)?.push(this, src); // captured into a graph: the graph keeps both alive
       return;
     }
     const host = hostBytes(checkHost(src, "copyFrom"));
     checkSizes(this.size, host.byteLength, "copyFrom: the source host memory");
     if (this.size === 0) return;
-    if (this.isHostAccessible) driver.cuMemcpyAsync(this.handle, hostAddress(host.pointer), this.size, stream.handle);
-    else driver.cuMemcpyHtoDAsync(this.handle, host.pointer, this.size, stream.handle);
+    if (this.isHostAccessible) driver.cuMemcpyAsync(this.handle, hostAddress(host.pointer), (this.#byteCount ??= sizeArgument(this.#size)), stream.handle);
+    else driver.cuMemcpyHtoDAsync(this.handle, host.pointer, (this.#byteCount ??= sizeArgument(this.#size)), stream.handle);
     stream.keepAlive(src);
     captureSinkOf(stream)?.push(this);
   }

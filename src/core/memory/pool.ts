@@ -19,7 +19,7 @@ import { Buffer } from "./buffer.ts";
 import type { Context } from "../context.ts";
 import type { Device } from "../device.ts";
 import { deviceOf } from "../base/hub.ts";
-import { driver, withCurrentContext, enterContext, leaveContext } from "../base/driver-state.ts";
+import { driver, withCurrentContext, enterContext, leaveContext, sizeArgument } from "../base/driver-state.ts";
 import { ClosedError, DeviceFeatureError, NoContextError } from "../errors.ts";
 import { IPCAllocationHandle, IPCBufferDescriptor, newUuid } from "./ipc.ts";
 import { closeFd, dupFd } from "../../ffi/libc-socket.ts";
@@ -244,7 +244,7 @@ export abstract class MemoryPoolResource implements IpcMemoryResource {
     const previous = enterContext(ctx.handle);
     let ptr: CUdeviceptr;
     try {
-      ptr = driver.cuMemAllocFromPoolAsync(n, pool, stream.handle);
+      ptr = driver.cuMemAllocFromPoolAsync(typeof n === "number" ? sizeArgument(n) : n, pool, stream.handle);
     } finally {
       leaveContext(previous);
     }

@@ -12,7 +12,7 @@
  * ```
  *
  * NVML is libnvidia-ml.so.1, part of the driver: the pathfinder finds it through the system loader. It is
- * initialised on first use and shut down at process exit (see system-nvml.ts for how on each runtime);
+ * initialised on first use and shut down at process exit (see nvml.ts for how on each runtime);
  * {@link shutdown} does it earlier. Readings a GPU cannot report are `undefined`; other NVML failures throw
  * NVMLError, and a machine without the library throws LibraryNotFoundError.
  *
