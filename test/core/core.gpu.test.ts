@@ -57,6 +57,11 @@ __global__ void spin(long long cycles, int* flag, int value) {
 }
 __global__ void copy_flag(const int* src, int* dst) { *dst = *src; }
 __global__ void noop() {}
+// Launch i records, in slot i, how many launches ran before it plus one, counted in slot n: a launch lost,
+// repeated or run out of order leaves a slot that is not i + 1.
+__global__ void mark_launch(unsigned* slots, unsigned i, unsigned n) {
+  if (threadIdx.x == 0 && blockIdx.x == 0) { unsigned c = slots[n] + 1; slots[n] = c; slots[i] = c; }
+}
 __global__ void grid_info(unsigned* out) { if (threadIdx.x == 0 && blockIdx.x == 0) { out[0] = gridDim.x; out[1] = blockDim.x; } }
 extern "C" __global__ void untyped(int* out, int v) { *out = v; }
 `;
@@ -307,14 +312,31 @@ describe.skipIf(!gpu.available)(`the object layer on a GPU${skipNote}`, () => {
     expect(ticks).toBeGreaterThan(3);
   });
 
-  it("finishes 100,000 small kernel launches", async () => {
-    const k = code.getKernel("noop");
+  it("finishes 100,000 small kernel launches, each one's effect visible in the result", async () => {
+    const k = code.getKernel("mark_launch");
+    const n = 100_000;
     const config = new LaunchConfig({ grid: 1, block: 32 });
+    using slots = dev.allocate((n + 1) * 4, { stream });
+    slots.fill(0, { stream });
+    await stream.done();
     const t0 = performance.now();
-    for (let i = 0; i < 100_000; i++) launch(stream, config, k);
+    for (let i = 0; i < n; i++) launch(stream, config, k, slots, u32(i), u32(n));
     await stream.done();
     const dt = performance.now() - t0;
-    console.log(`100000 launches of noop: ${(dt / 100).toFixed(2)} µs per launch (wall, including the GPU draining the queue)`);
+    console.log(`100000 launches of mark_launch: ${(dt / 100).toFixed(2)} µs per launch (wall, including the GPU draining the queue)`);
+    const out = new Uint32Array(n + 1);
+    slots.copyTo(out, { stream });
+    await stream.done();
+    expect(out[n], "launches counted").toBe(n);
+    let wrong = 0;
+    let firstWrong = -1;
+    for (let i = 0; i < n; i++) {
+      if (out[i] !== i + 1) {
+        wrong++;
+        if (firstWrong < 0) firstWrong = i;
+      }
+    }
+    expect({ wrong, firstWrong, value: firstWrong < 0 ? undefined : out[firstWrong] }).toEqual({ wrong: 0, firstWrong: -1, value: undefined });
   });
 
   it("copies every byte both ways, buffer to buffer, and fills patterns", () => {
