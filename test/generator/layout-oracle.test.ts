@@ -17,8 +17,10 @@
  *
  * ORACLE_GENERATED=DIR checks DIR/cuda-X.Y instead of the repository's generated/ (for a fresh generation before
  * committing it: DIR must sit beside a `src` link to the repository's src/, as generated/ does), and
- * ORACLE_INCLUDE=DIR compiles against DIR instead of /usr/local/cuda/include (a complete toolkit's headers check
- * nvrtc, nvJitLink, NVML, cuFile and nvFatbin too).
+ * ORACLE_INCLUDE=DIR compiles against DIR only. Without it, each library is checked against the first of
+ * .cache/ctk/X.Y/include (a complete toolkit's headers, git-ignored: they check nvrtc, nvJitLink, NVML, cuFile and
+ * nvFatbin too) and /usr/local/cuda/include that holds its headers; a library neither holds is skipped, and the run's
+ * skip summary names it with the reason for each directory.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -38,6 +40,7 @@ import {
   removeDir,
   REPO_GENERATED,
   REPO_MANIFEST,
+  ROOT,
   runGeneratorOk,
   FIXTURE_MANIFEST,
 } from "./helpers.ts";
@@ -402,22 +405,46 @@ describe.skipIf(cc === undefined)(`layout oracle: the fixture libraries${noCc}`,
   });
 });
 
-// The real generated libraries, against the headers of this machine.
+// The real generated libraries, against the headers of this machine: for each library the first directory that
+// holds its headers (the manifest's CTK version, by sha256) of ORACLE_INCLUDE when set, else the git-ignored
+// .cache/ctk/X.Y/include (README, "Generating") and /usr/local/cuda/include. A library none of them can check is
+// skipped with the reason for each directory (listed at the end of the run).
 const repoManifest = readJson<ManifestLike>(REPO_MANIFEST);
 const generatedRoot = process.env.ORACLE_GENERATED ? path.resolve(process.env.ORACLE_GENERATED) : REPO_GENERATED;
-const includeDir = process.env.ORACLE_INCLUDE ? path.resolve(process.env.ORACLE_INCLUDE) : CUDA_INCLUDE;
+const includeCandidates = (version: string): string[] =>
+  process.env.ORACLE_INCLUDE ? [path.resolve(process.env.ORACLE_INCLUDE)] : [path.join(ROOT, ".cache", "ctk", version, "include"), CUDA_INCLUDE];
+const shown = (dir: string): string => (dir.startsWith(ROOT + path.sep) ? path.relative(ROOT, dir) : dir);
+
+/** The include directory that can check `lib`, or why none can. */
+function includeFor(lib: string, version: string): { dir: string } | { why: string } {
+  if (cc === undefined) return { why: "no C compiler; install one or set CC" };
+  const reasons: string[] = [];
+  for (const dir of includeCandidates(version)) {
+    const why = headersUnavailable(repoManifest, lib, version, dir);
+    if (why === undefined) return { dir };
+    reasons.push(why.replace(ROOT + path.sep, ""));
+  }
+  return { why: reasons.join("; ") };
+}
+
 const ctkDirs = fs.existsSync(generatedRoot) ? fs.readdirSync(generatedRoot).filter((d) => /^cuda-\d+\.\d+$/.test(d)).sort() : [];
 for (const dir of ctkDirs) {
   const version = dir.slice("cuda-".length);
-  describe(`layout oracle: ${path.relative(process.cwd(), generatedRoot) || "."}/${dir} against ${includeDir}`, () => {
-    for (const lib of Object.keys(repoManifest.libraries)) {
+  describe(`layout oracle: ${path.relative(process.cwd(), generatedRoot) || "."}/${dir}`, () => {
+    const libraries = Object.keys(repoManifest.libraries).filter((lib) => fs.existsSync(path.join(generatedRoot, dir, lib, "records.ts")));
+
+    it("finds the generated records of the driver and the runtime", () => {
+      expect(libraries).toContain("driver");
+      expect(libraries).toContain("runtime");
+    });
+
+    for (const lib of libraries) {
       const records = path.join(generatedRoot, dir, lib, "records.ts");
-      if (!fs.existsSync(records)) continue;
-      const why = cc === undefined ? "no C compiler" : headersUnavailable(repoManifest, lib, version, includeDir);
-      const title = why === undefined ? `${lib}: every record, field and bit-field matches C` : `${lib}: skipped (${why})`;
-      it.skipIf(why !== undefined)(title, async () => {
+      const include = includeFor(lib, version);
+      const title = "dir" in include ? `${lib}: every record, field and bit-field matches C (headers: ${shown(include.dir)})` : `${lib}: skipped (${include.why})`;
+      it.skipIf(!("dir" in include))(title, async () => {
         const spec = repoManifest.libraries[lib]!;
-        const counts = await checkModules(lib, [records], [includeDir], spec.headers, spec.defines ?? {});
+        const counts = await checkModules(lib, [records], ["dir" in include ? include.dir : CUDA_INCLUDE], spec.headers, spec.defines ?? {});
         if (lib === "driver") expect(counts.records).toBeGreaterThan(100);
       });
     }
