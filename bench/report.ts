@@ -8,7 +8,14 @@
  * other line is a result. Ratios are to C from the SAME file. `--generate` takes the output of
  * `npm run bench:generate` (its "median of N: X s" line, or JSON lines with measure generate.full) or a number of
  * seconds; a generate.full line inside a results file counts too. `--json FILE` also writes the merged table and
- * the target checks as JSON. The commit is `--commit`, else the runs' meta, else `git rev-parse HEAD` here.
+ * the target checks as JSON. The commit is `--commit`, else the runs' meta, else `git rev-parse HEAD` here; each
+ * run's own commit is listed with it.
+ *
+ * Interleaved runs (bench/run.sh with BENCH_ROUNDS, every result line with its `round`): a measure's value is the
+ * median over the rounds, and its ratio to C the median of the paired ratios (round i over C's round i), with their
+ * spread; a target is met or missed only where the spread is smaller than its tolerance, else "within noise"
+ * (bench/paired.ts). A line `{"contender", "measure", "missing": "reason"}` lists a measure that could not be
+ * taken, and a measure one run's contender has and another run's same layer lacks is listed as missing too.
  *
  * @module
  */
@@ -16,6 +23,7 @@ import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import process from "node:process";
+import { describePaired, pairedRatio, verdict, type PairedRatio, type Verdict } from "./paired.ts";
 
 interface Result {
   readonly contender: string;
@@ -27,6 +35,10 @@ interface Result {
   readonly reps?: number;
   readonly iters?: number;
   readonly note?: string;
+  /** The interleaved round (bench/run.sh, BENCH_ROUNDS) this result comes from. */
+  readonly round?: number;
+  /** How many rounds the value is the median of. */
+  readonly rounds?: number;
 }
 
 type Meta = Record<string, unknown>;
@@ -40,6 +52,10 @@ interface Run {
   readonly contenders: string[];
   /** The cuda-ts runtime of the run (bun, deno), when it has cuda-ts results or says so in its meta. */
   readonly runtime: string | undefined;
+  /** measure → contender → round → value, for interleaved runs. */
+  readonly rounds: Map<string, Map<string, Map<number, number>>>;
+  /** measure → contender → why it is missing (explicit `missing` lines). */
+  readonly missing: Map<string, Map<string, string>>;
 }
 
 /** The README's measures, in its order. */
@@ -110,6 +126,8 @@ function readRun(file: string): Run {
   let meta: Meta | undefined;
   const results = new Map<string, Map<string, Result>>();
   const contenders = new Set<string>();
+  const rounds = new Map<string, Map<string, Map<number, number>>>();
+  const missing = new Map<string, Map<string, string>>();
   text.split("\n").forEach((line, i) => {
     const trimmed = line.trim();
     if (trimmed === "" || !trimmed.startsWith("{")) return;
@@ -126,17 +144,44 @@ function readRun(file: string): Run {
       meta = { ...(meta ?? {}), ...o };
       return;
     }
+    if (typeof o.contender === "string" && typeof o.measure === "string" && typeof o.missing === "string") {
+      let byContender = missing.get(o.measure);
+      if (byContender === undefined) missing.set(o.measure, (byContender = new Map()));
+      byContender.set(o.contender, o.missing);
+      return;
+    }
     if (typeof o.contender !== "string" || typeof o.measure !== "string" || typeof o.value !== "number" || typeof o.unit !== "string") {
       warn(`${file}:${i + 1}: not a result line (contender, measure, value, unit), skipped`);
       return;
     }
     const r = o as unknown as Result;
+    contenders.add(r.contender);
+    if (typeof r.round === "number") {
+      let byContender = rounds.get(r.measure);
+      if (byContender === undefined) rounds.set(r.measure, (byContender = new Map()));
+      let byRound = byContender.get(r.contender);
+      if (byRound === undefined) byContender.set(r.contender, (byRound = new Map()));
+      if (byRound.has(r.round)) warn(`${file}:${i + 1}: a second ${r.contender} ${r.measure} in round ${r.round}; the last one counts`);
+      byRound.set(r.round, r.value);
+      return;
+    }
     let byContender = results.get(r.measure);
     if (byContender === undefined) results.set(r.measure, (byContender = new Map()));
     if (byContender.has(r.contender)) warn(`${file}:${i + 1}: a second ${r.contender} ${r.measure}; the last one counts`);
     byContender.set(r.contender, r);
-    contenders.add(r.contender);
   });
+  // An interleaved measure's value: the median over its rounds, min–max over them.
+  for (const [measure, byContender] of rounds) {
+    let out = results.get(measure);
+    if (out === undefined) results.set(measure, (out = new Map()));
+    for (const [contender, byRound] of byContender) {
+      const values = [...byRound.values()].sort((a, b) => a - b);
+      const unitLine = text.split("\n").find((l) => l.includes(`"measure": "${measure}"`) && l.includes(`"contender": "${contender}"`));
+      const unit = unitLine !== undefined ? ((JSON.parse(unitLine) as { unit?: string }).unit ?? "") : "";
+      const mid = values.length % 2 === 1 ? values[(values.length - 1) / 2]! : (values[values.length / 2 - 1]! + values[values.length / 2]!) / 2;
+      out.set(contender, { contender, measure, value: mid, unit, min: values[0]!, max: values[values.length - 1]!, rounds: values.length });
+    }
+  }
   const base = path.basename(file).replace(/\.jsonl$/, "").replace(/^results-/, "");
   const tsRuntime = [...contenders].map((c) => /^(bun|deno)-/.exec(c)?.[1]).find((x) => x !== undefined);
   const runtime = typeof meta?.runtime === "string" && meta.runtime !== "?" ? meta.runtime : tsRuntime;
@@ -147,6 +192,8 @@ function readRun(file: string): Run {
     results,
     contenders: [...contenders].sort((a, b) => contenderRank(a) - contenderRank(b) || a.localeCompare(b)),
     runtime,
+    rounds,
+    missing,
   };
 }
 
@@ -206,6 +253,8 @@ interface Cell {
   readonly min?: number;
   readonly max?: number;
   readonly ratio?: number;
+  readonly paired?: PairedRatio;
+  readonly rounds?: number;
   readonly note?: string;
 }
 
@@ -216,9 +265,24 @@ interface Target {
   readonly measured: string;
   readonly limit: string;
   readonly pass: boolean | undefined;
+  /** Met / missed / within noise over the paired rounds; for a run without rounds, from its single values. */
+  readonly verdict: Verdict;
+  /** The paired ratios, where the run is interleaved. */
+  readonly paired?: PairedRatio;
+}
+
+/** The paired ratios of `contender` to C over an interleaved run's rounds. */
+function pairedToC(run: Run, measure: string, contender: string): PairedRatio | undefined {
+  const byContender = run.rounds.get(measure);
+  const c = byContender?.get("c");
+  const v = byContender?.get(contender);
+  if (c === undefined || v === undefined || contender === "c") return undefined;
+  return pairedRatio(c, v);
 }
 
 function ratioToC(run: Run, measure: string, contender: string): number | undefined {
+  const paired = pairedToC(run, measure, contender);
+  if (paired !== undefined) return paired.median;
   const c = run.results.get(measure)?.get("c");
   const v = run.results.get(measure)?.get(contender);
   if (c === undefined || v === undefined || contender === "c" || c.value === 0) return undefined;
@@ -234,13 +298,17 @@ function checkTargets(runs: Run[], generateSeconds: number | undefined): Target[
     const ratioTarget = (target: string, measure: string, layer: string, limit: number): void => {
       const contender = `${rt}-${layer}`;
       const r = ratioToC(run, measure, contender);
+      const paired = pairedToC(run, measure, contender);
+      const values = `${fmt(run.results.get(measure)?.get(contender)?.value)} vs ${fmt(run.results.get(measure)?.get("c")?.value)} ns`;
       out.push({
         target,
         run: run.label,
         contender,
-        measured: r === undefined ? "–" : `${fmtRatio(r)} (${fmt(run.results.get(measure)?.get(contender)?.value)} vs ${fmt(run.results.get(measure)?.get("c")?.value)} ns)`,
+        measured: r === undefined ? "–" : paired !== undefined ? `${describePaired(paired)}; medians ${values}` : `${fmtRatio(r)} (${values}; one process each, no spread)`,
         limit: `≤ ${limit}×`,
         pass: r === undefined ? undefined : r <= limit,
+        verdict: paired !== undefined ? verdict(paired, limit, true) : r === undefined ? "not measured" : r <= limit ? "met" : "missed",
+        ...(paired !== undefined ? { paired } : {}),
       });
     };
     ratioTarget("trivial call, raw (call.cuCtxGetCurrent)", "call.cuCtxGetCurrent", "raw", bun ? 1.3 : 4);
@@ -251,16 +319,19 @@ function checkTargets(runs: Run[], generateSeconds: number | undefined): Target[
     for (const layer of LAYER_RANK) {
       const contender = `${rt}-${layer}`;
       const ratios = copies
-        .map((m) => ({ m, r: ratioToC(run, m, contender) }))
-        .filter((x): x is { m: string; r: number } => x.r !== undefined);
+        .map((m) => ({ m, r: ratioToC(run, m, contender), paired: pairedToC(run, m, contender) }))
+        .filter((x): x is { m: string; r: number; paired: PairedRatio | undefined } => x.r !== undefined);
       const worst = ratios.sort((a, b) => a.r - b.r)[0];
+      const how = worst?.paired !== undefined ? describePaired(worst.paired) : worst !== undefined ? `${fmtRatio(worst.r)} (one process each, no spread)` : "";
       out.push({
         target: "256 MiB copies, bandwidth vs C (worst of the four)",
         run: run.label,
         contender,
-        measured: worst === undefined ? "–" : `${fmtRatio(worst.r)} (${worst.m.replace("copy.", "")}; ${ratios.length} of 4 measured)`,
+        measured: worst === undefined ? "–" : `${how}; ${worst.m.replace("copy.", "")}; ${ratios.length} of 4 measured`,
         limit: "≥ 0.98×",
         pass: worst === undefined ? undefined : worst.r >= 0.98,
+        verdict: worst === undefined ? "not measured" : worst.paired !== undefined ? verdict(worst.paired, 0.98, false) : worst.r >= 0.98 ? "met" : "missed",
+        ...(worst?.paired !== undefined ? { paired: worst.paired } : {}),
       });
     }
     for (const measure of ["startup.import", "startup.setCurrent"]) {
@@ -276,6 +347,7 @@ function checkTargets(runs: Run[], generateSeconds: number | undefined): Target[
           measured: d === undefined ? "–" : `${d >= 0 ? "+" : ""}${fmt(d)} ms (${fmt(v?.value)} vs ${fmt(c?.value)} ms)`,
           limit: "≤ +20 ms",
           pass: d === undefined ? undefined : d <= 20,
+          verdict: d === undefined ? "not measured" : d <= 20 ? "met" : "missed",
         });
       }
     }
@@ -287,7 +359,34 @@ function checkTargets(runs: Run[], generateSeconds: number | undefined): Target[
     measured: generateSeconds === undefined ? "–" : `${fmt(generateSeconds)} s`,
     limit: "< 3 s",
     pass: generateSeconds === undefined ? undefined : generateSeconds < 3,
+    verdict: generateSeconds === undefined ? "not measured" : generateSeconds < 3 ? "met" : "missed",
   });
+  return out;
+}
+
+/**
+ * The measures a run lacks, with the reason: explicit `missing` lines, and a measure that the same layer (raw,
+ * checked, core) has in another run and this run's contender lacks while C has it.
+ */
+function missingMeasures(runs: readonly Run[]): string[] {
+  const out: string[] = [];
+  for (const run of runs) {
+    for (const [measure, byContender] of run.missing) {
+      for (const [contender, reason] of byContender) out.push(`${run.label}: \`${contender}\` \`${measure}\`: ${reason}`);
+    }
+    const rt = run.runtime;
+    if (rt === undefined) continue;
+    for (const layer of LAYER_RANK) {
+      const contender = `${rt}-${layer}`;
+      if (!run.contenders.includes(contender)) continue;
+      for (const [measure, byContender] of run.results) {
+        if (!byContender.has("c") || byContender.has(contender) || run.missing.get(measure)?.has(contender)) continue;
+        const elsewhere = runs.find((o) => o !== run && o.runtime !== undefined && o.results.get(measure)?.has(`${o.runtime}-${layer}`));
+        if (elsewhere === undefined) continue;
+        out.push(`${run.label}: \`${contender}\` \`${measure}\`: no result in \`${path.basename(run.file)}\` (\`${elsewhere.runtime}-${layer}\` has one; see the run's bench log for the failure)`);
+      }
+    }
+  }
   return out;
 }
 
@@ -310,6 +409,11 @@ function describeRun(run: Run): string {
     s("cuda_bindings") && `cuda.bindings ${s("cuda_bindings")}`,
     s("cuda_core") && `cuda.core ${s("cuda_core")}`,
     s("nvcc") && `nvcc: ${s("nvcc")}`,
+    s("commit") && `commit \`${s("commit")}\``,
+    s("gpu") && `${s("gpu")}${s("driver") ? `, driver ${s("driver")}` : ""}`,
+    s("host") && `host ${s("host")}${s("cpus") ? ` (${s("cpus")} CPUs)` : ""}`,
+    s("pinned") && `pinned to CPUs ${s("pinned")}`,
+    s("rounds") && `${s("rounds")} interleaved rounds`,
     s("date"),
   ].filter((x): x is string => typeof x === "string" && x !== "");
   const note = s("note") !== undefined ? ` **${s("note")}**` : "";
@@ -346,7 +450,8 @@ function main(argv: string[]): number {
       if (g !== undefined) generateSeconds = g.unit === "ms" ? g.value / 1000 : g.value;
     }
   }
-  const metaCommit = named.map((r) => r.meta?.commit).find((c): c is string => typeof c === "string");
+  const runCommits = [...new Set(named.map((r) => r.meta?.commit).filter((c): c is string => typeof c === "string"))];
+  const metaCommit = runCommits[0];
   const commitSource = commit !== undefined ? "given" : metaCommit !== undefined ? "recorded by the run" : "of the checkout this report was made in";
   commit ??= metaCommit ?? gitCommit();
 
@@ -357,6 +462,7 @@ function main(argv: string[]): number {
   out.push(`# cuda-ts benchmarks: ${ms("gpu") ?? "unknown GPU"}, ${date}`);
   out.push("");
   out.push(`- Commit: ${commit !== undefined ? `\`${commit}\` (${commitSource})` : "unknown (pass --commit)"}`);
+  if (runCommits.length > 1) out.push(`- **The runs were taken at different commits** (${runCommits.map((c) => `\`${c}\``).join(", ")}): each run's is in its line below.`);
   out.push(
     `- Machine: ${ms("gpu") ?? "?"}, driver ${ms("driver") ?? "?"}, compute capability ${ms("compute_capability") ?? "?"}; host ${ms("host") ?? "?"}, ${ms("cpus") ?? "?"} CPUs`,
   );
@@ -364,7 +470,9 @@ function main(argv: string[]): number {
   for (const run of named) out.push(`  ${describeRun(run)}`);
   out.push(
     "- Method (bench/README.md): a warm-up, then 21 repetitions of M iterations; the median per-iteration value, " +
-      "min–max in the JSON. Times: lower is better; GB/s: higher is better. ×C = contender / C of the same run.",
+      "min–max in the JSON. Times: lower is better; GB/s: higher is better. ×C = contender / C of the same run; in an " +
+      "interleaved run (rounds), the median of the paired ratios (round i over C's round i) with their min–max, and a " +
+      "target is met or missed only where that spread is narrower than its tolerance (|limit − 1|), else within noise.",
   );
   out.push("");
 
@@ -405,8 +513,9 @@ function main(argv: string[]): number {
         const r = c.run.results.get(m)?.get(c.contender);
         if (r !== undefined) unit = r.unit;
         const ratio = ratioToC(c.run, m, c.contender);
+        const paired = pairedToC(c.run, m, c.contender);
         row.push(fmt(r?.value));
-        if (c.contender !== "c") row.push(fmtRatio(ratio));
+        if (c.contender !== "c") row.push(paired !== undefined ? `${fmtRatio(ratio)} (${paired.min.toFixed(2)}–${paired.max.toFixed(2)})` : fmtRatio(ratio));
         if (r !== undefined) {
           cells.push({
             run: c.run.label,
@@ -415,6 +524,8 @@ function main(argv: string[]): number {
             ...(r.min !== undefined ? { min: r.min } : {}),
             ...(r.max !== undefined ? { max: r.max } : {}),
             ...(ratio !== undefined ? { ratio } : {}),
+            ...(paired !== undefined ? { paired } : {}),
+            ...(r.rounds !== undefined ? { rounds: r.rounds } : {}),
             ...(r.note !== undefined ? { note: r.note } : {}),
           });
           if (r.note !== undefined) {
@@ -453,11 +564,15 @@ function main(argv: string[]): number {
   out.push(
     table(
       ["target", "run", "contender", "measured", "limit", "result"],
-      targets.map((t) => [t.target, t.run, t.contender, t.measured, t.limit, t.pass === undefined ? "not measured" : t.pass ? "**pass**" : "**FAIL**"]),
+      targets.map((t) => [t.target, t.run, t.contender, t.measured, t.limit, t.verdict === "met" || t.verdict === "missed" ? `**${t.verdict}**` : t.verdict]),
       6,
     ),
   );
   out.push("");
+  const missingLines = missingMeasures(named);
+  if (missingLines.length > 0) {
+    out.push("## Missing measures", "", ...missingLines.map((l) => `- ${l}`), "");
+  }
   if (notes.size > 0) {
     out.push("## Notes", "");
     for (const [note, byContender] of notes) {
