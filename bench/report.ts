@@ -128,6 +128,7 @@ function readRun(file: string): Run {
   const contenders = new Set<string>();
   const rounds = new Map<string, Map<string, Map<number, number>>>();
   const missing = new Map<string, Map<string, string>>();
+  const units = new Map<string, string>();
   text.split("\n").forEach((line, i) => {
     const trimmed = line.trim();
     if (trimmed === "" || !trimmed.startsWith("{")) return;
@@ -163,6 +164,7 @@ function readRun(file: string): Run {
       if (byRound === undefined) byContender.set(r.contender, (byRound = new Map()));
       if (byRound.has(r.round)) warn(`${file}:${i + 1}: a second ${r.contender} ${r.measure} in round ${r.round}; the last one counts`);
       byRound.set(r.round, r.value);
+      units.set(r.measure, r.unit);
       return;
     }
     let byContender = results.get(r.measure);
@@ -176,8 +178,7 @@ function readRun(file: string): Run {
     if (out === undefined) results.set(measure, (out = new Map()));
     for (const [contender, byRound] of byContender) {
       const values = [...byRound.values()].sort((a, b) => a - b);
-      const unitLine = text.split("\n").find((l) => l.includes(`"measure": "${measure}"`) && l.includes(`"contender": "${contender}"`));
-      const unit = unitLine !== undefined ? ((JSON.parse(unitLine) as { unit?: string }).unit ?? "") : "";
+      const unit = units.get(measure) ?? "";
       const mid = values.length % 2 === 1 ? values[(values.length - 1) / 2]! : (values[values.length / 2 - 1]! + values[values.length / 2]!) / 2;
       out.set(contender, { contender, measure, value: mid, unit, min: values[0]!, max: values[values.length - 1]!, rounds: values.length });
     }

@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
-# Runs the benchmarks of bench/README.md on the GPU machine, from the repository root, in one go:
-# C, then cuda-python, then cuda-ts on RUNTIME, then the startup measures (each mode 5 separate processes after
-# one untimed warm-up, timed with a monotonic clock, median).
+# Runs the benchmarks of bench/README.md on the GPU machine, from the repository root, in one go: the in-process
+# measures interleaved, BENCH_ROUNDS rounds (default 5) of C, cuda-python, cuda-ts on RUNTIME, one process each,
+# every result line tagged with its "round" (bench/report.ts pairs round i with C's round i); then the startup
+# measures (each mode 5 separate processes after one untimed warm-up, timed with a monotonic clock, median).
+# Every process is pinned to the CPUs BENCH_CPUS (default 2-3 where the machine has 4 or more) with taskset
+# where taskset exists; BENCH_CPUS=none turns pinning off. The meta lines record the commit, the rounds and the
+# pinning.
 #
 #   bash bench/run.sh bun|deno OUTDIR
 #
@@ -12,7 +16,7 @@
 # Appends every JSON line to OUTDIR/results-RUNTIME.jsonl (a {"meta": ...} line first) and all output to
 # OUTDIR/bench-RUNTIME.log. A failing contender is logged and the others go on. Environment: CUDA_HOME (default
 # /usr/local/cuda), PYTHON (default python3), BENCH_BUDGET_S (default 420: steps that would start later are
-# skipped), BENCH_COMMIT (recorded in the meta line when git is not available).
+# skipped), BENCH_COMMIT (recorded in the meta line when git is not available), BENCH_ROUNDS, BENCH_CPUS.
 set -u -o pipefail
 
 RT=${1:-}
@@ -39,6 +43,26 @@ trap 'rm -rf "$WORK"' EXIT
 
 log() { echo "[run.sh $(date -u +%H:%M:%S) +$((SECONDS - START))s] $*" | tee -a "$LOG" >&2; }
 
+ROUNDS=${BENCH_ROUNDS:-5}
+[[ "$ROUNDS" =~ ^[1-9][0-9]*$ ]] || { echo "BENCH_ROUNDS must be a positive integer, got '$ROUNDS'" >&2; exit 2; }
+# PIN: the command prefix that pins a process to BENCH_CPUS (empty: not pinned).
+PIN=()
+PINNED=""
+if [ "${BENCH_CPUS:-}" != none ] && command -v taskset >/dev/null 2>&1; then
+  if [ -n "${BENCH_CPUS:-}" ]; then
+    PINNED=$BENCH_CPUS
+  elif [ "$(nproc 2>/dev/null || echo 1)" -ge 4 ]; then
+    PINNED=2-3
+  fi
+  if [ -n "$PINNED" ] && taskset -c "$PINNED" true 2>/dev/null; then
+    PIN=(taskset -c "$PINNED")
+  else
+    PINNED=""
+  fi
+fi
+# ROUND: when set, run_json tags each JSON line with it.
+ROUND=""
+
 # run_json LABEL LIMIT_S CMD...: runs CMD; its stdout goes to the log and its JSON lines to RES, its stderr to
 # the log. Returns CMD's status; nothing stops the script.
 run_json() {
@@ -48,8 +72,9 @@ run_json() {
     log "SKIP $label: past the time budget (${BUDGET}s)"
     return 1
   fi
-  log "start $label: $*"
-  timeout --kill-after=10 "$limit" "$@" 2>>"$LOG" | tee -a "$LOG" | { grep '^{' || true; } >>"$RES"
+  log "start $label${ROUND:+ (round $ROUND)}${PINNED:+ (CPUs $PINNED)}: $*"
+  timeout --kill-after=10 "$limit" ${PIN[@]+"${PIN[@]}"} "$@" 2>>"$LOG" | tee -a "$LOG" | { grep '^{' || true; } |
+    if [ -n "$ROUND" ]; then sed -e "s/^{/{\"round\": $ROUND, /"; else cat; fi >>"$RES"
   local rc=${PIPESTATUS[0]}
   if [ "$rc" -eq 0 ]; then
     log "done $label"
@@ -74,7 +99,11 @@ else
   RT_VERSION="not on PATH"
   log "FAILED: $RT is not on PATH (run through .device/remote.sh $RT -- ...); the cuda-ts contenders will not run"
 fi
-BENCH_COMMIT=${BENCH_COMMIT:-$(git rev-parse HEAD 2>/dev/null || true)} "$PY" bench/python/bench.py --meta --runtime "$RT" --runtime-version "$RT_VERSION" 2>>"$LOG" | tee -a "$LOG" >>"$RES"
+BENCH_COMMIT=${BENCH_COMMIT:-$(git rev-parse HEAD 2>/dev/null || true)}
+BENCH_COMMIT=$BENCH_COMMIT "$PY" bench/python/bench.py --meta --runtime "$RT" --runtime-version "$RT_VERSION" 2>>"$LOG" | tee -a "$LOG" >>"$RES"
+# A second meta line (bench/report.ts merges them): how this run was taken.
+printf '{"meta": true, "commit": "%s", "rounds": %d, "pinned": "%s", "host": "%s", "cpus": %d}\n' \
+  "$BENCH_COMMIT" "$ROUNDS" "${PINNED:-no}" "$(hostname 2>/dev/null || echo '?')" "$(nproc 2>/dev/null || echo 0)" | tee -a "$LOG" >>"$RES"
 
 # ---------------------------------------------------------------------------- build: the cubin and the C bench
 CC_ARCH=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n1 | tr -d ' .\r')
@@ -110,10 +139,16 @@ done
 log "C's NVRTC: ${BENCH_NVRTC:-libnvrtc.so.13 through the system loader}"
 
 # ---------------------------------------------------------------------------- the in-process measures
-[ "$C_OK" = 1 ] && run_json "c" 150 "$BENCH_C" "$CUBIN"
-# BENCH_SKIP_PYTHON=1 leaves cuda-python out (measure it in one of the two runs only, to save GPU time).
-[ "${BENCH_SKIP_PYTHON:-0}" = 1 ] || run_json "python (cuda.bindings, cuda.core)" 200 "$PY" bench/python/bench.py --cubin "$CUBIN"
-run_json "cuda-ts on $RT" 200 "${TS[@]}" --cubin "$CUBIN"
+# Interleaved: C, cuda-python, cuda-ts, C, cuda-python, cuda-ts, ... so that drift (clocks, other load) falls on
+# every contender alike; bench/report.ts divides each round by C's round and reports the spread of those ratios.
+for ((r = 1; r <= ROUNDS; r++)); do
+  ROUND=$r
+  [ "$C_OK" = 1 ] && run_json "c" 150 "$BENCH_C" "$CUBIN"
+  # BENCH_SKIP_PYTHON=1 leaves cuda-python out (measure it in one of the two runs only, to save GPU time).
+  [ "${BENCH_SKIP_PYTHON:-0}" = 1 ] || run_json "python (cuda.bindings, cuda.core)" 200 "$PY" bench/python/bench.py --cubin "$CUBIN"
+  run_json "cuda-ts on $RT" 200 "${TS[@]}" --cubin "$CUBIN"
+done
+ROUND=""
 
 # ---------------------------------------------------------------------------- startup: whole processes
 startup() { # CONTENDER MEASURE CMD...

@@ -70,7 +70,7 @@ describe("bench/report.ts on the fixtures", () => {
     expect(markdown).toContain("## Missing measures");
     expect(line(markdown, "`bun-raw` `nvrtc.compile`", "NVRTC_ERROR_INVALID_OPTION")).toBeDefined();
     // The measure tables: the median over the rounds, and the paired ratio with its range.
-    expect(line(markdown, "`call.cuCtxGetCurrent`", "12.8", "14.6", "1.14× (1.14–1.15)")).toBeDefined();
+    expect(line(markdown, "`call.cuCtxGetCurrent` | ns |", "12.8", "14.6", "1.14× (1.14–1.15)")).toBeDefined();
     const targets = json.targets as { contender: string; target: string; verdict: string; paired?: { pairs: number } }[];
     const launch4 = targets.find((t) => t.contender === "bun-core" && t.target.includes("launch.4"))!;
     expect(launch4.verdict).toBe("within noise");
