@@ -129,6 +129,7 @@ function readRun(file: string): Run {
   const rounds = new Map<string, Map<string, Map<number, number>>>();
   const missing = new Map<string, Map<string, string>>();
   const units = new Map<string, string>();
+  const roundNotes = new Map<string, string>();
   text.split("\n").forEach((line, i) => {
     const trimmed = line.trim();
     if (trimmed === "" || !trimmed.startsWith("{")) return;
@@ -165,6 +166,7 @@ function readRun(file: string): Run {
       if (byRound.has(r.round)) warn(`${file}:${i + 1}: a second ${r.contender} ${r.measure} in round ${r.round}; the last one counts`);
       byRound.set(r.round, r.value);
       units.set(r.measure, r.unit);
+      if (r.note !== undefined) roundNotes.set(`${r.contender}\u0000${r.measure}`, r.note);
       return;
     }
     let byContender = results.get(r.measure);
@@ -180,7 +182,8 @@ function readRun(file: string): Run {
       const values = [...byRound.values()].sort((a, b) => a - b);
       const unit = units.get(measure) ?? "";
       const mid = values.length % 2 === 1 ? values[(values.length - 1) / 2]! : (values[values.length / 2 - 1]! + values[values.length / 2]!) / 2;
-      out.set(contender, { contender, measure, value: mid, unit, min: values[0]!, max: values[values.length - 1]!, rounds: values.length });
+      const note = roundNotes.get(`${contender}\u0000${measure}`);
+      out.set(contender, { contender, measure, value: mid, unit, min: values[0]!, max: values[values.length - 1]!, rounds: values.length, ...(note !== undefined ? { note } : {}) });
     }
   }
   const base = path.basename(file).replace(/\.jsonl$/, "").replace(/^results-/, "");

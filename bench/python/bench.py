@@ -30,6 +30,9 @@ BURSTS = 10
 GRAPH_BURST = 16
 GRAPH_BURSTS = 8
 BIG = 256 << 20
+# The same pageable buffer in every contender (bench/ts/harness.ts PAGEABLE_ALIGN): BIG bytes on a 2 MiB boundary.
+PAGEABLE_ALIGN = 2 << 20
+PAGEABLE_NOTE = "pageable host buffer starting on a 2 MiB boundary"
 
 # The same text as k4 in bench/kernels.cu (every contender compiles this string).
 K4_SOURCE = (
@@ -97,10 +100,12 @@ def measure(contender, name, unit, rep, fixed_m=0, nbytes=0.0, remark=None):
         emit(line)
     except Exception as e:  # noqa: BLE001 - one failing measure must not stop the others
         note(f"{contender} {name} failed: {type(e).__name__}: {e}; skipped")
+        emit({"contender": contender, "measure": name, "missing": f"failed: {type(e).__name__}: {e}"})
 
 
 def skip(contender, name, why):
     note(f"{contender} {name} not measured: {why}")
+    emit({"contender": contender, "measure": name, "missing": f"not measured: {why}"})
 
 
 def burst_rep(one, burst, sync):
@@ -295,8 +300,10 @@ def bindings_suite(cubin):
         dbig = check(cu.cuMemAlloc(BIG), "cuMemAlloc 256 MiB")
         pinned = int(check(cu.cuMemHostAlloc(BIG, 0), "cuMemHostAlloc 256 MiB"))
         ctypes.memset(pinned, 1, BIG)
-        pageable_buf = ctypes.create_string_buffer(BIG)
-        pageable = ctypes.addressof(pageable_buf)
+        # The same pageable buffer in every contender: BIG bytes starting on a 2 MiB boundary (PAGEABLE_ALIGN).
+        pageable_buf = ctypes.create_string_buffer(BIG + PAGEABLE_ALIGN)
+        base = ctypes.addressof(pageable_buf)
+        pageable = base + (-base) % PAGEABLE_ALIGN
         ctypes.memset(pageable, 1, BIG)
         ctx_sync = cu.cuCtxSynchronize
 
@@ -315,7 +322,8 @@ def bindings_suite(cubin):
 
         for kind, host in (("pinned", pinned), ("pageable", pageable)):
             for d in ("h2d", "d2h"):
-                measure(C, f"copy.{d}.256MiB.{kind}", "GB/s", big(d, host), 1, float(BIG))
+                remark = PAGEABLE_NOTE if kind == "pageable" else None
+                measure(C, f"copy.{d}.256MiB.{kind}", "GB/s", big(d, host), 1, float(BIG), remark)
         cu.cuMemFreeHost(pinned)
         cu.cuMemFree(dbig)
         del pageable_buf

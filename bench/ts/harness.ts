@@ -17,6 +17,27 @@ export const BURSTS = 10;
 export const GRAPH_BURST = 16;
 export const GRAPH_BURSTS = 8;
 export const BIG = 256 * 1024 * 1024;
+/**
+ * The pageable 256 MiB buffer of every contender (C, cuda-python, cuda-ts) starts on a 2 MiB boundary, so that the
+ * pageable copies compare the same memory and not the allocators (Bun's large buffers are 2 MiB-aligned, malloc's
+ * start 16 bytes into a page).
+ */
+export const PAGEABLE_ALIGN = 2 * 1024 * 1024;
+/** The note the pageable copies carry (the same words in bench.c and bench.py). */
+export const PAGEABLE_NOTE = "pageable host buffer starting on a 2 MiB boundary";
+
+/**
+ * `BIG` bytes of pageable memory starting on a `PAGEABLE_ALIGN` boundary: a view into a larger ArrayBuffer, every
+ * page touched (as C's memset).
+ */
+export function alignedPageable(addressOf: (bytes: Uint8Array) => bigint): Uint8Array {
+  const whole = new Uint8Array(new ArrayBuffer(BIG + PAGEABLE_ALIGN));
+  const base = addressOf(whole);
+  const offset = Number((BigInt(PAGEABLE_ALIGN) - (base % BigInt(PAGEABLE_ALIGN))) % BigInt(PAGEABLE_ALIGN));
+  const bytes = whole.subarray(offset, offset + BIG);
+  bytes.fill(1);
+  return bytes;
+}
 
 /** The same text as k4 in bench/kernels.cu (every contender compiles this string). */
 export const K4_SOURCE =
@@ -103,12 +124,19 @@ export function measure(contender: string, name: string, unit: Unit, rep: Rep, o
     console.log(JSON.stringify(line));
   } catch (e) {
     note(`${contender} ${name} failed: ${describeError(e)}; skipped`);
+    missing(contender, name, `failed: ${describeError(e)}`);
   }
 }
 
-/** Says on stderr that a measure is not taken, and why. */
+/** A `missing` line on stdout: bench/report.ts lists the measure as missing, with the reason. */
+function missing(contender: string, name: string, why: string): void {
+  console.log(JSON.stringify({ contender, measure: name, missing: why }));
+}
+
+/** Says on stderr that a measure is not taken, and why (and lists it as missing in the report). */
 export function skip(contender: string, name: string, why: string): void {
   note(`${contender} ${name} not measured: ${why}`);
+  missing(contender, name, `not measured: ${why}`);
 }
 
 /** A repetition of `m` calls of `one` in bursts of `burst`, timed together, with `sync()` between bursts, untimed. */
