@@ -2,22 +2,10 @@
  * The example simple_multi_gpu.ts runs with this runtime (Bun: this executable; Deno: the deno of
  * node_modules/.bin), exits 0 and reports every GPU (on one GPU it runs there alone). Skips where there is no GPU.
  */
-import { runtimeExecutable } from "../support/runtime.ts";
+import { runExample } from "../support/runtime.ts";
 import { describe, expect, it } from "vitest";
-import { spawnSync } from "node:child_process";
-import { join, resolve } from "node:path";
 import { Device } from "../../src/index.ts";
 import { gpu, skipNote } from "../support/gpu.ts";
-
-const root = resolve(import.meta.dirname ?? new URL(".", import.meta.url).pathname, "../..");
-const isBun = (globalThis as { Bun?: unknown }).Bun !== undefined;
-
-function runExample(name: string): { status: number | null; stdout: string; stderr: string } {
-  const file = join(root, "examples", name);
-  const cmd = isBun ? [process.execPath, file] : [runtimeExecutable(), "run", "--allow-ffi", "--allow-env", "--allow-read", file];
-  const r = spawnSync(cmd[0]!, cmd.slice(1), { cwd: root, encoding: "utf8", timeout: 240_000, maxBuffer: 64 * 2 ** 20 });
-  return { status: r.status, stdout: r.stdout ?? "", stderr: `${r.stderr ?? ""}${r.error ? String(r.error) : ""}` };
-}
 
 describe.skipIf(!gpu.available)(`examples: simple_multi_gpu${skipNote}`, () => {
   it("launches on every GPU, gathers the results on the first, checks them and exits 0", () => {

@@ -3,23 +3,10 @@
  * deno of node_modules/.bin with --allow-ffi --allow-env --allow-read), exit 0, and print what the driver and NVML
  * report for every GPU. Skips where there is no GPU.
  */
-import { runtimeExecutable } from "../support/runtime.ts";
+import { runExample } from "../support/runtime.ts";
 import { describe, expect, it } from "vitest";
-import { spawnSync } from "node:child_process";
-import { join, resolve } from "node:path";
 import { Device, system } from "../../src/index.ts";
 import { gpu, skipNote } from "../support/gpu.ts";
-
-const root = resolve(import.meta.dirname ?? new URL(".", import.meta.url).pathname, "../..");
-const isBun = (globalThis as { Bun?: unknown }).Bun !== undefined;
-
-/** Runs an example with the runtime running this test. */
-function runExample(name: string): { status: number | null; stdout: string; stderr: string } {
-  const file = join(root, "examples", name);
-  const cmd = isBun ? [process.execPath, file] : [runtimeExecutable(), "run", "--allow-ffi", "--allow-env", "--allow-read", file];
-  const r = spawnSync(cmd[0]!, cmd.slice(1), { cwd: root, encoding: "utf8", timeout: 240_000, maxBuffer: 64 * 2 ** 20 });
-  return { status: r.status, stdout: r.stdout ?? "", stderr: `${r.stderr ?? ""}${r.error ? String(r.error) : ""}` };
-}
 
 describe.skipIf(!gpu.available)(`examples: show_device_properties, nvidia_smi${skipNote}`, () => {
   it("show_device_properties prints every device with every attribute and exits 0", () => {

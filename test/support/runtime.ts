@@ -1,3 +1,6 @@
+import { spawnSync } from "node:child_process";
+import { join, resolve } from "node:path";
+
 /**
  * Running a script with the runtime the tests run on (Bun or Deno), by that runtime's own executable: on the GPU
  * machine node_modules/.bin holds neither.
@@ -17,4 +20,13 @@ export function runtimeExecutable(): string {
  */
 export function runtimeCommand(file: string, denoPermissions: string[] = ["--allow-ffi", "--allow-env", "--allow-read"], args: string[] = []): string[] {
   return isBun ? [runtimeExecutable(), file, ...args] : [runtimeExecutable(), "run", ...denoPermissions, file, ...args];
+}
+
+const root = resolve(import.meta.dirname ?? new URL(".", import.meta.url).pathname, "../..");
+
+/** Runs examples/<name> with the running runtime (and the permissions the examples document). */
+export function runExample(name: string): { status: number | null; stdout: string; stderr: string } {
+  const cmd = runtimeCommand(join(root, "examples", name));
+  const r = spawnSync(cmd[0]!, cmd.slice(1), { cwd: root, encoding: "utf8", timeout: 240_000, maxBuffer: 64 * 2 ** 20 });
+  return { status: r.status, stdout: r.stdout ?? "", stderr: `${r.stderr ?? ""}${r.error ? String(r.error) : ""}` };
 }
