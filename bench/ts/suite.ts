@@ -20,7 +20,7 @@ import {
   type CUgraphExec,
   type CUstream,
 } from "../../src/bindings/driver.ts";
-import type { nvrtcProgram } from "../../src/bindings/nvrtc.ts";
+import { type nvrtcProgram, nvrtcProgramLog } from "../../src/bindings/nvrtc.ts";
 import * as core from "../../src/core/index.ts";
 import { ffi, Scratch, type NativePointer, type Pointer } from "../../src/ffi/index.ts";
 import {
@@ -403,7 +403,13 @@ function registerRaw(plan: Plan, C: string, s: Shared): void {
         if (r !== 0) fail("nvrtcCreateProgram", r);
         const prog = slot.readPointer(0) as nvrtcProgram;
         r = nr.nvrtcCompileProgram(prog, 1, opts.pointer);
-        if (r === 0) r = nr.nvrtcGetCUBINSize(prog, slot.pointerAt(8));
+        if (r !== 0) {
+          // Say what NVRTC saw: its log, and the option string as it is in memory now.
+          const log = nvrtcProgramLog(prog);
+          nr.nvrtcDestroyProgram(slot.pointer);
+          fail(`nvrtcCompileProgram (option ${JSON.stringify(new TextDecoder().decode(opt.subarray(0, opt.length - 1)))} at ${ffi.addressOf(opts.readPointer(0))}, log ${JSON.stringify(log)})`, r);
+        }
+        r = nr.nvrtcGetCUBINSize(prog, slot.pointerAt(8));
         const cubin = new Uint8Array(new ArrayBuffer(r === 0 ? Number(slot.readU64(8)) : 8));
         if (r === 0) r = nr.nvrtcGetCUBIN(prog, ffi.pointerOf(cubin));
         nr.nvrtcDestroyProgram(slot.pointer);
