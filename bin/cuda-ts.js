@@ -29,6 +29,8 @@ function cliPath() {
 const DENO_PERMISSIONS = {
   doctor: ["--allow-ffi", "--allow-env", "--allow-read", "--allow-sys"],
   generate: ["--allow-read", "--allow-write", "--allow-env", "--allow-ffi", "--allow-run"],
+  // The launcher's own needs (the store listens, ranks are started) and what its ranks inherit (FFI for CUDA).
+  run: ["--allow-read", "--allow-env", "--allow-run", "--allow-net", "--allow-ffi", "--allow-sys"],
 };
 
 const NEEDS_A_RUNTIME =
@@ -52,6 +54,7 @@ const command = args[0];
 function denoPermissionsOf() {
   if (command === "generate") return DENO_PERMISSIONS.generate;
   if (command === "doctor") return DENO_PERMISSIONS.doctor;
+  if (command === "run") return DENO_PERMISSIONS.run;
   return ["--allow-read"];
 }
 

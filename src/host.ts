@@ -261,3 +261,31 @@ export function removeDirectory(path: string): boolean {
     return false;
   }
 }
+
+/** The executable of the running runtime (the `bun` or `deno` binary), to start more processes of the same runtime. */
+export function runtimeExecutable(): string {
+  return deno !== undefined ? (deno as unknown as { execPath(): string }).execPath() : process.execPath;
+}
+
+/** The environment variables this process may read, as an object (to hand to a child process). */
+export function environmentVariables(): Record<string, string> {
+  if (deno !== undefined) {
+    if (!granted({ name: "env" })) return {};
+    return (deno as unknown as { env: { toObject(): Record<string, string> } }).env.toObject();
+  }
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) out[k] = v;
+  return out;
+}
+
+const DENO_PERMISSION_NAMES = ["read", "write", "net", "env", "run", "ffi", "sys", "import"] as const;
+
+/**
+ * Under Deno, the permission flags this process holds as a whole (`--allow-ffi`, ...; `-A` when it holds them all),
+ * for starting a child with the same rights and no more; under Bun, none (Bun has no permissions).
+ */
+export function grantedPermissionFlags(): string[] {
+  if (deno === undefined) return [];
+  const held = DENO_PERMISSION_NAMES.filter((name) => granted({ name }));
+  return held.length === DENO_PERMISSION_NAMES.length ? ["-A"] : held.map((name) => `--allow-${name}`);
+}

@@ -4,17 +4,20 @@
  * this module; it also runs directly: `bun src/cli/cuda-ts.ts doctor`).
  *
  * - `cuda-ts doctor [--json] [--verbose]`: what this machine offers (src/cli/doctor.ts).
+ * - `cuda-ts run -n N script.ts`: starts the ranks of a multi-process job (src/cli/run.ts).
  * - `cuda-ts generate [options]`: regenerates the bindings' tables from a CUDA Toolkit's headers (the generator
  *   drives libclang through Deno's FFI, so it runs on Deno only; under Bun this says what to install).
  *
  * @module
  */
 import { doctorReport, formatDoctor } from "./doctor.ts";
+import { RUN_USAGE, runCommand } from "./run.ts";
 
 /** The usage text. */
 export const USAGE = [
   "usage: cuda-ts doctor [--json] [--verbose]",
   "       cuda-ts generate [--cuda-home DIR] [--out DIR] [options]   (Deno; --help lists the options)",
+  RUN_USAGE.replace("usage: ", "       "),
 ].join("\n");
 
 /** What `generate` needs that Bun cannot do, and how to get it. */
@@ -76,6 +79,8 @@ export async function main(args: readonly string[]): Promise<number> {
     }
     case "generate":
       return await generate(rest);
+    case "run":
+      return await runCommand(rest);
     case undefined:
     case "--help":
     case "-h":

@@ -60,7 +60,8 @@ export {
   RendezvousServer,
   type RendezvousClientOptions,
   type RendezvousServerOptions,
-} from "./rendezvous.ts";
+} from "./distributed/rendezvous.ts";
+export { joinWorld, Meeting, world, WORLD_ENV, type JoinOptions, type World } from "./distributed/world.ts";
 export type { HostViewConstructor } from "./memory/view.ts";
 export { GraphBuilder, type GraphBuildMode } from "./graph/builder.ts";
 export { Graph, type GraphCompleteOptions } from "./graph/graph.ts";

@@ -12,7 +12,7 @@ import { IPCFormatError, RendezvousError } from "../../src/core/errors.ts";
 import { BUFFER_DESCRIPTOR_BYTES, decodeTokenMessage, encodeTokenMessage, IPCAllocationHandle, IPCBufferDescriptor, uuidToBytes } from "../../src/core/memory/ipc.ts";
 import { MessageBlock } from "../../src/ffi/libc-socket.ts";
 import { decodeEntry, encodeEntry } from "../../src/core/program/cache-entry.ts";
-import { decodeRequest, encodeFrame, FrameReader, MAX_FRAME_BYTES } from "../../src/core/rendezvous.ts";
+import { decodeRequest, encodeFrame, FrameReader, MAX_FRAME_BYTES } from "../../src/core/distributed/rendezvous.ts";
 import { buildLdCache, parseLdCache, Pathfinder, PathfinderError, overrideVariable, unavailableLoader } from "../../src/pathfinder/index.ts";
 import { readLog } from "../../src/bindings/describe.ts";
 import { ffi } from "../../src/ffi/index.ts";

@@ -22,9 +22,9 @@
 import * as net from "node:net";
 import { Buffer } from "node:buffer";
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { getEnv } from "../host.ts";
-import { RendezvousError } from "./errors.ts";
-import { describeValue } from "./base/checks.ts";
+import { getEnv } from "../../host.ts";
+import { RendezvousError } from "../errors.ts";
+import { describeValue } from "../base/checks.ts";
 
 /** The largest frame either side accepts. */
 export const MAX_FRAME_BYTES = 64 * 1024;
@@ -182,9 +182,20 @@ export class RendezvousServer {
     const secret = options.secret === undefined ? randomBytes(32) : checkSecret(options.secret, "RendezvousServer.start");
     const server = net.createServer();
     await new Promise<void>((resolve, reject) => {
-      server.once("error", reject);
+      const refused = (e: Error & { code?: string }): void => {
+        const why =
+          e.code === "EADDRINUSE"
+            ? `port ${port} on ${host} is in use (another job's rendezvous, or another program): pick a free port (cuda-ts run --master ${host}:PORT), or stop what holds it`
+            : e.code === "EADDRNOTAVAIL"
+              ? `${host} is not an address of this machine: listen on one of its own addresses (127.0.0.1 for one machine)`
+              : e.code === "EACCES"
+                ? `binding port ${port} on ${host} is not allowed (ports below 1024 need privileges): pick a port above 1023`
+                : `${e.code ?? e.name}: ${e.message}`;
+        reject(new RendezvousError(`the rendezvous server cannot listen on ${host}:${port}: ${why}`));
+      };
+      server.once("error", refused);
       server.listen(port, host, () => {
-        server.off("error", reject);
+        server.off("error", refused);
         resolve();
       });
     });

@@ -6,8 +6,8 @@
 import { describe, expect, it } from "vitest";
 import * as net from "node:net";
 import { createHmac, randomBytes } from "node:crypto";
-import { RendezvousError } from "../../src/core/errors.ts";
-import { decodeRequest, encodeFrame, FrameReader, MAX_FRAME_BYTES, RENDEZVOUS_ADDR_ENV, RENDEZVOUS_SECRET_ENV, RendezvousClient, RendezvousServer } from "../../src/core/rendezvous.ts";
+import { RendezvousError } from "../../../src/core/errors.ts";
+import { decodeRequest, encodeFrame, FrameReader, MAX_FRAME_BYTES, RENDEZVOUS_ADDR_ENV, RENDEZVOUS_SECRET_ENV, RendezvousClient, RendezvousServer } from "../../../src/core/distributed/rendezvous.ts";
 
 const wrongSecret = "00".repeat(32);
 
