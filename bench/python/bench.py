@@ -257,17 +257,18 @@ def bindings_suite(cubin):
 
     measure(C, "alloc.1KiB.sync", "ns", rep_alloc)
 
+    pool = check(cu.cuDeviceGetDefaultMemPool(dev), "cuDeviceGetDefaultMemPool")
     try:
-        pool = check(cu.cuDeviceGetDefaultMemPool(dev), "cuDeviceGetDefaultMemPool")
         check(cu.cuMemPoolSetAttribute(pool, cu.CUmemPool_attribute.CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, cu.cuuint64_t(2**64 - 1)), "cuMemPoolSetAttribute")
     except Exception as e:  # noqa: BLE001
         note(f"{C}: could not raise the default pool's release threshold ({e}); alloc.1KiB.pool measured as is")
-    alloc_async, free_async = cu.cuMemAllocAsync, cu.cuMemFreeAsync
+    # From the default pool by name, as cuda.core and cuda-ts's core do (cuMemAllocFromPoolAsync).
+    alloc_async, free_async = cu.cuMemAllocFromPoolAsync, cu.cuMemFreeAsync
 
     def rep_pool(m):
         t0 = now_ns()
         for _ in range(m):
-            _, p = alloc_async(1024, stream)
+            _, p = alloc_async(1024, pool, stream)
             free_async(p, stream)
         t = now_ns() - t0
         sync()

@@ -18,6 +18,7 @@ import {
   type CUevent,
   type CUfunction,
   type CUgraphExec,
+  type CUmemoryPool,
   type CUstream,
 } from "../../src/bindings/driver.ts";
 import { type nvrtcProgram, nvrtcProgramLog } from "../../src/bindings/nvrtc.ts";
@@ -108,6 +109,8 @@ interface Shared {
   readonly pageableBytes: Uint8Array;
   readonly pageable: NativePointer;
   readonly graphExec: CUgraphExec;
+  /** The device's default memory pool: alloc.1KiB.pool allocates from it by name, as the core layer does. */
+  readonly pool: CUmemoryPool;
   readonly archOption: string;
   readonly arch: string;
 }
@@ -179,6 +182,7 @@ function setupShared(cubinPath: string): Shared {
     pageableBytes,
     pageable: ffi.pointerOf(pageableBytes),
     graphExec,
+    pool,
     archOption: `-arch=sm_${major}${minor}`,
     arch: `sm_${major}${minor}`,
   };
@@ -196,6 +200,7 @@ function registerRaw(plan: Plan, C: string, s: Shared): void {
   const o = out.pointer;
   const o8 = out.pointerAt(8);
   const stream = s.stream;
+  const pool = s.pool;
 
   plan.add(C, "call.cuCtxGetCurrent", "ns", (m) => {
     let bad = 0;
@@ -342,12 +347,12 @@ function registerRaw(plan: Plan, C: string, s: Shared): void {
     let bad = 0;
     const t0 = now();
     for (let i = 0; i < m; i++) {
-      bad |= raw.cuMemAllocAsync(o, 1024, stream);
+      bad |= raw.cuMemAllocFromPoolAsync(o, 1024, pool, stream);
       bad |= raw.cuMemFreeAsync(out.readU64(0) as CUdeviceptr, stream);
     }
     const t = now() - t0;
     sync();
-    if (bad) fail("cuMemAllocAsync/cuMemFreeAsync", bad);
+    if (bad) fail("cuMemAllocFromPoolAsync/cuMemFreeAsync", bad);
     return t;
   });
 
@@ -426,6 +431,7 @@ function registerRaw(plan: Plan, C: string, s: Shared): void {
 
 function registerChecked(plan: Plan, C: string, s: Shared): void {
   const stream = s.stream;
+  const pool = s.pool;
   plan.add(C, "call.cuCtxGetCurrent", "ns", (m) => {
     const t0 = now();
     for (let i = 0; i < m; i++) driver.cuCtxGetCurrent();
@@ -508,7 +514,7 @@ function registerChecked(plan: Plan, C: string, s: Shared): void {
   });
   plan.add(C, "alloc.1KiB.pool", "ns", (m) => {
     const t0 = now();
-    for (let i = 0; i < m; i++) driver.cuMemFreeAsync(driver.cuMemAllocAsync(1024, stream), stream);
+    for (let i = 0; i < m; i++) driver.cuMemFreeAsync(driver.cuMemAllocFromPoolAsync(1024, pool, stream), stream);
     const t = now() - t0;
     sync();
     return t;
