@@ -16,14 +16,15 @@
  * @module
  */
 export { Device, type ComputeCapability } from "./device.ts";
-export { Context } from "./context.ts";
+export { Context, CONTEXT_LIMITS, type ContextLimit } from "./context.ts";
 export { Stream, LEGACY_DEFAULT_STREAM, PER_THREAD_DEFAULT_STREAM, type StreamOptions } from "./stream.ts";
 export { Event, type EventOptions } from "./event.ts";
 export { Buffer, type HostMemory, type StreamArg } from "./memory/buffer.ts";
 export { type MemoryResource, SynchronousMemoryResource } from "./memory/resource.ts";
 export { ObjectCode, type ObjectCodeFormat, type ObjectCodeOptions } from "./program/object-code.ts";
-export { Kernel, KernelOccupancy, type KernelAttributes, type ParamInfo, type ParamDeclaration } from "./launch/kernel.ts";
-export { LaunchConfig, launch, type Dim3, type KernelArgument, type LaunchConfigOptions, type StreamLike } from "./launch/launch.ts";
+export { Kernel, KernelOccupancy, type KernelAttributes, type SettableKernelAttributes, type ParamInfo, type ParamDeclaration } from "./launch/kernel.ts";
+export { PointerArgument } from "./launch/pointer-argument.ts";
+export { LaunchConfig, launch, DEFAULT_DYNAMIC_SHARED_MEMORY, type Dim3, type KernelArgument, type LaunchConfigOptions, type StreamLike } from "./launch/launch.ts";
 export { KernelScalar, bool, i8, u8, i16, u16, i32, u32, i64, u64, f16, bf16, f32, f64, complex64, complex128 } from "./launch/scalars.ts";
 export type { ParamType, ScalarKind } from "./launch/mangling.ts";
 export type { DeviceProperties, DeviceAttributeName } from "./properties.ts";
