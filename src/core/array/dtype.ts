@@ -199,7 +199,11 @@ export function decodeBFloat16(bits: number): number {
   return f32[0]!;
 }
 
-/** A host typed array of `n` elements of `dtype` (complex: 2n entries). */
+/**
+ * A host typed array of `n` elements of `dtype` (complex: 2n entries), over an explicit ArrayBuffer (whose storage
+ * never moves while native code copies into it).
+ */
 export function allocateHostArray(dtype: DType, n: number): HostArray {
-  return new dtype.hostArray(n * dtype.lanes);
+  const entries = n * dtype.lanes;
+  return new dtype.hostArray(new ArrayBuffer(entries * dtype.hostArray.BYTES_PER_ELEMENT), 0, entries);
 }
