@@ -47,6 +47,7 @@ import {
   type SliceSpec,
 } from "./layout.ts";
 import { stridedCopy, stridedFill } from "./device-code.ts";
+import { provideGlobalArrayFactory } from "../program/object-code.ts";
 
 /** Options of operations ordered on a stream. */
 export interface ArrayStreamOptions {
@@ -597,3 +598,6 @@ function copy2D(src: bigint, srcPitch: number, dst: bigint, dstPitch: number, wi
   d.setBigUint64(120, BigInt(height), true); // Height
   driver.cuMemcpy2DAsync(ffi.pointerOf(d.buffer), stream.handle);
 }
+
+// ObjectCode.getGlobal hands out arrays through this link (the program layer sits below the arrays).
+provideGlobalArrayFactory((buffer, options) => DeviceArray.fromBuffer(buffer, { dtype: options.dtype, ...(options.shape !== undefined ? { shape: options.shape } : {}) }));
