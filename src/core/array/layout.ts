@@ -51,10 +51,10 @@ export function contiguousStrides(shape: readonly number[]): number[] {
 
 /** Whether a layout is row-major contiguous (axes of extent 1 may have any stride; an empty array is contiguous). */
 export function isContiguous(shape: readonly number[], strides: readonly number[]): boolean {
+  if (shape.includes(0)) return true;
   let expected = 1;
   for (let i = shape.length - 1; i >= 0; i--) {
     const n = shape[i]!;
-    if (n === 0) return true;
     if (n !== 1 && strides[i] !== expected) return false;
     expected *= n;
   }

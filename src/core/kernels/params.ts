@@ -27,7 +27,11 @@ export interface KernelParam {
 }
 
 const IDENT = /^[A-Za-z_]\w*$/;
-const RESERVED = new Set(["i", "_n", "a", "b", "raw", "const", "int", "float", "double", "char", "bool", "void", "auto", "return", "if", "for", "while"]);
+/** Names no parameter may have: the element index `i`, and C++ words. */
+export const RESERVED: ReadonlySet<string> = new Set(["i", "raw", "const", "int", "float", "double", "char", "bool", "void", "auto", "return", "if", "for", "while"]);
+
+/** What a reduction reserves too: its partial results `a` and `b`. */
+export const REDUCTION_RESERVED: ReadonlySet<string> = new Set([...RESERVED, "a", "b"]);
 
 /** Parses a parameter list ("T x, raw T y"); `what` names it in errors ("in_params"). */
 export function parseParams(text: string, output: boolean, what: string, reserved: ReadonlySet<string> = RESERVED): KernelParam[] {

@@ -26,7 +26,7 @@ import { DeviceArray, encodeElement, type ArrayScalar } from "../array/device-ar
 import { dtypes, DTYPE_NAMES, type DType, type DTypeName } from "../array/dtype.ts";
 import { elementCount } from "../array/layout.ts";
 import { ShapeMismatchError } from "../errors.ts";
-import { bindArguments, checkUnique, headersFor, parseParams, typedefs, type Binding, type BuilderArgument, type KernelParam } from "./params.ts";
+import { REDUCTION_RESERVED, bindArguments, checkUnique, headersFor, parseParams, typedefs, type Binding, type BuilderArgument, type KernelParam } from "./params.ts";
 import { compileKernels, configFor, includeLines, type BuilderOptions } from "./compile.ts";
 
 /** Options of a reduction builder. */
@@ -148,8 +148,8 @@ export class ReductionKernel {
     for (const [what, v] of [["mapExpr", mapExpr], ["reduceExpr", reduceExpr], ["postMapExpr", postMapExpr], ["identity", identity]] as const) {
       if (typeof v !== "string" || v.trim() === "") throw new SyntaxError(`${name}: ${what} is empty`);
     }
-    const ins = parseParams(inParams, false, `${name}: in_params`);
-    const outs = parseParams(outParams, true, `${name}: out_params`);
+    const ins = parseParams(inParams, false, `${name}: in_params`, REDUCTION_RESERVED);
+    const outs = parseParams(outParams, true, `${name}: out_params`, REDUCTION_RESERVED);
     if (ins.length === 0) throw new SyntaxError(`${name}: a reduction needs at least one input`);
     if (outs.length === 0) throw new SyntaxError(`${name}: a reduction needs at least one output`);
     for (const o of outs) if (o.raw) throw new SyntaxError(`${name}: output ${o.name} cannot be raw`);
