@@ -247,7 +247,8 @@ export function fromCudaArrayInterface(desc: CudaArrayInterface | Record<string,
     if (!(options.stream instanceof Stream)) throw new TypeError(`fromCudaArrayInterface: options.stream is not a Stream but ${describeValue(options.stream)}`);
     const s = d.stream;
     if (typeof s !== "number" || !Number.isSafeInteger(s) || s === 0) throw new ArrayLayoutError(`CUDA Array Interface: stream must be a non-zero stream address, got ${describeValue(s)}`);
-    options.stream.wait(Stream.fromHandle(ffi.pointerFromAddress(s) as unknown as Parameters<typeof Stream.fromHandle>[0]));
+    const producer = Stream.fromHandle(ffi.pointerFromAddress(s) as unknown as Parameters<typeof Stream.fromHandle>[0]);
+    if (!producer.equals(options.stream)) options.stream.wait(producer);
   }
   return wrapForeign(address, dtype, shape, strides, options.owner ?? desc);
 }
