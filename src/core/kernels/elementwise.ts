@@ -38,11 +38,20 @@ interface Instance {
 
 const IDENT = /^[A-Za-z_]\w*$/;
 
-/** The source of one instantiation (exported for tests: no GPU needed). */
+/** Elements per thread per iteration of the main loop: their loads are issued before any body runs. */
+export const ELEMENTWISE_UNROLL = 4;
+
+/**
+ * The source of one instantiation (exported for tests: no GPU needed). A grid-stride loop; its main part takes
+ * {@link ELEMENTWISE_UNROLL} elements per thread at a time and loads all their inputs first (more loads in flight per
+ * thread: what memory-bound kernels need to reach the memory's bandwidth), the tail one at a time.
+ */
 export function elementwiseSource(name: string, params: readonly KernelParam[], binding: Binding, body: string, preamble = ""): string {
   const lines = [...includeLines(headersFor(binding.dtypes)), ...typedefs(binding.types), preamble];
   const decl: string[] = [];
-  const setup: string[] = [];
+  /** The per-element inputs (arrays read one element each). */
+  const loaded: { name: string; ctype: string }[] = [];
+  const outputs: { name: string; ctype: string }[] = [];
   params.forEach((p, k) => {
     const t = binding.dtypes[k]!.ctype;
     if (p.raw) {
@@ -51,20 +60,35 @@ export function elementwiseSource(name: string, params: readonly KernelParam[], 
       decl.push(`const ${t} ${p.name}`);
     } else if (p.output) {
       decl.push(`${t}* __restrict__ _p_${p.name}`);
-      setup.push(`    ${t}& ${p.name} = _p_${p.name}[i];`);
+      outputs.push({ name: p.name, ctype: t });
     } else {
       decl.push(`const ${t}* __restrict__ _p_${p.name}`);
-      setup.push(`    const ${t} ${p.name} = _p_${p.name}[i];`);
+      loaded.push({ name: p.name, ctype: t });
     }
   });
   decl.push("const unsigned long long _n");
+  const stmt = `${body.trim().replace(/;?$/, ";")}`;
+  /** One element's scope: `i`, its inputs (from `value(name)`), its outputs by reference, the body. */
+  const element = (indent: string, index: string, value: (n: string) => string): string[] => [
+    `${indent}{`,
+    `${indent}  const unsigned long long i = ${index};`,
+    ...loaded.map((v) => `${indent}  const ${v.ctype} ${v.name} = ${value(v.name)};`),
+    ...outputs.map((o) => `${indent}  ${o.ctype}& ${o.name} = _p_${o.name}[i];`),
+    `${indent}  ${stmt}`,
+    `${indent}}`,
+  ];
+  const U = ELEMENTWISE_UNROLL;
+  const ks = [...Array(U).keys()];
   lines.push(
     `extern "C" __global__ void ${name}(${decl.join(", ")}) {`,
     "  const unsigned long long _stride = (unsigned long long)gridDim.x * blockDim.x;",
-    "  for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; i < _n; i += _stride) {",
-    ...setup,
-    `    ${body.trim().replace(/;?$/, ";")}`,
+    "  unsigned long long _i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;",
+    `  for (; _i + ${U - 1} * _stride < _n; _i += ${U} * _stride) {`,
+    ...ks.flatMap((k) => loaded.map((v) => `    const ${v.ctype} _v${k}_${v.name} = _p_${v.name}[_i + ${k} * _stride];`)),
+    ...ks.flatMap((k) => element("    ", `_i + ${k} * _stride`, (n) => `_v${k}_${n}`)),
     "  }",
+    "  for (; _i < _n; _i += _stride)",
+    ...element("    ", "_i", (n) => `_p_${n}[i]`),
     "}",
   );
   return lines.filter((l) => l !== "").join("\n") + "\n";

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { ArrayLayoutError, Buffer, DTypeError, DeviceArray, ElementwiseKernel, ReductionKernel, ShapeMismatchError, dtypes, type MemoryResource } from "../../../src/core/index.ts";
 import { bindArguments, parseParams } from "../../../src/core/kernels/params.ts";
-import { elementwiseSource } from "../../../src/core/kernels/elementwise.ts";
+import { ELEMENTWISE_UNROLL, elementwiseSource } from "../../../src/core/kernels/elementwise.ts";
 import { reductionSource } from "../../../src/core/kernels/reduction.ts";
 import { arrayKernelSource, layoutBytes, LAYOUT_BYTES, MAX_DIMS } from "../../../src/core/array/device-code.ts";
 
@@ -81,7 +81,7 @@ describe("binding a call", () => {
 });
 
 describe("generated source", () => {
-  it("an elementwise kernel: typedefs, elements by value, outputs by reference, scalars by value, a grid-stride loop", () => {
+  it("an elementwise kernel: typedefs, elements by value, outputs by reference, scalars by value, loads issued first", () => {
     const params = parseParams("T a, T x, raw T w", false, "in").concat(parseParams("T z", true, "out"));
     const x = arr("float16", [4]);
     const b = bindArguments("axpy", params, [2, x, x, undefined], -1);
@@ -90,10 +90,18 @@ describe("generated source", () => {
     expect(src).toContain("typedef __half T;");
     expect(src).toContain("// preamble");
     expect(src).toContain('extern "C" __global__ void axpy(const __half a, const __half* __restrict__ _p_x, const __half* __restrict__ w, __half* __restrict__ _p_z, const unsigned long long _n) {');
-    expect(src).toContain("    const __half x = _p_x[i];");
-    expect(src).toContain("    __half& z = _p_z[i];");
-    expect(src).toContain("    z = a * x + w[i];");
-    expect(src).toMatch(/for \(unsigned long long i = blockIdx\.x \* \(unsigned long long\)blockDim\.x \+ threadIdx\.x; i < _n; i \+= _stride\)/);
+    expect(src).toContain(`for (; _i + ${ELEMENTWISE_UNROLL - 1} * _stride < _n; _i += ${ELEMENTWISE_UNROLL} * _stride) {`);
+    // Every element's input is loaded before the first body runs.
+    const lastLoad = src.lastIndexOf(`const __half _v${ELEMENTWISE_UNROLL - 1}_x = _p_x[_i + ${ELEMENTWISE_UNROLL - 1} * _stride];`);
+    const firstBody = src.indexOf("z = a * x + w[i];");
+    expect(lastLoad).toBeGreaterThan(0);
+    expect(firstBody).toBeGreaterThan(lastLoad);
+    expect(src).toContain("      const __half x = _v0_x;");
+    expect(src).toContain("      __half& z = _p_z[i];");
+    expect(src.split("z = a * x + w[i];").length - 1).toBe(ELEMENTWISE_UNROLL + 1);
+    // The tail: one element at a time.
+    expect(src).toContain("  for (; _i < _n; _i += _stride)");
+    expect(src).toContain("      const __half x = _p_x[i];");
   });
 
   it("a reduction: map, reduce, identity, a partial and a final kernel", () => {
