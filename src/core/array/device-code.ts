@@ -28,7 +28,7 @@ const WIDTH_TYPES: Readonly<Record<number, string>> = { 1: "unsigned char", 2: "
 /** The CUDA C++ source of the copy and fill kernels (exported for tests). */
 export function arrayKernelSource(): string {
   const lines = [
-    "struct alignas(16) W16 { unsigned long long lo, hi; };",
+    "struct W16 { unsigned long long lo, hi; };  // 16-byte elements (complex128), moved as two 8-byte halves",
     `struct Layout { long long shape[${MAX_DIMS}]; long long a[${MAX_DIMS}]; long long b[${MAX_DIMS}]; long long ndim; };`,
     "template <typename W>",
     "__device__ __forceinline__ void strided_copy(const W* __restrict__ src, W* __restrict__ dst, unsigned long long n, const Layout& l) {",
