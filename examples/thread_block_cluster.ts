@@ -8,7 +8,7 @@
  *   deno run --allow-ffi --allow-env --allow-read examples/thread_block_cluster.ts
  */
 import { Device, DeviceArray, LaunchConfig, Program, i32, launch } from "../src/index.ts";
-import { findNvidiaHeaderDirectory, tryFindNvidiaHeaderDirectory } from "../src/pathfinder/index.ts";
+import { findNvidiaHeaderDirectory } from "../src/pathfinder/index.ts";
 
 const source = `
 #include <cooperative_groups.h>
@@ -43,9 +43,9 @@ if (cc.major < 9) {
 
 async function run(): Promise<void> {
   using stream = dev.createStream();
-  // cooperative_groups.h is in the toolkit's include directory; CUDA 13 keeps the CCCL headers it uses beside it.
-  const includePath = [findNvidiaHeaderDirectory("cudart").path, tryFindNvidiaHeaderDirectory("cccl")?.path].filter((p): p is string => p !== undefined);
-  const code = new Program(source, "c++", { arch: `sm_${dev.arch}`, std: "c++17", includePath: [...new Set(includePath)] }).compile("cubin");
+  // cooperative_groups.h is in the toolkit's include directory (found as the GPU tests find cuda_fp16.h's).
+  const include = findNvidiaHeaderDirectory("cudart").path;
+  const code = new Program(source, "c++", { arch: `sm_${dev.arch}`, std: "c++17", includePath: [include] }).compile("cubin");
   const kernel = code.getKernel("cluster_sums");
 
   const clusterSize = 4;

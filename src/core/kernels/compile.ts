@@ -40,9 +40,13 @@ export function includeLines(headers: { fp16: boolean; bf16: boolean; complex: b
 
 let includeDirs: { cudart?: string; cccl?: string } = {};
 
+/**
+ * The include directories a signature's headers need: the toolkit's for cuda_fp16.h and cuda_bf16.h (as the object
+ * layer's GPU tests compile them), and CCCL's for `cuda/std/complex` (CUDA 13 keeps it in include/cccl).
+ */
 function includePathFor(headers: { fp16: boolean; bf16: boolean; complex: boolean }): string[] {
-  const dirs: string[] = [];
-  if (headers.fp16 || headers.bf16 || headers.complex) dirs.push((includeDirs.cudart ??= findNvidiaHeaderDirectory("cudart").path));
+  if (!headers.fp16 && !headers.bf16 && !headers.complex) return [];
+  const dirs = [(includeDirs.cudart ??= findNvidiaHeaderDirectory("cudart").path)];
   if (headers.complex) dirs.push((includeDirs.cccl ??= findNvidiaHeaderDirectory("cccl").path));
   return [...new Set(dirs)];
 }
