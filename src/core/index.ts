@@ -107,6 +107,7 @@ export {
   type DType,
   type DTypeLike,
   type DTypeName,
+  type DefaultDTypeOf,
   type HostArray,
   type HostArrayOf,
 } from "./array/dtype.ts";

@@ -30,7 +30,7 @@ import type { ScalarKind } from "../launch/mangling.ts";
 import { Buffer } from "../memory/buffer.ts";
 import type { MemoryResource } from "../memory/resource.ts";
 import { Stream, streamOption } from "../stream.ts";
-import { allocateHostArray, checkHostArray, dtypeOf, dtypeOfHostArray, encodeBFloat16, encodeHalf, type DType, type DTypeLike, type DTypeName, type HostArray, type HostArrayOf } from "./dtype.ts";
+import { allocateHostArray, checkHostArray, type DefaultDTypeOf, dtypeOf, dtypeOfHostArray, encodeBFloat16, encodeHalf, type DType, type DTypeLike, type DTypeName, type HostArray, type HostArrayOf } from "./dtype.ts";
 import {
   checkInside,
   checkShape,
@@ -227,7 +227,7 @@ export class DeviceArray<N extends DTypeName = DTypeName> extends PointerArgumen
    * kept alive until the stream has done it. Float16/bfloat16 come as their bits in a Uint16Array with `{ dtype }`,
    * complex as interleaved (re, im) pairs.
    */
-  static from<N extends DTypeName = DTypeName>(data: HostArray, options: ArrayFromOptions<N>): DeviceArray<N> {
+  static from<T extends HostArray, N extends DTypeName = DefaultDTypeOf<T>>(data: T, options: ArrayFromOptions<N>): DeviceArray<N> {
     const stream = checkStream(options, "DeviceArray.from");
     const dt = (options.dtype === undefined ? dtypeOfHostArray(data) : dtypeOf(options.dtype)) as DType<N>;
     checkHostArray(data, dt, "DeviceArray.from");

@@ -53,6 +53,29 @@ export interface HostArrayOf {
   complex128: Float64Array;
 }
 
+/** The dtype a typed array holds by default (what `DeviceArray.from` makes of it without `{ dtype }`). */
+export type DefaultDTypeOf<T> = T extends Float32Array
+  ? "float32"
+  : T extends Float64Array
+    ? "float64"
+    : T extends Int32Array
+      ? "int32"
+      : T extends Uint32Array
+        ? "uint32"
+        : T extends Int16Array
+          ? "int16"
+          : T extends Uint16Array
+            ? "uint16"
+            : T extends Int8Array
+              ? "int8"
+              : T extends Uint8Array | Uint8ClampedArray
+                ? "uint8"
+                : T extends BigInt64Array
+                  ? "int64"
+                  : T extends BigUint64Array
+                    ? "uint64"
+                    : DTypeName;
+
 /** A constructor of a host typed array. */
 export interface HostArrayConstructor<T extends HostArray = HostArray> {
   new (length: number): T;
