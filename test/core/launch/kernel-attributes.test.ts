@@ -14,8 +14,8 @@ const fake = (): Kernel => new Kernel(ffi.pointerFromAddress(0x1000) as unknown 
 describe("Kernel.setAttribute", () => {
   it("refuses unknown attributes and out-of-range values with LaunchArgumentError before the driver", () => {
     const k = fake();
-    expect(() => k.setAttribute("numRegs" as never, 1)).toThrow(LaunchArgumentError);
-    expect(() => k.setAttribute("numRegs" as never, 1)).toThrow(/expected one of maxDynamicSharedSizeBytes, preferredSharedMemoryCarveout/);
+    expect(() => k.setAttribute("numRegs" as never, 1 as never)).toThrow(LaunchArgumentError);
+    expect(() => k.setAttribute("numRegs" as never, 1 as never)).toThrow(/expected one of maxDynamicSharedSizeBytes, preferredSharedMemoryCarveout/);
     expect(() => k.setAttribute("maxDynamicSharedSizeBytes", 1.5)).toThrow(/expected an integer, got 1.5/);
     expect(() => k.setAttribute("maxDynamicSharedSizeBytes", -2)).toThrow(LaunchArgumentError);
     expect(() => k.setAttribute("preferredSharedMemoryCarveout", 101)).toThrow(/a percentage 0-100 \(or -1\), got 101/);
