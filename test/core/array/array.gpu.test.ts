@@ -269,7 +269,7 @@ describe.skipIf(!gpu.available)(`DeviceArray on a GPU${skipNote}`, () => {
     const k = code.getKernel("cluster_kernel");
     const config = new LaunchConfig({ grid: 4, block: 128, cluster: 2 });
     const occ = k.occupancy(dev);
-    expect(occ.maxPotentialClusterSize(config)).toBeGreaterThanOrEqual(8);
+    expect(occ.maxPotentialClusterSize(config)).toBeGreaterThanOrEqual(2);
     expect(occ.maxActiveClusters(config)).toBeGreaterThan(0);
     using out = DeviceArray.zeros([8], "int32", { stream });
     launch(stream, config, k, out);
