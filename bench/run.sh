@@ -175,5 +175,20 @@ done
 
 run_json "$RT in-process startup" 90 "${TS[@]}" --inprocess-startup
 
+# ---------------------------------------------------------------------------- arrays and builders (opt-in)
+# BENCH_ARRAYS=1: typed arrays and the kernel builders against CuPy and PyTorch (bench/README.md, "Arrays and
+# builders"), one round each, into OUTDIR/arrays-RUNTIME.jsonl (bench/report.ts does not read them: no C counterpart).
+if [ "${BENCH_ARRAYS:-0}" = 1 ]; then
+  MAIN_RES=$RES
+  RES=$OUTDIR/arrays-$RT.jsonl
+  case "$RT" in
+    bun) ARRAYS=(bun bench/ts/arrays.ts) ;;
+    deno) ARRAYS=(deno run -A bench/ts/arrays.ts) ;;
+  esac
+  run_json "arrays and builders on $RT" 240 "${ARRAYS[@]}"
+  [ "${BENCH_SKIP_PYTHON:-0}" = 1 ] || run_json "arrays: CuPy and PyTorch" 240 "$PY" bench/python/arrays.py
+  RES=$MAIN_RES
+fi
+
 log "finished in $((SECONDS - START)) s: $(grep -c '"measure"' "$RES" 2>/dev/null || echo 0) results in $RES"
 exit 0

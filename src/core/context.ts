@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { CUcontext } from "../bindings/driver.ts";
+import { CUlimit, type CUcontext } from "../bindings/driver.ts";
 import { addressKey, currentContextHandle, driver, ensureInit, makeCurrent, withCurrentContext } from "./base/driver-state.ts";
 import { ClosedError } from "./errors.ts";
 import { IdentityMap, track, untrack } from "./base/lifetime.ts";
@@ -12,6 +12,34 @@ import type { Device } from "./device.ts";
 import { deviceOf } from "./base/hub.ts";
 
 const contexts = new IdentityMap<Context>();
+
+/** The context limits (cuCtxGetLimit / cuCtxSetLimit), by name. */
+export const CONTEXT_LIMITS = Object.freeze({
+  /** Stack bytes per GPU thread. */
+  stackSize: CUlimit.CU_LIMIT_STACK_SIZE,
+  /** Bytes of the FIFO device-side printf writes into. */
+  printfFifoSize: CUlimit.CU_LIMIT_PRINTF_FIFO_SIZE,
+  /** Bytes of the heap device-side malloc allocates from. */
+  mallocHeapSize: CUlimit.CU_LIMIT_MALLOC_HEAP_SIZE,
+  /** Nesting depth of device-runtime grid synchronisation. */
+  devRuntimeSyncDepth: CUlimit.CU_LIMIT_DEV_RUNTIME_SYNC_DEPTH,
+  /** Outstanding device-runtime launches. */
+  devRuntimePendingLaunchCount: CUlimit.CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT,
+  /** L2 fetch granularity in bytes (a hint). */
+  maxL2FetchGranularity: CUlimit.CU_LIMIT_MAX_L2_FETCH_GRANULARITY,
+  /** Bytes of L2 set aside for persisting accesses. */
+  persistingL2CacheSize: CUlimit.CU_LIMIT_PERSISTING_L2_CACHE_SIZE,
+});
+
+/** The name of a context limit. */
+export type ContextLimit = keyof typeof CONTEXT_LIMITS;
+
+function limitOf(name: unknown): CUlimit {
+  if (typeof name !== "string" || !Object.hasOwn(CONTEXT_LIMITS, name)) {
+    throw new RangeError(`expected a context limit (${Object.keys(CONTEXT_LIMITS).join(", ")}), got ${JSON.stringify(name)}`);
+  }
+  return CONTEXT_LIMITS[name as ContextLimit];
+}
 
 /** A CUDA context. Not constructed directly: see `Device.setCurrent()`, `Device.createContext()`, `Context.fromHandle()`. */
 export class Context {
@@ -56,6 +84,24 @@ export class Context {
   /** Makes this context current on the calling thread (for the duration of `fn`, then restores). */
   run<T>(fn: () => T): T {
     return withCurrentContext(this.handle, fn);
+  }
+
+  /** A limit of this context, in bytes or counts (cuCtxGetLimit): `ctx.getLimit("mallocHeapSize")`. */
+  getLimit(name: ContextLimit): number {
+    const limit = limitOf(name);
+    return Number(this.run(() => driver.cuCtxGetLimit(limit)));
+  }
+
+  /**
+   * Sets a limit of this context (cuCtxSetLimit): `ctx.setLimit("printfFifoSize", 1 << 24)`. The driver may round
+   * it; read it back with getLimit. Some limits can only be set before the first launch that uses them.
+   */
+  setLimit(name: ContextLimit, value: number | bigint): void {
+    const limit = limitOf(name);
+    if ((typeof value !== "number" || !Number.isSafeInteger(value) || value < 0) && (typeof value !== "bigint" || value < 0n)) {
+      throw new RangeError(`Context.setLimit(${name}): expected a non-negative integer, got ${String(value)}`);
+    }
+    this.run(() => driver.cuCtxSetLimit(limit, value));
   }
 
   /** Blocks until every operation of this context has finished. */

@@ -6,7 +6,7 @@
  * @module
  */
 import type { CUcontext, CUdevice } from "../bindings/driver.ts";
-import { Context } from "./context.ts";
+import { Context, type ContextLimit } from "./context.ts";
 import { currentContextHandle, driver, ensureInit, makeCurrent } from "./base/driver-state.ts";
 import { DeviceNotInitializedError } from "./errors.ts";
 import { deviceProperties, type DeviceProperties } from "./properties.ts";
@@ -127,6 +127,22 @@ export class Device {
   /** Total global memory in bytes. */
   get totalMemory(): bigint {
     return driver.cuDeviceTotalMem(this.id);
+  }
+
+  /** Free and total memory of this device in bytes, as the driver sees it now (cuMemGetInfo in its context). */
+  memoryInfo(): { readonly free: number; readonly total: number } {
+    const [free, total] = this.withContext(() => driver.cuMemGetInfo());
+    return { free: Number(free), total: Number(total) };
+  }
+
+  /** A limit of this device's primary context (see `Context.getLimit`). */
+  getLimit(name: ContextLimit): number {
+    return this.context.getLimit(name);
+  }
+
+  /** Sets a limit of this device's primary context (see `Context.setLimit`). */
+  setLimit(name: ContextLimit, value: number | bigint): void {
+    this.context.setLimit(name, value);
   }
 
   /**

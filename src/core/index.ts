@@ -16,14 +16,15 @@
  * @module
  */
 export { Device, type ComputeCapability } from "./device.ts";
-export { Context } from "./context.ts";
+export { Context, CONTEXT_LIMITS, type ContextLimit } from "./context.ts";
 export { Stream, LEGACY_DEFAULT_STREAM, PER_THREAD_DEFAULT_STREAM, type StreamOptions } from "./stream.ts";
 export { Event, type EventOptions } from "./event.ts";
 export { Buffer, type HostMemory, type StreamArg } from "./memory/buffer.ts";
 export { type MemoryResource, SynchronousMemoryResource } from "./memory/resource.ts";
-export { ObjectCode, type ObjectCodeFormat, type ObjectCodeOptions } from "./program/object-code.ts";
-export { Kernel, KernelOccupancy, type KernelAttributes, type ParamInfo, type ParamDeclaration } from "./launch/kernel.ts";
-export { LaunchConfig, launch, type Dim3, type KernelArgument, type LaunchConfigOptions, type StreamLike } from "./launch/launch.ts";
+export { ObjectCode, type ObjectCodeFormat, type ObjectCodeOptions, type GetGlobalOptions } from "./program/object-code.ts";
+export { Kernel, KernelOccupancy, type KernelAttributes, type SettableKernelAttributes, type ParamInfo, type ParamDeclaration } from "./launch/kernel.ts";
+export { PointerArgument } from "./launch/pointer-argument.ts";
+export { LaunchConfig, launch, DEFAULT_DYNAMIC_SHARED_MEMORY, type Dim3, type KernelArgument, type LaunchConfigOptions, type StreamLike } from "./launch/launch.ts";
 export { KernelScalar, bool, i8, u8, i16, u16, i32, u32, i64, u64, f16, bf16, f32, f64, complex64, complex128 } from "./launch/scalars.ts";
 export type { ParamType, ScalarKind } from "./launch/mangling.ts";
 export type { DeviceProperties, DeviceAttributeName } from "./properties.ts";
@@ -83,3 +84,50 @@ export { FileProgramCache, defaultFileProgramCache } from "./program/cache-file.
 export { Linker } from "./program/linker.ts";
 export { LinkerOptions, type LinkerOptionsInit } from "./program/linker-options.ts";
 export type { LinkerBackend } from "./program/linker-backend.ts";
+export {
+  DeviceArray,
+  encodeElement,
+  type ArrayAllocateOptions,
+  type ArrayFromOptions,
+  type ArrayOverBufferOptions,
+  type ArrayScalar,
+  type ArrayStreamOptions,
+  type CudaArrayInterface,
+  type ToTypedArrayOptions,
+} from "./array/device-array.ts";
+export {
+  dtypes,
+  dtypeOf,
+  dtypeOfHostArray,
+  DTYPE_NAMES,
+  DLDataTypeCode,
+  encodeHalf,
+  decodeHalf,
+  encodeBFloat16,
+  decodeBFloat16,
+  type DType,
+  type DTypeLike,
+  type DTypeName,
+  type DefaultDTypeOf,
+  type HostArray,
+  type HostArrayOf,
+} from "./array/dtype.ts";
+export type { SliceSpec } from "./array/layout.ts";
+export {
+  DLPackTensor,
+  DLDeviceType,
+  DLPACK_VERSION,
+  DLPACK_LAYOUT,
+  DLPACK_FLAG_BITMASK_READ_ONLY,
+  DLPACK_FLAG_BITMASK_IS_COPIED,
+  toDLPack,
+  fromDLPack,
+  fromCudaArrayInterface,
+  dtypeFromDLPack,
+  dtypeFromTypestr,
+  type FromDLPackOptions,
+} from "./array/interop.ts";
+export { ElementwiseKernel } from "./kernels/elementwise.ts";
+export { ReductionKernel, REDUCTION_BLOCK, type ReductionOptions } from "./kernels/reduction.ts";
+export { builderStats, type BuilderOptions } from "./kernels/compile.ts";
+export type { BuilderArgument, KernelParam } from "./kernels/params.ts";

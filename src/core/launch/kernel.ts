@@ -11,9 +11,10 @@ import type { NativePointer } from "../../ffi/types.ts";
 import type { Device } from "../device.ts";
 import { deviceOf } from "../base/hub.ts";
 import { driver, withCurrentContext } from "../base/driver-state.ts";
-import { ClosedError, LaunchArgumentError } from "../errors.ts";
+import { ClosedError, LaunchArgumentError, LaunchConfigError } from "../errors.ts";
 import { type ParamType, parameterTypesFromMangledName, type ScalarKind } from "./mangling.ts";
 import type { ObjectCode } from "../program/object-code.ts";
+import { DEFAULT_DYNAMIC_SHARED_MEMORY, launchConfigPointer, type LaunchConfig } from "./launch.ts";
 import { SCALAR_SIZE } from "./scalars.ts";
 
 /** A parameter's place in the kernel's parameter buffer. */
@@ -22,8 +23,11 @@ export interface ParamInfo {
   readonly size: number;
 }
 
-/** A declared parameter type: a scalar kind, "pointer", or a struct of a byte size. */
-export type ParamDeclaration = ScalarKind | "pointer" | { readonly struct: number };
+/**
+ * A declared parameter type: a scalar kind, "pointer" (untyped), a typed pointer (`{ pointer: "f32" }`: a
+ * DeviceArray passed there must hold that element type), or a struct of a byte size.
+ */
+export type ParamDeclaration = ScalarKind | "pointer" | { readonly pointer: ScalarKind } | { readonly struct: number };
 
 /** Per-device kernel attributes (cuKernelGetAttribute). */
 export interface KernelAttributes {
@@ -65,6 +69,32 @@ const ATTRIBUTES: readonly [keyof KernelAttributes, number, boolean][] = [
   ["clusterSchedulingPolicyPreference", A.CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE, false],
 ];
 
+/** The attributes `Kernel.setAttribute` can set (cuKernelSetAttribute). */
+export interface SettableKernelAttributes {
+  /** Dynamic shared memory a launch may ask for, in bytes (above 48 KiB needs this set first). */
+  readonly maxDynamicSharedSizeBytes: number;
+  /** The preferred shared-memory carveout, a percentage of the L1/shared capacity (0-100, or -1 for no preference). */
+  readonly preferredSharedMemoryCarveout: number;
+  /** Whether cluster sizes beyond the portable 8 blocks may be launched (compute capability 9.0+). */
+  readonly nonPortableClusterSizeAllowed: boolean;
+  /** The cluster scheduling policy preference (CUclusterSchedulingPolicy). */
+  readonly clusterSchedulingPolicyPreference: number;
+  /** Required cluster extents (only before the first launch; 0 for none). */
+  readonly requiredClusterWidth: number;
+  readonly requiredClusterHeight: number;
+  readonly requiredClusterDepth: number;
+}
+
+const SETTABLE: Readonly<Record<keyof SettableKernelAttributes, number>> = {
+  maxDynamicSharedSizeBytes: A.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+  preferredSharedMemoryCarveout: A.CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
+  nonPortableClusterSizeAllowed: A.CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED,
+  clusterSchedulingPolicyPreference: A.CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE,
+  requiredClusterWidth: A.CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH,
+  requiredClusterHeight: A.CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT,
+  requiredClusterDepth: A.CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH,
+};
+
 /** The reusable memory of a kernel's arguments: the values and the `void*[]` that points at them. */
 export interface ArgumentPlan {
   readonly params: readonly ParamInfo[];
@@ -99,6 +129,8 @@ export class Kernel {
   #declared: (ParamType | undefined)[] | undefined;
   #plan: ArgumentPlan | undefined;
   readonly #attributes = new Map<number, KernelAttributes>();
+  /** Per device ordinal, the dynamic shared memory this kernel was allowed (by setAttribute or by a launch). */
+  readonly #sharedAllowed = new Map<number, number>();
 
   /** @internal */
   constructor(handle: CUkernel, objectCode: ObjectCode | undefined, name: string, symbol: string) {
@@ -169,7 +201,12 @@ export class Kernel {
     if (types.length !== info.length) {
       throw new LaunchArgumentError(`${this.name} has ${info.length} parameters; ${types.length} types were declared`);
     }
-    this.#declared = types.map((t, i) => {
+    this.#declared = types.map((t, i): ParamType => {
+      if (typeof t === "object" && t !== null && "pointer" in t) {
+        if (!Object.hasOwn(SCALAR_SIZE, t.pointer)) throw new LaunchArgumentError(`${this.name} parameter ${i}: ${JSON.stringify(t)} points to an unknown scalar kind`);
+        if (info[i]!.size !== 8) throw new LaunchArgumentError(`${this.name} parameter ${i} is ${info[i]!.size} bytes; the declared pointer is 8`);
+        return { kind: "pointer", pointee: t.pointer };
+      }
       const size = typeof t === "object" ? t.struct : t === "pointer" ? 8 : SCALAR_SIZE[t];
       if (size !== info[i]!.size) {
         throw new LaunchArgumentError(`${this.name} parameter ${i} is ${info[i]!.size} bytes; the declared ${JSON.stringify(t)} is ${size}`);
@@ -220,6 +257,45 @@ export class Kernel {
     return a;
   }
 
+  /**
+   * Sets an attribute of this kernel on a device (default: the current device), through cuKernelSetAttribute:
+   * `kernel.setAttribute("maxDynamicSharedSizeBytes", 100 * 1024)`. Values are checked before the driver sees them;
+   * the driver refuses what the device cannot do (a CUDAError).
+   */
+  setAttribute<K extends keyof SettableKernelAttributes>(name: K, value: SettableKernelAttributes[K], device?: Device): this {
+    if (typeof name !== "string" || !Object.hasOwn(SETTABLE, name)) {
+      throw new LaunchArgumentError(`Kernel.setAttribute: expected one of ${Object.keys(SETTABLE).join(", ")}, got ${JSON.stringify(name)}`);
+    }
+    const v = typeof value === "boolean" ? (value ? 1 : 0) : value;
+    if (typeof v !== "number" || !Number.isInteger(v) || v < -1 || v > 0x7fffffff) {
+      throw new LaunchArgumentError(`Kernel.setAttribute(${name}): expected an integer${name === "nonPortableClusterSizeAllowed" ? " or a boolean" : ""}, got ${String(value)}`);
+    }
+    if (name === "preferredSharedMemoryCarveout" && (v < -1 || v > 100)) {
+      throw new LaunchArgumentError(`Kernel.setAttribute(preferredSharedMemoryCarveout): expected a percentage 0-100 (or -1), got ${v}`);
+    }
+    const dev = device ?? deviceOf();
+    driver.cuKernelSetAttribute(SETTABLE[name] as CUfunction_attribute, v, this.handle, dev.id);
+    this.#attributes.delete(dev.id);
+    if (name === "maxDynamicSharedSizeBytes") this.#sharedAllowed.set(dev.id, v);
+    return this;
+  }
+
+  /**
+   * @internal Makes sure a launch on `device` may use `bytes` of dynamic shared memory: above 48 KiB, raises the
+   * kernel's maxDynamicSharedSizeBytes once per device (and again only for a larger request).
+   */
+  allowDynamicSharedMemory(device: Device, bytes: number): void {
+    if (bytes <= DEFAULT_DYNAMIC_SHARED_MEMORY || (this.#sharedAllowed.get(device.id) ?? 0) >= bytes) return;
+    const optin = device.properties.maxSharedMemoryPerBlockOptin;
+    const static_ = this.attributes(device).sharedSizeBytes;
+    if (bytes + static_ > optin) {
+      throw new LaunchConfigError(
+        `${this.name} asks for ${bytes} bytes of dynamic shared memory (plus ${static_} static) but device ${device.id} (${device.name}) allows at most ${optin} bytes per block`,
+      );
+    }
+    this.setAttribute("maxDynamicSharedSizeBytes", bytes, device);
+  }
+
   /** The CUfunction of this kernel in a device's primary context (for occupancy queries). */
   functionFor(device: Device): CUfunction {
     return withCurrentContext(device.context.handle, () => driver.cuKernelGetFunction(this.handle));
@@ -253,6 +329,23 @@ export class KernelOccupancy {
       driver.cuOccupancyMaxPotentialBlockSize(this.fn(), null, dynamicSharedMemory, blockSizeLimit),
     );
     return { minGridSize, blockSize };
+  }
+
+  /**
+   * The largest cluster size (in blocks) a launch of `config` could have on this device
+   * (cuOccupancyMaxPotentialClusterSize; the config's cluster extents are ignored, its grid, block and shared
+   * memory count).
+   */
+  maxPotentialClusterSize(config: LaunchConfig): number {
+    const native = launchConfigPointer(config);
+    return this.device.withContext(() => driver.cuOccupancyMaxPotentialClusterSize(this.fn(), native));
+  }
+
+  /** How many clusters of `config` (which must set `cluster`) can be resident on the device at once (cuOccupancyMaxActiveClusters). */
+  maxActiveClusters(config: LaunchConfig): number {
+    if (config.cluster === undefined) throw new LaunchConfigError("maxActiveClusters needs a LaunchConfig with a cluster size ({ grid, block, cluster })");
+    const native = launchConfigPointer(config);
+    return this.device.withContext(() => driver.cuOccupancyMaxActiveClusters(this.fn(), native));
   }
 
   /** Dynamic shared memory available per block when `numBlocks` blocks of `blockSize` run per multiprocessor. */

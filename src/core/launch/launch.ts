@@ -5,6 +5,9 @@
  *
  * Arguments, each checked against the kernel's parameter sizes before anything is launched:
  * - a Buffer → its device pointer (8 bytes);
+ * - a DeviceArray (any PointerArgument) → the address of its first element (8 bytes), its dtype checked against
+ *   the parameter's pointee type where the kernel knows it (declared `{ pointer: "f32" }`, or a C++ kernel's
+ *   mangled name): a float32 array for an `int*` parameter is a LaunchArgumentError;
  * - a KernelScalar (`i32(n)`, `f32(x)`, `f16(x)`, `complex64(re, im)`, ...) → that C type;
  * - a bigint → a 64-bit integer (a device pointer, a size);
  * - a boolean → C++ bool;
@@ -32,9 +35,13 @@ import { driver, makeCurrent } from "../base/driver-state.ts";
 import { LaunchArgumentError, LaunchConfigError } from "../errors.ts";
 import type { ArgumentPlan, Kernel } from "./kernel.ts";
 import { KernelScalar, SCALAR_SIZE, writeScalar } from "./scalars.ts";
+import { PointerArgument } from "./pointer-argument.ts";
 import { Stream, captureSinkOf } from "../stream.ts";
 import { describeValue } from "../base/checks.ts";
 import { argumentEpoch } from "../base/epoch.ts";
+
+/** The dynamic shared memory every kernel may use without asking (48 KiB); launches asking for more raise the kernel's limit. */
+export const DEFAULT_DYNAMIC_SHARED_MEMORY = 48 * 1024;
 
 /** A dimension: a number or up to three numbers (x, y, z), each ≥ 1. */
 export type Dim3 = number | readonly [number] | readonly [number, number] | readonly [number, number, number];
@@ -145,6 +152,15 @@ export class LaunchConfig {
   }
 }
 
+/**
+ * @internal The native CUlaunchConfig of a configuration (for occupancy queries that take one: its stream is
+ * whatever the last launch set, which they ignore).
+ */
+export function launchConfigPointer(config: LaunchConfig): NativePointer {
+  if (!(config instanceof LaunchConfig)) throw new TypeError(`expected a LaunchConfig, not ${describeValue(config)}`);
+  return nativeOf(config).pointer;
+}
+
 function buildNative(config: LaunchConfig): LaunchNative {
   const c = new CUlaunchConfig_st();
   const cl = config.cluster ?? [1, 1, 1];
@@ -210,7 +226,7 @@ function checkAgainstDevice(kernel: Kernel, config: LaunchConfig, dev: Device): 
 }
 
 /** A kernel argument (see the module documentation). */
-export type KernelArgument = Buffer | KernelScalar | bigint | number | boolean | RecordBase | ArrayBufferView | ArrayBuffer;
+export type KernelArgument = Buffer | PointerArgument | KernelScalar | bigint | number | boolean | RecordBase | ArrayBufferView | ArrayBuffer;
 
 /** What `launch` accepts as a stream: a Stream, or anything with a `stream` (a GraphBuilder). */
 export type StreamLike = Stream | { readonly stream: Stream };
@@ -221,7 +237,28 @@ function argError(kernel: Kernel, i: number, got: string, size: number, expected
   );
 }
 
+/** Writes a typed pointer (a DeviceArray) after checking it against parameter i's size and pointee type. */
+function writePointerArgument(kernel: Kernel, i: number, arg: PointerArgument, dv: DataView, offset: number, size: number): void {
+  if (size !== 8) throw argError(kernel, i, arg.describeArgument(), 8, size);
+  const t = kernel.argumentPlan().types[i];
+  if (t !== undefined) {
+    if (t.kind === "scalar") {
+      throw new LaunchArgumentError(`argument ${i} of ${kernel.name}: the parameter is a ${t.scalar} value, not a pointer, but ${arg.describeArgument()} was passed`);
+    }
+    if (t.kind === "pointer" && t.pointee !== undefined && t.pointee !== arg.elementKind) {
+      throw new LaunchArgumentError(
+        `argument ${i} of ${kernel.name}: the parameter points to ${t.pointee} but ${arg.describeArgument()} holds ${arg.elementKind}; pass an array of that dtype (or array.view(dtype) to reinterpret the bytes)`,
+      );
+    }
+  }
+  arg.writeAddress(dv, offset);
+}
+
 function writeArgument(kernel: Kernel, i: number, arg: unknown, dv: DataView, offset: number, size: number): void {
+  if (arg instanceof PointerArgument) {
+    writePointerArgument(kernel, i, arg, dv, offset, size);
+    return;
+  }
   if (arg instanceof Buffer) {
     if (size !== 8) throw argError(kernel, i, "a Buffer (a device pointer)", 8, size);
     dv.setBigUint64(offset, arg.handle, true);
@@ -272,7 +309,7 @@ function writeArgument(kernel: Kernel, i: number, arg: unknown, dv: DataView, of
     return;
   }
   throw new LaunchArgumentError(
-    `argument ${i} of ${kernel.name}: ${describeValue(arg)} cannot be passed to a kernel; pass a Buffer, a typed scalar (i32(...), f32(...), ...), a bigint, a boolean, or a struct (a generated record or bytes)`,
+    `argument ${i} of ${kernel.name}: ${describeValue(arg)} cannot be passed to a kernel; pass a Buffer, a DeviceArray, a typed scalar (i32(...), f32(...), ...), a bigint, a boolean, or a struct (a generated record or bytes)`,
   );
 }
 
@@ -305,6 +342,7 @@ export function launch(stream: StreamLike, config: LaunchConfig, kernel: Kernel,
       native.checkedDevice = dev.id;
     }
   }
+  if (config.sharedMemory > DEFAULT_DYNAMIC_SHARED_MEMORY) kernel.allowDynamicSharedMemory(s.device, config.sharedMemory);
   const plan = packArguments(kernel, list);
   const handle = s.handle;
   // The kernel runs in the current context: make it the stream's.
@@ -371,6 +409,10 @@ export function packArguments(kernel: Kernel, args: readonly unknown[]): Argumen
       a.write(dv, o);
       kept[i] = a;
     } else if (a instanceof Buffer && size === 8 && writeDevicePointer(a, dv, o)) {
+      kept[i] = a;
+    } else if (a instanceof PointerArgument) {
+      // Checked and written; its address only changes when its memory is closed or moved, which bumps the epoch.
+      writePointerArgument(kernel, i, a, dv, o, size);
       kept[i] = a;
     } else {
       writeArgument(kernel, i, a, dv, o, size);

@@ -10,7 +10,7 @@
 /** A kernel parameter's type, as far as launching needs it. */
 export type ParamType =
   | { kind: "scalar"; scalar: ScalarKind }
-  | { kind: "pointer" }
+  | { kind: "pointer"; pointee?: ScalarKind }
   | { kind: "class"; name: string };
 
 /** A mangled name this parser does not understand (caught: the kernel's parameter types stay unknown). */
@@ -216,7 +216,8 @@ class Parser {
     if (c === "P" || c === "R" || c === "O") {
       this.i++;
       const inner = this.type();
-      const n: Node = { kind: "type", type: { kind: "pointer" }, text: `${inner.text}*` };
+      const pointee = typeof inner.type === "object" && inner.type.kind === "scalar" ? inner.type.scalar : undefined;
+      const n: Node = { kind: "type", type: pointee === undefined ? { kind: "pointer" } : { kind: "pointer", pointee }, text: `${inner.text}*` };
       this.subs.push(n);
       return n;
     }

@@ -9,6 +9,11 @@
  * @module
  */
 import type { CUkernel, CUlibrary } from "../../bindings/driver.ts";
+import type { Device } from "../device.ts";
+import type { DeviceArray } from "../array/device-array.ts";
+import type { DTypeLike } from "../array/dtype.ts";
+import { Buffer } from "../memory/buffer.ts";
+import { deviceOf } from "../base/hub.ts";
 import { ffi } from "../../ffi/index.ts";
 import { readFileBytes } from "../../host.ts";
 import { driver, ensureInit } from "../base/driver-state.ts";
@@ -26,6 +31,25 @@ export interface ObjectCodeOptions {
   readonly name?: string;
   /** Name expressions → lowered (mangled) names, so `getKernel("axpy<float>")` works. */
   readonly symbolMapping?: Readonly<Record<string, string>>;
+}
+
+/** Options of {@link ObjectCode.getGlobal}. */
+export interface GetGlobalOptions {
+  /** The element type of the variable (`__constant__ float coeffs[16]` → "float32"). */
+  readonly dtype: DTypeLike;
+  /** The shape (default: as many elements as the variable holds, on one axis). */
+  readonly shape?: number | readonly number[];
+  /** The device whose copy of the variable to use (default: the current device). */
+  readonly device?: Device;
+}
+
+/** Wraps a global's memory as a DeviceArray; provided by the array module when it loads (it sits above this one). */
+type GlobalArrayFactory = (buffer: Buffer, options: GetGlobalOptions) => DeviceArray;
+let globalArrayFactory: GlobalArrayFactory | undefined;
+
+/** @internal Called once by src/core/array/device-array.ts when it loads. */
+export function provideGlobalArrayFactory(f: GlobalArrayFactory): void {
+  globalArrayFactory = f;
 }
 
 const LOADABLE: ReadonlySet<ObjectCodeFormat> = new Set(["cubin", "ptx", "fatbin"]);
@@ -154,6 +178,39 @@ export class ObjectCode {
       throw new TypeError(`${name} is overloaded in ${this.name || `this ${this.format}`} (${hits.join(", ")}): ask for one by its mangled name or a name expression`);
     }
     return hits[0];
+  }
+
+  /**
+   * The address and size of a `__device__` or `__constant__` variable in a device's context (cuLibraryGetGlobal;
+   * default: the current device). A name expression given at compile time (`"&coeffs"`) or the symbol works.
+   */
+  getGlobalAddress(name: string, device?: Device): { readonly address: bigint; readonly size: number } {
+    if (typeof name !== "string" || name === "") throw new TypeError("getGlobalAddress takes the variable's name (a non-empty string)");
+    const lowered = this.#symbolMapping[name] ?? this.#symbolMapping[`&${name}`] ?? name;
+    const dev = device ?? deviceOf();
+    const lib = this.handle;
+    try {
+      const [ptr, bytes] = dev.withContext(() => driver.cuLibraryGetGlobal(lib, lowered));
+      return { address: BigInt(ptr), size: Number(bytes) };
+    } catch (e) {
+      throw new KernelNotFoundError(
+        name,
+        lowered,
+        `no global variable ${JSON.stringify(name)}${lowered !== name ? ` (lowered ${lowered})` : ""} in ${this.name || `this ${this.format}`}: declare it __device__ or __constant__ (extern "C", or pass "&name" in nameExpressions) (${(e as Error).message})`,
+        { cause: e },
+      );
+    }
+  }
+
+  /**
+   * A `__device__` or `__constant__` variable as a DeviceArray over its memory (read and write it with copies, as
+   * any array; the array keeps this ObjectCode alive): `code.getGlobal("coeffs", { dtype: "float32" })`.
+   */
+  getGlobal(name: string, options: GetGlobalOptions): DeviceArray {
+    if (options === null || typeof options !== "object") throw new TypeError("getGlobal takes options { dtype, shape?, device? }");
+    if (globalArrayFactory === undefined) throw new ReferenceError("cuda-ts: src/core/array/device-array.ts has not loaded: import the object layer through src/core/index.ts (or src/index.ts)");
+    const { address, size } = this.getGlobalAddress(name, options.device);
+    return globalArrayFactory(Buffer.fromHandle(address, size, { owner: this }), options);
   }
 
   /** The (mangled) names of every kernel in the loaded code. */

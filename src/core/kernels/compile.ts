@@ -1,0 +1,99 @@
+/**
+ * How the builders turn generated source into kernels: NVRTC through a program cache (the builders' shared
+ * in-memory cache unless one is given), once per architecture and signature; the loaded kernels are then kept by the
+ * builder, so a call that finds its instantiation costs no compile and no cache lookup. Headers for float16,
+ * bfloat16 and complex dtypes are found with the pathfinder when a signature needs them.
+ *
+ * @module
+ */
+import type { Device } from "../device.ts";
+import { findNvidiaHeaderDirectory } from "../../pathfinder/index.ts";
+import type { Kernel } from "../launch/kernel.ts";
+import { LaunchConfig } from "../launch/launch.ts";
+import { Program } from "../program/program.ts";
+import type { ProgramCache } from "../program/cache.ts";
+import { arrayProgramCache } from "../array/device-code.ts";
+
+/** Options every builder takes. */
+export interface BuilderOptions {
+  /** Code placed before the kernel (device functions, macros, includes). */
+  readonly preamble?: string;
+  /** The compile cache (default: the builders' in-memory cache; `true`: the default file cache). */
+  readonly cache?: ProgramCache | true;
+  /** Extra NVRTC options (`std`, `defineMacro`, `includePath`, ...). */
+  readonly programOptions?: {
+    readonly std?: "c++11" | "c++14" | "c++17" | "c++20";
+    readonly includePath?: readonly string[];
+    readonly defineMacro?: Readonly<Record<string, string | number>>;
+    readonly fma?: boolean;
+  };
+}
+
+/** The `#include` lines a signature needs. */
+export function includeLines(headers: { fp16: boolean; bf16: boolean; complex: boolean }): string[] {
+  const lines: string[] = [];
+  if (headers.fp16) lines.push("#include <cuda_fp16.h>");
+  if (headers.bf16) lines.push("#include <cuda_bf16.h>");
+  if (headers.complex) lines.push("#include <cuda/std/complex>");
+  return lines;
+}
+
+let includeDirs: { cudart?: string; cccl?: string } = {};
+
+/**
+ * The include directories a signature's headers need: the toolkit's for cuda_fp16.h and cuda_bf16.h (as the object
+ * layer's GPU tests compile them), and CCCL's for `cuda/std/complex` (CUDA 13 keeps it in include/cccl).
+ */
+function includePathFor(headers: { fp16: boolean; bf16: boolean; complex: boolean }): string[] {
+  if (!headers.fp16 && !headers.bf16 && !headers.complex) return [];
+  const dirs = [(includeDirs.cudart ??= findNvidiaHeaderDirectory("cudart").path)];
+  if (headers.complex) dirs.push((includeDirs.cccl ??= findNvidiaHeaderDirectory("cccl").path));
+  return [...new Set(dirs)];
+}
+
+/** For tests: forget the include directories found. */
+export function resetIncludeDirectories(): void {
+  includeDirs = {};
+}
+
+/**
+ * How many instantiations the builders compiled (or fetched from the program cache): a call whose instantiation
+ * the builder already holds adds nothing here, and costs no NVRTC call.
+ */
+export const builderStats = { instantiations: 0 };
+
+/**
+ * Compiles `source` for `device` and returns the kernels `names` (extern "C"). Counted in `builderStats`.
+ */
+export function compileKernels(source: string, names: readonly string[], device: Device, headers: { fp16: boolean; bf16: boolean; complex: boolean }, options: BuilderOptions, label: string): Kernel[] {
+  const po = options.programOptions ?? {};
+  const includePath = [...includePathFor(headers), ...(po.includePath ?? [])];
+  const program = new Program(source, "c++", {
+    arch: `sm_${device.arch}`,
+    name: label,
+    ...(po.std !== undefined ? { std: po.std } : headers.complex ? { std: "c++17" as const } : {}),
+    ...(includePath.length > 0 ? { includePath } : {}),
+    ...(po.defineMacro !== undefined ? { defineMacro: po.defineMacro } : {}),
+    ...(po.fma !== undefined ? { fma: po.fma } : {}),
+  });
+  try {
+    builderStats.instantiations++;
+    const code = program.compile("cubin", { cache: options.cache ?? arrayProgramCache });
+    return names.map((n) => code.getKernel(n));
+  } finally {
+    program.close();
+  }
+}
+
+const configs = new Map<string, LaunchConfig>();
+
+/** A launch configuration (shared: configurations are plain values). */
+export function configFor(grid: number, block: number, sharedMemory = 0): LaunchConfig {
+  const k = `${grid},${block},${sharedMemory}`;
+  let c = configs.get(k);
+  if (c === undefined) {
+    if (configs.size > 4096) configs.clear();
+    configs.set(k, (c = new LaunchConfig({ grid, block, sharedMemory })));
+  }
+  return c;
+}

@@ -1,0 +1,188 @@
+/**
+ * `ElementwiseKernel`: a kernel in a few lines, as CuPy's. Parameter lists with dtype placeholders, a body run once
+ * per element, a name:
+ *
+ * ```ts
+ * const saxpy = new ElementwiseKernel("T a, T x, T y", "T z", "z = a * x + y", "saxpy");
+ * const z = saxpy.launch(stream, 2.5, x, y);   // a scalar is broadcast; z is allocated (x's shape, T's dtype)
+ * saxpy.launch(stream, 2.5, x, y, out);         // or written into a given array
+ * ```
+ *
+ * In the body, each non-raw input is its element's value (`const T x`), each output a reference to its element
+ * (`T& z`), each raw parameter the array's pointer (`raw T w`: index it yourself), `i` the element's index and `_n`
+ * the element count. Each combination of dtypes (and of which inputs are scalars) is compiled once per architecture
+ * through the program cache and kept by the builder; the block size comes from the occupancy API
+ * (cuOccupancyMaxPotentialBlockSize), the grid covers the elements up to what the device holds at once (the kernel
+ * loops over the rest). Arrays must be contiguous and of one shape: typed errors name the parameters otherwise.
+ *
+ * @module
+ */
+import type { Device } from "../device.ts";
+import { describeValue } from "../base/checks.ts";
+import { launch, type KernelArgument } from "../launch/launch.ts";
+import type { Kernel } from "../launch/kernel.ts";
+import type { Stream } from "../stream.ts";
+import { streamOption } from "../stream.ts";
+import { DeviceArray, encodeElement, type ArrayScalar } from "../array/device-array.ts";
+import { elementCount } from "../array/layout.ts";
+import { bindArguments, checkUnique, headersFor, parseParams, typedefs, type Binding, type BuilderArgument, type KernelParam } from "./params.ts";
+import { compileKernels, configFor, includeLines, type BuilderOptions } from "./compile.ts";
+
+/** One compiled instantiation and how it launches on a device. */
+interface Instance {
+  readonly kernel: Kernel;
+  readonly block: number;
+  /** Blocks resident at once on the whole device (the grid's cap). */
+  readonly maxGrid: number;
+}
+
+const IDENT = /^[A-Za-z_]\w*$/;
+
+/** Elements per thread per iteration of the main loop: their loads are issued before any body runs. */
+export const ELEMENTWISE_UNROLL = 4;
+
+/**
+ * The source of one instantiation (exported for tests: no GPU needed). A grid-stride loop; its main part takes
+ * {@link ELEMENTWISE_UNROLL} elements per thread at a time and loads all their inputs first (more loads in flight per
+ * thread: what memory-bound kernels need to reach the memory's bandwidth), the tail one at a time.
+ */
+export function elementwiseSource(name: string, params: readonly KernelParam[], binding: Binding, body: string, preamble = ""): string {
+  const lines = [...includeLines(headersFor(binding.dtypes)), ...typedefs(binding.types), preamble];
+  const decl: string[] = [];
+  /** The per-element inputs (arrays read one element each). */
+  const loaded: { name: string; ctype: string }[] = [];
+  const outputs: { name: string; ctype: string }[] = [];
+  params.forEach((p, k) => {
+    const t = binding.dtypes[k]!.ctype;
+    if (p.raw) {
+      decl.push(`${p.output ? "" : "const "}${t}* __restrict__ ${p.name}`);
+    } else if (binding.scalar[k]) {
+      decl.push(`const ${t} ${p.name}`);
+    } else if (p.output) {
+      decl.push(`${t}* __restrict__ _p_${p.name}`);
+      outputs.push({ name: p.name, ctype: t });
+    } else {
+      decl.push(`const ${t}* __restrict__ _p_${p.name}`);
+      loaded.push({ name: p.name, ctype: t });
+    }
+  });
+  decl.push("const unsigned long long _n");
+  const stmt = `${body.trim().replace(/;?$/, ";")}`;
+  /** One element's scope: `i`, its inputs (from `value(name)`), its outputs by reference, the body. */
+  const element = (indent: string, index: string, value: (n: string) => string): string[] => [
+    `${indent}{`,
+    `${indent}  const unsigned long long i = ${index};`,
+    ...loaded.map((v) => `${indent}  const ${v.ctype} ${v.name} = ${value(v.name)};`),
+    ...outputs.map((o) => `${indent}  ${o.ctype}& ${o.name} = _p_${o.name}[i];`),
+    `${indent}  ${stmt}`,
+    `${indent}}`,
+  ];
+  const U = ELEMENTWISE_UNROLL;
+  const ks = [...Array(U).keys()];
+  lines.push(
+    `extern "C" __global__ void ${name}(${decl.join(", ")}) {`,
+    "  const unsigned long long _stride = (unsigned long long)gridDim.x * blockDim.x;",
+    "  unsigned long long _i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;",
+    `  for (; _i + ${U - 1} * _stride < _n; _i += ${U} * _stride) {`,
+    ...ks.flatMap((k) => loaded.map((v) => `    const ${v.ctype} _v${k}_${v.name} = _p_${v.name}[_i + ${k} * _stride];`)),
+    ...ks.flatMap((k) => element("    ", `_i + ${k} * _stride`, (n) => `_v${k}_${n}`)),
+    "  }",
+    "  for (; _i < _n; _i += _stride)",
+    ...element("    ", "_i", (n) => `_p_${n}[i]`),
+    "}",
+  );
+  return lines.filter((l) => l !== "").join("\n") + "\n";
+}
+
+/** An elementwise kernel builder (CuPy's ElementwiseKernel). */
+export class ElementwiseKernel {
+  /** The kernel's name. */
+  readonly name: string;
+  /** The inputs, then the outputs. */
+  readonly params: readonly KernelParam[];
+  /** The body. */
+  readonly operation: string;
+  readonly #options: BuilderOptions;
+  readonly #inputs: number;
+  /** Instantiations by device ordinal and signature. */
+  readonly #instances = new Map<string, Instance>();
+
+  /**
+   * @param inParams - inputs, "T x, raw T w, float32 a"
+   * @param outParams - outputs, "T z"
+   * @param operation - the body, run once per element
+   * @param name - the kernel's name (an identifier)
+   */
+  constructor(inParams: string, outParams: string, operation: string, name: string, options: BuilderOptions = {}) {
+    if (typeof name !== "string" || !IDENT.test(name)) throw new SyntaxError(`ElementwiseKernel: the name must be an identifier, got ${describeValue(name)}`);
+    if (typeof operation !== "string" || operation.trim() === "") throw new SyntaxError("ElementwiseKernel: the operation (the body) is empty");
+    const ins = parseParams(inParams, false, `${name}: in_params`);
+    const outs = parseParams(outParams, true, `${name}: out_params`);
+    if (outs.length === 0) throw new SyntaxError(`${name}: an elementwise kernel needs at least one output`);
+    this.params = Object.freeze([...ins, ...outs]);
+    checkUnique(this.params);
+    this.#inputs = ins.length;
+    this.name = name;
+    this.operation = operation;
+    this.#options = options;
+  }
+
+  /** The number of inputs. */
+  get numInputs(): number {
+    return this.#inputs;
+  }
+
+  /**
+   * Runs the kernel on `stream` over the inputs (and outputs, where given; missing ones are allocated on the stream's
+   * device with the common shape). Returns the output array, or the list of outputs when there are several.
+   */
+  launch(stream: Stream, ...args: BuilderArgument[]): DeviceArray | DeviceArray[] {
+    const s = streamOption({ stream }, `${this.name}.launch`);
+    const total = this.params.length;
+    if (args.length < this.#inputs || args.length > total) {
+      throw new TypeError(`${this.name} takes ${this.#inputs} input${this.#inputs === 1 ? "" : "s"} and up to ${total - this.#inputs} output${total - this.#inputs === 1 ? "" : "s"}, ${args.length} given`);
+    }
+    const device = s.device;
+    const padded: (BuilderArgument | undefined)[] = [...args];
+    while (padded.length < total) padded.push(undefined);
+    const binding = bindArguments(this.name, this.params, padded, device.id);
+    const shape = binding.shape;
+    if (shape === undefined) throw new TypeError(`${this.name}: no array was passed, so the size is unknown; pass an output array`);
+    const outputs: DeviceArray[] = [];
+    const kernelArgs: KernelArgument[] = [];
+    this.params.forEach((p, k) => {
+      let a = padded[k];
+      if (a === undefined) a = DeviceArray.empty(shape, binding.dtypes[k]!, { stream: s });
+      if (p.output) outputs.push(a as DeviceArray);
+      kernelArgs.push(binding.scalar[k] ? encodeElement(binding.dtypes[k]!, a as ArrayScalar) : (a as DeviceArray));
+    });
+    const n = elementCount(shape);
+    kernelArgs.push(BigInt(n));
+    if (n > 0) {
+      const inst = this.#instance(device, binding);
+      const grid = Math.max(1, Math.min(Math.ceil(n / inst.block), inst.maxGrid));
+      launch(s, configFor(grid, inst.block), inst.kernel, kernelArgs);
+    }
+    return outputs.length === 1 ? outputs[0]! : outputs;
+  }
+
+  /** The generated source for a signature (for inspection): the dtypes of each parameter. */
+  source(binding: Binding): string {
+    return elementwiseSource(this.name, this.params, binding, this.operation, this.#options.preamble);
+  }
+
+  #instance(device: Device, binding: Binding): Instance {
+    const key = `${device.id}|${binding.key}`;
+    let inst = this.#instances.get(key);
+    if (inst === undefined || inst.kernel.isClosed) {
+      const [kernel] = compileKernels(this.source(binding), [this.name], device, headersFor(binding.dtypes), this.#options, `${this.name}.cu`);
+      const occ = kernel!.occupancy(device).maxPotentialBlockSize(0, 0);
+      const block = Math.max(32, Math.min(occ.blockSize, 1024));
+      const perSm = kernel!.occupancy(device).maxActiveBlocksPerMultiprocessor(block, 0);
+      const maxGrid = Math.max(1, perSm * device.properties.multiprocessorCount, occ.minGridSize);
+      inst = { kernel: kernel!, block, maxGrid };
+      this.#instances.set(key, inst);
+    }
+    return inst;
+  }
+}
