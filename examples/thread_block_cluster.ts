@@ -43,9 +43,10 @@ if (cc.major < 9) {
 
 async function run(): Promise<void> {
   using stream = dev.createStream();
-  // cooperative_groups.h is in the toolkit's include directory (found as the GPU tests find cuda_fp16.h's).
-  const include = findNvidiaHeaderDirectory("cudart").path;
-  const code = new Program(source, "c++", { arch: `sm_${dev.arch}`, std: "c++17", includePath: [include] }).compile("cubin");
+  // cooperative_groups.h is in the toolkit's include directory, and it includes CCCL's <cuda/std/...> headers,
+  // which CUDA 13 keeps in include/cccl: both found by the pathfinder.
+  const includePath = [...new Set([findNvidiaHeaderDirectory("cudart").path, findNvidiaHeaderDirectory("cccl").path])];
+  const code = new Program(source, "c++", { arch: `sm_${dev.arch}`, std: "c++17", includePath }).compile("cubin");
   const kernel = code.getKernel("cluster_sums");
 
   const clusterSize = 4;

@@ -12,6 +12,8 @@ import type { Kernel } from "../launch/kernel.ts";
 import { LaunchConfig } from "../launch/launch.ts";
 import { Program } from "../program/program.ts";
 import type { ProgramCache } from "../program/cache.ts";
+import { sha256Hex } from "../program/cache-entry.ts";
+import { readFileBytes } from "../../host.ts";
 import { arrayProgramCache } from "../array/device-code.ts";
 
 /** Options every builder takes. */
@@ -27,6 +29,12 @@ export interface BuilderOptions {
     readonly defineMacro?: Readonly<Record<string, string | number>>;
     readonly fma?: boolean;
   };
+  /**
+   * A digest of the headers behind `programOptions.includePath` (see `CompileOptions.cacheDigest`): the compile
+   * cache cannot see them, so with an includePath of your own the cached kernels are keyed by this. The toolkit
+   * headers the builders include themselves (cuda_fp16.h, ...) are digested for you.
+   */
+  readonly cacheDigest?: string | Uint8Array;
 }
 
 /** The `#include` lines a signature needs. */
@@ -54,6 +62,33 @@ function includePathFor(headers: { fp16: boolean; bf16: boolean; complex: boolea
 /** For tests: forget the include directories found. */
 export function resetIncludeDirectories(): void {
   includeDirs = {};
+  headerDigests.clear();
+}
+
+/** The headers each include line reads first (their own includes come from the same toolkit). */
+const DIGESTED_HEADERS = ["cuda_fp16.h", "cuda_fp16.hpp", "cuda_bf16.h", "cuda_bf16.hpp", "cuda/std/version", "cuda/std/complex"];
+const headerDigests = new Map<string, string>();
+
+/**
+ * A digest of the toolkit headers a signature includes, for the compile cache's key (which cannot see files read
+ * through includePath): the directories and the bytes of the headers the include lines name, read once per set of
+ * directories. A toolkit updated in place gives other bytes, so other keys.
+ */
+function toolkitHeaderDigest(dirs: readonly string[]): string {
+  const key = dirs.join("\0");
+  let d = headerDigests.get(key);
+  if (d === undefined) {
+    const parts: (string | Uint8Array)[] = [];
+    for (const dir of dirs) {
+      parts.push(dir);
+      for (const h of DIGESTED_HEADERS) {
+        const bytes = readFileBytes(`${dir}/${h}`);
+        if (bytes !== undefined) parts.push(h, bytes);
+      }
+    }
+    headerDigests.set(key, (d = sha256Hex(...parts)));
+  }
+  return d;
 }
 
 /**
@@ -67,7 +102,17 @@ export const builderStats = { instantiations: 0 };
  */
 export function compileKernels(source: string, names: readonly string[], device: Device, headers: { fp16: boolean; bf16: boolean; complex: boolean }, options: BuilderOptions, label: string): Kernel[] {
   const po = options.programOptions ?? {};
-  const includePath = [...includePathFor(headers), ...(po.includePath ?? [])];
+  const toolkitDirs = includePathFor(headers);
+  const includePath = [...toolkitDirs, ...(po.includePath ?? [])];
+  // The cache key covers the toolkit headers the builder includes itself; directories of the user's own need the
+  // user's digest (without one, the program cache refuses and says so).
+  const userDirs = (po.includePath ?? []).length > 0;
+  const digest =
+    userDirs && options.cacheDigest === undefined
+      ? undefined
+      : toolkitDirs.length > 0 || options.cacheDigest !== undefined
+        ? sha256Hex(toolkitDirs.length > 0 ? toolkitHeaderDigest(toolkitDirs) : "", options.cacheDigest ?? "")
+        : undefined;
   const program = new Program(source, "c++", {
     arch: `sm_${device.arch}`,
     name: label,
@@ -78,7 +123,10 @@ export function compileKernels(source: string, names: readonly string[], device:
   });
   try {
     builderStats.instantiations++;
-    const code = program.compile("cubin", { cache: options.cache ?? arrayProgramCache });
+    const code = program.compile("cubin", {
+      cache: options.cache ?? arrayProgramCache,
+      ...(digest !== undefined ? { cacheDigest: digest } : {}),
+    });
     return names.map((n) => code.getKernel(n));
   } finally {
     program.close();

@@ -39,13 +39,13 @@ export interface LinkerOptionsInit {
   readonly debug?: boolean;
   /** Line information [`-lineinfo`]. */
   readonly lineinfo?: boolean;
-  /** Flush single-precision denormals to zero [`-ftz=true|false`]. */
+  /** Flush single-precision denormals to zero [`-ftz=1|0`]. */
   readonly ftz?: boolean;
-  /** IEEE single-precision division [`-prec-div=true|false`]. */
+  /** IEEE single-precision division [`-prec-div=1|0`]. */
   readonly precDiv?: boolean;
-  /** IEEE single-precision square root [`-prec-sqrt=true|false`]. */
+  /** IEEE single-precision square root [`-prec-sqrt=1|0`]. */
   readonly precSqrt?: boolean;
-  /** Contract multiplies and adds into FMAs [`-fma=true|false`]. */
+  /** Contract multiplies and adds into FMAs [`-fma=1|0`]. */
   readonly fma?: boolean;
   /** The kernels used; others may be removed [`-kernels-used=name` each]. */
   readonly kernelsUsed?: string | readonly string[];
@@ -152,7 +152,9 @@ export class LinkerOptions {
   /** nvJitLink's flag strings, in cuda.core's spellings. */
   asFlags(): string[] {
     const f: string[] = [`-arch=${this.resolveArch()}`];
-    const tf = (v: boolean): string => (v ? "true" : "false");
+    // nvJitLink takes 0/1 for these (it hands them to NVVM when it links LTO-IR, and NVVM refuses true/false:
+    // "libnvvm : error: -fma=false is an unsupported option", seen on the H200 with CUDA 13.0).
+    const tf = (v: boolean): string => (v ? "1" : "0");
     if (this.maxRegisterCount !== undefined) f.push(`-maxrregcount=${this.maxRegisterCount}`);
     if (this.time) f.push("-time");
     if (this.verbose) f.push("-verbose");

@@ -25,7 +25,7 @@ describe("LinkerOptions → nvJitLink flags", () => {
     [{ optimizationLevel: 0 }, ["-O0"]],
     [{ debug: true }, ["-g"]],
     [{ lineinfo: true }, ["-lineinfo"]],
-    [{ ftz: true, precDiv: false, precSqrt: true, fma: false }, ["-ftz=true", "-prec-div=false", "-prec-sqrt=true", "-fma=false"]],
+    [{ ftz: true, precDiv: false, precSqrt: true, fma: false }, ["-ftz=1", "-prec-div=0", "-prec-sqrt=1", "-fma=0"]],
     [{ kernelsUsed: "k" }, ["-kernels-used=k"]],
     [{ kernelsUsed: ["a", "b"], variablesUsed: ["v"] }, ["-kernels-used=a", "-kernels-used=b", "-variables-used=v"]],
     [{ optimizeUnusedVariables: true }, ["-optimize-unused-variables"]],
