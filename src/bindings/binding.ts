@@ -8,8 +8,8 @@ import { ffi } from "../ffi/index.ts";
 import type { NativeLibrary } from "../ffi/backend.ts";
 import type { FunctionType } from "../ffi/types.ts";
 import { loadNvidiaLibrary } from "../pathfinder/index.ts";
-import type { CheckedRuntime } from "../sys/checked.ts";
-import type { FunctionSpec, FunctionTable, LibraryInfo } from "../sys/spec.ts";
+import type { CheckedRuntime } from "../tables-runtime/checked.ts";
+import type { FunctionSpec, FunctionTable, LibraryInfo } from "../tables-runtime/spec.ts";
 import { CheckedRuntimeImpl } from "./checked-runtime.ts";
 import { FunctionNotFoundError } from "./errors.ts";
 

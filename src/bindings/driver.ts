@@ -13,7 +13,7 @@
 import { ffi } from "../ffi/index.ts";
 import { getEnv } from "../host.ts";
 import type { NativePointer } from "../ffi/types.ts";
-import { enumName } from "../sys/enum.ts";
+import { enumName } from "../tables-runtime/enum.ts";
 import {
   CUresult,
   type Checked,

@@ -22,5 +22,5 @@ export { nvfatbin, type NvFatbinBinding } from "./nvfatbin.ts";
 export { cupti, CUPTIError, type CuptiBinding } from "./cupti.ts";
 export * from "./errors.ts";
 export { LibraryNotFoundError } from "../pathfinder/index.ts";
-export { enumName } from "../sys/enum.ts";
+export { enumName } from "../tables-runtime/enum.ts";
 export type { BindingExtras, LoadedLibrary } from "./binding.ts";
