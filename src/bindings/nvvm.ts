@@ -4,12 +4,12 @@
  *
  * @module
  */
-import { type Checked, createChecked, functions, library as info, type nvvmProgram, nvvmResult, type Raw } from "../../generated/cuda-13.0/nvvm/index.ts";
-import { type BindingExtras, createBinding } from "./binding.ts";
+import { type Checked, createChecked, generatedTables, functions, library as info, type nvvmProgram, nvvmResult, type Raw } from "./tables/nvvm.ts";
+import { type BindingExtras, chooseByVersion, majorMinor, queryInts, createBinding } from "./binding.ts";
 import { libraryDescription, readLog, statusName } from "./describe.ts";
 import { NVVMError } from "./errors.ts";
 
-export * from "../../generated/cuda-13.0/nvvm/index.ts";
+export * from "./tables/nvvm.ts";
 
 /** libNVVM: checked functions, `.raw`, and the binding's facts. */
 export type NvvmBinding = Checked & BindingExtras<Raw>;
@@ -25,6 +25,8 @@ export const nvvm: NvvmBinding = createBinding<Raw, Checked>({
   info,
   functions,
   createChecked,
+  tables: () => generatedTables,
+  chooseTable: chooseByVersion("nvvmVersion", (lib) => majorMinor(queryInts(lib, "nvvmVersion", 2))),
   makeError: (code, fn, subject) => {
     const c = Number(code);
     const log = fn === "nvvmCompileProgram" || fn === "nvvmVerifyProgram" ? nvvmProgramLog(subject as nvvmProgram) : undefined;
