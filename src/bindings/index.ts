@@ -23,4 +23,5 @@ export { cupti, CUPTIError, type CuptiBinding } from "./cupti.ts";
 export * from "./errors.ts";
 export { LibraryNotFoundError } from "../pathfinder/index.ts";
 export { enumName } from "../tables-runtime/enum.ts";
-export type { BindingExtras, LoadedLibrary } from "./binding.ts";
+export type { BindingExtras, LoadedLibrary, TableChoice } from "./binding.ts";
+export { useGeneratedTables, GeneratedTablesError, GENERATED_VARIABLE, type AddedTable, type GeneratedTable } from "./tables/registry.ts";

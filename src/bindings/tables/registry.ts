@@ -6,6 +6,7 @@
  */
 import type { CheckedRuntime } from "../../tables-runtime/checked.ts";
 import type { FunctionTable, LibraryInfo } from "../../tables-runtime/spec.ts";
+import { getEnv, isDirectory, isFile, listDirectory, realPath } from "../../host.ts";
 
 /** One generated library module of one CTK version (generated/cuda-X.Y/<lib>/index.ts), as the bindings use it. */
 export interface GeneratedTable {
@@ -55,3 +56,60 @@ export function addGeneratedTable(table: GeneratedTable): void {
 export function clearAddedTables(): void {
   added.clear();
 }
+
+/** The variable naming a folder of `cuda-ts generate --out` output that the bindings add to their tables. */
+export const GENERATED_VARIABLE = "CUDA_TS_GENERATED";
+
+/** A table that {@link useGeneratedTables} added. */
+export interface AddedTable {
+  /** The library (driver, runtime, ...). */
+  readonly library: string;
+  /** Its CTK version. */
+  readonly ctkVersion: string;
+  /** The module it came from. */
+  readonly path: string;
+}
+
+/** Raised for a folder that holds no usable generated tables. */
+export class GeneratedTablesError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "GeneratedTablesError";
+  }
+}
+
+function isTable(m: unknown): m is GeneratedTable {
+  const t = m as Partial<GeneratedTable> | undefined;
+  return typeof t?.library?.name === "string" && typeof t.library.ctkVersion === "string" && typeof t.functions === "object" && typeof t.createChecked === "function";
+}
+
+/**
+ * Adds the tables of a `cuda-ts generate --out DIR` output (DIR/cuda-X.Y/<library>/index.ts, or index.js) to the
+ * bindings: each library's binding then chooses among the package's tables and these (one of the same CTK version
+ * replaces the package's). Call it, and await it, before a library's first call; `CUDA_TS_GENERATED=DIR` does the
+ * same when the bindings are imported. Throws {@link GeneratedTablesError} when DIR holds no generated library.
+ */
+export async function useGeneratedTables(dir: string): Promise<AddedTable[]> {
+  const root = dir.replace(/\/+$/, "");
+  const found: AddedTable[] = [];
+  if (!isDirectory(root)) {
+    throw new GeneratedTablesError(`${dir} is not a folder. Pass the --out folder of \`cuda-ts generate\` (it holds cuda-X.Y/<library>/index.ts).`);
+  }
+  for (const version of listDirectory(root).filter((d) => /^cuda-\d+\.\d+$/.test(d)).sort()) {
+    for (const lib of listDirectory(`${root}/${version}`).sort()) {
+      const file = ["index.ts", "index.js"].map((f) => `${root}/${version}/${lib}/${f}`).find((f) => isFile(f));
+      if (file === undefined) continue;
+      const m: unknown = await import(new URL(`file://${realPath(file) ?? file}`).href);
+      if (!isTable(m)) throw new GeneratedTablesError(`${file} is not a generated table (no library, functions and createChecked exports); regenerate it with \`cuda-ts generate\`.`);
+      addGeneratedTable(m);
+      found.push({ library: m.library.name, ctkVersion: m.library.ctkVersion, path: file });
+    }
+  }
+  if (found.length === 0) {
+    throw new GeneratedTablesError(`${dir} holds no generated tables (cuda-X.Y/<library>/index.ts). Pass the --out folder of \`cuda-ts generate\`.`);
+  }
+  return found;
+}
+
+const fromEnv = getEnv(GENERATED_VARIABLE);
+if (fromEnv !== undefined && fromEnv !== "") await useGeneratedTables(fromEnv);
