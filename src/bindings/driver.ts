@@ -39,6 +39,11 @@ export * from "./tables/driver.ts";
 export interface DriverOptions {
   /** Resolve stream-ordered functions to their per-thread-default-stream variants. */
   readonly perThreadDefaultStream?: boolean;
+  /**
+   * Bind the newest table not newer than this CTK version ("12.4") even where the driver is newer: code written
+   * for CUDA 12 gets 12.x's ABI of every function. Default: `CUDA_TS_DRIVER_TABLE`, else the driver's version.
+   */
+  readonly tableVersion?: string;
 }
 
 let options: DriverOptions = {};
@@ -104,6 +109,16 @@ function driverState(lib: LoadedLibrary): DriverState {
 /** The newest table not newer than the driver's CUDA version (cuDriverGetVersion). */
 const chooseDriverTable: TableChooser = (lib, tables) => {
   const s = driverState(lib);
+  const pin = options.tableVersion ?? getEnv("CUDA_TS_DRIVER_TABLE");
+  if (pin !== undefined && pin !== "") {
+    if (!/^\d+\.\d+$/.test(pin)) throw new TypeError(`the driver table version is "${pin}"; expected a CTK version such as 12.4 (configureDriver({ tableVersion }) or CUDA_TS_DRIVER_TABLE).`);
+    const limit = s.version === 0 ? versionNumber(pin) : Math.min(versionNumber(pin), s.version);
+    return {
+      table: newestNotNewerThan(tables, limit),
+      ...(s.version === 0 ? {} : { libraryVersion: formatCudaVersion(s.version) }),
+      reason: `pinned to ${pin}${s.version === 0 ? "" : `, cuDriverGetVersion ${s.version}`}`,
+    };
+  }
   if (s.version === 0) return { table: tables[0]!, reason: "newest (cuDriverGetVersion did not answer)" };
   return { table: newestNotNewerThan(tables, s.version), libraryVersion: formatCudaVersion(s.version), reason: `cuDriverGetVersion ${s.version}` };
 };

@@ -77,6 +77,15 @@ describe.skipIf(cc === undefined)(`the driver binding against a stub driver${cc 
     expect((r.newer as Record<string, unknown>).name).toBe("FunctionNotFoundError");
   });
 
+  it("a CUDA 13.0 driver pinned to the 12.4 table (CUDA_TS_DRIVER_TABLE=12.4) gets 12.4's ABI", () => {
+    const stub = buildStub(13000);
+    const r = runProbe(["driver", stub], { CUDA_TS_CUDA_PATH: stub, CUDA_TS_DRIVER_TABLE: "12.4" });
+    expect(r.table).toBe("12.4");
+    expect(r.reason).toBe("pinned to 12.4, cuDriverGetVersion 13000");
+    expect(r.elapsedAbi).toBe(2000);
+    expect((r.newer as Record<string, unknown>).name).toBe("FunctionVersionError");
+  });
+
   it("a CUDA 12.8 driver gets the newest table not newer than it: 12.4", () => {
     const stub = buildStub(12080);
     const r = runProbe(["driver", stub], { CUDA_TS_CUDA_PATH: stub });
