@@ -136,8 +136,10 @@ export function leftoverFolders(out: string): string[] {
  * This package's src/ folder (the repository's, or dist/src in the installed package: the generator's bundle is
  * dist/generator/cli.js) and the extension of its modules.
  */
-function packageSource(): { dir: string; ext: ".ts" | ".js" } {
-  const dir = realpathSync(fileURLToPath(new URL("../src/", import.meta.url)));
+function packageSource(): { dir: string; ext: ".ts" | ".js" } | undefined {
+  const path = fileURLToPath(new URL("../src/", import.meta.url));
+  if (!existsSync(path)) return undefined;
+  const dir = realpathSync(path);
   return { dir, ext: existsSync(join(dir, "tables-runtime", "record.ts")) ? ".ts" : ".js" };
 }
 
@@ -150,6 +152,7 @@ function packageSource(): { dir: string; ext: ".ts" | ".js" } {
  */
 export function sourceRootFor(out: string): { prefix: string; ext: ".ts" | ".js" } {
   const pkg = packageSource();
+  if (pkg === undefined) return { prefix: "../../../src", ext: ".ts" };
   const beside = join(resolve(out), "..", "src");
   if (existsSync(beside) && realpathSync(beside) === pkg.dir) return { prefix: "../../../src", ext: pkg.ext };
   const from = join(resolve(out), "cuda-X.Y", "lib");

@@ -44,7 +44,7 @@ apt-get "${O[@]}" -qq update >/dev/null 2>&1 || { echo "fetch-cuda12: apt-get up
 
 case "$what" in
   libs) pkgs=(libcudart12 libnvrtc12 libnvrtc-builtins12.4 libnvjitlink12 libnvvm4 libnvfatbin12) ;;
-  headers) pkgs=(nvidia-cuda-dev libcupti-dev libnvidia-ml-dev libcufile-dev) ;;
+  headers) pkgs=(nvidia-cuda-dev libcupti-dev libnvidia-ml-dev libcufile-dev nvidia-cuda-toolkit) ;;
   *) echo "usage: $0 [libs|headers]" >&2; exit 2 ;;
 esac
 (cd "$debs" && apt-get "${O[@]}" -qq download "${pkgs[@]}" >/dev/null 2>&1) || { echo "fetch-cuda12: apt-get download ${pkgs[*]} failed" >&2; exit 1; }
@@ -67,7 +67,6 @@ else
   mkdir -p .cache/ctk/12.4
   rm -rf .cache/ctk/12.4/include
   cp -a "$root/usr/include" .cache/ctk/12.4/include
-  # nvvm.h ships under the toolkit's nvvm/include in Debian's layout.
-  for h in $(find "$root" -path '*nvvm/include/*.h'); do cp -n "$h" .cache/ctk/12.4/include/; done
+  # nvvm.h: Debian puts it in nvidia-cuda-toolkit (usr/include), unpacked above with the rest.
   echo "headers: .cache/ctk/12.4/include"
 fi

@@ -5,7 +5,7 @@
  * @module
  */
 import { type Checked, createChecked, generatedTables, functions, library as info, type nvvmProgram, nvvmResult, type Raw } from "./tables/nvvm.ts";
-import { type BindingExtras, chooseByVersion, majorMinor, queryInts, createBinding } from "./binding.ts";
+import { type BindingExtras, chooseBySoname, createBinding } from "./binding.ts";
 import { libraryDescription, readLog, statusName } from "./describe.ts";
 import { NVVMError } from "./errors.ts";
 
@@ -26,7 +26,9 @@ export const nvvm: NvvmBinding = createBinding<Raw, Checked>({
   functions,
   createChecked,
   tables: () => generatedTables,
-  chooseTable: chooseByVersion("nvvmVersion", (lib) => majorMinor(queryInts(lib, "nvvmVersion", 2))),
+  // nvvmVersion is NVVM's own version (2.0 in CUDA 12.4 and 13.0), not the toolkit's, and the soname is
+  // libnvvm.so.4 in both: the newest table, whose functions 12.4's libNVVM has too.
+  chooseTable: chooseBySoname,
   makeError: (code, fn, subject) => {
     const c = Number(code);
     const log = fn === "nvvmCompileProgram" || fn === "nvvmVerifyProgram" ? nvvmProgramLog(subject as nvvmProgram) : undefined;

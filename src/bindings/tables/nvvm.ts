@@ -6,9 +6,10 @@
  * @module
  */
 import * as v13_0 from "../../../generated/cuda-13.0/nvvm/index.ts";
+import * as v12_4 from "../../../generated/cuda-12.4/nvvm/index.ts";
 import type { GeneratedTable } from "./registry.ts";
 
 export * from "../../../generated/cuda-13.0/nvvm/index.ts";
 
 /** Every CTK version's table of nvvm, newest first. */
-export const generatedTables: readonly GeneratedTable[] = [v13_0];
+export const generatedTables: readonly GeneratedTable[] = [v13_0, v12_4];
