@@ -84,6 +84,7 @@ describe.skipIf(cc === undefined)(`the driver binding against a stub driver${cc 
     expect(r.reason).toBe("pinned to 12.4, cuDriverGetVersion 13000");
     expect(r.elapsedAbi).toBe(2000);
     expect((r.newer as Record<string, unknown>).name).toBe("FunctionVersionError");
+    expect((r.newer as Record<string, unknown>).message).toMatch(/is CUDA 13\.0, but cuda-ts was told to bind it with the CUDA 12\.4 table.*Unpin the table/);
   });
 
   it("a CUDA 12.8 driver gets the newest table not newer than it: 12.4", () => {
