@@ -22,20 +22,31 @@ const missing = libs === undefined
   : ["libcudart.so.12", "libnvrtc.so.12"].filter((f) => !fs.existsSync(path.join(libs, f))).map((f) => `${libs} has no ${f}`).join("; ") || undefined;
 const skip = !gpu.available ? skipNote : missing !== undefined ? ` [skipped: ${missing}]` : "";
 
+/** Runs test/fixtures/versions/probe.ts `mode` pinned to CUDA 12 with the folder on LD_LIBRARY_PATH; its JSON line. */
+function probe(mode: string, extraEnv: Record<string, string>): unknown {
+  const cmd = runtimeCommand(path.join(root, "test/fixtures/versions/probe.ts"), ["--allow-ffi", "--allow-env", "--allow-read"], [mode]);
+  const env = {
+    ...process.env,
+    CUDA_TS_CUDA_MAJOR: "12",
+    CUDA_TS_DISABLE_VERSION_WARNING: "1",
+    LD_LIBRARY_PATH: [libs!, process.env.LD_LIBRARY_PATH].filter(Boolean).join(":"),
+    ...extraEnv,
+  };
+  const r = spawnSync(cmd[0]!, cmd.slice(1), { cwd: root, encoding: "utf8", env, timeout: 240_000 });
+  console.log(`cuda12 probe ${mode} (${path.basename(cmd[0]!)}): ${r.stdout}${r.stderr}`);
+  expect(r.status, `${r.stdout}\n${r.stderr}`).toBe(0);
+  return JSON.parse(r.stdout.trim().split("\n").pop()!);
+}
+
 describe.skipIf(!gpu.available || missing !== undefined)(`CUDA 12.4 libraries through the 12.4 tables${skip}`, () => {
+  it("the object layer, unchanged, compiles with NVRTC 12.4 and launches", () => {
+    const out = probe("core12", {}) as { nvrtc: { table: string; path: string }; launch: { n: number; wrong: number } };
+    expect(out.nvrtc).toEqual({ table: "12.4", path: path.join(libs!, "libnvrtc.so.12") });
+    expect(out.launch).toEqual({ n: 65536, wrong: 0 });
+  });
+
   it("finds them, compiles and launches a kernel, and reads cudaDeviceProp through the 12.4 layout", () => {
-    const cmd = runtimeCommand(path.join(root, "test/fixtures/versions/probe.ts"), ["--allow-ffi", "--allow-env", "--allow-read"], ["gpu12"]);
-    const env = {
-      ...process.env,
-      CUDA_TS_CUDA_MAJOR: "12",
-      CUDA_TS_DRIVER_TABLE: "12.4",
-      CUDA_TS_DISABLE_VERSION_WARNING: "1",
-      LD_LIBRARY_PATH: [libs!, process.env.LD_LIBRARY_PATH].filter(Boolean).join(":"),
-    };
-    const r = spawnSync(cmd[0]!, cmd.slice(1), { cwd: root, encoding: "utf8", env, timeout: 240_000 });
-    console.log(`cuda12 probe (${path.basename(cmd[0]!)}): ${r.stdout}${r.stderr}`);
-    expect(r.status, `${r.stdout}\n${r.stderr}`).toBe(0);
-    const out = JSON.parse(r.stdout.trim().split("\n").pop()!) as {
+    const out = probe("gpu12", { CUDA_TS_DRIVER_TABLE: "12.4" }) as {
       tables: Record<string, { version: string; reason: string }>;
       paths: Record<string, string>;
       launch: { n: number; wrong: number };
