@@ -14,6 +14,7 @@
  *   --check             compare with what is there; exit 1 on any difference
  *   --emit-ir DIR       also write the intermediate representation as JSON
  *   --record-hashes     record the headers' sha256 for this CTK version in the manifest
+ *   --toolkits DIR      every CTK version of the manifest, each from DIR/X.Y/include (absent: checked by hashes)
  *
  * @module
  */
@@ -43,6 +44,8 @@ export const GENERATOR_USAGE = [
   "  --check             compare with what is in --out; exit 1 on any difference",
   "  --emit-ir DIR       also write the intermediate representation as JSON",
   "  --record-hashes     record the headers' sha256 for this CTK version in the manifest",
+  "  --toolkits DIR      every CTK version of the manifest, each from DIR/X.Y/include; with --check, a version",
+  "                      whose headers are absent is checked against the manifest's sha256 and the seals",
 ].join("\n");
 
 function parseArgs(argv: string[], defaults: GeneratorDefaults) {
@@ -56,6 +59,7 @@ function parseArgs(argv: string[], defaults: GeneratorDefaults) {
     check: false,
     emitIr: undefined as string | undefined,
     recordHashes: false,
+    toolkits: undefined as string | undefined,
     help: false,
   };
   const value = (i: number, flag: string): string => {
@@ -86,6 +90,9 @@ function parseArgs(argv: string[], defaults: GeneratorDefaults) {
         break;
       case "--emit-ir":
         opts.emitIr = value(i++, a);
+        break;
+      case "--toolkits":
+        opts.toolkits = value(i++, a);
         break;
       case "--check":
         opts.check = true;

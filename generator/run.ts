@@ -2,14 +2,16 @@
  * The generator's work, as a function: find the headers, check them against the manifest, parse, emit, and either
  * write generated/cuda-X.Y atomically or compare with what is there (--check).
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join, relative, resolve, sep } from "node:path";
+import { fileURLToPath } from "node:url";
 import process from "node:process";
 import { Clang } from "./libclang/api.ts";
 import { findLibclang } from "./libclang/find.ts";
 import { applyTwinOverrides, collectLibrary } from "./parse/collect.ts";
 import { librariesFor, libraryFiles, loadManifest, type Manifest } from "./manifest.ts";
 import { checkSeal, emitLibrary, recordedHeaders } from "./emit/library.ts";
+import { setSourceRoot } from "./emit/common.ts";
 import { formatReport, type LibraryReport, reportFor } from "./report.ts";
 import { sha256Hex } from "./hash.ts";
 import type { IrLibrary } from "./ir.ts";
@@ -28,6 +30,13 @@ export interface RunOptions {
   check: boolean;
   emitIr: string | undefined;
   recordHashes: boolean;
+  /**
+   * A folder of toolkits, one per CTK version: DIR/X.Y/include (and DIR/X.Y/nvvm/include), as
+   * scripts/fetch-cuda12.sh and the README's set-up leave them in .cache/ctk. With it, the run covers every CTK
+   * version of the manifest (or the one --ctk-version names): each version generated from its folder's headers,
+   * or, where they are absent, its committed output checked against the manifest's sha256 and the seals.
+   */
+  toolkits?: string | undefined;
   log: (line: string) => void;
 }
 
@@ -123,14 +132,64 @@ export function leftoverFolders(out: string): string[] {
     .map((name) => join(out, name));
 }
 
-/** Runs the generator. Returns the process exit code. */
+/**
+ * This package's src/ folder (the repository's, or dist/src in the installed package: the generator's bundle is
+ * dist/generator/cli.js) and the extension of its modules.
+ */
+function packageSource(): { dir: string; ext: ".ts" | ".js" } | undefined {
+  const path = fileURLToPath(new URL("../src/", import.meta.url));
+  if (!existsSync(path)) return undefined;
+  const dir = realpathSync(path);
+  return { dir, ext: existsSync(join(dir, "tables-runtime", "record.ts")) ? ".ts" : ".js" };
+}
+
+/**
+ * How the emitted files import the package's modules (src/tables-runtime, src/ffi/types). When OUT/../src is this
+ * package's src/ (the repository's generated/, or a test's output root with a link to it), through it:
+ * `../../../src/...`, what generated/ commits. Otherwise by the relative path from OUT/cuda-X.Y/<lib>/ to the
+ * package's own src/ folder, so that the output of `cuda-ts generate --out DIR` anywhere imports the very modules
+ * the bindings use (one runtime, one set of classes).
+ */
+export function sourceRootFor(out: string): { prefix: string; ext: ".ts" | ".js" } {
+  const pkg = packageSource();
+  if (pkg === undefined) return { prefix: "../../../src", ext: ".ts" };
+  const beside = join(resolve(out), "..", "src");
+  if (existsSync(beside) && realpathSync(beside) === pkg.dir) return { prefix: "../../../src", ext: pkg.ext };
+  const from = join(resolve(out), "cuda-X.Y", "lib");
+  return { prefix: relative(from, pkg.dir).split(sep).join("/"), ext: pkg.ext };
+}
+
+/**
+ * Runs the generator. Returns the process exit code (the worst of the versions' with --toolkits).
+ */
 export function run(opts: RunOptions): number {
+  if (opts.toolkits === undefined) return runVersion(opts, includeDirectories(opts), undefined);
+  checkFolderOption("--out", opts.out);
+  const manifest = loadManifest(opts.manifest);
+  const fallback = includeDirectories(opts);
+  const fallbackVersion = opts.ctkVersion === undefined ? detectCtkVersion(fallback) : undefined;
+  const versions = opts.ctkVersion !== undefined ? [opts.ctkVersion] : Object.keys(manifest.ctk);
+  let code = 0;
+  for (const version of versions) {
+    const own = includeDirectories({ includes: [], cudaHome: join(opts.toolkits, version) });
+    // The version's own folder; else the --include/--cuda-home headers when they are this version's; else none.
+    const dirs = [...new Set([...(own.length > 0 ? [...opts.includes.map((d) => resolve(d)), ...own] : []), ...(fallbackVersion === version ? fallback : [])])];
+    if (dirs.length === 0 && !opts.check) {
+      opts.log(`CTK ${version}: no headers in ${join(opts.toolkits, version)}; left as it is.`);
+      continue;
+    }
+    code = Math.max(code, runVersion({ ...opts, ctkVersion: version }, dirs, manifest));
+  }
+  return code;
+}
+
+/** Runs the generator for one CTK version with these include directories. */
+function runVersion(opts: RunOptions, dirs: string[], loaded: Manifest | undefined): number {
   const t0 = performance.now();
   checkFolderOption("--out", opts.out);
   if (opts.emitIr !== undefined) checkFolderOption("--emit-ir", opts.emitIr);
-  const manifest = loadManifest(opts.manifest);
-  const dirs = includeDirectories(opts);
-  if (dirs.length === 0) {
+  const manifest = loaded ?? loadManifest(opts.manifest);
+  if (dirs.length === 0 && !(opts.check && opts.toolkits !== undefined)) {
     throw new GeneratorError(
       "no include directory: pass --cuda-home DIR or --include DIR, or set CUDA_HOME/CUDA_PATH (default /usr/local/cuda).",
     );
@@ -251,6 +310,8 @@ export function run(opts: RunOptions): number {
   }
   for (const ir of irs) for (const n of ir.notes) if (n.startsWith("MISSING ")) opts.log(`warning: ${n.slice(8)}`);
   const generated = irs.filter((ir) => plans.find((p) => p.name === ir.library)!.status === "generate");
+  const src = sourceRootFor(opts.out);
+  setSourceRoot(src.prefix, src.ext);
   for (const ir of generated) {
     plans.find((p) => p.name === ir.library)!.files = emitLibrary(ir, manifest.libraries[ir.library]!, irs);
   }

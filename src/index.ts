@@ -10,4 +10,4 @@ export * from "./core/index.ts";
 export { driver, configureDriver } from "./bindings/driver.ts";
 export { BindingError, CUDARuntimeError, NVMLError } from "./bindings/errors.ts";
 export { LibraryNotFoundError } from "./pathfinder/index.ts";
-export { enumName } from "./sys/enum.ts";
+export { enumName } from "./tables-runtime/enum.ts";

@@ -2,6 +2,24 @@
 import type { IrDoc, IrLibrary, IrType } from "../ir.ts";
 import { resolveTypedefs } from "../parse/context.ts";
 
+/**
+ * How emitted files name the package's modules (src/tables-runtime, src/ffi/types): `prefix` is the path from an
+ * emitted library folder (OUT/cuda-X.Y/<lib>/) to the package's src/ folder, `ext` the modules' extension (.ts in
+ * the repository, .js in the installed package's dist/src). Set once per run by generator/run.ts; the default is
+ * what generated/ commits.
+ */
+let source = { prefix: "../../../src", ext: ".ts" };
+
+/** Sets how emitted files import the package's modules (see {@link sourceModule}). */
+export function setSourceRoot(prefix: string, ext: ".ts" | ".js"): void {
+  source = { prefix, ext };
+}
+
+/** The specifier of a package module (`tables-runtime/record`, `ffi/types`) as emitted files import it. */
+export function sourceModule(path: string): string {
+  return `${source.prefix}/${path}${source.ext}`;
+}
+
 const RESERVED = new Set(
   "break case catch class const continue debugger default delete do else enum export extends false finally for function if import in instanceof new null return super switch this throw true try typeof var void while with yield let static implements interface package private protected public await arguments eval constructor".split(
     " ",

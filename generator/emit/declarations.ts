@@ -1,7 +1,7 @@
 /** enums.ts, constants.ts and types.ts of a generated library. */
 import type { IrConstant, IrLibrary, IrTypedef } from "../ir.ts";
 import { resolveTypedefs } from "../parse/context.ts";
-import { docBlock, type ImportTracker, shortDoc, tsType } from "./common.ts";
+import { docBlock, type ImportTracker, shortDoc, sourceModule, tsType } from "./common.ts";
 import { scalarNative } from "./native.ts";
 
 function literal(value: string, big: boolean): string {
@@ -66,7 +66,7 @@ export function emitConstants(lib: IrLibrary): string {
     out += docBlock(c.doc ? [c.doc, "", ...extra] : extra);
     out += `export const ${c.name}${v.type ? `: ${v.type}` : ""} = ${v.code};\n`;
   }
-  const head = usesAddress ? `import { address, type NativeAddress } from "../../../src/ffi/types.ts";\n\n` : "";
+  const head = usesAddress ? `import { address, type NativeAddress } from "${sourceModule("ffi/types")}";\n\n` : "";
   return head + out;
 }
 
@@ -150,8 +150,8 @@ export function emitTypes(lib: IrLibrary, imp: ImportTracker): string {
     usesPointer ? "Pointer" : "",
   ].filter(Boolean);
   let head = "";
-  if (ffiNames.length) head += `import type { ${ffiNames.join(", ")} } from "../../../src/ffi/types.ts";\n`;
-  if (/Opaque</.test(out)) head += `import type { Opaque } from "../../../src/sys/opaque.ts";\n`;
+  if (ffiNames.length) head += `import type { ${ffiNames.join(", ")} } from "${sourceModule("ffi/types")}";\n`;
+  if (/Opaque</.test(out)) head += `import type { Opaque } from "${sourceModule("tables-runtime/opaque")}";\n`;
   for (const l of imp.lines()) head += l + "\n";
   return (head ? head + "\n" : "") + out;
 }

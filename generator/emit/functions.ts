@@ -2,7 +2,7 @@
 import type { IrFunction, IrLibrary, IrRecord, IrType } from "../ir.ts";
 import type { LibrarySpec } from "../manifest.ts";
 import { resolveTypedefs } from "../parse/context.ts";
-import { docBlock, functionDoc, type ImportTracker, safeIdent, tsType, TYPED_ARRAY } from "./common.ts";
+import { docBlock, functionDoc, type ImportTracker, safeIdent, sourceModule, tsType, TYPED_ARRAY } from "./common.ts";
 import { elementSize, scalarNative } from "./native.ts";
 
 /** The record a by-value parameter or result passes, if any. */
@@ -48,8 +48,8 @@ export function emitFunctions(lib: IrLibrary, spec: LibrarySpec, libraryName: st
     "are their bytes. Bound lazily by the bindings layer; nothing is resolved until the first call.",
   ]);
   out += `export interface Raw {\n${iface}}\n`;
-  let head = `import type { FunctionTable, LibraryInfo } from "../../../src/sys/spec.ts";\n`;
-  if (/\bPointer\b/.test(iface.replace(/FunctionPointer|NativePointer/g, ""))) head += `import type { Pointer } from "../../../src/ffi/types.ts";\n`;
+  let head = `import type { FunctionTable, LibraryInfo } from "${sourceModule("tables-runtime/spec")}";\n`;
+  if (/\bPointer\b/.test(iface.replace(/FunctionPointer|NativePointer/g, ""))) head += `import type { Pointer } from "${sourceModule("ffi/types")}";\n`;
   for (const l of imp.lines()) head += l + "\n";
   return head + "\n" + out;
 }
@@ -489,8 +489,8 @@ export function emitChecked(
   out += specs;
   out += `  return {\n${impl}  };\n}\n`;
   const rtTypes = ["CheckedRuntime", ...(/PointerLike/.test(out) ? ["PointerLike"] : []), ...(/ArraySpec/.test(specs) ? ["ArraySpec"] : [])];
-  let head = `import type { ${rtTypes.join(", ")} } from "../../../src/sys/checked.ts";\n`;
-  if (/\bPointer\b/.test(out.replace(/FunctionPointer|NativePointer|PointerLike/g, ""))) head += `import type { Pointer } from "../../../src/ffi/types.ts";\n`;
+  let head = `import type { ${rtTypes.join(", ")} } from "${sourceModule("tables-runtime/checked")}";\n`;
+  if (/\bPointer\b/.test(out.replace(/FunctionPointer|NativePointer|PointerLike/g, ""))) head += `import type { Pointer } from "${sourceModule("ffi/types")}";\n`;
   head += `import type { Raw } from "./functions.ts";\n`;
   for (const l of imp.lines()) head += l + "\n";
   return head + "\n" + out;

@@ -1,7 +1,7 @@
 /** records.ts of a generated library: one class per struct or union, with exact layout and typed accessors. */
 import type { IrField, IrLibrary, IrRecord, IrType } from "../ir.ts";
 import { resolveTypedefs } from "../parse/context.ts";
-import { docBlock, type ImportTracker, shortDoc, tsType, TYPED_ARRAY as TYPED } from "./common.ts";
+import { docBlock, type ImportTracker, shortDoc, sourceModule, tsType, TYPED_ARRAY as TYPED } from "./common.ts";
 import { type LayoutInfo, layoutOf } from "./native.ts";
 
 
@@ -129,8 +129,8 @@ export function emitRecords(lib: IrLibrary, imp: ImportTracker, byValue: Set<str
   const sys = ["type FieldInfo", "RecordBase"];
   if (/PointerArray/.test(out)) sys.push("PointerArray");
   if (/RecordArray</.test(out)) sys.push("RecordArray");
-  let head = `import { ${sys.join(", ")} } from "../../../src/sys/record.ts";\n`;
-  if (ffi.length) head += `import type { ${ffi.join(", ")} } from "../../../src/ffi/types.ts";\n`;
+  let head = `import { ${sys.join(", ")} } from "${sourceModule("tables-runtime/record")}";\n`;
+  if (ffi.length) head += `import type { ${ffi.join(", ")} } from "${sourceModule("ffi/types")}";\n`;
   for (const l of imp.lines()) head += l + "\n";
   return head + "\n" + out;
 }

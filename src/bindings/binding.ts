@@ -2,16 +2,22 @@
  * A generated library bound to a loaded shared library: the raw table (each function resolved on its first call),
  * the checked table over it, and the library's facts. Importing a binding loads and resolves nothing.
  *
+ * A binding carries the generated tables of every CTK version it knows (newest first). When the library is loaded
+ * it chooses one for what it loaded (its version query, or its soname): every function is then resolved with that
+ * table's signature, and the checked calls lay out records (cudaDeviceProp, ...) as that table does. A function the
+ * chosen table lacks fails on its first call with a {@link FunctionVersionError} naming both versions.
+ *
  * @module
  */
 import { ffi } from "../ffi/index.ts";
 import type { NativeLibrary } from "../ffi/backend.ts";
 import type { FunctionType } from "../ffi/types.ts";
 import { loadNvidiaLibrary } from "../pathfinder/index.ts";
-import type { CheckedRuntime } from "../sys/checked.ts";
-import type { FunctionSpec, FunctionTable, LibraryInfo } from "../sys/spec.ts";
+import type { CheckedRuntime } from "../tables-runtime/checked.ts";
+import type { FunctionSpec, FunctionTable, LibraryInfo } from "../tables-runtime/spec.ts";
 import { CheckedRuntimeImpl } from "./checked-runtime.ts";
-import { FunctionNotFoundError } from "./errors.ts";
+import { FunctionNotFoundError, FunctionVersionError } from "./errors.ts";
+import { type GeneratedTable, tablesFor } from "./tables/registry.ts";
 
 /** Where a bound library was loaded from. */
 export interface LoadedLibrary {
@@ -23,6 +29,90 @@ export interface LoadedLibrary {
   readonly foundVia: string;
   /** The native library. */
   readonly native: NativeLibrary;
+  /** The file name the pathfinder looked for (libcudart.so.12, ...), when it says. */
+  readonly soname?: string;
+}
+
+/** The generated table a binding chose for the library it loaded, and why. */
+export interface TableChoice {
+  /** The chosen table. */
+  readonly table: GeneratedTable;
+  /** The loaded library's version as its own query reports it ("12.4"), when it has one. */
+  readonly libraryVersion?: string;
+  /** How the table was chosen ("cudaRuntimeGetVersion 12040", "soname libcupti.so.12", "newest", ...). */
+  readonly reason: string;
+}
+
+/** Chooses a table (the binding's tables, newest first) for a loaded library. */
+export type TableChooser = (lib: LoadedLibrary, tables: readonly GeneratedTable[]) => TableChoice;
+
+/** "12.4" → 12040 (CUDA's version numbers). */
+export function versionNumber(ctkVersion: string): number {
+  const [major, minor] = ctkVersion.split(".").map(Number);
+  return (major ?? 0) * 1000 + (minor ?? 0) * 10;
+}
+
+/** 12040 → "12.4". */
+export function versionString(version: number): string {
+  return `${Math.floor(version / 1000)}.${Math.floor((version % 1000) / 10)}`;
+}
+
+/**
+ * The newest table not newer than `version` (a CUDA version number), else the oldest table: a library of
+ * CUDA 12.8 gets the 12.4 table, one of 13.1 the 13.0 table.
+ */
+export function newestNotNewerThan(tables: readonly GeneratedTable[], version: number): GeneratedTable {
+  return tables.find((t) => versionNumber(t.library.ctkVersion) <= version) ?? tables[tables.length - 1]!;
+}
+
+/**
+ * Chooses by the major version in the soname (`libcupti.so.12` → the newest 12.x table), else the newest table.
+ * For libraries without a version query.
+ */
+export const chooseBySoname: TableChooser = (lib, tables) => {
+  const file = lib.soname ?? lib.path.slice(lib.path.lastIndexOf("/") + 1);
+  const m = /\.so\.(\d+)/.exec(file);
+  if (m !== null) {
+    const major = Number(m[1]);
+    const t = tables.find((x) => Number(x.library.ctkVersion.split(".")[0]) === major);
+    if (t !== undefined) return { table: t, reason: `soname ${file}` };
+  }
+  return { table: tables[0]!, reason: "newest (no version in the soname)" };
+};
+
+/**
+ * Chooses by a version the library reports through `query` (a CUDA version number, or undefined when it cannot
+ * say): the newest table not newer than it; else by soname.
+ */
+export function chooseByVersion(what: string, query: (lib: LoadedLibrary) => number | undefined): TableChooser {
+  return (lib, tables) => {
+    let version: number | undefined;
+    try {
+      version = query(lib);
+    } catch {
+      version = undefined;
+    }
+    if (version === undefined || version <= 0) return chooseBySoname(lib, tables);
+    return { table: newestNotNewerThan(tables, version), libraryVersion: versionString(version), reason: `${what} ${version}` };
+  };
+}
+
+/** A `(major, minor)` pair as a CUDA version number (12, 4 → 12040), or undefined. */
+export function majorMinor(v: number[] | undefined): number | undefined {
+  return v === undefined ? undefined : v[0]! * 1000 + v[1]! * 10;
+}
+
+/** Reads one or two C ints through a symbol of `lib` (a `(int*)` or `(int*, int*)` version query) with the FFI. */
+export function queryInts(lib: LoadedLibrary, symbol: string, count: 1 | 2): number[] | undefined {
+  const type: FunctionType = { parameters: count === 1 ? ["pointer"] : ["pointer", "pointer"], result: "i32" };
+  const f = lib.native.bind(symbol, type) as ((...a: unknown[]) => number) | null;
+  if (f === null) return undefined;
+  const buf = new ArrayBuffer(8);
+  const base = ffi.pointerOf(buf);
+  const r = count === 1 ? f(base) : f(base, ffi.offsetPointer(base, 4));
+  if (r !== 0) return undefined;
+  const v = new DataView(buf);
+  return count === 1 ? [v.getInt32(0, true)] : [v.getInt32(0, true), v.getInt32(4, true)];
 }
 
 /** Resolves one function of a loaded library to a callable, or throws {@link FunctionNotFoundError}. */
@@ -41,8 +131,15 @@ export const resolveBySymbol: Resolver = (name, spec, lib, options) => {
 export interface BindingExtras<R> {
   /** The raw call style: C semantics, status codes, native pointers. */
   readonly raw: R;
-  /** The generated library's facts (name, CTK version, status type). */
+  /**
+   * The generated library's facts (name, CTK version, status type): the chosen table's once the library is loaded,
+   * the newest table's before.
+   */
   readonly info: LibraryInfo;
+  /** The table chosen for the loaded library (loads it), with the library's own version and the reason. */
+  table(): TableChoice;
+  /** The CTK versions of the tables this binding carries, newest first. */
+  readonly tableVersions: readonly string[];
   /** Loads the shared library now (the first call does it otherwise) and says where it came from. */
   load(): LoadedLibrary;
   /** The loaded library, or undefined before the first call. */
@@ -76,8 +173,15 @@ export interface BindingOptions<R, C> {
   readonly makeError: (code: number | bigint, fn: string, subject?: unknown) => Error;
   /** Resolves a function; default: by its exported symbol. */
   readonly resolver?: Resolver;
-  /** Runs once after the library is loaded (version checks). */
-  readonly onLoad?: (lib: LoadedLibrary) => void;
+  /** Runs once after the library is loaded and the table chosen (version checks). */
+  readonly onLoad?: (lib: LoadedLibrary, choice: TableChoice) => void;
+  /**
+   * The tables of every CTK version, newest first (default: the one of `info`/`functions`/`createChecked`); read
+   * when the library is loaded, so that tables registered by `useGeneratedTables` join in.
+   */
+  readonly tables?: () => readonly GeneratedTable[];
+  /** Chooses the table for the loaded library; default {@link chooseBySoname}. */
+  readonly chooseTable?: TableChooser;
   /** Opens the library; default: the pathfinder, then the FFI backend. */
   readonly open?: () => LoadedLibrary;
 }
@@ -85,25 +189,47 @@ export interface BindingOptions<R, C> {
 /** Opens a library through the pathfinder. */
 export function openThroughPathfinder(name: string): LoadedLibrary {
   const found = loadNvidiaLibrary(name);
-  return { name, path: found.path, foundVia: found.foundVia, native: ffi.openLibrary(found.path) };
+  return { name, path: found.path, foundVia: found.foundVia, soname: found.soname, native: ffi.openLibrary(found.path) };
 }
 
 /** Builds a lazily bound library. */
 export function createBinding<R extends object, C extends object>(options: BindingOptions<R, C>): C & BindingExtras<R> {
+  const own: GeneratedTable = { library: options.info, functions: options.functions, createChecked: options.createChecked as GeneratedTable["createChecked"] };
+  const allTables = (): readonly GeneratedTable[] => tablesFor(options.info.name, options.tables?.() ?? [own]);
   let loaded: LoadedLibrary | undefined;
+  let choice: TableChoice | undefined;
   const load = (): LoadedLibrary => {
     if (loaded === undefined) {
       const lib = (options.open ?? (() => openThroughPathfinder(options.library)))();
+      const tables = allTables();
+      choice = tables.length === 1 ? { table: tables[0]!, reason: "the only table" } : (options.chooseTable ?? chooseBySoname)(lib, tables);
       loaded = lib;
-      options.onLoad?.(lib);
+      options.onLoad?.(lib, choice);
     }
     return loaded;
   };
+  const chosen = (): GeneratedTable => {
+    load();
+    return choice!.table;
+  };
+  /** The spec of `name` in the chosen table, or the typed error naming both versions. */
+  const specOf = (name: string): FunctionSpec => {
+    const table = chosen();
+    const spec = table.functions[name];
+    if (spec !== undefined) return spec;
+    const having = allTables().filter((t) => t.functions[name] !== undefined).map((t) => t.library.ctkVersion);
+    if (having.length === 0) throw new TypeError(`${options.info.name} has no function ${name}`);
+    throw new FunctionVersionError(name, options.info.name, having[having.length - 1]!, table.library.ctkVersion, choice!.libraryVersion, loaded!.path);
+  };
   const resolver = options.resolver ?? resolveBySymbol;
   const raw: Record<string, unknown> = {};
-  for (const [name, spec] of Object.entries(options.functions)) {
+  // Every function name of every built-in table: the newest table's first, so that the raw table lists them in
+  // its order; one lazy stub each, replaced by the native function on its first call.
+  const builtIn = options.tables?.() ?? [own];
+  const names = [...new Set(builtIn.flatMap((t) => Object.keys(t.functions)))];
+  for (const name of names) {
     raw[name] = function lazy(...args: unknown[]): unknown {
-      const f = resolver(name, spec, load(), { nonblocking: false }) as (...a: unknown[]) => unknown;
+      const f = resolver(name, specOf(name), load(), { nonblocking: false }) as (...a: unknown[]) => unknown;
       raw[name] = f;
       resolved.add(name);
       return f(...args);
@@ -112,10 +238,53 @@ export function createBinding<R extends object, C extends object>(options: Bindi
   const resolved = new Set<string>();
   const nonblockingCache = new Map<string, (...args: unknown[]) => Promise<unknown>>();
   const rt = new CheckedRuntimeImpl(options.makeError);
-  const checked = options.createChecked(raw as R, rt);
+  // One table: its checked functions are the binding. Several: a facade whose functions build the chosen table's
+  // checked style on their first call and replace themselves with its function.
+  let checked: Record<string, unknown>;
+  if (builtIn.length === 1 && options.tables === undefined) {
+    checked = options.createChecked(raw as R, rt) as Record<string, unknown>;
+  } else {
+    let chosenChecked: Record<string, unknown> | undefined;
+    let newestChecked: Record<string, unknown> | undefined;
+    const facade: Record<string, unknown> = {};
+    for (const name of names) {
+      facade[name] = function lazyChecked(...args: unknown[]): unknown {
+        if (loaded === undefined) {
+          try {
+            load();
+          } catch (e) {
+            // No library to choose a table for: the newest table's checked call still checks the arguments first
+            // (a bad argument is a BindingArgumentError with or without a library), then fails to load as raw does.
+            newestChecked ??= builtIn[0]!.createChecked(raw as never, rt) as Record<string, unknown>;
+            const f = newestChecked[name] as ((...a: unknown[]) => unknown) | undefined;
+            if (f === undefined) throw e;
+            return f(...args);
+          }
+        }
+        chosenChecked ??= chosen().createChecked(raw as never, rt) as Record<string, unknown>;
+        const f = chosenChecked[name] as ((...a: unknown[]) => unknown) | undefined;
+        if (f === undefined) {
+          specOf(name);
+          throw new TypeError(`${options.info.name}: ${name} has no checked form in the CUDA ${chosen().library.ctkVersion} table; use .raw.${name}`);
+        }
+        facade[name] = f;
+        return f(...args);
+      };
+    }
+    checked = facade;
+  }
   const extras: BindingExtras<R> = {
     raw: raw as R,
-    info: options.info,
+    get info() {
+      return choice?.table.library ?? builtIn[0]!.library;
+    },
+    table(): TableChoice {
+      load();
+      return choice!;
+    },
+    get tableVersions() {
+      return allTables().map((t) => t.library.ctkVersion);
+    },
     load,
     get loaded() {
       return loaded;
@@ -123,9 +292,8 @@ export function createBinding<R extends object, C extends object>(options: Bindi
     guards: rt.guards,
     resolve<K extends keyof R & string>(name: K): R[K] {
       if (!resolved.has(name)) {
-        const spec = options.functions[name];
-        if (spec === undefined) throw new TypeError(`${options.info.name} has no function ${name}`);
-        raw[name] = resolver(name, spec, load(), { nonblocking: false });
+        if (!(name in raw)) throw new TypeError(`${options.info.name} has no function ${name}`);
+        raw[name] = resolver(name, specOf(name), load(), { nonblocking: false });
         resolved.add(name);
       }
       return raw[name] as R[K];
@@ -133,9 +301,8 @@ export function createBinding<R extends object, C extends object>(options: Bindi
     nonblocking<K extends keyof R & string>(name: K): Nonblocking<R[K]> {
       let f = nonblockingCache.get(name);
       if (f === undefined) {
-        const spec = options.functions[name];
-        if (spec === undefined) throw new TypeError(`${options.info.name} has no function ${name}`);
-        f = resolver(name, spec, load(), { nonblocking: true }) as (...args: unknown[]) => Promise<unknown>;
+        if (!(name in raw)) throw new TypeError(`${options.info.name} has no function ${name}`);
+        f = resolver(name, specOf(name), load(), { nonblocking: true }) as (...args: unknown[]) => Promise<unknown>;
         nonblockingCache.set(name, f);
       }
       return f as Nonblocking<R[K]>;

@@ -7,8 +7,8 @@
 import { ffi } from "../ffi/index.ts";
 import { getEnv } from "../host.ts";
 import type { NativePointer, Pointer } from "../ffi/types.ts";
-import type { ArrayElement, ArraySpec, CheckedRuntime, PointerLike } from "../sys/checked.ts";
-import { RecordBase, type RecordClass } from "../sys/record.ts";
+import type { ArrayElement, ArraySpec, CheckedRuntime, PointerLike } from "../tables-runtime/checked.ts";
+import { RecordBase, type RecordClass } from "../tables-runtime/record.ts";
 import { BindingArgumentError, GuardError } from "./errors.ts";
 
 const SLOTS = 16;

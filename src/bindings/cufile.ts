@@ -4,12 +4,12 @@
  *
  * @module
  */
-import { type Checked, createChecked, CUfileOpError, functions, library as info, type Raw } from "../../generated/cuda-13.0/cufile/index.ts";
+import { type Checked, createChecked, generatedTables, CUfileOpError, functions, library as info, type Raw } from "./tables/cufile.ts";
 import { type BindingExtras, createBinding } from "./binding.ts";
 import { statusName } from "./describe.ts";
 import { CuFileError } from "./errors.ts";
 
-export * from "../../generated/cuda-13.0/cufile/index.ts";
+export * from "./tables/cufile.ts";
 
 /** cuFile: checked functions, `.raw`, and the binding's facts. */
 export type CuFileBinding = Checked & BindingExtras<Raw>;
@@ -20,6 +20,7 @@ export const cufile: CuFileBinding = createBinding<Raw, Checked>({
   info,
   functions,
   createChecked,
+  tables: () => generatedTables,
   makeError: (code, fn) => {
     const c = Number(code);
     const name = statusName(CUfileOpError, "CUfileOpError", c);

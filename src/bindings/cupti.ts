@@ -3,13 +3,13 @@
  *
  * @module
  */
-import { type Checked, createChecked, CUptiResult, functions, library as info, type Raw } from "../../generated/cuda-13.0/cupti/index.ts";
+import { type Checked, createChecked, generatedTables, CUptiResult, functions, library as info, type Raw } from "./tables/cupti.ts";
 import { ffi } from "../ffi/index.ts";
 import { type BindingExtras, createBinding } from "./binding.ts";
 import { statusName } from "./describe.ts";
 import { BindingError } from "./errors.ts";
 
-export * from "../../generated/cuda-13.0/cupti/index.ts";
+export * from "./tables/cupti.ts";
 
 /** A CUPTI call failed. */
 export class CUPTIError extends BindingError {
@@ -39,6 +39,7 @@ export const cupti: CuptiBinding = createBinding<Raw, Checked>({
   info,
   functions,
   createChecked,
+  tables: () => generatedTables,
   makeError: (code, fn) => {
     const c = Number(code);
     return new CUPTIError(c, statusName(CUptiResult, "CUptiResult", c), describe(c) ?? "no description", fn);

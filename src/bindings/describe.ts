@@ -6,7 +6,7 @@
  */
 import { ffi } from "../ffi/index.ts";
 import type { Pointer } from "../ffi/types.ts";
-import { enumName } from "../sys/enum.ts";
+import { enumName } from "../tables-runtime/enum.ts";
 import type { BindingExtras } from "./binding.ts";
 
 /** The name of `code` in `statusEnum`, or `Type(code)`. */

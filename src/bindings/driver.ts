@@ -1,8 +1,12 @@
 /**
  * The CUDA driver API (libcuda), bound the way cuda-python binds it: the pathfinder finds libcuda.so.1 through the
  * system loader, `cuGetProcAddress_v2` is taken by name, and every other function is resolved on its first call
- * by base name and the CUDA version of the ABI the bindings were generated for (cudaTypedefs.h's PFN typedefs).
- * A function the installed driver lacks fails when called, naming it and the driver version.
+ * by base name and the CUDA version of the ABI its table records (cudaTypedefs.h's PFN typedefs).
+ *
+ * The table: of the generated tables this package carries (CUDA 13.0, 12.4, ...), the newest not newer than the
+ * driver (`cuDriverGetVersion`), so that a CUDA 12.4 driver gets every function at its 12.4 ABI. A function only
+ * a newer table has fails on its first call with a `FunctionVersionError` naming both versions; a function the
+ * driver lacks although its table has it fails with `FunctionNotFoundError`.
  *
  * Per-thread default stream: set `CUDA_TS_PER_THREAD_DEFAULT_STREAM=1` (any non-zero integer) or call
  * {@link configureDriver} before the first driver call. Stream-ordered functions are then resolved to their
@@ -13,25 +17,33 @@
 import { ffi } from "../ffi/index.ts";
 import { getEnv } from "../host.ts";
 import type { NativePointer } from "../ffi/types.ts";
-import { enumName } from "../sys/enum.ts";
+import { enumName } from "../tables-runtime/enum.ts";
+import { CUresult, type Checked, createChecked, functions, generatedTables, library as info, type Raw } from "./tables/driver.ts";
 import {
-  CUresult,
-  type Checked,
-  createChecked,
-  functions,
-  library as info,
-  type Raw,
-} from "../../generated/cuda-13.0/driver/index.ts";
-import { type BindingExtras, createBinding, type LoadedLibrary, openThroughPathfinder, type Resolver, resolveBySymbol } from "./binding.ts";
+  type BindingExtras,
+  createBinding,
+  type LoadedLibrary,
+  newestNotNewerThan,
+  openThroughPathfinder,
+  type Resolver,
+  resolveBySymbol,
+  type TableChooser,
+  versionNumber,
+} from "./binding.ts";
 import { formatCudaVersion } from "./describe.ts";
 import { CUDAError, FunctionNotFoundError, DriverAlreadyBoundError } from "./errors.ts";
 
-export * from "../../generated/cuda-13.0/driver/index.ts";
+export * from "./tables/driver.ts";
 
 /** Options of the driver binding; see {@link configureDriver}. */
 export interface DriverOptions {
   /** Resolve stream-ordered functions to their per-thread-default-stream variants. */
   readonly perThreadDefaultStream?: boolean;
+  /**
+   * Bind the newest table not newer than this CTK version ("12.4") even where the driver is newer: code written
+   * for CUDA 12 gets 12.x's ABI of every function. Default: `CUDA_TS_DRIVER_TABLE`, else the driver's version.
+   */
+  readonly tableVersion?: string;
 }
 
 let options: DriverOptions = {};
@@ -94,19 +106,31 @@ function driverState(lib: LoadedLibrary): DriverState {
   return state;
 }
 
-/** The generated tables' CTK version as a CUDA version number (13.0 → 13000). */
-const generatedVersion = (() => {
-  const [major, minor] = info.ctkVersion.split(".").map(Number);
-  return (major ?? 0) * 1000 + (minor ?? 0) * 10;
-})();
+/** The newest table not newer than the driver's CUDA version (cuDriverGetVersion). */
+const chooseDriverTable: TableChooser = (lib, tables) => {
+  const s = driverState(lib);
+  const pin = options.tableVersion ?? getEnv("CUDA_TS_DRIVER_TABLE");
+  if (pin !== undefined && pin !== "") {
+    if (!/^\d+\.\d+$/.test(pin)) throw new TypeError(`the driver table version is "${pin}"; expected a CTK version such as 12.4 (configureDriver({ tableVersion }) or CUDA_TS_DRIVER_TABLE).`);
+    const limit = s.version === 0 ? versionNumber(pin) : Math.min(versionNumber(pin), s.version);
+    return {
+      table: newestNotNewerThan(tables, limit),
+      ...(s.version === 0 ? {} : { libraryVersion: formatCudaVersion(s.version) }),
+      reason: `pinned to ${pin}${s.version === 0 ? "" : `, cuDriverGetVersion ${s.version}`}`,
+    };
+  }
+  if (s.version === 0) return { table: tables[0]!, reason: "newest (cuDriverGetVersion did not answer)" };
+  return { table: newestNotNewerThan(tables, s.version), libraryVersion: formatCudaVersion(s.version), reason: `cuDriverGetVersion ${s.version}` };
+};
 
-function onLoad(lib: LoadedLibrary): void {
+function onLoad(lib: LoadedLibrary, choice: { table: { library: { ctkVersion: string } } }): void {
   loadedOnce = true;
   const s = driverState(lib);
-  if (!warned && s.version !== 0 && s.version < generatedVersion && getEnv("CUDA_TS_DISABLE_VERSION_WARNING") === undefined) {
+  const tableVersion = versionNumber(choice.table.library.ctkVersion);
+  if (!warned && s.version !== 0 && s.version < tableVersion && getEnv("CUDA_TS_DISABLE_VERSION_WARNING") === undefined) {
     warned = true;
     console.warn(
-      `cuda-ts: the bindings were generated for CUDA ${info.ctkVersion} but the installed driver (${lib.path}) supports CUDA ` +
+      `cuda-ts: the oldest generated table is CUDA ${choice.table.library.ctkVersion} but the installed driver (${lib.path}) supports CUDA ` +
         `${formatCudaVersion(s.version)}; functions newer than the driver fail when called. Update the driver, or set ` +
         "CUDA_TS_DISABLE_VERSION_WARNING=1 to silence this.",
     );
@@ -177,6 +201,8 @@ const binding = createBinding<Raw, Checked>({
   info,
   functions,
   createChecked,
+  tables: () => generatedTables,
+  chooseTable: chooseDriverTable,
   makeError: cudaError,
   resolver: resolveDriver,
   onLoad,

@@ -114,6 +114,41 @@ export class FunctionNotFoundError extends Error {
 }
 
 /**
+ * A function that the loaded library's version lacks: the binding chose the generated table of the version it
+ * loaded (for the driver: the newest table not newer than `cuDriverGetVersion`), and that table has no such
+ * function; it first appears in a newer version's table. Update the library (the NVIDIA driver for `driver`), or
+ * do without the function.
+ */
+export class FunctionVersionError extends FunctionNotFoundError {
+  /** The oldest CTK version whose table has the function ("13.0"). */
+  readonly requiredVersion: string;
+  /** The CTK version of the table chosen for the loaded library ("12.4"). */
+  readonly tableVersion: string;
+  /** The loaded library's own version, when it reports one ("12.4"; the driver: its CUDA version). */
+  readonly loadedVersion: string | undefined;
+  constructor(functionName: string, library: string, requiredVersion: string, tableVersion: string, loadedVersion: string | undefined, path: string) {
+    const number = (v: string): number => v.split(".").reduce((a, x, i) => a + Number(x) * (i === 0 ? 1000 : 10), 0);
+    const pinned = loadedVersion !== undefined && number(loadedVersion) >= number(requiredVersion);
+    super(
+      functionName,
+      library,
+      pinned
+        ? `it needs CUDA ${requiredVersion}; the loaded ${library} (${path}) is CUDA ${loadedVersion}, but cuda-ts was told to bind ` +
+            `it with the CUDA ${tableVersion} table, which lacks ${functionName}. Unpin the table (CUDA_TS_DRIVER_TABLE, ` +
+            "configureDriver({ tableVersion })) to use it, or do without it."
+        : `it needs CUDA ${requiredVersion}, but the loaded ${library} (${path}) is CUDA ${loadedVersion ?? tableVersion}, so cuda-ts ` +
+            `bound it with the CUDA ${tableVersion} table, which lacks ${functionName}. ` +
+            (library === "driver" ? "Update the NVIDIA driver" : `Load a CUDA ${requiredVersion} or newer ${library}`) +
+            " to use it, or do without it.",
+    );
+    this.name = "FunctionVersionError";
+    this.requiredVersion = requiredVersion;
+    this.tableVersion = tableVersion;
+    this.loadedVersion = loadedVersion;
+  }
+}
+
+/**
  * A checked call refused its arguments before reaching the native library: a negative or fractional count, a
  * count larger than the array passed can hold, a record of another type than the function takes.
  */

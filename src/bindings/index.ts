@@ -22,5 +22,6 @@ export { nvfatbin, type NvFatbinBinding } from "./nvfatbin.ts";
 export { cupti, CUPTIError, type CuptiBinding } from "./cupti.ts";
 export * from "./errors.ts";
 export { LibraryNotFoundError } from "../pathfinder/index.ts";
-export { enumName } from "../sys/enum.ts";
-export type { BindingExtras, LoadedLibrary } from "./binding.ts";
+export { enumName } from "../tables-runtime/enum.ts";
+export type { BindingExtras, LoadedLibrary, TableChoice } from "./binding.ts";
+export { useGeneratedTables, GeneratedTablesError, GENERATED_VARIABLE, type AddedTable, type GeneratedTable } from "./tables/registry.ts";

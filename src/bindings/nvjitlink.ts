@@ -3,12 +3,12 @@
  *
  * @module
  */
-import { type Checked, createChecked, functions, library as info, type nvJitLinkHandle, nvJitLinkResult, type Raw } from "../../generated/cuda-13.0/nvjitlink/index.ts";
-import { type BindingExtras, createBinding } from "./binding.ts";
+import { type Checked, createChecked, generatedTables, functions, library as info, type nvJitLinkHandle, nvJitLinkResult, type Raw } from "./tables/nvjitlink.ts";
+import { type BindingExtras, chooseByVersion, majorMinor, queryInts, createBinding } from "./binding.ts";
 import { readLog, statusName } from "./describe.ts";
 import { NVJitLinkError } from "./errors.ts";
 
-export * from "../../generated/cuda-13.0/nvjitlink/index.ts";
+export * from "./tables/nvjitlink.ts";
 
 /** nvJitLink: checked functions, `.raw`, and the binding's facts. */
 export type NvJitLinkBinding = Checked & BindingExtras<Raw>;
@@ -47,6 +47,8 @@ export const nvjitlink: NvJitLinkBinding = createBinding<Raw, Checked>({
   info,
   functions,
   createChecked,
+  tables: () => generatedTables,
+  chooseTable: chooseByVersion("nvJitLinkVersion", (lib) => majorMinor(queryInts(lib, "nvJitLinkVersion", 2))),
   makeError: (code, fn, subject) => {
     const c = Number(code);
     const name = statusName(nvJitLinkResult, "nvJitLinkResult", c);

@@ -3,12 +3,12 @@
  *
  * @module
  */
-import { type Checked, createChecked, functions, library as info, nvmlReturn_t, type Raw } from "../../generated/cuda-13.0/nvml/index.ts";
+import { type Checked, createChecked, generatedTables, functions, library as info, nvmlReturn_t, type Raw } from "./tables/nvml.ts";
 import { type BindingExtras, createBinding } from "./binding.ts";
 import { libraryDescription, statusName } from "./describe.ts";
 import { NVMLError } from "./errors.ts";
 
-export * from "../../generated/cuda-13.0/nvml/index.ts";
+export * from "./tables/nvml.ts";
 
 /** NVML: checked functions, `.raw`, and the binding's facts. */
 export type NvmlBinding = Checked & BindingExtras<Raw>;
@@ -19,6 +19,7 @@ export const nvml: NvmlBinding = createBinding<Raw, Checked>({
   info,
   functions,
   createChecked,
+  tables: () => generatedTables,
   makeError: (code, fn) => {
     const c = Number(code);
     return new NVMLError(c, statusName(nvmlReturn_t, "nvmlReturn_t", c), libraryDescription(nvml, "nvmlErrorString", c) ?? "no description", fn);

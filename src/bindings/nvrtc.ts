@@ -4,12 +4,12 @@
  *
  * @module
  */
-import { type Checked, createChecked, functions, library as info, nvrtcResult, type nvrtcProgram, type Raw } from "../../generated/cuda-13.0/nvrtc/index.ts";
-import { type BindingExtras, createBinding } from "./binding.ts";
+import { type Checked, createChecked, generatedTables, functions, library as info, nvrtcResult, type nvrtcProgram, type Raw } from "./tables/nvrtc.ts";
+import { type BindingExtras, chooseByVersion, majorMinor, queryInts, createBinding } from "./binding.ts";
 import { libraryDescription, readLog, statusName } from "./describe.ts";
 import { NVRTCError } from "./errors.ts";
 
-export * from "../../generated/cuda-13.0/nvrtc/index.ts";
+export * from "./tables/nvrtc.ts";
 
 /** NVRTC: checked functions, `.raw`, and the binding's facts. */
 export type NvrtcBinding = Checked & BindingExtras<Raw>;
@@ -25,6 +25,8 @@ export const nvrtc: NvrtcBinding = createBinding<Raw, Checked>({
   info,
   functions,
   createChecked,
+  tables: () => generatedTables,
+  chooseTable: chooseByVersion("nvrtcVersion", (lib) => majorMinor(queryInts(lib, "nvrtcVersion", 2))),
   makeError: (code, fn, subject) => {
     const c = Number(code);
     const log = fn === "nvrtcCompileProgram" ? nvrtcProgramLog(subject as nvrtcProgram) : undefined;

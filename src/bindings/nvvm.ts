@@ -4,12 +4,12 @@
  *
  * @module
  */
-import { type Checked, createChecked, functions, library as info, type nvvmProgram, nvvmResult, type Raw } from "../../generated/cuda-13.0/nvvm/index.ts";
-import { type BindingExtras, createBinding } from "./binding.ts";
+import { type Checked, createChecked, generatedTables, functions, library as info, type nvvmProgram, nvvmResult, type Raw } from "./tables/nvvm.ts";
+import { type BindingExtras, chooseBySoname, createBinding } from "./binding.ts";
 import { libraryDescription, readLog, statusName } from "./describe.ts";
 import { NVVMError } from "./errors.ts";
 
-export * from "../../generated/cuda-13.0/nvvm/index.ts";
+export * from "./tables/nvvm.ts";
 
 /** libNVVM: checked functions, `.raw`, and the binding's facts. */
 export type NvvmBinding = Checked & BindingExtras<Raw>;
@@ -25,6 +25,10 @@ export const nvvm: NvvmBinding = createBinding<Raw, Checked>({
   info,
   functions,
   createChecked,
+  tables: () => generatedTables,
+  // nvvmVersion is NVVM's own version (2.0 in CUDA 12.4 and 13.0), not the toolkit's, and the soname is
+  // libnvvm.so.4 in both: the newest table, whose functions 12.4's libNVVM has too.
+  chooseTable: chooseBySoname,
   makeError: (code, fn, subject) => {
     const c = Number(code);
     const log = fn === "nvvmCompileProgram" || fn === "nvvmVerifyProgram" ? nvvmProgramLog(subject as nvvmProgram) : undefined;

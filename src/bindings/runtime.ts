@@ -3,12 +3,12 @@
  *
  * @module
  */
-import { cudaError_t, type Checked, createChecked, functions, library as info, type Raw } from "../../generated/cuda-13.0/runtime/index.ts";
-import { type BindingExtras, createBinding } from "./binding.ts";
+import { cudaError_t, type Checked, createChecked, functions, generatedTables, library as info, type Raw } from "./tables/runtime.ts";
+import { type BindingExtras, chooseByVersion, majorMinor, queryInts, createBinding } from "./binding.ts";
 import { libraryDescription, statusName } from "./describe.ts";
 import { CUDARuntimeError } from "./errors.ts";
 
-export * from "../../generated/cuda-13.0/runtime/index.ts";
+export * from "./tables/runtime.ts";
 
 /** The CUDA runtime API: checked functions, `.raw`, and the binding's facts. */
 export type RuntimeBinding = Checked & BindingExtras<Raw>;
@@ -19,6 +19,8 @@ export const runtime: RuntimeBinding = createBinding<Raw, Checked>({
   info,
   functions,
   createChecked,
+  tables: () => generatedTables,
+  chooseTable: chooseByVersion("cudaRuntimeGetVersion", (lib) => queryInts(lib, "cudaRuntimeGetVersion", 1)?.[0]),
   makeError: (code, fn) => {
     const c = Number(code);
     return new CUDARuntimeError(c, statusName(cudaError_t, "cudaError_t", c), libraryDescription(runtime, "cudaGetErrorString", c) ?? "no description", fn);

@@ -14,6 +14,8 @@ import type { SystemDeviceSnapshot, SystemSnapshot } from "../core/system/snapsh
 export interface DoctorLibrary extends LibrarySurveyEntry {
   /** Its version, when the bindings could read it. */
   readonly version?: string;
+  /** For a library cuda-ts binds: the CTK version of the generated table its binding chose, and why. */
+  readonly table?: { readonly version: string; readonly reason: string; readonly carried: readonly string[] };
 }
 
 /** One GPU's line of the report. */
@@ -80,6 +82,44 @@ async function libraryVersion(name: string): Promise<string | undefined> {
   }
 }
 
+/** The binding of a pathfinder library name, for the libraries cuda-ts binds. */
+async function bindingOf(name: string): Promise<{ table(): { table: { library: { ctkVersion: string } }; reason: string }; readonly tableVersions: readonly string[] } | undefined> {
+  switch (name) {
+    case "cuda":
+      return (await import("../bindings/driver.ts")).driver;
+    case "cudart":
+      return (await import("../bindings/runtime.ts")).runtime;
+    case "nvrtc":
+      return (await import("../bindings/nvrtc.ts")).nvrtc;
+    case "nvJitLink":
+      return (await import("../bindings/nvjitlink.ts")).nvjitlink;
+    case "nvvm":
+      return (await import("../bindings/nvvm.ts")).nvvm;
+    case "nvml":
+      return (await import("../bindings/nvml.ts")).nvml;
+    case "cufile":
+      return (await import("../bindings/cufile.ts")).cufile;
+    case "nvfatbin":
+      return (await import("../bindings/nvfatbin.ts")).nvfatbin;
+    case "cupti":
+      return (await import("../bindings/cupti.ts")).cupti;
+    default:
+      return undefined;
+  }
+}
+
+/** The generated table a library's binding chose (loading it), or undefined. */
+async function chosenTable(name: string): Promise<DoctorLibrary["table"]> {
+  try {
+    const b = await bindingOf(name);
+    if (b === undefined) return undefined;
+    const c = b.table();
+    return { version: c.table.library.ctkVersion, reason: c.reason, carried: b.tableVersions };
+  } catch {
+    return undefined;
+  }
+}
+
 /** Builds the report. */
 export async function doctorReport(): Promise<DoctorReport> {
   const rt = runtimeName === "bun"
@@ -89,7 +129,8 @@ export async function doctorReport(): Promise<DoctorReport> {
   const libraries: DoctorLibrary[] = [];
   for (const entry of survey) {
     const version = entry.found ? await libraryVersion(entry.name) : undefined;
-    libraries.push(version === undefined ? entry : { ...entry, version });
+    const table = entry.found ? await chosenTable(entry.name) : undefined;
+    libraries.push({ ...entry, ...(version === undefined ? {} : { version }), ...(table === undefined ? {} : { table }) });
   }
   let driverInfo: DoctorReport["driver"];
   const devices: DoctorDevice[] = [];
@@ -217,6 +258,9 @@ export function formatDoctor(r: DoctorReport, options: FormatDoctorOptions = {})
   for (const l of r.libraries) {
     if (l.found) {
       lines.push(`  ${l.name.padEnd(w)}  found  ${l.version ? `v${l.version}  ` : ""}${l.path} (${l.foundVia})`);
+      if (l.table !== undefined) {
+        lines.push(`  ${"".padEnd(w)}         table CUDA ${l.table.version} (${l.table.reason}; carried: ${l.table.carried.join(", ")})`);
+      }
     } else if (options.verbose === true || BOUND_LIBRARIES.includes(l.name)) {
       lines.push(`  ${l.name.padEnd(w)}  -      not found:`);
       if (l.error !== undefined) lines.push(...indented(l.error, "      "));

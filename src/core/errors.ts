@@ -8,7 +8,7 @@
 import { CUgraphExecUpdateResult, CUgraphInstantiateResult } from "../bindings/driver.ts";
 import { formatCudaVersion } from "../bindings/describe.ts";
 import type { CUDAError } from "../bindings/errors.ts";
-import { enumName } from "../sys/enum.ts";
+import { enumName } from "../tables-runtime/enum.ts";
 import { briefError } from "./base/checks.ts";
 
 export { CUDAError, NVRTCError, NVJitLinkError, NVVMError, FunctionNotFoundError } from "../bindings/errors.ts";

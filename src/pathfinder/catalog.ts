@@ -407,3 +407,28 @@ export function wheelDirectoriesInOrder(dirs: WheelDirectories): readonly string
 export function overrideVariable(name: string): string {
   return `CUDA_TS_${name.toUpperCase().replace(/[^A-Z0-9]/g, "_")}_PATH`;
 }
+
+/** The CUDA major versions whose toolkit libraries the catalog knows, newest first (a library's sonames in order). */
+export const SUPPORTED_CUDA_MAJORS: readonly number[] = [13, 12];
+
+/** The variable that pins the CUDA major version of the toolkit libraries looked for (`12` or `13`). */
+export const CUDA_MAJOR_VARIABLE = "CUDA_TS_CUDA_MAJOR";
+
+/**
+ * A toolkit library's entry restricted to one CUDA major version: the soname of that toolkit (a toolkit library's
+ * sonames are listed one per CUDA major, newest first: `libcudart.so.13` for 13, `libcudart.so.12` for 12;
+ * `libcufft.so.12` for 13, `libcufft.so.11` for 12) and that version's wheel directories. A library with one soname
+ * for every version, and libraries outside the toolkit, are returned as they are.
+ */
+export function pinnedDescriptor(descriptor: LibraryDescriptor, cudaMajor: number): LibraryDescriptor {
+  if (descriptor.packagedWith !== "ctk" || descriptor.sonames.length < 2) return descriptor;
+  const index = SUPPORTED_CUDA_MAJORS.indexOf(cudaMajor);
+  const soname = descriptor.sonames[index];
+  if (soname === undefined) return { ...descriptor, sonames: [] };
+  const w = descriptor.wheelDirectories;
+  return {
+    ...descriptor,
+    sonames: [soname],
+    wheelDirectories: { cuda13: cudaMajor === 13 ? w.cuda13 : [], cuda12: cudaMajor === 12 ? w.cuda12 : [], unversioned: w.unversioned },
+  };
+}

@@ -66,6 +66,11 @@ export interface PathfinderOptions {
   readonly architecture?: string;
   /** Where warnings go (such as CUDA_PATH and CUDA_HOME disagreeing). Default `console.warn`. */
   readonly warn?: (message: string) => void;
+  /**
+   * Look only for the toolkit libraries of this CUDA major version (`12`: `libcudart.so.12`, ...), instead of every
+   * supported one newest first. Default: the `CUDA_TS_CUDA_MAJOR` environment variable, else unpinned.
+   */
+  readonly cudaMajor?: number;
 }
 
 /** Options with every default filled in. */
@@ -86,6 +91,8 @@ export interface PathfinderConfig {
   readonly architecture: string;
   /** Where warnings go. */
   readonly warn: (message: string) => void;
+  /** The pinned CUDA major version (option; the environment variable is read at search time), or undefined. */
+  readonly cudaMajor: number | undefined;
 }
 
 /** The running process's architecture in Node's spelling, or `unknown`. */
@@ -127,6 +134,7 @@ export function resolveOptions(options: PathfinderOptions = {}, defaultLoader?: 
     systemLibraryDirectories: options.systemLibraryDirectories ?? defaultSystemLibraryDirectories(architecture),
     architecture,
     warn: options.warn ?? ((message: string) => console.warn(message)),
+    cudaMajor: options.cudaMajor,
   };
 }
 

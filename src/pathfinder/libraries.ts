@@ -23,7 +23,15 @@
  * @module
  */
 import type { Pointer } from "../ffi/types.ts";
-import { libraryDescriptor, overrideVariable, SUPPORTED_LIBRARY_NAMES, type LibraryDescriptor } from "./catalog.ts";
+import {
+  CUDA_MAJOR_VARIABLE,
+  libraryDescriptor,
+  overrideVariable,
+  pinnedDescriptor,
+  SUPPORTED_CUDA_MAJORS,
+  SUPPORTED_LIBRARY_NAMES,
+  type LibraryDescriptor,
+} from "./catalog.ts";
 import { Search, type PathfinderConfig } from "./context.ts";
 import { InvalidOverrideError, LibraryNotFoundError, UnknownLibraryError } from "./errors.ts";
 import type { LoadedHandle } from "./loader.ts";
@@ -151,6 +159,25 @@ function loadMode(context: LibrarySearchContext): Mode<LoadedNvidiaLibrary> {
   };
 }
 
+/**
+ * The entry as the CUDA major pin (option `cudaMajor`, else `CUDA_TS_CUDA_MAJOR`) restricts it; unpinned, every
+ * supported major's soname, newest first. A pin outside the supported versions throws {@link InvalidOverrideError}.
+ */
+function pinnedFor(search: Search, context: LibrarySearchContext, descriptor: LibraryDescriptor): LibraryDescriptor {
+  let major = context.config.cudaMajor;
+  if (major === undefined) {
+    const value = search.env(CUDA_MAJOR_VARIABLE);
+    if (value === undefined) return descriptor;
+    major = Number(value);
+    if (!SUPPORTED_CUDA_MAJORS.includes(major)) {
+      throw new InvalidOverrideError(CUDA_MAJOR_VARIABLE, value, `is not a supported CUDA major version; set it to one of ${SUPPORTED_CUDA_MAJORS.join(", ")}, or unset it.`);
+    }
+  } else if (!SUPPORTED_CUDA_MAJORS.includes(major)) {
+    throw new InvalidOverrideError("cudaMajor", String(major), `is not a supported CUDA major version; pass one of ${SUPPORTED_CUDA_MAJORS.join(", ")}.`);
+  }
+  return pinnedDescriptor(descriptor, major);
+}
+
 /** Finds a library without loading it; throws {@link LibraryNotFoundError} listing every place searched. */
 export function findLibrary(context: LibrarySearchContext, name: string): LocatedNvidiaLibrary {
   return searchLibrary(context, name, FIND);
@@ -162,8 +189,8 @@ export function loadLibrary(context: LibrarySearchContext, name: string): Loaded
 }
 
 function searchLibrary<R>(context: LibrarySearchContext, name: string, mode: Mode<R>): R {
-  const descriptor = requireLibraryDescriptor(name);
   const search = new Search(context.config);
+  const descriptor = pinnedFor(search, context, requireLibraryDescriptor(name));
   const notFound = (hint: string): LibraryNotFoundError =>
     new LibraryNotFoundError(name, descriptor.sonames, {
       attempts: search.attempts,

@@ -10,7 +10,7 @@ import { BindingArgumentError, GuardError } from "../../src/bindings/errors.ts";
 import { nvml } from "../../src/bindings/nvml.ts";
 import { ffi } from "../../src/ffi/index.ts";
 import type { NativePointer, Pointer } from "../../src/ffi/types.ts";
-import type { ArraySpec } from "../../src/sys/checked.ts";
+import type { ArraySpec } from "../../src/tables-runtime/checked.ts";
 import { CUgraphEdgeData_st, CUmemLocation_st, CUuuid_st } from "../../generated/cuda-13.0/driver/index.ts";
 
 const TOO_SMALL = 7;

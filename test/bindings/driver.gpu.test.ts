@@ -10,7 +10,7 @@ import { nvrtc } from "../../src/bindings/nvrtc.ts";
 import { nvjitlink, nvJitLinkResult, NVJITLINK_INPUT_CUBIN_VALUE } from "./nvjitlink-input.ts";
 import { CUDAError, FunctionNotFoundError, NVRTCError } from "../../src/bindings/errors.ts";
 import { gpu, skipNote } from "../support/gpu.ts";
-import type { FunctionTable } from "../../src/sys/spec.ts";
+import type { FunctionTable } from "../../src/tables-runtime/spec.ts";
 
 const SOURCE = `
 extern "C" __global__ void scale(float* x, float a, unsigned n) {

@@ -10,7 +10,7 @@ import { join, resolve } from "node:path";
 import { createBinding } from "../../src/bindings/binding.ts";
 import { FunctionNotFoundError } from "../../src/bindings/errors.ts";
 import { ffi } from "../../src/ffi/index.ts";
-import type { CheckedRuntime } from "../../src/sys/checked.ts";
+import type { CheckedRuntime } from "../../src/tables-runtime/checked.ts";
 
 const root = resolve(import.meta.dirname ?? new URL(".", import.meta.url).pathname, "../..");
 const runtimeBin = (globalThis as { Bun?: unknown }).Bun !== undefined ? "bun" : "deno";

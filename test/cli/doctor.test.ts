@@ -19,7 +19,30 @@ function doctorWith(env: Record<string, string>, ...args: string[]): { status: n
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
+/** Debian's CUDA 12.4 libraries, where scripts/fetch-cuda12.sh libs unpacked them (or CUDA_TS_CUDA12_LIBS). */
+const cuda12 = [process.env.CUDA_TS_CUDA12_LIBS, join(root, ".cache/cuda-12.4/lib")].find((d) => d !== undefined && existsSync(join(d, "libcudart.so.12")));
+
 describe("cuda-ts doctor", () => {
+  it("shows, per bound library, the version found and the generated table chosen", () => {
+    const r = doctor("--json");
+    expect(r.status, r.stderr).toBe(0);
+    const report = JSON.parse(r.stdout) as { libraries: { name: string; found: boolean; version?: string; table?: { version: string; reason: string; carried: string[] } }[] };
+    const cudart = report.libraries.find((l) => l.name === "cudart")!;
+    if (cudart.found) {
+      expect(cudart.table?.version).toBe(cudart.version);
+      expect(cudart.table?.reason).toMatch(/^cudaRuntimeGetVersion \d+$/);
+      expect(cudart.table?.carried).toEqual(["13.0", "12.4"]);
+    }
+  });
+
+  it.skipIf(cuda12 === undefined)(`pinned to CUDA 12 with Debian's 12.4 libraries: the 12.4 tables${cuda12 === undefined ? " [skipped: no libcudart.so.12: run scripts/fetch-cuda12.sh libs]" : ""}`, () => {
+    const r = doctorWith({ CUDA_TS_CUDA_MAJOR: "12", LD_LIBRARY_PATH: cuda12! });
+    expect(r.status, r.stderr).toBe(0);
+    for (const [lib, query] of [["cudart", "cudaRuntimeGetVersion"], ["nvrtc", "nvrtcVersion"], ["nvJitLink", "nvJitLinkVersion"]] as const) {
+      expect(r.stdout).toMatch(new RegExp(`^ {2}${lib}\\s+found\\s+v12\\.4\\s+.*\\.so\\.12 .*\\n\\s+table CUDA 12\\.4 \\(${query} 12040; carried: 13\\.0, 12\\.4\\)$`, "m"));
+    }
+  });
+
   it("prints the runtime, the driver's state and every library, and exits 0", () => {
     const r = doctor();
     expect(r.status, r.stderr).toBe(0);

@@ -26,7 +26,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ffi } from "../../src/ffi/index.ts";
-import { RecordArray, RecordBase, PointerArray, type FieldInfo } from "../../src/sys/record.ts";
+import { RecordArray, RecordBase, PointerArray, type FieldInfo } from "../../src/tables-runtime/record.ts";
 import {
   compileAndRun,
   CUDA_INCLUDE,

@@ -12,8 +12,8 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { IrLibrary } from "../../generator/ir.ts";
-import { enumName } from "../../src/sys/enum.ts";
-import type { FunctionTable } from "../../src/sys/spec.ts";
+import { enumName } from "../../src/tables-runtime/enum.ts";
+import type { FunctionTable } from "../../src/tables-runtime/spec.ts";
 import type { StructType } from "../../src/ffi/types.ts";
 import {
   CUDA_INCLUDE,

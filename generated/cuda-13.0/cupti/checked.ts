@@ -12,9 +12,9 @@
 // Header cupti_nvtx_cbid.h sha256 fdaccfb51d60e2a8afbd7eea6ef1d1520d111c2585ee210e2721cc37da997bd1
 // Header cupti_common.h sha256 f399bbe1bc54817a77b4468f4297b379ace6a6c34cc38d4fb2335262641d4f6d
 // Header cupti_activity_deprecated.h sha256 5af03458a91accb30a42b58df09a5989df56c8be4edd6e6521fc2f0778575ca8
-// Seal: sha256 2208eaadcce1d354a16210fd3e784a252b86b15acd907e3640a6127fd862bcb6
+// Seal: sha256 67d91282dad5b6c354101635a380e253493eaf5eafcc95383492028736a62977
 
-import type { CheckedRuntime, PointerLike, ArraySpec } from "../../../src/sys/checked.ts";
+import type { CheckedRuntime, PointerLike, ArraySpec } from "../../../src/tables-runtime/checked.ts";
 import type { Pointer } from "../../../src/ffi/types.ts";
 import type { Raw } from "./functions.ts";
 import type { CUptiResult, CUpti_ActivityAttribute, CUpti_ActivityKind, CUpti_ActivityThreadIdType, CUpti_CallbackDomain, CUpti_DeviceAttribute, CUpti_DeviceVirtualizationMode, CUpti_EventAttribute, CUpti_EventCollectionMode, CUpti_EventDomainAttribute, CUpti_EventGroupAttribute, CUpti_ExternalCorrelationKind, CUpti_MetricAttribute, CUpti_ReadEventFlags } from "./enums.ts";

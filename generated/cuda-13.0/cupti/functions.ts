@@ -12,9 +12,9 @@
 // Header cupti_nvtx_cbid.h sha256 fdaccfb51d60e2a8afbd7eea6ef1d1520d111c2585ee210e2721cc37da997bd1
 // Header cupti_common.h sha256 f399bbe1bc54817a77b4468f4297b379ace6a6c34cc38d4fb2335262641d4f6d
 // Header cupti_activity_deprecated.h sha256 5af03458a91accb30a42b58df09a5989df56c8be4edd6e6521fc2f0778575ca8
-// Seal: sha256 d29a441b2f3f38f4cdc9db73721012946e97362a45e9eb7f74bf9dcd5a6f9e5d
+// Seal: sha256 680231e419810f963433759b03b7f646efe04d490f8828833c4a3608d2b8d81f
 
-import type { FunctionTable, LibraryInfo } from "../../../src/sys/spec.ts";
+import type { FunctionTable, LibraryInfo } from "../../../src/tables-runtime/spec.ts";
 import type { Pointer } from "../../../src/ffi/types.ts";
 import type { CUptiResult, CUpti_ActivityAttribute, CUpti_ActivityKind, CUpti_ActivityThreadIdType, CUpti_CallbackDomain, CUpti_DeviceAttribute, CUpti_EventAttribute, CUpti_EventCollectionMode, CUpti_EventDomainAttribute, CUpti_EventGroupAttribute, CUpti_ExternalCorrelationKind, CUpti_MetricAttribute, CUpti_ReadEventFlags } from "./enums.ts";
 import type { CUpti_BuffersCallbackCompleteFunc, CUpti_BuffersCallbackRequestFunc, CUpti_CallbackFunc, CUpti_CallbackId, CUpti_EventDomainID, CUpti_EventGroup, CUpti_EventID, CUpti_KernelReplayUpdateFunc, CUpti_MetricID, CUpti_SubscriberHandle, CUpti_TimestampCallbackFunc } from "./types.ts";

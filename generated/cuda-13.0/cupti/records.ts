@@ -12,9 +12,9 @@
 // Header cupti_nvtx_cbid.h sha256 fdaccfb51d60e2a8afbd7eea6ef1d1520d111c2585ee210e2721cc37da997bd1
 // Header cupti_common.h sha256 f399bbe1bc54817a77b4468f4297b379ace6a6c34cc38d4fb2335262641d4f6d
 // Header cupti_activity_deprecated.h sha256 5af03458a91accb30a42b58df09a5989df56c8be4edd6e6521fc2f0778575ca8
-// Seal: sha256 d334ac743997f6ba6186207850b1d7f4770930b11f1edf71f154aa6d2cc978e1
+// Seal: sha256 05022bcee887a9c9bff1b6f0313afe6085f6506d617b501190ad4382c2854ef6
 
-import { type FieldInfo, RecordBase } from "../../../src/sys/record.ts";
+import { type FieldInfo, RecordBase } from "../../../src/tables-runtime/record.ts";
 import type { Pointer } from "../../../src/ffi/types.ts";
 import type { CUptiResult, CUpti_ActivityEnvironmentKind, CUpti_ActivityFlag, CUpti_ActivityJitEntryType, CUpti_ActivityJitOperationType, CUpti_ActivityKind, CUpti_ActivityMemoryKind, CUpti_ActivityMemoryOperationType, CUpti_ActivityMemoryPoolOperationType, CUpti_ActivityMemoryPoolType, CUpti_ActivityObjectKind, CUpti_ActivityOverheadKind, CUpti_ActivityPCSamplingPeriod, CUpti_ActivityPCSamplingStallReason, CUpti_ActivityPartitionedGlobalCacheConfig, CUpti_ActivityPreemptionKind, CUpti_ActivityStreamFlag, CUpti_ActivitySynchronizationType, CUpti_ActivityUnifiedMemoryCounterKind, CUpti_ActivityUnifiedMemoryCounterScope, CUpti_ApiCallbackSite, CUpti_ChannelType, CUpti_ConfidentialComputeRotationEventType, CUpti_ContextCigMode, CUpti_DevType, CUpti_DeviceAttribute, CUpti_EnvironmentClocksThrottleReason, CUpti_ExternalCorrelationKind, CUpti_FuncShmemLimitConfig, CUpti_MetricValueKind, CUpti_MetricValueUtilizationLevel, CUpti_OpenAccConstructKind, CUpti_OpenAccEventKind, CUpti_OpenMpEventKind, CUpti_PcieDeviceType } from "./enums.ts";
 import type { CUpti_CallbackId, CUpti_EventDomainID, CUpti_EventID, CUpti_MetricID } from "./types.ts";

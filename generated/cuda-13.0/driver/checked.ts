@@ -4,9 +4,9 @@
 // Header cudaProfiler.h sha256 b9c9fa71341b693f9f0b0ea8071e12a0869ac99afe669345a02145163867560d
 // Header cudaTypedefs.h sha256 da2352ecb06115c252394c9ba72472d1dc525569d30f9c83e2da300fce788f2f
 // Header cudaProfilerTypedefs.h sha256 c742524d5819763cb9501a98557b4b11afdd8b182067a6a89861950e34addeba
-// Seal: sha256 3fac9765a78af206e51661447c33eff3fe8f2cf8dd9dcea5b700da1d196fb61b
+// Seal: sha256 f0148dbc10f0ef2e74b73e1ab4adcab0ae0d9aa88c9eec20bba3205c2ffe59fc
 
-import type { CheckedRuntime, PointerLike, ArraySpec } from "../../../src/sys/checked.ts";
+import type { CheckedRuntime, PointerLike, ArraySpec } from "../../../src/tables-runtime/checked.ts";
 import type { Pointer } from "../../../src/ffi/types.ts";
 import type { Raw } from "./functions.ts";
 import type { CUaddress_mode, CUarray_format, CUcoredumpSettings, CUdevResourceType, CUdevice_P2PAttribute, CUdevice_attribute, CUdriverProcAddressQueryResult, CUexecAffinityType, CUfilter_mode, CUflushGPUDirectRDMAWritesScope, CUflushGPUDirectRDMAWritesTarget, CUfunc_cache, CUfunctionLoadingState, CUfunction_attribute, CUgraphMem_attribute, CUgraphNodeType, CUjitInputType, CUlimit, CUmemAccess_flags, CUmemAllocationGranularity_flags, CUmemAllocationHandleType, CUmemAllocationType, CUmemPool_attribute, CUmemRangeHandleType, CUmem_advise, CUmem_range_attribute, CUmoduleLoadingMode, CUmulticastGranularity_flags, CUoutput_mode, CUpointer_attribute, CUprocessState, CUresult, CUsharedconfig, CUstreamCaptureMode, CUstreamCaptureStatus, CUtensorMapDataType, CUtensorMapFloatOOBfill, CUtensorMapIm2ColWideMode, CUtensorMapInterleave, CUtensorMapL2promotion, CUtensorMapSwizzle } from "./enums.ts";

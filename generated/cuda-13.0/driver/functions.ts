@@ -4,9 +4,9 @@
 // Header cudaProfiler.h sha256 b9c9fa71341b693f9f0b0ea8071e12a0869ac99afe669345a02145163867560d
 // Header cudaTypedefs.h sha256 da2352ecb06115c252394c9ba72472d1dc525569d30f9c83e2da300fce788f2f
 // Header cudaProfilerTypedefs.h sha256 c742524d5819763cb9501a98557b4b11afdd8b182067a6a89861950e34addeba
-// Seal: sha256 c6abfd4d06a8aa7a51316dfd4307715dc1b335d78e1a0172e96b1bd404a4708f
+// Seal: sha256 23791bf3fd2e6db9f7d054cd6fbfd68cd85557d59849b3fa5aff1d176dcabf0f
 
-import type { FunctionTable, LibraryInfo } from "../../../src/sys/spec.ts";
+import type { FunctionTable, LibraryInfo } from "../../../src/tables-runtime/spec.ts";
 import type { Pointer } from "../../../src/ffi/types.ts";
 import type { CUaddress_mode, CUarray_format, CUcoredumpSettings, CUdevResourceType, CUdevice_P2PAttribute, CUdevice_attribute, CUexecAffinityType, CUfilter_mode, CUflushGPUDirectRDMAWritesScope, CUflushGPUDirectRDMAWritesTarget, CUfunc_cache, CUfunction_attribute, CUgraphMem_attribute, CUjitInputType, CUlimit, CUmemAllocationGranularity_flags, CUmemAllocationHandleType, CUmemAllocationType, CUmemPool_attribute, CUmemRangeHandleType, CUmem_advise, CUmem_range_attribute, CUmulticastGranularity_flags, CUoutput_mode, CUpointer_attribute, CUresult, CUsharedconfig, CUstreamCaptureMode, CUtensorMapDataType, CUtensorMapFloatOOBfill, CUtensorMapIm2ColWideMode, CUtensorMapInterleave, CUtensorMapL2promotion, CUtensorMapSwizzle } from "./enums.ts";
 import type { CUarray, CUasyncCallback, CUasyncCallbackHandle, CUcontext, CUdevResourceDesc, CUdevice, CUdeviceptr, CUevent, CUexternalMemory, CUexternalSemaphore, CUfunction, CUgraph, CUgraphExec, CUgraphNode, CUgraphicsResource, CUgreenCtx, CUhostFn, CUipcEventHandle, CUipcMemHandle, CUkernel, CUkernelNodeAttrID, CUlibrary, CUlinkState, CUlogsCallback, CUlogsCallbackHandle, CUmemGenericAllocationHandle, CUmemLocation, CUmemoryPool, CUmipmappedArray, CUmodule, CUoccupancyB2DSize, CUstream, CUstreamAttrID, CUstreamCallback, CUsurfObject, CUsurfref, CUtexObject, CUtexref, CUuserObject, cuuint32_t, cuuint64_t } from "./types.ts";

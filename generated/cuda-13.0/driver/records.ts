@@ -4,9 +4,9 @@
 // Header cudaProfiler.h sha256 b9c9fa71341b693f9f0b0ea8071e12a0869ac99afe669345a02145163867560d
 // Header cudaTypedefs.h sha256 da2352ecb06115c252394c9ba72472d1dc525569d30f9c83e2da300fce788f2f
 // Header cudaProfilerTypedefs.h sha256 c742524d5819763cb9501a98557b4b11afdd8b182067a6a89861950e34addeba
-// Seal: sha256 3ec55f28055c60a476ef7a22cdd9f134539dca0cf6f3899d0930b65f0fd0c236
+// Seal: sha256 91e9ddd0e452172946ae12497aaa110fe94a527c0c4cdea238c7dd37c4e99882
 
-import { type FieldInfo, RecordBase } from "../../../src/sys/record.ts";
+import { type FieldInfo, RecordBase } from "../../../src/tables-runtime/record.ts";
 import type { Pointer, StructLayout } from "../../../src/ffi/types.ts";
 import type { CUaccessProperty, CUarraySparseSubresourceType, CUarray_format, CUasyncNotificationType, CUcigDataType, CUclusterSchedulingPolicy, CUdevResourceType, CUexecAffinityType, CUexternalMemoryHandleType, CUexternalSemaphoreHandleType, CUfilter_mode, CUgraphChildGraphNodeOwnership, CUgraphConditionalNodeType, CUgraphExecUpdateResult, CUgraphInstantiateResult, CUgraphNodeType, CUlaunchAttributeID, CUlaunchMemSyncDomain, CUmemAccess_flags, CUmemAllocationHandleType, CUmemAllocationType, CUmemDecompressAlgorithm, CUmemHandleType, CUmemLocationType, CUmemOperationType, CUmemcpy3DOperandType, CUmemcpySrcAccessOrder, CUmemorytype, CUresourceViewFormat, CUresourcetype, CUstreamBatchMemOpType, CUsynchronizationPolicy } from "./enums.ts";
 import type { CUDA_ARRAY3D_DESCRIPTOR, CUDA_MEMCPY3D, CUaccessPolicyWindow, CUarray, CUcontext, CUdeviceptr, CUevent, CUexecAffinitySmCount, CUextent3D, CUfunction, CUgraph, CUgraphConditionalHandle, CUgraphDeviceNode, CUgraphNode, CUhostFn, CUkernel, CUmemGenericAllocationHandle, CUmemLocation, CUmemPoolProps, CUmemcpy3DOperand, CUmipmappedArray, CUoffset3D, CUstream, cuuint32_t, cuuint64_t } from "./types.ts";

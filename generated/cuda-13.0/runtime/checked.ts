@@ -8,9 +8,9 @@
 // Header texture_types.h sha256 ef79ed57283cafc7f32b2e55224eb2baf0b8e460de59ea5a2c8a8893e337462f
 // Header vector_types.h sha256 f3638eceaf955e80e91f2f32a3fc41106653ea7145dc0c79923826a78b3c5486
 // Header device_types.h sha256 d8b171a190493e80395741f511b29311a5c38b718324fb7338f7511c36ae7084
-// Seal: sha256 5f6dc9eb91af4962ed92aef09d6defc6a610831cba7dd23a0d26fb9d9d34e963
+// Seal: sha256 8b70666d24da5b541015408f0fac9b4dd965decbaaeafe26ca2842eceed021d9
 
-import type { CheckedRuntime, PointerLike, ArraySpec } from "../../../src/sys/checked.ts";
+import type { CheckedRuntime, PointerLike, ArraySpec } from "../../../src/tables-runtime/checked.ts";
 import type { Pointer } from "../../../src/ffi/types.ts";
 import type { Raw } from "./functions.ts";
 import type { cudaChannelFormatKind, cudaDeviceAttr, cudaDeviceP2PAttr, cudaDriverEntryPointQueryResult, cudaError_t, cudaFlushGPUDirectRDMAWritesScope, cudaFlushGPUDirectRDMAWritesTarget, cudaFuncAttribute, cudaFuncCache, cudaGraphMemAttributeType, cudaGraphNodeType, cudaLaunchAttributeID, cudaLimit, cudaMemAccessFlags, cudaMemAllocationHandleType, cudaMemAllocationType, cudaMemPoolAttr, cudaMemRangeAttribute, cudaMemcpyKind, cudaMemoryAdvise, cudaSharedMemConfig, cudaStreamCaptureMode, cudaStreamCaptureStatus } from "./enums.ts";

@@ -8,9 +8,9 @@
 // Header texture_types.h sha256 ef79ed57283cafc7f32b2e55224eb2baf0b8e460de59ea5a2c8a8893e337462f
 // Header vector_types.h sha256 f3638eceaf955e80e91f2f32a3fc41106653ea7145dc0c79923826a78b3c5486
 // Header device_types.h sha256 d8b171a190493e80395741f511b29311a5c38b718324fb7338f7511c36ae7084
-// Seal: sha256 d8d7331516b4580a7e4c1d9cb3ae8f0dce0b5fab32fd0d77d491277173a89272
+// Seal: sha256 a8410620c236ebdae12704643d6502b39106cf1abc75fbb4df3ae894d530dafe
 
-import type { FunctionTable, LibraryInfo } from "../../../src/sys/spec.ts";
+import type { FunctionTable, LibraryInfo } from "../../../src/tables-runtime/spec.ts";
 import type { Pointer } from "../../../src/ffi/types.ts";
 import type { cudaChannelFormatKind, cudaDeviceAttr, cudaDeviceP2PAttr, cudaError_t, cudaFlushGPUDirectRDMAWritesScope, cudaFlushGPUDirectRDMAWritesTarget, cudaFuncAttribute, cudaFuncCache, cudaGraphMemAttributeType, cudaLaunchAttributeID, cudaLimit, cudaMemAllocationHandleType, cudaMemAllocationType, cudaMemPoolAttr, cudaMemRangeAttribute, cudaMemcpyKind, cudaMemoryAdvise, cudaSharedMemConfig, cudaStreamCaptureMode } from "./enums.ts";
 import type { cudaArray_const_t, cudaArray_t, cudaAsyncCallback, cudaAsyncCallbackHandle_t, cudaEvent_t, cudaExternalMemory_t, cudaExternalSemaphore_t, cudaGraphExec_t, cudaGraphNode_t, cudaGraph_t, cudaGraphicsResource_t, cudaHostFn_t, cudaKernel_t, cudaLibrary_t, cudaLogsCallbackHandle, cudaLogsCallback_t, cudaMemPool_t, cudaMipmappedArray_const_t, cudaMipmappedArray_t, cudaStreamCallback_t, cudaStream_t, cudaSurfaceObject_t, cudaTextureObject_t, cudaUserObject_t } from "./types.ts";

@@ -8,9 +8,9 @@
 // Header texture_types.h sha256 ef79ed57283cafc7f32b2e55224eb2baf0b8e460de59ea5a2c8a8893e337462f
 // Header vector_types.h sha256 f3638eceaf955e80e91f2f32a3fc41106653ea7145dc0c79923826a78b3c5486
 // Header device_types.h sha256 d8b171a190493e80395741f511b29311a5c38b718324fb7338f7511c36ae7084
-// Seal: sha256 f5407a0b12927a7067638de4713c0e229fbd8414f697af22f16b3281bc8cd0b9
+// Seal: sha256 fe9259cf64a2363352bc79e74e7731ecf70e610628d466eca1981999b3d39f5a
 
-import { type FieldInfo, RecordBase } from "../../../src/sys/record.ts";
+import { type FieldInfo, RecordBase } from "../../../src/tables-runtime/record.ts";
 import type { Pointer, StructLayout } from "../../../src/ffi/types.ts";
 import type { cudaAccessProperty, cudaAsyncNotificationType, cudaChannelFormatKind, cudaClusterSchedulingPolicy, cudaExternalMemoryHandleType, cudaExternalSemaphoreHandleType, cudaGraphChildGraphNodeOwnership, cudaGraphConditionalNodeType, cudaGraphExecUpdateResult, cudaGraphInstantiateResult, cudaGraphKernelNodeField, cudaGraphNodeType, cudaLaunchAttributeID, cudaLaunchMemSyncDomain, cudaMemAccessFlags, cudaMemAllocationHandleType, cudaMemAllocationType, cudaMemLocationType, cudaMemcpy3DOperandType, cudaMemcpyKind, cudaMemcpySrcAccessOrder, cudaMemoryType, cudaResourceType, cudaResourceViewFormat, cudaSynchronizationPolicy, cudaTextureFilterMode, cudaTextureReadMode } from "./enums.ts";
 import type { cudaArray_t, cudaEvent_t, cudaGraphConditionalHandle, cudaGraphDeviceNode_t, cudaGraphNode_t, cudaGraph_t, cudaHostFn_t, cudaMipmappedArray_t, cudaStream_t } from "./types.ts";

@@ -28,7 +28,7 @@ import { CUlaunchAttribute_st, CUlaunchConfig_st } from "../../bindings/driver.t
 import { cudaError } from "../../bindings/driver.ts";
 import { ffi, Scratch } from "../../ffi/index.ts";
 import type { NativePointer } from "../../ffi/types.ts";
-import { RecordBase } from "../../sys/record.ts";
+import { RecordBase } from "../../tables-runtime/record.ts";
 import { Buffer, writeDevicePointer } from "../memory/buffer.ts";
 import type { Device } from "../device.ts";
 import { driver, makeCurrent } from "../base/driver-state.ts";

@@ -1,0 +1,21 @@
+/**
+ * `cuda-ts/bindings/cuda-12.4/cufile`: the cufile binding typed by the CUDA 12.4 table, for code that targets CUDA
+ * 12.x: its functions, records, enums and constants are those of the 12.4 headers, so that what
+ * 12.4 lacks is a type error. At run time it is the same binding as `cuda-ts/bindings/cufile` (one loaded library, one
+ * state), which binds the table matching the library it loads; with a CUDA 12 library (pin it with
+ * `CUDA_TS_CUDA_MAJOR=12` where several are installed) that is this table.
+ *
+ * @module
+ */
+import type { BindingExtras } from "../binding.ts";
+import { cufile as base, type CuFileBinding as Base } from "../cufile.ts";
+import type { Checked, Raw } from "../../../generated/cuda-12.4/cufile/index.ts";
+
+export * from "../../../generated/cuda-12.4/cufile/index.ts";
+
+
+/** The cufile binding, typed by the CUDA 12.4 table. */
+export type CuFileBinding = Checked & BindingExtras<Raw>;
+
+/** The cufile binding, typed by the CUDA 12.4 table. */
+export const cufile: CuFileBinding = base as unknown as CuFileBinding;

@@ -1,0 +1,21 @@
+/**
+ * `cuda-ts/bindings/cuda-13.0/cupti`: the cupti binding typed by the CUDA 13.0 table, for code that targets CUDA
+ * 13.x: its functions, records, enums and constants are those of the 13.0 headers, so that what
+ * 13.0 lacks is a type error. At run time it is the same binding as `cuda-ts/bindings/cupti` (one loaded library, one
+ * state), which binds the table matching the library it loads; with a CUDA 13 library (pin it with
+ * `CUDA_TS_CUDA_MAJOR=13` where several are installed) that is this table.
+ *
+ * @module
+ */
+import type { BindingExtras } from "../binding.ts";
+import { cupti as base, type CuptiBinding as Base } from "../cupti.ts";
+import type { Checked, Raw } from "../../../generated/cuda-13.0/cupti/index.ts";
+
+export * from "../../../generated/cuda-13.0/cupti/index.ts";
+
+
+/** The cupti binding, typed by the CUDA 13.0 table. */
+export type CuptiBinding = Checked & BindingExtras<Raw>;
+
+/** The cupti binding, typed by the CUDA 13.0 table. */
+export const cupti: CuptiBinding = base as unknown as CuptiBinding;

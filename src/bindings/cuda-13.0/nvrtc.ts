@@ -1,0 +1,21 @@
+/**
+ * `cuda-ts/bindings/cuda-13.0/nvrtc`: the nvrtc binding typed by the CUDA 13.0 table, for code that targets CUDA
+ * 13.x: its functions, records, enums and constants are those of the 13.0 headers, so that what
+ * 13.0 lacks is a type error. At run time it is the same binding as `cuda-ts/bindings/nvrtc` (one loaded library, one
+ * state), which binds the table matching the library it loads; with a CUDA 13 library (pin it with
+ * `CUDA_TS_CUDA_MAJOR=13` where several are installed) that is this table.
+ *
+ * @module
+ */
+import type { BindingExtras } from "../binding.ts";
+import { nvrtc as base, type NvrtcBinding as Base } from "../nvrtc.ts";
+import type { Checked, Raw } from "../../../generated/cuda-13.0/nvrtc/index.ts";
+
+export * from "../../../generated/cuda-13.0/nvrtc/index.ts";
+
+
+/** The nvrtc binding, typed by the CUDA 13.0 table. */
+export type NvrtcBinding = Checked & BindingExtras<Raw>;
+
+/** The nvrtc binding, typed by the CUDA 13.0 table. */
+export const nvrtc: NvrtcBinding = base as unknown as NvrtcBinding;

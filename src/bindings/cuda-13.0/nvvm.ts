@@ -1,0 +1,21 @@
+/**
+ * `cuda-ts/bindings/cuda-13.0/nvvm`: the nvvm binding typed by the CUDA 13.0 table, for code that targets CUDA
+ * 13.x: its functions, records, enums and constants are those of the 13.0 headers, so that what
+ * 13.0 lacks is a type error. At run time it is the same binding as `cuda-ts/bindings/nvvm` (one loaded library, one
+ * state), which binds the table matching the library it loads; with a CUDA 13 library (pin it with
+ * `CUDA_TS_CUDA_MAJOR=13` where several are installed) that is this table.
+ *
+ * @module
+ */
+import type { BindingExtras } from "../binding.ts";
+import { nvvm as base, type NvvmBinding as Base } from "../nvvm.ts";
+import type { Checked, Raw } from "../../../generated/cuda-13.0/nvvm/index.ts";
+
+export * from "../../../generated/cuda-13.0/nvvm/index.ts";
+
+
+/** The nvvm binding, typed by the CUDA 13.0 table. */
+export type NvvmBinding = Checked & BindingExtras<Raw>;
+
+/** The nvvm binding, typed by the CUDA 13.0 table. */
+export const nvvm: NvvmBinding = base as unknown as NvvmBinding;
