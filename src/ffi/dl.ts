@@ -4,9 +4,9 @@
  *
  * @module
  */
-import { resolve } from "node:path";
 import type { NativeFunction } from "./backend.ts";
 import { ffi } from "./current.ts";
+import { nodeBuiltin } from "../host.ts";
 import { Scratch } from "./memory.ts";
 import type { NativePointer, Pointer } from "./types.ts";
 import { SymbolNotFoundError } from "./errors.ts";
@@ -118,5 +118,5 @@ export function loadedPath(handle: Pointer): string | null {
   // struct link_map { ElfW(Addr) l_addr; char *l_name; ... }
   const name = ffi.readCString(ffi.readPointerAt(linkMap, 8));
   if (name === null || name === "") return null;
-  return name.startsWith("/") ? name : resolve(name);
+  return name.startsWith("/") ? name : nodeBuiltin("node:path").resolve(name);
 }

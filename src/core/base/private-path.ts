@@ -7,8 +7,7 @@
  *
  * @module
  */
-import * as path from "node:path";
-import { pathOwnership, realPath } from "../../host.ts";
+import { nodeBuiltin, pathOwnership, realPath } from "../../host.ts";
 import { currentUid } from "../../ffi/libc-socket.ts";
 import { InsecurePathError } from "../errors.ts";
 
@@ -52,7 +51,7 @@ export function checkPrivateDirectory(dir: string, uid: number = currentUid()): 
   if ((st.mode & GROUP_OR_OTHER_WRITE) !== 0) {
     return new InsecurePathError(dir, `${dir} has mode ${octal(st.mode)}, writable by group or others: refusing to trust it. Run chmod 700 on it, or use a directory of your own.`);
   }
-  for (let up = path.dirname(real); ; up = path.dirname(up)) {
+  for (let up = nodeBuiltin("node:path").dirname(real); ; up = nodeBuiltin("node:path").dirname(up)) {
     const a = pathOwnership(up, true);
     if (a === undefined) return new InsecurePathError(up, `${up}, above ${dir}, cannot be read: cannot check who may change it.`);
     if (a.uid !== uid && a.uid !== 0) {
@@ -61,6 +60,6 @@ export function checkPrivateDirectory(dir: string, uid: number = currentUid()): 
     if ((a.mode & GROUP_OR_OTHER_WRITE) !== 0 && (a.mode & STICKY) === 0) {
       return new InsecurePathError(up, `${up}, above ${dir}, has mode ${octal(a.mode)}, writable by group or others without the sticky bit: others could replace ${dir}. Run chmod go-w on it, or use a directory elsewhere.`);
     }
-    if (up === path.dirname(up)) return undefined;
+    if (up === nodeBuiltin("node:path").dirname(up)) return undefined;
   }
 }
