@@ -3,7 +3,11 @@
  * driver binding alone and every binding, interleaved over rounds so that load on the machine falls on all alike.
  *
  *     deno run -A bench/startup.ts [--runs N] [--runtimes bun,deno] [--modes empty,core,raw,bindings] [--cubin CUBIN]
+ *                                  [--trees before=DIR,after=DIR]
  *     bun bench/startup.ts ...
+ *
+ * `--trees` compares checkouts in the same interleaved run (each DIR a checkout with node_modules; DIR's own
+ * bench/ts/startup.ts is run, so copy this one there for an old commit): contenders get the label as a prefix.
  *
  * Every run of every case spawns `bench/ts/startup.ts MODE --layer L` (one warm-up round first, untimed) and times
  * it from spawn to exit; the child also reports the import's own time from inside (BENCH_INPROCESS=1). Prints JSON
@@ -20,7 +24,6 @@ import process from "node:process";
 import { fileURLToPath } from "node:url";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const CHILD = path.join(ROOT, "bench", "ts", "startup.ts");
 
 function option(name: string): string | undefined {
   const i = process.argv.indexOf(name);
@@ -29,6 +32,7 @@ function option(name: string): string | undefined {
 
 interface Case {
   readonly runtime: string;
+  readonly root: string;
   readonly contender: string;
   readonly measure: string;
   readonly args: readonly string[];
@@ -38,20 +42,28 @@ const runs = Number(option("--runs") ?? "10");
 const runtimes = (option("--runtimes") ?? "bun,deno").split(",");
 const modes = (option("--modes") ?? "empty,core,raw,bindings").split(",");
 const cubin = option("--cubin");
+const trees = (option("--trees") ?? `=${ROOT}`).split(",").map((t) => {
+  const at = t.indexOf("=");
+  return { label: at > 0 ? `${t.slice(0, at)}:` : "", root: path.resolve(t.slice(at + 1)) };
+});
 
-function command(runtime: string): string[] {
-  return runtime === "bun" ? ["bun", CHILD] : ["deno", "run", "-A", CHILD];
+function command(runtime: string, root: string): string[] {
+  const child = path.join(root, "bench", "ts", "startup.ts");
+  return runtime === "bun" ? ["bun", child] : ["deno", "run", "-A", child];
 }
 
 const cases: Case[] = [];
-for (const rt of runtimes) {
-  for (const m of modes) {
-    if (m === "empty") cases.push({ runtime: rt, contender: rt, measure: "startup.empty", args: ["empty"] });
-    else {
-      cases.push({ runtime: rt, contender: `${rt}-${m}`, measure: "startup.import", args: ["import", "--layer", m] });
-      if (cubin !== undefined && m !== "bindings") {
-        cases.push({ runtime: rt, contender: `${rt}-${m}`, measure: "startup.setCurrent", args: ["setCurrent", "--layer", m] });
-        cases.push({ runtime: rt, contender: `${rt}-${m}`, measure: "startup.firstKernel", args: ["firstKernel", "--layer", m, "--cubin", cubin] });
+for (const { label, root } of trees) {
+  for (const rt of runtimes) {
+    for (const m of modes) {
+      const c = { runtime: rt, root };
+      if (m === "empty") cases.push({ ...c, contender: `${label}${rt}`, measure: "startup.empty", args: ["empty"] });
+      else {
+        cases.push({ ...c, contender: `${label}${rt}-${m}`, measure: "startup.import", args: ["import", "--layer", m] });
+        if (cubin !== undefined && m !== "bindings") {
+          cases.push({ ...c, contender: `${label}${rt}-${m}`, measure: "startup.setCurrent", args: ["setCurrent", "--layer", m] });
+          cases.push({ ...c, contender: `${label}${rt}-${m}`, measure: "startup.firstKernel", args: ["firstKernel", "--layer", m, "--cubin", cubin] });
+        }
       }
     }
   }
@@ -62,9 +74,9 @@ const inside = new Map<Case, number[]>(cases.map((c) => [c, []]));
 
 for (let round = 0; round <= runs; round++) {
   for (const c of cases) {
-    const [exe, ...pre] = command(c.runtime);
+    const [exe, ...pre] = command(c.runtime, c.root);
     const t0 = performance.now();
-    const r = spawnSync(exe!, [...pre, ...c.args], { cwd: ROOT, encoding: "utf8", env: { ...process.env, BENCH_INPROCESS: "1" } });
+    const r = spawnSync(exe!, [...pre, ...c.args], { cwd: c.root, encoding: "utf8", env: { ...process.env, BENCH_INPROCESS: "1" } });
     const dt = performance.now() - t0;
     if (r.status !== 0) {
       console.error(`startup.ts: ${exe} ${c.args.join(" ")} exited with ${r.status}: ${(r.stderr ?? "").slice(-2000)}`);
@@ -86,7 +98,7 @@ const r2 = (x: number): number => Math.round(x * 100) / 100;
 
 const rows: string[] = [];
 const emptyOf = new Map<string, number>();
-for (const c of cases) if (c.measure === "startup.empty") emptyOf.set(c.runtime, median(wall.get(c)!));
+for (const c of cases) if (c.measure === "startup.empty") emptyOf.set(`${c.root} ${c.runtime}`, median(wall.get(c)!));
 for (const c of cases) {
   const w = wall.get(c)!;
   const base = { contender: c.contender, unit: "ms", reps: w.length, iters: 1 };
@@ -95,7 +107,7 @@ for (const c of cases) {
   if (c.measure === "startup.import" && inn.length > 0) {
     console.log(JSON.stringify({ ...base, measure: "startup.importInProcess", value: r2(median(inn)), min: r2(Math.min(...inn)), max: r2(Math.max(...inn)) }));
   }
-  const empty = emptyOf.get(c.runtime);
+  const empty = emptyOf.get(`${c.root} ${c.runtime}`);
   const delta = empty !== undefined && c.measure !== "startup.empty" ? `${(median(w) - empty).toFixed(1)}` : "";
   const inImport = c.measure === "startup.import" && inn.length > 0 ? median(inn).toFixed(1) : "";
   rows.push(`| ${c.contender} | ${c.measure} | ${median(w).toFixed(1)} | ${Math.min(...w).toFixed(1)} | ${delta} | ${inImport} |`);
