@@ -8,7 +8,7 @@
  *    alternate them in one process (so that drift falls on all alike):
  *    - `arraybuffer`: a view, starting on a 2 MiB boundary, into a JavaScript ArrayBuffer (what the benchmark and
  *      users pass: the runtime's backing store);
- *    - `arraybuffer+thp`: the same after `madvise(MADV_HUGEPAGE)` on its 2 MiB-aligned range (pages touched again);
+ *    - `arraybuffer+thp`: the same, `madvise(MADV_HUGEPAGE)` on its 2 MiB-aligned range before its first touch;
  *    - `native`: `posix_memalign(2 MiB)` from libc, touched the same way (C's memory).
  *    Each row carries the share of the range backed by transparent huge pages (/proc/self/smaps AnonHugePages). If
  *    `native` and `arraybuffer+thp` match C while `arraybuffer` does not, the difference is the runtime's backing
@@ -71,12 +71,17 @@ const dBig = driver.cuMemAlloc(BIG);
 const raw = driver.raw;
 
 const ab = alignedPageable((b) => ffi.bigAddressOf(ffi.pointerOf(b)));
-const abThp = alignedPageable((b) => ffi.bigAddressOf(ffi.pointerOf(b)));
+// The same kind of view, advised before its pages are first touched (a huge page is only made on a fault, or later
+// by khugepaged).
+const whole = new Uint8Array(new ArrayBuffer(BIG + PAGEABLE_ALIGN));
+const base = ffi.bigAddressOf(ffi.pointerOf(whole));
+const abThp = whole.subarray(Number((BigInt(PAGEABLE_ALIGN) - (base % BigInt(PAGEABLE_ALIGN))) % BigInt(PAGEABLE_ALIGN))).subarray(0, BIG);
 const thpRc = madvise(ffi.pointerOf(abThp), BigInt(BIG), MADV_HUGEPAGE);
 if (thpRc !== 0) console.error(`slow-paths: madvise(MADV_HUGEPAGE) returned ${thpRc}; the +thp row is the plain one`);
-abThp.fill(2);
+abThp.fill(1);
 const slot = new Scratch(8);
 if (posixMemalign(slot.pointer, BigInt(PAGEABLE_ALIGN), BigInt(BIG)) !== 0) throw new RangeError("posix_memalign failed");
+// C's memory is not advised: like bench/c/bench.c, posix_memalign + memset.
 const nativeP = slot.readPointer(0) as NativePointer;
 new Uint8Array(ffi.view(nativeP, BIG)).fill(1);
 
