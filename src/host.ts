@@ -8,10 +8,7 @@
  *
  * @module
  */
-import type * as NodeBuffer from "node:buffer";
-import type * as NodeCrypto from "node:crypto";
 import type * as NodeFs from "node:fs";
-import type * as NodeNet from "node:net";
 import type * as NodeOs from "node:os";
 import type * as NodePath from "node:path";
 import { UnsupportedRuntimeError } from "./ffi/no-ffi.ts";
@@ -41,15 +38,8 @@ interface DenoLike {
 
 const deno = (globalThis as unknown as { Deno?: DenoLike }).Deno;
 
-/** The Node.js built-in modules cuda-ts uses, by specifier. */
-export interface NodeBuiltins {
-  "node:buffer": typeof NodeBuffer;
-  "node:crypto": typeof NodeCrypto;
-  "node:fs": typeof NodeFs;
-  "node:net": typeof NodeNet;
-  "node:os": typeof NodeOs;
-  "node:path": typeof NodePath;
-}
+/** The Node.js built-in modules cuda-ts uses. */
+export type NodeBuiltinName = "node:buffer" | "node:crypto" | "node:fs" | "node:net" | "node:os" | "node:path";
 
 const builtins = new Map<string, unknown>();
 
@@ -59,7 +49,7 @@ const builtins = new Map<string, unknown>();
  * (its first `node:` module or its first touch of `process`), paid only by the features that need one (the program
  * cache on disk, IPC sockets, the rendezvous store, files written).
  */
-export function nodeBuiltin<K extends keyof NodeBuiltins>(name: K): NodeBuiltins[K] {
+export function nodeBuiltin(name: NodeBuiltinName): unknown {
   let m = builtins.get(name);
   if (m === undefined) {
     const proc = (globalThis as { process?: { getBuiltinModule?(id: string): unknown } }).process;
@@ -68,10 +58,13 @@ export function nodeBuiltin<K extends keyof NodeBuiltins>(name: K): NodeBuiltins
 
     builtins.set(name, m);
   }
-  return m as NodeBuiltins[K];
+  return m;
 }
+// Each caller types the module it asks for (a module-private `typeof import(...)`), so that no declaration the
+// package exports names Node.js's types.
 
-const fs = (): typeof NodeFs => nodeBuiltin("node:fs");
+const fs = (): typeof NodeFs => nodeBuiltin("node:fs") as typeof NodeFs;
+const nodePath = (): typeof NodePath => nodeBuiltin("node:path") as typeof NodePath;
 
 /** The JavaScript runtime this process runs on. */
 export const runtimeName: "bun" | "deno" | "other" =
@@ -240,8 +233,8 @@ export function fileInfo(path: string): { readonly isFile: boolean; readonly siz
  * made). Throws the file system's error (and leaves `tmp` for the caller to remove) when any step fails.
  */
 export function writeFileAtomic(file: string, tmp: string, bytes: Uint8Array, mode = 0o600): void {
-  const fs = nodeBuiltin("node:fs");
-  fs.mkdirSync(nodeBuiltin("node:path").dirname(tmp), { recursive: true, mode: 0o700 });
+  const fs = nodeBuiltin("node:fs") as typeof NodeFs;
+  fs.mkdirSync(nodePath().dirname(tmp), { recursive: true, mode: 0o700 });
   const fd = fs.openSync(tmp, "wx", mode);
   try {
     let at = 0;
@@ -309,8 +302,8 @@ export function makePrivateDirectory(path: string): void {
 }
 
 /** Creates a fresh directory of mode 0700 named `prefix` plus random characters under `parent` (default the system's temporary directory). */
-export function makeTemporaryPrivateDirectory(prefix: string, parent: string = nodeBuiltin("node:os").tmpdir()): string {
-  const dir = fs().mkdtempSync(nodeBuiltin("node:path").join(parent, prefix));
+export function makeTemporaryPrivateDirectory(prefix: string, parent: string = (nodeBuiltin("node:os") as typeof NodeOs).tmpdir()): string {
+  const dir = fs().mkdtempSync(nodePath().join(parent, prefix));
   fs().chmodSync(dir, 0o700);
   return dir;
 }
