@@ -14,7 +14,9 @@
  * lines on stdout, in bench/README.md's format (contender `bun` / `deno` for the empty start, `<runtime>-core`,
  * `<runtime>-raw`, `<runtime>-bindings` for the imports; measures `startup.empty`, `startup.import`,
  * `startup.importInProcess`, and with `--cubin` also `startup.setCurrent`, `startup.firstKernel`), and a table on
- * stderr with each case's median, minimum, and median minus the runtime's empty start.
+ * stderr with each case's median, minimum, and median minus the runtime's empty start. `--cpu` adds the main
+ * thread's CPU time during the import (`startup.importCpu`, /proc/thread-self/schedstat), which load on the machine
+ * does not inflate as it does wall time.
  *
  * @module
  */
@@ -42,6 +44,7 @@ const runs = Number(option("--runs") ?? "10");
 const runtimes = (option("--runtimes") ?? "bun,deno").split(",");
 const modes = (option("--modes") ?? "empty,core,raw,bindings").split(",");
 const cubin = option("--cubin");
+const cpu = process.argv.includes("--cpu");
 const trees = (option("--trees") ?? `=${ROOT}`).split(",").map((t) => {
   const at = t.indexOf("=");
   return { label: at > 0 ? `${t.slice(0, at)}:` : "", root: path.resolve(t.slice(at + 1)) };
@@ -71,12 +74,13 @@ for (const { label, root } of trees) {
 
 const wall = new Map<Case, number[]>(cases.map((c) => [c, []]));
 const inside = new Map<Case, number[]>(cases.map((c) => [c, []]));
+const onCpu = new Map<Case, number[]>(cases.map((c) => [c, []]));
 
 for (let round = 0; round <= runs; round++) {
   for (const c of cases) {
     const [exe, ...pre] = command(c.runtime, c.root);
     const t0 = performance.now();
-    const r = spawnSync(exe!, [...pre, ...c.args], { cwd: c.root, encoding: "utf8", env: { ...process.env, BENCH_INPROCESS: "1" } });
+    const r = spawnSync(exe!, [...pre, ...c.args], { cwd: c.root, encoding: "utf8", env: { ...process.env, BENCH_INPROCESS: "1", ...(cpu ? { BENCH_CPU: "1" } : {}) } });
     const dt = performance.now() - t0;
     if (r.status !== 0) {
       console.error(`startup.ts: ${exe} ${c.args.join(" ")} exited with ${r.status}: ${(r.stderr ?? "").slice(-2000)}`);
@@ -86,6 +90,8 @@ for (let round = 0; round <= runs; round++) {
     wall.get(c)!.push(dt);
     const m = /inprocess import=([\d.]+)/.exec(r.stdout ?? "");
     if (m) inside.get(c)!.push(Number(m[1]));
+    const k = / cpu=([\d.]+)/.exec(r.stdout ?? "");
+    if (k) onCpu.get(c)!.push(Number(k[1]));
   }
 }
 
@@ -107,12 +113,17 @@ for (const c of cases) {
   if (c.measure === "startup.import" && inn.length > 0) {
     console.log(JSON.stringify({ ...base, measure: "startup.importInProcess", value: r2(median(inn)), min: r2(Math.min(...inn)), max: r2(Math.max(...inn)) }));
   }
+  const k = onCpu.get(c)!;
+  if (c.measure === "startup.import" && k.length > 0) {
+    console.log(JSON.stringify({ ...base, measure: "startup.importCpu", value: r2(median(k)), min: r2(Math.min(...k)), max: r2(Math.max(...k)) }));
+  }
   const empty = emptyOf.get(`${c.root} ${c.runtime}`);
   const delta = empty !== undefined && c.measure !== "startup.empty" ? `${(median(w) - empty).toFixed(1)}` : "";
   const inImport = c.measure === "startup.import" && inn.length > 0 ? median(inn).toFixed(1) : "";
-  rows.push(`| ${c.contender} | ${c.measure} | ${median(w).toFixed(1)} | ${Math.min(...w).toFixed(1)} | ${delta} | ${inImport} |`);
+  const cpuText = c.measure === "startup.import" && k.length > 0 ? median(k).toFixed(1) : "";
+  rows.push(`| ${c.contender} | ${c.measure} | ${median(w).toFixed(1)} | ${Math.min(...w).toFixed(1)} | ${delta} | ${inImport} | ${cpuText} |`);
 }
 console.error(`\n${runs} runs each, interleaved; ms\n`);
-console.error("| contender | measure | median | min | median − empty start | import in-process (median) |");
-console.error("|---|---|---:|---:|---:|---:|");
+console.error("| contender | measure | median | min | median − empty start | import in-process (median) | import, main thread's CPU time (median) |");
+console.error("|---|---|---:|---:|---:|---:|---:|");
 for (const row of rows) console.error(row);

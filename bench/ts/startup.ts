@@ -13,7 +13,8 @@
  *
  * This file imports nothing statically (not even node: modules, whose first use costs Deno tens of milliseconds),
  * so each mode loads only what it measures. With `BENCH_INPROCESS=1` it also prints
- * `inprocess import=MS after=MS` (the import's own time, and the time after it to the mode's end).
+ * `inprocess import=MS after=MS` (the import's own time, and the time after it to the mode's end), and with
+ * `BENCH_CPU=1` also ` cpu=MS`: the main thread's CPU time during the import (reading it costs Bun a node:fs).
  *
  * @module
  */
@@ -37,6 +38,24 @@ function option(args: readonly string[], name: string): string | undefined {
   return i >= 0 ? args[i + 1] : undefined;
 }
 
+/**
+ * The calling thread's time on a CPU so far, in ms (/proc/thread-self/schedstat: nanosecond resolution, and unlike
+ * wall time it does not grow when other processes load the machine). Undefined where it cannot be read.
+ */
+function threadCpuMs(): number | undefined {
+  const g = globalThis as unknown as {
+    Deno?: { readTextFileSync(p: string): string };
+    process?: { getBuiltinModule?(id: string): { readFileSync(p: string, e: string): string } | undefined };
+  };
+  try {
+    const text = g.Deno !== undefined ? g.Deno.readTextFileSync("/proc/thread-self/schedstat") : g.process?.getBuiltinModule?.("node:fs")?.readFileSync("/proc/thread-self/schedstat", "utf8");
+    const ns = Number(text?.split(" ")[0]);
+    return Number.isFinite(ns) ? ns / 1e6 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The modes and layers this file knows. */
 export const MODES = ["empty", "import", "setCurrent", "firstKernel"] as const;
 export const LAYERS = ["core", "raw", "bindings"] as const;
@@ -49,20 +68,28 @@ export async function startup(mode: string, layer: string, cubin: string | undef
   if (mode === "firstKernel" && cubin === undefined) throw new Error("firstKernel needs --cubin CUBIN");
   if (mode === "empty") return;
   const inprocess = env("BENCH_INPROCESS") === "1";
+  const cpu = env("BENCH_CPU") === "1";
+  const c0 = cpu ? threadCpuMs() : undefined;
   const t0 = performance.now();
+  let c1: number | undefined;
   const report = (): void => {
-    if (inprocess) console.log(`inprocess import=${(t1 - t0).toFixed(3)} after=${(performance.now() - t1).toFixed(3)}`);
+    const cpuText = c0 !== undefined && c1 !== undefined ? ` cpu=${(c1 - c0).toFixed(3)}` : "";
+    if (inprocess) console.log(`inprocess import=${(t1 - t0).toFixed(3)} after=${(performance.now() - t1).toFixed(3)}${cpuText}`);
   };
   let t1 = t0;
+  const imported = (): void => {
+    t1 = performance.now();
+    if (cpu) c1 = threadCpuMs();
+  };
   if (layer === "bindings") {
     await import("../../src/bindings/index.ts");
-    t1 = performance.now();
+    imported();
     if (mode !== "import") throw new Error("the bindings layer has only the import mode");
     return report();
   }
   if (layer === "core") {
     const lib = await import("../../src/index.ts");
-    t1 = performance.now();
+    imported();
     if (mode === "import") return report();
     const dev = new lib.Device(0);
     dev.setCurrent();
@@ -74,7 +101,7 @@ export async function startup(mode: string, layer: string, cubin: string | undef
     return report();
   }
   const { driver } = await import("../../src/bindings/driver.ts");
-  t1 = performance.now();
+  imported();
   if (mode === "import") return report();
   const { Scratch, ffi } = await import("../../src/ffi/index.ts");
   const raw = driver.raw;
