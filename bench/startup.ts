@@ -16,7 +16,8 @@
  * `startup.importInProcess`, and with `--cubin` also `startup.setCurrent`, `startup.firstKernel`), and a table on
  * stderr with each case's median, minimum, and median minus the runtime's empty start. `--cpu` adds the main
  * thread's CPU time during the import (`startup.importCpu`, /proc/thread-self/schedstat), which load on the machine
- * does not inflate as it does wall time.
+ * does not inflate as it does wall time. `--dist` imports the package's compiled JavaScript (dist/, `npm run build`)
+ * instead of the TypeScript sources.
  *
  * @module
  */
@@ -45,6 +46,7 @@ const runtimes = (option("--runtimes") ?? "bun,deno").split(",");
 const modes = (option("--modes") ?? "empty,core,raw,bindings").split(",");
 const cubin = option("--cubin");
 const cpu = process.argv.includes("--cpu");
+const dist = process.argv.includes("--dist");
 const trees = (option("--trees") ?? `=${ROOT}`).split(",").map((t) => {
   const at = t.indexOf("=");
   return { label: at > 0 ? `${t.slice(0, at)}:` : "", root: path.resolve(t.slice(at + 1)) };
@@ -80,7 +82,7 @@ for (let round = 0; round <= runs; round++) {
   for (const c of cases) {
     const [exe, ...pre] = command(c.runtime, c.root);
     const t0 = performance.now();
-    const r = spawnSync(exe!, [...pre, ...c.args], { cwd: c.root, encoding: "utf8", env: { ...process.env, BENCH_INPROCESS: "1", ...(cpu ? { BENCH_CPU: "1" } : {}) } });
+    const r = spawnSync(exe!, [...pre, ...c.args], { cwd: c.root, encoding: "utf8", env: { ...process.env, BENCH_INPROCESS: "1", ...(cpu ? { BENCH_CPU: "1" } : {}), ...(dist ? { BENCH_DIST: "1" } : {}) } });
     const dt = performance.now() - t0;
     if (r.status !== 0) {
       console.error(`startup.ts: ${exe} ${c.args.join(" ")} exited with ${r.status}: ${(r.stderr ?? "").slice(-2000)}`);

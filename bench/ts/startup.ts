@@ -14,7 +14,8 @@
  * This file imports nothing statically (not even node: modules, whose first use costs Deno tens of milliseconds),
  * so each mode loads only what it measures. With `BENCH_INPROCESS=1` it also prints
  * `inprocess import=MS after=MS` (the import's own time, and the time after it to the mode's end), and with
- * `BENCH_CPU=1` also ` cpu=MS`: the main thread's CPU time during the import (reading it costs Bun a node:fs).
+ * `BENCH_DIST=1` it imports the package's compiled JavaScript (dist/, after `npm run build`) instead of the sources;
+ * with `BENCH_CPU=1` it also prints ` cpu=MS`: the main thread's CPU time during the import (reading it costs Bun a node:fs).
  *
  * @module
  */
@@ -81,14 +82,17 @@ export async function startup(mode: string, layer: string, cubin: string | undef
     t1 = performance.now();
     if (cpu) c1 = threadCpuMs();
   };
+  // BENCH_DIST=1: the package's compiled JavaScript (dist/, `npm run build`) instead of the TypeScript sources.
+  const dist = env("BENCH_DIST") === "1";
+  const from = (src: string): string => (dist ? new URL(`../../dist/${src.replace(/\.ts$/, ".js")}`, import.meta.url).href : new URL(`../../${src}`, import.meta.url).href);
   if (layer === "bindings") {
-    await import("../../src/bindings/index.ts");
+    await import(dist ? from("src/bindings/index.ts") : "../../src/bindings/index.ts");
     imported();
     if (mode !== "import") throw new Error("the bindings layer has only the import mode");
     return report();
   }
   if (layer === "core") {
-    const lib = await import("../../src/index.ts");
+    const lib = (dist ? await import(from("src/index.ts")) : await import("../../src/index.ts")) as typeof import("../../src/index.ts");
     imported();
     if (mode === "import") return report();
     const dev = new lib.Device(0);
@@ -100,10 +104,10 @@ export async function startup(mode: string, layer: string, cubin: string | undef
     stream.sync();
     return report();
   }
-  const { driver } = await import("../../src/bindings/driver.ts");
+  const { driver } = (dist ? await import(from("src/bindings/driver.ts")) : await import("../../src/bindings/driver.ts")) as typeof import("../../src/bindings/driver.ts");
   imported();
   if (mode === "import") return report();
-  const { Scratch, ffi } = await import("../../src/ffi/index.ts");
+  const { Scratch, ffi } = (dist ? await import(from("src/ffi/index.ts")) : await import("../../src/ffi/index.ts")) as typeof import("../../src/ffi/index.ts");
   const raw = driver.raw;
   const s = new Scratch(16);
   const check = (what: string, r: number): void => {
