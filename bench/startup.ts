@@ -121,11 +121,11 @@ for (const c of cases) {
   }
   const empty = emptyOf.get(`${c.root} ${c.runtime}`);
   const delta = empty !== undefined && c.measure !== "startup.empty" ? `${(median(w) - empty).toFixed(1)}` : "";
-  const inImport = c.measure === "startup.import" && inn.length > 0 ? median(inn).toFixed(1) : "";
-  const cpuText = c.measure === "startup.import" && k.length > 0 ? median(k).toFixed(1) : "";
+  const inImport = c.measure === "startup.import" && inn.length > 0 ? `${median(inn).toFixed(1)} (${Math.min(...inn).toFixed(1)})` : "";
+  const cpuText = c.measure === "startup.import" && k.length > 0 ? `${median(k).toFixed(1)} (${Math.min(...k).toFixed(1)})` : "";
   rows.push(`| ${c.contender} | ${c.measure} | ${median(w).toFixed(1)} | ${Math.min(...w).toFixed(1)} | ${delta} | ${inImport} | ${cpuText} |`);
 }
 console.error(`\n${runs} runs each, interleaved; ms\n`);
-console.error("| contender | measure | median | min | median − empty start | import in-process (median) | import, main thread's CPU time (median) |");
+console.error("| contender | measure | median | min | median − empty start | import in-process: median (min) | import, main thread's CPU time: median (min) |");
 console.error("|---|---|---:|---:|---:|---:|---:|");
 for (const row of rows) console.error(row);
