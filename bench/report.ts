@@ -81,7 +81,9 @@ const MEASURE_ORDER = [
   "copy.d2h.256MiB.pageable",
   "nvrtc.compile",
   "nvrtc.cacheHit",
+  "startup.empty",
   "startup.import",
+  "startup.importInProcess",
   "startup.setCurrent",
   "startup.firstKernel",
   "generate.full",
@@ -360,6 +362,31 @@ function checkTargets(runs: Run[], generateSeconds: number | undefined): Target[
         });
       }
     }
+    // Issue 15's start-up targets, against the runtime's own empty start (startup.empty, contender `bun`/`deno`):
+    // importing the package root ≤ 15 ms above it and the raw driver binding ≤ 5 ms; setCurrent and the first
+    // kernel within 20 ms of C's plus the empty start.
+    const empty = run.results.get("startup.empty")?.get(rt);
+    for (const [measure, layer, limit, withC] of [
+      ["startup.import", "core", 15, false],
+      ["startup.import", "raw", 5, false],
+      ["startup.setCurrent", "core", 20, true],
+      ["startup.firstKernel", "core", 20, true],
+    ] as const) {
+      const contender = `${rt}-${layer}`;
+      const v = run.results.get(measure)?.get(contender);
+      const c = withC ? run.results.get(measure)?.get("c") : undefined;
+      const base = empty === undefined || (withC && c === undefined) ? undefined : empty.value + (c?.value ?? 0);
+      const d = v !== undefined && base !== undefined ? v.value - base : undefined;
+      out.push({
+        target: `${measure} above the runtime's empty start${withC ? " plus C's" : ""}`,
+        run: run.label,
+        contender,
+        measured: d === undefined ? "–" : `${d >= 0 ? "+" : ""}${fmt(d)} ms (${fmt(v?.value)} vs ${fmt(empty?.value)}${withC ? ` + ${fmt(c?.value)}` : ""} ms)`,
+        limit: `≤ +${limit} ms`,
+        pass: d === undefined ? undefined : d <= limit,
+        verdict: d === undefined ? "not measured" : d <= limit ? "met" : "missed",
+      });
+    }
   }
   out.push({
     target: "full regeneration (generate.full)",
@@ -567,7 +594,9 @@ function main(argv: string[]): number {
     "Bun's limit first, then Deno's: trivial call raw ≤1.3×/≤4× of C, checked ≤2×/≤5×; core `launch()` ≤1.05×/≤1.15× of C's " +
       "`cuLaunchKernel` with 4 arguments and ≤1.2×/≤1.4× with 256; 256 MiB copies ≥0.98× of C's bandwidth; " +
       "`startup.import` and `startup.setCurrent` within 20 ms of C's (C's import: a process with libcuda mapped; " +
-      "C's setCurrent: cuInit + primary context current); a full regeneration under 3 s.",
+      "C's setCurrent: cuInit + primary context current); over the runtime's empty start (`startup.empty`), importing " +
+      "the package root ≤15 ms, the raw driver binding ≤5 ms, and setCurrent and the first kernel ≤20 ms above C's; " +
+      "a full regeneration under 3 s.",
     "",
   );
   out.push(

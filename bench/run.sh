@@ -90,8 +90,8 @@ log "cuda-ts benchmarks, runtime $RT, results in $RES"
 
 # ---------------------------------------------------------------------------- what runs it
 case "$RT" in
-  bun) TS=(bun bench/ts/bench.ts) ;;
-  deno) TS=(deno run -A bench/ts/bench.ts) ;;
+  bun) TS=(bun bench/ts/bench.ts) STARTUP=(bun bench/ts/startup.ts) ;;
+  deno) TS=(deno run -A bench/ts/bench.ts) STARTUP=(deno run -A bench/ts/startup.ts) ;;
 esac
 if command -v "$RT" >/dev/null 2>&1; then
   RT_VERSION=$("$RT" --version 2>/dev/null | head -n1)
@@ -167,10 +167,12 @@ for layer in bindings core; do
   startup "python-$layer" startup.setCurrent "$PY" bench/python/bench.py --startup setCurrent --layer "$layer"
   startup "python-$layer" startup.firstKernel "$PY" bench/python/bench.py --startup firstKernel --layer "$layer" --cubin "$CUBIN"
 done
+# The runtime's own start (bench/ts/startup.ts importing nothing), then cuda-ts's paths through the same small file.
+startup "$RT" startup.empty "${STARTUP[@]}" empty
 for layer in raw core; do
-  startup "$RT-$layer" startup.import "${TS[@]}" --startup import --layer "$layer"
-  startup "$RT-$layer" startup.setCurrent "${TS[@]}" --startup setCurrent --layer "$layer"
-  startup "$RT-$layer" startup.firstKernel "${TS[@]}" --startup firstKernel --layer "$layer" --cubin "$CUBIN"
+  startup "$RT-$layer" startup.import "${STARTUP[@]}" import --layer "$layer"
+  startup "$RT-$layer" startup.setCurrent "${STARTUP[@]}" setCurrent --layer "$layer"
+  startup "$RT-$layer" startup.firstKernel "${STARTUP[@]}" firstKernel --layer "$layer" --cubin "$CUBIN"
 done
 
 run_json "$RT in-process startup" 90 "${TS[@]}" --inprocess-startup

@@ -8,10 +8,20 @@
  *
  * @module
  */
-import * as fs from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import type * as NodeFs from "node:fs";
+import type * as NodeOs from "node:os";
+import type * as NodePath from "node:path";
+import { UnsupportedRuntimeError } from "./ffi/no-ffi.ts";
 
+interface DenoStat {
+  readonly isFile: boolean;
+  readonly isDirectory: boolean;
+  readonly isSymlink: boolean;
+  readonly size: number;
+  readonly mtime: Date | null;
+  readonly mode: number | null;
+  readonly uid: number | null;
+}
 interface DenoPermissionsLike {
   querySync(desc: { name: string; variable?: string; path?: string }): { state: "granted" | "denied" | "prompt" };
 }
@@ -19,9 +29,42 @@ interface DenoLike {
   permissions: DenoPermissionsLike;
   env: { get(name: string): string | undefined };
   build: { os: string };
+  statSync(path: string): DenoStat;
+  lstatSync(path: string): DenoStat;
+  readDirSync(path: string): Iterable<{ readonly name: string }>;
+  realPathSync(path: string): string;
+  readFileSync(path: string): Uint8Array;
 }
 
-const deno = (globalThis as { Deno?: DenoLike }).Deno;
+const deno = (globalThis as unknown as { Deno?: DenoLike }).Deno;
+
+/** The Node.js built-in modules cuda-ts uses. */
+export type NodeBuiltinName = "node:buffer" | "node:crypto" | "node:fs" | "node:net" | "node:os" | "node:path";
+
+const builtins = new Map<string, unknown>();
+
+/**
+ * A Node.js built-in module, loaded on its first use (`process.getBuiltinModule`, synchronous on Bun and Deno).
+ * Importing cuda-ts loads none of them: Deno's Node.js compatibility layer costs tens of milliseconds to start
+ * (its first `node:` module or its first touch of `process`), paid only by the features that need one (the program
+ * cache on disk, IPC sockets, the rendezvous store, files written).
+ */
+export function nodeBuiltin(name: NodeBuiltinName): unknown {
+  let m = builtins.get(name);
+  if (m === undefined) {
+    const proc = (globalThis as { process?: { getBuiltinModule?(id: string): unknown } }).process;
+    m = proc?.getBuiltinModule?.(name);
+    if (m === undefined) throw new UnsupportedRuntimeError(); // Bun and Deno have it
+
+    builtins.set(name, m);
+  }
+  return m;
+}
+// Each caller types the module it asks for (a module-private `typeof import(...)`), so that no declaration the
+// package exports names Node.js's types.
+
+const fs = (): typeof NodeFs => nodeBuiltin("node:fs") as typeof NodeFs;
+const nodePath = (): typeof NodePath => nodeBuiltin("node:path") as typeof NodePath;
 
 /** The JavaScript runtime this process runs on. */
 export const runtimeName: "bun" | "deno" | "other" =
@@ -29,6 +72,16 @@ export const runtimeName: "bun" | "deno" | "other" =
 
 /** The operating system, as Node.js names it ("linux", "darwin", "win32"). */
 export const platform: string = deno !== undefined ? (deno.build.os === "windows" ? "win32" : deno.build.os) : process.platform;
+
+/** What `stat` (or `lstat`) says of a path; throws when it is missing. Deno's own calls on Deno (no Node.js layer). */
+function statOf(path: string, follow: boolean): { isFile: boolean; isDirectory: boolean; isSymbolicLink: boolean; size: number; mtimeMs: number; mode: number; uid: number } {
+  if (deno !== undefined) {
+    const s = follow ? deno.statSync(path) : deno.lstatSync(path);
+    return { isFile: s.isFile, isDirectory: s.isDirectory, isSymbolicLink: s.isSymlink, size: s.size, mtimeMs: s.mtime?.getTime() ?? 0, mode: s.mode ?? 0, uid: s.uid ?? -1 };
+  }
+  const s = follow ? fs().statSync(path) : fs().lstatSync(path);
+  return { isFile: s.isFile(), isDirectory: s.isDirectory(), isSymbolicLink: s.isSymbolicLink(), size: s.size, mtimeMs: s.mtimeMs, mode: s.mode, uid: s.uid };
+}
 
 function granted(desc: { name: string; variable?: string; path?: string }): boolean {
   if (deno === undefined) return true;
@@ -72,7 +125,7 @@ function readable(path: string): boolean {
 export function pathExists(path: string): boolean {
   if (!readable(path)) return false;
   try {
-    fs.statSync(path);
+    statOf(path, true);
     return true;
   } catch {
     return false;
@@ -83,7 +136,7 @@ export function pathExists(path: string): boolean {
 export function isDirectory(path: string): boolean {
   if (!readable(path)) return false;
   try {
-    return fs.statSync(path).isDirectory();
+    return statOf(path, true).isDirectory;
   } catch {
     return false;
   }
@@ -93,7 +146,7 @@ export function isDirectory(path: string): boolean {
 export function isFile(path: string): boolean {
   if (!readable(path)) return false;
   try {
-    return fs.statSync(path).isFile();
+    return statOf(path, true).isFile;
   } catch {
     return false;
   }
@@ -105,13 +158,20 @@ export function isFile(path: string): boolean {
  */
 export function isExecutable(path: string): boolean {
   if (!isFile(path)) return false;
+  if (deno !== undefined) {
+    try {
+      return (statOf(path, true).mode & 0o111) !== 0;
+    } catch {
+      return false;
+    }
+  }
   try {
-    fs.accessSync(path, fs.constants.X_OK);
+    fs().accessSync(path, fs().constants.X_OK);
     return true;
   } catch (e) {
     if ((e as { name?: unknown }).name !== "NotCapable") return false;
     try {
-      return (fs.statSync(path).mode & 0o111) !== 0;
+      return (statOf(path, true).mode & 0o111) !== 0;
     } catch {
       return false;
     }
@@ -122,7 +182,7 @@ export function isExecutable(path: string): boolean {
 export function listDirectory(path: string): string[] {
   if (!readable(path)) return [];
   try {
-    return fs.readdirSync(path).sort();
+    return readDirectory(path).sort();
   } catch {
     return [];
   }
@@ -132,7 +192,7 @@ export function listDirectory(path: string): string[] {
 export function realPath(path: string): string | undefined {
   if (!readable(path)) return undefined;
   try {
-    return fs.realpathSync(path);
+    return deno !== undefined ? deno.realPathSync(path) : fs().realpathSync(path);
   } catch {
     return undefined;
   }
@@ -142,7 +202,7 @@ export function realPath(path: string): string | undefined {
 export function readFileBytes(path: string): Uint8Array | undefined {
   if (!readable(path)) return undefined;
   try {
-    return new Uint8Array(fs.readFileSync(path));
+    return deno !== undefined ? deno.readFileSync(path) : new Uint8Array(fs().readFileSync(path));
   } catch {
     return undefined;
   }
@@ -160,8 +220,8 @@ export function canWritePath(path: string): boolean {
 export function fileInfo(path: string): { readonly isFile: boolean; readonly size: number; readonly mtimeMs: number } | undefined {
   if (!readable(path)) return undefined;
   try {
-    const st = fs.statSync(path);
-    return { isFile: st.isFile(), size: st.size, mtimeMs: st.mtimeMs };
+    const st = statOf(path, true);
+    return { isFile: st.isFile, size: st.size, mtimeMs: st.mtimeMs };
   } catch {
     return undefined;
   }
@@ -173,7 +233,8 @@ export function fileInfo(path: string): { readonly isFile: boolean; readonly siz
  * made). Throws the file system's error (and leaves `tmp` for the caller to remove) when any step fails.
  */
 export function writeFileAtomic(file: string, tmp: string, bytes: Uint8Array, mode = 0o600): void {
-  fs.mkdirSync(dirname(tmp), { recursive: true, mode: 0o700 });
+  const fs = nodeBuiltin("node:fs") as typeof NodeFs;
+  fs.mkdirSync(nodePath().dirname(tmp), { recursive: true, mode: 0o700 });
   const fd = fs.openSync(tmp, "wx", mode);
   try {
     let at = 0;
@@ -188,7 +249,7 @@ export function writeFileAtomic(file: string, tmp: string, bytes: Uint8Array, mo
 /** Removes a file; false when it could not be removed (missing, not allowed). */
 export function removeFile(path: string): boolean {
   try {
-    fs.unlinkSync(path);
+    fs().unlinkSync(path);
     return true;
   } catch {
     return false;
@@ -199,7 +260,7 @@ export function removeFile(path: string): boolean {
 export function touchFile(path: string): void {
   try {
     const now = new Date();
-    fs.utimesSync(path, now, now);
+    fs().utimesSync(path, now, now);
   } catch {
     // Best effort.
   }
@@ -207,7 +268,7 @@ export function touchFile(path: string): void {
 
 /** The names in a directory, unsorted and unfiltered; throws when it cannot be listed. */
 export function readDirectory(path: string): string[] {
-  return fs.readdirSync(path);
+  return deno !== undefined ? Array.from(deno.readDirSync(path), (e) => e.name) : fs().readdirSync(path);
 }
 
 /** Who owns a path and its permission bits (`lstat`: a link is described, not followed), or undefined. */
@@ -228,8 +289,8 @@ export interface PathOwnership {
 export function pathOwnership(path: string, follow = false): PathOwnership | undefined {
   if (!readable(path)) return undefined;
   try {
-    const st = follow ? fs.statSync(path) : fs.lstatSync(path);
-    return { uid: st.uid, mode: st.mode & 0o7777, isDirectory: st.isDirectory(), isFile: st.isFile(), isSymbolicLink: st.isSymbolicLink() };
+    const st = statOf(path, follow);
+    return { uid: st.uid, mode: st.mode & 0o7777, isDirectory: st.isDirectory, isFile: st.isFile, isSymbolicLink: st.isSymbolicLink };
   } catch {
     return undefined;
   }
@@ -237,25 +298,25 @@ export function pathOwnership(path: string, follow = false): PathOwnership | und
 
 /** Creates `path` and its missing parents with mode 0700 (directories that exist are left as they are). Throws on failure. */
 export function makePrivateDirectory(path: string): void {
-  fs.mkdirSync(path, { recursive: true, mode: 0o700 });
+  fs().mkdirSync(path, { recursive: true, mode: 0o700 });
 }
 
 /** Creates a fresh directory of mode 0700 named `prefix` plus random characters under `parent` (default the system's temporary directory). */
-export function makeTemporaryPrivateDirectory(prefix: string, parent: string = tmpdir()): string {
-  const dir = fs.mkdtempSync(join(parent, prefix));
-  fs.chmodSync(dir, 0o700);
+export function makeTemporaryPrivateDirectory(prefix: string, parent: string = (nodeBuiltin("node:os") as typeof NodeOs).tmpdir()): string {
+  const dir = fs().mkdtempSync(nodePath().join(parent, prefix));
+  fs().chmodSync(dir, 0o700);
   return dir;
 }
 
 /** Sets a path's permission bits. Throws the file system's error. */
 export function setMode(path: string, mode: number): void {
-  fs.chmodSync(path, mode);
+  fs().chmodSync(path, mode);
 }
 
 /** Removes an empty directory; false when it could not be removed. */
 export function removeDirectory(path: string): boolean {
   try {
-    fs.rmdirSync(path);
+    fs().rmdirSync(path);
     return true;
   } catch {
     return false;

@@ -5,9 +5,10 @@
  *     bun bench/ts/bench.ts --cubin CUBIN [--only raw|checked|core]
  *     deno run -A bench/ts/bench.ts --cubin CUBIN [--only raw|checked|core]
  *
- * Startup modes (one path, then exit; bench/run.sh times whole processes):
+ * Startup modes (one path, then exit; `--inprocess-startup` runs them; bench/run.sh times whole processes of
+ * bench/ts/startup.ts instead, which also has the runtime's empty start and imports no node: module):
  *
- *     bench.ts --startup import      --layer core|raw    import src/index.ts (core) or src/bindings/index.ts (raw)
+ *     bench.ts --startup import      --layer core|raw    import src/index.ts (core) or src/bindings/driver.ts (raw)
  *     bench.ts --startup setCurrent  --layer core|raw    + new Device(0).setCurrent() (core) or cuInit + primary context (raw)
  *     bench.ts --startup firstKernel --layer core|raw --cubin CUBIN   + load k0, launch it, synchronise
  *

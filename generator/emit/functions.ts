@@ -74,6 +74,9 @@ const VIEW: Record<string, [string, number]> = {
   bool: ["u8", 8],
 };
 
+/** The output-slot views a checked function may read (CheckedRuntime's typed arrays). */
+const VIEW_NAMES: Record<string, true> = { i8: true, u8: true, i16: true, u16: true, i32: true, u32: true, i64: true, u64: true, f32: true, f64: true };
+
 function outputKind(t: IrType, slot: number, imp: ImportTracker): OutputKind | undefined {
   const r = resolveTypedefs(t);
   if (r.kind !== "pointer") return undefined;
@@ -185,16 +188,15 @@ export function emitChecked(
   imp: ImportTracker,
   statusRecord: IrRecord | undefined,
   statusValues: Map<string, string>,
-): string {
+): { api: string; impl: string } {
   let iface = "";
   let impl = "";
-  let specs = "";
-  let maxSlot = -1;
-  const views = new Set<string>();
+  let makers = "";
   const statusType = spec.status?.type;
   const recordsByName = new Map(lib.records.map((r) => [r.name, r]));
   const retry = spec.sizeQueryStatus.map((n) => statusValues.get(n)).filter((v): v is string => v !== undefined);
   for (const fn of lib.functions) {
+    let specs = "";
     const roles = fn.roles;
     const resolvedResult = resolveTypedefs(fn.result);
     const returnsStatus =
@@ -236,7 +238,6 @@ export function emitChecked(
       // Outputs the checked style cannot express: the caller passes every pointer.
       outs.length = 0;
     }
-    maxSlot = Math.max(maxSlot, slot - 1);
     const docs = new Map<string, string>();
     for (const p of fn.params) {
       const d = fn.doc?.params.find((q) => q.name === p.name)?.text;
@@ -366,7 +367,6 @@ export function emitChecked(
         switch (o.k.kind) {
           case "scalar": {
             const [view, mul] = VIEW[o.k.native]!;
-            views.add(view);
             const expr = `${view}[${o.k.slot * mul}]!`;
             if (o.k.native === "bool") reads.push({ ts: "boolean", code: `${expr} !== 0`, name: p.name });
             else {
@@ -396,7 +396,6 @@ export function emitChecked(
       const sr = sizeReturns.find((x) => x.name === p.name);
       if (sr) {
         const view = sr.bytes === 8 ? "u64" : "u32";
-        views.add(view);
         reads.push({ ts: sr.bytes === 8 ? "bigint" : "number", code: `${view}[${sr.bytes === 8 ? sr.slot : sr.slot * 2}]!`, name: p.name });
       }
     }
@@ -415,7 +414,7 @@ export function emitChecked(
       const countBytes = countSlot !== undefined ? ((resolveTypedefs((resolveTypedefs(countParam!.type) as { pointee: IrType }).pointee) as { size: number }).size) : 0;
       const cr = arrayCountRole && arrayCountRole.role === "count" ? arrayCountRole : undefined;
       const specName = `A_${fn.name}`;
-      specs += `  const ${specName}: ArraySpec = { elements: [${arrayOuts.map((p) => arrayEls.get(p.name)!.code).join(", ")}], count: ${countSlot !== undefined ? `{ slot: ${countSlot}, bytes: ${countBytes} }` : "null"}, query: ${cr?.query ?? false}, retry: [${retry.join(", ")}] };\n`;
+      specs = `  const ${specName}: ArraySpec = { elements: [${arrayOuts.map((p) => arrayEls.get(p.name)!.code).join(", ")}], count: ${countSlot !== undefined ? `{ slot: ${countSlot}, bytes: ${countBytes} }` : "null"}, query: ${cr?.query ?? false}, retry: [${retry.join(", ")}] };\n`;
       body = [...prelude, `const a = rt.arrays(${JSON.stringify(fn.name)}, ${specName}, ${capacityArg ?? "undefined"}, (p) => ${call}${subject});`];
     } else if (returnsStatus) {
       body = [...prelude];
@@ -475,23 +474,46 @@ export function emitChecked(
     docFn.params = docParams.map((n) => ({ name: n, text: optionalDocs.get(n) ?? docs.get(n) ?? "" }));
     iface += docBlock(functionDoc(docFn, fn.deprecated, docParams, returnsDoc), "  ");
     iface += `  ${fn.name}(${allSig.join(", ")}): ${resultTs};\n`;
-    impl += `    ${fn.name}(${allSig.join(", ")}): ${resultTs} {\n${body.map((l) => `      ${l}\n`).join("")}    },\n`;
+    // The function's maker: what it closes over (output slots, views, its array spec), then the function itself.
+    // Module-level makers cost nothing until called: the table is made lazily (createChecked below).
+    const text = body.join("\n");
+    const slots = [...new Set([...text.matchAll(/\bo(\d+)\b/g)].map((m) => Number(m[1])))].sort((a, b) => a - b);
+    const used = Object.keys(VIEW_NAMES).filter((v) => new RegExp(`\\b${v}\\[`).test(text));
+    impl += `function ${fn.name}$(raw: Raw, rt: CheckedRuntime): Checked[${JSON.stringify(fn.name)}] {\n`;
+    for (const k of slots) impl += `  const o${k} = rt.out[${k}]!;\n`;
+    for (const v of used) impl += `  const ${v} = rt.${v};\n`;
+    impl += specs;
+    impl += `  return function ${fn.name}(${allSig.join(", ")}): ${resultTs} {\n${body.map((l) => `    ${l}\n`).join("")}  };\n}\n\n`;
+    makers += `  ${fn.name}: ${fn.name}$,\n`;
   }
-  let out = docBlock([
+  const header = (file: string): string[] => [
     `The checked call style of ${lib.library}: a failure throws the library's typed error, out-parameters come back`,
     "as the return value (one value, or a tuple for several), arrays the library fills come back as typed arrays or",
-    "arrays of handles or records, strings are JavaScript strings. Inputs are checked before the native call.",
+    `arrays of handles or records, strings are JavaScript strings. Inputs are checked before the native call.${file}`,
+  ];
+  // checked.ts: the documented interface, types only (a runtime never loads it: importing the bindings stays cheap).
+  let api = docBlock(header(""));
+  api += `export interface Checked {\n${iface}}\n`;
+  const typeOnly = (line: string): string => line.replace(/^import \{ (.*) \} from/, (_, names: string) => `import type { ${names.replace(/\btype /g, "")} } from`);
+  const rtTypes = (text: string): string[] => ["CheckedRuntime", ...(/PointerLike/.test(text) ? ["PointerLike"] : []), ...(/ArraySpec/.test(text) ? ["ArraySpec"] : [])];
+  const pointerImport = (text: string): string =>
+    /\bPointer\b/.test(text.replace(/FunctionPointer|NativePointer|PointerLike/g, "")) ? `import type { Pointer } from "${sourceModule("ffi/types")}";\n` : "";
+  let apiHead = `import type { ${rtTypes(api).filter((t) => t !== "CheckedRuntime" && t !== "ArraySpec").join(", ") || "PointerLike"} } from "${sourceModule("tables-runtime/checked")}";\n`;
+  apiHead += pointerImport(api);
+  for (const l of imp.lines()) apiHead += typeOnly(l) + "\n";
+  // checked-impl.ts: one maker per function, and createChecked, which makes each function on its first call.
+  let out = `// The checked call style of ${lib.library} (documented in checked.ts): one maker per function, then the table.\n\n`;
+  out += impl;
+  out += `/** Every function's maker, by C name. */\nconst makers: { readonly [K in keyof Checked]: (raw: Raw, rt: CheckedRuntime) => Checked[K] } = {\n${makers}};\n\n`;
+  out += docBlock([
+    "Builds the checked call style over a raw table. Each function is made on its first call (then it replaces its",
+    "placeholder in the table), so that building the table, at import, costs next to nothing.",
   ]);
-  out += `export interface Checked {\n${iface}}\n\n`;
-  out += `/** Builds the checked call style over a raw table. */\nexport function createChecked(raw: Raw, rt: CheckedRuntime): Checked {\n`;
-  for (let k = 0; k <= maxSlot; k++) out += `  const o${k} = rt.out[${k}]!;\n`;
-  for (const v of [...views].sort()) out += `  const ${v} = rt.${v};\n`;
-  out += specs;
-  out += `  return {\n${impl}  };\n}\n`;
-  const rtTypes = ["CheckedRuntime", ...(/PointerLike/.test(out) ? ["PointerLike"] : []), ...(/ArraySpec/.test(specs) ? ["ArraySpec"] : [])];
-  let head = `import type { ${rtTypes.join(", ")} } from "${sourceModule("tables-runtime/checked")}";\n`;
-  if (/\bPointer\b/.test(out.replace(/FunctionPointer|NativePointer|PointerLike/g, ""))) head += `import type { Pointer } from "${sourceModule("ffi/types")}";\n`;
+  out += `export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {\n  return lazyTable(makers, raw, rt);\n}\n`;
+  let head = `import { ${rtTypes(out).map((t) => `type ${t}`).join(", ")}, lazyTable } from "${sourceModule("tables-runtime/checked")}";\n`;
+  head += pointerImport(out);
+  head += `import type { Checked } from "./checked.ts";\n`;
   head += `import type { Raw } from "./functions.ts";\n`;
   for (const l of imp.lines()) head += l + "\n";
-  return head + "\n" + out;
+  return { api: apiHead + "\n" + api, impl: head + "\n" + out };
 }

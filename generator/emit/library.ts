@@ -88,7 +88,9 @@ export function emitLibrary(lib: IrLibrary, spec: LibrarySpec, all: IrLibrary[])
       }
     }
   }
-  add("checked.ts", emitChecked(lib, spec, new ImportTracker(names, "checked"), statusRecord, statusValues));
+  const checked = emitChecked(lib, spec, new ImportTracker(names, "checked"), statusRecord, statusValues);
+  add("checked.ts", checked.api);
+  add("checked-impl.ts", checked.impl);
   add(
     "index.ts",
     [
@@ -97,7 +99,8 @@ export function emitLibrary(lib: IrLibrary, spec: LibrarySpec, all: IrLibrary[])
       `export * from "./types.ts";`,
       `export * from "./records.ts";`,
       `export { functions, library, type Raw } from "./functions.ts";`,
-      `export { type Checked, createChecked } from "./checked.ts";`,
+      `export type { Checked } from "./checked.ts";`,
+      `export { createChecked } from "./checked-impl.ts";`,
       "",
     ].join("\n"),
   );

@@ -34,7 +34,12 @@ function flatArray(t: IrType): { element: IrType; length: number | null } {
   return { element: r, length };
 }
 
-function fieldAccessors(rec: IrRecord, f: IrField, imp: ImportTracker): string {
+/** A field's accessor pair (get, and set where the field can be written), or a comment saying why there is none. */
+type Accessor =
+  | { readonly doc: string; readonly name: string; readonly type: string; readonly get: string; readonly setType?: string; readonly set?: string }
+  | { readonly comment: string };
+
+function fieldAccessor(f: IrField, imp: ImportTracker): Accessor {
   const name = f.name === "constructor" ? "constructor_" : f.name;
   const doc = docBlock(shortDoc(f.doc, undefined, [`C: \`${f.type.spelling} ${f.name}${f.bitWidth !== undefined ? ` : ${f.bitWidth}` : ""}\`, offset ${f.offset}${f.bitOffset !== undefined ? ` (bit ${f.bitOffset})` : ""}, ${f.size} bytes.`]), "  ");
   const r = resolveTypedefs(f.type);
@@ -42,48 +47,46 @@ function fieldAccessors(rec: IrRecord, f: IrField, imp: ImportTracker): string {
   if (f.bitWidth !== undefined) {
     const signed = (r.kind === "int" || r.kind === "enum") && r.signed;
     if (f.bitWidth > 32) {
-      return `${doc}  get ${name}(): bigint {\n    return this.$bitsBig(${f.bitOffset}, ${f.bitWidth}, ${signed});\n  }\n  set ${name}(v: bigint | number) {\n    this.$setBitsBig(${f.bitOffset}, ${f.bitWidth}, v);\n  }\n`;
+      return { doc, name, type: "bigint", get: `this.$bitsBig(${f.bitOffset}, ${f.bitWidth}, ${signed})`, setType: "bigint | number", set: `this.$setBitsBig(${f.bitOffset}, ${f.bitWidth}, v)` };
     }
     const t = r.kind === "bool" ? "boolean" : ts === "bigint" ? "number" : ts;
     const get = r.kind === "bool" ? `this.$bits(${f.bitOffset}, ${f.bitWidth}, false) !== 0` : `this.$bits(${f.bitOffset}, ${f.bitWidth}, ${signed})${t !== "number" ? ` as ${t}` : ""}`;
     const setv = r.kind === "bool" ? "v ? 1 : 0" : "v";
-    return `${doc}  get ${name}(): ${t} {\n    return ${get};\n  }\n  set ${name}(v: ${t}) {\n    this.$setBits(${f.bitOffset}, ${f.bitWidth}, ${setv});\n  }\n`;
+    return { doc, name, type: t, get, setType: t, set: `this.$setBits(${f.bitOffset}, ${f.bitWidth}, ${setv})` };
   }
   const code = scalarCode(r);
   if (code !== undefined) {
     const acc = accessorName(code);
     const cast = r.kind === "enum" && ts !== "number" && ts !== "bigint" ? ` as ${ts}` : "";
     const setType = code === "i64" || code === "u64" ? `${ts} | number` : ts;
-    return `${doc}  get ${name}(): ${ts} {\n    return this.$${code}(${f.offset})${cast};\n  }\n  set ${name}(v: ${setType}) {\n    this.$set${acc}(${f.offset}, v);\n  }\n`;
+    return { doc, name, type: ts, get: `this.$${code}(${f.offset})${cast}`, setType, set: `this.$set${acc}(${f.offset}, v)` };
   }
   if (r.kind === "pointer") {
     const cast = ts !== "Pointer" ? ` as ${ts}` : "";
-    return `${doc}  get ${name}(): ${ts} {\n    return this.$ptr(${f.offset})${cast};\n  }\n  set ${name}(v: ${ts}) {\n    this.$setPtr(${f.offset}, v);\n  }\n`;
+    return { doc, name, type: ts, get: `this.$ptr(${f.offset})${cast}`, setType: ts, set: `this.$setPtr(${f.offset}, v)` };
   }
   if (r.kind === "array") {
     const { element, length } = flatArray(r);
-    if (length === null) return `  // ${f.name}: a flexible array member (${f.type.spelling}); reach it through $pointer() and the FFI layer.\n`;
+    if (length === null) return { comment: `  // ${f.name}: a flexible array member (${f.type.spelling}); reach it through $pointer() and the FFI layer.\n` };
     const ec = scalarCode(element);
     if (ec !== undefined) {
       const ctor = TYPED[ec]!;
-      return `${doc}  get ${name}(): ${ctor} {\n    return this.$array(${ctor}, ${f.offset}, ${length});\n  }\n`;
+      return { doc, name, type: ctor, get: `this.$array(${ctor}, ${f.offset}, ${length})` };
     }
-    if (element.kind === "pointer") {
-      return `${doc}  get ${name}(): PointerArray {\n    return this.$pointers(${f.offset}, ${length});\n  }\n`;
-    }
+    if (element.kind === "pointer") return { doc, name, type: "PointerArray", get: `this.$pointers(${f.offset}, ${length})` };
     if (element.kind === "record") {
       const cls = imp.ref(element.name, true);
-      if (cls) return `${doc}  get ${name}(): RecordArray<${cls}> {\n    return this.$records(${cls}, ${f.offset}, ${length});\n  }\n`;
+      if (cls) return { doc, name, type: `RecordArray<${cls}>`, get: `this.$records(${cls}, ${f.offset}, ${length})` };
     }
-    return `  // ${f.name}: ${f.type.spelling} has no accessor.\n`;
+    return { comment: `  // ${f.name}: ${f.type.spelling} has no accessor.\n` };
   }
   if (r.kind === "record") {
     const cls = imp.ref(r.name, true);
     if (cls && r.complete) {
-      return `${doc}  get ${name}(): ${cls} {\n    return this.$record(${cls}, ${f.offset});\n  }\n  set ${name}(v: ${cls}) {\n    this.$setRecord(${f.offset}, ${f.size}, v);\n  }\n`;
+      return { doc, name, type: cls, get: `this.$record(${cls}, ${f.offset})`, setType: cls, set: `this.$setRecord(${f.offset}, ${f.size}, v)` };
     }
   }
-  return `  // ${f.name}: ${f.type.spelling} has no accessor (${r.kind === "unsupported" ? r.reason : "unsupported type"}).\n`;
+  return { comment: `  // ${f.name}: ${f.type.spelling} has no accessor (${r.kind === "unsupported" ? r.reason : "unsupported type"}).\n` };
 }
 
 function layoutLiteral(l: LayoutInfo): string {
@@ -99,10 +102,15 @@ export function emitRecords(lib: IrLibrary, imp: ImportTracker, byValue: Set<str
   for (const rec of lib.records) {
     const extra = [`C: \`${rec.cName}\`${rec.aliases.length ? ` (also ${rec.aliases.map((a) => `\`${a}\``).join(", ")})` : ""}: ${rec.size} bytes, aligned to ${rec.align}.`];
     out += docBlock(shortDoc(rec.doc, rec.deprecated, rec.doc ? ["", ...extra] : extra));
-    out += `export class ${rec.name} extends RecordBase {\n`;
-    out += `  static readonly $cName = ${JSON.stringify(rec.cName)};\n`;
-    out += `  static readonly $size = ${rec.size};\n`;
-    out += `  static readonly $align = ${rec.align};\n`;
+    // The class alone is made at import; its layout facts and field accessors when it is first used
+    // (RecordBase.$define: the first `new`, or the first read of $size, $fields, ...).
+    out += `export class ${rec.name} extends RecordBase {`;
+    if (byValue.has(rec.name)) {
+      usesLayout = true;
+      out += `\n  /** How this record travels when a function takes or returns it by value. */\n`;
+      out += `  static readonly $layout: StructLayout = ${layoutLiteral(layoutOf(rec, index))};\n`;
+    }
+    out += `}\n`;
     const fields = rec.fields
       .map((f) => {
         const parts = [`name: ${JSON.stringify(f.name)}`, `offset: ${f.offset}`, `size: ${f.size}`];
@@ -110,14 +118,27 @@ export function emitRecords(lib: IrLibrary, imp: ImportTracker, byValue: Set<str
         return `{ ${parts.join(", ")} }`;
       })
       .join(",\n    ");
-    out += `  static readonly $fields: readonly FieldInfo[] = [${fields ? `\n    ${fields},\n  ` : ""}];\n`;
-    if (byValue.has(rec.name)) {
-      usesLayout = true;
-      out += `  /** How this record travels when a function takes or returns it by value. */\n`;
-      out += `  static readonly $layout: StructLayout = ${layoutLiteral(layoutOf(rec, index))};\n`;
+    let iface = "";
+    let accessors = "";
+    for (const f of rec.fields) {
+      if (f.name === "") continue;
+      const a = fieldAccessor(f, imp);
+      if ("comment" in a) {
+        iface += a.comment;
+        continue;
+      }
+      iface += `${a.doc}  get ${a.name}(): ${a.type};\n`;
+      if (a.set !== undefined) iface += `  set ${a.name}(v: ${a.setType});\n`;
+      const key = /^[A-Za-z_$][\w$]*$/.test(a.name) ? a.name : JSON.stringify(a.name);
+      accessors += `    ${key}: {\n      get(this: ${rec.name}): ${a.type} {\n        return ${a.get};\n      },\n`;
+      if (a.set !== undefined) accessors += `      set(this: ${rec.name}, v: ${a.setType}): void {\n        ${a.set};\n      },\n`;
+      accessors += `    },\n`;
     }
-    for (const f of rec.fields) if (f.name !== "") out += fieldAccessors(rec, f, imp);
-    out += `}\n`;
+    out += `export interface ${rec.name} {\n${iface}}\n`;
+    out += `RecordBase.$define(${rec.name}, () => ({\n`;
+    out += `  cName: ${JSON.stringify(rec.cName)},\n  size: ${rec.size},\n  align: ${rec.align},\n`;
+    out += `  fields: [${fields ? `\n    ${fields},\n  ` : ""}],\n`;
+    out += `  accessors: {\n${accessors}  },\n}));\n`;
     for (const a of rec.aliases) {
       out += `/** Another name of {@link ${rec.name}}. */\nexport const ${a} = ${rec.name};\n/** Another name of {@link ${rec.name}}. */\nexport type ${a} = ${rec.name};\n`;
     }
@@ -126,7 +147,7 @@ export function emitRecords(lib: IrLibrary, imp: ImportTracker, byValue: Set<str
   const ffi: string[] = [];
   if (/\bPointer\b/.test(out.replace(/PointerArray|FunctionPointer|NativePointer/g, ""))) ffi.push("Pointer");
   if (usesLayout) ffi.push("StructLayout");
-  const sys = ["type FieldInfo", "RecordBase"];
+  const sys = ["RecordBase"];
   if (/PointerArray/.test(out)) sys.push("PointerArray");
   if (/RecordArray</.test(out)) sys.push("RecordArray");
   let head = `import { ${sys.join(", ")} } from "${sourceModule("tables-runtime/record")}";\n`;

@@ -96,24 +96,30 @@ function bunScalar(t: NativeType): BunType {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// libc's dynamic loader, bound once.
+// libc's dynamic loader, bound once, on first use.
 
 const RTLD_NOW = 2;
 
-const libc = bun.dlopen("libc.so.6", {
-  dlopen: { args: ["ptr", "i32"], returns: "ptr" },
-  dlsym: { args: ["ptr", "ptr"], returns: "ptr" },
-  dlerror: { args: [], returns: "ptr" },
-  dlclose: { args: ["ptr"], returns: "i32" },
-}).symbols as {
+type Libc = {
   dlopen(file: ArrayBufferView, flags: number): BunPointer | null;
   dlsym(handle: BunPointer, name: ArrayBufferView): BunPointer | null;
   dlerror(): BunPointer | null;
   dlclose(handle: BunPointer): number;
 };
+let libcSymbols: Libc | undefined;
+
+/** libc's loader functions, bound on first use (bun:ffi compiles a trampoline per symbol: not at import). */
+function libc(): Libc {
+  return (libcSymbols ??= bun.dlopen("libc.so.6", {
+    dlopen: { args: ["ptr", "i32"], returns: "ptr" },
+    dlsym: { args: ["ptr", "ptr"], returns: "ptr" },
+    dlerror: { args: [], returns: "ptr" },
+    dlclose: { args: ["ptr"], returns: "i32" },
+  }).symbols as Libc);
+}
 
 function lastDlerror(): string | null {
-  const p = libc.dlerror();
+  const p = libc().dlerror();
   return p === null ? null : new bun.CString(p);
 }
 
@@ -204,7 +210,7 @@ class BunLibrary implements NativeLibrary {
 
   symbol(name: string): Pointer {
     if (!this.#open) throw new LibraryClosedError(this.path);
-    return wrap(libc.dlsym(raw(this.handle)!, cstring(name)) ?? 0);
+    return wrap(libc().dlsym(raw(this.handle)!, cstring(name)) ?? 0);
   }
 
   bind<T extends FunctionType>(
@@ -262,7 +268,7 @@ class BunLibrary implements NativeLibrary {
     if (!this.#open) return;
     this.#open = false;
     for (const fn of this.#owned.splice(0)) fn.close();
-    libc.dlclose(raw(this.handle)!);
+    libc().dlclose(raw(this.handle)!);
   }
 }
 
@@ -334,8 +340,8 @@ export const bunBackend: FfiBackend = {
   supportsThreadSafeCallbacks: false,
 
   openLibrary(pathOrSoname: string, options?: OpenOptions): NativeLibrary {
-    libc.dlerror(); // clear a stale message
-    const handle = libc.dlopen(cstring(pathOrSoname), options?.flags ?? RTLD_NOW);
+    libc().dlerror(); // clear a stale message
+    const handle = libc().dlopen(cstring(pathOrSoname), options?.flags ?? RTLD_NOW);
     if (handle === null) throw new LibraryLoadError(pathOrSoname, lastDlerror());
     return new BunLibrary(pathOrSoname, handle);
   },

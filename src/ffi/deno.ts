@@ -44,21 +44,27 @@ function nonNull(p: NativePointer): Deno.PointerObject {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// libc's dynamic loader, bound once.
+// libc's dynamic loader, bound once, on first use.
 
 const RTLD_NOW = 2;
 const RTLD_NOLOAD = 4;
 
-const libc = Deno.dlopen("libc.so.6", {
+const LIBC = {
   dlopen: { parameters: ["buffer", "i32"], result: "pointer" },
   dlsym: { parameters: ["pointer", "buffer"], result: "pointer" },
   dlerror: { parameters: [], result: "pointer" },
   dlclose: { parameters: ["pointer"], result: "i32" },
   dladdr: { parameters: ["pointer", "buffer"], result: "i32" },
-}).symbols;
+} as const;
+let libcSymbols: Deno.DynamicLibrary<typeof LIBC>["symbols"] | undefined;
+
+/** libc's loader functions, bound on first use (not at import). */
+function libc(): Deno.DynamicLibrary<typeof LIBC>["symbols"] {
+  return (libcSymbols ??= Deno.dlopen("libc.so.6", LIBC).symbols);
+}
 
 function lastDlerror(): string | null {
-  const p = libc.dlerror();
+  const p = libc().dlerror();
   return p === null ? null : Deno.UnsafePointerView.getCString(p);
 }
 
@@ -67,7 +73,7 @@ const dlInfo = new DataView(new ArrayBuffer(32));
 
 /** The exporting file and name of the symbol at exactly `address`, when `dladdr` knows one. */
 function exportedName(address: Deno.PointerObject): { file: string; name: string } | null {
-  if (libc.dladdr(address, dlInfo) === 0) return null;
+  if (libc().dladdr(address, dlInfo) === 0) return null;
   const file = readPointer(dlInfo, 0);
   const name = readPointer(dlInfo, 16);
   const at = readPointer(dlInfo, 24);
@@ -173,7 +179,7 @@ class DenoLibrary implements NativeLibrary {
 
   symbol(name: string): Pointer {
     if (!this.#open) throw new LibraryClosedError(this.path);
-    return wrap(libc.dlsym(nonNull(this.handle), cstring(name)));
+    return wrap(libc().dlsym(nonNull(this.handle), cstring(name)));
   }
 
   /** Binds `name` from `file` through its own Deno.dlopen; `null` when absent. */
@@ -255,15 +261,15 @@ class DenoLibrary implements NativeLibrary {
   #bindExported(address: Deno.PointerObject, how: Recipe): DenoFn | null {
     const exported = exportedName(address);
     if (exported === null) return null;
-    const handle = libc.dlopen(cstring(exported.file), RTLD_NOW | RTLD_NOLOAD);
+    const handle = libc().dlopen(cstring(exported.file), RTLD_NOW | RTLD_NOLOAD);
     if (handle === null) return null;
     try {
-      if (!Deno.UnsafePointer.equals(libc.dlsym(handle, cstring(exported.name)), address)) return null;
+      if (!Deno.UnsafePointer.equals(libc().dlsym(handle, cstring(exported.name)), address)) return null;
       return this.#bindByName(exported.file, exported.name, how);
     } catch {
       return null; // for example --allow-ffi scoped to other paths: fall back to UnsafeFnPointer
     } finally {
-      libc.dlclose(handle);
+      libc().dlclose(handle);
     }
   }
 
@@ -271,7 +277,7 @@ class DenoLibrary implements NativeLibrary {
     if (!this.#open) return;
     this.#open = false;
     for (const library of this.#libraries.splice(0)) library.close();
-    libc.dlclose(nonNull(this.handle));
+    libc().dlclose(nonNull(this.handle));
   }
 }
 
@@ -361,8 +367,8 @@ export const denoBackend: FfiBackend = {
   supportsThreadSafeCallbacks: true,
 
   openLibrary(pathOrSoname: string, options?: OpenOptions): NativeLibrary {
-    libc.dlerror(); // clear a stale message
-    const handle = libc.dlopen(cstring(pathOrSoname), options?.flags ?? RTLD_NOW);
+    libc().dlerror(); // clear a stale message
+    const handle = libc().dlopen(cstring(pathOrSoname), options?.flags ?? RTLD_NOW);
     if (handle === null) throw new LibraryLoadError(pathOrSoname, lastDlerror());
     return new DenoLibrary(pathOrSoname, handle);
   },

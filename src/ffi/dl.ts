@@ -4,12 +4,16 @@
  *
  * @module
  */
-import { resolve } from "node:path";
 import type { NativeFunction } from "./backend.ts";
 import { ffi } from "./current.ts";
+import { nodeBuiltin } from "../host.ts";
 import { Scratch } from "./memory.ts";
 import type { NativePointer, Pointer } from "./types.ts";
 import { SymbolNotFoundError } from "./errors.ts";
+import type * as NodePath from "node:path";
+
+// Node.js built-ins, loaded on first use (src/host.ts, nodeBuiltin).
+const nodePath = (): typeof NodePath => nodeBuiltin("node:path") as typeof NodePath;
 
 /** Resolve symbols when first called. */
 export const RTLD_LAZY = 1;
@@ -118,5 +122,5 @@ export function loadedPath(handle: Pointer): string | null {
   // struct link_map { ElfW(Addr) l_addr; char *l_name; ... }
   const name = ffi.readCString(ffi.readPointerAt(linkMap, 8));
   if (name === null || name === "") return null;
-  return name.startsWith("/") ? name : resolve(name);
+  return name.startsWith("/") ? name : nodePath().resolve(name);
 }

@@ -100,3 +100,30 @@ export interface CheckedRuntime {
    */
   fail(code: number | bigint, fn: string, subject?: unknown): never;
 }
+
+/**
+ * A checked table whose functions are made on their first call. Each entry starts as a placeholder that, called,
+ * makes the function (`makers[name](...args)`), puts it in its place in the table and calls it: from then on the
+ * table holds the function itself, and a call costs what a function made up front costs. A placeholder kept in a
+ * variable before its first call stays valid (it makes the function once and forwards to it).
+ *
+ * Making 450 closures over a library's state at import is most of what a checked table used to cost there (and
+ * compiling the one function that made them all); generated makers are module-level functions, compiled only
+ * when called.
+ */
+export function lazyTable<T extends object, A extends readonly unknown[]>(makers: { readonly [K in keyof T]: (...args: A) => T[K] }, ...args: A): T {
+  type Fn = (...callArgs: unknown[]) => unknown;
+  const table: Record<string, unknown> = {};
+  const make = makers as unknown as Record<string, (...a: A) => Fn>;
+  for (const name of Object.keys(makers)) {
+    let made: Fn | undefined;
+    table[name] = function (this: unknown, ...callArgs: unknown[]): unknown {
+      if (made === undefined) {
+        made = make[name]!(...args);
+        table[name] = made;
+      }
+      return made.apply(this, callArgs);
+    };
+  }
+  return table as T;
+}

@@ -101,8 +101,75 @@ export class PointerArray {
 }
 
 
-/** The base class of generated records. */
+/**
+ * What a generated record class is, made when the class is first used (RecordBase.$define): its C facts, its
+ * fields' places, and the accessors of its fields (put on the class's prototype).
+ */
+export interface RecordDefinition {
+  readonly cName: string;
+  readonly size: number;
+  readonly align: number;
+  readonly fields: readonly FieldInfo[];
+  readonly accessors: PropertyDescriptorMap;
+}
+
+const pendingRecords = new Map<abstract new (...args: never[]) => RecordBase, () => RecordDefinition>();
+
+/** Makes a registered record class (once): accessors on its prototype, its facts as static properties. */
+function defineRecord(cls: abstract new (...args: never[]) => RecordBase): void {
+  const make = pendingRecords.get(cls);
+  if (make === undefined) {
+    throw new TypeError(`${cls.name} is not a generated record class: it has no layout (generated records register one with RecordBase.$define)`);
+  }
+  pendingRecords.delete(cls);
+  const d = make();
+  for (const key of Object.keys(d.accessors)) Object.defineProperty(cls.prototype, key, { ...d.accessors[key], configurable: true, enumerable: false });
+  Object.defineProperties(cls, {
+    $cName: { value: d.cName, enumerable: true },
+    $size: { value: d.size, enumerable: true },
+    $align: { value: d.align, enumerable: true },
+    $fields: { value: d.fields, enumerable: true },
+  });
+}
+
+/**
+ * The base class of generated records. The `$i8`...`$setRecord` helpers are what generated field accessors call
+ * (public so that accessors made outside the class body can reach them); use the named fields instead.
+ */
 export abstract class RecordBase {
+  /**
+   * Registers a generated record class: `make` gives its facts and field accessors, and runs when the class is
+   * first used (the first record made, or the first read of `$size`, `$fields`, ...), so that importing a library's
+   * records defines classes, not their hundreds of accessors.
+   */
+  static $define(cls: abstract new (...args: never[]) => RecordBase, make: () => RecordDefinition): void {
+    pendingRecords.set(cls, make);
+  }
+
+  /** The C type (`struct CUuuid_st`). */
+  static get $cName(): string {
+    defineRecord(this);
+    return this.$cName;
+  }
+
+  /** `sizeof`. */
+  static get $size(): number {
+    defineRecord(this);
+    return this.$size;
+  }
+
+  /** `_Alignof`. */
+  static get $align(): number {
+    defineRecord(this);
+    return this.$align;
+  }
+
+  /** Every field's place, in declaration order (anonymous members flattened). */
+  static get $fields(): readonly FieldInfo[] {
+    defineRecord(this);
+    return this.$fields;
+  }
+
   /** The record's bytes. */
   readonly $view: DataView;
 
@@ -174,81 +241,81 @@ export abstract class RecordBase {
     return out;
   }
 
-  protected $i8(o: number): number {
+  $i8(o: number): number {
     return this.$view.getInt8(o);
   }
-  protected $u8(o: number): number {
+  $u8(o: number): number {
     return this.$view.getUint8(o);
   }
-  protected $i16(o: number): number {
+  $i16(o: number): number {
     return this.$view.getInt16(o, true);
   }
-  protected $u16(o: number): number {
+  $u16(o: number): number {
     return this.$view.getUint16(o, true);
   }
-  protected $i32(o: number): number {
+  $i32(o: number): number {
     return this.$view.getInt32(o, true);
   }
-  protected $u32(o: number): number {
+  $u32(o: number): number {
     return this.$view.getUint32(o, true);
   }
-  protected $i64(o: number): bigint {
+  $i64(o: number): bigint {
     return this.$view.getBigInt64(o, true);
   }
-  protected $u64(o: number): bigint {
+  $u64(o: number): bigint {
     return this.$view.getBigUint64(o, true);
   }
-  protected $f32(o: number): number {
+  $f32(o: number): number {
     return this.$view.getFloat32(o, true);
   }
-  protected $f64(o: number): number {
+  $f64(o: number): number {
     return this.$view.getFloat64(o, true);
   }
-  protected $bool(o: number): boolean {
+  $bool(o: number): boolean {
     return this.$view.getUint8(o) !== 0;
   }
-  protected $ptr(o: number): Pointer {
+  $ptr(o: number): Pointer {
     return ffi.readPointer(this.$view, o);
   }
-  protected $setI8(o: number, v: number): void {
+  $setI8(o: number, v: number): void {
     this.$view.setInt8(o, v);
   }
-  protected $setU8(o: number, v: number): void {
+  $setU8(o: number, v: number): void {
     this.$view.setUint8(o, v);
   }
-  protected $setI16(o: number, v: number): void {
+  $setI16(o: number, v: number): void {
     this.$view.setInt16(o, v, true);
   }
-  protected $setU16(o: number, v: number): void {
+  $setU16(o: number, v: number): void {
     this.$view.setUint16(o, v, true);
   }
-  protected $setI32(o: number, v: number): void {
+  $setI32(o: number, v: number): void {
     this.$view.setInt32(o, v, true);
   }
-  protected $setU32(o: number, v: number): void {
+  $setU32(o: number, v: number): void {
     this.$view.setUint32(o, v, true);
   }
-  protected $setI64(o: number, v: bigint | number): void {
+  $setI64(o: number, v: bigint | number): void {
     this.$view.setBigInt64(o, BigInt(v), true);
   }
-  protected $setU64(o: number, v: bigint | number): void {
+  $setU64(o: number, v: bigint | number): void {
     this.$view.setBigUint64(o, BigInt(v), true);
   }
-  protected $setF32(o: number, v: number): void {
+  $setF32(o: number, v: number): void {
     this.$view.setFloat32(o, v, true);
   }
-  protected $setF64(o: number, v: number): void {
+  $setF64(o: number, v: number): void {
     this.$view.setFloat64(o, v, true);
   }
-  protected $setBool(o: number, v: boolean): void {
+  $setBool(o: number, v: boolean): void {
     this.$view.setUint8(o, v ? 1 : 0);
   }
-  protected $setPtr(o: number, v: Pointer): void {
+  $setPtr(o: number, v: Pointer): void {
     ffi.writePointer(this.$view, o, v);
   }
 
   /** A bit-field of at most 32 bits, `bitOffset` counted from the record's first bit. */
-  protected $bits(bitOffset: number, width: number, signed: boolean): number {
+  $bits(bitOffset: number, width: number, signed: boolean): number {
     const start = bitOffset >> 3;
     const shift = bitOffset & 7;
     const n = (shift + width + 7) >> 3;
@@ -259,7 +326,7 @@ export abstract class RecordBase {
     return v;
   }
 
-  protected $setBits(bitOffset: number, width: number, value: number): void {
+  $setBits(bitOffset: number, width: number, value: number): void {
     const start = bitOffset >> 3;
     const shift = bitOffset & 7;
     const n = (shift + width + 7) >> 3;
@@ -276,7 +343,7 @@ export abstract class RecordBase {
   }
 
   /** A bit-field wider than 32 bits. */
-  protected $bitsBig(bitOffset: number, width: number, signed: boolean): bigint {
+  $bitsBig(bitOffset: number, width: number, signed: boolean): bigint {
     let v = 0n;
     for (let i = width - 1; i >= 0; i--) {
       const b = bitOffset + i;
@@ -285,7 +352,7 @@ export abstract class RecordBase {
     return signed ? BigInt.asIntN(width, v) : v;
   }
 
-  protected $setBitsBig(bitOffset: number, width: number, value: bigint | number): void {
+  $setBitsBig(bitOffset: number, width: number, value: bigint | number): void {
     const v = BigInt.asUintN(width, BigInt(value));
     for (let i = 0; i < width; i++) {
       const b = bitOffset + i;
@@ -296,29 +363,29 @@ export abstract class RecordBase {
   }
 
   /** A typed-array view of an array field. */
-  protected $array<C extends TypedArrayCtor>(ctor: C, o: number, length: number): InstanceType<C> {
+  $array<C extends TypedArrayCtor>(ctor: C, o: number, length: number): InstanceType<C> {
     return new ctor(this.$view.buffer as ArrayBuffer, this.$view.byteOffset + o, length) as InstanceType<C>;
   }
 
   /** A view of a nested record field. */
-  protected $record<T extends RecordBase>(cls: RecordClass<T>, o: number): T {
+  $record<T extends RecordBase>(cls: RecordClass<T>, o: number): T {
     return new cls(this.$view.buffer as ArrayBuffer, this.$view.byteOffset + o);
   }
 
   /** Copies a record into a nested record field. */
-  protected $setRecord(o: number, size: number, v: RecordBase): void {
+  $setRecord(o: number, size: number, v: RecordBase): void {
     const src = v.$bytes();
     if (src.byteLength !== size) throw new RangeError(`expected a ${size}-byte record, got ${src.byteLength} bytes`);
     new Uint8Array(this.$view.buffer as ArrayBuffer, this.$view.byteOffset + o, size).set(src);
   }
 
   /** A view of an array-of-records field. */
-  protected $records<T extends RecordBase>(cls: RecordClass<T>, o: number, length: number): RecordArray<T> {
+  $records<T extends RecordBase>(cls: RecordClass<T>, o: number, length: number): RecordArray<T> {
     return new RecordArray(cls, this.$view.buffer as ArrayBuffer, this.$view.byteOffset + o, length);
   }
 
   /** A view of an array-of-pointers field. */
-  protected $pointers(o: number, length: number): PointerArray {
+  $pointers(o: number, length: number): PointerArray {
     return new PointerArray(this.$view.buffer as ArrayBuffer, this.$view.byteOffset + o, length);
   }
 }

@@ -250,7 +250,7 @@ describe.skipIf(!haveGenerated)("spot checks of generated/cuda-13.0", () => {
 
   it("the checked style returns the outputs: cuMemAlloc, cuMemGetInfo, cuStreamGetCaptureInfo", () => {
     const text = fs.readFileSync(path.join(GEN, "driver/checked.ts"), "utf8");
-    const iface = text.slice(text.indexOf("export interface Checked {"), text.indexOf("export function createChecked"));
+    const iface = text.slice(text.indexOf("export interface Checked {"));
     const sig = (n: string): string | undefined => new RegExp(`^  ${n}\\(.*$`, "m").exec(iface)?.[0];
     expect(sig("cuMemAlloc")).toBe("  cuMemAlloc(bytesize: bigint | number): CUdeviceptr;");
     expect(sig("cuMemGetInfo")).toBe("  cuMemGetInfo(): [free: bigint, total: bigint];");
@@ -320,9 +320,8 @@ describe.skipIf(!haveGenerated)("parameter roles in generated/cuda-13.0/report.j
   });
 
   it("versioned NVML structs the checked style allocates are stamped with their version", () => {
-    const text = fs.readFileSync(path.join(GEN, "nvml/checked.ts"), "utf8");
-    const impl = text.slice(text.indexOf("export function createChecked"));
-    const body = (fn: string): string => impl.slice(impl.indexOf(`    ${fn}(`), impl.indexOf("\n    },", impl.indexOf(`    ${fn}(`)));
+    const impl = fs.readFileSync(path.join(GEN, "nvml/checked-impl.ts"), "utf8");
+    const body = (fn: string): string => impl.slice(impl.indexOf(`function ${fn}$(`), impl.indexOf("\n}\n", impl.indexOf(`function ${fn}$(`)));
     expect(body("nvmlDeviceGetPciInfoExt")).toContain("if (pci === undefined) $pci.version = 16777280;"); // nvmlPciInfoExt_v1
     for (const fn of ["nvmlDeviceGetCapabilities", "nvmlDeviceGetNvLinkInfo", "nvmlDeviceGetPdi", "nvmlDeviceGetGpuInstanceProfileInfoV", "nvmlDeviceGetMemoryInfo_v2", "nvmlDeviceGetTemperatureV"]) {
       expect(body(fn), fn).toMatch(/if \(\w+ === undefined\) \$\w+\.version = \d+;/);

@@ -12,11 +12,12 @@
 // Header cupti_nvtx_cbid.h sha256 fdaccfb51d60e2a8afbd7eea6ef1d1520d111c2585ee210e2721cc37da997bd1
 // Header cupti_common.h sha256 f399bbe1bc54817a77b4468f4297b379ace6a6c34cc38d4fb2335262641d4f6d
 // Header cupti_activity_deprecated.h sha256 ad826ca002710360534f9d3ea2537c118712cdd95706945b4750132c6deb5483
-// Seal: sha256 9a5579541cb829695845ad8b1093b2f4fcd0816c7fe1374c2b715a50c83edaa3
+// Seal: sha256 dc5fda3cb46587765e20f3755d07ca150183da75d4219c26179060bda170734a
 
 export * from "./enums.ts";
 export * from "./constants.ts";
 export * from "./types.ts";
 export * from "./records.ts";
 export { functions, library, type Raw } from "./functions.ts";
-export { type Checked, createChecked } from "./checked.ts";
+export type { Checked } from "./checked.ts";
+export { createChecked } from "./checked-impl.ts";

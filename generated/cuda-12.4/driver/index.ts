@@ -4,11 +4,12 @@
 // Header cudaProfiler.h sha256 b9c9fa71341b693f9f0b0ea8071e12a0869ac99afe669345a02145163867560d
 // Header cudaTypedefs.h sha256 d21598c95f8a33b4794236a0cfd50fd657610190c7188709998b58bc1fe7c0d7
 // Header cudaProfilerTypedefs.h sha256 1766962c82affc084d6f134e69955c46cc4887492eb1c9d5f143165b19010256
-// Seal: sha256 9a5579541cb829695845ad8b1093b2f4fcd0816c7fe1374c2b715a50c83edaa3
+// Seal: sha256 dc5fda3cb46587765e20f3755d07ca150183da75d4219c26179060bda170734a
 
 export * from "./enums.ts";
 export * from "./constants.ts";
 export * from "./types.ts";
 export * from "./records.ts";
 export { functions, library, type Raw } from "./functions.ts";
-export { type Checked, createChecked } from "./checked.ts";
+export type { Checked } from "./checked.ts";
+export { createChecked } from "./checked-impl.ts";

@@ -8,11 +8,12 @@
 // Header texture_types.h sha256 ef79ed57283cafc7f32b2e55224eb2baf0b8e460de59ea5a2c8a8893e337462f
 // Header vector_types.h sha256 e82278caddca0fbcd055f9b5361ae0a8d618103108656c1a8af945c75da784d8
 // Header device_types.h sha256 d8b171a190493e80395741f511b29311a5c38b718324fb7338f7511c36ae7084
-// Seal: sha256 9a5579541cb829695845ad8b1093b2f4fcd0816c7fe1374c2b715a50c83edaa3
+// Seal: sha256 dc5fda3cb46587765e20f3755d07ca150183da75d4219c26179060bda170734a
 
 export * from "./enums.ts";
 export * from "./constants.ts";
 export * from "./types.ts";
 export * from "./records.ts";
 export { functions, library, type Raw } from "./functions.ts";
-export { type Checked, createChecked } from "./checked.ts";
+export type { Checked } from "./checked.ts";
+export { createChecked } from "./checked-impl.ts";

@@ -4,11 +4,12 @@
 // Header cudaProfiler.h sha256 b9c9fa71341b693f9f0b0ea8071e12a0869ac99afe669345a02145163867560d
 // Header cudaTypedefs.h sha256 da2352ecb06115c252394c9ba72472d1dc525569d30f9c83e2da300fce788f2f
 // Header cudaProfilerTypedefs.h sha256 c742524d5819763cb9501a98557b4b11afdd8b182067a6a89861950e34addeba
-// Seal: sha256 9a5579541cb829695845ad8b1093b2f4fcd0816c7fe1374c2b715a50c83edaa3
+// Seal: sha256 dc5fda3cb46587765e20f3755d07ca150183da75d4219c26179060bda170734a
 
 export * from "./enums.ts";
 export * from "./constants.ts";
 export * from "./types.ts";
 export * from "./records.ts";
 export { functions, library, type Raw } from "./functions.ts";
-export { type Checked, createChecked } from "./checked.ts";
+export type { Checked } from "./checked.ts";
+export { createChecked } from "./checked-impl.ts";

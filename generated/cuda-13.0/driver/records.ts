@@ -4,26 +4,34 @@
 // Header cudaProfiler.h sha256 b9c9fa71341b693f9f0b0ea8071e12a0869ac99afe669345a02145163867560d
 // Header cudaTypedefs.h sha256 da2352ecb06115c252394c9ba72472d1dc525569d30f9c83e2da300fce788f2f
 // Header cudaProfilerTypedefs.h sha256 c742524d5819763cb9501a98557b4b11afdd8b182067a6a89861950e34addeba
-// Seal: sha256 91e9ddd0e452172946ae12497aaa110fe94a527c0c4cdea238c7dd37c4e99882
+// Seal: sha256 8c6346e23e5e7f37f254c2982372d4c0677794bb22f2bd63358115408eed20e4
 
-import { type FieldInfo, RecordBase } from "../../../src/tables-runtime/record.ts";
+import { RecordBase } from "../../../src/tables-runtime/record.ts";
 import type { Pointer, StructLayout } from "../../../src/ffi/types.ts";
 import type { CUaccessProperty, CUarraySparseSubresourceType, CUarray_format, CUasyncNotificationType, CUcigDataType, CUclusterSchedulingPolicy, CUdevResourceType, CUexecAffinityType, CUexternalMemoryHandleType, CUexternalSemaphoreHandleType, CUfilter_mode, CUgraphChildGraphNodeOwnership, CUgraphConditionalNodeType, CUgraphExecUpdateResult, CUgraphInstantiateResult, CUgraphNodeType, CUlaunchAttributeID, CUlaunchMemSyncDomain, CUmemAccess_flags, CUmemAllocationHandleType, CUmemAllocationType, CUmemDecompressAlgorithm, CUmemHandleType, CUmemLocationType, CUmemOperationType, CUmemcpy3DOperandType, CUmemcpySrcAccessOrder, CUmemorytype, CUresourceViewFormat, CUresourcetype, CUstreamBatchMemOpType, CUsynchronizationPolicy } from "./enums.ts";
 import type { CUDA_ARRAY3D_DESCRIPTOR, CUDA_MEMCPY3D, CUaccessPolicyWindow, CUarray, CUcontext, CUdeviceptr, CUevent, CUexecAffinitySmCount, CUextent3D, CUfunction, CUgraph, CUgraphConditionalHandle, CUgraphDeviceNode, CUgraphNode, CUhostFn, CUkernel, CUmemGenericAllocationHandle, CUmemLocation, CUmemPoolProps, CUmemcpy3DOperand, CUmipmappedArray, CUoffset3D, CUstream, cuuint32_t, cuuint64_t } from "./types.ts";
 
 /** C: `struct CUuuid_st` (also `CUuuid`): 16 bytes, aligned to 1. */
-export class CUuuid_st extends RecordBase {
-  static readonly $cName = "struct CUuuid_st";
-  static readonly $size = 16;
-  static readonly $align = 1;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "bytes", offset: 0, size: 16 },
-  ];
+export class CUuuid_st extends RecordBase {}
+export interface CUuuid_st {
   /** C: `char[16] bytes`, offset 0, 16 bytes. */
-  get bytes(): Int8Array {
-    return this.$array(Int8Array, 0, 16);
-  }
+  get bytes(): Int8Array;
 }
+RecordBase.$define(CUuuid_st, () => ({
+  cName: "struct CUuuid_st",
+  size: 16,
+  align: 1,
+  fields: [
+    { name: "bytes", offset: 0, size: 16 },
+  ],
+  accessors: {
+    bytes: {
+      get(this: CUuuid_st): Int8Array {
+        return this.$array(Int8Array, 0, 16);
+      },
+    },
+  },
+}));
 /** Another name of {@link CUuuid_st}. */
 export const CUuuid = CUuuid_st;
 /** Another name of {@link CUuuid_st}. */
@@ -37,18 +45,26 @@ export type CUuuid = CUuuid_st;
  *
  * C: `struct CUmemFabricHandle_st` (also `CUmemFabricHandle_v1`): 64 bytes, aligned to 1.
  */
-export class CUmemFabricHandle_st extends RecordBase {
-  static readonly $cName = "struct CUmemFabricHandle_st";
-  static readonly $size = 64;
-  static readonly $align = 1;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "data", offset: 0, size: 64 },
-  ];
+export class CUmemFabricHandle_st extends RecordBase {}
+export interface CUmemFabricHandle_st {
   /** C: `unsigned char[64] data`, offset 0, 64 bytes. */
-  get data(): Uint8Array {
-    return this.$array(Uint8Array, 0, 64);
-  }
+  get data(): Uint8Array;
 }
+RecordBase.$define(CUmemFabricHandle_st, () => ({
+  cName: "struct CUmemFabricHandle_st",
+  size: 64,
+  align: 1,
+  fields: [
+    { name: "data", offset: 0, size: 64 },
+  ],
+  accessors: {
+    data: {
+      get(this: CUmemFabricHandle_st): Uint8Array {
+        return this.$array(Uint8Array, 0, 64);
+      },
+    },
+  },
+}));
 /** Another name of {@link CUmemFabricHandle_st}. */
 export const CUmemFabricHandle_v1 = CUmemFabricHandle_st;
 /** Another name of {@link CUmemFabricHandle_st}. */
@@ -60,19 +76,28 @@ export type CUmemFabricHandle_v1 = CUmemFabricHandle_st;
  * C: `struct CUipcEventHandle_st` (also `CUipcEventHandle_v1`): 64 bytes, aligned to 1.
  */
 export class CUipcEventHandle_st extends RecordBase {
-  static readonly $cName = "struct CUipcEventHandle_st";
-  static readonly $size = 64;
-  static readonly $align = 1;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "reserved", offset: 0, size: 64 },
-  ];
   /** How this record travels when a function takes or returns it by value. */
   static readonly $layout: StructLayout = { name: "struct CUipcEventHandle_st", size: 64, align: 1, leaves: [{ offset: 0, type: "i8" }, { offset: 1, type: "i8" }, { offset: 2, type: "i8" }, { offset: 3, type: "i8" }, { offset: 4, type: "i8" }, { offset: 5, type: "i8" }, { offset: 6, type: "i8" }, { offset: 7, type: "i8" }, { offset: 8, type: "i8" }, { offset: 9, type: "i8" }, { offset: 10, type: "i8" }, { offset: 11, type: "i8" }, { offset: 12, type: "i8" }, { offset: 13, type: "i8" }, { offset: 14, type: "i8" }, { offset: 15, type: "i8" }, { offset: 16, type: "i8" }, { offset: 17, type: "i8" }, { offset: 18, type: "i8" }, { offset: 19, type: "i8" }, { offset: 20, type: "i8" }, { offset: 21, type: "i8" }, { offset: 22, type: "i8" }, { offset: 23, type: "i8" }, { offset: 24, type: "i8" }, { offset: 25, type: "i8" }, { offset: 26, type: "i8" }, { offset: 27, type: "i8" }, { offset: 28, type: "i8" }, { offset: 29, type: "i8" }, { offset: 30, type: "i8" }, { offset: 31, type: "i8" }, { offset: 32, type: "i8" }, { offset: 33, type: "i8" }, { offset: 34, type: "i8" }, { offset: 35, type: "i8" }, { offset: 36, type: "i8" }, { offset: 37, type: "i8" }, { offset: 38, type: "i8" }, { offset: 39, type: "i8" }, { offset: 40, type: "i8" }, { offset: 41, type: "i8" }, { offset: 42, type: "i8" }, { offset: 43, type: "i8" }, { offset: 44, type: "i8" }, { offset: 45, type: "i8" }, { offset: 46, type: "i8" }, { offset: 47, type: "i8" }, { offset: 48, type: "i8" }, { offset: 49, type: "i8" }, { offset: 50, type: "i8" }, { offset: 51, type: "i8" }, { offset: 52, type: "i8" }, { offset: 53, type: "i8" }, { offset: 54, type: "i8" }, { offset: 55, type: "i8" }, { offset: 56, type: "i8" }, { offset: 57, type: "i8" }, { offset: 58, type: "i8" }, { offset: 59, type: "i8" }, { offset: 60, type: "i8" }, { offset: 61, type: "i8" }, { offset: 62, type: "i8" }, { offset: 63, type: "i8" }], passing: { kind: "memory" } };
-  /** C: `char[64] reserved`, offset 0, 64 bytes. */
-  get reserved(): Int8Array {
-    return this.$array(Int8Array, 0, 64);
-  }
 }
+export interface CUipcEventHandle_st {
+  /** C: `char[64] reserved`, offset 0, 64 bytes. */
+  get reserved(): Int8Array;
+}
+RecordBase.$define(CUipcEventHandle_st, () => ({
+  cName: "struct CUipcEventHandle_st",
+  size: 64,
+  align: 1,
+  fields: [
+    { name: "reserved", offset: 0, size: 64 },
+  ],
+  accessors: {
+    reserved: {
+      get(this: CUipcEventHandle_st): Int8Array {
+        return this.$array(Int8Array, 0, 64);
+      },
+    },
+  },
+}));
 /** Another name of {@link CUipcEventHandle_st}. */
 export const CUipcEventHandle_v1 = CUipcEventHandle_st;
 /** Another name of {@link CUipcEventHandle_st}. */
@@ -84,19 +109,28 @@ export type CUipcEventHandle_v1 = CUipcEventHandle_st;
  * C: `struct CUipcMemHandle_st` (also `CUipcMemHandle_v1`): 64 bytes, aligned to 1.
  */
 export class CUipcMemHandle_st extends RecordBase {
-  static readonly $cName = "struct CUipcMemHandle_st";
-  static readonly $size = 64;
-  static readonly $align = 1;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "reserved", offset: 0, size: 64 },
-  ];
   /** How this record travels when a function takes or returns it by value. */
   static readonly $layout: StructLayout = { name: "struct CUipcMemHandle_st", size: 64, align: 1, leaves: [{ offset: 0, type: "i8" }, { offset: 1, type: "i8" }, { offset: 2, type: "i8" }, { offset: 3, type: "i8" }, { offset: 4, type: "i8" }, { offset: 5, type: "i8" }, { offset: 6, type: "i8" }, { offset: 7, type: "i8" }, { offset: 8, type: "i8" }, { offset: 9, type: "i8" }, { offset: 10, type: "i8" }, { offset: 11, type: "i8" }, { offset: 12, type: "i8" }, { offset: 13, type: "i8" }, { offset: 14, type: "i8" }, { offset: 15, type: "i8" }, { offset: 16, type: "i8" }, { offset: 17, type: "i8" }, { offset: 18, type: "i8" }, { offset: 19, type: "i8" }, { offset: 20, type: "i8" }, { offset: 21, type: "i8" }, { offset: 22, type: "i8" }, { offset: 23, type: "i8" }, { offset: 24, type: "i8" }, { offset: 25, type: "i8" }, { offset: 26, type: "i8" }, { offset: 27, type: "i8" }, { offset: 28, type: "i8" }, { offset: 29, type: "i8" }, { offset: 30, type: "i8" }, { offset: 31, type: "i8" }, { offset: 32, type: "i8" }, { offset: 33, type: "i8" }, { offset: 34, type: "i8" }, { offset: 35, type: "i8" }, { offset: 36, type: "i8" }, { offset: 37, type: "i8" }, { offset: 38, type: "i8" }, { offset: 39, type: "i8" }, { offset: 40, type: "i8" }, { offset: 41, type: "i8" }, { offset: 42, type: "i8" }, { offset: 43, type: "i8" }, { offset: 44, type: "i8" }, { offset: 45, type: "i8" }, { offset: 46, type: "i8" }, { offset: 47, type: "i8" }, { offset: 48, type: "i8" }, { offset: 49, type: "i8" }, { offset: 50, type: "i8" }, { offset: 51, type: "i8" }, { offset: 52, type: "i8" }, { offset: 53, type: "i8" }, { offset: 54, type: "i8" }, { offset: 55, type: "i8" }, { offset: 56, type: "i8" }, { offset: 57, type: "i8" }, { offset: 58, type: "i8" }, { offset: 59, type: "i8" }, { offset: 60, type: "i8" }, { offset: 61, type: "i8" }, { offset: 62, type: "i8" }, { offset: 63, type: "i8" }], passing: { kind: "memory" } };
-  /** C: `char[64] reserved`, offset 0, 64 bytes. */
-  get reserved(): Int8Array {
-    return this.$array(Int8Array, 0, 64);
-  }
 }
+export interface CUipcMemHandle_st {
+  /** C: `char[64] reserved`, offset 0, 64 bytes. */
+  get reserved(): Int8Array;
+}
+RecordBase.$define(CUipcMemHandle_st, () => ({
+  cName: "struct CUipcMemHandle_st",
+  size: 64,
+  align: 1,
+  fields: [
+    { name: "reserved", offset: 0, size: 64 },
+  ],
+  accessors: {
+    reserved: {
+      get(this: CUipcMemHandle_st): Int8Array {
+        return this.$array(Int8Array, 0, 64);
+      },
+    },
+  },
+}));
 /** Another name of {@link CUipcMemHandle_st}. */
 export const CUipcMemHandle_v1 = CUipcMemHandle_st;
 /** Another name of {@link CUipcMemHandle_st}. */
@@ -107,250 +141,362 @@ export type CUipcMemHandle_v1 = CUipcMemHandle_st;
  *
  * C: `union CUstreamBatchMemOpParams_union` (also `CUstreamBatchMemOpParams_v1`): 48 bytes, aligned to 8.
  */
-export class CUstreamBatchMemOpParams_union extends RecordBase {
-  static readonly $cName = "union CUstreamBatchMemOpParams_union";
-  static readonly $size = 48;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
+export class CUstreamBatchMemOpParams_union extends RecordBase {}
+export interface CUstreamBatchMemOpParams_union {
+  /**
+   * Operation. This is the first field of all the union elemets and acts as a TAG to determine which union member is valid.
+   * C: `CUstreamBatchMemOpType operation`, offset 0, 4 bytes.
+   */
+  get operation(): CUstreamBatchMemOpType;
+  set operation(v: CUstreamBatchMemOpType);
+  /**
+   * Params for `CU_STREAM_MEM_OP_WAIT_VALUE_32` and `CU_STREAM_MEM_OP_WAIT_VALUE_64` operations.
+   * C: `struct CUstreamMemOpWaitValueParams_st waitValue`, offset 0, 40 bytes.
+   */
+  get waitValue(): CUstreamMemOpWaitValueParams_st;
+  set waitValue(v: CUstreamMemOpWaitValueParams_st);
+  /**
+   * Params for `CU_STREAM_MEM_OP_WRITE_VALUE_32` and `CU_STREAM_MEM_OP_WRITE_VALUE_64` operations.
+   * C: `struct CUstreamMemOpWriteValueParams_st writeValue`, offset 0, 40 bytes.
+   */
+  get writeValue(): CUstreamMemOpWriteValueParams_st;
+  set writeValue(v: CUstreamMemOpWriteValueParams_st);
+  /**
+   * Params for `CU_STREAM_MEM_OP_FLUSH_REMOTE_WRITES` operations.
+   * C: `struct CUstreamMemOpFlushRemoteWritesParams_st flushRemoteWrites`, offset 0, 8 bytes.
+   */
+  get flushRemoteWrites(): CUstreamMemOpFlushRemoteWritesParams_st;
+  set flushRemoteWrites(v: CUstreamMemOpFlushRemoteWritesParams_st);
+  /**
+   * Params for `CU_STREAM_MEM_OP_BARRIER` operations.
+   * C: `struct CUstreamMemOpMemoryBarrierParams_st memoryBarrier`, offset 0, 8 bytes.
+   */
+  get memoryBarrier(): CUstreamMemOpMemoryBarrierParams_st;
+  set memoryBarrier(v: CUstreamMemOpMemoryBarrierParams_st);
+  /** C: `cuuint64_t[6] pad`, offset 0, 48 bytes. */
+  get pad(): BigUint64Array;
+}
+RecordBase.$define(CUstreamBatchMemOpParams_union, () => ({
+  cName: "union CUstreamBatchMemOpParams_union",
+  size: 48,
+  align: 8,
+  fields: [
     { name: "operation", offset: 0, size: 4 },
     { name: "waitValue", offset: 0, size: 40 },
     { name: "writeValue", offset: 0, size: 40 },
     { name: "flushRemoteWrites", offset: 0, size: 8 },
     { name: "memoryBarrier", offset: 0, size: 8 },
     { name: "pad", offset: 0, size: 48 },
-  ];
-  /**
-   * Operation. This is the first field of all the union elemets and acts as a TAG to determine which union member is valid.
-   * C: `CUstreamBatchMemOpType operation`, offset 0, 4 bytes.
-   */
-  get operation(): CUstreamBatchMemOpType {
-    return this.$u32(0) as CUstreamBatchMemOpType;
-  }
-  set operation(v: CUstreamBatchMemOpType) {
-    this.$setU32(0, v);
-  }
-  /**
-   * Params for `CU_STREAM_MEM_OP_WAIT_VALUE_32` and `CU_STREAM_MEM_OP_WAIT_VALUE_64` operations.
-   * C: `struct CUstreamMemOpWaitValueParams_st waitValue`, offset 0, 40 bytes.
-   */
-  get waitValue(): CUstreamMemOpWaitValueParams_st {
-    return this.$record(CUstreamMemOpWaitValueParams_st, 0);
-  }
-  set waitValue(v: CUstreamMemOpWaitValueParams_st) {
-    this.$setRecord(0, 40, v);
-  }
-  /**
-   * Params for `CU_STREAM_MEM_OP_WRITE_VALUE_32` and `CU_STREAM_MEM_OP_WRITE_VALUE_64` operations.
-   * C: `struct CUstreamMemOpWriteValueParams_st writeValue`, offset 0, 40 bytes.
-   */
-  get writeValue(): CUstreamMemOpWriteValueParams_st {
-    return this.$record(CUstreamMemOpWriteValueParams_st, 0);
-  }
-  set writeValue(v: CUstreamMemOpWriteValueParams_st) {
-    this.$setRecord(0, 40, v);
-  }
-  /**
-   * Params for `CU_STREAM_MEM_OP_FLUSH_REMOTE_WRITES` operations.
-   * C: `struct CUstreamMemOpFlushRemoteWritesParams_st flushRemoteWrites`, offset 0, 8 bytes.
-   */
-  get flushRemoteWrites(): CUstreamMemOpFlushRemoteWritesParams_st {
-    return this.$record(CUstreamMemOpFlushRemoteWritesParams_st, 0);
-  }
-  set flushRemoteWrites(v: CUstreamMemOpFlushRemoteWritesParams_st) {
-    this.$setRecord(0, 8, v);
-  }
-  /**
-   * Params for `CU_STREAM_MEM_OP_BARRIER` operations.
-   * C: `struct CUstreamMemOpMemoryBarrierParams_st memoryBarrier`, offset 0, 8 bytes.
-   */
-  get memoryBarrier(): CUstreamMemOpMemoryBarrierParams_st {
-    return this.$record(CUstreamMemOpMemoryBarrierParams_st, 0);
-  }
-  set memoryBarrier(v: CUstreamMemOpMemoryBarrierParams_st) {
-    this.$setRecord(0, 8, v);
-  }
-  /** C: `cuuint64_t[6] pad`, offset 0, 48 bytes. */
-  get pad(): BigUint64Array {
-    return this.$array(BigUint64Array, 0, 6);
-  }
-}
+  ],
+  accessors: {
+    operation: {
+      get(this: CUstreamBatchMemOpParams_union): CUstreamBatchMemOpType {
+        return this.$u32(0) as CUstreamBatchMemOpType;
+      },
+      set(this: CUstreamBatchMemOpParams_union, v: CUstreamBatchMemOpType): void {
+        this.$setU32(0, v);
+      },
+    },
+    waitValue: {
+      get(this: CUstreamBatchMemOpParams_union): CUstreamMemOpWaitValueParams_st {
+        return this.$record(CUstreamMemOpWaitValueParams_st, 0);
+      },
+      set(this: CUstreamBatchMemOpParams_union, v: CUstreamMemOpWaitValueParams_st): void {
+        this.$setRecord(0, 40, v);
+      },
+    },
+    writeValue: {
+      get(this: CUstreamBatchMemOpParams_union): CUstreamMemOpWriteValueParams_st {
+        return this.$record(CUstreamMemOpWriteValueParams_st, 0);
+      },
+      set(this: CUstreamBatchMemOpParams_union, v: CUstreamMemOpWriteValueParams_st): void {
+        this.$setRecord(0, 40, v);
+      },
+    },
+    flushRemoteWrites: {
+      get(this: CUstreamBatchMemOpParams_union): CUstreamMemOpFlushRemoteWritesParams_st {
+        return this.$record(CUstreamMemOpFlushRemoteWritesParams_st, 0);
+      },
+      set(this: CUstreamBatchMemOpParams_union, v: CUstreamMemOpFlushRemoteWritesParams_st): void {
+        this.$setRecord(0, 8, v);
+      },
+    },
+    memoryBarrier: {
+      get(this: CUstreamBatchMemOpParams_union): CUstreamMemOpMemoryBarrierParams_st {
+        return this.$record(CUstreamMemOpMemoryBarrierParams_st, 0);
+      },
+      set(this: CUstreamBatchMemOpParams_union, v: CUstreamMemOpMemoryBarrierParams_st): void {
+        this.$setRecord(0, 8, v);
+      },
+    },
+    pad: {
+      get(this: CUstreamBatchMemOpParams_union): BigUint64Array {
+        return this.$array(BigUint64Array, 0, 6);
+      },
+    },
+  },
+}));
 /** Another name of {@link CUstreamBatchMemOpParams_union}. */
 export const CUstreamBatchMemOpParams_v1 = CUstreamBatchMemOpParams_union;
 /** Another name of {@link CUstreamBatchMemOpParams_union}. */
 export type CUstreamBatchMemOpParams_v1 = CUstreamBatchMemOpParams_union;
 
 /** C: `struct CUstreamMemOpWaitValueParams_st`: 40 bytes, aligned to 8. */
-export class CUstreamMemOpWaitValueParams_st extends RecordBase {
-  static readonly $cName = "struct CUstreamMemOpWaitValueParams_st";
-  static readonly $size = 40;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
+export class CUstreamMemOpWaitValueParams_st extends RecordBase {}
+export interface CUstreamMemOpWaitValueParams_st {
+  /** C: `CUstreamBatchMemOpType operation`, offset 0, 4 bytes. */
+  get operation(): CUstreamBatchMemOpType;
+  set operation(v: CUstreamBatchMemOpType);
+  /** C: `CUdeviceptr address`, offset 8, 8 bytes. */
+  get address(): CUdeviceptr;
+  set address(v: CUdeviceptr | number);
+  /** C: `cuuint32_t value`, offset 16, 4 bytes. */
+  get value(): cuuint32_t;
+  set value(v: cuuint32_t);
+  /** C: `cuuint64_t value64`, offset 16, 8 bytes. */
+  get value64(): cuuint64_t;
+  set value64(v: cuuint64_t | number);
+  /** C: `unsigned int flags`, offset 24, 4 bytes. */
+  get flags(): number;
+  set flags(v: number);
+  /**
+   * For driver internal use. Initial value is unimportant.
+   * C: `CUdeviceptr alias`, offset 32, 8 bytes.
+   */
+  get alias(): CUdeviceptr;
+  set alias(v: CUdeviceptr | number);
+}
+RecordBase.$define(CUstreamMemOpWaitValueParams_st, () => ({
+  cName: "struct CUstreamMemOpWaitValueParams_st",
+  size: 40,
+  align: 8,
+  fields: [
     { name: "operation", offset: 0, size: 4 },
     { name: "address", offset: 8, size: 8 },
     { name: "value", offset: 16, size: 4 },
     { name: "value64", offset: 16, size: 8 },
     { name: "flags", offset: 24, size: 4 },
     { name: "alias", offset: 32, size: 8 },
-  ];
-  /** C: `CUstreamBatchMemOpType operation`, offset 0, 4 bytes. */
-  get operation(): CUstreamBatchMemOpType {
-    return this.$u32(0) as CUstreamBatchMemOpType;
-  }
-  set operation(v: CUstreamBatchMemOpType) {
-    this.$setU32(0, v);
-  }
-  /** C: `CUdeviceptr address`, offset 8, 8 bytes. */
-  get address(): CUdeviceptr {
-    return this.$u64(8);
-  }
-  set address(v: CUdeviceptr | number) {
-    this.$setU64(8, v);
-  }
-  /** C: `cuuint32_t value`, offset 16, 4 bytes. */
-  get value(): cuuint32_t {
-    return this.$u32(16);
-  }
-  set value(v: cuuint32_t) {
-    this.$setU32(16, v);
-  }
-  /** C: `cuuint64_t value64`, offset 16, 8 bytes. */
-  get value64(): cuuint64_t {
-    return this.$u64(16);
-  }
-  set value64(v: cuuint64_t | number) {
-    this.$setU64(16, v);
-  }
-  /** C: `unsigned int flags`, offset 24, 4 bytes. */
-  get flags(): number {
-    return this.$u32(24);
-  }
-  set flags(v: number) {
-    this.$setU32(24, v);
-  }
-  /**
-   * For driver internal use. Initial value is unimportant.
-   * C: `CUdeviceptr alias`, offset 32, 8 bytes.
-   */
-  get alias(): CUdeviceptr {
-    return this.$u64(32);
-  }
-  set alias(v: CUdeviceptr | number) {
-    this.$setU64(32, v);
-  }
-}
+  ],
+  accessors: {
+    operation: {
+      get(this: CUstreamMemOpWaitValueParams_st): CUstreamBatchMemOpType {
+        return this.$u32(0) as CUstreamBatchMemOpType;
+      },
+      set(this: CUstreamMemOpWaitValueParams_st, v: CUstreamBatchMemOpType): void {
+        this.$setU32(0, v);
+      },
+    },
+    address: {
+      get(this: CUstreamMemOpWaitValueParams_st): CUdeviceptr {
+        return this.$u64(8);
+      },
+      set(this: CUstreamMemOpWaitValueParams_st, v: CUdeviceptr | number): void {
+        this.$setU64(8, v);
+      },
+    },
+    value: {
+      get(this: CUstreamMemOpWaitValueParams_st): cuuint32_t {
+        return this.$u32(16);
+      },
+      set(this: CUstreamMemOpWaitValueParams_st, v: cuuint32_t): void {
+        this.$setU32(16, v);
+      },
+    },
+    value64: {
+      get(this: CUstreamMemOpWaitValueParams_st): cuuint64_t {
+        return this.$u64(16);
+      },
+      set(this: CUstreamMemOpWaitValueParams_st, v: cuuint64_t | number): void {
+        this.$setU64(16, v);
+      },
+    },
+    flags: {
+      get(this: CUstreamMemOpWaitValueParams_st): number {
+        return this.$u32(24);
+      },
+      set(this: CUstreamMemOpWaitValueParams_st, v: number): void {
+        this.$setU32(24, v);
+      },
+    },
+    alias: {
+      get(this: CUstreamMemOpWaitValueParams_st): CUdeviceptr {
+        return this.$u64(32);
+      },
+      set(this: CUstreamMemOpWaitValueParams_st, v: CUdeviceptr | number): void {
+        this.$setU64(32, v);
+      },
+    },
+  },
+}));
 
 /** C: `struct CUstreamMemOpWriteValueParams_st`: 40 bytes, aligned to 8. */
-export class CUstreamMemOpWriteValueParams_st extends RecordBase {
-  static readonly $cName = "struct CUstreamMemOpWriteValueParams_st";
-  static readonly $size = 40;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
+export class CUstreamMemOpWriteValueParams_st extends RecordBase {}
+export interface CUstreamMemOpWriteValueParams_st {
+  /** C: `CUstreamBatchMemOpType operation`, offset 0, 4 bytes. */
+  get operation(): CUstreamBatchMemOpType;
+  set operation(v: CUstreamBatchMemOpType);
+  /** C: `CUdeviceptr address`, offset 8, 8 bytes. */
+  get address(): CUdeviceptr;
+  set address(v: CUdeviceptr | number);
+  /** C: `cuuint32_t value`, offset 16, 4 bytes. */
+  get value(): cuuint32_t;
+  set value(v: cuuint32_t);
+  /** C: `cuuint64_t value64`, offset 16, 8 bytes. */
+  get value64(): cuuint64_t;
+  set value64(v: cuuint64_t | number);
+  /** C: `unsigned int flags`, offset 24, 4 bytes. */
+  get flags(): number;
+  set flags(v: number);
+  /**
+   * For driver internal use. Initial value is unimportant.
+   * C: `CUdeviceptr alias`, offset 32, 8 bytes.
+   */
+  get alias(): CUdeviceptr;
+  set alias(v: CUdeviceptr | number);
+}
+RecordBase.$define(CUstreamMemOpWriteValueParams_st, () => ({
+  cName: "struct CUstreamMemOpWriteValueParams_st",
+  size: 40,
+  align: 8,
+  fields: [
     { name: "operation", offset: 0, size: 4 },
     { name: "address", offset: 8, size: 8 },
     { name: "value", offset: 16, size: 4 },
     { name: "value64", offset: 16, size: 8 },
     { name: "flags", offset: 24, size: 4 },
     { name: "alias", offset: 32, size: 8 },
-  ];
-  /** C: `CUstreamBatchMemOpType operation`, offset 0, 4 bytes. */
-  get operation(): CUstreamBatchMemOpType {
-    return this.$u32(0) as CUstreamBatchMemOpType;
-  }
-  set operation(v: CUstreamBatchMemOpType) {
-    this.$setU32(0, v);
-  }
-  /** C: `CUdeviceptr address`, offset 8, 8 bytes. */
-  get address(): CUdeviceptr {
-    return this.$u64(8);
-  }
-  set address(v: CUdeviceptr | number) {
-    this.$setU64(8, v);
-  }
-  /** C: `cuuint32_t value`, offset 16, 4 bytes. */
-  get value(): cuuint32_t {
-    return this.$u32(16);
-  }
-  set value(v: cuuint32_t) {
-    this.$setU32(16, v);
-  }
-  /** C: `cuuint64_t value64`, offset 16, 8 bytes. */
-  get value64(): cuuint64_t {
-    return this.$u64(16);
-  }
-  set value64(v: cuuint64_t | number) {
-    this.$setU64(16, v);
-  }
-  /** C: `unsigned int flags`, offset 24, 4 bytes. */
-  get flags(): number {
-    return this.$u32(24);
-  }
-  set flags(v: number) {
-    this.$setU32(24, v);
-  }
-  /**
-   * For driver internal use. Initial value is unimportant.
-   * C: `CUdeviceptr alias`, offset 32, 8 bytes.
-   */
-  get alias(): CUdeviceptr {
-    return this.$u64(32);
-  }
-  set alias(v: CUdeviceptr | number) {
-    this.$setU64(32, v);
-  }
-}
+  ],
+  accessors: {
+    operation: {
+      get(this: CUstreamMemOpWriteValueParams_st): CUstreamBatchMemOpType {
+        return this.$u32(0) as CUstreamBatchMemOpType;
+      },
+      set(this: CUstreamMemOpWriteValueParams_st, v: CUstreamBatchMemOpType): void {
+        this.$setU32(0, v);
+      },
+    },
+    address: {
+      get(this: CUstreamMemOpWriteValueParams_st): CUdeviceptr {
+        return this.$u64(8);
+      },
+      set(this: CUstreamMemOpWriteValueParams_st, v: CUdeviceptr | number): void {
+        this.$setU64(8, v);
+      },
+    },
+    value: {
+      get(this: CUstreamMemOpWriteValueParams_st): cuuint32_t {
+        return this.$u32(16);
+      },
+      set(this: CUstreamMemOpWriteValueParams_st, v: cuuint32_t): void {
+        this.$setU32(16, v);
+      },
+    },
+    value64: {
+      get(this: CUstreamMemOpWriteValueParams_st): cuuint64_t {
+        return this.$u64(16);
+      },
+      set(this: CUstreamMemOpWriteValueParams_st, v: cuuint64_t | number): void {
+        this.$setU64(16, v);
+      },
+    },
+    flags: {
+      get(this: CUstreamMemOpWriteValueParams_st): number {
+        return this.$u32(24);
+      },
+      set(this: CUstreamMemOpWriteValueParams_st, v: number): void {
+        this.$setU32(24, v);
+      },
+    },
+    alias: {
+      get(this: CUstreamMemOpWriteValueParams_st): CUdeviceptr {
+        return this.$u64(32);
+      },
+      set(this: CUstreamMemOpWriteValueParams_st, v: CUdeviceptr | number): void {
+        this.$setU64(32, v);
+      },
+    },
+  },
+}));
 
 /** C: `struct CUstreamMemOpFlushRemoteWritesParams_st`: 8 bytes, aligned to 4. */
-export class CUstreamMemOpFlushRemoteWritesParams_st extends RecordBase {
-  static readonly $cName = "struct CUstreamMemOpFlushRemoteWritesParams_st";
-  static readonly $size = 8;
-  static readonly $align = 4;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "operation", offset: 0, size: 4 },
-    { name: "flags", offset: 4, size: 4 },
-  ];
+export class CUstreamMemOpFlushRemoteWritesParams_st extends RecordBase {}
+export interface CUstreamMemOpFlushRemoteWritesParams_st {
   /** C: `CUstreamBatchMemOpType operation`, offset 0, 4 bytes. */
-  get operation(): CUstreamBatchMemOpType {
-    return this.$u32(0) as CUstreamBatchMemOpType;
-  }
-  set operation(v: CUstreamBatchMemOpType) {
-    this.$setU32(0, v);
-  }
+  get operation(): CUstreamBatchMemOpType;
+  set operation(v: CUstreamBatchMemOpType);
   /**
    * Must be 0.
    * C: `unsigned int flags`, offset 4, 4 bytes.
    */
-  get flags(): number {
-    return this.$u32(4);
-  }
-  set flags(v: number) {
-    this.$setU32(4, v);
-  }
+  get flags(): number;
+  set flags(v: number);
 }
-
-/** C: `struct CUstreamMemOpMemoryBarrierParams_st`: 8 bytes, aligned to 4. */
-export class CUstreamMemOpMemoryBarrierParams_st extends RecordBase {
-  static readonly $cName = "struct CUstreamMemOpMemoryBarrierParams_st";
-  static readonly $size = 8;
-  static readonly $align = 4;
-  static readonly $fields: readonly FieldInfo[] = [
+RecordBase.$define(CUstreamMemOpFlushRemoteWritesParams_st, () => ({
+  cName: "struct CUstreamMemOpFlushRemoteWritesParams_st",
+  size: 8,
+  align: 4,
+  fields: [
     { name: "operation", offset: 0, size: 4 },
     { name: "flags", offset: 4, size: 4 },
-  ];
+  ],
+  accessors: {
+    operation: {
+      get(this: CUstreamMemOpFlushRemoteWritesParams_st): CUstreamBatchMemOpType {
+        return this.$u32(0) as CUstreamBatchMemOpType;
+      },
+      set(this: CUstreamMemOpFlushRemoteWritesParams_st, v: CUstreamBatchMemOpType): void {
+        this.$setU32(0, v);
+      },
+    },
+    flags: {
+      get(this: CUstreamMemOpFlushRemoteWritesParams_st): number {
+        return this.$u32(4);
+      },
+      set(this: CUstreamMemOpFlushRemoteWritesParams_st, v: number): void {
+        this.$setU32(4, v);
+      },
+    },
+  },
+}));
+
+/** C: `struct CUstreamMemOpMemoryBarrierParams_st`: 8 bytes, aligned to 4. */
+export class CUstreamMemOpMemoryBarrierParams_st extends RecordBase {}
+export interface CUstreamMemOpMemoryBarrierParams_st {
   /** C: `CUstreamBatchMemOpType operation`, offset 0, 4 bytes. */
-  get operation(): CUstreamBatchMemOpType {
-    return this.$u32(0) as CUstreamBatchMemOpType;
-  }
-  set operation(v: CUstreamBatchMemOpType) {
-    this.$setU32(0, v);
-  }
+  get operation(): CUstreamBatchMemOpType;
+  set operation(v: CUstreamBatchMemOpType);
   /** C: `unsigned int flags`, offset 4, 4 bytes. */
-  get flags(): number {
-    return this.$u32(4);
-  }
-  set flags(v: number) {
-    this.$setU32(4, v);
-  }
+  get flags(): number;
+  set flags(v: number);
 }
+RecordBase.$define(CUstreamMemOpMemoryBarrierParams_st, () => ({
+  cName: "struct CUstreamMemOpMemoryBarrierParams_st",
+  size: 8,
+  align: 4,
+  fields: [
+    { name: "operation", offset: 0, size: 4 },
+    { name: "flags", offset: 4, size: 4 },
+  ],
+  accessors: {
+    operation: {
+      get(this: CUstreamMemOpMemoryBarrierParams_st): CUstreamBatchMemOpType {
+        return this.$u32(0) as CUstreamBatchMemOpType;
+      },
+      set(this: CUstreamMemOpMemoryBarrierParams_st, v: CUstreamBatchMemOpType): void {
+        this.$setU32(0, v);
+      },
+    },
+    flags: {
+      get(this: CUstreamMemOpMemoryBarrierParams_st): number {
+        return this.$u32(4);
+      },
+      set(this: CUstreamMemOpMemoryBarrierParams_st, v: number): void {
+        this.$setU32(4, v);
+      },
+    },
+  },
+}));
 
 /**
  * Batch memory operation node parameters
@@ -360,45 +506,66 @@ export class CUstreamMemOpMemoryBarrierParams_st extends RecordBase {
  *
  * C: `struct CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st` (also `CUDA_BATCH_MEM_OP_NODE_PARAMS_v1`): 32 bytes, aligned to 8.
  */
-export class CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st extends RecordBase {
-  static readonly $cName = "struct CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st";
-  static readonly $size = 32;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
+export class CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st extends RecordBase {}
+export interface CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st {
+  /** C: `CUcontext ctx`, offset 0, 8 bytes. */
+  get ctx(): CUcontext;
+  set ctx(v: CUcontext);
+  /** C: `unsigned int count`, offset 8, 4 bytes. */
+  get count(): number;
+  set count(v: number);
+  /** C: `CUstreamBatchMemOpParams * paramArray`, offset 16, 8 bytes. */
+  get paramArray(): Pointer;
+  set paramArray(v: Pointer);
+  /** C: `unsigned int flags`, offset 24, 4 bytes. */
+  get flags(): number;
+  set flags(v: number);
+}
+RecordBase.$define(CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st, () => ({
+  cName: "struct CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st",
+  size: 32,
+  align: 8,
+  fields: [
     { name: "ctx", offset: 0, size: 8 },
     { name: "count", offset: 8, size: 4 },
     { name: "paramArray", offset: 16, size: 8 },
     { name: "flags", offset: 24, size: 4 },
-  ];
-  /** C: `CUcontext ctx`, offset 0, 8 bytes. */
-  get ctx(): CUcontext {
-    return this.$ptr(0) as CUcontext;
-  }
-  set ctx(v: CUcontext) {
-    this.$setPtr(0, v);
-  }
-  /** C: `unsigned int count`, offset 8, 4 bytes. */
-  get count(): number {
-    return this.$u32(8);
-  }
-  set count(v: number) {
-    this.$setU32(8, v);
-  }
-  /** C: `CUstreamBatchMemOpParams * paramArray`, offset 16, 8 bytes. */
-  get paramArray(): Pointer {
-    return this.$ptr(16);
-  }
-  set paramArray(v: Pointer) {
-    this.$setPtr(16, v);
-  }
-  /** C: `unsigned int flags`, offset 24, 4 bytes. */
-  get flags(): number {
-    return this.$u32(24);
-  }
-  set flags(v: number) {
-    this.$setU32(24, v);
-  }
-}
+  ],
+  accessors: {
+    ctx: {
+      get(this: CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st): CUcontext {
+        return this.$ptr(0) as CUcontext;
+      },
+      set(this: CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st, v: CUcontext): void {
+        this.$setPtr(0, v);
+      },
+    },
+    count: {
+      get(this: CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st): number {
+        return this.$u32(8);
+      },
+      set(this: CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st, v: number): void {
+        this.$setU32(8, v);
+      },
+    },
+    paramArray: {
+      get(this: CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st): Pointer {
+        return this.$ptr(16);
+      },
+      set(this: CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st, v: Pointer): void {
+        this.$setPtr(16, v);
+      },
+    },
+    flags: {
+      get(this: CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st): number {
+        return this.$u32(24);
+      },
+      set(this: CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st, v: number): void {
+        this.$setU32(24, v);
+      },
+    },
+  },
+}));
 /** Another name of {@link CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st}. */
 export const CUDA_BATCH_MEM_OP_NODE_PARAMS_v1 = CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st;
 /** Another name of {@link CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st}. */
@@ -409,57 +576,78 @@ export type CUDA_BATCH_MEM_OP_NODE_PARAMS_v1 = CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_
  *
  * C: `struct CUDA_BATCH_MEM_OP_NODE_PARAMS_v2_st` (also `CUDA_BATCH_MEM_OP_NODE_PARAMS_v2`): 32 bytes, aligned to 8.
  */
-export class CUDA_BATCH_MEM_OP_NODE_PARAMS_v2_st extends RecordBase {
-  static readonly $cName = "struct CUDA_BATCH_MEM_OP_NODE_PARAMS_v2_st";
-  static readonly $size = 32;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "ctx", offset: 0, size: 8 },
-    { name: "count", offset: 8, size: 4 },
-    { name: "paramArray", offset: 16, size: 8 },
-    { name: "flags", offset: 24, size: 4 },
-  ];
+export class CUDA_BATCH_MEM_OP_NODE_PARAMS_v2_st extends RecordBase {}
+export interface CUDA_BATCH_MEM_OP_NODE_PARAMS_v2_st {
   /**
    * Context to use for the operations.
    * C: `CUcontext ctx`, offset 0, 8 bytes.
    */
-  get ctx(): CUcontext {
-    return this.$ptr(0) as CUcontext;
-  }
-  set ctx(v: CUcontext) {
-    this.$setPtr(0, v);
-  }
+  get ctx(): CUcontext;
+  set ctx(v: CUcontext);
   /**
    * Number of operations in paramArray.
    * C: `unsigned int count`, offset 8, 4 bytes.
    */
-  get count(): number {
-    return this.$u32(8);
-  }
-  set count(v: number) {
-    this.$setU32(8, v);
-  }
+  get count(): number;
+  set count(v: number);
   /**
    * Array of batch memory operations.
    * C: `CUstreamBatchMemOpParams * paramArray`, offset 16, 8 bytes.
    */
-  get paramArray(): Pointer {
-    return this.$ptr(16);
-  }
-  set paramArray(v: Pointer) {
-    this.$setPtr(16, v);
-  }
+  get paramArray(): Pointer;
+  set paramArray(v: Pointer);
   /**
    * Flags to control the node.
    * C: `unsigned int flags`, offset 24, 4 bytes.
    */
-  get flags(): number {
-    return this.$u32(24);
-  }
-  set flags(v: number) {
-    this.$setU32(24, v);
-  }
+  get flags(): number;
+  set flags(v: number);
 }
+RecordBase.$define(CUDA_BATCH_MEM_OP_NODE_PARAMS_v2_st, () => ({
+  cName: "struct CUDA_BATCH_MEM_OP_NODE_PARAMS_v2_st",
+  size: 32,
+  align: 8,
+  fields: [
+    { name: "ctx", offset: 0, size: 8 },
+    { name: "count", offset: 8, size: 4 },
+    { name: "paramArray", offset: 16, size: 8 },
+    { name: "flags", offset: 24, size: 4 },
+  ],
+  accessors: {
+    ctx: {
+      get(this: CUDA_BATCH_MEM_OP_NODE_PARAMS_v2_st): CUcontext {
+        return this.$ptr(0) as CUcontext;
+      },
+      set(this: CUDA_BATCH_MEM_OP_NODE_PARAMS_v2_st, v: CUcontext): void {
+        this.$setPtr(0, v);
+      },
+    },
+    count: {
+      get(this: CUDA_BATCH_MEM_OP_NODE_PARAMS_v2_st): number {
+        return this.$u32(8);
+      },
+      set(this: CUDA_BATCH_MEM_OP_NODE_PARAMS_v2_st, v: number): void {
+        this.$setU32(8, v);
+      },
+    },
+    paramArray: {
+      get(this: CUDA_BATCH_MEM_OP_NODE_PARAMS_v2_st): Pointer {
+        return this.$ptr(16);
+      },
+      set(this: CUDA_BATCH_MEM_OP_NODE_PARAMS_v2_st, v: Pointer): void {
+        this.$setPtr(16, v);
+      },
+    },
+    flags: {
+      get(this: CUDA_BATCH_MEM_OP_NODE_PARAMS_v2_st): number {
+        return this.$u32(24);
+      },
+      set(this: CUDA_BATCH_MEM_OP_NODE_PARAMS_v2_st, v: number): void {
+        this.$setU32(24, v);
+      },
+    },
+  },
+}));
 /** Another name of {@link CUDA_BATCH_MEM_OP_NODE_PARAMS_v2_st}. */
 export const CUDA_BATCH_MEM_OP_NODE_PARAMS_v2 = CUDA_BATCH_MEM_OP_NODE_PARAMS_v2_st;
 /** Another name of {@link CUDA_BATCH_MEM_OP_NODE_PARAMS_v2_st}. */
@@ -470,90 +658,182 @@ export type CUDA_BATCH_MEM_OP_NODE_PARAMS_v2 = CUDA_BATCH_MEM_OP_NODE_PARAMS_v2_
  *
  * C: `struct CUasyncNotificationInfo_st` (also `CUasyncNotificationInfo`): 16 bytes, aligned to 8.
  */
-export class CUasyncNotificationInfo_st extends RecordBase {
-  static readonly $cName = "struct CUasyncNotificationInfo_st";
-  static readonly $size = 16;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "type", offset: 0, size: 4 },
-    { name: "info", offset: 8, size: 8 },
-  ];
+export class CUasyncNotificationInfo_st extends RecordBase {}
+export interface CUasyncNotificationInfo_st {
   /**
    * The type of notification being sent
    * C: `CUasyncNotificationType type`, offset 0, 4 bytes.
    */
-  get type(): CUasyncNotificationType {
-    return this.$u32(0) as CUasyncNotificationType;
-  }
-  set type(v: CUasyncNotificationType) {
-    this.$setU32(0, v);
-  }
+  get type(): CUasyncNotificationType;
+  set type(v: CUasyncNotificationType);
   /**
    * Information about the notification. `type` must be checked in order to interpret this field.
    * C: `union (unnamed union at cuda.h:629:5) info`, offset 8, 8 bytes.
    */
-  get info(): CUasyncNotificationInfo_st_info {
-    return this.$record(CUasyncNotificationInfo_st_info, 8);
-  }
-  set info(v: CUasyncNotificationInfo_st_info) {
-    this.$setRecord(8, 8, v);
-  }
+  get info(): CUasyncNotificationInfo_st_info;
+  set info(v: CUasyncNotificationInfo_st_info);
 }
+RecordBase.$define(CUasyncNotificationInfo_st, () => ({
+  cName: "struct CUasyncNotificationInfo_st",
+  size: 16,
+  align: 8,
+  fields: [
+    { name: "type", offset: 0, size: 4 },
+    { name: "info", offset: 8, size: 8 },
+  ],
+  accessors: {
+    type: {
+      get(this: CUasyncNotificationInfo_st): CUasyncNotificationType {
+        return this.$u32(0) as CUasyncNotificationType;
+      },
+      set(this: CUasyncNotificationInfo_st, v: CUasyncNotificationType): void {
+        this.$setU32(0, v);
+      },
+    },
+    info: {
+      get(this: CUasyncNotificationInfo_st): CUasyncNotificationInfo_st_info {
+        return this.$record(CUasyncNotificationInfo_st_info, 8);
+      },
+      set(this: CUasyncNotificationInfo_st, v: CUasyncNotificationInfo_st_info): void {
+        this.$setRecord(8, 8, v);
+      },
+    },
+  },
+}));
 /** Another name of {@link CUasyncNotificationInfo_st}. */
 export const CUasyncNotificationInfo = CUasyncNotificationInfo_st;
 /** Another name of {@link CUasyncNotificationInfo_st}. */
 export type CUasyncNotificationInfo = CUasyncNotificationInfo_st;
 
 /** C: `__typeof__(((struct CUasyncNotificationInfo_st *)0)->info)`: 8 bytes, aligned to 8. */
-export class CUasyncNotificationInfo_st_info extends RecordBase {
-  static readonly $cName = "__typeof__(((struct CUasyncNotificationInfo_st *)0)->info)";
-  static readonly $size = 8;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "overBudget", offset: 0, size: 8 },
-  ];
+export class CUasyncNotificationInfo_st_info extends RecordBase {}
+export interface CUasyncNotificationInfo_st_info {
   /**
    * Information about notifications of type `CU_ASYNC_NOTIFICATION_TYPE_OVER_BUDGET`
    * C: `struct (unnamed struct at cuda.h:630:9) overBudget`, offset 0, 8 bytes.
    */
-  get overBudget(): CUasyncNotificationInfo_st_info_overBudget {
-    return this.$record(CUasyncNotificationInfo_st_info_overBudget, 0);
-  }
-  set overBudget(v: CUasyncNotificationInfo_st_info_overBudget) {
-    this.$setRecord(0, 8, v);
-  }
+  get overBudget(): CUasyncNotificationInfo_st_info_overBudget;
+  set overBudget(v: CUasyncNotificationInfo_st_info_overBudget);
 }
+RecordBase.$define(CUasyncNotificationInfo_st_info, () => ({
+  cName: "__typeof__(((struct CUasyncNotificationInfo_st *)0)->info)",
+  size: 8,
+  align: 8,
+  fields: [
+    { name: "overBudget", offset: 0, size: 8 },
+  ],
+  accessors: {
+    overBudget: {
+      get(this: CUasyncNotificationInfo_st_info): CUasyncNotificationInfo_st_info_overBudget {
+        return this.$record(CUasyncNotificationInfo_st_info_overBudget, 0);
+      },
+      set(this: CUasyncNotificationInfo_st_info, v: CUasyncNotificationInfo_st_info_overBudget): void {
+        this.$setRecord(0, 8, v);
+      },
+    },
+  },
+}));
 
 /** C: `__typeof__(((struct CUasyncNotificationInfo_st *)0)->info.overBudget)`: 8 bytes, aligned to 8. */
-export class CUasyncNotificationInfo_st_info_overBudget extends RecordBase {
-  static readonly $cName = "__typeof__(((struct CUasyncNotificationInfo_st *)0)->info.overBudget)";
-  static readonly $size = 8;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "bytesOverBudget", offset: 0, size: 8 },
-  ];
+export class CUasyncNotificationInfo_st_info_overBudget extends RecordBase {}
+export interface CUasyncNotificationInfo_st_info_overBudget {
   /**
    * The number of bytes that the process has allocated above its device memory budget
    * C: `unsigned long long bytesOverBudget`, offset 0, 8 bytes.
    */
-  get bytesOverBudget(): bigint {
-    return this.$u64(0);
-  }
-  set bytesOverBudget(v: bigint | number) {
-    this.$setU64(0, v);
-  }
+  get bytesOverBudget(): bigint;
+  set bytesOverBudget(v: bigint | number);
 }
+RecordBase.$define(CUasyncNotificationInfo_st_info_overBudget, () => ({
+  cName: "__typeof__(((struct CUasyncNotificationInfo_st *)0)->info.overBudget)",
+  size: 8,
+  align: 8,
+  fields: [
+    { name: "bytesOverBudget", offset: 0, size: 8 },
+  ],
+  accessors: {
+    bytesOverBudget: {
+      get(this: CUasyncNotificationInfo_st_info_overBudget): bigint {
+        return this.$u64(0);
+      },
+      set(this: CUasyncNotificationInfo_st_info_overBudget, v: bigint | number): void {
+        this.$setU64(0, v);
+      },
+    },
+  },
+}));
 
 /**
  * Legacy device properties
  *
  * C: `struct CUdevprop_st` (also `CUdevprop_v1`): 56 bytes, aligned to 4.
  */
-export class CUdevprop_st extends RecordBase {
-  static readonly $cName = "struct CUdevprop_st";
-  static readonly $size = 56;
-  static readonly $align = 4;
-  static readonly $fields: readonly FieldInfo[] = [
+export class CUdevprop_st extends RecordBase {}
+export interface CUdevprop_st {
+  /**
+   * Maximum number of threads per block
+   * C: `int maxThreadsPerBlock`, offset 0, 4 bytes.
+   */
+  get maxThreadsPerBlock(): number;
+  set maxThreadsPerBlock(v: number);
+  /**
+   * Maximum size of each dimension of a block
+   * C: `int[3] maxThreadsDim`, offset 4, 12 bytes.
+   */
+  get maxThreadsDim(): Int32Array;
+  /**
+   * Maximum size of each dimension of a grid
+   * C: `int[3] maxGridSize`, offset 16, 12 bytes.
+   */
+  get maxGridSize(): Int32Array;
+  /**
+   * Shared memory available per block in bytes
+   * C: `int sharedMemPerBlock`, offset 28, 4 bytes.
+   */
+  get sharedMemPerBlock(): number;
+  set sharedMemPerBlock(v: number);
+  /**
+   * Constant memory available on device in bytes
+   * C: `int totalConstantMemory`, offset 32, 4 bytes.
+   */
+  get totalConstantMemory(): number;
+  set totalConstantMemory(v: number);
+  /**
+   * Warp size in threads
+   * C: `int SIMDWidth`, offset 36, 4 bytes.
+   */
+  get SIMDWidth(): number;
+  set SIMDWidth(v: number);
+  /**
+   * Maximum pitch in bytes allowed by memory copies
+   * C: `int memPitch`, offset 40, 4 bytes.
+   */
+  get memPitch(): number;
+  set memPitch(v: number);
+  /**
+   * 32-bit registers available per block
+   * C: `int regsPerBlock`, offset 44, 4 bytes.
+   */
+  get regsPerBlock(): number;
+  set regsPerBlock(v: number);
+  /**
+   * Clock frequency in kilohertz
+   * C: `int clockRate`, offset 48, 4 bytes.
+   */
+  get clockRate(): number;
+  set clockRate(v: number);
+  /**
+   * Alignment requirement for textures
+   * C: `int textureAlign`, offset 52, 4 bytes.
+   */
+  get textureAlign(): number;
+  set textureAlign(v: number);
+}
+RecordBase.$define(CUdevprop_st, () => ({
+  cName: "struct CUdevprop_st",
+  size: 56,
+  align: 4,
+  fields: [
     { name: "maxThreadsPerBlock", offset: 0, size: 4 },
     { name: "maxThreadsDim", offset: 4, size: 12 },
     { name: "maxGridSize", offset: 16, size: 12 },
@@ -564,102 +844,84 @@ export class CUdevprop_st extends RecordBase {
     { name: "regsPerBlock", offset: 44, size: 4 },
     { name: "clockRate", offset: 48, size: 4 },
     { name: "textureAlign", offset: 52, size: 4 },
-  ];
-  /**
-   * Maximum number of threads per block
-   * C: `int maxThreadsPerBlock`, offset 0, 4 bytes.
-   */
-  get maxThreadsPerBlock(): number {
-    return this.$i32(0);
-  }
-  set maxThreadsPerBlock(v: number) {
-    this.$setI32(0, v);
-  }
-  /**
-   * Maximum size of each dimension of a block
-   * C: `int[3] maxThreadsDim`, offset 4, 12 bytes.
-   */
-  get maxThreadsDim(): Int32Array {
-    return this.$array(Int32Array, 4, 3);
-  }
-  /**
-   * Maximum size of each dimension of a grid
-   * C: `int[3] maxGridSize`, offset 16, 12 bytes.
-   */
-  get maxGridSize(): Int32Array {
-    return this.$array(Int32Array, 16, 3);
-  }
-  /**
-   * Shared memory available per block in bytes
-   * C: `int sharedMemPerBlock`, offset 28, 4 bytes.
-   */
-  get sharedMemPerBlock(): number {
-    return this.$i32(28);
-  }
-  set sharedMemPerBlock(v: number) {
-    this.$setI32(28, v);
-  }
-  /**
-   * Constant memory available on device in bytes
-   * C: `int totalConstantMemory`, offset 32, 4 bytes.
-   */
-  get totalConstantMemory(): number {
-    return this.$i32(32);
-  }
-  set totalConstantMemory(v: number) {
-    this.$setI32(32, v);
-  }
-  /**
-   * Warp size in threads
-   * C: `int SIMDWidth`, offset 36, 4 bytes.
-   */
-  get SIMDWidth(): number {
-    return this.$i32(36);
-  }
-  set SIMDWidth(v: number) {
-    this.$setI32(36, v);
-  }
-  /**
-   * Maximum pitch in bytes allowed by memory copies
-   * C: `int memPitch`, offset 40, 4 bytes.
-   */
-  get memPitch(): number {
-    return this.$i32(40);
-  }
-  set memPitch(v: number) {
-    this.$setI32(40, v);
-  }
-  /**
-   * 32-bit registers available per block
-   * C: `int regsPerBlock`, offset 44, 4 bytes.
-   */
-  get regsPerBlock(): number {
-    return this.$i32(44);
-  }
-  set regsPerBlock(v: number) {
-    this.$setI32(44, v);
-  }
-  /**
-   * Clock frequency in kilohertz
-   * C: `int clockRate`, offset 48, 4 bytes.
-   */
-  get clockRate(): number {
-    return this.$i32(48);
-  }
-  set clockRate(v: number) {
-    this.$setI32(48, v);
-  }
-  /**
-   * Alignment requirement for textures
-   * C: `int textureAlign`, offset 52, 4 bytes.
-   */
-  get textureAlign(): number {
-    return this.$i32(52);
-  }
-  set textureAlign(v: number) {
-    this.$setI32(52, v);
-  }
-}
+  ],
+  accessors: {
+    maxThreadsPerBlock: {
+      get(this: CUdevprop_st): number {
+        return this.$i32(0);
+      },
+      set(this: CUdevprop_st, v: number): void {
+        this.$setI32(0, v);
+      },
+    },
+    maxThreadsDim: {
+      get(this: CUdevprop_st): Int32Array {
+        return this.$array(Int32Array, 4, 3);
+      },
+    },
+    maxGridSize: {
+      get(this: CUdevprop_st): Int32Array {
+        return this.$array(Int32Array, 16, 3);
+      },
+    },
+    sharedMemPerBlock: {
+      get(this: CUdevprop_st): number {
+        return this.$i32(28);
+      },
+      set(this: CUdevprop_st, v: number): void {
+        this.$setI32(28, v);
+      },
+    },
+    totalConstantMemory: {
+      get(this: CUdevprop_st): number {
+        return this.$i32(32);
+      },
+      set(this: CUdevprop_st, v: number): void {
+        this.$setI32(32, v);
+      },
+    },
+    SIMDWidth: {
+      get(this: CUdevprop_st): number {
+        return this.$i32(36);
+      },
+      set(this: CUdevprop_st, v: number): void {
+        this.$setI32(36, v);
+      },
+    },
+    memPitch: {
+      get(this: CUdevprop_st): number {
+        return this.$i32(40);
+      },
+      set(this: CUdevprop_st, v: number): void {
+        this.$setI32(40, v);
+      },
+    },
+    regsPerBlock: {
+      get(this: CUdevprop_st): number {
+        return this.$i32(44);
+      },
+      set(this: CUdevprop_st, v: number): void {
+        this.$setI32(44, v);
+      },
+    },
+    clockRate: {
+      get(this: CUdevprop_st): number {
+        return this.$i32(48);
+      },
+      set(this: CUdevprop_st, v: number): void {
+        this.$setI32(48, v);
+      },
+    },
+    textureAlign: {
+      get(this: CUdevprop_st): number {
+        return this.$i32(52);
+      },
+      set(this: CUdevprop_st, v: number): void {
+        this.$setI32(52, v);
+      },
+    },
+  },
+}));
 /** Another name of {@link CUdevprop_st}. */
 export const CUdevprop_v1 = CUdevprop_st;
 /** Another name of {@link CUdevprop_st}. */
@@ -679,68 +941,93 @@ export type CUdevprop_v1 = CUdevprop_st;
  *
  * C: `struct CUaccessPolicyWindow_st` (also `CUaccessPolicyWindow_v1`): 32 bytes, aligned to 8.
  */
-export class CUaccessPolicyWindow_st extends RecordBase {
-  static readonly $cName = "struct CUaccessPolicyWindow_st";
-  static readonly $size = 32;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
+export class CUaccessPolicyWindow_st extends RecordBase {}
+export interface CUaccessPolicyWindow_st {
+  /**
+   * Starting address of the access policy window. CUDA driver may align it.
+   * C: `void * base_ptr`, offset 0, 8 bytes.
+   */
+  get base_ptr(): Pointer;
+  set base_ptr(v: Pointer);
+  /**
+   * Size in bytes of the window policy. CUDA driver may restrict the maximum size and alignment.
+   * C: `size_t num_bytes`, offset 8, 8 bytes.
+   */
+  get num_bytes(): bigint;
+  set num_bytes(v: bigint | number);
+  /**
+   * hitRatio specifies percentage of lines assigned hitProp, rest are assigned missProp.
+   * C: `float hitRatio`, offset 16, 4 bytes.
+   */
+  get hitRatio(): number;
+  set hitRatio(v: number);
+  /**
+   * `CUaccessProperty` set for hit.
+   * C: `CUaccessProperty hitProp`, offset 20, 4 bytes.
+   */
+  get hitProp(): CUaccessProperty;
+  set hitProp(v: CUaccessProperty);
+  /**
+   * `CUaccessProperty` set for miss. Must be either NORMAL or STREAMING
+   * C: `CUaccessProperty missProp`, offset 24, 4 bytes.
+   */
+  get missProp(): CUaccessProperty;
+  set missProp(v: CUaccessProperty);
+}
+RecordBase.$define(CUaccessPolicyWindow_st, () => ({
+  cName: "struct CUaccessPolicyWindow_st",
+  size: 32,
+  align: 8,
+  fields: [
     { name: "base_ptr", offset: 0, size: 8 },
     { name: "num_bytes", offset: 8, size: 8 },
     { name: "hitRatio", offset: 16, size: 4 },
     { name: "hitProp", offset: 20, size: 4 },
     { name: "missProp", offset: 24, size: 4 },
-  ];
-  /**
-   * Starting address of the access policy window. CUDA driver may align it.
-   * C: `void * base_ptr`, offset 0, 8 bytes.
-   */
-  get base_ptr(): Pointer {
-    return this.$ptr(0);
-  }
-  set base_ptr(v: Pointer) {
-    this.$setPtr(0, v);
-  }
-  /**
-   * Size in bytes of the window policy. CUDA driver may restrict the maximum size and alignment.
-   * C: `size_t num_bytes`, offset 8, 8 bytes.
-   */
-  get num_bytes(): bigint {
-    return this.$u64(8);
-  }
-  set num_bytes(v: bigint | number) {
-    this.$setU64(8, v);
-  }
-  /**
-   * hitRatio specifies percentage of lines assigned hitProp, rest are assigned missProp.
-   * C: `float hitRatio`, offset 16, 4 bytes.
-   */
-  get hitRatio(): number {
-    return this.$f32(16);
-  }
-  set hitRatio(v: number) {
-    this.$setF32(16, v);
-  }
-  /**
-   * `CUaccessProperty` set for hit.
-   * C: `CUaccessProperty hitProp`, offset 20, 4 bytes.
-   */
-  get hitProp(): CUaccessProperty {
-    return this.$u32(20) as CUaccessProperty;
-  }
-  set hitProp(v: CUaccessProperty) {
-    this.$setU32(20, v);
-  }
-  /**
-   * `CUaccessProperty` set for miss. Must be either NORMAL or STREAMING
-   * C: `CUaccessProperty missProp`, offset 24, 4 bytes.
-   */
-  get missProp(): CUaccessProperty {
-    return this.$u32(24) as CUaccessProperty;
-  }
-  set missProp(v: CUaccessProperty) {
-    this.$setU32(24, v);
-  }
-}
+  ],
+  accessors: {
+    base_ptr: {
+      get(this: CUaccessPolicyWindow_st): Pointer {
+        return this.$ptr(0);
+      },
+      set(this: CUaccessPolicyWindow_st, v: Pointer): void {
+        this.$setPtr(0, v);
+      },
+    },
+    num_bytes: {
+      get(this: CUaccessPolicyWindow_st): bigint {
+        return this.$u64(8);
+      },
+      set(this: CUaccessPolicyWindow_st, v: bigint | number): void {
+        this.$setU64(8, v);
+      },
+    },
+    hitRatio: {
+      get(this: CUaccessPolicyWindow_st): number {
+        return this.$f32(16);
+      },
+      set(this: CUaccessPolicyWindow_st, v: number): void {
+        this.$setF32(16, v);
+      },
+    },
+    hitProp: {
+      get(this: CUaccessPolicyWindow_st): CUaccessProperty {
+        return this.$u32(20) as CUaccessProperty;
+      },
+      set(this: CUaccessPolicyWindow_st, v: CUaccessProperty): void {
+        this.$setU32(20, v);
+      },
+    },
+    missProp: {
+      get(this: CUaccessPolicyWindow_st): CUaccessProperty {
+        return this.$u32(24) as CUaccessProperty;
+      },
+      set(this: CUaccessPolicyWindow_st, v: CUaccessProperty): void {
+        this.$setU32(24, v);
+      },
+    },
+  },
+}));
 /** Another name of {@link CUaccessPolicyWindow_st}. */
 export const CUaccessPolicyWindow_v1 = CUaccessPolicyWindow_st;
 /** Another name of {@link CUaccessPolicyWindow_st}. */
@@ -751,11 +1038,74 @@ export type CUaccessPolicyWindow_v1 = CUaccessPolicyWindow_st;
  *
  * C: `struct CUDA_KERNEL_NODE_PARAMS_st` (also `CUDA_KERNEL_NODE_PARAMS_v1`): 56 bytes, aligned to 8.
  */
-export class CUDA_KERNEL_NODE_PARAMS_st extends RecordBase {
-  static readonly $cName = "struct CUDA_KERNEL_NODE_PARAMS_st";
-  static readonly $size = 56;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
+export class CUDA_KERNEL_NODE_PARAMS_st extends RecordBase {}
+export interface CUDA_KERNEL_NODE_PARAMS_st {
+  /**
+   * Kernel to launch
+   * C: `CUfunction func`, offset 0, 8 bytes.
+   */
+  get func(): CUfunction;
+  set func(v: CUfunction);
+  /**
+   * Width of grid in blocks
+   * C: `unsigned int gridDimX`, offset 8, 4 bytes.
+   */
+  get gridDimX(): number;
+  set gridDimX(v: number);
+  /**
+   * Height of grid in blocks
+   * C: `unsigned int gridDimY`, offset 12, 4 bytes.
+   */
+  get gridDimY(): number;
+  set gridDimY(v: number);
+  /**
+   * Depth of grid in blocks
+   * C: `unsigned int gridDimZ`, offset 16, 4 bytes.
+   */
+  get gridDimZ(): number;
+  set gridDimZ(v: number);
+  /**
+   * X dimension of each thread block
+   * C: `unsigned int blockDimX`, offset 20, 4 bytes.
+   */
+  get blockDimX(): number;
+  set blockDimX(v: number);
+  /**
+   * Y dimension of each thread block
+   * C: `unsigned int blockDimY`, offset 24, 4 bytes.
+   */
+  get blockDimY(): number;
+  set blockDimY(v: number);
+  /**
+   * Z dimension of each thread block
+   * C: `unsigned int blockDimZ`, offset 28, 4 bytes.
+   */
+  get blockDimZ(): number;
+  set blockDimZ(v: number);
+  /**
+   * Dynamic shared-memory size per thread block in bytes
+   * C: `unsigned int sharedMemBytes`, offset 32, 4 bytes.
+   */
+  get sharedMemBytes(): number;
+  set sharedMemBytes(v: number);
+  /**
+   * Array of pointers to kernel parameters
+   * C: `void ** kernelParams`, offset 40, 8 bytes.
+   */
+  get kernelParams(): Pointer;
+  set kernelParams(v: Pointer);
+  /**
+   * Extra options
+   * C: `void ** extra`, offset 48, 8 bytes.
+   */
+  get extra(): Pointer;
+  set extra(v: Pointer);
+}
+RecordBase.$define(CUDA_KERNEL_NODE_PARAMS_st, () => ({
+  cName: "struct CUDA_KERNEL_NODE_PARAMS_st",
+  size: 56,
+  align: 8,
+  fields: [
     { name: "func", offset: 0, size: 8 },
     { name: "gridDimX", offset: 8, size: 4 },
     { name: "gridDimY", offset: 12, size: 4 },
@@ -766,108 +1116,90 @@ export class CUDA_KERNEL_NODE_PARAMS_st extends RecordBase {
     { name: "sharedMemBytes", offset: 32, size: 4 },
     { name: "kernelParams", offset: 40, size: 8 },
     { name: "extra", offset: 48, size: 8 },
-  ];
-  /**
-   * Kernel to launch
-   * C: `CUfunction func`, offset 0, 8 bytes.
-   */
-  get func(): CUfunction {
-    return this.$ptr(0) as CUfunction;
-  }
-  set func(v: CUfunction) {
-    this.$setPtr(0, v);
-  }
-  /**
-   * Width of grid in blocks
-   * C: `unsigned int gridDimX`, offset 8, 4 bytes.
-   */
-  get gridDimX(): number {
-    return this.$u32(8);
-  }
-  set gridDimX(v: number) {
-    this.$setU32(8, v);
-  }
-  /**
-   * Height of grid in blocks
-   * C: `unsigned int gridDimY`, offset 12, 4 bytes.
-   */
-  get gridDimY(): number {
-    return this.$u32(12);
-  }
-  set gridDimY(v: number) {
-    this.$setU32(12, v);
-  }
-  /**
-   * Depth of grid in blocks
-   * C: `unsigned int gridDimZ`, offset 16, 4 bytes.
-   */
-  get gridDimZ(): number {
-    return this.$u32(16);
-  }
-  set gridDimZ(v: number) {
-    this.$setU32(16, v);
-  }
-  /**
-   * X dimension of each thread block
-   * C: `unsigned int blockDimX`, offset 20, 4 bytes.
-   */
-  get blockDimX(): number {
-    return this.$u32(20);
-  }
-  set blockDimX(v: number) {
-    this.$setU32(20, v);
-  }
-  /**
-   * Y dimension of each thread block
-   * C: `unsigned int blockDimY`, offset 24, 4 bytes.
-   */
-  get blockDimY(): number {
-    return this.$u32(24);
-  }
-  set blockDimY(v: number) {
-    this.$setU32(24, v);
-  }
-  /**
-   * Z dimension of each thread block
-   * C: `unsigned int blockDimZ`, offset 28, 4 bytes.
-   */
-  get blockDimZ(): number {
-    return this.$u32(28);
-  }
-  set blockDimZ(v: number) {
-    this.$setU32(28, v);
-  }
-  /**
-   * Dynamic shared-memory size per thread block in bytes
-   * C: `unsigned int sharedMemBytes`, offset 32, 4 bytes.
-   */
-  get sharedMemBytes(): number {
-    return this.$u32(32);
-  }
-  set sharedMemBytes(v: number) {
-    this.$setU32(32, v);
-  }
-  /**
-   * Array of pointers to kernel parameters
-   * C: `void ** kernelParams`, offset 40, 8 bytes.
-   */
-  get kernelParams(): Pointer {
-    return this.$ptr(40);
-  }
-  set kernelParams(v: Pointer) {
-    this.$setPtr(40, v);
-  }
-  /**
-   * Extra options
-   * C: `void ** extra`, offset 48, 8 bytes.
-   */
-  get extra(): Pointer {
-    return this.$ptr(48);
-  }
-  set extra(v: Pointer) {
-    this.$setPtr(48, v);
-  }
-}
+  ],
+  accessors: {
+    func: {
+      get(this: CUDA_KERNEL_NODE_PARAMS_st): CUfunction {
+        return this.$ptr(0) as CUfunction;
+      },
+      set(this: CUDA_KERNEL_NODE_PARAMS_st, v: CUfunction): void {
+        this.$setPtr(0, v);
+      },
+    },
+    gridDimX: {
+      get(this: CUDA_KERNEL_NODE_PARAMS_st): number {
+        return this.$u32(8);
+      },
+      set(this: CUDA_KERNEL_NODE_PARAMS_st, v: number): void {
+        this.$setU32(8, v);
+      },
+    },
+    gridDimY: {
+      get(this: CUDA_KERNEL_NODE_PARAMS_st): number {
+        return this.$u32(12);
+      },
+      set(this: CUDA_KERNEL_NODE_PARAMS_st, v: number): void {
+        this.$setU32(12, v);
+      },
+    },
+    gridDimZ: {
+      get(this: CUDA_KERNEL_NODE_PARAMS_st): number {
+        return this.$u32(16);
+      },
+      set(this: CUDA_KERNEL_NODE_PARAMS_st, v: number): void {
+        this.$setU32(16, v);
+      },
+    },
+    blockDimX: {
+      get(this: CUDA_KERNEL_NODE_PARAMS_st): number {
+        return this.$u32(20);
+      },
+      set(this: CUDA_KERNEL_NODE_PARAMS_st, v: number): void {
+        this.$setU32(20, v);
+      },
+    },
+    blockDimY: {
+      get(this: CUDA_KERNEL_NODE_PARAMS_st): number {
+        return this.$u32(24);
+      },
+      set(this: CUDA_KERNEL_NODE_PARAMS_st, v: number): void {
+        this.$setU32(24, v);
+      },
+    },
+    blockDimZ: {
+      get(this: CUDA_KERNEL_NODE_PARAMS_st): number {
+        return this.$u32(28);
+      },
+      set(this: CUDA_KERNEL_NODE_PARAMS_st, v: number): void {
+        this.$setU32(28, v);
+      },
+    },
+    sharedMemBytes: {
+      get(this: CUDA_KERNEL_NODE_PARAMS_st): number {
+        return this.$u32(32);
+      },
+      set(this: CUDA_KERNEL_NODE_PARAMS_st, v: number): void {
+        this.$setU32(32, v);
+      },
+    },
+    kernelParams: {
+      get(this: CUDA_KERNEL_NODE_PARAMS_st): Pointer {
+        return this.$ptr(40);
+      },
+      set(this: CUDA_KERNEL_NODE_PARAMS_st, v: Pointer): void {
+        this.$setPtr(40, v);
+      },
+    },
+    extra: {
+      get(this: CUDA_KERNEL_NODE_PARAMS_st): Pointer {
+        return this.$ptr(48);
+      },
+      set(this: CUDA_KERNEL_NODE_PARAMS_st, v: Pointer): void {
+        this.$setPtr(48, v);
+      },
+    },
+  },
+}));
 /** Another name of {@link CUDA_KERNEL_NODE_PARAMS_st}. */
 export const CUDA_KERNEL_NODE_PARAMS_v1 = CUDA_KERNEL_NODE_PARAMS_st;
 /** Another name of {@link CUDA_KERNEL_NODE_PARAMS_st}. */
@@ -878,11 +1210,86 @@ export type CUDA_KERNEL_NODE_PARAMS_v1 = CUDA_KERNEL_NODE_PARAMS_st;
  *
  * C: `struct CUDA_KERNEL_NODE_PARAMS_v2_st` (also `CUDA_KERNEL_NODE_PARAMS_v2`): 72 bytes, aligned to 8.
  */
-export class CUDA_KERNEL_NODE_PARAMS_v2_st extends RecordBase {
-  static readonly $cName = "struct CUDA_KERNEL_NODE_PARAMS_v2_st";
-  static readonly $size = 72;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
+export class CUDA_KERNEL_NODE_PARAMS_v2_st extends RecordBase {}
+export interface CUDA_KERNEL_NODE_PARAMS_v2_st {
+  /**
+   * Kernel to launch
+   * C: `CUfunction func`, offset 0, 8 bytes.
+   */
+  get func(): CUfunction;
+  set func(v: CUfunction);
+  /**
+   * Width of grid in blocks
+   * C: `unsigned int gridDimX`, offset 8, 4 bytes.
+   */
+  get gridDimX(): number;
+  set gridDimX(v: number);
+  /**
+   * Height of grid in blocks
+   * C: `unsigned int gridDimY`, offset 12, 4 bytes.
+   */
+  get gridDimY(): number;
+  set gridDimY(v: number);
+  /**
+   * Depth of grid in blocks
+   * C: `unsigned int gridDimZ`, offset 16, 4 bytes.
+   */
+  get gridDimZ(): number;
+  set gridDimZ(v: number);
+  /**
+   * X dimension of each thread block
+   * C: `unsigned int blockDimX`, offset 20, 4 bytes.
+   */
+  get blockDimX(): number;
+  set blockDimX(v: number);
+  /**
+   * Y dimension of each thread block
+   * C: `unsigned int blockDimY`, offset 24, 4 bytes.
+   */
+  get blockDimY(): number;
+  set blockDimY(v: number);
+  /**
+   * Z dimension of each thread block
+   * C: `unsigned int blockDimZ`, offset 28, 4 bytes.
+   */
+  get blockDimZ(): number;
+  set blockDimZ(v: number);
+  /**
+   * Dynamic shared-memory size per thread block in bytes
+   * C: `unsigned int sharedMemBytes`, offset 32, 4 bytes.
+   */
+  get sharedMemBytes(): number;
+  set sharedMemBytes(v: number);
+  /**
+   * Array of pointers to kernel parameters
+   * C: `void ** kernelParams`, offset 40, 8 bytes.
+   */
+  get kernelParams(): Pointer;
+  set kernelParams(v: Pointer);
+  /**
+   * Extra options
+   * C: `void ** extra`, offset 48, 8 bytes.
+   */
+  get extra(): Pointer;
+  set extra(v: Pointer);
+  /**
+   * Kernel to launch, will only be referenced if func is NULL
+   * C: `CUkernel kern`, offset 56, 8 bytes.
+   */
+  get kern(): CUkernel;
+  set kern(v: CUkernel);
+  /**
+   * Context for the kernel task to run in. The value NULL will indicate the current context should be used by the api. This field is ignored if func is set.
+   * C: `CUcontext ctx`, offset 64, 8 bytes.
+   */
+  get ctx(): CUcontext;
+  set ctx(v: CUcontext);
+}
+RecordBase.$define(CUDA_KERNEL_NODE_PARAMS_v2_st, () => ({
+  cName: "struct CUDA_KERNEL_NODE_PARAMS_v2_st",
+  size: 72,
+  align: 8,
+  fields: [
     { name: "func", offset: 0, size: 8 },
     { name: "gridDimX", offset: 8, size: 4 },
     { name: "gridDimY", offset: 12, size: 4 },
@@ -895,128 +1302,106 @@ export class CUDA_KERNEL_NODE_PARAMS_v2_st extends RecordBase {
     { name: "extra", offset: 48, size: 8 },
     { name: "kern", offset: 56, size: 8 },
     { name: "ctx", offset: 64, size: 8 },
-  ];
-  /**
-   * Kernel to launch
-   * C: `CUfunction func`, offset 0, 8 bytes.
-   */
-  get func(): CUfunction {
-    return this.$ptr(0) as CUfunction;
-  }
-  set func(v: CUfunction) {
-    this.$setPtr(0, v);
-  }
-  /**
-   * Width of grid in blocks
-   * C: `unsigned int gridDimX`, offset 8, 4 bytes.
-   */
-  get gridDimX(): number {
-    return this.$u32(8);
-  }
-  set gridDimX(v: number) {
-    this.$setU32(8, v);
-  }
-  /**
-   * Height of grid in blocks
-   * C: `unsigned int gridDimY`, offset 12, 4 bytes.
-   */
-  get gridDimY(): number {
-    return this.$u32(12);
-  }
-  set gridDimY(v: number) {
-    this.$setU32(12, v);
-  }
-  /**
-   * Depth of grid in blocks
-   * C: `unsigned int gridDimZ`, offset 16, 4 bytes.
-   */
-  get gridDimZ(): number {
-    return this.$u32(16);
-  }
-  set gridDimZ(v: number) {
-    this.$setU32(16, v);
-  }
-  /**
-   * X dimension of each thread block
-   * C: `unsigned int blockDimX`, offset 20, 4 bytes.
-   */
-  get blockDimX(): number {
-    return this.$u32(20);
-  }
-  set blockDimX(v: number) {
-    this.$setU32(20, v);
-  }
-  /**
-   * Y dimension of each thread block
-   * C: `unsigned int blockDimY`, offset 24, 4 bytes.
-   */
-  get blockDimY(): number {
-    return this.$u32(24);
-  }
-  set blockDimY(v: number) {
-    this.$setU32(24, v);
-  }
-  /**
-   * Z dimension of each thread block
-   * C: `unsigned int blockDimZ`, offset 28, 4 bytes.
-   */
-  get blockDimZ(): number {
-    return this.$u32(28);
-  }
-  set blockDimZ(v: number) {
-    this.$setU32(28, v);
-  }
-  /**
-   * Dynamic shared-memory size per thread block in bytes
-   * C: `unsigned int sharedMemBytes`, offset 32, 4 bytes.
-   */
-  get sharedMemBytes(): number {
-    return this.$u32(32);
-  }
-  set sharedMemBytes(v: number) {
-    this.$setU32(32, v);
-  }
-  /**
-   * Array of pointers to kernel parameters
-   * C: `void ** kernelParams`, offset 40, 8 bytes.
-   */
-  get kernelParams(): Pointer {
-    return this.$ptr(40);
-  }
-  set kernelParams(v: Pointer) {
-    this.$setPtr(40, v);
-  }
-  /**
-   * Extra options
-   * C: `void ** extra`, offset 48, 8 bytes.
-   */
-  get extra(): Pointer {
-    return this.$ptr(48);
-  }
-  set extra(v: Pointer) {
-    this.$setPtr(48, v);
-  }
-  /**
-   * Kernel to launch, will only be referenced if func is NULL
-   * C: `CUkernel kern`, offset 56, 8 bytes.
-   */
-  get kern(): CUkernel {
-    return this.$ptr(56) as CUkernel;
-  }
-  set kern(v: CUkernel) {
-    this.$setPtr(56, v);
-  }
-  /**
-   * Context for the kernel task to run in. The value NULL will indicate the current context should be used by the api. This field is ignored if func is set.
-   * C: `CUcontext ctx`, offset 64, 8 bytes.
-   */
-  get ctx(): CUcontext {
-    return this.$ptr(64) as CUcontext;
-  }
-  set ctx(v: CUcontext) {
-    this.$setPtr(64, v);
-  }
-}
+  ],
+  accessors: {
+    func: {
+      get(this: CUDA_KERNEL_NODE_PARAMS_v2_st): CUfunction {
+        return this.$ptr(0) as CUfunction;
+      },
+      set(this: CUDA_KERNEL_NODE_PARAMS_v2_st, v: CUfunction): void {
+        this.$setPtr(0, v);
+      },
+    },
+    gridDimX: {
+      get(this: CUDA_KERNEL_NODE_PARAMS_v2_st): number {
+        return this.$u32(8);
+      },
+      set(this: CUDA_KERNEL_NODE_PARAMS_v2_st, v: number): void {
+        this.$setU32(8, v);
+      },
+    },
+    gridDimY: {
+      get(this: CUDA_KERNEL_NODE_PARAMS_v2_st): number {
+        return this.$u32(12);
+      },
+      set(this: CUDA_KERNEL_NODE_PARAMS_v2_st, v: number): void {
+        this.$setU32(12, v);
+      },
+    },
+    gridDimZ: {
+      get(this: CUDA_KERNEL_NODE_PARAMS_v2_st): number {
+        return this.$u32(16);
+      },
+      set(this: CUDA_KERNEL_NODE_PARAMS_v2_st, v: number): void {
+        this.$setU32(16, v);
+      },
+    },
+    blockDimX: {
+      get(this: CUDA_KERNEL_NODE_PARAMS_v2_st): number {
+        return this.$u32(20);
+      },
+      set(this: CUDA_KERNEL_NODE_PARAMS_v2_st, v: number): void {
+        this.$setU32(20, v);
+      },
+    },
+    blockDimY: {
+      get(this: CUDA_KERNEL_NODE_PARAMS_v2_st): number {
+        return this.$u32(24);
+      },
+      set(this: CUDA_KERNEL_NODE_PARAMS_v2_st, v: number): void {
+        this.$setU32(24, v);
+      },
+    },
+    blockDimZ: {
+      get(this: CUDA_KERNEL_NODE_PARAMS_v2_st): number {
+        return this.$u32(28);
+      },
+      set(this: CUDA_KERNEL_NODE_PARAMS_v2_st, v: number): void {
+        this.$setU32(28, v);
+      },
+    },
+    sharedMemBytes: {
+      get(this: CUDA_KERNEL_NODE_PARAMS_v2_st): number {
+        return this.$u32(32);
+      },
+      set(this: CUDA_KERNEL_NODE_PARAMS_v2_st, v: number): void {
+        this.$setU32(32, v);
+      },
+    },
+    kernelParams: {
+      get(this: CUDA_KERNEL_NODE_PARAMS_v2_st): Pointer {
+        return this.$ptr(40);
+      },
+      set(this: CUDA_KERNEL_NODE_PARAMS_v2_st, v: Pointer): void {
+        this.$setPtr(40, v);
+      },
+    },
+    extra: {
+      get(this: CUDA_KERNEL_NODE_PARAMS_v2_st): Pointer {
+        return this.$ptr(48);
+      },
+      set(this: CUDA_KERNEL_NODE_PARAMS_v2_st, v: Pointer): void {
+        this.$setPtr(48, v);
+      },
+    },
+    kern: {
+      get(this: CUDA_KERNEL_NODE_PARAMS_v2_st): CUkernel {
+        return this.$ptr(56) as CUkernel;
+      },
+      set(this: CUDA_KERNEL_NODE_PARAMS_v2_st, v: CUkernel): void {
+        this.$setPtr(56, v);
+      },
+    },
+    ctx: {
+      get(this: CUDA_KERNEL_NODE_PARAMS_v2_st): CUcontext {
+        return this.$ptr(64) as CUcontext;
+      },
+      set(this: CUDA_KERNEL_NODE_PARAMS_v2_st, v: CUcontext): void {
+        this.$setPtr(64, v);
+      },
+    },
+  },
+}));
 /** Another name of {@link CUDA_KERNEL_NODE_PARAMS_v2_st}. */
 export const CUDA_KERNEL_NODE_PARAMS_v2 = CUDA_KERNEL_NODE_PARAMS_v2_st;
 /** Another name of {@link CUDA_KERNEL_NODE_PARAMS_v2_st}. */
@@ -1027,11 +1412,86 @@ export type CUDA_KERNEL_NODE_PARAMS_v2 = CUDA_KERNEL_NODE_PARAMS_v2_st;
  *
  * C: `struct CUDA_KERNEL_NODE_PARAMS_v3_st` (also `CUDA_KERNEL_NODE_PARAMS_v3`): 72 bytes, aligned to 8.
  */
-export class CUDA_KERNEL_NODE_PARAMS_v3_st extends RecordBase {
-  static readonly $cName = "struct CUDA_KERNEL_NODE_PARAMS_v3_st";
-  static readonly $size = 72;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
+export class CUDA_KERNEL_NODE_PARAMS_v3_st extends RecordBase {}
+export interface CUDA_KERNEL_NODE_PARAMS_v3_st {
+  /**
+   * Kernel to launch
+   * C: `CUfunction func`, offset 0, 8 bytes.
+   */
+  get func(): CUfunction;
+  set func(v: CUfunction);
+  /**
+   * Width of grid in blocks
+   * C: `unsigned int gridDimX`, offset 8, 4 bytes.
+   */
+  get gridDimX(): number;
+  set gridDimX(v: number);
+  /**
+   * Height of grid in blocks
+   * C: `unsigned int gridDimY`, offset 12, 4 bytes.
+   */
+  get gridDimY(): number;
+  set gridDimY(v: number);
+  /**
+   * Depth of grid in blocks
+   * C: `unsigned int gridDimZ`, offset 16, 4 bytes.
+   */
+  get gridDimZ(): number;
+  set gridDimZ(v: number);
+  /**
+   * X dimension of each thread block
+   * C: `unsigned int blockDimX`, offset 20, 4 bytes.
+   */
+  get blockDimX(): number;
+  set blockDimX(v: number);
+  /**
+   * Y dimension of each thread block
+   * C: `unsigned int blockDimY`, offset 24, 4 bytes.
+   */
+  get blockDimY(): number;
+  set blockDimY(v: number);
+  /**
+   * Z dimension of each thread block
+   * C: `unsigned int blockDimZ`, offset 28, 4 bytes.
+   */
+  get blockDimZ(): number;
+  set blockDimZ(v: number);
+  /**
+   * Dynamic shared-memory size per thread block in bytes
+   * C: `unsigned int sharedMemBytes`, offset 32, 4 bytes.
+   */
+  get sharedMemBytes(): number;
+  set sharedMemBytes(v: number);
+  /**
+   * Array of pointers to kernel parameters
+   * C: `void ** kernelParams`, offset 40, 8 bytes.
+   */
+  get kernelParams(): Pointer;
+  set kernelParams(v: Pointer);
+  /**
+   * Extra options
+   * C: `void ** extra`, offset 48, 8 bytes.
+   */
+  get extra(): Pointer;
+  set extra(v: Pointer);
+  /**
+   * Kernel to launch, will only be referenced if func is NULL
+   * C: `CUkernel kern`, offset 56, 8 bytes.
+   */
+  get kern(): CUkernel;
+  set kern(v: CUkernel);
+  /**
+   * Context for the kernel task to run in. The value NULL will indicate the current context should be used by the api. This field is ignored if func is set.
+   * C: `CUcontext ctx`, offset 64, 8 bytes.
+   */
+  get ctx(): CUcontext;
+  set ctx(v: CUcontext);
+}
+RecordBase.$define(CUDA_KERNEL_NODE_PARAMS_v3_st, () => ({
+  cName: "struct CUDA_KERNEL_NODE_PARAMS_v3_st",
+  size: 72,
+  align: 8,
+  fields: [
     { name: "func", offset: 0, size: 8 },
     { name: "gridDimX", offset: 8, size: 4 },
     { name: "gridDimY", offset: 12, size: 4 },
@@ -1044,128 +1504,106 @@ export class CUDA_KERNEL_NODE_PARAMS_v3_st extends RecordBase {
     { name: "extra", offset: 48, size: 8 },
     { name: "kern", offset: 56, size: 8 },
     { name: "ctx", offset: 64, size: 8 },
-  ];
-  /**
-   * Kernel to launch
-   * C: `CUfunction func`, offset 0, 8 bytes.
-   */
-  get func(): CUfunction {
-    return this.$ptr(0) as CUfunction;
-  }
-  set func(v: CUfunction) {
-    this.$setPtr(0, v);
-  }
-  /**
-   * Width of grid in blocks
-   * C: `unsigned int gridDimX`, offset 8, 4 bytes.
-   */
-  get gridDimX(): number {
-    return this.$u32(8);
-  }
-  set gridDimX(v: number) {
-    this.$setU32(8, v);
-  }
-  /**
-   * Height of grid in blocks
-   * C: `unsigned int gridDimY`, offset 12, 4 bytes.
-   */
-  get gridDimY(): number {
-    return this.$u32(12);
-  }
-  set gridDimY(v: number) {
-    this.$setU32(12, v);
-  }
-  /**
-   * Depth of grid in blocks
-   * C: `unsigned int gridDimZ`, offset 16, 4 bytes.
-   */
-  get gridDimZ(): number {
-    return this.$u32(16);
-  }
-  set gridDimZ(v: number) {
-    this.$setU32(16, v);
-  }
-  /**
-   * X dimension of each thread block
-   * C: `unsigned int blockDimX`, offset 20, 4 bytes.
-   */
-  get blockDimX(): number {
-    return this.$u32(20);
-  }
-  set blockDimX(v: number) {
-    this.$setU32(20, v);
-  }
-  /**
-   * Y dimension of each thread block
-   * C: `unsigned int blockDimY`, offset 24, 4 bytes.
-   */
-  get blockDimY(): number {
-    return this.$u32(24);
-  }
-  set blockDimY(v: number) {
-    this.$setU32(24, v);
-  }
-  /**
-   * Z dimension of each thread block
-   * C: `unsigned int blockDimZ`, offset 28, 4 bytes.
-   */
-  get blockDimZ(): number {
-    return this.$u32(28);
-  }
-  set blockDimZ(v: number) {
-    this.$setU32(28, v);
-  }
-  /**
-   * Dynamic shared-memory size per thread block in bytes
-   * C: `unsigned int sharedMemBytes`, offset 32, 4 bytes.
-   */
-  get sharedMemBytes(): number {
-    return this.$u32(32);
-  }
-  set sharedMemBytes(v: number) {
-    this.$setU32(32, v);
-  }
-  /**
-   * Array of pointers to kernel parameters
-   * C: `void ** kernelParams`, offset 40, 8 bytes.
-   */
-  get kernelParams(): Pointer {
-    return this.$ptr(40);
-  }
-  set kernelParams(v: Pointer) {
-    this.$setPtr(40, v);
-  }
-  /**
-   * Extra options
-   * C: `void ** extra`, offset 48, 8 bytes.
-   */
-  get extra(): Pointer {
-    return this.$ptr(48);
-  }
-  set extra(v: Pointer) {
-    this.$setPtr(48, v);
-  }
-  /**
-   * Kernel to launch, will only be referenced if func is NULL
-   * C: `CUkernel kern`, offset 56, 8 bytes.
-   */
-  get kern(): CUkernel {
-    return this.$ptr(56) as CUkernel;
-  }
-  set kern(v: CUkernel) {
-    this.$setPtr(56, v);
-  }
-  /**
-   * Context for the kernel task to run in. The value NULL will indicate the current context should be used by the api. This field is ignored if func is set.
-   * C: `CUcontext ctx`, offset 64, 8 bytes.
-   */
-  get ctx(): CUcontext {
-    return this.$ptr(64) as CUcontext;
-  }
-  set ctx(v: CUcontext) {
-    this.$setPtr(64, v);
-  }
-}
+  ],
+  accessors: {
+    func: {
+      get(this: CUDA_KERNEL_NODE_PARAMS_v3_st): CUfunction {
+        return this.$ptr(0) as CUfunction;
+      },
+      set(this: CUDA_KERNEL_NODE_PARAMS_v3_st, v: CUfunction): void {
+        this.$setPtr(0, v);
+      },
+    },
+    gridDimX: {
+      get(this: CUDA_KERNEL_NODE_PARAMS_v3_st): number {
+        return this.$u32(8);
+      },
+      set(this: CUDA_KERNEL_NODE_PARAMS_v3_st, v: number): void {
+        this.$setU32(8, v);
+      },
+    },
+    gridDimY: {
+      get(this: CUDA_KERNEL_NODE_PARAMS_v3_st): number {
+        return this.$u32(12);
+      },
+      set(this: CUDA_KERNEL_NODE_PARAMS_v3_st, v: number): void {
+        this.$setU32(12, v);
+      },
+    },
+    gridDimZ: {
+      get(this: CUDA_KERNEL_NODE_PARAMS_v3_st): number {
+        return this.$u32(16);
+      },
+      set(this: CUDA_KERNEL_NODE_PARAMS_v3_st, v: number): void {
+        this.$setU32(16, v);
+      },
+    },
+    blockDimX: {
+      get(this: CUDA_KERNEL_NODE_PARAMS_v3_st): number {
+        return this.$u32(20);
+      },
+      set(this: CUDA_KERNEL_NODE_PARAMS_v3_st, v: number): void {
+        this.$setU32(20, v);
+      },
+    },
+    blockDimY: {
+      get(this: CUDA_KERNEL_NODE_PARAMS_v3_st): number {
+        return this.$u32(24);
+      },
+      set(this: CUDA_KERNEL_NODE_PARAMS_v3_st, v: number): void {
+        this.$setU32(24, v);
+      },
+    },
+    blockDimZ: {
+      get(this: CUDA_KERNEL_NODE_PARAMS_v3_st): number {
+        return this.$u32(28);
+      },
+      set(this: CUDA_KERNEL_NODE_PARAMS_v3_st, v: number): void {
+        this.$setU32(28, v);
+      },
+    },
+    sharedMemBytes: {
+      get(this: CUDA_KERNEL_NODE_PARAMS_v3_st): number {
+        return this.$u32(32);
+      },
+      set(this: CUDA_KERNEL_NODE_PARAMS_v3_st, v: number): void {
+        this.$setU32(32, v);
+      },
+    },
+    kernelParams: {
+      get(this: CUDA_KERNEL_NODE_PARAMS_v3_st): Pointer {
+        return this.$ptr(40);
+      },
+      set(this: CUDA_KERNEL_NODE_PARAMS_v3_st, v: Pointer): void {
+        this.$setPtr(40, v);
+      },
+    },
+    extra: {
+      get(this: CUDA_KERNEL_NODE_PARAMS_v3_st): Pointer {
+        return this.$ptr(48);
+      },
+      set(this: CUDA_KERNEL_NODE_PARAMS_v3_st, v: Pointer): void {
+        this.$setPtr(48, v);
+      },
+    },
+    kern: {
+      get(this: CUDA_KERNEL_NODE_PARAMS_v3_st): CUkernel {
+        return this.$ptr(56) as CUkernel;
+      },
+      set(this: CUDA_KERNEL_NODE_PARAMS_v3_st, v: CUkernel): void {
+        this.$setPtr(56, v);
+      },
+    },
+    ctx: {
+      get(this: CUDA_KERNEL_NODE_PARAMS_v3_st): CUcontext {
+        return this.$ptr(64) as CUcontext;
+      },
+      set(this: CUDA_KERNEL_NODE_PARAMS_v3_st, v: CUcontext): void {
+        this.$setPtr(64, v);
+      },
+    },
+  },
+}));
 /** Another name of {@link CUDA_KERNEL_NODE_PARAMS_v3_st}. */
 export const CUDA_KERNEL_NODE_PARAMS_v3 = CUDA_KERNEL_NODE_PARAMS_v3_st;
 /** Another name of {@link CUDA_KERNEL_NODE_PARAMS_v3_st}. */
@@ -1176,79 +1614,108 @@ export type CUDA_KERNEL_NODE_PARAMS_v3 = CUDA_KERNEL_NODE_PARAMS_v3_st;
  *
  * C: `struct CUDA_MEMSET_NODE_PARAMS_st` (also `CUDA_MEMSET_NODE_PARAMS_v1`): 40 bytes, aligned to 8.
  */
-export class CUDA_MEMSET_NODE_PARAMS_st extends RecordBase {
-  static readonly $cName = "struct CUDA_MEMSET_NODE_PARAMS_st";
-  static readonly $size = 40;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
+export class CUDA_MEMSET_NODE_PARAMS_st extends RecordBase {}
+export interface CUDA_MEMSET_NODE_PARAMS_st {
+  /**
+   * Destination device pointer
+   * C: `CUdeviceptr dst`, offset 0, 8 bytes.
+   */
+  get dst(): CUdeviceptr;
+  set dst(v: CUdeviceptr | number);
+  /**
+   * Pitch of destination device pointer. Unused if height is 1
+   * C: `size_t pitch`, offset 8, 8 bytes.
+   */
+  get pitch(): bigint;
+  set pitch(v: bigint | number);
+  /**
+   * Value to be set
+   * C: `unsigned int value`, offset 16, 4 bytes.
+   */
+  get value(): number;
+  set value(v: number);
+  /**
+   * Size of each element in bytes. Must be 1, 2, or 4.
+   * C: `unsigned int elementSize`, offset 20, 4 bytes.
+   */
+  get elementSize(): number;
+  set elementSize(v: number);
+  /**
+   * Width of the row in elements
+   * C: `size_t width`, offset 24, 8 bytes.
+   */
+  get width(): bigint;
+  set width(v: bigint | number);
+  /**
+   * Number of rows
+   * C: `size_t height`, offset 32, 8 bytes.
+   */
+  get height(): bigint;
+  set height(v: bigint | number);
+}
+RecordBase.$define(CUDA_MEMSET_NODE_PARAMS_st, () => ({
+  cName: "struct CUDA_MEMSET_NODE_PARAMS_st",
+  size: 40,
+  align: 8,
+  fields: [
     { name: "dst", offset: 0, size: 8 },
     { name: "pitch", offset: 8, size: 8 },
     { name: "value", offset: 16, size: 4 },
     { name: "elementSize", offset: 20, size: 4 },
     { name: "width", offset: 24, size: 8 },
     { name: "height", offset: 32, size: 8 },
-  ];
-  /**
-   * Destination device pointer
-   * C: `CUdeviceptr dst`, offset 0, 8 bytes.
-   */
-  get dst(): CUdeviceptr {
-    return this.$u64(0);
-  }
-  set dst(v: CUdeviceptr | number) {
-    this.$setU64(0, v);
-  }
-  /**
-   * Pitch of destination device pointer. Unused if height is 1
-   * C: `size_t pitch`, offset 8, 8 bytes.
-   */
-  get pitch(): bigint {
-    return this.$u64(8);
-  }
-  set pitch(v: bigint | number) {
-    this.$setU64(8, v);
-  }
-  /**
-   * Value to be set
-   * C: `unsigned int value`, offset 16, 4 bytes.
-   */
-  get value(): number {
-    return this.$u32(16);
-  }
-  set value(v: number) {
-    this.$setU32(16, v);
-  }
-  /**
-   * Size of each element in bytes. Must be 1, 2, or 4.
-   * C: `unsigned int elementSize`, offset 20, 4 bytes.
-   */
-  get elementSize(): number {
-    return this.$u32(20);
-  }
-  set elementSize(v: number) {
-    this.$setU32(20, v);
-  }
-  /**
-   * Width of the row in elements
-   * C: `size_t width`, offset 24, 8 bytes.
-   */
-  get width(): bigint {
-    return this.$u64(24);
-  }
-  set width(v: bigint | number) {
-    this.$setU64(24, v);
-  }
-  /**
-   * Number of rows
-   * C: `size_t height`, offset 32, 8 bytes.
-   */
-  get height(): bigint {
-    return this.$u64(32);
-  }
-  set height(v: bigint | number) {
-    this.$setU64(32, v);
-  }
-}
+  ],
+  accessors: {
+    dst: {
+      get(this: CUDA_MEMSET_NODE_PARAMS_st): CUdeviceptr {
+        return this.$u64(0);
+      },
+      set(this: CUDA_MEMSET_NODE_PARAMS_st, v: CUdeviceptr | number): void {
+        this.$setU64(0, v);
+      },
+    },
+    pitch: {
+      get(this: CUDA_MEMSET_NODE_PARAMS_st): bigint {
+        return this.$u64(8);
+      },
+      set(this: CUDA_MEMSET_NODE_PARAMS_st, v: bigint | number): void {
+        this.$setU64(8, v);
+      },
+    },
+    value: {
+      get(this: CUDA_MEMSET_NODE_PARAMS_st): number {
+        return this.$u32(16);
+      },
+      set(this: CUDA_MEMSET_NODE_PARAMS_st, v: number): void {
+        this.$setU32(16, v);
+      },
+    },
+    elementSize: {
+      get(this: CUDA_MEMSET_NODE_PARAMS_st): number {
+        return this.$u32(20);
+      },
+      set(this: CUDA_MEMSET_NODE_PARAMS_st, v: number): void {
+        this.$setU32(20, v);
+      },
+    },
+    width: {
+      get(this: CUDA_MEMSET_NODE_PARAMS_st): bigint {
+        return this.$u64(24);
+      },
+      set(this: CUDA_MEMSET_NODE_PARAMS_st, v: bigint | number): void {
+        this.$setU64(24, v);
+      },
+    },
+    height: {
+      get(this: CUDA_MEMSET_NODE_PARAMS_st): bigint {
+        return this.$u64(32);
+      },
+      set(this: CUDA_MEMSET_NODE_PARAMS_st, v: bigint | number): void {
+        this.$setU64(32, v);
+      },
+    },
+  },
+}));
 /** Another name of {@link CUDA_MEMSET_NODE_PARAMS_st}. */
 export const CUDA_MEMSET_NODE_PARAMS_v1 = CUDA_MEMSET_NODE_PARAMS_st;
 /** Another name of {@link CUDA_MEMSET_NODE_PARAMS_st}. */
@@ -1259,11 +1726,56 @@ export type CUDA_MEMSET_NODE_PARAMS_v1 = CUDA_MEMSET_NODE_PARAMS_st;
  *
  * C: `struct CUDA_MEMSET_NODE_PARAMS_v2_st` (also `CUDA_MEMSET_NODE_PARAMS_v2`): 48 bytes, aligned to 8.
  */
-export class CUDA_MEMSET_NODE_PARAMS_v2_st extends RecordBase {
-  static readonly $cName = "struct CUDA_MEMSET_NODE_PARAMS_v2_st";
-  static readonly $size = 48;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
+export class CUDA_MEMSET_NODE_PARAMS_v2_st extends RecordBase {}
+export interface CUDA_MEMSET_NODE_PARAMS_v2_st {
+  /**
+   * Destination device pointer
+   * C: `CUdeviceptr dst`, offset 0, 8 bytes.
+   */
+  get dst(): CUdeviceptr;
+  set dst(v: CUdeviceptr | number);
+  /**
+   * Pitch of destination device pointer. Unused if height is 1
+   * C: `size_t pitch`, offset 8, 8 bytes.
+   */
+  get pitch(): bigint;
+  set pitch(v: bigint | number);
+  /**
+   * Value to be set
+   * C: `unsigned int value`, offset 16, 4 bytes.
+   */
+  get value(): number;
+  set value(v: number);
+  /**
+   * Size of each element in bytes. Must be 1, 2, or 4.
+   * C: `unsigned int elementSize`, offset 20, 4 bytes.
+   */
+  get elementSize(): number;
+  set elementSize(v: number);
+  /**
+   * Width of the row in elements
+   * C: `size_t width`, offset 24, 8 bytes.
+   */
+  get width(): bigint;
+  set width(v: bigint | number);
+  /**
+   * Number of rows
+   * C: `size_t height`, offset 32, 8 bytes.
+   */
+  get height(): bigint;
+  set height(v: bigint | number);
+  /**
+   * Context on which to run the node
+   * C: `CUcontext ctx`, offset 40, 8 bytes.
+   */
+  get ctx(): CUcontext;
+  set ctx(v: CUcontext);
+}
+RecordBase.$define(CUDA_MEMSET_NODE_PARAMS_v2_st, () => ({
+  cName: "struct CUDA_MEMSET_NODE_PARAMS_v2_st",
+  size: 48,
+  align: 8,
+  fields: [
     { name: "dst", offset: 0, size: 8 },
     { name: "pitch", offset: 8, size: 8 },
     { name: "value", offset: 16, size: 4 },
@@ -1271,78 +1783,66 @@ export class CUDA_MEMSET_NODE_PARAMS_v2_st extends RecordBase {
     { name: "width", offset: 24, size: 8 },
     { name: "height", offset: 32, size: 8 },
     { name: "ctx", offset: 40, size: 8 },
-  ];
-  /**
-   * Destination device pointer
-   * C: `CUdeviceptr dst`, offset 0, 8 bytes.
-   */
-  get dst(): CUdeviceptr {
-    return this.$u64(0);
-  }
-  set dst(v: CUdeviceptr | number) {
-    this.$setU64(0, v);
-  }
-  /**
-   * Pitch of destination device pointer. Unused if height is 1
-   * C: `size_t pitch`, offset 8, 8 bytes.
-   */
-  get pitch(): bigint {
-    return this.$u64(8);
-  }
-  set pitch(v: bigint | number) {
-    this.$setU64(8, v);
-  }
-  /**
-   * Value to be set
-   * C: `unsigned int value`, offset 16, 4 bytes.
-   */
-  get value(): number {
-    return this.$u32(16);
-  }
-  set value(v: number) {
-    this.$setU32(16, v);
-  }
-  /**
-   * Size of each element in bytes. Must be 1, 2, or 4.
-   * C: `unsigned int elementSize`, offset 20, 4 bytes.
-   */
-  get elementSize(): number {
-    return this.$u32(20);
-  }
-  set elementSize(v: number) {
-    this.$setU32(20, v);
-  }
-  /**
-   * Width of the row in elements
-   * C: `size_t width`, offset 24, 8 bytes.
-   */
-  get width(): bigint {
-    return this.$u64(24);
-  }
-  set width(v: bigint | number) {
-    this.$setU64(24, v);
-  }
-  /**
-   * Number of rows
-   * C: `size_t height`, offset 32, 8 bytes.
-   */
-  get height(): bigint {
-    return this.$u64(32);
-  }
-  set height(v: bigint | number) {
-    this.$setU64(32, v);
-  }
-  /**
-   * Context on which to run the node
-   * C: `CUcontext ctx`, offset 40, 8 bytes.
-   */
-  get ctx(): CUcontext {
-    return this.$ptr(40) as CUcontext;
-  }
-  set ctx(v: CUcontext) {
-    this.$setPtr(40, v);
-  }
-}
+  ],
+  accessors: {
+    dst: {
+      get(this: CUDA_MEMSET_NODE_PARAMS_v2_st): CUdeviceptr {
+        return this.$u64(0);
+      },
+      set(this: CUDA_MEMSET_NODE_PARAMS_v2_st, v: CUdeviceptr | number): void {
+        this.$setU64(0, v);
+      },
+    },
+    pitch: {
+      get(this: CUDA_MEMSET_NODE_PARAMS_v2_st): bigint {
+        return this.$u64(8);
+      },
+      set(this: CUDA_MEMSET_NODE_PARAMS_v2_st, v: bigint | number): void {
+        this.$setU64(8, v);
+      },
+    },
+    value: {
+      get(this: CUDA_MEMSET_NODE_PARAMS_v2_st): number {
+        return this.$u32(16);
+      },
+      set(this: CUDA_MEMSET_NODE_PARAMS_v2_st, v: number): void {
+        this.$setU32(16, v);
+      },
+    },
+    elementSize: {
+      get(this: CUDA_MEMSET_NODE_PARAMS_v2_st): number {
+        return this.$u32(20);
+      },
+      set(this: CUDA_MEMSET_NODE_PARAMS_v2_st, v: number): void {
+        this.$setU32(20, v);
+      },
+    },
+    width: {
+      get(this: CUDA_MEMSET_NODE_PARAMS_v2_st): bigint {
+        return this.$u64(24);
+      },
+      set(this: CUDA_MEMSET_NODE_PARAMS_v2_st, v: bigint | number): void {
+        this.$setU64(24, v);
+      },
+    },
+    height: {
+      get(this: CUDA_MEMSET_NODE_PARAMS_v2_st): bigint {
+        return this.$u64(32);
+      },
+      set(this: CUDA_MEMSET_NODE_PARAMS_v2_st, v: bigint | number): void {
+        this.$setU64(32, v);
+      },
+    },
+    ctx: {
+      get(this: CUDA_MEMSET_NODE_PARAMS_v2_st): CUcontext {
+        return this.$ptr(40) as CUcontext;
+      },
+      set(this: CUDA_MEMSET_NODE_PARAMS_v2_st, v: CUcontext): void {
+        this.$setPtr(40, v);
+      },
+    },
+  },
+}));
 /** Another name of {@link CUDA_MEMSET_NODE_PARAMS_v2_st}. */
 export const CUDA_MEMSET_NODE_PARAMS_v2 = CUDA_MEMSET_NODE_PARAMS_v2_st;
 /** Another name of {@link CUDA_MEMSET_NODE_PARAMS_v2_st}. */
@@ -1353,35 +1853,48 @@ export type CUDA_MEMSET_NODE_PARAMS_v2 = CUDA_MEMSET_NODE_PARAMS_v2_st;
  *
  * C: `struct CUDA_HOST_NODE_PARAMS_st` (also `CUDA_HOST_NODE_PARAMS_v1`): 16 bytes, aligned to 8.
  */
-export class CUDA_HOST_NODE_PARAMS_st extends RecordBase {
-  static readonly $cName = "struct CUDA_HOST_NODE_PARAMS_st";
-  static readonly $size = 16;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "fn", offset: 0, size: 8 },
-    { name: "userData", offset: 8, size: 8 },
-  ];
+export class CUDA_HOST_NODE_PARAMS_st extends RecordBase {}
+export interface CUDA_HOST_NODE_PARAMS_st {
   /**
    * The function to call when the node executes
    * C: `CUhostFn fn`, offset 0, 8 bytes.
    */
-  get fn(): CUhostFn {
-    return this.$ptr(0) as CUhostFn;
-  }
-  set fn(v: CUhostFn) {
-    this.$setPtr(0, v);
-  }
+  get fn(): CUhostFn;
+  set fn(v: CUhostFn);
   /**
    * Argument to pass to the function
    * C: `void * userData`, offset 8, 8 bytes.
    */
-  get userData(): Pointer {
-    return this.$ptr(8);
-  }
-  set userData(v: Pointer) {
-    this.$setPtr(8, v);
-  }
+  get userData(): Pointer;
+  set userData(v: Pointer);
 }
+RecordBase.$define(CUDA_HOST_NODE_PARAMS_st, () => ({
+  cName: "struct CUDA_HOST_NODE_PARAMS_st",
+  size: 16,
+  align: 8,
+  fields: [
+    { name: "fn", offset: 0, size: 8 },
+    { name: "userData", offset: 8, size: 8 },
+  ],
+  accessors: {
+    fn: {
+      get(this: CUDA_HOST_NODE_PARAMS_st): CUhostFn {
+        return this.$ptr(0) as CUhostFn;
+      },
+      set(this: CUDA_HOST_NODE_PARAMS_st, v: CUhostFn): void {
+        this.$setPtr(0, v);
+      },
+    },
+    userData: {
+      get(this: CUDA_HOST_NODE_PARAMS_st): Pointer {
+        return this.$ptr(8);
+      },
+      set(this: CUDA_HOST_NODE_PARAMS_st, v: Pointer): void {
+        this.$setPtr(8, v);
+      },
+    },
+  },
+}));
 /** Another name of {@link CUDA_HOST_NODE_PARAMS_st}. */
 export const CUDA_HOST_NODE_PARAMS_v1 = CUDA_HOST_NODE_PARAMS_st;
 /** Another name of {@link CUDA_HOST_NODE_PARAMS_st}. */
@@ -1392,35 +1905,48 @@ export type CUDA_HOST_NODE_PARAMS_v1 = CUDA_HOST_NODE_PARAMS_st;
  *
  * C: `struct CUDA_HOST_NODE_PARAMS_v2_st` (also `CUDA_HOST_NODE_PARAMS_v2`): 16 bytes, aligned to 8.
  */
-export class CUDA_HOST_NODE_PARAMS_v2_st extends RecordBase {
-  static readonly $cName = "struct CUDA_HOST_NODE_PARAMS_v2_st";
-  static readonly $size = 16;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "fn", offset: 0, size: 8 },
-    { name: "userData", offset: 8, size: 8 },
-  ];
+export class CUDA_HOST_NODE_PARAMS_v2_st extends RecordBase {}
+export interface CUDA_HOST_NODE_PARAMS_v2_st {
   /**
    * The function to call when the node executes
    * C: `CUhostFn fn`, offset 0, 8 bytes.
    */
-  get fn(): CUhostFn {
-    return this.$ptr(0) as CUhostFn;
-  }
-  set fn(v: CUhostFn) {
-    this.$setPtr(0, v);
-  }
+  get fn(): CUhostFn;
+  set fn(v: CUhostFn);
   /**
    * Argument to pass to the function
    * C: `void * userData`, offset 8, 8 bytes.
    */
-  get userData(): Pointer {
-    return this.$ptr(8);
-  }
-  set userData(v: Pointer) {
-    this.$setPtr(8, v);
-  }
+  get userData(): Pointer;
+  set userData(v: Pointer);
 }
+RecordBase.$define(CUDA_HOST_NODE_PARAMS_v2_st, () => ({
+  cName: "struct CUDA_HOST_NODE_PARAMS_v2_st",
+  size: 16,
+  align: 8,
+  fields: [
+    { name: "fn", offset: 0, size: 8 },
+    { name: "userData", offset: 8, size: 8 },
+  ],
+  accessors: {
+    fn: {
+      get(this: CUDA_HOST_NODE_PARAMS_v2_st): CUhostFn {
+        return this.$ptr(0) as CUhostFn;
+      },
+      set(this: CUDA_HOST_NODE_PARAMS_v2_st, v: CUhostFn): void {
+        this.$setPtr(0, v);
+      },
+    },
+    userData: {
+      get(this: CUDA_HOST_NODE_PARAMS_v2_st): Pointer {
+        return this.$ptr(8);
+      },
+      set(this: CUDA_HOST_NODE_PARAMS_v2_st, v: Pointer): void {
+        this.$setPtr(8, v);
+      },
+    },
+  },
+}));
 /** Another name of {@link CUDA_HOST_NODE_PARAMS_v2_st}. */
 export const CUDA_HOST_NODE_PARAMS_v2 = CUDA_HOST_NODE_PARAMS_v2_st;
 /** Another name of {@link CUDA_HOST_NODE_PARAMS_v2_st}. */
@@ -1431,50 +1957,29 @@ export type CUDA_HOST_NODE_PARAMS_v2 = CUDA_HOST_NODE_PARAMS_v2_st;
  *
  * C: `struct CUDA_CONDITIONAL_NODE_PARAMS`: 32 bytes, aligned to 8.
  */
-export class CUDA_CONDITIONAL_NODE_PARAMS extends RecordBase {
-  static readonly $cName = "struct CUDA_CONDITIONAL_NODE_PARAMS";
-  static readonly $size = 32;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "handle", offset: 0, size: 8 },
-    { name: "type", offset: 8, size: 4 },
-    { name: "size", offset: 12, size: 4 },
-    { name: "phGraph_out", offset: 16, size: 8 },
-    { name: "ctx", offset: 24, size: 8 },
-  ];
+export class CUDA_CONDITIONAL_NODE_PARAMS extends RecordBase {}
+export interface CUDA_CONDITIONAL_NODE_PARAMS {
   /**
    * Conditional node handle.
    * Handles must be created in advance of creating the node
    * using `cuGraphConditionalHandleCreate`.
    * C: `CUgraphConditionalHandle handle`, offset 0, 8 bytes.
    */
-  get handle(): CUgraphConditionalHandle {
-    return this.$u64(0);
-  }
-  set handle(v: CUgraphConditionalHandle | number) {
-    this.$setU64(0, v);
-  }
+  get handle(): CUgraphConditionalHandle;
+  set handle(v: CUgraphConditionalHandle | number);
   /**
    * Type of conditional node.
    * C: `CUgraphConditionalNodeType type`, offset 8, 4 bytes.
    */
-  get type(): CUgraphConditionalNodeType {
-    return this.$u32(8) as CUgraphConditionalNodeType;
-  }
-  set type(v: CUgraphConditionalNodeType) {
-    this.$setU32(8, v);
-  }
+  get type(): CUgraphConditionalNodeType;
+  set type(v: CUgraphConditionalNodeType);
   /**
    * Size of graph output array.  Allowed values are 1 for CU_GRAPH_COND_TYPE_WHILE, 1 or 2
    * for CU_GRAPH_COND_TYPE_IF, or any value greater than zero for CU_GRAPH_COND_TYPE_SWITCH.
    * C: `unsigned int size`, offset 12, 4 bytes.
    */
-  get size(): number {
-    return this.$u32(12);
-  }
-  set size(v: number) {
-    this.$setU32(12, v);
-  }
+  get size(): number;
+  set size(v: number);
   /**
    * CUDA-owned array populated with conditional node child graphs during creation of the node.
    * Valid for the lifetime of the conditional node.
@@ -1497,23 +2002,69 @@ export class CUDA_CONDITIONAL_NODE_PARAMS extends RecordBase {
    * no body graph is executed.
    * C: `CUgraph * phGraph_out`, offset 16, 8 bytes.
    */
-  get phGraph_out(): Pointer {
-    return this.$ptr(16);
-  }
-  set phGraph_out(v: Pointer) {
-    this.$setPtr(16, v);
-  }
+  get phGraph_out(): Pointer;
+  set phGraph_out(v: Pointer);
   /**
    * Context on which to run the node.  Must match context used to create the handle and all body nodes.
    * C: `CUcontext ctx`, offset 24, 8 bytes.
    */
-  get ctx(): CUcontext {
-    return this.$ptr(24) as CUcontext;
-  }
-  set ctx(v: CUcontext) {
-    this.$setPtr(24, v);
-  }
+  get ctx(): CUcontext;
+  set ctx(v: CUcontext);
 }
+RecordBase.$define(CUDA_CONDITIONAL_NODE_PARAMS, () => ({
+  cName: "struct CUDA_CONDITIONAL_NODE_PARAMS",
+  size: 32,
+  align: 8,
+  fields: [
+    { name: "handle", offset: 0, size: 8 },
+    { name: "type", offset: 8, size: 4 },
+    { name: "size", offset: 12, size: 4 },
+    { name: "phGraph_out", offset: 16, size: 8 },
+    { name: "ctx", offset: 24, size: 8 },
+  ],
+  accessors: {
+    handle: {
+      get(this: CUDA_CONDITIONAL_NODE_PARAMS): CUgraphConditionalHandle {
+        return this.$u64(0);
+      },
+      set(this: CUDA_CONDITIONAL_NODE_PARAMS, v: CUgraphConditionalHandle | number): void {
+        this.$setU64(0, v);
+      },
+    },
+    type: {
+      get(this: CUDA_CONDITIONAL_NODE_PARAMS): CUgraphConditionalNodeType {
+        return this.$u32(8) as CUgraphConditionalNodeType;
+      },
+      set(this: CUDA_CONDITIONAL_NODE_PARAMS, v: CUgraphConditionalNodeType): void {
+        this.$setU32(8, v);
+      },
+    },
+    size: {
+      get(this: CUDA_CONDITIONAL_NODE_PARAMS): number {
+        return this.$u32(12);
+      },
+      set(this: CUDA_CONDITIONAL_NODE_PARAMS, v: number): void {
+        this.$setU32(12, v);
+      },
+    },
+    phGraph_out: {
+      get(this: CUDA_CONDITIONAL_NODE_PARAMS): Pointer {
+        return this.$ptr(16);
+      },
+      set(this: CUDA_CONDITIONAL_NODE_PARAMS, v: Pointer): void {
+        this.$setPtr(16, v);
+      },
+    },
+    ctx: {
+      get(this: CUDA_CONDITIONAL_NODE_PARAMS): CUcontext {
+        return this.$ptr(24) as CUcontext;
+      },
+      set(this: CUDA_CONDITIONAL_NODE_PARAMS, v: CUcontext): void {
+        this.$setPtr(24, v);
+      },
+    },
+  },
+}));
 
 /**
  * Optional annotation for edges in a CUDA graph. Note, all edges implicitly have annotations and
@@ -1522,16 +2073,8 @@ export class CUDA_CONDITIONAL_NODE_PARAMS extends RecordBase {
  *
  * C: `struct CUgraphEdgeData_st` (also `CUgraphEdgeData`): 8 bytes, aligned to 1.
  */
-export class CUgraphEdgeData_st extends RecordBase {
-  static readonly $cName = "struct CUgraphEdgeData_st";
-  static readonly $size = 8;
-  static readonly $align = 1;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "from_port", offset: 0, size: 1 },
-    { name: "to_port", offset: 1, size: 1 },
-    { name: "type", offset: 2, size: 1 },
-    { name: "reserved", offset: 3, size: 5 },
-  ];
+export class CUgraphEdgeData_st extends RecordBase {}
+export interface CUgraphEdgeData_st {
   /**
    * This indicates when the dependency is triggered from the upstream
    * node on the edge. The meaning is specfic to the node type. A value
@@ -1545,12 +2088,8 @@ export class CUgraphEdgeData_st extends RecordBase {
    * or `CU_GRAPH_KERNEL_NODE_PORT_LAUNCH_ORDER`.
    * C: `unsigned char from_port`, offset 0, 1 bytes.
    */
-  get from_port(): number {
-    return this.$u8(0);
-  }
-  set from_port(v: number) {
-    this.$setU8(0, v);
-  }
+  get from_port(): number;
+  set from_port(v: number);
   /**
    * This indicates what portion of the downstream node is dependent on
    * the upstream node or portion thereof (indicated by `from_port`). The
@@ -1561,33 +2100,65 @@ export class CUgraphEdgeData_st extends RecordBase {
    * must be set to zero.
    * C: `unsigned char to_port`, offset 1, 1 bytes.
    */
-  get to_port(): number {
-    return this.$u8(1);
-  }
-  set to_port(v: number) {
-    this.$setU8(1, v);
-  }
+  get to_port(): number;
+  set to_port(v: number);
   /**
    * This should be populated with a value from `CUgraphDependencyType`. (It
    * is typed as char due to compiler-specific layout of bitfields.) See
    * `CUgraphDependencyType`.
    * C: `unsigned char type`, offset 2, 1 bytes.
    */
-  get type(): number {
-    return this.$u8(2);
-  }
-  set type(v: number) {
-    this.$setU8(2, v);
-  }
+  get type(): number;
+  set type(v: number);
   /**
    * These bytes are unused and must be zeroed. This ensures
    * compatibility if additional fields are added in the future.
    * C: `unsigned char[5] reserved`, offset 3, 5 bytes.
    */
-  get reserved(): Uint8Array {
-    return this.$array(Uint8Array, 3, 5);
-  }
+  get reserved(): Uint8Array;
 }
+RecordBase.$define(CUgraphEdgeData_st, () => ({
+  cName: "struct CUgraphEdgeData_st",
+  size: 8,
+  align: 1,
+  fields: [
+    { name: "from_port", offset: 0, size: 1 },
+    { name: "to_port", offset: 1, size: 1 },
+    { name: "type", offset: 2, size: 1 },
+    { name: "reserved", offset: 3, size: 5 },
+  ],
+  accessors: {
+    from_port: {
+      get(this: CUgraphEdgeData_st): number {
+        return this.$u8(0);
+      },
+      set(this: CUgraphEdgeData_st, v: number): void {
+        this.$setU8(0, v);
+      },
+    },
+    to_port: {
+      get(this: CUgraphEdgeData_st): number {
+        return this.$u8(1);
+      },
+      set(this: CUgraphEdgeData_st, v: number): void {
+        this.$setU8(1, v);
+      },
+    },
+    type: {
+      get(this: CUgraphEdgeData_st): number {
+        return this.$u8(2);
+      },
+      set(this: CUgraphEdgeData_st, v: number): void {
+        this.$setU8(2, v);
+      },
+    },
+    reserved: {
+      get(this: CUgraphEdgeData_st): Uint8Array {
+        return this.$array(Uint8Array, 3, 5);
+      },
+    },
+  },
+}));
 /** Another name of {@link CUgraphEdgeData_st}. */
 export const CUgraphEdgeData = CUgraphEdgeData_st;
 /** Another name of {@link CUgraphEdgeData_st}. */
@@ -1598,57 +2169,78 @@ export type CUgraphEdgeData = CUgraphEdgeData_st;
  *
  * C: `struct CUDA_GRAPH_INSTANTIATE_PARAMS_st` (also `CUDA_GRAPH_INSTANTIATE_PARAMS`): 32 bytes, aligned to 8.
  */
-export class CUDA_GRAPH_INSTANTIATE_PARAMS_st extends RecordBase {
-  static readonly $cName = "struct CUDA_GRAPH_INSTANTIATE_PARAMS_st";
-  static readonly $size = 32;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "flags", offset: 0, size: 8 },
-    { name: "hUploadStream", offset: 8, size: 8 },
-    { name: "hErrNode_out", offset: 16, size: 8 },
-    { name: "result_out", offset: 24, size: 4 },
-  ];
+export class CUDA_GRAPH_INSTANTIATE_PARAMS_st extends RecordBase {}
+export interface CUDA_GRAPH_INSTANTIATE_PARAMS_st {
   /**
    * Instantiation flags
    * C: `cuuint64_t flags`, offset 0, 8 bytes.
    */
-  get flags(): cuuint64_t {
-    return this.$u64(0);
-  }
-  set flags(v: cuuint64_t | number) {
-    this.$setU64(0, v);
-  }
+  get flags(): cuuint64_t;
+  set flags(v: cuuint64_t | number);
   /**
    * Upload stream
    * C: `CUstream hUploadStream`, offset 8, 8 bytes.
    */
-  get hUploadStream(): CUstream {
-    return this.$ptr(8) as CUstream;
-  }
-  set hUploadStream(v: CUstream) {
-    this.$setPtr(8, v);
-  }
+  get hUploadStream(): CUstream;
+  set hUploadStream(v: CUstream);
   /**
    * The node which caused instantiation to fail, if any
    * C: `CUgraphNode hErrNode_out`, offset 16, 8 bytes.
    */
-  get hErrNode_out(): CUgraphNode {
-    return this.$ptr(16) as CUgraphNode;
-  }
-  set hErrNode_out(v: CUgraphNode) {
-    this.$setPtr(16, v);
-  }
+  get hErrNode_out(): CUgraphNode;
+  set hErrNode_out(v: CUgraphNode);
   /**
    * Whether instantiation was successful.  If it failed, the reason why
    * C: `CUgraphInstantiateResult result_out`, offset 24, 4 bytes.
    */
-  get result_out(): CUgraphInstantiateResult {
-    return this.$u32(24) as CUgraphInstantiateResult;
-  }
-  set result_out(v: CUgraphInstantiateResult) {
-    this.$setU32(24, v);
-  }
+  get result_out(): CUgraphInstantiateResult;
+  set result_out(v: CUgraphInstantiateResult);
 }
+RecordBase.$define(CUDA_GRAPH_INSTANTIATE_PARAMS_st, () => ({
+  cName: "struct CUDA_GRAPH_INSTANTIATE_PARAMS_st",
+  size: 32,
+  align: 8,
+  fields: [
+    { name: "flags", offset: 0, size: 8 },
+    { name: "hUploadStream", offset: 8, size: 8 },
+    { name: "hErrNode_out", offset: 16, size: 8 },
+    { name: "result_out", offset: 24, size: 4 },
+  ],
+  accessors: {
+    flags: {
+      get(this: CUDA_GRAPH_INSTANTIATE_PARAMS_st): cuuint64_t {
+        return this.$u64(0);
+      },
+      set(this: CUDA_GRAPH_INSTANTIATE_PARAMS_st, v: cuuint64_t | number): void {
+        this.$setU64(0, v);
+      },
+    },
+    hUploadStream: {
+      get(this: CUDA_GRAPH_INSTANTIATE_PARAMS_st): CUstream {
+        return this.$ptr(8) as CUstream;
+      },
+      set(this: CUDA_GRAPH_INSTANTIATE_PARAMS_st, v: CUstream): void {
+        this.$setPtr(8, v);
+      },
+    },
+    hErrNode_out: {
+      get(this: CUDA_GRAPH_INSTANTIATE_PARAMS_st): CUgraphNode {
+        return this.$ptr(16) as CUgraphNode;
+      },
+      set(this: CUDA_GRAPH_INSTANTIATE_PARAMS_st, v: CUgraphNode): void {
+        this.$setPtr(16, v);
+      },
+    },
+    result_out: {
+      get(this: CUDA_GRAPH_INSTANTIATE_PARAMS_st): CUgraphInstantiateResult {
+        return this.$u32(24) as CUgraphInstantiateResult;
+      },
+      set(this: CUDA_GRAPH_INSTANTIATE_PARAMS_st, v: CUgraphInstantiateResult): void {
+        this.$setU32(24, v);
+      },
+    },
+  },
+}));
 /** Another name of {@link CUDA_GRAPH_INSTANTIATE_PARAMS_st}. */
 export const CUDA_GRAPH_INSTANTIATE_PARAMS = CUDA_GRAPH_INSTANTIATE_PARAMS_st;
 /** Another name of {@link CUDA_GRAPH_INSTANTIATE_PARAMS_st}. */
@@ -1659,35 +2251,48 @@ export type CUDA_GRAPH_INSTANTIATE_PARAMS = CUDA_GRAPH_INSTANTIATE_PARAMS_st;
  *
  * C: `struct CUlaunchMemSyncDomainMap_st` (also `CUlaunchMemSyncDomainMap`): 2 bytes, aligned to 1.
  */
-export class CUlaunchMemSyncDomainMap_st extends RecordBase {
-  static readonly $cName = "struct CUlaunchMemSyncDomainMap_st";
-  static readonly $size = 2;
-  static readonly $align = 1;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "default_", offset: 0, size: 1 },
-    { name: "remote", offset: 1, size: 1 },
-  ];
+export class CUlaunchMemSyncDomainMap_st extends RecordBase {}
+export interface CUlaunchMemSyncDomainMap_st {
   /**
    * The default domain ID to use for designated kernels
    * C: `unsigned char default_`, offset 0, 1 bytes.
    */
-  get default_(): number {
-    return this.$u8(0);
-  }
-  set default_(v: number) {
-    this.$setU8(0, v);
-  }
+  get default_(): number;
+  set default_(v: number);
   /**
    * The remote domain ID to use for designated kernels
    * C: `unsigned char remote`, offset 1, 1 bytes.
    */
-  get remote(): number {
-    return this.$u8(1);
-  }
-  set remote(v: number) {
-    this.$setU8(1, v);
-  }
+  get remote(): number;
+  set remote(v: number);
 }
+RecordBase.$define(CUlaunchMemSyncDomainMap_st, () => ({
+  cName: "struct CUlaunchMemSyncDomainMap_st",
+  size: 2,
+  align: 1,
+  fields: [
+    { name: "default_", offset: 0, size: 1 },
+    { name: "remote", offset: 1, size: 1 },
+  ],
+  accessors: {
+    default_: {
+      get(this: CUlaunchMemSyncDomainMap_st): number {
+        return this.$u8(0);
+      },
+      set(this: CUlaunchMemSyncDomainMap_st, v: number): void {
+        this.$setU8(0, v);
+      },
+    },
+    remote: {
+      get(this: CUlaunchMemSyncDomainMap_st): number {
+        return this.$u8(1);
+      },
+      set(this: CUlaunchMemSyncDomainMap_st, v: number): void {
+        this.$setU8(1, v);
+      },
+    },
+  },
+}));
 /** Another name of {@link CUlaunchMemSyncDomainMap_st}. */
 export const CUlaunchMemSyncDomainMap = CUlaunchMemSyncDomainMap_st;
 /** Another name of {@link CUlaunchMemSyncDomainMap_st}. */
@@ -1698,11 +2303,97 @@ export type CUlaunchMemSyncDomainMap = CUlaunchMemSyncDomainMap_st;
  *
  * C: `union CUlaunchAttributeValue_union` (also `CUlaunchAttributeValue`): 64 bytes, aligned to 8.
  */
-export class CUlaunchAttributeValue_union extends RecordBase {
-  static readonly $cName = "union CUlaunchAttributeValue_union";
-  static readonly $size = 64;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
+export class CUlaunchAttributeValue_union extends RecordBase {}
+export interface CUlaunchAttributeValue_union {
+  /** C: `char[64] pad`, offset 0, 64 bytes. */
+  get pad(): Int8Array;
+  /**
+   * Value of launch attribute `CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW`.
+   * C: `CUaccessPolicyWindow accessPolicyWindow`, offset 0, 32 bytes.
+   */
+  get accessPolicyWindow(): CUaccessPolicyWindow_st;
+  set accessPolicyWindow(v: CUaccessPolicyWindow_st);
+  /**
+   * Value of launch attribute `CU_LAUNCH_ATTRIBUTE_COOPERATIVE`. Nonzero indicates a cooperative
+   * kernel (see `cuLaunchCooperativeKernel`).
+   * C: `int cooperative`, offset 0, 4 bytes.
+   */
+  get cooperative(): number;
+  set cooperative(v: number);
+  /**
+   * Value of launch attribute
+   * `CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY`. `CUsynchronizationPolicy` for
+   * work queued up in this stream
+   * C: `CUsynchronizationPolicy syncPolicy`, offset 0, 4 bytes.
+   */
+  get syncPolicy(): CUsynchronizationPolicy;
+  set syncPolicy(v: CUsynchronizationPolicy);
+  /** C: `struct (unnamed struct at cuda.h:2266:5) clusterDim`, offset 0, 12 bytes. */
+  get clusterDim(): CUlaunchAttributeValue_union_clusterDim;
+  set clusterDim(v: CUlaunchAttributeValue_union_clusterDim);
+  /**
+   * Value of launch attribute
+   * `CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE`. Cluster
+   * scheduling policy preference for the kernel.
+   * C: `CUclusterSchedulingPolicy clusterSchedulingPolicyPreference`, offset 0, 4 bytes.
+   */
+  get clusterSchedulingPolicyPreference(): CUclusterSchedulingPolicy;
+  set clusterSchedulingPolicyPreference(v: CUclusterSchedulingPolicy);
+  /**
+   * Value of launch attribute
+   * `CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION`.
+   * C: `int programmaticStreamSerializationAllowed`, offset 0, 4 bytes.
+   */
+  get programmaticStreamSerializationAllowed(): number;
+  set programmaticStreamSerializationAllowed(v: number);
+  /** C: `struct (unnamed struct at cuda.h:2283:5) programmaticEvent`, offset 0, 16 bytes. */
+  get programmaticEvent(): CUlaunchAttributeValue_union_programmaticEvent;
+  set programmaticEvent(v: CUlaunchAttributeValue_union_programmaticEvent);
+  /** C: `struct (unnamed struct at cuda.h:2294:5) launchCompletionEvent`, offset 0, 16 bytes. */
+  get launchCompletionEvent(): CUlaunchAttributeValue_union_launchCompletionEvent;
+  set launchCompletionEvent(v: CUlaunchAttributeValue_union_launchCompletionEvent);
+  /**
+   * Value of launch attribute `CU_LAUNCH_ATTRIBUTE_PRIORITY`. Execution priority of the kernel.
+   * C: `int priority`, offset 0, 4 bytes.
+   */
+  get priority(): number;
+  set priority(v: number);
+  /**
+   * Value of launch attribute
+   * `CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP`. See
+   * `CUlaunchMemSyncDomainMap`.
+   * C: `CUlaunchMemSyncDomainMap memSyncDomainMap`, offset 0, 2 bytes.
+   */
+  get memSyncDomainMap(): CUlaunchMemSyncDomainMap_st;
+  set memSyncDomainMap(v: CUlaunchMemSyncDomainMap_st);
+  /**
+   * Value of launch attribute
+   * `CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN`. See::CUlaunchMemSyncDomain
+   * C: `CUlaunchMemSyncDomain memSyncDomain`, offset 0, 4 bytes.
+   */
+  get memSyncDomain(): CUlaunchMemSyncDomain;
+  set memSyncDomain(v: CUlaunchMemSyncDomain);
+  /** C: `struct (unnamed struct at cuda.h:2317:5) preferredClusterDim`, offset 0, 12 bytes. */
+  get preferredClusterDim(): CUlaunchAttributeValue_union_preferredClusterDim;
+  set preferredClusterDim(v: CUlaunchAttributeValue_union_preferredClusterDim);
+  /** C: `struct (unnamed struct at cuda.h:2329:5) deviceUpdatableKernelNode`, offset 0, 16 bytes. */
+  get deviceUpdatableKernelNode(): CUlaunchAttributeValue_union_deviceUpdatableKernelNode;
+  set deviceUpdatableKernelNode(v: CUlaunchAttributeValue_union_deviceUpdatableKernelNode);
+  /**
+   * Value of launch attribute `CU_LAUNCH_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT`.
+   * C: `unsigned int sharedMemCarveout`, offset 0, 4 bytes.
+   */
+  get sharedMemCarveout(): number;
+  set sharedMemCarveout(v: number);
+  /** C: `unsigned int nvlinkUtilCentricScheduling`, offset 0, 4 bytes. */
+  get nvlinkUtilCentricScheduling(): number;
+  set nvlinkUtilCentricScheduling(v: number);
+}
+RecordBase.$define(CUlaunchAttributeValue_union, () => ({
+  cName: "union CUlaunchAttributeValue_union",
+  size: 64,
+  align: 8,
+  fields: [
     { name: "pad", offset: 0, size: 64 },
     { name: "accessPolicyWindow", offset: 0, size: 32 },
     { name: "cooperative", offset: 0, size: 4 },
@@ -1719,153 +2410,135 @@ export class CUlaunchAttributeValue_union extends RecordBase {
     { name: "deviceUpdatableKernelNode", offset: 0, size: 16 },
     { name: "sharedMemCarveout", offset: 0, size: 4 },
     { name: "nvlinkUtilCentricScheduling", offset: 0, size: 4 },
-  ];
-  /** C: `char[64] pad`, offset 0, 64 bytes. */
-  get pad(): Int8Array {
-    return this.$array(Int8Array, 0, 64);
-  }
-  /**
-   * Value of launch attribute `CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW`.
-   * C: `CUaccessPolicyWindow accessPolicyWindow`, offset 0, 32 bytes.
-   */
-  get accessPolicyWindow(): CUaccessPolicyWindow_st {
-    return this.$record(CUaccessPolicyWindow_st, 0);
-  }
-  set accessPolicyWindow(v: CUaccessPolicyWindow_st) {
-    this.$setRecord(0, 32, v);
-  }
-  /**
-   * Value of launch attribute `CU_LAUNCH_ATTRIBUTE_COOPERATIVE`. Nonzero indicates a cooperative
-   * kernel (see `cuLaunchCooperativeKernel`).
-   * C: `int cooperative`, offset 0, 4 bytes.
-   */
-  get cooperative(): number {
-    return this.$i32(0);
-  }
-  set cooperative(v: number) {
-    this.$setI32(0, v);
-  }
-  /**
-   * Value of launch attribute
-   * `CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY`. `CUsynchronizationPolicy` for
-   * work queued up in this stream
-   * C: `CUsynchronizationPolicy syncPolicy`, offset 0, 4 bytes.
-   */
-  get syncPolicy(): CUsynchronizationPolicy {
-    return this.$u32(0) as CUsynchronizationPolicy;
-  }
-  set syncPolicy(v: CUsynchronizationPolicy) {
-    this.$setU32(0, v);
-  }
-  /** C: `struct (unnamed struct at cuda.h:2266:5) clusterDim`, offset 0, 12 bytes. */
-  get clusterDim(): CUlaunchAttributeValue_union_clusterDim {
-    return this.$record(CUlaunchAttributeValue_union_clusterDim, 0);
-  }
-  set clusterDim(v: CUlaunchAttributeValue_union_clusterDim) {
-    this.$setRecord(0, 12, v);
-  }
-  /**
-   * Value of launch attribute
-   * `CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE`. Cluster
-   * scheduling policy preference for the kernel.
-   * C: `CUclusterSchedulingPolicy clusterSchedulingPolicyPreference`, offset 0, 4 bytes.
-   */
-  get clusterSchedulingPolicyPreference(): CUclusterSchedulingPolicy {
-    return this.$u32(0) as CUclusterSchedulingPolicy;
-  }
-  set clusterSchedulingPolicyPreference(v: CUclusterSchedulingPolicy) {
-    this.$setU32(0, v);
-  }
-  /**
-   * Value of launch attribute
-   * `CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION`.
-   * C: `int programmaticStreamSerializationAllowed`, offset 0, 4 bytes.
-   */
-  get programmaticStreamSerializationAllowed(): number {
-    return this.$i32(0);
-  }
-  set programmaticStreamSerializationAllowed(v: number) {
-    this.$setI32(0, v);
-  }
-  /** C: `struct (unnamed struct at cuda.h:2283:5) programmaticEvent`, offset 0, 16 bytes. */
-  get programmaticEvent(): CUlaunchAttributeValue_union_programmaticEvent {
-    return this.$record(CUlaunchAttributeValue_union_programmaticEvent, 0);
-  }
-  set programmaticEvent(v: CUlaunchAttributeValue_union_programmaticEvent) {
-    this.$setRecord(0, 16, v);
-  }
-  /** C: `struct (unnamed struct at cuda.h:2294:5) launchCompletionEvent`, offset 0, 16 bytes. */
-  get launchCompletionEvent(): CUlaunchAttributeValue_union_launchCompletionEvent {
-    return this.$record(CUlaunchAttributeValue_union_launchCompletionEvent, 0);
-  }
-  set launchCompletionEvent(v: CUlaunchAttributeValue_union_launchCompletionEvent) {
-    this.$setRecord(0, 16, v);
-  }
-  /**
-   * Value of launch attribute `CU_LAUNCH_ATTRIBUTE_PRIORITY`. Execution priority of the kernel.
-   * C: `int priority`, offset 0, 4 bytes.
-   */
-  get priority(): number {
-    return this.$i32(0);
-  }
-  set priority(v: number) {
-    this.$setI32(0, v);
-  }
-  /**
-   * Value of launch attribute
-   * `CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP`. See
-   * `CUlaunchMemSyncDomainMap`.
-   * C: `CUlaunchMemSyncDomainMap memSyncDomainMap`, offset 0, 2 bytes.
-   */
-  get memSyncDomainMap(): CUlaunchMemSyncDomainMap_st {
-    return this.$record(CUlaunchMemSyncDomainMap_st, 0);
-  }
-  set memSyncDomainMap(v: CUlaunchMemSyncDomainMap_st) {
-    this.$setRecord(0, 2, v);
-  }
-  /**
-   * Value of launch attribute
-   * `CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN`. See::CUlaunchMemSyncDomain
-   * C: `CUlaunchMemSyncDomain memSyncDomain`, offset 0, 4 bytes.
-   */
-  get memSyncDomain(): CUlaunchMemSyncDomain {
-    return this.$u32(0) as CUlaunchMemSyncDomain;
-  }
-  set memSyncDomain(v: CUlaunchMemSyncDomain) {
-    this.$setU32(0, v);
-  }
-  /** C: `struct (unnamed struct at cuda.h:2317:5) preferredClusterDim`, offset 0, 12 bytes. */
-  get preferredClusterDim(): CUlaunchAttributeValue_union_preferredClusterDim {
-    return this.$record(CUlaunchAttributeValue_union_preferredClusterDim, 0);
-  }
-  set preferredClusterDim(v: CUlaunchAttributeValue_union_preferredClusterDim) {
-    this.$setRecord(0, 12, v);
-  }
-  /** C: `struct (unnamed struct at cuda.h:2329:5) deviceUpdatableKernelNode`, offset 0, 16 bytes. */
-  get deviceUpdatableKernelNode(): CUlaunchAttributeValue_union_deviceUpdatableKernelNode {
-    return this.$record(CUlaunchAttributeValue_union_deviceUpdatableKernelNode, 0);
-  }
-  set deviceUpdatableKernelNode(v: CUlaunchAttributeValue_union_deviceUpdatableKernelNode) {
-    this.$setRecord(0, 16, v);
-  }
-  /**
-   * Value of launch attribute `CU_LAUNCH_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT`.
-   * C: `unsigned int sharedMemCarveout`, offset 0, 4 bytes.
-   */
-  get sharedMemCarveout(): number {
-    return this.$u32(0);
-  }
-  set sharedMemCarveout(v: number) {
-    this.$setU32(0, v);
-  }
-  /** C: `unsigned int nvlinkUtilCentricScheduling`, offset 0, 4 bytes. */
-  get nvlinkUtilCentricScheduling(): number {
-    return this.$u32(0);
-  }
-  set nvlinkUtilCentricScheduling(v: number) {
-    this.$setU32(0, v);
-  }
-}
+  ],
+  accessors: {
+    pad: {
+      get(this: CUlaunchAttributeValue_union): Int8Array {
+        return this.$array(Int8Array, 0, 64);
+      },
+    },
+    accessPolicyWindow: {
+      get(this: CUlaunchAttributeValue_union): CUaccessPolicyWindow_st {
+        return this.$record(CUaccessPolicyWindow_st, 0);
+      },
+      set(this: CUlaunchAttributeValue_union, v: CUaccessPolicyWindow_st): void {
+        this.$setRecord(0, 32, v);
+      },
+    },
+    cooperative: {
+      get(this: CUlaunchAttributeValue_union): number {
+        return this.$i32(0);
+      },
+      set(this: CUlaunchAttributeValue_union, v: number): void {
+        this.$setI32(0, v);
+      },
+    },
+    syncPolicy: {
+      get(this: CUlaunchAttributeValue_union): CUsynchronizationPolicy {
+        return this.$u32(0) as CUsynchronizationPolicy;
+      },
+      set(this: CUlaunchAttributeValue_union, v: CUsynchronizationPolicy): void {
+        this.$setU32(0, v);
+      },
+    },
+    clusterDim: {
+      get(this: CUlaunchAttributeValue_union): CUlaunchAttributeValue_union_clusterDim {
+        return this.$record(CUlaunchAttributeValue_union_clusterDim, 0);
+      },
+      set(this: CUlaunchAttributeValue_union, v: CUlaunchAttributeValue_union_clusterDim): void {
+        this.$setRecord(0, 12, v);
+      },
+    },
+    clusterSchedulingPolicyPreference: {
+      get(this: CUlaunchAttributeValue_union): CUclusterSchedulingPolicy {
+        return this.$u32(0) as CUclusterSchedulingPolicy;
+      },
+      set(this: CUlaunchAttributeValue_union, v: CUclusterSchedulingPolicy): void {
+        this.$setU32(0, v);
+      },
+    },
+    programmaticStreamSerializationAllowed: {
+      get(this: CUlaunchAttributeValue_union): number {
+        return this.$i32(0);
+      },
+      set(this: CUlaunchAttributeValue_union, v: number): void {
+        this.$setI32(0, v);
+      },
+    },
+    programmaticEvent: {
+      get(this: CUlaunchAttributeValue_union): CUlaunchAttributeValue_union_programmaticEvent {
+        return this.$record(CUlaunchAttributeValue_union_programmaticEvent, 0);
+      },
+      set(this: CUlaunchAttributeValue_union, v: CUlaunchAttributeValue_union_programmaticEvent): void {
+        this.$setRecord(0, 16, v);
+      },
+    },
+    launchCompletionEvent: {
+      get(this: CUlaunchAttributeValue_union): CUlaunchAttributeValue_union_launchCompletionEvent {
+        return this.$record(CUlaunchAttributeValue_union_launchCompletionEvent, 0);
+      },
+      set(this: CUlaunchAttributeValue_union, v: CUlaunchAttributeValue_union_launchCompletionEvent): void {
+        this.$setRecord(0, 16, v);
+      },
+    },
+    priority: {
+      get(this: CUlaunchAttributeValue_union): number {
+        return this.$i32(0);
+      },
+      set(this: CUlaunchAttributeValue_union, v: number): void {
+        this.$setI32(0, v);
+      },
+    },
+    memSyncDomainMap: {
+      get(this: CUlaunchAttributeValue_union): CUlaunchMemSyncDomainMap_st {
+        return this.$record(CUlaunchMemSyncDomainMap_st, 0);
+      },
+      set(this: CUlaunchAttributeValue_union, v: CUlaunchMemSyncDomainMap_st): void {
+        this.$setRecord(0, 2, v);
+      },
+    },
+    memSyncDomain: {
+      get(this: CUlaunchAttributeValue_union): CUlaunchMemSyncDomain {
+        return this.$u32(0) as CUlaunchMemSyncDomain;
+      },
+      set(this: CUlaunchAttributeValue_union, v: CUlaunchMemSyncDomain): void {
+        this.$setU32(0, v);
+      },
+    },
+    preferredClusterDim: {
+      get(this: CUlaunchAttributeValue_union): CUlaunchAttributeValue_union_preferredClusterDim {
+        return this.$record(CUlaunchAttributeValue_union_preferredClusterDim, 0);
+      },
+      set(this: CUlaunchAttributeValue_union, v: CUlaunchAttributeValue_union_preferredClusterDim): void {
+        this.$setRecord(0, 12, v);
+      },
+    },
+    deviceUpdatableKernelNode: {
+      get(this: CUlaunchAttributeValue_union): CUlaunchAttributeValue_union_deviceUpdatableKernelNode {
+        return this.$record(CUlaunchAttributeValue_union_deviceUpdatableKernelNode, 0);
+      },
+      set(this: CUlaunchAttributeValue_union, v: CUlaunchAttributeValue_union_deviceUpdatableKernelNode): void {
+        this.$setRecord(0, 16, v);
+      },
+    },
+    sharedMemCarveout: {
+      get(this: CUlaunchAttributeValue_union): number {
+        return this.$u32(0);
+      },
+      set(this: CUlaunchAttributeValue_union, v: number): void {
+        this.$setU32(0, v);
+      },
+    },
+    nvlinkUtilCentricScheduling: {
+      get(this: CUlaunchAttributeValue_union): number {
+        return this.$u32(0);
+      },
+      set(this: CUlaunchAttributeValue_union, v: number): void {
+        this.$setU32(0, v);
+      },
+    },
+  },
+}));
 /** Another name of {@link CUlaunchAttributeValue_union}. */
 export const CUlaunchAttributeValue = CUlaunchAttributeValue_union;
 /** Another name of {@link CUlaunchAttributeValue_union}. */
@@ -1884,37 +2557,54 @@ export type CUlaunchAttributeValue = CUlaunchAttributeValue_union;
  *
  * C: `__typeof__(((union CUlaunchAttributeValue_union *)0)->clusterDim)`: 12 bytes, aligned to 4.
  */
-export class CUlaunchAttributeValue_union_clusterDim extends RecordBase {
-  static readonly $cName = "__typeof__(((union CUlaunchAttributeValue_union *)0)->clusterDim)";
-  static readonly $size = 12;
-  static readonly $align = 4;
-  static readonly $fields: readonly FieldInfo[] = [
+export class CUlaunchAttributeValue_union_clusterDim extends RecordBase {}
+export interface CUlaunchAttributeValue_union_clusterDim {
+  /** C: `unsigned int x`, offset 0, 4 bytes. */
+  get x(): number;
+  set x(v: number);
+  /** C: `unsigned int y`, offset 4, 4 bytes. */
+  get y(): number;
+  set y(v: number);
+  /** C: `unsigned int z`, offset 8, 4 bytes. */
+  get z(): number;
+  set z(v: number);
+}
+RecordBase.$define(CUlaunchAttributeValue_union_clusterDim, () => ({
+  cName: "__typeof__(((union CUlaunchAttributeValue_union *)0)->clusterDim)",
+  size: 12,
+  align: 4,
+  fields: [
     { name: "x", offset: 0, size: 4 },
     { name: "y", offset: 4, size: 4 },
     { name: "z", offset: 8, size: 4 },
-  ];
-  /** C: `unsigned int x`, offset 0, 4 bytes. */
-  get x(): number {
-    return this.$u32(0);
-  }
-  set x(v: number) {
-    this.$setU32(0, v);
-  }
-  /** C: `unsigned int y`, offset 4, 4 bytes. */
-  get y(): number {
-    return this.$u32(4);
-  }
-  set y(v: number) {
-    this.$setU32(4, v);
-  }
-  /** C: `unsigned int z`, offset 8, 4 bytes. */
-  get z(): number {
-    return this.$u32(8);
-  }
-  set z(v: number) {
-    this.$setU32(8, v);
-  }
-}
+  ],
+  accessors: {
+    x: {
+      get(this: CUlaunchAttributeValue_union_clusterDim): number {
+        return this.$u32(0);
+      },
+      set(this: CUlaunchAttributeValue_union_clusterDim, v: number): void {
+        this.$setU32(0, v);
+      },
+    },
+    y: {
+      get(this: CUlaunchAttributeValue_union_clusterDim): number {
+        return this.$u32(4);
+      },
+      set(this: CUlaunchAttributeValue_union_clusterDim, v: number): void {
+        this.$setU32(4, v);
+      },
+    },
+    z: {
+      get(this: CUlaunchAttributeValue_union_clusterDim): number {
+        return this.$u32(8);
+      },
+      set(this: CUlaunchAttributeValue_union_clusterDim, v: number): void {
+        this.$setU32(8, v);
+      },
+    },
+  },
+}));
 
 /**
  * Value of launch attribute `CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_EVENT`
@@ -1925,37 +2615,54 @@ export class CUlaunchAttributeValue_union_clusterDim extends RecordBase {
  *
  * C: `__typeof__(((union CUlaunchAttributeValue_union *)0)->programmaticEvent)`: 16 bytes, aligned to 8.
  */
-export class CUlaunchAttributeValue_union_programmaticEvent extends RecordBase {
-  static readonly $cName = "__typeof__(((union CUlaunchAttributeValue_union *)0)->programmaticEvent)";
-  static readonly $size = 16;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
+export class CUlaunchAttributeValue_union_programmaticEvent extends RecordBase {}
+export interface CUlaunchAttributeValue_union_programmaticEvent {
+  /** C: `CUevent event`, offset 0, 8 bytes. */
+  get event(): CUevent;
+  set event(v: CUevent);
+  /** C: `int flags`, offset 8, 4 bytes. */
+  get flags(): number;
+  set flags(v: number);
+  /** C: `int triggerAtBlockStart`, offset 12, 4 bytes. */
+  get triggerAtBlockStart(): number;
+  set triggerAtBlockStart(v: number);
+}
+RecordBase.$define(CUlaunchAttributeValue_union_programmaticEvent, () => ({
+  cName: "__typeof__(((union CUlaunchAttributeValue_union *)0)->programmaticEvent)",
+  size: 16,
+  align: 8,
+  fields: [
     { name: "event", offset: 0, size: 8 },
     { name: "flags", offset: 8, size: 4 },
     { name: "triggerAtBlockStart", offset: 12, size: 4 },
-  ];
-  /** C: `CUevent event`, offset 0, 8 bytes. */
-  get event(): CUevent {
-    return this.$ptr(0) as CUevent;
-  }
-  set event(v: CUevent) {
-    this.$setPtr(0, v);
-  }
-  /** C: `int flags`, offset 8, 4 bytes. */
-  get flags(): number {
-    return this.$i32(8);
-  }
-  set flags(v: number) {
-    this.$setI32(8, v);
-  }
-  /** C: `int triggerAtBlockStart`, offset 12, 4 bytes. */
-  get triggerAtBlockStart(): number {
-    return this.$i32(12);
-  }
-  set triggerAtBlockStart(v: number) {
-    this.$setI32(12, v);
-  }
-}
+  ],
+  accessors: {
+    event: {
+      get(this: CUlaunchAttributeValue_union_programmaticEvent): CUevent {
+        return this.$ptr(0) as CUevent;
+      },
+      set(this: CUlaunchAttributeValue_union_programmaticEvent, v: CUevent): void {
+        this.$setPtr(0, v);
+      },
+    },
+    flags: {
+      get(this: CUlaunchAttributeValue_union_programmaticEvent): number {
+        return this.$i32(8);
+      },
+      set(this: CUlaunchAttributeValue_union_programmaticEvent, v: number): void {
+        this.$setI32(8, v);
+      },
+    },
+    triggerAtBlockStart: {
+      get(this: CUlaunchAttributeValue_union_programmaticEvent): number {
+        return this.$i32(12);
+      },
+      set(this: CUlaunchAttributeValue_union_programmaticEvent, v: number): void {
+        this.$setI32(12, v);
+      },
+    },
+  },
+}));
 
 /**
  * Value of launch attribute `CU_LAUNCH_ATTRIBUTE_LAUNCH_COMPLETION_EVENT`
@@ -1965,29 +2672,42 @@ export class CUlaunchAttributeValue_union_programmaticEvent extends RecordBase {
  *
  * C: `__typeof__(((union CUlaunchAttributeValue_union *)0)->launchCompletionEvent)`: 16 bytes, aligned to 8.
  */
-export class CUlaunchAttributeValue_union_launchCompletionEvent extends RecordBase {
-  static readonly $cName = "__typeof__(((union CUlaunchAttributeValue_union *)0)->launchCompletionEvent)";
-  static readonly $size = 16;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
+export class CUlaunchAttributeValue_union_launchCompletionEvent extends RecordBase {}
+export interface CUlaunchAttributeValue_union_launchCompletionEvent {
+  /** C: `CUevent event`, offset 0, 8 bytes. */
+  get event(): CUevent;
+  set event(v: CUevent);
+  /** C: `int flags`, offset 8, 4 bytes. */
+  get flags(): number;
+  set flags(v: number);
+}
+RecordBase.$define(CUlaunchAttributeValue_union_launchCompletionEvent, () => ({
+  cName: "__typeof__(((union CUlaunchAttributeValue_union *)0)->launchCompletionEvent)",
+  size: 16,
+  align: 8,
+  fields: [
     { name: "event", offset: 0, size: 8 },
     { name: "flags", offset: 8, size: 4 },
-  ];
-  /** C: `CUevent event`, offset 0, 8 bytes. */
-  get event(): CUevent {
-    return this.$ptr(0) as CUevent;
-  }
-  set event(v: CUevent) {
-    this.$setPtr(0, v);
-  }
-  /** C: `int flags`, offset 8, 4 bytes. */
-  get flags(): number {
-    return this.$i32(8);
-  }
-  set flags(v: number) {
-    this.$setI32(8, v);
-  }
-}
+  ],
+  accessors: {
+    event: {
+      get(this: CUlaunchAttributeValue_union_launchCompletionEvent): CUevent {
+        return this.$ptr(0) as CUevent;
+      },
+      set(this: CUlaunchAttributeValue_union_launchCompletionEvent, v: CUevent): void {
+        this.$setPtr(0, v);
+      },
+    },
+    flags: {
+      get(this: CUlaunchAttributeValue_union_launchCompletionEvent): number {
+        return this.$i32(8);
+      },
+      set(this: CUlaunchAttributeValue_union_launchCompletionEvent, v: number): void {
+        this.$setI32(8, v);
+      },
+    },
+  },
+}));
 
 /**
  * Value of launch attribute `CU_LAUNCH_ATTRIBUTE_PREFERRED_CLUSTER_DIMENSION`
@@ -2004,37 +2724,54 @@ export class CUlaunchAttributeValue_union_launchCompletionEvent extends RecordBa
  *
  * C: `__typeof__(((union CUlaunchAttributeValue_union *)0)->preferredClusterDim)`: 12 bytes, aligned to 4.
  */
-export class CUlaunchAttributeValue_union_preferredClusterDim extends RecordBase {
-  static readonly $cName = "__typeof__(((union CUlaunchAttributeValue_union *)0)->preferredClusterDim)";
-  static readonly $size = 12;
-  static readonly $align = 4;
-  static readonly $fields: readonly FieldInfo[] = [
+export class CUlaunchAttributeValue_union_preferredClusterDim extends RecordBase {}
+export interface CUlaunchAttributeValue_union_preferredClusterDim {
+  /** C: `unsigned int x`, offset 0, 4 bytes. */
+  get x(): number;
+  set x(v: number);
+  /** C: `unsigned int y`, offset 4, 4 bytes. */
+  get y(): number;
+  set y(v: number);
+  /** C: `unsigned int z`, offset 8, 4 bytes. */
+  get z(): number;
+  set z(v: number);
+}
+RecordBase.$define(CUlaunchAttributeValue_union_preferredClusterDim, () => ({
+  cName: "__typeof__(((union CUlaunchAttributeValue_union *)0)->preferredClusterDim)",
+  size: 12,
+  align: 4,
+  fields: [
     { name: "x", offset: 0, size: 4 },
     { name: "y", offset: 4, size: 4 },
     { name: "z", offset: 8, size: 4 },
-  ];
-  /** C: `unsigned int x`, offset 0, 4 bytes. */
-  get x(): number {
-    return this.$u32(0);
-  }
-  set x(v: number) {
-    this.$setU32(0, v);
-  }
-  /** C: `unsigned int y`, offset 4, 4 bytes. */
-  get y(): number {
-    return this.$u32(4);
-  }
-  set y(v: number) {
-    this.$setU32(4, v);
-  }
-  /** C: `unsigned int z`, offset 8, 4 bytes. */
-  get z(): number {
-    return this.$u32(8);
-  }
-  set z(v: number) {
-    this.$setU32(8, v);
-  }
-}
+  ],
+  accessors: {
+    x: {
+      get(this: CUlaunchAttributeValue_union_preferredClusterDim): number {
+        return this.$u32(0);
+      },
+      set(this: CUlaunchAttributeValue_union_preferredClusterDim, v: number): void {
+        this.$setU32(0, v);
+      },
+    },
+    y: {
+      get(this: CUlaunchAttributeValue_union_preferredClusterDim): number {
+        return this.$u32(4);
+      },
+      set(this: CUlaunchAttributeValue_union_preferredClusterDim, v: number): void {
+        this.$setU32(4, v);
+      },
+    },
+    z: {
+      get(this: CUlaunchAttributeValue_union_preferredClusterDim): number {
+        return this.$u32(8);
+      },
+      set(this: CUlaunchAttributeValue_union_preferredClusterDim, v: number): void {
+        this.$setU32(8, v);
+      },
+    },
+  },
+}));
 
 /**
  * Value of launch attribute `CU_LAUNCH_ATTRIBUTE_DEVICE_UPDATABLE_KERNEL_NODE`.
@@ -2044,69 +2781,98 @@ export class CUlaunchAttributeValue_union_preferredClusterDim extends RecordBase
  *
  * C: `__typeof__(((union CUlaunchAttributeValue_union *)0)->deviceUpdatableKernelNode)`: 16 bytes, aligned to 8.
  */
-export class CUlaunchAttributeValue_union_deviceUpdatableKernelNode extends RecordBase {
-  static readonly $cName = "__typeof__(((union CUlaunchAttributeValue_union *)0)->deviceUpdatableKernelNode)";
-  static readonly $size = 16;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
+export class CUlaunchAttributeValue_union_deviceUpdatableKernelNode extends RecordBase {}
+export interface CUlaunchAttributeValue_union_deviceUpdatableKernelNode {
+  /** C: `int deviceUpdatable`, offset 0, 4 bytes. */
+  get deviceUpdatable(): number;
+  set deviceUpdatable(v: number);
+  /** C: `CUgraphDeviceNode devNode`, offset 8, 8 bytes. */
+  get devNode(): CUgraphDeviceNode;
+  set devNode(v: CUgraphDeviceNode);
+}
+RecordBase.$define(CUlaunchAttributeValue_union_deviceUpdatableKernelNode, () => ({
+  cName: "__typeof__(((union CUlaunchAttributeValue_union *)0)->deviceUpdatableKernelNode)",
+  size: 16,
+  align: 8,
+  fields: [
     { name: "deviceUpdatable", offset: 0, size: 4 },
     { name: "devNode", offset: 8, size: 8 },
-  ];
-  /** C: `int deviceUpdatable`, offset 0, 4 bytes. */
-  get deviceUpdatable(): number {
-    return this.$i32(0);
-  }
-  set deviceUpdatable(v: number) {
-    this.$setI32(0, v);
-  }
-  /** C: `CUgraphDeviceNode devNode`, offset 8, 8 bytes. */
-  get devNode(): CUgraphDeviceNode {
-    return this.$ptr(8) as CUgraphDeviceNode;
-  }
-  set devNode(v: CUgraphDeviceNode) {
-    this.$setPtr(8, v);
-  }
-}
+  ],
+  accessors: {
+    deviceUpdatable: {
+      get(this: CUlaunchAttributeValue_union_deviceUpdatableKernelNode): number {
+        return this.$i32(0);
+      },
+      set(this: CUlaunchAttributeValue_union_deviceUpdatableKernelNode, v: number): void {
+        this.$setI32(0, v);
+      },
+    },
+    devNode: {
+      get(this: CUlaunchAttributeValue_union_deviceUpdatableKernelNode): CUgraphDeviceNode {
+        return this.$ptr(8) as CUgraphDeviceNode;
+      },
+      set(this: CUlaunchAttributeValue_union_deviceUpdatableKernelNode, v: CUgraphDeviceNode): void {
+        this.$setPtr(8, v);
+      },
+    },
+  },
+}));
 
 /**
  * Launch attribute
  *
  * C: `struct CUlaunchAttribute_st` (also `CUlaunchAttribute`): 72 bytes, aligned to 8.
  */
-export class CUlaunchAttribute_st extends RecordBase {
-  static readonly $cName = "struct CUlaunchAttribute_st";
-  static readonly $size = 72;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "id", offset: 0, size: 4 },
-    { name: "pad", offset: 4, size: 4 },
-    { name: "value", offset: 8, size: 64 },
-  ];
+export class CUlaunchAttribute_st extends RecordBase {}
+export interface CUlaunchAttribute_st {
   /**
    * Attribute to set
    * C: `CUlaunchAttributeID id`, offset 0, 4 bytes.
    */
-  get id(): CUlaunchAttributeID {
-    return this.$u32(0) as CUlaunchAttributeID;
-  }
-  set id(v: CUlaunchAttributeID) {
-    this.$setU32(0, v);
-  }
+  get id(): CUlaunchAttributeID;
+  set id(v: CUlaunchAttributeID);
   /** C: `char[4] pad`, offset 4, 4 bytes. */
-  get pad(): Int8Array {
-    return this.$array(Int8Array, 4, 4);
-  }
+  get pad(): Int8Array;
   /**
    * Value of the attribute
    * C: `CUlaunchAttributeValue value`, offset 8, 64 bytes.
    */
-  get value(): CUlaunchAttributeValue_union {
-    return this.$record(CUlaunchAttributeValue_union, 8);
-  }
-  set value(v: CUlaunchAttributeValue_union) {
-    this.$setRecord(8, 64, v);
-  }
+  get value(): CUlaunchAttributeValue_union;
+  set value(v: CUlaunchAttributeValue_union);
 }
+RecordBase.$define(CUlaunchAttribute_st, () => ({
+  cName: "struct CUlaunchAttribute_st",
+  size: 72,
+  align: 8,
+  fields: [
+    { name: "id", offset: 0, size: 4 },
+    { name: "pad", offset: 4, size: 4 },
+    { name: "value", offset: 8, size: 64 },
+  ],
+  accessors: {
+    id: {
+      get(this: CUlaunchAttribute_st): CUlaunchAttributeID {
+        return this.$u32(0) as CUlaunchAttributeID;
+      },
+      set(this: CUlaunchAttribute_st, v: CUlaunchAttributeID): void {
+        this.$setU32(0, v);
+      },
+    },
+    pad: {
+      get(this: CUlaunchAttribute_st): Int8Array {
+        return this.$array(Int8Array, 4, 4);
+      },
+    },
+    value: {
+      get(this: CUlaunchAttribute_st): CUlaunchAttributeValue_union {
+        return this.$record(CUlaunchAttributeValue_union, 8);
+      },
+      set(this: CUlaunchAttribute_st, v: CUlaunchAttributeValue_union): void {
+        this.$setRecord(8, 64, v);
+      },
+    },
+  },
+}));
 /** Another name of {@link CUlaunchAttribute_st}. */
 export const CUlaunchAttribute = CUlaunchAttribute_st;
 /** Another name of {@link CUlaunchAttribute_st}. */
@@ -2117,11 +2883,74 @@ export type CUlaunchAttribute = CUlaunchAttribute_st;
  *
  * C: `struct CUlaunchConfig_st` (also `CUlaunchConfig`): 56 bytes, aligned to 8.
  */
-export class CUlaunchConfig_st extends RecordBase {
-  static readonly $cName = "struct CUlaunchConfig_st";
-  static readonly $size = 56;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
+export class CUlaunchConfig_st extends RecordBase {}
+export interface CUlaunchConfig_st {
+  /**
+   * Width of grid in blocks
+   * C: `unsigned int gridDimX`, offset 0, 4 bytes.
+   */
+  get gridDimX(): number;
+  set gridDimX(v: number);
+  /**
+   * Height of grid in blocks
+   * C: `unsigned int gridDimY`, offset 4, 4 bytes.
+   */
+  get gridDimY(): number;
+  set gridDimY(v: number);
+  /**
+   * Depth of grid in blocks
+   * C: `unsigned int gridDimZ`, offset 8, 4 bytes.
+   */
+  get gridDimZ(): number;
+  set gridDimZ(v: number);
+  /**
+   * X dimension of each thread block
+   * C: `unsigned int blockDimX`, offset 12, 4 bytes.
+   */
+  get blockDimX(): number;
+  set blockDimX(v: number);
+  /**
+   * Y dimension of each thread block
+   * C: `unsigned int blockDimY`, offset 16, 4 bytes.
+   */
+  get blockDimY(): number;
+  set blockDimY(v: number);
+  /**
+   * Z dimension of each thread block
+   * C: `unsigned int blockDimZ`, offset 20, 4 bytes.
+   */
+  get blockDimZ(): number;
+  set blockDimZ(v: number);
+  /**
+   * Dynamic shared-memory size per thread block in bytes
+   * C: `unsigned int sharedMemBytes`, offset 24, 4 bytes.
+   */
+  get sharedMemBytes(): number;
+  set sharedMemBytes(v: number);
+  /**
+   * Stream identifier
+   * C: `CUstream hStream`, offset 32, 8 bytes.
+   */
+  get hStream(): CUstream;
+  set hStream(v: CUstream);
+  /**
+   * List of attributes; nullable if `CUlaunchConfig`::numAttrs == 0
+   * C: `CUlaunchAttribute * attrs`, offset 40, 8 bytes.
+   */
+  get attrs(): Pointer;
+  set attrs(v: Pointer);
+  /**
+   * Number of attributes populated in `CUlaunchConfig`::attrs
+   * C: `unsigned int numAttrs`, offset 48, 4 bytes.
+   */
+  get numAttrs(): number;
+  set numAttrs(v: number);
+}
+RecordBase.$define(CUlaunchConfig_st, () => ({
+  cName: "struct CUlaunchConfig_st",
+  size: 56,
+  align: 8,
+  fields: [
     { name: "gridDimX", offset: 0, size: 4 },
     { name: "gridDimY", offset: 4, size: 4 },
     { name: "gridDimZ", offset: 8, size: 4 },
@@ -2132,108 +2961,90 @@ export class CUlaunchConfig_st extends RecordBase {
     { name: "hStream", offset: 32, size: 8 },
     { name: "attrs", offset: 40, size: 8 },
     { name: "numAttrs", offset: 48, size: 4 },
-  ];
-  /**
-   * Width of grid in blocks
-   * C: `unsigned int gridDimX`, offset 0, 4 bytes.
-   */
-  get gridDimX(): number {
-    return this.$u32(0);
-  }
-  set gridDimX(v: number) {
-    this.$setU32(0, v);
-  }
-  /**
-   * Height of grid in blocks
-   * C: `unsigned int gridDimY`, offset 4, 4 bytes.
-   */
-  get gridDimY(): number {
-    return this.$u32(4);
-  }
-  set gridDimY(v: number) {
-    this.$setU32(4, v);
-  }
-  /**
-   * Depth of grid in blocks
-   * C: `unsigned int gridDimZ`, offset 8, 4 bytes.
-   */
-  get gridDimZ(): number {
-    return this.$u32(8);
-  }
-  set gridDimZ(v: number) {
-    this.$setU32(8, v);
-  }
-  /**
-   * X dimension of each thread block
-   * C: `unsigned int blockDimX`, offset 12, 4 bytes.
-   */
-  get blockDimX(): number {
-    return this.$u32(12);
-  }
-  set blockDimX(v: number) {
-    this.$setU32(12, v);
-  }
-  /**
-   * Y dimension of each thread block
-   * C: `unsigned int blockDimY`, offset 16, 4 bytes.
-   */
-  get blockDimY(): number {
-    return this.$u32(16);
-  }
-  set blockDimY(v: number) {
-    this.$setU32(16, v);
-  }
-  /**
-   * Z dimension of each thread block
-   * C: `unsigned int blockDimZ`, offset 20, 4 bytes.
-   */
-  get blockDimZ(): number {
-    return this.$u32(20);
-  }
-  set blockDimZ(v: number) {
-    this.$setU32(20, v);
-  }
-  /**
-   * Dynamic shared-memory size per thread block in bytes
-   * C: `unsigned int sharedMemBytes`, offset 24, 4 bytes.
-   */
-  get sharedMemBytes(): number {
-    return this.$u32(24);
-  }
-  set sharedMemBytes(v: number) {
-    this.$setU32(24, v);
-  }
-  /**
-   * Stream identifier
-   * C: `CUstream hStream`, offset 32, 8 bytes.
-   */
-  get hStream(): CUstream {
-    return this.$ptr(32) as CUstream;
-  }
-  set hStream(v: CUstream) {
-    this.$setPtr(32, v);
-  }
-  /**
-   * List of attributes; nullable if `CUlaunchConfig`::numAttrs == 0
-   * C: `CUlaunchAttribute * attrs`, offset 40, 8 bytes.
-   */
-  get attrs(): Pointer {
-    return this.$ptr(40);
-  }
-  set attrs(v: Pointer) {
-    this.$setPtr(40, v);
-  }
-  /**
-   * Number of attributes populated in `CUlaunchConfig`::attrs
-   * C: `unsigned int numAttrs`, offset 48, 4 bytes.
-   */
-  get numAttrs(): number {
-    return this.$u32(48);
-  }
-  set numAttrs(v: number) {
-    this.$setU32(48, v);
-  }
-}
+  ],
+  accessors: {
+    gridDimX: {
+      get(this: CUlaunchConfig_st): number {
+        return this.$u32(0);
+      },
+      set(this: CUlaunchConfig_st, v: number): void {
+        this.$setU32(0, v);
+      },
+    },
+    gridDimY: {
+      get(this: CUlaunchConfig_st): number {
+        return this.$u32(4);
+      },
+      set(this: CUlaunchConfig_st, v: number): void {
+        this.$setU32(4, v);
+      },
+    },
+    gridDimZ: {
+      get(this: CUlaunchConfig_st): number {
+        return this.$u32(8);
+      },
+      set(this: CUlaunchConfig_st, v: number): void {
+        this.$setU32(8, v);
+      },
+    },
+    blockDimX: {
+      get(this: CUlaunchConfig_st): number {
+        return this.$u32(12);
+      },
+      set(this: CUlaunchConfig_st, v: number): void {
+        this.$setU32(12, v);
+      },
+    },
+    blockDimY: {
+      get(this: CUlaunchConfig_st): number {
+        return this.$u32(16);
+      },
+      set(this: CUlaunchConfig_st, v: number): void {
+        this.$setU32(16, v);
+      },
+    },
+    blockDimZ: {
+      get(this: CUlaunchConfig_st): number {
+        return this.$u32(20);
+      },
+      set(this: CUlaunchConfig_st, v: number): void {
+        this.$setU32(20, v);
+      },
+    },
+    sharedMemBytes: {
+      get(this: CUlaunchConfig_st): number {
+        return this.$u32(24);
+      },
+      set(this: CUlaunchConfig_st, v: number): void {
+        this.$setU32(24, v);
+      },
+    },
+    hStream: {
+      get(this: CUlaunchConfig_st): CUstream {
+        return this.$ptr(32) as CUstream;
+      },
+      set(this: CUlaunchConfig_st, v: CUstream): void {
+        this.$setPtr(32, v);
+      },
+    },
+    attrs: {
+      get(this: CUlaunchConfig_st): Pointer {
+        return this.$ptr(40);
+      },
+      set(this: CUlaunchConfig_st, v: Pointer): void {
+        this.$setPtr(40, v);
+      },
+    },
+    numAttrs: {
+      get(this: CUlaunchConfig_st): number {
+        return this.$u32(48);
+      },
+      set(this: CUlaunchConfig_st, v: number): void {
+        this.$setU32(48, v);
+      },
+    },
+  },
+}));
 /** Another name of {@link CUlaunchConfig_st}. */
 export const CUlaunchConfig = CUlaunchConfig_st;
 /** Another name of {@link CUlaunchConfig_st}. */
@@ -2244,24 +3055,33 @@ export type CUlaunchConfig = CUlaunchConfig_st;
  *
  * C: `struct CUexecAffinitySmCount_st` (also `CUexecAffinitySmCount_v1`): 4 bytes, aligned to 4.
  */
-export class CUexecAffinitySmCount_st extends RecordBase {
-  static readonly $cName = "struct CUexecAffinitySmCount_st";
-  static readonly $size = 4;
-  static readonly $align = 4;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "val", offset: 0, size: 4 },
-  ];
+export class CUexecAffinitySmCount_st extends RecordBase {}
+export interface CUexecAffinitySmCount_st {
   /**
    * The number of SMs the context is limited to use.
    * C: `unsigned int val`, offset 0, 4 bytes.
    */
-  get val(): number {
-    return this.$u32(0);
-  }
-  set val(v: number) {
-    this.$setU32(0, v);
-  }
+  get val(): number;
+  set val(v: number);
 }
+RecordBase.$define(CUexecAffinitySmCount_st, () => ({
+  cName: "struct CUexecAffinitySmCount_st",
+  size: 4,
+  align: 4,
+  fields: [
+    { name: "val", offset: 0, size: 4 },
+  ],
+  accessors: {
+    val: {
+      get(this: CUexecAffinitySmCount_st): number {
+        return this.$u32(0);
+      },
+      set(this: CUexecAffinitySmCount_st, v: number): void {
+        this.$setU32(0, v);
+      },
+    },
+  },
+}));
 /** Another name of {@link CUexecAffinitySmCount_st}. */
 export const CUexecAffinitySmCount_v1 = CUexecAffinitySmCount_st;
 /** Another name of {@link CUexecAffinitySmCount_st}. */
@@ -2272,79 +3092,114 @@ export type CUexecAffinitySmCount_v1 = CUexecAffinitySmCount_st;
  *
  * C: `struct CUexecAffinityParam_st` (also `CUexecAffinityParam_v1`): 8 bytes, aligned to 4.
  */
-export class CUexecAffinityParam_st extends RecordBase {
-  static readonly $cName = "struct CUexecAffinityParam_st";
-  static readonly $size = 8;
-  static readonly $align = 4;
-  static readonly $fields: readonly FieldInfo[] = [
+export class CUexecAffinityParam_st extends RecordBase {}
+export interface CUexecAffinityParam_st {
+  /** C: `CUexecAffinityType type`, offset 0, 4 bytes. */
+  get type(): CUexecAffinityType;
+  set type(v: CUexecAffinityType);
+  /** C: `union (unnamed union at cuda.h:2446:5) param`, offset 4, 4 bytes. */
+  get param(): CUexecAffinityParam_st_param;
+  set param(v: CUexecAffinityParam_st_param);
+}
+RecordBase.$define(CUexecAffinityParam_st, () => ({
+  cName: "struct CUexecAffinityParam_st",
+  size: 8,
+  align: 4,
+  fields: [
     { name: "type", offset: 0, size: 4 },
     { name: "param", offset: 4, size: 4 },
-  ];
-  /** C: `CUexecAffinityType type`, offset 0, 4 bytes. */
-  get type(): CUexecAffinityType {
-    return this.$u32(0) as CUexecAffinityType;
-  }
-  set type(v: CUexecAffinityType) {
-    this.$setU32(0, v);
-  }
-  /** C: `union (unnamed union at cuda.h:2446:5) param`, offset 4, 4 bytes. */
-  get param(): CUexecAffinityParam_st_param {
-    return this.$record(CUexecAffinityParam_st_param, 4);
-  }
-  set param(v: CUexecAffinityParam_st_param) {
-    this.$setRecord(4, 4, v);
-  }
-}
+  ],
+  accessors: {
+    type: {
+      get(this: CUexecAffinityParam_st): CUexecAffinityType {
+        return this.$u32(0) as CUexecAffinityType;
+      },
+      set(this: CUexecAffinityParam_st, v: CUexecAffinityType): void {
+        this.$setU32(0, v);
+      },
+    },
+    param: {
+      get(this: CUexecAffinityParam_st): CUexecAffinityParam_st_param {
+        return this.$record(CUexecAffinityParam_st_param, 4);
+      },
+      set(this: CUexecAffinityParam_st, v: CUexecAffinityParam_st_param): void {
+        this.$setRecord(4, 4, v);
+      },
+    },
+  },
+}));
 /** Another name of {@link CUexecAffinityParam_st}. */
 export const CUexecAffinityParam_v1 = CUexecAffinityParam_st;
 /** Another name of {@link CUexecAffinityParam_st}. */
 export type CUexecAffinityParam_v1 = CUexecAffinityParam_st;
 
 /** C: `__typeof__(((struct CUexecAffinityParam_st *)0)->param)`: 4 bytes, aligned to 4. */
-export class CUexecAffinityParam_st_param extends RecordBase {
-  static readonly $cName = "__typeof__(((struct CUexecAffinityParam_st *)0)->param)";
-  static readonly $size = 4;
-  static readonly $align = 4;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "smCount", offset: 0, size: 4 },
-  ];
+export class CUexecAffinityParam_st_param extends RecordBase {}
+export interface CUexecAffinityParam_st_param {
   /** C: `CUexecAffinitySmCount smCount`, offset 0, 4 bytes. */
-  get smCount(): CUexecAffinitySmCount_st {
-    return this.$record(CUexecAffinitySmCount_st, 0);
-  }
-  set smCount(v: CUexecAffinitySmCount_st) {
-    this.$setRecord(0, 4, v);
-  }
+  get smCount(): CUexecAffinitySmCount_st;
+  set smCount(v: CUexecAffinitySmCount_st);
 }
+RecordBase.$define(CUexecAffinityParam_st_param, () => ({
+  cName: "__typeof__(((struct CUexecAffinityParam_st *)0)->param)",
+  size: 4,
+  align: 4,
+  fields: [
+    { name: "smCount", offset: 0, size: 4 },
+  ],
+  accessors: {
+    smCount: {
+      get(this: CUexecAffinityParam_st_param): CUexecAffinitySmCount_st {
+        return this.$record(CUexecAffinitySmCount_st, 0);
+      },
+      set(this: CUexecAffinityParam_st_param, v: CUexecAffinitySmCount_st): void {
+        this.$setRecord(0, 4, v);
+      },
+    },
+  },
+}));
 
 /**
  * CIG Context Create Params
  *
  * C: `struct CUctxCigParam_st` (also `CUctxCigParam`): 16 bytes, aligned to 8.
  */
-export class CUctxCigParam_st extends RecordBase {
-  static readonly $cName = "struct CUctxCigParam_st";
-  static readonly $size = 16;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
+export class CUctxCigParam_st extends RecordBase {}
+export interface CUctxCigParam_st {
+  /** C: `CUcigDataType sharedDataType`, offset 0, 4 bytes. */
+  get sharedDataType(): CUcigDataType;
+  set sharedDataType(v: CUcigDataType);
+  /** C: `void * sharedData`, offset 8, 8 bytes. */
+  get sharedData(): Pointer;
+  set sharedData(v: Pointer);
+}
+RecordBase.$define(CUctxCigParam_st, () => ({
+  cName: "struct CUctxCigParam_st",
+  size: 16,
+  align: 8,
+  fields: [
     { name: "sharedDataType", offset: 0, size: 4 },
     { name: "sharedData", offset: 8, size: 8 },
-  ];
-  /** C: `CUcigDataType sharedDataType`, offset 0, 4 bytes. */
-  get sharedDataType(): CUcigDataType {
-    return this.$u32(0) as CUcigDataType;
-  }
-  set sharedDataType(v: CUcigDataType) {
-    this.$setU32(0, v);
-  }
-  /** C: `void * sharedData`, offset 8, 8 bytes. */
-  get sharedData(): Pointer {
-    return this.$ptr(8);
-  }
-  set sharedData(v: Pointer) {
-    this.$setPtr(8, v);
-  }
-}
+  ],
+  accessors: {
+    sharedDataType: {
+      get(this: CUctxCigParam_st): CUcigDataType {
+        return this.$u32(0) as CUcigDataType;
+      },
+      set(this: CUctxCigParam_st, v: CUcigDataType): void {
+        this.$setU32(0, v);
+      },
+    },
+    sharedData: {
+      get(this: CUctxCigParam_st): Pointer {
+        return this.$ptr(8);
+      },
+      set(this: CUctxCigParam_st, v: Pointer): void {
+        this.$setPtr(8, v);
+      },
+    },
+  },
+}));
 /** Another name of {@link CUctxCigParam_st}. */
 export const CUctxCigParam = CUctxCigParam_st;
 /** Another name of {@link CUctxCigParam_st}. */
@@ -2357,82 +3212,120 @@ export type CUctxCigParam = CUctxCigParam_st;
  *
  * C: `struct CUctxCreateParams_st` (also `CUctxCreateParams`): 24 bytes, aligned to 8.
  */
-export class CUctxCreateParams_st extends RecordBase {
-  static readonly $cName = "struct CUctxCreateParams_st";
-  static readonly $size = 24;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
+export class CUctxCreateParams_st extends RecordBase {}
+export interface CUctxCreateParams_st {
+  /** C: `CUexecAffinityParam * execAffinityParams`, offset 0, 8 bytes. */
+  get execAffinityParams(): Pointer;
+  set execAffinityParams(v: Pointer);
+  /** C: `int numExecAffinityParams`, offset 8, 4 bytes. */
+  get numExecAffinityParams(): number;
+  set numExecAffinityParams(v: number);
+  /** C: `CUctxCigParam * cigParams`, offset 16, 8 bytes. */
+  get cigParams(): Pointer;
+  set cigParams(v: Pointer);
+}
+RecordBase.$define(CUctxCreateParams_st, () => ({
+  cName: "struct CUctxCreateParams_st",
+  size: 24,
+  align: 8,
+  fields: [
     { name: "execAffinityParams", offset: 0, size: 8 },
     { name: "numExecAffinityParams", offset: 8, size: 4 },
     { name: "cigParams", offset: 16, size: 8 },
-  ];
-  /** C: `CUexecAffinityParam * execAffinityParams`, offset 0, 8 bytes. */
-  get execAffinityParams(): Pointer {
-    return this.$ptr(0);
-  }
-  set execAffinityParams(v: Pointer) {
-    this.$setPtr(0, v);
-  }
-  /** C: `int numExecAffinityParams`, offset 8, 4 bytes. */
-  get numExecAffinityParams(): number {
-    return this.$i32(8);
-  }
-  set numExecAffinityParams(v: number) {
-    this.$setI32(8, v);
-  }
-  /** C: `CUctxCigParam * cigParams`, offset 16, 8 bytes. */
-  get cigParams(): Pointer {
-    return this.$ptr(16);
-  }
-  set cigParams(v: Pointer) {
-    this.$setPtr(16, v);
-  }
-}
+  ],
+  accessors: {
+    execAffinityParams: {
+      get(this: CUctxCreateParams_st): Pointer {
+        return this.$ptr(0);
+      },
+      set(this: CUctxCreateParams_st, v: Pointer): void {
+        this.$setPtr(0, v);
+      },
+    },
+    numExecAffinityParams: {
+      get(this: CUctxCreateParams_st): number {
+        return this.$i32(8);
+      },
+      set(this: CUctxCreateParams_st, v: number): void {
+        this.$setI32(8, v);
+      },
+    },
+    cigParams: {
+      get(this: CUctxCreateParams_st): Pointer {
+        return this.$ptr(16);
+      },
+      set(this: CUctxCreateParams_st, v: Pointer): void {
+        this.$setPtr(16, v);
+      },
+    },
+  },
+}));
 /** Another name of {@link CUctxCreateParams_st}. */
 export const CUctxCreateParams = CUctxCreateParams_st;
 /** Another name of {@link CUctxCreateParams_st}. */
 export type CUctxCreateParams = CUctxCreateParams_st;
 
 /** C: `struct CUlibraryHostUniversalFunctionAndDataTable_st` (also `CUlibraryHostUniversalFunctionAndDataTable`): 32 bytes, aligned to 8. */
-export class CUlibraryHostUniversalFunctionAndDataTable_st extends RecordBase {
-  static readonly $cName = "struct CUlibraryHostUniversalFunctionAndDataTable_st";
-  static readonly $size = 32;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
+export class CUlibraryHostUniversalFunctionAndDataTable_st extends RecordBase {}
+export interface CUlibraryHostUniversalFunctionAndDataTable_st {
+  /** C: `void * functionTable`, offset 0, 8 bytes. */
+  get functionTable(): Pointer;
+  set functionTable(v: Pointer);
+  /** C: `size_t functionWindowSize`, offset 8, 8 bytes. */
+  get functionWindowSize(): bigint;
+  set functionWindowSize(v: bigint | number);
+  /** C: `void * dataTable`, offset 16, 8 bytes. */
+  get dataTable(): Pointer;
+  set dataTable(v: Pointer);
+  /** C: `size_t dataWindowSize`, offset 24, 8 bytes. */
+  get dataWindowSize(): bigint;
+  set dataWindowSize(v: bigint | number);
+}
+RecordBase.$define(CUlibraryHostUniversalFunctionAndDataTable_st, () => ({
+  cName: "struct CUlibraryHostUniversalFunctionAndDataTable_st",
+  size: 32,
+  align: 8,
+  fields: [
     { name: "functionTable", offset: 0, size: 8 },
     { name: "functionWindowSize", offset: 8, size: 8 },
     { name: "dataTable", offset: 16, size: 8 },
     { name: "dataWindowSize", offset: 24, size: 8 },
-  ];
-  /** C: `void * functionTable`, offset 0, 8 bytes. */
-  get functionTable(): Pointer {
-    return this.$ptr(0);
-  }
-  set functionTable(v: Pointer) {
-    this.$setPtr(0, v);
-  }
-  /** C: `size_t functionWindowSize`, offset 8, 8 bytes. */
-  get functionWindowSize(): bigint {
-    return this.$u64(8);
-  }
-  set functionWindowSize(v: bigint | number) {
-    this.$setU64(8, v);
-  }
-  /** C: `void * dataTable`, offset 16, 8 bytes. */
-  get dataTable(): Pointer {
-    return this.$ptr(16);
-  }
-  set dataTable(v: Pointer) {
-    this.$setPtr(16, v);
-  }
-  /** C: `size_t dataWindowSize`, offset 24, 8 bytes. */
-  get dataWindowSize(): bigint {
-    return this.$u64(24);
-  }
-  set dataWindowSize(v: bigint | number) {
-    this.$setU64(24, v);
-  }
-}
+  ],
+  accessors: {
+    functionTable: {
+      get(this: CUlibraryHostUniversalFunctionAndDataTable_st): Pointer {
+        return this.$ptr(0);
+      },
+      set(this: CUlibraryHostUniversalFunctionAndDataTable_st, v: Pointer): void {
+        this.$setPtr(0, v);
+      },
+    },
+    functionWindowSize: {
+      get(this: CUlibraryHostUniversalFunctionAndDataTable_st): bigint {
+        return this.$u64(8);
+      },
+      set(this: CUlibraryHostUniversalFunctionAndDataTable_st, v: bigint | number): void {
+        this.$setU64(8, v);
+      },
+    },
+    dataTable: {
+      get(this: CUlibraryHostUniversalFunctionAndDataTable_st): Pointer {
+        return this.$ptr(16);
+      },
+      set(this: CUlibraryHostUniversalFunctionAndDataTable_st, v: Pointer): void {
+        this.$setPtr(16, v);
+      },
+    },
+    dataWindowSize: {
+      get(this: CUlibraryHostUniversalFunctionAndDataTable_st): bigint {
+        return this.$u64(24);
+      },
+      set(this: CUlibraryHostUniversalFunctionAndDataTable_st, v: bigint | number): void {
+        this.$setU64(24, v);
+      },
+    },
+  },
+}));
 /** Another name of {@link CUlibraryHostUniversalFunctionAndDataTable_st}. */
 export const CUlibraryHostUniversalFunctionAndDataTable = CUlibraryHostUniversalFunctionAndDataTable_st;
 /** Another name of {@link CUlibraryHostUniversalFunctionAndDataTable_st}. */
@@ -2443,11 +3336,110 @@ export type CUlibraryHostUniversalFunctionAndDataTable = CUlibraryHostUniversalF
  *
  * C: `struct CUDA_MEMCPY2D_st` (also `CUDA_MEMCPY2D_v2`): 128 bytes, aligned to 8.
  */
-export class CUDA_MEMCPY2D_st extends RecordBase {
-  static readonly $cName = "struct CUDA_MEMCPY2D_st";
-  static readonly $size = 128;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
+export class CUDA_MEMCPY2D_st extends RecordBase {}
+export interface CUDA_MEMCPY2D_st {
+  /**
+   * Source X in bytes
+   * C: `size_t srcXInBytes`, offset 0, 8 bytes.
+   */
+  get srcXInBytes(): bigint;
+  set srcXInBytes(v: bigint | number);
+  /**
+   * Source Y
+   * C: `size_t srcY`, offset 8, 8 bytes.
+   */
+  get srcY(): bigint;
+  set srcY(v: bigint | number);
+  /**
+   * Source memory type (host, device, array)
+   * C: `CUmemorytype srcMemoryType`, offset 16, 4 bytes.
+   */
+  get srcMemoryType(): CUmemorytype;
+  set srcMemoryType(v: CUmemorytype);
+  /**
+   * Source host pointer
+   * C: `const void * srcHost`, offset 24, 8 bytes.
+   */
+  get srcHost(): Pointer;
+  set srcHost(v: Pointer);
+  /**
+   * Source device pointer
+   * C: `CUdeviceptr srcDevice`, offset 32, 8 bytes.
+   */
+  get srcDevice(): CUdeviceptr;
+  set srcDevice(v: CUdeviceptr | number);
+  /**
+   * Source array reference
+   * C: `CUarray srcArray`, offset 40, 8 bytes.
+   */
+  get srcArray(): CUarray;
+  set srcArray(v: CUarray);
+  /**
+   * Source pitch (ignored when src is array)
+   * C: `size_t srcPitch`, offset 48, 8 bytes.
+   */
+  get srcPitch(): bigint;
+  set srcPitch(v: bigint | number);
+  /**
+   * Destination X in bytes
+   * C: `size_t dstXInBytes`, offset 56, 8 bytes.
+   */
+  get dstXInBytes(): bigint;
+  set dstXInBytes(v: bigint | number);
+  /**
+   * Destination Y
+   * C: `size_t dstY`, offset 64, 8 bytes.
+   */
+  get dstY(): bigint;
+  set dstY(v: bigint | number);
+  /**
+   * Destination memory type (host, device, array)
+   * C: `CUmemorytype dstMemoryType`, offset 72, 4 bytes.
+   */
+  get dstMemoryType(): CUmemorytype;
+  set dstMemoryType(v: CUmemorytype);
+  /**
+   * Destination host pointer
+   * C: `void * dstHost`, offset 80, 8 bytes.
+   */
+  get dstHost(): Pointer;
+  set dstHost(v: Pointer);
+  /**
+   * Destination device pointer
+   * C: `CUdeviceptr dstDevice`, offset 88, 8 bytes.
+   */
+  get dstDevice(): CUdeviceptr;
+  set dstDevice(v: CUdeviceptr | number);
+  /**
+   * Destination array reference
+   * C: `CUarray dstArray`, offset 96, 8 bytes.
+   */
+  get dstArray(): CUarray;
+  set dstArray(v: CUarray);
+  /**
+   * Destination pitch (ignored when dst is array)
+   * C: `size_t dstPitch`, offset 104, 8 bytes.
+   */
+  get dstPitch(): bigint;
+  set dstPitch(v: bigint | number);
+  /**
+   * Width of 2D memory copy in bytes
+   * C: `size_t WidthInBytes`, offset 112, 8 bytes.
+   */
+  get WidthInBytes(): bigint;
+  set WidthInBytes(v: bigint | number);
+  /**
+   * Height of 2D memory copy
+   * C: `size_t Height`, offset 120, 8 bytes.
+   */
+  get Height(): bigint;
+  set Height(v: bigint | number);
+}
+RecordBase.$define(CUDA_MEMCPY2D_st, () => ({
+  cName: "struct CUDA_MEMCPY2D_st",
+  size: 128,
+  align: 8,
+  fields: [
     { name: "srcXInBytes", offset: 0, size: 8 },
     { name: "srcY", offset: 8, size: 8 },
     { name: "srcMemoryType", offset: 16, size: 4 },
@@ -2464,168 +3456,138 @@ export class CUDA_MEMCPY2D_st extends RecordBase {
     { name: "dstPitch", offset: 104, size: 8 },
     { name: "WidthInBytes", offset: 112, size: 8 },
     { name: "Height", offset: 120, size: 8 },
-  ];
-  /**
-   * Source X in bytes
-   * C: `size_t srcXInBytes`, offset 0, 8 bytes.
-   */
-  get srcXInBytes(): bigint {
-    return this.$u64(0);
-  }
-  set srcXInBytes(v: bigint | number) {
-    this.$setU64(0, v);
-  }
-  /**
-   * Source Y
-   * C: `size_t srcY`, offset 8, 8 bytes.
-   */
-  get srcY(): bigint {
-    return this.$u64(8);
-  }
-  set srcY(v: bigint | number) {
-    this.$setU64(8, v);
-  }
-  /**
-   * Source memory type (host, device, array)
-   * C: `CUmemorytype srcMemoryType`, offset 16, 4 bytes.
-   */
-  get srcMemoryType(): CUmemorytype {
-    return this.$u32(16) as CUmemorytype;
-  }
-  set srcMemoryType(v: CUmemorytype) {
-    this.$setU32(16, v);
-  }
-  /**
-   * Source host pointer
-   * C: `const void * srcHost`, offset 24, 8 bytes.
-   */
-  get srcHost(): Pointer {
-    return this.$ptr(24);
-  }
-  set srcHost(v: Pointer) {
-    this.$setPtr(24, v);
-  }
-  /**
-   * Source device pointer
-   * C: `CUdeviceptr srcDevice`, offset 32, 8 bytes.
-   */
-  get srcDevice(): CUdeviceptr {
-    return this.$u64(32);
-  }
-  set srcDevice(v: CUdeviceptr | number) {
-    this.$setU64(32, v);
-  }
-  /**
-   * Source array reference
-   * C: `CUarray srcArray`, offset 40, 8 bytes.
-   */
-  get srcArray(): CUarray {
-    return this.$ptr(40) as CUarray;
-  }
-  set srcArray(v: CUarray) {
-    this.$setPtr(40, v);
-  }
-  /**
-   * Source pitch (ignored when src is array)
-   * C: `size_t srcPitch`, offset 48, 8 bytes.
-   */
-  get srcPitch(): bigint {
-    return this.$u64(48);
-  }
-  set srcPitch(v: bigint | number) {
-    this.$setU64(48, v);
-  }
-  /**
-   * Destination X in bytes
-   * C: `size_t dstXInBytes`, offset 56, 8 bytes.
-   */
-  get dstXInBytes(): bigint {
-    return this.$u64(56);
-  }
-  set dstXInBytes(v: bigint | number) {
-    this.$setU64(56, v);
-  }
-  /**
-   * Destination Y
-   * C: `size_t dstY`, offset 64, 8 bytes.
-   */
-  get dstY(): bigint {
-    return this.$u64(64);
-  }
-  set dstY(v: bigint | number) {
-    this.$setU64(64, v);
-  }
-  /**
-   * Destination memory type (host, device, array)
-   * C: `CUmemorytype dstMemoryType`, offset 72, 4 bytes.
-   */
-  get dstMemoryType(): CUmemorytype {
-    return this.$u32(72) as CUmemorytype;
-  }
-  set dstMemoryType(v: CUmemorytype) {
-    this.$setU32(72, v);
-  }
-  /**
-   * Destination host pointer
-   * C: `void * dstHost`, offset 80, 8 bytes.
-   */
-  get dstHost(): Pointer {
-    return this.$ptr(80);
-  }
-  set dstHost(v: Pointer) {
-    this.$setPtr(80, v);
-  }
-  /**
-   * Destination device pointer
-   * C: `CUdeviceptr dstDevice`, offset 88, 8 bytes.
-   */
-  get dstDevice(): CUdeviceptr {
-    return this.$u64(88);
-  }
-  set dstDevice(v: CUdeviceptr | number) {
-    this.$setU64(88, v);
-  }
-  /**
-   * Destination array reference
-   * C: `CUarray dstArray`, offset 96, 8 bytes.
-   */
-  get dstArray(): CUarray {
-    return this.$ptr(96) as CUarray;
-  }
-  set dstArray(v: CUarray) {
-    this.$setPtr(96, v);
-  }
-  /**
-   * Destination pitch (ignored when dst is array)
-   * C: `size_t dstPitch`, offset 104, 8 bytes.
-   */
-  get dstPitch(): bigint {
-    return this.$u64(104);
-  }
-  set dstPitch(v: bigint | number) {
-    this.$setU64(104, v);
-  }
-  /**
-   * Width of 2D memory copy in bytes
-   * C: `size_t WidthInBytes`, offset 112, 8 bytes.
-   */
-  get WidthInBytes(): bigint {
-    return this.$u64(112);
-  }
-  set WidthInBytes(v: bigint | number) {
-    this.$setU64(112, v);
-  }
-  /**
-   * Height of 2D memory copy
-   * C: `size_t Height`, offset 120, 8 bytes.
-   */
-  get Height(): bigint {
-    return this.$u64(120);
-  }
-  set Height(v: bigint | number) {
-    this.$setU64(120, v);
-  }
-}
+  ],
+  accessors: {
+    srcXInBytes: {
+      get(this: CUDA_MEMCPY2D_st): bigint {
+        return this.$u64(0);
+      },
+      set(this: CUDA_MEMCPY2D_st, v: bigint | number): void {
+        this.$setU64(0, v);
+      },
+    },
+    srcY: {
+      get(this: CUDA_MEMCPY2D_st): bigint {
+        return this.$u64(8);
+      },
+      set(this: CUDA_MEMCPY2D_st, v: bigint | number): void {
+        this.$setU64(8, v);
+      },
+    },
+    srcMemoryType: {
+      get(this: CUDA_MEMCPY2D_st): CUmemorytype {
+        return this.$u32(16) as CUmemorytype;
+      },
+      set(this: CUDA_MEMCPY2D_st, v: CUmemorytype): void {
+        this.$setU32(16, v);
+      },
+    },
+    srcHost: {
+      get(this: CUDA_MEMCPY2D_st): Pointer {
+        return this.$ptr(24);
+      },
+      set(this: CUDA_MEMCPY2D_st, v: Pointer): void {
+        this.$setPtr(24, v);
+      },
+    },
+    srcDevice: {
+      get(this: CUDA_MEMCPY2D_st): CUdeviceptr {
+        return this.$u64(32);
+      },
+      set(this: CUDA_MEMCPY2D_st, v: CUdeviceptr | number): void {
+        this.$setU64(32, v);
+      },
+    },
+    srcArray: {
+      get(this: CUDA_MEMCPY2D_st): CUarray {
+        return this.$ptr(40) as CUarray;
+      },
+      set(this: CUDA_MEMCPY2D_st, v: CUarray): void {
+        this.$setPtr(40, v);
+      },
+    },
+    srcPitch: {
+      get(this: CUDA_MEMCPY2D_st): bigint {
+        return this.$u64(48);
+      },
+      set(this: CUDA_MEMCPY2D_st, v: bigint | number): void {
+        this.$setU64(48, v);
+      },
+    },
+    dstXInBytes: {
+      get(this: CUDA_MEMCPY2D_st): bigint {
+        return this.$u64(56);
+      },
+      set(this: CUDA_MEMCPY2D_st, v: bigint | number): void {
+        this.$setU64(56, v);
+      },
+    },
+    dstY: {
+      get(this: CUDA_MEMCPY2D_st): bigint {
+        return this.$u64(64);
+      },
+      set(this: CUDA_MEMCPY2D_st, v: bigint | number): void {
+        this.$setU64(64, v);
+      },
+    },
+    dstMemoryType: {
+      get(this: CUDA_MEMCPY2D_st): CUmemorytype {
+        return this.$u32(72) as CUmemorytype;
+      },
+      set(this: CUDA_MEMCPY2D_st, v: CUmemorytype): void {
+        this.$setU32(72, v);
+      },
+    },
+    dstHost: {
+      get(this: CUDA_MEMCPY2D_st): Pointer {
+        return this.$ptr(80);
+      },
+      set(this: CUDA_MEMCPY2D_st, v: Pointer): void {
+        this.$setPtr(80, v);
+      },
+    },
+    dstDevice: {
+      get(this: CUDA_MEMCPY2D_st): CUdeviceptr {
+        return this.$u64(88);
+      },
+      set(this: CUDA_MEMCPY2D_st, v: CUdeviceptr | number): void {
+        this.$setU64(88, v);
+      },
+    },
+    dstArray: {
+      get(this: CUDA_MEMCPY2D_st): CUarray {
+        return this.$ptr(96) as CUarray;
+      },
+      set(this: CUDA_MEMCPY2D_st, v: CUarray): void {
+        this.$setPtr(96, v);
+      },
+    },
+    dstPitch: {
+      get(this: CUDA_MEMCPY2D_st): bigint {
+        return this.$u64(104);
+      },
+      set(this: CUDA_MEMCPY2D_st, v: bigint | number): void {
+        this.$setU64(104, v);
+      },
+    },
+    WidthInBytes: {
+      get(this: CUDA_MEMCPY2D_st): bigint {
+        return this.$u64(112);
+      },
+      set(this: CUDA_MEMCPY2D_st, v: bigint | number): void {
+        this.$setU64(112, v);
+      },
+    },
+    Height: {
+      get(this: CUDA_MEMCPY2D_st): bigint {
+        return this.$u64(120);
+      },
+      set(this: CUDA_MEMCPY2D_st, v: bigint | number): void {
+        this.$setU64(120, v);
+      },
+    },
+  },
+}));
 /** Another name of {@link CUDA_MEMCPY2D_st}. */
 export const CUDA_MEMCPY2D_v2 = CUDA_MEMCPY2D_st;
 /** Another name of {@link CUDA_MEMCPY2D_st}. */
@@ -2636,11 +3598,164 @@ export type CUDA_MEMCPY2D_v2 = CUDA_MEMCPY2D_st;
  *
  * C: `struct CUDA_MEMCPY3D_st` (also `CUDA_MEMCPY3D_v2`): 200 bytes, aligned to 8.
  */
-export class CUDA_MEMCPY3D_st extends RecordBase {
-  static readonly $cName = "struct CUDA_MEMCPY3D_st";
-  static readonly $size = 200;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
+export class CUDA_MEMCPY3D_st extends RecordBase {}
+export interface CUDA_MEMCPY3D_st {
+  /**
+   * Source X in bytes
+   * C: `size_t srcXInBytes`, offset 0, 8 bytes.
+   */
+  get srcXInBytes(): bigint;
+  set srcXInBytes(v: bigint | number);
+  /**
+   * Source Y
+   * C: `size_t srcY`, offset 8, 8 bytes.
+   */
+  get srcY(): bigint;
+  set srcY(v: bigint | number);
+  /**
+   * Source Z
+   * C: `size_t srcZ`, offset 16, 8 bytes.
+   */
+  get srcZ(): bigint;
+  set srcZ(v: bigint | number);
+  /**
+   * Source LOD
+   * C: `size_t srcLOD`, offset 24, 8 bytes.
+   */
+  get srcLOD(): bigint;
+  set srcLOD(v: bigint | number);
+  /**
+   * Source memory type (host, device, array)
+   * C: `CUmemorytype srcMemoryType`, offset 32, 4 bytes.
+   */
+  get srcMemoryType(): CUmemorytype;
+  set srcMemoryType(v: CUmemorytype);
+  /**
+   * Source host pointer
+   * C: `const void * srcHost`, offset 40, 8 bytes.
+   */
+  get srcHost(): Pointer;
+  set srcHost(v: Pointer);
+  /**
+   * Source device pointer
+   * C: `CUdeviceptr srcDevice`, offset 48, 8 bytes.
+   */
+  get srcDevice(): CUdeviceptr;
+  set srcDevice(v: CUdeviceptr | number);
+  /**
+   * Source array reference
+   * C: `CUarray srcArray`, offset 56, 8 bytes.
+   */
+  get srcArray(): CUarray;
+  set srcArray(v: CUarray);
+  /**
+   * Must be NULL
+   * C: `void * reserved0`, offset 64, 8 bytes.
+   */
+  get reserved0(): Pointer;
+  set reserved0(v: Pointer);
+  /**
+   * Source pitch (ignored when src is array)
+   * C: `size_t srcPitch`, offset 72, 8 bytes.
+   */
+  get srcPitch(): bigint;
+  set srcPitch(v: bigint | number);
+  /**
+   * Source height (ignored when src is array; may be 0 if Depth==1)
+   * C: `size_t srcHeight`, offset 80, 8 bytes.
+   */
+  get srcHeight(): bigint;
+  set srcHeight(v: bigint | number);
+  /**
+   * Destination X in bytes
+   * C: `size_t dstXInBytes`, offset 88, 8 bytes.
+   */
+  get dstXInBytes(): bigint;
+  set dstXInBytes(v: bigint | number);
+  /**
+   * Destination Y
+   * C: `size_t dstY`, offset 96, 8 bytes.
+   */
+  get dstY(): bigint;
+  set dstY(v: bigint | number);
+  /**
+   * Destination Z
+   * C: `size_t dstZ`, offset 104, 8 bytes.
+   */
+  get dstZ(): bigint;
+  set dstZ(v: bigint | number);
+  /**
+   * Destination LOD
+   * C: `size_t dstLOD`, offset 112, 8 bytes.
+   */
+  get dstLOD(): bigint;
+  set dstLOD(v: bigint | number);
+  /**
+   * Destination memory type (host, device, array)
+   * C: `CUmemorytype dstMemoryType`, offset 120, 4 bytes.
+   */
+  get dstMemoryType(): CUmemorytype;
+  set dstMemoryType(v: CUmemorytype);
+  /**
+   * Destination host pointer
+   * C: `void * dstHost`, offset 128, 8 bytes.
+   */
+  get dstHost(): Pointer;
+  set dstHost(v: Pointer);
+  /**
+   * Destination device pointer
+   * C: `CUdeviceptr dstDevice`, offset 136, 8 bytes.
+   */
+  get dstDevice(): CUdeviceptr;
+  set dstDevice(v: CUdeviceptr | number);
+  /**
+   * Destination array reference
+   * C: `CUarray dstArray`, offset 144, 8 bytes.
+   */
+  get dstArray(): CUarray;
+  set dstArray(v: CUarray);
+  /**
+   * Must be NULL
+   * C: `void * reserved1`, offset 152, 8 bytes.
+   */
+  get reserved1(): Pointer;
+  set reserved1(v: Pointer);
+  /**
+   * Destination pitch (ignored when dst is array)
+   * C: `size_t dstPitch`, offset 160, 8 bytes.
+   */
+  get dstPitch(): bigint;
+  set dstPitch(v: bigint | number);
+  /**
+   * Destination height (ignored when dst is array; may be 0 if Depth==1)
+   * C: `size_t dstHeight`, offset 168, 8 bytes.
+   */
+  get dstHeight(): bigint;
+  set dstHeight(v: bigint | number);
+  /**
+   * Width of 3D memory copy in bytes
+   * C: `size_t WidthInBytes`, offset 176, 8 bytes.
+   */
+  get WidthInBytes(): bigint;
+  set WidthInBytes(v: bigint | number);
+  /**
+   * Height of 3D memory copy
+   * C: `size_t Height`, offset 184, 8 bytes.
+   */
+  get Height(): bigint;
+  set Height(v: bigint | number);
+  /**
+   * Depth of 3D memory copy
+   * C: `size_t Depth`, offset 192, 8 bytes.
+   */
+  get Depth(): bigint;
+  set Depth(v: bigint | number);
+}
+RecordBase.$define(CUDA_MEMCPY3D_st, () => ({
+  cName: "struct CUDA_MEMCPY3D_st",
+  size: 200,
+  align: 8,
+  fields: [
     { name: "srcXInBytes", offset: 0, size: 8 },
     { name: "srcY", offset: 8, size: 8 },
     { name: "srcZ", offset: 16, size: 8 },
@@ -2666,258 +3781,210 @@ export class CUDA_MEMCPY3D_st extends RecordBase {
     { name: "WidthInBytes", offset: 176, size: 8 },
     { name: "Height", offset: 184, size: 8 },
     { name: "Depth", offset: 192, size: 8 },
-  ];
-  /**
-   * Source X in bytes
-   * C: `size_t srcXInBytes`, offset 0, 8 bytes.
-   */
-  get srcXInBytes(): bigint {
-    return this.$u64(0);
-  }
-  set srcXInBytes(v: bigint | number) {
-    this.$setU64(0, v);
-  }
-  /**
-   * Source Y
-   * C: `size_t srcY`, offset 8, 8 bytes.
-   */
-  get srcY(): bigint {
-    return this.$u64(8);
-  }
-  set srcY(v: bigint | number) {
-    this.$setU64(8, v);
-  }
-  /**
-   * Source Z
-   * C: `size_t srcZ`, offset 16, 8 bytes.
-   */
-  get srcZ(): bigint {
-    return this.$u64(16);
-  }
-  set srcZ(v: bigint | number) {
-    this.$setU64(16, v);
-  }
-  /**
-   * Source LOD
-   * C: `size_t srcLOD`, offset 24, 8 bytes.
-   */
-  get srcLOD(): bigint {
-    return this.$u64(24);
-  }
-  set srcLOD(v: bigint | number) {
-    this.$setU64(24, v);
-  }
-  /**
-   * Source memory type (host, device, array)
-   * C: `CUmemorytype srcMemoryType`, offset 32, 4 bytes.
-   */
-  get srcMemoryType(): CUmemorytype {
-    return this.$u32(32) as CUmemorytype;
-  }
-  set srcMemoryType(v: CUmemorytype) {
-    this.$setU32(32, v);
-  }
-  /**
-   * Source host pointer
-   * C: `const void * srcHost`, offset 40, 8 bytes.
-   */
-  get srcHost(): Pointer {
-    return this.$ptr(40);
-  }
-  set srcHost(v: Pointer) {
-    this.$setPtr(40, v);
-  }
-  /**
-   * Source device pointer
-   * C: `CUdeviceptr srcDevice`, offset 48, 8 bytes.
-   */
-  get srcDevice(): CUdeviceptr {
-    return this.$u64(48);
-  }
-  set srcDevice(v: CUdeviceptr | number) {
-    this.$setU64(48, v);
-  }
-  /**
-   * Source array reference
-   * C: `CUarray srcArray`, offset 56, 8 bytes.
-   */
-  get srcArray(): CUarray {
-    return this.$ptr(56) as CUarray;
-  }
-  set srcArray(v: CUarray) {
-    this.$setPtr(56, v);
-  }
-  /**
-   * Must be NULL
-   * C: `void * reserved0`, offset 64, 8 bytes.
-   */
-  get reserved0(): Pointer {
-    return this.$ptr(64);
-  }
-  set reserved0(v: Pointer) {
-    this.$setPtr(64, v);
-  }
-  /**
-   * Source pitch (ignored when src is array)
-   * C: `size_t srcPitch`, offset 72, 8 bytes.
-   */
-  get srcPitch(): bigint {
-    return this.$u64(72);
-  }
-  set srcPitch(v: bigint | number) {
-    this.$setU64(72, v);
-  }
-  /**
-   * Source height (ignored when src is array; may be 0 if Depth==1)
-   * C: `size_t srcHeight`, offset 80, 8 bytes.
-   */
-  get srcHeight(): bigint {
-    return this.$u64(80);
-  }
-  set srcHeight(v: bigint | number) {
-    this.$setU64(80, v);
-  }
-  /**
-   * Destination X in bytes
-   * C: `size_t dstXInBytes`, offset 88, 8 bytes.
-   */
-  get dstXInBytes(): bigint {
-    return this.$u64(88);
-  }
-  set dstXInBytes(v: bigint | number) {
-    this.$setU64(88, v);
-  }
-  /**
-   * Destination Y
-   * C: `size_t dstY`, offset 96, 8 bytes.
-   */
-  get dstY(): bigint {
-    return this.$u64(96);
-  }
-  set dstY(v: bigint | number) {
-    this.$setU64(96, v);
-  }
-  /**
-   * Destination Z
-   * C: `size_t dstZ`, offset 104, 8 bytes.
-   */
-  get dstZ(): bigint {
-    return this.$u64(104);
-  }
-  set dstZ(v: bigint | number) {
-    this.$setU64(104, v);
-  }
-  /**
-   * Destination LOD
-   * C: `size_t dstLOD`, offset 112, 8 bytes.
-   */
-  get dstLOD(): bigint {
-    return this.$u64(112);
-  }
-  set dstLOD(v: bigint | number) {
-    this.$setU64(112, v);
-  }
-  /**
-   * Destination memory type (host, device, array)
-   * C: `CUmemorytype dstMemoryType`, offset 120, 4 bytes.
-   */
-  get dstMemoryType(): CUmemorytype {
-    return this.$u32(120) as CUmemorytype;
-  }
-  set dstMemoryType(v: CUmemorytype) {
-    this.$setU32(120, v);
-  }
-  /**
-   * Destination host pointer
-   * C: `void * dstHost`, offset 128, 8 bytes.
-   */
-  get dstHost(): Pointer {
-    return this.$ptr(128);
-  }
-  set dstHost(v: Pointer) {
-    this.$setPtr(128, v);
-  }
-  /**
-   * Destination device pointer
-   * C: `CUdeviceptr dstDevice`, offset 136, 8 bytes.
-   */
-  get dstDevice(): CUdeviceptr {
-    return this.$u64(136);
-  }
-  set dstDevice(v: CUdeviceptr | number) {
-    this.$setU64(136, v);
-  }
-  /**
-   * Destination array reference
-   * C: `CUarray dstArray`, offset 144, 8 bytes.
-   */
-  get dstArray(): CUarray {
-    return this.$ptr(144) as CUarray;
-  }
-  set dstArray(v: CUarray) {
-    this.$setPtr(144, v);
-  }
-  /**
-   * Must be NULL
-   * C: `void * reserved1`, offset 152, 8 bytes.
-   */
-  get reserved1(): Pointer {
-    return this.$ptr(152);
-  }
-  set reserved1(v: Pointer) {
-    this.$setPtr(152, v);
-  }
-  /**
-   * Destination pitch (ignored when dst is array)
-   * C: `size_t dstPitch`, offset 160, 8 bytes.
-   */
-  get dstPitch(): bigint {
-    return this.$u64(160);
-  }
-  set dstPitch(v: bigint | number) {
-    this.$setU64(160, v);
-  }
-  /**
-   * Destination height (ignored when dst is array; may be 0 if Depth==1)
-   * C: `size_t dstHeight`, offset 168, 8 bytes.
-   */
-  get dstHeight(): bigint {
-    return this.$u64(168);
-  }
-  set dstHeight(v: bigint | number) {
-    this.$setU64(168, v);
-  }
-  /**
-   * Width of 3D memory copy in bytes
-   * C: `size_t WidthInBytes`, offset 176, 8 bytes.
-   */
-  get WidthInBytes(): bigint {
-    return this.$u64(176);
-  }
-  set WidthInBytes(v: bigint | number) {
-    this.$setU64(176, v);
-  }
-  /**
-   * Height of 3D memory copy
-   * C: `size_t Height`, offset 184, 8 bytes.
-   */
-  get Height(): bigint {
-    return this.$u64(184);
-  }
-  set Height(v: bigint | number) {
-    this.$setU64(184, v);
-  }
-  /**
-   * Depth of 3D memory copy
-   * C: `size_t Depth`, offset 192, 8 bytes.
-   */
-  get Depth(): bigint {
-    return this.$u64(192);
-  }
-  set Depth(v: bigint | number) {
-    this.$setU64(192, v);
-  }
-}
+  ],
+  accessors: {
+    srcXInBytes: {
+      get(this: CUDA_MEMCPY3D_st): bigint {
+        return this.$u64(0);
+      },
+      set(this: CUDA_MEMCPY3D_st, v: bigint | number): void {
+        this.$setU64(0, v);
+      },
+    },
+    srcY: {
+      get(this: CUDA_MEMCPY3D_st): bigint {
+        return this.$u64(8);
+      },
+      set(this: CUDA_MEMCPY3D_st, v: bigint | number): void {
+        this.$setU64(8, v);
+      },
+    },
+    srcZ: {
+      get(this: CUDA_MEMCPY3D_st): bigint {
+        return this.$u64(16);
+      },
+      set(this: CUDA_MEMCPY3D_st, v: bigint | number): void {
+        this.$setU64(16, v);
+      },
+    },
+    srcLOD: {
+      get(this: CUDA_MEMCPY3D_st): bigint {
+        return this.$u64(24);
+      },
+      set(this: CUDA_MEMCPY3D_st, v: bigint | number): void {
+        this.$setU64(24, v);
+      },
+    },
+    srcMemoryType: {
+      get(this: CUDA_MEMCPY3D_st): CUmemorytype {
+        return this.$u32(32) as CUmemorytype;
+      },
+      set(this: CUDA_MEMCPY3D_st, v: CUmemorytype): void {
+        this.$setU32(32, v);
+      },
+    },
+    srcHost: {
+      get(this: CUDA_MEMCPY3D_st): Pointer {
+        return this.$ptr(40);
+      },
+      set(this: CUDA_MEMCPY3D_st, v: Pointer): void {
+        this.$setPtr(40, v);
+      },
+    },
+    srcDevice: {
+      get(this: CUDA_MEMCPY3D_st): CUdeviceptr {
+        return this.$u64(48);
+      },
+      set(this: CUDA_MEMCPY3D_st, v: CUdeviceptr | number): void {
+        this.$setU64(48, v);
+      },
+    },
+    srcArray: {
+      get(this: CUDA_MEMCPY3D_st): CUarray {
+        return this.$ptr(56) as CUarray;
+      },
+      set(this: CUDA_MEMCPY3D_st, v: CUarray): void {
+        this.$setPtr(56, v);
+      },
+    },
+    reserved0: {
+      get(this: CUDA_MEMCPY3D_st): Pointer {
+        return this.$ptr(64);
+      },
+      set(this: CUDA_MEMCPY3D_st, v: Pointer): void {
+        this.$setPtr(64, v);
+      },
+    },
+    srcPitch: {
+      get(this: CUDA_MEMCPY3D_st): bigint {
+        return this.$u64(72);
+      },
+      set(this: CUDA_MEMCPY3D_st, v: bigint | number): void {
+        this.$setU64(72, v);
+      },
+    },
+    srcHeight: {
+      get(this: CUDA_MEMCPY3D_st): bigint {
+        return this.$u64(80);
+      },
+      set(this: CUDA_MEMCPY3D_st, v: bigint | number): void {
+        this.$setU64(80, v);
+      },
+    },
+    dstXInBytes: {
+      get(this: CUDA_MEMCPY3D_st): bigint {
+        return this.$u64(88);
+      },
+      set(this: CUDA_MEMCPY3D_st, v: bigint | number): void {
+        this.$setU64(88, v);
+      },
+    },
+    dstY: {
+      get(this: CUDA_MEMCPY3D_st): bigint {
+        return this.$u64(96);
+      },
+      set(this: CUDA_MEMCPY3D_st, v: bigint | number): void {
+        this.$setU64(96, v);
+      },
+    },
+    dstZ: {
+      get(this: CUDA_MEMCPY3D_st): bigint {
+        return this.$u64(104);
+      },
+      set(this: CUDA_MEMCPY3D_st, v: bigint | number): void {
+        this.$setU64(104, v);
+      },
+    },
+    dstLOD: {
+      get(this: CUDA_MEMCPY3D_st): bigint {
+        return this.$u64(112);
+      },
+      set(this: CUDA_MEMCPY3D_st, v: bigint | number): void {
+        this.$setU64(112, v);
+      },
+    },
+    dstMemoryType: {
+      get(this: CUDA_MEMCPY3D_st): CUmemorytype {
+        return this.$u32(120) as CUmemorytype;
+      },
+      set(this: CUDA_MEMCPY3D_st, v: CUmemorytype): void {
+        this.$setU32(120, v);
+      },
+    },
+    dstHost: {
+      get(this: CUDA_MEMCPY3D_st): Pointer {
+        return this.$ptr(128);
+      },
+      set(this: CUDA_MEMCPY3D_st, v: Pointer): void {
+        this.$setPtr(128, v);
+      },
+    },
+    dstDevice: {
+      get(this: CUDA_MEMCPY3D_st): CUdeviceptr {
+        return this.$u64(136);
+      },
+      set(this: CUDA_MEMCPY3D_st, v: CUdeviceptr | number): void {
+        this.$setU64(136, v);
+      },
+    },
+    dstArray: {
+      get(this: CUDA_MEMCPY3D_st): CUarray {
+        return this.$ptr(144) as CUarray;
+      },
+      set(this: CUDA_MEMCPY3D_st, v: CUarray): void {
+        this.$setPtr(144, v);
+      },
+    },
+    reserved1: {
+      get(this: CUDA_MEMCPY3D_st): Pointer {
+        return this.$ptr(152);
+      },
+      set(this: CUDA_MEMCPY3D_st, v: Pointer): void {
+        this.$setPtr(152, v);
+      },
+    },
+    dstPitch: {
+      get(this: CUDA_MEMCPY3D_st): bigint {
+        return this.$u64(160);
+      },
+      set(this: CUDA_MEMCPY3D_st, v: bigint | number): void {
+        this.$setU64(160, v);
+      },
+    },
+    dstHeight: {
+      get(this: CUDA_MEMCPY3D_st): bigint {
+        return this.$u64(168);
+      },
+      set(this: CUDA_MEMCPY3D_st, v: bigint | number): void {
+        this.$setU64(168, v);
+      },
+    },
+    WidthInBytes: {
+      get(this: CUDA_MEMCPY3D_st): bigint {
+        return this.$u64(176);
+      },
+      set(this: CUDA_MEMCPY3D_st, v: bigint | number): void {
+        this.$setU64(176, v);
+      },
+    },
+    Height: {
+      get(this: CUDA_MEMCPY3D_st): bigint {
+        return this.$u64(184);
+      },
+      set(this: CUDA_MEMCPY3D_st, v: bigint | number): void {
+        this.$setU64(184, v);
+      },
+    },
+    Depth: {
+      get(this: CUDA_MEMCPY3D_st): bigint {
+        return this.$u64(192);
+      },
+      set(this: CUDA_MEMCPY3D_st, v: bigint | number): void {
+        this.$setU64(192, v);
+      },
+    },
+  },
+}));
 /** Another name of {@link CUDA_MEMCPY3D_st}. */
 export const CUDA_MEMCPY3D_v2 = CUDA_MEMCPY3D_st;
 /** Another name of {@link CUDA_MEMCPY3D_st}. */
@@ -2928,11 +3995,164 @@ export type CUDA_MEMCPY3D_v2 = CUDA_MEMCPY3D_st;
  *
  * C: `struct CUDA_MEMCPY3D_PEER_st` (also `CUDA_MEMCPY3D_PEER_v1`): 200 bytes, aligned to 8.
  */
-export class CUDA_MEMCPY3D_PEER_st extends RecordBase {
-  static readonly $cName = "struct CUDA_MEMCPY3D_PEER_st";
-  static readonly $size = 200;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
+export class CUDA_MEMCPY3D_PEER_st extends RecordBase {}
+export interface CUDA_MEMCPY3D_PEER_st {
+  /**
+   * Source X in bytes
+   * C: `size_t srcXInBytes`, offset 0, 8 bytes.
+   */
+  get srcXInBytes(): bigint;
+  set srcXInBytes(v: bigint | number);
+  /**
+   * Source Y
+   * C: `size_t srcY`, offset 8, 8 bytes.
+   */
+  get srcY(): bigint;
+  set srcY(v: bigint | number);
+  /**
+   * Source Z
+   * C: `size_t srcZ`, offset 16, 8 bytes.
+   */
+  get srcZ(): bigint;
+  set srcZ(v: bigint | number);
+  /**
+   * Source LOD
+   * C: `size_t srcLOD`, offset 24, 8 bytes.
+   */
+  get srcLOD(): bigint;
+  set srcLOD(v: bigint | number);
+  /**
+   * Source memory type (host, device, array)
+   * C: `CUmemorytype srcMemoryType`, offset 32, 4 bytes.
+   */
+  get srcMemoryType(): CUmemorytype;
+  set srcMemoryType(v: CUmemorytype);
+  /**
+   * Source host pointer
+   * C: `const void * srcHost`, offset 40, 8 bytes.
+   */
+  get srcHost(): Pointer;
+  set srcHost(v: Pointer);
+  /**
+   * Source device pointer
+   * C: `CUdeviceptr srcDevice`, offset 48, 8 bytes.
+   */
+  get srcDevice(): CUdeviceptr;
+  set srcDevice(v: CUdeviceptr | number);
+  /**
+   * Source array reference
+   * C: `CUarray srcArray`, offset 56, 8 bytes.
+   */
+  get srcArray(): CUarray;
+  set srcArray(v: CUarray);
+  /**
+   * Source context (ignored with srcMemoryType is `CU_MEMORYTYPE_ARRAY`)
+   * C: `CUcontext srcContext`, offset 64, 8 bytes.
+   */
+  get srcContext(): CUcontext;
+  set srcContext(v: CUcontext);
+  /**
+   * Source pitch (ignored when src is array)
+   * C: `size_t srcPitch`, offset 72, 8 bytes.
+   */
+  get srcPitch(): bigint;
+  set srcPitch(v: bigint | number);
+  /**
+   * Source height (ignored when src is array; may be 0 if Depth==1)
+   * C: `size_t srcHeight`, offset 80, 8 bytes.
+   */
+  get srcHeight(): bigint;
+  set srcHeight(v: bigint | number);
+  /**
+   * Destination X in bytes
+   * C: `size_t dstXInBytes`, offset 88, 8 bytes.
+   */
+  get dstXInBytes(): bigint;
+  set dstXInBytes(v: bigint | number);
+  /**
+   * Destination Y
+   * C: `size_t dstY`, offset 96, 8 bytes.
+   */
+  get dstY(): bigint;
+  set dstY(v: bigint | number);
+  /**
+   * Destination Z
+   * C: `size_t dstZ`, offset 104, 8 bytes.
+   */
+  get dstZ(): bigint;
+  set dstZ(v: bigint | number);
+  /**
+   * Destination LOD
+   * C: `size_t dstLOD`, offset 112, 8 bytes.
+   */
+  get dstLOD(): bigint;
+  set dstLOD(v: bigint | number);
+  /**
+   * Destination memory type (host, device, array)
+   * C: `CUmemorytype dstMemoryType`, offset 120, 4 bytes.
+   */
+  get dstMemoryType(): CUmemorytype;
+  set dstMemoryType(v: CUmemorytype);
+  /**
+   * Destination host pointer
+   * C: `void * dstHost`, offset 128, 8 bytes.
+   */
+  get dstHost(): Pointer;
+  set dstHost(v: Pointer);
+  /**
+   * Destination device pointer
+   * C: `CUdeviceptr dstDevice`, offset 136, 8 bytes.
+   */
+  get dstDevice(): CUdeviceptr;
+  set dstDevice(v: CUdeviceptr | number);
+  /**
+   * Destination array reference
+   * C: `CUarray dstArray`, offset 144, 8 bytes.
+   */
+  get dstArray(): CUarray;
+  set dstArray(v: CUarray);
+  /**
+   * Destination context (ignored with dstMemoryType is `CU_MEMORYTYPE_ARRAY`)
+   * C: `CUcontext dstContext`, offset 152, 8 bytes.
+   */
+  get dstContext(): CUcontext;
+  set dstContext(v: CUcontext);
+  /**
+   * Destination pitch (ignored when dst is array)
+   * C: `size_t dstPitch`, offset 160, 8 bytes.
+   */
+  get dstPitch(): bigint;
+  set dstPitch(v: bigint | number);
+  /**
+   * Destination height (ignored when dst is array; may be 0 if Depth==1)
+   * C: `size_t dstHeight`, offset 168, 8 bytes.
+   */
+  get dstHeight(): bigint;
+  set dstHeight(v: bigint | number);
+  /**
+   * Width of 3D memory copy in bytes
+   * C: `size_t WidthInBytes`, offset 176, 8 bytes.
+   */
+  get WidthInBytes(): bigint;
+  set WidthInBytes(v: bigint | number);
+  /**
+   * Height of 3D memory copy
+   * C: `size_t Height`, offset 184, 8 bytes.
+   */
+  get Height(): bigint;
+  set Height(v: bigint | number);
+  /**
+   * Depth of 3D memory copy
+   * C: `size_t Depth`, offset 192, 8 bytes.
+   */
+  get Depth(): bigint;
+  set Depth(v: bigint | number);
+}
+RecordBase.$define(CUDA_MEMCPY3D_PEER_st, () => ({
+  cName: "struct CUDA_MEMCPY3D_PEER_st",
+  size: 200,
+  align: 8,
+  fields: [
     { name: "srcXInBytes", offset: 0, size: 8 },
     { name: "srcY", offset: 8, size: 8 },
     { name: "srcZ", offset: 16, size: 8 },
@@ -2958,258 +4178,210 @@ export class CUDA_MEMCPY3D_PEER_st extends RecordBase {
     { name: "WidthInBytes", offset: 176, size: 8 },
     { name: "Height", offset: 184, size: 8 },
     { name: "Depth", offset: 192, size: 8 },
-  ];
-  /**
-   * Source X in bytes
-   * C: `size_t srcXInBytes`, offset 0, 8 bytes.
-   */
-  get srcXInBytes(): bigint {
-    return this.$u64(0);
-  }
-  set srcXInBytes(v: bigint | number) {
-    this.$setU64(0, v);
-  }
-  /**
-   * Source Y
-   * C: `size_t srcY`, offset 8, 8 bytes.
-   */
-  get srcY(): bigint {
-    return this.$u64(8);
-  }
-  set srcY(v: bigint | number) {
-    this.$setU64(8, v);
-  }
-  /**
-   * Source Z
-   * C: `size_t srcZ`, offset 16, 8 bytes.
-   */
-  get srcZ(): bigint {
-    return this.$u64(16);
-  }
-  set srcZ(v: bigint | number) {
-    this.$setU64(16, v);
-  }
-  /**
-   * Source LOD
-   * C: `size_t srcLOD`, offset 24, 8 bytes.
-   */
-  get srcLOD(): bigint {
-    return this.$u64(24);
-  }
-  set srcLOD(v: bigint | number) {
-    this.$setU64(24, v);
-  }
-  /**
-   * Source memory type (host, device, array)
-   * C: `CUmemorytype srcMemoryType`, offset 32, 4 bytes.
-   */
-  get srcMemoryType(): CUmemorytype {
-    return this.$u32(32) as CUmemorytype;
-  }
-  set srcMemoryType(v: CUmemorytype) {
-    this.$setU32(32, v);
-  }
-  /**
-   * Source host pointer
-   * C: `const void * srcHost`, offset 40, 8 bytes.
-   */
-  get srcHost(): Pointer {
-    return this.$ptr(40);
-  }
-  set srcHost(v: Pointer) {
-    this.$setPtr(40, v);
-  }
-  /**
-   * Source device pointer
-   * C: `CUdeviceptr srcDevice`, offset 48, 8 bytes.
-   */
-  get srcDevice(): CUdeviceptr {
-    return this.$u64(48);
-  }
-  set srcDevice(v: CUdeviceptr | number) {
-    this.$setU64(48, v);
-  }
-  /**
-   * Source array reference
-   * C: `CUarray srcArray`, offset 56, 8 bytes.
-   */
-  get srcArray(): CUarray {
-    return this.$ptr(56) as CUarray;
-  }
-  set srcArray(v: CUarray) {
-    this.$setPtr(56, v);
-  }
-  /**
-   * Source context (ignored with srcMemoryType is `CU_MEMORYTYPE_ARRAY`)
-   * C: `CUcontext srcContext`, offset 64, 8 bytes.
-   */
-  get srcContext(): CUcontext {
-    return this.$ptr(64) as CUcontext;
-  }
-  set srcContext(v: CUcontext) {
-    this.$setPtr(64, v);
-  }
-  /**
-   * Source pitch (ignored when src is array)
-   * C: `size_t srcPitch`, offset 72, 8 bytes.
-   */
-  get srcPitch(): bigint {
-    return this.$u64(72);
-  }
-  set srcPitch(v: bigint | number) {
-    this.$setU64(72, v);
-  }
-  /**
-   * Source height (ignored when src is array; may be 0 if Depth==1)
-   * C: `size_t srcHeight`, offset 80, 8 bytes.
-   */
-  get srcHeight(): bigint {
-    return this.$u64(80);
-  }
-  set srcHeight(v: bigint | number) {
-    this.$setU64(80, v);
-  }
-  /**
-   * Destination X in bytes
-   * C: `size_t dstXInBytes`, offset 88, 8 bytes.
-   */
-  get dstXInBytes(): bigint {
-    return this.$u64(88);
-  }
-  set dstXInBytes(v: bigint | number) {
-    this.$setU64(88, v);
-  }
-  /**
-   * Destination Y
-   * C: `size_t dstY`, offset 96, 8 bytes.
-   */
-  get dstY(): bigint {
-    return this.$u64(96);
-  }
-  set dstY(v: bigint | number) {
-    this.$setU64(96, v);
-  }
-  /**
-   * Destination Z
-   * C: `size_t dstZ`, offset 104, 8 bytes.
-   */
-  get dstZ(): bigint {
-    return this.$u64(104);
-  }
-  set dstZ(v: bigint | number) {
-    this.$setU64(104, v);
-  }
-  /**
-   * Destination LOD
-   * C: `size_t dstLOD`, offset 112, 8 bytes.
-   */
-  get dstLOD(): bigint {
-    return this.$u64(112);
-  }
-  set dstLOD(v: bigint | number) {
-    this.$setU64(112, v);
-  }
-  /**
-   * Destination memory type (host, device, array)
-   * C: `CUmemorytype dstMemoryType`, offset 120, 4 bytes.
-   */
-  get dstMemoryType(): CUmemorytype {
-    return this.$u32(120) as CUmemorytype;
-  }
-  set dstMemoryType(v: CUmemorytype) {
-    this.$setU32(120, v);
-  }
-  /**
-   * Destination host pointer
-   * C: `void * dstHost`, offset 128, 8 bytes.
-   */
-  get dstHost(): Pointer {
-    return this.$ptr(128);
-  }
-  set dstHost(v: Pointer) {
-    this.$setPtr(128, v);
-  }
-  /**
-   * Destination device pointer
-   * C: `CUdeviceptr dstDevice`, offset 136, 8 bytes.
-   */
-  get dstDevice(): CUdeviceptr {
-    return this.$u64(136);
-  }
-  set dstDevice(v: CUdeviceptr | number) {
-    this.$setU64(136, v);
-  }
-  /**
-   * Destination array reference
-   * C: `CUarray dstArray`, offset 144, 8 bytes.
-   */
-  get dstArray(): CUarray {
-    return this.$ptr(144) as CUarray;
-  }
-  set dstArray(v: CUarray) {
-    this.$setPtr(144, v);
-  }
-  /**
-   * Destination context (ignored with dstMemoryType is `CU_MEMORYTYPE_ARRAY`)
-   * C: `CUcontext dstContext`, offset 152, 8 bytes.
-   */
-  get dstContext(): CUcontext {
-    return this.$ptr(152) as CUcontext;
-  }
-  set dstContext(v: CUcontext) {
-    this.$setPtr(152, v);
-  }
-  /**
-   * Destination pitch (ignored when dst is array)
-   * C: `size_t dstPitch`, offset 160, 8 bytes.
-   */
-  get dstPitch(): bigint {
-    return this.$u64(160);
-  }
-  set dstPitch(v: bigint | number) {
-    this.$setU64(160, v);
-  }
-  /**
-   * Destination height (ignored when dst is array; may be 0 if Depth==1)
-   * C: `size_t dstHeight`, offset 168, 8 bytes.
-   */
-  get dstHeight(): bigint {
-    return this.$u64(168);
-  }
-  set dstHeight(v: bigint | number) {
-    this.$setU64(168, v);
-  }
-  /**
-   * Width of 3D memory copy in bytes
-   * C: `size_t WidthInBytes`, offset 176, 8 bytes.
-   */
-  get WidthInBytes(): bigint {
-    return this.$u64(176);
-  }
-  set WidthInBytes(v: bigint | number) {
-    this.$setU64(176, v);
-  }
-  /**
-   * Height of 3D memory copy
-   * C: `size_t Height`, offset 184, 8 bytes.
-   */
-  get Height(): bigint {
-    return this.$u64(184);
-  }
-  set Height(v: bigint | number) {
-    this.$setU64(184, v);
-  }
-  /**
-   * Depth of 3D memory copy
-   * C: `size_t Depth`, offset 192, 8 bytes.
-   */
-  get Depth(): bigint {
-    return this.$u64(192);
-  }
-  set Depth(v: bigint | number) {
-    this.$setU64(192, v);
-  }
-}
+  ],
+  accessors: {
+    srcXInBytes: {
+      get(this: CUDA_MEMCPY3D_PEER_st): bigint {
+        return this.$u64(0);
+      },
+      set(this: CUDA_MEMCPY3D_PEER_st, v: bigint | number): void {
+        this.$setU64(0, v);
+      },
+    },
+    srcY: {
+      get(this: CUDA_MEMCPY3D_PEER_st): bigint {
+        return this.$u64(8);
+      },
+      set(this: CUDA_MEMCPY3D_PEER_st, v: bigint | number): void {
+        this.$setU64(8, v);
+      },
+    },
+    srcZ: {
+      get(this: CUDA_MEMCPY3D_PEER_st): bigint {
+        return this.$u64(16);
+      },
+      set(this: CUDA_MEMCPY3D_PEER_st, v: bigint | number): void {
+        this.$setU64(16, v);
+      },
+    },
+    srcLOD: {
+      get(this: CUDA_MEMCPY3D_PEER_st): bigint {
+        return this.$u64(24);
+      },
+      set(this: CUDA_MEMCPY3D_PEER_st, v: bigint | number): void {
+        this.$setU64(24, v);
+      },
+    },
+    srcMemoryType: {
+      get(this: CUDA_MEMCPY3D_PEER_st): CUmemorytype {
+        return this.$u32(32) as CUmemorytype;
+      },
+      set(this: CUDA_MEMCPY3D_PEER_st, v: CUmemorytype): void {
+        this.$setU32(32, v);
+      },
+    },
+    srcHost: {
+      get(this: CUDA_MEMCPY3D_PEER_st): Pointer {
+        return this.$ptr(40);
+      },
+      set(this: CUDA_MEMCPY3D_PEER_st, v: Pointer): void {
+        this.$setPtr(40, v);
+      },
+    },
+    srcDevice: {
+      get(this: CUDA_MEMCPY3D_PEER_st): CUdeviceptr {
+        return this.$u64(48);
+      },
+      set(this: CUDA_MEMCPY3D_PEER_st, v: CUdeviceptr | number): void {
+        this.$setU64(48, v);
+      },
+    },
+    srcArray: {
+      get(this: CUDA_MEMCPY3D_PEER_st): CUarray {
+        return this.$ptr(56) as CUarray;
+      },
+      set(this: CUDA_MEMCPY3D_PEER_st, v: CUarray): void {
+        this.$setPtr(56, v);
+      },
+    },
+    srcContext: {
+      get(this: CUDA_MEMCPY3D_PEER_st): CUcontext {
+        return this.$ptr(64) as CUcontext;
+      },
+      set(this: CUDA_MEMCPY3D_PEER_st, v: CUcontext): void {
+        this.$setPtr(64, v);
+      },
+    },
+    srcPitch: {
+      get(this: CUDA_MEMCPY3D_PEER_st): bigint {
+        return this.$u64(72);
+      },
+      set(this: CUDA_MEMCPY3D_PEER_st, v: bigint | number): void {
+        this.$setU64(72, v);
+      },
+    },
+    srcHeight: {
+      get(this: CUDA_MEMCPY3D_PEER_st): bigint {
+        return this.$u64(80);
+      },
+      set(this: CUDA_MEMCPY3D_PEER_st, v: bigint | number): void {
+        this.$setU64(80, v);
+      },
+    },
+    dstXInBytes: {
+      get(this: CUDA_MEMCPY3D_PEER_st): bigint {
+        return this.$u64(88);
+      },
+      set(this: CUDA_MEMCPY3D_PEER_st, v: bigint | number): void {
+        this.$setU64(88, v);
+      },
+    },
+    dstY: {
+      get(this: CUDA_MEMCPY3D_PEER_st): bigint {
+        return this.$u64(96);
+      },
+      set(this: CUDA_MEMCPY3D_PEER_st, v: bigint | number): void {
+        this.$setU64(96, v);
+      },
+    },
+    dstZ: {
+      get(this: CUDA_MEMCPY3D_PEER_st): bigint {
+        return this.$u64(104);
+      },
+      set(this: CUDA_MEMCPY3D_PEER_st, v: bigint | number): void {
+        this.$setU64(104, v);
+      },
+    },
+    dstLOD: {
+      get(this: CUDA_MEMCPY3D_PEER_st): bigint {
+        return this.$u64(112);
+      },
+      set(this: CUDA_MEMCPY3D_PEER_st, v: bigint | number): void {
+        this.$setU64(112, v);
+      },
+    },
+    dstMemoryType: {
+      get(this: CUDA_MEMCPY3D_PEER_st): CUmemorytype {
+        return this.$u32(120) as CUmemorytype;
+      },
+      set(this: CUDA_MEMCPY3D_PEER_st, v: CUmemorytype): void {
+        this.$setU32(120, v);
+      },
+    },
+    dstHost: {
+      get(this: CUDA_MEMCPY3D_PEER_st): Pointer {
+        return this.$ptr(128);
+      },
+      set(this: CUDA_MEMCPY3D_PEER_st, v: Pointer): void {
+        this.$setPtr(128, v);
+      },
+    },
+    dstDevice: {
+      get(this: CUDA_MEMCPY3D_PEER_st): CUdeviceptr {
+        return this.$u64(136);
+      },
+      set(this: CUDA_MEMCPY3D_PEER_st, v: CUdeviceptr | number): void {
+        this.$setU64(136, v);
+      },
+    },
+    dstArray: {
+      get(this: CUDA_MEMCPY3D_PEER_st): CUarray {
+        return this.$ptr(144) as CUarray;
+      },
+      set(this: CUDA_MEMCPY3D_PEER_st, v: CUarray): void {
+        this.$setPtr(144, v);
+      },
+    },
+    dstContext: {
+      get(this: CUDA_MEMCPY3D_PEER_st): CUcontext {
+        return this.$ptr(152) as CUcontext;
+      },
+      set(this: CUDA_MEMCPY3D_PEER_st, v: CUcontext): void {
+        this.$setPtr(152, v);
+      },
+    },
+    dstPitch: {
+      get(this: CUDA_MEMCPY3D_PEER_st): bigint {
+        return this.$u64(160);
+      },
+      set(this: CUDA_MEMCPY3D_PEER_st, v: bigint | number): void {
+        this.$setU64(160, v);
+      },
+    },
+    dstHeight: {
+      get(this: CUDA_MEMCPY3D_PEER_st): bigint {
+        return this.$u64(168);
+      },
+      set(this: CUDA_MEMCPY3D_PEER_st, v: bigint | number): void {
+        this.$setU64(168, v);
+      },
+    },
+    WidthInBytes: {
+      get(this: CUDA_MEMCPY3D_PEER_st): bigint {
+        return this.$u64(176);
+      },
+      set(this: CUDA_MEMCPY3D_PEER_st, v: bigint | number): void {
+        this.$setU64(176, v);
+      },
+    },
+    Height: {
+      get(this: CUDA_MEMCPY3D_PEER_st): bigint {
+        return this.$u64(184);
+      },
+      set(this: CUDA_MEMCPY3D_PEER_st, v: bigint | number): void {
+        this.$setU64(184, v);
+      },
+    },
+    Depth: {
+      get(this: CUDA_MEMCPY3D_PEER_st): bigint {
+        return this.$u64(192);
+      },
+      set(this: CUDA_MEMCPY3D_PEER_st, v: bigint | number): void {
+        this.$setU64(192, v);
+      },
+    },
+  },
+}));
 /** Another name of {@link CUDA_MEMCPY3D_PEER_st}. */
 export const CUDA_MEMCPY3D_PEER_v1 = CUDA_MEMCPY3D_PEER_st;
 /** Another name of {@link CUDA_MEMCPY3D_PEER_st}. */
@@ -3220,57 +4392,78 @@ export type CUDA_MEMCPY3D_PEER_v1 = CUDA_MEMCPY3D_PEER_st;
  *
  * C: `struct CUDA_MEMCPY_NODE_PARAMS_st` (also `CUDA_MEMCPY_NODE_PARAMS`): 216 bytes, aligned to 8.
  */
-export class CUDA_MEMCPY_NODE_PARAMS_st extends RecordBase {
-  static readonly $cName = "struct CUDA_MEMCPY_NODE_PARAMS_st";
-  static readonly $size = 216;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "flags", offset: 0, size: 4 },
-    { name: "reserved", offset: 4, size: 4 },
-    { name: "copyCtx", offset: 8, size: 8 },
-    { name: "copyParams", offset: 16, size: 200 },
-  ];
+export class CUDA_MEMCPY_NODE_PARAMS_st extends RecordBase {}
+export interface CUDA_MEMCPY_NODE_PARAMS_st {
   /**
    * Must be zero
    * C: `int flags`, offset 0, 4 bytes.
    */
-  get flags(): number {
-    return this.$i32(0);
-  }
-  set flags(v: number) {
-    this.$setI32(0, v);
-  }
+  get flags(): number;
+  set flags(v: number);
   /**
    * Must be zero
    * C: `int reserved`, offset 4, 4 bytes.
    */
-  get reserved(): number {
-    return this.$i32(4);
-  }
-  set reserved(v: number) {
-    this.$setI32(4, v);
-  }
+  get reserved(): number;
+  set reserved(v: number);
   /**
    * Context on which to run the node
    * C: `CUcontext copyCtx`, offset 8, 8 bytes.
    */
-  get copyCtx(): CUcontext {
-    return this.$ptr(8) as CUcontext;
-  }
-  set copyCtx(v: CUcontext) {
-    this.$setPtr(8, v);
-  }
+  get copyCtx(): CUcontext;
+  set copyCtx(v: CUcontext);
   /**
    * Parameters for the memory copy
    * C: `CUDA_MEMCPY3D copyParams`, offset 16, 200 bytes.
    */
-  get copyParams(): CUDA_MEMCPY3D_st {
-    return this.$record(CUDA_MEMCPY3D_st, 16);
-  }
-  set copyParams(v: CUDA_MEMCPY3D_st) {
-    this.$setRecord(16, 200, v);
-  }
+  get copyParams(): CUDA_MEMCPY3D_st;
+  set copyParams(v: CUDA_MEMCPY3D_st);
 }
+RecordBase.$define(CUDA_MEMCPY_NODE_PARAMS_st, () => ({
+  cName: "struct CUDA_MEMCPY_NODE_PARAMS_st",
+  size: 216,
+  align: 8,
+  fields: [
+    { name: "flags", offset: 0, size: 4 },
+    { name: "reserved", offset: 4, size: 4 },
+    { name: "copyCtx", offset: 8, size: 8 },
+    { name: "copyParams", offset: 16, size: 200 },
+  ],
+  accessors: {
+    flags: {
+      get(this: CUDA_MEMCPY_NODE_PARAMS_st): number {
+        return this.$i32(0);
+      },
+      set(this: CUDA_MEMCPY_NODE_PARAMS_st, v: number): void {
+        this.$setI32(0, v);
+      },
+    },
+    reserved: {
+      get(this: CUDA_MEMCPY_NODE_PARAMS_st): number {
+        return this.$i32(4);
+      },
+      set(this: CUDA_MEMCPY_NODE_PARAMS_st, v: number): void {
+        this.$setI32(4, v);
+      },
+    },
+    copyCtx: {
+      get(this: CUDA_MEMCPY_NODE_PARAMS_st): CUcontext {
+        return this.$ptr(8) as CUcontext;
+      },
+      set(this: CUDA_MEMCPY_NODE_PARAMS_st, v: CUcontext): void {
+        this.$setPtr(8, v);
+      },
+    },
+    copyParams: {
+      get(this: CUDA_MEMCPY_NODE_PARAMS_st): CUDA_MEMCPY3D_st {
+        return this.$record(CUDA_MEMCPY3D_st, 16);
+      },
+      set(this: CUDA_MEMCPY_NODE_PARAMS_st, v: CUDA_MEMCPY3D_st): void {
+        this.$setRecord(16, 200, v);
+      },
+    },
+  },
+}));
 /** Another name of {@link CUDA_MEMCPY_NODE_PARAMS_st}. */
 export const CUDA_MEMCPY_NODE_PARAMS = CUDA_MEMCPY_NODE_PARAMS_st;
 /** Another name of {@link CUDA_MEMCPY_NODE_PARAMS_st}. */
@@ -3281,57 +4474,78 @@ export type CUDA_MEMCPY_NODE_PARAMS = CUDA_MEMCPY_NODE_PARAMS_st;
  *
  * C: `struct CUDA_ARRAY_DESCRIPTOR_st` (also `CUDA_ARRAY_DESCRIPTOR_v2`): 24 bytes, aligned to 8.
  */
-export class CUDA_ARRAY_DESCRIPTOR_st extends RecordBase {
-  static readonly $cName = "struct CUDA_ARRAY_DESCRIPTOR_st";
-  static readonly $size = 24;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "Width", offset: 0, size: 8 },
-    { name: "Height", offset: 8, size: 8 },
-    { name: "Format", offset: 16, size: 4 },
-    { name: "NumChannels", offset: 20, size: 4 },
-  ];
+export class CUDA_ARRAY_DESCRIPTOR_st extends RecordBase {}
+export interface CUDA_ARRAY_DESCRIPTOR_st {
   /**
    * Width of array
    * C: `size_t Width`, offset 0, 8 bytes.
    */
-  get Width(): bigint {
-    return this.$u64(0);
-  }
-  set Width(v: bigint | number) {
-    this.$setU64(0, v);
-  }
+  get Width(): bigint;
+  set Width(v: bigint | number);
   /**
    * Height of array
    * C: `size_t Height`, offset 8, 8 bytes.
    */
-  get Height(): bigint {
-    return this.$u64(8);
-  }
-  set Height(v: bigint | number) {
-    this.$setU64(8, v);
-  }
+  get Height(): bigint;
+  set Height(v: bigint | number);
   /**
    * Array format
    * C: `CUarray_format Format`, offset 16, 4 bytes.
    */
-  get Format(): CUarray_format {
-    return this.$u32(16) as CUarray_format;
-  }
-  set Format(v: CUarray_format) {
-    this.$setU32(16, v);
-  }
+  get Format(): CUarray_format;
+  set Format(v: CUarray_format);
   /**
    * Channels per array element
    * C: `unsigned int NumChannels`, offset 20, 4 bytes.
    */
-  get NumChannels(): number {
-    return this.$u32(20);
-  }
-  set NumChannels(v: number) {
-    this.$setU32(20, v);
-  }
+  get NumChannels(): number;
+  set NumChannels(v: number);
 }
+RecordBase.$define(CUDA_ARRAY_DESCRIPTOR_st, () => ({
+  cName: "struct CUDA_ARRAY_DESCRIPTOR_st",
+  size: 24,
+  align: 8,
+  fields: [
+    { name: "Width", offset: 0, size: 8 },
+    { name: "Height", offset: 8, size: 8 },
+    { name: "Format", offset: 16, size: 4 },
+    { name: "NumChannels", offset: 20, size: 4 },
+  ],
+  accessors: {
+    Width: {
+      get(this: CUDA_ARRAY_DESCRIPTOR_st): bigint {
+        return this.$u64(0);
+      },
+      set(this: CUDA_ARRAY_DESCRIPTOR_st, v: bigint | number): void {
+        this.$setU64(0, v);
+      },
+    },
+    Height: {
+      get(this: CUDA_ARRAY_DESCRIPTOR_st): bigint {
+        return this.$u64(8);
+      },
+      set(this: CUDA_ARRAY_DESCRIPTOR_st, v: bigint | number): void {
+        this.$setU64(8, v);
+      },
+    },
+    Format: {
+      get(this: CUDA_ARRAY_DESCRIPTOR_st): CUarray_format {
+        return this.$u32(16) as CUarray_format;
+      },
+      set(this: CUDA_ARRAY_DESCRIPTOR_st, v: CUarray_format): void {
+        this.$setU32(16, v);
+      },
+    },
+    NumChannels: {
+      get(this: CUDA_ARRAY_DESCRIPTOR_st): number {
+        return this.$u32(20);
+      },
+      set(this: CUDA_ARRAY_DESCRIPTOR_st, v: number): void {
+        this.$setU32(20, v);
+      },
+    },
+  },
+}));
 /** Another name of {@link CUDA_ARRAY_DESCRIPTOR_st}. */
 export const CUDA_ARRAY_DESCRIPTOR_v2 = CUDA_ARRAY_DESCRIPTOR_st;
 /** Another name of {@link CUDA_ARRAY_DESCRIPTOR_st}. */
@@ -3342,79 +4556,108 @@ export type CUDA_ARRAY_DESCRIPTOR_v2 = CUDA_ARRAY_DESCRIPTOR_st;
  *
  * C: `struct CUDA_ARRAY3D_DESCRIPTOR_st` (also `CUDA_ARRAY3D_DESCRIPTOR_v2`): 40 bytes, aligned to 8.
  */
-export class CUDA_ARRAY3D_DESCRIPTOR_st extends RecordBase {
-  static readonly $cName = "struct CUDA_ARRAY3D_DESCRIPTOR_st";
-  static readonly $size = 40;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
+export class CUDA_ARRAY3D_DESCRIPTOR_st extends RecordBase {}
+export interface CUDA_ARRAY3D_DESCRIPTOR_st {
+  /**
+   * Width of 3D array
+   * C: `size_t Width`, offset 0, 8 bytes.
+   */
+  get Width(): bigint;
+  set Width(v: bigint | number);
+  /**
+   * Height of 3D array
+   * C: `size_t Height`, offset 8, 8 bytes.
+   */
+  get Height(): bigint;
+  set Height(v: bigint | number);
+  /**
+   * Depth of 3D array
+   * C: `size_t Depth`, offset 16, 8 bytes.
+   */
+  get Depth(): bigint;
+  set Depth(v: bigint | number);
+  /**
+   * Array format
+   * C: `CUarray_format Format`, offset 24, 4 bytes.
+   */
+  get Format(): CUarray_format;
+  set Format(v: CUarray_format);
+  /**
+   * Channels per array element
+   * C: `unsigned int NumChannels`, offset 28, 4 bytes.
+   */
+  get NumChannels(): number;
+  set NumChannels(v: number);
+  /**
+   * Flags
+   * C: `unsigned int Flags`, offset 32, 4 bytes.
+   */
+  get Flags(): number;
+  set Flags(v: number);
+}
+RecordBase.$define(CUDA_ARRAY3D_DESCRIPTOR_st, () => ({
+  cName: "struct CUDA_ARRAY3D_DESCRIPTOR_st",
+  size: 40,
+  align: 8,
+  fields: [
     { name: "Width", offset: 0, size: 8 },
     { name: "Height", offset: 8, size: 8 },
     { name: "Depth", offset: 16, size: 8 },
     { name: "Format", offset: 24, size: 4 },
     { name: "NumChannels", offset: 28, size: 4 },
     { name: "Flags", offset: 32, size: 4 },
-  ];
-  /**
-   * Width of 3D array
-   * C: `size_t Width`, offset 0, 8 bytes.
-   */
-  get Width(): bigint {
-    return this.$u64(0);
-  }
-  set Width(v: bigint | number) {
-    this.$setU64(0, v);
-  }
-  /**
-   * Height of 3D array
-   * C: `size_t Height`, offset 8, 8 bytes.
-   */
-  get Height(): bigint {
-    return this.$u64(8);
-  }
-  set Height(v: bigint | number) {
-    this.$setU64(8, v);
-  }
-  /**
-   * Depth of 3D array
-   * C: `size_t Depth`, offset 16, 8 bytes.
-   */
-  get Depth(): bigint {
-    return this.$u64(16);
-  }
-  set Depth(v: bigint | number) {
-    this.$setU64(16, v);
-  }
-  /**
-   * Array format
-   * C: `CUarray_format Format`, offset 24, 4 bytes.
-   */
-  get Format(): CUarray_format {
-    return this.$u32(24) as CUarray_format;
-  }
-  set Format(v: CUarray_format) {
-    this.$setU32(24, v);
-  }
-  /**
-   * Channels per array element
-   * C: `unsigned int NumChannels`, offset 28, 4 bytes.
-   */
-  get NumChannels(): number {
-    return this.$u32(28);
-  }
-  set NumChannels(v: number) {
-    this.$setU32(28, v);
-  }
-  /**
-   * Flags
-   * C: `unsigned int Flags`, offset 32, 4 bytes.
-   */
-  get Flags(): number {
-    return this.$u32(32);
-  }
-  set Flags(v: number) {
-    this.$setU32(32, v);
-  }
-}
+  ],
+  accessors: {
+    Width: {
+      get(this: CUDA_ARRAY3D_DESCRIPTOR_st): bigint {
+        return this.$u64(0);
+      },
+      set(this: CUDA_ARRAY3D_DESCRIPTOR_st, v: bigint | number): void {
+        this.$setU64(0, v);
+      },
+    },
+    Height: {
+      get(this: CUDA_ARRAY3D_DESCRIPTOR_st): bigint {
+        return this.$u64(8);
+      },
+      set(this: CUDA_ARRAY3D_DESCRIPTOR_st, v: bigint | number): void {
+        this.$setU64(8, v);
+      },
+    },
+    Depth: {
+      get(this: CUDA_ARRAY3D_DESCRIPTOR_st): bigint {
+        return this.$u64(16);
+      },
+      set(this: CUDA_ARRAY3D_DESCRIPTOR_st, v: bigint | number): void {
+        this.$setU64(16, v);
+      },
+    },
+    Format: {
+      get(this: CUDA_ARRAY3D_DESCRIPTOR_st): CUarray_format {
+        return this.$u32(24) as CUarray_format;
+      },
+      set(this: CUDA_ARRAY3D_DESCRIPTOR_st, v: CUarray_format): void {
+        this.$setU32(24, v);
+      },
+    },
+    NumChannels: {
+      get(this: CUDA_ARRAY3D_DESCRIPTOR_st): number {
+        return this.$u32(28);
+      },
+      set(this: CUDA_ARRAY3D_DESCRIPTOR_st, v: number): void {
+        this.$setU32(28, v);
+      },
+    },
+    Flags: {
+      get(this: CUDA_ARRAY3D_DESCRIPTOR_st): number {
+        return this.$u32(32);
+      },
+      set(this: CUDA_ARRAY3D_DESCRIPTOR_st, v: number): void {
+        this.$setU32(32, v);
+      },
+    },
+  },
+}));
 /** Another name of {@link CUDA_ARRAY3D_DESCRIPTOR_st}. */
 export const CUDA_ARRAY3D_DESCRIPTOR_v2 = CUDA_ARRAY3D_DESCRIPTOR_st;
 /** Another name of {@link CUDA_ARRAY3D_DESCRIPTOR_st}. */
@@ -3425,145 +4668,202 @@ export type CUDA_ARRAY3D_DESCRIPTOR_v2 = CUDA_ARRAY3D_DESCRIPTOR_st;
  *
  * C: `struct CUDA_ARRAY_SPARSE_PROPERTIES_st` (also `CUDA_ARRAY_SPARSE_PROPERTIES_v1`): 48 bytes, aligned to 8.
  */
-export class CUDA_ARRAY_SPARSE_PROPERTIES_st extends RecordBase {
-  static readonly $cName = "struct CUDA_ARRAY_SPARSE_PROPERTIES_st";
-  static readonly $size = 48;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
+export class CUDA_ARRAY_SPARSE_PROPERTIES_st extends RecordBase {}
+export interface CUDA_ARRAY_SPARSE_PROPERTIES_st {
+  /** C: `struct (unnamed struct at cuda.h:3445:5) tileExtent`, offset 0, 12 bytes. */
+  get tileExtent(): CUDA_ARRAY_SPARSE_PROPERTIES_st_tileExtent;
+  set tileExtent(v: CUDA_ARRAY_SPARSE_PROPERTIES_st_tileExtent);
+  /**
+   * First mip level at which the mip tail begins.
+   * C: `unsigned int miptailFirstLevel`, offset 12, 4 bytes.
+   */
+  get miptailFirstLevel(): number;
+  set miptailFirstLevel(v: number);
+  /**
+   * Total size of the mip tail.
+   * C: `unsigned long long miptailSize`, offset 16, 8 bytes.
+   */
+  get miptailSize(): bigint;
+  set miptailSize(v: bigint | number);
+  /**
+   * Flags will either be zero or `CU_ARRAY_SPARSE_PROPERTIES_SINGLE_MIPTAIL`
+   * C: `unsigned int flags`, offset 24, 4 bytes.
+   */
+  get flags(): number;
+  set flags(v: number);
+  /** C: `unsigned int[4] reserved`, offset 28, 16 bytes. */
+  get reserved(): Uint32Array;
+}
+RecordBase.$define(CUDA_ARRAY_SPARSE_PROPERTIES_st, () => ({
+  cName: "struct CUDA_ARRAY_SPARSE_PROPERTIES_st",
+  size: 48,
+  align: 8,
+  fields: [
     { name: "tileExtent", offset: 0, size: 12 },
     { name: "miptailFirstLevel", offset: 12, size: 4 },
     { name: "miptailSize", offset: 16, size: 8 },
     { name: "flags", offset: 24, size: 4 },
     { name: "reserved", offset: 28, size: 16 },
-  ];
-  /** C: `struct (unnamed struct at cuda.h:3445:5) tileExtent`, offset 0, 12 bytes. */
-  get tileExtent(): CUDA_ARRAY_SPARSE_PROPERTIES_st_tileExtent {
-    return this.$record(CUDA_ARRAY_SPARSE_PROPERTIES_st_tileExtent, 0);
-  }
-  set tileExtent(v: CUDA_ARRAY_SPARSE_PROPERTIES_st_tileExtent) {
-    this.$setRecord(0, 12, v);
-  }
-  /**
-   * First mip level at which the mip tail begins.
-   * C: `unsigned int miptailFirstLevel`, offset 12, 4 bytes.
-   */
-  get miptailFirstLevel(): number {
-    return this.$u32(12);
-  }
-  set miptailFirstLevel(v: number) {
-    this.$setU32(12, v);
-  }
-  /**
-   * Total size of the mip tail.
-   * C: `unsigned long long miptailSize`, offset 16, 8 bytes.
-   */
-  get miptailSize(): bigint {
-    return this.$u64(16);
-  }
-  set miptailSize(v: bigint | number) {
-    this.$setU64(16, v);
-  }
-  /**
-   * Flags will either be zero or `CU_ARRAY_SPARSE_PROPERTIES_SINGLE_MIPTAIL`
-   * C: `unsigned int flags`, offset 24, 4 bytes.
-   */
-  get flags(): number {
-    return this.$u32(24);
-  }
-  set flags(v: number) {
-    this.$setU32(24, v);
-  }
-  /** C: `unsigned int[4] reserved`, offset 28, 16 bytes. */
-  get reserved(): Uint32Array {
-    return this.$array(Uint32Array, 28, 4);
-  }
-}
+  ],
+  accessors: {
+    tileExtent: {
+      get(this: CUDA_ARRAY_SPARSE_PROPERTIES_st): CUDA_ARRAY_SPARSE_PROPERTIES_st_tileExtent {
+        return this.$record(CUDA_ARRAY_SPARSE_PROPERTIES_st_tileExtent, 0);
+      },
+      set(this: CUDA_ARRAY_SPARSE_PROPERTIES_st, v: CUDA_ARRAY_SPARSE_PROPERTIES_st_tileExtent): void {
+        this.$setRecord(0, 12, v);
+      },
+    },
+    miptailFirstLevel: {
+      get(this: CUDA_ARRAY_SPARSE_PROPERTIES_st): number {
+        return this.$u32(12);
+      },
+      set(this: CUDA_ARRAY_SPARSE_PROPERTIES_st, v: number): void {
+        this.$setU32(12, v);
+      },
+    },
+    miptailSize: {
+      get(this: CUDA_ARRAY_SPARSE_PROPERTIES_st): bigint {
+        return this.$u64(16);
+      },
+      set(this: CUDA_ARRAY_SPARSE_PROPERTIES_st, v: bigint | number): void {
+        this.$setU64(16, v);
+      },
+    },
+    flags: {
+      get(this: CUDA_ARRAY_SPARSE_PROPERTIES_st): number {
+        return this.$u32(24);
+      },
+      set(this: CUDA_ARRAY_SPARSE_PROPERTIES_st, v: number): void {
+        this.$setU32(24, v);
+      },
+    },
+    reserved: {
+      get(this: CUDA_ARRAY_SPARSE_PROPERTIES_st): Uint32Array {
+        return this.$array(Uint32Array, 28, 4);
+      },
+    },
+  },
+}));
 /** Another name of {@link CUDA_ARRAY_SPARSE_PROPERTIES_st}. */
 export const CUDA_ARRAY_SPARSE_PROPERTIES_v1 = CUDA_ARRAY_SPARSE_PROPERTIES_st;
 /** Another name of {@link CUDA_ARRAY_SPARSE_PROPERTIES_st}. */
 export type CUDA_ARRAY_SPARSE_PROPERTIES_v1 = CUDA_ARRAY_SPARSE_PROPERTIES_st;
 
 /** C: `__typeof__(((struct CUDA_ARRAY_SPARSE_PROPERTIES_st *)0)->tileExtent)`: 12 bytes, aligned to 4. */
-export class CUDA_ARRAY_SPARSE_PROPERTIES_st_tileExtent extends RecordBase {
-  static readonly $cName = "__typeof__(((struct CUDA_ARRAY_SPARSE_PROPERTIES_st *)0)->tileExtent)";
-  static readonly $size = 12;
-  static readonly $align = 4;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "width", offset: 0, size: 4 },
-    { name: "height", offset: 4, size: 4 },
-    { name: "depth", offset: 8, size: 4 },
-  ];
+export class CUDA_ARRAY_SPARSE_PROPERTIES_st_tileExtent extends RecordBase {}
+export interface CUDA_ARRAY_SPARSE_PROPERTIES_st_tileExtent {
   /**
    * Width of sparse tile in elements
    * C: `unsigned int width`, offset 0, 4 bytes.
    */
-  get width(): number {
-    return this.$u32(0);
-  }
-  set width(v: number) {
-    this.$setU32(0, v);
-  }
+  get width(): number;
+  set width(v: number);
   /**
    * Height of sparse tile in elements
    * C: `unsigned int height`, offset 4, 4 bytes.
    */
-  get height(): number {
-    return this.$u32(4);
-  }
-  set height(v: number) {
-    this.$setU32(4, v);
-  }
+  get height(): number;
+  set height(v: number);
   /**
    * Depth of sparse tile in elements
    * C: `unsigned int depth`, offset 8, 4 bytes.
    */
-  get depth(): number {
-    return this.$u32(8);
-  }
-  set depth(v: number) {
-    this.$setU32(8, v);
-  }
+  get depth(): number;
+  set depth(v: number);
 }
+RecordBase.$define(CUDA_ARRAY_SPARSE_PROPERTIES_st_tileExtent, () => ({
+  cName: "__typeof__(((struct CUDA_ARRAY_SPARSE_PROPERTIES_st *)0)->tileExtent)",
+  size: 12,
+  align: 4,
+  fields: [
+    { name: "width", offset: 0, size: 4 },
+    { name: "height", offset: 4, size: 4 },
+    { name: "depth", offset: 8, size: 4 },
+  ],
+  accessors: {
+    width: {
+      get(this: CUDA_ARRAY_SPARSE_PROPERTIES_st_tileExtent): number {
+        return this.$u32(0);
+      },
+      set(this: CUDA_ARRAY_SPARSE_PROPERTIES_st_tileExtent, v: number): void {
+        this.$setU32(0, v);
+      },
+    },
+    height: {
+      get(this: CUDA_ARRAY_SPARSE_PROPERTIES_st_tileExtent): number {
+        return this.$u32(4);
+      },
+      set(this: CUDA_ARRAY_SPARSE_PROPERTIES_st_tileExtent, v: number): void {
+        this.$setU32(4, v);
+      },
+    },
+    depth: {
+      get(this: CUDA_ARRAY_SPARSE_PROPERTIES_st_tileExtent): number {
+        return this.$u32(8);
+      },
+      set(this: CUDA_ARRAY_SPARSE_PROPERTIES_st_tileExtent, v: number): void {
+        this.$setU32(8, v);
+      },
+    },
+  },
+}));
 
 /**
  * CUDA array memory requirements
  *
  * C: `struct CUDA_ARRAY_MEMORY_REQUIREMENTS_st` (also `CUDA_ARRAY_MEMORY_REQUIREMENTS_v1`): 32 bytes, aligned to 8.
  */
-export class CUDA_ARRAY_MEMORY_REQUIREMENTS_st extends RecordBase {
-  static readonly $cName = "struct CUDA_ARRAY_MEMORY_REQUIREMENTS_st";
-  static readonly $size = 32;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "size", offset: 0, size: 8 },
-    { name: "alignment", offset: 8, size: 8 },
-    { name: "reserved", offset: 16, size: 16 },
-  ];
+export class CUDA_ARRAY_MEMORY_REQUIREMENTS_st extends RecordBase {}
+export interface CUDA_ARRAY_MEMORY_REQUIREMENTS_st {
   /**
    * Total required memory size
    * C: `size_t size`, offset 0, 8 bytes.
    */
-  get size(): bigint {
-    return this.$u64(0);
-  }
-  set size(v: bigint | number) {
-    this.$setU64(0, v);
-  }
+  get size(): bigint;
+  set size(v: bigint | number);
   /**
    * alignment requirement
    * C: `size_t alignment`, offset 8, 8 bytes.
    */
-  get alignment(): bigint {
-    return this.$u64(8);
-  }
-  set alignment(v: bigint | number) {
-    this.$setU64(8, v);
-  }
+  get alignment(): bigint;
+  set alignment(v: bigint | number);
   /** C: `unsigned int[4] reserved`, offset 16, 16 bytes. */
-  get reserved(): Uint32Array {
-    return this.$array(Uint32Array, 16, 4);
-  }
+  get reserved(): Uint32Array;
 }
+RecordBase.$define(CUDA_ARRAY_MEMORY_REQUIREMENTS_st, () => ({
+  cName: "struct CUDA_ARRAY_MEMORY_REQUIREMENTS_st",
+  size: 32,
+  align: 8,
+  fields: [
+    { name: "size", offset: 0, size: 8 },
+    { name: "alignment", offset: 8, size: 8 },
+    { name: "reserved", offset: 16, size: 16 },
+  ],
+  accessors: {
+    size: {
+      get(this: CUDA_ARRAY_MEMORY_REQUIREMENTS_st): bigint {
+        return this.$u64(0);
+      },
+      set(this: CUDA_ARRAY_MEMORY_REQUIREMENTS_st, v: bigint | number): void {
+        this.$setU64(0, v);
+      },
+    },
+    alignment: {
+      get(this: CUDA_ARRAY_MEMORY_REQUIREMENTS_st): bigint {
+        return this.$u64(8);
+      },
+      set(this: CUDA_ARRAY_MEMORY_REQUIREMENTS_st, v: bigint | number): void {
+        this.$setU64(8, v);
+      },
+    },
+    reserved: {
+      get(this: CUDA_ARRAY_MEMORY_REQUIREMENTS_st): Uint32Array {
+        return this.$array(Uint32Array, 16, 4);
+      },
+    },
+  },
+}));
 /** Another name of {@link CUDA_ARRAY_MEMORY_REQUIREMENTS_st}. */
 export const CUDA_ARRAY_MEMORY_REQUIREMENTS_v1 = CUDA_ARRAY_MEMORY_REQUIREMENTS_st;
 /** Another name of {@link CUDA_ARRAY_MEMORY_REQUIREMENTS_st}. */
@@ -3574,289 +4874,464 @@ export type CUDA_ARRAY_MEMORY_REQUIREMENTS_v1 = CUDA_ARRAY_MEMORY_REQUIREMENTS_s
  *
  * C: `struct CUDA_RESOURCE_DESC_st` (also `CUDA_RESOURCE_DESC_v1`): 144 bytes, aligned to 8.
  */
-export class CUDA_RESOURCE_DESC_st extends RecordBase {
-  static readonly $cName = "struct CUDA_RESOURCE_DESC_st";
-  static readonly $size = 144;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "resType", offset: 0, size: 4 },
-    { name: "res", offset: 8, size: 128 },
-    { name: "flags", offset: 136, size: 4 },
-  ];
+export class CUDA_RESOURCE_DESC_st extends RecordBase {}
+export interface CUDA_RESOURCE_DESC_st {
   /**
    * Resource type
    * C: `CUresourcetype resType`, offset 0, 4 bytes.
    */
-  get resType(): CUresourcetype {
-    return this.$u32(0) as CUresourcetype;
-  }
-  set resType(v: CUresourcetype) {
-    this.$setU32(0, v);
-  }
+  get resType(): CUresourcetype;
+  set resType(v: CUresourcetype);
   /** C: `union (unnamed union at cuda.h:3484:5) res`, offset 8, 128 bytes. */
-  get res(): CUDA_RESOURCE_DESC_st_res {
-    return this.$record(CUDA_RESOURCE_DESC_st_res, 8);
-  }
-  set res(v: CUDA_RESOURCE_DESC_st_res) {
-    this.$setRecord(8, 128, v);
-  }
+  get res(): CUDA_RESOURCE_DESC_st_res;
+  set res(v: CUDA_RESOURCE_DESC_st_res);
   /**
    * Flags (must be zero)
    * C: `unsigned int flags`, offset 136, 4 bytes.
    */
-  get flags(): number {
-    return this.$u32(136);
-  }
-  set flags(v: number) {
-    this.$setU32(136, v);
-  }
+  get flags(): number;
+  set flags(v: number);
 }
+RecordBase.$define(CUDA_RESOURCE_DESC_st, () => ({
+  cName: "struct CUDA_RESOURCE_DESC_st",
+  size: 144,
+  align: 8,
+  fields: [
+    { name: "resType", offset: 0, size: 4 },
+    { name: "res", offset: 8, size: 128 },
+    { name: "flags", offset: 136, size: 4 },
+  ],
+  accessors: {
+    resType: {
+      get(this: CUDA_RESOURCE_DESC_st): CUresourcetype {
+        return this.$u32(0) as CUresourcetype;
+      },
+      set(this: CUDA_RESOURCE_DESC_st, v: CUresourcetype): void {
+        this.$setU32(0, v);
+      },
+    },
+    res: {
+      get(this: CUDA_RESOURCE_DESC_st): CUDA_RESOURCE_DESC_st_res {
+        return this.$record(CUDA_RESOURCE_DESC_st_res, 8);
+      },
+      set(this: CUDA_RESOURCE_DESC_st, v: CUDA_RESOURCE_DESC_st_res): void {
+        this.$setRecord(8, 128, v);
+      },
+    },
+    flags: {
+      get(this: CUDA_RESOURCE_DESC_st): number {
+        return this.$u32(136);
+      },
+      set(this: CUDA_RESOURCE_DESC_st, v: number): void {
+        this.$setU32(136, v);
+      },
+    },
+  },
+}));
 /** Another name of {@link CUDA_RESOURCE_DESC_st}. */
 export const CUDA_RESOURCE_DESC_v1 = CUDA_RESOURCE_DESC_st;
 /** Another name of {@link CUDA_RESOURCE_DESC_st}. */
 export type CUDA_RESOURCE_DESC_v1 = CUDA_RESOURCE_DESC_st;
 
 /** C: `__typeof__(((struct CUDA_RESOURCE_DESC_st *)0)->res)`: 128 bytes, aligned to 8. */
-export class CUDA_RESOURCE_DESC_st_res extends RecordBase {
-  static readonly $cName = "__typeof__(((struct CUDA_RESOURCE_DESC_st *)0)->res)";
-  static readonly $size = 128;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
+export class CUDA_RESOURCE_DESC_st_res extends RecordBase {}
+export interface CUDA_RESOURCE_DESC_st_res {
+  /** C: `struct (unnamed struct at cuda.h:3485:9) array`, offset 0, 8 bytes. */
+  get array(): CUDA_RESOURCE_DESC_st_res_array;
+  set array(v: CUDA_RESOURCE_DESC_st_res_array);
+  /** C: `struct (unnamed struct at cuda.h:3488:9) mipmap`, offset 0, 8 bytes. */
+  get mipmap(): CUDA_RESOURCE_DESC_st_res_mipmap;
+  set mipmap(v: CUDA_RESOURCE_DESC_st_res_mipmap);
+  /** C: `struct (unnamed struct at cuda.h:3491:9) linear`, offset 0, 24 bytes. */
+  get linear(): CUDA_RESOURCE_DESC_st_res_linear;
+  set linear(v: CUDA_RESOURCE_DESC_st_res_linear);
+  /** C: `struct (unnamed struct at cuda.h:3497:9) pitch2D`, offset 0, 40 bytes. */
+  get pitch2D(): CUDA_RESOURCE_DESC_st_res_pitch2D;
+  set pitch2D(v: CUDA_RESOURCE_DESC_st_res_pitch2D);
+  /** C: `struct (unnamed struct at cuda.h:3505:9) reserved`, offset 0, 128 bytes. */
+  get reserved(): CUDA_RESOURCE_DESC_st_res_reserved;
+  set reserved(v: CUDA_RESOURCE_DESC_st_res_reserved);
+}
+RecordBase.$define(CUDA_RESOURCE_DESC_st_res, () => ({
+  cName: "__typeof__(((struct CUDA_RESOURCE_DESC_st *)0)->res)",
+  size: 128,
+  align: 8,
+  fields: [
     { name: "array", offset: 0, size: 8 },
     { name: "mipmap", offset: 0, size: 8 },
     { name: "linear", offset: 0, size: 24 },
     { name: "pitch2D", offset: 0, size: 40 },
     { name: "reserved", offset: 0, size: 128 },
-  ];
-  /** C: `struct (unnamed struct at cuda.h:3485:9) array`, offset 0, 8 bytes. */
-  get array(): CUDA_RESOURCE_DESC_st_res_array {
-    return this.$record(CUDA_RESOURCE_DESC_st_res_array, 0);
-  }
-  set array(v: CUDA_RESOURCE_DESC_st_res_array) {
-    this.$setRecord(0, 8, v);
-  }
-  /** C: `struct (unnamed struct at cuda.h:3488:9) mipmap`, offset 0, 8 bytes. */
-  get mipmap(): CUDA_RESOURCE_DESC_st_res_mipmap {
-    return this.$record(CUDA_RESOURCE_DESC_st_res_mipmap, 0);
-  }
-  set mipmap(v: CUDA_RESOURCE_DESC_st_res_mipmap) {
-    this.$setRecord(0, 8, v);
-  }
-  /** C: `struct (unnamed struct at cuda.h:3491:9) linear`, offset 0, 24 bytes. */
-  get linear(): CUDA_RESOURCE_DESC_st_res_linear {
-    return this.$record(CUDA_RESOURCE_DESC_st_res_linear, 0);
-  }
-  set linear(v: CUDA_RESOURCE_DESC_st_res_linear) {
-    this.$setRecord(0, 24, v);
-  }
-  /** C: `struct (unnamed struct at cuda.h:3497:9) pitch2D`, offset 0, 40 bytes. */
-  get pitch2D(): CUDA_RESOURCE_DESC_st_res_pitch2D {
-    return this.$record(CUDA_RESOURCE_DESC_st_res_pitch2D, 0);
-  }
-  set pitch2D(v: CUDA_RESOURCE_DESC_st_res_pitch2D) {
-    this.$setRecord(0, 40, v);
-  }
-  /** C: `struct (unnamed struct at cuda.h:3505:9) reserved`, offset 0, 128 bytes. */
-  get reserved(): CUDA_RESOURCE_DESC_st_res_reserved {
-    return this.$record(CUDA_RESOURCE_DESC_st_res_reserved, 0);
-  }
-  set reserved(v: CUDA_RESOURCE_DESC_st_res_reserved) {
-    this.$setRecord(0, 128, v);
-  }
-}
+  ],
+  accessors: {
+    array: {
+      get(this: CUDA_RESOURCE_DESC_st_res): CUDA_RESOURCE_DESC_st_res_array {
+        return this.$record(CUDA_RESOURCE_DESC_st_res_array, 0);
+      },
+      set(this: CUDA_RESOURCE_DESC_st_res, v: CUDA_RESOURCE_DESC_st_res_array): void {
+        this.$setRecord(0, 8, v);
+      },
+    },
+    mipmap: {
+      get(this: CUDA_RESOURCE_DESC_st_res): CUDA_RESOURCE_DESC_st_res_mipmap {
+        return this.$record(CUDA_RESOURCE_DESC_st_res_mipmap, 0);
+      },
+      set(this: CUDA_RESOURCE_DESC_st_res, v: CUDA_RESOURCE_DESC_st_res_mipmap): void {
+        this.$setRecord(0, 8, v);
+      },
+    },
+    linear: {
+      get(this: CUDA_RESOURCE_DESC_st_res): CUDA_RESOURCE_DESC_st_res_linear {
+        return this.$record(CUDA_RESOURCE_DESC_st_res_linear, 0);
+      },
+      set(this: CUDA_RESOURCE_DESC_st_res, v: CUDA_RESOURCE_DESC_st_res_linear): void {
+        this.$setRecord(0, 24, v);
+      },
+    },
+    pitch2D: {
+      get(this: CUDA_RESOURCE_DESC_st_res): CUDA_RESOURCE_DESC_st_res_pitch2D {
+        return this.$record(CUDA_RESOURCE_DESC_st_res_pitch2D, 0);
+      },
+      set(this: CUDA_RESOURCE_DESC_st_res, v: CUDA_RESOURCE_DESC_st_res_pitch2D): void {
+        this.$setRecord(0, 40, v);
+      },
+    },
+    reserved: {
+      get(this: CUDA_RESOURCE_DESC_st_res): CUDA_RESOURCE_DESC_st_res_reserved {
+        return this.$record(CUDA_RESOURCE_DESC_st_res_reserved, 0);
+      },
+      set(this: CUDA_RESOURCE_DESC_st_res, v: CUDA_RESOURCE_DESC_st_res_reserved): void {
+        this.$setRecord(0, 128, v);
+      },
+    },
+  },
+}));
 
 /** C: `__typeof__(((struct CUDA_RESOURCE_DESC_st *)0)->res.array)`: 8 bytes, aligned to 8. */
-export class CUDA_RESOURCE_DESC_st_res_array extends RecordBase {
-  static readonly $cName = "__typeof__(((struct CUDA_RESOURCE_DESC_st *)0)->res.array)";
-  static readonly $size = 8;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "hArray", offset: 0, size: 8 },
-  ];
+export class CUDA_RESOURCE_DESC_st_res_array extends RecordBase {}
+export interface CUDA_RESOURCE_DESC_st_res_array {
   /**
    * CUDA array
    * C: `CUarray hArray`, offset 0, 8 bytes.
    */
-  get hArray(): CUarray {
-    return this.$ptr(0) as CUarray;
-  }
-  set hArray(v: CUarray) {
-    this.$setPtr(0, v);
-  }
+  get hArray(): CUarray;
+  set hArray(v: CUarray);
 }
+RecordBase.$define(CUDA_RESOURCE_DESC_st_res_array, () => ({
+  cName: "__typeof__(((struct CUDA_RESOURCE_DESC_st *)0)->res.array)",
+  size: 8,
+  align: 8,
+  fields: [
+    { name: "hArray", offset: 0, size: 8 },
+  ],
+  accessors: {
+    hArray: {
+      get(this: CUDA_RESOURCE_DESC_st_res_array): CUarray {
+        return this.$ptr(0) as CUarray;
+      },
+      set(this: CUDA_RESOURCE_DESC_st_res_array, v: CUarray): void {
+        this.$setPtr(0, v);
+      },
+    },
+  },
+}));
 
 /** C: `__typeof__(((struct CUDA_RESOURCE_DESC_st *)0)->res.mipmap)`: 8 bytes, aligned to 8. */
-export class CUDA_RESOURCE_DESC_st_res_mipmap extends RecordBase {
-  static readonly $cName = "__typeof__(((struct CUDA_RESOURCE_DESC_st *)0)->res.mipmap)";
-  static readonly $size = 8;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "hMipmappedArray", offset: 0, size: 8 },
-  ];
+export class CUDA_RESOURCE_DESC_st_res_mipmap extends RecordBase {}
+export interface CUDA_RESOURCE_DESC_st_res_mipmap {
   /**
    * CUDA mipmapped array
    * C: `CUmipmappedArray hMipmappedArray`, offset 0, 8 bytes.
    */
-  get hMipmappedArray(): CUmipmappedArray {
-    return this.$ptr(0) as CUmipmappedArray;
-  }
-  set hMipmappedArray(v: CUmipmappedArray) {
-    this.$setPtr(0, v);
-  }
+  get hMipmappedArray(): CUmipmappedArray;
+  set hMipmappedArray(v: CUmipmappedArray);
 }
+RecordBase.$define(CUDA_RESOURCE_DESC_st_res_mipmap, () => ({
+  cName: "__typeof__(((struct CUDA_RESOURCE_DESC_st *)0)->res.mipmap)",
+  size: 8,
+  align: 8,
+  fields: [
+    { name: "hMipmappedArray", offset: 0, size: 8 },
+  ],
+  accessors: {
+    hMipmappedArray: {
+      get(this: CUDA_RESOURCE_DESC_st_res_mipmap): CUmipmappedArray {
+        return this.$ptr(0) as CUmipmappedArray;
+      },
+      set(this: CUDA_RESOURCE_DESC_st_res_mipmap, v: CUmipmappedArray): void {
+        this.$setPtr(0, v);
+      },
+    },
+  },
+}));
 
 /** C: `__typeof__(((struct CUDA_RESOURCE_DESC_st *)0)->res.linear)`: 24 bytes, aligned to 8. */
-export class CUDA_RESOURCE_DESC_st_res_linear extends RecordBase {
-  static readonly $cName = "__typeof__(((struct CUDA_RESOURCE_DESC_st *)0)->res.linear)";
-  static readonly $size = 24;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "devPtr", offset: 0, size: 8 },
-    { name: "format", offset: 8, size: 4 },
-    { name: "numChannels", offset: 12, size: 4 },
-    { name: "sizeInBytes", offset: 16, size: 8 },
-  ];
+export class CUDA_RESOURCE_DESC_st_res_linear extends RecordBase {}
+export interface CUDA_RESOURCE_DESC_st_res_linear {
   /**
    * Device pointer
    * C: `CUdeviceptr devPtr`, offset 0, 8 bytes.
    */
-  get devPtr(): CUdeviceptr {
-    return this.$u64(0);
-  }
-  set devPtr(v: CUdeviceptr | number) {
-    this.$setU64(0, v);
-  }
+  get devPtr(): CUdeviceptr;
+  set devPtr(v: CUdeviceptr | number);
   /**
    * Array format
    * C: `CUarray_format format`, offset 8, 4 bytes.
    */
-  get format(): CUarray_format {
-    return this.$u32(8) as CUarray_format;
-  }
-  set format(v: CUarray_format) {
-    this.$setU32(8, v);
-  }
+  get format(): CUarray_format;
+  set format(v: CUarray_format);
   /**
    * Channels per array element
    * C: `unsigned int numChannels`, offset 12, 4 bytes.
    */
-  get numChannels(): number {
-    return this.$u32(12);
-  }
-  set numChannels(v: number) {
-    this.$setU32(12, v);
-  }
+  get numChannels(): number;
+  set numChannels(v: number);
   /**
    * Size in bytes
    * C: `size_t sizeInBytes`, offset 16, 8 bytes.
    */
-  get sizeInBytes(): bigint {
-    return this.$u64(16);
-  }
-  set sizeInBytes(v: bigint | number) {
-    this.$setU64(16, v);
-  }
+  get sizeInBytes(): bigint;
+  set sizeInBytes(v: bigint | number);
 }
+RecordBase.$define(CUDA_RESOURCE_DESC_st_res_linear, () => ({
+  cName: "__typeof__(((struct CUDA_RESOURCE_DESC_st *)0)->res.linear)",
+  size: 24,
+  align: 8,
+  fields: [
+    { name: "devPtr", offset: 0, size: 8 },
+    { name: "format", offset: 8, size: 4 },
+    { name: "numChannels", offset: 12, size: 4 },
+    { name: "sizeInBytes", offset: 16, size: 8 },
+  ],
+  accessors: {
+    devPtr: {
+      get(this: CUDA_RESOURCE_DESC_st_res_linear): CUdeviceptr {
+        return this.$u64(0);
+      },
+      set(this: CUDA_RESOURCE_DESC_st_res_linear, v: CUdeviceptr | number): void {
+        this.$setU64(0, v);
+      },
+    },
+    format: {
+      get(this: CUDA_RESOURCE_DESC_st_res_linear): CUarray_format {
+        return this.$u32(8) as CUarray_format;
+      },
+      set(this: CUDA_RESOURCE_DESC_st_res_linear, v: CUarray_format): void {
+        this.$setU32(8, v);
+      },
+    },
+    numChannels: {
+      get(this: CUDA_RESOURCE_DESC_st_res_linear): number {
+        return this.$u32(12);
+      },
+      set(this: CUDA_RESOURCE_DESC_st_res_linear, v: number): void {
+        this.$setU32(12, v);
+      },
+    },
+    sizeInBytes: {
+      get(this: CUDA_RESOURCE_DESC_st_res_linear): bigint {
+        return this.$u64(16);
+      },
+      set(this: CUDA_RESOURCE_DESC_st_res_linear, v: bigint | number): void {
+        this.$setU64(16, v);
+      },
+    },
+  },
+}));
 
 /** C: `__typeof__(((struct CUDA_RESOURCE_DESC_st *)0)->res.pitch2D)`: 40 bytes, aligned to 8. */
-export class CUDA_RESOURCE_DESC_st_res_pitch2D extends RecordBase {
-  static readonly $cName = "__typeof__(((struct CUDA_RESOURCE_DESC_st *)0)->res.pitch2D)";
-  static readonly $size = 40;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
+export class CUDA_RESOURCE_DESC_st_res_pitch2D extends RecordBase {}
+export interface CUDA_RESOURCE_DESC_st_res_pitch2D {
+  /**
+   * Device pointer
+   * C: `CUdeviceptr devPtr`, offset 0, 8 bytes.
+   */
+  get devPtr(): CUdeviceptr;
+  set devPtr(v: CUdeviceptr | number);
+  /**
+   * Array format
+   * C: `CUarray_format format`, offset 8, 4 bytes.
+   */
+  get format(): CUarray_format;
+  set format(v: CUarray_format);
+  /**
+   * Channels per array element
+   * C: `unsigned int numChannels`, offset 12, 4 bytes.
+   */
+  get numChannels(): number;
+  set numChannels(v: number);
+  /**
+   * Width of the array in elements
+   * C: `size_t width`, offset 16, 8 bytes.
+   */
+  get width(): bigint;
+  set width(v: bigint | number);
+  /**
+   * Height of the array in elements
+   * C: `size_t height`, offset 24, 8 bytes.
+   */
+  get height(): bigint;
+  set height(v: bigint | number);
+  /**
+   * Pitch between two rows in bytes
+   * C: `size_t pitchInBytes`, offset 32, 8 bytes.
+   */
+  get pitchInBytes(): bigint;
+  set pitchInBytes(v: bigint | number);
+}
+RecordBase.$define(CUDA_RESOURCE_DESC_st_res_pitch2D, () => ({
+  cName: "__typeof__(((struct CUDA_RESOURCE_DESC_st *)0)->res.pitch2D)",
+  size: 40,
+  align: 8,
+  fields: [
     { name: "devPtr", offset: 0, size: 8 },
     { name: "format", offset: 8, size: 4 },
     { name: "numChannels", offset: 12, size: 4 },
     { name: "width", offset: 16, size: 8 },
     { name: "height", offset: 24, size: 8 },
     { name: "pitchInBytes", offset: 32, size: 8 },
-  ];
-  /**
-   * Device pointer
-   * C: `CUdeviceptr devPtr`, offset 0, 8 bytes.
-   */
-  get devPtr(): CUdeviceptr {
-    return this.$u64(0);
-  }
-  set devPtr(v: CUdeviceptr | number) {
-    this.$setU64(0, v);
-  }
-  /**
-   * Array format
-   * C: `CUarray_format format`, offset 8, 4 bytes.
-   */
-  get format(): CUarray_format {
-    return this.$u32(8) as CUarray_format;
-  }
-  set format(v: CUarray_format) {
-    this.$setU32(8, v);
-  }
-  /**
-   * Channels per array element
-   * C: `unsigned int numChannels`, offset 12, 4 bytes.
-   */
-  get numChannels(): number {
-    return this.$u32(12);
-  }
-  set numChannels(v: number) {
-    this.$setU32(12, v);
-  }
-  /**
-   * Width of the array in elements
-   * C: `size_t width`, offset 16, 8 bytes.
-   */
-  get width(): bigint {
-    return this.$u64(16);
-  }
-  set width(v: bigint | number) {
-    this.$setU64(16, v);
-  }
-  /**
-   * Height of the array in elements
-   * C: `size_t height`, offset 24, 8 bytes.
-   */
-  get height(): bigint {
-    return this.$u64(24);
-  }
-  set height(v: bigint | number) {
-    this.$setU64(24, v);
-  }
-  /**
-   * Pitch between two rows in bytes
-   * C: `size_t pitchInBytes`, offset 32, 8 bytes.
-   */
-  get pitchInBytes(): bigint {
-    return this.$u64(32);
-  }
-  set pitchInBytes(v: bigint | number) {
-    this.$setU64(32, v);
-  }
-}
+  ],
+  accessors: {
+    devPtr: {
+      get(this: CUDA_RESOURCE_DESC_st_res_pitch2D): CUdeviceptr {
+        return this.$u64(0);
+      },
+      set(this: CUDA_RESOURCE_DESC_st_res_pitch2D, v: CUdeviceptr | number): void {
+        this.$setU64(0, v);
+      },
+    },
+    format: {
+      get(this: CUDA_RESOURCE_DESC_st_res_pitch2D): CUarray_format {
+        return this.$u32(8) as CUarray_format;
+      },
+      set(this: CUDA_RESOURCE_DESC_st_res_pitch2D, v: CUarray_format): void {
+        this.$setU32(8, v);
+      },
+    },
+    numChannels: {
+      get(this: CUDA_RESOURCE_DESC_st_res_pitch2D): number {
+        return this.$u32(12);
+      },
+      set(this: CUDA_RESOURCE_DESC_st_res_pitch2D, v: number): void {
+        this.$setU32(12, v);
+      },
+    },
+    width: {
+      get(this: CUDA_RESOURCE_DESC_st_res_pitch2D): bigint {
+        return this.$u64(16);
+      },
+      set(this: CUDA_RESOURCE_DESC_st_res_pitch2D, v: bigint | number): void {
+        this.$setU64(16, v);
+      },
+    },
+    height: {
+      get(this: CUDA_RESOURCE_DESC_st_res_pitch2D): bigint {
+        return this.$u64(24);
+      },
+      set(this: CUDA_RESOURCE_DESC_st_res_pitch2D, v: bigint | number): void {
+        this.$setU64(24, v);
+      },
+    },
+    pitchInBytes: {
+      get(this: CUDA_RESOURCE_DESC_st_res_pitch2D): bigint {
+        return this.$u64(32);
+      },
+      set(this: CUDA_RESOURCE_DESC_st_res_pitch2D, v: bigint | number): void {
+        this.$setU64(32, v);
+      },
+    },
+  },
+}));
 
 /** C: `__typeof__(((struct CUDA_RESOURCE_DESC_st *)0)->res.reserved)`: 128 bytes, aligned to 4. */
-export class CUDA_RESOURCE_DESC_st_res_reserved extends RecordBase {
-  static readonly $cName = "__typeof__(((struct CUDA_RESOURCE_DESC_st *)0)->res.reserved)";
-  static readonly $size = 128;
-  static readonly $align = 4;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "reserved", offset: 0, size: 128 },
-  ];
+export class CUDA_RESOURCE_DESC_st_res_reserved extends RecordBase {}
+export interface CUDA_RESOURCE_DESC_st_res_reserved {
   /** C: `int[32] reserved`, offset 0, 128 bytes. */
-  get reserved(): Int32Array {
-    return this.$array(Int32Array, 0, 32);
-  }
+  get reserved(): Int32Array;
 }
+RecordBase.$define(CUDA_RESOURCE_DESC_st_res_reserved, () => ({
+  cName: "__typeof__(((struct CUDA_RESOURCE_DESC_st *)0)->res.reserved)",
+  size: 128,
+  align: 4,
+  fields: [
+    { name: "reserved", offset: 0, size: 128 },
+  ],
+  accessors: {
+    reserved: {
+      get(this: CUDA_RESOURCE_DESC_st_res_reserved): Int32Array {
+        return this.$array(Int32Array, 0, 32);
+      },
+    },
+  },
+}));
 
 /**
  * Texture descriptor
  *
  * C: `struct CUDA_TEXTURE_DESC_st` (also `CUDA_TEXTURE_DESC_v1`): 104 bytes, aligned to 4.
  */
-export class CUDA_TEXTURE_DESC_st extends RecordBase {
-  static readonly $cName = "struct CUDA_TEXTURE_DESC_st";
-  static readonly $size = 104;
-  static readonly $align = 4;
-  static readonly $fields: readonly FieldInfo[] = [
+export class CUDA_TEXTURE_DESC_st extends RecordBase {}
+export interface CUDA_TEXTURE_DESC_st {
+  /**
+   * Address modes
+   * C: `CUaddress_mode[3] addressMode`, offset 0, 12 bytes.
+   */
+  get addressMode(): Uint32Array;
+  /**
+   * Filter mode
+   * C: `CUfilter_mode filterMode`, offset 12, 4 bytes.
+   */
+  get filterMode(): CUfilter_mode;
+  set filterMode(v: CUfilter_mode);
+  /**
+   * Flags
+   * C: `unsigned int flags`, offset 16, 4 bytes.
+   */
+  get flags(): number;
+  set flags(v: number);
+  /**
+   * Maximum anisotropy ratio
+   * C: `unsigned int maxAnisotropy`, offset 20, 4 bytes.
+   */
+  get maxAnisotropy(): number;
+  set maxAnisotropy(v: number);
+  /**
+   * Mipmap filter mode
+   * C: `CUfilter_mode mipmapFilterMode`, offset 24, 4 bytes.
+   */
+  get mipmapFilterMode(): CUfilter_mode;
+  set mipmapFilterMode(v: CUfilter_mode);
+  /**
+   * Mipmap level bias
+   * C: `float mipmapLevelBias`, offset 28, 4 bytes.
+   */
+  get mipmapLevelBias(): number;
+  set mipmapLevelBias(v: number);
+  /**
+   * Mipmap minimum level clamp
+   * C: `float minMipmapLevelClamp`, offset 32, 4 bytes.
+   */
+  get minMipmapLevelClamp(): number;
+  set minMipmapLevelClamp(v: number);
+  /**
+   * Mipmap maximum level clamp
+   * C: `float maxMipmapLevelClamp`, offset 36, 4 bytes.
+   */
+  get maxMipmapLevelClamp(): number;
+  set maxMipmapLevelClamp(v: number);
+  /**
+   * Border Color
+   * C: `float[4] borderColor`, offset 40, 16 bytes.
+   */
+  get borderColor(): Float32Array;
+  /** C: `int[12] reserved`, offset 56, 48 bytes. */
+  get reserved(): Int32Array;
+}
+RecordBase.$define(CUDA_TEXTURE_DESC_st, () => ({
+  cName: "struct CUDA_TEXTURE_DESC_st",
+  size: 104,
+  align: 4,
+  fields: [
     { name: "addressMode", offset: 0, size: 12 },
     { name: "filterMode", offset: 12, size: 4 },
     { name: "flags", offset: 16, size: 4 },
@@ -3867,96 +5342,81 @@ export class CUDA_TEXTURE_DESC_st extends RecordBase {
     { name: "maxMipmapLevelClamp", offset: 36, size: 4 },
     { name: "borderColor", offset: 40, size: 16 },
     { name: "reserved", offset: 56, size: 48 },
-  ];
-  /**
-   * Address modes
-   * C: `CUaddress_mode[3] addressMode`, offset 0, 12 bytes.
-   */
-  get addressMode(): Uint32Array {
-    return this.$array(Uint32Array, 0, 3);
-  }
-  /**
-   * Filter mode
-   * C: `CUfilter_mode filterMode`, offset 12, 4 bytes.
-   */
-  get filterMode(): CUfilter_mode {
-    return this.$u32(12) as CUfilter_mode;
-  }
-  set filterMode(v: CUfilter_mode) {
-    this.$setU32(12, v);
-  }
-  /**
-   * Flags
-   * C: `unsigned int flags`, offset 16, 4 bytes.
-   */
-  get flags(): number {
-    return this.$u32(16);
-  }
-  set flags(v: number) {
-    this.$setU32(16, v);
-  }
-  /**
-   * Maximum anisotropy ratio
-   * C: `unsigned int maxAnisotropy`, offset 20, 4 bytes.
-   */
-  get maxAnisotropy(): number {
-    return this.$u32(20);
-  }
-  set maxAnisotropy(v: number) {
-    this.$setU32(20, v);
-  }
-  /**
-   * Mipmap filter mode
-   * C: `CUfilter_mode mipmapFilterMode`, offset 24, 4 bytes.
-   */
-  get mipmapFilterMode(): CUfilter_mode {
-    return this.$u32(24) as CUfilter_mode;
-  }
-  set mipmapFilterMode(v: CUfilter_mode) {
-    this.$setU32(24, v);
-  }
-  /**
-   * Mipmap level bias
-   * C: `float mipmapLevelBias`, offset 28, 4 bytes.
-   */
-  get mipmapLevelBias(): number {
-    return this.$f32(28);
-  }
-  set mipmapLevelBias(v: number) {
-    this.$setF32(28, v);
-  }
-  /**
-   * Mipmap minimum level clamp
-   * C: `float minMipmapLevelClamp`, offset 32, 4 bytes.
-   */
-  get minMipmapLevelClamp(): number {
-    return this.$f32(32);
-  }
-  set minMipmapLevelClamp(v: number) {
-    this.$setF32(32, v);
-  }
-  /**
-   * Mipmap maximum level clamp
-   * C: `float maxMipmapLevelClamp`, offset 36, 4 bytes.
-   */
-  get maxMipmapLevelClamp(): number {
-    return this.$f32(36);
-  }
-  set maxMipmapLevelClamp(v: number) {
-    this.$setF32(36, v);
-  }
-  /**
-   * Border Color
-   * C: `float[4] borderColor`, offset 40, 16 bytes.
-   */
-  get borderColor(): Float32Array {
-    return this.$array(Float32Array, 40, 4);
-  }
-  /** C: `int[12] reserved`, offset 56, 48 bytes. */
-  get reserved(): Int32Array {
-    return this.$array(Int32Array, 56, 12);
-  }
-}
+  ],
+  accessors: {
+    addressMode: {
+      get(this: CUDA_TEXTURE_DESC_st): Uint32Array {
+        return this.$array(Uint32Array, 0, 3);
+      },
+    },
+    filterMode: {
+      get(this: CUDA_TEXTURE_DESC_st): CUfilter_mode {
+        return this.$u32(12) as CUfilter_mode;
+      },
+      set(this: CUDA_TEXTURE_DESC_st, v: CUfilter_mode): void {
+        this.$setU32(12, v);
+      },
+    },
+    flags: {
+      get(this: CUDA_TEXTURE_DESC_st): number {
+        return this.$u32(16);
+      },
+      set(this: CUDA_TEXTURE_DESC_st, v: number): void {
+        this.$setU32(16, v);
+      },
+    },
+    maxAnisotropy: {
+      get(this: CUDA_TEXTURE_DESC_st): number {
+        return this.$u32(20);
+      },
+      set(this: CUDA_TEXTURE_DESC_st, v: number): void {
+        this.$setU32(20, v);
+      },
+    },
+    mipmapFilterMode: {
+      get(this: CUDA_TEXTURE_DESC_st): CUfilter_mode {
+        return this.$u32(24) as CUfilter_mode;
+      },
+      set(this: CUDA_TEXTURE_DESC_st, v: CUfilter_mode): void {
+        this.$setU32(24, v);
+      },
+    },
+    mipmapLevelBias: {
+      get(this: CUDA_TEXTURE_DESC_st): number {
+        return this.$f32(28);
+      },
+      set(this: CUDA_TEXTURE_DESC_st, v: number): void {
+        this.$setF32(28, v);
+      },
+    },
+    minMipmapLevelClamp: {
+      get(this: CUDA_TEXTURE_DESC_st): number {
+        return this.$f32(32);
+      },
+      set(this: CUDA_TEXTURE_DESC_st, v: number): void {
+        this.$setF32(32, v);
+      },
+    },
+    maxMipmapLevelClamp: {
+      get(this: CUDA_TEXTURE_DESC_st): number {
+        return this.$f32(36);
+      },
+      set(this: CUDA_TEXTURE_DESC_st, v: number): void {
+        this.$setF32(36, v);
+      },
+    },
+    borderColor: {
+      get(this: CUDA_TEXTURE_DESC_st): Float32Array {
+        return this.$array(Float32Array, 40, 4);
+      },
+    },
+    reserved: {
+      get(this: CUDA_TEXTURE_DESC_st): Int32Array {
+        return this.$array(Int32Array, 56, 12);
+      },
+    },
+  },
+}));
 /** Another name of {@link CUDA_TEXTURE_DESC_st}. */
 export const CUDA_TEXTURE_DESC_v1 = CUDA_TEXTURE_DESC_st;
 /** Another name of {@link CUDA_TEXTURE_DESC_st}. */
@@ -3967,11 +5427,64 @@ export type CUDA_TEXTURE_DESC_v1 = CUDA_TEXTURE_DESC_st;
  *
  * C: `struct CUDA_RESOURCE_VIEW_DESC_st` (also `CUDA_RESOURCE_VIEW_DESC_v1`): 112 bytes, aligned to 8.
  */
-export class CUDA_RESOURCE_VIEW_DESC_st extends RecordBase {
-  static readonly $cName = "struct CUDA_RESOURCE_VIEW_DESC_st";
-  static readonly $size = 112;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
+export class CUDA_RESOURCE_VIEW_DESC_st extends RecordBase {}
+export interface CUDA_RESOURCE_VIEW_DESC_st {
+  /**
+   * Resource view format
+   * C: `CUresourceViewFormat format`, offset 0, 4 bytes.
+   */
+  get format(): CUresourceViewFormat;
+  set format(v: CUresourceViewFormat);
+  /**
+   * Width of the resource view
+   * C: `size_t width`, offset 8, 8 bytes.
+   */
+  get width(): bigint;
+  set width(v: bigint | number);
+  /**
+   * Height of the resource view
+   * C: `size_t height`, offset 16, 8 bytes.
+   */
+  get height(): bigint;
+  set height(v: bigint | number);
+  /**
+   * Depth of the resource view
+   * C: `size_t depth`, offset 24, 8 bytes.
+   */
+  get depth(): bigint;
+  set depth(v: bigint | number);
+  /**
+   * First defined mipmap level
+   * C: `unsigned int firstMipmapLevel`, offset 32, 4 bytes.
+   */
+  get firstMipmapLevel(): number;
+  set firstMipmapLevel(v: number);
+  /**
+   * Last defined mipmap level
+   * C: `unsigned int lastMipmapLevel`, offset 36, 4 bytes.
+   */
+  get lastMipmapLevel(): number;
+  set lastMipmapLevel(v: number);
+  /**
+   * First layer index
+   * C: `unsigned int firstLayer`, offset 40, 4 bytes.
+   */
+  get firstLayer(): number;
+  set firstLayer(v: number);
+  /**
+   * Last layer index
+   * C: `unsigned int lastLayer`, offset 44, 4 bytes.
+   */
+  get lastLayer(): number;
+  set lastLayer(v: number);
+  /** C: `unsigned int[16] reserved`, offset 48, 64 bytes. */
+  get reserved(): Uint32Array;
+}
+RecordBase.$define(CUDA_RESOURCE_VIEW_DESC_st, () => ({
+  cName: "struct CUDA_RESOURCE_VIEW_DESC_st",
+  size: 112,
+  align: 8,
+  fields: [
     { name: "format", offset: 0, size: 4 },
     { name: "width", offset: 8, size: 8 },
     { name: "height", offset: 16, size: 8 },
@@ -3981,92 +5494,79 @@ export class CUDA_RESOURCE_VIEW_DESC_st extends RecordBase {
     { name: "firstLayer", offset: 40, size: 4 },
     { name: "lastLayer", offset: 44, size: 4 },
     { name: "reserved", offset: 48, size: 64 },
-  ];
-  /**
-   * Resource view format
-   * C: `CUresourceViewFormat format`, offset 0, 4 bytes.
-   */
-  get format(): CUresourceViewFormat {
-    return this.$u32(0) as CUresourceViewFormat;
-  }
-  set format(v: CUresourceViewFormat) {
-    this.$setU32(0, v);
-  }
-  /**
-   * Width of the resource view
-   * C: `size_t width`, offset 8, 8 bytes.
-   */
-  get width(): bigint {
-    return this.$u64(8);
-  }
-  set width(v: bigint | number) {
-    this.$setU64(8, v);
-  }
-  /**
-   * Height of the resource view
-   * C: `size_t height`, offset 16, 8 bytes.
-   */
-  get height(): bigint {
-    return this.$u64(16);
-  }
-  set height(v: bigint | number) {
-    this.$setU64(16, v);
-  }
-  /**
-   * Depth of the resource view
-   * C: `size_t depth`, offset 24, 8 bytes.
-   */
-  get depth(): bigint {
-    return this.$u64(24);
-  }
-  set depth(v: bigint | number) {
-    this.$setU64(24, v);
-  }
-  /**
-   * First defined mipmap level
-   * C: `unsigned int firstMipmapLevel`, offset 32, 4 bytes.
-   */
-  get firstMipmapLevel(): number {
-    return this.$u32(32);
-  }
-  set firstMipmapLevel(v: number) {
-    this.$setU32(32, v);
-  }
-  /**
-   * Last defined mipmap level
-   * C: `unsigned int lastMipmapLevel`, offset 36, 4 bytes.
-   */
-  get lastMipmapLevel(): number {
-    return this.$u32(36);
-  }
-  set lastMipmapLevel(v: number) {
-    this.$setU32(36, v);
-  }
-  /**
-   * First layer index
-   * C: `unsigned int firstLayer`, offset 40, 4 bytes.
-   */
-  get firstLayer(): number {
-    return this.$u32(40);
-  }
-  set firstLayer(v: number) {
-    this.$setU32(40, v);
-  }
-  /**
-   * Last layer index
-   * C: `unsigned int lastLayer`, offset 44, 4 bytes.
-   */
-  get lastLayer(): number {
-    return this.$u32(44);
-  }
-  set lastLayer(v: number) {
-    this.$setU32(44, v);
-  }
-  /** C: `unsigned int[16] reserved`, offset 48, 64 bytes. */
-  get reserved(): Uint32Array {
-    return this.$array(Uint32Array, 48, 16);
-  }
-}
+  ],
+  accessors: {
+    format: {
+      get(this: CUDA_RESOURCE_VIEW_DESC_st): CUresourceViewFormat {
+        return this.$u32(0) as CUresourceViewFormat;
+      },
+      set(this: CUDA_RESOURCE_VIEW_DESC_st, v: CUresourceViewFormat): void {
+        this.$setU32(0, v);
+      },
+    },
+    width: {
+      get(this: CUDA_RESOURCE_VIEW_DESC_st): bigint {
+        return this.$u64(8);
+      },
+      set(this: CUDA_RESOURCE_VIEW_DESC_st, v: bigint | number): void {
+        this.$setU64(8, v);
+      },
+    },
+    height: {
+      get(this: CUDA_RESOURCE_VIEW_DESC_st): bigint {
+        return this.$u64(16);
+      },
+      set(this: CUDA_RESOURCE_VIEW_DESC_st, v: bigint | number): void {
+        this.$setU64(16, v);
+      },
+    },
+    depth: {
+      get(this: CUDA_RESOURCE_VIEW_DESC_st): bigint {
+        return this.$u64(24);
+      },
+      set(this: CUDA_RESOURCE_VIEW_DESC_st, v: bigint | number): void {
+        this.$setU64(24, v);
+      },
+    },
+    firstMipmapLevel: {
+      get(this: CUDA_RESOURCE_VIEW_DESC_st): number {
+        return this.$u32(32);
+      },
+      set(this: CUDA_RESOURCE_VIEW_DESC_st, v: number): void {
+        this.$setU32(32, v);
+      },
+    },
+    lastMipmapLevel: {
+      get(this: CUDA_RESOURCE_VIEW_DESC_st): number {
+        return this.$u32(36);
+      },
+      set(this: CUDA_RESOURCE_VIEW_DESC_st, v: number): void {
+        this.$setU32(36, v);
+      },
+    },
+    firstLayer: {
+      get(this: CUDA_RESOURCE_VIEW_DESC_st): number {
+        return this.$u32(40);
+      },
+      set(this: CUDA_RESOURCE_VIEW_DESC_st, v: number): void {
+        this.$setU32(40, v);
+      },
+    },
+    lastLayer: {
+      get(this: CUDA_RESOURCE_VIEW_DESC_st): number {
+        return this.$u32(44);
+      },
+      set(this: CUDA_RESOURCE_VIEW_DESC_st, v: number): void {
+        this.$setU32(44, v);
+      },
+    },
+    reserved: {
+      get(this: CUDA_RESOURCE_VIEW_DESC_st): Uint32Array {
+        return this.$array(Uint32Array, 48, 16);
+      },
+    },
+  },
+}));
 /** Another name of {@link CUDA_RESOURCE_VIEW_DESC_st}. */
 export const CUDA_RESOURCE_VIEW_DESC_v1 = CUDA_RESOURCE_VIEW_DESC_st;
 /** Another name of {@link CUDA_RESOURCE_VIEW_DESC_st}. */
@@ -4077,18 +5577,26 @@ export type CUDA_RESOURCE_VIEW_DESC_v1 = CUDA_RESOURCE_VIEW_DESC_st;
  *
  * C: `struct CUtensorMap_st` (also `CUtensorMap`): 128 bytes, aligned to 128.
  */
-export class CUtensorMap_st extends RecordBase {
-  static readonly $cName = "struct CUtensorMap_st";
-  static readonly $size = 128;
-  static readonly $align = 128;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "opaque", offset: 0, size: 128 },
-  ];
+export class CUtensorMap_st extends RecordBase {}
+export interface CUtensorMap_st {
   /** C: `cuuint64_t[16] opaque`, offset 0, 128 bytes. */
-  get opaque(): BigUint64Array {
-    return this.$array(BigUint64Array, 0, 16);
-  }
+  get opaque(): BigUint64Array;
 }
+RecordBase.$define(CUtensorMap_st, () => ({
+  cName: "struct CUtensorMap_st",
+  size: 128,
+  align: 128,
+  fields: [
+    { name: "opaque", offset: 0, size: 128 },
+  ],
+  accessors: {
+    opaque: {
+      get(this: CUtensorMap_st): BigUint64Array {
+        return this.$array(BigUint64Array, 0, 16);
+      },
+    },
+  },
+}));
 /** Another name of {@link CUtensorMap_st}. */
 export const CUtensorMap = CUtensorMap_st;
 /** Another name of {@link CUtensorMap_st}. */
@@ -4099,29 +5607,42 @@ export type CUtensorMap = CUtensorMap_st;
  *
  * C: `struct CUDA_POINTER_ATTRIBUTE_P2P_TOKENS_st` (also `CUDA_POINTER_ATTRIBUTE_P2P_TOKENS_v1`): 16 bytes, aligned to 8.
  */
-export class CUDA_POINTER_ATTRIBUTE_P2P_TOKENS_st extends RecordBase {
-  static readonly $cName = "struct CUDA_POINTER_ATTRIBUTE_P2P_TOKENS_st";
-  static readonly $size = 16;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
+export class CUDA_POINTER_ATTRIBUTE_P2P_TOKENS_st extends RecordBase {}
+export interface CUDA_POINTER_ATTRIBUTE_P2P_TOKENS_st {
+  /** C: `unsigned long long p2pToken`, offset 0, 8 bytes. */
+  get p2pToken(): bigint;
+  set p2pToken(v: bigint | number);
+  /** C: `unsigned int vaSpaceToken`, offset 8, 4 bytes. */
+  get vaSpaceToken(): number;
+  set vaSpaceToken(v: number);
+}
+RecordBase.$define(CUDA_POINTER_ATTRIBUTE_P2P_TOKENS_st, () => ({
+  cName: "struct CUDA_POINTER_ATTRIBUTE_P2P_TOKENS_st",
+  size: 16,
+  align: 8,
+  fields: [
     { name: "p2pToken", offset: 0, size: 8 },
     { name: "vaSpaceToken", offset: 8, size: 4 },
-  ];
-  /** C: `unsigned long long p2pToken`, offset 0, 8 bytes. */
-  get p2pToken(): bigint {
-    return this.$u64(0);
-  }
-  set p2pToken(v: bigint | number) {
-    this.$setU64(0, v);
-  }
-  /** C: `unsigned int vaSpaceToken`, offset 8, 4 bytes. */
-  get vaSpaceToken(): number {
-    return this.$u32(8);
-  }
-  set vaSpaceToken(v: number) {
-    this.$setU32(8, v);
-  }
-}
+  ],
+  accessors: {
+    p2pToken: {
+      get(this: CUDA_POINTER_ATTRIBUTE_P2P_TOKENS_st): bigint {
+        return this.$u64(0);
+      },
+      set(this: CUDA_POINTER_ATTRIBUTE_P2P_TOKENS_st, v: bigint | number): void {
+        this.$setU64(0, v);
+      },
+    },
+    vaSpaceToken: {
+      get(this: CUDA_POINTER_ATTRIBUTE_P2P_TOKENS_st): number {
+        return this.$u32(8);
+      },
+      set(this: CUDA_POINTER_ATTRIBUTE_P2P_TOKENS_st, v: number): void {
+        this.$setU32(8, v);
+      },
+    },
+  },
+}));
 /** Another name of {@link CUDA_POINTER_ATTRIBUTE_P2P_TOKENS_st}. */
 export const CUDA_POINTER_ATTRIBUTE_P2P_TOKENS_v1 = CUDA_POINTER_ATTRIBUTE_P2P_TOKENS_st;
 /** Another name of {@link CUDA_POINTER_ATTRIBUTE_P2P_TOKENS_st}. */
@@ -4132,11 +5653,74 @@ export type CUDA_POINTER_ATTRIBUTE_P2P_TOKENS_v1 = CUDA_POINTER_ATTRIBUTE_P2P_TO
  *
  * C: `struct CUDA_LAUNCH_PARAMS_st` (also `CUDA_LAUNCH_PARAMS_v1`): 56 bytes, aligned to 8.
  */
-export class CUDA_LAUNCH_PARAMS_st extends RecordBase {
-  static readonly $cName = "struct CUDA_LAUNCH_PARAMS_st";
-  static readonly $size = 56;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
+export class CUDA_LAUNCH_PARAMS_st extends RecordBase {}
+export interface CUDA_LAUNCH_PARAMS_st {
+  /**
+   * Kernel to launch
+   * C: `CUfunction function`, offset 0, 8 bytes.
+   */
+  get function(): CUfunction;
+  set function(v: CUfunction);
+  /**
+   * Width of grid in blocks
+   * C: `unsigned int gridDimX`, offset 8, 4 bytes.
+   */
+  get gridDimX(): number;
+  set gridDimX(v: number);
+  /**
+   * Height of grid in blocks
+   * C: `unsigned int gridDimY`, offset 12, 4 bytes.
+   */
+  get gridDimY(): number;
+  set gridDimY(v: number);
+  /**
+   * Depth of grid in blocks
+   * C: `unsigned int gridDimZ`, offset 16, 4 bytes.
+   */
+  get gridDimZ(): number;
+  set gridDimZ(v: number);
+  /**
+   * X dimension of each thread block
+   * C: `unsigned int blockDimX`, offset 20, 4 bytes.
+   */
+  get blockDimX(): number;
+  set blockDimX(v: number);
+  /**
+   * Y dimension of each thread block
+   * C: `unsigned int blockDimY`, offset 24, 4 bytes.
+   */
+  get blockDimY(): number;
+  set blockDimY(v: number);
+  /**
+   * Z dimension of each thread block
+   * C: `unsigned int blockDimZ`, offset 28, 4 bytes.
+   */
+  get blockDimZ(): number;
+  set blockDimZ(v: number);
+  /**
+   * Dynamic shared-memory size per thread block in bytes
+   * C: `unsigned int sharedMemBytes`, offset 32, 4 bytes.
+   */
+  get sharedMemBytes(): number;
+  set sharedMemBytes(v: number);
+  /**
+   * Stream identifier
+   * C: `CUstream hStream`, offset 40, 8 bytes.
+   */
+  get hStream(): CUstream;
+  set hStream(v: CUstream);
+  /**
+   * Array of pointers to kernel parameters
+   * C: `void ** kernelParams`, offset 48, 8 bytes.
+   */
+  get kernelParams(): Pointer;
+  set kernelParams(v: Pointer);
+}
+RecordBase.$define(CUDA_LAUNCH_PARAMS_st, () => ({
+  cName: "struct CUDA_LAUNCH_PARAMS_st",
+  size: 56,
+  align: 8,
+  fields: [
     { name: "function", offset: 0, size: 8 },
     { name: "gridDimX", offset: 8, size: 4 },
     { name: "gridDimY", offset: 12, size: 4 },
@@ -4147,108 +5731,90 @@ export class CUDA_LAUNCH_PARAMS_st extends RecordBase {
     { name: "sharedMemBytes", offset: 32, size: 4 },
     { name: "hStream", offset: 40, size: 8 },
     { name: "kernelParams", offset: 48, size: 8 },
-  ];
-  /**
-   * Kernel to launch
-   * C: `CUfunction function`, offset 0, 8 bytes.
-   */
-  get function(): CUfunction {
-    return this.$ptr(0) as CUfunction;
-  }
-  set function(v: CUfunction) {
-    this.$setPtr(0, v);
-  }
-  /**
-   * Width of grid in blocks
-   * C: `unsigned int gridDimX`, offset 8, 4 bytes.
-   */
-  get gridDimX(): number {
-    return this.$u32(8);
-  }
-  set gridDimX(v: number) {
-    this.$setU32(8, v);
-  }
-  /**
-   * Height of grid in blocks
-   * C: `unsigned int gridDimY`, offset 12, 4 bytes.
-   */
-  get gridDimY(): number {
-    return this.$u32(12);
-  }
-  set gridDimY(v: number) {
-    this.$setU32(12, v);
-  }
-  /**
-   * Depth of grid in blocks
-   * C: `unsigned int gridDimZ`, offset 16, 4 bytes.
-   */
-  get gridDimZ(): number {
-    return this.$u32(16);
-  }
-  set gridDimZ(v: number) {
-    this.$setU32(16, v);
-  }
-  /**
-   * X dimension of each thread block
-   * C: `unsigned int blockDimX`, offset 20, 4 bytes.
-   */
-  get blockDimX(): number {
-    return this.$u32(20);
-  }
-  set blockDimX(v: number) {
-    this.$setU32(20, v);
-  }
-  /**
-   * Y dimension of each thread block
-   * C: `unsigned int blockDimY`, offset 24, 4 bytes.
-   */
-  get blockDimY(): number {
-    return this.$u32(24);
-  }
-  set blockDimY(v: number) {
-    this.$setU32(24, v);
-  }
-  /**
-   * Z dimension of each thread block
-   * C: `unsigned int blockDimZ`, offset 28, 4 bytes.
-   */
-  get blockDimZ(): number {
-    return this.$u32(28);
-  }
-  set blockDimZ(v: number) {
-    this.$setU32(28, v);
-  }
-  /**
-   * Dynamic shared-memory size per thread block in bytes
-   * C: `unsigned int sharedMemBytes`, offset 32, 4 bytes.
-   */
-  get sharedMemBytes(): number {
-    return this.$u32(32);
-  }
-  set sharedMemBytes(v: number) {
-    this.$setU32(32, v);
-  }
-  /**
-   * Stream identifier
-   * C: `CUstream hStream`, offset 40, 8 bytes.
-   */
-  get hStream(): CUstream {
-    return this.$ptr(40) as CUstream;
-  }
-  set hStream(v: CUstream) {
-    this.$setPtr(40, v);
-  }
-  /**
-   * Array of pointers to kernel parameters
-   * C: `void ** kernelParams`, offset 48, 8 bytes.
-   */
-  get kernelParams(): Pointer {
-    return this.$ptr(48);
-  }
-  set kernelParams(v: Pointer) {
-    this.$setPtr(48, v);
-  }
-}
+  ],
+  accessors: {
+    function: {
+      get(this: CUDA_LAUNCH_PARAMS_st): CUfunction {
+        return this.$ptr(0) as CUfunction;
+      },
+      set(this: CUDA_LAUNCH_PARAMS_st, v: CUfunction): void {
+        this.$setPtr(0, v);
+      },
+    },
+    gridDimX: {
+      get(this: CUDA_LAUNCH_PARAMS_st): number {
+        return this.$u32(8);
+      },
+      set(this: CUDA_LAUNCH_PARAMS_st, v: number): void {
+        this.$setU32(8, v);
+      },
+    },
+    gridDimY: {
+      get(this: CUDA_LAUNCH_PARAMS_st): number {
+        return this.$u32(12);
+      },
+      set(this: CUDA_LAUNCH_PARAMS_st, v: number): void {
+        this.$setU32(12, v);
+      },
+    },
+    gridDimZ: {
+      get(this: CUDA_LAUNCH_PARAMS_st): number {
+        return this.$u32(16);
+      },
+      set(this: CUDA_LAUNCH_PARAMS_st, v: number): void {
+        this.$setU32(16, v);
+      },
+    },
+    blockDimX: {
+      get(this: CUDA_LAUNCH_PARAMS_st): number {
+        return this.$u32(20);
+      },
+      set(this: CUDA_LAUNCH_PARAMS_st, v: number): void {
+        this.$setU32(20, v);
+      },
+    },
+    blockDimY: {
+      get(this: CUDA_LAUNCH_PARAMS_st): number {
+        return this.$u32(24);
+      },
+      set(this: CUDA_LAUNCH_PARAMS_st, v: number): void {
+        this.$setU32(24, v);
+      },
+    },
+    blockDimZ: {
+      get(this: CUDA_LAUNCH_PARAMS_st): number {
+        return this.$u32(28);
+      },
+      set(this: CUDA_LAUNCH_PARAMS_st, v: number): void {
+        this.$setU32(28, v);
+      },
+    },
+    sharedMemBytes: {
+      get(this: CUDA_LAUNCH_PARAMS_st): number {
+        return this.$u32(32);
+      },
+      set(this: CUDA_LAUNCH_PARAMS_st, v: number): void {
+        this.$setU32(32, v);
+      },
+    },
+    hStream: {
+      get(this: CUDA_LAUNCH_PARAMS_st): CUstream {
+        return this.$ptr(40) as CUstream;
+      },
+      set(this: CUDA_LAUNCH_PARAMS_st, v: CUstream): void {
+        this.$setPtr(40, v);
+      },
+    },
+    kernelParams: {
+      get(this: CUDA_LAUNCH_PARAMS_st): Pointer {
+        return this.$ptr(48);
+      },
+      set(this: CUDA_LAUNCH_PARAMS_st, v: Pointer): void {
+        this.$setPtr(48, v);
+      },
+    },
+  },
+}));
 /** Another name of {@link CUDA_LAUNCH_PARAMS_st}. */
 export const CUDA_LAUNCH_PARAMS_v1 = CUDA_LAUNCH_PARAMS_st;
 /** Another name of {@link CUDA_LAUNCH_PARAMS_st}. */
@@ -4259,105 +5825,146 @@ export type CUDA_LAUNCH_PARAMS_v1 = CUDA_LAUNCH_PARAMS_st;
  *
  * C: `struct CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st` (also `CUDA_EXTERNAL_MEMORY_HANDLE_DESC_v1`): 104 bytes, aligned to 8.
  */
-export class CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st extends RecordBase {
-  static readonly $cName = "struct CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st";
-  static readonly $size = 104;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
+export class CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st extends RecordBase {}
+export interface CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st {
+  /**
+   * Type of the handle
+   * C: `CUexternalMemoryHandleType type`, offset 0, 4 bytes.
+   */
+  get type(): CUexternalMemoryHandleType;
+  set type(v: CUexternalMemoryHandleType);
+  /** C: `union (unnamed union at cuda.h:3799:5) handle`, offset 8, 16 bytes. */
+  get handle(): CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st_handle;
+  set handle(v: CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st_handle);
+  /**
+   * Size of the memory allocation
+   * C: `unsigned long long size`, offset 24, 8 bytes.
+   */
+  get size(): bigint;
+  set size(v: bigint | number);
+  /**
+   * Flags must either be zero or `CUDA_EXTERNAL_MEMORY_DEDICATED`
+   * C: `unsigned int flags`, offset 32, 4 bytes.
+   */
+  get flags(): number;
+  set flags(v: number);
+  /** C: `unsigned int[16] reserved`, offset 36, 64 bytes. */
+  get reserved(): Uint32Array;
+}
+RecordBase.$define(CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st, () => ({
+  cName: "struct CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st",
+  size: 104,
+  align: 8,
+  fields: [
     { name: "type", offset: 0, size: 4 },
     { name: "handle", offset: 8, size: 16 },
     { name: "size", offset: 24, size: 8 },
     { name: "flags", offset: 32, size: 4 },
     { name: "reserved", offset: 36, size: 64 },
-  ];
-  /**
-   * Type of the handle
-   * C: `CUexternalMemoryHandleType type`, offset 0, 4 bytes.
-   */
-  get type(): CUexternalMemoryHandleType {
-    return this.$u32(0) as CUexternalMemoryHandleType;
-  }
-  set type(v: CUexternalMemoryHandleType) {
-    this.$setU32(0, v);
-  }
-  /** C: `union (unnamed union at cuda.h:3799:5) handle`, offset 8, 16 bytes. */
-  get handle(): CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st_handle {
-    return this.$record(CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st_handle, 8);
-  }
-  set handle(v: CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st_handle) {
-    this.$setRecord(8, 16, v);
-  }
-  /**
-   * Size of the memory allocation
-   * C: `unsigned long long size`, offset 24, 8 bytes.
-   */
-  get size(): bigint {
-    return this.$u64(24);
-  }
-  set size(v: bigint | number) {
-    this.$setU64(24, v);
-  }
-  /**
-   * Flags must either be zero or `CUDA_EXTERNAL_MEMORY_DEDICATED`
-   * C: `unsigned int flags`, offset 32, 4 bytes.
-   */
-  get flags(): number {
-    return this.$u32(32);
-  }
-  set flags(v: number) {
-    this.$setU32(32, v);
-  }
-  /** C: `unsigned int[16] reserved`, offset 36, 64 bytes. */
-  get reserved(): Uint32Array {
-    return this.$array(Uint32Array, 36, 16);
-  }
-}
+  ],
+  accessors: {
+    type: {
+      get(this: CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st): CUexternalMemoryHandleType {
+        return this.$u32(0) as CUexternalMemoryHandleType;
+      },
+      set(this: CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st, v: CUexternalMemoryHandleType): void {
+        this.$setU32(0, v);
+      },
+    },
+    handle: {
+      get(this: CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st): CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st_handle {
+        return this.$record(CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st_handle, 8);
+      },
+      set(this: CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st, v: CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st_handle): void {
+        this.$setRecord(8, 16, v);
+      },
+    },
+    size: {
+      get(this: CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st): bigint {
+        return this.$u64(24);
+      },
+      set(this: CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st, v: bigint | number): void {
+        this.$setU64(24, v);
+      },
+    },
+    flags: {
+      get(this: CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st): number {
+        return this.$u32(32);
+      },
+      set(this: CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st, v: number): void {
+        this.$setU32(32, v);
+      },
+    },
+    reserved: {
+      get(this: CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st): Uint32Array {
+        return this.$array(Uint32Array, 36, 16);
+      },
+    },
+  },
+}));
 /** Another name of {@link CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st}. */
 export const CUDA_EXTERNAL_MEMORY_HANDLE_DESC_v1 = CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st;
 /** Another name of {@link CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st}. */
 export type CUDA_EXTERNAL_MEMORY_HANDLE_DESC_v1 = CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st;
 
 /** C: `__typeof__(((struct CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st *)0)->handle)`: 16 bytes, aligned to 8. */
-export class CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st_handle extends RecordBase {
-  static readonly $cName = "__typeof__(((struct CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st *)0)->handle)";
-  static readonly $size = 16;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "fd", offset: 0, size: 4 },
-    { name: "win32", offset: 0, size: 16 },
-    { name: "nvSciBufObject", offset: 0, size: 8 },
-  ];
+export class CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st_handle extends RecordBase {}
+export interface CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st_handle {
   /**
    * File descriptor referencing the memory object. Valid
    * when type is
    * `CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD`
    * C: `int fd`, offset 0, 4 bytes.
    */
-  get fd(): number {
-    return this.$i32(0);
-  }
-  set fd(v: number) {
-    this.$setI32(0, v);
-  }
+  get fd(): number;
+  set fd(v: number);
   /** C: `struct (unnamed struct at cuda.h:3821:9) win32`, offset 0, 16 bytes. */
-  get win32(): CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st_handle_win32 {
-    return this.$record(CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st_handle_win32, 0);
-  }
-  set win32(v: CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st_handle_win32) {
-    this.$setRecord(0, 16, v);
-  }
+  get win32(): CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st_handle_win32;
+  set win32(v: CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st_handle_win32);
   /**
    * A handle representing an NvSciBuf Object. Valid when type
    * is `CU_EXTERNAL_MEMORY_HANDLE_TYPE_NVSCIBUF`
    * C: `const void * nvSciBufObject`, offset 0, 8 bytes.
    */
-  get nvSciBufObject(): Pointer {
-    return this.$ptr(0);
-  }
-  set nvSciBufObject(v: Pointer) {
-    this.$setPtr(0, v);
-  }
+  get nvSciBufObject(): Pointer;
+  set nvSciBufObject(v: Pointer);
 }
+RecordBase.$define(CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st_handle, () => ({
+  cName: "__typeof__(((struct CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st *)0)->handle)",
+  size: 16,
+  align: 8,
+  fields: [
+    { name: "fd", offset: 0, size: 4 },
+    { name: "win32", offset: 0, size: 16 },
+    { name: "nvSciBufObject", offset: 0, size: 8 },
+  ],
+  accessors: {
+    fd: {
+      get(this: CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st_handle): number {
+        return this.$i32(0);
+      },
+      set(this: CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st_handle, v: number): void {
+        this.$setI32(0, v);
+      },
+    },
+    win32: {
+      get(this: CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st_handle): CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st_handle_win32 {
+        return this.$record(CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st_handle_win32, 0);
+      },
+      set(this: CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st_handle, v: CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st_handle_win32): void {
+        this.$setRecord(0, 16, v);
+      },
+    },
+    nvSciBufObject: {
+      get(this: CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st_handle): Pointer {
+        return this.$ptr(0);
+      },
+      set(this: CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st_handle, v: Pointer): void {
+        this.$setPtr(0, v);
+      },
+    },
+  },
+}));
 
 /**
  * Win32 handle referencing the semaphore object. Valid when
@@ -4376,87 +5983,120 @@ export class CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st_handle extends RecordBase {
  *
  * C: `__typeof__(((struct CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st *)0)->handle.win32)`: 16 bytes, aligned to 8.
  */
-export class CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st_handle_win32 extends RecordBase {
-  static readonly $cName = "__typeof__(((struct CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st *)0)->handle.win32)";
-  static readonly $size = 16;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "handle", offset: 0, size: 8 },
-    { name: "name", offset: 8, size: 8 },
-  ];
+export class CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st_handle_win32 extends RecordBase {}
+export interface CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st_handle_win32 {
   /**
    * Valid NT handle. Must be NULL if 'name' is non-NULL
    * C: `void * handle`, offset 0, 8 bytes.
    */
-  get handle(): Pointer {
-    return this.$ptr(0);
-  }
-  set handle(v: Pointer) {
-    this.$setPtr(0, v);
-  }
+  get handle(): Pointer;
+  set handle(v: Pointer);
   /**
    * Name of a valid memory object.
    * Must be NULL if 'handle' is non-NULL.
    * C: `const void * name`, offset 8, 8 bytes.
    */
-  get name(): Pointer {
-    return this.$ptr(8);
-  }
-  set name(v: Pointer) {
-    this.$setPtr(8, v);
-  }
+  get name(): Pointer;
+  set name(v: Pointer);
 }
+RecordBase.$define(CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st_handle_win32, () => ({
+  cName: "__typeof__(((struct CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st *)0)->handle.win32)",
+  size: 16,
+  align: 8,
+  fields: [
+    { name: "handle", offset: 0, size: 8 },
+    { name: "name", offset: 8, size: 8 },
+  ],
+  accessors: {
+    handle: {
+      get(this: CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st_handle_win32): Pointer {
+        return this.$ptr(0);
+      },
+      set(this: CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st_handle_win32, v: Pointer): void {
+        this.$setPtr(0, v);
+      },
+    },
+    name: {
+      get(this: CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st_handle_win32): Pointer {
+        return this.$ptr(8);
+      },
+      set(this: CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st_handle_win32, v: Pointer): void {
+        this.$setPtr(8, v);
+      },
+    },
+  },
+}));
 
 /**
  * External memory buffer descriptor
  *
  * C: `struct CUDA_EXTERNAL_MEMORY_BUFFER_DESC_st` (also `CUDA_EXTERNAL_MEMORY_BUFFER_DESC_v1`): 88 bytes, aligned to 8.
  */
-export class CUDA_EXTERNAL_MEMORY_BUFFER_DESC_st extends RecordBase {
-  static readonly $cName = "struct CUDA_EXTERNAL_MEMORY_BUFFER_DESC_st";
-  static readonly $size = 88;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "offset", offset: 0, size: 8 },
-    { name: "size", offset: 8, size: 8 },
-    { name: "flags", offset: 16, size: 4 },
-    { name: "reserved", offset: 20, size: 64 },
-  ];
+export class CUDA_EXTERNAL_MEMORY_BUFFER_DESC_st extends RecordBase {}
+export interface CUDA_EXTERNAL_MEMORY_BUFFER_DESC_st {
   /**
    * Offset into the memory object where the buffer's base is
    * C: `unsigned long long offset`, offset 0, 8 bytes.
    */
-  get offset(): bigint {
-    return this.$u64(0);
-  }
-  set offset(v: bigint | number) {
-    this.$setU64(0, v);
-  }
+  get offset(): bigint;
+  set offset(v: bigint | number);
   /**
    * Size of the buffer
    * C: `unsigned long long size`, offset 8, 8 bytes.
    */
-  get size(): bigint {
-    return this.$u64(8);
-  }
-  set size(v: bigint | number) {
-    this.$setU64(8, v);
-  }
+  get size(): bigint;
+  set size(v: bigint | number);
   /**
    * Flags reserved for future use. Must be zero.
    * C: `unsigned int flags`, offset 16, 4 bytes.
    */
-  get flags(): number {
-    return this.$u32(16);
-  }
-  set flags(v: number) {
-    this.$setU32(16, v);
-  }
+  get flags(): number;
+  set flags(v: number);
   /** C: `unsigned int[16] reserved`, offset 20, 64 bytes. */
-  get reserved(): Uint32Array {
-    return this.$array(Uint32Array, 20, 16);
-  }
+  get reserved(): Uint32Array;
 }
+RecordBase.$define(CUDA_EXTERNAL_MEMORY_BUFFER_DESC_st, () => ({
+  cName: "struct CUDA_EXTERNAL_MEMORY_BUFFER_DESC_st",
+  size: 88,
+  align: 8,
+  fields: [
+    { name: "offset", offset: 0, size: 8 },
+    { name: "size", offset: 8, size: 8 },
+    { name: "flags", offset: 16, size: 4 },
+    { name: "reserved", offset: 20, size: 64 },
+  ],
+  accessors: {
+    offset: {
+      get(this: CUDA_EXTERNAL_MEMORY_BUFFER_DESC_st): bigint {
+        return this.$u64(0);
+      },
+      set(this: CUDA_EXTERNAL_MEMORY_BUFFER_DESC_st, v: bigint | number): void {
+        this.$setU64(0, v);
+      },
+    },
+    size: {
+      get(this: CUDA_EXTERNAL_MEMORY_BUFFER_DESC_st): bigint {
+        return this.$u64(8);
+      },
+      set(this: CUDA_EXTERNAL_MEMORY_BUFFER_DESC_st, v: bigint | number): void {
+        this.$setU64(8, v);
+      },
+    },
+    flags: {
+      get(this: CUDA_EXTERNAL_MEMORY_BUFFER_DESC_st): number {
+        return this.$u32(16);
+      },
+      set(this: CUDA_EXTERNAL_MEMORY_BUFFER_DESC_st, v: number): void {
+        this.$setU32(16, v);
+      },
+    },
+    reserved: {
+      get(this: CUDA_EXTERNAL_MEMORY_BUFFER_DESC_st): Uint32Array {
+        return this.$array(Uint32Array, 20, 16);
+      },
+    },
+  },
+}));
 /** Another name of {@link CUDA_EXTERNAL_MEMORY_BUFFER_DESC_st}. */
 export const CUDA_EXTERNAL_MEMORY_BUFFER_DESC_v1 = CUDA_EXTERNAL_MEMORY_BUFFER_DESC_st;
 /** Another name of {@link CUDA_EXTERNAL_MEMORY_BUFFER_DESC_st}. */
@@ -4467,52 +6107,72 @@ export type CUDA_EXTERNAL_MEMORY_BUFFER_DESC_v1 = CUDA_EXTERNAL_MEMORY_BUFFER_DE
  *
  * C: `struct CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_st` (also `CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_v1`): 120 bytes, aligned to 8.
  */
-export class CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_st extends RecordBase {
-  static readonly $cName = "struct CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_st";
-  static readonly $size = 120;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "offset", offset: 0, size: 8 },
-    { name: "arrayDesc", offset: 8, size: 40 },
-    { name: "numLevels", offset: 48, size: 4 },
-    { name: "reserved", offset: 52, size: 64 },
-  ];
+export class CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_st extends RecordBase {}
+export interface CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_st {
   /**
    * Offset into the memory object where the base level of the
    * mipmap chain is.
    * C: `unsigned long long offset`, offset 0, 8 bytes.
    */
-  get offset(): bigint {
-    return this.$u64(0);
-  }
-  set offset(v: bigint | number) {
-    this.$setU64(0, v);
-  }
+  get offset(): bigint;
+  set offset(v: bigint | number);
   /**
    * Format, dimension and type of base level of the mipmap chain
    * C: `CUDA_ARRAY3D_DESCRIPTOR arrayDesc`, offset 8, 40 bytes.
    */
-  get arrayDesc(): CUDA_ARRAY3D_DESCRIPTOR_st {
-    return this.$record(CUDA_ARRAY3D_DESCRIPTOR_st, 8);
-  }
-  set arrayDesc(v: CUDA_ARRAY3D_DESCRIPTOR_st) {
-    this.$setRecord(8, 40, v);
-  }
+  get arrayDesc(): CUDA_ARRAY3D_DESCRIPTOR_st;
+  set arrayDesc(v: CUDA_ARRAY3D_DESCRIPTOR_st);
   /**
    * Total number of levels in the mipmap chain
    * C: `unsigned int numLevels`, offset 48, 4 bytes.
    */
-  get numLevels(): number {
-    return this.$u32(48);
-  }
-  set numLevels(v: number) {
-    this.$setU32(48, v);
-  }
+  get numLevels(): number;
+  set numLevels(v: number);
   /** C: `unsigned int[16] reserved`, offset 52, 64 bytes. */
-  get reserved(): Uint32Array {
-    return this.$array(Uint32Array, 52, 16);
-  }
+  get reserved(): Uint32Array;
 }
+RecordBase.$define(CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_st, () => ({
+  cName: "struct CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_st",
+  size: 120,
+  align: 8,
+  fields: [
+    { name: "offset", offset: 0, size: 8 },
+    { name: "arrayDesc", offset: 8, size: 40 },
+    { name: "numLevels", offset: 48, size: 4 },
+    { name: "reserved", offset: 52, size: 64 },
+  ],
+  accessors: {
+    offset: {
+      get(this: CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_st): bigint {
+        return this.$u64(0);
+      },
+      set(this: CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_st, v: bigint | number): void {
+        this.$setU64(0, v);
+      },
+    },
+    arrayDesc: {
+      get(this: CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_st): CUDA_ARRAY3D_DESCRIPTOR_st {
+        return this.$record(CUDA_ARRAY3D_DESCRIPTOR_st, 8);
+      },
+      set(this: CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_st, v: CUDA_ARRAY3D_DESCRIPTOR_st): void {
+        this.$setRecord(8, 40, v);
+      },
+    },
+    numLevels: {
+      get(this: CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_st): number {
+        return this.$u32(48);
+      },
+      set(this: CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_st, v: number): void {
+        this.$setU32(48, v);
+      },
+    },
+    reserved: {
+      get(this: CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_st): Uint32Array {
+        return this.$array(Uint32Array, 52, 16);
+      },
+    },
+  },
+}));
 /** Another name of {@link CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_st}. */
 export const CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_v1 = CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_st;
 /** Another name of {@link CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_st}. */
@@ -4523,63 +6183,76 @@ export type CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_v1 = CUDA_EXTERNAL_MEMORY_
  *
  * C: `struct CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st` (also `CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_v1`): 96 bytes, aligned to 8.
  */
-export class CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st extends RecordBase {
-  static readonly $cName = "struct CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st";
-  static readonly $size = 96;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "type", offset: 0, size: 4 },
-    { name: "handle", offset: 8, size: 16 },
-    { name: "flags", offset: 24, size: 4 },
-    { name: "reserved", offset: 28, size: 64 },
-  ];
+export class CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st extends RecordBase {}
+export interface CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st {
   /**
    * Type of the handle
    * C: `CUexternalSemaphoreHandleType type`, offset 0, 4 bytes.
    */
-  get type(): CUexternalSemaphoreHandleType {
-    return this.$u32(0) as CUexternalSemaphoreHandleType;
-  }
-  set type(v: CUexternalSemaphoreHandleType) {
-    this.$setU32(0, v);
-  }
+  get type(): CUexternalSemaphoreHandleType;
+  set type(v: CUexternalSemaphoreHandleType);
   /** C: `union (unnamed union at cuda.h:3945:5) handle`, offset 8, 16 bytes. */
-  get handle(): CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st_handle {
-    return this.$record(CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st_handle, 8);
-  }
-  set handle(v: CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st_handle) {
-    this.$setRecord(8, 16, v);
-  }
+  get handle(): CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st_handle;
+  set handle(v: CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st_handle);
   /**
    * Flags reserved for the future. Must be zero.
    * C: `unsigned int flags`, offset 24, 4 bytes.
    */
-  get flags(): number {
-    return this.$u32(24);
-  }
-  set flags(v: number) {
-    this.$setU32(24, v);
-  }
+  get flags(): number;
+  set flags(v: number);
   /** C: `unsigned int[16] reserved`, offset 28, 64 bytes. */
-  get reserved(): Uint32Array {
-    return this.$array(Uint32Array, 28, 16);
-  }
+  get reserved(): Uint32Array;
 }
+RecordBase.$define(CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st, () => ({
+  cName: "struct CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st",
+  size: 96,
+  align: 8,
+  fields: [
+    { name: "type", offset: 0, size: 4 },
+    { name: "handle", offset: 8, size: 16 },
+    { name: "flags", offset: 24, size: 4 },
+    { name: "reserved", offset: 28, size: 64 },
+  ],
+  accessors: {
+    type: {
+      get(this: CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st): CUexternalSemaphoreHandleType {
+        return this.$u32(0) as CUexternalSemaphoreHandleType;
+      },
+      set(this: CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st, v: CUexternalSemaphoreHandleType): void {
+        this.$setU32(0, v);
+      },
+    },
+    handle: {
+      get(this: CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st): CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st_handle {
+        return this.$record(CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st_handle, 8);
+      },
+      set(this: CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st, v: CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st_handle): void {
+        this.$setRecord(8, 16, v);
+      },
+    },
+    flags: {
+      get(this: CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st): number {
+        return this.$u32(24);
+      },
+      set(this: CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st, v: number): void {
+        this.$setU32(24, v);
+      },
+    },
+    reserved: {
+      get(this: CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st): Uint32Array {
+        return this.$array(Uint32Array, 28, 16);
+      },
+    },
+  },
+}));
 /** Another name of {@link CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st}. */
 export const CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_v1 = CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st;
 /** Another name of {@link CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st}. */
 export type CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_v1 = CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st;
 
 /** C: `__typeof__(((struct CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st *)0)->handle)`: 16 bytes, aligned to 8. */
-export class CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st_handle extends RecordBase {
-  static readonly $cName = "__typeof__(((struct CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st *)0)->handle)";
-  static readonly $size = 16;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "fd", offset: 0, size: 4 },
-    { name: "win32", offset: 0, size: 16 },
-    { name: "nvSciSyncObj", offset: 0, size: 8 },
-  ];
+export class CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st_handle extends RecordBase {}
+export interface CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st_handle {
   /**
    * File descriptor referencing the semaphore object. Valid
    * when type is one of the following:
@@ -4587,30 +6260,54 @@ export class CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st_handle extends RecordBase {
    * - `CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_TIMELINE_SEMAPHORE_FD`
    * C: `int fd`, offset 0, 4 bytes.
    */
-  get fd(): number {
-    return this.$i32(0);
-  }
-  set fd(v: number) {
-    this.$setI32(0, v);
-  }
+  get fd(): number;
+  set fd(v: number);
   /** C: `struct (unnamed struct at cuda.h:3968:9) win32`, offset 0, 16 bytes. */
-  get win32(): CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st_handle_win32 {
-    return this.$record(CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st_handle_win32, 0);
-  }
-  set win32(v: CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st_handle_win32) {
-    this.$setRecord(0, 16, v);
-  }
+  get win32(): CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st_handle_win32;
+  set win32(v: CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st_handle_win32);
   /**
    * Valid NvSciSyncObj. Must be non NULL
    * C: `const void * nvSciSyncObj`, offset 0, 8 bytes.
    */
-  get nvSciSyncObj(): Pointer {
-    return this.$ptr(0);
-  }
-  set nvSciSyncObj(v: Pointer) {
-    this.$setPtr(0, v);
-  }
+  get nvSciSyncObj(): Pointer;
+  set nvSciSyncObj(v: Pointer);
 }
+RecordBase.$define(CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st_handle, () => ({
+  cName: "__typeof__(((struct CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st *)0)->handle)",
+  size: 16,
+  align: 8,
+  fields: [
+    { name: "fd", offset: 0, size: 4 },
+    { name: "win32", offset: 0, size: 16 },
+    { name: "nvSciSyncObj", offset: 0, size: 8 },
+  ],
+  accessors: {
+    fd: {
+      get(this: CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st_handle): number {
+        return this.$i32(0);
+      },
+      set(this: CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st_handle, v: number): void {
+        this.$setI32(0, v);
+      },
+    },
+    win32: {
+      get(this: CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st_handle): CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st_handle_win32 {
+        return this.$record(CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st_handle_win32, 0);
+      },
+      set(this: CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st_handle, v: CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st_handle_win32): void {
+        this.$setRecord(0, 16, v);
+      },
+    },
+    nvSciSyncObj: {
+      get(this: CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st_handle): Pointer {
+        return this.$ptr(0);
+      },
+      set(this: CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st_handle, v: Pointer): void {
+        this.$setPtr(0, v);
+      },
+    },
+  },
+}));
 
 /**
  * Win32 handle referencing the semaphore object. Valid when
@@ -4629,58 +6326,60 @@ export class CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st_handle extends RecordBase {
  *
  * C: `__typeof__(((struct CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st *)0)->handle.win32)`: 16 bytes, aligned to 8.
  */
-export class CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st_handle_win32 extends RecordBase {
-  static readonly $cName = "__typeof__(((struct CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st *)0)->handle.win32)";
-  static readonly $size = 16;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "handle", offset: 0, size: 8 },
-    { name: "name", offset: 8, size: 8 },
-  ];
+export class CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st_handle_win32 extends RecordBase {}
+export interface CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st_handle_win32 {
   /**
    * Valid NT handle. Must be NULL if 'name' is non-NULL
    * C: `void * handle`, offset 0, 8 bytes.
    */
-  get handle(): Pointer {
-    return this.$ptr(0);
-  }
-  set handle(v: Pointer) {
-    this.$setPtr(0, v);
-  }
+  get handle(): Pointer;
+  set handle(v: Pointer);
   /**
    * Name of a valid synchronization primitive.
    * Must be NULL if 'handle' is non-NULL.
    * C: `const void * name`, offset 8, 8 bytes.
    */
-  get name(): Pointer {
-    return this.$ptr(8);
-  }
-  set name(v: Pointer) {
-    this.$setPtr(8, v);
-  }
+  get name(): Pointer;
+  set name(v: Pointer);
 }
+RecordBase.$define(CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st_handle_win32, () => ({
+  cName: "__typeof__(((struct CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st *)0)->handle.win32)",
+  size: 16,
+  align: 8,
+  fields: [
+    { name: "handle", offset: 0, size: 8 },
+    { name: "name", offset: 8, size: 8 },
+  ],
+  accessors: {
+    handle: {
+      get(this: CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st_handle_win32): Pointer {
+        return this.$ptr(0);
+      },
+      set(this: CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st_handle_win32, v: Pointer): void {
+        this.$setPtr(0, v);
+      },
+    },
+    name: {
+      get(this: CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st_handle_win32): Pointer {
+        return this.$ptr(8);
+      },
+      set(this: CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st_handle_win32, v: Pointer): void {
+        this.$setPtr(8, v);
+      },
+    },
+  },
+}));
 
 /**
  * External semaphore signal parameters
  *
  * C: `struct CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st` (also `CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_v1`): 144 bytes, aligned to 8.
  */
-export class CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st extends RecordBase {
-  static readonly $cName = "struct CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st";
-  static readonly $size = 144;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "params", offset: 0, size: 72 },
-    { name: "flags", offset: 72, size: 4 },
-    { name: "reserved", offset: 76, size: 64 },
-  ];
+export class CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st extends RecordBase {}
+export interface CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st {
   /** C: `struct (unnamed struct at cuda.h:3996:5) params`, offset 0, 72 bytes. */
-  get params(): CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params {
-    return this.$record(CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params, 0);
-  }
-  set params(v: CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params) {
-    this.$setRecord(0, 72, v);
-  }
+  get params(): CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params;
+  set params(v: CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params);
   /**
    * Only when `CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS` is used to
    * signal a `CUexternalSemaphore` of type
@@ -4692,158 +6391,225 @@ export class CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st extends RecordBase {
    * For all other types of `CUexternalSemaphore`, flags must be zero.
    * C: `unsigned int flags`, offset 72, 4 bytes.
    */
-  get flags(): number {
-    return this.$u32(72);
-  }
-  set flags(v: number) {
-    this.$setU32(72, v);
-  }
+  get flags(): number;
+  set flags(v: number);
   /** C: `unsigned int[16] reserved`, offset 76, 64 bytes. */
-  get reserved(): Uint32Array {
-    return this.$array(Uint32Array, 76, 16);
-  }
+  get reserved(): Uint32Array;
 }
+RecordBase.$define(CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st, () => ({
+  cName: "struct CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st",
+  size: 144,
+  align: 8,
+  fields: [
+    { name: "params", offset: 0, size: 72 },
+    { name: "flags", offset: 72, size: 4 },
+    { name: "reserved", offset: 76, size: 64 },
+  ],
+  accessors: {
+    params: {
+      get(this: CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st): CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params {
+        return this.$record(CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params, 0);
+      },
+      set(this: CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st, v: CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params): void {
+        this.$setRecord(0, 72, v);
+      },
+    },
+    flags: {
+      get(this: CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st): number {
+        return this.$u32(72);
+      },
+      set(this: CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st, v: number): void {
+        this.$setU32(72, v);
+      },
+    },
+    reserved: {
+      get(this: CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st): Uint32Array {
+        return this.$array(Uint32Array, 76, 16);
+      },
+    },
+  },
+}));
 /** Another name of {@link CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st}. */
 export const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_v1 = CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st;
 /** Another name of {@link CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st}. */
 export type CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_v1 = CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st;
 
 /** C: `__typeof__(((struct CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st *)0)->params)`: 72 bytes, aligned to 8. */
-export class CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params extends RecordBase {
-  static readonly $cName = "__typeof__(((struct CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st *)0)->params)";
-  static readonly $size = 72;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
+export class CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params extends RecordBase {}
+export interface CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params {
+  /** C: `struct (unnamed struct at cuda.h:4000:9) fence`, offset 0, 8 bytes. */
+  get fence(): CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_fence;
+  set fence(v: CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_fence);
+  /** C: `union (unnamed union at cuda.h:4006:9) nvSciSync`, offset 8, 8 bytes. */
+  get nvSciSync(): CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_nvSciSync;
+  set nvSciSync(v: CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_nvSciSync);
+  /** C: `struct (unnamed struct at cuda.h:4017:9) keyedMutex`, offset 16, 8 bytes. */
+  get keyedMutex(): CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_keyedMutex;
+  set keyedMutex(v: CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_keyedMutex);
+  /** C: `unsigned int[12] reserved`, offset 24, 48 bytes. */
+  get reserved(): Uint32Array;
+}
+RecordBase.$define(CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params, () => ({
+  cName: "__typeof__(((struct CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st *)0)->params)",
+  size: 72,
+  align: 8,
+  fields: [
     { name: "fence", offset: 0, size: 8 },
     { name: "nvSciSync", offset: 8, size: 8 },
     { name: "keyedMutex", offset: 16, size: 8 },
     { name: "reserved", offset: 24, size: 48 },
-  ];
-  /** C: `struct (unnamed struct at cuda.h:4000:9) fence`, offset 0, 8 bytes. */
-  get fence(): CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_fence {
-    return this.$record(CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_fence, 0);
-  }
-  set fence(v: CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_fence) {
-    this.$setRecord(0, 8, v);
-  }
-  /** C: `union (unnamed union at cuda.h:4006:9) nvSciSync`, offset 8, 8 bytes. */
-  get nvSciSync(): CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_nvSciSync {
-    return this.$record(CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_nvSciSync, 8);
-  }
-  set nvSciSync(v: CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_nvSciSync) {
-    this.$setRecord(8, 8, v);
-  }
-  /** C: `struct (unnamed struct at cuda.h:4017:9) keyedMutex`, offset 16, 8 bytes. */
-  get keyedMutex(): CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_keyedMutex {
-    return this.$record(CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_keyedMutex, 16);
-  }
-  set keyedMutex(v: CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_keyedMutex) {
-    this.$setRecord(16, 8, v);
-  }
-  /** C: `unsigned int[12] reserved`, offset 24, 48 bytes. */
-  get reserved(): Uint32Array {
-    return this.$array(Uint32Array, 24, 12);
-  }
-}
+  ],
+  accessors: {
+    fence: {
+      get(this: CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params): CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_fence {
+        return this.$record(CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_fence, 0);
+      },
+      set(this: CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params, v: CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_fence): void {
+        this.$setRecord(0, 8, v);
+      },
+    },
+    nvSciSync: {
+      get(this: CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params): CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_nvSciSync {
+        return this.$record(CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_nvSciSync, 8);
+      },
+      set(this: CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params, v: CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_nvSciSync): void {
+        this.$setRecord(8, 8, v);
+      },
+    },
+    keyedMutex: {
+      get(this: CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params): CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_keyedMutex {
+        return this.$record(CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_keyedMutex, 16);
+      },
+      set(this: CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params, v: CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_keyedMutex): void {
+        this.$setRecord(16, 8, v);
+      },
+    },
+    reserved: {
+      get(this: CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params): Uint32Array {
+        return this.$array(Uint32Array, 24, 12);
+      },
+    },
+  },
+}));
 
 /**
  * Parameters for fence objects
  *
  * C: `__typeof__(((struct CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st *)0)->params.fence)`: 8 bytes, aligned to 8.
  */
-export class CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_fence extends RecordBase {
-  static readonly $cName = "__typeof__(((struct CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st *)0)->params.fence)";
-  static readonly $size = 8;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "value", offset: 0, size: 8 },
-  ];
+export class CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_fence extends RecordBase {}
+export interface CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_fence {
   /**
    * Value of fence to be signaled
    * C: `unsigned long long value`, offset 0, 8 bytes.
    */
-  get value(): bigint {
-    return this.$u64(0);
-  }
-  set value(v: bigint | number) {
-    this.$setU64(0, v);
-  }
+  get value(): bigint;
+  set value(v: bigint | number);
 }
+RecordBase.$define(CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_fence, () => ({
+  cName: "__typeof__(((struct CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st *)0)->params.fence)",
+  size: 8,
+  align: 8,
+  fields: [
+    { name: "value", offset: 0, size: 8 },
+  ],
+  accessors: {
+    value: {
+      get(this: CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_fence): bigint {
+        return this.$u64(0);
+      },
+      set(this: CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_fence, v: bigint | number): void {
+        this.$setU64(0, v);
+      },
+    },
+  },
+}));
 
 /** C: `__typeof__(((struct CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st *)0)->params.nvSciSync)`: 8 bytes, aligned to 8. */
-export class CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_nvSciSync extends RecordBase {
-  static readonly $cName = "__typeof__(((struct CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st *)0)->params.nvSciSync)";
-  static readonly $size = 8;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "fence", offset: 0, size: 8 },
-    { name: "reserved", offset: 0, size: 8 },
-  ];
+export class CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_nvSciSync extends RecordBase {}
+export interface CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_nvSciSync {
   /**
    * Pointer to NvSciSyncFence. Valid if `CUexternalSemaphoreHandleType`
    * is of type `CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_NVSCISYNC`.
    * C: `void * fence`, offset 0, 8 bytes.
    */
-  get fence(): Pointer {
-    return this.$ptr(0);
-  }
-  set fence(v: Pointer) {
-    this.$setPtr(0, v);
-  }
+  get fence(): Pointer;
+  set fence(v: Pointer);
   /** C: `unsigned long long reserved`, offset 0, 8 bytes. */
-  get reserved(): bigint {
-    return this.$u64(0);
-  }
-  set reserved(v: bigint | number) {
-    this.$setU64(0, v);
-  }
+  get reserved(): bigint;
+  set reserved(v: bigint | number);
 }
+RecordBase.$define(CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_nvSciSync, () => ({
+  cName: "__typeof__(((struct CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st *)0)->params.nvSciSync)",
+  size: 8,
+  align: 8,
+  fields: [
+    { name: "fence", offset: 0, size: 8 },
+    { name: "reserved", offset: 0, size: 8 },
+  ],
+  accessors: {
+    fence: {
+      get(this: CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_nvSciSync): Pointer {
+        return this.$ptr(0);
+      },
+      set(this: CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_nvSciSync, v: Pointer): void {
+        this.$setPtr(0, v);
+      },
+    },
+    reserved: {
+      get(this: CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_nvSciSync): bigint {
+        return this.$u64(0);
+      },
+      set(this: CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_nvSciSync, v: bigint | number): void {
+        this.$setU64(0, v);
+      },
+    },
+  },
+}));
 
 /**
  * Parameters for keyed mutex objects
  *
  * C: `__typeof__(((struct CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st *)0)->params.keyedMutex)`: 8 bytes, aligned to 8.
  */
-export class CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_keyedMutex extends RecordBase {
-  static readonly $cName = "__typeof__(((struct CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st *)0)->params.keyedMutex)";
-  static readonly $size = 8;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "key", offset: 0, size: 8 },
-  ];
+export class CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_keyedMutex extends RecordBase {}
+export interface CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_keyedMutex {
   /**
    * Value of key to release the mutex with
    * C: `unsigned long long key`, offset 0, 8 bytes.
    */
-  get key(): bigint {
-    return this.$u64(0);
-  }
-  set key(v: bigint | number) {
-    this.$setU64(0, v);
-  }
+  get key(): bigint;
+  set key(v: bigint | number);
 }
+RecordBase.$define(CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_keyedMutex, () => ({
+  cName: "__typeof__(((struct CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st *)0)->params.keyedMutex)",
+  size: 8,
+  align: 8,
+  fields: [
+    { name: "key", offset: 0, size: 8 },
+  ],
+  accessors: {
+    key: {
+      get(this: CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_keyedMutex): bigint {
+        return this.$u64(0);
+      },
+      set(this: CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_keyedMutex, v: bigint | number): void {
+        this.$setU64(0, v);
+      },
+    },
+  },
+}));
 
 /**
  * External semaphore wait parameters
  *
  * C: `struct CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st` (also `CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_v1`): 144 bytes, aligned to 8.
  */
-export class CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st extends RecordBase {
-  static readonly $cName = "struct CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st";
-  static readonly $size = 144;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "params", offset: 0, size: 72 },
-    { name: "flags", offset: 72, size: 4 },
-    { name: "reserved", offset: 76, size: 64 },
-  ];
+export class CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st extends RecordBase {}
+export interface CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st {
   /** C: `struct (unnamed struct at cuda.h:4044:5) params`, offset 0, 72 bytes. */
-  get params(): CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params {
-    return this.$record(CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params, 0);
-  }
-  set params(v: CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params) {
-    this.$setRecord(0, 72, v);
-  }
+  get params(): CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params;
+  set params(v: CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params);
   /**
    * Only when `CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS` is used to wait on
    * a `CUexternalSemaphore` of type `CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_NVSCISYNC`,
@@ -4854,83 +6620,139 @@ export class CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st extends RecordBase {
    * For all other types of `CUexternalSemaphore`, flags must be zero.
    * C: `unsigned int flags`, offset 72, 4 bytes.
    */
-  get flags(): number {
-    return this.$u32(72);
-  }
-  set flags(v: number) {
-    this.$setU32(72, v);
-  }
+  get flags(): number;
+  set flags(v: number);
   /** C: `unsigned int[16] reserved`, offset 76, 64 bytes. */
-  get reserved(): Uint32Array {
-    return this.$array(Uint32Array, 76, 16);
-  }
+  get reserved(): Uint32Array;
 }
+RecordBase.$define(CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st, () => ({
+  cName: "struct CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st",
+  size: 144,
+  align: 8,
+  fields: [
+    { name: "params", offset: 0, size: 72 },
+    { name: "flags", offset: 72, size: 4 },
+    { name: "reserved", offset: 76, size: 64 },
+  ],
+  accessors: {
+    params: {
+      get(this: CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st): CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params {
+        return this.$record(CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params, 0);
+      },
+      set(this: CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st, v: CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params): void {
+        this.$setRecord(0, 72, v);
+      },
+    },
+    flags: {
+      get(this: CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st): number {
+        return this.$u32(72);
+      },
+      set(this: CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st, v: number): void {
+        this.$setU32(72, v);
+      },
+    },
+    reserved: {
+      get(this: CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st): Uint32Array {
+        return this.$array(Uint32Array, 76, 16);
+      },
+    },
+  },
+}));
 /** Another name of {@link CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st}. */
 export const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_v1 = CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st;
 /** Another name of {@link CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st}. */
 export type CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_v1 = CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st;
 
 /** C: `__typeof__(((struct CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st *)0)->params)`: 72 bytes, aligned to 8. */
-export class CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params extends RecordBase {
-  static readonly $cName = "__typeof__(((struct CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st *)0)->params)";
-  static readonly $size = 72;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
+export class CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params extends RecordBase {}
+export interface CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params {
+  /** C: `struct (unnamed struct at cuda.h:4048:9) fence`, offset 0, 8 bytes. */
+  get fence(): CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_fence;
+  set fence(v: CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_fence);
+  /** C: `union (unnamed union at cuda.h:4058:9) nvSciSync`, offset 8, 8 bytes. */
+  get nvSciSync(): CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_nvSciSync;
+  set nvSciSync(v: CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_nvSciSync);
+  /** C: `struct (unnamed struct at cuda.h:4065:9) keyedMutex`, offset 16, 16 bytes. */
+  get keyedMutex(): CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_keyedMutex;
+  set keyedMutex(v: CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_keyedMutex);
+  /** C: `unsigned int[10] reserved`, offset 32, 40 bytes. */
+  get reserved(): Uint32Array;
+}
+RecordBase.$define(CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params, () => ({
+  cName: "__typeof__(((struct CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st *)0)->params)",
+  size: 72,
+  align: 8,
+  fields: [
     { name: "fence", offset: 0, size: 8 },
     { name: "nvSciSync", offset: 8, size: 8 },
     { name: "keyedMutex", offset: 16, size: 16 },
     { name: "reserved", offset: 32, size: 40 },
-  ];
-  /** C: `struct (unnamed struct at cuda.h:4048:9) fence`, offset 0, 8 bytes. */
-  get fence(): CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_fence {
-    return this.$record(CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_fence, 0);
-  }
-  set fence(v: CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_fence) {
-    this.$setRecord(0, 8, v);
-  }
-  /** C: `union (unnamed union at cuda.h:4058:9) nvSciSync`, offset 8, 8 bytes. */
-  get nvSciSync(): CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_nvSciSync {
-    return this.$record(CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_nvSciSync, 8);
-  }
-  set nvSciSync(v: CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_nvSciSync) {
-    this.$setRecord(8, 8, v);
-  }
-  /** C: `struct (unnamed struct at cuda.h:4065:9) keyedMutex`, offset 16, 16 bytes. */
-  get keyedMutex(): CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_keyedMutex {
-    return this.$record(CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_keyedMutex, 16);
-  }
-  set keyedMutex(v: CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_keyedMutex) {
-    this.$setRecord(16, 16, v);
-  }
-  /** C: `unsigned int[10] reserved`, offset 32, 40 bytes. */
-  get reserved(): Uint32Array {
-    return this.$array(Uint32Array, 32, 10);
-  }
-}
+  ],
+  accessors: {
+    fence: {
+      get(this: CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params): CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_fence {
+        return this.$record(CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_fence, 0);
+      },
+      set(this: CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params, v: CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_fence): void {
+        this.$setRecord(0, 8, v);
+      },
+    },
+    nvSciSync: {
+      get(this: CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params): CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_nvSciSync {
+        return this.$record(CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_nvSciSync, 8);
+      },
+      set(this: CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params, v: CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_nvSciSync): void {
+        this.$setRecord(8, 8, v);
+      },
+    },
+    keyedMutex: {
+      get(this: CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params): CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_keyedMutex {
+        return this.$record(CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_keyedMutex, 16);
+      },
+      set(this: CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params, v: CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_keyedMutex): void {
+        this.$setRecord(16, 16, v);
+      },
+    },
+    reserved: {
+      get(this: CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params): Uint32Array {
+        return this.$array(Uint32Array, 32, 10);
+      },
+    },
+  },
+}));
 
 /**
  * Parameters for fence objects
  *
  * C: `__typeof__(((struct CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st *)0)->params.fence)`: 8 bytes, aligned to 8.
  */
-export class CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_fence extends RecordBase {
-  static readonly $cName = "__typeof__(((struct CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st *)0)->params.fence)";
-  static readonly $size = 8;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "value", offset: 0, size: 8 },
-  ];
+export class CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_fence extends RecordBase {}
+export interface CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_fence {
   /**
    * Value of fence to be waited on
    * C: `unsigned long long value`, offset 0, 8 bytes.
    */
-  get value(): bigint {
-    return this.$u64(0);
-  }
-  set value(v: bigint | number) {
-    this.$setU64(0, v);
-  }
+  get value(): bigint;
+  set value(v: bigint | number);
 }
+RecordBase.$define(CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_fence, () => ({
+  cName: "__typeof__(((struct CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st *)0)->params.fence)",
+  size: 8,
+  align: 8,
+  fields: [
+    { name: "value", offset: 0, size: 8 },
+  ],
+  accessors: {
+    value: {
+      get(this: CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_fence): bigint {
+        return this.$u64(0);
+      },
+      set(this: CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_fence, v: bigint | number): void {
+        this.$setU64(0, v);
+      },
+    },
+  },
+}));
 
 /**
  * Pointer to NvSciSyncFence. Valid if CUexternalSemaphoreHandleType
@@ -4938,110 +6760,153 @@ export class CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_fence extends RecordB
  *
  * C: `__typeof__(((struct CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st *)0)->params.nvSciSync)`: 8 bytes, aligned to 8.
  */
-export class CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_nvSciSync extends RecordBase {
-  static readonly $cName = "__typeof__(((struct CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st *)0)->params.nvSciSync)";
-  static readonly $size = 8;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
+export class CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_nvSciSync extends RecordBase {}
+export interface CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_nvSciSync {
+  /** C: `void * fence`, offset 0, 8 bytes. */
+  get fence(): Pointer;
+  set fence(v: Pointer);
+  /** C: `unsigned long long reserved`, offset 0, 8 bytes. */
+  get reserved(): bigint;
+  set reserved(v: bigint | number);
+}
+RecordBase.$define(CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_nvSciSync, () => ({
+  cName: "__typeof__(((struct CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st *)0)->params.nvSciSync)",
+  size: 8,
+  align: 8,
+  fields: [
     { name: "fence", offset: 0, size: 8 },
     { name: "reserved", offset: 0, size: 8 },
-  ];
-  /** C: `void * fence`, offset 0, 8 bytes. */
-  get fence(): Pointer {
-    return this.$ptr(0);
-  }
-  set fence(v: Pointer) {
-    this.$setPtr(0, v);
-  }
-  /** C: `unsigned long long reserved`, offset 0, 8 bytes. */
-  get reserved(): bigint {
-    return this.$u64(0);
-  }
-  set reserved(v: bigint | number) {
-    this.$setU64(0, v);
-  }
-}
+  ],
+  accessors: {
+    fence: {
+      get(this: CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_nvSciSync): Pointer {
+        return this.$ptr(0);
+      },
+      set(this: CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_nvSciSync, v: Pointer): void {
+        this.$setPtr(0, v);
+      },
+    },
+    reserved: {
+      get(this: CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_nvSciSync): bigint {
+        return this.$u64(0);
+      },
+      set(this: CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_nvSciSync, v: bigint | number): void {
+        this.$setU64(0, v);
+      },
+    },
+  },
+}));
 
 /**
  * Parameters for keyed mutex objects
  *
  * C: `__typeof__(((struct CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st *)0)->params.keyedMutex)`: 16 bytes, aligned to 8.
  */
-export class CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_keyedMutex extends RecordBase {
-  static readonly $cName = "__typeof__(((struct CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st *)0)->params.keyedMutex)";
-  static readonly $size = 16;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "key", offset: 0, size: 8 },
-    { name: "timeoutMs", offset: 8, size: 4 },
-  ];
+export class CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_keyedMutex extends RecordBase {}
+export interface CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_keyedMutex {
   /**
    * Value of key to acquire the mutex with
    * C: `unsigned long long key`, offset 0, 8 bytes.
    */
-  get key(): bigint {
-    return this.$u64(0);
-  }
-  set key(v: bigint | number) {
-    this.$setU64(0, v);
-  }
+  get key(): bigint;
+  set key(v: bigint | number);
   /**
    * Timeout in milliseconds to wait to acquire the mutex
    * C: `unsigned int timeoutMs`, offset 8, 4 bytes.
    */
-  get timeoutMs(): number {
-    return this.$u32(8);
-  }
-  set timeoutMs(v: number) {
-    this.$setU32(8, v);
-  }
+  get timeoutMs(): number;
+  set timeoutMs(v: number);
 }
+RecordBase.$define(CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_keyedMutex, () => ({
+  cName: "__typeof__(((struct CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st *)0)->params.keyedMutex)",
+  size: 16,
+  align: 8,
+  fields: [
+    { name: "key", offset: 0, size: 8 },
+    { name: "timeoutMs", offset: 8, size: 4 },
+  ],
+  accessors: {
+    key: {
+      get(this: CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_keyedMutex): bigint {
+        return this.$u64(0);
+      },
+      set(this: CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_keyedMutex, v: bigint | number): void {
+        this.$setU64(0, v);
+      },
+    },
+    timeoutMs: {
+      get(this: CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_keyedMutex): number {
+        return this.$u32(8);
+      },
+      set(this: CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_keyedMutex, v: number): void {
+        this.$setU32(8, v);
+      },
+    },
+  },
+}));
 
 /**
  * Semaphore signal node parameters
  *
  * C: `struct CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st` (also `CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v1`): 24 bytes, aligned to 8.
  */
-export class CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st extends RecordBase {
-  static readonly $cName = "struct CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st";
-  static readonly $size = 24;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "extSemArray", offset: 0, size: 8 },
-    { name: "paramsArray", offset: 8, size: 8 },
-    { name: "numExtSems", offset: 16, size: 4 },
-  ];
+export class CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st extends RecordBase {}
+export interface CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st {
   /**
    * Array of external semaphore handles.
    * C: `CUexternalSemaphore * extSemArray`, offset 0, 8 bytes.
    */
-  get extSemArray(): Pointer {
-    return this.$ptr(0);
-  }
-  set extSemArray(v: Pointer) {
-    this.$setPtr(0, v);
-  }
+  get extSemArray(): Pointer;
+  set extSemArray(v: Pointer);
   /**
    * Array of external semaphore signal parameters.
    * C: `const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS * paramsArray`, offset 8, 8 bytes.
    */
-  get paramsArray(): Pointer {
-    return this.$ptr(8);
-  }
-  set paramsArray(v: Pointer) {
-    this.$setPtr(8, v);
-  }
+  get paramsArray(): Pointer;
+  set paramsArray(v: Pointer);
   /**
    * Number of handles and parameters supplied in extSemArray and paramsArray.
    * C: `unsigned int numExtSems`, offset 16, 4 bytes.
    */
-  get numExtSems(): number {
-    return this.$u32(16);
-  }
-  set numExtSems(v: number) {
-    this.$setU32(16, v);
-  }
+  get numExtSems(): number;
+  set numExtSems(v: number);
 }
+RecordBase.$define(CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st, () => ({
+  cName: "struct CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st",
+  size: 24,
+  align: 8,
+  fields: [
+    { name: "extSemArray", offset: 0, size: 8 },
+    { name: "paramsArray", offset: 8, size: 8 },
+    { name: "numExtSems", offset: 16, size: 4 },
+  ],
+  accessors: {
+    extSemArray: {
+      get(this: CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st): Pointer {
+        return this.$ptr(0);
+      },
+      set(this: CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st, v: Pointer): void {
+        this.$setPtr(0, v);
+      },
+    },
+    paramsArray: {
+      get(this: CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st): Pointer {
+        return this.$ptr(8);
+      },
+      set(this: CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st, v: Pointer): void {
+        this.$setPtr(8, v);
+      },
+    },
+    numExtSems: {
+      get(this: CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st): number {
+        return this.$u32(16);
+      },
+      set(this: CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st, v: number): void {
+        this.$setU32(16, v);
+      },
+    },
+  },
+}));
 /** Another name of {@link CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st}. */
 export const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v1 = CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st;
 /** Another name of {@link CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st}. */
@@ -5052,46 +6917,63 @@ export type CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v1 = CUDA_EXT_SEM_SIGNAL_NODE_PARAMS
  *
  * C: `struct CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v2_st` (also `CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v2`): 24 bytes, aligned to 8.
  */
-export class CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v2_st extends RecordBase {
-  static readonly $cName = "struct CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v2_st";
-  static readonly $size = 24;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "extSemArray", offset: 0, size: 8 },
-    { name: "paramsArray", offset: 8, size: 8 },
-    { name: "numExtSems", offset: 16, size: 4 },
-  ];
+export class CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v2_st extends RecordBase {}
+export interface CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v2_st {
   /**
    * Array of external semaphore handles.
    * C: `CUexternalSemaphore * extSemArray`, offset 0, 8 bytes.
    */
-  get extSemArray(): Pointer {
-    return this.$ptr(0);
-  }
-  set extSemArray(v: Pointer) {
-    this.$setPtr(0, v);
-  }
+  get extSemArray(): Pointer;
+  set extSemArray(v: Pointer);
   /**
    * Array of external semaphore signal parameters.
    * C: `const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS * paramsArray`, offset 8, 8 bytes.
    */
-  get paramsArray(): Pointer {
-    return this.$ptr(8);
-  }
-  set paramsArray(v: Pointer) {
-    this.$setPtr(8, v);
-  }
+  get paramsArray(): Pointer;
+  set paramsArray(v: Pointer);
   /**
    * Number of handles and parameters supplied in extSemArray and paramsArray.
    * C: `unsigned int numExtSems`, offset 16, 4 bytes.
    */
-  get numExtSems(): number {
-    return this.$u32(16);
-  }
-  set numExtSems(v: number) {
-    this.$setU32(16, v);
-  }
+  get numExtSems(): number;
+  set numExtSems(v: number);
 }
+RecordBase.$define(CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v2_st, () => ({
+  cName: "struct CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v2_st",
+  size: 24,
+  align: 8,
+  fields: [
+    { name: "extSemArray", offset: 0, size: 8 },
+    { name: "paramsArray", offset: 8, size: 8 },
+    { name: "numExtSems", offset: 16, size: 4 },
+  ],
+  accessors: {
+    extSemArray: {
+      get(this: CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v2_st): Pointer {
+        return this.$ptr(0);
+      },
+      set(this: CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v2_st, v: Pointer): void {
+        this.$setPtr(0, v);
+      },
+    },
+    paramsArray: {
+      get(this: CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v2_st): Pointer {
+        return this.$ptr(8);
+      },
+      set(this: CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v2_st, v: Pointer): void {
+        this.$setPtr(8, v);
+      },
+    },
+    numExtSems: {
+      get(this: CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v2_st): number {
+        return this.$u32(16);
+      },
+      set(this: CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v2_st, v: number): void {
+        this.$setU32(16, v);
+      },
+    },
+  },
+}));
 /** Another name of {@link CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v2_st}. */
 export const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v2 = CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v2_st;
 /** Another name of {@link CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v2_st}. */
@@ -5102,46 +6984,63 @@ export type CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v2 = CUDA_EXT_SEM_SIGNAL_NODE_PARAMS
  *
  * C: `struct CUDA_EXT_SEM_WAIT_NODE_PARAMS_st` (also `CUDA_EXT_SEM_WAIT_NODE_PARAMS_v1`): 24 bytes, aligned to 8.
  */
-export class CUDA_EXT_SEM_WAIT_NODE_PARAMS_st extends RecordBase {
-  static readonly $cName = "struct CUDA_EXT_SEM_WAIT_NODE_PARAMS_st";
-  static readonly $size = 24;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "extSemArray", offset: 0, size: 8 },
-    { name: "paramsArray", offset: 8, size: 8 },
-    { name: "numExtSems", offset: 16, size: 4 },
-  ];
+export class CUDA_EXT_SEM_WAIT_NODE_PARAMS_st extends RecordBase {}
+export interface CUDA_EXT_SEM_WAIT_NODE_PARAMS_st {
   /**
    * Array of external semaphore handles.
    * C: `CUexternalSemaphore * extSemArray`, offset 0, 8 bytes.
    */
-  get extSemArray(): Pointer {
-    return this.$ptr(0);
-  }
-  set extSemArray(v: Pointer) {
-    this.$setPtr(0, v);
-  }
+  get extSemArray(): Pointer;
+  set extSemArray(v: Pointer);
   /**
    * Array of external semaphore wait parameters.
    * C: `const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS * paramsArray`, offset 8, 8 bytes.
    */
-  get paramsArray(): Pointer {
-    return this.$ptr(8);
-  }
-  set paramsArray(v: Pointer) {
-    this.$setPtr(8, v);
-  }
+  get paramsArray(): Pointer;
+  set paramsArray(v: Pointer);
   /**
    * Number of handles and parameters supplied in extSemArray and paramsArray.
    * C: `unsigned int numExtSems`, offset 16, 4 bytes.
    */
-  get numExtSems(): number {
-    return this.$u32(16);
-  }
-  set numExtSems(v: number) {
-    this.$setU32(16, v);
-  }
+  get numExtSems(): number;
+  set numExtSems(v: number);
 }
+RecordBase.$define(CUDA_EXT_SEM_WAIT_NODE_PARAMS_st, () => ({
+  cName: "struct CUDA_EXT_SEM_WAIT_NODE_PARAMS_st",
+  size: 24,
+  align: 8,
+  fields: [
+    { name: "extSemArray", offset: 0, size: 8 },
+    { name: "paramsArray", offset: 8, size: 8 },
+    { name: "numExtSems", offset: 16, size: 4 },
+  ],
+  accessors: {
+    extSemArray: {
+      get(this: CUDA_EXT_SEM_WAIT_NODE_PARAMS_st): Pointer {
+        return this.$ptr(0);
+      },
+      set(this: CUDA_EXT_SEM_WAIT_NODE_PARAMS_st, v: Pointer): void {
+        this.$setPtr(0, v);
+      },
+    },
+    paramsArray: {
+      get(this: CUDA_EXT_SEM_WAIT_NODE_PARAMS_st): Pointer {
+        return this.$ptr(8);
+      },
+      set(this: CUDA_EXT_SEM_WAIT_NODE_PARAMS_st, v: Pointer): void {
+        this.$setPtr(8, v);
+      },
+    },
+    numExtSems: {
+      get(this: CUDA_EXT_SEM_WAIT_NODE_PARAMS_st): number {
+        return this.$u32(16);
+      },
+      set(this: CUDA_EXT_SEM_WAIT_NODE_PARAMS_st, v: number): void {
+        this.$setU32(16, v);
+      },
+    },
+  },
+}));
 /** Another name of {@link CUDA_EXT_SEM_WAIT_NODE_PARAMS_st}. */
 export const CUDA_EXT_SEM_WAIT_NODE_PARAMS_v1 = CUDA_EXT_SEM_WAIT_NODE_PARAMS_st;
 /** Another name of {@link CUDA_EXT_SEM_WAIT_NODE_PARAMS_st}. */
@@ -5152,46 +7051,63 @@ export type CUDA_EXT_SEM_WAIT_NODE_PARAMS_v1 = CUDA_EXT_SEM_WAIT_NODE_PARAMS_st;
  *
  * C: `struct CUDA_EXT_SEM_WAIT_NODE_PARAMS_v2_st` (also `CUDA_EXT_SEM_WAIT_NODE_PARAMS_v2`): 24 bytes, aligned to 8.
  */
-export class CUDA_EXT_SEM_WAIT_NODE_PARAMS_v2_st extends RecordBase {
-  static readonly $cName = "struct CUDA_EXT_SEM_WAIT_NODE_PARAMS_v2_st";
-  static readonly $size = 24;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "extSemArray", offset: 0, size: 8 },
-    { name: "paramsArray", offset: 8, size: 8 },
-    { name: "numExtSems", offset: 16, size: 4 },
-  ];
+export class CUDA_EXT_SEM_WAIT_NODE_PARAMS_v2_st extends RecordBase {}
+export interface CUDA_EXT_SEM_WAIT_NODE_PARAMS_v2_st {
   /**
    * Array of external semaphore handles.
    * C: `CUexternalSemaphore * extSemArray`, offset 0, 8 bytes.
    */
-  get extSemArray(): Pointer {
-    return this.$ptr(0);
-  }
-  set extSemArray(v: Pointer) {
-    this.$setPtr(0, v);
-  }
+  get extSemArray(): Pointer;
+  set extSemArray(v: Pointer);
   /**
    * Array of external semaphore wait parameters.
    * C: `const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS * paramsArray`, offset 8, 8 bytes.
    */
-  get paramsArray(): Pointer {
-    return this.$ptr(8);
-  }
-  set paramsArray(v: Pointer) {
-    this.$setPtr(8, v);
-  }
+  get paramsArray(): Pointer;
+  set paramsArray(v: Pointer);
   /**
    * Number of handles and parameters supplied in extSemArray and paramsArray.
    * C: `unsigned int numExtSems`, offset 16, 4 bytes.
    */
-  get numExtSems(): number {
-    return this.$u32(16);
-  }
-  set numExtSems(v: number) {
-    this.$setU32(16, v);
-  }
+  get numExtSems(): number;
+  set numExtSems(v: number);
 }
+RecordBase.$define(CUDA_EXT_SEM_WAIT_NODE_PARAMS_v2_st, () => ({
+  cName: "struct CUDA_EXT_SEM_WAIT_NODE_PARAMS_v2_st",
+  size: 24,
+  align: 8,
+  fields: [
+    { name: "extSemArray", offset: 0, size: 8 },
+    { name: "paramsArray", offset: 8, size: 8 },
+    { name: "numExtSems", offset: 16, size: 4 },
+  ],
+  accessors: {
+    extSemArray: {
+      get(this: CUDA_EXT_SEM_WAIT_NODE_PARAMS_v2_st): Pointer {
+        return this.$ptr(0);
+      },
+      set(this: CUDA_EXT_SEM_WAIT_NODE_PARAMS_v2_st, v: Pointer): void {
+        this.$setPtr(0, v);
+      },
+    },
+    paramsArray: {
+      get(this: CUDA_EXT_SEM_WAIT_NODE_PARAMS_v2_st): Pointer {
+        return this.$ptr(8);
+      },
+      set(this: CUDA_EXT_SEM_WAIT_NODE_PARAMS_v2_st, v: Pointer): void {
+        this.$setPtr(8, v);
+      },
+    },
+    numExtSems: {
+      get(this: CUDA_EXT_SEM_WAIT_NODE_PARAMS_v2_st): number {
+        return this.$u32(16);
+      },
+      set(this: CUDA_EXT_SEM_WAIT_NODE_PARAMS_v2_st, v: number): void {
+        this.$setU32(16, v);
+      },
+    },
+  },
+}));
 /** Another name of {@link CUDA_EXT_SEM_WAIT_NODE_PARAMS_v2_st}. */
 export const CUDA_EXT_SEM_WAIT_NODE_PARAMS_v2 = CUDA_EXT_SEM_WAIT_NODE_PARAMS_v2_st;
 /** Another name of {@link CUDA_EXT_SEM_WAIT_NODE_PARAMS_v2_st}. */
@@ -5202,11 +7118,70 @@ export type CUDA_EXT_SEM_WAIT_NODE_PARAMS_v2 = CUDA_EXT_SEM_WAIT_NODE_PARAMS_v2_
  *
  * C: `struct CUarrayMapInfo_st` (also `CUarrayMapInfo_v1`): 96 bytes, aligned to 8.
  */
-export class CUarrayMapInfo_st extends RecordBase {
-  static readonly $cName = "struct CUarrayMapInfo_st";
-  static readonly $size = 96;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
+export class CUarrayMapInfo_st extends RecordBase {}
+export interface CUarrayMapInfo_st {
+  /**
+   * Resource type
+   * C: `CUresourcetype resourceType`, offset 0, 4 bytes.
+   */
+  get resourceType(): CUresourcetype;
+  set resourceType(v: CUresourcetype);
+  /** C: `union (unnamed union at cuda.h:4236:5) resource`, offset 8, 8 bytes. */
+  get resource(): CUarrayMapInfo_st_resource;
+  set resource(v: CUarrayMapInfo_st_resource);
+  /**
+   * Sparse subresource type
+   * C: `CUarraySparseSubresourceType subresourceType`, offset 16, 4 bytes.
+   */
+  get subresourceType(): CUarraySparseSubresourceType;
+  set subresourceType(v: CUarraySparseSubresourceType);
+  /** C: `union (unnamed union at cuda.h:4243:5) subresource`, offset 24, 32 bytes. */
+  get subresource(): CUarrayMapInfo_st_subresource;
+  set subresource(v: CUarrayMapInfo_st_subresource);
+  /**
+   * Memory operation type
+   * C: `CUmemOperationType memOperationType`, offset 56, 4 bytes.
+   */
+  get memOperationType(): CUmemOperationType;
+  set memOperationType(v: CUmemOperationType);
+  /**
+   * Memory handle type
+   * C: `CUmemHandleType memHandleType`, offset 60, 4 bytes.
+   */
+  get memHandleType(): CUmemHandleType;
+  set memHandleType(v: CUmemHandleType);
+  /** C: `union (unnamed union at cuda.h:4264:5) memHandle`, offset 64, 8 bytes. */
+  get memHandle(): CUarrayMapInfo_st_memHandle;
+  set memHandle(v: CUarrayMapInfo_st_memHandle);
+  /**
+   * Offset within the memory
+   * C: `unsigned long long offset`, offset 72, 8 bytes.
+   */
+  get offset(): bigint;
+  set offset(v: bigint | number);
+  /**
+   * Device ordinal bit mask
+   * C: `unsigned int deviceBitMask`, offset 80, 4 bytes.
+   */
+  get deviceBitMask(): number;
+  set deviceBitMask(v: number);
+  /**
+   * flags for future use, must be zero now.
+   * C: `unsigned int flags`, offset 84, 4 bytes.
+   */
+  get flags(): number;
+  set flags(v: number);
+  /**
+   * Reserved for future use, must be zero now.
+   * C: `unsigned int[2] reserved`, offset 88, 8 bytes.
+   */
+  get reserved(): Uint32Array;
+}
+RecordBase.$define(CUarrayMapInfo_st, () => ({
+  cName: "struct CUarrayMapInfo_st",
+  size: 96,
+  align: 8,
+  fields: [
     { name: "resourceType", offset: 0, size: 4 },
     { name: "resource", offset: 8, size: 8 },
     { name: "subresourceType", offset: 16, size: 4 },
@@ -5218,167 +7193,233 @@ export class CUarrayMapInfo_st extends RecordBase {
     { name: "deviceBitMask", offset: 80, size: 4 },
     { name: "flags", offset: 84, size: 4 },
     { name: "reserved", offset: 88, size: 8 },
-  ];
-  /**
-   * Resource type
-   * C: `CUresourcetype resourceType`, offset 0, 4 bytes.
-   */
-  get resourceType(): CUresourcetype {
-    return this.$u32(0) as CUresourcetype;
-  }
-  set resourceType(v: CUresourcetype) {
-    this.$setU32(0, v);
-  }
-  /** C: `union (unnamed union at cuda.h:4236:5) resource`, offset 8, 8 bytes. */
-  get resource(): CUarrayMapInfo_st_resource {
-    return this.$record(CUarrayMapInfo_st_resource, 8);
-  }
-  set resource(v: CUarrayMapInfo_st_resource) {
-    this.$setRecord(8, 8, v);
-  }
-  /**
-   * Sparse subresource type
-   * C: `CUarraySparseSubresourceType subresourceType`, offset 16, 4 bytes.
-   */
-  get subresourceType(): CUarraySparseSubresourceType {
-    return this.$u32(16) as CUarraySparseSubresourceType;
-  }
-  set subresourceType(v: CUarraySparseSubresourceType) {
-    this.$setU32(16, v);
-  }
-  /** C: `union (unnamed union at cuda.h:4243:5) subresource`, offset 24, 32 bytes. */
-  get subresource(): CUarrayMapInfo_st_subresource {
-    return this.$record(CUarrayMapInfo_st_subresource, 24);
-  }
-  set subresource(v: CUarrayMapInfo_st_subresource) {
-    this.$setRecord(24, 32, v);
-  }
-  /**
-   * Memory operation type
-   * C: `CUmemOperationType memOperationType`, offset 56, 4 bytes.
-   */
-  get memOperationType(): CUmemOperationType {
-    return this.$u32(56) as CUmemOperationType;
-  }
-  set memOperationType(v: CUmemOperationType) {
-    this.$setU32(56, v);
-  }
-  /**
-   * Memory handle type
-   * C: `CUmemHandleType memHandleType`, offset 60, 4 bytes.
-   */
-  get memHandleType(): CUmemHandleType {
-    return this.$u32(60) as CUmemHandleType;
-  }
-  set memHandleType(v: CUmemHandleType) {
-    this.$setU32(60, v);
-  }
-  /** C: `union (unnamed union at cuda.h:4264:5) memHandle`, offset 64, 8 bytes. */
-  get memHandle(): CUarrayMapInfo_st_memHandle {
-    return this.$record(CUarrayMapInfo_st_memHandle, 64);
-  }
-  set memHandle(v: CUarrayMapInfo_st_memHandle) {
-    this.$setRecord(64, 8, v);
-  }
-  /**
-   * Offset within the memory
-   * C: `unsigned long long offset`, offset 72, 8 bytes.
-   */
-  get offset(): bigint {
-    return this.$u64(72);
-  }
-  set offset(v: bigint | number) {
-    this.$setU64(72, v);
-  }
-  /**
-   * Device ordinal bit mask
-   * C: `unsigned int deviceBitMask`, offset 80, 4 bytes.
-   */
-  get deviceBitMask(): number {
-    return this.$u32(80);
-  }
-  set deviceBitMask(v: number) {
-    this.$setU32(80, v);
-  }
-  /**
-   * flags for future use, must be zero now.
-   * C: `unsigned int flags`, offset 84, 4 bytes.
-   */
-  get flags(): number {
-    return this.$u32(84);
-  }
-  set flags(v: number) {
-    this.$setU32(84, v);
-  }
-  /**
-   * Reserved for future use, must be zero now.
-   * C: `unsigned int[2] reserved`, offset 88, 8 bytes.
-   */
-  get reserved(): Uint32Array {
-    return this.$array(Uint32Array, 88, 2);
-  }
-}
+  ],
+  accessors: {
+    resourceType: {
+      get(this: CUarrayMapInfo_st): CUresourcetype {
+        return this.$u32(0) as CUresourcetype;
+      },
+      set(this: CUarrayMapInfo_st, v: CUresourcetype): void {
+        this.$setU32(0, v);
+      },
+    },
+    resource: {
+      get(this: CUarrayMapInfo_st): CUarrayMapInfo_st_resource {
+        return this.$record(CUarrayMapInfo_st_resource, 8);
+      },
+      set(this: CUarrayMapInfo_st, v: CUarrayMapInfo_st_resource): void {
+        this.$setRecord(8, 8, v);
+      },
+    },
+    subresourceType: {
+      get(this: CUarrayMapInfo_st): CUarraySparseSubresourceType {
+        return this.$u32(16) as CUarraySparseSubresourceType;
+      },
+      set(this: CUarrayMapInfo_st, v: CUarraySparseSubresourceType): void {
+        this.$setU32(16, v);
+      },
+    },
+    subresource: {
+      get(this: CUarrayMapInfo_st): CUarrayMapInfo_st_subresource {
+        return this.$record(CUarrayMapInfo_st_subresource, 24);
+      },
+      set(this: CUarrayMapInfo_st, v: CUarrayMapInfo_st_subresource): void {
+        this.$setRecord(24, 32, v);
+      },
+    },
+    memOperationType: {
+      get(this: CUarrayMapInfo_st): CUmemOperationType {
+        return this.$u32(56) as CUmemOperationType;
+      },
+      set(this: CUarrayMapInfo_st, v: CUmemOperationType): void {
+        this.$setU32(56, v);
+      },
+    },
+    memHandleType: {
+      get(this: CUarrayMapInfo_st): CUmemHandleType {
+        return this.$u32(60) as CUmemHandleType;
+      },
+      set(this: CUarrayMapInfo_st, v: CUmemHandleType): void {
+        this.$setU32(60, v);
+      },
+    },
+    memHandle: {
+      get(this: CUarrayMapInfo_st): CUarrayMapInfo_st_memHandle {
+        return this.$record(CUarrayMapInfo_st_memHandle, 64);
+      },
+      set(this: CUarrayMapInfo_st, v: CUarrayMapInfo_st_memHandle): void {
+        this.$setRecord(64, 8, v);
+      },
+    },
+    offset: {
+      get(this: CUarrayMapInfo_st): bigint {
+        return this.$u64(72);
+      },
+      set(this: CUarrayMapInfo_st, v: bigint | number): void {
+        this.$setU64(72, v);
+      },
+    },
+    deviceBitMask: {
+      get(this: CUarrayMapInfo_st): number {
+        return this.$u32(80);
+      },
+      set(this: CUarrayMapInfo_st, v: number): void {
+        this.$setU32(80, v);
+      },
+    },
+    flags: {
+      get(this: CUarrayMapInfo_st): number {
+        return this.$u32(84);
+      },
+      set(this: CUarrayMapInfo_st, v: number): void {
+        this.$setU32(84, v);
+      },
+    },
+    reserved: {
+      get(this: CUarrayMapInfo_st): Uint32Array {
+        return this.$array(Uint32Array, 88, 2);
+      },
+    },
+  },
+}));
 /** Another name of {@link CUarrayMapInfo_st}. */
 export const CUarrayMapInfo_v1 = CUarrayMapInfo_st;
 /** Another name of {@link CUarrayMapInfo_st}. */
 export type CUarrayMapInfo_v1 = CUarrayMapInfo_st;
 
 /** C: `__typeof__(((struct CUarrayMapInfo_st *)0)->resource)`: 8 bytes, aligned to 8. */
-export class CUarrayMapInfo_st_resource extends RecordBase {
-  static readonly $cName = "__typeof__(((struct CUarrayMapInfo_st *)0)->resource)";
-  static readonly $size = 8;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
+export class CUarrayMapInfo_st_resource extends RecordBase {}
+export interface CUarrayMapInfo_st_resource {
+  /** C: `CUmipmappedArray mipmap`, offset 0, 8 bytes. */
+  get mipmap(): CUmipmappedArray;
+  set mipmap(v: CUmipmappedArray);
+  /** C: `CUarray array`, offset 0, 8 bytes. */
+  get array(): CUarray;
+  set array(v: CUarray);
+}
+RecordBase.$define(CUarrayMapInfo_st_resource, () => ({
+  cName: "__typeof__(((struct CUarrayMapInfo_st *)0)->resource)",
+  size: 8,
+  align: 8,
+  fields: [
     { name: "mipmap", offset: 0, size: 8 },
     { name: "array", offset: 0, size: 8 },
-  ];
-  /** C: `CUmipmappedArray mipmap`, offset 0, 8 bytes. */
-  get mipmap(): CUmipmappedArray {
-    return this.$ptr(0) as CUmipmappedArray;
-  }
-  set mipmap(v: CUmipmappedArray) {
-    this.$setPtr(0, v);
-  }
-  /** C: `CUarray array`, offset 0, 8 bytes. */
-  get array(): CUarray {
-    return this.$ptr(0) as CUarray;
-  }
-  set array(v: CUarray) {
-    this.$setPtr(0, v);
-  }
-}
+  ],
+  accessors: {
+    mipmap: {
+      get(this: CUarrayMapInfo_st_resource): CUmipmappedArray {
+        return this.$ptr(0) as CUmipmappedArray;
+      },
+      set(this: CUarrayMapInfo_st_resource, v: CUmipmappedArray): void {
+        this.$setPtr(0, v);
+      },
+    },
+    array: {
+      get(this: CUarrayMapInfo_st_resource): CUarray {
+        return this.$ptr(0) as CUarray;
+      },
+      set(this: CUarrayMapInfo_st_resource, v: CUarray): void {
+        this.$setPtr(0, v);
+      },
+    },
+  },
+}));
 
 /** C: `__typeof__(((struct CUarrayMapInfo_st *)0)->subresource)`: 32 bytes, aligned to 8. */
-export class CUarrayMapInfo_st_subresource extends RecordBase {
-  static readonly $cName = "__typeof__(((struct CUarrayMapInfo_st *)0)->subresource)";
-  static readonly $size = 32;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
+export class CUarrayMapInfo_st_subresource extends RecordBase {}
+export interface CUarrayMapInfo_st_subresource {
+  /** C: `struct (unnamed struct at cuda.h:4244:9) sparseLevel`, offset 0, 32 bytes. */
+  get sparseLevel(): CUarrayMapInfo_st_subresource_sparseLevel;
+  set sparseLevel(v: CUarrayMapInfo_st_subresource_sparseLevel);
+  /** C: `struct (unnamed struct at cuda.h:4254:9) miptail`, offset 0, 24 bytes. */
+  get miptail(): CUarrayMapInfo_st_subresource_miptail;
+  set miptail(v: CUarrayMapInfo_st_subresource_miptail);
+}
+RecordBase.$define(CUarrayMapInfo_st_subresource, () => ({
+  cName: "__typeof__(((struct CUarrayMapInfo_st *)0)->subresource)",
+  size: 32,
+  align: 8,
+  fields: [
     { name: "sparseLevel", offset: 0, size: 32 },
     { name: "miptail", offset: 0, size: 24 },
-  ];
-  /** C: `struct (unnamed struct at cuda.h:4244:9) sparseLevel`, offset 0, 32 bytes. */
-  get sparseLevel(): CUarrayMapInfo_st_subresource_sparseLevel {
-    return this.$record(CUarrayMapInfo_st_subresource_sparseLevel, 0);
-  }
-  set sparseLevel(v: CUarrayMapInfo_st_subresource_sparseLevel) {
-    this.$setRecord(0, 32, v);
-  }
-  /** C: `struct (unnamed struct at cuda.h:4254:9) miptail`, offset 0, 24 bytes. */
-  get miptail(): CUarrayMapInfo_st_subresource_miptail {
-    return this.$record(CUarrayMapInfo_st_subresource_miptail, 0);
-  }
-  set miptail(v: CUarrayMapInfo_st_subresource_miptail) {
-    this.$setRecord(0, 24, v);
-  }
-}
+  ],
+  accessors: {
+    sparseLevel: {
+      get(this: CUarrayMapInfo_st_subresource): CUarrayMapInfo_st_subresource_sparseLevel {
+        return this.$record(CUarrayMapInfo_st_subresource_sparseLevel, 0);
+      },
+      set(this: CUarrayMapInfo_st_subresource, v: CUarrayMapInfo_st_subresource_sparseLevel): void {
+        this.$setRecord(0, 32, v);
+      },
+    },
+    miptail: {
+      get(this: CUarrayMapInfo_st_subresource): CUarrayMapInfo_st_subresource_miptail {
+        return this.$record(CUarrayMapInfo_st_subresource_miptail, 0);
+      },
+      set(this: CUarrayMapInfo_st_subresource, v: CUarrayMapInfo_st_subresource_miptail): void {
+        this.$setRecord(0, 24, v);
+      },
+    },
+  },
+}));
 
 /** C: `__typeof__(((struct CUarrayMapInfo_st *)0)->subresource.sparseLevel)`: 32 bytes, aligned to 4. */
-export class CUarrayMapInfo_st_subresource_sparseLevel extends RecordBase {
-  static readonly $cName = "__typeof__(((struct CUarrayMapInfo_st *)0)->subresource.sparseLevel)";
-  static readonly $size = 32;
-  static readonly $align = 4;
-  static readonly $fields: readonly FieldInfo[] = [
+export class CUarrayMapInfo_st_subresource_sparseLevel extends RecordBase {}
+export interface CUarrayMapInfo_st_subresource_sparseLevel {
+  /**
+   * For CUDA mipmapped arrays must a valid mipmap level. For CUDA arrays must be zero
+   * C: `unsigned int level`, offset 0, 4 bytes.
+   */
+  get level(): number;
+  set level(v: number);
+  /**
+   * For CUDA layered arrays must be a valid layer index. Otherwise, must be zero
+   * C: `unsigned int layer`, offset 4, 4 bytes.
+   */
+  get layer(): number;
+  set layer(v: number);
+  /**
+   * Starting X offset in elements
+   * C: `unsigned int offsetX`, offset 8, 4 bytes.
+   */
+  get offsetX(): number;
+  set offsetX(v: number);
+  /**
+   * Starting Y offset in elements
+   * C: `unsigned int offsetY`, offset 12, 4 bytes.
+   */
+  get offsetY(): number;
+  set offsetY(v: number);
+  /**
+   * Starting Z offset in elements
+   * C: `unsigned int offsetZ`, offset 16, 4 bytes.
+   */
+  get offsetZ(): number;
+  set offsetZ(v: number);
+  /**
+   * Width in elements
+   * C: `unsigned int extentWidth`, offset 20, 4 bytes.
+   */
+  get extentWidth(): number;
+  set extentWidth(v: number);
+  /**
+   * Height in elements
+   * C: `unsigned int extentHeight`, offset 24, 4 bytes.
+   */
+  get extentHeight(): number;
+  set extentHeight(v: number);
+  /**
+   * Depth in elements
+   * C: `unsigned int extentDepth`, offset 28, 4 bytes.
+   */
+  get extentDepth(): number;
+  set extentDepth(v: number);
+}
+RecordBase.$define(CUarrayMapInfo_st_subresource_sparseLevel, () => ({
+  cName: "__typeof__(((struct CUarrayMapInfo_st *)0)->subresource.sparseLevel)",
+  size: 32,
+  align: 4,
+  fields: [
     { name: "level", offset: 0, size: 4 },
     { name: "layer", offset: 4, size: 4 },
     { name: "offsetX", offset: 8, size: 4 },
@@ -5387,147 +7428,159 @@ export class CUarrayMapInfo_st_subresource_sparseLevel extends RecordBase {
     { name: "extentWidth", offset: 20, size: 4 },
     { name: "extentHeight", offset: 24, size: 4 },
     { name: "extentDepth", offset: 28, size: 4 },
-  ];
-  /**
-   * For CUDA mipmapped arrays must a valid mipmap level. For CUDA arrays must be zero
-   * C: `unsigned int level`, offset 0, 4 bytes.
-   */
-  get level(): number {
-    return this.$u32(0);
-  }
-  set level(v: number) {
-    this.$setU32(0, v);
-  }
-  /**
-   * For CUDA layered arrays must be a valid layer index. Otherwise, must be zero
-   * C: `unsigned int layer`, offset 4, 4 bytes.
-   */
-  get layer(): number {
-    return this.$u32(4);
-  }
-  set layer(v: number) {
-    this.$setU32(4, v);
-  }
-  /**
-   * Starting X offset in elements
-   * C: `unsigned int offsetX`, offset 8, 4 bytes.
-   */
-  get offsetX(): number {
-    return this.$u32(8);
-  }
-  set offsetX(v: number) {
-    this.$setU32(8, v);
-  }
-  /**
-   * Starting Y offset in elements
-   * C: `unsigned int offsetY`, offset 12, 4 bytes.
-   */
-  get offsetY(): number {
-    return this.$u32(12);
-  }
-  set offsetY(v: number) {
-    this.$setU32(12, v);
-  }
-  /**
-   * Starting Z offset in elements
-   * C: `unsigned int offsetZ`, offset 16, 4 bytes.
-   */
-  get offsetZ(): number {
-    return this.$u32(16);
-  }
-  set offsetZ(v: number) {
-    this.$setU32(16, v);
-  }
-  /**
-   * Width in elements
-   * C: `unsigned int extentWidth`, offset 20, 4 bytes.
-   */
-  get extentWidth(): number {
-    return this.$u32(20);
-  }
-  set extentWidth(v: number) {
-    this.$setU32(20, v);
-  }
-  /**
-   * Height in elements
-   * C: `unsigned int extentHeight`, offset 24, 4 bytes.
-   */
-  get extentHeight(): number {
-    return this.$u32(24);
-  }
-  set extentHeight(v: number) {
-    this.$setU32(24, v);
-  }
-  /**
-   * Depth in elements
-   * C: `unsigned int extentDepth`, offset 28, 4 bytes.
-   */
-  get extentDepth(): number {
-    return this.$u32(28);
-  }
-  set extentDepth(v: number) {
-    this.$setU32(28, v);
-  }
-}
+  ],
+  accessors: {
+    level: {
+      get(this: CUarrayMapInfo_st_subresource_sparseLevel): number {
+        return this.$u32(0);
+      },
+      set(this: CUarrayMapInfo_st_subresource_sparseLevel, v: number): void {
+        this.$setU32(0, v);
+      },
+    },
+    layer: {
+      get(this: CUarrayMapInfo_st_subresource_sparseLevel): number {
+        return this.$u32(4);
+      },
+      set(this: CUarrayMapInfo_st_subresource_sparseLevel, v: number): void {
+        this.$setU32(4, v);
+      },
+    },
+    offsetX: {
+      get(this: CUarrayMapInfo_st_subresource_sparseLevel): number {
+        return this.$u32(8);
+      },
+      set(this: CUarrayMapInfo_st_subresource_sparseLevel, v: number): void {
+        this.$setU32(8, v);
+      },
+    },
+    offsetY: {
+      get(this: CUarrayMapInfo_st_subresource_sparseLevel): number {
+        return this.$u32(12);
+      },
+      set(this: CUarrayMapInfo_st_subresource_sparseLevel, v: number): void {
+        this.$setU32(12, v);
+      },
+    },
+    offsetZ: {
+      get(this: CUarrayMapInfo_st_subresource_sparseLevel): number {
+        return this.$u32(16);
+      },
+      set(this: CUarrayMapInfo_st_subresource_sparseLevel, v: number): void {
+        this.$setU32(16, v);
+      },
+    },
+    extentWidth: {
+      get(this: CUarrayMapInfo_st_subresource_sparseLevel): number {
+        return this.$u32(20);
+      },
+      set(this: CUarrayMapInfo_st_subresource_sparseLevel, v: number): void {
+        this.$setU32(20, v);
+      },
+    },
+    extentHeight: {
+      get(this: CUarrayMapInfo_st_subresource_sparseLevel): number {
+        return this.$u32(24);
+      },
+      set(this: CUarrayMapInfo_st_subresource_sparseLevel, v: number): void {
+        this.$setU32(24, v);
+      },
+    },
+    extentDepth: {
+      get(this: CUarrayMapInfo_st_subresource_sparseLevel): number {
+        return this.$u32(28);
+      },
+      set(this: CUarrayMapInfo_st_subresource_sparseLevel, v: number): void {
+        this.$setU32(28, v);
+      },
+    },
+  },
+}));
 
 /** C: `__typeof__(((struct CUarrayMapInfo_st *)0)->subresource.miptail)`: 24 bytes, aligned to 8. */
-export class CUarrayMapInfo_st_subresource_miptail extends RecordBase {
-  static readonly $cName = "__typeof__(((struct CUarrayMapInfo_st *)0)->subresource.miptail)";
-  static readonly $size = 24;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "layer", offset: 0, size: 4 },
-    { name: "offset", offset: 8, size: 8 },
-    { name: "size", offset: 16, size: 8 },
-  ];
+export class CUarrayMapInfo_st_subresource_miptail extends RecordBase {}
+export interface CUarrayMapInfo_st_subresource_miptail {
   /**
    * For CUDA layered arrays must be a valid layer index. Otherwise, must be zero
    * C: `unsigned int layer`, offset 0, 4 bytes.
    */
-  get layer(): number {
-    return this.$u32(0);
-  }
-  set layer(v: number) {
-    this.$setU32(0, v);
-  }
+  get layer(): number;
+  set layer(v: number);
   /**
    * Offset within mip tail
    * C: `unsigned long long offset`, offset 8, 8 bytes.
    */
-  get offset(): bigint {
-    return this.$u64(8);
-  }
-  set offset(v: bigint | number) {
-    this.$setU64(8, v);
-  }
+  get offset(): bigint;
+  set offset(v: bigint | number);
   /**
    * Extent in bytes
    * C: `unsigned long long size`, offset 16, 8 bytes.
    */
-  get size(): bigint {
-    return this.$u64(16);
-  }
-  set size(v: bigint | number) {
-    this.$setU64(16, v);
-  }
+  get size(): bigint;
+  set size(v: bigint | number);
 }
+RecordBase.$define(CUarrayMapInfo_st_subresource_miptail, () => ({
+  cName: "__typeof__(((struct CUarrayMapInfo_st *)0)->subresource.miptail)",
+  size: 24,
+  align: 8,
+  fields: [
+    { name: "layer", offset: 0, size: 4 },
+    { name: "offset", offset: 8, size: 8 },
+    { name: "size", offset: 16, size: 8 },
+  ],
+  accessors: {
+    layer: {
+      get(this: CUarrayMapInfo_st_subresource_miptail): number {
+        return this.$u32(0);
+      },
+      set(this: CUarrayMapInfo_st_subresource_miptail, v: number): void {
+        this.$setU32(0, v);
+      },
+    },
+    offset: {
+      get(this: CUarrayMapInfo_st_subresource_miptail): bigint {
+        return this.$u64(8);
+      },
+      set(this: CUarrayMapInfo_st_subresource_miptail, v: bigint | number): void {
+        this.$setU64(8, v);
+      },
+    },
+    size: {
+      get(this: CUarrayMapInfo_st_subresource_miptail): bigint {
+        return this.$u64(16);
+      },
+      set(this: CUarrayMapInfo_st_subresource_miptail, v: bigint | number): void {
+        this.$setU64(16, v);
+      },
+    },
+  },
+}));
 
 /** C: `__typeof__(((struct CUarrayMapInfo_st *)0)->memHandle)`: 8 bytes, aligned to 8. */
-export class CUarrayMapInfo_st_memHandle extends RecordBase {
-  static readonly $cName = "__typeof__(((struct CUarrayMapInfo_st *)0)->memHandle)";
-  static readonly $size = 8;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "memHandle", offset: 0, size: 8 },
-  ];
+export class CUarrayMapInfo_st_memHandle extends RecordBase {}
+export interface CUarrayMapInfo_st_memHandle {
   /** C: `CUmemGenericAllocationHandle memHandle`, offset 0, 8 bytes. */
-  get memHandle(): CUmemGenericAllocationHandle {
-    return this.$u64(0);
-  }
-  set memHandle(v: CUmemGenericAllocationHandle | number) {
-    this.$setU64(0, v);
-  }
+  get memHandle(): CUmemGenericAllocationHandle;
+  set memHandle(v: CUmemGenericAllocationHandle | number);
 }
+RecordBase.$define(CUarrayMapInfo_st_memHandle, () => ({
+  cName: "__typeof__(((struct CUarrayMapInfo_st *)0)->memHandle)",
+  size: 8,
+  align: 8,
+  fields: [
+    { name: "memHandle", offset: 0, size: 8 },
+  ],
+  accessors: {
+    memHandle: {
+      get(this: CUarrayMapInfo_st_memHandle): CUmemGenericAllocationHandle {
+        return this.$u64(0);
+      },
+      set(this: CUarrayMapInfo_st_memHandle, v: CUmemGenericAllocationHandle | number): void {
+        this.$setU64(0, v);
+      },
+    },
+  },
+}));
 
 /**
  * Specifies a memory location.
@@ -5535,36 +7588,50 @@ export class CUarrayMapInfo_st_memHandle extends RecordBase {
  * C: `struct CUmemLocation_st` (also `CUmemLocation_v1`): 8 bytes, aligned to 4.
  */
 export class CUmemLocation_st extends RecordBase {
-  static readonly $cName = "struct CUmemLocation_st";
-  static readonly $size = 8;
-  static readonly $align = 4;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "type", offset: 0, size: 4 },
-    { name: "id", offset: 4, size: 4 },
-  ];
   /** How this record travels when a function takes or returns it by value. */
   static readonly $layout: StructLayout = { name: "struct CUmemLocation_st", size: 8, align: 4, leaves: [{ offset: 0, type: "u32" }, { offset: 4, type: "i32" }], passing: { kind: "registers", classes: ["INTEGER"] } };
+}
+export interface CUmemLocation_st {
   /**
    * Specifies the location type, which modifies the meaning of id.
    * C: `CUmemLocationType type`, offset 0, 4 bytes.
    */
-  get type(): CUmemLocationType {
-    return this.$u32(0) as CUmemLocationType;
-  }
-  set type(v: CUmemLocationType) {
-    this.$setU32(0, v);
-  }
+  get type(): CUmemLocationType;
+  set type(v: CUmemLocationType);
   /**
    * identifier for a given this location's `CUmemLocationType`.
    * C: `int id`, offset 4, 4 bytes.
    */
-  get id(): number {
-    return this.$i32(4);
-  }
-  set id(v: number) {
-    this.$setI32(4, v);
-  }
+  get id(): number;
+  set id(v: number);
 }
+RecordBase.$define(CUmemLocation_st, () => ({
+  cName: "struct CUmemLocation_st",
+  size: 8,
+  align: 4,
+  fields: [
+    { name: "type", offset: 0, size: 4 },
+    { name: "id", offset: 4, size: 4 },
+  ],
+  accessors: {
+    type: {
+      get(this: CUmemLocation_st): CUmemLocationType {
+        return this.$u32(0) as CUmemLocationType;
+      },
+      set(this: CUmemLocation_st, v: CUmemLocationType): void {
+        this.$setU32(0, v);
+      },
+    },
+    id: {
+      get(this: CUmemLocation_st): number {
+        return this.$i32(4);
+      },
+      set(this: CUmemLocation_st, v: number): void {
+        this.$setI32(4, v);
+      },
+    },
+  },
+}));
 /** Another name of {@link CUmemLocation_st}. */
 export const CUmemLocation_v1 = CUmemLocation_st;
 /** Another name of {@link CUmemLocation_st}. */
@@ -5575,47 +7642,26 @@ export type CUmemLocation_v1 = CUmemLocation_st;
  *
  * C: `struct CUmemAllocationProp_st` (also `CUmemAllocationProp_v1`): 32 bytes, aligned to 8.
  */
-export class CUmemAllocationProp_st extends RecordBase {
-  static readonly $cName = "struct CUmemAllocationProp_st";
-  static readonly $size = 32;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "type", offset: 0, size: 4 },
-    { name: "requestedHandleTypes", offset: 4, size: 4 },
-    { name: "location", offset: 8, size: 8 },
-    { name: "win32HandleMetaData", offset: 16, size: 8 },
-    { name: "allocFlags", offset: 24, size: 8 },
-  ];
+export class CUmemAllocationProp_st extends RecordBase {}
+export interface CUmemAllocationProp_st {
   /**
    * Allocation type
    * C: `CUmemAllocationType type`, offset 0, 4 bytes.
    */
-  get type(): CUmemAllocationType {
-    return this.$u32(0) as CUmemAllocationType;
-  }
-  set type(v: CUmemAllocationType) {
-    this.$setU32(0, v);
-  }
+  get type(): CUmemAllocationType;
+  set type(v: CUmemAllocationType);
   /**
    * requested `CUmemAllocationHandleType`
    * C: `CUmemAllocationHandleType requestedHandleTypes`, offset 4, 4 bytes.
    */
-  get requestedHandleTypes(): CUmemAllocationHandleType {
-    return this.$u32(4) as CUmemAllocationHandleType;
-  }
-  set requestedHandleTypes(v: CUmemAllocationHandleType) {
-    this.$setU32(4, v);
-  }
+  get requestedHandleTypes(): CUmemAllocationHandleType;
+  set requestedHandleTypes(v: CUmemAllocationHandleType);
   /**
    * Location of allocation
    * C: `CUmemLocation location`, offset 8, 8 bytes.
    */
-  get location(): CUmemLocation_st {
-    return this.$record(CUmemLocation_st, 8);
-  }
-  set location(v: CUmemLocation_st) {
-    this.$setRecord(8, 8, v);
-  }
+  get location(): CUmemLocation_st;
+  set location(v: CUmemLocation_st);
   /**
    * Windows-specific POBJECT_ATTRIBUTES required when
    * `CU_MEM_HANDLE_TYPE_WIN32` is specified.  This object attributes structure
@@ -5624,36 +7670,74 @@ export class CUmemAllocationProp_st extends RecordBase {
    * processes.  In all other cases, this field is required to be zero.
    * C: `void * win32HandleMetaData`, offset 16, 8 bytes.
    */
-  get win32HandleMetaData(): Pointer {
-    return this.$ptr(16);
-  }
-  set win32HandleMetaData(v: Pointer) {
-    this.$setPtr(16, v);
-  }
+  get win32HandleMetaData(): Pointer;
+  set win32HandleMetaData(v: Pointer);
   /** C: `struct (unnamed struct at cuda.h:4320:5) allocFlags`, offset 24, 8 bytes. */
-  get allocFlags(): CUmemAllocationProp_st_allocFlags {
-    return this.$record(CUmemAllocationProp_st_allocFlags, 24);
-  }
-  set allocFlags(v: CUmemAllocationProp_st_allocFlags) {
-    this.$setRecord(24, 8, v);
-  }
+  get allocFlags(): CUmemAllocationProp_st_allocFlags;
+  set allocFlags(v: CUmemAllocationProp_st_allocFlags);
 }
+RecordBase.$define(CUmemAllocationProp_st, () => ({
+  cName: "struct CUmemAllocationProp_st",
+  size: 32,
+  align: 8,
+  fields: [
+    { name: "type", offset: 0, size: 4 },
+    { name: "requestedHandleTypes", offset: 4, size: 4 },
+    { name: "location", offset: 8, size: 8 },
+    { name: "win32HandleMetaData", offset: 16, size: 8 },
+    { name: "allocFlags", offset: 24, size: 8 },
+  ],
+  accessors: {
+    type: {
+      get(this: CUmemAllocationProp_st): CUmemAllocationType {
+        return this.$u32(0) as CUmemAllocationType;
+      },
+      set(this: CUmemAllocationProp_st, v: CUmemAllocationType): void {
+        this.$setU32(0, v);
+      },
+    },
+    requestedHandleTypes: {
+      get(this: CUmemAllocationProp_st): CUmemAllocationHandleType {
+        return this.$u32(4) as CUmemAllocationHandleType;
+      },
+      set(this: CUmemAllocationProp_st, v: CUmemAllocationHandleType): void {
+        this.$setU32(4, v);
+      },
+    },
+    location: {
+      get(this: CUmemAllocationProp_st): CUmemLocation_st {
+        return this.$record(CUmemLocation_st, 8);
+      },
+      set(this: CUmemAllocationProp_st, v: CUmemLocation_st): void {
+        this.$setRecord(8, 8, v);
+      },
+    },
+    win32HandleMetaData: {
+      get(this: CUmemAllocationProp_st): Pointer {
+        return this.$ptr(16);
+      },
+      set(this: CUmemAllocationProp_st, v: Pointer): void {
+        this.$setPtr(16, v);
+      },
+    },
+    allocFlags: {
+      get(this: CUmemAllocationProp_st): CUmemAllocationProp_st_allocFlags {
+        return this.$record(CUmemAllocationProp_st_allocFlags, 24);
+      },
+      set(this: CUmemAllocationProp_st, v: CUmemAllocationProp_st_allocFlags): void {
+        this.$setRecord(24, 8, v);
+      },
+    },
+  },
+}));
 /** Another name of {@link CUmemAllocationProp_st}. */
 export const CUmemAllocationProp_v1 = CUmemAllocationProp_st;
 /** Another name of {@link CUmemAllocationProp_st}. */
 export type CUmemAllocationProp_v1 = CUmemAllocationProp_st;
 
 /** C: `__typeof__(((struct CUmemAllocationProp_st *)0)->allocFlags)`: 8 bytes, aligned to 2. */
-export class CUmemAllocationProp_st_allocFlags extends RecordBase {
-  static readonly $cName = "__typeof__(((struct CUmemAllocationProp_st *)0)->allocFlags)";
-  static readonly $size = 8;
-  static readonly $align = 2;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "compressionType", offset: 0, size: 1 },
-    { name: "gpuDirectRDMACapable", offset: 1, size: 1 },
-    { name: "usage", offset: 2, size: 2 },
-    { name: "reserved", offset: 4, size: 4 },
-  ];
+export class CUmemAllocationProp_st_allocFlags extends RecordBase {}
+export interface CUmemAllocationProp_st_allocFlags {
   /**
    * Allocation hint for requesting compressible memory.
    * On devices that support Compute Data Compression, compressible
@@ -5665,94 +7749,143 @@ export class CUmemAllocationProp_st_allocFlags extends RecordBase {
    * compressed memory may not be mappable on all devices.
    * C: `unsigned char compressionType`, offset 0, 1 bytes.
    */
-  get compressionType(): number {
-    return this.$u8(0);
-  }
-  set compressionType(v: number) {
-    this.$setU8(0, v);
-  }
+  get compressionType(): number;
+  set compressionType(v: number);
   /** C: `unsigned char gpuDirectRDMACapable`, offset 1, 1 bytes. */
-  get gpuDirectRDMACapable(): number {
-    return this.$u8(1);
-  }
-  set gpuDirectRDMACapable(v: number) {
-    this.$setU8(1, v);
-  }
+  get gpuDirectRDMACapable(): number;
+  set gpuDirectRDMACapable(v: number);
   /**
    * Bitmask indicating intended usage for this allocation
    * C: `unsigned short usage`, offset 2, 2 bytes.
    */
-  get usage(): number {
-    return this.$u16(2);
-  }
-  set usage(v: number) {
-    this.$setU16(2, v);
-  }
+  get usage(): number;
+  set usage(v: number);
   /** C: `unsigned char[4] reserved`, offset 4, 4 bytes. */
-  get reserved(): Uint8Array {
-    return this.$array(Uint8Array, 4, 4);
-  }
+  get reserved(): Uint8Array;
 }
+RecordBase.$define(CUmemAllocationProp_st_allocFlags, () => ({
+  cName: "__typeof__(((struct CUmemAllocationProp_st *)0)->allocFlags)",
+  size: 8,
+  align: 2,
+  fields: [
+    { name: "compressionType", offset: 0, size: 1 },
+    { name: "gpuDirectRDMACapable", offset: 1, size: 1 },
+    { name: "usage", offset: 2, size: 2 },
+    { name: "reserved", offset: 4, size: 4 },
+  ],
+  accessors: {
+    compressionType: {
+      get(this: CUmemAllocationProp_st_allocFlags): number {
+        return this.$u8(0);
+      },
+      set(this: CUmemAllocationProp_st_allocFlags, v: number): void {
+        this.$setU8(0, v);
+      },
+    },
+    gpuDirectRDMACapable: {
+      get(this: CUmemAllocationProp_st_allocFlags): number {
+        return this.$u8(1);
+      },
+      set(this: CUmemAllocationProp_st_allocFlags, v: number): void {
+        this.$setU8(1, v);
+      },
+    },
+    usage: {
+      get(this: CUmemAllocationProp_st_allocFlags): number {
+        return this.$u16(2);
+      },
+      set(this: CUmemAllocationProp_st_allocFlags, v: number): void {
+        this.$setU16(2, v);
+      },
+    },
+    reserved: {
+      get(this: CUmemAllocationProp_st_allocFlags): Uint8Array {
+        return this.$array(Uint8Array, 4, 4);
+      },
+    },
+  },
+}));
 
 /**
  * Specifies the properties for a multicast object.
  *
  * C: `struct CUmulticastObjectProp_st` (also `CUmulticastObjectProp_v1`): 32 bytes, aligned to 8.
  */
-export class CUmulticastObjectProp_st extends RecordBase {
-  static readonly $cName = "struct CUmulticastObjectProp_st";
-  static readonly $size = 32;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "numDevices", offset: 0, size: 4 },
-    { name: "size", offset: 8, size: 8 },
-    { name: "handleTypes", offset: 16, size: 8 },
-    { name: "flags", offset: 24, size: 8 },
-  ];
+export class CUmulticastObjectProp_st extends RecordBase {}
+export interface CUmulticastObjectProp_st {
   /**
    * The number of devices in the multicast team that will bind memory to this
    * object
    * C: `unsigned int numDevices`, offset 0, 4 bytes.
    */
-  get numDevices(): number {
-    return this.$u32(0);
-  }
-  set numDevices(v: number) {
-    this.$setU32(0, v);
-  }
+  get numDevices(): number;
+  set numDevices(v: number);
   /**
    * The maximum amount of memory that can be bound to this multicast object
    * per device
    * C: `size_t size`, offset 8, 8 bytes.
    */
-  get size(): bigint {
-    return this.$u64(8);
-  }
-  set size(v: bigint | number) {
-    this.$setU64(8, v);
-  }
+  get size(): bigint;
+  set size(v: bigint | number);
   /**
    * Bitmask of exportable handle types (see `CUmemAllocationHandleType`) for
    * this object
    * C: `unsigned long long handleTypes`, offset 16, 8 bytes.
    */
-  get handleTypes(): bigint {
-    return this.$u64(16);
-  }
-  set handleTypes(v: bigint | number) {
-    this.$setU64(16, v);
-  }
+  get handleTypes(): bigint;
+  set handleTypes(v: bigint | number);
   /**
    * Flags for future use, must be zero now
    * C: `unsigned long long flags`, offset 24, 8 bytes.
    */
-  get flags(): bigint {
-    return this.$u64(24);
-  }
-  set flags(v: bigint | number) {
-    this.$setU64(24, v);
-  }
+  get flags(): bigint;
+  set flags(v: bigint | number);
 }
+RecordBase.$define(CUmulticastObjectProp_st, () => ({
+  cName: "struct CUmulticastObjectProp_st",
+  size: 32,
+  align: 8,
+  fields: [
+    { name: "numDevices", offset: 0, size: 4 },
+    { name: "size", offset: 8, size: 8 },
+    { name: "handleTypes", offset: 16, size: 8 },
+    { name: "flags", offset: 24, size: 8 },
+  ],
+  accessors: {
+    numDevices: {
+      get(this: CUmulticastObjectProp_st): number {
+        return this.$u32(0);
+      },
+      set(this: CUmulticastObjectProp_st, v: number): void {
+        this.$setU32(0, v);
+      },
+    },
+    size: {
+      get(this: CUmulticastObjectProp_st): bigint {
+        return this.$u64(8);
+      },
+      set(this: CUmulticastObjectProp_st, v: bigint | number): void {
+        this.$setU64(8, v);
+      },
+    },
+    handleTypes: {
+      get(this: CUmulticastObjectProp_st): bigint {
+        return this.$u64(16);
+      },
+      set(this: CUmulticastObjectProp_st, v: bigint | number): void {
+        this.$setU64(16, v);
+      },
+    },
+    flags: {
+      get(this: CUmulticastObjectProp_st): bigint {
+        return this.$u64(24);
+      },
+      set(this: CUmulticastObjectProp_st, v: bigint | number): void {
+        this.$setU64(24, v);
+      },
+    },
+  },
+}));
 /** Another name of {@link CUmulticastObjectProp_st}. */
 export const CUmulticastObjectProp_v1 = CUmulticastObjectProp_st;
 /** Another name of {@link CUmulticastObjectProp_st}. */
@@ -5763,35 +7896,48 @@ export type CUmulticastObjectProp_v1 = CUmulticastObjectProp_st;
  *
  * C: `struct CUmemAccessDesc_st` (also `CUmemAccessDesc_v1`): 12 bytes, aligned to 4.
  */
-export class CUmemAccessDesc_st extends RecordBase {
-  static readonly $cName = "struct CUmemAccessDesc_st";
-  static readonly $size = 12;
-  static readonly $align = 4;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "location", offset: 0, size: 8 },
-    { name: "flags", offset: 8, size: 4 },
-  ];
+export class CUmemAccessDesc_st extends RecordBase {}
+export interface CUmemAccessDesc_st {
   /**
    * Location on which the request is to change it's accessibility
    * C: `CUmemLocation location`, offset 0, 8 bytes.
    */
-  get location(): CUmemLocation_st {
-    return this.$record(CUmemLocation_st, 0);
-  }
-  set location(v: CUmemLocation_st) {
-    this.$setRecord(0, 8, v);
-  }
+  get location(): CUmemLocation_st;
+  set location(v: CUmemLocation_st);
   /**
    * `CUmemProt` accessibility flags to set on the request
    * C: `CUmemAccess_flags flags`, offset 8, 4 bytes.
    */
-  get flags(): CUmemAccess_flags {
-    return this.$u32(8) as CUmemAccess_flags;
-  }
-  set flags(v: CUmemAccess_flags) {
-    this.$setU32(8, v);
-  }
+  get flags(): CUmemAccess_flags;
+  set flags(v: CUmemAccess_flags);
 }
+RecordBase.$define(CUmemAccessDesc_st, () => ({
+  cName: "struct CUmemAccessDesc_st",
+  size: 12,
+  align: 4,
+  fields: [
+    { name: "location", offset: 0, size: 8 },
+    { name: "flags", offset: 8, size: 4 },
+  ],
+  accessors: {
+    location: {
+      get(this: CUmemAccessDesc_st): CUmemLocation_st {
+        return this.$record(CUmemLocation_st, 0);
+      },
+      set(this: CUmemAccessDesc_st, v: CUmemLocation_st): void {
+        this.$setRecord(0, 8, v);
+      },
+    },
+    flags: {
+      get(this: CUmemAccessDesc_st): CUmemAccess_flags {
+        return this.$u32(8) as CUmemAccess_flags;
+      },
+      set(this: CUmemAccessDesc_st, v: CUmemAccess_flags): void {
+        this.$setU32(8, v);
+      },
+    },
+  },
+}));
 /** Another name of {@link CUmemAccessDesc_st}. */
 export const CUmemAccessDesc_v1 = CUmemAccessDesc_st;
 /** Another name of {@link CUmemAccessDesc_st}. */
@@ -5802,48 +7948,65 @@ export type CUmemAccessDesc_v1 = CUmemAccessDesc_st;
  *
  * C: `struct CUgraphExecUpdateResultInfo_st` (also `CUgraphExecUpdateResultInfo_v1`): 24 bytes, aligned to 8.
  */
-export class CUgraphExecUpdateResultInfo_st extends RecordBase {
-  static readonly $cName = "struct CUgraphExecUpdateResultInfo_st";
-  static readonly $size = 24;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "result", offset: 0, size: 4 },
-    { name: "errorNode", offset: 8, size: 8 },
-    { name: "errorFromNode", offset: 16, size: 8 },
-  ];
+export class CUgraphExecUpdateResultInfo_st extends RecordBase {}
+export interface CUgraphExecUpdateResultInfo_st {
   /**
    * Gives more specific detail when a cuda graph update fails.
    * C: `CUgraphExecUpdateResult result`, offset 0, 4 bytes.
    */
-  get result(): CUgraphExecUpdateResult {
-    return this.$u32(0) as CUgraphExecUpdateResult;
-  }
-  set result(v: CUgraphExecUpdateResult) {
-    this.$setU32(0, v);
-  }
+  get result(): CUgraphExecUpdateResult;
+  set result(v: CUgraphExecUpdateResult);
   /**
    * The "to node" of the error edge when the topologies do not match.
    * The error node when the error is associated with a specific node.
    * NULL when the error is generic.
    * C: `CUgraphNode errorNode`, offset 8, 8 bytes.
    */
-  get errorNode(): CUgraphNode {
-    return this.$ptr(8) as CUgraphNode;
-  }
-  set errorNode(v: CUgraphNode) {
-    this.$setPtr(8, v);
-  }
+  get errorNode(): CUgraphNode;
+  set errorNode(v: CUgraphNode);
   /**
    * The from node of error edge when the topologies do not match. Otherwise NULL.
    * C: `CUgraphNode errorFromNode`, offset 16, 8 bytes.
    */
-  get errorFromNode(): CUgraphNode {
-    return this.$ptr(16) as CUgraphNode;
-  }
-  set errorFromNode(v: CUgraphNode) {
-    this.$setPtr(16, v);
-  }
+  get errorFromNode(): CUgraphNode;
+  set errorFromNode(v: CUgraphNode);
 }
+RecordBase.$define(CUgraphExecUpdateResultInfo_st, () => ({
+  cName: "struct CUgraphExecUpdateResultInfo_st",
+  size: 24,
+  align: 8,
+  fields: [
+    { name: "result", offset: 0, size: 4 },
+    { name: "errorNode", offset: 8, size: 8 },
+    { name: "errorFromNode", offset: 16, size: 8 },
+  ],
+  accessors: {
+    result: {
+      get(this: CUgraphExecUpdateResultInfo_st): CUgraphExecUpdateResult {
+        return this.$u32(0) as CUgraphExecUpdateResult;
+      },
+      set(this: CUgraphExecUpdateResultInfo_st, v: CUgraphExecUpdateResult): void {
+        this.$setU32(0, v);
+      },
+    },
+    errorNode: {
+      get(this: CUgraphExecUpdateResultInfo_st): CUgraphNode {
+        return this.$ptr(8) as CUgraphNode;
+      },
+      set(this: CUgraphExecUpdateResultInfo_st, v: CUgraphNode): void {
+        this.$setPtr(8, v);
+      },
+    },
+    errorFromNode: {
+      get(this: CUgraphExecUpdateResultInfo_st): CUgraphNode {
+        return this.$ptr(16) as CUgraphNode;
+      },
+      set(this: CUgraphExecUpdateResultInfo_st, v: CUgraphNode): void {
+        this.$setPtr(16, v);
+      },
+    },
+  },
+}));
 /** Another name of {@link CUgraphExecUpdateResultInfo_st}. */
 export const CUgraphExecUpdateResultInfo_v1 = CUgraphExecUpdateResultInfo_st;
 /** Another name of {@link CUgraphExecUpdateResultInfo_st}. */
@@ -5854,49 +8017,26 @@ export type CUgraphExecUpdateResultInfo_v1 = CUgraphExecUpdateResultInfo_st;
  *
  * C: `struct CUmemPoolProps_st` (also `CUmemPoolProps_v1`): 88 bytes, aligned to 8.
  */
-export class CUmemPoolProps_st extends RecordBase {
-  static readonly $cName = "struct CUmemPoolProps_st";
-  static readonly $size = 88;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "allocType", offset: 0, size: 4 },
-    { name: "handleTypes", offset: 4, size: 4 },
-    { name: "location", offset: 8, size: 8 },
-    { name: "win32SecurityAttributes", offset: 16, size: 8 },
-    { name: "maxSize", offset: 24, size: 8 },
-    { name: "usage", offset: 32, size: 2 },
-    { name: "reserved", offset: 34, size: 54 },
-  ];
+export class CUmemPoolProps_st extends RecordBase {}
+export interface CUmemPoolProps_st {
   /**
    * Allocation type. Currently must be specified as CU_MEM_ALLOCATION_TYPE_PINNED
    * C: `CUmemAllocationType allocType`, offset 0, 4 bytes.
    */
-  get allocType(): CUmemAllocationType {
-    return this.$u32(0) as CUmemAllocationType;
-  }
-  set allocType(v: CUmemAllocationType) {
-    this.$setU32(0, v);
-  }
+  get allocType(): CUmemAllocationType;
+  set allocType(v: CUmemAllocationType);
   /**
    * Handle types that will be supported by allocations from the pool.
    * C: `CUmemAllocationHandleType handleTypes`, offset 4, 4 bytes.
    */
-  get handleTypes(): CUmemAllocationHandleType {
-    return this.$u32(4) as CUmemAllocationHandleType;
-  }
-  set handleTypes(v: CUmemAllocationHandleType) {
-    this.$setU32(4, v);
-  }
+  get handleTypes(): CUmemAllocationHandleType;
+  set handleTypes(v: CUmemAllocationHandleType);
   /**
    * Location where allocations should reside.
    * C: `CUmemLocation location`, offset 8, 8 bytes.
    */
-  get location(): CUmemLocation_st {
-    return this.$record(CUmemLocation_st, 8);
-  }
-  set location(v: CUmemLocation_st) {
-    this.$setRecord(8, 8, v);
-  }
+  get location(): CUmemLocation_st;
+  set location(v: CUmemLocation_st);
   /**
    * Windows-specific LPSECURITYATTRIBUTES required when
    * `CU_MEM_HANDLE_TYPE_WIN32` is specified.  This security attribute defines
@@ -5904,40 +8044,95 @@ export class CUmemPoolProps_st extends RecordBase {
    * processes.  In all other cases, this field is required to be zero.
    * C: `void * win32SecurityAttributes`, offset 16, 8 bytes.
    */
-  get win32SecurityAttributes(): Pointer {
-    return this.$ptr(16);
-  }
-  set win32SecurityAttributes(v: Pointer) {
-    this.$setPtr(16, v);
-  }
+  get win32SecurityAttributes(): Pointer;
+  set win32SecurityAttributes(v: Pointer);
   /**
    * Maximum pool size. When set to 0, defaults to a system dependent value.
    * C: `size_t maxSize`, offset 24, 8 bytes.
    */
-  get maxSize(): bigint {
-    return this.$u64(24);
-  }
-  set maxSize(v: bigint | number) {
-    this.$setU64(24, v);
-  }
+  get maxSize(): bigint;
+  set maxSize(v: bigint | number);
   /**
    * Bitmask indicating intended usage for the pool.
    * C: `unsigned short usage`, offset 32, 2 bytes.
    */
-  get usage(): number {
-    return this.$u16(32);
-  }
-  set usage(v: number) {
-    this.$setU16(32, v);
-  }
+  get usage(): number;
+  set usage(v: number);
   /**
    * reserved for future use, must be 0
    * C: `unsigned char[54] reserved`, offset 34, 54 bytes.
    */
-  get reserved(): Uint8Array {
-    return this.$array(Uint8Array, 34, 54);
-  }
+  get reserved(): Uint8Array;
 }
+RecordBase.$define(CUmemPoolProps_st, () => ({
+  cName: "struct CUmemPoolProps_st",
+  size: 88,
+  align: 8,
+  fields: [
+    { name: "allocType", offset: 0, size: 4 },
+    { name: "handleTypes", offset: 4, size: 4 },
+    { name: "location", offset: 8, size: 8 },
+    { name: "win32SecurityAttributes", offset: 16, size: 8 },
+    { name: "maxSize", offset: 24, size: 8 },
+    { name: "usage", offset: 32, size: 2 },
+    { name: "reserved", offset: 34, size: 54 },
+  ],
+  accessors: {
+    allocType: {
+      get(this: CUmemPoolProps_st): CUmemAllocationType {
+        return this.$u32(0) as CUmemAllocationType;
+      },
+      set(this: CUmemPoolProps_st, v: CUmemAllocationType): void {
+        this.$setU32(0, v);
+      },
+    },
+    handleTypes: {
+      get(this: CUmemPoolProps_st): CUmemAllocationHandleType {
+        return this.$u32(4) as CUmemAllocationHandleType;
+      },
+      set(this: CUmemPoolProps_st, v: CUmemAllocationHandleType): void {
+        this.$setU32(4, v);
+      },
+    },
+    location: {
+      get(this: CUmemPoolProps_st): CUmemLocation_st {
+        return this.$record(CUmemLocation_st, 8);
+      },
+      set(this: CUmemPoolProps_st, v: CUmemLocation_st): void {
+        this.$setRecord(8, 8, v);
+      },
+    },
+    win32SecurityAttributes: {
+      get(this: CUmemPoolProps_st): Pointer {
+        return this.$ptr(16);
+      },
+      set(this: CUmemPoolProps_st, v: Pointer): void {
+        this.$setPtr(16, v);
+      },
+    },
+    maxSize: {
+      get(this: CUmemPoolProps_st): bigint {
+        return this.$u64(24);
+      },
+      set(this: CUmemPoolProps_st, v: bigint | number): void {
+        this.$setU64(24, v);
+      },
+    },
+    usage: {
+      get(this: CUmemPoolProps_st): number {
+        return this.$u16(32);
+      },
+      set(this: CUmemPoolProps_st, v: number): void {
+        this.$setU16(32, v);
+      },
+    },
+    reserved: {
+      get(this: CUmemPoolProps_st): Uint8Array {
+        return this.$array(Uint8Array, 34, 54);
+      },
+    },
+  },
+}));
 /** Another name of {@link CUmemPoolProps_st}. */
 export const CUmemPoolProps_v1 = CUmemPoolProps_st;
 /** Another name of {@link CUmemPoolProps_st}. */
@@ -5948,18 +8143,26 @@ export type CUmemPoolProps_v1 = CUmemPoolProps_st;
  *
  * C: `struct CUmemPoolPtrExportData_st` (also `CUmemPoolPtrExportData_v1`): 64 bytes, aligned to 1.
  */
-export class CUmemPoolPtrExportData_st extends RecordBase {
-  static readonly $cName = "struct CUmemPoolPtrExportData_st";
-  static readonly $size = 64;
-  static readonly $align = 1;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "reserved", offset: 0, size: 64 },
-  ];
+export class CUmemPoolPtrExportData_st extends RecordBase {}
+export interface CUmemPoolPtrExportData_st {
   /** C: `unsigned char[64] reserved`, offset 0, 64 bytes. */
-  get reserved(): Uint8Array {
-    return this.$array(Uint8Array, 0, 64);
-  }
+  get reserved(): Uint8Array;
 }
+RecordBase.$define(CUmemPoolPtrExportData_st, () => ({
+  cName: "struct CUmemPoolPtrExportData_st",
+  size: 64,
+  align: 1,
+  fields: [
+    { name: "reserved", offset: 0, size: 64 },
+  ],
+  accessors: {
+    reserved: {
+      get(this: CUmemPoolPtrExportData_st): Uint8Array {
+        return this.$array(Uint8Array, 0, 64);
+      },
+    },
+  },
+}));
 /** Another name of {@link CUmemPoolPtrExportData_st}. */
 export const CUmemPoolPtrExportData_v1 = CUmemPoolPtrExportData_st;
 /** Another name of {@link CUmemPoolPtrExportData_st}. */
@@ -5970,57 +8173,78 @@ export type CUmemPoolPtrExportData_v1 = CUmemPoolPtrExportData_st;
  *
  * C: `struct CUmemcpyAttributes_st` (also `CUmemcpyAttributes_v1`): 24 bytes, aligned to 4.
  */
-export class CUmemcpyAttributes_st extends RecordBase {
-  static readonly $cName = "struct CUmemcpyAttributes_st";
-  static readonly $size = 24;
-  static readonly $align = 4;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "srcAccessOrder", offset: 0, size: 4 },
-    { name: "srcLocHint", offset: 4, size: 8 },
-    { name: "dstLocHint", offset: 12, size: 8 },
-    { name: "flags", offset: 20, size: 4 },
-  ];
+export class CUmemcpyAttributes_st extends RecordBase {}
+export interface CUmemcpyAttributes_st {
   /**
    * Source access ordering to be observed for copies with this attribute.
    * C: `CUmemcpySrcAccessOrder srcAccessOrder`, offset 0, 4 bytes.
    */
-  get srcAccessOrder(): CUmemcpySrcAccessOrder {
-    return this.$u32(0) as CUmemcpySrcAccessOrder;
-  }
-  set srcAccessOrder(v: CUmemcpySrcAccessOrder) {
-    this.$setU32(0, v);
-  }
+  get srcAccessOrder(): CUmemcpySrcAccessOrder;
+  set srcAccessOrder(v: CUmemcpySrcAccessOrder);
   /**
    * Hint location for the source operand. Ignored when the pointers are not managed memory or memory allocated outside CUDA.
    * C: `CUmemLocation srcLocHint`, offset 4, 8 bytes.
    */
-  get srcLocHint(): CUmemLocation_st {
-    return this.$record(CUmemLocation_st, 4);
-  }
-  set srcLocHint(v: CUmemLocation_st) {
-    this.$setRecord(4, 8, v);
-  }
+  get srcLocHint(): CUmemLocation_st;
+  set srcLocHint(v: CUmemLocation_st);
   /**
    * Hint location for the destination operand. Ignored when the pointers are not managed memory or memory allocated outside CUDA.
    * C: `CUmemLocation dstLocHint`, offset 12, 8 bytes.
    */
-  get dstLocHint(): CUmemLocation_st {
-    return this.$record(CUmemLocation_st, 12);
-  }
-  set dstLocHint(v: CUmemLocation_st) {
-    this.$setRecord(12, 8, v);
-  }
+  get dstLocHint(): CUmemLocation_st;
+  set dstLocHint(v: CUmemLocation_st);
   /**
    * Additional flags for copies with this attribute. See `CUmemcpyFlags`
    * C: `unsigned int flags`, offset 20, 4 bytes.
    */
-  get flags(): number {
-    return this.$u32(20);
-  }
-  set flags(v: number) {
-    this.$setU32(20, v);
-  }
+  get flags(): number;
+  set flags(v: number);
 }
+RecordBase.$define(CUmemcpyAttributes_st, () => ({
+  cName: "struct CUmemcpyAttributes_st",
+  size: 24,
+  align: 4,
+  fields: [
+    { name: "srcAccessOrder", offset: 0, size: 4 },
+    { name: "srcLocHint", offset: 4, size: 8 },
+    { name: "dstLocHint", offset: 12, size: 8 },
+    { name: "flags", offset: 20, size: 4 },
+  ],
+  accessors: {
+    srcAccessOrder: {
+      get(this: CUmemcpyAttributes_st): CUmemcpySrcAccessOrder {
+        return this.$u32(0) as CUmemcpySrcAccessOrder;
+      },
+      set(this: CUmemcpyAttributes_st, v: CUmemcpySrcAccessOrder): void {
+        this.$setU32(0, v);
+      },
+    },
+    srcLocHint: {
+      get(this: CUmemcpyAttributes_st): CUmemLocation_st {
+        return this.$record(CUmemLocation_st, 4);
+      },
+      set(this: CUmemcpyAttributes_st, v: CUmemLocation_st): void {
+        this.$setRecord(4, 8, v);
+      },
+    },
+    dstLocHint: {
+      get(this: CUmemcpyAttributes_st): CUmemLocation_st {
+        return this.$record(CUmemLocation_st, 12);
+      },
+      set(this: CUmemcpyAttributes_st, v: CUmemLocation_st): void {
+        this.$setRecord(12, 8, v);
+      },
+    },
+    flags: {
+      get(this: CUmemcpyAttributes_st): number {
+        return this.$u32(20);
+      },
+      set(this: CUmemcpyAttributes_st, v: number): void {
+        this.$setU32(20, v);
+      },
+    },
+  },
+}));
 /** Another name of {@link CUmemcpyAttributes_st}. */
 export const CUmemcpyAttributes_v1 = CUmemcpyAttributes_st;
 /** Another name of {@link CUmemcpyAttributes_st}. */
@@ -6031,37 +8255,54 @@ export type CUmemcpyAttributes_v1 = CUmemcpyAttributes_st;
  *
  * C: `struct CUoffset3D_st` (also `CUoffset3D_v1`): 24 bytes, aligned to 8.
  */
-export class CUoffset3D_st extends RecordBase {
-  static readonly $cName = "struct CUoffset3D_st";
-  static readonly $size = 24;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
+export class CUoffset3D_st extends RecordBase {}
+export interface CUoffset3D_st {
+  /** C: `size_t x`, offset 0, 8 bytes. */
+  get x(): bigint;
+  set x(v: bigint | number);
+  /** C: `size_t y`, offset 8, 8 bytes. */
+  get y(): bigint;
+  set y(v: bigint | number);
+  /** C: `size_t z`, offset 16, 8 bytes. */
+  get z(): bigint;
+  set z(v: bigint | number);
+}
+RecordBase.$define(CUoffset3D_st, () => ({
+  cName: "struct CUoffset3D_st",
+  size: 24,
+  align: 8,
+  fields: [
     { name: "x", offset: 0, size: 8 },
     { name: "y", offset: 8, size: 8 },
     { name: "z", offset: 16, size: 8 },
-  ];
-  /** C: `size_t x`, offset 0, 8 bytes. */
-  get x(): bigint {
-    return this.$u64(0);
-  }
-  set x(v: bigint | number) {
-    this.$setU64(0, v);
-  }
-  /** C: `size_t y`, offset 8, 8 bytes. */
-  get y(): bigint {
-    return this.$u64(8);
-  }
-  set y(v: bigint | number) {
-    this.$setU64(8, v);
-  }
-  /** C: `size_t z`, offset 16, 8 bytes. */
-  get z(): bigint {
-    return this.$u64(16);
-  }
-  set z(v: bigint | number) {
-    this.$setU64(16, v);
-  }
-}
+  ],
+  accessors: {
+    x: {
+      get(this: CUoffset3D_st): bigint {
+        return this.$u64(0);
+      },
+      set(this: CUoffset3D_st, v: bigint | number): void {
+        this.$setU64(0, v);
+      },
+    },
+    y: {
+      get(this: CUoffset3D_st): bigint {
+        return this.$u64(8);
+      },
+      set(this: CUoffset3D_st, v: bigint | number): void {
+        this.$setU64(8, v);
+      },
+    },
+    z: {
+      get(this: CUoffset3D_st): bigint {
+        return this.$u64(16);
+      },
+      set(this: CUoffset3D_st, v: bigint | number): void {
+        this.$setU64(16, v);
+      },
+    },
+  },
+}));
 /** Another name of {@link CUoffset3D_st}. */
 export const CUoffset3D_v1 = CUoffset3D_st;
 /** Another name of {@link CUoffset3D_st}. */
@@ -6072,37 +8313,54 @@ export type CUoffset3D_v1 = CUoffset3D_st;
  *
  * C: `struct CUextent3D_st` (also `CUextent3D_v1`): 24 bytes, aligned to 8.
  */
-export class CUextent3D_st extends RecordBase {
-  static readonly $cName = "struct CUextent3D_st";
-  static readonly $size = 24;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
+export class CUextent3D_st extends RecordBase {}
+export interface CUextent3D_st {
+  /** C: `size_t width`, offset 0, 8 bytes. */
+  get width(): bigint;
+  set width(v: bigint | number);
+  /** C: `size_t height`, offset 8, 8 bytes. */
+  get height(): bigint;
+  set height(v: bigint | number);
+  /** C: `size_t depth`, offset 16, 8 bytes. */
+  get depth(): bigint;
+  set depth(v: bigint | number);
+}
+RecordBase.$define(CUextent3D_st, () => ({
+  cName: "struct CUextent3D_st",
+  size: 24,
+  align: 8,
+  fields: [
     { name: "width", offset: 0, size: 8 },
     { name: "height", offset: 8, size: 8 },
     { name: "depth", offset: 16, size: 8 },
-  ];
-  /** C: `size_t width`, offset 0, 8 bytes. */
-  get width(): bigint {
-    return this.$u64(0);
-  }
-  set width(v: bigint | number) {
-    this.$setU64(0, v);
-  }
-  /** C: `size_t height`, offset 8, 8 bytes. */
-  get height(): bigint {
-    return this.$u64(8);
-  }
-  set height(v: bigint | number) {
-    this.$setU64(8, v);
-  }
-  /** C: `size_t depth`, offset 16, 8 bytes. */
-  get depth(): bigint {
-    return this.$u64(16);
-  }
-  set depth(v: bigint | number) {
-    this.$setU64(16, v);
-  }
-}
+  ],
+  accessors: {
+    width: {
+      get(this: CUextent3D_st): bigint {
+        return this.$u64(0);
+      },
+      set(this: CUextent3D_st, v: bigint | number): void {
+        this.$setU64(0, v);
+      },
+    },
+    height: {
+      get(this: CUextent3D_st): bigint {
+        return this.$u64(8);
+      },
+      set(this: CUextent3D_st, v: bigint | number): void {
+        this.$setU64(8, v);
+      },
+    },
+    depth: {
+      get(this: CUextent3D_st): bigint {
+        return this.$u64(16);
+      },
+      set(this: CUextent3D_st, v: bigint | number): void {
+        this.$setU64(16, v);
+      },
+    },
+  },
+}));
 /** Another name of {@link CUextent3D_st}. */
 export const CUextent3D_v1 = CUextent3D_st;
 /** Another name of {@link CUextent3D_st}. */
@@ -6113,205 +8371,290 @@ export type CUextent3D_v1 = CUextent3D_st;
  *
  * C: `struct CUmemcpy3DOperand_st` (also `CUmemcpy3DOperand_v1`): 40 bytes, aligned to 8.
  */
-export class CUmemcpy3DOperand_st extends RecordBase {
-  static readonly $cName = "struct CUmemcpy3DOperand_st";
-  static readonly $size = 40;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
+export class CUmemcpy3DOperand_st extends RecordBase {}
+export interface CUmemcpy3DOperand_st {
+  /** C: `CUmemcpy3DOperandType type`, offset 0, 4 bytes. */
+  get type(): CUmemcpy3DOperandType;
+  set type(v: CUmemcpy3DOperandType);
+  /** C: `union (unnamed union at cuda.h:4616:5) op`, offset 8, 32 bytes. */
+  get op(): CUmemcpy3DOperand_st_op;
+  set op(v: CUmemcpy3DOperand_st_op);
+}
+RecordBase.$define(CUmemcpy3DOperand_st, () => ({
+  cName: "struct CUmemcpy3DOperand_st",
+  size: 40,
+  align: 8,
+  fields: [
     { name: "type", offset: 0, size: 4 },
     { name: "op", offset: 8, size: 32 },
-  ];
-  /** C: `CUmemcpy3DOperandType type`, offset 0, 4 bytes. */
-  get type(): CUmemcpy3DOperandType {
-    return this.$u32(0) as CUmemcpy3DOperandType;
-  }
-  set type(v: CUmemcpy3DOperandType) {
-    this.$setU32(0, v);
-  }
-  /** C: `union (unnamed union at cuda.h:4616:5) op`, offset 8, 32 bytes. */
-  get op(): CUmemcpy3DOperand_st_op {
-    return this.$record(CUmemcpy3DOperand_st_op, 8);
-  }
-  set op(v: CUmemcpy3DOperand_st_op) {
-    this.$setRecord(8, 32, v);
-  }
-}
+  ],
+  accessors: {
+    type: {
+      get(this: CUmemcpy3DOperand_st): CUmemcpy3DOperandType {
+        return this.$u32(0) as CUmemcpy3DOperandType;
+      },
+      set(this: CUmemcpy3DOperand_st, v: CUmemcpy3DOperandType): void {
+        this.$setU32(0, v);
+      },
+    },
+    op: {
+      get(this: CUmemcpy3DOperand_st): CUmemcpy3DOperand_st_op {
+        return this.$record(CUmemcpy3DOperand_st_op, 8);
+      },
+      set(this: CUmemcpy3DOperand_st, v: CUmemcpy3DOperand_st_op): void {
+        this.$setRecord(8, 32, v);
+      },
+    },
+  },
+}));
 /** Another name of {@link CUmemcpy3DOperand_st}. */
 export const CUmemcpy3DOperand_v1 = CUmemcpy3DOperand_st;
 /** Another name of {@link CUmemcpy3DOperand_st}. */
 export type CUmemcpy3DOperand_v1 = CUmemcpy3DOperand_st;
 
 /** C: `__typeof__(((struct CUmemcpy3DOperand_st *)0)->op)`: 32 bytes, aligned to 8. */
-export class CUmemcpy3DOperand_st_op extends RecordBase {
-  static readonly $cName = "__typeof__(((struct CUmemcpy3DOperand_st *)0)->op)";
-  static readonly $size = 32;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
+export class CUmemcpy3DOperand_st_op extends RecordBase {}
+export interface CUmemcpy3DOperand_st_op {
+  /** C: `struct (unnamed struct at cuda.h:4620:9) ptr`, offset 0, 32 bytes. */
+  get ptr(): CUmemcpy3DOperand_st_op_ptr;
+  set ptr(v: CUmemcpy3DOperand_st_op_ptr);
+  /** C: `struct (unnamed struct at cuda.h:4630:9) array`, offset 0, 32 bytes. */
+  get array(): CUmemcpy3DOperand_st_op_array;
+  set array(v: CUmemcpy3DOperand_st_op_array);
+}
+RecordBase.$define(CUmemcpy3DOperand_st_op, () => ({
+  cName: "__typeof__(((struct CUmemcpy3DOperand_st *)0)->op)",
+  size: 32,
+  align: 8,
+  fields: [
     { name: "ptr", offset: 0, size: 32 },
     { name: "array", offset: 0, size: 32 },
-  ];
-  /** C: `struct (unnamed struct at cuda.h:4620:9) ptr`, offset 0, 32 bytes. */
-  get ptr(): CUmemcpy3DOperand_st_op_ptr {
-    return this.$record(CUmemcpy3DOperand_st_op_ptr, 0);
-  }
-  set ptr(v: CUmemcpy3DOperand_st_op_ptr) {
-    this.$setRecord(0, 32, v);
-  }
-  /** C: `struct (unnamed struct at cuda.h:4630:9) array`, offset 0, 32 bytes. */
-  get array(): CUmemcpy3DOperand_st_op_array {
-    return this.$record(CUmemcpy3DOperand_st_op_array, 0);
-  }
-  set array(v: CUmemcpy3DOperand_st_op_array) {
-    this.$setRecord(0, 32, v);
-  }
-}
+  ],
+  accessors: {
+    ptr: {
+      get(this: CUmemcpy3DOperand_st_op): CUmemcpy3DOperand_st_op_ptr {
+        return this.$record(CUmemcpy3DOperand_st_op_ptr, 0);
+      },
+      set(this: CUmemcpy3DOperand_st_op, v: CUmemcpy3DOperand_st_op_ptr): void {
+        this.$setRecord(0, 32, v);
+      },
+    },
+    array: {
+      get(this: CUmemcpy3DOperand_st_op): CUmemcpy3DOperand_st_op_array {
+        return this.$record(CUmemcpy3DOperand_st_op_array, 0);
+      },
+      set(this: CUmemcpy3DOperand_st_op, v: CUmemcpy3DOperand_st_op_array): void {
+        this.$setRecord(0, 32, v);
+      },
+    },
+  },
+}));
 
 /**
  * Struct representing an operand when `CUmemcpy3DOperand`::type is `CU_MEMCPY_OPERAND_TYPE_POINTER`
  *
  * C: `__typeof__(((struct CUmemcpy3DOperand_st *)0)->op.ptr)`: 32 bytes, aligned to 8.
  */
-export class CUmemcpy3DOperand_st_op_ptr extends RecordBase {
-  static readonly $cName = "__typeof__(((struct CUmemcpy3DOperand_st *)0)->op.ptr)";
-  static readonly $size = 32;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "ptr", offset: 0, size: 8 },
-    { name: "rowLength", offset: 8, size: 8 },
-    { name: "layerHeight", offset: 16, size: 8 },
-    { name: "locHint", offset: 24, size: 8 },
-  ];
+export class CUmemcpy3DOperand_st_op_ptr extends RecordBase {}
+export interface CUmemcpy3DOperand_st_op_ptr {
   /** C: `CUdeviceptr ptr`, offset 0, 8 bytes. */
-  get ptr(): CUdeviceptr {
-    return this.$u64(0);
-  }
-  set ptr(v: CUdeviceptr | number) {
-    this.$setU64(0, v);
-  }
+  get ptr(): CUdeviceptr;
+  set ptr(v: CUdeviceptr | number);
   /**
    * Length of each row in elements.
    * C: `size_t rowLength`, offset 8, 8 bytes.
    */
-  get rowLength(): bigint {
-    return this.$u64(8);
-  }
-  set rowLength(v: bigint | number) {
-    this.$setU64(8, v);
-  }
+  get rowLength(): bigint;
+  set rowLength(v: bigint | number);
   /**
    * Height of each layer in elements.
    * C: `size_t layerHeight`, offset 16, 8 bytes.
    */
-  get layerHeight(): bigint {
-    return this.$u64(16);
-  }
-  set layerHeight(v: bigint | number) {
-    this.$setU64(16, v);
-  }
+  get layerHeight(): bigint;
+  set layerHeight(v: bigint | number);
   /**
    * Hint location for the operand. Ignored when the pointers are not managed memory or memory allocated outside CUDA.
    * C: `CUmemLocation locHint`, offset 24, 8 bytes.
    */
-  get locHint(): CUmemLocation_st {
-    return this.$record(CUmemLocation_st, 24);
-  }
-  set locHint(v: CUmemLocation_st) {
-    this.$setRecord(24, 8, v);
-  }
+  get locHint(): CUmemLocation_st;
+  set locHint(v: CUmemLocation_st);
 }
+RecordBase.$define(CUmemcpy3DOperand_st_op_ptr, () => ({
+  cName: "__typeof__(((struct CUmemcpy3DOperand_st *)0)->op.ptr)",
+  size: 32,
+  align: 8,
+  fields: [
+    { name: "ptr", offset: 0, size: 8 },
+    { name: "rowLength", offset: 8, size: 8 },
+    { name: "layerHeight", offset: 16, size: 8 },
+    { name: "locHint", offset: 24, size: 8 },
+  ],
+  accessors: {
+    ptr: {
+      get(this: CUmemcpy3DOperand_st_op_ptr): CUdeviceptr {
+        return this.$u64(0);
+      },
+      set(this: CUmemcpy3DOperand_st_op_ptr, v: CUdeviceptr | number): void {
+        this.$setU64(0, v);
+      },
+    },
+    rowLength: {
+      get(this: CUmemcpy3DOperand_st_op_ptr): bigint {
+        return this.$u64(8);
+      },
+      set(this: CUmemcpy3DOperand_st_op_ptr, v: bigint | number): void {
+        this.$setU64(8, v);
+      },
+    },
+    layerHeight: {
+      get(this: CUmemcpy3DOperand_st_op_ptr): bigint {
+        return this.$u64(16);
+      },
+      set(this: CUmemcpy3DOperand_st_op_ptr, v: bigint | number): void {
+        this.$setU64(16, v);
+      },
+    },
+    locHint: {
+      get(this: CUmemcpy3DOperand_st_op_ptr): CUmemLocation_st {
+        return this.$record(CUmemLocation_st, 24);
+      },
+      set(this: CUmemcpy3DOperand_st_op_ptr, v: CUmemLocation_st): void {
+        this.$setRecord(24, 8, v);
+      },
+    },
+  },
+}));
 
 /**
  * Struct representing an operand when `CUmemcpy3DOperand`::type is `CU_MEMCPY_OPERAND_TYPE_ARRAY`
  *
  * C: `__typeof__(((struct CUmemcpy3DOperand_st *)0)->op.array)`: 32 bytes, aligned to 8.
  */
-export class CUmemcpy3DOperand_st_op_array extends RecordBase {
-  static readonly $cName = "__typeof__(((struct CUmemcpy3DOperand_st *)0)->op.array)";
-  static readonly $size = 32;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
+export class CUmemcpy3DOperand_st_op_array extends RecordBase {}
+export interface CUmemcpy3DOperand_st_op_array {
+  /** C: `CUarray array`, offset 0, 8 bytes. */
+  get array(): CUarray;
+  set array(v: CUarray);
+  /** C: `CUoffset3D offset`, offset 8, 24 bytes. */
+  get offset(): CUoffset3D_st;
+  set offset(v: CUoffset3D_st);
+}
+RecordBase.$define(CUmemcpy3DOperand_st_op_array, () => ({
+  cName: "__typeof__(((struct CUmemcpy3DOperand_st *)0)->op.array)",
+  size: 32,
+  align: 8,
+  fields: [
     { name: "array", offset: 0, size: 8 },
     { name: "offset", offset: 8, size: 24 },
-  ];
-  /** C: `CUarray array`, offset 0, 8 bytes. */
-  get array(): CUarray {
-    return this.$ptr(0) as CUarray;
-  }
-  set array(v: CUarray) {
-    this.$setPtr(0, v);
-  }
-  /** C: `CUoffset3D offset`, offset 8, 24 bytes. */
-  get offset(): CUoffset3D_st {
-    return this.$record(CUoffset3D_st, 8);
-  }
-  set offset(v: CUoffset3D_st) {
-    this.$setRecord(8, 24, v);
-  }
-}
+  ],
+  accessors: {
+    array: {
+      get(this: CUmemcpy3DOperand_st_op_array): CUarray {
+        return this.$ptr(0) as CUarray;
+      },
+      set(this: CUmemcpy3DOperand_st_op_array, v: CUarray): void {
+        this.$setPtr(0, v);
+      },
+    },
+    offset: {
+      get(this: CUmemcpy3DOperand_st_op_array): CUoffset3D_st {
+        return this.$record(CUoffset3D_st, 8);
+      },
+      set(this: CUmemcpy3DOperand_st_op_array, v: CUoffset3D_st): void {
+        this.$setRecord(8, 24, v);
+      },
+    },
+  },
+}));
 
 /** C: `struct CUDA_MEMCPY3D_BATCH_OP_st` (also `CUDA_MEMCPY3D_BATCH_OP_v1`): 112 bytes, aligned to 8. */
-export class CUDA_MEMCPY3D_BATCH_OP_st extends RecordBase {
-  static readonly $cName = "struct CUDA_MEMCPY3D_BATCH_OP_st";
-  static readonly $size = 112;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
+export class CUDA_MEMCPY3D_BATCH_OP_st extends RecordBase {}
+export interface CUDA_MEMCPY3D_BATCH_OP_st {
+  /**
+   * Source memcpy operand.
+   * C: `CUmemcpy3DOperand src`, offset 0, 40 bytes.
+   */
+  get src(): CUmemcpy3DOperand_st;
+  set src(v: CUmemcpy3DOperand_st);
+  /**
+   * Destination memcpy operand.
+   * C: `CUmemcpy3DOperand dst`, offset 40, 40 bytes.
+   */
+  get dst(): CUmemcpy3DOperand_st;
+  set dst(v: CUmemcpy3DOperand_st);
+  /**
+   * Extents of the memcpy between src and dst. The width, height and depth components must not be 0.
+   * C: `CUextent3D extent`, offset 80, 24 bytes.
+   */
+  get extent(): CUextent3D_st;
+  set extent(v: CUextent3D_st);
+  /**
+   * Source access ordering to be observed for copy from src to dst.
+   * C: `CUmemcpySrcAccessOrder srcAccessOrder`, offset 104, 4 bytes.
+   */
+  get srcAccessOrder(): CUmemcpySrcAccessOrder;
+  set srcAccessOrder(v: CUmemcpySrcAccessOrder);
+  /**
+   * Additional flags for copies with this attribute. See `CUmemcpyFlags`
+   * C: `unsigned int flags`, offset 108, 4 bytes.
+   */
+  get flags(): number;
+  set flags(v: number);
+}
+RecordBase.$define(CUDA_MEMCPY3D_BATCH_OP_st, () => ({
+  cName: "struct CUDA_MEMCPY3D_BATCH_OP_st",
+  size: 112,
+  align: 8,
+  fields: [
     { name: "src", offset: 0, size: 40 },
     { name: "dst", offset: 40, size: 40 },
     { name: "extent", offset: 80, size: 24 },
     { name: "srcAccessOrder", offset: 104, size: 4 },
     { name: "flags", offset: 108, size: 4 },
-  ];
-  /**
-   * Source memcpy operand.
-   * C: `CUmemcpy3DOperand src`, offset 0, 40 bytes.
-   */
-  get src(): CUmemcpy3DOperand_st {
-    return this.$record(CUmemcpy3DOperand_st, 0);
-  }
-  set src(v: CUmemcpy3DOperand_st) {
-    this.$setRecord(0, 40, v);
-  }
-  /**
-   * Destination memcpy operand.
-   * C: `CUmemcpy3DOperand dst`, offset 40, 40 bytes.
-   */
-  get dst(): CUmemcpy3DOperand_st {
-    return this.$record(CUmemcpy3DOperand_st, 40);
-  }
-  set dst(v: CUmemcpy3DOperand_st) {
-    this.$setRecord(40, 40, v);
-  }
-  /**
-   * Extents of the memcpy between src and dst. The width, height and depth components must not be 0.
-   * C: `CUextent3D extent`, offset 80, 24 bytes.
-   */
-  get extent(): CUextent3D_st {
-    return this.$record(CUextent3D_st, 80);
-  }
-  set extent(v: CUextent3D_st) {
-    this.$setRecord(80, 24, v);
-  }
-  /**
-   * Source access ordering to be observed for copy from src to dst.
-   * C: `CUmemcpySrcAccessOrder srcAccessOrder`, offset 104, 4 bytes.
-   */
-  get srcAccessOrder(): CUmemcpySrcAccessOrder {
-    return this.$u32(104) as CUmemcpySrcAccessOrder;
-  }
-  set srcAccessOrder(v: CUmemcpySrcAccessOrder) {
-    this.$setU32(104, v);
-  }
-  /**
-   * Additional flags for copies with this attribute. See `CUmemcpyFlags`
-   * C: `unsigned int flags`, offset 108, 4 bytes.
-   */
-  get flags(): number {
-    return this.$u32(108);
-  }
-  set flags(v: number) {
-    this.$setU32(108, v);
-  }
-}
+  ],
+  accessors: {
+    src: {
+      get(this: CUDA_MEMCPY3D_BATCH_OP_st): CUmemcpy3DOperand_st {
+        return this.$record(CUmemcpy3DOperand_st, 0);
+      },
+      set(this: CUDA_MEMCPY3D_BATCH_OP_st, v: CUmemcpy3DOperand_st): void {
+        this.$setRecord(0, 40, v);
+      },
+    },
+    dst: {
+      get(this: CUDA_MEMCPY3D_BATCH_OP_st): CUmemcpy3DOperand_st {
+        return this.$record(CUmemcpy3DOperand_st, 40);
+      },
+      set(this: CUDA_MEMCPY3D_BATCH_OP_st, v: CUmemcpy3DOperand_st): void {
+        this.$setRecord(40, 40, v);
+      },
+    },
+    extent: {
+      get(this: CUDA_MEMCPY3D_BATCH_OP_st): CUextent3D_st {
+        return this.$record(CUextent3D_st, 80);
+      },
+      set(this: CUDA_MEMCPY3D_BATCH_OP_st, v: CUextent3D_st): void {
+        this.$setRecord(80, 24, v);
+      },
+    },
+    srcAccessOrder: {
+      get(this: CUDA_MEMCPY3D_BATCH_OP_st): CUmemcpySrcAccessOrder {
+        return this.$u32(104) as CUmemcpySrcAccessOrder;
+      },
+      set(this: CUDA_MEMCPY3D_BATCH_OP_st, v: CUmemcpySrcAccessOrder): void {
+        this.$setU32(104, v);
+      },
+    },
+    flags: {
+      get(this: CUDA_MEMCPY3D_BATCH_OP_st): number {
+        return this.$u32(108);
+      },
+      set(this: CUDA_MEMCPY3D_BATCH_OP_st, v: number): void {
+        this.$setU32(108, v);
+      },
+    },
+  },
+}));
 /** Another name of {@link CUDA_MEMCPY3D_BATCH_OP_st}. */
 export const CUDA_MEMCPY3D_BATCH_OP_v1 = CUDA_MEMCPY3D_BATCH_OP_st;
 /** Another name of {@link CUDA_MEMCPY3D_BATCH_OP_st}. */
@@ -6322,69 +8665,94 @@ export type CUDA_MEMCPY3D_BATCH_OP_v1 = CUDA_MEMCPY3D_BATCH_OP_st;
  *
  * C: `struct CUDA_MEM_ALLOC_NODE_PARAMS_v1_st` (also `CUDA_MEM_ALLOC_NODE_PARAMS_v1`): 120 bytes, aligned to 8.
  */
-export class CUDA_MEM_ALLOC_NODE_PARAMS_v1_st extends RecordBase {
-  static readonly $cName = "struct CUDA_MEM_ALLOC_NODE_PARAMS_v1_st";
-  static readonly $size = 120;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "poolProps", offset: 0, size: 88 },
-    { name: "accessDescs", offset: 88, size: 8 },
-    { name: "accessDescCount", offset: 96, size: 8 },
-    { name: "bytesize", offset: 104, size: 8 },
-    { name: "dptr", offset: 112, size: 8 },
-  ];
+export class CUDA_MEM_ALLOC_NODE_PARAMS_v1_st extends RecordBase {}
+export interface CUDA_MEM_ALLOC_NODE_PARAMS_v1_st {
   /**
    * in: location where the allocation should reside (specified in `location`).
    * `handleTypes` must be `CU_MEM_HANDLE_TYPE_NONE`. IPC is not supported.
    * C: `CUmemPoolProps poolProps`, offset 0, 88 bytes.
    */
-  get poolProps(): CUmemPoolProps_st {
-    return this.$record(CUmemPoolProps_st, 0);
-  }
-  set poolProps(v: CUmemPoolProps_st) {
-    this.$setRecord(0, 88, v);
-  }
+  get poolProps(): CUmemPoolProps_st;
+  set poolProps(v: CUmemPoolProps_st);
   /**
    * in: array of memory access descriptors. Used to describe peer GPU access
    * C: `const CUmemAccessDesc * accessDescs`, offset 88, 8 bytes.
    */
-  get accessDescs(): Pointer {
-    return this.$ptr(88);
-  }
-  set accessDescs(v: Pointer) {
-    this.$setPtr(88, v);
-  }
+  get accessDescs(): Pointer;
+  set accessDescs(v: Pointer);
   /**
    * in: number of memory access descriptors.  Must not exceed the number of GPUs.
    * C: `size_t accessDescCount`, offset 96, 8 bytes.
    */
-  get accessDescCount(): bigint {
-    return this.$u64(96);
-  }
-  set accessDescCount(v: bigint | number) {
-    this.$setU64(96, v);
-  }
+  get accessDescCount(): bigint;
+  set accessDescCount(v: bigint | number);
   /**
    * in: size in bytes of the requested allocation
    * C: `size_t bytesize`, offset 104, 8 bytes.
    */
-  get bytesize(): bigint {
-    return this.$u64(104);
-  }
-  set bytesize(v: bigint | number) {
-    this.$setU64(104, v);
-  }
+  get bytesize(): bigint;
+  set bytesize(v: bigint | number);
   /**
    * out: address of the allocation returned by CUDA
    * C: `CUdeviceptr dptr`, offset 112, 8 bytes.
    */
-  get dptr(): CUdeviceptr {
-    return this.$u64(112);
-  }
-  set dptr(v: CUdeviceptr | number) {
-    this.$setU64(112, v);
-  }
+  get dptr(): CUdeviceptr;
+  set dptr(v: CUdeviceptr | number);
 }
+RecordBase.$define(CUDA_MEM_ALLOC_NODE_PARAMS_v1_st, () => ({
+  cName: "struct CUDA_MEM_ALLOC_NODE_PARAMS_v1_st",
+  size: 120,
+  align: 8,
+  fields: [
+    { name: "poolProps", offset: 0, size: 88 },
+    { name: "accessDescs", offset: 88, size: 8 },
+    { name: "accessDescCount", offset: 96, size: 8 },
+    { name: "bytesize", offset: 104, size: 8 },
+    { name: "dptr", offset: 112, size: 8 },
+  ],
+  accessors: {
+    poolProps: {
+      get(this: CUDA_MEM_ALLOC_NODE_PARAMS_v1_st): CUmemPoolProps_st {
+        return this.$record(CUmemPoolProps_st, 0);
+      },
+      set(this: CUDA_MEM_ALLOC_NODE_PARAMS_v1_st, v: CUmemPoolProps_st): void {
+        this.$setRecord(0, 88, v);
+      },
+    },
+    accessDescs: {
+      get(this: CUDA_MEM_ALLOC_NODE_PARAMS_v1_st): Pointer {
+        return this.$ptr(88);
+      },
+      set(this: CUDA_MEM_ALLOC_NODE_PARAMS_v1_st, v: Pointer): void {
+        this.$setPtr(88, v);
+      },
+    },
+    accessDescCount: {
+      get(this: CUDA_MEM_ALLOC_NODE_PARAMS_v1_st): bigint {
+        return this.$u64(96);
+      },
+      set(this: CUDA_MEM_ALLOC_NODE_PARAMS_v1_st, v: bigint | number): void {
+        this.$setU64(96, v);
+      },
+    },
+    bytesize: {
+      get(this: CUDA_MEM_ALLOC_NODE_PARAMS_v1_st): bigint {
+        return this.$u64(104);
+      },
+      set(this: CUDA_MEM_ALLOC_NODE_PARAMS_v1_st, v: bigint | number): void {
+        this.$setU64(104, v);
+      },
+    },
+    dptr: {
+      get(this: CUDA_MEM_ALLOC_NODE_PARAMS_v1_st): CUdeviceptr {
+        return this.$u64(112);
+      },
+      set(this: CUDA_MEM_ALLOC_NODE_PARAMS_v1_st, v: CUdeviceptr | number): void {
+        this.$setU64(112, v);
+      },
+    },
+  },
+}));
 /** Another name of {@link CUDA_MEM_ALLOC_NODE_PARAMS_v1_st}. */
 export const CUDA_MEM_ALLOC_NODE_PARAMS_v1 = CUDA_MEM_ALLOC_NODE_PARAMS_v1_st;
 /** Another name of {@link CUDA_MEM_ALLOC_NODE_PARAMS_v1_st}. */
@@ -6395,69 +8763,94 @@ export type CUDA_MEM_ALLOC_NODE_PARAMS_v1 = CUDA_MEM_ALLOC_NODE_PARAMS_v1_st;
  *
  * C: `struct CUDA_MEM_ALLOC_NODE_PARAMS_v2_st` (also `CUDA_MEM_ALLOC_NODE_PARAMS_v2`): 120 bytes, aligned to 8.
  */
-export class CUDA_MEM_ALLOC_NODE_PARAMS_v2_st extends RecordBase {
-  static readonly $cName = "struct CUDA_MEM_ALLOC_NODE_PARAMS_v2_st";
-  static readonly $size = 120;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "poolProps", offset: 0, size: 88 },
-    { name: "accessDescs", offset: 88, size: 8 },
-    { name: "accessDescCount", offset: 96, size: 8 },
-    { name: "bytesize", offset: 104, size: 8 },
-    { name: "dptr", offset: 112, size: 8 },
-  ];
+export class CUDA_MEM_ALLOC_NODE_PARAMS_v2_st extends RecordBase {}
+export interface CUDA_MEM_ALLOC_NODE_PARAMS_v2_st {
   /**
    * in: location where the allocation should reside (specified in `location`).
    * `handleTypes` must be `CU_MEM_HANDLE_TYPE_NONE`. IPC is not supported.
    * C: `CUmemPoolProps poolProps`, offset 0, 88 bytes.
    */
-  get poolProps(): CUmemPoolProps_st {
-    return this.$record(CUmemPoolProps_st, 0);
-  }
-  set poolProps(v: CUmemPoolProps_st) {
-    this.$setRecord(0, 88, v);
-  }
+  get poolProps(): CUmemPoolProps_st;
+  set poolProps(v: CUmemPoolProps_st);
   /**
    * in: array of memory access descriptors. Used to describe peer GPU access
    * C: `const CUmemAccessDesc * accessDescs`, offset 88, 8 bytes.
    */
-  get accessDescs(): Pointer {
-    return this.$ptr(88);
-  }
-  set accessDescs(v: Pointer) {
-    this.$setPtr(88, v);
-  }
+  get accessDescs(): Pointer;
+  set accessDescs(v: Pointer);
   /**
    * in: number of memory access descriptors.  Must not exceed the number of GPUs.
    * C: `size_t accessDescCount`, offset 96, 8 bytes.
    */
-  get accessDescCount(): bigint {
-    return this.$u64(96);
-  }
-  set accessDescCount(v: bigint | number) {
-    this.$setU64(96, v);
-  }
+  get accessDescCount(): bigint;
+  set accessDescCount(v: bigint | number);
   /**
    * in: size in bytes of the requested allocation
    * C: `size_t bytesize`, offset 104, 8 bytes.
    */
-  get bytesize(): bigint {
-    return this.$u64(104);
-  }
-  set bytesize(v: bigint | number) {
-    this.$setU64(104, v);
-  }
+  get bytesize(): bigint;
+  set bytesize(v: bigint | number);
   /**
    * out: address of the allocation returned by CUDA
    * C: `CUdeviceptr dptr`, offset 112, 8 bytes.
    */
-  get dptr(): CUdeviceptr {
-    return this.$u64(112);
-  }
-  set dptr(v: CUdeviceptr | number) {
-    this.$setU64(112, v);
-  }
+  get dptr(): CUdeviceptr;
+  set dptr(v: CUdeviceptr | number);
 }
+RecordBase.$define(CUDA_MEM_ALLOC_NODE_PARAMS_v2_st, () => ({
+  cName: "struct CUDA_MEM_ALLOC_NODE_PARAMS_v2_st",
+  size: 120,
+  align: 8,
+  fields: [
+    { name: "poolProps", offset: 0, size: 88 },
+    { name: "accessDescs", offset: 88, size: 8 },
+    { name: "accessDescCount", offset: 96, size: 8 },
+    { name: "bytesize", offset: 104, size: 8 },
+    { name: "dptr", offset: 112, size: 8 },
+  ],
+  accessors: {
+    poolProps: {
+      get(this: CUDA_MEM_ALLOC_NODE_PARAMS_v2_st): CUmemPoolProps_st {
+        return this.$record(CUmemPoolProps_st, 0);
+      },
+      set(this: CUDA_MEM_ALLOC_NODE_PARAMS_v2_st, v: CUmemPoolProps_st): void {
+        this.$setRecord(0, 88, v);
+      },
+    },
+    accessDescs: {
+      get(this: CUDA_MEM_ALLOC_NODE_PARAMS_v2_st): Pointer {
+        return this.$ptr(88);
+      },
+      set(this: CUDA_MEM_ALLOC_NODE_PARAMS_v2_st, v: Pointer): void {
+        this.$setPtr(88, v);
+      },
+    },
+    accessDescCount: {
+      get(this: CUDA_MEM_ALLOC_NODE_PARAMS_v2_st): bigint {
+        return this.$u64(96);
+      },
+      set(this: CUDA_MEM_ALLOC_NODE_PARAMS_v2_st, v: bigint | number): void {
+        this.$setU64(96, v);
+      },
+    },
+    bytesize: {
+      get(this: CUDA_MEM_ALLOC_NODE_PARAMS_v2_st): bigint {
+        return this.$u64(104);
+      },
+      set(this: CUDA_MEM_ALLOC_NODE_PARAMS_v2_st, v: bigint | number): void {
+        this.$setU64(104, v);
+      },
+    },
+    dptr: {
+      get(this: CUDA_MEM_ALLOC_NODE_PARAMS_v2_st): CUdeviceptr {
+        return this.$u64(112);
+      },
+      set(this: CUDA_MEM_ALLOC_NODE_PARAMS_v2_st, v: CUdeviceptr | number): void {
+        this.$setU64(112, v);
+      },
+    },
+  },
+}));
 /** Another name of {@link CUDA_MEM_ALLOC_NODE_PARAMS_v2_st}. */
 export const CUDA_MEM_ALLOC_NODE_PARAMS_v2 = CUDA_MEM_ALLOC_NODE_PARAMS_v2_st;
 /** Another name of {@link CUDA_MEM_ALLOC_NODE_PARAMS_v2_st}. */
@@ -6468,24 +8861,33 @@ export type CUDA_MEM_ALLOC_NODE_PARAMS_v2 = CUDA_MEM_ALLOC_NODE_PARAMS_v2_st;
  *
  * C: `struct CUDA_MEM_FREE_NODE_PARAMS_st` (also `CUDA_MEM_FREE_NODE_PARAMS`): 8 bytes, aligned to 8.
  */
-export class CUDA_MEM_FREE_NODE_PARAMS_st extends RecordBase {
-  static readonly $cName = "struct CUDA_MEM_FREE_NODE_PARAMS_st";
-  static readonly $size = 8;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "dptr", offset: 0, size: 8 },
-  ];
+export class CUDA_MEM_FREE_NODE_PARAMS_st extends RecordBase {}
+export interface CUDA_MEM_FREE_NODE_PARAMS_st {
   /**
    * in: the pointer to free
    * C: `CUdeviceptr dptr`, offset 0, 8 bytes.
    */
-  get dptr(): CUdeviceptr {
-    return this.$u64(0);
-  }
-  set dptr(v: CUdeviceptr | number) {
-    this.$setU64(0, v);
-  }
+  get dptr(): CUdeviceptr;
+  set dptr(v: CUdeviceptr | number);
 }
+RecordBase.$define(CUDA_MEM_FREE_NODE_PARAMS_st, () => ({
+  cName: "struct CUDA_MEM_FREE_NODE_PARAMS_st",
+  size: 8,
+  align: 8,
+  fields: [
+    { name: "dptr", offset: 0, size: 8 },
+  ],
+  accessors: {
+    dptr: {
+      get(this: CUDA_MEM_FREE_NODE_PARAMS_st): CUdeviceptr {
+        return this.$u64(0);
+      },
+      set(this: CUDA_MEM_FREE_NODE_PARAMS_st, v: CUdeviceptr | number): void {
+        this.$setU64(0, v);
+      },
+    },
+  },
+}));
 /** Another name of {@link CUDA_MEM_FREE_NODE_PARAMS_st}. */
 export const CUDA_MEM_FREE_NODE_PARAMS = CUDA_MEM_FREE_NODE_PARAMS_st;
 /** Another name of {@link CUDA_MEM_FREE_NODE_PARAMS_st}. */
@@ -6496,14 +8898,8 @@ export type CUDA_MEM_FREE_NODE_PARAMS = CUDA_MEM_FREE_NODE_PARAMS_st;
  *
  * C: `struct CUDA_CHILD_GRAPH_NODE_PARAMS_st` (also `CUDA_CHILD_GRAPH_NODE_PARAMS`): 16 bytes, aligned to 8.
  */
-export class CUDA_CHILD_GRAPH_NODE_PARAMS_st extends RecordBase {
-  static readonly $cName = "struct CUDA_CHILD_GRAPH_NODE_PARAMS_st";
-  static readonly $size = 16;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "graph", offset: 0, size: 8 },
-    { name: "ownership", offset: 8, size: 4 },
-  ];
+export class CUDA_CHILD_GRAPH_NODE_PARAMS_st extends RecordBase {}
+export interface CUDA_CHILD_GRAPH_NODE_PARAMS_st {
   /**
    * The child graph to clone into the node for node creation, or
    * a handle to the graph owned by the node for node query.
@@ -6512,23 +8908,42 @@ export class CUDA_CHILD_GRAPH_NODE_PARAMS_st extends RecordBase {
    * set the ownership to be moved to the parent.
    * C: `CUgraph graph`, offset 0, 8 bytes.
    */
-  get graph(): CUgraph {
-    return this.$ptr(0) as CUgraph;
-  }
-  set graph(v: CUgraph) {
-    this.$setPtr(0, v);
-  }
+  get graph(): CUgraph;
+  set graph(v: CUgraph);
   /**
    * The ownership relationship of the child graph node.
    * C: `CUgraphChildGraphNodeOwnership ownership`, offset 8, 4 bytes.
    */
-  get ownership(): CUgraphChildGraphNodeOwnership {
-    return this.$u32(8) as CUgraphChildGraphNodeOwnership;
-  }
-  set ownership(v: CUgraphChildGraphNodeOwnership) {
-    this.$setU32(8, v);
-  }
+  get ownership(): CUgraphChildGraphNodeOwnership;
+  set ownership(v: CUgraphChildGraphNodeOwnership);
 }
+RecordBase.$define(CUDA_CHILD_GRAPH_NODE_PARAMS_st, () => ({
+  cName: "struct CUDA_CHILD_GRAPH_NODE_PARAMS_st",
+  size: 16,
+  align: 8,
+  fields: [
+    { name: "graph", offset: 0, size: 8 },
+    { name: "ownership", offset: 8, size: 4 },
+  ],
+  accessors: {
+    graph: {
+      get(this: CUDA_CHILD_GRAPH_NODE_PARAMS_st): CUgraph {
+        return this.$ptr(0) as CUgraph;
+      },
+      set(this: CUDA_CHILD_GRAPH_NODE_PARAMS_st, v: CUgraph): void {
+        this.$setPtr(0, v);
+      },
+    },
+    ownership: {
+      get(this: CUDA_CHILD_GRAPH_NODE_PARAMS_st): CUgraphChildGraphNodeOwnership {
+        return this.$u32(8) as CUgraphChildGraphNodeOwnership;
+      },
+      set(this: CUDA_CHILD_GRAPH_NODE_PARAMS_st, v: CUgraphChildGraphNodeOwnership): void {
+        this.$setU32(8, v);
+      },
+    },
+  },
+}));
 /** Another name of {@link CUDA_CHILD_GRAPH_NODE_PARAMS_st}. */
 export const CUDA_CHILD_GRAPH_NODE_PARAMS = CUDA_CHILD_GRAPH_NODE_PARAMS_st;
 /** Another name of {@link CUDA_CHILD_GRAPH_NODE_PARAMS_st}. */
@@ -6539,24 +8954,33 @@ export type CUDA_CHILD_GRAPH_NODE_PARAMS = CUDA_CHILD_GRAPH_NODE_PARAMS_st;
  *
  * C: `struct CUDA_EVENT_RECORD_NODE_PARAMS_st` (also `CUDA_EVENT_RECORD_NODE_PARAMS`): 8 bytes, aligned to 8.
  */
-export class CUDA_EVENT_RECORD_NODE_PARAMS_st extends RecordBase {
-  static readonly $cName = "struct CUDA_EVENT_RECORD_NODE_PARAMS_st";
-  static readonly $size = 8;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "event", offset: 0, size: 8 },
-  ];
+export class CUDA_EVENT_RECORD_NODE_PARAMS_st extends RecordBase {}
+export interface CUDA_EVENT_RECORD_NODE_PARAMS_st {
   /**
    * The event to record when the node executes
    * C: `CUevent event`, offset 0, 8 bytes.
    */
-  get event(): CUevent {
-    return this.$ptr(0) as CUevent;
-  }
-  set event(v: CUevent) {
-    this.$setPtr(0, v);
-  }
+  get event(): CUevent;
+  set event(v: CUevent);
 }
+RecordBase.$define(CUDA_EVENT_RECORD_NODE_PARAMS_st, () => ({
+  cName: "struct CUDA_EVENT_RECORD_NODE_PARAMS_st",
+  size: 8,
+  align: 8,
+  fields: [
+    { name: "event", offset: 0, size: 8 },
+  ],
+  accessors: {
+    event: {
+      get(this: CUDA_EVENT_RECORD_NODE_PARAMS_st): CUevent {
+        return this.$ptr(0) as CUevent;
+      },
+      set(this: CUDA_EVENT_RECORD_NODE_PARAMS_st, v: CUevent): void {
+        this.$setPtr(0, v);
+      },
+    },
+  },
+}));
 /** Another name of {@link CUDA_EVENT_RECORD_NODE_PARAMS_st}. */
 export const CUDA_EVENT_RECORD_NODE_PARAMS = CUDA_EVENT_RECORD_NODE_PARAMS_st;
 /** Another name of {@link CUDA_EVENT_RECORD_NODE_PARAMS_st}. */
@@ -6567,24 +8991,33 @@ export type CUDA_EVENT_RECORD_NODE_PARAMS = CUDA_EVENT_RECORD_NODE_PARAMS_st;
  *
  * C: `struct CUDA_EVENT_WAIT_NODE_PARAMS_st` (also `CUDA_EVENT_WAIT_NODE_PARAMS`): 8 bytes, aligned to 8.
  */
-export class CUDA_EVENT_WAIT_NODE_PARAMS_st extends RecordBase {
-  static readonly $cName = "struct CUDA_EVENT_WAIT_NODE_PARAMS_st";
-  static readonly $size = 8;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "event", offset: 0, size: 8 },
-  ];
+export class CUDA_EVENT_WAIT_NODE_PARAMS_st extends RecordBase {}
+export interface CUDA_EVENT_WAIT_NODE_PARAMS_st {
   /**
    * The event to wait on from the node
    * C: `CUevent event`, offset 0, 8 bytes.
    */
-  get event(): CUevent {
-    return this.$ptr(0) as CUevent;
-  }
-  set event(v: CUevent) {
-    this.$setPtr(0, v);
-  }
+  get event(): CUevent;
+  set event(v: CUevent);
 }
+RecordBase.$define(CUDA_EVENT_WAIT_NODE_PARAMS_st, () => ({
+  cName: "struct CUDA_EVENT_WAIT_NODE_PARAMS_st",
+  size: 8,
+  align: 8,
+  fields: [
+    { name: "event", offset: 0, size: 8 },
+  ],
+  accessors: {
+    event: {
+      get(this: CUDA_EVENT_WAIT_NODE_PARAMS_st): CUevent {
+        return this.$ptr(0) as CUevent;
+      },
+      set(this: CUDA_EVENT_WAIT_NODE_PARAMS_st, v: CUevent): void {
+        this.$setPtr(0, v);
+      },
+    },
+  },
+}));
 /** Another name of {@link CUDA_EVENT_WAIT_NODE_PARAMS_st}. */
 export const CUDA_EVENT_WAIT_NODE_PARAMS = CUDA_EVENT_WAIT_NODE_PARAMS_st;
 /** Another name of {@link CUDA_EVENT_WAIT_NODE_PARAMS_st}. */
@@ -6595,11 +9028,114 @@ export type CUDA_EVENT_WAIT_NODE_PARAMS = CUDA_EVENT_WAIT_NODE_PARAMS_st;
  *
  * C: `struct CUgraphNodeParams_st` (also `CUgraphNodeParams`): 256 bytes, aligned to 8.
  */
-export class CUgraphNodeParams_st extends RecordBase {
-  static readonly $cName = "struct CUgraphNodeParams_st";
-  static readonly $size = 256;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
+export class CUgraphNodeParams_st extends RecordBase {}
+export interface CUgraphNodeParams_st {
+  /**
+   * Type of the node
+   * C: `CUgraphNodeType type`, offset 0, 4 bytes.
+   */
+  get type(): CUgraphNodeType;
+  set type(v: CUgraphNodeType);
+  /**
+   * Reserved. Must be zero.
+   * C: `int[3] reserved0`, offset 4, 12 bytes.
+   */
+  get reserved0(): Int32Array;
+  /**
+   * Padding. Unused bytes must be zero.
+   * C: `long long[29] reserved1`, offset 16, 232 bytes.
+   */
+  get reserved1(): BigInt64Array;
+  /**
+   * Kernel node parameters.
+   * C: `CUDA_KERNEL_NODE_PARAMS_v3 kernel`, offset 16, 72 bytes.
+   */
+  get kernel(): CUDA_KERNEL_NODE_PARAMS_v3_st;
+  set kernel(v: CUDA_KERNEL_NODE_PARAMS_v3_st);
+  /**
+   * Memcpy node parameters.
+   * C: `CUDA_MEMCPY_NODE_PARAMS memcpy`, offset 16, 216 bytes.
+   */
+  get memcpy(): CUDA_MEMCPY_NODE_PARAMS_st;
+  set memcpy(v: CUDA_MEMCPY_NODE_PARAMS_st);
+  /**
+   * Memset node parameters.
+   * C: `CUDA_MEMSET_NODE_PARAMS_v2 memset`, offset 16, 48 bytes.
+   */
+  get memset(): CUDA_MEMSET_NODE_PARAMS_v2_st;
+  set memset(v: CUDA_MEMSET_NODE_PARAMS_v2_st);
+  /**
+   * Host node parameters.
+   * C: `CUDA_HOST_NODE_PARAMS_v2 host`, offset 16, 16 bytes.
+   */
+  get host(): CUDA_HOST_NODE_PARAMS_v2_st;
+  set host(v: CUDA_HOST_NODE_PARAMS_v2_st);
+  /**
+   * Child graph node parameters.
+   * C: `CUDA_CHILD_GRAPH_NODE_PARAMS graph`, offset 16, 16 bytes.
+   */
+  get graph(): CUDA_CHILD_GRAPH_NODE_PARAMS_st;
+  set graph(v: CUDA_CHILD_GRAPH_NODE_PARAMS_st);
+  /**
+   * Event wait node parameters.
+   * C: `CUDA_EVENT_WAIT_NODE_PARAMS eventWait`, offset 16, 8 bytes.
+   */
+  get eventWait(): CUDA_EVENT_WAIT_NODE_PARAMS_st;
+  set eventWait(v: CUDA_EVENT_WAIT_NODE_PARAMS_st);
+  /**
+   * Event record node parameters.
+   * C: `CUDA_EVENT_RECORD_NODE_PARAMS eventRecord`, offset 16, 8 bytes.
+   */
+  get eventRecord(): CUDA_EVENT_RECORD_NODE_PARAMS_st;
+  set eventRecord(v: CUDA_EVENT_RECORD_NODE_PARAMS_st);
+  /**
+   * External semaphore signal node parameters.
+   * C: `CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v2 extSemSignal`, offset 16, 24 bytes.
+   */
+  get extSemSignal(): CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v2_st;
+  set extSemSignal(v: CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v2_st);
+  /**
+   * External semaphore wait node parameters.
+   * C: `CUDA_EXT_SEM_WAIT_NODE_PARAMS_v2 extSemWait`, offset 16, 24 bytes.
+   */
+  get extSemWait(): CUDA_EXT_SEM_WAIT_NODE_PARAMS_v2_st;
+  set extSemWait(v: CUDA_EXT_SEM_WAIT_NODE_PARAMS_v2_st);
+  /**
+   * Memory allocation node parameters.
+   * C: `CUDA_MEM_ALLOC_NODE_PARAMS_v2 alloc`, offset 16, 120 bytes.
+   */
+  get alloc(): CUDA_MEM_ALLOC_NODE_PARAMS_v2_st;
+  set alloc(v: CUDA_MEM_ALLOC_NODE_PARAMS_v2_st);
+  /**
+   * Memory free node parameters.
+   * C: `CUDA_MEM_FREE_NODE_PARAMS free`, offset 16, 8 bytes.
+   */
+  get free(): CUDA_MEM_FREE_NODE_PARAMS_st;
+  set free(v: CUDA_MEM_FREE_NODE_PARAMS_st);
+  /**
+   * MemOp node parameters.
+   * C: `CUDA_BATCH_MEM_OP_NODE_PARAMS_v2 memOp`, offset 16, 32 bytes.
+   */
+  get memOp(): CUDA_BATCH_MEM_OP_NODE_PARAMS_v2_st;
+  set memOp(v: CUDA_BATCH_MEM_OP_NODE_PARAMS_v2_st);
+  /**
+   * Conditional node parameters.
+   * C: `CUDA_CONDITIONAL_NODE_PARAMS conditional`, offset 16, 32 bytes.
+   */
+  get conditional(): CUDA_CONDITIONAL_NODE_PARAMS;
+  set conditional(v: CUDA_CONDITIONAL_NODE_PARAMS);
+  /**
+   * Reserved bytes. Must be zero.
+   * C: `long long reserved2`, offset 248, 8 bytes.
+   */
+  get reserved2(): bigint;
+  set reserved2(v: bigint | number);
+}
+RecordBase.$define(CUgraphNodeParams_st, () => ({
+  cName: "struct CUgraphNodeParams_st",
+  size: 256,
+  align: 8,
+  fields: [
     { name: "type", offset: 0, size: 4 },
     { name: "reserved0", offset: 4, size: 12 },
     { name: "reserved1", offset: 16, size: 232 },
@@ -6617,172 +9153,140 @@ export class CUgraphNodeParams_st extends RecordBase {
     { name: "memOp", offset: 16, size: 32 },
     { name: "conditional", offset: 16, size: 32 },
     { name: "reserved2", offset: 248, size: 8 },
-  ];
-  /**
-   * Type of the node
-   * C: `CUgraphNodeType type`, offset 0, 4 bytes.
-   */
-  get type(): CUgraphNodeType {
-    return this.$u32(0) as CUgraphNodeType;
-  }
-  set type(v: CUgraphNodeType) {
-    this.$setU32(0, v);
-  }
-  /**
-   * Reserved. Must be zero.
-   * C: `int[3] reserved0`, offset 4, 12 bytes.
-   */
-  get reserved0(): Int32Array {
-    return this.$array(Int32Array, 4, 3);
-  }
-  /**
-   * Padding. Unused bytes must be zero.
-   * C: `long long[29] reserved1`, offset 16, 232 bytes.
-   */
-  get reserved1(): BigInt64Array {
-    return this.$array(BigInt64Array, 16, 29);
-  }
-  /**
-   * Kernel node parameters.
-   * C: `CUDA_KERNEL_NODE_PARAMS_v3 kernel`, offset 16, 72 bytes.
-   */
-  get kernel(): CUDA_KERNEL_NODE_PARAMS_v3_st {
-    return this.$record(CUDA_KERNEL_NODE_PARAMS_v3_st, 16);
-  }
-  set kernel(v: CUDA_KERNEL_NODE_PARAMS_v3_st) {
-    this.$setRecord(16, 72, v);
-  }
-  /**
-   * Memcpy node parameters.
-   * C: `CUDA_MEMCPY_NODE_PARAMS memcpy`, offset 16, 216 bytes.
-   */
-  get memcpy(): CUDA_MEMCPY_NODE_PARAMS_st {
-    return this.$record(CUDA_MEMCPY_NODE_PARAMS_st, 16);
-  }
-  set memcpy(v: CUDA_MEMCPY_NODE_PARAMS_st) {
-    this.$setRecord(16, 216, v);
-  }
-  /**
-   * Memset node parameters.
-   * C: `CUDA_MEMSET_NODE_PARAMS_v2 memset`, offset 16, 48 bytes.
-   */
-  get memset(): CUDA_MEMSET_NODE_PARAMS_v2_st {
-    return this.$record(CUDA_MEMSET_NODE_PARAMS_v2_st, 16);
-  }
-  set memset(v: CUDA_MEMSET_NODE_PARAMS_v2_st) {
-    this.$setRecord(16, 48, v);
-  }
-  /**
-   * Host node parameters.
-   * C: `CUDA_HOST_NODE_PARAMS_v2 host`, offset 16, 16 bytes.
-   */
-  get host(): CUDA_HOST_NODE_PARAMS_v2_st {
-    return this.$record(CUDA_HOST_NODE_PARAMS_v2_st, 16);
-  }
-  set host(v: CUDA_HOST_NODE_PARAMS_v2_st) {
-    this.$setRecord(16, 16, v);
-  }
-  /**
-   * Child graph node parameters.
-   * C: `CUDA_CHILD_GRAPH_NODE_PARAMS graph`, offset 16, 16 bytes.
-   */
-  get graph(): CUDA_CHILD_GRAPH_NODE_PARAMS_st {
-    return this.$record(CUDA_CHILD_GRAPH_NODE_PARAMS_st, 16);
-  }
-  set graph(v: CUDA_CHILD_GRAPH_NODE_PARAMS_st) {
-    this.$setRecord(16, 16, v);
-  }
-  /**
-   * Event wait node parameters.
-   * C: `CUDA_EVENT_WAIT_NODE_PARAMS eventWait`, offset 16, 8 bytes.
-   */
-  get eventWait(): CUDA_EVENT_WAIT_NODE_PARAMS_st {
-    return this.$record(CUDA_EVENT_WAIT_NODE_PARAMS_st, 16);
-  }
-  set eventWait(v: CUDA_EVENT_WAIT_NODE_PARAMS_st) {
-    this.$setRecord(16, 8, v);
-  }
-  /**
-   * Event record node parameters.
-   * C: `CUDA_EVENT_RECORD_NODE_PARAMS eventRecord`, offset 16, 8 bytes.
-   */
-  get eventRecord(): CUDA_EVENT_RECORD_NODE_PARAMS_st {
-    return this.$record(CUDA_EVENT_RECORD_NODE_PARAMS_st, 16);
-  }
-  set eventRecord(v: CUDA_EVENT_RECORD_NODE_PARAMS_st) {
-    this.$setRecord(16, 8, v);
-  }
-  /**
-   * External semaphore signal node parameters.
-   * C: `CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v2 extSemSignal`, offset 16, 24 bytes.
-   */
-  get extSemSignal(): CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v2_st {
-    return this.$record(CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v2_st, 16);
-  }
-  set extSemSignal(v: CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v2_st) {
-    this.$setRecord(16, 24, v);
-  }
-  /**
-   * External semaphore wait node parameters.
-   * C: `CUDA_EXT_SEM_WAIT_NODE_PARAMS_v2 extSemWait`, offset 16, 24 bytes.
-   */
-  get extSemWait(): CUDA_EXT_SEM_WAIT_NODE_PARAMS_v2_st {
-    return this.$record(CUDA_EXT_SEM_WAIT_NODE_PARAMS_v2_st, 16);
-  }
-  set extSemWait(v: CUDA_EXT_SEM_WAIT_NODE_PARAMS_v2_st) {
-    this.$setRecord(16, 24, v);
-  }
-  /**
-   * Memory allocation node parameters.
-   * C: `CUDA_MEM_ALLOC_NODE_PARAMS_v2 alloc`, offset 16, 120 bytes.
-   */
-  get alloc(): CUDA_MEM_ALLOC_NODE_PARAMS_v2_st {
-    return this.$record(CUDA_MEM_ALLOC_NODE_PARAMS_v2_st, 16);
-  }
-  set alloc(v: CUDA_MEM_ALLOC_NODE_PARAMS_v2_st) {
-    this.$setRecord(16, 120, v);
-  }
-  /**
-   * Memory free node parameters.
-   * C: `CUDA_MEM_FREE_NODE_PARAMS free`, offset 16, 8 bytes.
-   */
-  get free(): CUDA_MEM_FREE_NODE_PARAMS_st {
-    return this.$record(CUDA_MEM_FREE_NODE_PARAMS_st, 16);
-  }
-  set free(v: CUDA_MEM_FREE_NODE_PARAMS_st) {
-    this.$setRecord(16, 8, v);
-  }
-  /**
-   * MemOp node parameters.
-   * C: `CUDA_BATCH_MEM_OP_NODE_PARAMS_v2 memOp`, offset 16, 32 bytes.
-   */
-  get memOp(): CUDA_BATCH_MEM_OP_NODE_PARAMS_v2_st {
-    return this.$record(CUDA_BATCH_MEM_OP_NODE_PARAMS_v2_st, 16);
-  }
-  set memOp(v: CUDA_BATCH_MEM_OP_NODE_PARAMS_v2_st) {
-    this.$setRecord(16, 32, v);
-  }
-  /**
-   * Conditional node parameters.
-   * C: `CUDA_CONDITIONAL_NODE_PARAMS conditional`, offset 16, 32 bytes.
-   */
-  get conditional(): CUDA_CONDITIONAL_NODE_PARAMS {
-    return this.$record(CUDA_CONDITIONAL_NODE_PARAMS, 16);
-  }
-  set conditional(v: CUDA_CONDITIONAL_NODE_PARAMS) {
-    this.$setRecord(16, 32, v);
-  }
-  /**
-   * Reserved bytes. Must be zero.
-   * C: `long long reserved2`, offset 248, 8 bytes.
-   */
-  get reserved2(): bigint {
-    return this.$i64(248);
-  }
-  set reserved2(v: bigint | number) {
-    this.$setI64(248, v);
-  }
-}
+  ],
+  accessors: {
+    type: {
+      get(this: CUgraphNodeParams_st): CUgraphNodeType {
+        return this.$u32(0) as CUgraphNodeType;
+      },
+      set(this: CUgraphNodeParams_st, v: CUgraphNodeType): void {
+        this.$setU32(0, v);
+      },
+    },
+    reserved0: {
+      get(this: CUgraphNodeParams_st): Int32Array {
+        return this.$array(Int32Array, 4, 3);
+      },
+    },
+    reserved1: {
+      get(this: CUgraphNodeParams_st): BigInt64Array {
+        return this.$array(BigInt64Array, 16, 29);
+      },
+    },
+    kernel: {
+      get(this: CUgraphNodeParams_st): CUDA_KERNEL_NODE_PARAMS_v3_st {
+        return this.$record(CUDA_KERNEL_NODE_PARAMS_v3_st, 16);
+      },
+      set(this: CUgraphNodeParams_st, v: CUDA_KERNEL_NODE_PARAMS_v3_st): void {
+        this.$setRecord(16, 72, v);
+      },
+    },
+    memcpy: {
+      get(this: CUgraphNodeParams_st): CUDA_MEMCPY_NODE_PARAMS_st {
+        return this.$record(CUDA_MEMCPY_NODE_PARAMS_st, 16);
+      },
+      set(this: CUgraphNodeParams_st, v: CUDA_MEMCPY_NODE_PARAMS_st): void {
+        this.$setRecord(16, 216, v);
+      },
+    },
+    memset: {
+      get(this: CUgraphNodeParams_st): CUDA_MEMSET_NODE_PARAMS_v2_st {
+        return this.$record(CUDA_MEMSET_NODE_PARAMS_v2_st, 16);
+      },
+      set(this: CUgraphNodeParams_st, v: CUDA_MEMSET_NODE_PARAMS_v2_st): void {
+        this.$setRecord(16, 48, v);
+      },
+    },
+    host: {
+      get(this: CUgraphNodeParams_st): CUDA_HOST_NODE_PARAMS_v2_st {
+        return this.$record(CUDA_HOST_NODE_PARAMS_v2_st, 16);
+      },
+      set(this: CUgraphNodeParams_st, v: CUDA_HOST_NODE_PARAMS_v2_st): void {
+        this.$setRecord(16, 16, v);
+      },
+    },
+    graph: {
+      get(this: CUgraphNodeParams_st): CUDA_CHILD_GRAPH_NODE_PARAMS_st {
+        return this.$record(CUDA_CHILD_GRAPH_NODE_PARAMS_st, 16);
+      },
+      set(this: CUgraphNodeParams_st, v: CUDA_CHILD_GRAPH_NODE_PARAMS_st): void {
+        this.$setRecord(16, 16, v);
+      },
+    },
+    eventWait: {
+      get(this: CUgraphNodeParams_st): CUDA_EVENT_WAIT_NODE_PARAMS_st {
+        return this.$record(CUDA_EVENT_WAIT_NODE_PARAMS_st, 16);
+      },
+      set(this: CUgraphNodeParams_st, v: CUDA_EVENT_WAIT_NODE_PARAMS_st): void {
+        this.$setRecord(16, 8, v);
+      },
+    },
+    eventRecord: {
+      get(this: CUgraphNodeParams_st): CUDA_EVENT_RECORD_NODE_PARAMS_st {
+        return this.$record(CUDA_EVENT_RECORD_NODE_PARAMS_st, 16);
+      },
+      set(this: CUgraphNodeParams_st, v: CUDA_EVENT_RECORD_NODE_PARAMS_st): void {
+        this.$setRecord(16, 8, v);
+      },
+    },
+    extSemSignal: {
+      get(this: CUgraphNodeParams_st): CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v2_st {
+        return this.$record(CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v2_st, 16);
+      },
+      set(this: CUgraphNodeParams_st, v: CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v2_st): void {
+        this.$setRecord(16, 24, v);
+      },
+    },
+    extSemWait: {
+      get(this: CUgraphNodeParams_st): CUDA_EXT_SEM_WAIT_NODE_PARAMS_v2_st {
+        return this.$record(CUDA_EXT_SEM_WAIT_NODE_PARAMS_v2_st, 16);
+      },
+      set(this: CUgraphNodeParams_st, v: CUDA_EXT_SEM_WAIT_NODE_PARAMS_v2_st): void {
+        this.$setRecord(16, 24, v);
+      },
+    },
+    alloc: {
+      get(this: CUgraphNodeParams_st): CUDA_MEM_ALLOC_NODE_PARAMS_v2_st {
+        return this.$record(CUDA_MEM_ALLOC_NODE_PARAMS_v2_st, 16);
+      },
+      set(this: CUgraphNodeParams_st, v: CUDA_MEM_ALLOC_NODE_PARAMS_v2_st): void {
+        this.$setRecord(16, 120, v);
+      },
+    },
+    free: {
+      get(this: CUgraphNodeParams_st): CUDA_MEM_FREE_NODE_PARAMS_st {
+        return this.$record(CUDA_MEM_FREE_NODE_PARAMS_st, 16);
+      },
+      set(this: CUgraphNodeParams_st, v: CUDA_MEM_FREE_NODE_PARAMS_st): void {
+        this.$setRecord(16, 8, v);
+      },
+    },
+    memOp: {
+      get(this: CUgraphNodeParams_st): CUDA_BATCH_MEM_OP_NODE_PARAMS_v2_st {
+        return this.$record(CUDA_BATCH_MEM_OP_NODE_PARAMS_v2_st, 16);
+      },
+      set(this: CUgraphNodeParams_st, v: CUDA_BATCH_MEM_OP_NODE_PARAMS_v2_st): void {
+        this.$setRecord(16, 32, v);
+      },
+    },
+    conditional: {
+      get(this: CUgraphNodeParams_st): CUDA_CONDITIONAL_NODE_PARAMS {
+        return this.$record(CUDA_CONDITIONAL_NODE_PARAMS, 16);
+      },
+      set(this: CUgraphNodeParams_st, v: CUDA_CONDITIONAL_NODE_PARAMS): void {
+        this.$setRecord(16, 32, v);
+      },
+    },
+    reserved2: {
+      get(this: CUgraphNodeParams_st): bigint {
+        return this.$i64(248);
+      },
+      set(this: CUgraphNodeParams_st, v: bigint | number): void {
+        this.$setI64(248, v);
+      },
+    },
+  },
+}));
 /** Another name of {@link CUgraphNodeParams_st}. */
 export const CUgraphNodeParams = CUgraphNodeParams_st;
 /** Another name of {@link CUgraphNodeParams_st}. */
@@ -6793,43 +9297,59 @@ export type CUgraphNodeParams = CUgraphNodeParams_st;
  *
  * C: `struct CUcheckpointLockArgs_st` (also `CUcheckpointLockArgs`): 64 bytes, aligned to 8.
  */
-export class CUcheckpointLockArgs_st extends RecordBase {
-  static readonly $cName = "struct CUcheckpointLockArgs_st";
-  static readonly $size = 64;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "timeoutMs", offset: 0, size: 4 },
-    { name: "reserved0", offset: 4, size: 4 },
-    { name: "reserved1", offset: 8, size: 56 },
-  ];
+export class CUcheckpointLockArgs_st extends RecordBase {}
+export interface CUcheckpointLockArgs_st {
   /**
    * Timeout in milliseconds to attempt to lock the process, 0 indicates no timeout
    * C: `unsigned int timeoutMs`, offset 0, 4 bytes.
    */
-  get timeoutMs(): number {
-    return this.$u32(0);
-  }
-  set timeoutMs(v: number) {
-    this.$setU32(0, v);
-  }
+  get timeoutMs(): number;
+  set timeoutMs(v: number);
   /**
    * Reserved for future use, must be zero
    * C: `unsigned int reserved0`, offset 4, 4 bytes.
    */
-  get reserved0(): number {
-    return this.$u32(4);
-  }
-  set reserved0(v: number) {
-    this.$setU32(4, v);
-  }
+  get reserved0(): number;
+  set reserved0(v: number);
   /**
    * Reserved for future use, must be zeroed
    * C: `cuuint64_t[7] reserved1`, offset 8, 56 bytes.
    */
-  get reserved1(): BigUint64Array {
-    return this.$array(BigUint64Array, 8, 7);
-  }
+  get reserved1(): BigUint64Array;
 }
+RecordBase.$define(CUcheckpointLockArgs_st, () => ({
+  cName: "struct CUcheckpointLockArgs_st",
+  size: 64,
+  align: 8,
+  fields: [
+    { name: "timeoutMs", offset: 0, size: 4 },
+    { name: "reserved0", offset: 4, size: 4 },
+    { name: "reserved1", offset: 8, size: 56 },
+  ],
+  accessors: {
+    timeoutMs: {
+      get(this: CUcheckpointLockArgs_st): number {
+        return this.$u32(0);
+      },
+      set(this: CUcheckpointLockArgs_st, v: number): void {
+        this.$setU32(0, v);
+      },
+    },
+    reserved0: {
+      get(this: CUcheckpointLockArgs_st): number {
+        return this.$u32(4);
+      },
+      set(this: CUcheckpointLockArgs_st, v: number): void {
+        this.$setU32(4, v);
+      },
+    },
+    reserved1: {
+      get(this: CUcheckpointLockArgs_st): BigUint64Array {
+        return this.$array(BigUint64Array, 8, 7);
+      },
+    },
+  },
+}));
 /** Another name of {@link CUcheckpointLockArgs_st}. */
 export const CUcheckpointLockArgs = CUcheckpointLockArgs_st;
 /** Another name of {@link CUcheckpointLockArgs_st}. */
@@ -6840,21 +9360,29 @@ export type CUcheckpointLockArgs = CUcheckpointLockArgs_st;
  *
  * C: `struct CUcheckpointCheckpointArgs_st` (also `CUcheckpointCheckpointArgs`): 64 bytes, aligned to 8.
  */
-export class CUcheckpointCheckpointArgs_st extends RecordBase {
-  static readonly $cName = "struct CUcheckpointCheckpointArgs_st";
-  static readonly $size = 64;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "reserved", offset: 0, size: 64 },
-  ];
+export class CUcheckpointCheckpointArgs_st extends RecordBase {}
+export interface CUcheckpointCheckpointArgs_st {
   /**
    * Reserved for future use, must be zeroed
    * C: `cuuint64_t[8] reserved`, offset 0, 64 bytes.
    */
-  get reserved(): BigUint64Array {
-    return this.$array(BigUint64Array, 0, 8);
-  }
+  get reserved(): BigUint64Array;
 }
+RecordBase.$define(CUcheckpointCheckpointArgs_st, () => ({
+  cName: "struct CUcheckpointCheckpointArgs_st",
+  size: 64,
+  align: 8,
+  fields: [
+    { name: "reserved", offset: 0, size: 64 },
+  ],
+  accessors: {
+    reserved: {
+      get(this: CUcheckpointCheckpointArgs_st): BigUint64Array {
+        return this.$array(BigUint64Array, 0, 8);
+      },
+    },
+  },
+}));
 /** Another name of {@link CUcheckpointCheckpointArgs_st}. */
 export const CUcheckpointCheckpointArgs = CUcheckpointCheckpointArgs_st;
 /** Another name of {@link CUcheckpointCheckpointArgs_st}. */
@@ -6865,35 +9393,48 @@ export type CUcheckpointCheckpointArgs = CUcheckpointCheckpointArgs_st;
  *
  * C: `struct CUcheckpointGpuPair_st` (also `CUcheckpointGpuPair`): 32 bytes, aligned to 1.
  */
-export class CUcheckpointGpuPair_st extends RecordBase {
-  static readonly $cName = "struct CUcheckpointGpuPair_st";
-  static readonly $size = 32;
-  static readonly $align = 1;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "oldUuid", offset: 0, size: 16 },
-    { name: "newUuid", offset: 16, size: 16 },
-  ];
+export class CUcheckpointGpuPair_st extends RecordBase {}
+export interface CUcheckpointGpuPair_st {
   /**
    * UUID of the GPU that was checkpointed
    * C: `CUuuid oldUuid`, offset 0, 16 bytes.
    */
-  get oldUuid(): CUuuid_st {
-    return this.$record(CUuuid_st, 0);
-  }
-  set oldUuid(v: CUuuid_st) {
-    this.$setRecord(0, 16, v);
-  }
+  get oldUuid(): CUuuid_st;
+  set oldUuid(v: CUuuid_st);
   /**
    * UUID of the GPU to restore onto
    * C: `CUuuid newUuid`, offset 16, 16 bytes.
    */
-  get newUuid(): CUuuid_st {
-    return this.$record(CUuuid_st, 16);
-  }
-  set newUuid(v: CUuuid_st) {
-    this.$setRecord(16, 16, v);
-  }
+  get newUuid(): CUuuid_st;
+  set newUuid(v: CUuuid_st);
 }
+RecordBase.$define(CUcheckpointGpuPair_st, () => ({
+  cName: "struct CUcheckpointGpuPair_st",
+  size: 32,
+  align: 1,
+  fields: [
+    { name: "oldUuid", offset: 0, size: 16 },
+    { name: "newUuid", offset: 16, size: 16 },
+  ],
+  accessors: {
+    oldUuid: {
+      get(this: CUcheckpointGpuPair_st): CUuuid_st {
+        return this.$record(CUuuid_st, 0);
+      },
+      set(this: CUcheckpointGpuPair_st, v: CUuuid_st): void {
+        this.$setRecord(0, 16, v);
+      },
+    },
+    newUuid: {
+      get(this: CUcheckpointGpuPair_st): CUuuid_st {
+        return this.$record(CUuuid_st, 16);
+      },
+      set(this: CUcheckpointGpuPair_st, v: CUuuid_st): void {
+        this.$setRecord(16, 16, v);
+      },
+    },
+  },
+}));
 /** Another name of {@link CUcheckpointGpuPair_st}. */
 export const CUcheckpointGpuPair = CUcheckpointGpuPair_st;
 /** Another name of {@link CUcheckpointGpuPair_st}. */
@@ -6904,54 +9445,74 @@ export type CUcheckpointGpuPair = CUcheckpointGpuPair_st;
  *
  * C: `struct CUcheckpointRestoreArgs_st` (also `CUcheckpointRestoreArgs`): 64 bytes, aligned to 8.
  */
-export class CUcheckpointRestoreArgs_st extends RecordBase {
-  static readonly $cName = "struct CUcheckpointRestoreArgs_st";
-  static readonly $size = 64;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "gpuPairs", offset: 0, size: 8 },
-    { name: "gpuPairsCount", offset: 8, size: 4 },
-    { name: "reserved", offset: 12, size: 44 },
-    { name: "reserved1", offset: 56, size: 8 },
-  ];
+export class CUcheckpointRestoreArgs_st extends RecordBase {}
+export interface CUcheckpointRestoreArgs_st {
   /**
    * Pointer to array of gpu pairs that indicate how to remap GPUs during restore
    * C: `CUcheckpointGpuPair * gpuPairs`, offset 0, 8 bytes.
    */
-  get gpuPairs(): Pointer {
-    return this.$ptr(0);
-  }
-  set gpuPairs(v: Pointer) {
-    this.$setPtr(0, v);
-  }
+  get gpuPairs(): Pointer;
+  set gpuPairs(v: Pointer);
   /**
    * Number of gpu pairs to remap
    * C: `unsigned int gpuPairsCount`, offset 8, 4 bytes.
    */
-  get gpuPairsCount(): number {
-    return this.$u32(8);
-  }
-  set gpuPairsCount(v: number) {
-    this.$setU32(8, v);
-  }
+  get gpuPairsCount(): number;
+  set gpuPairsCount(v: number);
   /**
    * Reserved for future use, must be zeroed
    * C: `char[44] reserved`, offset 12, 44 bytes.
    */
-  get reserved(): Int8Array {
-    return this.$array(Int8Array, 12, 44);
-  }
+  get reserved(): Int8Array;
   /**
    * Reserved for future use, must be zeroed
    * C: `cuuint64_t reserved1`, offset 56, 8 bytes.
    */
-  get reserved1(): cuuint64_t {
-    return this.$u64(56);
-  }
-  set reserved1(v: cuuint64_t | number) {
-    this.$setU64(56, v);
-  }
+  get reserved1(): cuuint64_t;
+  set reserved1(v: cuuint64_t | number);
 }
+RecordBase.$define(CUcheckpointRestoreArgs_st, () => ({
+  cName: "struct CUcheckpointRestoreArgs_st",
+  size: 64,
+  align: 8,
+  fields: [
+    { name: "gpuPairs", offset: 0, size: 8 },
+    { name: "gpuPairsCount", offset: 8, size: 4 },
+    { name: "reserved", offset: 12, size: 44 },
+    { name: "reserved1", offset: 56, size: 8 },
+  ],
+  accessors: {
+    gpuPairs: {
+      get(this: CUcheckpointRestoreArgs_st): Pointer {
+        return this.$ptr(0);
+      },
+      set(this: CUcheckpointRestoreArgs_st, v: Pointer): void {
+        this.$setPtr(0, v);
+      },
+    },
+    gpuPairsCount: {
+      get(this: CUcheckpointRestoreArgs_st): number {
+        return this.$u32(8);
+      },
+      set(this: CUcheckpointRestoreArgs_st, v: number): void {
+        this.$setU32(8, v);
+      },
+    },
+    reserved: {
+      get(this: CUcheckpointRestoreArgs_st): Int8Array {
+        return this.$array(Int8Array, 12, 44);
+      },
+    },
+    reserved1: {
+      get(this: CUcheckpointRestoreArgs_st): cuuint64_t {
+        return this.$u64(56);
+      },
+      set(this: CUcheckpointRestoreArgs_st, v: cuuint64_t | number): void {
+        this.$setU64(56, v);
+      },
+    },
+  },
+}));
 /** Another name of {@link CUcheckpointRestoreArgs_st}. */
 export const CUcheckpointRestoreArgs = CUcheckpointRestoreArgs_st;
 /** Another name of {@link CUcheckpointRestoreArgs_st}. */
@@ -6962,21 +9523,29 @@ export type CUcheckpointRestoreArgs = CUcheckpointRestoreArgs_st;
  *
  * C: `struct CUcheckpointUnlockArgs_st` (also `CUcheckpointUnlockArgs`): 64 bytes, aligned to 8.
  */
-export class CUcheckpointUnlockArgs_st extends RecordBase {
-  static readonly $cName = "struct CUcheckpointUnlockArgs_st";
-  static readonly $size = 64;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "reserved", offset: 0, size: 64 },
-  ];
+export class CUcheckpointUnlockArgs_st extends RecordBase {}
+export interface CUcheckpointUnlockArgs_st {
   /**
    * Reserved for future use, must be zeroed
    * C: `cuuint64_t[8] reserved`, offset 0, 64 bytes.
    */
-  get reserved(): BigUint64Array {
-    return this.$array(BigUint64Array, 0, 8);
-  }
+  get reserved(): BigUint64Array;
 }
+RecordBase.$define(CUcheckpointUnlockArgs_st, () => ({
+  cName: "struct CUcheckpointUnlockArgs_st",
+  size: 64,
+  align: 8,
+  fields: [
+    { name: "reserved", offset: 0, size: 64 },
+  ],
+  accessors: {
+    reserved: {
+      get(this: CUcheckpointUnlockArgs_st): BigUint64Array {
+        return this.$array(BigUint64Array, 0, 8);
+      },
+    },
+  },
+}));
 /** Another name of {@link CUcheckpointUnlockArgs_st}. */
 export const CUcheckpointUnlockArgs = CUcheckpointUnlockArgs_st;
 /** Another name of {@link CUcheckpointUnlockArgs_st}. */
@@ -6988,30 +9557,15 @@ export type CUcheckpointUnlockArgs = CUcheckpointUnlockArgs_st;
  *
  * C: `struct CUmemDecompressParams_st` (also `CUmemDecompressParams`): 64 bytes, aligned to 8.
  */
-export class CUmemDecompressParams_st extends RecordBase {
-  static readonly $cName = "struct CUmemDecompressParams_st";
-  static readonly $size = 64;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "srcNumBytes", offset: 0, size: 8 },
-    { name: "dstNumBytes", offset: 8, size: 8 },
-    { name: "dstActBytes", offset: 16, size: 8 },
-    { name: "src", offset: 24, size: 8 },
-    { name: "dst", offset: 32, size: 8 },
-    { name: "algo", offset: 40, size: 4 },
-    { name: "padding", offset: 44, size: 20 },
-  ];
+export class CUmemDecompressParams_st extends RecordBase {}
+export interface CUmemDecompressParams_st {
   /**
    * The number of bytes to be read and decompressed from
    * `CUmemDecompressParams_st`.src.
    * C: `size_t srcNumBytes`, offset 0, 8 bytes.
    */
-  get srcNumBytes(): bigint {
-    return this.$u64(0);
-  }
-  set srcNumBytes(v: bigint | number) {
-    this.$setU64(0, v);
-  }
+  get srcNumBytes(): bigint;
+  set srcNumBytes(v: bigint | number);
   /**
    * The number of bytes that the decompression operation will be expected to
    * write to `CUmemDecompressParams_st`.dst. This value is optional; if
@@ -7019,62 +9573,109 @@ export class CUmemDecompressParams_st extends RecordBase {
    * the individual decompression operations.
    * C: `size_t dstNumBytes`, offset 8, 8 bytes.
    */
-  get dstNumBytes(): bigint {
-    return this.$u64(8);
-  }
-  set dstNumBytes(v: bigint | number) {
-    this.$setU64(8, v);
-  }
+  get dstNumBytes(): bigint;
+  set dstNumBytes(v: bigint | number);
   /**
    * After the decompression operation has completed, the actual number of
    * bytes written to `CUmemDecompressParams`.dst will be recorded as a 32-bit
    * unsigned integer in the memory at this address.
    * C: `cuuint32_t * dstActBytes`, offset 16, 8 bytes.
    */
-  get dstActBytes(): Pointer {
-    return this.$ptr(16);
-  }
-  set dstActBytes(v: Pointer) {
-    this.$setPtr(16, v);
-  }
+  get dstActBytes(): Pointer;
+  set dstActBytes(v: Pointer);
   /**
    * Pointer to a buffer of at least `CUmemDecompressParams_st`.srcNumBytes
    * compressed bytes.
    * C: `const void * src`, offset 24, 8 bytes.
    */
-  get src(): Pointer {
-    return this.$ptr(24);
-  }
-  set src(v: Pointer) {
-    this.$setPtr(24, v);
-  }
+  get src(): Pointer;
+  set src(v: Pointer);
   /**
    * Pointer to a buffer where the decompressed data will be written. The
    * number of bytes written to this location will be recorded in the memory
    * pointed to by `CUmemDecompressParams_st`.dstActBytes
    * C: `void * dst`, offset 32, 8 bytes.
    */
-  get dst(): Pointer {
-    return this.$ptr(32);
-  }
-  set dst(v: Pointer) {
-    this.$setPtr(32, v);
-  }
+  get dst(): Pointer;
+  set dst(v: Pointer);
   /**
    * The decompression algorithm to use.
    * C: `CUmemDecompressAlgorithm algo`, offset 40, 4 bytes.
    */
-  get algo(): CUmemDecompressAlgorithm {
-    return this.$u32(40) as CUmemDecompressAlgorithm;
-  }
-  set algo(v: CUmemDecompressAlgorithm) {
-    this.$setU32(40, v);
-  }
+  get algo(): CUmemDecompressAlgorithm;
+  set algo(v: CUmemDecompressAlgorithm);
   /** C: `unsigned char[20] padding`, offset 44, 20 bytes. */
-  get padding(): Uint8Array {
-    return this.$array(Uint8Array, 44, 20);
-  }
+  get padding(): Uint8Array;
 }
+RecordBase.$define(CUmemDecompressParams_st, () => ({
+  cName: "struct CUmemDecompressParams_st",
+  size: 64,
+  align: 8,
+  fields: [
+    { name: "srcNumBytes", offset: 0, size: 8 },
+    { name: "dstNumBytes", offset: 8, size: 8 },
+    { name: "dstActBytes", offset: 16, size: 8 },
+    { name: "src", offset: 24, size: 8 },
+    { name: "dst", offset: 32, size: 8 },
+    { name: "algo", offset: 40, size: 4 },
+    { name: "padding", offset: 44, size: 20 },
+  ],
+  accessors: {
+    srcNumBytes: {
+      get(this: CUmemDecompressParams_st): bigint {
+        return this.$u64(0);
+      },
+      set(this: CUmemDecompressParams_st, v: bigint | number): void {
+        this.$setU64(0, v);
+      },
+    },
+    dstNumBytes: {
+      get(this: CUmemDecompressParams_st): bigint {
+        return this.$u64(8);
+      },
+      set(this: CUmemDecompressParams_st, v: bigint | number): void {
+        this.$setU64(8, v);
+      },
+    },
+    dstActBytes: {
+      get(this: CUmemDecompressParams_st): Pointer {
+        return this.$ptr(16);
+      },
+      set(this: CUmemDecompressParams_st, v: Pointer): void {
+        this.$setPtr(16, v);
+      },
+    },
+    src: {
+      get(this: CUmemDecompressParams_st): Pointer {
+        return this.$ptr(24);
+      },
+      set(this: CUmemDecompressParams_st, v: Pointer): void {
+        this.$setPtr(24, v);
+      },
+    },
+    dst: {
+      get(this: CUmemDecompressParams_st): Pointer {
+        return this.$ptr(32);
+      },
+      set(this: CUmemDecompressParams_st, v: Pointer): void {
+        this.$setPtr(32, v);
+      },
+    },
+    algo: {
+      get(this: CUmemDecompressParams_st): CUmemDecompressAlgorithm {
+        return this.$u32(40) as CUmemDecompressAlgorithm;
+      },
+      set(this: CUmemDecompressParams_st, v: CUmemDecompressAlgorithm): void {
+        this.$setU32(40, v);
+      },
+    },
+    padding: {
+      get(this: CUmemDecompressParams_st): Uint8Array {
+        return this.$array(Uint8Array, 44, 20);
+      },
+    },
+  },
+}));
 /** Another name of {@link CUmemDecompressParams_st}. */
 export const CUmemDecompressParams = CUmemDecompressParams_st;
 /** Another name of {@link CUmemDecompressParams_st}. */
@@ -7085,49 +9686,66 @@ export type CUmemDecompressParams = CUmemDecompressParams_st;
  *
  * C: `struct CUdevSmResource_st` (also `CUdevSmResource`): 12 bytes, aligned to 4.
  */
-export class CUdevSmResource_st extends RecordBase {
-  static readonly $cName = "struct CUdevSmResource_st";
-  static readonly $size = 12;
-  static readonly $align = 4;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "smCount", offset: 0, size: 4 },
-    { name: "minSmPartitionSize", offset: 4, size: 4 },
-    { name: "smCoscheduledAlignment", offset: 8, size: 4 },
-  ];
+export class CUdevSmResource_st extends RecordBase {}
+export interface CUdevSmResource_st {
   /**
    * The amount of streaming multiprocessors available in this resource. This is an output parameter only, do not write to this field.
    * C: `unsigned int smCount`, offset 0, 4 bytes.
    */
-  get smCount(): number {
-    return this.$u32(0);
-  }
-  set smCount(v: number) {
-    this.$setU32(0, v);
-  }
+  get smCount(): number;
+  set smCount(v: number);
   /**
    * The minimum number of streaming multiprocessors required to partition this resource.
    * This is an output parameter only, do not write to this field.
    * C: `unsigned int minSmPartitionSize`, offset 4, 4 bytes.
    */
-  get minSmPartitionSize(): number {
-    return this.$u32(4);
-  }
-  set minSmPartitionSize(v: number) {
-    this.$setU32(4, v);
-  }
+  get minSmPartitionSize(): number;
+  set minSmPartitionSize(v: number);
   /**
    * The number of streaming multiprocessors in this resource that are guaranteed to
    * be co-scheduled on the same GPU processing cluster. smCount is a multiple of this value.
    * This is an output parameter only, do not write to this field.
    * C: `unsigned int smCoscheduledAlignment`, offset 8, 4 bytes.
    */
-  get smCoscheduledAlignment(): number {
-    return this.$u32(8);
-  }
-  set smCoscheduledAlignment(v: number) {
-    this.$setU32(8, v);
-  }
+  get smCoscheduledAlignment(): number;
+  set smCoscheduledAlignment(v: number);
 }
+RecordBase.$define(CUdevSmResource_st, () => ({
+  cName: "struct CUdevSmResource_st",
+  size: 12,
+  align: 4,
+  fields: [
+    { name: "smCount", offset: 0, size: 4 },
+    { name: "minSmPartitionSize", offset: 4, size: 4 },
+    { name: "smCoscheduledAlignment", offset: 8, size: 4 },
+  ],
+  accessors: {
+    smCount: {
+      get(this: CUdevSmResource_st): number {
+        return this.$u32(0);
+      },
+      set(this: CUdevSmResource_st, v: number): void {
+        this.$setU32(0, v);
+      },
+    },
+    minSmPartitionSize: {
+      get(this: CUdevSmResource_st): number {
+        return this.$u32(4);
+      },
+      set(this: CUdevSmResource_st, v: number): void {
+        this.$setU32(4, v);
+      },
+    },
+    smCoscheduledAlignment: {
+      get(this: CUdevSmResource_st): number {
+        return this.$u32(8);
+      },
+      set(this: CUdevSmResource_st, v: number): void {
+        this.$setU32(8, v);
+      },
+    },
+  },
+}));
 /** Another name of {@link CUdevSmResource_st}. */
 export const CUdevSmResource = CUdevSmResource_st;
 /** Another name of {@link CUdevSmResource_st}. */
@@ -7149,45 +9767,64 @@ export type CUdevSmResource = CUdevSmResource_st;
  *
  * C: `struct CUdevResource_st` (also `CUdevResource_v1`): 144 bytes, aligned to 4.
  */
-export class CUdevResource_st extends RecordBase {
-  static readonly $cName = "struct CUdevResource_st";
-  static readonly $size = 144;
-  static readonly $align = 4;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "type", offset: 0, size: 4 },
-    { name: "_internal_padding", offset: 4, size: 92 },
-    { name: "sm", offset: 96, size: 12 },
-    { name: "_oversize", offset: 96, size: 48 },
-  ];
+export class CUdevResource_st extends RecordBase {}
+export interface CUdevResource_st {
   /**
    * Type of resource, dictates which union field was last set
    * C: `CUdevResourceType type`, offset 0, 4 bytes.
    */
-  get type(): CUdevResourceType {
-    return this.$u32(0) as CUdevResourceType;
-  }
-  set type(v: CUdevResourceType) {
-    this.$setU32(0, v);
-  }
+  get type(): CUdevResourceType;
+  set type(v: CUdevResourceType);
   /** C: `unsigned char[92] _internal_padding`, offset 4, 92 bytes. */
-  get _internal_padding(): Uint8Array {
-    return this.$array(Uint8Array, 4, 92);
-  }
+  get _internal_padding(): Uint8Array;
   /**
    * Resource corresponding to CU_DEV_RESOURCE_TYPE_SM `type`.
    * C: `CUdevSmResource sm`, offset 96, 12 bytes.
    */
-  get sm(): CUdevSmResource_st {
-    return this.$record(CUdevSmResource_st, 96);
-  }
-  set sm(v: CUdevSmResource_st) {
-    this.$setRecord(96, 12, v);
-  }
+  get sm(): CUdevSmResource_st;
+  set sm(v: CUdevSmResource_st);
   /** C: `unsigned char[48] _oversize`, offset 96, 48 bytes. */
-  get _oversize(): Uint8Array {
-    return this.$array(Uint8Array, 96, 48);
-  }
+  get _oversize(): Uint8Array;
 }
+RecordBase.$define(CUdevResource_st, () => ({
+  cName: "struct CUdevResource_st",
+  size: 144,
+  align: 4,
+  fields: [
+    { name: "type", offset: 0, size: 4 },
+    { name: "_internal_padding", offset: 4, size: 92 },
+    { name: "sm", offset: 96, size: 12 },
+    { name: "_oversize", offset: 96, size: 48 },
+  ],
+  accessors: {
+    type: {
+      get(this: CUdevResource_st): CUdevResourceType {
+        return this.$u32(0) as CUdevResourceType;
+      },
+      set(this: CUdevResource_st, v: CUdevResourceType): void {
+        this.$setU32(0, v);
+      },
+    },
+    _internal_padding: {
+      get(this: CUdevResource_st): Uint8Array {
+        return this.$array(Uint8Array, 4, 92);
+      },
+    },
+    sm: {
+      get(this: CUdevResource_st): CUdevSmResource_st {
+        return this.$record(CUdevSmResource_st, 96);
+      },
+      set(this: CUdevResource_st, v: CUdevSmResource_st): void {
+        this.$setRecord(96, 12, v);
+      },
+    },
+    _oversize: {
+      get(this: CUdevResource_st): Uint8Array {
+        return this.$array(Uint8Array, 96, 48);
+      },
+    },
+  },
+}));
 /** Another name of {@link CUdevResource_st}. */
 export const CUdevResource_v1 = CUdevResource_st;
 /** Another name of {@link CUdevResource_st}. */

@@ -8,1829 +8,2759 @@
 // Header texture_types.h sha256 ef79ed57283cafc7f32b2e55224eb2baf0b8e460de59ea5a2c8a8893e337462f
 // Header vector_types.h sha256 f3638eceaf955e80e91f2f32a3fc41106653ea7145dc0c79923826a78b3c5486
 // Header device_types.h sha256 d8b171a190493e80395741f511b29311a5c38b718324fb7338f7511c36ae7084
-// Seal: sha256 fe9259cf64a2363352bc79e74e7731ecf70e610628d466eca1981999b3d39f5a
+// Seal: sha256 7faf16ab80eb92cd3b2f29b7e5c710e6e868358cd292b2e78ce0ef9cea25f084
 
-import { type FieldInfo, RecordBase } from "../../../src/tables-runtime/record.ts";
+import { RecordBase } from "../../../src/tables-runtime/record.ts";
 import type { Pointer, StructLayout } from "../../../src/ffi/types.ts";
 import type { cudaAccessProperty, cudaAsyncNotificationType, cudaChannelFormatKind, cudaClusterSchedulingPolicy, cudaExternalMemoryHandleType, cudaExternalSemaphoreHandleType, cudaGraphChildGraphNodeOwnership, cudaGraphConditionalNodeType, cudaGraphExecUpdateResult, cudaGraphInstantiateResult, cudaGraphKernelNodeField, cudaGraphNodeType, cudaLaunchAttributeID, cudaLaunchMemSyncDomain, cudaMemAccessFlags, cudaMemAllocationHandleType, cudaMemAllocationType, cudaMemLocationType, cudaMemcpy3DOperandType, cudaMemcpyKind, cudaMemcpySrcAccessOrder, cudaMemoryType, cudaResourceType, cudaResourceViewFormat, cudaSynchronizationPolicy, cudaTextureFilterMode, cudaTextureReadMode } from "./enums.ts";
 import type { cudaArray_t, cudaEvent_t, cudaGraphConditionalHandle, cudaGraphDeviceNode_t, cudaGraphNode_t, cudaGraph_t, cudaHostFn_t, cudaMipmappedArray_t, cudaStream_t } from "./types.ts";
 
 /** C: `struct char1`: 1 bytes, aligned to 1. */
-export class char1 extends RecordBase {
-  static readonly $cName = "struct char1";
-  static readonly $size = 1;
-  static readonly $align = 1;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "x", offset: 0, size: 1 },
-  ];
+export class char1 extends RecordBase {}
+export interface char1 {
   /** C: `signed char x`, offset 0, 1 bytes. */
-  get x(): number {
-    return this.$i8(0);
-  }
-  set x(v: number) {
-    this.$setI8(0, v);
-  }
+  get x(): number;
+  set x(v: number);
 }
+RecordBase.$define(char1, () => ({
+  cName: "struct char1",
+  size: 1,
+  align: 1,
+  fields: [
+    { name: "x", offset: 0, size: 1 },
+  ],
+  accessors: {
+    x: {
+      get(this: char1): number {
+        return this.$i8(0);
+      },
+      set(this: char1, v: number): void {
+        this.$setI8(0, v);
+      },
+    },
+  },
+}));
 
 /** C: `struct uchar1`: 1 bytes, aligned to 1. */
-export class uchar1 extends RecordBase {
-  static readonly $cName = "struct uchar1";
-  static readonly $size = 1;
-  static readonly $align = 1;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "x", offset: 0, size: 1 },
-  ];
+export class uchar1 extends RecordBase {}
+export interface uchar1 {
   /** C: `unsigned char x`, offset 0, 1 bytes. */
-  get x(): number {
-    return this.$u8(0);
-  }
-  set x(v: number) {
-    this.$setU8(0, v);
-  }
+  get x(): number;
+  set x(v: number);
 }
+RecordBase.$define(uchar1, () => ({
+  cName: "struct uchar1",
+  size: 1,
+  align: 1,
+  fields: [
+    { name: "x", offset: 0, size: 1 },
+  ],
+  accessors: {
+    x: {
+      get(this: uchar1): number {
+        return this.$u8(0);
+      },
+      set(this: uchar1, v: number): void {
+        this.$setU8(0, v);
+      },
+    },
+  },
+}));
 
 /** C: `struct char2`: 2 bytes, aligned to 2. */
-export class char2 extends RecordBase {
-  static readonly $cName = "struct char2";
-  static readonly $size = 2;
-  static readonly $align = 2;
-  static readonly $fields: readonly FieldInfo[] = [
+export class char2 extends RecordBase {}
+export interface char2 {
+  /** C: `signed char x`, offset 0, 1 bytes. */
+  get x(): number;
+  set x(v: number);
+  /** C: `signed char y`, offset 1, 1 bytes. */
+  get y(): number;
+  set y(v: number);
+}
+RecordBase.$define(char2, () => ({
+  cName: "struct char2",
+  size: 2,
+  align: 2,
+  fields: [
     { name: "x", offset: 0, size: 1 },
     { name: "y", offset: 1, size: 1 },
-  ];
-  /** C: `signed char x`, offset 0, 1 bytes. */
-  get x(): number {
-    return this.$i8(0);
-  }
-  set x(v: number) {
-    this.$setI8(0, v);
-  }
-  /** C: `signed char y`, offset 1, 1 bytes. */
-  get y(): number {
-    return this.$i8(1);
-  }
-  set y(v: number) {
-    this.$setI8(1, v);
-  }
-}
+  ],
+  accessors: {
+    x: {
+      get(this: char2): number {
+        return this.$i8(0);
+      },
+      set(this: char2, v: number): void {
+        this.$setI8(0, v);
+      },
+    },
+    y: {
+      get(this: char2): number {
+        return this.$i8(1);
+      },
+      set(this: char2, v: number): void {
+        this.$setI8(1, v);
+      },
+    },
+  },
+}));
 
 /** C: `struct uchar2`: 2 bytes, aligned to 2. */
-export class uchar2 extends RecordBase {
-  static readonly $cName = "struct uchar2";
-  static readonly $size = 2;
-  static readonly $align = 2;
-  static readonly $fields: readonly FieldInfo[] = [
+export class uchar2 extends RecordBase {}
+export interface uchar2 {
+  /** C: `unsigned char x`, offset 0, 1 bytes. */
+  get x(): number;
+  set x(v: number);
+  /** C: `unsigned char y`, offset 1, 1 bytes. */
+  get y(): number;
+  set y(v: number);
+}
+RecordBase.$define(uchar2, () => ({
+  cName: "struct uchar2",
+  size: 2,
+  align: 2,
+  fields: [
     { name: "x", offset: 0, size: 1 },
     { name: "y", offset: 1, size: 1 },
-  ];
-  /** C: `unsigned char x`, offset 0, 1 bytes. */
-  get x(): number {
-    return this.$u8(0);
-  }
-  set x(v: number) {
-    this.$setU8(0, v);
-  }
-  /** C: `unsigned char y`, offset 1, 1 bytes. */
-  get y(): number {
-    return this.$u8(1);
-  }
-  set y(v: number) {
-    this.$setU8(1, v);
-  }
-}
+  ],
+  accessors: {
+    x: {
+      get(this: uchar2): number {
+        return this.$u8(0);
+      },
+      set(this: uchar2, v: number): void {
+        this.$setU8(0, v);
+      },
+    },
+    y: {
+      get(this: uchar2): number {
+        return this.$u8(1);
+      },
+      set(this: uchar2, v: number): void {
+        this.$setU8(1, v);
+      },
+    },
+  },
+}));
 
 /** C: `struct char3`: 3 bytes, aligned to 1. */
-export class char3 extends RecordBase {
-  static readonly $cName = "struct char3";
-  static readonly $size = 3;
-  static readonly $align = 1;
-  static readonly $fields: readonly FieldInfo[] = [
+export class char3 extends RecordBase {}
+export interface char3 {
+  /** C: `signed char x`, offset 0, 1 bytes. */
+  get x(): number;
+  set x(v: number);
+  /** C: `signed char y`, offset 1, 1 bytes. */
+  get y(): number;
+  set y(v: number);
+  /** C: `signed char z`, offset 2, 1 bytes. */
+  get z(): number;
+  set z(v: number);
+}
+RecordBase.$define(char3, () => ({
+  cName: "struct char3",
+  size: 3,
+  align: 1,
+  fields: [
     { name: "x", offset: 0, size: 1 },
     { name: "y", offset: 1, size: 1 },
     { name: "z", offset: 2, size: 1 },
-  ];
-  /** C: `signed char x`, offset 0, 1 bytes. */
-  get x(): number {
-    return this.$i8(0);
-  }
-  set x(v: number) {
-    this.$setI8(0, v);
-  }
-  /** C: `signed char y`, offset 1, 1 bytes. */
-  get y(): number {
-    return this.$i8(1);
-  }
-  set y(v: number) {
-    this.$setI8(1, v);
-  }
-  /** C: `signed char z`, offset 2, 1 bytes. */
-  get z(): number {
-    return this.$i8(2);
-  }
-  set z(v: number) {
-    this.$setI8(2, v);
-  }
-}
+  ],
+  accessors: {
+    x: {
+      get(this: char3): number {
+        return this.$i8(0);
+      },
+      set(this: char3, v: number): void {
+        this.$setI8(0, v);
+      },
+    },
+    y: {
+      get(this: char3): number {
+        return this.$i8(1);
+      },
+      set(this: char3, v: number): void {
+        this.$setI8(1, v);
+      },
+    },
+    z: {
+      get(this: char3): number {
+        return this.$i8(2);
+      },
+      set(this: char3, v: number): void {
+        this.$setI8(2, v);
+      },
+    },
+  },
+}));
 
 /** C: `struct uchar3`: 3 bytes, aligned to 1. */
-export class uchar3 extends RecordBase {
-  static readonly $cName = "struct uchar3";
-  static readonly $size = 3;
-  static readonly $align = 1;
-  static readonly $fields: readonly FieldInfo[] = [
+export class uchar3 extends RecordBase {}
+export interface uchar3 {
+  /** C: `unsigned char x`, offset 0, 1 bytes. */
+  get x(): number;
+  set x(v: number);
+  /** C: `unsigned char y`, offset 1, 1 bytes. */
+  get y(): number;
+  set y(v: number);
+  /** C: `unsigned char z`, offset 2, 1 bytes. */
+  get z(): number;
+  set z(v: number);
+}
+RecordBase.$define(uchar3, () => ({
+  cName: "struct uchar3",
+  size: 3,
+  align: 1,
+  fields: [
     { name: "x", offset: 0, size: 1 },
     { name: "y", offset: 1, size: 1 },
     { name: "z", offset: 2, size: 1 },
-  ];
-  /** C: `unsigned char x`, offset 0, 1 bytes. */
-  get x(): number {
-    return this.$u8(0);
-  }
-  set x(v: number) {
-    this.$setU8(0, v);
-  }
-  /** C: `unsigned char y`, offset 1, 1 bytes. */
-  get y(): number {
-    return this.$u8(1);
-  }
-  set y(v: number) {
-    this.$setU8(1, v);
-  }
-  /** C: `unsigned char z`, offset 2, 1 bytes. */
-  get z(): number {
-    return this.$u8(2);
-  }
-  set z(v: number) {
-    this.$setU8(2, v);
-  }
-}
+  ],
+  accessors: {
+    x: {
+      get(this: uchar3): number {
+        return this.$u8(0);
+      },
+      set(this: uchar3, v: number): void {
+        this.$setU8(0, v);
+      },
+    },
+    y: {
+      get(this: uchar3): number {
+        return this.$u8(1);
+      },
+      set(this: uchar3, v: number): void {
+        this.$setU8(1, v);
+      },
+    },
+    z: {
+      get(this: uchar3): number {
+        return this.$u8(2);
+      },
+      set(this: uchar3, v: number): void {
+        this.$setU8(2, v);
+      },
+    },
+  },
+}));
 
 /** C: `struct char4`: 4 bytes, aligned to 4. */
-export class char4 extends RecordBase {
-  static readonly $cName = "struct char4";
-  static readonly $size = 4;
-  static readonly $align = 4;
-  static readonly $fields: readonly FieldInfo[] = [
+export class char4 extends RecordBase {}
+export interface char4 {
+  /** C: `signed char x`, offset 0, 1 bytes. */
+  get x(): number;
+  set x(v: number);
+  /** C: `signed char y`, offset 1, 1 bytes. */
+  get y(): number;
+  set y(v: number);
+  /** C: `signed char z`, offset 2, 1 bytes. */
+  get z(): number;
+  set z(v: number);
+  /** C: `signed char w`, offset 3, 1 bytes. */
+  get w(): number;
+  set w(v: number);
+}
+RecordBase.$define(char4, () => ({
+  cName: "struct char4",
+  size: 4,
+  align: 4,
+  fields: [
     { name: "x", offset: 0, size: 1 },
     { name: "y", offset: 1, size: 1 },
     { name: "z", offset: 2, size: 1 },
     { name: "w", offset: 3, size: 1 },
-  ];
-  /** C: `signed char x`, offset 0, 1 bytes. */
-  get x(): number {
-    return this.$i8(0);
-  }
-  set x(v: number) {
-    this.$setI8(0, v);
-  }
-  /** C: `signed char y`, offset 1, 1 bytes. */
-  get y(): number {
-    return this.$i8(1);
-  }
-  set y(v: number) {
-    this.$setI8(1, v);
-  }
-  /** C: `signed char z`, offset 2, 1 bytes. */
-  get z(): number {
-    return this.$i8(2);
-  }
-  set z(v: number) {
-    this.$setI8(2, v);
-  }
-  /** C: `signed char w`, offset 3, 1 bytes. */
-  get w(): number {
-    return this.$i8(3);
-  }
-  set w(v: number) {
-    this.$setI8(3, v);
-  }
-}
+  ],
+  accessors: {
+    x: {
+      get(this: char4): number {
+        return this.$i8(0);
+      },
+      set(this: char4, v: number): void {
+        this.$setI8(0, v);
+      },
+    },
+    y: {
+      get(this: char4): number {
+        return this.$i8(1);
+      },
+      set(this: char4, v: number): void {
+        this.$setI8(1, v);
+      },
+    },
+    z: {
+      get(this: char4): number {
+        return this.$i8(2);
+      },
+      set(this: char4, v: number): void {
+        this.$setI8(2, v);
+      },
+    },
+    w: {
+      get(this: char4): number {
+        return this.$i8(3);
+      },
+      set(this: char4, v: number): void {
+        this.$setI8(3, v);
+      },
+    },
+  },
+}));
 
 /** C: `struct uchar4`: 4 bytes, aligned to 4. */
-export class uchar4 extends RecordBase {
-  static readonly $cName = "struct uchar4";
-  static readonly $size = 4;
-  static readonly $align = 4;
-  static readonly $fields: readonly FieldInfo[] = [
+export class uchar4 extends RecordBase {}
+export interface uchar4 {
+  /** C: `unsigned char x`, offset 0, 1 bytes. */
+  get x(): number;
+  set x(v: number);
+  /** C: `unsigned char y`, offset 1, 1 bytes. */
+  get y(): number;
+  set y(v: number);
+  /** C: `unsigned char z`, offset 2, 1 bytes. */
+  get z(): number;
+  set z(v: number);
+  /** C: `unsigned char w`, offset 3, 1 bytes. */
+  get w(): number;
+  set w(v: number);
+}
+RecordBase.$define(uchar4, () => ({
+  cName: "struct uchar4",
+  size: 4,
+  align: 4,
+  fields: [
     { name: "x", offset: 0, size: 1 },
     { name: "y", offset: 1, size: 1 },
     { name: "z", offset: 2, size: 1 },
     { name: "w", offset: 3, size: 1 },
-  ];
-  /** C: `unsigned char x`, offset 0, 1 bytes. */
-  get x(): number {
-    return this.$u8(0);
-  }
-  set x(v: number) {
-    this.$setU8(0, v);
-  }
-  /** C: `unsigned char y`, offset 1, 1 bytes. */
-  get y(): number {
-    return this.$u8(1);
-  }
-  set y(v: number) {
-    this.$setU8(1, v);
-  }
-  /** C: `unsigned char z`, offset 2, 1 bytes. */
-  get z(): number {
-    return this.$u8(2);
-  }
-  set z(v: number) {
-    this.$setU8(2, v);
-  }
-  /** C: `unsigned char w`, offset 3, 1 bytes. */
-  get w(): number {
-    return this.$u8(3);
-  }
-  set w(v: number) {
-    this.$setU8(3, v);
-  }
-}
+  ],
+  accessors: {
+    x: {
+      get(this: uchar4): number {
+        return this.$u8(0);
+      },
+      set(this: uchar4, v: number): void {
+        this.$setU8(0, v);
+      },
+    },
+    y: {
+      get(this: uchar4): number {
+        return this.$u8(1);
+      },
+      set(this: uchar4, v: number): void {
+        this.$setU8(1, v);
+      },
+    },
+    z: {
+      get(this: uchar4): number {
+        return this.$u8(2);
+      },
+      set(this: uchar4, v: number): void {
+        this.$setU8(2, v);
+      },
+    },
+    w: {
+      get(this: uchar4): number {
+        return this.$u8(3);
+      },
+      set(this: uchar4, v: number): void {
+        this.$setU8(3, v);
+      },
+    },
+  },
+}));
 
 /** C: `struct short1`: 2 bytes, aligned to 2. */
-export class short1 extends RecordBase {
-  static readonly $cName = "struct short1";
-  static readonly $size = 2;
-  static readonly $align = 2;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "x", offset: 0, size: 2 },
-  ];
+export class short1 extends RecordBase {}
+export interface short1 {
   /** C: `short x`, offset 0, 2 bytes. */
-  get x(): number {
-    return this.$i16(0);
-  }
-  set x(v: number) {
-    this.$setI16(0, v);
-  }
+  get x(): number;
+  set x(v: number);
 }
+RecordBase.$define(short1, () => ({
+  cName: "struct short1",
+  size: 2,
+  align: 2,
+  fields: [
+    { name: "x", offset: 0, size: 2 },
+  ],
+  accessors: {
+    x: {
+      get(this: short1): number {
+        return this.$i16(0);
+      },
+      set(this: short1, v: number): void {
+        this.$setI16(0, v);
+      },
+    },
+  },
+}));
 
 /** C: `struct ushort1`: 2 bytes, aligned to 2. */
-export class ushort1 extends RecordBase {
-  static readonly $cName = "struct ushort1";
-  static readonly $size = 2;
-  static readonly $align = 2;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "x", offset: 0, size: 2 },
-  ];
+export class ushort1 extends RecordBase {}
+export interface ushort1 {
   /** C: `unsigned short x`, offset 0, 2 bytes. */
-  get x(): number {
-    return this.$u16(0);
-  }
-  set x(v: number) {
-    this.$setU16(0, v);
-  }
+  get x(): number;
+  set x(v: number);
 }
+RecordBase.$define(ushort1, () => ({
+  cName: "struct ushort1",
+  size: 2,
+  align: 2,
+  fields: [
+    { name: "x", offset: 0, size: 2 },
+  ],
+  accessors: {
+    x: {
+      get(this: ushort1): number {
+        return this.$u16(0);
+      },
+      set(this: ushort1, v: number): void {
+        this.$setU16(0, v);
+      },
+    },
+  },
+}));
 
 /** C: `struct short2`: 4 bytes, aligned to 4. */
-export class short2 extends RecordBase {
-  static readonly $cName = "struct short2";
-  static readonly $size = 4;
-  static readonly $align = 4;
-  static readonly $fields: readonly FieldInfo[] = [
+export class short2 extends RecordBase {}
+export interface short2 {
+  /** C: `short x`, offset 0, 2 bytes. */
+  get x(): number;
+  set x(v: number);
+  /** C: `short y`, offset 2, 2 bytes. */
+  get y(): number;
+  set y(v: number);
+}
+RecordBase.$define(short2, () => ({
+  cName: "struct short2",
+  size: 4,
+  align: 4,
+  fields: [
     { name: "x", offset: 0, size: 2 },
     { name: "y", offset: 2, size: 2 },
-  ];
-  /** C: `short x`, offset 0, 2 bytes. */
-  get x(): number {
-    return this.$i16(0);
-  }
-  set x(v: number) {
-    this.$setI16(0, v);
-  }
-  /** C: `short y`, offset 2, 2 bytes. */
-  get y(): number {
-    return this.$i16(2);
-  }
-  set y(v: number) {
-    this.$setI16(2, v);
-  }
-}
+  ],
+  accessors: {
+    x: {
+      get(this: short2): number {
+        return this.$i16(0);
+      },
+      set(this: short2, v: number): void {
+        this.$setI16(0, v);
+      },
+    },
+    y: {
+      get(this: short2): number {
+        return this.$i16(2);
+      },
+      set(this: short2, v: number): void {
+        this.$setI16(2, v);
+      },
+    },
+  },
+}));
 
 /** C: `struct ushort2`: 4 bytes, aligned to 4. */
-export class ushort2 extends RecordBase {
-  static readonly $cName = "struct ushort2";
-  static readonly $size = 4;
-  static readonly $align = 4;
-  static readonly $fields: readonly FieldInfo[] = [
+export class ushort2 extends RecordBase {}
+export interface ushort2 {
+  /** C: `unsigned short x`, offset 0, 2 bytes. */
+  get x(): number;
+  set x(v: number);
+  /** C: `unsigned short y`, offset 2, 2 bytes. */
+  get y(): number;
+  set y(v: number);
+}
+RecordBase.$define(ushort2, () => ({
+  cName: "struct ushort2",
+  size: 4,
+  align: 4,
+  fields: [
     { name: "x", offset: 0, size: 2 },
     { name: "y", offset: 2, size: 2 },
-  ];
-  /** C: `unsigned short x`, offset 0, 2 bytes. */
-  get x(): number {
-    return this.$u16(0);
-  }
-  set x(v: number) {
-    this.$setU16(0, v);
-  }
-  /** C: `unsigned short y`, offset 2, 2 bytes. */
-  get y(): number {
-    return this.$u16(2);
-  }
-  set y(v: number) {
-    this.$setU16(2, v);
-  }
-}
+  ],
+  accessors: {
+    x: {
+      get(this: ushort2): number {
+        return this.$u16(0);
+      },
+      set(this: ushort2, v: number): void {
+        this.$setU16(0, v);
+      },
+    },
+    y: {
+      get(this: ushort2): number {
+        return this.$u16(2);
+      },
+      set(this: ushort2, v: number): void {
+        this.$setU16(2, v);
+      },
+    },
+  },
+}));
 
 /** C: `struct short3`: 6 bytes, aligned to 2. */
-export class short3 extends RecordBase {
-  static readonly $cName = "struct short3";
-  static readonly $size = 6;
-  static readonly $align = 2;
-  static readonly $fields: readonly FieldInfo[] = [
+export class short3 extends RecordBase {}
+export interface short3 {
+  /** C: `short x`, offset 0, 2 bytes. */
+  get x(): number;
+  set x(v: number);
+  /** C: `short y`, offset 2, 2 bytes. */
+  get y(): number;
+  set y(v: number);
+  /** C: `short z`, offset 4, 2 bytes. */
+  get z(): number;
+  set z(v: number);
+}
+RecordBase.$define(short3, () => ({
+  cName: "struct short3",
+  size: 6,
+  align: 2,
+  fields: [
     { name: "x", offset: 0, size: 2 },
     { name: "y", offset: 2, size: 2 },
     { name: "z", offset: 4, size: 2 },
-  ];
-  /** C: `short x`, offset 0, 2 bytes. */
-  get x(): number {
-    return this.$i16(0);
-  }
-  set x(v: number) {
-    this.$setI16(0, v);
-  }
-  /** C: `short y`, offset 2, 2 bytes. */
-  get y(): number {
-    return this.$i16(2);
-  }
-  set y(v: number) {
-    this.$setI16(2, v);
-  }
-  /** C: `short z`, offset 4, 2 bytes. */
-  get z(): number {
-    return this.$i16(4);
-  }
-  set z(v: number) {
-    this.$setI16(4, v);
-  }
-}
+  ],
+  accessors: {
+    x: {
+      get(this: short3): number {
+        return this.$i16(0);
+      },
+      set(this: short3, v: number): void {
+        this.$setI16(0, v);
+      },
+    },
+    y: {
+      get(this: short3): number {
+        return this.$i16(2);
+      },
+      set(this: short3, v: number): void {
+        this.$setI16(2, v);
+      },
+    },
+    z: {
+      get(this: short3): number {
+        return this.$i16(4);
+      },
+      set(this: short3, v: number): void {
+        this.$setI16(4, v);
+      },
+    },
+  },
+}));
 
 /** C: `struct ushort3`: 6 bytes, aligned to 2. */
-export class ushort3 extends RecordBase {
-  static readonly $cName = "struct ushort3";
-  static readonly $size = 6;
-  static readonly $align = 2;
-  static readonly $fields: readonly FieldInfo[] = [
+export class ushort3 extends RecordBase {}
+export interface ushort3 {
+  /** C: `unsigned short x`, offset 0, 2 bytes. */
+  get x(): number;
+  set x(v: number);
+  /** C: `unsigned short y`, offset 2, 2 bytes. */
+  get y(): number;
+  set y(v: number);
+  /** C: `unsigned short z`, offset 4, 2 bytes. */
+  get z(): number;
+  set z(v: number);
+}
+RecordBase.$define(ushort3, () => ({
+  cName: "struct ushort3",
+  size: 6,
+  align: 2,
+  fields: [
     { name: "x", offset: 0, size: 2 },
     { name: "y", offset: 2, size: 2 },
     { name: "z", offset: 4, size: 2 },
-  ];
-  /** C: `unsigned short x`, offset 0, 2 bytes. */
-  get x(): number {
-    return this.$u16(0);
-  }
-  set x(v: number) {
-    this.$setU16(0, v);
-  }
-  /** C: `unsigned short y`, offset 2, 2 bytes. */
-  get y(): number {
-    return this.$u16(2);
-  }
-  set y(v: number) {
-    this.$setU16(2, v);
-  }
-  /** C: `unsigned short z`, offset 4, 2 bytes. */
-  get z(): number {
-    return this.$u16(4);
-  }
-  set z(v: number) {
-    this.$setU16(4, v);
-  }
-}
+  ],
+  accessors: {
+    x: {
+      get(this: ushort3): number {
+        return this.$u16(0);
+      },
+      set(this: ushort3, v: number): void {
+        this.$setU16(0, v);
+      },
+    },
+    y: {
+      get(this: ushort3): number {
+        return this.$u16(2);
+      },
+      set(this: ushort3, v: number): void {
+        this.$setU16(2, v);
+      },
+    },
+    z: {
+      get(this: ushort3): number {
+        return this.$u16(4);
+      },
+      set(this: ushort3, v: number): void {
+        this.$setU16(4, v);
+      },
+    },
+  },
+}));
 
 /** C: `struct short4`: 8 bytes, aligned to 8. */
-export class short4 extends RecordBase {
-  static readonly $cName = "struct short4";
-  static readonly $size = 8;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
+export class short4 extends RecordBase {}
+export interface short4 {
+  /** C: `short x`, offset 0, 2 bytes. */
+  get x(): number;
+  set x(v: number);
+  /** C: `short y`, offset 2, 2 bytes. */
+  get y(): number;
+  set y(v: number);
+  /** C: `short z`, offset 4, 2 bytes. */
+  get z(): number;
+  set z(v: number);
+  /** C: `short w`, offset 6, 2 bytes. */
+  get w(): number;
+  set w(v: number);
+}
+RecordBase.$define(short4, () => ({
+  cName: "struct short4",
+  size: 8,
+  align: 8,
+  fields: [
     { name: "x", offset: 0, size: 2 },
     { name: "y", offset: 2, size: 2 },
     { name: "z", offset: 4, size: 2 },
     { name: "w", offset: 6, size: 2 },
-  ];
-  /** C: `short x`, offset 0, 2 bytes. */
-  get x(): number {
-    return this.$i16(0);
-  }
-  set x(v: number) {
-    this.$setI16(0, v);
-  }
-  /** C: `short y`, offset 2, 2 bytes. */
-  get y(): number {
-    return this.$i16(2);
-  }
-  set y(v: number) {
-    this.$setI16(2, v);
-  }
-  /** C: `short z`, offset 4, 2 bytes. */
-  get z(): number {
-    return this.$i16(4);
-  }
-  set z(v: number) {
-    this.$setI16(4, v);
-  }
-  /** C: `short w`, offset 6, 2 bytes. */
-  get w(): number {
-    return this.$i16(6);
-  }
-  set w(v: number) {
-    this.$setI16(6, v);
-  }
-}
+  ],
+  accessors: {
+    x: {
+      get(this: short4): number {
+        return this.$i16(0);
+      },
+      set(this: short4, v: number): void {
+        this.$setI16(0, v);
+      },
+    },
+    y: {
+      get(this: short4): number {
+        return this.$i16(2);
+      },
+      set(this: short4, v: number): void {
+        this.$setI16(2, v);
+      },
+    },
+    z: {
+      get(this: short4): number {
+        return this.$i16(4);
+      },
+      set(this: short4, v: number): void {
+        this.$setI16(4, v);
+      },
+    },
+    w: {
+      get(this: short4): number {
+        return this.$i16(6);
+      },
+      set(this: short4, v: number): void {
+        this.$setI16(6, v);
+      },
+    },
+  },
+}));
 
 /** C: `struct ushort4`: 8 bytes, aligned to 8. */
-export class ushort4 extends RecordBase {
-  static readonly $cName = "struct ushort4";
-  static readonly $size = 8;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
+export class ushort4 extends RecordBase {}
+export interface ushort4 {
+  /** C: `unsigned short x`, offset 0, 2 bytes. */
+  get x(): number;
+  set x(v: number);
+  /** C: `unsigned short y`, offset 2, 2 bytes. */
+  get y(): number;
+  set y(v: number);
+  /** C: `unsigned short z`, offset 4, 2 bytes. */
+  get z(): number;
+  set z(v: number);
+  /** C: `unsigned short w`, offset 6, 2 bytes. */
+  get w(): number;
+  set w(v: number);
+}
+RecordBase.$define(ushort4, () => ({
+  cName: "struct ushort4",
+  size: 8,
+  align: 8,
+  fields: [
     { name: "x", offset: 0, size: 2 },
     { name: "y", offset: 2, size: 2 },
     { name: "z", offset: 4, size: 2 },
     { name: "w", offset: 6, size: 2 },
-  ];
-  /** C: `unsigned short x`, offset 0, 2 bytes. */
-  get x(): number {
-    return this.$u16(0);
-  }
-  set x(v: number) {
-    this.$setU16(0, v);
-  }
-  /** C: `unsigned short y`, offset 2, 2 bytes. */
-  get y(): number {
-    return this.$u16(2);
-  }
-  set y(v: number) {
-    this.$setU16(2, v);
-  }
-  /** C: `unsigned short z`, offset 4, 2 bytes. */
-  get z(): number {
-    return this.$u16(4);
-  }
-  set z(v: number) {
-    this.$setU16(4, v);
-  }
-  /** C: `unsigned short w`, offset 6, 2 bytes. */
-  get w(): number {
-    return this.$u16(6);
-  }
-  set w(v: number) {
-    this.$setU16(6, v);
-  }
-}
+  ],
+  accessors: {
+    x: {
+      get(this: ushort4): number {
+        return this.$u16(0);
+      },
+      set(this: ushort4, v: number): void {
+        this.$setU16(0, v);
+      },
+    },
+    y: {
+      get(this: ushort4): number {
+        return this.$u16(2);
+      },
+      set(this: ushort4, v: number): void {
+        this.$setU16(2, v);
+      },
+    },
+    z: {
+      get(this: ushort4): number {
+        return this.$u16(4);
+      },
+      set(this: ushort4, v: number): void {
+        this.$setU16(4, v);
+      },
+    },
+    w: {
+      get(this: ushort4): number {
+        return this.$u16(6);
+      },
+      set(this: ushort4, v: number): void {
+        this.$setU16(6, v);
+      },
+    },
+  },
+}));
 
 /** C: `struct int1`: 4 bytes, aligned to 4. */
-export class int1 extends RecordBase {
-  static readonly $cName = "struct int1";
-  static readonly $size = 4;
-  static readonly $align = 4;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "x", offset: 0, size: 4 },
-  ];
+export class int1 extends RecordBase {}
+export interface int1 {
   /** C: `int x`, offset 0, 4 bytes. */
-  get x(): number {
-    return this.$i32(0);
-  }
-  set x(v: number) {
-    this.$setI32(0, v);
-  }
+  get x(): number;
+  set x(v: number);
 }
+RecordBase.$define(int1, () => ({
+  cName: "struct int1",
+  size: 4,
+  align: 4,
+  fields: [
+    { name: "x", offset: 0, size: 4 },
+  ],
+  accessors: {
+    x: {
+      get(this: int1): number {
+        return this.$i32(0);
+      },
+      set(this: int1, v: number): void {
+        this.$setI32(0, v);
+      },
+    },
+  },
+}));
 
 /** C: `struct uint1`: 4 bytes, aligned to 4. */
-export class uint1 extends RecordBase {
-  static readonly $cName = "struct uint1";
-  static readonly $size = 4;
-  static readonly $align = 4;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "x", offset: 0, size: 4 },
-  ];
+export class uint1 extends RecordBase {}
+export interface uint1 {
   /** C: `unsigned int x`, offset 0, 4 bytes. */
-  get x(): number {
-    return this.$u32(0);
-  }
-  set x(v: number) {
-    this.$setU32(0, v);
-  }
+  get x(): number;
+  set x(v: number);
 }
+RecordBase.$define(uint1, () => ({
+  cName: "struct uint1",
+  size: 4,
+  align: 4,
+  fields: [
+    { name: "x", offset: 0, size: 4 },
+  ],
+  accessors: {
+    x: {
+      get(this: uint1): number {
+        return this.$u32(0);
+      },
+      set(this: uint1, v: number): void {
+        this.$setU32(0, v);
+      },
+    },
+  },
+}));
 
 /** C: `struct int2`: 8 bytes, aligned to 8. */
-export class int2 extends RecordBase {
-  static readonly $cName = "struct int2";
-  static readonly $size = 8;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
+export class int2 extends RecordBase {}
+export interface int2 {
+  /** C: `int x`, offset 0, 4 bytes. */
+  get x(): number;
+  set x(v: number);
+  /** C: `int y`, offset 4, 4 bytes. */
+  get y(): number;
+  set y(v: number);
+}
+RecordBase.$define(int2, () => ({
+  cName: "struct int2",
+  size: 8,
+  align: 8,
+  fields: [
     { name: "x", offset: 0, size: 4 },
     { name: "y", offset: 4, size: 4 },
-  ];
-  /** C: `int x`, offset 0, 4 bytes. */
-  get x(): number {
-    return this.$i32(0);
-  }
-  set x(v: number) {
-    this.$setI32(0, v);
-  }
-  /** C: `int y`, offset 4, 4 bytes. */
-  get y(): number {
-    return this.$i32(4);
-  }
-  set y(v: number) {
-    this.$setI32(4, v);
-  }
-}
+  ],
+  accessors: {
+    x: {
+      get(this: int2): number {
+        return this.$i32(0);
+      },
+      set(this: int2, v: number): void {
+        this.$setI32(0, v);
+      },
+    },
+    y: {
+      get(this: int2): number {
+        return this.$i32(4);
+      },
+      set(this: int2, v: number): void {
+        this.$setI32(4, v);
+      },
+    },
+  },
+}));
 
 /** C: `struct uint2`: 8 bytes, aligned to 8. */
-export class uint2 extends RecordBase {
-  static readonly $cName = "struct uint2";
-  static readonly $size = 8;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
+export class uint2 extends RecordBase {}
+export interface uint2 {
+  /** C: `unsigned int x`, offset 0, 4 bytes. */
+  get x(): number;
+  set x(v: number);
+  /** C: `unsigned int y`, offset 4, 4 bytes. */
+  get y(): number;
+  set y(v: number);
+}
+RecordBase.$define(uint2, () => ({
+  cName: "struct uint2",
+  size: 8,
+  align: 8,
+  fields: [
     { name: "x", offset: 0, size: 4 },
     { name: "y", offset: 4, size: 4 },
-  ];
-  /** C: `unsigned int x`, offset 0, 4 bytes. */
-  get x(): number {
-    return this.$u32(0);
-  }
-  set x(v: number) {
-    this.$setU32(0, v);
-  }
-  /** C: `unsigned int y`, offset 4, 4 bytes. */
-  get y(): number {
-    return this.$u32(4);
-  }
-  set y(v: number) {
-    this.$setU32(4, v);
-  }
-}
+  ],
+  accessors: {
+    x: {
+      get(this: uint2): number {
+        return this.$u32(0);
+      },
+      set(this: uint2, v: number): void {
+        this.$setU32(0, v);
+      },
+    },
+    y: {
+      get(this: uint2): number {
+        return this.$u32(4);
+      },
+      set(this: uint2, v: number): void {
+        this.$setU32(4, v);
+      },
+    },
+  },
+}));
 
 /** C: `struct int3`: 12 bytes, aligned to 4. */
-export class int3 extends RecordBase {
-  static readonly $cName = "struct int3";
-  static readonly $size = 12;
-  static readonly $align = 4;
-  static readonly $fields: readonly FieldInfo[] = [
+export class int3 extends RecordBase {}
+export interface int3 {
+  /** C: `int x`, offset 0, 4 bytes. */
+  get x(): number;
+  set x(v: number);
+  /** C: `int y`, offset 4, 4 bytes. */
+  get y(): number;
+  set y(v: number);
+  /** C: `int z`, offset 8, 4 bytes. */
+  get z(): number;
+  set z(v: number);
+}
+RecordBase.$define(int3, () => ({
+  cName: "struct int3",
+  size: 12,
+  align: 4,
+  fields: [
     { name: "x", offset: 0, size: 4 },
     { name: "y", offset: 4, size: 4 },
     { name: "z", offset: 8, size: 4 },
-  ];
-  /** C: `int x`, offset 0, 4 bytes. */
-  get x(): number {
-    return this.$i32(0);
-  }
-  set x(v: number) {
-    this.$setI32(0, v);
-  }
-  /** C: `int y`, offset 4, 4 bytes. */
-  get y(): number {
-    return this.$i32(4);
-  }
-  set y(v: number) {
-    this.$setI32(4, v);
-  }
-  /** C: `int z`, offset 8, 4 bytes. */
-  get z(): number {
-    return this.$i32(8);
-  }
-  set z(v: number) {
-    this.$setI32(8, v);
-  }
-}
+  ],
+  accessors: {
+    x: {
+      get(this: int3): number {
+        return this.$i32(0);
+      },
+      set(this: int3, v: number): void {
+        this.$setI32(0, v);
+      },
+    },
+    y: {
+      get(this: int3): number {
+        return this.$i32(4);
+      },
+      set(this: int3, v: number): void {
+        this.$setI32(4, v);
+      },
+    },
+    z: {
+      get(this: int3): number {
+        return this.$i32(8);
+      },
+      set(this: int3, v: number): void {
+        this.$setI32(8, v);
+      },
+    },
+  },
+}));
 
 /** C: `struct uint3`: 12 bytes, aligned to 4. */
-export class uint3 extends RecordBase {
-  static readonly $cName = "struct uint3";
-  static readonly $size = 12;
-  static readonly $align = 4;
-  static readonly $fields: readonly FieldInfo[] = [
+export class uint3 extends RecordBase {}
+export interface uint3 {
+  /** C: `unsigned int x`, offset 0, 4 bytes. */
+  get x(): number;
+  set x(v: number);
+  /** C: `unsigned int y`, offset 4, 4 bytes. */
+  get y(): number;
+  set y(v: number);
+  /** C: `unsigned int z`, offset 8, 4 bytes. */
+  get z(): number;
+  set z(v: number);
+}
+RecordBase.$define(uint3, () => ({
+  cName: "struct uint3",
+  size: 12,
+  align: 4,
+  fields: [
     { name: "x", offset: 0, size: 4 },
     { name: "y", offset: 4, size: 4 },
     { name: "z", offset: 8, size: 4 },
-  ];
-  /** C: `unsigned int x`, offset 0, 4 bytes. */
-  get x(): number {
-    return this.$u32(0);
-  }
-  set x(v: number) {
-    this.$setU32(0, v);
-  }
-  /** C: `unsigned int y`, offset 4, 4 bytes. */
-  get y(): number {
-    return this.$u32(4);
-  }
-  set y(v: number) {
-    this.$setU32(4, v);
-  }
-  /** C: `unsigned int z`, offset 8, 4 bytes. */
-  get z(): number {
-    return this.$u32(8);
-  }
-  set z(v: number) {
-    this.$setU32(8, v);
-  }
-}
+  ],
+  accessors: {
+    x: {
+      get(this: uint3): number {
+        return this.$u32(0);
+      },
+      set(this: uint3, v: number): void {
+        this.$setU32(0, v);
+      },
+    },
+    y: {
+      get(this: uint3): number {
+        return this.$u32(4);
+      },
+      set(this: uint3, v: number): void {
+        this.$setU32(4, v);
+      },
+    },
+    z: {
+      get(this: uint3): number {
+        return this.$u32(8);
+      },
+      set(this: uint3, v: number): void {
+        this.$setU32(8, v);
+      },
+    },
+  },
+}));
 
 /** C: `struct int4`: 16 bytes, aligned to 16. */
-export class int4 extends RecordBase {
-  static readonly $cName = "struct int4";
-  static readonly $size = 16;
-  static readonly $align = 16;
-  static readonly $fields: readonly FieldInfo[] = [
+export class int4 extends RecordBase {}
+export interface int4 {
+  /** C: `int x`, offset 0, 4 bytes. */
+  get x(): number;
+  set x(v: number);
+  /** C: `int y`, offset 4, 4 bytes. */
+  get y(): number;
+  set y(v: number);
+  /** C: `int z`, offset 8, 4 bytes. */
+  get z(): number;
+  set z(v: number);
+  /** C: `int w`, offset 12, 4 bytes. */
+  get w(): number;
+  set w(v: number);
+}
+RecordBase.$define(int4, () => ({
+  cName: "struct int4",
+  size: 16,
+  align: 16,
+  fields: [
     { name: "x", offset: 0, size: 4 },
     { name: "y", offset: 4, size: 4 },
     { name: "z", offset: 8, size: 4 },
     { name: "w", offset: 12, size: 4 },
-  ];
-  /** C: `int x`, offset 0, 4 bytes. */
-  get x(): number {
-    return this.$i32(0);
-  }
-  set x(v: number) {
-    this.$setI32(0, v);
-  }
-  /** C: `int y`, offset 4, 4 bytes. */
-  get y(): number {
-    return this.$i32(4);
-  }
-  set y(v: number) {
-    this.$setI32(4, v);
-  }
-  /** C: `int z`, offset 8, 4 bytes. */
-  get z(): number {
-    return this.$i32(8);
-  }
-  set z(v: number) {
-    this.$setI32(8, v);
-  }
-  /** C: `int w`, offset 12, 4 bytes. */
-  get w(): number {
-    return this.$i32(12);
-  }
-  set w(v: number) {
-    this.$setI32(12, v);
-  }
-}
+  ],
+  accessors: {
+    x: {
+      get(this: int4): number {
+        return this.$i32(0);
+      },
+      set(this: int4, v: number): void {
+        this.$setI32(0, v);
+      },
+    },
+    y: {
+      get(this: int4): number {
+        return this.$i32(4);
+      },
+      set(this: int4, v: number): void {
+        this.$setI32(4, v);
+      },
+    },
+    z: {
+      get(this: int4): number {
+        return this.$i32(8);
+      },
+      set(this: int4, v: number): void {
+        this.$setI32(8, v);
+      },
+    },
+    w: {
+      get(this: int4): number {
+        return this.$i32(12);
+      },
+      set(this: int4, v: number): void {
+        this.$setI32(12, v);
+      },
+    },
+  },
+}));
 
 /** C: `struct uint4`: 16 bytes, aligned to 16. */
-export class uint4 extends RecordBase {
-  static readonly $cName = "struct uint4";
-  static readonly $size = 16;
-  static readonly $align = 16;
-  static readonly $fields: readonly FieldInfo[] = [
+export class uint4 extends RecordBase {}
+export interface uint4 {
+  /** C: `unsigned int x`, offset 0, 4 bytes. */
+  get x(): number;
+  set x(v: number);
+  /** C: `unsigned int y`, offset 4, 4 bytes. */
+  get y(): number;
+  set y(v: number);
+  /** C: `unsigned int z`, offset 8, 4 bytes. */
+  get z(): number;
+  set z(v: number);
+  /** C: `unsigned int w`, offset 12, 4 bytes. */
+  get w(): number;
+  set w(v: number);
+}
+RecordBase.$define(uint4, () => ({
+  cName: "struct uint4",
+  size: 16,
+  align: 16,
+  fields: [
     { name: "x", offset: 0, size: 4 },
     { name: "y", offset: 4, size: 4 },
     { name: "z", offset: 8, size: 4 },
     { name: "w", offset: 12, size: 4 },
-  ];
-  /** C: `unsigned int x`, offset 0, 4 bytes. */
-  get x(): number {
-    return this.$u32(0);
-  }
-  set x(v: number) {
-    this.$setU32(0, v);
-  }
-  /** C: `unsigned int y`, offset 4, 4 bytes. */
-  get y(): number {
-    return this.$u32(4);
-  }
-  set y(v: number) {
-    this.$setU32(4, v);
-  }
-  /** C: `unsigned int z`, offset 8, 4 bytes. */
-  get z(): number {
-    return this.$u32(8);
-  }
-  set z(v: number) {
-    this.$setU32(8, v);
-  }
-  /** C: `unsigned int w`, offset 12, 4 bytes. */
-  get w(): number {
-    return this.$u32(12);
-  }
-  set w(v: number) {
-    this.$setU32(12, v);
-  }
-}
+  ],
+  accessors: {
+    x: {
+      get(this: uint4): number {
+        return this.$u32(0);
+      },
+      set(this: uint4, v: number): void {
+        this.$setU32(0, v);
+      },
+    },
+    y: {
+      get(this: uint4): number {
+        return this.$u32(4);
+      },
+      set(this: uint4, v: number): void {
+        this.$setU32(4, v);
+      },
+    },
+    z: {
+      get(this: uint4): number {
+        return this.$u32(8);
+      },
+      set(this: uint4, v: number): void {
+        this.$setU32(8, v);
+      },
+    },
+    w: {
+      get(this: uint4): number {
+        return this.$u32(12);
+      },
+      set(this: uint4, v: number): void {
+        this.$setU32(12, v);
+      },
+    },
+  },
+}));
 
 /** C: `struct long1`: 8 bytes, aligned to 8. */
-export class long1 extends RecordBase {
-  static readonly $cName = "struct long1";
-  static readonly $size = 8;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "x", offset: 0, size: 8 },
-  ];
+export class long1 extends RecordBase {}
+export interface long1 {
   /** C: `long x`, offset 0, 8 bytes. */
-  get x(): bigint {
-    return this.$i64(0);
-  }
-  set x(v: bigint | number) {
-    this.$setI64(0, v);
-  }
+  get x(): bigint;
+  set x(v: bigint | number);
 }
+RecordBase.$define(long1, () => ({
+  cName: "struct long1",
+  size: 8,
+  align: 8,
+  fields: [
+    { name: "x", offset: 0, size: 8 },
+  ],
+  accessors: {
+    x: {
+      get(this: long1): bigint {
+        return this.$i64(0);
+      },
+      set(this: long1, v: bigint | number): void {
+        this.$setI64(0, v);
+      },
+    },
+  },
+}));
 
 /** C: `struct ulong1`: 8 bytes, aligned to 8. */
-export class ulong1 extends RecordBase {
-  static readonly $cName = "struct ulong1";
-  static readonly $size = 8;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "x", offset: 0, size: 8 },
-  ];
+export class ulong1 extends RecordBase {}
+export interface ulong1 {
   /** C: `unsigned long x`, offset 0, 8 bytes. */
-  get x(): bigint {
-    return this.$u64(0);
-  }
-  set x(v: bigint | number) {
-    this.$setU64(0, v);
-  }
+  get x(): bigint;
+  set x(v: bigint | number);
 }
+RecordBase.$define(ulong1, () => ({
+  cName: "struct ulong1",
+  size: 8,
+  align: 8,
+  fields: [
+    { name: "x", offset: 0, size: 8 },
+  ],
+  accessors: {
+    x: {
+      get(this: ulong1): bigint {
+        return this.$u64(0);
+      },
+      set(this: ulong1, v: bigint | number): void {
+        this.$setU64(0, v);
+      },
+    },
+  },
+}));
 
 /** C: `struct long2`: 16 bytes, aligned to 16. */
-export class long2 extends RecordBase {
-  static readonly $cName = "struct long2";
-  static readonly $size = 16;
-  static readonly $align = 16;
-  static readonly $fields: readonly FieldInfo[] = [
+export class long2 extends RecordBase {}
+export interface long2 {
+  /** C: `long x`, offset 0, 8 bytes. */
+  get x(): bigint;
+  set x(v: bigint | number);
+  /** C: `long y`, offset 8, 8 bytes. */
+  get y(): bigint;
+  set y(v: bigint | number);
+}
+RecordBase.$define(long2, () => ({
+  cName: "struct long2",
+  size: 16,
+  align: 16,
+  fields: [
     { name: "x", offset: 0, size: 8 },
     { name: "y", offset: 8, size: 8 },
-  ];
-  /** C: `long x`, offset 0, 8 bytes. */
-  get x(): bigint {
-    return this.$i64(0);
-  }
-  set x(v: bigint | number) {
-    this.$setI64(0, v);
-  }
-  /** C: `long y`, offset 8, 8 bytes. */
-  get y(): bigint {
-    return this.$i64(8);
-  }
-  set y(v: bigint | number) {
-    this.$setI64(8, v);
-  }
-}
+  ],
+  accessors: {
+    x: {
+      get(this: long2): bigint {
+        return this.$i64(0);
+      },
+      set(this: long2, v: bigint | number): void {
+        this.$setI64(0, v);
+      },
+    },
+    y: {
+      get(this: long2): bigint {
+        return this.$i64(8);
+      },
+      set(this: long2, v: bigint | number): void {
+        this.$setI64(8, v);
+      },
+    },
+  },
+}));
 
 /** C: `struct ulong2`: 16 bytes, aligned to 16. */
-export class ulong2 extends RecordBase {
-  static readonly $cName = "struct ulong2";
-  static readonly $size = 16;
-  static readonly $align = 16;
-  static readonly $fields: readonly FieldInfo[] = [
+export class ulong2 extends RecordBase {}
+export interface ulong2 {
+  /** C: `unsigned long x`, offset 0, 8 bytes. */
+  get x(): bigint;
+  set x(v: bigint | number);
+  /** C: `unsigned long y`, offset 8, 8 bytes. */
+  get y(): bigint;
+  set y(v: bigint | number);
+}
+RecordBase.$define(ulong2, () => ({
+  cName: "struct ulong2",
+  size: 16,
+  align: 16,
+  fields: [
     { name: "x", offset: 0, size: 8 },
     { name: "y", offset: 8, size: 8 },
-  ];
-  /** C: `unsigned long x`, offset 0, 8 bytes. */
-  get x(): bigint {
-    return this.$u64(0);
-  }
-  set x(v: bigint | number) {
-    this.$setU64(0, v);
-  }
-  /** C: `unsigned long y`, offset 8, 8 bytes. */
-  get y(): bigint {
-    return this.$u64(8);
-  }
-  set y(v: bigint | number) {
-    this.$setU64(8, v);
-  }
-}
+  ],
+  accessors: {
+    x: {
+      get(this: ulong2): bigint {
+        return this.$u64(0);
+      },
+      set(this: ulong2, v: bigint | number): void {
+        this.$setU64(0, v);
+      },
+    },
+    y: {
+      get(this: ulong2): bigint {
+        return this.$u64(8);
+      },
+      set(this: ulong2, v: bigint | number): void {
+        this.$setU64(8, v);
+      },
+    },
+  },
+}));
 
 /** C: `struct long3`: 24 bytes, aligned to 8. */
-export class long3 extends RecordBase {
-  static readonly $cName = "struct long3";
-  static readonly $size = 24;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
+export class long3 extends RecordBase {}
+export interface long3 {
+  /** C: `long x`, offset 0, 8 bytes. */
+  get x(): bigint;
+  set x(v: bigint | number);
+  /** C: `long y`, offset 8, 8 bytes. */
+  get y(): bigint;
+  set y(v: bigint | number);
+  /** C: `long z`, offset 16, 8 bytes. */
+  get z(): bigint;
+  set z(v: bigint | number);
+}
+RecordBase.$define(long3, () => ({
+  cName: "struct long3",
+  size: 24,
+  align: 8,
+  fields: [
     { name: "x", offset: 0, size: 8 },
     { name: "y", offset: 8, size: 8 },
     { name: "z", offset: 16, size: 8 },
-  ];
-  /** C: `long x`, offset 0, 8 bytes. */
-  get x(): bigint {
-    return this.$i64(0);
-  }
-  set x(v: bigint | number) {
-    this.$setI64(0, v);
-  }
-  /** C: `long y`, offset 8, 8 bytes. */
-  get y(): bigint {
-    return this.$i64(8);
-  }
-  set y(v: bigint | number) {
-    this.$setI64(8, v);
-  }
-  /** C: `long z`, offset 16, 8 bytes. */
-  get z(): bigint {
-    return this.$i64(16);
-  }
-  set z(v: bigint | number) {
-    this.$setI64(16, v);
-  }
-}
+  ],
+  accessors: {
+    x: {
+      get(this: long3): bigint {
+        return this.$i64(0);
+      },
+      set(this: long3, v: bigint | number): void {
+        this.$setI64(0, v);
+      },
+    },
+    y: {
+      get(this: long3): bigint {
+        return this.$i64(8);
+      },
+      set(this: long3, v: bigint | number): void {
+        this.$setI64(8, v);
+      },
+    },
+    z: {
+      get(this: long3): bigint {
+        return this.$i64(16);
+      },
+      set(this: long3, v: bigint | number): void {
+        this.$setI64(16, v);
+      },
+    },
+  },
+}));
 
 /** C: `struct ulong3`: 24 bytes, aligned to 8. */
-export class ulong3 extends RecordBase {
-  static readonly $cName = "struct ulong3";
-  static readonly $size = 24;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
+export class ulong3 extends RecordBase {}
+export interface ulong3 {
+  /** C: `unsigned long x`, offset 0, 8 bytes. */
+  get x(): bigint;
+  set x(v: bigint | number);
+  /** C: `unsigned long y`, offset 8, 8 bytes. */
+  get y(): bigint;
+  set y(v: bigint | number);
+  /** C: `unsigned long z`, offset 16, 8 bytes. */
+  get z(): bigint;
+  set z(v: bigint | number);
+}
+RecordBase.$define(ulong3, () => ({
+  cName: "struct ulong3",
+  size: 24,
+  align: 8,
+  fields: [
     { name: "x", offset: 0, size: 8 },
     { name: "y", offset: 8, size: 8 },
     { name: "z", offset: 16, size: 8 },
-  ];
-  /** C: `unsigned long x`, offset 0, 8 bytes. */
-  get x(): bigint {
-    return this.$u64(0);
-  }
-  set x(v: bigint | number) {
-    this.$setU64(0, v);
-  }
-  /** C: `unsigned long y`, offset 8, 8 bytes. */
-  get y(): bigint {
-    return this.$u64(8);
-  }
-  set y(v: bigint | number) {
-    this.$setU64(8, v);
-  }
-  /** C: `unsigned long z`, offset 16, 8 bytes. */
-  get z(): bigint {
-    return this.$u64(16);
-  }
-  set z(v: bigint | number) {
-    this.$setU64(16, v);
-  }
-}
+  ],
+  accessors: {
+    x: {
+      get(this: ulong3): bigint {
+        return this.$u64(0);
+      },
+      set(this: ulong3, v: bigint | number): void {
+        this.$setU64(0, v);
+      },
+    },
+    y: {
+      get(this: ulong3): bigint {
+        return this.$u64(8);
+      },
+      set(this: ulong3, v: bigint | number): void {
+        this.$setU64(8, v);
+      },
+    },
+    z: {
+      get(this: ulong3): bigint {
+        return this.$u64(16);
+      },
+      set(this: ulong3, v: bigint | number): void {
+        this.$setU64(16, v);
+      },
+    },
+  },
+}));
 
 /**
  * C: `struct long4`: 32 bytes, aligned to 16.
  * @deprecated use long4_16a or long4_32a
  */
-export class long4 extends RecordBase {
-  static readonly $cName = "struct long4";
-  static readonly $size = 32;
-  static readonly $align = 16;
-  static readonly $fields: readonly FieldInfo[] = [
+export class long4 extends RecordBase {}
+export interface long4 {
+  /** C: `long x`, offset 0, 8 bytes. */
+  get x(): bigint;
+  set x(v: bigint | number);
+  /** C: `long y`, offset 8, 8 bytes. */
+  get y(): bigint;
+  set y(v: bigint | number);
+  /** C: `long z`, offset 16, 8 bytes. */
+  get z(): bigint;
+  set z(v: bigint | number);
+  /** C: `long w`, offset 24, 8 bytes. */
+  get w(): bigint;
+  set w(v: bigint | number);
+}
+RecordBase.$define(long4, () => ({
+  cName: "struct long4",
+  size: 32,
+  align: 16,
+  fields: [
     { name: "x", offset: 0, size: 8 },
     { name: "y", offset: 8, size: 8 },
     { name: "z", offset: 16, size: 8 },
     { name: "w", offset: 24, size: 8 },
-  ];
-  /** C: `long x`, offset 0, 8 bytes. */
-  get x(): bigint {
-    return this.$i64(0);
-  }
-  set x(v: bigint | number) {
-    this.$setI64(0, v);
-  }
-  /** C: `long y`, offset 8, 8 bytes. */
-  get y(): bigint {
-    return this.$i64(8);
-  }
-  set y(v: bigint | number) {
-    this.$setI64(8, v);
-  }
-  /** C: `long z`, offset 16, 8 bytes. */
-  get z(): bigint {
-    return this.$i64(16);
-  }
-  set z(v: bigint | number) {
-    this.$setI64(16, v);
-  }
-  /** C: `long w`, offset 24, 8 bytes. */
-  get w(): bigint {
-    return this.$i64(24);
-  }
-  set w(v: bigint | number) {
-    this.$setI64(24, v);
-  }
-}
+  ],
+  accessors: {
+    x: {
+      get(this: long4): bigint {
+        return this.$i64(0);
+      },
+      set(this: long4, v: bigint | number): void {
+        this.$setI64(0, v);
+      },
+    },
+    y: {
+      get(this: long4): bigint {
+        return this.$i64(8);
+      },
+      set(this: long4, v: bigint | number): void {
+        this.$setI64(8, v);
+      },
+    },
+    z: {
+      get(this: long4): bigint {
+        return this.$i64(16);
+      },
+      set(this: long4, v: bigint | number): void {
+        this.$setI64(16, v);
+      },
+    },
+    w: {
+      get(this: long4): bigint {
+        return this.$i64(24);
+      },
+      set(this: long4, v: bigint | number): void {
+        this.$setI64(24, v);
+      },
+    },
+  },
+}));
 
 /**
  * C: `struct ulong4`: 32 bytes, aligned to 16.
  * @deprecated use ulong4_16a or ulong4_32a
  */
-export class ulong4 extends RecordBase {
-  static readonly $cName = "struct ulong4";
-  static readonly $size = 32;
-  static readonly $align = 16;
-  static readonly $fields: readonly FieldInfo[] = [
+export class ulong4 extends RecordBase {}
+export interface ulong4 {
+  /** C: `unsigned long x`, offset 0, 8 bytes. */
+  get x(): bigint;
+  set x(v: bigint | number);
+  /** C: `unsigned long y`, offset 8, 8 bytes. */
+  get y(): bigint;
+  set y(v: bigint | number);
+  /** C: `unsigned long z`, offset 16, 8 bytes. */
+  get z(): bigint;
+  set z(v: bigint | number);
+  /** C: `unsigned long w`, offset 24, 8 bytes. */
+  get w(): bigint;
+  set w(v: bigint | number);
+}
+RecordBase.$define(ulong4, () => ({
+  cName: "struct ulong4",
+  size: 32,
+  align: 16,
+  fields: [
     { name: "x", offset: 0, size: 8 },
     { name: "y", offset: 8, size: 8 },
     { name: "z", offset: 16, size: 8 },
     { name: "w", offset: 24, size: 8 },
-  ];
-  /** C: `unsigned long x`, offset 0, 8 bytes. */
-  get x(): bigint {
-    return this.$u64(0);
-  }
-  set x(v: bigint | number) {
-    this.$setU64(0, v);
-  }
-  /** C: `unsigned long y`, offset 8, 8 bytes. */
-  get y(): bigint {
-    return this.$u64(8);
-  }
-  set y(v: bigint | number) {
-    this.$setU64(8, v);
-  }
-  /** C: `unsigned long z`, offset 16, 8 bytes. */
-  get z(): bigint {
-    return this.$u64(16);
-  }
-  set z(v: bigint | number) {
-    this.$setU64(16, v);
-  }
-  /** C: `unsigned long w`, offset 24, 8 bytes. */
-  get w(): bigint {
-    return this.$u64(24);
-  }
-  set w(v: bigint | number) {
-    this.$setU64(24, v);
-  }
-}
+  ],
+  accessors: {
+    x: {
+      get(this: ulong4): bigint {
+        return this.$u64(0);
+      },
+      set(this: ulong4, v: bigint | number): void {
+        this.$setU64(0, v);
+      },
+    },
+    y: {
+      get(this: ulong4): bigint {
+        return this.$u64(8);
+      },
+      set(this: ulong4, v: bigint | number): void {
+        this.$setU64(8, v);
+      },
+    },
+    z: {
+      get(this: ulong4): bigint {
+        return this.$u64(16);
+      },
+      set(this: ulong4, v: bigint | number): void {
+        this.$setU64(16, v);
+      },
+    },
+    w: {
+      get(this: ulong4): bigint {
+        return this.$u64(24);
+      },
+      set(this: ulong4, v: bigint | number): void {
+        this.$setU64(24, v);
+      },
+    },
+  },
+}));
 
 /** C: `struct long4_16a`: 32 bytes, aligned to 16. */
-export class long4_16a extends RecordBase {
-  static readonly $cName = "struct long4_16a";
-  static readonly $size = 32;
-  static readonly $align = 16;
-  static readonly $fields: readonly FieldInfo[] = [
+export class long4_16a extends RecordBase {}
+export interface long4_16a {
+  /** C: `long x`, offset 0, 8 bytes. */
+  get x(): bigint;
+  set x(v: bigint | number);
+  /** C: `long y`, offset 8, 8 bytes. */
+  get y(): bigint;
+  set y(v: bigint | number);
+  /** C: `long z`, offset 16, 8 bytes. */
+  get z(): bigint;
+  set z(v: bigint | number);
+  /** C: `long w`, offset 24, 8 bytes. */
+  get w(): bigint;
+  set w(v: bigint | number);
+}
+RecordBase.$define(long4_16a, () => ({
+  cName: "struct long4_16a",
+  size: 32,
+  align: 16,
+  fields: [
     { name: "x", offset: 0, size: 8 },
     { name: "y", offset: 8, size: 8 },
     { name: "z", offset: 16, size: 8 },
     { name: "w", offset: 24, size: 8 },
-  ];
-  /** C: `long x`, offset 0, 8 bytes. */
-  get x(): bigint {
-    return this.$i64(0);
-  }
-  set x(v: bigint | number) {
-    this.$setI64(0, v);
-  }
-  /** C: `long y`, offset 8, 8 bytes. */
-  get y(): bigint {
-    return this.$i64(8);
-  }
-  set y(v: bigint | number) {
-    this.$setI64(8, v);
-  }
-  /** C: `long z`, offset 16, 8 bytes. */
-  get z(): bigint {
-    return this.$i64(16);
-  }
-  set z(v: bigint | number) {
-    this.$setI64(16, v);
-  }
-  /** C: `long w`, offset 24, 8 bytes. */
-  get w(): bigint {
-    return this.$i64(24);
-  }
-  set w(v: bigint | number) {
-    this.$setI64(24, v);
-  }
-}
+  ],
+  accessors: {
+    x: {
+      get(this: long4_16a): bigint {
+        return this.$i64(0);
+      },
+      set(this: long4_16a, v: bigint | number): void {
+        this.$setI64(0, v);
+      },
+    },
+    y: {
+      get(this: long4_16a): bigint {
+        return this.$i64(8);
+      },
+      set(this: long4_16a, v: bigint | number): void {
+        this.$setI64(8, v);
+      },
+    },
+    z: {
+      get(this: long4_16a): bigint {
+        return this.$i64(16);
+      },
+      set(this: long4_16a, v: bigint | number): void {
+        this.$setI64(16, v);
+      },
+    },
+    w: {
+      get(this: long4_16a): bigint {
+        return this.$i64(24);
+      },
+      set(this: long4_16a, v: bigint | number): void {
+        this.$setI64(24, v);
+      },
+    },
+  },
+}));
 
 /** C: `struct ulong4_16a`: 32 bytes, aligned to 16. */
-export class ulong4_16a extends RecordBase {
-  static readonly $cName = "struct ulong4_16a";
-  static readonly $size = 32;
-  static readonly $align = 16;
-  static readonly $fields: readonly FieldInfo[] = [
+export class ulong4_16a extends RecordBase {}
+export interface ulong4_16a {
+  /** C: `unsigned long x`, offset 0, 8 bytes. */
+  get x(): bigint;
+  set x(v: bigint | number);
+  /** C: `unsigned long y`, offset 8, 8 bytes. */
+  get y(): bigint;
+  set y(v: bigint | number);
+  /** C: `unsigned long z`, offset 16, 8 bytes. */
+  get z(): bigint;
+  set z(v: bigint | number);
+  /** C: `unsigned long w`, offset 24, 8 bytes. */
+  get w(): bigint;
+  set w(v: bigint | number);
+}
+RecordBase.$define(ulong4_16a, () => ({
+  cName: "struct ulong4_16a",
+  size: 32,
+  align: 16,
+  fields: [
     { name: "x", offset: 0, size: 8 },
     { name: "y", offset: 8, size: 8 },
     { name: "z", offset: 16, size: 8 },
     { name: "w", offset: 24, size: 8 },
-  ];
-  /** C: `unsigned long x`, offset 0, 8 bytes. */
-  get x(): bigint {
-    return this.$u64(0);
-  }
-  set x(v: bigint | number) {
-    this.$setU64(0, v);
-  }
-  /** C: `unsigned long y`, offset 8, 8 bytes. */
-  get y(): bigint {
-    return this.$u64(8);
-  }
-  set y(v: bigint | number) {
-    this.$setU64(8, v);
-  }
-  /** C: `unsigned long z`, offset 16, 8 bytes. */
-  get z(): bigint {
-    return this.$u64(16);
-  }
-  set z(v: bigint | number) {
-    this.$setU64(16, v);
-  }
-  /** C: `unsigned long w`, offset 24, 8 bytes. */
-  get w(): bigint {
-    return this.$u64(24);
-  }
-  set w(v: bigint | number) {
-    this.$setU64(24, v);
-  }
-}
+  ],
+  accessors: {
+    x: {
+      get(this: ulong4_16a): bigint {
+        return this.$u64(0);
+      },
+      set(this: ulong4_16a, v: bigint | number): void {
+        this.$setU64(0, v);
+      },
+    },
+    y: {
+      get(this: ulong4_16a): bigint {
+        return this.$u64(8);
+      },
+      set(this: ulong4_16a, v: bigint | number): void {
+        this.$setU64(8, v);
+      },
+    },
+    z: {
+      get(this: ulong4_16a): bigint {
+        return this.$u64(16);
+      },
+      set(this: ulong4_16a, v: bigint | number): void {
+        this.$setU64(16, v);
+      },
+    },
+    w: {
+      get(this: ulong4_16a): bigint {
+        return this.$u64(24);
+      },
+      set(this: ulong4_16a, v: bigint | number): void {
+        this.$setU64(24, v);
+      },
+    },
+  },
+}));
 
 /** C: `struct long4_32a`: 32 bytes, aligned to 32. */
-export class long4_32a extends RecordBase {
-  static readonly $cName = "struct long4_32a";
-  static readonly $size = 32;
-  static readonly $align = 32;
-  static readonly $fields: readonly FieldInfo[] = [
+export class long4_32a extends RecordBase {}
+export interface long4_32a {
+  /** C: `long x`, offset 0, 8 bytes. */
+  get x(): bigint;
+  set x(v: bigint | number);
+  /** C: `long y`, offset 8, 8 bytes. */
+  get y(): bigint;
+  set y(v: bigint | number);
+  /** C: `long z`, offset 16, 8 bytes. */
+  get z(): bigint;
+  set z(v: bigint | number);
+  /** C: `long w`, offset 24, 8 bytes. */
+  get w(): bigint;
+  set w(v: bigint | number);
+}
+RecordBase.$define(long4_32a, () => ({
+  cName: "struct long4_32a",
+  size: 32,
+  align: 32,
+  fields: [
     { name: "x", offset: 0, size: 8 },
     { name: "y", offset: 8, size: 8 },
     { name: "z", offset: 16, size: 8 },
     { name: "w", offset: 24, size: 8 },
-  ];
-  /** C: `long x`, offset 0, 8 bytes. */
-  get x(): bigint {
-    return this.$i64(0);
-  }
-  set x(v: bigint | number) {
-    this.$setI64(0, v);
-  }
-  /** C: `long y`, offset 8, 8 bytes. */
-  get y(): bigint {
-    return this.$i64(8);
-  }
-  set y(v: bigint | number) {
-    this.$setI64(8, v);
-  }
-  /** C: `long z`, offset 16, 8 bytes. */
-  get z(): bigint {
-    return this.$i64(16);
-  }
-  set z(v: bigint | number) {
-    this.$setI64(16, v);
-  }
-  /** C: `long w`, offset 24, 8 bytes. */
-  get w(): bigint {
-    return this.$i64(24);
-  }
-  set w(v: bigint | number) {
-    this.$setI64(24, v);
-  }
-}
+  ],
+  accessors: {
+    x: {
+      get(this: long4_32a): bigint {
+        return this.$i64(0);
+      },
+      set(this: long4_32a, v: bigint | number): void {
+        this.$setI64(0, v);
+      },
+    },
+    y: {
+      get(this: long4_32a): bigint {
+        return this.$i64(8);
+      },
+      set(this: long4_32a, v: bigint | number): void {
+        this.$setI64(8, v);
+      },
+    },
+    z: {
+      get(this: long4_32a): bigint {
+        return this.$i64(16);
+      },
+      set(this: long4_32a, v: bigint | number): void {
+        this.$setI64(16, v);
+      },
+    },
+    w: {
+      get(this: long4_32a): bigint {
+        return this.$i64(24);
+      },
+      set(this: long4_32a, v: bigint | number): void {
+        this.$setI64(24, v);
+      },
+    },
+  },
+}));
 
 /** C: `struct ulong4_32a`: 32 bytes, aligned to 32. */
-export class ulong4_32a extends RecordBase {
-  static readonly $cName = "struct ulong4_32a";
-  static readonly $size = 32;
-  static readonly $align = 32;
-  static readonly $fields: readonly FieldInfo[] = [
+export class ulong4_32a extends RecordBase {}
+export interface ulong4_32a {
+  /** C: `unsigned long x`, offset 0, 8 bytes. */
+  get x(): bigint;
+  set x(v: bigint | number);
+  /** C: `unsigned long y`, offset 8, 8 bytes. */
+  get y(): bigint;
+  set y(v: bigint | number);
+  /** C: `unsigned long z`, offset 16, 8 bytes. */
+  get z(): bigint;
+  set z(v: bigint | number);
+  /** C: `unsigned long w`, offset 24, 8 bytes. */
+  get w(): bigint;
+  set w(v: bigint | number);
+}
+RecordBase.$define(ulong4_32a, () => ({
+  cName: "struct ulong4_32a",
+  size: 32,
+  align: 32,
+  fields: [
     { name: "x", offset: 0, size: 8 },
     { name: "y", offset: 8, size: 8 },
     { name: "z", offset: 16, size: 8 },
     { name: "w", offset: 24, size: 8 },
-  ];
-  /** C: `unsigned long x`, offset 0, 8 bytes. */
-  get x(): bigint {
-    return this.$u64(0);
-  }
-  set x(v: bigint | number) {
-    this.$setU64(0, v);
-  }
-  /** C: `unsigned long y`, offset 8, 8 bytes. */
-  get y(): bigint {
-    return this.$u64(8);
-  }
-  set y(v: bigint | number) {
-    this.$setU64(8, v);
-  }
-  /** C: `unsigned long z`, offset 16, 8 bytes. */
-  get z(): bigint {
-    return this.$u64(16);
-  }
-  set z(v: bigint | number) {
-    this.$setU64(16, v);
-  }
-  /** C: `unsigned long w`, offset 24, 8 bytes. */
-  get w(): bigint {
-    return this.$u64(24);
-  }
-  set w(v: bigint | number) {
-    this.$setU64(24, v);
-  }
-}
+  ],
+  accessors: {
+    x: {
+      get(this: ulong4_32a): bigint {
+        return this.$u64(0);
+      },
+      set(this: ulong4_32a, v: bigint | number): void {
+        this.$setU64(0, v);
+      },
+    },
+    y: {
+      get(this: ulong4_32a): bigint {
+        return this.$u64(8);
+      },
+      set(this: ulong4_32a, v: bigint | number): void {
+        this.$setU64(8, v);
+      },
+    },
+    z: {
+      get(this: ulong4_32a): bigint {
+        return this.$u64(16);
+      },
+      set(this: ulong4_32a, v: bigint | number): void {
+        this.$setU64(16, v);
+      },
+    },
+    w: {
+      get(this: ulong4_32a): bigint {
+        return this.$u64(24);
+      },
+      set(this: ulong4_32a, v: bigint | number): void {
+        this.$setU64(24, v);
+      },
+    },
+  },
+}));
 
 /** C: `struct float1`: 4 bytes, aligned to 4. */
-export class float1 extends RecordBase {
-  static readonly $cName = "struct float1";
-  static readonly $size = 4;
-  static readonly $align = 4;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "x", offset: 0, size: 4 },
-  ];
+export class float1 extends RecordBase {}
+export interface float1 {
   /** C: `float x`, offset 0, 4 bytes. */
-  get x(): number {
-    return this.$f32(0);
-  }
-  set x(v: number) {
-    this.$setF32(0, v);
-  }
+  get x(): number;
+  set x(v: number);
 }
+RecordBase.$define(float1, () => ({
+  cName: "struct float1",
+  size: 4,
+  align: 4,
+  fields: [
+    { name: "x", offset: 0, size: 4 },
+  ],
+  accessors: {
+    x: {
+      get(this: float1): number {
+        return this.$f32(0);
+      },
+      set(this: float1, v: number): void {
+        this.$setF32(0, v);
+      },
+    },
+  },
+}));
 
 /** C: `struct float2`: 8 bytes, aligned to 8. */
-export class float2 extends RecordBase {
-  static readonly $cName = "struct float2";
-  static readonly $size = 8;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
+export class float2 extends RecordBase {}
+export interface float2 {
+  /** C: `float x`, offset 0, 4 bytes. */
+  get x(): number;
+  set x(v: number);
+  /** C: `float y`, offset 4, 4 bytes. */
+  get y(): number;
+  set y(v: number);
+}
+RecordBase.$define(float2, () => ({
+  cName: "struct float2",
+  size: 8,
+  align: 8,
+  fields: [
     { name: "x", offset: 0, size: 4 },
     { name: "y", offset: 4, size: 4 },
-  ];
-  /** C: `float x`, offset 0, 4 bytes. */
-  get x(): number {
-    return this.$f32(0);
-  }
-  set x(v: number) {
-    this.$setF32(0, v);
-  }
-  /** C: `float y`, offset 4, 4 bytes. */
-  get y(): number {
-    return this.$f32(4);
-  }
-  set y(v: number) {
-    this.$setF32(4, v);
-  }
-}
+  ],
+  accessors: {
+    x: {
+      get(this: float2): number {
+        return this.$f32(0);
+      },
+      set(this: float2, v: number): void {
+        this.$setF32(0, v);
+      },
+    },
+    y: {
+      get(this: float2): number {
+        return this.$f32(4);
+      },
+      set(this: float2, v: number): void {
+        this.$setF32(4, v);
+      },
+    },
+  },
+}));
 
 /** C: `struct float3`: 12 bytes, aligned to 4. */
-export class float3 extends RecordBase {
-  static readonly $cName = "struct float3";
-  static readonly $size = 12;
-  static readonly $align = 4;
-  static readonly $fields: readonly FieldInfo[] = [
+export class float3 extends RecordBase {}
+export interface float3 {
+  /** C: `float x`, offset 0, 4 bytes. */
+  get x(): number;
+  set x(v: number);
+  /** C: `float y`, offset 4, 4 bytes. */
+  get y(): number;
+  set y(v: number);
+  /** C: `float z`, offset 8, 4 bytes. */
+  get z(): number;
+  set z(v: number);
+}
+RecordBase.$define(float3, () => ({
+  cName: "struct float3",
+  size: 12,
+  align: 4,
+  fields: [
     { name: "x", offset: 0, size: 4 },
     { name: "y", offset: 4, size: 4 },
     { name: "z", offset: 8, size: 4 },
-  ];
-  /** C: `float x`, offset 0, 4 bytes. */
-  get x(): number {
-    return this.$f32(0);
-  }
-  set x(v: number) {
-    this.$setF32(0, v);
-  }
-  /** C: `float y`, offset 4, 4 bytes. */
-  get y(): number {
-    return this.$f32(4);
-  }
-  set y(v: number) {
-    this.$setF32(4, v);
-  }
-  /** C: `float z`, offset 8, 4 bytes. */
-  get z(): number {
-    return this.$f32(8);
-  }
-  set z(v: number) {
-    this.$setF32(8, v);
-  }
-}
+  ],
+  accessors: {
+    x: {
+      get(this: float3): number {
+        return this.$f32(0);
+      },
+      set(this: float3, v: number): void {
+        this.$setF32(0, v);
+      },
+    },
+    y: {
+      get(this: float3): number {
+        return this.$f32(4);
+      },
+      set(this: float3, v: number): void {
+        this.$setF32(4, v);
+      },
+    },
+    z: {
+      get(this: float3): number {
+        return this.$f32(8);
+      },
+      set(this: float3, v: number): void {
+        this.$setF32(8, v);
+      },
+    },
+  },
+}));
 
 /** C: `struct float4`: 16 bytes, aligned to 16. */
-export class float4 extends RecordBase {
-  static readonly $cName = "struct float4";
-  static readonly $size = 16;
-  static readonly $align = 16;
-  static readonly $fields: readonly FieldInfo[] = [
+export class float4 extends RecordBase {}
+export interface float4 {
+  /** C: `float x`, offset 0, 4 bytes. */
+  get x(): number;
+  set x(v: number);
+  /** C: `float y`, offset 4, 4 bytes. */
+  get y(): number;
+  set y(v: number);
+  /** C: `float z`, offset 8, 4 bytes. */
+  get z(): number;
+  set z(v: number);
+  /** C: `float w`, offset 12, 4 bytes. */
+  get w(): number;
+  set w(v: number);
+}
+RecordBase.$define(float4, () => ({
+  cName: "struct float4",
+  size: 16,
+  align: 16,
+  fields: [
     { name: "x", offset: 0, size: 4 },
     { name: "y", offset: 4, size: 4 },
     { name: "z", offset: 8, size: 4 },
     { name: "w", offset: 12, size: 4 },
-  ];
-  /** C: `float x`, offset 0, 4 bytes. */
-  get x(): number {
-    return this.$f32(0);
-  }
-  set x(v: number) {
-    this.$setF32(0, v);
-  }
-  /** C: `float y`, offset 4, 4 bytes. */
-  get y(): number {
-    return this.$f32(4);
-  }
-  set y(v: number) {
-    this.$setF32(4, v);
-  }
-  /** C: `float z`, offset 8, 4 bytes. */
-  get z(): number {
-    return this.$f32(8);
-  }
-  set z(v: number) {
-    this.$setF32(8, v);
-  }
-  /** C: `float w`, offset 12, 4 bytes. */
-  get w(): number {
-    return this.$f32(12);
-  }
-  set w(v: number) {
-    this.$setF32(12, v);
-  }
-}
+  ],
+  accessors: {
+    x: {
+      get(this: float4): number {
+        return this.$f32(0);
+      },
+      set(this: float4, v: number): void {
+        this.$setF32(0, v);
+      },
+    },
+    y: {
+      get(this: float4): number {
+        return this.$f32(4);
+      },
+      set(this: float4, v: number): void {
+        this.$setF32(4, v);
+      },
+    },
+    z: {
+      get(this: float4): number {
+        return this.$f32(8);
+      },
+      set(this: float4, v: number): void {
+        this.$setF32(8, v);
+      },
+    },
+    w: {
+      get(this: float4): number {
+        return this.$f32(12);
+      },
+      set(this: float4, v: number): void {
+        this.$setF32(12, v);
+      },
+    },
+  },
+}));
 
 /** C: `struct longlong1`: 8 bytes, aligned to 8. */
-export class longlong1 extends RecordBase {
-  static readonly $cName = "struct longlong1";
-  static readonly $size = 8;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "x", offset: 0, size: 8 },
-  ];
+export class longlong1 extends RecordBase {}
+export interface longlong1 {
   /** C: `long long x`, offset 0, 8 bytes. */
-  get x(): bigint {
-    return this.$i64(0);
-  }
-  set x(v: bigint | number) {
-    this.$setI64(0, v);
-  }
+  get x(): bigint;
+  set x(v: bigint | number);
 }
+RecordBase.$define(longlong1, () => ({
+  cName: "struct longlong1",
+  size: 8,
+  align: 8,
+  fields: [
+    { name: "x", offset: 0, size: 8 },
+  ],
+  accessors: {
+    x: {
+      get(this: longlong1): bigint {
+        return this.$i64(0);
+      },
+      set(this: longlong1, v: bigint | number): void {
+        this.$setI64(0, v);
+      },
+    },
+  },
+}));
 
 /** C: `struct ulonglong1`: 8 bytes, aligned to 8. */
-export class ulonglong1 extends RecordBase {
-  static readonly $cName = "struct ulonglong1";
-  static readonly $size = 8;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "x", offset: 0, size: 8 },
-  ];
+export class ulonglong1 extends RecordBase {}
+export interface ulonglong1 {
   /** C: `unsigned long long x`, offset 0, 8 bytes. */
-  get x(): bigint {
-    return this.$u64(0);
-  }
-  set x(v: bigint | number) {
-    this.$setU64(0, v);
-  }
+  get x(): bigint;
+  set x(v: bigint | number);
 }
+RecordBase.$define(ulonglong1, () => ({
+  cName: "struct ulonglong1",
+  size: 8,
+  align: 8,
+  fields: [
+    { name: "x", offset: 0, size: 8 },
+  ],
+  accessors: {
+    x: {
+      get(this: ulonglong1): bigint {
+        return this.$u64(0);
+      },
+      set(this: ulonglong1, v: bigint | number): void {
+        this.$setU64(0, v);
+      },
+    },
+  },
+}));
 
 /** C: `struct longlong2`: 16 bytes, aligned to 16. */
-export class longlong2 extends RecordBase {
-  static readonly $cName = "struct longlong2";
-  static readonly $size = 16;
-  static readonly $align = 16;
-  static readonly $fields: readonly FieldInfo[] = [
+export class longlong2 extends RecordBase {}
+export interface longlong2 {
+  /** C: `long long x`, offset 0, 8 bytes. */
+  get x(): bigint;
+  set x(v: bigint | number);
+  /** C: `long long y`, offset 8, 8 bytes. */
+  get y(): bigint;
+  set y(v: bigint | number);
+}
+RecordBase.$define(longlong2, () => ({
+  cName: "struct longlong2",
+  size: 16,
+  align: 16,
+  fields: [
     { name: "x", offset: 0, size: 8 },
     { name: "y", offset: 8, size: 8 },
-  ];
-  /** C: `long long x`, offset 0, 8 bytes. */
-  get x(): bigint {
-    return this.$i64(0);
-  }
-  set x(v: bigint | number) {
-    this.$setI64(0, v);
-  }
-  /** C: `long long y`, offset 8, 8 bytes. */
-  get y(): bigint {
-    return this.$i64(8);
-  }
-  set y(v: bigint | number) {
-    this.$setI64(8, v);
-  }
-}
+  ],
+  accessors: {
+    x: {
+      get(this: longlong2): bigint {
+        return this.$i64(0);
+      },
+      set(this: longlong2, v: bigint | number): void {
+        this.$setI64(0, v);
+      },
+    },
+    y: {
+      get(this: longlong2): bigint {
+        return this.$i64(8);
+      },
+      set(this: longlong2, v: bigint | number): void {
+        this.$setI64(8, v);
+      },
+    },
+  },
+}));
 
 /** C: `struct ulonglong2`: 16 bytes, aligned to 16. */
-export class ulonglong2 extends RecordBase {
-  static readonly $cName = "struct ulonglong2";
-  static readonly $size = 16;
-  static readonly $align = 16;
-  static readonly $fields: readonly FieldInfo[] = [
+export class ulonglong2 extends RecordBase {}
+export interface ulonglong2 {
+  /** C: `unsigned long long x`, offset 0, 8 bytes. */
+  get x(): bigint;
+  set x(v: bigint | number);
+  /** C: `unsigned long long y`, offset 8, 8 bytes. */
+  get y(): bigint;
+  set y(v: bigint | number);
+}
+RecordBase.$define(ulonglong2, () => ({
+  cName: "struct ulonglong2",
+  size: 16,
+  align: 16,
+  fields: [
     { name: "x", offset: 0, size: 8 },
     { name: "y", offset: 8, size: 8 },
-  ];
-  /** C: `unsigned long long x`, offset 0, 8 bytes. */
-  get x(): bigint {
-    return this.$u64(0);
-  }
-  set x(v: bigint | number) {
-    this.$setU64(0, v);
-  }
-  /** C: `unsigned long long y`, offset 8, 8 bytes. */
-  get y(): bigint {
-    return this.$u64(8);
-  }
-  set y(v: bigint | number) {
-    this.$setU64(8, v);
-  }
-}
+  ],
+  accessors: {
+    x: {
+      get(this: ulonglong2): bigint {
+        return this.$u64(0);
+      },
+      set(this: ulonglong2, v: bigint | number): void {
+        this.$setU64(0, v);
+      },
+    },
+    y: {
+      get(this: ulonglong2): bigint {
+        return this.$u64(8);
+      },
+      set(this: ulonglong2, v: bigint | number): void {
+        this.$setU64(8, v);
+      },
+    },
+  },
+}));
 
 /** C: `struct longlong3`: 24 bytes, aligned to 8. */
-export class longlong3 extends RecordBase {
-  static readonly $cName = "struct longlong3";
-  static readonly $size = 24;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
+export class longlong3 extends RecordBase {}
+export interface longlong3 {
+  /** C: `long long x`, offset 0, 8 bytes. */
+  get x(): bigint;
+  set x(v: bigint | number);
+  /** C: `long long y`, offset 8, 8 bytes. */
+  get y(): bigint;
+  set y(v: bigint | number);
+  /** C: `long long z`, offset 16, 8 bytes. */
+  get z(): bigint;
+  set z(v: bigint | number);
+}
+RecordBase.$define(longlong3, () => ({
+  cName: "struct longlong3",
+  size: 24,
+  align: 8,
+  fields: [
     { name: "x", offset: 0, size: 8 },
     { name: "y", offset: 8, size: 8 },
     { name: "z", offset: 16, size: 8 },
-  ];
-  /** C: `long long x`, offset 0, 8 bytes. */
-  get x(): bigint {
-    return this.$i64(0);
-  }
-  set x(v: bigint | number) {
-    this.$setI64(0, v);
-  }
-  /** C: `long long y`, offset 8, 8 bytes. */
-  get y(): bigint {
-    return this.$i64(8);
-  }
-  set y(v: bigint | number) {
-    this.$setI64(8, v);
-  }
-  /** C: `long long z`, offset 16, 8 bytes. */
-  get z(): bigint {
-    return this.$i64(16);
-  }
-  set z(v: bigint | number) {
-    this.$setI64(16, v);
-  }
-}
+  ],
+  accessors: {
+    x: {
+      get(this: longlong3): bigint {
+        return this.$i64(0);
+      },
+      set(this: longlong3, v: bigint | number): void {
+        this.$setI64(0, v);
+      },
+    },
+    y: {
+      get(this: longlong3): bigint {
+        return this.$i64(8);
+      },
+      set(this: longlong3, v: bigint | number): void {
+        this.$setI64(8, v);
+      },
+    },
+    z: {
+      get(this: longlong3): bigint {
+        return this.$i64(16);
+      },
+      set(this: longlong3, v: bigint | number): void {
+        this.$setI64(16, v);
+      },
+    },
+  },
+}));
 
 /** C: `struct ulonglong3`: 24 bytes, aligned to 8. */
-export class ulonglong3 extends RecordBase {
-  static readonly $cName = "struct ulonglong3";
-  static readonly $size = 24;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
+export class ulonglong3 extends RecordBase {}
+export interface ulonglong3 {
+  /** C: `unsigned long long x`, offset 0, 8 bytes. */
+  get x(): bigint;
+  set x(v: bigint | number);
+  /** C: `unsigned long long y`, offset 8, 8 bytes. */
+  get y(): bigint;
+  set y(v: bigint | number);
+  /** C: `unsigned long long z`, offset 16, 8 bytes. */
+  get z(): bigint;
+  set z(v: bigint | number);
+}
+RecordBase.$define(ulonglong3, () => ({
+  cName: "struct ulonglong3",
+  size: 24,
+  align: 8,
+  fields: [
     { name: "x", offset: 0, size: 8 },
     { name: "y", offset: 8, size: 8 },
     { name: "z", offset: 16, size: 8 },
-  ];
-  /** C: `unsigned long long x`, offset 0, 8 bytes. */
-  get x(): bigint {
-    return this.$u64(0);
-  }
-  set x(v: bigint | number) {
-    this.$setU64(0, v);
-  }
-  /** C: `unsigned long long y`, offset 8, 8 bytes. */
-  get y(): bigint {
-    return this.$u64(8);
-  }
-  set y(v: bigint | number) {
-    this.$setU64(8, v);
-  }
-  /** C: `unsigned long long z`, offset 16, 8 bytes. */
-  get z(): bigint {
-    return this.$u64(16);
-  }
-  set z(v: bigint | number) {
-    this.$setU64(16, v);
-  }
-}
+  ],
+  accessors: {
+    x: {
+      get(this: ulonglong3): bigint {
+        return this.$u64(0);
+      },
+      set(this: ulonglong3, v: bigint | number): void {
+        this.$setU64(0, v);
+      },
+    },
+    y: {
+      get(this: ulonglong3): bigint {
+        return this.$u64(8);
+      },
+      set(this: ulonglong3, v: bigint | number): void {
+        this.$setU64(8, v);
+      },
+    },
+    z: {
+      get(this: ulonglong3): bigint {
+        return this.$u64(16);
+      },
+      set(this: ulonglong3, v: bigint | number): void {
+        this.$setU64(16, v);
+      },
+    },
+  },
+}));
 
 /**
  * C: `struct longlong4`: 32 bytes, aligned to 16.
  * @deprecated use longlong4_16a or longlong4_32a
  */
-export class longlong4 extends RecordBase {
-  static readonly $cName = "struct longlong4";
-  static readonly $size = 32;
-  static readonly $align = 16;
-  static readonly $fields: readonly FieldInfo[] = [
+export class longlong4 extends RecordBase {}
+export interface longlong4 {
+  /** C: `long long x`, offset 0, 8 bytes. */
+  get x(): bigint;
+  set x(v: bigint | number);
+  /** C: `long long y`, offset 8, 8 bytes. */
+  get y(): bigint;
+  set y(v: bigint | number);
+  /** C: `long long z`, offset 16, 8 bytes. */
+  get z(): bigint;
+  set z(v: bigint | number);
+  /** C: `long long w`, offset 24, 8 bytes. */
+  get w(): bigint;
+  set w(v: bigint | number);
+}
+RecordBase.$define(longlong4, () => ({
+  cName: "struct longlong4",
+  size: 32,
+  align: 16,
+  fields: [
     { name: "x", offset: 0, size: 8 },
     { name: "y", offset: 8, size: 8 },
     { name: "z", offset: 16, size: 8 },
     { name: "w", offset: 24, size: 8 },
-  ];
-  /** C: `long long x`, offset 0, 8 bytes. */
-  get x(): bigint {
-    return this.$i64(0);
-  }
-  set x(v: bigint | number) {
-    this.$setI64(0, v);
-  }
-  /** C: `long long y`, offset 8, 8 bytes. */
-  get y(): bigint {
-    return this.$i64(8);
-  }
-  set y(v: bigint | number) {
-    this.$setI64(8, v);
-  }
-  /** C: `long long z`, offset 16, 8 bytes. */
-  get z(): bigint {
-    return this.$i64(16);
-  }
-  set z(v: bigint | number) {
-    this.$setI64(16, v);
-  }
-  /** C: `long long w`, offset 24, 8 bytes. */
-  get w(): bigint {
-    return this.$i64(24);
-  }
-  set w(v: bigint | number) {
-    this.$setI64(24, v);
-  }
-}
+  ],
+  accessors: {
+    x: {
+      get(this: longlong4): bigint {
+        return this.$i64(0);
+      },
+      set(this: longlong4, v: bigint | number): void {
+        this.$setI64(0, v);
+      },
+    },
+    y: {
+      get(this: longlong4): bigint {
+        return this.$i64(8);
+      },
+      set(this: longlong4, v: bigint | number): void {
+        this.$setI64(8, v);
+      },
+    },
+    z: {
+      get(this: longlong4): bigint {
+        return this.$i64(16);
+      },
+      set(this: longlong4, v: bigint | number): void {
+        this.$setI64(16, v);
+      },
+    },
+    w: {
+      get(this: longlong4): bigint {
+        return this.$i64(24);
+      },
+      set(this: longlong4, v: bigint | number): void {
+        this.$setI64(24, v);
+      },
+    },
+  },
+}));
 
 /** C: `struct longlong4_16a`: 32 bytes, aligned to 16. */
-export class longlong4_16a extends RecordBase {
-  static readonly $cName = "struct longlong4_16a";
-  static readonly $size = 32;
-  static readonly $align = 16;
-  static readonly $fields: readonly FieldInfo[] = [
+export class longlong4_16a extends RecordBase {}
+export interface longlong4_16a {
+  /** C: `long long x`, offset 0, 8 bytes. */
+  get x(): bigint;
+  set x(v: bigint | number);
+  /** C: `long long y`, offset 8, 8 bytes. */
+  get y(): bigint;
+  set y(v: bigint | number);
+  /** C: `long long z`, offset 16, 8 bytes. */
+  get z(): bigint;
+  set z(v: bigint | number);
+  /** C: `long long w`, offset 24, 8 bytes. */
+  get w(): bigint;
+  set w(v: bigint | number);
+}
+RecordBase.$define(longlong4_16a, () => ({
+  cName: "struct longlong4_16a",
+  size: 32,
+  align: 16,
+  fields: [
     { name: "x", offset: 0, size: 8 },
     { name: "y", offset: 8, size: 8 },
     { name: "z", offset: 16, size: 8 },
     { name: "w", offset: 24, size: 8 },
-  ];
-  /** C: `long long x`, offset 0, 8 bytes. */
-  get x(): bigint {
-    return this.$i64(0);
-  }
-  set x(v: bigint | number) {
-    this.$setI64(0, v);
-  }
-  /** C: `long long y`, offset 8, 8 bytes. */
-  get y(): bigint {
-    return this.$i64(8);
-  }
-  set y(v: bigint | number) {
-    this.$setI64(8, v);
-  }
-  /** C: `long long z`, offset 16, 8 bytes. */
-  get z(): bigint {
-    return this.$i64(16);
-  }
-  set z(v: bigint | number) {
-    this.$setI64(16, v);
-  }
-  /** C: `long long w`, offset 24, 8 bytes. */
-  get w(): bigint {
-    return this.$i64(24);
-  }
-  set w(v: bigint | number) {
-    this.$setI64(24, v);
-  }
-}
+  ],
+  accessors: {
+    x: {
+      get(this: longlong4_16a): bigint {
+        return this.$i64(0);
+      },
+      set(this: longlong4_16a, v: bigint | number): void {
+        this.$setI64(0, v);
+      },
+    },
+    y: {
+      get(this: longlong4_16a): bigint {
+        return this.$i64(8);
+      },
+      set(this: longlong4_16a, v: bigint | number): void {
+        this.$setI64(8, v);
+      },
+    },
+    z: {
+      get(this: longlong4_16a): bigint {
+        return this.$i64(16);
+      },
+      set(this: longlong4_16a, v: bigint | number): void {
+        this.$setI64(16, v);
+      },
+    },
+    w: {
+      get(this: longlong4_16a): bigint {
+        return this.$i64(24);
+      },
+      set(this: longlong4_16a, v: bigint | number): void {
+        this.$setI64(24, v);
+      },
+    },
+  },
+}));
 
 /** C: `struct longlong4_32a`: 32 bytes, aligned to 32. */
-export class longlong4_32a extends RecordBase {
-  static readonly $cName = "struct longlong4_32a";
-  static readonly $size = 32;
-  static readonly $align = 32;
-  static readonly $fields: readonly FieldInfo[] = [
+export class longlong4_32a extends RecordBase {}
+export interface longlong4_32a {
+  /** C: `long long x`, offset 0, 8 bytes. */
+  get x(): bigint;
+  set x(v: bigint | number);
+  /** C: `long long y`, offset 8, 8 bytes. */
+  get y(): bigint;
+  set y(v: bigint | number);
+  /** C: `long long z`, offset 16, 8 bytes. */
+  get z(): bigint;
+  set z(v: bigint | number);
+  /** C: `long long w`, offset 24, 8 bytes. */
+  get w(): bigint;
+  set w(v: bigint | number);
+}
+RecordBase.$define(longlong4_32a, () => ({
+  cName: "struct longlong4_32a",
+  size: 32,
+  align: 32,
+  fields: [
     { name: "x", offset: 0, size: 8 },
     { name: "y", offset: 8, size: 8 },
     { name: "z", offset: 16, size: 8 },
     { name: "w", offset: 24, size: 8 },
-  ];
-  /** C: `long long x`, offset 0, 8 bytes. */
-  get x(): bigint {
-    return this.$i64(0);
-  }
-  set x(v: bigint | number) {
-    this.$setI64(0, v);
-  }
-  /** C: `long long y`, offset 8, 8 bytes. */
-  get y(): bigint {
-    return this.$i64(8);
-  }
-  set y(v: bigint | number) {
-    this.$setI64(8, v);
-  }
-  /** C: `long long z`, offset 16, 8 bytes. */
-  get z(): bigint {
-    return this.$i64(16);
-  }
-  set z(v: bigint | number) {
-    this.$setI64(16, v);
-  }
-  /** C: `long long w`, offset 24, 8 bytes. */
-  get w(): bigint {
-    return this.$i64(24);
-  }
-  set w(v: bigint | number) {
-    this.$setI64(24, v);
-  }
-}
+  ],
+  accessors: {
+    x: {
+      get(this: longlong4_32a): bigint {
+        return this.$i64(0);
+      },
+      set(this: longlong4_32a, v: bigint | number): void {
+        this.$setI64(0, v);
+      },
+    },
+    y: {
+      get(this: longlong4_32a): bigint {
+        return this.$i64(8);
+      },
+      set(this: longlong4_32a, v: bigint | number): void {
+        this.$setI64(8, v);
+      },
+    },
+    z: {
+      get(this: longlong4_32a): bigint {
+        return this.$i64(16);
+      },
+      set(this: longlong4_32a, v: bigint | number): void {
+        this.$setI64(16, v);
+      },
+    },
+    w: {
+      get(this: longlong4_32a): bigint {
+        return this.$i64(24);
+      },
+      set(this: longlong4_32a, v: bigint | number): void {
+        this.$setI64(24, v);
+      },
+    },
+  },
+}));
 
 /**
  * C: `struct ulonglong4`: 32 bytes, aligned to 16.
  * @deprecated use ulonglong4_16a or ulonglong4_32a
  */
-export class ulonglong4 extends RecordBase {
-  static readonly $cName = "struct ulonglong4";
-  static readonly $size = 32;
-  static readonly $align = 16;
-  static readonly $fields: readonly FieldInfo[] = [
+export class ulonglong4 extends RecordBase {}
+export interface ulonglong4 {
+  /** C: `unsigned long long x`, offset 0, 8 bytes. */
+  get x(): bigint;
+  set x(v: bigint | number);
+  /** C: `unsigned long long y`, offset 8, 8 bytes. */
+  get y(): bigint;
+  set y(v: bigint | number);
+  /** C: `unsigned long long z`, offset 16, 8 bytes. */
+  get z(): bigint;
+  set z(v: bigint | number);
+  /** C: `unsigned long long w`, offset 24, 8 bytes. */
+  get w(): bigint;
+  set w(v: bigint | number);
+}
+RecordBase.$define(ulonglong4, () => ({
+  cName: "struct ulonglong4",
+  size: 32,
+  align: 16,
+  fields: [
     { name: "x", offset: 0, size: 8 },
     { name: "y", offset: 8, size: 8 },
     { name: "z", offset: 16, size: 8 },
     { name: "w", offset: 24, size: 8 },
-  ];
-  /** C: `unsigned long long x`, offset 0, 8 bytes. */
-  get x(): bigint {
-    return this.$u64(0);
-  }
-  set x(v: bigint | number) {
-    this.$setU64(0, v);
-  }
-  /** C: `unsigned long long y`, offset 8, 8 bytes. */
-  get y(): bigint {
-    return this.$u64(8);
-  }
-  set y(v: bigint | number) {
-    this.$setU64(8, v);
-  }
-  /** C: `unsigned long long z`, offset 16, 8 bytes. */
-  get z(): bigint {
-    return this.$u64(16);
-  }
-  set z(v: bigint | number) {
-    this.$setU64(16, v);
-  }
-  /** C: `unsigned long long w`, offset 24, 8 bytes. */
-  get w(): bigint {
-    return this.$u64(24);
-  }
-  set w(v: bigint | number) {
-    this.$setU64(24, v);
-  }
-}
+  ],
+  accessors: {
+    x: {
+      get(this: ulonglong4): bigint {
+        return this.$u64(0);
+      },
+      set(this: ulonglong4, v: bigint | number): void {
+        this.$setU64(0, v);
+      },
+    },
+    y: {
+      get(this: ulonglong4): bigint {
+        return this.$u64(8);
+      },
+      set(this: ulonglong4, v: bigint | number): void {
+        this.$setU64(8, v);
+      },
+    },
+    z: {
+      get(this: ulonglong4): bigint {
+        return this.$u64(16);
+      },
+      set(this: ulonglong4, v: bigint | number): void {
+        this.$setU64(16, v);
+      },
+    },
+    w: {
+      get(this: ulonglong4): bigint {
+        return this.$u64(24);
+      },
+      set(this: ulonglong4, v: bigint | number): void {
+        this.$setU64(24, v);
+      },
+    },
+  },
+}));
 
 /** C: `struct ulonglong4_16a`: 32 bytes, aligned to 16. */
-export class ulonglong4_16a extends RecordBase {
-  static readonly $cName = "struct ulonglong4_16a";
-  static readonly $size = 32;
-  static readonly $align = 16;
-  static readonly $fields: readonly FieldInfo[] = [
+export class ulonglong4_16a extends RecordBase {}
+export interface ulonglong4_16a {
+  /** C: `unsigned long long x`, offset 0, 8 bytes. */
+  get x(): bigint;
+  set x(v: bigint | number);
+  /** C: `unsigned long long y`, offset 8, 8 bytes. */
+  get y(): bigint;
+  set y(v: bigint | number);
+  /** C: `unsigned long long z`, offset 16, 8 bytes. */
+  get z(): bigint;
+  set z(v: bigint | number);
+  /** C: `unsigned long long w`, offset 24, 8 bytes. */
+  get w(): bigint;
+  set w(v: bigint | number);
+}
+RecordBase.$define(ulonglong4_16a, () => ({
+  cName: "struct ulonglong4_16a",
+  size: 32,
+  align: 16,
+  fields: [
     { name: "x", offset: 0, size: 8 },
     { name: "y", offset: 8, size: 8 },
     { name: "z", offset: 16, size: 8 },
     { name: "w", offset: 24, size: 8 },
-  ];
-  /** C: `unsigned long long x`, offset 0, 8 bytes. */
-  get x(): bigint {
-    return this.$u64(0);
-  }
-  set x(v: bigint | number) {
-    this.$setU64(0, v);
-  }
-  /** C: `unsigned long long y`, offset 8, 8 bytes. */
-  get y(): bigint {
-    return this.$u64(8);
-  }
-  set y(v: bigint | number) {
-    this.$setU64(8, v);
-  }
-  /** C: `unsigned long long z`, offset 16, 8 bytes. */
-  get z(): bigint {
-    return this.$u64(16);
-  }
-  set z(v: bigint | number) {
-    this.$setU64(16, v);
-  }
-  /** C: `unsigned long long w`, offset 24, 8 bytes. */
-  get w(): bigint {
-    return this.$u64(24);
-  }
-  set w(v: bigint | number) {
-    this.$setU64(24, v);
-  }
-}
+  ],
+  accessors: {
+    x: {
+      get(this: ulonglong4_16a): bigint {
+        return this.$u64(0);
+      },
+      set(this: ulonglong4_16a, v: bigint | number): void {
+        this.$setU64(0, v);
+      },
+    },
+    y: {
+      get(this: ulonglong4_16a): bigint {
+        return this.$u64(8);
+      },
+      set(this: ulonglong4_16a, v: bigint | number): void {
+        this.$setU64(8, v);
+      },
+    },
+    z: {
+      get(this: ulonglong4_16a): bigint {
+        return this.$u64(16);
+      },
+      set(this: ulonglong4_16a, v: bigint | number): void {
+        this.$setU64(16, v);
+      },
+    },
+    w: {
+      get(this: ulonglong4_16a): bigint {
+        return this.$u64(24);
+      },
+      set(this: ulonglong4_16a, v: bigint | number): void {
+        this.$setU64(24, v);
+      },
+    },
+  },
+}));
 
 /** C: `struct ulonglong4_32a`: 32 bytes, aligned to 32. */
-export class ulonglong4_32a extends RecordBase {
-  static readonly $cName = "struct ulonglong4_32a";
-  static readonly $size = 32;
-  static readonly $align = 32;
-  static readonly $fields: readonly FieldInfo[] = [
+export class ulonglong4_32a extends RecordBase {}
+export interface ulonglong4_32a {
+  /** C: `unsigned long long x`, offset 0, 8 bytes. */
+  get x(): bigint;
+  set x(v: bigint | number);
+  /** C: `unsigned long long y`, offset 8, 8 bytes. */
+  get y(): bigint;
+  set y(v: bigint | number);
+  /** C: `unsigned long long z`, offset 16, 8 bytes. */
+  get z(): bigint;
+  set z(v: bigint | number);
+  /** C: `unsigned long long w`, offset 24, 8 bytes. */
+  get w(): bigint;
+  set w(v: bigint | number);
+}
+RecordBase.$define(ulonglong4_32a, () => ({
+  cName: "struct ulonglong4_32a",
+  size: 32,
+  align: 32,
+  fields: [
     { name: "x", offset: 0, size: 8 },
     { name: "y", offset: 8, size: 8 },
     { name: "z", offset: 16, size: 8 },
     { name: "w", offset: 24, size: 8 },
-  ];
-  /** C: `unsigned long long x`, offset 0, 8 bytes. */
-  get x(): bigint {
-    return this.$u64(0);
-  }
-  set x(v: bigint | number) {
-    this.$setU64(0, v);
-  }
-  /** C: `unsigned long long y`, offset 8, 8 bytes. */
-  get y(): bigint {
-    return this.$u64(8);
-  }
-  set y(v: bigint | number) {
-    this.$setU64(8, v);
-  }
-  /** C: `unsigned long long z`, offset 16, 8 bytes. */
-  get z(): bigint {
-    return this.$u64(16);
-  }
-  set z(v: bigint | number) {
-    this.$setU64(16, v);
-  }
-  /** C: `unsigned long long w`, offset 24, 8 bytes. */
-  get w(): bigint {
-    return this.$u64(24);
-  }
-  set w(v: bigint | number) {
-    this.$setU64(24, v);
-  }
-}
+  ],
+  accessors: {
+    x: {
+      get(this: ulonglong4_32a): bigint {
+        return this.$u64(0);
+      },
+      set(this: ulonglong4_32a, v: bigint | number): void {
+        this.$setU64(0, v);
+      },
+    },
+    y: {
+      get(this: ulonglong4_32a): bigint {
+        return this.$u64(8);
+      },
+      set(this: ulonglong4_32a, v: bigint | number): void {
+        this.$setU64(8, v);
+      },
+    },
+    z: {
+      get(this: ulonglong4_32a): bigint {
+        return this.$u64(16);
+      },
+      set(this: ulonglong4_32a, v: bigint | number): void {
+        this.$setU64(16, v);
+      },
+    },
+    w: {
+      get(this: ulonglong4_32a): bigint {
+        return this.$u64(24);
+      },
+      set(this: ulonglong4_32a, v: bigint | number): void {
+        this.$setU64(24, v);
+      },
+    },
+  },
+}));
 
 /** C: `struct double1`: 8 bytes, aligned to 8. */
-export class double1 extends RecordBase {
-  static readonly $cName = "struct double1";
-  static readonly $size = 8;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "x", offset: 0, size: 8 },
-  ];
+export class double1 extends RecordBase {}
+export interface double1 {
   /** C: `double x`, offset 0, 8 bytes. */
-  get x(): number {
-    return this.$f64(0);
-  }
-  set x(v: number) {
-    this.$setF64(0, v);
-  }
+  get x(): number;
+  set x(v: number);
 }
+RecordBase.$define(double1, () => ({
+  cName: "struct double1",
+  size: 8,
+  align: 8,
+  fields: [
+    { name: "x", offset: 0, size: 8 },
+  ],
+  accessors: {
+    x: {
+      get(this: double1): number {
+        return this.$f64(0);
+      },
+      set(this: double1, v: number): void {
+        this.$setF64(0, v);
+      },
+    },
+  },
+}));
 
 /** C: `struct double2`: 16 bytes, aligned to 16. */
-export class double2 extends RecordBase {
-  static readonly $cName = "struct double2";
-  static readonly $size = 16;
-  static readonly $align = 16;
-  static readonly $fields: readonly FieldInfo[] = [
+export class double2 extends RecordBase {}
+export interface double2 {
+  /** C: `double x`, offset 0, 8 bytes. */
+  get x(): number;
+  set x(v: number);
+  /** C: `double y`, offset 8, 8 bytes. */
+  get y(): number;
+  set y(v: number);
+}
+RecordBase.$define(double2, () => ({
+  cName: "struct double2",
+  size: 16,
+  align: 16,
+  fields: [
     { name: "x", offset: 0, size: 8 },
     { name: "y", offset: 8, size: 8 },
-  ];
-  /** C: `double x`, offset 0, 8 bytes. */
-  get x(): number {
-    return this.$f64(0);
-  }
-  set x(v: number) {
-    this.$setF64(0, v);
-  }
-  /** C: `double y`, offset 8, 8 bytes. */
-  get y(): number {
-    return this.$f64(8);
-  }
-  set y(v: number) {
-    this.$setF64(8, v);
-  }
-}
+  ],
+  accessors: {
+    x: {
+      get(this: double2): number {
+        return this.$f64(0);
+      },
+      set(this: double2, v: number): void {
+        this.$setF64(0, v);
+      },
+    },
+    y: {
+      get(this: double2): number {
+        return this.$f64(8);
+      },
+      set(this: double2, v: number): void {
+        this.$setF64(8, v);
+      },
+    },
+  },
+}));
 
 /** C: `struct double3`: 24 bytes, aligned to 8. */
-export class double3 extends RecordBase {
-  static readonly $cName = "struct double3";
-  static readonly $size = 24;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
+export class double3 extends RecordBase {}
+export interface double3 {
+  /** C: `double x`, offset 0, 8 bytes. */
+  get x(): number;
+  set x(v: number);
+  /** C: `double y`, offset 8, 8 bytes. */
+  get y(): number;
+  set y(v: number);
+  /** C: `double z`, offset 16, 8 bytes. */
+  get z(): number;
+  set z(v: number);
+}
+RecordBase.$define(double3, () => ({
+  cName: "struct double3",
+  size: 24,
+  align: 8,
+  fields: [
     { name: "x", offset: 0, size: 8 },
     { name: "y", offset: 8, size: 8 },
     { name: "z", offset: 16, size: 8 },
-  ];
-  /** C: `double x`, offset 0, 8 bytes. */
-  get x(): number {
-    return this.$f64(0);
-  }
-  set x(v: number) {
-    this.$setF64(0, v);
-  }
-  /** C: `double y`, offset 8, 8 bytes. */
-  get y(): number {
-    return this.$f64(8);
-  }
-  set y(v: number) {
-    this.$setF64(8, v);
-  }
-  /** C: `double z`, offset 16, 8 bytes. */
-  get z(): number {
-    return this.$f64(16);
-  }
-  set z(v: number) {
-    this.$setF64(16, v);
-  }
-}
+  ],
+  accessors: {
+    x: {
+      get(this: double3): number {
+        return this.$f64(0);
+      },
+      set(this: double3, v: number): void {
+        this.$setF64(0, v);
+      },
+    },
+    y: {
+      get(this: double3): number {
+        return this.$f64(8);
+      },
+      set(this: double3, v: number): void {
+        this.$setF64(8, v);
+      },
+    },
+    z: {
+      get(this: double3): number {
+        return this.$f64(16);
+      },
+      set(this: double3, v: number): void {
+        this.$setF64(16, v);
+      },
+    },
+  },
+}));
 
 /**
  * C: `struct double4`: 32 bytes, aligned to 16.
  * @deprecated use double4_16a or double4_32a
  */
-export class double4 extends RecordBase {
-  static readonly $cName = "struct double4";
-  static readonly $size = 32;
-  static readonly $align = 16;
-  static readonly $fields: readonly FieldInfo[] = [
+export class double4 extends RecordBase {}
+export interface double4 {
+  /** C: `double x`, offset 0, 8 bytes. */
+  get x(): number;
+  set x(v: number);
+  /** C: `double y`, offset 8, 8 bytes. */
+  get y(): number;
+  set y(v: number);
+  /** C: `double z`, offset 16, 8 bytes. */
+  get z(): number;
+  set z(v: number);
+  /** C: `double w`, offset 24, 8 bytes. */
+  get w(): number;
+  set w(v: number);
+}
+RecordBase.$define(double4, () => ({
+  cName: "struct double4",
+  size: 32,
+  align: 16,
+  fields: [
     { name: "x", offset: 0, size: 8 },
     { name: "y", offset: 8, size: 8 },
     { name: "z", offset: 16, size: 8 },
     { name: "w", offset: 24, size: 8 },
-  ];
-  /** C: `double x`, offset 0, 8 bytes. */
-  get x(): number {
-    return this.$f64(0);
-  }
-  set x(v: number) {
-    this.$setF64(0, v);
-  }
-  /** C: `double y`, offset 8, 8 bytes. */
-  get y(): number {
-    return this.$f64(8);
-  }
-  set y(v: number) {
-    this.$setF64(8, v);
-  }
-  /** C: `double z`, offset 16, 8 bytes. */
-  get z(): number {
-    return this.$f64(16);
-  }
-  set z(v: number) {
-    this.$setF64(16, v);
-  }
-  /** C: `double w`, offset 24, 8 bytes. */
-  get w(): number {
-    return this.$f64(24);
-  }
-  set w(v: number) {
-    this.$setF64(24, v);
-  }
-}
+  ],
+  accessors: {
+    x: {
+      get(this: double4): number {
+        return this.$f64(0);
+      },
+      set(this: double4, v: number): void {
+        this.$setF64(0, v);
+      },
+    },
+    y: {
+      get(this: double4): number {
+        return this.$f64(8);
+      },
+      set(this: double4, v: number): void {
+        this.$setF64(8, v);
+      },
+    },
+    z: {
+      get(this: double4): number {
+        return this.$f64(16);
+      },
+      set(this: double4, v: number): void {
+        this.$setF64(16, v);
+      },
+    },
+    w: {
+      get(this: double4): number {
+        return this.$f64(24);
+      },
+      set(this: double4, v: number): void {
+        this.$setF64(24, v);
+      },
+    },
+  },
+}));
 
 /** C: `struct double4_16a`: 32 bytes, aligned to 16. */
-export class double4_16a extends RecordBase {
-  static readonly $cName = "struct double4_16a";
-  static readonly $size = 32;
-  static readonly $align = 16;
-  static readonly $fields: readonly FieldInfo[] = [
+export class double4_16a extends RecordBase {}
+export interface double4_16a {
+  /** C: `double x`, offset 0, 8 bytes. */
+  get x(): number;
+  set x(v: number);
+  /** C: `double y`, offset 8, 8 bytes. */
+  get y(): number;
+  set y(v: number);
+  /** C: `double z`, offset 16, 8 bytes. */
+  get z(): number;
+  set z(v: number);
+  /** C: `double w`, offset 24, 8 bytes. */
+  get w(): number;
+  set w(v: number);
+}
+RecordBase.$define(double4_16a, () => ({
+  cName: "struct double4_16a",
+  size: 32,
+  align: 16,
+  fields: [
     { name: "x", offset: 0, size: 8 },
     { name: "y", offset: 8, size: 8 },
     { name: "z", offset: 16, size: 8 },
     { name: "w", offset: 24, size: 8 },
-  ];
-  /** C: `double x`, offset 0, 8 bytes. */
-  get x(): number {
-    return this.$f64(0);
-  }
-  set x(v: number) {
-    this.$setF64(0, v);
-  }
-  /** C: `double y`, offset 8, 8 bytes. */
-  get y(): number {
-    return this.$f64(8);
-  }
-  set y(v: number) {
-    this.$setF64(8, v);
-  }
-  /** C: `double z`, offset 16, 8 bytes. */
-  get z(): number {
-    return this.$f64(16);
-  }
-  set z(v: number) {
-    this.$setF64(16, v);
-  }
-  /** C: `double w`, offset 24, 8 bytes. */
-  get w(): number {
-    return this.$f64(24);
-  }
-  set w(v: number) {
-    this.$setF64(24, v);
-  }
-}
+  ],
+  accessors: {
+    x: {
+      get(this: double4_16a): number {
+        return this.$f64(0);
+      },
+      set(this: double4_16a, v: number): void {
+        this.$setF64(0, v);
+      },
+    },
+    y: {
+      get(this: double4_16a): number {
+        return this.$f64(8);
+      },
+      set(this: double4_16a, v: number): void {
+        this.$setF64(8, v);
+      },
+    },
+    z: {
+      get(this: double4_16a): number {
+        return this.$f64(16);
+      },
+      set(this: double4_16a, v: number): void {
+        this.$setF64(16, v);
+      },
+    },
+    w: {
+      get(this: double4_16a): number {
+        return this.$f64(24);
+      },
+      set(this: double4_16a, v: number): void {
+        this.$setF64(24, v);
+      },
+    },
+  },
+}));
 
 /** C: `struct double4_32a`: 32 bytes, aligned to 32. */
-export class double4_32a extends RecordBase {
-  static readonly $cName = "struct double4_32a";
-  static readonly $size = 32;
-  static readonly $align = 32;
-  static readonly $fields: readonly FieldInfo[] = [
+export class double4_32a extends RecordBase {}
+export interface double4_32a {
+  /** C: `double x`, offset 0, 8 bytes. */
+  get x(): number;
+  set x(v: number);
+  /** C: `double y`, offset 8, 8 bytes. */
+  get y(): number;
+  set y(v: number);
+  /** C: `double z`, offset 16, 8 bytes. */
+  get z(): number;
+  set z(v: number);
+  /** C: `double w`, offset 24, 8 bytes. */
+  get w(): number;
+  set w(v: number);
+}
+RecordBase.$define(double4_32a, () => ({
+  cName: "struct double4_32a",
+  size: 32,
+  align: 32,
+  fields: [
     { name: "x", offset: 0, size: 8 },
     { name: "y", offset: 8, size: 8 },
     { name: "z", offset: 16, size: 8 },
     { name: "w", offset: 24, size: 8 },
-  ];
-  /** C: `double x`, offset 0, 8 bytes. */
-  get x(): number {
-    return this.$f64(0);
-  }
-  set x(v: number) {
-    this.$setF64(0, v);
-  }
-  /** C: `double y`, offset 8, 8 bytes. */
-  get y(): number {
-    return this.$f64(8);
-  }
-  set y(v: number) {
-    this.$setF64(8, v);
-  }
-  /** C: `double z`, offset 16, 8 bytes. */
-  get z(): number {
-    return this.$f64(16);
-  }
-  set z(v: number) {
-    this.$setF64(16, v);
-  }
-  /** C: `double w`, offset 24, 8 bytes. */
-  get w(): number {
-    return this.$f64(24);
-  }
-  set w(v: number) {
-    this.$setF64(24, v);
-  }
-}
+  ],
+  accessors: {
+    x: {
+      get(this: double4_32a): number {
+        return this.$f64(0);
+      },
+      set(this: double4_32a, v: number): void {
+        this.$setF64(0, v);
+      },
+    },
+    y: {
+      get(this: double4_32a): number {
+        return this.$f64(8);
+      },
+      set(this: double4_32a, v: number): void {
+        this.$setF64(8, v);
+      },
+    },
+    z: {
+      get(this: double4_32a): number {
+        return this.$f64(16);
+      },
+      set(this: double4_32a, v: number): void {
+        this.$setF64(16, v);
+      },
+    },
+    w: {
+      get(this: double4_32a): number {
+        return this.$f64(24);
+      },
+      set(this: double4_32a, v: number): void {
+        this.$setF64(24, v);
+      },
+    },
+  },
+}));
 
 /**
  * *
@@ -1840,38 +2770,56 @@ export class double4_32a extends RecordBase {
  * C: `struct dim3`: 12 bytes, aligned to 4.
  */
 export class dim3 extends RecordBase {
-  static readonly $cName = "struct dim3";
-  static readonly $size = 12;
-  static readonly $align = 4;
-  static readonly $fields: readonly FieldInfo[] = [
+  /** How this record travels when a function takes or returns it by value. */
+  static readonly $layout: StructLayout = { name: "struct dim3", size: 12, align: 4, leaves: [{ offset: 0, type: "u32" }, { offset: 4, type: "u32" }, { offset: 8, type: "u32" }], passing: { kind: "registers", classes: ["INTEGER", "INTEGER"] } };
+}
+export interface dim3 {
+  /** C: `unsigned int x`, offset 0, 4 bytes. */
+  get x(): number;
+  set x(v: number);
+  /** C: `unsigned int y`, offset 4, 4 bytes. */
+  get y(): number;
+  set y(v: number);
+  /** C: `unsigned int z`, offset 8, 4 bytes. */
+  get z(): number;
+  set z(v: number);
+}
+RecordBase.$define(dim3, () => ({
+  cName: "struct dim3",
+  size: 12,
+  align: 4,
+  fields: [
     { name: "x", offset: 0, size: 4 },
     { name: "y", offset: 4, size: 4 },
     { name: "z", offset: 8, size: 4 },
-  ];
-  /** How this record travels when a function takes or returns it by value. */
-  static readonly $layout: StructLayout = { name: "struct dim3", size: 12, align: 4, leaves: [{ offset: 0, type: "u32" }, { offset: 4, type: "u32" }, { offset: 8, type: "u32" }], passing: { kind: "registers", classes: ["INTEGER", "INTEGER"] } };
-  /** C: `unsigned int x`, offset 0, 4 bytes. */
-  get x(): number {
-    return this.$u32(0);
-  }
-  set x(v: number) {
-    this.$setU32(0, v);
-  }
-  /** C: `unsigned int y`, offset 4, 4 bytes. */
-  get y(): number {
-    return this.$u32(4);
-  }
-  set y(v: number) {
-    this.$setU32(4, v);
-  }
-  /** C: `unsigned int z`, offset 8, 4 bytes. */
-  get z(): number {
-    return this.$u32(8);
-  }
-  set z(v: number) {
-    this.$setU32(8, v);
-  }
-}
+  ],
+  accessors: {
+    x: {
+      get(this: dim3): number {
+        return this.$u32(0);
+      },
+      set(this: dim3, v: number): void {
+        this.$setU32(0, v);
+      },
+    },
+    y: {
+      get(this: dim3): number {
+        return this.$u32(4);
+      },
+      set(this: dim3, v: number): void {
+        this.$setU32(4, v);
+      },
+    },
+    z: {
+      get(this: dim3): number {
+        return this.$u32(8);
+      },
+      set(this: dim3, v: number): void {
+        this.$setU32(8, v);
+      },
+    },
+  },
+}));
 
 /**
  * CUDA Channel format descriptor
@@ -1879,210 +2827,293 @@ export class dim3 extends RecordBase {
  * C: `struct cudaChannelFormatDesc`: 20 bytes, aligned to 4.
  */
 export class cudaChannelFormatDesc extends RecordBase {
-  static readonly $cName = "struct cudaChannelFormatDesc";
-  static readonly $size = 20;
-  static readonly $align = 4;
-  static readonly $fields: readonly FieldInfo[] = [
+  /** How this record travels when a function takes or returns it by value. */
+  static readonly $layout: StructLayout = { name: "struct cudaChannelFormatDesc", size: 20, align: 4, leaves: [{ offset: 0, type: "i32" }, { offset: 4, type: "i32" }, { offset: 8, type: "i32" }, { offset: 12, type: "i32" }, { offset: 16, type: "u32" }], passing: { kind: "memory" } };
+}
+export interface cudaChannelFormatDesc {
+  /**
+   * x
+   * C: `int x`, offset 0, 4 bytes.
+   */
+  get x(): number;
+  set x(v: number);
+  /**
+   * y
+   * C: `int y`, offset 4, 4 bytes.
+   */
+  get y(): number;
+  set y(v: number);
+  /**
+   * z
+   * C: `int z`, offset 8, 4 bytes.
+   */
+  get z(): number;
+  set z(v: number);
+  /**
+   * w
+   * C: `int w`, offset 12, 4 bytes.
+   */
+  get w(): number;
+  set w(v: number);
+  /**
+   * Channel format kind
+   * C: `enum cudaChannelFormatKind f`, offset 16, 4 bytes.
+   */
+  get f(): cudaChannelFormatKind;
+  set f(v: cudaChannelFormatKind);
+}
+RecordBase.$define(cudaChannelFormatDesc, () => ({
+  cName: "struct cudaChannelFormatDesc",
+  size: 20,
+  align: 4,
+  fields: [
     { name: "x", offset: 0, size: 4 },
     { name: "y", offset: 4, size: 4 },
     { name: "z", offset: 8, size: 4 },
     { name: "w", offset: 12, size: 4 },
     { name: "f", offset: 16, size: 4 },
-  ];
-  /** How this record travels when a function takes or returns it by value. */
-  static readonly $layout: StructLayout = { name: "struct cudaChannelFormatDesc", size: 20, align: 4, leaves: [{ offset: 0, type: "i32" }, { offset: 4, type: "i32" }, { offset: 8, type: "i32" }, { offset: 12, type: "i32" }, { offset: 16, type: "u32" }], passing: { kind: "memory" } };
-  /**
-   * x
-   * C: `int x`, offset 0, 4 bytes.
-   */
-  get x(): number {
-    return this.$i32(0);
-  }
-  set x(v: number) {
-    this.$setI32(0, v);
-  }
-  /**
-   * y
-   * C: `int y`, offset 4, 4 bytes.
-   */
-  get y(): number {
-    return this.$i32(4);
-  }
-  set y(v: number) {
-    this.$setI32(4, v);
-  }
-  /**
-   * z
-   * C: `int z`, offset 8, 4 bytes.
-   */
-  get z(): number {
-    return this.$i32(8);
-  }
-  set z(v: number) {
-    this.$setI32(8, v);
-  }
-  /**
-   * w
-   * C: `int w`, offset 12, 4 bytes.
-   */
-  get w(): number {
-    return this.$i32(12);
-  }
-  set w(v: number) {
-    this.$setI32(12, v);
-  }
-  /**
-   * Channel format kind
-   * C: `enum cudaChannelFormatKind f`, offset 16, 4 bytes.
-   */
-  get f(): cudaChannelFormatKind {
-    return this.$u32(16) as cudaChannelFormatKind;
-  }
-  set f(v: cudaChannelFormatKind) {
-    this.$setU32(16, v);
-  }
-}
+  ],
+  accessors: {
+    x: {
+      get(this: cudaChannelFormatDesc): number {
+        return this.$i32(0);
+      },
+      set(this: cudaChannelFormatDesc, v: number): void {
+        this.$setI32(0, v);
+      },
+    },
+    y: {
+      get(this: cudaChannelFormatDesc): number {
+        return this.$i32(4);
+      },
+      set(this: cudaChannelFormatDesc, v: number): void {
+        this.$setI32(4, v);
+      },
+    },
+    z: {
+      get(this: cudaChannelFormatDesc): number {
+        return this.$i32(8);
+      },
+      set(this: cudaChannelFormatDesc, v: number): void {
+        this.$setI32(8, v);
+      },
+    },
+    w: {
+      get(this: cudaChannelFormatDesc): number {
+        return this.$i32(12);
+      },
+      set(this: cudaChannelFormatDesc, v: number): void {
+        this.$setI32(12, v);
+      },
+    },
+    f: {
+      get(this: cudaChannelFormatDesc): cudaChannelFormatKind {
+        return this.$u32(16) as cudaChannelFormatKind;
+      },
+      set(this: cudaChannelFormatDesc, v: cudaChannelFormatKind): void {
+        this.$setU32(16, v);
+      },
+    },
+  },
+}));
 
 /**
  * Sparse CUDA array and CUDA mipmapped array properties
  *
  * C: `struct cudaArraySparseProperties`: 48 bytes, aligned to 8.
  */
-export class cudaArraySparseProperties extends RecordBase {
-  static readonly $cName = "struct cudaArraySparseProperties";
-  static readonly $size = 48;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
+export class cudaArraySparseProperties extends RecordBase {}
+export interface cudaArraySparseProperties {
+  /** C: `struct (unnamed struct at driver_types.h:1211:5) tileExtent`, offset 0, 12 bytes. */
+  get tileExtent(): cudaArraySparseProperties_tileExtent;
+  set tileExtent(v: cudaArraySparseProperties_tileExtent);
+  /**
+   * First mip level at which the mip tail begins
+   * C: `unsigned int miptailFirstLevel`, offset 12, 4 bytes.
+   */
+  get miptailFirstLevel(): number;
+  set miptailFirstLevel(v: number);
+  /**
+   * Total size of the mip tail.
+   * C: `unsigned long long miptailSize`, offset 16, 8 bytes.
+   */
+  get miptailSize(): bigint;
+  set miptailSize(v: bigint | number);
+  /**
+   * Flags will either be zero or `cudaArraySparsePropertiesSingleMipTail`
+   * C: `unsigned int flags`, offset 24, 4 bytes.
+   */
+  get flags(): number;
+  set flags(v: number);
+  /** C: `unsigned int[4] reserved`, offset 28, 16 bytes. */
+  get reserved(): Uint32Array;
+}
+RecordBase.$define(cudaArraySparseProperties, () => ({
+  cName: "struct cudaArraySparseProperties",
+  size: 48,
+  align: 8,
+  fields: [
     { name: "tileExtent", offset: 0, size: 12 },
     { name: "miptailFirstLevel", offset: 12, size: 4 },
     { name: "miptailSize", offset: 16, size: 8 },
     { name: "flags", offset: 24, size: 4 },
     { name: "reserved", offset: 28, size: 16 },
-  ];
-  /** C: `struct (unnamed struct at driver_types.h:1211:5) tileExtent`, offset 0, 12 bytes. */
-  get tileExtent(): cudaArraySparseProperties_tileExtent {
-    return this.$record(cudaArraySparseProperties_tileExtent, 0);
-  }
-  set tileExtent(v: cudaArraySparseProperties_tileExtent) {
-    this.$setRecord(0, 12, v);
-  }
-  /**
-   * First mip level at which the mip tail begins
-   * C: `unsigned int miptailFirstLevel`, offset 12, 4 bytes.
-   */
-  get miptailFirstLevel(): number {
-    return this.$u32(12);
-  }
-  set miptailFirstLevel(v: number) {
-    this.$setU32(12, v);
-  }
-  /**
-   * Total size of the mip tail.
-   * C: `unsigned long long miptailSize`, offset 16, 8 bytes.
-   */
-  get miptailSize(): bigint {
-    return this.$u64(16);
-  }
-  set miptailSize(v: bigint | number) {
-    this.$setU64(16, v);
-  }
-  /**
-   * Flags will either be zero or `cudaArraySparsePropertiesSingleMipTail`
-   * C: `unsigned int flags`, offset 24, 4 bytes.
-   */
-  get flags(): number {
-    return this.$u32(24);
-  }
-  set flags(v: number) {
-    this.$setU32(24, v);
-  }
-  /** C: `unsigned int[4] reserved`, offset 28, 16 bytes. */
-  get reserved(): Uint32Array {
-    return this.$array(Uint32Array, 28, 4);
-  }
-}
+  ],
+  accessors: {
+    tileExtent: {
+      get(this: cudaArraySparseProperties): cudaArraySparseProperties_tileExtent {
+        return this.$record(cudaArraySparseProperties_tileExtent, 0);
+      },
+      set(this: cudaArraySparseProperties, v: cudaArraySparseProperties_tileExtent): void {
+        this.$setRecord(0, 12, v);
+      },
+    },
+    miptailFirstLevel: {
+      get(this: cudaArraySparseProperties): number {
+        return this.$u32(12);
+      },
+      set(this: cudaArraySparseProperties, v: number): void {
+        this.$setU32(12, v);
+      },
+    },
+    miptailSize: {
+      get(this: cudaArraySparseProperties): bigint {
+        return this.$u64(16);
+      },
+      set(this: cudaArraySparseProperties, v: bigint | number): void {
+        this.$setU64(16, v);
+      },
+    },
+    flags: {
+      get(this: cudaArraySparseProperties): number {
+        return this.$u32(24);
+      },
+      set(this: cudaArraySparseProperties, v: number): void {
+        this.$setU32(24, v);
+      },
+    },
+    reserved: {
+      get(this: cudaArraySparseProperties): Uint32Array {
+        return this.$array(Uint32Array, 28, 4);
+      },
+    },
+  },
+}));
 
 /** C: `__typeof__(((struct cudaArraySparseProperties *)0)->tileExtent)`: 12 bytes, aligned to 4. */
-export class cudaArraySparseProperties_tileExtent extends RecordBase {
-  static readonly $cName = "__typeof__(((struct cudaArraySparseProperties *)0)->tileExtent)";
-  static readonly $size = 12;
-  static readonly $align = 4;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "width", offset: 0, size: 4 },
-    { name: "height", offset: 4, size: 4 },
-    { name: "depth", offset: 8, size: 4 },
-  ];
+export class cudaArraySparseProperties_tileExtent extends RecordBase {}
+export interface cudaArraySparseProperties_tileExtent {
   /**
    * Tile width in elements
    * C: `unsigned int width`, offset 0, 4 bytes.
    */
-  get width(): number {
-    return this.$u32(0);
-  }
-  set width(v: number) {
-    this.$setU32(0, v);
-  }
+  get width(): number;
+  set width(v: number);
   /**
    * Tile height in elements
    * C: `unsigned int height`, offset 4, 4 bytes.
    */
-  get height(): number {
-    return this.$u32(4);
-  }
-  set height(v: number) {
-    this.$setU32(4, v);
-  }
+  get height(): number;
+  set height(v: number);
   /**
    * Tile depth in elements
    * C: `unsigned int depth`, offset 8, 4 bytes.
    */
-  get depth(): number {
-    return this.$u32(8);
-  }
-  set depth(v: number) {
-    this.$setU32(8, v);
-  }
+  get depth(): number;
+  set depth(v: number);
 }
+RecordBase.$define(cudaArraySparseProperties_tileExtent, () => ({
+  cName: "__typeof__(((struct cudaArraySparseProperties *)0)->tileExtent)",
+  size: 12,
+  align: 4,
+  fields: [
+    { name: "width", offset: 0, size: 4 },
+    { name: "height", offset: 4, size: 4 },
+    { name: "depth", offset: 8, size: 4 },
+  ],
+  accessors: {
+    width: {
+      get(this: cudaArraySparseProperties_tileExtent): number {
+        return this.$u32(0);
+      },
+      set(this: cudaArraySparseProperties_tileExtent, v: number): void {
+        this.$setU32(0, v);
+      },
+    },
+    height: {
+      get(this: cudaArraySparseProperties_tileExtent): number {
+        return this.$u32(4);
+      },
+      set(this: cudaArraySparseProperties_tileExtent, v: number): void {
+        this.$setU32(4, v);
+      },
+    },
+    depth: {
+      get(this: cudaArraySparseProperties_tileExtent): number {
+        return this.$u32(8);
+      },
+      set(this: cudaArraySparseProperties_tileExtent, v: number): void {
+        this.$setU32(8, v);
+      },
+    },
+  },
+}));
 
 /**
  * CUDA array and CUDA mipmapped array memory requirements
  *
  * C: `struct cudaArrayMemoryRequirements`: 32 bytes, aligned to 8.
  */
-export class cudaArrayMemoryRequirements extends RecordBase {
-  static readonly $cName = "struct cudaArrayMemoryRequirements";
-  static readonly $size = 32;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "size", offset: 0, size: 8 },
-    { name: "alignment", offset: 8, size: 8 },
-    { name: "reserved", offset: 16, size: 16 },
-  ];
+export class cudaArrayMemoryRequirements extends RecordBase {}
+export interface cudaArrayMemoryRequirements {
   /**
    * Total size of the array.
    * C: `size_t size`, offset 0, 8 bytes.
    */
-  get size(): bigint {
-    return this.$u64(0);
-  }
-  set size(v: bigint | number) {
-    this.$setU64(0, v);
-  }
+  get size(): bigint;
+  set size(v: bigint | number);
   /**
    * Alignment necessary for mapping the array.
    * C: `size_t alignment`, offset 8, 8 bytes.
    */
-  get alignment(): bigint {
-    return this.$u64(8);
-  }
-  set alignment(v: bigint | number) {
-    this.$setU64(8, v);
-  }
+  get alignment(): bigint;
+  set alignment(v: bigint | number);
   /** C: `unsigned int[4] reserved`, offset 16, 16 bytes. */
-  get reserved(): Uint32Array {
-    return this.$array(Uint32Array, 16, 4);
-  }
+  get reserved(): Uint32Array;
 }
+RecordBase.$define(cudaArrayMemoryRequirements, () => ({
+  cName: "struct cudaArrayMemoryRequirements",
+  size: 32,
+  align: 8,
+  fields: [
+    { name: "size", offset: 0, size: 8 },
+    { name: "alignment", offset: 8, size: 8 },
+    { name: "reserved", offset: 16, size: 16 },
+  ],
+  accessors: {
+    size: {
+      get(this: cudaArrayMemoryRequirements): bigint {
+        return this.$u64(0);
+      },
+      set(this: cudaArrayMemoryRequirements, v: bigint | number): void {
+        this.$setU64(0, v);
+      },
+    },
+    alignment: {
+      get(this: cudaArrayMemoryRequirements): bigint {
+        return this.$u64(8);
+      },
+      set(this: cudaArrayMemoryRequirements, v: bigint | number): void {
+        this.$setU64(8, v);
+      },
+    },
+    reserved: {
+      get(this: cudaArrayMemoryRequirements): Uint32Array {
+        return this.$array(Uint32Array, 16, 4);
+      },
+    },
+  },
+}));
 
 /**
  * CUDA Pitched memory pointer
@@ -2090,58 +3121,80 @@ export class cudaArrayMemoryRequirements extends RecordBase {
  * C: `struct cudaPitchedPtr`: 32 bytes, aligned to 8.
  */
 export class cudaPitchedPtr extends RecordBase {
-  static readonly $cName = "struct cudaPitchedPtr";
-  static readonly $size = 32;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "ptr", offset: 0, size: 8 },
-    { name: "pitch", offset: 8, size: 8 },
-    { name: "xsize", offset: 16, size: 8 },
-    { name: "ysize", offset: 24, size: 8 },
-  ];
   /** How this record travels when a function takes or returns it by value. */
   static readonly $layout: StructLayout = { name: "struct cudaPitchedPtr", size: 32, align: 8, leaves: [{ offset: 0, type: "pointer" }, { offset: 8, type: "u64" }, { offset: 16, type: "u64" }, { offset: 24, type: "u64" }], passing: { kind: "memory" } };
+}
+export interface cudaPitchedPtr {
   /**
    * Pointer to allocated memory
    * C: `void * ptr`, offset 0, 8 bytes.
    */
-  get ptr(): Pointer {
-    return this.$ptr(0);
-  }
-  set ptr(v: Pointer) {
-    this.$setPtr(0, v);
-  }
+  get ptr(): Pointer;
+  set ptr(v: Pointer);
   /**
    * Pitch of allocated memory in bytes
    * C: `size_t pitch`, offset 8, 8 bytes.
    */
-  get pitch(): bigint {
-    return this.$u64(8);
-  }
-  set pitch(v: bigint | number) {
-    this.$setU64(8, v);
-  }
+  get pitch(): bigint;
+  set pitch(v: bigint | number);
   /**
    * Logical width of allocation in elements
    * C: `size_t xsize`, offset 16, 8 bytes.
    */
-  get xsize(): bigint {
-    return this.$u64(16);
-  }
-  set xsize(v: bigint | number) {
-    this.$setU64(16, v);
-  }
+  get xsize(): bigint;
+  set xsize(v: bigint | number);
   /**
    * Logical height of allocation in elements
    * C: `size_t ysize`, offset 24, 8 bytes.
    */
-  get ysize(): bigint {
-    return this.$u64(24);
-  }
-  set ysize(v: bigint | number) {
-    this.$setU64(24, v);
-  }
+  get ysize(): bigint;
+  set ysize(v: bigint | number);
 }
+RecordBase.$define(cudaPitchedPtr, () => ({
+  cName: "struct cudaPitchedPtr",
+  size: 32,
+  align: 8,
+  fields: [
+    { name: "ptr", offset: 0, size: 8 },
+    { name: "pitch", offset: 8, size: 8 },
+    { name: "xsize", offset: 16, size: 8 },
+    { name: "ysize", offset: 24, size: 8 },
+  ],
+  accessors: {
+    ptr: {
+      get(this: cudaPitchedPtr): Pointer {
+        return this.$ptr(0);
+      },
+      set(this: cudaPitchedPtr, v: Pointer): void {
+        this.$setPtr(0, v);
+      },
+    },
+    pitch: {
+      get(this: cudaPitchedPtr): bigint {
+        return this.$u64(8);
+      },
+      set(this: cudaPitchedPtr, v: bigint | number): void {
+        this.$setU64(8, v);
+      },
+    },
+    xsize: {
+      get(this: cudaPitchedPtr): bigint {
+        return this.$u64(16);
+      },
+      set(this: cudaPitchedPtr, v: bigint | number): void {
+        this.$setU64(16, v);
+      },
+    },
+    ysize: {
+      get(this: cudaPitchedPtr): bigint {
+        return this.$u64(24);
+      },
+      set(this: cudaPitchedPtr, v: bigint | number): void {
+        this.$setU64(24, v);
+      },
+    },
+  },
+}));
 
 /**
  * CUDA extent
@@ -2149,104 +3202,190 @@ export class cudaPitchedPtr extends RecordBase {
  * C: `struct cudaExtent`: 24 bytes, aligned to 8.
  */
 export class cudaExtent extends RecordBase {
-  static readonly $cName = "struct cudaExtent";
-  static readonly $size = 24;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "width", offset: 0, size: 8 },
-    { name: "height", offset: 8, size: 8 },
-    { name: "depth", offset: 16, size: 8 },
-  ];
   /** How this record travels when a function takes or returns it by value. */
   static readonly $layout: StructLayout = { name: "struct cudaExtent", size: 24, align: 8, leaves: [{ offset: 0, type: "u64" }, { offset: 8, type: "u64" }, { offset: 16, type: "u64" }], passing: { kind: "memory" } };
+}
+export interface cudaExtent {
   /**
    * Width in elements when referring to array memory, in bytes when referring to linear memory
    * C: `size_t width`, offset 0, 8 bytes.
    */
-  get width(): bigint {
-    return this.$u64(0);
-  }
-  set width(v: bigint | number) {
-    this.$setU64(0, v);
-  }
+  get width(): bigint;
+  set width(v: bigint | number);
   /**
    * Height in elements
    * C: `size_t height`, offset 8, 8 bytes.
    */
-  get height(): bigint {
-    return this.$u64(8);
-  }
-  set height(v: bigint | number) {
-    this.$setU64(8, v);
-  }
+  get height(): bigint;
+  set height(v: bigint | number);
   /**
    * Depth in elements
    * C: `size_t depth`, offset 16, 8 bytes.
    */
-  get depth(): bigint {
-    return this.$u64(16);
-  }
-  set depth(v: bigint | number) {
-    this.$setU64(16, v);
-  }
+  get depth(): bigint;
+  set depth(v: bigint | number);
 }
+RecordBase.$define(cudaExtent, () => ({
+  cName: "struct cudaExtent",
+  size: 24,
+  align: 8,
+  fields: [
+    { name: "width", offset: 0, size: 8 },
+    { name: "height", offset: 8, size: 8 },
+    { name: "depth", offset: 16, size: 8 },
+  ],
+  accessors: {
+    width: {
+      get(this: cudaExtent): bigint {
+        return this.$u64(0);
+      },
+      set(this: cudaExtent, v: bigint | number): void {
+        this.$setU64(0, v);
+      },
+    },
+    height: {
+      get(this: cudaExtent): bigint {
+        return this.$u64(8);
+      },
+      set(this: cudaExtent, v: bigint | number): void {
+        this.$setU64(8, v);
+      },
+    },
+    depth: {
+      get(this: cudaExtent): bigint {
+        return this.$u64(16);
+      },
+      set(this: cudaExtent, v: bigint | number): void {
+        this.$setU64(16, v);
+      },
+    },
+  },
+}));
 
 /**
  * CUDA 3D position
  *
  * C: `struct cudaPos`: 24 bytes, aligned to 8.
  */
-export class cudaPos extends RecordBase {
-  static readonly $cName = "struct cudaPos";
-  static readonly $size = 24;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "x", offset: 0, size: 8 },
-    { name: "y", offset: 8, size: 8 },
-    { name: "z", offset: 16, size: 8 },
-  ];
+export class cudaPos extends RecordBase {}
+export interface cudaPos {
   /**
    * x
    * C: `size_t x`, offset 0, 8 bytes.
    */
-  get x(): bigint {
-    return this.$u64(0);
-  }
-  set x(v: bigint | number) {
-    this.$setU64(0, v);
-  }
+  get x(): bigint;
+  set x(v: bigint | number);
   /**
    * y
    * C: `size_t y`, offset 8, 8 bytes.
    */
-  get y(): bigint {
-    return this.$u64(8);
-  }
-  set y(v: bigint | number) {
-    this.$setU64(8, v);
-  }
+  get y(): bigint;
+  set y(v: bigint | number);
   /**
    * z
    * C: `size_t z`, offset 16, 8 bytes.
    */
-  get z(): bigint {
-    return this.$u64(16);
-  }
-  set z(v: bigint | number) {
-    this.$setU64(16, v);
-  }
+  get z(): bigint;
+  set z(v: bigint | number);
 }
+RecordBase.$define(cudaPos, () => ({
+  cName: "struct cudaPos",
+  size: 24,
+  align: 8,
+  fields: [
+    { name: "x", offset: 0, size: 8 },
+    { name: "y", offset: 8, size: 8 },
+    { name: "z", offset: 16, size: 8 },
+  ],
+  accessors: {
+    x: {
+      get(this: cudaPos): bigint {
+        return this.$u64(0);
+      },
+      set(this: cudaPos, v: bigint | number): void {
+        this.$setU64(0, v);
+      },
+    },
+    y: {
+      get(this: cudaPos): bigint {
+        return this.$u64(8);
+      },
+      set(this: cudaPos, v: bigint | number): void {
+        this.$setU64(8, v);
+      },
+    },
+    z: {
+      get(this: cudaPos): bigint {
+        return this.$u64(16);
+      },
+      set(this: cudaPos, v: bigint | number): void {
+        this.$setU64(16, v);
+      },
+    },
+  },
+}));
 
 /**
  * CUDA 3D memory copying parameters
  *
  * C: `struct cudaMemcpy3DParms`: 160 bytes, aligned to 8.
  */
-export class cudaMemcpy3DParms extends RecordBase {
-  static readonly $cName = "struct cudaMemcpy3DParms";
-  static readonly $size = 160;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
+export class cudaMemcpy3DParms extends RecordBase {}
+export interface cudaMemcpy3DParms {
+  /**
+   * Source memory address
+   * C: `cudaArray_t srcArray`, offset 0, 8 bytes.
+   */
+  get srcArray(): cudaArray_t;
+  set srcArray(v: cudaArray_t);
+  /**
+   * Source position offset
+   * C: `struct cudaPos srcPos`, offset 8, 24 bytes.
+   */
+  get srcPos(): cudaPos;
+  set srcPos(v: cudaPos);
+  /**
+   * Pitched source memory address
+   * C: `struct cudaPitchedPtr srcPtr`, offset 32, 32 bytes.
+   */
+  get srcPtr(): cudaPitchedPtr;
+  set srcPtr(v: cudaPitchedPtr);
+  /**
+   * Destination memory address
+   * C: `cudaArray_t dstArray`, offset 64, 8 bytes.
+   */
+  get dstArray(): cudaArray_t;
+  set dstArray(v: cudaArray_t);
+  /**
+   * Destination position offset
+   * C: `struct cudaPos dstPos`, offset 72, 24 bytes.
+   */
+  get dstPos(): cudaPos;
+  set dstPos(v: cudaPos);
+  /**
+   * Pitched destination memory address
+   * C: `struct cudaPitchedPtr dstPtr`, offset 96, 32 bytes.
+   */
+  get dstPtr(): cudaPitchedPtr;
+  set dstPtr(v: cudaPitchedPtr);
+  /**
+   * Requested memory copy size
+   * C: `struct cudaExtent extent`, offset 128, 24 bytes.
+   */
+  get extent(): cudaExtent;
+  set extent(v: cudaExtent);
+  /**
+   * Type of transfer
+   * C: `enum cudaMemcpyKind kind`, offset 152, 4 bytes.
+   */
+  get kind(): cudaMemcpyKind;
+  set kind(v: cudaMemcpyKind);
+}
+RecordBase.$define(cudaMemcpy3DParms, () => ({
+  cName: "struct cudaMemcpy3DParms",
+  size: 160,
+  align: 8,
+  fields: [
     { name: "srcArray", offset: 0, size: 8 },
     { name: "srcPos", offset: 8, size: 24 },
     { name: "srcPtr", offset: 32, size: 32 },
@@ -2255,142 +3394,201 @@ export class cudaMemcpy3DParms extends RecordBase {
     { name: "dstPtr", offset: 96, size: 32 },
     { name: "extent", offset: 128, size: 24 },
     { name: "kind", offset: 152, size: 4 },
-  ];
-  /**
-   * Source memory address
-   * C: `cudaArray_t srcArray`, offset 0, 8 bytes.
-   */
-  get srcArray(): cudaArray_t {
-    return this.$ptr(0) as cudaArray_t;
-  }
-  set srcArray(v: cudaArray_t) {
-    this.$setPtr(0, v);
-  }
-  /**
-   * Source position offset
-   * C: `struct cudaPos srcPos`, offset 8, 24 bytes.
-   */
-  get srcPos(): cudaPos {
-    return this.$record(cudaPos, 8);
-  }
-  set srcPos(v: cudaPos) {
-    this.$setRecord(8, 24, v);
-  }
-  /**
-   * Pitched source memory address
-   * C: `struct cudaPitchedPtr srcPtr`, offset 32, 32 bytes.
-   */
-  get srcPtr(): cudaPitchedPtr {
-    return this.$record(cudaPitchedPtr, 32);
-  }
-  set srcPtr(v: cudaPitchedPtr) {
-    this.$setRecord(32, 32, v);
-  }
-  /**
-   * Destination memory address
-   * C: `cudaArray_t dstArray`, offset 64, 8 bytes.
-   */
-  get dstArray(): cudaArray_t {
-    return this.$ptr(64) as cudaArray_t;
-  }
-  set dstArray(v: cudaArray_t) {
-    this.$setPtr(64, v);
-  }
-  /**
-   * Destination position offset
-   * C: `struct cudaPos dstPos`, offset 72, 24 bytes.
-   */
-  get dstPos(): cudaPos {
-    return this.$record(cudaPos, 72);
-  }
-  set dstPos(v: cudaPos) {
-    this.$setRecord(72, 24, v);
-  }
-  /**
-   * Pitched destination memory address
-   * C: `struct cudaPitchedPtr dstPtr`, offset 96, 32 bytes.
-   */
-  get dstPtr(): cudaPitchedPtr {
-    return this.$record(cudaPitchedPtr, 96);
-  }
-  set dstPtr(v: cudaPitchedPtr) {
-    this.$setRecord(96, 32, v);
-  }
-  /**
-   * Requested memory copy size
-   * C: `struct cudaExtent extent`, offset 128, 24 bytes.
-   */
-  get extent(): cudaExtent {
-    return this.$record(cudaExtent, 128);
-  }
-  set extent(v: cudaExtent) {
-    this.$setRecord(128, 24, v);
-  }
-  /**
-   * Type of transfer
-   * C: `enum cudaMemcpyKind kind`, offset 152, 4 bytes.
-   */
-  get kind(): cudaMemcpyKind {
-    return this.$u32(152) as cudaMemcpyKind;
-  }
-  set kind(v: cudaMemcpyKind) {
-    this.$setU32(152, v);
-  }
-}
+  ],
+  accessors: {
+    srcArray: {
+      get(this: cudaMemcpy3DParms): cudaArray_t {
+        return this.$ptr(0) as cudaArray_t;
+      },
+      set(this: cudaMemcpy3DParms, v: cudaArray_t): void {
+        this.$setPtr(0, v);
+      },
+    },
+    srcPos: {
+      get(this: cudaMemcpy3DParms): cudaPos {
+        return this.$record(cudaPos, 8);
+      },
+      set(this: cudaMemcpy3DParms, v: cudaPos): void {
+        this.$setRecord(8, 24, v);
+      },
+    },
+    srcPtr: {
+      get(this: cudaMemcpy3DParms): cudaPitchedPtr {
+        return this.$record(cudaPitchedPtr, 32);
+      },
+      set(this: cudaMemcpy3DParms, v: cudaPitchedPtr): void {
+        this.$setRecord(32, 32, v);
+      },
+    },
+    dstArray: {
+      get(this: cudaMemcpy3DParms): cudaArray_t {
+        return this.$ptr(64) as cudaArray_t;
+      },
+      set(this: cudaMemcpy3DParms, v: cudaArray_t): void {
+        this.$setPtr(64, v);
+      },
+    },
+    dstPos: {
+      get(this: cudaMemcpy3DParms): cudaPos {
+        return this.$record(cudaPos, 72);
+      },
+      set(this: cudaMemcpy3DParms, v: cudaPos): void {
+        this.$setRecord(72, 24, v);
+      },
+    },
+    dstPtr: {
+      get(this: cudaMemcpy3DParms): cudaPitchedPtr {
+        return this.$record(cudaPitchedPtr, 96);
+      },
+      set(this: cudaMemcpy3DParms, v: cudaPitchedPtr): void {
+        this.$setRecord(96, 32, v);
+      },
+    },
+    extent: {
+      get(this: cudaMemcpy3DParms): cudaExtent {
+        return this.$record(cudaExtent, 128);
+      },
+      set(this: cudaMemcpy3DParms, v: cudaExtent): void {
+        this.$setRecord(128, 24, v);
+      },
+    },
+    kind: {
+      get(this: cudaMemcpy3DParms): cudaMemcpyKind {
+        return this.$u32(152) as cudaMemcpyKind;
+      },
+      set(this: cudaMemcpy3DParms, v: cudaMemcpyKind): void {
+        this.$setU32(152, v);
+      },
+    },
+  },
+}));
 
 /**
  * Memcpy node parameters
  *
  * C: `struct cudaMemcpyNodeParams`: 176 bytes, aligned to 8.
  */
-export class cudaMemcpyNodeParams extends RecordBase {
-  static readonly $cName = "struct cudaMemcpyNodeParams";
-  static readonly $size = 176;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "flags", offset: 0, size: 4 },
-    { name: "reserved", offset: 4, size: 12 },
-    { name: "copyParams", offset: 16, size: 160 },
-  ];
+export class cudaMemcpyNodeParams extends RecordBase {}
+export interface cudaMemcpyNodeParams {
   /**
    * Must be zero
    * C: `int flags`, offset 0, 4 bytes.
    */
-  get flags(): number {
-    return this.$i32(0);
-  }
-  set flags(v: number) {
-    this.$setI32(0, v);
-  }
+  get flags(): number;
+  set flags(v: number);
   /**
    * Must be zero
    * C: `int[3] reserved`, offset 4, 12 bytes.
    */
-  get reserved(): Int32Array {
-    return this.$array(Int32Array, 4, 3);
-  }
+  get reserved(): Int32Array;
   /**
    * Parameters for the memory copy
    * C: `struct cudaMemcpy3DParms copyParams`, offset 16, 160 bytes.
    */
-  get copyParams(): cudaMemcpy3DParms {
-    return this.$record(cudaMemcpy3DParms, 16);
-  }
-  set copyParams(v: cudaMemcpy3DParms) {
-    this.$setRecord(16, 160, v);
-  }
+  get copyParams(): cudaMemcpy3DParms;
+  set copyParams(v: cudaMemcpy3DParms);
 }
+RecordBase.$define(cudaMemcpyNodeParams, () => ({
+  cName: "struct cudaMemcpyNodeParams",
+  size: 176,
+  align: 8,
+  fields: [
+    { name: "flags", offset: 0, size: 4 },
+    { name: "reserved", offset: 4, size: 12 },
+    { name: "copyParams", offset: 16, size: 160 },
+  ],
+  accessors: {
+    flags: {
+      get(this: cudaMemcpyNodeParams): number {
+        return this.$i32(0);
+      },
+      set(this: cudaMemcpyNodeParams, v: number): void {
+        this.$setI32(0, v);
+      },
+    },
+    reserved: {
+      get(this: cudaMemcpyNodeParams): Int32Array {
+        return this.$array(Int32Array, 4, 3);
+      },
+    },
+    copyParams: {
+      get(this: cudaMemcpyNodeParams): cudaMemcpy3DParms {
+        return this.$record(cudaMemcpy3DParms, 16);
+      },
+      set(this: cudaMemcpyNodeParams, v: cudaMemcpy3DParms): void {
+        this.$setRecord(16, 160, v);
+      },
+    },
+  },
+}));
 
 /**
  * CUDA 3D cross-device memory copying parameters
  *
  * C: `struct cudaMemcpy3DPeerParms`: 168 bytes, aligned to 8.
  */
-export class cudaMemcpy3DPeerParms extends RecordBase {
-  static readonly $cName = "struct cudaMemcpy3DPeerParms";
-  static readonly $size = 168;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
+export class cudaMemcpy3DPeerParms extends RecordBase {}
+export interface cudaMemcpy3DPeerParms {
+  /**
+   * Source memory address
+   * C: `cudaArray_t srcArray`, offset 0, 8 bytes.
+   */
+  get srcArray(): cudaArray_t;
+  set srcArray(v: cudaArray_t);
+  /**
+   * Source position offset
+   * C: `struct cudaPos srcPos`, offset 8, 24 bytes.
+   */
+  get srcPos(): cudaPos;
+  set srcPos(v: cudaPos);
+  /**
+   * Pitched source memory address
+   * C: `struct cudaPitchedPtr srcPtr`, offset 32, 32 bytes.
+   */
+  get srcPtr(): cudaPitchedPtr;
+  set srcPtr(v: cudaPitchedPtr);
+  /**
+   * Source device
+   * C: `int srcDevice`, offset 64, 4 bytes.
+   */
+  get srcDevice(): number;
+  set srcDevice(v: number);
+  /**
+   * Destination memory address
+   * C: `cudaArray_t dstArray`, offset 72, 8 bytes.
+   */
+  get dstArray(): cudaArray_t;
+  set dstArray(v: cudaArray_t);
+  /**
+   * Destination position offset
+   * C: `struct cudaPos dstPos`, offset 80, 24 bytes.
+   */
+  get dstPos(): cudaPos;
+  set dstPos(v: cudaPos);
+  /**
+   * Pitched destination memory address
+   * C: `struct cudaPitchedPtr dstPtr`, offset 104, 32 bytes.
+   */
+  get dstPtr(): cudaPitchedPtr;
+  set dstPtr(v: cudaPitchedPtr);
+  /**
+   * Destination device
+   * C: `int dstDevice`, offset 136, 4 bytes.
+   */
+  get dstDevice(): number;
+  set dstDevice(v: number);
+  /**
+   * Requested memory copy size
+   * C: `struct cudaExtent extent`, offset 144, 24 bytes.
+   */
+  get extent(): cudaExtent;
+  set extent(v: cudaExtent);
+}
+RecordBase.$define(cudaMemcpy3DPeerParms, () => ({
+  cName: "struct cudaMemcpy3DPeerParms",
+  size: 168,
+  align: 8,
+  fields: [
     { name: "srcArray", offset: 0, size: 8 },
     { name: "srcPos", offset: 8, size: 24 },
     { name: "srcPtr", offset: 32, size: 32 },
@@ -2400,256 +3598,298 @@ export class cudaMemcpy3DPeerParms extends RecordBase {
     { name: "dstPtr", offset: 104, size: 32 },
     { name: "dstDevice", offset: 136, size: 4 },
     { name: "extent", offset: 144, size: 24 },
-  ];
-  /**
-   * Source memory address
-   * C: `cudaArray_t srcArray`, offset 0, 8 bytes.
-   */
-  get srcArray(): cudaArray_t {
-    return this.$ptr(0) as cudaArray_t;
-  }
-  set srcArray(v: cudaArray_t) {
-    this.$setPtr(0, v);
-  }
-  /**
-   * Source position offset
-   * C: `struct cudaPos srcPos`, offset 8, 24 bytes.
-   */
-  get srcPos(): cudaPos {
-    return this.$record(cudaPos, 8);
-  }
-  set srcPos(v: cudaPos) {
-    this.$setRecord(8, 24, v);
-  }
-  /**
-   * Pitched source memory address
-   * C: `struct cudaPitchedPtr srcPtr`, offset 32, 32 bytes.
-   */
-  get srcPtr(): cudaPitchedPtr {
-    return this.$record(cudaPitchedPtr, 32);
-  }
-  set srcPtr(v: cudaPitchedPtr) {
-    this.$setRecord(32, 32, v);
-  }
-  /**
-   * Source device
-   * C: `int srcDevice`, offset 64, 4 bytes.
-   */
-  get srcDevice(): number {
-    return this.$i32(64);
-  }
-  set srcDevice(v: number) {
-    this.$setI32(64, v);
-  }
-  /**
-   * Destination memory address
-   * C: `cudaArray_t dstArray`, offset 72, 8 bytes.
-   */
-  get dstArray(): cudaArray_t {
-    return this.$ptr(72) as cudaArray_t;
-  }
-  set dstArray(v: cudaArray_t) {
-    this.$setPtr(72, v);
-  }
-  /**
-   * Destination position offset
-   * C: `struct cudaPos dstPos`, offset 80, 24 bytes.
-   */
-  get dstPos(): cudaPos {
-    return this.$record(cudaPos, 80);
-  }
-  set dstPos(v: cudaPos) {
-    this.$setRecord(80, 24, v);
-  }
-  /**
-   * Pitched destination memory address
-   * C: `struct cudaPitchedPtr dstPtr`, offset 104, 32 bytes.
-   */
-  get dstPtr(): cudaPitchedPtr {
-    return this.$record(cudaPitchedPtr, 104);
-  }
-  set dstPtr(v: cudaPitchedPtr) {
-    this.$setRecord(104, 32, v);
-  }
-  /**
-   * Destination device
-   * C: `int dstDevice`, offset 136, 4 bytes.
-   */
-  get dstDevice(): number {
-    return this.$i32(136);
-  }
-  set dstDevice(v: number) {
-    this.$setI32(136, v);
-  }
-  /**
-   * Requested memory copy size
-   * C: `struct cudaExtent extent`, offset 144, 24 bytes.
-   */
-  get extent(): cudaExtent {
-    return this.$record(cudaExtent, 144);
-  }
-  set extent(v: cudaExtent) {
-    this.$setRecord(144, 24, v);
-  }
-}
+  ],
+  accessors: {
+    srcArray: {
+      get(this: cudaMemcpy3DPeerParms): cudaArray_t {
+        return this.$ptr(0) as cudaArray_t;
+      },
+      set(this: cudaMemcpy3DPeerParms, v: cudaArray_t): void {
+        this.$setPtr(0, v);
+      },
+    },
+    srcPos: {
+      get(this: cudaMemcpy3DPeerParms): cudaPos {
+        return this.$record(cudaPos, 8);
+      },
+      set(this: cudaMemcpy3DPeerParms, v: cudaPos): void {
+        this.$setRecord(8, 24, v);
+      },
+    },
+    srcPtr: {
+      get(this: cudaMemcpy3DPeerParms): cudaPitchedPtr {
+        return this.$record(cudaPitchedPtr, 32);
+      },
+      set(this: cudaMemcpy3DPeerParms, v: cudaPitchedPtr): void {
+        this.$setRecord(32, 32, v);
+      },
+    },
+    srcDevice: {
+      get(this: cudaMemcpy3DPeerParms): number {
+        return this.$i32(64);
+      },
+      set(this: cudaMemcpy3DPeerParms, v: number): void {
+        this.$setI32(64, v);
+      },
+    },
+    dstArray: {
+      get(this: cudaMemcpy3DPeerParms): cudaArray_t {
+        return this.$ptr(72) as cudaArray_t;
+      },
+      set(this: cudaMemcpy3DPeerParms, v: cudaArray_t): void {
+        this.$setPtr(72, v);
+      },
+    },
+    dstPos: {
+      get(this: cudaMemcpy3DPeerParms): cudaPos {
+        return this.$record(cudaPos, 80);
+      },
+      set(this: cudaMemcpy3DPeerParms, v: cudaPos): void {
+        this.$setRecord(80, 24, v);
+      },
+    },
+    dstPtr: {
+      get(this: cudaMemcpy3DPeerParms): cudaPitchedPtr {
+        return this.$record(cudaPitchedPtr, 104);
+      },
+      set(this: cudaMemcpy3DPeerParms, v: cudaPitchedPtr): void {
+        this.$setRecord(104, 32, v);
+      },
+    },
+    dstDevice: {
+      get(this: cudaMemcpy3DPeerParms): number {
+        return this.$i32(136);
+      },
+      set(this: cudaMemcpy3DPeerParms, v: number): void {
+        this.$setI32(136, v);
+      },
+    },
+    extent: {
+      get(this: cudaMemcpy3DPeerParms): cudaExtent {
+        return this.$record(cudaExtent, 144);
+      },
+      set(this: cudaMemcpy3DPeerParms, v: cudaExtent): void {
+        this.$setRecord(144, 24, v);
+      },
+    },
+  },
+}));
 
 /**
  * CUDA Memset node parameters
  *
  * C: `struct cudaMemsetParams`: 40 bytes, aligned to 8.
  */
-export class cudaMemsetParams extends RecordBase {
-  static readonly $cName = "struct cudaMemsetParams";
-  static readonly $size = 40;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
+export class cudaMemsetParams extends RecordBase {}
+export interface cudaMemsetParams {
+  /**
+   * Destination device pointer
+   * C: `void * dst`, offset 0, 8 bytes.
+   */
+  get dst(): Pointer;
+  set dst(v: Pointer);
+  /**
+   * Pitch of destination device pointer. Unused if height is 1
+   * C: `size_t pitch`, offset 8, 8 bytes.
+   */
+  get pitch(): bigint;
+  set pitch(v: bigint | number);
+  /**
+   * Value to be set
+   * C: `unsigned int value`, offset 16, 4 bytes.
+   */
+  get value(): number;
+  set value(v: number);
+  /**
+   * Size of each element in bytes. Must be 1, 2, or 4.
+   * C: `unsigned int elementSize`, offset 20, 4 bytes.
+   */
+  get elementSize(): number;
+  set elementSize(v: number);
+  /**
+   * Width of the row in elements
+   * C: `size_t width`, offset 24, 8 bytes.
+   */
+  get width(): bigint;
+  set width(v: bigint | number);
+  /**
+   * Number of rows
+   * C: `size_t height`, offset 32, 8 bytes.
+   */
+  get height(): bigint;
+  set height(v: bigint | number);
+}
+RecordBase.$define(cudaMemsetParams, () => ({
+  cName: "struct cudaMemsetParams",
+  size: 40,
+  align: 8,
+  fields: [
     { name: "dst", offset: 0, size: 8 },
     { name: "pitch", offset: 8, size: 8 },
     { name: "value", offset: 16, size: 4 },
     { name: "elementSize", offset: 20, size: 4 },
     { name: "width", offset: 24, size: 8 },
     { name: "height", offset: 32, size: 8 },
-  ];
-  /**
-   * Destination device pointer
-   * C: `void * dst`, offset 0, 8 bytes.
-   */
-  get dst(): Pointer {
-    return this.$ptr(0);
-  }
-  set dst(v: Pointer) {
-    this.$setPtr(0, v);
-  }
-  /**
-   * Pitch of destination device pointer. Unused if height is 1
-   * C: `size_t pitch`, offset 8, 8 bytes.
-   */
-  get pitch(): bigint {
-    return this.$u64(8);
-  }
-  set pitch(v: bigint | number) {
-    this.$setU64(8, v);
-  }
-  /**
-   * Value to be set
-   * C: `unsigned int value`, offset 16, 4 bytes.
-   */
-  get value(): number {
-    return this.$u32(16);
-  }
-  set value(v: number) {
-    this.$setU32(16, v);
-  }
-  /**
-   * Size of each element in bytes. Must be 1, 2, or 4.
-   * C: `unsigned int elementSize`, offset 20, 4 bytes.
-   */
-  get elementSize(): number {
-    return this.$u32(20);
-  }
-  set elementSize(v: number) {
-    this.$setU32(20, v);
-  }
-  /**
-   * Width of the row in elements
-   * C: `size_t width`, offset 24, 8 bytes.
-   */
-  get width(): bigint {
-    return this.$u64(24);
-  }
-  set width(v: bigint | number) {
-    this.$setU64(24, v);
-  }
-  /**
-   * Number of rows
-   * C: `size_t height`, offset 32, 8 bytes.
-   */
-  get height(): bigint {
-    return this.$u64(32);
-  }
-  set height(v: bigint | number) {
-    this.$setU64(32, v);
-  }
-}
+  ],
+  accessors: {
+    dst: {
+      get(this: cudaMemsetParams): Pointer {
+        return this.$ptr(0);
+      },
+      set(this: cudaMemsetParams, v: Pointer): void {
+        this.$setPtr(0, v);
+      },
+    },
+    pitch: {
+      get(this: cudaMemsetParams): bigint {
+        return this.$u64(8);
+      },
+      set(this: cudaMemsetParams, v: bigint | number): void {
+        this.$setU64(8, v);
+      },
+    },
+    value: {
+      get(this: cudaMemsetParams): number {
+        return this.$u32(16);
+      },
+      set(this: cudaMemsetParams, v: number): void {
+        this.$setU32(16, v);
+      },
+    },
+    elementSize: {
+      get(this: cudaMemsetParams): number {
+        return this.$u32(20);
+      },
+      set(this: cudaMemsetParams, v: number): void {
+        this.$setU32(20, v);
+      },
+    },
+    width: {
+      get(this: cudaMemsetParams): bigint {
+        return this.$u64(24);
+      },
+      set(this: cudaMemsetParams, v: bigint | number): void {
+        this.$setU64(24, v);
+      },
+    },
+    height: {
+      get(this: cudaMemsetParams): bigint {
+        return this.$u64(32);
+      },
+      set(this: cudaMemsetParams, v: bigint | number): void {
+        this.$setU64(32, v);
+      },
+    },
+  },
+}));
 
 /**
  * CUDA Memset node parameters
  *
  * C: `struct cudaMemsetParamsV2`: 40 bytes, aligned to 8.
  */
-export class cudaMemsetParamsV2 extends RecordBase {
-  static readonly $cName = "struct cudaMemsetParamsV2";
-  static readonly $size = 40;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
+export class cudaMemsetParamsV2 extends RecordBase {}
+export interface cudaMemsetParamsV2 {
+  /**
+   * Destination device pointer
+   * C: `void * dst`, offset 0, 8 bytes.
+   */
+  get dst(): Pointer;
+  set dst(v: Pointer);
+  /**
+   * Pitch of destination device pointer. Unused if height is 1
+   * C: `size_t pitch`, offset 8, 8 bytes.
+   */
+  get pitch(): bigint;
+  set pitch(v: bigint | number);
+  /**
+   * Value to be set
+   * C: `unsigned int value`, offset 16, 4 bytes.
+   */
+  get value(): number;
+  set value(v: number);
+  /**
+   * Size of each element in bytes. Must be 1, 2, or 4.
+   * C: `unsigned int elementSize`, offset 20, 4 bytes.
+   */
+  get elementSize(): number;
+  set elementSize(v: number);
+  /**
+   * Width of the row in elements
+   * C: `size_t width`, offset 24, 8 bytes.
+   */
+  get width(): bigint;
+  set width(v: bigint | number);
+  /**
+   * Number of rows
+   * C: `size_t height`, offset 32, 8 bytes.
+   */
+  get height(): bigint;
+  set height(v: bigint | number);
+}
+RecordBase.$define(cudaMemsetParamsV2, () => ({
+  cName: "struct cudaMemsetParamsV2",
+  size: 40,
+  align: 8,
+  fields: [
     { name: "dst", offset: 0, size: 8 },
     { name: "pitch", offset: 8, size: 8 },
     { name: "value", offset: 16, size: 4 },
     { name: "elementSize", offset: 20, size: 4 },
     { name: "width", offset: 24, size: 8 },
     { name: "height", offset: 32, size: 8 },
-  ];
-  /**
-   * Destination device pointer
-   * C: `void * dst`, offset 0, 8 bytes.
-   */
-  get dst(): Pointer {
-    return this.$ptr(0);
-  }
-  set dst(v: Pointer) {
-    this.$setPtr(0, v);
-  }
-  /**
-   * Pitch of destination device pointer. Unused if height is 1
-   * C: `size_t pitch`, offset 8, 8 bytes.
-   */
-  get pitch(): bigint {
-    return this.$u64(8);
-  }
-  set pitch(v: bigint | number) {
-    this.$setU64(8, v);
-  }
-  /**
-   * Value to be set
-   * C: `unsigned int value`, offset 16, 4 bytes.
-   */
-  get value(): number {
-    return this.$u32(16);
-  }
-  set value(v: number) {
-    this.$setU32(16, v);
-  }
-  /**
-   * Size of each element in bytes. Must be 1, 2, or 4.
-   * C: `unsigned int elementSize`, offset 20, 4 bytes.
-   */
-  get elementSize(): number {
-    return this.$u32(20);
-  }
-  set elementSize(v: number) {
-    this.$setU32(20, v);
-  }
-  /**
-   * Width of the row in elements
-   * C: `size_t width`, offset 24, 8 bytes.
-   */
-  get width(): bigint {
-    return this.$u64(24);
-  }
-  set width(v: bigint | number) {
-    this.$setU64(24, v);
-  }
-  /**
-   * Number of rows
-   * C: `size_t height`, offset 32, 8 bytes.
-   */
-  get height(): bigint {
-    return this.$u64(32);
-  }
-  set height(v: bigint | number) {
-    this.$setU64(32, v);
-  }
-}
+  ],
+  accessors: {
+    dst: {
+      get(this: cudaMemsetParamsV2): Pointer {
+        return this.$ptr(0);
+      },
+      set(this: cudaMemsetParamsV2, v: Pointer): void {
+        this.$setPtr(0, v);
+      },
+    },
+    pitch: {
+      get(this: cudaMemsetParamsV2): bigint {
+        return this.$u64(8);
+      },
+      set(this: cudaMemsetParamsV2, v: bigint | number): void {
+        this.$setU64(8, v);
+      },
+    },
+    value: {
+      get(this: cudaMemsetParamsV2): number {
+        return this.$u32(16);
+      },
+      set(this: cudaMemsetParamsV2, v: number): void {
+        this.$setU32(16, v);
+      },
+    },
+    elementSize: {
+      get(this: cudaMemsetParamsV2): number {
+        return this.$u32(20);
+      },
+      set(this: cudaMemsetParamsV2, v: number): void {
+        this.$setU32(20, v);
+      },
+    },
+    width: {
+      get(this: cudaMemsetParamsV2): bigint {
+        return this.$u64(24);
+      },
+      set(this: cudaMemsetParamsV2, v: bigint | number): void {
+        this.$setU64(24, v);
+      },
+    },
+    height: {
+      get(this: cudaMemsetParamsV2): bigint {
+        return this.$u64(32);
+      },
+      set(this: cudaMemsetParamsV2, v: bigint | number): void {
+        this.$setU64(32, v);
+      },
+    },
+  },
+}));
 
 /**
  * Specifies an access policy for a window, a contiguous extent of memory
@@ -2664,401 +3904,618 @@ export class cudaMemsetParamsV2 extends RecordBase {
  *
  * C: `struct cudaAccessPolicyWindow`: 32 bytes, aligned to 8.
  */
-export class cudaAccessPolicyWindow extends RecordBase {
-  static readonly $cName = "struct cudaAccessPolicyWindow";
-  static readonly $size = 32;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
+export class cudaAccessPolicyWindow extends RecordBase {}
+export interface cudaAccessPolicyWindow {
+  /**
+   * Starting address of the access policy window. CUDA driver may align it.
+   * C: `void * base_ptr`, offset 0, 8 bytes.
+   */
+  get base_ptr(): Pointer;
+  set base_ptr(v: Pointer);
+  /**
+   * Size in bytes of the window policy. CUDA driver may restrict the maximum size and alignment.
+   * C: `size_t num_bytes`, offset 8, 8 bytes.
+   */
+  get num_bytes(): bigint;
+  set num_bytes(v: bigint | number);
+  /**
+   * hitRatio specifies percentage of lines assigned hitProp, rest are assigned missProp.
+   * C: `float hitRatio`, offset 16, 4 bytes.
+   */
+  get hitRatio(): number;
+  set hitRatio(v: number);
+  /**
+   * `CUaccessProperty` set for hit.
+   * C: `enum cudaAccessProperty hitProp`, offset 20, 4 bytes.
+   */
+  get hitProp(): cudaAccessProperty;
+  set hitProp(v: cudaAccessProperty);
+  /**
+   * `CUaccessProperty` set for miss. Must be either NORMAL or STREAMING.
+   * C: `enum cudaAccessProperty missProp`, offset 24, 4 bytes.
+   */
+  get missProp(): cudaAccessProperty;
+  set missProp(v: cudaAccessProperty);
+}
+RecordBase.$define(cudaAccessPolicyWindow, () => ({
+  cName: "struct cudaAccessPolicyWindow",
+  size: 32,
+  align: 8,
+  fields: [
     { name: "base_ptr", offset: 0, size: 8 },
     { name: "num_bytes", offset: 8, size: 8 },
     { name: "hitRatio", offset: 16, size: 4 },
     { name: "hitProp", offset: 20, size: 4 },
     { name: "missProp", offset: 24, size: 4 },
-  ];
-  /**
-   * Starting address of the access policy window. CUDA driver may align it.
-   * C: `void * base_ptr`, offset 0, 8 bytes.
-   */
-  get base_ptr(): Pointer {
-    return this.$ptr(0);
-  }
-  set base_ptr(v: Pointer) {
-    this.$setPtr(0, v);
-  }
-  /**
-   * Size in bytes of the window policy. CUDA driver may restrict the maximum size and alignment.
-   * C: `size_t num_bytes`, offset 8, 8 bytes.
-   */
-  get num_bytes(): bigint {
-    return this.$u64(8);
-  }
-  set num_bytes(v: bigint | number) {
-    this.$setU64(8, v);
-  }
-  /**
-   * hitRatio specifies percentage of lines assigned hitProp, rest are assigned missProp.
-   * C: `float hitRatio`, offset 16, 4 bytes.
-   */
-  get hitRatio(): number {
-    return this.$f32(16);
-  }
-  set hitRatio(v: number) {
-    this.$setF32(16, v);
-  }
-  /**
-   * `CUaccessProperty` set for hit.
-   * C: `enum cudaAccessProperty hitProp`, offset 20, 4 bytes.
-   */
-  get hitProp(): cudaAccessProperty {
-    return this.$u32(20) as cudaAccessProperty;
-  }
-  set hitProp(v: cudaAccessProperty) {
-    this.$setU32(20, v);
-  }
-  /**
-   * `CUaccessProperty` set for miss. Must be either NORMAL or STREAMING.
-   * C: `enum cudaAccessProperty missProp`, offset 24, 4 bytes.
-   */
-  get missProp(): cudaAccessProperty {
-    return this.$u32(24) as cudaAccessProperty;
-  }
-  set missProp(v: cudaAccessProperty) {
-    this.$setU32(24, v);
-  }
-}
+  ],
+  accessors: {
+    base_ptr: {
+      get(this: cudaAccessPolicyWindow): Pointer {
+        return this.$ptr(0);
+      },
+      set(this: cudaAccessPolicyWindow, v: Pointer): void {
+        this.$setPtr(0, v);
+      },
+    },
+    num_bytes: {
+      get(this: cudaAccessPolicyWindow): bigint {
+        return this.$u64(8);
+      },
+      set(this: cudaAccessPolicyWindow, v: bigint | number): void {
+        this.$setU64(8, v);
+      },
+    },
+    hitRatio: {
+      get(this: cudaAccessPolicyWindow): number {
+        return this.$f32(16);
+      },
+      set(this: cudaAccessPolicyWindow, v: number): void {
+        this.$setF32(16, v);
+      },
+    },
+    hitProp: {
+      get(this: cudaAccessPolicyWindow): cudaAccessProperty {
+        return this.$u32(20) as cudaAccessProperty;
+      },
+      set(this: cudaAccessPolicyWindow, v: cudaAccessProperty): void {
+        this.$setU32(20, v);
+      },
+    },
+    missProp: {
+      get(this: cudaAccessPolicyWindow): cudaAccessProperty {
+        return this.$u32(24) as cudaAccessProperty;
+      },
+      set(this: cudaAccessPolicyWindow, v: cudaAccessProperty): void {
+        this.$setU32(24, v);
+      },
+    },
+  },
+}));
 
 /**
  * CUDA host node parameters
  *
  * C: `struct cudaHostNodeParams`: 16 bytes, aligned to 8.
  */
-export class cudaHostNodeParams extends RecordBase {
-  static readonly $cName = "struct cudaHostNodeParams";
-  static readonly $size = 16;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "fn", offset: 0, size: 8 },
-    { name: "userData", offset: 8, size: 8 },
-  ];
+export class cudaHostNodeParams extends RecordBase {}
+export interface cudaHostNodeParams {
   /**
    * The function to call when the node executes
    * C: `cudaHostFn_t fn`, offset 0, 8 bytes.
    */
-  get fn(): cudaHostFn_t {
-    return this.$ptr(0) as cudaHostFn_t;
-  }
-  set fn(v: cudaHostFn_t) {
-    this.$setPtr(0, v);
-  }
+  get fn(): cudaHostFn_t;
+  set fn(v: cudaHostFn_t);
   /**
    * Argument to pass to the function
    * C: `void * userData`, offset 8, 8 bytes.
    */
-  get userData(): Pointer {
-    return this.$ptr(8);
-  }
-  set userData(v: Pointer) {
-    this.$setPtr(8, v);
-  }
+  get userData(): Pointer;
+  set userData(v: Pointer);
 }
+RecordBase.$define(cudaHostNodeParams, () => ({
+  cName: "struct cudaHostNodeParams",
+  size: 16,
+  align: 8,
+  fields: [
+    { name: "fn", offset: 0, size: 8 },
+    { name: "userData", offset: 8, size: 8 },
+  ],
+  accessors: {
+    fn: {
+      get(this: cudaHostNodeParams): cudaHostFn_t {
+        return this.$ptr(0) as cudaHostFn_t;
+      },
+      set(this: cudaHostNodeParams, v: cudaHostFn_t): void {
+        this.$setPtr(0, v);
+      },
+    },
+    userData: {
+      get(this: cudaHostNodeParams): Pointer {
+        return this.$ptr(8);
+      },
+      set(this: cudaHostNodeParams, v: Pointer): void {
+        this.$setPtr(8, v);
+      },
+    },
+  },
+}));
 
 /**
  * CUDA host node parameters
  *
  * C: `struct cudaHostNodeParamsV2`: 16 bytes, aligned to 8.
  */
-export class cudaHostNodeParamsV2 extends RecordBase {
-  static readonly $cName = "struct cudaHostNodeParamsV2";
-  static readonly $size = 16;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "fn", offset: 0, size: 8 },
-    { name: "userData", offset: 8, size: 8 },
-  ];
+export class cudaHostNodeParamsV2 extends RecordBase {}
+export interface cudaHostNodeParamsV2 {
   /**
    * The function to call when the node executes
    * C: `cudaHostFn_t fn`, offset 0, 8 bytes.
    */
-  get fn(): cudaHostFn_t {
-    return this.$ptr(0) as cudaHostFn_t;
-  }
-  set fn(v: cudaHostFn_t) {
-    this.$setPtr(0, v);
-  }
+  get fn(): cudaHostFn_t;
+  set fn(v: cudaHostFn_t);
   /**
    * Argument to pass to the function
    * C: `void * userData`, offset 8, 8 bytes.
    */
-  get userData(): Pointer {
-    return this.$ptr(8);
-  }
-  set userData(v: Pointer) {
-    this.$setPtr(8, v);
-  }
+  get userData(): Pointer;
+  set userData(v: Pointer);
 }
+RecordBase.$define(cudaHostNodeParamsV2, () => ({
+  cName: "struct cudaHostNodeParamsV2",
+  size: 16,
+  align: 8,
+  fields: [
+    { name: "fn", offset: 0, size: 8 },
+    { name: "userData", offset: 8, size: 8 },
+  ],
+  accessors: {
+    fn: {
+      get(this: cudaHostNodeParamsV2): cudaHostFn_t {
+        return this.$ptr(0) as cudaHostFn_t;
+      },
+      set(this: cudaHostNodeParamsV2, v: cudaHostFn_t): void {
+        this.$setPtr(0, v);
+      },
+    },
+    userData: {
+      get(this: cudaHostNodeParamsV2): Pointer {
+        return this.$ptr(8);
+      },
+      set(this: cudaHostNodeParamsV2, v: Pointer): void {
+        this.$setPtr(8, v);
+      },
+    },
+  },
+}));
 
 /**
  * CUDA resource descriptor
  *
  * C: `struct cudaResourceDesc`: 144 bytes, aligned to 8.
  */
-export class cudaResourceDesc extends RecordBase {
-  static readonly $cName = "struct cudaResourceDesc";
-  static readonly $size = 144;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "resType", offset: 0, size: 4 },
-    { name: "res", offset: 8, size: 128 },
-    { name: "flags", offset: 136, size: 4 },
-  ];
+export class cudaResourceDesc extends RecordBase {}
+export interface cudaResourceDesc {
   /**
    * Resource type
    * C: `enum cudaResourceType resType`, offset 0, 4 bytes.
    */
-  get resType(): cudaResourceType {
-    return this.$u32(0) as cudaResourceType;
-  }
-  set resType(v: cudaResourceType) {
-    this.$setU32(0, v);
-  }
+  get resType(): cudaResourceType;
+  set resType(v: cudaResourceType);
   /** C: `union (unnamed union at driver_types.h:1572:5) res`, offset 8, 128 bytes. */
-  get res(): cudaResourceDesc_res {
-    return this.$record(cudaResourceDesc_res, 8);
-  }
-  set res(v: cudaResourceDesc_res) {
-    this.$setRecord(8, 128, v);
-  }
+  get res(): cudaResourceDesc_res;
+  set res(v: cudaResourceDesc_res);
   /**
    * Flags (must be zero)
    * C: `unsigned int flags`, offset 136, 4 bytes.
    */
-  get flags(): number {
-    return this.$u32(136);
-  }
-  set flags(v: number) {
-    this.$setU32(136, v);
-  }
+  get flags(): number;
+  set flags(v: number);
 }
+RecordBase.$define(cudaResourceDesc, () => ({
+  cName: "struct cudaResourceDesc",
+  size: 144,
+  align: 8,
+  fields: [
+    { name: "resType", offset: 0, size: 4 },
+    { name: "res", offset: 8, size: 128 },
+    { name: "flags", offset: 136, size: 4 },
+  ],
+  accessors: {
+    resType: {
+      get(this: cudaResourceDesc): cudaResourceType {
+        return this.$u32(0) as cudaResourceType;
+      },
+      set(this: cudaResourceDesc, v: cudaResourceType): void {
+        this.$setU32(0, v);
+      },
+    },
+    res: {
+      get(this: cudaResourceDesc): cudaResourceDesc_res {
+        return this.$record(cudaResourceDesc_res, 8);
+      },
+      set(this: cudaResourceDesc, v: cudaResourceDesc_res): void {
+        this.$setRecord(8, 128, v);
+      },
+    },
+    flags: {
+      get(this: cudaResourceDesc): number {
+        return this.$u32(136);
+      },
+      set(this: cudaResourceDesc, v: number): void {
+        this.$setU32(136, v);
+      },
+    },
+  },
+}));
 
 /** C: `__typeof__(((struct cudaResourceDesc *)0)->res)`: 128 bytes, aligned to 8. */
-export class cudaResourceDesc_res extends RecordBase {
-  static readonly $cName = "__typeof__(((struct cudaResourceDesc *)0)->res)";
-  static readonly $size = 128;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
+export class cudaResourceDesc_res extends RecordBase {}
+export interface cudaResourceDesc_res {
+  /** C: `struct (unnamed struct at driver_types.h:1573:9) array`, offset 0, 8 bytes. */
+  get array(): cudaResourceDesc_res_array;
+  set array(v: cudaResourceDesc_res_array);
+  /** C: `struct (unnamed struct at driver_types.h:1576:9) mipmap`, offset 0, 8 bytes. */
+  get mipmap(): cudaResourceDesc_res_mipmap;
+  set mipmap(v: cudaResourceDesc_res_mipmap);
+  /** C: `struct (unnamed struct at driver_types.h:1579:9) linear`, offset 0, 40 bytes. */
+  get linear(): cudaResourceDesc_res_linear;
+  set linear(v: cudaResourceDesc_res_linear);
+  /** C: `struct (unnamed struct at driver_types.h:1584:9) pitch2D`, offset 0, 56 bytes. */
+  get pitch2D(): cudaResourceDesc_res_pitch2D;
+  set pitch2D(v: cudaResourceDesc_res_pitch2D);
+  /** C: `struct (unnamed struct at driver_types.h:1591:9) reserved`, offset 0, 128 bytes. */
+  get reserved(): cudaResourceDesc_res_reserved;
+  set reserved(v: cudaResourceDesc_res_reserved);
+}
+RecordBase.$define(cudaResourceDesc_res, () => ({
+  cName: "__typeof__(((struct cudaResourceDesc *)0)->res)",
+  size: 128,
+  align: 8,
+  fields: [
     { name: "array", offset: 0, size: 8 },
     { name: "mipmap", offset: 0, size: 8 },
     { name: "linear", offset: 0, size: 40 },
     { name: "pitch2D", offset: 0, size: 56 },
     { name: "reserved", offset: 0, size: 128 },
-  ];
-  /** C: `struct (unnamed struct at driver_types.h:1573:9) array`, offset 0, 8 bytes. */
-  get array(): cudaResourceDesc_res_array {
-    return this.$record(cudaResourceDesc_res_array, 0);
-  }
-  set array(v: cudaResourceDesc_res_array) {
-    this.$setRecord(0, 8, v);
-  }
-  /** C: `struct (unnamed struct at driver_types.h:1576:9) mipmap`, offset 0, 8 bytes. */
-  get mipmap(): cudaResourceDesc_res_mipmap {
-    return this.$record(cudaResourceDesc_res_mipmap, 0);
-  }
-  set mipmap(v: cudaResourceDesc_res_mipmap) {
-    this.$setRecord(0, 8, v);
-  }
-  /** C: `struct (unnamed struct at driver_types.h:1579:9) linear`, offset 0, 40 bytes. */
-  get linear(): cudaResourceDesc_res_linear {
-    return this.$record(cudaResourceDesc_res_linear, 0);
-  }
-  set linear(v: cudaResourceDesc_res_linear) {
-    this.$setRecord(0, 40, v);
-  }
-  /** C: `struct (unnamed struct at driver_types.h:1584:9) pitch2D`, offset 0, 56 bytes. */
-  get pitch2D(): cudaResourceDesc_res_pitch2D {
-    return this.$record(cudaResourceDesc_res_pitch2D, 0);
-  }
-  set pitch2D(v: cudaResourceDesc_res_pitch2D) {
-    this.$setRecord(0, 56, v);
-  }
-  /** C: `struct (unnamed struct at driver_types.h:1591:9) reserved`, offset 0, 128 bytes. */
-  get reserved(): cudaResourceDesc_res_reserved {
-    return this.$record(cudaResourceDesc_res_reserved, 0);
-  }
-  set reserved(v: cudaResourceDesc_res_reserved) {
-    this.$setRecord(0, 128, v);
-  }
-}
+  ],
+  accessors: {
+    array: {
+      get(this: cudaResourceDesc_res): cudaResourceDesc_res_array {
+        return this.$record(cudaResourceDesc_res_array, 0);
+      },
+      set(this: cudaResourceDesc_res, v: cudaResourceDesc_res_array): void {
+        this.$setRecord(0, 8, v);
+      },
+    },
+    mipmap: {
+      get(this: cudaResourceDesc_res): cudaResourceDesc_res_mipmap {
+        return this.$record(cudaResourceDesc_res_mipmap, 0);
+      },
+      set(this: cudaResourceDesc_res, v: cudaResourceDesc_res_mipmap): void {
+        this.$setRecord(0, 8, v);
+      },
+    },
+    linear: {
+      get(this: cudaResourceDesc_res): cudaResourceDesc_res_linear {
+        return this.$record(cudaResourceDesc_res_linear, 0);
+      },
+      set(this: cudaResourceDesc_res, v: cudaResourceDesc_res_linear): void {
+        this.$setRecord(0, 40, v);
+      },
+    },
+    pitch2D: {
+      get(this: cudaResourceDesc_res): cudaResourceDesc_res_pitch2D {
+        return this.$record(cudaResourceDesc_res_pitch2D, 0);
+      },
+      set(this: cudaResourceDesc_res, v: cudaResourceDesc_res_pitch2D): void {
+        this.$setRecord(0, 56, v);
+      },
+    },
+    reserved: {
+      get(this: cudaResourceDesc_res): cudaResourceDesc_res_reserved {
+        return this.$record(cudaResourceDesc_res_reserved, 0);
+      },
+      set(this: cudaResourceDesc_res, v: cudaResourceDesc_res_reserved): void {
+        this.$setRecord(0, 128, v);
+      },
+    },
+  },
+}));
 
 /** C: `__typeof__(((struct cudaResourceDesc *)0)->res.array)`: 8 bytes, aligned to 8. */
-export class cudaResourceDesc_res_array extends RecordBase {
-  static readonly $cName = "__typeof__(((struct cudaResourceDesc *)0)->res.array)";
-  static readonly $size = 8;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "array", offset: 0, size: 8 },
-  ];
+export class cudaResourceDesc_res_array extends RecordBase {}
+export interface cudaResourceDesc_res_array {
   /**
    * CUDA array
    * C: `cudaArray_t array`, offset 0, 8 bytes.
    */
-  get array(): cudaArray_t {
-    return this.$ptr(0) as cudaArray_t;
-  }
-  set array(v: cudaArray_t) {
-    this.$setPtr(0, v);
-  }
+  get array(): cudaArray_t;
+  set array(v: cudaArray_t);
 }
+RecordBase.$define(cudaResourceDesc_res_array, () => ({
+  cName: "__typeof__(((struct cudaResourceDesc *)0)->res.array)",
+  size: 8,
+  align: 8,
+  fields: [
+    { name: "array", offset: 0, size: 8 },
+  ],
+  accessors: {
+    array: {
+      get(this: cudaResourceDesc_res_array): cudaArray_t {
+        return this.$ptr(0) as cudaArray_t;
+      },
+      set(this: cudaResourceDesc_res_array, v: cudaArray_t): void {
+        this.$setPtr(0, v);
+      },
+    },
+  },
+}));
 
 /** C: `__typeof__(((struct cudaResourceDesc *)0)->res.mipmap)`: 8 bytes, aligned to 8. */
-export class cudaResourceDesc_res_mipmap extends RecordBase {
-  static readonly $cName = "__typeof__(((struct cudaResourceDesc *)0)->res.mipmap)";
-  static readonly $size = 8;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "mipmap", offset: 0, size: 8 },
-  ];
+export class cudaResourceDesc_res_mipmap extends RecordBase {}
+export interface cudaResourceDesc_res_mipmap {
   /**
    * CUDA mipmapped array
    * C: `cudaMipmappedArray_t mipmap`, offset 0, 8 bytes.
    */
-  get mipmap(): cudaMipmappedArray_t {
-    return this.$ptr(0) as cudaMipmappedArray_t;
-  }
-  set mipmap(v: cudaMipmappedArray_t) {
-    this.$setPtr(0, v);
-  }
+  get mipmap(): cudaMipmappedArray_t;
+  set mipmap(v: cudaMipmappedArray_t);
 }
+RecordBase.$define(cudaResourceDesc_res_mipmap, () => ({
+  cName: "__typeof__(((struct cudaResourceDesc *)0)->res.mipmap)",
+  size: 8,
+  align: 8,
+  fields: [
+    { name: "mipmap", offset: 0, size: 8 },
+  ],
+  accessors: {
+    mipmap: {
+      get(this: cudaResourceDesc_res_mipmap): cudaMipmappedArray_t {
+        return this.$ptr(0) as cudaMipmappedArray_t;
+      },
+      set(this: cudaResourceDesc_res_mipmap, v: cudaMipmappedArray_t): void {
+        this.$setPtr(0, v);
+      },
+    },
+  },
+}));
 
 /** C: `__typeof__(((struct cudaResourceDesc *)0)->res.linear)`: 40 bytes, aligned to 8. */
-export class cudaResourceDesc_res_linear extends RecordBase {
-  static readonly $cName = "__typeof__(((struct cudaResourceDesc *)0)->res.linear)";
-  static readonly $size = 40;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "devPtr", offset: 0, size: 8 },
-    { name: "desc", offset: 8, size: 20 },
-    { name: "sizeInBytes", offset: 32, size: 8 },
-  ];
+export class cudaResourceDesc_res_linear extends RecordBase {}
+export interface cudaResourceDesc_res_linear {
   /**
    * Device pointer
    * C: `void * devPtr`, offset 0, 8 bytes.
    */
-  get devPtr(): Pointer {
-    return this.$ptr(0);
-  }
-  set devPtr(v: Pointer) {
-    this.$setPtr(0, v);
-  }
+  get devPtr(): Pointer;
+  set devPtr(v: Pointer);
   /**
    * Channel descriptor
    * C: `struct cudaChannelFormatDesc desc`, offset 8, 20 bytes.
    */
-  get desc(): cudaChannelFormatDesc {
-    return this.$record(cudaChannelFormatDesc, 8);
-  }
-  set desc(v: cudaChannelFormatDesc) {
-    this.$setRecord(8, 20, v);
-  }
+  get desc(): cudaChannelFormatDesc;
+  set desc(v: cudaChannelFormatDesc);
   /**
    * Size in bytes
    * C: `size_t sizeInBytes`, offset 32, 8 bytes.
    */
-  get sizeInBytes(): bigint {
-    return this.$u64(32);
-  }
-  set sizeInBytes(v: bigint | number) {
-    this.$setU64(32, v);
-  }
+  get sizeInBytes(): bigint;
+  set sizeInBytes(v: bigint | number);
 }
+RecordBase.$define(cudaResourceDesc_res_linear, () => ({
+  cName: "__typeof__(((struct cudaResourceDesc *)0)->res.linear)",
+  size: 40,
+  align: 8,
+  fields: [
+    { name: "devPtr", offset: 0, size: 8 },
+    { name: "desc", offset: 8, size: 20 },
+    { name: "sizeInBytes", offset: 32, size: 8 },
+  ],
+  accessors: {
+    devPtr: {
+      get(this: cudaResourceDesc_res_linear): Pointer {
+        return this.$ptr(0);
+      },
+      set(this: cudaResourceDesc_res_linear, v: Pointer): void {
+        this.$setPtr(0, v);
+      },
+    },
+    desc: {
+      get(this: cudaResourceDesc_res_linear): cudaChannelFormatDesc {
+        return this.$record(cudaChannelFormatDesc, 8);
+      },
+      set(this: cudaResourceDesc_res_linear, v: cudaChannelFormatDesc): void {
+        this.$setRecord(8, 20, v);
+      },
+    },
+    sizeInBytes: {
+      get(this: cudaResourceDesc_res_linear): bigint {
+        return this.$u64(32);
+      },
+      set(this: cudaResourceDesc_res_linear, v: bigint | number): void {
+        this.$setU64(32, v);
+      },
+    },
+  },
+}));
 
 /** C: `__typeof__(((struct cudaResourceDesc *)0)->res.pitch2D)`: 56 bytes, aligned to 8. */
-export class cudaResourceDesc_res_pitch2D extends RecordBase {
-  static readonly $cName = "__typeof__(((struct cudaResourceDesc *)0)->res.pitch2D)";
-  static readonly $size = 56;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
+export class cudaResourceDesc_res_pitch2D extends RecordBase {}
+export interface cudaResourceDesc_res_pitch2D {
+  /**
+   * Device pointer
+   * C: `void * devPtr`, offset 0, 8 bytes.
+   */
+  get devPtr(): Pointer;
+  set devPtr(v: Pointer);
+  /**
+   * Channel descriptor
+   * C: `struct cudaChannelFormatDesc desc`, offset 8, 20 bytes.
+   */
+  get desc(): cudaChannelFormatDesc;
+  set desc(v: cudaChannelFormatDesc);
+  /**
+   * Width of the array in elements
+   * C: `size_t width`, offset 32, 8 bytes.
+   */
+  get width(): bigint;
+  set width(v: bigint | number);
+  /**
+   * Height of the array in elements
+   * C: `size_t height`, offset 40, 8 bytes.
+   */
+  get height(): bigint;
+  set height(v: bigint | number);
+  /**
+   * Pitch between two rows in bytes
+   * C: `size_t pitchInBytes`, offset 48, 8 bytes.
+   */
+  get pitchInBytes(): bigint;
+  set pitchInBytes(v: bigint | number);
+}
+RecordBase.$define(cudaResourceDesc_res_pitch2D, () => ({
+  cName: "__typeof__(((struct cudaResourceDesc *)0)->res.pitch2D)",
+  size: 56,
+  align: 8,
+  fields: [
     { name: "devPtr", offset: 0, size: 8 },
     { name: "desc", offset: 8, size: 20 },
     { name: "width", offset: 32, size: 8 },
     { name: "height", offset: 40, size: 8 },
     { name: "pitchInBytes", offset: 48, size: 8 },
-  ];
-  /**
-   * Device pointer
-   * C: `void * devPtr`, offset 0, 8 bytes.
-   */
-  get devPtr(): Pointer {
-    return this.$ptr(0);
-  }
-  set devPtr(v: Pointer) {
-    this.$setPtr(0, v);
-  }
-  /**
-   * Channel descriptor
-   * C: `struct cudaChannelFormatDesc desc`, offset 8, 20 bytes.
-   */
-  get desc(): cudaChannelFormatDesc {
-    return this.$record(cudaChannelFormatDesc, 8);
-  }
-  set desc(v: cudaChannelFormatDesc) {
-    this.$setRecord(8, 20, v);
-  }
-  /**
-   * Width of the array in elements
-   * C: `size_t width`, offset 32, 8 bytes.
-   */
-  get width(): bigint {
-    return this.$u64(32);
-  }
-  set width(v: bigint | number) {
-    this.$setU64(32, v);
-  }
-  /**
-   * Height of the array in elements
-   * C: `size_t height`, offset 40, 8 bytes.
-   */
-  get height(): bigint {
-    return this.$u64(40);
-  }
-  set height(v: bigint | number) {
-    this.$setU64(40, v);
-  }
-  /**
-   * Pitch between two rows in bytes
-   * C: `size_t pitchInBytes`, offset 48, 8 bytes.
-   */
-  get pitchInBytes(): bigint {
-    return this.$u64(48);
-  }
-  set pitchInBytes(v: bigint | number) {
-    this.$setU64(48, v);
-  }
-}
+  ],
+  accessors: {
+    devPtr: {
+      get(this: cudaResourceDesc_res_pitch2D): Pointer {
+        return this.$ptr(0);
+      },
+      set(this: cudaResourceDesc_res_pitch2D, v: Pointer): void {
+        this.$setPtr(0, v);
+      },
+    },
+    desc: {
+      get(this: cudaResourceDesc_res_pitch2D): cudaChannelFormatDesc {
+        return this.$record(cudaChannelFormatDesc, 8);
+      },
+      set(this: cudaResourceDesc_res_pitch2D, v: cudaChannelFormatDesc): void {
+        this.$setRecord(8, 20, v);
+      },
+    },
+    width: {
+      get(this: cudaResourceDesc_res_pitch2D): bigint {
+        return this.$u64(32);
+      },
+      set(this: cudaResourceDesc_res_pitch2D, v: bigint | number): void {
+        this.$setU64(32, v);
+      },
+    },
+    height: {
+      get(this: cudaResourceDesc_res_pitch2D): bigint {
+        return this.$u64(40);
+      },
+      set(this: cudaResourceDesc_res_pitch2D, v: bigint | number): void {
+        this.$setU64(40, v);
+      },
+    },
+    pitchInBytes: {
+      get(this: cudaResourceDesc_res_pitch2D): bigint {
+        return this.$u64(48);
+      },
+      set(this: cudaResourceDesc_res_pitch2D, v: bigint | number): void {
+        this.$setU64(48, v);
+      },
+    },
+  },
+}));
 
 /** C: `__typeof__(((struct cudaResourceDesc *)0)->res.reserved)`: 128 bytes, aligned to 4. */
-export class cudaResourceDesc_res_reserved extends RecordBase {
-  static readonly $cName = "__typeof__(((struct cudaResourceDesc *)0)->res.reserved)";
-  static readonly $size = 128;
-  static readonly $align = 4;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "reserved", offset: 0, size: 128 },
-  ];
+export class cudaResourceDesc_res_reserved extends RecordBase {}
+export interface cudaResourceDesc_res_reserved {
   /** C: `int[32] reserved`, offset 0, 128 bytes. */
-  get reserved(): Int32Array {
-    return this.$array(Int32Array, 0, 32);
-  }
+  get reserved(): Int32Array;
 }
+RecordBase.$define(cudaResourceDesc_res_reserved, () => ({
+  cName: "__typeof__(((struct cudaResourceDesc *)0)->res.reserved)",
+  size: 128,
+  align: 4,
+  fields: [
+    { name: "reserved", offset: 0, size: 128 },
+  ],
+  accessors: {
+    reserved: {
+      get(this: cudaResourceDesc_res_reserved): Int32Array {
+        return this.$array(Int32Array, 0, 32);
+      },
+    },
+  },
+}));
 
 /**
  * CUDA resource view descriptor
  *
  * C: `struct cudaResourceViewDesc`: 112 bytes, aligned to 8.
  */
-export class cudaResourceViewDesc extends RecordBase {
-  static readonly $cName = "struct cudaResourceViewDesc";
-  static readonly $size = 112;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
+export class cudaResourceViewDesc extends RecordBase {}
+export interface cudaResourceViewDesc {
+  /**
+   * Resource view format
+   * C: `enum cudaResourceViewFormat format`, offset 0, 4 bytes.
+   */
+  get format(): cudaResourceViewFormat;
+  set format(v: cudaResourceViewFormat);
+  /**
+   * Width of the resource view
+   * C: `size_t width`, offset 8, 8 bytes.
+   */
+  get width(): bigint;
+  set width(v: bigint | number);
+  /**
+   * Height of the resource view
+   * C: `size_t height`, offset 16, 8 bytes.
+   */
+  get height(): bigint;
+  set height(v: bigint | number);
+  /**
+   * Depth of the resource view
+   * C: `size_t depth`, offset 24, 8 bytes.
+   */
+  get depth(): bigint;
+  set depth(v: bigint | number);
+  /**
+   * First defined mipmap level
+   * C: `unsigned int firstMipmapLevel`, offset 32, 4 bytes.
+   */
+  get firstMipmapLevel(): number;
+  set firstMipmapLevel(v: number);
+  /**
+   * Last defined mipmap level
+   * C: `unsigned int lastMipmapLevel`, offset 36, 4 bytes.
+   */
+  get lastMipmapLevel(): number;
+  set lastMipmapLevel(v: number);
+  /**
+   * First layer index
+   * C: `unsigned int firstLayer`, offset 40, 4 bytes.
+   */
+  get firstLayer(): number;
+  set firstLayer(v: number);
+  /**
+   * Last layer index
+   * C: `unsigned int lastLayer`, offset 44, 4 bytes.
+   */
+  get lastLayer(): number;
+  set lastLayer(v: number);
+  /**
+   * Must be zero
+   * C: `unsigned int[16] reserved`, offset 48, 64 bytes.
+   */
+  get reserved(): Uint32Array;
+}
+RecordBase.$define(cudaResourceViewDesc, () => ({
+  cName: "struct cudaResourceViewDesc",
+  size: 112,
+  align: 8,
+  fields: [
     { name: "format", offset: 0, size: 4 },
     { name: "width", offset: 8, size: 8 },
     { name: "height", offset: 16, size: 8 },
@@ -3068,123 +4525,94 @@ export class cudaResourceViewDesc extends RecordBase {
     { name: "firstLayer", offset: 40, size: 4 },
     { name: "lastLayer", offset: 44, size: 4 },
     { name: "reserved", offset: 48, size: 64 },
-  ];
-  /**
-   * Resource view format
-   * C: `enum cudaResourceViewFormat format`, offset 0, 4 bytes.
-   */
-  get format(): cudaResourceViewFormat {
-    return this.$u32(0) as cudaResourceViewFormat;
-  }
-  set format(v: cudaResourceViewFormat) {
-    this.$setU32(0, v);
-  }
-  /**
-   * Width of the resource view
-   * C: `size_t width`, offset 8, 8 bytes.
-   */
-  get width(): bigint {
-    return this.$u64(8);
-  }
-  set width(v: bigint | number) {
-    this.$setU64(8, v);
-  }
-  /**
-   * Height of the resource view
-   * C: `size_t height`, offset 16, 8 bytes.
-   */
-  get height(): bigint {
-    return this.$u64(16);
-  }
-  set height(v: bigint | number) {
-    this.$setU64(16, v);
-  }
-  /**
-   * Depth of the resource view
-   * C: `size_t depth`, offset 24, 8 bytes.
-   */
-  get depth(): bigint {
-    return this.$u64(24);
-  }
-  set depth(v: bigint | number) {
-    this.$setU64(24, v);
-  }
-  /**
-   * First defined mipmap level
-   * C: `unsigned int firstMipmapLevel`, offset 32, 4 bytes.
-   */
-  get firstMipmapLevel(): number {
-    return this.$u32(32);
-  }
-  set firstMipmapLevel(v: number) {
-    this.$setU32(32, v);
-  }
-  /**
-   * Last defined mipmap level
-   * C: `unsigned int lastMipmapLevel`, offset 36, 4 bytes.
-   */
-  get lastMipmapLevel(): number {
-    return this.$u32(36);
-  }
-  set lastMipmapLevel(v: number) {
-    this.$setU32(36, v);
-  }
-  /**
-   * First layer index
-   * C: `unsigned int firstLayer`, offset 40, 4 bytes.
-   */
-  get firstLayer(): number {
-    return this.$u32(40);
-  }
-  set firstLayer(v: number) {
-    this.$setU32(40, v);
-  }
-  /**
-   * Last layer index
-   * C: `unsigned int lastLayer`, offset 44, 4 bytes.
-   */
-  get lastLayer(): number {
-    return this.$u32(44);
-  }
-  set lastLayer(v: number) {
-    this.$setU32(44, v);
-  }
-  /**
-   * Must be zero
-   * C: `unsigned int[16] reserved`, offset 48, 64 bytes.
-   */
-  get reserved(): Uint32Array {
-    return this.$array(Uint32Array, 48, 16);
-  }
-}
+  ],
+  accessors: {
+    format: {
+      get(this: cudaResourceViewDesc): cudaResourceViewFormat {
+        return this.$u32(0) as cudaResourceViewFormat;
+      },
+      set(this: cudaResourceViewDesc, v: cudaResourceViewFormat): void {
+        this.$setU32(0, v);
+      },
+    },
+    width: {
+      get(this: cudaResourceViewDesc): bigint {
+        return this.$u64(8);
+      },
+      set(this: cudaResourceViewDesc, v: bigint | number): void {
+        this.$setU64(8, v);
+      },
+    },
+    height: {
+      get(this: cudaResourceViewDesc): bigint {
+        return this.$u64(16);
+      },
+      set(this: cudaResourceViewDesc, v: bigint | number): void {
+        this.$setU64(16, v);
+      },
+    },
+    depth: {
+      get(this: cudaResourceViewDesc): bigint {
+        return this.$u64(24);
+      },
+      set(this: cudaResourceViewDesc, v: bigint | number): void {
+        this.$setU64(24, v);
+      },
+    },
+    firstMipmapLevel: {
+      get(this: cudaResourceViewDesc): number {
+        return this.$u32(32);
+      },
+      set(this: cudaResourceViewDesc, v: number): void {
+        this.$setU32(32, v);
+      },
+    },
+    lastMipmapLevel: {
+      get(this: cudaResourceViewDesc): number {
+        return this.$u32(36);
+      },
+      set(this: cudaResourceViewDesc, v: number): void {
+        this.$setU32(36, v);
+      },
+    },
+    firstLayer: {
+      get(this: cudaResourceViewDesc): number {
+        return this.$u32(40);
+      },
+      set(this: cudaResourceViewDesc, v: number): void {
+        this.$setU32(40, v);
+      },
+    },
+    lastLayer: {
+      get(this: cudaResourceViewDesc): number {
+        return this.$u32(44);
+      },
+      set(this: cudaResourceViewDesc, v: number): void {
+        this.$setU32(44, v);
+      },
+    },
+    reserved: {
+      get(this: cudaResourceViewDesc): Uint32Array {
+        return this.$array(Uint32Array, 48, 16);
+      },
+    },
+  },
+}));
 
 /**
  * CUDA pointer attributes
  *
  * C: `struct cudaPointerAttributes`: 88 bytes, aligned to 8.
  */
-export class cudaPointerAttributes extends RecordBase {
-  static readonly $cName = "struct cudaPointerAttributes";
-  static readonly $size = 88;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "type", offset: 0, size: 4 },
-    { name: "device", offset: 4, size: 4 },
-    { name: "devicePointer", offset: 8, size: 8 },
-    { name: "hostPointer", offset: 16, size: 8 },
-    { name: "reserved", offset: 24, size: 64 },
-  ];
+export class cudaPointerAttributes extends RecordBase {}
+export interface cudaPointerAttributes {
   /**
    * The type of memory - `cudaMemoryTypeUnregistered`, `cudaMemoryTypeHost`,
    * `cudaMemoryTypeDevice` or `cudaMemoryTypeManaged`.
    * C: `enum cudaMemoryType type`, offset 0, 4 bytes.
    */
-  get type(): cudaMemoryType {
-    return this.$u32(0) as cudaMemoryType;
-  }
-  set type(v: cudaMemoryType) {
-    this.$setU32(0, v);
-  }
+  get type(): cudaMemoryType;
+  set type(v: cudaMemoryType);
   /**
    * The device against which the memory was allocated or registered.
    * If the memory type is `cudaMemoryTypeDevice` then this identifies
@@ -3195,23 +4623,15 @@ export class cudaPointerAttributes extends RecordBase {
    * will vanish with that device's state).
    * C: `int device`, offset 4, 4 bytes.
    */
-  get device(): number {
-    return this.$i32(4);
-  }
-  set device(v: number) {
-    this.$setI32(4, v);
-  }
+  get device(): number;
+  set device(v: number);
   /**
    * The address which may be dereferenced on the current device to access
    * the memory or NULL if no such address exists.
    * C: `void * devicePointer`, offset 8, 8 bytes.
    */
-  get devicePointer(): Pointer {
-    return this.$ptr(8);
-  }
-  set devicePointer(v: Pointer) {
-    this.$setPtr(8, v);
-  }
+  get devicePointer(): Pointer;
+  set devicePointer(v: Pointer);
   /**
    * The address which may be dereferenced on the host to access the
    * memory or NULL if no such address exists.
@@ -3220,151 +4640,139 @@ export class cudaPointerAttributes extends RecordBase {
    * may contain invalid pointer if an invalid pointer has been passed to CUDA.
    * C: `void * hostPointer`, offset 16, 8 bytes.
    */
-  get hostPointer(): Pointer {
-    return this.$ptr(16);
-  }
-  set hostPointer(v: Pointer) {
-    this.$setPtr(16, v);
-  }
+  get hostPointer(): Pointer;
+  set hostPointer(v: Pointer);
   /**
    * Must be zero
    * C: `long[8] reserved`, offset 24, 64 bytes.
    */
-  get reserved(): BigInt64Array {
-    return this.$array(BigInt64Array, 24, 8);
-  }
+  get reserved(): BigInt64Array;
 }
+RecordBase.$define(cudaPointerAttributes, () => ({
+  cName: "struct cudaPointerAttributes",
+  size: 88,
+  align: 8,
+  fields: [
+    { name: "type", offset: 0, size: 4 },
+    { name: "device", offset: 4, size: 4 },
+    { name: "devicePointer", offset: 8, size: 8 },
+    { name: "hostPointer", offset: 16, size: 8 },
+    { name: "reserved", offset: 24, size: 64 },
+  ],
+  accessors: {
+    type: {
+      get(this: cudaPointerAttributes): cudaMemoryType {
+        return this.$u32(0) as cudaMemoryType;
+      },
+      set(this: cudaPointerAttributes, v: cudaMemoryType): void {
+        this.$setU32(0, v);
+      },
+    },
+    device: {
+      get(this: cudaPointerAttributes): number {
+        return this.$i32(4);
+      },
+      set(this: cudaPointerAttributes, v: number): void {
+        this.$setI32(4, v);
+      },
+    },
+    devicePointer: {
+      get(this: cudaPointerAttributes): Pointer {
+        return this.$ptr(8);
+      },
+      set(this: cudaPointerAttributes, v: Pointer): void {
+        this.$setPtr(8, v);
+      },
+    },
+    hostPointer: {
+      get(this: cudaPointerAttributes): Pointer {
+        return this.$ptr(16);
+      },
+      set(this: cudaPointerAttributes, v: Pointer): void {
+        this.$setPtr(16, v);
+      },
+    },
+    reserved: {
+      get(this: cudaPointerAttributes): BigInt64Array {
+        return this.$array(BigInt64Array, 24, 8);
+      },
+    },
+  },
+}));
 
 /**
  * CUDA function attributes
  *
  * C: `struct cudaFuncAttributes`: 144 bytes, aligned to 8.
  */
-export class cudaFuncAttributes extends RecordBase {
-  static readonly $cName = "struct cudaFuncAttributes";
-  static readonly $size = 144;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "sharedSizeBytes", offset: 0, size: 8 },
-    { name: "constSizeBytes", offset: 8, size: 8 },
-    { name: "localSizeBytes", offset: 16, size: 8 },
-    { name: "maxThreadsPerBlock", offset: 24, size: 4 },
-    { name: "numRegs", offset: 28, size: 4 },
-    { name: "ptxVersion", offset: 32, size: 4 },
-    { name: "binaryVersion", offset: 36, size: 4 },
-    { name: "cacheModeCA", offset: 40, size: 4 },
-    { name: "maxDynamicSharedSizeBytes", offset: 44, size: 4 },
-    { name: "preferredShmemCarveout", offset: 48, size: 4 },
-    { name: "clusterDimMustBeSet", offset: 52, size: 4 },
-    { name: "requiredClusterWidth", offset: 56, size: 4 },
-    { name: "requiredClusterHeight", offset: 60, size: 4 },
-    { name: "requiredClusterDepth", offset: 64, size: 4 },
-    { name: "clusterSchedulingPolicyPreference", offset: 68, size: 4 },
-    { name: "nonPortableClusterSizeAllowed", offset: 72, size: 4 },
-    { name: "reserved", offset: 76, size: 64 },
-  ];
+export class cudaFuncAttributes extends RecordBase {}
+export interface cudaFuncAttributes {
   /**
    * The size in bytes of statically-allocated shared memory per block
    * required by this function. This does not include dynamically-allocated
    * shared memory requested by the user at runtime.
    * C: `size_t sharedSizeBytes`, offset 0, 8 bytes.
    */
-  get sharedSizeBytes(): bigint {
-    return this.$u64(0);
-  }
-  set sharedSizeBytes(v: bigint | number) {
-    this.$setU64(0, v);
-  }
+  get sharedSizeBytes(): bigint;
+  set sharedSizeBytes(v: bigint | number);
   /**
    * The size in bytes of user-allocated constant memory required by this
    * function.
    * C: `size_t constSizeBytes`, offset 8, 8 bytes.
    */
-  get constSizeBytes(): bigint {
-    return this.$u64(8);
-  }
-  set constSizeBytes(v: bigint | number) {
-    this.$setU64(8, v);
-  }
+  get constSizeBytes(): bigint;
+  set constSizeBytes(v: bigint | number);
   /**
    * The size in bytes of local memory used by each thread of this function.
    * C: `size_t localSizeBytes`, offset 16, 8 bytes.
    */
-  get localSizeBytes(): bigint {
-    return this.$u64(16);
-  }
-  set localSizeBytes(v: bigint | number) {
-    this.$setU64(16, v);
-  }
+  get localSizeBytes(): bigint;
+  set localSizeBytes(v: bigint | number);
   /**
    * The maximum number of threads per block, beyond which a launch of the
    * function would fail. This number depends on both the function and the
    * device on which the function is currently loaded.
    * C: `int maxThreadsPerBlock`, offset 24, 4 bytes.
    */
-  get maxThreadsPerBlock(): number {
-    return this.$i32(24);
-  }
-  set maxThreadsPerBlock(v: number) {
-    this.$setI32(24, v);
-  }
+  get maxThreadsPerBlock(): number;
+  set maxThreadsPerBlock(v: number);
   /**
    * The number of registers used by each thread of this function.
    * C: `int numRegs`, offset 28, 4 bytes.
    */
-  get numRegs(): number {
-    return this.$i32(28);
-  }
-  set numRegs(v: number) {
-    this.$setI32(28, v);
-  }
+  get numRegs(): number;
+  set numRegs(v: number);
   /**
    * The PTX virtual architecture version for which the function was
    * compiled. This value is the major PTX version * 10 + the minor PTX
    * version, so a PTX version 1.3 function would return the value 13.
    * C: `int ptxVersion`, offset 32, 4 bytes.
    */
-  get ptxVersion(): number {
-    return this.$i32(32);
-  }
-  set ptxVersion(v: number) {
-    this.$setI32(32, v);
-  }
+  get ptxVersion(): number;
+  set ptxVersion(v: number);
   /**
    * The binary architecture version for which the function was compiled.
    * This value is the major binary version * 10 + the minor binary version,
    * so a binary version 1.3 function would return the value 13.
    * C: `int binaryVersion`, offset 36, 4 bytes.
    */
-  get binaryVersion(): number {
-    return this.$i32(36);
-  }
-  set binaryVersion(v: number) {
-    this.$setI32(36, v);
-  }
+  get binaryVersion(): number;
+  set binaryVersion(v: number);
   /**
    * The attribute to indicate whether the function has been compiled with
    * user specified option "-Xptxas --dlcm=ca" set.
    * C: `int cacheModeCA`, offset 40, 4 bytes.
    */
-  get cacheModeCA(): number {
-    return this.$i32(40);
-  }
-  set cacheModeCA(v: number) {
-    this.$setI32(40, v);
-  }
+  get cacheModeCA(): number;
+  set cacheModeCA(v: number);
   /**
    * The maximum size in bytes of dynamic shared memory per block for
    * this function. Any launch must have a dynamic shared memory size
    * smaller than this value.
    * C: `int maxDynamicSharedSizeBytes`, offset 44, 4 bytes.
    */
-  get maxDynamicSharedSizeBytes(): number {
-    return this.$i32(44);
-  }
-  set maxDynamicSharedSizeBytes(v: number) {
-    this.$setI32(44, v);
-  }
+  get maxDynamicSharedSizeBytes(): number;
+  set maxDynamicSharedSizeBytes(v: number);
   /**
    * On devices where the L1 cache and shared memory use the same hardware resources,
    * this sets the shared memory carveout preference, in percent of the maximum shared memory.
@@ -3372,23 +4780,15 @@ export class cudaFuncAttributes extends RecordBase {
    * This is only a hint, and the driver can choose a different ratio if required to execute the function.
    * C: `int preferredShmemCarveout`, offset 48, 4 bytes.
    */
-  get preferredShmemCarveout(): number {
-    return this.$i32(48);
-  }
-  set preferredShmemCarveout(v: number) {
-    this.$setI32(48, v);
-  }
+  get preferredShmemCarveout(): number;
+  set preferredShmemCarveout(v: number);
   /**
    * If this attribute is set, the kernel must launch with a valid cluster dimension
    * specified.
    * C: `int clusterDimMustBeSet`, offset 52, 4 bytes.
    */
-  get clusterDimMustBeSet(): number {
-    return this.$i32(52);
-  }
-  set clusterDimMustBeSet(v: number) {
-    this.$setI32(52, v);
-  }
+  get clusterDimMustBeSet(): number;
+  set clusterDimMustBeSet(v: number);
   /**
    * The required cluster width/height/depth in blocks. The values must either
    * all be 0 or all be positive. The validity of the cluster dimensions is
@@ -3398,36 +4798,20 @@ export class cudaFuncAttributes extends RecordBase {
    * Setting it at runtime should return cudaErrorNotPermitted.
    * C: `int requiredClusterWidth`, offset 56, 4 bytes.
    */
-  get requiredClusterWidth(): number {
-    return this.$i32(56);
-  }
-  set requiredClusterWidth(v: number) {
-    this.$setI32(56, v);
-  }
+  get requiredClusterWidth(): number;
+  set requiredClusterWidth(v: number);
   /** C: `int requiredClusterHeight`, offset 60, 4 bytes. */
-  get requiredClusterHeight(): number {
-    return this.$i32(60);
-  }
-  set requiredClusterHeight(v: number) {
-    this.$setI32(60, v);
-  }
+  get requiredClusterHeight(): number;
+  set requiredClusterHeight(v: number);
   /** C: `int requiredClusterDepth`, offset 64, 4 bytes. */
-  get requiredClusterDepth(): number {
-    return this.$i32(64);
-  }
-  set requiredClusterDepth(v: number) {
-    this.$setI32(64, v);
-  }
+  get requiredClusterDepth(): number;
+  set requiredClusterDepth(v: number);
   /**
    * The block scheduling policy of a function.
    * C: `int clusterSchedulingPolicyPreference`, offset 68, 4 bytes.
    */
-  get clusterSchedulingPolicyPreference(): number {
-    return this.$i32(68);
-  }
-  set clusterSchedulingPolicyPreference(v: number) {
-    this.$setI32(68, v);
-  }
+  get clusterSchedulingPolicyPreference(): number;
+  set clusterSchedulingPolicyPreference(v: number);
   /**
    * Whether the function can be launched with non-portable cluster size. 1 is
    * allowed, 0 is disallowed. A non-portable cluster size may only function
@@ -3448,20 +4832,173 @@ export class cudaFuncAttributes extends RecordBase {
    * guaranteed to be portable.
    * C: `int nonPortableClusterSizeAllowed`, offset 72, 4 bytes.
    */
-  get nonPortableClusterSizeAllowed(): number {
-    return this.$i32(72);
-  }
-  set nonPortableClusterSizeAllowed(v: number) {
-    this.$setI32(72, v);
-  }
+  get nonPortableClusterSizeAllowed(): number;
+  set nonPortableClusterSizeAllowed(v: number);
   /**
    * Reserved for future use.
    * C: `int[16] reserved`, offset 76, 64 bytes.
    */
-  get reserved(): Int32Array {
-    return this.$array(Int32Array, 76, 16);
-  }
+  get reserved(): Int32Array;
 }
+RecordBase.$define(cudaFuncAttributes, () => ({
+  cName: "struct cudaFuncAttributes",
+  size: 144,
+  align: 8,
+  fields: [
+    { name: "sharedSizeBytes", offset: 0, size: 8 },
+    { name: "constSizeBytes", offset: 8, size: 8 },
+    { name: "localSizeBytes", offset: 16, size: 8 },
+    { name: "maxThreadsPerBlock", offset: 24, size: 4 },
+    { name: "numRegs", offset: 28, size: 4 },
+    { name: "ptxVersion", offset: 32, size: 4 },
+    { name: "binaryVersion", offset: 36, size: 4 },
+    { name: "cacheModeCA", offset: 40, size: 4 },
+    { name: "maxDynamicSharedSizeBytes", offset: 44, size: 4 },
+    { name: "preferredShmemCarveout", offset: 48, size: 4 },
+    { name: "clusterDimMustBeSet", offset: 52, size: 4 },
+    { name: "requiredClusterWidth", offset: 56, size: 4 },
+    { name: "requiredClusterHeight", offset: 60, size: 4 },
+    { name: "requiredClusterDepth", offset: 64, size: 4 },
+    { name: "clusterSchedulingPolicyPreference", offset: 68, size: 4 },
+    { name: "nonPortableClusterSizeAllowed", offset: 72, size: 4 },
+    { name: "reserved", offset: 76, size: 64 },
+  ],
+  accessors: {
+    sharedSizeBytes: {
+      get(this: cudaFuncAttributes): bigint {
+        return this.$u64(0);
+      },
+      set(this: cudaFuncAttributes, v: bigint | number): void {
+        this.$setU64(0, v);
+      },
+    },
+    constSizeBytes: {
+      get(this: cudaFuncAttributes): bigint {
+        return this.$u64(8);
+      },
+      set(this: cudaFuncAttributes, v: bigint | number): void {
+        this.$setU64(8, v);
+      },
+    },
+    localSizeBytes: {
+      get(this: cudaFuncAttributes): bigint {
+        return this.$u64(16);
+      },
+      set(this: cudaFuncAttributes, v: bigint | number): void {
+        this.$setU64(16, v);
+      },
+    },
+    maxThreadsPerBlock: {
+      get(this: cudaFuncAttributes): number {
+        return this.$i32(24);
+      },
+      set(this: cudaFuncAttributes, v: number): void {
+        this.$setI32(24, v);
+      },
+    },
+    numRegs: {
+      get(this: cudaFuncAttributes): number {
+        return this.$i32(28);
+      },
+      set(this: cudaFuncAttributes, v: number): void {
+        this.$setI32(28, v);
+      },
+    },
+    ptxVersion: {
+      get(this: cudaFuncAttributes): number {
+        return this.$i32(32);
+      },
+      set(this: cudaFuncAttributes, v: number): void {
+        this.$setI32(32, v);
+      },
+    },
+    binaryVersion: {
+      get(this: cudaFuncAttributes): number {
+        return this.$i32(36);
+      },
+      set(this: cudaFuncAttributes, v: number): void {
+        this.$setI32(36, v);
+      },
+    },
+    cacheModeCA: {
+      get(this: cudaFuncAttributes): number {
+        return this.$i32(40);
+      },
+      set(this: cudaFuncAttributes, v: number): void {
+        this.$setI32(40, v);
+      },
+    },
+    maxDynamicSharedSizeBytes: {
+      get(this: cudaFuncAttributes): number {
+        return this.$i32(44);
+      },
+      set(this: cudaFuncAttributes, v: number): void {
+        this.$setI32(44, v);
+      },
+    },
+    preferredShmemCarveout: {
+      get(this: cudaFuncAttributes): number {
+        return this.$i32(48);
+      },
+      set(this: cudaFuncAttributes, v: number): void {
+        this.$setI32(48, v);
+      },
+    },
+    clusterDimMustBeSet: {
+      get(this: cudaFuncAttributes): number {
+        return this.$i32(52);
+      },
+      set(this: cudaFuncAttributes, v: number): void {
+        this.$setI32(52, v);
+      },
+    },
+    requiredClusterWidth: {
+      get(this: cudaFuncAttributes): number {
+        return this.$i32(56);
+      },
+      set(this: cudaFuncAttributes, v: number): void {
+        this.$setI32(56, v);
+      },
+    },
+    requiredClusterHeight: {
+      get(this: cudaFuncAttributes): number {
+        return this.$i32(60);
+      },
+      set(this: cudaFuncAttributes, v: number): void {
+        this.$setI32(60, v);
+      },
+    },
+    requiredClusterDepth: {
+      get(this: cudaFuncAttributes): number {
+        return this.$i32(64);
+      },
+      set(this: cudaFuncAttributes, v: number): void {
+        this.$setI32(64, v);
+      },
+    },
+    clusterSchedulingPolicyPreference: {
+      get(this: cudaFuncAttributes): number {
+        return this.$i32(68);
+      },
+      set(this: cudaFuncAttributes, v: number): void {
+        this.$setI32(68, v);
+      },
+    },
+    nonPortableClusterSizeAllowed: {
+      get(this: cudaFuncAttributes): number {
+        return this.$i32(72);
+      },
+      set(this: cudaFuncAttributes, v: number): void {
+        this.$setI32(72, v);
+      },
+    },
+    reserved: {
+      get(this: cudaFuncAttributes): Int32Array {
+        return this.$array(Int32Array, 76, 16);
+      },
+    },
+  },
+}));
 
 /**
  * Specifies a memory location.
@@ -3472,120 +5009,124 @@ export class cudaFuncAttributes extends RecordBase {
  * C: `struct cudaMemLocation`: 8 bytes, aligned to 4.
  */
 export class cudaMemLocation extends RecordBase {
-  static readonly $cName = "struct cudaMemLocation";
-  static readonly $size = 8;
-  static readonly $align = 4;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "type", offset: 0, size: 4 },
-    { name: "id", offset: 4, size: 4 },
-  ];
   /** How this record travels when a function takes or returns it by value. */
   static readonly $layout: StructLayout = { name: "struct cudaMemLocation", size: 8, align: 4, leaves: [{ offset: 0, type: "u32" }, { offset: 4, type: "i32" }], passing: { kind: "registers", classes: ["INTEGER"] } };
+}
+export interface cudaMemLocation {
   /**
    * Specifies the location type, which modifies the meaning of id.
    * C: `enum cudaMemLocationType type`, offset 0, 4 bytes.
    */
-  get type(): cudaMemLocationType {
-    return this.$u32(0) as cudaMemLocationType;
-  }
-  set type(v: cudaMemLocationType) {
-    this.$setU32(0, v);
-  }
+  get type(): cudaMemLocationType;
+  set type(v: cudaMemLocationType);
   /**
    * identifier for a given this location's `CUmemLocationType`.
    * C: `int id`, offset 4, 4 bytes.
    */
-  get id(): number {
-    return this.$i32(4);
-  }
-  set id(v: number) {
-    this.$setI32(4, v);
-  }
+  get id(): number;
+  set id(v: number);
 }
+RecordBase.$define(cudaMemLocation, () => ({
+  cName: "struct cudaMemLocation",
+  size: 8,
+  align: 4,
+  fields: [
+    { name: "type", offset: 0, size: 4 },
+    { name: "id", offset: 4, size: 4 },
+  ],
+  accessors: {
+    type: {
+      get(this: cudaMemLocation): cudaMemLocationType {
+        return this.$u32(0) as cudaMemLocationType;
+      },
+      set(this: cudaMemLocation, v: cudaMemLocationType): void {
+        this.$setU32(0, v);
+      },
+    },
+    id: {
+      get(this: cudaMemLocation): number {
+        return this.$i32(4);
+      },
+      set(this: cudaMemLocation, v: number): void {
+        this.$setI32(4, v);
+      },
+    },
+  },
+}));
 
 /**
  * Memory access descriptor
  *
  * C: `struct cudaMemAccessDesc`: 12 bytes, aligned to 4.
  */
-export class cudaMemAccessDesc extends RecordBase {
-  static readonly $cName = "struct cudaMemAccessDesc";
-  static readonly $size = 12;
-  static readonly $align = 4;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "location", offset: 0, size: 8 },
-    { name: "flags", offset: 8, size: 4 },
-  ];
+export class cudaMemAccessDesc extends RecordBase {}
+export interface cudaMemAccessDesc {
   /**
    * Location on which the request is to change it's accessibility
    * C: `struct cudaMemLocation location`, offset 0, 8 bytes.
    */
-  get location(): cudaMemLocation {
-    return this.$record(cudaMemLocation, 0);
-  }
-  set location(v: cudaMemLocation) {
-    this.$setRecord(0, 8, v);
-  }
+  get location(): cudaMemLocation;
+  set location(v: cudaMemLocation);
   /**
    * `CUmemProt` accessibility flags to set on the request
    * C: `enum cudaMemAccessFlags flags`, offset 8, 4 bytes.
    */
-  get flags(): cudaMemAccessFlags {
-    return this.$u32(8) as cudaMemAccessFlags;
-  }
-  set flags(v: cudaMemAccessFlags) {
-    this.$setU32(8, v);
-  }
+  get flags(): cudaMemAccessFlags;
+  set flags(v: cudaMemAccessFlags);
 }
+RecordBase.$define(cudaMemAccessDesc, () => ({
+  cName: "struct cudaMemAccessDesc",
+  size: 12,
+  align: 4,
+  fields: [
+    { name: "location", offset: 0, size: 8 },
+    { name: "flags", offset: 8, size: 4 },
+  ],
+  accessors: {
+    location: {
+      get(this: cudaMemAccessDesc): cudaMemLocation {
+        return this.$record(cudaMemLocation, 0);
+      },
+      set(this: cudaMemAccessDesc, v: cudaMemLocation): void {
+        this.$setRecord(0, 8, v);
+      },
+    },
+    flags: {
+      get(this: cudaMemAccessDesc): cudaMemAccessFlags {
+        return this.$u32(8) as cudaMemAccessFlags;
+      },
+      set(this: cudaMemAccessDesc, v: cudaMemAccessFlags): void {
+        this.$setU32(8, v);
+      },
+    },
+  },
+}));
 
 /**
  * Specifies the properties of allocations made from the pool.
  *
  * C: `struct cudaMemPoolProps`: 88 bytes, aligned to 8.
  */
-export class cudaMemPoolProps extends RecordBase {
-  static readonly $cName = "struct cudaMemPoolProps";
-  static readonly $size = 88;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "allocType", offset: 0, size: 4 },
-    { name: "handleTypes", offset: 4, size: 4 },
-    { name: "location", offset: 8, size: 8 },
-    { name: "win32SecurityAttributes", offset: 16, size: 8 },
-    { name: "maxSize", offset: 24, size: 8 },
-    { name: "usage", offset: 32, size: 2 },
-    { name: "reserved", offset: 34, size: 54 },
-  ];
+export class cudaMemPoolProps extends RecordBase {}
+export interface cudaMemPoolProps {
   /**
    * Allocation type. Currently must be specified as cudaMemAllocationTypePinned
    * C: `enum cudaMemAllocationType allocType`, offset 0, 4 bytes.
    */
-  get allocType(): cudaMemAllocationType {
-    return this.$u32(0) as cudaMemAllocationType;
-  }
-  set allocType(v: cudaMemAllocationType) {
-    this.$setU32(0, v);
-  }
+  get allocType(): cudaMemAllocationType;
+  set allocType(v: cudaMemAllocationType);
   /**
    * Handle types that will be supported by allocations from the pool.
    * C: `enum cudaMemAllocationHandleType handleTypes`, offset 4, 4 bytes.
    */
-  get handleTypes(): cudaMemAllocationHandleType {
-    return this.$u32(4) as cudaMemAllocationHandleType;
-  }
-  set handleTypes(v: cudaMemAllocationHandleType) {
-    this.$setU32(4, v);
-  }
+  get handleTypes(): cudaMemAllocationHandleType;
+  set handleTypes(v: cudaMemAllocationHandleType);
   /**
    * Location allocations should reside.
    * C: `struct cudaMemLocation location`, offset 8, 8 bytes.
    */
-  get location(): cudaMemLocation {
-    return this.$record(cudaMemLocation, 8);
-  }
-  set location(v: cudaMemLocation) {
-    this.$setRecord(8, 8, v);
-  }
+  get location(): cudaMemLocation;
+  set location(v: cudaMemLocation);
   /**
    * Windows-specific LPSECURITYATTRIBUTES required when
    * `cudaMemHandleTypeWin32` is specified.  This security attribute defines
@@ -3593,527 +5134,780 @@ export class cudaMemPoolProps extends RecordBase {
    * processes.  In all other cases, this field is required to be zero.
    * C: `void * win32SecurityAttributes`, offset 16, 8 bytes.
    */
-  get win32SecurityAttributes(): Pointer {
-    return this.$ptr(16);
-  }
-  set win32SecurityAttributes(v: Pointer) {
-    this.$setPtr(16, v);
-  }
+  get win32SecurityAttributes(): Pointer;
+  set win32SecurityAttributes(v: Pointer);
   /**
    * Maximum pool size. When set to 0, defaults to a system dependent value.
    * C: `size_t maxSize`, offset 24, 8 bytes.
    */
-  get maxSize(): bigint {
-    return this.$u64(24);
-  }
-  set maxSize(v: bigint | number) {
-    this.$setU64(24, v);
-  }
+  get maxSize(): bigint;
+  set maxSize(v: bigint | number);
   /**
    * Bitmask indicating intended usage for the pool.
    * C: `unsigned short usage`, offset 32, 2 bytes.
    */
-  get usage(): number {
-    return this.$u16(32);
-  }
-  set usage(v: number) {
-    this.$setU16(32, v);
-  }
+  get usage(): number;
+  set usage(v: number);
   /**
    * reserved for future use, must be 0
    * C: `unsigned char[54] reserved`, offset 34, 54 bytes.
    */
-  get reserved(): Uint8Array {
-    return this.$array(Uint8Array, 34, 54);
-  }
+  get reserved(): Uint8Array;
 }
+RecordBase.$define(cudaMemPoolProps, () => ({
+  cName: "struct cudaMemPoolProps",
+  size: 88,
+  align: 8,
+  fields: [
+    { name: "allocType", offset: 0, size: 4 },
+    { name: "handleTypes", offset: 4, size: 4 },
+    { name: "location", offset: 8, size: 8 },
+    { name: "win32SecurityAttributes", offset: 16, size: 8 },
+    { name: "maxSize", offset: 24, size: 8 },
+    { name: "usage", offset: 32, size: 2 },
+    { name: "reserved", offset: 34, size: 54 },
+  ],
+  accessors: {
+    allocType: {
+      get(this: cudaMemPoolProps): cudaMemAllocationType {
+        return this.$u32(0) as cudaMemAllocationType;
+      },
+      set(this: cudaMemPoolProps, v: cudaMemAllocationType): void {
+        this.$setU32(0, v);
+      },
+    },
+    handleTypes: {
+      get(this: cudaMemPoolProps): cudaMemAllocationHandleType {
+        return this.$u32(4) as cudaMemAllocationHandleType;
+      },
+      set(this: cudaMemPoolProps, v: cudaMemAllocationHandleType): void {
+        this.$setU32(4, v);
+      },
+    },
+    location: {
+      get(this: cudaMemPoolProps): cudaMemLocation {
+        return this.$record(cudaMemLocation, 8);
+      },
+      set(this: cudaMemPoolProps, v: cudaMemLocation): void {
+        this.$setRecord(8, 8, v);
+      },
+    },
+    win32SecurityAttributes: {
+      get(this: cudaMemPoolProps): Pointer {
+        return this.$ptr(16);
+      },
+      set(this: cudaMemPoolProps, v: Pointer): void {
+        this.$setPtr(16, v);
+      },
+    },
+    maxSize: {
+      get(this: cudaMemPoolProps): bigint {
+        return this.$u64(24);
+      },
+      set(this: cudaMemPoolProps, v: bigint | number): void {
+        this.$setU64(24, v);
+      },
+    },
+    usage: {
+      get(this: cudaMemPoolProps): number {
+        return this.$u16(32);
+      },
+      set(this: cudaMemPoolProps, v: number): void {
+        this.$setU16(32, v);
+      },
+    },
+    reserved: {
+      get(this: cudaMemPoolProps): Uint8Array {
+        return this.$array(Uint8Array, 34, 54);
+      },
+    },
+  },
+}));
 
 /**
  * Opaque data for exporting a pool allocation
  *
  * C: `struct cudaMemPoolPtrExportData`: 64 bytes, aligned to 1.
  */
-export class cudaMemPoolPtrExportData extends RecordBase {
-  static readonly $cName = "struct cudaMemPoolPtrExportData";
-  static readonly $size = 64;
-  static readonly $align = 1;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "reserved", offset: 0, size: 64 },
-  ];
+export class cudaMemPoolPtrExportData extends RecordBase {}
+export interface cudaMemPoolPtrExportData {
   /** C: `unsigned char[64] reserved`, offset 0, 64 bytes. */
-  get reserved(): Uint8Array {
-    return this.$array(Uint8Array, 0, 64);
-  }
+  get reserved(): Uint8Array;
 }
+RecordBase.$define(cudaMemPoolPtrExportData, () => ({
+  cName: "struct cudaMemPoolPtrExportData",
+  size: 64,
+  align: 1,
+  fields: [
+    { name: "reserved", offset: 0, size: 64 },
+  ],
+  accessors: {
+    reserved: {
+      get(this: cudaMemPoolPtrExportData): Uint8Array {
+        return this.$array(Uint8Array, 0, 64);
+      },
+    },
+  },
+}));
 
 /**
  * Memory allocation node parameters
  *
  * C: `struct cudaMemAllocNodeParams`: 120 bytes, aligned to 8.
  */
-export class cudaMemAllocNodeParams extends RecordBase {
-  static readonly $cName = "struct cudaMemAllocNodeParams";
-  static readonly $size = 120;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
+export class cudaMemAllocNodeParams extends RecordBase {}
+export interface cudaMemAllocNodeParams {
+  /**
+   * in: array of memory access descriptors. Used to describe peer GPU access
+   * C: `struct cudaMemPoolProps poolProps`, offset 0, 88 bytes.
+   */
+  get poolProps(): cudaMemPoolProps;
+  set poolProps(v: cudaMemPoolProps);
+  /**
+   * in: number of memory access descriptors.  Must not exceed the number of GPUs.
+   * C: `const struct cudaMemAccessDesc * accessDescs`, offset 88, 8 bytes.
+   */
+  get accessDescs(): Pointer;
+  set accessDescs(v: Pointer);
+  /**
+   * in: Number of `accessDescs`s
+   * C: `size_t accessDescCount`, offset 96, 8 bytes.
+   */
+  get accessDescCount(): bigint;
+  set accessDescCount(v: bigint | number);
+  /**
+   * in: size in bytes of the requested allocation
+   * C: `size_t bytesize`, offset 104, 8 bytes.
+   */
+  get bytesize(): bigint;
+  set bytesize(v: bigint | number);
+  /**
+   * out: address of the allocation returned by CUDA
+   * C: `void * dptr`, offset 112, 8 bytes.
+   */
+  get dptr(): Pointer;
+  set dptr(v: Pointer);
+}
+RecordBase.$define(cudaMemAllocNodeParams, () => ({
+  cName: "struct cudaMemAllocNodeParams",
+  size: 120,
+  align: 8,
+  fields: [
     { name: "poolProps", offset: 0, size: 88 },
     { name: "accessDescs", offset: 88, size: 8 },
     { name: "accessDescCount", offset: 96, size: 8 },
     { name: "bytesize", offset: 104, size: 8 },
     { name: "dptr", offset: 112, size: 8 },
-  ];
-  /**
-   * in: array of memory access descriptors. Used to describe peer GPU access
-   * C: `struct cudaMemPoolProps poolProps`, offset 0, 88 bytes.
-   */
-  get poolProps(): cudaMemPoolProps {
-    return this.$record(cudaMemPoolProps, 0);
-  }
-  set poolProps(v: cudaMemPoolProps) {
-    this.$setRecord(0, 88, v);
-  }
-  /**
-   * in: number of memory access descriptors.  Must not exceed the number of GPUs.
-   * C: `const struct cudaMemAccessDesc * accessDescs`, offset 88, 8 bytes.
-   */
-  get accessDescs(): Pointer {
-    return this.$ptr(88);
-  }
-  set accessDescs(v: Pointer) {
-    this.$setPtr(88, v);
-  }
-  /**
-   * in: Number of `accessDescs`s
-   * C: `size_t accessDescCount`, offset 96, 8 bytes.
-   */
-  get accessDescCount(): bigint {
-    return this.$u64(96);
-  }
-  set accessDescCount(v: bigint | number) {
-    this.$setU64(96, v);
-  }
-  /**
-   * in: size in bytes of the requested allocation
-   * C: `size_t bytesize`, offset 104, 8 bytes.
-   */
-  get bytesize(): bigint {
-    return this.$u64(104);
-  }
-  set bytesize(v: bigint | number) {
-    this.$setU64(104, v);
-  }
-  /**
-   * out: address of the allocation returned by CUDA
-   * C: `void * dptr`, offset 112, 8 bytes.
-   */
-  get dptr(): Pointer {
-    return this.$ptr(112);
-  }
-  set dptr(v: Pointer) {
-    this.$setPtr(112, v);
-  }
-}
+  ],
+  accessors: {
+    poolProps: {
+      get(this: cudaMemAllocNodeParams): cudaMemPoolProps {
+        return this.$record(cudaMemPoolProps, 0);
+      },
+      set(this: cudaMemAllocNodeParams, v: cudaMemPoolProps): void {
+        this.$setRecord(0, 88, v);
+      },
+    },
+    accessDescs: {
+      get(this: cudaMemAllocNodeParams): Pointer {
+        return this.$ptr(88);
+      },
+      set(this: cudaMemAllocNodeParams, v: Pointer): void {
+        this.$setPtr(88, v);
+      },
+    },
+    accessDescCount: {
+      get(this: cudaMemAllocNodeParams): bigint {
+        return this.$u64(96);
+      },
+      set(this: cudaMemAllocNodeParams, v: bigint | number): void {
+        this.$setU64(96, v);
+      },
+    },
+    bytesize: {
+      get(this: cudaMemAllocNodeParams): bigint {
+        return this.$u64(104);
+      },
+      set(this: cudaMemAllocNodeParams, v: bigint | number): void {
+        this.$setU64(104, v);
+      },
+    },
+    dptr: {
+      get(this: cudaMemAllocNodeParams): Pointer {
+        return this.$ptr(112);
+      },
+      set(this: cudaMemAllocNodeParams, v: Pointer): void {
+        this.$setPtr(112, v);
+      },
+    },
+  },
+}));
 
 /**
  * Memory allocation node parameters
  *
  * C: `struct cudaMemAllocNodeParamsV2`: 120 bytes, aligned to 8.
  */
-export class cudaMemAllocNodeParamsV2 extends RecordBase {
-  static readonly $cName = "struct cudaMemAllocNodeParamsV2";
-  static readonly $size = 120;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
+export class cudaMemAllocNodeParamsV2 extends RecordBase {}
+export interface cudaMemAllocNodeParamsV2 {
+  /**
+   * in: array of memory access descriptors. Used to describe peer GPU access
+   * C: `struct cudaMemPoolProps poolProps`, offset 0, 88 bytes.
+   */
+  get poolProps(): cudaMemPoolProps;
+  set poolProps(v: cudaMemPoolProps);
+  /**
+   * in: number of memory access descriptors.  Must not exceed the number of GPUs.
+   * C: `const struct cudaMemAccessDesc * accessDescs`, offset 88, 8 bytes.
+   */
+  get accessDescs(): Pointer;
+  set accessDescs(v: Pointer);
+  /**
+   * in: Number of `accessDescs`s
+   * C: `size_t accessDescCount`, offset 96, 8 bytes.
+   */
+  get accessDescCount(): bigint;
+  set accessDescCount(v: bigint | number);
+  /**
+   * in: size in bytes of the requested allocation
+   * C: `size_t bytesize`, offset 104, 8 bytes.
+   */
+  get bytesize(): bigint;
+  set bytesize(v: bigint | number);
+  /**
+   * out: address of the allocation returned by CUDA
+   * C: `void * dptr`, offset 112, 8 bytes.
+   */
+  get dptr(): Pointer;
+  set dptr(v: Pointer);
+}
+RecordBase.$define(cudaMemAllocNodeParamsV2, () => ({
+  cName: "struct cudaMemAllocNodeParamsV2",
+  size: 120,
+  align: 8,
+  fields: [
     { name: "poolProps", offset: 0, size: 88 },
     { name: "accessDescs", offset: 88, size: 8 },
     { name: "accessDescCount", offset: 96, size: 8 },
     { name: "bytesize", offset: 104, size: 8 },
     { name: "dptr", offset: 112, size: 8 },
-  ];
-  /**
-   * in: array of memory access descriptors. Used to describe peer GPU access
-   * C: `struct cudaMemPoolProps poolProps`, offset 0, 88 bytes.
-   */
-  get poolProps(): cudaMemPoolProps {
-    return this.$record(cudaMemPoolProps, 0);
-  }
-  set poolProps(v: cudaMemPoolProps) {
-    this.$setRecord(0, 88, v);
-  }
-  /**
-   * in: number of memory access descriptors.  Must not exceed the number of GPUs.
-   * C: `const struct cudaMemAccessDesc * accessDescs`, offset 88, 8 bytes.
-   */
-  get accessDescs(): Pointer {
-    return this.$ptr(88);
-  }
-  set accessDescs(v: Pointer) {
-    this.$setPtr(88, v);
-  }
-  /**
-   * in: Number of `accessDescs`s
-   * C: `size_t accessDescCount`, offset 96, 8 bytes.
-   */
-  get accessDescCount(): bigint {
-    return this.$u64(96);
-  }
-  set accessDescCount(v: bigint | number) {
-    this.$setU64(96, v);
-  }
-  /**
-   * in: size in bytes of the requested allocation
-   * C: `size_t bytesize`, offset 104, 8 bytes.
-   */
-  get bytesize(): bigint {
-    return this.$u64(104);
-  }
-  set bytesize(v: bigint | number) {
-    this.$setU64(104, v);
-  }
-  /**
-   * out: address of the allocation returned by CUDA
-   * C: `void * dptr`, offset 112, 8 bytes.
-   */
-  get dptr(): Pointer {
-    return this.$ptr(112);
-  }
-  set dptr(v: Pointer) {
-    this.$setPtr(112, v);
-  }
-}
+  ],
+  accessors: {
+    poolProps: {
+      get(this: cudaMemAllocNodeParamsV2): cudaMemPoolProps {
+        return this.$record(cudaMemPoolProps, 0);
+      },
+      set(this: cudaMemAllocNodeParamsV2, v: cudaMemPoolProps): void {
+        this.$setRecord(0, 88, v);
+      },
+    },
+    accessDescs: {
+      get(this: cudaMemAllocNodeParamsV2): Pointer {
+        return this.$ptr(88);
+      },
+      set(this: cudaMemAllocNodeParamsV2, v: Pointer): void {
+        this.$setPtr(88, v);
+      },
+    },
+    accessDescCount: {
+      get(this: cudaMemAllocNodeParamsV2): bigint {
+        return this.$u64(96);
+      },
+      set(this: cudaMemAllocNodeParamsV2, v: bigint | number): void {
+        this.$setU64(96, v);
+      },
+    },
+    bytesize: {
+      get(this: cudaMemAllocNodeParamsV2): bigint {
+        return this.$u64(104);
+      },
+      set(this: cudaMemAllocNodeParamsV2, v: bigint | number): void {
+        this.$setU64(104, v);
+      },
+    },
+    dptr: {
+      get(this: cudaMemAllocNodeParamsV2): Pointer {
+        return this.$ptr(112);
+      },
+      set(this: cudaMemAllocNodeParamsV2, v: Pointer): void {
+        this.$setPtr(112, v);
+      },
+    },
+  },
+}));
 
 /**
  * Memory free node parameters
  *
  * C: `struct cudaMemFreeNodeParams`: 8 bytes, aligned to 8.
  */
-export class cudaMemFreeNodeParams extends RecordBase {
-  static readonly $cName = "struct cudaMemFreeNodeParams";
-  static readonly $size = 8;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "dptr", offset: 0, size: 8 },
-  ];
+export class cudaMemFreeNodeParams extends RecordBase {}
+export interface cudaMemFreeNodeParams {
   /**
    * in: the pointer to free
    * C: `void * dptr`, offset 0, 8 bytes.
    */
-  get dptr(): Pointer {
-    return this.$ptr(0);
-  }
-  set dptr(v: Pointer) {
-    this.$setPtr(0, v);
-  }
+  get dptr(): Pointer;
+  set dptr(v: Pointer);
 }
+RecordBase.$define(cudaMemFreeNodeParams, () => ({
+  cName: "struct cudaMemFreeNodeParams",
+  size: 8,
+  align: 8,
+  fields: [
+    { name: "dptr", offset: 0, size: 8 },
+  ],
+  accessors: {
+    dptr: {
+      get(this: cudaMemFreeNodeParams): Pointer {
+        return this.$ptr(0);
+      },
+      set(this: cudaMemFreeNodeParams, v: Pointer): void {
+        this.$setPtr(0, v);
+      },
+    },
+  },
+}));
 
 /**
  * Attributes specific to copies within a batch. For more details on usage see `cudaMemcpyBatchAsync`.
  *
  * C: `struct cudaMemcpyAttributes`: 24 bytes, aligned to 4.
  */
-export class cudaMemcpyAttributes extends RecordBase {
-  static readonly $cName = "struct cudaMemcpyAttributes";
-  static readonly $size = 24;
-  static readonly $align = 4;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "srcAccessOrder", offset: 0, size: 4 },
-    { name: "srcLocHint", offset: 4, size: 8 },
-    { name: "dstLocHint", offset: 12, size: 8 },
-    { name: "flags", offset: 20, size: 4 },
-  ];
+export class cudaMemcpyAttributes extends RecordBase {}
+export interface cudaMemcpyAttributes {
   /**
    * Source access ordering to be observed for copies with this attribute.
    * C: `enum cudaMemcpySrcAccessOrder srcAccessOrder`, offset 0, 4 bytes.
    */
-  get srcAccessOrder(): cudaMemcpySrcAccessOrder {
-    return this.$u32(0) as cudaMemcpySrcAccessOrder;
-  }
-  set srcAccessOrder(v: cudaMemcpySrcAccessOrder) {
-    this.$setU32(0, v);
-  }
+  get srcAccessOrder(): cudaMemcpySrcAccessOrder;
+  set srcAccessOrder(v: cudaMemcpySrcAccessOrder);
   /**
    * Hint location for the source operand. Ignored when the pointers are not managed memory or memory allocated outside CUDA.
    * C: `struct cudaMemLocation srcLocHint`, offset 4, 8 bytes.
    */
-  get srcLocHint(): cudaMemLocation {
-    return this.$record(cudaMemLocation, 4);
-  }
-  set srcLocHint(v: cudaMemLocation) {
-    this.$setRecord(4, 8, v);
-  }
+  get srcLocHint(): cudaMemLocation;
+  set srcLocHint(v: cudaMemLocation);
   /**
    * Hint location for the destination operand. Ignored when the pointers are not managed memory or memory allocated outside CUDA.
    * C: `struct cudaMemLocation dstLocHint`, offset 12, 8 bytes.
    */
-  get dstLocHint(): cudaMemLocation {
-    return this.$record(cudaMemLocation, 12);
-  }
-  set dstLocHint(v: cudaMemLocation) {
-    this.$setRecord(12, 8, v);
-  }
+  get dstLocHint(): cudaMemLocation;
+  set dstLocHint(v: cudaMemLocation);
   /**
    * Additional flags for copies with this attribute. See `cudaMemcpyFlags`.
    * C: `unsigned int flags`, offset 20, 4 bytes.
    */
-  get flags(): number {
-    return this.$u32(20);
-  }
-  set flags(v: number) {
-    this.$setU32(20, v);
-  }
+  get flags(): number;
+  set flags(v: number);
 }
+RecordBase.$define(cudaMemcpyAttributes, () => ({
+  cName: "struct cudaMemcpyAttributes",
+  size: 24,
+  align: 4,
+  fields: [
+    { name: "srcAccessOrder", offset: 0, size: 4 },
+    { name: "srcLocHint", offset: 4, size: 8 },
+    { name: "dstLocHint", offset: 12, size: 8 },
+    { name: "flags", offset: 20, size: 4 },
+  ],
+  accessors: {
+    srcAccessOrder: {
+      get(this: cudaMemcpyAttributes): cudaMemcpySrcAccessOrder {
+        return this.$u32(0) as cudaMemcpySrcAccessOrder;
+      },
+      set(this: cudaMemcpyAttributes, v: cudaMemcpySrcAccessOrder): void {
+        this.$setU32(0, v);
+      },
+    },
+    srcLocHint: {
+      get(this: cudaMemcpyAttributes): cudaMemLocation {
+        return this.$record(cudaMemLocation, 4);
+      },
+      set(this: cudaMemcpyAttributes, v: cudaMemLocation): void {
+        this.$setRecord(4, 8, v);
+      },
+    },
+    dstLocHint: {
+      get(this: cudaMemcpyAttributes): cudaMemLocation {
+        return this.$record(cudaMemLocation, 12);
+      },
+      set(this: cudaMemcpyAttributes, v: cudaMemLocation): void {
+        this.$setRecord(12, 8, v);
+      },
+    },
+    flags: {
+      get(this: cudaMemcpyAttributes): number {
+        return this.$u32(20);
+      },
+      set(this: cudaMemcpyAttributes, v: number): void {
+        this.$setU32(20, v);
+      },
+    },
+  },
+}));
 
 /**
  * Struct representing offset into a `cudaArray_t` in elements
  *
  * C: `struct cudaOffset3D`: 24 bytes, aligned to 8.
  */
-export class cudaOffset3D extends RecordBase {
-  static readonly $cName = "struct cudaOffset3D";
-  static readonly $size = 24;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
+export class cudaOffset3D extends RecordBase {}
+export interface cudaOffset3D {
+  /** C: `size_t x`, offset 0, 8 bytes. */
+  get x(): bigint;
+  set x(v: bigint | number);
+  /** C: `size_t y`, offset 8, 8 bytes. */
+  get y(): bigint;
+  set y(v: bigint | number);
+  /** C: `size_t z`, offset 16, 8 bytes. */
+  get z(): bigint;
+  set z(v: bigint | number);
+}
+RecordBase.$define(cudaOffset3D, () => ({
+  cName: "struct cudaOffset3D",
+  size: 24,
+  align: 8,
+  fields: [
     { name: "x", offset: 0, size: 8 },
     { name: "y", offset: 8, size: 8 },
     { name: "z", offset: 16, size: 8 },
-  ];
-  /** C: `size_t x`, offset 0, 8 bytes. */
-  get x(): bigint {
-    return this.$u64(0);
-  }
-  set x(v: bigint | number) {
-    this.$setU64(0, v);
-  }
-  /** C: `size_t y`, offset 8, 8 bytes. */
-  get y(): bigint {
-    return this.$u64(8);
-  }
-  set y(v: bigint | number) {
-    this.$setU64(8, v);
-  }
-  /** C: `size_t z`, offset 16, 8 bytes. */
-  get z(): bigint {
-    return this.$u64(16);
-  }
-  set z(v: bigint | number) {
-    this.$setU64(16, v);
-  }
-}
+  ],
+  accessors: {
+    x: {
+      get(this: cudaOffset3D): bigint {
+        return this.$u64(0);
+      },
+      set(this: cudaOffset3D, v: bigint | number): void {
+        this.$setU64(0, v);
+      },
+    },
+    y: {
+      get(this: cudaOffset3D): bigint {
+        return this.$u64(8);
+      },
+      set(this: cudaOffset3D, v: bigint | number): void {
+        this.$setU64(8, v);
+      },
+    },
+    z: {
+      get(this: cudaOffset3D): bigint {
+        return this.$u64(16);
+      },
+      set(this: cudaOffset3D, v: bigint | number): void {
+        this.$setU64(16, v);
+      },
+    },
+  },
+}));
 
 /**
  * Struct representing an operand for copy with `cudaMemcpy3DBatchAsync`
  *
  * C: `struct cudaMemcpy3DOperand`: 40 bytes, aligned to 8.
  */
-export class cudaMemcpy3DOperand extends RecordBase {
-  static readonly $cName = "struct cudaMemcpy3DOperand";
-  static readonly $size = 40;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
+export class cudaMemcpy3DOperand extends RecordBase {}
+export interface cudaMemcpy3DOperand {
+  /** C: `enum cudaMemcpy3DOperandType type`, offset 0, 4 bytes. */
+  get type(): cudaMemcpy3DOperandType;
+  set type(v: cudaMemcpy3DOperandType);
+  /** C: `union (unnamed union at driver_types.h:2375:5) op`, offset 8, 32 bytes. */
+  get op(): cudaMemcpy3DOperand_op;
+  set op(v: cudaMemcpy3DOperand_op);
+}
+RecordBase.$define(cudaMemcpy3DOperand, () => ({
+  cName: "struct cudaMemcpy3DOperand",
+  size: 40,
+  align: 8,
+  fields: [
     { name: "type", offset: 0, size: 4 },
     { name: "op", offset: 8, size: 32 },
-  ];
-  /** C: `enum cudaMemcpy3DOperandType type`, offset 0, 4 bytes. */
-  get type(): cudaMemcpy3DOperandType {
-    return this.$u32(0) as cudaMemcpy3DOperandType;
-  }
-  set type(v: cudaMemcpy3DOperandType) {
-    this.$setU32(0, v);
-  }
-  /** C: `union (unnamed union at driver_types.h:2375:5) op`, offset 8, 32 bytes. */
-  get op(): cudaMemcpy3DOperand_op {
-    return this.$record(cudaMemcpy3DOperand_op, 8);
-  }
-  set op(v: cudaMemcpy3DOperand_op) {
-    this.$setRecord(8, 32, v);
-  }
-}
+  ],
+  accessors: {
+    type: {
+      get(this: cudaMemcpy3DOperand): cudaMemcpy3DOperandType {
+        return this.$u32(0) as cudaMemcpy3DOperandType;
+      },
+      set(this: cudaMemcpy3DOperand, v: cudaMemcpy3DOperandType): void {
+        this.$setU32(0, v);
+      },
+    },
+    op: {
+      get(this: cudaMemcpy3DOperand): cudaMemcpy3DOperand_op {
+        return this.$record(cudaMemcpy3DOperand_op, 8);
+      },
+      set(this: cudaMemcpy3DOperand, v: cudaMemcpy3DOperand_op): void {
+        this.$setRecord(8, 32, v);
+      },
+    },
+  },
+}));
 
 /** C: `__typeof__(((struct cudaMemcpy3DOperand *)0)->op)`: 32 bytes, aligned to 8. */
-export class cudaMemcpy3DOperand_op extends RecordBase {
-  static readonly $cName = "__typeof__(((struct cudaMemcpy3DOperand *)0)->op)";
-  static readonly $size = 32;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
+export class cudaMemcpy3DOperand_op extends RecordBase {}
+export interface cudaMemcpy3DOperand_op {
+  /** C: `struct (unnamed struct at driver_types.h:2379:9) ptr`, offset 0, 32 bytes. */
+  get ptr(): cudaMemcpy3DOperand_op_ptr;
+  set ptr(v: cudaMemcpy3DOperand_op_ptr);
+  /** C: `struct (unnamed struct at driver_types.h:2389:9) array`, offset 0, 32 bytes. */
+  get array(): cudaMemcpy3DOperand_op_array;
+  set array(v: cudaMemcpy3DOperand_op_array);
+}
+RecordBase.$define(cudaMemcpy3DOperand_op, () => ({
+  cName: "__typeof__(((struct cudaMemcpy3DOperand *)0)->op)",
+  size: 32,
+  align: 8,
+  fields: [
     { name: "ptr", offset: 0, size: 32 },
     { name: "array", offset: 0, size: 32 },
-  ];
-  /** C: `struct (unnamed struct at driver_types.h:2379:9) ptr`, offset 0, 32 bytes. */
-  get ptr(): cudaMemcpy3DOperand_op_ptr {
-    return this.$record(cudaMemcpy3DOperand_op_ptr, 0);
-  }
-  set ptr(v: cudaMemcpy3DOperand_op_ptr) {
-    this.$setRecord(0, 32, v);
-  }
-  /** C: `struct (unnamed struct at driver_types.h:2389:9) array`, offset 0, 32 bytes. */
-  get array(): cudaMemcpy3DOperand_op_array {
-    return this.$record(cudaMemcpy3DOperand_op_array, 0);
-  }
-  set array(v: cudaMemcpy3DOperand_op_array) {
-    this.$setRecord(0, 32, v);
-  }
-}
+  ],
+  accessors: {
+    ptr: {
+      get(this: cudaMemcpy3DOperand_op): cudaMemcpy3DOperand_op_ptr {
+        return this.$record(cudaMemcpy3DOperand_op_ptr, 0);
+      },
+      set(this: cudaMemcpy3DOperand_op, v: cudaMemcpy3DOperand_op_ptr): void {
+        this.$setRecord(0, 32, v);
+      },
+    },
+    array: {
+      get(this: cudaMemcpy3DOperand_op): cudaMemcpy3DOperand_op_array {
+        return this.$record(cudaMemcpy3DOperand_op_array, 0);
+      },
+      set(this: cudaMemcpy3DOperand_op, v: cudaMemcpy3DOperand_op_array): void {
+        this.$setRecord(0, 32, v);
+      },
+    },
+  },
+}));
 
 /**
  * Struct representing an operand when `cudaMemcpy3DOperand`::type is `cudaMemcpyOperandTypePointer`
  *
  * C: `__typeof__(((struct cudaMemcpy3DOperand *)0)->op.ptr)`: 32 bytes, aligned to 8.
  */
-export class cudaMemcpy3DOperand_op_ptr extends RecordBase {
-  static readonly $cName = "__typeof__(((struct cudaMemcpy3DOperand *)0)->op.ptr)";
-  static readonly $size = 32;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "ptr", offset: 0, size: 8 },
-    { name: "rowLength", offset: 8, size: 8 },
-    { name: "layerHeight", offset: 16, size: 8 },
-    { name: "locHint", offset: 24, size: 8 },
-  ];
+export class cudaMemcpy3DOperand_op_ptr extends RecordBase {}
+export interface cudaMemcpy3DOperand_op_ptr {
   /** C: `void * ptr`, offset 0, 8 bytes. */
-  get ptr(): Pointer {
-    return this.$ptr(0);
-  }
-  set ptr(v: Pointer) {
-    this.$setPtr(0, v);
-  }
+  get ptr(): Pointer;
+  set ptr(v: Pointer);
   /**
    * Length of each row in elements.
    * C: `size_t rowLength`, offset 8, 8 bytes.
    */
-  get rowLength(): bigint {
-    return this.$u64(8);
-  }
-  set rowLength(v: bigint | number) {
-    this.$setU64(8, v);
-  }
+  get rowLength(): bigint;
+  set rowLength(v: bigint | number);
   /**
    * Height of each layer in elements.
    * C: `size_t layerHeight`, offset 16, 8 bytes.
    */
-  get layerHeight(): bigint {
-    return this.$u64(16);
-  }
-  set layerHeight(v: bigint | number) {
-    this.$setU64(16, v);
-  }
+  get layerHeight(): bigint;
+  set layerHeight(v: bigint | number);
   /**
    * Hint location for the operand. Ignored when the pointers are not managed memory or memory allocated outside CUDA.
    * C: `struct cudaMemLocation locHint`, offset 24, 8 bytes.
    */
-  get locHint(): cudaMemLocation {
-    return this.$record(cudaMemLocation, 24);
-  }
-  set locHint(v: cudaMemLocation) {
-    this.$setRecord(24, 8, v);
-  }
+  get locHint(): cudaMemLocation;
+  set locHint(v: cudaMemLocation);
 }
+RecordBase.$define(cudaMemcpy3DOperand_op_ptr, () => ({
+  cName: "__typeof__(((struct cudaMemcpy3DOperand *)0)->op.ptr)",
+  size: 32,
+  align: 8,
+  fields: [
+    { name: "ptr", offset: 0, size: 8 },
+    { name: "rowLength", offset: 8, size: 8 },
+    { name: "layerHeight", offset: 16, size: 8 },
+    { name: "locHint", offset: 24, size: 8 },
+  ],
+  accessors: {
+    ptr: {
+      get(this: cudaMemcpy3DOperand_op_ptr): Pointer {
+        return this.$ptr(0);
+      },
+      set(this: cudaMemcpy3DOperand_op_ptr, v: Pointer): void {
+        this.$setPtr(0, v);
+      },
+    },
+    rowLength: {
+      get(this: cudaMemcpy3DOperand_op_ptr): bigint {
+        return this.$u64(8);
+      },
+      set(this: cudaMemcpy3DOperand_op_ptr, v: bigint | number): void {
+        this.$setU64(8, v);
+      },
+    },
+    layerHeight: {
+      get(this: cudaMemcpy3DOperand_op_ptr): bigint {
+        return this.$u64(16);
+      },
+      set(this: cudaMemcpy3DOperand_op_ptr, v: bigint | number): void {
+        this.$setU64(16, v);
+      },
+    },
+    locHint: {
+      get(this: cudaMemcpy3DOperand_op_ptr): cudaMemLocation {
+        return this.$record(cudaMemLocation, 24);
+      },
+      set(this: cudaMemcpy3DOperand_op_ptr, v: cudaMemLocation): void {
+        this.$setRecord(24, 8, v);
+      },
+    },
+  },
+}));
 
 /**
  * Struct representing an operand when `cudaMemcpy3DOperand`::type is `cudaMemcpyOperandTypeArray`
  *
  * C: `__typeof__(((struct cudaMemcpy3DOperand *)0)->op.array)`: 32 bytes, aligned to 8.
  */
-export class cudaMemcpy3DOperand_op_array extends RecordBase {
-  static readonly $cName = "__typeof__(((struct cudaMemcpy3DOperand *)0)->op.array)";
-  static readonly $size = 32;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
+export class cudaMemcpy3DOperand_op_array extends RecordBase {}
+export interface cudaMemcpy3DOperand_op_array {
+  /** C: `cudaArray_t array`, offset 0, 8 bytes. */
+  get array(): cudaArray_t;
+  set array(v: cudaArray_t);
+  /** C: `struct cudaOffset3D offset`, offset 8, 24 bytes. */
+  get offset(): cudaOffset3D;
+  set offset(v: cudaOffset3D);
+}
+RecordBase.$define(cudaMemcpy3DOperand_op_array, () => ({
+  cName: "__typeof__(((struct cudaMemcpy3DOperand *)0)->op.array)",
+  size: 32,
+  align: 8,
+  fields: [
     { name: "array", offset: 0, size: 8 },
     { name: "offset", offset: 8, size: 24 },
-  ];
-  /** C: `cudaArray_t array`, offset 0, 8 bytes. */
-  get array(): cudaArray_t {
-    return this.$ptr(0) as cudaArray_t;
-  }
-  set array(v: cudaArray_t) {
-    this.$setPtr(0, v);
-  }
-  /** C: `struct cudaOffset3D offset`, offset 8, 24 bytes. */
-  get offset(): cudaOffset3D {
-    return this.$record(cudaOffset3D, 8);
-  }
-  set offset(v: cudaOffset3D) {
-    this.$setRecord(8, 24, v);
-  }
-}
+  ],
+  accessors: {
+    array: {
+      get(this: cudaMemcpy3DOperand_op_array): cudaArray_t {
+        return this.$ptr(0) as cudaArray_t;
+      },
+      set(this: cudaMemcpy3DOperand_op_array, v: cudaArray_t): void {
+        this.$setPtr(0, v);
+      },
+    },
+    offset: {
+      get(this: cudaMemcpy3DOperand_op_array): cudaOffset3D {
+        return this.$record(cudaOffset3D, 8);
+      },
+      set(this: cudaMemcpy3DOperand_op_array, v: cudaOffset3D): void {
+        this.$setRecord(8, 24, v);
+      },
+    },
+  },
+}));
 
 /** C: `struct cudaMemcpy3DBatchOp`: 112 bytes, aligned to 8. */
-export class cudaMemcpy3DBatchOp extends RecordBase {
-  static readonly $cName = "struct cudaMemcpy3DBatchOp";
-  static readonly $size = 112;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
+export class cudaMemcpy3DBatchOp extends RecordBase {}
+export interface cudaMemcpy3DBatchOp {
+  /**
+   * Source memcpy operand.
+   * C: `struct cudaMemcpy3DOperand src`, offset 0, 40 bytes.
+   */
+  get src(): cudaMemcpy3DOperand;
+  set src(v: cudaMemcpy3DOperand);
+  /**
+   * Destination memcpy operand.
+   * C: `struct cudaMemcpy3DOperand dst`, offset 40, 40 bytes.
+   */
+  get dst(): cudaMemcpy3DOperand;
+  set dst(v: cudaMemcpy3DOperand);
+  /**
+   * Extents of the memcpy between src and dst. The width, height and depth components must not be 0.
+   * C: `struct cudaExtent extent`, offset 80, 24 bytes.
+   */
+  get extent(): cudaExtent;
+  set extent(v: cudaExtent);
+  /**
+   * Source access ordering to be observed for copy from src to dst.
+   * C: `enum cudaMemcpySrcAccessOrder srcAccessOrder`, offset 104, 4 bytes.
+   */
+  get srcAccessOrder(): cudaMemcpySrcAccessOrder;
+  set srcAccessOrder(v: cudaMemcpySrcAccessOrder);
+  /**
+   * Additional flags for copy from src to dst. See `cudaMemcpyFlags`.
+   * C: `unsigned int flags`, offset 108, 4 bytes.
+   */
+  get flags(): number;
+  set flags(v: number);
+}
+RecordBase.$define(cudaMemcpy3DBatchOp, () => ({
+  cName: "struct cudaMemcpy3DBatchOp",
+  size: 112,
+  align: 8,
+  fields: [
     { name: "src", offset: 0, size: 40 },
     { name: "dst", offset: 40, size: 40 },
     { name: "extent", offset: 80, size: 24 },
     { name: "srcAccessOrder", offset: 104, size: 4 },
     { name: "flags", offset: 108, size: 4 },
-  ];
-  /**
-   * Source memcpy operand.
-   * C: `struct cudaMemcpy3DOperand src`, offset 0, 40 bytes.
-   */
-  get src(): cudaMemcpy3DOperand {
-    return this.$record(cudaMemcpy3DOperand, 0);
-  }
-  set src(v: cudaMemcpy3DOperand) {
-    this.$setRecord(0, 40, v);
-  }
-  /**
-   * Destination memcpy operand.
-   * C: `struct cudaMemcpy3DOperand dst`, offset 40, 40 bytes.
-   */
-  get dst(): cudaMemcpy3DOperand {
-    return this.$record(cudaMemcpy3DOperand, 40);
-  }
-  set dst(v: cudaMemcpy3DOperand) {
-    this.$setRecord(40, 40, v);
-  }
-  /**
-   * Extents of the memcpy between src and dst. The width, height and depth components must not be 0.
-   * C: `struct cudaExtent extent`, offset 80, 24 bytes.
-   */
-  get extent(): cudaExtent {
-    return this.$record(cudaExtent, 80);
-  }
-  set extent(v: cudaExtent) {
-    this.$setRecord(80, 24, v);
-  }
-  /**
-   * Source access ordering to be observed for copy from src to dst.
-   * C: `enum cudaMemcpySrcAccessOrder srcAccessOrder`, offset 104, 4 bytes.
-   */
-  get srcAccessOrder(): cudaMemcpySrcAccessOrder {
-    return this.$u32(104) as cudaMemcpySrcAccessOrder;
-  }
-  set srcAccessOrder(v: cudaMemcpySrcAccessOrder) {
-    this.$setU32(104, v);
-  }
-  /**
-   * Additional flags for copy from src to dst. See `cudaMemcpyFlags`.
-   * C: `unsigned int flags`, offset 108, 4 bytes.
-   */
-  get flags(): number {
-    return this.$u32(108);
-  }
-  set flags(v: number) {
-    this.$setU32(108, v);
-  }
-}
+  ],
+  accessors: {
+    src: {
+      get(this: cudaMemcpy3DBatchOp): cudaMemcpy3DOperand {
+        return this.$record(cudaMemcpy3DOperand, 0);
+      },
+      set(this: cudaMemcpy3DBatchOp, v: cudaMemcpy3DOperand): void {
+        this.$setRecord(0, 40, v);
+      },
+    },
+    dst: {
+      get(this: cudaMemcpy3DBatchOp): cudaMemcpy3DOperand {
+        return this.$record(cudaMemcpy3DOperand, 40);
+      },
+      set(this: cudaMemcpy3DBatchOp, v: cudaMemcpy3DOperand): void {
+        this.$setRecord(40, 40, v);
+      },
+    },
+    extent: {
+      get(this: cudaMemcpy3DBatchOp): cudaExtent {
+        return this.$record(cudaExtent, 80);
+      },
+      set(this: cudaMemcpy3DBatchOp, v: cudaExtent): void {
+        this.$setRecord(80, 24, v);
+      },
+    },
+    srcAccessOrder: {
+      get(this: cudaMemcpy3DBatchOp): cudaMemcpySrcAccessOrder {
+        return this.$u32(104) as cudaMemcpySrcAccessOrder;
+      },
+      set(this: cudaMemcpy3DBatchOp, v: cudaMemcpySrcAccessOrder): void {
+        this.$setU32(104, v);
+      },
+    },
+    flags: {
+      get(this: cudaMemcpy3DBatchOp): number {
+        return this.$u32(108);
+      },
+      set(this: cudaMemcpy3DBatchOp, v: number): void {
+        this.$setU32(108, v);
+      },
+    },
+  },
+}));
 
 /** C: `struct CUuuid_st` (also `CUuuid`, `cudaUUID_t`): 16 bytes, aligned to 1. */
-export class CUuuid_st extends RecordBase {
-  static readonly $cName = "struct CUuuid_st";
-  static readonly $size = 16;
-  static readonly $align = 1;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "bytes", offset: 0, size: 16 },
-  ];
+export class CUuuid_st extends RecordBase {}
+export interface CUuuid_st {
   /** C: `char[16] bytes`, offset 0, 16 bytes. */
-  get bytes(): Int8Array {
-    return this.$array(Int8Array, 0, 16);
-  }
+  get bytes(): Int8Array;
 }
+RecordBase.$define(CUuuid_st, () => ({
+  cName: "struct CUuuid_st",
+  size: 16,
+  align: 1,
+  fields: [
+    { name: "bytes", offset: 0, size: 16 },
+  ],
+  accessors: {
+    bytes: {
+      get(this: CUuuid_st): Int8Array {
+        return this.$array(Int8Array, 0, 16);
+      },
+    },
+  },
+}));
 /** Another name of {@link CUuuid_st}. */
 export const CUuuid = CUuuid_st;
 /** Another name of {@link CUuuid_st}. */
@@ -4128,11 +5922,553 @@ export type cudaUUID_t = CUuuid_st;
  *
  * C: `struct cudaDeviceProp`: 1008 bytes, aligned to 8.
  */
-export class cudaDeviceProp extends RecordBase {
-  static readonly $cName = "struct cudaDeviceProp";
-  static readonly $size = 1008;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
+export class cudaDeviceProp extends RecordBase {}
+export interface cudaDeviceProp {
+  /**
+   * ASCII string identifying device
+   * C: `char[256] name`, offset 0, 256 bytes.
+   */
+  get name(): Int8Array;
+  /**
+   * 16-byte unique identifier
+   * C: `cudaUUID_t uuid`, offset 256, 16 bytes.
+   */
+  get uuid(): CUuuid_st;
+  set uuid(v: CUuuid_st);
+  /**
+   * 8-byte locally unique identifier. Value is undefined on TCC and non-Windows platforms
+   * C: `char[8] luid`, offset 272, 8 bytes.
+   */
+  get luid(): Int8Array;
+  /**
+   * LUID device node mask. Value is undefined on TCC and non-Windows platforms
+   * C: `unsigned int luidDeviceNodeMask`, offset 280, 4 bytes.
+   */
+  get luidDeviceNodeMask(): number;
+  set luidDeviceNodeMask(v: number);
+  /**
+   * Global memory available on device in bytes
+   * C: `size_t totalGlobalMem`, offset 288, 8 bytes.
+   */
+  get totalGlobalMem(): bigint;
+  set totalGlobalMem(v: bigint | number);
+  /**
+   * Shared memory available per block in bytes
+   * C: `size_t sharedMemPerBlock`, offset 296, 8 bytes.
+   */
+  get sharedMemPerBlock(): bigint;
+  set sharedMemPerBlock(v: bigint | number);
+  /**
+   * 32-bit registers available per block
+   * C: `int regsPerBlock`, offset 304, 4 bytes.
+   */
+  get regsPerBlock(): number;
+  set regsPerBlock(v: number);
+  /**
+   * Warp size in threads
+   * C: `int warpSize`, offset 308, 4 bytes.
+   */
+  get warpSize(): number;
+  set warpSize(v: number);
+  /**
+   * Maximum pitch in bytes allowed by memory copies
+   * C: `size_t memPitch`, offset 312, 8 bytes.
+   */
+  get memPitch(): bigint;
+  set memPitch(v: bigint | number);
+  /**
+   * Maximum number of threads per block
+   * C: `int maxThreadsPerBlock`, offset 320, 4 bytes.
+   */
+  get maxThreadsPerBlock(): number;
+  set maxThreadsPerBlock(v: number);
+  /**
+   * Maximum size of each dimension of a block
+   * C: `int[3] maxThreadsDim`, offset 324, 12 bytes.
+   */
+  get maxThreadsDim(): Int32Array;
+  /**
+   * Maximum size of each dimension of a grid
+   * C: `int[3] maxGridSize`, offset 336, 12 bytes.
+   */
+  get maxGridSize(): Int32Array;
+  /**
+   * Constant memory available on device in bytes
+   * C: `size_t totalConstMem`, offset 352, 8 bytes.
+   */
+  get totalConstMem(): bigint;
+  set totalConstMem(v: bigint | number);
+  /**
+   * Major compute capability
+   * C: `int major`, offset 360, 4 bytes.
+   */
+  get major(): number;
+  set major(v: number);
+  /**
+   * Minor compute capability
+   * C: `int minor`, offset 364, 4 bytes.
+   */
+  get minor(): number;
+  set minor(v: number);
+  /**
+   * Alignment requirement for textures
+   * C: `size_t textureAlignment`, offset 368, 8 bytes.
+   */
+  get textureAlignment(): bigint;
+  set textureAlignment(v: bigint | number);
+  /**
+   * Pitch alignment requirement for texture references bound to pitched memory
+   * C: `size_t texturePitchAlignment`, offset 376, 8 bytes.
+   */
+  get texturePitchAlignment(): bigint;
+  set texturePitchAlignment(v: bigint | number);
+  /**
+   * Number of multiprocessors on device
+   * C: `int multiProcessorCount`, offset 384, 4 bytes.
+   */
+  get multiProcessorCount(): number;
+  set multiProcessorCount(v: number);
+  /**
+   * Device is integrated as opposed to discrete
+   * C: `int integrated`, offset 388, 4 bytes.
+   */
+  get integrated(): number;
+  set integrated(v: number);
+  /**
+   * Device can map host memory with cudaHostAlloc/cudaHostGetDevicePointer
+   * C: `int canMapHostMemory`, offset 392, 4 bytes.
+   */
+  get canMapHostMemory(): number;
+  set canMapHostMemory(v: number);
+  /**
+   * Maximum 1D texture size
+   * C: `int maxTexture1D`, offset 396, 4 bytes.
+   */
+  get maxTexture1D(): number;
+  set maxTexture1D(v: number);
+  /**
+   * Maximum 1D mipmapped texture size
+   * C: `int maxTexture1DMipmap`, offset 400, 4 bytes.
+   */
+  get maxTexture1DMipmap(): number;
+  set maxTexture1DMipmap(v: number);
+  /**
+   * Maximum 2D texture dimensions
+   * C: `int[2] maxTexture2D`, offset 404, 8 bytes.
+   */
+  get maxTexture2D(): Int32Array;
+  /**
+   * Maximum 2D mipmapped texture dimensions
+   * C: `int[2] maxTexture2DMipmap`, offset 412, 8 bytes.
+   */
+  get maxTexture2DMipmap(): Int32Array;
+  /**
+   * Maximum dimensions (width, height, pitch) for 2D textures bound to pitched memory
+   * C: `int[3] maxTexture2DLinear`, offset 420, 12 bytes.
+   */
+  get maxTexture2DLinear(): Int32Array;
+  /**
+   * Maximum 2D texture dimensions if texture gather operations have to be performed
+   * C: `int[2] maxTexture2DGather`, offset 432, 8 bytes.
+   */
+  get maxTexture2DGather(): Int32Array;
+  /**
+   * Maximum 3D texture dimensions
+   * C: `int[3] maxTexture3D`, offset 440, 12 bytes.
+   */
+  get maxTexture3D(): Int32Array;
+  /**
+   * Maximum alternate 3D texture dimensions
+   * C: `int[3] maxTexture3DAlt`, offset 452, 12 bytes.
+   */
+  get maxTexture3DAlt(): Int32Array;
+  /**
+   * Maximum Cubemap texture dimensions
+   * C: `int maxTextureCubemap`, offset 464, 4 bytes.
+   */
+  get maxTextureCubemap(): number;
+  set maxTextureCubemap(v: number);
+  /**
+   * Maximum 1D layered texture dimensions
+   * C: `int[2] maxTexture1DLayered`, offset 468, 8 bytes.
+   */
+  get maxTexture1DLayered(): Int32Array;
+  /**
+   * Maximum 2D layered texture dimensions
+   * C: `int[3] maxTexture2DLayered`, offset 476, 12 bytes.
+   */
+  get maxTexture2DLayered(): Int32Array;
+  /**
+   * Maximum Cubemap layered texture dimensions
+   * C: `int[2] maxTextureCubemapLayered`, offset 488, 8 bytes.
+   */
+  get maxTextureCubemapLayered(): Int32Array;
+  /**
+   * Maximum 1D surface size
+   * C: `int maxSurface1D`, offset 496, 4 bytes.
+   */
+  get maxSurface1D(): number;
+  set maxSurface1D(v: number);
+  /**
+   * Maximum 2D surface dimensions
+   * C: `int[2] maxSurface2D`, offset 500, 8 bytes.
+   */
+  get maxSurface2D(): Int32Array;
+  /**
+   * Maximum 3D surface dimensions
+   * C: `int[3] maxSurface3D`, offset 508, 12 bytes.
+   */
+  get maxSurface3D(): Int32Array;
+  /**
+   * Maximum 1D layered surface dimensions
+   * C: `int[2] maxSurface1DLayered`, offset 520, 8 bytes.
+   */
+  get maxSurface1DLayered(): Int32Array;
+  /**
+   * Maximum 2D layered surface dimensions
+   * C: `int[3] maxSurface2DLayered`, offset 528, 12 bytes.
+   */
+  get maxSurface2DLayered(): Int32Array;
+  /**
+   * Maximum Cubemap surface dimensions
+   * C: `int maxSurfaceCubemap`, offset 540, 4 bytes.
+   */
+  get maxSurfaceCubemap(): number;
+  set maxSurfaceCubemap(v: number);
+  /**
+   * Maximum Cubemap layered surface dimensions
+   * C: `int[2] maxSurfaceCubemapLayered`, offset 544, 8 bytes.
+   */
+  get maxSurfaceCubemapLayered(): Int32Array;
+  /**
+   * Alignment requirements for surfaces
+   * C: `size_t surfaceAlignment`, offset 552, 8 bytes.
+   */
+  get surfaceAlignment(): bigint;
+  set surfaceAlignment(v: bigint | number);
+  /**
+   * Device can possibly execute multiple kernels concurrently
+   * C: `int concurrentKernels`, offset 560, 4 bytes.
+   */
+  get concurrentKernels(): number;
+  set concurrentKernels(v: number);
+  /**
+   * Device has ECC support enabled
+   * C: `int ECCEnabled`, offset 564, 4 bytes.
+   */
+  get ECCEnabled(): number;
+  set ECCEnabled(v: number);
+  /**
+   * PCI bus ID of the device
+   * C: `int pciBusID`, offset 568, 4 bytes.
+   */
+  get pciBusID(): number;
+  set pciBusID(v: number);
+  /**
+   * PCI device ID of the device
+   * C: `int pciDeviceID`, offset 572, 4 bytes.
+   */
+  get pciDeviceID(): number;
+  set pciDeviceID(v: number);
+  /**
+   * PCI domain ID of the device
+   * C: `int pciDomainID`, offset 576, 4 bytes.
+   */
+  get pciDomainID(): number;
+  set pciDomainID(v: number);
+  /**
+   * 1 if device is a Tesla device using TCC driver, 0 otherwise
+   * C: `int tccDriver`, offset 580, 4 bytes.
+   */
+  get tccDriver(): number;
+  set tccDriver(v: number);
+  /**
+   * Number of asynchronous engines
+   * C: `int asyncEngineCount`, offset 584, 4 bytes.
+   */
+  get asyncEngineCount(): number;
+  set asyncEngineCount(v: number);
+  /**
+   * Device shares a unified address space with the host
+   * C: `int unifiedAddressing`, offset 588, 4 bytes.
+   */
+  get unifiedAddressing(): number;
+  set unifiedAddressing(v: number);
+  /**
+   * Global memory bus width in bits
+   * C: `int memoryBusWidth`, offset 592, 4 bytes.
+   */
+  get memoryBusWidth(): number;
+  set memoryBusWidth(v: number);
+  /**
+   * Size of L2 cache in bytes
+   * C: `int l2CacheSize`, offset 596, 4 bytes.
+   */
+  get l2CacheSize(): number;
+  set l2CacheSize(v: number);
+  /**
+   * Device's maximum l2 persisting lines capacity setting in bytes
+   * C: `int persistingL2CacheMaxSize`, offset 600, 4 bytes.
+   */
+  get persistingL2CacheMaxSize(): number;
+  set persistingL2CacheMaxSize(v: number);
+  /**
+   * Maximum resident threads per multiprocessor
+   * C: `int maxThreadsPerMultiProcessor`, offset 604, 4 bytes.
+   */
+  get maxThreadsPerMultiProcessor(): number;
+  set maxThreadsPerMultiProcessor(v: number);
+  /**
+   * Device supports stream priorities
+   * C: `int streamPrioritiesSupported`, offset 608, 4 bytes.
+   */
+  get streamPrioritiesSupported(): number;
+  set streamPrioritiesSupported(v: number);
+  /**
+   * Device supports caching globals in L1
+   * C: `int globalL1CacheSupported`, offset 612, 4 bytes.
+   */
+  get globalL1CacheSupported(): number;
+  set globalL1CacheSupported(v: number);
+  /**
+   * Device supports caching locals in L1
+   * C: `int localL1CacheSupported`, offset 616, 4 bytes.
+   */
+  get localL1CacheSupported(): number;
+  set localL1CacheSupported(v: number);
+  /**
+   * Shared memory available per multiprocessor in bytes
+   * C: `size_t sharedMemPerMultiprocessor`, offset 624, 8 bytes.
+   */
+  get sharedMemPerMultiprocessor(): bigint;
+  set sharedMemPerMultiprocessor(v: bigint | number);
+  /**
+   * 32-bit registers available per multiprocessor
+   * C: `int regsPerMultiprocessor`, offset 632, 4 bytes.
+   */
+  get regsPerMultiprocessor(): number;
+  set regsPerMultiprocessor(v: number);
+  /**
+   * Device supports allocating managed memory on this system
+   * C: `int managedMemory`, offset 636, 4 bytes.
+   */
+  get managedMemory(): number;
+  set managedMemory(v: number);
+  /**
+   * Device is on a multi-GPU board
+   * C: `int isMultiGpuBoard`, offset 640, 4 bytes.
+   */
+  get isMultiGpuBoard(): number;
+  set isMultiGpuBoard(v: number);
+  /**
+   * Unique identifier for a group of devices on the same multi-GPU board
+   * C: `int multiGpuBoardGroupID`, offset 644, 4 bytes.
+   */
+  get multiGpuBoardGroupID(): number;
+  set multiGpuBoardGroupID(v: number);
+  /**
+   * Link between the device and the host supports native atomic operations
+   * C: `int hostNativeAtomicSupported`, offset 648, 4 bytes.
+   */
+  get hostNativeAtomicSupported(): number;
+  set hostNativeAtomicSupported(v: number);
+  /**
+   * Device supports coherently accessing pageable memory without calling cudaHostRegister on it
+   * C: `int pageableMemoryAccess`, offset 652, 4 bytes.
+   */
+  get pageableMemoryAccess(): number;
+  set pageableMemoryAccess(v: number);
+  /**
+   * Device can coherently access managed memory concurrently with the CPU
+   * C: `int concurrentManagedAccess`, offset 656, 4 bytes.
+   */
+  get concurrentManagedAccess(): number;
+  set concurrentManagedAccess(v: number);
+  /**
+   * Device supports Compute Preemption
+   * C: `int computePreemptionSupported`, offset 660, 4 bytes.
+   */
+  get computePreemptionSupported(): number;
+  set computePreemptionSupported(v: number);
+  /**
+   * Device can access host registered memory at the same virtual address as the CPU
+   * C: `int canUseHostPointerForRegisteredMem`, offset 664, 4 bytes.
+   */
+  get canUseHostPointerForRegisteredMem(): number;
+  set canUseHostPointerForRegisteredMem(v: number);
+  /**
+   * Device supports launching cooperative kernels via `cudaLaunchCooperativeKernel`
+   * C: `int cooperativeLaunch`, offset 668, 4 bytes.
+   */
+  get cooperativeLaunch(): number;
+  set cooperativeLaunch(v: number);
+  /**
+   * Per device maximum shared memory per block usable by special opt in
+   * C: `size_t sharedMemPerBlockOptin`, offset 672, 8 bytes.
+   */
+  get sharedMemPerBlockOptin(): bigint;
+  set sharedMemPerBlockOptin(v: bigint | number);
+  /**
+   * Device accesses pageable memory via the host's page tables
+   * C: `int pageableMemoryAccessUsesHostPageTables`, offset 680, 4 bytes.
+   */
+  get pageableMemoryAccessUsesHostPageTables(): number;
+  set pageableMemoryAccessUsesHostPageTables(v: number);
+  /**
+   * Host can directly access managed memory on the device without migration.
+   * C: `int directManagedMemAccessFromHost`, offset 684, 4 bytes.
+   */
+  get directManagedMemAccessFromHost(): number;
+  set directManagedMemAccessFromHost(v: number);
+  /**
+   * Maximum number of resident blocks per multiprocessor
+   * C: `int maxBlocksPerMultiProcessor`, offset 688, 4 bytes.
+   */
+  get maxBlocksPerMultiProcessor(): number;
+  set maxBlocksPerMultiProcessor(v: number);
+  /**
+   * The maximum value of `cudaAccessPolicyWindow`::num_bytes.
+   * C: `int accessPolicyMaxWindowSize`, offset 692, 4 bytes.
+   */
+  get accessPolicyMaxWindowSize(): number;
+  set accessPolicyMaxWindowSize(v: number);
+  /**
+   * Shared memory reserved by CUDA driver per block in bytes
+   * C: `size_t reservedSharedMemPerBlock`, offset 696, 8 bytes.
+   */
+  get reservedSharedMemPerBlock(): bigint;
+  set reservedSharedMemPerBlock(v: bigint | number);
+  /**
+   * Device supports host memory registration via `cudaHostRegister`.
+   * C: `int hostRegisterSupported`, offset 704, 4 bytes.
+   */
+  get hostRegisterSupported(): number;
+  set hostRegisterSupported(v: number);
+  /**
+   * 1 if the device supports sparse CUDA arrays and sparse CUDA mipmapped arrays, 0 otherwise
+   * C: `int sparseCudaArraySupported`, offset 708, 4 bytes.
+   */
+  get sparseCudaArraySupported(): number;
+  set sparseCudaArraySupported(v: number);
+  /**
+   * Device supports using the `cudaHostRegister` flag cudaHostRegisterReadOnly to register memory that must be mapped as read-only to the GPU
+   * C: `int hostRegisterReadOnlySupported`, offset 712, 4 bytes.
+   */
+  get hostRegisterReadOnlySupported(): number;
+  set hostRegisterReadOnlySupported(v: number);
+  /**
+   * External timeline semaphore interop is supported on the device
+   * C: `int timelineSemaphoreInteropSupported`, offset 716, 4 bytes.
+   */
+  get timelineSemaphoreInteropSupported(): number;
+  set timelineSemaphoreInteropSupported(v: number);
+  /**
+   * 1 if the device supports using the cudaMallocAsync and cudaMemPool family of APIs, 0 otherwise
+   * C: `int memoryPoolsSupported`, offset 720, 4 bytes.
+   */
+  get memoryPoolsSupported(): number;
+  set memoryPoolsSupported(v: number);
+  /**
+   * 1 if the device supports GPUDirect RDMA APIs, 0 otherwise
+   * C: `int gpuDirectRDMASupported`, offset 724, 4 bytes.
+   */
+  get gpuDirectRDMASupported(): number;
+  set gpuDirectRDMASupported(v: number);
+  /**
+   * Bitmask to be interpreted according to the `cudaFlushGPUDirectRDMAWritesOptions` enum
+   * C: `unsigned int gpuDirectRDMAFlushWritesOptions`, offset 728, 4 bytes.
+   */
+  get gpuDirectRDMAFlushWritesOptions(): number;
+  set gpuDirectRDMAFlushWritesOptions(v: number);
+  /**
+   * See the `cudaGPUDirectRDMAWritesOrdering` enum for numerical values
+   * C: `int gpuDirectRDMAWritesOrdering`, offset 732, 4 bytes.
+   */
+  get gpuDirectRDMAWritesOrdering(): number;
+  set gpuDirectRDMAWritesOrdering(v: number);
+  /**
+   * Bitmask of handle types supported with mempool-based IPC
+   * C: `unsigned int memoryPoolSupportedHandleTypes`, offset 736, 4 bytes.
+   */
+  get memoryPoolSupportedHandleTypes(): number;
+  set memoryPoolSupportedHandleTypes(v: number);
+  /**
+   * 1 if the device supports deferred mapping CUDA arrays and CUDA mipmapped arrays
+   * C: `int deferredMappingCudaArraySupported`, offset 740, 4 bytes.
+   */
+  get deferredMappingCudaArraySupported(): number;
+  set deferredMappingCudaArraySupported(v: number);
+  /**
+   * Device supports IPC Events.
+   * C: `int ipcEventSupported`, offset 744, 4 bytes.
+   */
+  get ipcEventSupported(): number;
+  set ipcEventSupported(v: number);
+  /**
+   * Indicates device supports cluster launch
+   * C: `int clusterLaunch`, offset 748, 4 bytes.
+   */
+  get clusterLaunch(): number;
+  set clusterLaunch(v: number);
+  /**
+   * Indicates device supports unified pointers
+   * C: `int unifiedFunctionPointers`, offset 752, 4 bytes.
+   */
+  get unifiedFunctionPointers(): number;
+  set unifiedFunctionPointers(v: number);
+  /**
+   * NUMA configuration of a device: value is of type `cudaDeviceNumaConfig` enum
+   * C: `int deviceNumaConfig`, offset 756, 4 bytes.
+   */
+  get deviceNumaConfig(): number;
+  set deviceNumaConfig(v: number);
+  /**
+   * NUMA node ID of the GPU memory
+   * C: `int deviceNumaId`, offset 760, 4 bytes.
+   */
+  get deviceNumaId(): number;
+  set deviceNumaId(v: number);
+  /**
+   * Indicates if contexts created on this device will be shared via MPS
+   * C: `int mpsEnabled`, offset 764, 4 bytes.
+   */
+  get mpsEnabled(): number;
+  set mpsEnabled(v: number);
+  /**
+   * NUMA ID of the host node closest to the device or -1 when system does not support NUMA
+   * C: `int hostNumaId`, offset 768, 4 bytes.
+   */
+  get hostNumaId(): number;
+  set hostNumaId(v: number);
+  /**
+   * The combined 16-bit PCI device ID and 16-bit PCI vendor ID
+   * C: `unsigned int gpuPciDeviceID`, offset 772, 4 bytes.
+   */
+  get gpuPciDeviceID(): number;
+  set gpuPciDeviceID(v: number);
+  /**
+   * The combined 16-bit PCI subsystem ID and 16-bit PCI subsystem vendor ID
+   * C: `unsigned int gpuPciSubsystemID`, offset 776, 4 bytes.
+   */
+  get gpuPciSubsystemID(): number;
+  set gpuPciSubsystemID(v: number);
+  /**
+   * 1 if the device supports HostNuma location IPC between nodes in a multi-node system.
+   * C: `int hostNumaMultinodeIpcSupported`, offset 780, 4 bytes.
+   */
+  get hostNumaMultinodeIpcSupported(): number;
+  set hostNumaMultinodeIpcSupported(v: number);
+  /**
+   * Reserved for future use
+   * C: `int[56] reserved`, offset 784, 224 bytes.
+   */
+  get reserved(): Int32Array;
+}
+RecordBase.$define(cudaDeviceProp, () => ({
+  cName: "struct cudaDeviceProp",
+  size: 1008,
+  align: 8,
+  fields: [
     { name: "name", offset: 0, size: 256 },
     { name: "uuid", offset: 256, size: 16 },
     { name: "luid", offset: 272, size: 8 },
@@ -4226,881 +6562,697 @@ export class cudaDeviceProp extends RecordBase {
     { name: "gpuPciSubsystemID", offset: 776, size: 4 },
     { name: "hostNumaMultinodeIpcSupported", offset: 780, size: 4 },
     { name: "reserved", offset: 784, size: 224 },
-  ];
-  /**
-   * ASCII string identifying device
-   * C: `char[256] name`, offset 0, 256 bytes.
-   */
-  get name(): Int8Array {
-    return this.$array(Int8Array, 0, 256);
-  }
-  /**
-   * 16-byte unique identifier
-   * C: `cudaUUID_t uuid`, offset 256, 16 bytes.
-   */
-  get uuid(): CUuuid_st {
-    return this.$record(CUuuid_st, 256);
-  }
-  set uuid(v: CUuuid_st) {
-    this.$setRecord(256, 16, v);
-  }
-  /**
-   * 8-byte locally unique identifier. Value is undefined on TCC and non-Windows platforms
-   * C: `char[8] luid`, offset 272, 8 bytes.
-   */
-  get luid(): Int8Array {
-    return this.$array(Int8Array, 272, 8);
-  }
-  /**
-   * LUID device node mask. Value is undefined on TCC and non-Windows platforms
-   * C: `unsigned int luidDeviceNodeMask`, offset 280, 4 bytes.
-   */
-  get luidDeviceNodeMask(): number {
-    return this.$u32(280);
-  }
-  set luidDeviceNodeMask(v: number) {
-    this.$setU32(280, v);
-  }
-  /**
-   * Global memory available on device in bytes
-   * C: `size_t totalGlobalMem`, offset 288, 8 bytes.
-   */
-  get totalGlobalMem(): bigint {
-    return this.$u64(288);
-  }
-  set totalGlobalMem(v: bigint | number) {
-    this.$setU64(288, v);
-  }
-  /**
-   * Shared memory available per block in bytes
-   * C: `size_t sharedMemPerBlock`, offset 296, 8 bytes.
-   */
-  get sharedMemPerBlock(): bigint {
-    return this.$u64(296);
-  }
-  set sharedMemPerBlock(v: bigint | number) {
-    this.$setU64(296, v);
-  }
-  /**
-   * 32-bit registers available per block
-   * C: `int regsPerBlock`, offset 304, 4 bytes.
-   */
-  get regsPerBlock(): number {
-    return this.$i32(304);
-  }
-  set regsPerBlock(v: number) {
-    this.$setI32(304, v);
-  }
-  /**
-   * Warp size in threads
-   * C: `int warpSize`, offset 308, 4 bytes.
-   */
-  get warpSize(): number {
-    return this.$i32(308);
-  }
-  set warpSize(v: number) {
-    this.$setI32(308, v);
-  }
-  /**
-   * Maximum pitch in bytes allowed by memory copies
-   * C: `size_t memPitch`, offset 312, 8 bytes.
-   */
-  get memPitch(): bigint {
-    return this.$u64(312);
-  }
-  set memPitch(v: bigint | number) {
-    this.$setU64(312, v);
-  }
-  /**
-   * Maximum number of threads per block
-   * C: `int maxThreadsPerBlock`, offset 320, 4 bytes.
-   */
-  get maxThreadsPerBlock(): number {
-    return this.$i32(320);
-  }
-  set maxThreadsPerBlock(v: number) {
-    this.$setI32(320, v);
-  }
-  /**
-   * Maximum size of each dimension of a block
-   * C: `int[3] maxThreadsDim`, offset 324, 12 bytes.
-   */
-  get maxThreadsDim(): Int32Array {
-    return this.$array(Int32Array, 324, 3);
-  }
-  /**
-   * Maximum size of each dimension of a grid
-   * C: `int[3] maxGridSize`, offset 336, 12 bytes.
-   */
-  get maxGridSize(): Int32Array {
-    return this.$array(Int32Array, 336, 3);
-  }
-  /**
-   * Constant memory available on device in bytes
-   * C: `size_t totalConstMem`, offset 352, 8 bytes.
-   */
-  get totalConstMem(): bigint {
-    return this.$u64(352);
-  }
-  set totalConstMem(v: bigint | number) {
-    this.$setU64(352, v);
-  }
-  /**
-   * Major compute capability
-   * C: `int major`, offset 360, 4 bytes.
-   */
-  get major(): number {
-    return this.$i32(360);
-  }
-  set major(v: number) {
-    this.$setI32(360, v);
-  }
-  /**
-   * Minor compute capability
-   * C: `int minor`, offset 364, 4 bytes.
-   */
-  get minor(): number {
-    return this.$i32(364);
-  }
-  set minor(v: number) {
-    this.$setI32(364, v);
-  }
-  /**
-   * Alignment requirement for textures
-   * C: `size_t textureAlignment`, offset 368, 8 bytes.
-   */
-  get textureAlignment(): bigint {
-    return this.$u64(368);
-  }
-  set textureAlignment(v: bigint | number) {
-    this.$setU64(368, v);
-  }
-  /**
-   * Pitch alignment requirement for texture references bound to pitched memory
-   * C: `size_t texturePitchAlignment`, offset 376, 8 bytes.
-   */
-  get texturePitchAlignment(): bigint {
-    return this.$u64(376);
-  }
-  set texturePitchAlignment(v: bigint | number) {
-    this.$setU64(376, v);
-  }
-  /**
-   * Number of multiprocessors on device
-   * C: `int multiProcessorCount`, offset 384, 4 bytes.
-   */
-  get multiProcessorCount(): number {
-    return this.$i32(384);
-  }
-  set multiProcessorCount(v: number) {
-    this.$setI32(384, v);
-  }
-  /**
-   * Device is integrated as opposed to discrete
-   * C: `int integrated`, offset 388, 4 bytes.
-   */
-  get integrated(): number {
-    return this.$i32(388);
-  }
-  set integrated(v: number) {
-    this.$setI32(388, v);
-  }
-  /**
-   * Device can map host memory with cudaHostAlloc/cudaHostGetDevicePointer
-   * C: `int canMapHostMemory`, offset 392, 4 bytes.
-   */
-  get canMapHostMemory(): number {
-    return this.$i32(392);
-  }
-  set canMapHostMemory(v: number) {
-    this.$setI32(392, v);
-  }
-  /**
-   * Maximum 1D texture size
-   * C: `int maxTexture1D`, offset 396, 4 bytes.
-   */
-  get maxTexture1D(): number {
-    return this.$i32(396);
-  }
-  set maxTexture1D(v: number) {
-    this.$setI32(396, v);
-  }
-  /**
-   * Maximum 1D mipmapped texture size
-   * C: `int maxTexture1DMipmap`, offset 400, 4 bytes.
-   */
-  get maxTexture1DMipmap(): number {
-    return this.$i32(400);
-  }
-  set maxTexture1DMipmap(v: number) {
-    this.$setI32(400, v);
-  }
-  /**
-   * Maximum 2D texture dimensions
-   * C: `int[2] maxTexture2D`, offset 404, 8 bytes.
-   */
-  get maxTexture2D(): Int32Array {
-    return this.$array(Int32Array, 404, 2);
-  }
-  /**
-   * Maximum 2D mipmapped texture dimensions
-   * C: `int[2] maxTexture2DMipmap`, offset 412, 8 bytes.
-   */
-  get maxTexture2DMipmap(): Int32Array {
-    return this.$array(Int32Array, 412, 2);
-  }
-  /**
-   * Maximum dimensions (width, height, pitch) for 2D textures bound to pitched memory
-   * C: `int[3] maxTexture2DLinear`, offset 420, 12 bytes.
-   */
-  get maxTexture2DLinear(): Int32Array {
-    return this.$array(Int32Array, 420, 3);
-  }
-  /**
-   * Maximum 2D texture dimensions if texture gather operations have to be performed
-   * C: `int[2] maxTexture2DGather`, offset 432, 8 bytes.
-   */
-  get maxTexture2DGather(): Int32Array {
-    return this.$array(Int32Array, 432, 2);
-  }
-  /**
-   * Maximum 3D texture dimensions
-   * C: `int[3] maxTexture3D`, offset 440, 12 bytes.
-   */
-  get maxTexture3D(): Int32Array {
-    return this.$array(Int32Array, 440, 3);
-  }
-  /**
-   * Maximum alternate 3D texture dimensions
-   * C: `int[3] maxTexture3DAlt`, offset 452, 12 bytes.
-   */
-  get maxTexture3DAlt(): Int32Array {
-    return this.$array(Int32Array, 452, 3);
-  }
-  /**
-   * Maximum Cubemap texture dimensions
-   * C: `int maxTextureCubemap`, offset 464, 4 bytes.
-   */
-  get maxTextureCubemap(): number {
-    return this.$i32(464);
-  }
-  set maxTextureCubemap(v: number) {
-    this.$setI32(464, v);
-  }
-  /**
-   * Maximum 1D layered texture dimensions
-   * C: `int[2] maxTexture1DLayered`, offset 468, 8 bytes.
-   */
-  get maxTexture1DLayered(): Int32Array {
-    return this.$array(Int32Array, 468, 2);
-  }
-  /**
-   * Maximum 2D layered texture dimensions
-   * C: `int[3] maxTexture2DLayered`, offset 476, 12 bytes.
-   */
-  get maxTexture2DLayered(): Int32Array {
-    return this.$array(Int32Array, 476, 3);
-  }
-  /**
-   * Maximum Cubemap layered texture dimensions
-   * C: `int[2] maxTextureCubemapLayered`, offset 488, 8 bytes.
-   */
-  get maxTextureCubemapLayered(): Int32Array {
-    return this.$array(Int32Array, 488, 2);
-  }
-  /**
-   * Maximum 1D surface size
-   * C: `int maxSurface1D`, offset 496, 4 bytes.
-   */
-  get maxSurface1D(): number {
-    return this.$i32(496);
-  }
-  set maxSurface1D(v: number) {
-    this.$setI32(496, v);
-  }
-  /**
-   * Maximum 2D surface dimensions
-   * C: `int[2] maxSurface2D`, offset 500, 8 bytes.
-   */
-  get maxSurface2D(): Int32Array {
-    return this.$array(Int32Array, 500, 2);
-  }
-  /**
-   * Maximum 3D surface dimensions
-   * C: `int[3] maxSurface3D`, offset 508, 12 bytes.
-   */
-  get maxSurface3D(): Int32Array {
-    return this.$array(Int32Array, 508, 3);
-  }
-  /**
-   * Maximum 1D layered surface dimensions
-   * C: `int[2] maxSurface1DLayered`, offset 520, 8 bytes.
-   */
-  get maxSurface1DLayered(): Int32Array {
-    return this.$array(Int32Array, 520, 2);
-  }
-  /**
-   * Maximum 2D layered surface dimensions
-   * C: `int[3] maxSurface2DLayered`, offset 528, 12 bytes.
-   */
-  get maxSurface2DLayered(): Int32Array {
-    return this.$array(Int32Array, 528, 3);
-  }
-  /**
-   * Maximum Cubemap surface dimensions
-   * C: `int maxSurfaceCubemap`, offset 540, 4 bytes.
-   */
-  get maxSurfaceCubemap(): number {
-    return this.$i32(540);
-  }
-  set maxSurfaceCubemap(v: number) {
-    this.$setI32(540, v);
-  }
-  /**
-   * Maximum Cubemap layered surface dimensions
-   * C: `int[2] maxSurfaceCubemapLayered`, offset 544, 8 bytes.
-   */
-  get maxSurfaceCubemapLayered(): Int32Array {
-    return this.$array(Int32Array, 544, 2);
-  }
-  /**
-   * Alignment requirements for surfaces
-   * C: `size_t surfaceAlignment`, offset 552, 8 bytes.
-   */
-  get surfaceAlignment(): bigint {
-    return this.$u64(552);
-  }
-  set surfaceAlignment(v: bigint | number) {
-    this.$setU64(552, v);
-  }
-  /**
-   * Device can possibly execute multiple kernels concurrently
-   * C: `int concurrentKernels`, offset 560, 4 bytes.
-   */
-  get concurrentKernels(): number {
-    return this.$i32(560);
-  }
-  set concurrentKernels(v: number) {
-    this.$setI32(560, v);
-  }
-  /**
-   * Device has ECC support enabled
-   * C: `int ECCEnabled`, offset 564, 4 bytes.
-   */
-  get ECCEnabled(): number {
-    return this.$i32(564);
-  }
-  set ECCEnabled(v: number) {
-    this.$setI32(564, v);
-  }
-  /**
-   * PCI bus ID of the device
-   * C: `int pciBusID`, offset 568, 4 bytes.
-   */
-  get pciBusID(): number {
-    return this.$i32(568);
-  }
-  set pciBusID(v: number) {
-    this.$setI32(568, v);
-  }
-  /**
-   * PCI device ID of the device
-   * C: `int pciDeviceID`, offset 572, 4 bytes.
-   */
-  get pciDeviceID(): number {
-    return this.$i32(572);
-  }
-  set pciDeviceID(v: number) {
-    this.$setI32(572, v);
-  }
-  /**
-   * PCI domain ID of the device
-   * C: `int pciDomainID`, offset 576, 4 bytes.
-   */
-  get pciDomainID(): number {
-    return this.$i32(576);
-  }
-  set pciDomainID(v: number) {
-    this.$setI32(576, v);
-  }
-  /**
-   * 1 if device is a Tesla device using TCC driver, 0 otherwise
-   * C: `int tccDriver`, offset 580, 4 bytes.
-   */
-  get tccDriver(): number {
-    return this.$i32(580);
-  }
-  set tccDriver(v: number) {
-    this.$setI32(580, v);
-  }
-  /**
-   * Number of asynchronous engines
-   * C: `int asyncEngineCount`, offset 584, 4 bytes.
-   */
-  get asyncEngineCount(): number {
-    return this.$i32(584);
-  }
-  set asyncEngineCount(v: number) {
-    this.$setI32(584, v);
-  }
-  /**
-   * Device shares a unified address space with the host
-   * C: `int unifiedAddressing`, offset 588, 4 bytes.
-   */
-  get unifiedAddressing(): number {
-    return this.$i32(588);
-  }
-  set unifiedAddressing(v: number) {
-    this.$setI32(588, v);
-  }
-  /**
-   * Global memory bus width in bits
-   * C: `int memoryBusWidth`, offset 592, 4 bytes.
-   */
-  get memoryBusWidth(): number {
-    return this.$i32(592);
-  }
-  set memoryBusWidth(v: number) {
-    this.$setI32(592, v);
-  }
-  /**
-   * Size of L2 cache in bytes
-   * C: `int l2CacheSize`, offset 596, 4 bytes.
-   */
-  get l2CacheSize(): number {
-    return this.$i32(596);
-  }
-  set l2CacheSize(v: number) {
-    this.$setI32(596, v);
-  }
-  /**
-   * Device's maximum l2 persisting lines capacity setting in bytes
-   * C: `int persistingL2CacheMaxSize`, offset 600, 4 bytes.
-   */
-  get persistingL2CacheMaxSize(): number {
-    return this.$i32(600);
-  }
-  set persistingL2CacheMaxSize(v: number) {
-    this.$setI32(600, v);
-  }
-  /**
-   * Maximum resident threads per multiprocessor
-   * C: `int maxThreadsPerMultiProcessor`, offset 604, 4 bytes.
-   */
-  get maxThreadsPerMultiProcessor(): number {
-    return this.$i32(604);
-  }
-  set maxThreadsPerMultiProcessor(v: number) {
-    this.$setI32(604, v);
-  }
-  /**
-   * Device supports stream priorities
-   * C: `int streamPrioritiesSupported`, offset 608, 4 bytes.
-   */
-  get streamPrioritiesSupported(): number {
-    return this.$i32(608);
-  }
-  set streamPrioritiesSupported(v: number) {
-    this.$setI32(608, v);
-  }
-  /**
-   * Device supports caching globals in L1
-   * C: `int globalL1CacheSupported`, offset 612, 4 bytes.
-   */
-  get globalL1CacheSupported(): number {
-    return this.$i32(612);
-  }
-  set globalL1CacheSupported(v: number) {
-    this.$setI32(612, v);
-  }
-  /**
-   * Device supports caching locals in L1
-   * C: `int localL1CacheSupported`, offset 616, 4 bytes.
-   */
-  get localL1CacheSupported(): number {
-    return this.$i32(616);
-  }
-  set localL1CacheSupported(v: number) {
-    this.$setI32(616, v);
-  }
-  /**
-   * Shared memory available per multiprocessor in bytes
-   * C: `size_t sharedMemPerMultiprocessor`, offset 624, 8 bytes.
-   */
-  get sharedMemPerMultiprocessor(): bigint {
-    return this.$u64(624);
-  }
-  set sharedMemPerMultiprocessor(v: bigint | number) {
-    this.$setU64(624, v);
-  }
-  /**
-   * 32-bit registers available per multiprocessor
-   * C: `int regsPerMultiprocessor`, offset 632, 4 bytes.
-   */
-  get regsPerMultiprocessor(): number {
-    return this.$i32(632);
-  }
-  set regsPerMultiprocessor(v: number) {
-    this.$setI32(632, v);
-  }
-  /**
-   * Device supports allocating managed memory on this system
-   * C: `int managedMemory`, offset 636, 4 bytes.
-   */
-  get managedMemory(): number {
-    return this.$i32(636);
-  }
-  set managedMemory(v: number) {
-    this.$setI32(636, v);
-  }
-  /**
-   * Device is on a multi-GPU board
-   * C: `int isMultiGpuBoard`, offset 640, 4 bytes.
-   */
-  get isMultiGpuBoard(): number {
-    return this.$i32(640);
-  }
-  set isMultiGpuBoard(v: number) {
-    this.$setI32(640, v);
-  }
-  /**
-   * Unique identifier for a group of devices on the same multi-GPU board
-   * C: `int multiGpuBoardGroupID`, offset 644, 4 bytes.
-   */
-  get multiGpuBoardGroupID(): number {
-    return this.$i32(644);
-  }
-  set multiGpuBoardGroupID(v: number) {
-    this.$setI32(644, v);
-  }
-  /**
-   * Link between the device and the host supports native atomic operations
-   * C: `int hostNativeAtomicSupported`, offset 648, 4 bytes.
-   */
-  get hostNativeAtomicSupported(): number {
-    return this.$i32(648);
-  }
-  set hostNativeAtomicSupported(v: number) {
-    this.$setI32(648, v);
-  }
-  /**
-   * Device supports coherently accessing pageable memory without calling cudaHostRegister on it
-   * C: `int pageableMemoryAccess`, offset 652, 4 bytes.
-   */
-  get pageableMemoryAccess(): number {
-    return this.$i32(652);
-  }
-  set pageableMemoryAccess(v: number) {
-    this.$setI32(652, v);
-  }
-  /**
-   * Device can coherently access managed memory concurrently with the CPU
-   * C: `int concurrentManagedAccess`, offset 656, 4 bytes.
-   */
-  get concurrentManagedAccess(): number {
-    return this.$i32(656);
-  }
-  set concurrentManagedAccess(v: number) {
-    this.$setI32(656, v);
-  }
-  /**
-   * Device supports Compute Preemption
-   * C: `int computePreemptionSupported`, offset 660, 4 bytes.
-   */
-  get computePreemptionSupported(): number {
-    return this.$i32(660);
-  }
-  set computePreemptionSupported(v: number) {
-    this.$setI32(660, v);
-  }
-  /**
-   * Device can access host registered memory at the same virtual address as the CPU
-   * C: `int canUseHostPointerForRegisteredMem`, offset 664, 4 bytes.
-   */
-  get canUseHostPointerForRegisteredMem(): number {
-    return this.$i32(664);
-  }
-  set canUseHostPointerForRegisteredMem(v: number) {
-    this.$setI32(664, v);
-  }
-  /**
-   * Device supports launching cooperative kernels via `cudaLaunchCooperativeKernel`
-   * C: `int cooperativeLaunch`, offset 668, 4 bytes.
-   */
-  get cooperativeLaunch(): number {
-    return this.$i32(668);
-  }
-  set cooperativeLaunch(v: number) {
-    this.$setI32(668, v);
-  }
-  /**
-   * Per device maximum shared memory per block usable by special opt in
-   * C: `size_t sharedMemPerBlockOptin`, offset 672, 8 bytes.
-   */
-  get sharedMemPerBlockOptin(): bigint {
-    return this.$u64(672);
-  }
-  set sharedMemPerBlockOptin(v: bigint | number) {
-    this.$setU64(672, v);
-  }
-  /**
-   * Device accesses pageable memory via the host's page tables
-   * C: `int pageableMemoryAccessUsesHostPageTables`, offset 680, 4 bytes.
-   */
-  get pageableMemoryAccessUsesHostPageTables(): number {
-    return this.$i32(680);
-  }
-  set pageableMemoryAccessUsesHostPageTables(v: number) {
-    this.$setI32(680, v);
-  }
-  /**
-   * Host can directly access managed memory on the device without migration.
-   * C: `int directManagedMemAccessFromHost`, offset 684, 4 bytes.
-   */
-  get directManagedMemAccessFromHost(): number {
-    return this.$i32(684);
-  }
-  set directManagedMemAccessFromHost(v: number) {
-    this.$setI32(684, v);
-  }
-  /**
-   * Maximum number of resident blocks per multiprocessor
-   * C: `int maxBlocksPerMultiProcessor`, offset 688, 4 bytes.
-   */
-  get maxBlocksPerMultiProcessor(): number {
-    return this.$i32(688);
-  }
-  set maxBlocksPerMultiProcessor(v: number) {
-    this.$setI32(688, v);
-  }
-  /**
-   * The maximum value of `cudaAccessPolicyWindow`::num_bytes.
-   * C: `int accessPolicyMaxWindowSize`, offset 692, 4 bytes.
-   */
-  get accessPolicyMaxWindowSize(): number {
-    return this.$i32(692);
-  }
-  set accessPolicyMaxWindowSize(v: number) {
-    this.$setI32(692, v);
-  }
-  /**
-   * Shared memory reserved by CUDA driver per block in bytes
-   * C: `size_t reservedSharedMemPerBlock`, offset 696, 8 bytes.
-   */
-  get reservedSharedMemPerBlock(): bigint {
-    return this.$u64(696);
-  }
-  set reservedSharedMemPerBlock(v: bigint | number) {
-    this.$setU64(696, v);
-  }
-  /**
-   * Device supports host memory registration via `cudaHostRegister`.
-   * C: `int hostRegisterSupported`, offset 704, 4 bytes.
-   */
-  get hostRegisterSupported(): number {
-    return this.$i32(704);
-  }
-  set hostRegisterSupported(v: number) {
-    this.$setI32(704, v);
-  }
-  /**
-   * 1 if the device supports sparse CUDA arrays and sparse CUDA mipmapped arrays, 0 otherwise
-   * C: `int sparseCudaArraySupported`, offset 708, 4 bytes.
-   */
-  get sparseCudaArraySupported(): number {
-    return this.$i32(708);
-  }
-  set sparseCudaArraySupported(v: number) {
-    this.$setI32(708, v);
-  }
-  /**
-   * Device supports using the `cudaHostRegister` flag cudaHostRegisterReadOnly to register memory that must be mapped as read-only to the GPU
-   * C: `int hostRegisterReadOnlySupported`, offset 712, 4 bytes.
-   */
-  get hostRegisterReadOnlySupported(): number {
-    return this.$i32(712);
-  }
-  set hostRegisterReadOnlySupported(v: number) {
-    this.$setI32(712, v);
-  }
-  /**
-   * External timeline semaphore interop is supported on the device
-   * C: `int timelineSemaphoreInteropSupported`, offset 716, 4 bytes.
-   */
-  get timelineSemaphoreInteropSupported(): number {
-    return this.$i32(716);
-  }
-  set timelineSemaphoreInteropSupported(v: number) {
-    this.$setI32(716, v);
-  }
-  /**
-   * 1 if the device supports using the cudaMallocAsync and cudaMemPool family of APIs, 0 otherwise
-   * C: `int memoryPoolsSupported`, offset 720, 4 bytes.
-   */
-  get memoryPoolsSupported(): number {
-    return this.$i32(720);
-  }
-  set memoryPoolsSupported(v: number) {
-    this.$setI32(720, v);
-  }
-  /**
-   * 1 if the device supports GPUDirect RDMA APIs, 0 otherwise
-   * C: `int gpuDirectRDMASupported`, offset 724, 4 bytes.
-   */
-  get gpuDirectRDMASupported(): number {
-    return this.$i32(724);
-  }
-  set gpuDirectRDMASupported(v: number) {
-    this.$setI32(724, v);
-  }
-  /**
-   * Bitmask to be interpreted according to the `cudaFlushGPUDirectRDMAWritesOptions` enum
-   * C: `unsigned int gpuDirectRDMAFlushWritesOptions`, offset 728, 4 bytes.
-   */
-  get gpuDirectRDMAFlushWritesOptions(): number {
-    return this.$u32(728);
-  }
-  set gpuDirectRDMAFlushWritesOptions(v: number) {
-    this.$setU32(728, v);
-  }
-  /**
-   * See the `cudaGPUDirectRDMAWritesOrdering` enum for numerical values
-   * C: `int gpuDirectRDMAWritesOrdering`, offset 732, 4 bytes.
-   */
-  get gpuDirectRDMAWritesOrdering(): number {
-    return this.$i32(732);
-  }
-  set gpuDirectRDMAWritesOrdering(v: number) {
-    this.$setI32(732, v);
-  }
-  /**
-   * Bitmask of handle types supported with mempool-based IPC
-   * C: `unsigned int memoryPoolSupportedHandleTypes`, offset 736, 4 bytes.
-   */
-  get memoryPoolSupportedHandleTypes(): number {
-    return this.$u32(736);
-  }
-  set memoryPoolSupportedHandleTypes(v: number) {
-    this.$setU32(736, v);
-  }
-  /**
-   * 1 if the device supports deferred mapping CUDA arrays and CUDA mipmapped arrays
-   * C: `int deferredMappingCudaArraySupported`, offset 740, 4 bytes.
-   */
-  get deferredMappingCudaArraySupported(): number {
-    return this.$i32(740);
-  }
-  set deferredMappingCudaArraySupported(v: number) {
-    this.$setI32(740, v);
-  }
-  /**
-   * Device supports IPC Events.
-   * C: `int ipcEventSupported`, offset 744, 4 bytes.
-   */
-  get ipcEventSupported(): number {
-    return this.$i32(744);
-  }
-  set ipcEventSupported(v: number) {
-    this.$setI32(744, v);
-  }
-  /**
-   * Indicates device supports cluster launch
-   * C: `int clusterLaunch`, offset 748, 4 bytes.
-   */
-  get clusterLaunch(): number {
-    return this.$i32(748);
-  }
-  set clusterLaunch(v: number) {
-    this.$setI32(748, v);
-  }
-  /**
-   * Indicates device supports unified pointers
-   * C: `int unifiedFunctionPointers`, offset 752, 4 bytes.
-   */
-  get unifiedFunctionPointers(): number {
-    return this.$i32(752);
-  }
-  set unifiedFunctionPointers(v: number) {
-    this.$setI32(752, v);
-  }
-  /**
-   * NUMA configuration of a device: value is of type `cudaDeviceNumaConfig` enum
-   * C: `int deviceNumaConfig`, offset 756, 4 bytes.
-   */
-  get deviceNumaConfig(): number {
-    return this.$i32(756);
-  }
-  set deviceNumaConfig(v: number) {
-    this.$setI32(756, v);
-  }
-  /**
-   * NUMA node ID of the GPU memory
-   * C: `int deviceNumaId`, offset 760, 4 bytes.
-   */
-  get deviceNumaId(): number {
-    return this.$i32(760);
-  }
-  set deviceNumaId(v: number) {
-    this.$setI32(760, v);
-  }
-  /**
-   * Indicates if contexts created on this device will be shared via MPS
-   * C: `int mpsEnabled`, offset 764, 4 bytes.
-   */
-  get mpsEnabled(): number {
-    return this.$i32(764);
-  }
-  set mpsEnabled(v: number) {
-    this.$setI32(764, v);
-  }
-  /**
-   * NUMA ID of the host node closest to the device or -1 when system does not support NUMA
-   * C: `int hostNumaId`, offset 768, 4 bytes.
-   */
-  get hostNumaId(): number {
-    return this.$i32(768);
-  }
-  set hostNumaId(v: number) {
-    this.$setI32(768, v);
-  }
-  /**
-   * The combined 16-bit PCI device ID and 16-bit PCI vendor ID
-   * C: `unsigned int gpuPciDeviceID`, offset 772, 4 bytes.
-   */
-  get gpuPciDeviceID(): number {
-    return this.$u32(772);
-  }
-  set gpuPciDeviceID(v: number) {
-    this.$setU32(772, v);
-  }
-  /**
-   * The combined 16-bit PCI subsystem ID and 16-bit PCI subsystem vendor ID
-   * C: `unsigned int gpuPciSubsystemID`, offset 776, 4 bytes.
-   */
-  get gpuPciSubsystemID(): number {
-    return this.$u32(776);
-  }
-  set gpuPciSubsystemID(v: number) {
-    this.$setU32(776, v);
-  }
-  /**
-   * 1 if the device supports HostNuma location IPC between nodes in a multi-node system.
-   * C: `int hostNumaMultinodeIpcSupported`, offset 780, 4 bytes.
-   */
-  get hostNumaMultinodeIpcSupported(): number {
-    return this.$i32(780);
-  }
-  set hostNumaMultinodeIpcSupported(v: number) {
-    this.$setI32(780, v);
-  }
-  /**
-   * Reserved for future use
-   * C: `int[56] reserved`, offset 784, 224 bytes.
-   */
-  get reserved(): Int32Array {
-    return this.$array(Int32Array, 784, 56);
-  }
-}
+  ],
+  accessors: {
+    name: {
+      get(this: cudaDeviceProp): Int8Array {
+        return this.$array(Int8Array, 0, 256);
+      },
+    },
+    uuid: {
+      get(this: cudaDeviceProp): CUuuid_st {
+        return this.$record(CUuuid_st, 256);
+      },
+      set(this: cudaDeviceProp, v: CUuuid_st): void {
+        this.$setRecord(256, 16, v);
+      },
+    },
+    luid: {
+      get(this: cudaDeviceProp): Int8Array {
+        return this.$array(Int8Array, 272, 8);
+      },
+    },
+    luidDeviceNodeMask: {
+      get(this: cudaDeviceProp): number {
+        return this.$u32(280);
+      },
+      set(this: cudaDeviceProp, v: number): void {
+        this.$setU32(280, v);
+      },
+    },
+    totalGlobalMem: {
+      get(this: cudaDeviceProp): bigint {
+        return this.$u64(288);
+      },
+      set(this: cudaDeviceProp, v: bigint | number): void {
+        this.$setU64(288, v);
+      },
+    },
+    sharedMemPerBlock: {
+      get(this: cudaDeviceProp): bigint {
+        return this.$u64(296);
+      },
+      set(this: cudaDeviceProp, v: bigint | number): void {
+        this.$setU64(296, v);
+      },
+    },
+    regsPerBlock: {
+      get(this: cudaDeviceProp): number {
+        return this.$i32(304);
+      },
+      set(this: cudaDeviceProp, v: number): void {
+        this.$setI32(304, v);
+      },
+    },
+    warpSize: {
+      get(this: cudaDeviceProp): number {
+        return this.$i32(308);
+      },
+      set(this: cudaDeviceProp, v: number): void {
+        this.$setI32(308, v);
+      },
+    },
+    memPitch: {
+      get(this: cudaDeviceProp): bigint {
+        return this.$u64(312);
+      },
+      set(this: cudaDeviceProp, v: bigint | number): void {
+        this.$setU64(312, v);
+      },
+    },
+    maxThreadsPerBlock: {
+      get(this: cudaDeviceProp): number {
+        return this.$i32(320);
+      },
+      set(this: cudaDeviceProp, v: number): void {
+        this.$setI32(320, v);
+      },
+    },
+    maxThreadsDim: {
+      get(this: cudaDeviceProp): Int32Array {
+        return this.$array(Int32Array, 324, 3);
+      },
+    },
+    maxGridSize: {
+      get(this: cudaDeviceProp): Int32Array {
+        return this.$array(Int32Array, 336, 3);
+      },
+    },
+    totalConstMem: {
+      get(this: cudaDeviceProp): bigint {
+        return this.$u64(352);
+      },
+      set(this: cudaDeviceProp, v: bigint | number): void {
+        this.$setU64(352, v);
+      },
+    },
+    major: {
+      get(this: cudaDeviceProp): number {
+        return this.$i32(360);
+      },
+      set(this: cudaDeviceProp, v: number): void {
+        this.$setI32(360, v);
+      },
+    },
+    minor: {
+      get(this: cudaDeviceProp): number {
+        return this.$i32(364);
+      },
+      set(this: cudaDeviceProp, v: number): void {
+        this.$setI32(364, v);
+      },
+    },
+    textureAlignment: {
+      get(this: cudaDeviceProp): bigint {
+        return this.$u64(368);
+      },
+      set(this: cudaDeviceProp, v: bigint | number): void {
+        this.$setU64(368, v);
+      },
+    },
+    texturePitchAlignment: {
+      get(this: cudaDeviceProp): bigint {
+        return this.$u64(376);
+      },
+      set(this: cudaDeviceProp, v: bigint | number): void {
+        this.$setU64(376, v);
+      },
+    },
+    multiProcessorCount: {
+      get(this: cudaDeviceProp): number {
+        return this.$i32(384);
+      },
+      set(this: cudaDeviceProp, v: number): void {
+        this.$setI32(384, v);
+      },
+    },
+    integrated: {
+      get(this: cudaDeviceProp): number {
+        return this.$i32(388);
+      },
+      set(this: cudaDeviceProp, v: number): void {
+        this.$setI32(388, v);
+      },
+    },
+    canMapHostMemory: {
+      get(this: cudaDeviceProp): number {
+        return this.$i32(392);
+      },
+      set(this: cudaDeviceProp, v: number): void {
+        this.$setI32(392, v);
+      },
+    },
+    maxTexture1D: {
+      get(this: cudaDeviceProp): number {
+        return this.$i32(396);
+      },
+      set(this: cudaDeviceProp, v: number): void {
+        this.$setI32(396, v);
+      },
+    },
+    maxTexture1DMipmap: {
+      get(this: cudaDeviceProp): number {
+        return this.$i32(400);
+      },
+      set(this: cudaDeviceProp, v: number): void {
+        this.$setI32(400, v);
+      },
+    },
+    maxTexture2D: {
+      get(this: cudaDeviceProp): Int32Array {
+        return this.$array(Int32Array, 404, 2);
+      },
+    },
+    maxTexture2DMipmap: {
+      get(this: cudaDeviceProp): Int32Array {
+        return this.$array(Int32Array, 412, 2);
+      },
+    },
+    maxTexture2DLinear: {
+      get(this: cudaDeviceProp): Int32Array {
+        return this.$array(Int32Array, 420, 3);
+      },
+    },
+    maxTexture2DGather: {
+      get(this: cudaDeviceProp): Int32Array {
+        return this.$array(Int32Array, 432, 2);
+      },
+    },
+    maxTexture3D: {
+      get(this: cudaDeviceProp): Int32Array {
+        return this.$array(Int32Array, 440, 3);
+      },
+    },
+    maxTexture3DAlt: {
+      get(this: cudaDeviceProp): Int32Array {
+        return this.$array(Int32Array, 452, 3);
+      },
+    },
+    maxTextureCubemap: {
+      get(this: cudaDeviceProp): number {
+        return this.$i32(464);
+      },
+      set(this: cudaDeviceProp, v: number): void {
+        this.$setI32(464, v);
+      },
+    },
+    maxTexture1DLayered: {
+      get(this: cudaDeviceProp): Int32Array {
+        return this.$array(Int32Array, 468, 2);
+      },
+    },
+    maxTexture2DLayered: {
+      get(this: cudaDeviceProp): Int32Array {
+        return this.$array(Int32Array, 476, 3);
+      },
+    },
+    maxTextureCubemapLayered: {
+      get(this: cudaDeviceProp): Int32Array {
+        return this.$array(Int32Array, 488, 2);
+      },
+    },
+    maxSurface1D: {
+      get(this: cudaDeviceProp): number {
+        return this.$i32(496);
+      },
+      set(this: cudaDeviceProp, v: number): void {
+        this.$setI32(496, v);
+      },
+    },
+    maxSurface2D: {
+      get(this: cudaDeviceProp): Int32Array {
+        return this.$array(Int32Array, 500, 2);
+      },
+    },
+    maxSurface3D: {
+      get(this: cudaDeviceProp): Int32Array {
+        return this.$array(Int32Array, 508, 3);
+      },
+    },
+    maxSurface1DLayered: {
+      get(this: cudaDeviceProp): Int32Array {
+        return this.$array(Int32Array, 520, 2);
+      },
+    },
+    maxSurface2DLayered: {
+      get(this: cudaDeviceProp): Int32Array {
+        return this.$array(Int32Array, 528, 3);
+      },
+    },
+    maxSurfaceCubemap: {
+      get(this: cudaDeviceProp): number {
+        return this.$i32(540);
+      },
+      set(this: cudaDeviceProp, v: number): void {
+        this.$setI32(540, v);
+      },
+    },
+    maxSurfaceCubemapLayered: {
+      get(this: cudaDeviceProp): Int32Array {
+        return this.$array(Int32Array, 544, 2);
+      },
+    },
+    surfaceAlignment: {
+      get(this: cudaDeviceProp): bigint {
+        return this.$u64(552);
+      },
+      set(this: cudaDeviceProp, v: bigint | number): void {
+        this.$setU64(552, v);
+      },
+    },
+    concurrentKernels: {
+      get(this: cudaDeviceProp): number {
+        return this.$i32(560);
+      },
+      set(this: cudaDeviceProp, v: number): void {
+        this.$setI32(560, v);
+      },
+    },
+    ECCEnabled: {
+      get(this: cudaDeviceProp): number {
+        return this.$i32(564);
+      },
+      set(this: cudaDeviceProp, v: number): void {
+        this.$setI32(564, v);
+      },
+    },
+    pciBusID: {
+      get(this: cudaDeviceProp): number {
+        return this.$i32(568);
+      },
+      set(this: cudaDeviceProp, v: number): void {
+        this.$setI32(568, v);
+      },
+    },
+    pciDeviceID: {
+      get(this: cudaDeviceProp): number {
+        return this.$i32(572);
+      },
+      set(this: cudaDeviceProp, v: number): void {
+        this.$setI32(572, v);
+      },
+    },
+    pciDomainID: {
+      get(this: cudaDeviceProp): number {
+        return this.$i32(576);
+      },
+      set(this: cudaDeviceProp, v: number): void {
+        this.$setI32(576, v);
+      },
+    },
+    tccDriver: {
+      get(this: cudaDeviceProp): number {
+        return this.$i32(580);
+      },
+      set(this: cudaDeviceProp, v: number): void {
+        this.$setI32(580, v);
+      },
+    },
+    asyncEngineCount: {
+      get(this: cudaDeviceProp): number {
+        return this.$i32(584);
+      },
+      set(this: cudaDeviceProp, v: number): void {
+        this.$setI32(584, v);
+      },
+    },
+    unifiedAddressing: {
+      get(this: cudaDeviceProp): number {
+        return this.$i32(588);
+      },
+      set(this: cudaDeviceProp, v: number): void {
+        this.$setI32(588, v);
+      },
+    },
+    memoryBusWidth: {
+      get(this: cudaDeviceProp): number {
+        return this.$i32(592);
+      },
+      set(this: cudaDeviceProp, v: number): void {
+        this.$setI32(592, v);
+      },
+    },
+    l2CacheSize: {
+      get(this: cudaDeviceProp): number {
+        return this.$i32(596);
+      },
+      set(this: cudaDeviceProp, v: number): void {
+        this.$setI32(596, v);
+      },
+    },
+    persistingL2CacheMaxSize: {
+      get(this: cudaDeviceProp): number {
+        return this.$i32(600);
+      },
+      set(this: cudaDeviceProp, v: number): void {
+        this.$setI32(600, v);
+      },
+    },
+    maxThreadsPerMultiProcessor: {
+      get(this: cudaDeviceProp): number {
+        return this.$i32(604);
+      },
+      set(this: cudaDeviceProp, v: number): void {
+        this.$setI32(604, v);
+      },
+    },
+    streamPrioritiesSupported: {
+      get(this: cudaDeviceProp): number {
+        return this.$i32(608);
+      },
+      set(this: cudaDeviceProp, v: number): void {
+        this.$setI32(608, v);
+      },
+    },
+    globalL1CacheSupported: {
+      get(this: cudaDeviceProp): number {
+        return this.$i32(612);
+      },
+      set(this: cudaDeviceProp, v: number): void {
+        this.$setI32(612, v);
+      },
+    },
+    localL1CacheSupported: {
+      get(this: cudaDeviceProp): number {
+        return this.$i32(616);
+      },
+      set(this: cudaDeviceProp, v: number): void {
+        this.$setI32(616, v);
+      },
+    },
+    sharedMemPerMultiprocessor: {
+      get(this: cudaDeviceProp): bigint {
+        return this.$u64(624);
+      },
+      set(this: cudaDeviceProp, v: bigint | number): void {
+        this.$setU64(624, v);
+      },
+    },
+    regsPerMultiprocessor: {
+      get(this: cudaDeviceProp): number {
+        return this.$i32(632);
+      },
+      set(this: cudaDeviceProp, v: number): void {
+        this.$setI32(632, v);
+      },
+    },
+    managedMemory: {
+      get(this: cudaDeviceProp): number {
+        return this.$i32(636);
+      },
+      set(this: cudaDeviceProp, v: number): void {
+        this.$setI32(636, v);
+      },
+    },
+    isMultiGpuBoard: {
+      get(this: cudaDeviceProp): number {
+        return this.$i32(640);
+      },
+      set(this: cudaDeviceProp, v: number): void {
+        this.$setI32(640, v);
+      },
+    },
+    multiGpuBoardGroupID: {
+      get(this: cudaDeviceProp): number {
+        return this.$i32(644);
+      },
+      set(this: cudaDeviceProp, v: number): void {
+        this.$setI32(644, v);
+      },
+    },
+    hostNativeAtomicSupported: {
+      get(this: cudaDeviceProp): number {
+        return this.$i32(648);
+      },
+      set(this: cudaDeviceProp, v: number): void {
+        this.$setI32(648, v);
+      },
+    },
+    pageableMemoryAccess: {
+      get(this: cudaDeviceProp): number {
+        return this.$i32(652);
+      },
+      set(this: cudaDeviceProp, v: number): void {
+        this.$setI32(652, v);
+      },
+    },
+    concurrentManagedAccess: {
+      get(this: cudaDeviceProp): number {
+        return this.$i32(656);
+      },
+      set(this: cudaDeviceProp, v: number): void {
+        this.$setI32(656, v);
+      },
+    },
+    computePreemptionSupported: {
+      get(this: cudaDeviceProp): number {
+        return this.$i32(660);
+      },
+      set(this: cudaDeviceProp, v: number): void {
+        this.$setI32(660, v);
+      },
+    },
+    canUseHostPointerForRegisteredMem: {
+      get(this: cudaDeviceProp): number {
+        return this.$i32(664);
+      },
+      set(this: cudaDeviceProp, v: number): void {
+        this.$setI32(664, v);
+      },
+    },
+    cooperativeLaunch: {
+      get(this: cudaDeviceProp): number {
+        return this.$i32(668);
+      },
+      set(this: cudaDeviceProp, v: number): void {
+        this.$setI32(668, v);
+      },
+    },
+    sharedMemPerBlockOptin: {
+      get(this: cudaDeviceProp): bigint {
+        return this.$u64(672);
+      },
+      set(this: cudaDeviceProp, v: bigint | number): void {
+        this.$setU64(672, v);
+      },
+    },
+    pageableMemoryAccessUsesHostPageTables: {
+      get(this: cudaDeviceProp): number {
+        return this.$i32(680);
+      },
+      set(this: cudaDeviceProp, v: number): void {
+        this.$setI32(680, v);
+      },
+    },
+    directManagedMemAccessFromHost: {
+      get(this: cudaDeviceProp): number {
+        return this.$i32(684);
+      },
+      set(this: cudaDeviceProp, v: number): void {
+        this.$setI32(684, v);
+      },
+    },
+    maxBlocksPerMultiProcessor: {
+      get(this: cudaDeviceProp): number {
+        return this.$i32(688);
+      },
+      set(this: cudaDeviceProp, v: number): void {
+        this.$setI32(688, v);
+      },
+    },
+    accessPolicyMaxWindowSize: {
+      get(this: cudaDeviceProp): number {
+        return this.$i32(692);
+      },
+      set(this: cudaDeviceProp, v: number): void {
+        this.$setI32(692, v);
+      },
+    },
+    reservedSharedMemPerBlock: {
+      get(this: cudaDeviceProp): bigint {
+        return this.$u64(696);
+      },
+      set(this: cudaDeviceProp, v: bigint | number): void {
+        this.$setU64(696, v);
+      },
+    },
+    hostRegisterSupported: {
+      get(this: cudaDeviceProp): number {
+        return this.$i32(704);
+      },
+      set(this: cudaDeviceProp, v: number): void {
+        this.$setI32(704, v);
+      },
+    },
+    sparseCudaArraySupported: {
+      get(this: cudaDeviceProp): number {
+        return this.$i32(708);
+      },
+      set(this: cudaDeviceProp, v: number): void {
+        this.$setI32(708, v);
+      },
+    },
+    hostRegisterReadOnlySupported: {
+      get(this: cudaDeviceProp): number {
+        return this.$i32(712);
+      },
+      set(this: cudaDeviceProp, v: number): void {
+        this.$setI32(712, v);
+      },
+    },
+    timelineSemaphoreInteropSupported: {
+      get(this: cudaDeviceProp): number {
+        return this.$i32(716);
+      },
+      set(this: cudaDeviceProp, v: number): void {
+        this.$setI32(716, v);
+      },
+    },
+    memoryPoolsSupported: {
+      get(this: cudaDeviceProp): number {
+        return this.$i32(720);
+      },
+      set(this: cudaDeviceProp, v: number): void {
+        this.$setI32(720, v);
+      },
+    },
+    gpuDirectRDMASupported: {
+      get(this: cudaDeviceProp): number {
+        return this.$i32(724);
+      },
+      set(this: cudaDeviceProp, v: number): void {
+        this.$setI32(724, v);
+      },
+    },
+    gpuDirectRDMAFlushWritesOptions: {
+      get(this: cudaDeviceProp): number {
+        return this.$u32(728);
+      },
+      set(this: cudaDeviceProp, v: number): void {
+        this.$setU32(728, v);
+      },
+    },
+    gpuDirectRDMAWritesOrdering: {
+      get(this: cudaDeviceProp): number {
+        return this.$i32(732);
+      },
+      set(this: cudaDeviceProp, v: number): void {
+        this.$setI32(732, v);
+      },
+    },
+    memoryPoolSupportedHandleTypes: {
+      get(this: cudaDeviceProp): number {
+        return this.$u32(736);
+      },
+      set(this: cudaDeviceProp, v: number): void {
+        this.$setU32(736, v);
+      },
+    },
+    deferredMappingCudaArraySupported: {
+      get(this: cudaDeviceProp): number {
+        return this.$i32(740);
+      },
+      set(this: cudaDeviceProp, v: number): void {
+        this.$setI32(740, v);
+      },
+    },
+    ipcEventSupported: {
+      get(this: cudaDeviceProp): number {
+        return this.$i32(744);
+      },
+      set(this: cudaDeviceProp, v: number): void {
+        this.$setI32(744, v);
+      },
+    },
+    clusterLaunch: {
+      get(this: cudaDeviceProp): number {
+        return this.$i32(748);
+      },
+      set(this: cudaDeviceProp, v: number): void {
+        this.$setI32(748, v);
+      },
+    },
+    unifiedFunctionPointers: {
+      get(this: cudaDeviceProp): number {
+        return this.$i32(752);
+      },
+      set(this: cudaDeviceProp, v: number): void {
+        this.$setI32(752, v);
+      },
+    },
+    deviceNumaConfig: {
+      get(this: cudaDeviceProp): number {
+        return this.$i32(756);
+      },
+      set(this: cudaDeviceProp, v: number): void {
+        this.$setI32(756, v);
+      },
+    },
+    deviceNumaId: {
+      get(this: cudaDeviceProp): number {
+        return this.$i32(760);
+      },
+      set(this: cudaDeviceProp, v: number): void {
+        this.$setI32(760, v);
+      },
+    },
+    mpsEnabled: {
+      get(this: cudaDeviceProp): number {
+        return this.$i32(764);
+      },
+      set(this: cudaDeviceProp, v: number): void {
+        this.$setI32(764, v);
+      },
+    },
+    hostNumaId: {
+      get(this: cudaDeviceProp): number {
+        return this.$i32(768);
+      },
+      set(this: cudaDeviceProp, v: number): void {
+        this.$setI32(768, v);
+      },
+    },
+    gpuPciDeviceID: {
+      get(this: cudaDeviceProp): number {
+        return this.$u32(772);
+      },
+      set(this: cudaDeviceProp, v: number): void {
+        this.$setU32(772, v);
+      },
+    },
+    gpuPciSubsystemID: {
+      get(this: cudaDeviceProp): number {
+        return this.$u32(776);
+      },
+      set(this: cudaDeviceProp, v: number): void {
+        this.$setU32(776, v);
+      },
+    },
+    hostNumaMultinodeIpcSupported: {
+      get(this: cudaDeviceProp): number {
+        return this.$i32(780);
+      },
+      set(this: cudaDeviceProp, v: number): void {
+        this.$setI32(780, v);
+      },
+    },
+    reserved: {
+      get(this: cudaDeviceProp): Int32Array {
+        return this.$array(Int32Array, 784, 56);
+      },
+    },
+  },
+}));
 
 /**
  * CUDA IPC event handle
@@ -5108,19 +7260,28 @@ export class cudaDeviceProp extends RecordBase {
  * C: `struct cudaIpcEventHandle_st` (also `cudaIpcEventHandle_t`): 64 bytes, aligned to 1.
  */
 export class cudaIpcEventHandle_st extends RecordBase {
-  static readonly $cName = "struct cudaIpcEventHandle_st";
-  static readonly $size = 64;
-  static readonly $align = 1;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "reserved", offset: 0, size: 64 },
-  ];
   /** How this record travels when a function takes or returns it by value. */
   static readonly $layout: StructLayout = { name: "struct cudaIpcEventHandle_st", size: 64, align: 1, leaves: [{ offset: 0, type: "i8" }, { offset: 1, type: "i8" }, { offset: 2, type: "i8" }, { offset: 3, type: "i8" }, { offset: 4, type: "i8" }, { offset: 5, type: "i8" }, { offset: 6, type: "i8" }, { offset: 7, type: "i8" }, { offset: 8, type: "i8" }, { offset: 9, type: "i8" }, { offset: 10, type: "i8" }, { offset: 11, type: "i8" }, { offset: 12, type: "i8" }, { offset: 13, type: "i8" }, { offset: 14, type: "i8" }, { offset: 15, type: "i8" }, { offset: 16, type: "i8" }, { offset: 17, type: "i8" }, { offset: 18, type: "i8" }, { offset: 19, type: "i8" }, { offset: 20, type: "i8" }, { offset: 21, type: "i8" }, { offset: 22, type: "i8" }, { offset: 23, type: "i8" }, { offset: 24, type: "i8" }, { offset: 25, type: "i8" }, { offset: 26, type: "i8" }, { offset: 27, type: "i8" }, { offset: 28, type: "i8" }, { offset: 29, type: "i8" }, { offset: 30, type: "i8" }, { offset: 31, type: "i8" }, { offset: 32, type: "i8" }, { offset: 33, type: "i8" }, { offset: 34, type: "i8" }, { offset: 35, type: "i8" }, { offset: 36, type: "i8" }, { offset: 37, type: "i8" }, { offset: 38, type: "i8" }, { offset: 39, type: "i8" }, { offset: 40, type: "i8" }, { offset: 41, type: "i8" }, { offset: 42, type: "i8" }, { offset: 43, type: "i8" }, { offset: 44, type: "i8" }, { offset: 45, type: "i8" }, { offset: 46, type: "i8" }, { offset: 47, type: "i8" }, { offset: 48, type: "i8" }, { offset: 49, type: "i8" }, { offset: 50, type: "i8" }, { offset: 51, type: "i8" }, { offset: 52, type: "i8" }, { offset: 53, type: "i8" }, { offset: 54, type: "i8" }, { offset: 55, type: "i8" }, { offset: 56, type: "i8" }, { offset: 57, type: "i8" }, { offset: 58, type: "i8" }, { offset: 59, type: "i8" }, { offset: 60, type: "i8" }, { offset: 61, type: "i8" }, { offset: 62, type: "i8" }, { offset: 63, type: "i8" }], passing: { kind: "memory" } };
-  /** C: `char[64] reserved`, offset 0, 64 bytes. */
-  get reserved(): Int8Array {
-    return this.$array(Int8Array, 0, 64);
-  }
 }
+export interface cudaIpcEventHandle_st {
+  /** C: `char[64] reserved`, offset 0, 64 bytes. */
+  get reserved(): Int8Array;
+}
+RecordBase.$define(cudaIpcEventHandle_st, () => ({
+  cName: "struct cudaIpcEventHandle_st",
+  size: 64,
+  align: 1,
+  fields: [
+    { name: "reserved", offset: 0, size: 64 },
+  ],
+  accessors: {
+    reserved: {
+      get(this: cudaIpcEventHandle_st): Int8Array {
+        return this.$array(Int8Array, 0, 64);
+      },
+    },
+  },
+}));
 /** Another name of {@link cudaIpcEventHandle_st}. */
 export const cudaIpcEventHandle_t = cudaIpcEventHandle_st;
 /** Another name of {@link cudaIpcEventHandle_st}. */
@@ -5132,37 +7293,54 @@ export type cudaIpcEventHandle_t = cudaIpcEventHandle_st;
  * C: `struct cudaIpcMemHandle_st` (also `cudaIpcMemHandle_t`): 64 bytes, aligned to 1.
  */
 export class cudaIpcMemHandle_st extends RecordBase {
-  static readonly $cName = "struct cudaIpcMemHandle_st";
-  static readonly $size = 64;
-  static readonly $align = 1;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "reserved", offset: 0, size: 64 },
-  ];
   /** How this record travels when a function takes or returns it by value. */
   static readonly $layout: StructLayout = { name: "struct cudaIpcMemHandle_st", size: 64, align: 1, leaves: [{ offset: 0, type: "i8" }, { offset: 1, type: "i8" }, { offset: 2, type: "i8" }, { offset: 3, type: "i8" }, { offset: 4, type: "i8" }, { offset: 5, type: "i8" }, { offset: 6, type: "i8" }, { offset: 7, type: "i8" }, { offset: 8, type: "i8" }, { offset: 9, type: "i8" }, { offset: 10, type: "i8" }, { offset: 11, type: "i8" }, { offset: 12, type: "i8" }, { offset: 13, type: "i8" }, { offset: 14, type: "i8" }, { offset: 15, type: "i8" }, { offset: 16, type: "i8" }, { offset: 17, type: "i8" }, { offset: 18, type: "i8" }, { offset: 19, type: "i8" }, { offset: 20, type: "i8" }, { offset: 21, type: "i8" }, { offset: 22, type: "i8" }, { offset: 23, type: "i8" }, { offset: 24, type: "i8" }, { offset: 25, type: "i8" }, { offset: 26, type: "i8" }, { offset: 27, type: "i8" }, { offset: 28, type: "i8" }, { offset: 29, type: "i8" }, { offset: 30, type: "i8" }, { offset: 31, type: "i8" }, { offset: 32, type: "i8" }, { offset: 33, type: "i8" }, { offset: 34, type: "i8" }, { offset: 35, type: "i8" }, { offset: 36, type: "i8" }, { offset: 37, type: "i8" }, { offset: 38, type: "i8" }, { offset: 39, type: "i8" }, { offset: 40, type: "i8" }, { offset: 41, type: "i8" }, { offset: 42, type: "i8" }, { offset: 43, type: "i8" }, { offset: 44, type: "i8" }, { offset: 45, type: "i8" }, { offset: 46, type: "i8" }, { offset: 47, type: "i8" }, { offset: 48, type: "i8" }, { offset: 49, type: "i8" }, { offset: 50, type: "i8" }, { offset: 51, type: "i8" }, { offset: 52, type: "i8" }, { offset: 53, type: "i8" }, { offset: 54, type: "i8" }, { offset: 55, type: "i8" }, { offset: 56, type: "i8" }, { offset: 57, type: "i8" }, { offset: 58, type: "i8" }, { offset: 59, type: "i8" }, { offset: 60, type: "i8" }, { offset: 61, type: "i8" }, { offset: 62, type: "i8" }, { offset: 63, type: "i8" }], passing: { kind: "memory" } };
-  /** C: `char[64] reserved`, offset 0, 64 bytes. */
-  get reserved(): Int8Array {
-    return this.$array(Int8Array, 0, 64);
-  }
 }
+export interface cudaIpcMemHandle_st {
+  /** C: `char[64] reserved`, offset 0, 64 bytes. */
+  get reserved(): Int8Array;
+}
+RecordBase.$define(cudaIpcMemHandle_st, () => ({
+  cName: "struct cudaIpcMemHandle_st",
+  size: 64,
+  align: 1,
+  fields: [
+    { name: "reserved", offset: 0, size: 64 },
+  ],
+  accessors: {
+    reserved: {
+      get(this: cudaIpcMemHandle_st): Int8Array {
+        return this.$array(Int8Array, 0, 64);
+      },
+    },
+  },
+}));
 /** Another name of {@link cudaIpcMemHandle_st}. */
 export const cudaIpcMemHandle_t = cudaIpcMemHandle_st;
 /** Another name of {@link cudaIpcMemHandle_st}. */
 export type cudaIpcMemHandle_t = cudaIpcMemHandle_st;
 
 /** C: `struct cudaMemFabricHandle_st` (also `cudaMemFabricHandle_t`): 64 bytes, aligned to 1. */
-export class cudaMemFabricHandle_st extends RecordBase {
-  static readonly $cName = "struct cudaMemFabricHandle_st";
-  static readonly $size = 64;
-  static readonly $align = 1;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "reserved", offset: 0, size: 64 },
-  ];
+export class cudaMemFabricHandle_st extends RecordBase {}
+export interface cudaMemFabricHandle_st {
   /** C: `char[64] reserved`, offset 0, 64 bytes. */
-  get reserved(): Int8Array {
-    return this.$array(Int8Array, 0, 64);
-  }
+  get reserved(): Int8Array;
 }
+RecordBase.$define(cudaMemFabricHandle_st, () => ({
+  cName: "struct cudaMemFabricHandle_st",
+  size: 64,
+  align: 1,
+  fields: [
+    { name: "reserved", offset: 0, size: 64 },
+  ],
+  accessors: {
+    reserved: {
+      get(this: cudaMemFabricHandle_st): Int8Array {
+        return this.$array(Int8Array, 0, 64);
+      },
+    },
+  },
+}));
 /** Another name of {@link cudaMemFabricHandle_st}. */
 export const cudaMemFabricHandle_t = cudaMemFabricHandle_st;
 /** Another name of {@link cudaMemFabricHandle_st}. */
@@ -5173,104 +7351,145 @@ export type cudaMemFabricHandle_t = cudaMemFabricHandle_st;
  *
  * C: `struct cudaExternalMemoryHandleDesc`: 104 bytes, aligned to 8.
  */
-export class cudaExternalMemoryHandleDesc extends RecordBase {
-  static readonly $cName = "struct cudaExternalMemoryHandleDesc";
-  static readonly $size = 104;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
+export class cudaExternalMemoryHandleDesc extends RecordBase {}
+export interface cudaExternalMemoryHandleDesc {
+  /**
+   * Type of the handle
+   * C: `enum cudaExternalMemoryHandleType type`, offset 0, 4 bytes.
+   */
+  get type(): cudaExternalMemoryHandleType;
+  set type(v: cudaExternalMemoryHandleType);
+  /** C: `union (unnamed union at driver_types.h:2676:5) handle`, offset 8, 16 bytes. */
+  get handle(): cudaExternalMemoryHandleDesc_handle;
+  set handle(v: cudaExternalMemoryHandleDesc_handle);
+  /**
+   * Size of the memory allocation
+   * C: `unsigned long long size`, offset 24, 8 bytes.
+   */
+  get size(): bigint;
+  set size(v: bigint | number);
+  /**
+   * Flags must either be zero or `cudaExternalMemoryDedicated`
+   * C: `unsigned int flags`, offset 32, 4 bytes.
+   */
+  get flags(): number;
+  set flags(v: number);
+  /**
+   * Must be zero
+   * C: `unsigned int[16] reserved`, offset 36, 64 bytes.
+   */
+  get reserved(): Uint32Array;
+}
+RecordBase.$define(cudaExternalMemoryHandleDesc, () => ({
+  cName: "struct cudaExternalMemoryHandleDesc",
+  size: 104,
+  align: 8,
+  fields: [
     { name: "type", offset: 0, size: 4 },
     { name: "handle", offset: 8, size: 16 },
     { name: "size", offset: 24, size: 8 },
     { name: "flags", offset: 32, size: 4 },
     { name: "reserved", offset: 36, size: 64 },
-  ];
-  /**
-   * Type of the handle
-   * C: `enum cudaExternalMemoryHandleType type`, offset 0, 4 bytes.
-   */
-  get type(): cudaExternalMemoryHandleType {
-    return this.$u32(0) as cudaExternalMemoryHandleType;
-  }
-  set type(v: cudaExternalMemoryHandleType) {
-    this.$setU32(0, v);
-  }
-  /** C: `union (unnamed union at driver_types.h:2676:5) handle`, offset 8, 16 bytes. */
-  get handle(): cudaExternalMemoryHandleDesc_handle {
-    return this.$record(cudaExternalMemoryHandleDesc_handle, 8);
-  }
-  set handle(v: cudaExternalMemoryHandleDesc_handle) {
-    this.$setRecord(8, 16, v);
-  }
-  /**
-   * Size of the memory allocation
-   * C: `unsigned long long size`, offset 24, 8 bytes.
-   */
-  get size(): bigint {
-    return this.$u64(24);
-  }
-  set size(v: bigint | number) {
-    this.$setU64(24, v);
-  }
-  /**
-   * Flags must either be zero or `cudaExternalMemoryDedicated`
-   * C: `unsigned int flags`, offset 32, 4 bytes.
-   */
-  get flags(): number {
-    return this.$u32(32);
-  }
-  set flags(v: number) {
-    this.$setU32(32, v);
-  }
-  /**
-   * Must be zero
-   * C: `unsigned int[16] reserved`, offset 36, 64 bytes.
-   */
-  get reserved(): Uint32Array {
-    return this.$array(Uint32Array, 36, 16);
-  }
-}
+  ],
+  accessors: {
+    type: {
+      get(this: cudaExternalMemoryHandleDesc): cudaExternalMemoryHandleType {
+        return this.$u32(0) as cudaExternalMemoryHandleType;
+      },
+      set(this: cudaExternalMemoryHandleDesc, v: cudaExternalMemoryHandleType): void {
+        this.$setU32(0, v);
+      },
+    },
+    handle: {
+      get(this: cudaExternalMemoryHandleDesc): cudaExternalMemoryHandleDesc_handle {
+        return this.$record(cudaExternalMemoryHandleDesc_handle, 8);
+      },
+      set(this: cudaExternalMemoryHandleDesc, v: cudaExternalMemoryHandleDesc_handle): void {
+        this.$setRecord(8, 16, v);
+      },
+    },
+    size: {
+      get(this: cudaExternalMemoryHandleDesc): bigint {
+        return this.$u64(24);
+      },
+      set(this: cudaExternalMemoryHandleDesc, v: bigint | number): void {
+        this.$setU64(24, v);
+      },
+    },
+    flags: {
+      get(this: cudaExternalMemoryHandleDesc): number {
+        return this.$u32(32);
+      },
+      set(this: cudaExternalMemoryHandleDesc, v: number): void {
+        this.$setU32(32, v);
+      },
+    },
+    reserved: {
+      get(this: cudaExternalMemoryHandleDesc): Uint32Array {
+        return this.$array(Uint32Array, 36, 16);
+      },
+    },
+  },
+}));
 
 /** C: `__typeof__(((struct cudaExternalMemoryHandleDesc *)0)->handle)`: 16 bytes, aligned to 8. */
-export class cudaExternalMemoryHandleDesc_handle extends RecordBase {
-  static readonly $cName = "__typeof__(((struct cudaExternalMemoryHandleDesc *)0)->handle)";
-  static readonly $size = 16;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "fd", offset: 0, size: 4 },
-    { name: "win32", offset: 0, size: 16 },
-    { name: "nvSciBufObject", offset: 0, size: 8 },
-  ];
+export class cudaExternalMemoryHandleDesc_handle extends RecordBase {}
+export interface cudaExternalMemoryHandleDesc_handle {
   /**
    * File descriptor referencing the memory object. Valid
    * when type is
    * `cudaExternalMemoryHandleTypeOpaqueFd`
    * C: `int fd`, offset 0, 4 bytes.
    */
-  get fd(): number {
-    return this.$i32(0);
-  }
-  set fd(v: number) {
-    this.$setI32(0, v);
-  }
+  get fd(): number;
+  set fd(v: number);
   /** C: `struct (unnamed struct at driver_types.h:2698:9) win32`, offset 0, 16 bytes. */
-  get win32(): cudaExternalMemoryHandleDesc_handle_win32 {
-    return this.$record(cudaExternalMemoryHandleDesc_handle_win32, 0);
-  }
-  set win32(v: cudaExternalMemoryHandleDesc_handle_win32) {
-    this.$setRecord(0, 16, v);
-  }
+  get win32(): cudaExternalMemoryHandleDesc_handle_win32;
+  set win32(v: cudaExternalMemoryHandleDesc_handle_win32);
   /**
    * A handle representing NvSciBuf Object. Valid when type
    * is `cudaExternalMemoryHandleTypeNvSciBuf`
    * C: `const void * nvSciBufObject`, offset 0, 8 bytes.
    */
-  get nvSciBufObject(): Pointer {
-    return this.$ptr(0);
-  }
-  set nvSciBufObject(v: Pointer) {
-    this.$setPtr(0, v);
-  }
+  get nvSciBufObject(): Pointer;
+  set nvSciBufObject(v: Pointer);
 }
+RecordBase.$define(cudaExternalMemoryHandleDesc_handle, () => ({
+  cName: "__typeof__(((struct cudaExternalMemoryHandleDesc *)0)->handle)",
+  size: 16,
+  align: 8,
+  fields: [
+    { name: "fd", offset: 0, size: 4 },
+    { name: "win32", offset: 0, size: 16 },
+    { name: "nvSciBufObject", offset: 0, size: 8 },
+  ],
+  accessors: {
+    fd: {
+      get(this: cudaExternalMemoryHandleDesc_handle): number {
+        return this.$i32(0);
+      },
+      set(this: cudaExternalMemoryHandleDesc_handle, v: number): void {
+        this.$setI32(0, v);
+      },
+    },
+    win32: {
+      get(this: cudaExternalMemoryHandleDesc_handle): cudaExternalMemoryHandleDesc_handle_win32 {
+        return this.$record(cudaExternalMemoryHandleDesc_handle_win32, 0);
+      },
+      set(this: cudaExternalMemoryHandleDesc_handle, v: cudaExternalMemoryHandleDesc_handle_win32): void {
+        this.$setRecord(0, 16, v);
+      },
+    },
+    nvSciBufObject: {
+      get(this: cudaExternalMemoryHandleDesc_handle): Pointer {
+        return this.$ptr(0);
+      },
+      set(this: cudaExternalMemoryHandleDesc_handle, v: Pointer): void {
+        this.$setPtr(0, v);
+      },
+    },
+  },
+}));
 
 /**
  * Win32 handle referencing the semaphore object. Valid when
@@ -5289,229 +7508,303 @@ export class cudaExternalMemoryHandleDesc_handle extends RecordBase {
  *
  * C: `__typeof__(((struct cudaExternalMemoryHandleDesc *)0)->handle.win32)`: 16 bytes, aligned to 8.
  */
-export class cudaExternalMemoryHandleDesc_handle_win32 extends RecordBase {
-  static readonly $cName = "__typeof__(((struct cudaExternalMemoryHandleDesc *)0)->handle.win32)";
-  static readonly $size = 16;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "handle", offset: 0, size: 8 },
-    { name: "name", offset: 8, size: 8 },
-  ];
+export class cudaExternalMemoryHandleDesc_handle_win32 extends RecordBase {}
+export interface cudaExternalMemoryHandleDesc_handle_win32 {
   /**
    * Valid NT handle. Must be NULL if 'name' is non-NULL
    * C: `void * handle`, offset 0, 8 bytes.
    */
-  get handle(): Pointer {
-    return this.$ptr(0);
-  }
-  set handle(v: Pointer) {
-    this.$setPtr(0, v);
-  }
+  get handle(): Pointer;
+  set handle(v: Pointer);
   /**
    * Name of a valid memory object.
    * Must be NULL if 'handle' is non-NULL.
    * C: `const void * name`, offset 8, 8 bytes.
    */
-  get name(): Pointer {
-    return this.$ptr(8);
-  }
-  set name(v: Pointer) {
-    this.$setPtr(8, v);
-  }
+  get name(): Pointer;
+  set name(v: Pointer);
 }
+RecordBase.$define(cudaExternalMemoryHandleDesc_handle_win32, () => ({
+  cName: "__typeof__(((struct cudaExternalMemoryHandleDesc *)0)->handle.win32)",
+  size: 16,
+  align: 8,
+  fields: [
+    { name: "handle", offset: 0, size: 8 },
+    { name: "name", offset: 8, size: 8 },
+  ],
+  accessors: {
+    handle: {
+      get(this: cudaExternalMemoryHandleDesc_handle_win32): Pointer {
+        return this.$ptr(0);
+      },
+      set(this: cudaExternalMemoryHandleDesc_handle_win32, v: Pointer): void {
+        this.$setPtr(0, v);
+      },
+    },
+    name: {
+      get(this: cudaExternalMemoryHandleDesc_handle_win32): Pointer {
+        return this.$ptr(8);
+      },
+      set(this: cudaExternalMemoryHandleDesc_handle_win32, v: Pointer): void {
+        this.$setPtr(8, v);
+      },
+    },
+  },
+}));
 
 /**
  * External memory buffer descriptor
  *
  * C: `struct cudaExternalMemoryBufferDesc`: 88 bytes, aligned to 8.
  */
-export class cudaExternalMemoryBufferDesc extends RecordBase {
-  static readonly $cName = "struct cudaExternalMemoryBufferDesc";
-  static readonly $size = 88;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "offset", offset: 0, size: 8 },
-    { name: "size", offset: 8, size: 8 },
-    { name: "flags", offset: 16, size: 4 },
-    { name: "reserved", offset: 20, size: 64 },
-  ];
+export class cudaExternalMemoryBufferDesc extends RecordBase {}
+export interface cudaExternalMemoryBufferDesc {
   /**
    * Offset into the memory object where the buffer's base is
    * C: `unsigned long long offset`, offset 0, 8 bytes.
    */
-  get offset(): bigint {
-    return this.$u64(0);
-  }
-  set offset(v: bigint | number) {
-    this.$setU64(0, v);
-  }
+  get offset(): bigint;
+  set offset(v: bigint | number);
   /**
    * Size of the buffer
    * C: `unsigned long long size`, offset 8, 8 bytes.
    */
-  get size(): bigint {
-    return this.$u64(8);
-  }
-  set size(v: bigint | number) {
-    this.$setU64(8, v);
-  }
+  get size(): bigint;
+  set size(v: bigint | number);
   /**
    * Flags reserved for future use. Must be zero.
    * C: `unsigned int flags`, offset 16, 4 bytes.
    */
-  get flags(): number {
-    return this.$u32(16);
-  }
-  set flags(v: number) {
-    this.$setU32(16, v);
-  }
+  get flags(): number;
+  set flags(v: number);
   /**
    * Must be zero
    * C: `unsigned int[16] reserved`, offset 20, 64 bytes.
    */
-  get reserved(): Uint32Array {
-    return this.$array(Uint32Array, 20, 16);
-  }
+  get reserved(): Uint32Array;
 }
+RecordBase.$define(cudaExternalMemoryBufferDesc, () => ({
+  cName: "struct cudaExternalMemoryBufferDesc",
+  size: 88,
+  align: 8,
+  fields: [
+    { name: "offset", offset: 0, size: 8 },
+    { name: "size", offset: 8, size: 8 },
+    { name: "flags", offset: 16, size: 4 },
+    { name: "reserved", offset: 20, size: 64 },
+  ],
+  accessors: {
+    offset: {
+      get(this: cudaExternalMemoryBufferDesc): bigint {
+        return this.$u64(0);
+      },
+      set(this: cudaExternalMemoryBufferDesc, v: bigint | number): void {
+        this.$setU64(0, v);
+      },
+    },
+    size: {
+      get(this: cudaExternalMemoryBufferDesc): bigint {
+        return this.$u64(8);
+      },
+      set(this: cudaExternalMemoryBufferDesc, v: bigint | number): void {
+        this.$setU64(8, v);
+      },
+    },
+    flags: {
+      get(this: cudaExternalMemoryBufferDesc): number {
+        return this.$u32(16);
+      },
+      set(this: cudaExternalMemoryBufferDesc, v: number): void {
+        this.$setU32(16, v);
+      },
+    },
+    reserved: {
+      get(this: cudaExternalMemoryBufferDesc): Uint32Array {
+        return this.$array(Uint32Array, 20, 16);
+      },
+    },
+  },
+}));
 
 /**
  * External memory mipmap descriptor
  *
  * C: `struct cudaExternalMemoryMipmappedArrayDesc`: 128 bytes, aligned to 8.
  */
-export class cudaExternalMemoryMipmappedArrayDesc extends RecordBase {
-  static readonly $cName = "struct cudaExternalMemoryMipmappedArrayDesc";
-  static readonly $size = 128;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
+export class cudaExternalMemoryMipmappedArrayDesc extends RecordBase {}
+export interface cudaExternalMemoryMipmappedArrayDesc {
+  /**
+   * Offset into the memory object where the base level of the
+   * mipmap chain is.
+   * C: `unsigned long long offset`, offset 0, 8 bytes.
+   */
+  get offset(): bigint;
+  set offset(v: bigint | number);
+  /**
+   * Format of base level of the mipmap chain
+   * C: `struct cudaChannelFormatDesc formatDesc`, offset 8, 20 bytes.
+   */
+  get formatDesc(): cudaChannelFormatDesc;
+  set formatDesc(v: cudaChannelFormatDesc);
+  /**
+   * Dimensions of base level of the mipmap chain
+   * C: `struct cudaExtent extent`, offset 32, 24 bytes.
+   */
+  get extent(): cudaExtent;
+  set extent(v: cudaExtent);
+  /**
+   * Flags associated with CUDA mipmapped arrays.
+   * C: `unsigned int flags`, offset 56, 4 bytes.
+   */
+  get flags(): number;
+  set flags(v: number);
+  /**
+   * Total number of levels in the mipmap chain
+   * C: `unsigned int numLevels`, offset 60, 4 bytes.
+   */
+  get numLevels(): number;
+  set numLevels(v: number);
+  /**
+   * Must be zero
+   * C: `unsigned int[16] reserved`, offset 64, 64 bytes.
+   */
+  get reserved(): Uint32Array;
+}
+RecordBase.$define(cudaExternalMemoryMipmappedArrayDesc, () => ({
+  cName: "struct cudaExternalMemoryMipmappedArrayDesc",
+  size: 128,
+  align: 8,
+  fields: [
     { name: "offset", offset: 0, size: 8 },
     { name: "formatDesc", offset: 8, size: 20 },
     { name: "extent", offset: 32, size: 24 },
     { name: "flags", offset: 56, size: 4 },
     { name: "numLevels", offset: 60, size: 4 },
     { name: "reserved", offset: 64, size: 64 },
-  ];
-  /**
-   * Offset into the memory object where the base level of the
-   * mipmap chain is.
-   * C: `unsigned long long offset`, offset 0, 8 bytes.
-   */
-  get offset(): bigint {
-    return this.$u64(0);
-  }
-  set offset(v: bigint | number) {
-    this.$setU64(0, v);
-  }
-  /**
-   * Format of base level of the mipmap chain
-   * C: `struct cudaChannelFormatDesc formatDesc`, offset 8, 20 bytes.
-   */
-  get formatDesc(): cudaChannelFormatDesc {
-    return this.$record(cudaChannelFormatDesc, 8);
-  }
-  set formatDesc(v: cudaChannelFormatDesc) {
-    this.$setRecord(8, 20, v);
-  }
-  /**
-   * Dimensions of base level of the mipmap chain
-   * C: `struct cudaExtent extent`, offset 32, 24 bytes.
-   */
-  get extent(): cudaExtent {
-    return this.$record(cudaExtent, 32);
-  }
-  set extent(v: cudaExtent) {
-    this.$setRecord(32, 24, v);
-  }
-  /**
-   * Flags associated with CUDA mipmapped arrays.
-   * C: `unsigned int flags`, offset 56, 4 bytes.
-   */
-  get flags(): number {
-    return this.$u32(56);
-  }
-  set flags(v: number) {
-    this.$setU32(56, v);
-  }
-  /**
-   * Total number of levels in the mipmap chain
-   * C: `unsigned int numLevels`, offset 60, 4 bytes.
-   */
-  get numLevels(): number {
-    return this.$u32(60);
-  }
-  set numLevels(v: number) {
-    this.$setU32(60, v);
-  }
-  /**
-   * Must be zero
-   * C: `unsigned int[16] reserved`, offset 64, 64 bytes.
-   */
-  get reserved(): Uint32Array {
-    return this.$array(Uint32Array, 64, 16);
-  }
-}
+  ],
+  accessors: {
+    offset: {
+      get(this: cudaExternalMemoryMipmappedArrayDesc): bigint {
+        return this.$u64(0);
+      },
+      set(this: cudaExternalMemoryMipmappedArrayDesc, v: bigint | number): void {
+        this.$setU64(0, v);
+      },
+    },
+    formatDesc: {
+      get(this: cudaExternalMemoryMipmappedArrayDesc): cudaChannelFormatDesc {
+        return this.$record(cudaChannelFormatDesc, 8);
+      },
+      set(this: cudaExternalMemoryMipmappedArrayDesc, v: cudaChannelFormatDesc): void {
+        this.$setRecord(8, 20, v);
+      },
+    },
+    extent: {
+      get(this: cudaExternalMemoryMipmappedArrayDesc): cudaExtent {
+        return this.$record(cudaExtent, 32);
+      },
+      set(this: cudaExternalMemoryMipmappedArrayDesc, v: cudaExtent): void {
+        this.$setRecord(32, 24, v);
+      },
+    },
+    flags: {
+      get(this: cudaExternalMemoryMipmappedArrayDesc): number {
+        return this.$u32(56);
+      },
+      set(this: cudaExternalMemoryMipmappedArrayDesc, v: number): void {
+        this.$setU32(56, v);
+      },
+    },
+    numLevels: {
+      get(this: cudaExternalMemoryMipmappedArrayDesc): number {
+        return this.$u32(60);
+      },
+      set(this: cudaExternalMemoryMipmappedArrayDesc, v: number): void {
+        this.$setU32(60, v);
+      },
+    },
+    reserved: {
+      get(this: cudaExternalMemoryMipmappedArrayDesc): Uint32Array {
+        return this.$array(Uint32Array, 64, 16);
+      },
+    },
+  },
+}));
 
 /**
  * External semaphore handle descriptor
  *
  * C: `struct cudaExternalSemaphoreHandleDesc`: 96 bytes, aligned to 8.
  */
-export class cudaExternalSemaphoreHandleDesc extends RecordBase {
-  static readonly $cName = "struct cudaExternalSemaphoreHandleDesc";
-  static readonly $size = 96;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "type", offset: 0, size: 4 },
-    { name: "handle", offset: 8, size: 16 },
-    { name: "flags", offset: 24, size: 4 },
-    { name: "reserved", offset: 28, size: 64 },
-  ];
+export class cudaExternalSemaphoreHandleDesc extends RecordBase {}
+export interface cudaExternalSemaphoreHandleDesc {
   /**
    * Type of the handle
    * C: `enum cudaExternalSemaphoreHandleType type`, offset 0, 4 bytes.
    */
-  get type(): cudaExternalSemaphoreHandleType {
-    return this.$u32(0) as cudaExternalSemaphoreHandleType;
-  }
-  set type(v: cudaExternalSemaphoreHandleType) {
-    this.$setU32(0, v);
-  }
+  get type(): cudaExternalSemaphoreHandleType;
+  set type(v: cudaExternalSemaphoreHandleType);
   /** C: `union (unnamed union at driver_types.h:2837:5) handle`, offset 8, 16 bytes. */
-  get handle(): cudaExternalSemaphoreHandleDesc_handle {
-    return this.$record(cudaExternalSemaphoreHandleDesc_handle, 8);
-  }
-  set handle(v: cudaExternalSemaphoreHandleDesc_handle) {
-    this.$setRecord(8, 16, v);
-  }
+  get handle(): cudaExternalSemaphoreHandleDesc_handle;
+  set handle(v: cudaExternalSemaphoreHandleDesc_handle);
   /**
    * Flags reserved for the future. Must be zero.
    * C: `unsigned int flags`, offset 24, 4 bytes.
    */
-  get flags(): number {
-    return this.$u32(24);
-  }
-  set flags(v: number) {
-    this.$setU32(24, v);
-  }
+  get flags(): number;
+  set flags(v: number);
   /**
    * Must be zero
    * C: `unsigned int[16] reserved`, offset 28, 64 bytes.
    */
-  get reserved(): Uint32Array {
-    return this.$array(Uint32Array, 28, 16);
-  }
+  get reserved(): Uint32Array;
 }
+RecordBase.$define(cudaExternalSemaphoreHandleDesc, () => ({
+  cName: "struct cudaExternalSemaphoreHandleDesc",
+  size: 96,
+  align: 8,
+  fields: [
+    { name: "type", offset: 0, size: 4 },
+    { name: "handle", offset: 8, size: 16 },
+    { name: "flags", offset: 24, size: 4 },
+    { name: "reserved", offset: 28, size: 64 },
+  ],
+  accessors: {
+    type: {
+      get(this: cudaExternalSemaphoreHandleDesc): cudaExternalSemaphoreHandleType {
+        return this.$u32(0) as cudaExternalSemaphoreHandleType;
+      },
+      set(this: cudaExternalSemaphoreHandleDesc, v: cudaExternalSemaphoreHandleType): void {
+        this.$setU32(0, v);
+      },
+    },
+    handle: {
+      get(this: cudaExternalSemaphoreHandleDesc): cudaExternalSemaphoreHandleDesc_handle {
+        return this.$record(cudaExternalSemaphoreHandleDesc_handle, 8);
+      },
+      set(this: cudaExternalSemaphoreHandleDesc, v: cudaExternalSemaphoreHandleDesc_handle): void {
+        this.$setRecord(8, 16, v);
+      },
+    },
+    flags: {
+      get(this: cudaExternalSemaphoreHandleDesc): number {
+        return this.$u32(24);
+      },
+      set(this: cudaExternalSemaphoreHandleDesc, v: number): void {
+        this.$setU32(24, v);
+      },
+    },
+    reserved: {
+      get(this: cudaExternalSemaphoreHandleDesc): Uint32Array {
+        return this.$array(Uint32Array, 28, 16);
+      },
+    },
+  },
+}));
 
 /** C: `__typeof__(((struct cudaExternalSemaphoreHandleDesc *)0)->handle)`: 16 bytes, aligned to 8. */
-export class cudaExternalSemaphoreHandleDesc_handle extends RecordBase {
-  static readonly $cName = "__typeof__(((struct cudaExternalSemaphoreHandleDesc *)0)->handle)";
-  static readonly $size = 16;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "fd", offset: 0, size: 4 },
-    { name: "win32", offset: 0, size: 16 },
-    { name: "nvSciSyncObj", offset: 0, size: 8 },
-  ];
+export class cudaExternalSemaphoreHandleDesc_handle extends RecordBase {}
+export interface cudaExternalSemaphoreHandleDesc_handle {
   /**
    * File descriptor referencing the semaphore object. Valid when
    * type is one of the following:
@@ -5519,30 +7812,54 @@ export class cudaExternalSemaphoreHandleDesc_handle extends RecordBase {
    * - `cudaExternalSemaphoreHandleTypeTimelineSemaphoreFd`
    * C: `int fd`, offset 0, 4 bytes.
    */
-  get fd(): number {
-    return this.$i32(0);
-  }
-  set fd(v: number) {
-    this.$setI32(0, v);
-  }
+  get fd(): number;
+  set fd(v: number);
   /** C: `struct (unnamed struct at driver_types.h:2860:9) win32`, offset 0, 16 bytes. */
-  get win32(): cudaExternalSemaphoreHandleDesc_handle_win32 {
-    return this.$record(cudaExternalSemaphoreHandleDesc_handle_win32, 0);
-  }
-  set win32(v: cudaExternalSemaphoreHandleDesc_handle_win32) {
-    this.$setRecord(0, 16, v);
-  }
+  get win32(): cudaExternalSemaphoreHandleDesc_handle_win32;
+  set win32(v: cudaExternalSemaphoreHandleDesc_handle_win32);
   /**
    * Valid NvSciSyncObj. Must be non NULL
    * C: `const void * nvSciSyncObj`, offset 0, 8 bytes.
    */
-  get nvSciSyncObj(): Pointer {
-    return this.$ptr(0);
-  }
-  set nvSciSyncObj(v: Pointer) {
-    this.$setPtr(0, v);
-  }
+  get nvSciSyncObj(): Pointer;
+  set nvSciSyncObj(v: Pointer);
 }
+RecordBase.$define(cudaExternalSemaphoreHandleDesc_handle, () => ({
+  cName: "__typeof__(((struct cudaExternalSemaphoreHandleDesc *)0)->handle)",
+  size: 16,
+  align: 8,
+  fields: [
+    { name: "fd", offset: 0, size: 4 },
+    { name: "win32", offset: 0, size: 16 },
+    { name: "nvSciSyncObj", offset: 0, size: 8 },
+  ],
+  accessors: {
+    fd: {
+      get(this: cudaExternalSemaphoreHandleDesc_handle): number {
+        return this.$i32(0);
+      },
+      set(this: cudaExternalSemaphoreHandleDesc_handle, v: number): void {
+        this.$setI32(0, v);
+      },
+    },
+    win32: {
+      get(this: cudaExternalSemaphoreHandleDesc_handle): cudaExternalSemaphoreHandleDesc_handle_win32 {
+        return this.$record(cudaExternalSemaphoreHandleDesc_handle_win32, 0);
+      },
+      set(this: cudaExternalSemaphoreHandleDesc_handle, v: cudaExternalSemaphoreHandleDesc_handle_win32): void {
+        this.$setRecord(0, 16, v);
+      },
+    },
+    nvSciSyncObj: {
+      get(this: cudaExternalSemaphoreHandleDesc_handle): Pointer {
+        return this.$ptr(0);
+      },
+      set(this: cudaExternalSemaphoreHandleDesc_handle, v: Pointer): void {
+        this.$setPtr(0, v);
+      },
+    },
+  },
+}));
 
 /**
  * Win32 handle referencing the semaphore object. Valid when
@@ -5561,58 +7878,60 @@ export class cudaExternalSemaphoreHandleDesc_handle extends RecordBase {
  *
  * C: `__typeof__(((struct cudaExternalSemaphoreHandleDesc *)0)->handle.win32)`: 16 bytes, aligned to 8.
  */
-export class cudaExternalSemaphoreHandleDesc_handle_win32 extends RecordBase {
-  static readonly $cName = "__typeof__(((struct cudaExternalSemaphoreHandleDesc *)0)->handle.win32)";
-  static readonly $size = 16;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "handle", offset: 0, size: 8 },
-    { name: "name", offset: 8, size: 8 },
-  ];
+export class cudaExternalSemaphoreHandleDesc_handle_win32 extends RecordBase {}
+export interface cudaExternalSemaphoreHandleDesc_handle_win32 {
   /**
    * Valid NT handle. Must be NULL if 'name' is non-NULL
    * C: `void * handle`, offset 0, 8 bytes.
    */
-  get handle(): Pointer {
-    return this.$ptr(0);
-  }
-  set handle(v: Pointer) {
-    this.$setPtr(0, v);
-  }
+  get handle(): Pointer;
+  set handle(v: Pointer);
   /**
    * Name of a valid synchronization primitive.
    * Must be NULL if 'handle' is non-NULL.
    * C: `const void * name`, offset 8, 8 bytes.
    */
-  get name(): Pointer {
-    return this.$ptr(8);
-  }
-  set name(v: Pointer) {
-    this.$setPtr(8, v);
-  }
+  get name(): Pointer;
+  set name(v: Pointer);
 }
+RecordBase.$define(cudaExternalSemaphoreHandleDesc_handle_win32, () => ({
+  cName: "__typeof__(((struct cudaExternalSemaphoreHandleDesc *)0)->handle.win32)",
+  size: 16,
+  align: 8,
+  fields: [
+    { name: "handle", offset: 0, size: 8 },
+    { name: "name", offset: 8, size: 8 },
+  ],
+  accessors: {
+    handle: {
+      get(this: cudaExternalSemaphoreHandleDesc_handle_win32): Pointer {
+        return this.$ptr(0);
+      },
+      set(this: cudaExternalSemaphoreHandleDesc_handle_win32, v: Pointer): void {
+        this.$setPtr(0, v);
+      },
+    },
+    name: {
+      get(this: cudaExternalSemaphoreHandleDesc_handle_win32): Pointer {
+        return this.$ptr(8);
+      },
+      set(this: cudaExternalSemaphoreHandleDesc_handle_win32, v: Pointer): void {
+        this.$setPtr(8, v);
+      },
+    },
+  },
+}));
 
 /**
  * External semaphore signal parameters, compatible with driver type
  *
  * C: `struct cudaExternalSemaphoreSignalParams`: 144 bytes, aligned to 8.
  */
-export class cudaExternalSemaphoreSignalParams extends RecordBase {
-  static readonly $cName = "struct cudaExternalSemaphoreSignalParams";
-  static readonly $size = 144;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "params", offset: 0, size: 72 },
-    { name: "flags", offset: 72, size: 4 },
-    { name: "reserved", offset: 76, size: 64 },
-  ];
+export class cudaExternalSemaphoreSignalParams extends RecordBase {}
+export interface cudaExternalSemaphoreSignalParams {
   /** C: `struct (unnamed struct at driver_types.h:2890:5) params`, offset 0, 72 bytes. */
-  get params(): cudaExternalSemaphoreSignalParams_params {
-    return this.$record(cudaExternalSemaphoreSignalParams_params, 0);
-  }
-  set params(v: cudaExternalSemaphoreSignalParams_params) {
-    this.$setRecord(0, 72, v);
-  }
+  get params(): cudaExternalSemaphoreSignalParams_params;
+  set params(v: cudaExternalSemaphoreSignalParams_params);
   /**
    * Only when `cudaExternalSemaphoreSignalParams` is used to
    * signal a `cudaExternalSemaphore_t` of type
@@ -5624,151 +7943,218 @@ export class cudaExternalSemaphoreSignalParams extends RecordBase {
    * For all other types of `cudaExternalSemaphore_t`, flags must be zero.
    * C: `unsigned int flags`, offset 72, 4 bytes.
    */
-  get flags(): number {
-    return this.$u32(72);
-  }
-  set flags(v: number) {
-    this.$setU32(72, v);
-  }
+  get flags(): number;
+  set flags(v: number);
   /** C: `unsigned int[16] reserved`, offset 76, 64 bytes. */
-  get reserved(): Uint32Array {
-    return this.$array(Uint32Array, 76, 16);
-  }
+  get reserved(): Uint32Array;
 }
+RecordBase.$define(cudaExternalSemaphoreSignalParams, () => ({
+  cName: "struct cudaExternalSemaphoreSignalParams",
+  size: 144,
+  align: 8,
+  fields: [
+    { name: "params", offset: 0, size: 72 },
+    { name: "flags", offset: 72, size: 4 },
+    { name: "reserved", offset: 76, size: 64 },
+  ],
+  accessors: {
+    params: {
+      get(this: cudaExternalSemaphoreSignalParams): cudaExternalSemaphoreSignalParams_params {
+        return this.$record(cudaExternalSemaphoreSignalParams_params, 0);
+      },
+      set(this: cudaExternalSemaphoreSignalParams, v: cudaExternalSemaphoreSignalParams_params): void {
+        this.$setRecord(0, 72, v);
+      },
+    },
+    flags: {
+      get(this: cudaExternalSemaphoreSignalParams): number {
+        return this.$u32(72);
+      },
+      set(this: cudaExternalSemaphoreSignalParams, v: number): void {
+        this.$setU32(72, v);
+      },
+    },
+    reserved: {
+      get(this: cudaExternalSemaphoreSignalParams): Uint32Array {
+        return this.$array(Uint32Array, 76, 16);
+      },
+    },
+  },
+}));
 
 /** C: `__typeof__(((struct cudaExternalSemaphoreSignalParams *)0)->params)`: 72 bytes, aligned to 8. */
-export class cudaExternalSemaphoreSignalParams_params extends RecordBase {
-  static readonly $cName = "__typeof__(((struct cudaExternalSemaphoreSignalParams *)0)->params)";
-  static readonly $size = 72;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
+export class cudaExternalSemaphoreSignalParams_params extends RecordBase {}
+export interface cudaExternalSemaphoreSignalParams_params {
+  /** C: `struct (unnamed struct at driver_types.h:2894:9) fence`, offset 0, 8 bytes. */
+  get fence(): cudaExternalSemaphoreSignalParams_params_fence;
+  set fence(v: cudaExternalSemaphoreSignalParams_params_fence);
+  /** C: `union (unnamed union at driver_types.h:2900:9) nvSciSync`, offset 8, 8 bytes. */
+  get nvSciSync(): cudaExternalSemaphoreSignalParams_params_nvSciSync;
+  set nvSciSync(v: cudaExternalSemaphoreSignalParams_params_nvSciSync);
+  /** C: `struct (unnamed struct at driver_types.h:2911:9) keyedMutex`, offset 16, 8 bytes. */
+  get keyedMutex(): cudaExternalSemaphoreSignalParams_params_keyedMutex;
+  set keyedMutex(v: cudaExternalSemaphoreSignalParams_params_keyedMutex);
+  /** C: `unsigned int[12] reserved`, offset 24, 48 bytes. */
+  get reserved(): Uint32Array;
+}
+RecordBase.$define(cudaExternalSemaphoreSignalParams_params, () => ({
+  cName: "__typeof__(((struct cudaExternalSemaphoreSignalParams *)0)->params)",
+  size: 72,
+  align: 8,
+  fields: [
     { name: "fence", offset: 0, size: 8 },
     { name: "nvSciSync", offset: 8, size: 8 },
     { name: "keyedMutex", offset: 16, size: 8 },
     { name: "reserved", offset: 24, size: 48 },
-  ];
-  /** C: `struct (unnamed struct at driver_types.h:2894:9) fence`, offset 0, 8 bytes. */
-  get fence(): cudaExternalSemaphoreSignalParams_params_fence {
-    return this.$record(cudaExternalSemaphoreSignalParams_params_fence, 0);
-  }
-  set fence(v: cudaExternalSemaphoreSignalParams_params_fence) {
-    this.$setRecord(0, 8, v);
-  }
-  /** C: `union (unnamed union at driver_types.h:2900:9) nvSciSync`, offset 8, 8 bytes. */
-  get nvSciSync(): cudaExternalSemaphoreSignalParams_params_nvSciSync {
-    return this.$record(cudaExternalSemaphoreSignalParams_params_nvSciSync, 8);
-  }
-  set nvSciSync(v: cudaExternalSemaphoreSignalParams_params_nvSciSync) {
-    this.$setRecord(8, 8, v);
-  }
-  /** C: `struct (unnamed struct at driver_types.h:2911:9) keyedMutex`, offset 16, 8 bytes. */
-  get keyedMutex(): cudaExternalSemaphoreSignalParams_params_keyedMutex {
-    return this.$record(cudaExternalSemaphoreSignalParams_params_keyedMutex, 16);
-  }
-  set keyedMutex(v: cudaExternalSemaphoreSignalParams_params_keyedMutex) {
-    this.$setRecord(16, 8, v);
-  }
-  /** C: `unsigned int[12] reserved`, offset 24, 48 bytes. */
-  get reserved(): Uint32Array {
-    return this.$array(Uint32Array, 24, 12);
-  }
-}
+  ],
+  accessors: {
+    fence: {
+      get(this: cudaExternalSemaphoreSignalParams_params): cudaExternalSemaphoreSignalParams_params_fence {
+        return this.$record(cudaExternalSemaphoreSignalParams_params_fence, 0);
+      },
+      set(this: cudaExternalSemaphoreSignalParams_params, v: cudaExternalSemaphoreSignalParams_params_fence): void {
+        this.$setRecord(0, 8, v);
+      },
+    },
+    nvSciSync: {
+      get(this: cudaExternalSemaphoreSignalParams_params): cudaExternalSemaphoreSignalParams_params_nvSciSync {
+        return this.$record(cudaExternalSemaphoreSignalParams_params_nvSciSync, 8);
+      },
+      set(this: cudaExternalSemaphoreSignalParams_params, v: cudaExternalSemaphoreSignalParams_params_nvSciSync): void {
+        this.$setRecord(8, 8, v);
+      },
+    },
+    keyedMutex: {
+      get(this: cudaExternalSemaphoreSignalParams_params): cudaExternalSemaphoreSignalParams_params_keyedMutex {
+        return this.$record(cudaExternalSemaphoreSignalParams_params_keyedMutex, 16);
+      },
+      set(this: cudaExternalSemaphoreSignalParams_params, v: cudaExternalSemaphoreSignalParams_params_keyedMutex): void {
+        this.$setRecord(16, 8, v);
+      },
+    },
+    reserved: {
+      get(this: cudaExternalSemaphoreSignalParams_params): Uint32Array {
+        return this.$array(Uint32Array, 24, 12);
+      },
+    },
+  },
+}));
 
 /**
  * Parameters for fence objects
  *
  * C: `__typeof__(((struct cudaExternalSemaphoreSignalParams *)0)->params.fence)`: 8 bytes, aligned to 8.
  */
-export class cudaExternalSemaphoreSignalParams_params_fence extends RecordBase {
-  static readonly $cName = "__typeof__(((struct cudaExternalSemaphoreSignalParams *)0)->params.fence)";
-  static readonly $size = 8;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "value", offset: 0, size: 8 },
-  ];
+export class cudaExternalSemaphoreSignalParams_params_fence extends RecordBase {}
+export interface cudaExternalSemaphoreSignalParams_params_fence {
   /**
    * Value of fence to be signaled
    * C: `unsigned long long value`, offset 0, 8 bytes.
    */
-  get value(): bigint {
-    return this.$u64(0);
-  }
-  set value(v: bigint | number) {
-    this.$setU64(0, v);
-  }
+  get value(): bigint;
+  set value(v: bigint | number);
 }
+RecordBase.$define(cudaExternalSemaphoreSignalParams_params_fence, () => ({
+  cName: "__typeof__(((struct cudaExternalSemaphoreSignalParams *)0)->params.fence)",
+  size: 8,
+  align: 8,
+  fields: [
+    { name: "value", offset: 0, size: 8 },
+  ],
+  accessors: {
+    value: {
+      get(this: cudaExternalSemaphoreSignalParams_params_fence): bigint {
+        return this.$u64(0);
+      },
+      set(this: cudaExternalSemaphoreSignalParams_params_fence, v: bigint | number): void {
+        this.$setU64(0, v);
+      },
+    },
+  },
+}));
 
 /** C: `__typeof__(((struct cudaExternalSemaphoreSignalParams *)0)->params.nvSciSync)`: 8 bytes, aligned to 8. */
-export class cudaExternalSemaphoreSignalParams_params_nvSciSync extends RecordBase {
-  static readonly $cName = "__typeof__(((struct cudaExternalSemaphoreSignalParams *)0)->params.nvSciSync)";
-  static readonly $size = 8;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "fence", offset: 0, size: 8 },
-    { name: "reserved", offset: 0, size: 8 },
-  ];
+export class cudaExternalSemaphoreSignalParams_params_nvSciSync extends RecordBase {}
+export interface cudaExternalSemaphoreSignalParams_params_nvSciSync {
   /**
    * Pointer to NvSciSyncFence. Valid if `cudaExternalSemaphoreHandleType`
    * is of type `cudaExternalSemaphoreHandleTypeNvSciSync`.
    * C: `void * fence`, offset 0, 8 bytes.
    */
-  get fence(): Pointer {
-    return this.$ptr(0);
-  }
-  set fence(v: Pointer) {
-    this.$setPtr(0, v);
-  }
+  get fence(): Pointer;
+  set fence(v: Pointer);
   /** C: `unsigned long long reserved`, offset 0, 8 bytes. */
-  get reserved(): bigint {
-    return this.$u64(0);
-  }
-  set reserved(v: bigint | number) {
-    this.$setU64(0, v);
-  }
+  get reserved(): bigint;
+  set reserved(v: bigint | number);
 }
+RecordBase.$define(cudaExternalSemaphoreSignalParams_params_nvSciSync, () => ({
+  cName: "__typeof__(((struct cudaExternalSemaphoreSignalParams *)0)->params.nvSciSync)",
+  size: 8,
+  align: 8,
+  fields: [
+    { name: "fence", offset: 0, size: 8 },
+    { name: "reserved", offset: 0, size: 8 },
+  ],
+  accessors: {
+    fence: {
+      get(this: cudaExternalSemaphoreSignalParams_params_nvSciSync): Pointer {
+        return this.$ptr(0);
+      },
+      set(this: cudaExternalSemaphoreSignalParams_params_nvSciSync, v: Pointer): void {
+        this.$setPtr(0, v);
+      },
+    },
+    reserved: {
+      get(this: cudaExternalSemaphoreSignalParams_params_nvSciSync): bigint {
+        return this.$u64(0);
+      },
+      set(this: cudaExternalSemaphoreSignalParams_params_nvSciSync, v: bigint | number): void {
+        this.$setU64(0, v);
+      },
+    },
+  },
+}));
 
 /**
  * Parameters for keyed mutex objects
  *
  * C: `__typeof__(((struct cudaExternalSemaphoreSignalParams *)0)->params.keyedMutex)`: 8 bytes, aligned to 8.
  */
-export class cudaExternalSemaphoreSignalParams_params_keyedMutex extends RecordBase {
-  static readonly $cName = "__typeof__(((struct cudaExternalSemaphoreSignalParams *)0)->params.keyedMutex)";
-  static readonly $size = 8;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "key", offset: 0, size: 8 },
-  ];
+export class cudaExternalSemaphoreSignalParams_params_keyedMutex extends RecordBase {}
+export interface cudaExternalSemaphoreSignalParams_params_keyedMutex {
   /** C: `unsigned long long key`, offset 0, 8 bytes. */
-  get key(): bigint {
-    return this.$u64(0);
-  }
-  set key(v: bigint | number) {
-    this.$setU64(0, v);
-  }
+  get key(): bigint;
+  set key(v: bigint | number);
 }
+RecordBase.$define(cudaExternalSemaphoreSignalParams_params_keyedMutex, () => ({
+  cName: "__typeof__(((struct cudaExternalSemaphoreSignalParams *)0)->params.keyedMutex)",
+  size: 8,
+  align: 8,
+  fields: [
+    { name: "key", offset: 0, size: 8 },
+  ],
+  accessors: {
+    key: {
+      get(this: cudaExternalSemaphoreSignalParams_params_keyedMutex): bigint {
+        return this.$u64(0);
+      },
+      set(this: cudaExternalSemaphoreSignalParams_params_keyedMutex, v: bigint | number): void {
+        this.$setU64(0, v);
+      },
+    },
+  },
+}));
 
 /**
  * External semaphore wait parameters, compatible with driver type
  *
  * C: `struct cudaExternalSemaphoreWaitParams`: 144 bytes, aligned to 8.
  */
-export class cudaExternalSemaphoreWaitParams extends RecordBase {
-  static readonly $cName = "struct cudaExternalSemaphoreWaitParams";
-  static readonly $size = 144;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "params", offset: 0, size: 72 },
-    { name: "flags", offset: 72, size: 4 },
-    { name: "reserved", offset: 76, size: 64 },
-  ];
+export class cudaExternalSemaphoreWaitParams extends RecordBase {}
+export interface cudaExternalSemaphoreWaitParams {
   /** C: `struct (unnamed struct at driver_types.h:2937:5) params`, offset 0, 72 bytes. */
-  get params(): cudaExternalSemaphoreWaitParams_params {
-    return this.$record(cudaExternalSemaphoreWaitParams_params, 0);
-  }
-  set params(v: cudaExternalSemaphoreWaitParams_params) {
-    this.$setRecord(0, 72, v);
-  }
+  get params(): cudaExternalSemaphoreWaitParams_params;
+  set params(v: cudaExternalSemaphoreWaitParams_params);
   /**
    * Only when `cudaExternalSemaphoreSignalParams` is used to
    * signal a `cudaExternalSemaphore_t` of type
@@ -5780,575 +8166,784 @@ export class cudaExternalSemaphoreWaitParams extends RecordBase {
    * For all other types of `cudaExternalSemaphore_t`, flags must be zero.
    * C: `unsigned int flags`, offset 72, 4 bytes.
    */
-  get flags(): number {
-    return this.$u32(72);
-  }
-  set flags(v: number) {
-    this.$setU32(72, v);
-  }
+  get flags(): number;
+  set flags(v: number);
   /** C: `unsigned int[16] reserved`, offset 76, 64 bytes. */
-  get reserved(): Uint32Array {
-    return this.$array(Uint32Array, 76, 16);
-  }
+  get reserved(): Uint32Array;
 }
+RecordBase.$define(cudaExternalSemaphoreWaitParams, () => ({
+  cName: "struct cudaExternalSemaphoreWaitParams",
+  size: 144,
+  align: 8,
+  fields: [
+    { name: "params", offset: 0, size: 72 },
+    { name: "flags", offset: 72, size: 4 },
+    { name: "reserved", offset: 76, size: 64 },
+  ],
+  accessors: {
+    params: {
+      get(this: cudaExternalSemaphoreWaitParams): cudaExternalSemaphoreWaitParams_params {
+        return this.$record(cudaExternalSemaphoreWaitParams_params, 0);
+      },
+      set(this: cudaExternalSemaphoreWaitParams, v: cudaExternalSemaphoreWaitParams_params): void {
+        this.$setRecord(0, 72, v);
+      },
+    },
+    flags: {
+      get(this: cudaExternalSemaphoreWaitParams): number {
+        return this.$u32(72);
+      },
+      set(this: cudaExternalSemaphoreWaitParams, v: number): void {
+        this.$setU32(72, v);
+      },
+    },
+    reserved: {
+      get(this: cudaExternalSemaphoreWaitParams): Uint32Array {
+        return this.$array(Uint32Array, 76, 16);
+      },
+    },
+  },
+}));
 
 /** C: `__typeof__(((struct cudaExternalSemaphoreWaitParams *)0)->params)`: 72 bytes, aligned to 8. */
-export class cudaExternalSemaphoreWaitParams_params extends RecordBase {
-  static readonly $cName = "__typeof__(((struct cudaExternalSemaphoreWaitParams *)0)->params)";
-  static readonly $size = 72;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
+export class cudaExternalSemaphoreWaitParams_params extends RecordBase {}
+export interface cudaExternalSemaphoreWaitParams_params {
+  /** C: `struct (unnamed struct at driver_types.h:2941:9) fence`, offset 0, 8 bytes. */
+  get fence(): cudaExternalSemaphoreWaitParams_params_fence;
+  set fence(v: cudaExternalSemaphoreWaitParams_params_fence);
+  /** C: `union (unnamed union at driver_types.h:2947:9) nvSciSync`, offset 8, 8 bytes. */
+  get nvSciSync(): cudaExternalSemaphoreWaitParams_params_nvSciSync;
+  set nvSciSync(v: cudaExternalSemaphoreWaitParams_params_nvSciSync);
+  /** C: `struct (unnamed struct at driver_types.h:2958:9) keyedMutex`, offset 16, 16 bytes. */
+  get keyedMutex(): cudaExternalSemaphoreWaitParams_params_keyedMutex;
+  set keyedMutex(v: cudaExternalSemaphoreWaitParams_params_keyedMutex);
+  /** C: `unsigned int[10] reserved`, offset 32, 40 bytes. */
+  get reserved(): Uint32Array;
+}
+RecordBase.$define(cudaExternalSemaphoreWaitParams_params, () => ({
+  cName: "__typeof__(((struct cudaExternalSemaphoreWaitParams *)0)->params)",
+  size: 72,
+  align: 8,
+  fields: [
     { name: "fence", offset: 0, size: 8 },
     { name: "nvSciSync", offset: 8, size: 8 },
     { name: "keyedMutex", offset: 16, size: 16 },
     { name: "reserved", offset: 32, size: 40 },
-  ];
-  /** C: `struct (unnamed struct at driver_types.h:2941:9) fence`, offset 0, 8 bytes. */
-  get fence(): cudaExternalSemaphoreWaitParams_params_fence {
-    return this.$record(cudaExternalSemaphoreWaitParams_params_fence, 0);
-  }
-  set fence(v: cudaExternalSemaphoreWaitParams_params_fence) {
-    this.$setRecord(0, 8, v);
-  }
-  /** C: `union (unnamed union at driver_types.h:2947:9) nvSciSync`, offset 8, 8 bytes. */
-  get nvSciSync(): cudaExternalSemaphoreWaitParams_params_nvSciSync {
-    return this.$record(cudaExternalSemaphoreWaitParams_params_nvSciSync, 8);
-  }
-  set nvSciSync(v: cudaExternalSemaphoreWaitParams_params_nvSciSync) {
-    this.$setRecord(8, 8, v);
-  }
-  /** C: `struct (unnamed struct at driver_types.h:2958:9) keyedMutex`, offset 16, 16 bytes. */
-  get keyedMutex(): cudaExternalSemaphoreWaitParams_params_keyedMutex {
-    return this.$record(cudaExternalSemaphoreWaitParams_params_keyedMutex, 16);
-  }
-  set keyedMutex(v: cudaExternalSemaphoreWaitParams_params_keyedMutex) {
-    this.$setRecord(16, 16, v);
-  }
-  /** C: `unsigned int[10] reserved`, offset 32, 40 bytes. */
-  get reserved(): Uint32Array {
-    return this.$array(Uint32Array, 32, 10);
-  }
-}
+  ],
+  accessors: {
+    fence: {
+      get(this: cudaExternalSemaphoreWaitParams_params): cudaExternalSemaphoreWaitParams_params_fence {
+        return this.$record(cudaExternalSemaphoreWaitParams_params_fence, 0);
+      },
+      set(this: cudaExternalSemaphoreWaitParams_params, v: cudaExternalSemaphoreWaitParams_params_fence): void {
+        this.$setRecord(0, 8, v);
+      },
+    },
+    nvSciSync: {
+      get(this: cudaExternalSemaphoreWaitParams_params): cudaExternalSemaphoreWaitParams_params_nvSciSync {
+        return this.$record(cudaExternalSemaphoreWaitParams_params_nvSciSync, 8);
+      },
+      set(this: cudaExternalSemaphoreWaitParams_params, v: cudaExternalSemaphoreWaitParams_params_nvSciSync): void {
+        this.$setRecord(8, 8, v);
+      },
+    },
+    keyedMutex: {
+      get(this: cudaExternalSemaphoreWaitParams_params): cudaExternalSemaphoreWaitParams_params_keyedMutex {
+        return this.$record(cudaExternalSemaphoreWaitParams_params_keyedMutex, 16);
+      },
+      set(this: cudaExternalSemaphoreWaitParams_params, v: cudaExternalSemaphoreWaitParams_params_keyedMutex): void {
+        this.$setRecord(16, 16, v);
+      },
+    },
+    reserved: {
+      get(this: cudaExternalSemaphoreWaitParams_params): Uint32Array {
+        return this.$array(Uint32Array, 32, 10);
+      },
+    },
+  },
+}));
 
 /**
  * Parameters for fence objects
  *
  * C: `__typeof__(((struct cudaExternalSemaphoreWaitParams *)0)->params.fence)`: 8 bytes, aligned to 8.
  */
-export class cudaExternalSemaphoreWaitParams_params_fence extends RecordBase {
-  static readonly $cName = "__typeof__(((struct cudaExternalSemaphoreWaitParams *)0)->params.fence)";
-  static readonly $size = 8;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "value", offset: 0, size: 8 },
-  ];
+export class cudaExternalSemaphoreWaitParams_params_fence extends RecordBase {}
+export interface cudaExternalSemaphoreWaitParams_params_fence {
   /**
    * Value of fence to be waited on
    * C: `unsigned long long value`, offset 0, 8 bytes.
    */
-  get value(): bigint {
-    return this.$u64(0);
-  }
-  set value(v: bigint | number) {
-    this.$setU64(0, v);
-  }
+  get value(): bigint;
+  set value(v: bigint | number);
 }
+RecordBase.$define(cudaExternalSemaphoreWaitParams_params_fence, () => ({
+  cName: "__typeof__(((struct cudaExternalSemaphoreWaitParams *)0)->params.fence)",
+  size: 8,
+  align: 8,
+  fields: [
+    { name: "value", offset: 0, size: 8 },
+  ],
+  accessors: {
+    value: {
+      get(this: cudaExternalSemaphoreWaitParams_params_fence): bigint {
+        return this.$u64(0);
+      },
+      set(this: cudaExternalSemaphoreWaitParams_params_fence, v: bigint | number): void {
+        this.$setU64(0, v);
+      },
+    },
+  },
+}));
 
 /** C: `__typeof__(((struct cudaExternalSemaphoreWaitParams *)0)->params.nvSciSync)`: 8 bytes, aligned to 8. */
-export class cudaExternalSemaphoreWaitParams_params_nvSciSync extends RecordBase {
-  static readonly $cName = "__typeof__(((struct cudaExternalSemaphoreWaitParams *)0)->params.nvSciSync)";
-  static readonly $size = 8;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "fence", offset: 0, size: 8 },
-    { name: "reserved", offset: 0, size: 8 },
-  ];
+export class cudaExternalSemaphoreWaitParams_params_nvSciSync extends RecordBase {}
+export interface cudaExternalSemaphoreWaitParams_params_nvSciSync {
   /**
    * Pointer to NvSciSyncFence. Valid if `cudaExternalSemaphoreHandleType`
    * is of type `cudaExternalSemaphoreHandleTypeNvSciSync`.
    * C: `void * fence`, offset 0, 8 bytes.
    */
-  get fence(): Pointer {
-    return this.$ptr(0);
-  }
-  set fence(v: Pointer) {
-    this.$setPtr(0, v);
-  }
+  get fence(): Pointer;
+  set fence(v: Pointer);
   /** C: `unsigned long long reserved`, offset 0, 8 bytes. */
-  get reserved(): bigint {
-    return this.$u64(0);
-  }
-  set reserved(v: bigint | number) {
-    this.$setU64(0, v);
-  }
+  get reserved(): bigint;
+  set reserved(v: bigint | number);
 }
+RecordBase.$define(cudaExternalSemaphoreWaitParams_params_nvSciSync, () => ({
+  cName: "__typeof__(((struct cudaExternalSemaphoreWaitParams *)0)->params.nvSciSync)",
+  size: 8,
+  align: 8,
+  fields: [
+    { name: "fence", offset: 0, size: 8 },
+    { name: "reserved", offset: 0, size: 8 },
+  ],
+  accessors: {
+    fence: {
+      get(this: cudaExternalSemaphoreWaitParams_params_nvSciSync): Pointer {
+        return this.$ptr(0);
+      },
+      set(this: cudaExternalSemaphoreWaitParams_params_nvSciSync, v: Pointer): void {
+        this.$setPtr(0, v);
+      },
+    },
+    reserved: {
+      get(this: cudaExternalSemaphoreWaitParams_params_nvSciSync): bigint {
+        return this.$u64(0);
+      },
+      set(this: cudaExternalSemaphoreWaitParams_params_nvSciSync, v: bigint | number): void {
+        this.$setU64(0, v);
+      },
+    },
+  },
+}));
 
 /**
  * Parameters for keyed mutex objects
  *
  * C: `__typeof__(((struct cudaExternalSemaphoreWaitParams *)0)->params.keyedMutex)`: 16 bytes, aligned to 8.
  */
-export class cudaExternalSemaphoreWaitParams_params_keyedMutex extends RecordBase {
-  static readonly $cName = "__typeof__(((struct cudaExternalSemaphoreWaitParams *)0)->params.keyedMutex)";
-  static readonly $size = 16;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "key", offset: 0, size: 8 },
-    { name: "timeoutMs", offset: 8, size: 4 },
-  ];
+export class cudaExternalSemaphoreWaitParams_params_keyedMutex extends RecordBase {}
+export interface cudaExternalSemaphoreWaitParams_params_keyedMutex {
   /**
    * Value of key to acquire the mutex with
    * C: `unsigned long long key`, offset 0, 8 bytes.
    */
-  get key(): bigint {
-    return this.$u64(0);
-  }
-  set key(v: bigint | number) {
-    this.$setU64(0, v);
-  }
+  get key(): bigint;
+  set key(v: bigint | number);
   /**
    * Timeout in milliseconds to wait to acquire the mutex
    * C: `unsigned int timeoutMs`, offset 8, 4 bytes.
    */
-  get timeoutMs(): number {
-    return this.$u32(8);
-  }
-  set timeoutMs(v: number) {
-    this.$setU32(8, v);
-  }
+  get timeoutMs(): number;
+  set timeoutMs(v: number);
 }
+RecordBase.$define(cudaExternalSemaphoreWaitParams_params_keyedMutex, () => ({
+  cName: "__typeof__(((struct cudaExternalSemaphoreWaitParams *)0)->params.keyedMutex)",
+  size: 16,
+  align: 8,
+  fields: [
+    { name: "key", offset: 0, size: 8 },
+    { name: "timeoutMs", offset: 8, size: 4 },
+  ],
+  accessors: {
+    key: {
+      get(this: cudaExternalSemaphoreWaitParams_params_keyedMutex): bigint {
+        return this.$u64(0);
+      },
+      set(this: cudaExternalSemaphoreWaitParams_params_keyedMutex, v: bigint | number): void {
+        this.$setU64(0, v);
+      },
+    },
+    timeoutMs: {
+      get(this: cudaExternalSemaphoreWaitParams_params_keyedMutex): number {
+        return this.$u32(8);
+      },
+      set(this: cudaExternalSemaphoreWaitParams_params_keyedMutex, v: number): void {
+        this.$setU32(8, v);
+      },
+    },
+  },
+}));
 
 /** C: `struct cudalibraryHostUniversalFunctionAndDataTable`: 32 bytes, aligned to 8. */
-export class cudalibraryHostUniversalFunctionAndDataTable extends RecordBase {
-  static readonly $cName = "struct cudalibraryHostUniversalFunctionAndDataTable";
-  static readonly $size = 32;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
+export class cudalibraryHostUniversalFunctionAndDataTable extends RecordBase {}
+export interface cudalibraryHostUniversalFunctionAndDataTable {
+  /** C: `void * functionTable`, offset 0, 8 bytes. */
+  get functionTable(): Pointer;
+  set functionTable(v: Pointer);
+  /** C: `size_t functionWindowSize`, offset 8, 8 bytes. */
+  get functionWindowSize(): bigint;
+  set functionWindowSize(v: bigint | number);
+  /** C: `void * dataTable`, offset 16, 8 bytes. */
+  get dataTable(): Pointer;
+  set dataTable(v: Pointer);
+  /** C: `size_t dataWindowSize`, offset 24, 8 bytes. */
+  get dataWindowSize(): bigint;
+  set dataWindowSize(v: bigint | number);
+}
+RecordBase.$define(cudalibraryHostUniversalFunctionAndDataTable, () => ({
+  cName: "struct cudalibraryHostUniversalFunctionAndDataTable",
+  size: 32,
+  align: 8,
+  fields: [
     { name: "functionTable", offset: 0, size: 8 },
     { name: "functionWindowSize", offset: 8, size: 8 },
     { name: "dataTable", offset: 16, size: 8 },
     { name: "dataWindowSize", offset: 24, size: 8 },
-  ];
-  /** C: `void * functionTable`, offset 0, 8 bytes. */
-  get functionTable(): Pointer {
-    return this.$ptr(0);
-  }
-  set functionTable(v: Pointer) {
-    this.$setPtr(0, v);
-  }
-  /** C: `size_t functionWindowSize`, offset 8, 8 bytes. */
-  get functionWindowSize(): bigint {
-    return this.$u64(8);
-  }
-  set functionWindowSize(v: bigint | number) {
-    this.$setU64(8, v);
-  }
-  /** C: `void * dataTable`, offset 16, 8 bytes. */
-  get dataTable(): Pointer {
-    return this.$ptr(16);
-  }
-  set dataTable(v: Pointer) {
-    this.$setPtr(16, v);
-  }
-  /** C: `size_t dataWindowSize`, offset 24, 8 bytes. */
-  get dataWindowSize(): bigint {
-    return this.$u64(24);
-  }
-  set dataWindowSize(v: bigint | number) {
-    this.$setU64(24, v);
-  }
-}
+  ],
+  accessors: {
+    functionTable: {
+      get(this: cudalibraryHostUniversalFunctionAndDataTable): Pointer {
+        return this.$ptr(0);
+      },
+      set(this: cudalibraryHostUniversalFunctionAndDataTable, v: Pointer): void {
+        this.$setPtr(0, v);
+      },
+    },
+    functionWindowSize: {
+      get(this: cudalibraryHostUniversalFunctionAndDataTable): bigint {
+        return this.$u64(8);
+      },
+      set(this: cudalibraryHostUniversalFunctionAndDataTable, v: bigint | number): void {
+        this.$setU64(8, v);
+      },
+    },
+    dataTable: {
+      get(this: cudalibraryHostUniversalFunctionAndDataTable): Pointer {
+        return this.$ptr(16);
+      },
+      set(this: cudalibraryHostUniversalFunctionAndDataTable, v: Pointer): void {
+        this.$setPtr(16, v);
+      },
+    },
+    dataWindowSize: {
+      get(this: cudalibraryHostUniversalFunctionAndDataTable): bigint {
+        return this.$u64(24);
+      },
+      set(this: cudalibraryHostUniversalFunctionAndDataTable, v: bigint | number): void {
+        this.$setU64(24, v);
+      },
+    },
+  },
+}));
 
 /**
  * CUDA GPU kernel node parameters
  *
  * C: `struct cudaKernelNodeParams`: 56 bytes, aligned to 8.
  */
-export class cudaKernelNodeParams extends RecordBase {
-  static readonly $cName = "struct cudaKernelNodeParams";
-  static readonly $size = 56;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
+export class cudaKernelNodeParams extends RecordBase {}
+export interface cudaKernelNodeParams {
+  /**
+   * Kernel to launch
+   * C: `void * func`, offset 0, 8 bytes.
+   */
+  get func(): Pointer;
+  set func(v: Pointer);
+  /**
+   * Grid dimensions
+   * C: `dim3 gridDim`, offset 8, 12 bytes.
+   */
+  get gridDim(): dim3;
+  set gridDim(v: dim3);
+  /**
+   * Block dimensions
+   * C: `dim3 blockDim`, offset 20, 12 bytes.
+   */
+  get blockDim(): dim3;
+  set blockDim(v: dim3);
+  /**
+   * Dynamic shared-memory size per thread block in bytes
+   * C: `unsigned int sharedMemBytes`, offset 32, 4 bytes.
+   */
+  get sharedMemBytes(): number;
+  set sharedMemBytes(v: number);
+  /**
+   * Array of pointers to individual kernel arguments
+   * C: `void ** kernelParams`, offset 40, 8 bytes.
+   */
+  get kernelParams(): Pointer;
+  set kernelParams(v: Pointer);
+  /**
+   * Pointer to kernel arguments in the "extra" format
+   * C: `void ** extra`, offset 48, 8 bytes.
+   */
+  get extra(): Pointer;
+  set extra(v: Pointer);
+}
+RecordBase.$define(cudaKernelNodeParams, () => ({
+  cName: "struct cudaKernelNodeParams",
+  size: 56,
+  align: 8,
+  fields: [
     { name: "func", offset: 0, size: 8 },
     { name: "gridDim", offset: 8, size: 12 },
     { name: "blockDim", offset: 20, size: 12 },
     { name: "sharedMemBytes", offset: 32, size: 4 },
     { name: "kernelParams", offset: 40, size: 8 },
     { name: "extra", offset: 48, size: 8 },
-  ];
-  /**
-   * Kernel to launch
-   * C: `void * func`, offset 0, 8 bytes.
-   */
-  get func(): Pointer {
-    return this.$ptr(0);
-  }
-  set func(v: Pointer) {
-    this.$setPtr(0, v);
-  }
-  /**
-   * Grid dimensions
-   * C: `dim3 gridDim`, offset 8, 12 bytes.
-   */
-  get gridDim(): dim3 {
-    return this.$record(dim3, 8);
-  }
-  set gridDim(v: dim3) {
-    this.$setRecord(8, 12, v);
-  }
-  /**
-   * Block dimensions
-   * C: `dim3 blockDim`, offset 20, 12 bytes.
-   */
-  get blockDim(): dim3 {
-    return this.$record(dim3, 20);
-  }
-  set blockDim(v: dim3) {
-    this.$setRecord(20, 12, v);
-  }
-  /**
-   * Dynamic shared-memory size per thread block in bytes
-   * C: `unsigned int sharedMemBytes`, offset 32, 4 bytes.
-   */
-  get sharedMemBytes(): number {
-    return this.$u32(32);
-  }
-  set sharedMemBytes(v: number) {
-    this.$setU32(32, v);
-  }
-  /**
-   * Array of pointers to individual kernel arguments
-   * C: `void ** kernelParams`, offset 40, 8 bytes.
-   */
-  get kernelParams(): Pointer {
-    return this.$ptr(40);
-  }
-  set kernelParams(v: Pointer) {
-    this.$setPtr(40, v);
-  }
-  /**
-   * Pointer to kernel arguments in the "extra" format
-   * C: `void ** extra`, offset 48, 8 bytes.
-   */
-  get extra(): Pointer {
-    return this.$ptr(48);
-  }
-  set extra(v: Pointer) {
-    this.$setPtr(48, v);
-  }
-}
+  ],
+  accessors: {
+    func: {
+      get(this: cudaKernelNodeParams): Pointer {
+        return this.$ptr(0);
+      },
+      set(this: cudaKernelNodeParams, v: Pointer): void {
+        this.$setPtr(0, v);
+      },
+    },
+    gridDim: {
+      get(this: cudaKernelNodeParams): dim3 {
+        return this.$record(dim3, 8);
+      },
+      set(this: cudaKernelNodeParams, v: dim3): void {
+        this.$setRecord(8, 12, v);
+      },
+    },
+    blockDim: {
+      get(this: cudaKernelNodeParams): dim3 {
+        return this.$record(dim3, 20);
+      },
+      set(this: cudaKernelNodeParams, v: dim3): void {
+        this.$setRecord(20, 12, v);
+      },
+    },
+    sharedMemBytes: {
+      get(this: cudaKernelNodeParams): number {
+        return this.$u32(32);
+      },
+      set(this: cudaKernelNodeParams, v: number): void {
+        this.$setU32(32, v);
+      },
+    },
+    kernelParams: {
+      get(this: cudaKernelNodeParams): Pointer {
+        return this.$ptr(40);
+      },
+      set(this: cudaKernelNodeParams, v: Pointer): void {
+        this.$setPtr(40, v);
+      },
+    },
+    extra: {
+      get(this: cudaKernelNodeParams): Pointer {
+        return this.$ptr(48);
+      },
+      set(this: cudaKernelNodeParams, v: Pointer): void {
+        this.$setPtr(48, v);
+      },
+    },
+  },
+}));
 
 /**
  * CUDA GPU kernel node parameters
  *
  * C: `struct cudaKernelNodeParamsV2`: 56 bytes, aligned to 8.
  */
-export class cudaKernelNodeParamsV2 extends RecordBase {
-  static readonly $cName = "struct cudaKernelNodeParamsV2";
-  static readonly $size = 56;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
+export class cudaKernelNodeParamsV2 extends RecordBase {}
+export interface cudaKernelNodeParamsV2 {
+  /**
+   * Kernel to launch
+   * C: `void * func`, offset 0, 8 bytes.
+   */
+  get func(): Pointer;
+  set func(v: Pointer);
+  /**
+   * Grid dimensions
+   * C: `dim3 gridDim`, offset 8, 12 bytes.
+   */
+  get gridDim(): dim3;
+  set gridDim(v: dim3);
+  /**
+   * Block dimensions
+   * C: `dim3 blockDim`, offset 20, 12 bytes.
+   */
+  get blockDim(): dim3;
+  set blockDim(v: dim3);
+  /**
+   * Dynamic shared-memory size per thread block in bytes
+   * C: `unsigned int sharedMemBytes`, offset 32, 4 bytes.
+   */
+  get sharedMemBytes(): number;
+  set sharedMemBytes(v: number);
+  /**
+   * Array of pointers to individual kernel arguments
+   * C: `void ** kernelParams`, offset 40, 8 bytes.
+   */
+  get kernelParams(): Pointer;
+  set kernelParams(v: Pointer);
+  /**
+   * Pointer to kernel arguments in the "extra" format
+   * C: `void ** extra`, offset 48, 8 bytes.
+   */
+  get extra(): Pointer;
+  set extra(v: Pointer);
+}
+RecordBase.$define(cudaKernelNodeParamsV2, () => ({
+  cName: "struct cudaKernelNodeParamsV2",
+  size: 56,
+  align: 8,
+  fields: [
     { name: "func", offset: 0, size: 8 },
     { name: "gridDim", offset: 8, size: 12 },
     { name: "blockDim", offset: 20, size: 12 },
     { name: "sharedMemBytes", offset: 32, size: 4 },
     { name: "kernelParams", offset: 40, size: 8 },
     { name: "extra", offset: 48, size: 8 },
-  ];
-  /**
-   * Kernel to launch
-   * C: `void * func`, offset 0, 8 bytes.
-   */
-  get func(): Pointer {
-    return this.$ptr(0);
-  }
-  set func(v: Pointer) {
-    this.$setPtr(0, v);
-  }
-  /**
-   * Grid dimensions
-   * C: `dim3 gridDim`, offset 8, 12 bytes.
-   */
-  get gridDim(): dim3 {
-    return this.$record(dim3, 8);
-  }
-  set gridDim(v: dim3) {
-    this.$setRecord(8, 12, v);
-  }
-  /**
-   * Block dimensions
-   * C: `dim3 blockDim`, offset 20, 12 bytes.
-   */
-  get blockDim(): dim3 {
-    return this.$record(dim3, 20);
-  }
-  set blockDim(v: dim3) {
-    this.$setRecord(20, 12, v);
-  }
-  /**
-   * Dynamic shared-memory size per thread block in bytes
-   * C: `unsigned int sharedMemBytes`, offset 32, 4 bytes.
-   */
-  get sharedMemBytes(): number {
-    return this.$u32(32);
-  }
-  set sharedMemBytes(v: number) {
-    this.$setU32(32, v);
-  }
-  /**
-   * Array of pointers to individual kernel arguments
-   * C: `void ** kernelParams`, offset 40, 8 bytes.
-   */
-  get kernelParams(): Pointer {
-    return this.$ptr(40);
-  }
-  set kernelParams(v: Pointer) {
-    this.$setPtr(40, v);
-  }
-  /**
-   * Pointer to kernel arguments in the "extra" format
-   * C: `void ** extra`, offset 48, 8 bytes.
-   */
-  get extra(): Pointer {
-    return this.$ptr(48);
-  }
-  set extra(v: Pointer) {
-    this.$setPtr(48, v);
-  }
-}
+  ],
+  accessors: {
+    func: {
+      get(this: cudaKernelNodeParamsV2): Pointer {
+        return this.$ptr(0);
+      },
+      set(this: cudaKernelNodeParamsV2, v: Pointer): void {
+        this.$setPtr(0, v);
+      },
+    },
+    gridDim: {
+      get(this: cudaKernelNodeParamsV2): dim3 {
+        return this.$record(dim3, 8);
+      },
+      set(this: cudaKernelNodeParamsV2, v: dim3): void {
+        this.$setRecord(8, 12, v);
+      },
+    },
+    blockDim: {
+      get(this: cudaKernelNodeParamsV2): dim3 {
+        return this.$record(dim3, 20);
+      },
+      set(this: cudaKernelNodeParamsV2, v: dim3): void {
+        this.$setRecord(20, 12, v);
+      },
+    },
+    sharedMemBytes: {
+      get(this: cudaKernelNodeParamsV2): number {
+        return this.$u32(32);
+      },
+      set(this: cudaKernelNodeParamsV2, v: number): void {
+        this.$setU32(32, v);
+      },
+    },
+    kernelParams: {
+      get(this: cudaKernelNodeParamsV2): Pointer {
+        return this.$ptr(40);
+      },
+      set(this: cudaKernelNodeParamsV2, v: Pointer): void {
+        this.$setPtr(40, v);
+      },
+    },
+    extra: {
+      get(this: cudaKernelNodeParamsV2): Pointer {
+        return this.$ptr(48);
+      },
+      set(this: cudaKernelNodeParamsV2, v: Pointer): void {
+        this.$setPtr(48, v);
+      },
+    },
+  },
+}));
 
 /**
  * External semaphore signal node parameters
  *
  * C: `struct cudaExternalSemaphoreSignalNodeParams`: 24 bytes, aligned to 8.
  */
-export class cudaExternalSemaphoreSignalNodeParams extends RecordBase {
-  static readonly $cName = "struct cudaExternalSemaphoreSignalNodeParams";
-  static readonly $size = 24;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "extSemArray", offset: 0, size: 8 },
-    { name: "paramsArray", offset: 8, size: 8 },
-    { name: "numExtSems", offset: 16, size: 4 },
-  ];
+export class cudaExternalSemaphoreSignalNodeParams extends RecordBase {}
+export interface cudaExternalSemaphoreSignalNodeParams {
   /**
    * Array of external semaphore handles.
    * C: `cudaExternalSemaphore_t * extSemArray`, offset 0, 8 bytes.
    */
-  get extSemArray(): Pointer {
-    return this.$ptr(0);
-  }
-  set extSemArray(v: Pointer) {
-    this.$setPtr(0, v);
-  }
+  get extSemArray(): Pointer;
+  set extSemArray(v: Pointer);
   /**
    * Array of external semaphore signal parameters.
    * C: `const struct cudaExternalSemaphoreSignalParams * paramsArray`, offset 8, 8 bytes.
    */
-  get paramsArray(): Pointer {
-    return this.$ptr(8);
-  }
-  set paramsArray(v: Pointer) {
-    this.$setPtr(8, v);
-  }
+  get paramsArray(): Pointer;
+  set paramsArray(v: Pointer);
   /**
    * Number of handles and parameters supplied in extSemArray and paramsArray.
    * C: `unsigned int numExtSems`, offset 16, 4 bytes.
    */
-  get numExtSems(): number {
-    return this.$u32(16);
-  }
-  set numExtSems(v: number) {
-    this.$setU32(16, v);
-  }
+  get numExtSems(): number;
+  set numExtSems(v: number);
 }
+RecordBase.$define(cudaExternalSemaphoreSignalNodeParams, () => ({
+  cName: "struct cudaExternalSemaphoreSignalNodeParams",
+  size: 24,
+  align: 8,
+  fields: [
+    { name: "extSemArray", offset: 0, size: 8 },
+    { name: "paramsArray", offset: 8, size: 8 },
+    { name: "numExtSems", offset: 16, size: 4 },
+  ],
+  accessors: {
+    extSemArray: {
+      get(this: cudaExternalSemaphoreSignalNodeParams): Pointer {
+        return this.$ptr(0);
+      },
+      set(this: cudaExternalSemaphoreSignalNodeParams, v: Pointer): void {
+        this.$setPtr(0, v);
+      },
+    },
+    paramsArray: {
+      get(this: cudaExternalSemaphoreSignalNodeParams): Pointer {
+        return this.$ptr(8);
+      },
+      set(this: cudaExternalSemaphoreSignalNodeParams, v: Pointer): void {
+        this.$setPtr(8, v);
+      },
+    },
+    numExtSems: {
+      get(this: cudaExternalSemaphoreSignalNodeParams): number {
+        return this.$u32(16);
+      },
+      set(this: cudaExternalSemaphoreSignalNodeParams, v: number): void {
+        this.$setU32(16, v);
+      },
+    },
+  },
+}));
 
 /**
  * External semaphore signal node parameters
  *
  * C: `struct cudaExternalSemaphoreSignalNodeParamsV2`: 24 bytes, aligned to 8.
  */
-export class cudaExternalSemaphoreSignalNodeParamsV2 extends RecordBase {
-  static readonly $cName = "struct cudaExternalSemaphoreSignalNodeParamsV2";
-  static readonly $size = 24;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "extSemArray", offset: 0, size: 8 },
-    { name: "paramsArray", offset: 8, size: 8 },
-    { name: "numExtSems", offset: 16, size: 4 },
-  ];
+export class cudaExternalSemaphoreSignalNodeParamsV2 extends RecordBase {}
+export interface cudaExternalSemaphoreSignalNodeParamsV2 {
   /**
    * Array of external semaphore handles.
    * C: `cudaExternalSemaphore_t * extSemArray`, offset 0, 8 bytes.
    */
-  get extSemArray(): Pointer {
-    return this.$ptr(0);
-  }
-  set extSemArray(v: Pointer) {
-    this.$setPtr(0, v);
-  }
+  get extSemArray(): Pointer;
+  set extSemArray(v: Pointer);
   /**
    * Array of external semaphore signal parameters.
    * C: `const struct cudaExternalSemaphoreSignalParams * paramsArray`, offset 8, 8 bytes.
    */
-  get paramsArray(): Pointer {
-    return this.$ptr(8);
-  }
-  set paramsArray(v: Pointer) {
-    this.$setPtr(8, v);
-  }
+  get paramsArray(): Pointer;
+  set paramsArray(v: Pointer);
   /**
    * Number of handles and parameters supplied in extSemArray and paramsArray.
    * C: `unsigned int numExtSems`, offset 16, 4 bytes.
    */
-  get numExtSems(): number {
-    return this.$u32(16);
-  }
-  set numExtSems(v: number) {
-    this.$setU32(16, v);
-  }
+  get numExtSems(): number;
+  set numExtSems(v: number);
 }
+RecordBase.$define(cudaExternalSemaphoreSignalNodeParamsV2, () => ({
+  cName: "struct cudaExternalSemaphoreSignalNodeParamsV2",
+  size: 24,
+  align: 8,
+  fields: [
+    { name: "extSemArray", offset: 0, size: 8 },
+    { name: "paramsArray", offset: 8, size: 8 },
+    { name: "numExtSems", offset: 16, size: 4 },
+  ],
+  accessors: {
+    extSemArray: {
+      get(this: cudaExternalSemaphoreSignalNodeParamsV2): Pointer {
+        return this.$ptr(0);
+      },
+      set(this: cudaExternalSemaphoreSignalNodeParamsV2, v: Pointer): void {
+        this.$setPtr(0, v);
+      },
+    },
+    paramsArray: {
+      get(this: cudaExternalSemaphoreSignalNodeParamsV2): Pointer {
+        return this.$ptr(8);
+      },
+      set(this: cudaExternalSemaphoreSignalNodeParamsV2, v: Pointer): void {
+        this.$setPtr(8, v);
+      },
+    },
+    numExtSems: {
+      get(this: cudaExternalSemaphoreSignalNodeParamsV2): number {
+        return this.$u32(16);
+      },
+      set(this: cudaExternalSemaphoreSignalNodeParamsV2, v: number): void {
+        this.$setU32(16, v);
+      },
+    },
+  },
+}));
 
 /**
  * External semaphore wait node parameters
  *
  * C: `struct cudaExternalSemaphoreWaitNodeParams`: 24 bytes, aligned to 8.
  */
-export class cudaExternalSemaphoreWaitNodeParams extends RecordBase {
-  static readonly $cName = "struct cudaExternalSemaphoreWaitNodeParams";
-  static readonly $size = 24;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "extSemArray", offset: 0, size: 8 },
-    { name: "paramsArray", offset: 8, size: 8 },
-    { name: "numExtSems", offset: 16, size: 4 },
-  ];
+export class cudaExternalSemaphoreWaitNodeParams extends RecordBase {}
+export interface cudaExternalSemaphoreWaitNodeParams {
   /**
    * Array of external semaphore handles.
    * C: `cudaExternalSemaphore_t * extSemArray`, offset 0, 8 bytes.
    */
-  get extSemArray(): Pointer {
-    return this.$ptr(0);
-  }
-  set extSemArray(v: Pointer) {
-    this.$setPtr(0, v);
-  }
+  get extSemArray(): Pointer;
+  set extSemArray(v: Pointer);
   /**
    * Array of external semaphore wait parameters.
    * C: `const struct cudaExternalSemaphoreWaitParams * paramsArray`, offset 8, 8 bytes.
    */
-  get paramsArray(): Pointer {
-    return this.$ptr(8);
-  }
-  set paramsArray(v: Pointer) {
-    this.$setPtr(8, v);
-  }
+  get paramsArray(): Pointer;
+  set paramsArray(v: Pointer);
   /**
    * Number of handles and parameters supplied in extSemArray and paramsArray.
    * C: `unsigned int numExtSems`, offset 16, 4 bytes.
    */
-  get numExtSems(): number {
-    return this.$u32(16);
-  }
-  set numExtSems(v: number) {
-    this.$setU32(16, v);
-  }
+  get numExtSems(): number;
+  set numExtSems(v: number);
 }
+RecordBase.$define(cudaExternalSemaphoreWaitNodeParams, () => ({
+  cName: "struct cudaExternalSemaphoreWaitNodeParams",
+  size: 24,
+  align: 8,
+  fields: [
+    { name: "extSemArray", offset: 0, size: 8 },
+    { name: "paramsArray", offset: 8, size: 8 },
+    { name: "numExtSems", offset: 16, size: 4 },
+  ],
+  accessors: {
+    extSemArray: {
+      get(this: cudaExternalSemaphoreWaitNodeParams): Pointer {
+        return this.$ptr(0);
+      },
+      set(this: cudaExternalSemaphoreWaitNodeParams, v: Pointer): void {
+        this.$setPtr(0, v);
+      },
+    },
+    paramsArray: {
+      get(this: cudaExternalSemaphoreWaitNodeParams): Pointer {
+        return this.$ptr(8);
+      },
+      set(this: cudaExternalSemaphoreWaitNodeParams, v: Pointer): void {
+        this.$setPtr(8, v);
+      },
+    },
+    numExtSems: {
+      get(this: cudaExternalSemaphoreWaitNodeParams): number {
+        return this.$u32(16);
+      },
+      set(this: cudaExternalSemaphoreWaitNodeParams, v: number): void {
+        this.$setU32(16, v);
+      },
+    },
+  },
+}));
 
 /**
  * External semaphore wait node parameters
  *
  * C: `struct cudaExternalSemaphoreWaitNodeParamsV2`: 24 bytes, aligned to 8.
  */
-export class cudaExternalSemaphoreWaitNodeParamsV2 extends RecordBase {
-  static readonly $cName = "struct cudaExternalSemaphoreWaitNodeParamsV2";
-  static readonly $size = 24;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "extSemArray", offset: 0, size: 8 },
-    { name: "paramsArray", offset: 8, size: 8 },
-    { name: "numExtSems", offset: 16, size: 4 },
-  ];
+export class cudaExternalSemaphoreWaitNodeParamsV2 extends RecordBase {}
+export interface cudaExternalSemaphoreWaitNodeParamsV2 {
   /**
    * Array of external semaphore handles.
    * C: `cudaExternalSemaphore_t * extSemArray`, offset 0, 8 bytes.
    */
-  get extSemArray(): Pointer {
-    return this.$ptr(0);
-  }
-  set extSemArray(v: Pointer) {
-    this.$setPtr(0, v);
-  }
+  get extSemArray(): Pointer;
+  set extSemArray(v: Pointer);
   /**
    * Array of external semaphore wait parameters.
    * C: `const struct cudaExternalSemaphoreWaitParams * paramsArray`, offset 8, 8 bytes.
    */
-  get paramsArray(): Pointer {
-    return this.$ptr(8);
-  }
-  set paramsArray(v: Pointer) {
-    this.$setPtr(8, v);
-  }
+  get paramsArray(): Pointer;
+  set paramsArray(v: Pointer);
   /**
    * Number of handles and parameters supplied in extSemArray and paramsArray.
    * C: `unsigned int numExtSems`, offset 16, 4 bytes.
    */
-  get numExtSems(): number {
-    return this.$u32(16);
-  }
-  set numExtSems(v: number) {
-    this.$setU32(16, v);
-  }
+  get numExtSems(): number;
+  set numExtSems(v: number);
 }
+RecordBase.$define(cudaExternalSemaphoreWaitNodeParamsV2, () => ({
+  cName: "struct cudaExternalSemaphoreWaitNodeParamsV2",
+  size: 24,
+  align: 8,
+  fields: [
+    { name: "extSemArray", offset: 0, size: 8 },
+    { name: "paramsArray", offset: 8, size: 8 },
+    { name: "numExtSems", offset: 16, size: 4 },
+  ],
+  accessors: {
+    extSemArray: {
+      get(this: cudaExternalSemaphoreWaitNodeParamsV2): Pointer {
+        return this.$ptr(0);
+      },
+      set(this: cudaExternalSemaphoreWaitNodeParamsV2, v: Pointer): void {
+        this.$setPtr(0, v);
+      },
+    },
+    paramsArray: {
+      get(this: cudaExternalSemaphoreWaitNodeParamsV2): Pointer {
+        return this.$ptr(8);
+      },
+      set(this: cudaExternalSemaphoreWaitNodeParamsV2, v: Pointer): void {
+        this.$setPtr(8, v);
+      },
+    },
+    numExtSems: {
+      get(this: cudaExternalSemaphoreWaitNodeParamsV2): number {
+        return this.$u32(16);
+      },
+      set(this: cudaExternalSemaphoreWaitNodeParamsV2, v: number): void {
+        this.$setU32(16, v);
+      },
+    },
+  },
+}));
 
 /**
  * CUDA conditional node parameters
  *
  * C: `struct cudaConditionalNodeParams`: 24 bytes, aligned to 8.
  */
-export class cudaConditionalNodeParams extends RecordBase {
-  static readonly $cName = "struct cudaConditionalNodeParams";
-  static readonly $size = 24;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "handle", offset: 0, size: 8 },
-    { name: "type", offset: 8, size: 4 },
-    { name: "size", offset: 12, size: 4 },
-    { name: "phGraph_out", offset: 16, size: 8 },
-  ];
+export class cudaConditionalNodeParams extends RecordBase {}
+export interface cudaConditionalNodeParams {
   /**
    * Conditional node handle.
    * Handles must be created in advance of creating the node
    * using `cudaGraphConditionalHandleCreate`.
    * C: `cudaGraphConditionalHandle handle`, offset 0, 8 bytes.
    */
-  get handle(): cudaGraphConditionalHandle {
-    return this.$u64(0);
-  }
-  set handle(v: cudaGraphConditionalHandle | number) {
-    this.$setU64(0, v);
-  }
+  get handle(): cudaGraphConditionalHandle;
+  set handle(v: cudaGraphConditionalHandle | number);
   /**
    * Type of conditional node.
    * C: `enum cudaGraphConditionalNodeType type`, offset 8, 4 bytes.
    */
-  get type(): cudaGraphConditionalNodeType {
-    return this.$u32(8) as cudaGraphConditionalNodeType;
-  }
-  set type(v: cudaGraphConditionalNodeType) {
-    this.$setU32(8, v);
-  }
+  get type(): cudaGraphConditionalNodeType;
+  set type(v: cudaGraphConditionalNodeType);
   /**
    * Size of graph output array.  Allowed values are 1 for cudaGraphCondTypeWhile, 1 or 2
    * for cudaGraphCondTypeIf, or any value greater than zero for cudaGraphCondTypeSwitch.
    * C: `unsigned int size`, offset 12, 4 bytes.
    */
-  get size(): number {
-    return this.$u32(12);
-  }
-  set size(v: number) {
-    this.$setU32(12, v);
-  }
+  get size(): number;
+  set size(v: number);
   /**
    * CUDA-owned array populated with conditional node child graphs during creation of the node.
    * Valid for the lifetime of the conditional node.
@@ -6370,27 +8965,62 @@ export class cudaConditionalNodeParams extends RecordBase {
    * no body graph is executed.
    * C: `cudaGraph_t * phGraph_out`, offset 16, 8 bytes.
    */
-  get phGraph_out(): Pointer {
-    return this.$ptr(16);
-  }
-  set phGraph_out(v: Pointer) {
-    this.$setPtr(16, v);
-  }
+  get phGraph_out(): Pointer;
+  set phGraph_out(v: Pointer);
 }
+RecordBase.$define(cudaConditionalNodeParams, () => ({
+  cName: "struct cudaConditionalNodeParams",
+  size: 24,
+  align: 8,
+  fields: [
+    { name: "handle", offset: 0, size: 8 },
+    { name: "type", offset: 8, size: 4 },
+    { name: "size", offset: 12, size: 4 },
+    { name: "phGraph_out", offset: 16, size: 8 },
+  ],
+  accessors: {
+    handle: {
+      get(this: cudaConditionalNodeParams): cudaGraphConditionalHandle {
+        return this.$u64(0);
+      },
+      set(this: cudaConditionalNodeParams, v: cudaGraphConditionalHandle | number): void {
+        this.$setU64(0, v);
+      },
+    },
+    type: {
+      get(this: cudaConditionalNodeParams): cudaGraphConditionalNodeType {
+        return this.$u32(8) as cudaGraphConditionalNodeType;
+      },
+      set(this: cudaConditionalNodeParams, v: cudaGraphConditionalNodeType): void {
+        this.$setU32(8, v);
+      },
+    },
+    size: {
+      get(this: cudaConditionalNodeParams): number {
+        return this.$u32(12);
+      },
+      set(this: cudaConditionalNodeParams, v: number): void {
+        this.$setU32(12, v);
+      },
+    },
+    phGraph_out: {
+      get(this: cudaConditionalNodeParams): Pointer {
+        return this.$ptr(16);
+      },
+      set(this: cudaConditionalNodeParams, v: Pointer): void {
+        this.$setPtr(16, v);
+      },
+    },
+  },
+}));
 
 /**
  * Child graph node parameters
  *
  * C: `struct cudaChildGraphNodeParams`: 16 bytes, aligned to 8.
  */
-export class cudaChildGraphNodeParams extends RecordBase {
-  static readonly $cName = "struct cudaChildGraphNodeParams";
-  static readonly $size = 16;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "graph", offset: 0, size: 8 },
-    { name: "ownership", offset: 8, size: 4 },
-  ];
+export class cudaChildGraphNodeParams extends RecordBase {}
+export interface cudaChildGraphNodeParams {
   /**
    * The child graph to clone into the node for node creation, or
    * a handle to the graph owned by the node for node query.
@@ -6399,82 +9029,216 @@ export class cudaChildGraphNodeParams extends RecordBase {
    * set the ownership to be moved to the parent.
    * C: `cudaGraph_t graph`, offset 0, 8 bytes.
    */
-  get graph(): cudaGraph_t {
-    return this.$ptr(0) as cudaGraph_t;
-  }
-  set graph(v: cudaGraph_t) {
-    this.$setPtr(0, v);
-  }
+  get graph(): cudaGraph_t;
+  set graph(v: cudaGraph_t);
   /**
    * The ownership relationship of the child graph node.
    * C: `enum cudaGraphChildGraphNodeOwnership ownership`, offset 8, 4 bytes.
    */
-  get ownership(): cudaGraphChildGraphNodeOwnership {
-    return this.$u32(8) as cudaGraphChildGraphNodeOwnership;
-  }
-  set ownership(v: cudaGraphChildGraphNodeOwnership) {
-    this.$setU32(8, v);
-  }
+  get ownership(): cudaGraphChildGraphNodeOwnership;
+  set ownership(v: cudaGraphChildGraphNodeOwnership);
 }
+RecordBase.$define(cudaChildGraphNodeParams, () => ({
+  cName: "struct cudaChildGraphNodeParams",
+  size: 16,
+  align: 8,
+  fields: [
+    { name: "graph", offset: 0, size: 8 },
+    { name: "ownership", offset: 8, size: 4 },
+  ],
+  accessors: {
+    graph: {
+      get(this: cudaChildGraphNodeParams): cudaGraph_t {
+        return this.$ptr(0) as cudaGraph_t;
+      },
+      set(this: cudaChildGraphNodeParams, v: cudaGraph_t): void {
+        this.$setPtr(0, v);
+      },
+    },
+    ownership: {
+      get(this: cudaChildGraphNodeParams): cudaGraphChildGraphNodeOwnership {
+        return this.$u32(8) as cudaGraphChildGraphNodeOwnership;
+      },
+      set(this: cudaChildGraphNodeParams, v: cudaGraphChildGraphNodeOwnership): void {
+        this.$setU32(8, v);
+      },
+    },
+  },
+}));
 
 /**
  * Event record node parameters
  *
  * C: `struct cudaEventRecordNodeParams`: 8 bytes, aligned to 8.
  */
-export class cudaEventRecordNodeParams extends RecordBase {
-  static readonly $cName = "struct cudaEventRecordNodeParams";
-  static readonly $size = 8;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "event", offset: 0, size: 8 },
-  ];
+export class cudaEventRecordNodeParams extends RecordBase {}
+export interface cudaEventRecordNodeParams {
   /**
    * The event to record when the node executes
    * C: `cudaEvent_t event`, offset 0, 8 bytes.
    */
-  get event(): cudaEvent_t {
-    return this.$ptr(0) as cudaEvent_t;
-  }
-  set event(v: cudaEvent_t) {
-    this.$setPtr(0, v);
-  }
+  get event(): cudaEvent_t;
+  set event(v: cudaEvent_t);
 }
+RecordBase.$define(cudaEventRecordNodeParams, () => ({
+  cName: "struct cudaEventRecordNodeParams",
+  size: 8,
+  align: 8,
+  fields: [
+    { name: "event", offset: 0, size: 8 },
+  ],
+  accessors: {
+    event: {
+      get(this: cudaEventRecordNodeParams): cudaEvent_t {
+        return this.$ptr(0) as cudaEvent_t;
+      },
+      set(this: cudaEventRecordNodeParams, v: cudaEvent_t): void {
+        this.$setPtr(0, v);
+      },
+    },
+  },
+}));
 
 /**
  * Event wait node parameters
  *
  * C: `struct cudaEventWaitNodeParams`: 8 bytes, aligned to 8.
  */
-export class cudaEventWaitNodeParams extends RecordBase {
-  static readonly $cName = "struct cudaEventWaitNodeParams";
-  static readonly $size = 8;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "event", offset: 0, size: 8 },
-  ];
+export class cudaEventWaitNodeParams extends RecordBase {}
+export interface cudaEventWaitNodeParams {
   /**
    * The event to wait on from the node
    * C: `cudaEvent_t event`, offset 0, 8 bytes.
    */
-  get event(): cudaEvent_t {
-    return this.$ptr(0) as cudaEvent_t;
-  }
-  set event(v: cudaEvent_t) {
-    this.$setPtr(0, v);
-  }
+  get event(): cudaEvent_t;
+  set event(v: cudaEvent_t);
 }
+RecordBase.$define(cudaEventWaitNodeParams, () => ({
+  cName: "struct cudaEventWaitNodeParams",
+  size: 8,
+  align: 8,
+  fields: [
+    { name: "event", offset: 0, size: 8 },
+  ],
+  accessors: {
+    event: {
+      get(this: cudaEventWaitNodeParams): cudaEvent_t {
+        return this.$ptr(0) as cudaEvent_t;
+      },
+      set(this: cudaEventWaitNodeParams, v: cudaEvent_t): void {
+        this.$setPtr(0, v);
+      },
+    },
+  },
+}));
 
 /**
  * Graph node parameters.  See `cudaGraphAddNode`.
  *
  * C: `struct cudaGraphNodeParams`: 256 bytes, aligned to 8.
  */
-export class cudaGraphNodeParams extends RecordBase {
-  static readonly $cName = "struct cudaGraphNodeParams";
-  static readonly $size = 256;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
+export class cudaGraphNodeParams extends RecordBase {}
+export interface cudaGraphNodeParams {
+  /**
+   * Type of the node
+   * C: `enum cudaGraphNodeType type`, offset 0, 4 bytes.
+   */
+  get type(): cudaGraphNodeType;
+  set type(v: cudaGraphNodeType);
+  /**
+   * Reserved.  Must be zero.
+   * C: `int[3] reserved0`, offset 4, 12 bytes.
+   */
+  get reserved0(): Int32Array;
+  /**
+   * Padding. Unused bytes must be zero.
+   * C: `long long[29] reserved1`, offset 16, 232 bytes.
+   */
+  get reserved1(): BigInt64Array;
+  /**
+   * Kernel node parameters.
+   * C: `struct cudaKernelNodeParamsV2 kernel`, offset 16, 56 bytes.
+   */
+  get kernel(): cudaKernelNodeParamsV2;
+  set kernel(v: cudaKernelNodeParamsV2);
+  /**
+   * Memcpy node parameters.
+   * C: `struct cudaMemcpyNodeParams memcpy`, offset 16, 176 bytes.
+   */
+  get memcpy(): cudaMemcpyNodeParams;
+  set memcpy(v: cudaMemcpyNodeParams);
+  /**
+   * Memset node parameters.
+   * C: `struct cudaMemsetParamsV2 memset`, offset 16, 40 bytes.
+   */
+  get memset(): cudaMemsetParamsV2;
+  set memset(v: cudaMemsetParamsV2);
+  /**
+   * Host node parameters.
+   * C: `struct cudaHostNodeParamsV2 host`, offset 16, 16 bytes.
+   */
+  get host(): cudaHostNodeParamsV2;
+  set host(v: cudaHostNodeParamsV2);
+  /**
+   * Child graph node parameters.
+   * C: `struct cudaChildGraphNodeParams graph`, offset 16, 16 bytes.
+   */
+  get graph(): cudaChildGraphNodeParams;
+  set graph(v: cudaChildGraphNodeParams);
+  /**
+   * Event wait node parameters.
+   * C: `struct cudaEventWaitNodeParams eventWait`, offset 16, 8 bytes.
+   */
+  get eventWait(): cudaEventWaitNodeParams;
+  set eventWait(v: cudaEventWaitNodeParams);
+  /**
+   * Event record node parameters.
+   * C: `struct cudaEventRecordNodeParams eventRecord`, offset 16, 8 bytes.
+   */
+  get eventRecord(): cudaEventRecordNodeParams;
+  set eventRecord(v: cudaEventRecordNodeParams);
+  /**
+   * External semaphore signal node parameters.
+   * C: `struct cudaExternalSemaphoreSignalNodeParamsV2 extSemSignal`, offset 16, 24 bytes.
+   */
+  get extSemSignal(): cudaExternalSemaphoreSignalNodeParamsV2;
+  set extSemSignal(v: cudaExternalSemaphoreSignalNodeParamsV2);
+  /**
+   * External semaphore wait node parameters.
+   * C: `struct cudaExternalSemaphoreWaitNodeParamsV2 extSemWait`, offset 16, 24 bytes.
+   */
+  get extSemWait(): cudaExternalSemaphoreWaitNodeParamsV2;
+  set extSemWait(v: cudaExternalSemaphoreWaitNodeParamsV2);
+  /**
+   * Memory allocation node parameters.
+   * C: `struct cudaMemAllocNodeParamsV2 alloc`, offset 16, 120 bytes.
+   */
+  get alloc(): cudaMemAllocNodeParamsV2;
+  set alloc(v: cudaMemAllocNodeParamsV2);
+  /**
+   * Memory free node parameters.
+   * C: `struct cudaMemFreeNodeParams free`, offset 16, 8 bytes.
+   */
+  get free(): cudaMemFreeNodeParams;
+  set free(v: cudaMemFreeNodeParams);
+  /**
+   * Conditional node parameters.
+   * C: `struct cudaConditionalNodeParams conditional`, offset 16, 24 bytes.
+   */
+  get conditional(): cudaConditionalNodeParams;
+  set conditional(v: cudaConditionalNodeParams);
+  /**
+   * Reserved bytes. Must be zero.
+   * C: `long long reserved2`, offset 248, 8 bytes.
+   */
+  get reserved2(): bigint;
+  set reserved2(v: bigint | number);
+}
+RecordBase.$define(cudaGraphNodeParams, () => ({
+  cName: "struct cudaGraphNodeParams",
+  size: 256,
+  align: 8,
+  fields: [
     { name: "type", offset: 0, size: 4 },
     { name: "reserved0", offset: 4, size: 12 },
     { name: "reserved1", offset: 16, size: 232 },
@@ -6491,162 +9255,132 @@ export class cudaGraphNodeParams extends RecordBase {
     { name: "free", offset: 16, size: 8 },
     { name: "conditional", offset: 16, size: 24 },
     { name: "reserved2", offset: 248, size: 8 },
-  ];
-  /**
-   * Type of the node
-   * C: `enum cudaGraphNodeType type`, offset 0, 4 bytes.
-   */
-  get type(): cudaGraphNodeType {
-    return this.$u32(0) as cudaGraphNodeType;
-  }
-  set type(v: cudaGraphNodeType) {
-    this.$setU32(0, v);
-  }
-  /**
-   * Reserved.  Must be zero.
-   * C: `int[3] reserved0`, offset 4, 12 bytes.
-   */
-  get reserved0(): Int32Array {
-    return this.$array(Int32Array, 4, 3);
-  }
-  /**
-   * Padding. Unused bytes must be zero.
-   * C: `long long[29] reserved1`, offset 16, 232 bytes.
-   */
-  get reserved1(): BigInt64Array {
-    return this.$array(BigInt64Array, 16, 29);
-  }
-  /**
-   * Kernel node parameters.
-   * C: `struct cudaKernelNodeParamsV2 kernel`, offset 16, 56 bytes.
-   */
-  get kernel(): cudaKernelNodeParamsV2 {
-    return this.$record(cudaKernelNodeParamsV2, 16);
-  }
-  set kernel(v: cudaKernelNodeParamsV2) {
-    this.$setRecord(16, 56, v);
-  }
-  /**
-   * Memcpy node parameters.
-   * C: `struct cudaMemcpyNodeParams memcpy`, offset 16, 176 bytes.
-   */
-  get memcpy(): cudaMemcpyNodeParams {
-    return this.$record(cudaMemcpyNodeParams, 16);
-  }
-  set memcpy(v: cudaMemcpyNodeParams) {
-    this.$setRecord(16, 176, v);
-  }
-  /**
-   * Memset node parameters.
-   * C: `struct cudaMemsetParamsV2 memset`, offset 16, 40 bytes.
-   */
-  get memset(): cudaMemsetParamsV2 {
-    return this.$record(cudaMemsetParamsV2, 16);
-  }
-  set memset(v: cudaMemsetParamsV2) {
-    this.$setRecord(16, 40, v);
-  }
-  /**
-   * Host node parameters.
-   * C: `struct cudaHostNodeParamsV2 host`, offset 16, 16 bytes.
-   */
-  get host(): cudaHostNodeParamsV2 {
-    return this.$record(cudaHostNodeParamsV2, 16);
-  }
-  set host(v: cudaHostNodeParamsV2) {
-    this.$setRecord(16, 16, v);
-  }
-  /**
-   * Child graph node parameters.
-   * C: `struct cudaChildGraphNodeParams graph`, offset 16, 16 bytes.
-   */
-  get graph(): cudaChildGraphNodeParams {
-    return this.$record(cudaChildGraphNodeParams, 16);
-  }
-  set graph(v: cudaChildGraphNodeParams) {
-    this.$setRecord(16, 16, v);
-  }
-  /**
-   * Event wait node parameters.
-   * C: `struct cudaEventWaitNodeParams eventWait`, offset 16, 8 bytes.
-   */
-  get eventWait(): cudaEventWaitNodeParams {
-    return this.$record(cudaEventWaitNodeParams, 16);
-  }
-  set eventWait(v: cudaEventWaitNodeParams) {
-    this.$setRecord(16, 8, v);
-  }
-  /**
-   * Event record node parameters.
-   * C: `struct cudaEventRecordNodeParams eventRecord`, offset 16, 8 bytes.
-   */
-  get eventRecord(): cudaEventRecordNodeParams {
-    return this.$record(cudaEventRecordNodeParams, 16);
-  }
-  set eventRecord(v: cudaEventRecordNodeParams) {
-    this.$setRecord(16, 8, v);
-  }
-  /**
-   * External semaphore signal node parameters.
-   * C: `struct cudaExternalSemaphoreSignalNodeParamsV2 extSemSignal`, offset 16, 24 bytes.
-   */
-  get extSemSignal(): cudaExternalSemaphoreSignalNodeParamsV2 {
-    return this.$record(cudaExternalSemaphoreSignalNodeParamsV2, 16);
-  }
-  set extSemSignal(v: cudaExternalSemaphoreSignalNodeParamsV2) {
-    this.$setRecord(16, 24, v);
-  }
-  /**
-   * External semaphore wait node parameters.
-   * C: `struct cudaExternalSemaphoreWaitNodeParamsV2 extSemWait`, offset 16, 24 bytes.
-   */
-  get extSemWait(): cudaExternalSemaphoreWaitNodeParamsV2 {
-    return this.$record(cudaExternalSemaphoreWaitNodeParamsV2, 16);
-  }
-  set extSemWait(v: cudaExternalSemaphoreWaitNodeParamsV2) {
-    this.$setRecord(16, 24, v);
-  }
-  /**
-   * Memory allocation node parameters.
-   * C: `struct cudaMemAllocNodeParamsV2 alloc`, offset 16, 120 bytes.
-   */
-  get alloc(): cudaMemAllocNodeParamsV2 {
-    return this.$record(cudaMemAllocNodeParamsV2, 16);
-  }
-  set alloc(v: cudaMemAllocNodeParamsV2) {
-    this.$setRecord(16, 120, v);
-  }
-  /**
-   * Memory free node parameters.
-   * C: `struct cudaMemFreeNodeParams free`, offset 16, 8 bytes.
-   */
-  get free(): cudaMemFreeNodeParams {
-    return this.$record(cudaMemFreeNodeParams, 16);
-  }
-  set free(v: cudaMemFreeNodeParams) {
-    this.$setRecord(16, 8, v);
-  }
-  /**
-   * Conditional node parameters.
-   * C: `struct cudaConditionalNodeParams conditional`, offset 16, 24 bytes.
-   */
-  get conditional(): cudaConditionalNodeParams {
-    return this.$record(cudaConditionalNodeParams, 16);
-  }
-  set conditional(v: cudaConditionalNodeParams) {
-    this.$setRecord(16, 24, v);
-  }
-  /**
-   * Reserved bytes. Must be zero.
-   * C: `long long reserved2`, offset 248, 8 bytes.
-   */
-  get reserved2(): bigint {
-    return this.$i64(248);
-  }
-  set reserved2(v: bigint | number) {
-    this.$setI64(248, v);
-  }
-}
+  ],
+  accessors: {
+    type: {
+      get(this: cudaGraphNodeParams): cudaGraphNodeType {
+        return this.$u32(0) as cudaGraphNodeType;
+      },
+      set(this: cudaGraphNodeParams, v: cudaGraphNodeType): void {
+        this.$setU32(0, v);
+      },
+    },
+    reserved0: {
+      get(this: cudaGraphNodeParams): Int32Array {
+        return this.$array(Int32Array, 4, 3);
+      },
+    },
+    reserved1: {
+      get(this: cudaGraphNodeParams): BigInt64Array {
+        return this.$array(BigInt64Array, 16, 29);
+      },
+    },
+    kernel: {
+      get(this: cudaGraphNodeParams): cudaKernelNodeParamsV2 {
+        return this.$record(cudaKernelNodeParamsV2, 16);
+      },
+      set(this: cudaGraphNodeParams, v: cudaKernelNodeParamsV2): void {
+        this.$setRecord(16, 56, v);
+      },
+    },
+    memcpy: {
+      get(this: cudaGraphNodeParams): cudaMemcpyNodeParams {
+        return this.$record(cudaMemcpyNodeParams, 16);
+      },
+      set(this: cudaGraphNodeParams, v: cudaMemcpyNodeParams): void {
+        this.$setRecord(16, 176, v);
+      },
+    },
+    memset: {
+      get(this: cudaGraphNodeParams): cudaMemsetParamsV2 {
+        return this.$record(cudaMemsetParamsV2, 16);
+      },
+      set(this: cudaGraphNodeParams, v: cudaMemsetParamsV2): void {
+        this.$setRecord(16, 40, v);
+      },
+    },
+    host: {
+      get(this: cudaGraphNodeParams): cudaHostNodeParamsV2 {
+        return this.$record(cudaHostNodeParamsV2, 16);
+      },
+      set(this: cudaGraphNodeParams, v: cudaHostNodeParamsV2): void {
+        this.$setRecord(16, 16, v);
+      },
+    },
+    graph: {
+      get(this: cudaGraphNodeParams): cudaChildGraphNodeParams {
+        return this.$record(cudaChildGraphNodeParams, 16);
+      },
+      set(this: cudaGraphNodeParams, v: cudaChildGraphNodeParams): void {
+        this.$setRecord(16, 16, v);
+      },
+    },
+    eventWait: {
+      get(this: cudaGraphNodeParams): cudaEventWaitNodeParams {
+        return this.$record(cudaEventWaitNodeParams, 16);
+      },
+      set(this: cudaGraphNodeParams, v: cudaEventWaitNodeParams): void {
+        this.$setRecord(16, 8, v);
+      },
+    },
+    eventRecord: {
+      get(this: cudaGraphNodeParams): cudaEventRecordNodeParams {
+        return this.$record(cudaEventRecordNodeParams, 16);
+      },
+      set(this: cudaGraphNodeParams, v: cudaEventRecordNodeParams): void {
+        this.$setRecord(16, 8, v);
+      },
+    },
+    extSemSignal: {
+      get(this: cudaGraphNodeParams): cudaExternalSemaphoreSignalNodeParamsV2 {
+        return this.$record(cudaExternalSemaphoreSignalNodeParamsV2, 16);
+      },
+      set(this: cudaGraphNodeParams, v: cudaExternalSemaphoreSignalNodeParamsV2): void {
+        this.$setRecord(16, 24, v);
+      },
+    },
+    extSemWait: {
+      get(this: cudaGraphNodeParams): cudaExternalSemaphoreWaitNodeParamsV2 {
+        return this.$record(cudaExternalSemaphoreWaitNodeParamsV2, 16);
+      },
+      set(this: cudaGraphNodeParams, v: cudaExternalSemaphoreWaitNodeParamsV2): void {
+        this.$setRecord(16, 24, v);
+      },
+    },
+    alloc: {
+      get(this: cudaGraphNodeParams): cudaMemAllocNodeParamsV2 {
+        return this.$record(cudaMemAllocNodeParamsV2, 16);
+      },
+      set(this: cudaGraphNodeParams, v: cudaMemAllocNodeParamsV2): void {
+        this.$setRecord(16, 120, v);
+      },
+    },
+    free: {
+      get(this: cudaGraphNodeParams): cudaMemFreeNodeParams {
+        return this.$record(cudaMemFreeNodeParams, 16);
+      },
+      set(this: cudaGraphNodeParams, v: cudaMemFreeNodeParams): void {
+        this.$setRecord(16, 8, v);
+      },
+    },
+    conditional: {
+      get(this: cudaGraphNodeParams): cudaConditionalNodeParams {
+        return this.$record(cudaConditionalNodeParams, 16);
+      },
+      set(this: cudaGraphNodeParams, v: cudaConditionalNodeParams): void {
+        this.$setRecord(16, 24, v);
+      },
+    },
+    reserved2: {
+      get(this: cudaGraphNodeParams): bigint {
+        return this.$i64(248);
+      },
+      set(this: cudaGraphNodeParams, v: bigint | number): void {
+        this.$setI64(248, v);
+      },
+    },
+  },
+}));
 
 /**
  * Optional annotation for edges in a CUDA graph. Note, all edges implicitly have annotations and
@@ -6655,16 +9389,8 @@ export class cudaGraphNodeParams extends RecordBase {
  *
  * C: `struct cudaGraphEdgeData_st` (also `cudaGraphEdgeData`): 8 bytes, aligned to 1.
  */
-export class cudaGraphEdgeData_st extends RecordBase {
-  static readonly $cName = "struct cudaGraphEdgeData_st";
-  static readonly $size = 8;
-  static readonly $align = 1;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "from_port", offset: 0, size: 1 },
-    { name: "to_port", offset: 1, size: 1 },
-    { name: "type", offset: 2, size: 1 },
-    { name: "reserved", offset: 3, size: 5 },
-  ];
+export class cudaGraphEdgeData_st extends RecordBase {}
+export interface cudaGraphEdgeData_st {
   /**
    * This indicates when the dependency is triggered from the upstream
    * node on the edge. The meaning is specfic to the node type. A value
@@ -6678,12 +9404,8 @@ export class cudaGraphEdgeData_st extends RecordBase {
    * or `cudaGraphKernelNodePortLaunchCompletion`.
    * C: `unsigned char from_port`, offset 0, 1 bytes.
    */
-  get from_port(): number {
-    return this.$u8(0);
-  }
-  set from_port(v: number) {
-    this.$setU8(0, v);
-  }
+  get from_port(): number;
+  set from_port(v: number);
   /**
    * This indicates what portion of the downstream node is dependent on
    * the upstream node or portion thereof (indicated by `from_port`). The
@@ -6694,33 +9416,65 @@ export class cudaGraphEdgeData_st extends RecordBase {
    * must be set to zero.
    * C: `unsigned char to_port`, offset 1, 1 bytes.
    */
-  get to_port(): number {
-    return this.$u8(1);
-  }
-  set to_port(v: number) {
-    this.$setU8(1, v);
-  }
+  get to_port(): number;
+  set to_port(v: number);
   /**
    * This should be populated with a value from `cudaGraphDependencyType`. (It
    * is typed as char due to compiler-specific layout of bitfields.) See
    * `cudaGraphDependencyType`.
    * C: `unsigned char type`, offset 2, 1 bytes.
    */
-  get type(): number {
-    return this.$u8(2);
-  }
-  set type(v: number) {
-    this.$setU8(2, v);
-  }
+  get type(): number;
+  set type(v: number);
   /**
    * These bytes are unused and must be zeroed. This ensures
    * compatibility if additional fields are added in the future.
    * C: `unsigned char[5] reserved`, offset 3, 5 bytes.
    */
-  get reserved(): Uint8Array {
-    return this.$array(Uint8Array, 3, 5);
-  }
+  get reserved(): Uint8Array;
 }
+RecordBase.$define(cudaGraphEdgeData_st, () => ({
+  cName: "struct cudaGraphEdgeData_st",
+  size: 8,
+  align: 1,
+  fields: [
+    { name: "from_port", offset: 0, size: 1 },
+    { name: "to_port", offset: 1, size: 1 },
+    { name: "type", offset: 2, size: 1 },
+    { name: "reserved", offset: 3, size: 5 },
+  ],
+  accessors: {
+    from_port: {
+      get(this: cudaGraphEdgeData_st): number {
+        return this.$u8(0);
+      },
+      set(this: cudaGraphEdgeData_st, v: number): void {
+        this.$setU8(0, v);
+      },
+    },
+    to_port: {
+      get(this: cudaGraphEdgeData_st): number {
+        return this.$u8(1);
+      },
+      set(this: cudaGraphEdgeData_st, v: number): void {
+        this.$setU8(1, v);
+      },
+    },
+    type: {
+      get(this: cudaGraphEdgeData_st): number {
+        return this.$u8(2);
+      },
+      set(this: cudaGraphEdgeData_st, v: number): void {
+        this.$setU8(2, v);
+      },
+    },
+    reserved: {
+      get(this: cudaGraphEdgeData_st): Uint8Array {
+        return this.$array(Uint8Array, 3, 5);
+      },
+    },
+  },
+}));
 /** Another name of {@link cudaGraphEdgeData_st}. */
 export const cudaGraphEdgeData = cudaGraphEdgeData_st;
 /** Another name of {@link cudaGraphEdgeData_st}. */
@@ -6731,57 +9485,78 @@ export type cudaGraphEdgeData = cudaGraphEdgeData_st;
  *
  * C: `struct cudaGraphInstantiateParams_st` (also `cudaGraphInstantiateParams`): 32 bytes, aligned to 8.
  */
-export class cudaGraphInstantiateParams_st extends RecordBase {
-  static readonly $cName = "struct cudaGraphInstantiateParams_st";
-  static readonly $size = 32;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "flags", offset: 0, size: 8 },
-    { name: "uploadStream", offset: 8, size: 8 },
-    { name: "errNode_out", offset: 16, size: 8 },
-    { name: "result_out", offset: 24, size: 4 },
-  ];
+export class cudaGraphInstantiateParams_st extends RecordBase {}
+export interface cudaGraphInstantiateParams_st {
   /**
    * Instantiation flags
    * C: `unsigned long long flags`, offset 0, 8 bytes.
    */
-  get flags(): bigint {
-    return this.$u64(0);
-  }
-  set flags(v: bigint | number) {
-    this.$setU64(0, v);
-  }
+  get flags(): bigint;
+  set flags(v: bigint | number);
   /**
    * Upload stream
    * C: `cudaStream_t uploadStream`, offset 8, 8 bytes.
    */
-  get uploadStream(): cudaStream_t {
-    return this.$ptr(8) as cudaStream_t;
-  }
-  set uploadStream(v: cudaStream_t) {
-    this.$setPtr(8, v);
-  }
+  get uploadStream(): cudaStream_t;
+  set uploadStream(v: cudaStream_t);
   /**
    * The node which caused instantiation to fail, if any
    * C: `cudaGraphNode_t errNode_out`, offset 16, 8 bytes.
    */
-  get errNode_out(): cudaGraphNode_t {
-    return this.$ptr(16) as cudaGraphNode_t;
-  }
-  set errNode_out(v: cudaGraphNode_t) {
-    this.$setPtr(16, v);
-  }
+  get errNode_out(): cudaGraphNode_t;
+  set errNode_out(v: cudaGraphNode_t);
   /**
    * Whether instantiation was successful.  If it failed, the reason why
    * C: `cudaGraphInstantiateResult result_out`, offset 24, 4 bytes.
    */
-  get result_out(): cudaGraphInstantiateResult {
-    return this.$u32(24) as cudaGraphInstantiateResult;
-  }
-  set result_out(v: cudaGraphInstantiateResult) {
-    this.$setU32(24, v);
-  }
+  get result_out(): cudaGraphInstantiateResult;
+  set result_out(v: cudaGraphInstantiateResult);
 }
+RecordBase.$define(cudaGraphInstantiateParams_st, () => ({
+  cName: "struct cudaGraphInstantiateParams_st",
+  size: 32,
+  align: 8,
+  fields: [
+    { name: "flags", offset: 0, size: 8 },
+    { name: "uploadStream", offset: 8, size: 8 },
+    { name: "errNode_out", offset: 16, size: 8 },
+    { name: "result_out", offset: 24, size: 4 },
+  ],
+  accessors: {
+    flags: {
+      get(this: cudaGraphInstantiateParams_st): bigint {
+        return this.$u64(0);
+      },
+      set(this: cudaGraphInstantiateParams_st, v: bigint | number): void {
+        this.$setU64(0, v);
+      },
+    },
+    uploadStream: {
+      get(this: cudaGraphInstantiateParams_st): cudaStream_t {
+        return this.$ptr(8) as cudaStream_t;
+      },
+      set(this: cudaGraphInstantiateParams_st, v: cudaStream_t): void {
+        this.$setPtr(8, v);
+      },
+    },
+    errNode_out: {
+      get(this: cudaGraphInstantiateParams_st): cudaGraphNode_t {
+        return this.$ptr(16) as cudaGraphNode_t;
+      },
+      set(this: cudaGraphInstantiateParams_st, v: cudaGraphNode_t): void {
+        this.$setPtr(16, v);
+      },
+    },
+    result_out: {
+      get(this: cudaGraphInstantiateParams_st): cudaGraphInstantiateResult {
+        return this.$u32(24) as cudaGraphInstantiateResult;
+      },
+      set(this: cudaGraphInstantiateParams_st, v: cudaGraphInstantiateResult): void {
+        this.$setU32(24, v);
+      },
+    },
+  },
+}));
 /** Another name of {@link cudaGraphInstantiateParams_st}. */
 export const cudaGraphInstantiateParams = cudaGraphInstantiateParams_st;
 /** Another name of {@link cudaGraphInstantiateParams_st}. */
@@ -6792,48 +9567,65 @@ export type cudaGraphInstantiateParams = cudaGraphInstantiateParams_st;
  *
  * C: `struct cudaGraphExecUpdateResultInfo_st` (also `cudaGraphExecUpdateResultInfo`): 24 bytes, aligned to 8.
  */
-export class cudaGraphExecUpdateResultInfo_st extends RecordBase {
-  static readonly $cName = "struct cudaGraphExecUpdateResultInfo_st";
-  static readonly $size = 24;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "result", offset: 0, size: 4 },
-    { name: "errorNode", offset: 8, size: 8 },
-    { name: "errorFromNode", offset: 16, size: 8 },
-  ];
+export class cudaGraphExecUpdateResultInfo_st extends RecordBase {}
+export interface cudaGraphExecUpdateResultInfo_st {
   /**
    * Gives more specific detail when a cuda graph update fails.
    * C: `enum cudaGraphExecUpdateResult result`, offset 0, 4 bytes.
    */
-  get result(): cudaGraphExecUpdateResult {
-    return this.$u32(0) as cudaGraphExecUpdateResult;
-  }
-  set result(v: cudaGraphExecUpdateResult) {
-    this.$setU32(0, v);
-  }
+  get result(): cudaGraphExecUpdateResult;
+  set result(v: cudaGraphExecUpdateResult);
   /**
    * The "to node" of the error edge when the topologies do not match.
    * The error node when the error is associated with a specific node.
    * NULL when the error is generic.
    * C: `cudaGraphNode_t errorNode`, offset 8, 8 bytes.
    */
-  get errorNode(): cudaGraphNode_t {
-    return this.$ptr(8) as cudaGraphNode_t;
-  }
-  set errorNode(v: cudaGraphNode_t) {
-    this.$setPtr(8, v);
-  }
+  get errorNode(): cudaGraphNode_t;
+  set errorNode(v: cudaGraphNode_t);
   /**
    * The from node of error edge when the topologies do not match. Otherwise NULL.
    * C: `cudaGraphNode_t errorFromNode`, offset 16, 8 bytes.
    */
-  get errorFromNode(): cudaGraphNode_t {
-    return this.$ptr(16) as cudaGraphNode_t;
-  }
-  set errorFromNode(v: cudaGraphNode_t) {
-    this.$setPtr(16, v);
-  }
+  get errorFromNode(): cudaGraphNode_t;
+  set errorFromNode(v: cudaGraphNode_t);
 }
+RecordBase.$define(cudaGraphExecUpdateResultInfo_st, () => ({
+  cName: "struct cudaGraphExecUpdateResultInfo_st",
+  size: 24,
+  align: 8,
+  fields: [
+    { name: "result", offset: 0, size: 4 },
+    { name: "errorNode", offset: 8, size: 8 },
+    { name: "errorFromNode", offset: 16, size: 8 },
+  ],
+  accessors: {
+    result: {
+      get(this: cudaGraphExecUpdateResultInfo_st): cudaGraphExecUpdateResult {
+        return this.$u32(0) as cudaGraphExecUpdateResult;
+      },
+      set(this: cudaGraphExecUpdateResultInfo_st, v: cudaGraphExecUpdateResult): void {
+        this.$setU32(0, v);
+      },
+    },
+    errorNode: {
+      get(this: cudaGraphExecUpdateResultInfo_st): cudaGraphNode_t {
+        return this.$ptr(8) as cudaGraphNode_t;
+      },
+      set(this: cudaGraphExecUpdateResultInfo_st, v: cudaGraphNode_t): void {
+        this.$setPtr(8, v);
+      },
+    },
+    errorFromNode: {
+      get(this: cudaGraphExecUpdateResultInfo_st): cudaGraphNode_t {
+        return this.$ptr(16) as cudaGraphNode_t;
+      },
+      set(this: cudaGraphExecUpdateResultInfo_st, v: cudaGraphNode_t): void {
+        this.$setPtr(16, v);
+      },
+    },
+  },
+}));
 /** Another name of {@link cudaGraphExecUpdateResultInfo_st}. */
 export const cudaGraphExecUpdateResultInfo = cudaGraphExecUpdateResultInfo_st;
 /** Another name of {@link cudaGraphExecUpdateResultInfo_st}. */
@@ -6844,165 +9636,229 @@ export type cudaGraphExecUpdateResultInfo = cudaGraphExecUpdateResultInfo_st;
  *
  * C: `struct cudaGraphKernelNodeUpdate`: 40 bytes, aligned to 8.
  */
-export class cudaGraphKernelNodeUpdate extends RecordBase {
-  static readonly $cName = "struct cudaGraphKernelNodeUpdate";
-  static readonly $size = 40;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "node", offset: 0, size: 8 },
-    { name: "field", offset: 8, size: 4 },
-    { name: "updateData", offset: 16, size: 24 },
-  ];
+export class cudaGraphKernelNodeUpdate extends RecordBase {}
+export interface cudaGraphKernelNodeUpdate {
   /**
    * Node to update
    * C: `cudaGraphDeviceNode_t node`, offset 0, 8 bytes.
    */
-  get node(): cudaGraphDeviceNode_t {
-    return this.$ptr(0) as cudaGraphDeviceNode_t;
-  }
-  set node(v: cudaGraphDeviceNode_t) {
-    this.$setPtr(0, v);
-  }
+  get node(): cudaGraphDeviceNode_t;
+  set node(v: cudaGraphDeviceNode_t);
   /**
    * Which type of update to apply. Determines how updateData is interpreted
    * C: `enum cudaGraphKernelNodeField field`, offset 8, 4 bytes.
    */
-  get field(): cudaGraphKernelNodeField {
-    return this.$u32(8) as cudaGraphKernelNodeField;
-  }
-  set field(v: cudaGraphKernelNodeField) {
-    this.$setU32(8, v);
-  }
+  get field(): cudaGraphKernelNodeField;
+  set field(v: cudaGraphKernelNodeField);
   /**
    * Update data to apply. Which field is used depends on field's value
    * C: `union (unnamed union at driver_types.h:3639:5) updateData`, offset 16, 24 bytes.
    */
-  get updateData(): cudaGraphKernelNodeUpdate_updateData {
-    return this.$record(cudaGraphKernelNodeUpdate_updateData, 16);
-  }
-  set updateData(v: cudaGraphKernelNodeUpdate_updateData) {
-    this.$setRecord(16, 24, v);
-  }
+  get updateData(): cudaGraphKernelNodeUpdate_updateData;
+  set updateData(v: cudaGraphKernelNodeUpdate_updateData);
 }
+RecordBase.$define(cudaGraphKernelNodeUpdate, () => ({
+  cName: "struct cudaGraphKernelNodeUpdate",
+  size: 40,
+  align: 8,
+  fields: [
+    { name: "node", offset: 0, size: 8 },
+    { name: "field", offset: 8, size: 4 },
+    { name: "updateData", offset: 16, size: 24 },
+  ],
+  accessors: {
+    node: {
+      get(this: cudaGraphKernelNodeUpdate): cudaGraphDeviceNode_t {
+        return this.$ptr(0) as cudaGraphDeviceNode_t;
+      },
+      set(this: cudaGraphKernelNodeUpdate, v: cudaGraphDeviceNode_t): void {
+        this.$setPtr(0, v);
+      },
+    },
+    field: {
+      get(this: cudaGraphKernelNodeUpdate): cudaGraphKernelNodeField {
+        return this.$u32(8) as cudaGraphKernelNodeField;
+      },
+      set(this: cudaGraphKernelNodeUpdate, v: cudaGraphKernelNodeField): void {
+        this.$setU32(8, v);
+      },
+    },
+    updateData: {
+      get(this: cudaGraphKernelNodeUpdate): cudaGraphKernelNodeUpdate_updateData {
+        return this.$record(cudaGraphKernelNodeUpdate_updateData, 16);
+      },
+      set(this: cudaGraphKernelNodeUpdate, v: cudaGraphKernelNodeUpdate_updateData): void {
+        this.$setRecord(16, 24, v);
+      },
+    },
+  },
+}));
 
 /** C: `__typeof__(((struct cudaGraphKernelNodeUpdate *)0)->updateData)`: 24 bytes, aligned to 8. */
-export class cudaGraphKernelNodeUpdate_updateData extends RecordBase {
-  static readonly $cName = "__typeof__(((struct cudaGraphKernelNodeUpdate *)0)->updateData)";
-  static readonly $size = 24;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "gridDim", offset: 0, size: 12 },
-    { name: "param", offset: 0, size: 24 },
-    { name: "isEnabled", offset: 0, size: 4 },
-  ];
+export class cudaGraphKernelNodeUpdate_updateData extends RecordBase {}
+export interface cudaGraphKernelNodeUpdate_updateData {
   /**
    * Grid dimensions
    * C: `dim3 gridDim`, offset 0, 12 bytes.
    */
-  get gridDim(): dim3 {
-    return this.$record(dim3, 0);
-  }
-  set gridDim(v: dim3) {
-    this.$setRecord(0, 12, v);
-  }
+  get gridDim(): dim3;
+  set gridDim(v: dim3);
   /**
    * Kernel parameter data
    * C: `struct (unnamed struct at driver_types.h:3646:9) param`, offset 0, 24 bytes.
    */
-  get param(): cudaGraphKernelNodeUpdate_updateData_param {
-    return this.$record(cudaGraphKernelNodeUpdate_updateData_param, 0);
-  }
-  set param(v: cudaGraphKernelNodeUpdate_updateData_param) {
-    this.$setRecord(0, 24, v);
-  }
+  get param(): cudaGraphKernelNodeUpdate_updateData_param;
+  set param(v: cudaGraphKernelNodeUpdate_updateData_param);
   /**
    * Node enable/disable data. Nonzero if the node should be enabled, 0 if it should be disabled
    * C: `unsigned int isEnabled`, offset 0, 4 bytes.
    */
-  get isEnabled(): number {
-    return this.$u32(0);
-  }
-  set isEnabled(v: number) {
-    this.$setU32(0, v);
-  }
+  get isEnabled(): number;
+  set isEnabled(v: number);
 }
+RecordBase.$define(cudaGraphKernelNodeUpdate_updateData, () => ({
+  cName: "__typeof__(((struct cudaGraphKernelNodeUpdate *)0)->updateData)",
+  size: 24,
+  align: 8,
+  fields: [
+    { name: "gridDim", offset: 0, size: 12 },
+    { name: "param", offset: 0, size: 24 },
+    { name: "isEnabled", offset: 0, size: 4 },
+  ],
+  accessors: {
+    gridDim: {
+      get(this: cudaGraphKernelNodeUpdate_updateData): dim3 {
+        return this.$record(dim3, 0);
+      },
+      set(this: cudaGraphKernelNodeUpdate_updateData, v: dim3): void {
+        this.$setRecord(0, 12, v);
+      },
+    },
+    param: {
+      get(this: cudaGraphKernelNodeUpdate_updateData): cudaGraphKernelNodeUpdate_updateData_param {
+        return this.$record(cudaGraphKernelNodeUpdate_updateData_param, 0);
+      },
+      set(this: cudaGraphKernelNodeUpdate_updateData, v: cudaGraphKernelNodeUpdate_updateData_param): void {
+        this.$setRecord(0, 24, v);
+      },
+    },
+    isEnabled: {
+      get(this: cudaGraphKernelNodeUpdate_updateData): number {
+        return this.$u32(0);
+      },
+      set(this: cudaGraphKernelNodeUpdate_updateData, v: number): void {
+        this.$setU32(0, v);
+      },
+    },
+  },
+}));
 
 /** C: `__typeof__(((struct cudaGraphKernelNodeUpdate *)0)->updateData.param)`: 24 bytes, aligned to 8. */
-export class cudaGraphKernelNodeUpdate_updateData_param extends RecordBase {
-  static readonly $cName = "__typeof__(((struct cudaGraphKernelNodeUpdate *)0)->updateData.param)";
-  static readonly $size = 24;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "pValue", offset: 0, size: 8 },
-    { name: "offset", offset: 8, size: 8 },
-    { name: "size", offset: 16, size: 8 },
-  ];
+export class cudaGraphKernelNodeUpdate_updateData_param extends RecordBase {}
+export interface cudaGraphKernelNodeUpdate_updateData_param {
   /**
    * Kernel parameter data to write in
    * C: `const void * pValue`, offset 0, 8 bytes.
    */
-  get pValue(): Pointer {
-    return this.$ptr(0);
-  }
-  set pValue(v: Pointer) {
-    this.$setPtr(0, v);
-  }
+  get pValue(): Pointer;
+  set pValue(v: Pointer);
   /**
    * Offset into the parameter buffer at which to apply the update
    * C: `size_t offset`, offset 8, 8 bytes.
    */
-  get offset(): bigint {
-    return this.$u64(8);
-  }
-  set offset(v: bigint | number) {
-    this.$setU64(8, v);
-  }
+  get offset(): bigint;
+  set offset(v: bigint | number);
   /**
    * Number of bytes to update
    * C: `size_t size`, offset 16, 8 bytes.
    */
-  get size(): bigint {
-    return this.$u64(16);
-  }
-  set size(v: bigint | number) {
-    this.$setU64(16, v);
-  }
+  get size(): bigint;
+  set size(v: bigint | number);
 }
+RecordBase.$define(cudaGraphKernelNodeUpdate_updateData_param, () => ({
+  cName: "__typeof__(((struct cudaGraphKernelNodeUpdate *)0)->updateData.param)",
+  size: 24,
+  align: 8,
+  fields: [
+    { name: "pValue", offset: 0, size: 8 },
+    { name: "offset", offset: 8, size: 8 },
+    { name: "size", offset: 16, size: 8 },
+  ],
+  accessors: {
+    pValue: {
+      get(this: cudaGraphKernelNodeUpdate_updateData_param): Pointer {
+        return this.$ptr(0);
+      },
+      set(this: cudaGraphKernelNodeUpdate_updateData_param, v: Pointer): void {
+        this.$setPtr(0, v);
+      },
+    },
+    offset: {
+      get(this: cudaGraphKernelNodeUpdate_updateData_param): bigint {
+        return this.$u64(8);
+      },
+      set(this: cudaGraphKernelNodeUpdate_updateData_param, v: bigint | number): void {
+        this.$setU64(8, v);
+      },
+    },
+    size: {
+      get(this: cudaGraphKernelNodeUpdate_updateData_param): bigint {
+        return this.$u64(16);
+      },
+      set(this: cudaGraphKernelNodeUpdate_updateData_param, v: bigint | number): void {
+        this.$setU64(16, v);
+      },
+    },
+  },
+}));
 
 /**
  * Memory Synchronization Domain map
  *
  * C: `struct cudaLaunchMemSyncDomainMap_st` (also `cudaLaunchMemSyncDomainMap`): 2 bytes, aligned to 1.
  */
-export class cudaLaunchMemSyncDomainMap_st extends RecordBase {
-  static readonly $cName = "struct cudaLaunchMemSyncDomainMap_st";
-  static readonly $size = 2;
-  static readonly $align = 1;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "default_", offset: 0, size: 1 },
-    { name: "remote", offset: 1, size: 1 },
-  ];
+export class cudaLaunchMemSyncDomainMap_st extends RecordBase {}
+export interface cudaLaunchMemSyncDomainMap_st {
   /**
    * The default domain ID to use for designated kernels
    * C: `unsigned char default_`, offset 0, 1 bytes.
    */
-  get default_(): number {
-    return this.$u8(0);
-  }
-  set default_(v: number) {
-    this.$setU8(0, v);
-  }
+  get default_(): number;
+  set default_(v: number);
   /**
    * The remote domain ID to use for designated kernels
    * C: `unsigned char remote`, offset 1, 1 bytes.
    */
-  get remote(): number {
-    return this.$u8(1);
-  }
-  set remote(v: number) {
-    this.$setU8(1, v);
-  }
+  get remote(): number;
+  set remote(v: number);
 }
+RecordBase.$define(cudaLaunchMemSyncDomainMap_st, () => ({
+  cName: "struct cudaLaunchMemSyncDomainMap_st",
+  size: 2,
+  align: 1,
+  fields: [
+    { name: "default_", offset: 0, size: 1 },
+    { name: "remote", offset: 1, size: 1 },
+  ],
+  accessors: {
+    default_: {
+      get(this: cudaLaunchMemSyncDomainMap_st): number {
+        return this.$u8(0);
+      },
+      set(this: cudaLaunchMemSyncDomainMap_st, v: number): void {
+        this.$setU8(0, v);
+      },
+    },
+    remote: {
+      get(this: cudaLaunchMemSyncDomainMap_st): number {
+        return this.$u8(1);
+      },
+      set(this: cudaLaunchMemSyncDomainMap_st, v: number): void {
+        this.$setU8(1, v);
+      },
+    },
+  },
+}));
 /** Another name of {@link cudaLaunchMemSyncDomainMap_st}. */
 export const cudaLaunchMemSyncDomainMap = cudaLaunchMemSyncDomainMap_st;
 /** Another name of {@link cudaLaunchMemSyncDomainMap_st}. */
@@ -7013,11 +9869,100 @@ export type cudaLaunchMemSyncDomainMap = cudaLaunchMemSyncDomainMap_st;
  *
  * C: `union cudaLaunchAttributeValue`: 64 bytes, aligned to 8.
  */
-export class cudaLaunchAttributeValue extends RecordBase {
-  static readonly $cName = "union cudaLaunchAttributeValue";
-  static readonly $size = 64;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
+export class cudaLaunchAttributeValue extends RecordBase {}
+export interface cudaLaunchAttributeValue {
+  /** C: `char[64] pad`, offset 0, 64 bytes. */
+  get pad(): Int8Array;
+  /**
+   * Value of launch attribute `cudaLaunchAttributeAccessPolicyWindow`.
+   * C: `struct cudaAccessPolicyWindow accessPolicyWindow`, offset 0, 32 bytes.
+   */
+  get accessPolicyWindow(): cudaAccessPolicyWindow;
+  set accessPolicyWindow(v: cudaAccessPolicyWindow);
+  /**
+   * Value of launch attribute `cudaLaunchAttributeCooperative`. Nonzero indicates a cooperative
+   * kernel (see `cudaLaunchCooperativeKernel`).
+   * C: `int cooperative`, offset 0, 4 bytes.
+   */
+  get cooperative(): number;
+  set cooperative(v: number);
+  /**
+   * Value of launch attribute
+   * `cudaLaunchAttributeSynchronizationPolicy`. `cudaSynchronizationPolicy`
+   * for work queued up in this stream.
+   * C: `enum cudaSynchronizationPolicy syncPolicy`, offset 0, 4 bytes.
+   */
+  get syncPolicy(): cudaSynchronizationPolicy;
+  set syncPolicy(v: cudaSynchronizationPolicy);
+  /** C: `struct (unnamed struct at driver_types.h:3930:5) clusterDim`, offset 0, 12 bytes. */
+  get clusterDim(): cudaLaunchAttributeValue_clusterDim;
+  set clusterDim(v: cudaLaunchAttributeValue_clusterDim);
+  /**
+   * Value of launch attribute
+   * `cudaLaunchAttributeClusterSchedulingPolicyPreference`. Cluster
+   * scheduling policy preference for the kernel.
+   * C: `enum cudaClusterSchedulingPolicy clusterSchedulingPolicyPreference`, offset 0, 4 bytes.
+   */
+  get clusterSchedulingPolicyPreference(): cudaClusterSchedulingPolicy;
+  set clusterSchedulingPolicyPreference(v: cudaClusterSchedulingPolicy);
+  /**
+   * Value of launch attribute
+   * `cudaLaunchAttributeProgrammaticStreamSerialization`.
+   * C: `int programmaticStreamSerializationAllowed`, offset 0, 4 bytes.
+   */
+  get programmaticStreamSerializationAllowed(): number;
+  set programmaticStreamSerializationAllowed(v: number);
+  /** C: `struct (unnamed struct at driver_types.h:3949:5) programmaticEvent`, offset 0, 16 bytes. */
+  get programmaticEvent(): cudaLaunchAttributeValue_programmaticEvent;
+  set programmaticEvent(v: cudaLaunchAttributeValue_programmaticEvent);
+  /**
+   * Value of launch attribute `cudaLaunchAttributePriority`. Execution priority of the kernel.
+   * C: `int priority`, offset 0, 4 bytes.
+   */
+  get priority(): number;
+  set priority(v: number);
+  /**
+   * Value of launch attribute
+   * `cudaLaunchAttributeMemSyncDomainMap`. See
+   * `cudaLaunchMemSyncDomainMap`.
+   * C: `cudaLaunchMemSyncDomainMap memSyncDomainMap`, offset 0, 2 bytes.
+   */
+  get memSyncDomainMap(): cudaLaunchMemSyncDomainMap_st;
+  set memSyncDomainMap(v: cudaLaunchMemSyncDomainMap_st);
+  /**
+   * Value of launch attribute `cudaLaunchAttributeMemSyncDomain`. See
+   * `cudaLaunchMemSyncDomain`.
+   * C: `cudaLaunchMemSyncDomain memSyncDomain`, offset 0, 4 bytes.
+   */
+  get memSyncDomain(): cudaLaunchMemSyncDomain;
+  set memSyncDomain(v: cudaLaunchMemSyncDomain);
+  /** C: `struct (unnamed struct at driver_types.h:3973:5) preferredClusterDim`, offset 0, 12 bytes. */
+  get preferredClusterDim(): cudaLaunchAttributeValue_preferredClusterDim;
+  set preferredClusterDim(v: cudaLaunchAttributeValue_preferredClusterDim);
+  /** C: `struct (unnamed struct at driver_types.h:3986:5) launchCompletionEvent`, offset 0, 16 bytes. */
+  get launchCompletionEvent(): cudaLaunchAttributeValue_launchCompletionEvent;
+  set launchCompletionEvent(v: cudaLaunchAttributeValue_launchCompletionEvent);
+  /** C: `struct (unnamed struct at driver_types.h:3997:5) deviceUpdatableKernelNode`, offset 0, 16 bytes. */
+  get deviceUpdatableKernelNode(): cudaLaunchAttributeValue_deviceUpdatableKernelNode;
+  set deviceUpdatableKernelNode(v: cudaLaunchAttributeValue_deviceUpdatableKernelNode);
+  /**
+   * Value of launch attribute `cudaLaunchAttributePreferredSharedMemoryCarveout`.
+   * C: `unsigned int sharedMemCarveout`, offset 0, 4 bytes.
+   */
+  get sharedMemCarveout(): number;
+  set sharedMemCarveout(v: number);
+  /**
+   * Value of launch attribute `cudaLaunchAttributeNvlinkUtilCentricScheduling`.
+   * C: `unsigned int nvlinkUtilCentricScheduling`, offset 0, 4 bytes.
+   */
+  get nvlinkUtilCentricScheduling(): number;
+  set nvlinkUtilCentricScheduling(v: number);
+}
+RecordBase.$define(cudaLaunchAttributeValue, () => ({
+  cName: "union cudaLaunchAttributeValue",
+  size: 64,
+  align: 8,
+  fields: [
     { name: "pad", offset: 0, size: 64 },
     { name: "accessPolicyWindow", offset: 0, size: 32 },
     { name: "cooperative", offset: 0, size: 4 },
@@ -7034,156 +9979,135 @@ export class cudaLaunchAttributeValue extends RecordBase {
     { name: "deviceUpdatableKernelNode", offset: 0, size: 16 },
     { name: "sharedMemCarveout", offset: 0, size: 4 },
     { name: "nvlinkUtilCentricScheduling", offset: 0, size: 4 },
-  ];
-  /** C: `char[64] pad`, offset 0, 64 bytes. */
-  get pad(): Int8Array {
-    return this.$array(Int8Array, 0, 64);
-  }
-  /**
-   * Value of launch attribute `cudaLaunchAttributeAccessPolicyWindow`.
-   * C: `struct cudaAccessPolicyWindow accessPolicyWindow`, offset 0, 32 bytes.
-   */
-  get accessPolicyWindow(): cudaAccessPolicyWindow {
-    return this.$record(cudaAccessPolicyWindow, 0);
-  }
-  set accessPolicyWindow(v: cudaAccessPolicyWindow) {
-    this.$setRecord(0, 32, v);
-  }
-  /**
-   * Value of launch attribute `cudaLaunchAttributeCooperative`. Nonzero indicates a cooperative
-   * kernel (see `cudaLaunchCooperativeKernel`).
-   * C: `int cooperative`, offset 0, 4 bytes.
-   */
-  get cooperative(): number {
-    return this.$i32(0);
-  }
-  set cooperative(v: number) {
-    this.$setI32(0, v);
-  }
-  /**
-   * Value of launch attribute
-   * `cudaLaunchAttributeSynchronizationPolicy`. `cudaSynchronizationPolicy`
-   * for work queued up in this stream.
-   * C: `enum cudaSynchronizationPolicy syncPolicy`, offset 0, 4 bytes.
-   */
-  get syncPolicy(): cudaSynchronizationPolicy {
-    return this.$u32(0) as cudaSynchronizationPolicy;
-  }
-  set syncPolicy(v: cudaSynchronizationPolicy) {
-    this.$setU32(0, v);
-  }
-  /** C: `struct (unnamed struct at driver_types.h:3930:5) clusterDim`, offset 0, 12 bytes. */
-  get clusterDim(): cudaLaunchAttributeValue_clusterDim {
-    return this.$record(cudaLaunchAttributeValue_clusterDim, 0);
-  }
-  set clusterDim(v: cudaLaunchAttributeValue_clusterDim) {
-    this.$setRecord(0, 12, v);
-  }
-  /**
-   * Value of launch attribute
-   * `cudaLaunchAttributeClusterSchedulingPolicyPreference`. Cluster
-   * scheduling policy preference for the kernel.
-   * C: `enum cudaClusterSchedulingPolicy clusterSchedulingPolicyPreference`, offset 0, 4 bytes.
-   */
-  get clusterSchedulingPolicyPreference(): cudaClusterSchedulingPolicy {
-    return this.$u32(0) as cudaClusterSchedulingPolicy;
-  }
-  set clusterSchedulingPolicyPreference(v: cudaClusterSchedulingPolicy) {
-    this.$setU32(0, v);
-  }
-  /**
-   * Value of launch attribute
-   * `cudaLaunchAttributeProgrammaticStreamSerialization`.
-   * C: `int programmaticStreamSerializationAllowed`, offset 0, 4 bytes.
-   */
-  get programmaticStreamSerializationAllowed(): number {
-    return this.$i32(0);
-  }
-  set programmaticStreamSerializationAllowed(v: number) {
-    this.$setI32(0, v);
-  }
-  /** C: `struct (unnamed struct at driver_types.h:3949:5) programmaticEvent`, offset 0, 16 bytes. */
-  get programmaticEvent(): cudaLaunchAttributeValue_programmaticEvent {
-    return this.$record(cudaLaunchAttributeValue_programmaticEvent, 0);
-  }
-  set programmaticEvent(v: cudaLaunchAttributeValue_programmaticEvent) {
-    this.$setRecord(0, 16, v);
-  }
-  /**
-   * Value of launch attribute `cudaLaunchAttributePriority`. Execution priority of the kernel.
-   * C: `int priority`, offset 0, 4 bytes.
-   */
-  get priority(): number {
-    return this.$i32(0);
-  }
-  set priority(v: number) {
-    this.$setI32(0, v);
-  }
-  /**
-   * Value of launch attribute
-   * `cudaLaunchAttributeMemSyncDomainMap`. See
-   * `cudaLaunchMemSyncDomainMap`.
-   * C: `cudaLaunchMemSyncDomainMap memSyncDomainMap`, offset 0, 2 bytes.
-   */
-  get memSyncDomainMap(): cudaLaunchMemSyncDomainMap_st {
-    return this.$record(cudaLaunchMemSyncDomainMap_st, 0);
-  }
-  set memSyncDomainMap(v: cudaLaunchMemSyncDomainMap_st) {
-    this.$setRecord(0, 2, v);
-  }
-  /**
-   * Value of launch attribute `cudaLaunchAttributeMemSyncDomain`. See
-   * `cudaLaunchMemSyncDomain`.
-   * C: `cudaLaunchMemSyncDomain memSyncDomain`, offset 0, 4 bytes.
-   */
-  get memSyncDomain(): cudaLaunchMemSyncDomain {
-    return this.$u32(0) as cudaLaunchMemSyncDomain;
-  }
-  set memSyncDomain(v: cudaLaunchMemSyncDomain) {
-    this.$setU32(0, v);
-  }
-  /** C: `struct (unnamed struct at driver_types.h:3973:5) preferredClusterDim`, offset 0, 12 bytes. */
-  get preferredClusterDim(): cudaLaunchAttributeValue_preferredClusterDim {
-    return this.$record(cudaLaunchAttributeValue_preferredClusterDim, 0);
-  }
-  set preferredClusterDim(v: cudaLaunchAttributeValue_preferredClusterDim) {
-    this.$setRecord(0, 12, v);
-  }
-  /** C: `struct (unnamed struct at driver_types.h:3986:5) launchCompletionEvent`, offset 0, 16 bytes. */
-  get launchCompletionEvent(): cudaLaunchAttributeValue_launchCompletionEvent {
-    return this.$record(cudaLaunchAttributeValue_launchCompletionEvent, 0);
-  }
-  set launchCompletionEvent(v: cudaLaunchAttributeValue_launchCompletionEvent) {
-    this.$setRecord(0, 16, v);
-  }
-  /** C: `struct (unnamed struct at driver_types.h:3997:5) deviceUpdatableKernelNode`, offset 0, 16 bytes. */
-  get deviceUpdatableKernelNode(): cudaLaunchAttributeValue_deviceUpdatableKernelNode {
-    return this.$record(cudaLaunchAttributeValue_deviceUpdatableKernelNode, 0);
-  }
-  set deviceUpdatableKernelNode(v: cudaLaunchAttributeValue_deviceUpdatableKernelNode) {
-    this.$setRecord(0, 16, v);
-  }
-  /**
-   * Value of launch attribute `cudaLaunchAttributePreferredSharedMemoryCarveout`.
-   * C: `unsigned int sharedMemCarveout`, offset 0, 4 bytes.
-   */
-  get sharedMemCarveout(): number {
-    return this.$u32(0);
-  }
-  set sharedMemCarveout(v: number) {
-    this.$setU32(0, v);
-  }
-  /**
-   * Value of launch attribute `cudaLaunchAttributeNvlinkUtilCentricScheduling`.
-   * C: `unsigned int nvlinkUtilCentricScheduling`, offset 0, 4 bytes.
-   */
-  get nvlinkUtilCentricScheduling(): number {
-    return this.$u32(0);
-  }
-  set nvlinkUtilCentricScheduling(v: number) {
-    this.$setU32(0, v);
-  }
-}
+  ],
+  accessors: {
+    pad: {
+      get(this: cudaLaunchAttributeValue): Int8Array {
+        return this.$array(Int8Array, 0, 64);
+      },
+    },
+    accessPolicyWindow: {
+      get(this: cudaLaunchAttributeValue): cudaAccessPolicyWindow {
+        return this.$record(cudaAccessPolicyWindow, 0);
+      },
+      set(this: cudaLaunchAttributeValue, v: cudaAccessPolicyWindow): void {
+        this.$setRecord(0, 32, v);
+      },
+    },
+    cooperative: {
+      get(this: cudaLaunchAttributeValue): number {
+        return this.$i32(0);
+      },
+      set(this: cudaLaunchAttributeValue, v: number): void {
+        this.$setI32(0, v);
+      },
+    },
+    syncPolicy: {
+      get(this: cudaLaunchAttributeValue): cudaSynchronizationPolicy {
+        return this.$u32(0) as cudaSynchronizationPolicy;
+      },
+      set(this: cudaLaunchAttributeValue, v: cudaSynchronizationPolicy): void {
+        this.$setU32(0, v);
+      },
+    },
+    clusterDim: {
+      get(this: cudaLaunchAttributeValue): cudaLaunchAttributeValue_clusterDim {
+        return this.$record(cudaLaunchAttributeValue_clusterDim, 0);
+      },
+      set(this: cudaLaunchAttributeValue, v: cudaLaunchAttributeValue_clusterDim): void {
+        this.$setRecord(0, 12, v);
+      },
+    },
+    clusterSchedulingPolicyPreference: {
+      get(this: cudaLaunchAttributeValue): cudaClusterSchedulingPolicy {
+        return this.$u32(0) as cudaClusterSchedulingPolicy;
+      },
+      set(this: cudaLaunchAttributeValue, v: cudaClusterSchedulingPolicy): void {
+        this.$setU32(0, v);
+      },
+    },
+    programmaticStreamSerializationAllowed: {
+      get(this: cudaLaunchAttributeValue): number {
+        return this.$i32(0);
+      },
+      set(this: cudaLaunchAttributeValue, v: number): void {
+        this.$setI32(0, v);
+      },
+    },
+    programmaticEvent: {
+      get(this: cudaLaunchAttributeValue): cudaLaunchAttributeValue_programmaticEvent {
+        return this.$record(cudaLaunchAttributeValue_programmaticEvent, 0);
+      },
+      set(this: cudaLaunchAttributeValue, v: cudaLaunchAttributeValue_programmaticEvent): void {
+        this.$setRecord(0, 16, v);
+      },
+    },
+    priority: {
+      get(this: cudaLaunchAttributeValue): number {
+        return this.$i32(0);
+      },
+      set(this: cudaLaunchAttributeValue, v: number): void {
+        this.$setI32(0, v);
+      },
+    },
+    memSyncDomainMap: {
+      get(this: cudaLaunchAttributeValue): cudaLaunchMemSyncDomainMap_st {
+        return this.$record(cudaLaunchMemSyncDomainMap_st, 0);
+      },
+      set(this: cudaLaunchAttributeValue, v: cudaLaunchMemSyncDomainMap_st): void {
+        this.$setRecord(0, 2, v);
+      },
+    },
+    memSyncDomain: {
+      get(this: cudaLaunchAttributeValue): cudaLaunchMemSyncDomain {
+        return this.$u32(0) as cudaLaunchMemSyncDomain;
+      },
+      set(this: cudaLaunchAttributeValue, v: cudaLaunchMemSyncDomain): void {
+        this.$setU32(0, v);
+      },
+    },
+    preferredClusterDim: {
+      get(this: cudaLaunchAttributeValue): cudaLaunchAttributeValue_preferredClusterDim {
+        return this.$record(cudaLaunchAttributeValue_preferredClusterDim, 0);
+      },
+      set(this: cudaLaunchAttributeValue, v: cudaLaunchAttributeValue_preferredClusterDim): void {
+        this.$setRecord(0, 12, v);
+      },
+    },
+    launchCompletionEvent: {
+      get(this: cudaLaunchAttributeValue): cudaLaunchAttributeValue_launchCompletionEvent {
+        return this.$record(cudaLaunchAttributeValue_launchCompletionEvent, 0);
+      },
+      set(this: cudaLaunchAttributeValue, v: cudaLaunchAttributeValue_launchCompletionEvent): void {
+        this.$setRecord(0, 16, v);
+      },
+    },
+    deviceUpdatableKernelNode: {
+      get(this: cudaLaunchAttributeValue): cudaLaunchAttributeValue_deviceUpdatableKernelNode {
+        return this.$record(cudaLaunchAttributeValue_deviceUpdatableKernelNode, 0);
+      },
+      set(this: cudaLaunchAttributeValue, v: cudaLaunchAttributeValue_deviceUpdatableKernelNode): void {
+        this.$setRecord(0, 16, v);
+      },
+    },
+    sharedMemCarveout: {
+      get(this: cudaLaunchAttributeValue): number {
+        return this.$u32(0);
+      },
+      set(this: cudaLaunchAttributeValue, v: number): void {
+        this.$setU32(0, v);
+      },
+    },
+    nvlinkUtilCentricScheduling: {
+      get(this: cudaLaunchAttributeValue): number {
+        return this.$u32(0);
+      },
+      set(this: cudaLaunchAttributeValue, v: number): void {
+        this.$setU32(0, v);
+      },
+    },
+  },
+}));
 
 /**
  * Value of launch attribute `cudaLaunchAttributeClusterDimension` that
@@ -7198,37 +10122,54 @@ export class cudaLaunchAttributeValue extends RecordBase {
  *
  * C: `__typeof__(((union cudaLaunchAttributeValue *)0)->clusterDim)`: 12 bytes, aligned to 4.
  */
-export class cudaLaunchAttributeValue_clusterDim extends RecordBase {
-  static readonly $cName = "__typeof__(((union cudaLaunchAttributeValue *)0)->clusterDim)";
-  static readonly $size = 12;
-  static readonly $align = 4;
-  static readonly $fields: readonly FieldInfo[] = [
+export class cudaLaunchAttributeValue_clusterDim extends RecordBase {}
+export interface cudaLaunchAttributeValue_clusterDim {
+  /** C: `unsigned int x`, offset 0, 4 bytes. */
+  get x(): number;
+  set x(v: number);
+  /** C: `unsigned int y`, offset 4, 4 bytes. */
+  get y(): number;
+  set y(v: number);
+  /** C: `unsigned int z`, offset 8, 4 bytes. */
+  get z(): number;
+  set z(v: number);
+}
+RecordBase.$define(cudaLaunchAttributeValue_clusterDim, () => ({
+  cName: "__typeof__(((union cudaLaunchAttributeValue *)0)->clusterDim)",
+  size: 12,
+  align: 4,
+  fields: [
     { name: "x", offset: 0, size: 4 },
     { name: "y", offset: 4, size: 4 },
     { name: "z", offset: 8, size: 4 },
-  ];
-  /** C: `unsigned int x`, offset 0, 4 bytes. */
-  get x(): number {
-    return this.$u32(0);
-  }
-  set x(v: number) {
-    this.$setU32(0, v);
-  }
-  /** C: `unsigned int y`, offset 4, 4 bytes. */
-  get y(): number {
-    return this.$u32(4);
-  }
-  set y(v: number) {
-    this.$setU32(4, v);
-  }
-  /** C: `unsigned int z`, offset 8, 4 bytes. */
-  get z(): number {
-    return this.$u32(8);
-  }
-  set z(v: number) {
-    this.$setU32(8, v);
-  }
-}
+  ],
+  accessors: {
+    x: {
+      get(this: cudaLaunchAttributeValue_clusterDim): number {
+        return this.$u32(0);
+      },
+      set(this: cudaLaunchAttributeValue_clusterDim, v: number): void {
+        this.$setU32(0, v);
+      },
+    },
+    y: {
+      get(this: cudaLaunchAttributeValue_clusterDim): number {
+        return this.$u32(4);
+      },
+      set(this: cudaLaunchAttributeValue_clusterDim, v: number): void {
+        this.$setU32(4, v);
+      },
+    },
+    z: {
+      get(this: cudaLaunchAttributeValue_clusterDim): number {
+        return this.$u32(8);
+      },
+      set(this: cudaLaunchAttributeValue_clusterDim, v: number): void {
+        this.$setU32(8, v);
+      },
+    },
+  },
+}));
 
 /**
  * Value of launch attribute `cudaLaunchAttributeProgrammaticEvent`
@@ -7240,37 +10181,54 @@ export class cudaLaunchAttributeValue_clusterDim extends RecordBase {
  *
  * C: `__typeof__(((union cudaLaunchAttributeValue *)0)->programmaticEvent)`: 16 bytes, aligned to 8.
  */
-export class cudaLaunchAttributeValue_programmaticEvent extends RecordBase {
-  static readonly $cName = "__typeof__(((union cudaLaunchAttributeValue *)0)->programmaticEvent)";
-  static readonly $size = 16;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
+export class cudaLaunchAttributeValue_programmaticEvent extends RecordBase {}
+export interface cudaLaunchAttributeValue_programmaticEvent {
+  /** C: `cudaEvent_t event`, offset 0, 8 bytes. */
+  get event(): cudaEvent_t;
+  set event(v: cudaEvent_t);
+  /** C: `int flags`, offset 8, 4 bytes. */
+  get flags(): number;
+  set flags(v: number);
+  /** C: `int triggerAtBlockStart`, offset 12, 4 bytes. */
+  get triggerAtBlockStart(): number;
+  set triggerAtBlockStart(v: number);
+}
+RecordBase.$define(cudaLaunchAttributeValue_programmaticEvent, () => ({
+  cName: "__typeof__(((union cudaLaunchAttributeValue *)0)->programmaticEvent)",
+  size: 16,
+  align: 8,
+  fields: [
     { name: "event", offset: 0, size: 8 },
     { name: "flags", offset: 8, size: 4 },
     { name: "triggerAtBlockStart", offset: 12, size: 4 },
-  ];
-  /** C: `cudaEvent_t event`, offset 0, 8 bytes. */
-  get event(): cudaEvent_t {
-    return this.$ptr(0) as cudaEvent_t;
-  }
-  set event(v: cudaEvent_t) {
-    this.$setPtr(0, v);
-  }
-  /** C: `int flags`, offset 8, 4 bytes. */
-  get flags(): number {
-    return this.$i32(8);
-  }
-  set flags(v: number) {
-    this.$setI32(8, v);
-  }
-  /** C: `int triggerAtBlockStart`, offset 12, 4 bytes. */
-  get triggerAtBlockStart(): number {
-    return this.$i32(12);
-  }
-  set triggerAtBlockStart(v: number) {
-    this.$setI32(12, v);
-  }
-}
+  ],
+  accessors: {
+    event: {
+      get(this: cudaLaunchAttributeValue_programmaticEvent): cudaEvent_t {
+        return this.$ptr(0) as cudaEvent_t;
+      },
+      set(this: cudaLaunchAttributeValue_programmaticEvent, v: cudaEvent_t): void {
+        this.$setPtr(0, v);
+      },
+    },
+    flags: {
+      get(this: cudaLaunchAttributeValue_programmaticEvent): number {
+        return this.$i32(8);
+      },
+      set(this: cudaLaunchAttributeValue_programmaticEvent, v: number): void {
+        this.$setI32(8, v);
+      },
+    },
+    triggerAtBlockStart: {
+      get(this: cudaLaunchAttributeValue_programmaticEvent): number {
+        return this.$i32(12);
+      },
+      set(this: cudaLaunchAttributeValue_programmaticEvent, v: number): void {
+        this.$setI32(12, v);
+      },
+    },
+  },
+}));
 
 /**
  * Value of launch attribute `cudaLaunchAttributePreferredClusterDimension`
@@ -7287,37 +10245,54 @@ export class cudaLaunchAttributeValue_programmaticEvent extends RecordBase {
  *
  * C: `__typeof__(((union cudaLaunchAttributeValue *)0)->preferredClusterDim)`: 12 bytes, aligned to 4.
  */
-export class cudaLaunchAttributeValue_preferredClusterDim extends RecordBase {
-  static readonly $cName = "__typeof__(((union cudaLaunchAttributeValue *)0)->preferredClusterDim)";
-  static readonly $size = 12;
-  static readonly $align = 4;
-  static readonly $fields: readonly FieldInfo[] = [
+export class cudaLaunchAttributeValue_preferredClusterDim extends RecordBase {}
+export interface cudaLaunchAttributeValue_preferredClusterDim {
+  /** C: `unsigned int x`, offset 0, 4 bytes. */
+  get x(): number;
+  set x(v: number);
+  /** C: `unsigned int y`, offset 4, 4 bytes. */
+  get y(): number;
+  set y(v: number);
+  /** C: `unsigned int z`, offset 8, 4 bytes. */
+  get z(): number;
+  set z(v: number);
+}
+RecordBase.$define(cudaLaunchAttributeValue_preferredClusterDim, () => ({
+  cName: "__typeof__(((union cudaLaunchAttributeValue *)0)->preferredClusterDim)",
+  size: 12,
+  align: 4,
+  fields: [
     { name: "x", offset: 0, size: 4 },
     { name: "y", offset: 4, size: 4 },
     { name: "z", offset: 8, size: 4 },
-  ];
-  /** C: `unsigned int x`, offset 0, 4 bytes. */
-  get x(): number {
-    return this.$u32(0);
-  }
-  set x(v: number) {
-    this.$setU32(0, v);
-  }
-  /** C: `unsigned int y`, offset 4, 4 bytes. */
-  get y(): number {
-    return this.$u32(4);
-  }
-  set y(v: number) {
-    this.$setU32(4, v);
-  }
-  /** C: `unsigned int z`, offset 8, 4 bytes. */
-  get z(): number {
-    return this.$u32(8);
-  }
-  set z(v: number) {
-    this.$setU32(8, v);
-  }
-}
+  ],
+  accessors: {
+    x: {
+      get(this: cudaLaunchAttributeValue_preferredClusterDim): number {
+        return this.$u32(0);
+      },
+      set(this: cudaLaunchAttributeValue_preferredClusterDim, v: number): void {
+        this.$setU32(0, v);
+      },
+    },
+    y: {
+      get(this: cudaLaunchAttributeValue_preferredClusterDim): number {
+        return this.$u32(4);
+      },
+      set(this: cudaLaunchAttributeValue_preferredClusterDim, v: number): void {
+        this.$setU32(4, v);
+      },
+    },
+    z: {
+      get(this: cudaLaunchAttributeValue_preferredClusterDim): number {
+        return this.$u32(8);
+      },
+      set(this: cudaLaunchAttributeValue_preferredClusterDim, v: number): void {
+        this.$setU32(8, v);
+      },
+    },
+  },
+}));
 
 /**
  * Value of launch attribute `cudaLaunchAttributeLaunchCompletionEvent`
@@ -7328,29 +10303,42 @@ export class cudaLaunchAttributeValue_preferredClusterDim extends RecordBase {
  *
  * C: `__typeof__(((union cudaLaunchAttributeValue *)0)->launchCompletionEvent)`: 16 bytes, aligned to 8.
  */
-export class cudaLaunchAttributeValue_launchCompletionEvent extends RecordBase {
-  static readonly $cName = "__typeof__(((union cudaLaunchAttributeValue *)0)->launchCompletionEvent)";
-  static readonly $size = 16;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
+export class cudaLaunchAttributeValue_launchCompletionEvent extends RecordBase {}
+export interface cudaLaunchAttributeValue_launchCompletionEvent {
+  /** C: `cudaEvent_t event`, offset 0, 8 bytes. */
+  get event(): cudaEvent_t;
+  set event(v: cudaEvent_t);
+  /** C: `int flags`, offset 8, 4 bytes. */
+  get flags(): number;
+  set flags(v: number);
+}
+RecordBase.$define(cudaLaunchAttributeValue_launchCompletionEvent, () => ({
+  cName: "__typeof__(((union cudaLaunchAttributeValue *)0)->launchCompletionEvent)",
+  size: 16,
+  align: 8,
+  fields: [
     { name: "event", offset: 0, size: 8 },
     { name: "flags", offset: 8, size: 4 },
-  ];
-  /** C: `cudaEvent_t event`, offset 0, 8 bytes. */
-  get event(): cudaEvent_t {
-    return this.$ptr(0) as cudaEvent_t;
-  }
-  set event(v: cudaEvent_t) {
-    this.$setPtr(0, v);
-  }
-  /** C: `int flags`, offset 8, 4 bytes. */
-  get flags(): number {
-    return this.$i32(8);
-  }
-  set flags(v: number) {
-    this.$setI32(8, v);
-  }
-}
+  ],
+  accessors: {
+    event: {
+      get(this: cudaLaunchAttributeValue_launchCompletionEvent): cudaEvent_t {
+        return this.$ptr(0) as cudaEvent_t;
+      },
+      set(this: cudaLaunchAttributeValue_launchCompletionEvent, v: cudaEvent_t): void {
+        this.$setPtr(0, v);
+      },
+    },
+    flags: {
+      get(this: cudaLaunchAttributeValue_launchCompletionEvent): number {
+        return this.$i32(8);
+      },
+      set(this: cudaLaunchAttributeValue_launchCompletionEvent, v: number): void {
+        this.$setI32(8, v);
+      },
+    },
+  },
+}));
 
 /**
  * Value of launch attribute `cudaLaunchAttributeDeviceUpdatableKernelNode`
@@ -7360,69 +10348,98 @@ export class cudaLaunchAttributeValue_launchCompletionEvent extends RecordBase {
  *
  * C: `__typeof__(((union cudaLaunchAttributeValue *)0)->deviceUpdatableKernelNode)`: 16 bytes, aligned to 8.
  */
-export class cudaLaunchAttributeValue_deviceUpdatableKernelNode extends RecordBase {
-  static readonly $cName = "__typeof__(((union cudaLaunchAttributeValue *)0)->deviceUpdatableKernelNode)";
-  static readonly $size = 16;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
+export class cudaLaunchAttributeValue_deviceUpdatableKernelNode extends RecordBase {}
+export interface cudaLaunchAttributeValue_deviceUpdatableKernelNode {
+  /** C: `int deviceUpdatable`, offset 0, 4 bytes. */
+  get deviceUpdatable(): number;
+  set deviceUpdatable(v: number);
+  /** C: `cudaGraphDeviceNode_t devNode`, offset 8, 8 bytes. */
+  get devNode(): cudaGraphDeviceNode_t;
+  set devNode(v: cudaGraphDeviceNode_t);
+}
+RecordBase.$define(cudaLaunchAttributeValue_deviceUpdatableKernelNode, () => ({
+  cName: "__typeof__(((union cudaLaunchAttributeValue *)0)->deviceUpdatableKernelNode)",
+  size: 16,
+  align: 8,
+  fields: [
     { name: "deviceUpdatable", offset: 0, size: 4 },
     { name: "devNode", offset: 8, size: 8 },
-  ];
-  /** C: `int deviceUpdatable`, offset 0, 4 bytes. */
-  get deviceUpdatable(): number {
-    return this.$i32(0);
-  }
-  set deviceUpdatable(v: number) {
-    this.$setI32(0, v);
-  }
-  /** C: `cudaGraphDeviceNode_t devNode`, offset 8, 8 bytes. */
-  get devNode(): cudaGraphDeviceNode_t {
-    return this.$ptr(8) as cudaGraphDeviceNode_t;
-  }
-  set devNode(v: cudaGraphDeviceNode_t) {
-    this.$setPtr(8, v);
-  }
-}
+  ],
+  accessors: {
+    deviceUpdatable: {
+      get(this: cudaLaunchAttributeValue_deviceUpdatableKernelNode): number {
+        return this.$i32(0);
+      },
+      set(this: cudaLaunchAttributeValue_deviceUpdatableKernelNode, v: number): void {
+        this.$setI32(0, v);
+      },
+    },
+    devNode: {
+      get(this: cudaLaunchAttributeValue_deviceUpdatableKernelNode): cudaGraphDeviceNode_t {
+        return this.$ptr(8) as cudaGraphDeviceNode_t;
+      },
+      set(this: cudaLaunchAttributeValue_deviceUpdatableKernelNode, v: cudaGraphDeviceNode_t): void {
+        this.$setPtr(8, v);
+      },
+    },
+  },
+}));
 
 /**
  * Launch attribute
  *
  * C: `struct cudaLaunchAttribute_st` (also `cudaLaunchAttribute`): 72 bytes, aligned to 8.
  */
-export class cudaLaunchAttribute_st extends RecordBase {
-  static readonly $cName = "struct cudaLaunchAttribute_st";
-  static readonly $size = 72;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "id", offset: 0, size: 4 },
-    { name: "pad", offset: 4, size: 4 },
-    { name: "val", offset: 8, size: 64 },
-  ];
+export class cudaLaunchAttribute_st extends RecordBase {}
+export interface cudaLaunchAttribute_st {
   /**
    * Attribute to set
    * C: `cudaLaunchAttributeID id`, offset 0, 4 bytes.
    */
-  get id(): cudaLaunchAttributeID {
-    return this.$u32(0) as cudaLaunchAttributeID;
-  }
-  set id(v: cudaLaunchAttributeID) {
-    this.$setU32(0, v);
-  }
+  get id(): cudaLaunchAttributeID;
+  set id(v: cudaLaunchAttributeID);
   /** C: `char[4] pad`, offset 4, 4 bytes. */
-  get pad(): Int8Array {
-    return this.$array(Int8Array, 4, 4);
-  }
+  get pad(): Int8Array;
   /**
    * Value of the attribute
    * C: `cudaLaunchAttributeValue val`, offset 8, 64 bytes.
    */
-  get val(): cudaLaunchAttributeValue {
-    return this.$record(cudaLaunchAttributeValue, 8);
-  }
-  set val(v: cudaLaunchAttributeValue) {
-    this.$setRecord(8, 64, v);
-  }
+  get val(): cudaLaunchAttributeValue;
+  set val(v: cudaLaunchAttributeValue);
 }
+RecordBase.$define(cudaLaunchAttribute_st, () => ({
+  cName: "struct cudaLaunchAttribute_st",
+  size: 72,
+  align: 8,
+  fields: [
+    { name: "id", offset: 0, size: 4 },
+    { name: "pad", offset: 4, size: 4 },
+    { name: "val", offset: 8, size: 64 },
+  ],
+  accessors: {
+    id: {
+      get(this: cudaLaunchAttribute_st): cudaLaunchAttributeID {
+        return this.$u32(0) as cudaLaunchAttributeID;
+      },
+      set(this: cudaLaunchAttribute_st, v: cudaLaunchAttributeID): void {
+        this.$setU32(0, v);
+      },
+    },
+    pad: {
+      get(this: cudaLaunchAttribute_st): Int8Array {
+        return this.$array(Int8Array, 4, 4);
+      },
+    },
+    val: {
+      get(this: cudaLaunchAttribute_st): cudaLaunchAttributeValue {
+        return this.$record(cudaLaunchAttributeValue, 8);
+      },
+      set(this: cudaLaunchAttribute_st, v: cudaLaunchAttributeValue): void {
+        this.$setRecord(8, 64, v);
+      },
+    },
+  },
+}));
 /** Another name of {@link cudaLaunchAttribute_st}. */
 export const cudaLaunchAttribute = cudaLaunchAttribute_st;
 /** Another name of {@link cudaLaunchAttribute_st}. */
@@ -7433,79 +10450,108 @@ export type cudaLaunchAttribute = cudaLaunchAttribute_st;
  *
  * C: `struct cudaLaunchConfig_st` (also `cudaLaunchConfig_t`): 56 bytes, aligned to 8.
  */
-export class cudaLaunchConfig_st extends RecordBase {
-  static readonly $cName = "struct cudaLaunchConfig_st";
-  static readonly $size = 56;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
+export class cudaLaunchConfig_st extends RecordBase {}
+export interface cudaLaunchConfig_st {
+  /**
+   * Grid dimensions
+   * C: `dim3 gridDim`, offset 0, 12 bytes.
+   */
+  get gridDim(): dim3;
+  set gridDim(v: dim3);
+  /**
+   * Block dimensions
+   * C: `dim3 blockDim`, offset 12, 12 bytes.
+   */
+  get blockDim(): dim3;
+  set blockDim(v: dim3);
+  /**
+   * Dynamic shared-memory size per thread block in bytes
+   * C: `size_t dynamicSmemBytes`, offset 24, 8 bytes.
+   */
+  get dynamicSmemBytes(): bigint;
+  set dynamicSmemBytes(v: bigint | number);
+  /**
+   * Stream identifier
+   * C: `cudaStream_t stream`, offset 32, 8 bytes.
+   */
+  get stream(): cudaStream_t;
+  set stream(v: cudaStream_t);
+  /**
+   * List of attributes; nullable if `cudaLaunchConfig_t`::numAttrs == 0
+   * C: `cudaLaunchAttribute * attrs`, offset 40, 8 bytes.
+   */
+  get attrs(): Pointer;
+  set attrs(v: Pointer);
+  /**
+   * Number of attributes populated in `cudaLaunchConfig_t`::attrs
+   * C: `unsigned int numAttrs`, offset 48, 4 bytes.
+   */
+  get numAttrs(): number;
+  set numAttrs(v: number);
+}
+RecordBase.$define(cudaLaunchConfig_st, () => ({
+  cName: "struct cudaLaunchConfig_st",
+  size: 56,
+  align: 8,
+  fields: [
     { name: "gridDim", offset: 0, size: 12 },
     { name: "blockDim", offset: 12, size: 12 },
     { name: "dynamicSmemBytes", offset: 24, size: 8 },
     { name: "stream", offset: 32, size: 8 },
     { name: "attrs", offset: 40, size: 8 },
     { name: "numAttrs", offset: 48, size: 4 },
-  ];
-  /**
-   * Grid dimensions
-   * C: `dim3 gridDim`, offset 0, 12 bytes.
-   */
-  get gridDim(): dim3 {
-    return this.$record(dim3, 0);
-  }
-  set gridDim(v: dim3) {
-    this.$setRecord(0, 12, v);
-  }
-  /**
-   * Block dimensions
-   * C: `dim3 blockDim`, offset 12, 12 bytes.
-   */
-  get blockDim(): dim3 {
-    return this.$record(dim3, 12);
-  }
-  set blockDim(v: dim3) {
-    this.$setRecord(12, 12, v);
-  }
-  /**
-   * Dynamic shared-memory size per thread block in bytes
-   * C: `size_t dynamicSmemBytes`, offset 24, 8 bytes.
-   */
-  get dynamicSmemBytes(): bigint {
-    return this.$u64(24);
-  }
-  set dynamicSmemBytes(v: bigint | number) {
-    this.$setU64(24, v);
-  }
-  /**
-   * Stream identifier
-   * C: `cudaStream_t stream`, offset 32, 8 bytes.
-   */
-  get stream(): cudaStream_t {
-    return this.$ptr(32) as cudaStream_t;
-  }
-  set stream(v: cudaStream_t) {
-    this.$setPtr(32, v);
-  }
-  /**
-   * List of attributes; nullable if `cudaLaunchConfig_t`::numAttrs == 0
-   * C: `cudaLaunchAttribute * attrs`, offset 40, 8 bytes.
-   */
-  get attrs(): Pointer {
-    return this.$ptr(40);
-  }
-  set attrs(v: Pointer) {
-    this.$setPtr(40, v);
-  }
-  /**
-   * Number of attributes populated in `cudaLaunchConfig_t`::attrs
-   * C: `unsigned int numAttrs`, offset 48, 4 bytes.
-   */
-  get numAttrs(): number {
-    return this.$u32(48);
-  }
-  set numAttrs(v: number) {
-    this.$setU32(48, v);
-  }
-}
+  ],
+  accessors: {
+    gridDim: {
+      get(this: cudaLaunchConfig_st): dim3 {
+        return this.$record(dim3, 0);
+      },
+      set(this: cudaLaunchConfig_st, v: dim3): void {
+        this.$setRecord(0, 12, v);
+      },
+    },
+    blockDim: {
+      get(this: cudaLaunchConfig_st): dim3 {
+        return this.$record(dim3, 12);
+      },
+      set(this: cudaLaunchConfig_st, v: dim3): void {
+        this.$setRecord(12, 12, v);
+      },
+    },
+    dynamicSmemBytes: {
+      get(this: cudaLaunchConfig_st): bigint {
+        return this.$u64(24);
+      },
+      set(this: cudaLaunchConfig_st, v: bigint | number): void {
+        this.$setU64(24, v);
+      },
+    },
+    stream: {
+      get(this: cudaLaunchConfig_st): cudaStream_t {
+        return this.$ptr(32) as cudaStream_t;
+      },
+      set(this: cudaLaunchConfig_st, v: cudaStream_t): void {
+        this.$setPtr(32, v);
+      },
+    },
+    attrs: {
+      get(this: cudaLaunchConfig_st): Pointer {
+        return this.$ptr(40);
+      },
+      set(this: cudaLaunchConfig_st, v: Pointer): void {
+        this.$setPtr(40, v);
+      },
+    },
+    numAttrs: {
+      get(this: cudaLaunchConfig_st): number {
+        return this.$u32(48);
+      },
+      set(this: cudaLaunchConfig_st, v: number): void {
+        this.$setU32(48, v);
+      },
+    },
+  },
+}));
 /** Another name of {@link cudaLaunchConfig_st}. */
 export const cudaLaunchConfig_t = cudaLaunchConfig_st;
 /** Another name of {@link cudaLaunchConfig_st}. */
@@ -7516,90 +10562,200 @@ export type cudaLaunchConfig_t = cudaLaunchConfig_st;
  *
  * C: `struct cudaAsyncNotificationInfo` (also `cudaAsyncNotificationInfo_t`): 16 bytes, aligned to 8.
  */
-export class cudaAsyncNotificationInfo extends RecordBase {
-  static readonly $cName = "struct cudaAsyncNotificationInfo";
-  static readonly $size = 16;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "type", offset: 0, size: 4 },
-    { name: "info", offset: 8, size: 8 },
-  ];
+export class cudaAsyncNotificationInfo extends RecordBase {}
+export interface cudaAsyncNotificationInfo {
   /**
    * The type of notification being sent
    * C: `cudaAsyncNotificationType type`, offset 0, 4 bytes.
    */
-  get type(): cudaAsyncNotificationType {
-    return this.$u32(0) as cudaAsyncNotificationType;
-  }
-  set type(v: cudaAsyncNotificationType) {
-    this.$setU32(0, v);
-  }
+  get type(): cudaAsyncNotificationType;
+  set type(v: cudaAsyncNotificationType);
   /**
    * Information about the notification. `type` must be checked in order to interpret this field.
    * C: `union (unnamed union at driver_types.h:4079:5) info`, offset 8, 8 bytes.
    */
-  get info(): cudaAsyncNotificationInfo_info {
-    return this.$record(cudaAsyncNotificationInfo_info, 8);
-  }
-  set info(v: cudaAsyncNotificationInfo_info) {
-    this.$setRecord(8, 8, v);
-  }
+  get info(): cudaAsyncNotificationInfo_info;
+  set info(v: cudaAsyncNotificationInfo_info);
 }
+RecordBase.$define(cudaAsyncNotificationInfo, () => ({
+  cName: "struct cudaAsyncNotificationInfo",
+  size: 16,
+  align: 8,
+  fields: [
+    { name: "type", offset: 0, size: 4 },
+    { name: "info", offset: 8, size: 8 },
+  ],
+  accessors: {
+    type: {
+      get(this: cudaAsyncNotificationInfo): cudaAsyncNotificationType {
+        return this.$u32(0) as cudaAsyncNotificationType;
+      },
+      set(this: cudaAsyncNotificationInfo, v: cudaAsyncNotificationType): void {
+        this.$setU32(0, v);
+      },
+    },
+    info: {
+      get(this: cudaAsyncNotificationInfo): cudaAsyncNotificationInfo_info {
+        return this.$record(cudaAsyncNotificationInfo_info, 8);
+      },
+      set(this: cudaAsyncNotificationInfo, v: cudaAsyncNotificationInfo_info): void {
+        this.$setRecord(8, 8, v);
+      },
+    },
+  },
+}));
 /** Another name of {@link cudaAsyncNotificationInfo}. */
 export const cudaAsyncNotificationInfo_t = cudaAsyncNotificationInfo;
 /** Another name of {@link cudaAsyncNotificationInfo}. */
 export type cudaAsyncNotificationInfo_t = cudaAsyncNotificationInfo;
 
 /** C: `__typeof__(((struct cudaAsyncNotificationInfo *)0)->info)`: 8 bytes, aligned to 8. */
-export class cudaAsyncNotificationInfo_info extends RecordBase {
-  static readonly $cName = "__typeof__(((struct cudaAsyncNotificationInfo *)0)->info)";
-  static readonly $size = 8;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "overBudget", offset: 0, size: 8 },
-  ];
+export class cudaAsyncNotificationInfo_info extends RecordBase {}
+export interface cudaAsyncNotificationInfo_info {
   /**
    * Information about notifications of type `cudaAsyncNotificationTypeOverBudget`
    * C: `struct (unnamed struct at driver_types.h:4080:9) overBudget`, offset 0, 8 bytes.
    */
-  get overBudget(): cudaAsyncNotificationInfo_info_overBudget {
-    return this.$record(cudaAsyncNotificationInfo_info_overBudget, 0);
-  }
-  set overBudget(v: cudaAsyncNotificationInfo_info_overBudget) {
-    this.$setRecord(0, 8, v);
-  }
+  get overBudget(): cudaAsyncNotificationInfo_info_overBudget;
+  set overBudget(v: cudaAsyncNotificationInfo_info_overBudget);
 }
+RecordBase.$define(cudaAsyncNotificationInfo_info, () => ({
+  cName: "__typeof__(((struct cudaAsyncNotificationInfo *)0)->info)",
+  size: 8,
+  align: 8,
+  fields: [
+    { name: "overBudget", offset: 0, size: 8 },
+  ],
+  accessors: {
+    overBudget: {
+      get(this: cudaAsyncNotificationInfo_info): cudaAsyncNotificationInfo_info_overBudget {
+        return this.$record(cudaAsyncNotificationInfo_info_overBudget, 0);
+      },
+      set(this: cudaAsyncNotificationInfo_info, v: cudaAsyncNotificationInfo_info_overBudget): void {
+        this.$setRecord(0, 8, v);
+      },
+    },
+  },
+}));
 
 /** C: `__typeof__(((struct cudaAsyncNotificationInfo *)0)->info.overBudget)`: 8 bytes, aligned to 8. */
-export class cudaAsyncNotificationInfo_info_overBudget extends RecordBase {
-  static readonly $cName = "__typeof__(((struct cudaAsyncNotificationInfo *)0)->info.overBudget)";
-  static readonly $size = 8;
-  static readonly $align = 8;
-  static readonly $fields: readonly FieldInfo[] = [
-    { name: "bytesOverBudget", offset: 0, size: 8 },
-  ];
+export class cudaAsyncNotificationInfo_info_overBudget extends RecordBase {}
+export interface cudaAsyncNotificationInfo_info_overBudget {
   /**
    * The number of bytes that the process has allocated above its device memory budget
    * C: `unsigned long long bytesOverBudget`, offset 0, 8 bytes.
    */
-  get bytesOverBudget(): bigint {
-    return this.$u64(0);
-  }
-  set bytesOverBudget(v: bigint | number) {
-    this.$setU64(0, v);
-  }
+  get bytesOverBudget(): bigint;
+  set bytesOverBudget(v: bigint | number);
 }
+RecordBase.$define(cudaAsyncNotificationInfo_info_overBudget, () => ({
+  cName: "__typeof__(((struct cudaAsyncNotificationInfo *)0)->info.overBudget)",
+  size: 8,
+  align: 8,
+  fields: [
+    { name: "bytesOverBudget", offset: 0, size: 8 },
+  ],
+  accessors: {
+    bytesOverBudget: {
+      get(this: cudaAsyncNotificationInfo_info_overBudget): bigint {
+        return this.$u64(0);
+      },
+      set(this: cudaAsyncNotificationInfo_info_overBudget, v: bigint | number): void {
+        this.$setU64(0, v);
+      },
+    },
+  },
+}));
 
 /**
  * CUDA texture descriptor
  *
  * C: `struct cudaTextureDesc`: 72 bytes, aligned to 4.
  */
-export class cudaTextureDesc extends RecordBase {
-  static readonly $cName = "struct cudaTextureDesc";
-  static readonly $size = 72;
-  static readonly $align = 4;
-  static readonly $fields: readonly FieldInfo[] = [
+export class cudaTextureDesc extends RecordBase {}
+export interface cudaTextureDesc {
+  /**
+   * Texture address mode for up to 3 dimensions
+   * C: `enum cudaTextureAddressMode[3] addressMode`, offset 0, 12 bytes.
+   */
+  get addressMode(): Uint32Array;
+  /**
+   * Texture filter mode
+   * C: `enum cudaTextureFilterMode filterMode`, offset 12, 4 bytes.
+   */
+  get filterMode(): cudaTextureFilterMode;
+  set filterMode(v: cudaTextureFilterMode);
+  /**
+   * Texture read mode
+   * C: `enum cudaTextureReadMode readMode`, offset 16, 4 bytes.
+   */
+  get readMode(): cudaTextureReadMode;
+  set readMode(v: cudaTextureReadMode);
+  /**
+   * Perform sRGB->linear conversion during texture read
+   * C: `int sRGB`, offset 20, 4 bytes.
+   */
+  get sRGB(): number;
+  set sRGB(v: number);
+  /**
+   * Texture Border Color
+   * C: `float[4] borderColor`, offset 24, 16 bytes.
+   */
+  get borderColor(): Float32Array;
+  /**
+   * Indicates whether texture reads are normalized or not
+   * C: `int normalizedCoords`, offset 40, 4 bytes.
+   */
+  get normalizedCoords(): number;
+  set normalizedCoords(v: number);
+  /**
+   * Limit to the anisotropy ratio
+   * C: `unsigned int maxAnisotropy`, offset 44, 4 bytes.
+   */
+  get maxAnisotropy(): number;
+  set maxAnisotropy(v: number);
+  /**
+   * Mipmap filter mode
+   * C: `enum cudaTextureFilterMode mipmapFilterMode`, offset 48, 4 bytes.
+   */
+  get mipmapFilterMode(): cudaTextureFilterMode;
+  set mipmapFilterMode(v: cudaTextureFilterMode);
+  /**
+   * Offset applied to the supplied mipmap level
+   * C: `float mipmapLevelBias`, offset 52, 4 bytes.
+   */
+  get mipmapLevelBias(): number;
+  set mipmapLevelBias(v: number);
+  /**
+   * Lower end of the mipmap level range to clamp access to
+   * C: `float minMipmapLevelClamp`, offset 56, 4 bytes.
+   */
+  get minMipmapLevelClamp(): number;
+  set minMipmapLevelClamp(v: number);
+  /**
+   * Upper end of the mipmap level range to clamp access to
+   * C: `float maxMipmapLevelClamp`, offset 60, 4 bytes.
+   */
+  get maxMipmapLevelClamp(): number;
+  set maxMipmapLevelClamp(v: number);
+  /**
+   * Disable any trilinear filtering optimizations.
+   * C: `int disableTrilinearOptimization`, offset 64, 4 bytes.
+   */
+  get disableTrilinearOptimization(): number;
+  set disableTrilinearOptimization(v: number);
+  /**
+   * Enable seamless cube map filtering.
+   * C: `int seamlessCubemap`, offset 68, 4 bytes.
+   */
+  get seamlessCubemap(): number;
+  set seamlessCubemap(v: number);
+}
+RecordBase.$define(cudaTextureDesc, () => ({
+  cName: "struct cudaTextureDesc",
+  size: 72,
+  align: 4,
+  fields: [
     { name: "addressMode", offset: 0, size: 12 },
     { name: "filterMode", offset: 12, size: 4 },
     { name: "readMode", offset: 16, size: 4 },
@@ -7613,130 +10769,106 @@ export class cudaTextureDesc extends RecordBase {
     { name: "maxMipmapLevelClamp", offset: 60, size: 4 },
     { name: "disableTrilinearOptimization", offset: 64, size: 4 },
     { name: "seamlessCubemap", offset: 68, size: 4 },
-  ];
-  /**
-   * Texture address mode for up to 3 dimensions
-   * C: `enum cudaTextureAddressMode[3] addressMode`, offset 0, 12 bytes.
-   */
-  get addressMode(): Uint32Array {
-    return this.$array(Uint32Array, 0, 3);
-  }
-  /**
-   * Texture filter mode
-   * C: `enum cudaTextureFilterMode filterMode`, offset 12, 4 bytes.
-   */
-  get filterMode(): cudaTextureFilterMode {
-    return this.$u32(12) as cudaTextureFilterMode;
-  }
-  set filterMode(v: cudaTextureFilterMode) {
-    this.$setU32(12, v);
-  }
-  /**
-   * Texture read mode
-   * C: `enum cudaTextureReadMode readMode`, offset 16, 4 bytes.
-   */
-  get readMode(): cudaTextureReadMode {
-    return this.$u32(16) as cudaTextureReadMode;
-  }
-  set readMode(v: cudaTextureReadMode) {
-    this.$setU32(16, v);
-  }
-  /**
-   * Perform sRGB->linear conversion during texture read
-   * C: `int sRGB`, offset 20, 4 bytes.
-   */
-  get sRGB(): number {
-    return this.$i32(20);
-  }
-  set sRGB(v: number) {
-    this.$setI32(20, v);
-  }
-  /**
-   * Texture Border Color
-   * C: `float[4] borderColor`, offset 24, 16 bytes.
-   */
-  get borderColor(): Float32Array {
-    return this.$array(Float32Array, 24, 4);
-  }
-  /**
-   * Indicates whether texture reads are normalized or not
-   * C: `int normalizedCoords`, offset 40, 4 bytes.
-   */
-  get normalizedCoords(): number {
-    return this.$i32(40);
-  }
-  set normalizedCoords(v: number) {
-    this.$setI32(40, v);
-  }
-  /**
-   * Limit to the anisotropy ratio
-   * C: `unsigned int maxAnisotropy`, offset 44, 4 bytes.
-   */
-  get maxAnisotropy(): number {
-    return this.$u32(44);
-  }
-  set maxAnisotropy(v: number) {
-    this.$setU32(44, v);
-  }
-  /**
-   * Mipmap filter mode
-   * C: `enum cudaTextureFilterMode mipmapFilterMode`, offset 48, 4 bytes.
-   */
-  get mipmapFilterMode(): cudaTextureFilterMode {
-    return this.$u32(48) as cudaTextureFilterMode;
-  }
-  set mipmapFilterMode(v: cudaTextureFilterMode) {
-    this.$setU32(48, v);
-  }
-  /**
-   * Offset applied to the supplied mipmap level
-   * C: `float mipmapLevelBias`, offset 52, 4 bytes.
-   */
-  get mipmapLevelBias(): number {
-    return this.$f32(52);
-  }
-  set mipmapLevelBias(v: number) {
-    this.$setF32(52, v);
-  }
-  /**
-   * Lower end of the mipmap level range to clamp access to
-   * C: `float minMipmapLevelClamp`, offset 56, 4 bytes.
-   */
-  get minMipmapLevelClamp(): number {
-    return this.$f32(56);
-  }
-  set minMipmapLevelClamp(v: number) {
-    this.$setF32(56, v);
-  }
-  /**
-   * Upper end of the mipmap level range to clamp access to
-   * C: `float maxMipmapLevelClamp`, offset 60, 4 bytes.
-   */
-  get maxMipmapLevelClamp(): number {
-    return this.$f32(60);
-  }
-  set maxMipmapLevelClamp(v: number) {
-    this.$setF32(60, v);
-  }
-  /**
-   * Disable any trilinear filtering optimizations.
-   * C: `int disableTrilinearOptimization`, offset 64, 4 bytes.
-   */
-  get disableTrilinearOptimization(): number {
-    return this.$i32(64);
-  }
-  set disableTrilinearOptimization(v: number) {
-    this.$setI32(64, v);
-  }
-  /**
-   * Enable seamless cube map filtering.
-   * C: `int seamlessCubemap`, offset 68, 4 bytes.
-   */
-  get seamlessCubemap(): number {
-    return this.$i32(68);
-  }
-  set seamlessCubemap(v: number) {
-    this.$setI32(68, v);
-  }
-}
+  ],
+  accessors: {
+    addressMode: {
+      get(this: cudaTextureDesc): Uint32Array {
+        return this.$array(Uint32Array, 0, 3);
+      },
+    },
+    filterMode: {
+      get(this: cudaTextureDesc): cudaTextureFilterMode {
+        return this.$u32(12) as cudaTextureFilterMode;
+      },
+      set(this: cudaTextureDesc, v: cudaTextureFilterMode): void {
+        this.$setU32(12, v);
+      },
+    },
+    readMode: {
+      get(this: cudaTextureDesc): cudaTextureReadMode {
+        return this.$u32(16) as cudaTextureReadMode;
+      },
+      set(this: cudaTextureDesc, v: cudaTextureReadMode): void {
+        this.$setU32(16, v);
+      },
+    },
+    sRGB: {
+      get(this: cudaTextureDesc): number {
+        return this.$i32(20);
+      },
+      set(this: cudaTextureDesc, v: number): void {
+        this.$setI32(20, v);
+      },
+    },
+    borderColor: {
+      get(this: cudaTextureDesc): Float32Array {
+        return this.$array(Float32Array, 24, 4);
+      },
+    },
+    normalizedCoords: {
+      get(this: cudaTextureDesc): number {
+        return this.$i32(40);
+      },
+      set(this: cudaTextureDesc, v: number): void {
+        this.$setI32(40, v);
+      },
+    },
+    maxAnisotropy: {
+      get(this: cudaTextureDesc): number {
+        return this.$u32(44);
+      },
+      set(this: cudaTextureDesc, v: number): void {
+        this.$setU32(44, v);
+      },
+    },
+    mipmapFilterMode: {
+      get(this: cudaTextureDesc): cudaTextureFilterMode {
+        return this.$u32(48) as cudaTextureFilterMode;
+      },
+      set(this: cudaTextureDesc, v: cudaTextureFilterMode): void {
+        this.$setU32(48, v);
+      },
+    },
+    mipmapLevelBias: {
+      get(this: cudaTextureDesc): number {
+        return this.$f32(52);
+      },
+      set(this: cudaTextureDesc, v: number): void {
+        this.$setF32(52, v);
+      },
+    },
+    minMipmapLevelClamp: {
+      get(this: cudaTextureDesc): number {
+        return this.$f32(56);
+      },
+      set(this: cudaTextureDesc, v: number): void {
+        this.$setF32(56, v);
+      },
+    },
+    maxMipmapLevelClamp: {
+      get(this: cudaTextureDesc): number {
+        return this.$f32(60);
+      },
+      set(this: cudaTextureDesc, v: number): void {
+        this.$setF32(60, v);
+      },
+    },
+    disableTrilinearOptimization: {
+      get(this: cudaTextureDesc): number {
+        return this.$i32(64);
+      },
+      set(this: cudaTextureDesc, v: number): void {
+        this.$setI32(64, v);
+      },
+    },
+    seamlessCubemap: {
+      get(this: cudaTextureDesc): number {
+        return this.$i32(68);
+      },
+      set(this: cudaTextureDesc, v: number): void {
+        this.$setI32(68, v);
+      },
+    },
+  },
+}));
 

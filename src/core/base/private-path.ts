@@ -7,10 +7,13 @@
  *
  * @module
  */
-import * as path from "node:path";
-import { pathOwnership, realPath } from "../../host.ts";
+import { nodeBuiltin, pathOwnership, realPath } from "../../host.ts";
 import { currentUid } from "../../ffi/libc-socket.ts";
 import { InsecurePathError } from "../errors.ts";
+import type * as NodePath from "node:path";
+
+// Node.js built-ins, loaded on first use (src/host.ts, nodeBuiltin).
+const nodePath = (): typeof NodePath => nodeBuiltin("node:path") as typeof NodePath;
 
 const GROUP_OR_OTHER_WRITE = 0o022;
 const STICKY = 0o1000;
@@ -52,7 +55,7 @@ export function checkPrivateDirectory(dir: string, uid: number = currentUid()): 
   if ((st.mode & GROUP_OR_OTHER_WRITE) !== 0) {
     return new InsecurePathError(dir, `${dir} has mode ${octal(st.mode)}, writable by group or others: refusing to trust it. Run chmod 700 on it, or use a directory of your own.`);
   }
-  for (let up = path.dirname(real); ; up = path.dirname(up)) {
+  for (let up = nodePath().dirname(real); ; up = nodePath().dirname(up)) {
     const a = pathOwnership(up, true);
     if (a === undefined) return new InsecurePathError(up, `${up}, above ${dir}, cannot be read: cannot check who may change it.`);
     if (a.uid !== uid && a.uid !== 0) {
@@ -61,6 +64,6 @@ export function checkPrivateDirectory(dir: string, uid: number = currentUid()): 
     if ((a.mode & GROUP_OR_OTHER_WRITE) !== 0 && (a.mode & STICKY) === 0) {
       return new InsecurePathError(up, `${up}, above ${dir}, has mode ${octal(a.mode)}, writable by group or others without the sticky bit: others could replace ${dir}. Run chmod go-w on it, or use a directory elsewhere.`);
     }
-    if (up === path.dirname(up)) return undefined;
+    if (up === nodePath().dirname(up)) return undefined;
   }
 }

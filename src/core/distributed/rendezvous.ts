@@ -19,12 +19,19 @@
  *
  * @module
  */
-import * as net from "node:net";
-import { Buffer } from "node:buffer";
-import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { getEnv } from "../../host.ts";
+import type * as net from "node:net";
+import type { Buffer } from "node:buffer";
+import { getEnv, nodeBuiltin } from "../../host.ts";
 import { RendezvousError } from "../errors.ts";
 import { describeValue } from "../base/checks.ts";
+import type * as NodeCrypto from "node:crypto";
+import type * as NodeBuffer from "node:buffer";
+import type * as NodeNet from "node:net";
+
+// Node.js built-ins, loaded on first use (src/host.ts, nodeBuiltin).
+const nodeCrypto = (): typeof NodeCrypto => nodeBuiltin("node:crypto") as typeof NodeCrypto;
+const nodeBuffer = (): typeof NodeBuffer => nodeBuiltin("node:buffer") as typeof NodeBuffer;
+const nodeNet = (): typeof NodeNet => nodeBuiltin("node:net") as typeof NodeNet;
 
 /** The largest frame either side accepts. */
 export const MAX_FRAME_BYTES = 64 * 1024;
@@ -43,7 +50,7 @@ const MAX_KEY_BYTES = 1024;
 export type RendezvousRequest = { readonly op: "set"; readonly key: string; readonly value: string } | { readonly op: "get"; readonly key: string };
 
 function mac(secret: Buffer, label: string, nonce: Uint8Array): Buffer {
-  return createHmac("sha256", secret).update(label).update(nonce).digest();
+  return nodeCrypto().createHmac("sha256", secret).update(label).update(nonce).digest();
 }
 
 function checkSecret(secret: unknown, what: string): Buffer {
@@ -53,7 +60,7 @@ function checkSecret(secret: unknown, what: string): Buffer {
         `pass the server's secret, or let the ranks read ${RENDEZVOUS_SECRET_ENV}`,
     );
   }
-  return Buffer.from(secret, "hex");
+  return nodeBuffer().Buffer.from(secret, "hex");
 }
 
 /** One length-prefixed frame. */
@@ -179,8 +186,8 @@ export class RendezvousServer {
     const t = options.authTimeoutMs;
     if (t !== undefined && (typeof t !== "number" || !(t > 0))) throw new RangeError(`RendezvousServer.start: authTimeoutMs is a positive number of milliseconds, not ${describeValue(t)}`);
     if (options.onRefused !== undefined && typeof options.onRefused !== "function") throw new TypeError(`RendezvousServer.start: onRefused is a function (reason) => void, not ${describeValue(options.onRefused)}`);
-    const secret = options.secret === undefined ? randomBytes(32) : checkSecret(options.secret, "RendezvousServer.start");
-    const server = net.createServer();
+    const secret = options.secret === undefined ? nodeCrypto().randomBytes(32) : checkSecret(options.secret, "RendezvousServer.start");
+    const server = nodeNet().createServer();
     await new Promise<void>((resolve, reject) => {
       const refused = (e: Error & { code?: string }): void => {
         const why =
@@ -234,7 +241,7 @@ export class RendezvousServer {
     socket.on("close", () => this.#sockets.delete(socket));
     socket.on("error", () => socket.destroy());
     const reader = new FrameReader();
-    const nonce = randomBytes(NONCE_BYTES);
+    const nonce = nodeCrypto().randomBytes(NONCE_BYTES);
     let authenticated = false;
     const timer = setTimeout(() => {
       if (!authenticated) this.#drop(socket, `a client did not prove the job's secret within ${this.#authTimeoutMs} ms`);
@@ -252,7 +259,7 @@ export class RendezvousServer {
         }
         for (let frame = reader.next(); frame !== undefined && !socket.destroyed; frame = reader.next()) {
           if (!authenticated) {
-            if (frame.length !== MAC_BYTES + NONCE_BYTES || !timingSafeEqual(frame.subarray(0, MAC_BYTES), mac(this.#secret, CLIENT_LABEL, nonce))) {
+            if (frame.length !== MAC_BYTES + NONCE_BYTES || !nodeCrypto().timingSafeEqual(frame.subarray(0, MAC_BYTES), mac(this.#secret, CLIENT_LABEL, nonce))) {
               this.#drop(socket, "a client failed to prove the job's secret");
               return;
             }
@@ -349,18 +356,18 @@ export class RendezvousClient {
     if (typeof options.host !== "string" || options.host.length === 0) throw new TypeError(`RendezvousClient.connect: host is an address, not ${describeValue(options.host)}`);
     if (!Number.isInteger(options.port) || options.port <= 0 || options.port > 65535) throw new RangeError(`RendezvousClient.connect: port is an integer 1 to 65535, not ${describeValue(options.port)}`);
     const timeoutMs = options.timeoutMs ?? 30_000;
-    const socket = net.createConnection({ host: options.host, port: options.port });
+    const socket = nodeNet().createConnection({ host: options.host, port: options.port });
     const client = new RendezvousClient(socket, new FrameReader());
     const timer = setTimeout(() => client.#fail(new RendezvousError(`connecting to the rendezvous server at ${options.host}:${options.port} timed out after ${timeoutMs} ms`)), timeoutMs);
     try {
       const nonce = await client.#nextFrame();
       if (nonce.length !== NONCE_BYTES) throw new RendezvousError("the rendezvous server's challenge is malformed: is this a cuda-ts rendezvous server?");
-      const mine = randomBytes(NONCE_BYTES);
-      socket.write(encodeFrame(Buffer.concat([mac(secret, CLIENT_LABEL, nonce), mine])));
+      const mine = nodeCrypto().randomBytes(NONCE_BYTES);
+      socket.write(encodeFrame(nodeBuffer().Buffer.concat([mac(secret, CLIENT_LABEL, nonce), mine])));
       const proof = await client.#nextFrame().catch(() => {
         throw new RendezvousError("the rendezvous server refused this client: is the secret the job's (the launcher's CUDA_TS_RENDEZVOUS_SECRET)?");
       });
-      if (proof.length !== MAC_BYTES || !timingSafeEqual(proof, mac(secret, SERVER_LABEL, mine))) {
+      if (proof.length !== MAC_BYTES || !nodeCrypto().timingSafeEqual(proof, mac(secret, SERVER_LABEL, mine))) {
         throw new RendezvousError(`the server at ${options.host}:${options.port} could not prove the job's secret: it is not this job's rendezvous server; disconnected`);
       }
       return client;

@@ -28,12 +28,10 @@
  *
  * @module
  */
-import * as path from "node:path";
-import { Buffer } from "node:buffer";
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import type { Buffer } from "node:buffer";
 import { ClosedError, IpcTimeoutError, IpcDisconnectedError, IpcPeerRefusedError, InsecurePathError } from "../errors.ts";
 import { decodeTokenMessage, encodeTokenMessage, HANDLE_MESSAGE_BYTES, IPCAllocationHandle, MAX_TOKEN_BYTES, tokenBytes } from "./ipc.ts";
-import { getEnv, isDirectory, makePrivateDirectory, makeTemporaryPrivateDirectory, pathOwnership, removeDirectory, setMode } from "../../host.ts";
+import { getEnv, nodeBuiltin, isDirectory, makePrivateDirectory, makeTemporaryPrivateDirectory, pathOwnership, removeDirectory, setMode } from "../../host.ts";
 import {
   AF_UNIX,
   closeFd,
@@ -60,6 +58,12 @@ import {
 } from "../../ffi/libc-socket.ts";
 import { ffi } from "../../ffi/index.ts";
 import { describeValue } from "../base/checks.ts";
+import type * as NodeCrypto from "node:crypto";
+import type * as NodePath from "node:path";
+
+// Node.js built-ins, loaded on first use (src/host.ts, nodeBuiltin).
+const nodeCrypto = (): typeof NodeCrypto => nodeBuiltin("node:crypto") as typeof NodeCrypto;
+const nodePath = (): typeof NodePath => nodeBuiltin("node:path") as typeof NodePath;
 
 /** Options of waiting calls. */
 export interface IpcWaitOptions {
@@ -146,12 +150,12 @@ function refusal(peer: PeerCredentials, policy: Policy, side: string): IpcPeerRe
 }
 
 function tokenDigest(bytes: Uint8Array): Buffer {
-  return createHash("sha256").update(bytes).digest();
+  return nodeCrypto().createHash("sha256").update(bytes).digest();
 }
 
 /** The directory of an address that is a path, checked or made private (0700 when this call creates it). */
 function prepareSocketDirectory(address: string): void {
-  const dir = path.dirname(path.resolve(address));
+  const dir = nodePath().dirname(nodePath().resolve(address));
   if (!isDirectory(dir)) makePrivateDirectory(dir);
   const st = pathOwnership(dir, true);
   if (st === undefined) throw new InsecurePathError(dir, `${dir} cannot be read: cannot check who may replace the socket ${address}`);
@@ -223,7 +227,7 @@ export class IpcListener {
 
   /** A fresh random one-time token (32 random bytes in hex) for {@link IpcListenOptions.tokens}. */
   static newToken(): string {
-    return randomBytes(32).toString("hex");
+    return nodeCrypto().randomBytes(32).toString("hex");
   }
 
   /**
@@ -241,10 +245,10 @@ export class IpcListener {
    */
   static listenPrivate(options?: IpcListenOptions): IpcListener {
     const runtime = getEnv("XDG_RUNTIME_DIR");
-    const parent = runtime !== undefined && path.isAbsolute(runtime) && isDirectory(runtime) ? runtime : undefined;
+    const parent = runtime !== undefined && nodePath().isAbsolute(runtime) && isDirectory(runtime) ? runtime : undefined;
     const dir = makeTemporaryPrivateDirectory("cuda-ts-ipc-", parent);
     try {
-      return IpcListener.#listen(path.join(dir, "socket"), options, dir);
+      return IpcListener.#listen(nodePath().join(dir, "socket"), options, dir);
     } catch (e) {
       removeDirectory(dir);
       throw e;
@@ -343,7 +347,7 @@ export class IpcListener {
     }
     let match = -1;
     tokens.forEach((t, i) => {
-      if (timingSafeEqual(t, digest)) match = i;
+      if (nodeCrypto().timingSafeEqual(t, digest)) match = i;
     });
     if (match < 0) return fail("its token is not one of this listener's (or was used already)");
     tokens.splice(match, 1);

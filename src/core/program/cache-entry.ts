@@ -15,9 +15,13 @@
  *
  * @module
  */
-import { createHash } from "node:crypto";
+import { nodeBuiltin } from "../../host.ts";
 import type { ObjectCodeFormat } from "./object-code.ts";
 import { ObjectCode } from "./object-code.ts";
+import type * as NodeCrypto from "node:crypto";
+
+// Node.js built-ins, loaded on first use (src/host.ts, nodeBuiltin).
+const nodeCrypto = (): typeof NodeCrypto => nodeBuiltin("node:crypto") as typeof NodeCrypto;
 
 /** A compiled program as a cache holds it: enough to rebuild its ObjectCode, symbol mapping included. */
 export interface CachedProgram {
@@ -43,13 +47,13 @@ const encoder = new TextEncoder();
 
 /** The SHA-256 of the parts (strings as UTF-8), in hex. */
 export function sha256Hex(...parts: (string | Uint8Array)[]): string {
-  const h = createHash("sha256");
+  const h = nodeCrypto().createHash("sha256");
   for (const p of parts) h.update(typeof p === "string" ? encoder.encode(p) : p);
   return h.digest("hex");
 }
 
 function sha256Bytes(data: Uint8Array): Uint8Array {
-  return new Uint8Array(createHash("sha256").update(data).digest());
+  return new Uint8Array(nodeCrypto().createHash("sha256").update(data).digest());
 }
 
 /** The cached form of an ObjectCode (a copy of its bytes). */

@@ -16,14 +16,18 @@
  *
  * @module
  */
-import * as path from "node:path";
-import { randomBytes } from "node:crypto";
-import { canReadPath, canWritePath, fileInfo, getEnv, isDirectory, makePrivateDirectory, pathExists, readDirectory, readFileBytes, removeFile, touchFile, writeFileAtomic } from "../../host.ts";
+import { canReadPath, nodeBuiltin, canWritePath, fileInfo, getEnv, isDirectory, makePrivateDirectory, pathExists, readDirectory, readFileBytes, removeFile, touchFile, writeFileAtomic } from "../../host.ts";
 import type { InsecurePathError } from "../errors.ts";
 import { checkPrivateDirectory, checkPrivateFile } from "../base/private-path.ts";
 import type { ProgramCache } from "./cache.ts";
 import { decodeEntry, encodeEntry, sha256Hex, type CachedProgram } from "./cache-entry.ts";
 import { optionalInteger, optionalString } from "./option-checks.ts";
+import type * as NodeCrypto from "node:crypto";
+import type * as NodePath from "node:path";
+
+// Node.js built-ins, loaded on first use (src/host.ts, nodeBuiltin).
+const nodeCrypto = (): typeof NodeCrypto => nodeBuiltin("node:crypto") as typeof NodeCrypto;
+const nodePath = (): typeof NodePath => nodeBuiltin("node:path") as typeof NodePath;
 
 /** Options of a {@link FileProgramCache}. */
 export interface FileProgramCacheOptions {
@@ -51,9 +55,9 @@ const STALE_TMP_MS = 3_600_000;
  */
 export function defaultProgramCacheDirectory(): string | undefined {
   const xdg = getEnv("XDG_CACHE_HOME");
-  if (xdg !== undefined && path.isAbsolute(xdg)) return path.join(xdg, "cuda-ts", "program-cache");
+  if (xdg !== undefined && nodePath().isAbsolute(xdg)) return nodePath().join(xdg, "cuda-ts", "program-cache");
   const home = getEnv("HOME");
-  return home === undefined ? undefined : path.join(home, ".cache", "cuda-ts", "program-cache");
+  return home === undefined ? undefined : nodePath().join(home, ".cache", "cuda-ts", "program-cache");
 }
 
 /** A compile cache in a directory. */
@@ -68,7 +72,7 @@ export class FileProgramCache implements ProgramCache {
   /** A cache over `options.directory` (created, mode 0700, when the first entry is stored). */
   constructor(options: FileProgramCacheOptions = {}) {
     const dir = optionalString("FileProgramCache", "directory", options.directory);
-    this.directory = dir === undefined ? defaultProgramCacheDirectory() : path.normalize(dir);
+    this.directory = dir === undefined ? defaultProgramCacheDirectory() : nodePath().normalize(dir);
     this.maxBytes = optionalInteger("FileProgramCache", "maxBytes", options.maxBytes, 0) ?? 1 << 30;
     const onInsecure = options.onInsecure;
     if (onInsecure !== undefined && typeof onInsecure !== "function") {
@@ -101,7 +105,7 @@ export class FileProgramCache implements ProgramCache {
   pathOf(key: string): string | undefined {
     if (this.directory === undefined) return undefined;
     const name = /^[0-9a-f]{64}$/.test(key) ? key : sha256Hex(key);
-    return path.join(this.directory, name + SUFFIX);
+    return nodePath().join(this.directory, name + SUFFIX);
   }
 
   get(key: string): CachedProgram | undefined {
@@ -132,7 +136,7 @@ export class FileProgramCache implements ProgramCache {
       if (bytes.length > this.maxBytes) return;
       if (!isDirectory(dir)) makePrivateDirectory(dir);
       if (!this.#directoryTrusted()) return;
-      tmp = path.join(dir, `.${path.basename(file)}.${randomBytes(8).toString("hex")}${TMP_SUFFIX}`);
+      tmp = nodePath().join(dir, `.${nodePath().basename(file)}.${nodeCrypto().randomBytes(8).toString("hex")}${TMP_SUFFIX}`);
       writeFileAtomic(file, tmp, bytes, 0o600);
       tmp = undefined;
       this.#evict(file);
@@ -164,7 +168,7 @@ export class FileProgramCache implements ProgramCache {
       return readDirectory(dir)
         .filter((n) => n.endsWith(SUFFIX) && !n.startsWith("."))
         .flatMap((n) => {
-          const file = path.join(dir, n);
+          const file = nodePath().join(dir, n);
           const st = fileInfo(file);
           return st?.isFile ? [{ file, size: st.size, mtimeMs: st.mtimeMs }] : [];
         });
@@ -181,7 +185,7 @@ export class FileProgramCache implements ProgramCache {
       const now = Date.now();
       for (const n of readDirectory(dir)) {
         if (!n.endsWith(TMP_SUFFIX)) continue;
-        const file = path.join(dir, n);
+        const file = nodePath().join(dir, n);
         const st = fileInfo(file); // another process may have renamed or removed it
         if (st !== undefined && now - st.mtimeMs > STALE_TMP_MS) removeFile(file);
       }

@@ -1,0 +1,83 @@
+/**
+ * What importing cuda-ts leaves for later (issue 15): checked functions made on their first call (lazyTable),
+ * record classes whose layout and accessors are made on first use (RecordBase.$define), and no Node.js built-in
+ * loaded by any module of src/ (they load on first use, through src/host.ts's nodeBuiltin).
+ */
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+import { lazyTable } from "../../src/tables-runtime/checked.ts";
+import { RecordBase } from "../../src/tables-runtime/record.ts";
+import { valueImportGraph } from "../support/import-graph.ts";
+
+const root = resolve(import.meta.dirname ?? new URL(".", import.meta.url).pathname, "../..");
+
+describe("lazyTable", () => {
+  it("makes each function on its first call, once, and then holds the function itself", () => {
+    const made: string[] = [];
+    const makers = {
+      twice: (k: number) => {
+        made.push("twice");
+        return (x: number): number => 2 * x * k;
+      },
+      name: (_k: number) => {
+        made.push("name");
+        return function named(this: unknown): string {
+          return this === table ? "called on the table" : "elsewhere";
+        };
+      },
+    };
+    const table = lazyTable(makers, 1);
+    expect(Object.keys(table).sort()).toEqual(["name", "twice"]);
+    expect(made).toEqual([]);
+    const early = table.twice; // a placeholder, kept before the first call
+    expect(table.twice(3)).toBe(6);
+    expect(made).toEqual(["twice"]);
+    expect(table.twice).not.toBe(early); // the table now holds the made function
+    expect(early(4)).toBe(8); // the placeholder forwards to it, without making it again
+    expect(table.twice(5)).toBe(10);
+    expect(made).toEqual(["twice"]);
+    expect(table.name()).toBe("called on the table"); // `this` reaches the made function
+    expect(table.name.name).toBe("named");
+  });
+});
+
+describe("generated records", () => {
+  it("define their accessors and layout facts on first use", async () => {
+    // CUuuid_st: no function of the driver passes it by value, and nothing else in this file has touched it.
+    const { CUuuid_st, CUuuid } = await import("../../generated/cuda-13.0/driver/records.ts");
+    expect(CUuuid).toBe(CUuuid_st);
+    expect(Object.getOwnPropertyDescriptor(CUuuid_st.prototype, "bytes")).toBeUndefined();
+    expect(Object.hasOwn(CUuuid_st, "$size")).toBe(false);
+    expect(CUuuid_st.$size).toBe(16); // the first use defines the class
+    expect(typeof Object.getOwnPropertyDescriptor(CUuuid_st.prototype, "bytes")?.get).toBe("function");
+    expect([CUuuid_st.$cName, CUuuid_st.$align, CUuuid_st.$fields.map((f) => f.name)]).toEqual(["struct CUuuid_st", 1, ["bytes"]]);
+    const u = new CUuuid_st();
+    u.bytes[3] = 7;
+    expect(u.$bytes()[3]).toBe(7);
+    expect(u.$toObject()).toEqual({ bytes: u.bytes });
+  });
+
+  it("define themselves on the first `new` too, setters included", async () => {
+    const { CUmemLocation_st, CUmemLocationType } = await import("../../generated/cuda-13.0/driver/index.ts");
+    const l = new CUmemLocation_st();
+    l.type = CUmemLocationType.CU_MEM_LOCATION_TYPE_DEVICE;
+    l.id = 3;
+    expect([l.type, l.id]).toEqual([CUmemLocationType.CU_MEM_LOCATION_TYPE_DEVICE, 3]);
+    expect(new DataView(l.$bytes().buffer).getInt32(4, true)).toBe(3);
+  });
+
+  it("refuse a class that was never registered, naming it", () => {
+    class Stray extends RecordBase {}
+    expect(() => Stray.$size).toThrow(/Stray is not a generated record class/);
+    expect(() => new (Stray as unknown as new () => RecordBase)()).toThrow(TypeError);
+  });
+});
+
+describe("src/ at import", () => {
+  it("imports no Node.js built-in by value (they load on first use, through host.ts's nodeBuiltin)", () => {
+    const valueNodeImport = /^import (?!type )[^;]*?from "node:|^export [^;]*?from "node:/m;
+    const files = [...valueImportGraph(root, "src").keys()].filter((f) => valueNodeImport.test(readFileSync(resolve(root, f), "utf8")));
+    expect(files, "a static import of a node: module starts Deno's Node.js layer (~50 ms) at import").toEqual([]);
+  });
+});
