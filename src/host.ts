@@ -39,7 +39,7 @@ interface DenoLike {
 const deno = (globalThis as unknown as { Deno?: DenoLike }).Deno;
 
 /** The Node.js built-in modules cuda-ts uses. */
-export type NodeBuiltinName = "node:buffer" | "node:crypto" | "node:fs" | "node:net" | "node:os" | "node:path";
+export type NodeBuiltinName = "node:buffer" | "node:child_process" | "node:crypto" | "node:fs" | "node:net" | "node:os" | "node:path";
 
 const builtins = new Map<string, unknown>();
 

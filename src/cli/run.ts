@@ -18,9 +18,10 @@
  *
  * @module
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
+import type * as NodeChildProcess from "node:child_process";
 import type { Readable } from "node:stream";
-import { environmentVariables, grantedPermissionFlags, isFile, runtimeExecutable, runtimeName } from "../host.ts";
+import { environmentVariables, grantedPermissionFlags, isFile, nodeBuiltin, runtimeExecutable, runtimeName } from "../host.ts";
 import { RENDEZVOUS_ADDR_ENV, RENDEZVOUS_SECRET_ENV, RendezvousServer } from "../core/distributed/rendezvous.ts";
 import { WORLD_ENV } from "../core/distributed/world.ts";
 import { RendezvousError } from "../core/errors.ts";
@@ -247,7 +248,7 @@ export async function runJob(plan: RunPlan, io: { log(line: string): void } = { 
         [RENDEZVOUS_ADDR_ENV]: address,
         ...(secret !== undefined ? { [RENDEZVOUS_SECRET_ENV]: secret } : {}),
       };
-      const child = spawn(command, [...runtimeArgs, plan.script, ...plan.scriptArgs], {
+      const child = (nodeBuiltin("node:child_process") as typeof NodeChildProcess).spawn(command, [...runtimeArgs, plan.script, ...plan.scriptArgs], {
         env: childEnv,
         stdio: plan.prefix && size > 1 ? ["inherit", "pipe", "pipe"] : "inherit",
       });
