@@ -267,8 +267,13 @@ export function createBinding<R extends object, C extends object>(options: Bindi
           specOf(name);
           throw new TypeError(`${options.info.name}: ${name} has no checked form in the CUDA ${chosen().library.ctkVersion} table; use .raw.${name}`);
         }
-        facade[name] = f;
-        return f(...args);
+        // The first call makes the chosen table's function (its lazy placeholder replaces itself in that table);
+        // the facade then keeps the made function, so that later calls go straight to it.
+        try {
+          return f(...args);
+        } finally {
+          facade[name] = chosenChecked[name];
+        }
       };
     }
     checked = facade;
