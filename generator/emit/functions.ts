@@ -3,7 +3,8 @@ import type { IrFunction, IrLibrary, IrRecord, IrType } from "../ir.ts";
 import type { LibrarySpec } from "../manifest.ts";
 import { resolveTypedefs } from "../parse/context.ts";
 import { docBlock, functionDoc, type ImportTracker, safeIdent, sourceModule, tsType, TYPED_ARRAY } from "./common.ts";
-import { elementSize, scalarNative } from "./native.ts";
+import { elementSize, layoutOf, scalarNative } from "./native.ts";
+import { layoutLiteral } from "./records.ts";
 
 /** The record a by-value parameter or result passes, if any. */
 export function byValueRecord(t: IrType): string | undefined {
@@ -11,21 +12,31 @@ export function byValueRecord(t: IrType): string | undefined {
   return r.kind === "record" ? r.name : undefined;
 }
 
-function nativeCode(t: IrType, imp: ImportTracker): string {
+/**
+ * A parameter's or result's native type. A record of this library passed by value travels as its class's `$layout`;
+ * one of another library (cuSPARSE's `cuComplex`, the runtime's `float2`) as a layout written here, so that what a
+ * library emits never depends on which other libraries a run generates.
+ */
+function nativeCode(t: IrType, imp: ImportTracker, own: ReadonlySet<string>, index: ReadonlyMap<string, IrRecord>): string {
   const rec = byValueRecord(t);
-  if (rec !== undefined) return `{ struct: ${imp.ref(rec, true) ?? rec}.$layout }`;
+  if (rec !== undefined) {
+    const ir = index.get(rec);
+    if (own.has(rec) || ir === undefined) return `{ struct: ${imp.ref(rec, true) ?? rec}.$layout }`;
+    return `{ struct: ${layoutLiteral(layoutOf(ir, index as Map<string, IrRecord>))} }`;
+  }
   return JSON.stringify(scalarNative(t));
 }
 
 /** functions.ts: `library`, the `functions` table and the `Raw` interface. */
-export function emitFunctions(lib: IrLibrary, spec: LibrarySpec, libraryName: string, imp: ImportTracker): string {
+export function emitFunctions(lib: IrLibrary, spec: LibrarySpec, libraryName: string, imp: ImportTracker, index: ReadonlyMap<string, IrRecord> = new Map()): string {
+  const own = new Set(lib.records.map((r) => r.name));
   let table = "";
   let iface = "";
   for (const fn of lib.functions) {
     const parts = [`symbol: ${JSON.stringify(fn.symbol)}`];
     if (fn.ptdsSymbol) parts.push(`ptdsSymbol: ${JSON.stringify(fn.ptdsSymbol)}`);
-    parts.push(`parameters: [${fn.params.map((p) => nativeCode(p.type, imp)).join(", ")}]`);
-    parts.push(`result: ${nativeCode(fn.result, imp)}`);
+    parts.push(`parameters: [${fn.params.map((p) => nativeCode(p.type, imp, own, index)).join(", ")}]`);
+    parts.push(`result: ${nativeCode(fn.result, imp, own, index)}`);
     if (fn.procAddress) {
       const pa = fn.procAddress;
       parts.push(`procAddress: { name: ${JSON.stringify(pa.name)}, version: ${pa.version}${pa.ptdsVersion !== undefined ? `, ptdsVersion: ${pa.ptdsVersion}` : ""} }`);

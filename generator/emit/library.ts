@@ -62,7 +62,9 @@ export function emitLibrary(lib: IrLibrary, spec: LibrarySpec, all: IrLibrary[])
   const names = typeNames(lib, all);
   const files = new Map<string, string>();
   const index = recordIndex(all);
-  const byValue = recordsByValue(all);
+  // Only this library's own functions decide which of its records carry a $layout: another library passing one by
+  // value writes the layout itself (emitFunctions), so a library's output never depends on the others in the run.
+  const byValue = recordsByValue([lib]);
   const add = (file: string, body: string): void => {
     files.set(file, withHeader(lib, file, body.trim() === "" ? "// (nothing of this kind in these headers)\nexport {};\n" : body));
   };
@@ -70,7 +72,7 @@ export function emitLibrary(lib: IrLibrary, spec: LibrarySpec, all: IrLibrary[])
   add("constants.ts", emitConstants(lib));
   add("types.ts", emitTypes(lib, new ImportTracker(names, "types")));
   add("records.ts", emitRecords(lib, new ImportTracker(names, "records"), byValue, index));
-  add("functions.ts", emitFunctions(lib, spec, spec.library, new ImportTracker(names, "functions")));
+  add("functions.ts", emitFunctions(lib, spec, spec.library, new ImportTracker(names, "functions"), index));
   let statusRecord: IrRecord | undefined;
   const statusValues = new Map<string, string>();
   if (spec.status) {

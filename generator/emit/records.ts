@@ -89,7 +89,8 @@ function fieldAccessor(f: IrField, imp: ImportTracker): Accessor {
   return { comment: `  // ${f.name}: ${f.type.spelling} has no accessor (${r.kind === "unsupported" ? r.reason : "unsupported type"}).\n` };
 }
 
-function layoutLiteral(l: LayoutInfo): string {
+/** A StructLayout as TypeScript source. */
+export function layoutLiteral(l: LayoutInfo): string {
   const leaves = l.leaves.map((x) => `{ offset: ${x.offset}, type: "${x.type}" }`).join(", ");
   const passing = l.passing.kind === "memory" ? `{ kind: "memory" }` : `{ kind: "registers", classes: [${l.passing.classes.map((c) => `"${c}"`).join(", ")}] }`;
   return `{ name: ${JSON.stringify(l.name)}, size: ${l.size}, align: ${l.align}, leaves: [${leaves}], passing: ${passing} }`;

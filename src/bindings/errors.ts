@@ -99,6 +99,46 @@ export class NvFatbinError extends BindingError {
   }
 }
 
+/** A cuBLAS or cuBLASLt call failed (`library` says which). */
+export class CUBLASError extends BindingError {
+  constructor(library: string, code: number, codeName: string, description: string, functionName: string) {
+    super(library, code, codeName, description, functionName);
+    this.name = "CUBLASError";
+  }
+}
+
+/** A cuRAND call failed. */
+export class CURANDError extends BindingError {
+  constructor(library: string, code: number, codeName: string, description: string, functionName: string) {
+    super(library, code, codeName, description, functionName);
+    this.name = "CURANDError";
+  }
+}
+
+/** A cuFFT call failed. */
+export class CUFFTError extends BindingError {
+  constructor(library: string, code: number, codeName: string, description: string, functionName: string) {
+    super(library, code, codeName, description, functionName);
+    this.name = "CUFFTError";
+  }
+}
+
+/** A cuSOLVER call failed. */
+export class CUSOLVERError extends BindingError {
+  constructor(library: string, code: number, codeName: string, description: string, functionName: string) {
+    super(library, code, codeName, description, functionName);
+    this.name = "CUSOLVERError";
+  }
+}
+
+/** A cuSPARSE call failed. */
+export class CUSPARSEError extends BindingError {
+  constructor(library: string, code: number, codeName: string, description: string, functionName: string) {
+    super(library, code, codeName, description, functionName);
+    this.name = "CUSPARSEError";
+  }
+}
+
 /** A function the bindings know but the loaded library does not provide (an older driver, say). */
 export class FunctionNotFoundError extends Error {
   /** The function's C name. */

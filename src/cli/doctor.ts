@@ -70,6 +70,30 @@ async function libraryVersion(name: string): Promise<string | undefined> {
         const { cupti } = await import("../bindings/cupti.ts");
         return String(cupti.cuptiGetVersion());
       }
+      case "cublas": {
+        const { cublas } = await import("../bindings/cublas.ts");
+        return [0, 1, 2].map((p) => cublas.cublasGetProperty(p as never)).join(".");
+      }
+      case "cublasLt": {
+        const { cublasLt } = await import("../bindings/cublaslt.ts");
+        return [0, 1, 2].map((p) => cublasLt.cublasLtGetProperty(p as never)).join(".");
+      }
+      case "curand": {
+        const { curand } = await import("../bindings/curand.ts");
+        return [0, 1, 2].map((p) => curand.curandGetProperty(p as never)).join(".");
+      }
+      case "cufft": {
+        const { cufft } = await import("../bindings/cufft.ts");
+        return [0, 1, 2].map((p) => cufft.cufftGetProperty(p as never)).join(".");
+      }
+      case "cusolver": {
+        const { cusolver } = await import("../bindings/cusolver.ts");
+        return [0, 1, 2].map((p) => cusolver.cusolverGetProperty(p as never)).join(".");
+      }
+      case "cusparse": {
+        const { cusparse } = await import("../bindings/cusparse.ts");
+        return [0, 1, 2].map((p) => cusparse.cusparseGetProperty(p as never)).join(".");
+      }
       case "cuda": {
         const { driver } = await import("../bindings/driver.ts");
         return cudaVersion(driver.driverVersion());
@@ -103,6 +127,18 @@ async function bindingOf(name: string): Promise<{ table(): { table: { library: {
       return (await import("../bindings/nvfatbin.ts")).nvfatbin;
     case "cupti":
       return (await import("../bindings/cupti.ts")).cupti;
+    case "cublas":
+      return (await import("../bindings/cublas.ts")).cublas;
+    case "cublasLt":
+      return (await import("../bindings/cublaslt.ts")).cublasLt;
+    case "curand":
+      return (await import("../bindings/curand.ts")).curand;
+    case "cufft":
+      return (await import("../bindings/cufft.ts")).cufft;
+    case "cusolver":
+      return (await import("../bindings/cusolver.ts")).cusolver;
+    case "cusparse":
+      return (await import("../bindings/cusparse.ts")).cusparse;
     default:
       return undefined;
   }
