@@ -9,7 +9,7 @@ import { resolve } from "node:path";
 import { cublas, cublasStatus_t, functions as cublasFunctions } from "../../src/bindings/cublas.ts";
 import { cublasLt } from "../../src/bindings/cublaslt.ts";
 import { curand, curandRngType, curandStatus_t } from "../../src/bindings/curand.ts";
-import { cufft, cufftResult, cufftType } from "../../src/bindings/cufft.ts";
+import { cufft, type cufftHandle, cufftResult, cufftType } from "../../src/bindings/cufft.ts";
 import { cusolver, cusolverStatus_t } from "../../src/bindings/cusolver.ts";
 import { cusparse, cusparseStatus_t } from "../../src/bindings/cusparse.ts";
 import { CUBLASError, CUFFTError, CURANDError, CUSOLVERError, CUSPARSEError } from "../../src/bindings/errors.ts";
@@ -48,6 +48,14 @@ describe("the math libraries' bindings", () => {
   it("binds cuBLAS's v2 names for the macro names of cublas_v2.h", () => {
     expect(cublasFunctions.cublasCreate?.symbol).toBe("cublasCreate_v2");
     expect(cublasFunctions.cublasSgemm?.symbol).toBe("cublasSgemm_v2");
+  });
+
+  it("returns what the C functions write through their handle pointers (manifest outputs where the docs do not say)", () => {
+    // Type-level: these assignments compile only with the checked signatures (the type checks of CI run them).
+    const plan1d: (nx: number, type: cufftType, batch: number) => cufftHandle = cufft.cufftPlan1d;
+    const create: () => cufftHandle = cufft.cufftCreate;
+    expect(typeof plan1d).toBe("function");
+    expect(typeof create).toBe("function");
   });
 
   it("carries the status enums with their C values", () => {

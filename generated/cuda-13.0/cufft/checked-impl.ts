@@ -2,7 +2,7 @@
 // DO NOT EDIT: regenerate with `npm run generate` (see README.md).
 // Header cufft.h sha256 ab33889d803d807d8112c9f79886b85ad836a754fe9a5c9ddc60681f30560413
 // Header cufftXt.h sha256 f93d196aacdef40c71a68f5010bb4a19d33a7a798fac137add21af4885cecb1a
-// Seal: sha256 713bf9baaa987553f00a9689108fac397e2d53eae6b7ec115999e9309f6cbd2d
+// Seal: sha256 d6041575b85e328f6e6ec834ac7c3dac6256a9833119726eb2df4d651da1169c
 
 import { type CheckedRuntime, type PointerLike, lazyTable } from "../../../src/tables-runtime/checked.ts";
 import type { Checked } from "./checked.ts";
@@ -14,34 +14,46 @@ import { type cudaDataType, type cudaStream_t, double2, float2, type libraryProp
 // The checked call style of cufft (documented in checked.ts): one maker per function, then the table.
 
 function cufftPlan1d$(raw: Raw, rt: CheckedRuntime): Checked["cufftPlan1d"] {
-  return function cufftPlan1d(plan: PointerLike, nx: number, type: cufftType, batch: number): void {
-    const r = raw.cufftPlan1d(rt.ptr(plan), nx, type, batch);
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
+  return function cufftPlan1d(nx: number, type: cufftType, batch: number): cufftHandle {
+    const r = raw.cufftPlan1d(o0, nx, type, batch);
     if (rt.guards) rt.check("cufftPlan1d");
     if (r !== 0) rt.fail(r, "cufftPlan1d");
+    return i32[0]! as cufftHandle;
   };
 }
 
 function cufftPlan2d$(raw: Raw, rt: CheckedRuntime): Checked["cufftPlan2d"] {
-  return function cufftPlan2d(plan: PointerLike, nx: number, ny: number, type: cufftType): void {
-    const r = raw.cufftPlan2d(rt.ptr(plan), nx, ny, type);
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
+  return function cufftPlan2d(nx: number, ny: number, type: cufftType): cufftHandle {
+    const r = raw.cufftPlan2d(o0, nx, ny, type);
     if (rt.guards) rt.check("cufftPlan2d");
     if (r !== 0) rt.fail(r, "cufftPlan2d");
+    return i32[0]! as cufftHandle;
   };
 }
 
 function cufftPlan3d$(raw: Raw, rt: CheckedRuntime): Checked["cufftPlan3d"] {
-  return function cufftPlan3d(plan: PointerLike, nx: number, ny: number, nz: number, type: cufftType): void {
-    const r = raw.cufftPlan3d(rt.ptr(plan), nx, ny, nz, type);
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
+  return function cufftPlan3d(nx: number, ny: number, nz: number, type: cufftType): cufftHandle {
+    const r = raw.cufftPlan3d(o0, nx, ny, nz, type);
     if (rt.guards) rt.check("cufftPlan3d");
     if (r !== 0) rt.fail(r, "cufftPlan3d");
+    return i32[0]! as cufftHandle;
   };
 }
 
 function cufftPlanMany$(raw: Raw, rt: CheckedRuntime): Checked["cufftPlanMany"] {
-  return function cufftPlanMany(plan: PointerLike, rank: number, n: PointerLike, inembed: PointerLike, istride: number, idist: number, onembed: PointerLike, ostride: number, odist: number, type: cufftType, batch: number): void {
-    const r = raw.cufftPlanMany(rt.ptr(plan), rank, rt.ptr(n), rt.ptr(inembed), istride, idist, rt.ptr(onembed), ostride, odist, type, batch);
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
+  return function cufftPlanMany(rank: number, n: PointerLike, inembed: PointerLike, istride: number, idist: number, onembed: PointerLike, ostride: number, odist: number, type: cufftType, batch: number): cufftHandle {
+    const r = raw.cufftPlanMany(o0, rank, rt.ptr(n), rt.ptr(inembed), istride, idist, rt.ptr(onembed), ostride, odist, type, batch);
     if (rt.guards) rt.check("cufftPlanMany");
     if (r !== 0) rt.fail(r, "cufftPlanMany");
+    return i32[0]! as cufftHandle;
   };
 }
 

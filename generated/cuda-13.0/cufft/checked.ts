@@ -2,7 +2,7 @@
 // DO NOT EDIT: regenerate with `npm run generate` (see README.md).
 // Header cufft.h sha256 ab33889d803d807d8112c9f79886b85ad836a754fe9a5c9ddc60681f30560413
 // Header cufftXt.h sha256 f93d196aacdef40c71a68f5010bb4a19d33a7a798fac137add21af4885cecb1a
-// Seal: sha256 a0c548c44ab9f1adab65f785cd790fbcb3468e611bb0d190e14760c9e8022fad
+// Seal: sha256 52c85874446c3329ccf9ba6854d6d0eed951d4bd27f66cb09a5ee8658026bdc0
 
 import type { PointerLike } from "../../../src/tables-runtime/checked.ts";
 import type { cufftProperty, cufftResult, cufftType, cufftXtCallbackType, cufftXtCopyType, cufftXtQueryType, cufftXtSubFormat, cufftXtWorkAreaPolicy } from "./enums.ts";
@@ -16,32 +16,28 @@ import type { cudaDataType, cudaStream_t, double2, float2, libraryPropertyType }
  */
 export interface Checked {
   /**
-   * @param plan - (undocumented in the header)
    * @param nx - (undocumented in the header)
    * @param type - (undocumented in the header)
    * @param batch - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `plan`
    */
-  cufftPlan1d(plan: PointerLike, nx: number, type: cufftType, batch: number): void;
+  cufftPlan1d(nx: number, type: cufftType, batch: number): cufftHandle;
   /**
-   * @param plan - (undocumented in the header)
    * @param nx - (undocumented in the header)
    * @param ny - (undocumented in the header)
    * @param type - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `plan`
    */
-  cufftPlan2d(plan: PointerLike, nx: number, ny: number, type: cufftType): void;
+  cufftPlan2d(nx: number, ny: number, type: cufftType): cufftHandle;
   /**
-   * @param plan - (undocumented in the header)
    * @param nx - (undocumented in the header)
    * @param ny - (undocumented in the header)
    * @param nz - (undocumented in the header)
    * @param type - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `plan`
    */
-  cufftPlan3d(plan: PointerLike, nx: number, ny: number, nz: number, type: cufftType): void;
+  cufftPlan3d(nx: number, ny: number, nz: number, type: cufftType): cufftHandle;
   /**
-   * @param plan - (undocumented in the header)
    * @param rank - (undocumented in the header)
    * @param n - (undocumented in the header)
    * @param inembed - (undocumented in the header)
@@ -52,9 +48,9 @@ export interface Checked {
    * @param odist - (undocumented in the header)
    * @param type - (undocumented in the header)
    * @param batch - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `plan`
    */
-  cufftPlanMany(plan: PointerLike, rank: number, n: PointerLike, inembed: PointerLike, istride: number, idist: number, onembed: PointerLike, ostride: number, odist: number, type: cufftType, batch: number): void;
+  cufftPlanMany(rank: number, n: PointerLike, inembed: PointerLike, istride: number, idist: number, onembed: PointerLike, ostride: number, odist: number, type: cufftType, batch: number): cufftHandle;
   /**
    * @param plan - (undocumented in the header)
    * @param nx - (undocumented in the header)
