@@ -70,10 +70,24 @@ export function emitConstants(lib: IrLibrary): string {
   return head + out;
 }
 
+/**
+ * A handle's brand: the struct it points to (`CUstream_st`), so that the driver's and the runtime's names of one
+ * handle (`CUstream`, `cudaStream_t`; `CUevent`, `cudaEvent_t`) are one type, as they are one in C, while different
+ * handles stay apart. Falls back to the typedef's own name.
+ */
+function handleBrand(t: IrTypedef): string {
+  const r = resolveTypedefs(t.target);
+  if (r.kind === "pointer") {
+    const p = resolveTypedefs(r.pointee);
+    if (p.kind === "record" && p.name) return p.name;
+  }
+  return t.name;
+}
+
 function typedefType(t: IrTypedef, imp: ImportTracker): string {
   switch (t.category) {
     case "handle":
-      return `Handle<"${t.name}">`;
+      return `Handle<"${handleBrand(t)}">`;
     case "callback":
       return `FunctionPointer<"${t.name}">`;
     case "pointer":

@@ -10,6 +10,7 @@ import { cublas, cublasStatus_t, functions as cublasFunctions } from "../../src/
 import { cublasLt } from "../../src/bindings/cublaslt.ts";
 import { curand, curandRngType, curandStatus_t } from "../../src/bindings/curand.ts";
 import { cufft, type cufftHandle, cufftResult, cufftType } from "../../src/bindings/cufft.ts";
+import type { CUstream } from "../../src/bindings/driver.ts";
 import { cusolver, cusolverStatus_t } from "../../src/bindings/cusolver.ts";
 import { cusparse, cusparseStatus_t } from "../../src/bindings/cusparse.ts";
 import { CUBLASError, CUFFTError, CURANDError, CUSOLVERError, CUSPARSEError } from "../../src/bindings/errors.ts";
@@ -54,6 +55,9 @@ describe("the math libraries' bindings", () => {
     // Type-level: these assignments compile only with the checked signatures (the type checks of CI run them).
     const plan1d: (nx: number, type: cufftType, batch: number) => cufftHandle = cufft.cufftPlan1d;
     const create: () => cufftHandle = cufft.cufftCreate;
+    // A core Stream's handle (the driver's CUstream) is the runtime's cudaStream_t: one struct, one type.
+    const setStream: (plan: cufftHandle, stream: CUstream) => void = cufft.cufftSetStream;
+    expect(typeof setStream).toBe("function");
     expect(typeof plan1d).toBe("function");
     expect(typeof create).toBe("function");
   });

@@ -12,7 +12,7 @@
 // Header cupti_nvtx_cbid.h sha256 fdaccfb51d60e2a8afbd7eea6ef1d1520d111c2585ee210e2721cc37da997bd1
 // Header cupti_common.h sha256 f399bbe1bc54817a77b4468f4297b379ace6a6c34cc38d4fb2335262641d4f6d
 // Header cupti_activity_deprecated.h sha256 ad826ca002710360534f9d3ea2537c118712cdd95706945b4750132c6deb5483
-// Seal: sha256 b79a2d0a1715b23395827f3e92925fd973c0578d4648cdccb367f2f9f7f2698b
+// Seal: sha256 dcd3a1d2408171dcb327827e52b96bd9c7297147b387539fcd06040c3d2989c2
 
 import type { FunctionPointer, FunctionType, Handle, Pointer } from "../../../src/ffi/types.ts";
 import type { CUpti_CallbackDomain } from "./enums.ts";
@@ -56,7 +56,7 @@ export type CUpti_CallbackFunc_function = (arg0: Pointer, arg1: CUpti_CallbackDo
  * A callback subscriber.
  * C: `typedef struct CUpti_Subscriber_st * CUpti_SubscriberHandle` (an opaque handle).
  */
-export type CUpti_SubscriberHandle = Handle<"CUpti_SubscriberHandle">;
+export type CUpti_SubscriberHandle = Handle<"CUpti_Subscriber_st">;
 /**
  * Pointer to an array of callback domains.
  * C: `typedef CUpti_CallbackDomain * CUpti_DomainTable` (a pointer).

@@ -4,7 +4,7 @@
 // Header cudaProfiler.h sha256 b9c9fa71341b693f9f0b0ea8071e12a0869ac99afe669345a02145163867560d
 // Header cudaTypedefs.h sha256 d21598c95f8a33b4794236a0cfd50fd657610190c7188709998b58bc1fe7c0d7
 // Header cudaProfilerTypedefs.h sha256 1766962c82affc084d6f134e69955c46cc4887492eb1c9d5f143165b19010256
-// Seal: sha256 9595924f616f09866cb8d239fceb30563a02039323d345b28f3b9f6225d8194a
+// Seal: sha256 36292a6cd7f34975f32b7b838c13a76ad6eae7c0d9c5420b9248ec7e7a3ec6b8
 
 import type { FunctionPointer, FunctionType, Handle, Pointer } from "../../../src/ffi/types.ts";
 import type { CUlaunchAttributeID, CUresult } from "./enums.ts";
@@ -35,62 +35,62 @@ export type CUdevice = CUdevice_v1;
  * CUDA context
  * C: `typedef struct CUctx_st * CUcontext` (an opaque handle).
  */
-export type CUcontext = Handle<"CUcontext">;
+export type CUcontext = Handle<"CUctx_st">;
 /**
  * CUDA module
  * C: `typedef struct CUmod_st * CUmodule` (an opaque handle).
  */
-export type CUmodule = Handle<"CUmodule">;
+export type CUmodule = Handle<"CUmod_st">;
 /**
  * CUDA function
  * C: `typedef struct CUfunc_st * CUfunction` (an opaque handle).
  */
-export type CUfunction = Handle<"CUfunction">;
+export type CUfunction = Handle<"CUfunc_st">;
 /**
  * CUDA library
  * C: `typedef struct CUlib_st * CUlibrary` (an opaque handle).
  */
-export type CUlibrary = Handle<"CUlibrary">;
+export type CUlibrary = Handle<"CUlib_st">;
 /**
  * CUDA kernel
  * C: `typedef struct CUkern_st * CUkernel` (an opaque handle).
  */
-export type CUkernel = Handle<"CUkernel">;
+export type CUkernel = Handle<"CUkern_st">;
 /**
  * CUDA array
  * C: `typedef struct CUarray_st * CUarray` (an opaque handle).
  */
-export type CUarray = Handle<"CUarray">;
+export type CUarray = Handle<"CUarray_st">;
 /**
  * CUDA mipmapped array
  * C: `typedef struct CUmipmappedArray_st * CUmipmappedArray` (an opaque handle).
  */
-export type CUmipmappedArray = Handle<"CUmipmappedArray">;
+export type CUmipmappedArray = Handle<"CUmipmappedArray_st">;
 /**
  * CUDA texture reference
  * C: `typedef struct CUtexref_st * CUtexref` (an opaque handle).
  */
-export type CUtexref = Handle<"CUtexref">;
+export type CUtexref = Handle<"CUtexref_st">;
 /**
  * CUDA surface reference
  * C: `typedef struct CUsurfref_st * CUsurfref` (an opaque handle).
  */
-export type CUsurfref = Handle<"CUsurfref">;
+export type CUsurfref = Handle<"CUsurfref_st">;
 /**
  * CUDA event
  * C: `typedef struct CUevent_st * CUevent` (an opaque handle).
  */
-export type CUevent = Handle<"CUevent">;
+export type CUevent = Handle<"CUevent_st">;
 /**
  * CUDA stream
  * C: `typedef struct CUstream_st * CUstream` (an opaque handle).
  */
-export type CUstream = Handle<"CUstream">;
+export type CUstream = Handle<"CUstream_st">;
 /**
  * CUDA graphics interop resource
  * C: `typedef struct CUgraphicsResource_st * CUgraphicsResource` (an opaque handle).
  */
-export type CUgraphicsResource = Handle<"CUgraphicsResource">;
+export type CUgraphicsResource = Handle<"CUgraphicsResource_st">;
 /**
  * An opaque value that represents a CUDA texture object
  * C: `typedef unsigned long long CUtexObject_v1` (a unsigned long long).
@@ -115,37 +115,37 @@ export type CUsurfObject = CUsurfObject_v1;
  * CUDA external memory
  * C: `typedef struct CUextMemory_st * CUexternalMemory` (an opaque handle).
  */
-export type CUexternalMemory = Handle<"CUexternalMemory">;
+export type CUexternalMemory = Handle<"CUextMemory_st">;
 /**
  * CUDA external semaphore
  * C: `typedef struct CUextSemaphore_st * CUexternalSemaphore` (an opaque handle).
  */
-export type CUexternalSemaphore = Handle<"CUexternalSemaphore">;
+export type CUexternalSemaphore = Handle<"CUextSemaphore_st">;
 /**
  * CUDA graph
  * C: `typedef struct CUgraph_st * CUgraph` (an opaque handle).
  */
-export type CUgraph = Handle<"CUgraph">;
+export type CUgraph = Handle<"CUgraph_st">;
 /**
  * CUDA graph node
  * C: `typedef struct CUgraphNode_st * CUgraphNode` (an opaque handle).
  */
-export type CUgraphNode = Handle<"CUgraphNode">;
+export type CUgraphNode = Handle<"CUgraphNode_st">;
 /**
  * CUDA executable graph
  * C: `typedef struct CUgraphExec_st * CUgraphExec` (an opaque handle).
  */
-export type CUgraphExec = Handle<"CUgraphExec">;
+export type CUgraphExec = Handle<"CUgraphExec_st">;
 /**
  * CUDA memory pool
  * C: `typedef struct CUmemPoolHandle_st * CUmemoryPool` (an opaque handle).
  */
-export type CUmemoryPool = Handle<"CUmemoryPool">;
+export type CUmemoryPool = Handle<"CUmemPoolHandle_st">;
 /**
  * CUDA user object for graphs
  * C: `typedef struct CUuserObject_st * CUuserObject` (an opaque handle).
  */
-export type CUuserObject = Handle<"CUuserObject">;
+export type CUuserObject = Handle<"CUuserObject_st">;
 /**
  * CUDA graph conditional handle
  * C: `typedef cuuint64_t CUgraphConditionalHandle` (another name of `cuuint64_t`).
@@ -155,12 +155,12 @@ export type CUgraphConditionalHandle = cuuint64_t;
  * CUDA graph device node handle
  * C: `typedef struct CUgraphDeviceUpdatableNode_st * CUgraphDeviceNode` (an opaque handle).
  */
-export type CUgraphDeviceNode = Handle<"CUgraphDeviceNode">;
+export type CUgraphDeviceNode = Handle<"CUgraphDeviceUpdatableNode_st">;
 /**
  * CUDA async notification callback handle
  * C: `typedef struct CUasyncCallbackEntry_st * CUasyncCallbackHandle` (an opaque handle).
  */
-export type CUasyncCallbackHandle = Handle<"CUasyncCallbackHandle">;
+export type CUasyncCallbackHandle = Handle<"CUasyncCallbackEntry_st">;
 /** C: `typedef CUmemFabricHandle_v1 CUmemFabricHandle` (another name of `CUmemFabricHandle_v1`). */
 export type CUmemFabricHandle = CUmemFabricHandle_v1;
 /** C: `typedef CUipcEventHandle_v1 CUipcEventHandle` (another name of `CUipcEventHandle_v1`). */
@@ -183,7 +183,7 @@ export type CUasyncCallback_function = (arg0: Pointer, arg1: Pointer, arg2: CUas
 /** C: `typedef CUdevprop_v1 CUdevprop` (another name of `CUdevprop_v1`). */
 export type CUdevprop = CUdevprop_v1;
 /** C: `typedef struct CUlinkState_st * CUlinkState` (an opaque handle). */
-export type CUlinkState = Handle<"CUlinkState">;
+export type CUlinkState = Handle<"CUlinkState_st">;
 /**
  * CUDA host function
  * C: `typedef void (*)(void *) CUhostFn` (a function pointer).
@@ -309,12 +309,12 @@ export type CUDA_MEM_ALLOC_NODE_PARAMS = CUDA_MEM_ALLOC_NODE_PARAMS_v1;
  * Created via `cuGreenCtxCreate`
  * C: `typedef struct CUgreenCtx_st * CUgreenCtx` (an opaque handle).
  */
-export type CUgreenCtx = Handle<"CUgreenCtx">;
+export type CUgreenCtx = Handle<"CUgreenCtx_st">;
 /**
  * An opaque descriptor handle. The descriptor encapsulates multiple created and configured resources.
  * Created via `cuDevResourceGenerateDesc`
  * C: `typedef struct CUdevResourceDesc_st * CUdevResourceDesc` (an opaque handle).
  */
-export type CUdevResourceDesc = Handle<"CUdevResourceDesc">;
+export type CUdevResourceDesc = Handle<"CUdevResourceDesc_st">;
 /** C: `typedef CUdevResource_v1 CUdevResource` (another name of `CUdevResource_v1`). */
 export type CUdevResource = CUdevResource_v1;

@@ -8,7 +8,7 @@
 // Header texture_types.h sha256 ef79ed57283cafc7f32b2e55224eb2baf0b8e460de59ea5a2c8a8893e337462f
 // Header vector_types.h sha256 e82278caddca0fbcd055f9b5361ae0a8d618103108656c1a8af945c75da784d8
 // Header device_types.h sha256 d8b171a190493e80395741f511b29311a5c38b718324fb7338f7511c36ae7084
-// Seal: sha256 5011d31aa0b5c3b60b8aeb8c44cfe76538b4539cc77caa2c098c64055b4d0313
+// Seal: sha256 021184a8fb2768355396df6c9d67a6595a4710364f85816d603d38f2c76e0795
 
 import type { FunctionPointer, FunctionType, Handle, Pointer } from "../../../src/ffi/types.ts";
 import type { cudaError_t } from "./enums.ts";
@@ -17,22 +17,22 @@ import type { cudaError_t } from "./enums.ts";
  * CUDA array
  * C: `typedef struct cudaArray * cudaArray_t` (an opaque handle).
  */
-export type cudaArray_t = Handle<"cudaArray_t">;
+export type cudaArray_t = Handle<"cudaArray">;
 /**
  * CUDA array (as source copy argument)
  * C: `typedef const struct cudaArray * cudaArray_const_t` (an opaque handle).
  */
-export type cudaArray_const_t = Handle<"cudaArray_const_t">;
+export type cudaArray_const_t = Handle<"cudaArray">;
 /**
  * CUDA mipmapped array
  * C: `typedef struct cudaMipmappedArray * cudaMipmappedArray_t` (an opaque handle).
  */
-export type cudaMipmappedArray_t = Handle<"cudaMipmappedArray_t">;
+export type cudaMipmappedArray_t = Handle<"cudaMipmappedArray">;
 /**
  * CUDA mipmapped array (as source argument)
  * C: `typedef const struct cudaMipmappedArray * cudaMipmappedArray_const_t` (an opaque handle).
  */
-export type cudaMipmappedArray_const_t = Handle<"cudaMipmappedArray_const_t">;
+export type cudaMipmappedArray_const_t = Handle<"cudaMipmappedArray">;
 /**
  * CUDA host function
  * C: `typedef void (*)(void *) cudaHostFn_t` (a function pointer).
@@ -46,42 +46,42 @@ export type cudaHostFn_t_function = (arg0: Pointer) => void;
  * CUDA stream
  * C: `typedef struct CUstream_st * cudaStream_t` (an opaque handle).
  */
-export type cudaStream_t = Handle<"cudaStream_t">;
+export type cudaStream_t = Handle<"CUstream_st">;
 /**
  * CUDA event types
  * C: `typedef struct CUevent_st * cudaEvent_t` (an opaque handle).
  */
-export type cudaEvent_t = Handle<"cudaEvent_t">;
+export type cudaEvent_t = Handle<"CUevent_st">;
 /**
  * CUDA graphics resource types
  * C: `typedef struct cudaGraphicsResource * cudaGraphicsResource_t` (an opaque handle).
  */
-export type cudaGraphicsResource_t = Handle<"cudaGraphicsResource_t">;
+export type cudaGraphicsResource_t = Handle<"cudaGraphicsResource">;
 /**
  * CUDA external memory
  * C: `typedef struct CUexternalMemory_st * cudaExternalMemory_t` (an opaque handle).
  */
-export type cudaExternalMemory_t = Handle<"cudaExternalMemory_t">;
+export type cudaExternalMemory_t = Handle<"CUexternalMemory_st">;
 /**
  * CUDA external semaphore
  * C: `typedef struct CUexternalSemaphore_st * cudaExternalSemaphore_t` (an opaque handle).
  */
-export type cudaExternalSemaphore_t = Handle<"cudaExternalSemaphore_t">;
+export type cudaExternalSemaphore_t = Handle<"CUexternalSemaphore_st">;
 /**
  * CUDA graph
  * C: `typedef struct CUgraph_st * cudaGraph_t` (an opaque handle).
  */
-export type cudaGraph_t = Handle<"cudaGraph_t">;
+export type cudaGraph_t = Handle<"CUgraph_st">;
 /**
  * CUDA graph node.
  * C: `typedef struct CUgraphNode_st * cudaGraphNode_t` (an opaque handle).
  */
-export type cudaGraphNode_t = Handle<"cudaGraphNode_t">;
+export type cudaGraphNode_t = Handle<"CUgraphNode_st">;
 /**
  * CUDA user object for graphs
  * C: `typedef struct CUuserObject_st * cudaUserObject_t` (an opaque handle).
  */
-export type cudaUserObject_t = Handle<"cudaUserObject_t">;
+export type cudaUserObject_t = Handle<"CUuserObject_st">;
 /**
  * CUDA handle for conditional graph nodes
  * C: `typedef unsigned long long cudaGraphConditionalHandle` (a unsigned long long).
@@ -91,32 +91,32 @@ export type cudaGraphConditionalHandle = bigint;
  * CUDA function
  * C: `typedef struct CUfunc_st * cudaFunction_t` (an opaque handle).
  */
-export type cudaFunction_t = Handle<"cudaFunction_t">;
+export type cudaFunction_t = Handle<"CUfunc_st">;
 /**
  * CUDA kernel
  * C: `typedef struct CUkern_st * cudaKernel_t` (an opaque handle).
  */
-export type cudaKernel_t = Handle<"cudaKernel_t">;
+export type cudaKernel_t = Handle<"CUkern_st">;
 /**
  * CUDA memory pool
  * C: `typedef struct CUmemPoolHandle_st * cudaMemPool_t` (an opaque handle).
  */
-export type cudaMemPool_t = Handle<"cudaMemPool_t">;
+export type cudaMemPool_t = Handle<"CUmemPoolHandle_st">;
 /**
  * CUDA executable (launchable) graph
  * C: `typedef struct CUgraphExec_st * cudaGraphExec_t` (an opaque handle).
  */
-export type cudaGraphExec_t = Handle<"cudaGraphExec_t">;
+export type cudaGraphExec_t = Handle<"CUgraphExec_st">;
 /**
  * CUDA device node handle for device-side node update
  * C: `typedef struct CUgraphDeviceUpdatableNode_st * cudaGraphDeviceNode_t` (an opaque handle).
  */
-export type cudaGraphDeviceNode_t = Handle<"cudaGraphDeviceNode_t">;
+export type cudaGraphDeviceNode_t = Handle<"CUgraphDeviceUpdatableNode_st">;
 /**
  * CUDA async callback handle
  * C: `typedef struct cudaAsyncCallbackEntry * cudaAsyncCallbackHandle_t` (an opaque handle).
  */
-export type cudaAsyncCallbackHandle_t = Handle<"cudaAsyncCallbackHandle_t">;
+export type cudaAsyncCallbackHandle_t = Handle<"cudaAsyncCallbackEntry">;
 /** C: `typedef void (*)(cudaAsyncNotificationInfo_t *, void *, cudaAsyncCallbackHandle_t) cudaAsyncCallback` (a function pointer). */
 export type cudaAsyncCallback = FunctionPointer<"cudaAsyncCallback">;
 /** The native signature of {@link cudaAsyncCallback}, for creating a callback with the FFI layer. */

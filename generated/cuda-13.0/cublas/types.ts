@@ -2,7 +2,7 @@
 // DO NOT EDIT: regenerate with `npm run generate` (see README.md).
 // Header cublas_v2.h sha256 78514be9bda58bf84a21eb35a8d31b6744562a62beab78757ce22eae7c6f1b26
 // Header cublas_api.h sha256 71afd43abd16698be7cbe3120d72700dc0004edc3d3944d865cdbc8d04c22b21
-// Seal: sha256 f05cbb55469c4f9536e0b84f4b0b8b62127136b6ebaa35bf94a501f31d8c442c
+// Seal: sha256 bc9e2b4963211036c32f5222b0e013c414aae3a117b94690c3f3888c86460cb3
 
 import type { FunctionPointer, FunctionType, Handle, Pointer } from "../../../src/ffi/types.ts";
 import type { cudaDataType } from "../runtime/index.ts";
@@ -10,7 +10,7 @@ import type { cudaDataType } from "../runtime/index.ts";
 /** C: `typedef cudaDataType cublasDataType_t` (another name of `cudaDataType`). */
 export type cublasDataType_t = cudaDataType;
 /** C: `typedef struct cublasContext * cublasHandle_t` (an opaque handle). */
-export type cublasHandle_t = Handle<"cublasHandle_t">;
+export type cublasHandle_t = Handle<"cublasContext">;
 /** C: `typedef void (*)(const char *) cublasLogCallback` (a function pointer). */
 export type cublasLogCallback = FunctionPointer<"cublasLogCallback">;
 /** The native signature of {@link cublasLogCallback}, for creating a callback with the FFI layer. */

@@ -12,7 +12,7 @@
 // Header cupti_nvtx_cbid.h sha256 fdaccfb51d60e2a8afbd7eea6ef1d1520d111c2585ee210e2721cc37da997bd1
 // Header cupti_common.h sha256 f399bbe1bc54817a77b4468f4297b379ace6a6c34cc38d4fb2335262641d4f6d
 // Header cupti_activity_deprecated.h sha256 5af03458a91accb30a42b58df09a5989df56c8be4edd6e6521fc2f0778575ca8
-// Seal: sha256 e2dc9d4dcde306b281f29ee71799e3f06aa0d02572aa82ca58be68c6c5d94079
+// Seal: sha256 1ceaabecec8369878783d35987b4af14fdf4787bc77bd5291784f71dfeaac474
 
 import type { FunctionPointer, FunctionType, Handle, Pointer } from "../../../src/ffi/types.ts";
 import type { CUpti_CallbackDomain } from "./enums.ts";
@@ -56,7 +56,7 @@ export type CUpti_CallbackFunc_function = (arg0: Pointer, arg1: CUpti_CallbackDo
  * A callback subscriber.
  * C: `typedef struct CUpti_Subscriber_st * CUpti_SubscriberHandle` (an opaque handle).
  */
-export type CUpti_SubscriberHandle = Handle<"CUpti_SubscriberHandle">;
+export type CUpti_SubscriberHandle = Handle<"CUpti_Subscriber_st">;
 /**
  * Pointer to an array of callback domains.
  * C: `typedef CUpti_CallbackDomain * CUpti_DomainTable` (a pointer).

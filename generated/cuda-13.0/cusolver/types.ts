@@ -2,22 +2,22 @@
 // DO NOT EDIT: regenerate with `npm run generate` (see README.md).
 // Header cusolverDn.h sha256 d2218a53beeaef8d5f7c1a2724b7da3813dc26462f90d473a304d8e86360b158
 // Header cusolver_common.h sha256 cc62d7777848a5f5dfa9a3b9f139b689670983a8b7375ef43e7705a92e9c787a
-// Seal: sha256 35ff7c76e7ce636f9f35e7eaf641cd6f19c45d93a30bd514ec93206071e23f4f
+// Seal: sha256 fcd24676a9326c836afec0b8a7ffc47ba9c894891ef2e3bfc1c2946aff21aa60
 
 import type { FunctionPointer, FunctionType, Handle, Pointer } from "../../../src/ffi/types.ts";
 
 /** C: `typedef struct cusolverDnContext * cusolverDnHandle_t` (an opaque handle). */
-export type cusolverDnHandle_t = Handle<"cusolverDnHandle_t">;
+export type cusolverDnHandle_t = Handle<"cusolverDnContext">;
 /** C: `typedef struct syevjInfo * syevjInfo_t` (an opaque handle). */
-export type syevjInfo_t = Handle<"syevjInfo_t">;
+export type syevjInfo_t = Handle<"syevjInfo">;
 /** C: `typedef struct gesvdjInfo * gesvdjInfo_t` (an opaque handle). */
-export type gesvdjInfo_t = Handle<"gesvdjInfo_t">;
+export type gesvdjInfo_t = Handle<"gesvdjInfo">;
 /** C: `typedef struct cusolverDnIRSParams * cusolverDnIRSParams_t` (an opaque handle). */
-export type cusolverDnIRSParams_t = Handle<"cusolverDnIRSParams_t">;
+export type cusolverDnIRSParams_t = Handle<"cusolverDnIRSParams">;
 /** C: `typedef struct cusolverDnIRSInfos * cusolverDnIRSInfos_t` (an opaque handle). */
-export type cusolverDnIRSInfos_t = Handle<"cusolverDnIRSInfos_t">;
+export type cusolverDnIRSInfos_t = Handle<"cusolverDnIRSInfos">;
 /** C: `typedef struct cusolverDnParams * cusolverDnParams_t` (an opaque handle). */
-export type cusolverDnParams_t = Handle<"cusolverDnParams_t">;
+export type cusolverDnParams_t = Handle<"cusolverDnParams">;
 /** C: `typedef int cusolver_int_t` (a int). */
 export type cusolver_int_t = number;
 /** C: `typedef void (*)(int, const char *, const char *) cusolverDnLoggerCallback_t` (a function pointer). */
