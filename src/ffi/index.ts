@@ -8,7 +8,7 @@
  * - 8/16/32-bit integers, `float` and `double` are `number`; `bool` is `boolean`.
  * - 64-bit integers (`int64_t`, `uint64_t`, `size_t`, `CUdeviceptr`) come back as `bigint`; as arguments they
  *   accept `bigint` or `number`.
- * - Pointers and handles are branded {@link Pointer} values (`Handle<"CUstream">`, `FunctionPointer<...>`): a
+ * - Pointers and handles are branded {@link Pointer} values (`Handle<"CUstream_st">` for `CUstream` and `cudaStream_t`, `FunctionPointer<...>`): a
  *   number on Bun, a pointer object on Deno, never inspected by users; `null` is NULL. Use {@link ffi}'s helpers
  *   (`addressOf`, `pointerFromAddress`, `offsetPointer`, `samePointer`) instead of arithmetic or `===`.
  * - Structs passed by value are `Uint8Array`s of the struct's bytes, in both directions. Pass at least the struct's
