@@ -200,7 +200,6 @@ export async function runJob(plan: RunPlan, io: { log(line: string): void } = { 
     );
   }
   let server: RendezvousServer | undefined;
-  let address: string;
   if (plan.nodeRank === 0) {
     server = await RendezvousServer.start({
       host: plan.master.host,
@@ -209,10 +208,9 @@ export async function runJob(plan: RunPlan, io: { log(line: string): void } = { 
       onRefused: (reason) => io.log(`cuda-ts run: the rendezvous store refused a client: ${reason}`),
     });
     secret = server.secret;
-    address = `${plan.master.host.includes(":") ? `[${plan.master.host}]` : plan.master.host}:${server.port}`;
-  } else {
-    address = `${plan.master.host.includes(":") ? `[${plan.master.host}]` : plan.master.host}:${plan.master.port}`;
   }
+  // The store's address as the ranks dial it: an IPv6 host in brackets; node 0's port as bound (0 picks one).
+  const address = `${plan.master.host.includes(":") ? `[${plan.master.host}]` : plan.master.host}:${server?.port ?? plan.master.port}`;
 
   const size = plan.perNode * plan.nodes;
   const command = runtimeExecutable();
