@@ -18,7 +18,8 @@ import { ffi } from "../ffi/index.ts";
 import { getEnv } from "../host.ts";
 import type { NativePointer } from "../ffi/types.ts";
 import { enumName } from "../tables-runtime/enum.ts";
-import { CUresult, type Checked, createChecked, functions, generatedTables, library as info, type Raw } from "./tables/driver.ts";
+import { CUresult, type Checked, carriedVersions, createChecked, functions, generatedTables, library as info, type Raw } from "./tables/driver.ts";
+import { TableNotLoadedError } from "./tables/older-tables.ts";
 import {
   type BindingExtras,
   createBinding,
@@ -113,6 +114,7 @@ const chooseDriverTable: TableChooser = (lib, tables) => {
   if (pin !== undefined && pin !== "") {
     if (!/^\d+\.\d+$/.test(pin)) throw new TypeError(`the driver table version is "${pin}"; expected a CTK version such as 12.4 (configureDriver({ tableVersion }) or CUDA_TS_DRIVER_TABLE).`);
     const limit = s.version === 0 ? versionNumber(pin) : Math.min(versionNumber(pin), s.version);
+    requireLoaded(tables, limit);
     return {
       table: newestNotNewerThan(tables, limit),
       ...(s.version === 0 ? {} : { libraryVersion: formatCudaVersion(s.version) }),
@@ -120,8 +122,20 @@ const chooseDriverTable: TableChooser = (lib, tables) => {
     };
   }
   if (s.version === 0) return { table: tables[0]!, reason: "newest (cuDriverGetVersion did not answer)" };
+  requireLoaded(tables, s.version);
   return { table: newestNotNewerThan(tables, s.version), libraryVersion: formatCudaVersion(s.version), reason: `cuDriverGetVersion ${s.version}` };
 };
+
+/**
+ * Throws {@link TableNotLoadedError} where a carried table older than every loaded one would serve `version` (a CUDA
+ * version number): the older tables were left out at start (./tables/older-tables.ts).
+ */
+function requireLoaded(tables: readonly { library: { ctkVersion: string } }[], version: number): void {
+  const oldestLoaded = versionNumber(tables[tables.length - 1]!.library.ctkVersion);
+  if (version >= oldestLoaded) return;
+  const wanted = carriedVersions.find((v) => versionNumber(v) <= version && versionNumber(v) < oldestLoaded);
+  if (wanted !== undefined) throw new TableNotLoadedError("driver", wanted);
+}
 
 function onLoad(lib: LoadedLibrary, choice: { table: { library: { ctkVersion: string } } }): void {
   loadedOnce = true;

@@ -25,3 +25,4 @@ export { LibraryNotFoundError } from "../pathfinder/index.ts";
 export { enumName } from "../tables-runtime/enum.ts";
 export type { BindingExtras, LoadedLibrary, TableChoice } from "./binding.ts";
 export { useGeneratedTables, GeneratedTablesError, GENERATED_VARIABLE, type AddedTable, type GeneratedTable } from "./tables/registry.ts";
+export { olderTables, TableNotLoadedError, TABLES_VARIABLE, type OlderTablesDecision } from "./tables/older-tables.ts";

@@ -1,15 +1,21 @@
 /**
  * The generated driver tables this package carries. The newest version's declarations are what `cuda-ts/bindings/driver`
  * exports (this file is where the default version is named); every version's table is offered to the binding,
- * which chooses one for the library it loads. Per-version entry points: src/bindings/cuda-X.Y/driver.ts.
+ * which chooses one for the library it loads (the older ones only where the driver may need them). Per-version entry points: src/bindings/cuda-X.Y/driver.ts.
  *
  * @module
  */
 import * as v13_0 from "../../../generated/cuda-13.0/driver/index.ts";
-import * as v12_4 from "../../../generated/cuda-12.4/driver/index.ts";
 import type { GeneratedTable } from "./registry.ts";
+import { olderTables } from "./older-tables.ts";
 
 export * from "../../../generated/cuda-13.0/driver/index.ts";
 
-/** Every CTK version's table of driver, newest first. */
-export const generatedTables: readonly GeneratedTable[] = [v13_0, v12_4];
+/**
+ * Every CTK version's table of driver, newest first. The older ones load only where the installed driver may need
+ * them (./older-tables.ts says when): importing a table costs tens of milliseconds.
+ */
+export const generatedTables: readonly GeneratedTable[] = olderTables.load ? [v13_0, await import("../../../generated/cuda-12.4/driver/index.ts")] : [v13_0];
+
+/** The CTK versions of the tables this package carries for driver, loaded or not, newest first. */
+export const carriedVersions: readonly string[] = ["13.0", "12.4"];
