@@ -34,6 +34,17 @@ interface Instance {
   readonly block: number;
   /** Blocks resident at once on the whole device (the grid's cap). */
   readonly maxGrid: number;
+  /** The vectorised variant, launched when every per-element array is aligned to its pack. */
+  readonly vector?: { readonly kernel: Kernel; readonly width: number; readonly block: number; readonly maxGrid: number };
+}
+
+/** Whether every per-element array argument's address is aligned to a pack of `width` of its elements. */
+function aligned(params: readonly KernelParam[], args: readonly KernelArgument[], binding: Binding, width: number): boolean {
+  for (let k = 0; k < params.length; k++) {
+    const a = args[k];
+    if (a instanceof DeviceArray && !params[k]!.raw && !binding.scalar[k] && a.address % BigInt(a.itemsize * width) !== 0n) return false;
+  }
+  return true;
 }
 
 const IDENT = /^[A-Za-z_]\w*$/;
@@ -91,7 +102,108 @@ export function elementwiseSource(name: string, params: readonly KernelParam[], 
     ...element("    ", "_i", (n) => `_p_${n}[i]`),
     "}",
   );
+  const vec = vectorWidth(params, binding);
+  if (vec > 1) lines.push(...vectorKernel(name, decl, loaded, outputs, stmt, body, vec));
   return lines.filter((l) => l !== "").join("\n") + "\n";
+}
+
+/** Bytes one thread loads per array per step in the vectorised variant (one 128-bit load). */
+export const ELEMENTWISE_VECTOR_BYTES = 16;
+
+/** Packs per thread per iteration of the vectorised variant's main loop (their loads issued before any body runs). */
+export const ELEMENTWISE_VECTOR_UNROLL = 2;
+
+/**
+ * Elements per thread per step of the vectorised variant: 16 bytes of the widest per-element array; 1 (no variant)
+ * when no array is read or written per element, or an element is wider than 8 bytes.
+ */
+export function vectorWidth(params: readonly KernelParam[], binding: Binding): number {
+  let widest = 0;
+  params.forEach((p, k) => {
+    if (!p.raw && !binding.scalar[k]) widest = Math.max(widest, binding.dtypes[k]!.itemsize);
+  });
+  if (widest === 0 || widest > 8) return 1;
+  return ELEMENTWISE_VECTOR_BYTES / widest;
+}
+
+/**
+ * Whether the body surely assigns output `name` before anything reads it, for every element: a body without control
+ * flow or blocks in which each use of `name` begins a statement `name = ...`. Then the vectorised variant need not
+ * load the output's old values; otherwise it loads them, so that elements the body leaves alone keep theirs.
+ */
+function writeOnly(body: string, name: string): boolean {
+  if (/[{}]|\b(if|else|for|while|do|switch|case|return|goto|break|continue)\b/.test(body)) return false;
+  let assigned = false;
+  for (const statement of body.split(";")) {
+    const uses = [...statement.matchAll(new RegExp(`\\b${name}\\b`, "g"))];
+    if (uses.length === 0) continue;
+    const first = uses[0]!;
+    const startsIt = statement.slice(0, first.index).trim() === "" && /^\s*=(?!=)/.test(statement.slice(first.index! + name.length));
+    // Read (or compound-assigned) before its first plain assignment, or read in the statement that assigns it.
+    if (!assigned && !(startsIt && uses.length === 1)) return false;
+    assigned = true;
+  }
+  return assigned;
+}
+
+/**
+ * The vectorised entry point `<name>_vec`: every per-element array is read and written `vec` elements at a time
+ * through aligned packs (one 128-bit load or store for the widest type), the rest one at a time. Launched when every
+ * such array's address is aligned to its pack.
+ */
+function vectorKernel(
+  name: string,
+  decl: readonly string[],
+  loaded: readonly { name: string; ctype: string }[],
+  outputs: readonly { name: string; ctype: string }[],
+  stmt: string,
+  body: string,
+  vec: number,
+): string[] {
+  const pack = (v: { name: string; ctype: string }): string => `_pk_${v.name}`;
+  const lines: string[] = [];
+  for (const v of [...loaded, ...outputs]) lines.push(`struct __align__(sizeof(${v.ctype}) * ${vec}) ${pack(v)} { ${v.ctype} v[${vec}]; };`);
+  /** Packs `us` (offsets in strides from _j): every load first, then the bodies, then the stores. */
+  const step = (indent: string, us: readonly number[]): string[] => {
+    const at = (u: number): string => (u === 0 ? "_j" : `_j + ${u} * _stride`);
+    return [
+      ...us.flatMap((u) => loaded.map((v) => `${indent}const ${pack(v)} _a${u}_${v.name} = reinterpret_cast<const ${pack(v)}*>(_p_${v.name})[${at(u)}];`)),
+      ...us.flatMap((u) =>
+        outputs.map((o) => (writeOnly(body, o.name) ? `${indent}${pack(o)} _o${u}_${o.name};` : `${indent}${pack(o)} _o${u}_${o.name} = reinterpret_cast<const ${pack(o)}*>(_p_${o.name})[${at(u)}];`)),
+      ),
+      ...us.flatMap((u) => [
+        `${indent}#pragma unroll`,
+        `${indent}for (int _k = 0; _k < ${vec}; ++_k) {`,
+        `${indent}  const unsigned long long i = (${at(u)}) * ${vec} + _k;`,
+        `${indent}  (void)i;`,
+        ...loaded.map((v) => `${indent}  const ${v.ctype} ${v.name} = _a${u}_${v.name}.v[_k];`),
+        ...outputs.map((o) => `${indent}  ${o.ctype}& ${o.name} = _o${u}_${o.name}.v[_k];`),
+        `${indent}  ${stmt}`,
+        `${indent}}`,
+      ]),
+      ...us.flatMap((u) => outputs.map((o) => `${indent}reinterpret_cast<${pack(o)}*>(_p_${o.name})[${at(u)}] = _o${u}_${o.name};`)),
+    ];
+  };
+  const VU = ELEMENTWISE_VECTOR_UNROLL;
+  lines.push(
+    `extern "C" __global__ void ${name}_vec(${decl.join(", ")}) {`,
+    "  const unsigned long long _stride = (unsigned long long)gridDim.x * blockDim.x;",
+    `  const unsigned long long _nv = _n / ${vec};`,
+    "  unsigned long long _j = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;",
+    `  for (; _j + ${VU - 1} * _stride < _nv; _j += ${VU} * _stride) {`,
+    ...step("    ", [...Array(VU).keys()]),
+    "  }",
+    "  for (; _j < _nv; _j += _stride) {",
+    ...step("    ", [0]),
+    "  }",
+    `  for (unsigned long long i = _nv * ${vec} + blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; i < _n; i += _stride) {`,
+    ...loaded.map((v) => `    const ${v.ctype} ${v.name} = _p_${v.name}[i];`),
+    ...outputs.map((o) => `    ${o.ctype}& ${o.name} = _p_${o.name}[i];`),
+    `    ${stmt}`,
+    "  }",
+    "}",
+  );
+  return lines;
 }
 
 /** An elementwise kernel builder (CuPy's ElementwiseKernel). */
@@ -160,8 +272,14 @@ export class ElementwiseKernel {
     kernelArgs.push(BigInt(n));
     if (n > 0) {
       const inst = this.#instance(device, binding);
-      const grid = Math.max(1, Math.min(Math.ceil(n / inst.block), inst.maxGrid));
-      launch(s, configFor(grid, inst.block), inst.kernel, kernelArgs);
+      const v = inst.vector;
+      if (v !== undefined && aligned(this.params, kernelArgs, binding, v.width)) {
+        const grid = Math.max(1, Math.min(Math.ceil(n / v.width / v.block), v.maxGrid));
+        launch(s, configFor(grid, v.block), v.kernel, kernelArgs);
+      } else {
+        const grid = Math.max(1, Math.min(Math.ceil(n / inst.block), inst.maxGrid));
+        launch(s, configFor(grid, inst.block), inst.kernel, kernelArgs);
+      }
     }
     return outputs.length === 1 ? outputs[0]! : outputs;
   }
@@ -175,12 +293,16 @@ export class ElementwiseKernel {
     const key = `${device.id}|${binding.key}`;
     let inst = this.#instances.get(key);
     if (inst === undefined || inst.kernel.isClosed) {
-      const [kernel] = compileKernels(this.source(binding), [this.name], device, headersFor(binding.dtypes), this.#options, `${this.name}.cu`);
-      const occ = kernel!.occupancy(device).maxPotentialBlockSize(0, 0);
-      const block = Math.max(32, Math.min(occ.blockSize, 1024));
-      const perSm = kernel!.occupancy(device).maxActiveBlocksPerMultiprocessor(block, 0);
-      const maxGrid = Math.max(1, perSm * device.properties.multiprocessorCount, occ.minGridSize);
-      inst = { kernel: kernel!, block, maxGrid };
+      const width = vectorWidth(this.params, binding);
+      const names = width > 1 ? [this.name, `${this.name}_vec`] : [this.name];
+      const [kernel, vecKernel] = compileKernels(this.source(binding), names, device, headersFor(binding.dtypes), this.#options, `${this.name}.cu`);
+      const shape = (k: Kernel): { block: number; maxGrid: number } => {
+        const occ = k.occupancy(device).maxPotentialBlockSize(0, 0);
+        const block = Math.max(32, Math.min(occ.blockSize, 1024));
+        const perSm = k.occupancy(device).maxActiveBlocksPerMultiprocessor(block, 0);
+        return { block, maxGrid: Math.max(1, perSm * device.properties.multiprocessorCount, occ.minGridSize) };
+      };
+      inst = { kernel: kernel!, ...shape(kernel!), ...(vecKernel !== undefined ? { vector: { kernel: vecKernel, width, ...shape(vecKernel) } } : {}) };
       this.#instances.set(key, inst);
     }
     return inst;

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { ArrayLayoutError, Buffer, DTypeError, DeviceArray, ElementwiseKernel, ReductionKernel, ShapeMismatchError, dtypes, type MemoryResource } from "../../../src/core/index.ts";
 import { bindArguments, parseParams } from "../../../src/core/kernels/params.ts";
-import { ELEMENTWISE_UNROLL, elementwiseSource } from "../../../src/core/kernels/elementwise.ts";
+import { ELEMENTWISE_UNROLL, ELEMENTWISE_VECTOR_UNROLL, elementwiseSource, vectorWidth } from "../../../src/core/kernels/elementwise.ts";
 import { reductionSource } from "../../../src/core/kernels/reduction.ts";
 import { arrayKernelSource, layoutBytes, LAYOUT_BYTES, MAX_DIMS } from "../../../src/core/array/device-code.ts";
 
@@ -98,10 +98,41 @@ describe("generated source", () => {
     expect(firstBody).toBeGreaterThan(lastLoad);
     expect(src).toContain("      const __half x = _v0_x;");
     expect(src).toContain("      __half& z = _p_z[i];");
-    expect(src.split("z = a * x + w[i];").length - 1).toBe(ELEMENTWISE_UNROLL + 1);
+    const scalarKernel = src.slice(0, src.indexOf("struct __align__"));
+    expect(scalarKernel.split("z = a * x + w[i];").length - 1).toBe(ELEMENTWISE_UNROLL + 1);
     // The tail: one element at a time.
     expect(src).toContain("  for (; _i < _n; _i += _stride)");
     expect(src).toContain("      const __half x = _p_x[i];");
+  });
+
+  it("a vectorised variant: 16-byte packs of every per-element array, loads first, outputs loaded only when read", () => {
+    const params = parseParams("T a, T x, raw T w", false, "in").concat(parseParams("T z", true, "out"));
+    const x = arr("float16", [4]);
+    const b = bindArguments("axpy", params, [2, x, x, undefined], -1);
+    expect(vectorWidth(params, b)).toBe(8); // 16 bytes of 2-byte halves
+    const src = elementwiseSource("axpy", params, b, "z = a * x + w[i]");
+    expect(src).toContain("struct __align__(sizeof(__half) * 8) _pk_x { __half v[8]; };");
+    expect(src).toContain('extern "C" __global__ void axpy_vec(const __half a, const __half* __restrict__ _p_x, const __half* __restrict__ w, __half* __restrict__ _p_z, const unsigned long long _n) {');
+    const vec = src.slice(src.indexOf("axpy_vec("));
+    // z is only assigned: its pack is not loaded; every load of the unrolled step comes before the first body.
+    expect(vec).toContain("    _pk_z _o0_z;");
+    const lastLoad = vec.indexOf(`_a${ELEMENTWISE_VECTOR_UNROLL - 1}_x = reinterpret_cast<const _pk_x*>(_p_x)[_j + ${ELEMENTWISE_VECTOR_UNROLL - 1} * _stride];`);
+    expect(lastLoad).toBeGreaterThan(0);
+    expect(vec.indexOf("z = a * x + w[i];")).toBeGreaterThan(lastLoad);
+    expect(vec).toContain("reinterpret_cast<_pk_z*>(_p_z)[_j] = _o0_z;");
+    // A body that may leave an element alone, or reads its output, loads the output's old values first.
+    for (const body of ["if (x > a) z = x", "z += x", "z = z * a", "y = x; z = y"]) {
+      const p2 = parseParams("T a, T x", false, "in").concat(parseParams(body === "y = x; z = y" ? "T y, T z" : "T z", true, "out"));
+      const b2 = bindArguments("k", p2, p2.map((_, k) => (k === 0 ? 2 : x)), -1);
+      const v2 = elementwiseSource("k", p2, b2, body).slice(0);
+      const loadsZ = v2.includes("_pk_z _o0_z = reinterpret_cast<const _pk_z*>(_p_z)[_j];");
+      expect([body, loadsZ]).toEqual([body, body !== "y = x; z = y"]);
+    }
+    // No per-element array wider than 8 bytes: no variant.
+    const c = arr("complex128", [4]);
+    const p3 = parseParams("T x", false, "in").concat(parseParams("T z", true, "out"));
+    expect(vectorWidth(p3, bindArguments("c", p3, [c, undefined], -1))).toBe(1);
+    expect(elementwiseSource("c", p3, bindArguments("c", p3, [c, undefined], -1), "z = x")).not.toContain("c_vec");
   });
 
   it("a reduction: map, reduce, identity, a partial and a final kernel", () => {

@@ -53,6 +53,35 @@ describe.skipIf(!gpu.available)(`kernel builders on a GPU${skipNote}`, () => {
     for (let i = 0; i < 1000; i++) expect(d[i]).toBe(0.5 * (i / 3) + i / 3);
   });
 
+  it("the vectorised variant for aligned arrays, the one-at-a-time kernel for misaligned views, and outputs left alone keep their values", () => {
+    const n = 4099; // packs, then a tail
+    const xs = Float32Array.from({ length: n + 1 }, (_, i) => (i % 7) - 3);
+    using x = DeviceArray.from(xs, { stream });
+    const add = new ElementwiseKernel("T x, T y", "T z", "z = x + y", "add_vec");
+    // Aligned: whole arrays.
+    using whole = x.subarray(0, n);
+    using z1 = add.launch(stream, whole, whole) as DeviceArray;
+    const h1 = z1.toTypedArraySync({ stream });
+    for (let i = 0; i < n; i++) if (h1[i] !== 2 * xs[i]!) throw new Error(`aligned z[${i}] = ${h1[i]}`);
+    // Misaligned by one element (4 bytes): the same result through the scalar kernel.
+    using shifted = x.subarray(1, n + 1);
+    using z2 = add.launch(stream, shifted, shifted) as DeviceArray;
+    const h2 = z2.toTypedArraySync({ stream });
+    for (let i = 0; i < n; i++) if (h2[i] !== 2 * xs[i + 1]!) throw new Error(`misaligned z[${i}] = ${h2[i]}`);
+    // A conditional write: elements the body skips keep the output's old values.
+    const relu = new ElementwiseKernel("T x", "T z", "if (x > 0) z = x", "keep_positive");
+    using out = DeviceArray.full([n], -100, "float32", { stream });
+    relu.launch(stream, whole, out);
+    const h3 = out.toTypedArraySync({ stream });
+    for (let i = 0; i < n; i++) if (h3[i] !== (xs[i]! > 0 ? xs[i]! : -100)) throw new Error(`relu z[${i}] = ${h3[i]}`);
+    // int8 (16 per pack) and float64 (2 per pack), with an in-place output.
+    const i8 = new ElementwiseKernel("T x", "T z", "z = x * 2", "twice_i8");
+    using b = DeviceArray.from(Int8Array.from({ length: 1000 }, (_, i) => (i % 50) - 25), { stream });
+    i8.launch(stream, b, b);
+    const hb = b.toTypedArraySync({ stream });
+    for (let i = 0; i < 1000; i++) if (hb[i] !== 2 * ((i % 50) - 25)) throw new Error(`int8 z[${i}] = ${hb[i]}`);
+  });
+
   it("a fused expression with two outputs, a fixed-type parameter and a raw array", () => {
     const k = new ElementwiseKernel("T x, raw T table, int32 shift", "T y, int32 idx", "idx = (int)i + shift; y = x * x + table[i % 4]", "fused");
     using x = DeviceArray.from(new Float32Array([1, 2, 3, 4, 5, 6]), { stream, shape: [2, 3] });
