@@ -20,7 +20,7 @@ const hostResource: MemoryResource = {
   deviceId: -1,
 };
 
-function arr(dtype: "float32" | "float64" | "int32" | "float16", shape: number[]): DeviceArray {
+function arr(dtype: "float32" | "float64" | "int32" | "float16" | "complex128", shape: number[]): DeviceArray {
   return DeviceArray.fromBuffer(Buffer.fromHandle(0x7f00_0000_0000n, 1 << 16, { memoryResource: hostResource }), { dtype, shape });
 }
 
