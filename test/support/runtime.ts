@@ -25,8 +25,8 @@ export function runtimeCommand(file: string, denoPermissions: string[] = ["--all
 const root = resolve(import.meta.dirname ?? new URL(".", import.meta.url).pathname, "../..");
 
 /** Runs examples/<name> with the running runtime (and the permissions the examples document). */
-export function runExample(name: string): { status: number | null; stdout: string; stderr: string } {
-  const cmd = runtimeCommand(join(root, "examples", name));
+export function runExample(name: string, args: readonly string[] = []): { status: number | null; stdout: string; stderr: string } {
+  const cmd = [...runtimeCommand(join(root, "examples", name)), ...args];
   const r = spawnSync(cmd[0]!, cmd.slice(1), { cwd: root, encoding: "utf8", timeout: 240_000, maxBuffer: 64 * 2 ** 20 });
   return { status: r.status, stdout: r.stdout ?? "", stderr: `${r.stderr ?? ""}${r.error ? String(r.error) : ""}` };
 }
