@@ -13,56 +13,88 @@ export function byValueRecord(t: IrType): string | undefined {
 }
 
 /**
- * A parameter's or result's native type. A record of this library passed by value travels as its class's `$layout`;
- * one of another library (cuSPARSE's `cuComplex`, the runtime's `float2`) as a layout written here, so that what a
- * library emits never depends on which other libraries a run generates.
+ * A parameter's or result's native type as JSON, or undefined for a record passed by value: its layout is code (the
+ * record class's `$layout` for one of this library; a layout written here for another library's, cuSPARSE's
+ * `cuComplex`, the runtime's `float2`, so that what a library emits never depends on which others a run generates),
+ * set into the parsed table by `functionTable` (see {@link structCode}).
  */
-function nativeCode(t: IrType, imp: ImportTracker, own: ReadonlySet<string>, index: ReadonlyMap<string, IrRecord>): string {
-  const rec = byValueRecord(t);
-  if (rec !== undefined) {
-    const ir = index.get(rec);
-    if (own.has(rec) || ir === undefined) return `{ struct: ${imp.ref(rec, true) ?? rec}.$layout }`;
-    return `{ struct: ${layoutLiteral(layoutOf(ir, index as Map<string, IrRecord>))} }`;
-  }
-  return JSON.stringify(scalarNative(t));
+function nativeJson(t: IrType): string | undefined {
+  return byValueRecord(t) === undefined ? JSON.stringify(scalarNative(t)) : undefined;
 }
 
-/** functions.ts: `library`, the `functions` table and the `Raw` interface. */
-export function emitFunctions(lib: IrLibrary, spec: LibrarySpec, libraryName: string, imp: ImportTracker, index: ReadonlyMap<string, IrRecord> = new Map()): string {
+/** The layout code of a record passed by value (see {@link nativeJson}). */
+function structCode(t: IrType, imp: ImportTracker, own: ReadonlySet<string>, index: ReadonlyMap<string, IrRecord>): string {
+  const rec = byValueRecord(t)!;
+  const ir = index.get(rec);
+  if (own.has(rec) || ir === undefined) return `${imp.ref(rec, true) ?? rec}.$layout`;
+  return layoutLiteral(layoutOf(ir, index as Map<string, IrRecord>));
+}
+
+/**
+ * functions.ts (`library` and the `functions` table, written as JSON: parsed at every import, and JSON parses many
+ * times faster than the same object literal) and raw.ts (the `Raw` interface: types only, never loaded at run time).
+ */
+export function emitFunctions(
+  lib: IrLibrary,
+  spec: LibrarySpec,
+  libraryName: string,
+  imp: ImportTracker,
+  index: ReadonlyMap<string, IrRecord> = new Map(),
+  rawImp: ImportTracker = imp,
+): { functions: string; raw: string } {
   const own = new Set(lib.records.map((r) => r.name));
-  let table = "";
+  const rows: string[] = [];
+  const structs: string[] = [];
   let iface = "";
   for (const fn of lib.functions) {
-    const parts = [`symbol: ${JSON.stringify(fn.symbol)}`];
-    if (fn.ptdsSymbol) parts.push(`ptdsSymbol: ${JSON.stringify(fn.ptdsSymbol)}`);
-    parts.push(`parameters: [${fn.params.map((p) => nativeCode(p.type, imp, own, index)).join(", ")}]`);
-    parts.push(`result: ${nativeCode(fn.result, imp, own, index)}`);
+    const parts = [`"symbol": ${JSON.stringify(fn.symbol)}`];
+    if (fn.ptdsSymbol) parts.push(`"ptdsSymbol": ${JSON.stringify(fn.ptdsSymbol)}`);
+    const params = fn.params.map((p, k) => {
+      const j = nativeJson(p.type);
+      if (j === undefined) structs.push(`  [${JSON.stringify(fn.name)}, ${k}, ${structCode(p.type, imp, own, index)}],`);
+      return j ?? "null";
+    });
+    parts.push(`"parameters": [${params.join(", ")}]`);
+    const result = nativeJson(fn.result);
+    if (result === undefined) structs.push(`  [${JSON.stringify(fn.name)}, -1, ${structCode(fn.result, imp, own, index)}],`);
+    parts.push(`"result": ${result ?? "null"}`);
     if (fn.procAddress) {
       const pa = fn.procAddress;
-      parts.push(`procAddress: { name: ${JSON.stringify(pa.name)}, version: ${pa.version}${pa.ptdsVersion !== undefined ? `, ptdsVersion: ${pa.ptdsVersion}` : ""} }`);
+      parts.push(`"procAddress": { "name": ${JSON.stringify(pa.name)}, "version": ${pa.version}${pa.ptdsVersion !== undefined ? `, "ptdsVersion": ${pa.ptdsVersion}` : ""} }`);
     }
-    if (fn.deprecated !== undefined) parts.push("deprecated: true");
-    table += `  ${fn.name}: { ${parts.join(", ")} },\n`;
-    const sig = fn.params.map((p) => `${safeIdent(p.name)}: ${tsType(p.type, "param", imp)}`).join(", ");
+    if (fn.deprecated !== undefined) parts.push(`"deprecated": true`);
+    rows.push(`  ${JSON.stringify(fn.name)}: { ${parts.join(", ")} }`);
+    const sig = fn.params.map((p) => `${safeIdent(p.name)}: ${tsType(p.type, "param", rawImp)}`).join(", ");
     const cSig = `${fn.result.spelling} ${fn.symbol === fn.name ? fn.name : `${fn.name} (exported as ${fn.symbol})`}(${fn.params.map((p) => `${p.type.spelling} ${p.name}`).join(", ")})`;
     // The documentation lives on the checked style; the raw entry names the C declaration and links there.
     iface += docBlock([`C: \`${cSig}\`. Raw call style; documented on {@link Checked.${fn.name}} (checked.ts).`, ...(fn.deprecated !== undefined ? [`@deprecated${fn.deprecated ? " " + fn.deprecated.replace(/\n/g, " ") : ""}`] : [])], "  ");
-    iface += `  ${fn.name}(${sig}): ${tsType(fn.result, "result", imp)};\n`;
+    iface += `  ${fn.name}(${sig}): ${tsType(fn.result, "result", rawImp)};\n`;
   }
+  const json = `{\n${rows.join(",\n")}\n}`;
+  if (/[`\\]|\$\{/.test(json)) throw new Error(`${lib.library}: a function table's JSON holds a character a template literal would change`);
   const info = [`name: ${JSON.stringify(lib.library)}`, `library: ${JSON.stringify(libraryName)}`, `ctkVersion: ${JSON.stringify(lib.ctkVersion)}`];
   if (spec.status) info.push(`status: ${JSON.stringify(spec.status.type)}`);
-  let out = `/** Facts about this generated library. */\nexport const library: LibraryInfo = { ${info.join(", ")} };\n\n`;
-  out += `/** Every exported function's native signature, by C name. */\nexport const functions = {\n${table}} as const satisfies FunctionTable;\n\n`;
+  let out = `export type { Raw } from "./raw.ts";\n\n`;
+  out += `/** Facts about this generated library. */\nexport const library: LibraryInfo = { ${info.join(", ")} };\n\n`;
   out += docBlock([
+    "Every exported function's native signature, by C name. Written as JSON, which a runtime parses many times faster",
+    "than the same object literal; a record passed by value is `null` there and its layout is set in after (the list).",
+  ]);
+  out += `export const functions: { readonly [K in keyof Raw]: FunctionSpec } = functionTable<Raw>(\`${json}\`${structs.length > 0 ? `, [\n${structs.join("\n")}\n]` : ""});\n`;
+  let head = `import type { FunctionSpec, LibraryInfo } from "${sourceModule("tables-runtime/spec")}";\n`;
+  head += `import { functionTable } from "${sourceModule("tables-runtime/function-table")}";\n`;
+  head += `import type { Raw } from "./raw.ts";\n`;
+  for (const l of imp.lines()) head += l + "\n";
+  let raw = docBlock([
     `The raw call style of ${lib.library}: C semantics. Functions return the library's status code, pointer`,
     "parameters take native pointers (out-parameters included), 64-bit integers are bigint, structs passed by value",
     "are their bytes. Bound lazily by the bindings layer; nothing is resolved until the first call.",
   ]);
-  out += `export interface Raw {\n${iface}}\n`;
-  let head = `import type { FunctionTable, LibraryInfo } from "${sourceModule("tables-runtime/spec")}";\n`;
-  if (/\bPointer\b/.test(iface.replace(/FunctionPointer|NativePointer/g, ""))) head += `import type { Pointer } from "${sourceModule("ffi/types")}";\n`;
-  for (const l of imp.lines()) head += l + "\n";
-  return head + "\n" + out;
+  raw += `export interface Raw {\n${iface}}\n`;
+  let rawHead = "";
+  if (/\bPointer\b/.test(iface.replace(/FunctionPointer|NativePointer/g, ""))) rawHead += `import type { Pointer } from "${sourceModule("ffi/types")}";\n`;
+  for (const l of rawImp.lines()) rawHead += l.replace(/^import \{ /, "import type { ").replace(/\btype (\w)/g, "$1") + "\n";
+  return { functions: head + "\n" + out, raw: rawHead + (rawHead ? "\n" : "") + raw };
 }
 
 type OutputKind =

@@ -72,7 +72,9 @@ export function emitLibrary(lib: IrLibrary, spec: LibrarySpec, all: IrLibrary[])
   add("constants.ts", emitConstants(lib));
   add("types.ts", emitTypes(lib, new ImportTracker(names, "types")));
   add("records.ts", emitRecords(lib, new ImportTracker(names, "records"), byValue, index));
-  add("functions.ts", emitFunctions(lib, spec, spec.library, new ImportTracker(names, "functions"), index));
+  const fns = emitFunctions(lib, spec, spec.library, new ImportTracker(names, "functions"), index, new ImportTracker(names, "functions"));
+  add("functions.ts", fns.functions);
+  add("raw.ts", fns.raw);
   let statusRecord: IrRecord | undefined;
   const statusValues = new Map<string, string>();
   if (spec.status) {

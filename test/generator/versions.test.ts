@@ -73,16 +73,17 @@ describe("two CTK versions of the fixture toolkit", () => {
     expect(ir["2.0"]!.constants.find((c) => c.name === "FX_VERSION")).toMatchObject({ kind: "int", value: "2000" });
   });
 
-  it("functions.ts: the table and the raw interface follow", () => {
+  it("functions.ts and raw.ts: the table and the raw interface follow", () => {
     const a = text("1.0", "fixture/functions.ts");
     const b = text("2.0", "fixture/functions.ts");
-    expect(a).toContain('  fxAlloc: { symbol: "fxAlloc_v2", parameters: ["pointer", "u64"], result: "u32", procAddress: { name: "fxAlloc", version: 1020 } },');
-    expect(b).toContain('  fxAlloc: { symbol: "fxAlloc_v3", parameters: ["pointer", "u64"], result: "u32", procAddress: { name: "fxAlloc", version: 2000 } },');
-    expect(a).toContain("  fxOld: {");
+    expect(a).toContain('  "fxAlloc": { "symbol": "fxAlloc_v2", "parameters": ["pointer", "u64"], "result": "u32", "procAddress": { "name": "fxAlloc", "version": 1020 } },');
+    expect(b).toContain('  "fxAlloc": { "symbol": "fxAlloc_v3", "parameters": ["pointer", "u64"], "result": "u32", "procAddress": { "name": "fxAlloc", "version": 2000 } },');
+    expect(a).toContain('  "fxOld": {');
     expect(b).not.toMatch(/\bfxOld\b/);
     expect(a).not.toContain("fxStreamGetPriority");
-    expect(b).toContain('  fxStreamGetPriority: { symbol: "fxStreamGetPriority", parameters: ["pointer", "pointer"], result: "u32" },');
-    expect(b).toContain("  fxStreamGetPriority(hStream: fxStream, priority: Pointer): fxResult;");
+    expect(b).toContain('  "fxStreamGetPriority": { "symbol": "fxStreamGetPriority", "parameters": ["pointer", "pointer"], "result": "u32" }');
+    expect(text("2.0", "fixture/raw.ts")).toContain("  fxStreamGetPriority(hStream: fxStream, priority: Pointer): fxResult;");
+    expect(text("1.0", "fixture/raw.ts")).not.toContain("fxStreamGetPriority");
     expect(text("2.0", "fixture/checked.ts")).toContain("  fxStreamGetPriority(hStream: fxStream): number;");
   });
 
@@ -112,7 +113,7 @@ describe("two CTK versions of the fixture toolkit", () => {
 
   it("the second library's output only differs in its version line and seals' context", () => {
     // fixture_ext.h is the same file in both toolkits: its generated files differ only in the CTK version.
-    for (const f of ["enums.ts", "records.ts", "functions.ts", "checked.ts", "types.ts", "constants.ts", "index.ts"]) {
+    for (const f of ["enums.ts", "records.ts", "functions.ts", "raw.ts", "checked.ts", "types.ts", "constants.ts", "index.ts"]) {
       const a = text("1.0", `fixture_ext/${f}`).replace(/CUDA Toolkit 1\.0 headers|ctkVersion: "1\.0"/g, "X");
       const b = text("2.0", `fixture_ext/${f}`).replace(/CUDA Toolkit 2\.0 headers|ctkVersion: "2\.0"/g, "X");
       const body = (s: string): string => s.slice(s.indexOf("\n\n"));

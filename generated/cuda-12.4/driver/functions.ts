@@ -4,1477 +4,460 @@
 // Header cudaProfiler.h sha256 b9c9fa71341b693f9f0b0ea8071e12a0869ac99afe669345a02145163867560d
 // Header cudaTypedefs.h sha256 d21598c95f8a33b4794236a0cfd50fd657610190c7188709998b58bc1fe7c0d7
 // Header cudaProfilerTypedefs.h sha256 1766962c82affc084d6f134e69955c46cc4887492eb1c9d5f143165b19010256
-// Seal: sha256 7192fb6282ade4cac09992bd67f87a38629406c6f144d01185869d25ab4a3216
+// Seal: sha256 519a634fb3066c4e0e66a269670cd04722d6595031f1b5f3941bd902e155714d
 
-import type { FunctionTable, LibraryInfo } from "../../../src/tables-runtime/spec.ts";
-import type { Pointer } from "../../../src/ffi/types.ts";
-import type { CUaddress_mode, CUarray_format, CUcoredumpSettings, CUdevResourceType, CUdevice_P2PAttribute, CUdevice_attribute, CUexecAffinityType, CUfilter_mode, CUflushGPUDirectRDMAWritesScope, CUflushGPUDirectRDMAWritesTarget, CUfunc_cache, CUfunction_attribute, CUgraphMem_attribute, CUjitInputType, CUlimit, CUmemAllocationGranularity_flags, CUmemAllocationHandleType, CUmemPool_attribute, CUmemRangeHandleType, CUmem_advise, CUmem_range_attribute, CUmulticastGranularity_flags, CUoutput_mode, CUpointer_attribute, CUresult, CUsharedconfig, CUstreamCaptureMode, CUtensorMapDataType, CUtensorMapFloatOOBfill, CUtensorMapInterleave, CUtensorMapL2promotion, CUtensorMapSwizzle } from "./enums.ts";
-import type { CUarray, CUasyncCallback, CUasyncCallbackHandle, CUcontext, CUdevResourceDesc, CUdevice, CUdeviceptr, CUevent, CUexternalMemory, CUexternalSemaphore, CUfunction, CUgraph, CUgraphExec, CUgraphNode, CUgraphicsResource, CUgreenCtx, CUhostFn, CUipcEventHandle, CUipcMemHandle, CUkernel, CUkernelNodeAttrID, CUlibrary, CUlinkState, CUmemGenericAllocationHandle, CUmemLocation, CUmemoryPool, CUmipmappedArray, CUmodule, CUoccupancyB2DSize, CUstream, CUstreamAttrID, CUstreamCallback, CUsurfObject, CUsurfref, CUtexObject, CUtexref, CUuserObject, cuuint32_t, cuuint64_t } from "./types.ts";
+import type { FunctionSpec, LibraryInfo } from "../../../src/tables-runtime/spec.ts";
+import { functionTable } from "../../../src/tables-runtime/function-table.ts";
+import type { Raw } from "./raw.ts";
 import { CUipcEventHandle_st, CUipcMemHandle_st, CUmemLocation_st } from "./records.ts";
+
+export type { Raw } from "./raw.ts";
 
 /** Facts about this generated library. */
 export const library: LibraryInfo = { name: "driver", library: "cuda", ctkVersion: "12.4", status: "CUresult" };
 
-/** Every exported function's native signature, by C name. */
-export const functions = {
-  cuGetErrorString: { symbol: "cuGetErrorString", parameters: ["u32", "pointer"], result: "u32", procAddress: { name: "cuGetErrorString", version: 6000 } },
-  cuGetErrorName: { symbol: "cuGetErrorName", parameters: ["u32", "pointer"], result: "u32", procAddress: { name: "cuGetErrorName", version: 6000 } },
-  cuInit: { symbol: "cuInit", parameters: ["u32"], result: "u32", procAddress: { name: "cuInit", version: 2000 } },
-  cuDriverGetVersion: { symbol: "cuDriverGetVersion", parameters: ["pointer"], result: "u32", procAddress: { name: "cuDriverGetVersion", version: 2020 } },
-  cuDeviceGet: { symbol: "cuDeviceGet", parameters: ["pointer", "i32"], result: "u32", procAddress: { name: "cuDeviceGet", version: 2000 } },
-  cuDeviceGetCount: { symbol: "cuDeviceGetCount", parameters: ["pointer"], result: "u32", procAddress: { name: "cuDeviceGetCount", version: 2000 } },
-  cuDeviceGetName: { symbol: "cuDeviceGetName", parameters: ["pointer", "i32", "i32"], result: "u32", procAddress: { name: "cuDeviceGetName", version: 2000 } },
-  cuDeviceGetUuid: { symbol: "cuDeviceGetUuid", parameters: ["pointer", "i32"], result: "u32", procAddress: { name: "cuDeviceGetUuid", version: 11040 } },
-  cuDeviceGetUuid_v2: { symbol: "cuDeviceGetUuid_v2", parameters: ["pointer", "i32"], result: "u32", procAddress: { name: "cuDeviceGetUuid", version: 11040 } },
-  cuDeviceGetLuid: { symbol: "cuDeviceGetLuid", parameters: ["pointer", "pointer", "i32"], result: "u32", procAddress: { name: "cuDeviceGetLuid", version: 10000 } },
-  cuDeviceTotalMem: { symbol: "cuDeviceTotalMem_v2", parameters: ["pointer", "i32"], result: "u32", procAddress: { name: "cuDeviceTotalMem", version: 3020 } },
-  cuDeviceGetTexture1DLinearMaxWidth: { symbol: "cuDeviceGetTexture1DLinearMaxWidth", parameters: ["pointer", "u32", "u32", "i32"], result: "u32", procAddress: { name: "cuDeviceGetTexture1DLinearMaxWidth", version: 11010 } },
-  cuDeviceGetAttribute: { symbol: "cuDeviceGetAttribute", parameters: ["pointer", "u32", "i32"], result: "u32", procAddress: { name: "cuDeviceGetAttribute", version: 2000 } },
-  cuDeviceGetNvSciSyncAttributes: { symbol: "cuDeviceGetNvSciSyncAttributes", parameters: ["pointer", "i32", "i32"], result: "u32", procAddress: { name: "cuDeviceGetNvSciSyncAttributes", version: 10020 } },
-  cuDeviceSetMemPool: { symbol: "cuDeviceSetMemPool", parameters: ["i32", "pointer"], result: "u32", procAddress: { name: "cuDeviceSetMemPool", version: 11020 } },
-  cuDeviceGetMemPool: { symbol: "cuDeviceGetMemPool", parameters: ["pointer", "i32"], result: "u32", procAddress: { name: "cuDeviceGetMemPool", version: 11020 } },
-  cuDeviceGetDefaultMemPool: { symbol: "cuDeviceGetDefaultMemPool", parameters: ["pointer", "i32"], result: "u32", procAddress: { name: "cuDeviceGetDefaultMemPool", version: 11020 } },
-  cuDeviceGetExecAffinitySupport: { symbol: "cuDeviceGetExecAffinitySupport", parameters: ["pointer", "u32", "i32"], result: "u32", procAddress: { name: "cuDeviceGetExecAffinitySupport", version: 11040 } },
-  cuFlushGPUDirectRDMAWrites: { symbol: "cuFlushGPUDirectRDMAWrites", parameters: ["u32", "u32"], result: "u32", procAddress: { name: "cuFlushGPUDirectRDMAWrites", version: 11030 } },
-  cuDeviceGetProperties: { symbol: "cuDeviceGetProperties", parameters: ["pointer", "i32"], result: "u32", procAddress: { name: "cuDeviceGetProperties", version: 2000 }, deprecated: true },
-  cuDeviceComputeCapability: { symbol: "cuDeviceComputeCapability", parameters: ["pointer", "pointer", "i32"], result: "u32", procAddress: { name: "cuDeviceComputeCapability", version: 2000 }, deprecated: true },
-  cuDevicePrimaryCtxRetain: { symbol: "cuDevicePrimaryCtxRetain", parameters: ["pointer", "i32"], result: "u32", procAddress: { name: "cuDevicePrimaryCtxRetain", version: 7000 } },
-  cuDevicePrimaryCtxRelease: { symbol: "cuDevicePrimaryCtxRelease_v2", parameters: ["i32"], result: "u32", procAddress: { name: "cuDevicePrimaryCtxRelease", version: 11000 } },
-  cuDevicePrimaryCtxSetFlags: { symbol: "cuDevicePrimaryCtxSetFlags_v2", parameters: ["i32", "u32"], result: "u32", procAddress: { name: "cuDevicePrimaryCtxSetFlags", version: 11000 } },
-  cuDevicePrimaryCtxGetState: { symbol: "cuDevicePrimaryCtxGetState", parameters: ["i32", "pointer", "pointer"], result: "u32", procAddress: { name: "cuDevicePrimaryCtxGetState", version: 7000 } },
-  cuDevicePrimaryCtxReset: { symbol: "cuDevicePrimaryCtxReset_v2", parameters: ["i32"], result: "u32", procAddress: { name: "cuDevicePrimaryCtxReset", version: 11000 } },
-  cuCtxCreate: { symbol: "cuCtxCreate_v2", parameters: ["pointer", "u32", "i32"], result: "u32", procAddress: { name: "cuCtxCreate", version: 3020 } },
-  cuCtxCreate_v3: { symbol: "cuCtxCreate_v3", parameters: ["pointer", "pointer", "i32", "u32", "i32"], result: "u32", procAddress: { name: "cuCtxCreate", version: 11040 } },
-  cuCtxDestroy: { symbol: "cuCtxDestroy_v2", parameters: ["pointer"], result: "u32", procAddress: { name: "cuCtxDestroy", version: 4000 } },
-  cuCtxPushCurrent: { symbol: "cuCtxPushCurrent_v2", parameters: ["pointer"], result: "u32", procAddress: { name: "cuCtxPushCurrent", version: 4000 } },
-  cuCtxPopCurrent: { symbol: "cuCtxPopCurrent_v2", parameters: ["pointer"], result: "u32", procAddress: { name: "cuCtxPopCurrent", version: 4000 } },
-  cuCtxSetCurrent: { symbol: "cuCtxSetCurrent", parameters: ["pointer"], result: "u32", procAddress: { name: "cuCtxSetCurrent", version: 4000 } },
-  cuCtxGetCurrent: { symbol: "cuCtxGetCurrent", parameters: ["pointer"], result: "u32", procAddress: { name: "cuCtxGetCurrent", version: 4000 } },
-  cuCtxGetDevice: { symbol: "cuCtxGetDevice", parameters: ["pointer"], result: "u32", procAddress: { name: "cuCtxGetDevice", version: 2000 } },
-  cuCtxGetFlags: { symbol: "cuCtxGetFlags", parameters: ["pointer"], result: "u32", procAddress: { name: "cuCtxGetFlags", version: 7000 } },
-  cuCtxSetFlags: { symbol: "cuCtxSetFlags", parameters: ["u32"], result: "u32", procAddress: { name: "cuCtxSetFlags", version: 12010 } },
-  cuCtxGetId: { symbol: "cuCtxGetId", parameters: ["pointer", "pointer"], result: "u32", procAddress: { name: "cuCtxGetId", version: 12000 } },
-  cuCtxSynchronize: { symbol: "cuCtxSynchronize", parameters: [], result: "u32", procAddress: { name: "cuCtxSynchronize", version: 2000 } },
-  cuCtxSetLimit: { symbol: "cuCtxSetLimit", parameters: ["u32", "u64"], result: "u32", procAddress: { name: "cuCtxSetLimit", version: 3010 } },
-  cuCtxGetLimit: { symbol: "cuCtxGetLimit", parameters: ["pointer", "u32"], result: "u32", procAddress: { name: "cuCtxGetLimit", version: 3010 } },
-  cuCtxGetCacheConfig: { symbol: "cuCtxGetCacheConfig", parameters: ["pointer"], result: "u32", procAddress: { name: "cuCtxGetCacheConfig", version: 3020 } },
-  cuCtxSetCacheConfig: { symbol: "cuCtxSetCacheConfig", parameters: ["u32"], result: "u32", procAddress: { name: "cuCtxSetCacheConfig", version: 3020 } },
-  cuCtxGetApiVersion: { symbol: "cuCtxGetApiVersion", parameters: ["pointer", "pointer"], result: "u32", procAddress: { name: "cuCtxGetApiVersion", version: 3020 } },
-  cuCtxGetStreamPriorityRange: { symbol: "cuCtxGetStreamPriorityRange", parameters: ["pointer", "pointer"], result: "u32", procAddress: { name: "cuCtxGetStreamPriorityRange", version: 5050 } },
-  cuCtxResetPersistingL2Cache: { symbol: "cuCtxResetPersistingL2Cache", parameters: [], result: "u32", procAddress: { name: "cuCtxResetPersistingL2Cache", version: 11000 } },
-  cuCtxGetExecAffinity: { symbol: "cuCtxGetExecAffinity", parameters: ["pointer", "u32"], result: "u32", procAddress: { name: "cuCtxGetExecAffinity", version: 11040 } },
-  cuCtxAttach: { symbol: "cuCtxAttach", parameters: ["pointer", "u32"], result: "u32", procAddress: { name: "cuCtxAttach", version: 2000 }, deprecated: true },
-  cuCtxDetach: { symbol: "cuCtxDetach", parameters: ["pointer"], result: "u32", procAddress: { name: "cuCtxDetach", version: 2000 }, deprecated: true },
-  cuCtxGetSharedMemConfig: { symbol: "cuCtxGetSharedMemConfig", parameters: ["pointer"], result: "u32", procAddress: { name: "cuCtxGetSharedMemConfig", version: 4020 }, deprecated: true },
-  cuCtxSetSharedMemConfig: { symbol: "cuCtxSetSharedMemConfig", parameters: ["u32"], result: "u32", procAddress: { name: "cuCtxSetSharedMemConfig", version: 4020 }, deprecated: true },
-  cuModuleLoad: { symbol: "cuModuleLoad", parameters: ["pointer", "pointer"], result: "u32", procAddress: { name: "cuModuleLoad", version: 2000 } },
-  cuModuleLoadData: { symbol: "cuModuleLoadData", parameters: ["pointer", "pointer"], result: "u32", procAddress: { name: "cuModuleLoadData", version: 2000 } },
-  cuModuleLoadDataEx: { symbol: "cuModuleLoadDataEx", parameters: ["pointer", "pointer", "u32", "pointer", "pointer"], result: "u32", procAddress: { name: "cuModuleLoadDataEx", version: 2010 } },
-  cuModuleLoadFatBinary: { symbol: "cuModuleLoadFatBinary", parameters: ["pointer", "pointer"], result: "u32", procAddress: { name: "cuModuleLoadFatBinary", version: 2000 } },
-  cuModuleUnload: { symbol: "cuModuleUnload", parameters: ["pointer"], result: "u32", procAddress: { name: "cuModuleUnload", version: 2000 } },
-  cuModuleGetLoadingMode: { symbol: "cuModuleGetLoadingMode", parameters: ["pointer"], result: "u32", procAddress: { name: "cuModuleGetLoadingMode", version: 11070 } },
-  cuModuleGetFunction: { symbol: "cuModuleGetFunction", parameters: ["pointer", "pointer", "pointer"], result: "u32", procAddress: { name: "cuModuleGetFunction", version: 2000 } },
-  cuModuleGetFunctionCount: { symbol: "cuModuleGetFunctionCount", parameters: ["pointer", "pointer"], result: "u32", procAddress: { name: "cuModuleGetFunctionCount", version: 12040 } },
-  cuModuleEnumerateFunctions: { symbol: "cuModuleEnumerateFunctions", parameters: ["pointer", "u32", "pointer"], result: "u32", procAddress: { name: "cuModuleEnumerateFunctions", version: 12040 } },
-  cuModuleGetGlobal: { symbol: "cuModuleGetGlobal_v2", parameters: ["pointer", "pointer", "pointer", "pointer"], result: "u32", procAddress: { name: "cuModuleGetGlobal", version: 3020 } },
-  cuLinkCreate: { symbol: "cuLinkCreate_v2", parameters: ["u32", "pointer", "pointer", "pointer"], result: "u32", procAddress: { name: "cuLinkCreate", version: 6050 } },
-  cuLinkAddData: { symbol: "cuLinkAddData_v2", parameters: ["pointer", "u32", "pointer", "u64", "pointer", "u32", "pointer", "pointer"], result: "u32", procAddress: { name: "cuLinkAddData", version: 6050 } },
-  cuLinkAddFile: { symbol: "cuLinkAddFile_v2", parameters: ["pointer", "u32", "pointer", "u32", "pointer", "pointer"], result: "u32", procAddress: { name: "cuLinkAddFile", version: 6050 } },
-  cuLinkComplete: { symbol: "cuLinkComplete", parameters: ["pointer", "pointer", "pointer"], result: "u32", procAddress: { name: "cuLinkComplete", version: 5050 } },
-  cuLinkDestroy: { symbol: "cuLinkDestroy", parameters: ["pointer"], result: "u32", procAddress: { name: "cuLinkDestroy", version: 5050 } },
-  cuModuleGetTexRef: { symbol: "cuModuleGetTexRef", parameters: ["pointer", "pointer", "pointer"], result: "u32", procAddress: { name: "cuModuleGetTexRef", version: 2000 }, deprecated: true },
-  cuModuleGetSurfRef: { symbol: "cuModuleGetSurfRef", parameters: ["pointer", "pointer", "pointer"], result: "u32", procAddress: { name: "cuModuleGetSurfRef", version: 3000 }, deprecated: true },
-  cuLibraryLoadData: { symbol: "cuLibraryLoadData", parameters: ["pointer", "pointer", "pointer", "pointer", "u32", "pointer", "pointer", "u32"], result: "u32", procAddress: { name: "cuLibraryLoadData", version: 12000 } },
-  cuLibraryLoadFromFile: { symbol: "cuLibraryLoadFromFile", parameters: ["pointer", "pointer", "pointer", "pointer", "u32", "pointer", "pointer", "u32"], result: "u32", procAddress: { name: "cuLibraryLoadFromFile", version: 12000 } },
-  cuLibraryUnload: { symbol: "cuLibraryUnload", parameters: ["pointer"], result: "u32", procAddress: { name: "cuLibraryUnload", version: 12000 } },
-  cuLibraryGetKernel: { symbol: "cuLibraryGetKernel", parameters: ["pointer", "pointer", "pointer"], result: "u32", procAddress: { name: "cuLibraryGetKernel", version: 12000 } },
-  cuLibraryGetKernelCount: { symbol: "cuLibraryGetKernelCount", parameters: ["pointer", "pointer"], result: "u32", procAddress: { name: "cuLibraryGetKernelCount", version: 12040 } },
-  cuLibraryEnumerateKernels: { symbol: "cuLibraryEnumerateKernels", parameters: ["pointer", "u32", "pointer"], result: "u32", procAddress: { name: "cuLibraryEnumerateKernels", version: 12040 } },
-  cuLibraryGetModule: { symbol: "cuLibraryGetModule", parameters: ["pointer", "pointer"], result: "u32", procAddress: { name: "cuLibraryGetModule", version: 12000 } },
-  cuKernelGetFunction: { symbol: "cuKernelGetFunction", parameters: ["pointer", "pointer"], result: "u32", procAddress: { name: "cuKernelGetFunction", version: 12000 } },
-  cuLibraryGetGlobal: { symbol: "cuLibraryGetGlobal", parameters: ["pointer", "pointer", "pointer", "pointer"], result: "u32", procAddress: { name: "cuLibraryGetGlobal", version: 12000 } },
-  cuLibraryGetManaged: { symbol: "cuLibraryGetManaged", parameters: ["pointer", "pointer", "pointer", "pointer"], result: "u32", procAddress: { name: "cuLibraryGetManaged", version: 12000 } },
-  cuLibraryGetUnifiedFunction: { symbol: "cuLibraryGetUnifiedFunction", parameters: ["pointer", "pointer", "pointer"], result: "u32", procAddress: { name: "cuLibraryGetUnifiedFunction", version: 12000 } },
-  cuKernelGetAttribute: { symbol: "cuKernelGetAttribute", parameters: ["pointer", "u32", "pointer", "i32"], result: "u32", procAddress: { name: "cuKernelGetAttribute", version: 12000 } },
-  cuKernelSetAttribute: { symbol: "cuKernelSetAttribute", parameters: ["u32", "i32", "pointer", "i32"], result: "u32", procAddress: { name: "cuKernelSetAttribute", version: 12000 } },
-  cuKernelSetCacheConfig: { symbol: "cuKernelSetCacheConfig", parameters: ["pointer", "u32", "i32"], result: "u32", procAddress: { name: "cuKernelSetCacheConfig", version: 12000 } },
-  cuKernelGetName: { symbol: "cuKernelGetName", parameters: ["pointer", "pointer"], result: "u32", procAddress: { name: "cuKernelGetName", version: 12030 } },
-  cuKernelGetParamInfo: { symbol: "cuKernelGetParamInfo", parameters: ["pointer", "u64", "pointer", "pointer"], result: "u32", procAddress: { name: "cuKernelGetParamInfo", version: 12040 } },
-  cuMemGetInfo: { symbol: "cuMemGetInfo_v2", parameters: ["pointer", "pointer"], result: "u32", procAddress: { name: "cuMemGetInfo", version: 3020 } },
-  cuMemAlloc: { symbol: "cuMemAlloc_v2", parameters: ["pointer", "u64"], result: "u32", procAddress: { name: "cuMemAlloc", version: 3020 } },
-  cuMemAllocPitch: { symbol: "cuMemAllocPitch_v2", parameters: ["pointer", "pointer", "u64", "u64", "u32"], result: "u32", procAddress: { name: "cuMemAllocPitch", version: 3020 } },
-  cuMemFree: { symbol: "cuMemFree_v2", parameters: ["u64"], result: "u32", procAddress: { name: "cuMemFree", version: 3020 } },
-  cuMemGetAddressRange: { symbol: "cuMemGetAddressRange_v2", parameters: ["pointer", "pointer", "u64"], result: "u32", procAddress: { name: "cuMemGetAddressRange", version: 3020 } },
-  cuMemAllocHost: { symbol: "cuMemAllocHost_v2", parameters: ["pointer", "u64"], result: "u32", procAddress: { name: "cuMemAllocHost", version: 3020 } },
-  cuMemFreeHost: { symbol: "cuMemFreeHost", parameters: ["pointer"], result: "u32", procAddress: { name: "cuMemFreeHost", version: 2000 } },
-  cuMemHostAlloc: { symbol: "cuMemHostAlloc", parameters: ["pointer", "u64", "u32"], result: "u32", procAddress: { name: "cuMemHostAlloc", version: 2020 } },
-  cuMemHostGetDevicePointer: { symbol: "cuMemHostGetDevicePointer_v2", parameters: ["pointer", "pointer", "u32"], result: "u32", procAddress: { name: "cuMemHostGetDevicePointer", version: 3020 } },
-  cuMemHostGetFlags: { symbol: "cuMemHostGetFlags", parameters: ["pointer", "pointer"], result: "u32", procAddress: { name: "cuMemHostGetFlags", version: 2030 } },
-  cuMemAllocManaged: { symbol: "cuMemAllocManaged", parameters: ["pointer", "u64", "u32"], result: "u32", procAddress: { name: "cuMemAllocManaged", version: 6000 } },
-  cuDeviceRegisterAsyncNotification: { symbol: "cuDeviceRegisterAsyncNotification", parameters: ["i32", "function", "pointer", "pointer"], result: "u32", procAddress: { name: "cuDeviceRegisterAsyncNotification", version: 12040 } },
-  cuDeviceUnregisterAsyncNotification: { symbol: "cuDeviceUnregisterAsyncNotification", parameters: ["i32", "pointer"], result: "u32", procAddress: { name: "cuDeviceUnregisterAsyncNotification", version: 12040 } },
-  cuDeviceGetByPCIBusId: { symbol: "cuDeviceGetByPCIBusId", parameters: ["pointer", "pointer"], result: "u32", procAddress: { name: "cuDeviceGetByPCIBusId", version: 4010 } },
-  cuDeviceGetPCIBusId: { symbol: "cuDeviceGetPCIBusId", parameters: ["pointer", "i32", "i32"], result: "u32", procAddress: { name: "cuDeviceGetPCIBusId", version: 4010 } },
-  cuIpcGetEventHandle: { symbol: "cuIpcGetEventHandle", parameters: ["pointer", "pointer"], result: "u32", procAddress: { name: "cuIpcGetEventHandle", version: 4010 } },
-  cuIpcOpenEventHandle: { symbol: "cuIpcOpenEventHandle", parameters: ["pointer", { struct: CUipcEventHandle_st.$layout }], result: "u32", procAddress: { name: "cuIpcOpenEventHandle", version: 4010 } },
-  cuIpcGetMemHandle: { symbol: "cuIpcGetMemHandle", parameters: ["pointer", "u64"], result: "u32", procAddress: { name: "cuIpcGetMemHandle", version: 4010 } },
-  cuIpcOpenMemHandle: { symbol: "cuIpcOpenMemHandle_v2", parameters: ["pointer", { struct: CUipcMemHandle_st.$layout }, "u32"], result: "u32", procAddress: { name: "cuIpcOpenMemHandle", version: 11000 } },
-  cuIpcCloseMemHandle: { symbol: "cuIpcCloseMemHandle", parameters: ["u64"], result: "u32", procAddress: { name: "cuIpcCloseMemHandle", version: 4010 } },
-  cuMemHostRegister: { symbol: "cuMemHostRegister_v2", parameters: ["pointer", "u64", "u32"], result: "u32", procAddress: { name: "cuMemHostRegister", version: 6050 } },
-  cuMemHostUnregister: { symbol: "cuMemHostUnregister", parameters: ["pointer"], result: "u32", procAddress: { name: "cuMemHostUnregister", version: 4000 } },
-  cuMemcpy: { symbol: "cuMemcpy", ptdsSymbol: "cuMemcpy_ptds", parameters: ["u64", "u64", "u64"], result: "u32", procAddress: { name: "cuMemcpy", version: 4000, ptdsVersion: 7000 } },
-  cuMemcpyPeer: { symbol: "cuMemcpyPeer", ptdsSymbol: "cuMemcpyPeer_ptds", parameters: ["u64", "pointer", "u64", "pointer", "u64"], result: "u32", procAddress: { name: "cuMemcpyPeer", version: 4000, ptdsVersion: 7000 } },
-  cuMemcpyHtoD: { symbol: "cuMemcpyHtoD_v2", ptdsSymbol: "cuMemcpyHtoD_v2_ptds", parameters: ["u64", "pointer", "u64"], result: "u32", procAddress: { name: "cuMemcpyHtoD", version: 3020, ptdsVersion: 7000 } },
-  cuMemcpyDtoH: { symbol: "cuMemcpyDtoH_v2", ptdsSymbol: "cuMemcpyDtoH_v2_ptds", parameters: ["pointer", "u64", "u64"], result: "u32", procAddress: { name: "cuMemcpyDtoH", version: 3020, ptdsVersion: 7000 } },
-  cuMemcpyDtoD: { symbol: "cuMemcpyDtoD_v2", ptdsSymbol: "cuMemcpyDtoD_v2_ptds", parameters: ["u64", "u64", "u64"], result: "u32", procAddress: { name: "cuMemcpyDtoD", version: 3020, ptdsVersion: 7000 } },
-  cuMemcpyDtoA: { symbol: "cuMemcpyDtoA_v2", ptdsSymbol: "cuMemcpyDtoA_v2_ptds", parameters: ["pointer", "u64", "u64", "u64"], result: "u32", procAddress: { name: "cuMemcpyDtoA", version: 3020, ptdsVersion: 7000 } },
-  cuMemcpyAtoD: { symbol: "cuMemcpyAtoD_v2", ptdsSymbol: "cuMemcpyAtoD_v2_ptds", parameters: ["u64", "pointer", "u64", "u64"], result: "u32", procAddress: { name: "cuMemcpyAtoD", version: 3020, ptdsVersion: 7000 } },
-  cuMemcpyHtoA: { symbol: "cuMemcpyHtoA_v2", ptdsSymbol: "cuMemcpyHtoA_v2_ptds", parameters: ["pointer", "u64", "pointer", "u64"], result: "u32", procAddress: { name: "cuMemcpyHtoA", version: 3020, ptdsVersion: 7000 } },
-  cuMemcpyAtoH: { symbol: "cuMemcpyAtoH_v2", ptdsSymbol: "cuMemcpyAtoH_v2_ptds", parameters: ["pointer", "pointer", "u64", "u64"], result: "u32", procAddress: { name: "cuMemcpyAtoH", version: 3020, ptdsVersion: 7000 } },
-  cuMemcpyAtoA: { symbol: "cuMemcpyAtoA_v2", ptdsSymbol: "cuMemcpyAtoA_v2_ptds", parameters: ["pointer", "u64", "pointer", "u64", "u64"], result: "u32", procAddress: { name: "cuMemcpyAtoA", version: 3020, ptdsVersion: 7000 } },
-  cuMemcpy2D: { symbol: "cuMemcpy2D_v2", ptdsSymbol: "cuMemcpy2D_v2_ptds", parameters: ["pointer"], result: "u32", procAddress: { name: "cuMemcpy2D", version: 3020, ptdsVersion: 7000 } },
-  cuMemcpy2DUnaligned: { symbol: "cuMemcpy2DUnaligned_v2", ptdsSymbol: "cuMemcpy2DUnaligned_v2_ptds", parameters: ["pointer"], result: "u32", procAddress: { name: "cuMemcpy2DUnaligned", version: 3020, ptdsVersion: 7000 } },
-  cuMemcpy3D: { symbol: "cuMemcpy3D_v2", ptdsSymbol: "cuMemcpy3D_v2_ptds", parameters: ["pointer"], result: "u32", procAddress: { name: "cuMemcpy3D", version: 3020, ptdsVersion: 7000 } },
-  cuMemcpy3DPeer: { symbol: "cuMemcpy3DPeer", ptdsSymbol: "cuMemcpy3DPeer_ptds", parameters: ["pointer"], result: "u32", procAddress: { name: "cuMemcpy3DPeer", version: 4000, ptdsVersion: 7000 } },
-  cuMemcpyAsync: { symbol: "cuMemcpyAsync", ptdsSymbol: "cuMemcpyAsync_ptsz", parameters: ["u64", "u64", "u64", "pointer"], result: "u32", procAddress: { name: "cuMemcpyAsync", version: 4000, ptdsVersion: 7000 } },
-  cuMemcpyPeerAsync: { symbol: "cuMemcpyPeerAsync", ptdsSymbol: "cuMemcpyPeerAsync_ptsz", parameters: ["u64", "pointer", "u64", "pointer", "u64", "pointer"], result: "u32", procAddress: { name: "cuMemcpyPeerAsync", version: 4000, ptdsVersion: 7000 } },
-  cuMemcpyHtoDAsync: { symbol: "cuMemcpyHtoDAsync_v2", ptdsSymbol: "cuMemcpyHtoDAsync_v2_ptsz", parameters: ["u64", "pointer", "u64", "pointer"], result: "u32", procAddress: { name: "cuMemcpyHtoDAsync", version: 3020, ptdsVersion: 7000 } },
-  cuMemcpyDtoHAsync: { symbol: "cuMemcpyDtoHAsync_v2", ptdsSymbol: "cuMemcpyDtoHAsync_v2_ptsz", parameters: ["pointer", "u64", "u64", "pointer"], result: "u32", procAddress: { name: "cuMemcpyDtoHAsync", version: 3020, ptdsVersion: 7000 } },
-  cuMemcpyDtoDAsync: { symbol: "cuMemcpyDtoDAsync_v2", ptdsSymbol: "cuMemcpyDtoDAsync_v2_ptsz", parameters: ["u64", "u64", "u64", "pointer"], result: "u32", procAddress: { name: "cuMemcpyDtoDAsync", version: 3020, ptdsVersion: 7000 } },
-  cuMemcpyHtoAAsync: { symbol: "cuMemcpyHtoAAsync_v2", ptdsSymbol: "cuMemcpyHtoAAsync_v2_ptsz", parameters: ["pointer", "u64", "pointer", "u64", "pointer"], result: "u32", procAddress: { name: "cuMemcpyHtoAAsync", version: 3020, ptdsVersion: 7000 } },
-  cuMemcpyAtoHAsync: { symbol: "cuMemcpyAtoHAsync_v2", ptdsSymbol: "cuMemcpyAtoHAsync_v2_ptsz", parameters: ["pointer", "pointer", "u64", "u64", "pointer"], result: "u32", procAddress: { name: "cuMemcpyAtoHAsync", version: 3020, ptdsVersion: 7000 } },
-  cuMemcpy2DAsync: { symbol: "cuMemcpy2DAsync_v2", ptdsSymbol: "cuMemcpy2DAsync_v2_ptsz", parameters: ["pointer", "pointer"], result: "u32", procAddress: { name: "cuMemcpy2DAsync", version: 3020, ptdsVersion: 7000 } },
-  cuMemcpy3DAsync: { symbol: "cuMemcpy3DAsync_v2", ptdsSymbol: "cuMemcpy3DAsync_v2_ptsz", parameters: ["pointer", "pointer"], result: "u32", procAddress: { name: "cuMemcpy3DAsync", version: 3020, ptdsVersion: 7000 } },
-  cuMemcpy3DPeerAsync: { symbol: "cuMemcpy3DPeerAsync", ptdsSymbol: "cuMemcpy3DPeerAsync_ptsz", parameters: ["pointer", "pointer"], result: "u32", procAddress: { name: "cuMemcpy3DPeerAsync", version: 4000, ptdsVersion: 7000 } },
-  cuMemsetD8: { symbol: "cuMemsetD8_v2", ptdsSymbol: "cuMemsetD8_v2_ptds", parameters: ["u64", "u8", "u64"], result: "u32", procAddress: { name: "cuMemsetD8", version: 3020, ptdsVersion: 7000 } },
-  cuMemsetD16: { symbol: "cuMemsetD16_v2", ptdsSymbol: "cuMemsetD16_v2_ptds", parameters: ["u64", "u16", "u64"], result: "u32", procAddress: { name: "cuMemsetD16", version: 3020, ptdsVersion: 7000 } },
-  cuMemsetD32: { symbol: "cuMemsetD32_v2", ptdsSymbol: "cuMemsetD32_v2_ptds", parameters: ["u64", "u32", "u64"], result: "u32", procAddress: { name: "cuMemsetD32", version: 3020, ptdsVersion: 7000 } },
-  cuMemsetD2D8: { symbol: "cuMemsetD2D8_v2", ptdsSymbol: "cuMemsetD2D8_v2_ptds", parameters: ["u64", "u64", "u8", "u64", "u64"], result: "u32", procAddress: { name: "cuMemsetD2D8", version: 3020, ptdsVersion: 7000 } },
-  cuMemsetD2D16: { symbol: "cuMemsetD2D16_v2", ptdsSymbol: "cuMemsetD2D16_v2_ptds", parameters: ["u64", "u64", "u16", "u64", "u64"], result: "u32", procAddress: { name: "cuMemsetD2D16", version: 3020, ptdsVersion: 7000 } },
-  cuMemsetD2D32: { symbol: "cuMemsetD2D32_v2", ptdsSymbol: "cuMemsetD2D32_v2_ptds", parameters: ["u64", "u64", "u32", "u64", "u64"], result: "u32", procAddress: { name: "cuMemsetD2D32", version: 3020, ptdsVersion: 7000 } },
-  cuMemsetD8Async: { symbol: "cuMemsetD8Async", ptdsSymbol: "cuMemsetD8Async_ptsz", parameters: ["u64", "u8", "u64", "pointer"], result: "u32", procAddress: { name: "cuMemsetD8Async", version: 3020, ptdsVersion: 7000 } },
-  cuMemsetD16Async: { symbol: "cuMemsetD16Async", ptdsSymbol: "cuMemsetD16Async_ptsz", parameters: ["u64", "u16", "u64", "pointer"], result: "u32", procAddress: { name: "cuMemsetD16Async", version: 3020, ptdsVersion: 7000 } },
-  cuMemsetD32Async: { symbol: "cuMemsetD32Async", ptdsSymbol: "cuMemsetD32Async_ptsz", parameters: ["u64", "u32", "u64", "pointer"], result: "u32", procAddress: { name: "cuMemsetD32Async", version: 3020, ptdsVersion: 7000 } },
-  cuMemsetD2D8Async: { symbol: "cuMemsetD2D8Async", ptdsSymbol: "cuMemsetD2D8Async_ptsz", parameters: ["u64", "u64", "u8", "u64", "u64", "pointer"], result: "u32", procAddress: { name: "cuMemsetD2D8Async", version: 3020, ptdsVersion: 7000 } },
-  cuMemsetD2D16Async: { symbol: "cuMemsetD2D16Async", ptdsSymbol: "cuMemsetD2D16Async_ptsz", parameters: ["u64", "u64", "u16", "u64", "u64", "pointer"], result: "u32", procAddress: { name: "cuMemsetD2D16Async", version: 3020, ptdsVersion: 7000 } },
-  cuMemsetD2D32Async: { symbol: "cuMemsetD2D32Async", ptdsSymbol: "cuMemsetD2D32Async_ptsz", parameters: ["u64", "u64", "u32", "u64", "u64", "pointer"], result: "u32", procAddress: { name: "cuMemsetD2D32Async", version: 3020, ptdsVersion: 7000 } },
-  cuArrayCreate: { symbol: "cuArrayCreate_v2", parameters: ["pointer", "pointer"], result: "u32", procAddress: { name: "cuArrayCreate", version: 3020 } },
-  cuArrayGetDescriptor: { symbol: "cuArrayGetDescriptor_v2", parameters: ["pointer", "pointer"], result: "u32", procAddress: { name: "cuArrayGetDescriptor", version: 3020 } },
-  cuArrayGetSparseProperties: { symbol: "cuArrayGetSparseProperties", parameters: ["pointer", "pointer"], result: "u32", procAddress: { name: "cuArrayGetSparseProperties", version: 11010 } },
-  cuMipmappedArrayGetSparseProperties: { symbol: "cuMipmappedArrayGetSparseProperties", parameters: ["pointer", "pointer"], result: "u32", procAddress: { name: "cuMipmappedArrayGetSparseProperties", version: 11010 } },
-  cuArrayGetMemoryRequirements: { symbol: "cuArrayGetMemoryRequirements", parameters: ["pointer", "pointer", "i32"], result: "u32", procAddress: { name: "cuArrayGetMemoryRequirements", version: 11060 } },
-  cuMipmappedArrayGetMemoryRequirements: { symbol: "cuMipmappedArrayGetMemoryRequirements", parameters: ["pointer", "pointer", "i32"], result: "u32", procAddress: { name: "cuMipmappedArrayGetMemoryRequirements", version: 11060 } },
-  cuArrayGetPlane: { symbol: "cuArrayGetPlane", parameters: ["pointer", "pointer", "u32"], result: "u32", procAddress: { name: "cuArrayGetPlane", version: 11020 } },
-  cuArrayDestroy: { symbol: "cuArrayDestroy", parameters: ["pointer"], result: "u32", procAddress: { name: "cuArrayDestroy", version: 2000 } },
-  cuArray3DCreate: { symbol: "cuArray3DCreate_v2", parameters: ["pointer", "pointer"], result: "u32", procAddress: { name: "cuArray3DCreate", version: 3020 } },
-  cuArray3DGetDescriptor: { symbol: "cuArray3DGetDescriptor_v2", parameters: ["pointer", "pointer"], result: "u32", procAddress: { name: "cuArray3DGetDescriptor", version: 3020 } },
-  cuMipmappedArrayCreate: { symbol: "cuMipmappedArrayCreate", parameters: ["pointer", "pointer", "u32"], result: "u32", procAddress: { name: "cuMipmappedArrayCreate", version: 5000 } },
-  cuMipmappedArrayGetLevel: { symbol: "cuMipmappedArrayGetLevel", parameters: ["pointer", "pointer", "u32"], result: "u32", procAddress: { name: "cuMipmappedArrayGetLevel", version: 5000 } },
-  cuMipmappedArrayDestroy: { symbol: "cuMipmappedArrayDestroy", parameters: ["pointer"], result: "u32", procAddress: { name: "cuMipmappedArrayDestroy", version: 5000 } },
-  cuMemGetHandleForAddressRange: { symbol: "cuMemGetHandleForAddressRange", parameters: ["pointer", "u64", "u64", "u32", "u64"], result: "u32", procAddress: { name: "cuMemGetHandleForAddressRange", version: 11070 } },
-  cuMemAddressReserve: { symbol: "cuMemAddressReserve", parameters: ["pointer", "u64", "u64", "u64", "u64"], result: "u32", procAddress: { name: "cuMemAddressReserve", version: 10020 } },
-  cuMemAddressFree: { symbol: "cuMemAddressFree", parameters: ["u64", "u64"], result: "u32", procAddress: { name: "cuMemAddressFree", version: 10020 } },
-  cuMemCreate: { symbol: "cuMemCreate", parameters: ["pointer", "u64", "pointer", "u64"], result: "u32", procAddress: { name: "cuMemCreate", version: 10020 } },
-  cuMemRelease: { symbol: "cuMemRelease", parameters: ["u64"], result: "u32", procAddress: { name: "cuMemRelease", version: 10020 } },
-  cuMemMap: { symbol: "cuMemMap", parameters: ["u64", "u64", "u64", "u64", "u64"], result: "u32", procAddress: { name: "cuMemMap", version: 10020 } },
-  cuMemMapArrayAsync: { symbol: "cuMemMapArrayAsync", ptdsSymbol: "cuMemMapArrayAsync_ptsz", parameters: ["pointer", "u32", "pointer"], result: "u32", procAddress: { name: "cuMemMapArrayAsync", version: 11010, ptdsVersion: 11010 } },
-  cuMemUnmap: { symbol: "cuMemUnmap", parameters: ["u64", "u64"], result: "u32", procAddress: { name: "cuMemUnmap", version: 10020 } },
-  cuMemSetAccess: { symbol: "cuMemSetAccess", parameters: ["u64", "u64", "pointer", "u64"], result: "u32", procAddress: { name: "cuMemSetAccess", version: 10020 } },
-  cuMemGetAccess: { symbol: "cuMemGetAccess", parameters: ["pointer", "pointer", "u64"], result: "u32", procAddress: { name: "cuMemGetAccess", version: 10020 } },
-  cuMemExportToShareableHandle: { symbol: "cuMemExportToShareableHandle", parameters: ["pointer", "u64", "u32", "u64"], result: "u32", procAddress: { name: "cuMemExportToShareableHandle", version: 10020 } },
-  cuMemImportFromShareableHandle: { symbol: "cuMemImportFromShareableHandle", parameters: ["pointer", "pointer", "u32"], result: "u32", procAddress: { name: "cuMemImportFromShareableHandle", version: 10020 } },
-  cuMemGetAllocationGranularity: { symbol: "cuMemGetAllocationGranularity", parameters: ["pointer", "pointer", "u32"], result: "u32", procAddress: { name: "cuMemGetAllocationGranularity", version: 10020 } },
-  cuMemGetAllocationPropertiesFromHandle: { symbol: "cuMemGetAllocationPropertiesFromHandle", parameters: ["pointer", "u64"], result: "u32", procAddress: { name: "cuMemGetAllocationPropertiesFromHandle", version: 10020 } },
-  cuMemRetainAllocationHandle: { symbol: "cuMemRetainAllocationHandle", parameters: ["pointer", "pointer"], result: "u32", procAddress: { name: "cuMemRetainAllocationHandle", version: 11000 } },
-  cuMemFreeAsync: { symbol: "cuMemFreeAsync", ptdsSymbol: "cuMemFreeAsync_ptsz", parameters: ["u64", "pointer"], result: "u32", procAddress: { name: "cuMemFreeAsync", version: 11020, ptdsVersion: 11020 } },
-  cuMemAllocAsync: { symbol: "cuMemAllocAsync", ptdsSymbol: "cuMemAllocAsync_ptsz", parameters: ["pointer", "u64", "pointer"], result: "u32", procAddress: { name: "cuMemAllocAsync", version: 11020, ptdsVersion: 11020 } },
-  cuMemPoolTrimTo: { symbol: "cuMemPoolTrimTo", parameters: ["pointer", "u64"], result: "u32", procAddress: { name: "cuMemPoolTrimTo", version: 11020 } },
-  cuMemPoolSetAttribute: { symbol: "cuMemPoolSetAttribute", parameters: ["pointer", "u32", "pointer"], result: "u32", procAddress: { name: "cuMemPoolSetAttribute", version: 11020 } },
-  cuMemPoolGetAttribute: { symbol: "cuMemPoolGetAttribute", parameters: ["pointer", "u32", "pointer"], result: "u32", procAddress: { name: "cuMemPoolGetAttribute", version: 11020 } },
-  cuMemPoolSetAccess: { symbol: "cuMemPoolSetAccess", parameters: ["pointer", "pointer", "u64"], result: "u32", procAddress: { name: "cuMemPoolSetAccess", version: 11020 } },
-  cuMemPoolGetAccess: { symbol: "cuMemPoolGetAccess", parameters: ["pointer", "pointer", "pointer"], result: "u32", procAddress: { name: "cuMemPoolGetAccess", version: 11020 } },
-  cuMemPoolCreate: { symbol: "cuMemPoolCreate", parameters: ["pointer", "pointer"], result: "u32", procAddress: { name: "cuMemPoolCreate", version: 11020 } },
-  cuMemPoolDestroy: { symbol: "cuMemPoolDestroy", parameters: ["pointer"], result: "u32", procAddress: { name: "cuMemPoolDestroy", version: 11020 } },
-  cuMemAllocFromPoolAsync: { symbol: "cuMemAllocFromPoolAsync", ptdsSymbol: "cuMemAllocFromPoolAsync_ptsz", parameters: ["pointer", "u64", "pointer", "pointer"], result: "u32", procAddress: { name: "cuMemAllocFromPoolAsync", version: 11020, ptdsVersion: 11020 } },
-  cuMemPoolExportToShareableHandle: { symbol: "cuMemPoolExportToShareableHandle", parameters: ["pointer", "pointer", "u32", "u64"], result: "u32", procAddress: { name: "cuMemPoolExportToShareableHandle", version: 11020 } },
-  cuMemPoolImportFromShareableHandle: { symbol: "cuMemPoolImportFromShareableHandle", parameters: ["pointer", "pointer", "u32", "u64"], result: "u32", procAddress: { name: "cuMemPoolImportFromShareableHandle", version: 11020 } },
-  cuMemPoolExportPointer: { symbol: "cuMemPoolExportPointer", parameters: ["pointer", "u64"], result: "u32", procAddress: { name: "cuMemPoolExportPointer", version: 11020 } },
-  cuMemPoolImportPointer: { symbol: "cuMemPoolImportPointer", parameters: ["pointer", "pointer", "pointer"], result: "u32", procAddress: { name: "cuMemPoolImportPointer", version: 11020 } },
-  cuMulticastCreate: { symbol: "cuMulticastCreate", parameters: ["pointer", "pointer"], result: "u32", procAddress: { name: "cuMulticastCreate", version: 12010 } },
-  cuMulticastAddDevice: { symbol: "cuMulticastAddDevice", parameters: ["u64", "i32"], result: "u32", procAddress: { name: "cuMulticastAddDevice", version: 12010 } },
-  cuMulticastBindMem: { symbol: "cuMulticastBindMem", parameters: ["u64", "u64", "u64", "u64", "u64", "u64"], result: "u32", procAddress: { name: "cuMulticastBindMem", version: 12010 } },
-  cuMulticastBindAddr: { symbol: "cuMulticastBindAddr", parameters: ["u64", "u64", "u64", "u64", "u64"], result: "u32", procAddress: { name: "cuMulticastBindAddr", version: 12010 } },
-  cuMulticastUnbind: { symbol: "cuMulticastUnbind", parameters: ["u64", "i32", "u64", "u64"], result: "u32", procAddress: { name: "cuMulticastUnbind", version: 12010 } },
-  cuMulticastGetGranularity: { symbol: "cuMulticastGetGranularity", parameters: ["pointer", "pointer", "u32"], result: "u32", procAddress: { name: "cuMulticastGetGranularity", version: 12010 } },
-  cuPointerGetAttribute: { symbol: "cuPointerGetAttribute", parameters: ["pointer", "u32", "u64"], result: "u32", procAddress: { name: "cuPointerGetAttribute", version: 4000 } },
-  cuMemPrefetchAsync: { symbol: "cuMemPrefetchAsync", ptdsSymbol: "cuMemPrefetchAsync_ptsz", parameters: ["u64", "u64", "i32", "pointer"], result: "u32", procAddress: { name: "cuMemPrefetchAsync", version: 8000, ptdsVersion: 8000 } },
-  cuMemPrefetchAsync_v2: { symbol: "cuMemPrefetchAsync_v2", ptdsSymbol: "cuMemPrefetchAsync_v2_ptsz", parameters: ["u64", "u64", { struct: CUmemLocation_st.$layout }, "u32", "pointer"], result: "u32", procAddress: { name: "cuMemPrefetchAsync", version: 12020, ptdsVersion: 12020 } },
-  cuMemAdvise: { symbol: "cuMemAdvise", parameters: ["u64", "u64", "u32", "i32"], result: "u32", procAddress: { name: "cuMemAdvise", version: 8000 } },
-  cuMemAdvise_v2: { symbol: "cuMemAdvise_v2", parameters: ["u64", "u64", "u32", { struct: CUmemLocation_st.$layout }], result: "u32", procAddress: { name: "cuMemAdvise", version: 12020 } },
-  cuMemRangeGetAttribute: { symbol: "cuMemRangeGetAttribute", parameters: ["pointer", "u64", "u32", "u64", "u64"], result: "u32", procAddress: { name: "cuMemRangeGetAttribute", version: 8000 } },
-  cuMemRangeGetAttributes: { symbol: "cuMemRangeGetAttributes", parameters: ["pointer", "pointer", "pointer", "u64", "u64", "u64"], result: "u32", procAddress: { name: "cuMemRangeGetAttributes", version: 8000 } },
-  cuPointerSetAttribute: { symbol: "cuPointerSetAttribute", parameters: ["pointer", "u32", "u64"], result: "u32", procAddress: { name: "cuPointerSetAttribute", version: 6000 } },
-  cuPointerGetAttributes: { symbol: "cuPointerGetAttributes", parameters: ["u32", "pointer", "pointer", "u64"], result: "u32", procAddress: { name: "cuPointerGetAttributes", version: 7000 } },
-  cuStreamCreate: { symbol: "cuStreamCreate", parameters: ["pointer", "u32"], result: "u32", procAddress: { name: "cuStreamCreate", version: 2000 } },
-  cuStreamCreateWithPriority: { symbol: "cuStreamCreateWithPriority", parameters: ["pointer", "u32", "i32"], result: "u32", procAddress: { name: "cuStreamCreateWithPriority", version: 5050 } },
-  cuStreamGetPriority: { symbol: "cuStreamGetPriority", ptdsSymbol: "cuStreamGetPriority_ptsz", parameters: ["pointer", "pointer"], result: "u32", procAddress: { name: "cuStreamGetPriority", version: 5050, ptdsVersion: 7000 } },
-  cuStreamGetFlags: { symbol: "cuStreamGetFlags", ptdsSymbol: "cuStreamGetFlags_ptsz", parameters: ["pointer", "pointer"], result: "u32", procAddress: { name: "cuStreamGetFlags", version: 5050, ptdsVersion: 7000 } },
-  cuStreamGetId: { symbol: "cuStreamGetId", ptdsSymbol: "cuStreamGetId_ptsz", parameters: ["pointer", "pointer"], result: "u32", procAddress: { name: "cuStreamGetId", version: 12000, ptdsVersion: 12000 } },
-  cuStreamGetCtx: { symbol: "cuStreamGetCtx", ptdsSymbol: "cuStreamGetCtx_ptsz", parameters: ["pointer", "pointer"], result: "u32", procAddress: { name: "cuStreamGetCtx", version: 9020, ptdsVersion: 9020 } },
-  cuStreamWaitEvent: { symbol: "cuStreamWaitEvent", ptdsSymbol: "cuStreamWaitEvent_ptsz", parameters: ["pointer", "pointer", "u32"], result: "u32", procAddress: { name: "cuStreamWaitEvent", version: 3020, ptdsVersion: 7000 } },
-  cuStreamAddCallback: { symbol: "cuStreamAddCallback", ptdsSymbol: "cuStreamAddCallback_ptsz", parameters: ["pointer", "function", "pointer", "u32"], result: "u32", procAddress: { name: "cuStreamAddCallback", version: 5000, ptdsVersion: 7000 } },
-  cuStreamBeginCapture: { symbol: "cuStreamBeginCapture_v2", ptdsSymbol: "cuStreamBeginCapture_v2_ptsz", parameters: ["pointer", "u32"], result: "u32", procAddress: { name: "cuStreamBeginCapture", version: 10010, ptdsVersion: 10010 } },
-  cuStreamBeginCaptureToGraph: { symbol: "cuStreamBeginCaptureToGraph", ptdsSymbol: "cuStreamBeginCaptureToGraph_ptsz", parameters: ["pointer", "pointer", "pointer", "pointer", "u64", "u32"], result: "u32", procAddress: { name: "cuStreamBeginCaptureToGraph", version: 12030, ptdsVersion: 12030 } },
-  cuThreadExchangeStreamCaptureMode: { symbol: "cuThreadExchangeStreamCaptureMode", parameters: ["pointer"], result: "u32", procAddress: { name: "cuThreadExchangeStreamCaptureMode", version: 10010 } },
-  cuStreamEndCapture: { symbol: "cuStreamEndCapture", ptdsSymbol: "cuStreamEndCapture_ptsz", parameters: ["pointer", "pointer"], result: "u32", procAddress: { name: "cuStreamEndCapture", version: 10000, ptdsVersion: 10000 } },
-  cuStreamIsCapturing: { symbol: "cuStreamIsCapturing", ptdsSymbol: "cuStreamIsCapturing_ptsz", parameters: ["pointer", "pointer"], result: "u32", procAddress: { name: "cuStreamIsCapturing", version: 10000, ptdsVersion: 10000 } },
-  cuStreamGetCaptureInfo: { symbol: "cuStreamGetCaptureInfo_v2", ptdsSymbol: "cuStreamGetCaptureInfo_v2_ptsz", parameters: ["pointer", "pointer", "pointer", "pointer", "pointer", "pointer"], result: "u32", procAddress: { name: "cuStreamGetCaptureInfo", version: 11030, ptdsVersion: 11030 } },
-  cuStreamGetCaptureInfo_v2: { symbol: "cuStreamGetCaptureInfo_v2", ptdsSymbol: "cuStreamGetCaptureInfo_v2_ptsz", parameters: ["pointer", "pointer", "pointer", "pointer", "pointer", "pointer"], result: "u32", procAddress: { name: "cuStreamGetCaptureInfo", version: 11030, ptdsVersion: 11030 } },
-  cuStreamGetCaptureInfo_v3: { symbol: "cuStreamGetCaptureInfo_v3", ptdsSymbol: "cuStreamGetCaptureInfo_v3_ptsz", parameters: ["pointer", "pointer", "pointer", "pointer", "pointer", "pointer", "pointer"], result: "u32", procAddress: { name: "cuStreamGetCaptureInfo", version: 12030, ptdsVersion: 12030 } },
-  cuStreamUpdateCaptureDependencies: { symbol: "cuStreamUpdateCaptureDependencies", ptdsSymbol: "cuStreamUpdateCaptureDependencies_ptsz", parameters: ["pointer", "pointer", "u64", "u32"], result: "u32", procAddress: { name: "cuStreamUpdateCaptureDependencies", version: 11030, ptdsVersion: 11030 } },
-  cuStreamUpdateCaptureDependencies_v2: { symbol: "cuStreamUpdateCaptureDependencies_v2", ptdsSymbol: "cuStreamUpdateCaptureDependencies_v2_ptsz", parameters: ["pointer", "pointer", "pointer", "u64", "u32"], result: "u32", procAddress: { name: "cuStreamUpdateCaptureDependencies", version: 12030, ptdsVersion: 12030 } },
-  cuStreamAttachMemAsync: { symbol: "cuStreamAttachMemAsync", ptdsSymbol: "cuStreamAttachMemAsync_ptsz", parameters: ["pointer", "u64", "u64", "u32"], result: "u32", procAddress: { name: "cuStreamAttachMemAsync", version: 6000, ptdsVersion: 7000 } },
-  cuStreamQuery: { symbol: "cuStreamQuery", ptdsSymbol: "cuStreamQuery_ptsz", parameters: ["pointer"], result: "u32", procAddress: { name: "cuStreamQuery", version: 2000, ptdsVersion: 7000 } },
-  cuStreamSynchronize: { symbol: "cuStreamSynchronize", ptdsSymbol: "cuStreamSynchronize_ptsz", parameters: ["pointer"], result: "u32", procAddress: { name: "cuStreamSynchronize", version: 2000, ptdsVersion: 7000 } },
-  cuStreamDestroy: { symbol: "cuStreamDestroy_v2", parameters: ["pointer"], result: "u32", procAddress: { name: "cuStreamDestroy", version: 4000 } },
-  cuStreamCopyAttributes: { symbol: "cuStreamCopyAttributes", ptdsSymbol: "cuStreamCopyAttributes_ptsz", parameters: ["pointer", "pointer"], result: "u32", procAddress: { name: "cuStreamCopyAttributes", version: 11000, ptdsVersion: 11000 } },
-  cuStreamGetAttribute: { symbol: "cuStreamGetAttribute", ptdsSymbol: "cuStreamGetAttribute_ptsz", parameters: ["pointer", "u32", "pointer"], result: "u32", procAddress: { name: "cuStreamGetAttribute", version: 11000, ptdsVersion: 11000 } },
-  cuStreamSetAttribute: { symbol: "cuStreamSetAttribute", ptdsSymbol: "cuStreamSetAttribute_ptsz", parameters: ["pointer", "u32", "pointer"], result: "u32", procAddress: { name: "cuStreamSetAttribute", version: 11000, ptdsVersion: 11000 } },
-  cuEventCreate: { symbol: "cuEventCreate", parameters: ["pointer", "u32"], result: "u32", procAddress: { name: "cuEventCreate", version: 2000 } },
-  cuEventRecord: { symbol: "cuEventRecord", ptdsSymbol: "cuEventRecord_ptsz", parameters: ["pointer", "pointer"], result: "u32", procAddress: { name: "cuEventRecord", version: 2000, ptdsVersion: 7000 } },
-  cuEventRecordWithFlags: { symbol: "cuEventRecordWithFlags", ptdsSymbol: "cuEventRecordWithFlags_ptsz", parameters: ["pointer", "pointer", "u32"], result: "u32", procAddress: { name: "cuEventRecordWithFlags", version: 11010, ptdsVersion: 11010 } },
-  cuEventQuery: { symbol: "cuEventQuery", parameters: ["pointer"], result: "u32", procAddress: { name: "cuEventQuery", version: 2000 } },
-  cuEventSynchronize: { symbol: "cuEventSynchronize", parameters: ["pointer"], result: "u32", procAddress: { name: "cuEventSynchronize", version: 2000 } },
-  cuEventDestroy: { symbol: "cuEventDestroy_v2", parameters: ["pointer"], result: "u32", procAddress: { name: "cuEventDestroy", version: 4000 } },
-  cuEventElapsedTime: { symbol: "cuEventElapsedTime", parameters: ["pointer", "pointer", "pointer"], result: "u32", procAddress: { name: "cuEventElapsedTime", version: 2000 } },
-  cuImportExternalMemory: { symbol: "cuImportExternalMemory", parameters: ["pointer", "pointer"], result: "u32", procAddress: { name: "cuImportExternalMemory", version: 10000 } },
-  cuExternalMemoryGetMappedBuffer: { symbol: "cuExternalMemoryGetMappedBuffer", parameters: ["pointer", "pointer", "pointer"], result: "u32", procAddress: { name: "cuExternalMemoryGetMappedBuffer", version: 10000 } },
-  cuExternalMemoryGetMappedMipmappedArray: { symbol: "cuExternalMemoryGetMappedMipmappedArray", parameters: ["pointer", "pointer", "pointer"], result: "u32", procAddress: { name: "cuExternalMemoryGetMappedMipmappedArray", version: 10000 } },
-  cuDestroyExternalMemory: { symbol: "cuDestroyExternalMemory", parameters: ["pointer"], result: "u32", procAddress: { name: "cuDestroyExternalMemory", version: 10000 } },
-  cuImportExternalSemaphore: { symbol: "cuImportExternalSemaphore", parameters: ["pointer", "pointer"], result: "u32", procAddress: { name: "cuImportExternalSemaphore", version: 10000 } },
-  cuSignalExternalSemaphoresAsync: { symbol: "cuSignalExternalSemaphoresAsync", ptdsSymbol: "cuSignalExternalSemaphoresAsync_ptsz", parameters: ["pointer", "pointer", "u32", "pointer"], result: "u32", procAddress: { name: "cuSignalExternalSemaphoresAsync", version: 10000, ptdsVersion: 10000 } },
-  cuWaitExternalSemaphoresAsync: { symbol: "cuWaitExternalSemaphoresAsync", ptdsSymbol: "cuWaitExternalSemaphoresAsync_ptsz", parameters: ["pointer", "pointer", "u32", "pointer"], result: "u32", procAddress: { name: "cuWaitExternalSemaphoresAsync", version: 10000, ptdsVersion: 10000 } },
-  cuDestroyExternalSemaphore: { symbol: "cuDestroyExternalSemaphore", parameters: ["pointer"], result: "u32", procAddress: { name: "cuDestroyExternalSemaphore", version: 10000 } },
-  cuStreamWaitValue32: { symbol: "cuStreamWaitValue32_v2", ptdsSymbol: "cuStreamWaitValue32_v2_ptsz", parameters: ["pointer", "u64", "u32", "u32"], result: "u32", procAddress: { name: "cuStreamWaitValue32", version: 11070, ptdsVersion: 11070 } },
-  cuStreamWaitValue64: { symbol: "cuStreamWaitValue64_v2", ptdsSymbol: "cuStreamWaitValue64_v2_ptsz", parameters: ["pointer", "u64", "u64", "u32"], result: "u32", procAddress: { name: "cuStreamWaitValue64", version: 11070, ptdsVersion: 11070 } },
-  cuStreamWriteValue32: { symbol: "cuStreamWriteValue32_v2", ptdsSymbol: "cuStreamWriteValue32_v2_ptsz", parameters: ["pointer", "u64", "u32", "u32"], result: "u32", procAddress: { name: "cuStreamWriteValue32", version: 11070, ptdsVersion: 11070 } },
-  cuStreamWriteValue64: { symbol: "cuStreamWriteValue64_v2", ptdsSymbol: "cuStreamWriteValue64_v2_ptsz", parameters: ["pointer", "u64", "u64", "u32"], result: "u32", procAddress: { name: "cuStreamWriteValue64", version: 11070, ptdsVersion: 11070 } },
-  cuStreamBatchMemOp: { symbol: "cuStreamBatchMemOp_v2", ptdsSymbol: "cuStreamBatchMemOp_v2_ptsz", parameters: ["pointer", "u32", "pointer", "u32"], result: "u32", procAddress: { name: "cuStreamBatchMemOp", version: 11070, ptdsVersion: 11070 } },
-  cuFuncGetAttribute: { symbol: "cuFuncGetAttribute", parameters: ["pointer", "u32", "pointer"], result: "u32", procAddress: { name: "cuFuncGetAttribute", version: 2020 } },
-  cuFuncSetAttribute: { symbol: "cuFuncSetAttribute", parameters: ["pointer", "u32", "i32"], result: "u32", procAddress: { name: "cuFuncSetAttribute", version: 9000 } },
-  cuFuncSetCacheConfig: { symbol: "cuFuncSetCacheConfig", parameters: ["pointer", "u32"], result: "u32", procAddress: { name: "cuFuncSetCacheConfig", version: 3000 } },
-  cuFuncGetModule: { symbol: "cuFuncGetModule", parameters: ["pointer", "pointer"], result: "u32", procAddress: { name: "cuFuncGetModule", version: 11000 } },
-  cuFuncGetName: { symbol: "cuFuncGetName", parameters: ["pointer", "pointer"], result: "u32", procAddress: { name: "cuFuncGetName", version: 12030 } },
-  cuFuncGetParamInfo: { symbol: "cuFuncGetParamInfo", parameters: ["pointer", "u64", "pointer", "pointer"], result: "u32", procAddress: { name: "cuFuncGetParamInfo", version: 12040 } },
-  cuFuncIsLoaded: { symbol: "cuFuncIsLoaded", parameters: ["pointer", "pointer"], result: "u32", procAddress: { name: "cuFuncIsLoaded", version: 12040 } },
-  cuFuncLoad: { symbol: "cuFuncLoad", parameters: ["pointer"], result: "u32", procAddress: { name: "cuFuncLoad", version: 12040 } },
-  cuLaunchKernel: { symbol: "cuLaunchKernel", ptdsSymbol: "cuLaunchKernel_ptsz", parameters: ["pointer", "u32", "u32", "u32", "u32", "u32", "u32", "u32", "pointer", "pointer", "pointer"], result: "u32", procAddress: { name: "cuLaunchKernel", version: 4000, ptdsVersion: 7000 } },
-  cuLaunchKernelEx: { symbol: "cuLaunchKernelEx", ptdsSymbol: "cuLaunchKernelEx_ptsz", parameters: ["pointer", "pointer", "pointer", "pointer"], result: "u32", procAddress: { name: "cuLaunchKernelEx", version: 11060, ptdsVersion: 11060 } },
-  cuLaunchCooperativeKernel: { symbol: "cuLaunchCooperativeKernel", ptdsSymbol: "cuLaunchCooperativeKernel_ptsz", parameters: ["pointer", "u32", "u32", "u32", "u32", "u32", "u32", "u32", "pointer", "pointer"], result: "u32", procAddress: { name: "cuLaunchCooperativeKernel", version: 9000, ptdsVersion: 9000 } },
-  cuLaunchCooperativeKernelMultiDevice: { symbol: "cuLaunchCooperativeKernelMultiDevice", parameters: ["pointer", "u32", "u32"], result: "u32", procAddress: { name: "cuLaunchCooperativeKernelMultiDevice", version: 9000 }, deprecated: true },
-  cuLaunchHostFunc: { symbol: "cuLaunchHostFunc", ptdsSymbol: "cuLaunchHostFunc_ptsz", parameters: ["pointer", "function", "pointer"], result: "u32", procAddress: { name: "cuLaunchHostFunc", version: 10000, ptdsVersion: 10000 } },
-  cuFuncSetBlockShape: { symbol: "cuFuncSetBlockShape", parameters: ["pointer", "i32", "i32", "i32"], result: "u32", procAddress: { name: "cuFuncSetBlockShape", version: 2000 }, deprecated: true },
-  cuFuncSetSharedSize: { symbol: "cuFuncSetSharedSize", parameters: ["pointer", "u32"], result: "u32", procAddress: { name: "cuFuncSetSharedSize", version: 2000 }, deprecated: true },
-  cuParamSetSize: { symbol: "cuParamSetSize", parameters: ["pointer", "u32"], result: "u32", procAddress: { name: "cuParamSetSize", version: 2000 }, deprecated: true },
-  cuParamSeti: { symbol: "cuParamSeti", parameters: ["pointer", "i32", "u32"], result: "u32", procAddress: { name: "cuParamSeti", version: 2000 }, deprecated: true },
-  cuParamSetf: { symbol: "cuParamSetf", parameters: ["pointer", "i32", "f32"], result: "u32", procAddress: { name: "cuParamSetf", version: 2000 }, deprecated: true },
-  cuParamSetv: { symbol: "cuParamSetv", parameters: ["pointer", "i32", "pointer", "u32"], result: "u32", procAddress: { name: "cuParamSetv", version: 2000 }, deprecated: true },
-  cuLaunch: { symbol: "cuLaunch", parameters: ["pointer"], result: "u32", procAddress: { name: "cuLaunch", version: 2000 }, deprecated: true },
-  cuLaunchGrid: { symbol: "cuLaunchGrid", parameters: ["pointer", "i32", "i32"], result: "u32", procAddress: { name: "cuLaunchGrid", version: 2000 }, deprecated: true },
-  cuLaunchGridAsync: { symbol: "cuLaunchGridAsync", parameters: ["pointer", "i32", "i32", "pointer"], result: "u32", procAddress: { name: "cuLaunchGridAsync", version: 2000 }, deprecated: true },
-  cuParamSetTexRef: { symbol: "cuParamSetTexRef", parameters: ["pointer", "i32", "pointer"], result: "u32", procAddress: { name: "cuParamSetTexRef", version: 2000 }, deprecated: true },
-  cuFuncSetSharedMemConfig: { symbol: "cuFuncSetSharedMemConfig", parameters: ["pointer", "u32"], result: "u32", procAddress: { name: "cuFuncSetSharedMemConfig", version: 4020 }, deprecated: true },
-  cuGraphCreate: { symbol: "cuGraphCreate", parameters: ["pointer", "u32"], result: "u32", procAddress: { name: "cuGraphCreate", version: 10000 } },
-  cuGraphAddKernelNode: { symbol: "cuGraphAddKernelNode_v2", parameters: ["pointer", "pointer", "pointer", "u64", "pointer"], result: "u32", procAddress: { name: "cuGraphAddKernelNode", version: 12000 } },
-  cuGraphKernelNodeGetParams: { symbol: "cuGraphKernelNodeGetParams_v2", parameters: ["pointer", "pointer"], result: "u32", procAddress: { name: "cuGraphKernelNodeGetParams", version: 12000 } },
-  cuGraphKernelNodeSetParams: { symbol: "cuGraphKernelNodeSetParams_v2", parameters: ["pointer", "pointer"], result: "u32", procAddress: { name: "cuGraphKernelNodeSetParams", version: 12000 } },
-  cuGraphAddMemcpyNode: { symbol: "cuGraphAddMemcpyNode", parameters: ["pointer", "pointer", "pointer", "u64", "pointer", "pointer"], result: "u32", procAddress: { name: "cuGraphAddMemcpyNode", version: 10000 } },
-  cuGraphMemcpyNodeGetParams: { symbol: "cuGraphMemcpyNodeGetParams", parameters: ["pointer", "pointer"], result: "u32", procAddress: { name: "cuGraphMemcpyNodeGetParams", version: 10000 } },
-  cuGraphMemcpyNodeSetParams: { symbol: "cuGraphMemcpyNodeSetParams", parameters: ["pointer", "pointer"], result: "u32", procAddress: { name: "cuGraphMemcpyNodeSetParams", version: 10000 } },
-  cuGraphAddMemsetNode: { symbol: "cuGraphAddMemsetNode", parameters: ["pointer", "pointer", "pointer", "u64", "pointer", "pointer"], result: "u32", procAddress: { name: "cuGraphAddMemsetNode", version: 10000 } },
-  cuGraphMemsetNodeGetParams: { symbol: "cuGraphMemsetNodeGetParams", parameters: ["pointer", "pointer"], result: "u32", procAddress: { name: "cuGraphMemsetNodeGetParams", version: 10000 } },
-  cuGraphMemsetNodeSetParams: { symbol: "cuGraphMemsetNodeSetParams", parameters: ["pointer", "pointer"], result: "u32", procAddress: { name: "cuGraphMemsetNodeSetParams", version: 10000 } },
-  cuGraphAddHostNode: { symbol: "cuGraphAddHostNode", parameters: ["pointer", "pointer", "pointer", "u64", "pointer"], result: "u32", procAddress: { name: "cuGraphAddHostNode", version: 10000 } },
-  cuGraphHostNodeGetParams: { symbol: "cuGraphHostNodeGetParams", parameters: ["pointer", "pointer"], result: "u32", procAddress: { name: "cuGraphHostNodeGetParams", version: 10000 } },
-  cuGraphHostNodeSetParams: { symbol: "cuGraphHostNodeSetParams", parameters: ["pointer", "pointer"], result: "u32", procAddress: { name: "cuGraphHostNodeSetParams", version: 10000 } },
-  cuGraphAddChildGraphNode: { symbol: "cuGraphAddChildGraphNode", parameters: ["pointer", "pointer", "pointer", "u64", "pointer"], result: "u32", procAddress: { name: "cuGraphAddChildGraphNode", version: 10000 } },
-  cuGraphChildGraphNodeGetGraph: { symbol: "cuGraphChildGraphNodeGetGraph", parameters: ["pointer", "pointer"], result: "u32", procAddress: { name: "cuGraphChildGraphNodeGetGraph", version: 10000 } },
-  cuGraphAddEmptyNode: { symbol: "cuGraphAddEmptyNode", parameters: ["pointer", "pointer", "pointer", "u64"], result: "u32", procAddress: { name: "cuGraphAddEmptyNode", version: 10000 } },
-  cuGraphAddEventRecordNode: { symbol: "cuGraphAddEventRecordNode", parameters: ["pointer", "pointer", "pointer", "u64", "pointer"], result: "u32", procAddress: { name: "cuGraphAddEventRecordNode", version: 11010 } },
-  cuGraphEventRecordNodeGetEvent: { symbol: "cuGraphEventRecordNodeGetEvent", parameters: ["pointer", "pointer"], result: "u32", procAddress: { name: "cuGraphEventRecordNodeGetEvent", version: 11010 } },
-  cuGraphEventRecordNodeSetEvent: { symbol: "cuGraphEventRecordNodeSetEvent", parameters: ["pointer", "pointer"], result: "u32", procAddress: { name: "cuGraphEventRecordNodeSetEvent", version: 11010 } },
-  cuGraphAddEventWaitNode: { symbol: "cuGraphAddEventWaitNode", parameters: ["pointer", "pointer", "pointer", "u64", "pointer"], result: "u32", procAddress: { name: "cuGraphAddEventWaitNode", version: 11010 } },
-  cuGraphEventWaitNodeGetEvent: { symbol: "cuGraphEventWaitNodeGetEvent", parameters: ["pointer", "pointer"], result: "u32", procAddress: { name: "cuGraphEventWaitNodeGetEvent", version: 11010 } },
-  cuGraphEventWaitNodeSetEvent: { symbol: "cuGraphEventWaitNodeSetEvent", parameters: ["pointer", "pointer"], result: "u32", procAddress: { name: "cuGraphEventWaitNodeSetEvent", version: 11010 } },
-  cuGraphAddExternalSemaphoresSignalNode: { symbol: "cuGraphAddExternalSemaphoresSignalNode", parameters: ["pointer", "pointer", "pointer", "u64", "pointer"], result: "u32", procAddress: { name: "cuGraphAddExternalSemaphoresSignalNode", version: 11020 } },
-  cuGraphExternalSemaphoresSignalNodeGetParams: { symbol: "cuGraphExternalSemaphoresSignalNodeGetParams", parameters: ["pointer", "pointer"], result: "u32", procAddress: { name: "cuGraphExternalSemaphoresSignalNodeGetParams", version: 11020 } },
-  cuGraphExternalSemaphoresSignalNodeSetParams: { symbol: "cuGraphExternalSemaphoresSignalNodeSetParams", parameters: ["pointer", "pointer"], result: "u32", procAddress: { name: "cuGraphExternalSemaphoresSignalNodeSetParams", version: 11020 } },
-  cuGraphAddExternalSemaphoresWaitNode: { symbol: "cuGraphAddExternalSemaphoresWaitNode", parameters: ["pointer", "pointer", "pointer", "u64", "pointer"], result: "u32", procAddress: { name: "cuGraphAddExternalSemaphoresWaitNode", version: 11020 } },
-  cuGraphExternalSemaphoresWaitNodeGetParams: { symbol: "cuGraphExternalSemaphoresWaitNodeGetParams", parameters: ["pointer", "pointer"], result: "u32", procAddress: { name: "cuGraphExternalSemaphoresWaitNodeGetParams", version: 11020 } },
-  cuGraphExternalSemaphoresWaitNodeSetParams: { symbol: "cuGraphExternalSemaphoresWaitNodeSetParams", parameters: ["pointer", "pointer"], result: "u32", procAddress: { name: "cuGraphExternalSemaphoresWaitNodeSetParams", version: 11020 } },
-  cuGraphAddBatchMemOpNode: { symbol: "cuGraphAddBatchMemOpNode", parameters: ["pointer", "pointer", "pointer", "u64", "pointer"], result: "u32", procAddress: { name: "cuGraphAddBatchMemOpNode", version: 11070 } },
-  cuGraphBatchMemOpNodeGetParams: { symbol: "cuGraphBatchMemOpNodeGetParams", parameters: ["pointer", "pointer"], result: "u32", procAddress: { name: "cuGraphBatchMemOpNodeGetParams", version: 11070 } },
-  cuGraphBatchMemOpNodeSetParams: { symbol: "cuGraphBatchMemOpNodeSetParams", parameters: ["pointer", "pointer"], result: "u32", procAddress: { name: "cuGraphBatchMemOpNodeSetParams", version: 11070 } },
-  cuGraphExecBatchMemOpNodeSetParams: { symbol: "cuGraphExecBatchMemOpNodeSetParams", parameters: ["pointer", "pointer", "pointer"], result: "u32", procAddress: { name: "cuGraphExecBatchMemOpNodeSetParams", version: 11070 } },
-  cuGraphAddMemAllocNode: { symbol: "cuGraphAddMemAllocNode", parameters: ["pointer", "pointer", "pointer", "u64", "pointer"], result: "u32", procAddress: { name: "cuGraphAddMemAllocNode", version: 11040 } },
-  cuGraphMemAllocNodeGetParams: { symbol: "cuGraphMemAllocNodeGetParams", parameters: ["pointer", "pointer"], result: "u32", procAddress: { name: "cuGraphMemAllocNodeGetParams", version: 11040 } },
-  cuGraphAddMemFreeNode: { symbol: "cuGraphAddMemFreeNode", parameters: ["pointer", "pointer", "pointer", "u64", "u64"], result: "u32", procAddress: { name: "cuGraphAddMemFreeNode", version: 11040 } },
-  cuGraphMemFreeNodeGetParams: { symbol: "cuGraphMemFreeNodeGetParams", parameters: ["pointer", "pointer"], result: "u32", procAddress: { name: "cuGraphMemFreeNodeGetParams", version: 11040 } },
-  cuDeviceGraphMemTrim: { symbol: "cuDeviceGraphMemTrim", parameters: ["i32"], result: "u32", procAddress: { name: "cuDeviceGraphMemTrim", version: 11040 } },
-  cuDeviceGetGraphMemAttribute: { symbol: "cuDeviceGetGraphMemAttribute", parameters: ["i32", "u32", "pointer"], result: "u32", procAddress: { name: "cuDeviceGetGraphMemAttribute", version: 11040 } },
-  cuDeviceSetGraphMemAttribute: { symbol: "cuDeviceSetGraphMemAttribute", parameters: ["i32", "u32", "pointer"], result: "u32", procAddress: { name: "cuDeviceSetGraphMemAttribute", version: 11040 } },
-  cuGraphClone: { symbol: "cuGraphClone", parameters: ["pointer", "pointer"], result: "u32", procAddress: { name: "cuGraphClone", version: 10000 } },
-  cuGraphNodeFindInClone: { symbol: "cuGraphNodeFindInClone", parameters: ["pointer", "pointer", "pointer"], result: "u32", procAddress: { name: "cuGraphNodeFindInClone", version: 10000 } },
-  cuGraphNodeGetType: { symbol: "cuGraphNodeGetType", parameters: ["pointer", "pointer"], result: "u32", procAddress: { name: "cuGraphNodeGetType", version: 10000 } },
-  cuGraphGetNodes: { symbol: "cuGraphGetNodes", parameters: ["pointer", "pointer", "pointer"], result: "u32", procAddress: { name: "cuGraphGetNodes", version: 10000 } },
-  cuGraphGetRootNodes: { symbol: "cuGraphGetRootNodes", parameters: ["pointer", "pointer", "pointer"], result: "u32", procAddress: { name: "cuGraphGetRootNodes", version: 10000 } },
-  cuGraphGetEdges: { symbol: "cuGraphGetEdges", parameters: ["pointer", "pointer", "pointer", "pointer"], result: "u32", procAddress: { name: "cuGraphGetEdges", version: 10000 } },
-  cuGraphGetEdges_v2: { symbol: "cuGraphGetEdges_v2", parameters: ["pointer", "pointer", "pointer", "pointer", "pointer"], result: "u32", procAddress: { name: "cuGraphGetEdges", version: 12030 } },
-  cuGraphNodeGetDependencies: { symbol: "cuGraphNodeGetDependencies", parameters: ["pointer", "pointer", "pointer"], result: "u32", procAddress: { name: "cuGraphNodeGetDependencies", version: 10000 } },
-  cuGraphNodeGetDependencies_v2: { symbol: "cuGraphNodeGetDependencies_v2", parameters: ["pointer", "pointer", "pointer", "pointer"], result: "u32", procAddress: { name: "cuGraphNodeGetDependencies", version: 12030 } },
-  cuGraphNodeGetDependentNodes: { symbol: "cuGraphNodeGetDependentNodes", parameters: ["pointer", "pointer", "pointer"], result: "u32", procAddress: { name: "cuGraphNodeGetDependentNodes", version: 10000 } },
-  cuGraphNodeGetDependentNodes_v2: { symbol: "cuGraphNodeGetDependentNodes_v2", parameters: ["pointer", "pointer", "pointer", "pointer"], result: "u32", procAddress: { name: "cuGraphNodeGetDependentNodes", version: 12030 } },
-  cuGraphAddDependencies: { symbol: "cuGraphAddDependencies", parameters: ["pointer", "pointer", "pointer", "u64"], result: "u32", procAddress: { name: "cuGraphAddDependencies", version: 10000 } },
-  cuGraphAddDependencies_v2: { symbol: "cuGraphAddDependencies_v2", parameters: ["pointer", "pointer", "pointer", "pointer", "u64"], result: "u32", procAddress: { name: "cuGraphAddDependencies", version: 12030 } },
-  cuGraphRemoveDependencies: { symbol: "cuGraphRemoveDependencies", parameters: ["pointer", "pointer", "pointer", "u64"], result: "u32", procAddress: { name: "cuGraphRemoveDependencies", version: 10000 } },
-  cuGraphRemoveDependencies_v2: { symbol: "cuGraphRemoveDependencies_v2", parameters: ["pointer", "pointer", "pointer", "pointer", "u64"], result: "u32", procAddress: { name: "cuGraphRemoveDependencies", version: 12030 } },
-  cuGraphDestroyNode: { symbol: "cuGraphDestroyNode", parameters: ["pointer"], result: "u32", procAddress: { name: "cuGraphDestroyNode", version: 10000 } },
-  cuGraphInstantiate: { symbol: "cuGraphInstantiateWithFlags", parameters: ["pointer", "pointer", "u64"], result: "u32", procAddress: { name: "cuGraphInstantiateWithFlags", version: 11040 } },
-  cuGraphInstantiateWithFlags: { symbol: "cuGraphInstantiateWithFlags", parameters: ["pointer", "pointer", "u64"], result: "u32", procAddress: { name: "cuGraphInstantiateWithFlags", version: 11040 } },
-  cuGraphInstantiateWithParams: { symbol: "cuGraphInstantiateWithParams", ptdsSymbol: "cuGraphInstantiateWithParams_ptsz", parameters: ["pointer", "pointer", "pointer"], result: "u32", procAddress: { name: "cuGraphInstantiateWithParams", version: 12000, ptdsVersion: 12000 } },
-  cuGraphExecGetFlags: { symbol: "cuGraphExecGetFlags", parameters: ["pointer", "pointer"], result: "u32", procAddress: { name: "cuGraphExecGetFlags", version: 12000 } },
-  cuGraphExecKernelNodeSetParams: { symbol: "cuGraphExecKernelNodeSetParams_v2", parameters: ["pointer", "pointer", "pointer"], result: "u32", procAddress: { name: "cuGraphExecKernelNodeSetParams", version: 12000 } },
-  cuGraphExecMemcpyNodeSetParams: { symbol: "cuGraphExecMemcpyNodeSetParams", parameters: ["pointer", "pointer", "pointer", "pointer"], result: "u32", procAddress: { name: "cuGraphExecMemcpyNodeSetParams", version: 10020 } },
-  cuGraphExecMemsetNodeSetParams: { symbol: "cuGraphExecMemsetNodeSetParams", parameters: ["pointer", "pointer", "pointer", "pointer"], result: "u32", procAddress: { name: "cuGraphExecMemsetNodeSetParams", version: 10020 } },
-  cuGraphExecHostNodeSetParams: { symbol: "cuGraphExecHostNodeSetParams", parameters: ["pointer", "pointer", "pointer"], result: "u32", procAddress: { name: "cuGraphExecHostNodeSetParams", version: 10020 } },
-  cuGraphExecChildGraphNodeSetParams: { symbol: "cuGraphExecChildGraphNodeSetParams", parameters: ["pointer", "pointer", "pointer"], result: "u32", procAddress: { name: "cuGraphExecChildGraphNodeSetParams", version: 11010 } },
-  cuGraphExecEventRecordNodeSetEvent: { symbol: "cuGraphExecEventRecordNodeSetEvent", parameters: ["pointer", "pointer", "pointer"], result: "u32", procAddress: { name: "cuGraphExecEventRecordNodeSetEvent", version: 11010 } },
-  cuGraphExecEventWaitNodeSetEvent: { symbol: "cuGraphExecEventWaitNodeSetEvent", parameters: ["pointer", "pointer", "pointer"], result: "u32", procAddress: { name: "cuGraphExecEventWaitNodeSetEvent", version: 11010 } },
-  cuGraphExecExternalSemaphoresSignalNodeSetParams: { symbol: "cuGraphExecExternalSemaphoresSignalNodeSetParams", parameters: ["pointer", "pointer", "pointer"], result: "u32", procAddress: { name: "cuGraphExecExternalSemaphoresSignalNodeSetParams", version: 11020 } },
-  cuGraphExecExternalSemaphoresWaitNodeSetParams: { symbol: "cuGraphExecExternalSemaphoresWaitNodeSetParams", parameters: ["pointer", "pointer", "pointer"], result: "u32", procAddress: { name: "cuGraphExecExternalSemaphoresWaitNodeSetParams", version: 11020 } },
-  cuGraphNodeSetEnabled: { symbol: "cuGraphNodeSetEnabled", parameters: ["pointer", "pointer", "u32"], result: "u32", procAddress: { name: "cuGraphNodeSetEnabled", version: 11060 } },
-  cuGraphNodeGetEnabled: { symbol: "cuGraphNodeGetEnabled", parameters: ["pointer", "pointer", "pointer"], result: "u32", procAddress: { name: "cuGraphNodeGetEnabled", version: 11060 } },
-  cuGraphUpload: { symbol: "cuGraphUpload", ptdsSymbol: "cuGraphUpload_ptsz", parameters: ["pointer", "pointer"], result: "u32", procAddress: { name: "cuGraphUpload", version: 11010, ptdsVersion: 11010 } },
-  cuGraphLaunch: { symbol: "cuGraphLaunch", ptdsSymbol: "cuGraphLaunch_ptsz", parameters: ["pointer", "pointer"], result: "u32", procAddress: { name: "cuGraphLaunch", version: 10000, ptdsVersion: 10000 } },
-  cuGraphExecDestroy: { symbol: "cuGraphExecDestroy", parameters: ["pointer"], result: "u32", procAddress: { name: "cuGraphExecDestroy", version: 10000 } },
-  cuGraphDestroy: { symbol: "cuGraphDestroy", parameters: ["pointer"], result: "u32", procAddress: { name: "cuGraphDestroy", version: 10000 } },
-  cuGraphExecUpdate: { symbol: "cuGraphExecUpdate_v2", parameters: ["pointer", "pointer", "pointer"], result: "u32", procAddress: { name: "cuGraphExecUpdate", version: 12000 } },
-  cuGraphKernelNodeCopyAttributes: { symbol: "cuGraphKernelNodeCopyAttributes", parameters: ["pointer", "pointer"], result: "u32", procAddress: { name: "cuGraphKernelNodeCopyAttributes", version: 11000 } },
-  cuGraphKernelNodeGetAttribute: { symbol: "cuGraphKernelNodeGetAttribute", parameters: ["pointer", "u32", "pointer"], result: "u32", procAddress: { name: "cuGraphKernelNodeGetAttribute", version: 11000 } },
-  cuGraphKernelNodeSetAttribute: { symbol: "cuGraphKernelNodeSetAttribute", parameters: ["pointer", "u32", "pointer"], result: "u32", procAddress: { name: "cuGraphKernelNodeSetAttribute", version: 11000 } },
-  cuGraphDebugDotPrint: { symbol: "cuGraphDebugDotPrint", parameters: ["pointer", "pointer", "u32"], result: "u32", procAddress: { name: "cuGraphDebugDotPrint", version: 11030 } },
-  cuUserObjectCreate: { symbol: "cuUserObjectCreate", parameters: ["pointer", "pointer", "function", "u32", "u32"], result: "u32", procAddress: { name: "cuUserObjectCreate", version: 11030 } },
-  cuUserObjectRetain: { symbol: "cuUserObjectRetain", parameters: ["pointer", "u32"], result: "u32", procAddress: { name: "cuUserObjectRetain", version: 11030 } },
-  cuUserObjectRelease: { symbol: "cuUserObjectRelease", parameters: ["pointer", "u32"], result: "u32", procAddress: { name: "cuUserObjectRelease", version: 11030 } },
-  cuGraphRetainUserObject: { symbol: "cuGraphRetainUserObject", parameters: ["pointer", "pointer", "u32", "u32"], result: "u32", procAddress: { name: "cuGraphRetainUserObject", version: 11030 } },
-  cuGraphReleaseUserObject: { symbol: "cuGraphReleaseUserObject", parameters: ["pointer", "pointer", "u32"], result: "u32", procAddress: { name: "cuGraphReleaseUserObject", version: 11030 } },
-  cuGraphAddNode: { symbol: "cuGraphAddNode", parameters: ["pointer", "pointer", "pointer", "u64", "pointer"], result: "u32", procAddress: { name: "cuGraphAddNode", version: 12020 } },
-  cuGraphAddNode_v2: { symbol: "cuGraphAddNode_v2", parameters: ["pointer", "pointer", "pointer", "pointer", "u64", "pointer"], result: "u32", procAddress: { name: "cuGraphAddNode", version: 12030 } },
-  cuGraphNodeSetParams: { symbol: "cuGraphNodeSetParams", parameters: ["pointer", "pointer"], result: "u32", procAddress: { name: "cuGraphNodeSetParams", version: 12020 } },
-  cuGraphExecNodeSetParams: { symbol: "cuGraphExecNodeSetParams", parameters: ["pointer", "pointer", "pointer"], result: "u32", procAddress: { name: "cuGraphExecNodeSetParams", version: 12020 } },
-  cuGraphConditionalHandleCreate: { symbol: "cuGraphConditionalHandleCreate", parameters: ["pointer", "pointer", "pointer", "u32", "u32"], result: "u32", procAddress: { name: "cuGraphConditionalHandleCreate", version: 12030 } },
-  cuOccupancyMaxActiveBlocksPerMultiprocessor: { symbol: "cuOccupancyMaxActiveBlocksPerMultiprocessor", parameters: ["pointer", "pointer", "i32", "u64"], result: "u32", procAddress: { name: "cuOccupancyMaxActiveBlocksPerMultiprocessor", version: 6050 } },
-  cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags: { symbol: "cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", parameters: ["pointer", "pointer", "i32", "u64", "u32"], result: "u32", procAddress: { name: "cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", version: 7000 } },
-  cuOccupancyMaxPotentialBlockSize: { symbol: "cuOccupancyMaxPotentialBlockSize", parameters: ["pointer", "pointer", "pointer", "function", "u64", "i32"], result: "u32", procAddress: { name: "cuOccupancyMaxPotentialBlockSize", version: 6050 } },
-  cuOccupancyMaxPotentialBlockSizeWithFlags: { symbol: "cuOccupancyMaxPotentialBlockSizeWithFlags", parameters: ["pointer", "pointer", "pointer", "function", "u64", "i32", "u32"], result: "u32", procAddress: { name: "cuOccupancyMaxPotentialBlockSizeWithFlags", version: 7000 } },
-  cuOccupancyAvailableDynamicSMemPerBlock: { symbol: "cuOccupancyAvailableDynamicSMemPerBlock", parameters: ["pointer", "pointer", "i32", "i32"], result: "u32", procAddress: { name: "cuOccupancyAvailableDynamicSMemPerBlock", version: 10020 } },
-  cuOccupancyMaxPotentialClusterSize: { symbol: "cuOccupancyMaxPotentialClusterSize", parameters: ["pointer", "pointer", "pointer"], result: "u32", procAddress: { name: "cuOccupancyMaxPotentialClusterSize", version: 11070 } },
-  cuOccupancyMaxActiveClusters: { symbol: "cuOccupancyMaxActiveClusters", parameters: ["pointer", "pointer", "pointer"], result: "u32", procAddress: { name: "cuOccupancyMaxActiveClusters", version: 11070 } },
-  cuTexRefSetArray: { symbol: "cuTexRefSetArray", parameters: ["pointer", "pointer", "u32"], result: "u32", procAddress: { name: "cuTexRefSetArray", version: 2000 }, deprecated: true },
-  cuTexRefSetMipmappedArray: { symbol: "cuTexRefSetMipmappedArray", parameters: ["pointer", "pointer", "u32"], result: "u32", procAddress: { name: "cuTexRefSetMipmappedArray", version: 5000 }, deprecated: true },
-  cuTexRefSetAddress: { symbol: "cuTexRefSetAddress_v2", parameters: ["pointer", "pointer", "u64", "u64"], result: "u32", procAddress: { name: "cuTexRefSetAddress", version: 3020 }, deprecated: true },
-  cuTexRefSetAddress2D: { symbol: "cuTexRefSetAddress2D_v3", parameters: ["pointer", "pointer", "u64", "u64"], result: "u32", procAddress: { name: "cuTexRefSetAddress2D", version: 4010 }, deprecated: true },
-  cuTexRefSetFormat: { symbol: "cuTexRefSetFormat", parameters: ["pointer", "u32", "i32"], result: "u32", procAddress: { name: "cuTexRefSetFormat", version: 2000 }, deprecated: true },
-  cuTexRefSetAddressMode: { symbol: "cuTexRefSetAddressMode", parameters: ["pointer", "i32", "u32"], result: "u32", procAddress: { name: "cuTexRefSetAddressMode", version: 2000 }, deprecated: true },
-  cuTexRefSetFilterMode: { symbol: "cuTexRefSetFilterMode", parameters: ["pointer", "u32"], result: "u32", procAddress: { name: "cuTexRefSetFilterMode", version: 2000 }, deprecated: true },
-  cuTexRefSetMipmapFilterMode: { symbol: "cuTexRefSetMipmapFilterMode", parameters: ["pointer", "u32"], result: "u32", procAddress: { name: "cuTexRefSetMipmapFilterMode", version: 5000 }, deprecated: true },
-  cuTexRefSetMipmapLevelBias: { symbol: "cuTexRefSetMipmapLevelBias", parameters: ["pointer", "f32"], result: "u32", procAddress: { name: "cuTexRefSetMipmapLevelBias", version: 5000 }, deprecated: true },
-  cuTexRefSetMipmapLevelClamp: { symbol: "cuTexRefSetMipmapLevelClamp", parameters: ["pointer", "f32", "f32"], result: "u32", procAddress: { name: "cuTexRefSetMipmapLevelClamp", version: 5000 }, deprecated: true },
-  cuTexRefSetMaxAnisotropy: { symbol: "cuTexRefSetMaxAnisotropy", parameters: ["pointer", "u32"], result: "u32", procAddress: { name: "cuTexRefSetMaxAnisotropy", version: 5000 }, deprecated: true },
-  cuTexRefSetBorderColor: { symbol: "cuTexRefSetBorderColor", parameters: ["pointer", "pointer"], result: "u32", procAddress: { name: "cuTexRefSetBorderColor", version: 8000 }, deprecated: true },
-  cuTexRefSetFlags: { symbol: "cuTexRefSetFlags", parameters: ["pointer", "u32"], result: "u32", procAddress: { name: "cuTexRefSetFlags", version: 2000 }, deprecated: true },
-  cuTexRefGetAddress: { symbol: "cuTexRefGetAddress_v2", parameters: ["pointer", "pointer"], result: "u32", procAddress: { name: "cuTexRefGetAddress", version: 3020 }, deprecated: true },
-  cuTexRefGetArray: { symbol: "cuTexRefGetArray", parameters: ["pointer", "pointer"], result: "u32", procAddress: { name: "cuTexRefGetArray", version: 2000 }, deprecated: true },
-  cuTexRefGetMipmappedArray: { symbol: "cuTexRefGetMipmappedArray", parameters: ["pointer", "pointer"], result: "u32", procAddress: { name: "cuTexRefGetMipmappedArray", version: 5000 }, deprecated: true },
-  cuTexRefGetAddressMode: { symbol: "cuTexRefGetAddressMode", parameters: ["pointer", "pointer", "i32"], result: "u32", procAddress: { name: "cuTexRefGetAddressMode", version: 2000 }, deprecated: true },
-  cuTexRefGetFilterMode: { symbol: "cuTexRefGetFilterMode", parameters: ["pointer", "pointer"], result: "u32", procAddress: { name: "cuTexRefGetFilterMode", version: 2000 }, deprecated: true },
-  cuTexRefGetFormat: { symbol: "cuTexRefGetFormat", parameters: ["pointer", "pointer", "pointer"], result: "u32", procAddress: { name: "cuTexRefGetFormat", version: 2000 }, deprecated: true },
-  cuTexRefGetMipmapFilterMode: { symbol: "cuTexRefGetMipmapFilterMode", parameters: ["pointer", "pointer"], result: "u32", procAddress: { name: "cuTexRefGetMipmapFilterMode", version: 5000 }, deprecated: true },
-  cuTexRefGetMipmapLevelBias: { symbol: "cuTexRefGetMipmapLevelBias", parameters: ["pointer", "pointer"], result: "u32", procAddress: { name: "cuTexRefGetMipmapLevelBias", version: 5000 }, deprecated: true },
-  cuTexRefGetMipmapLevelClamp: { symbol: "cuTexRefGetMipmapLevelClamp", parameters: ["pointer", "pointer", "pointer"], result: "u32", procAddress: { name: "cuTexRefGetMipmapLevelClamp", version: 5000 }, deprecated: true },
-  cuTexRefGetMaxAnisotropy: { symbol: "cuTexRefGetMaxAnisotropy", parameters: ["pointer", "pointer"], result: "u32", procAddress: { name: "cuTexRefGetMaxAnisotropy", version: 5000 }, deprecated: true },
-  cuTexRefGetBorderColor: { symbol: "cuTexRefGetBorderColor", parameters: ["pointer", "pointer"], result: "u32", procAddress: { name: "cuTexRefGetBorderColor", version: 8000 }, deprecated: true },
-  cuTexRefGetFlags: { symbol: "cuTexRefGetFlags", parameters: ["pointer", "pointer"], result: "u32", procAddress: { name: "cuTexRefGetFlags", version: 2000 }, deprecated: true },
-  cuTexRefCreate: { symbol: "cuTexRefCreate", parameters: ["pointer"], result: "u32", procAddress: { name: "cuTexRefCreate", version: 2000 }, deprecated: true },
-  cuTexRefDestroy: { symbol: "cuTexRefDestroy", parameters: ["pointer"], result: "u32", procAddress: { name: "cuTexRefDestroy", version: 2000 }, deprecated: true },
-  cuSurfRefSetArray: { symbol: "cuSurfRefSetArray", parameters: ["pointer", "pointer", "u32"], result: "u32", procAddress: { name: "cuSurfRefSetArray", version: 3000 }, deprecated: true },
-  cuSurfRefGetArray: { symbol: "cuSurfRefGetArray", parameters: ["pointer", "pointer"], result: "u32", procAddress: { name: "cuSurfRefGetArray", version: 3000 }, deprecated: true },
-  cuTexObjectCreate: { symbol: "cuTexObjectCreate", parameters: ["pointer", "pointer", "pointer", "pointer"], result: "u32", procAddress: { name: "cuTexObjectCreate", version: 5000 } },
-  cuTexObjectDestroy: { symbol: "cuTexObjectDestroy", parameters: ["u64"], result: "u32", procAddress: { name: "cuTexObjectDestroy", version: 5000 } },
-  cuTexObjectGetResourceDesc: { symbol: "cuTexObjectGetResourceDesc", parameters: ["pointer", "u64"], result: "u32", procAddress: { name: "cuTexObjectGetResourceDesc", version: 5000 } },
-  cuTexObjectGetTextureDesc: { symbol: "cuTexObjectGetTextureDesc", parameters: ["pointer", "u64"], result: "u32", procAddress: { name: "cuTexObjectGetTextureDesc", version: 5000 } },
-  cuTexObjectGetResourceViewDesc: { symbol: "cuTexObjectGetResourceViewDesc", parameters: ["pointer", "u64"], result: "u32", procAddress: { name: "cuTexObjectGetResourceViewDesc", version: 5000 } },
-  cuSurfObjectCreate: { symbol: "cuSurfObjectCreate", parameters: ["pointer", "pointer"], result: "u32", procAddress: { name: "cuSurfObjectCreate", version: 5000 } },
-  cuSurfObjectDestroy: { symbol: "cuSurfObjectDestroy", parameters: ["u64"], result: "u32", procAddress: { name: "cuSurfObjectDestroy", version: 5000 } },
-  cuSurfObjectGetResourceDesc: { symbol: "cuSurfObjectGetResourceDesc", parameters: ["pointer", "u64"], result: "u32", procAddress: { name: "cuSurfObjectGetResourceDesc", version: 5000 } },
-  cuTensorMapEncodeTiled: { symbol: "cuTensorMapEncodeTiled", parameters: ["pointer", "u32", "u32", "pointer", "pointer", "pointer", "pointer", "pointer", "u32", "u32", "u32", "u32"], result: "u32", procAddress: { name: "cuTensorMapEncodeTiled", version: 12000 } },
-  cuTensorMapEncodeIm2col: { symbol: "cuTensorMapEncodeIm2col", parameters: ["pointer", "u32", "u32", "pointer", "pointer", "pointer", "pointer", "pointer", "u32", "u32", "pointer", "u32", "u32", "u32", "u32"], result: "u32", procAddress: { name: "cuTensorMapEncodeIm2col", version: 12000 } },
-  cuTensorMapReplaceAddress: { symbol: "cuTensorMapReplaceAddress", parameters: ["pointer", "pointer"], result: "u32", procAddress: { name: "cuTensorMapReplaceAddress", version: 12000 } },
-  cuDeviceCanAccessPeer: { symbol: "cuDeviceCanAccessPeer", parameters: ["pointer", "i32", "i32"], result: "u32", procAddress: { name: "cuDeviceCanAccessPeer", version: 4000 } },
-  cuCtxEnablePeerAccess: { symbol: "cuCtxEnablePeerAccess", parameters: ["pointer", "u32"], result: "u32", procAddress: { name: "cuCtxEnablePeerAccess", version: 4000 } },
-  cuCtxDisablePeerAccess: { symbol: "cuCtxDisablePeerAccess", parameters: ["pointer"], result: "u32", procAddress: { name: "cuCtxDisablePeerAccess", version: 4000 } },
-  cuDeviceGetP2PAttribute: { symbol: "cuDeviceGetP2PAttribute", parameters: ["pointer", "u32", "i32", "i32"], result: "u32", procAddress: { name: "cuDeviceGetP2PAttribute", version: 8000 } },
-  cuGraphicsUnregisterResource: { symbol: "cuGraphicsUnregisterResource", parameters: ["pointer"], result: "u32", procAddress: { name: "cuGraphicsUnregisterResource", version: 3000 } },
-  cuGraphicsSubResourceGetMappedArray: { symbol: "cuGraphicsSubResourceGetMappedArray", parameters: ["pointer", "pointer", "u32", "u32"], result: "u32", procAddress: { name: "cuGraphicsSubResourceGetMappedArray", version: 3000 } },
-  cuGraphicsResourceGetMappedMipmappedArray: { symbol: "cuGraphicsResourceGetMappedMipmappedArray", parameters: ["pointer", "pointer"], result: "u32", procAddress: { name: "cuGraphicsResourceGetMappedMipmappedArray", version: 5000 } },
-  cuGraphicsResourceGetMappedPointer: { symbol: "cuGraphicsResourceGetMappedPointer_v2", parameters: ["pointer", "pointer", "pointer"], result: "u32", procAddress: { name: "cuGraphicsResourceGetMappedPointer", version: 3020 } },
-  cuGraphicsResourceSetMapFlags: { symbol: "cuGraphicsResourceSetMapFlags_v2", parameters: ["pointer", "u32"], result: "u32", procAddress: { name: "cuGraphicsResourceSetMapFlags", version: 6050 } },
-  cuGraphicsMapResources: { symbol: "cuGraphicsMapResources", ptdsSymbol: "cuGraphicsMapResources_ptsz", parameters: ["u32", "pointer", "pointer"], result: "u32", procAddress: { name: "cuGraphicsMapResources", version: 3000, ptdsVersion: 7000 } },
-  cuGraphicsUnmapResources: { symbol: "cuGraphicsUnmapResources", ptdsSymbol: "cuGraphicsUnmapResources_ptsz", parameters: ["u32", "pointer", "pointer"], result: "u32", procAddress: { name: "cuGraphicsUnmapResources", version: 3000, ptdsVersion: 7000 } },
-  cuGetProcAddress: { symbol: "cuGetProcAddress_v2", parameters: ["pointer", "pointer", "i32", "u64", "pointer"], result: "u32", procAddress: { name: "cuGetProcAddress", version: 12000 } },
-  cuCoredumpGetAttribute: { symbol: "cuCoredumpGetAttribute", parameters: ["u32", "pointer", "pointer"], result: "u32", procAddress: { name: "cuCoredumpGetAttribute", version: 12010 } },
-  cuCoredumpGetAttributeGlobal: { symbol: "cuCoredumpGetAttributeGlobal", parameters: ["u32", "pointer", "pointer"], result: "u32", procAddress: { name: "cuCoredumpGetAttributeGlobal", version: 12010 } },
-  cuCoredumpSetAttribute: { symbol: "cuCoredumpSetAttribute", parameters: ["u32", "pointer", "pointer"], result: "u32", procAddress: { name: "cuCoredumpSetAttribute", version: 12010 } },
-  cuCoredumpSetAttributeGlobal: { symbol: "cuCoredumpSetAttributeGlobal", parameters: ["u32", "pointer", "pointer"], result: "u32", procAddress: { name: "cuCoredumpSetAttributeGlobal", version: 12010 } },
-  cuGetExportTable: { symbol: "cuGetExportTable", parameters: ["pointer", "pointer"], result: "u32", procAddress: { name: "cuGetExportTable", version: 3000 } },
-  cuGreenCtxCreate: { symbol: "cuGreenCtxCreate", parameters: ["pointer", "pointer", "i32", "u32"], result: "u32", procAddress: { name: "cuGreenCtxCreate", version: 12040 } },
-  cuGreenCtxDestroy: { symbol: "cuGreenCtxDestroy", parameters: ["pointer"], result: "u32", procAddress: { name: "cuGreenCtxDestroy", version: 12040 } },
-  cuCtxFromGreenCtx: { symbol: "cuCtxFromGreenCtx", parameters: ["pointer", "pointer"], result: "u32", procAddress: { name: "cuCtxFromGreenCtx", version: 12040 } },
-  cuDeviceGetDevResource: { symbol: "cuDeviceGetDevResource", parameters: ["i32", "pointer", "u32"], result: "u32", procAddress: { name: "cuDeviceGetDevResource", version: 12040 } },
-  cuCtxGetDevResource: { symbol: "cuCtxGetDevResource", parameters: ["pointer", "pointer", "u32"], result: "u32", procAddress: { name: "cuCtxGetDevResource", version: 12040 } },
-  cuGreenCtxGetDevResource: { symbol: "cuGreenCtxGetDevResource", parameters: ["pointer", "pointer", "u32"], result: "u32", procAddress: { name: "cuGreenCtxGetDevResource", version: 12040 } },
-  cuDevSmResourceSplitByCount: { symbol: "cuDevSmResourceSplitByCount", parameters: ["pointer", "pointer", "pointer", "pointer", "u32", "u32"], result: "u32", procAddress: { name: "cuDevSmResourceSplitByCount", version: 12040 } },
-  cuDevResourceGenerateDesc: { symbol: "cuDevResourceGenerateDesc", parameters: ["pointer", "pointer", "u32"], result: "u32", procAddress: { name: "cuDevResourceGenerateDesc", version: 12040 } },
-  cuGreenCtxRecordEvent: { symbol: "cuGreenCtxRecordEvent", parameters: ["pointer", "pointer"], result: "u32", procAddress: { name: "cuGreenCtxRecordEvent", version: 12040 } },
-  cuGreenCtxWaitEvent: { symbol: "cuGreenCtxWaitEvent", parameters: ["pointer", "pointer"], result: "u32", procAddress: { name: "cuGreenCtxWaitEvent", version: 12040 } },
-  cuStreamGetGreenCtx: { symbol: "cuStreamGetGreenCtx", parameters: ["pointer", "pointer"], result: "u32", procAddress: { name: "cuStreamGetGreenCtx", version: 12040 } },
-  cuProfilerInitialize: { symbol: "cuProfilerInitialize", parameters: ["pointer", "pointer", "u32"], result: "u32", procAddress: { name: "cuProfilerInitialize", version: 4000 }, deprecated: true },
-  cuProfilerStart: { symbol: "cuProfilerStart", parameters: [], result: "u32", procAddress: { name: "cuProfilerStart", version: 4000 } },
-  cuProfilerStop: { symbol: "cuProfilerStop", parameters: [], result: "u32", procAddress: { name: "cuProfilerStop", version: 4000 } },
-} as const satisfies FunctionTable;
-
 /**
- * The raw call style of driver: C semantics. Functions return the library's status code, pointer
- * parameters take native pointers (out-parameters included), 64-bit integers are bigint, structs passed by value
- * are their bytes. Bound lazily by the bindings layer; nothing is resolved until the first call.
+ * Every exported function's native signature, by C name. Written as JSON, which a runtime parses many times faster
+ * than the same object literal; a record passed by value is `null` there and its layout is set in after (the list).
  */
-export interface Raw {
-  /** C: `CUresult cuGetErrorString(CUresult error, const char ** pStr)`. Raw call style; documented on {@link Checked.cuGetErrorString} (checked.ts). */
-  cuGetErrorString(error: CUresult, pStr: Pointer): CUresult;
-  /** C: `CUresult cuGetErrorName(CUresult error, const char ** pStr)`. Raw call style; documented on {@link Checked.cuGetErrorName} (checked.ts). */
-  cuGetErrorName(error: CUresult, pStr: Pointer): CUresult;
-  /** C: `CUresult cuInit(unsigned int Flags)`. Raw call style; documented on {@link Checked.cuInit} (checked.ts). */
-  cuInit(Flags: number): CUresult;
-  /** C: `CUresult cuDriverGetVersion(int * driverVersion)`. Raw call style; documented on {@link Checked.cuDriverGetVersion} (checked.ts). */
-  cuDriverGetVersion(driverVersion: Pointer): CUresult;
-  /** C: `CUresult cuDeviceGet(CUdevice * device, int ordinal)`. Raw call style; documented on {@link Checked.cuDeviceGet} (checked.ts). */
-  cuDeviceGet(device: Pointer, ordinal: number): CUresult;
-  /** C: `CUresult cuDeviceGetCount(int * count)`. Raw call style; documented on {@link Checked.cuDeviceGetCount} (checked.ts). */
-  cuDeviceGetCount(count: Pointer): CUresult;
-  /** C: `CUresult cuDeviceGetName(char * name, int len, CUdevice dev)`. Raw call style; documented on {@link Checked.cuDeviceGetName} (checked.ts). */
-  cuDeviceGetName(name: Pointer, len: number, dev: CUdevice): CUresult;
-  /** C: `CUresult cuDeviceGetUuid(CUuuid * uuid, CUdevice dev)`. Raw call style; documented on {@link Checked.cuDeviceGetUuid} (checked.ts). */
-  cuDeviceGetUuid(uuid: Pointer, dev: CUdevice): CUresult;
-  /** C: `CUresult cuDeviceGetUuid_v2(CUuuid * uuid, CUdevice dev)`. Raw call style; documented on {@link Checked.cuDeviceGetUuid_v2} (checked.ts). */
-  cuDeviceGetUuid_v2(uuid: Pointer, dev: CUdevice): CUresult;
-  /** C: `CUresult cuDeviceGetLuid(char * luid, unsigned int * deviceNodeMask, CUdevice dev)`. Raw call style; documented on {@link Checked.cuDeviceGetLuid} (checked.ts). */
-  cuDeviceGetLuid(luid: Pointer, deviceNodeMask: Pointer, dev: CUdevice): CUresult;
-  /** C: `CUresult cuDeviceTotalMem (exported as cuDeviceTotalMem_v2)(size_t * bytes, CUdevice dev)`. Raw call style; documented on {@link Checked.cuDeviceTotalMem} (checked.ts). */
-  cuDeviceTotalMem(bytes: Pointer, dev: CUdevice): CUresult;
-  /** C: `CUresult cuDeviceGetTexture1DLinearMaxWidth(size_t * maxWidthInElements, CUarray_format format, unsigned int numChannels, CUdevice dev)`. Raw call style; documented on {@link Checked.cuDeviceGetTexture1DLinearMaxWidth} (checked.ts). */
-  cuDeviceGetTexture1DLinearMaxWidth(maxWidthInElements: Pointer, format: CUarray_format, numChannels: number, dev: CUdevice): CUresult;
-  /** C: `CUresult cuDeviceGetAttribute(int * pi, CUdevice_attribute attrib, CUdevice dev)`. Raw call style; documented on {@link Checked.cuDeviceGetAttribute} (checked.ts). */
-  cuDeviceGetAttribute(pi: Pointer, attrib: CUdevice_attribute, dev: CUdevice): CUresult;
-  /** C: `CUresult cuDeviceGetNvSciSyncAttributes(void * nvSciSyncAttrList, CUdevice dev, int flags)`. Raw call style; documented on {@link Checked.cuDeviceGetNvSciSyncAttributes} (checked.ts). */
-  cuDeviceGetNvSciSyncAttributes(nvSciSyncAttrList: Pointer, dev: CUdevice, flags: number): CUresult;
-  /** C: `CUresult cuDeviceSetMemPool(CUdevice dev, CUmemoryPool pool)`. Raw call style; documented on {@link Checked.cuDeviceSetMemPool} (checked.ts). */
-  cuDeviceSetMemPool(dev: CUdevice, pool: CUmemoryPool): CUresult;
-  /** C: `CUresult cuDeviceGetMemPool(CUmemoryPool * pool, CUdevice dev)`. Raw call style; documented on {@link Checked.cuDeviceGetMemPool} (checked.ts). */
-  cuDeviceGetMemPool(pool: Pointer, dev: CUdevice): CUresult;
-  /** C: `CUresult cuDeviceGetDefaultMemPool(CUmemoryPool * pool_out, CUdevice dev)`. Raw call style; documented on {@link Checked.cuDeviceGetDefaultMemPool} (checked.ts). */
-  cuDeviceGetDefaultMemPool(pool_out: Pointer, dev: CUdevice): CUresult;
-  /** C: `CUresult cuDeviceGetExecAffinitySupport(int * pi, CUexecAffinityType type, CUdevice dev)`. Raw call style; documented on {@link Checked.cuDeviceGetExecAffinitySupport} (checked.ts). */
-  cuDeviceGetExecAffinitySupport(pi: Pointer, type: CUexecAffinityType, dev: CUdevice): CUresult;
-  /** C: `CUresult cuFlushGPUDirectRDMAWrites(CUflushGPUDirectRDMAWritesTarget target, CUflushGPUDirectRDMAWritesScope scope)`. Raw call style; documented on {@link Checked.cuFlushGPUDirectRDMAWrites} (checked.ts). */
-  cuFlushGPUDirectRDMAWrites(target: CUflushGPUDirectRDMAWritesTarget, scope: CUflushGPUDirectRDMAWritesScope): CUresult;
-  /**
-   * C: `CUresult cuDeviceGetProperties(CUdevprop * prop, CUdevice dev)`. Raw call style; documented on {@link Checked.cuDeviceGetProperties} (checked.ts).
-   * @deprecated This function was deprecated as of CUDA 5.0 and replaced by `cuDeviceGetAttribute`().  Returns in `*prop` the properties of device `dev`. The `CUdevprop` structure is defined as:  ```c     typedef struct CUdevprop_st {     int maxThreadsPerBlock;     int maxThreadsDim[3];     int maxGridSize[3];     int sharedMemPerBlock;     int totalConstantMemory;     int SIMDWidth;     int memPitch;     int regsPerBlock;     int clockRate;     int textureAlign  } CUdevprop; ``` where:  - `maxThreadsPerBlock` is the maximum number of threads per block; - `maxThreadsDim`[3] is the maximum sizes of each dimension of a block; - `maxGridSize`[3] is the maximum sizes of each dimension of a grid; - `sharedMemPerBlock` is the total amount of shared memory available per block in bytes; - `totalConstantMemory` is the total amount of constant memory available on the device in bytes; - `SIMDWidth` is the warp size; - `memPitch` is the maximum pitch allowed by the memory copy functions that involve memory regions allocated through `cuMemAllocPitch`(); - `regsPerBlock` is the total number of registers available per block; - `clockRate` is the clock frequency in kilohertz; - `textureAlign` is the alignment requirement; texture base addresses that are aligned to `textureAlign` bytes do not need an offset applied to texture fetches.
-   */
-  cuDeviceGetProperties(prop: Pointer, dev: CUdevice): CUresult;
-  /**
-   * C: `CUresult cuDeviceComputeCapability(int * major, int * minor, CUdevice dev)`. Raw call style; documented on {@link Checked.cuDeviceComputeCapability} (checked.ts).
-   * @deprecated This function was deprecated as of CUDA 5.0 and its functionality superseded by `cuDeviceGetAttribute`().  Returns in `*major` and `*minor` the major and minor revision numbers that define the compute capability of the device `dev`.
-   */
-  cuDeviceComputeCapability(major: Pointer, minor: Pointer, dev: CUdevice): CUresult;
-  /** C: `CUresult cuDevicePrimaryCtxRetain(CUcontext * pctx, CUdevice dev)`. Raw call style; documented on {@link Checked.cuDevicePrimaryCtxRetain} (checked.ts). */
-  cuDevicePrimaryCtxRetain(pctx: Pointer, dev: CUdevice): CUresult;
-  /** C: `CUresult cuDevicePrimaryCtxRelease (exported as cuDevicePrimaryCtxRelease_v2)(CUdevice dev)`. Raw call style; documented on {@link Checked.cuDevicePrimaryCtxRelease} (checked.ts). */
-  cuDevicePrimaryCtxRelease(dev: CUdevice): CUresult;
-  /** C: `CUresult cuDevicePrimaryCtxSetFlags (exported as cuDevicePrimaryCtxSetFlags_v2)(CUdevice dev, unsigned int flags)`. Raw call style; documented on {@link Checked.cuDevicePrimaryCtxSetFlags} (checked.ts). */
-  cuDevicePrimaryCtxSetFlags(dev: CUdevice, flags: number): CUresult;
-  /** C: `CUresult cuDevicePrimaryCtxGetState(CUdevice dev, unsigned int * flags, int * active)`. Raw call style; documented on {@link Checked.cuDevicePrimaryCtxGetState} (checked.ts). */
-  cuDevicePrimaryCtxGetState(dev: CUdevice, flags: Pointer, active: Pointer): CUresult;
-  /** C: `CUresult cuDevicePrimaryCtxReset (exported as cuDevicePrimaryCtxReset_v2)(CUdevice dev)`. Raw call style; documented on {@link Checked.cuDevicePrimaryCtxReset} (checked.ts). */
-  cuDevicePrimaryCtxReset(dev: CUdevice): CUresult;
-  /** C: `CUresult cuCtxCreate (exported as cuCtxCreate_v2)(CUcontext * pctx, unsigned int flags, CUdevice dev)`. Raw call style; documented on {@link Checked.cuCtxCreate} (checked.ts). */
-  cuCtxCreate(pctx: Pointer, flags: number, dev: CUdevice): CUresult;
-  /** C: `CUresult cuCtxCreate_v3(CUcontext * pctx, CUexecAffinityParam * paramsArray, int numParams, unsigned int flags, CUdevice dev)`. Raw call style; documented on {@link Checked.cuCtxCreate_v3} (checked.ts). */
-  cuCtxCreate_v3(pctx: Pointer, paramsArray: Pointer, numParams: number, flags: number, dev: CUdevice): CUresult;
-  /** C: `CUresult cuCtxDestroy (exported as cuCtxDestroy_v2)(CUcontext ctx)`. Raw call style; documented on {@link Checked.cuCtxDestroy} (checked.ts). */
-  cuCtxDestroy(ctx: CUcontext): CUresult;
-  /** C: `CUresult cuCtxPushCurrent (exported as cuCtxPushCurrent_v2)(CUcontext ctx)`. Raw call style; documented on {@link Checked.cuCtxPushCurrent} (checked.ts). */
-  cuCtxPushCurrent(ctx: CUcontext): CUresult;
-  /** C: `CUresult cuCtxPopCurrent (exported as cuCtxPopCurrent_v2)(CUcontext * pctx)`. Raw call style; documented on {@link Checked.cuCtxPopCurrent} (checked.ts). */
-  cuCtxPopCurrent(pctx: Pointer): CUresult;
-  /** C: `CUresult cuCtxSetCurrent(CUcontext ctx)`. Raw call style; documented on {@link Checked.cuCtxSetCurrent} (checked.ts). */
-  cuCtxSetCurrent(ctx: CUcontext): CUresult;
-  /** C: `CUresult cuCtxGetCurrent(CUcontext * pctx)`. Raw call style; documented on {@link Checked.cuCtxGetCurrent} (checked.ts). */
-  cuCtxGetCurrent(pctx: Pointer): CUresult;
-  /** C: `CUresult cuCtxGetDevice(CUdevice * device)`. Raw call style; documented on {@link Checked.cuCtxGetDevice} (checked.ts). */
-  cuCtxGetDevice(device: Pointer): CUresult;
-  /** C: `CUresult cuCtxGetFlags(unsigned int * flags)`. Raw call style; documented on {@link Checked.cuCtxGetFlags} (checked.ts). */
-  cuCtxGetFlags(flags: Pointer): CUresult;
-  /** C: `CUresult cuCtxSetFlags(unsigned int flags)`. Raw call style; documented on {@link Checked.cuCtxSetFlags} (checked.ts). */
-  cuCtxSetFlags(flags: number): CUresult;
-  /** C: `CUresult cuCtxGetId(CUcontext ctx, unsigned long long * ctxId)`. Raw call style; documented on {@link Checked.cuCtxGetId} (checked.ts). */
-  cuCtxGetId(ctx: CUcontext, ctxId: Pointer): CUresult;
-  /** C: `CUresult cuCtxSynchronize()`. Raw call style; documented on {@link Checked.cuCtxSynchronize} (checked.ts). */
-  cuCtxSynchronize(): CUresult;
-  /** C: `CUresult cuCtxSetLimit(CUlimit limit, size_t value)`. Raw call style; documented on {@link Checked.cuCtxSetLimit} (checked.ts). */
-  cuCtxSetLimit(limit: CUlimit, value: bigint | number): CUresult;
-  /** C: `CUresult cuCtxGetLimit(size_t * pvalue, CUlimit limit)`. Raw call style; documented on {@link Checked.cuCtxGetLimit} (checked.ts). */
-  cuCtxGetLimit(pvalue: Pointer, limit: CUlimit): CUresult;
-  /** C: `CUresult cuCtxGetCacheConfig(CUfunc_cache * pconfig)`. Raw call style; documented on {@link Checked.cuCtxGetCacheConfig} (checked.ts). */
-  cuCtxGetCacheConfig(pconfig: Pointer): CUresult;
-  /** C: `CUresult cuCtxSetCacheConfig(CUfunc_cache config)`. Raw call style; documented on {@link Checked.cuCtxSetCacheConfig} (checked.ts). */
-  cuCtxSetCacheConfig(config: CUfunc_cache): CUresult;
-  /** C: `CUresult cuCtxGetApiVersion(CUcontext ctx, unsigned int * version)`. Raw call style; documented on {@link Checked.cuCtxGetApiVersion} (checked.ts). */
-  cuCtxGetApiVersion(ctx: CUcontext, version: Pointer): CUresult;
-  /** C: `CUresult cuCtxGetStreamPriorityRange(int * leastPriority, int * greatestPriority)`. Raw call style; documented on {@link Checked.cuCtxGetStreamPriorityRange} (checked.ts). */
-  cuCtxGetStreamPriorityRange(leastPriority: Pointer, greatestPriority: Pointer): CUresult;
-  /** C: `CUresult cuCtxResetPersistingL2Cache()`. Raw call style; documented on {@link Checked.cuCtxResetPersistingL2Cache} (checked.ts). */
-  cuCtxResetPersistingL2Cache(): CUresult;
-  /** C: `CUresult cuCtxGetExecAffinity(CUexecAffinityParam * pExecAffinity, CUexecAffinityType type)`. Raw call style; documented on {@link Checked.cuCtxGetExecAffinity} (checked.ts). */
-  cuCtxGetExecAffinity(pExecAffinity: Pointer, type: CUexecAffinityType): CUresult;
-  /**
-   * C: `CUresult cuCtxAttach(CUcontext * pctx, unsigned int flags)`. Raw call style; documented on {@link Checked.cuCtxAttach} (checked.ts).
-   * @deprecated Note that this function is deprecated and should not be used.  Increments the usage count of the context and passes back a context handle in `*pctx` that must be passed to `cuCtxDetach`() when the application is done with the context. `cuCtxAttach`() fails if there is no context current to the thread.  Currently, the `flags` parameter must be 0.
-   */
-  cuCtxAttach(pctx: Pointer, flags: number): CUresult;
-  /**
-   * C: `CUresult cuCtxDetach(CUcontext ctx)`. Raw call style; documented on {@link Checked.cuCtxDetach} (checked.ts).
-   * @deprecated Note that this function is deprecated and should not be used.  Decrements the usage count of the context `ctx`, and destroys the context if the usage count goes to 0. The context must be a handle that was passed back by `cuCtxCreate`() or `cuCtxAttach`(), and must be current to the calling thread.
-   */
-  cuCtxDetach(ctx: CUcontext): CUresult;
-  /**
-   * C: `CUresult cuCtxGetSharedMemConfig(CUsharedconfig * pConfig)`. Raw call style; documented on {@link Checked.cuCtxGetSharedMemConfig} (checked.ts).
-   * @deprecated This function will return in `pConfig` the current size of shared memory banks in the current context. On devices with configurable shared memory banks, `cuCtxSetSharedMemConfig` can be used to change this setting, so that all subsequent kernel launches will by default use the new bank size. When `cuCtxGetSharedMemConfig` is called on devices without configurable shared memory, it will return the fixed bank size of the hardware.  The returned bank configurations can be either: - `CU_SHARED_MEM_CONFIG_FOUR_BYTE_BANK_SIZE`:  shared memory bank width is four bytes. - `CU_SHARED_MEM_CONFIG_EIGHT_BYTE_BANK_SIZE`: shared memory bank width will eight bytes.
-   */
-  cuCtxGetSharedMemConfig(pConfig: Pointer): CUresult;
-  /**
-   * C: `CUresult cuCtxSetSharedMemConfig(CUsharedconfig config)`. Raw call style; documented on {@link Checked.cuCtxSetSharedMemConfig} (checked.ts).
-   * @deprecated On devices with configurable shared memory banks, this function will set the context's shared memory bank size which is used for subsequent kernel launches.  Changed the shared memory configuration between launches may insert a device side synchronization point between those launches.  Changing the shared memory bank size will not increase shared memory usage or affect occupancy of kernels, but may have major effects on performance. Larger bank sizes will allow for greater potential bandwidth to shared memory, but will change what kinds of accesses to shared memory will result in bank conflicts.  This function will do nothing on devices with fixed shared memory bank size.  The supported bank configurations are: - `CU_SHARED_MEM_CONFIG_DEFAULT_BANK_SIZE`: set bank width to the default initial setting (currently, four bytes). - `CU_SHARED_MEM_CONFIG_FOUR_BYTE_BANK_SIZE`: set shared memory bank width to be natively four bytes. - `CU_SHARED_MEM_CONFIG_EIGHT_BYTE_BANK_SIZE`: set shared memory bank width to be natively eight bytes.
-   */
-  cuCtxSetSharedMemConfig(config: CUsharedconfig): CUresult;
-  /** C: `CUresult cuModuleLoad(CUmodule * module, const char * fname)`. Raw call style; documented on {@link Checked.cuModuleLoad} (checked.ts). */
-  cuModuleLoad(module: Pointer, fname: Pointer): CUresult;
-  /** C: `CUresult cuModuleLoadData(CUmodule * module, const void * image)`. Raw call style; documented on {@link Checked.cuModuleLoadData} (checked.ts). */
-  cuModuleLoadData(module: Pointer, image: Pointer): CUresult;
-  /** C: `CUresult cuModuleLoadDataEx(CUmodule * module, const void * image, unsigned int numOptions, CUjit_option * options, void ** optionValues)`. Raw call style; documented on {@link Checked.cuModuleLoadDataEx} (checked.ts). */
-  cuModuleLoadDataEx(module: Pointer, image: Pointer, numOptions: number, options: Pointer, optionValues: Pointer): CUresult;
-  /** C: `CUresult cuModuleLoadFatBinary(CUmodule * module, const void * fatCubin)`. Raw call style; documented on {@link Checked.cuModuleLoadFatBinary} (checked.ts). */
-  cuModuleLoadFatBinary(module: Pointer, fatCubin: Pointer): CUresult;
-  /** C: `CUresult cuModuleUnload(CUmodule hmod)`. Raw call style; documented on {@link Checked.cuModuleUnload} (checked.ts). */
-  cuModuleUnload(hmod: CUmodule): CUresult;
-  /** C: `CUresult cuModuleGetLoadingMode(CUmoduleLoadingMode * mode)`. Raw call style; documented on {@link Checked.cuModuleGetLoadingMode} (checked.ts). */
-  cuModuleGetLoadingMode(mode: Pointer): CUresult;
-  /** C: `CUresult cuModuleGetFunction(CUfunction * hfunc, CUmodule hmod, const char * name)`. Raw call style; documented on {@link Checked.cuModuleGetFunction} (checked.ts). */
-  cuModuleGetFunction(hfunc: Pointer, hmod: CUmodule, name: Pointer): CUresult;
-  /** C: `CUresult cuModuleGetFunctionCount(unsigned int * count, CUmodule mod)`. Raw call style; documented on {@link Checked.cuModuleGetFunctionCount} (checked.ts). */
-  cuModuleGetFunctionCount(count: Pointer, mod: CUmodule): CUresult;
-  /** C: `CUresult cuModuleEnumerateFunctions(CUfunction * functions, unsigned int numFunctions, CUmodule mod)`. Raw call style; documented on {@link Checked.cuModuleEnumerateFunctions} (checked.ts). */
-  cuModuleEnumerateFunctions(functions: Pointer, numFunctions: number, mod: CUmodule): CUresult;
-  /** C: `CUresult cuModuleGetGlobal (exported as cuModuleGetGlobal_v2)(CUdeviceptr * dptr, size_t * bytes, CUmodule hmod, const char * name)`. Raw call style; documented on {@link Checked.cuModuleGetGlobal} (checked.ts). */
-  cuModuleGetGlobal(dptr: Pointer, bytes: Pointer, hmod: CUmodule, name: Pointer): CUresult;
-  /** C: `CUresult cuLinkCreate (exported as cuLinkCreate_v2)(unsigned int numOptions, CUjit_option * options, void ** optionValues, CUlinkState * stateOut)`. Raw call style; documented on {@link Checked.cuLinkCreate} (checked.ts). */
-  cuLinkCreate(numOptions: number, options: Pointer, optionValues: Pointer, stateOut: Pointer): CUresult;
-  /** C: `CUresult cuLinkAddData (exported as cuLinkAddData_v2)(CUlinkState state, CUjitInputType type, void * data, size_t size, const char * name, unsigned int numOptions, CUjit_option * options, void ** optionValues)`. Raw call style; documented on {@link Checked.cuLinkAddData} (checked.ts). */
-  cuLinkAddData(state: CUlinkState, type: CUjitInputType, data: Pointer, size: bigint | number, name: Pointer, numOptions: number, options: Pointer, optionValues: Pointer): CUresult;
-  /** C: `CUresult cuLinkAddFile (exported as cuLinkAddFile_v2)(CUlinkState state, CUjitInputType type, const char * path, unsigned int numOptions, CUjit_option * options, void ** optionValues)`. Raw call style; documented on {@link Checked.cuLinkAddFile} (checked.ts). */
-  cuLinkAddFile(state: CUlinkState, type: CUjitInputType, path: Pointer, numOptions: number, options: Pointer, optionValues: Pointer): CUresult;
-  /** C: `CUresult cuLinkComplete(CUlinkState state, void ** cubinOut, size_t * sizeOut)`. Raw call style; documented on {@link Checked.cuLinkComplete} (checked.ts). */
-  cuLinkComplete(state: CUlinkState, cubinOut: Pointer, sizeOut: Pointer): CUresult;
-  /** C: `CUresult cuLinkDestroy(CUlinkState state)`. Raw call style; documented on {@link Checked.cuLinkDestroy} (checked.ts). */
-  cuLinkDestroy(state: CUlinkState): CUresult;
-  /**
-   * C: `CUresult cuModuleGetTexRef(CUtexref * pTexRef, CUmodule hmod, const char * name)`. Raw call style; documented on {@link Checked.cuModuleGetTexRef} (checked.ts).
-   * @deprecated Returns in `*pTexRef` the handle of the texture reference of name `name` in the module `hmod`. If no texture reference of that name exists, `cuModuleGetTexRef`() returns `CUDA_ERROR_NOT_FOUND`. This texture reference handle should not be destroyed, since it will be destroyed when the module is unloaded.
-   */
-  cuModuleGetTexRef(pTexRef: Pointer, hmod: CUmodule, name: Pointer): CUresult;
-  /**
-   * C: `CUresult cuModuleGetSurfRef(CUsurfref * pSurfRef, CUmodule hmod, const char * name)`. Raw call style; documented on {@link Checked.cuModuleGetSurfRef} (checked.ts).
-   * @deprecated Returns in `*pSurfRef` the handle of the surface reference of name `name` in the module `hmod`. If no surface reference of that name exists, `cuModuleGetSurfRef`() returns `CUDA_ERROR_NOT_FOUND`.
-   */
-  cuModuleGetSurfRef(pSurfRef: Pointer, hmod: CUmodule, name: Pointer): CUresult;
-  /** C: `CUresult cuLibraryLoadData(CUlibrary * library, const void * code, CUjit_option * jitOptions, void ** jitOptionsValues, unsigned int numJitOptions, CUlibraryOption * libraryOptions, void ** libraryOptionValues, unsigned int numLibraryOptions)`. Raw call style; documented on {@link Checked.cuLibraryLoadData} (checked.ts). */
-  cuLibraryLoadData(library: Pointer, code: Pointer, jitOptions: Pointer, jitOptionsValues: Pointer, numJitOptions: number, libraryOptions: Pointer, libraryOptionValues: Pointer, numLibraryOptions: number): CUresult;
-  /** C: `CUresult cuLibraryLoadFromFile(CUlibrary * library, const char * fileName, CUjit_option * jitOptions, void ** jitOptionsValues, unsigned int numJitOptions, CUlibraryOption * libraryOptions, void ** libraryOptionValues, unsigned int numLibraryOptions)`. Raw call style; documented on {@link Checked.cuLibraryLoadFromFile} (checked.ts). */
-  cuLibraryLoadFromFile(library: Pointer, fileName: Pointer, jitOptions: Pointer, jitOptionsValues: Pointer, numJitOptions: number, libraryOptions: Pointer, libraryOptionValues: Pointer, numLibraryOptions: number): CUresult;
-  /** C: `CUresult cuLibraryUnload(CUlibrary library)`. Raw call style; documented on {@link Checked.cuLibraryUnload} (checked.ts). */
-  cuLibraryUnload(library: CUlibrary): CUresult;
-  /** C: `CUresult cuLibraryGetKernel(CUkernel * pKernel, CUlibrary library, const char * name)`. Raw call style; documented on {@link Checked.cuLibraryGetKernel} (checked.ts). */
-  cuLibraryGetKernel(pKernel: Pointer, library: CUlibrary, name: Pointer): CUresult;
-  /** C: `CUresult cuLibraryGetKernelCount(unsigned int * count, CUlibrary lib)`. Raw call style; documented on {@link Checked.cuLibraryGetKernelCount} (checked.ts). */
-  cuLibraryGetKernelCount(count: Pointer, lib: CUlibrary): CUresult;
-  /** C: `CUresult cuLibraryEnumerateKernels(CUkernel * kernels, unsigned int numKernels, CUlibrary lib)`. Raw call style; documented on {@link Checked.cuLibraryEnumerateKernels} (checked.ts). */
-  cuLibraryEnumerateKernels(kernels: Pointer, numKernels: number, lib: CUlibrary): CUresult;
-  /** C: `CUresult cuLibraryGetModule(CUmodule * pMod, CUlibrary library)`. Raw call style; documented on {@link Checked.cuLibraryGetModule} (checked.ts). */
-  cuLibraryGetModule(pMod: Pointer, library: CUlibrary): CUresult;
-  /** C: `CUresult cuKernelGetFunction(CUfunction * pFunc, CUkernel kernel)`. Raw call style; documented on {@link Checked.cuKernelGetFunction} (checked.ts). */
-  cuKernelGetFunction(pFunc: Pointer, kernel: CUkernel): CUresult;
-  /** C: `CUresult cuLibraryGetGlobal(CUdeviceptr * dptr, size_t * bytes, CUlibrary library, const char * name)`. Raw call style; documented on {@link Checked.cuLibraryGetGlobal} (checked.ts). */
-  cuLibraryGetGlobal(dptr: Pointer, bytes: Pointer, library: CUlibrary, name: Pointer): CUresult;
-  /** C: `CUresult cuLibraryGetManaged(CUdeviceptr * dptr, size_t * bytes, CUlibrary library, const char * name)`. Raw call style; documented on {@link Checked.cuLibraryGetManaged} (checked.ts). */
-  cuLibraryGetManaged(dptr: Pointer, bytes: Pointer, library: CUlibrary, name: Pointer): CUresult;
-  /** C: `CUresult cuLibraryGetUnifiedFunction(void ** fptr, CUlibrary library, const char * symbol)`. Raw call style; documented on {@link Checked.cuLibraryGetUnifiedFunction} (checked.ts). */
-  cuLibraryGetUnifiedFunction(fptr: Pointer, library: CUlibrary, symbol: Pointer): CUresult;
-  /** C: `CUresult cuKernelGetAttribute(int * pi, CUfunction_attribute attrib, CUkernel kernel, CUdevice dev)`. Raw call style; documented on {@link Checked.cuKernelGetAttribute} (checked.ts). */
-  cuKernelGetAttribute(pi: Pointer, attrib: CUfunction_attribute, kernel: CUkernel, dev: CUdevice): CUresult;
-  /** C: `CUresult cuKernelSetAttribute(CUfunction_attribute attrib, int val, CUkernel kernel, CUdevice dev)`. Raw call style; documented on {@link Checked.cuKernelSetAttribute} (checked.ts). */
-  cuKernelSetAttribute(attrib: CUfunction_attribute, val: number, kernel: CUkernel, dev: CUdevice): CUresult;
-  /** C: `CUresult cuKernelSetCacheConfig(CUkernel kernel, CUfunc_cache config, CUdevice dev)`. Raw call style; documented on {@link Checked.cuKernelSetCacheConfig} (checked.ts). */
-  cuKernelSetCacheConfig(kernel: CUkernel, config: CUfunc_cache, dev: CUdevice): CUresult;
-  /** C: `CUresult cuKernelGetName(const char ** name, CUkernel hfunc)`. Raw call style; documented on {@link Checked.cuKernelGetName} (checked.ts). */
-  cuKernelGetName(name: Pointer, hfunc: CUkernel): CUresult;
-  /** C: `CUresult cuKernelGetParamInfo(CUkernel kernel, size_t paramIndex, size_t * paramOffset, size_t * paramSize)`. Raw call style; documented on {@link Checked.cuKernelGetParamInfo} (checked.ts). */
-  cuKernelGetParamInfo(kernel: CUkernel, paramIndex: bigint | number, paramOffset: Pointer, paramSize: Pointer): CUresult;
-  /** C: `CUresult cuMemGetInfo (exported as cuMemGetInfo_v2)(size_t * free, size_t * total)`. Raw call style; documented on {@link Checked.cuMemGetInfo} (checked.ts). */
-  cuMemGetInfo(free: Pointer, total: Pointer): CUresult;
-  /** C: `CUresult cuMemAlloc (exported as cuMemAlloc_v2)(CUdeviceptr * dptr, size_t bytesize)`. Raw call style; documented on {@link Checked.cuMemAlloc} (checked.ts). */
-  cuMemAlloc(dptr: Pointer, bytesize: bigint | number): CUresult;
-  /** C: `CUresult cuMemAllocPitch (exported as cuMemAllocPitch_v2)(CUdeviceptr * dptr, size_t * pPitch, size_t WidthInBytes, size_t Height, unsigned int ElementSizeBytes)`. Raw call style; documented on {@link Checked.cuMemAllocPitch} (checked.ts). */
-  cuMemAllocPitch(dptr: Pointer, pPitch: Pointer, WidthInBytes: bigint | number, Height: bigint | number, ElementSizeBytes: number): CUresult;
-  /** C: `CUresult cuMemFree (exported as cuMemFree_v2)(CUdeviceptr dptr)`. Raw call style; documented on {@link Checked.cuMemFree} (checked.ts). */
-  cuMemFree(dptr: CUdeviceptr): CUresult;
-  /** C: `CUresult cuMemGetAddressRange (exported as cuMemGetAddressRange_v2)(CUdeviceptr * pbase, size_t * psize, CUdeviceptr dptr)`. Raw call style; documented on {@link Checked.cuMemGetAddressRange} (checked.ts). */
-  cuMemGetAddressRange(pbase: Pointer, psize: Pointer, dptr: CUdeviceptr): CUresult;
-  /** C: `CUresult cuMemAllocHost (exported as cuMemAllocHost_v2)(void ** pp, size_t bytesize)`. Raw call style; documented on {@link Checked.cuMemAllocHost} (checked.ts). */
-  cuMemAllocHost(pp: Pointer, bytesize: bigint | number): CUresult;
-  /** C: `CUresult cuMemFreeHost(void * p)`. Raw call style; documented on {@link Checked.cuMemFreeHost} (checked.ts). */
-  cuMemFreeHost(p: Pointer): CUresult;
-  /** C: `CUresult cuMemHostAlloc(void ** pp, size_t bytesize, unsigned int Flags)`. Raw call style; documented on {@link Checked.cuMemHostAlloc} (checked.ts). */
-  cuMemHostAlloc(pp: Pointer, bytesize: bigint | number, Flags: number): CUresult;
-  /** C: `CUresult cuMemHostGetDevicePointer (exported as cuMemHostGetDevicePointer_v2)(CUdeviceptr * pdptr, void * p, unsigned int Flags)`. Raw call style; documented on {@link Checked.cuMemHostGetDevicePointer} (checked.ts). */
-  cuMemHostGetDevicePointer(pdptr: Pointer, p: Pointer, Flags: number): CUresult;
-  /** C: `CUresult cuMemHostGetFlags(unsigned int * pFlags, void * p)`. Raw call style; documented on {@link Checked.cuMemHostGetFlags} (checked.ts). */
-  cuMemHostGetFlags(pFlags: Pointer, p: Pointer): CUresult;
-  /** C: `CUresult cuMemAllocManaged(CUdeviceptr * dptr, size_t bytesize, unsigned int flags)`. Raw call style; documented on {@link Checked.cuMemAllocManaged} (checked.ts). */
-  cuMemAllocManaged(dptr: Pointer, bytesize: bigint | number, flags: number): CUresult;
-  /** C: `CUresult cuDeviceRegisterAsyncNotification(CUdevice device, CUasyncCallback callbackFunc, void * userData, CUasyncCallbackHandle * callback)`. Raw call style; documented on {@link Checked.cuDeviceRegisterAsyncNotification} (checked.ts). */
-  cuDeviceRegisterAsyncNotification(device: CUdevice, callbackFunc: CUasyncCallback, userData: Pointer, callback: Pointer): CUresult;
-  /** C: `CUresult cuDeviceUnregisterAsyncNotification(CUdevice device, CUasyncCallbackHandle callback)`. Raw call style; documented on {@link Checked.cuDeviceUnregisterAsyncNotification} (checked.ts). */
-  cuDeviceUnregisterAsyncNotification(device: CUdevice, callback: CUasyncCallbackHandle): CUresult;
-  /** C: `CUresult cuDeviceGetByPCIBusId(CUdevice * dev, const char * pciBusId)`. Raw call style; documented on {@link Checked.cuDeviceGetByPCIBusId} (checked.ts). */
-  cuDeviceGetByPCIBusId(dev: Pointer, pciBusId: Pointer): CUresult;
-  /** C: `CUresult cuDeviceGetPCIBusId(char * pciBusId, int len, CUdevice dev)`. Raw call style; documented on {@link Checked.cuDeviceGetPCIBusId} (checked.ts). */
-  cuDeviceGetPCIBusId(pciBusId: Pointer, len: number, dev: CUdevice): CUresult;
-  /** C: `CUresult cuIpcGetEventHandle(CUipcEventHandle * pHandle, CUevent event)`. Raw call style; documented on {@link Checked.cuIpcGetEventHandle} (checked.ts). */
-  cuIpcGetEventHandle(pHandle: Pointer, event: CUevent): CUresult;
-  /** C: `CUresult cuIpcOpenEventHandle(CUevent * phEvent, CUipcEventHandle handle)`. Raw call style; documented on {@link Checked.cuIpcOpenEventHandle} (checked.ts). */
-  cuIpcOpenEventHandle(phEvent: Pointer, handle: Uint8Array): CUresult;
-  /** C: `CUresult cuIpcGetMemHandle(CUipcMemHandle * pHandle, CUdeviceptr dptr)`. Raw call style; documented on {@link Checked.cuIpcGetMemHandle} (checked.ts). */
-  cuIpcGetMemHandle(pHandle: Pointer, dptr: CUdeviceptr): CUresult;
-  /** C: `CUresult cuIpcOpenMemHandle (exported as cuIpcOpenMemHandle_v2)(CUdeviceptr * pdptr, CUipcMemHandle handle, unsigned int Flags)`. Raw call style; documented on {@link Checked.cuIpcOpenMemHandle} (checked.ts). */
-  cuIpcOpenMemHandle(pdptr: Pointer, handle: Uint8Array, Flags: number): CUresult;
-  /** C: `CUresult cuIpcCloseMemHandle(CUdeviceptr dptr)`. Raw call style; documented on {@link Checked.cuIpcCloseMemHandle} (checked.ts). */
-  cuIpcCloseMemHandle(dptr: CUdeviceptr): CUresult;
-  /** C: `CUresult cuMemHostRegister (exported as cuMemHostRegister_v2)(void * p, size_t bytesize, unsigned int Flags)`. Raw call style; documented on {@link Checked.cuMemHostRegister} (checked.ts). */
-  cuMemHostRegister(p: Pointer, bytesize: bigint | number, Flags: number): CUresult;
-  /** C: `CUresult cuMemHostUnregister(void * p)`. Raw call style; documented on {@link Checked.cuMemHostUnregister} (checked.ts). */
-  cuMemHostUnregister(p: Pointer): CUresult;
-  /** C: `CUresult cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount)`. Raw call style; documented on {@link Checked.cuMemcpy} (checked.ts). */
-  cuMemcpy(dst: CUdeviceptr, src: CUdeviceptr, ByteCount: bigint | number): CUresult;
-  /** C: `CUresult cuMemcpyPeer(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice, CUcontext srcContext, size_t ByteCount)`. Raw call style; documented on {@link Checked.cuMemcpyPeer} (checked.ts). */
-  cuMemcpyPeer(dstDevice: CUdeviceptr, dstContext: CUcontext, srcDevice: CUdeviceptr, srcContext: CUcontext, ByteCount: bigint | number): CUresult;
-  /** C: `CUresult cuMemcpyHtoD (exported as cuMemcpyHtoD_v2)(CUdeviceptr dstDevice, const void * srcHost, size_t ByteCount)`. Raw call style; documented on {@link Checked.cuMemcpyHtoD} (checked.ts). */
-  cuMemcpyHtoD(dstDevice: CUdeviceptr, srcHost: Pointer, ByteCount: bigint | number): CUresult;
-  /** C: `CUresult cuMemcpyDtoH (exported as cuMemcpyDtoH_v2)(void * dstHost, CUdeviceptr srcDevice, size_t ByteCount)`. Raw call style; documented on {@link Checked.cuMemcpyDtoH} (checked.ts). */
-  cuMemcpyDtoH(dstHost: Pointer, srcDevice: CUdeviceptr, ByteCount: bigint | number): CUresult;
-  /** C: `CUresult cuMemcpyDtoD (exported as cuMemcpyDtoD_v2)(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount)`. Raw call style; documented on {@link Checked.cuMemcpyDtoD} (checked.ts). */
-  cuMemcpyDtoD(dstDevice: CUdeviceptr, srcDevice: CUdeviceptr, ByteCount: bigint | number): CUresult;
-  /** C: `CUresult cuMemcpyDtoA (exported as cuMemcpyDtoA_v2)(CUarray dstArray, size_t dstOffset, CUdeviceptr srcDevice, size_t ByteCount)`. Raw call style; documented on {@link Checked.cuMemcpyDtoA} (checked.ts). */
-  cuMemcpyDtoA(dstArray: CUarray, dstOffset: bigint | number, srcDevice: CUdeviceptr, ByteCount: bigint | number): CUresult;
-  /** C: `CUresult cuMemcpyAtoD (exported as cuMemcpyAtoD_v2)(CUdeviceptr dstDevice, CUarray srcArray, size_t srcOffset, size_t ByteCount)`. Raw call style; documented on {@link Checked.cuMemcpyAtoD} (checked.ts). */
-  cuMemcpyAtoD(dstDevice: CUdeviceptr, srcArray: CUarray, srcOffset: bigint | number, ByteCount: bigint | number): CUresult;
-  /** C: `CUresult cuMemcpyHtoA (exported as cuMemcpyHtoA_v2)(CUarray dstArray, size_t dstOffset, const void * srcHost, size_t ByteCount)`. Raw call style; documented on {@link Checked.cuMemcpyHtoA} (checked.ts). */
-  cuMemcpyHtoA(dstArray: CUarray, dstOffset: bigint | number, srcHost: Pointer, ByteCount: bigint | number): CUresult;
-  /** C: `CUresult cuMemcpyAtoH (exported as cuMemcpyAtoH_v2)(void * dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount)`. Raw call style; documented on {@link Checked.cuMemcpyAtoH} (checked.ts). */
-  cuMemcpyAtoH(dstHost: Pointer, srcArray: CUarray, srcOffset: bigint | number, ByteCount: bigint | number): CUresult;
-  /** C: `CUresult cuMemcpyAtoA (exported as cuMemcpyAtoA_v2)(CUarray dstArray, size_t dstOffset, CUarray srcArray, size_t srcOffset, size_t ByteCount)`. Raw call style; documented on {@link Checked.cuMemcpyAtoA} (checked.ts). */
-  cuMemcpyAtoA(dstArray: CUarray, dstOffset: bigint | number, srcArray: CUarray, srcOffset: bigint | number, ByteCount: bigint | number): CUresult;
-  /** C: `CUresult cuMemcpy2D (exported as cuMemcpy2D_v2)(const CUDA_MEMCPY2D * pCopy)`. Raw call style; documented on {@link Checked.cuMemcpy2D} (checked.ts). */
-  cuMemcpy2D(pCopy: Pointer): CUresult;
-  /** C: `CUresult cuMemcpy2DUnaligned (exported as cuMemcpy2DUnaligned_v2)(const CUDA_MEMCPY2D * pCopy)`. Raw call style; documented on {@link Checked.cuMemcpy2DUnaligned} (checked.ts). */
-  cuMemcpy2DUnaligned(pCopy: Pointer): CUresult;
-  /** C: `CUresult cuMemcpy3D (exported as cuMemcpy3D_v2)(const CUDA_MEMCPY3D * pCopy)`. Raw call style; documented on {@link Checked.cuMemcpy3D} (checked.ts). */
-  cuMemcpy3D(pCopy: Pointer): CUresult;
-  /** C: `CUresult cuMemcpy3DPeer(const CUDA_MEMCPY3D_PEER * pCopy)`. Raw call style; documented on {@link Checked.cuMemcpy3DPeer} (checked.ts). */
-  cuMemcpy3DPeer(pCopy: Pointer): CUresult;
-  /** C: `CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount, CUstream hStream)`. Raw call style; documented on {@link Checked.cuMemcpyAsync} (checked.ts). */
-  cuMemcpyAsync(dst: CUdeviceptr, src: CUdeviceptr, ByteCount: bigint | number, hStream: CUstream): CUresult;
-  /** C: `CUresult cuMemcpyPeerAsync(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice, CUcontext srcContext, size_t ByteCount, CUstream hStream)`. Raw call style; documented on {@link Checked.cuMemcpyPeerAsync} (checked.ts). */
-  cuMemcpyPeerAsync(dstDevice: CUdeviceptr, dstContext: CUcontext, srcDevice: CUdeviceptr, srcContext: CUcontext, ByteCount: bigint | number, hStream: CUstream): CUresult;
-  /** C: `CUresult cuMemcpyHtoDAsync (exported as cuMemcpyHtoDAsync_v2)(CUdeviceptr dstDevice, const void * srcHost, size_t ByteCount, CUstream hStream)`. Raw call style; documented on {@link Checked.cuMemcpyHtoDAsync} (checked.ts). */
-  cuMemcpyHtoDAsync(dstDevice: CUdeviceptr, srcHost: Pointer, ByteCount: bigint | number, hStream: CUstream): CUresult;
-  /** C: `CUresult cuMemcpyDtoHAsync (exported as cuMemcpyDtoHAsync_v2)(void * dstHost, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream)`. Raw call style; documented on {@link Checked.cuMemcpyDtoHAsync} (checked.ts). */
-  cuMemcpyDtoHAsync(dstHost: Pointer, srcDevice: CUdeviceptr, ByteCount: bigint | number, hStream: CUstream): CUresult;
-  /** C: `CUresult cuMemcpyDtoDAsync (exported as cuMemcpyDtoDAsync_v2)(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream)`. Raw call style; documented on {@link Checked.cuMemcpyDtoDAsync} (checked.ts). */
-  cuMemcpyDtoDAsync(dstDevice: CUdeviceptr, srcDevice: CUdeviceptr, ByteCount: bigint | number, hStream: CUstream): CUresult;
-  /** C: `CUresult cuMemcpyHtoAAsync (exported as cuMemcpyHtoAAsync_v2)(CUarray dstArray, size_t dstOffset, const void * srcHost, size_t ByteCount, CUstream hStream)`. Raw call style; documented on {@link Checked.cuMemcpyHtoAAsync} (checked.ts). */
-  cuMemcpyHtoAAsync(dstArray: CUarray, dstOffset: bigint | number, srcHost: Pointer, ByteCount: bigint | number, hStream: CUstream): CUresult;
-  /** C: `CUresult cuMemcpyAtoHAsync (exported as cuMemcpyAtoHAsync_v2)(void * dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount, CUstream hStream)`. Raw call style; documented on {@link Checked.cuMemcpyAtoHAsync} (checked.ts). */
-  cuMemcpyAtoHAsync(dstHost: Pointer, srcArray: CUarray, srcOffset: bigint | number, ByteCount: bigint | number, hStream: CUstream): CUresult;
-  /** C: `CUresult cuMemcpy2DAsync (exported as cuMemcpy2DAsync_v2)(const CUDA_MEMCPY2D * pCopy, CUstream hStream)`. Raw call style; documented on {@link Checked.cuMemcpy2DAsync} (checked.ts). */
-  cuMemcpy2DAsync(pCopy: Pointer, hStream: CUstream): CUresult;
-  /** C: `CUresult cuMemcpy3DAsync (exported as cuMemcpy3DAsync_v2)(const CUDA_MEMCPY3D * pCopy, CUstream hStream)`. Raw call style; documented on {@link Checked.cuMemcpy3DAsync} (checked.ts). */
-  cuMemcpy3DAsync(pCopy: Pointer, hStream: CUstream): CUresult;
-  /** C: `CUresult cuMemcpy3DPeerAsync(const CUDA_MEMCPY3D_PEER * pCopy, CUstream hStream)`. Raw call style; documented on {@link Checked.cuMemcpy3DPeerAsync} (checked.ts). */
-  cuMemcpy3DPeerAsync(pCopy: Pointer, hStream: CUstream): CUresult;
-  /** C: `CUresult cuMemsetD8 (exported as cuMemsetD8_v2)(CUdeviceptr dstDevice, unsigned char uc, size_t N)`. Raw call style; documented on {@link Checked.cuMemsetD8} (checked.ts). */
-  cuMemsetD8(dstDevice: CUdeviceptr, uc: number, N: bigint | number): CUresult;
-  /** C: `CUresult cuMemsetD16 (exported as cuMemsetD16_v2)(CUdeviceptr dstDevice, unsigned short us, size_t N)`. Raw call style; documented on {@link Checked.cuMemsetD16} (checked.ts). */
-  cuMemsetD16(dstDevice: CUdeviceptr, us: number, N: bigint | number): CUresult;
-  /** C: `CUresult cuMemsetD32 (exported as cuMemsetD32_v2)(CUdeviceptr dstDevice, unsigned int ui, size_t N)`. Raw call style; documented on {@link Checked.cuMemsetD32} (checked.ts). */
-  cuMemsetD32(dstDevice: CUdeviceptr, ui: number, N: bigint | number): CUresult;
-  /** C: `CUresult cuMemsetD2D8 (exported as cuMemsetD2D8_v2)(CUdeviceptr dstDevice, size_t dstPitch, unsigned char uc, size_t Width, size_t Height)`. Raw call style; documented on {@link Checked.cuMemsetD2D8} (checked.ts). */
-  cuMemsetD2D8(dstDevice: CUdeviceptr, dstPitch: bigint | number, uc: number, Width: bigint | number, Height: bigint | number): CUresult;
-  /** C: `CUresult cuMemsetD2D16 (exported as cuMemsetD2D16_v2)(CUdeviceptr dstDevice, size_t dstPitch, unsigned short us, size_t Width, size_t Height)`. Raw call style; documented on {@link Checked.cuMemsetD2D16} (checked.ts). */
-  cuMemsetD2D16(dstDevice: CUdeviceptr, dstPitch: bigint | number, us: number, Width: bigint | number, Height: bigint | number): CUresult;
-  /** C: `CUresult cuMemsetD2D32 (exported as cuMemsetD2D32_v2)(CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui, size_t Width, size_t Height)`. Raw call style; documented on {@link Checked.cuMemsetD2D32} (checked.ts). */
-  cuMemsetD2D32(dstDevice: CUdeviceptr, dstPitch: bigint | number, ui: number, Width: bigint | number, Height: bigint | number): CUresult;
-  /** C: `CUresult cuMemsetD8Async(CUdeviceptr dstDevice, unsigned char uc, size_t N, CUstream hStream)`. Raw call style; documented on {@link Checked.cuMemsetD8Async} (checked.ts). */
-  cuMemsetD8Async(dstDevice: CUdeviceptr, uc: number, N: bigint | number, hStream: CUstream): CUresult;
-  /** C: `CUresult cuMemsetD16Async(CUdeviceptr dstDevice, unsigned short us, size_t N, CUstream hStream)`. Raw call style; documented on {@link Checked.cuMemsetD16Async} (checked.ts). */
-  cuMemsetD16Async(dstDevice: CUdeviceptr, us: number, N: bigint | number, hStream: CUstream): CUresult;
-  /** C: `CUresult cuMemsetD32Async(CUdeviceptr dstDevice, unsigned int ui, size_t N, CUstream hStream)`. Raw call style; documented on {@link Checked.cuMemsetD32Async} (checked.ts). */
-  cuMemsetD32Async(dstDevice: CUdeviceptr, ui: number, N: bigint | number, hStream: CUstream): CUresult;
-  /** C: `CUresult cuMemsetD2D8Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned char uc, size_t Width, size_t Height, CUstream hStream)`. Raw call style; documented on {@link Checked.cuMemsetD2D8Async} (checked.ts). */
-  cuMemsetD2D8Async(dstDevice: CUdeviceptr, dstPitch: bigint | number, uc: number, Width: bigint | number, Height: bigint | number, hStream: CUstream): CUresult;
-  /** C: `CUresult cuMemsetD2D16Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned short us, size_t Width, size_t Height, CUstream hStream)`. Raw call style; documented on {@link Checked.cuMemsetD2D16Async} (checked.ts). */
-  cuMemsetD2D16Async(dstDevice: CUdeviceptr, dstPitch: bigint | number, us: number, Width: bigint | number, Height: bigint | number, hStream: CUstream): CUresult;
-  /** C: `CUresult cuMemsetD2D32Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui, size_t Width, size_t Height, CUstream hStream)`. Raw call style; documented on {@link Checked.cuMemsetD2D32Async} (checked.ts). */
-  cuMemsetD2D32Async(dstDevice: CUdeviceptr, dstPitch: bigint | number, ui: number, Width: bigint | number, Height: bigint | number, hStream: CUstream): CUresult;
-  /** C: `CUresult cuArrayCreate (exported as cuArrayCreate_v2)(CUarray * pHandle, const CUDA_ARRAY_DESCRIPTOR * pAllocateArray)`. Raw call style; documented on {@link Checked.cuArrayCreate} (checked.ts). */
-  cuArrayCreate(pHandle: Pointer, pAllocateArray: Pointer): CUresult;
-  /** C: `CUresult cuArrayGetDescriptor (exported as cuArrayGetDescriptor_v2)(CUDA_ARRAY_DESCRIPTOR * pArrayDescriptor, CUarray hArray)`. Raw call style; documented on {@link Checked.cuArrayGetDescriptor} (checked.ts). */
-  cuArrayGetDescriptor(pArrayDescriptor: Pointer, hArray: CUarray): CUresult;
-  /** C: `CUresult cuArrayGetSparseProperties(CUDA_ARRAY_SPARSE_PROPERTIES * sparseProperties, CUarray array)`. Raw call style; documented on {@link Checked.cuArrayGetSparseProperties} (checked.ts). */
-  cuArrayGetSparseProperties(sparseProperties: Pointer, array: CUarray): CUresult;
-  /** C: `CUresult cuMipmappedArrayGetSparseProperties(CUDA_ARRAY_SPARSE_PROPERTIES * sparseProperties, CUmipmappedArray mipmap)`. Raw call style; documented on {@link Checked.cuMipmappedArrayGetSparseProperties} (checked.ts). */
-  cuMipmappedArrayGetSparseProperties(sparseProperties: Pointer, mipmap: CUmipmappedArray): CUresult;
-  /** C: `CUresult cuArrayGetMemoryRequirements(CUDA_ARRAY_MEMORY_REQUIREMENTS * memoryRequirements, CUarray array, CUdevice device)`. Raw call style; documented on {@link Checked.cuArrayGetMemoryRequirements} (checked.ts). */
-  cuArrayGetMemoryRequirements(memoryRequirements: Pointer, array: CUarray, device: CUdevice): CUresult;
-  /** C: `CUresult cuMipmappedArrayGetMemoryRequirements(CUDA_ARRAY_MEMORY_REQUIREMENTS * memoryRequirements, CUmipmappedArray mipmap, CUdevice device)`. Raw call style; documented on {@link Checked.cuMipmappedArrayGetMemoryRequirements} (checked.ts). */
-  cuMipmappedArrayGetMemoryRequirements(memoryRequirements: Pointer, mipmap: CUmipmappedArray, device: CUdevice): CUresult;
-  /** C: `CUresult cuArrayGetPlane(CUarray * pPlaneArray, CUarray hArray, unsigned int planeIdx)`. Raw call style; documented on {@link Checked.cuArrayGetPlane} (checked.ts). */
-  cuArrayGetPlane(pPlaneArray: Pointer, hArray: CUarray, planeIdx: number): CUresult;
-  /** C: `CUresult cuArrayDestroy(CUarray hArray)`. Raw call style; documented on {@link Checked.cuArrayDestroy} (checked.ts). */
-  cuArrayDestroy(hArray: CUarray): CUresult;
-  /** C: `CUresult cuArray3DCreate (exported as cuArray3DCreate_v2)(CUarray * pHandle, const CUDA_ARRAY3D_DESCRIPTOR * pAllocateArray)`. Raw call style; documented on {@link Checked.cuArray3DCreate} (checked.ts). */
-  cuArray3DCreate(pHandle: Pointer, pAllocateArray: Pointer): CUresult;
-  /** C: `CUresult cuArray3DGetDescriptor (exported as cuArray3DGetDescriptor_v2)(CUDA_ARRAY3D_DESCRIPTOR * pArrayDescriptor, CUarray hArray)`. Raw call style; documented on {@link Checked.cuArray3DGetDescriptor} (checked.ts). */
-  cuArray3DGetDescriptor(pArrayDescriptor: Pointer, hArray: CUarray): CUresult;
-  /** C: `CUresult cuMipmappedArrayCreate(CUmipmappedArray * pHandle, const CUDA_ARRAY3D_DESCRIPTOR * pMipmappedArrayDesc, unsigned int numMipmapLevels)`. Raw call style; documented on {@link Checked.cuMipmappedArrayCreate} (checked.ts). */
-  cuMipmappedArrayCreate(pHandle: Pointer, pMipmappedArrayDesc: Pointer, numMipmapLevels: number): CUresult;
-  /** C: `CUresult cuMipmappedArrayGetLevel(CUarray * pLevelArray, CUmipmappedArray hMipmappedArray, unsigned int level)`. Raw call style; documented on {@link Checked.cuMipmappedArrayGetLevel} (checked.ts). */
-  cuMipmappedArrayGetLevel(pLevelArray: Pointer, hMipmappedArray: CUmipmappedArray, level: number): CUresult;
-  /** C: `CUresult cuMipmappedArrayDestroy(CUmipmappedArray hMipmappedArray)`. Raw call style; documented on {@link Checked.cuMipmappedArrayDestroy} (checked.ts). */
-  cuMipmappedArrayDestroy(hMipmappedArray: CUmipmappedArray): CUresult;
-  /** C: `CUresult cuMemGetHandleForAddressRange(void * handle, CUdeviceptr dptr, size_t size, CUmemRangeHandleType handleType, unsigned long long flags)`. Raw call style; documented on {@link Checked.cuMemGetHandleForAddressRange} (checked.ts). */
-  cuMemGetHandleForAddressRange(handle: Pointer, dptr: CUdeviceptr, size: bigint | number, handleType: CUmemRangeHandleType, flags: bigint | number): CUresult;
-  /** C: `CUresult cuMemAddressReserve(CUdeviceptr * ptr, size_t size, size_t alignment, CUdeviceptr addr, unsigned long long flags)`. Raw call style; documented on {@link Checked.cuMemAddressReserve} (checked.ts). */
-  cuMemAddressReserve(ptr: Pointer, size: bigint | number, alignment: bigint | number, addr: CUdeviceptr, flags: bigint | number): CUresult;
-  /** C: `CUresult cuMemAddressFree(CUdeviceptr ptr, size_t size)`. Raw call style; documented on {@link Checked.cuMemAddressFree} (checked.ts). */
-  cuMemAddressFree(ptr: CUdeviceptr, size: bigint | number): CUresult;
-  /** C: `CUresult cuMemCreate(CUmemGenericAllocationHandle * handle, size_t size, const CUmemAllocationProp * prop, unsigned long long flags)`. Raw call style; documented on {@link Checked.cuMemCreate} (checked.ts). */
-  cuMemCreate(handle: Pointer, size: bigint | number, prop: Pointer, flags: bigint | number): CUresult;
-  /** C: `CUresult cuMemRelease(CUmemGenericAllocationHandle handle)`. Raw call style; documented on {@link Checked.cuMemRelease} (checked.ts). */
-  cuMemRelease(handle: CUmemGenericAllocationHandle): CUresult;
-  /** C: `CUresult cuMemMap(CUdeviceptr ptr, size_t size, size_t offset, CUmemGenericAllocationHandle handle, unsigned long long flags)`. Raw call style; documented on {@link Checked.cuMemMap} (checked.ts). */
-  cuMemMap(ptr: CUdeviceptr, size: bigint | number, offset: bigint | number, handle: CUmemGenericAllocationHandle, flags: bigint | number): CUresult;
-  /** C: `CUresult cuMemMapArrayAsync(CUarrayMapInfo * mapInfoList, unsigned int count, CUstream hStream)`. Raw call style; documented on {@link Checked.cuMemMapArrayAsync} (checked.ts). */
-  cuMemMapArrayAsync(mapInfoList: Pointer, count: number, hStream: CUstream): CUresult;
-  /** C: `CUresult cuMemUnmap(CUdeviceptr ptr, size_t size)`. Raw call style; documented on {@link Checked.cuMemUnmap} (checked.ts). */
-  cuMemUnmap(ptr: CUdeviceptr, size: bigint | number): CUresult;
-  /** C: `CUresult cuMemSetAccess(CUdeviceptr ptr, size_t size, const CUmemAccessDesc * desc, size_t count)`. Raw call style; documented on {@link Checked.cuMemSetAccess} (checked.ts). */
-  cuMemSetAccess(ptr: CUdeviceptr, size: bigint | number, desc: Pointer, count: bigint | number): CUresult;
-  /** C: `CUresult cuMemGetAccess(unsigned long long * flags, const CUmemLocation * location, CUdeviceptr ptr)`. Raw call style; documented on {@link Checked.cuMemGetAccess} (checked.ts). */
-  cuMemGetAccess(flags: Pointer, location: Pointer, ptr: CUdeviceptr): CUresult;
-  /** C: `CUresult cuMemExportToShareableHandle(void * shareableHandle, CUmemGenericAllocationHandle handle, CUmemAllocationHandleType handleType, unsigned long long flags)`. Raw call style; documented on {@link Checked.cuMemExportToShareableHandle} (checked.ts). */
-  cuMemExportToShareableHandle(shareableHandle: Pointer, handle: CUmemGenericAllocationHandle, handleType: CUmemAllocationHandleType, flags: bigint | number): CUresult;
-  /** C: `CUresult cuMemImportFromShareableHandle(CUmemGenericAllocationHandle * handle, void * osHandle, CUmemAllocationHandleType shHandleType)`. Raw call style; documented on {@link Checked.cuMemImportFromShareableHandle} (checked.ts). */
-  cuMemImportFromShareableHandle(handle: Pointer, osHandle: Pointer, shHandleType: CUmemAllocationHandleType): CUresult;
-  /** C: `CUresult cuMemGetAllocationGranularity(size_t * granularity, const CUmemAllocationProp * prop, CUmemAllocationGranularity_flags option)`. Raw call style; documented on {@link Checked.cuMemGetAllocationGranularity} (checked.ts). */
-  cuMemGetAllocationGranularity(granularity: Pointer, prop: Pointer, option: CUmemAllocationGranularity_flags): CUresult;
-  /** C: `CUresult cuMemGetAllocationPropertiesFromHandle(CUmemAllocationProp * prop, CUmemGenericAllocationHandle handle)`. Raw call style; documented on {@link Checked.cuMemGetAllocationPropertiesFromHandle} (checked.ts). */
-  cuMemGetAllocationPropertiesFromHandle(prop: Pointer, handle: CUmemGenericAllocationHandle): CUresult;
-  /** C: `CUresult cuMemRetainAllocationHandle(CUmemGenericAllocationHandle * handle, void * addr)`. Raw call style; documented on {@link Checked.cuMemRetainAllocationHandle} (checked.ts). */
-  cuMemRetainAllocationHandle(handle: Pointer, addr: Pointer): CUresult;
-  /** C: `CUresult cuMemFreeAsync(CUdeviceptr dptr, CUstream hStream)`. Raw call style; documented on {@link Checked.cuMemFreeAsync} (checked.ts). */
-  cuMemFreeAsync(dptr: CUdeviceptr, hStream: CUstream): CUresult;
-  /** C: `CUresult cuMemAllocAsync(CUdeviceptr * dptr, size_t bytesize, CUstream hStream)`. Raw call style; documented on {@link Checked.cuMemAllocAsync} (checked.ts). */
-  cuMemAllocAsync(dptr: Pointer, bytesize: bigint | number, hStream: CUstream): CUresult;
-  /** C: `CUresult cuMemPoolTrimTo(CUmemoryPool pool, size_t minBytesToKeep)`. Raw call style; documented on {@link Checked.cuMemPoolTrimTo} (checked.ts). */
-  cuMemPoolTrimTo(pool: CUmemoryPool, minBytesToKeep: bigint | number): CUresult;
-  /** C: `CUresult cuMemPoolSetAttribute(CUmemoryPool pool, CUmemPool_attribute attr, void * value)`. Raw call style; documented on {@link Checked.cuMemPoolSetAttribute} (checked.ts). */
-  cuMemPoolSetAttribute(pool: CUmemoryPool, attr: CUmemPool_attribute, value: Pointer): CUresult;
-  /** C: `CUresult cuMemPoolGetAttribute(CUmemoryPool pool, CUmemPool_attribute attr, void * value)`. Raw call style; documented on {@link Checked.cuMemPoolGetAttribute} (checked.ts). */
-  cuMemPoolGetAttribute(pool: CUmemoryPool, attr: CUmemPool_attribute, value: Pointer): CUresult;
-  /** C: `CUresult cuMemPoolSetAccess(CUmemoryPool pool, const CUmemAccessDesc * map, size_t count)`. Raw call style; documented on {@link Checked.cuMemPoolSetAccess} (checked.ts). */
-  cuMemPoolSetAccess(pool: CUmemoryPool, map: Pointer, count: bigint | number): CUresult;
-  /** C: `CUresult cuMemPoolGetAccess(CUmemAccess_flags * flags, CUmemoryPool memPool, CUmemLocation * location)`. Raw call style; documented on {@link Checked.cuMemPoolGetAccess} (checked.ts). */
-  cuMemPoolGetAccess(flags: Pointer, memPool: CUmemoryPool, location: Pointer): CUresult;
-  /** C: `CUresult cuMemPoolCreate(CUmemoryPool * pool, const CUmemPoolProps * poolProps)`. Raw call style; documented on {@link Checked.cuMemPoolCreate} (checked.ts). */
-  cuMemPoolCreate(pool: Pointer, poolProps: Pointer): CUresult;
-  /** C: `CUresult cuMemPoolDestroy(CUmemoryPool pool)`. Raw call style; documented on {@link Checked.cuMemPoolDestroy} (checked.ts). */
-  cuMemPoolDestroy(pool: CUmemoryPool): CUresult;
-  /** C: `CUresult cuMemAllocFromPoolAsync(CUdeviceptr * dptr, size_t bytesize, CUmemoryPool pool, CUstream hStream)`. Raw call style; documented on {@link Checked.cuMemAllocFromPoolAsync} (checked.ts). */
-  cuMemAllocFromPoolAsync(dptr: Pointer, bytesize: bigint | number, pool: CUmemoryPool, hStream: CUstream): CUresult;
-  /** C: `CUresult cuMemPoolExportToShareableHandle(void * handle_out, CUmemoryPool pool, CUmemAllocationHandleType handleType, unsigned long long flags)`. Raw call style; documented on {@link Checked.cuMemPoolExportToShareableHandle} (checked.ts). */
-  cuMemPoolExportToShareableHandle(handle_out: Pointer, pool: CUmemoryPool, handleType: CUmemAllocationHandleType, flags: bigint | number): CUresult;
-  /** C: `CUresult cuMemPoolImportFromShareableHandle(CUmemoryPool * pool_out, void * handle, CUmemAllocationHandleType handleType, unsigned long long flags)`. Raw call style; documented on {@link Checked.cuMemPoolImportFromShareableHandle} (checked.ts). */
-  cuMemPoolImportFromShareableHandle(pool_out: Pointer, handle: Pointer, handleType: CUmemAllocationHandleType, flags: bigint | number): CUresult;
-  /** C: `CUresult cuMemPoolExportPointer(CUmemPoolPtrExportData * shareData_out, CUdeviceptr ptr)`. Raw call style; documented on {@link Checked.cuMemPoolExportPointer} (checked.ts). */
-  cuMemPoolExportPointer(shareData_out: Pointer, ptr: CUdeviceptr): CUresult;
-  /** C: `CUresult cuMemPoolImportPointer(CUdeviceptr * ptr_out, CUmemoryPool pool, CUmemPoolPtrExportData * shareData)`. Raw call style; documented on {@link Checked.cuMemPoolImportPointer} (checked.ts). */
-  cuMemPoolImportPointer(ptr_out: Pointer, pool: CUmemoryPool, shareData: Pointer): CUresult;
-  /** C: `CUresult cuMulticastCreate(CUmemGenericAllocationHandle * mcHandle, const CUmulticastObjectProp * prop)`. Raw call style; documented on {@link Checked.cuMulticastCreate} (checked.ts). */
-  cuMulticastCreate(mcHandle: Pointer, prop: Pointer): CUresult;
-  /** C: `CUresult cuMulticastAddDevice(CUmemGenericAllocationHandle mcHandle, CUdevice dev)`. Raw call style; documented on {@link Checked.cuMulticastAddDevice} (checked.ts). */
-  cuMulticastAddDevice(mcHandle: CUmemGenericAllocationHandle, dev: CUdevice): CUresult;
-  /** C: `CUresult cuMulticastBindMem(CUmemGenericAllocationHandle mcHandle, size_t mcOffset, CUmemGenericAllocationHandle memHandle, size_t memOffset, size_t size, unsigned long long flags)`. Raw call style; documented on {@link Checked.cuMulticastBindMem} (checked.ts). */
-  cuMulticastBindMem(mcHandle: CUmemGenericAllocationHandle, mcOffset: bigint | number, memHandle: CUmemGenericAllocationHandle, memOffset: bigint | number, size: bigint | number, flags: bigint | number): CUresult;
-  /** C: `CUresult cuMulticastBindAddr(CUmemGenericAllocationHandle mcHandle, size_t mcOffset, CUdeviceptr memptr, size_t size, unsigned long long flags)`. Raw call style; documented on {@link Checked.cuMulticastBindAddr} (checked.ts). */
-  cuMulticastBindAddr(mcHandle: CUmemGenericAllocationHandle, mcOffset: bigint | number, memptr: CUdeviceptr, size: bigint | number, flags: bigint | number): CUresult;
-  /** C: `CUresult cuMulticastUnbind(CUmemGenericAllocationHandle mcHandle, CUdevice dev, size_t mcOffset, size_t size)`. Raw call style; documented on {@link Checked.cuMulticastUnbind} (checked.ts). */
-  cuMulticastUnbind(mcHandle: CUmemGenericAllocationHandle, dev: CUdevice, mcOffset: bigint | number, size: bigint | number): CUresult;
-  /** C: `CUresult cuMulticastGetGranularity(size_t * granularity, const CUmulticastObjectProp * prop, CUmulticastGranularity_flags option)`. Raw call style; documented on {@link Checked.cuMulticastGetGranularity} (checked.ts). */
-  cuMulticastGetGranularity(granularity: Pointer, prop: Pointer, option: CUmulticastGranularity_flags): CUresult;
-  /** C: `CUresult cuPointerGetAttribute(void * data, CUpointer_attribute attribute, CUdeviceptr ptr)`. Raw call style; documented on {@link Checked.cuPointerGetAttribute} (checked.ts). */
-  cuPointerGetAttribute(data: Pointer, attribute: CUpointer_attribute, ptr: CUdeviceptr): CUresult;
-  /** C: `CUresult cuMemPrefetchAsync(CUdeviceptr devPtr, size_t count, CUdevice dstDevice, CUstream hStream)`. Raw call style; documented on {@link Checked.cuMemPrefetchAsync} (checked.ts). */
-  cuMemPrefetchAsync(devPtr: CUdeviceptr, count: bigint | number, dstDevice: CUdevice, hStream: CUstream): CUresult;
-  /** C: `CUresult cuMemPrefetchAsync_v2(CUdeviceptr devPtr, size_t count, CUmemLocation location, unsigned int flags, CUstream hStream)`. Raw call style; documented on {@link Checked.cuMemPrefetchAsync_v2} (checked.ts). */
-  cuMemPrefetchAsync_v2(devPtr: CUdeviceptr, count: bigint | number, location: Uint8Array, flags: number, hStream: CUstream): CUresult;
-  /** C: `CUresult cuMemAdvise(CUdeviceptr devPtr, size_t count, CUmem_advise advice, CUdevice device)`. Raw call style; documented on {@link Checked.cuMemAdvise} (checked.ts). */
-  cuMemAdvise(devPtr: CUdeviceptr, count: bigint | number, advice: CUmem_advise, device: CUdevice): CUresult;
-  /** C: `CUresult cuMemAdvise_v2(CUdeviceptr devPtr, size_t count, CUmem_advise advice, CUmemLocation location)`. Raw call style; documented on {@link Checked.cuMemAdvise_v2} (checked.ts). */
-  cuMemAdvise_v2(devPtr: CUdeviceptr, count: bigint | number, advice: CUmem_advise, location: Uint8Array): CUresult;
-  /** C: `CUresult cuMemRangeGetAttribute(void * data, size_t dataSize, CUmem_range_attribute attribute, CUdeviceptr devPtr, size_t count)`. Raw call style; documented on {@link Checked.cuMemRangeGetAttribute} (checked.ts). */
-  cuMemRangeGetAttribute(data: Pointer, dataSize: bigint | number, attribute: CUmem_range_attribute, devPtr: CUdeviceptr, count: bigint | number): CUresult;
-  /** C: `CUresult cuMemRangeGetAttributes(void ** data, size_t * dataSizes, CUmem_range_attribute * attributes, size_t numAttributes, CUdeviceptr devPtr, size_t count)`. Raw call style; documented on {@link Checked.cuMemRangeGetAttributes} (checked.ts). */
-  cuMemRangeGetAttributes(data: Pointer, dataSizes: Pointer, attributes: Pointer, numAttributes: bigint | number, devPtr: CUdeviceptr, count: bigint | number): CUresult;
-  /** C: `CUresult cuPointerSetAttribute(const void * value, CUpointer_attribute attribute, CUdeviceptr ptr)`. Raw call style; documented on {@link Checked.cuPointerSetAttribute} (checked.ts). */
-  cuPointerSetAttribute(value: Pointer, attribute: CUpointer_attribute, ptr: CUdeviceptr): CUresult;
-  /** C: `CUresult cuPointerGetAttributes(unsigned int numAttributes, CUpointer_attribute * attributes, void ** data, CUdeviceptr ptr)`. Raw call style; documented on {@link Checked.cuPointerGetAttributes} (checked.ts). */
-  cuPointerGetAttributes(numAttributes: number, attributes: Pointer, data: Pointer, ptr: CUdeviceptr): CUresult;
-  /** C: `CUresult cuStreamCreate(CUstream * phStream, unsigned int Flags)`. Raw call style; documented on {@link Checked.cuStreamCreate} (checked.ts). */
-  cuStreamCreate(phStream: Pointer, Flags: number): CUresult;
-  /** C: `CUresult cuStreamCreateWithPriority(CUstream * phStream, unsigned int flags, int priority)`. Raw call style; documented on {@link Checked.cuStreamCreateWithPriority} (checked.ts). */
-  cuStreamCreateWithPriority(phStream: Pointer, flags: number, priority: number): CUresult;
-  /** C: `CUresult cuStreamGetPriority(CUstream hStream, int * priority)`. Raw call style; documented on {@link Checked.cuStreamGetPriority} (checked.ts). */
-  cuStreamGetPriority(hStream: CUstream, priority: Pointer): CUresult;
-  /** C: `CUresult cuStreamGetFlags(CUstream hStream, unsigned int * flags)`. Raw call style; documented on {@link Checked.cuStreamGetFlags} (checked.ts). */
-  cuStreamGetFlags(hStream: CUstream, flags: Pointer): CUresult;
-  /** C: `CUresult cuStreamGetId(CUstream hStream, unsigned long long * streamId)`. Raw call style; documented on {@link Checked.cuStreamGetId} (checked.ts). */
-  cuStreamGetId(hStream: CUstream, streamId: Pointer): CUresult;
-  /** C: `CUresult cuStreamGetCtx(CUstream hStream, CUcontext * pctx)`. Raw call style; documented on {@link Checked.cuStreamGetCtx} (checked.ts). */
-  cuStreamGetCtx(hStream: CUstream, pctx: Pointer): CUresult;
-  /** C: `CUresult cuStreamWaitEvent(CUstream hStream, CUevent hEvent, unsigned int Flags)`. Raw call style; documented on {@link Checked.cuStreamWaitEvent} (checked.ts). */
-  cuStreamWaitEvent(hStream: CUstream, hEvent: CUevent, Flags: number): CUresult;
-  /** C: `CUresult cuStreamAddCallback(CUstream hStream, CUstreamCallback callback, void * userData, unsigned int flags)`. Raw call style; documented on {@link Checked.cuStreamAddCallback} (checked.ts). */
-  cuStreamAddCallback(hStream: CUstream, callback: CUstreamCallback, userData: Pointer, flags: number): CUresult;
-  /** C: `CUresult cuStreamBeginCapture (exported as cuStreamBeginCapture_v2)(CUstream hStream, CUstreamCaptureMode mode)`. Raw call style; documented on {@link Checked.cuStreamBeginCapture} (checked.ts). */
-  cuStreamBeginCapture(hStream: CUstream, mode: CUstreamCaptureMode): CUresult;
-  /** C: `CUresult cuStreamBeginCaptureToGraph(CUstream hStream, CUgraph hGraph, const CUgraphNode * dependencies, const CUgraphEdgeData * dependencyData, size_t numDependencies, CUstreamCaptureMode mode)`. Raw call style; documented on {@link Checked.cuStreamBeginCaptureToGraph} (checked.ts). */
-  cuStreamBeginCaptureToGraph(hStream: CUstream, hGraph: CUgraph, dependencies: Pointer, dependencyData: Pointer, numDependencies: bigint | number, mode: CUstreamCaptureMode): CUresult;
-  /** C: `CUresult cuThreadExchangeStreamCaptureMode(CUstreamCaptureMode * mode)`. Raw call style; documented on {@link Checked.cuThreadExchangeStreamCaptureMode} (checked.ts). */
-  cuThreadExchangeStreamCaptureMode(mode: Pointer): CUresult;
-  /** C: `CUresult cuStreamEndCapture(CUstream hStream, CUgraph * phGraph)`. Raw call style; documented on {@link Checked.cuStreamEndCapture} (checked.ts). */
-  cuStreamEndCapture(hStream: CUstream, phGraph: Pointer): CUresult;
-  /** C: `CUresult cuStreamIsCapturing(CUstream hStream, CUstreamCaptureStatus * captureStatus)`. Raw call style; documented on {@link Checked.cuStreamIsCapturing} (checked.ts). */
-  cuStreamIsCapturing(hStream: CUstream, captureStatus: Pointer): CUresult;
-  /** C: `CUresult cuStreamGetCaptureInfo (exported as cuStreamGetCaptureInfo_v2)(CUstream hStream, CUstreamCaptureStatus * captureStatus_out, cuuint64_t * id_out, CUgraph * graph_out, const CUgraphNode ** dependencies_out, size_t * numDependencies_out)`. Raw call style; documented on {@link Checked.cuStreamGetCaptureInfo} (checked.ts). */
-  cuStreamGetCaptureInfo(hStream: CUstream, captureStatus_out: Pointer, id_out: Pointer, graph_out: Pointer, dependencies_out: Pointer, numDependencies_out: Pointer): CUresult;
-  /** C: `CUresult cuStreamGetCaptureInfo_v2(CUstream hStream, CUstreamCaptureStatus * captureStatus_out, cuuint64_t * id_out, CUgraph * graph_out, const CUgraphNode ** dependencies_out, size_t * numDependencies_out)`. Raw call style; documented on {@link Checked.cuStreamGetCaptureInfo_v2} (checked.ts). */
-  cuStreamGetCaptureInfo_v2(hStream: CUstream, captureStatus_out: Pointer, id_out: Pointer, graph_out: Pointer, dependencies_out: Pointer, numDependencies_out: Pointer): CUresult;
-  /** C: `CUresult cuStreamGetCaptureInfo_v3(CUstream hStream, CUstreamCaptureStatus * captureStatus_out, cuuint64_t * id_out, CUgraph * graph_out, const CUgraphNode ** dependencies_out, const CUgraphEdgeData ** edgeData_out, size_t * numDependencies_out)`. Raw call style; documented on {@link Checked.cuStreamGetCaptureInfo_v3} (checked.ts). */
-  cuStreamGetCaptureInfo_v3(hStream: CUstream, captureStatus_out: Pointer, id_out: Pointer, graph_out: Pointer, dependencies_out: Pointer, edgeData_out: Pointer, numDependencies_out: Pointer): CUresult;
-  /** C: `CUresult cuStreamUpdateCaptureDependencies(CUstream hStream, CUgraphNode * dependencies, size_t numDependencies, unsigned int flags)`. Raw call style; documented on {@link Checked.cuStreamUpdateCaptureDependencies} (checked.ts). */
-  cuStreamUpdateCaptureDependencies(hStream: CUstream, dependencies: Pointer, numDependencies: bigint | number, flags: number): CUresult;
-  /** C: `CUresult cuStreamUpdateCaptureDependencies_v2(CUstream hStream, CUgraphNode * dependencies, const CUgraphEdgeData * dependencyData, size_t numDependencies, unsigned int flags)`. Raw call style; documented on {@link Checked.cuStreamUpdateCaptureDependencies_v2} (checked.ts). */
-  cuStreamUpdateCaptureDependencies_v2(hStream: CUstream, dependencies: Pointer, dependencyData: Pointer, numDependencies: bigint | number, flags: number): CUresult;
-  /** C: `CUresult cuStreamAttachMemAsync(CUstream hStream, CUdeviceptr dptr, size_t length, unsigned int flags)`. Raw call style; documented on {@link Checked.cuStreamAttachMemAsync} (checked.ts). */
-  cuStreamAttachMemAsync(hStream: CUstream, dptr: CUdeviceptr, length: bigint | number, flags: number): CUresult;
-  /** C: `CUresult cuStreamQuery(CUstream hStream)`. Raw call style; documented on {@link Checked.cuStreamQuery} (checked.ts). */
-  cuStreamQuery(hStream: CUstream): CUresult;
-  /** C: `CUresult cuStreamSynchronize(CUstream hStream)`. Raw call style; documented on {@link Checked.cuStreamSynchronize} (checked.ts). */
-  cuStreamSynchronize(hStream: CUstream): CUresult;
-  /** C: `CUresult cuStreamDestroy (exported as cuStreamDestroy_v2)(CUstream hStream)`. Raw call style; documented on {@link Checked.cuStreamDestroy} (checked.ts). */
-  cuStreamDestroy(hStream: CUstream): CUresult;
-  /** C: `CUresult cuStreamCopyAttributes(CUstream dst, CUstream src)`. Raw call style; documented on {@link Checked.cuStreamCopyAttributes} (checked.ts). */
-  cuStreamCopyAttributes(dst: CUstream, src: CUstream): CUresult;
-  /** C: `CUresult cuStreamGetAttribute(CUstream hStream, CUstreamAttrID attr, CUstreamAttrValue * value_out)`. Raw call style; documented on {@link Checked.cuStreamGetAttribute} (checked.ts). */
-  cuStreamGetAttribute(hStream: CUstream, attr: CUstreamAttrID, value_out: Pointer): CUresult;
-  /** C: `CUresult cuStreamSetAttribute(CUstream hStream, CUstreamAttrID attr, const CUstreamAttrValue * value)`. Raw call style; documented on {@link Checked.cuStreamSetAttribute} (checked.ts). */
-  cuStreamSetAttribute(hStream: CUstream, attr: CUstreamAttrID, value: Pointer): CUresult;
-  /** C: `CUresult cuEventCreate(CUevent * phEvent, unsigned int Flags)`. Raw call style; documented on {@link Checked.cuEventCreate} (checked.ts). */
-  cuEventCreate(phEvent: Pointer, Flags: number): CUresult;
-  /** C: `CUresult cuEventRecord(CUevent hEvent, CUstream hStream)`. Raw call style; documented on {@link Checked.cuEventRecord} (checked.ts). */
-  cuEventRecord(hEvent: CUevent, hStream: CUstream): CUresult;
-  /** C: `CUresult cuEventRecordWithFlags(CUevent hEvent, CUstream hStream, unsigned int flags)`. Raw call style; documented on {@link Checked.cuEventRecordWithFlags} (checked.ts). */
-  cuEventRecordWithFlags(hEvent: CUevent, hStream: CUstream, flags: number): CUresult;
-  /** C: `CUresult cuEventQuery(CUevent hEvent)`. Raw call style; documented on {@link Checked.cuEventQuery} (checked.ts). */
-  cuEventQuery(hEvent: CUevent): CUresult;
-  /** C: `CUresult cuEventSynchronize(CUevent hEvent)`. Raw call style; documented on {@link Checked.cuEventSynchronize} (checked.ts). */
-  cuEventSynchronize(hEvent: CUevent): CUresult;
-  /** C: `CUresult cuEventDestroy (exported as cuEventDestroy_v2)(CUevent hEvent)`. Raw call style; documented on {@link Checked.cuEventDestroy} (checked.ts). */
-  cuEventDestroy(hEvent: CUevent): CUresult;
-  /** C: `CUresult cuEventElapsedTime(float * pMilliseconds, CUevent hStart, CUevent hEnd)`. Raw call style; documented on {@link Checked.cuEventElapsedTime} (checked.ts). */
-  cuEventElapsedTime(pMilliseconds: Pointer, hStart: CUevent, hEnd: CUevent): CUresult;
-  /** C: `CUresult cuImportExternalMemory(CUexternalMemory * extMem_out, const CUDA_EXTERNAL_MEMORY_HANDLE_DESC * memHandleDesc)`. Raw call style; documented on {@link Checked.cuImportExternalMemory} (checked.ts). */
-  cuImportExternalMemory(extMem_out: Pointer, memHandleDesc: Pointer): CUresult;
-  /** C: `CUresult cuExternalMemoryGetMappedBuffer(CUdeviceptr * devPtr, CUexternalMemory extMem, const CUDA_EXTERNAL_MEMORY_BUFFER_DESC * bufferDesc)`. Raw call style; documented on {@link Checked.cuExternalMemoryGetMappedBuffer} (checked.ts). */
-  cuExternalMemoryGetMappedBuffer(devPtr: Pointer, extMem: CUexternalMemory, bufferDesc: Pointer): CUresult;
-  /** C: `CUresult cuExternalMemoryGetMappedMipmappedArray(CUmipmappedArray * mipmap, CUexternalMemory extMem, const CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC * mipmapDesc)`. Raw call style; documented on {@link Checked.cuExternalMemoryGetMappedMipmappedArray} (checked.ts). */
-  cuExternalMemoryGetMappedMipmappedArray(mipmap: Pointer, extMem: CUexternalMemory, mipmapDesc: Pointer): CUresult;
-  /** C: `CUresult cuDestroyExternalMemory(CUexternalMemory extMem)`. Raw call style; documented on {@link Checked.cuDestroyExternalMemory} (checked.ts). */
-  cuDestroyExternalMemory(extMem: CUexternalMemory): CUresult;
-  /** C: `CUresult cuImportExternalSemaphore(CUexternalSemaphore * extSem_out, const CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC * semHandleDesc)`. Raw call style; documented on {@link Checked.cuImportExternalSemaphore} (checked.ts). */
-  cuImportExternalSemaphore(extSem_out: Pointer, semHandleDesc: Pointer): CUresult;
-  /** C: `CUresult cuSignalExternalSemaphoresAsync(const CUexternalSemaphore * extSemArray, const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS * paramsArray, unsigned int numExtSems, CUstream stream)`. Raw call style; documented on {@link Checked.cuSignalExternalSemaphoresAsync} (checked.ts). */
-  cuSignalExternalSemaphoresAsync(extSemArray: Pointer, paramsArray: Pointer, numExtSems: number, stream: CUstream): CUresult;
-  /** C: `CUresult cuWaitExternalSemaphoresAsync(const CUexternalSemaphore * extSemArray, const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS * paramsArray, unsigned int numExtSems, CUstream stream)`. Raw call style; documented on {@link Checked.cuWaitExternalSemaphoresAsync} (checked.ts). */
-  cuWaitExternalSemaphoresAsync(extSemArray: Pointer, paramsArray: Pointer, numExtSems: number, stream: CUstream): CUresult;
-  /** C: `CUresult cuDestroyExternalSemaphore(CUexternalSemaphore extSem)`. Raw call style; documented on {@link Checked.cuDestroyExternalSemaphore} (checked.ts). */
-  cuDestroyExternalSemaphore(extSem: CUexternalSemaphore): CUresult;
-  /** C: `CUresult cuStreamWaitValue32 (exported as cuStreamWaitValue32_v2)(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags)`. Raw call style; documented on {@link Checked.cuStreamWaitValue32} (checked.ts). */
-  cuStreamWaitValue32(stream: CUstream, addr: CUdeviceptr, value: cuuint32_t, flags: number): CUresult;
-  /** C: `CUresult cuStreamWaitValue64 (exported as cuStreamWaitValue64_v2)(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags)`. Raw call style; documented on {@link Checked.cuStreamWaitValue64} (checked.ts). */
-  cuStreamWaitValue64(stream: CUstream, addr: CUdeviceptr, value: cuuint64_t, flags: number): CUresult;
-  /** C: `CUresult cuStreamWriteValue32 (exported as cuStreamWriteValue32_v2)(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags)`. Raw call style; documented on {@link Checked.cuStreamWriteValue32} (checked.ts). */
-  cuStreamWriteValue32(stream: CUstream, addr: CUdeviceptr, value: cuuint32_t, flags: number): CUresult;
-  /** C: `CUresult cuStreamWriteValue64 (exported as cuStreamWriteValue64_v2)(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags)`. Raw call style; documented on {@link Checked.cuStreamWriteValue64} (checked.ts). */
-  cuStreamWriteValue64(stream: CUstream, addr: CUdeviceptr, value: cuuint64_t, flags: number): CUresult;
-  /** C: `CUresult cuStreamBatchMemOp (exported as cuStreamBatchMemOp_v2)(CUstream stream, unsigned int count, CUstreamBatchMemOpParams * paramArray, unsigned int flags)`. Raw call style; documented on {@link Checked.cuStreamBatchMemOp} (checked.ts). */
-  cuStreamBatchMemOp(stream: CUstream, count: number, paramArray: Pointer, flags: number): CUresult;
-  /** C: `CUresult cuFuncGetAttribute(int * pi, CUfunction_attribute attrib, CUfunction hfunc)`. Raw call style; documented on {@link Checked.cuFuncGetAttribute} (checked.ts). */
-  cuFuncGetAttribute(pi: Pointer, attrib: CUfunction_attribute, hfunc: CUfunction): CUresult;
-  /** C: `CUresult cuFuncSetAttribute(CUfunction hfunc, CUfunction_attribute attrib, int value)`. Raw call style; documented on {@link Checked.cuFuncSetAttribute} (checked.ts). */
-  cuFuncSetAttribute(hfunc: CUfunction, attrib: CUfunction_attribute, value: number): CUresult;
-  /** C: `CUresult cuFuncSetCacheConfig(CUfunction hfunc, CUfunc_cache config)`. Raw call style; documented on {@link Checked.cuFuncSetCacheConfig} (checked.ts). */
-  cuFuncSetCacheConfig(hfunc: CUfunction, config: CUfunc_cache): CUresult;
-  /** C: `CUresult cuFuncGetModule(CUmodule * hmod, CUfunction hfunc)`. Raw call style; documented on {@link Checked.cuFuncGetModule} (checked.ts). */
-  cuFuncGetModule(hmod: Pointer, hfunc: CUfunction): CUresult;
-  /** C: `CUresult cuFuncGetName(const char ** name, CUfunction hfunc)`. Raw call style; documented on {@link Checked.cuFuncGetName} (checked.ts). */
-  cuFuncGetName(name: Pointer, hfunc: CUfunction): CUresult;
-  /** C: `CUresult cuFuncGetParamInfo(CUfunction func, size_t paramIndex, size_t * paramOffset, size_t * paramSize)`. Raw call style; documented on {@link Checked.cuFuncGetParamInfo} (checked.ts). */
-  cuFuncGetParamInfo(func: CUfunction, paramIndex: bigint | number, paramOffset: Pointer, paramSize: Pointer): CUresult;
-  /** C: `CUresult cuFuncIsLoaded(CUfunctionLoadingState * state, CUfunction function)`. Raw call style; documented on {@link Checked.cuFuncIsLoaded} (checked.ts). */
-  cuFuncIsLoaded(state: Pointer, function_: CUfunction): CUresult;
-  /** C: `CUresult cuFuncLoad(CUfunction function)`. Raw call style; documented on {@link Checked.cuFuncLoad} (checked.ts). */
-  cuFuncLoad(function_: CUfunction): CUresult;
-  /** C: `CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void ** kernelParams, void ** extra)`. Raw call style; documented on {@link Checked.cuLaunchKernel} (checked.ts). */
-  cuLaunchKernel(f: CUfunction, gridDimX: number, gridDimY: number, gridDimZ: number, blockDimX: number, blockDimY: number, blockDimZ: number, sharedMemBytes: number, hStream: CUstream, kernelParams: Pointer, extra: Pointer): CUresult;
-  /** C: `CUresult cuLaunchKernelEx(const CUlaunchConfig * config, CUfunction f, void ** kernelParams, void ** extra)`. Raw call style; documented on {@link Checked.cuLaunchKernelEx} (checked.ts). */
-  cuLaunchKernelEx(config: Pointer, f: CUfunction, kernelParams: Pointer, extra: Pointer): CUresult;
-  /** C: `CUresult cuLaunchCooperativeKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void ** kernelParams)`. Raw call style; documented on {@link Checked.cuLaunchCooperativeKernel} (checked.ts). */
-  cuLaunchCooperativeKernel(f: CUfunction, gridDimX: number, gridDimY: number, gridDimZ: number, blockDimX: number, blockDimY: number, blockDimZ: number, sharedMemBytes: number, hStream: CUstream, kernelParams: Pointer): CUresult;
-  /**
-   * C: `CUresult cuLaunchCooperativeKernelMultiDevice(CUDA_LAUNCH_PARAMS * launchParamsList, unsigned int numDevices, unsigned int flags)`. Raw call style; documented on {@link Checked.cuLaunchCooperativeKernelMultiDevice} (checked.ts).
-   * @deprecated This function is deprecated as of CUDA 11.3.  Invokes kernels as specified in the `launchParamsList` array where each element of the array specifies all the parameters required to perform a single kernel launch. These kernels can cooperate and synchronize as they execute. The size of the array is specified by `numDevices`.  No two kernels can be launched on the same device. All the devices targeted by this multi-device launch must be identical. All devices must have a non-zero value for the device attribute `CU_DEVICE_ATTRIBUTE_COOPERATIVE_MULTI_DEVICE_LAUNCH`.  All kernels launched must be identical with respect to the compiled code. Note that any __device__, __constant__ or __managed__ variables present in the module that owns the kernel launched on each device, are independently instantiated on every device. It is the application's responsibility to ensure these variables are initialized and used appropriately.  The size of the grids as specified in blocks, the size of the blocks themselves and the amount of shared memory used by each thread block must also match across all launched kernels.  The streams used to launch these kernels must have been created via either `cuStreamCreate` or `cuStreamCreateWithPriority`. The NULL stream or `CU_STREAM_LEGACY` or `CU_STREAM_PER_THREAD` cannot be used.  The total number of blocks launched per kernel cannot exceed the maximum number of blocks per multiprocessor as returned by `cuOccupancyMaxActiveBlocksPerMultiprocessor` (or `cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags`) times the number of multiprocessors as specified by the device attribute `CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT`. Since the total number of blocks launched per device has to match across all devices, the maximum number of blocks that can be launched per device will be limited by the device with the least number of multiprocessors.  The kernels cannot make use of CUDA dynamic parallelism.  The `CUDA_LAUNCH_PARAMS` structure is defined as: ```c        typedef struct CUDA_LAUNCH_PARAMS_st        {            CUfunction function;            unsigned int gridDimX;            unsigned int gridDimY;            unsigned int gridDimZ;            unsigned int blockDimX;            unsigned int blockDimY;            unsigned int blockDimZ;            unsigned int sharedMemBytes;            CUstream hStream;            void **kernelParams;        } CUDA_LAUNCH_PARAMS; ``` where: - `CUDA_LAUNCH_PARAMS`::function specifies the kernel to be launched. All functions must be identical with respect to the compiled code. Note that you can also specify context-less kernel `CUkernel` by querying the handle using `cuLibraryGetKernel`() and then casting to `CUfunction`. In this case, the context to launch the kernel on be taken from the specified stream `CUDA_LAUNCH_PARAMS`::hStream. - `CUDA_LAUNCH_PARAMS`::gridDimX is the width of the grid in blocks. This must match across all kernels launched. - `CUDA_LAUNCH_PARAMS`::gridDimY is the height of the grid in blocks. This must match across all kernels launched. - `CUDA_LAUNCH_PARAMS`::gridDimZ is the depth of the grid in blocks. This must match across all kernels launched. - `CUDA_LAUNCH_PARAMS`::blockDimX is the X dimension of each thread block. This must match across all kernels launched. - `CUDA_LAUNCH_PARAMS`::blockDimX is the Y dimension of each thread block. This must match across all kernels launched. - `CUDA_LAUNCH_PARAMS`::blockDimZ is the Z dimension of each thread block. This must match across all kernels launched. - `CUDA_LAUNCH_PARAMS`::sharedMemBytes is the dynamic shared-memory size per thread block in bytes. This must match across all kernels launched. - `CUDA_LAUNCH_PARAMS`::hStream is the handle to the stream to perform the launch in. This cannot be the NULL stream or `CU_STREAM_LEGACY` or `CU_STREAM_PER_THREAD`. The CUDA context associated with this stream must match that associated with `CUDA_LAUNCH_PARAMS`::function. - `CUDA_LAUNCH_PARAMS`::kernelParams is an array of pointers to kernel parameters. If `CUDA_LAUNCH_PARAMS`::function has N parameters, then `CUDA_LAUNCH_PARAMS`::kernelParams needs to be an array of N pointers. Each of `CUDA_LAUNCH_PARAMS`::kernelParams[0] through `CUDA_LAUNCH_PARAMS`::kernelParams[N-1] must point to a region of memory from which the actual kernel parameter will be copied. The number of kernel parameters and their offsets and sizes do not need to be specified as that information is retrieved directly from the kernel's image.  By default, the kernel won't begin execution on any GPU until all prior work in all the specified streams has completed. This behavior can be overridden by specifying the flag `CUDA_COOPERATIVE_LAUNCH_MULTI_DEVICE_NO_PRE_LAUNCH_SYNC`. When this flag is specified, each kernel will only wait for prior work in the stream corresponding to that GPU to complete before it begins execution.  Similarly, by default, any subsequent work pushed in any of the specified streams will not begin execution until the kernels on all GPUs have completed. This behavior can be overridden by specifying the flag `CUDA_COOPERATIVE_LAUNCH_MULTI_DEVICE_NO_POST_LAUNCH_SYNC`. When this flag is specified, any subsequent work pushed in any of the specified streams will only wait for the kernel launched on the GPU corresponding to that stream to complete before it begins execution.  Calling `cuLaunchCooperativeKernelMultiDevice`() sets persistent function state that is the same as function state set through `cuLaunchKernel` API when called individually for each element in `launchParamsList`.  When kernels are launched via `cuLaunchCooperativeKernelMultiDevice`(), the previous block shape, shared size and parameter info associated with each `CUDA_LAUNCH_PARAMS`::function in `launchParamsList` is overwritten.  Note that to use `cuLaunchCooperativeKernelMultiDevice`(), the kernels must either have been compiled with toolchain version 3.2 or later so that it will contain kernel parameter information, or have no kernel parameters. If either of these conditions is not met, then `cuLaunchCooperativeKernelMultiDevice`() will return `CUDA_ERROR_INVALID_IMAGE`.
-   */
-  cuLaunchCooperativeKernelMultiDevice(launchParamsList: Pointer, numDevices: number, flags: number): CUresult;
-  /** C: `CUresult cuLaunchHostFunc(CUstream hStream, CUhostFn fn, void * userData)`. Raw call style; documented on {@link Checked.cuLaunchHostFunc} (checked.ts). */
-  cuLaunchHostFunc(hStream: CUstream, fn: CUhostFn, userData: Pointer): CUresult;
-  /**
-   * C: `CUresult cuFuncSetBlockShape(CUfunction hfunc, int x, int y, int z)`. Raw call style; documented on {@link Checked.cuFuncSetBlockShape} (checked.ts).
-   * @deprecated Specifies the `x`, `y`, and `z` dimensions of the thread blocks that are created when the kernel given by `hfunc` is launched.
-   */
-  cuFuncSetBlockShape(hfunc: CUfunction, x: number, y: number, z: number): CUresult;
-  /**
-   * C: `CUresult cuFuncSetSharedSize(CUfunction hfunc, unsigned int bytes)`. Raw call style; documented on {@link Checked.cuFuncSetSharedSize} (checked.ts).
-   * @deprecated Sets through `bytes` the amount of dynamic shared memory that will be available to each thread block when the kernel given by `hfunc` is launched.
-   */
-  cuFuncSetSharedSize(hfunc: CUfunction, bytes: number): CUresult;
-  /**
-   * C: `CUresult cuParamSetSize(CUfunction hfunc, unsigned int numbytes)`. Raw call style; documented on {@link Checked.cuParamSetSize} (checked.ts).
-   * @deprecated Sets through `numbytes` the total size in bytes needed by the function parameters of the kernel corresponding to `hfunc`.
-   */
-  cuParamSetSize(hfunc: CUfunction, numbytes: number): CUresult;
-  /**
-   * C: `CUresult cuParamSeti(CUfunction hfunc, int offset, unsigned int value)`. Raw call style; documented on {@link Checked.cuParamSeti} (checked.ts).
-   * @deprecated Sets an integer parameter that will be specified the next time the kernel corresponding to `hfunc` will be invoked. `offset` is a byte offset.
-   */
-  cuParamSeti(hfunc: CUfunction, offset: number, value: number): CUresult;
-  /**
-   * C: `CUresult cuParamSetf(CUfunction hfunc, int offset, float value)`. Raw call style; documented on {@link Checked.cuParamSetf} (checked.ts).
-   * @deprecated Sets a floating-point parameter that will be specified the next time the kernel corresponding to `hfunc` will be invoked. `offset` is a byte offset.
-   */
-  cuParamSetf(hfunc: CUfunction, offset: number, value: number): CUresult;
-  /**
-   * C: `CUresult cuParamSetv(CUfunction hfunc, int offset, void * ptr, unsigned int numbytes)`. Raw call style; documented on {@link Checked.cuParamSetv} (checked.ts).
-   * @deprecated Copies an arbitrary amount of data (specified in `numbytes`) from `ptr` into the parameter space of the kernel corresponding to `hfunc`. `offset` is a byte offset.
-   */
-  cuParamSetv(hfunc: CUfunction, offset: number, ptr: Pointer, numbytes: number): CUresult;
-  /**
-   * C: `CUresult cuLaunch(CUfunction f)`. Raw call style; documented on {@link Checked.cuLaunch} (checked.ts).
-   * @deprecated Invokes the kernel `f` on a 1 x 1 x 1 grid of blocks. The block contains the number of threads specified by a previous call to `cuFuncSetBlockShape`().  The block shape, dynamic shared memory size, and parameter information must be set using `cuFuncSetBlockShape`(), `cuFuncSetSharedSize`(), `cuParamSetSize`(), `cuParamSeti`(), `cuParamSetf`(), and `cuParamSetv`() prior to calling this function.  Launching a function via `cuLaunchKernel`() invalidates the function's block shape, dynamic shared memory size, and parameter information. After launching via cuLaunchKernel, this state must be re-initialized prior to calling this function. Failure to do so results in undefined behavior.
-   */
-  cuLaunch(f: CUfunction): CUresult;
-  /**
-   * C: `CUresult cuLaunchGrid(CUfunction f, int grid_width, int grid_height)`. Raw call style; documented on {@link Checked.cuLaunchGrid} (checked.ts).
-   * @deprecated Invokes the kernel `f` on a `grid_width` x `grid_height` grid of blocks. Each block contains the number of threads specified by a previous call to `cuFuncSetBlockShape`().  The block shape, dynamic shared memory size, and parameter information must be set using `cuFuncSetBlockShape`(), `cuFuncSetSharedSize`(), `cuParamSetSize`(), `cuParamSeti`(), `cuParamSetf`(), and `cuParamSetv`() prior to calling this function.  Launching a function via `cuLaunchKernel`() invalidates the function's block shape, dynamic shared memory size, and parameter information. After launching via cuLaunchKernel, this state must be re-initialized prior to calling this function. Failure to do so results in undefined behavior.
-   */
-  cuLaunchGrid(f: CUfunction, grid_width: number, grid_height: number): CUresult;
-  /**
-   * C: `CUresult cuLaunchGridAsync(CUfunction f, int grid_width, int grid_height, CUstream hStream)`. Raw call style; documented on {@link Checked.cuLaunchGridAsync} (checked.ts).
-   * @deprecated Invokes the kernel `f` on a `grid_width` x `grid_height` grid of blocks. Each block contains the number of threads specified by a previous call to `cuFuncSetBlockShape`().  The block shape, dynamic shared memory size, and parameter information must be set using `cuFuncSetBlockShape`(), `cuFuncSetSharedSize`(), `cuParamSetSize`(), `cuParamSeti`(), `cuParamSetf`(), and `cuParamSetv`() prior to calling this function.  Launching a function via `cuLaunchKernel`() invalidates the function's block shape, dynamic shared memory size, and parameter information. After launching via cuLaunchKernel, this state must be re-initialized prior to calling this function. Failure to do so results in undefined behavior.
-   */
-  cuLaunchGridAsync(f: CUfunction, grid_width: number, grid_height: number, hStream: CUstream): CUresult;
-  /**
-   * C: `CUresult cuParamSetTexRef(CUfunction hfunc, int texunit, CUtexref hTexRef)`. Raw call style; documented on {@link Checked.cuParamSetTexRef} (checked.ts).
-   * @deprecated Makes the CUDA array or linear memory bound to the texture reference `hTexRef` available to a device program as a texture. In this version of CUDA, the texture-reference must be obtained via `cuModuleGetTexRef`() and the `texunit` parameter must be set to `CU_PARAM_TR_DEFAULT`.
-   */
-  cuParamSetTexRef(hfunc: CUfunction, texunit: number, hTexRef: CUtexref): CUresult;
-  /**
-   * C: `CUresult cuFuncSetSharedMemConfig(CUfunction hfunc, CUsharedconfig config)`. Raw call style; documented on {@link Checked.cuFuncSetSharedMemConfig} (checked.ts).
-   * @deprecated On devices with configurable shared memory banks, this function will force all subsequent launches of the specified device function to have the given shared memory bank size configuration. On any given launch of the function, the shared memory configuration of the device will be temporarily changed if needed to suit the function's preferred configuration. Changes in shared memory configuration between subsequent launches of functions, may introduce a device side synchronization point.  Any per-function setting of shared memory bank size set via `cuFuncSetSharedMemConfig` will override the context wide setting set with `cuCtxSetSharedMemConfig`.  Changing the shared memory bank size will not increase shared memory usage or affect occupancy of kernels, but may have major effects on performance. Larger bank sizes will allow for greater potential bandwidth to shared memory, but will change what kinds of accesses to shared memory will result in bank conflicts.  This function will do nothing on devices with fixed shared memory bank size.  The supported bank configurations are: - `CU_SHARED_MEM_CONFIG_DEFAULT_BANK_SIZE`: use the context's shared memory configuration when launching this function. - `CU_SHARED_MEM_CONFIG_FOUR_BYTE_BANK_SIZE`: set shared memory bank width to be natively four bytes when launching this function. - `CU_SHARED_MEM_CONFIG_EIGHT_BYTE_BANK_SIZE`: set shared memory bank width to be natively eight bytes when launching this function.
-   */
-  cuFuncSetSharedMemConfig(hfunc: CUfunction, config: CUsharedconfig): CUresult;
-  /** C: `CUresult cuGraphCreate(CUgraph * phGraph, unsigned int flags)`. Raw call style; documented on {@link Checked.cuGraphCreate} (checked.ts). */
-  cuGraphCreate(phGraph: Pointer, flags: number): CUresult;
-  /** C: `CUresult cuGraphAddKernelNode (exported as cuGraphAddKernelNode_v2)(CUgraphNode * phGraphNode, CUgraph hGraph, const CUgraphNode * dependencies, size_t numDependencies, const CUDA_KERNEL_NODE_PARAMS * nodeParams)`. Raw call style; documented on {@link Checked.cuGraphAddKernelNode} (checked.ts). */
-  cuGraphAddKernelNode(phGraphNode: Pointer, hGraph: CUgraph, dependencies: Pointer, numDependencies: bigint | number, nodeParams: Pointer): CUresult;
-  /** C: `CUresult cuGraphKernelNodeGetParams (exported as cuGraphKernelNodeGetParams_v2)(CUgraphNode hNode, CUDA_KERNEL_NODE_PARAMS * nodeParams)`. Raw call style; documented on {@link Checked.cuGraphKernelNodeGetParams} (checked.ts). */
-  cuGraphKernelNodeGetParams(hNode: CUgraphNode, nodeParams: Pointer): CUresult;
-  /** C: `CUresult cuGraphKernelNodeSetParams (exported as cuGraphKernelNodeSetParams_v2)(CUgraphNode hNode, const CUDA_KERNEL_NODE_PARAMS * nodeParams)`. Raw call style; documented on {@link Checked.cuGraphKernelNodeSetParams} (checked.ts). */
-  cuGraphKernelNodeSetParams(hNode: CUgraphNode, nodeParams: Pointer): CUresult;
-  /** C: `CUresult cuGraphAddMemcpyNode(CUgraphNode * phGraphNode, CUgraph hGraph, const CUgraphNode * dependencies, size_t numDependencies, const CUDA_MEMCPY3D * copyParams, CUcontext ctx)`. Raw call style; documented on {@link Checked.cuGraphAddMemcpyNode} (checked.ts). */
-  cuGraphAddMemcpyNode(phGraphNode: Pointer, hGraph: CUgraph, dependencies: Pointer, numDependencies: bigint | number, copyParams: Pointer, ctx: CUcontext): CUresult;
-  /** C: `CUresult cuGraphMemcpyNodeGetParams(CUgraphNode hNode, CUDA_MEMCPY3D * nodeParams)`. Raw call style; documented on {@link Checked.cuGraphMemcpyNodeGetParams} (checked.ts). */
-  cuGraphMemcpyNodeGetParams(hNode: CUgraphNode, nodeParams: Pointer): CUresult;
-  /** C: `CUresult cuGraphMemcpyNodeSetParams(CUgraphNode hNode, const CUDA_MEMCPY3D * nodeParams)`. Raw call style; documented on {@link Checked.cuGraphMemcpyNodeSetParams} (checked.ts). */
-  cuGraphMemcpyNodeSetParams(hNode: CUgraphNode, nodeParams: Pointer): CUresult;
-  /** C: `CUresult cuGraphAddMemsetNode(CUgraphNode * phGraphNode, CUgraph hGraph, const CUgraphNode * dependencies, size_t numDependencies, const CUDA_MEMSET_NODE_PARAMS * memsetParams, CUcontext ctx)`. Raw call style; documented on {@link Checked.cuGraphAddMemsetNode} (checked.ts). */
-  cuGraphAddMemsetNode(phGraphNode: Pointer, hGraph: CUgraph, dependencies: Pointer, numDependencies: bigint | number, memsetParams: Pointer, ctx: CUcontext): CUresult;
-  /** C: `CUresult cuGraphMemsetNodeGetParams(CUgraphNode hNode, CUDA_MEMSET_NODE_PARAMS * nodeParams)`. Raw call style; documented on {@link Checked.cuGraphMemsetNodeGetParams} (checked.ts). */
-  cuGraphMemsetNodeGetParams(hNode: CUgraphNode, nodeParams: Pointer): CUresult;
-  /** C: `CUresult cuGraphMemsetNodeSetParams(CUgraphNode hNode, const CUDA_MEMSET_NODE_PARAMS * nodeParams)`. Raw call style; documented on {@link Checked.cuGraphMemsetNodeSetParams} (checked.ts). */
-  cuGraphMemsetNodeSetParams(hNode: CUgraphNode, nodeParams: Pointer): CUresult;
-  /** C: `CUresult cuGraphAddHostNode(CUgraphNode * phGraphNode, CUgraph hGraph, const CUgraphNode * dependencies, size_t numDependencies, const CUDA_HOST_NODE_PARAMS * nodeParams)`. Raw call style; documented on {@link Checked.cuGraphAddHostNode} (checked.ts). */
-  cuGraphAddHostNode(phGraphNode: Pointer, hGraph: CUgraph, dependencies: Pointer, numDependencies: bigint | number, nodeParams: Pointer): CUresult;
-  /** C: `CUresult cuGraphHostNodeGetParams(CUgraphNode hNode, CUDA_HOST_NODE_PARAMS * nodeParams)`. Raw call style; documented on {@link Checked.cuGraphHostNodeGetParams} (checked.ts). */
-  cuGraphHostNodeGetParams(hNode: CUgraphNode, nodeParams: Pointer): CUresult;
-  /** C: `CUresult cuGraphHostNodeSetParams(CUgraphNode hNode, const CUDA_HOST_NODE_PARAMS * nodeParams)`. Raw call style; documented on {@link Checked.cuGraphHostNodeSetParams} (checked.ts). */
-  cuGraphHostNodeSetParams(hNode: CUgraphNode, nodeParams: Pointer): CUresult;
-  /** C: `CUresult cuGraphAddChildGraphNode(CUgraphNode * phGraphNode, CUgraph hGraph, const CUgraphNode * dependencies, size_t numDependencies, CUgraph childGraph)`. Raw call style; documented on {@link Checked.cuGraphAddChildGraphNode} (checked.ts). */
-  cuGraphAddChildGraphNode(phGraphNode: Pointer, hGraph: CUgraph, dependencies: Pointer, numDependencies: bigint | number, childGraph: CUgraph): CUresult;
-  /** C: `CUresult cuGraphChildGraphNodeGetGraph(CUgraphNode hNode, CUgraph * phGraph)`. Raw call style; documented on {@link Checked.cuGraphChildGraphNodeGetGraph} (checked.ts). */
-  cuGraphChildGraphNodeGetGraph(hNode: CUgraphNode, phGraph: Pointer): CUresult;
-  /** C: `CUresult cuGraphAddEmptyNode(CUgraphNode * phGraphNode, CUgraph hGraph, const CUgraphNode * dependencies, size_t numDependencies)`. Raw call style; documented on {@link Checked.cuGraphAddEmptyNode} (checked.ts). */
-  cuGraphAddEmptyNode(phGraphNode: Pointer, hGraph: CUgraph, dependencies: Pointer, numDependencies: bigint | number): CUresult;
-  /** C: `CUresult cuGraphAddEventRecordNode(CUgraphNode * phGraphNode, CUgraph hGraph, const CUgraphNode * dependencies, size_t numDependencies, CUevent event)`. Raw call style; documented on {@link Checked.cuGraphAddEventRecordNode} (checked.ts). */
-  cuGraphAddEventRecordNode(phGraphNode: Pointer, hGraph: CUgraph, dependencies: Pointer, numDependencies: bigint | number, event: CUevent): CUresult;
-  /** C: `CUresult cuGraphEventRecordNodeGetEvent(CUgraphNode hNode, CUevent * event_out)`. Raw call style; documented on {@link Checked.cuGraphEventRecordNodeGetEvent} (checked.ts). */
-  cuGraphEventRecordNodeGetEvent(hNode: CUgraphNode, event_out: Pointer): CUresult;
-  /** C: `CUresult cuGraphEventRecordNodeSetEvent(CUgraphNode hNode, CUevent event)`. Raw call style; documented on {@link Checked.cuGraphEventRecordNodeSetEvent} (checked.ts). */
-  cuGraphEventRecordNodeSetEvent(hNode: CUgraphNode, event: CUevent): CUresult;
-  /** C: `CUresult cuGraphAddEventWaitNode(CUgraphNode * phGraphNode, CUgraph hGraph, const CUgraphNode * dependencies, size_t numDependencies, CUevent event)`. Raw call style; documented on {@link Checked.cuGraphAddEventWaitNode} (checked.ts). */
-  cuGraphAddEventWaitNode(phGraphNode: Pointer, hGraph: CUgraph, dependencies: Pointer, numDependencies: bigint | number, event: CUevent): CUresult;
-  /** C: `CUresult cuGraphEventWaitNodeGetEvent(CUgraphNode hNode, CUevent * event_out)`. Raw call style; documented on {@link Checked.cuGraphEventWaitNodeGetEvent} (checked.ts). */
-  cuGraphEventWaitNodeGetEvent(hNode: CUgraphNode, event_out: Pointer): CUresult;
-  /** C: `CUresult cuGraphEventWaitNodeSetEvent(CUgraphNode hNode, CUevent event)`. Raw call style; documented on {@link Checked.cuGraphEventWaitNodeSetEvent} (checked.ts). */
-  cuGraphEventWaitNodeSetEvent(hNode: CUgraphNode, event: CUevent): CUresult;
-  /** C: `CUresult cuGraphAddExternalSemaphoresSignalNode(CUgraphNode * phGraphNode, CUgraph hGraph, const CUgraphNode * dependencies, size_t numDependencies, const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS * nodeParams)`. Raw call style; documented on {@link Checked.cuGraphAddExternalSemaphoresSignalNode} (checked.ts). */
-  cuGraphAddExternalSemaphoresSignalNode(phGraphNode: Pointer, hGraph: CUgraph, dependencies: Pointer, numDependencies: bigint | number, nodeParams: Pointer): CUresult;
-  /** C: `CUresult cuGraphExternalSemaphoresSignalNodeGetParams(CUgraphNode hNode, CUDA_EXT_SEM_SIGNAL_NODE_PARAMS * params_out)`. Raw call style; documented on {@link Checked.cuGraphExternalSemaphoresSignalNodeGetParams} (checked.ts). */
-  cuGraphExternalSemaphoresSignalNodeGetParams(hNode: CUgraphNode, params_out: Pointer): CUresult;
-  /** C: `CUresult cuGraphExternalSemaphoresSignalNodeSetParams(CUgraphNode hNode, const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS * nodeParams)`. Raw call style; documented on {@link Checked.cuGraphExternalSemaphoresSignalNodeSetParams} (checked.ts). */
-  cuGraphExternalSemaphoresSignalNodeSetParams(hNode: CUgraphNode, nodeParams: Pointer): CUresult;
-  /** C: `CUresult cuGraphAddExternalSemaphoresWaitNode(CUgraphNode * phGraphNode, CUgraph hGraph, const CUgraphNode * dependencies, size_t numDependencies, const CUDA_EXT_SEM_WAIT_NODE_PARAMS * nodeParams)`. Raw call style; documented on {@link Checked.cuGraphAddExternalSemaphoresWaitNode} (checked.ts). */
-  cuGraphAddExternalSemaphoresWaitNode(phGraphNode: Pointer, hGraph: CUgraph, dependencies: Pointer, numDependencies: bigint | number, nodeParams: Pointer): CUresult;
-  /** C: `CUresult cuGraphExternalSemaphoresWaitNodeGetParams(CUgraphNode hNode, CUDA_EXT_SEM_WAIT_NODE_PARAMS * params_out)`. Raw call style; documented on {@link Checked.cuGraphExternalSemaphoresWaitNodeGetParams} (checked.ts). */
-  cuGraphExternalSemaphoresWaitNodeGetParams(hNode: CUgraphNode, params_out: Pointer): CUresult;
-  /** C: `CUresult cuGraphExternalSemaphoresWaitNodeSetParams(CUgraphNode hNode, const CUDA_EXT_SEM_WAIT_NODE_PARAMS * nodeParams)`. Raw call style; documented on {@link Checked.cuGraphExternalSemaphoresWaitNodeSetParams} (checked.ts). */
-  cuGraphExternalSemaphoresWaitNodeSetParams(hNode: CUgraphNode, nodeParams: Pointer): CUresult;
-  /** C: `CUresult cuGraphAddBatchMemOpNode(CUgraphNode * phGraphNode, CUgraph hGraph, const CUgraphNode * dependencies, size_t numDependencies, const CUDA_BATCH_MEM_OP_NODE_PARAMS * nodeParams)`. Raw call style; documented on {@link Checked.cuGraphAddBatchMemOpNode} (checked.ts). */
-  cuGraphAddBatchMemOpNode(phGraphNode: Pointer, hGraph: CUgraph, dependencies: Pointer, numDependencies: bigint | number, nodeParams: Pointer): CUresult;
-  /** C: `CUresult cuGraphBatchMemOpNodeGetParams(CUgraphNode hNode, CUDA_BATCH_MEM_OP_NODE_PARAMS * nodeParams_out)`. Raw call style; documented on {@link Checked.cuGraphBatchMemOpNodeGetParams} (checked.ts). */
-  cuGraphBatchMemOpNodeGetParams(hNode: CUgraphNode, nodeParams_out: Pointer): CUresult;
-  /** C: `CUresult cuGraphBatchMemOpNodeSetParams(CUgraphNode hNode, const CUDA_BATCH_MEM_OP_NODE_PARAMS * nodeParams)`. Raw call style; documented on {@link Checked.cuGraphBatchMemOpNodeSetParams} (checked.ts). */
-  cuGraphBatchMemOpNodeSetParams(hNode: CUgraphNode, nodeParams: Pointer): CUresult;
-  /** C: `CUresult cuGraphExecBatchMemOpNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_BATCH_MEM_OP_NODE_PARAMS * nodeParams)`. Raw call style; documented on {@link Checked.cuGraphExecBatchMemOpNodeSetParams} (checked.ts). */
-  cuGraphExecBatchMemOpNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, nodeParams: Pointer): CUresult;
-  /** C: `CUresult cuGraphAddMemAllocNode(CUgraphNode * phGraphNode, CUgraph hGraph, const CUgraphNode * dependencies, size_t numDependencies, CUDA_MEM_ALLOC_NODE_PARAMS * nodeParams)`. Raw call style; documented on {@link Checked.cuGraphAddMemAllocNode} (checked.ts). */
-  cuGraphAddMemAllocNode(phGraphNode: Pointer, hGraph: CUgraph, dependencies: Pointer, numDependencies: bigint | number, nodeParams: Pointer): CUresult;
-  /** C: `CUresult cuGraphMemAllocNodeGetParams(CUgraphNode hNode, CUDA_MEM_ALLOC_NODE_PARAMS * params_out)`. Raw call style; documented on {@link Checked.cuGraphMemAllocNodeGetParams} (checked.ts). */
-  cuGraphMemAllocNodeGetParams(hNode: CUgraphNode, params_out: Pointer): CUresult;
-  /** C: `CUresult cuGraphAddMemFreeNode(CUgraphNode * phGraphNode, CUgraph hGraph, const CUgraphNode * dependencies, size_t numDependencies, CUdeviceptr dptr)`. Raw call style; documented on {@link Checked.cuGraphAddMemFreeNode} (checked.ts). */
-  cuGraphAddMemFreeNode(phGraphNode: Pointer, hGraph: CUgraph, dependencies: Pointer, numDependencies: bigint | number, dptr: CUdeviceptr): CUresult;
-  /** C: `CUresult cuGraphMemFreeNodeGetParams(CUgraphNode hNode, CUdeviceptr * dptr_out)`. Raw call style; documented on {@link Checked.cuGraphMemFreeNodeGetParams} (checked.ts). */
-  cuGraphMemFreeNodeGetParams(hNode: CUgraphNode, dptr_out: Pointer): CUresult;
-  /** C: `CUresult cuDeviceGraphMemTrim(CUdevice device)`. Raw call style; documented on {@link Checked.cuDeviceGraphMemTrim} (checked.ts). */
-  cuDeviceGraphMemTrim(device: CUdevice): CUresult;
-  /** C: `CUresult cuDeviceGetGraphMemAttribute(CUdevice device, CUgraphMem_attribute attr, void * value)`. Raw call style; documented on {@link Checked.cuDeviceGetGraphMemAttribute} (checked.ts). */
-  cuDeviceGetGraphMemAttribute(device: CUdevice, attr: CUgraphMem_attribute, value: Pointer): CUresult;
-  /** C: `CUresult cuDeviceSetGraphMemAttribute(CUdevice device, CUgraphMem_attribute attr, void * value)`. Raw call style; documented on {@link Checked.cuDeviceSetGraphMemAttribute} (checked.ts). */
-  cuDeviceSetGraphMemAttribute(device: CUdevice, attr: CUgraphMem_attribute, value: Pointer): CUresult;
-  /** C: `CUresult cuGraphClone(CUgraph * phGraphClone, CUgraph originalGraph)`. Raw call style; documented on {@link Checked.cuGraphClone} (checked.ts). */
-  cuGraphClone(phGraphClone: Pointer, originalGraph: CUgraph): CUresult;
-  /** C: `CUresult cuGraphNodeFindInClone(CUgraphNode * phNode, CUgraphNode hOriginalNode, CUgraph hClonedGraph)`. Raw call style; documented on {@link Checked.cuGraphNodeFindInClone} (checked.ts). */
-  cuGraphNodeFindInClone(phNode: Pointer, hOriginalNode: CUgraphNode, hClonedGraph: CUgraph): CUresult;
-  /** C: `CUresult cuGraphNodeGetType(CUgraphNode hNode, CUgraphNodeType * type)`. Raw call style; documented on {@link Checked.cuGraphNodeGetType} (checked.ts). */
-  cuGraphNodeGetType(hNode: CUgraphNode, type: Pointer): CUresult;
-  /** C: `CUresult cuGraphGetNodes(CUgraph hGraph, CUgraphNode * nodes, size_t * numNodes)`. Raw call style; documented on {@link Checked.cuGraphGetNodes} (checked.ts). */
-  cuGraphGetNodes(hGraph: CUgraph, nodes: Pointer, numNodes: Pointer): CUresult;
-  /** C: `CUresult cuGraphGetRootNodes(CUgraph hGraph, CUgraphNode * rootNodes, size_t * numRootNodes)`. Raw call style; documented on {@link Checked.cuGraphGetRootNodes} (checked.ts). */
-  cuGraphGetRootNodes(hGraph: CUgraph, rootNodes: Pointer, numRootNodes: Pointer): CUresult;
-  /** C: `CUresult cuGraphGetEdges(CUgraph hGraph, CUgraphNode * from, CUgraphNode * to, size_t * numEdges)`. Raw call style; documented on {@link Checked.cuGraphGetEdges} (checked.ts). */
-  cuGraphGetEdges(hGraph: CUgraph, from: Pointer, to: Pointer, numEdges: Pointer): CUresult;
-  /** C: `CUresult cuGraphGetEdges_v2(CUgraph hGraph, CUgraphNode * from, CUgraphNode * to, CUgraphEdgeData * edgeData, size_t * numEdges)`. Raw call style; documented on {@link Checked.cuGraphGetEdges_v2} (checked.ts). */
-  cuGraphGetEdges_v2(hGraph: CUgraph, from: Pointer, to: Pointer, edgeData: Pointer, numEdges: Pointer): CUresult;
-  /** C: `CUresult cuGraphNodeGetDependencies(CUgraphNode hNode, CUgraphNode * dependencies, size_t * numDependencies)`. Raw call style; documented on {@link Checked.cuGraphNodeGetDependencies} (checked.ts). */
-  cuGraphNodeGetDependencies(hNode: CUgraphNode, dependencies: Pointer, numDependencies: Pointer): CUresult;
-  /** C: `CUresult cuGraphNodeGetDependencies_v2(CUgraphNode hNode, CUgraphNode * dependencies, CUgraphEdgeData * edgeData, size_t * numDependencies)`. Raw call style; documented on {@link Checked.cuGraphNodeGetDependencies_v2} (checked.ts). */
-  cuGraphNodeGetDependencies_v2(hNode: CUgraphNode, dependencies: Pointer, edgeData: Pointer, numDependencies: Pointer): CUresult;
-  /** C: `CUresult cuGraphNodeGetDependentNodes(CUgraphNode hNode, CUgraphNode * dependentNodes, size_t * numDependentNodes)`. Raw call style; documented on {@link Checked.cuGraphNodeGetDependentNodes} (checked.ts). */
-  cuGraphNodeGetDependentNodes(hNode: CUgraphNode, dependentNodes: Pointer, numDependentNodes: Pointer): CUresult;
-  /** C: `CUresult cuGraphNodeGetDependentNodes_v2(CUgraphNode hNode, CUgraphNode * dependentNodes, CUgraphEdgeData * edgeData, size_t * numDependentNodes)`. Raw call style; documented on {@link Checked.cuGraphNodeGetDependentNodes_v2} (checked.ts). */
-  cuGraphNodeGetDependentNodes_v2(hNode: CUgraphNode, dependentNodes: Pointer, edgeData: Pointer, numDependentNodes: Pointer): CUresult;
-  /** C: `CUresult cuGraphAddDependencies(CUgraph hGraph, const CUgraphNode * from, const CUgraphNode * to, size_t numDependencies)`. Raw call style; documented on {@link Checked.cuGraphAddDependencies} (checked.ts). */
-  cuGraphAddDependencies(hGraph: CUgraph, from: Pointer, to: Pointer, numDependencies: bigint | number): CUresult;
-  /** C: `CUresult cuGraphAddDependencies_v2(CUgraph hGraph, const CUgraphNode * from, const CUgraphNode * to, const CUgraphEdgeData * edgeData, size_t numDependencies)`. Raw call style; documented on {@link Checked.cuGraphAddDependencies_v2} (checked.ts). */
-  cuGraphAddDependencies_v2(hGraph: CUgraph, from: Pointer, to: Pointer, edgeData: Pointer, numDependencies: bigint | number): CUresult;
-  /** C: `CUresult cuGraphRemoveDependencies(CUgraph hGraph, const CUgraphNode * from, const CUgraphNode * to, size_t numDependencies)`. Raw call style; documented on {@link Checked.cuGraphRemoveDependencies} (checked.ts). */
-  cuGraphRemoveDependencies(hGraph: CUgraph, from: Pointer, to: Pointer, numDependencies: bigint | number): CUresult;
-  /** C: `CUresult cuGraphRemoveDependencies_v2(CUgraph hGraph, const CUgraphNode * from, const CUgraphNode * to, const CUgraphEdgeData * edgeData, size_t numDependencies)`. Raw call style; documented on {@link Checked.cuGraphRemoveDependencies_v2} (checked.ts). */
-  cuGraphRemoveDependencies_v2(hGraph: CUgraph, from: Pointer, to: Pointer, edgeData: Pointer, numDependencies: bigint | number): CUresult;
-  /** C: `CUresult cuGraphDestroyNode(CUgraphNode hNode)`. Raw call style; documented on {@link Checked.cuGraphDestroyNode} (checked.ts). */
-  cuGraphDestroyNode(hNode: CUgraphNode): CUresult;
-  /** C: `CUresult cuGraphInstantiate (exported as cuGraphInstantiateWithFlags)(CUgraphExec * phGraphExec, CUgraph hGraph, unsigned long long flags)`. Raw call style; documented on {@link Checked.cuGraphInstantiate} (checked.ts). */
-  cuGraphInstantiate(phGraphExec: Pointer, hGraph: CUgraph, flags: bigint | number): CUresult;
-  /** C: `CUresult cuGraphInstantiateWithFlags(CUgraphExec * phGraphExec, CUgraph hGraph, unsigned long long flags)`. Raw call style; documented on {@link Checked.cuGraphInstantiateWithFlags} (checked.ts). */
-  cuGraphInstantiateWithFlags(phGraphExec: Pointer, hGraph: CUgraph, flags: bigint | number): CUresult;
-  /** C: `CUresult cuGraphInstantiateWithParams(CUgraphExec * phGraphExec, CUgraph hGraph, CUDA_GRAPH_INSTANTIATE_PARAMS * instantiateParams)`. Raw call style; documented on {@link Checked.cuGraphInstantiateWithParams} (checked.ts). */
-  cuGraphInstantiateWithParams(phGraphExec: Pointer, hGraph: CUgraph, instantiateParams: Pointer): CUresult;
-  /** C: `CUresult cuGraphExecGetFlags(CUgraphExec hGraphExec, cuuint64_t * flags)`. Raw call style; documented on {@link Checked.cuGraphExecGetFlags} (checked.ts). */
-  cuGraphExecGetFlags(hGraphExec: CUgraphExec, flags: Pointer): CUresult;
-  /** C: `CUresult cuGraphExecKernelNodeSetParams (exported as cuGraphExecKernelNodeSetParams_v2)(CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_KERNEL_NODE_PARAMS * nodeParams)`. Raw call style; documented on {@link Checked.cuGraphExecKernelNodeSetParams} (checked.ts). */
-  cuGraphExecKernelNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, nodeParams: Pointer): CUresult;
-  /** C: `CUresult cuGraphExecMemcpyNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_MEMCPY3D * copyParams, CUcontext ctx)`. Raw call style; documented on {@link Checked.cuGraphExecMemcpyNodeSetParams} (checked.ts). */
-  cuGraphExecMemcpyNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, copyParams: Pointer, ctx: CUcontext): CUresult;
-  /** C: `CUresult cuGraphExecMemsetNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_MEMSET_NODE_PARAMS * memsetParams, CUcontext ctx)`. Raw call style; documented on {@link Checked.cuGraphExecMemsetNodeSetParams} (checked.ts). */
-  cuGraphExecMemsetNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, memsetParams: Pointer, ctx: CUcontext): CUresult;
-  /** C: `CUresult cuGraphExecHostNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_HOST_NODE_PARAMS * nodeParams)`. Raw call style; documented on {@link Checked.cuGraphExecHostNodeSetParams} (checked.ts). */
-  cuGraphExecHostNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, nodeParams: Pointer): CUresult;
-  /** C: `CUresult cuGraphExecChildGraphNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, CUgraph childGraph)`. Raw call style; documented on {@link Checked.cuGraphExecChildGraphNodeSetParams} (checked.ts). */
-  cuGraphExecChildGraphNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, childGraph: CUgraph): CUresult;
-  /** C: `CUresult cuGraphExecEventRecordNodeSetEvent(CUgraphExec hGraphExec, CUgraphNode hNode, CUevent event)`. Raw call style; documented on {@link Checked.cuGraphExecEventRecordNodeSetEvent} (checked.ts). */
-  cuGraphExecEventRecordNodeSetEvent(hGraphExec: CUgraphExec, hNode: CUgraphNode, event: CUevent): CUresult;
-  /** C: `CUresult cuGraphExecEventWaitNodeSetEvent(CUgraphExec hGraphExec, CUgraphNode hNode, CUevent event)`. Raw call style; documented on {@link Checked.cuGraphExecEventWaitNodeSetEvent} (checked.ts). */
-  cuGraphExecEventWaitNodeSetEvent(hGraphExec: CUgraphExec, hNode: CUgraphNode, event: CUevent): CUresult;
-  /** C: `CUresult cuGraphExecExternalSemaphoresSignalNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS * nodeParams)`. Raw call style; documented on {@link Checked.cuGraphExecExternalSemaphoresSignalNodeSetParams} (checked.ts). */
-  cuGraphExecExternalSemaphoresSignalNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, nodeParams: Pointer): CUresult;
-  /** C: `CUresult cuGraphExecExternalSemaphoresWaitNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_EXT_SEM_WAIT_NODE_PARAMS * nodeParams)`. Raw call style; documented on {@link Checked.cuGraphExecExternalSemaphoresWaitNodeSetParams} (checked.ts). */
-  cuGraphExecExternalSemaphoresWaitNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, nodeParams: Pointer): CUresult;
-  /** C: `CUresult cuGraphNodeSetEnabled(CUgraphExec hGraphExec, CUgraphNode hNode, unsigned int isEnabled)`. Raw call style; documented on {@link Checked.cuGraphNodeSetEnabled} (checked.ts). */
-  cuGraphNodeSetEnabled(hGraphExec: CUgraphExec, hNode: CUgraphNode, isEnabled: number): CUresult;
-  /** C: `CUresult cuGraphNodeGetEnabled(CUgraphExec hGraphExec, CUgraphNode hNode, unsigned int * isEnabled)`. Raw call style; documented on {@link Checked.cuGraphNodeGetEnabled} (checked.ts). */
-  cuGraphNodeGetEnabled(hGraphExec: CUgraphExec, hNode: CUgraphNode, isEnabled: Pointer): CUresult;
-  /** C: `CUresult cuGraphUpload(CUgraphExec hGraphExec, CUstream hStream)`. Raw call style; documented on {@link Checked.cuGraphUpload} (checked.ts). */
-  cuGraphUpload(hGraphExec: CUgraphExec, hStream: CUstream): CUresult;
-  /** C: `CUresult cuGraphLaunch(CUgraphExec hGraphExec, CUstream hStream)`. Raw call style; documented on {@link Checked.cuGraphLaunch} (checked.ts). */
-  cuGraphLaunch(hGraphExec: CUgraphExec, hStream: CUstream): CUresult;
-  /** C: `CUresult cuGraphExecDestroy(CUgraphExec hGraphExec)`. Raw call style; documented on {@link Checked.cuGraphExecDestroy} (checked.ts). */
-  cuGraphExecDestroy(hGraphExec: CUgraphExec): CUresult;
-  /** C: `CUresult cuGraphDestroy(CUgraph hGraph)`. Raw call style; documented on {@link Checked.cuGraphDestroy} (checked.ts). */
-  cuGraphDestroy(hGraph: CUgraph): CUresult;
-  /** C: `CUresult cuGraphExecUpdate (exported as cuGraphExecUpdate_v2)(CUgraphExec hGraphExec, CUgraph hGraph, CUgraphExecUpdateResultInfo * resultInfo)`. Raw call style; documented on {@link Checked.cuGraphExecUpdate} (checked.ts). */
-  cuGraphExecUpdate(hGraphExec: CUgraphExec, hGraph: CUgraph, resultInfo: Pointer): CUresult;
-  /** C: `CUresult cuGraphKernelNodeCopyAttributes(CUgraphNode dst, CUgraphNode src)`. Raw call style; documented on {@link Checked.cuGraphKernelNodeCopyAttributes} (checked.ts). */
-  cuGraphKernelNodeCopyAttributes(dst: CUgraphNode, src: CUgraphNode): CUresult;
-  /** C: `CUresult cuGraphKernelNodeGetAttribute(CUgraphNode hNode, CUkernelNodeAttrID attr, CUkernelNodeAttrValue * value_out)`. Raw call style; documented on {@link Checked.cuGraphKernelNodeGetAttribute} (checked.ts). */
-  cuGraphKernelNodeGetAttribute(hNode: CUgraphNode, attr: CUkernelNodeAttrID, value_out: Pointer): CUresult;
-  /** C: `CUresult cuGraphKernelNodeSetAttribute(CUgraphNode hNode, CUkernelNodeAttrID attr, const CUkernelNodeAttrValue * value)`. Raw call style; documented on {@link Checked.cuGraphKernelNodeSetAttribute} (checked.ts). */
-  cuGraphKernelNodeSetAttribute(hNode: CUgraphNode, attr: CUkernelNodeAttrID, value: Pointer): CUresult;
-  /** C: `CUresult cuGraphDebugDotPrint(CUgraph hGraph, const char * path, unsigned int flags)`. Raw call style; documented on {@link Checked.cuGraphDebugDotPrint} (checked.ts). */
-  cuGraphDebugDotPrint(hGraph: CUgraph, path: Pointer, flags: number): CUresult;
-  /** C: `CUresult cuUserObjectCreate(CUuserObject * object_out, void * ptr, CUhostFn destroy, unsigned int initialRefcount, unsigned int flags)`. Raw call style; documented on {@link Checked.cuUserObjectCreate} (checked.ts). */
-  cuUserObjectCreate(object_out: Pointer, ptr: Pointer, destroy: CUhostFn, initialRefcount: number, flags: number): CUresult;
-  /** C: `CUresult cuUserObjectRetain(CUuserObject object, unsigned int count)`. Raw call style; documented on {@link Checked.cuUserObjectRetain} (checked.ts). */
-  cuUserObjectRetain(object: CUuserObject, count: number): CUresult;
-  /** C: `CUresult cuUserObjectRelease(CUuserObject object, unsigned int count)`. Raw call style; documented on {@link Checked.cuUserObjectRelease} (checked.ts). */
-  cuUserObjectRelease(object: CUuserObject, count: number): CUresult;
-  /** C: `CUresult cuGraphRetainUserObject(CUgraph graph, CUuserObject object, unsigned int count, unsigned int flags)`. Raw call style; documented on {@link Checked.cuGraphRetainUserObject} (checked.ts). */
-  cuGraphRetainUserObject(graph: CUgraph, object: CUuserObject, count: number, flags: number): CUresult;
-  /** C: `CUresult cuGraphReleaseUserObject(CUgraph graph, CUuserObject object, unsigned int count)`. Raw call style; documented on {@link Checked.cuGraphReleaseUserObject} (checked.ts). */
-  cuGraphReleaseUserObject(graph: CUgraph, object: CUuserObject, count: number): CUresult;
-  /** C: `CUresult cuGraphAddNode(CUgraphNode * phGraphNode, CUgraph hGraph, const CUgraphNode * dependencies, size_t numDependencies, CUgraphNodeParams * nodeParams)`. Raw call style; documented on {@link Checked.cuGraphAddNode} (checked.ts). */
-  cuGraphAddNode(phGraphNode: Pointer, hGraph: CUgraph, dependencies: Pointer, numDependencies: bigint | number, nodeParams: Pointer): CUresult;
-  /** C: `CUresult cuGraphAddNode_v2(CUgraphNode * phGraphNode, CUgraph hGraph, const CUgraphNode * dependencies, const CUgraphEdgeData * dependencyData, size_t numDependencies, CUgraphNodeParams * nodeParams)`. Raw call style; documented on {@link Checked.cuGraphAddNode_v2} (checked.ts). */
-  cuGraphAddNode_v2(phGraphNode: Pointer, hGraph: CUgraph, dependencies: Pointer, dependencyData: Pointer, numDependencies: bigint | number, nodeParams: Pointer): CUresult;
-  /** C: `CUresult cuGraphNodeSetParams(CUgraphNode hNode, CUgraphNodeParams * nodeParams)`. Raw call style; documented on {@link Checked.cuGraphNodeSetParams} (checked.ts). */
-  cuGraphNodeSetParams(hNode: CUgraphNode, nodeParams: Pointer): CUresult;
-  /** C: `CUresult cuGraphExecNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, CUgraphNodeParams * nodeParams)`. Raw call style; documented on {@link Checked.cuGraphExecNodeSetParams} (checked.ts). */
-  cuGraphExecNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, nodeParams: Pointer): CUresult;
-  /** C: `CUresult cuGraphConditionalHandleCreate(CUgraphConditionalHandle * pHandle_out, CUgraph hGraph, CUcontext ctx, unsigned int defaultLaunchValue, unsigned int flags)`. Raw call style; documented on {@link Checked.cuGraphConditionalHandleCreate} (checked.ts). */
-  cuGraphConditionalHandleCreate(pHandle_out: Pointer, hGraph: CUgraph, ctx: CUcontext, defaultLaunchValue: number, flags: number): CUresult;
-  /** C: `CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int * numBlocks, CUfunction func, int blockSize, size_t dynamicSMemSize)`. Raw call style; documented on {@link Checked.cuOccupancyMaxActiveBlocksPerMultiprocessor} (checked.ts). */
-  cuOccupancyMaxActiveBlocksPerMultiprocessor(numBlocks: Pointer, func: CUfunction, blockSize: number, dynamicSMemSize: bigint | number): CUresult;
-  /** C: `CUresult cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int * numBlocks, CUfunction func, int blockSize, size_t dynamicSMemSize, unsigned int flags)`. Raw call style; documented on {@link Checked.cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags} (checked.ts). */
-  cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(numBlocks: Pointer, func: CUfunction, blockSize: number, dynamicSMemSize: bigint | number, flags: number): CUresult;
-  /** C: `CUresult cuOccupancyMaxPotentialBlockSize(int * minGridSize, int * blockSize, CUfunction func, CUoccupancyB2DSize blockSizeToDynamicSMemSize, size_t dynamicSMemSize, int blockSizeLimit)`. Raw call style; documented on {@link Checked.cuOccupancyMaxPotentialBlockSize} (checked.ts). */
-  cuOccupancyMaxPotentialBlockSize(minGridSize: Pointer, blockSize: Pointer, func: CUfunction, blockSizeToDynamicSMemSize: CUoccupancyB2DSize, dynamicSMemSize: bigint | number, blockSizeLimit: number): CUresult;
-  /** C: `CUresult cuOccupancyMaxPotentialBlockSizeWithFlags(int * minGridSize, int * blockSize, CUfunction func, CUoccupancyB2DSize blockSizeToDynamicSMemSize, size_t dynamicSMemSize, int blockSizeLimit, unsigned int flags)`. Raw call style; documented on {@link Checked.cuOccupancyMaxPotentialBlockSizeWithFlags} (checked.ts). */
-  cuOccupancyMaxPotentialBlockSizeWithFlags(minGridSize: Pointer, blockSize: Pointer, func: CUfunction, blockSizeToDynamicSMemSize: CUoccupancyB2DSize, dynamicSMemSize: bigint | number, blockSizeLimit: number, flags: number): CUresult;
-  /** C: `CUresult cuOccupancyAvailableDynamicSMemPerBlock(size_t * dynamicSmemSize, CUfunction func, int numBlocks, int blockSize)`. Raw call style; documented on {@link Checked.cuOccupancyAvailableDynamicSMemPerBlock} (checked.ts). */
-  cuOccupancyAvailableDynamicSMemPerBlock(dynamicSmemSize: Pointer, func: CUfunction, numBlocks: number, blockSize: number): CUresult;
-  /** C: `CUresult cuOccupancyMaxPotentialClusterSize(int * clusterSize, CUfunction func, const CUlaunchConfig * config)`. Raw call style; documented on {@link Checked.cuOccupancyMaxPotentialClusterSize} (checked.ts). */
-  cuOccupancyMaxPotentialClusterSize(clusterSize: Pointer, func: CUfunction, config: Pointer): CUresult;
-  /** C: `CUresult cuOccupancyMaxActiveClusters(int * numClusters, CUfunction func, const CUlaunchConfig * config)`. Raw call style; documented on {@link Checked.cuOccupancyMaxActiveClusters} (checked.ts). */
-  cuOccupancyMaxActiveClusters(numClusters: Pointer, func: CUfunction, config: Pointer): CUresult;
-  /**
-   * C: `CUresult cuTexRefSetArray(CUtexref hTexRef, CUarray hArray, unsigned int Flags)`. Raw call style; documented on {@link Checked.cuTexRefSetArray} (checked.ts).
-   * @deprecated Binds the CUDA array `hArray` to the texture reference `hTexRef`. Any previous address or CUDA array state associated with the texture reference is superseded by this function. `Flags` must be set to `CU_TRSA_OVERRIDE_FORMAT`. Any CUDA array previously bound to `hTexRef` is unbound.
-   */
-  cuTexRefSetArray(hTexRef: CUtexref, hArray: CUarray, Flags: number): CUresult;
-  /**
-   * C: `CUresult cuTexRefSetMipmappedArray(CUtexref hTexRef, CUmipmappedArray hMipmappedArray, unsigned int Flags)`. Raw call style; documented on {@link Checked.cuTexRefSetMipmappedArray} (checked.ts).
-   * @deprecated Binds the CUDA mipmapped array `hMipmappedArray` to the texture reference `hTexRef`. Any previous address or CUDA array state associated with the texture reference is superseded by this function. `Flags` must be set to `CU_TRSA_OVERRIDE_FORMAT`. Any CUDA array previously bound to `hTexRef` is unbound.
-   */
-  cuTexRefSetMipmappedArray(hTexRef: CUtexref, hMipmappedArray: CUmipmappedArray, Flags: number): CUresult;
-  /**
-   * C: `CUresult cuTexRefSetAddress (exported as cuTexRefSetAddress_v2)(size_t * ByteOffset, CUtexref hTexRef, CUdeviceptr dptr, size_t bytes)`. Raw call style; documented on {@link Checked.cuTexRefSetAddress} (checked.ts).
-   * @deprecated Binds a linear address range to the texture reference `hTexRef`. Any previous address or CUDA array state associated with the texture reference is superseded by this function. Any memory previously bound to `hTexRef` is unbound.  Since the hardware enforces an alignment requirement on texture base addresses, `cuTexRefSetAddress`() passes back a byte offset in `*ByteOffset` that must be applied to texture fetches in order to read from the desired memory. This offset must be divided by the texel size and passed to kernels that read from the texture so they can be applied to the `tex1Dfetch`() function.  If the device memory pointer was returned from `cuMemAlloc`(), the offset is guaranteed to be 0 and NULL may be passed as the `ByteOffset` parameter.  The total number of elements (or texels) in the linear address range cannot exceed `CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LINEAR_WIDTH`. The number of elements is computed as (`bytes` / bytesPerElement), where bytesPerElement is determined from the data format and number of components set using `cuTexRefSetFormat`().
-   */
-  cuTexRefSetAddress(ByteOffset: Pointer, hTexRef: CUtexref, dptr: CUdeviceptr, bytes: bigint | number): CUresult;
-  /**
-   * C: `CUresult cuTexRefSetAddress2D (exported as cuTexRefSetAddress2D_v3)(CUtexref hTexRef, const CUDA_ARRAY_DESCRIPTOR * desc, CUdeviceptr dptr, size_t Pitch)`. Raw call style; documented on {@link Checked.cuTexRefSetAddress2D} (checked.ts).
-   * @deprecated Binds a linear address range to the texture reference `hTexRef`. Any previous address or CUDA array state associated with the texture reference is superseded by this function. Any memory previously bound to `hTexRef` is unbound.  Using a `tex2D`() function inside a kernel requires a call to either `cuTexRefSetArray`() to bind the corresponding texture reference to an array, or `cuTexRefSetAddress2D`() to bind the texture reference to linear memory.  Function calls to `cuTexRefSetFormat`() cannot follow calls to `cuTexRefSetAddress2D`() for the same texture reference.  It is required that `dptr` be aligned to the appropriate hardware-specific texture alignment. You can query this value using the device attribute `CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT`. If an unaligned `dptr` is supplied, `CUDA_ERROR_INVALID_VALUE` is returned.  `Pitch` has to be aligned to the hardware-specific texture pitch alignment. This value can be queried using the device attribute `CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT`. If an unaligned `Pitch` is supplied, `CUDA_ERROR_INVALID_VALUE` is returned.  Width and Height, which are specified in elements (or texels), cannot exceed `CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_WIDTH` and `CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_HEIGHT` respectively. `Pitch`, which is specified in bytes, cannot exceed `CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_PITCH`.
-   */
-  cuTexRefSetAddress2D(hTexRef: CUtexref, desc: Pointer, dptr: CUdeviceptr, Pitch: bigint | number): CUresult;
-  /**
-   * C: `CUresult cuTexRefSetFormat(CUtexref hTexRef, CUarray_format fmt, int NumPackedComponents)`. Raw call style; documented on {@link Checked.cuTexRefSetFormat} (checked.ts).
-   * @deprecated Specifies the format of the data to be read by the texture reference `hTexRef`. `fmt` and `NumPackedComponents` are exactly analogous to the `Format` and `NumChannels` members of the `CUDA_ARRAY_DESCRIPTOR` structure: They specify the format of each component and the number of components per array element.
-   */
-  cuTexRefSetFormat(hTexRef: CUtexref, fmt: CUarray_format, NumPackedComponents: number): CUresult;
-  /**
-   * C: `CUresult cuTexRefSetAddressMode(CUtexref hTexRef, int dim, CUaddress_mode am)`. Raw call style; documented on {@link Checked.cuTexRefSetAddressMode} (checked.ts).
-   * @deprecated Specifies the addressing mode `am` for the given dimension `dim` of the texture reference `hTexRef`. If `dim` is zero, the addressing mode is applied to the first parameter of the functions used to fetch from the texture; if `dim` is 1, the second, and so on. `CUaddress_mode` is defined as: ```c   typedef enum CUaddress_mode_enum {      CU_TR_ADDRESS_MODE_WRAP = 0,      CU_TR_ADDRESS_MODE_CLAMP = 1,      CU_TR_ADDRESS_MODE_MIRROR = 2,      CU_TR_ADDRESS_MODE_BORDER = 3   } CUaddress_mode; ```  Note that this call has no effect if `hTexRef` is bound to linear memory. Also, if the flag, `CU_TRSF_NORMALIZED_COORDINATES`, is not set, the only supported address mode is `CU_TR_ADDRESS_MODE_CLAMP`.
-   */
-  cuTexRefSetAddressMode(hTexRef: CUtexref, dim: number, am: CUaddress_mode): CUresult;
-  /**
-   * C: `CUresult cuTexRefSetFilterMode(CUtexref hTexRef, CUfilter_mode fm)`. Raw call style; documented on {@link Checked.cuTexRefSetFilterMode} (checked.ts).
-   * @deprecated Specifies the filtering mode `fm` to be used when reading memory through the texture reference `hTexRef`. `CUfilter_mode_enum` is defined as:  ```c   typedef enum CUfilter_mode_enum {      CU_TR_FILTER_MODE_POINT = 0,      CU_TR_FILTER_MODE_LINEAR = 1   } CUfilter_mode; ```  Note that this call has no effect if `hTexRef` is bound to linear memory.
-   */
-  cuTexRefSetFilterMode(hTexRef: CUtexref, fm: CUfilter_mode): CUresult;
-  /**
-   * C: `CUresult cuTexRefSetMipmapFilterMode(CUtexref hTexRef, CUfilter_mode fm)`. Raw call style; documented on {@link Checked.cuTexRefSetMipmapFilterMode} (checked.ts).
-   * @deprecated Specifies the mipmap filtering mode `fm` to be used when reading memory through the texture reference `hTexRef`. `CUfilter_mode_enum` is defined as:  ```c   typedef enum CUfilter_mode_enum {      CU_TR_FILTER_MODE_POINT = 0,      CU_TR_FILTER_MODE_LINEAR = 1   } CUfilter_mode; ```  Note that this call has no effect if `hTexRef` is not bound to a mipmapped array.
-   */
-  cuTexRefSetMipmapFilterMode(hTexRef: CUtexref, fm: CUfilter_mode): CUresult;
-  /**
-   * C: `CUresult cuTexRefSetMipmapLevelBias(CUtexref hTexRef, float bias)`. Raw call style; documented on {@link Checked.cuTexRefSetMipmapLevelBias} (checked.ts).
-   * @deprecated Specifies the mipmap level bias `bias` to be added to the specified mipmap level when reading memory through the texture reference `hTexRef`.  Note that this call has no effect if `hTexRef` is not bound to a mipmapped array.
-   */
-  cuTexRefSetMipmapLevelBias(hTexRef: CUtexref, bias: number): CUresult;
-  /**
-   * C: `CUresult cuTexRefSetMipmapLevelClamp(CUtexref hTexRef, float minMipmapLevelClamp, float maxMipmapLevelClamp)`. Raw call style; documented on {@link Checked.cuTexRefSetMipmapLevelClamp} (checked.ts).
-   * @deprecated Specifies the min/max mipmap level clamps, `minMipmapLevelClamp` and `maxMipmapLevelClamp` respectively, to be used when reading memory through the texture reference `hTexRef`.  Note that this call has no effect if `hTexRef` is not bound to a mipmapped array.
-   */
-  cuTexRefSetMipmapLevelClamp(hTexRef: CUtexref, minMipmapLevelClamp: number, maxMipmapLevelClamp: number): CUresult;
-  /**
-   * C: `CUresult cuTexRefSetMaxAnisotropy(CUtexref hTexRef, unsigned int maxAniso)`. Raw call style; documented on {@link Checked.cuTexRefSetMaxAnisotropy} (checked.ts).
-   * @deprecated Specifies the maximum anisotropy `maxAniso` to be used when reading memory through the texture reference `hTexRef`.  Note that this call has no effect if `hTexRef` is bound to linear memory.
-   */
-  cuTexRefSetMaxAnisotropy(hTexRef: CUtexref, maxAniso: number): CUresult;
-  /**
-   * C: `CUresult cuTexRefSetBorderColor(CUtexref hTexRef, float * pBorderColor)`. Raw call style; documented on {@link Checked.cuTexRefSetBorderColor} (checked.ts).
-   * @deprecated Specifies the value of the RGBA color via the `pBorderColor` to the texture reference `hTexRef`. The color value supports only float type and holds color components in the following sequence: pBorderColor[0] holds 'R' component pBorderColor[1] holds 'G' component pBorderColor[2] holds 'B' component pBorderColor[3] holds 'A' component  Note that the color values can be set only when the Address mode is set to CU_TR_ADDRESS_MODE_BORDER using `cuTexRefSetAddressMode`. Applications using integer border color values have to "reinterpret_cast" their values to float.
-   */
-  cuTexRefSetBorderColor(hTexRef: CUtexref, pBorderColor: Pointer): CUresult;
-  /**
-   * C: `CUresult cuTexRefSetFlags(CUtexref hTexRef, unsigned int Flags)`. Raw call style; documented on {@link Checked.cuTexRefSetFlags} (checked.ts).
-   * @deprecated Specifies optional flags via `Flags` to specify the behavior of data returned through the texture reference `hTexRef`. The valid flags are:  - `CU_TRSF_READ_AS_INTEGER`, which suppresses the default behavior of having the texture promote integer data to floating point data in the range [0, 1]. Note that texture with 32-bit integer format would not be promoted, regardless of whether or not this flag is specified; - `CU_TRSF_NORMALIZED_COORDINATES`, which suppresses the default behavior of having the texture coordinates range from [0, Dim) where Dim is the width or height of the CUDA array. Instead, the texture coordinates [0, 1.0) reference the entire breadth of the array dimension; - `CU_TRSF_DISABLE_TRILINEAR_OPTIMIZATION`, which disables any trilinear filtering optimizations. Trilinear optimizations improve texture filtering performance by allowing bilinear filtering on textures in scenarios where it can closely approximate the expected results.
-   */
-  cuTexRefSetFlags(hTexRef: CUtexref, Flags: number): CUresult;
-  /**
-   * C: `CUresult cuTexRefGetAddress (exported as cuTexRefGetAddress_v2)(CUdeviceptr * pdptr, CUtexref hTexRef)`. Raw call style; documented on {@link Checked.cuTexRefGetAddress} (checked.ts).
-   * @deprecated Returns in `*pdptr` the base address bound to the texture reference `hTexRef`, or returns `CUDA_ERROR_INVALID_VALUE` if the texture reference is not bound to any device memory range.
-   */
-  cuTexRefGetAddress(pdptr: Pointer, hTexRef: CUtexref): CUresult;
-  /**
-   * C: `CUresult cuTexRefGetArray(CUarray * phArray, CUtexref hTexRef)`. Raw call style; documented on {@link Checked.cuTexRefGetArray} (checked.ts).
-   * @deprecated Returns in `*phArray` the CUDA array bound to the texture reference `hTexRef`, or returns `CUDA_ERROR_INVALID_VALUE` if the texture reference is not bound to any CUDA array.
-   */
-  cuTexRefGetArray(phArray: Pointer, hTexRef: CUtexref): CUresult;
-  /**
-   * C: `CUresult cuTexRefGetMipmappedArray(CUmipmappedArray * phMipmappedArray, CUtexref hTexRef)`. Raw call style; documented on {@link Checked.cuTexRefGetMipmappedArray} (checked.ts).
-   * @deprecated Returns in `*phMipmappedArray` the CUDA mipmapped array bound to the texture reference `hTexRef`, or returns `CUDA_ERROR_INVALID_VALUE` if the texture reference is not bound to any CUDA mipmapped array.
-   */
-  cuTexRefGetMipmappedArray(phMipmappedArray: Pointer, hTexRef: CUtexref): CUresult;
-  /**
-   * C: `CUresult cuTexRefGetAddressMode(CUaddress_mode * pam, CUtexref hTexRef, int dim)`. Raw call style; documented on {@link Checked.cuTexRefGetAddressMode} (checked.ts).
-   * @deprecated Returns in `*pam` the addressing mode corresponding to the dimension `dim` of the texture reference `hTexRef`. Currently, the only valid value for `dim` are 0 and 1.
-   */
-  cuTexRefGetAddressMode(pam: Pointer, hTexRef: CUtexref, dim: number): CUresult;
-  /**
-   * C: `CUresult cuTexRefGetFilterMode(CUfilter_mode * pfm, CUtexref hTexRef)`. Raw call style; documented on {@link Checked.cuTexRefGetFilterMode} (checked.ts).
-   * @deprecated Returns in `*pfm` the filtering mode of the texture reference `hTexRef`.
-   */
-  cuTexRefGetFilterMode(pfm: Pointer, hTexRef: CUtexref): CUresult;
-  /**
-   * C: `CUresult cuTexRefGetFormat(CUarray_format * pFormat, int * pNumChannels, CUtexref hTexRef)`. Raw call style; documented on {@link Checked.cuTexRefGetFormat} (checked.ts).
-   * @deprecated Returns in `*pFormat` and `*pNumChannels` the format and number of components of the CUDA array bound to the texture reference `hTexRef`. If `pFormat` or `pNumChannels` is NULL, it will be ignored.
-   */
-  cuTexRefGetFormat(pFormat: Pointer, pNumChannels: Pointer, hTexRef: CUtexref): CUresult;
-  /**
-   * C: `CUresult cuTexRefGetMipmapFilterMode(CUfilter_mode * pfm, CUtexref hTexRef)`. Raw call style; documented on {@link Checked.cuTexRefGetMipmapFilterMode} (checked.ts).
-   * @deprecated Returns the mipmap filtering mode in `pfm` that's used when reading memory through the texture reference `hTexRef`.
-   */
-  cuTexRefGetMipmapFilterMode(pfm: Pointer, hTexRef: CUtexref): CUresult;
-  /**
-   * C: `CUresult cuTexRefGetMipmapLevelBias(float * pbias, CUtexref hTexRef)`. Raw call style; documented on {@link Checked.cuTexRefGetMipmapLevelBias} (checked.ts).
-   * @deprecated Returns the mipmap level bias in `pBias` that's added to the specified mipmap level when reading memory through the texture reference `hTexRef`.
-   */
-  cuTexRefGetMipmapLevelBias(pbias: Pointer, hTexRef: CUtexref): CUresult;
-  /**
-   * C: `CUresult cuTexRefGetMipmapLevelClamp(float * pminMipmapLevelClamp, float * pmaxMipmapLevelClamp, CUtexref hTexRef)`. Raw call style; documented on {@link Checked.cuTexRefGetMipmapLevelClamp} (checked.ts).
-   * @deprecated Returns the min/max mipmap level clamps in `pminMipmapLevelClamp` and `pmaxMipmapLevelClamp` that's used when reading memory through the texture reference `hTexRef`.
-   */
-  cuTexRefGetMipmapLevelClamp(pminMipmapLevelClamp: Pointer, pmaxMipmapLevelClamp: Pointer, hTexRef: CUtexref): CUresult;
-  /**
-   * C: `CUresult cuTexRefGetMaxAnisotropy(int * pmaxAniso, CUtexref hTexRef)`. Raw call style; documented on {@link Checked.cuTexRefGetMaxAnisotropy} (checked.ts).
-   * @deprecated Returns the maximum anisotropy in `pmaxAniso` that's used when reading memory through the texture reference `hTexRef`.
-   */
-  cuTexRefGetMaxAnisotropy(pmaxAniso: Pointer, hTexRef: CUtexref): CUresult;
-  /**
-   * C: `CUresult cuTexRefGetBorderColor(float * pBorderColor, CUtexref hTexRef)`. Raw call style; documented on {@link Checked.cuTexRefGetBorderColor} (checked.ts).
-   * @deprecated Returns in `pBorderColor`, values of the RGBA color used by the texture reference `hTexRef`. The color value is of type float and holds color components in the following sequence: pBorderColor[0] holds 'R' component pBorderColor[1] holds 'G' component pBorderColor[2] holds 'B' component pBorderColor[3] holds 'A' component
-   */
-  cuTexRefGetBorderColor(pBorderColor: Pointer, hTexRef: CUtexref): CUresult;
-  /**
-   * C: `CUresult cuTexRefGetFlags(unsigned int * pFlags, CUtexref hTexRef)`. Raw call style; documented on {@link Checked.cuTexRefGetFlags} (checked.ts).
-   * @deprecated Returns in `*pFlags` the flags of the texture reference `hTexRef`.
-   */
-  cuTexRefGetFlags(pFlags: Pointer, hTexRef: CUtexref): CUresult;
-  /**
-   * C: `CUresult cuTexRefCreate(CUtexref * pTexRef)`. Raw call style; documented on {@link Checked.cuTexRefCreate} (checked.ts).
-   * @deprecated Creates a texture reference and returns its handle in `*pTexRef`. Once created, the application must call `cuTexRefSetArray`() or `cuTexRefSetAddress`() to associate the reference with allocated memory. Other texture reference functions are used to specify the format and interpretation (addressing, filtering, etc.) to be used when the memory is read through this texture reference.
-   */
-  cuTexRefCreate(pTexRef: Pointer): CUresult;
-  /**
-   * C: `CUresult cuTexRefDestroy(CUtexref hTexRef)`. Raw call style; documented on {@link Checked.cuTexRefDestroy} (checked.ts).
-   * @deprecated Destroys the texture reference specified by `hTexRef`.
-   */
-  cuTexRefDestroy(hTexRef: CUtexref): CUresult;
-  /**
-   * C: `CUresult cuSurfRefSetArray(CUsurfref hSurfRef, CUarray hArray, unsigned int Flags)`. Raw call style; documented on {@link Checked.cuSurfRefSetArray} (checked.ts).
-   * @deprecated Sets the CUDA array `hArray` to be read and written by the surface reference `hSurfRef`.  Any previous CUDA array state associated with the surface reference is superseded by this function.  `Flags` must be set to 0. The `CUDA_ARRAY3D_SURFACE_LDST` flag must have been set for the CUDA array. Any CUDA array previously bound to `hSurfRef` is unbound.
-   */
-  cuSurfRefSetArray(hSurfRef: CUsurfref, hArray: CUarray, Flags: number): CUresult;
-  /**
-   * C: `CUresult cuSurfRefGetArray(CUarray * phArray, CUsurfref hSurfRef)`. Raw call style; documented on {@link Checked.cuSurfRefGetArray} (checked.ts).
-   * @deprecated Returns in `*phArray` the CUDA array bound to the surface reference `hSurfRef`, or returns `CUDA_ERROR_INVALID_VALUE` if the surface reference is not bound to any CUDA array.
-   */
-  cuSurfRefGetArray(phArray: Pointer, hSurfRef: CUsurfref): CUresult;
-  /** C: `CUresult cuTexObjectCreate(CUtexObject * pTexObject, const CUDA_RESOURCE_DESC * pResDesc, const CUDA_TEXTURE_DESC * pTexDesc, const CUDA_RESOURCE_VIEW_DESC * pResViewDesc)`. Raw call style; documented on {@link Checked.cuTexObjectCreate} (checked.ts). */
-  cuTexObjectCreate(pTexObject: Pointer, pResDesc: Pointer, pTexDesc: Pointer, pResViewDesc: Pointer): CUresult;
-  /** C: `CUresult cuTexObjectDestroy(CUtexObject texObject)`. Raw call style; documented on {@link Checked.cuTexObjectDestroy} (checked.ts). */
-  cuTexObjectDestroy(texObject: CUtexObject): CUresult;
-  /** C: `CUresult cuTexObjectGetResourceDesc(CUDA_RESOURCE_DESC * pResDesc, CUtexObject texObject)`. Raw call style; documented on {@link Checked.cuTexObjectGetResourceDesc} (checked.ts). */
-  cuTexObjectGetResourceDesc(pResDesc: Pointer, texObject: CUtexObject): CUresult;
-  /** C: `CUresult cuTexObjectGetTextureDesc(CUDA_TEXTURE_DESC * pTexDesc, CUtexObject texObject)`. Raw call style; documented on {@link Checked.cuTexObjectGetTextureDesc} (checked.ts). */
-  cuTexObjectGetTextureDesc(pTexDesc: Pointer, texObject: CUtexObject): CUresult;
-  /** C: `CUresult cuTexObjectGetResourceViewDesc(CUDA_RESOURCE_VIEW_DESC * pResViewDesc, CUtexObject texObject)`. Raw call style; documented on {@link Checked.cuTexObjectGetResourceViewDesc} (checked.ts). */
-  cuTexObjectGetResourceViewDesc(pResViewDesc: Pointer, texObject: CUtexObject): CUresult;
-  /** C: `CUresult cuSurfObjectCreate(CUsurfObject * pSurfObject, const CUDA_RESOURCE_DESC * pResDesc)`. Raw call style; documented on {@link Checked.cuSurfObjectCreate} (checked.ts). */
-  cuSurfObjectCreate(pSurfObject: Pointer, pResDesc: Pointer): CUresult;
-  /** C: `CUresult cuSurfObjectDestroy(CUsurfObject surfObject)`. Raw call style; documented on {@link Checked.cuSurfObjectDestroy} (checked.ts). */
-  cuSurfObjectDestroy(surfObject: CUsurfObject): CUresult;
-  /** C: `CUresult cuSurfObjectGetResourceDesc(CUDA_RESOURCE_DESC * pResDesc, CUsurfObject surfObject)`. Raw call style; documented on {@link Checked.cuSurfObjectGetResourceDesc} (checked.ts). */
-  cuSurfObjectGetResourceDesc(pResDesc: Pointer, surfObject: CUsurfObject): CUresult;
-  /** C: `CUresult cuTensorMapEncodeTiled(CUtensorMap * tensorMap, CUtensorMapDataType tensorDataType, cuuint32_t tensorRank, void * globalAddress, const cuuint64_t * globalDim, const cuuint64_t * globalStrides, const cuuint32_t * boxDim, const cuuint32_t * elementStrides, CUtensorMapInterleave interleave, CUtensorMapSwizzle swizzle, CUtensorMapL2promotion l2Promotion, CUtensorMapFloatOOBfill oobFill)`. Raw call style; documented on {@link Checked.cuTensorMapEncodeTiled} (checked.ts). */
-  cuTensorMapEncodeTiled(tensorMap: Pointer, tensorDataType: CUtensorMapDataType, tensorRank: cuuint32_t, globalAddress: Pointer, globalDim: Pointer, globalStrides: Pointer, boxDim: Pointer, elementStrides: Pointer, interleave: CUtensorMapInterleave, swizzle: CUtensorMapSwizzle, l2Promotion: CUtensorMapL2promotion, oobFill: CUtensorMapFloatOOBfill): CUresult;
-  /** C: `CUresult cuTensorMapEncodeIm2col(CUtensorMap * tensorMap, CUtensorMapDataType tensorDataType, cuuint32_t tensorRank, void * globalAddress, const cuuint64_t * globalDim, const cuuint64_t * globalStrides, const int * pixelBoxLowerCorner, const int * pixelBoxUpperCorner, cuuint32_t channelsPerPixel, cuuint32_t pixelsPerColumn, const cuuint32_t * elementStrides, CUtensorMapInterleave interleave, CUtensorMapSwizzle swizzle, CUtensorMapL2promotion l2Promotion, CUtensorMapFloatOOBfill oobFill)`. Raw call style; documented on {@link Checked.cuTensorMapEncodeIm2col} (checked.ts). */
-  cuTensorMapEncodeIm2col(tensorMap: Pointer, tensorDataType: CUtensorMapDataType, tensorRank: cuuint32_t, globalAddress: Pointer, globalDim: Pointer, globalStrides: Pointer, pixelBoxLowerCorner: Pointer, pixelBoxUpperCorner: Pointer, channelsPerPixel: cuuint32_t, pixelsPerColumn: cuuint32_t, elementStrides: Pointer, interleave: CUtensorMapInterleave, swizzle: CUtensorMapSwizzle, l2Promotion: CUtensorMapL2promotion, oobFill: CUtensorMapFloatOOBfill): CUresult;
-  /** C: `CUresult cuTensorMapReplaceAddress(CUtensorMap * tensorMap, void * globalAddress)`. Raw call style; documented on {@link Checked.cuTensorMapReplaceAddress} (checked.ts). */
-  cuTensorMapReplaceAddress(tensorMap: Pointer, globalAddress: Pointer): CUresult;
-  /** C: `CUresult cuDeviceCanAccessPeer(int * canAccessPeer, CUdevice dev, CUdevice peerDev)`. Raw call style; documented on {@link Checked.cuDeviceCanAccessPeer} (checked.ts). */
-  cuDeviceCanAccessPeer(canAccessPeer: Pointer, dev: CUdevice, peerDev: CUdevice): CUresult;
-  /** C: `CUresult cuCtxEnablePeerAccess(CUcontext peerContext, unsigned int Flags)`. Raw call style; documented on {@link Checked.cuCtxEnablePeerAccess} (checked.ts). */
-  cuCtxEnablePeerAccess(peerContext: CUcontext, Flags: number): CUresult;
-  /** C: `CUresult cuCtxDisablePeerAccess(CUcontext peerContext)`. Raw call style; documented on {@link Checked.cuCtxDisablePeerAccess} (checked.ts). */
-  cuCtxDisablePeerAccess(peerContext: CUcontext): CUresult;
-  /** C: `CUresult cuDeviceGetP2PAttribute(int * value, CUdevice_P2PAttribute attrib, CUdevice srcDevice, CUdevice dstDevice)`. Raw call style; documented on {@link Checked.cuDeviceGetP2PAttribute} (checked.ts). */
-  cuDeviceGetP2PAttribute(value: Pointer, attrib: CUdevice_P2PAttribute, srcDevice: CUdevice, dstDevice: CUdevice): CUresult;
-  /** C: `CUresult cuGraphicsUnregisterResource(CUgraphicsResource resource)`. Raw call style; documented on {@link Checked.cuGraphicsUnregisterResource} (checked.ts). */
-  cuGraphicsUnregisterResource(resource: CUgraphicsResource): CUresult;
-  /** C: `CUresult cuGraphicsSubResourceGetMappedArray(CUarray * pArray, CUgraphicsResource resource, unsigned int arrayIndex, unsigned int mipLevel)`. Raw call style; documented on {@link Checked.cuGraphicsSubResourceGetMappedArray} (checked.ts). */
-  cuGraphicsSubResourceGetMappedArray(pArray: Pointer, resource: CUgraphicsResource, arrayIndex: number, mipLevel: number): CUresult;
-  /** C: `CUresult cuGraphicsResourceGetMappedMipmappedArray(CUmipmappedArray * pMipmappedArray, CUgraphicsResource resource)`. Raw call style; documented on {@link Checked.cuGraphicsResourceGetMappedMipmappedArray} (checked.ts). */
-  cuGraphicsResourceGetMappedMipmappedArray(pMipmappedArray: Pointer, resource: CUgraphicsResource): CUresult;
-  /** C: `CUresult cuGraphicsResourceGetMappedPointer (exported as cuGraphicsResourceGetMappedPointer_v2)(CUdeviceptr * pDevPtr, size_t * pSize, CUgraphicsResource resource)`. Raw call style; documented on {@link Checked.cuGraphicsResourceGetMappedPointer} (checked.ts). */
-  cuGraphicsResourceGetMappedPointer(pDevPtr: Pointer, pSize: Pointer, resource: CUgraphicsResource): CUresult;
-  /** C: `CUresult cuGraphicsResourceSetMapFlags (exported as cuGraphicsResourceSetMapFlags_v2)(CUgraphicsResource resource, unsigned int flags)`. Raw call style; documented on {@link Checked.cuGraphicsResourceSetMapFlags} (checked.ts). */
-  cuGraphicsResourceSetMapFlags(resource: CUgraphicsResource, flags: number): CUresult;
-  /** C: `CUresult cuGraphicsMapResources(unsigned int count, CUgraphicsResource * resources, CUstream hStream)`. Raw call style; documented on {@link Checked.cuGraphicsMapResources} (checked.ts). */
-  cuGraphicsMapResources(count: number, resources: Pointer, hStream: CUstream): CUresult;
-  /** C: `CUresult cuGraphicsUnmapResources(unsigned int count, CUgraphicsResource * resources, CUstream hStream)`. Raw call style; documented on {@link Checked.cuGraphicsUnmapResources} (checked.ts). */
-  cuGraphicsUnmapResources(count: number, resources: Pointer, hStream: CUstream): CUresult;
-  /** C: `CUresult cuGetProcAddress (exported as cuGetProcAddress_v2)(const char * symbol, void ** pfn, int cudaVersion, cuuint64_t flags, CUdriverProcAddressQueryResult * symbolStatus)`. Raw call style; documented on {@link Checked.cuGetProcAddress} (checked.ts). */
-  cuGetProcAddress(symbol: Pointer, pfn: Pointer, cudaVersion: number, flags: cuuint64_t, symbolStatus: Pointer): CUresult;
-  /** C: `CUresult cuCoredumpGetAttribute(CUcoredumpSettings attrib, void * value, size_t * size)`. Raw call style; documented on {@link Checked.cuCoredumpGetAttribute} (checked.ts). */
-  cuCoredumpGetAttribute(attrib: CUcoredumpSettings, value: Pointer, size: Pointer): CUresult;
-  /** C: `CUresult cuCoredumpGetAttributeGlobal(CUcoredumpSettings attrib, void * value, size_t * size)`. Raw call style; documented on {@link Checked.cuCoredumpGetAttributeGlobal} (checked.ts). */
-  cuCoredumpGetAttributeGlobal(attrib: CUcoredumpSettings, value: Pointer, size: Pointer): CUresult;
-  /** C: `CUresult cuCoredumpSetAttribute(CUcoredumpSettings attrib, void * value, size_t * size)`. Raw call style; documented on {@link Checked.cuCoredumpSetAttribute} (checked.ts). */
-  cuCoredumpSetAttribute(attrib: CUcoredumpSettings, value: Pointer, size: Pointer): CUresult;
-  /** C: `CUresult cuCoredumpSetAttributeGlobal(CUcoredumpSettings attrib, void * value, size_t * size)`. Raw call style; documented on {@link Checked.cuCoredumpSetAttributeGlobal} (checked.ts). */
-  cuCoredumpSetAttributeGlobal(attrib: CUcoredumpSettings, value: Pointer, size: Pointer): CUresult;
-  /** C: `CUresult cuGetExportTable(const void ** ppExportTable, const CUuuid * pExportTableId)`. Raw call style; documented on {@link Checked.cuGetExportTable} (checked.ts). */
-  cuGetExportTable(ppExportTable: Pointer, pExportTableId: Pointer): CUresult;
-  /** C: `CUresult cuGreenCtxCreate(CUgreenCtx * phCtx, CUdevResourceDesc desc, CUdevice dev, unsigned int flags)`. Raw call style; documented on {@link Checked.cuGreenCtxCreate} (checked.ts). */
-  cuGreenCtxCreate(phCtx: Pointer, desc: CUdevResourceDesc, dev: CUdevice, flags: number): CUresult;
-  /** C: `CUresult cuGreenCtxDestroy(CUgreenCtx hCtx)`. Raw call style; documented on {@link Checked.cuGreenCtxDestroy} (checked.ts). */
-  cuGreenCtxDestroy(hCtx: CUgreenCtx): CUresult;
-  /** C: `CUresult cuCtxFromGreenCtx(CUcontext * pContext, CUgreenCtx hCtx)`. Raw call style; documented on {@link Checked.cuCtxFromGreenCtx} (checked.ts). */
-  cuCtxFromGreenCtx(pContext: Pointer, hCtx: CUgreenCtx): CUresult;
-  /** C: `CUresult cuDeviceGetDevResource(CUdevice device, CUdevResource * resource, CUdevResourceType type)`. Raw call style; documented on {@link Checked.cuDeviceGetDevResource} (checked.ts). */
-  cuDeviceGetDevResource(device: CUdevice, resource: Pointer, type: CUdevResourceType): CUresult;
-  /** C: `CUresult cuCtxGetDevResource(CUcontext hCtx, CUdevResource * resource, CUdevResourceType type)`. Raw call style; documented on {@link Checked.cuCtxGetDevResource} (checked.ts). */
-  cuCtxGetDevResource(hCtx: CUcontext, resource: Pointer, type: CUdevResourceType): CUresult;
-  /** C: `CUresult cuGreenCtxGetDevResource(CUgreenCtx hCtx, CUdevResource * resource, CUdevResourceType type)`. Raw call style; documented on {@link Checked.cuGreenCtxGetDevResource} (checked.ts). */
-  cuGreenCtxGetDevResource(hCtx: CUgreenCtx, resource: Pointer, type: CUdevResourceType): CUresult;
-  /** C: `CUresult cuDevSmResourceSplitByCount(CUdevResource * result, unsigned int * nbGroups, const CUdevResource * input, CUdevResource * remaining, unsigned int useFlags, unsigned int minCount)`. Raw call style; documented on {@link Checked.cuDevSmResourceSplitByCount} (checked.ts). */
-  cuDevSmResourceSplitByCount(result: Pointer, nbGroups: Pointer, input: Pointer, remaining: Pointer, useFlags: number, minCount: number): CUresult;
-  /** C: `CUresult cuDevResourceGenerateDesc(CUdevResourceDesc * phDesc, CUdevResource * resources, unsigned int nbResources)`. Raw call style; documented on {@link Checked.cuDevResourceGenerateDesc} (checked.ts). */
-  cuDevResourceGenerateDesc(phDesc: Pointer, resources: Pointer, nbResources: number): CUresult;
-  /** C: `CUresult cuGreenCtxRecordEvent(CUgreenCtx hCtx, CUevent hEvent)`. Raw call style; documented on {@link Checked.cuGreenCtxRecordEvent} (checked.ts). */
-  cuGreenCtxRecordEvent(hCtx: CUgreenCtx, hEvent: CUevent): CUresult;
-  /** C: `CUresult cuGreenCtxWaitEvent(CUgreenCtx hCtx, CUevent hEvent)`. Raw call style; documented on {@link Checked.cuGreenCtxWaitEvent} (checked.ts). */
-  cuGreenCtxWaitEvent(hCtx: CUgreenCtx, hEvent: CUevent): CUresult;
-  /** C: `CUresult cuStreamGetGreenCtx(CUstream hStream, CUgreenCtx * phCtx)`. Raw call style; documented on {@link Checked.cuStreamGetGreenCtx} (checked.ts). */
-  cuStreamGetGreenCtx(hStream: CUstream, phCtx: Pointer): CUresult;
-  /**
-   * C: `CUresult cuProfilerInitialize(const char * configFile, const char * outputFile, CUoutput_mode outputMode)`. Raw call style; documented on {@link Checked.cuProfilerInitialize} (checked.ts).
-   * @deprecated Note that this function is deprecated and should not be used. Starting with CUDA 12.0, it always returns error code `CUDA_ERROR_NOT_SUPPORTED`.  Using this API user can initialize the CUDA profiler by specifying the configuration file, output file and output file format. This API is generally used to profile different set of counters by looping the kernel launch. The `configFile` parameter can be used to select profiling options including profiler counters. Refer to the "Compute Command Line Profiler User Guide" for supported profiler options and counters.  Limitation: The CUDA profiler cannot be initialized with this API if another profiling tool is already active, as indicated by the `CUDA_ERROR_PROFILER_DISABLED` return code.  Typical usage of the profiling APIs is as follows:  for each set of counters/options  {  cuProfilerInitialize(); //Initialize profiling, set the counters or options in the config file  ...  cuProfilerStart();  // code to be profiled  cuProfilerStop();  ...  cuProfilerStart();  // code to be profiled  cuProfilerStop();  ...  }
-   */
-  cuProfilerInitialize(configFile: Pointer, outputFile: Pointer, outputMode: CUoutput_mode): CUresult;
-  /** C: `CUresult cuProfilerStart()`. Raw call style; documented on {@link Checked.cuProfilerStart} (checked.ts). */
-  cuProfilerStart(): CUresult;
-  /** C: `CUresult cuProfilerStop()`. Raw call style; documented on {@link Checked.cuProfilerStop} (checked.ts). */
-  cuProfilerStop(): CUresult;
-}
+export const functions: { readonly [K in keyof Raw]: FunctionSpec } = functionTable<Raw>(`{
+  "cuGetErrorString": { "symbol": "cuGetErrorString", "parameters": ["u32", "pointer"], "result": "u32", "procAddress": { "name": "cuGetErrorString", "version": 6000 } },
+  "cuGetErrorName": { "symbol": "cuGetErrorName", "parameters": ["u32", "pointer"], "result": "u32", "procAddress": { "name": "cuGetErrorName", "version": 6000 } },
+  "cuInit": { "symbol": "cuInit", "parameters": ["u32"], "result": "u32", "procAddress": { "name": "cuInit", "version": 2000 } },
+  "cuDriverGetVersion": { "symbol": "cuDriverGetVersion", "parameters": ["pointer"], "result": "u32", "procAddress": { "name": "cuDriverGetVersion", "version": 2020 } },
+  "cuDeviceGet": { "symbol": "cuDeviceGet", "parameters": ["pointer", "i32"], "result": "u32", "procAddress": { "name": "cuDeviceGet", "version": 2000 } },
+  "cuDeviceGetCount": { "symbol": "cuDeviceGetCount", "parameters": ["pointer"], "result": "u32", "procAddress": { "name": "cuDeviceGetCount", "version": 2000 } },
+  "cuDeviceGetName": { "symbol": "cuDeviceGetName", "parameters": ["pointer", "i32", "i32"], "result": "u32", "procAddress": { "name": "cuDeviceGetName", "version": 2000 } },
+  "cuDeviceGetUuid": { "symbol": "cuDeviceGetUuid", "parameters": ["pointer", "i32"], "result": "u32", "procAddress": { "name": "cuDeviceGetUuid", "version": 11040 } },
+  "cuDeviceGetUuid_v2": { "symbol": "cuDeviceGetUuid_v2", "parameters": ["pointer", "i32"], "result": "u32", "procAddress": { "name": "cuDeviceGetUuid", "version": 11040 } },
+  "cuDeviceGetLuid": { "symbol": "cuDeviceGetLuid", "parameters": ["pointer", "pointer", "i32"], "result": "u32", "procAddress": { "name": "cuDeviceGetLuid", "version": 10000 } },
+  "cuDeviceTotalMem": { "symbol": "cuDeviceTotalMem_v2", "parameters": ["pointer", "i32"], "result": "u32", "procAddress": { "name": "cuDeviceTotalMem", "version": 3020 } },
+  "cuDeviceGetTexture1DLinearMaxWidth": { "symbol": "cuDeviceGetTexture1DLinearMaxWidth", "parameters": ["pointer", "u32", "u32", "i32"], "result": "u32", "procAddress": { "name": "cuDeviceGetTexture1DLinearMaxWidth", "version": 11010 } },
+  "cuDeviceGetAttribute": { "symbol": "cuDeviceGetAttribute", "parameters": ["pointer", "u32", "i32"], "result": "u32", "procAddress": { "name": "cuDeviceGetAttribute", "version": 2000 } },
+  "cuDeviceGetNvSciSyncAttributes": { "symbol": "cuDeviceGetNvSciSyncAttributes", "parameters": ["pointer", "i32", "i32"], "result": "u32", "procAddress": { "name": "cuDeviceGetNvSciSyncAttributes", "version": 10020 } },
+  "cuDeviceSetMemPool": { "symbol": "cuDeviceSetMemPool", "parameters": ["i32", "pointer"], "result": "u32", "procAddress": { "name": "cuDeviceSetMemPool", "version": 11020 } },
+  "cuDeviceGetMemPool": { "symbol": "cuDeviceGetMemPool", "parameters": ["pointer", "i32"], "result": "u32", "procAddress": { "name": "cuDeviceGetMemPool", "version": 11020 } },
+  "cuDeviceGetDefaultMemPool": { "symbol": "cuDeviceGetDefaultMemPool", "parameters": ["pointer", "i32"], "result": "u32", "procAddress": { "name": "cuDeviceGetDefaultMemPool", "version": 11020 } },
+  "cuDeviceGetExecAffinitySupport": { "symbol": "cuDeviceGetExecAffinitySupport", "parameters": ["pointer", "u32", "i32"], "result": "u32", "procAddress": { "name": "cuDeviceGetExecAffinitySupport", "version": 11040 } },
+  "cuFlushGPUDirectRDMAWrites": { "symbol": "cuFlushGPUDirectRDMAWrites", "parameters": ["u32", "u32"], "result": "u32", "procAddress": { "name": "cuFlushGPUDirectRDMAWrites", "version": 11030 } },
+  "cuDeviceGetProperties": { "symbol": "cuDeviceGetProperties", "parameters": ["pointer", "i32"], "result": "u32", "procAddress": { "name": "cuDeviceGetProperties", "version": 2000 }, "deprecated": true },
+  "cuDeviceComputeCapability": { "symbol": "cuDeviceComputeCapability", "parameters": ["pointer", "pointer", "i32"], "result": "u32", "procAddress": { "name": "cuDeviceComputeCapability", "version": 2000 }, "deprecated": true },
+  "cuDevicePrimaryCtxRetain": { "symbol": "cuDevicePrimaryCtxRetain", "parameters": ["pointer", "i32"], "result": "u32", "procAddress": { "name": "cuDevicePrimaryCtxRetain", "version": 7000 } },
+  "cuDevicePrimaryCtxRelease": { "symbol": "cuDevicePrimaryCtxRelease_v2", "parameters": ["i32"], "result": "u32", "procAddress": { "name": "cuDevicePrimaryCtxRelease", "version": 11000 } },
+  "cuDevicePrimaryCtxSetFlags": { "symbol": "cuDevicePrimaryCtxSetFlags_v2", "parameters": ["i32", "u32"], "result": "u32", "procAddress": { "name": "cuDevicePrimaryCtxSetFlags", "version": 11000 } },
+  "cuDevicePrimaryCtxGetState": { "symbol": "cuDevicePrimaryCtxGetState", "parameters": ["i32", "pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuDevicePrimaryCtxGetState", "version": 7000 } },
+  "cuDevicePrimaryCtxReset": { "symbol": "cuDevicePrimaryCtxReset_v2", "parameters": ["i32"], "result": "u32", "procAddress": { "name": "cuDevicePrimaryCtxReset", "version": 11000 } },
+  "cuCtxCreate": { "symbol": "cuCtxCreate_v2", "parameters": ["pointer", "u32", "i32"], "result": "u32", "procAddress": { "name": "cuCtxCreate", "version": 3020 } },
+  "cuCtxCreate_v3": { "symbol": "cuCtxCreate_v3", "parameters": ["pointer", "pointer", "i32", "u32", "i32"], "result": "u32", "procAddress": { "name": "cuCtxCreate", "version": 11040 } },
+  "cuCtxDestroy": { "symbol": "cuCtxDestroy_v2", "parameters": ["pointer"], "result": "u32", "procAddress": { "name": "cuCtxDestroy", "version": 4000 } },
+  "cuCtxPushCurrent": { "symbol": "cuCtxPushCurrent_v2", "parameters": ["pointer"], "result": "u32", "procAddress": { "name": "cuCtxPushCurrent", "version": 4000 } },
+  "cuCtxPopCurrent": { "symbol": "cuCtxPopCurrent_v2", "parameters": ["pointer"], "result": "u32", "procAddress": { "name": "cuCtxPopCurrent", "version": 4000 } },
+  "cuCtxSetCurrent": { "symbol": "cuCtxSetCurrent", "parameters": ["pointer"], "result": "u32", "procAddress": { "name": "cuCtxSetCurrent", "version": 4000 } },
+  "cuCtxGetCurrent": { "symbol": "cuCtxGetCurrent", "parameters": ["pointer"], "result": "u32", "procAddress": { "name": "cuCtxGetCurrent", "version": 4000 } },
+  "cuCtxGetDevice": { "symbol": "cuCtxGetDevice", "parameters": ["pointer"], "result": "u32", "procAddress": { "name": "cuCtxGetDevice", "version": 2000 } },
+  "cuCtxGetFlags": { "symbol": "cuCtxGetFlags", "parameters": ["pointer"], "result": "u32", "procAddress": { "name": "cuCtxGetFlags", "version": 7000 } },
+  "cuCtxSetFlags": { "symbol": "cuCtxSetFlags", "parameters": ["u32"], "result": "u32", "procAddress": { "name": "cuCtxSetFlags", "version": 12010 } },
+  "cuCtxGetId": { "symbol": "cuCtxGetId", "parameters": ["pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuCtxGetId", "version": 12000 } },
+  "cuCtxSynchronize": { "symbol": "cuCtxSynchronize", "parameters": [], "result": "u32", "procAddress": { "name": "cuCtxSynchronize", "version": 2000 } },
+  "cuCtxSetLimit": { "symbol": "cuCtxSetLimit", "parameters": ["u32", "u64"], "result": "u32", "procAddress": { "name": "cuCtxSetLimit", "version": 3010 } },
+  "cuCtxGetLimit": { "symbol": "cuCtxGetLimit", "parameters": ["pointer", "u32"], "result": "u32", "procAddress": { "name": "cuCtxGetLimit", "version": 3010 } },
+  "cuCtxGetCacheConfig": { "symbol": "cuCtxGetCacheConfig", "parameters": ["pointer"], "result": "u32", "procAddress": { "name": "cuCtxGetCacheConfig", "version": 3020 } },
+  "cuCtxSetCacheConfig": { "symbol": "cuCtxSetCacheConfig", "parameters": ["u32"], "result": "u32", "procAddress": { "name": "cuCtxSetCacheConfig", "version": 3020 } },
+  "cuCtxGetApiVersion": { "symbol": "cuCtxGetApiVersion", "parameters": ["pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuCtxGetApiVersion", "version": 3020 } },
+  "cuCtxGetStreamPriorityRange": { "symbol": "cuCtxGetStreamPriorityRange", "parameters": ["pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuCtxGetStreamPriorityRange", "version": 5050 } },
+  "cuCtxResetPersistingL2Cache": { "symbol": "cuCtxResetPersistingL2Cache", "parameters": [], "result": "u32", "procAddress": { "name": "cuCtxResetPersistingL2Cache", "version": 11000 } },
+  "cuCtxGetExecAffinity": { "symbol": "cuCtxGetExecAffinity", "parameters": ["pointer", "u32"], "result": "u32", "procAddress": { "name": "cuCtxGetExecAffinity", "version": 11040 } },
+  "cuCtxAttach": { "symbol": "cuCtxAttach", "parameters": ["pointer", "u32"], "result": "u32", "procAddress": { "name": "cuCtxAttach", "version": 2000 }, "deprecated": true },
+  "cuCtxDetach": { "symbol": "cuCtxDetach", "parameters": ["pointer"], "result": "u32", "procAddress": { "name": "cuCtxDetach", "version": 2000 }, "deprecated": true },
+  "cuCtxGetSharedMemConfig": { "symbol": "cuCtxGetSharedMemConfig", "parameters": ["pointer"], "result": "u32", "procAddress": { "name": "cuCtxGetSharedMemConfig", "version": 4020 }, "deprecated": true },
+  "cuCtxSetSharedMemConfig": { "symbol": "cuCtxSetSharedMemConfig", "parameters": ["u32"], "result": "u32", "procAddress": { "name": "cuCtxSetSharedMemConfig", "version": 4020 }, "deprecated": true },
+  "cuModuleLoad": { "symbol": "cuModuleLoad", "parameters": ["pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuModuleLoad", "version": 2000 } },
+  "cuModuleLoadData": { "symbol": "cuModuleLoadData", "parameters": ["pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuModuleLoadData", "version": 2000 } },
+  "cuModuleLoadDataEx": { "symbol": "cuModuleLoadDataEx", "parameters": ["pointer", "pointer", "u32", "pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuModuleLoadDataEx", "version": 2010 } },
+  "cuModuleLoadFatBinary": { "symbol": "cuModuleLoadFatBinary", "parameters": ["pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuModuleLoadFatBinary", "version": 2000 } },
+  "cuModuleUnload": { "symbol": "cuModuleUnload", "parameters": ["pointer"], "result": "u32", "procAddress": { "name": "cuModuleUnload", "version": 2000 } },
+  "cuModuleGetLoadingMode": { "symbol": "cuModuleGetLoadingMode", "parameters": ["pointer"], "result": "u32", "procAddress": { "name": "cuModuleGetLoadingMode", "version": 11070 } },
+  "cuModuleGetFunction": { "symbol": "cuModuleGetFunction", "parameters": ["pointer", "pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuModuleGetFunction", "version": 2000 } },
+  "cuModuleGetFunctionCount": { "symbol": "cuModuleGetFunctionCount", "parameters": ["pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuModuleGetFunctionCount", "version": 12040 } },
+  "cuModuleEnumerateFunctions": { "symbol": "cuModuleEnumerateFunctions", "parameters": ["pointer", "u32", "pointer"], "result": "u32", "procAddress": { "name": "cuModuleEnumerateFunctions", "version": 12040 } },
+  "cuModuleGetGlobal": { "symbol": "cuModuleGetGlobal_v2", "parameters": ["pointer", "pointer", "pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuModuleGetGlobal", "version": 3020 } },
+  "cuLinkCreate": { "symbol": "cuLinkCreate_v2", "parameters": ["u32", "pointer", "pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuLinkCreate", "version": 6050 } },
+  "cuLinkAddData": { "symbol": "cuLinkAddData_v2", "parameters": ["pointer", "u32", "pointer", "u64", "pointer", "u32", "pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuLinkAddData", "version": 6050 } },
+  "cuLinkAddFile": { "symbol": "cuLinkAddFile_v2", "parameters": ["pointer", "u32", "pointer", "u32", "pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuLinkAddFile", "version": 6050 } },
+  "cuLinkComplete": { "symbol": "cuLinkComplete", "parameters": ["pointer", "pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuLinkComplete", "version": 5050 } },
+  "cuLinkDestroy": { "symbol": "cuLinkDestroy", "parameters": ["pointer"], "result": "u32", "procAddress": { "name": "cuLinkDestroy", "version": 5050 } },
+  "cuModuleGetTexRef": { "symbol": "cuModuleGetTexRef", "parameters": ["pointer", "pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuModuleGetTexRef", "version": 2000 }, "deprecated": true },
+  "cuModuleGetSurfRef": { "symbol": "cuModuleGetSurfRef", "parameters": ["pointer", "pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuModuleGetSurfRef", "version": 3000 }, "deprecated": true },
+  "cuLibraryLoadData": { "symbol": "cuLibraryLoadData", "parameters": ["pointer", "pointer", "pointer", "pointer", "u32", "pointer", "pointer", "u32"], "result": "u32", "procAddress": { "name": "cuLibraryLoadData", "version": 12000 } },
+  "cuLibraryLoadFromFile": { "symbol": "cuLibraryLoadFromFile", "parameters": ["pointer", "pointer", "pointer", "pointer", "u32", "pointer", "pointer", "u32"], "result": "u32", "procAddress": { "name": "cuLibraryLoadFromFile", "version": 12000 } },
+  "cuLibraryUnload": { "symbol": "cuLibraryUnload", "parameters": ["pointer"], "result": "u32", "procAddress": { "name": "cuLibraryUnload", "version": 12000 } },
+  "cuLibraryGetKernel": { "symbol": "cuLibraryGetKernel", "parameters": ["pointer", "pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuLibraryGetKernel", "version": 12000 } },
+  "cuLibraryGetKernelCount": { "symbol": "cuLibraryGetKernelCount", "parameters": ["pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuLibraryGetKernelCount", "version": 12040 } },
+  "cuLibraryEnumerateKernels": { "symbol": "cuLibraryEnumerateKernels", "parameters": ["pointer", "u32", "pointer"], "result": "u32", "procAddress": { "name": "cuLibraryEnumerateKernels", "version": 12040 } },
+  "cuLibraryGetModule": { "symbol": "cuLibraryGetModule", "parameters": ["pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuLibraryGetModule", "version": 12000 } },
+  "cuKernelGetFunction": { "symbol": "cuKernelGetFunction", "parameters": ["pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuKernelGetFunction", "version": 12000 } },
+  "cuLibraryGetGlobal": { "symbol": "cuLibraryGetGlobal", "parameters": ["pointer", "pointer", "pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuLibraryGetGlobal", "version": 12000 } },
+  "cuLibraryGetManaged": { "symbol": "cuLibraryGetManaged", "parameters": ["pointer", "pointer", "pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuLibraryGetManaged", "version": 12000 } },
+  "cuLibraryGetUnifiedFunction": { "symbol": "cuLibraryGetUnifiedFunction", "parameters": ["pointer", "pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuLibraryGetUnifiedFunction", "version": 12000 } },
+  "cuKernelGetAttribute": { "symbol": "cuKernelGetAttribute", "parameters": ["pointer", "u32", "pointer", "i32"], "result": "u32", "procAddress": { "name": "cuKernelGetAttribute", "version": 12000 } },
+  "cuKernelSetAttribute": { "symbol": "cuKernelSetAttribute", "parameters": ["u32", "i32", "pointer", "i32"], "result": "u32", "procAddress": { "name": "cuKernelSetAttribute", "version": 12000 } },
+  "cuKernelSetCacheConfig": { "symbol": "cuKernelSetCacheConfig", "parameters": ["pointer", "u32", "i32"], "result": "u32", "procAddress": { "name": "cuKernelSetCacheConfig", "version": 12000 } },
+  "cuKernelGetName": { "symbol": "cuKernelGetName", "parameters": ["pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuKernelGetName", "version": 12030 } },
+  "cuKernelGetParamInfo": { "symbol": "cuKernelGetParamInfo", "parameters": ["pointer", "u64", "pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuKernelGetParamInfo", "version": 12040 } },
+  "cuMemGetInfo": { "symbol": "cuMemGetInfo_v2", "parameters": ["pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuMemGetInfo", "version": 3020 } },
+  "cuMemAlloc": { "symbol": "cuMemAlloc_v2", "parameters": ["pointer", "u64"], "result": "u32", "procAddress": { "name": "cuMemAlloc", "version": 3020 } },
+  "cuMemAllocPitch": { "symbol": "cuMemAllocPitch_v2", "parameters": ["pointer", "pointer", "u64", "u64", "u32"], "result": "u32", "procAddress": { "name": "cuMemAllocPitch", "version": 3020 } },
+  "cuMemFree": { "symbol": "cuMemFree_v2", "parameters": ["u64"], "result": "u32", "procAddress": { "name": "cuMemFree", "version": 3020 } },
+  "cuMemGetAddressRange": { "symbol": "cuMemGetAddressRange_v2", "parameters": ["pointer", "pointer", "u64"], "result": "u32", "procAddress": { "name": "cuMemGetAddressRange", "version": 3020 } },
+  "cuMemAllocHost": { "symbol": "cuMemAllocHost_v2", "parameters": ["pointer", "u64"], "result": "u32", "procAddress": { "name": "cuMemAllocHost", "version": 3020 } },
+  "cuMemFreeHost": { "symbol": "cuMemFreeHost", "parameters": ["pointer"], "result": "u32", "procAddress": { "name": "cuMemFreeHost", "version": 2000 } },
+  "cuMemHostAlloc": { "symbol": "cuMemHostAlloc", "parameters": ["pointer", "u64", "u32"], "result": "u32", "procAddress": { "name": "cuMemHostAlloc", "version": 2020 } },
+  "cuMemHostGetDevicePointer": { "symbol": "cuMemHostGetDevicePointer_v2", "parameters": ["pointer", "pointer", "u32"], "result": "u32", "procAddress": { "name": "cuMemHostGetDevicePointer", "version": 3020 } },
+  "cuMemHostGetFlags": { "symbol": "cuMemHostGetFlags", "parameters": ["pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuMemHostGetFlags", "version": 2030 } },
+  "cuMemAllocManaged": { "symbol": "cuMemAllocManaged", "parameters": ["pointer", "u64", "u32"], "result": "u32", "procAddress": { "name": "cuMemAllocManaged", "version": 6000 } },
+  "cuDeviceRegisterAsyncNotification": { "symbol": "cuDeviceRegisterAsyncNotification", "parameters": ["i32", "function", "pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuDeviceRegisterAsyncNotification", "version": 12040 } },
+  "cuDeviceUnregisterAsyncNotification": { "symbol": "cuDeviceUnregisterAsyncNotification", "parameters": ["i32", "pointer"], "result": "u32", "procAddress": { "name": "cuDeviceUnregisterAsyncNotification", "version": 12040 } },
+  "cuDeviceGetByPCIBusId": { "symbol": "cuDeviceGetByPCIBusId", "parameters": ["pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuDeviceGetByPCIBusId", "version": 4010 } },
+  "cuDeviceGetPCIBusId": { "symbol": "cuDeviceGetPCIBusId", "parameters": ["pointer", "i32", "i32"], "result": "u32", "procAddress": { "name": "cuDeviceGetPCIBusId", "version": 4010 } },
+  "cuIpcGetEventHandle": { "symbol": "cuIpcGetEventHandle", "parameters": ["pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuIpcGetEventHandle", "version": 4010 } },
+  "cuIpcOpenEventHandle": { "symbol": "cuIpcOpenEventHandle", "parameters": ["pointer", null], "result": "u32", "procAddress": { "name": "cuIpcOpenEventHandle", "version": 4010 } },
+  "cuIpcGetMemHandle": { "symbol": "cuIpcGetMemHandle", "parameters": ["pointer", "u64"], "result": "u32", "procAddress": { "name": "cuIpcGetMemHandle", "version": 4010 } },
+  "cuIpcOpenMemHandle": { "symbol": "cuIpcOpenMemHandle_v2", "parameters": ["pointer", null, "u32"], "result": "u32", "procAddress": { "name": "cuIpcOpenMemHandle", "version": 11000 } },
+  "cuIpcCloseMemHandle": { "symbol": "cuIpcCloseMemHandle", "parameters": ["u64"], "result": "u32", "procAddress": { "name": "cuIpcCloseMemHandle", "version": 4010 } },
+  "cuMemHostRegister": { "symbol": "cuMemHostRegister_v2", "parameters": ["pointer", "u64", "u32"], "result": "u32", "procAddress": { "name": "cuMemHostRegister", "version": 6050 } },
+  "cuMemHostUnregister": { "symbol": "cuMemHostUnregister", "parameters": ["pointer"], "result": "u32", "procAddress": { "name": "cuMemHostUnregister", "version": 4000 } },
+  "cuMemcpy": { "symbol": "cuMemcpy", "ptdsSymbol": "cuMemcpy_ptds", "parameters": ["u64", "u64", "u64"], "result": "u32", "procAddress": { "name": "cuMemcpy", "version": 4000, "ptdsVersion": 7000 } },
+  "cuMemcpyPeer": { "symbol": "cuMemcpyPeer", "ptdsSymbol": "cuMemcpyPeer_ptds", "parameters": ["u64", "pointer", "u64", "pointer", "u64"], "result": "u32", "procAddress": { "name": "cuMemcpyPeer", "version": 4000, "ptdsVersion": 7000 } },
+  "cuMemcpyHtoD": { "symbol": "cuMemcpyHtoD_v2", "ptdsSymbol": "cuMemcpyHtoD_v2_ptds", "parameters": ["u64", "pointer", "u64"], "result": "u32", "procAddress": { "name": "cuMemcpyHtoD", "version": 3020, "ptdsVersion": 7000 } },
+  "cuMemcpyDtoH": { "symbol": "cuMemcpyDtoH_v2", "ptdsSymbol": "cuMemcpyDtoH_v2_ptds", "parameters": ["pointer", "u64", "u64"], "result": "u32", "procAddress": { "name": "cuMemcpyDtoH", "version": 3020, "ptdsVersion": 7000 } },
+  "cuMemcpyDtoD": { "symbol": "cuMemcpyDtoD_v2", "ptdsSymbol": "cuMemcpyDtoD_v2_ptds", "parameters": ["u64", "u64", "u64"], "result": "u32", "procAddress": { "name": "cuMemcpyDtoD", "version": 3020, "ptdsVersion": 7000 } },
+  "cuMemcpyDtoA": { "symbol": "cuMemcpyDtoA_v2", "ptdsSymbol": "cuMemcpyDtoA_v2_ptds", "parameters": ["pointer", "u64", "u64", "u64"], "result": "u32", "procAddress": { "name": "cuMemcpyDtoA", "version": 3020, "ptdsVersion": 7000 } },
+  "cuMemcpyAtoD": { "symbol": "cuMemcpyAtoD_v2", "ptdsSymbol": "cuMemcpyAtoD_v2_ptds", "parameters": ["u64", "pointer", "u64", "u64"], "result": "u32", "procAddress": { "name": "cuMemcpyAtoD", "version": 3020, "ptdsVersion": 7000 } },
+  "cuMemcpyHtoA": { "symbol": "cuMemcpyHtoA_v2", "ptdsSymbol": "cuMemcpyHtoA_v2_ptds", "parameters": ["pointer", "u64", "pointer", "u64"], "result": "u32", "procAddress": { "name": "cuMemcpyHtoA", "version": 3020, "ptdsVersion": 7000 } },
+  "cuMemcpyAtoH": { "symbol": "cuMemcpyAtoH_v2", "ptdsSymbol": "cuMemcpyAtoH_v2_ptds", "parameters": ["pointer", "pointer", "u64", "u64"], "result": "u32", "procAddress": { "name": "cuMemcpyAtoH", "version": 3020, "ptdsVersion": 7000 } },
+  "cuMemcpyAtoA": { "symbol": "cuMemcpyAtoA_v2", "ptdsSymbol": "cuMemcpyAtoA_v2_ptds", "parameters": ["pointer", "u64", "pointer", "u64", "u64"], "result": "u32", "procAddress": { "name": "cuMemcpyAtoA", "version": 3020, "ptdsVersion": 7000 } },
+  "cuMemcpy2D": { "symbol": "cuMemcpy2D_v2", "ptdsSymbol": "cuMemcpy2D_v2_ptds", "parameters": ["pointer"], "result": "u32", "procAddress": { "name": "cuMemcpy2D", "version": 3020, "ptdsVersion": 7000 } },
+  "cuMemcpy2DUnaligned": { "symbol": "cuMemcpy2DUnaligned_v2", "ptdsSymbol": "cuMemcpy2DUnaligned_v2_ptds", "parameters": ["pointer"], "result": "u32", "procAddress": { "name": "cuMemcpy2DUnaligned", "version": 3020, "ptdsVersion": 7000 } },
+  "cuMemcpy3D": { "symbol": "cuMemcpy3D_v2", "ptdsSymbol": "cuMemcpy3D_v2_ptds", "parameters": ["pointer"], "result": "u32", "procAddress": { "name": "cuMemcpy3D", "version": 3020, "ptdsVersion": 7000 } },
+  "cuMemcpy3DPeer": { "symbol": "cuMemcpy3DPeer", "ptdsSymbol": "cuMemcpy3DPeer_ptds", "parameters": ["pointer"], "result": "u32", "procAddress": { "name": "cuMemcpy3DPeer", "version": 4000, "ptdsVersion": 7000 } },
+  "cuMemcpyAsync": { "symbol": "cuMemcpyAsync", "ptdsSymbol": "cuMemcpyAsync_ptsz", "parameters": ["u64", "u64", "u64", "pointer"], "result": "u32", "procAddress": { "name": "cuMemcpyAsync", "version": 4000, "ptdsVersion": 7000 } },
+  "cuMemcpyPeerAsync": { "symbol": "cuMemcpyPeerAsync", "ptdsSymbol": "cuMemcpyPeerAsync_ptsz", "parameters": ["u64", "pointer", "u64", "pointer", "u64", "pointer"], "result": "u32", "procAddress": { "name": "cuMemcpyPeerAsync", "version": 4000, "ptdsVersion": 7000 } },
+  "cuMemcpyHtoDAsync": { "symbol": "cuMemcpyHtoDAsync_v2", "ptdsSymbol": "cuMemcpyHtoDAsync_v2_ptsz", "parameters": ["u64", "pointer", "u64", "pointer"], "result": "u32", "procAddress": { "name": "cuMemcpyHtoDAsync", "version": 3020, "ptdsVersion": 7000 } },
+  "cuMemcpyDtoHAsync": { "symbol": "cuMemcpyDtoHAsync_v2", "ptdsSymbol": "cuMemcpyDtoHAsync_v2_ptsz", "parameters": ["pointer", "u64", "u64", "pointer"], "result": "u32", "procAddress": { "name": "cuMemcpyDtoHAsync", "version": 3020, "ptdsVersion": 7000 } },
+  "cuMemcpyDtoDAsync": { "symbol": "cuMemcpyDtoDAsync_v2", "ptdsSymbol": "cuMemcpyDtoDAsync_v2_ptsz", "parameters": ["u64", "u64", "u64", "pointer"], "result": "u32", "procAddress": { "name": "cuMemcpyDtoDAsync", "version": 3020, "ptdsVersion": 7000 } },
+  "cuMemcpyHtoAAsync": { "symbol": "cuMemcpyHtoAAsync_v2", "ptdsSymbol": "cuMemcpyHtoAAsync_v2_ptsz", "parameters": ["pointer", "u64", "pointer", "u64", "pointer"], "result": "u32", "procAddress": { "name": "cuMemcpyHtoAAsync", "version": 3020, "ptdsVersion": 7000 } },
+  "cuMemcpyAtoHAsync": { "symbol": "cuMemcpyAtoHAsync_v2", "ptdsSymbol": "cuMemcpyAtoHAsync_v2_ptsz", "parameters": ["pointer", "pointer", "u64", "u64", "pointer"], "result": "u32", "procAddress": { "name": "cuMemcpyAtoHAsync", "version": 3020, "ptdsVersion": 7000 } },
+  "cuMemcpy2DAsync": { "symbol": "cuMemcpy2DAsync_v2", "ptdsSymbol": "cuMemcpy2DAsync_v2_ptsz", "parameters": ["pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuMemcpy2DAsync", "version": 3020, "ptdsVersion": 7000 } },
+  "cuMemcpy3DAsync": { "symbol": "cuMemcpy3DAsync_v2", "ptdsSymbol": "cuMemcpy3DAsync_v2_ptsz", "parameters": ["pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuMemcpy3DAsync", "version": 3020, "ptdsVersion": 7000 } },
+  "cuMemcpy3DPeerAsync": { "symbol": "cuMemcpy3DPeerAsync", "ptdsSymbol": "cuMemcpy3DPeerAsync_ptsz", "parameters": ["pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuMemcpy3DPeerAsync", "version": 4000, "ptdsVersion": 7000 } },
+  "cuMemsetD8": { "symbol": "cuMemsetD8_v2", "ptdsSymbol": "cuMemsetD8_v2_ptds", "parameters": ["u64", "u8", "u64"], "result": "u32", "procAddress": { "name": "cuMemsetD8", "version": 3020, "ptdsVersion": 7000 } },
+  "cuMemsetD16": { "symbol": "cuMemsetD16_v2", "ptdsSymbol": "cuMemsetD16_v2_ptds", "parameters": ["u64", "u16", "u64"], "result": "u32", "procAddress": { "name": "cuMemsetD16", "version": 3020, "ptdsVersion": 7000 } },
+  "cuMemsetD32": { "symbol": "cuMemsetD32_v2", "ptdsSymbol": "cuMemsetD32_v2_ptds", "parameters": ["u64", "u32", "u64"], "result": "u32", "procAddress": { "name": "cuMemsetD32", "version": 3020, "ptdsVersion": 7000 } },
+  "cuMemsetD2D8": { "symbol": "cuMemsetD2D8_v2", "ptdsSymbol": "cuMemsetD2D8_v2_ptds", "parameters": ["u64", "u64", "u8", "u64", "u64"], "result": "u32", "procAddress": { "name": "cuMemsetD2D8", "version": 3020, "ptdsVersion": 7000 } },
+  "cuMemsetD2D16": { "symbol": "cuMemsetD2D16_v2", "ptdsSymbol": "cuMemsetD2D16_v2_ptds", "parameters": ["u64", "u64", "u16", "u64", "u64"], "result": "u32", "procAddress": { "name": "cuMemsetD2D16", "version": 3020, "ptdsVersion": 7000 } },
+  "cuMemsetD2D32": { "symbol": "cuMemsetD2D32_v2", "ptdsSymbol": "cuMemsetD2D32_v2_ptds", "parameters": ["u64", "u64", "u32", "u64", "u64"], "result": "u32", "procAddress": { "name": "cuMemsetD2D32", "version": 3020, "ptdsVersion": 7000 } },
+  "cuMemsetD8Async": { "symbol": "cuMemsetD8Async", "ptdsSymbol": "cuMemsetD8Async_ptsz", "parameters": ["u64", "u8", "u64", "pointer"], "result": "u32", "procAddress": { "name": "cuMemsetD8Async", "version": 3020, "ptdsVersion": 7000 } },
+  "cuMemsetD16Async": { "symbol": "cuMemsetD16Async", "ptdsSymbol": "cuMemsetD16Async_ptsz", "parameters": ["u64", "u16", "u64", "pointer"], "result": "u32", "procAddress": { "name": "cuMemsetD16Async", "version": 3020, "ptdsVersion": 7000 } },
+  "cuMemsetD32Async": { "symbol": "cuMemsetD32Async", "ptdsSymbol": "cuMemsetD32Async_ptsz", "parameters": ["u64", "u32", "u64", "pointer"], "result": "u32", "procAddress": { "name": "cuMemsetD32Async", "version": 3020, "ptdsVersion": 7000 } },
+  "cuMemsetD2D8Async": { "symbol": "cuMemsetD2D8Async", "ptdsSymbol": "cuMemsetD2D8Async_ptsz", "parameters": ["u64", "u64", "u8", "u64", "u64", "pointer"], "result": "u32", "procAddress": { "name": "cuMemsetD2D8Async", "version": 3020, "ptdsVersion": 7000 } },
+  "cuMemsetD2D16Async": { "symbol": "cuMemsetD2D16Async", "ptdsSymbol": "cuMemsetD2D16Async_ptsz", "parameters": ["u64", "u64", "u16", "u64", "u64", "pointer"], "result": "u32", "procAddress": { "name": "cuMemsetD2D16Async", "version": 3020, "ptdsVersion": 7000 } },
+  "cuMemsetD2D32Async": { "symbol": "cuMemsetD2D32Async", "ptdsSymbol": "cuMemsetD2D32Async_ptsz", "parameters": ["u64", "u64", "u32", "u64", "u64", "pointer"], "result": "u32", "procAddress": { "name": "cuMemsetD2D32Async", "version": 3020, "ptdsVersion": 7000 } },
+  "cuArrayCreate": { "symbol": "cuArrayCreate_v2", "parameters": ["pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuArrayCreate", "version": 3020 } },
+  "cuArrayGetDescriptor": { "symbol": "cuArrayGetDescriptor_v2", "parameters": ["pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuArrayGetDescriptor", "version": 3020 } },
+  "cuArrayGetSparseProperties": { "symbol": "cuArrayGetSparseProperties", "parameters": ["pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuArrayGetSparseProperties", "version": 11010 } },
+  "cuMipmappedArrayGetSparseProperties": { "symbol": "cuMipmappedArrayGetSparseProperties", "parameters": ["pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuMipmappedArrayGetSparseProperties", "version": 11010 } },
+  "cuArrayGetMemoryRequirements": { "symbol": "cuArrayGetMemoryRequirements", "parameters": ["pointer", "pointer", "i32"], "result": "u32", "procAddress": { "name": "cuArrayGetMemoryRequirements", "version": 11060 } },
+  "cuMipmappedArrayGetMemoryRequirements": { "symbol": "cuMipmappedArrayGetMemoryRequirements", "parameters": ["pointer", "pointer", "i32"], "result": "u32", "procAddress": { "name": "cuMipmappedArrayGetMemoryRequirements", "version": 11060 } },
+  "cuArrayGetPlane": { "symbol": "cuArrayGetPlane", "parameters": ["pointer", "pointer", "u32"], "result": "u32", "procAddress": { "name": "cuArrayGetPlane", "version": 11020 } },
+  "cuArrayDestroy": { "symbol": "cuArrayDestroy", "parameters": ["pointer"], "result": "u32", "procAddress": { "name": "cuArrayDestroy", "version": 2000 } },
+  "cuArray3DCreate": { "symbol": "cuArray3DCreate_v2", "parameters": ["pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuArray3DCreate", "version": 3020 } },
+  "cuArray3DGetDescriptor": { "symbol": "cuArray3DGetDescriptor_v2", "parameters": ["pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuArray3DGetDescriptor", "version": 3020 } },
+  "cuMipmappedArrayCreate": { "symbol": "cuMipmappedArrayCreate", "parameters": ["pointer", "pointer", "u32"], "result": "u32", "procAddress": { "name": "cuMipmappedArrayCreate", "version": 5000 } },
+  "cuMipmappedArrayGetLevel": { "symbol": "cuMipmappedArrayGetLevel", "parameters": ["pointer", "pointer", "u32"], "result": "u32", "procAddress": { "name": "cuMipmappedArrayGetLevel", "version": 5000 } },
+  "cuMipmappedArrayDestroy": { "symbol": "cuMipmappedArrayDestroy", "parameters": ["pointer"], "result": "u32", "procAddress": { "name": "cuMipmappedArrayDestroy", "version": 5000 } },
+  "cuMemGetHandleForAddressRange": { "symbol": "cuMemGetHandleForAddressRange", "parameters": ["pointer", "u64", "u64", "u32", "u64"], "result": "u32", "procAddress": { "name": "cuMemGetHandleForAddressRange", "version": 11070 } },
+  "cuMemAddressReserve": { "symbol": "cuMemAddressReserve", "parameters": ["pointer", "u64", "u64", "u64", "u64"], "result": "u32", "procAddress": { "name": "cuMemAddressReserve", "version": 10020 } },
+  "cuMemAddressFree": { "symbol": "cuMemAddressFree", "parameters": ["u64", "u64"], "result": "u32", "procAddress": { "name": "cuMemAddressFree", "version": 10020 } },
+  "cuMemCreate": { "symbol": "cuMemCreate", "parameters": ["pointer", "u64", "pointer", "u64"], "result": "u32", "procAddress": { "name": "cuMemCreate", "version": 10020 } },
+  "cuMemRelease": { "symbol": "cuMemRelease", "parameters": ["u64"], "result": "u32", "procAddress": { "name": "cuMemRelease", "version": 10020 } },
+  "cuMemMap": { "symbol": "cuMemMap", "parameters": ["u64", "u64", "u64", "u64", "u64"], "result": "u32", "procAddress": { "name": "cuMemMap", "version": 10020 } },
+  "cuMemMapArrayAsync": { "symbol": "cuMemMapArrayAsync", "ptdsSymbol": "cuMemMapArrayAsync_ptsz", "parameters": ["pointer", "u32", "pointer"], "result": "u32", "procAddress": { "name": "cuMemMapArrayAsync", "version": 11010, "ptdsVersion": 11010 } },
+  "cuMemUnmap": { "symbol": "cuMemUnmap", "parameters": ["u64", "u64"], "result": "u32", "procAddress": { "name": "cuMemUnmap", "version": 10020 } },
+  "cuMemSetAccess": { "symbol": "cuMemSetAccess", "parameters": ["u64", "u64", "pointer", "u64"], "result": "u32", "procAddress": { "name": "cuMemSetAccess", "version": 10020 } },
+  "cuMemGetAccess": { "symbol": "cuMemGetAccess", "parameters": ["pointer", "pointer", "u64"], "result": "u32", "procAddress": { "name": "cuMemGetAccess", "version": 10020 } },
+  "cuMemExportToShareableHandle": { "symbol": "cuMemExportToShareableHandle", "parameters": ["pointer", "u64", "u32", "u64"], "result": "u32", "procAddress": { "name": "cuMemExportToShareableHandle", "version": 10020 } },
+  "cuMemImportFromShareableHandle": { "symbol": "cuMemImportFromShareableHandle", "parameters": ["pointer", "pointer", "u32"], "result": "u32", "procAddress": { "name": "cuMemImportFromShareableHandle", "version": 10020 } },
+  "cuMemGetAllocationGranularity": { "symbol": "cuMemGetAllocationGranularity", "parameters": ["pointer", "pointer", "u32"], "result": "u32", "procAddress": { "name": "cuMemGetAllocationGranularity", "version": 10020 } },
+  "cuMemGetAllocationPropertiesFromHandle": { "symbol": "cuMemGetAllocationPropertiesFromHandle", "parameters": ["pointer", "u64"], "result": "u32", "procAddress": { "name": "cuMemGetAllocationPropertiesFromHandle", "version": 10020 } },
+  "cuMemRetainAllocationHandle": { "symbol": "cuMemRetainAllocationHandle", "parameters": ["pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuMemRetainAllocationHandle", "version": 11000 } },
+  "cuMemFreeAsync": { "symbol": "cuMemFreeAsync", "ptdsSymbol": "cuMemFreeAsync_ptsz", "parameters": ["u64", "pointer"], "result": "u32", "procAddress": { "name": "cuMemFreeAsync", "version": 11020, "ptdsVersion": 11020 } },
+  "cuMemAllocAsync": { "symbol": "cuMemAllocAsync", "ptdsSymbol": "cuMemAllocAsync_ptsz", "parameters": ["pointer", "u64", "pointer"], "result": "u32", "procAddress": { "name": "cuMemAllocAsync", "version": 11020, "ptdsVersion": 11020 } },
+  "cuMemPoolTrimTo": { "symbol": "cuMemPoolTrimTo", "parameters": ["pointer", "u64"], "result": "u32", "procAddress": { "name": "cuMemPoolTrimTo", "version": 11020 } },
+  "cuMemPoolSetAttribute": { "symbol": "cuMemPoolSetAttribute", "parameters": ["pointer", "u32", "pointer"], "result": "u32", "procAddress": { "name": "cuMemPoolSetAttribute", "version": 11020 } },
+  "cuMemPoolGetAttribute": { "symbol": "cuMemPoolGetAttribute", "parameters": ["pointer", "u32", "pointer"], "result": "u32", "procAddress": { "name": "cuMemPoolGetAttribute", "version": 11020 } },
+  "cuMemPoolSetAccess": { "symbol": "cuMemPoolSetAccess", "parameters": ["pointer", "pointer", "u64"], "result": "u32", "procAddress": { "name": "cuMemPoolSetAccess", "version": 11020 } },
+  "cuMemPoolGetAccess": { "symbol": "cuMemPoolGetAccess", "parameters": ["pointer", "pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuMemPoolGetAccess", "version": 11020 } },
+  "cuMemPoolCreate": { "symbol": "cuMemPoolCreate", "parameters": ["pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuMemPoolCreate", "version": 11020 } },
+  "cuMemPoolDestroy": { "symbol": "cuMemPoolDestroy", "parameters": ["pointer"], "result": "u32", "procAddress": { "name": "cuMemPoolDestroy", "version": 11020 } },
+  "cuMemAllocFromPoolAsync": { "symbol": "cuMemAllocFromPoolAsync", "ptdsSymbol": "cuMemAllocFromPoolAsync_ptsz", "parameters": ["pointer", "u64", "pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuMemAllocFromPoolAsync", "version": 11020, "ptdsVersion": 11020 } },
+  "cuMemPoolExportToShareableHandle": { "symbol": "cuMemPoolExportToShareableHandle", "parameters": ["pointer", "pointer", "u32", "u64"], "result": "u32", "procAddress": { "name": "cuMemPoolExportToShareableHandle", "version": 11020 } },
+  "cuMemPoolImportFromShareableHandle": { "symbol": "cuMemPoolImportFromShareableHandle", "parameters": ["pointer", "pointer", "u32", "u64"], "result": "u32", "procAddress": { "name": "cuMemPoolImportFromShareableHandle", "version": 11020 } },
+  "cuMemPoolExportPointer": { "symbol": "cuMemPoolExportPointer", "parameters": ["pointer", "u64"], "result": "u32", "procAddress": { "name": "cuMemPoolExportPointer", "version": 11020 } },
+  "cuMemPoolImportPointer": { "symbol": "cuMemPoolImportPointer", "parameters": ["pointer", "pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuMemPoolImportPointer", "version": 11020 } },
+  "cuMulticastCreate": { "symbol": "cuMulticastCreate", "parameters": ["pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuMulticastCreate", "version": 12010 } },
+  "cuMulticastAddDevice": { "symbol": "cuMulticastAddDevice", "parameters": ["u64", "i32"], "result": "u32", "procAddress": { "name": "cuMulticastAddDevice", "version": 12010 } },
+  "cuMulticastBindMem": { "symbol": "cuMulticastBindMem", "parameters": ["u64", "u64", "u64", "u64", "u64", "u64"], "result": "u32", "procAddress": { "name": "cuMulticastBindMem", "version": 12010 } },
+  "cuMulticastBindAddr": { "symbol": "cuMulticastBindAddr", "parameters": ["u64", "u64", "u64", "u64", "u64"], "result": "u32", "procAddress": { "name": "cuMulticastBindAddr", "version": 12010 } },
+  "cuMulticastUnbind": { "symbol": "cuMulticastUnbind", "parameters": ["u64", "i32", "u64", "u64"], "result": "u32", "procAddress": { "name": "cuMulticastUnbind", "version": 12010 } },
+  "cuMulticastGetGranularity": { "symbol": "cuMulticastGetGranularity", "parameters": ["pointer", "pointer", "u32"], "result": "u32", "procAddress": { "name": "cuMulticastGetGranularity", "version": 12010 } },
+  "cuPointerGetAttribute": { "symbol": "cuPointerGetAttribute", "parameters": ["pointer", "u32", "u64"], "result": "u32", "procAddress": { "name": "cuPointerGetAttribute", "version": 4000 } },
+  "cuMemPrefetchAsync": { "symbol": "cuMemPrefetchAsync", "ptdsSymbol": "cuMemPrefetchAsync_ptsz", "parameters": ["u64", "u64", "i32", "pointer"], "result": "u32", "procAddress": { "name": "cuMemPrefetchAsync", "version": 8000, "ptdsVersion": 8000 } },
+  "cuMemPrefetchAsync_v2": { "symbol": "cuMemPrefetchAsync_v2", "ptdsSymbol": "cuMemPrefetchAsync_v2_ptsz", "parameters": ["u64", "u64", null, "u32", "pointer"], "result": "u32", "procAddress": { "name": "cuMemPrefetchAsync", "version": 12020, "ptdsVersion": 12020 } },
+  "cuMemAdvise": { "symbol": "cuMemAdvise", "parameters": ["u64", "u64", "u32", "i32"], "result": "u32", "procAddress": { "name": "cuMemAdvise", "version": 8000 } },
+  "cuMemAdvise_v2": { "symbol": "cuMemAdvise_v2", "parameters": ["u64", "u64", "u32", null], "result": "u32", "procAddress": { "name": "cuMemAdvise", "version": 12020 } },
+  "cuMemRangeGetAttribute": { "symbol": "cuMemRangeGetAttribute", "parameters": ["pointer", "u64", "u32", "u64", "u64"], "result": "u32", "procAddress": { "name": "cuMemRangeGetAttribute", "version": 8000 } },
+  "cuMemRangeGetAttributes": { "symbol": "cuMemRangeGetAttributes", "parameters": ["pointer", "pointer", "pointer", "u64", "u64", "u64"], "result": "u32", "procAddress": { "name": "cuMemRangeGetAttributes", "version": 8000 } },
+  "cuPointerSetAttribute": { "symbol": "cuPointerSetAttribute", "parameters": ["pointer", "u32", "u64"], "result": "u32", "procAddress": { "name": "cuPointerSetAttribute", "version": 6000 } },
+  "cuPointerGetAttributes": { "symbol": "cuPointerGetAttributes", "parameters": ["u32", "pointer", "pointer", "u64"], "result": "u32", "procAddress": { "name": "cuPointerGetAttributes", "version": 7000 } },
+  "cuStreamCreate": { "symbol": "cuStreamCreate", "parameters": ["pointer", "u32"], "result": "u32", "procAddress": { "name": "cuStreamCreate", "version": 2000 } },
+  "cuStreamCreateWithPriority": { "symbol": "cuStreamCreateWithPriority", "parameters": ["pointer", "u32", "i32"], "result": "u32", "procAddress": { "name": "cuStreamCreateWithPriority", "version": 5050 } },
+  "cuStreamGetPriority": { "symbol": "cuStreamGetPriority", "ptdsSymbol": "cuStreamGetPriority_ptsz", "parameters": ["pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuStreamGetPriority", "version": 5050, "ptdsVersion": 7000 } },
+  "cuStreamGetFlags": { "symbol": "cuStreamGetFlags", "ptdsSymbol": "cuStreamGetFlags_ptsz", "parameters": ["pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuStreamGetFlags", "version": 5050, "ptdsVersion": 7000 } },
+  "cuStreamGetId": { "symbol": "cuStreamGetId", "ptdsSymbol": "cuStreamGetId_ptsz", "parameters": ["pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuStreamGetId", "version": 12000, "ptdsVersion": 12000 } },
+  "cuStreamGetCtx": { "symbol": "cuStreamGetCtx", "ptdsSymbol": "cuStreamGetCtx_ptsz", "parameters": ["pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuStreamGetCtx", "version": 9020, "ptdsVersion": 9020 } },
+  "cuStreamWaitEvent": { "symbol": "cuStreamWaitEvent", "ptdsSymbol": "cuStreamWaitEvent_ptsz", "parameters": ["pointer", "pointer", "u32"], "result": "u32", "procAddress": { "name": "cuStreamWaitEvent", "version": 3020, "ptdsVersion": 7000 } },
+  "cuStreamAddCallback": { "symbol": "cuStreamAddCallback", "ptdsSymbol": "cuStreamAddCallback_ptsz", "parameters": ["pointer", "function", "pointer", "u32"], "result": "u32", "procAddress": { "name": "cuStreamAddCallback", "version": 5000, "ptdsVersion": 7000 } },
+  "cuStreamBeginCapture": { "symbol": "cuStreamBeginCapture_v2", "ptdsSymbol": "cuStreamBeginCapture_v2_ptsz", "parameters": ["pointer", "u32"], "result": "u32", "procAddress": { "name": "cuStreamBeginCapture", "version": 10010, "ptdsVersion": 10010 } },
+  "cuStreamBeginCaptureToGraph": { "symbol": "cuStreamBeginCaptureToGraph", "ptdsSymbol": "cuStreamBeginCaptureToGraph_ptsz", "parameters": ["pointer", "pointer", "pointer", "pointer", "u64", "u32"], "result": "u32", "procAddress": { "name": "cuStreamBeginCaptureToGraph", "version": 12030, "ptdsVersion": 12030 } },
+  "cuThreadExchangeStreamCaptureMode": { "symbol": "cuThreadExchangeStreamCaptureMode", "parameters": ["pointer"], "result": "u32", "procAddress": { "name": "cuThreadExchangeStreamCaptureMode", "version": 10010 } },
+  "cuStreamEndCapture": { "symbol": "cuStreamEndCapture", "ptdsSymbol": "cuStreamEndCapture_ptsz", "parameters": ["pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuStreamEndCapture", "version": 10000, "ptdsVersion": 10000 } },
+  "cuStreamIsCapturing": { "symbol": "cuStreamIsCapturing", "ptdsSymbol": "cuStreamIsCapturing_ptsz", "parameters": ["pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuStreamIsCapturing", "version": 10000, "ptdsVersion": 10000 } },
+  "cuStreamGetCaptureInfo": { "symbol": "cuStreamGetCaptureInfo_v2", "ptdsSymbol": "cuStreamGetCaptureInfo_v2_ptsz", "parameters": ["pointer", "pointer", "pointer", "pointer", "pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuStreamGetCaptureInfo", "version": 11030, "ptdsVersion": 11030 } },
+  "cuStreamGetCaptureInfo_v2": { "symbol": "cuStreamGetCaptureInfo_v2", "ptdsSymbol": "cuStreamGetCaptureInfo_v2_ptsz", "parameters": ["pointer", "pointer", "pointer", "pointer", "pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuStreamGetCaptureInfo", "version": 11030, "ptdsVersion": 11030 } },
+  "cuStreamGetCaptureInfo_v3": { "symbol": "cuStreamGetCaptureInfo_v3", "ptdsSymbol": "cuStreamGetCaptureInfo_v3_ptsz", "parameters": ["pointer", "pointer", "pointer", "pointer", "pointer", "pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuStreamGetCaptureInfo", "version": 12030, "ptdsVersion": 12030 } },
+  "cuStreamUpdateCaptureDependencies": { "symbol": "cuStreamUpdateCaptureDependencies", "ptdsSymbol": "cuStreamUpdateCaptureDependencies_ptsz", "parameters": ["pointer", "pointer", "u64", "u32"], "result": "u32", "procAddress": { "name": "cuStreamUpdateCaptureDependencies", "version": 11030, "ptdsVersion": 11030 } },
+  "cuStreamUpdateCaptureDependencies_v2": { "symbol": "cuStreamUpdateCaptureDependencies_v2", "ptdsSymbol": "cuStreamUpdateCaptureDependencies_v2_ptsz", "parameters": ["pointer", "pointer", "pointer", "u64", "u32"], "result": "u32", "procAddress": { "name": "cuStreamUpdateCaptureDependencies", "version": 12030, "ptdsVersion": 12030 } },
+  "cuStreamAttachMemAsync": { "symbol": "cuStreamAttachMemAsync", "ptdsSymbol": "cuStreamAttachMemAsync_ptsz", "parameters": ["pointer", "u64", "u64", "u32"], "result": "u32", "procAddress": { "name": "cuStreamAttachMemAsync", "version": 6000, "ptdsVersion": 7000 } },
+  "cuStreamQuery": { "symbol": "cuStreamQuery", "ptdsSymbol": "cuStreamQuery_ptsz", "parameters": ["pointer"], "result": "u32", "procAddress": { "name": "cuStreamQuery", "version": 2000, "ptdsVersion": 7000 } },
+  "cuStreamSynchronize": { "symbol": "cuStreamSynchronize", "ptdsSymbol": "cuStreamSynchronize_ptsz", "parameters": ["pointer"], "result": "u32", "procAddress": { "name": "cuStreamSynchronize", "version": 2000, "ptdsVersion": 7000 } },
+  "cuStreamDestroy": { "symbol": "cuStreamDestroy_v2", "parameters": ["pointer"], "result": "u32", "procAddress": { "name": "cuStreamDestroy", "version": 4000 } },
+  "cuStreamCopyAttributes": { "symbol": "cuStreamCopyAttributes", "ptdsSymbol": "cuStreamCopyAttributes_ptsz", "parameters": ["pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuStreamCopyAttributes", "version": 11000, "ptdsVersion": 11000 } },
+  "cuStreamGetAttribute": { "symbol": "cuStreamGetAttribute", "ptdsSymbol": "cuStreamGetAttribute_ptsz", "parameters": ["pointer", "u32", "pointer"], "result": "u32", "procAddress": { "name": "cuStreamGetAttribute", "version": 11000, "ptdsVersion": 11000 } },
+  "cuStreamSetAttribute": { "symbol": "cuStreamSetAttribute", "ptdsSymbol": "cuStreamSetAttribute_ptsz", "parameters": ["pointer", "u32", "pointer"], "result": "u32", "procAddress": { "name": "cuStreamSetAttribute", "version": 11000, "ptdsVersion": 11000 } },
+  "cuEventCreate": { "symbol": "cuEventCreate", "parameters": ["pointer", "u32"], "result": "u32", "procAddress": { "name": "cuEventCreate", "version": 2000 } },
+  "cuEventRecord": { "symbol": "cuEventRecord", "ptdsSymbol": "cuEventRecord_ptsz", "parameters": ["pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuEventRecord", "version": 2000, "ptdsVersion": 7000 } },
+  "cuEventRecordWithFlags": { "symbol": "cuEventRecordWithFlags", "ptdsSymbol": "cuEventRecordWithFlags_ptsz", "parameters": ["pointer", "pointer", "u32"], "result": "u32", "procAddress": { "name": "cuEventRecordWithFlags", "version": 11010, "ptdsVersion": 11010 } },
+  "cuEventQuery": { "symbol": "cuEventQuery", "parameters": ["pointer"], "result": "u32", "procAddress": { "name": "cuEventQuery", "version": 2000 } },
+  "cuEventSynchronize": { "symbol": "cuEventSynchronize", "parameters": ["pointer"], "result": "u32", "procAddress": { "name": "cuEventSynchronize", "version": 2000 } },
+  "cuEventDestroy": { "symbol": "cuEventDestroy_v2", "parameters": ["pointer"], "result": "u32", "procAddress": { "name": "cuEventDestroy", "version": 4000 } },
+  "cuEventElapsedTime": { "symbol": "cuEventElapsedTime", "parameters": ["pointer", "pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuEventElapsedTime", "version": 2000 } },
+  "cuImportExternalMemory": { "symbol": "cuImportExternalMemory", "parameters": ["pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuImportExternalMemory", "version": 10000 } },
+  "cuExternalMemoryGetMappedBuffer": { "symbol": "cuExternalMemoryGetMappedBuffer", "parameters": ["pointer", "pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuExternalMemoryGetMappedBuffer", "version": 10000 } },
+  "cuExternalMemoryGetMappedMipmappedArray": { "symbol": "cuExternalMemoryGetMappedMipmappedArray", "parameters": ["pointer", "pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuExternalMemoryGetMappedMipmappedArray", "version": 10000 } },
+  "cuDestroyExternalMemory": { "symbol": "cuDestroyExternalMemory", "parameters": ["pointer"], "result": "u32", "procAddress": { "name": "cuDestroyExternalMemory", "version": 10000 } },
+  "cuImportExternalSemaphore": { "symbol": "cuImportExternalSemaphore", "parameters": ["pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuImportExternalSemaphore", "version": 10000 } },
+  "cuSignalExternalSemaphoresAsync": { "symbol": "cuSignalExternalSemaphoresAsync", "ptdsSymbol": "cuSignalExternalSemaphoresAsync_ptsz", "parameters": ["pointer", "pointer", "u32", "pointer"], "result": "u32", "procAddress": { "name": "cuSignalExternalSemaphoresAsync", "version": 10000, "ptdsVersion": 10000 } },
+  "cuWaitExternalSemaphoresAsync": { "symbol": "cuWaitExternalSemaphoresAsync", "ptdsSymbol": "cuWaitExternalSemaphoresAsync_ptsz", "parameters": ["pointer", "pointer", "u32", "pointer"], "result": "u32", "procAddress": { "name": "cuWaitExternalSemaphoresAsync", "version": 10000, "ptdsVersion": 10000 } },
+  "cuDestroyExternalSemaphore": { "symbol": "cuDestroyExternalSemaphore", "parameters": ["pointer"], "result": "u32", "procAddress": { "name": "cuDestroyExternalSemaphore", "version": 10000 } },
+  "cuStreamWaitValue32": { "symbol": "cuStreamWaitValue32_v2", "ptdsSymbol": "cuStreamWaitValue32_v2_ptsz", "parameters": ["pointer", "u64", "u32", "u32"], "result": "u32", "procAddress": { "name": "cuStreamWaitValue32", "version": 11070, "ptdsVersion": 11070 } },
+  "cuStreamWaitValue64": { "symbol": "cuStreamWaitValue64_v2", "ptdsSymbol": "cuStreamWaitValue64_v2_ptsz", "parameters": ["pointer", "u64", "u64", "u32"], "result": "u32", "procAddress": { "name": "cuStreamWaitValue64", "version": 11070, "ptdsVersion": 11070 } },
+  "cuStreamWriteValue32": { "symbol": "cuStreamWriteValue32_v2", "ptdsSymbol": "cuStreamWriteValue32_v2_ptsz", "parameters": ["pointer", "u64", "u32", "u32"], "result": "u32", "procAddress": { "name": "cuStreamWriteValue32", "version": 11070, "ptdsVersion": 11070 } },
+  "cuStreamWriteValue64": { "symbol": "cuStreamWriteValue64_v2", "ptdsSymbol": "cuStreamWriteValue64_v2_ptsz", "parameters": ["pointer", "u64", "u64", "u32"], "result": "u32", "procAddress": { "name": "cuStreamWriteValue64", "version": 11070, "ptdsVersion": 11070 } },
+  "cuStreamBatchMemOp": { "symbol": "cuStreamBatchMemOp_v2", "ptdsSymbol": "cuStreamBatchMemOp_v2_ptsz", "parameters": ["pointer", "u32", "pointer", "u32"], "result": "u32", "procAddress": { "name": "cuStreamBatchMemOp", "version": 11070, "ptdsVersion": 11070 } },
+  "cuFuncGetAttribute": { "symbol": "cuFuncGetAttribute", "parameters": ["pointer", "u32", "pointer"], "result": "u32", "procAddress": { "name": "cuFuncGetAttribute", "version": 2020 } },
+  "cuFuncSetAttribute": { "symbol": "cuFuncSetAttribute", "parameters": ["pointer", "u32", "i32"], "result": "u32", "procAddress": { "name": "cuFuncSetAttribute", "version": 9000 } },
+  "cuFuncSetCacheConfig": { "symbol": "cuFuncSetCacheConfig", "parameters": ["pointer", "u32"], "result": "u32", "procAddress": { "name": "cuFuncSetCacheConfig", "version": 3000 } },
+  "cuFuncGetModule": { "symbol": "cuFuncGetModule", "parameters": ["pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuFuncGetModule", "version": 11000 } },
+  "cuFuncGetName": { "symbol": "cuFuncGetName", "parameters": ["pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuFuncGetName", "version": 12030 } },
+  "cuFuncGetParamInfo": { "symbol": "cuFuncGetParamInfo", "parameters": ["pointer", "u64", "pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuFuncGetParamInfo", "version": 12040 } },
+  "cuFuncIsLoaded": { "symbol": "cuFuncIsLoaded", "parameters": ["pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuFuncIsLoaded", "version": 12040 } },
+  "cuFuncLoad": { "symbol": "cuFuncLoad", "parameters": ["pointer"], "result": "u32", "procAddress": { "name": "cuFuncLoad", "version": 12040 } },
+  "cuLaunchKernel": { "symbol": "cuLaunchKernel", "ptdsSymbol": "cuLaunchKernel_ptsz", "parameters": ["pointer", "u32", "u32", "u32", "u32", "u32", "u32", "u32", "pointer", "pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuLaunchKernel", "version": 4000, "ptdsVersion": 7000 } },
+  "cuLaunchKernelEx": { "symbol": "cuLaunchKernelEx", "ptdsSymbol": "cuLaunchKernelEx_ptsz", "parameters": ["pointer", "pointer", "pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuLaunchKernelEx", "version": 11060, "ptdsVersion": 11060 } },
+  "cuLaunchCooperativeKernel": { "symbol": "cuLaunchCooperativeKernel", "ptdsSymbol": "cuLaunchCooperativeKernel_ptsz", "parameters": ["pointer", "u32", "u32", "u32", "u32", "u32", "u32", "u32", "pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuLaunchCooperativeKernel", "version": 9000, "ptdsVersion": 9000 } },
+  "cuLaunchCooperativeKernelMultiDevice": { "symbol": "cuLaunchCooperativeKernelMultiDevice", "parameters": ["pointer", "u32", "u32"], "result": "u32", "procAddress": { "name": "cuLaunchCooperativeKernelMultiDevice", "version": 9000 }, "deprecated": true },
+  "cuLaunchHostFunc": { "symbol": "cuLaunchHostFunc", "ptdsSymbol": "cuLaunchHostFunc_ptsz", "parameters": ["pointer", "function", "pointer"], "result": "u32", "procAddress": { "name": "cuLaunchHostFunc", "version": 10000, "ptdsVersion": 10000 } },
+  "cuFuncSetBlockShape": { "symbol": "cuFuncSetBlockShape", "parameters": ["pointer", "i32", "i32", "i32"], "result": "u32", "procAddress": { "name": "cuFuncSetBlockShape", "version": 2000 }, "deprecated": true },
+  "cuFuncSetSharedSize": { "symbol": "cuFuncSetSharedSize", "parameters": ["pointer", "u32"], "result": "u32", "procAddress": { "name": "cuFuncSetSharedSize", "version": 2000 }, "deprecated": true },
+  "cuParamSetSize": { "symbol": "cuParamSetSize", "parameters": ["pointer", "u32"], "result": "u32", "procAddress": { "name": "cuParamSetSize", "version": 2000 }, "deprecated": true },
+  "cuParamSeti": { "symbol": "cuParamSeti", "parameters": ["pointer", "i32", "u32"], "result": "u32", "procAddress": { "name": "cuParamSeti", "version": 2000 }, "deprecated": true },
+  "cuParamSetf": { "symbol": "cuParamSetf", "parameters": ["pointer", "i32", "f32"], "result": "u32", "procAddress": { "name": "cuParamSetf", "version": 2000 }, "deprecated": true },
+  "cuParamSetv": { "symbol": "cuParamSetv", "parameters": ["pointer", "i32", "pointer", "u32"], "result": "u32", "procAddress": { "name": "cuParamSetv", "version": 2000 }, "deprecated": true },
+  "cuLaunch": { "symbol": "cuLaunch", "parameters": ["pointer"], "result": "u32", "procAddress": { "name": "cuLaunch", "version": 2000 }, "deprecated": true },
+  "cuLaunchGrid": { "symbol": "cuLaunchGrid", "parameters": ["pointer", "i32", "i32"], "result": "u32", "procAddress": { "name": "cuLaunchGrid", "version": 2000 }, "deprecated": true },
+  "cuLaunchGridAsync": { "symbol": "cuLaunchGridAsync", "parameters": ["pointer", "i32", "i32", "pointer"], "result": "u32", "procAddress": { "name": "cuLaunchGridAsync", "version": 2000 }, "deprecated": true },
+  "cuParamSetTexRef": { "symbol": "cuParamSetTexRef", "parameters": ["pointer", "i32", "pointer"], "result": "u32", "procAddress": { "name": "cuParamSetTexRef", "version": 2000 }, "deprecated": true },
+  "cuFuncSetSharedMemConfig": { "symbol": "cuFuncSetSharedMemConfig", "parameters": ["pointer", "u32"], "result": "u32", "procAddress": { "name": "cuFuncSetSharedMemConfig", "version": 4020 }, "deprecated": true },
+  "cuGraphCreate": { "symbol": "cuGraphCreate", "parameters": ["pointer", "u32"], "result": "u32", "procAddress": { "name": "cuGraphCreate", "version": 10000 } },
+  "cuGraphAddKernelNode": { "symbol": "cuGraphAddKernelNode_v2", "parameters": ["pointer", "pointer", "pointer", "u64", "pointer"], "result": "u32", "procAddress": { "name": "cuGraphAddKernelNode", "version": 12000 } },
+  "cuGraphKernelNodeGetParams": { "symbol": "cuGraphKernelNodeGetParams_v2", "parameters": ["pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuGraphKernelNodeGetParams", "version": 12000 } },
+  "cuGraphKernelNodeSetParams": { "symbol": "cuGraphKernelNodeSetParams_v2", "parameters": ["pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuGraphKernelNodeSetParams", "version": 12000 } },
+  "cuGraphAddMemcpyNode": { "symbol": "cuGraphAddMemcpyNode", "parameters": ["pointer", "pointer", "pointer", "u64", "pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuGraphAddMemcpyNode", "version": 10000 } },
+  "cuGraphMemcpyNodeGetParams": { "symbol": "cuGraphMemcpyNodeGetParams", "parameters": ["pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuGraphMemcpyNodeGetParams", "version": 10000 } },
+  "cuGraphMemcpyNodeSetParams": { "symbol": "cuGraphMemcpyNodeSetParams", "parameters": ["pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuGraphMemcpyNodeSetParams", "version": 10000 } },
+  "cuGraphAddMemsetNode": { "symbol": "cuGraphAddMemsetNode", "parameters": ["pointer", "pointer", "pointer", "u64", "pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuGraphAddMemsetNode", "version": 10000 } },
+  "cuGraphMemsetNodeGetParams": { "symbol": "cuGraphMemsetNodeGetParams", "parameters": ["pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuGraphMemsetNodeGetParams", "version": 10000 } },
+  "cuGraphMemsetNodeSetParams": { "symbol": "cuGraphMemsetNodeSetParams", "parameters": ["pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuGraphMemsetNodeSetParams", "version": 10000 } },
+  "cuGraphAddHostNode": { "symbol": "cuGraphAddHostNode", "parameters": ["pointer", "pointer", "pointer", "u64", "pointer"], "result": "u32", "procAddress": { "name": "cuGraphAddHostNode", "version": 10000 } },
+  "cuGraphHostNodeGetParams": { "symbol": "cuGraphHostNodeGetParams", "parameters": ["pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuGraphHostNodeGetParams", "version": 10000 } },
+  "cuGraphHostNodeSetParams": { "symbol": "cuGraphHostNodeSetParams", "parameters": ["pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuGraphHostNodeSetParams", "version": 10000 } },
+  "cuGraphAddChildGraphNode": { "symbol": "cuGraphAddChildGraphNode", "parameters": ["pointer", "pointer", "pointer", "u64", "pointer"], "result": "u32", "procAddress": { "name": "cuGraphAddChildGraphNode", "version": 10000 } },
+  "cuGraphChildGraphNodeGetGraph": { "symbol": "cuGraphChildGraphNodeGetGraph", "parameters": ["pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuGraphChildGraphNodeGetGraph", "version": 10000 } },
+  "cuGraphAddEmptyNode": { "symbol": "cuGraphAddEmptyNode", "parameters": ["pointer", "pointer", "pointer", "u64"], "result": "u32", "procAddress": { "name": "cuGraphAddEmptyNode", "version": 10000 } },
+  "cuGraphAddEventRecordNode": { "symbol": "cuGraphAddEventRecordNode", "parameters": ["pointer", "pointer", "pointer", "u64", "pointer"], "result": "u32", "procAddress": { "name": "cuGraphAddEventRecordNode", "version": 11010 } },
+  "cuGraphEventRecordNodeGetEvent": { "symbol": "cuGraphEventRecordNodeGetEvent", "parameters": ["pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuGraphEventRecordNodeGetEvent", "version": 11010 } },
+  "cuGraphEventRecordNodeSetEvent": { "symbol": "cuGraphEventRecordNodeSetEvent", "parameters": ["pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuGraphEventRecordNodeSetEvent", "version": 11010 } },
+  "cuGraphAddEventWaitNode": { "symbol": "cuGraphAddEventWaitNode", "parameters": ["pointer", "pointer", "pointer", "u64", "pointer"], "result": "u32", "procAddress": { "name": "cuGraphAddEventWaitNode", "version": 11010 } },
+  "cuGraphEventWaitNodeGetEvent": { "symbol": "cuGraphEventWaitNodeGetEvent", "parameters": ["pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuGraphEventWaitNodeGetEvent", "version": 11010 } },
+  "cuGraphEventWaitNodeSetEvent": { "symbol": "cuGraphEventWaitNodeSetEvent", "parameters": ["pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuGraphEventWaitNodeSetEvent", "version": 11010 } },
+  "cuGraphAddExternalSemaphoresSignalNode": { "symbol": "cuGraphAddExternalSemaphoresSignalNode", "parameters": ["pointer", "pointer", "pointer", "u64", "pointer"], "result": "u32", "procAddress": { "name": "cuGraphAddExternalSemaphoresSignalNode", "version": 11020 } },
+  "cuGraphExternalSemaphoresSignalNodeGetParams": { "symbol": "cuGraphExternalSemaphoresSignalNodeGetParams", "parameters": ["pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuGraphExternalSemaphoresSignalNodeGetParams", "version": 11020 } },
+  "cuGraphExternalSemaphoresSignalNodeSetParams": { "symbol": "cuGraphExternalSemaphoresSignalNodeSetParams", "parameters": ["pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuGraphExternalSemaphoresSignalNodeSetParams", "version": 11020 } },
+  "cuGraphAddExternalSemaphoresWaitNode": { "symbol": "cuGraphAddExternalSemaphoresWaitNode", "parameters": ["pointer", "pointer", "pointer", "u64", "pointer"], "result": "u32", "procAddress": { "name": "cuGraphAddExternalSemaphoresWaitNode", "version": 11020 } },
+  "cuGraphExternalSemaphoresWaitNodeGetParams": { "symbol": "cuGraphExternalSemaphoresWaitNodeGetParams", "parameters": ["pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuGraphExternalSemaphoresWaitNodeGetParams", "version": 11020 } },
+  "cuGraphExternalSemaphoresWaitNodeSetParams": { "symbol": "cuGraphExternalSemaphoresWaitNodeSetParams", "parameters": ["pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuGraphExternalSemaphoresWaitNodeSetParams", "version": 11020 } },
+  "cuGraphAddBatchMemOpNode": { "symbol": "cuGraphAddBatchMemOpNode", "parameters": ["pointer", "pointer", "pointer", "u64", "pointer"], "result": "u32", "procAddress": { "name": "cuGraphAddBatchMemOpNode", "version": 11070 } },
+  "cuGraphBatchMemOpNodeGetParams": { "symbol": "cuGraphBatchMemOpNodeGetParams", "parameters": ["pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuGraphBatchMemOpNodeGetParams", "version": 11070 } },
+  "cuGraphBatchMemOpNodeSetParams": { "symbol": "cuGraphBatchMemOpNodeSetParams", "parameters": ["pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuGraphBatchMemOpNodeSetParams", "version": 11070 } },
+  "cuGraphExecBatchMemOpNodeSetParams": { "symbol": "cuGraphExecBatchMemOpNodeSetParams", "parameters": ["pointer", "pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuGraphExecBatchMemOpNodeSetParams", "version": 11070 } },
+  "cuGraphAddMemAllocNode": { "symbol": "cuGraphAddMemAllocNode", "parameters": ["pointer", "pointer", "pointer", "u64", "pointer"], "result": "u32", "procAddress": { "name": "cuGraphAddMemAllocNode", "version": 11040 } },
+  "cuGraphMemAllocNodeGetParams": { "symbol": "cuGraphMemAllocNodeGetParams", "parameters": ["pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuGraphMemAllocNodeGetParams", "version": 11040 } },
+  "cuGraphAddMemFreeNode": { "symbol": "cuGraphAddMemFreeNode", "parameters": ["pointer", "pointer", "pointer", "u64", "u64"], "result": "u32", "procAddress": { "name": "cuGraphAddMemFreeNode", "version": 11040 } },
+  "cuGraphMemFreeNodeGetParams": { "symbol": "cuGraphMemFreeNodeGetParams", "parameters": ["pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuGraphMemFreeNodeGetParams", "version": 11040 } },
+  "cuDeviceGraphMemTrim": { "symbol": "cuDeviceGraphMemTrim", "parameters": ["i32"], "result": "u32", "procAddress": { "name": "cuDeviceGraphMemTrim", "version": 11040 } },
+  "cuDeviceGetGraphMemAttribute": { "symbol": "cuDeviceGetGraphMemAttribute", "parameters": ["i32", "u32", "pointer"], "result": "u32", "procAddress": { "name": "cuDeviceGetGraphMemAttribute", "version": 11040 } },
+  "cuDeviceSetGraphMemAttribute": { "symbol": "cuDeviceSetGraphMemAttribute", "parameters": ["i32", "u32", "pointer"], "result": "u32", "procAddress": { "name": "cuDeviceSetGraphMemAttribute", "version": 11040 } },
+  "cuGraphClone": { "symbol": "cuGraphClone", "parameters": ["pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuGraphClone", "version": 10000 } },
+  "cuGraphNodeFindInClone": { "symbol": "cuGraphNodeFindInClone", "parameters": ["pointer", "pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuGraphNodeFindInClone", "version": 10000 } },
+  "cuGraphNodeGetType": { "symbol": "cuGraphNodeGetType", "parameters": ["pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuGraphNodeGetType", "version": 10000 } },
+  "cuGraphGetNodes": { "symbol": "cuGraphGetNodes", "parameters": ["pointer", "pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuGraphGetNodes", "version": 10000 } },
+  "cuGraphGetRootNodes": { "symbol": "cuGraphGetRootNodes", "parameters": ["pointer", "pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuGraphGetRootNodes", "version": 10000 } },
+  "cuGraphGetEdges": { "symbol": "cuGraphGetEdges", "parameters": ["pointer", "pointer", "pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuGraphGetEdges", "version": 10000 } },
+  "cuGraphGetEdges_v2": { "symbol": "cuGraphGetEdges_v2", "parameters": ["pointer", "pointer", "pointer", "pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuGraphGetEdges", "version": 12030 } },
+  "cuGraphNodeGetDependencies": { "symbol": "cuGraphNodeGetDependencies", "parameters": ["pointer", "pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuGraphNodeGetDependencies", "version": 10000 } },
+  "cuGraphNodeGetDependencies_v2": { "symbol": "cuGraphNodeGetDependencies_v2", "parameters": ["pointer", "pointer", "pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuGraphNodeGetDependencies", "version": 12030 } },
+  "cuGraphNodeGetDependentNodes": { "symbol": "cuGraphNodeGetDependentNodes", "parameters": ["pointer", "pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuGraphNodeGetDependentNodes", "version": 10000 } },
+  "cuGraphNodeGetDependentNodes_v2": { "symbol": "cuGraphNodeGetDependentNodes_v2", "parameters": ["pointer", "pointer", "pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuGraphNodeGetDependentNodes", "version": 12030 } },
+  "cuGraphAddDependencies": { "symbol": "cuGraphAddDependencies", "parameters": ["pointer", "pointer", "pointer", "u64"], "result": "u32", "procAddress": { "name": "cuGraphAddDependencies", "version": 10000 } },
+  "cuGraphAddDependencies_v2": { "symbol": "cuGraphAddDependencies_v2", "parameters": ["pointer", "pointer", "pointer", "pointer", "u64"], "result": "u32", "procAddress": { "name": "cuGraphAddDependencies", "version": 12030 } },
+  "cuGraphRemoveDependencies": { "symbol": "cuGraphRemoveDependencies", "parameters": ["pointer", "pointer", "pointer", "u64"], "result": "u32", "procAddress": { "name": "cuGraphRemoveDependencies", "version": 10000 } },
+  "cuGraphRemoveDependencies_v2": { "symbol": "cuGraphRemoveDependencies_v2", "parameters": ["pointer", "pointer", "pointer", "pointer", "u64"], "result": "u32", "procAddress": { "name": "cuGraphRemoveDependencies", "version": 12030 } },
+  "cuGraphDestroyNode": { "symbol": "cuGraphDestroyNode", "parameters": ["pointer"], "result": "u32", "procAddress": { "name": "cuGraphDestroyNode", "version": 10000 } },
+  "cuGraphInstantiate": { "symbol": "cuGraphInstantiateWithFlags", "parameters": ["pointer", "pointer", "u64"], "result": "u32", "procAddress": { "name": "cuGraphInstantiateWithFlags", "version": 11040 } },
+  "cuGraphInstantiateWithFlags": { "symbol": "cuGraphInstantiateWithFlags", "parameters": ["pointer", "pointer", "u64"], "result": "u32", "procAddress": { "name": "cuGraphInstantiateWithFlags", "version": 11040 } },
+  "cuGraphInstantiateWithParams": { "symbol": "cuGraphInstantiateWithParams", "ptdsSymbol": "cuGraphInstantiateWithParams_ptsz", "parameters": ["pointer", "pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuGraphInstantiateWithParams", "version": 12000, "ptdsVersion": 12000 } },
+  "cuGraphExecGetFlags": { "symbol": "cuGraphExecGetFlags", "parameters": ["pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuGraphExecGetFlags", "version": 12000 } },
+  "cuGraphExecKernelNodeSetParams": { "symbol": "cuGraphExecKernelNodeSetParams_v2", "parameters": ["pointer", "pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuGraphExecKernelNodeSetParams", "version": 12000 } },
+  "cuGraphExecMemcpyNodeSetParams": { "symbol": "cuGraphExecMemcpyNodeSetParams", "parameters": ["pointer", "pointer", "pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuGraphExecMemcpyNodeSetParams", "version": 10020 } },
+  "cuGraphExecMemsetNodeSetParams": { "symbol": "cuGraphExecMemsetNodeSetParams", "parameters": ["pointer", "pointer", "pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuGraphExecMemsetNodeSetParams", "version": 10020 } },
+  "cuGraphExecHostNodeSetParams": { "symbol": "cuGraphExecHostNodeSetParams", "parameters": ["pointer", "pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuGraphExecHostNodeSetParams", "version": 10020 } },
+  "cuGraphExecChildGraphNodeSetParams": { "symbol": "cuGraphExecChildGraphNodeSetParams", "parameters": ["pointer", "pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuGraphExecChildGraphNodeSetParams", "version": 11010 } },
+  "cuGraphExecEventRecordNodeSetEvent": { "symbol": "cuGraphExecEventRecordNodeSetEvent", "parameters": ["pointer", "pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuGraphExecEventRecordNodeSetEvent", "version": 11010 } },
+  "cuGraphExecEventWaitNodeSetEvent": { "symbol": "cuGraphExecEventWaitNodeSetEvent", "parameters": ["pointer", "pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuGraphExecEventWaitNodeSetEvent", "version": 11010 } },
+  "cuGraphExecExternalSemaphoresSignalNodeSetParams": { "symbol": "cuGraphExecExternalSemaphoresSignalNodeSetParams", "parameters": ["pointer", "pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuGraphExecExternalSemaphoresSignalNodeSetParams", "version": 11020 } },
+  "cuGraphExecExternalSemaphoresWaitNodeSetParams": { "symbol": "cuGraphExecExternalSemaphoresWaitNodeSetParams", "parameters": ["pointer", "pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuGraphExecExternalSemaphoresWaitNodeSetParams", "version": 11020 } },
+  "cuGraphNodeSetEnabled": { "symbol": "cuGraphNodeSetEnabled", "parameters": ["pointer", "pointer", "u32"], "result": "u32", "procAddress": { "name": "cuGraphNodeSetEnabled", "version": 11060 } },
+  "cuGraphNodeGetEnabled": { "symbol": "cuGraphNodeGetEnabled", "parameters": ["pointer", "pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuGraphNodeGetEnabled", "version": 11060 } },
+  "cuGraphUpload": { "symbol": "cuGraphUpload", "ptdsSymbol": "cuGraphUpload_ptsz", "parameters": ["pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuGraphUpload", "version": 11010, "ptdsVersion": 11010 } },
+  "cuGraphLaunch": { "symbol": "cuGraphLaunch", "ptdsSymbol": "cuGraphLaunch_ptsz", "parameters": ["pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuGraphLaunch", "version": 10000, "ptdsVersion": 10000 } },
+  "cuGraphExecDestroy": { "symbol": "cuGraphExecDestroy", "parameters": ["pointer"], "result": "u32", "procAddress": { "name": "cuGraphExecDestroy", "version": 10000 } },
+  "cuGraphDestroy": { "symbol": "cuGraphDestroy", "parameters": ["pointer"], "result": "u32", "procAddress": { "name": "cuGraphDestroy", "version": 10000 } },
+  "cuGraphExecUpdate": { "symbol": "cuGraphExecUpdate_v2", "parameters": ["pointer", "pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuGraphExecUpdate", "version": 12000 } },
+  "cuGraphKernelNodeCopyAttributes": { "symbol": "cuGraphKernelNodeCopyAttributes", "parameters": ["pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuGraphKernelNodeCopyAttributes", "version": 11000 } },
+  "cuGraphKernelNodeGetAttribute": { "symbol": "cuGraphKernelNodeGetAttribute", "parameters": ["pointer", "u32", "pointer"], "result": "u32", "procAddress": { "name": "cuGraphKernelNodeGetAttribute", "version": 11000 } },
+  "cuGraphKernelNodeSetAttribute": { "symbol": "cuGraphKernelNodeSetAttribute", "parameters": ["pointer", "u32", "pointer"], "result": "u32", "procAddress": { "name": "cuGraphKernelNodeSetAttribute", "version": 11000 } },
+  "cuGraphDebugDotPrint": { "symbol": "cuGraphDebugDotPrint", "parameters": ["pointer", "pointer", "u32"], "result": "u32", "procAddress": { "name": "cuGraphDebugDotPrint", "version": 11030 } },
+  "cuUserObjectCreate": { "symbol": "cuUserObjectCreate", "parameters": ["pointer", "pointer", "function", "u32", "u32"], "result": "u32", "procAddress": { "name": "cuUserObjectCreate", "version": 11030 } },
+  "cuUserObjectRetain": { "symbol": "cuUserObjectRetain", "parameters": ["pointer", "u32"], "result": "u32", "procAddress": { "name": "cuUserObjectRetain", "version": 11030 } },
+  "cuUserObjectRelease": { "symbol": "cuUserObjectRelease", "parameters": ["pointer", "u32"], "result": "u32", "procAddress": { "name": "cuUserObjectRelease", "version": 11030 } },
+  "cuGraphRetainUserObject": { "symbol": "cuGraphRetainUserObject", "parameters": ["pointer", "pointer", "u32", "u32"], "result": "u32", "procAddress": { "name": "cuGraphRetainUserObject", "version": 11030 } },
+  "cuGraphReleaseUserObject": { "symbol": "cuGraphReleaseUserObject", "parameters": ["pointer", "pointer", "u32"], "result": "u32", "procAddress": { "name": "cuGraphReleaseUserObject", "version": 11030 } },
+  "cuGraphAddNode": { "symbol": "cuGraphAddNode", "parameters": ["pointer", "pointer", "pointer", "u64", "pointer"], "result": "u32", "procAddress": { "name": "cuGraphAddNode", "version": 12020 } },
+  "cuGraphAddNode_v2": { "symbol": "cuGraphAddNode_v2", "parameters": ["pointer", "pointer", "pointer", "pointer", "u64", "pointer"], "result": "u32", "procAddress": { "name": "cuGraphAddNode", "version": 12030 } },
+  "cuGraphNodeSetParams": { "symbol": "cuGraphNodeSetParams", "parameters": ["pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuGraphNodeSetParams", "version": 12020 } },
+  "cuGraphExecNodeSetParams": { "symbol": "cuGraphExecNodeSetParams", "parameters": ["pointer", "pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuGraphExecNodeSetParams", "version": 12020 } },
+  "cuGraphConditionalHandleCreate": { "symbol": "cuGraphConditionalHandleCreate", "parameters": ["pointer", "pointer", "pointer", "u32", "u32"], "result": "u32", "procAddress": { "name": "cuGraphConditionalHandleCreate", "version": 12030 } },
+  "cuOccupancyMaxActiveBlocksPerMultiprocessor": { "symbol": "cuOccupancyMaxActiveBlocksPerMultiprocessor", "parameters": ["pointer", "pointer", "i32", "u64"], "result": "u32", "procAddress": { "name": "cuOccupancyMaxActiveBlocksPerMultiprocessor", "version": 6050 } },
+  "cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags": { "symbol": "cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", "parameters": ["pointer", "pointer", "i32", "u64", "u32"], "result": "u32", "procAddress": { "name": "cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", "version": 7000 } },
+  "cuOccupancyMaxPotentialBlockSize": { "symbol": "cuOccupancyMaxPotentialBlockSize", "parameters": ["pointer", "pointer", "pointer", "function", "u64", "i32"], "result": "u32", "procAddress": { "name": "cuOccupancyMaxPotentialBlockSize", "version": 6050 } },
+  "cuOccupancyMaxPotentialBlockSizeWithFlags": { "symbol": "cuOccupancyMaxPotentialBlockSizeWithFlags", "parameters": ["pointer", "pointer", "pointer", "function", "u64", "i32", "u32"], "result": "u32", "procAddress": { "name": "cuOccupancyMaxPotentialBlockSizeWithFlags", "version": 7000 } },
+  "cuOccupancyAvailableDynamicSMemPerBlock": { "symbol": "cuOccupancyAvailableDynamicSMemPerBlock", "parameters": ["pointer", "pointer", "i32", "i32"], "result": "u32", "procAddress": { "name": "cuOccupancyAvailableDynamicSMemPerBlock", "version": 10020 } },
+  "cuOccupancyMaxPotentialClusterSize": { "symbol": "cuOccupancyMaxPotentialClusterSize", "parameters": ["pointer", "pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuOccupancyMaxPotentialClusterSize", "version": 11070 } },
+  "cuOccupancyMaxActiveClusters": { "symbol": "cuOccupancyMaxActiveClusters", "parameters": ["pointer", "pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuOccupancyMaxActiveClusters", "version": 11070 } },
+  "cuTexRefSetArray": { "symbol": "cuTexRefSetArray", "parameters": ["pointer", "pointer", "u32"], "result": "u32", "procAddress": { "name": "cuTexRefSetArray", "version": 2000 }, "deprecated": true },
+  "cuTexRefSetMipmappedArray": { "symbol": "cuTexRefSetMipmappedArray", "parameters": ["pointer", "pointer", "u32"], "result": "u32", "procAddress": { "name": "cuTexRefSetMipmappedArray", "version": 5000 }, "deprecated": true },
+  "cuTexRefSetAddress": { "symbol": "cuTexRefSetAddress_v2", "parameters": ["pointer", "pointer", "u64", "u64"], "result": "u32", "procAddress": { "name": "cuTexRefSetAddress", "version": 3020 }, "deprecated": true },
+  "cuTexRefSetAddress2D": { "symbol": "cuTexRefSetAddress2D_v3", "parameters": ["pointer", "pointer", "u64", "u64"], "result": "u32", "procAddress": { "name": "cuTexRefSetAddress2D", "version": 4010 }, "deprecated": true },
+  "cuTexRefSetFormat": { "symbol": "cuTexRefSetFormat", "parameters": ["pointer", "u32", "i32"], "result": "u32", "procAddress": { "name": "cuTexRefSetFormat", "version": 2000 }, "deprecated": true },
+  "cuTexRefSetAddressMode": { "symbol": "cuTexRefSetAddressMode", "parameters": ["pointer", "i32", "u32"], "result": "u32", "procAddress": { "name": "cuTexRefSetAddressMode", "version": 2000 }, "deprecated": true },
+  "cuTexRefSetFilterMode": { "symbol": "cuTexRefSetFilterMode", "parameters": ["pointer", "u32"], "result": "u32", "procAddress": { "name": "cuTexRefSetFilterMode", "version": 2000 }, "deprecated": true },
+  "cuTexRefSetMipmapFilterMode": { "symbol": "cuTexRefSetMipmapFilterMode", "parameters": ["pointer", "u32"], "result": "u32", "procAddress": { "name": "cuTexRefSetMipmapFilterMode", "version": 5000 }, "deprecated": true },
+  "cuTexRefSetMipmapLevelBias": { "symbol": "cuTexRefSetMipmapLevelBias", "parameters": ["pointer", "f32"], "result": "u32", "procAddress": { "name": "cuTexRefSetMipmapLevelBias", "version": 5000 }, "deprecated": true },
+  "cuTexRefSetMipmapLevelClamp": { "symbol": "cuTexRefSetMipmapLevelClamp", "parameters": ["pointer", "f32", "f32"], "result": "u32", "procAddress": { "name": "cuTexRefSetMipmapLevelClamp", "version": 5000 }, "deprecated": true },
+  "cuTexRefSetMaxAnisotropy": { "symbol": "cuTexRefSetMaxAnisotropy", "parameters": ["pointer", "u32"], "result": "u32", "procAddress": { "name": "cuTexRefSetMaxAnisotropy", "version": 5000 }, "deprecated": true },
+  "cuTexRefSetBorderColor": { "symbol": "cuTexRefSetBorderColor", "parameters": ["pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuTexRefSetBorderColor", "version": 8000 }, "deprecated": true },
+  "cuTexRefSetFlags": { "symbol": "cuTexRefSetFlags", "parameters": ["pointer", "u32"], "result": "u32", "procAddress": { "name": "cuTexRefSetFlags", "version": 2000 }, "deprecated": true },
+  "cuTexRefGetAddress": { "symbol": "cuTexRefGetAddress_v2", "parameters": ["pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuTexRefGetAddress", "version": 3020 }, "deprecated": true },
+  "cuTexRefGetArray": { "symbol": "cuTexRefGetArray", "parameters": ["pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuTexRefGetArray", "version": 2000 }, "deprecated": true },
+  "cuTexRefGetMipmappedArray": { "symbol": "cuTexRefGetMipmappedArray", "parameters": ["pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuTexRefGetMipmappedArray", "version": 5000 }, "deprecated": true },
+  "cuTexRefGetAddressMode": { "symbol": "cuTexRefGetAddressMode", "parameters": ["pointer", "pointer", "i32"], "result": "u32", "procAddress": { "name": "cuTexRefGetAddressMode", "version": 2000 }, "deprecated": true },
+  "cuTexRefGetFilterMode": { "symbol": "cuTexRefGetFilterMode", "parameters": ["pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuTexRefGetFilterMode", "version": 2000 }, "deprecated": true },
+  "cuTexRefGetFormat": { "symbol": "cuTexRefGetFormat", "parameters": ["pointer", "pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuTexRefGetFormat", "version": 2000 }, "deprecated": true },
+  "cuTexRefGetMipmapFilterMode": { "symbol": "cuTexRefGetMipmapFilterMode", "parameters": ["pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuTexRefGetMipmapFilterMode", "version": 5000 }, "deprecated": true },
+  "cuTexRefGetMipmapLevelBias": { "symbol": "cuTexRefGetMipmapLevelBias", "parameters": ["pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuTexRefGetMipmapLevelBias", "version": 5000 }, "deprecated": true },
+  "cuTexRefGetMipmapLevelClamp": { "symbol": "cuTexRefGetMipmapLevelClamp", "parameters": ["pointer", "pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuTexRefGetMipmapLevelClamp", "version": 5000 }, "deprecated": true },
+  "cuTexRefGetMaxAnisotropy": { "symbol": "cuTexRefGetMaxAnisotropy", "parameters": ["pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuTexRefGetMaxAnisotropy", "version": 5000 }, "deprecated": true },
+  "cuTexRefGetBorderColor": { "symbol": "cuTexRefGetBorderColor", "parameters": ["pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuTexRefGetBorderColor", "version": 8000 }, "deprecated": true },
+  "cuTexRefGetFlags": { "symbol": "cuTexRefGetFlags", "parameters": ["pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuTexRefGetFlags", "version": 2000 }, "deprecated": true },
+  "cuTexRefCreate": { "symbol": "cuTexRefCreate", "parameters": ["pointer"], "result": "u32", "procAddress": { "name": "cuTexRefCreate", "version": 2000 }, "deprecated": true },
+  "cuTexRefDestroy": { "symbol": "cuTexRefDestroy", "parameters": ["pointer"], "result": "u32", "procAddress": { "name": "cuTexRefDestroy", "version": 2000 }, "deprecated": true },
+  "cuSurfRefSetArray": { "symbol": "cuSurfRefSetArray", "parameters": ["pointer", "pointer", "u32"], "result": "u32", "procAddress": { "name": "cuSurfRefSetArray", "version": 3000 }, "deprecated": true },
+  "cuSurfRefGetArray": { "symbol": "cuSurfRefGetArray", "parameters": ["pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuSurfRefGetArray", "version": 3000 }, "deprecated": true },
+  "cuTexObjectCreate": { "symbol": "cuTexObjectCreate", "parameters": ["pointer", "pointer", "pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuTexObjectCreate", "version": 5000 } },
+  "cuTexObjectDestroy": { "symbol": "cuTexObjectDestroy", "parameters": ["u64"], "result": "u32", "procAddress": { "name": "cuTexObjectDestroy", "version": 5000 } },
+  "cuTexObjectGetResourceDesc": { "symbol": "cuTexObjectGetResourceDesc", "parameters": ["pointer", "u64"], "result": "u32", "procAddress": { "name": "cuTexObjectGetResourceDesc", "version": 5000 } },
+  "cuTexObjectGetTextureDesc": { "symbol": "cuTexObjectGetTextureDesc", "parameters": ["pointer", "u64"], "result": "u32", "procAddress": { "name": "cuTexObjectGetTextureDesc", "version": 5000 } },
+  "cuTexObjectGetResourceViewDesc": { "symbol": "cuTexObjectGetResourceViewDesc", "parameters": ["pointer", "u64"], "result": "u32", "procAddress": { "name": "cuTexObjectGetResourceViewDesc", "version": 5000 } },
+  "cuSurfObjectCreate": { "symbol": "cuSurfObjectCreate", "parameters": ["pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuSurfObjectCreate", "version": 5000 } },
+  "cuSurfObjectDestroy": { "symbol": "cuSurfObjectDestroy", "parameters": ["u64"], "result": "u32", "procAddress": { "name": "cuSurfObjectDestroy", "version": 5000 } },
+  "cuSurfObjectGetResourceDesc": { "symbol": "cuSurfObjectGetResourceDesc", "parameters": ["pointer", "u64"], "result": "u32", "procAddress": { "name": "cuSurfObjectGetResourceDesc", "version": 5000 } },
+  "cuTensorMapEncodeTiled": { "symbol": "cuTensorMapEncodeTiled", "parameters": ["pointer", "u32", "u32", "pointer", "pointer", "pointer", "pointer", "pointer", "u32", "u32", "u32", "u32"], "result": "u32", "procAddress": { "name": "cuTensorMapEncodeTiled", "version": 12000 } },
+  "cuTensorMapEncodeIm2col": { "symbol": "cuTensorMapEncodeIm2col", "parameters": ["pointer", "u32", "u32", "pointer", "pointer", "pointer", "pointer", "pointer", "u32", "u32", "pointer", "u32", "u32", "u32", "u32"], "result": "u32", "procAddress": { "name": "cuTensorMapEncodeIm2col", "version": 12000 } },
+  "cuTensorMapReplaceAddress": { "symbol": "cuTensorMapReplaceAddress", "parameters": ["pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuTensorMapReplaceAddress", "version": 12000 } },
+  "cuDeviceCanAccessPeer": { "symbol": "cuDeviceCanAccessPeer", "parameters": ["pointer", "i32", "i32"], "result": "u32", "procAddress": { "name": "cuDeviceCanAccessPeer", "version": 4000 } },
+  "cuCtxEnablePeerAccess": { "symbol": "cuCtxEnablePeerAccess", "parameters": ["pointer", "u32"], "result": "u32", "procAddress": { "name": "cuCtxEnablePeerAccess", "version": 4000 } },
+  "cuCtxDisablePeerAccess": { "symbol": "cuCtxDisablePeerAccess", "parameters": ["pointer"], "result": "u32", "procAddress": { "name": "cuCtxDisablePeerAccess", "version": 4000 } },
+  "cuDeviceGetP2PAttribute": { "symbol": "cuDeviceGetP2PAttribute", "parameters": ["pointer", "u32", "i32", "i32"], "result": "u32", "procAddress": { "name": "cuDeviceGetP2PAttribute", "version": 8000 } },
+  "cuGraphicsUnregisterResource": { "symbol": "cuGraphicsUnregisterResource", "parameters": ["pointer"], "result": "u32", "procAddress": { "name": "cuGraphicsUnregisterResource", "version": 3000 } },
+  "cuGraphicsSubResourceGetMappedArray": { "symbol": "cuGraphicsSubResourceGetMappedArray", "parameters": ["pointer", "pointer", "u32", "u32"], "result": "u32", "procAddress": { "name": "cuGraphicsSubResourceGetMappedArray", "version": 3000 } },
+  "cuGraphicsResourceGetMappedMipmappedArray": { "symbol": "cuGraphicsResourceGetMappedMipmappedArray", "parameters": ["pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuGraphicsResourceGetMappedMipmappedArray", "version": 5000 } },
+  "cuGraphicsResourceGetMappedPointer": { "symbol": "cuGraphicsResourceGetMappedPointer_v2", "parameters": ["pointer", "pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuGraphicsResourceGetMappedPointer", "version": 3020 } },
+  "cuGraphicsResourceSetMapFlags": { "symbol": "cuGraphicsResourceSetMapFlags_v2", "parameters": ["pointer", "u32"], "result": "u32", "procAddress": { "name": "cuGraphicsResourceSetMapFlags", "version": 6050 } },
+  "cuGraphicsMapResources": { "symbol": "cuGraphicsMapResources", "ptdsSymbol": "cuGraphicsMapResources_ptsz", "parameters": ["u32", "pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuGraphicsMapResources", "version": 3000, "ptdsVersion": 7000 } },
+  "cuGraphicsUnmapResources": { "symbol": "cuGraphicsUnmapResources", "ptdsSymbol": "cuGraphicsUnmapResources_ptsz", "parameters": ["u32", "pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuGraphicsUnmapResources", "version": 3000, "ptdsVersion": 7000 } },
+  "cuGetProcAddress": { "symbol": "cuGetProcAddress_v2", "parameters": ["pointer", "pointer", "i32", "u64", "pointer"], "result": "u32", "procAddress": { "name": "cuGetProcAddress", "version": 12000 } },
+  "cuCoredumpGetAttribute": { "symbol": "cuCoredumpGetAttribute", "parameters": ["u32", "pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuCoredumpGetAttribute", "version": 12010 } },
+  "cuCoredumpGetAttributeGlobal": { "symbol": "cuCoredumpGetAttributeGlobal", "parameters": ["u32", "pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuCoredumpGetAttributeGlobal", "version": 12010 } },
+  "cuCoredumpSetAttribute": { "symbol": "cuCoredumpSetAttribute", "parameters": ["u32", "pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuCoredumpSetAttribute", "version": 12010 } },
+  "cuCoredumpSetAttributeGlobal": { "symbol": "cuCoredumpSetAttributeGlobal", "parameters": ["u32", "pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuCoredumpSetAttributeGlobal", "version": 12010 } },
+  "cuGetExportTable": { "symbol": "cuGetExportTable", "parameters": ["pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuGetExportTable", "version": 3000 } },
+  "cuGreenCtxCreate": { "symbol": "cuGreenCtxCreate", "parameters": ["pointer", "pointer", "i32", "u32"], "result": "u32", "procAddress": { "name": "cuGreenCtxCreate", "version": 12040 } },
+  "cuGreenCtxDestroy": { "symbol": "cuGreenCtxDestroy", "parameters": ["pointer"], "result": "u32", "procAddress": { "name": "cuGreenCtxDestroy", "version": 12040 } },
+  "cuCtxFromGreenCtx": { "symbol": "cuCtxFromGreenCtx", "parameters": ["pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuCtxFromGreenCtx", "version": 12040 } },
+  "cuDeviceGetDevResource": { "symbol": "cuDeviceGetDevResource", "parameters": ["i32", "pointer", "u32"], "result": "u32", "procAddress": { "name": "cuDeviceGetDevResource", "version": 12040 } },
+  "cuCtxGetDevResource": { "symbol": "cuCtxGetDevResource", "parameters": ["pointer", "pointer", "u32"], "result": "u32", "procAddress": { "name": "cuCtxGetDevResource", "version": 12040 } },
+  "cuGreenCtxGetDevResource": { "symbol": "cuGreenCtxGetDevResource", "parameters": ["pointer", "pointer", "u32"], "result": "u32", "procAddress": { "name": "cuGreenCtxGetDevResource", "version": 12040 } },
+  "cuDevSmResourceSplitByCount": { "symbol": "cuDevSmResourceSplitByCount", "parameters": ["pointer", "pointer", "pointer", "pointer", "u32", "u32"], "result": "u32", "procAddress": { "name": "cuDevSmResourceSplitByCount", "version": 12040 } },
+  "cuDevResourceGenerateDesc": { "symbol": "cuDevResourceGenerateDesc", "parameters": ["pointer", "pointer", "u32"], "result": "u32", "procAddress": { "name": "cuDevResourceGenerateDesc", "version": 12040 } },
+  "cuGreenCtxRecordEvent": { "symbol": "cuGreenCtxRecordEvent", "parameters": ["pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuGreenCtxRecordEvent", "version": 12040 } },
+  "cuGreenCtxWaitEvent": { "symbol": "cuGreenCtxWaitEvent", "parameters": ["pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuGreenCtxWaitEvent", "version": 12040 } },
+  "cuStreamGetGreenCtx": { "symbol": "cuStreamGetGreenCtx", "parameters": ["pointer", "pointer"], "result": "u32", "procAddress": { "name": "cuStreamGetGreenCtx", "version": 12040 } },
+  "cuProfilerInitialize": { "symbol": "cuProfilerInitialize", "parameters": ["pointer", "pointer", "u32"], "result": "u32", "procAddress": { "name": "cuProfilerInitialize", "version": 4000 }, "deprecated": true },
+  "cuProfilerStart": { "symbol": "cuProfilerStart", "parameters": [], "result": "u32", "procAddress": { "name": "cuProfilerStart", "version": 4000 } },
+  "cuProfilerStop": { "symbol": "cuProfilerStop", "parameters": [], "result": "u32", "procAddress": { "name": "cuProfilerStop", "version": 4000 } }
+}`, [
+  ["cuIpcOpenEventHandle", 1, CUipcEventHandle_st.$layout],
+  ["cuIpcOpenMemHandle", 1, CUipcMemHandle_st.$layout],
+  ["cuMemPrefetchAsync_v2", 2, CUmemLocation_st.$layout],
+  ["cuMemAdvise_v2", 3, CUmemLocation_st.$layout],
+]);

@@ -2,193 +2,76 @@
 // DO NOT EDIT: regenerate with `npm run generate` (see README.md).
 // Header cufft.h sha256 ab33889d803d807d8112c9f79886b85ad836a754fe9a5c9ddc60681f30560413
 // Header cufftXt.h sha256 f93d196aacdef40c71a68f5010bb4a19d33a7a798fac137add21af4885cecb1a
-// Seal: sha256 132ef846b7c90f3d45e42f640b715072c237c4891b58e708a16b3a85c681906a
+// Seal: sha256 42bf39f1fe73464a1ddfb1a5cb544a0499d56dd5fefd94ae4748580f38200618
 
-import type { FunctionTable, LibraryInfo } from "../../../src/tables-runtime/spec.ts";
-import type { Pointer } from "../../../src/ffi/types.ts";
-import type { cufftProperty, cufftResult, cufftType, cufftXtCallbackType, cufftXtCopyType, cufftXtQueryType, cufftXtSubFormat, cufftXtWorkAreaPolicy } from "./enums.ts";
-import type { cufftHandle } from "./types.ts";
-import type { cudaDataType, cudaStream_t, libraryPropertyType } from "../runtime/index.ts";
+import type { FunctionSpec, LibraryInfo } from "../../../src/tables-runtime/spec.ts";
+import { functionTable } from "../../../src/tables-runtime/function-table.ts";
+import type { Raw } from "./raw.ts";
+
+export type { Raw } from "./raw.ts";
 
 /** Facts about this generated library. */
 export const library: LibraryInfo = { name: "cufft", library: "cufft", ctkVersion: "13.0", status: "cufftResult" };
 
-/** Every exported function's native signature, by C name. */
-export const functions = {
-  cufftPlan1d: { symbol: "cufftPlan1d", parameters: ["pointer", "i32", "u32", "i32"], result: "u32" },
-  cufftPlan2d: { symbol: "cufftPlan2d", parameters: ["pointer", "i32", "i32", "u32"], result: "u32" },
-  cufftPlan3d: { symbol: "cufftPlan3d", parameters: ["pointer", "i32", "i32", "i32", "u32"], result: "u32" },
-  cufftPlanMany: { symbol: "cufftPlanMany", parameters: ["pointer", "i32", "pointer", "pointer", "i32", "i32", "pointer", "i32", "i32", "u32", "i32"], result: "u32" },
-  cufftMakePlan1d: { symbol: "cufftMakePlan1d", parameters: ["i32", "i32", "u32", "i32", "pointer"], result: "u32" },
-  cufftMakePlan2d: { symbol: "cufftMakePlan2d", parameters: ["i32", "i32", "i32", "u32", "pointer"], result: "u32" },
-  cufftMakePlan3d: { symbol: "cufftMakePlan3d", parameters: ["i32", "i32", "i32", "i32", "u32", "pointer"], result: "u32" },
-  cufftMakePlanMany: { symbol: "cufftMakePlanMany", parameters: ["i32", "i32", "pointer", "pointer", "i32", "i32", "pointer", "i32", "i32", "u32", "i32", "pointer"], result: "u32" },
-  cufftMakePlanMany64: { symbol: "cufftMakePlanMany64", parameters: ["i32", "i32", "pointer", "pointer", "i64", "i64", "pointer", "i64", "i64", "u32", "i64", "pointer"], result: "u32" },
-  cufftGetSizeMany64: { symbol: "cufftGetSizeMany64", parameters: ["i32", "i32", "pointer", "pointer", "i64", "i64", "pointer", "i64", "i64", "u32", "i64", "pointer"], result: "u32" },
-  cufftEstimate1d: { symbol: "cufftEstimate1d", parameters: ["i32", "u32", "i32", "pointer"], result: "u32" },
-  cufftEstimate2d: { symbol: "cufftEstimate2d", parameters: ["i32", "i32", "u32", "pointer"], result: "u32" },
-  cufftEstimate3d: { symbol: "cufftEstimate3d", parameters: ["i32", "i32", "i32", "u32", "pointer"], result: "u32" },
-  cufftEstimateMany: { symbol: "cufftEstimateMany", parameters: ["i32", "pointer", "pointer", "i32", "i32", "pointer", "i32", "i32", "u32", "i32", "pointer"], result: "u32" },
-  cufftCreate: { symbol: "cufftCreate", parameters: ["pointer"], result: "u32" },
-  cufftGetSize1d: { symbol: "cufftGetSize1d", parameters: ["i32", "i32", "u32", "i32", "pointer"], result: "u32" },
-  cufftGetSize2d: { symbol: "cufftGetSize2d", parameters: ["i32", "i32", "i32", "u32", "pointer"], result: "u32" },
-  cufftGetSize3d: { symbol: "cufftGetSize3d", parameters: ["i32", "i32", "i32", "i32", "u32", "pointer"], result: "u32" },
-  cufftGetSizeMany: { symbol: "cufftGetSizeMany", parameters: ["i32", "i32", "pointer", "pointer", "i32", "i32", "pointer", "i32", "i32", "u32", "i32", "pointer"], result: "u32" },
-  cufftGetSize: { symbol: "cufftGetSize", parameters: ["i32", "pointer"], result: "u32" },
-  cufftSetWorkArea: { symbol: "cufftSetWorkArea", parameters: ["i32", "pointer"], result: "u32" },
-  cufftSetAutoAllocation: { symbol: "cufftSetAutoAllocation", parameters: ["i32", "i32"], result: "u32" },
-  cufftExecC2C: { symbol: "cufftExecC2C", parameters: ["i32", "pointer", "pointer", "i32"], result: "u32" },
-  cufftExecR2C: { symbol: "cufftExecR2C", parameters: ["i32", "pointer", "pointer"], result: "u32" },
-  cufftExecC2R: { symbol: "cufftExecC2R", parameters: ["i32", "pointer", "pointer"], result: "u32" },
-  cufftExecZ2Z: { symbol: "cufftExecZ2Z", parameters: ["i32", "pointer", "pointer", "i32"], result: "u32" },
-  cufftExecD2Z: { symbol: "cufftExecD2Z", parameters: ["i32", "pointer", "pointer"], result: "u32" },
-  cufftExecZ2D: { symbol: "cufftExecZ2D", parameters: ["i32", "pointer", "pointer"], result: "u32" },
-  cufftSetStream: { symbol: "cufftSetStream", parameters: ["i32", "pointer"], result: "u32" },
-  cufftDestroy: { symbol: "cufftDestroy", parameters: ["i32"], result: "u32" },
-  cufftGetVersion: { symbol: "cufftGetVersion", parameters: ["pointer"], result: "u32" },
-  cufftGetProperty: { symbol: "cufftGetProperty", parameters: ["u32", "pointer"], result: "u32" },
-  cufftSetPlanPropertyInt64: { symbol: "cufftSetPlanPropertyInt64", parameters: ["i32", "u32", "i64"], result: "u32" },
-  cufftGetPlanPropertyInt64: { symbol: "cufftGetPlanPropertyInt64", parameters: ["i32", "u32", "pointer"], result: "u32" },
-  cufftResetPlanProperty: { symbol: "cufftResetPlanProperty", parameters: ["i32", "u32"], result: "u32" },
-  cufftXtSetGPUs: { symbol: "cufftXtSetGPUs", parameters: ["i32", "i32", "pointer"], result: "u32" },
-  cufftXtMalloc: { symbol: "cufftXtMalloc", parameters: ["i32", "pointer", "u32"], result: "u32" },
-  cufftXtMemcpy: { symbol: "cufftXtMemcpy", parameters: ["i32", "pointer", "pointer", "u32"], result: "u32" },
-  cufftXtFree: { symbol: "cufftXtFree", parameters: ["pointer"], result: "u32" },
-  cufftXtSetWorkArea: { symbol: "cufftXtSetWorkArea", parameters: ["i32", "pointer"], result: "u32" },
-  cufftXtExecDescriptorC2C: { symbol: "cufftXtExecDescriptorC2C", parameters: ["i32", "pointer", "pointer", "i32"], result: "u32" },
-  cufftXtExecDescriptorR2C: { symbol: "cufftXtExecDescriptorR2C", parameters: ["i32", "pointer", "pointer"], result: "u32" },
-  cufftXtExecDescriptorC2R: { symbol: "cufftXtExecDescriptorC2R", parameters: ["i32", "pointer", "pointer"], result: "u32" },
-  cufftXtExecDescriptorZ2Z: { symbol: "cufftXtExecDescriptorZ2Z", parameters: ["i32", "pointer", "pointer", "i32"], result: "u32" },
-  cufftXtExecDescriptorD2Z: { symbol: "cufftXtExecDescriptorD2Z", parameters: ["i32", "pointer", "pointer"], result: "u32" },
-  cufftXtExecDescriptorZ2D: { symbol: "cufftXtExecDescriptorZ2D", parameters: ["i32", "pointer", "pointer"], result: "u32" },
-  cufftXtQueryPlan: { symbol: "cufftXtQueryPlan", parameters: ["i32", "pointer", "u32"], result: "u32" },
-  cufftXtSetCallback: { symbol: "cufftXtSetCallback", parameters: ["i32", "pointer", "u32", "pointer"], result: "u32" },
-  cufftXtClearCallback: { symbol: "cufftXtClearCallback", parameters: ["i32", "u32"], result: "u32" },
-  cufftXtSetCallbackSharedSize: { symbol: "cufftXtSetCallbackSharedSize", parameters: ["i32", "u32", "u64"], result: "u32" },
-  cufftXtSetJITCallback: { symbol: "cufftXtSetJITCallback", parameters: ["i32", "pointer", "pointer", "u64", "u32", "pointer"], result: "u32" },
-  cufftXtMakePlanMany: { symbol: "cufftXtMakePlanMany", parameters: ["i32", "i32", "pointer", "pointer", "i64", "i64", "u32", "pointer", "i64", "i64", "u32", "i64", "pointer", "u32"], result: "u32" },
-  cufftXtGetSizeMany: { symbol: "cufftXtGetSizeMany", parameters: ["i32", "i32", "pointer", "pointer", "i64", "i64", "u32", "pointer", "i64", "i64", "u32", "i64", "pointer", "u32"], result: "u32" },
-  cufftXtExec: { symbol: "cufftXtExec", parameters: ["i32", "pointer", "pointer", "i32"], result: "u32" },
-  cufftXtExecDescriptor: { symbol: "cufftXtExecDescriptor", parameters: ["i32", "pointer", "pointer", "i32"], result: "u32" },
-  cufftXtSetWorkAreaPolicy: { symbol: "cufftXtSetWorkAreaPolicy", parameters: ["i32", "u32", "pointer"], result: "u32" },
-} as const satisfies FunctionTable;
-
 /**
- * The raw call style of cufft: C semantics. Functions return the library's status code, pointer
- * parameters take native pointers (out-parameters included), 64-bit integers are bigint, structs passed by value
- * are their bytes. Bound lazily by the bindings layer; nothing is resolved until the first call.
+ * Every exported function's native signature, by C name. Written as JSON, which a runtime parses many times faster
+ * than the same object literal; a record passed by value is `null` there and its layout is set in after (the list).
  */
-export interface Raw {
-  /** C: `cufftResult cufftPlan1d(cufftHandle * plan, int nx, cufftType type, int batch)`. Raw call style; documented on {@link Checked.cufftPlan1d} (checked.ts). */
-  cufftPlan1d(plan: Pointer, nx: number, type: cufftType, batch: number): cufftResult;
-  /** C: `cufftResult cufftPlan2d(cufftHandle * plan, int nx, int ny, cufftType type)`. Raw call style; documented on {@link Checked.cufftPlan2d} (checked.ts). */
-  cufftPlan2d(plan: Pointer, nx: number, ny: number, type: cufftType): cufftResult;
-  /** C: `cufftResult cufftPlan3d(cufftHandle * plan, int nx, int ny, int nz, cufftType type)`. Raw call style; documented on {@link Checked.cufftPlan3d} (checked.ts). */
-  cufftPlan3d(plan: Pointer, nx: number, ny: number, nz: number, type: cufftType): cufftResult;
-  /** C: `cufftResult cufftPlanMany(cufftHandle * plan, int rank, int * n, int * inembed, int istride, int idist, int * onembed, int ostride, int odist, cufftType type, int batch)`. Raw call style; documented on {@link Checked.cufftPlanMany} (checked.ts). */
-  cufftPlanMany(plan: Pointer, rank: number, n: Pointer, inembed: Pointer, istride: number, idist: number, onembed: Pointer, ostride: number, odist: number, type: cufftType, batch: number): cufftResult;
-  /** C: `cufftResult cufftMakePlan1d(cufftHandle plan, int nx, cufftType type, int batch, size_t * workSize)`. Raw call style; documented on {@link Checked.cufftMakePlan1d} (checked.ts). */
-  cufftMakePlan1d(plan: cufftHandle, nx: number, type: cufftType, batch: number, workSize: Pointer): cufftResult;
-  /** C: `cufftResult cufftMakePlan2d(cufftHandle plan, int nx, int ny, cufftType type, size_t * workSize)`. Raw call style; documented on {@link Checked.cufftMakePlan2d} (checked.ts). */
-  cufftMakePlan2d(plan: cufftHandle, nx: number, ny: number, type: cufftType, workSize: Pointer): cufftResult;
-  /** C: `cufftResult cufftMakePlan3d(cufftHandle plan, int nx, int ny, int nz, cufftType type, size_t * workSize)`. Raw call style; documented on {@link Checked.cufftMakePlan3d} (checked.ts). */
-  cufftMakePlan3d(plan: cufftHandle, nx: number, ny: number, nz: number, type: cufftType, workSize: Pointer): cufftResult;
-  /** C: `cufftResult cufftMakePlanMany(cufftHandle plan, int rank, int * n, int * inembed, int istride, int idist, int * onembed, int ostride, int odist, cufftType type, int batch, size_t * workSize)`. Raw call style; documented on {@link Checked.cufftMakePlanMany} (checked.ts). */
-  cufftMakePlanMany(plan: cufftHandle, rank: number, n: Pointer, inembed: Pointer, istride: number, idist: number, onembed: Pointer, ostride: number, odist: number, type: cufftType, batch: number, workSize: Pointer): cufftResult;
-  /** C: `cufftResult cufftMakePlanMany64(cufftHandle plan, int rank, long long * n, long long * inembed, long long istride, long long idist, long long * onembed, long long ostride, long long odist, cufftType type, long long batch, size_t * workSize)`. Raw call style; documented on {@link Checked.cufftMakePlanMany64} (checked.ts). */
-  cufftMakePlanMany64(plan: cufftHandle, rank: number, n: Pointer, inembed: Pointer, istride: bigint | number, idist: bigint | number, onembed: Pointer, ostride: bigint | number, odist: bigint | number, type: cufftType, batch: bigint | number, workSize: Pointer): cufftResult;
-  /** C: `cufftResult cufftGetSizeMany64(cufftHandle plan, int rank, long long * n, long long * inembed, long long istride, long long idist, long long * onembed, long long ostride, long long odist, cufftType type, long long batch, size_t * workSize)`. Raw call style; documented on {@link Checked.cufftGetSizeMany64} (checked.ts). */
-  cufftGetSizeMany64(plan: cufftHandle, rank: number, n: Pointer, inembed: Pointer, istride: bigint | number, idist: bigint | number, onembed: Pointer, ostride: bigint | number, odist: bigint | number, type: cufftType, batch: bigint | number, workSize: Pointer): cufftResult;
-  /** C: `cufftResult cufftEstimate1d(int nx, cufftType type, int batch, size_t * workSize)`. Raw call style; documented on {@link Checked.cufftEstimate1d} (checked.ts). */
-  cufftEstimate1d(nx: number, type: cufftType, batch: number, workSize: Pointer): cufftResult;
-  /** C: `cufftResult cufftEstimate2d(int nx, int ny, cufftType type, size_t * workSize)`. Raw call style; documented on {@link Checked.cufftEstimate2d} (checked.ts). */
-  cufftEstimate2d(nx: number, ny: number, type: cufftType, workSize: Pointer): cufftResult;
-  /** C: `cufftResult cufftEstimate3d(int nx, int ny, int nz, cufftType type, size_t * workSize)`. Raw call style; documented on {@link Checked.cufftEstimate3d} (checked.ts). */
-  cufftEstimate3d(nx: number, ny: number, nz: number, type: cufftType, workSize: Pointer): cufftResult;
-  /** C: `cufftResult cufftEstimateMany(int rank, int * n, int * inembed, int istride, int idist, int * onembed, int ostride, int odist, cufftType type, int batch, size_t * workSize)`. Raw call style; documented on {@link Checked.cufftEstimateMany} (checked.ts). */
-  cufftEstimateMany(rank: number, n: Pointer, inembed: Pointer, istride: number, idist: number, onembed: Pointer, ostride: number, odist: number, type: cufftType, batch: number, workSize: Pointer): cufftResult;
-  /** C: `cufftResult cufftCreate(cufftHandle * handle)`. Raw call style; documented on {@link Checked.cufftCreate} (checked.ts). */
-  cufftCreate(handle: Pointer): cufftResult;
-  /** C: `cufftResult cufftGetSize1d(cufftHandle handle, int nx, cufftType type, int batch, size_t * workSize)`. Raw call style; documented on {@link Checked.cufftGetSize1d} (checked.ts). */
-  cufftGetSize1d(handle: cufftHandle, nx: number, type: cufftType, batch: number, workSize: Pointer): cufftResult;
-  /** C: `cufftResult cufftGetSize2d(cufftHandle handle, int nx, int ny, cufftType type, size_t * workSize)`. Raw call style; documented on {@link Checked.cufftGetSize2d} (checked.ts). */
-  cufftGetSize2d(handle: cufftHandle, nx: number, ny: number, type: cufftType, workSize: Pointer): cufftResult;
-  /** C: `cufftResult cufftGetSize3d(cufftHandle handle, int nx, int ny, int nz, cufftType type, size_t * workSize)`. Raw call style; documented on {@link Checked.cufftGetSize3d} (checked.ts). */
-  cufftGetSize3d(handle: cufftHandle, nx: number, ny: number, nz: number, type: cufftType, workSize: Pointer): cufftResult;
-  /** C: `cufftResult cufftGetSizeMany(cufftHandle handle, int rank, int * n, int * inembed, int istride, int idist, int * onembed, int ostride, int odist, cufftType type, int batch, size_t * workArea)`. Raw call style; documented on {@link Checked.cufftGetSizeMany} (checked.ts). */
-  cufftGetSizeMany(handle: cufftHandle, rank: number, n: Pointer, inembed: Pointer, istride: number, idist: number, onembed: Pointer, ostride: number, odist: number, type: cufftType, batch: number, workArea: Pointer): cufftResult;
-  /** C: `cufftResult cufftGetSize(cufftHandle handle, size_t * workSize)`. Raw call style; documented on {@link Checked.cufftGetSize} (checked.ts). */
-  cufftGetSize(handle: cufftHandle, workSize: Pointer): cufftResult;
-  /** C: `cufftResult cufftSetWorkArea(cufftHandle plan, void * workArea)`. Raw call style; documented on {@link Checked.cufftSetWorkArea} (checked.ts). */
-  cufftSetWorkArea(plan: cufftHandle, workArea: Pointer): cufftResult;
-  /** C: `cufftResult cufftSetAutoAllocation(cufftHandle plan, int autoAllocate)`. Raw call style; documented on {@link Checked.cufftSetAutoAllocation} (checked.ts). */
-  cufftSetAutoAllocation(plan: cufftHandle, autoAllocate: number): cufftResult;
-  /** C: `cufftResult cufftExecC2C(cufftHandle plan, cufftComplex * idata, cufftComplex * odata, int direction)`. Raw call style; documented on {@link Checked.cufftExecC2C} (checked.ts). */
-  cufftExecC2C(plan: cufftHandle, idata: Pointer, odata: Pointer, direction: number): cufftResult;
-  /** C: `cufftResult cufftExecR2C(cufftHandle plan, cufftReal * idata, cufftComplex * odata)`. Raw call style; documented on {@link Checked.cufftExecR2C} (checked.ts). */
-  cufftExecR2C(plan: cufftHandle, idata: Pointer, odata: Pointer): cufftResult;
-  /** C: `cufftResult cufftExecC2R(cufftHandle plan, cufftComplex * idata, cufftReal * odata)`. Raw call style; documented on {@link Checked.cufftExecC2R} (checked.ts). */
-  cufftExecC2R(plan: cufftHandle, idata: Pointer, odata: Pointer): cufftResult;
-  /** C: `cufftResult cufftExecZ2Z(cufftHandle plan, cufftDoubleComplex * idata, cufftDoubleComplex * odata, int direction)`. Raw call style; documented on {@link Checked.cufftExecZ2Z} (checked.ts). */
-  cufftExecZ2Z(plan: cufftHandle, idata: Pointer, odata: Pointer, direction: number): cufftResult;
-  /** C: `cufftResult cufftExecD2Z(cufftHandle plan, cufftDoubleReal * idata, cufftDoubleComplex * odata)`. Raw call style; documented on {@link Checked.cufftExecD2Z} (checked.ts). */
-  cufftExecD2Z(plan: cufftHandle, idata: Pointer, odata: Pointer): cufftResult;
-  /** C: `cufftResult cufftExecZ2D(cufftHandle plan, cufftDoubleComplex * idata, cufftDoubleReal * odata)`. Raw call style; documented on {@link Checked.cufftExecZ2D} (checked.ts). */
-  cufftExecZ2D(plan: cufftHandle, idata: Pointer, odata: Pointer): cufftResult;
-  /** C: `cufftResult cufftSetStream(cufftHandle plan, cudaStream_t stream)`. Raw call style; documented on {@link Checked.cufftSetStream} (checked.ts). */
-  cufftSetStream(plan: cufftHandle, stream: cudaStream_t): cufftResult;
-  /** C: `cufftResult cufftDestroy(cufftHandle plan)`. Raw call style; documented on {@link Checked.cufftDestroy} (checked.ts). */
-  cufftDestroy(plan: cufftHandle): cufftResult;
-  /** C: `cufftResult cufftGetVersion(int * version)`. Raw call style; documented on {@link Checked.cufftGetVersion} (checked.ts). */
-  cufftGetVersion(version: Pointer): cufftResult;
-  /** C: `cufftResult cufftGetProperty(libraryPropertyType type, int * value)`. Raw call style; documented on {@link Checked.cufftGetProperty} (checked.ts). */
-  cufftGetProperty(type: libraryPropertyType, value: Pointer): cufftResult;
-  /** C: `cufftResult cufftSetPlanPropertyInt64(cufftHandle plan, cufftProperty property, const long long inputValueInt)`. Raw call style; documented on {@link Checked.cufftSetPlanPropertyInt64} (checked.ts). */
-  cufftSetPlanPropertyInt64(plan: cufftHandle, property: cufftProperty, inputValueInt: bigint | number): cufftResult;
-  /** C: `cufftResult cufftGetPlanPropertyInt64(cufftHandle plan, cufftProperty property, long long * returnPtrValue)`. Raw call style; documented on {@link Checked.cufftGetPlanPropertyInt64} (checked.ts). */
-  cufftGetPlanPropertyInt64(plan: cufftHandle, property: cufftProperty, returnPtrValue: Pointer): cufftResult;
-  /** C: `cufftResult cufftResetPlanProperty(cufftHandle plan, cufftProperty property)`. Raw call style; documented on {@link Checked.cufftResetPlanProperty} (checked.ts). */
-  cufftResetPlanProperty(plan: cufftHandle, property: cufftProperty): cufftResult;
-  /** C: `cufftResult cufftXtSetGPUs(cufftHandle handle, int nGPUs, int * whichGPUs)`. Raw call style; documented on {@link Checked.cufftXtSetGPUs} (checked.ts). */
-  cufftXtSetGPUs(handle: cufftHandle, nGPUs: number, whichGPUs: Pointer): cufftResult;
-  /** C: `cufftResult cufftXtMalloc(cufftHandle plan, cudaLibXtDesc ** descriptor, cufftXtSubFormat format)`. Raw call style; documented on {@link Checked.cufftXtMalloc} (checked.ts). */
-  cufftXtMalloc(plan: cufftHandle, descriptor: Pointer, format: cufftXtSubFormat): cufftResult;
-  /** C: `cufftResult cufftXtMemcpy(cufftHandle plan, void * dstPointer, void * srcPointer, cufftXtCopyType type)`. Raw call style; documented on {@link Checked.cufftXtMemcpy} (checked.ts). */
-  cufftXtMemcpy(plan: cufftHandle, dstPointer: Pointer, srcPointer: Pointer, type: cufftXtCopyType): cufftResult;
-  /** C: `cufftResult cufftXtFree(cudaLibXtDesc * descriptor)`. Raw call style; documented on {@link Checked.cufftXtFree} (checked.ts). */
-  cufftXtFree(descriptor: Pointer): cufftResult;
-  /** C: `cufftResult cufftXtSetWorkArea(cufftHandle plan, void ** workArea)`. Raw call style; documented on {@link Checked.cufftXtSetWorkArea} (checked.ts). */
-  cufftXtSetWorkArea(plan: cufftHandle, workArea: Pointer): cufftResult;
-  /** C: `cufftResult cufftXtExecDescriptorC2C(cufftHandle plan, cudaLibXtDesc * input, cudaLibXtDesc * output, int direction)`. Raw call style; documented on {@link Checked.cufftXtExecDescriptorC2C} (checked.ts). */
-  cufftXtExecDescriptorC2C(plan: cufftHandle, input: Pointer, output: Pointer, direction: number): cufftResult;
-  /** C: `cufftResult cufftXtExecDescriptorR2C(cufftHandle plan, cudaLibXtDesc * input, cudaLibXtDesc * output)`. Raw call style; documented on {@link Checked.cufftXtExecDescriptorR2C} (checked.ts). */
-  cufftXtExecDescriptorR2C(plan: cufftHandle, input: Pointer, output: Pointer): cufftResult;
-  /** C: `cufftResult cufftXtExecDescriptorC2R(cufftHandle plan, cudaLibXtDesc * input, cudaLibXtDesc * output)`. Raw call style; documented on {@link Checked.cufftXtExecDescriptorC2R} (checked.ts). */
-  cufftXtExecDescriptorC2R(plan: cufftHandle, input: Pointer, output: Pointer): cufftResult;
-  /** C: `cufftResult cufftXtExecDescriptorZ2Z(cufftHandle plan, cudaLibXtDesc * input, cudaLibXtDesc * output, int direction)`. Raw call style; documented on {@link Checked.cufftXtExecDescriptorZ2Z} (checked.ts). */
-  cufftXtExecDescriptorZ2Z(plan: cufftHandle, input: Pointer, output: Pointer, direction: number): cufftResult;
-  /** C: `cufftResult cufftXtExecDescriptorD2Z(cufftHandle plan, cudaLibXtDesc * input, cudaLibXtDesc * output)`. Raw call style; documented on {@link Checked.cufftXtExecDescriptorD2Z} (checked.ts). */
-  cufftXtExecDescriptorD2Z(plan: cufftHandle, input: Pointer, output: Pointer): cufftResult;
-  /** C: `cufftResult cufftXtExecDescriptorZ2D(cufftHandle plan, cudaLibXtDesc * input, cudaLibXtDesc * output)`. Raw call style; documented on {@link Checked.cufftXtExecDescriptorZ2D} (checked.ts). */
-  cufftXtExecDescriptorZ2D(plan: cufftHandle, input: Pointer, output: Pointer): cufftResult;
-  /** C: `cufftResult cufftXtQueryPlan(cufftHandle plan, void * queryStruct, cufftXtQueryType queryType)`. Raw call style; documented on {@link Checked.cufftXtQueryPlan} (checked.ts). */
-  cufftXtQueryPlan(plan: cufftHandle, queryStruct: Pointer, queryType: cufftXtQueryType): cufftResult;
-  /** C: `cufftResult cufftXtSetCallback(cufftHandle plan, void ** callback_routine, cufftXtCallbackType cbType, void ** caller_info)`. Raw call style; documented on {@link Checked.cufftXtSetCallback} (checked.ts). */
-  cufftXtSetCallback(plan: cufftHandle, callback_routine: Pointer, cbType: cufftXtCallbackType, caller_info: Pointer): cufftResult;
-  /** C: `cufftResult cufftXtClearCallback(cufftHandle plan, cufftXtCallbackType cbType)`. Raw call style; documented on {@link Checked.cufftXtClearCallback} (checked.ts). */
-  cufftXtClearCallback(plan: cufftHandle, cbType: cufftXtCallbackType): cufftResult;
-  /** C: `cufftResult cufftXtSetCallbackSharedSize(cufftHandle plan, cufftXtCallbackType cbType, size_t sharedSize)`. Raw call style; documented on {@link Checked.cufftXtSetCallbackSharedSize} (checked.ts). */
-  cufftXtSetCallbackSharedSize(plan: cufftHandle, cbType: cufftXtCallbackType, sharedSize: bigint | number): cufftResult;
-  /** C: `cufftResult cufftXtSetJITCallback(cufftHandle plan, const char * lto_callback_symbol_name, const void * lto_callback_fatbin, size_t lto_callback_fatbin_size, cufftXtCallbackType type, void ** caller_info)`. Raw call style; documented on {@link Checked.cufftXtSetJITCallback} (checked.ts). */
-  cufftXtSetJITCallback(plan: cufftHandle, lto_callback_symbol_name: Pointer, lto_callback_fatbin: Pointer, lto_callback_fatbin_size: bigint | number, type: cufftXtCallbackType, caller_info: Pointer): cufftResult;
-  /** C: `cufftResult cufftXtMakePlanMany(cufftHandle plan, int rank, long long * n, long long * inembed, long long istride, long long idist, cudaDataType inputtype, long long * onembed, long long ostride, long long odist, cudaDataType outputtype, long long batch, size_t * workSize, cudaDataType executiontype)`. Raw call style; documented on {@link Checked.cufftXtMakePlanMany} (checked.ts). */
-  cufftXtMakePlanMany(plan: cufftHandle, rank: number, n: Pointer, inembed: Pointer, istride: bigint | number, idist: bigint | number, inputtype: cudaDataType, onembed: Pointer, ostride: bigint | number, odist: bigint | number, outputtype: cudaDataType, batch: bigint | number, workSize: Pointer, executiontype: cudaDataType): cufftResult;
-  /** C: `cufftResult cufftXtGetSizeMany(cufftHandle plan, int rank, long long * n, long long * inembed, long long istride, long long idist, cudaDataType inputtype, long long * onembed, long long ostride, long long odist, cudaDataType outputtype, long long batch, size_t * workSize, cudaDataType executiontype)`. Raw call style; documented on {@link Checked.cufftXtGetSizeMany} (checked.ts). */
-  cufftXtGetSizeMany(plan: cufftHandle, rank: number, n: Pointer, inembed: Pointer, istride: bigint | number, idist: bigint | number, inputtype: cudaDataType, onembed: Pointer, ostride: bigint | number, odist: bigint | number, outputtype: cudaDataType, batch: bigint | number, workSize: Pointer, executiontype: cudaDataType): cufftResult;
-  /** C: `cufftResult cufftXtExec(cufftHandle plan, void * input, void * output, int direction)`. Raw call style; documented on {@link Checked.cufftXtExec} (checked.ts). */
-  cufftXtExec(plan: cufftHandle, input: Pointer, output: Pointer, direction: number): cufftResult;
-  /** C: `cufftResult cufftXtExecDescriptor(cufftHandle plan, cudaLibXtDesc * input, cudaLibXtDesc * output, int direction)`. Raw call style; documented on {@link Checked.cufftXtExecDescriptor} (checked.ts). */
-  cufftXtExecDescriptor(plan: cufftHandle, input: Pointer, output: Pointer, direction: number): cufftResult;
-  /** C: `cufftResult cufftXtSetWorkAreaPolicy(cufftHandle plan, cufftXtWorkAreaPolicy policy, size_t * workSize)`. Raw call style; documented on {@link Checked.cufftXtSetWorkAreaPolicy} (checked.ts). */
-  cufftXtSetWorkAreaPolicy(plan: cufftHandle, policy: cufftXtWorkAreaPolicy, workSize: Pointer): cufftResult;
-}
+export const functions: { readonly [K in keyof Raw]: FunctionSpec } = functionTable<Raw>(`{
+  "cufftPlan1d": { "symbol": "cufftPlan1d", "parameters": ["pointer", "i32", "u32", "i32"], "result": "u32" },
+  "cufftPlan2d": { "symbol": "cufftPlan2d", "parameters": ["pointer", "i32", "i32", "u32"], "result": "u32" },
+  "cufftPlan3d": { "symbol": "cufftPlan3d", "parameters": ["pointer", "i32", "i32", "i32", "u32"], "result": "u32" },
+  "cufftPlanMany": { "symbol": "cufftPlanMany", "parameters": ["pointer", "i32", "pointer", "pointer", "i32", "i32", "pointer", "i32", "i32", "u32", "i32"], "result": "u32" },
+  "cufftMakePlan1d": { "symbol": "cufftMakePlan1d", "parameters": ["i32", "i32", "u32", "i32", "pointer"], "result": "u32" },
+  "cufftMakePlan2d": { "symbol": "cufftMakePlan2d", "parameters": ["i32", "i32", "i32", "u32", "pointer"], "result": "u32" },
+  "cufftMakePlan3d": { "symbol": "cufftMakePlan3d", "parameters": ["i32", "i32", "i32", "i32", "u32", "pointer"], "result": "u32" },
+  "cufftMakePlanMany": { "symbol": "cufftMakePlanMany", "parameters": ["i32", "i32", "pointer", "pointer", "i32", "i32", "pointer", "i32", "i32", "u32", "i32", "pointer"], "result": "u32" },
+  "cufftMakePlanMany64": { "symbol": "cufftMakePlanMany64", "parameters": ["i32", "i32", "pointer", "pointer", "i64", "i64", "pointer", "i64", "i64", "u32", "i64", "pointer"], "result": "u32" },
+  "cufftGetSizeMany64": { "symbol": "cufftGetSizeMany64", "parameters": ["i32", "i32", "pointer", "pointer", "i64", "i64", "pointer", "i64", "i64", "u32", "i64", "pointer"], "result": "u32" },
+  "cufftEstimate1d": { "symbol": "cufftEstimate1d", "parameters": ["i32", "u32", "i32", "pointer"], "result": "u32" },
+  "cufftEstimate2d": { "symbol": "cufftEstimate2d", "parameters": ["i32", "i32", "u32", "pointer"], "result": "u32" },
+  "cufftEstimate3d": { "symbol": "cufftEstimate3d", "parameters": ["i32", "i32", "i32", "u32", "pointer"], "result": "u32" },
+  "cufftEstimateMany": { "symbol": "cufftEstimateMany", "parameters": ["i32", "pointer", "pointer", "i32", "i32", "pointer", "i32", "i32", "u32", "i32", "pointer"], "result": "u32" },
+  "cufftCreate": { "symbol": "cufftCreate", "parameters": ["pointer"], "result": "u32" },
+  "cufftGetSize1d": { "symbol": "cufftGetSize1d", "parameters": ["i32", "i32", "u32", "i32", "pointer"], "result": "u32" },
+  "cufftGetSize2d": { "symbol": "cufftGetSize2d", "parameters": ["i32", "i32", "i32", "u32", "pointer"], "result": "u32" },
+  "cufftGetSize3d": { "symbol": "cufftGetSize3d", "parameters": ["i32", "i32", "i32", "i32", "u32", "pointer"], "result": "u32" },
+  "cufftGetSizeMany": { "symbol": "cufftGetSizeMany", "parameters": ["i32", "i32", "pointer", "pointer", "i32", "i32", "pointer", "i32", "i32", "u32", "i32", "pointer"], "result": "u32" },
+  "cufftGetSize": { "symbol": "cufftGetSize", "parameters": ["i32", "pointer"], "result": "u32" },
+  "cufftSetWorkArea": { "symbol": "cufftSetWorkArea", "parameters": ["i32", "pointer"], "result": "u32" },
+  "cufftSetAutoAllocation": { "symbol": "cufftSetAutoAllocation", "parameters": ["i32", "i32"], "result": "u32" },
+  "cufftExecC2C": { "symbol": "cufftExecC2C", "parameters": ["i32", "pointer", "pointer", "i32"], "result": "u32" },
+  "cufftExecR2C": { "symbol": "cufftExecR2C", "parameters": ["i32", "pointer", "pointer"], "result": "u32" },
+  "cufftExecC2R": { "symbol": "cufftExecC2R", "parameters": ["i32", "pointer", "pointer"], "result": "u32" },
+  "cufftExecZ2Z": { "symbol": "cufftExecZ2Z", "parameters": ["i32", "pointer", "pointer", "i32"], "result": "u32" },
+  "cufftExecD2Z": { "symbol": "cufftExecD2Z", "parameters": ["i32", "pointer", "pointer"], "result": "u32" },
+  "cufftExecZ2D": { "symbol": "cufftExecZ2D", "parameters": ["i32", "pointer", "pointer"], "result": "u32" },
+  "cufftSetStream": { "symbol": "cufftSetStream", "parameters": ["i32", "pointer"], "result": "u32" },
+  "cufftDestroy": { "symbol": "cufftDestroy", "parameters": ["i32"], "result": "u32" },
+  "cufftGetVersion": { "symbol": "cufftGetVersion", "parameters": ["pointer"], "result": "u32" },
+  "cufftGetProperty": { "symbol": "cufftGetProperty", "parameters": ["u32", "pointer"], "result": "u32" },
+  "cufftSetPlanPropertyInt64": { "symbol": "cufftSetPlanPropertyInt64", "parameters": ["i32", "u32", "i64"], "result": "u32" },
+  "cufftGetPlanPropertyInt64": { "symbol": "cufftGetPlanPropertyInt64", "parameters": ["i32", "u32", "pointer"], "result": "u32" },
+  "cufftResetPlanProperty": { "symbol": "cufftResetPlanProperty", "parameters": ["i32", "u32"], "result": "u32" },
+  "cufftXtSetGPUs": { "symbol": "cufftXtSetGPUs", "parameters": ["i32", "i32", "pointer"], "result": "u32" },
+  "cufftXtMalloc": { "symbol": "cufftXtMalloc", "parameters": ["i32", "pointer", "u32"], "result": "u32" },
+  "cufftXtMemcpy": { "symbol": "cufftXtMemcpy", "parameters": ["i32", "pointer", "pointer", "u32"], "result": "u32" },
+  "cufftXtFree": { "symbol": "cufftXtFree", "parameters": ["pointer"], "result": "u32" },
+  "cufftXtSetWorkArea": { "symbol": "cufftXtSetWorkArea", "parameters": ["i32", "pointer"], "result": "u32" },
+  "cufftXtExecDescriptorC2C": { "symbol": "cufftXtExecDescriptorC2C", "parameters": ["i32", "pointer", "pointer", "i32"], "result": "u32" },
+  "cufftXtExecDescriptorR2C": { "symbol": "cufftXtExecDescriptorR2C", "parameters": ["i32", "pointer", "pointer"], "result": "u32" },
+  "cufftXtExecDescriptorC2R": { "symbol": "cufftXtExecDescriptorC2R", "parameters": ["i32", "pointer", "pointer"], "result": "u32" },
+  "cufftXtExecDescriptorZ2Z": { "symbol": "cufftXtExecDescriptorZ2Z", "parameters": ["i32", "pointer", "pointer", "i32"], "result": "u32" },
+  "cufftXtExecDescriptorD2Z": { "symbol": "cufftXtExecDescriptorD2Z", "parameters": ["i32", "pointer", "pointer"], "result": "u32" },
+  "cufftXtExecDescriptorZ2D": { "symbol": "cufftXtExecDescriptorZ2D", "parameters": ["i32", "pointer", "pointer"], "result": "u32" },
+  "cufftXtQueryPlan": { "symbol": "cufftXtQueryPlan", "parameters": ["i32", "pointer", "u32"], "result": "u32" },
+  "cufftXtSetCallback": { "symbol": "cufftXtSetCallback", "parameters": ["i32", "pointer", "u32", "pointer"], "result": "u32" },
+  "cufftXtClearCallback": { "symbol": "cufftXtClearCallback", "parameters": ["i32", "u32"], "result": "u32" },
+  "cufftXtSetCallbackSharedSize": { "symbol": "cufftXtSetCallbackSharedSize", "parameters": ["i32", "u32", "u64"], "result": "u32" },
+  "cufftXtSetJITCallback": { "symbol": "cufftXtSetJITCallback", "parameters": ["i32", "pointer", "pointer", "u64", "u32", "pointer"], "result": "u32" },
+  "cufftXtMakePlanMany": { "symbol": "cufftXtMakePlanMany", "parameters": ["i32", "i32", "pointer", "pointer", "i64", "i64", "u32", "pointer", "i64", "i64", "u32", "i64", "pointer", "u32"], "result": "u32" },
+  "cufftXtGetSizeMany": { "symbol": "cufftXtGetSizeMany", "parameters": ["i32", "i32", "pointer", "pointer", "i64", "i64", "u32", "pointer", "i64", "i64", "u32", "i64", "pointer", "u32"], "result": "u32" },
+  "cufftXtExec": { "symbol": "cufftXtExec", "parameters": ["i32", "pointer", "pointer", "i32"], "result": "u32" },
+  "cufftXtExecDescriptor": { "symbol": "cufftXtExecDescriptor", "parameters": ["i32", "pointer", "pointer", "i32"], "result": "u32" },
+  "cufftXtSetWorkAreaPolicy": { "symbol": "cufftXtSetWorkAreaPolicy", "parameters": ["i32", "u32", "pointer"], "result": "u32" }
+}`);

@@ -12,325 +12,120 @@
 // Header cupti_nvtx_cbid.h sha256 fdaccfb51d60e2a8afbd7eea6ef1d1520d111c2585ee210e2721cc37da997bd1
 // Header cupti_common.h sha256 f399bbe1bc54817a77b4468f4297b379ace6a6c34cc38d4fb2335262641d4f6d
 // Header cupti_activity_deprecated.h sha256 5af03458a91accb30a42b58df09a5989df56c8be4edd6e6521fc2f0778575ca8
-// Seal: sha256 680231e419810f963433759b03b7f646efe04d490f8828833c4a3608d2b8d81f
+// Seal: sha256 afbaee7e14516e35574eaed294b98180648f4e23cdaffb4bac2d0fbcbd4d3731
 
-import type { FunctionTable, LibraryInfo } from "../../../src/tables-runtime/spec.ts";
-import type { Pointer } from "../../../src/ffi/types.ts";
-import type { CUptiResult, CUpti_ActivityAttribute, CUpti_ActivityKind, CUpti_ActivityThreadIdType, CUpti_CallbackDomain, CUpti_DeviceAttribute, CUpti_EventAttribute, CUpti_EventCollectionMode, CUpti_EventDomainAttribute, CUpti_EventGroupAttribute, CUpti_ExternalCorrelationKind, CUpti_MetricAttribute, CUpti_ReadEventFlags } from "./enums.ts";
-import type { CUpti_BuffersCallbackCompleteFunc, CUpti_BuffersCallbackRequestFunc, CUpti_CallbackFunc, CUpti_CallbackId, CUpti_EventDomainID, CUpti_EventGroup, CUpti_EventID, CUpti_KernelReplayUpdateFunc, CUpti_MetricID, CUpti_SubscriberHandle, CUpti_TimestampCallbackFunc } from "./types.ts";
-import type { CUcontext, CUdevice, CUgraph, CUgraphExec, CUgraphNode, CUstream } from "../driver/index.ts";
+import type { FunctionSpec, LibraryInfo } from "../../../src/tables-runtime/spec.ts";
+import { functionTable } from "../../../src/tables-runtime/function-table.ts";
+import type { Raw } from "./raw.ts";
+
+export type { Raw } from "./raw.ts";
 
 /** Facts about this generated library. */
 export const library: LibraryInfo = { name: "cupti", library: "cupti", ctkVersion: "13.0", status: "CUptiResult" };
 
-/** Every exported function's native signature, by C name. */
-export const functions = {
-  cuptiGetResultString: { symbol: "cuptiGetResultString", parameters: ["u32", "pointer"], result: "u32" },
-  cuptiGetErrorMessage: { symbol: "cuptiGetErrorMessage", parameters: ["u32", "pointer"], result: "u32" },
-  cuptiGetVersion: { symbol: "cuptiGetVersion", parameters: ["pointer"], result: "u32" },
-  cuptiSupportedDomains: { symbol: "cuptiSupportedDomains", parameters: ["pointer", "pointer"], result: "u32" },
-  cuptiSubscribe: { symbol: "cuptiSubscribe", parameters: ["pointer", "function", "pointer"], result: "u32" },
-  cuptiSubscribe_v2: { symbol: "cuptiSubscribe_v2", parameters: ["pointer", "function", "pointer", "pointer"], result: "u32" },
-  cuptiUnsubscribe: { symbol: "cuptiUnsubscribe", parameters: ["pointer"], result: "u32" },
-  cuptiGetCallbackState: { symbol: "cuptiGetCallbackState", parameters: ["pointer", "pointer", "u32", "u32"], result: "u32" },
-  cuptiEnableCallback: { symbol: "cuptiEnableCallback", parameters: ["u32", "pointer", "u32", "u32"], result: "u32" },
-  cuptiEnableDomain: { symbol: "cuptiEnableDomain", parameters: ["u32", "pointer", "u32"], result: "u32" },
-  cuptiEnableAllDomains: { symbol: "cuptiEnableAllDomains", parameters: ["u32", "pointer"], result: "u32" },
-  cuptiGetCallbackName: { symbol: "cuptiGetCallbackName", parameters: ["u32", "u32", "pointer"], result: "u32" },
-  cuptiSetEventCollectionMode: { symbol: "cuptiSetEventCollectionMode", parameters: ["pointer", "u32"], result: "u32" },
-  cuptiDeviceGetAttribute: { symbol: "cuptiDeviceGetAttribute", parameters: ["i32", "u32", "pointer", "pointer"], result: "u32" },
-  cuptiDeviceGetNumEventDomains: { symbol: "cuptiDeviceGetNumEventDomains", parameters: ["i32", "pointer"], result: "u32" },
-  cuptiDeviceEnumEventDomains: { symbol: "cuptiDeviceEnumEventDomains", parameters: ["i32", "pointer", "pointer"], result: "u32" },
-  cuptiDeviceGetEventDomainAttribute: { symbol: "cuptiDeviceGetEventDomainAttribute", parameters: ["i32", "u32", "u32", "pointer", "pointer"], result: "u32" },
-  cuptiGetNumEventDomains: { symbol: "cuptiGetNumEventDomains", parameters: ["pointer"], result: "u32" },
-  cuptiEnumEventDomains: { symbol: "cuptiEnumEventDomains", parameters: ["pointer", "pointer"], result: "u32" },
-  cuptiEventDomainGetAttribute: { symbol: "cuptiEventDomainGetAttribute", parameters: ["u32", "u32", "pointer", "pointer"], result: "u32" },
-  cuptiEventDomainGetNumEvents: { symbol: "cuptiEventDomainGetNumEvents", parameters: ["u32", "pointer"], result: "u32" },
-  cuptiEventDomainEnumEvents: { symbol: "cuptiEventDomainEnumEvents", parameters: ["u32", "pointer", "pointer"], result: "u32" },
-  cuptiEventGetAttribute: { symbol: "cuptiEventGetAttribute", parameters: ["u32", "u32", "pointer", "pointer"], result: "u32" },
-  cuptiEventGetIdFromName: { symbol: "cuptiEventGetIdFromName", parameters: ["i32", "pointer", "pointer"], result: "u32" },
-  cuptiEventGroupCreate: { symbol: "cuptiEventGroupCreate", parameters: ["pointer", "pointer", "u32"], result: "u32" },
-  cuptiEventGroupDestroy: { symbol: "cuptiEventGroupDestroy", parameters: ["pointer"], result: "u32" },
-  cuptiEventGroupGetAttribute: { symbol: "cuptiEventGroupGetAttribute", parameters: ["pointer", "u32", "pointer", "pointer"], result: "u32" },
-  cuptiEventGroupSetAttribute: { symbol: "cuptiEventGroupSetAttribute", parameters: ["pointer", "u32", "u64", "pointer"], result: "u32" },
-  cuptiEventGroupAddEvent: { symbol: "cuptiEventGroupAddEvent", parameters: ["pointer", "u32"], result: "u32" },
-  cuptiEventGroupRemoveEvent: { symbol: "cuptiEventGroupRemoveEvent", parameters: ["pointer", "u32"], result: "u32" },
-  cuptiEventGroupRemoveAllEvents: { symbol: "cuptiEventGroupRemoveAllEvents", parameters: ["pointer"], result: "u32" },
-  cuptiEventGroupResetAllEvents: { symbol: "cuptiEventGroupResetAllEvents", parameters: ["pointer"], result: "u32" },
-  cuptiEventGroupEnable: { symbol: "cuptiEventGroupEnable", parameters: ["pointer"], result: "u32" },
-  cuptiEventGroupDisable: { symbol: "cuptiEventGroupDisable", parameters: ["pointer"], result: "u32" },
-  cuptiEventGroupReadEvent: { symbol: "cuptiEventGroupReadEvent", parameters: ["pointer", "u32", "u32", "pointer", "pointer"], result: "u32" },
-  cuptiEventGroupReadAllEvents: { symbol: "cuptiEventGroupReadAllEvents", parameters: ["pointer", "u32", "pointer", "pointer", "pointer", "pointer", "pointer"], result: "u32" },
-  cuptiEventGroupSetsCreate: { symbol: "cuptiEventGroupSetsCreate", parameters: ["pointer", "u64", "pointer", "pointer"], result: "u32" },
-  cuptiEventGroupSetsDestroy: { symbol: "cuptiEventGroupSetsDestroy", parameters: ["pointer"], result: "u32" },
-  cuptiEventGroupSetEnable: { symbol: "cuptiEventGroupSetEnable", parameters: ["pointer"], result: "u32" },
-  cuptiEventGroupSetDisable: { symbol: "cuptiEventGroupSetDisable", parameters: ["pointer"], result: "u32" },
-  cuptiEnableKernelReplayMode: { symbol: "cuptiEnableKernelReplayMode", parameters: ["pointer"], result: "u32" },
-  cuptiDisableKernelReplayMode: { symbol: "cuptiDisableKernelReplayMode", parameters: ["pointer"], result: "u32" },
-  cuptiKernelReplaySubscribeUpdate: { symbol: "cuptiKernelReplaySubscribeUpdate", parameters: ["function", "pointer"], result: "u32" },
-  cuptiGetNumMetrics: { symbol: "cuptiGetNumMetrics", parameters: ["pointer"], result: "u32" },
-  cuptiEnumMetrics: { symbol: "cuptiEnumMetrics", parameters: ["pointer", "pointer"], result: "u32" },
-  cuptiDeviceGetNumMetrics: { symbol: "cuptiDeviceGetNumMetrics", parameters: ["i32", "pointer"], result: "u32" },
-  cuptiDeviceEnumMetrics: { symbol: "cuptiDeviceEnumMetrics", parameters: ["i32", "pointer", "pointer"], result: "u32" },
-  cuptiMetricGetAttribute: { symbol: "cuptiMetricGetAttribute", parameters: ["u32", "u32", "pointer", "pointer"], result: "u32" },
-  cuptiMetricGetIdFromName: { symbol: "cuptiMetricGetIdFromName", parameters: ["i32", "pointer", "pointer"], result: "u32" },
-  cuptiMetricGetNumEvents: { symbol: "cuptiMetricGetNumEvents", parameters: ["u32", "pointer"], result: "u32" },
-  cuptiMetricEnumEvents: { symbol: "cuptiMetricEnumEvents", parameters: ["u32", "pointer", "pointer"], result: "u32" },
-  cuptiMetricGetNumProperties: { symbol: "cuptiMetricGetNumProperties", parameters: ["u32", "pointer"], result: "u32" },
-  cuptiMetricEnumProperties: { symbol: "cuptiMetricEnumProperties", parameters: ["u32", "pointer", "pointer"], result: "u32" },
-  cuptiMetricGetRequiredEventGroupSets: { symbol: "cuptiMetricGetRequiredEventGroupSets", parameters: ["pointer", "u32", "pointer"], result: "u32" },
-  cuptiMetricCreateEventGroupSets: { symbol: "cuptiMetricCreateEventGroupSets", parameters: ["pointer", "u64", "pointer", "pointer"], result: "u32" },
-  cuptiMetricGetValue: { symbol: "cuptiMetricGetValue", parameters: ["i32", "u32", "u64", "pointer", "u64", "pointer", "u64", "pointer"], result: "u32" },
-  cuptiMetricGetValue2: { symbol: "cuptiMetricGetValue2", parameters: ["u32", "u64", "pointer", "u64", "pointer", "u64", "pointer", "u64", "pointer", "pointer"], result: "u32" },
-  cuptiGetTimestamp: { symbol: "cuptiGetTimestamp", parameters: ["pointer"], result: "u32" },
-  cuptiGetContextId: { symbol: "cuptiGetContextId", parameters: ["pointer", "pointer"], result: "u32" },
-  cuptiGetStreamId: { symbol: "cuptiGetStreamId", parameters: ["pointer", "pointer", "pointer"], result: "u32" },
-  cuptiGetStreamIdEx: { symbol: "cuptiGetStreamIdEx", parameters: ["pointer", "pointer", "u8", "pointer"], result: "u32" },
-  cuptiGetDeviceId: { symbol: "cuptiGetDeviceId", parameters: ["pointer", "pointer"], result: "u32" },
-  cuptiGetGraphNodeId: { symbol: "cuptiGetGraphNodeId", parameters: ["pointer", "pointer"], result: "u32" },
-  cuptiGetGraphId: { symbol: "cuptiGetGraphId", parameters: ["pointer", "pointer"], result: "u32" },
-  cuptiGetGraphExecId: { symbol: "cuptiGetGraphExecId", parameters: ["pointer", "pointer"], result: "u32" },
-  cuptiActivityEnable: { symbol: "cuptiActivityEnable", parameters: ["u32"], result: "u32" },
-  cuptiActivityEnableAndDump: { symbol: "cuptiActivityEnableAndDump", parameters: ["u32"], result: "u32" },
-  cuptiActivityDisable: { symbol: "cuptiActivityDisable", parameters: ["u32"], result: "u32" },
-  cuptiActivityEnableContext: { symbol: "cuptiActivityEnableContext", parameters: ["pointer", "u32"], result: "u32" },
-  cuptiActivityDisableContext: { symbol: "cuptiActivityDisableContext", parameters: ["pointer", "u32"], result: "u32" },
-  cuptiActivityGetNumDroppedRecords: { symbol: "cuptiActivityGetNumDroppedRecords", parameters: ["pointer", "u32", "pointer"], result: "u32" },
-  cuptiActivityGetNextRecord: { symbol: "cuptiActivityGetNextRecord", parameters: ["pointer", "u64", "pointer"], result: "u32" },
-  cuptiActivityRegisterCallbacks: { symbol: "cuptiActivityRegisterCallbacks", parameters: ["function", "function"], result: "u32" },
-  cuptiActivityFlush: { symbol: "cuptiActivityFlush", parameters: ["pointer", "u32", "u32"], result: "u32" },
-  cuptiActivityFlushAll: { symbol: "cuptiActivityFlushAll", parameters: ["u32"], result: "u32" },
-  cuptiActivityGetAttribute: { symbol: "cuptiActivityGetAttribute", parameters: ["u32", "pointer", "pointer"], result: "u32" },
-  cuptiActivitySetAttribute: { symbol: "cuptiActivitySetAttribute", parameters: ["u32", "pointer", "pointer"], result: "u32" },
-  cuptiActivityConfigureUnifiedMemoryCounter: { symbol: "cuptiActivityConfigureUnifiedMemoryCounter", parameters: ["pointer", "u32"], result: "u32" },
-  cuptiGetAutoBoostState: { symbol: "cuptiGetAutoBoostState", parameters: ["pointer", "pointer"], result: "u32" },
-  cuptiActivityConfigurePCSampling: { symbol: "cuptiActivityConfigurePCSampling", parameters: ["pointer", "pointer"], result: "u32" },
-  cuptiGetLastError: { symbol: "cuptiGetLastError", parameters: [], result: "u32" },
-  cuptiSetThreadIdType: { symbol: "cuptiSetThreadIdType", parameters: ["u32"], result: "u32" },
-  cuptiGetThreadIdType: { symbol: "cuptiGetThreadIdType", parameters: ["pointer"], result: "u32" },
-  cuptiComputeCapabilitySupported: { symbol: "cuptiComputeCapabilitySupported", parameters: ["i32", "i32", "pointer"], result: "u32" },
-  cuptiDeviceSupported: { symbol: "cuptiDeviceSupported", parameters: ["i32", "pointer"], result: "u32" },
-  cuptiDeviceVirtualizationMode: { symbol: "cuptiDeviceVirtualizationMode", parameters: ["i32", "pointer"], result: "u32" },
-  cuptiFinalize: { symbol: "cuptiFinalize", parameters: [], result: "u32" },
-  cuptiActivityPushExternalCorrelationId: { symbol: "cuptiActivityPushExternalCorrelationId", parameters: ["u32", "u64"], result: "u32" },
-  cuptiActivityPopExternalCorrelationId: { symbol: "cuptiActivityPopExternalCorrelationId", parameters: ["u32", "pointer"], result: "u32" },
-  cuptiActivityEnableLatencyTimestamps: { symbol: "cuptiActivityEnableLatencyTimestamps", parameters: ["u8"], result: "u32" },
-  cuptiActivityFlushPeriod: { symbol: "cuptiActivityFlushPeriod", parameters: ["u32"], result: "u32" },
-  cuptiActivityEnableLaunchAttributes: { symbol: "cuptiActivityEnableLaunchAttributes", parameters: ["u8"], result: "u32" },
-  cuptiActivityRegisterTimestampCallback: { symbol: "cuptiActivityRegisterTimestampCallback", parameters: ["function"], result: "u32" },
-  cuptiActivityEnableDeviceGraph: { symbol: "cuptiActivityEnableDeviceGraph", parameters: ["u8"], result: "u32" },
-  cuptiActivityEnableDriverApi: { symbol: "cuptiActivityEnableDriverApi", parameters: ["u32", "u8"], result: "u32" },
-  cuptiActivityEnableRuntimeApi: { symbol: "cuptiActivityEnableRuntimeApi", parameters: ["u32", "u8"], result: "u32" },
-  cuptiActivityEnableHWTrace: { symbol: "cuptiActivityEnableHWTrace", parameters: ["u8"], result: "u32" },
-  cuptiActivityEnableAllocationSource: { symbol: "cuptiActivityEnableAllocationSource", parameters: ["u8"], result: "u32" },
-  cuptiActivityEnableAllSyncRecords: { symbol: "cuptiActivityEnableAllSyncRecords", parameters: ["u8"], result: "u32" },
-  cuptiActivityEnableCudaEventDeviceTimestamps: { symbol: "cuptiActivityEnableCudaEventDeviceTimestamps", parameters: ["u8"], result: "u32" },
-} as const satisfies FunctionTable;
-
 /**
- * The raw call style of cupti: C semantics. Functions return the library's status code, pointer
- * parameters take native pointers (out-parameters included), 64-bit integers are bigint, structs passed by value
- * are their bytes. Bound lazily by the bindings layer; nothing is resolved until the first call.
+ * Every exported function's native signature, by C name. Written as JSON, which a runtime parses many times faster
+ * than the same object literal; a record passed by value is `null` there and its layout is set in after (the list).
  */
-export interface Raw {
-  /** C: `CUptiResult cuptiGetResultString(CUptiResult result, const char ** str)`. Raw call style; documented on {@link Checked.cuptiGetResultString} (checked.ts). */
-  cuptiGetResultString(result: CUptiResult, str: Pointer): CUptiResult;
-  /** C: `CUptiResult cuptiGetErrorMessage(CUptiResult result, const char ** str)`. Raw call style; documented on {@link Checked.cuptiGetErrorMessage} (checked.ts). */
-  cuptiGetErrorMessage(result: CUptiResult, str: Pointer): CUptiResult;
-  /** C: `CUptiResult cuptiGetVersion(uint32_t * version)`. Raw call style; documented on {@link Checked.cuptiGetVersion} (checked.ts). */
-  cuptiGetVersion(version: Pointer): CUptiResult;
-  /** C: `CUptiResult cuptiSupportedDomains(size_t * domainCount, CUpti_DomainTable * domainTable)`. Raw call style; documented on {@link Checked.cuptiSupportedDomains} (checked.ts). */
-  cuptiSupportedDomains(domainCount: Pointer, domainTable: Pointer): CUptiResult;
-  /** C: `CUptiResult cuptiSubscribe(CUpti_SubscriberHandle * subscriber, CUpti_CallbackFunc callback, void * userdata)`. Raw call style; documented on {@link Checked.cuptiSubscribe} (checked.ts). */
-  cuptiSubscribe(subscriber: Pointer, callback: CUpti_CallbackFunc, userdata: Pointer): CUptiResult;
-  /** C: `CUptiResult cuptiSubscribe_v2(CUpti_SubscriberHandle * subscriber, CUpti_CallbackFunc callback, void * userdata, CUpti_SubscriberParams * pParams)`. Raw call style; documented on {@link Checked.cuptiSubscribe_v2} (checked.ts). */
-  cuptiSubscribe_v2(subscriber: Pointer, callback: CUpti_CallbackFunc, userdata: Pointer, pParams: Pointer): CUptiResult;
-  /** C: `CUptiResult cuptiUnsubscribe(CUpti_SubscriberHandle subscriber)`. Raw call style; documented on {@link Checked.cuptiUnsubscribe} (checked.ts). */
-  cuptiUnsubscribe(subscriber: CUpti_SubscriberHandle): CUptiResult;
-  /** C: `CUptiResult cuptiGetCallbackState(uint32_t * enable, CUpti_SubscriberHandle subscriber, CUpti_CallbackDomain domain, CUpti_CallbackId cbid)`. Raw call style; documented on {@link Checked.cuptiGetCallbackState} (checked.ts). */
-  cuptiGetCallbackState(enable: Pointer, subscriber: CUpti_SubscriberHandle, domain: CUpti_CallbackDomain, cbid: CUpti_CallbackId): CUptiResult;
-  /** C: `CUptiResult cuptiEnableCallback(uint32_t enable, CUpti_SubscriberHandle subscriber, CUpti_CallbackDomain domain, CUpti_CallbackId cbid)`. Raw call style; documented on {@link Checked.cuptiEnableCallback} (checked.ts). */
-  cuptiEnableCallback(enable: number, subscriber: CUpti_SubscriberHandle, domain: CUpti_CallbackDomain, cbid: CUpti_CallbackId): CUptiResult;
-  /** C: `CUptiResult cuptiEnableDomain(uint32_t enable, CUpti_SubscriberHandle subscriber, CUpti_CallbackDomain domain)`. Raw call style; documented on {@link Checked.cuptiEnableDomain} (checked.ts). */
-  cuptiEnableDomain(enable: number, subscriber: CUpti_SubscriberHandle, domain: CUpti_CallbackDomain): CUptiResult;
-  /** C: `CUptiResult cuptiEnableAllDomains(uint32_t enable, CUpti_SubscriberHandle subscriber)`. Raw call style; documented on {@link Checked.cuptiEnableAllDomains} (checked.ts). */
-  cuptiEnableAllDomains(enable: number, subscriber: CUpti_SubscriberHandle): CUptiResult;
-  /** C: `CUptiResult cuptiGetCallbackName(CUpti_CallbackDomain domain, uint32_t cbid, const char ** name)`. Raw call style; documented on {@link Checked.cuptiGetCallbackName} (checked.ts). */
-  cuptiGetCallbackName(domain: CUpti_CallbackDomain, cbid: number, name: Pointer): CUptiResult;
-  /** C: `CUptiResult cuptiSetEventCollectionMode(CUcontext context, CUpti_EventCollectionMode mode)`. Raw call style; documented on {@link Checked.cuptiSetEventCollectionMode} (checked.ts). */
-  cuptiSetEventCollectionMode(context: CUcontext, mode: CUpti_EventCollectionMode): CUptiResult;
-  /** C: `CUptiResult cuptiDeviceGetAttribute(CUdevice device, CUpti_DeviceAttribute attrib, size_t * valueSize, void * value)`. Raw call style; documented on {@link Checked.cuptiDeviceGetAttribute} (checked.ts). */
-  cuptiDeviceGetAttribute(device: CUdevice, attrib: CUpti_DeviceAttribute, valueSize: Pointer, value: Pointer): CUptiResult;
-  /** C: `CUptiResult cuptiDeviceGetNumEventDomains(CUdevice device, uint32_t * numDomains)`. Raw call style; documented on {@link Checked.cuptiDeviceGetNumEventDomains} (checked.ts). */
-  cuptiDeviceGetNumEventDomains(device: CUdevice, numDomains: Pointer): CUptiResult;
-  /** C: `CUptiResult cuptiDeviceEnumEventDomains(CUdevice device, size_t * arraySizeBytes, CUpti_EventDomainID * domainArray)`. Raw call style; documented on {@link Checked.cuptiDeviceEnumEventDomains} (checked.ts). */
-  cuptiDeviceEnumEventDomains(device: CUdevice, arraySizeBytes: Pointer, domainArray: Pointer): CUptiResult;
-  /** C: `CUptiResult cuptiDeviceGetEventDomainAttribute(CUdevice device, CUpti_EventDomainID eventDomain, CUpti_EventDomainAttribute attrib, size_t * valueSize, void * value)`. Raw call style; documented on {@link Checked.cuptiDeviceGetEventDomainAttribute} (checked.ts). */
-  cuptiDeviceGetEventDomainAttribute(device: CUdevice, eventDomain: CUpti_EventDomainID, attrib: CUpti_EventDomainAttribute, valueSize: Pointer, value: Pointer): CUptiResult;
-  /** C: `CUptiResult cuptiGetNumEventDomains(uint32_t * numDomains)`. Raw call style; documented on {@link Checked.cuptiGetNumEventDomains} (checked.ts). */
-  cuptiGetNumEventDomains(numDomains: Pointer): CUptiResult;
-  /** C: `CUptiResult cuptiEnumEventDomains(size_t * arraySizeBytes, CUpti_EventDomainID * domainArray)`. Raw call style; documented on {@link Checked.cuptiEnumEventDomains} (checked.ts). */
-  cuptiEnumEventDomains(arraySizeBytes: Pointer, domainArray: Pointer): CUptiResult;
-  /** C: `CUptiResult cuptiEventDomainGetAttribute(CUpti_EventDomainID eventDomain, CUpti_EventDomainAttribute attrib, size_t * valueSize, void * value)`. Raw call style; documented on {@link Checked.cuptiEventDomainGetAttribute} (checked.ts). */
-  cuptiEventDomainGetAttribute(eventDomain: CUpti_EventDomainID, attrib: CUpti_EventDomainAttribute, valueSize: Pointer, value: Pointer): CUptiResult;
-  /** C: `CUptiResult cuptiEventDomainGetNumEvents(CUpti_EventDomainID eventDomain, uint32_t * numEvents)`. Raw call style; documented on {@link Checked.cuptiEventDomainGetNumEvents} (checked.ts). */
-  cuptiEventDomainGetNumEvents(eventDomain: CUpti_EventDomainID, numEvents: Pointer): CUptiResult;
-  /** C: `CUptiResult cuptiEventDomainEnumEvents(CUpti_EventDomainID eventDomain, size_t * arraySizeBytes, CUpti_EventID * eventArray)`. Raw call style; documented on {@link Checked.cuptiEventDomainEnumEvents} (checked.ts). */
-  cuptiEventDomainEnumEvents(eventDomain: CUpti_EventDomainID, arraySizeBytes: Pointer, eventArray: Pointer): CUptiResult;
-  /** C: `CUptiResult cuptiEventGetAttribute(CUpti_EventID event, CUpti_EventAttribute attrib, size_t * valueSize, void * value)`. Raw call style; documented on {@link Checked.cuptiEventGetAttribute} (checked.ts). */
-  cuptiEventGetAttribute(event: CUpti_EventID, attrib: CUpti_EventAttribute, valueSize: Pointer, value: Pointer): CUptiResult;
-  /** C: `CUptiResult cuptiEventGetIdFromName(CUdevice device, const char * eventName, CUpti_EventID * event)`. Raw call style; documented on {@link Checked.cuptiEventGetIdFromName} (checked.ts). */
-  cuptiEventGetIdFromName(device: CUdevice, eventName: Pointer, event: Pointer): CUptiResult;
-  /** C: `CUptiResult cuptiEventGroupCreate(CUcontext context, CUpti_EventGroup * eventGroup, uint32_t flags)`. Raw call style; documented on {@link Checked.cuptiEventGroupCreate} (checked.ts). */
-  cuptiEventGroupCreate(context: CUcontext, eventGroup: Pointer, flags: number): CUptiResult;
-  /** C: `CUptiResult cuptiEventGroupDestroy(CUpti_EventGroup eventGroup)`. Raw call style; documented on {@link Checked.cuptiEventGroupDestroy} (checked.ts). */
-  cuptiEventGroupDestroy(eventGroup: CUpti_EventGroup): CUptiResult;
-  /** C: `CUptiResult cuptiEventGroupGetAttribute(CUpti_EventGroup eventGroup, CUpti_EventGroupAttribute attrib, size_t * valueSize, void * value)`. Raw call style; documented on {@link Checked.cuptiEventGroupGetAttribute} (checked.ts). */
-  cuptiEventGroupGetAttribute(eventGroup: CUpti_EventGroup, attrib: CUpti_EventGroupAttribute, valueSize: Pointer, value: Pointer): CUptiResult;
-  /** C: `CUptiResult cuptiEventGroupSetAttribute(CUpti_EventGroup eventGroup, CUpti_EventGroupAttribute attrib, size_t valueSize, void * value)`. Raw call style; documented on {@link Checked.cuptiEventGroupSetAttribute} (checked.ts). */
-  cuptiEventGroupSetAttribute(eventGroup: CUpti_EventGroup, attrib: CUpti_EventGroupAttribute, valueSize: bigint | number, value: Pointer): CUptiResult;
-  /** C: `CUptiResult cuptiEventGroupAddEvent(CUpti_EventGroup eventGroup, CUpti_EventID event)`. Raw call style; documented on {@link Checked.cuptiEventGroupAddEvent} (checked.ts). */
-  cuptiEventGroupAddEvent(eventGroup: CUpti_EventGroup, event: CUpti_EventID): CUptiResult;
-  /** C: `CUptiResult cuptiEventGroupRemoveEvent(CUpti_EventGroup eventGroup, CUpti_EventID event)`. Raw call style; documented on {@link Checked.cuptiEventGroupRemoveEvent} (checked.ts). */
-  cuptiEventGroupRemoveEvent(eventGroup: CUpti_EventGroup, event: CUpti_EventID): CUptiResult;
-  /** C: `CUptiResult cuptiEventGroupRemoveAllEvents(CUpti_EventGroup eventGroup)`. Raw call style; documented on {@link Checked.cuptiEventGroupRemoveAllEvents} (checked.ts). */
-  cuptiEventGroupRemoveAllEvents(eventGroup: CUpti_EventGroup): CUptiResult;
-  /** C: `CUptiResult cuptiEventGroupResetAllEvents(CUpti_EventGroup eventGroup)`. Raw call style; documented on {@link Checked.cuptiEventGroupResetAllEvents} (checked.ts). */
-  cuptiEventGroupResetAllEvents(eventGroup: CUpti_EventGroup): CUptiResult;
-  /** C: `CUptiResult cuptiEventGroupEnable(CUpti_EventGroup eventGroup)`. Raw call style; documented on {@link Checked.cuptiEventGroupEnable} (checked.ts). */
-  cuptiEventGroupEnable(eventGroup: CUpti_EventGroup): CUptiResult;
-  /** C: `CUptiResult cuptiEventGroupDisable(CUpti_EventGroup eventGroup)`. Raw call style; documented on {@link Checked.cuptiEventGroupDisable} (checked.ts). */
-  cuptiEventGroupDisable(eventGroup: CUpti_EventGroup): CUptiResult;
-  /** C: `CUptiResult cuptiEventGroupReadEvent(CUpti_EventGroup eventGroup, CUpti_ReadEventFlags flags, CUpti_EventID event, size_t * eventValueBufferSizeBytes, uint64_t * eventValueBuffer)`. Raw call style; documented on {@link Checked.cuptiEventGroupReadEvent} (checked.ts). */
-  cuptiEventGroupReadEvent(eventGroup: CUpti_EventGroup, flags: CUpti_ReadEventFlags, event: CUpti_EventID, eventValueBufferSizeBytes: Pointer, eventValueBuffer: Pointer): CUptiResult;
-  /** C: `CUptiResult cuptiEventGroupReadAllEvents(CUpti_EventGroup eventGroup, CUpti_ReadEventFlags flags, size_t * eventValueBufferSizeBytes, uint64_t * eventValueBuffer, size_t * eventIdArraySizeBytes, CUpti_EventID * eventIdArray, size_t * numEventIdsRead)`. Raw call style; documented on {@link Checked.cuptiEventGroupReadAllEvents} (checked.ts). */
-  cuptiEventGroupReadAllEvents(eventGroup: CUpti_EventGroup, flags: CUpti_ReadEventFlags, eventValueBufferSizeBytes: Pointer, eventValueBuffer: Pointer, eventIdArraySizeBytes: Pointer, eventIdArray: Pointer, numEventIdsRead: Pointer): CUptiResult;
-  /** C: `CUptiResult cuptiEventGroupSetsCreate(CUcontext context, size_t eventIdArraySizeBytes, CUpti_EventID * eventIdArray, CUpti_EventGroupSets ** eventGroupPasses)`. Raw call style; documented on {@link Checked.cuptiEventGroupSetsCreate} (checked.ts). */
-  cuptiEventGroupSetsCreate(context: CUcontext, eventIdArraySizeBytes: bigint | number, eventIdArray: Pointer, eventGroupPasses: Pointer): CUptiResult;
-  /** C: `CUptiResult cuptiEventGroupSetsDestroy(CUpti_EventGroupSets * eventGroupSets)`. Raw call style; documented on {@link Checked.cuptiEventGroupSetsDestroy} (checked.ts). */
-  cuptiEventGroupSetsDestroy(eventGroupSets: Pointer): CUptiResult;
-  /** C: `CUptiResult cuptiEventGroupSetEnable(CUpti_EventGroupSet * eventGroupSet)`. Raw call style; documented on {@link Checked.cuptiEventGroupSetEnable} (checked.ts). */
-  cuptiEventGroupSetEnable(eventGroupSet: Pointer): CUptiResult;
-  /** C: `CUptiResult cuptiEventGroupSetDisable(CUpti_EventGroupSet * eventGroupSet)`. Raw call style; documented on {@link Checked.cuptiEventGroupSetDisable} (checked.ts). */
-  cuptiEventGroupSetDisable(eventGroupSet: Pointer): CUptiResult;
-  /** C: `CUptiResult cuptiEnableKernelReplayMode(CUcontext context)`. Raw call style; documented on {@link Checked.cuptiEnableKernelReplayMode} (checked.ts). */
-  cuptiEnableKernelReplayMode(context: CUcontext): CUptiResult;
-  /** C: `CUptiResult cuptiDisableKernelReplayMode(CUcontext context)`. Raw call style; documented on {@link Checked.cuptiDisableKernelReplayMode} (checked.ts). */
-  cuptiDisableKernelReplayMode(context: CUcontext): CUptiResult;
-  /** C: `CUptiResult cuptiKernelReplaySubscribeUpdate(CUpti_KernelReplayUpdateFunc updateFunc, void * customData)`. Raw call style; documented on {@link Checked.cuptiKernelReplaySubscribeUpdate} (checked.ts). */
-  cuptiKernelReplaySubscribeUpdate(updateFunc: CUpti_KernelReplayUpdateFunc, customData: Pointer): CUptiResult;
-  /** C: `CUptiResult cuptiGetNumMetrics(uint32_t * numMetrics)`. Raw call style; documented on {@link Checked.cuptiGetNumMetrics} (checked.ts). */
-  cuptiGetNumMetrics(numMetrics: Pointer): CUptiResult;
-  /** C: `CUptiResult cuptiEnumMetrics(size_t * arraySizeBytes, CUpti_MetricID * metricArray)`. Raw call style; documented on {@link Checked.cuptiEnumMetrics} (checked.ts). */
-  cuptiEnumMetrics(arraySizeBytes: Pointer, metricArray: Pointer): CUptiResult;
-  /** C: `CUptiResult cuptiDeviceGetNumMetrics(CUdevice device, uint32_t * numMetrics)`. Raw call style; documented on {@link Checked.cuptiDeviceGetNumMetrics} (checked.ts). */
-  cuptiDeviceGetNumMetrics(device: CUdevice, numMetrics: Pointer): CUptiResult;
-  /** C: `CUptiResult cuptiDeviceEnumMetrics(CUdevice device, size_t * arraySizeBytes, CUpti_MetricID * metricArray)`. Raw call style; documented on {@link Checked.cuptiDeviceEnumMetrics} (checked.ts). */
-  cuptiDeviceEnumMetrics(device: CUdevice, arraySizeBytes: Pointer, metricArray: Pointer): CUptiResult;
-  /** C: `CUptiResult cuptiMetricGetAttribute(CUpti_MetricID metric, CUpti_MetricAttribute attrib, size_t * valueSize, void * value)`. Raw call style; documented on {@link Checked.cuptiMetricGetAttribute} (checked.ts). */
-  cuptiMetricGetAttribute(metric: CUpti_MetricID, attrib: CUpti_MetricAttribute, valueSize: Pointer, value: Pointer): CUptiResult;
-  /** C: `CUptiResult cuptiMetricGetIdFromName(CUdevice device, const char * metricName, CUpti_MetricID * metric)`. Raw call style; documented on {@link Checked.cuptiMetricGetIdFromName} (checked.ts). */
-  cuptiMetricGetIdFromName(device: CUdevice, metricName: Pointer, metric: Pointer): CUptiResult;
-  /** C: `CUptiResult cuptiMetricGetNumEvents(CUpti_MetricID metric, uint32_t * numEvents)`. Raw call style; documented on {@link Checked.cuptiMetricGetNumEvents} (checked.ts). */
-  cuptiMetricGetNumEvents(metric: CUpti_MetricID, numEvents: Pointer): CUptiResult;
-  /** C: `CUptiResult cuptiMetricEnumEvents(CUpti_MetricID metric, size_t * eventIdArraySizeBytes, CUpti_EventID * eventIdArray)`. Raw call style; documented on {@link Checked.cuptiMetricEnumEvents} (checked.ts). */
-  cuptiMetricEnumEvents(metric: CUpti_MetricID, eventIdArraySizeBytes: Pointer, eventIdArray: Pointer): CUptiResult;
-  /** C: `CUptiResult cuptiMetricGetNumProperties(CUpti_MetricID metric, uint32_t * numProp)`. Raw call style; documented on {@link Checked.cuptiMetricGetNumProperties} (checked.ts). */
-  cuptiMetricGetNumProperties(metric: CUpti_MetricID, numProp: Pointer): CUptiResult;
-  /** C: `CUptiResult cuptiMetricEnumProperties(CUpti_MetricID metric, size_t * propIdArraySizeBytes, CUpti_MetricPropertyID * propIdArray)`. Raw call style; documented on {@link Checked.cuptiMetricEnumProperties} (checked.ts). */
-  cuptiMetricEnumProperties(metric: CUpti_MetricID, propIdArraySizeBytes: Pointer, propIdArray: Pointer): CUptiResult;
-  /** C: `CUptiResult cuptiMetricGetRequiredEventGroupSets(CUcontext context, CUpti_MetricID metric, CUpti_EventGroupSets ** eventGroupSets)`. Raw call style; documented on {@link Checked.cuptiMetricGetRequiredEventGroupSets} (checked.ts). */
-  cuptiMetricGetRequiredEventGroupSets(context: CUcontext, metric: CUpti_MetricID, eventGroupSets: Pointer): CUptiResult;
-  /** C: `CUptiResult cuptiMetricCreateEventGroupSets(CUcontext context, size_t metricIdArraySizeBytes, CUpti_MetricID * metricIdArray, CUpti_EventGroupSets ** eventGroupPasses)`. Raw call style; documented on {@link Checked.cuptiMetricCreateEventGroupSets} (checked.ts). */
-  cuptiMetricCreateEventGroupSets(context: CUcontext, metricIdArraySizeBytes: bigint | number, metricIdArray: Pointer, eventGroupPasses: Pointer): CUptiResult;
-  /** C: `CUptiResult cuptiMetricGetValue(CUdevice device, CUpti_MetricID metric, size_t eventIdArraySizeBytes, CUpti_EventID * eventIdArray, size_t eventValueArraySizeBytes, uint64_t * eventValueArray, uint64_t timeDuration, CUpti_MetricValue * metricValue)`. Raw call style; documented on {@link Checked.cuptiMetricGetValue} (checked.ts). */
-  cuptiMetricGetValue(device: CUdevice, metric: CUpti_MetricID, eventIdArraySizeBytes: bigint | number, eventIdArray: Pointer, eventValueArraySizeBytes: bigint | number, eventValueArray: Pointer, timeDuration: bigint | number, metricValue: Pointer): CUptiResult;
-  /** C: `CUptiResult cuptiMetricGetValue2(CUpti_MetricID metric, size_t eventIdArraySizeBytes, CUpti_EventID * eventIdArray, size_t eventValueArraySizeBytes, uint64_t * eventValueArray, size_t propIdArraySizeBytes, CUpti_MetricPropertyID * propIdArray, size_t propValueArraySizeBytes, uint64_t * propValueArray, CUpti_MetricValue * metricValue)`. Raw call style; documented on {@link Checked.cuptiMetricGetValue2} (checked.ts). */
-  cuptiMetricGetValue2(metric: CUpti_MetricID, eventIdArraySizeBytes: bigint | number, eventIdArray: Pointer, eventValueArraySizeBytes: bigint | number, eventValueArray: Pointer, propIdArraySizeBytes: bigint | number, propIdArray: Pointer, propValueArraySizeBytes: bigint | number, propValueArray: Pointer, metricValue: Pointer): CUptiResult;
-  /** C: `CUptiResult cuptiGetTimestamp(uint64_t * timestamp)`. Raw call style; documented on {@link Checked.cuptiGetTimestamp} (checked.ts). */
-  cuptiGetTimestamp(timestamp: Pointer): CUptiResult;
-  /** C: `CUptiResult cuptiGetContextId(CUcontext context, uint32_t * contextId)`. Raw call style; documented on {@link Checked.cuptiGetContextId} (checked.ts). */
-  cuptiGetContextId(context: CUcontext, contextId: Pointer): CUptiResult;
-  /** C: `CUptiResult cuptiGetStreamId(CUcontext context, CUstream stream, uint32_t * streamId)`. Raw call style; documented on {@link Checked.cuptiGetStreamId} (checked.ts). */
-  cuptiGetStreamId(context: CUcontext, stream: CUstream, streamId: Pointer): CUptiResult;
-  /** C: `CUptiResult cuptiGetStreamIdEx(CUcontext context, CUstream stream, uint8_t perThreadStream, uint32_t * streamId)`. Raw call style; documented on {@link Checked.cuptiGetStreamIdEx} (checked.ts). */
-  cuptiGetStreamIdEx(context: CUcontext, stream: CUstream, perThreadStream: number, streamId: Pointer): CUptiResult;
-  /** C: `CUptiResult cuptiGetDeviceId(CUcontext context, uint32_t * deviceId)`. Raw call style; documented on {@link Checked.cuptiGetDeviceId} (checked.ts). */
-  cuptiGetDeviceId(context: CUcontext, deviceId: Pointer): CUptiResult;
-  /** C: `CUptiResult cuptiGetGraphNodeId(CUgraphNode node, uint64_t * nodeId)`. Raw call style; documented on {@link Checked.cuptiGetGraphNodeId} (checked.ts). */
-  cuptiGetGraphNodeId(node: CUgraphNode, nodeId: Pointer): CUptiResult;
-  /** C: `CUptiResult cuptiGetGraphId(CUgraph graph, uint32_t * pId)`. Raw call style; documented on {@link Checked.cuptiGetGraphId} (checked.ts). */
-  cuptiGetGraphId(graph: CUgraph, pId: Pointer): CUptiResult;
-  /** C: `CUptiResult cuptiGetGraphExecId(CUgraphExec graphExec, uint32_t * pId)`. Raw call style; documented on {@link Checked.cuptiGetGraphExecId} (checked.ts). */
-  cuptiGetGraphExecId(graphExec: CUgraphExec, pId: Pointer): CUptiResult;
-  /** C: `CUptiResult cuptiActivityEnable(CUpti_ActivityKind kind)`. Raw call style; documented on {@link Checked.cuptiActivityEnable} (checked.ts). */
-  cuptiActivityEnable(kind: CUpti_ActivityKind): CUptiResult;
-  /** C: `CUptiResult cuptiActivityEnableAndDump(CUpti_ActivityKind kind)`. Raw call style; documented on {@link Checked.cuptiActivityEnableAndDump} (checked.ts). */
-  cuptiActivityEnableAndDump(kind: CUpti_ActivityKind): CUptiResult;
-  /** C: `CUptiResult cuptiActivityDisable(CUpti_ActivityKind kind)`. Raw call style; documented on {@link Checked.cuptiActivityDisable} (checked.ts). */
-  cuptiActivityDisable(kind: CUpti_ActivityKind): CUptiResult;
-  /** C: `CUptiResult cuptiActivityEnableContext(CUcontext context, CUpti_ActivityKind kind)`. Raw call style; documented on {@link Checked.cuptiActivityEnableContext} (checked.ts). */
-  cuptiActivityEnableContext(context: CUcontext, kind: CUpti_ActivityKind): CUptiResult;
-  /** C: `CUptiResult cuptiActivityDisableContext(CUcontext context, CUpti_ActivityKind kind)`. Raw call style; documented on {@link Checked.cuptiActivityDisableContext} (checked.ts). */
-  cuptiActivityDisableContext(context: CUcontext, kind: CUpti_ActivityKind): CUptiResult;
-  /** C: `CUptiResult cuptiActivityGetNumDroppedRecords(CUcontext context, uint32_t streamId, size_t * dropped)`. Raw call style; documented on {@link Checked.cuptiActivityGetNumDroppedRecords} (checked.ts). */
-  cuptiActivityGetNumDroppedRecords(context: CUcontext, streamId: number, dropped: Pointer): CUptiResult;
-  /** C: `CUptiResult cuptiActivityGetNextRecord(uint8_t * buffer, size_t validBufferSizeBytes, CUpti_Activity ** record)`. Raw call style; documented on {@link Checked.cuptiActivityGetNextRecord} (checked.ts). */
-  cuptiActivityGetNextRecord(buffer: Pointer, validBufferSizeBytes: bigint | number, record: Pointer): CUptiResult;
-  /** C: `CUptiResult cuptiActivityRegisterCallbacks(CUpti_BuffersCallbackRequestFunc funcBufferRequested, CUpti_BuffersCallbackCompleteFunc funcBufferCompleted)`. Raw call style; documented on {@link Checked.cuptiActivityRegisterCallbacks} (checked.ts). */
-  cuptiActivityRegisterCallbacks(funcBufferRequested: CUpti_BuffersCallbackRequestFunc, funcBufferCompleted: CUpti_BuffersCallbackCompleteFunc): CUptiResult;
-  /** C: `CUptiResult cuptiActivityFlush(CUcontext context, uint32_t streamId, uint32_t flag)`. Raw call style; documented on {@link Checked.cuptiActivityFlush} (checked.ts). */
-  cuptiActivityFlush(context: CUcontext, streamId: number, flag: number): CUptiResult;
-  /** C: `CUptiResult cuptiActivityFlushAll(uint32_t flag)`. Raw call style; documented on {@link Checked.cuptiActivityFlushAll} (checked.ts). */
-  cuptiActivityFlushAll(flag: number): CUptiResult;
-  /** C: `CUptiResult cuptiActivityGetAttribute(CUpti_ActivityAttribute attr, size_t * valueSize, void * value)`. Raw call style; documented on {@link Checked.cuptiActivityGetAttribute} (checked.ts). */
-  cuptiActivityGetAttribute(attr: CUpti_ActivityAttribute, valueSize: Pointer, value: Pointer): CUptiResult;
-  /** C: `CUptiResult cuptiActivitySetAttribute(CUpti_ActivityAttribute attr, size_t * valueSize, void * value)`. Raw call style; documented on {@link Checked.cuptiActivitySetAttribute} (checked.ts). */
-  cuptiActivitySetAttribute(attr: CUpti_ActivityAttribute, valueSize: Pointer, value: Pointer): CUptiResult;
-  /** C: `CUptiResult cuptiActivityConfigureUnifiedMemoryCounter(CUpti_ActivityUnifiedMemoryCounterConfig * config, uint32_t count)`. Raw call style; documented on {@link Checked.cuptiActivityConfigureUnifiedMemoryCounter} (checked.ts). */
-  cuptiActivityConfigureUnifiedMemoryCounter(config: Pointer, count: number): CUptiResult;
-  /** C: `CUptiResult cuptiGetAutoBoostState(CUcontext context, CUpti_ActivityAutoBoostState * state)`. Raw call style; documented on {@link Checked.cuptiGetAutoBoostState} (checked.ts). */
-  cuptiGetAutoBoostState(context: CUcontext, state: Pointer): CUptiResult;
-  /** C: `CUptiResult cuptiActivityConfigurePCSampling(CUcontext ctx, CUpti_ActivityPCSamplingConfig * config)`. Raw call style; documented on {@link Checked.cuptiActivityConfigurePCSampling} (checked.ts). */
-  cuptiActivityConfigurePCSampling(ctx: CUcontext, config: Pointer): CUptiResult;
-  /** C: `CUptiResult cuptiGetLastError()`. Raw call style; documented on {@link Checked.cuptiGetLastError} (checked.ts). */
-  cuptiGetLastError(): CUptiResult;
-  /** C: `CUptiResult cuptiSetThreadIdType(CUpti_ActivityThreadIdType type)`. Raw call style; documented on {@link Checked.cuptiSetThreadIdType} (checked.ts). */
-  cuptiSetThreadIdType(type: CUpti_ActivityThreadIdType): CUptiResult;
-  /** C: `CUptiResult cuptiGetThreadIdType(CUpti_ActivityThreadIdType * type)`. Raw call style; documented on {@link Checked.cuptiGetThreadIdType} (checked.ts). */
-  cuptiGetThreadIdType(type: Pointer): CUptiResult;
-  /** C: `CUptiResult cuptiComputeCapabilitySupported(int major, int minor, int * support)`. Raw call style; documented on {@link Checked.cuptiComputeCapabilitySupported} (checked.ts). */
-  cuptiComputeCapabilitySupported(major: number, minor: number, support: Pointer): CUptiResult;
-  /** C: `CUptiResult cuptiDeviceSupported(CUdevice dev, int * support)`. Raw call style; documented on {@link Checked.cuptiDeviceSupported} (checked.ts). */
-  cuptiDeviceSupported(dev: CUdevice, support: Pointer): CUptiResult;
-  /** C: `CUptiResult cuptiDeviceVirtualizationMode(CUdevice dev, CUpti_DeviceVirtualizationMode * mode)`. Raw call style; documented on {@link Checked.cuptiDeviceVirtualizationMode} (checked.ts). */
-  cuptiDeviceVirtualizationMode(dev: CUdevice, mode: Pointer): CUptiResult;
-  /** C: `CUptiResult cuptiFinalize()`. Raw call style; documented on {@link Checked.cuptiFinalize} (checked.ts). */
-  cuptiFinalize(): CUptiResult;
-  /** C: `CUptiResult cuptiActivityPushExternalCorrelationId(CUpti_ExternalCorrelationKind kind, uint64_t id)`. Raw call style; documented on {@link Checked.cuptiActivityPushExternalCorrelationId} (checked.ts). */
-  cuptiActivityPushExternalCorrelationId(kind: CUpti_ExternalCorrelationKind, id: bigint | number): CUptiResult;
-  /** C: `CUptiResult cuptiActivityPopExternalCorrelationId(CUpti_ExternalCorrelationKind kind, uint64_t * lastId)`. Raw call style; documented on {@link Checked.cuptiActivityPopExternalCorrelationId} (checked.ts). */
-  cuptiActivityPopExternalCorrelationId(kind: CUpti_ExternalCorrelationKind, lastId: Pointer): CUptiResult;
-  /** C: `CUptiResult cuptiActivityEnableLatencyTimestamps(uint8_t enable)`. Raw call style; documented on {@link Checked.cuptiActivityEnableLatencyTimestamps} (checked.ts). */
-  cuptiActivityEnableLatencyTimestamps(enable: number): CUptiResult;
-  /** C: `CUptiResult cuptiActivityFlushPeriod(uint32_t time)`. Raw call style; documented on {@link Checked.cuptiActivityFlushPeriod} (checked.ts). */
-  cuptiActivityFlushPeriod(time: number): CUptiResult;
-  /** C: `CUptiResult cuptiActivityEnableLaunchAttributes(uint8_t enable)`. Raw call style; documented on {@link Checked.cuptiActivityEnableLaunchAttributes} (checked.ts). */
-  cuptiActivityEnableLaunchAttributes(enable: number): CUptiResult;
-  /** C: `CUptiResult cuptiActivityRegisterTimestampCallback(CUpti_TimestampCallbackFunc funcTimestamp)`. Raw call style; documented on {@link Checked.cuptiActivityRegisterTimestampCallback} (checked.ts). */
-  cuptiActivityRegisterTimestampCallback(funcTimestamp: CUpti_TimestampCallbackFunc): CUptiResult;
-  /** C: `CUptiResult cuptiActivityEnableDeviceGraph(uint8_t enable)`. Raw call style; documented on {@link Checked.cuptiActivityEnableDeviceGraph} (checked.ts). */
-  cuptiActivityEnableDeviceGraph(enable: number): CUptiResult;
-  /** C: `CUptiResult cuptiActivityEnableDriverApi(CUpti_CallbackId cbid, uint8_t enable)`. Raw call style; documented on {@link Checked.cuptiActivityEnableDriverApi} (checked.ts). */
-  cuptiActivityEnableDriverApi(cbid: CUpti_CallbackId, enable: number): CUptiResult;
-  /** C: `CUptiResult cuptiActivityEnableRuntimeApi(CUpti_CallbackId cbid, uint8_t enable)`. Raw call style; documented on {@link Checked.cuptiActivityEnableRuntimeApi} (checked.ts). */
-  cuptiActivityEnableRuntimeApi(cbid: CUpti_CallbackId, enable: number): CUptiResult;
-  /** C: `CUptiResult cuptiActivityEnableHWTrace(uint8_t enable)`. Raw call style; documented on {@link Checked.cuptiActivityEnableHWTrace} (checked.ts). */
-  cuptiActivityEnableHWTrace(enable: number): CUptiResult;
-  /** C: `CUptiResult cuptiActivityEnableAllocationSource(uint8_t enable)`. Raw call style; documented on {@link Checked.cuptiActivityEnableAllocationSource} (checked.ts). */
-  cuptiActivityEnableAllocationSource(enable: number): CUptiResult;
-  /** C: `CUptiResult cuptiActivityEnableAllSyncRecords(uint8_t enable)`. Raw call style; documented on {@link Checked.cuptiActivityEnableAllSyncRecords} (checked.ts). */
-  cuptiActivityEnableAllSyncRecords(enable: number): CUptiResult;
-  /** C: `CUptiResult cuptiActivityEnableCudaEventDeviceTimestamps(uint8_t enable)`. Raw call style; documented on {@link Checked.cuptiActivityEnableCudaEventDeviceTimestamps} (checked.ts). */
-  cuptiActivityEnableCudaEventDeviceTimestamps(enable: number): CUptiResult;
-}
+export const functions: { readonly [K in keyof Raw]: FunctionSpec } = functionTable<Raw>(`{
+  "cuptiGetResultString": { "symbol": "cuptiGetResultString", "parameters": ["u32", "pointer"], "result": "u32" },
+  "cuptiGetErrorMessage": { "symbol": "cuptiGetErrorMessage", "parameters": ["u32", "pointer"], "result": "u32" },
+  "cuptiGetVersion": { "symbol": "cuptiGetVersion", "parameters": ["pointer"], "result": "u32" },
+  "cuptiSupportedDomains": { "symbol": "cuptiSupportedDomains", "parameters": ["pointer", "pointer"], "result": "u32" },
+  "cuptiSubscribe": { "symbol": "cuptiSubscribe", "parameters": ["pointer", "function", "pointer"], "result": "u32" },
+  "cuptiSubscribe_v2": { "symbol": "cuptiSubscribe_v2", "parameters": ["pointer", "function", "pointer", "pointer"], "result": "u32" },
+  "cuptiUnsubscribe": { "symbol": "cuptiUnsubscribe", "parameters": ["pointer"], "result": "u32" },
+  "cuptiGetCallbackState": { "symbol": "cuptiGetCallbackState", "parameters": ["pointer", "pointer", "u32", "u32"], "result": "u32" },
+  "cuptiEnableCallback": { "symbol": "cuptiEnableCallback", "parameters": ["u32", "pointer", "u32", "u32"], "result": "u32" },
+  "cuptiEnableDomain": { "symbol": "cuptiEnableDomain", "parameters": ["u32", "pointer", "u32"], "result": "u32" },
+  "cuptiEnableAllDomains": { "symbol": "cuptiEnableAllDomains", "parameters": ["u32", "pointer"], "result": "u32" },
+  "cuptiGetCallbackName": { "symbol": "cuptiGetCallbackName", "parameters": ["u32", "u32", "pointer"], "result": "u32" },
+  "cuptiSetEventCollectionMode": { "symbol": "cuptiSetEventCollectionMode", "parameters": ["pointer", "u32"], "result": "u32" },
+  "cuptiDeviceGetAttribute": { "symbol": "cuptiDeviceGetAttribute", "parameters": ["i32", "u32", "pointer", "pointer"], "result": "u32" },
+  "cuptiDeviceGetNumEventDomains": { "symbol": "cuptiDeviceGetNumEventDomains", "parameters": ["i32", "pointer"], "result": "u32" },
+  "cuptiDeviceEnumEventDomains": { "symbol": "cuptiDeviceEnumEventDomains", "parameters": ["i32", "pointer", "pointer"], "result": "u32" },
+  "cuptiDeviceGetEventDomainAttribute": { "symbol": "cuptiDeviceGetEventDomainAttribute", "parameters": ["i32", "u32", "u32", "pointer", "pointer"], "result": "u32" },
+  "cuptiGetNumEventDomains": { "symbol": "cuptiGetNumEventDomains", "parameters": ["pointer"], "result": "u32" },
+  "cuptiEnumEventDomains": { "symbol": "cuptiEnumEventDomains", "parameters": ["pointer", "pointer"], "result": "u32" },
+  "cuptiEventDomainGetAttribute": { "symbol": "cuptiEventDomainGetAttribute", "parameters": ["u32", "u32", "pointer", "pointer"], "result": "u32" },
+  "cuptiEventDomainGetNumEvents": { "symbol": "cuptiEventDomainGetNumEvents", "parameters": ["u32", "pointer"], "result": "u32" },
+  "cuptiEventDomainEnumEvents": { "symbol": "cuptiEventDomainEnumEvents", "parameters": ["u32", "pointer", "pointer"], "result": "u32" },
+  "cuptiEventGetAttribute": { "symbol": "cuptiEventGetAttribute", "parameters": ["u32", "u32", "pointer", "pointer"], "result": "u32" },
+  "cuptiEventGetIdFromName": { "symbol": "cuptiEventGetIdFromName", "parameters": ["i32", "pointer", "pointer"], "result": "u32" },
+  "cuptiEventGroupCreate": { "symbol": "cuptiEventGroupCreate", "parameters": ["pointer", "pointer", "u32"], "result": "u32" },
+  "cuptiEventGroupDestroy": { "symbol": "cuptiEventGroupDestroy", "parameters": ["pointer"], "result": "u32" },
+  "cuptiEventGroupGetAttribute": { "symbol": "cuptiEventGroupGetAttribute", "parameters": ["pointer", "u32", "pointer", "pointer"], "result": "u32" },
+  "cuptiEventGroupSetAttribute": { "symbol": "cuptiEventGroupSetAttribute", "parameters": ["pointer", "u32", "u64", "pointer"], "result": "u32" },
+  "cuptiEventGroupAddEvent": { "symbol": "cuptiEventGroupAddEvent", "parameters": ["pointer", "u32"], "result": "u32" },
+  "cuptiEventGroupRemoveEvent": { "symbol": "cuptiEventGroupRemoveEvent", "parameters": ["pointer", "u32"], "result": "u32" },
+  "cuptiEventGroupRemoveAllEvents": { "symbol": "cuptiEventGroupRemoveAllEvents", "parameters": ["pointer"], "result": "u32" },
+  "cuptiEventGroupResetAllEvents": { "symbol": "cuptiEventGroupResetAllEvents", "parameters": ["pointer"], "result": "u32" },
+  "cuptiEventGroupEnable": { "symbol": "cuptiEventGroupEnable", "parameters": ["pointer"], "result": "u32" },
+  "cuptiEventGroupDisable": { "symbol": "cuptiEventGroupDisable", "parameters": ["pointer"], "result": "u32" },
+  "cuptiEventGroupReadEvent": { "symbol": "cuptiEventGroupReadEvent", "parameters": ["pointer", "u32", "u32", "pointer", "pointer"], "result": "u32" },
+  "cuptiEventGroupReadAllEvents": { "symbol": "cuptiEventGroupReadAllEvents", "parameters": ["pointer", "u32", "pointer", "pointer", "pointer", "pointer", "pointer"], "result": "u32" },
+  "cuptiEventGroupSetsCreate": { "symbol": "cuptiEventGroupSetsCreate", "parameters": ["pointer", "u64", "pointer", "pointer"], "result": "u32" },
+  "cuptiEventGroupSetsDestroy": { "symbol": "cuptiEventGroupSetsDestroy", "parameters": ["pointer"], "result": "u32" },
+  "cuptiEventGroupSetEnable": { "symbol": "cuptiEventGroupSetEnable", "parameters": ["pointer"], "result": "u32" },
+  "cuptiEventGroupSetDisable": { "symbol": "cuptiEventGroupSetDisable", "parameters": ["pointer"], "result": "u32" },
+  "cuptiEnableKernelReplayMode": { "symbol": "cuptiEnableKernelReplayMode", "parameters": ["pointer"], "result": "u32" },
+  "cuptiDisableKernelReplayMode": { "symbol": "cuptiDisableKernelReplayMode", "parameters": ["pointer"], "result": "u32" },
+  "cuptiKernelReplaySubscribeUpdate": { "symbol": "cuptiKernelReplaySubscribeUpdate", "parameters": ["function", "pointer"], "result": "u32" },
+  "cuptiGetNumMetrics": { "symbol": "cuptiGetNumMetrics", "parameters": ["pointer"], "result": "u32" },
+  "cuptiEnumMetrics": { "symbol": "cuptiEnumMetrics", "parameters": ["pointer", "pointer"], "result": "u32" },
+  "cuptiDeviceGetNumMetrics": { "symbol": "cuptiDeviceGetNumMetrics", "parameters": ["i32", "pointer"], "result": "u32" },
+  "cuptiDeviceEnumMetrics": { "symbol": "cuptiDeviceEnumMetrics", "parameters": ["i32", "pointer", "pointer"], "result": "u32" },
+  "cuptiMetricGetAttribute": { "symbol": "cuptiMetricGetAttribute", "parameters": ["u32", "u32", "pointer", "pointer"], "result": "u32" },
+  "cuptiMetricGetIdFromName": { "symbol": "cuptiMetricGetIdFromName", "parameters": ["i32", "pointer", "pointer"], "result": "u32" },
+  "cuptiMetricGetNumEvents": { "symbol": "cuptiMetricGetNumEvents", "parameters": ["u32", "pointer"], "result": "u32" },
+  "cuptiMetricEnumEvents": { "symbol": "cuptiMetricEnumEvents", "parameters": ["u32", "pointer", "pointer"], "result": "u32" },
+  "cuptiMetricGetNumProperties": { "symbol": "cuptiMetricGetNumProperties", "parameters": ["u32", "pointer"], "result": "u32" },
+  "cuptiMetricEnumProperties": { "symbol": "cuptiMetricEnumProperties", "parameters": ["u32", "pointer", "pointer"], "result": "u32" },
+  "cuptiMetricGetRequiredEventGroupSets": { "symbol": "cuptiMetricGetRequiredEventGroupSets", "parameters": ["pointer", "u32", "pointer"], "result": "u32" },
+  "cuptiMetricCreateEventGroupSets": { "symbol": "cuptiMetricCreateEventGroupSets", "parameters": ["pointer", "u64", "pointer", "pointer"], "result": "u32" },
+  "cuptiMetricGetValue": { "symbol": "cuptiMetricGetValue", "parameters": ["i32", "u32", "u64", "pointer", "u64", "pointer", "u64", "pointer"], "result": "u32" },
+  "cuptiMetricGetValue2": { "symbol": "cuptiMetricGetValue2", "parameters": ["u32", "u64", "pointer", "u64", "pointer", "u64", "pointer", "u64", "pointer", "pointer"], "result": "u32" },
+  "cuptiGetTimestamp": { "symbol": "cuptiGetTimestamp", "parameters": ["pointer"], "result": "u32" },
+  "cuptiGetContextId": { "symbol": "cuptiGetContextId", "parameters": ["pointer", "pointer"], "result": "u32" },
+  "cuptiGetStreamId": { "symbol": "cuptiGetStreamId", "parameters": ["pointer", "pointer", "pointer"], "result": "u32" },
+  "cuptiGetStreamIdEx": { "symbol": "cuptiGetStreamIdEx", "parameters": ["pointer", "pointer", "u8", "pointer"], "result": "u32" },
+  "cuptiGetDeviceId": { "symbol": "cuptiGetDeviceId", "parameters": ["pointer", "pointer"], "result": "u32" },
+  "cuptiGetGraphNodeId": { "symbol": "cuptiGetGraphNodeId", "parameters": ["pointer", "pointer"], "result": "u32" },
+  "cuptiGetGraphId": { "symbol": "cuptiGetGraphId", "parameters": ["pointer", "pointer"], "result": "u32" },
+  "cuptiGetGraphExecId": { "symbol": "cuptiGetGraphExecId", "parameters": ["pointer", "pointer"], "result": "u32" },
+  "cuptiActivityEnable": { "symbol": "cuptiActivityEnable", "parameters": ["u32"], "result": "u32" },
+  "cuptiActivityEnableAndDump": { "symbol": "cuptiActivityEnableAndDump", "parameters": ["u32"], "result": "u32" },
+  "cuptiActivityDisable": { "symbol": "cuptiActivityDisable", "parameters": ["u32"], "result": "u32" },
+  "cuptiActivityEnableContext": { "symbol": "cuptiActivityEnableContext", "parameters": ["pointer", "u32"], "result": "u32" },
+  "cuptiActivityDisableContext": { "symbol": "cuptiActivityDisableContext", "parameters": ["pointer", "u32"], "result": "u32" },
+  "cuptiActivityGetNumDroppedRecords": { "symbol": "cuptiActivityGetNumDroppedRecords", "parameters": ["pointer", "u32", "pointer"], "result": "u32" },
+  "cuptiActivityGetNextRecord": { "symbol": "cuptiActivityGetNextRecord", "parameters": ["pointer", "u64", "pointer"], "result": "u32" },
+  "cuptiActivityRegisterCallbacks": { "symbol": "cuptiActivityRegisterCallbacks", "parameters": ["function", "function"], "result": "u32" },
+  "cuptiActivityFlush": { "symbol": "cuptiActivityFlush", "parameters": ["pointer", "u32", "u32"], "result": "u32" },
+  "cuptiActivityFlushAll": { "symbol": "cuptiActivityFlushAll", "parameters": ["u32"], "result": "u32" },
+  "cuptiActivityGetAttribute": { "symbol": "cuptiActivityGetAttribute", "parameters": ["u32", "pointer", "pointer"], "result": "u32" },
+  "cuptiActivitySetAttribute": { "symbol": "cuptiActivitySetAttribute", "parameters": ["u32", "pointer", "pointer"], "result": "u32" },
+  "cuptiActivityConfigureUnifiedMemoryCounter": { "symbol": "cuptiActivityConfigureUnifiedMemoryCounter", "parameters": ["pointer", "u32"], "result": "u32" },
+  "cuptiGetAutoBoostState": { "symbol": "cuptiGetAutoBoostState", "parameters": ["pointer", "pointer"], "result": "u32" },
+  "cuptiActivityConfigurePCSampling": { "symbol": "cuptiActivityConfigurePCSampling", "parameters": ["pointer", "pointer"], "result": "u32" },
+  "cuptiGetLastError": { "symbol": "cuptiGetLastError", "parameters": [], "result": "u32" },
+  "cuptiSetThreadIdType": { "symbol": "cuptiSetThreadIdType", "parameters": ["u32"], "result": "u32" },
+  "cuptiGetThreadIdType": { "symbol": "cuptiGetThreadIdType", "parameters": ["pointer"], "result": "u32" },
+  "cuptiComputeCapabilitySupported": { "symbol": "cuptiComputeCapabilitySupported", "parameters": ["i32", "i32", "pointer"], "result": "u32" },
+  "cuptiDeviceSupported": { "symbol": "cuptiDeviceSupported", "parameters": ["i32", "pointer"], "result": "u32" },
+  "cuptiDeviceVirtualizationMode": { "symbol": "cuptiDeviceVirtualizationMode", "parameters": ["i32", "pointer"], "result": "u32" },
+  "cuptiFinalize": { "symbol": "cuptiFinalize", "parameters": [], "result": "u32" },
+  "cuptiActivityPushExternalCorrelationId": { "symbol": "cuptiActivityPushExternalCorrelationId", "parameters": ["u32", "u64"], "result": "u32" },
+  "cuptiActivityPopExternalCorrelationId": { "symbol": "cuptiActivityPopExternalCorrelationId", "parameters": ["u32", "pointer"], "result": "u32" },
+  "cuptiActivityEnableLatencyTimestamps": { "symbol": "cuptiActivityEnableLatencyTimestamps", "parameters": ["u8"], "result": "u32" },
+  "cuptiActivityFlushPeriod": { "symbol": "cuptiActivityFlushPeriod", "parameters": ["u32"], "result": "u32" },
+  "cuptiActivityEnableLaunchAttributes": { "symbol": "cuptiActivityEnableLaunchAttributes", "parameters": ["u8"], "result": "u32" },
+  "cuptiActivityRegisterTimestampCallback": { "symbol": "cuptiActivityRegisterTimestampCallback", "parameters": ["function"], "result": "u32" },
+  "cuptiActivityEnableDeviceGraph": { "symbol": "cuptiActivityEnableDeviceGraph", "parameters": ["u8"], "result": "u32" },
+  "cuptiActivityEnableDriverApi": { "symbol": "cuptiActivityEnableDriverApi", "parameters": ["u32", "u8"], "result": "u32" },
+  "cuptiActivityEnableRuntimeApi": { "symbol": "cuptiActivityEnableRuntimeApi", "parameters": ["u32", "u8"], "result": "u32" },
+  "cuptiActivityEnableHWTrace": { "symbol": "cuptiActivityEnableHWTrace", "parameters": ["u8"], "result": "u32" },
+  "cuptiActivityEnableAllocationSource": { "symbol": "cuptiActivityEnableAllocationSource", "parameters": ["u8"], "result": "u32" },
+  "cuptiActivityEnableAllSyncRecords": { "symbol": "cuptiActivityEnableAllSyncRecords", "parameters": ["u8"], "result": "u32" },
+  "cuptiActivityEnableCudaEventDeviceTimestamps": { "symbol": "cuptiActivityEnableCudaEventDeviceTimestamps", "parameters": ["u8"], "result": "u32" }
+}`);

@@ -8,988 +8,350 @@
 // Header texture_types.h sha256 ef79ed57283cafc7f32b2e55224eb2baf0b8e460de59ea5a2c8a8893e337462f
 // Header vector_types.h sha256 f3638eceaf955e80e91f2f32a3fc41106653ea7145dc0c79923826a78b3c5486
 // Header device_types.h sha256 d8b171a190493e80395741f511b29311a5c38b718324fb7338f7511c36ae7084
-// Seal: sha256 a8410620c236ebdae12704643d6502b39106cf1abc75fbb4df3ae894d530dafe
+// Seal: sha256 b258287805203c6f742f4c946abfce7d0f99d5982a19a1dcf578607bd84eeb3a
 
-import type { FunctionTable, LibraryInfo } from "../../../src/tables-runtime/spec.ts";
-import type { Pointer } from "../../../src/ffi/types.ts";
-import type { cudaChannelFormatKind, cudaDeviceAttr, cudaDeviceP2PAttr, cudaError_t, cudaFlushGPUDirectRDMAWritesScope, cudaFlushGPUDirectRDMAWritesTarget, cudaFuncAttribute, cudaFuncCache, cudaGraphMemAttributeType, cudaLaunchAttributeID, cudaLimit, cudaMemAllocationHandleType, cudaMemAllocationType, cudaMemPoolAttr, cudaMemRangeAttribute, cudaMemcpyKind, cudaMemoryAdvise, cudaSharedMemConfig, cudaStreamCaptureMode } from "./enums.ts";
-import type { cudaArray_const_t, cudaArray_t, cudaAsyncCallback, cudaAsyncCallbackHandle_t, cudaEvent_t, cudaExternalMemory_t, cudaExternalSemaphore_t, cudaGraphExec_t, cudaGraphNode_t, cudaGraph_t, cudaGraphicsResource_t, cudaHostFn_t, cudaKernel_t, cudaLibrary_t, cudaLogsCallbackHandle, cudaLogsCallback_t, cudaMemPool_t, cudaMipmappedArray_const_t, cudaMipmappedArray_t, cudaStreamCallback_t, cudaStream_t, cudaSurfaceObject_t, cudaTextureObject_t, cudaUserObject_t } from "./types.ts";
-import { cudaChannelFormatDesc, cudaExtent, cudaIpcEventHandle_st, type cudaIpcEventHandle_t, cudaIpcMemHandle_st, type cudaIpcMemHandle_t, cudaMemLocation, cudaPitchedPtr, dim3 } from "./records.ts";
+import type { FunctionSpec, LibraryInfo } from "../../../src/tables-runtime/spec.ts";
+import { functionTable } from "../../../src/tables-runtime/function-table.ts";
+import type { Raw } from "./raw.ts";
+import { cudaChannelFormatDesc, cudaExtent, cudaIpcEventHandle_st, cudaIpcMemHandle_st, cudaMemLocation, cudaPitchedPtr, dim3 } from "./records.ts";
+
+export type { Raw } from "./raw.ts";
 
 /** Facts about this generated library. */
 export const library: LibraryInfo = { name: "runtime", library: "cudart", ctkVersion: "13.0", status: "cudaError_t" };
 
-/** Every exported function's native signature, by C name. */
-export const functions = {
-  cudaDeviceReset: { symbol: "cudaDeviceReset", parameters: [], result: "u32" },
-  cudaDeviceSynchronize: { symbol: "cudaDeviceSynchronize", parameters: [], result: "u32" },
-  cudaDeviceSetLimit: { symbol: "cudaDeviceSetLimit", parameters: ["u32", "u64"], result: "u32" },
-  cudaDeviceGetLimit: { symbol: "cudaDeviceGetLimit", parameters: ["pointer", "u32"], result: "u32" },
-  cudaDeviceGetTexture1DLinearMaxWidth: { symbol: "cudaDeviceGetTexture1DLinearMaxWidth", parameters: ["pointer", "pointer", "i32"], result: "u32" },
-  cudaDeviceGetCacheConfig: { symbol: "cudaDeviceGetCacheConfig", parameters: ["pointer"], result: "u32" },
-  cudaDeviceGetStreamPriorityRange: { symbol: "cudaDeviceGetStreamPriorityRange", parameters: ["pointer", "pointer"], result: "u32" },
-  cudaDeviceSetCacheConfig: { symbol: "cudaDeviceSetCacheConfig", parameters: ["u32"], result: "u32" },
-  cudaDeviceGetByPCIBusId: { symbol: "cudaDeviceGetByPCIBusId", parameters: ["pointer", "pointer"], result: "u32" },
-  cudaDeviceGetPCIBusId: { symbol: "cudaDeviceGetPCIBusId", parameters: ["pointer", "i32", "i32"], result: "u32" },
-  cudaIpcGetEventHandle: { symbol: "cudaIpcGetEventHandle", parameters: ["pointer", "pointer"], result: "u32" },
-  cudaIpcOpenEventHandle: { symbol: "cudaIpcOpenEventHandle", parameters: ["pointer", { struct: cudaIpcEventHandle_st.$layout }], result: "u32" },
-  cudaIpcGetMemHandle: { symbol: "cudaIpcGetMemHandle", parameters: ["pointer", "pointer"], result: "u32" },
-  cudaIpcOpenMemHandle: { symbol: "cudaIpcOpenMemHandle", parameters: ["pointer", { struct: cudaIpcMemHandle_st.$layout }, "u32"], result: "u32" },
-  cudaIpcCloseMemHandle: { symbol: "cudaIpcCloseMemHandle", parameters: ["pointer"], result: "u32" },
-  cudaDeviceFlushGPUDirectRDMAWrites: { symbol: "cudaDeviceFlushGPUDirectRDMAWrites", parameters: ["u32", "u32"], result: "u32" },
-  cudaDeviceRegisterAsyncNotification: { symbol: "cudaDeviceRegisterAsyncNotification", parameters: ["i32", "function", "pointer", "pointer"], result: "u32" },
-  cudaDeviceUnregisterAsyncNotification: { symbol: "cudaDeviceUnregisterAsyncNotification", parameters: ["i32", "pointer"], result: "u32" },
-  cudaDeviceGetSharedMemConfig: { symbol: "cudaDeviceGetSharedMemConfig", parameters: ["pointer"], result: "u32", deprecated: true },
-  cudaDeviceSetSharedMemConfig: { symbol: "cudaDeviceSetSharedMemConfig", parameters: ["u32"], result: "u32", deprecated: true },
-  cudaGetLastError: { symbol: "cudaGetLastError", parameters: [], result: "u32" },
-  cudaPeekAtLastError: { symbol: "cudaPeekAtLastError", parameters: [], result: "u32" },
-  cudaGetErrorName: { symbol: "cudaGetErrorName", parameters: ["u32"], result: "pointer" },
-  cudaGetErrorString: { symbol: "cudaGetErrorString", parameters: ["u32"], result: "pointer" },
-  cudaGetDeviceCount: { symbol: "cudaGetDeviceCount", parameters: ["pointer"], result: "u32" },
-  cudaGetDeviceProperties: { symbol: "cudaGetDeviceProperties", parameters: ["pointer", "i32"], result: "u32" },
-  cudaDeviceGetAttribute: { symbol: "cudaDeviceGetAttribute", parameters: ["pointer", "u32", "i32"], result: "u32" },
-  cudaDeviceGetHostAtomicCapabilities: { symbol: "cudaDeviceGetHostAtomicCapabilities", parameters: ["pointer", "pointer", "u32", "i32"], result: "u32" },
-  cudaDeviceGetDefaultMemPool: { symbol: "cudaDeviceGetDefaultMemPool", parameters: ["pointer", "i32"], result: "u32" },
-  cudaDeviceSetMemPool: { symbol: "cudaDeviceSetMemPool", parameters: ["i32", "pointer"], result: "u32" },
-  cudaDeviceGetMemPool: { symbol: "cudaDeviceGetMemPool", parameters: ["pointer", "i32"], result: "u32" },
-  cudaDeviceGetNvSciSyncAttributes: { symbol: "cudaDeviceGetNvSciSyncAttributes", parameters: ["pointer", "i32", "i32"], result: "u32" },
-  cudaDeviceGetP2PAttribute: { symbol: "cudaDeviceGetP2PAttribute", parameters: ["pointer", "u32", "i32", "i32"], result: "u32" },
-  cudaDeviceGetP2PAtomicCapabilities: { symbol: "cudaDeviceGetP2PAtomicCapabilities", parameters: ["pointer", "pointer", "u32", "i32", "i32"], result: "u32" },
-  cudaChooseDevice: { symbol: "cudaChooseDevice", parameters: ["pointer", "pointer"], result: "u32" },
-  cudaInitDevice: { symbol: "cudaInitDevice", parameters: ["i32", "u32", "u32"], result: "u32" },
-  cudaSetDevice: { symbol: "cudaSetDevice", parameters: ["i32"], result: "u32" },
-  cudaGetDevice: { symbol: "cudaGetDevice", parameters: ["pointer"], result: "u32" },
-  cudaSetValidDevices: { symbol: "cudaSetValidDevices", parameters: ["pointer", "i32"], result: "u32" },
-  cudaSetDeviceFlags: { symbol: "cudaSetDeviceFlags", parameters: ["u32"], result: "u32" },
-  cudaGetDeviceFlags: { symbol: "cudaGetDeviceFlags", parameters: ["pointer"], result: "u32" },
-  cudaStreamCreate: { symbol: "cudaStreamCreate", parameters: ["pointer"], result: "u32" },
-  cudaStreamCreateWithFlags: { symbol: "cudaStreamCreateWithFlags", parameters: ["pointer", "u32"], result: "u32" },
-  cudaStreamCreateWithPriority: { symbol: "cudaStreamCreateWithPriority", parameters: ["pointer", "u32", "i32"], result: "u32" },
-  cudaStreamGetPriority: { symbol: "cudaStreamGetPriority", ptdsSymbol: "cudaStreamGetPriority_ptsz", parameters: ["pointer", "pointer"], result: "u32" },
-  cudaStreamGetFlags: { symbol: "cudaStreamGetFlags", ptdsSymbol: "cudaStreamGetFlags_ptsz", parameters: ["pointer", "pointer"], result: "u32" },
-  cudaStreamGetId: { symbol: "cudaStreamGetId", ptdsSymbol: "cudaStreamGetId_ptsz", parameters: ["pointer", "pointer"], result: "u32" },
-  cudaStreamGetDevice: { symbol: "cudaStreamGetDevice", ptdsSymbol: "cudaStreamGetDevice_ptsz", parameters: ["pointer", "pointer"], result: "u32" },
-  cudaCtxResetPersistingL2Cache: { symbol: "cudaCtxResetPersistingL2Cache", parameters: [], result: "u32" },
-  cudaStreamCopyAttributes: { symbol: "cudaStreamCopyAttributes", ptdsSymbol: "cudaStreamCopyAttributes_ptsz", parameters: ["pointer", "pointer"], result: "u32" },
-  cudaStreamGetAttribute: { symbol: "cudaStreamGetAttribute", ptdsSymbol: "cudaStreamGetAttribute_ptsz", parameters: ["pointer", "u32", "pointer"], result: "u32" },
-  cudaStreamSetAttribute: { symbol: "cudaStreamSetAttribute", ptdsSymbol: "cudaStreamSetAttribute_ptsz", parameters: ["pointer", "u32", "pointer"], result: "u32" },
-  cudaStreamDestroy: { symbol: "cudaStreamDestroy", parameters: ["pointer"], result: "u32" },
-  cudaStreamWaitEvent: { symbol: "cudaStreamWaitEvent", ptdsSymbol: "cudaStreamWaitEvent_ptsz", parameters: ["pointer", "pointer", "u32"], result: "u32" },
-  cudaStreamAddCallback: { symbol: "cudaStreamAddCallback", ptdsSymbol: "cudaStreamAddCallback_ptsz", parameters: ["pointer", "function", "pointer", "u32"], result: "u32" },
-  cudaStreamSynchronize: { symbol: "cudaStreamSynchronize", ptdsSymbol: "cudaStreamSynchronize_ptsz", parameters: ["pointer"], result: "u32" },
-  cudaStreamQuery: { symbol: "cudaStreamQuery", ptdsSymbol: "cudaStreamQuery_ptsz", parameters: ["pointer"], result: "u32" },
-  cudaStreamAttachMemAsync: { symbol: "cudaStreamAttachMemAsync", ptdsSymbol: "cudaStreamAttachMemAsync_ptsz", parameters: ["pointer", "pointer", "u64", "u32"], result: "u32" },
-  cudaStreamBeginCapture: { symbol: "cudaStreamBeginCapture", ptdsSymbol: "cudaStreamBeginCapture_ptsz", parameters: ["pointer", "u32"], result: "u32" },
-  cudaStreamBeginCaptureToGraph: { symbol: "cudaStreamBeginCaptureToGraph", ptdsSymbol: "cudaStreamBeginCaptureToGraph_ptsz", parameters: ["pointer", "pointer", "pointer", "pointer", "u64", "u32"], result: "u32" },
-  cudaThreadExchangeStreamCaptureMode: { symbol: "cudaThreadExchangeStreamCaptureMode", parameters: ["pointer"], result: "u32" },
-  cudaStreamEndCapture: { symbol: "cudaStreamEndCapture", ptdsSymbol: "cudaStreamEndCapture_ptsz", parameters: ["pointer", "pointer"], result: "u32" },
-  cudaStreamIsCapturing: { symbol: "cudaStreamIsCapturing", ptdsSymbol: "cudaStreamIsCapturing_ptsz", parameters: ["pointer", "pointer"], result: "u32" },
-  cudaStreamGetCaptureInfo: { symbol: "cudaStreamGetCaptureInfo", ptdsSymbol: "cudaStreamGetCaptureInfo_ptsz", parameters: ["pointer", "pointer", "pointer", "pointer", "pointer", "pointer", "pointer"], result: "u32" },
-  cudaStreamUpdateCaptureDependencies: { symbol: "cudaStreamUpdateCaptureDependencies", ptdsSymbol: "cudaStreamUpdateCaptureDependencies_ptsz", parameters: ["pointer", "pointer", "pointer", "u64", "u32"], result: "u32" },
-  cudaEventCreate: { symbol: "cudaEventCreate", parameters: ["pointer"], result: "u32" },
-  cudaEventCreateWithFlags: { symbol: "cudaEventCreateWithFlags", parameters: ["pointer", "u32"], result: "u32" },
-  cudaEventRecord: { symbol: "cudaEventRecord", ptdsSymbol: "cudaEventRecord_ptsz", parameters: ["pointer", "pointer"], result: "u32" },
-  cudaEventRecordWithFlags: { symbol: "cudaEventRecordWithFlags", ptdsSymbol: "cudaEventRecordWithFlags_ptsz", parameters: ["pointer", "pointer", "u32"], result: "u32" },
-  cudaEventQuery: { symbol: "cudaEventQuery", parameters: ["pointer"], result: "u32" },
-  cudaEventSynchronize: { symbol: "cudaEventSynchronize", parameters: ["pointer"], result: "u32" },
-  cudaEventDestroy: { symbol: "cudaEventDestroy", parameters: ["pointer"], result: "u32" },
-  cudaEventElapsedTime: { symbol: "cudaEventElapsedTime", parameters: ["pointer", "pointer", "pointer"], result: "u32" },
-  cudaImportExternalMemory: { symbol: "cudaImportExternalMemory", parameters: ["pointer", "pointer"], result: "u32" },
-  cudaExternalMemoryGetMappedBuffer: { symbol: "cudaExternalMemoryGetMappedBuffer", parameters: ["pointer", "pointer", "pointer"], result: "u32" },
-  cudaExternalMemoryGetMappedMipmappedArray: { symbol: "cudaExternalMemoryGetMappedMipmappedArray", parameters: ["pointer", "pointer", "pointer"], result: "u32" },
-  cudaDestroyExternalMemory: { symbol: "cudaDestroyExternalMemory", parameters: ["pointer"], result: "u32" },
-  cudaImportExternalSemaphore: { symbol: "cudaImportExternalSemaphore", parameters: ["pointer", "pointer"], result: "u32" },
-  cudaSignalExternalSemaphoresAsync: { symbol: "cudaSignalExternalSemaphoresAsync", ptdsSymbol: "cudaSignalExternalSemaphoresAsync_ptsz", parameters: ["pointer", "pointer", "u32", "pointer"], result: "u32" },
-  cudaWaitExternalSemaphoresAsync: { symbol: "cudaWaitExternalSemaphoresAsync", ptdsSymbol: "cudaWaitExternalSemaphoresAsync_ptsz", parameters: ["pointer", "pointer", "u32", "pointer"], result: "u32" },
-  cudaDestroyExternalSemaphore: { symbol: "cudaDestroyExternalSemaphore", parameters: ["pointer"], result: "u32" },
-  cudaLaunchKernel: { symbol: "cudaLaunchKernel", ptdsSymbol: "cudaLaunchKernel_ptsz", parameters: ["pointer", { struct: dim3.$layout }, { struct: dim3.$layout }, "pointer", "u64", "pointer"], result: "u32" },
-  cudaLaunchKernelExC: { symbol: "cudaLaunchKernelExC", ptdsSymbol: "cudaLaunchKernelExC_ptsz", parameters: ["pointer", "pointer", "pointer"], result: "u32" },
-  cudaLaunchCooperativeKernel: { symbol: "cudaLaunchCooperativeKernel", ptdsSymbol: "cudaLaunchCooperativeKernel_ptsz", parameters: ["pointer", { struct: dim3.$layout }, { struct: dim3.$layout }, "pointer", "u64", "pointer"], result: "u32" },
-  cudaFuncSetCacheConfig: { symbol: "cudaFuncSetCacheConfig", parameters: ["pointer", "u32"], result: "u32" },
-  cudaFuncGetAttributes: { symbol: "cudaFuncGetAttributes", parameters: ["pointer", "pointer"], result: "u32" },
-  cudaFuncSetAttribute: { symbol: "cudaFuncSetAttribute", parameters: ["pointer", "u32", "i32"], result: "u32" },
-  cudaFuncGetName: { symbol: "cudaFuncGetName", parameters: ["pointer", "pointer"], result: "u32" },
-  cudaFuncGetParamInfo: { symbol: "cudaFuncGetParamInfo", parameters: ["pointer", "u64", "pointer", "pointer"], result: "u32" },
-  cudaLaunchHostFunc: { symbol: "cudaLaunchHostFunc", ptdsSymbol: "cudaLaunchHostFunc_ptsz", parameters: ["pointer", "function", "pointer"], result: "u32" },
-  cudaFuncSetSharedMemConfig: { symbol: "cudaFuncSetSharedMemConfig", parameters: ["pointer", "u32"], result: "u32", deprecated: true },
-  cudaOccupancyMaxActiveBlocksPerMultiprocessor: { symbol: "cudaOccupancyMaxActiveBlocksPerMultiprocessor", parameters: ["pointer", "pointer", "i32", "u64"], result: "u32" },
-  cudaOccupancyAvailableDynamicSMemPerBlock: { symbol: "cudaOccupancyAvailableDynamicSMemPerBlock", parameters: ["pointer", "pointer", "i32", "i32"], result: "u32" },
-  cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags: { symbol: "cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", parameters: ["pointer", "pointer", "i32", "u64", "u32"], result: "u32" },
-  cudaOccupancyMaxPotentialClusterSize: { symbol: "cudaOccupancyMaxPotentialClusterSize", parameters: ["pointer", "pointer", "pointer"], result: "u32" },
-  cudaOccupancyMaxActiveClusters: { symbol: "cudaOccupancyMaxActiveClusters", parameters: ["pointer", "pointer", "pointer"], result: "u32" },
-  cudaMallocManaged: { symbol: "cudaMallocManaged", parameters: ["pointer", "u64", "u32"], result: "u32" },
-  cudaMalloc: { symbol: "cudaMalloc", parameters: ["pointer", "u64"], result: "u32" },
-  cudaMallocHost: { symbol: "cudaMallocHost", parameters: ["pointer", "u64"], result: "u32" },
-  cudaMallocPitch: { symbol: "cudaMallocPitch", parameters: ["pointer", "pointer", "u64", "u64"], result: "u32" },
-  cudaMallocArray: { symbol: "cudaMallocArray", parameters: ["pointer", "pointer", "u64", "u64", "u32"], result: "u32" },
-  cudaFree: { symbol: "cudaFree", parameters: ["pointer"], result: "u32" },
-  cudaFreeHost: { symbol: "cudaFreeHost", parameters: ["pointer"], result: "u32" },
-  cudaFreeArray: { symbol: "cudaFreeArray", parameters: ["pointer"], result: "u32" },
-  cudaFreeMipmappedArray: { symbol: "cudaFreeMipmappedArray", parameters: ["pointer"], result: "u32" },
-  cudaHostAlloc: { symbol: "cudaHostAlloc", parameters: ["pointer", "u64", "u32"], result: "u32" },
-  cudaHostRegister: { symbol: "cudaHostRegister", parameters: ["pointer", "u64", "u32"], result: "u32" },
-  cudaHostUnregister: { symbol: "cudaHostUnregister", parameters: ["pointer"], result: "u32" },
-  cudaHostGetDevicePointer: { symbol: "cudaHostGetDevicePointer", parameters: ["pointer", "pointer", "u32"], result: "u32" },
-  cudaHostGetFlags: { symbol: "cudaHostGetFlags", parameters: ["pointer", "pointer"], result: "u32" },
-  cudaMalloc3D: { symbol: "cudaMalloc3D", parameters: ["pointer", { struct: cudaExtent.$layout }], result: "u32" },
-  cudaMalloc3DArray: { symbol: "cudaMalloc3DArray", parameters: ["pointer", "pointer", { struct: cudaExtent.$layout }, "u32"], result: "u32" },
-  cudaMallocMipmappedArray: { symbol: "cudaMallocMipmappedArray", parameters: ["pointer", "pointer", { struct: cudaExtent.$layout }, "u32", "u32"], result: "u32" },
-  cudaGetMipmappedArrayLevel: { symbol: "cudaGetMipmappedArrayLevel", parameters: ["pointer", "pointer", "u32"], result: "u32" },
-  cudaMemcpy3D: { symbol: "cudaMemcpy3D", ptdsSymbol: "cudaMemcpy3D_ptds", parameters: ["pointer"], result: "u32" },
-  cudaMemcpy3DPeer: { symbol: "cudaMemcpy3DPeer", ptdsSymbol: "cudaMemcpy3DPeer_ptds", parameters: ["pointer"], result: "u32" },
-  cudaMemcpy3DAsync: { symbol: "cudaMemcpy3DAsync", ptdsSymbol: "cudaMemcpy3DAsync_ptsz", parameters: ["pointer", "pointer"], result: "u32" },
-  cudaMemcpy3DPeerAsync: { symbol: "cudaMemcpy3DPeerAsync", ptdsSymbol: "cudaMemcpy3DPeerAsync_ptsz", parameters: ["pointer", "pointer"], result: "u32" },
-  cudaMemGetInfo: { symbol: "cudaMemGetInfo", parameters: ["pointer", "pointer"], result: "u32" },
-  cudaArrayGetInfo: { symbol: "cudaArrayGetInfo", parameters: ["pointer", "pointer", "pointer", "pointer"], result: "u32" },
-  cudaArrayGetPlane: { symbol: "cudaArrayGetPlane", parameters: ["pointer", "pointer", "u32"], result: "u32" },
-  cudaArrayGetMemoryRequirements: { symbol: "cudaArrayGetMemoryRequirements", parameters: ["pointer", "pointer", "i32"], result: "u32" },
-  cudaMipmappedArrayGetMemoryRequirements: { symbol: "cudaMipmappedArrayGetMemoryRequirements", parameters: ["pointer", "pointer", "i32"], result: "u32" },
-  cudaArrayGetSparseProperties: { symbol: "cudaArrayGetSparseProperties", parameters: ["pointer", "pointer"], result: "u32" },
-  cudaMipmappedArrayGetSparseProperties: { symbol: "cudaMipmappedArrayGetSparseProperties", parameters: ["pointer", "pointer"], result: "u32" },
-  cudaMemcpy: { symbol: "cudaMemcpy", ptdsSymbol: "cudaMemcpy_ptds", parameters: ["pointer", "pointer", "u64", "u32"], result: "u32" },
-  cudaMemcpyPeer: { symbol: "cudaMemcpyPeer", parameters: ["pointer", "i32", "pointer", "i32", "u64"], result: "u32" },
-  cudaMemcpy2D: { symbol: "cudaMemcpy2D", ptdsSymbol: "cudaMemcpy2D_ptds", parameters: ["pointer", "u64", "pointer", "u64", "u64", "u64", "u32"], result: "u32" },
-  cudaMemcpy2DToArray: { symbol: "cudaMemcpy2DToArray", ptdsSymbol: "cudaMemcpy2DToArray_ptds", parameters: ["pointer", "u64", "u64", "pointer", "u64", "u64", "u64", "u32"], result: "u32" },
-  cudaMemcpy2DFromArray: { symbol: "cudaMemcpy2DFromArray", ptdsSymbol: "cudaMemcpy2DFromArray_ptds", parameters: ["pointer", "u64", "pointer", "u64", "u64", "u64", "u64", "u32"], result: "u32" },
-  cudaMemcpy2DArrayToArray: { symbol: "cudaMemcpy2DArrayToArray", ptdsSymbol: "cudaMemcpy2DArrayToArray_ptds", parameters: ["pointer", "u64", "u64", "pointer", "u64", "u64", "u64", "u64", "u32"], result: "u32" },
-  cudaMemcpyToSymbol: { symbol: "cudaMemcpyToSymbol", ptdsSymbol: "cudaMemcpyToSymbol_ptds", parameters: ["pointer", "pointer", "u64", "u64", "u32"], result: "u32" },
-  cudaMemcpyFromSymbol: { symbol: "cudaMemcpyFromSymbol", ptdsSymbol: "cudaMemcpyFromSymbol_ptds", parameters: ["pointer", "pointer", "u64", "u64", "u32"], result: "u32" },
-  cudaMemcpyAsync: { symbol: "cudaMemcpyAsync", ptdsSymbol: "cudaMemcpyAsync_ptsz", parameters: ["pointer", "pointer", "u64", "u32", "pointer"], result: "u32" },
-  cudaMemcpyPeerAsync: { symbol: "cudaMemcpyPeerAsync", parameters: ["pointer", "i32", "pointer", "i32", "u64", "pointer"], result: "u32" },
-  cudaMemcpyBatchAsync: { symbol: "cudaMemcpyBatchAsync", ptdsSymbol: "cudaMemcpyBatchAsync_ptsz", parameters: ["pointer", "pointer", "pointer", "u64", "pointer", "pointer", "u64", "pointer"], result: "u32" },
-  cudaMemcpy3DBatchAsync: { symbol: "cudaMemcpy3DBatchAsync", ptdsSymbol: "cudaMemcpy3DBatchAsync_ptsz", parameters: ["u64", "pointer", "u64", "pointer"], result: "u32" },
-  cudaMemcpy2DAsync: { symbol: "cudaMemcpy2DAsync", ptdsSymbol: "cudaMemcpy2DAsync_ptsz", parameters: ["pointer", "u64", "pointer", "u64", "u64", "u64", "u32", "pointer"], result: "u32" },
-  cudaMemcpy2DToArrayAsync: { symbol: "cudaMemcpy2DToArrayAsync", ptdsSymbol: "cudaMemcpy2DToArrayAsync_ptsz", parameters: ["pointer", "u64", "u64", "pointer", "u64", "u64", "u64", "u32", "pointer"], result: "u32" },
-  cudaMemcpy2DFromArrayAsync: { symbol: "cudaMemcpy2DFromArrayAsync", ptdsSymbol: "cudaMemcpy2DFromArrayAsync_ptsz", parameters: ["pointer", "u64", "pointer", "u64", "u64", "u64", "u64", "u32", "pointer"], result: "u32" },
-  cudaMemcpyToSymbolAsync: { symbol: "cudaMemcpyToSymbolAsync", ptdsSymbol: "cudaMemcpyToSymbolAsync_ptsz", parameters: ["pointer", "pointer", "u64", "u64", "u32", "pointer"], result: "u32" },
-  cudaMemcpyFromSymbolAsync: { symbol: "cudaMemcpyFromSymbolAsync", ptdsSymbol: "cudaMemcpyFromSymbolAsync_ptsz", parameters: ["pointer", "pointer", "u64", "u64", "u32", "pointer"], result: "u32" },
-  cudaMemset: { symbol: "cudaMemset", ptdsSymbol: "cudaMemset_ptds", parameters: ["pointer", "i32", "u64"], result: "u32" },
-  cudaMemset2D: { symbol: "cudaMemset2D", ptdsSymbol: "cudaMemset2D_ptds", parameters: ["pointer", "u64", "i32", "u64", "u64"], result: "u32" },
-  cudaMemset3D: { symbol: "cudaMemset3D", ptdsSymbol: "cudaMemset3D_ptds", parameters: [{ struct: cudaPitchedPtr.$layout }, "i32", { struct: cudaExtent.$layout }], result: "u32" },
-  cudaMemsetAsync: { symbol: "cudaMemsetAsync", ptdsSymbol: "cudaMemsetAsync_ptsz", parameters: ["pointer", "i32", "u64", "pointer"], result: "u32" },
-  cudaMemset2DAsync: { symbol: "cudaMemset2DAsync", ptdsSymbol: "cudaMemset2DAsync_ptsz", parameters: ["pointer", "u64", "i32", "u64", "u64", "pointer"], result: "u32" },
-  cudaMemset3DAsync: { symbol: "cudaMemset3DAsync", ptdsSymbol: "cudaMemset3DAsync_ptsz", parameters: [{ struct: cudaPitchedPtr.$layout }, "i32", { struct: cudaExtent.$layout }, "pointer"], result: "u32" },
-  cudaGetSymbolAddress: { symbol: "cudaGetSymbolAddress", parameters: ["pointer", "pointer"], result: "u32" },
-  cudaGetSymbolSize: { symbol: "cudaGetSymbolSize", parameters: ["pointer", "pointer"], result: "u32" },
-  cudaMemPrefetchAsync: { symbol: "cudaMemPrefetchAsync", ptdsSymbol: "cudaMemPrefetchAsync_ptsz", parameters: ["pointer", "u64", { struct: cudaMemLocation.$layout }, "u32", "pointer"], result: "u32" },
-  cudaMemPrefetchBatchAsync: { symbol: "cudaMemPrefetchBatchAsync", ptdsSymbol: "cudaMemPrefetchBatchAsync_ptsz", parameters: ["pointer", "pointer", "u64", "pointer", "pointer", "u64", "u64", "pointer"], result: "u32" },
-  cudaMemDiscardBatchAsync: { symbol: "cudaMemDiscardBatchAsync", ptdsSymbol: "cudaMemDiscardBatchAsync_ptsz", parameters: ["pointer", "pointer", "u64", "u64", "pointer"], result: "u32" },
-  cudaMemDiscardAndPrefetchBatchAsync: { symbol: "cudaMemDiscardAndPrefetchBatchAsync", ptdsSymbol: "cudaMemDiscardAndPrefetchBatchAsync_ptsz", parameters: ["pointer", "pointer", "u64", "pointer", "pointer", "u64", "u64", "pointer"], result: "u32" },
-  cudaMemAdvise: { symbol: "cudaMemAdvise", parameters: ["pointer", "u64", "u32", { struct: cudaMemLocation.$layout }], result: "u32" },
-  cudaMemRangeGetAttribute: { symbol: "cudaMemRangeGetAttribute", parameters: ["pointer", "u64", "u32", "pointer", "u64"], result: "u32" },
-  cudaMemRangeGetAttributes: { symbol: "cudaMemRangeGetAttributes", parameters: ["pointer", "pointer", "pointer", "u64", "pointer", "u64"], result: "u32" },
-  cudaMemcpyToArray: { symbol: "cudaMemcpyToArray", ptdsSymbol: "cudaMemcpyToArray_ptds", parameters: ["pointer", "u64", "u64", "pointer", "u64", "u32"], result: "u32", deprecated: true },
-  cudaMemcpyFromArray: { symbol: "cudaMemcpyFromArray", ptdsSymbol: "cudaMemcpyFromArray_ptds", parameters: ["pointer", "pointer", "u64", "u64", "u64", "u32"], result: "u32", deprecated: true },
-  cudaMemcpyArrayToArray: { symbol: "cudaMemcpyArrayToArray", ptdsSymbol: "cudaMemcpyArrayToArray_ptds", parameters: ["pointer", "u64", "u64", "pointer", "u64", "u64", "u64", "u32"], result: "u32", deprecated: true },
-  cudaMemcpyToArrayAsync: { symbol: "cudaMemcpyToArrayAsync", ptdsSymbol: "cudaMemcpyToArrayAsync_ptsz", parameters: ["pointer", "u64", "u64", "pointer", "u64", "u32", "pointer"], result: "u32", deprecated: true },
-  cudaMemcpyFromArrayAsync: { symbol: "cudaMemcpyFromArrayAsync", ptdsSymbol: "cudaMemcpyFromArrayAsync_ptsz", parameters: ["pointer", "pointer", "u64", "u64", "u64", "u32", "pointer"], result: "u32", deprecated: true },
-  cudaMallocAsync: { symbol: "cudaMallocAsync", ptdsSymbol: "cudaMallocAsync_ptsz", parameters: ["pointer", "u64", "pointer"], result: "u32" },
-  cudaFreeAsync: { symbol: "cudaFreeAsync", ptdsSymbol: "cudaFreeAsync_ptsz", parameters: ["pointer", "pointer"], result: "u32" },
-  cudaMemPoolTrimTo: { symbol: "cudaMemPoolTrimTo", parameters: ["pointer", "u64"], result: "u32" },
-  cudaMemPoolSetAttribute: { symbol: "cudaMemPoolSetAttribute", parameters: ["pointer", "u32", "pointer"], result: "u32" },
-  cudaMemPoolGetAttribute: { symbol: "cudaMemPoolGetAttribute", parameters: ["pointer", "u32", "pointer"], result: "u32" },
-  cudaMemPoolSetAccess: { symbol: "cudaMemPoolSetAccess", parameters: ["pointer", "pointer", "u64"], result: "u32" },
-  cudaMemPoolGetAccess: { symbol: "cudaMemPoolGetAccess", parameters: ["pointer", "pointer", "pointer"], result: "u32" },
-  cudaMemPoolCreate: { symbol: "cudaMemPoolCreate", parameters: ["pointer", "pointer"], result: "u32" },
-  cudaMemPoolDestroy: { symbol: "cudaMemPoolDestroy", parameters: ["pointer"], result: "u32" },
-  cudaMemGetDefaultMemPool: { symbol: "cudaMemGetDefaultMemPool", parameters: ["pointer", "pointer", "u32"], result: "u32" },
-  cudaMemGetMemPool: { symbol: "cudaMemGetMemPool", parameters: ["pointer", "pointer", "u32"], result: "u32" },
-  cudaMemSetMemPool: { symbol: "cudaMemSetMemPool", parameters: ["pointer", "u32", "pointer"], result: "u32" },
-  cudaMallocFromPoolAsync: { symbol: "cudaMallocFromPoolAsync", ptdsSymbol: "cudaMallocFromPoolAsync_ptsz", parameters: ["pointer", "u64", "pointer", "pointer"], result: "u32" },
-  cudaMemPoolExportToShareableHandle: { symbol: "cudaMemPoolExportToShareableHandle", parameters: ["pointer", "pointer", "u32", "u32"], result: "u32" },
-  cudaMemPoolImportFromShareableHandle: { symbol: "cudaMemPoolImportFromShareableHandle", parameters: ["pointer", "pointer", "u32", "u32"], result: "u32" },
-  cudaMemPoolExportPointer: { symbol: "cudaMemPoolExportPointer", parameters: ["pointer", "pointer"], result: "u32" },
-  cudaMemPoolImportPointer: { symbol: "cudaMemPoolImportPointer", parameters: ["pointer", "pointer", "pointer"], result: "u32" },
-  cudaPointerGetAttributes: { symbol: "cudaPointerGetAttributes", parameters: ["pointer", "pointer"], result: "u32" },
-  cudaDeviceCanAccessPeer: { symbol: "cudaDeviceCanAccessPeer", parameters: ["pointer", "i32", "i32"], result: "u32" },
-  cudaDeviceEnablePeerAccess: { symbol: "cudaDeviceEnablePeerAccess", parameters: ["i32", "u32"], result: "u32" },
-  cudaDeviceDisablePeerAccess: { symbol: "cudaDeviceDisablePeerAccess", parameters: ["i32"], result: "u32" },
-  cudaGraphicsUnregisterResource: { symbol: "cudaGraphicsUnregisterResource", parameters: ["pointer"], result: "u32" },
-  cudaGraphicsResourceSetMapFlags: { symbol: "cudaGraphicsResourceSetMapFlags", parameters: ["pointer", "u32"], result: "u32" },
-  cudaGraphicsMapResources: { symbol: "cudaGraphicsMapResources", parameters: ["i32", "pointer", "pointer"], result: "u32" },
-  cudaGraphicsUnmapResources: { symbol: "cudaGraphicsUnmapResources", parameters: ["i32", "pointer", "pointer"], result: "u32" },
-  cudaGraphicsResourceGetMappedPointer: { symbol: "cudaGraphicsResourceGetMappedPointer", parameters: ["pointer", "pointer", "pointer"], result: "u32" },
-  cudaGraphicsSubResourceGetMappedArray: { symbol: "cudaGraphicsSubResourceGetMappedArray", parameters: ["pointer", "pointer", "u32", "u32"], result: "u32" },
-  cudaGraphicsResourceGetMappedMipmappedArray: { symbol: "cudaGraphicsResourceGetMappedMipmappedArray", parameters: ["pointer", "pointer"], result: "u32" },
-  cudaGetChannelDesc: { symbol: "cudaGetChannelDesc", parameters: ["pointer", "pointer"], result: "u32" },
-  cudaCreateChannelDesc: { symbol: "cudaCreateChannelDesc", parameters: ["i32", "i32", "i32", "i32", "u32"], result: { struct: cudaChannelFormatDesc.$layout } },
-  cudaCreateTextureObject: { symbol: "cudaCreateTextureObject", parameters: ["pointer", "pointer", "pointer", "pointer"], result: "u32" },
-  cudaDestroyTextureObject: { symbol: "cudaDestroyTextureObject", parameters: ["u64"], result: "u32" },
-  cudaGetTextureObjectResourceDesc: { symbol: "cudaGetTextureObjectResourceDesc", parameters: ["pointer", "u64"], result: "u32" },
-  cudaGetTextureObjectTextureDesc: { symbol: "cudaGetTextureObjectTextureDesc", parameters: ["pointer", "u64"], result: "u32" },
-  cudaGetTextureObjectResourceViewDesc: { symbol: "cudaGetTextureObjectResourceViewDesc", parameters: ["pointer", "u64"], result: "u32" },
-  cudaCreateSurfaceObject: { symbol: "cudaCreateSurfaceObject", parameters: ["pointer", "pointer"], result: "u32" },
-  cudaDestroySurfaceObject: { symbol: "cudaDestroySurfaceObject", parameters: ["u64"], result: "u32" },
-  cudaGetSurfaceObjectResourceDesc: { symbol: "cudaGetSurfaceObjectResourceDesc", parameters: ["pointer", "u64"], result: "u32" },
-  cudaDriverGetVersion: { symbol: "cudaDriverGetVersion", parameters: ["pointer"], result: "u32" },
-  cudaRuntimeGetVersion: { symbol: "cudaRuntimeGetVersion", parameters: ["pointer"], result: "u32" },
-  cudaLogsRegisterCallback: { symbol: "cudaLogsRegisterCallback", parameters: ["function", "pointer", "pointer"], result: "u32" },
-  cudaLogsUnregisterCallback: { symbol: "cudaLogsUnregisterCallback", parameters: ["pointer"], result: "u32" },
-  cudaLogsCurrent: { symbol: "cudaLogsCurrent", parameters: ["pointer", "u32"], result: "u32" },
-  cudaLogsDumpToFile: { symbol: "cudaLogsDumpToFile", parameters: ["pointer", "pointer", "u32"], result: "u32" },
-  cudaLogsDumpToMemory: { symbol: "cudaLogsDumpToMemory", parameters: ["pointer", "pointer", "pointer", "u32"], result: "u32" },
-  cudaGraphCreate: { symbol: "cudaGraphCreate", parameters: ["pointer", "u32"], result: "u32" },
-  cudaGraphAddKernelNode: { symbol: "cudaGraphAddKernelNode", parameters: ["pointer", "pointer", "pointer", "u64", "pointer"], result: "u32" },
-  cudaGraphKernelNodeGetParams: { symbol: "cudaGraphKernelNodeGetParams", parameters: ["pointer", "pointer"], result: "u32" },
-  cudaGraphKernelNodeSetParams: { symbol: "cudaGraphKernelNodeSetParams", parameters: ["pointer", "pointer"], result: "u32" },
-  cudaGraphKernelNodeCopyAttributes: { symbol: "cudaGraphKernelNodeCopyAttributes", parameters: ["pointer", "pointer"], result: "u32" },
-  cudaGraphKernelNodeGetAttribute: { symbol: "cudaGraphKernelNodeGetAttribute", parameters: ["pointer", "u32", "pointer"], result: "u32" },
-  cudaGraphKernelNodeSetAttribute: { symbol: "cudaGraphKernelNodeSetAttribute", parameters: ["pointer", "u32", "pointer"], result: "u32" },
-  cudaGraphAddMemcpyNode: { symbol: "cudaGraphAddMemcpyNode", parameters: ["pointer", "pointer", "pointer", "u64", "pointer"], result: "u32" },
-  cudaGraphAddMemcpyNodeToSymbol: { symbol: "cudaGraphAddMemcpyNodeToSymbol", parameters: ["pointer", "pointer", "pointer", "u64", "pointer", "pointer", "u64", "u64", "u32"], result: "u32" },
-  cudaGraphAddMemcpyNodeFromSymbol: { symbol: "cudaGraphAddMemcpyNodeFromSymbol", parameters: ["pointer", "pointer", "pointer", "u64", "pointer", "pointer", "u64", "u64", "u32"], result: "u32" },
-  cudaGraphAddMemcpyNode1D: { symbol: "cudaGraphAddMemcpyNode1D", parameters: ["pointer", "pointer", "pointer", "u64", "pointer", "pointer", "u64", "u32"], result: "u32" },
-  cudaGraphMemcpyNodeGetParams: { symbol: "cudaGraphMemcpyNodeGetParams", parameters: ["pointer", "pointer"], result: "u32" },
-  cudaGraphMemcpyNodeSetParams: { symbol: "cudaGraphMemcpyNodeSetParams", parameters: ["pointer", "pointer"], result: "u32" },
-  cudaGraphMemcpyNodeSetParamsToSymbol: { symbol: "cudaGraphMemcpyNodeSetParamsToSymbol", parameters: ["pointer", "pointer", "pointer", "u64", "u64", "u32"], result: "u32" },
-  cudaGraphMemcpyNodeSetParamsFromSymbol: { symbol: "cudaGraphMemcpyNodeSetParamsFromSymbol", parameters: ["pointer", "pointer", "pointer", "u64", "u64", "u32"], result: "u32" },
-  cudaGraphMemcpyNodeSetParams1D: { symbol: "cudaGraphMemcpyNodeSetParams1D", parameters: ["pointer", "pointer", "pointer", "u64", "u32"], result: "u32" },
-  cudaGraphAddMemsetNode: { symbol: "cudaGraphAddMemsetNode", parameters: ["pointer", "pointer", "pointer", "u64", "pointer"], result: "u32" },
-  cudaGraphMemsetNodeGetParams: { symbol: "cudaGraphMemsetNodeGetParams", parameters: ["pointer", "pointer"], result: "u32" },
-  cudaGraphMemsetNodeSetParams: { symbol: "cudaGraphMemsetNodeSetParams", parameters: ["pointer", "pointer"], result: "u32" },
-  cudaGraphAddHostNode: { symbol: "cudaGraphAddHostNode", parameters: ["pointer", "pointer", "pointer", "u64", "pointer"], result: "u32" },
-  cudaGraphHostNodeGetParams: { symbol: "cudaGraphHostNodeGetParams", parameters: ["pointer", "pointer"], result: "u32" },
-  cudaGraphHostNodeSetParams: { symbol: "cudaGraphHostNodeSetParams", parameters: ["pointer", "pointer"], result: "u32" },
-  cudaGraphAddChildGraphNode: { symbol: "cudaGraphAddChildGraphNode", parameters: ["pointer", "pointer", "pointer", "u64", "pointer"], result: "u32" },
-  cudaGraphChildGraphNodeGetGraph: { symbol: "cudaGraphChildGraphNodeGetGraph", parameters: ["pointer", "pointer"], result: "u32" },
-  cudaGraphAddEmptyNode: { symbol: "cudaGraphAddEmptyNode", parameters: ["pointer", "pointer", "pointer", "u64"], result: "u32" },
-  cudaGraphAddEventRecordNode: { symbol: "cudaGraphAddEventRecordNode", parameters: ["pointer", "pointer", "pointer", "u64", "pointer"], result: "u32" },
-  cudaGraphEventRecordNodeGetEvent: { symbol: "cudaGraphEventRecordNodeGetEvent", parameters: ["pointer", "pointer"], result: "u32" },
-  cudaGraphEventRecordNodeSetEvent: { symbol: "cudaGraphEventRecordNodeSetEvent", parameters: ["pointer", "pointer"], result: "u32" },
-  cudaGraphAddEventWaitNode: { symbol: "cudaGraphAddEventWaitNode", parameters: ["pointer", "pointer", "pointer", "u64", "pointer"], result: "u32" },
-  cudaGraphEventWaitNodeGetEvent: { symbol: "cudaGraphEventWaitNodeGetEvent", parameters: ["pointer", "pointer"], result: "u32" },
-  cudaGraphEventWaitNodeSetEvent: { symbol: "cudaGraphEventWaitNodeSetEvent", parameters: ["pointer", "pointer"], result: "u32" },
-  cudaGraphAddExternalSemaphoresSignalNode: { symbol: "cudaGraphAddExternalSemaphoresSignalNode", parameters: ["pointer", "pointer", "pointer", "u64", "pointer"], result: "u32" },
-  cudaGraphExternalSemaphoresSignalNodeGetParams: { symbol: "cudaGraphExternalSemaphoresSignalNodeGetParams", parameters: ["pointer", "pointer"], result: "u32" },
-  cudaGraphExternalSemaphoresSignalNodeSetParams: { symbol: "cudaGraphExternalSemaphoresSignalNodeSetParams", parameters: ["pointer", "pointer"], result: "u32" },
-  cudaGraphAddExternalSemaphoresWaitNode: { symbol: "cudaGraphAddExternalSemaphoresWaitNode", parameters: ["pointer", "pointer", "pointer", "u64", "pointer"], result: "u32" },
-  cudaGraphExternalSemaphoresWaitNodeGetParams: { symbol: "cudaGraphExternalSemaphoresWaitNodeGetParams", parameters: ["pointer", "pointer"], result: "u32" },
-  cudaGraphExternalSemaphoresWaitNodeSetParams: { symbol: "cudaGraphExternalSemaphoresWaitNodeSetParams", parameters: ["pointer", "pointer"], result: "u32" },
-  cudaGraphAddMemAllocNode: { symbol: "cudaGraphAddMemAllocNode", parameters: ["pointer", "pointer", "pointer", "u64", "pointer"], result: "u32" },
-  cudaGraphMemAllocNodeGetParams: { symbol: "cudaGraphMemAllocNodeGetParams", parameters: ["pointer", "pointer"], result: "u32" },
-  cudaGraphAddMemFreeNode: { symbol: "cudaGraphAddMemFreeNode", parameters: ["pointer", "pointer", "pointer", "u64", "pointer"], result: "u32" },
-  cudaGraphMemFreeNodeGetParams: { symbol: "cudaGraphMemFreeNodeGetParams", parameters: ["pointer", "pointer"], result: "u32" },
-  cudaDeviceGraphMemTrim: { symbol: "cudaDeviceGraphMemTrim", parameters: ["i32"], result: "u32" },
-  cudaDeviceGetGraphMemAttribute: { symbol: "cudaDeviceGetGraphMemAttribute", parameters: ["i32", "u32", "pointer"], result: "u32" },
-  cudaDeviceSetGraphMemAttribute: { symbol: "cudaDeviceSetGraphMemAttribute", parameters: ["i32", "u32", "pointer"], result: "u32" },
-  cudaGraphClone: { symbol: "cudaGraphClone", parameters: ["pointer", "pointer"], result: "u32" },
-  cudaGraphNodeFindInClone: { symbol: "cudaGraphNodeFindInClone", parameters: ["pointer", "pointer", "pointer"], result: "u32" },
-  cudaGraphNodeGetType: { symbol: "cudaGraphNodeGetType", parameters: ["pointer", "pointer"], result: "u32" },
-  cudaGraphGetNodes: { symbol: "cudaGraphGetNodes", parameters: ["pointer", "pointer", "pointer"], result: "u32" },
-  cudaGraphGetRootNodes: { symbol: "cudaGraphGetRootNodes", parameters: ["pointer", "pointer", "pointer"], result: "u32" },
-  cudaGraphGetEdges: { symbol: "cudaGraphGetEdges", parameters: ["pointer", "pointer", "pointer", "pointer", "pointer"], result: "u32" },
-  cudaGraphNodeGetDependencies: { symbol: "cudaGraphNodeGetDependencies", parameters: ["pointer", "pointer", "pointer", "pointer"], result: "u32" },
-  cudaGraphNodeGetDependentNodes: { symbol: "cudaGraphNodeGetDependentNodes", parameters: ["pointer", "pointer", "pointer", "pointer"], result: "u32" },
-  cudaGraphAddDependencies: { symbol: "cudaGraphAddDependencies", parameters: ["pointer", "pointer", "pointer", "pointer", "u64"], result: "u32" },
-  cudaGraphRemoveDependencies: { symbol: "cudaGraphRemoveDependencies", parameters: ["pointer", "pointer", "pointer", "pointer", "u64"], result: "u32" },
-  cudaGraphDestroyNode: { symbol: "cudaGraphDestroyNode", parameters: ["pointer"], result: "u32" },
-  cudaGraphInstantiate: { symbol: "cudaGraphInstantiate", parameters: ["pointer", "pointer", "u64"], result: "u32" },
-  cudaGraphInstantiateWithFlags: { symbol: "cudaGraphInstantiateWithFlags", parameters: ["pointer", "pointer", "u64"], result: "u32" },
-  cudaGraphInstantiateWithParams: { symbol: "cudaGraphInstantiateWithParams", ptdsSymbol: "cudaGraphInstantiateWithParams_ptsz", parameters: ["pointer", "pointer", "pointer"], result: "u32" },
-  cudaGraphExecGetFlags: { symbol: "cudaGraphExecGetFlags", parameters: ["pointer", "pointer"], result: "u32" },
-  cudaGraphExecKernelNodeSetParams: { symbol: "cudaGraphExecKernelNodeSetParams", parameters: ["pointer", "pointer", "pointer"], result: "u32" },
-  cudaGraphExecMemcpyNodeSetParams: { symbol: "cudaGraphExecMemcpyNodeSetParams", parameters: ["pointer", "pointer", "pointer"], result: "u32" },
-  cudaGraphExecMemcpyNodeSetParamsToSymbol: { symbol: "cudaGraphExecMemcpyNodeSetParamsToSymbol", parameters: ["pointer", "pointer", "pointer", "pointer", "u64", "u64", "u32"], result: "u32" },
-  cudaGraphExecMemcpyNodeSetParamsFromSymbol: { symbol: "cudaGraphExecMemcpyNodeSetParamsFromSymbol", parameters: ["pointer", "pointer", "pointer", "pointer", "u64", "u64", "u32"], result: "u32" },
-  cudaGraphExecMemcpyNodeSetParams1D: { symbol: "cudaGraphExecMemcpyNodeSetParams1D", parameters: ["pointer", "pointer", "pointer", "pointer", "u64", "u32"], result: "u32" },
-  cudaGraphExecMemsetNodeSetParams: { symbol: "cudaGraphExecMemsetNodeSetParams", parameters: ["pointer", "pointer", "pointer"], result: "u32" },
-  cudaGraphExecHostNodeSetParams: { symbol: "cudaGraphExecHostNodeSetParams", parameters: ["pointer", "pointer", "pointer"], result: "u32" },
-  cudaGraphExecChildGraphNodeSetParams: { symbol: "cudaGraphExecChildGraphNodeSetParams", parameters: ["pointer", "pointer", "pointer"], result: "u32" },
-  cudaGraphExecEventRecordNodeSetEvent: { symbol: "cudaGraphExecEventRecordNodeSetEvent", parameters: ["pointer", "pointer", "pointer"], result: "u32" },
-  cudaGraphExecEventWaitNodeSetEvent: { symbol: "cudaGraphExecEventWaitNodeSetEvent", parameters: ["pointer", "pointer", "pointer"], result: "u32" },
-  cudaGraphExecExternalSemaphoresSignalNodeSetParams: { symbol: "cudaGraphExecExternalSemaphoresSignalNodeSetParams", parameters: ["pointer", "pointer", "pointer"], result: "u32" },
-  cudaGraphExecExternalSemaphoresWaitNodeSetParams: { symbol: "cudaGraphExecExternalSemaphoresWaitNodeSetParams", parameters: ["pointer", "pointer", "pointer"], result: "u32" },
-  cudaGraphNodeSetEnabled: { symbol: "cudaGraphNodeSetEnabled", parameters: ["pointer", "pointer", "u32"], result: "u32" },
-  cudaGraphNodeGetEnabled: { symbol: "cudaGraphNodeGetEnabled", parameters: ["pointer", "pointer", "pointer"], result: "u32" },
-  cudaGraphExecUpdate: { symbol: "cudaGraphExecUpdate", parameters: ["pointer", "pointer", "pointer"], result: "u32" },
-  cudaGraphUpload: { symbol: "cudaGraphUpload", ptdsSymbol: "cudaGraphUpload_ptsz", parameters: ["pointer", "pointer"], result: "u32" },
-  cudaGraphLaunch: { symbol: "cudaGraphLaunch", ptdsSymbol: "cudaGraphLaunch_ptsz", parameters: ["pointer", "pointer"], result: "u32" },
-  cudaGraphExecDestroy: { symbol: "cudaGraphExecDestroy", parameters: ["pointer"], result: "u32" },
-  cudaGraphDestroy: { symbol: "cudaGraphDestroy", parameters: ["pointer"], result: "u32" },
-  cudaGraphDebugDotPrint: { symbol: "cudaGraphDebugDotPrint", parameters: ["pointer", "pointer", "u32"], result: "u32" },
-  cudaUserObjectCreate: { symbol: "cudaUserObjectCreate", parameters: ["pointer", "pointer", "function", "u32", "u32"], result: "u32" },
-  cudaUserObjectRetain: { symbol: "cudaUserObjectRetain", parameters: ["pointer", "u32"], result: "u32" },
-  cudaUserObjectRelease: { symbol: "cudaUserObjectRelease", parameters: ["pointer", "u32"], result: "u32" },
-  cudaGraphRetainUserObject: { symbol: "cudaGraphRetainUserObject", parameters: ["pointer", "pointer", "u32", "u32"], result: "u32" },
-  cudaGraphReleaseUserObject: { symbol: "cudaGraphReleaseUserObject", parameters: ["pointer", "pointer", "u32"], result: "u32" },
-  cudaGraphAddNode: { symbol: "cudaGraphAddNode", parameters: ["pointer", "pointer", "pointer", "pointer", "u64", "pointer"], result: "u32" },
-  cudaGraphNodeSetParams: { symbol: "cudaGraphNodeSetParams", parameters: ["pointer", "pointer"], result: "u32" },
-  cudaGraphExecNodeSetParams: { symbol: "cudaGraphExecNodeSetParams", parameters: ["pointer", "pointer", "pointer"], result: "u32" },
-  cudaGraphConditionalHandleCreate: { symbol: "cudaGraphConditionalHandleCreate", parameters: ["pointer", "pointer", "u32", "u32"], result: "u32" },
-  cudaGetDriverEntryPoint: { symbol: "cudaGetDriverEntryPoint", ptdsSymbol: "cudaGetDriverEntryPoint_ptsz", parameters: ["pointer", "pointer", "u64", "pointer"], result: "u32", deprecated: true },
-  cudaGetDriverEntryPointByVersion: { symbol: "cudaGetDriverEntryPointByVersion", ptdsSymbol: "cudaGetDriverEntryPointByVersion_ptsz", parameters: ["pointer", "pointer", "u32", "u64", "pointer"], result: "u32" },
-  cudaLibraryLoadData: { symbol: "cudaLibraryLoadData", parameters: ["pointer", "pointer", "pointer", "pointer", "u32", "pointer", "pointer", "u32"], result: "u32" },
-  cudaLibraryLoadFromFile: { symbol: "cudaLibraryLoadFromFile", parameters: ["pointer", "pointer", "pointer", "pointer", "u32", "pointer", "pointer", "u32"], result: "u32" },
-  cudaLibraryUnload: { symbol: "cudaLibraryUnload", parameters: ["pointer"], result: "u32" },
-  cudaLibraryGetKernel: { symbol: "cudaLibraryGetKernel", parameters: ["pointer", "pointer", "pointer"], result: "u32" },
-  cudaLibraryGetGlobal: { symbol: "cudaLibraryGetGlobal", parameters: ["pointer", "pointer", "pointer", "pointer"], result: "u32" },
-  cudaLibraryGetManaged: { symbol: "cudaLibraryGetManaged", parameters: ["pointer", "pointer", "pointer", "pointer"], result: "u32" },
-  cudaLibraryGetUnifiedFunction: { symbol: "cudaLibraryGetUnifiedFunction", parameters: ["pointer", "pointer", "pointer"], result: "u32" },
-  cudaLibraryGetKernelCount: { symbol: "cudaLibraryGetKernelCount", parameters: ["pointer", "pointer"], result: "u32" },
-  cudaLibraryEnumerateKernels: { symbol: "cudaLibraryEnumerateKernels", parameters: ["pointer", "u32", "pointer"], result: "u32" },
-  cudaKernelSetAttributeForDevice: { symbol: "cudaKernelSetAttributeForDevice", parameters: ["pointer", "u32", "i32", "i32"], result: "u32" },
-  cudaGetExportTable: { symbol: "cudaGetExportTable", parameters: ["pointer", "pointer"], result: "u32" },
-  cudaGetFuncBySymbol: { symbol: "cudaGetFuncBySymbol", parameters: ["pointer", "pointer"], result: "u32" },
-  cudaGetKernel: { symbol: "cudaGetKernel", parameters: ["pointer", "pointer"], result: "u32" },
-  cudaProfilerStart: { symbol: "cudaProfilerStart", parameters: [], result: "u32" },
-  cudaProfilerStop: { symbol: "cudaProfilerStop", parameters: [], result: "u32" },
-} as const satisfies FunctionTable;
-
 /**
- * The raw call style of runtime: C semantics. Functions return the library's status code, pointer
- * parameters take native pointers (out-parameters included), 64-bit integers are bigint, structs passed by value
- * are their bytes. Bound lazily by the bindings layer; nothing is resolved until the first call.
+ * Every exported function's native signature, by C name. Written as JSON, which a runtime parses many times faster
+ * than the same object literal; a record passed by value is `null` there and its layout is set in after (the list).
  */
-export interface Raw {
-  /** C: `cudaError_t cudaDeviceReset()`. Raw call style; documented on {@link Checked.cudaDeviceReset} (checked.ts). */
-  cudaDeviceReset(): cudaError_t;
-  /** C: `cudaError_t cudaDeviceSynchronize()`. Raw call style; documented on {@link Checked.cudaDeviceSynchronize} (checked.ts). */
-  cudaDeviceSynchronize(): cudaError_t;
-  /** C: `cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value)`. Raw call style; documented on {@link Checked.cudaDeviceSetLimit} (checked.ts). */
-  cudaDeviceSetLimit(limit: cudaLimit, value: bigint | number): cudaError_t;
-  /** C: `cudaError_t cudaDeviceGetLimit(size_t * pValue, enum cudaLimit limit)`. Raw call style; documented on {@link Checked.cudaDeviceGetLimit} (checked.ts). */
-  cudaDeviceGetLimit(pValue: Pointer, limit: cudaLimit): cudaError_t;
-  /** C: `cudaError_t cudaDeviceGetTexture1DLinearMaxWidth(size_t * maxWidthInElements, const struct cudaChannelFormatDesc * fmtDesc, int device)`. Raw call style; documented on {@link Checked.cudaDeviceGetTexture1DLinearMaxWidth} (checked.ts). */
-  cudaDeviceGetTexture1DLinearMaxWidth(maxWidthInElements: Pointer, fmtDesc: Pointer, device: number): cudaError_t;
-  /** C: `cudaError_t cudaDeviceGetCacheConfig(enum cudaFuncCache * pCacheConfig)`. Raw call style; documented on {@link Checked.cudaDeviceGetCacheConfig} (checked.ts). */
-  cudaDeviceGetCacheConfig(pCacheConfig: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaDeviceGetStreamPriorityRange(int * leastPriority, int * greatestPriority)`. Raw call style; documented on {@link Checked.cudaDeviceGetStreamPriorityRange} (checked.ts). */
-  cudaDeviceGetStreamPriorityRange(leastPriority: Pointer, greatestPriority: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache cacheConfig)`. Raw call style; documented on {@link Checked.cudaDeviceSetCacheConfig} (checked.ts). */
-  cudaDeviceSetCacheConfig(cacheConfig: cudaFuncCache): cudaError_t;
-  /** C: `cudaError_t cudaDeviceGetByPCIBusId(int * device, const char * pciBusId)`. Raw call style; documented on {@link Checked.cudaDeviceGetByPCIBusId} (checked.ts). */
-  cudaDeviceGetByPCIBusId(device: Pointer, pciBusId: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaDeviceGetPCIBusId(char * pciBusId, int len, int device)`. Raw call style; documented on {@link Checked.cudaDeviceGetPCIBusId} (checked.ts). */
-  cudaDeviceGetPCIBusId(pciBusId: Pointer, len: number, device: number): cudaError_t;
-  /** C: `cudaError_t cudaIpcGetEventHandle(cudaIpcEventHandle_t * handle, cudaEvent_t event)`. Raw call style; documented on {@link Checked.cudaIpcGetEventHandle} (checked.ts). */
-  cudaIpcGetEventHandle(handle: Pointer, event: cudaEvent_t): cudaError_t;
-  /** C: `cudaError_t cudaIpcOpenEventHandle(cudaEvent_t * event, cudaIpcEventHandle_t handle)`. Raw call style; documented on {@link Checked.cudaIpcOpenEventHandle} (checked.ts). */
-  cudaIpcOpenEventHandle(event: Pointer, handle: Uint8Array): cudaError_t;
-  /** C: `cudaError_t cudaIpcGetMemHandle(cudaIpcMemHandle_t * handle, void * devPtr)`. Raw call style; documented on {@link Checked.cudaIpcGetMemHandle} (checked.ts). */
-  cudaIpcGetMemHandle(handle: Pointer, devPtr: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaIpcOpenMemHandle(void ** devPtr, cudaIpcMemHandle_t handle, unsigned int flags)`. Raw call style; documented on {@link Checked.cudaIpcOpenMemHandle} (checked.ts). */
-  cudaIpcOpenMemHandle(devPtr: Pointer, handle: Uint8Array, flags: number): cudaError_t;
-  /** C: `cudaError_t cudaIpcCloseMemHandle(void * devPtr)`. Raw call style; documented on {@link Checked.cudaIpcCloseMemHandle} (checked.ts). */
-  cudaIpcCloseMemHandle(devPtr: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaDeviceFlushGPUDirectRDMAWrites(enum cudaFlushGPUDirectRDMAWritesTarget target, enum cudaFlushGPUDirectRDMAWritesScope scope)`. Raw call style; documented on {@link Checked.cudaDeviceFlushGPUDirectRDMAWrites} (checked.ts). */
-  cudaDeviceFlushGPUDirectRDMAWrites(target: cudaFlushGPUDirectRDMAWritesTarget, scope: cudaFlushGPUDirectRDMAWritesScope): cudaError_t;
-  /** C: `cudaError_t cudaDeviceRegisterAsyncNotification(int device, cudaAsyncCallback callbackFunc, void * userData, cudaAsyncCallbackHandle_t * callback)`. Raw call style; documented on {@link Checked.cudaDeviceRegisterAsyncNotification} (checked.ts). */
-  cudaDeviceRegisterAsyncNotification(device: number, callbackFunc: cudaAsyncCallback, userData: Pointer, callback: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaDeviceUnregisterAsyncNotification(int device, cudaAsyncCallbackHandle_t callback)`. Raw call style; documented on {@link Checked.cudaDeviceUnregisterAsyncNotification} (checked.ts). */
-  cudaDeviceUnregisterAsyncNotification(device: number, callback: cudaAsyncCallbackHandle_t): cudaError_t;
-  /**
-   * C: `cudaError_t cudaDeviceGetSharedMemConfig(enum cudaSharedMemConfig * pConfig)`. Raw call style; documented on {@link Checked.cudaDeviceGetSharedMemConfig} (checked.ts).
-   * @deprecated This function will return in `pConfig` the current size of shared memory banks on the current device. On devices with configurable shared memory banks, `cudaDeviceSetSharedMemConfig` can be used to change this setting, so that all subsequent kernel launches will by default use the new bank size. When `cudaDeviceGetSharedMemConfig` is called on devices without configurable shared memory, it will return the fixed bank size of the hardware.  The returned bank configurations can be either: - `cudaSharedMemBankSizeFourByte` - shared memory bank width is four bytes. - `cudaSharedMemBankSizeEightByte` - shared memory bank width is eight bytes.
-   */
-  cudaDeviceGetSharedMemConfig(pConfig: Pointer): cudaError_t;
-  /**
-   * C: `cudaError_t cudaDeviceSetSharedMemConfig(enum cudaSharedMemConfig config)`. Raw call style; documented on {@link Checked.cudaDeviceSetSharedMemConfig} (checked.ts).
-   * @deprecated On devices with configurable shared memory banks, this function will set the shared memory bank size which is used for all subsequent kernel launches. Any per-function setting of shared memory set via `cudaFuncSetSharedMemConfig` will override the device wide setting.  Changing the shared memory configuration between launches may introduce a device side synchronization point.  Changing the shared memory bank size will not increase shared memory usage or affect occupancy of kernels, but may have major effects on performance. Larger bank sizes will allow for greater potential bandwidth to shared memory, but will change what kinds of accesses to shared memory will result in bank conflicts.  This function will do nothing on devices with fixed shared memory bank size.  The supported bank configurations are: - `cudaSharedMemBankSizeDefault`: set bank width the device default (currently, four bytes) - `cudaSharedMemBankSizeFourByte`: set shared memory bank width to be four bytes natively. - `cudaSharedMemBankSizeEightByte`: set shared memory bank width to be eight bytes natively.
-   */
-  cudaDeviceSetSharedMemConfig(config: cudaSharedMemConfig): cudaError_t;
-  /** C: `cudaError_t cudaGetLastError()`. Raw call style; documented on {@link Checked.cudaGetLastError} (checked.ts). */
-  cudaGetLastError(): cudaError_t;
-  /** C: `cudaError_t cudaPeekAtLastError()`. Raw call style; documented on {@link Checked.cudaPeekAtLastError} (checked.ts). */
-  cudaPeekAtLastError(): cudaError_t;
-  /** C: `const char * cudaGetErrorName(cudaError_t error)`. Raw call style; documented on {@link Checked.cudaGetErrorName} (checked.ts). */
-  cudaGetErrorName(error: cudaError_t): Pointer;
-  /** C: `const char * cudaGetErrorString(cudaError_t error)`. Raw call style; documented on {@link Checked.cudaGetErrorString} (checked.ts). */
-  cudaGetErrorString(error: cudaError_t): Pointer;
-  /** C: `cudaError_t cudaGetDeviceCount(int * count)`. Raw call style; documented on {@link Checked.cudaGetDeviceCount} (checked.ts). */
-  cudaGetDeviceCount(count: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp * prop, int device)`. Raw call style; documented on {@link Checked.cudaGetDeviceProperties} (checked.ts). */
-  cudaGetDeviceProperties(prop: Pointer, device: number): cudaError_t;
-  /** C: `cudaError_t cudaDeviceGetAttribute(int * value, enum cudaDeviceAttr attr, int device)`. Raw call style; documented on {@link Checked.cudaDeviceGetAttribute} (checked.ts). */
-  cudaDeviceGetAttribute(value: Pointer, attr: cudaDeviceAttr, device: number): cudaError_t;
-  /** C: `cudaError_t cudaDeviceGetHostAtomicCapabilities(unsigned int * capabilities, const enum cudaAtomicOperation * operations, unsigned int count, int device)`. Raw call style; documented on {@link Checked.cudaDeviceGetHostAtomicCapabilities} (checked.ts). */
-  cudaDeviceGetHostAtomicCapabilities(capabilities: Pointer, operations: Pointer, count: number, device: number): cudaError_t;
-  /** C: `cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t * memPool, int device)`. Raw call style; documented on {@link Checked.cudaDeviceGetDefaultMemPool} (checked.ts). */
-  cudaDeviceGetDefaultMemPool(memPool: Pointer, device: number): cudaError_t;
-  /** C: `cudaError_t cudaDeviceSetMemPool(int device, cudaMemPool_t memPool)`. Raw call style; documented on {@link Checked.cudaDeviceSetMemPool} (checked.ts). */
-  cudaDeviceSetMemPool(device: number, memPool: cudaMemPool_t): cudaError_t;
-  /** C: `cudaError_t cudaDeviceGetMemPool(cudaMemPool_t * memPool, int device)`. Raw call style; documented on {@link Checked.cudaDeviceGetMemPool} (checked.ts). */
-  cudaDeviceGetMemPool(memPool: Pointer, device: number): cudaError_t;
-  /** C: `cudaError_t cudaDeviceGetNvSciSyncAttributes(void * nvSciSyncAttrList, int device, int flags)`. Raw call style; documented on {@link Checked.cudaDeviceGetNvSciSyncAttributes} (checked.ts). */
-  cudaDeviceGetNvSciSyncAttributes(nvSciSyncAttrList: Pointer, device: number, flags: number): cudaError_t;
-  /** C: `cudaError_t cudaDeviceGetP2PAttribute(int * value, enum cudaDeviceP2PAttr attr, int srcDevice, int dstDevice)`. Raw call style; documented on {@link Checked.cudaDeviceGetP2PAttribute} (checked.ts). */
-  cudaDeviceGetP2PAttribute(value: Pointer, attr: cudaDeviceP2PAttr, srcDevice: number, dstDevice: number): cudaError_t;
-  /** C: `cudaError_t cudaDeviceGetP2PAtomicCapabilities(unsigned int * capabilities, const enum cudaAtomicOperation * operations, unsigned int count, int srcDevice, int dstDevice)`. Raw call style; documented on {@link Checked.cudaDeviceGetP2PAtomicCapabilities} (checked.ts). */
-  cudaDeviceGetP2PAtomicCapabilities(capabilities: Pointer, operations: Pointer, count: number, srcDevice: number, dstDevice: number): cudaError_t;
-  /** C: `cudaError_t cudaChooseDevice(int * device, const struct cudaDeviceProp * prop)`. Raw call style; documented on {@link Checked.cudaChooseDevice} (checked.ts). */
-  cudaChooseDevice(device: Pointer, prop: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaInitDevice(int device, unsigned int deviceFlags, unsigned int flags)`. Raw call style; documented on {@link Checked.cudaInitDevice} (checked.ts). */
-  cudaInitDevice(device: number, deviceFlags: number, flags: number): cudaError_t;
-  /** C: `cudaError_t cudaSetDevice(int device)`. Raw call style; documented on {@link Checked.cudaSetDevice} (checked.ts). */
-  cudaSetDevice(device: number): cudaError_t;
-  /** C: `cudaError_t cudaGetDevice(int * device)`. Raw call style; documented on {@link Checked.cudaGetDevice} (checked.ts). */
-  cudaGetDevice(device: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaSetValidDevices(int * device_arr, int len)`. Raw call style; documented on {@link Checked.cudaSetValidDevices} (checked.ts). */
-  cudaSetValidDevices(device_arr: Pointer, len: number): cudaError_t;
-  /** C: `cudaError_t cudaSetDeviceFlags(unsigned int flags)`. Raw call style; documented on {@link Checked.cudaSetDeviceFlags} (checked.ts). */
-  cudaSetDeviceFlags(flags: number): cudaError_t;
-  /** C: `cudaError_t cudaGetDeviceFlags(unsigned int * flags)`. Raw call style; documented on {@link Checked.cudaGetDeviceFlags} (checked.ts). */
-  cudaGetDeviceFlags(flags: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaStreamCreate(cudaStream_t * pStream)`. Raw call style; documented on {@link Checked.cudaStreamCreate} (checked.ts). */
-  cudaStreamCreate(pStream: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaStreamCreateWithFlags(cudaStream_t * pStream, unsigned int flags)`. Raw call style; documented on {@link Checked.cudaStreamCreateWithFlags} (checked.ts). */
-  cudaStreamCreateWithFlags(pStream: Pointer, flags: number): cudaError_t;
-  /** C: `cudaError_t cudaStreamCreateWithPriority(cudaStream_t * pStream, unsigned int flags, int priority)`. Raw call style; documented on {@link Checked.cudaStreamCreateWithPriority} (checked.ts). */
-  cudaStreamCreateWithPriority(pStream: Pointer, flags: number, priority: number): cudaError_t;
-  /** C: `cudaError_t cudaStreamGetPriority(cudaStream_t hStream, int * priority)`. Raw call style; documented on {@link Checked.cudaStreamGetPriority} (checked.ts). */
-  cudaStreamGetPriority(hStream: cudaStream_t, priority: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaStreamGetFlags(cudaStream_t hStream, unsigned int * flags)`. Raw call style; documented on {@link Checked.cudaStreamGetFlags} (checked.ts). */
-  cudaStreamGetFlags(hStream: cudaStream_t, flags: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaStreamGetId(cudaStream_t hStream, unsigned long long * streamId)`. Raw call style; documented on {@link Checked.cudaStreamGetId} (checked.ts). */
-  cudaStreamGetId(hStream: cudaStream_t, streamId: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaStreamGetDevice(cudaStream_t hStream, int * device)`. Raw call style; documented on {@link Checked.cudaStreamGetDevice} (checked.ts). */
-  cudaStreamGetDevice(hStream: cudaStream_t, device: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaCtxResetPersistingL2Cache()`. Raw call style; documented on {@link Checked.cudaCtxResetPersistingL2Cache} (checked.ts). */
-  cudaCtxResetPersistingL2Cache(): cudaError_t;
-  /** C: `cudaError_t cudaStreamCopyAttributes(cudaStream_t dst, cudaStream_t src)`. Raw call style; documented on {@link Checked.cudaStreamCopyAttributes} (checked.ts). */
-  cudaStreamCopyAttributes(dst: cudaStream_t, src: cudaStream_t): cudaError_t;
-  /** C: `cudaError_t cudaStreamGetAttribute(cudaStream_t hStream, cudaLaunchAttributeID attr, cudaLaunchAttributeValue * value_out)`. Raw call style; documented on {@link Checked.cudaStreamGetAttribute} (checked.ts). */
-  cudaStreamGetAttribute(hStream: cudaStream_t, attr: cudaLaunchAttributeID, value_out: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaStreamSetAttribute(cudaStream_t hStream, cudaLaunchAttributeID attr, const cudaLaunchAttributeValue * value)`. Raw call style; documented on {@link Checked.cudaStreamSetAttribute} (checked.ts). */
-  cudaStreamSetAttribute(hStream: cudaStream_t, attr: cudaLaunchAttributeID, value: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaStreamDestroy(cudaStream_t stream)`. Raw call style; documented on {@link Checked.cudaStreamDestroy} (checked.ts). */
-  cudaStreamDestroy(stream: cudaStream_t): cudaError_t;
-  /** C: `cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags)`. Raw call style; documented on {@link Checked.cudaStreamWaitEvent} (checked.ts). */
-  cudaStreamWaitEvent(stream: cudaStream_t, event: cudaEvent_t, flags: number): cudaError_t;
-  /** C: `cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback, void * userData, unsigned int flags)`. Raw call style; documented on {@link Checked.cudaStreamAddCallback} (checked.ts). */
-  cudaStreamAddCallback(stream: cudaStream_t, callback: cudaStreamCallback_t, userData: Pointer, flags: number): cudaError_t;
-  /** C: `cudaError_t cudaStreamSynchronize(cudaStream_t stream)`. Raw call style; documented on {@link Checked.cudaStreamSynchronize} (checked.ts). */
-  cudaStreamSynchronize(stream: cudaStream_t): cudaError_t;
-  /** C: `cudaError_t cudaStreamQuery(cudaStream_t stream)`. Raw call style; documented on {@link Checked.cudaStreamQuery} (checked.ts). */
-  cudaStreamQuery(stream: cudaStream_t): cudaError_t;
-  /** C: `cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void * devPtr, size_t length, unsigned int flags)`. Raw call style; documented on {@link Checked.cudaStreamAttachMemAsync} (checked.ts). */
-  cudaStreamAttachMemAsync(stream: cudaStream_t, devPtr: Pointer, length: bigint | number, flags: number): cudaError_t;
-  /** C: `cudaError_t cudaStreamBeginCapture(cudaStream_t stream, enum cudaStreamCaptureMode mode)`. Raw call style; documented on {@link Checked.cudaStreamBeginCapture} (checked.ts). */
-  cudaStreamBeginCapture(stream: cudaStream_t, mode: cudaStreamCaptureMode): cudaError_t;
-  /** C: `cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t stream, cudaGraph_t graph, const cudaGraphNode_t * dependencies, const cudaGraphEdgeData * dependencyData, size_t numDependencies, enum cudaStreamCaptureMode mode)`. Raw call style; documented on {@link Checked.cudaStreamBeginCaptureToGraph} (checked.ts). */
-  cudaStreamBeginCaptureToGraph(stream: cudaStream_t, graph: cudaGraph_t, dependencies: Pointer, dependencyData: Pointer, numDependencies: bigint | number, mode: cudaStreamCaptureMode): cudaError_t;
-  /** C: `cudaError_t cudaThreadExchangeStreamCaptureMode(enum cudaStreamCaptureMode * mode)`. Raw call style; documented on {@link Checked.cudaThreadExchangeStreamCaptureMode} (checked.ts). */
-  cudaThreadExchangeStreamCaptureMode(mode: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t * pGraph)`. Raw call style; documented on {@link Checked.cudaStreamEndCapture} (checked.ts). */
-  cudaStreamEndCapture(stream: cudaStream_t, pGraph: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaStreamIsCapturing(cudaStream_t stream, enum cudaStreamCaptureStatus * pCaptureStatus)`. Raw call style; documented on {@link Checked.cudaStreamIsCapturing} (checked.ts). */
-  cudaStreamIsCapturing(stream: cudaStream_t, pCaptureStatus: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream, enum cudaStreamCaptureStatus * captureStatus_out, unsigned long long * id_out, cudaGraph_t * graph_out, const cudaGraphNode_t ** dependencies_out, const cudaGraphEdgeData ** edgeData_out, size_t * numDependencies_out)`. Raw call style; documented on {@link Checked.cudaStreamGetCaptureInfo} (checked.ts). */
-  cudaStreamGetCaptureInfo(stream: cudaStream_t, captureStatus_out: Pointer, id_out: Pointer, graph_out: Pointer, dependencies_out: Pointer, edgeData_out: Pointer, numDependencies_out: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t stream, cudaGraphNode_t * dependencies, const cudaGraphEdgeData * dependencyData, size_t numDependencies, unsigned int flags)`. Raw call style; documented on {@link Checked.cudaStreamUpdateCaptureDependencies} (checked.ts). */
-  cudaStreamUpdateCaptureDependencies(stream: cudaStream_t, dependencies: Pointer, dependencyData: Pointer, numDependencies: bigint | number, flags: number): cudaError_t;
-  /** C: `cudaError_t cudaEventCreate(cudaEvent_t * event)`. Raw call style; documented on {@link Checked.cudaEventCreate} (checked.ts). */
-  cudaEventCreate(event: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaEventCreateWithFlags(cudaEvent_t * event, unsigned int flags)`. Raw call style; documented on {@link Checked.cudaEventCreateWithFlags} (checked.ts). */
-  cudaEventCreateWithFlags(event: Pointer, flags: number): cudaError_t;
-  /** C: `cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream)`. Raw call style; documented on {@link Checked.cudaEventRecord} (checked.ts). */
-  cudaEventRecord(event: cudaEvent_t, stream: cudaStream_t): cudaError_t;
-  /** C: `cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, unsigned int flags)`. Raw call style; documented on {@link Checked.cudaEventRecordWithFlags} (checked.ts). */
-  cudaEventRecordWithFlags(event: cudaEvent_t, stream: cudaStream_t, flags: number): cudaError_t;
-  /** C: `cudaError_t cudaEventQuery(cudaEvent_t event)`. Raw call style; documented on {@link Checked.cudaEventQuery} (checked.ts). */
-  cudaEventQuery(event: cudaEvent_t): cudaError_t;
-  /** C: `cudaError_t cudaEventSynchronize(cudaEvent_t event)`. Raw call style; documented on {@link Checked.cudaEventSynchronize} (checked.ts). */
-  cudaEventSynchronize(event: cudaEvent_t): cudaError_t;
-  /** C: `cudaError_t cudaEventDestroy(cudaEvent_t event)`. Raw call style; documented on {@link Checked.cudaEventDestroy} (checked.ts). */
-  cudaEventDestroy(event: cudaEvent_t): cudaError_t;
-  /** C: `cudaError_t cudaEventElapsedTime(float * ms, cudaEvent_t start, cudaEvent_t end)`. Raw call style; documented on {@link Checked.cudaEventElapsedTime} (checked.ts). */
-  cudaEventElapsedTime(ms: Pointer, start: cudaEvent_t, end: cudaEvent_t): cudaError_t;
-  /** C: `cudaError_t cudaImportExternalMemory(cudaExternalMemory_t * extMem_out, const struct cudaExternalMemoryHandleDesc * memHandleDesc)`. Raw call style; documented on {@link Checked.cudaImportExternalMemory} (checked.ts). */
-  cudaImportExternalMemory(extMem_out: Pointer, memHandleDesc: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaExternalMemoryGetMappedBuffer(void ** devPtr, cudaExternalMemory_t extMem, const struct cudaExternalMemoryBufferDesc * bufferDesc)`. Raw call style; documented on {@link Checked.cudaExternalMemoryGetMappedBuffer} (checked.ts). */
-  cudaExternalMemoryGetMappedBuffer(devPtr: Pointer, extMem: cudaExternalMemory_t, bufferDesc: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaExternalMemoryGetMappedMipmappedArray(cudaMipmappedArray_t * mipmap, cudaExternalMemory_t extMem, const struct cudaExternalMemoryMipmappedArrayDesc * mipmapDesc)`. Raw call style; documented on {@link Checked.cudaExternalMemoryGetMappedMipmappedArray} (checked.ts). */
-  cudaExternalMemoryGetMappedMipmappedArray(mipmap: Pointer, extMem: cudaExternalMemory_t, mipmapDesc: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaDestroyExternalMemory(cudaExternalMemory_t extMem)`. Raw call style; documented on {@link Checked.cudaDestroyExternalMemory} (checked.ts). */
-  cudaDestroyExternalMemory(extMem: cudaExternalMemory_t): cudaError_t;
-  /** C: `cudaError_t cudaImportExternalSemaphore(cudaExternalSemaphore_t * extSem_out, const struct cudaExternalSemaphoreHandleDesc * semHandleDesc)`. Raw call style; documented on {@link Checked.cudaImportExternalSemaphore} (checked.ts). */
-  cudaImportExternalSemaphore(extSem_out: Pointer, semHandleDesc: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaSignalExternalSemaphoresAsync(const cudaExternalSemaphore_t * extSemArray, const struct cudaExternalSemaphoreSignalParams * paramsArray, unsigned int numExtSems, cudaStream_t stream)`. Raw call style; documented on {@link Checked.cudaSignalExternalSemaphoresAsync} (checked.ts). */
-  cudaSignalExternalSemaphoresAsync(extSemArray: Pointer, paramsArray: Pointer, numExtSems: number, stream: cudaStream_t): cudaError_t;
-  /** C: `cudaError_t cudaWaitExternalSemaphoresAsync(const cudaExternalSemaphore_t * extSemArray, const struct cudaExternalSemaphoreWaitParams * paramsArray, unsigned int numExtSems, cudaStream_t stream)`. Raw call style; documented on {@link Checked.cudaWaitExternalSemaphoresAsync} (checked.ts). */
-  cudaWaitExternalSemaphoresAsync(extSemArray: Pointer, paramsArray: Pointer, numExtSems: number, stream: cudaStream_t): cudaError_t;
-  /** C: `cudaError_t cudaDestroyExternalSemaphore(cudaExternalSemaphore_t extSem)`. Raw call style; documented on {@link Checked.cudaDestroyExternalSemaphore} (checked.ts). */
-  cudaDestroyExternalSemaphore(extSem: cudaExternalSemaphore_t): cudaError_t;
-  /** C: `cudaError_t cudaLaunchKernel(const void * func, dim3 gridDim, dim3 blockDim, void ** args, size_t sharedMem, cudaStream_t stream)`. Raw call style; documented on {@link Checked.cudaLaunchKernel} (checked.ts). */
-  cudaLaunchKernel(func: Pointer, gridDim: Uint8Array, blockDim: Uint8Array, args: Pointer, sharedMem: bigint | number, stream: cudaStream_t): cudaError_t;
-  /** C: `cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t * config, const void * func, void ** args)`. Raw call style; documented on {@link Checked.cudaLaunchKernelExC} (checked.ts). */
-  cudaLaunchKernelExC(config: Pointer, func: Pointer, args: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaLaunchCooperativeKernel(const void * func, dim3 gridDim, dim3 blockDim, void ** args, size_t sharedMem, cudaStream_t stream)`. Raw call style; documented on {@link Checked.cudaLaunchCooperativeKernel} (checked.ts). */
-  cudaLaunchCooperativeKernel(func: Pointer, gridDim: Uint8Array, blockDim: Uint8Array, args: Pointer, sharedMem: bigint | number, stream: cudaStream_t): cudaError_t;
-  /** C: `cudaError_t cudaFuncSetCacheConfig(const void * func, enum cudaFuncCache cacheConfig)`. Raw call style; documented on {@link Checked.cudaFuncSetCacheConfig} (checked.ts). */
-  cudaFuncSetCacheConfig(func: Pointer, cacheConfig: cudaFuncCache): cudaError_t;
-  /** C: `cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes * attr, const void * func)`. Raw call style; documented on {@link Checked.cudaFuncGetAttributes} (checked.ts). */
-  cudaFuncGetAttributes(attr: Pointer, func: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaFuncSetAttribute(const void * func, enum cudaFuncAttribute attr, int value)`. Raw call style; documented on {@link Checked.cudaFuncSetAttribute} (checked.ts). */
-  cudaFuncSetAttribute(func: Pointer, attr: cudaFuncAttribute, value: number): cudaError_t;
-  /** C: `cudaError_t cudaFuncGetName(const char ** name, const void * func)`. Raw call style; documented on {@link Checked.cudaFuncGetName} (checked.ts). */
-  cudaFuncGetName(name: Pointer, func: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaFuncGetParamInfo(const void * func, size_t paramIndex, size_t * paramOffset, size_t * paramSize)`. Raw call style; documented on {@link Checked.cudaFuncGetParamInfo} (checked.ts). */
-  cudaFuncGetParamInfo(func: Pointer, paramIndex: bigint | number, paramOffset: Pointer, paramSize: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void * userData)`. Raw call style; documented on {@link Checked.cudaLaunchHostFunc} (checked.ts). */
-  cudaLaunchHostFunc(stream: cudaStream_t, fn: cudaHostFn_t, userData: Pointer): cudaError_t;
-  /**
-   * C: `cudaError_t cudaFuncSetSharedMemConfig(const void * func, enum cudaSharedMemConfig config)`. Raw call style; documented on {@link Checked.cudaFuncSetSharedMemConfig} (checked.ts).
-   * @deprecated On devices with configurable shared memory banks, this function will force all subsequent launches of the specified device function to have the given shared memory bank size configuration. On any given launch of the function, the shared memory configuration of the device will be temporarily changed if needed to suit the function's preferred configuration. Changes in shared memory configuration between subsequent launches of functions, may introduce a device side synchronization point.  Any per-function setting of shared memory bank size set via `cudaFuncSetSharedMemConfig` will override the device wide setting set by `cudaDeviceSetSharedMemConfig`.  Changing the shared memory bank size will not increase shared memory usage or affect occupancy of kernels, but may have major effects on performance. Larger bank sizes will allow for greater potential bandwidth to shared memory, but will change what kinds of accesses to shared memory will result in bank conflicts.  This function will do nothing on devices with fixed shared memory bank size.  For templated functions, pass the function symbol as follows: func_name<template_arg_0,...,template_arg_N>  The supported bank configurations are: - `cudaSharedMemBankSizeDefault`: use the device's shared memory configuration when launching this function. - `cudaSharedMemBankSizeFourByte`: set shared memory bank width to be four bytes natively when launching this function. - `cudaSharedMemBankSizeEightByte`: set shared memory bank width to be eight bytes natively when launching this function.
-   */
-  cudaFuncSetSharedMemConfig(func: Pointer, config: cudaSharedMemConfig): cudaError_t;
-  /** C: `cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int * numBlocks, const void * func, int blockSize, size_t dynamicSMemSize)`. Raw call style; documented on {@link Checked.cudaOccupancyMaxActiveBlocksPerMultiprocessor} (checked.ts). */
-  cudaOccupancyMaxActiveBlocksPerMultiprocessor(numBlocks: Pointer, func: Pointer, blockSize: number, dynamicSMemSize: bigint | number): cudaError_t;
-  /** C: `cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t * dynamicSmemSize, const void * func, int numBlocks, int blockSize)`. Raw call style; documented on {@link Checked.cudaOccupancyAvailableDynamicSMemPerBlock} (checked.ts). */
-  cudaOccupancyAvailableDynamicSMemPerBlock(dynamicSmemSize: Pointer, func: Pointer, numBlocks: number, blockSize: number): cudaError_t;
-  /** C: `cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int * numBlocks, const void * func, int blockSize, size_t dynamicSMemSize, unsigned int flags)`. Raw call style; documented on {@link Checked.cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags} (checked.ts). */
-  cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(numBlocks: Pointer, func: Pointer, blockSize: number, dynamicSMemSize: bigint | number, flags: number): cudaError_t;
-  /** C: `cudaError_t cudaOccupancyMaxPotentialClusterSize(int * clusterSize, const void * func, const cudaLaunchConfig_t * launchConfig)`. Raw call style; documented on {@link Checked.cudaOccupancyMaxPotentialClusterSize} (checked.ts). */
-  cudaOccupancyMaxPotentialClusterSize(clusterSize: Pointer, func: Pointer, launchConfig: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaOccupancyMaxActiveClusters(int * numClusters, const void * func, const cudaLaunchConfig_t * launchConfig)`. Raw call style; documented on {@link Checked.cudaOccupancyMaxActiveClusters} (checked.ts). */
-  cudaOccupancyMaxActiveClusters(numClusters: Pointer, func: Pointer, launchConfig: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaMallocManaged(void ** devPtr, size_t size, unsigned int flags)`. Raw call style; documented on {@link Checked.cudaMallocManaged} (checked.ts). */
-  cudaMallocManaged(devPtr: Pointer, size: bigint | number, flags: number): cudaError_t;
-  /** C: `cudaError_t cudaMalloc(void ** devPtr, size_t size)`. Raw call style; documented on {@link Checked.cudaMalloc} (checked.ts). */
-  cudaMalloc(devPtr: Pointer, size: bigint | number): cudaError_t;
-  /** C: `cudaError_t cudaMallocHost(void ** ptr, size_t size)`. Raw call style; documented on {@link Checked.cudaMallocHost} (checked.ts). */
-  cudaMallocHost(ptr: Pointer, size: bigint | number): cudaError_t;
-  /** C: `cudaError_t cudaMallocPitch(void ** devPtr, size_t * pitch, size_t width, size_t height)`. Raw call style; documented on {@link Checked.cudaMallocPitch} (checked.ts). */
-  cudaMallocPitch(devPtr: Pointer, pitch: Pointer, width: bigint | number, height: bigint | number): cudaError_t;
-  /** C: `cudaError_t cudaMallocArray(cudaArray_t * array, const struct cudaChannelFormatDesc * desc, size_t width, size_t height, unsigned int flags)`. Raw call style; documented on {@link Checked.cudaMallocArray} (checked.ts). */
-  cudaMallocArray(array: Pointer, desc: Pointer, width: bigint | number, height: bigint | number, flags: number): cudaError_t;
-  /** C: `cudaError_t cudaFree(void * devPtr)`. Raw call style; documented on {@link Checked.cudaFree} (checked.ts). */
-  cudaFree(devPtr: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaFreeHost(void * ptr)`. Raw call style; documented on {@link Checked.cudaFreeHost} (checked.ts). */
-  cudaFreeHost(ptr: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaFreeArray(cudaArray_t array)`. Raw call style; documented on {@link Checked.cudaFreeArray} (checked.ts). */
-  cudaFreeArray(array: cudaArray_t): cudaError_t;
-  /** C: `cudaError_t cudaFreeMipmappedArray(cudaMipmappedArray_t mipmappedArray)`. Raw call style; documented on {@link Checked.cudaFreeMipmappedArray} (checked.ts). */
-  cudaFreeMipmappedArray(mipmappedArray: cudaMipmappedArray_t): cudaError_t;
-  /** C: `cudaError_t cudaHostAlloc(void ** pHost, size_t size, unsigned int flags)`. Raw call style; documented on {@link Checked.cudaHostAlloc} (checked.ts). */
-  cudaHostAlloc(pHost: Pointer, size: bigint | number, flags: number): cudaError_t;
-  /** C: `cudaError_t cudaHostRegister(void * ptr, size_t size, unsigned int flags)`. Raw call style; documented on {@link Checked.cudaHostRegister} (checked.ts). */
-  cudaHostRegister(ptr: Pointer, size: bigint | number, flags: number): cudaError_t;
-  /** C: `cudaError_t cudaHostUnregister(void * ptr)`. Raw call style; documented on {@link Checked.cudaHostUnregister} (checked.ts). */
-  cudaHostUnregister(ptr: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaHostGetDevicePointer(void ** pDevice, void * pHost, unsigned int flags)`. Raw call style; documented on {@link Checked.cudaHostGetDevicePointer} (checked.ts). */
-  cudaHostGetDevicePointer(pDevice: Pointer, pHost: Pointer, flags: number): cudaError_t;
-  /** C: `cudaError_t cudaHostGetFlags(unsigned int * pFlags, void * pHost)`. Raw call style; documented on {@link Checked.cudaHostGetFlags} (checked.ts). */
-  cudaHostGetFlags(pFlags: Pointer, pHost: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaMalloc3D(struct cudaPitchedPtr * pitchedDevPtr, struct cudaExtent extent)`. Raw call style; documented on {@link Checked.cudaMalloc3D} (checked.ts). */
-  cudaMalloc3D(pitchedDevPtr: Pointer, extent: Uint8Array): cudaError_t;
-  /** C: `cudaError_t cudaMalloc3DArray(cudaArray_t * array, const struct cudaChannelFormatDesc * desc, struct cudaExtent extent, unsigned int flags)`. Raw call style; documented on {@link Checked.cudaMalloc3DArray} (checked.ts). */
-  cudaMalloc3DArray(array: Pointer, desc: Pointer, extent: Uint8Array, flags: number): cudaError_t;
-  /** C: `cudaError_t cudaMallocMipmappedArray(cudaMipmappedArray_t * mipmappedArray, const struct cudaChannelFormatDesc * desc, struct cudaExtent extent, unsigned int numLevels, unsigned int flags)`. Raw call style; documented on {@link Checked.cudaMallocMipmappedArray} (checked.ts). */
-  cudaMallocMipmappedArray(mipmappedArray: Pointer, desc: Pointer, extent: Uint8Array, numLevels: number, flags: number): cudaError_t;
-  /** C: `cudaError_t cudaGetMipmappedArrayLevel(cudaArray_t * levelArray, cudaMipmappedArray_const_t mipmappedArray, unsigned int level)`. Raw call style; documented on {@link Checked.cudaGetMipmappedArrayLevel} (checked.ts). */
-  cudaGetMipmappedArrayLevel(levelArray: Pointer, mipmappedArray: cudaMipmappedArray_const_t, level: number): cudaError_t;
-  /** C: `cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms * p)`. Raw call style; documented on {@link Checked.cudaMemcpy3D} (checked.ts). */
-  cudaMemcpy3D(p: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaMemcpy3DPeer(const struct cudaMemcpy3DPeerParms * p)`. Raw call style; documented on {@link Checked.cudaMemcpy3DPeer} (checked.ts). */
-  cudaMemcpy3DPeer(p: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms * p, cudaStream_t stream)`. Raw call style; documented on {@link Checked.cudaMemcpy3DAsync} (checked.ts). */
-  cudaMemcpy3DAsync(p: Pointer, stream: cudaStream_t): cudaError_t;
-  /** C: `cudaError_t cudaMemcpy3DPeerAsync(const struct cudaMemcpy3DPeerParms * p, cudaStream_t stream)`. Raw call style; documented on {@link Checked.cudaMemcpy3DPeerAsync} (checked.ts). */
-  cudaMemcpy3DPeerAsync(p: Pointer, stream: cudaStream_t): cudaError_t;
-  /** C: `cudaError_t cudaMemGetInfo(size_t * free, size_t * total)`. Raw call style; documented on {@link Checked.cudaMemGetInfo} (checked.ts). */
-  cudaMemGetInfo(free: Pointer, total: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaArrayGetInfo(struct cudaChannelFormatDesc * desc, struct cudaExtent * extent, unsigned int * flags, cudaArray_t array)`. Raw call style; documented on {@link Checked.cudaArrayGetInfo} (checked.ts). */
-  cudaArrayGetInfo(desc: Pointer, extent: Pointer, flags: Pointer, array: cudaArray_t): cudaError_t;
-  /** C: `cudaError_t cudaArrayGetPlane(cudaArray_t * pPlaneArray, cudaArray_t hArray, unsigned int planeIdx)`. Raw call style; documented on {@link Checked.cudaArrayGetPlane} (checked.ts). */
-  cudaArrayGetPlane(pPlaneArray: Pointer, hArray: cudaArray_t, planeIdx: number): cudaError_t;
-  /** C: `cudaError_t cudaArrayGetMemoryRequirements(struct cudaArrayMemoryRequirements * memoryRequirements, cudaArray_t array, int device)`. Raw call style; documented on {@link Checked.cudaArrayGetMemoryRequirements} (checked.ts). */
-  cudaArrayGetMemoryRequirements(memoryRequirements: Pointer, array: cudaArray_t, device: number): cudaError_t;
-  /** C: `cudaError_t cudaMipmappedArrayGetMemoryRequirements(struct cudaArrayMemoryRequirements * memoryRequirements, cudaMipmappedArray_t mipmap, int device)`. Raw call style; documented on {@link Checked.cudaMipmappedArrayGetMemoryRequirements} (checked.ts). */
-  cudaMipmappedArrayGetMemoryRequirements(memoryRequirements: Pointer, mipmap: cudaMipmappedArray_t, device: number): cudaError_t;
-  /** C: `cudaError_t cudaArrayGetSparseProperties(struct cudaArraySparseProperties * sparseProperties, cudaArray_t array)`. Raw call style; documented on {@link Checked.cudaArrayGetSparseProperties} (checked.ts). */
-  cudaArrayGetSparseProperties(sparseProperties: Pointer, array: cudaArray_t): cudaError_t;
-  /** C: `cudaError_t cudaMipmappedArrayGetSparseProperties(struct cudaArraySparseProperties * sparseProperties, cudaMipmappedArray_t mipmap)`. Raw call style; documented on {@link Checked.cudaMipmappedArrayGetSparseProperties} (checked.ts). */
-  cudaMipmappedArrayGetSparseProperties(sparseProperties: Pointer, mipmap: cudaMipmappedArray_t): cudaError_t;
-  /** C: `cudaError_t cudaMemcpy(void * dst, const void * src, size_t count, enum cudaMemcpyKind kind)`. Raw call style; documented on {@link Checked.cudaMemcpy} (checked.ts). */
-  cudaMemcpy(dst: Pointer, src: Pointer, count: bigint | number, kind: cudaMemcpyKind): cudaError_t;
-  /** C: `cudaError_t cudaMemcpyPeer(void * dst, int dstDevice, const void * src, int srcDevice, size_t count)`. Raw call style; documented on {@link Checked.cudaMemcpyPeer} (checked.ts). */
-  cudaMemcpyPeer(dst: Pointer, dstDevice: number, src: Pointer, srcDevice: number, count: bigint | number): cudaError_t;
-  /** C: `cudaError_t cudaMemcpy2D(void * dst, size_t dpitch, const void * src, size_t spitch, size_t width, size_t height, enum cudaMemcpyKind kind)`. Raw call style; documented on {@link Checked.cudaMemcpy2D} (checked.ts). */
-  cudaMemcpy2D(dst: Pointer, dpitch: bigint | number, src: Pointer, spitch: bigint | number, width: bigint | number, height: bigint | number, kind: cudaMemcpyKind): cudaError_t;
-  /** C: `cudaError_t cudaMemcpy2DToArray(cudaArray_t dst, size_t wOffset, size_t hOffset, const void * src, size_t spitch, size_t width, size_t height, enum cudaMemcpyKind kind)`. Raw call style; documented on {@link Checked.cudaMemcpy2DToArray} (checked.ts). */
-  cudaMemcpy2DToArray(dst: cudaArray_t, wOffset: bigint | number, hOffset: bigint | number, src: Pointer, spitch: bigint | number, width: bigint | number, height: bigint | number, kind: cudaMemcpyKind): cudaError_t;
-  /** C: `cudaError_t cudaMemcpy2DFromArray(void * dst, size_t dpitch, cudaArray_const_t src, size_t wOffset, size_t hOffset, size_t width, size_t height, enum cudaMemcpyKind kind)`. Raw call style; documented on {@link Checked.cudaMemcpy2DFromArray} (checked.ts). */
-  cudaMemcpy2DFromArray(dst: Pointer, dpitch: bigint | number, src: cudaArray_const_t, wOffset: bigint | number, hOffset: bigint | number, width: bigint | number, height: bigint | number, kind: cudaMemcpyKind): cudaError_t;
-  /** C: `cudaError_t cudaMemcpy2DArrayToArray(cudaArray_t dst, size_t wOffsetDst, size_t hOffsetDst, cudaArray_const_t src, size_t wOffsetSrc, size_t hOffsetSrc, size_t width, size_t height, enum cudaMemcpyKind kind)`. Raw call style; documented on {@link Checked.cudaMemcpy2DArrayToArray} (checked.ts). */
-  cudaMemcpy2DArrayToArray(dst: cudaArray_t, wOffsetDst: bigint | number, hOffsetDst: bigint | number, src: cudaArray_const_t, wOffsetSrc: bigint | number, hOffsetSrc: bigint | number, width: bigint | number, height: bigint | number, kind: cudaMemcpyKind): cudaError_t;
-  /** C: `cudaError_t cudaMemcpyToSymbol(const void * symbol, const void * src, size_t count, size_t offset, enum cudaMemcpyKind kind)`. Raw call style; documented on {@link Checked.cudaMemcpyToSymbol} (checked.ts). */
-  cudaMemcpyToSymbol(symbol: Pointer, src: Pointer, count: bigint | number, offset: bigint | number, kind: cudaMemcpyKind): cudaError_t;
-  /** C: `cudaError_t cudaMemcpyFromSymbol(void * dst, const void * symbol, size_t count, size_t offset, enum cudaMemcpyKind kind)`. Raw call style; documented on {@link Checked.cudaMemcpyFromSymbol} (checked.ts). */
-  cudaMemcpyFromSymbol(dst: Pointer, symbol: Pointer, count: bigint | number, offset: bigint | number, kind: cudaMemcpyKind): cudaError_t;
-  /** C: `cudaError_t cudaMemcpyAsync(void * dst, const void * src, size_t count, enum cudaMemcpyKind kind, cudaStream_t stream)`. Raw call style; documented on {@link Checked.cudaMemcpyAsync} (checked.ts). */
-  cudaMemcpyAsync(dst: Pointer, src: Pointer, count: bigint | number, kind: cudaMemcpyKind, stream: cudaStream_t): cudaError_t;
-  /** C: `cudaError_t cudaMemcpyPeerAsync(void * dst, int dstDevice, const void * src, int srcDevice, size_t count, cudaStream_t stream)`. Raw call style; documented on {@link Checked.cudaMemcpyPeerAsync} (checked.ts). */
-  cudaMemcpyPeerAsync(dst: Pointer, dstDevice: number, src: Pointer, srcDevice: number, count: bigint | number, stream: cudaStream_t): cudaError_t;
-  /** C: `cudaError_t cudaMemcpyBatchAsync(void *const * dsts, const void *const * srcs, const size_t * sizes, size_t count, struct cudaMemcpyAttributes * attrs, size_t * attrsIdxs, size_t numAttrs, cudaStream_t stream)`. Raw call style; documented on {@link Checked.cudaMemcpyBatchAsync} (checked.ts). */
-  cudaMemcpyBatchAsync(dsts: Pointer, srcs: Pointer, sizes: Pointer, count: bigint | number, attrs: Pointer, attrsIdxs: Pointer, numAttrs: bigint | number, stream: cudaStream_t): cudaError_t;
-  /** C: `cudaError_t cudaMemcpy3DBatchAsync(size_t numOps, struct cudaMemcpy3DBatchOp * opList, unsigned long long flags, cudaStream_t stream)`. Raw call style; documented on {@link Checked.cudaMemcpy3DBatchAsync} (checked.ts). */
-  cudaMemcpy3DBatchAsync(numOps: bigint | number, opList: Pointer, flags: bigint | number, stream: cudaStream_t): cudaError_t;
-  /** C: `cudaError_t cudaMemcpy2DAsync(void * dst, size_t dpitch, const void * src, size_t spitch, size_t width, size_t height, enum cudaMemcpyKind kind, cudaStream_t stream)`. Raw call style; documented on {@link Checked.cudaMemcpy2DAsync} (checked.ts). */
-  cudaMemcpy2DAsync(dst: Pointer, dpitch: bigint | number, src: Pointer, spitch: bigint | number, width: bigint | number, height: bigint | number, kind: cudaMemcpyKind, stream: cudaStream_t): cudaError_t;
-  /** C: `cudaError_t cudaMemcpy2DToArrayAsync(cudaArray_t dst, size_t wOffset, size_t hOffset, const void * src, size_t spitch, size_t width, size_t height, enum cudaMemcpyKind kind, cudaStream_t stream)`. Raw call style; documented on {@link Checked.cudaMemcpy2DToArrayAsync} (checked.ts). */
-  cudaMemcpy2DToArrayAsync(dst: cudaArray_t, wOffset: bigint | number, hOffset: bigint | number, src: Pointer, spitch: bigint | number, width: bigint | number, height: bigint | number, kind: cudaMemcpyKind, stream: cudaStream_t): cudaError_t;
-  /** C: `cudaError_t cudaMemcpy2DFromArrayAsync(void * dst, size_t dpitch, cudaArray_const_t src, size_t wOffset, size_t hOffset, size_t width, size_t height, enum cudaMemcpyKind kind, cudaStream_t stream)`. Raw call style; documented on {@link Checked.cudaMemcpy2DFromArrayAsync} (checked.ts). */
-  cudaMemcpy2DFromArrayAsync(dst: Pointer, dpitch: bigint | number, src: cudaArray_const_t, wOffset: bigint | number, hOffset: bigint | number, width: bigint | number, height: bigint | number, kind: cudaMemcpyKind, stream: cudaStream_t): cudaError_t;
-  /** C: `cudaError_t cudaMemcpyToSymbolAsync(const void * symbol, const void * src, size_t count, size_t offset, enum cudaMemcpyKind kind, cudaStream_t stream)`. Raw call style; documented on {@link Checked.cudaMemcpyToSymbolAsync} (checked.ts). */
-  cudaMemcpyToSymbolAsync(symbol: Pointer, src: Pointer, count: bigint | number, offset: bigint | number, kind: cudaMemcpyKind, stream: cudaStream_t): cudaError_t;
-  /** C: `cudaError_t cudaMemcpyFromSymbolAsync(void * dst, const void * symbol, size_t count, size_t offset, enum cudaMemcpyKind kind, cudaStream_t stream)`. Raw call style; documented on {@link Checked.cudaMemcpyFromSymbolAsync} (checked.ts). */
-  cudaMemcpyFromSymbolAsync(dst: Pointer, symbol: Pointer, count: bigint | number, offset: bigint | number, kind: cudaMemcpyKind, stream: cudaStream_t): cudaError_t;
-  /** C: `cudaError_t cudaMemset(void * devPtr, int value, size_t count)`. Raw call style; documented on {@link Checked.cudaMemset} (checked.ts). */
-  cudaMemset(devPtr: Pointer, value: number, count: bigint | number): cudaError_t;
-  /** C: `cudaError_t cudaMemset2D(void * devPtr, size_t pitch, int value, size_t width, size_t height)`. Raw call style; documented on {@link Checked.cudaMemset2D} (checked.ts). */
-  cudaMemset2D(devPtr: Pointer, pitch: bigint | number, value: number, width: bigint | number, height: bigint | number): cudaError_t;
-  /** C: `cudaError_t cudaMemset3D(struct cudaPitchedPtr pitchedDevPtr, int value, struct cudaExtent extent)`. Raw call style; documented on {@link Checked.cudaMemset3D} (checked.ts). */
-  cudaMemset3D(pitchedDevPtr: Uint8Array, value: number, extent: Uint8Array): cudaError_t;
-  /** C: `cudaError_t cudaMemsetAsync(void * devPtr, int value, size_t count, cudaStream_t stream)`. Raw call style; documented on {@link Checked.cudaMemsetAsync} (checked.ts). */
-  cudaMemsetAsync(devPtr: Pointer, value: number, count: bigint | number, stream: cudaStream_t): cudaError_t;
-  /** C: `cudaError_t cudaMemset2DAsync(void * devPtr, size_t pitch, int value, size_t width, size_t height, cudaStream_t stream)`. Raw call style; documented on {@link Checked.cudaMemset2DAsync} (checked.ts). */
-  cudaMemset2DAsync(devPtr: Pointer, pitch: bigint | number, value: number, width: bigint | number, height: bigint | number, stream: cudaStream_t): cudaError_t;
-  /** C: `cudaError_t cudaMemset3DAsync(struct cudaPitchedPtr pitchedDevPtr, int value, struct cudaExtent extent, cudaStream_t stream)`. Raw call style; documented on {@link Checked.cudaMemset3DAsync} (checked.ts). */
-  cudaMemset3DAsync(pitchedDevPtr: Uint8Array, value: number, extent: Uint8Array, stream: cudaStream_t): cudaError_t;
-  /** C: `cudaError_t cudaGetSymbolAddress(void ** devPtr, const void * symbol)`. Raw call style; documented on {@link Checked.cudaGetSymbolAddress} (checked.ts). */
-  cudaGetSymbolAddress(devPtr: Pointer, symbol: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaGetSymbolSize(size_t * size, const void * symbol)`. Raw call style; documented on {@link Checked.cudaGetSymbolSize} (checked.ts). */
-  cudaGetSymbolSize(size: Pointer, symbol: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaMemPrefetchAsync(const void * devPtr, size_t count, struct cudaMemLocation location, unsigned int flags, cudaStream_t stream)`. Raw call style; documented on {@link Checked.cudaMemPrefetchAsync} (checked.ts). */
-  cudaMemPrefetchAsync(devPtr: Pointer, count: bigint | number, location: Uint8Array, flags: number, stream: cudaStream_t): cudaError_t;
-  /** C: `cudaError_t cudaMemPrefetchBatchAsync(void ** dptrs, size_t * sizes, size_t count, struct cudaMemLocation * prefetchLocs, size_t * prefetchLocIdxs, size_t numPrefetchLocs, unsigned long long flags, cudaStream_t stream)`. Raw call style; documented on {@link Checked.cudaMemPrefetchBatchAsync} (checked.ts). */
-  cudaMemPrefetchBatchAsync(dptrs: Pointer, sizes: Pointer, count: bigint | number, prefetchLocs: Pointer, prefetchLocIdxs: Pointer, numPrefetchLocs: bigint | number, flags: bigint | number, stream: cudaStream_t): cudaError_t;
-  /** C: `cudaError_t cudaMemDiscardBatchAsync(void ** dptrs, size_t * sizes, size_t count, unsigned long long flags, cudaStream_t stream)`. Raw call style; documented on {@link Checked.cudaMemDiscardBatchAsync} (checked.ts). */
-  cudaMemDiscardBatchAsync(dptrs: Pointer, sizes: Pointer, count: bigint | number, flags: bigint | number, stream: cudaStream_t): cudaError_t;
-  /** C: `cudaError_t cudaMemDiscardAndPrefetchBatchAsync(void ** dptrs, size_t * sizes, size_t count, struct cudaMemLocation * prefetchLocs, size_t * prefetchLocIdxs, size_t numPrefetchLocs, unsigned long long flags, cudaStream_t stream)`. Raw call style; documented on {@link Checked.cudaMemDiscardAndPrefetchBatchAsync} (checked.ts). */
-  cudaMemDiscardAndPrefetchBatchAsync(dptrs: Pointer, sizes: Pointer, count: bigint | number, prefetchLocs: Pointer, prefetchLocIdxs: Pointer, numPrefetchLocs: bigint | number, flags: bigint | number, stream: cudaStream_t): cudaError_t;
-  /** C: `cudaError_t cudaMemAdvise(const void * devPtr, size_t count, enum cudaMemoryAdvise advice, struct cudaMemLocation location)`. Raw call style; documented on {@link Checked.cudaMemAdvise} (checked.ts). */
-  cudaMemAdvise(devPtr: Pointer, count: bigint | number, advice: cudaMemoryAdvise, location: Uint8Array): cudaError_t;
-  /** C: `cudaError_t cudaMemRangeGetAttribute(void * data, size_t dataSize, enum cudaMemRangeAttribute attribute, const void * devPtr, size_t count)`. Raw call style; documented on {@link Checked.cudaMemRangeGetAttribute} (checked.ts). */
-  cudaMemRangeGetAttribute(data: Pointer, dataSize: bigint | number, attribute: cudaMemRangeAttribute, devPtr: Pointer, count: bigint | number): cudaError_t;
-  /** C: `cudaError_t cudaMemRangeGetAttributes(void ** data, size_t * dataSizes, enum cudaMemRangeAttribute * attributes, size_t numAttributes, const void * devPtr, size_t count)`. Raw call style; documented on {@link Checked.cudaMemRangeGetAttributes} (checked.ts). */
-  cudaMemRangeGetAttributes(data: Pointer, dataSizes: Pointer, attributes: Pointer, numAttributes: bigint | number, devPtr: Pointer, count: bigint | number): cudaError_t;
-  /**
-   * C: `cudaError_t cudaMemcpyToArray(cudaArray_t dst, size_t wOffset, size_t hOffset, const void * src, size_t count, enum cudaMemcpyKind kind)`. Raw call style; documented on {@link Checked.cudaMemcpyToArray} (checked.ts).
-   * @deprecated Copies `count` bytes from the memory area pointed to by `src` to the CUDA array `dst` starting at `hOffset` rows and `wOffset` bytes from the upper left corner, where `kind` specifies the direction of the copy, and must be one of `cudaMemcpyHostToHost`, `cudaMemcpyHostToDevice`, `cudaMemcpyDeviceToHost`, `cudaMemcpyDeviceToDevice`, or `cudaMemcpyDefault`. Passing `cudaMemcpyDefault` is recommended, in which case the type of transfer is inferred from the pointer values. However, `cudaMemcpyDefault` is only allowed on systems that support unified virtual addressing.
-   */
-  cudaMemcpyToArray(dst: cudaArray_t, wOffset: bigint | number, hOffset: bigint | number, src: Pointer, count: bigint | number, kind: cudaMemcpyKind): cudaError_t;
-  /**
-   * C: `cudaError_t cudaMemcpyFromArray(void * dst, cudaArray_const_t src, size_t wOffset, size_t hOffset, size_t count, enum cudaMemcpyKind kind)`. Raw call style; documented on {@link Checked.cudaMemcpyFromArray} (checked.ts).
-   * @deprecated Copies `count` bytes from the CUDA array `src` starting at `hOffset` rows and `wOffset` bytes from the upper left corner to the memory area pointed to by `dst`, where `kind` specifies the direction of the copy, and must be one of `cudaMemcpyHostToHost`, `cudaMemcpyHostToDevice`, `cudaMemcpyDeviceToHost`, `cudaMemcpyDeviceToDevice`, or `cudaMemcpyDefault`. Passing `cudaMemcpyDefault` is recommended, in which case the type of transfer is inferred from the pointer values. However, `cudaMemcpyDefault` is only allowed on systems that support unified virtual addressing.
-   */
-  cudaMemcpyFromArray(dst: Pointer, src: cudaArray_const_t, wOffset: bigint | number, hOffset: bigint | number, count: bigint | number, kind: cudaMemcpyKind): cudaError_t;
-  /**
-   * C: `cudaError_t cudaMemcpyArrayToArray(cudaArray_t dst, size_t wOffsetDst, size_t hOffsetDst, cudaArray_const_t src, size_t wOffsetSrc, size_t hOffsetSrc, size_t count, enum cudaMemcpyKind kind)`. Raw call style; documented on {@link Checked.cudaMemcpyArrayToArray} (checked.ts).
-   * @deprecated Copies `count` bytes from the CUDA array `src` starting at `hOffsetSrc` rows and `wOffsetSrc` bytes from the upper left corner to the CUDA array `dst` starting at `hOffsetDst` rows and `wOffsetDst` bytes from the upper left corner, where `kind` specifies the direction of the copy, and must be one of `cudaMemcpyHostToHost`, `cudaMemcpyHostToDevice`, `cudaMemcpyDeviceToHost`, `cudaMemcpyDeviceToDevice`, or `cudaMemcpyDefault`. Passing `cudaMemcpyDefault` is recommended, in which case the type of transfer is inferred from the pointer values. However, `cudaMemcpyDefault` is only allowed on systems that support unified virtual addressing.
-   */
-  cudaMemcpyArrayToArray(dst: cudaArray_t, wOffsetDst: bigint | number, hOffsetDst: bigint | number, src: cudaArray_const_t, wOffsetSrc: bigint | number, hOffsetSrc: bigint | number, count: bigint | number, kind: cudaMemcpyKind): cudaError_t;
-  /**
-   * C: `cudaError_t cudaMemcpyToArrayAsync(cudaArray_t dst, size_t wOffset, size_t hOffset, const void * src, size_t count, enum cudaMemcpyKind kind, cudaStream_t stream)`. Raw call style; documented on {@link Checked.cudaMemcpyToArrayAsync} (checked.ts).
-   * @deprecated Copies `count` bytes from the memory area pointed to by `src` to the CUDA array `dst` starting at `hOffset` rows and `wOffset` bytes from the upper left corner, where `kind` specifies the direction of the copy, and must be one of `cudaMemcpyHostToHost`, `cudaMemcpyHostToDevice`, `cudaMemcpyDeviceToHost`, `cudaMemcpyDeviceToDevice`, or `cudaMemcpyDefault`. Passing `cudaMemcpyDefault` is recommended, in which case the type of transfer is inferred from the pointer values. However, `cudaMemcpyDefault` is only allowed on systems that support unified virtual addressing.  `cudaMemcpyToArrayAsync`() is asynchronous with respect to the host, so the call may return before the copy is complete. The copy can optionally be associated to a stream by passing a non-zero `stream` argument. If `kind` is `cudaMemcpyHostToDevice` or `cudaMemcpyDeviceToHost` and `stream` is non-zero, the copy may overlap with operations in other streams.
-   */
-  cudaMemcpyToArrayAsync(dst: cudaArray_t, wOffset: bigint | number, hOffset: bigint | number, src: Pointer, count: bigint | number, kind: cudaMemcpyKind, stream: cudaStream_t): cudaError_t;
-  /**
-   * C: `cudaError_t cudaMemcpyFromArrayAsync(void * dst, cudaArray_const_t src, size_t wOffset, size_t hOffset, size_t count, enum cudaMemcpyKind kind, cudaStream_t stream)`. Raw call style; documented on {@link Checked.cudaMemcpyFromArrayAsync} (checked.ts).
-   * @deprecated Copies `count` bytes from the CUDA array `src` starting at `hOffset` rows and `wOffset` bytes from the upper left corner to the memory area pointed to by `dst`, where `kind` specifies the direction of the copy, and must be one of `cudaMemcpyHostToHost`, `cudaMemcpyHostToDevice`, `cudaMemcpyDeviceToHost`, `cudaMemcpyDeviceToDevice`, or `cudaMemcpyDefault`. Passing `cudaMemcpyDefault` is recommended, in which case the type of transfer is inferred from the pointer values. However, `cudaMemcpyDefault` is only allowed on systems that support unified virtual addressing.  `cudaMemcpyFromArrayAsync`() is asynchronous with respect to the host, so the call may return before the copy is complete. The copy can optionally be associated to a stream by passing a non-zero `stream` argument. If `kind` is `cudaMemcpyHostToDevice` or `cudaMemcpyDeviceToHost` and `stream` is non-zero, the copy may overlap with operations in other streams.
-   */
-  cudaMemcpyFromArrayAsync(dst: Pointer, src: cudaArray_const_t, wOffset: bigint | number, hOffset: bigint | number, count: bigint | number, kind: cudaMemcpyKind, stream: cudaStream_t): cudaError_t;
-  /** C: `cudaError_t cudaMallocAsync(void ** devPtr, size_t size, cudaStream_t hStream)`. Raw call style; documented on {@link Checked.cudaMallocAsync} (checked.ts). */
-  cudaMallocAsync(devPtr: Pointer, size: bigint | number, hStream: cudaStream_t): cudaError_t;
-  /** C: `cudaError_t cudaFreeAsync(void * devPtr, cudaStream_t hStream)`. Raw call style; documented on {@link Checked.cudaFreeAsync} (checked.ts). */
-  cudaFreeAsync(devPtr: Pointer, hStream: cudaStream_t): cudaError_t;
-  /** C: `cudaError_t cudaMemPoolTrimTo(cudaMemPool_t memPool, size_t minBytesToKeep)`. Raw call style; documented on {@link Checked.cudaMemPoolTrimTo} (checked.ts). */
-  cudaMemPoolTrimTo(memPool: cudaMemPool_t, minBytesToKeep: bigint | number): cudaError_t;
-  /** C: `cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr attr, void * value)`. Raw call style; documented on {@link Checked.cudaMemPoolSetAttribute} (checked.ts). */
-  cudaMemPoolSetAttribute(memPool: cudaMemPool_t, attr: cudaMemPoolAttr, value: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr attr, void * value)`. Raw call style; documented on {@link Checked.cudaMemPoolGetAttribute} (checked.ts). */
-  cudaMemPoolGetAttribute(memPool: cudaMemPool_t, attr: cudaMemPoolAttr, value: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaMemPoolSetAccess(cudaMemPool_t memPool, const struct cudaMemAccessDesc * descList, size_t count)`. Raw call style; documented on {@link Checked.cudaMemPoolSetAccess} (checked.ts). */
-  cudaMemPoolSetAccess(memPool: cudaMemPool_t, descList: Pointer, count: bigint | number): cudaError_t;
-  /** C: `cudaError_t cudaMemPoolGetAccess(enum cudaMemAccessFlags * flags, cudaMemPool_t memPool, struct cudaMemLocation * location)`. Raw call style; documented on {@link Checked.cudaMemPoolGetAccess} (checked.ts). */
-  cudaMemPoolGetAccess(flags: Pointer, memPool: cudaMemPool_t, location: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaMemPoolCreate(cudaMemPool_t * memPool, const struct cudaMemPoolProps * poolProps)`. Raw call style; documented on {@link Checked.cudaMemPoolCreate} (checked.ts). */
-  cudaMemPoolCreate(memPool: Pointer, poolProps: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaMemPoolDestroy(cudaMemPool_t memPool)`. Raw call style; documented on {@link Checked.cudaMemPoolDestroy} (checked.ts). */
-  cudaMemPoolDestroy(memPool: cudaMemPool_t): cudaError_t;
-  /** C: `cudaError_t cudaMemGetDefaultMemPool(cudaMemPool_t * memPool, struct cudaMemLocation * location, enum cudaMemAllocationType type)`. Raw call style; documented on {@link Checked.cudaMemGetDefaultMemPool} (checked.ts). */
-  cudaMemGetDefaultMemPool(memPool: Pointer, location: Pointer, type: cudaMemAllocationType): cudaError_t;
-  /** C: `cudaError_t cudaMemGetMemPool(cudaMemPool_t * memPool, struct cudaMemLocation * location, enum cudaMemAllocationType type)`. Raw call style; documented on {@link Checked.cudaMemGetMemPool} (checked.ts). */
-  cudaMemGetMemPool(memPool: Pointer, location: Pointer, type: cudaMemAllocationType): cudaError_t;
-  /** C: `cudaError_t cudaMemSetMemPool(struct cudaMemLocation * location, enum cudaMemAllocationType type, cudaMemPool_t memPool)`. Raw call style; documented on {@link Checked.cudaMemSetMemPool} (checked.ts). */
-  cudaMemSetMemPool(location: Pointer, type: cudaMemAllocationType, memPool: cudaMemPool_t): cudaError_t;
-  /** C: `cudaError_t cudaMallocFromPoolAsync(void ** ptr, size_t size, cudaMemPool_t memPool, cudaStream_t stream)`. Raw call style; documented on {@link Checked.cudaMallocFromPoolAsync} (checked.ts). */
-  cudaMallocFromPoolAsync(ptr: Pointer, size: bigint | number, memPool: cudaMemPool_t, stream: cudaStream_t): cudaError_t;
-  /** C: `cudaError_t cudaMemPoolExportToShareableHandle(void * shareableHandle, cudaMemPool_t memPool, enum cudaMemAllocationHandleType handleType, unsigned int flags)`. Raw call style; documented on {@link Checked.cudaMemPoolExportToShareableHandle} (checked.ts). */
-  cudaMemPoolExportToShareableHandle(shareableHandle: Pointer, memPool: cudaMemPool_t, handleType: cudaMemAllocationHandleType, flags: number): cudaError_t;
-  /** C: `cudaError_t cudaMemPoolImportFromShareableHandle(cudaMemPool_t * memPool, void * shareableHandle, enum cudaMemAllocationHandleType handleType, unsigned int flags)`. Raw call style; documented on {@link Checked.cudaMemPoolImportFromShareableHandle} (checked.ts). */
-  cudaMemPoolImportFromShareableHandle(memPool: Pointer, shareableHandle: Pointer, handleType: cudaMemAllocationHandleType, flags: number): cudaError_t;
-  /** C: `cudaError_t cudaMemPoolExportPointer(struct cudaMemPoolPtrExportData * exportData, void * ptr)`. Raw call style; documented on {@link Checked.cudaMemPoolExportPointer} (checked.ts). */
-  cudaMemPoolExportPointer(exportData: Pointer, ptr: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaMemPoolImportPointer(void ** ptr, cudaMemPool_t memPool, struct cudaMemPoolPtrExportData * exportData)`. Raw call style; documented on {@link Checked.cudaMemPoolImportPointer} (checked.ts). */
-  cudaMemPoolImportPointer(ptr: Pointer, memPool: cudaMemPool_t, exportData: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes * attributes, const void * ptr)`. Raw call style; documented on {@link Checked.cudaPointerGetAttributes} (checked.ts). */
-  cudaPointerGetAttributes(attributes: Pointer, ptr: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaDeviceCanAccessPeer(int * canAccessPeer, int device, int peerDevice)`. Raw call style; documented on {@link Checked.cudaDeviceCanAccessPeer} (checked.ts). */
-  cudaDeviceCanAccessPeer(canAccessPeer: Pointer, device: number, peerDevice: number): cudaError_t;
-  /** C: `cudaError_t cudaDeviceEnablePeerAccess(int peerDevice, unsigned int flags)`. Raw call style; documented on {@link Checked.cudaDeviceEnablePeerAccess} (checked.ts). */
-  cudaDeviceEnablePeerAccess(peerDevice: number, flags: number): cudaError_t;
-  /** C: `cudaError_t cudaDeviceDisablePeerAccess(int peerDevice)`. Raw call style; documented on {@link Checked.cudaDeviceDisablePeerAccess} (checked.ts). */
-  cudaDeviceDisablePeerAccess(peerDevice: number): cudaError_t;
-  /** C: `cudaError_t cudaGraphicsUnregisterResource(cudaGraphicsResource_t resource)`. Raw call style; documented on {@link Checked.cudaGraphicsUnregisterResource} (checked.ts). */
-  cudaGraphicsUnregisterResource(resource: cudaGraphicsResource_t): cudaError_t;
-  /** C: `cudaError_t cudaGraphicsResourceSetMapFlags(cudaGraphicsResource_t resource, unsigned int flags)`. Raw call style; documented on {@link Checked.cudaGraphicsResourceSetMapFlags} (checked.ts). */
-  cudaGraphicsResourceSetMapFlags(resource: cudaGraphicsResource_t, flags: number): cudaError_t;
-  /** C: `cudaError_t cudaGraphicsMapResources(int count, cudaGraphicsResource_t * resources, cudaStream_t stream)`. Raw call style; documented on {@link Checked.cudaGraphicsMapResources} (checked.ts). */
-  cudaGraphicsMapResources(count: number, resources: Pointer, stream: cudaStream_t): cudaError_t;
-  /** C: `cudaError_t cudaGraphicsUnmapResources(int count, cudaGraphicsResource_t * resources, cudaStream_t stream)`. Raw call style; documented on {@link Checked.cudaGraphicsUnmapResources} (checked.ts). */
-  cudaGraphicsUnmapResources(count: number, resources: Pointer, stream: cudaStream_t): cudaError_t;
-  /** C: `cudaError_t cudaGraphicsResourceGetMappedPointer(void ** devPtr, size_t * size, cudaGraphicsResource_t resource)`. Raw call style; documented on {@link Checked.cudaGraphicsResourceGetMappedPointer} (checked.ts). */
-  cudaGraphicsResourceGetMappedPointer(devPtr: Pointer, size: Pointer, resource: cudaGraphicsResource_t): cudaError_t;
-  /** C: `cudaError_t cudaGraphicsSubResourceGetMappedArray(cudaArray_t * array, cudaGraphicsResource_t resource, unsigned int arrayIndex, unsigned int mipLevel)`. Raw call style; documented on {@link Checked.cudaGraphicsSubResourceGetMappedArray} (checked.ts). */
-  cudaGraphicsSubResourceGetMappedArray(array: Pointer, resource: cudaGraphicsResource_t, arrayIndex: number, mipLevel: number): cudaError_t;
-  /** C: `cudaError_t cudaGraphicsResourceGetMappedMipmappedArray(cudaMipmappedArray_t * mipmappedArray, cudaGraphicsResource_t resource)`. Raw call style; documented on {@link Checked.cudaGraphicsResourceGetMappedMipmappedArray} (checked.ts). */
-  cudaGraphicsResourceGetMappedMipmappedArray(mipmappedArray: Pointer, resource: cudaGraphicsResource_t): cudaError_t;
-  /** C: `cudaError_t cudaGetChannelDesc(struct cudaChannelFormatDesc * desc, cudaArray_const_t array)`. Raw call style; documented on {@link Checked.cudaGetChannelDesc} (checked.ts). */
-  cudaGetChannelDesc(desc: Pointer, array: cudaArray_const_t): cudaError_t;
-  /** C: `struct cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w, enum cudaChannelFormatKind f)`. Raw call style; documented on {@link Checked.cudaCreateChannelDesc} (checked.ts). */
-  cudaCreateChannelDesc(x: number, y: number, z: number, w: number, f: cudaChannelFormatKind): Uint8Array;
-  /** C: `cudaError_t cudaCreateTextureObject(cudaTextureObject_t * pTexObject, const struct cudaResourceDesc * pResDesc, const struct cudaTextureDesc * pTexDesc, const struct cudaResourceViewDesc * pResViewDesc)`. Raw call style; documented on {@link Checked.cudaCreateTextureObject} (checked.ts). */
-  cudaCreateTextureObject(pTexObject: Pointer, pResDesc: Pointer, pTexDesc: Pointer, pResViewDesc: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaDestroyTextureObject(cudaTextureObject_t texObject)`. Raw call style; documented on {@link Checked.cudaDestroyTextureObject} (checked.ts). */
-  cudaDestroyTextureObject(texObject: cudaTextureObject_t | number): cudaError_t;
-  /** C: `cudaError_t cudaGetTextureObjectResourceDesc(struct cudaResourceDesc * pResDesc, cudaTextureObject_t texObject)`. Raw call style; documented on {@link Checked.cudaGetTextureObjectResourceDesc} (checked.ts). */
-  cudaGetTextureObjectResourceDesc(pResDesc: Pointer, texObject: cudaTextureObject_t | number): cudaError_t;
-  /** C: `cudaError_t cudaGetTextureObjectTextureDesc(struct cudaTextureDesc * pTexDesc, cudaTextureObject_t texObject)`. Raw call style; documented on {@link Checked.cudaGetTextureObjectTextureDesc} (checked.ts). */
-  cudaGetTextureObjectTextureDesc(pTexDesc: Pointer, texObject: cudaTextureObject_t | number): cudaError_t;
-  /** C: `cudaError_t cudaGetTextureObjectResourceViewDesc(struct cudaResourceViewDesc * pResViewDesc, cudaTextureObject_t texObject)`. Raw call style; documented on {@link Checked.cudaGetTextureObjectResourceViewDesc} (checked.ts). */
-  cudaGetTextureObjectResourceViewDesc(pResViewDesc: Pointer, texObject: cudaTextureObject_t | number): cudaError_t;
-  /** C: `cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t * pSurfObject, const struct cudaResourceDesc * pResDesc)`. Raw call style; documented on {@link Checked.cudaCreateSurfaceObject} (checked.ts). */
-  cudaCreateSurfaceObject(pSurfObject: Pointer, pResDesc: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t surfObject)`. Raw call style; documented on {@link Checked.cudaDestroySurfaceObject} (checked.ts). */
-  cudaDestroySurfaceObject(surfObject: cudaSurfaceObject_t | number): cudaError_t;
-  /** C: `cudaError_t cudaGetSurfaceObjectResourceDesc(struct cudaResourceDesc * pResDesc, cudaSurfaceObject_t surfObject)`. Raw call style; documented on {@link Checked.cudaGetSurfaceObjectResourceDesc} (checked.ts). */
-  cudaGetSurfaceObjectResourceDesc(pResDesc: Pointer, surfObject: cudaSurfaceObject_t | number): cudaError_t;
-  /** C: `cudaError_t cudaDriverGetVersion(int * driverVersion)`. Raw call style; documented on {@link Checked.cudaDriverGetVersion} (checked.ts). */
-  cudaDriverGetVersion(driverVersion: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaRuntimeGetVersion(int * runtimeVersion)`. Raw call style; documented on {@link Checked.cudaRuntimeGetVersion} (checked.ts). */
-  cudaRuntimeGetVersion(runtimeVersion: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaLogsRegisterCallback(cudaLogsCallback_t callbackFunc, void * userData, cudaLogsCallbackHandle * callback_out)`. Raw call style; documented on {@link Checked.cudaLogsRegisterCallback} (checked.ts). */
-  cudaLogsRegisterCallback(callbackFunc: cudaLogsCallback_t, userData: Pointer, callback_out: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaLogsUnregisterCallback(cudaLogsCallbackHandle callback)`. Raw call style; documented on {@link Checked.cudaLogsUnregisterCallback} (checked.ts). */
-  cudaLogsUnregisterCallback(callback: cudaLogsCallbackHandle): cudaError_t;
-  /** C: `cudaError_t cudaLogsCurrent(cudaLogIterator * iterator_out, unsigned int flags)`. Raw call style; documented on {@link Checked.cudaLogsCurrent} (checked.ts). */
-  cudaLogsCurrent(iterator_out: Pointer, flags: number): cudaError_t;
-  /** C: `cudaError_t cudaLogsDumpToFile(cudaLogIterator * iterator, const char * pathToFile, unsigned int flags)`. Raw call style; documented on {@link Checked.cudaLogsDumpToFile} (checked.ts). */
-  cudaLogsDumpToFile(iterator: Pointer, pathToFile: Pointer, flags: number): cudaError_t;
-  /** C: `cudaError_t cudaLogsDumpToMemory(cudaLogIterator * iterator, char * buffer, size_t * size, unsigned int flags)`. Raw call style; documented on {@link Checked.cudaLogsDumpToMemory} (checked.ts). */
-  cudaLogsDumpToMemory(iterator: Pointer, buffer: Pointer, size: Pointer, flags: number): cudaError_t;
-  /** C: `cudaError_t cudaGraphCreate(cudaGraph_t * pGraph, unsigned int flags)`. Raw call style; documented on {@link Checked.cudaGraphCreate} (checked.ts). */
-  cudaGraphCreate(pGraph: Pointer, flags: number): cudaError_t;
-  /** C: `cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t * pGraphNode, cudaGraph_t graph, const cudaGraphNode_t * pDependencies, size_t numDependencies, const struct cudaKernelNodeParams * pNodeParams)`. Raw call style; documented on {@link Checked.cudaGraphAddKernelNode} (checked.ts). */
-  cudaGraphAddKernelNode(pGraphNode: Pointer, graph: cudaGraph_t, pDependencies: Pointer, numDependencies: bigint | number, pNodeParams: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaGraphKernelNodeGetParams(cudaGraphNode_t node, struct cudaKernelNodeParams * pNodeParams)`. Raw call style; documented on {@link Checked.cudaGraphKernelNodeGetParams} (checked.ts). */
-  cudaGraphKernelNodeGetParams(node: cudaGraphNode_t, pNodeParams: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaGraphKernelNodeSetParams(cudaGraphNode_t node, const struct cudaKernelNodeParams * pNodeParams)`. Raw call style; documented on {@link Checked.cudaGraphKernelNodeSetParams} (checked.ts). */
-  cudaGraphKernelNodeSetParams(node: cudaGraphNode_t, pNodeParams: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaGraphKernelNodeCopyAttributes(cudaGraphNode_t hDst, cudaGraphNode_t hSrc)`. Raw call style; documented on {@link Checked.cudaGraphKernelNodeCopyAttributes} (checked.ts). */
-  cudaGraphKernelNodeCopyAttributes(hDst: cudaGraphNode_t, hSrc: cudaGraphNode_t): cudaError_t;
-  /** C: `cudaError_t cudaGraphKernelNodeGetAttribute(cudaGraphNode_t hNode, cudaLaunchAttributeID attr, cudaLaunchAttributeValue * value_out)`. Raw call style; documented on {@link Checked.cudaGraphKernelNodeGetAttribute} (checked.ts). */
-  cudaGraphKernelNodeGetAttribute(hNode: cudaGraphNode_t, attr: cudaLaunchAttributeID, value_out: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaGraphKernelNodeSetAttribute(cudaGraphNode_t hNode, cudaLaunchAttributeID attr, const cudaLaunchAttributeValue * value)`. Raw call style; documented on {@link Checked.cudaGraphKernelNodeSetAttribute} (checked.ts). */
-  cudaGraphKernelNodeSetAttribute(hNode: cudaGraphNode_t, attr: cudaLaunchAttributeID, value: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t * pGraphNode, cudaGraph_t graph, const cudaGraphNode_t * pDependencies, size_t numDependencies, const struct cudaMemcpy3DParms * pCopyParams)`. Raw call style; documented on {@link Checked.cudaGraphAddMemcpyNode} (checked.ts). */
-  cudaGraphAddMemcpyNode(pGraphNode: Pointer, graph: cudaGraph_t, pDependencies: Pointer, numDependencies: bigint | number, pCopyParams: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaGraphAddMemcpyNodeToSymbol(cudaGraphNode_t * pGraphNode, cudaGraph_t graph, const cudaGraphNode_t * pDependencies, size_t numDependencies, const void * symbol, const void * src, size_t count, size_t offset, enum cudaMemcpyKind kind)`. Raw call style; documented on {@link Checked.cudaGraphAddMemcpyNodeToSymbol} (checked.ts). */
-  cudaGraphAddMemcpyNodeToSymbol(pGraphNode: Pointer, graph: cudaGraph_t, pDependencies: Pointer, numDependencies: bigint | number, symbol: Pointer, src: Pointer, count: bigint | number, offset: bigint | number, kind: cudaMemcpyKind): cudaError_t;
-  /** C: `cudaError_t cudaGraphAddMemcpyNodeFromSymbol(cudaGraphNode_t * pGraphNode, cudaGraph_t graph, const cudaGraphNode_t * pDependencies, size_t numDependencies, void * dst, const void * symbol, size_t count, size_t offset, enum cudaMemcpyKind kind)`. Raw call style; documented on {@link Checked.cudaGraphAddMemcpyNodeFromSymbol} (checked.ts). */
-  cudaGraphAddMemcpyNodeFromSymbol(pGraphNode: Pointer, graph: cudaGraph_t, pDependencies: Pointer, numDependencies: bigint | number, dst: Pointer, symbol: Pointer, count: bigint | number, offset: bigint | number, kind: cudaMemcpyKind): cudaError_t;
-  /** C: `cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t * pGraphNode, cudaGraph_t graph, const cudaGraphNode_t * pDependencies, size_t numDependencies, void * dst, const void * src, size_t count, enum cudaMemcpyKind kind)`. Raw call style; documented on {@link Checked.cudaGraphAddMemcpyNode1D} (checked.ts). */
-  cudaGraphAddMemcpyNode1D(pGraphNode: Pointer, graph: cudaGraph_t, pDependencies: Pointer, numDependencies: bigint | number, dst: Pointer, src: Pointer, count: bigint | number, kind: cudaMemcpyKind): cudaError_t;
-  /** C: `cudaError_t cudaGraphMemcpyNodeGetParams(cudaGraphNode_t node, struct cudaMemcpy3DParms * pNodeParams)`. Raw call style; documented on {@link Checked.cudaGraphMemcpyNodeGetParams} (checked.ts). */
-  cudaGraphMemcpyNodeGetParams(node: cudaGraphNode_t, pNodeParams: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaGraphMemcpyNodeSetParams(cudaGraphNode_t node, const struct cudaMemcpy3DParms * pNodeParams)`. Raw call style; documented on {@link Checked.cudaGraphMemcpyNodeSetParams} (checked.ts). */
-  cudaGraphMemcpyNodeSetParams(node: cudaGraphNode_t, pNodeParams: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaGraphMemcpyNodeSetParamsToSymbol(cudaGraphNode_t node, const void * symbol, const void * src, size_t count, size_t offset, enum cudaMemcpyKind kind)`. Raw call style; documented on {@link Checked.cudaGraphMemcpyNodeSetParamsToSymbol} (checked.ts). */
-  cudaGraphMemcpyNodeSetParamsToSymbol(node: cudaGraphNode_t, symbol: Pointer, src: Pointer, count: bigint | number, offset: bigint | number, kind: cudaMemcpyKind): cudaError_t;
-  /** C: `cudaError_t cudaGraphMemcpyNodeSetParamsFromSymbol(cudaGraphNode_t node, void * dst, const void * symbol, size_t count, size_t offset, enum cudaMemcpyKind kind)`. Raw call style; documented on {@link Checked.cudaGraphMemcpyNodeSetParamsFromSymbol} (checked.ts). */
-  cudaGraphMemcpyNodeSetParamsFromSymbol(node: cudaGraphNode_t, dst: Pointer, symbol: Pointer, count: bigint | number, offset: bigint | number, kind: cudaMemcpyKind): cudaError_t;
-  /** C: `cudaError_t cudaGraphMemcpyNodeSetParams1D(cudaGraphNode_t node, void * dst, const void * src, size_t count, enum cudaMemcpyKind kind)`. Raw call style; documented on {@link Checked.cudaGraphMemcpyNodeSetParams1D} (checked.ts). */
-  cudaGraphMemcpyNodeSetParams1D(node: cudaGraphNode_t, dst: Pointer, src: Pointer, count: bigint | number, kind: cudaMemcpyKind): cudaError_t;
-  /** C: `cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t * pGraphNode, cudaGraph_t graph, const cudaGraphNode_t * pDependencies, size_t numDependencies, const struct cudaMemsetParams * pMemsetParams)`. Raw call style; documented on {@link Checked.cudaGraphAddMemsetNode} (checked.ts). */
-  cudaGraphAddMemsetNode(pGraphNode: Pointer, graph: cudaGraph_t, pDependencies: Pointer, numDependencies: bigint | number, pMemsetParams: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaGraphMemsetNodeGetParams(cudaGraphNode_t node, struct cudaMemsetParams * pNodeParams)`. Raw call style; documented on {@link Checked.cudaGraphMemsetNodeGetParams} (checked.ts). */
-  cudaGraphMemsetNodeGetParams(node: cudaGraphNode_t, pNodeParams: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaGraphMemsetNodeSetParams(cudaGraphNode_t node, const struct cudaMemsetParams * pNodeParams)`. Raw call style; documented on {@link Checked.cudaGraphMemsetNodeSetParams} (checked.ts). */
-  cudaGraphMemsetNodeSetParams(node: cudaGraphNode_t, pNodeParams: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaGraphAddHostNode(cudaGraphNode_t * pGraphNode, cudaGraph_t graph, const cudaGraphNode_t * pDependencies, size_t numDependencies, const struct cudaHostNodeParams * pNodeParams)`. Raw call style; documented on {@link Checked.cudaGraphAddHostNode} (checked.ts). */
-  cudaGraphAddHostNode(pGraphNode: Pointer, graph: cudaGraph_t, pDependencies: Pointer, numDependencies: bigint | number, pNodeParams: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaGraphHostNodeGetParams(cudaGraphNode_t node, struct cudaHostNodeParams * pNodeParams)`. Raw call style; documented on {@link Checked.cudaGraphHostNodeGetParams} (checked.ts). */
-  cudaGraphHostNodeGetParams(node: cudaGraphNode_t, pNodeParams: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaGraphHostNodeSetParams(cudaGraphNode_t node, const struct cudaHostNodeParams * pNodeParams)`. Raw call style; documented on {@link Checked.cudaGraphHostNodeSetParams} (checked.ts). */
-  cudaGraphHostNodeSetParams(node: cudaGraphNode_t, pNodeParams: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t * pGraphNode, cudaGraph_t graph, const cudaGraphNode_t * pDependencies, size_t numDependencies, cudaGraph_t childGraph)`. Raw call style; documented on {@link Checked.cudaGraphAddChildGraphNode} (checked.ts). */
-  cudaGraphAddChildGraphNode(pGraphNode: Pointer, graph: cudaGraph_t, pDependencies: Pointer, numDependencies: bigint | number, childGraph: cudaGraph_t): cudaError_t;
-  /** C: `cudaError_t cudaGraphChildGraphNodeGetGraph(cudaGraphNode_t node, cudaGraph_t * pGraph)`. Raw call style; documented on {@link Checked.cudaGraphChildGraphNodeGetGraph} (checked.ts). */
-  cudaGraphChildGraphNodeGetGraph(node: cudaGraphNode_t, pGraph: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t * pGraphNode, cudaGraph_t graph, const cudaGraphNode_t * pDependencies, size_t numDependencies)`. Raw call style; documented on {@link Checked.cudaGraphAddEmptyNode} (checked.ts). */
-  cudaGraphAddEmptyNode(pGraphNode: Pointer, graph: cudaGraph_t, pDependencies: Pointer, numDependencies: bigint | number): cudaError_t;
-  /** C: `cudaError_t cudaGraphAddEventRecordNode(cudaGraphNode_t * pGraphNode, cudaGraph_t graph, const cudaGraphNode_t * pDependencies, size_t numDependencies, cudaEvent_t event)`. Raw call style; documented on {@link Checked.cudaGraphAddEventRecordNode} (checked.ts). */
-  cudaGraphAddEventRecordNode(pGraphNode: Pointer, graph: cudaGraph_t, pDependencies: Pointer, numDependencies: bigint | number, event: cudaEvent_t): cudaError_t;
-  /** C: `cudaError_t cudaGraphEventRecordNodeGetEvent(cudaGraphNode_t node, cudaEvent_t * event_out)`. Raw call style; documented on {@link Checked.cudaGraphEventRecordNodeGetEvent} (checked.ts). */
-  cudaGraphEventRecordNodeGetEvent(node: cudaGraphNode_t, event_out: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaGraphEventRecordNodeSetEvent(cudaGraphNode_t node, cudaEvent_t event)`. Raw call style; documented on {@link Checked.cudaGraphEventRecordNodeSetEvent} (checked.ts). */
-  cudaGraphEventRecordNodeSetEvent(node: cudaGraphNode_t, event: cudaEvent_t): cudaError_t;
-  /** C: `cudaError_t cudaGraphAddEventWaitNode(cudaGraphNode_t * pGraphNode, cudaGraph_t graph, const cudaGraphNode_t * pDependencies, size_t numDependencies, cudaEvent_t event)`. Raw call style; documented on {@link Checked.cudaGraphAddEventWaitNode} (checked.ts). */
-  cudaGraphAddEventWaitNode(pGraphNode: Pointer, graph: cudaGraph_t, pDependencies: Pointer, numDependencies: bigint | number, event: cudaEvent_t): cudaError_t;
-  /** C: `cudaError_t cudaGraphEventWaitNodeGetEvent(cudaGraphNode_t node, cudaEvent_t * event_out)`. Raw call style; documented on {@link Checked.cudaGraphEventWaitNodeGetEvent} (checked.ts). */
-  cudaGraphEventWaitNodeGetEvent(node: cudaGraphNode_t, event_out: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaGraphEventWaitNodeSetEvent(cudaGraphNode_t node, cudaEvent_t event)`. Raw call style; documented on {@link Checked.cudaGraphEventWaitNodeSetEvent} (checked.ts). */
-  cudaGraphEventWaitNodeSetEvent(node: cudaGraphNode_t, event: cudaEvent_t): cudaError_t;
-  /** C: `cudaError_t cudaGraphAddExternalSemaphoresSignalNode(cudaGraphNode_t * pGraphNode, cudaGraph_t graph, const cudaGraphNode_t * pDependencies, size_t numDependencies, const struct cudaExternalSemaphoreSignalNodeParams * nodeParams)`. Raw call style; documented on {@link Checked.cudaGraphAddExternalSemaphoresSignalNode} (checked.ts). */
-  cudaGraphAddExternalSemaphoresSignalNode(pGraphNode: Pointer, graph: cudaGraph_t, pDependencies: Pointer, numDependencies: bigint | number, nodeParams: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaGraphExternalSemaphoresSignalNodeGetParams(cudaGraphNode_t hNode, struct cudaExternalSemaphoreSignalNodeParams * params_out)`. Raw call style; documented on {@link Checked.cudaGraphExternalSemaphoresSignalNodeGetParams} (checked.ts). */
-  cudaGraphExternalSemaphoresSignalNodeGetParams(hNode: cudaGraphNode_t, params_out: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaGraphExternalSemaphoresSignalNodeSetParams(cudaGraphNode_t hNode, const struct cudaExternalSemaphoreSignalNodeParams * nodeParams)`. Raw call style; documented on {@link Checked.cudaGraphExternalSemaphoresSignalNodeSetParams} (checked.ts). */
-  cudaGraphExternalSemaphoresSignalNodeSetParams(hNode: cudaGraphNode_t, nodeParams: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaGraphAddExternalSemaphoresWaitNode(cudaGraphNode_t * pGraphNode, cudaGraph_t graph, const cudaGraphNode_t * pDependencies, size_t numDependencies, const struct cudaExternalSemaphoreWaitNodeParams * nodeParams)`. Raw call style; documented on {@link Checked.cudaGraphAddExternalSemaphoresWaitNode} (checked.ts). */
-  cudaGraphAddExternalSemaphoresWaitNode(pGraphNode: Pointer, graph: cudaGraph_t, pDependencies: Pointer, numDependencies: bigint | number, nodeParams: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaGraphExternalSemaphoresWaitNodeGetParams(cudaGraphNode_t hNode, struct cudaExternalSemaphoreWaitNodeParams * params_out)`. Raw call style; documented on {@link Checked.cudaGraphExternalSemaphoresWaitNodeGetParams} (checked.ts). */
-  cudaGraphExternalSemaphoresWaitNodeGetParams(hNode: cudaGraphNode_t, params_out: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaGraphExternalSemaphoresWaitNodeSetParams(cudaGraphNode_t hNode, const struct cudaExternalSemaphoreWaitNodeParams * nodeParams)`. Raw call style; documented on {@link Checked.cudaGraphExternalSemaphoresWaitNodeSetParams} (checked.ts). */
-  cudaGraphExternalSemaphoresWaitNodeSetParams(hNode: cudaGraphNode_t, nodeParams: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t * pGraphNode, cudaGraph_t graph, const cudaGraphNode_t * pDependencies, size_t numDependencies, struct cudaMemAllocNodeParams * nodeParams)`. Raw call style; documented on {@link Checked.cudaGraphAddMemAllocNode} (checked.ts). */
-  cudaGraphAddMemAllocNode(pGraphNode: Pointer, graph: cudaGraph_t, pDependencies: Pointer, numDependencies: bigint | number, nodeParams: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaGraphMemAllocNodeGetParams(cudaGraphNode_t node, struct cudaMemAllocNodeParams * params_out)`. Raw call style; documented on {@link Checked.cudaGraphMemAllocNodeGetParams} (checked.ts). */
-  cudaGraphMemAllocNodeGetParams(node: cudaGraphNode_t, params_out: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t * pGraphNode, cudaGraph_t graph, const cudaGraphNode_t * pDependencies, size_t numDependencies, void * dptr)`. Raw call style; documented on {@link Checked.cudaGraphAddMemFreeNode} (checked.ts). */
-  cudaGraphAddMemFreeNode(pGraphNode: Pointer, graph: cudaGraph_t, pDependencies: Pointer, numDependencies: bigint | number, dptr: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaGraphMemFreeNodeGetParams(cudaGraphNode_t node, void * dptr_out)`. Raw call style; documented on {@link Checked.cudaGraphMemFreeNodeGetParams} (checked.ts). */
-  cudaGraphMemFreeNodeGetParams(node: cudaGraphNode_t, dptr_out: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaDeviceGraphMemTrim(int device)`. Raw call style; documented on {@link Checked.cudaDeviceGraphMemTrim} (checked.ts). */
-  cudaDeviceGraphMemTrim(device: number): cudaError_t;
-  /** C: `cudaError_t cudaDeviceGetGraphMemAttribute(int device, enum cudaGraphMemAttributeType attr, void * value)`. Raw call style; documented on {@link Checked.cudaDeviceGetGraphMemAttribute} (checked.ts). */
-  cudaDeviceGetGraphMemAttribute(device: number, attr: cudaGraphMemAttributeType, value: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaDeviceSetGraphMemAttribute(int device, enum cudaGraphMemAttributeType attr, void * value)`. Raw call style; documented on {@link Checked.cudaDeviceSetGraphMemAttribute} (checked.ts). */
-  cudaDeviceSetGraphMemAttribute(device: number, attr: cudaGraphMemAttributeType, value: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaGraphClone(cudaGraph_t * pGraphClone, cudaGraph_t originalGraph)`. Raw call style; documented on {@link Checked.cudaGraphClone} (checked.ts). */
-  cudaGraphClone(pGraphClone: Pointer, originalGraph: cudaGraph_t): cudaError_t;
-  /** C: `cudaError_t cudaGraphNodeFindInClone(cudaGraphNode_t * pNode, cudaGraphNode_t originalNode, cudaGraph_t clonedGraph)`. Raw call style; documented on {@link Checked.cudaGraphNodeFindInClone} (checked.ts). */
-  cudaGraphNodeFindInClone(pNode: Pointer, originalNode: cudaGraphNode_t, clonedGraph: cudaGraph_t): cudaError_t;
-  /** C: `cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node, enum cudaGraphNodeType * pType)`. Raw call style; documented on {@link Checked.cudaGraphNodeGetType} (checked.ts). */
-  cudaGraphNodeGetType(node: cudaGraphNode_t, pType: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t * nodes, size_t * numNodes)`. Raw call style; documented on {@link Checked.cudaGraphGetNodes} (checked.ts). */
-  cudaGraphGetNodes(graph: cudaGraph_t, nodes: Pointer, numNodes: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaGraphGetRootNodes(cudaGraph_t graph, cudaGraphNode_t * pRootNodes, size_t * pNumRootNodes)`. Raw call style; documented on {@link Checked.cudaGraphGetRootNodes} (checked.ts). */
-  cudaGraphGetRootNodes(graph: cudaGraph_t, pRootNodes: Pointer, pNumRootNodes: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaGraphGetEdges(cudaGraph_t graph, cudaGraphNode_t * from, cudaGraphNode_t * to, cudaGraphEdgeData * edgeData, size_t * numEdges)`. Raw call style; documented on {@link Checked.cudaGraphGetEdges} (checked.ts). */
-  cudaGraphGetEdges(graph: cudaGraph_t, from: Pointer, to: Pointer, edgeData: Pointer, numEdges: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaGraphNodeGetDependencies(cudaGraphNode_t node, cudaGraphNode_t * pDependencies, cudaGraphEdgeData * edgeData, size_t * pNumDependencies)`. Raw call style; documented on {@link Checked.cudaGraphNodeGetDependencies} (checked.ts). */
-  cudaGraphNodeGetDependencies(node: cudaGraphNode_t, pDependencies: Pointer, edgeData: Pointer, pNumDependencies: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaGraphNodeGetDependentNodes(cudaGraphNode_t node, cudaGraphNode_t * pDependentNodes, cudaGraphEdgeData * edgeData, size_t * pNumDependentNodes)`. Raw call style; documented on {@link Checked.cudaGraphNodeGetDependentNodes} (checked.ts). */
-  cudaGraphNodeGetDependentNodes(node: cudaGraphNode_t, pDependentNodes: Pointer, edgeData: Pointer, pNumDependentNodes: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaGraphAddDependencies(cudaGraph_t graph, const cudaGraphNode_t * from, const cudaGraphNode_t * to, const cudaGraphEdgeData * edgeData, size_t numDependencies)`. Raw call style; documented on {@link Checked.cudaGraphAddDependencies} (checked.ts). */
-  cudaGraphAddDependencies(graph: cudaGraph_t, from: Pointer, to: Pointer, edgeData: Pointer, numDependencies: bigint | number): cudaError_t;
-  /** C: `cudaError_t cudaGraphRemoveDependencies(cudaGraph_t graph, const cudaGraphNode_t * from, const cudaGraphNode_t * to, const cudaGraphEdgeData * edgeData, size_t numDependencies)`. Raw call style; documented on {@link Checked.cudaGraphRemoveDependencies} (checked.ts). */
-  cudaGraphRemoveDependencies(graph: cudaGraph_t, from: Pointer, to: Pointer, edgeData: Pointer, numDependencies: bigint | number): cudaError_t;
-  /** C: `cudaError_t cudaGraphDestroyNode(cudaGraphNode_t node)`. Raw call style; documented on {@link Checked.cudaGraphDestroyNode} (checked.ts). */
-  cudaGraphDestroyNode(node: cudaGraphNode_t): cudaError_t;
-  /** C: `cudaError_t cudaGraphInstantiate(cudaGraphExec_t * pGraphExec, cudaGraph_t graph, unsigned long long flags)`. Raw call style; documented on {@link Checked.cudaGraphInstantiate} (checked.ts). */
-  cudaGraphInstantiate(pGraphExec: Pointer, graph: cudaGraph_t, flags: bigint | number): cudaError_t;
-  /** C: `cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t * pGraphExec, cudaGraph_t graph, unsigned long long flags)`. Raw call style; documented on {@link Checked.cudaGraphInstantiateWithFlags} (checked.ts). */
-  cudaGraphInstantiateWithFlags(pGraphExec: Pointer, graph: cudaGraph_t, flags: bigint | number): cudaError_t;
-  /** C: `cudaError_t cudaGraphInstantiateWithParams(cudaGraphExec_t * pGraphExec, cudaGraph_t graph, cudaGraphInstantiateParams * instantiateParams)`. Raw call style; documented on {@link Checked.cudaGraphInstantiateWithParams} (checked.ts). */
-  cudaGraphInstantiateWithParams(pGraphExec: Pointer, graph: cudaGraph_t, instantiateParams: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaGraphExecGetFlags(cudaGraphExec_t graphExec, unsigned long long * flags)`. Raw call style; documented on {@link Checked.cudaGraphExecGetFlags} (checked.ts). */
-  cudaGraphExecGetFlags(graphExec: cudaGraphExec_t, flags: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node, const struct cudaKernelNodeParams * pNodeParams)`. Raw call style; documented on {@link Checked.cudaGraphExecKernelNodeSetParams} (checked.ts). */
-  cudaGraphExecKernelNodeSetParams(hGraphExec: cudaGraphExec_t, node: cudaGraphNode_t, pNodeParams: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaGraphExecMemcpyNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node, const struct cudaMemcpy3DParms * pNodeParams)`. Raw call style; documented on {@link Checked.cudaGraphExecMemcpyNodeSetParams} (checked.ts). */
-  cudaGraphExecMemcpyNodeSetParams(hGraphExec: cudaGraphExec_t, node: cudaGraphNode_t, pNodeParams: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaGraphExecMemcpyNodeSetParamsToSymbol(cudaGraphExec_t hGraphExec, cudaGraphNode_t node, const void * symbol, const void * src, size_t count, size_t offset, enum cudaMemcpyKind kind)`. Raw call style; documented on {@link Checked.cudaGraphExecMemcpyNodeSetParamsToSymbol} (checked.ts). */
-  cudaGraphExecMemcpyNodeSetParamsToSymbol(hGraphExec: cudaGraphExec_t, node: cudaGraphNode_t, symbol: Pointer, src: Pointer, count: bigint | number, offset: bigint | number, kind: cudaMemcpyKind): cudaError_t;
-  /** C: `cudaError_t cudaGraphExecMemcpyNodeSetParamsFromSymbol(cudaGraphExec_t hGraphExec, cudaGraphNode_t node, void * dst, const void * symbol, size_t count, size_t offset, enum cudaMemcpyKind kind)`. Raw call style; documented on {@link Checked.cudaGraphExecMemcpyNodeSetParamsFromSymbol} (checked.ts). */
-  cudaGraphExecMemcpyNodeSetParamsFromSymbol(hGraphExec: cudaGraphExec_t, node: cudaGraphNode_t, dst: Pointer, symbol: Pointer, count: bigint | number, offset: bigint | number, kind: cudaMemcpyKind): cudaError_t;
-  /** C: `cudaError_t cudaGraphExecMemcpyNodeSetParams1D(cudaGraphExec_t hGraphExec, cudaGraphNode_t node, void * dst, const void * src, size_t count, enum cudaMemcpyKind kind)`. Raw call style; documented on {@link Checked.cudaGraphExecMemcpyNodeSetParams1D} (checked.ts). */
-  cudaGraphExecMemcpyNodeSetParams1D(hGraphExec: cudaGraphExec_t, node: cudaGraphNode_t, dst: Pointer, src: Pointer, count: bigint | number, kind: cudaMemcpyKind): cudaError_t;
-  /** C: `cudaError_t cudaGraphExecMemsetNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node, const struct cudaMemsetParams * pNodeParams)`. Raw call style; documented on {@link Checked.cudaGraphExecMemsetNodeSetParams} (checked.ts). */
-  cudaGraphExecMemsetNodeSetParams(hGraphExec: cudaGraphExec_t, node: cudaGraphNode_t, pNodeParams: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaGraphExecHostNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node, const struct cudaHostNodeParams * pNodeParams)`. Raw call style; documented on {@link Checked.cudaGraphExecHostNodeSetParams} (checked.ts). */
-  cudaGraphExecHostNodeSetParams(hGraphExec: cudaGraphExec_t, node: cudaGraphNode_t, pNodeParams: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaGraphExecChildGraphNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node, cudaGraph_t childGraph)`. Raw call style; documented on {@link Checked.cudaGraphExecChildGraphNodeSetParams} (checked.ts). */
-  cudaGraphExecChildGraphNodeSetParams(hGraphExec: cudaGraphExec_t, node: cudaGraphNode_t, childGraph: cudaGraph_t): cudaError_t;
-  /** C: `cudaError_t cudaGraphExecEventRecordNodeSetEvent(cudaGraphExec_t hGraphExec, cudaGraphNode_t hNode, cudaEvent_t event)`. Raw call style; documented on {@link Checked.cudaGraphExecEventRecordNodeSetEvent} (checked.ts). */
-  cudaGraphExecEventRecordNodeSetEvent(hGraphExec: cudaGraphExec_t, hNode: cudaGraphNode_t, event: cudaEvent_t): cudaError_t;
-  /** C: `cudaError_t cudaGraphExecEventWaitNodeSetEvent(cudaGraphExec_t hGraphExec, cudaGraphNode_t hNode, cudaEvent_t event)`. Raw call style; documented on {@link Checked.cudaGraphExecEventWaitNodeSetEvent} (checked.ts). */
-  cudaGraphExecEventWaitNodeSetEvent(hGraphExec: cudaGraphExec_t, hNode: cudaGraphNode_t, event: cudaEvent_t): cudaError_t;
-  /** C: `cudaError_t cudaGraphExecExternalSemaphoresSignalNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t hNode, const struct cudaExternalSemaphoreSignalNodeParams * nodeParams)`. Raw call style; documented on {@link Checked.cudaGraphExecExternalSemaphoresSignalNodeSetParams} (checked.ts). */
-  cudaGraphExecExternalSemaphoresSignalNodeSetParams(hGraphExec: cudaGraphExec_t, hNode: cudaGraphNode_t, nodeParams: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaGraphExecExternalSemaphoresWaitNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t hNode, const struct cudaExternalSemaphoreWaitNodeParams * nodeParams)`. Raw call style; documented on {@link Checked.cudaGraphExecExternalSemaphoresWaitNodeSetParams} (checked.ts). */
-  cudaGraphExecExternalSemaphoresWaitNodeSetParams(hGraphExec: cudaGraphExec_t, hNode: cudaGraphNode_t, nodeParams: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaGraphNodeSetEnabled(cudaGraphExec_t hGraphExec, cudaGraphNode_t hNode, unsigned int isEnabled)`. Raw call style; documented on {@link Checked.cudaGraphNodeSetEnabled} (checked.ts). */
-  cudaGraphNodeSetEnabled(hGraphExec: cudaGraphExec_t, hNode: cudaGraphNode_t, isEnabled: number): cudaError_t;
-  /** C: `cudaError_t cudaGraphNodeGetEnabled(cudaGraphExec_t hGraphExec, cudaGraphNode_t hNode, unsigned int * isEnabled)`. Raw call style; documented on {@link Checked.cudaGraphNodeGetEnabled} (checked.ts). */
-  cudaGraphNodeGetEnabled(hGraphExec: cudaGraphExec_t, hNode: cudaGraphNode_t, isEnabled: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph, cudaGraphExecUpdateResultInfo * resultInfo)`. Raw call style; documented on {@link Checked.cudaGraphExecUpdate} (checked.ts). */
-  cudaGraphExecUpdate(hGraphExec: cudaGraphExec_t, hGraph: cudaGraph_t, resultInfo: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaGraphUpload(cudaGraphExec_t graphExec, cudaStream_t stream)`. Raw call style; documented on {@link Checked.cudaGraphUpload} (checked.ts). */
-  cudaGraphUpload(graphExec: cudaGraphExec_t, stream: cudaStream_t): cudaError_t;
-  /** C: `cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream)`. Raw call style; documented on {@link Checked.cudaGraphLaunch} (checked.ts). */
-  cudaGraphLaunch(graphExec: cudaGraphExec_t, stream: cudaStream_t): cudaError_t;
-  /** C: `cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec)`. Raw call style; documented on {@link Checked.cudaGraphExecDestroy} (checked.ts). */
-  cudaGraphExecDestroy(graphExec: cudaGraphExec_t): cudaError_t;
-  /** C: `cudaError_t cudaGraphDestroy(cudaGraph_t graph)`. Raw call style; documented on {@link Checked.cudaGraphDestroy} (checked.ts). */
-  cudaGraphDestroy(graph: cudaGraph_t): cudaError_t;
-  /** C: `cudaError_t cudaGraphDebugDotPrint(cudaGraph_t graph, const char * path, unsigned int flags)`. Raw call style; documented on {@link Checked.cudaGraphDebugDotPrint} (checked.ts). */
-  cudaGraphDebugDotPrint(graph: cudaGraph_t, path: Pointer, flags: number): cudaError_t;
-  /** C: `cudaError_t cudaUserObjectCreate(cudaUserObject_t * object_out, void * ptr, cudaHostFn_t destroy, unsigned int initialRefcount, unsigned int flags)`. Raw call style; documented on {@link Checked.cudaUserObjectCreate} (checked.ts). */
-  cudaUserObjectCreate(object_out: Pointer, ptr: Pointer, destroy: cudaHostFn_t, initialRefcount: number, flags: number): cudaError_t;
-  /** C: `cudaError_t cudaUserObjectRetain(cudaUserObject_t object, unsigned int count)`. Raw call style; documented on {@link Checked.cudaUserObjectRetain} (checked.ts). */
-  cudaUserObjectRetain(object: cudaUserObject_t, count: number): cudaError_t;
-  /** C: `cudaError_t cudaUserObjectRelease(cudaUserObject_t object, unsigned int count)`. Raw call style; documented on {@link Checked.cudaUserObjectRelease} (checked.ts). */
-  cudaUserObjectRelease(object: cudaUserObject_t, count: number): cudaError_t;
-  /** C: `cudaError_t cudaGraphRetainUserObject(cudaGraph_t graph, cudaUserObject_t object, unsigned int count, unsigned int flags)`. Raw call style; documented on {@link Checked.cudaGraphRetainUserObject} (checked.ts). */
-  cudaGraphRetainUserObject(graph: cudaGraph_t, object: cudaUserObject_t, count: number, flags: number): cudaError_t;
-  /** C: `cudaError_t cudaGraphReleaseUserObject(cudaGraph_t graph, cudaUserObject_t object, unsigned int count)`. Raw call style; documented on {@link Checked.cudaGraphReleaseUserObject} (checked.ts). */
-  cudaGraphReleaseUserObject(graph: cudaGraph_t, object: cudaUserObject_t, count: number): cudaError_t;
-  /** C: `cudaError_t cudaGraphAddNode(cudaGraphNode_t * pGraphNode, cudaGraph_t graph, const cudaGraphNode_t * pDependencies, const cudaGraphEdgeData * dependencyData, size_t numDependencies, struct cudaGraphNodeParams * nodeParams)`. Raw call style; documented on {@link Checked.cudaGraphAddNode} (checked.ts). */
-  cudaGraphAddNode(pGraphNode: Pointer, graph: cudaGraph_t, pDependencies: Pointer, dependencyData: Pointer, numDependencies: bigint | number, nodeParams: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaGraphNodeSetParams(cudaGraphNode_t node, struct cudaGraphNodeParams * nodeParams)`. Raw call style; documented on {@link Checked.cudaGraphNodeSetParams} (checked.ts). */
-  cudaGraphNodeSetParams(node: cudaGraphNode_t, nodeParams: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaGraphExecNodeSetParams(cudaGraphExec_t graphExec, cudaGraphNode_t node, struct cudaGraphNodeParams * nodeParams)`. Raw call style; documented on {@link Checked.cudaGraphExecNodeSetParams} (checked.ts). */
-  cudaGraphExecNodeSetParams(graphExec: cudaGraphExec_t, node: cudaGraphNode_t, nodeParams: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaGraphConditionalHandleCreate(cudaGraphConditionalHandle * pHandle_out, cudaGraph_t graph, unsigned int defaultLaunchValue, unsigned int flags)`. Raw call style; documented on {@link Checked.cudaGraphConditionalHandleCreate} (checked.ts). */
-  cudaGraphConditionalHandleCreate(pHandle_out: Pointer, graph: cudaGraph_t, defaultLaunchValue: number, flags: number): cudaError_t;
-  /**
-   * C: `cudaError_t cudaGetDriverEntryPoint(const char * symbol, void ** funcPtr, unsigned long long flags, enum cudaDriverEntryPointQueryResult * driverStatus)`. Raw call style; documented on {@link Checked.cudaGetDriverEntryPoint} (checked.ts).
-   * @deprecated
-   */
-  cudaGetDriverEntryPoint(symbol: Pointer, funcPtr: Pointer, flags: bigint | number, driverStatus: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaGetDriverEntryPointByVersion(const char * symbol, void ** funcPtr, unsigned int cudaVersion, unsigned long long flags, enum cudaDriverEntryPointQueryResult * driverStatus)`. Raw call style; documented on {@link Checked.cudaGetDriverEntryPointByVersion} (checked.ts). */
-  cudaGetDriverEntryPointByVersion(symbol: Pointer, funcPtr: Pointer, cudaVersion: number, flags: bigint | number, driverStatus: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaLibraryLoadData(cudaLibrary_t * library, const void * code, enum cudaJitOption * jitOptions, void ** jitOptionsValues, unsigned int numJitOptions, enum cudaLibraryOption * libraryOptions, void ** libraryOptionValues, unsigned int numLibraryOptions)`. Raw call style; documented on {@link Checked.cudaLibraryLoadData} (checked.ts). */
-  cudaLibraryLoadData(library: Pointer, code: Pointer, jitOptions: Pointer, jitOptionsValues: Pointer, numJitOptions: number, libraryOptions: Pointer, libraryOptionValues: Pointer, numLibraryOptions: number): cudaError_t;
-  /** C: `cudaError_t cudaLibraryLoadFromFile(cudaLibrary_t * library, const char * fileName, enum cudaJitOption * jitOptions, void ** jitOptionsValues, unsigned int numJitOptions, enum cudaLibraryOption * libraryOptions, void ** libraryOptionValues, unsigned int numLibraryOptions)`. Raw call style; documented on {@link Checked.cudaLibraryLoadFromFile} (checked.ts). */
-  cudaLibraryLoadFromFile(library: Pointer, fileName: Pointer, jitOptions: Pointer, jitOptionsValues: Pointer, numJitOptions: number, libraryOptions: Pointer, libraryOptionValues: Pointer, numLibraryOptions: number): cudaError_t;
-  /** C: `cudaError_t cudaLibraryUnload(cudaLibrary_t library)`. Raw call style; documented on {@link Checked.cudaLibraryUnload} (checked.ts). */
-  cudaLibraryUnload(library: cudaLibrary_t): cudaError_t;
-  /** C: `cudaError_t cudaLibraryGetKernel(cudaKernel_t * pKernel, cudaLibrary_t library, const char * name)`. Raw call style; documented on {@link Checked.cudaLibraryGetKernel} (checked.ts). */
-  cudaLibraryGetKernel(pKernel: Pointer, library: cudaLibrary_t, name: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaLibraryGetGlobal(void ** dptr, size_t * bytes, cudaLibrary_t library, const char * name)`. Raw call style; documented on {@link Checked.cudaLibraryGetGlobal} (checked.ts). */
-  cudaLibraryGetGlobal(dptr: Pointer, bytes: Pointer, library: cudaLibrary_t, name: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaLibraryGetManaged(void ** dptr, size_t * bytes, cudaLibrary_t library, const char * name)`. Raw call style; documented on {@link Checked.cudaLibraryGetManaged} (checked.ts). */
-  cudaLibraryGetManaged(dptr: Pointer, bytes: Pointer, library: cudaLibrary_t, name: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaLibraryGetUnifiedFunction(void ** fptr, cudaLibrary_t library, const char * symbol)`. Raw call style; documented on {@link Checked.cudaLibraryGetUnifiedFunction} (checked.ts). */
-  cudaLibraryGetUnifiedFunction(fptr: Pointer, library: cudaLibrary_t, symbol: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaLibraryGetKernelCount(unsigned int * count, cudaLibrary_t lib)`. Raw call style; documented on {@link Checked.cudaLibraryGetKernelCount} (checked.ts). */
-  cudaLibraryGetKernelCount(count: Pointer, lib: cudaLibrary_t): cudaError_t;
-  /** C: `cudaError_t cudaLibraryEnumerateKernels(cudaKernel_t * kernels, unsigned int numKernels, cudaLibrary_t lib)`. Raw call style; documented on {@link Checked.cudaLibraryEnumerateKernels} (checked.ts). */
-  cudaLibraryEnumerateKernels(kernels: Pointer, numKernels: number, lib: cudaLibrary_t): cudaError_t;
-  /** C: `cudaError_t cudaKernelSetAttributeForDevice(cudaKernel_t kernel, enum cudaFuncAttribute attr, int value, int device)`. Raw call style; documented on {@link Checked.cudaKernelSetAttributeForDevice} (checked.ts). */
-  cudaKernelSetAttributeForDevice(kernel: cudaKernel_t, attr: cudaFuncAttribute, value: number, device: number): cudaError_t;
-  /** C: `cudaError_t cudaGetExportTable(const void ** ppExportTable, const cudaUUID_t * pExportTableId)`. Raw call style; documented on {@link Checked.cudaGetExportTable} (checked.ts). */
-  cudaGetExportTable(ppExportTable: Pointer, pExportTableId: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaGetFuncBySymbol(cudaFunction_t * functionPtr, const void * symbolPtr)`. Raw call style; documented on {@link Checked.cudaGetFuncBySymbol} (checked.ts). */
-  cudaGetFuncBySymbol(functionPtr: Pointer, symbolPtr: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaGetKernel(cudaKernel_t * kernelPtr, const void * entryFuncAddr)`. Raw call style; documented on {@link Checked.cudaGetKernel} (checked.ts). */
-  cudaGetKernel(kernelPtr: Pointer, entryFuncAddr: Pointer): cudaError_t;
-  /** C: `cudaError_t cudaProfilerStart()`. Raw call style; documented on {@link Checked.cudaProfilerStart} (checked.ts). */
-  cudaProfilerStart(): cudaError_t;
-  /** C: `cudaError_t cudaProfilerStop()`. Raw call style; documented on {@link Checked.cudaProfilerStop} (checked.ts). */
-  cudaProfilerStop(): cudaError_t;
-}
+export const functions: { readonly [K in keyof Raw]: FunctionSpec } = functionTable<Raw>(`{
+  "cudaDeviceReset": { "symbol": "cudaDeviceReset", "parameters": [], "result": "u32" },
+  "cudaDeviceSynchronize": { "symbol": "cudaDeviceSynchronize", "parameters": [], "result": "u32" },
+  "cudaDeviceSetLimit": { "symbol": "cudaDeviceSetLimit", "parameters": ["u32", "u64"], "result": "u32" },
+  "cudaDeviceGetLimit": { "symbol": "cudaDeviceGetLimit", "parameters": ["pointer", "u32"], "result": "u32" },
+  "cudaDeviceGetTexture1DLinearMaxWidth": { "symbol": "cudaDeviceGetTexture1DLinearMaxWidth", "parameters": ["pointer", "pointer", "i32"], "result": "u32" },
+  "cudaDeviceGetCacheConfig": { "symbol": "cudaDeviceGetCacheConfig", "parameters": ["pointer"], "result": "u32" },
+  "cudaDeviceGetStreamPriorityRange": { "symbol": "cudaDeviceGetStreamPriorityRange", "parameters": ["pointer", "pointer"], "result": "u32" },
+  "cudaDeviceSetCacheConfig": { "symbol": "cudaDeviceSetCacheConfig", "parameters": ["u32"], "result": "u32" },
+  "cudaDeviceGetByPCIBusId": { "symbol": "cudaDeviceGetByPCIBusId", "parameters": ["pointer", "pointer"], "result": "u32" },
+  "cudaDeviceGetPCIBusId": { "symbol": "cudaDeviceGetPCIBusId", "parameters": ["pointer", "i32", "i32"], "result": "u32" },
+  "cudaIpcGetEventHandle": { "symbol": "cudaIpcGetEventHandle", "parameters": ["pointer", "pointer"], "result": "u32" },
+  "cudaIpcOpenEventHandle": { "symbol": "cudaIpcOpenEventHandle", "parameters": ["pointer", null], "result": "u32" },
+  "cudaIpcGetMemHandle": { "symbol": "cudaIpcGetMemHandle", "parameters": ["pointer", "pointer"], "result": "u32" },
+  "cudaIpcOpenMemHandle": { "symbol": "cudaIpcOpenMemHandle", "parameters": ["pointer", null, "u32"], "result": "u32" },
+  "cudaIpcCloseMemHandle": { "symbol": "cudaIpcCloseMemHandle", "parameters": ["pointer"], "result": "u32" },
+  "cudaDeviceFlushGPUDirectRDMAWrites": { "symbol": "cudaDeviceFlushGPUDirectRDMAWrites", "parameters": ["u32", "u32"], "result": "u32" },
+  "cudaDeviceRegisterAsyncNotification": { "symbol": "cudaDeviceRegisterAsyncNotification", "parameters": ["i32", "function", "pointer", "pointer"], "result": "u32" },
+  "cudaDeviceUnregisterAsyncNotification": { "symbol": "cudaDeviceUnregisterAsyncNotification", "parameters": ["i32", "pointer"], "result": "u32" },
+  "cudaDeviceGetSharedMemConfig": { "symbol": "cudaDeviceGetSharedMemConfig", "parameters": ["pointer"], "result": "u32", "deprecated": true },
+  "cudaDeviceSetSharedMemConfig": { "symbol": "cudaDeviceSetSharedMemConfig", "parameters": ["u32"], "result": "u32", "deprecated": true },
+  "cudaGetLastError": { "symbol": "cudaGetLastError", "parameters": [], "result": "u32" },
+  "cudaPeekAtLastError": { "symbol": "cudaPeekAtLastError", "parameters": [], "result": "u32" },
+  "cudaGetErrorName": { "symbol": "cudaGetErrorName", "parameters": ["u32"], "result": "pointer" },
+  "cudaGetErrorString": { "symbol": "cudaGetErrorString", "parameters": ["u32"], "result": "pointer" },
+  "cudaGetDeviceCount": { "symbol": "cudaGetDeviceCount", "parameters": ["pointer"], "result": "u32" },
+  "cudaGetDeviceProperties": { "symbol": "cudaGetDeviceProperties", "parameters": ["pointer", "i32"], "result": "u32" },
+  "cudaDeviceGetAttribute": { "symbol": "cudaDeviceGetAttribute", "parameters": ["pointer", "u32", "i32"], "result": "u32" },
+  "cudaDeviceGetHostAtomicCapabilities": { "symbol": "cudaDeviceGetHostAtomicCapabilities", "parameters": ["pointer", "pointer", "u32", "i32"], "result": "u32" },
+  "cudaDeviceGetDefaultMemPool": { "symbol": "cudaDeviceGetDefaultMemPool", "parameters": ["pointer", "i32"], "result": "u32" },
+  "cudaDeviceSetMemPool": { "symbol": "cudaDeviceSetMemPool", "parameters": ["i32", "pointer"], "result": "u32" },
+  "cudaDeviceGetMemPool": { "symbol": "cudaDeviceGetMemPool", "parameters": ["pointer", "i32"], "result": "u32" },
+  "cudaDeviceGetNvSciSyncAttributes": { "symbol": "cudaDeviceGetNvSciSyncAttributes", "parameters": ["pointer", "i32", "i32"], "result": "u32" },
+  "cudaDeviceGetP2PAttribute": { "symbol": "cudaDeviceGetP2PAttribute", "parameters": ["pointer", "u32", "i32", "i32"], "result": "u32" },
+  "cudaDeviceGetP2PAtomicCapabilities": { "symbol": "cudaDeviceGetP2PAtomicCapabilities", "parameters": ["pointer", "pointer", "u32", "i32", "i32"], "result": "u32" },
+  "cudaChooseDevice": { "symbol": "cudaChooseDevice", "parameters": ["pointer", "pointer"], "result": "u32" },
+  "cudaInitDevice": { "symbol": "cudaInitDevice", "parameters": ["i32", "u32", "u32"], "result": "u32" },
+  "cudaSetDevice": { "symbol": "cudaSetDevice", "parameters": ["i32"], "result": "u32" },
+  "cudaGetDevice": { "symbol": "cudaGetDevice", "parameters": ["pointer"], "result": "u32" },
+  "cudaSetValidDevices": { "symbol": "cudaSetValidDevices", "parameters": ["pointer", "i32"], "result": "u32" },
+  "cudaSetDeviceFlags": { "symbol": "cudaSetDeviceFlags", "parameters": ["u32"], "result": "u32" },
+  "cudaGetDeviceFlags": { "symbol": "cudaGetDeviceFlags", "parameters": ["pointer"], "result": "u32" },
+  "cudaStreamCreate": { "symbol": "cudaStreamCreate", "parameters": ["pointer"], "result": "u32" },
+  "cudaStreamCreateWithFlags": { "symbol": "cudaStreamCreateWithFlags", "parameters": ["pointer", "u32"], "result": "u32" },
+  "cudaStreamCreateWithPriority": { "symbol": "cudaStreamCreateWithPriority", "parameters": ["pointer", "u32", "i32"], "result": "u32" },
+  "cudaStreamGetPriority": { "symbol": "cudaStreamGetPriority", "ptdsSymbol": "cudaStreamGetPriority_ptsz", "parameters": ["pointer", "pointer"], "result": "u32" },
+  "cudaStreamGetFlags": { "symbol": "cudaStreamGetFlags", "ptdsSymbol": "cudaStreamGetFlags_ptsz", "parameters": ["pointer", "pointer"], "result": "u32" },
+  "cudaStreamGetId": { "symbol": "cudaStreamGetId", "ptdsSymbol": "cudaStreamGetId_ptsz", "parameters": ["pointer", "pointer"], "result": "u32" },
+  "cudaStreamGetDevice": { "symbol": "cudaStreamGetDevice", "ptdsSymbol": "cudaStreamGetDevice_ptsz", "parameters": ["pointer", "pointer"], "result": "u32" },
+  "cudaCtxResetPersistingL2Cache": { "symbol": "cudaCtxResetPersistingL2Cache", "parameters": [], "result": "u32" },
+  "cudaStreamCopyAttributes": { "symbol": "cudaStreamCopyAttributes", "ptdsSymbol": "cudaStreamCopyAttributes_ptsz", "parameters": ["pointer", "pointer"], "result": "u32" },
+  "cudaStreamGetAttribute": { "symbol": "cudaStreamGetAttribute", "ptdsSymbol": "cudaStreamGetAttribute_ptsz", "parameters": ["pointer", "u32", "pointer"], "result": "u32" },
+  "cudaStreamSetAttribute": { "symbol": "cudaStreamSetAttribute", "ptdsSymbol": "cudaStreamSetAttribute_ptsz", "parameters": ["pointer", "u32", "pointer"], "result": "u32" },
+  "cudaStreamDestroy": { "symbol": "cudaStreamDestroy", "parameters": ["pointer"], "result": "u32" },
+  "cudaStreamWaitEvent": { "symbol": "cudaStreamWaitEvent", "ptdsSymbol": "cudaStreamWaitEvent_ptsz", "parameters": ["pointer", "pointer", "u32"], "result": "u32" },
+  "cudaStreamAddCallback": { "symbol": "cudaStreamAddCallback", "ptdsSymbol": "cudaStreamAddCallback_ptsz", "parameters": ["pointer", "function", "pointer", "u32"], "result": "u32" },
+  "cudaStreamSynchronize": { "symbol": "cudaStreamSynchronize", "ptdsSymbol": "cudaStreamSynchronize_ptsz", "parameters": ["pointer"], "result": "u32" },
+  "cudaStreamQuery": { "symbol": "cudaStreamQuery", "ptdsSymbol": "cudaStreamQuery_ptsz", "parameters": ["pointer"], "result": "u32" },
+  "cudaStreamAttachMemAsync": { "symbol": "cudaStreamAttachMemAsync", "ptdsSymbol": "cudaStreamAttachMemAsync_ptsz", "parameters": ["pointer", "pointer", "u64", "u32"], "result": "u32" },
+  "cudaStreamBeginCapture": { "symbol": "cudaStreamBeginCapture", "ptdsSymbol": "cudaStreamBeginCapture_ptsz", "parameters": ["pointer", "u32"], "result": "u32" },
+  "cudaStreamBeginCaptureToGraph": { "symbol": "cudaStreamBeginCaptureToGraph", "ptdsSymbol": "cudaStreamBeginCaptureToGraph_ptsz", "parameters": ["pointer", "pointer", "pointer", "pointer", "u64", "u32"], "result": "u32" },
+  "cudaThreadExchangeStreamCaptureMode": { "symbol": "cudaThreadExchangeStreamCaptureMode", "parameters": ["pointer"], "result": "u32" },
+  "cudaStreamEndCapture": { "symbol": "cudaStreamEndCapture", "ptdsSymbol": "cudaStreamEndCapture_ptsz", "parameters": ["pointer", "pointer"], "result": "u32" },
+  "cudaStreamIsCapturing": { "symbol": "cudaStreamIsCapturing", "ptdsSymbol": "cudaStreamIsCapturing_ptsz", "parameters": ["pointer", "pointer"], "result": "u32" },
+  "cudaStreamGetCaptureInfo": { "symbol": "cudaStreamGetCaptureInfo", "ptdsSymbol": "cudaStreamGetCaptureInfo_ptsz", "parameters": ["pointer", "pointer", "pointer", "pointer", "pointer", "pointer", "pointer"], "result": "u32" },
+  "cudaStreamUpdateCaptureDependencies": { "symbol": "cudaStreamUpdateCaptureDependencies", "ptdsSymbol": "cudaStreamUpdateCaptureDependencies_ptsz", "parameters": ["pointer", "pointer", "pointer", "u64", "u32"], "result": "u32" },
+  "cudaEventCreate": { "symbol": "cudaEventCreate", "parameters": ["pointer"], "result": "u32" },
+  "cudaEventCreateWithFlags": { "symbol": "cudaEventCreateWithFlags", "parameters": ["pointer", "u32"], "result": "u32" },
+  "cudaEventRecord": { "symbol": "cudaEventRecord", "ptdsSymbol": "cudaEventRecord_ptsz", "parameters": ["pointer", "pointer"], "result": "u32" },
+  "cudaEventRecordWithFlags": { "symbol": "cudaEventRecordWithFlags", "ptdsSymbol": "cudaEventRecordWithFlags_ptsz", "parameters": ["pointer", "pointer", "u32"], "result": "u32" },
+  "cudaEventQuery": { "symbol": "cudaEventQuery", "parameters": ["pointer"], "result": "u32" },
+  "cudaEventSynchronize": { "symbol": "cudaEventSynchronize", "parameters": ["pointer"], "result": "u32" },
+  "cudaEventDestroy": { "symbol": "cudaEventDestroy", "parameters": ["pointer"], "result": "u32" },
+  "cudaEventElapsedTime": { "symbol": "cudaEventElapsedTime", "parameters": ["pointer", "pointer", "pointer"], "result": "u32" },
+  "cudaImportExternalMemory": { "symbol": "cudaImportExternalMemory", "parameters": ["pointer", "pointer"], "result": "u32" },
+  "cudaExternalMemoryGetMappedBuffer": { "symbol": "cudaExternalMemoryGetMappedBuffer", "parameters": ["pointer", "pointer", "pointer"], "result": "u32" },
+  "cudaExternalMemoryGetMappedMipmappedArray": { "symbol": "cudaExternalMemoryGetMappedMipmappedArray", "parameters": ["pointer", "pointer", "pointer"], "result": "u32" },
+  "cudaDestroyExternalMemory": { "symbol": "cudaDestroyExternalMemory", "parameters": ["pointer"], "result": "u32" },
+  "cudaImportExternalSemaphore": { "symbol": "cudaImportExternalSemaphore", "parameters": ["pointer", "pointer"], "result": "u32" },
+  "cudaSignalExternalSemaphoresAsync": { "symbol": "cudaSignalExternalSemaphoresAsync", "ptdsSymbol": "cudaSignalExternalSemaphoresAsync_ptsz", "parameters": ["pointer", "pointer", "u32", "pointer"], "result": "u32" },
+  "cudaWaitExternalSemaphoresAsync": { "symbol": "cudaWaitExternalSemaphoresAsync", "ptdsSymbol": "cudaWaitExternalSemaphoresAsync_ptsz", "parameters": ["pointer", "pointer", "u32", "pointer"], "result": "u32" },
+  "cudaDestroyExternalSemaphore": { "symbol": "cudaDestroyExternalSemaphore", "parameters": ["pointer"], "result": "u32" },
+  "cudaLaunchKernel": { "symbol": "cudaLaunchKernel", "ptdsSymbol": "cudaLaunchKernel_ptsz", "parameters": ["pointer", null, null, "pointer", "u64", "pointer"], "result": "u32" },
+  "cudaLaunchKernelExC": { "symbol": "cudaLaunchKernelExC", "ptdsSymbol": "cudaLaunchKernelExC_ptsz", "parameters": ["pointer", "pointer", "pointer"], "result": "u32" },
+  "cudaLaunchCooperativeKernel": { "symbol": "cudaLaunchCooperativeKernel", "ptdsSymbol": "cudaLaunchCooperativeKernel_ptsz", "parameters": ["pointer", null, null, "pointer", "u64", "pointer"], "result": "u32" },
+  "cudaFuncSetCacheConfig": { "symbol": "cudaFuncSetCacheConfig", "parameters": ["pointer", "u32"], "result": "u32" },
+  "cudaFuncGetAttributes": { "symbol": "cudaFuncGetAttributes", "parameters": ["pointer", "pointer"], "result": "u32" },
+  "cudaFuncSetAttribute": { "symbol": "cudaFuncSetAttribute", "parameters": ["pointer", "u32", "i32"], "result": "u32" },
+  "cudaFuncGetName": { "symbol": "cudaFuncGetName", "parameters": ["pointer", "pointer"], "result": "u32" },
+  "cudaFuncGetParamInfo": { "symbol": "cudaFuncGetParamInfo", "parameters": ["pointer", "u64", "pointer", "pointer"], "result": "u32" },
+  "cudaLaunchHostFunc": { "symbol": "cudaLaunchHostFunc", "ptdsSymbol": "cudaLaunchHostFunc_ptsz", "parameters": ["pointer", "function", "pointer"], "result": "u32" },
+  "cudaFuncSetSharedMemConfig": { "symbol": "cudaFuncSetSharedMemConfig", "parameters": ["pointer", "u32"], "result": "u32", "deprecated": true },
+  "cudaOccupancyMaxActiveBlocksPerMultiprocessor": { "symbol": "cudaOccupancyMaxActiveBlocksPerMultiprocessor", "parameters": ["pointer", "pointer", "i32", "u64"], "result": "u32" },
+  "cudaOccupancyAvailableDynamicSMemPerBlock": { "symbol": "cudaOccupancyAvailableDynamicSMemPerBlock", "parameters": ["pointer", "pointer", "i32", "i32"], "result": "u32" },
+  "cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags": { "symbol": "cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", "parameters": ["pointer", "pointer", "i32", "u64", "u32"], "result": "u32" },
+  "cudaOccupancyMaxPotentialClusterSize": { "symbol": "cudaOccupancyMaxPotentialClusterSize", "parameters": ["pointer", "pointer", "pointer"], "result": "u32" },
+  "cudaOccupancyMaxActiveClusters": { "symbol": "cudaOccupancyMaxActiveClusters", "parameters": ["pointer", "pointer", "pointer"], "result": "u32" },
+  "cudaMallocManaged": { "symbol": "cudaMallocManaged", "parameters": ["pointer", "u64", "u32"], "result": "u32" },
+  "cudaMalloc": { "symbol": "cudaMalloc", "parameters": ["pointer", "u64"], "result": "u32" },
+  "cudaMallocHost": { "symbol": "cudaMallocHost", "parameters": ["pointer", "u64"], "result": "u32" },
+  "cudaMallocPitch": { "symbol": "cudaMallocPitch", "parameters": ["pointer", "pointer", "u64", "u64"], "result": "u32" },
+  "cudaMallocArray": { "symbol": "cudaMallocArray", "parameters": ["pointer", "pointer", "u64", "u64", "u32"], "result": "u32" },
+  "cudaFree": { "symbol": "cudaFree", "parameters": ["pointer"], "result": "u32" },
+  "cudaFreeHost": { "symbol": "cudaFreeHost", "parameters": ["pointer"], "result": "u32" },
+  "cudaFreeArray": { "symbol": "cudaFreeArray", "parameters": ["pointer"], "result": "u32" },
+  "cudaFreeMipmappedArray": { "symbol": "cudaFreeMipmappedArray", "parameters": ["pointer"], "result": "u32" },
+  "cudaHostAlloc": { "symbol": "cudaHostAlloc", "parameters": ["pointer", "u64", "u32"], "result": "u32" },
+  "cudaHostRegister": { "symbol": "cudaHostRegister", "parameters": ["pointer", "u64", "u32"], "result": "u32" },
+  "cudaHostUnregister": { "symbol": "cudaHostUnregister", "parameters": ["pointer"], "result": "u32" },
+  "cudaHostGetDevicePointer": { "symbol": "cudaHostGetDevicePointer", "parameters": ["pointer", "pointer", "u32"], "result": "u32" },
+  "cudaHostGetFlags": { "symbol": "cudaHostGetFlags", "parameters": ["pointer", "pointer"], "result": "u32" },
+  "cudaMalloc3D": { "symbol": "cudaMalloc3D", "parameters": ["pointer", null], "result": "u32" },
+  "cudaMalloc3DArray": { "symbol": "cudaMalloc3DArray", "parameters": ["pointer", "pointer", null, "u32"], "result": "u32" },
+  "cudaMallocMipmappedArray": { "symbol": "cudaMallocMipmappedArray", "parameters": ["pointer", "pointer", null, "u32", "u32"], "result": "u32" },
+  "cudaGetMipmappedArrayLevel": { "symbol": "cudaGetMipmappedArrayLevel", "parameters": ["pointer", "pointer", "u32"], "result": "u32" },
+  "cudaMemcpy3D": { "symbol": "cudaMemcpy3D", "ptdsSymbol": "cudaMemcpy3D_ptds", "parameters": ["pointer"], "result": "u32" },
+  "cudaMemcpy3DPeer": { "symbol": "cudaMemcpy3DPeer", "ptdsSymbol": "cudaMemcpy3DPeer_ptds", "parameters": ["pointer"], "result": "u32" },
+  "cudaMemcpy3DAsync": { "symbol": "cudaMemcpy3DAsync", "ptdsSymbol": "cudaMemcpy3DAsync_ptsz", "parameters": ["pointer", "pointer"], "result": "u32" },
+  "cudaMemcpy3DPeerAsync": { "symbol": "cudaMemcpy3DPeerAsync", "ptdsSymbol": "cudaMemcpy3DPeerAsync_ptsz", "parameters": ["pointer", "pointer"], "result": "u32" },
+  "cudaMemGetInfo": { "symbol": "cudaMemGetInfo", "parameters": ["pointer", "pointer"], "result": "u32" },
+  "cudaArrayGetInfo": { "symbol": "cudaArrayGetInfo", "parameters": ["pointer", "pointer", "pointer", "pointer"], "result": "u32" },
+  "cudaArrayGetPlane": { "symbol": "cudaArrayGetPlane", "parameters": ["pointer", "pointer", "u32"], "result": "u32" },
+  "cudaArrayGetMemoryRequirements": { "symbol": "cudaArrayGetMemoryRequirements", "parameters": ["pointer", "pointer", "i32"], "result": "u32" },
+  "cudaMipmappedArrayGetMemoryRequirements": { "symbol": "cudaMipmappedArrayGetMemoryRequirements", "parameters": ["pointer", "pointer", "i32"], "result": "u32" },
+  "cudaArrayGetSparseProperties": { "symbol": "cudaArrayGetSparseProperties", "parameters": ["pointer", "pointer"], "result": "u32" },
+  "cudaMipmappedArrayGetSparseProperties": { "symbol": "cudaMipmappedArrayGetSparseProperties", "parameters": ["pointer", "pointer"], "result": "u32" },
+  "cudaMemcpy": { "symbol": "cudaMemcpy", "ptdsSymbol": "cudaMemcpy_ptds", "parameters": ["pointer", "pointer", "u64", "u32"], "result": "u32" },
+  "cudaMemcpyPeer": { "symbol": "cudaMemcpyPeer", "parameters": ["pointer", "i32", "pointer", "i32", "u64"], "result": "u32" },
+  "cudaMemcpy2D": { "symbol": "cudaMemcpy2D", "ptdsSymbol": "cudaMemcpy2D_ptds", "parameters": ["pointer", "u64", "pointer", "u64", "u64", "u64", "u32"], "result": "u32" },
+  "cudaMemcpy2DToArray": { "symbol": "cudaMemcpy2DToArray", "ptdsSymbol": "cudaMemcpy2DToArray_ptds", "parameters": ["pointer", "u64", "u64", "pointer", "u64", "u64", "u64", "u32"], "result": "u32" },
+  "cudaMemcpy2DFromArray": { "symbol": "cudaMemcpy2DFromArray", "ptdsSymbol": "cudaMemcpy2DFromArray_ptds", "parameters": ["pointer", "u64", "pointer", "u64", "u64", "u64", "u64", "u32"], "result": "u32" },
+  "cudaMemcpy2DArrayToArray": { "symbol": "cudaMemcpy2DArrayToArray", "ptdsSymbol": "cudaMemcpy2DArrayToArray_ptds", "parameters": ["pointer", "u64", "u64", "pointer", "u64", "u64", "u64", "u64", "u32"], "result": "u32" },
+  "cudaMemcpyToSymbol": { "symbol": "cudaMemcpyToSymbol", "ptdsSymbol": "cudaMemcpyToSymbol_ptds", "parameters": ["pointer", "pointer", "u64", "u64", "u32"], "result": "u32" },
+  "cudaMemcpyFromSymbol": { "symbol": "cudaMemcpyFromSymbol", "ptdsSymbol": "cudaMemcpyFromSymbol_ptds", "parameters": ["pointer", "pointer", "u64", "u64", "u32"], "result": "u32" },
+  "cudaMemcpyAsync": { "symbol": "cudaMemcpyAsync", "ptdsSymbol": "cudaMemcpyAsync_ptsz", "parameters": ["pointer", "pointer", "u64", "u32", "pointer"], "result": "u32" },
+  "cudaMemcpyPeerAsync": { "symbol": "cudaMemcpyPeerAsync", "parameters": ["pointer", "i32", "pointer", "i32", "u64", "pointer"], "result": "u32" },
+  "cudaMemcpyBatchAsync": { "symbol": "cudaMemcpyBatchAsync", "ptdsSymbol": "cudaMemcpyBatchAsync_ptsz", "parameters": ["pointer", "pointer", "pointer", "u64", "pointer", "pointer", "u64", "pointer"], "result": "u32" },
+  "cudaMemcpy3DBatchAsync": { "symbol": "cudaMemcpy3DBatchAsync", "ptdsSymbol": "cudaMemcpy3DBatchAsync_ptsz", "parameters": ["u64", "pointer", "u64", "pointer"], "result": "u32" },
+  "cudaMemcpy2DAsync": { "symbol": "cudaMemcpy2DAsync", "ptdsSymbol": "cudaMemcpy2DAsync_ptsz", "parameters": ["pointer", "u64", "pointer", "u64", "u64", "u64", "u32", "pointer"], "result": "u32" },
+  "cudaMemcpy2DToArrayAsync": { "symbol": "cudaMemcpy2DToArrayAsync", "ptdsSymbol": "cudaMemcpy2DToArrayAsync_ptsz", "parameters": ["pointer", "u64", "u64", "pointer", "u64", "u64", "u64", "u32", "pointer"], "result": "u32" },
+  "cudaMemcpy2DFromArrayAsync": { "symbol": "cudaMemcpy2DFromArrayAsync", "ptdsSymbol": "cudaMemcpy2DFromArrayAsync_ptsz", "parameters": ["pointer", "u64", "pointer", "u64", "u64", "u64", "u64", "u32", "pointer"], "result": "u32" },
+  "cudaMemcpyToSymbolAsync": { "symbol": "cudaMemcpyToSymbolAsync", "ptdsSymbol": "cudaMemcpyToSymbolAsync_ptsz", "parameters": ["pointer", "pointer", "u64", "u64", "u32", "pointer"], "result": "u32" },
+  "cudaMemcpyFromSymbolAsync": { "symbol": "cudaMemcpyFromSymbolAsync", "ptdsSymbol": "cudaMemcpyFromSymbolAsync_ptsz", "parameters": ["pointer", "pointer", "u64", "u64", "u32", "pointer"], "result": "u32" },
+  "cudaMemset": { "symbol": "cudaMemset", "ptdsSymbol": "cudaMemset_ptds", "parameters": ["pointer", "i32", "u64"], "result": "u32" },
+  "cudaMemset2D": { "symbol": "cudaMemset2D", "ptdsSymbol": "cudaMemset2D_ptds", "parameters": ["pointer", "u64", "i32", "u64", "u64"], "result": "u32" },
+  "cudaMemset3D": { "symbol": "cudaMemset3D", "ptdsSymbol": "cudaMemset3D_ptds", "parameters": [null, "i32", null], "result": "u32" },
+  "cudaMemsetAsync": { "symbol": "cudaMemsetAsync", "ptdsSymbol": "cudaMemsetAsync_ptsz", "parameters": ["pointer", "i32", "u64", "pointer"], "result": "u32" },
+  "cudaMemset2DAsync": { "symbol": "cudaMemset2DAsync", "ptdsSymbol": "cudaMemset2DAsync_ptsz", "parameters": ["pointer", "u64", "i32", "u64", "u64", "pointer"], "result": "u32" },
+  "cudaMemset3DAsync": { "symbol": "cudaMemset3DAsync", "ptdsSymbol": "cudaMemset3DAsync_ptsz", "parameters": [null, "i32", null, "pointer"], "result": "u32" },
+  "cudaGetSymbolAddress": { "symbol": "cudaGetSymbolAddress", "parameters": ["pointer", "pointer"], "result": "u32" },
+  "cudaGetSymbolSize": { "symbol": "cudaGetSymbolSize", "parameters": ["pointer", "pointer"], "result": "u32" },
+  "cudaMemPrefetchAsync": { "symbol": "cudaMemPrefetchAsync", "ptdsSymbol": "cudaMemPrefetchAsync_ptsz", "parameters": ["pointer", "u64", null, "u32", "pointer"], "result": "u32" },
+  "cudaMemPrefetchBatchAsync": { "symbol": "cudaMemPrefetchBatchAsync", "ptdsSymbol": "cudaMemPrefetchBatchAsync_ptsz", "parameters": ["pointer", "pointer", "u64", "pointer", "pointer", "u64", "u64", "pointer"], "result": "u32" },
+  "cudaMemDiscardBatchAsync": { "symbol": "cudaMemDiscardBatchAsync", "ptdsSymbol": "cudaMemDiscardBatchAsync_ptsz", "parameters": ["pointer", "pointer", "u64", "u64", "pointer"], "result": "u32" },
+  "cudaMemDiscardAndPrefetchBatchAsync": { "symbol": "cudaMemDiscardAndPrefetchBatchAsync", "ptdsSymbol": "cudaMemDiscardAndPrefetchBatchAsync_ptsz", "parameters": ["pointer", "pointer", "u64", "pointer", "pointer", "u64", "u64", "pointer"], "result": "u32" },
+  "cudaMemAdvise": { "symbol": "cudaMemAdvise", "parameters": ["pointer", "u64", "u32", null], "result": "u32" },
+  "cudaMemRangeGetAttribute": { "symbol": "cudaMemRangeGetAttribute", "parameters": ["pointer", "u64", "u32", "pointer", "u64"], "result": "u32" },
+  "cudaMemRangeGetAttributes": { "symbol": "cudaMemRangeGetAttributes", "parameters": ["pointer", "pointer", "pointer", "u64", "pointer", "u64"], "result": "u32" },
+  "cudaMemcpyToArray": { "symbol": "cudaMemcpyToArray", "ptdsSymbol": "cudaMemcpyToArray_ptds", "parameters": ["pointer", "u64", "u64", "pointer", "u64", "u32"], "result": "u32", "deprecated": true },
+  "cudaMemcpyFromArray": { "symbol": "cudaMemcpyFromArray", "ptdsSymbol": "cudaMemcpyFromArray_ptds", "parameters": ["pointer", "pointer", "u64", "u64", "u64", "u32"], "result": "u32", "deprecated": true },
+  "cudaMemcpyArrayToArray": { "symbol": "cudaMemcpyArrayToArray", "ptdsSymbol": "cudaMemcpyArrayToArray_ptds", "parameters": ["pointer", "u64", "u64", "pointer", "u64", "u64", "u64", "u32"], "result": "u32", "deprecated": true },
+  "cudaMemcpyToArrayAsync": { "symbol": "cudaMemcpyToArrayAsync", "ptdsSymbol": "cudaMemcpyToArrayAsync_ptsz", "parameters": ["pointer", "u64", "u64", "pointer", "u64", "u32", "pointer"], "result": "u32", "deprecated": true },
+  "cudaMemcpyFromArrayAsync": { "symbol": "cudaMemcpyFromArrayAsync", "ptdsSymbol": "cudaMemcpyFromArrayAsync_ptsz", "parameters": ["pointer", "pointer", "u64", "u64", "u64", "u32", "pointer"], "result": "u32", "deprecated": true },
+  "cudaMallocAsync": { "symbol": "cudaMallocAsync", "ptdsSymbol": "cudaMallocAsync_ptsz", "parameters": ["pointer", "u64", "pointer"], "result": "u32" },
+  "cudaFreeAsync": { "symbol": "cudaFreeAsync", "ptdsSymbol": "cudaFreeAsync_ptsz", "parameters": ["pointer", "pointer"], "result": "u32" },
+  "cudaMemPoolTrimTo": { "symbol": "cudaMemPoolTrimTo", "parameters": ["pointer", "u64"], "result": "u32" },
+  "cudaMemPoolSetAttribute": { "symbol": "cudaMemPoolSetAttribute", "parameters": ["pointer", "u32", "pointer"], "result": "u32" },
+  "cudaMemPoolGetAttribute": { "symbol": "cudaMemPoolGetAttribute", "parameters": ["pointer", "u32", "pointer"], "result": "u32" },
+  "cudaMemPoolSetAccess": { "symbol": "cudaMemPoolSetAccess", "parameters": ["pointer", "pointer", "u64"], "result": "u32" },
+  "cudaMemPoolGetAccess": { "symbol": "cudaMemPoolGetAccess", "parameters": ["pointer", "pointer", "pointer"], "result": "u32" },
+  "cudaMemPoolCreate": { "symbol": "cudaMemPoolCreate", "parameters": ["pointer", "pointer"], "result": "u32" },
+  "cudaMemPoolDestroy": { "symbol": "cudaMemPoolDestroy", "parameters": ["pointer"], "result": "u32" },
+  "cudaMemGetDefaultMemPool": { "symbol": "cudaMemGetDefaultMemPool", "parameters": ["pointer", "pointer", "u32"], "result": "u32" },
+  "cudaMemGetMemPool": { "symbol": "cudaMemGetMemPool", "parameters": ["pointer", "pointer", "u32"], "result": "u32" },
+  "cudaMemSetMemPool": { "symbol": "cudaMemSetMemPool", "parameters": ["pointer", "u32", "pointer"], "result": "u32" },
+  "cudaMallocFromPoolAsync": { "symbol": "cudaMallocFromPoolAsync", "ptdsSymbol": "cudaMallocFromPoolAsync_ptsz", "parameters": ["pointer", "u64", "pointer", "pointer"], "result": "u32" },
+  "cudaMemPoolExportToShareableHandle": { "symbol": "cudaMemPoolExportToShareableHandle", "parameters": ["pointer", "pointer", "u32", "u32"], "result": "u32" },
+  "cudaMemPoolImportFromShareableHandle": { "symbol": "cudaMemPoolImportFromShareableHandle", "parameters": ["pointer", "pointer", "u32", "u32"], "result": "u32" },
+  "cudaMemPoolExportPointer": { "symbol": "cudaMemPoolExportPointer", "parameters": ["pointer", "pointer"], "result": "u32" },
+  "cudaMemPoolImportPointer": { "symbol": "cudaMemPoolImportPointer", "parameters": ["pointer", "pointer", "pointer"], "result": "u32" },
+  "cudaPointerGetAttributes": { "symbol": "cudaPointerGetAttributes", "parameters": ["pointer", "pointer"], "result": "u32" },
+  "cudaDeviceCanAccessPeer": { "symbol": "cudaDeviceCanAccessPeer", "parameters": ["pointer", "i32", "i32"], "result": "u32" },
+  "cudaDeviceEnablePeerAccess": { "symbol": "cudaDeviceEnablePeerAccess", "parameters": ["i32", "u32"], "result": "u32" },
+  "cudaDeviceDisablePeerAccess": { "symbol": "cudaDeviceDisablePeerAccess", "parameters": ["i32"], "result": "u32" },
+  "cudaGraphicsUnregisterResource": { "symbol": "cudaGraphicsUnregisterResource", "parameters": ["pointer"], "result": "u32" },
+  "cudaGraphicsResourceSetMapFlags": { "symbol": "cudaGraphicsResourceSetMapFlags", "parameters": ["pointer", "u32"], "result": "u32" },
+  "cudaGraphicsMapResources": { "symbol": "cudaGraphicsMapResources", "parameters": ["i32", "pointer", "pointer"], "result": "u32" },
+  "cudaGraphicsUnmapResources": { "symbol": "cudaGraphicsUnmapResources", "parameters": ["i32", "pointer", "pointer"], "result": "u32" },
+  "cudaGraphicsResourceGetMappedPointer": { "symbol": "cudaGraphicsResourceGetMappedPointer", "parameters": ["pointer", "pointer", "pointer"], "result": "u32" },
+  "cudaGraphicsSubResourceGetMappedArray": { "symbol": "cudaGraphicsSubResourceGetMappedArray", "parameters": ["pointer", "pointer", "u32", "u32"], "result": "u32" },
+  "cudaGraphicsResourceGetMappedMipmappedArray": { "symbol": "cudaGraphicsResourceGetMappedMipmappedArray", "parameters": ["pointer", "pointer"], "result": "u32" },
+  "cudaGetChannelDesc": { "symbol": "cudaGetChannelDesc", "parameters": ["pointer", "pointer"], "result": "u32" },
+  "cudaCreateChannelDesc": { "symbol": "cudaCreateChannelDesc", "parameters": ["i32", "i32", "i32", "i32", "u32"], "result": null },
+  "cudaCreateTextureObject": { "symbol": "cudaCreateTextureObject", "parameters": ["pointer", "pointer", "pointer", "pointer"], "result": "u32" },
+  "cudaDestroyTextureObject": { "symbol": "cudaDestroyTextureObject", "parameters": ["u64"], "result": "u32" },
+  "cudaGetTextureObjectResourceDesc": { "symbol": "cudaGetTextureObjectResourceDesc", "parameters": ["pointer", "u64"], "result": "u32" },
+  "cudaGetTextureObjectTextureDesc": { "symbol": "cudaGetTextureObjectTextureDesc", "parameters": ["pointer", "u64"], "result": "u32" },
+  "cudaGetTextureObjectResourceViewDesc": { "symbol": "cudaGetTextureObjectResourceViewDesc", "parameters": ["pointer", "u64"], "result": "u32" },
+  "cudaCreateSurfaceObject": { "symbol": "cudaCreateSurfaceObject", "parameters": ["pointer", "pointer"], "result": "u32" },
+  "cudaDestroySurfaceObject": { "symbol": "cudaDestroySurfaceObject", "parameters": ["u64"], "result": "u32" },
+  "cudaGetSurfaceObjectResourceDesc": { "symbol": "cudaGetSurfaceObjectResourceDesc", "parameters": ["pointer", "u64"], "result": "u32" },
+  "cudaDriverGetVersion": { "symbol": "cudaDriverGetVersion", "parameters": ["pointer"], "result": "u32" },
+  "cudaRuntimeGetVersion": { "symbol": "cudaRuntimeGetVersion", "parameters": ["pointer"], "result": "u32" },
+  "cudaLogsRegisterCallback": { "symbol": "cudaLogsRegisterCallback", "parameters": ["function", "pointer", "pointer"], "result": "u32" },
+  "cudaLogsUnregisterCallback": { "symbol": "cudaLogsUnregisterCallback", "parameters": ["pointer"], "result": "u32" },
+  "cudaLogsCurrent": { "symbol": "cudaLogsCurrent", "parameters": ["pointer", "u32"], "result": "u32" },
+  "cudaLogsDumpToFile": { "symbol": "cudaLogsDumpToFile", "parameters": ["pointer", "pointer", "u32"], "result": "u32" },
+  "cudaLogsDumpToMemory": { "symbol": "cudaLogsDumpToMemory", "parameters": ["pointer", "pointer", "pointer", "u32"], "result": "u32" },
+  "cudaGraphCreate": { "symbol": "cudaGraphCreate", "parameters": ["pointer", "u32"], "result": "u32" },
+  "cudaGraphAddKernelNode": { "symbol": "cudaGraphAddKernelNode", "parameters": ["pointer", "pointer", "pointer", "u64", "pointer"], "result": "u32" },
+  "cudaGraphKernelNodeGetParams": { "symbol": "cudaGraphKernelNodeGetParams", "parameters": ["pointer", "pointer"], "result": "u32" },
+  "cudaGraphKernelNodeSetParams": { "symbol": "cudaGraphKernelNodeSetParams", "parameters": ["pointer", "pointer"], "result": "u32" },
+  "cudaGraphKernelNodeCopyAttributes": { "symbol": "cudaGraphKernelNodeCopyAttributes", "parameters": ["pointer", "pointer"], "result": "u32" },
+  "cudaGraphKernelNodeGetAttribute": { "symbol": "cudaGraphKernelNodeGetAttribute", "parameters": ["pointer", "u32", "pointer"], "result": "u32" },
+  "cudaGraphKernelNodeSetAttribute": { "symbol": "cudaGraphKernelNodeSetAttribute", "parameters": ["pointer", "u32", "pointer"], "result": "u32" },
+  "cudaGraphAddMemcpyNode": { "symbol": "cudaGraphAddMemcpyNode", "parameters": ["pointer", "pointer", "pointer", "u64", "pointer"], "result": "u32" },
+  "cudaGraphAddMemcpyNodeToSymbol": { "symbol": "cudaGraphAddMemcpyNodeToSymbol", "parameters": ["pointer", "pointer", "pointer", "u64", "pointer", "pointer", "u64", "u64", "u32"], "result": "u32" },
+  "cudaGraphAddMemcpyNodeFromSymbol": { "symbol": "cudaGraphAddMemcpyNodeFromSymbol", "parameters": ["pointer", "pointer", "pointer", "u64", "pointer", "pointer", "u64", "u64", "u32"], "result": "u32" },
+  "cudaGraphAddMemcpyNode1D": { "symbol": "cudaGraphAddMemcpyNode1D", "parameters": ["pointer", "pointer", "pointer", "u64", "pointer", "pointer", "u64", "u32"], "result": "u32" },
+  "cudaGraphMemcpyNodeGetParams": { "symbol": "cudaGraphMemcpyNodeGetParams", "parameters": ["pointer", "pointer"], "result": "u32" },
+  "cudaGraphMemcpyNodeSetParams": { "symbol": "cudaGraphMemcpyNodeSetParams", "parameters": ["pointer", "pointer"], "result": "u32" },
+  "cudaGraphMemcpyNodeSetParamsToSymbol": { "symbol": "cudaGraphMemcpyNodeSetParamsToSymbol", "parameters": ["pointer", "pointer", "pointer", "u64", "u64", "u32"], "result": "u32" },
+  "cudaGraphMemcpyNodeSetParamsFromSymbol": { "symbol": "cudaGraphMemcpyNodeSetParamsFromSymbol", "parameters": ["pointer", "pointer", "pointer", "u64", "u64", "u32"], "result": "u32" },
+  "cudaGraphMemcpyNodeSetParams1D": { "symbol": "cudaGraphMemcpyNodeSetParams1D", "parameters": ["pointer", "pointer", "pointer", "u64", "u32"], "result": "u32" },
+  "cudaGraphAddMemsetNode": { "symbol": "cudaGraphAddMemsetNode", "parameters": ["pointer", "pointer", "pointer", "u64", "pointer"], "result": "u32" },
+  "cudaGraphMemsetNodeGetParams": { "symbol": "cudaGraphMemsetNodeGetParams", "parameters": ["pointer", "pointer"], "result": "u32" },
+  "cudaGraphMemsetNodeSetParams": { "symbol": "cudaGraphMemsetNodeSetParams", "parameters": ["pointer", "pointer"], "result": "u32" },
+  "cudaGraphAddHostNode": { "symbol": "cudaGraphAddHostNode", "parameters": ["pointer", "pointer", "pointer", "u64", "pointer"], "result": "u32" },
+  "cudaGraphHostNodeGetParams": { "symbol": "cudaGraphHostNodeGetParams", "parameters": ["pointer", "pointer"], "result": "u32" },
+  "cudaGraphHostNodeSetParams": { "symbol": "cudaGraphHostNodeSetParams", "parameters": ["pointer", "pointer"], "result": "u32" },
+  "cudaGraphAddChildGraphNode": { "symbol": "cudaGraphAddChildGraphNode", "parameters": ["pointer", "pointer", "pointer", "u64", "pointer"], "result": "u32" },
+  "cudaGraphChildGraphNodeGetGraph": { "symbol": "cudaGraphChildGraphNodeGetGraph", "parameters": ["pointer", "pointer"], "result": "u32" },
+  "cudaGraphAddEmptyNode": { "symbol": "cudaGraphAddEmptyNode", "parameters": ["pointer", "pointer", "pointer", "u64"], "result": "u32" },
+  "cudaGraphAddEventRecordNode": { "symbol": "cudaGraphAddEventRecordNode", "parameters": ["pointer", "pointer", "pointer", "u64", "pointer"], "result": "u32" },
+  "cudaGraphEventRecordNodeGetEvent": { "symbol": "cudaGraphEventRecordNodeGetEvent", "parameters": ["pointer", "pointer"], "result": "u32" },
+  "cudaGraphEventRecordNodeSetEvent": { "symbol": "cudaGraphEventRecordNodeSetEvent", "parameters": ["pointer", "pointer"], "result": "u32" },
+  "cudaGraphAddEventWaitNode": { "symbol": "cudaGraphAddEventWaitNode", "parameters": ["pointer", "pointer", "pointer", "u64", "pointer"], "result": "u32" },
+  "cudaGraphEventWaitNodeGetEvent": { "symbol": "cudaGraphEventWaitNodeGetEvent", "parameters": ["pointer", "pointer"], "result": "u32" },
+  "cudaGraphEventWaitNodeSetEvent": { "symbol": "cudaGraphEventWaitNodeSetEvent", "parameters": ["pointer", "pointer"], "result": "u32" },
+  "cudaGraphAddExternalSemaphoresSignalNode": { "symbol": "cudaGraphAddExternalSemaphoresSignalNode", "parameters": ["pointer", "pointer", "pointer", "u64", "pointer"], "result": "u32" },
+  "cudaGraphExternalSemaphoresSignalNodeGetParams": { "symbol": "cudaGraphExternalSemaphoresSignalNodeGetParams", "parameters": ["pointer", "pointer"], "result": "u32" },
+  "cudaGraphExternalSemaphoresSignalNodeSetParams": { "symbol": "cudaGraphExternalSemaphoresSignalNodeSetParams", "parameters": ["pointer", "pointer"], "result": "u32" },
+  "cudaGraphAddExternalSemaphoresWaitNode": { "symbol": "cudaGraphAddExternalSemaphoresWaitNode", "parameters": ["pointer", "pointer", "pointer", "u64", "pointer"], "result": "u32" },
+  "cudaGraphExternalSemaphoresWaitNodeGetParams": { "symbol": "cudaGraphExternalSemaphoresWaitNodeGetParams", "parameters": ["pointer", "pointer"], "result": "u32" },
+  "cudaGraphExternalSemaphoresWaitNodeSetParams": { "symbol": "cudaGraphExternalSemaphoresWaitNodeSetParams", "parameters": ["pointer", "pointer"], "result": "u32" },
+  "cudaGraphAddMemAllocNode": { "symbol": "cudaGraphAddMemAllocNode", "parameters": ["pointer", "pointer", "pointer", "u64", "pointer"], "result": "u32" },
+  "cudaGraphMemAllocNodeGetParams": { "symbol": "cudaGraphMemAllocNodeGetParams", "parameters": ["pointer", "pointer"], "result": "u32" },
+  "cudaGraphAddMemFreeNode": { "symbol": "cudaGraphAddMemFreeNode", "parameters": ["pointer", "pointer", "pointer", "u64", "pointer"], "result": "u32" },
+  "cudaGraphMemFreeNodeGetParams": { "symbol": "cudaGraphMemFreeNodeGetParams", "parameters": ["pointer", "pointer"], "result": "u32" },
+  "cudaDeviceGraphMemTrim": { "symbol": "cudaDeviceGraphMemTrim", "parameters": ["i32"], "result": "u32" },
+  "cudaDeviceGetGraphMemAttribute": { "symbol": "cudaDeviceGetGraphMemAttribute", "parameters": ["i32", "u32", "pointer"], "result": "u32" },
+  "cudaDeviceSetGraphMemAttribute": { "symbol": "cudaDeviceSetGraphMemAttribute", "parameters": ["i32", "u32", "pointer"], "result": "u32" },
+  "cudaGraphClone": { "symbol": "cudaGraphClone", "parameters": ["pointer", "pointer"], "result": "u32" },
+  "cudaGraphNodeFindInClone": { "symbol": "cudaGraphNodeFindInClone", "parameters": ["pointer", "pointer", "pointer"], "result": "u32" },
+  "cudaGraphNodeGetType": { "symbol": "cudaGraphNodeGetType", "parameters": ["pointer", "pointer"], "result": "u32" },
+  "cudaGraphGetNodes": { "symbol": "cudaGraphGetNodes", "parameters": ["pointer", "pointer", "pointer"], "result": "u32" },
+  "cudaGraphGetRootNodes": { "symbol": "cudaGraphGetRootNodes", "parameters": ["pointer", "pointer", "pointer"], "result": "u32" },
+  "cudaGraphGetEdges": { "symbol": "cudaGraphGetEdges", "parameters": ["pointer", "pointer", "pointer", "pointer", "pointer"], "result": "u32" },
+  "cudaGraphNodeGetDependencies": { "symbol": "cudaGraphNodeGetDependencies", "parameters": ["pointer", "pointer", "pointer", "pointer"], "result": "u32" },
+  "cudaGraphNodeGetDependentNodes": { "symbol": "cudaGraphNodeGetDependentNodes", "parameters": ["pointer", "pointer", "pointer", "pointer"], "result": "u32" },
+  "cudaGraphAddDependencies": { "symbol": "cudaGraphAddDependencies", "parameters": ["pointer", "pointer", "pointer", "pointer", "u64"], "result": "u32" },
+  "cudaGraphRemoveDependencies": { "symbol": "cudaGraphRemoveDependencies", "parameters": ["pointer", "pointer", "pointer", "pointer", "u64"], "result": "u32" },
+  "cudaGraphDestroyNode": { "symbol": "cudaGraphDestroyNode", "parameters": ["pointer"], "result": "u32" },
+  "cudaGraphInstantiate": { "symbol": "cudaGraphInstantiate", "parameters": ["pointer", "pointer", "u64"], "result": "u32" },
+  "cudaGraphInstantiateWithFlags": { "symbol": "cudaGraphInstantiateWithFlags", "parameters": ["pointer", "pointer", "u64"], "result": "u32" },
+  "cudaGraphInstantiateWithParams": { "symbol": "cudaGraphInstantiateWithParams", "ptdsSymbol": "cudaGraphInstantiateWithParams_ptsz", "parameters": ["pointer", "pointer", "pointer"], "result": "u32" },
+  "cudaGraphExecGetFlags": { "symbol": "cudaGraphExecGetFlags", "parameters": ["pointer", "pointer"], "result": "u32" },
+  "cudaGraphExecKernelNodeSetParams": { "symbol": "cudaGraphExecKernelNodeSetParams", "parameters": ["pointer", "pointer", "pointer"], "result": "u32" },
+  "cudaGraphExecMemcpyNodeSetParams": { "symbol": "cudaGraphExecMemcpyNodeSetParams", "parameters": ["pointer", "pointer", "pointer"], "result": "u32" },
+  "cudaGraphExecMemcpyNodeSetParamsToSymbol": { "symbol": "cudaGraphExecMemcpyNodeSetParamsToSymbol", "parameters": ["pointer", "pointer", "pointer", "pointer", "u64", "u64", "u32"], "result": "u32" },
+  "cudaGraphExecMemcpyNodeSetParamsFromSymbol": { "symbol": "cudaGraphExecMemcpyNodeSetParamsFromSymbol", "parameters": ["pointer", "pointer", "pointer", "pointer", "u64", "u64", "u32"], "result": "u32" },
+  "cudaGraphExecMemcpyNodeSetParams1D": { "symbol": "cudaGraphExecMemcpyNodeSetParams1D", "parameters": ["pointer", "pointer", "pointer", "pointer", "u64", "u32"], "result": "u32" },
+  "cudaGraphExecMemsetNodeSetParams": { "symbol": "cudaGraphExecMemsetNodeSetParams", "parameters": ["pointer", "pointer", "pointer"], "result": "u32" },
+  "cudaGraphExecHostNodeSetParams": { "symbol": "cudaGraphExecHostNodeSetParams", "parameters": ["pointer", "pointer", "pointer"], "result": "u32" },
+  "cudaGraphExecChildGraphNodeSetParams": { "symbol": "cudaGraphExecChildGraphNodeSetParams", "parameters": ["pointer", "pointer", "pointer"], "result": "u32" },
+  "cudaGraphExecEventRecordNodeSetEvent": { "symbol": "cudaGraphExecEventRecordNodeSetEvent", "parameters": ["pointer", "pointer", "pointer"], "result": "u32" },
+  "cudaGraphExecEventWaitNodeSetEvent": { "symbol": "cudaGraphExecEventWaitNodeSetEvent", "parameters": ["pointer", "pointer", "pointer"], "result": "u32" },
+  "cudaGraphExecExternalSemaphoresSignalNodeSetParams": { "symbol": "cudaGraphExecExternalSemaphoresSignalNodeSetParams", "parameters": ["pointer", "pointer", "pointer"], "result": "u32" },
+  "cudaGraphExecExternalSemaphoresWaitNodeSetParams": { "symbol": "cudaGraphExecExternalSemaphoresWaitNodeSetParams", "parameters": ["pointer", "pointer", "pointer"], "result": "u32" },
+  "cudaGraphNodeSetEnabled": { "symbol": "cudaGraphNodeSetEnabled", "parameters": ["pointer", "pointer", "u32"], "result": "u32" },
+  "cudaGraphNodeGetEnabled": { "symbol": "cudaGraphNodeGetEnabled", "parameters": ["pointer", "pointer", "pointer"], "result": "u32" },
+  "cudaGraphExecUpdate": { "symbol": "cudaGraphExecUpdate", "parameters": ["pointer", "pointer", "pointer"], "result": "u32" },
+  "cudaGraphUpload": { "symbol": "cudaGraphUpload", "ptdsSymbol": "cudaGraphUpload_ptsz", "parameters": ["pointer", "pointer"], "result": "u32" },
+  "cudaGraphLaunch": { "symbol": "cudaGraphLaunch", "ptdsSymbol": "cudaGraphLaunch_ptsz", "parameters": ["pointer", "pointer"], "result": "u32" },
+  "cudaGraphExecDestroy": { "symbol": "cudaGraphExecDestroy", "parameters": ["pointer"], "result": "u32" },
+  "cudaGraphDestroy": { "symbol": "cudaGraphDestroy", "parameters": ["pointer"], "result": "u32" },
+  "cudaGraphDebugDotPrint": { "symbol": "cudaGraphDebugDotPrint", "parameters": ["pointer", "pointer", "u32"], "result": "u32" },
+  "cudaUserObjectCreate": { "symbol": "cudaUserObjectCreate", "parameters": ["pointer", "pointer", "function", "u32", "u32"], "result": "u32" },
+  "cudaUserObjectRetain": { "symbol": "cudaUserObjectRetain", "parameters": ["pointer", "u32"], "result": "u32" },
+  "cudaUserObjectRelease": { "symbol": "cudaUserObjectRelease", "parameters": ["pointer", "u32"], "result": "u32" },
+  "cudaGraphRetainUserObject": { "symbol": "cudaGraphRetainUserObject", "parameters": ["pointer", "pointer", "u32", "u32"], "result": "u32" },
+  "cudaGraphReleaseUserObject": { "symbol": "cudaGraphReleaseUserObject", "parameters": ["pointer", "pointer", "u32"], "result": "u32" },
+  "cudaGraphAddNode": { "symbol": "cudaGraphAddNode", "parameters": ["pointer", "pointer", "pointer", "pointer", "u64", "pointer"], "result": "u32" },
+  "cudaGraphNodeSetParams": { "symbol": "cudaGraphNodeSetParams", "parameters": ["pointer", "pointer"], "result": "u32" },
+  "cudaGraphExecNodeSetParams": { "symbol": "cudaGraphExecNodeSetParams", "parameters": ["pointer", "pointer", "pointer"], "result": "u32" },
+  "cudaGraphConditionalHandleCreate": { "symbol": "cudaGraphConditionalHandleCreate", "parameters": ["pointer", "pointer", "u32", "u32"], "result": "u32" },
+  "cudaGetDriverEntryPoint": { "symbol": "cudaGetDriverEntryPoint", "ptdsSymbol": "cudaGetDriverEntryPoint_ptsz", "parameters": ["pointer", "pointer", "u64", "pointer"], "result": "u32", "deprecated": true },
+  "cudaGetDriverEntryPointByVersion": { "symbol": "cudaGetDriverEntryPointByVersion", "ptdsSymbol": "cudaGetDriverEntryPointByVersion_ptsz", "parameters": ["pointer", "pointer", "u32", "u64", "pointer"], "result": "u32" },
+  "cudaLibraryLoadData": { "symbol": "cudaLibraryLoadData", "parameters": ["pointer", "pointer", "pointer", "pointer", "u32", "pointer", "pointer", "u32"], "result": "u32" },
+  "cudaLibraryLoadFromFile": { "symbol": "cudaLibraryLoadFromFile", "parameters": ["pointer", "pointer", "pointer", "pointer", "u32", "pointer", "pointer", "u32"], "result": "u32" },
+  "cudaLibraryUnload": { "symbol": "cudaLibraryUnload", "parameters": ["pointer"], "result": "u32" },
+  "cudaLibraryGetKernel": { "symbol": "cudaLibraryGetKernel", "parameters": ["pointer", "pointer", "pointer"], "result": "u32" },
+  "cudaLibraryGetGlobal": { "symbol": "cudaLibraryGetGlobal", "parameters": ["pointer", "pointer", "pointer", "pointer"], "result": "u32" },
+  "cudaLibraryGetManaged": { "symbol": "cudaLibraryGetManaged", "parameters": ["pointer", "pointer", "pointer", "pointer"], "result": "u32" },
+  "cudaLibraryGetUnifiedFunction": { "symbol": "cudaLibraryGetUnifiedFunction", "parameters": ["pointer", "pointer", "pointer"], "result": "u32" },
+  "cudaLibraryGetKernelCount": { "symbol": "cudaLibraryGetKernelCount", "parameters": ["pointer", "pointer"], "result": "u32" },
+  "cudaLibraryEnumerateKernels": { "symbol": "cudaLibraryEnumerateKernels", "parameters": ["pointer", "u32", "pointer"], "result": "u32" },
+  "cudaKernelSetAttributeForDevice": { "symbol": "cudaKernelSetAttributeForDevice", "parameters": ["pointer", "u32", "i32", "i32"], "result": "u32" },
+  "cudaGetExportTable": { "symbol": "cudaGetExportTable", "parameters": ["pointer", "pointer"], "result": "u32" },
+  "cudaGetFuncBySymbol": { "symbol": "cudaGetFuncBySymbol", "parameters": ["pointer", "pointer"], "result": "u32" },
+  "cudaGetKernel": { "symbol": "cudaGetKernel", "parameters": ["pointer", "pointer"], "result": "u32" },
+  "cudaProfilerStart": { "symbol": "cudaProfilerStart", "parameters": [], "result": "u32" },
+  "cudaProfilerStop": { "symbol": "cudaProfilerStop", "parameters": [], "result": "u32" }
+}`, [
+  ["cudaIpcOpenEventHandle", 1, cudaIpcEventHandle_st.$layout],
+  ["cudaIpcOpenMemHandle", 1, cudaIpcMemHandle_st.$layout],
+  ["cudaLaunchKernel", 1, dim3.$layout],
+  ["cudaLaunchKernel", 2, dim3.$layout],
+  ["cudaLaunchCooperativeKernel", 1, dim3.$layout],
+  ["cudaLaunchCooperativeKernel", 2, dim3.$layout],
+  ["cudaMalloc3D", 1, cudaExtent.$layout],
+  ["cudaMalloc3DArray", 2, cudaExtent.$layout],
+  ["cudaMallocMipmappedArray", 2, cudaExtent.$layout],
+  ["cudaMemset3D", 0, cudaPitchedPtr.$layout],
+  ["cudaMemset3D", 2, cudaExtent.$layout],
+  ["cudaMemset3DAsync", 0, cudaPitchedPtr.$layout],
+  ["cudaMemset3DAsync", 2, cudaExtent.$layout],
+  ["cudaMemPrefetchAsync", 2, cudaMemLocation.$layout],
+  ["cudaMemAdvise", 3, cudaMemLocation.$layout],
+  ["cudaCreateChannelDesc", -1, cudaChannelFormatDesc.$layout],
+]);
