@@ -17,7 +17,7 @@ export function functionTable<R>(json: string, structs: readonly StructSlot[] = 
   const table = JSON.parse(json) as Record<string, { parameters: NativeType[]; result: NativeType }>;
   for (const [name, index, layout] of structs) {
     const spec = table[name];
-    if (spec === undefined) throw new Error(`functionTable: no function ${name} in the table`);
+    if (spec === undefined) throw new TypeError(`functionTable: a record layout is set for ${name}, which the table does not hold (a malformed generated table: regenerate it)`);
     if (index < 0) spec.result = { struct: layout };
     else spec.parameters[index] = { struct: layout };
   }
