@@ -50,6 +50,14 @@ describe.skipIf(!gpu.available)(`examples: cuda_core's, extended or made TypeScr
     expect(r.stdout).toMatch(/^memory_pool_resources on .+: OK$/m);
   });
 
+  it("foreign_interop.ts runs SAXPY over another library's memory and stream (pytorch_example made TypeScript-native)", () => {
+    const r = runExample("foreign_interop.ts");
+    expect(r.status, `${r.stdout}\n${r.stderr}`).toBe(0);
+    expect(r.stdout).toMatch(
+      /^foreign_interop: SAXPY over another library's memory and stream \(CUDA Array Interface, DLPack, Stream\.fromHandle\) in float \(64 elements on our stream\) and double \(128 elements on the library's stream\) on .+: OK$/m,
+    );
+  });
+
   it("plasma_ppm.ts renders the plasma into a DeviceArray and writes a PPM file (Deno: --allow-write)", () => {
     const dir = mkdtempSync(join(tmpdir(), "cuda-ts-plasma-"));
     try {
