@@ -1,12 +1,13 @@
 /**
- * memory_pool_resources: PinnedMemoryResource and ManagedMemoryResource side by side, and the device's default
- * pool's attributes rising while a buffer is live and falling when it is freed. Every result is checked (a wrong
- * one throws, so the process exits non-zero).
+ * memory_pool_resources: PinnedMemoryResource and ManagedMemoryResource side by side, the device's default
+ * pool's attributes rising while a buffer is live and falling when it is freed, and GraphMemoryResource: scratch
+ * memory allocated and freed inside a captured CUDA graph (allocation and free nodes), as cuda_core's example. Every
+ * result is checked (a wrong one throws, so the process exits non-zero).
  *
  *   bun examples/memory_pool_resources.ts
  *   deno run --allow-ffi --allow-env --allow-read examples/memory_pool_resources.ts
  */
-import { Device, DeviceMemoryResource, LaunchConfig, ManagedMemoryResource, PinnedMemoryResource, launch, u32 } from "../src/index.ts";
+import { Device, DeviceMemoryResource, GraphMemoryResource, LaunchConfig, ManagedMemoryResource, PinnedMemoryResource, launch, u32 } from "../src/index.ts";
 import { Program } from "../src/core/program/program.ts";
 
 function check(ok: boolean, what: string): void {
@@ -78,5 +79,34 @@ advisedMr.prefetch(advised, "host", { stream });
 await stream.done();
 const a = advised.asTypedArray(Uint32Array);
 for (let i = 0; i < n; i += 983) check(a[i] === i, `advised[${i}] = ${a[i]}, expected ${i}`);
+
+// 5. Graph memory: scratch memory that exists only inside a graph. Allocating on the builder's stream records an
+//    allocation node, closing the buffer there a free node; each launch allocates, uses and frees it again.
+const graphMr = new GraphMemoryResource(dev);
+using data = dev.allocate(bytes, { stream });
+data.fill(0, { stream });
+{
+  using builder = dev.createGraphBuilder().beginBuilding();
+  const scratch = graphMr.allocate(bytes, { stream: builder.stream });
+  scratch.copyFrom(data, { stream: builder.stream });
+  launch(builder, config, kernel, scratch, u32(n));
+  data.copyFrom(scratch, { stream: builder.stream });
+  scratch.close(); // on the stream it was allocated on: the builder's, so a free node
+  builder.endBuilding();
+  const kinds = builder.inspect().nodes.map((node) => node.type);
+  check(kinds.includes("memAlloc") && kinds.includes("memFree"), `the captured graph holds ${kinds.join(", ")}: an allocation and a free node expected`);
+  using graph = builder.complete();
+  graph.upload(stream);
+  graph.launch(stream);
+  graph.launch(stream);
+  const out = new Uint32Array(new ArrayBuffer(bytes));
+  data.copyTo(out, { stream });
+  await stream.done();
+  for (let i = 0; i < n; i += 977) check(out[i] === 2 * i, `graph scratch: data[${i}] = ${out[i]}, expected ${2 * i}`);
+  const high = graphMr.attributes.reservedMemHigh;
+  check(high >= BigInt(bytes), `the graph memory's reserved high watermark is ${high} bytes, less than the ${bytes}-byte scratch buffer`);
+  console.log(`graph memory: ${kinds.length} nodes (${kinds.join(", ")}), reserved high watermark ${high} bytes`);
+}
+graphMr.trim();
 
 console.log(`memory_pool_resources on ${dev.name}: OK`);

@@ -131,3 +131,21 @@ export { ElementwiseKernel } from "./kernels/elementwise.ts";
 export { ReductionKernel, REDUCTION_BLOCK, type ReductionOptions } from "./kernels/reduction.ts";
 export { builderStats, type BuilderOptions } from "./kernels/compile.ts";
 export type { BuilderArgument, KernelParam } from "./kernels/params.ts";
+// Graph memory and graph introspection (issue 19, graph part).
+export { AllocNode } from "./graph/definition.ts";
+export {
+  graphNodeTypeName,
+  inspectGraph,
+  readNodeParams,
+  type GraphNodeParams,
+  type GraphStructure,
+  type InspectedNode,
+  type MemcpyEndpoint,
+  type MemcpyEndpointType,
+} from "./graph/inspect.ts";
+export {
+  GraphMemoryAttributes,
+  GraphMemoryResource,
+  type GraphMemoryAttributeName,
+  type GraphMemoryAttributeValues,
+} from "./memory/graph-memory-resource.ts";

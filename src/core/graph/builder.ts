@@ -32,6 +32,7 @@ import { ClosedError } from "../errors.ts";
 import { GraphAttachments } from "./attachments.ts";
 import { conditionalBodies, conditionalNodeParams, conditionalPlan, createCondition, type ConditionalKind, type GraphCondition } from "./condition.ts";
 import { debugDotPrint, type GraphDebugPrintOptions } from "./debug.ts";
+import { inspectGraph, type GraphStructure } from "./inspect.ts";
 import type { GraphDefinition } from "./definition.ts";
 import { GraphStateError } from "../errors.ts";
 import { Graph, sourceOf, type GraphCompleteOptions, type GraphSource } from "./graph.ts";
@@ -152,6 +153,15 @@ export class GraphBuilder {
   /** Makes an executable Graph of the captured graph (after `endBuilding()`). Can be called more than once. */
   complete(options?: GraphCompleteOptions): Graph {
     return Graph.instantiate(this.graphSource("complete"), options);
+  }
+
+  /**
+   * The captured graph's nodes (with their kinds and parameters) and edges, as the driver holds them (after
+   * `endBuilding()`): what stream capture made of the work. See inspect.ts.
+   */
+  inspect(): GraphStructure {
+    const src = this.graphSource("inspect");
+    return src.context.run(() => inspectGraph(src.graph));
   }
 
   /** Writes a DOT description of the captured graph to `path` (after `endBuilding()`). */

@@ -19,9 +19,19 @@
  *
  * @module
  */
-import { CUDA_HOST_NODE_PARAMS_st, type CUgraph, type CUgraphNode } from "../../bindings/driver.ts";
+import {
+  CUDA_HOST_NODE_PARAMS_st,
+  CUDA_MEM_ALLOC_NODE_PARAMS_v1_st,
+  CUmemAllocationType,
+  CUmemLocationType,
+  type CUdeviceptr,
+  type CUgraph,
+  type CUgraphNode,
+} from "../../bindings/driver.ts";
 import { ffi, type Pointer } from "../../ffi/index.ts";
-import type { Buffer, HostMemory } from "../memory/buffer.ts";
+import { Buffer, type HostMemory } from "../memory/buffer.ts";
+import { allocationSize } from "../memory/resource.ts";
+import { inspectGraph, readNodeParams, type GraphNodeParams, type GraphStructure } from "./inspect.ts";
 import type { Context } from "../context.ts";
 import type { Device } from "../device.ts";
 import { deviceOf, isDevice } from "../base/hub.ts";
@@ -41,8 +51,25 @@ import type { KernelArgument, LaunchConfig } from "../launch/launch.ts";
 import { track, untrack } from "../base/lifetime.ts";
 import { describeValue } from "../base/checks.ts";
 
-/** The kind of a node. */
-export type GraphNodeType = "kernel" | "memcpy" | "memset" | "host" | "graph" | "empty" | "eventRecord" | "eventWait" | "conditional";
+/**
+ * The kind of a node (the driver's CUgraphNodeType by name). A GraphDefinition adds every kind but the external
+ * semaphore and batched memory operation nodes, which appear only when a graph is read back (see inspect.ts).
+ */
+export type GraphNodeType =
+  | "kernel"
+  | "memcpy"
+  | "memset"
+  | "host"
+  | "graph"
+  | "empty"
+  | "eventRecord"
+  | "eventWait"
+  | "conditional"
+  | "memAlloc"
+  | "memFree"
+  | "externalSemaphoreSignal"
+  | "externalSemaphoreWait"
+  | "batchMemOp";
 
 type Create = (graph: CUgraph, deps: Pointer, count: number) => CUgraphNode;
 
@@ -104,6 +131,46 @@ export abstract class NodeBuilder {
     const node = def.addNode(this.predecessors(), (g, d, n) => driver.cuGraphAddChildGraphNode(g, d, n, src.graph), [], plain(def, "graph"));
     def.attachments.include(src.attachments);
     return node;
+  }
+
+  /**
+   * Adds an allocation node (cuGraphAddMemAllocNode): `size` bytes of device memory of the definition's device,
+   * allocated each time a launch reaches the node. The address (`node.address`, or `node.buffer` to pass to
+   * kernels and copies) is fixed when the node is added and valid in the nodes after it; free it with
+   * `deallocate(node)` later in the graph, or instantiate with `autoFreeOnLaunch`, or free it after a launch
+   * (`node.buffer` is borrowed: close it only to forget it). A graph with allocation nodes can be instantiated once
+   * at a time, and cannot be embedded or cloned (the driver's rules).
+   */
+  allocate(size: number | bigint): AllocNode {
+    const def = this.target();
+    const n = allocationSize(size);
+    if (n === 0) throw new RangeError("allocate: a graph allocation node cannot be empty; ask for at least 1 byte");
+    const p = new CUDA_MEM_ALLOC_NODE_PARAMS_v1_st();
+    p.poolProps.allocType = CUmemAllocationType.CU_MEM_ALLOCATION_TYPE_PINNED;
+    p.poolProps.location.type = CUmemLocationType.CU_MEM_LOCATION_TYPE_DEVICE;
+    p.poolProps.location.id = def.context.device.id;
+    p.bytesize = n;
+    return def.addNode(
+      this.predecessors(),
+      (g, d, k) => driver.cuGraphAddMemAllocNode(g, d, k, p.$pointer()),
+      [],
+      (h, deps) => new AllocNode(def, h, deps, p.dptr, Number(n)),
+    );
+  }
+
+  /**
+   * Adds a free node (cuGraphAddMemFreeNode) for memory an allocation node allocated: the AllocNode itself, its
+   * buffer, or the address. The memory must not be used by nodes after it.
+   */
+  deallocate(memory: AllocNode | Buffer | CUdeviceptr): GraphNode {
+    const def = this.target();
+    let address: CUdeviceptr;
+    if (memory instanceof AllocNode) address = memory.address;
+    else if (typeof memory === "bigint") address = memory;
+    else if (memory !== null && typeof memory === "object" && typeof (memory as Partial<Buffer>).handle === "bigint") address = (memory as Buffer).handle;
+    else throw new TypeError(`deallocate takes an AllocNode, its Buffer or a device address (a bigint), not ${describeValue(memory)}`);
+    if (address === 0n) throw new RangeError("deallocate: the address is 0; pass the AllocNode whose memory is freed");
+    return def.addNode(this.predecessors(), (g, d, k) => driver.cuGraphAddMemFreeNode(g, d, k, address), [], plain(def, "memFree"));
   }
 
   /** Adds an empty node (a point to depend on). */
@@ -197,6 +264,17 @@ export class GraphNode extends NodeBuilder {
     return this.#handle;
   }
 
+  /** The node's parameters as the driver holds them now (see inspect.ts for what each kind reports). */
+  get params(): GraphNodeParams {
+    const h = this.handle;
+    return this.definition.context.run(() => readNodeParams(h));
+  }
+
+  /** The nodes that run after this one (added so far). */
+  get dependents(): readonly GraphNode[] {
+    return this.definition.nodes.filter((n) => n.dependencies.includes(this));
+  }
+
   protected target(): GraphDefinition {
     return this.definition;
   }
@@ -221,6 +299,26 @@ export class KernelNode extends GraphNode {
     readonly args: readonly KernelArgument[],
   ) {
     super(definition, handle, dependencies, "kernel");
+  }
+}
+
+/** An allocation node: graph memory allocated when a launch reaches it (see `allocate`). */
+export class AllocNode extends GraphNode {
+  /** The memory as a Buffer to pass to kernels and copies (borrowed: the graph owns the memory). */
+  readonly buffer: Buffer;
+
+  /** @internal */
+  constructor(
+    definition: GraphDefinition,
+    handle: CUgraphNode,
+    dependencies: readonly GraphNode[],
+    /** The allocation's device address (fixed for the graph's life). */
+    readonly address: CUdeviceptr,
+    /** Its size in bytes. */
+    readonly size: number,
+  ) {
+    super(definition, handle, dependencies, "memAlloc");
+    this.buffer = Buffer.fromHandle(address, size, { owner: definition });
   }
 }
 
@@ -321,6 +419,22 @@ export class GraphDefinition extends NodeBuilder {
   /** The nodes added so far, in order. */
   get nodes(): readonly GraphNode[] {
     return this.#nodes;
+  }
+
+  /** The edges added so far, as [from, to] pairs: `to` runs after `from`. */
+  get edges(): readonly (readonly [GraphNode, GraphNode])[] {
+    const out: [GraphNode, GraphNode][] = [];
+    for (const n of this.#nodes) for (const d of n.dependencies) out.push([d, n]);
+    return out;
+  }
+
+  /**
+   * The graph as the driver holds it: every node with its kind and parameters, and every edge (cuGraphGetNodes,
+   * cuGraphGetEdges). The same as `nodes` and `edges` for a definition, and what a captured graph is made of.
+   */
+  inspect(): GraphStructure {
+    const g = this.handle;
+    return this.context.run(() => inspectGraph(g));
   }
 
   /** Adds nodes that run after all of `nodes`: `definition.after(a, b).launch(...)`. */

@@ -16,16 +16,18 @@
  *
  * @module
  */
-import { CUDA_GRAPH_INSTANTIATE_PARAMS_st, CUgraphExecUpdateResultInfo_st, CUgraphInstantiate_flags, cudaError, type CUgraph, type CUgraphExec } from "../../bindings/driver.ts";
+import { CUDA_HOST_NODE_PARAMS_st, CUDA_GRAPH_INSTANTIATE_PARAMS_st, CUgraphExecUpdateResultInfo_st, CUgraphInstantiate_flags, cudaError, type CUgraph, type CUgraphExec } from "../../bindings/driver.ts";
 import type { Context } from "../context.ts";
 import { driver, makeCurrent } from "../base/driver-state.ts";
 import { ClosedError } from "../errors.ts";
 import type { GraphAttachments } from "./attachments.ts";
 import type { GraphBuilder } from "./builder.ts";
-import type { GraphDefinition, KernelNode } from "./definition.ts";
+import type { GraphDefinition, GraphNode, GraphNodeType, KernelNode } from "./definition.ts";
+import type { Buffer, HostMemory } from "../memory/buffer.ts";
+import { Event } from "../event.ts";
 import { GraphInstantiateError, GraphStateError, GraphUpdateError } from "../errors.ts";
-import { kernelNodeParams } from "./params.ts";
-import { holdUntilPassed } from "../host-callback.ts";
+import { kernelNodeParams, memcpyNodeParams, memsetNodeParams } from "./params.ts";
+import { holdUntilPassed, registerGraphHostFunction, type HostFunction } from "../host-callback.ts";
 import type { Kernel } from "../launch/kernel.ts";
 import type { KernelArgument, LaunchConfig, StreamLike } from "../launch/launch.ts";
 import { track, untrack } from "../base/lifetime.ts";
@@ -77,7 +79,7 @@ export class Graph {
   readonly #origin: object;
   #attachments: GraphAttachments;
   /** Arguments of kernel nodes set on this graph (setKernelNode), per node. */
-  readonly #nodeArguments = new Map<KernelNode, unknown>();
+  readonly #nodeArguments = new Map<GraphNode, unknown>();
   #lastStream: Stream | undefined;
 
   private constructor(exec: CUgraphExec, source: GraphSource) {
@@ -211,6 +213,106 @@ export class Graph {
     this.#context.run(() => driver.cuGraphExecKernelNodeSetParams(exec, node.handle, p));
     this.#retire(this.#nodeArguments.get(node));
     this.#nodeArguments.set(node, [kernel, params.args]);
+  }
+
+  /**
+   * Sets a memset node's destination and pattern in this graph (cuGraphExecMemsetNodeSetParams). The driver
+   * accepts a destination of the same device, and a pattern of the same width and size as the node's.
+   */
+  setMemsetNode(node: GraphNode, dst: Buffer, value: number | ArrayBufferView): void {
+    const exec = this.handle;
+    this.#checkNode(node, ["memset"], "setMemsetNode", "memset()");
+    const p = memsetNodeParams(dst, value, "Graph.setMemsetNode");
+    this.#context.run(() => driver.cuGraphExecMemsetNodeSetParams(exec, node.handle, p, this.#context.handle));
+    this.#keepForNode(node, [dst]);
+  }
+
+  /**
+   * Sets a copy node's source and destination in this graph (cuGraphExecMemcpyNodeSetParams): the same sizes and
+   * kinds of memory as the node's (device to device stays device to device).
+   */
+  setMemcpyNode(node: GraphNode, dst: Buffer | HostMemory, src: Buffer | HostMemory): void {
+    const exec = this.handle;
+    this.#checkNode(node, ["memcpy"], "setMemcpyNode", "memcpy()");
+    const p = memcpyNodeParams(dst, src, "Graph.setMemcpyNode");
+    this.#context.run(() => driver.cuGraphExecMemcpyNodeSetParams(exec, node.handle, p, this.#context.handle));
+    this.#keepForNode(node, [dst, src]);
+  }
+
+  /** Sets the event an event record or event wait node uses in this graph (cuGraphExecEvent{Record,Wait}NodeSetEvent). */
+  setEventNode(node: GraphNode, event: Event): void {
+    const exec = this.handle;
+    this.#checkNode(node, ["eventRecord", "eventWait"], "setEventNode", "record() or wait()");
+    if (!(event instanceof Event)) throw new TypeError(`Graph.setEventNode takes an Event (device.createEvent()), not ${describeValue(event)}`);
+    const e = event.handle;
+    this.#context.run(() =>
+      node.type === "eventRecord" ? driver.cuGraphExecEventRecordNodeSetEvent(exec, node.handle, e) : driver.cuGraphExecEventWaitNodeSetEvent(exec, node.handle, e),
+    );
+    if (node.type === "eventRecord") event.markRecorded();
+    this.#keepForNode(node, [event]);
+  }
+
+  /**
+   * Sets a child graph node's graph in this graph (cuGraphExecChildGraphNodeSetParams): a GraphDefinition or an
+   * ended GraphBuilder of the same shape as the node's child (same nodes and edges, other parameters).
+   */
+  setChildGraphNode(node: GraphNode, child: GraphDefinition | GraphBuilder): void {
+    const exec = this.handle;
+    this.#checkNode(node, ["graph"], "setChildGraphNode", "embed()");
+    const src = sourceOf(child, "Graph.setChildGraphNode");
+    this.#context.run(() => driver.cuGraphExecChildGraphNodeSetParams(exec, node.handle, src.graph));
+    this.#keepForNode(node, [src.attachments, src.origin]);
+  }
+
+  /**
+   * Sets the function a host node runs in this graph (cuGraphExecHostNodeSetParams). Deno only, as host nodes are
+   * (Bun throws UnsupportedOnRuntimeError).
+   */
+  setHostNode(node: GraphNode, fn: HostFunction): void {
+    const exec = this.handle;
+    this.#checkNode(node, ["host"], "setHostNode", "callback()");
+    const { fn: pointer, userData } = registerGraphHostFunction(fn, this.#attachments, "Graph.setHostNode");
+    const p = new CUDA_HOST_NODE_PARAMS_st();
+    p.fn = pointer;
+    p.userData = userData;
+    this.#context.run(() => driver.cuGraphExecHostNodeSetParams(exec, node.handle, p));
+  }
+
+  /**
+   * Turns a node off or on in this graph (cuGraphNodeSetEnabled): a disabled node does nothing when launched, as an
+   * empty node, until enabled again. The driver allows it for kernel, memcpy and memset nodes.
+   */
+  setNodeEnabled(node: GraphNode, enabled: boolean): void {
+    const exec = this.handle;
+    this.#checkNode(node, ["kernel", "memcpy", "memset"], "setNodeEnabled", "launch(), memcpy() or memset()");
+    if (typeof enabled !== "boolean") throw new TypeError(`Graph.setNodeEnabled: enabled is a boolean, not ${describeValue(enabled)}`);
+    this.#context.run(() => driver.cuGraphNodeSetEnabled(exec, node.handle, enabled ? 1 : 0));
+  }
+
+  /** Whether a kernel, memcpy or memset node is enabled in this graph (cuGraphNodeGetEnabled). */
+  isNodeEnabled(node: GraphNode): boolean {
+    const exec = this.handle;
+    this.#checkNode(node, ["kernel", "memcpy", "memset"], "isNodeEnabled", "launch(), memcpy() or memset()");
+    return this.#context.run(() => driver.cuGraphNodeGetEnabled(exec, node.handle)) !== 0;
+  }
+
+  /** Throws GraphStateError unless `node` is a node of one of `types` of the definition this graph was made from. */
+  #checkNode(node: GraphNode, types: readonly GraphNodeType[], action: string, adder: string): void {
+    const n = node as Partial<GraphNode> | null;
+    if (n === null || typeof n !== "object" || n.definition?.root !== this.#origin) {
+      throw new GraphStateError(
+        `Graph.${action}: the node is not a node of the GraphDefinition this Graph was instantiated from (${describeValue(node)}); pass a node returned by that definition's ${adder}`,
+      );
+    }
+    if (!types.includes(n.type!)) {
+      throw new GraphStateError(`Graph.${action}: the node is a ${n.type} node; this takes ${types.join(" or ")} nodes (made by ${adder})`);
+    }
+  }
+
+  /** Keeps what a node's new parameters reference alive with the graph, retiring what the previous ones did. */
+  #keepForNode(node: GraphNode, values: readonly unknown[]): void {
+    this.#retire(this.#nodeArguments.get(node));
+    this.#nodeArguments.set(node, values);
   }
 
   /** What earlier parameters referenced stays alive until the last launch's stream is synchronised. */
