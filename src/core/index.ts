@@ -131,3 +131,29 @@ export { ElementwiseKernel } from "./kernels/elementwise.ts";
 export { ReductionKernel, REDUCTION_BLOCK, type ReductionOptions } from "./kernels/reduction.ts";
 export { builderStats, type BuilderOptions } from "./kernels/compile.ts";
 export type { BuilderArgument, KernelParam } from "./kernels/params.ts";
+// The math libraries' objects (cuRAND, cuFFT, cuSOLVER, cuSPARSE): each loads its library's tables on `create`, not here.
+export { Rng, RNG_GENERATORS, RNG_ORDERINGS, type RngGenerator, type RngOrdering, type RngOptions, type NormalOptions } from "./math/rng/rng.ts";
+export { Fft, FftPlan, type FftOptions, type FftForwardOptions, type FftInverseOptions } from "./math/fft/fft.ts";
+export type { FftKind, FftPrecision, FftPlanSpec, FftLayout } from "./math/fft/layout.ts";
+export {
+  Solver,
+  type SolverDType,
+  type SolverOptions,
+  type TriangleOptions,
+  type LuFactorization,
+  type CholeskyFactorization,
+  type Closeable,
+} from "./math/solver/solver.ts";
+export {
+  Sparse,
+  SparseMatrix,
+  type SparseOptions,
+  type SparseValueDType,
+  type SparseIndexDType,
+  type SparseOperation,
+  type SparseScalar,
+  type SparseLayout,
+  type CsrInit,
+  type CooInit,
+  type SparseProductOptions,
+} from "./math/sparse/sparse.ts";

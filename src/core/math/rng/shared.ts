@@ -1,7 +1,7 @@
 /**
  * What the math objects of this folder and its siblings (`Rng`, `Fft`, `Solver`, `Sparse`) share: argument checks
  * on DeviceArrays and streams that run before anything reaches a library, the device pointer of an array, entering
- * the stream's context for a library call, and the error for a stream or array of another device.
+ * the stream's context for a library call.
  *
  * Kept in `rng/` (the first of the four) rather than in a common file of `src/core/math/`, which the BLAS objects'
  * folder does not share.
@@ -13,21 +13,10 @@ import { DeviceArray } from "../../array/device-array.ts";
 import type { DTypeName } from "../../array/dtype.ts";
 import { describeValue } from "../../base/checks.ts";
 import { enterContext, leaveContext, UNCHANGED } from "../../base/driver-state.ts";
-import { ArrayLayoutError, ClosedError, DTypeError, ShapeMismatchError } from "../../errors.ts";
+import { ArrayLayoutError, ClosedError, DTypeError, ShapeMismatchError, WrongDeviceError } from "../../errors.ts";
 import { Stream } from "../../stream.ts";
 import { ffi, type Pointer } from "../../../ffi/index.ts";
 import type { CUcontext } from "../../../bindings/driver.ts";
-
-/**
- * A stream or an array of another device than the math object's (its handle was made on one device and works there
- * only): make the object on that device, or move the array there first.
- */
-export class WrongDeviceError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "WrongDeviceError";
-  }
-}
 
 /** The stream of a math object's options: a Stream, open, with a context (not a default stream object). */
 export function checkStream(stream: unknown, what: string): Stream {
