@@ -133,7 +133,7 @@ export { builderStats, type BuilderOptions } from "./kernels/compile.ts";
 export type { BuilderArgument, KernelParam } from "./kernels/params.ts";
 // The math libraries' objects (cuRAND, cuFFT, cuSOLVER, cuSPARSE): each loads its library's tables on `create`, not here.
 export { Rng, RNG_GENERATORS, RNG_ORDERINGS, type RngGenerator, type RngOrdering, type RngOptions, type NormalOptions } from "./math/rng/rng.ts";
-export { Fft, FftPlan, type FftOptions, type FftForwardOptions, type FftInverseOptions } from "./math/fft/fft.ts";
+export { Fft, FftPlan, type FftDType, type FftOptions, type FftForwardOptions, type FftInverseOptions } from "./math/fft/fft.ts";
 export type { FftKind, FftPrecision, FftPlanSpec, FftLayout } from "./math/fft/layout.ts";
 export {
   Solver,

@@ -101,7 +101,7 @@ export function matmul(a: ArrayLike<number>, b: ArrayLike<number>, m: number, k:
   for (let i = 0; i < m; i++) for (let p = 0; p < k; p++) {
     const x = a[i * k + p]!;
     if (x === 0) continue;
-    for (let j = 0; j < n; j++) c[i * n + j] += x * b[p * n + j]!;
+    for (let j = 0; j < n; j++) c[i * n + j] = c[i * n + j]! + x * b[p * n + j]!;
   }
   return c;
 }

@@ -25,7 +25,6 @@
  */
 import type { cufftHandle } from "../../../bindings/cufft.ts";
 import { DeviceArray } from "../../array/device-array.ts";
-import type { DTypeName } from "../../array/dtype.ts";
 import { describeValue } from "../../base/checks.ts";
 import { track, untrack } from "../../base/lifetime.ts";
 import { ArrayLayoutError, ClosedError, DTypeError, ShapeMismatchError } from "../../errors.ts";
@@ -50,7 +49,7 @@ const INVERSE = 1;
 export interface FftOptions {
   /** The stream the transforms run on (changed later with `fft.stream = other`). */
   readonly stream: Stream;
-  /** Where the plans' work areas come from (default: the stream's device's memory resource). */
+  /** Where the plans' work areas and the results allocated for the user come from (default: the stream's device's). */
   readonly memoryResource?: MemoryResource;
 }
 
@@ -71,6 +70,9 @@ export interface FftInverseOptions extends FftForwardOptions {
   /** Divide by the number of points of one transform (default false: unnormalised, as cuFFT). */
   readonly normalize?: boolean;
 }
+
+/** The dtypes the transforms read and write. */
+export type FftDType = "float32" | "float64" | "complex64" | "complex128";
 
 let scaler: ElementwiseKernel | undefined;
 
@@ -267,16 +269,16 @@ export class Fft {
    * The forward transform of `x` over its last `dims` axes: c2c for a complex array (same shape and dtype), r2c for a
    * real one (complex, the last size n → n/2+1). Returns `out` (allocated when not given).
    */
-  forward(x: DeviceArray, options: FftForwardOptions = {}): DeviceArray {
+  forward(x: DeviceArray, options: FftForwardOptions = {}): DeviceArray<FftDType> {
     const action = "Fft.forward";
     this.#open("transform");
-    const a = checkArray(x, "the input", action, ["float32", "float64", "complex64", "complex128"] as DTypeName[], this.deviceId);
+    const a = checkArray(x, "the input", action, ["float32", "float64", "complex64", "complex128"] as FftDType[], this.deviceId);
     const { n, lead, batch } = splitAxes(a.shape, options.dims, action);
     const complex = a.dtype.kind === "c";
     const precision = a.dtype.name === "float32" || a.dtype.name === "complex64" ? "single" : "double";
     const plan = this.plan({ kind: complex ? "c2c" : "r2c", precision, shape: n, batch });
     const outShape = [...lead, ...plan.layout.onembed];
-    const out = this.#output(options.out, plan.layout.outputDtype, outShape, action);
+    const out = this.#output(options.out, plan.layout.outputDtype as FftDType, outShape, action);
     plan.exec(a, out, "forward");
     return out;
   }
@@ -285,10 +287,10 @@ export class Fft {
    * The inverse transform of the complex `x` over its last `dims` axes: c2c (same shape), or c2r with `real` or
    * `lastSize` (real, the last size m → `lastSize`, default 2(m-1)). Unnormalised unless `normalize`. Returns `out`.
    */
-  inverse(x: DeviceArray, options: FftInverseOptions = {}): DeviceArray {
+  inverse(x: DeviceArray, options: FftInverseOptions = {}): DeviceArray<FftDType> {
     const action = "Fft.inverse";
     this.#open("transform");
-    const a = checkArray(x, "the input", action, ["complex64", "complex128"] as DTypeName[], this.deviceId);
+    const a = checkArray(x, "the input", action, ["complex64", "complex128"] as FftDType[], this.deviceId);
     const { n, lead, batch } = splitAxes(a.shape, options.dims, action);
     const precision = a.dtype.name === "complex64" ? "single" : "double";
     const real = options.real === true || options.lastSize !== undefined || (options.out !== undefined && options.out instanceof DeviceArray && options.out.dtype.kind === "f");
@@ -302,7 +304,7 @@ export class Fft {
       sizes = [...n.slice(0, -1), last];
     }
     const plan = this.plan({ kind: real ? "c2r" : "c2c", precision, shape: sizes, batch });
-    const out = this.#output(options.out, plan.layout.outputDtype, [...lead, ...plan.layout.onembed], action);
+    const out = this.#output(options.out, plan.layout.outputDtype as FftDType, [...lead, ...plan.layout.onembed], action);
     plan.exec(a, out, "inverse");
     if (options.normalize === true) {
       const points = sizes.reduce((p, q) => p * q, 1);
@@ -341,8 +343,8 @@ export class Fft {
     if (this.#closed) throw new ClosedError("this Fft", action);
   }
 
-  #output(out: DeviceArray | undefined, dtype: DTypeName, shape: readonly number[], action: string): DeviceArray {
-    if (out === undefined) return DeviceArray.empty(shape, dtype, { stream: this.#stream });
+  #output(out: DeviceArray | undefined, dtype: FftDType, shape: readonly number[], action: string): DeviceArray<FftDType> {
+    if (out === undefined) return DeviceArray.empty(shape, dtype, { stream: this.#stream, memoryResource: this.memoryResource });
     const o = checkArray(out, "out", action, [dtype], this.deviceId);
     if (o.size !== shape.reduce((p, q) => p * q, 1)) {
       throw new ShapeMismatchError(`${action}: out has shape [${o.shape.join(", ")}] but the result has shape [${shape.join(", ")}]`);

@@ -21,7 +21,6 @@
  */
 import type { cusparseDnMatDescr_t, cusparseDnVecDescr_t, cusparseHandle_t, cusparseSpMatDescr_t } from "../../../bindings/cusparse.ts";
 import { DeviceArray } from "../../array/device-array.ts";
-import type { DTypeName } from "../../array/dtype.ts";
 import { describeValue } from "../../base/checks.ts";
 import { track, untrack } from "../../base/lifetime.ts";
 import { ClosedError, DTypeError, ShapeMismatchError } from "../../errors.ts";
@@ -336,7 +335,7 @@ export class Sparse {
   }
 
   /** y = α·op(A)·x + β·y: x and y 1D of A's dtype. Returns y (`out`, or a new array). */
-  spmv(a: SparseMatrix, x: DeviceArray, options: SparseProductOptions = {}): DeviceArray {
+  spmv(a: SparseMatrix, x: DeviceArray, options: SparseProductOptions = {}): DeviceArray<SparseValueDType> {
     const action = "Sparse.spmv";
     const h = this.#open("multiply");
     const { A, op, m, k, dtype } = this.#operand(a, options, action);
@@ -365,7 +364,7 @@ export class Sparse {
   }
 
   /** C = α·op(A)·B + β·C: B [k, n] and C [m, n] row-major of A's dtype. Returns C (`out`, or a new array). */
-  spmm(a: SparseMatrix, b: DeviceArray, options: SparseProductOptions = {}): DeviceArray {
+  spmm(a: SparseMatrix, b: DeviceArray, options: SparseProductOptions = {}): DeviceArray<SparseValueDType> {
     const action = "Sparse.spmm";
     const h = this.#open("multiply");
     const { A, op, m, k, dtype } = this.#operand(a, options, action);
@@ -432,7 +431,7 @@ export class Sparse {
     return { A: { descr, values }, op, m, k, dtype: a.layout.valueDtype };
   }
 
-  #result(options: SparseProductOptions, shape: readonly number[], dtype: SparseValueDType, action: string): DeviceArray {
+  #result(options: SparseProductOptions, shape: readonly number[], dtype: SparseValueDType, action: string): DeviceArray<SparseValueDType> {
     const out = options.out;
     if (out === undefined) {
       const beta = options.beta ?? 0;
@@ -441,7 +440,7 @@ export class Sparse {
       }
       return DeviceArray.empty(shape, dtype, { stream: this.#stream, memoryResource: this.memoryResource });
     }
-    const o = checkArray(out, "out", action, [dtype] as DTypeName[], this.deviceId);
+    const o = checkArray(out, "out", action, [dtype], this.deviceId);
     if (o.ndim !== shape.length || o.shape.some((d, i) => d !== shape[i])) {
       throw new ShapeMismatchError(`${action}: out has shape [${o.shape.join(", ")}] but the result has shape [${shape.join(", ")}]`);
     }
