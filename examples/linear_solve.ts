@@ -64,8 +64,8 @@ using Y = await solver.choleskySolve(S, R);
 const cholResidual = residual(s, await Y.toTypedArray({ stream }), rhs, k);
 if (!(cholResidual < 1e-14)) throw new Error(`Cholesky residual ${cholResidual}`);
 
-// A singular matrix: the third row is the sum of the first two.
-const singular = new Float64Array([1, 2, 3, 4, 5, 6, 5, 7, 9]);
+// A singular matrix: the second row is twice the first (entries chosen so that elimination is exact).
+const singular = new Float64Array([1, 2, 4, 2, 4, 8, 1, 1, 1]);
 using Z = DeviceArray.from(singular, { stream, shape: [3, 3] });
 using z = DeviceArray.from(new Float64Array([1, 2, 3]), { stream });
 let pivot = 0;
