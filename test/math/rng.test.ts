@@ -37,6 +37,8 @@ describe("Rng options", () => {
     expect(() => checkRngOptions({ stream, generator: "sobol32", ordering: "seeded" })).toThrow(/is for pseudo-random generators/);
     expect(() => checkRngOptions({ stream, dimensions: 2 })).toThrow(/dimensions are for quasi-random/);
     expect(() => checkRngOptions({ stream, generator: "sobol32", dimensions: 0 })).toThrow(/from 1 to 20000/);
+    expect(() => checkRngOptions({ stream, generator: "mt19937", offset: 5 })).toThrow(/takes no offset/);
+    expect(checkRngOptions({ stream, generator: "mtgp32", offset: 0 }).generator).toBe("mtgp32");
     expect(() => checkRngOptions(null as never)).toThrow(TypeError);
   });
 

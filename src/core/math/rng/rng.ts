@@ -71,7 +71,7 @@ export interface RngOptions {
   readonly generator?: RngGenerator;
   /** The seed of a pseudo-random generator (default 0, cuRAND's); quasi-random generators take none. */
   readonly seed?: bigint | number;
-  /** How many values of the sequence to skip (default 0). */
+  /** How many values of the sequence to skip (default 0; not for mtgp32 and mt19937, which cannot skip ahead). */
   readonly offset?: bigint | number;
   /** The ordering (default cuRAND's default for the generator's kind). */
   readonly ordering?: RngOrdering;
@@ -86,6 +86,9 @@ export interface NormalOptions {
   /** Default 1. */
   readonly stddev?: number;
 }
+
+/** The generators cuRAND gives no offsets (curandSetGeneratorOffset refuses them). */
+const NO_OFFSET: ReadonlySet<RngGenerator> = new Set<RngGenerator>(["mtgp32", "mt19937"]);
 
 /** Whether the generator is a quasi-random (Sobol) one. */
 export function isQuasi(generator: RngGenerator): boolean {
@@ -118,6 +121,9 @@ export function checkRngOptions(options: RngOptions): { generator: RngGenerator;
     if (v === undefined) continue;
     const ok = typeof v === "bigint" ? v >= 0n && v < 1n << 64n : typeof v === "number" && Number.isSafeInteger(v) && v >= 0;
     if (!ok) throw new RangeError(`Rng.create: ${key} must be a non-negative integer below 2^64 (a number or a bigint), not ${describeValue(v)}`);
+  }
+  if (NO_OFFSET.has(generator) && options.offset !== undefined && options.offset !== 0 && options.offset !== 0n) {
+    throw new RangeError(`Rng.create: the ${generator} generator takes no offset (cuRAND's Mersenne Twisters cannot skip ahead); use another seed, or philox, xorwow or mrg32k3a`);
   }
   if (quasi && options.seed !== undefined) {
     throw new RangeError(`Rng.create: the ${generator} generator is quasi-random and takes no seed; use offset to start elsewhere in the sequence`);
@@ -180,7 +186,7 @@ export class Rng {
       try {
         curand.curandSetStream(h, stream.handle);
         if (options.seed !== undefined) curand.curandSetPseudoRandomGeneratorSeed(h, options.seed);
-        if (options.offset !== undefined) curand.curandSetGeneratorOffset(h, options.offset);
+        if (options.offset !== undefined && !NO_OFFSET.has(generator)) curand.curandSetGeneratorOffset(h, options.offset);
         if (options.ordering !== undefined) curand.curandSetGeneratorOrdering(h, RNG_ORDERINGS[options.ordering]);
         if (isQuasi(generator)) curand.curandSetQuasiRandomGeneratorDimensions(h, dimensions);
       } catch (e) {
@@ -216,8 +222,8 @@ export class Rng {
   }
 
   /**
-   * Starts the sequence again: sets the seed (pseudo-random generators only) and the offset (default 0). The next
-   * numbers are those a new generator with these options would make.
+   * Starts the sequence again: sets the seed (pseudo-random generators only) and the offset (default 0; the Mersenne
+   * Twisters take none). The next numbers are those a new generator with these options would make.
    */
   reseed(seed: bigint | number | undefined, offset: bigint | number = 0): void {
     const h = this.#open("reseed");
@@ -225,7 +231,7 @@ export class Rng {
     const { curand } = this.#lib;
     inContext(this.#stream.context.handle, () => {
       if (seed !== undefined) curand.curandSetPseudoRandomGeneratorSeed(h, seed);
-      curand.curandSetGeneratorOffset(h, offset);
+      if (!NO_OFFSET.has(this.generator)) curand.curandSetGeneratorOffset(h, offset);
     });
   }
 
