@@ -25,7 +25,9 @@
  */
 import type { cufftHandle } from "../../../bindings/cufft.ts";
 import { DeviceArray } from "../../array/device-array.ts";
+import type { DTypeName } from "../../array/dtype.ts";
 import { describeValue } from "../../base/checks.ts";
+import { enterContext, leaveContext } from "../../base/driver-state.ts";
 import { track, untrack } from "../../base/lifetime.ts";
 import { ArrayLayoutError, ClosedError, DTypeError, ShapeMismatchError } from "../../errors.ts";
 import { ElementwiseKernel } from "../../kernels/elementwise.ts";
@@ -86,12 +88,18 @@ export class FftPlan {
   readonly #lib: CufftModule;
   #handle: cufftHandle | null;
   #work: Buffer | undefined;
+  readonly #action: string;
+  readonly #inputDtypes: readonly DTypeName[];
+  readonly #outputDtypes: readonly DTypeName[];
 
   /** @internal Made by {@link Fft.plan}. */
   constructor(fft: Fft, lib: CufftModule, layout: FftLayout, stream: Stream, memoryResource: MemoryResource) {
     this.#fft = fft;
     this.#lib = lib;
     this.layout = layout;
+    this.#action = `FftPlan.exec (${layout.key})`;
+    this.#inputDtypes = [layout.inputDtype];
+    this.#outputDtypes = [layout.outputDtype];
     const { cufft } = lib;
     const L = layout;
     const arr = (xs: readonly number[]): BigInt64Array => {
@@ -142,10 +150,10 @@ export class FftPlan {
   exec(input: DeviceArray, output: DeviceArray, direction: "forward" | "inverse" = "forward"): void {
     const h = this.handle;
     const L = this.layout;
-    const action = `FftPlan.exec (${L.key})`;
+    const action = this.#action;
     const dev = this.#fft.deviceId;
-    checkArray(input, "the input", action, [L.inputDtype], dev);
-    checkArray(output, "the output", action, [L.outputDtype], dev);
+    checkArray(input, "the input", action, this.#inputDtypes, dev);
+    checkArray(output, "the output", action, this.#outputDtypes, dev);
     if (input.size !== L.inputSize) throw new ShapeMismatchError(`${action}: the input has ${input.size} elements (shape [${input.shape.join(", ")}]) but the plan reads ${L.inputSize} (${L.batch} × [${L.inembed.join(", ")}])`);
     if (output.size !== L.outputSize) throw new ShapeMismatchError(`${action}: the output has ${output.size} elements (shape [${output.shape.join(", ")}]) but the plan writes ${L.outputSize} (${L.batch} × [${L.onembed.join(", ")}])`);
     if (direction !== "forward" && direction !== "inverse") throw new RangeError(`${action}: direction must be "forward" or "inverse", not ${describeValue(direction)}`);
@@ -156,7 +164,8 @@ export class FftPlan {
     const i = pointerOf(input);
     const o = pointerOf(output);
     const stream = this.#fft.stream;
-    inContext(stream.context.handle, () => {
+    const previous = enterContext(stream.context.handle); // no closure: this is the hot path
+    try {
       if (L.precision === "single") {
         if (L.kind === "c2c") cufft.cufftExecC2C(h, i, o, direction === "forward" ? FORWARD : INVERSE);
         else if (L.kind === "r2c") cufft.cufftExecR2C(h, i, o);
@@ -164,7 +173,9 @@ export class FftPlan {
       } else if (L.kind === "c2c") cufft.cufftExecZ2Z(h, i, o, direction === "forward" ? FORWARD : INVERSE);
       else if (L.kind === "r2c") cufft.cufftExecD2Z(h, i, o);
       else cufft.cufftExecZ2D(h, i, o);
-    });
+    } finally {
+      leaveContext(previous);
+    }
   }
 
   /** @internal Binds the plan to another stream (its `Fft`'s new one). */

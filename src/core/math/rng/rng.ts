@@ -22,6 +22,7 @@ import type { curandGenerator_t } from "../../../bindings/curand.ts";
 import { DeviceArray } from "../../array/device-array.ts";
 import type { DTypeName } from "../../array/dtype.ts";
 import { describeValue } from "../../base/checks.ts";
+import { enterContext, leaveContext } from "../../base/driver-state.ts";
 import { track, untrack } from "../../base/lifetime.ts";
 import { ClosedError, DTypeError } from "../../errors.ts";
 import type { Stream } from "../../stream.ts";
@@ -145,6 +146,12 @@ export function checkRngOptions(options: RngOptions): { generator: RngGenerator;
 }
 
 const FLOATS = ["float32", "float64"] as const;
+// What #fill generates.
+const UNIFORM = 0;
+const UNIFORM_DOUBLE = 1;
+const POISSON = 2;
+const BITS32 = 3;
+const BITS64 = 4;
 type FloatName = (typeof FLOATS)[number];
 
 /** A cuRAND generator bound to a stream; close it (or `using`) to destroy it. */
@@ -240,10 +247,7 @@ export class Rng {
   uniform<N extends FloatName = "float32">(shape: number | readonly number[], dtype?: N): DeviceArray<N>;
   uniform(target: DeviceArray | number | readonly number[], dtype: FloatName = "float32"): DeviceArray {
     const out = this.#target(target, dtype, FLOATS, "Rng.uniform");
-    return this.#fill(out, "Rng.uniform", (h, p, n) => {
-      if (out.dtype.name === "float32") this.#lib.curand.curandGenerateUniform(h, p, n);
-      else this.#lib.curand.curandGenerateUniformDouble(h, p, n);
-    });
+    return this.#fill(out, "Rng.uniform", out.dtype.name === "float32" ? UNIFORM : UNIFORM_DOUBLE, 0);
   }
 
   /** Normal floats (`mean`, `stddev`) into `out` (float32 or float64) or a new array. Any count (see the module). */
@@ -266,7 +270,7 @@ export class Rng {
       throw new RangeError(`Rng.poisson: lambda must be a finite number above 0, not ${describeValue(lambda)}`);
     }
     const out = this.#target(target, "uint32", ["uint32"] as const, "Rng.poisson");
-    return this.#fill(out, "Rng.poisson", (h, p, n) => this.#lib.curand.curandGeneratePoisson(h, p, n, lambda));
+    return this.#fill(out, "Rng.poisson", POISSON, lambda);
   }
 
   /**
@@ -280,10 +284,7 @@ export class Rng {
       throw new DTypeError(`Rng.bits: the ${this.generator} generator makes ${want} words, and the array is ${target.dtype.name}; pass a ${want} array`);
     }
     const out = this.#target(target, want, [want], "Rng.bits");
-    return this.#fill(out, "Rng.bits", (h, p, n) => {
-      if (wide) this.#lib.curand.curandGenerateLongLong(h, p, n);
-      else this.#lib.curand.curandGenerate(h, p, n);
-    });
+    return this.#fill(out, "Rng.bits", wide ? BITS64 : BITS32, 0);
   }
 
   /** Destroys the generator (after the work queued on its stream) and frees its small arrays. Closing twice is harmless. */
@@ -308,20 +309,32 @@ export class Rng {
   }
 
   #target<N extends DTypeName>(target: unknown, dtype: unknown, allowed: readonly N[], action: string): DeviceArray<N> {
-    this.#open(action.replace("Rng.", ""));
+    this.#open("generate numbers");
     if (target instanceof DeviceArray) return checkArray(target, "out", action, allowed, this.deviceId);
     if (!(allowed as readonly unknown[]).includes(dtype)) throw new DTypeError(`${action} makes ${listOf(allowed)}, not ${describeValue(dtype)}`);
     return DeviceArray.empty(target as number | readonly number[], dtype as N, { stream: this.#stream });
   }
 
-  #fill<A extends DeviceArray>(out: A, action: string, generate: (h: curandGenerator_t, p: ReturnType<typeof pointerOf>, n: number) => void): A {
+  /** One generating call (no closure: this is the hot path), in the stream's context. */
+  #fill<A extends DeviceArray>(out: A, action: string, what: number, lambda: number): A {
     const h = this.#open(action);
     const n = out.size;
     if (n === 0) return out;
     if (this.dimensions > 1 && n % this.dimensions !== 0) {
       throw new RangeError(`${action}: a quasi-random generator of ${this.dimensions} dimensions makes counts that are multiples of ${this.dimensions}, not ${n}`);
     }
-    inContext(this.#stream.context.handle, () => generate(h, pointerOf(out), n));
+    const { curand } = this.#lib;
+    const p = pointerOf(out);
+    const previous = enterContext(this.#stream.context.handle);
+    try {
+      if (what === UNIFORM) curand.curandGenerateUniform(h, p, n);
+      else if (what === UNIFORM_DOUBLE) curand.curandGenerateUniformDouble(h, p, n);
+      else if (what === POISSON) curand.curandGeneratePoisson(h, p, n, lambda);
+      else if (what === BITS32) curand.curandGenerate(h, p, n);
+      else curand.curandGenerateLongLong(h, p, n);
+    } finally {
+      leaveContext(previous);
+    }
     return out;
   }
 
