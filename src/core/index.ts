@@ -142,7 +142,7 @@ export {
   type TriangleOptions,
   type LuFactorization,
   type CholeskyFactorization,
-  type Closeable,
+  type SolverResults,
 } from "./math/solver/solver.ts";
 export {
   Sparse,

@@ -89,10 +89,10 @@ export interface CholeskyFactorization extends Disposable {
   close(): void;
 }
 
-/** Results of several arrays, closed together. */
-export type Closeable<T> = T & Disposable & { close(): void };
+/** A routine's result arrays, closed together by `close()` or `using`. */
+export type SolverResults<T> = T & Disposable & { close(): void };
 
-function closeable<T extends Record<string, unknown>>(parts: T): Closeable<T> {
+function closeable<T extends Record<string, unknown>>(parts: T): SolverResults<T> {
   const close = (): void => {
     for (const a of Object.values(parts)) if (a instanceof DeviceArray) a.close();
   };
@@ -336,7 +336,7 @@ export class Solver {
    * The reduced QR factorization of `a` [m, n] (geqrf, then orgqr for Q): q [m, k] with orthonormal columns and r
    * [k, n] upper triangular, k = min(m, n), a = q·r. Close the result (or `using`).
    */
-  async geqrf(a: DeviceArray): Promise<Closeable<{ q: DeviceArray<SolverDType>; r: DeviceArray<SolverDType> }>> {
+  async geqrf(a: DeviceArray): Promise<SolverResults<{ q: DeviceArray<SolverDType>; r: DeviceArray<SolverDType> }>> {
     const action = "Solver.geqrf";
     const h = this.#open("factor");
     const A = checkArray(a, "a", action, FLOATS, this.deviceId);
@@ -390,7 +390,7 @@ export class Solver {
    * cuSOLVER's gesvd needs rows ≥ columns: a wide `a` is given to it as it lies (its transpose, tall), a tall one is
    * transposed first. Close the result (or `using`).
    */
-  async gesvd(a: DeviceArray): Promise<Closeable<{ u: DeviceArray<SolverDType>; s: DeviceArray<SolverDType>; vt: DeviceArray<SolverDType> }>> {
+  async gesvd(a: DeviceArray): Promise<SolverResults<{ u: DeviceArray<SolverDType>; s: DeviceArray<SolverDType>; vt: DeviceArray<SolverDType> }>> {
     const action = "Solver.gesvd";
     const h = this.#open("decompose");
     const A = checkArray(a, "a", action, FLOATS, this.deviceId);
@@ -448,7 +448,7 @@ export class Solver {
    * Eigenvalues and eigenvectors of the symmetric `a` [n, n] (read from its lower triangle by default): w [n]
    * ascending and v [n, n] whose column j is the eigenvector of w[j] (a·v = v·diag(w)). Close the result.
    */
-  async syevd(a: DeviceArray, options: TriangleOptions = {}): Promise<Closeable<{ w: DeviceArray<SolverDType>; v: DeviceArray<SolverDType> }>> {
+  async syevd(a: DeviceArray, options: TriangleOptions = {}): Promise<SolverResults<{ w: DeviceArray<SolverDType>; v: DeviceArray<SolverDType> }>> {
     const action = "Solver.syevd";
     const h = this.#open("decompose");
     const A = checkArray(a, "a", action, FLOATS, this.deviceId);
