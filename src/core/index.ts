@@ -149,3 +149,29 @@ export {
   type GraphMemoryAttributeName,
   type GraphMemoryAttributeValues,
 } from "./memory/graph-memory-resource.ts";
+// The math libraries' objects (cuRAND, cuFFT, cuSOLVER, cuSPARSE): each loads its library's tables on `create`, not here.
+export { Rng, RNG_GENERATORS, RNG_ORDERINGS, type RngGenerator, type RngOrdering, type RngOptions, type NormalOptions } from "./math/rng/rng.ts";
+export { Fft, FftPlan, type FftDType, type FftOptions, type FftForwardOptions, type FftInverseOptions } from "./math/fft/fft.ts";
+export type { FftKind, FftPrecision, FftPlanSpec, FftLayout } from "./math/fft/layout.ts";
+export {
+  Solver,
+  type SolverDType,
+  type SolverOptions,
+  type TriangleOptions,
+  type LuFactorization,
+  type CholeskyFactorization,
+  type SolverResults,
+} from "./math/solver/solver.ts";
+export {
+  Sparse,
+  SparseMatrix,
+  type SparseOptions,
+  type SparseValueDType,
+  type SparseIndexDType,
+  type SparseOperation,
+  type SparseScalar,
+  type SparseLayout,
+  type CsrInit,
+  type CooInit,
+  type SparseProductOptions,
+} from "./math/sparse/sparse.ts";

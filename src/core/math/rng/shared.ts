@@ -1,0 +1,109 @@
+/**
+ * What the math objects of this folder and its siblings (`Rng`, `Fft`, `Solver`, `Sparse`) share: argument checks
+ * on DeviceArrays and streams that run before anything reaches a library, the device pointer of an array, entering
+ * the stream's context for a library call.
+ *
+ * Kept in `rng/` (the first of the four) rather than in a common file of `src/core/math/`, which the BLAS objects'
+ * folder does not share.
+ *
+ * @module
+ * @internal
+ */
+import { DeviceArray } from "../../array/device-array.ts";
+import type { DTypeName } from "../../array/dtype.ts";
+import { describeValue } from "../../base/checks.ts";
+import { enterContext, leaveContext, UNCHANGED } from "../../base/driver-state.ts";
+import { ArrayLayoutError, ClosedError, DTypeError, ShapeMismatchError, WrongDeviceError } from "../../errors.ts";
+import { Stream } from "../../stream.ts";
+import { ffi, type Pointer } from "../../../ffi/index.ts";
+import type { CUcontext } from "../../../bindings/driver.ts";
+
+/** The stream of a math object's options: a Stream, open, with a context (not a default stream object). */
+export function checkStream(stream: unknown, what: string): Stream {
+  if (!(stream instanceof Stream)) {
+    throw new TypeError(`${what} needs a Stream (for example device.createStream()), not ${describeValue(stream)}`);
+  }
+  if (stream.isClosed) throw new ClosedError("the Stream given", `use it for ${what}`);
+  return stream;
+}
+
+/** A replacement stream for an object made on device `deviceId`: a Stream of that device. */
+export function checkStreamDevice(stream: unknown, deviceId: number, what: string): Stream {
+  const s = checkStream(stream, what);
+  const id = s.device.id;
+  if (id !== deviceId) {
+    throw new WrongDeviceError(`${what}: the stream is on device ${id} but this object was made on device ${deviceId}; make the object with a stream of device ${id} instead`);
+  }
+  return s;
+}
+
+/** The device the array's memory is on, or -1 for host-accessible memory (pinned, managed), usable from any device. */
+export function memoryDeviceOf(a: DeviceArray): number {
+  return a.buffer.isHostAccessible ? -1 : a.buffer.device.id;
+}
+
+/**
+ * Checks an array argument before a library call: a DeviceArray, open, of one of `dtypes`, contiguous (row-major,
+ * packed), on the object's device (or host-accessible).
+ */
+export function checkArray<N extends DTypeName>(a: unknown, name: string, action: string, dtypeNames: readonly N[], deviceId: number): DeviceArray<N> {
+  if (!(a instanceof DeviceArray)) throw new TypeError(`${action}: ${name} must be a DeviceArray, not ${describeValue(a)}`);
+  if (a.isClosed) throw new ClosedError(`${name} (a DeviceArray)`, action);
+  if (!(dtypeNames as readonly string[]).includes(a.dtype.name)) {
+    throw new DTypeError(`${action}: ${name} is ${a.dtype.name} but must be ${listOf(dtypeNames)}; convert it or allocate one of those`);
+  }
+  if (!a.isContiguous) {
+    throw new ArrayLayoutError(`${action}: ${name} (shape [${a.shape.join(", ")}], strides [${a.strides.join(", ")}]) is not contiguous; pass a contiguous array (array.copy({ stream }) makes one)`);
+  }
+  const dev = memoryDeviceOf(a);
+  if (dev >= 0 && dev !== deviceId) {
+    throw new WrongDeviceError(`${action}: ${name} is on device ${dev} but this object works on device ${deviceId}; copy the array to device ${deviceId} first`);
+  }
+  return a as DeviceArray<N>;
+}
+
+/** Checks that `a` has the dtype of `like` (named in the message). */
+export function checkSameDtype(a: DeviceArray, name: string, like: DeviceArray, likeName: string, action: string): void {
+  if (a.dtype !== like.dtype) {
+    throw new DTypeError(`${action}: ${name} is ${a.dtype.name} but ${likeName} is ${like.dtype.name}; both must have one dtype`);
+  }
+}
+
+/** Checks a shape exactly. */
+export function checkShape(a: DeviceArray, name: string, expected: readonly number[], action: string, why = ""): void {
+  if (a.shape.length !== expected.length || a.shape.some((d, i) => d !== expected[i])) {
+    throw new ShapeMismatchError(`${action}: ${name} has shape [${a.shape.join(", ")}] but must have shape [${expected.join(", ")}]${why === "" ? "" : ` (${why})`}`);
+  }
+}
+
+/** "a, b or c". */
+export function listOf(items: readonly string[]): string {
+  if (items.length <= 1) return items.join("");
+  return `${items.slice(0, -1).join(", ")} or ${items[items.length - 1]}`;
+}
+
+/** The address of an array's element 0 as a pointer argument. */
+export function pointerOf(a: DeviceArray): Pointer {
+  return ffi.pointerFromAddress(a.address);
+}
+
+/**
+ * Runs `fn` with `context` current (the math libraries work on the current device), restoring the previous one.
+ * @internal
+ */
+export function inContext<T>(context: CUcontext, fn: () => T): T {
+  const previous = enterContext(context);
+  try {
+    return fn();
+  } finally {
+    if (previous !== UNCHANGED) leaveContext(previous);
+  }
+}
+
+/** A positive integer option (a size, a count). */
+export function checkCount(value: unknown, name: string, action: string, min = 1): number {
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < min) {
+    throw new RangeError(`${action}: ${name} must be an integer of at least ${min}, not ${describeValue(value)}`);
+  }
+  return value;
+}
