@@ -166,9 +166,11 @@ export class Rng {
   #handle: curandGenerator_t | null;
   #stream: Stream;
   #tail: Partial<Record<FloatName, DeviceArray>> = {};
+  readonly #ordering: RngOrdering | undefined;
 
-  private constructor(lib: CurandModule, handle: curandGenerator_t, stream: Stream, generator: RngGenerator, dimensions: number) {
+  private constructor(lib: CurandModule, handle: curandGenerator_t, stream: Stream, generator: RngGenerator, dimensions: number, ordering?: RngOrdering) {
     this.#lib = lib;
+    this.#ordering = ordering;
     this.#handle = handle;
     this.#stream = stream;
     this.generator = generator;
@@ -202,7 +204,7 @@ export class Rng {
       }
       return h;
     });
-    return new Rng(lib, handle, stream, generator, dimensions);
+    return new Rng(lib, handle, stream, generator, dimensions, options.ordering);
   }
 
   /** Whether close() was called. */
@@ -236,9 +238,32 @@ export class Rng {
     const h = this.#open("reseed");
     checkRngOptions({ stream: this.#stream, generator: this.generator, seed, offset, dimensions: this.dimensions });
     const { curand } = this.#lib;
+    if (NO_OFFSET.has(this.generator)) {
+      // A Mersenne Twister keeps its state across a new seed (on the H200, MT19937 went on one number later than a
+      // fresh generator): make a fresh generator with the same settings, after the work queued with the old one.
+      const ctx = this.#stream.context.handle;
+      const fresh = inContext(ctx, () => {
+        const n = curand.curandCreateGenerator(RNG_GENERATORS[this.generator]);
+        try {
+          curand.curandSetStream(n, this.#stream.handle);
+          if (seed !== undefined) curand.curandSetPseudoRandomGeneratorSeed(n, seed);
+          if (this.#ordering !== undefined) curand.curandSetGeneratorOrdering(n, RNG_ORDERINGS[this.#ordering]);
+        } catch (e) {
+          curand.curandDestroyGenerator(n);
+          throw e;
+        }
+        return n;
+      });
+      this.#stream.sync();
+      untrack(this);
+      inContext(ctx, () => curand.curandDestroyGenerator(h));
+      this.#handle = fresh;
+      track(this, () => inContext(ctx, () => curand.curandDestroyGenerator(fresh)));
+      return;
+    }
     inContext(this.#stream.context.handle, () => {
       if (seed !== undefined) curand.curandSetPseudoRandomGeneratorSeed(h, seed);
-      if (!NO_OFFSET.has(this.generator)) curand.curandSetGeneratorOffset(h, offset);
+      curand.curandSetGeneratorOffset(h, offset);
     });
   }
 
