@@ -543,7 +543,7 @@ export class Blas {
   }
 
   /** The Euclidean norm of x (`cublasNrm2Ex`): a host number (waits), or written to `out` (the real dtype). */
-  nrm2(x: DeviceArray, options?: ReductionOptions & { readonly out: DeviceArray }): DeviceArray;
+  nrm2(x: DeviceArray, options: ReductionOptions & { readonly out: DeviceArray }): DeviceArray;
   nrm2(x: DeviceArray, options?: ReductionOptions): number;
   nrm2(x: DeviceArray, options: ReductionOptions = {}): number | DeviceArray {
     const action = "Blas.nrm2";
@@ -564,7 +564,7 @@ export class Blas {
    * The index of the element of largest magnitude (|re| + |im| for complex), 0-based, as a host number (waits); with
    * `out` (an int32 DeviceArray) cuBLAS's own 1-based index is written there. float32, float64, complex64, complex128.
    */
-  amax(x: DeviceArray, options?: ReductionOptions & { readonly out: DeviceArray }): DeviceArray;
+  amax(x: DeviceArray, options: ReductionOptions & { readonly out: DeviceArray }): DeviceArray;
   amax(x: DeviceArray, options?: ReductionOptions): number;
   amax(x: DeviceArray, options: ReductionOptions = {}): number | DeviceArray {
     const action = "Blas.amax";

@@ -246,7 +246,7 @@ export class BlasLt {
     const bias = options.bias;
     const pbias = bias === undefined ? null : arrayPointer(bias, "bias", dev, action);
     const plan = this.plan(a, b, c, options);
-    const g = gemmGeometry(a, b, c, true, action);
+    const g = gemmGeometry(a, b, c, c.ndim === 3, action);
     const dv = this.#scratch.dv;
     encodeScalar(dv, 0, plan.types.scalar, options.alpha ?? 1, `${action}: alpha`);
     encodeScalar(dv, 16, plan.types.scalar, options.beta ?? 0, `${action}: beta`);
@@ -277,7 +277,7 @@ export class BlasLt {
       if (!(x instanceof DeviceArray)) throw new TypeError(`${action}: ${name} must be a DeviceArray, not ${describeValue(x)}`);
     }
     const t = gemmTypes(a.dtype, b.dtype, c.dtype, options.compute, true, action);
-    const g = gemmGeometry(a, b, c, true, action);
+    const g = gemmGeometry(a, b, c, c.ndim === 3, action);
     const act = options.activation;
     if (act !== undefined && act !== "relu" && act !== "gelu") throw new TypeError(`${action}: activation is "relu" or "gelu", not ${describeValue(act)}`);
     const bias = options.bias;

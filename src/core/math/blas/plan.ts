@@ -151,7 +151,8 @@ export function gemmTypes(a: DType, b: DType, c: DType, compute: BlasComputeType
   cudaDataTypeOf(c, `${action}: C`);
   if (!mixed && c !== a) throw new DTypeError(`${action}: A and B are ${a.name} but C is ${c.name}; use gemmEx for mixed precision (float16/bfloat16 into float32, int8 into int32)`);
   const name = compute ?? defaultComputeType(a.name);
-  if (name === undefined || !Object.hasOwn(COMPUTE_TYPES, name)) {
+  if (name === undefined) throw new DTypeError(`${action}: cuBLAS has no gemm of ${a.name} inputs into ${c.name}; gemm takes float16, bfloat16, float32, float64, complex64, complex128 (and gemmEx int8 into int32)`);
+  if (!Object.hasOwn(COMPUTE_TYPES, name)) {
     throw new DTypeError(`${action}: compute type ${describeValue(compute)} is not one of ${Object.keys(COMPUTE_TYPES).join(", ")}`);
   }
   const row = GEMM_TABLE[name].find(([i, o]) => i === a.name && o === c.name);
