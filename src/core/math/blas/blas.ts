@@ -45,6 +45,7 @@ import {
   type BlasScalar,
   encodeScalar,
   fitsInt32,
+  type GemmGeometry,
   gemmGeometry,
   type GemmTypes,
   gemmTypes,
@@ -158,6 +159,8 @@ export class Blas {
   /** Where the next call reads alpha and beta: the host scratch, or device scalars' memory. */
   #alphaArg: Pointer = null;
   #betaArg: Pointer = null;
+  /** The last gemm's arrays and what was worked out for them (reused when the same arrays come again). */
+  #last: { a: DeviceArray; b: DeviceArray; c: DeviceArray; compute: BlasComputeType | undefined; mixed: boolean; batched: boolean; t: GemmTypes; g: GemmGeometry } | undefined;
   /** What the finalizer needs (never `this`): the handle and the workspace it must outlive. */
   readonly #held: { handle: cublasHandle_t; workspace: Buffer | undefined };
 
@@ -356,17 +359,26 @@ export class Blas {
     const pa = arrayPointer(a, "A", dev, action);
     const pb = arrayPointer(b, "B", dev, action);
     const pc = arrayPointer(c, "C", dev, action);
-    const t = gemmTypes(a.dtype, b.dtype, c.dtype, options.compute, mixed, action);
-    const g = gemmGeometry(a, b, c, batched, action);
+    // The arrays of the last call again (a loop's usual case): their dtypes, shapes and strides cannot have changed.
+    const last = this.#last;
+    let t: GemmTypes;
+    let g: GemmGeometry;
+    if (last !== undefined && last.a === a && last.b === b && last.c === c && last.compute === options.compute && last.mixed === mixed && last.batched === batched) {
+      t = last.t;
+      g = last.g;
+    } else {
+      t = gemmTypes(a.dtype, b.dtype, c.dtype, options.compute, mixed, action);
+      g = gemmGeometry(a, b, c, batched, action);
+      this.#last = { a, b, c, compute: options.compute, mixed, batched, t, g };
+    }
     const algo = checkAlgo(options.algo, action);
     this.#scalars(t.scalar, options.alpha ?? 1, options.beta ?? 0, action);
     const p = g.plan;
     if (p.m === 0 || p.n === 0 || g.batch === 0) return c;
-    const [A, B] = p.swap ? [pb, pa] : [pa, pb];
-    const [sA, sB] = p.swap ? [g.strideB, g.strideA] : [g.strideA, g.strideB];
     const ctx = enterContext(this.#context);
     try {
-      this.#callGemm(t, p.transa, p.transb, p.m, p.n, p.k, A, p.lda, B, p.ldb, pc, p.ldc, batched, sA, sB, g.strideC, g.batch, algo);
+      if (p.swap) this.#callGemm(t, p.transa, p.transb, p.m, p.n, p.k, pb, p.lda, pa, p.ldb, pc, p.ldc, batched, g.strideB, g.strideA, g.strideC, g.batch, algo);
+      else this.#callGemm(t, p.transa, p.transb, p.m, p.n, p.k, pa, p.lda, pb, p.ldb, pc, p.ldc, batched, g.strideA, g.strideB, g.strideC, g.batch, algo);
     } finally {
       leaveContext(ctx);
     }
@@ -688,6 +700,7 @@ export class Blas {
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
+    this.#last = undefined;
     untrack(this);
     const ctx = enterContext(this.#context);
     try {
