@@ -39,7 +39,7 @@ import type { Buffer } from "../../memory/buffer.ts";
 import type { Stream } from "../../stream.ts";
 import type { CUcontext } from "../../../bindings/driver.ts";
 import { arrayPointer, type BlasWorkspaceOptions, checkStream, checkWorkspace } from "./common.ts";
-import { BlasDeviceError } from "./errors.ts";
+import { BlasDeviceError } from "../../errors.ts";
 import {
   type BlasComputeType,
   type BlasScalar,

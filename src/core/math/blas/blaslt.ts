@@ -28,7 +28,7 @@ import type { Buffer } from "../../memory/buffer.ts";
 import type { Stream } from "../../stream.ts";
 import type { CUcontext } from "../../../bindings/driver.ts";
 import { arrayPointer, type BlasWorkspaceOptions, checkStream, checkWorkspace, DEFAULT_WORKSPACE_BYTES } from "./common.ts";
-import { BlasDeviceError } from "./errors.ts";
+import { BlasDeviceError } from "../../errors.ts";
 import { type BlasComputeType, type BlasScalar, encodeScalar, type GemmGeometry, gemmGeometry, type GemmTypes, gemmTypes } from "./plan.ts";
 
 /** An activation fused after the product (and the bias): `"relu"` or `"gelu"` (cuBLASLt's tanh approximation). */

@@ -10,7 +10,7 @@ import { ClosedError } from "../../errors.ts";
 import { ffi, type Pointer } from "../../../ffi/index.ts";
 import type { MemoryResource } from "../../memory/resource.ts";
 import { Stream } from "../../stream.ts";
-import { BlasDeviceError } from "./errors.ts";
+import { BlasDeviceError } from "../../errors.ts";
 
 /** Where a handle's workspace comes from. */
 export interface BlasWorkspaceOptions {

@@ -28,7 +28,7 @@ export {
   type ReductionOptions,
 } from "./blas.ts";
 export { BlasLt, MatmulPlan, type BlasLtActivation, type BlasLtOptions, type MatmulOptions } from "./blaslt.ts";
-export { BlasDeviceError } from "./errors.ts";
+export { BlasDeviceError } from "../../errors.ts";
 export { DEFAULT_WORKSPACE_BYTES, type BlasWorkspaceOptions } from "./common.ts";
 export { type BlasComputeType, type BlasScalar, matrixStorage, planGemm, type GemmPlan, type MatrixStorage } from "./plan.ts";
 export { CUBLASError } from "../../../bindings/errors.ts";
