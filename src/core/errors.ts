@@ -408,3 +408,21 @@ export class ConvergenceError extends SolverInfoError {
     this.name = "ConvergenceError";
   }
 }
+
+/**
+ * A stream or an array on another device than a cuBLAS/cuBLASLt handle's (`Blas`, `BlasLt` in cuda-ts/math/blas):
+ * a handle belongs to the device it was created on. The message names both devices and what to do (create a
+ * handle per device, or copy the array across).
+ */
+export class BlasDeviceError extends Error {
+  /** The handle's device. */
+  readonly expected: number;
+  /** The device that came. */
+  readonly got: number;
+  constructor(what: string, expected: number, got: number, todo: string) {
+    super(`${what} is on device ${got}, but this handle belongs to device ${expected}; ${todo}`);
+    this.name = "BlasDeviceError";
+    this.expected = expected;
+    this.got = got;
+  }
+}

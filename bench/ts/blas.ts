@@ -1,0 +1,132 @@
+/**
+ * The gemm measures of cuBLAS through `Blas` (bench/README.md, "cuBLAS gemm"), on the runtime that runs this file, as
+ * JSON lines in the suite's format (contender `<runtime>-blas`). bench/c/blas.c (contender `c-cublas`) and
+ * bench/python/blas.py (`python-torch`) print the same measures; bench/blas-run.sh runs all three in one go.
+ *
+ * | measure | unit | what |
+ * |---|---|---|
+ * | `gemm.N.f16`, `gemm.N.bf16` | TFLOP/s | C = A·B, N³, row-major, inputs and C in the dtype, compute "32f" (cuBLAS's CUBLAS_COMPUTE_32F, as torch.matmul), GPU time from events |
+ * | `gemm.N.tf32` | TFLOP/s | float32 data, compute "32f-fast-tf32" (TF32 tensor cores) |
+ * | `gemm.N.f32` | TFLOP/s | float32 data, compute "32f", default math mode (no TF32) |
+ * | `gemm.64.f32.call` | ns | the CPU cost of one 64³ float32 gemm call (wall time of bursts of 256 calls, the stream synchronised between bursts, untimed) |
+ *
+ * N is 4096 and 8192. A and B hold uniform values in [-1, 1) from the same generator in every contender (a
+ * 32-bit LCG; PyTorch's side uses torch.rand), C is written (beta 0). 2·N³ flops per call.
+ *
+ *   bun bench/ts/blas.ts              (or: deno run -A bench/ts/blas.ts)
+ *
+ * @module
+ */
+import { Device, DeviceArray, encodeBFloat16, encodeHalf, type DTypeName, type Stream } from "../../src/index.ts";
+import { Blas, type BlasComputeType } from "../../src/core/math/blas/index.ts";
+import { ffi } from "../../src/ffi/index.ts";
+import { cublas } from "../../src/bindings/cublas.ts";
+import { BURST, burstRep, describeError, measure, note, R, skip, TARGET_MS, type Rep } from "./harness.ts";
+
+const C = `${ffi.runtime}-blas`;
+const SIZES = [4096, 8192];
+const CASES: { name: string; dtype: DTypeName; compute: BlasComputeType }[] = [
+  { name: "f16", dtype: "float16", compute: "32f" },
+  { name: "bf16", dtype: "bfloat16", compute: "32f" },
+  { name: "tf32", dtype: "float32", compute: "32f-fast-tf32" },
+  { name: "f32", dtype: "float32", compute: "32f" },
+];
+
+const dev = new Device(0);
+dev.setCurrent();
+const stream: Stream = dev.createStream();
+const blas = new Blas({ stream });
+note(`${C} on ${dev.name}, cuBLAS ${cublas.cublasGetVersion(blas.handle)}`);
+
+/** n values uniform in [-1, 1): x ← 1664525·x + 1013904223 (mod 2^32), value x / 2^31 - 1 (the C contender's generator). */
+function uniform(n: number, seed: number): Float32Array {
+  const out = new Float32Array(n);
+  let s = seed >>> 0;
+  for (let i = 0; i < n; i++) {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    out[i] = s / 2147483648 - 1;
+  }
+  return out;
+}
+
+function deviceMatrix(n: number, dtype: DTypeName, seed: number): DeviceArray {
+  const v = uniform(n * n, seed);
+  if (dtype === "float16") return DeviceArray.from(Uint16Array.from(v, encodeHalf), { stream, dtype, shape: [n, n] });
+  if (dtype === "bfloat16") return DeviceArray.from(Uint16Array.from(v, encodeBFloat16), { stream, dtype, shape: [n, n] });
+  return DeviceArray.from(v, { stream, dtype: "float32", shape: [n, n] });
+}
+
+/** Measures `one` by GPU time (events), reporting TFLOP/s: the harness's method (calibrated M, R repetitions, median). */
+function measureFlops(name: string, flops: number, one: () => void, noteText: string): void {
+  const start = dev.createEvent({ timing: true });
+  const end = dev.createEvent({ timing: true });
+  const rep: Rep = (m) => {
+    stream.record(start);
+    for (let i = 0; i < m; i++) one();
+    stream.record(end);
+    end.sync();
+    return end.since(start);
+  };
+  try {
+    let m = 1;
+    let t = rep(m);
+    while (t < 2 && m < 1_000_000) {
+      m *= 10;
+      t = rep(m);
+    }
+    m = Math.max(1, Math.ceil(TARGET_MS / (t / m)));
+    rep(m);
+    const per: number[] = [];
+    for (let i = 0; i < R; i++) per.push(rep(m) / 1000 / m);
+    per.sort((a, b) => a - b);
+    const sig = (x: number): number => Number(x.toPrecision(6));
+    const tf = (s: number): number => sig(flops / s / 1e12);
+    console.log(JSON.stringify({ contender: C, measure: name, value: tf(per[R >> 1]!), unit: "TFLOP/s", min: tf(per[R - 1]!), max: tf(per[0]!), reps: R, iters: m, note: noteText }));
+  } catch (e) {
+    note(`${C} ${name} failed: ${describeError(e)}; skipped`);
+    console.log(JSON.stringify({ contender: C, measure: name, missing: `failed: ${describeError(e)}` }));
+  } finally {
+    start.close();
+    end.close();
+  }
+}
+
+for (const n of SIZES) {
+  for (const c of CASES) {
+    const name = `gemm.${n}.${c.name}`;
+    let a: DeviceArray | undefined;
+    let b: DeviceArray | undefined;
+    let out: DeviceArray | undefined;
+    try {
+      a = deviceMatrix(n, c.dtype, 1);
+      b = deviceMatrix(n, c.dtype, 2);
+      out = DeviceArray.empty([n, n], c.dtype, { stream });
+      stream.sync();
+    } catch (e) {
+      skip(C, name, `allocating 3 ${n}x${n} ${c.dtype} matrices failed: ${describeError(e)}`);
+      continue;
+    }
+    const [A, B, Cm] = [a, b, out];
+    measureFlops(name, 2 * n ** 3, () => void blas.gemm(A, B, Cm, { compute: c.compute }), `${c.dtype}, compute ${c.compute}, GPU time from events`);
+    A.close();
+    B.close();
+    Cm.close();
+    stream.sync();
+  }
+}
+
+// The CPU cost of a small call: the host-side work of Blas.gemm (checks, plan, cublasGemmEx), the GPU kept busy enough.
+{
+  const a = deviceMatrix(64, "float32", 3);
+  const b = deviceMatrix(64, "float32", 4);
+  const c = DeviceArray.empty([64, 64], "float32", { stream });
+  stream.sync();
+  measure(C, "gemm.64.f32.call", "ns", burstRep(() => void blas.gemm(a, b, c), BURST, () => stream.sync()), { note: `wall time per call in bursts of ${BURST}, the stream synchronised between bursts (untimed)` });
+  a.close();
+  b.close();
+  c.close();
+}
+
+blas.close();
+stream.sync();
+stream.close();

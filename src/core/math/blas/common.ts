@@ -1,0 +1,69 @@
+/**
+ * What `Blas` and `BlasLt` share: checking the arrays of a call (open, on the handle's device), the stream option,
+ * a device pointer from an array, and the workspace option.
+ *
+ * @module
+ */
+import { DeviceArray } from "../../array/device-array.ts";
+import { describeValue } from "../../base/checks.ts";
+import { ClosedError } from "../../errors.ts";
+import { ffi, type Pointer } from "../../../ffi/index.ts";
+import type { MemoryResource } from "../../memory/resource.ts";
+import { Stream } from "../../stream.ts";
+import { BlasDeviceError } from "../../errors.ts";
+
+/** Where a handle's workspace comes from. */
+export interface BlasWorkspaceOptions {
+  /** Bytes (default 32 MiB: what cuBLAS recommends for Hopper and newer). */
+  readonly size?: number;
+  /** The memory resource to allocate it from (default: the stream's device's `memoryResource`). */
+  readonly memoryResource?: MemoryResource;
+}
+
+/** The default workspace: 32 MiB (cuBLAS's recommendation for Hopper; 4 MiB suffices on older GPUs). */
+export const DEFAULT_WORKSPACE_BYTES = 32 * 1024 * 1024;
+
+/** Checks a stream argument: a Stream, open. */
+export function checkStream(stream: unknown, action: string): Stream {
+  if (!(stream instanceof Stream)) {
+    throw new TypeError(`${action} needs a Stream (for example device.createStream()), not ${describeValue(stream)}`);
+  }
+  if (stream.isClosed) throw new ClosedError("the Stream", action);
+  return stream;
+}
+
+/** The device of an array's memory, or -1 for memory every device reaches (pinned, managed). */
+function arrayDeviceId(a: DeviceArray): number {
+  const mr = a.buffer.memoryResource;
+  if (mr !== undefined) {
+    if (mr.isHostAccessible) return -1;
+    if (mr.deviceId >= 0) return mr.deviceId;
+  }
+  return a.buffer.device.id;
+}
+
+/**
+ * Checks one array argument: a DeviceArray, open, on `device` (or in memory every device reaches); returns its
+ * first element's device pointer (or that of the element `elementOffset` elements away: a vector of negative
+ * stride is passed by its lowest address).
+ */
+export function arrayPointer(a: unknown, name: string, device: number, action: string, elementOffset = 0): Pointer {
+  if (!(a instanceof DeviceArray)) throw new TypeError(`${action}: ${name} must be a DeviceArray, not ${describeValue(a)}`);
+  if (a.isClosed) throw new ClosedError(`${action}: ${name} (${a.dtype.name} [${a.shape.join(", ")}])`, "compute with it");
+  const d = arrayDeviceId(a);
+  if (d >= 0 && d !== device) throw new BlasDeviceError(`${action}: ${name}`, device, d, "copy it to this device first (array.copy on a stream of this device) or use a handle of its device");
+  return ffi.pointerFromAddress(elementOffset === 0 ? a.address : a.address + BigInt(elementOffset * a.itemsize));
+}
+
+/** Checks a workspace option. */
+export function checkWorkspace(ws: unknown, action: string): { size: number; memoryResource: MemoryResource | undefined } | undefined {
+  if (ws === undefined) return undefined;
+  if (ws === null || typeof ws !== "object") throw new TypeError(`${action}: workspace is { size?, memoryResource? }, not ${describeValue(ws)}`);
+  const w = ws as BlasWorkspaceOptions;
+  const size = w.size ?? DEFAULT_WORKSPACE_BYTES;
+  if (!Number.isSafeInteger(size) || size < 0) throw new RangeError(`${action}: workspace.size is a byte count (a non-negative integer), not ${describeValue(size)}`);
+  if (w.memoryResource !== undefined && (typeof w.memoryResource !== "object" || typeof w.memoryResource.allocate !== "function")) {
+    throw new TypeError(`${action}: workspace.memoryResource must be a MemoryResource, not ${describeValue(w.memoryResource)}`);
+  }
+  return { size, memoryResource: w.memoryResource };
+}
