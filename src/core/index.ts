@@ -131,3 +131,8 @@ export { ElementwiseKernel } from "./kernels/elementwise.ts";
 export { ReductionKernel, REDUCTION_BLOCK, type ReductionOptions } from "./kernels/reduction.ts";
 export { builderStats, type BuilderOptions } from "./kernels/compile.ts";
 export type { BuilderArgument, KernelParam } from "./kernels/params.ts";
+// Compiling in Workers (issue 20): Program.compileAsync's pool, and the pool for one's own GPU workers.
+export type { CompileAsyncOptions } from "./program/program.ts";
+export { configureCompileWorkers, closeCompileWorkers, type CompileWorkersOptions } from "./program/compile-async.ts";
+export { WorkerPool, WorkerPoolError, type WorkerPoolOptions, type RunOptions as WorkerRunOptions } from "./worker/pool.ts";
+export { serveRequests, type HandlerResult as WorkerHandlerResult } from "./worker/serve.ts";
