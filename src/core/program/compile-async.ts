@@ -8,7 +8,7 @@
  * @module
  */
 import { describeValue } from "../base/checks.ts";
-import { WorkerPool, type RunOptions } from "../worker/pool.ts";
+import { WorkerPool, type ModuleUrl, type RunOptions } from "../worker/pool.ts";
 import type { CompileRequest, CompileResult } from "./compile-job.ts";
 
 /** Options of the compile workers. */
@@ -20,7 +20,7 @@ export interface CompileWorkersOptions {
 }
 
 /** The compile worker module, beside this file (`.ts` from the sources, `.js` from the package). */
-export const compileWorkerUrl: URL = new URL(import.meta.url.endsWith(".ts") ? "./compile-worker.ts" : "./compile-worker.js", import.meta.url);
+export const compileWorkerUrl: ModuleUrl = new URL(import.meta.url.endsWith(".ts") ? "./compile-worker.ts" : "./compile-worker.js", import.meta.url);
 
 function defaultSize(): number {
   const cpus = (globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator?.hardwareConcurrency ?? 2;

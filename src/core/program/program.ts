@@ -37,6 +37,7 @@ import { NvvmProgram } from "./nvvm.ts";
 import { ProgramOptions, type CompileTarget, type ProgramOptionsInit } from "./options.ts";
 import { fromCachedProgram, toCachedProgram } from "./cache-entry.ts";
 import { compileInWorker } from "./compile-async.ts";
+import { isAbortSignal, type AbortSignalLike } from "../worker/pool.ts";
 import type { CompileRequest, CompileResult } from "./compile-job.ts";
 import { describeValue } from "../base/checks.ts";
 
@@ -93,7 +94,7 @@ function writeLog(sink: LogSink | undefined, log: string): void {
 /** Options of {@link Program.compileAsync}: those of compile(), and a signal that cancels. */
 export interface CompileAsyncOptions extends CompileOptions {
   /** Cancels the compilation (queued: dropped; running: its worker terminated); rejects with the signal's reason. */
-  readonly signal?: AbortSignal;
+  readonly signal?: AbortSignalLike;
 }
 
 /** Compiles C++, PTX or NVVM IR into an ObjectCode. */
@@ -210,10 +211,10 @@ export class Program {
   async compileAsync(target: CompileTarget, options: CompileAsyncOptions = {}): Promise<ObjectCode> {
     const job = this.#prepare("compileAsync", target, options);
     const signal = options.signal;
-    if (signal !== undefined && !(signal instanceof AbortSignal)) {
+    if (signal !== undefined && !isAbortSignal(signal)) {
       throw new TypeError(`Program.compileAsync: signal must be an AbortSignal, got ${describeValue(signal)}`);
     }
-    signal?.throwIfAborted();
+    if (signal?.aborted) throw signal.reason;
     if (job.cache !== undefined) {
       const entry = job.cache.get(job.key!);
       if (entry !== undefined && entry.format === target) {

@@ -19,6 +19,28 @@ import { describeValue } from "../base/checks.ts";
 import { deserializeError } from "./errors.ts";
 import type { WorkerAnswer, WorkerReady, WorkerRequest } from "./protocol.ts";
 
+/**
+ * What the pool needs of an AbortSignal (the global AbortSignal fits; declared here so that the package's types
+ * need no DOM library).
+ */
+export interface AbortSignalLike {
+  readonly aborted: boolean;
+  readonly reason: unknown;
+  addEventListener(type: "abort", listener: () => void, options?: { once?: boolean }): void;
+  removeEventListener(type: "abort", listener: () => void): void;
+}
+
+/** A worker module's address: a URL (`new URL("./my-worker.ts", import.meta.url)`), typed by what the pool reads. */
+export interface ModuleUrl {
+  readonly href: string;
+}
+
+/** Whether `value` has what the pool uses of an AbortSignal. */
+export function isAbortSignal(value: unknown): value is AbortSignalLike {
+  const v = value as Partial<AbortSignalLike> | null;
+  return typeof v === "object" && v !== null && typeof v.aborted === "boolean" && typeof v.addEventListener === "function" && typeof v.removeEventListener === "function";
+}
+
 /** Options of a {@link WorkerPool}. */
 export interface WorkerPoolOptions {
   /** The most workers running at once (default: 2). */
@@ -34,7 +56,7 @@ export interface RunOptions {
   /** Buffers moved to the worker with the request (detached here afterwards). */
   readonly transfer?: readonly ArrayBuffer[];
   /** Cancels the job: a queued one is dropped, a running one's worker terminated. Rejects with the signal's reason. */
-  readonly signal?: AbortSignal;
+  readonly signal?: AbortSignalLike;
 }
 
 /** A worker of the pool failed: it did not load, or crashed, or was terminated while running a job. */
@@ -49,7 +71,7 @@ interface Job {
   readonly id: number;
   readonly request: unknown;
   readonly transfer: ArrayBuffer[];
-  readonly signal: AbortSignal | undefined;
+  readonly signal: AbortSignalLike | undefined;
   readonly calledFrom: string | undefined;
   readonly resolve: (value: unknown) => void;
   readonly reject: (error: unknown) => void;
@@ -83,7 +105,7 @@ let nextId = 1;
 /** A pool of Workers running one module (see the module's documentation). */
 export class WorkerPool<Req, Res> {
   /** The worker module. */
-  readonly url: URL;
+  readonly url: ModuleUrl;
   /** The most workers at once. */
   readonly size: number;
   /** How long an idle worker lives, in ms. */
@@ -95,7 +117,7 @@ export class WorkerPool<Req, Res> {
   #closed = false;
 
   /** A pool over the worker module at `url`; no worker starts before the first job. */
-  constructor(url: URL, options: WorkerPoolOptions = {}) {
+  constructor(url: ModuleUrl, options: WorkerPoolOptions = {}) {
     if (!(url instanceof URL)) throw new TypeError(`WorkerPool: expected the worker module's URL (a URL), got ${describeValue(url)}`);
     const size = options.size ?? 2;
     if (!Number.isSafeInteger(size) || size < 1) throw new RangeError(`WorkerPool: size must be an integer ≥ 1, got ${describeValue(size)}`);
@@ -128,7 +150,7 @@ export class WorkerPool<Req, Res> {
   run(request: Req, options: RunOptions = {}): Promise<Res> {
     if (this.#closed) return Promise.reject(new WorkerPoolError(`${this.name}: the pool is closed`));
     const signal = options.signal;
-    if (signal !== undefined && !(signal instanceof AbortSignal)) {
+    if (signal !== undefined && !isAbortSignal(signal)) {
       return Promise.reject(new TypeError(`${this.name}: signal must be an AbortSignal, got ${describeValue(signal)}`));
     }
     if (signal?.aborted) return Promise.reject(signal.reason);
@@ -196,7 +218,7 @@ export class WorkerPool<Req, Res> {
   }
 
   #start(): void {
-    const worker: RefWorker = new Worker(this.url, { type: "module", name: this.name });
+    const worker: RefWorker = new Worker(this.url as URL, { type: "module", name: this.name });
     const slot: Slot = { worker, ready: false, job: undefined, idleTimer: undefined };
     this.#slots.push(slot);
     worker.onmessage = (event: MessageEvent) => this.#onMessage(slot, event.data as WorkerAnswer<Res> | WorkerReady);

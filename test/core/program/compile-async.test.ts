@@ -56,8 +56,8 @@ afterAll(() => closeCompileWorkers());
 
 describe("the compile worker", () => {
   it("sits beside compile-async (so dist/src/core/program/compile-worker.js ships beside compile-async.js)", () => {
-    expect(compileWorkerUrl.pathname.endsWith("/src/core/program/compile-worker.ts")).toBe(true);
-    expect(existsSync(fileURLToPath(compileWorkerUrl))).toBe(true);
+    expect(compileWorkerUrl.href.endsWith("/src/core/program/compile-worker.ts")).toBe(true);
+    expect(existsSync(fileURLToPath(compileWorkerUrl.href))).toBe(true);
   });
 
   it("answers a request as the calling thread would: the same bytes, or the same error class and message", async () => {
