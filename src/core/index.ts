@@ -136,3 +136,19 @@ export type { CompileAsyncOptions } from "./program/program.ts";
 export { configureCompileWorkers, closeCompileWorkers, type CompileWorkersOptions } from "./program/compile-async.ts";
 export { WorkerPool, WorkerPoolError, type WorkerPoolOptions, type RunOptions as WorkerRunOptions, type AbortSignalLike, type ModuleUrl } from "./worker/pool.ts";
 export { serveRequests, type HandlerResult as WorkerHandlerResult } from "./worker/serve.ts";
+// GPUDirect Storage (issue 20): cuFile objects.
+export {
+  CuFile,
+  CuFileBatch,
+  GdsRegisteredBuffer,
+  GdsStreamOperation,
+  registerGdsBuffer,
+  type CuFileOpenOptions,
+  type GdsBatchOperation,
+  type GdsBatchResult,
+  type GdsOpenMode,
+  type GdsRange,
+  type GdsTarget,
+} from "./gds/file.ts";
+export { gdsStatus } from "./gds/driver.ts";
+export type { GdsMode, GdsStatus } from "./gds/status.ts";
