@@ -150,5 +150,5 @@ export {
   type GdsRange,
   type GdsTarget,
 } from "./gds/file.ts";
-export { gdsStatus } from "./gds/driver.ts";
+export { closeGdsDriver, configureGdsDriver, gdsStatus, type GdsDriverOptions } from "./gds/driver.ts";
 export type { GdsMode, GdsStatus } from "./gds/status.ts";

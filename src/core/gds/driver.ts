@@ -1,50 +1,98 @@
 /**
  * The cuFile driver, opened once per process: `acquireGdsDriver()` opens it on first use (cuFileDriverOpen) and
- * counts its users (each CuFile and registered buffer holds one); the last release closes it (cuFileDriverClose).
+ * counts its users (each CuFile, registered buffer and batch holds one); it stays open (cuFile releases it at exit)
+ * unless `closeGdsDriver()` closes it while nobody holds it.
  * `gdsStatus()` says what the driver reports: its version, whether the nvidia-fs kernel module serves GPUDirect
  * Storage or cuFile runs in compatibility mode (POSIX I/O through bounce buffers, where there is no GDS: a VM, a
  * file system without O_DIRECT), and which features the library has.
  *
  * Compatibility mode is allowed by cuFile's configuration: `"properties": { "allow_compat_mode": true }` in the
  * cufile.json that `CUFILE_ENV_PATH_JSON` names (default /etc/cufile.json), or forced with the environment variable
- * `CUFILE_FORCE_COMPAT_MODE=true`; both are read when the driver opens.
+ * `CUFILE_FORCE_COMPAT_MODE=true`; both are read when the driver opens. From a program, `configureGdsDriver({
+ * allowCompatMode: true })` before the first cuFile use does the same (cuFileSetParameterBool, which cuFile takes
+ * only while its driver is closed).
  *
  * @module
  */
 import type { GdsStatus } from "./status.ts";
+import { describeValue } from "../base/checks.ts";
 import { cufile, CUfileDrvProps, CUfileDriverControlFlags_t, CUfileDriverStatusFlags_t, CUfileFeatureFlags_t, CUFileBoolConfigParameter_t } from "../../bindings/cufile.ts";
 
 let users = 0;
 
-/** A hold on the open cuFile driver; `release()` (or `using`) gives it back (the last one closes the driver). */
+/** Options of {@link configureGdsDriver}. */
+export interface GdsDriverOptions {
+  /** Allow compatibility mode (POSIX I/O through bounce buffers where GDS is not available). */
+  readonly allowCompatMode?: boolean;
+  /** Use compatibility mode even where GDS is available. */
+  readonly forceCompatMode?: boolean;
+}
+
+/**
+ * Sets cuFile's mode parameters (cuFileSetParameterBool) for the next opening of its driver. Throws RangeError
+ * while the driver is open (cuFile reads them only when it opens: close every CuFile, registered buffer and batch
+ * first), LibraryNotFoundError without libcufile.
+ */
+export function configureGdsDriver(options: GdsDriverOptions): void {
+  if (typeof options !== "object" || options === null) throw new TypeError(`configureGdsDriver: expected an options object, got ${describeValue(options)}`);
+  for (const k of ["allowCompatMode", "forceCompatMode"] as const) {
+    if (options[k] !== undefined && typeof options[k] !== "boolean") throw new TypeError(`configureGdsDriver: ${k} must be a boolean, got ${describeValue(options[k])}`);
+  }
+  if (open) {
+    throw new RangeError("configureGdsDriver: the cuFile driver is open, and cuFile takes these parameters only before it opens: call it before the first cuFile use, or closeGdsDriver() first");
+  }
+  if (options.allowCompatMode !== undefined) cufile.cuFileSetParameterBool(CUFileBoolConfigParameter_t.CUFILE_PARAM_PROPERTIES_ALLOW_COMPAT_MODE, options.allowCompatMode);
+  if (options.forceCompatMode !== undefined) cufile.cuFileSetParameterBool(CUFileBoolConfigParameter_t.CUFILE_PARAM_FORCE_COMPAT_MODE, options.forceCompatMode);
+}
+
+let open = false;
+
+/** A hold on the open cuFile driver; `release()` (or `using`) gives it back. */
 export interface GdsDriverHold {
   release(): void;
   [Symbol.dispose](): void;
 }
 
-/** Opens the cuFile driver if it is not open and counts one more user. Throws CuFileError or LibraryNotFoundError. */
+/**
+ * Opens the cuFile driver on first use (cuFileDriverOpen) and counts one more user. The driver then stays open
+ * for the process (cuFile releases it at exit; opening it is the expensive part), unless {@link closeGdsDriver}
+ * closes it while nobody holds it. Throws CuFileError or LibraryNotFoundError.
+ */
 export function acquireGdsDriver(): GdsDriverHold {
-  if (users === 0) cufile.cuFileDriverOpen();
+  if (!open) {
+    cufile.cuFileDriverOpen();
+    open = true;
+  }
   users++;
   let released = false;
   const release = (): void => {
     if (released) return;
     released = true;
     users--;
-    if (users === 0) {
-      try {
-        cufile.cuFileDriverClose();
-      } catch {
-        // Closing reports failures the caller cannot act on (the driver is gone either way).
-      }
-    }
   };
   return { release, [Symbol.dispose]: release };
 }
 
-/** How many holds on the cuFile driver are live (0: it is closed). */
+/** How many holds on the cuFile driver are live (files, registered buffers, batches). */
 export function gdsDriverUsers(): number {
   return users;
+}
+
+/** Whether the cuFile driver is open in this process. */
+export function gdsDriverIsOpen(): boolean {
+  return open;
+}
+
+/**
+ * Closes the cuFile driver (cuFileDriverClose) if it is open and nothing holds it; throws RangeError while files,
+ * registered buffers or batches are open. The next cuFile use opens it again (with the parameters of
+ * {@link configureGdsDriver}).
+ */
+export function closeGdsDriver(): void {
+  if (!open) return;
+  if (users > 0) throw new RangeError(`closeGdsDriver: ${users} CuFiles, registered buffers or batches still use the cuFile driver: close them first`);
+  open = false;
+  cufile.cuFileDriverClose();
 }
 
 function bit(flags: number, index: number): boolean {
@@ -92,7 +140,7 @@ function optional<T>(f: () => T): T | undefined {
 }
 
 /**
- * What the cuFile driver reports (opening it for the call when nobody holds it). Throws LibraryNotFoundError
+ * What the cuFile driver reports (opening the driver if it is not open yet). Throws LibraryNotFoundError
  * without libcufile, CuFileError when the driver does not open (no GDS and compatibility mode not allowed).
  */
 export function gdsStatus(): GdsStatus {

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { formatDoctor, type DoctorReport } from "../../../src/cli/doctor.ts";
 import { CuFile, CuFileBatch, resolveRange } from "../../../src/core/gds/file.ts";
-import { decodeGdsStatus, gdsDriverUsers, gdsStatus } from "../../../src/core/gds/driver.ts";
+import { configureGdsDriver, decodeGdsStatus, gdsDriverIsOpen, gdsDriverUsers, gdsStatus } from "../../../src/core/gds/driver.ts";
 import { formatGdsStatus } from "../../../src/core/gds/status.ts";
 import { Buffer } from "../../../src/core/memory/buffer.ts";
 import { SystemCallError } from "../../../src/core/errors.ts";
@@ -67,6 +67,14 @@ describe("the cuFile driver's status", () => {
   it.skipIf(!noCufile)("throws LibraryNotFoundError without libcufile, holding nothing", () => {
     expect(() => gdsStatus()).toThrow(/could not find library "cufile"/);
     expect(gdsDriverUsers()).toBe(0);
+    expect(gdsDriverIsOpen()).toBe(false);
+    expect(() => configureGdsDriver({ allowCompatMode: true })).toThrow(/could not find library "cufile"/);
+  });
+
+  it("checks configureGdsDriver's options before cuFile is loaded", () => {
+    expect(() => configureGdsDriver(null as never)).toThrow(TypeError);
+    expect(() => configureGdsDriver({ allowCompatMode: "yes" as never })).toThrow(/allowCompatMode must be a boolean, got "yes"/);
+    expect(() => configureGdsDriver({ forceCompatMode: 1 as never })).toThrow(/forceCompatMode must be a boolean/);
   });
 });
 
