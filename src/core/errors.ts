@@ -13,6 +13,7 @@ import { briefError } from "./base/checks.ts";
 
 export { CUDAError, NVRTCError, NVJitLinkError, NVVMError, FunctionNotFoundError } from "../bindings/errors.ts";
 export { SystemCallError } from "../ffi/libc-socket.ts";
+export { CuFileError } from "../bindings/errors.ts"; // GPUDirect Storage (src/core/gds) throws it
 
 /** An object was used after `close()` (or after its parent was closed). */
 export class ClosedError extends Error {
