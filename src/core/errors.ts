@@ -349,3 +349,11 @@ export class ArrayLayoutError extends RangeError {
     this.name = "ArrayLayoutError";
   }
 }
+
+/** A worker of a WorkerPool failed: it did not load, crashed, or was terminated while running a job (the `cause`). */
+export class WorkerPoolError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "WorkerPoolError";
+  }
+}

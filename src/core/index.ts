@@ -134,7 +134,7 @@ export type { BuilderArgument, KernelParam } from "./kernels/params.ts";
 // Compiling in Workers (issue 20): Program.compileAsync's pool, and the pool for one's own GPU workers.
 export type { CompileAsyncOptions } from "./program/program.ts";
 export { configureCompileWorkers, closeCompileWorkers, type CompileWorkersOptions } from "./program/compile-async.ts";
-export { WorkerPool, WorkerPoolError, type WorkerPoolOptions, type RunOptions as WorkerRunOptions, type AbortSignalLike, type ModuleUrl } from "./worker/pool.ts";
+export { WorkerPool, type WorkerPoolOptions, type RunOptions as WorkerRunOptions, type AbortSignalLike, type ModuleUrl } from "./worker/pool.ts";
 export { serveRequests, type HandlerResult as WorkerHandlerResult } from "./worker/serve.ts";
 // GPUDirect Storage (issue 20): cuFile objects.
 export {

@@ -16,6 +16,7 @@
  * @module
  */
 import { describeValue } from "../base/checks.ts";
+import { WorkerPoolError } from "../errors.ts";
 import { deserializeError } from "./errors.ts";
 import type { WorkerAnswer, WorkerReady, WorkerRequest } from "./protocol.ts";
 
@@ -59,13 +60,6 @@ export interface RunOptions {
   readonly signal?: AbortSignalLike;
 }
 
-/** A worker of the pool failed: it did not load, or crashed, or was terminated while running a job. */
-export class WorkerPoolError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = "WorkerPoolError";
-  }
-}
 
 interface Job {
   readonly id: number;

@@ -4,7 +4,8 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { NVRTCError } from "../../../src/bindings/errors.ts";
-import { WorkerPool, WorkerPoolError } from "../../../src/core/worker/pool.ts";
+import { WorkerPoolError } from "../../../src/core/errors.ts";
+import { WorkerPool } from "../../../src/core/worker/pool.ts";
 import { deserializeError, serializeError } from "../../../src/core/worker/errors.ts";
 import { LibraryNotFoundError } from "../../../src/pathfinder/errors.ts";
 import type { FakeRequest } from "../../fixtures/workers/fake-worker.ts";
