@@ -139,6 +139,8 @@ export class CuFile {
   readonly #fd: number;
   readonly #handle: CUfileHandle_t;
   readonly #hold: GdsDriverHold;
+  /** The parameter blocks of stream-ordered operations: cuFile reads them when the stream gets there. */
+  readonly #inflight: BigInt64Array[] = [];
   #closed = false;
 
   private constructor(path: string, mode: GdsOpenMode, direct: boolean, fd: number, handle: CUfileHandle_t, hold: GdsDriverHold) {
@@ -248,13 +250,18 @@ export class CuFile {
     params[2] = BigInt(r.deviceOffset);
     const at = (i: number): NativePointer => ffi.offsetPointer(ffi.pointerOf(params), i * 8);
     cufile[fn](this.#handle, r.base, at(0), at(1), at(2), at(3), stream.handle);
+    this.#inflight.push(params); // kept alive while the file is open, whoever holds the operation
     return new GdsStreamOperation(params, this.path, fn);
   }
 
-  /** Deregisters the file from cuFile and closes it (once); releases its hold on the cuFile driver. */
+  /**
+   * Deregisters the file from cuFile and closes it (once); releases its hold on the cuFile driver. Synchronise the
+   * streams of its stream-ordered operations first.
+   */
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
+    this.#inflight.length = 0;
     try {
       cufile.cuFileHandleDeregister(this.#handle);
     } finally {
