@@ -9,6 +9,7 @@
 import { surveyNvidiaLibraries, type LibrarySurveyEntry } from "../pathfinder/index.ts";
 import { runtimeName } from "../host.ts";
 import type { SystemDeviceSnapshot, SystemSnapshot } from "../core/system/snapshot.ts";
+import { formatGdsStatus, type GdsStatus } from "../core/gds/status.ts";
 
 /** One library's line of the report. */
 export interface DoctorLibrary extends LibrarySurveyEntry {
@@ -37,6 +38,8 @@ export interface DoctorReport {
   readonly libraries: readonly DoctorLibrary[];
   /** NVML's view: versions and every GPU it sees (also those CUDA_VISIBLE_DEVICES hides from CUDA), or why not. */
   readonly nvml?: SystemSnapshot | { readonly error: string };
+  /** GPUDirect Storage: the cuFile driver's mode (where libcufile and a GPU are found), or why it did not open. */
+  readonly gds?: GdsStatus | { readonly error: string };
 }
 
 function cudaVersion(v: number): string {
@@ -202,7 +205,18 @@ export async function doctorReport(): Promise<DoctorReport> {
       if (g !== undefined) devices[i] = { ...d, nvml: g };
     }
   }
-  return { runtime: rt, driver: driverInfo, devices, libraries, nvml };
+  let gds: DoctorReport["gds"];
+  if (devices.length > 0 && libraries.some((l) => l.name === "cufile" && l.found)) {
+    try {
+      const { Device } = await import("../core/device.ts");
+      new Device(0).setCurrent();
+      const { gdsStatus } = await import("../core/gds/driver.ts");
+      gds = gdsStatus();
+    } catch (e) {
+      gds = { error: e instanceof Error ? e.message : String(e) };
+    }
+  }
+  return { runtime: rt, driver: driverInfo, devices, libraries, nvml, ...(gds === undefined ? {} : { gds }) };
 }
 
 const GIB = 2 ** 30;
@@ -282,6 +296,10 @@ export function formatDoctor(r: DoctorReport, options: FormatDoctorOptions = {})
     if (r.nvml && "error" in r.nvml) {
       lines.push("NVML: not available:");
       lines.push(...indented(r.nvml.error, "    "));
+    }
+    if (r.gds !== undefined) {
+      if ("error" in r.gds) lines.push(`GPUDirect Storage: the cuFile driver does not open: ${r.gds.error.split("\n")[0]}`);
+      else lines.push(formatGdsStatus(r.gds));
     }
   } else {
     lines.push("NVIDIA driver: not found — this machine cannot run CUDA kernels (compilers and tools may still work).");

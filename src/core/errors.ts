@@ -13,6 +13,7 @@ import { briefError } from "./base/checks.ts";
 
 export { CUDAError, NVRTCError, NVJitLinkError, NVVMError, FunctionNotFoundError } from "../bindings/errors.ts";
 export { SystemCallError } from "../ffi/libc-socket.ts";
+export { CuFileError } from "../bindings/errors.ts"; // GPUDirect Storage (src/core/gds) throws it
 
 /** An object was used after `close()` (or after its parent was closed). */
 export class ClosedError extends Error {
@@ -424,5 +425,13 @@ export class BlasDeviceError extends Error {
     this.name = "BlasDeviceError";
     this.expected = expected;
     this.got = got;
+  }
+}
+
+/** A worker of a WorkerPool failed: it did not load, crashed, or was terminated while running a job (the `cause`). */
+export class WorkerPoolError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "WorkerPoolError";
   }
 }

@@ -175,3 +175,24 @@ export {
   type CooInit,
   type SparseProductOptions,
 } from "./math/sparse/sparse.ts";
+// Compiling in Workers (issue 20): Program.compileAsync's pool, and the pool for one's own GPU workers.
+export type { CompileAsyncOptions } from "./program/program.ts";
+export { configureCompileWorkers, closeCompileWorkers, type CompileWorkersOptions } from "./program/compile-async.ts";
+export { WorkerPool, type WorkerPoolOptions, type RunOptions as WorkerRunOptions, type AbortSignalLike, type ModuleUrl } from "./worker/pool.ts";
+export { serveRequests, type HandlerResult as WorkerHandlerResult } from "./worker/serve.ts";
+// GPUDirect Storage (issue 20): cuFile objects.
+export {
+  CuFile,
+  CuFileBatch,
+  GdsRegisteredBuffer,
+  GdsStreamOperation,
+  registerGdsBuffer,
+  type CuFileOpenOptions,
+  type GdsBatchOperation,
+  type GdsBatchResult,
+  type GdsOpenMode,
+  type GdsRange,
+  type GdsTarget,
+} from "./gds/file.ts";
+export { closeGdsDriver, configureGdsDriver, gdsStatus, type GdsDriverOptions } from "./gds/driver.ts";
+export type { GdsMode, GdsStatus } from "./gds/status.ts";

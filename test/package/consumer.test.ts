@@ -110,6 +110,9 @@ entry:
   const ptx = new TextDecoder().decode(program.compile("ptx").code);
   const entry = /\\.visible \\.entry (\\w+)/.exec(ptx)?.[1];
   console.log(\`\${runtimeName}: NVVM compiled \${ptx.length} bytes of PTX, entry \${entry}, \${/\\.target (\\w+)/.exec(ptx)?.[1]}\`);
+  // The compile worker ships beside its module in dist/ (Program.compileAsync): the same PTX from a Worker.
+  const inWorker = new TextDecoder().decode((await program.compileAsync("ptx")).code);
+  console.log(\`\${runtimeName}: compileAsync \${inWorker === ptx ? "gave the same PTX" : "gave other PTX"} in a worker\`);
 }
 console.log(\`\${runtimeName}: LibraryNotFoundError is \${typeof LibraryNotFoundError}\`);
 `;
@@ -190,6 +193,7 @@ describe.skipIf(skipReason !== "")(`the packed package in a fresh project${skipR
     const runtimeName = name.split(" ")[0]!;
     if (cudart !== undefined) expect(r.stdout).toMatch(new RegExp(`^${runtimeName}: CUDA runtime \\d+\\.\\d+ from /`, "m"));
     if (libnvvm !== undefined) expect(r.stdout).toMatch(new RegExp(`^${runtimeName}: NVVM compiled \\d+ bytes of PTX, entry scale, sm_90$`, "m"));
+    if (libnvvm !== undefined) expect(r.stdout).toContain(`${runtimeName}: compileAsync gave the same PTX in a worker`);
     expect(r.stdout).toContain(`${runtimeName}: LibraryNotFoundError is function`);
     for (const line of r.stdout.trim().split("\n")) console.log(`consumer ${name}: ${line}`);
   });

@@ -16,7 +16,8 @@
  *
  * Options are validated when the Program is built, before anything is compiled. A failed compilation throws the
  * compiler's error (NVRTCError, NVVMError, NVJitLinkError) with the log in `error.log`; the same log is
- * `program.log`. Compiling with `cache` (see program-cache.ts) skips the compiler on a hit.
+ * `program.log`. Compiling with `cache` (see program-cache.ts) skips the compiler on a hit. `compileAsync` does the
+ * same in a Worker (compile-async.ts), off the event loop.
  *
  * @module
  */
@@ -34,6 +35,10 @@ import { compileThroughCache, makeProgramCacheKey, resolveProgramCache, type Cod
 import { NvrtcProgram } from "./nvrtc.ts";
 import { NvvmProgram } from "./nvvm.ts";
 import { ProgramOptions, type CompileTarget, type ProgramOptionsInit } from "./options.ts";
+import { fromCachedProgram, toCachedProgram } from "./cache-entry.ts";
+import { compileInWorker } from "./compile-async.ts";
+import { isAbortSignal, type AbortSignalLike } from "../worker/pool.ts";
+import type { CompileRequest, CompileResult } from "./compile-job.ts";
 import { describeValue } from "../base/checks.ts";
 
 export type { CodeType } from "./cache.ts";
@@ -73,10 +78,23 @@ const FACTORIES: Readonly<Record<CompileTarget, (code: Uint8Array, options: { na
   ltoir: (c, o) => ObjectCode.fromLtoir(c, o),
 };
 
+const FACTORIES_ALL: Readonly<Partial<Record<string, (code: Uint8Array, options: { name: string; symbolMapping?: Record<string, string> }) => ObjectCode>>> = {
+  ...FACTORIES,
+  fatbin: (c, o) => ObjectCode.fromFatbin(c, o),
+  object: (c, o) => ObjectCode.fromObject(c, o),
+  library: (c, o) => ObjectCode.fromLibrary(c, o),
+};
+
 function writeLog(sink: LogSink | undefined, log: string): void {
   if (sink === undefined || log === "") return;
   if (typeof sink === "function") sink(log);
   else sink.write(log);
+}
+
+/** Options of {@link Program.compileAsync}: those of compile(), and a signal that cancels. */
+export interface CompileAsyncOptions extends CompileOptions {
+  /** Cancels the compilation (queued: dropped; running: its worker terminated); rejects with the signal's reason. */
+  readonly signal?: AbortSignalLike;
 }
 
 /** Compiles C++, PTX or NVVM IR into an ObjectCode. */
@@ -167,27 +185,110 @@ export class Program {
    * when compilation fails.
    */
   compile(target: CompileTarget, options: CompileOptions = {}): ObjectCode {
-    if (this.#closed) throw new ClosedError(`Program ${this.options.name}`, "compile");
+    const job = this.#prepare("compile", target, options);
+    if (job.cache === undefined) return this.#compileNow(target, job.names, job.logs);
+    const result = compileThroughCache(job.cache, job.key!, target, () => this.#compileNow(target, job.names, job.logs));
+    if (result.hit) this.#log = "";
+    return result.code;
+  }
+
+  /**
+   * Compiles as {@link compile} does, in a Worker, so the event loop stays free while NVRTC, nvJitLink or libNVVM
+   * work (from ~10 ms to seconds). The worker builds its own Program (its own FFI tables; a GPU's primary context is
+   * shared with this thread) and moves the code back (ArrayBuffer transfer, not a structured copy). Arguments are
+   * checked here, before anything is sent, with the errors of compile(); a failed compilation rejects with the same
+   * typed error (NVRTCError, NVVMError, NVJitLinkError, with `log`), and `logs` and `program.log` get the log.
+   *
+   * The cache (`options.cache`) is looked up here before dispatching and filled here afterwards, so the in-memory
+   * and file caches are the same ones the synchronous compile uses. `options.signal` cancels: a queued compilation
+   * is dropped, a running one's worker terminated; the promise rejects with the signal's reason. Pool size and idle
+   * timeout: {@link configureCompileWorkers}.
+   *
+   * ```ts
+   * const code = await prog.compileAsync("cubin", { nameExpressions: ["axpy<float>"], signal: AbortSignal.timeout(30_000) });
+   * ```
+   */
+  async compileAsync(target: CompileTarget, options: CompileAsyncOptions = {}): Promise<ObjectCode> {
+    const job = this.#prepare("compileAsync", target, options);
+    const signal = options.signal;
+    if (signal !== undefined && !isAbortSignal(signal)) {
+      throw new TypeError(`Program.compileAsync: signal must be an AbortSignal, got ${describeValue(signal)}`);
+    }
+    if (signal?.aborted) throw signal.reason;
+    if (job.cache !== undefined) {
+      const entry = job.cache.get(job.key!);
+      if (entry !== undefined && entry.format === target) {
+        this.#log = "";
+        return fromCachedProgram(entry);
+      }
+    }
+    const request: CompileRequest = {
+      code: this.#code,
+      codeType: this.codeType,
+      options: this.#workerOptions(),
+      target,
+      nameExpressions: job.names,
+    };
+    let result: CompileResult;
+    try {
+      result = await compileInWorker(request, signal !== undefined ? { signal } : {});
+    } catch (e) {
+      const log = (e as { log?: unknown } | null)?.log;
+      if (typeof log === "string") {
+        this.#log = log;
+        writeLog(job.logs, log);
+      }
+      throw e;
+    }
+    if (this.#closed) throw new ClosedError(`Program ${this.options.name}`, "compileAsync");
+    this.#log = result.log;
+    writeLog(job.logs, result.log);
+    const code = FACTORIES_ALL[result.format]?.(result.code, { name: result.name, symbolMapping: result.symbolMapping });
+    if (code === undefined) throw new TypeError(`Program.compileAsync: the worker answered an unknown format ${describeValue(result.format)}`);
+    job.cache?.set(job.key!, toCachedProgram(code));
+    return code;
+  }
+
+  /** The options as plain data for a worker, with the architecture resolved here (one device query, not one per worker). */
+  #workerOptions(): ProgramOptionsInit {
+    const plain: Record<string, unknown> = { ...this.options };
+    if (plain.arch === undefined) {
+      try {
+        plain.arch = this.options.resolveArch();
+      } catch {
+        // Without a device here, the worker's own compile reports the missing architecture with the usual error.
+      }
+    }
+    return plain as ProgramOptionsInit;
+  }
+
+  /** The checks of compile() and compileAsync(), and the cache and its key when one is asked for. */
+  #prepare(
+    method: "compile" | "compileAsync",
+    target: CompileTarget,
+    options: CompileOptions,
+  ): { names: string[]; logs: LogSink | undefined; cache: ProgramCache | undefined; key: string | undefined } {
+    if (this.#closed) throw new ClosedError(`Program ${this.options.name}`, method);
     const supported = TARGETS[this.backend];
     if (!(supported as readonly unknown[]).includes(target)) {
       throw new RangeError(
-        `Program.compile: the ${this.backend} backend compiles ${this.codeType} to ${supported.map((t) => JSON.stringify(t)).join(", ")}, not ${describeValue(target)}`,
+        `Program.${method}: the ${this.backend} backend compiles ${this.codeType} to ${supported.map((t) => JSON.stringify(t)).join(", ")}, not ${describeValue(target)}`,
       );
     }
-    if (typeof options !== "object" || options === null) throw new TypeError(`Program.compile: expected an options object, got ${describeValue(options)}`);
+    if (typeof options !== "object" || options === null) throw new TypeError(`Program.${method}: expected an options object, got ${describeValue(options)}`);
     const names = this.#nameExpressions(options.nameExpressions);
     const logs = options.logs;
     if (logs !== undefined && typeof logs !== "function" && typeof (logs as { write?: unknown }).write !== "function") {
-      throw new TypeError(`Program.compile: logs must have a write(text) method or be a function, got ${describeValue(logs)}`);
+      throw new TypeError(`Program.${method}: logs must have a write(text) method or be a function, got ${describeValue(logs)}`);
     }
     if (options.cacheDigest !== undefined && typeof options.cacheDigest !== "string" && !(options.cacheDigest instanceof Uint8Array)) {
-      throw new TypeError(`Program.compile: cacheDigest must be a string or a Uint8Array, got ${describeValue(options.cacheDigest)}`);
+      throw new TypeError(`Program.${method}: cacheDigest must be a string or a Uint8Array, got ${describeValue(options.cacheDigest)}`);
     }
     if (this.backend === "NVRTC" && target === "cubin" && !isRealArch(this.options.resolveArch())) {
-      throw new RangeError(`Program.compile("cubin"): a cubin needs a real architecture (sm_<cc>), not ${JSON.stringify(this.options.resolveArch())}`);
+      throw new RangeError(`Program.${method}("cubin"): a cubin needs a real architecture (sm_<cc>), not ${JSON.stringify(this.options.resolveArch())}`);
     }
     const cache = resolveProgramCache(options.cache);
-    if (cache === undefined) return this.#compileNow(target, names, logs);
+    if (cache === undefined) return { names, logs, cache, key: undefined };
     const key = makeProgramCacheKey({
       code: this.#code,
       codeType: this.codeType,
@@ -196,9 +297,7 @@ export class Program {
       nameExpressions: names,
       ...(options.cacheDigest !== undefined ? { extraDigest: options.cacheDigest } : {}),
     });
-    const result = compileThroughCache(cache, key, target, () => this.#compileNow(target, names, logs));
-    if (result.hit) this.#log = "";
-    return result.code;
+    return { names, logs, cache, key };
   }
 
   #nameExpressions(value: unknown): string[] {
