@@ -82,9 +82,29 @@ function offsetPointer(buf: Buffer, bytes: number): ReturnType<typeof u64> {
   return u64(BigInt(buf.handle) + BigInt(bytes));
 }
 
+
+/** Ends the example early, cleanly (cuFile registers no file here). */
+class SkipExample extends Error {}
+
 const folder = mkdtempSync(join(process.env.CUDA_TS_GDS_DIR ?? tmpdir(), "cuda-ts-gds-"));
 const path = join(folder, "data.bin");
+/** Why cuFile registers no file here (it refuses every file where udev has no attributes of the volume), if so. */
+function registrationRefused(): string | undefined {
+  try {
+    CuFile.open(join(folder, "probe.bin"), "w+").close();
+    return undefined;
+  } catch (e) {
+    if (e instanceof CuFileError && e.codeName === "CU_FILE_HANDLE_NOT_REGISTERED") return e.message;
+    throw e;
+  }
+}
+const refused = registrationRefused();
+if (refused !== undefined) {
+  console.log(`gds_read_write: ${refused}`);
+  console.log(`gds_read_write: cuFile registers no file on this machine (${status.mode} mode) (skipped)`);
+}
 try {
+  if (refused !== undefined) throw new SkipExample();
   using src = dev.allocate(size, { stream });
   using dst = dev.allocate(size, { stream });
   launch(stream, new LaunchConfig({ grid: Math.ceil(size / 4 / 256), block: 256 }), fill, src, u64(size / 4), u32(SEED));
@@ -181,6 +201,8 @@ try {
   console.log(streamLine);
   console.log(batchLine);
   console.log(`gds_read_write: ${sizeMiB} MiB written and read back through cuFile (${status.mode} mode${file.direct ? ", O_DIRECT" : ""}), every byte checked on ${dev.name} OK`);
+} catch (e) {
+  if (!(e instanceof SkipExample)) throw e;
 } finally {
   code.close();
   program.close();

@@ -128,6 +128,27 @@ function machineArch(): string {
   return deno?.build.arch ?? (globalThis as { process?: { arch?: string } }).process?.arch ?? "x64";
 }
 
+
+/** CUfileOpError's CU_FILE_HANDLE_NOT_REGISTERED: cuFileHandleRegister refused the file. */
+export const CU_FILE_HANDLE_NOT_REGISTERED = 5027;
+
+/**
+ * cuFile's refusal to register a file, said in full: cuFile gives only "handle not registered", and the usual cause
+ * (seen on the H200 VM) is that it cannot read the file's volume attributes through udev, which containers and some
+ * VMs lack; it then refuses every file, even in compatibility mode.
+ */
+function registrationRefused(e: unknown, path: string): unknown {
+  if (!(e instanceof CuFileError) || e.code !== CU_FILE_HANDLE_NOT_REGISTERED) return e;
+  return new CuFileError(
+    e.code,
+    e.codeName,
+    `handle not registered: cuFile refused ${path}. Where udev has no attributes of the file's volume (containers, some VMs), cuFile registers no file, ` +
+      "even in compatibility mode; its log says why (CUFILE_LOGGING_LEVEL=TRACE CUFILE_LOGFILE_PATH=/tmp/cufile.log): give the process udev's database " +
+      "(/run/udev), or read with read() into pinned memory and copy",
+    "cuFileHandleRegister",
+  );
+}
+
 /** A file registered with cuFile. */
 export class CuFile {
   /** The path it was opened with. */
@@ -182,7 +203,12 @@ export class CuFile {
       const descr = new CUfileDescr_t();
       descr.type = CUfileFileHandleType.CU_FILE_HANDLE_TYPE_OPAQUE_FD;
       descr.handle.fd = fd;
-      const handle = cufile.cuFileHandleRegister(descr);
+      let handle: CUfileHandle_t;
+      try {
+        handle = cufile.cuFileHandleRegister(descr);
+      } catch (e) {
+        throw registrationRefused(e, path);
+      }
       return new CuFile(path, mode, isDirect, fd, handle, hold);
     } catch (e) {
       hold?.release();
