@@ -131,3 +131,16 @@ export { ElementwiseKernel } from "./kernels/elementwise.ts";
 export { ReductionKernel, REDUCTION_BLOCK, type ReductionOptions } from "./kernels/reduction.ts";
 export { builderStats, type BuilderOptions } from "./kernels/compile.ts";
 export type { BuilderArgument, KernelParam } from "./kernels/params.ts";
+// ---- issue 19 objects: tensor maps, arrays/textures/surfaces, managed buffers, batched copies, green contexts, checkpoint ----
+export { ByValueArgument } from "./launch/by-value-argument.ts";
+export {
+  TensorMap,
+  type TensorMapDataType,
+  type TensorMapInterleave,
+  type TensorMapSwizzle,
+  type TensorMapL2Promotion,
+  type TensorMapOOBFill,
+  type TensorMapOptions,
+  type TiledTensorMapOptions,
+  type Im2colTensorMapOptions,
+} from "./tensor-map/tensor-map.ts";
