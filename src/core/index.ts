@@ -144,3 +144,25 @@ export {
   type TiledTensorMapOptions,
   type Im2colTensorMapOptions,
 } from "./tensor-map/tensor-map.ts";
+export {
+  CudaArray,
+  MipmappedArray,
+  type ArrayDType,
+  type ArrayChannels,
+  type ArrayExtent,
+  type ArrayCopyPeer,
+  type ArrayCopyOptions,
+  type CudaArrayOptions,
+  type MipmappedArrayOptions,
+} from "./texture/array.ts";
+export {
+  TextureObject,
+  SurfaceObject,
+  type AddressMode,
+  type FilterMode,
+  type ReadMode,
+  type TextureObjectOptions,
+  type TextureResource,
+  type LinearResource,
+  type Pitch2DResource,
+} from "./texture/texture.ts";
