@@ -166,3 +166,4 @@ export {
   type LinearResource,
   type Pitch2DResource,
 } from "./texture/texture.ts";
+export { hostFunctionMode, hostFunctionsSettled } from "./host-callback.ts";
