@@ -167,3 +167,4 @@ export {
   type Pitch2DResource,
 } from "./texture/texture.ts";
 export { hostFunctionMode, hostFunctionsSettled } from "./host-callback.ts";
+export { IPCEventDescriptor, EVENT_DESCRIPTOR_BYTES } from "./event.ts";
