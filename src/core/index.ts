@@ -168,3 +168,13 @@ export {
 } from "./texture/texture.ts";
 export { hostFunctionMode, hostFunctionsSettled } from "./host-callback.ts";
 export { IPCEventDescriptor, EVENT_DESCRIPTOR_BYTES } from "./event.ts";
+export {
+  ManagedBuffer,
+  prefetchBatch,
+  discardBatch,
+  discardPrefetchBatch,
+  type ManagedBufferLike,
+  type ManagedStreamOptions,
+  type ReadLocation,
+} from "./memory/managed-buffer.ts";
+export { copyBatch, type BatchCopy, type BatchCopyEnd, type BatchCopyOptions, type ContiguousMemory, type SrcAccessOrder } from "./memory/batch-copy.ts";
