@@ -178,3 +178,5 @@ export {
   type ReadLocation,
 } from "./memory/managed-buffer.ts";
 export { copyBatch, type BatchCopy, type BatchCopyEnd, type BatchCopyOptions, type ContiguousMemory, type SrcAccessOrder } from "./memory/batch-copy.ts";
+export { SMResource, GreenContext, smResourceOf, streamResources, type SMSplitOptions, type GreenStreamOptions } from "./green/green.ts";
+export { CheckpointProcess, CHECKPOINT_DRIVER_VERSION, type ProcessState, type GpuMapping } from "./checkpoint.ts";
