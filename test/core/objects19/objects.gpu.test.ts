@@ -353,11 +353,11 @@ describe.skipIf(!gpu.available)(`issue 19 objects on a GPU${skipNote}`, () => {
       await stream.done();
       launch(s, new LaunchConfig({ grid: Math.ceil(n / 256), block: 256 }), code.getKernel("fill_iota"), out, u32(n));
       await s.done();
+      dev.setCurrent(); // the launch made the green context current
       const got = await out.toTypedArray({ stream });
       expect(got[n - 1]).toBe((n - 1) * 2);
       green.close();
       expect(s.isClosed).toBe(true);
-      dev.setCurrent();
     });
   });
 
