@@ -15,7 +15,6 @@ import {
   CheckpointProcess,
   CheckpointUnsupportedError,
   ClosedError,
-  CUDAError,
   CudaArray,
   Device,
   DeviceArray,
@@ -427,4 +426,3 @@ describe.skipIf(!gpu.available)(`issue 19 objects on a GPU${skipNote}`, () => {
   });
 });
 
-void CUDAError;
