@@ -377,6 +377,41 @@ export class SolverInfoError extends Error {
   }
 }
 
+// ---- issue 19 objects: tensor maps, arrays/textures/surfaces, green contexts, checkpoint ----
+
+/**
+ * A tensor map that cannot be encoded: a rank outside 1..5, a box that does not fit (an extent over 256, a box
+ * larger than the tensor, an inner box row that is not a multiple of 16 bytes or wider than the swizzle), an address
+ * or stride not aligned to 16 bytes, an unsupported dtype, or an option name that is not one of the choices.
+ * Checked before the driver sees it.
+ */
+export class TensorMapError extends RangeError {
+  constructor(message: string) {
+    super(message);
+    this.name = "TensorMapError";
+  }
+}
+
+/**
+ * A CUDA array, mipmapped array, texture or surface that cannot be made or copied as asked: a bad extent or
+ * channel count, a format without a dtype, a copy whose size does not match the array, a texture option that is
+ * not one of the choices. Checked before the driver sees it.
+ */
+export class TextureError extends RangeError {
+  constructor(message: string) {
+    super(message);
+    this.name = "TextureError";
+  }
+}
+
+/** A green-context partition that cannot be made: more SMs asked for than the device (or the resource) has, a bad group count. */
+export class GreenContextError extends RangeError {
+  constructor(message: string) {
+    super(message);
+    this.name = "GreenContextError";
+  }
+}
+
 /**
  * LU (getrf) found an exactly zero pivot: the matrix is singular. `pivot` is LAPACK's 1-based index i of U(i,i) = 0
  * (of the factorization of the matrix as cuSOLVER reads it; the matrix is singular either way).
@@ -433,5 +468,15 @@ export class WorkerPoolError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = "WorkerPoolError";
+  }
+}
+
+ * The driver refused a checkpoint call as unsupported (CUDA_ERROR_NOT_SUPPORTED, CUDA_ERROR_NOT_PERMITTED, or a
+ * driver older than 12.8 without the `cuCheckpointProcess*` calls). `cause` is the driver's error when there is one.
+ */
+export class CheckpointUnsupportedError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "CheckpointUnsupportedError";
   }
 }

@@ -7,7 +7,7 @@ import type { CUevent } from "../bindings/driver.ts";
 import type { Context } from "./context.ts";
 import type { Device } from "./device.ts";
 import { driver, enterContext, leaveContext } from "./base/driver-state.ts";
-import { ClosedError, EventTimingError } from "./errors.ts";
+import { ClosedError, EventTimingError, IPCFormatError } from "./errors.ts";
 import { trackLazily, untrack } from "./base/lifetime.ts";
 import type { Stream } from "./stream.ts";
 import { waitForEvent } from "./base/waiting.ts";
@@ -159,6 +159,35 @@ export class Event {
     return Event.elapsedTime(start, this);
   }
 
+  /**
+   * A descriptor of this event for another process (`cuIpcGetEventHandle`): send `toBytes()` over an IpcChannel
+   * (`channel.send(event.ipcDescriptor.toBytes())`); the other process opens it with {@link Event.fromIpcDescriptor}
+   * and can wait on it (`stream.wait(event)`, `event.sync()`) while this process records it. The event must be made
+   * with `{ ipc: true }` (which needs timing off); a TypeError says so otherwise.
+   */
+  get ipcDescriptor(): IPCEventDescriptor {
+    if (!this.isIpcEnabled) {
+      throw new TypeError("this Event was not made for IPC: create it with { ipc: true } (device.createEvent({ ipc: true }); timing stays off)");
+    }
+    const h = this.handle;
+    const record = withContext(this.context, () => driver.cuIpcGetEventHandle(h));
+    return new IPCEventDescriptor(record.$bytes());
+  }
+
+  /**
+   * Opens an event another process shared (`cuIpcOpenEventHandle`) in `context` (the importer's context on the same
+   * device). Closing it releases this process's handle only. The exporter must keep its event alive meanwhile.
+   */
+  static fromIpcDescriptor(descriptor: IPCEventDescriptor, context: Context): Event {
+    if (!(descriptor instanceof IPCEventDescriptor)) {
+      throw new TypeError("Event.fromIpcDescriptor takes an IPCEventDescriptor (IPCEventDescriptor.fromBytes(bytes) of what event.ipcDescriptor.toBytes() gave)");
+    }
+    const handle = withContext(context, () => driver.cuIpcOpenEventHandle(descriptor.payload));
+    const e = new Event(handle, context, CU_EVENT_DISABLE_TIMING | CU_EVENT_INTERPROCESS);
+    e.#recorded = true; // recorded by the exporter; waiting on it before then returns at once, as in CUDA
+    return e;
+  }
+
   /** Destroys the event; closing twice is harmless. */
   close(): void {
     if (this.#closed) return;
@@ -172,5 +201,57 @@ export class Event {
 
   [Symbol.dispose](): void {
     this.close();
+  }
+}
+
+function withContext<T>(context: Context, fn: () => T): T {
+  const previous = enterContext(context.handle);
+  try {
+    return fn();
+  } finally {
+    leaveContext(previous);
+  }
+}
+
+const EVENT_MAGIC = 0x45564349; // "ICVE"
+const EVENT_VERSION = 1;
+/** The bytes of an {@link IPCEventDescriptor}: magic, version, the 64-byte CUipcEventHandle. */
+export const EVENT_DESCRIPTOR_BYTES = 72;
+
+/** Describes an IPC event for another process: serializable with `toBytes()` / `fromBytes()`. */
+export class IPCEventDescriptor {
+  /** The 64 bytes of the CUipcEventHandle. */
+  readonly payload: Uint8Array;
+
+  /** @internal Use `event.ipcDescriptor` or `IPCEventDescriptor.fromBytes()`. */
+  constructor(payload: Uint8Array) {
+    if (!(payload instanceof Uint8Array) || payload.length !== 64) throw new IPCFormatError(`an event handle is 64 bytes (CUipcEventHandle), not ${String((payload as { length?: unknown })?.length)}`);
+    this.payload = payload.slice();
+  }
+
+  /** The descriptor as {@link EVENT_DESCRIPTOR_BYTES} bytes. */
+  toBytes(): Uint8Array {
+    const out = new Uint8Array(EVENT_DESCRIPTOR_BYTES);
+    const dv = new DataView(out.buffer);
+    dv.setUint32(0, EVENT_MAGIC, true);
+    dv.setUint32(4, EVENT_VERSION, true);
+    out.set(this.payload, 8);
+    return out;
+  }
+
+  /** Reads a descriptor from the bytes `toBytes()` gave (IPCFormatError for anything else). */
+  static fromBytes(bytes: Uint8Array): IPCEventDescriptor {
+    if (!(bytes instanceof Uint8Array) || bytes.length !== EVENT_DESCRIPTOR_BYTES) {
+      throw new IPCFormatError(`an event descriptor is ${EVENT_DESCRIPTOR_BYTES} bytes, not ${bytes instanceof Uint8Array ? bytes.length : typeof bytes}: was it made by event.ipcDescriptor.toBytes()?`);
+    }
+    const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    if (dv.getUint32(0, true) !== EVENT_MAGIC) throw new IPCFormatError("these bytes are not an event descriptor (wrong magic): was it made by event.ipcDescriptor.toBytes()?");
+    const v = dv.getUint32(4, true);
+    if (v !== EVENT_VERSION) throw new IPCFormatError(`an event descriptor of version ${v}; this cuda-ts reads version ${EVENT_VERSION}`);
+    return new IPCEventDescriptor(bytes.slice(8));
+  }
+
+  toString(): string {
+    return "IPCEventDescriptor";
   }
 }

@@ -16,11 +16,20 @@
  *   on work behind it: `stream.sync()`, `event.sync()`, `device.sync()`, `context.sync()`. The driver thread would
  *   wait for the JavaScript thread and the JavaScript thread for the driver, forever. Await `stream.done()` (or
  *   `event.done()`) instead: the JavaScript thread stays free to run the function.
- * - **Bun**: refused with {@link UnsupportedOnRuntimeError} before anything is queued. bun:ffi's `threadsafe`
- *   JSCallback corrupts the JavaScript heap when called from foreign threads (Bun issues 24529, 28113, 33840, 41857,
- *   the last still open), and it returns to the calling thread before the JavaScript function has run (seen on Bun
- *   1.4.5: a thread created with pthread_create returned from the callback before the function had run), so a
- *   stream could not wait for the function anyway.
+ * - **Bun**: bun:ffi's `threadsafe` JSCallback corrupts the JavaScript heap when called from foreign threads (Bun
+ *   issues 24529, 28113, 33840, 41857, the last still open), and it returns to the calling thread before the
+ *   JavaScript function has run (seen on Bun 1.4.5), so no driver thread ever calls JavaScript on Bun. Instead
+ *   `stream.launchHostFunction(fn)` records an event on the stream where the function would be queued and runs `fn`
+ *   on the JavaScript thread once the event has completed (polled as `stream.done()` polls, never blocking the event
+ *   loop; the functions of one stream run in the order they were queued). The differences from Deno and from CUDA:
+ *   the stream is **not** held back while the function runs (work queued after it may start, and finish, before
+ *   the function has run), and the function runs a little later (under about 2 ms after the stream reaches it).
+ *   `stream.done()` can therefore resolve before a Bun host function has run: await {@link hostFunctionsSettled}
+ *   for that. Work that must wait for the host function belongs after `await hostFunctionsSettled()` (or in the
+ *   function). Graph host nodes (`builder.callback`, `definition.callback`) and host functions on a capturing
+ *   stream are still refused with {@link UnsupportedOnRuntimeError} on Bun: a graph cannot record an event the
+ *   JavaScript side could wait for. (cuda.core has no such fallback: its host callbacks always run on a driver
+ *   thread, through `cuLaunchHostFunc` with a ctypes or Cython trampoline, and hold the stream.)
  *
  * An exception thrown by a host function cannot reach the code that queued it: it is reported as an uncaught
  * exception (`globalThis.reportError`), as for a timer callback, and the stream continues. Host functions must not
@@ -30,7 +39,8 @@
  */
 import { CUhostFn_signature, CUstreamCaptureStatus, type CUhostFn } from "../bindings/driver.ts";
 import { ffi, UnsupportedOnRuntimeError, type NativeCallback, type Pointer } from "../ffi/index.ts";
-import { driver } from "./base/driver-state.ts";
+import { driver, withCurrentContext } from "./base/driver-state.ts";
+import { waitForEvent } from "./base/waiting.ts";
 import { GraphAttachments } from "./graph/attachments.ts";
 import { GraphStateError } from "./errors.ts";
 import type { CaptureSink, Stream } from "./stream.ts";
@@ -39,8 +49,19 @@ import { describeValue } from "./base/checks.ts";
 /** A function the driver runs on the host when a stream or a graph reaches it. */
 export type HostFunction = () => void;
 
-/** Whether host callbacks can run on this runtime: true on Deno, false on Bun (see the module documentation). */
+/**
+ * Whether host callbacks run on the driver's threads and hold the stream (Deno: true), so graph host nodes work too;
+ * false on Bun, where `stream.launchHostFunction` runs the function after an event instead (see the module
+ * documentation) and graph host nodes are refused.
+ */
 export const hostCallbacksSupported: boolean = ffi.supportsThreadSafeCallbacks;
+
+/**
+ * How `stream.launchHostFunction` runs functions on this runtime: "driver-thread" (Deno: `cuLaunchHostFunc`, the
+ * stream waits for the function) or "event" (Bun: an event recorded on the stream, the function run on the
+ * JavaScript thread once it completes; the stream does not wait).
+ */
+export const hostFunctionMode: "driver-thread" | "event" = ffi.supportsThreadSafeCallbacks ? "driver-thread" : "event";
 
 /** A graph's host function: what the graph keeps alive and the dispatcher finds through a weak reference. */
 class HostCallbackHolder {
@@ -149,6 +170,10 @@ export function registerGraphHostFunction(fn: HostFunction, attachments: GraphAt
  */
 export function launchHostFunction(stream: Stream, sink: CaptureSink | undefined, fn: HostFunction, action = "stream.launchHostFunction"): void {
   checkFunction(fn, action);
+  if (!ffi.supportsThreadSafeCallbacks && sink === undefined && action === "stream.launchHostFunction") {
+    launchAfterEvent(stream, fn, action);
+    return;
+  }
   const pointer = trampolinePointer(action);
   if (sink instanceof GraphAttachments) {
     const node = registerGraphHostFunction(fn, sink, action);
@@ -204,4 +229,53 @@ export function holdUntilPassed(stream: Stream, sink: CaptureSink | undefined, v
 /** @internal How many queued host functions and graph launches with host nodes have not run yet (for tests). */
 export function pendingHostFunctions(): number {
   return refs;
+}
+
+// ---- Bun: host functions after an event (see the module documentation) ----
+
+const CU_EVENT_DISABLE_TIMING = 2;
+/** The last pending host function of each stream: the next one runs after it (stream order). */
+const tails = new WeakMap<Stream, Promise<void>>();
+/** Host functions queued after events that have not run yet. */
+const eventPending = new Set<Promise<void>>();
+
+/**
+ * Resolves once every host function queued so far with `stream.launchHostFunction` has run. On Bun that is after
+ * each one's event completed and the function ran on the JavaScript thread; on Deno, where the driver runs them
+ * and the stream waits for them, `await stream.done()` says the same and this resolves at once.
+ */
+export async function hostFunctionsSettled(): Promise<void> {
+  while (eventPending.size > 0) await Promise.allSettled([...eventPending]);
+}
+
+function launchAfterEvent(stream: Stream, fn: HostFunction, action: string): void {
+  if (driver.cuStreamIsCapturing(stream.handle) !== CUstreamCaptureStatus.CU_STREAM_CAPTURE_STATUS_NONE) throw refusal(`${action} on a capturing stream`);
+  const event = withCurrentContext(stream.context.handle, () => {
+    const e = driver.cuEventCreate(CU_EVENT_DISABLE_TIMING);
+    try {
+      driver.cuEventRecord(e, stream.handle);
+    } catch (err) {
+      driver.cuEventDestroy(e);
+      throw err;
+    }
+    return e;
+  });
+  const previous = tails.get(stream);
+  const run = (async () => {
+    try {
+      if (previous !== undefined) await previous;
+      await waitForEvent(event, action);
+      call(fn);
+    } catch (e) {
+      report(e);
+    } finally {
+      driver.raw.cuEventDestroy(event);
+    }
+  })();
+  eventPending.add(run);
+  tails.set(stream, run);
+  void run.then(() => {
+    eventPending.delete(run);
+    if (tails.get(stream) === run) tails.delete(stream);
+  });
 }

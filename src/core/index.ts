@@ -196,3 +196,52 @@ export {
 } from "./gds/file.ts";
 export { closeGdsDriver, configureGdsDriver, gdsStatus, type GdsDriverOptions } from "./gds/driver.ts";
 export type { GdsMode, GdsStatus } from "./gds/status.ts";
+// ---- issue 19 objects: tensor maps, arrays/textures/surfaces, managed buffers, batched copies, green contexts, checkpoint ----
+export { ByValueArgument } from "./launch/by-value-argument.ts";
+export {
+  TensorMap,
+  type TensorMapDataType,
+  type TensorMapInterleave,
+  type TensorMapSwizzle,
+  type TensorMapL2Promotion,
+  type TensorMapOOBFill,
+  type TensorMapOptions,
+  type TiledTensorMapOptions,
+  type Im2colTensorMapOptions,
+} from "./tensor-map/tensor-map.ts";
+export {
+  CudaArray,
+  MipmappedArray,
+  type ArrayDType,
+  type ArrayChannels,
+  type ArrayExtent,
+  type ArrayCopyPeer,
+  type ArrayCopyOptions,
+  type CudaArrayOptions,
+  type MipmappedArrayOptions,
+} from "./texture/array.ts";
+export {
+  TextureObject,
+  SurfaceObject,
+  type AddressMode,
+  type FilterMode,
+  type ReadMode,
+  type TextureObjectOptions,
+  type TextureResource,
+  type LinearResource,
+  type Pitch2DResource,
+} from "./texture/texture.ts";
+export { hostFunctionMode, hostFunctionsSettled } from "./host-callback.ts";
+export { IPCEventDescriptor, EVENT_DESCRIPTOR_BYTES } from "./event.ts";
+export {
+  ManagedBuffer,
+  prefetchBatch,
+  discardBatch,
+  discardPrefetchBatch,
+  type ManagedBufferLike,
+  type ManagedStreamOptions,
+  type ReadLocation,
+} from "./memory/managed-buffer.ts";
+export { copyBatch, type BatchCopy, type BatchCopyEnd, type BatchCopyOptions, type ContiguousMemory, type SrcAccessOrder } from "./memory/batch-copy.ts";
+export { SMResource, GreenContext, smResourceOf, streamResources, type SMSplitOptions, type GreenStreamOptions } from "./green/green.ts";
+export { CheckpointProcess, CHECKPOINT_DRIVER_VERSION, type ProcessState, type GpuMapping } from "./checkpoint.ts";

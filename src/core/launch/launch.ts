@@ -13,7 +13,9 @@
  * - a boolean → C++ bool;
  * - a plain number → the parameter's type when the kernel knows it (declared, or from a C++ kernel's mangled
  *   name), otherwise a LaunchArgumentError asking for a typed scalar;
- * - a generated record (struct class) or bytes (Uint8Array, ArrayBuffer, DataView) → a struct passed by value.
+ * - a generated record (struct class) or bytes (Uint8Array, ArrayBuffer, DataView) → a struct passed by value;
+ * - a ByValueArgument (a TensorMap) → its struct by value (128 bytes for a tensor map), checked against the
+ *   parameter's size.
  *
  * The arguments can also come as one array (`launch(stream, config, kernel, args)`): for long argument lists this
  * spares the runtime spreading them into a call (on Bun, spreading 256 arguments costs several microseconds).
@@ -36,6 +38,7 @@ import { LaunchArgumentError, LaunchConfigError } from "../errors.ts";
 import type { ArgumentPlan, Kernel } from "./kernel.ts";
 import { KernelScalar, SCALAR_SIZE, writeScalar } from "./scalars.ts";
 import { PointerArgument } from "./pointer-argument.ts";
+import { ByValueArgument } from "./by-value-argument.ts";
 import { Stream, captureSinkOf } from "../stream.ts";
 import { describeValue } from "../base/checks.ts";
 import { argumentEpoch } from "../base/epoch.ts";
@@ -226,7 +229,7 @@ function checkAgainstDevice(kernel: Kernel, config: LaunchConfig, dev: Device): 
 }
 
 /** A kernel argument (see the module documentation). */
-export type KernelArgument = Buffer | PointerArgument | KernelScalar | bigint | number | boolean | RecordBase | ArrayBufferView | ArrayBuffer;
+export type KernelArgument = Buffer | PointerArgument | ByValueArgument | KernelScalar | bigint | number | boolean | RecordBase | ArrayBufferView | ArrayBuffer;
 
 /** What `launch` accepts as a stream: a Stream, or anything with a `stream` (a GraphBuilder). */
 export type StreamLike = Stream | { readonly stream: Stream };
@@ -295,6 +298,14 @@ function writeArgument(kernel: Kernel, i: number, arg: unknown, dv: DataView, of
       if (size !== 1) throw argError(kernel, i, `a boolean`, 1, size);
       dv.setUint8(offset, arg ? 1 : 0);
       return;
+  }
+  if (arg instanceof ByValueArgument) {
+    const s = arg.argumentSize;
+    if (s !== size) {
+      throw argError(kernel, i, arg.describeArgument(), s, size, s === 128 ? "; a tensor map is taken by value: declare the parameter `const __grid_constant__ CUtensorMap`" : "");
+    }
+    arg.writeValue(dv, offset);
+    return;
   }
   if (arg instanceof RecordBase) {
     const bytes = arg.$bytes();

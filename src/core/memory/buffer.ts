@@ -18,7 +18,7 @@ import type { IPCBufferDescriptor } from "./ipc.ts";
 import type { IpcMemoryResource, MemoryResource } from "./resource.ts";
 import { HostViewSlot, makeView, type HostViewConstructor } from "./view.ts";
 import { copyOrdered, needsOrderedCopy, type CopyOptions } from "./copy.ts";
-import { streamOption, type Stream, captureSinkOf, streamOptionOf } from "../stream.ts";
+import { streamOption, Stream, captureSinkOf, streamOptionOf } from "../stream.ts";
 import { describeValue } from "../base/checks.ts";
 import { argumentsChanged } from "../base/epoch.ts";
 
@@ -160,6 +160,26 @@ export class Buffer {
   /** Whether close() has been called. */
   get isClosed(): boolean {
     return this.#closed;
+  }
+
+  /**
+   * The stream `close()` (and `using`, and the garbage-collection release) frees the memory on when no stream is
+   * passed: the allocation stream, until set (as cuda.core's Buffer keeps its deallocation stream). Set it to the
+   * stream that last uses the memory, so a stream-ordered free waits for that work; `undefined` frees without
+   * stream order (the resource's synchronous path).
+   */
+  get deallocationStream(): Stream | undefined {
+    return this.#allocationStream;
+  }
+  set deallocationStream(stream: Stream | undefined) {
+    if (stream !== undefined && !(stream instanceof Stream)) throw new TypeError(`deallocationStream must be a Stream or undefined, not ${describeValue(stream)}`);
+    if (this.#closed) throw new ClosedError("this Buffer", "set its deallocation stream");
+    this.#allocationStream = stream;
+    if (this.memoryResource !== undefined) {
+      // The garbage-collection release captured the old stream: register it anew.
+      untrack(this);
+      this.#track();
+    }
   }
 
   /** The device the memory is on (the resource's device; for foreign memory, asked of the driver). */

@@ -22,6 +22,7 @@ import type { MemoryPoolAttributes } from "./pool-attributes.ts";
 import { applyReleaseThreshold, createPool, MemoryPoolResource } from "./pool.ts";
 import { allocationSize, type AllocateOptions, type MemoryResource } from "./resource.ts";
 import { streamOption, type Stream } from "../stream.ts";
+import { ManagedBuffer } from "./managed-buffer.ts";
 
 const CU_MEM_ATTACH_GLOBAL = 1;
 
@@ -140,6 +141,14 @@ export class ManagedMemoryResource implements MemoryResource {
     if (ctx === undefined) throw new NoContextError("ManagedMemoryResource.allocate needs a current context: call device.setCurrent() or pass { stream }");
     const ptr = n === 0 ? (0n as CUdeviceptr) : withCurrentContext(ctx.handle, () => driver.cuMemAllocManaged(n, CU_MEM_ATTACH_GLOBAL));
     return new Buffer(ptr, Number(n), this, options.stream);
+  }
+
+  /**
+   * Allocates like `allocate` and returns a {@link ManagedBuffer}: the buffer with its advice as properties
+   * (`readMostly`, `preferredLocation`, `accessedBy`), `prefetch`, `discard` and `discardPrefetch`.
+   */
+  allocateManaged(size: number | bigint, options: AllocateOptions = {}): ManagedBuffer {
+    return ManagedBuffer.from(this.allocate(size, options));
   }
 
   /** Frees managed memory this resource allocated. */

@@ -385,8 +385,8 @@ describe.skipIf(!gpu.available)(`CUDA graphs on a GPU${skipNote}`, () => {
     expect(await readInt(flag)).toBe(3);
   });
 
-  it.skipIf(onDeno)("refuses host functions on Bun with UnsupportedOnRuntimeError, queueing nothing", async () => {
-    expect(() => stream.launchHostFunction(() => {})).toThrow(UnsupportedOnRuntimeError);
+  it.skipIf(onDeno)("refuses graph host functions on Bun with UnsupportedOnRuntimeError, queueing nothing", async () => {
+    // stream.launchHostFunction runs on Bun through an event (test/core/objects19/objects.gpu.test.ts).
     using builder = dev.createGraphBuilder().beginBuilding();
     let error: unknown;
     try {
