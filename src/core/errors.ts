@@ -471,6 +471,7 @@ export class WorkerPoolError extends Error {
   }
 }
 
+/**
  * The driver refused a checkpoint call as unsupported (CUDA_ERROR_NOT_SUPPORTED, CUDA_ERROR_NOT_PERMITTED, or a
  * driver older than 12.8 without the `cuCheckpointProcess*` calls). `cause` is the driver's error when there is one.
  */
