@@ -131,3 +131,21 @@ export { ElementwiseKernel } from "./kernels/elementwise.ts";
 export { ReductionKernel, REDUCTION_BLOCK, type ReductionOptions } from "./kernels/reduction.ts";
 export { builderStats, type BuilderOptions } from "./kernels/compile.ts";
 export type { BuilderArgument, KernelParam } from "./kernels/params.ts";
+// Observability (issue 20): NVTX ranges and marks, the profiler's capture range, CUPTI kernel timings.
+export * as nvtx from "./nvtx/index.ts";
+export { NvtxInjectionError, NvtxArgumentError, RegisteredString, type NvtxRange, type EventOptions as NvtxEventOptions, type NvtxStatus } from "./nvtx/nvtx.ts";
+export {
+  profile,
+  profiler,
+  ProfilerBusyError,
+  ProfileOptionError,
+  type CaptureRange,
+  type ActivityKind,
+  type KernelActivity,
+  type MemcpyActivity,
+  type MemcpyDirection,
+  type MemsetActivity,
+  type ProfileOptions,
+  type ProfileResult,
+  type StreamActivity,
+} from "./profiling/index.ts";
