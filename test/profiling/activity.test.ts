@@ -33,6 +33,7 @@ describe.skipIf(gccReason !== undefined)(`profile() with a fake libcupti${gccRea
   let memcpy: (kind: number, bytes: bigint, start: bigint, end: bigint, stream: number) => void;
   let memset: (value: number, bytes: bigint, start: bigint, end: bigint, stream: number) => void;
   let requests: () => number;
+  let flushedElsewhere: () => number;
   const names = new Map<string, Uint8Array>();
   const launch = (name: string, grid: number, block: number, start: bigint, end: bigint, stream = 7, corr = 1): void => {
     if (!names.has(name)) names.set(name, ffi.cstring(name));
@@ -59,6 +60,7 @@ describe.skipIf(gccReason !== undefined)(`profile() with a fake libcupti${gccRea
     memcpy = fake.bind("fake_memcpy", { parameters: ["u8", "u64", "u64", "u64", "u32"], result: "void" })!;
     memset = fake.bind("fake_memset", { parameters: ["u32", "u64", "u64", "u64", "u32"], result: "void" })!;
     requests = fake.bind("fake_requests", { parameters: [], result: "i32" })!;
+    flushedElsewhere = fake.bind("fake_flushed_elsewhere", { parameters: [], result: "i32" })!;
   });
 
   it("collects the kernels, memcpys and memsets of the scope, parsed field by field", async () => {
@@ -84,6 +86,8 @@ describe.skipIf(gccReason !== undefined)(`profile() with a fake libcupti${gccRea
     expect(r.memsets).toEqual([{ value: 0xab, bytes: 4096, start: 9_100n, end: 9_200n, duration: 100, streamId: 9, contextId: 0, deviceId: 0, correlationId: 0 }]);
     expect(r.dropped).toBe(0);
     expect(r.end > r.begin).toBe(true);
+    // Deno flushes on a worker thread (the completion callback crosses threads); Bun on the JavaScript thread.
+    expect(flushedElsewhere()).toBe(ffi.supportsNonblocking ? 1 : 0);
     const s9 = r.forStream({ handle: ffi.pointerFromAddress(9), context: { handle: null } });
     expect(s9.streamId).toBe(9);
     expect(s9.kernels.map((k) => k.name)).toEqual(["reduce"]);

@@ -240,6 +240,27 @@ function setUp(): NonNullable<typeof state> {
   return state;
 }
 
+/**
+ * `cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED)`: CUPTI hands back every buffer through the completion
+ * callback before it returns. On Deno the call runs on a worker thread (a non-blocking FFI call) while the
+ * JavaScript thread waits in the event loop, so the thread-safe callbacks run whichever thread CUPTI calls them
+ * from, and a CUPTI thread waiting for the JavaScript thread cannot deadlock it. On Bun it is a plain call: CUPTI
+ * calls the callback on the calling thread, the JavaScript thread.
+ */
+async function flushAll(callbacks: readonly NativeCallback[]): Promise<void> {
+  if (!ffi.supportsNonblocking) {
+    cupti.cuptiActivityFlushAll(1);
+    return;
+  }
+  for (const cb of callbacks) cb.ref();
+  try {
+    const r = await cupti.nonblocking("cuptiActivityFlushAll")(1);
+    if (r !== CUptiResult.CUPTI_SUCCESS) cupti.cuptiActivityFlushAll(1); // throws the typed error (or succeeds on a retry)
+  } finally {
+    for (const cb of callbacks) cb.unref();
+  }
+}
+
 function kindsOf(options: ProfileOptions | undefined): ActivityKind[] {
   const kinds = options?.kinds ?? (["kernel", "memcpy", "memset"] as const);
   if (!Array.isArray(kinds) || kinds.length === 0) throw new ProfileOptionError("kinds", 'a non-empty array of "kernel", "memcpy", "memset"', kinds);
@@ -276,10 +297,6 @@ export async function profile<T>(fn: () => T | Promise<T>, options?: ProfileOpti
   let end = 0n;
   let result: Awaited<T>;
   try {
-    // Nothing recorded before this call belongs to this profile (its status does not matter).
-    cupti.raw.cuptiActivityFlushAll(1);
-    c.kernels.length = c.memcpys.length = c.memsets.length = 0;
-    c.dropped = 0;
     for (const k of kinds) {
       cupti.cuptiActivityEnable(KIND_CODES[k] as CUpti_ActivityKind);
       enabled.push(KIND_CODES[k]);
@@ -297,7 +314,7 @@ export async function profile<T>(fn: () => T | Promise<T>, options?: ProfileOpti
   } finally {
     try {
       for (const k of enabled) cupti.cuptiActivityDisable(k as CUpti_ActivityKind);
-      cupti.cuptiActivityFlushAll(1); // CUPTI_ACTIVITY_FLAG_FLUSH_FORCED: the completion callback runs now, here
+      await flushAll(s.callbacks);
     } finally {
       collector = undefined;
     }

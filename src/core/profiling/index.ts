@@ -18,16 +18,20 @@
  * kept for the life of the process. Each call enables `CONCURRENT_KERNEL`, `MEMCPY` and `MEMSET` (or the `kinds`
  * asked for), runs the function, waits for the current context's work (`cuCtxSynchronize`, unless
  * `synchronize: false`), disables the kinds and flushes with `cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED)`:
- * CUPTI hands its buffers back through the completion callback during that call, on the JavaScript thread, and the
- * records are parsed there, by the layouts of the generated tables of the CUPTI version loaded
+ * CUPTI hands its buffers back through the completion callback before that call returns, and the records are
+ * parsed in the callback, by the layouts of the generated tables of the CUPTI version loaded
  * (`CUpti_ActivityKernel10`, `CUpti_ActivityMemcpy6`, `CUpti_ActivityMemset4` for CUDA 13; `Kernel9`, `Memcpy5`,
  * `Memset4` for 12). Timestamps are CUPTI's clock (`cuptiGetTimestamp`, ns), durations ns.
  *
- * **Threads.** CUPTI may also hand a buffer back from its own worker thread when one fills up. Bun's FFI callbacks
- * must not be called from another thread (src/ffi), so the buffers are large (`bufferBytes`, 8 MiB by default:
- * ~38 000 kernel records each): a scope that records more should be split into several `profile()` calls or be
- * given larger buffers. On Deno the callbacks are thread-safe ones (a call from another thread waits for the
- * JavaScript thread).
+ * **Threads.** CUPTI calls the buffer callbacks on the thread that makes the CUDA call or the flush, and may also
+ * hand a full buffer back from its own worker thread.
+ * - Deno: the callbacks are thread-safe ones, and the flush runs as a non-blocking FFI call on a worker thread
+ *   while the JavaScript thread waits in the event loop: a callback from any thread is run on the JavaScript thread,
+ *   and nothing can deadlock (test/profiling checks the cross-thread path with a fake libcupti).
+ * - Bun: its FFI callbacks must not be called from another thread (src/ffi), so the flush is a plain call on the
+ *   JavaScript thread, and buffers are large (`bufferBytes`, 8 MiB by default: ~38 000 kernel records each) so that
+ *   none fills inside a scope. A scope that records more should be split into several `profile()` calls or be
+ *   given larger buffers.
  *
  * One `profile()` at a time per process (CUPTI's activity state is process-wide): another while one runs is a
  * {@link ProfilerBusyError}. Where a profiler already owns CUPTI (Nsight Systems, Nsight Compute), enabling fails
