@@ -24,7 +24,10 @@
  * library that cannot be loaded, lacks the entry point, refuses to attach, or is not a regular file owned by you or
  * root and writable only by its owner, is not used: one warning ({@link NvtxInjectionError}) and every call stays a
  * no-op. `nvtx.initialize()` runs that check at once and throws the error instead (what C's `nvtxInitialize` is
- * for: attach before the timed part of a program).
+ * for: attach before the timed part of a program). A tool already in the process (preloaded with `LD_PRELOAD`, or
+ * attached by a C library's own copy of NVTX) is reached the same way: loading the variable's path returns the
+ * copy already loaded, and its `InitializeInjectionNvtx2` attaches this NVTX instance beside the others, as NVTX 3
+ * does for each of its header-only copies.
  *
  * Deno: reading the variable needs `--allow-env` (or `--allow-env=NVTX_INJECTION64_PATH`), checking the library
  * `--allow-read`, loading it `--allow-ffi`; without `--allow-env` NVTX stays off, silently, as with no tool.
