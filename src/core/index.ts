@@ -133,12 +133,10 @@ export { builderStats, type BuilderOptions } from "./kernels/compile.ts";
 export type { BuilderArgument, KernelParam } from "./kernels/params.ts";
 // Observability (issue 20): NVTX ranges and marks, the profiler's capture range, CUPTI kernel timings.
 export * as nvtx from "./nvtx/index.ts";
-export { NvtxInjectionError, NvtxArgumentError, RegisteredString, type NvtxRange, type EventOptions as NvtxEventOptions, type NvtxStatus } from "./nvtx/nvtx.ts";
+export { RegisteredString, type NvtxRange, type EventOptions as NvtxEventOptions, type NvtxStatus } from "./nvtx/nvtx.ts";
 export {
   profile,
   profiler,
-  ProfilerBusyError,
-  ProfileOptionError,
   type CaptureRange,
   type ActivityKind,
   type KernelActivity,

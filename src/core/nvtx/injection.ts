@@ -171,7 +171,7 @@ function slotMemory(): SlotMemory {
 export type InjectionFailure = "load" | "entry-point" | "refused";
 
 /** Thrown (internally) when the injection library cannot be attached; the public layer turns it into a warning. */
-export class InjectionFailed extends Error {
+class InjectionFailed extends Error {
   constructor(
     readonly kind: InjectionFailure,
     message: string,
@@ -179,6 +179,11 @@ export class InjectionFailed extends Error {
     super(message);
     this.name = "InjectionFailed";
   }
+}
+
+/** Why the library could not be attached, when `e` is such a failure (what {@link attachInjectionLibrary} throws). */
+export function injectionFailure(e: unknown): string | undefined {
+  return e instanceof InjectionFailed ? e.message : undefined;
 }
 
 /** One bound slot: the address last seen in the slot and the function bound at it. */

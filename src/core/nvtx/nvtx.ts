@@ -40,7 +40,10 @@
 import { ffi, type FunctionType, type Pointer } from "../../ffi/index.ts";
 import { getEnv, pathOwnership } from "../../host.ts";
 import { currentUid } from "../../ffi/libc-socket.ts";
-import { AttachedTool, attachInjectionLibrary, CBID, InjectionFailed, NVTX_VERSION } from "./injection.ts";
+import { AttachedTool, attachInjectionLibrary, CBID, injectionFailure, NVTX_VERSION } from "./injection.ts";
+import { NvtxArgumentError, NvtxInjectionError } from "../errors.ts";
+
+export { NvtxArgumentError, NvtxInjectionError };
 
 /** The environment variable a tool sets to the path of its injection library (64-bit processes). */
 export const INJECTION_VARIABLE = "NVTX_INJECTION64_PATH";
@@ -60,33 +63,6 @@ export const EVENT_ATTRIBUTES_LAYOUT = {
   messageType: 32,
   message: 40,
 } as const;
-
-/** The NVTX injection library named by `NVTX_INJECTION64_PATH` was not used; every NVTX call stays a no-op. */
-export class NvtxInjectionError extends Error {
-  /** The variable's value. */
-  readonly path: string;
-  constructor(path: string, reason: string, remedy: string) {
-    super(`NVTX: the injection library ${INJECTION_VARIABLE}=${path} was not used: ${reason}. ${remedy} NVTX calls stay no-ops.`);
-    this.name = "NvtxInjectionError";
-    this.path = path;
-  }
-}
-
-/** An NVTX argument of the wrong type or out of range (checked before anything reaches the tool). */
-export class NvtxArgumentError extends TypeError {
-  constructor(what: string, expected: string, got: unknown) {
-    super(`NVTX: ${what} must be ${expected}; got ${describe(got)}.`);
-    this.name = "NvtxArgumentError";
-  }
-}
-
-function describe(v: unknown): string {
-  if (typeof v === "string") return JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}...` : v);
-  if (typeof v === "bigint") return `${v}n`;
-  if (v === null) return "null";
-  if (typeof v === "object") return v.constructor?.name ?? "an object";
-  return `${typeof v} ${String(v)}`;
-}
 
 /** How a payload is passed: NVTX's `nvtxPayloadType_t` by its C type. */
 export type PayloadType = "u64" | "i64" | "f64" | "u32" | "i32" | "f32";
@@ -212,8 +188,9 @@ function attach(path: string | undefined): void {
   try {
     tool = attachInjectionLibrary(path);
   } catch (e) {
-    if (!(e instanceof InjectionFailed)) throw e;
-    failure = new NvtxInjectionError(path, e.message, "Unset the variable, or point it at the tool's injection library (Nsight Systems sets it itself).");
+    const why = injectionFailure(e);
+    if (why === undefined) throw e;
+    failure = new NvtxInjectionError(path, why, "Unset the variable, or point it at the tool's injection library (Nsight Systems sets it itself).");
   }
 }
 

@@ -11,7 +11,7 @@ import type { CUcontext } from "../../bindings/driver.ts";
 import { ffi, type NativeCallback, type NativePointer, type Pointer } from "../../ffi/index.ts";
 import { currentContextHandle, driver, ensureInit } from "../base/driver-state.ts";
 import type { FieldInfo } from "../../tables-runtime/record.ts";
-import { ProfileOptionError, ProfilerBusyError } from "./errors.ts";
+import { ProfileOptionError, ProfilerBusyError } from "../errors.ts";
 import type { ActivityKind, KernelActivity, MemcpyActivity, MemcpyDirection, MemsetActivity, ProfileOptions, ProfileResult, StreamActivity, StreamLike } from "./types.ts";
 
 const DIRECTIONS: Record<number, MemcpyDirection> = {
@@ -47,7 +47,7 @@ type BigReader = (view: DataView, at: number) => bigint;
 
 function field(cls: RecordClassLike, name: string): FieldInfo {
   const f = cls.$fields.find((x) => x.name === name);
-  if (f === undefined) throw new Error(`internal: ${cls.$cName} has no field ${name}`);
+  if (f === undefined) throw new TypeError(`internal: ${cls.$cName} has no field ${name} (the generated CUPTI tables changed)`);
   return f;
 }
 function u(cls: RecordClassLike, name: string, signed = false): Reader {
@@ -56,7 +56,7 @@ function u(cls: RecordClassLike, name: string, signed = false): Reader {
   if (size === 2) return (v, at) => v.getUint16(at + offset, true);
   if (size === 4) return signed ? (v, at) => v.getInt32(at + offset, true) : (v, at) => v.getUint32(at + offset, true);
   if (size === 8) return (v, at) => Number(v.getBigUint64(at + offset, true));
-  throw new Error(`internal: ${cls.$cName}.${name} has ${size} bytes`);
+  throw new TypeError(`internal: ${cls.$cName}.${name} has ${size} bytes (the generated CUPTI tables changed)`);
 }
 function u64(cls: RecordClassLike, name: string): BigReader {
   const { offset } = field(cls, name);

@@ -43,7 +43,7 @@ import type { ProfileOptions, ProfileResult } from "./types.ts";
 
 export * as profiler from "./profiler.ts";
 export type { CaptureRange } from "./profiler.ts";
-export { ProfilerBusyError, ProfileOptionError } from "./errors.ts";
+export { ProfilerBusyError, ProfileOptionError } from "../errors.ts";
 export type {
   ActivityKind,
   KernelActivity,
