@@ -481,3 +481,48 @@ export class CheckpointUnsupportedError extends Error {
     this.name = "CheckpointUnsupportedError";
   }
 }
+
+// ---- observability (issue 20): NVTX and profile() ----
+
+/** The NVTX injection library named by `NVTX_INJECTION64_PATH` was not used; every NVTX call stays a no-op. */
+export class NvtxInjectionError extends Error {
+  /** The variable's value. */
+  readonly path: string;
+  constructor(path: string, reason: string, remedy: string) {
+    super(`NVTX: the injection library NVTX_INJECTION64_PATH=${path} was not used: ${reason}. ${remedy} NVTX calls stay no-ops.`);
+    this.name = "NvtxInjectionError";
+    this.path = path;
+  }
+}
+
+/** An NVTX argument of the wrong type or out of range (checked before anything reaches the tool). */
+export class NvtxArgumentError extends TypeError {
+  constructor(what: string, expected: string, got: unknown) {
+    super(`NVTX: ${what} must be ${expected}; got ${nvtxDescribe(got)}.`);
+    this.name = "NvtxArgumentError";
+  }
+}
+
+function nvtxDescribe(v: unknown): string {
+  if (typeof v === "string") return JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}...` : v);
+  if (typeof v === "bigint") return `${v}n`;
+  if (v === null) return "null";
+  if (typeof v === "object") return v.constructor?.name ?? "an object";
+  return `${typeof v} ${String(v)}`;
+}
+
+/** A second `profile()` started while one was running: CUPTI's activity state is one per process. */
+export class ProfilerBusyError extends Error {
+  constructor() {
+    super("profile(): another profile() is running in this process (CUPTI's activity collection is process-wide). Await it first, or profile both parts in one call.");
+    this.name = "ProfilerBusyError";
+  }
+}
+
+/** A bad option of `profile()`. */
+export class ProfileOptionError extends TypeError {
+  constructor(what: string, expected: string, got: unknown) {
+    super(`profile(): ${what} must be ${expected}; got ${typeof got === "string" ? JSON.stringify(got) : String(got)}.`);
+    this.name = "ProfileOptionError";
+  }
+}

@@ -245,3 +245,19 @@ export {
 export { copyBatch, type BatchCopy, type BatchCopyEnd, type BatchCopyOptions, type ContiguousMemory, type SrcAccessOrder } from "./memory/batch-copy.ts";
 export { SMResource, GreenContext, smResourceOf, streamResources, type SMSplitOptions, type GreenStreamOptions } from "./green/green.ts";
 export { CheckpointProcess, CHECKPOINT_DRIVER_VERSION, type ProcessState, type GpuMapping } from "./checkpoint.ts";
+// Observability (issue 20): NVTX ranges and marks, the profiler's capture range, CUPTI kernel timings.
+export * as nvtx from "./nvtx/index.ts";
+export { RegisteredString, type NvtxRange, type EventOptions as NvtxEventOptions, type NvtxStatus } from "./nvtx/nvtx.ts";
+export {
+  profile,
+  profiler,
+  type CaptureRange,
+  type ActivityKind,
+  type KernelActivity,
+  type MemcpyActivity,
+  type MemcpyDirection,
+  type MemsetActivity,
+  type ProfileOptions,
+  type ProfileResult,
+  type StreamActivity,
+} from "./profiling/index.ts";
