@@ -20,8 +20,8 @@ export type ReduceOp = "sum" | "prod" | "min" | "max" | "avg";
 export const REDUCE_OPS: Readonly<Record<ReduceOp, number>> = Object.freeze({
   sum: ncclRedOp_t.ncclSum,
   prod: ncclRedOp_t.ncclProd,
-  max: ncclRedOp_t.ncclMax,
   min: ncclRedOp_t.ncclMin,
+  max: ncclRedOp_t.ncclMax,
   avg: ncclRedOp_t.ncclAvg,
 });
 

@@ -593,15 +593,16 @@ export class Communicator {
     const h = this.#live("split");
     if (color !== undefined && (!Number.isSafeInteger(color) || color < 0)) throw new CollectiveArgumentError(op, "color", "an integer ≥ 0, or undefined", describeValue(color), "Pass a color (ranks of one color form one communicator).");
     if (!Number.isSafeInteger(key)) throw new CollectiveArgumentError(op, "key", "an integer", describeValue(key), "Pass the rank's order in its new communicator.");
-    const c = buildConfig(config ?? {}, this.#binding);
+    // No configuration: NULL, so that the new communicator inherits this one's (NCCL's rule).
+    const c = config === undefined ? undefined : buildConfig(config, this.#binding);
     const out = new ArrayBuffer(8);
-    const r = this.#binding.raw.ncclCommSplit(h, color ?? NCCL_SPLIT_NOCOLOR, key, ffi.pointerOf(out), c.record.$pointer());
+    const r = this.#binding.raw.ncclCommSplit(h, color ?? NCCL_SPLIT_NOCOLOR, key, ffi.pointerOf(out), c === undefined ? null : c.record.$pointer());
     if (r !== 0 && r !== IN_PROGRESS) throw ncclError(this.#binding, r, "ncclCommSplit");
     const handle = ffi.readPointer(new DataView(out), 0) as ncclComm_t;
     const blocking = config?.blocking ?? this.blocking;
     if (handle !== null && (r === IN_PROGRESS || !blocking)) await settle(this.#binding, handle, "ncclCommSplit");
     if (!this.blocking) await this.done();
-    return handle === null ? undefined : new Communicator(handle, this.#binding, blocking, c.keep);
+    return handle === null ? undefined : new Communicator(handle, this.#binding, blocking, c?.keep ?? []);
   }
 
   /**
@@ -648,6 +649,40 @@ export class Communicator {
       if (s !== IN_PROGRESS) throw ncclError(this.#binding, s, "ncclCommFinalize", true);
     }
     this.#destroy(h);
+  }
+
+  /**
+   * Closes the communicators of one process together (those of `initAll`): NCCL needs the finalization of several
+   * communicators driven by one thread in one group (`ncclCommFinalize` each inside `ncclGroupStart`/`End`), then
+   * destroys each. A failed one is aborted instead. Closed ones are skipped.
+   */
+  static closeAll(comms: readonly Communicator[]): void {
+    if (!Array.isArray(comms) || comms.some((c) => !(c instanceof Communicator))) {
+      throw new CollectiveArgumentError("Communicator.closeAll", "comms", "an array of Communicators", describeValue(comms), "Pass what Communicator.initAll returned.");
+    }
+    for (const c of comms) if (c.#handle !== null && c.#failed !== undefined) c.abort();
+    const live = comms.filter((c) => c.#handle !== null);
+    if (live.length === 0) return;
+    const binding = live[0]!.#binding;
+    const start = binding.raw.ncclGroupStart();
+    if (start !== 0) throw ncclError(binding, start, "ncclGroupStart");
+    let failure: Error | undefined;
+    for (const c of live) {
+      const r = binding.raw.ncclCommFinalize(c.#handle!);
+      if (r !== 0 && r !== IN_PROGRESS) failure ??= ncclError(binding, r, "ncclCommFinalize");
+    }
+    const end = binding.raw.ncclGroupEnd();
+    if (end !== 0 && end !== IN_PROGRESS) failure ??= ncclError(binding, end, "ncclGroupEnd");
+    for (const c of live) {
+      for (let s = binding.ncclCommGetAsyncError(c.#handle!); s !== 0; s = binding.ncclCommGetAsyncError(c.#handle!)) {
+        if (s !== IN_PROGRESS) {
+          failure ??= ncclError(binding, s, "ncclCommFinalize", true);
+          break;
+        }
+      }
+      c.#destroy(c.#handle!);
+    }
+    if (failure !== undefined) throw failure;
   }
 
   #destroy(h: ncclComm_t): void {
