@@ -179,7 +179,7 @@ describe.skipIf(!gpu.available)(`NCCL: communicators of one rank${skipNote}`, ()
     expect(() => comm.send(a, 2, { stream })).toThrow(/peer must be a rank from 0 to 0/);
     expect(() => comm.allReduce(a, a, {} as { stream: Stream })).toThrow(/options\.stream must be a Stream/);
     expect(() => comm.allReduce(a.reshape(2, 4).T, a.reshape(4, 2), { stream })).toThrow(/send must be a contiguous DeviceArray/);
-    expect(() => comm.allReduce({ buffer: a.buffer, dtype: "float32", count: 100 }, a, { stream })).toThrow(/send\.count must be an integer from 0 to 8/);
+    expect(() => comm.allReduce({ buffer: a.buffer, dtype: "float32", count: 100 }, a, { stream })).toThrow(/send\.count must be an integer from 0 to \d+ \(what the buffer holds\)/);
     expect(() => comm.allReduce(new Float32Array(8) as never, a, { stream })).toThrow(/send must be a DeviceArray or \{ buffer, dtype \}/);
     await expect(Communicator.init({ rank: 1, size: 1, id: UniqueId.create() })).rejects.toThrow(/rank must be an integer from 0 to 0/);
     expect(() => UniqueId.fromBytes(new Uint8Array(127))).toThrow(/bytes must be a Uint8Array of 128 bytes, but it is 127 bytes long/);
