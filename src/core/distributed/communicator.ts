@@ -165,7 +165,7 @@ export interface CommunicatorInitOptions {
   readonly size: number;
   /** The job's unique id (the same on every rank; rank 0 makes it with `UniqueId.create()`). */
   readonly id: UniqueId;
-  /** The GPU of this rank (default: the current device, else device 0). */
+  /** The GPU of this rank (default: device 0). */
   readonly device?: number | Device;
   /** NCCL's configuration. */
   readonly config?: CommunicatorConfig;
@@ -449,8 +449,17 @@ export class Communicator {
   }
 
   #status(r: Status, fn: string): void {
-    if (r === 0 || r === IN_PROGRESS) return;
-    throw ncclError(this.#binding, r, fn);
+    if (r === 0) return;
+    if (r !== IN_PROGRESS) throw ncclError(this.#binding, r, fn);
+    // A non-blocking communicator's call still enqueuing: NCCL wants it complete before the next call on the
+    // communicator, so wait here (a short spin: the work itself stays queued on the stream).
+    for (let s = this.#binding.ncclCommGetAsyncError(this.#handle!); s !== 0; s = this.#binding.ncclCommGetAsyncError(this.#handle!)) {
+      if (s !== IN_PROGRESS) {
+        const e = ncclError(this.#binding, s, fn, true);
+        this.#failed = e;
+        throw e;
+      }
+    }
   }
 
   /** Every rank's `send` reduced with `op` into every rank's `recv` (same dtype and count; `recv` may be `send`). */
