@@ -141,7 +141,7 @@ export function ncclError(binding: NcclBinding, code: number, functionName: stri
 export function chosenNcclModule(binding: NcclBinding): NcclModule {
   const v = binding.table().table.library.ctkVersion;
   const m = ncclModules[v];
-  if (m === undefined) throw new Error(`no generated NCCL module for the chosen table ${v}`);
+  if (m === undefined) throw new RangeError(`no generated NCCL module for the chosen table ${v}: tables/nccl.ts lists it in generatedTables but not in ncclModules`);
   return m;
 }
 

@@ -80,7 +80,7 @@ export {
 } from "./distributed/communicator.ts";
 export { NCCL_TYPES, type CollectiveOperand, type NcclTypeOf, type ReduceOp, type TypedBuffer } from "./distributed/collectives.ts";
 export { UniqueId } from "./distributed/unique-id.ts";
-export { CollectiveArgumentError, CommunicatorStateError, NCCLError } from "./distributed/nccl-errors.ts";
+export { NCCLError } from "./distributed/nccl-errors.ts"; // CollectiveArgumentError, CommunicatorStateError: in errors.ts
 export type { HostViewConstructor } from "./memory/view.ts";
 export { GraphBuilder, type GraphBuildMode } from "./graph/builder.ts";
 export { Graph, type GraphCompleteOptions } from "./graph/graph.ts";
