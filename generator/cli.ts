@@ -10,7 +10,7 @@
  *   --out DIR           output root (default generated/)
  *   --manifest FILE     the manifest (default headers-manifest.json)
  *   --ctk-version X.Y   the CTK version (default: CUDA_VERSION in cuda.h)
- *   --library NAME      only this library (repeatable)
+ *   --library NAME      only this library (repeatable); a library of another version axis (nccl): DIR/nccl-X.Y/
  *   --check             compare with what is there; exit 1 on any difference
  *   --emit-ir DIR       also write the intermediate representation as JSON
  *   --record-hashes     record the headers' sha256 for this CTK version in the manifest
@@ -40,7 +40,8 @@ export const GENERATOR_USAGE = [
   "  --out DIR           output root (default generated/); the tables go to DIR/cuda-X.Y/",
   "  --manifest FILE     the manifest of headers and their sha256 per CTK version",
   "  --ctk-version X.Y   the CTK version (default: CUDA_VERSION in cuda.h)",
-  "  --library NAME      only this library (repeatable)",
+  "  --library NAME      only this library (repeatable); a library versioned apart from the CTK (nccl) goes to",
+  "                      DIR/<axis>-X.Y/, its version read from its own header (NCCL_MAJOR, NCCL_MINOR)",
   "  --check             compare with what is in --out; exit 1 on any difference",
   "  --emit-ir DIR       also write the intermediate representation as JSON",
   "  --record-hashes     record the headers' sha256 for this CTK version in the manifest",

@@ -52,6 +52,11 @@ const library = z
      * name into its constant's name; `$1` is the record name without its `_t`/`_st` suffix.
      */
     structVersions: z.object({ field: identifier, patterns: z.array(z.string().min(1)).min(1) }).strict().optional(),
+    /**
+     * The version axis of a library that versions apart from the CTK (NCCL): a key of the manifest's `axes`. Its
+     * hashes live under `axes.<axis>.versions`, its output in generated/<axis>-X.Y/. Absent: the CTK's (`ctk`).
+     */
+    axis: identifier.optional(),
   })
   .strict();
 
@@ -62,24 +67,51 @@ const ctkVersion = z
   })
   .strict();
 
+const versionKey = z.string().regex(/^\d+\.\d+$/, "a version such as 13.0 or 2.28");
+
+/** A second version axis: libraries released apart from the CTK (NCCL), each version with its headers' sha256. */
+const axis = z
+  .object({
+    description: z.string().min(1),
+    /** The header whose macros say the version (nccl.h). */
+    versionHeader: headerPath,
+    /** The macros holding the major and minor version (NCCL_MAJOR, NCCL_MINOR). */
+    versionMacros: z.tuple([identifier, identifier]),
+    /** Version → its headers' sha256. */
+    versions: z.record(versionKey, ctkVersion),
+  })
+  .strict();
+
 /** The schema of headers-manifest.json. */
 export const manifestSchema = z
   .object({
     $comment: z.string().optional(),
     libraries: z.record(identifier, library),
     ctk: z.record(z.string().regex(/^\d+\.\d+$/, "a CTK version such as 13.0"), ctkVersion),
+    /** Version axes other than the CTK's (see the libraries' `axis`). */
+    axes: z.record(identifier, axis).default({}),
   })
   .strict()
   .superRefine((m, ctx) => {
-    for (const [version, entry] of Object.entries(m.ctk)) {
+    for (const [name, lib] of Object.entries(m.libraries)) {
+      if (lib.axis !== undefined && !(lib.axis in m.axes)) {
+        ctx.addIssue({ code: "custom", path: ["libraries", name, "axis"], message: `axis ${lib.axis} is not in the manifest's axes (${Object.keys(m.axes).join(", ") || "none"})` });
+      }
+    }
+    const entries: [string[], string, Record<string, { headers: Record<string, string> }>, string | undefined][] = [
+      [["ctk"], "CTK", m.ctk, undefined],
+      ...Object.entries(m.axes).map(([a, spec]) => [["axes", a, "versions"], a, spec.versions, a] as [string[], string, Record<string, { headers: Record<string, string> }>, string]),
+    ];
+    for (const [at, label, versions, axisName] of entries) for (const [version, entry] of Object.entries(versions)) {
       for (const [name, lib] of Object.entries(m.libraries)) {
+        if (lib.axis !== axisName) continue;
         const files = [...lib.headers, ...lib.owns, ...lib.auxiliary];
         const have = files.filter((f) => f in entry.headers);
         if (have.length > 0 && have.length < files.length) {
           ctx.addIssue({
             code: "custom",
-            path: ["ctk", version, "headers"],
-            message: `library ${name} lists ${files.join(", ")} but CTK ${version} hashes only ${have.join(", ")}`,
+            path: [...at, version, "headers"],
+            message: `library ${name} lists ${files.join(", ")} but ${label} ${version} hashes only ${have.join(", ")}`,
           });
         }
       }
@@ -119,13 +151,23 @@ export function loadManifest(path: string): Manifest {
   return parsed.data;
 }
 
-/** The libraries a CTK version of the manifest has hashes for, in manifest order. */
-export function librariesFor(m: Manifest, version: string): string[] {
-  const entry = m.ctk[version];
+/** The hashes of one version: a CTK version's, or (with `axis`) a version of that axis. */
+export function versionEntry(m: Manifest, version: string, axis?: string): { headers: Record<string, string> } | undefined {
+  return axis === undefined ? m.ctk[version] : m.axes[axis]?.versions[version];
+}
+
+/** The libraries a CTK version (or a version of `axis`) of the manifest has hashes for, in manifest order. */
+export function librariesFor(m: Manifest, version: string, axis?: string): string[] {
+  const entry = versionEntry(m, version, axis);
   if (!entry) return [];
   return Object.entries(m.libraries)
-    .filter(([, lib]) => lib.headers.every((h) => h in entry.headers))
+    .filter(([, lib]) => lib.axis === axis && lib.headers.every((h) => h in entry.headers))
     .map(([name]) => name);
+}
+
+/** The output folder's name of a version: cuda-13.0, or nccl-2.28 for a version of the nccl axis. */
+export function releaseFolder(version: string, axis?: string): string {
+  return `${axis ?? "cuda"}-${version}`;
 }
 
 /** Every header file a library's declarations and metadata come from. */

@@ -9,7 +9,7 @@ import process from "node:process";
 import { Clang } from "./libclang/api.ts";
 import { findLibclang } from "./libclang/find.ts";
 import { applyTwinOverrides, collectLibrary } from "./parse/collect.ts";
-import { librariesFor, libraryFiles, loadManifest, type Manifest } from "./manifest.ts";
+import { librariesFor, libraryFiles, loadManifest, type Manifest, releaseFolder, versionEntry } from "./manifest.ts";
 import { checkSeal, emitLibrary, recordedHeaders } from "./emit/library.ts";
 import { setSourceRoot } from "./emit/common.ts";
 import { formatReport, type LibraryReport, reportFor } from "./report.ts";
@@ -74,6 +74,20 @@ export function includeDirectories(opts: Pick<RunOptions, "includes" | "cudaHome
   return [...new Set(dirs)];
 }
 
+/**
+ * The version of an axis (NCCL) the headers declare: its version header's major and minor macros
+ * (NCCL_MAJOR 2, NCCL_MINOR 28 → "2.28"), or undefined when the header is not there.
+ */
+export function detectAxisVersion(dirs: string[], manifest: Manifest, axis: string): string | undefined {
+  const spec = manifest.axes[axis];
+  if (spec === undefined) return undefined;
+  const file = findHeader(dirs, spec.versionHeader);
+  if (!file) return undefined;
+  const text = readFileSync(file, "utf8");
+  const [major, minor] = spec.versionMacros.map((m) => new RegExp(`#define\\s+${m}\\s+(\\d+)`).exec(text)?.[1]);
+  return major === undefined || minor === undefined ? undefined : `${Number(major)}.${Number(minor)}`;
+}
+
 /** The CTK version the headers declare (CUDA_VERSION in cuda.h: 13000 → "13.0"). */
 export function detectCtkVersion(dirs: string[]): string | undefined {
   const cuda = findHeader(dirs, "cuda.h");
@@ -106,8 +120,8 @@ function checkFolderOption(flag: string, path: string): void {
   throw new GeneratorError(`${flag} ${path}: ${what}, not a folder. Pass a folder (it is created when missing).`);
 }
 
-/** A temporary or backup folder a generation left behind when it was killed: `cuda-X.Y.tmp-<pid>`, `.old-<pid>`. */
-const LEFTOVER = /^cuda-\d+\.\d+\.(tmp|old)-(\d+)$/;
+/** A temporary or backup folder a generation left behind when it was killed: `cuda-X.Y.tmp-<pid>`, `.old-<pid>` (or nccl-X.Y...). */
+const LEFTOVER = /^[a-z]+-\d+\.\d+\.(tmp|old)-(\d+)$/;
 
 /** Whether process `pid` runs (signal 0 probes without sending; EPERM: it runs as another user). */
 function running(pid: number): boolean {
@@ -163,7 +177,11 @@ export function sourceRootFor(out: string): { prefix: string; ext: ".ts" | ".js"
  * Runs the generator. Returns the process exit code (the worst of the versions' with --toolkits).
  */
 export function run(opts: RunOptions): number {
-  if (opts.toolkits === undefined) return runVersion(opts, includeDirectories(opts), undefined);
+  if (opts.toolkits === undefined) {
+    const dirs = includeDirectories(opts);
+    const axis = axisOfRun(opts, dirs);
+    return runVersion(opts, dirs, undefined, axis);
+  }
   checkFolderOption("--out", opts.out);
   const manifest = loadManifest(opts.manifest);
   const fallback = includeDirectories(opts);
@@ -180,11 +198,53 @@ export function run(opts: RunOptions): number {
     }
     code = Math.max(code, runVersion({ ...opts, ctkVersion: version }, dirs, manifest));
   }
+  // The other axes (NCCL): a version is generated from the --include/--cuda-home headers when they are its
+  // version (with the toolkit's headers they include), else its committed output is checked by the hashes.
+  if (opts.ctkVersion !== undefined) return code;
+  const newestCtk = Object.keys(manifest.ctk).sort(byVersion).at(-1);
+  for (const [axis, spec] of Object.entries(manifest.axes)) {
+    const here = detectAxisVersion(fallback, manifest, axis);
+    for (const version of Object.keys(spec.versions)) {
+      const toolkit = newestCtk === undefined ? [] : includeDirectories({ includes: [], cudaHome: join(opts.toolkits, newestCtk) });
+      const dirs = here === version ? [...new Set([...fallback, ...toolkit])] : [];
+      if (dirs.length === 0 && !opts.check) {
+        opts.log(`${axis} ${version}: its headers are not in the --include folders; left as it is.`);
+        continue;
+      }
+      code = Math.max(code, runVersion({ ...opts, ctkVersion: undefined }, dirs, manifest, axis, version));
+    }
+  }
   return code;
 }
 
-/** Runs the generator for one CTK version with these include directories. */
-function runVersion(opts: RunOptions, dirs: string[], loaded: Manifest | undefined): number {
+/** Orders "X.Y" versions numerically. */
+function byVersion(a: string, b: string): number {
+  const [x, y] = [a, b].map((v) => v.split(".").map(Number));
+  return x![0]! - y![0]! || x![1]! - y![1]!;
+}
+
+/**
+ * The axis a run without --toolkits generates: the one of its --library libraries when they all have it; else,
+ * without --library, the axis whose version header is here when cuda.h is not (undefined: the CTK).
+ */
+function axisOfRun(opts: RunOptions, dirs: string[]): string | undefined {
+  const manifest = loadManifest(opts.manifest);
+  if (opts.libraries.length > 0) {
+    const axes = new Set(opts.libraries.map((l) => manifest.libraries[l]?.axis));
+    if (axes.size > 1) {
+      throw new GeneratorError(`--library ${opts.libraries.join(", ")}: these libraries version apart (${[...axes].map((a) => a ?? "the CTK").join(", ")}); generate them in separate runs.`);
+    }
+    return [...axes][0];
+  }
+  if (opts.ctkVersion !== undefined || detectCtkVersion(dirs) !== undefined) return undefined;
+  return Object.keys(manifest.axes).find((a) => detectAxisVersion(dirs, manifest, a) !== undefined);
+}
+
+/**
+ * Runs the generator for one CTK version with these include directories; with `axis`, for one version of that
+ * axis (`axisVersion`, else the one its version header declares) into generated/<axis>-X.Y.
+ */
+function runVersion(opts: RunOptions, dirs: string[], loaded: Manifest | undefined, axis?: string, axisVersion?: string): number {
   const t0 = performance.now();
   checkFolderOption("--out", opts.out);
   if (opts.emitIr !== undefined) checkFolderOption("--emit-ir", opts.emitIr);
@@ -194,29 +254,36 @@ function runVersion(opts: RunOptions, dirs: string[], loaded: Manifest | undefin
       "no include directory: pass --cuda-home DIR or --include DIR, or set CUDA_HOME/CUDA_PATH (default /usr/local/cuda).",
     );
   }
-  const version = opts.ctkVersion ?? detectCtkVersion(dirs);
+  const version = axis !== undefined ? (axisVersion ?? detectAxisVersion(dirs, manifest, axis)) : (opts.ctkVersion ?? detectCtkVersion(dirs));
+  const label = axis === undefined ? "CTK" : axis;
+  if (version === undefined && axis !== undefined) {
+    throw new GeneratorError(`cannot tell the ${axis} version: no ${manifest.axes[axis]!.versionHeader} with ${manifest.axes[axis]!.versionMacros.join(" and ")} in ${dirs.join(", ")}. Pass --include with its folder.`);
+  }
   if (version === undefined) {
     throw new GeneratorError(
       `cannot tell the CTK version: no cuda.h with CUDA_VERSION in ${dirs.join(", ")}. Pass --ctk-version X.Y.`,
     );
   }
-  if (opts.recordHashes) return recordHashes(opts, manifest, dirs, version);
-  if (!manifest.ctk[version]) {
+  if (opts.recordHashes) return recordHashes(opts, manifest, dirs, version, axis);
+  if (axis !== undefined && !versionEntry(manifest, version, axis)) {
+    throw new GeneratorError(`${opts.manifest} has no entry for ${axis} ${version}. Run the generator with --record-hashes and --library of that axis with its headers to add it.`);
+  }
+  if (!manifest.ctk[version] && axis === undefined) {
     throw new GeneratorError(
       `${opts.manifest} has no entry for CTK ${version}. Run the generator with --record-hashes (\`npm run generate -- ` +
         "--record-hashes`, or `cuda-ts generate --record-hashes --manifest FILE` with a copy of the manifest) with that " +
         "toolkit's headers to add it.",
     );
   }
-  const known = librariesFor(manifest, version);
+  const known = librariesFor(manifest, version, axis);
   for (const l of opts.libraries) {
     if (!(l in manifest.libraries)) {
       throw new GeneratorError(`unknown library "${l}"; the manifest has ${Object.keys(manifest.libraries).join(", ")}.`);
     }
-    if (!known.includes(l)) throw new GeneratorError(`library "${l}" has no headers listed for CTK ${version} in the manifest.`);
+    if (!known.includes(l)) throw new GeneratorError(`library "${l}" has no headers listed for ${label} ${version} in the manifest.`);
   }
   const wanted = opts.libraries.length > 0 ? opts.libraries : known;
-  const entry = manifest.ctk[version]!;
+  const entry = versionEntry(manifest, version, axis)!;
 
   // Which libraries can be generated here: every header present and equal to the manifest's hash.
   const plans: LibraryPlan[] = [];
@@ -245,7 +312,7 @@ function runVersion(opts: RunOptions, dirs: string[], loaded: Manifest | undefin
         const sum = sha256Hex(readFileSync(p!));
         if (sum !== entry.headers[f]) {
           throw new GeneratorError(
-            `${p} (sha256 ${sum}) differs from the manifest's CTK ${version} entry (${entry.headers[f]}). If the toolkit ` +
+            `${p} (sha256 ${sum}) differs from the manifest's ${label} ${version} entry (${entry.headers[f]}). If the toolkit ` +
               "was updated, run `npm run generate -- --record-hashes` and regenerate; otherwise point --include/--cuda-home at the right headers.",
           );
         }
@@ -255,7 +322,7 @@ function runVersion(opts: RunOptions, dirs: string[], loaded: Manifest | undefin
   }
   const toGenerate = plans.filter((p) => p.status === "generate");
   if (toGenerate.length === 0 && !opts.check) {
-    throw new GeneratorError(`none of the manifest's headers for CTK ${version} are in ${dirs.join(", ")}; nothing to generate.`);
+    throw new GeneratorError(`none of the manifest's headers for ${label} ${version} are in ${dirs.join(", ")}; nothing to generate.`);
   }
 
   // Parse every available library, then emit (emitters need every library's names).
@@ -271,7 +338,12 @@ function runVersion(opts: RunOptions, dirs: string[], loaded: Manifest | undefin
   }
   const index = clang.createIndex();
   const owners = new Map<string, string>();
-  for (const [n, l] of Object.entries(manifest.libraries)) for (const h of [...l.headers, ...l.owns]) if (!owners.has(h)) owners.set(h, n);
+  // A library of another axis (NCCL) owns its own headers only: the CTK types it uses (cudaStream_t) are emitted
+  // as what they are (a handle branded by its struct, as the runtime's), so its output needs no CTK output.
+  for (const [n, l] of Object.entries(manifest.libraries)) {
+    if (l.axis !== axis) continue;
+    for (const h of [...l.headers, ...l.owns]) if (!owners.has(h)) owners.set(h, n);
+  }
   const irs: IrLibrary[] = [];
   try {
     for (const plan of toGenerate) {
@@ -320,7 +392,7 @@ function runVersion(opts: RunOptions, dirs: string[], loaded: Manifest | undefin
     for (const ir of irs) writeFileSync(join(opts.emitIr, `${ir.library}.json`), JSON.stringify(ir, null, 1) + "\n");
   }
 
-  const outDir = join(opts.out, `cuda-${version}`);
+  const outDir = join(opts.out, releaseFolder(version, axis));
   const oldReport = readReport(outDir);
   const reports: { report: LibraryReport; status: string }[] = [];
   const newReport: LibraryReport[] = [];
@@ -344,7 +416,7 @@ function runVersion(opts: RunOptions, dirs: string[], loaded: Manifest | undefin
   const code = opts.check
     ? check(outDir, plans, reportText, opts.log, leftoverFolders(opts.out))
     : write(outDir, plans, reportText, opts.log, opts.out);
-  opts.log(`${opts.check ? "checked" : "generated"} CTK ${version} in ${((performance.now() - t0) / 1000).toFixed(2)} s (libclang ${location.path} via ${location.foundVia}).`);
+  opts.log(`${opts.check ? "checked" : "generated"} ${label} ${version} in ${((performance.now() - t0) / 1000).toFixed(2)} s (libclang ${location.path} via ${location.foundVia}).`);
   return code;
 }
 
@@ -439,22 +511,27 @@ function write(outDir: string, plans: LibraryPlan[], reportText: string, log: (l
   return 0;
 }
 
-function recordHashes(opts: RunOptions, manifest: Manifest, dirs: string[], version: string): number {
+function recordHashes(opts: RunOptions, manifest: Manifest, dirs: string[], version: string, axis?: string): number {
   const headers: Record<string, string> = {};
   const missing: string[] = [];
   for (const spec of Object.values(manifest.libraries)) {
+    if (spec.axis !== axis) continue;
     for (const f of libraryFiles(spec)) {
       const p = findHeader(dirs, f);
       if (p) headers[f] = sha256Hex(readFileSync(p));
       else missing.push(f);
     }
   }
-  const raw = JSON.parse(readFileSync(opts.manifest, "utf8")) as { ctk: Record<string, unknown> };
-  const previous = (raw.ctk[version] as { headers?: Record<string, string> } | undefined)?.headers ?? {};
-  raw.ctk[version] = { headers: Object.fromEntries(Object.entries({ ...previous, ...headers }).sort(([a], [b]) => (a < b ? -1 : 1))) };
-  raw.ctk = Object.fromEntries(Object.entries(raw.ctk).sort(([a], [b]) => (a < b ? -1 : 1)));
+  const raw = JSON.parse(readFileSync(opts.manifest, "utf8")) as { ctk: Record<string, unknown>; axes?: Record<string, { versions: Record<string, unknown> }> };
+  const versions = axis === undefined ? raw.ctk : raw.axes![axis]!.versions;
+  const previous = (versions[version] as { headers?: Record<string, string> } | undefined)?.headers ?? {};
+  const sorted = Object.fromEntries(
+    Object.entries({ ...versions, [version]: { headers: Object.fromEntries(Object.entries({ ...previous, ...headers }).sort(([a], [b]) => (a < b ? -1 : 1))) } }).sort(([a], [b]) => byVersion(a, b)),
+  );
+  if (axis === undefined) raw.ctk = sorted;
+  else raw.axes![axis]!.versions = sorted;
   writeFileSync(opts.manifest, JSON.stringify(raw, null, 2) + "\n");
   loadManifest(opts.manifest);
-  opts.log(`recorded ${Object.keys(headers).length} header hashes for CTK ${version} in ${opts.manifest}${missing.length ? `; not found here (kept as they were): ${missing.join(", ")}` : ""}.`);
+  opts.log(`recorded ${Object.keys(headers).length} header hashes for ${axis ?? "CTK"} ${version} in ${opts.manifest}${missing.length ? `; not found here (kept as they were): ${missing.join(", ")}` : ""}.`);
   return 0;
 }

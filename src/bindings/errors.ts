@@ -169,16 +169,18 @@ export class FunctionVersionError extends FunctionNotFoundError {
   constructor(functionName: string, library: string, requiredVersion: string, tableVersion: string, loadedVersion: string | undefined, path: string) {
     const number = (v: string): number => v.split(".").reduce((a, x, i) => a + Number(x) * (i === 0 ? 1000 : 10), 0);
     const pinned = loadedVersion !== undefined && number(loadedVersion) >= number(requiredVersion);
+    // NCCL versions apart from the CUDA Toolkit: its tables and library are NCCL versions.
+    const v = library === "nccl" ? "NCCL" : "CUDA";
     super(
       functionName,
       library,
       pinned
-        ? `it needs CUDA ${requiredVersion}; the loaded ${library} (${path}) is CUDA ${loadedVersion}, but cuda-ts was told to bind ` +
-            `it with the CUDA ${tableVersion} table, which lacks ${functionName}. Unpin the table (CUDA_TS_DRIVER_TABLE, ` +
+        ? `it needs ${v} ${requiredVersion}; the loaded ${library} (${path}) is ${v} ${loadedVersion}, but cuda-ts was told to bind ` +
+            `it with the ${v} ${tableVersion} table, which lacks ${functionName}. Unpin the table (CUDA_TS_DRIVER_TABLE, ` +
             "configureDriver({ tableVersion })) to use it, or do without it."
-        : `it needs CUDA ${requiredVersion}, but the loaded ${library} (${path}) is CUDA ${loadedVersion ?? tableVersion}, so cuda-ts ` +
-            `bound it with the CUDA ${tableVersion} table, which lacks ${functionName}. ` +
-            (library === "driver" ? "Update the NVIDIA driver" : `Load a CUDA ${requiredVersion} or newer ${library}`) +
+        : `it needs ${v} ${requiredVersion}, but the loaded ${library} (${path}) is ${v} ${loadedVersion ?? tableVersion}, so cuda-ts ` +
+            `bound it with the ${v} ${tableVersion} table, which lacks ${functionName}. ` +
+            (library === "driver" ? "Update the NVIDIA driver" : `Load a ${v} ${requiredVersion} or newer ${library}`) +
             " to use it, or do without it.",
     );
     this.name = "FunctionVersionError";

@@ -526,3 +526,32 @@ export class ProfileOptionError extends TypeError {
     this.name = "ProfileOptionError";
   }
 }
+
+/**
+ * NCCL (src/core/distributed): a collective's or a communicator's argument refused before NCCL sees it: a dtype
+ * NCCL cannot reduce, send and receive operands of different dtypes or counts, an operand or stream on another
+ * device than the communicator's. The message says what was expected, what came, and what to do.
+ */
+export class CollectiveArgumentError extends TypeError {
+  /** The operation (allReduce, broadcast, Communicator.init, ...). */
+  readonly operation: string;
+  /** The argument that was refused. */
+  readonly argument: string;
+  constructor(operation: string, argument: string, expected: string, received: string, fix: string) {
+    super(`${operation}: ${argument} must be ${expected}, but it is ${received}. ${fix}`);
+    this.name = "CollectiveArgumentError";
+    this.operation = operation;
+    this.argument = argument;
+  }
+}
+
+/**
+ * NCCL (src/core/distributed): a communicator used in a state that does not allow it: after `abort()` or `close()`,
+ * after an asynchronous error, or a group scope ended twice.
+ */
+export class CommunicatorStateError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "CommunicatorStateError";
+  }
+}

@@ -63,6 +63,24 @@ export {
   type RendezvousServerOptions,
 } from "./distributed/rendezvous.ts";
 export { joinWorld, Meeting, world, WORLD_ENV, type JoinOptions, type World } from "./distributed/world.ts";
+// NCCL (issue 18): communicators and collectives.
+export {
+  buildConfig,
+  Communicator,
+  group,
+  type CollectiveOptions,
+  type CommunicatorConfig,
+  type CommunicatorInitOptions,
+  type ConfigRecord,
+  type FromWorldOptions,
+  type GroupScope,
+  type ReduceOptions,
+  type RootOptions,
+  type RootReduceOptions,
+} from "./distributed/communicator.ts";
+export { NCCL_TYPES, type CollectiveOperand, type NcclTypeOf, type ReduceOp, type TypedBuffer } from "./distributed/collectives.ts";
+export { UniqueId } from "./distributed/unique-id.ts";
+export { NCCLError } from "./distributed/nccl-errors.ts"; // CollectiveArgumentError, CommunicatorStateError: in errors.ts
 export type { HostViewConstructor } from "./memory/view.ts";
 export { GraphBuilder, type GraphBuildMode } from "./graph/builder.ts";
 export { Graph, type GraphCompleteOptions } from "./graph/graph.ts";
