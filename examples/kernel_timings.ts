@@ -3,8 +3,10 @@
  * against CUDA events around the same kernels. The spin kernel runs for a set time measured on the GPU's global
  * timer, so each duration is known in advance.
  *
- *   bun examples/kernel_timings.ts
  *   deno run --allow-ffi --allow-env --allow-read examples/kernel_timings.ts
+ *
+ * Deno only: on Bun `profile()` is refused with ProfilerUnsupportedError (CUPTI hands its buffers back on a thread
+ * of its own, which Bun's callbacks cannot take: a profile() under Bun hung on the H200).
  *
  * Needs libcupti (a toolkit's extras/CUPTI/lib64, NVIDIA's nvidia-cuda-cupti wheel, or CUDA_TS_CUPTI_PATH).
  */

@@ -519,6 +519,21 @@ export class ProfilerBusyError extends Error {
   }
 }
 
+/**
+ * `profile()` on Bun: CUPTI delivers its activity buffers from a thread of its own, and Bun's callbacks cannot be
+ * entered from another thread (on the H200, a `profile()` under Bun hung). Use Deno for kernel timings, or CUDA
+ * events (`Event.elapsedTime`). `CUDA_TS_BUN_CUPTI=1` lifts the refusal, at the risk of a hang.
+ */
+export class ProfilerUnsupportedError extends Error {
+  constructor() {
+    super(
+      "profile(): CUPTI's activity buffers come back on a thread of CUPTI's own, which Bun's FFI callbacks cannot take (a profile() under Bun hung on the H200). " +
+        "Run it under Deno, or time kernels with CUDA events (Event.elapsedTime); CUDA_TS_BUN_CUPTI=1 lifts this refusal at the risk of a hang.",
+    );
+    this.name = "ProfilerUnsupportedError";
+  }
+}
+
 /** A bad option of `profile()`. */
 export class ProfileOptionError extends TypeError {
   constructor(what: string, expected: string, got: unknown) {

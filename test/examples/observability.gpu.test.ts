@@ -64,7 +64,8 @@ describe.skipIf(!gpu.available)(`examples: NVTX and kernel timings${skipNote}`, 
     for (const name of ["step", "upload", "download", "compile"]) expect(s.stdout).toContain(name);
   });
 
-  it("kernel_timings.ts: CUPTI's durations agree with CUDA events", () => {
+  const isBun = typeof (globalThis as { Bun?: unknown }).Bun !== "undefined";
+  it.skipIf(isBun)(`kernel_timings.ts: CUPTI's durations agree with CUDA events${isBun ? " [skipped on Bun: profile() is refused there (CUPTI calls back from its own thread; it hung Bun on the H200)]" : ""}`, () => {
     const r = runExample("kernel_timings.ts");
     expect(r.status, `${r.stdout}\n${r.stderr}`).toBe(0);
     expect(r.stdout).toMatch(/^kernel_timings: 5 kernels, \d+ memcpys, \d+ memsets? timed by CUPTI on .+; spin kernels within [\d.]+ µs of event timings OK$/m);

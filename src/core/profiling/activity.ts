@@ -11,7 +11,8 @@ import type { CUcontext } from "../../bindings/driver.ts";
 import { ffi, type NativeCallback, type NativePointer, type Pointer } from "../../ffi/index.ts";
 import { currentContextHandle, driver, ensureInit } from "../base/driver-state.ts";
 import type { FieldInfo } from "../../tables-runtime/record.ts";
-import { ProfileOptionError, ProfilerBusyError } from "../errors.ts";
+import { ProfileOptionError, ProfilerBusyError, ProfilerUnsupportedError } from "../errors.ts";
+import { getEnv, runtimeName } from "../../host.ts";
 import type { ActivityKind, KernelActivity, MemcpyActivity, MemcpyDirection, MemsetActivity, ProfileOptions, ProfileResult, StreamActivity, StreamLike } from "./types.ts";
 
 const DIRECTIONS: Record<number, MemcpyDirection> = {
@@ -288,6 +289,7 @@ export async function profile<T>(fn: () => T | Promise<T>, options?: ProfileOpti
   const requested = options?.bufferBytes ?? DEFAULT_BUFFER;
   if (!Number.isSafeInteger(requested) || requested < MIN_BUFFER) throw new ProfileOptionError("bufferBytes", `an integer of at least ${MIN_BUFFER}`, requested);
   if (collector !== undefined) throw new ProfilerBusyError();
+  if (runtimeName === "bun" && getEnv("CUDA_TS_BUN_CUPTI") !== "1") throw new ProfilerUnsupportedError();
   const s = setUp();
   const c: Collector = { kernels: [], memcpys: [], memsets: [], dropped: 0 };
   collector = c;
