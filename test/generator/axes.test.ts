@@ -84,7 +84,8 @@ describe("a second version axis", () => {
     expect(fs.readFileSync(path.join(out, "ax-3.1", "ax", "functions.ts"), "utf8")).not.toContain("axCommShrink");
     // The profiling duplicates (pax...) are not the library's API; the id goes by value; the handle is returned.
     expect(fns).not.toContain("paxGetVersion");
-    expect(fns).toMatch(/axCommInit: \{ symbol: "axCommInit", parameters: \["pointer", "i32", \{ struct: axUniqueId\.\$layout \}, "i32"\]/);
+    expect(fns).toContain('"axCommInit": { "symbol": "axCommInit", "parameters": ["pointer", "i32", null, "i32"]');
+    expect(fns).toContain('["axCommInit", 2, axUniqueId.$layout],');
     const checked = fs.readFileSync(path.join(out, "ax-3.2", "ax", "checked.ts"), "utf8");
     expect(checked).toMatch(/axCommInit\(nranks: number, id: Uint8Array \| axUniqueId, rank: number\): axComm_t;/);
   });
