@@ -543,24 +543,22 @@ export class Communicator {
 
   /** Sends `data` to rank `peer`, which receives it with `recv` (point to point; pair them in a {@link group}). */
   send(data: CollectiveOperand, peer: number, options: CollectiveOptions): void {
-    const op = "send";
-    const h = this.#live(op);
-    const stream = this.#stream(op, options);
-    const p = this.#peer(op, peer);
-    const s = this.#operand(op, "data", data);
-    const t = ncclTypeFor(op, s.dtype, undefined);
-    this.#status(this.#raw().ncclSend(pointerTo(s.address), s.count * t.per, t.type as ncclDataType_t, p, h, stream.handle), "ncclSend");
+    this.#pointToPoint("send", "ncclSend", data, peer, options);
   }
 
   /** Receives into `data` what rank `peer` sends (point to point; pair them in a {@link group}). */
   recv(data: CollectiveOperand, peer: number, options: CollectiveOptions): void {
-    const op = "recv";
+    this.#pointToPoint("recv", "ncclRecv", data, peer, options);
+  }
+
+  /** `send` and `recv`: the same checks, then the one NCCL call. */
+  #pointToPoint(op: "send" | "recv", fn: "ncclSend" | "ncclRecv", data: CollectiveOperand, peer: number, options: CollectiveOptions): void {
     const h = this.#live(op);
     const stream = this.#stream(op, options);
     const p = this.#peer(op, peer);
-    const r = this.#operand(op, "data", data);
-    const t = ncclTypeFor(op, r.dtype, undefined);
-    this.#status(this.#raw().ncclRecv(pointerTo(r.address), r.count * t.per, t.type as ncclDataType_t, p, h, stream.handle), "ncclRecv");
+    const d = this.#operand(op, "data", data);
+    const t = ncclTypeFor(op, d.dtype, undefined);
+    this.#status(this.#raw()[fn](pointerTo(d.address), d.count * t.per, t.type as ncclDataType_t, p, h, stream.handle), fn);
   }
 
   /**
