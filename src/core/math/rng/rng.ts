@@ -154,6 +154,39 @@ const BITS32 = 3;
 const BITS64 = 4;
 type FloatName = (typeof FLOATS)[number];
 
+
+/**
+ * A generator of `generator` on `stream`'s device, bound to the stream, with the seed, offset (not for the Mersenne
+ * Twisters), ordering and dimensions (quasi-random only) given; destroyed again when a setting is refused.
+ */
+function makeGenerator(
+  curand: CurandModule["curand"],
+  stream: Stream,
+  generator: RngGenerator,
+  dimensions: number,
+  options: { readonly seed?: bigint | number | undefined; readonly offset?: bigint | number | undefined; readonly ordering?: RngOrdering | undefined },
+): curandGenerator_t {
+  return inContext(stream.context.handle, () => {
+    const h = curand.curandCreateGenerator(RNG_GENERATORS[generator]);
+    try {
+      curand.curandSetStream(h, stream.handle);
+      if (options.seed !== undefined) curand.curandSetPseudoRandomGeneratorSeed(h, options.seed);
+      if (options.offset !== undefined && !NO_OFFSET.has(generator)) curand.curandSetGeneratorOffset(h, options.offset);
+      if (options.ordering !== undefined) curand.curandSetGeneratorOrdering(h, RNG_ORDERINGS[options.ordering]);
+      if (isQuasi(generator)) curand.curandSetQuasiRandomGeneratorDimensions(h, dimensions);
+    } catch (e) {
+      curand.curandDestroyGenerator(h);
+      throw e;
+    }
+    return h;
+  });
+}
+
+/** The safety net's release of a generator: destroyed in its context. */
+function release(curand: CurandModule["curand"], ctx: Stream["context"]["handle"], handle: curandGenerator_t): () => void {
+  return () => inContext(ctx, () => curand.curandDestroyGenerator(handle));
+}
+
 /** A cuRAND generator bound to a stream; close it (or `using`) to destroy it. */
 export class Rng {
   /** The generator type. */
@@ -176,9 +209,7 @@ export class Rng {
     this.generator = generator;
     this.dimensions = dimensions;
     this.deviceId = stream.device.id;
-    const { curand } = lib;
-    const ctx = stream.context.handle;
-    track(this, () => inContext(ctx, () => curand.curandDestroyGenerator(handle)));
+    track(this, release(lib.curand, stream.context.handle, handle));
   }
 
   /**
@@ -190,20 +221,7 @@ export class Rng {
     const stream = checkStream(options.stream, "Rng.create");
     const lib = await loadCurand();
     const { curand } = lib;
-    const handle = inContext(stream.context.handle, () => {
-      const h = curand.curandCreateGenerator(RNG_GENERATORS[generator]);
-      try {
-        curand.curandSetStream(h, stream.handle);
-        if (options.seed !== undefined) curand.curandSetPseudoRandomGeneratorSeed(h, options.seed);
-        if (options.offset !== undefined && !NO_OFFSET.has(generator)) curand.curandSetGeneratorOffset(h, options.offset);
-        if (options.ordering !== undefined) curand.curandSetGeneratorOrdering(h, RNG_ORDERINGS[options.ordering]);
-        if (isQuasi(generator)) curand.curandSetQuasiRandomGeneratorDimensions(h, dimensions);
-      } catch (e) {
-        curand.curandDestroyGenerator(h);
-        throw e;
-      }
-      return h;
-    });
+    const handle = makeGenerator(curand, stream, generator, dimensions, options);
     return new Rng(lib, handle, stream, generator, dimensions, options.ordering);
   }
 
@@ -242,23 +260,12 @@ export class Rng {
       // A Mersenne Twister keeps its state across a new seed (on the H200, MT19937 went on one number later than a
       // fresh generator): make a fresh generator with the same settings, after the work queued with the old one.
       const ctx = this.#stream.context.handle;
-      const fresh = inContext(ctx, () => {
-        const n = curand.curandCreateGenerator(RNG_GENERATORS[this.generator]);
-        try {
-          curand.curandSetStream(n, this.#stream.handle);
-          if (seed !== undefined) curand.curandSetPseudoRandomGeneratorSeed(n, seed);
-          if (this.#ordering !== undefined) curand.curandSetGeneratorOrdering(n, RNG_ORDERINGS[this.#ordering]);
-        } catch (e) {
-          curand.curandDestroyGenerator(n);
-          throw e;
-        }
-        return n;
-      });
+      const fresh = makeGenerator(curand, this.#stream, this.generator, this.dimensions, { seed, ordering: this.#ordering });
       this.#stream.sync();
       untrack(this);
       inContext(ctx, () => curand.curandDestroyGenerator(h));
       this.#handle = fresh;
-      track(this, () => inContext(ctx, () => curand.curandDestroyGenerator(fresh)));
+      track(this, release(curand, ctx, fresh));
       return;
     }
     inContext(this.#stream.context.handle, () => {
