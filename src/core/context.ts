@@ -5,7 +5,8 @@
  * @module
  */
 import { CUlimit, type CUcontext } from "../bindings/driver.ts";
-import { addressKey, currentContextHandle, driver, ensureInit, makeCurrent, withCurrentContext } from "./base/driver-state.ts";
+import { addressKey, currentContextHandle, driver, ensureInit, enterContext, makeCurrent, withCurrentContext } from "./base/driver-state.ts";
+import { ffi } from "../ffi/index.ts";
 import { ClosedError } from "./errors.ts";
 import { IdentityMap, track, untrack } from "./base/lifetime.ts";
 import type { Device } from "./device.ts";
@@ -41,6 +42,13 @@ function limitOf(name: unknown): CUlimit {
   return CONTEXT_LIMITS[name as ContextLimit];
 }
 
+/**
+ * @internal Makes `context` current for one driver call and returns what to restore (pass it to `leaveContext`);
+ * the hot paths' form of {@link enterContext}, comparing the context's address kept from its construction.
+ * ClosedError for a closed context.
+ */
+export let enterContextOf: (context: Context) => ReturnType<typeof enterContext>;
+
 /** A CUDA context. Not constructed directly: see `Device.setCurrent()`, `Device.createContext()`, `Context.fromHandle()`. */
 export class Context {
   #handle: CUcontext;
@@ -51,10 +59,20 @@ export class Context {
   readonly isPrimary: boolean;
   /** Whether this object owns the context (created it) and destroys it on close. */
   readonly #owned: boolean;
+  /** The handle's address (what enterContext compares the current context with). */
+  readonly #address: number;
+
+  static {
+    enterContextOf = (c) => {
+      if (c.#closed) throw new ClosedError("this Context", "use its handle");
+      return enterContext(c.#handle, c.#address);
+    };
+  }
 
   /** @internal */
   constructor(handle: CUcontext, device: Device, isPrimary: boolean, owned: boolean) {
     this.#handle = handle;
+    this.#address = ffi.addressOf(handle);
     this.device = device;
     this.isPrimary = isPrimary;
     this.#owned = owned;

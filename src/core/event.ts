@@ -7,6 +7,7 @@ import type { CUevent } from "../bindings/driver.ts";
 import type { Context } from "./context.ts";
 import type { Device } from "./device.ts";
 import { driver, enterContext, leaveContext } from "./base/driver-state.ts";
+import { enterContextOf } from "./context.ts";
 import { ClosedError, EventTimingError, IPCFormatError } from "./errors.ts";
 import { trackLazily, untrack } from "./base/lifetime.ts";
 import type { Stream } from "./stream.ts";
@@ -33,7 +34,15 @@ function bool(name: string, v: unknown, fallback: boolean): boolean {
   return v;
 }
 
-const NO_OPTIONS: EventOptions = Object.freeze({});
+/** The CUevent flags of `options`, checked (TypeError on a bad option). */
+function flagsOf(options: EventOptions): number {
+  if (options === null || typeof options !== "object") throw new TypeError(`EventOptions must be an object ({ timing, blockingSync, ipc }), not ${options === null ? "null" : typeof options}`);
+  const timing = bool("timing", options.timing, false);
+  const blocking = bool("blockingSync", options.blockingSync, false);
+  const ipc = bool("ipc", options.ipc, false);
+  if (ipc && timing) throw new TypeError("an IPC event cannot record timing: create it with { ipc: true, timing: false }");
+  return (timing ? 0 : CU_EVENT_DISABLE_TIMING) | (blocking ? CU_EVENT_BLOCKING_SYNC : 0) | (ipc ? CU_EVENT_INTERPROCESS : 0);
+}
 
 /** A CUDA event. */
 export class Event {
@@ -70,13 +79,9 @@ export class Event {
   }
 
   /** @internal Creates an event in a context. */
-  static create(context: Context, options: EventOptions = NO_OPTIONS): Event {
-    const timing = bool("timing", options.timing, false);
-    const blocking = bool("blockingSync", options.blockingSync, false);
-    const ipc = bool("ipc", options.ipc, false);
-    if (ipc && timing) throw new TypeError("an IPC event cannot record timing: create it with { ipc: true, timing: false }");
-    const flags = (timing ? 0 : CU_EVENT_DISABLE_TIMING) | (blocking ? CU_EVENT_BLOCKING_SYNC : 0) | (ipc ? CU_EVENT_INTERPROCESS : 0);
-    const previous = enterContext(context.handle);
+  static create(context: Context, options?: EventOptions): Event {
+    const flags = options === undefined ? CU_EVENT_DISABLE_TIMING : flagsOf(options);
+    const previous = enterContextOf(context);
     let handle: CUevent;
     try {
       handle = driver.cuEventCreate(flags);

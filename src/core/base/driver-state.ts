@@ -45,12 +45,13 @@ export const UNCHANGED: unique symbol = Symbol("the context was already current"
 /**
  * The first half of {@link withCurrentContext}, for hot paths that run one driver call and cannot afford a
  * closure: makes `handle` current and returns the context to restore, or {@link UNCHANGED} when it was current
- * already. Pair it with {@link leaveContext} in a `finally`.
+ * already. Pair it with {@link leaveContext} in a `finally`. `address` is the handle's address, when the caller
+ * keeps it (a Context does: see `enterContextOf`).
  */
-export function enterContext(handle: CUcontext): CUcontext | typeof UNCHANGED {
+export function enterContext(handle: CUcontext, address: number = ffi.addressOf(handle)): CUcontext | typeof UNCHANGED {
   readCurrent();
   // Compared as addresses read from the slot: no pointer object is looked up when the context is current already.
-  if (words[0]! + words[1]! * 4294967296 === ffi.addressOf(handle)) return UNCHANGED;
+  if (words[0]! + words[1]! * 4294967296 === address) return UNCHANGED;
   const previous = scratch.readPointer(0) as CUcontext;
   driver.cuCtxSetCurrent(handle);
   return previous;

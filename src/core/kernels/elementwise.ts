@@ -38,11 +38,14 @@ interface Instance {
   readonly vector?: { readonly kernel: Kernel; readonly width: number; readonly block: number; readonly maxGrid: number };
 }
 
+/** The low bits of an address read as a number (packs are at most 16 bytes: a power of two dividing this). */
+const LOW_BITS = 4096n;
+
 /** Whether every per-element array argument's address is aligned to a pack of `width` of its elements. */
 function aligned(params: readonly KernelParam[], args: readonly KernelArgument[], binding: Binding, width: number): boolean {
   for (let k = 0; k < params.length; k++) {
     const a = args[k];
-    if (a instanceof DeviceArray && !params[k]!.raw && !binding.scalar[k] && a.address % BigInt(a.itemsize * width) !== 0n) return false;
+    if (a instanceof DeviceArray && !params[k]!.raw && !binding.scalar[k] && Number(a.address % LOW_BITS) % (a.itemsize * width) !== 0) return false;
   }
   return true;
 }

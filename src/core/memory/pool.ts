@@ -16,10 +16,10 @@ import {
 } from "../../bindings/driver.ts";
 import { ffi, Scratch } from "../../ffi/index.ts";
 import { Buffer } from "./buffer.ts";
-import type { Context } from "../context.ts";
+import { enterContextOf, type Context } from "../context.ts";
 import type { Device } from "../device.ts";
 import { deviceOf } from "../base/hub.ts";
-import { driver, withCurrentContext, enterContext, leaveContext, sizeArgument } from "../base/driver-state.ts";
+import { driver, withCurrentContext, leaveContext, sizeArgument } from "../base/driver-state.ts";
 import { ClosedError, DeviceFeatureError, NoContextError } from "../errors.ts";
 import { IPCAllocationHandle, IPCBufferDescriptor, newUuid } from "./ipc.ts";
 import { closeFd, dupFd } from "../../ffi/libc-socket.ts";
@@ -241,7 +241,7 @@ export abstract class MemoryPoolResource implements IpcMemoryResource {
     if (n === 0) return new Buffer(0n as CUdeviceptr, 0, this.bufferResource(), stream);
     const ctx = this.allocationContext(stream);
     this.#context ??= ctx;
-    const previous = enterContext(ctx.handle);
+    const previous = enterContextOf(ctx);
     let ptr: CUdeviceptr;
     try {
       ptr = driver.cuMemAllocFromPoolAsync(typeof n === "number" ? sizeArgument(n) : n, pool, stream.handle);
@@ -260,7 +260,7 @@ export abstract class MemoryPoolResource implements IpcMemoryResource {
     if (ptr === 0n) return;
     const stream = options?.stream;
     if (stream !== undefined && !stream.isClosed) {
-      const previous = enterContext((this.#context ?? stream.context).handle);
+      const previous = enterContextOf(this.#context ?? stream.context);
       try {
         driver.cuMemFreeAsync(ptr, stream.handle);
       } finally {
