@@ -198,6 +198,10 @@ function completeBuffer(context: Pointer, streamId: number, buffer: Pointer, _si
     const getNext = cupti.raw.cuptiActivityGetNextRecord;
     const slot = new DataView(s.recordSlot);
     if (validSize > 0n) {
+      // The walk starts from a null record: CUPTI leaves the slot at the last record of the previous walk when it
+      // reaches a buffer's end, and a stale record there would make it walk on from another buffer's record (or
+      // from the end of this one, when a spare buffer comes back at the same address): no records at all.
+      slot.setBigUint64(0, 0n, true);
       for (;;) {
         const r = getNext(buffer, validSize, s.recordSlotPointer);
         if (r !== CUptiResult.CUPTI_SUCCESS) break; // CUPTI_ERROR_MAX_LIMIT_REACHED: the end of the buffer
