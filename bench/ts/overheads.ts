@@ -9,7 +9,9 @@
  *     CUDA_TS_CUDA_PATH=/tmp/mock/libcuda.so.1 bun bench/ts/overheads.ts /tmp/mock/k.cubin [ROW-PREFIX,...]
  *     CUDA_TS_CUDA_PATH=/tmp/mock/libcuda.so.1 deno run -A bench/ts/overheads.ts /tmp/mock/k.cubin [ROW-PREFIX,...]
  *
- * Environment: OVERHEADS_R (repetitions, default 31).
+ * Environment: OVERHEADS_R (repetitions, default 31); BIG=1 keeps a 256 MiB Uint8Array alive while the rows run (on
+ * Bun, JavaScriptCore then collects garbage far more often, and every object a row allocates costs more: the rows'
+ * difference with and without it is that runtime cost, which any script holding a large buffer pays).
  *
  * @module
  */
@@ -25,6 +27,7 @@ if (cubin === undefined) {
   process.exit(2);
 }
 const R = Number(process.env.OVERHEADS_R ?? 31);
+const big = process.env.BIG === "1" ? new Uint8Array(256 * 1024 * 1024).fill(1) : undefined;
 const M = 20_000;
 const LAUNCHES = 2_000;
 
@@ -107,6 +110,7 @@ for (let r = 0; r < R; r++) {
   }
 }
 stream.sync();
+if (big !== undefined) console.log(`(with a ${big.byteLength / 2 ** 20} MiB Uint8Array alive)`);
 console.log(
   names
     .map((n) => {

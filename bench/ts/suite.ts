@@ -96,6 +96,21 @@ class Plan {
   }
 }
 
+/**
+ * The 256 MiB host buffers of the big copies (pinned, and pageable on a 2 MiB boundary), shared by every contender.
+ * Made when the first copy row runs, after the call, launch and allocation rows: on Bun, while an ArrayBuffer of
+ * 64 MiB or more is alive (its own, or a view of pinned memory), JavaScriptCore collects garbage far more often and
+ * every object a call allocates costs 80-240 ns more (bench/README.md, "Bun and large buffers"). That is the
+ * runtime's cost, paid by whatever holds such a buffer; it is kept out of the rows that measure the object layer's
+ * own work per call, and measured on its own by bench/ts/overheads.ts (`BIG=1`).
+ */
+interface HostBuffers {
+  readonly pinned: NativePointer;
+  readonly pinnedBytes: Uint8Array;
+  readonly pageableBytes: Uint8Array;
+  readonly pageable: NativePointer;
+}
+
 /** The shared driver state of the raw and checked contenders. */
 interface Shared {
   readonly stream: CUstream;
@@ -104,10 +119,8 @@ interface Shared {
   readonly dY: CUdeviceptr;
   readonly d8: CUdeviceptr;
   readonly dBig: CUdeviceptr;
-  readonly pinned: NativePointer;
-  readonly pinnedBytes: Uint8Array;
-  readonly pageableBytes: Uint8Array;
-  readonly pageable: NativePointer;
+  /** The 256 MiB host buffers of the copy rows, made on first use (see {@link HostBuffers}). */
+  readonly host: () => HostBuffers;
   readonly graphExec: CUgraphExec;
   /** The device's default memory pool: alloc.1KiB.pool allocates from it by name, as the core layer does. */
   readonly pool: CUmemoryPool;
@@ -164,11 +177,16 @@ function setupShared(cubinPath: string): Shared {
   const graphExec = driver.cuGraphInstantiate(graph, 0);
   driver.cuGraphDestroy(graph);
   const dBig = driver.cuMemAlloc(BIG);
-  const pinned = driver.cuMemHostAlloc(BIG, 0);
-  if (pinned === null) throw new Error("cuMemHostAlloc returned NULL");
-  const pinnedBytes = new Uint8Array(ffi.view(pinned, BIG));
-  pinnedBytes.fill(1);
-  const pageableBytes = alignedPageable((b) => ffi.bigAddressOf(ffi.pointerOf(b)));
+  let hostBuffers: HostBuffers | undefined;
+  const host = (): HostBuffers => {
+    if (hostBuffers !== undefined) return hostBuffers;
+    const pinned = driver.cuMemHostAlloc(BIG, 0);
+    if (pinned === null) throw new Error("cuMemHostAlloc returned NULL");
+    const pinnedBytes = new Uint8Array(ffi.view(pinned, BIG));
+    pinnedBytes.fill(1);
+    const pageableBytes = alignedPageable((b) => ffi.bigAddressOf(ffi.pointerOf(b)));
+    return (hostBuffers = { pinned, pinnedBytes, pageableBytes, pageable: ffi.pointerOf(pageableBytes) });
+  };
   driver.cuCtxSynchronize();
   return {
     stream,
@@ -177,10 +195,7 @@ function setupShared(cubinPath: string): Shared {
     dY: driver.cuMemAlloc(1024),
     d8: driver.cuMemAlloc(8),
     dBig,
-    pinned,
-    pinnedBytes,
-    pageableBytes,
-    pageable: ffi.pointerOf(pageableBytes),
+    host,
     graphExec,
     pool,
     archOption: `-arch=sm_${major}${minor}`,
@@ -373,7 +388,8 @@ function registerRaw(plan: Plan, C: string, s: Shared): void {
     if (bad) fail("cuMemcpyDtoH", bad);
     return t;
   });
-  const big = (dir: "h2d" | "d2h", host: NativePointer): Rep => (m) => {
+  const big = (dir: "h2d" | "d2h", hostOf: () => NativePointer): Rep => (m) => {
+    const host = hostOf();
     let bad = 0;
     const t0 = now();
     for (let i = 0; i < m; i++) bad |= dir === "h2d" ? raw.cuMemcpyHtoD(s.dBig, host, BIG) : raw.cuMemcpyDtoH(host, s.dBig, BIG);
@@ -383,10 +399,10 @@ function registerRaw(plan: Plan, C: string, s: Shared): void {
     return t;
   };
   const bigOptions = { fixedM: 1, bytes: BIG };
-  plan.add(C, "copy.h2d.256MiB.pinned", "GB/s", big("h2d", s.pinned), bigOptions);
-  plan.add(C, "copy.d2h.256MiB.pinned", "GB/s", big("d2h", s.pinned), bigOptions);
-  plan.add(C, "copy.h2d.256MiB.pageable", "GB/s", big("h2d", s.pageable), { ...bigOptions, note: PAGEABLE_NOTE });
-  plan.add(C, "copy.d2h.256MiB.pageable", "GB/s", big("d2h", s.pageable), { ...bigOptions, note: PAGEABLE_NOTE });
+  plan.add(C, "copy.h2d.256MiB.pinned", "GB/s", big("h2d", () => s.host().pinned), bigOptions);
+  plan.add(C, "copy.d2h.256MiB.pinned", "GB/s", big("d2h", () => s.host().pinned), bigOptions);
+  plan.add(C, "copy.h2d.256MiB.pageable", "GB/s", big("h2d", () => s.host().pageable), { ...bigOptions, note: PAGEABLE_NOTE });
+  plan.add(C, "copy.d2h.256MiB.pageable", "GB/s", big("d2h", () => s.host().pageable), { ...bigOptions, note: PAGEABLE_NOTE });
 
   const nr = nvrtc.raw;
   const src = ffi.cstring(K4_SOURCE);
@@ -532,7 +548,8 @@ function registerChecked(plan: Plan, C: string, s: Shared): void {
     for (let i = 0; i < m; i++) driver.cuMemcpyDtoH(host8, d8, 8);
     return now() - t0;
   }, { note: "host memory passed as a Uint8Array" });
-  const big = (dir: "h2d" | "d2h", host: Uint8Array): Rep => (m) => {
+  const big = (dir: "h2d" | "d2h", hostOf: () => Uint8Array): Rep => (m) => {
+    const host = hostOf();
     const t0 = now();
     for (let i = 0; i < m; i++) {
       if (dir === "h2d") driver.cuMemcpyHtoD(s.dBig, host, BIG);
@@ -542,10 +559,10 @@ function registerChecked(plan: Plan, C: string, s: Shared): void {
     return now() - t0;
   };
   const bigOptions = { fixedM: 1, bytes: BIG };
-  plan.add(C, "copy.h2d.256MiB.pinned", "GB/s", big("h2d", s.pinnedBytes), bigOptions);
-  plan.add(C, "copy.d2h.256MiB.pinned", "GB/s", big("d2h", s.pinnedBytes), bigOptions);
-  plan.add(C, "copy.h2d.256MiB.pageable", "GB/s", big("h2d", s.pageableBytes), { ...bigOptions, note: PAGEABLE_NOTE });
-  plan.add(C, "copy.d2h.256MiB.pageable", "GB/s", big("d2h", s.pageableBytes), { ...bigOptions, note: PAGEABLE_NOTE });
+  plan.add(C, "copy.h2d.256MiB.pinned", "GB/s", big("h2d", () => s.host().pinnedBytes), bigOptions);
+  plan.add(C, "copy.d2h.256MiB.pinned", "GB/s", big("d2h", () => s.host().pinnedBytes), bigOptions);
+  plan.add(C, "copy.h2d.256MiB.pageable", "GB/s", big("h2d", () => s.host().pageableBytes), { ...bigOptions, note: PAGEABLE_NOTE });
+  plan.add(C, "copy.d2h.256MiB.pageable", "GB/s", big("d2h", () => s.host().pageableBytes), { ...bigOptions, note: PAGEABLE_NOTE });
 
   const slot = new Scratch(8);
   const opts = [s.archOption];
@@ -726,7 +743,8 @@ function registerCoreTail(
   if (host === undefined) {
     skip(C, "copy.*.256MiB", "the host buffers were not set up");
   } else {
-    const big = (dir: "h2d" | "d2h", bytes: Uint8Array): Rep => (m) => {
+    const big = (dir: "h2d" | "d2h", bytesOf: () => Uint8Array): Rep => (m) => {
+      const bytes = bytesOf();
       const t0 = now();
       for (let i = 0; i < m; i++) {
         if (dir === "h2d") bBig.copyFrom(bytes, so);
@@ -736,10 +754,10 @@ function registerCoreTail(
       return now() - t0;
     };
     const bigOptions = { fixedM: 1, bytes: BIG };
-    plan.add(C, "copy.h2d.256MiB.pinned", "GB/s", big("h2d", host.pinnedBytes), { ...bigOptions, note: "pinned memory from cuMemHostAlloc as a Uint8Array" });
-    plan.add(C, "copy.d2h.256MiB.pinned", "GB/s", big("d2h", host.pinnedBytes), { ...bigOptions, note: "pinned memory from cuMemHostAlloc as a Uint8Array" });
-    plan.add(C, "copy.h2d.256MiB.pageable", "GB/s", big("h2d", host.pageableBytes), { ...bigOptions, note: PAGEABLE_NOTE });
-    plan.add(C, "copy.d2h.256MiB.pageable", "GB/s", big("d2h", host.pageableBytes), { ...bigOptions, note: PAGEABLE_NOTE });
+    plan.add(C, "copy.h2d.256MiB.pinned", "GB/s", big("h2d", () => host().pinnedBytes), { ...bigOptions, note: "pinned memory from cuMemHostAlloc as a Uint8Array" });
+    plan.add(C, "copy.d2h.256MiB.pinned", "GB/s", big("d2h", () => host().pinnedBytes), { ...bigOptions, note: "pinned memory from cuMemHostAlloc as a Uint8Array" });
+    plan.add(C, "copy.h2d.256MiB.pageable", "GB/s", big("h2d", () => host().pageableBytes), { ...bigOptions, note: PAGEABLE_NOTE });
+    plan.add(C, "copy.d2h.256MiB.pageable", "GB/s", big("d2h", () => host().pageableBytes), { ...bigOptions, note: PAGEABLE_NOTE });
   }
 
   const { Program, InMemoryProgramCache } = core;
@@ -783,7 +801,7 @@ function registerCoreTail(
   );
 }
 
-let sharedHost: { pinnedBytes: Uint8Array; pageableBytes: Uint8Array } | undefined;
+let sharedHost: (() => HostBuffers) | undefined;
 
 /**
  * Runs every cuda-ts contender. Throws (with the library's message) when the driver cannot be set up at all, so
@@ -796,7 +814,7 @@ export function runSuite(runtime: string, cubinPath: string, only?: string): num
   } catch (e) {
     note(`NVRTC did not load: ${describeError(e)}`);
   }
-  sharedHost = { pinnedBytes: shared.pinnedBytes, pageableBytes: shared.pageableBytes };
+  sharedHost = shared.host;
   const plan = new Plan();
   const want = (layer: string): boolean => only === undefined || only === layer;
   if (want("raw")) plan.contender(`${runtime}-raw`, () => registerRaw(plan, `${runtime}-raw`, shared));
