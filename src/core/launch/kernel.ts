@@ -113,6 +113,8 @@ export interface ArgumentPlan {
   packed: unknown[] | undefined;
   /** The argument epoch (base/epoch.ts) when `packed` was written. */
   packedEpoch: number;
+  /** One slot per parameter: the spread form of `launch` copies its arguments here (see launch.ts). */
+  readonly spread: unknown[];
 }
 
 /** A kernel. Get one from `ObjectCode.getKernel(name)`. */
@@ -237,6 +239,7 @@ export class Kernel {
       keep: [values, table],
       packed: undefined,
       packedEpoch: -1,
+      spread: new Array<unknown>(params.length).fill(undefined),
     };
     return this.#plan;
   }

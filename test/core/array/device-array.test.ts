@@ -188,6 +188,7 @@ function fakeKernel(params: readonly { size: number; type?: ParamType }[]): Kern
     keep: [values, table],
     packed: undefined,
     packedEpoch: -1,
+    spread: new Array<unknown>(info.length).fill(undefined),
   };
   return { name: "fake", argumentPlan: () => plan } as unknown as Kernel;
 }

@@ -109,6 +109,7 @@ function fakeKernel(sizes: number[]): Kernel {
     keep: [values, table],
     packed: undefined,
     packedEpoch: -1,
+    spread: new Array<unknown>(info.length).fill(undefined),
   };
   return { name: "tma_kernel", argumentPlan: () => plan } as unknown as Kernel;
 }
