@@ -7,13 +7,14 @@
  *     npm run bench:compare -- NEW.jsonl
  *
  * Without `--baseline`, the baseline is the results file of the same runtime (the `{"meta"}` line's `runtime`, else
- * the contenders' prefix) in bench/results that git committed last (NEW itself excepted). A ratio is a contender's
+ * the contenders' prefix) in bench/results that git committed last (NEW itself excepted) among those with ratios to C
+ * in common with NEW (the math libraries' and arrays' files of a runtime have none: their C is another contender). A ratio is a contender's
  * value over C's from the same file: for interleaved runs the median of the paired ratios (bench/paired.ts), else
  * the ratio of the values. "Worse" follows the unit: a larger ratio for times, a smaller one for bandwidth (GB/s).
  * Measures C lacks, and pairs in only one of the files, are listed, not judged.
  *
  * Prints a Markdown table and a summary line (`compare: N ratios, K more than 10% worse`) on stdout; exits 1 when
- * any ratio is flagged, 2 on bad input.
+ * any ratio is flagged, 2 on bad input or when the two files have no ratio to C in common (nothing compared).
  *
  * @module
  */
@@ -125,20 +126,38 @@ export function compare(before: ResultsFile, after: ResultsFile, threshold = 0.1
   return { compared, unpaired };
 }
 
-/** The bench/results file of `runtime` that git committed last, `exclude` aside. */
-export function lastCommitted(runtime: string, exclude: string, root = ROOT): string | undefined {
+/** How many (contender, measure) ratios to C both files have: what a comparison of the two would judge. */
+export function comparableRatios(a: ResultsFile, b: ResultsFile): number {
+  let n = 0;
+  for (const [contender, ms] of a.values) {
+    if (contender === "c") continue;
+    for (const measure of ms.keys()) if (ratioToC(a, contender, measure) !== undefined && ratioToC(b, contender, measure) !== undefined) n++;
+  }
+  return n;
+}
+
+/**
+ * The bench/results file of `runtime` that git committed last, `exclude` aside. With `like`, only a file that has
+ * ratios to C in common with it counts (a suite run, not the math libraries' or the arrays' files of the same
+ * runtime, whose contenders have no `c` to divide by); of files committed together, the one with the most in common.
+ */
+export function lastCommitted(runtime: string, exclude: string, root = ROOT, like?: ResultsFile): string | undefined {
   let files: string[];
   try {
     files = execFileSync("git", ["ls-files", "bench/results"], { cwd: root, encoding: "utf8" }).split("\n").filter((f) => f.endsWith(".jsonl"));
   } catch {
     return undefined;
   }
-  let best: { file: string; time: number } | undefined;
+  let best: { file: string; time: number; common: number } | undefined;
   for (const f of files.sort()) {
     const abs = path.join(root, f);
-    if (path.resolve(exclude) === abs || readResults(abs).runtime !== runtime) continue;
+    if (path.resolve(exclude) === abs) continue;
+    const r = readResults(abs);
+    if (r.runtime !== runtime) continue;
+    const common = like === undefined ? 0 : comparableRatios(r, like);
+    if (like !== undefined && common === 0) continue;
     const time = Number(execFileSync("git", ["log", "-1", "--format=%ct", "--", f], { cwd: root, encoding: "utf8" }).trim());
-    if (best === undefined || time >= best.time) best = { file: abs, time };
+    if (best === undefined || time > best.time || (time === best.time && common >= best.common)) best = { file: abs, time, common };
   }
   return best?.file;
 }
@@ -164,13 +183,17 @@ function main(argv: readonly string[]): number {
   if (after.runtime === undefined) {
     console.error(`compare: ${newFile} names no runtime (no meta line with "runtime", no bun-/deno- contender); pass --baseline`);
   }
-  const baseFile = opt("--baseline") ?? (after.runtime === undefined ? undefined : lastCommitted(after.runtime, newFile));
+  const baseFile = opt("--baseline") ?? (after.runtime === undefined ? undefined : lastCommitted(after.runtime, newFile, ROOT, after));
   if (baseFile === undefined) {
-    console.error(`compare: no committed results of runtime ${after.runtime ?? "?"} in bench/results to compare with; pass --baseline FILE`);
+    console.error(`compare: no committed results of runtime ${after.runtime ?? "?"} in bench/results with ratios to C in common with ${newFile}; pass --baseline FILE`);
     return 2;
   }
   const before = readResults(baseFile);
   const { compared, unpaired } = compare(before, after, threshold);
+  if (compared.length === 0) {
+    console.error(`compare: ${newFile} and ${baseFile} have no ratio to C in common (a contender "c" and the same measures in both): nothing was compared`);
+    return 2;
+  }
   const pct = (x: number): string => `${x >= 0 ? "+" : "−"}${Math.abs(x * 100).toFixed(1)}%`;
   const rel = (f: string): string => path.relative(process.cwd(), f) || f;
   console.log(`# Ratios to C: ${rel(newFile)} against ${rel(baseFile)}${before.commit ? ` (commit ${before.commit})` : ""}\n`);

@@ -10,7 +10,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { compare, lastCommitted, ratioToC, readResults } from "../../bench/compare.ts";
+import { compare, comparableRatios, lastCommitted, ratioToC, readResults } from "../../bench/compare.ts";
 import { runtimeCommand } from "../support/runtime.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -81,5 +81,22 @@ describe("bench/compare.ts", () => {
     expect(path.dirname(file)).toBe(path.join(ROOT, "bench", "results"));
     expect(readResults(file).runtime).toBe("bun");
     expect(lastCommitted("no-such-runtime", "")).toBeUndefined();
+  });
+
+  it("takes as the default baseline only a file with ratios to C in common (not the math libraries' files of the runtime)", () => {
+    const later = readResults(fixture("results-bun-later.jsonl"));
+    const file = lastCommitted("bun", fixture("results-bun-later.jsonl"), ROOT, later);
+    if (file === undefined) return; // not a git checkout (a packed tree): nothing to find
+    expect(comparableRatios(readResults(file), later)).toBeGreaterThan(0);
+    // The gemm and FFT/RNG files of Bun have no contender "c": nothing to divide by, so never a baseline.
+    const mathFiles = fs.readdirSync(path.join(ROOT, "bench", "results")).filter((f) => /blas|fft-rng/.test(f) && f.endsWith("-bun.jsonl"));
+    for (const f of mathFiles) expect(comparableRatios(readResults(path.join(ROOT, "bench", "results", f)), later)).toBe(0);
+    expect(mathFiles.map((f) => path.join(ROOT, "bench", "results", f))).not.toContain(file);
+  });
+
+  it("refuses a comparison with nothing in common, instead of passing it", () => {
+    const r = run(fixture("results-bun-later.jsonl"), "--baseline", path.join(ROOT, "bench", "results", "2026-12-01-h200-fft-rng-bun.jsonl"));
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/no ratio to C in common/);
   });
 });
