@@ -169,7 +169,7 @@ export class Stream {
    */
   sync(): void {
     driver.cuStreamSynchronize(this.handle);
-    this.#inFlight = [];
+    if (this.#inFlight.length !== 0) this.#inFlight = [];
   }
 
   /** Whether all work queued so far has finished (never blocks). */
@@ -183,13 +183,16 @@ export class Stream {
   /** Resolves when the work queued so far has finished, without blocking the JavaScript thread (see waiting.ts). */
   async done(): Promise<void> {
     const event = this.record(undefined, { timing: false });
+    // What was kept alive before the event is released when it completes; what work queued meanwhile keeps alive
+    // (pushed after these) stays until its own completion is known.
     const keep = this.#inFlight;
+    const before = keep.length;
     try {
       await waitForEvent(event.handle, "Stream.done");
     } finally {
       event.close();
     }
-    if (this.#inFlight === keep) this.#inFlight = [];
+    if (this.#inFlight === keep && before !== 0) keep.splice(0, before);
   }
 
   /** Records an event on the stream (a new one unless `event` is given) and returns it. */
