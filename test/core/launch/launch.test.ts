@@ -4,7 +4,7 @@
  * driver call.
  */
 import { describe, expect, it } from "vitest";
-import { Buffer, ClosedError, LaunchArgumentError, LaunchConfig, LaunchConfigError, i32, i64, launch, u32, type Kernel, type ParamType, type Stream } from "../../../src/core/index.ts";
+import { Buffer, ClosedError, LaunchArgumentError, LaunchConfig, LaunchConfigError, Stream, i32, i64, launch, u32, type Kernel, type ParamType } from "../../../src/core/index.ts";
 import { packArguments } from "../../../src/core/launch/launch.ts";
 import type { ArgumentPlan } from "../../../src/core/launch/kernel.ts";
 import type { CUdeviceptr } from "../../../src/bindings/driver.ts";
@@ -46,6 +46,13 @@ describe("launch() arguments", () => {
     const config = new LaunchConfig({ grid: 1, block: 1 });
     expect(() => launch(null as unknown as Stream, config, kernel)).toThrow(/the first argument must be a Stream \(or a GraphBuilder\), not null/);
     expect(() => launch({} as Stream, config, kernel)).toThrow(TypeError);
+  });
+
+  it("refuses a third argument that is not a Kernel, naming what came", () => {
+    const config = new LaunchConfig({ grid: 1, block: 1 });
+    const stream = Object.create(Stream.prototype) as Stream; // passes the stream check; nothing of it is touched
+    expect(() => launch(stream, config, kernel)).toThrow(/the third argument must be a Kernel \(objectCode\.getKernel\(name\)\), not/);
+    expect(() => launch(stream, config, null as unknown as Kernel, i32(1))).toThrow(/the third argument must be a Kernel.*not null/);
   });
 });
 
