@@ -116,6 +116,24 @@ describe.skipIf(!gpu.available || isBun)(`profile() with CUPTI${gpu.available ? 
     buf.close(stream);
   });
 
+  it("profile() after profile() in one process: each sees its own work (CUPTI's buffers walked from the start)", async () => {
+    const n = 1 << 16;
+    const buf = dev.allocate(n, { stream });
+    const host = new Uint8Array(n);
+    for (let i = 0; i < 3; i++) {
+      const r = await profile(async () => {
+        buf.fill(i, { stream });
+        buf.copyTo(host, { stream });
+        await stream.done();
+      }, { kinds: ["memcpy", "memset"] });
+      const s = r.forStream(stream);
+      expect(s.memsets.map((m) => m.bytes), `profile ${i + 1}`).toEqual([n]);
+      expect(s.memcpys.filter((m) => m.kind === "DtoH").map((m) => m.bytes), `profile ${i + 1}`).toEqual([n]);
+      expect(host[n - 1]).toBe(i);
+    }
+    buf.close(stream);
+  });
+
   it("a second profile() while one runs is refused; the first still completes", async () => {
     let release!: () => void;
     const gate = new Promise<void>((res) => (release = res));
