@@ -15,8 +15,11 @@ import { formatGdsStatus, type GdsStatus } from "../core/gds/status.ts";
 export interface DoctorLibrary extends LibrarySurveyEntry {
   /** Its version, when the bindings could read it. */
   readonly version?: string;
-  /** For a library cuda-ts binds: the CTK version of the generated table its binding chose, and why. */
-  readonly table?: { readonly version: string; readonly reason: string; readonly carried: readonly string[] };
+  /**
+   * For a library cuda-ts binds: the version of the generated table its binding chose, and why. `of` names what
+   * the version counts: the CUDA Toolkit's, or the library's own where it versions apart from it (NCCL).
+   */
+  readonly table?: { readonly version: string; readonly of: "CUDA" | "NCCL"; readonly reason: string; readonly carried: readonly string[] };
 }
 
 /** One GPU's line of the report. */
@@ -101,6 +104,11 @@ async function libraryVersion(name: string): Promise<string | undefined> {
         const { driver } = await import("../bindings/driver.ts");
         return cudaVersion(driver.driverVersion());
       }
+      case "nccl": {
+        const { nccl, loadedNcclVersion } = await import("../bindings/nccl.ts");
+        const v = loadedNcclVersion(nccl);
+        return `${v.major}.${v.minor}.${v.patch}`;
+      }
       default:
         return undefined;
     }
@@ -142,6 +150,8 @@ async function bindingOf(name: string): Promise<{ table(): { table: { library: {
       return (await import("../bindings/cusolver.ts")).cusolver;
     case "cusparse":
       return (await import("../bindings/cusparse.ts")).cusparse;
+    case "nccl":
+      return (await import("../bindings/nccl.ts")).nccl;
     default:
       return undefined;
   }
@@ -153,7 +163,7 @@ async function chosenTable(name: string): Promise<DoctorLibrary["table"]> {
     const b = await bindingOf(name);
     if (b === undefined) return undefined;
     const c = b.table();
-    return { version: c.table.library.ctkVersion, reason: c.reason, carried: b.tableVersions };
+    return { version: c.table.library.ctkVersion, of: name === "nccl" ? "NCCL" : "CUDA", reason: c.reason, carried: b.tableVersions };
   } catch {
     return undefined;
   }
@@ -256,6 +266,7 @@ export function formatNvmlDevice(g: SystemDeviceSnapshot, indent = "       "): s
  * other libraries of the catalog get one line each unless `verbose`.
  */
 export const BOUND_LIBRARIES: readonly string[] = ["cuda", "cudart", "nvrtc", "nvJitLink", "nvvm", "nvml", "cufile", "nvfatbin", "cupti"];
+// NCCL, cuBLAS, cuFFT, ... are bound too, but optional: not finding them gets one line unless --verbose.
 
 /** Options of {@link formatDoctor}. */
 export interface FormatDoctorOptions {
@@ -313,7 +324,7 @@ export function formatDoctor(r: DoctorReport, options: FormatDoctorOptions = {})
     if (l.found) {
       lines.push(`  ${l.name.padEnd(w)}  found  ${l.version ? `v${l.version}  ` : ""}${l.path} (${l.foundVia})`);
       if (l.table !== undefined) {
-        lines.push(`  ${"".padEnd(w)}         table CUDA ${l.table.version} (${l.table.reason}; carried: ${l.table.carried.join(", ")})`);
+        lines.push(`  ${"".padEnd(w)}         table ${l.table.of} ${l.table.version} (${l.table.reason}; carried: ${l.table.carried.join(", ")})`);
       }
     } else if (options.verbose === true || BOUND_LIBRARIES.includes(l.name)) {
       lines.push(`  ${l.name.padEnd(w)}  -      not found:`);

@@ -1,7 +1,9 @@
 /** `cuda-ts doctor` runs on any machine, exits 0, and says what it found (with --json as JSON). */
 import { describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
-import { existsSync, realpathSync } from "node:fs";
+import { existsSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { findCc } from "../generator/helpers.ts";
 import { basename, join, resolve } from "node:path";
 
 const root = resolve(import.meta.dirname ?? new URL(".", import.meta.url).pathname, "../..");
@@ -75,6 +77,25 @@ describe("cuda-ts doctor", () => {
     if (!r.stdout.includes("NVIDIA driver: not found")) return; // a GPU machine: nothing to explain
     expect(r.stdout).toMatch(/NVIDIA driver: not found.*\n {4}could not find library "cuda" .*Searched, in order:\n {6}override +CUDA_TS_CUDA_PATH/);
     expect(r.stdout).toContain("Install the NVIDIA driver");
+  });
+
+  it.skipIf(findCc() === undefined)(`names NCCL's version and its table on NCCL's own version axis${findCc() === undefined ? " [skipped: no C compiler for the NCCL stub]" : ""}`, () => {
+    const dir = mkdtempSync(join(tmpdir(), "cuda-ts-doctor-nccl-"));
+    try {
+      const lib = join(dir, "libnccl.so.2");
+      const cc = spawnSync(findCc()!, ["-shared", "-fPIC", "-O1", "-w", "-DSTUB_VERSION=22809", join(root, "test/distributed/nccl-stub.c"), "-o", lib], { encoding: "utf8" });
+      expect(cc.status, cc.stderr).toBe(0);
+      const r = doctorWith({ CUDA_TS_NCCL_PATH: lib }, "--json");
+      expect(r.status, r.stderr).toBe(0);
+      const report = JSON.parse(r.stdout) as { libraries: { name: string; found: boolean; version?: string; table?: { version: string; of: string; reason: string; carried: string[] } }[] };
+      const nccl = report.libraries.find((l) => l.name === "nccl")!;
+      expect(nccl).toMatchObject({ found: true, version: "2.28.9", table: { version: "2.28", of: "NCCL", carried: ["2.28", "2.22"] } });
+      expect(nccl.table!.reason).toMatch(/^ncclGetVersion 22809 \(NCCL 2\.28\.9\)$/);
+      const text = doctorWith({ CUDA_TS_NCCL_PATH: lib });
+      expect(text.stdout).toMatch(/^ {2}nccl\s+found\s+v2\.28\.9\s+.*libnccl\.so\.2 .*\n\s+table NCCL 2\.28 \(ncclGetVersion 22809/m);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("exits 2 with the usage for an unknown command or option", () => {
