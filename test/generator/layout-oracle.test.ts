@@ -22,6 +22,7 @@
  * nvFatbin too) and /usr/local/cuda/include that holds its headers; a library neither holds is skipped, and the run's
  * skip summary names it with the reason for each directory.
  */
+import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -43,6 +44,7 @@ import {
   ROOT,
   runGeneratorOk,
   FIXTURE_MANIFEST,
+  libraryHeaders,
 } from "./helpers.ts";
 
 /** A generated record class, as the oracle sees it. */
@@ -453,4 +455,55 @@ for (const dir of ctkDirs) {
       });
     }
   });
+}
+
+// The libraries on a version axis of their own (NCCL: generated/nccl-X.Y/nccl/), against their headers where this
+// machine holds them: .cache/nccl-2.28/nccl/include (the GPU machine's PyTorch wheel, copied back) and
+// .cache/nccl-2.22/usr/include (Debian's libnccl-dev), each checked by the manifest's sha256; nccl.h includes
+// cuda_runtime.h and cuda_fp16.h, taken from the CTK's include folder (and CCCL's <nv/target>).
+interface AxisManifest {
+  axes?: Record<string, { versions: Record<string, { headers: Record<string, string> }> }>;
+}
+const axes = (repoManifest as ManifestLike & AxisManifest).axes ?? {};
+const AXIS_INCLUDES: Record<string, (version: string) => string[]> = {
+  nccl: (v) => [path.join(ROOT, ".cache", `nccl-${v}`, "nccl", "include"), path.join(ROOT, ".cache", `nccl-${v}`, "usr", "include")],
+};
+for (const [axis, spec] of Object.entries(axes)) {
+  for (const version of Object.keys(spec.versions).sort()) {
+    const dir = path.join(generatedRoot, `${axis}-${version}`);
+    const libraries = Object.keys(repoManifest.libraries).filter((lib) => fs.existsSync(path.join(dir, lib, "records.ts")));
+    for (const lib of libraries) {
+      const headers = libraryHeaders(repoManifest, lib);
+      const ctkInclude = [path.join(ROOT, ".cache", "ctk", "13.0", "include"), CUDA_INCLUDE].find((d) => fs.existsSync(path.join(d, "cuda_runtime.h")));
+      const cccl = ctkInclude === undefined ? undefined : [path.join(ctkInclude, "cccl"), path.join(CUDA_INCLUDE, "cccl")].find((d) => fs.existsSync(path.join(d, "nv", "target")));
+      const reasons: string[] = [];
+      let include: string | undefined;
+      for (const candidate of (AXIS_INCLUDES[axis] ?? (() => []))(version)) {
+        const bad = headers.map((h) => {
+          const p = path.join(candidate, h);
+          if (!fs.existsSync(p)) return `${h} is not in ${shown(candidate)}`;
+          const sum = sha256Of(p);
+          return spec.versions[version]!.headers[h] === sum ? undefined : `${shown(p)} is not the ${axis} ${version} header the manifest hashes`;
+        }).find((w) => w !== undefined);
+        if (bad === undefined) {
+          include = candidate;
+          break;
+        }
+        reasons.push(bad);
+      }
+      if (cc === undefined) reasons.push("no C compiler; install one or set CC");
+      if (ctkInclude === undefined || cccl === undefined) reasons.push("no CUDA include folder with cuda_runtime.h and CCCL's <nv/target>");
+      const ready = include !== undefined && cc !== undefined && ctkInclude !== undefined && cccl !== undefined;
+      const title = ready ? `${axis} ${version} ${lib}: every record, field and bit-field matches C (headers: ${shown(include!)})` : `${axis} ${version} ${lib}: skipped (${reasons.join("; ")})`;
+      it.skipIf(!ready)(title, async () => {
+        const s = repoManifest.libraries[lib]!;
+        const counts = await checkModules(lib, [path.join(dir, lib, "records.ts")], [include!, ctkInclude!, cccl!], s.headers, s.defines ?? {});
+        expect(counts.records).toBeGreaterThan(0);
+      });
+    }
+  }
+}
+
+function sha256Of(file: string): string {
+  return createHash("sha256").update(fs.readFileSync(file)).digest("hex");
 }
