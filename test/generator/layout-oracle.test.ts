@@ -3,7 +3,8 @@
  * generated classes must agree field by field.
  *
  * For every record class of every generated library whose headers are here (generated/cuda-X.Y/<library> against
- * /usr/local/cuda/include, with the manifest's sha256) and of the fixture libraries, a C program prints:
+ * /usr/local/cuda/include, generated/nccl-X.Y/nccl against .cache/nccl-X.Y, each with the manifest's sha256) and of
+ * the fixture libraries, a C program prints:
  * - `sizeof` and `_Alignof` of the record (nested anonymous records are named by their `$cName`, a C type
  *   expression `__typeof__(((struct P *)0)->member)`);
  * - for each field: `offsetof`, `sizeof` of the member and its scalar kind (signed / unsigned integer, floating,
