@@ -1,7 +1,8 @@
 /**
  * Builds the package's dist/ (run by `npm run build`, and by `npm pack`/`npm publish` through `prepack`):
  *
- * - src/ and generated/ → ESM JavaScript, `.d.ts` declarations and source maps (tsc, tsconfig.build.json), the
+ * - src/ and generated/ → ESM JavaScript (without comments), `.d.ts` declarations (with their TSDoc) and source
+ *   maps (tsc, tsconfig.build.json, two passes), the
  *   relative `.ts` imports rewritten to `.js`, so that Deno runs the package from node_modules (it strips no types
  *   there) and Node-style resolvers find the declarations;
  * - the generator (Deno, libclang through Deno.dlopen) → one ESM file, dist/generator/cli.js, with its one
@@ -69,7 +70,18 @@ function leaks(files: string[]): string[] {
 }
 
 rmSync(dist, { recursive: true, force: true });
-step("tsc: src/ and generated/ to dist/ (JavaScript, declarations, source maps)", bin("tsc"), ["-p", "tsconfig.build.json"]);
+// Two passes: the declarations keep every comment (the TSDoc users read in their editors), the JavaScript none:
+// 1.5 MB less for the runtime to read and parse (on the CPU machine, Deno imports the package root in 165 ms
+// instead of 177, medians of 5 x 3, both builds in one folder; Bun unchanged). Source maps point into the
+// JavaScript of the second pass.
+step("tsc: declarations of src/ and generated/ to dist/ (with their TSDoc)", bin("tsc"), ["-p", "tsconfig.build.json", "--emitDeclarationOnly"]);
+step("tsc: src/ and generated/ to dist/ (JavaScript without comments, source maps)", bin("tsc"), [
+  "-p",
+  "tsconfig.build.json",
+  "--declaration",
+  "false",
+  "--removeComments",
+]);
 step("bun build: the generator to dist/generator/cli.js", bin("bun"), [
   "build",
   "generator/cli.ts",
