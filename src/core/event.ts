@@ -6,7 +6,7 @@
 import type { CUevent } from "../bindings/driver.ts";
 import type { Context } from "./context.ts";
 import type { Device } from "./device.ts";
-import { driver, enterContext, leaveContext } from "./base/driver-state.ts";
+import { driver, leaveContext, withCurrentContext } from "./base/driver-state.ts";
 import { enterContextOf } from "./context.ts";
 import { ClosedError, EventTimingError, IPCFormatError } from "./errors.ts";
 import { trackLazily, untrack } from "./base/lifetime.ts";
@@ -175,7 +175,7 @@ export class Event {
       throw new TypeError("this Event was not made for IPC: create it with { ipc: true } (device.createEvent({ ipc: true }); timing stays off)");
     }
     const h = this.handle;
-    const record = withContext(this.context, () => driver.cuIpcGetEventHandle(h));
+    const record = withCurrentContext(this.context.handle, () => driver.cuIpcGetEventHandle(h));
     return new IPCEventDescriptor(record.$bytes());
   }
 
@@ -187,7 +187,7 @@ export class Event {
     if (!(descriptor instanceof IPCEventDescriptor)) {
       throw new TypeError("Event.fromIpcDescriptor takes an IPCEventDescriptor (IPCEventDescriptor.fromBytes(bytes) of what event.ipcDescriptor.toBytes() gave)");
     }
-    const handle = withContext(context, () => driver.cuIpcOpenEventHandle(descriptor.payload));
+    const handle = withCurrentContext(context.handle, () => driver.cuIpcOpenEventHandle(descriptor.payload));
     const e = new Event(handle, context, CU_EVENT_DISABLE_TIMING | CU_EVENT_INTERPROCESS);
     e.#recorded = true; // recorded by the exporter; waiting on it before then returns at once, as in CUDA
     return e;
@@ -206,15 +206,6 @@ export class Event {
 
   [Symbol.dispose](): void {
     this.close();
-  }
-}
-
-function withContext<T>(context: Context, fn: () => T): T {
-  const previous = enterContext(context.handle);
-  try {
-    return fn();
-  } finally {
-    leaveContext(previous);
   }
 }
 

@@ -182,7 +182,7 @@ export class Stream {
 
   /** Resolves when the work queued so far has finished, without blocking the JavaScript thread (see waiting.ts). */
   async done(): Promise<void> {
-    const event = this.record(undefined, { timing: false });
+    const event = this.record(); // timing off: the default
     // What was kept alive before the event is released when it completes; what work queued meanwhile keeps alive
     // (pushed after these) stays until its own completion is known.
     const keep = this.#inFlight;
@@ -213,7 +213,7 @@ export class Stream {
       return;
     }
     if (!(target instanceof Stream)) throw new TypeError(`Stream.wait takes an Event or a Stream, not ${describeValue(target)}`);
-    const e = target.record(undefined, { timing: false });
+    const e = target.record(); // timing off: the default
     try {
       driver.cuStreamWaitEvent(this.handle, e.handle, 0);
     } finally {

@@ -164,6 +164,7 @@ function vectorKernel(
   vec: number,
 ): string[] {
   const pack = (v: { name: string; ctype: string }): string => `_pk_${v.name}`;
+  const fresh = new Set(outputs.filter((o) => writeOnly(body, o.name)).map((o) => o.name));
   const lines: string[] = [];
   for (const v of [...loaded, ...outputs]) lines.push(`struct __align__(sizeof(${v.ctype}) * ${vec}) ${pack(v)} { ${v.ctype} v[${vec}]; };`);
   /** Packs `us` (offsets in strides from _j): every load first, then the bodies, then the stores. */
@@ -172,7 +173,7 @@ function vectorKernel(
     return [
       ...us.flatMap((u) => loaded.map((v) => `${indent}const ${pack(v)} _a${u}_${v.name} = reinterpret_cast<const ${pack(v)}*>(_p_${v.name})[${at(u)}];`)),
       ...us.flatMap((u) =>
-        outputs.map((o) => (writeOnly(body, o.name) ? `${indent}${pack(o)} _o${u}_${o.name};` : `${indent}${pack(o)} _o${u}_${o.name} = reinterpret_cast<const ${pack(o)}*>(_p_${o.name})[${at(u)}];`)),
+        outputs.map((o) => (fresh.has(o.name) ? `${indent}${pack(o)} _o${u}_${o.name};` : `${indent}${pack(o)} _o${u}_${o.name} = reinterpret_cast<const ${pack(o)}*>(_p_${o.name})[${at(u)}];`)),
       ),
       ...us.flatMap((u) => [
         `${indent}#pragma unroll`,
