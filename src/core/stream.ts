@@ -55,6 +55,8 @@ export class Stream {
   readonly #context: Context | undefined;
   /** Host memory an asynchronous copy still reads or writes; released at the next sync. */
   #inFlight: unknown[] = [];
+  /** How many entries of this `#inFlight` list a completed `done()` has released already (they are gone from it). */
+  #released = 0;
   /**
    * Set by a GraphBuilder while it captures this stream: what the captured work references (kernels, buffers,
    * host memory) is kept there, as long as the graph, instead of until the next sync.
@@ -169,7 +171,10 @@ export class Stream {
    */
   sync(): void {
     driver.cuStreamSynchronize(this.handle);
-    if (this.#inFlight.length !== 0) this.#inFlight = [];
+    if (this.#inFlight.length !== 0 || this.#released !== 0) {
+      this.#inFlight = [];
+      this.#released = 0;
+    }
   }
 
   /** Whether all work queued so far has finished (never blocks). */
@@ -184,15 +189,19 @@ export class Stream {
   async done(): Promise<void> {
     const event = this.record(); // timing off: the default
     // What was kept alive before the event is released when it completes; what work queued meanwhile keeps alive
-    // (pushed after these) stays until its own completion is known.
+    // (pushed after these) stays until its own completion is known. Counted from the list's start, released
+    // entries included, so that done() calls completing out of order release each entry once.
     const keep = this.#inFlight;
-    const before = keep.length;
+    const upTo = this.#released + keep.length;
     try {
       await waitForEvent(event.handle, "Stream.done");
     } finally {
       event.close();
     }
-    if (this.#inFlight === keep && before !== 0) keep.splice(0, before);
+    if (this.#inFlight === keep && upTo > this.#released) {
+      keep.splice(0, upTo - this.#released);
+      this.#released = upTo;
+    }
   }
 
   /** Records an event on the stream (a new one unless `event` is given) and returns it. */

@@ -45,6 +45,12 @@ const NO_STREAM: { readonly stream?: Stream } = Object.freeze({});
 
 export let writeDevicePointer: (buffer: Buffer, dv: DataView, offset: number) => boolean;
 
+/**
+ * @internal Takes a buffer out of the garbage-collection release for good (memory a graph owns: see
+ * graph-memory-resource.ts): neither a new deallocation stream nor a relocation registers it again.
+ */
+export let releaseNeverOnCollect: (buffer: Buffer) => void;
+
 export class Buffer {
   #handle: CUdeviceptr;
   #closed = false;
@@ -63,8 +69,14 @@ export class Buffer {
   #split = false;
   /** The size as copies hand it to the driver (sizeArgument: a bigint on Deno), made on first use. */
   #byteCount: number | bigint | undefined;
+  /** Whether a forgotten buffer is freed at garbage collection (through its resource). */
+  #collectable: boolean;
 
   static {
+    releaseNeverOnCollect = (b) => {
+      b.#collectable = false;
+      untrack(b);
+    };
     writeDevicePointer = (b, dv, offset) => {
       if (b.#closed) return false;
       if (!b.#split) b.#splitAddress();
@@ -81,7 +93,8 @@ export class Buffer {
     this.memoryResource = memoryResource;
     this.#allocationStream = stream;
     this.owner = owner;
-    if (memoryResource !== undefined) this.#track();
+    this.#collectable = memoryResource !== undefined;
+    if (this.#collectable) this.#track();
   }
 
   #splitAddress(): void {
@@ -116,7 +129,7 @@ export class Buffer {
     this.#split = false;
     this.#byteCount = undefined;
     argumentsChanged();
-    if (this.memoryResource !== undefined) {
+    if (this.#collectable) {
       untrack(this);
       this.#track();
     }
@@ -175,7 +188,7 @@ export class Buffer {
     if (stream !== undefined && !(stream instanceof Stream)) throw new TypeError(`deallocationStream must be a Stream or undefined, not ${describeValue(stream)}`);
     if (this.#closed) throw new ClosedError("this Buffer", "set its deallocation stream");
     this.#allocationStream = stream;
-    if (this.memoryResource !== undefined) {
+    if (this.#collectable) {
       // The garbage-collection release captured the old stream: register it anew.
       untrack(this);
       this.#track();

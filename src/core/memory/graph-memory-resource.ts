@@ -27,11 +27,10 @@
  */
 import { CUgraphMem_attribute, CUstreamCaptureStatus, type CUdeviceptr } from "../../bindings/driver.ts";
 import { Scratch } from "../../ffi/index.ts";
-import { Buffer } from "./buffer.ts";
+import { Buffer, releaseNeverOnCollect } from "./buffer.ts";
 import type { Device } from "../device.ts";
 import { deviceOf, isDevice } from "../base/hub.ts";
 import { driver, withCurrentContext } from "../base/driver-state.ts";
-import { untrack } from "../base/lifetime.ts";
 import { GraphStateError } from "../errors.ts";
 import { allocationSize, type AllocateOptions, type MemoryResource } from "./resource.ts";
 import { streamOption } from "../stream.ts";
@@ -156,7 +155,7 @@ export class GraphMemoryResource implements MemoryResource {
     this.#requireCapturing(stream.handle, "allocate");
     const ptr = withCurrentContext(this.device.context.handle, () => driver.cuMemAllocAsync(n, stream.handle));
     const buffer = new Buffer(ptr, Number(n), this, stream);
-    untrack(buffer); // the graph owns the memory: see the module's documentation
+    releaseNeverOnCollect(buffer); // the graph owns the memory: see the module's documentation
     return buffer;
   }
 

@@ -6,6 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { Buffer, ClosedError, DeviceArray, IPCEventDescriptor, IPCFormatError, ManagedBuffer, EVENT_DESCRIPTOR_BYTES, LEGACY_DEFAULT_STREAM, copyBatch, discardBatch, prefetchBatch, type MemoryResource } from "../../../src/core/index.ts";
 import { planBatch } from "../../../src/core/memory/batch-copy.ts";
+import { releaseNeverOnCollect } from "../../../src/core/memory/buffer.ts";
 import { CUmemcpySrcAccessOrder } from "../../../src/bindings/driver.ts";
 
 const A = 0x7f00_0000_0000n;
@@ -79,5 +80,29 @@ describe("Buffer.deallocationStream", () => {
     b.close();
     expect(freed).toEqual([LEGACY_DEFAULT_STREAM]);
     expect(() => (b.deallocationStream = undefined)).toThrow(ClosedError);
+  });
+
+  const gc = (globalThis as { Bun?: { gc(force: boolean): void } }).Bun?.gc ?? (globalThis as { gc?: () => void }).gc;
+  it.skipIf(gc === undefined)(`memory a graph owns stays out of the collector's release when its deallocation stream is set${gc === undefined ? " [skipped: no gc() to call on this runtime]" : ""}`, async () => {
+    const freed: bigint[] = [];
+    const mr: MemoryResource = { allocate: () => borrowed(A, 1), deallocate: (p) => void freed.push(p), isDeviceAccessible: true, isHostAccessible: true, deviceId: -1 };
+    const N = 64;
+    (() => {
+      for (let i = 0; i < N; i++) {
+        const owned = Buffer.fromHandle(A + BigInt(i), 8, { memoryResource: mr }); // a forgotten buffer: freed at collection
+        void owned;
+        const graphs = Buffer.fromHandle(A + 0x1_0000n + BigInt(i), 8, { memoryResource: mr });
+        releaseNeverOnCollect(graphs); // as GraphMemoryResource.allocate does
+        graphs.deallocationStream = LEGACY_DEFAULT_STREAM;
+      }
+    })();
+    for (let i = 0; i < 10 && freed.length === 0; i++) {
+      for (let j = 0; j < 6; j++) {
+        gc!(true);
+        await new Promise((r) => setTimeout(r, 0));
+      }
+    }
+    expect(freed.length).toBeGreaterThan(0); // the collector ran and released forgotten buffers
+    expect(freed.filter((p) => p >= A + 0x1_0000n)).toEqual([]); // but never one the graph owns
   });
 });
