@@ -133,7 +133,7 @@ const chooseDriverTable: TableChooser = (lib, tables) => {
 function requireLoaded(tables: readonly { library: { ctkVersion: string } }[], version: number): void {
   const oldestLoaded = versionNumber(tables[tables.length - 1]!.library.ctkVersion);
   if (version >= oldestLoaded) return;
-  const wanted = carriedVersions.find((v) => versionNumber(v) <= version && versionNumber(v) < oldestLoaded);
+  const wanted = carriedVersions.find((v) => versionNumber(v) <= version); // older than every loaded table, as version is
   if (wanted !== undefined) throw new TableNotLoadedError("driver", wanted);
 }
 

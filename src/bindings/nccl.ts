@@ -13,8 +13,8 @@
  */
 import { ffi } from "../ffi/index.ts";
 import { generatedTables, functions, library as info, type Checked, createChecked, type Raw, ncclResult_t, ncclModules, type NcclModule } from "./tables/nccl.ts";
-import { type BindingExtras, createBinding, type LoadedLibrary, newestNotNewerThan, queryInts, type TableChooser, chooseBySoname } from "./binding.ts";
-import { statusName } from "./describe.ts";
+import { type BindingExtras, createBinding, type LoadedLibrary, newestNotNewerThan, queryInts, type TableChooser, chooseBySoname, versionNumber } from "./binding.ts";
+import { libraryDescription, statusName } from "./describe.ts";
 import { BindingError } from "./errors.ts";
 
 export * from "./tables/nccl.ts";
@@ -66,11 +66,6 @@ export function ncclVersionFromCode(code: number): NcclVersion {
   return { major: Math.floor(code / 1000), minor: Math.floor((code % 1000) / 100), patch: code % 100, code };
 }
 
-/** The table number of a version ("2.28" → 2280), comparable with the binding's table versions. */
-function tableNumber(v: NcclVersion): number {
-  return v.major * 1000 + v.minor * 10;
-}
-
 /** Chooses the table by `ncclGetVersion`: the newest not newer than the library; by soname when it cannot say. */
 export const chooseNcclTable: TableChooser = (lib, tables) => {
   let code: number | undefined;
@@ -81,7 +76,7 @@ export const chooseNcclTable: TableChooser = (lib, tables) => {
   }
   if (code === undefined || code <= 0) return chooseBySoname(lib, tables);
   const v = ncclVersionFromCode(code);
-  return { table: newestNotNewerThan(tables, tableNumber(v)), libraryVersion: `${v.major}.${v.minor}`, reason: `ncclGetVersion ${code} (NCCL ${v.major}.${v.minor}.${v.patch})` };
+  return { table: newestNotNewerThan(tables, versionNumber(`${v.major}.${v.minor}`)), libraryVersion: `${v.major}.${v.minor}`, reason: `ncclGetVersion ${code} (NCCL ${v.major}.${v.minor}.${v.patch})` };
 };
 
 /** Options of {@link createNcclBinding}. */
@@ -121,11 +116,7 @@ export function ncclError(binding: NcclBinding, code: number, functionName: stri
   let description: string | undefined;
   let last: string | undefined;
   if (binding.loaded !== undefined) {
-    try {
-      description = ffi.readCString(binding.raw.ncclGetErrorString(code as ncclResult_t)) ?? undefined;
-    } catch {
-      description = undefined;
-    }
+    description = libraryDescription(binding, "ncclGetErrorString", code);
     try {
       // ncclGetLastError is 2.13 and newer (both tables have it); NULL asks for the thread's last error.
       const s = ffi.readCString(binding.raw.ncclGetLastError(null));

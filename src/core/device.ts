@@ -49,12 +49,12 @@ export class Device {
     if (!Number.isInteger(ordinal) || ordinal < 0) {
       throw new RangeError(`a device ordinal is a non-negative integer, not ${String(id)}`);
     }
+    const existing = devices[ordinal]; // one that exists already needs no count (cuDeviceGetCount) to check it
+    if (existing) return existing;
     const count = Device.count;
     if (ordinal >= count) {
       throw new RangeError(`device ${ordinal} does not exist: this machine has ${count} CUDA device${count === 1 ? "" : "s"}`);
     }
-    const existing = devices[ordinal];
-    if (existing) return existing;
     this.id = ordinal;
     devices[ordinal] = this;
   }

@@ -580,7 +580,7 @@ export class Communicator {
     const block = s.count / this.size;
     const bytes = BigInt(block * s.dtype.itemsize);
     const raw = this.#raw();
-    const g = group();
+    const g = openGroup(this.#binding); // the sends and receives' own NCCL: a communicator may use another binding
     try {
       for (let peer = 0; peer < this.size; peer++) {
         this.#status(raw.ncclSend(pointerTo(s.address + BigInt(peer) * bytes), block * t.per, t.type as ncclDataType_t, peer, h, stream.handle), "ncclSend");
@@ -743,8 +743,23 @@ export interface GroupScope extends Disposable {
  */
 export function group(): GroupScope;
 export function group(body: () => void): void;
-export function group(body?: () => void, binding: NcclBinding = nccl): GroupScope | void {
+export function group(body?: () => void): GroupScope | void {
   if (body !== undefined && typeof body !== "function") throw new CollectiveArgumentError("group", "body", "a function, or nothing (a scope)", describeValue(body), "Pass a function that makes the calls.");
+  const scope = openGroup(nccl);
+  if (body === undefined) return scope;
+  let result: unknown;
+  try {
+    result = body();
+  } finally {
+    scope.end();
+  }
+  if (result !== undefined && typeof (result as { then?: unknown }).then === "function") {
+    throw new CollectiveArgumentError("group", "body", "a synchronous function (NCCL's groups are per thread and end before any await)", "an async function", "Make the calls without awaiting inside the group.");
+  }
+}
+
+/** `ncclGroupStart` on `binding`, and the scope whose end is its `ncclGroupEnd`. */
+function openGroup(binding: NcclBinding): GroupScope {
   const r = binding.raw.ncclGroupStart();
   if (r !== 0) throw ncclError(binding, r, "ncclGroupStart");
   let ended = false;
@@ -760,14 +775,5 @@ export function group(body?: () => void, binding: NcclBinding = nccl): GroupScop
       if (!ended) scope.end();
     },
   };
-  if (body === undefined) return scope;
-  let result: unknown;
-  try {
-    result = body();
-  } finally {
-    scope.end();
-  }
-  if (result !== undefined && typeof (result as { then?: unknown }).then === "function") {
-    throw new CollectiveArgumentError("group", "body", "a synchronous function (NCCL's groups are per thread and end before any await)", "an async function", "Make the calls without awaiting inside the group.");
-  }
+  return scope;
 }
