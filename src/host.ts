@@ -28,7 +28,7 @@ interface DenoPermissionsLike {
 interface DenoLike {
   permissions: DenoPermissionsLike;
   env: { get(name: string): string | undefined };
-  build: { os: string };
+  build: { os: string; arch: string };
   statSync(path: string): DenoStat;
   lstatSync(path: string): DenoStat;
   readDirSync(path: string): Iterable<{ readonly name: string }>;
@@ -72,6 +72,10 @@ export const runtimeName: "bun" | "deno" | "other" =
 
 /** The operating system, as Node.js names it ("linux", "darwin", "win32"). */
 export const platform: string = deno !== undefined ? (deno.build.os === "windows" ? "win32" : deno.build.os) : process.platform;
+
+/** The processor architecture, as Node.js names it ("x64", "arm64"). */
+export const architecture: string =
+  deno !== undefined ? (deno.build.arch === "x86_64" ? "x64" : deno.build.arch === "aarch64" ? "arm64" : deno.build.arch) : process.arch;
 
 /** What `stat` (or `lstat`) says of a path; throws when it is missing. Deno's own calls on Deno (no Node.js layer). */
 function statOf(path: string, follow: boolean): { isFile: boolean; isDirectory: boolean; isSymbolicLink: boolean; size: number; mtimeMs: number; mode: number; uid: number } {

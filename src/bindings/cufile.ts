@@ -21,9 +21,11 @@ export const cufile: CuFileBinding = createBinding<Raw, Checked>({
   functions,
   createChecked,
   tables: () => generatedTables,
-  makeError: (code, fn) => {
-    const c = Number(code);
-    const name = statusName(CUfileOpError, "CUfileOpError", c);
-    return new CuFileError(c, name, name.replace(/^CU_FILE_/, "").toLowerCase().replace(/_/g, " "), fn);
-  },
+  makeError: (code, fn) => cuFileError(Number(code), fn),
 });
+
+/** The typed error of a cuFile status `code` (a CU_FILE_* value) that `functionName` reported. */
+export function cuFileError(code: number, functionName: string): CuFileError {
+  const name = statusName(CUfileOpError, "CUfileOpError", code);
+  return new CuFileError(code, name, name.replace(/^CU_FILE_/, "").toLowerCase().replace(/_/g, " "), functionName);
+}

@@ -40,8 +40,10 @@ export const cupti: CuptiBinding = createBinding<Raw, Checked>({
   functions,
   createChecked,
   tables: () => generatedTables,
-  makeError: (code, fn) => {
-    const c = Number(code);
-    return new CUPTIError(c, statusName(CUptiResult, "CUptiResult", c), describe(c) ?? "no description", fn);
-  },
+  makeError: (code, fn) => cuptiError(Number(code), fn),
 });
+
+/** The typed error of a CUPTI status `code` that `functionName` returned (for callers of the raw or non-blocking style). */
+export function cuptiError(code: number, functionName: string): CUPTIError {
+  return new CUPTIError(code, statusName(CUptiResult, "CUptiResult", code), describe(code) ?? "no description", functionName);
+}

@@ -97,8 +97,7 @@ export interface PathfinderConfig {
 
 /** The running process's architecture in Node's spelling, or `unknown`. */
 export function processArchitecture(): string {
-  const arch = (globalThis as { process?: { arch?: unknown } }).process?.arch;
-  return typeof arch === "string" ? arch : "unknown";
+  return host.architecture;
 }
 
 /** The GNU multiarch triple of an architecture (`x64` → `x86_64-linux-gnu`), or `undefined`. */

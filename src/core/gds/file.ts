@@ -18,16 +18,15 @@
  * @module
  */
 import { CuFileError } from "../../bindings/errors.ts";
-import { statusName } from "../../bindings/describe.ts";
 import {
   cufile,
+  cuFileError,
   CUfileBatchMode_t,
   CUfileDescr_t,
   CUfileFileHandleType,
   CUfileIOEvents,
   CUfileIOParams,
   CUfileOpcode_t,
-  CUfileOpError,
   CUfileStatus_t,
   type CUfileBatchHandle_t,
   type CUfileHandle_t,
@@ -36,6 +35,7 @@ import { ffi } from "../../ffi/index.ts";
 import type { NativePointer, Pointer } from "../../ffi/types.ts";
 import { EINVAL, SystemCallError, closeFile, errno, openFd, openFlags } from "../../ffi/libc-file.ts";
 import { describeValue } from "../base/checks.ts";
+import { architecture } from "../../host.ts";
 import { ClosedError } from "../errors.ts";
 import { DeviceArray } from "../array/device-array.ts";
 import { Buffer } from "../memory/buffer.ts";
@@ -111,9 +111,8 @@ export function resolveRange(owner: string, target: GdsTarget, range: GdsRange |
 function ioError(fn: string, result: bigint, path: string): Error {
   const code = Number(-result);
   if (result === -1n) return new SystemCallError(`${fn}(${JSON.stringify(path)})`, errno());
-  const name = statusName(CUfileOpError, "CUfileOpError", code);
   if (code < 5000) return new SystemCallError(`${fn}(${JSON.stringify(path)})`, code);
-  return new CuFileError(code, name, name.replace(/^CU_FILE_/, "").toLowerCase().replace(/_/g, " "), fn);
+  return cuFileError(code, fn);
 }
 
 const MODES: Readonly<Record<GdsOpenMode, (f: ReturnType<typeof openFlags>) => number>> = {
@@ -122,11 +121,6 @@ const MODES: Readonly<Record<GdsOpenMode, (f: ReturnType<typeof openFlags>) => n
   w: (f) => f.O_WRONLY | f.O_CREAT | f.O_TRUNC,
   "w+": (f) => f.O_RDWR | f.O_CREAT | f.O_TRUNC,
 };
-
-function machineArch(): string {
-  const deno = (globalThis as { Deno?: { build: { arch: string } } }).Deno;
-  return deno?.build.arch ?? (globalThis as { process?: { arch?: string } }).process?.arch ?? "x64";
-}
 
 
 /** CUfileOpError's CU_FILE_HANDLE_NOT_REGISTERED: cuFileHandleRegister refused the file. */
@@ -186,7 +180,7 @@ export class CuFile {
     if (direct !== "auto" && typeof direct !== "boolean") throw new TypeError(`CuFile.open: direct must be true, false or "auto", got ${describeValue(direct)}`);
     const permissions = options.permissions ?? 0o600;
     if (!Number.isInteger(permissions) || permissions < 0 || permissions > 0o7777) throw new RangeError(`CuFile.open: permissions must be mode bits (0 to 0o7777), got ${describeValue(permissions)}`);
-    const f = openFlags(machineArch());
+    const f = openFlags(architecture);
     const flags = MODES[mode](f) | f.O_CLOEXEC;
     let fd: number;
     let isDirect = direct !== false;
@@ -274,7 +268,8 @@ export class CuFile {
     params[0] = BigInt(r.size);
     params[1] = BigInt(r.fileOffset);
     params[2] = BigInt(r.deviceOffset);
-    const at = (i: number): NativePointer => ffi.offsetPointer(ffi.pointerOf(params), i * 8);
+    const p = ffi.pointerOf(params);
+    const at = (i: number): NativePointer => ffi.offsetPointer(p, i * 8);
     cufile[fn](this.#handle, r.base, at(0), at(1), at(2), at(3), stream.handle);
     this.#inflight.push(params); // kept alive while the file is open, whoever holds the operation
     return new GdsStreamOperation(params, this.path, fn);

@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { formatCudaVersion } from "../../bindings/describe.ts";
 
 /** Which way cuFile moves data. */
 export type GdsMode = "gds" | "compat" | "unavailable";
@@ -34,7 +35,7 @@ export interface GdsStatus {
 
 /** One line for `cuda-ts doctor`. */
 export function formatGdsStatus(s: GdsStatus): string {
-  const version = s.libraryVersion === undefined ? "" : ` (libcufile ${Math.floor(s.libraryVersion / 1000)}.${Math.floor((s.libraryVersion % 1000) / 10)})`;
+  const version = s.libraryVersion === undefined ? "" : ` (libcufile ${formatCudaVersion(s.libraryVersion)})`;
   const features = [s.batchIO ? "batch I/O" : "", s.streams ? "stream I/O" : ""].filter((f) => f !== "").join(", ");
   const extra = features === "" ? "" : `; ${features}`;
   switch (s.mode) {

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { cupti, CUpti_ActivityKernel10, CUpti_ActivityKind, CUpti_ActivityMemcpy6, CUpti_ActivityMemset4, CUpti_ActivityMemcpyKind, CUptiResult } from "../../bindings/cupti.ts";
+import { cupti, cuptiError, CUpti_ActivityKernel10, CUpti_ActivityKind, CUpti_ActivityMemcpy6, CUpti_ActivityMemset4, CUpti_ActivityMemcpyKind, CUptiResult } from "../../bindings/cupti.ts";
 import { CUpti_ActivityKernel9, CUpti_ActivityMemcpy5, CUpti_ActivityMemset4 as CUpti_ActivityMemset4_12 } from "../../bindings/cuda-12.4/cupti.ts";
 import type { CUpti_BuffersCallbackCompleteFunc, CUpti_BuffersCallbackRequestFunc } from "../../bindings/cupti.ts";
 import type { CUcontext } from "../../bindings/driver.ts";
@@ -150,8 +150,6 @@ interface Collector {
 interface Outstanding {
   readonly buffer: ArrayBuffer;
   readonly view: DataView;
-  /** Offset of the aligned start in `buffer`. */
-  readonly offset: number;
   readonly base: number;
 }
 
@@ -180,7 +178,7 @@ function requestBuffer(outBuffer: Pointer, outSize: Pointer, outMaxRecords: Poin
   const raw = ffi.addressOf(ffi.pointerOf(buffer));
   const offset = (ALIGN - (raw % ALIGN)) % ALIGN;
   const base = raw + offset;
-  outstanding.set(base, { buffer, view: new DataView(buffer, offset, size), offset, base });
+  outstanding.set(base, { buffer, view: new DataView(buffer, offset, size), base });
   ffi.writePointer(new DataView(ffi.view(outBuffer, 8)), 0, ffi.pointerFromAddress(base));
   new DataView(ffi.view(outSize, 8)).setBigUint64(0, BigInt(size), true);
   if (!ffi.isNull(outMaxRecords)) new DataView(ffi.view(outMaxRecords, 8)).setBigUint64(0, 0n, true);
@@ -217,9 +215,8 @@ function completeBuffer(context: Pointer, streamId: number, buffer: Pointer, _si
       }
     }
     if (c !== undefined) {
-      const dropped = new DataView(s.recordSlot);
       if (cupti.raw.cuptiActivityGetNumDroppedRecords(context as CUcontext, streamId, ffi.offsetPointer(s.recordSlotPointer, 8)) === 0) {
-        c.dropped += Number(dropped.getBigUint64(8, true));
+        c.dropped += Number(slot.getBigUint64(8, true));
       }
     }
   } finally {
@@ -260,7 +257,7 @@ async function flushAll(callbacks: readonly NativeCallback[]): Promise<void> {
   for (const cb of callbacks) cb.ref();
   try {
     const r = await cupti.nonblocking("cuptiActivityFlushAll")(1);
-    if (r !== CUptiResult.CUPTI_SUCCESS) cupti.cuptiActivityFlushAll(1); // throws the typed error (or succeeds on a retry)
+    if (r !== CUptiResult.CUPTI_SUCCESS) throw cuptiError(r, "cuptiActivityFlushAll");
   } finally {
     for (const cb of callbacks) cb.unref();
   }
@@ -325,7 +322,6 @@ export async function profile<T>(fn: () => T | Promise<T>, options?: ProfileOpti
       collector = undefined;
     }
   }
-  void s;
   const { kernels, memcpys, memsets } = c;
   return {
     result,
