@@ -128,12 +128,7 @@ export function compare(before: ResultsFile, after: ResultsFile, threshold = 0.1
 
 /** How many (contender, measure) ratios to C both files have: what a comparison of the two would judge. */
 export function comparableRatios(a: ResultsFile, b: ResultsFile): number {
-  let n = 0;
-  for (const [contender, ms] of a.values) {
-    if (contender === "c") continue;
-    for (const measure of ms.keys()) if (ratioToC(a, contender, measure) !== undefined && ratioToC(b, contender, measure) !== undefined) n++;
-  }
-  return n;
+  return compare(a, b).compared.length;
 }
 
 /**

@@ -76,7 +76,7 @@ export class Context {
     this.device = device;
     this.isPrimary = isPrimary;
     this.#owned = owned;
-    contexts.set(addressKey(handle), this);
+    contexts.set(this.#address, this);
     if (owned) {
       const h = handle;
       track(this, () => driver.raw.cuCtxDestroy(h));
@@ -134,7 +134,7 @@ export class Context {
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
-    contexts.delete(addressKey(this.#handle), this);
+    contexts.delete(this.#address, this);
     if (this.#owned) {
       untrack(this);
       driver.cuCtxDestroy(this.#handle);
@@ -163,7 +163,7 @@ export class Context {
   }
 
   equals(other: Context): boolean {
-    return addressKey(this.#handle) === addressKey(other.#handle);
+    return this.#address === other.#address;
   }
 }
 

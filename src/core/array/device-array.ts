@@ -542,7 +542,8 @@ function copyDeviceToHost(dst: HostArray, buffer: Buffer, byteOffset: number, by
 }
 
 /** The device of device-only memory, or -1 for memory the host reaches (pinned, managed). */
-function memoryDevice(a: DeviceArray): number {
+/** @internal The device an array's memory is on, or -1 for host-accessible memory (pinned, managed), usable from any device. */
+export function memoryDevice(a: DeviceArray): number {
   return a.buffer.isHostAccessible ? -1 : a.buffer.device.id;
 }
 

@@ -27,7 +27,7 @@ import type { cufftHandle } from "../../../bindings/cufft.ts";
 import { DeviceArray } from "../../array/device-array.ts";
 import type { DTypeName } from "../../array/dtype.ts";
 import { describeValue } from "../../base/checks.ts";
-import { enterContext, leaveContext } from "../../base/driver-state.ts";
+import { enterContext, leaveContext, withCurrentContext } from "../../base/driver-state.ts";
 import { track, untrack } from "../../base/lifetime.ts";
 import { ArrayLayoutError, ClosedError, DTypeError, ShapeMismatchError } from "../../errors.ts";
 import { ElementwiseKernel } from "../../kernels/elementwise.ts";
@@ -35,7 +35,7 @@ import type { Buffer } from "../../memory/buffer.ts";
 import type { MemoryResource } from "../../memory/resource.ts";
 import type { Stream } from "../../stream.ts";
 import { ffi } from "../../../ffi/index.ts";
-import { checkArray, checkStream, checkStreamDevice, inContext, pointerOf } from "../rng/shared.ts";
+import { checkArray, checkStream, checkStreamDevice, pointerOf } from "../rng/shared.ts";
 import { fftLayout, splitAxes, type FftLayout, type FftPlanSpec } from "./layout.ts";
 
 type CufftModule = typeof import("../../../bindings/cufft.ts");
@@ -190,7 +190,7 @@ export class FftPlan {
     this.#handle = null;
     untrack(this);
     const stream = this.#fft.stream;
-    inContext(stream.context.handle, () => this.#lib.cufft.cufftDestroy(h));
+    withCurrentContext(stream.context.handle, () => this.#lib.cufft.cufftDestroy(h));
     this.#work?.close(stream);
     this.#work = undefined;
     this.#fft.forget(this);
@@ -252,7 +252,7 @@ export class Fft {
     const s = checkStreamDevice(stream, this.deviceId, "Fft: the new stream");
     if (s === this.#stream) return;
     this.#stream.sync();
-    inContext(s.context.handle, () => {
+    withCurrentContext(s.context.handle, () => {
       for (const p of this.#plans.values()) p.setStream(s);
     });
     this.#stream = s;
@@ -270,7 +270,7 @@ export class Fft {
     let p = this.#plans.get(layout.key);
     if (p === undefined || p.isClosed) {
       const stream = this.#stream;
-      p = inContext(stream.context.handle, () => new FftPlan(this, this.#lib, layout, stream, this.memoryResource));
+      p = withCurrentContext(stream.context.handle, () => new FftPlan(this, this.#lib, layout, stream, this.memoryResource));
       this.#plans.set(layout.key, p);
     }
     return p;

@@ -22,11 +22,11 @@ import type { curandGenerator_t } from "../../../bindings/curand.ts";
 import { DeviceArray } from "../../array/device-array.ts";
 import type { DTypeName } from "../../array/dtype.ts";
 import { describeValue } from "../../base/checks.ts";
-import { enterContext, leaveContext } from "../../base/driver-state.ts";
+import { enterContext, leaveContext, withCurrentContext } from "../../base/driver-state.ts";
 import { track, untrack } from "../../base/lifetime.ts";
 import { ClosedError, DTypeError } from "../../errors.ts";
 import type { Stream } from "../../stream.ts";
-import { checkArray, checkStream, checkStreamDevice, inContext, listOf, pointerOf } from "./shared.ts";
+import { checkArray, checkStream, checkStreamDevice, listOf, pointerOf } from "./shared.ts";
 
 type CurandModule = typeof import("../../../bindings/curand.ts");
 let loading: Promise<CurandModule> | undefined;
@@ -166,7 +166,7 @@ function makeGenerator(
   dimensions: number,
   options: { readonly seed?: bigint | number | undefined; readonly offset?: bigint | number | undefined; readonly ordering?: RngOrdering | undefined },
 ): curandGenerator_t {
-  return inContext(stream.context.handle, () => {
+  return withCurrentContext(stream.context.handle, () => {
     const h = curand.curandCreateGenerator(RNG_GENERATORS[generator]);
     try {
       curand.curandSetStream(h, stream.handle);
@@ -184,7 +184,7 @@ function makeGenerator(
 
 /** The safety net's release of a generator: destroyed in its context. */
 function release(curand: CurandModule["curand"], ctx: Stream["context"]["handle"], handle: curandGenerator_t): () => void {
-  return () => inContext(ctx, () => curand.curandDestroyGenerator(handle));
+  return () => withCurrentContext(ctx, () => curand.curandDestroyGenerator(handle));
 }
 
 /** A cuRAND generator bound to a stream; close it (or `using`) to destroy it. */
@@ -244,7 +244,7 @@ export class Rng {
   set stream(stream: Stream) {
     const h = this.#open("change its stream");
     const s = checkStreamDevice(stream, this.deviceId, "Rng: the new stream");
-    inContext(s.context.handle, () => this.#lib.curand.curandSetStream(h, s.handle));
+    withCurrentContext(s.context.handle, () => this.#lib.curand.curandSetStream(h, s.handle));
     this.#stream = s;
   }
 
@@ -263,12 +263,12 @@ export class Rng {
       const fresh = makeGenerator(curand, this.#stream, this.generator, this.dimensions, { seed, ordering: this.#ordering });
       this.#stream.sync();
       untrack(this);
-      inContext(ctx, () => curand.curandDestroyGenerator(h));
+      withCurrentContext(ctx, () => curand.curandDestroyGenerator(h));
       this.#handle = fresh;
       track(this, release(curand, ctx, fresh));
       return;
     }
-    inContext(this.#stream.context.handle, () => {
+    withCurrentContext(this.#stream.context.handle, () => {
       if (seed !== undefined) curand.curandSetPseudoRandomGeneratorSeed(h, seed);
       curand.curandSetGeneratorOffset(h, offset);
     });
@@ -327,7 +327,7 @@ export class Rng {
     untrack(this);
     for (const t of Object.values(this.#tail)) t?.close();
     this.#tail = {};
-    inContext(this.#stream.context.handle, () => this.#lib.curand.curandDestroyGenerator(h));
+    withCurrentContext(this.#stream.context.handle, () => this.#lib.curand.curandDestroyGenerator(h));
   }
 
   [Symbol.dispose](): void {
@@ -392,7 +392,7 @@ export class Rng {
       } else if (f32) curand.curandGenerateNormal(h, p, count, mean, stddev);
       else curand.curandGenerateNormalDouble(h, p, count, mean, stddev);
     };
-    inContext(this.#stream.context.handle, () => {
+    withCurrentContext(this.#stream.context.handle, () => {
       if (main > 0) gen(pointerOf(out), main);
       if (tail) {
         const name = out.dtype.name as FloatName;

@@ -9,14 +9,12 @@
  * @module
  * @internal
  */
-import { DeviceArray } from "../../array/device-array.ts";
+import { DeviceArray, memoryDevice } from "../../array/device-array.ts";
 import type { DTypeName } from "../../array/dtype.ts";
 import { describeValue } from "../../base/checks.ts";
-import { enterContext, leaveContext, UNCHANGED } from "../../base/driver-state.ts";
-import { ArrayLayoutError, ClosedError, DTypeError, ShapeMismatchError, WrongDeviceError } from "../../errors.ts";
+import { ArrayLayoutError, ClosedError, DTypeError, WrongDeviceError } from "../../errors.ts";
 import { Stream } from "../../stream.ts";
 import { ffi, type Pointer } from "../../../ffi/index.ts";
-import type { CUcontext } from "../../../bindings/driver.ts";
 
 /** The stream of a math object's options: a Stream, open, with a context (not a default stream object). */
 export function checkStream(stream: unknown, what: string): Stream {
@@ -37,11 +35,6 @@ export function checkStreamDevice(stream: unknown, deviceId: number, what: strin
   return s;
 }
 
-/** The device the array's memory is on, or -1 for host-accessible memory (pinned, managed), usable from any device. */
-export function memoryDeviceOf(a: DeviceArray): number {
-  return a.buffer.isHostAccessible ? -1 : a.buffer.device.id;
-}
-
 /**
  * Checks an array argument before a library call: a DeviceArray, open, of one of `dtypes`, contiguous (row-major,
  * packed), on the object's device (or host-accessible).
@@ -55,7 +48,7 @@ export function checkArray<N extends DTypeName>(a: unknown, name: string, action
   if (!a.isContiguous) {
     throw new ArrayLayoutError(`${action}: ${name} (shape [${a.shape.join(", ")}], strides [${a.strides.join(", ")}]) is not contiguous; pass a contiguous array (array.copy({ stream }) makes one)`);
   }
-  const dev = memoryDeviceOf(a);
+  const dev = memoryDevice(a);
   if (dev >= 0 && dev !== deviceId) {
     throw new WrongDeviceError(`${action}: ${name} is on device ${dev} but this object works on device ${deviceId}; copy the array to device ${deviceId} first`);
   }
@@ -69,13 +62,6 @@ export function checkSameDtype(a: DeviceArray, name: string, like: DeviceArray, 
   }
 }
 
-/** Checks a shape exactly. */
-export function checkShape(a: DeviceArray, name: string, expected: readonly number[], action: string, why = ""): void {
-  if (a.shape.length !== expected.length || a.shape.some((d, i) => d !== expected[i])) {
-    throw new ShapeMismatchError(`${action}: ${name} has shape [${a.shape.join(", ")}] but must have shape [${expected.join(", ")}]${why === "" ? "" : ` (${why})`}`);
-  }
-}
-
 /** "a, b or c". */
 export function listOf(items: readonly string[]): string {
   if (items.length <= 1) return items.join("");
@@ -85,25 +71,4 @@ export function listOf(items: readonly string[]): string {
 /** The address of an array's element 0 as a pointer argument. */
 export function pointerOf(a: DeviceArray): Pointer {
   return ffi.pointerFromAddress(a.address);
-}
-
-/**
- * Runs `fn` with `context` current (the math libraries work on the current device), restoring the previous one.
- * @internal
- */
-export function inContext<T>(context: CUcontext, fn: () => T): T {
-  const previous = enterContext(context);
-  try {
-    return fn();
-  } finally {
-    if (previous !== UNCHANGED) leaveContext(previous);
-  }
-}
-
-/** A positive integer option (a size, a count). */
-export function checkCount(value: unknown, name: string, action: string, min = 1): number {
-  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < min) {
-    throw new RangeError(`${action}: ${name} must be an integer of at least ${min}, not ${describeValue(value)}`);
-  }
-  return value;
 }

@@ -37,7 +37,8 @@ import type { Buffer } from "../../memory/buffer.ts";
 import type { MemoryResource } from "../../memory/resource.ts";
 import type { Stream } from "../../stream.ts";
 import { ffi, type Pointer } from "../../../ffi/index.ts";
-import { checkArray, checkSameDtype, checkStream, checkStreamDevice, inContext, pointerOf } from "../rng/shared.ts";
+import { withCurrentContext } from "../../base/driver-state.ts";
+import { checkArray, checkSameDtype, checkStream, checkStreamDevice, pointerOf } from "../rng/shared.ts";
 import { infoError } from "./errors.ts";
 
 type CusolverModule = typeof import("../../../bindings/cusolver.ts");
@@ -133,7 +134,7 @@ export class Solver {
     this.memoryResource = memoryResource;
     const { cusolver } = lib;
     const ctx = stream.context.handle;
-    track(this, () => inContext(ctx, () => cusolver.cusolverDnDestroy(handle)));
+    track(this, () => withCurrentContext(ctx, () => cusolver.cusolverDnDestroy(handle)));
   }
 
   /** Makes a cuSOLVER handle on the stream's device, bound to the stream. Loads cuSOLVER's binding on first use. */
@@ -142,7 +143,7 @@ export class Solver {
     const stream = checkStream(options.stream, "Solver.create");
     const lib = await loadCusolver();
     const { cusolver } = lib;
-    const handle = inContext(stream.context.handle, () => {
+    const handle = withCurrentContext(stream.context.handle, () => {
       const h = cusolver.cusolverDnCreate();
       try {
         cusolver.cusolverDnSetStream(h, stream.handle);
@@ -174,7 +175,7 @@ export class Solver {
   set stream(stream: Stream) {
     const h = this.#open("change its stream");
     const s = checkStreamDevice(stream, this.deviceId, "Solver: the new stream");
-    inContext(s.context.handle, () => this.#lib.cusolver.cusolverDnSetStream(h, s.handle));
+    withCurrentContext(s.context.handle, () => this.#lib.cusolver.cusolverDnSetStream(h, s.handle));
     this.#stream = s;
   }
 
@@ -184,7 +185,7 @@ export class Solver {
     if (h === null) return;
     this.#handle = null;
     untrack(this);
-    inContext(this.#stream.context.handle, () => this.#lib.cusolver.cusolverDnDestroy(h));
+    withCurrentContext(this.#stream.context.handle, () => this.#lib.cusolver.cusolverDnDestroy(h));
   }
 
   [Symbol.dispose](): void {
@@ -495,7 +496,7 @@ export class Solver {
   }
 
   #run(fn: () => void): void {
-    inContext(this.#stream.context.handle, fn);
+    withCurrentContext(this.#stream.context.handle, fn);
   }
 
   #info(): DeviceArray<"int32"> {

@@ -28,7 +28,8 @@ import type { Buffer } from "../../memory/buffer.ts";
 import type { MemoryResource } from "../../memory/resource.ts";
 import type { Stream } from "../../stream.ts";
 import { ffi } from "../../../ffi/index.ts";
-import { checkArray, checkSameDtype, checkStream, checkStreamDevice, inContext, pointerOf } from "../rng/shared.ts";
+import { withCurrentContext } from "../../base/driver-state.ts";
+import { checkArray, checkSameDtype, checkStream, checkStreamDevice, pointerOf } from "../rng/shared.ts";
 
 type CusparseModule = typeof import("../../../bindings/cusparse.ts");
 let loading: Promise<CusparseModule> | undefined;
@@ -271,7 +272,7 @@ export class Sparse {
     this.memoryResource = memoryResource;
     const { cusparse } = lib;
     const ctx = stream.context.handle;
-    track(this, () => inContext(ctx, () => cusparse.cusparseDestroy(handle)));
+    track(this, () => withCurrentContext(ctx, () => cusparse.cusparseDestroy(handle)));
   }
 
   /** Makes a cuSPARSE handle on the stream's device, bound to the stream. Loads cuSPARSE's binding on first use. */
@@ -280,7 +281,7 @@ export class Sparse {
     const stream = checkStream(options.stream, "Sparse.create");
     const lib = await loadCusparse();
     const { cusparse } = lib;
-    const handle = inContext(stream.context.handle, () => {
+    const handle = withCurrentContext(stream.context.handle, () => {
       const h = cusparse.cusparseCreate();
       try {
         cusparse.cusparseSetStream(h, stream.handle);
@@ -314,7 +315,7 @@ export class Sparse {
     const s = checkStreamDevice(stream, this.deviceId, "Sparse: the new stream");
     if (s === this.#stream) return;
     this.#stream.sync();
-    inContext(s.context.handle, () => this.#lib.cusparse.cusparseSetStream(h, s.handle));
+    withCurrentContext(s.context.handle, () => this.#lib.cusparse.cusparseSetStream(h, s.handle));
     this.#stream = s;
   }
 
@@ -402,7 +403,7 @@ export class Sparse {
     untrack(this);
     this.#work?.close(this.#stream);
     this.#work = undefined;
-    inContext(this.#stream.context.handle, () => this.#lib.cusparse.cusparseDestroy(h));
+    withCurrentContext(this.#stream.context.handle, () => this.#lib.cusparse.cusparseDestroy(h));
   }
 
   [Symbol.dispose](): void {
@@ -416,7 +417,7 @@ export class Sparse {
   }
 
   #run(fn: () => void): void {
-    inContext(this.#stream.context.handle, fn);
+    withCurrentContext(this.#stream.context.handle, fn);
   }
 
   #operand(a: SparseMatrix, options: SparseProductOptions, action: string): { A: { descr: cusparseSpMatDescr_t; values: DeviceArray }; op: SparseOperation; m: number; k: number; dtype: SparseValueDType } {
