@@ -57,7 +57,7 @@ export class CheckpointProcess {
 
   #call<T>(name: string, fn: () => T): T {
     ensureInit();
-    const v = driver.cuDriverGetVersion();
+    const v = driver.driverVersion();
     if (v < CHECKPOINT_DRIVER_VERSION) {
       throw new CheckpointUnsupportedError(`${name}: checkpointing needs a CUDA ${formatCudaVersion(CHECKPOINT_DRIVER_VERSION)} driver; this one supports CUDA ${formatCudaVersion(v)}`);
     }

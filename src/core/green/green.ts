@@ -100,7 +100,6 @@ export interface GreenStreamOptions {
   readonly priority?: number;
 }
 
-let greenOf: (c: Context) => CUgreenCtx | undefined = () => undefined;
 const greenContexts = new WeakMap<Context, GreenContext>();
 
 /**
@@ -123,13 +122,6 @@ export class GreenContext {
     greenContexts.set(context, this);
     const h = handle;
     track(this, () => driver.raw.cuGreenCtxDestroy(h));
-  }
-
-  static {
-    greenOf = (c) => {
-      const g = greenContexts.get(c);
-      return g === undefined || g.#closed ? undefined : g.#handle;
-    };
   }
 
   /**
@@ -210,7 +202,7 @@ export class GreenContext {
  */
 export function streamResources(stream: Stream): SMResource {
   if (!(stream instanceof Stream)) throw new TypeError(`streamResources takes a Stream, not ${describeValue(stream)}`);
-  const known = greenOf(stream.context);
-  if (known !== undefined) return new SMResource(driver.cuGreenCtxGetDevResource(known, SM));
+  const green = greenContexts.get(stream.context);
+  if (green !== undefined && !green.isClosed) return new SMResource(driver.cuGreenCtxGetDevResource(green.handle, SM));
   return new SMResource(driver.cuCtxGetDevResource(stream.context.handle, SM));
 }

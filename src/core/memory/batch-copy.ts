@@ -104,7 +104,7 @@ export function copyBatch(copies: readonly BatchCopy[], options: BatchCopyOption
   const stream = streamOption(options, "copyBatch");
   if (stream === LEGACY_DEFAULT_STREAM) throw new TypeError("copyBatch cannot run on the legacy default stream (the driver refuses batches there): pass a stream from device.createStream()");
   const p = planBatch(copies, options);
-  const v = driver.cuDriverGetVersion();
+  const v = driver.driverVersion();
   if (v < 13000) throw new DeviceFeatureError(`copyBatch needs a CUDA 13.0 driver (cuMemcpyBatchAsync); this driver supports CUDA ${formatCudaVersion(v)}`);
   withCurrentContext(stream.context.handle, () => driver.cuMemcpyBatchAsync(p.dsts, p.srcs, p.sizes, p.count, p.attrs, BigUint64Array.of(0n), 1, stream.handle));
 }

@@ -211,7 +211,7 @@ export type ManagedBufferLike = ManagedBuffer | Buffer;
 const BATCH_VERSION = 13000;
 
 function needBatch(what: string): void {
-  const v = driver.cuDriverGetVersion();
+  const v = driver.driverVersion();
   if (v < BATCH_VERSION) throw new DeviceFeatureError(`${what} needs a CUDA 13.0 driver (cuMem*BatchAsync); this driver supports CUDA ${formatCudaVersion(v)}`);
 }
 
@@ -251,7 +251,7 @@ export function prefetchBatch(buffers: readonly ManagedBufferLike[], location: M
   const l = locationsOf(location, buffers.length, b.kept, "prefetchBatch");
   if (b.count === 0) return;
   withCurrentContext(stream.context.handle, () => {
-    if (driver.cuDriverGetVersion() < BATCH_VERSION) {
+    if (driver.driverVersion() < BATCH_VERSION) {
       const list = Array.isArray(location) ? location : buffers.map(() => location as MemoryLocation);
       buffers.forEach((buf, i) => {
         const m = managedBuffer(buf, "prefetchBatch");
