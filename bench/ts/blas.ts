@@ -15,15 +15,22 @@
  *
  *   bun bench/ts/blas.ts              (or: deno run -A bench/ts/blas.ts)
  *
+ * Environment (for experiments; bench/blas-run.sh sets neither): `BLAS_MEMORY=sync` takes the matrices from
+ * cuMemAlloc (a SynchronousMemoryResource, as the C contender does) instead of the device's stream-ordered pool, and
+ * `BLAS_ONLY=REGEX` measures only the names it matches (`BLAS_ONLY='^gemm\.4096\.(f16|bf16)$'`).
+ *
  * @module
  */
-import { Device, DeviceArray, encodeBFloat16, encodeHalf, type DTypeName, type Stream } from "../../src/index.ts";
+import { Device, DeviceArray, encodeBFloat16, encodeHalf, type DTypeName, type MemoryResource, type Stream, SynchronousMemoryResource } from "../../src/index.ts";
 import { Blas, type BlasComputeType } from "../../src/core/math/blas/index.ts";
 import { ffi } from "../../src/ffi/index.ts";
 import { cublas } from "../../src/bindings/cublas.ts";
 import { BURST, burstRep, describeError, measure, note, R, skip, TARGET_MS, type Rep } from "./harness.ts";
 
-const C = `${ffi.runtime}-blas`;
+const env = (name: string): string | undefined => (globalThis as unknown as { Deno?: { env: { get(n: string): string | undefined } } }).Deno?.env.get(name) ?? (globalThis as unknown as { process?: { env: Record<string, string | undefined> } }).process?.env[name];
+const MEMORY = env("BLAS_MEMORY") ?? "pool";
+const ONLY = env("BLAS_ONLY") === undefined ? undefined : new RegExp(env("BLAS_ONLY")!);
+const C = MEMORY === "sync" ? `${ffi.runtime}-blas-sync` : `${ffi.runtime}-blas`;
 const SIZES = [4096, 8192];
 const CASES: { name: string; dtype: DTypeName; compute: BlasComputeType }[] = [
   { name: "f16", dtype: "float16", compute: "32f" },
@@ -36,6 +43,7 @@ const dev = new Device(0);
 dev.setCurrent();
 const stream: Stream = dev.createStream();
 const blas = new Blas({ stream });
+const memoryResource: MemoryResource = MEMORY === "sync" ? new SynchronousMemoryResource(dev) : dev.memoryResource;
 note(`${C} on ${dev.name}, cuBLAS ${cublas.cublasGetVersion(blas.handle)}`);
 
 /** n values uniform in [-1, 1): x ← 1664525·x + 1013904223 (mod 2^32), value x / 2^31 - 1 (the C contender's generator). */
@@ -51,9 +59,9 @@ function uniform(n: number, seed: number): Float32Array {
 
 function deviceMatrix(n: number, dtype: DTypeName, seed: number): DeviceArray {
   const v = uniform(n * n, seed);
-  if (dtype === "float16") return DeviceArray.from(Uint16Array.from(v, encodeHalf), { stream, dtype, shape: [n, n] });
-  if (dtype === "bfloat16") return DeviceArray.from(Uint16Array.from(v, encodeBFloat16), { stream, dtype, shape: [n, n] });
-  return DeviceArray.from(v, { stream, dtype: "float32", shape: [n, n] });
+  if (dtype === "float16") return DeviceArray.from(Uint16Array.from(v, encodeHalf), { stream, dtype, shape: [n, n], memoryResource });
+  if (dtype === "bfloat16") return DeviceArray.from(Uint16Array.from(v, encodeBFloat16), { stream, dtype, shape: [n, n], memoryResource });
+  return DeviceArray.from(v, { stream, dtype: "float32", shape: [n, n], memoryResource });
 }
 
 /** Measures `one` by GPU time (events), reporting TFLOP/s: the harness's method (calibrated M, R repetitions, median). */
@@ -94,13 +102,14 @@ function measureFlops(name: string, flops: number, one: () => void, noteText: st
 for (const n of SIZES) {
   for (const c of CASES) {
     const name = `gemm.${n}.${c.name}`;
+    if (ONLY !== undefined && !ONLY.test(name)) continue;
     let a: DeviceArray | undefined;
     let b: DeviceArray | undefined;
     let out: DeviceArray | undefined;
     try {
       a = deviceMatrix(n, c.dtype, 1);
       b = deviceMatrix(n, c.dtype, 2);
-      out = DeviceArray.empty([n, n], c.dtype, { stream });
+      out = DeviceArray.empty([n, n], c.dtype, { stream, memoryResource });
       stream.sync();
     } catch (e) {
       skip(C, name, `allocating 3 ${n}x${n} ${c.dtype} matrices failed: ${describeError(e)}`);
@@ -116,12 +125,29 @@ for (const n of SIZES) {
 }
 
 // The CPU cost of a small call: the host-side work of Blas.gemm (checks, plan, cublasGemmEx), the GPU kept busy enough.
-{
+if (ONLY === undefined || ONLY.test("gemm.64.f32.call")) {
   const a = deviceMatrix(64, "float32", 3);
   const b = deviceMatrix(64, "float32", 4);
-  const c = DeviceArray.empty([64, 64], "float32", { stream });
+  const c = DeviceArray.empty([64, 64], "float32", { stream, memoryResource });
   stream.sync();
   measure(C, "gemm.64.f32.call", "ns", burstRep(() => void blas.gemm(a, b, c), BURST, () => stream.sync()), { note: `wall time per call in bursts of ${BURST}, the stream synchronised between bursts (untimed)` });
+  // Experiment only (BLAS_ONLY naming it): the same call through the raw binding, arguments prepared once, to split
+  // the call's CPU cost between the binding and the object layer.
+  if (ONLY?.test("gemm.64.f32.rawcall")) {
+    const scalars = new Float32Array(new ArrayBuffer(8));
+    scalars[0] = 1;
+    const alpha = ffi.pointerOf(scalars);
+    const beta = ffi.offsetPointer(alpha, 4);
+    const [pa, pb, pc] = [a, b, c].map((x) => ffi.pointerFromAddress(x.address));
+    const h = blas.handle;
+    const raw = cublas.raw;
+    const one = (): void => {
+      const r = raw.cublasGemmEx(h, 0 as never, 0 as never, 64, 64, 64, alpha, pb!, 0 as never, 64, pa!, 0 as never, 64, beta, pc!, 0 as never, 64, 68 as never, -1 as never);
+      if (r !== 0) throw new Error(`cublasGemmEx returned ${r}`);
+    };
+    measure(C, "gemm.64.f32.rawcall", "ns", burstRep(one, BURST, () => stream.sync()), { note: `cublas.raw.cublasGemmEx, arguments prepared once, bursts of ${BURST}` });
+    void scalars;
+  }
   a.close();
   b.close();
   c.close();

@@ -409,10 +409,7 @@ function registerRaw(plan: Plan, C: string, s: Shared): void {
   const name = ffi.cstring("k4.cu");
   const opt = ffi.cstring(s.archOption);
   const opts = new Scratch(8);
-  opts.writePointer(0, ffi.pointerOf(opt));
   const slot = new Scratch(16);
-  const srcP = ffi.pointerOf(src);
-  const nameP = ffi.pointerOf(name);
   plan.add(
     C,
     "nvrtc.compile",
@@ -420,7 +417,10 @@ function registerRaw(plan: Plan, C: string, s: Shared): void {
     (m) => {
       const t0 = now();
       for (let i = 0; i < m; i++) {
-        let r = nr.nvrtcCreateProgram(slot.pointer, srcP, nameP, 0, null, null);
+        // The pointers are taken at each use, from the live views: a pointer kept from registration, with the views
+        // referenced only by a dead expression, once read freed memory on Bun (the source and name came out garbage).
+        opts.writePointer(0, ffi.pointerOf(opt));
+        let r = nr.nvrtcCreateProgram(slot.pointer, ffi.pointerOf(src), ffi.pointerOf(name), 0, null, null);
         if (r !== 0) fail("nvrtcCreateProgram", r);
         const prog = slot.readPointer(0) as nvrtcProgram;
         r = nr.nvrtcCompileProgram(prog, 1, opts.pointer);
@@ -436,7 +436,6 @@ function registerRaw(plan: Plan, C: string, s: Shared): void {
         nr.nvrtcDestroyProgram(slot.pointer);
         if (r !== 0) fail("nvrtcCompileProgram/nvrtcGetCUBIN", r);
       }
-      void [src, name, opt];
       return now() - t0;
     },
     { fixedM: 1 },
