@@ -15,9 +15,11 @@
  *
  *   bun bench/ts/blas.ts              (or: deno run -A bench/ts/blas.ts)
  *
- * Environment (for experiments; bench/blas-run.sh sets neither): `BLAS_MEMORY=sync` takes the matrices from
- * cuMemAlloc (a SynchronousMemoryResource, as the C contender does) instead of the device's stream-ordered pool, and
- * `BLAS_ONLY=REGEX` measures only the names it matches (`BLAS_ONLY='^gemm\.4096\.(f16|bf16)$'`).
+ * Environment (for experiments; bench/blas-run.sh sets none): `BLAS_MEMORY=sync` takes the matrices from
+ * cuMemAlloc (a SynchronousMemoryResource, as the C contender does) instead of the device's stream-ordered pool,
+ * `BLAS_ONLY=REGEX` measures only the names it matches (`BLAS_ONLY='^gemm\.4096\.(f16|bf16)$'`), and `BLAS_GC=0` leaves
+ * the setup's host garbage uncollected before timing. Each TFLOP/s line also carries `enqueueMs`: the CPU time of
+ * queueing one repetition's calls (median, max), which shows whether the GPU could have waited for them.
  *
  * @module
  */
@@ -64,14 +66,29 @@ function deviceMatrix(n: number, dtype: DTypeName, seed: number): DeviceArray {
   return DeviceArray.from(v, { stream, dtype: "float32", shape: [n, n], memoryResource });
 }
 
+/**
+ * Collects the setup's host garbage (the matrices' 32-64 MiB staging arrays) before timing, as the C contender frees
+ * its staging memory: on Bun (Bun.gc), unless BLAS_GC=0; Deno exposes no collector without --v8-flags=--expose-gc.
+ */
+function collectSetupGarbage(): void {
+  if (env("BLAS_GC") === "0") return;
+  const g = globalThis as unknown as { Bun?: { gc(sync: boolean): void }; gc?: () => void };
+  if (g.Bun !== undefined) g.Bun.gc(true);
+  else g.gc?.();
+}
+
 /** Measures `one` by GPU time (events), reporting TFLOP/s: the harness's method (calibrated M, R repetitions, median). */
 function measureFlops(name: string, flops: number, one: () => void, noteText: string): void {
   const start = dev.createEvent({ timing: true });
   const end = dev.createEvent({ timing: true });
+  // The CPU time of queueing each repetition's calls: where it nears the GPU time, the GPU waited for the calls.
+  let enqueue: number[] = [];
   const rep: Rep = (m) => {
+    const t0 = performance.now();
     stream.record(start);
     for (let i = 0; i < m; i++) one();
     stream.record(end);
+    enqueue.push(performance.now() - t0);
     end.sync();
     return end.since(start);
   };
@@ -85,11 +102,13 @@ function measureFlops(name: string, flops: number, one: () => void, noteText: st
     m = Math.max(1, Math.ceil(TARGET_MS / (t / m)));
     rep(m);
     const per: number[] = [];
+    enqueue = [];
     for (let i = 0; i < R; i++) per.push(rep(m) / 1000 / m);
+    enqueue.sort((a, b) => a - b);
     per.sort((a, b) => a - b);
     const sig = (x: number): number => Number(x.toPrecision(6));
     const tf = (s: number): number => sig(flops / s / 1e12);
-    console.log(JSON.stringify({ contender: C, measure: name, value: tf(per[R >> 1]!), unit: "TFLOP/s", min: tf(per[R - 1]!), max: tf(per[0]!), reps: R, iters: m, note: noteText }));
+    console.log(JSON.stringify({ contender: C, measure: name, value: tf(per[R >> 1]!), unit: "TFLOP/s", min: tf(per[R - 1]!), max: tf(per[0]!), reps: R, iters: m, enqueueMs: { median: sig(enqueue[R >> 1]!), max: sig(enqueue[R - 1]!) }, note: noteText }));
   } catch (e) {
     note(`${C} ${name} failed: ${describeError(e)}; skipped`);
     console.log(JSON.stringify({ contender: C, measure: name, missing: `failed: ${describeError(e)}` }));
@@ -116,6 +135,7 @@ for (const n of SIZES) {
       continue;
     }
     const [A, B, Cm] = [a, b, out];
+    collectSetupGarbage();
     measureFlops(name, 2 * n ** 3, () => void blas.gemm(A, B, Cm, { compute: c.compute }), `${c.dtype}, compute ${c.compute}, GPU time from events`);
     A.close();
     B.close();
