@@ -153,9 +153,13 @@ static void measure_flops(const char *name, const char *note, const struct gemm_
     m *= 10;
     t = rep_gpu(g, m, &status);
   }
-  m = (long)(TARGET_MS / (t / m) + 0.999);
-  if (m < 1) m = 1;
-  rep_gpu(g, m, &status);
+  /* Twice more at the M the last time suggests: the first call of a shape pays for cuBLAS's heuristics and kernel
+     loading, and an M chosen from it alone can be 1, where each repetition would time the call's queueing too. */
+  for (int pass = 0; pass < 3; pass++) {
+    m = (long)(TARGET_MS / (t / m) + 0.999);
+    if (m < 1) m = 1;
+    if (pass < 2) t = rep_gpu(g, m, &status);
+  }
   double per[R];
   for (int i = 0; i < R; i++) per[i] = rep_gpu(g, m, &status) / 1e3 / m;
   if (status != 0) {

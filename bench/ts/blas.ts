@@ -99,8 +99,13 @@ function measureFlops(name: string, flops: number, one: () => void, noteText: st
       m *= 10;
       t = rep(m);
     }
+    // Twice more at the M the last time suggests: the first call of a shape pays for cuBLAS's heuristics and kernel
+    // loading, and an M chosen from it alone can be 1, where each repetition would time the call's queueing too.
+    for (let pass = 0; pass < 2; pass++) {
+      m = Math.max(1, Math.ceil(TARGET_MS / (t / m)));
+      t = rep(m);
+    }
     m = Math.max(1, Math.ceil(TARGET_MS / (t / m)));
-    rep(m);
     const per: number[] = [];
     enqueue = [];
     for (let i = 0; i < R; i++) per.push(rep(m) / 1000 / m);
