@@ -376,10 +376,17 @@ export function launch(stream: StreamLike, config: LaunchConfig, kernel: Kernel,
   const plan = packArguments(kernel, list);
   const handle = s.handle;
   // The kernel runs in the current context: make it the stream's.
+  // A stream of a known context launches the kernel's CUfunction there (kept by the kernel: the driver need not look
+  // it up from the CUkernel each time); a default stream (the current context's) launches the CUkernel itself.
   const ctx = s.contextAddress;
+  let fn: CUfunction;
   if (ctx !== 0) {
     (ctxGetCurrent ??= driver.resolve("cuCtxGetCurrent"))(ctxSlot);
-    if (ctxWords[0]! + ctxWords[1]! * 4294967296 !== ctx) makeCurrent(s.context.handle);
+    const context = s.context;
+    if (ctxWords[0]! + ctxWords[1]! * 4294967296 !== ctx) makeCurrent(context.handle);
+    fn = kernel.launchHandle(context);
+  } else {
+    fn = kernel.handle as unknown as CUfunction;
   }
   let r: number;
   if (hasAttributes) {
@@ -388,13 +395,11 @@ export function launch(stream: StreamLike, config: LaunchConfig, kernel: Kernel,
       native.config.hStream = handle;
       native.lastStream = handle;
     }
-    r = (launchEx ??= driver.resolve("cuLaunchKernelEx"))(native.pointer, kernel.handle as unknown as CUfunction, plan.pointers, null);
+    r = (launchEx ??= driver.resolve("cuLaunchKernelEx"))(native.pointer, fn, plan.pointers, null);
   } else {
     // Without attributes cuLaunchKernel does the same launch and costs the driver less CPU time.
     const d = native.dims;
-    r = (launchPlain ??= driver.resolve("cuLaunchKernel"))(
-      kernel.handle as unknown as CUfunction, d[0]!, d[1]!, d[2]!, d[3]!, d[4]!, d[5]!, d[6]!, handle, plan.pointers, null,
-    );
+    r = (launchPlain ??= driver.resolve("cuLaunchKernel"))(fn, d[0]!, d[1]!, d[2]!, d[3]!, d[4]!, d[5]!, d[6]!, handle, plan.pointers, null);
   }
   if (r !== 0) throw cudaError(r, `${hasAttributes ? "cuLaunchKernelEx" : "cuLaunchKernel"} (${kernel.name})`);
   // Captured into a graph: the graph keeps the kernel's code and the arguments' memory alive.

@@ -19,6 +19,7 @@ import {
   encodeHalf,
   fromCudaArrayInterface,
   fromDLPack,
+  i32,
   launch,
   toDLPack,
   u64,
@@ -43,6 +44,13 @@ extern "C" __global__ void big_shared(int* out) {
   if (threadIdx.x == 0) { long long s = 0; for (int i = 0; i < n; i++) s += buf[i]; out[0] = (int)(s % 1000003); }
 }
 extern "C" __global__ void cluster_kernel(int* out) { out[blockIdx.x] = blockIdx.x; }
+// Sums 0..n-1 through n ints of dynamic shared memory.
+extern "C" __global__ void sized_shared(int* out, int n) {
+  extern __shared__ int buf[];
+  for (int i = threadIdx.x; i < n; i += blockDim.x) buf[i] = i;
+  __syncthreads();
+  if (threadIdx.x == 0) { long long s = 0; for (int i = 0; i < n; i++) s += buf[i]; out[0] = (int)(s % 1000003); }
+}
 `;
 
 /** A row-major list of a 2D array's elements through a view's strides, computed on the CPU. */
@@ -246,6 +254,18 @@ describe.skipIf(!gpu.available)(`DeviceArray on a GPU${skipNote}`, () => {
     k.setAttribute("preferredSharedMemoryCarveout", 50, dev);
     expect(k.attributes(dev).preferredSharedMemoryCarveout).toBe(50);
     expect(() => k.setAttribute("preferredSharedMemoryCarveout", 101, dev)).toThrow(LaunchArgumentError);
+  });
+
+  it("launches a kernel with more than 48 KiB of dynamic shared memory after launches with less (the limit raised on a kernel already launched)", () => {
+    const k = code.getKernel("sized_shared");
+    using out = DeviceArray.zeros([1], "int32", { stream });
+    const sum = (n: number): number => ((n * (n - 1)) / 2) % 1000003;
+    launch(stream, new LaunchConfig({ grid: 1, block: 256, sharedMemory: 4096 }), k, out, i32(1024));
+    expect(out.toTypedArraySync({ stream })[0]).toBe(sum(1024));
+    launch(stream, new LaunchConfig({ grid: 1, block: 256, sharedMemory: 80 * 1024 }), k, out, i32(20480));
+    expect(out.toTypedArraySync({ stream })[0]).toBe(sum(20480));
+    launch(stream, new LaunchConfig({ grid: 1, block: 256, sharedMemory: 4096 }), k, out, i32(1000));
+    expect(out.toTypedArraySync({ stream })[0]).toBe(sum(1000));
   });
 
   it("reads and sets context limits, and reads free and total memory", () => {
