@@ -347,7 +347,8 @@ function checkTargets(runs: Run[], generateSeconds: number | undefined): Target[
     }
     for (const measure of ["startup.import", "startup.setCurrent"]) {
       const c = run.results.get(measure)?.get("c");
-      for (const layer of ["core", "raw"]) {
+      for (const layer of ["core", "raw", "core-pkg", "raw-pkg"]) {
+        if (layer.endsWith("-pkg") && run.results.get(measure)?.get(`${rt}-${layer}`) === undefined) continue;
         const contender = `${rt}-${layer}`;
         const v = run.results.get(measure)?.get(contender);
         const d = c !== undefined && v !== undefined ? v.value - c.value : undefined;
@@ -366,14 +367,20 @@ function checkTargets(runs: Run[], generateSeconds: number | undefined): Target[
     // importing the package root ≤ 15 ms above it and the raw driver binding ≤ 5 ms; setCurrent and the first
     // kernel within 20 ms of C's plus the empty start.
     const empty = run.results.get("startup.empty")?.get(rt);
+    // The package's compiled JavaScript (contenders RUNTIME-core-pkg, RUNTIME-raw-pkg) against the same limits, where measured.
     for (const [measure, layer, limit, withC] of [
       ["startup.import", "core", 15, false],
       ["startup.import", "raw", 5, false],
       ["startup.setCurrent", "core", 20, true],
       ["startup.firstKernel", "core", 20, true],
+      ["startup.import", "core-pkg", 15, false],
+      ["startup.import", "raw-pkg", 5, false],
+      ["startup.setCurrent", "core-pkg", 20, true],
+      ["startup.firstKernel", "core-pkg", 20, true],
     ] as const) {
       const contender = `${rt}-${layer}`;
       const v = run.results.get(measure)?.get(contender);
+      if (layer.endsWith("-pkg") && v === undefined) continue;
       const c = withC ? run.results.get(measure)?.get("c") : undefined;
       const base = empty === undefined || (withC && c === undefined) ? undefined : empty.value + (c?.value ?? 0);
       const d = v !== undefined && base !== undefined ? v.value - base : undefined;

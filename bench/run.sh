@@ -16,7 +16,8 @@
 # Appends every JSON line to OUTDIR/results-RUNTIME.jsonl (a {"meta": ...} line first) and all output to
 # OUTDIR/bench-RUNTIME.log. A failing contender is logged and the others go on. Environment: CUDA_HOME (default
 # /usr/local/cuda), PYTHON (default python3), BENCH_BUDGET_S (default 420: steps that would start later are
-# skipped), BENCH_COMMIT (recorded in the meta line when git is not available), BENCH_ROUNDS, BENCH_CPUS.
+# skipped), BENCH_COMMIT (recorded in the meta line when git is not available), BENCH_ROUNDS, BENCH_CPUS,
+# BENCH_PACKAGE=0 (no start-up rows of the built package, contenders RUNTIME-core-pkg and RUNTIME-raw-pkg).
 set -u -o pipefail
 
 RT=${1:-}
@@ -174,6 +175,21 @@ for layer in raw core; do
   startup "$RT-$layer" startup.setCurrent "${STARTUP[@]}" setCurrent --layer "$layer"
   startup "$RT-$layer" startup.firstKernel "${STARTUP[@]}" firstKernel --layer "$layer" --cubin "$CUBIN"
 done
+
+# The same paths through the npm package's compiled JavaScript (dist/, built here by scripts/build.ts with the
+# node_modules tools): what `import "cuda-ts"` loads from an installed package. BENCH_PACKAGE=0 leaves them out.
+if [ "${BENCH_PACKAGE:-1}" = 1 ] && ((SECONDS - START <= BUDGET)); then
+  log "building the package's dist/ for the package start-up rows"
+  if node_modules/.bin/bun scripts/build.ts >>"$LOG" 2>&1; then
+    for layer in raw core; do
+      startup "$RT-$layer-pkg" startup.import env BENCH_DIST=1 "${STARTUP[@]}" import --layer "$layer"
+      startup "$RT-$layer-pkg" startup.setCurrent env BENCH_DIST=1 "${STARTUP[@]}" setCurrent --layer "$layer"
+      startup "$RT-$layer-pkg" startup.firstKernel env BENCH_DIST=1 "${STARTUP[@]}" firstKernel --layer "$layer" --cubin "$CUBIN"
+    done
+  else
+    log "FAILED: scripts/build.ts; the package start-up rows will not run"
+  fi
+fi
 
 run_json "$RT in-process startup" 90 "${TS[@]}" --inprocess-startup
 

@@ -11,7 +11,10 @@
  * - nothing points the driver binding elsewhere: `CUDA_TS_CUDA_PATH`, `CUDA_TS_DRIVER_TABLE` and `CUDA_TS_CUDA_MAJOR`
  *   are unset;
  * - `CUDA_TS_TABLES` is not `all`.
- * Anything unknown (no /proc file, no permission to read it, WSL) loads them all, as before.
+ * Anything unknown (no /proc file, no permission to read it, WSL) loads them all, as before, unless
+ * `CUDA_TS_TABLES=newest` says the driver supports the newest table (a container without the kernel module's /proc
+ * file, on a driver of branch 580 or newer): then only the newest loads, and an older driver is refused on its first
+ * call with a TableNotLoadedError that says so.
  *
  * @module
  */
@@ -23,7 +26,7 @@ export const FIRST_BRANCH_OF_NEWEST = 580;
 /** The file the NVIDIA kernel module writes its version into. */
 export const KERNEL_MODULE_VERSION_FILE = "/proc/driver/nvidia/version";
 
-/** The variable that makes every carried table load (`CUDA_TS_TABLES=all`). */
+/** The variable that makes every carried table load (`CUDA_TS_TABLES=all`), or only the newest (`newest`). */
 export const TABLES_VARIABLE = "CUDA_TS_TABLES";
 
 /** The branch (580 of "580.95.05") of the kernel module the text of /proc/driver/nvidia/version names, if any. */
@@ -42,13 +45,19 @@ export interface OlderTablesDecision {
   readonly kernelBranch?: number;
 }
 
-function decide(): OlderTablesDecision {
-  if (getEnv(TABLES_VARIABLE) === "all") return { load: true, reason: `${TABLES_VARIABLE}=all` };
+/**
+ * The decision, from the environment (`env`) and the kernel module's version file (`readVersionFile`): see the
+ * module's documentation for the rules, in the order they are applied here.
+ */
+export function decideOlderTables(env: (name: string) => string | undefined, readVersionFile: () => Uint8Array | undefined): OlderTablesDecision {
+  const tables = env(TABLES_VARIABLE);
+  if (tables === "all") return { load: true, reason: `${TABLES_VARIABLE}=all` };
   for (const v of ["CUDA_TS_CUDA_PATH", "CUDA_TS_DRIVER_TABLE", "CUDA_TS_CUDA_MAJOR"]) {
-    const value = getEnv(v);
+    const value = env(v);
     if (value !== undefined && value !== "") return { load: true, reason: `${v} is set` };
   }
-  const bytes = readFileBytes(KERNEL_MODULE_VERSION_FILE);
+  if (tables === "newest") return { load: false, reason: `${TABLES_VARIABLE}=newest` };
+  const bytes = readVersionFile();
   if (bytes === undefined) return { load: true, reason: `${KERNEL_MODULE_VERSION_FILE} could not be read` };
   const branch = kernelModuleBranch(new TextDecoder().decode(bytes));
   if (branch === undefined) return { load: true, reason: `${KERNEL_MODULE_VERSION_FILE} names no kernel module version` };
@@ -57,7 +66,7 @@ function decide(): OlderTablesDecision {
 }
 
 /** This process's decision, made once at import. */
-export const olderTables: OlderTablesDecision = decide();
+export const olderTables: OlderTablesDecision = decideOlderTables(getEnv, () => readFileBytes(KERNEL_MODULE_VERSION_FILE));
 
 /** Raised when a table this process left out is asked for (a pin to an older version after start). */
 export class TableNotLoadedError extends Error {
