@@ -73,15 +73,13 @@ rmSync(dist, { recursive: true, force: true });
 // 1.5 MB less for the runtime to read and parse (on the CPU machine, Deno imports the package root in 165 ms
 // instead of 177, medians of 5 x 3, both builds in one folder; Bun unchanged).
 step("tsc: declarations of src/ and generated/ to dist/ (with their TSDoc)", bin("tsc"), ["-p", "tsconfig.build.json", "--emitDeclarationOnly"]);
-// No source maps for the JavaScript: Deno reads a module's map when its `sourceMappingURL` names one, which made
+// No source maps for the JavaScript (tsconfig.build.json): Deno reads a module's map when its `sourceMappingURL` names one, which made
 // importing the package root 18 ms slower (145 ms instead of 127 on the CPU machine, medians of 7); the JavaScript is
 // tsc's readable output, line for line, so a stack trace's line in it is the line to read.
 step("tsc: src/ and generated/ to dist/ (JavaScript without comments or source maps)", bin("tsc"), [
   "-p",
   "tsconfig.build.json",
   "--declaration",
-  "false",
-  "--sourceMap",
   "false",
   "--removeComments",
   "--noCheck", // the first pass has type-checked the same files

@@ -27,11 +27,12 @@ import { Device, DeviceArray, encodeBFloat16, encodeHalf, type DTypeName, type M
 import { Blas, type BlasComputeType } from "../../src/core/math/blas/index.ts";
 import { ffi } from "../../src/ffi/index.ts";
 import { cublas } from "../../src/bindings/cublas.ts";
+import { getEnv } from "../../src/host.ts";
 import { BURST, burstRep, describeError, measure, note, R, skip, TARGET_MS, type Rep } from "./harness.ts";
 
-const env = (name: string): string | undefined => (globalThis as unknown as { Deno?: { env: { get(n: string): string | undefined } } }).Deno?.env.get(name) ?? (globalThis as unknown as { process?: { env: Record<string, string | undefined> } }).process?.env[name];
-const MEMORY = env("BLAS_MEMORY") ?? "pool";
-const ONLY = env("BLAS_ONLY") === undefined ? undefined : new RegExp(env("BLAS_ONLY")!);
+const MEMORY = getEnv("BLAS_MEMORY") ?? "pool";
+const onlyPattern = getEnv("BLAS_ONLY");
+const ONLY = onlyPattern === undefined ? undefined : new RegExp(onlyPattern);
 const C = MEMORY === "sync" ? `${ffi.runtime}-blas-sync` : `${ffi.runtime}-blas`;
 const SIZES = [4096, 8192];
 const CASES: { name: string; dtype: DTypeName; compute: BlasComputeType }[] = [
@@ -71,7 +72,7 @@ function deviceMatrix(n: number, dtype: DTypeName, seed: number): DeviceArray {
  * its staging memory: on Bun (Bun.gc), unless BLAS_GC=0; Deno exposes no collector without --v8-flags=--expose-gc.
  */
 function collectSetupGarbage(): void {
-  if (env("BLAS_GC") === "0") return;
+  if (getEnv("BLAS_GC") === "0") return;
   const g = globalThis as unknown as { Bun?: { gc(sync: boolean): void }; gc?: () => void };
   if (g.Bun !== undefined) g.Bun.gc(true);
   else g.gc?.();
