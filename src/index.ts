@@ -9,5 +9,5 @@ export * from "./core/index.ts";
 // points), so that importing the object layer does not evaluate tables it does not use.
 export { driver, configureDriver } from "./bindings/driver.ts";
 export { BindingError, CUDARuntimeError, NVMLError } from "./bindings/errors.ts";
-export { LibraryNotFoundError } from "./pathfinder/index.ts";
+export { LibraryNotFoundError } from "./pathfinder/errors.ts";
 export { enumName } from "./tables-runtime/enum.ts";

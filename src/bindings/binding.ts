@@ -12,7 +12,7 @@
 import { ffi } from "../ffi/index.ts";
 import type { NativeLibrary } from "../ffi/backend.ts";
 import type { FunctionType } from "../ffi/types.ts";
-import { loadNvidiaLibrary } from "../pathfinder/index.ts";
+import { pathfinder } from "../pathfinder/on-demand.ts";
 import type { CheckedRuntime } from "../tables-runtime/checked.ts";
 import type { FunctionSpec, FunctionTable, LibraryInfo } from "../tables-runtime/spec.ts";
 import { CheckedRuntimeImpl } from "./checked-runtime.ts";
@@ -188,7 +188,7 @@ export interface BindingOptions<R, C> {
 
 /** Opens a library through the pathfinder. */
 export function openThroughPathfinder(name: string): LoadedLibrary {
-  const found = loadNvidiaLibrary(name);
+  const found = pathfinder().loadNvidiaLibrary(name);
   return { name, path: found.path, foundVia: found.foundVia, soname: found.soname, native: ffi.openLibrary(found.path) };
 }
 

@@ -21,7 +21,7 @@ export { cufile, type CuFileBinding } from "./cufile.ts";
 export { nvfatbin, type NvFatbinBinding } from "./nvfatbin.ts";
 export { cupti, CUPTIError, type CuptiBinding } from "./cupti.ts";
 export * from "./errors.ts";
-export { LibraryNotFoundError } from "../pathfinder/index.ts";
+export { LibraryNotFoundError } from "../pathfinder/errors.ts";
 export { enumName } from "../tables-runtime/enum.ts";
 export type { BindingExtras, LoadedLibrary, TableChoice } from "./binding.ts";
 export { useGeneratedTables, GeneratedTablesError, GENERATED_VARIABLE, type AddedTable, type GeneratedTable } from "./tables/registry.ts";

@@ -71,7 +71,10 @@ interface BunFfi {
 }
 
 const specifier = "bun:ffi";
-const bun = (await import(specifier)) as BunFfi;
+// Bun's own require where the module runs natively (no dynamic import on the start-up path, and no top-level await
+// for a module that is required later); a module runner's import.meta (vitest's) has none.
+const nativeRequire = (import.meta as unknown as { require?: (id: string) => unknown }).require;
+const bun = (typeof nativeRequire === "function" ? nativeRequire(specifier) : await import(specifier)) as BunFfi;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Conversions between the neutral vocabulary and bun:ffi's.

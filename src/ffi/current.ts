@@ -3,8 +3,10 @@
  *
  * Only the running runtime's backend loads. Deno's is imported with a literal specifier: Deno puts it in the module
  * graph, so `deno run --allow-ffi` alone (no --allow-read) can load it; tsc checks it against types/deno-ffi.d.ts.
- * Bun's is imported through a computed specifier, so that `deno check` never follows `bun:ffi`; the specifier keeps
- * this module's own extension (`.ts` from the sources, `.js` from the package's compiled dist/).
+ * Bun's is loaded through a computed specifier, so that `deno check` never follows `bun:ffi`; the specifier keeps
+ * this module's own extension (`.ts` from the sources, `.js` from the package's compiled dist/). Natively Bun
+ * requires it (`import.meta.require`: synchronous, cheaper than a first dynamic import); under a module runner
+ * such as vitest's, whose import.meta has no `require`, it is imported.
  *
  * @module
  */
@@ -14,10 +16,17 @@ import { NO_FFI_MESSAGE, UnsupportedRuntimeError } from "./no-ffi.ts";
 
 export { NO_FFI_MESSAGE };
 
+const bunSpecifier = import.meta.url.endsWith(".ts") ? "./bun.ts" : "./bun.js";
+
+/** Bun's own synchronous require, where this module runs natively (a module runner's import.meta has none). */
+function nativeRequire(): ((id: string) => unknown) | undefined {
+  const req = (import.meta as unknown as { require?: (id: string) => unknown }).require;
+  return runtimeName === "bun" && typeof req === "function" ? req : undefined;
+}
+
 async function load(): Promise<FfiBackend> {
   if (runtimeName === "bun") {
-    const specifier = import.meta.url.endsWith(".ts") ? "./bun.ts" : "./bun.js";
-    return ((await import(specifier)) as { bunBackend: FfiBackend }).bunBackend;
+    return ((await import(bunSpecifier)) as { bunBackend: FfiBackend }).bunBackend;
   }
   if (runtimeName === "deno") {
     return (await import("./deno.ts")).denoBackend;
@@ -25,5 +34,7 @@ async function load(): Promise<FfiBackend> {
   throw new UnsupportedRuntimeError();
 }
 
+const required = nativeRequire();
+
 /** The FFI of the running runtime. */
-export const ffi: FfiBackend = await load();
+export const ffi: FfiBackend = required !== undefined ? (required(bunSpecifier) as { bunBackend: FfiBackend }).bunBackend : await load();

@@ -66,7 +66,7 @@ const cudart = tryFindNvidiaLibrary("cudart");
 const libnvvm = tryFindNvidiaLibrary("nvvm");
 
 /** The consumer's script: what works without a GPU. */
-const APP = `import { Program, LibraryNotFoundError } from "cuda-ts";
+const APP = `import { BindingError, Program, LibraryNotFoundError, gdsStatus, system } from "cuda-ts";
 import { nvvm, runtime } from "cuda-ts/bindings";
 import { tryFindNvidiaLibrary } from "cuda-ts/pathfinder";
 
@@ -113,6 +113,16 @@ entry:
   // The compile worker ships beside its module in dist/ (Program.compileAsync): the same PTX from a Worker.
   const inWorker = new TextDecoder().decode((await program.compileAsync("ptx")).code);
   console.log(\`\${runtimeName}: compileAsync \${inWorker === ptx ? "gave the same PTX" : "gave other PTX"} in a worker\`);
+}
+// NVML and cuFile load on first use on Bun (the package's own .js files, required), at import on Deno.
+for (const [what, use] of [["NVML", () => system.driverVersion()], ["cuFile", () => gdsStatus()]] as const) {
+  try {
+    use();
+    console.log(\`\${runtimeName}: \${what} answered\`);
+  } catch (e) {
+    if (!(e instanceof LibraryNotFoundError) && !(e instanceof BindingError)) throw e;
+    console.log(\`\${runtimeName}: \${what} refused with \${e.name}\`);
+  }
 }
 console.log(\`\${runtimeName}: LibraryNotFoundError is \${typeof LibraryNotFoundError}\`);
 `;
@@ -196,6 +206,7 @@ describe.skipIf(skipReason !== "")(`the packed package in a fresh project${skipR
     if (libnvvm !== undefined) expect(r.stdout).toMatch(new RegExp(`^${runtimeName}: NVVM compiled \\d+ bytes of PTX, entry scale, sm_90$`, "m"));
     if (libnvvm !== undefined) expect(r.stdout).toContain(`${runtimeName}: compileAsync gave the same PTX in a worker`);
     expect(r.stdout).toContain(`${runtimeName}: LibraryNotFoundError is function`);
+    for (const what of ["NVML", "cuFile"]) expect(r.stdout).toMatch(new RegExp(`^${runtimeName}: ${what} (answered|refused with \\w+Error)$`, "m"));
     for (const line of r.stdout.trim().split("\n")) console.log(`consumer ${name}: ${line}`);
   });
 

@@ -16,7 +16,7 @@
  */
 import type { GdsStatus } from "./status.ts";
 import { describeValue } from "../base/checks.ts";
-import { cufile, CUfileDrvProps, CUfileDriverControlFlags_t, CUfileDriverStatusFlags_t, CUfileFeatureFlags_t, CUFileBoolConfigParameter_t } from "../../bindings/cufile.ts";
+import { cufileModule } from "./cufile-module.ts";
 
 let users = 0;
 
@@ -41,6 +41,7 @@ export function configureGdsDriver(options: GdsDriverOptions): void {
   if (open) {
     throw new RangeError("configureGdsDriver: the cuFile driver is open, and cuFile takes these parameters only before it opens: call it before the first cuFile use, or closeGdsDriver() first");
   }
+  const { cufile, CUFileBoolConfigParameter_t } = cufileModule();
   if (options.allowCompatMode !== undefined) cufile.cuFileSetParameterBool(CUFileBoolConfigParameter_t.CUFILE_PARAM_PROPERTIES_ALLOW_COMPAT_MODE, options.allowCompatMode);
   if (options.forceCompatMode !== undefined) cufile.cuFileSetParameterBool(CUFileBoolConfigParameter_t.CUFILE_PARAM_FORCE_COMPAT_MODE, options.forceCompatMode);
 }
@@ -60,7 +61,7 @@ export interface GdsDriverHold {
  */
 export function acquireGdsDriver(): GdsDriverHold {
   if (!open) {
-    cufile.cuFileDriverOpen();
+    cufileModule().cufile.cuFileDriverOpen();
     open = true;
   }
   users++;
@@ -92,7 +93,7 @@ export function closeGdsDriver(): void {
   if (!open) return;
   if (users > 0) throw new RangeError(`closeGdsDriver: ${users} CuFiles, registered buffers or batches still use the cuFile driver: close them first`);
   open = false;
-  cufile.cuFileDriverClose();
+  cufileModule().cufile.cuFileDriverClose();
 }
 
 function bit(flags: number, index: number): boolean {
@@ -111,6 +112,7 @@ export function decodeGdsStatus(props: {
   readonly libraryVersion: number | undefined;
   readonly compatForced: boolean;
 }): GdsStatus {
+  const { CUfileDriverControlFlags_t, CUfileDriverStatusFlags_t, CUfileFeatureFlags_t } = cufileModule();
   const compatAllowed = bit(props.dcontrolflags, CUfileDriverControlFlags_t.CU_FILE_ALLOW_COMPAT_MODE);
   const nvfsLoaded = props.major !== 0 || props.minor !== 0;
   const supported = Object.entries(CUfileDriverStatusFlags_t)
@@ -145,6 +147,7 @@ function optional<T>(f: () => T): T | undefined {
  */
 export function gdsStatus(): GdsStatus {
   using _hold = acquireGdsDriver();
+  const { cufile, CUfileDrvProps, CUFileBoolConfigParameter_t } = cufileModule();
   const props = cufile.cuFileDriverGetProperties(new CUfileDrvProps());
   return decodeGdsStatus({
     major: props.nvfs.major_version,

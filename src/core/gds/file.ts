@@ -18,19 +18,8 @@
  * @module
  */
 import { CuFileError } from "../../bindings/errors.ts";
-import {
-  cufile,
-  cuFileError,
-  CUfileBatchMode_t,
-  CUfileDescr_t,
-  CUfileFileHandleType,
-  CUfileIOEvents,
-  CUfileIOParams,
-  CUfileOpcode_t,
-  CUfileStatus_t,
-  type CUfileBatchHandle_t,
-  type CUfileHandle_t,
-} from "../../bindings/cufile.ts";
+import type { CUfileBatchHandle_t, CUfileHandle_t } from "../../bindings/cufile.ts";
+import { cufileModule } from "./cufile-module.ts";
 import { ffi } from "../../ffi/index.ts";
 import type { NativePointer, Pointer } from "../../ffi/types.ts";
 import { EINVAL, SystemCallError, closeFile, errno, openFd, openFlags } from "../../ffi/libc-file.ts";
@@ -112,7 +101,7 @@ function ioError(fn: string, result: bigint, path: string): Error {
   const code = Number(-result);
   if (result === -1n) return new SystemCallError(`${fn}(${JSON.stringify(path)})`, errno());
   if (code < 5000) return new SystemCallError(`${fn}(${JSON.stringify(path)})`, code);
-  return cuFileError(code, fn);
+  return cufileModule().cuFileError(code, fn);
 }
 
 const MODES: Readonly<Record<GdsOpenMode, (f: ReturnType<typeof openFlags>) => number>> = {
@@ -194,12 +183,13 @@ export class CuFile {
     let hold: GdsDriverHold | undefined;
     try {
       hold = acquireGdsDriver();
+      const { CUfileDescr_t, CUfileFileHandleType } = cufileModule();
       const descr = new CUfileDescr_t();
       descr.type = CUfileFileHandleType.CU_FILE_HANDLE_TYPE_OPAQUE_FD;
       descr.handle.fd = fd;
       let handle: CUfileHandle_t;
       try {
-        handle = cufile.cuFileHandleRegister(descr);
+        handle = cufileModule().cufile.cuFileHandleRegister(descr);
       } catch (e) {
         throw registrationRefused(e, path);
       }
@@ -230,7 +220,7 @@ export class CuFile {
   read(target: GdsTarget, range?: GdsRange): number {
     this.#check("read");
     const r = resolveRange("CuFile.read", target, range);
-    const n = cufile.cuFileRead(this.#handle, r.base, r.size, r.fileOffset, r.deviceOffset);
+    const n = cufileModule().cufile.cuFileRead(this.#handle, r.base, r.size, r.fileOffset, r.deviceOffset);
     if (n < 0n) throw ioError("cuFileRead", n, this.path);
     return Number(n);
   }
@@ -239,7 +229,7 @@ export class CuFile {
   write(source: GdsTarget, range?: GdsRange): number {
     this.#check("write");
     const r = resolveRange("CuFile.write", source, range);
-    const n = cufile.cuFileWrite(this.#handle, r.base, r.size, r.fileOffset, r.deviceOffset);
+    const n = cufileModule().cufile.cuFileWrite(this.#handle, r.base, r.size, r.fileOffset, r.deviceOffset);
     if (n < 0n) throw ioError("cuFileWrite", n, this.path);
     return Number(n);
   }
@@ -270,7 +260,7 @@ export class CuFile {
     params[2] = BigInt(r.deviceOffset);
     const p = ffi.pointerOf(params);
     const at = (i: number): NativePointer => ffi.offsetPointer(p, i * 8);
-    cufile[fn](this.#handle, r.base, at(0), at(1), at(2), at(3), stream.handle);
+    cufileModule().cufile[fn](this.#handle, r.base, at(0), at(1), at(2), at(3), stream.handle);
     this.#inflight.push(params); // kept alive while the file is open, whoever holds the operation
     return new GdsStreamOperation(params, this.path, fn);
   }
@@ -284,7 +274,7 @@ export class CuFile {
     this.#closed = true;
     this.#inflight.length = 0;
     try {
-      cufile.cuFileHandleDeregister(this.#handle);
+      cufileModule().cufile.cuFileHandleDeregister(this.#handle);
     } finally {
       closeFile(this.#fd);
       this.#hold.release();
@@ -342,7 +332,7 @@ export class GdsRegisteredBuffer {
     const length = target instanceof DeviceArray ? target.buffer.size : r.length;
     const hold = acquireGdsDriver();
     try {
-      cufile.cuFileBufRegister(r.base, length, 0);
+      cufileModule().cufile.cuFileBufRegister(r.base, length, 0);
     } catch (e) {
       hold.release();
       throw e;
@@ -360,7 +350,7 @@ export class GdsRegisteredBuffer {
     if (this.#closed) return;
     this.#closed = true;
     try {
-      cufile.cuFileBufDeregister(this.#base);
+      cufileModule().cufile.cuFileBufDeregister(this.#base);
     } finally {
       this.#hold.release();
     }
@@ -391,9 +381,13 @@ export interface GdsBatchResult {
   readonly bytes: number;
 }
 
-const STATUS_NAMES: ReadonlyMap<number, string> = new Map(
-  Object.entries(CUfileStatus_t).map(([k, v]) => [v as number, k.replace(/^CUFILE_/, "").toLowerCase()]),
-);
+let statusNames: ReadonlyMap<number, string> | undefined;
+
+/** CUfileStatus_t's names in lower case, without the prefix ("complete", "failed", ...). */
+function statusName(status: number): string {
+  statusNames ??= new Map(Object.entries(cufileModule().CUfileStatus_t).map(([k, v]) => [v as number, k.replace(/^CUFILE_/, "").toLowerCase()]));
+  return statusNames.get(status) ?? `status ${status}`;
+}
 
 /** Batch I/O (cuFileBatchIOSetUp/Submit/GetStatus/Destroy): up to `capacity` reads and writes submitted at once. */
 export class CuFileBatch {
@@ -412,11 +406,12 @@ export class CuFileBatch {
     this.capacity = capacity;
     this.#hold = acquireGdsDriver();
     try {
-      this.#handle = cufile.cuFileBatchIOSetUp(capacity);
+      this.#handle = cufileModule().cufile.cuFileBatchIOSetUp(capacity);
     } catch (e) {
       this.#hold.release();
       throw e;
     }
+    const { CUfileIOEvents, CUfileIOParams } = cufileModule();
     this.#params = new ArrayBuffer(capacity * CUfileIOParams.$size);
     this.#events = new ArrayBuffer(capacity * CUfileIOEvents.$size);
   }
@@ -428,6 +423,7 @@ export class CuFileBatch {
     if (!Array.isArray(operations) || operations.length === 0 || operations.length > this.capacity) {
       throw new RangeError(`CuFileBatch.submit: expected 1 to ${this.capacity} operations, got ${Array.isArray(operations) ? operations.length : describeValue(operations)}`);
     }
+    const { CUfileBatchMode_t, CUfileIOParams, CUfileOpcode_t } = cufileModule();
     operations.forEach((o, i) => {
       if (o.op !== "read" && o.op !== "write") throw new RangeError(`CuFileBatch.submit: operations[${i}].op must be "read" or "write", got ${describeValue(o.op)}`);
       if (!(o.file instanceof CuFile)) throw new TypeError(`CuFileBatch.submit: operations[${i}].file must be a CuFile, got ${describeValue(o.file)}`);
@@ -443,7 +439,7 @@ export class CuFileBatch {
       b.devPtr_offset = BigInt(r.deviceOffset);
       b.size = BigInt(r.size);
     });
-    cufile.cuFileBatchIOSubmit(this.#handle, operations.length, new CUfileIOParams(this.#params, 0), 0);
+    cufileModule().cufile.cuFileBatchIOSubmit(this.#handle, operations.length, new CUfileIOParams(this.#params, 0), 0);
     this.#pending = operations.length;
   }
 
@@ -455,13 +451,14 @@ export class CuFileBatch {
     let done = 0;
     const count = new Uint32Array(1);
     const timeout = new BigInt64Array(2); // struct timespec {0, 0}: return at once
+    const { cufile, CUfileIOEvents } = cufileModule();
     while (done < total) {
       count[0] = total - done;
       cufile.cuFileBatchIOGetStatus(this.#handle, 0, count, new CUfileIOEvents(this.#events, 0), timeout);
       for (let k = 0; k < count[0]!; k++) {
         const e = new CUfileIOEvents(this.#events, k * CUfileIOEvents.$size);
         const index = ffi.addressOf(e.cookie) - 1;
-        const status = STATUS_NAMES.get(e.status) ?? `status ${e.status}`;
+        const status = statusName(e.status);
         if (index >= 0 && index < total && results[index] === undefined) {
           results[index] = { status, bytes: status === "complete" ? Number(e.ret) : 0 };
           done++;
@@ -478,7 +475,7 @@ export class CuFileBatch {
     if (this.#closed) return;
     this.#closed = true;
     try {
-      cufile.cuFileBatchIODestroy(this.#handle);
+      cufileModule().cufile.cuFileBatchIODestroy(this.#handle);
     } finally {
       this.#hold.release();
     }

@@ -7,7 +7,7 @@
  * @module
  */
 import type { Device } from "../device.ts";
-import { findNvidiaHeaderDirectory } from "../../pathfinder/index.ts";
+import { pathfinder } from "../../pathfinder/on-demand.ts";
 import type { Kernel } from "../launch/kernel.ts";
 import { LaunchConfig } from "../launch/launch.ts";
 import { Program } from "../program/program.ts";
@@ -54,8 +54,8 @@ let includeDirs: { cudart?: string; cccl?: string } = {};
  */
 function includePathFor(headers: { fp16: boolean; bf16: boolean; complex: boolean }): string[] {
   if (!headers.fp16 && !headers.bf16 && !headers.complex) return [];
-  const dirs = [(includeDirs.cudart ??= findNvidiaHeaderDirectory("cudart").path)];
-  if (headers.complex) dirs.push((includeDirs.cccl ??= findNvidiaHeaderDirectory("cccl").path));
+  const dirs = [(includeDirs.cudart ??= pathfinder().findNvidiaHeaderDirectory("cudart").path)];
+  if (headers.complex) dirs.push((includeDirs.cccl ??= pathfinder().findNvidiaHeaderDirectory("cccl").path));
   return [...new Set(dirs)];
 }
 

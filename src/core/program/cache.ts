@@ -17,9 +17,7 @@
  * @module
  */
 import { driver } from "../../bindings/driver.ts";
-import { nvjitlink } from "../../bindings/nvjitlink.ts";
-import { nvrtc } from "../../bindings/nvrtc.ts";
-import { nvvm } from "../../bindings/nvvm.ts";
+import { nvjitlinkModule, nvrtcModule, nvvmModule } from "./libraries.ts";
 import type { BindingExtras } from "../../bindings/binding.ts";
 import { canReadPath, fileInfo, realPath } from "../../host.ts";
 import { probeNvJitLink, whichLinkerBackend } from "./linker-backend.ts";
@@ -157,11 +155,11 @@ function libraryIdentity(binding: BindingExtras<unknown>): string {
  * file (path, size, modification time, so a patch release invalidates the entries). Loads the compiler.
  */
 function compilerFingerprint(codeType: CodeType): string {
-  if (codeType === "c++") return `${nvrtcVersionString()} ${libraryIdentity(nvrtc)}`;
-  if (codeType === "nvvm") return `${nvvmVersionString()} ${libraryIdentity(nvvm)}`;
+  if (codeType === "c++") return `${nvrtcVersionString()} ${libraryIdentity(nvrtcModule().nvrtc)}`;
+  if (codeType === "nvvm") return `${nvvmVersionString()} ${libraryIdentity(nvvmModule().nvvm)}`;
   if (whichLinkerBackend(false) === "nvJitLink") {
     const probe = probeNvJitLink();
-    return `nvJitLink ${"version" in probe ? probe.version.join(".") : "?"} ${libraryIdentity(nvjitlink)}`;
+    return `nvJitLink ${"version" in probe ? probe.version.join(".") : "?"} ${libraryIdentity(nvjitlinkModule().nvjitlink)}`;
   }
   return `driver ${driver.driverVersion()} ${libraryIdentity(driver)}`;
 }

@@ -7,7 +7,7 @@
  * @module
  */
 import { driver } from "../../bindings/driver.ts";
-import { nvjitlink } from "../../bindings/nvjitlink.ts";
+import { nvjitlinkModule } from "./libraries.ts";
 import { briefError } from "../base/checks.ts";
 import { LinkerUnavailableError } from "../errors.ts";
 
@@ -24,7 +24,7 @@ let warned = false;
 export function probeNvJitLink(): NvJitLinkProbe {
   if (probed !== undefined) return probed;
   try {
-    const [major, minor] = nvjitlink.nvJitLinkVersion();
+    const [major, minor] = nvjitlinkModule().nvjitlink.nvJitLinkVersion();
     probed = { version: [major, minor] };
   } catch (e) {
     probed = { problem: briefError(e) };

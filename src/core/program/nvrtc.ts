@@ -7,7 +7,13 @@
  */
 import { driver } from "../../bindings/driver.ts";
 import { formatCudaVersion } from "../../bindings/describe.ts";
-import { nvrtc, nvrtcProgramLog, type nvrtcProgram } from "../../bindings/nvrtc.ts";
+import type { NvrtcBinding, nvrtcProgram } from "../../bindings/nvrtc.ts";
+import { nvrtcModule } from "./libraries.ts";
+
+/** NVRTC's checked binding (loaded on first use: ./libraries.ts). */
+function nvrtc(): NvrtcBinding {
+  return nvrtcModule().nvrtc;
+}
 import { ffi } from "../../ffi/index.ts";
 import { handleSlot } from "./handle-slot.ts";
 import type { CompileTarget } from "./options.ts";
@@ -24,7 +30,7 @@ export interface NvrtcOutput {
 
 /** NVRTC's version as `"nvrtc <major>.<minor>"` (loads NVRTC). */
 export function nvrtcVersionString(): string {
-  const [major, minor] = nvrtc.nvrtcVersion();
+  const [major, minor] = nvrtc().nvrtcVersion();
   return `nvrtc ${major}.${minor}`;
 }
 
@@ -34,7 +40,7 @@ let ptxWarned = false;
 function warnIfPtxTooNew(): void {
   if (ptxWarned) return;
   try {
-    const [major, minor] = nvrtc.nvrtcVersion();
+    const [major, minor] = nvrtc().nvrtcVersion();
     const driverVersion = driver.driverVersion();
     if (driverVersion > 0 && major * 1000 + minor * 10 > driverVersion) {
       ptxWarned = true;
@@ -56,18 +62,18 @@ export class NvrtcProgram {
 
   /** Creates the program (no headers: cuda.core does not take preloaded headers either). */
   constructor(source: string, name: string) {
-    this.handle = nvrtc.nvrtcCreateProgram(source, name, 0, null, null);
+    this.handle = nvrtc().nvrtcCreateProgram(source, name, 0, null, null);
   }
 
   /** Compiles to `target` with `flags`, registering `nameExpressions` first. Throws NVRTCError with the log. */
   compile(target: CompileTarget, flags: readonly string[], nameExpressions: readonly string[]): NvrtcOutput {
-    for (const n of nameExpressions) nvrtc.nvrtcAddNameExpression(this.handle, n);
+    for (const n of nameExpressions) nvrtc().nvrtcAddNameExpression(this.handle, n);
     if (target === "ptx") warnIfPtxTooNew();
-    nvrtc.nvrtcCompileProgram(this.handle, flags.length, flags);
+    nvrtc().nvrtcCompileProgram(this.handle, flags.length, flags);
     const code = this.#output(target);
     const symbolMapping: Record<string, string> = {};
     for (const n of nameExpressions) {
-      const lowered = nvrtc.nvrtcGetLoweredName(this.handle, n);
+      const lowered = nvrtc().nvrtcGetLoweredName(this.handle, n);
       if (lowered !== null) symbolMapping[n] = lowered;
     }
     return { code, symbolMapping, log: this.log() };
@@ -75,25 +81,25 @@ export class NvrtcProgram {
 
   #output(target: CompileTarget): Uint8Array {
     const h = this.handle;
-    const size = Number(target === "ptx" ? nvrtc.nvrtcGetPTXSize(h) : target === "cubin" ? nvrtc.nvrtcGetCUBINSize(h) : nvrtc.nvrtcGetLTOIRSize(h));
+    const size = Number(target === "ptx" ? nvrtc().nvrtcGetPTXSize(h) : target === "cubin" ? nvrtc().nvrtcGetCUBINSize(h) : nvrtc().nvrtcGetLTOIRSize(h));
     const out = new Uint8Array(new ArrayBuffer(size));
     if (size > 0) {
-      if (target === "ptx") nvrtc.nvrtcGetPTX(h, out);
-      else if (target === "cubin") nvrtc.nvrtcGetCUBIN(h, out);
-      else nvrtc.nvrtcGetLTOIR(h, out);
+      if (target === "ptx") nvrtc().nvrtcGetPTX(h, out);
+      else if (target === "cubin") nvrtc().nvrtcGetCUBIN(h, out);
+      else nvrtc().nvrtcGetLTOIR(h, out);
     }
     return out;
   }
 
   /** The program log (empty when there is none). */
   log(): string {
-    return this.#destroyed ? "" : nvrtcProgramLog(this.handle);
+    return this.#destroyed ? "" : nvrtcModule().nvrtcProgramLog(this.handle);
   }
 
   /** Destroys the program (once). */
   destroy(): void {
     if (this.#destroyed) return;
     this.#destroyed = true;
-    nvrtc.raw.nvrtcDestroyProgram(ffi.pointerOf(handleSlot(this.handle)));
+    nvrtc().raw.nvrtcDestroyProgram(ffi.pointerOf(handleSlot(this.handle)));
   }
 }

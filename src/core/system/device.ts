@@ -9,17 +9,8 @@
  *
  * @module
  */
-import {
-  NVML_DEVICE_NAME_V2_BUFFER_SIZE,
-  NVML_DEVICE_UUID_V2_BUFFER_SIZE,
-  nvmlMemory_v2,
-  nvmlMemory_v2_st,
-  nvmlProcessInfo_v2_st,
-  nvmlTemperature_v1,
-  nvmlTemperature_v1_t,
-  type nvmlClockType_t,
-  type nvmlDevice_t,
-} from "../../bindings/nvml.ts";
+import type { nvmlClockType_t, nvmlDevice_t, nvmlProcessInfo_v2_st } from "../../bindings/nvml.ts";
+import { nvmlModule } from "./nvml-module.ts";
 import type { Device } from "../device.ts";
 import { allDevices, deviceCount } from "../base/hub.ts";
 import {
@@ -163,7 +154,7 @@ export class SystemDevice {
   constructor(selector: SystemDeviceSelector) {
     const lib = nvmlSession();
     const handle = lookup(lib, selector);
-    const uuid = lib.nvmlDeviceGetUUID(handle, NVML_DEVICE_UUID_V2_BUFFER_SIZE);
+    const uuid = lib.nvmlDeviceGetUUID(handle, nvmlModule().NVML_DEVICE_UUID_V2_BUFFER_SIZE);
     const existing = byUuid.get(uuid);
     if (existing !== undefined) {
       existing.#handle = handle;
@@ -228,7 +219,7 @@ export class SystemDevice {
     if (this.#name === undefined) {
       const h = this.handle;
       const lib = this.#lib();
-      this.#name = lib.nvmlDeviceGetName(h, NVML_DEVICE_NAME_V2_BUFFER_SIZE);
+      this.#name = lib.nvmlDeviceGetName(h, nvmlModule().NVML_DEVICE_NAME_V2_BUFFER_SIZE);
     }
     return this.#name;
   }
@@ -288,6 +279,7 @@ export class SystemDevice {
     const h = this.handle;
     return optional(() => {
       try {
+        const { nvmlTemperature_v1, nvmlTemperature_v1_t } = nvmlModule();
         const t = new nvmlTemperature_v1_t();
         t.version = nvmlTemperature_v1;
         t.sensorType = NVML_TEMPERATURE_GPU;

@@ -13,7 +13,8 @@
  * @module
  */
 import { FunctionNotFoundError, NVMLError } from "../../bindings/errors.ts";
-import { nvml, type NvmlBinding } from "../../bindings/nvml.ts";
+import type { NvmlBinding } from "../../bindings/nvml.ts";
+import { nvmlModule } from "./nvml-module.ts";
 
 /** The NVML functions the `system` module calls (the checked style of the binding; tests substitute a fake). */
 export type NvmlApi = Pick<
@@ -66,7 +67,7 @@ let session = 0;
 
 /** The active NVML functions: the binding, or the fake installed by {@link useNvmlForTesting}. */
 function library(): NvmlApi {
-  return override ?? nvml;
+  return override ?? nvmlModule().nvml;
 }
 
 /**

@@ -8,7 +8,7 @@ import type { ClockDomain, ComputeMode } from "./device.ts";
 import { SystemDevice } from "./device.ts";
 import { nvmlSession } from "./nvml.ts";
 import { formatCudaVersion } from "../../bindings/describe.ts";
-import { NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE, NVML_SYSTEM_NVML_VERSION_BUFFER_SIZE } from "../../bindings/nvml.ts";
+import { nvmlModule } from "./nvml-module.ts";
 
 /** One GPU's snapshot. Absent readings are ones the GPU or driver does not report. */
 export interface SystemDeviceSnapshot {
@@ -90,13 +90,13 @@ export function snapshotDevice(d: SystemDevice): SystemDeviceSnapshot {
 /** The kernel-mode driver's version string (nvmlSystemGetDriverVersion). */
 export function systemDriverVersion(): string {
   const lib = nvmlSession();
-  return lib.nvmlSystemGetDriverVersion(NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE);
+  return lib.nvmlSystemGetDriverVersion(nvmlModule().NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE);
 }
 
 /** NVML's version string (nvmlSystemGetNVMLVersion). */
 export function systemNvmlVersion(): string {
   const lib = nvmlSession();
-  return lib.nvmlSystemGetNVMLVersion(NVML_SYSTEM_NVML_VERSION_BUFFER_SIZE);
+  return lib.nvmlSystemGetNVMLVersion(nvmlModule().NVML_SYSTEM_NVML_VERSION_BUFFER_SIZE);
 }
 
 /** The CUDA version the driver supports, as a number (13000 for 13.0). */

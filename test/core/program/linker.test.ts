@@ -8,7 +8,7 @@ import { nvjitlink, nvJitLinkInputType } from "../../../src/bindings/nvjitlink.t
 import { LibraryNotFoundError } from "../../../src/pathfinder/index.ts";
 import { chooseLinkerBackend, probeNvJitLink, resetLinkerBackendProbe, whichLinkerBackend } from "../../../src/core/program/linker-backend.ts";
 import { DRIVER_INPUT_TYPES } from "../../../src/core/program/linker-driver.ts";
-import { NVJITLINK_INPUT_TYPES } from "../../../src/core/program/linker-nvjitlink.ts";
+import { nvJitLinkInputTypes } from "../../../src/core/program/linker-nvjitlink.ts";
 import { Linker } from "../../../src/core/program/linker.ts";
 import { ObjectCode } from "../../../src/core/program/object-code.ts";
 
@@ -52,7 +52,7 @@ describe("chooseLinkerBackend (cuda.core's decision table)", () => {
 
 describe("input types", () => {
   it("map every ObjectCode format to nvJitLink's and the driver's enums", () => {
-    expect(NVJITLINK_INPUT_TYPES).toEqual({
+    expect(nvJitLinkInputTypes()).toEqual({
       cubin: nvJitLinkInputType.NVJITLINK_INPUT_CUBIN,
       ptx: nvJitLinkInputType.NVJITLINK_INPUT_PTX,
       ltoir: nvJitLinkInputType.NVJITLINK_INPUT_LTOIR,

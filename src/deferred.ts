@@ -1,0 +1,62 @@
+/**
+ * Modules loaded on first use instead of at import: the pathfinder (until a library is first looked for), and the
+ * bindings of libraries that many scripts never touch (NVML, cuFile, NVRTC, nvJitLink, libNVVM, NCCL: hundreds of
+ * kilobytes of tables a script that never reads a GPU's temperature or compiles a kernel should not evaluate).
+ * Each has a small module of its own that names it (src/pathfinder/on-demand.ts, src/core/system/nvml-module.ts,
+ * ...); {@link loadedDeferredModules} says which have loaded.
+ *
+ * A first use is synchronous (`system.devices()`, `CuFile.open(...)`), so the module must load synchronously. Bun
+ * does that natively (`import.meta.require`, which shares the ES module registry: classes stay the same classes).
+ * Deno's only synchronous loader is its Node.js layer's `require`, which costs tens of milliseconds to start and
+ * needs `--allow-read`, and a module runner such as vitest's has no `import.meta.require`: there the library loads
+ * at import, as before, through the caller's own `await import(...)`. So does every runtime when
+ * `CUDA_TS_EAGER=1`, or when the older tables are loaded (their modules wait on an import of their own, which a
+ * synchronous load refuses).
+ *
+ * @module
+ */
+import { getEnv, runtimeName } from "./host.ts";
+
+/** The variable that makes the deferred libraries load at import on every runtime (`CUDA_TS_EAGER=1`). */
+export const EAGER_VARIABLE = "CUDA_TS_EAGER";
+
+type NativeRequire = (id: string) => unknown;
+
+const loaded = new Set<string>();
+
+/** @internal The deferred modules this process has loaded so far, by name ("pathfinder", "nvml", ...), in order. */
+export function loadedDeferredModules(): readonly string[] {
+  return [...loaded];
+}
+
+/** @internal Records that a deferred module was loaded at import (the eager path). */
+export function markLoaded(name: string): void {
+  loaded.add(name);
+}
+
+/**
+ * A synchronous loader of the module `specifier` names (relative to the module whose `import.meta` is `meta`, without
+ * its extension: the caller's own is added, `.ts` in the sources and `.js` in the package), or `undefined` where the
+ * runtime cannot load it synchronously or must not (see the module's documentation): the caller then imports it at
+ * import. `blocked` is the caller's own reason to load at import (the older tables are loaded).
+ */
+export function deferredLoader<T>(meta: ImportMeta, specifier: string, name: string, blocked: boolean): (() => T) | undefined {
+  const req = (meta as unknown as { require?: NativeRequire }).require;
+  if (blocked || runtimeName !== "bun" || typeof req !== "function" || getEnv(EAGER_VARIABLE) === "1") return undefined;
+  const id = specifier + (meta.url.endsWith(".ts") ? ".ts" : ".js");
+  let module: T | undefined;
+  return () => {
+    if (module === undefined) {
+      try {
+        module = req(id) as T;
+      } catch (error) {
+        // Bun refuses to require a module while a module it imports still waits on an import of its own (an ES module
+        // graph being evaluated): loading at import avoids that.
+        const why = error instanceof Error ? error.message : String(error);
+        throw new Error(`cuda-ts could not load ${name} (${id}) on first use: ${why}. Set ${EAGER_VARIABLE}=1 to load it at import instead.`, { cause: error });
+      }
+      loaded.add(name);
+    }
+    return module;
+  };
+}

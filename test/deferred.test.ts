@@ -1,0 +1,107 @@
+/**
+ * NVML's and cuFile's bindings load on first use on Bun (import.meta.require) and at import elsewhere: the loader's
+ * decision, and a real process of the running runtime importing the package root and then using both.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { deferredLoader, EAGER_VARIABLE } from "../src/deferred.ts";
+import { isBun, runtimeCommand } from "./support/runtime.ts";
+
+const root = resolve(import.meta.dirname ?? new URL(".", import.meta.url).pathname, "..");
+
+function fakeMeta(url: string, require?: (id: string) => unknown): ImportMeta {
+  return { url, require } as unknown as ImportMeta;
+}
+
+describe("deferredLoader", () => {
+  it("loads once, on the first call, with the caller's extension, where the runtime is Bun and has import.meta.require", () => {
+    const asked: string[] = [];
+    const load = deferredLoader<{ x: number }>(fakeMeta("file:///p/src/core/a.ts", (id) => (asked.push(id), { x: 1 })), "../b", "test-ts", false);
+    if (!isBun) {
+      expect(load).toBeUndefined();
+      return;
+    }
+    expect(asked).toEqual([]);
+    expect(load?.().x).toBe(1);
+    expect(load?.().x).toBe(1);
+    expect(asked).toEqual(["../b.ts"]);
+    const fromJs = deferredLoader<unknown>(fakeMeta("file:///p/dist/src/core/a.js", (id) => (asked.push(id), {})), "../b", "test-js", false);
+    fromJs?.();
+    expect(asked).toEqual(["../b.ts", "../b.js"]);
+  });
+
+  it("declines (the caller imports at import) without import.meta.require, when the caller says so, and with CUDA_TS_EAGER=1", () => {
+    expect(deferredLoader(fakeMeta("file:///a.ts"), "./b", "x", false)).toBeUndefined();
+    expect(deferredLoader(fakeMeta("file:///a.ts", () => ({})), "./b", "x", true)).toBeUndefined();
+    const before = process.env[EAGER_VARIABLE];
+    process.env[EAGER_VARIABLE] = "1";
+    try {
+      expect(deferredLoader(fakeMeta("file:///a.ts", () => ({})), "./b", "x", false)).toBeUndefined();
+    } finally {
+      if (before === undefined) delete process.env[EAGER_VARIABLE];
+      else process.env[EAGER_VARIABLE] = before;
+    }
+  });
+});
+
+describe("deferred modules in a process of this runtime", () => {
+  const dir = mkdtempSync(join(tmpdir(), "cuda-ts-deferred-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const ALL = ["cufile", "nvjitlink", "nvml", "nvrtc", "nvvm", "pathfinder"];
+
+  /** Each step's line: the modules loaded after it (sorted), and how the step ended. */
+  function child(env: Record<string, string> = {}): Record<string, { loaded: string[]; outcome: string }> {
+    const script = join(dir, "child.ts");
+    writeFileSync(
+      script,
+      `import * as cuda from ${JSON.stringify(join(root, "src/index.ts"))};
+import { loadedDeferredModules } from ${JSON.stringify(join(root, "src/deferred.ts"))};
+function step(name: string, f: () => unknown): void {
+  let outcome = "ran";
+  try {
+    f();
+  } catch (e) {
+    // The root's classes: a module loaded later must throw these, not copies of them.
+    outcome = e instanceof cuda.LibraryNotFoundError ? "LibraryNotFoundError" : e instanceof cuda.BindingError ? "BindingError" : "other: " + String(e);
+  }
+  console.log(JSON.stringify({ name, loaded: [...loadedDeferredModules()].sort(), outcome }));
+}
+step("import", () => undefined);
+step("system.driverVersion", () => cuda.system.driverVersion());
+step("gdsStatus", () => cuda.gdsStatus());
+step("compile", () => new cuda.Program("extern \\"C\\" __global__ void k() {}", "c++").compile("ptx"));
+`,
+    );
+    const cmd = runtimeCommand(script);
+    const r = spawnSync(cmd[0]!, cmd.slice(1), { cwd: root, encoding: "utf8", env: { ...process.env, ...env }, timeout: 120_000 });
+    expect(r.status, `${r.stdout}${r.stderr}`).toBe(0);
+    const steps: Record<string, { loaded: string[]; outcome: string }> = {};
+    for (const line of r.stdout.trim().split("\n")) {
+      const o = JSON.parse(line) as { name: string; loaded: string[]; outcome: string };
+      steps[o.name] = o;
+    }
+    return steps;
+  }
+
+  it("on Bun importing the root loads none of them and each first use loads its own (on Deno all load at import); errors are the root's classes", () => {
+    const s = child({ CUDA_TS_TABLES: "newest" });
+    if (isBun) {
+      expect(s.import!.loaded).toEqual([]);
+      expect(s["system.driverVersion"]!.loaded).toEqual(["nvml", "pathfinder"]);
+      expect(s.gdsStatus!.loaded).toEqual(["cufile", "nvml", "pathfinder"]);
+      expect(s.compile!.loaded).toEqual(["cufile", "nvml", "nvrtc", "pathfinder"]);
+    } else {
+      for (const step of Object.values(s)) expect(step.loaded).toEqual(ALL);
+    }
+    expect(s["system.driverVersion"]!.outcome).toMatch(/^(ran|LibraryNotFoundError|BindingError)$/);
+    expect(s.gdsStatus!.outcome).toMatch(/^(ran|LibraryNotFoundError|BindingError)$/);
+    expect(s.compile!.outcome).toMatch(/^(ran|LibraryNotFoundError|BindingError)$/);
+  });
+
+  it("CUDA_TS_EAGER=1 loads them all at import on every runtime", () => {
+    expect(child({ CUDA_TS_TABLES: "newest", [EAGER_VARIABLE]: "1" }).import!.loaded).toEqual(ALL);
+  });
+});
