@@ -22,6 +22,23 @@ export const EAGER_VARIABLE = "CUDA_TS_EAGER";
 
 type NativeRequire = (id: string) => unknown;
 
+/**
+ * A module cuda-ts loads on first use could not be loaded then (Bun refuses to require a module while one it imports
+ * still waits on an import of its own, in the middle of an ES module graph's evaluation). `CUDA_TS_EAGER=1` loads
+ * it at import instead.
+ */
+export class DeferredLoadError extends Error {
+  /** The module's name ("nvml", "pathfinder", ...). */
+  readonly module: string;
+
+  constructor(module: string, specifier: string, cause: unknown) {
+    const why = cause instanceof Error ? cause.message : String(cause);
+    super(`cuda-ts could not load ${module} (${specifier}) on first use: ${why}. Set ${EAGER_VARIABLE}=1 to load it at import instead.`, { cause });
+    this.name = "DeferredLoadError";
+    this.module = module;
+  }
+}
+
 const loaded = new Set<string>();
 
 /** @internal The deferred modules this process has loaded so far, by name ("pathfinder", "nvml", ...), in order. */
@@ -50,10 +67,7 @@ export function deferredLoader<T>(meta: ImportMeta, specifier: string, name: str
       try {
         module = req(id) as T;
       } catch (error) {
-        // Bun refuses to require a module while a module it imports still waits on an import of its own (an ES module
-        // graph being evaluated): loading at import avoids that.
-        const why = error instanceof Error ? error.message : String(error);
-        throw new Error(`cuda-ts could not load ${name} (${id}) on first use: ${why}. Set ${EAGER_VARIABLE}=1 to load it at import instead.`, { cause: error });
+        throw new DeferredLoadError(name, id, error);
       }
       loaded.add(name);
     }

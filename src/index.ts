@@ -10,4 +10,5 @@ export * from "./core/index.ts";
 export { driver, configureDriver } from "./bindings/driver.ts";
 export { BindingError, CUDARuntimeError, NVMLError } from "./bindings/errors.ts";
 export { LibraryNotFoundError } from "./pathfinder/errors.ts";
+export { DeferredLoadError } from "./deferred.ts";
 export { enumName } from "./tables-runtime/enum.ts";

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { deferredLoader, EAGER_VARIABLE } from "../src/deferred.ts";
+import { DeferredLoadError, deferredLoader, EAGER_VARIABLE } from "../src/deferred.ts";
 import { isBun, runtimeCommand } from "./support/runtime.ts";
 
 const root = resolve(import.meta.dirname ?? new URL(".", import.meta.url).pathname, "..");
@@ -31,6 +31,21 @@ describe("deferredLoader", () => {
     const fromJs = deferredLoader<unknown>(fakeMeta("file:///p/dist/src/core/a.js", (id) => (asked.push(id), {})), "../b", "test-js", false);
     fromJs?.();
     expect(asked).toEqual(["../b.ts", "../b.js"]);
+  });
+
+  it.runIf(isBun)("turns a refused require into a DeferredLoadError that names the module and CUDA_TS_EAGER", () => {
+    const load = deferredLoader<unknown>(fakeMeta("file:///p/a.ts", () => {
+      throw new TypeError('require() async module "x" is unsupported');
+    }), "./b", "nvml", false);
+    let error: unknown;
+    try {
+      load?.();
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(DeferredLoadError);
+    expect((error as DeferredLoadError).module).toBe("nvml");
+    expect(String(error)).toMatch(/could not load nvml \(\.\/b\.ts\) on first use: require\(\) async module "x" is unsupported\. Set CUDA_TS_EAGER=1/);
   });
 
   it("declines (the caller imports at import) without import.meta.require, when the caller says so, and with CUDA_TS_EAGER=1", () => {
