@@ -16,8 +16,9 @@
  * 7. **cuda-root** (nvvm and cupti only): under the toolkit root of the `cudart` the system loader finds.
  * 8. **default-root**: the same directories under `/usr/local/cuda` (configurable).
  *
- * Driver libraries (`cuda`, `nvml`, `nvcudla`) use steps 1, 2 and 6 only. Within a step, sonames are tried newest
- * first. The current directory and relative paths are never searched. Dependencies (catalog `dependencies`) are
+ * Driver libraries (`cuda`, `nvml`, `nvcudla`) use steps 1, 2 and 6 only, and when loading, step 6 asks the loader
+ * for the bare soname first (its own search, as cuda.pathfinder does), unless `LD_LIBRARY_PATH` has a relative entry.
+ * Within a step, sonames are tried newest first. The current directory and relative paths are never searched. Dependencies (catalog `dependencies`) are
  * loaded before the library itself.
  *
  * @module
@@ -178,6 +179,11 @@ function pinnedFor(search: Search, context: LibrarySearchContext, descriptor: Li
   return pinnedDescriptor(descriptor, major);
 }
 
+/** Whether a search path (`LD_LIBRARY_PATH`) has a relative entry, which the loader would search from the current directory. */
+function hasRelativeEntry(value: string | undefined): boolean {
+  return value !== undefined && value.split(":").some((e) => !isAbsolutePath(e));
+}
+
 /** Finds a library without loading it; throws {@link LibraryNotFoundError} listing every place searched. */
 export function findLibrary(context: LibrarySearchContext, name: string): LocatedNvidiaLibrary {
   return searchLibrary(context, name, FIND);
@@ -226,6 +232,14 @@ function searchLibrary<R>(context: LibrarySearchContext, name: string, mode: Mod
 
   // 3-8. The directory steps.
   const isDriver = descriptor.packagedWith === "driver";
+  // A driver library is loaded by its soname first, as cuda.pathfinder does: the system loader searches
+  // LD_LIBRARY_PATH, its cache and its own directories natively. The same places are examined here only when it
+  // fails, to say where it looked (reading the loader's cache and listing its directories costs a first load ~10 ms).
+  const bareFirst = isDriver && !hasRelativeEntry(search.env("LD_LIBRARY_PATH"));
+  if (bareFirst) {
+    const loaded = mode.bareSoname(search, descriptor, true);
+    if (loaded !== undefined) return loaded;
+  }
   const directorySteps: (() => DirectoryStep | undefined)[] = isDriver
     ? []
     : [() => sitePackagesStep(search, descriptor), () => condaStep(search, descriptor), () => cudaPathStep(search, descriptor, context.warnOnce)];
@@ -234,7 +248,7 @@ function searchLibrary<R>(context: LibrarySearchContext, name: string, mode: Mod
     if (result !== undefined) return result;
   }
   const system = systemSearch(search, descriptor.sonames, context.ldCache);
-  const fromSystem = mode.take(search, descriptor, system.candidates) ?? mode.bareSoname(search, descriptor, system.bareSonameAllowed);
+  const fromSystem = mode.take(search, descriptor, system.candidates) ?? (bareFirst ? undefined : mode.bareSoname(search, descriptor, system.bareSonameAllowed));
   if (fromSystem !== undefined) return fromSystem;
   if (!isDriver) {
     const lateSteps: (() => DirectoryStep | undefined)[] = [

@@ -253,6 +253,24 @@ describe("driver libraries", () => {
     expect(pathfinder.loadNvidiaLibrary("cuda")).toMatchObject({ path: "/usr/lib/wsl/lib/libcuda.so.1", foundVia: "system-search" });
   });
 
+  it("loads a driver library by its bare soname first (the system loader's own search, as cuda.pathfinder does)", () => {
+    const dir = makeTree(at("driver"), { "libcuda.so.1": "file" });
+    const loader = new FakeLoader();
+    loader.bareSonames.set("libcuda.so.1", "/usr/lib/x86_64-linux-gnu/libcuda.so.1");
+    const { pathfinder } = isolatedPathfinder({ LD_LIBRARY_PATH: dir }, { loader });
+    expect(pathfinder.loadNvidiaLibrary("cuda")).toMatchObject({ path: "/usr/lib/x86_64-linux-gnu/libcuda.so.1", foundVia: "system-search" });
+    expect(loader.loads).toEqual(["libcuda.so.1"]);
+  });
+
+  it("never asks for a bare soname while LD_LIBRARY_PATH has a relative entry (the loader would search the current directory)", () => {
+    const dir = makeTree(at("driver"), { "libcuda.so.1": "file" });
+    const loader = new FakeLoader();
+    loader.bareSonames.set("libcuda.so.1", "/somewhere/libcuda.so.1");
+    const { pathfinder } = isolatedPathfinder({ LD_LIBRARY_PATH: `lib:${dir}` }, { loader });
+    expect(pathfinder.loadNvidiaLibrary("cuda")).toMatchObject({ path: nodePath.join(dir, "libcuda.so.1"), foundVia: "system-search" });
+    expect(loader.loads).toEqual([nodePath.join(dir, "libcuda.so.1")]);
+  });
+
   it("returns a driver library already loaded in the process", () => {
     const loader = new FakeLoader();
     loader.preloaded.set("libcuda.so.1", "/usr/lib/x86_64-linux-gnu/libcuda.so.1");
