@@ -85,8 +85,24 @@ function raw(p: Pointer): BunPointer | null {
   return p as unknown as BunPointer | null;
 }
 
+/**
+ * A pointer value at or above 2^53 is not an address (user space ends far below) but an opaque 64-bit handle that
+ * a library hands out in a pointer's place (cuFile's CUfileHandle_t is the file descriptor tagged 0xabababab in its
+ * high half). A number cannot hold it exactly, so such a value stays a bigint, which bun:ffi passes to a `ptr`
+ * parameter exactly; every address is a number, as bun:ffi gives them.
+ */
+const EXACT_LIMIT = 2 ** 53;
+/** The high word of {@link EXACT_LIMIT}: a 64-bit value whose high 32 bits reach it does not fit a number exactly. */
+const EXACT_LIMIT_HIGH = 0x200000;
+
 function wrap(address: number): Pointer {
   return address === 0 ? null : (address as unknown as NativePointer);
+}
+
+/** A pointer's value as a bigint (exact), for the rare handle above 2^53. */
+function bigValue(p: Pointer): bigint {
+  const a = p as unknown as number | bigint | null;
+  return a === null ? 0n : BigInt(a);
 }
 
 function bunType(t: LoweredType): BunType {
@@ -327,11 +343,17 @@ function callback<T extends FunctionType>(type: T, fn: CallbackFunction<T>, opti
 // The backend.
 
 function readPointer(dv: DataView, byteOffset: number): Pointer {
-  return wrap(dv.getUint32(byteOffset + 4, true) * TWO32 + dv.getUint32(byteOffset, true));
+  const high = dv.getUint32(byteOffset + 4, true);
+  if (high >= EXACT_LIMIT_HIGH) return dv.getBigUint64(byteOffset, true) as unknown as NativePointer;
+  return wrap(high * TWO32 + dv.getUint32(byteOffset, true));
 }
 
 function writePointer(dv: DataView, byteOffset: number, p: Pointer): void {
   const a = raw(p) ?? 0;
+  if (typeof a === "bigint") {
+    dv.setBigUint64(byteOffset, a, true);
+    return;
+  }
   dv.setUint32(byteOffset, a >>> 0, true);
   dv.setUint32(byteOffset + 4, Math.floor(a / TWO32), true);
 }
@@ -354,22 +376,26 @@ export const bunBackend: FfiBackend = {
     return bun.ptr(view) as unknown as NativePointer;
   },
   addressOf(p: Pointer): number {
-    return raw(p) ?? 0;
+    return Number(raw(p) ?? 0);
   },
   bigAddressOf(p: Pointer): bigint {
-    return BigInt(raw(p) ?? 0);
+    return bigValue(p);
   },
   pointerFromAddress(address: number | bigint): Pointer {
+    if (typeof address === "bigint" && address >= BigInt(EXACT_LIMIT)) return address as unknown as NativePointer;
     return wrap(Number(address));
   },
   offsetPointer(p: NativePointer, bytes: number): NativePointer {
-    return ((raw(p) ?? 0) + bytes) as unknown as NativePointer;
+    const a = raw(p) ?? 0;
+    return (typeof a === "bigint" ? a + BigInt(bytes) : a + bytes) as unknown as NativePointer;
   },
   isNull(p: Pointer): p is null {
     return p === null || (p as unknown) === 0;
   },
   samePointer(a: Pointer, b: Pointer): boolean {
-    return (raw(a) ?? 0) === (raw(b) ?? 0);
+    const x = raw(a) ?? 0;
+    const y = raw(b) ?? 0;
+    return typeof x === "bigint" || typeof y === "bigint" ? BigInt(x) === BigInt(y) : x === y;
   },
 
   view(p: NativePointer, byteLength: number): ArrayBuffer {
@@ -394,7 +420,10 @@ export const bunBackend: FfiBackend = {
   readI64: (p, o = 0) => bun.read.i64(raw(p)!, o),
   readF32: (p, o = 0) => bun.read.f32(raw(p)!, o),
   readF64: (p, o = 0) => bun.read.f64(raw(p)!, o),
-  readPointerAt: (p, o = 0) => wrap(bun.read.ptr(raw(p)!, o)),
+  readPointerAt: (p, o = 0) => {
+    const a = bun.read.ptr(raw(p)!, o);
+    return a >= EXACT_LIMIT ? (bun.read.u64(raw(p)!, o) as unknown as NativePointer) : wrap(a);
+  },
 
   callback,
 };

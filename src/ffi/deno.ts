@@ -351,8 +351,14 @@ function addressOfPointer(p: Deno.PointerValue): number {
   return a;
 }
 
+/** The high word of 2^53: a 64-bit value whose high 32 bits reach it does not fit a number exactly. */
+const EXACT_LIMIT_HIGH = 0x200000;
+
 function readPointer(dv: DataView, byteOffset: number): Pointer {
-  const address = dv.getUint32(byteOffset, true) + dv.getUint32(byteOffset + 4, true) * 4294967296;
+  const high = dv.getUint32(byteOffset + 4, true);
+  // At or above 2^53 a value is no address but an opaque 64-bit handle (cuFile's CUfileHandle_t): kept exact.
+  if (high >= EXACT_LIMIT_HIGH) return wrap(Deno.UnsafePointer.create(dv.getBigUint64(byteOffset, true)));
+  const address = dv.getUint32(byteOffset, true) + high * 4294967296;
   return address === 0 ? null : wrap(pointerAt(address));
 }
 
@@ -385,7 +391,7 @@ export const denoBackend: FfiBackend = {
     return addressOfPointer(raw(p));
   },
   bigAddressOf(p: Pointer): bigint {
-    return Deno.UnsafePointer.value(raw(p));
+    return BigInt(Deno.UnsafePointer.value(raw(p)));
   },
   pointerFromAddress(address: number | bigint): Pointer {
     const a = Number(address);
@@ -399,7 +405,9 @@ export const denoBackend: FfiBackend = {
     return p === null;
   },
   samePointer(a: Pointer, b: Pointer): boolean {
-    return addressOfPointer(raw(a)) === addressOfPointer(raw(b));
+    const x = addressOfPointer(raw(a));
+    const y = addressOfPointer(raw(b));
+    return x >= 2 ** 53 || y >= 2 ** 53 ? BigInt(Deno.UnsafePointer.value(raw(a))) === BigInt(Deno.UnsafePointer.value(raw(b))) : x === y;
   },
 
   view(p: NativePointer, byteLength: number): ArrayBuffer {
@@ -408,6 +416,10 @@ export const denoBackend: FfiBackend = {
   readPointer,
   writePointer(dv: DataView, byteOffset: number, p: Pointer): void {
     const a = addressOfPointer(raw(p));
+    if (a >= 2 ** 53) {
+      dv.setBigUint64(byteOffset, BigInt(Deno.UnsafePointer.value(raw(p))), true);
+      return;
+    }
     dv.setUint32(byteOffset, a >>> 0, true);
     dv.setUint32(byteOffset + 4, Math.floor(a / 4294967296), true);
   },

@@ -4,6 +4,8 @@ import { ffi } from "../../src/ffi/index.ts";
 const libc = ffi.openLibrary("libc.so.6");
 const strlen = libc.bind("strlen", { parameters: ["pointer"], result: "u64" } as const)!;
 const memcpy = libc.bind("memcpy", { parameters: ["pointer", "pointer", "u64"], result: "pointer" } as const)!;
+// memmove returns its first argument: with a u64 result, the exact 64 bits a pointer parameter passed.
+const memmoveBits = libc.bind("memmove", { parameters: ["pointer", "pointer", "u64"], result: "u64" } as const)!;
 
 describe("pointer helpers", () => {
   it("cstring encodes UTF-8 with a NUL, in memory C can read", () => {
@@ -24,6 +26,27 @@ describe("pointer helpers", () => {
     expect(ffi.addressOf(ffi.pointerOf(new Uint8Array(buf, 8, 4))) - base).toBe(8);
     expect(ffi.addressOf(ffi.pointerOf(new Float64Array(buf, 16))) - base).toBe(16);
     expect(ffi.addressOf(ffi.pointerOf(new DataView(buf, 24))) - base).toBe(24);
+  });
+
+  it("keeps a 64-bit value above 2^53 exact (an opaque handle in a pointer's place, such as cuFile's CUfileHandle_t)", () => {
+    const handle = 0xabababab00000025n; // what cuFileHandleRegister gives for file descriptor 37
+    const dv = new DataView(new ArrayBuffer(16));
+    dv.setBigUint64(0, handle, true);
+    const p = ffi.readPointer(dv, 0);
+    expect(ffi.bigAddressOf(p)).toBe(handle);
+    ffi.writePointer(dv, 8, p);
+    expect(dv.getBigUint64(8, true)).toBe(handle);
+    expect(memmoveBits(p, null, 0n)).toBe(handle);
+    expect(ffi.bigAddressOf(ffi.readPointerAt(ffi.pointerOf(dv), 0))).toBe(handle);
+    const q = ffi.pointerFromAddress(handle);
+    expect(ffi.samePointer(p, q)).toBe(true);
+    expect(ffi.samePointer(p, ffi.pointerFromAddress(handle + 1n))).toBe(false);
+    expect(ffi.isNull(p)).toBe(false);
+    expect(ffi.bigAddressOf(ffi.offsetPointer(q!, 8))).toBe(handle + 8n);
+    // An ordinary address still comes back as it always did.
+    const a = ffi.pointerOf(new ArrayBuffer(8));
+    dv.setBigUint64(0, ffi.bigAddressOf(a), true);
+    expect(ffi.samePointer(ffi.readPointer(dv, 0), a)).toBe(true);
   });
 
   it("addressOf, bigAddressOf, pointerFromAddress, offsetPointer, isNull, samePointer round-trip", () => {
