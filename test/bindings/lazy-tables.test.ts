@@ -81,3 +81,17 @@ describe("src/ at import", () => {
     expect(files, "a static import of a node: module starts Deno's Node.js layer (~50 ms) at import").toEqual([]);
   });
 });
+
+describe("the driver's tables (src/bindings/tables/driver.ts)", () => {
+  it("export every name the generated index exports, the checked makers' builder included (loaded on first use on Bun)", async () => {
+    const generated = (await import("../../generated/cuda-13.0/driver/index.ts")) as Record<string, unknown>;
+    const tables = (await import("../../src/bindings/tables/driver.ts")) as Record<string, unknown>;
+    const names = (m: Record<string, unknown>): string[] => Object.keys(m).filter((k) => k !== "generatedTables" && k !== "carriedVersions").sort();
+    expect(names(tables)).toEqual(names(generated));
+    // The same classes and enums, not copies.
+    expect(tables.CUDA_MEMCPY3D_st).toBe(generated.CUDA_MEMCPY3D_st);
+    expect(tables.CUresult).toBe(generated.CUresult);
+    expect(tables.createChecked).not.toBe(generated.createChecked);
+    expect(typeof tables.createChecked).toBe("function");
+  });
+});

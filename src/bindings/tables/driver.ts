@@ -5,11 +5,33 @@
  *
  * @module
  */
-import * as v13_0 from "../../../generated/cuda-13.0/driver/index.ts";
+import type * as CheckedImpl from "../../../generated/cuda-13.0/driver/checked-impl.ts";
+import type { Checked } from "../../../generated/cuda-13.0/driver/checked.ts";
+import { functions, library, type Raw } from "../../../generated/cuda-13.0/driver/functions.ts";
+import type { CheckedRuntime } from "../../tables-runtime/checked.ts";
+import { deferredLoader, markLoaded } from "../../deferred.ts";
 import type { GeneratedTable } from "./registry.ts";
 import { olderTables } from "./older-tables.ts";
 
-export * from "../../../generated/cuda-13.0/driver/index.ts";
+// What generated/cuda-13.0/driver/index.ts exports, but its checked functions' makers (checked-impl, the table's
+// largest module of code) load when the binding first makes a checked function on Bun, not at import (src/deferred.ts).
+export * from "../../../generated/cuda-13.0/driver/enums.ts";
+export * from "../../../generated/cuda-13.0/driver/constants.ts";
+export * from "../../../generated/cuda-13.0/driver/types.ts";
+export * from "../../../generated/cuda-13.0/driver/records.ts";
+export { functions, library, type Raw };
+export type { Checked };
+
+const deferredChecked = deferredLoader<typeof CheckedImpl>(import.meta, "../../../generated/cuda-13.0/driver/checked-impl", "driver checked", false);
+const eagerChecked: typeof CheckedImpl | undefined = deferredChecked === undefined ? await import("../../../generated/cuda-13.0/driver/checked-impl.ts") : undefined;
+if (eagerChecked !== undefined) markLoaded("driver checked");
+
+/** Builds the checked call style over a raw table of CUDA 13.0's driver (generated/cuda-13.0/driver/checked-impl.ts). */
+export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
+  return (eagerChecked ?? (deferredChecked as () => typeof CheckedImpl)()).createChecked(raw, rt);
+}
+
+const v13_0: GeneratedTable = { library, functions, createChecked: createChecked as GeneratedTable["createChecked"] };
 
 /**
  * Every CTK version's table of driver, newest first. The older ones load only where the installed driver may need
