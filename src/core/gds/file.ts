@@ -128,7 +128,7 @@ function registrationRefused(e: unknown, path: string): unknown {
     `handle not registered: cuFile refused ${path}. Where udev has no attributes of the file's volume (containers, some VMs), cuFile registers no file, ` +
       "even in compatibility mode; its log says why (CUFILE_LOGGING_LEVEL=TRACE CUFILE_LOGFILE_PATH=/tmp/cufile.log): give the process udev's database " +
       "(/run/udev; without udev, root can write the volume's entry: /run/udev/data/b<major>:<minor>, from `stat -c %Hd:%Ld FILE`, holding the lines " +
-      "E:ID_FS_USAGE=filesystem and E:ID_FS_TYPE=<its file system>), or read with read() into pinned memory and copy",
+      "I:1000000, E:ID_FS_USAGE=filesystem, E:ID_FS_TYPE=<its file system> and E:DEVTYPE=disk), or read with read() into pinned memory and copy",
     "cuFileHandleRegister",
   );
 }
