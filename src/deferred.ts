@@ -15,12 +15,10 @@
  *
  * @module
  */
-import { getEnv, runtimeName } from "./host.ts";
+import { getEnv, nativeRequire } from "./host.ts";
 
 /** The variable that makes the deferred libraries load at import on every runtime (`CUDA_TS_EAGER=1`). */
 export const EAGER_VARIABLE = "CUDA_TS_EAGER";
-
-type NativeRequire = (id: string) => unknown;
 
 /**
  * A module cuda-ts loads on first use could not be loaded then (Bun refuses to require a module while one it imports
@@ -58,8 +56,8 @@ export function markLoaded(name: string): void {
  * import. `blocked` is the caller's own reason to load at import (the older tables are loaded).
  */
 export function deferredLoader<T>(meta: ImportMeta, specifier: string, name: string, blocked: boolean): (() => T) | undefined {
-  const req = (meta as unknown as { require?: NativeRequire }).require;
-  if (blocked || runtimeName !== "bun" || typeof req !== "function" || getEnv(EAGER_VARIABLE) === "1") return undefined;
+  const req = nativeRequire(meta);
+  if (blocked || req === undefined || getEnv(EAGER_VARIABLE) === "1") return undefined;
   const id = specifier + (meta.url.endsWith(".ts") ? ".ts" : ".js");
   let module: T | undefined;
   return () => {

@@ -70,6 +70,16 @@ const nodePath = (): typeof NodePath => nodeBuiltin("node:path") as typeof NodeP
 export const runtimeName: "bun" | "deno" | "other" =
   (globalThis as { Bun?: unknown }).Bun !== undefined ? "bun" : deno !== undefined ? "deno" : "other";
 
+/**
+ * Bun's own synchronous `require` for the module whose `import.meta` is `meta` (`import.meta.require`, which shares
+ * the ES module registry), where that module runs natively on Bun; `undefined` on Deno and under a module runner
+ * such as vitest's, whose `import.meta` has none. Pass the caller's own `import.meta`: specifiers resolve against it.
+ */
+export function nativeRequire(meta: ImportMeta): ((id: string) => unknown) | undefined {
+  const req = (meta as unknown as { require?: (id: string) => unknown }).require;
+  return runtimeName === "bun" && typeof req === "function" ? req : undefined;
+}
+
 /** The operating system, as Node.js names it ("linux", "darwin", "win32"). */
 export const platform: string = deno !== undefined ? (deno.build.os === "windows" ? "win32" : deno.build.os) : process.platform;
 

@@ -20,6 +20,7 @@ import type {
   NonblockingNativeFunction,
   OpenOptions,
 } from "./backend.ts";
+import { nativeRequire } from "../host.ts";
 import { LibraryLoadError, UnsupportedOnRuntimeError, LibraryClosedError } from "./errors.ts";
 import { loweredCall, unsupportedCall } from "./lowered-call.ts";
 import { encodeCString as cstring } from "./text.ts";
@@ -73,8 +74,8 @@ interface BunFfi {
 const specifier = "bun:ffi";
 // Bun's own require where the module runs natively (no dynamic import on the start-up path, and no top-level await
 // for a module that is required later); a module runner's import.meta (vitest's) has none.
-const nativeRequire = (import.meta as unknown as { require?: (id: string) => unknown }).require;
-const bun = (typeof nativeRequire === "function" ? nativeRequire(specifier) : await import(specifier)) as BunFfi;
+const required = nativeRequire(import.meta);
+const bun = (required !== undefined ? required(specifier) : await import(specifier)) as BunFfi;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Conversions between the neutral vocabulary and bun:ffi's.

@@ -11,18 +11,12 @@
  * @module
  */
 import type { FfiBackend } from "./backend.ts";
-import { runtimeName } from "../host.ts";
+import { nativeRequire, runtimeName } from "../host.ts";
 import { NO_FFI_MESSAGE, UnsupportedRuntimeError } from "./no-ffi.ts";
 
 export { NO_FFI_MESSAGE };
 
 const bunSpecifier = import.meta.url.endsWith(".ts") ? "./bun.ts" : "./bun.js";
-
-/** Bun's own synchronous require, where this module runs natively (a module runner's import.meta has none). */
-function nativeRequire(): ((id: string) => unknown) | undefined {
-  const req = (import.meta as unknown as { require?: (id: string) => unknown }).require;
-  return runtimeName === "bun" && typeof req === "function" ? req : undefined;
-}
 
 async function load(): Promise<FfiBackend> {
   if (runtimeName === "bun") {
@@ -34,7 +28,7 @@ async function load(): Promise<FfiBackend> {
   throw new UnsupportedRuntimeError();
 }
 
-const required = nativeRequire();
+const required = nativeRequire(import.meta);
 
 /** The FFI of the running runtime. */
 export const ffi: FfiBackend = required !== undefined ? (required(bunSpecifier) as { bunBackend: FfiBackend }).bunBackend : await load();

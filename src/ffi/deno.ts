@@ -351,7 +351,9 @@ function addressOfPointer(p: Deno.PointerValue): number {
   return a;
 }
 
-/** The high word of 2^53: a 64-bit value whose high 32 bits reach it does not fit a number exactly. */
+/** 2^53: a pointer value at or above it is no address but an opaque 64-bit handle, kept exact (see readPointer). */
+const EXACT_LIMIT = 2 ** 53;
+/** The high word of {@link EXACT_LIMIT}: a 64-bit value whose high 32 bits reach it does not fit a number exactly. */
 const EXACT_LIMIT_HIGH = 0x200000;
 
 function readPointer(dv: DataView, byteOffset: number): Pointer {
@@ -407,7 +409,7 @@ export const denoBackend: FfiBackend = {
   samePointer(a: Pointer, b: Pointer): boolean {
     const x = addressOfPointer(raw(a));
     const y = addressOfPointer(raw(b));
-    return x >= 2 ** 53 || y >= 2 ** 53 ? BigInt(Deno.UnsafePointer.value(raw(a))) === BigInt(Deno.UnsafePointer.value(raw(b))) : x === y;
+    return x >= EXACT_LIMIT || y >= EXACT_LIMIT ? BigInt(Deno.UnsafePointer.value(raw(a))) === BigInt(Deno.UnsafePointer.value(raw(b))) : x === y;
   },
 
   view(p: NativePointer, byteLength: number): ArrayBuffer {
@@ -416,7 +418,7 @@ export const denoBackend: FfiBackend = {
   readPointer,
   writePointer(dv: DataView, byteOffset: number, p: Pointer): void {
     const a = addressOfPointer(raw(p));
-    if (a >= 2 ** 53) {
+    if (a >= EXACT_LIMIT) {
       dv.setBigUint64(byteOffset, BigInt(Deno.UnsafePointer.value(raw(p))), true);
       return;
     }

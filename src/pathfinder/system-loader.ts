@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { nativeRequire } from "../host.ts";
 import type { DynamicLoader, LoadedHandle, LoadOutcome } from "./loader.ts";
 
 type DlModule = typeof import("../ffi/dl.ts");
@@ -22,15 +23,12 @@ async function importDl(): Promise<DlModule | string> {
   }
 }
 
-/** Bun's own synchronous require where this module runs natively (a module runner's import.meta has none). */
-const nativeRequire: ((id: string) => unknown) | undefined = (() => {
-  const req = (import.meta as unknown as { require?: (id: string) => unknown }).require;
-  return typeof req === "function" && "Bun" in globalThis ? req : undefined;
-})();
+/** Bun's own synchronous require, where this module runs natively. */
+const bunRequire = nativeRequire(import.meta);
 
 // Elsewhere the module is imported now; on Bun it is required on first use, never while this module's own graph is
 // still being evaluated (a module of it that waits on an import, such as src/ffi/current.ts, cannot be required then).
-const imported: DlModule | string | undefined = nativeRequire === undefined ? await importDl() : undefined;
+const imported: DlModule | string | undefined = bunRequire === undefined ? await importDl() : undefined;
 let required: DlModule | string | undefined;
 
 /** src/ffi/dl.ts, or why it is unavailable. */
@@ -38,7 +36,7 @@ function dlModule(): DlModule | string {
   if (imported !== undefined) return imported;
   if (required === undefined) {
     try {
-      required = (nativeRequire as (id: string) => unknown)(import.meta.url.endsWith(".ts") ? "../ffi/dl.ts" : "../ffi/dl.js") as DlModule;
+      required = (bunRequire as (id: string) => unknown)(import.meta.url.endsWith(".ts") ? "../ffi/dl.ts" : "../ffi/dl.js") as DlModule;
     } catch (error) {
       required = `the dynamic loader (src/ffi/dl.ts) is unavailable: ${describe(error)}`;
     }
