@@ -22,16 +22,16 @@ export const EAGER_VARIABLE = "CUDA_TS_EAGER";
 
 /**
  * A module cuda-ts loads on first use could not be loaded then (Bun refuses to require a module while one it imports
- * still waits on an import of its own, in the middle of an ES module graph's evaluation). `CUDA_TS_EAGER=1` loads
- * it at import instead.
+ * still waits on an import of its own, in the middle of an ES module graph's evaluation: `CUDA_TS_EAGER=1` loads it
+ * at import instead; or Deno refused to read it: the message says which permission).
  */
 export class DeferredLoadError extends Error {
   /** The module's name ("nvml", "pathfinder", ...). */
   readonly module: string;
 
-  constructor(module: string, specifier: string, cause: unknown) {
+  constructor(module: string, specifier: string, cause: unknown, advice = `Set ${EAGER_VARIABLE}=1 to load it at import instead.`) {
     const why = cause instanceof Error ? cause.message : String(cause);
-    super(`cuda-ts could not load ${module} (${specifier}) on first use: ${why}. Set ${EAGER_VARIABLE}=1 to load it at import instead.`, { cause });
+    super(`cuda-ts could not load ${module} (${specifier}) on first use: ${why}. ${advice}`, { cause });
     this.name = "DeferredLoadError";
     this.module = module;
   }
@@ -71,4 +71,29 @@ export function deferredLoader<T>(meta: ImportMeta, specifier: string, name: str
     }
     return module;
   };
+}
+
+/**
+ * `import()` of the module `specifier` names (relative to the module whose `import.meta` is `meta`, without its
+ * extension, as for {@link deferredLoader}), for modules loaded later, asynchronously (cuFFT's tables when the first
+ * `Fft` is made, CUPTI's for `profile()`, the older CUDA versions' tables).
+ *
+ * The specifier is made at run time on purpose: Deno fetches and parses every `import("./literal")` of a module's
+ * graph when the graph loads, called or not (CUPTI's tables alone are a megabyte). Deno asks no permission for
+ * imports inside an installed package (node_modules, its npm cache); running cuda-ts from its sources, it needs
+ * `--allow-read` for them, and the error says so.
+ */
+export async function importLater<T>(meta: ImportMeta, specifier: string, name: string): Promise<T> {
+  const url = new URL(specifier + (meta.url.endsWith(".ts") ? ".ts" : ".js"), meta.url).href;
+  try {
+    return (await import(url)) as T;
+  } catch (error) {
+    const e = error as { name?: unknown; message?: unknown };
+    // Deno 2 refuses with a TypeError ("Requires read access to ...") or its NotCapable error.
+    if (e.name === "NotCapable" || e.name === "PermissionDenied" || /^Requires read access/.test(String(e.message))) {
+      const folder = decodeURIComponent(new URL(".", url).pathname);
+      throw new DeferredLoadError(name, url, error, `Deno asks read permission for it because cuda-ts runs from files outside an installed package: run with --allow-read (or --allow-read=${folder}).`);
+    }
+    throw error;
+  }
 }

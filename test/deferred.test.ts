@@ -7,8 +7,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { DeferredLoadError, deferredLoader, EAGER_VARIABLE } from "../src/deferred.ts";
-import { isBun, runtimeCommand } from "./support/runtime.ts";
+import { DeferredLoadError, deferredLoader, EAGER_VARIABLE, importLater } from "../src/deferred.ts";
+import { isBun, runtimeCommand, runtimeExecutable } from "./support/runtime.ts";
 
 const root = resolve(import.meta.dirname ?? new URL(".", import.meta.url).pathname, "..");
 
@@ -59,6 +59,42 @@ describe("deferredLoader", () => {
       if (before === undefined) delete process.env[EAGER_VARIABLE];
       else process.env[EAGER_VARIABLE] = before;
     }
+  });
+});
+
+describe("importLater", () => {
+  const dir = mkdtempSync(join(tmpdir(), "cuda-ts-later-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(join(dir, "target.ts"), "export const from = 'ts';\n");
+  writeFileSync(join(dir, "target.js"), "export const from = 'js';\n");
+
+  it("imports the module named relative to the caller, with the caller's extension", async () => {
+    const fromTs = await importLater<{ from: string }>(fakeMeta(`file://${dir}/caller.ts`), "./target", "test");
+    expect(fromTs.from).toBe("ts");
+    const fromJs = await importLater<{ from: string }>(fakeMeta(`file://${dir}/sub/../caller.js`), "./target", "test");
+    expect(fromJs.from).toBe("js");
+  });
+
+  it("passes on a missing module's own error", async () => {
+    await expect(importLater(fakeMeta(`file://${dir}/caller.ts`), "./absent", "test")).rejects.toThrow(/absent/);
+  });
+
+  it.runIf(!isBun)("on Deno without --allow-read, for files outside an installed package, says which permission to add", () => {
+    const script = join(dir, "no-read.ts");
+    writeFileSync(
+      script,
+      `import { DeferredLoadError, importLater } from ${JSON.stringify(join(root, "src/deferred.ts"))};
+try {
+  await importLater(import.meta, "./target", "the test's module");
+  console.log("loaded");
+} catch (e) {
+  console.log(e instanceof DeferredLoadError ? "DeferredLoadError: " + e.message : "other: " + String(e));
+}
+`,
+    );
+    const r = spawnSync(runtimeExecutable(), ["run", "--no-config", "--allow-env", script], { encoding: "utf8", timeout: 60_000 });
+    expect(r.status, `${r.stdout}${r.stderr}`).toBe(0);
+    expect(r.stdout).toMatch(/^DeferredLoadError: cuda-ts could not load the test's module \(file:\/\/.*target\.ts\) on first use: .*--allow-read/);
   });
 });
 

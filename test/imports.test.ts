@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { valueImportCycles, valueImportGraph, valueImports } from "./support/import-graph.ts";
 
 const root = resolve(import.meta.dirname ?? new URL(".", import.meta.url).pathname, "..");
@@ -26,6 +26,43 @@ describe("imports in src/", () => {
     const hostAccess = /from "node:fs"|process\.env|process\.platform|\.permissions\.query/;
     const others = [...graph.keys()].filter((f) => f !== "src/host.ts" && hostAccess.test(readFileSync(resolve(root, f), "utf8")));
     expect(others).toEqual([]);
+  });
+
+  it("names no module in a literal import() below the root unless it loads at import (Deno fetches and parses those at start)", () => {
+    // Deno fetches and parses every `import("./literal")` of the graph it loads, called or not; modules loaded later
+    // are named at run time (importLater in src/deferred.ts). These load at import on Deno anyway.
+    const atImport = new Set([
+      "src/ffi/current.ts -> ./deno.ts",
+      "src/pathfinder/system-loader.ts -> ../ffi/dl.ts",
+      "src/pathfinder/on-demand.ts -> ./index.ts",
+      "src/bindings/tables/driver.ts -> ../../../generated/cuda-13.0/driver/checked-impl.ts",
+      "src/core/program/libraries.ts -> ../../bindings/nvrtc.ts",
+      "src/core/program/libraries.ts -> ../../bindings/nvjitlink.ts",
+      "src/core/program/libraries.ts -> ../../bindings/nvvm.ts",
+      "src/core/gds/cufile-module.ts -> ../../bindings/cufile.ts",
+      "src/core/system/nvml-module.ts -> ../../bindings/nvml.ts",
+    ]);
+    const literal = /(?<![.\w])import\(\s*["'](\.{1,2}\/[^"']+)["']\s*\)/g;
+    const found: string[] = [];
+    const reached = new Set<string>();
+    // The static graph, and on Deno also the modules the allowed literal imports load at import.
+    const visit = (f: string): void => {
+      if (reached.has(f)) return;
+      reached.add(f);
+      for (const g of graph.get(f) ?? []) visit(g);
+      const code = readFileSync(resolve(root, f), "utf8")
+        .replace(/\/\*[\s\S]*?\*\//g, "")
+        .replace(/^\s*\/\/.*$/gm, "")
+        .replace(/typeof import\(/g, "");
+      for (const m of code.matchAll(literal)) {
+        const edge = `${f} -> ${m[1]}`;
+        found.push(edge);
+        if (atImport.has(edge)) visit(join(dirname(f), m[1]!));
+      }
+    };
+    visit("src/index.ts");
+    expect(found.filter((e) => !atImport.has(e)), "use importLater(import.meta, specifier, name) for modules loaded later").toEqual([]);
+    expect(found.length, "the allowed literal imports are still there (update the list when they move)").toBeGreaterThanOrEqual(atImport.size);
   });
 
   it("sees a lot of files (the walk found src/)", () => {

@@ -40,6 +40,7 @@
  * @module
  */
 import type { ProfileOptions, ProfileResult } from "./types.ts";
+import { importLater } from "../../deferred.ts";
 
 export * as profiler from "./profiler.ts";
 export type { CaptureRange } from "./profiler.ts";
@@ -69,6 +70,6 @@ export type {
  *   An exception of `fn` is rethrown after collection is switched off.
  */
 export async function profile<T>(fn: () => T | Promise<T>, options?: ProfileOptions): Promise<ProfileResult<Awaited<T>>> {
-  const { profile: run } = await import("./activity.ts");
+  const { profile: run } = await importLater<typeof import("./activity.ts")>(import.meta, "./activity", "profile (CUPTI)");
   return run(fn, options);
 }

@@ -37,11 +37,12 @@ import type { Stream } from "../../stream.ts";
 import { ffi } from "../../../ffi/index.ts";
 import { checkArray, checkStream, checkStreamDevice, pointerOf } from "../rng/shared.ts";
 import { fftLayout, splitAxes, type FftLayout, type FftPlanSpec } from "./layout.ts";
+import { importLater } from "../../../deferred.ts";
 
 type CufftModule = typeof import("../../../bindings/cufft.ts");
 let loading: Promise<CufftModule> | undefined;
 function loadCufft(): Promise<CufftModule> {
-  return (loading ??= import("../../../bindings/cufft.ts"));
+  return (loading ??= importLater<CufftModule>(import.meta, "../../../bindings/cufft", "cufft"));
 }
 
 const FORWARD = -1;

@@ -27,12 +27,13 @@ import { track, untrack } from "../../base/lifetime.ts";
 import { ClosedError, DTypeError } from "../../errors.ts";
 import type { Stream } from "../../stream.ts";
 import { checkArray, checkStream, checkStreamDevice, listOf, pointerOf } from "./shared.ts";
+import { importLater } from "../../../deferred.ts";
 
 type CurandModule = typeof import("../../../bindings/curand.ts");
 let loading: Promise<CurandModule> | undefined;
 /** Loads cuRAND's binding module (its tables) once; the library itself opens on the first call. */
 function loadCurand(): Promise<CurandModule> {
-  return (loading ??= import("../../../bindings/curand.ts"));
+  return (loading ??= importLater<CurandModule>(import.meta, "../../../bindings/curand", "curand"));
 }
 
 /** The generators, by cuRAND's names (`CURAND_RNG_PSEUDO_*`, `CURAND_RNG_QUASI_*`). */

@@ -40,11 +40,12 @@ import { ffi, type Pointer } from "../../../ffi/index.ts";
 import { withCurrentContext } from "../../base/driver-state.ts";
 import { checkArray, checkSameDtype, checkStream, checkStreamDevice, pointerOf } from "../rng/shared.ts";
 import { infoError } from "./errors.ts";
+import { importLater } from "../../../deferred.ts";
 
 type CusolverModule = typeof import("../../../bindings/cusolver.ts");
 let loading: Promise<CusolverModule> | undefined;
 function loadCusolver(): Promise<CusolverModule> {
-  return (loading ??= import("../../../bindings/cusolver.ts"));
+  return (loading ??= importLater<CusolverModule>(import.meta, "../../../bindings/cusolver", "cusolver"));
 }
 
 /** The dtypes the Solver takes. */

@@ -30,11 +30,12 @@ import type { Stream } from "../../stream.ts";
 import { ffi } from "../../../ffi/index.ts";
 import { withCurrentContext } from "../../base/driver-state.ts";
 import { checkArray, checkSameDtype, checkStream, checkStreamDevice, pointerOf } from "../rng/shared.ts";
+import { importLater } from "../../../deferred.ts";
 
 type CusparseModule = typeof import("../../../bindings/cusparse.ts");
 let loading: Promise<CusparseModule> | undefined;
 function loadCusparse(): Promise<CusparseModule> {
-  return (loading ??= import("../../../bindings/cusparse.ts"));
+  return (loading ??= importLater<CusparseModule>(import.meta, "../../../bindings/cusparse", "cusparse"));
 }
 
 /** The value dtypes of sparse matrices. */
