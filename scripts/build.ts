@@ -1,9 +1,10 @@
 /**
  * Builds the package's dist/ (run by `npm run build`, and by `npm pack`/`npm publish` through `prepack`):
  *
- * - src/ and generated/ → ESM JavaScript (without comments or source maps) and `.d.ts` declarations (with their
- *   TSDoc) (tsc, tsconfig.build.json, two passes), the relative `.ts` imports rewritten to `.js`, so that Deno runs
- *   the package from node_modules (it strips no types there) and Node-style resolvers find the declarations;
+ * - src/ and generated/ → ESM JavaScript (without comments or source maps, then minified with every name kept:
+ *   scripts/minify-dist.ts) and `.d.ts` declarations (with their TSDoc) (tsc, tsconfig.build.json, two passes), the
+ *   relative `.ts` imports rewritten to `.js`, so that Deno runs the package from node_modules (it strips no types
+ *   there) and Node-style resolvers find the declarations;
  * - the generator (Deno, libclang through Deno.dlopen) → one ESM file, dist/generator/cli.js, with its one
  *   dependency (zod) inside, so that `cuda-ts generate` works from the installed package with no dependency;
  * - for each entry point, the module Node.js gets (the `node` export condition, dist/node/): it exports the same
@@ -74,8 +75,8 @@ rmSync(dist, { recursive: true, force: true });
 // instead of 177, medians of 5 x 3, both builds in one folder; Bun unchanged).
 step("tsc: declarations of src/ and generated/ to dist/ (with their TSDoc)", bin("tsc"), ["-p", "tsconfig.build.json", "--emitDeclarationOnly"]);
 // No source maps for the JavaScript (tsconfig.build.json): Deno reads a module's map when its `sourceMappingURL` names one, which made
-// importing the package root 18 ms slower (145 ms instead of 127 on the CPU machine, medians of 7); the JavaScript is
-// tsc's readable output, line for line, so a stack trace's line in it is the line to read.
+// importing the package root 18 ms slower (145 ms instead of 127 on the CPU machine, medians of 7). A stack frame in
+// the package names its function (the minifier keeps every name) and a column of the module's one line.
 step("tsc: src/ and generated/ to dist/ (JavaScript without comments or source maps)", bin("tsc"), [
   "-p",
   "tsconfig.build.json",
@@ -84,6 +85,8 @@ step("tsc: src/ and generated/ to dist/ (JavaScript without comments or source m
   "--removeComments",
   "--noCheck", // the first pass has type-checked the same files
 ]);
+// Minified (whitespace and syntax, every name kept; scripts/minify-dist.ts says what it saves and costs).
+step("bun: minify the JavaScript of dist/src and dist/generated", bin("bun"), ["scripts/minify-dist.ts", "dist/src", "dist/generated"]);
 step("bun build: the generator to dist/generator/cli.js", bin("bun"), [
   "build",
   "generator/cli.ts",

@@ -66,7 +66,7 @@ const cudart = tryFindNvidiaLibrary("cudart");
 const libnvvm = tryFindNvidiaLibrary("nvvm");
 
 /** The consumer's script: what works without a GPU. */
-const APP = `import { BindingError, Program, LibraryNotFoundError, gdsStatus, system } from "cuda-ts";
+const APP = `import { BindingError, Program, LibraryNotFoundError, gdsStatus, profile, system } from "cuda-ts";
 import { nvvm, runtime } from "cuda-ts/bindings";
 import { tryFindNvidiaLibrary } from "cuda-ts/pathfinder";
 
@@ -125,6 +125,16 @@ for (const [what, use] of [["NVML", () => system.driverVersion()], ["cuFile", ()
   }
 }
 console.log(\`\${runtimeName}: LibraryNotFoundError is \${typeof LibraryNotFoundError}\`);
+// The package's JavaScript is minified with every name kept.
+console.log(\`\${runtimeName}: names \${Program.name}, \${LibraryNotFoundError.name}\`);
+// profile() imports CUPTI's tables when called (a module named at run time): from the installed package, Deno asks
+// no permission for it; what refuses then is CUPTI or the missing GPU, not the import.
+try {
+  await profile(() => 0);
+  console.log(\`\${runtimeName}: profile ran\`);
+} catch (e) {
+  console.log(\`\${runtimeName}: profile refused with \${(e as Error).name}\`);
+}
 `;
 
 let dir = "";
@@ -206,6 +216,9 @@ describe.skipIf(skipReason !== "")(`the packed package in a fresh project${skipR
     if (libnvvm !== undefined) expect(r.stdout).toMatch(new RegExp(`^${runtimeName}: NVVM compiled \\d+ bytes of PTX, entry scale, sm_90$`, "m"));
     if (libnvvm !== undefined) expect(r.stdout).toContain(`${runtimeName}: compileAsync gave the same PTX in a worker`);
     expect(r.stdout).toContain(`${runtimeName}: LibraryNotFoundError is function`);
+    expect(r.stdout).toContain(`${runtimeName}: names Program, LibraryNotFoundError`);
+    expect(r.stdout).toMatch(new RegExp(`${runtimeName}: profile (ran|refused with \\w+)`));
+    expect(r.stdout).not.toContain("profile refused with DeferredLoadError");
     for (const what of ["NVML", "cuFile"]) expect(r.stdout).toMatch(new RegExp(`^${runtimeName}: ${what} (answered|refused with \\w+Error)$`, "m"));
     for (const line of r.stdout.trim().split("\n")) console.log(`consumer ${name}: ${line}`);
   });
