@@ -18,9 +18,10 @@
  * @module
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import { filesUnder } from "./minify-dist.ts";
 
 const root = resolve(import.meta.dirname ?? new URL(".", import.meta.url).pathname, "..");
 const bin = (name: string): string => join(root, "node_modules", ".bin", name);
@@ -38,15 +39,6 @@ function step(what: string, command: string, args: string[]): void {
   console.log(`build: ${what} (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
 }
 
-function walk(dir: string): string[] {
-  const out: string[] = [];
-  for (const entry of readdirSync(dir)) {
-    const path = join(dir, entry);
-    if (statSync(path).isDirectory()) out.push(...walk(path));
-    else out.push(path);
-  }
-  return out;
-}
 
 /** Lines of the emitted declarations that would need a runtime's globals or Node's types in a consumer's project. */
 function leaks(files: string[]): string[] {
@@ -123,7 +115,7 @@ for (const [subpath, target] of Object.entries(pkg.exports)) {
 }
 console.log(`build: the Node.js refusal for ${Object.keys(pkg.exports).length - 1} entry points (dist/node/)`);
 
-const files = walk(dist);
+const files = filesUnder(dist);
 const problems = leaks(files.filter((f) => f.endsWith(".d.ts")));
 if (problems.length > 0) {
   console.error(

@@ -26,12 +26,13 @@ export function relativeSpecifiers(source: string): string[] {
   return [...found].sort();
 }
 
-function walk(dir: string): string[] {
+/** Every file below `dir` (also scripts/build.ts's walk over dist/). */
+export function filesUnder(dir: string): string[] {
   const out: string[] = [];
   for (const entry of readdirSync(dir)) {
     const path = join(dir, entry);
-    if (statSync(path).isDirectory()) out.push(...walk(path));
-    else if (path.endsWith(".js")) out.push(path);
+    if (statSync(path).isDirectory()) out.push(...filesUnder(path));
+    else out.push(path);
   }
   return out;
 }
@@ -76,7 +77,7 @@ if (import.meta.main) {
     console.error("usage: bun scripts/minify-dist.ts DIR [DIR ...]");
     process.exit(2);
   }
-  const files = dirs.flatMap(walk);
+  const files = dirs.flatMap(filesUnder).filter((f) => f.endsWith(".js"));
   let before = 0;
   let after = 0;
   try {
