@@ -75,13 +75,15 @@ export function deferredLoader<T>(meta: ImportMeta, specifier: string, name: str
 
 /**
  * `import()` of the module `specifier` names (relative to the module whose `import.meta` is `meta`, without its
- * extension, as for {@link deferredLoader}), for modules loaded later, asynchronously (cuFFT's tables when the first
- * `Fft` is made, CUPTI's for `profile()`, the older CUDA versions' tables).
+ * extension, as for {@link deferredLoader}), for modules loaded later, asynchronously, at a first use that may never
+ * come (cuFFT's tables when the first `Fft` is made, CUPTI's for `profile()`).
  *
  * The specifier is made at run time on purpose: Deno fetches and parses every `import("./literal")` of a module's
- * graph when the graph loads, called or not (CUPTI's tables alone are a megabyte). Deno asks no permission for
- * imports inside an installed package (node_modules, its npm cache); running cuda-ts from its sources, it needs
- * `--allow-read` for them, and the error says so.
+ * graph when the graph loads, called or not (CUPTI's tables alone are a megabyte; the math libraries' and CUPTI's cost
+ * the root's import 10 ms on the CPU machine). Deno asks no permission for imports inside an installed package
+ * (node_modules, its npm cache); running cuda-ts from its sources, it needs `--allow-read` for them, and the error
+ * says so. What may load at import (the older CUDA versions' tables) stays a literal import: `deno run --allow-ffi`
+ * must import the package from its sources too.
  */
 export async function importLater<T>(meta: ImportMeta, specifier: string, name: string): Promise<T> {
   const url = new URL(specifier + (meta.url.endsWith(".ts") ? ".ts" : ".js"), meta.url).href;

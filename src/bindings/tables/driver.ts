@@ -9,7 +9,7 @@ import type * as CheckedImpl from "../../../generated/cuda-13.0/driver/checked-i
 import type { Checked } from "../../../generated/cuda-13.0/driver/checked.ts";
 import { functions, library, type Raw } from "../../../generated/cuda-13.0/driver/functions.ts";
 import type { CheckedRuntime } from "../../tables-runtime/checked.ts";
-import { deferredLoader, importLater, markLoaded } from "../../deferred.ts";
+import { deferredLoader, markLoaded } from "../../deferred.ts";
 import type { GeneratedTable } from "./registry.ts";
 import { olderTables } from "./older-tables.ts";
 
@@ -37,9 +37,7 @@ const v13_0: GeneratedTable = { library, functions, createChecked: createChecked
  * Every CTK version's table of driver, newest first. The older ones load only where the installed driver may need
  * them (./older-tables.ts says when): importing a table costs tens of milliseconds.
  */
-export const generatedTables: readonly GeneratedTable[] = olderTables.load
-  ? [v13_0, await importLater<GeneratedTable>(import.meta, "../../../generated/cuda-12.4/driver/index", "driver 12.4 tables")]
-  : [v13_0];
+export const generatedTables: readonly GeneratedTable[] = olderTables.load ? [v13_0, await import("../../../generated/cuda-12.4/driver/index.ts")] : [v13_0];
 
 /** The CTK versions of the tables this package carries for driver, loaded or not, newest first. */
 export const carriedVersions: readonly string[] = ["13.0", "12.4"];

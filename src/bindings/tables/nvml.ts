@@ -8,7 +8,6 @@
 import * as v13_0 from "../../../generated/cuda-13.0/nvml/index.ts";
 import type { GeneratedTable } from "./registry.ts";
 import { olderTables } from "./older-tables.ts";
-import { importLater } from "../../deferred.ts";
 
 export * from "../../../generated/cuda-13.0/nvml/index.ts";
 
@@ -16,9 +15,7 @@ export * from "../../../generated/cuda-13.0/nvml/index.ts";
  * Every CTK version's table of nvml, newest first. The older ones load only where the installed driver may need
  * them (./older-tables.ts says when): importing a table costs tens of milliseconds.
  */
-export const generatedTables: readonly GeneratedTable[] = olderTables.load
-  ? [v13_0, await importLater<GeneratedTable>(import.meta, "../../../generated/cuda-12.4/nvml/index", "nvml 12.4 tables")]
-  : [v13_0];
+export const generatedTables: readonly GeneratedTable[] = olderTables.load ? [v13_0, await import("../../../generated/cuda-12.4/nvml/index.ts")] : [v13_0];
 
 /** The CTK versions of the tables this package carries for nvml, loaded or not, newest first. */
 export const carriedVersions: readonly string[] = ["13.0", "12.4"];
