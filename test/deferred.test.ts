@@ -101,7 +101,7 @@ try {
 describe("deferred modules in a process of this runtime", () => {
   const dir = mkdtempSync(join(tmpdir(), "cuda-ts-deferred-"));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
-  const ALL = ["cufile", "driver checked", "nvjitlink", "nvml", "nvrtc", "nvvm", "pathfinder"];
+  const ALL = ["cufile", "driver checked", "nccl", "nvjitlink", "nvml", "nvrtc", "nvvm", "pathfinder"];
 
   /** Each step's line: the modules loaded after it (sorted), and how the step ended. */
   function child(env: Record<string, string> = {}): Record<string, { loaded: string[]; outcome: string }> {
@@ -124,6 +124,7 @@ step("import", () => undefined);
 step("system.driverVersion", () => cuda.system.driverVersion());
 step("gdsStatus", () => cuda.gdsStatus());
 step("compile", () => new cuda.Program("extern \\"C\\" __global__ void k() {}", "c++").compile("ptx"));
+step("UniqueId.create", () => cuda.UniqueId.create());
 `,
     );
     const cmd = runtimeCommand(script);
@@ -144,12 +145,14 @@ step("compile", () => new cuda.Program("extern \\"C\\" __global__ void k() {}", 
       expect(s["system.driverVersion"]!.loaded).toEqual(["nvml", "pathfinder"]);
       expect(s.gdsStatus!.loaded).toEqual(["cufile", "nvml", "pathfinder"]);
       expect(s.compile!.loaded).toEqual(["cufile", "nvml", "nvrtc", "pathfinder"]);
+      expect(s["UniqueId.create"]!.loaded).toEqual(["cufile", "nccl", "nvml", "nvrtc", "pathfinder"]);
     } else {
       for (const step of Object.values(s)) expect(step.loaded).toEqual(ALL);
     }
     expect(s["system.driverVersion"]!.outcome).toMatch(/^(ran|LibraryNotFoundError|BindingError)$/);
     expect(s.gdsStatus!.outcome).toMatch(/^(ran|LibraryNotFoundError|BindingError)$/);
     expect(s.compile!.outcome).toMatch(/^(ran|LibraryNotFoundError|BindingError)$/);
+    expect(s["UniqueId.create"]!.outcome).toMatch(/^(ran|LibraryNotFoundError|BindingError)$/);
   });
 
   it("CUDA_TS_EAGER=1 loads them all at import on every runtime", () => {

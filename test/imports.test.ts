@@ -46,6 +46,7 @@ describe("imports in src/", () => {
       "src/core/program/libraries.ts -> ../../bindings/nvvm.ts",
       "src/core/gds/cufile-module.ts -> ../../bindings/cufile.ts",
       "src/core/system/nvml-module.ts -> ../../bindings/nvml.ts",
+      "src/core/distributed/nccl-module.ts -> ../../bindings/nccl.ts",
     ]);
     const literal = /(?<![.\w])import\(\s*["'](\.{1,2}\/[^"']+)["']\s*\)/g;
     const found: string[] = [];

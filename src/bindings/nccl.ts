@@ -15,26 +15,13 @@ import { ffi } from "../ffi/index.ts";
 import { generatedTables, functions, library as info, type Checked, createChecked, type Raw, ncclResult_t, ncclModules, type NcclModule } from "./tables/nccl.ts";
 import { type BindingExtras, createBinding, type LoadedLibrary, newestNotNewerThan, queryInts, type TableChooser, chooseBySoname, versionNumber } from "./binding.ts";
 import { libraryDescription, statusName } from "./describe.ts";
-import { BindingError } from "./errors.ts";
+import { NCCLError } from "./nccl-error.ts";
 
 export * from "./tables/nccl.ts";
+export { NCCLError };
 
 /** NCCL: checked functions, `.raw`, and the binding's facts. */
 export type NcclBinding = Checked & BindingExtras<Raw>;
-
-/** An NCCL call failed (ncclResult_t other than ncclSuccess), or a communicator reported an asynchronous error. */
-export class NCCLError extends BindingError {
-  /** NCCL's last error message for the thread (`ncclGetLastError`), when it had one. */
-  readonly lastError: string | undefined;
-  /** Whether the error came from `ncclCommGetAsyncError` (a failure of work already queued), not from a call. */
-  readonly asynchronous: boolean;
-  constructor(code: number, codeName: string, description: string, functionName: string, lastError?: string, asynchronous = false) {
-    super("nccl", code, codeName, lastError ? `${description}; NCCL says: ${lastError}` : description, functionName);
-    this.name = "NCCLError";
-    this.lastError = lastError;
-    this.asynchronous = asynchronous;
-  }
-}
 
 /** What each status means, for when the library cannot say (not loaded, or no text). */
 const STATUS_TEXT: Readonly<Record<string, string>> = {

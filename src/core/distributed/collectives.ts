@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { ncclDataType_t, ncclRedOp_t } from "../../bindings/nccl.ts";
+import { ncclDataType_t, ncclRedOp_t } from "../../bindings/tables/nccl-values.ts";
 import type { Device } from "../device.ts";
 import { DeviceArray } from "../array/device-array.ts";
 import { type DType, type DTypeName, dtypeOf } from "../array/dtype.ts";

@@ -20,17 +20,9 @@
  */
 import { ffi } from "../../ffi/index.ts";
 import type { Pointer } from "../../ffi/types.ts";
-import {
-  chosenNcclModule,
-  nccl,
-  type NcclBinding,
-  type ncclComm_t,
-  ncclError,
-  ncclResult_t,
-  NCCL_SPLIT_NOCOLOR,
-  type ncclDataType_t,
-  type ncclRedOp_t,
-} from "../../bindings/nccl.ts";
+import type { NcclBinding, ncclComm_t, ncclDataType_t, ncclRedOp_t, NCCLError } from "../../bindings/nccl.ts";
+import { ncclResult_t, NCCL_SPLIT_NOCOLOR } from "../../bindings/tables/nccl-values.ts";
+import { ncclModule } from "./nccl-module.ts";
 import type { Device } from "../device.ts";
 import { Stream } from "../stream.ts";
 import { deviceOf, isDevice } from "../base/hub.ts";
@@ -41,6 +33,11 @@ import { type CollectiveOperand, ncclTypeFor, REDUCE_OPS, type ReduceOp, type Re
 import { UniqueId } from "./unique-id.ts";
 import { joinWorld, type World, world as currentWorld } from "./world.ts";
 import type { RecordBase } from "../../tables-runtime/record.ts";
+
+/** The error for an NCCL status (the binding's `ncclError`; NCCL's module is loaded once a binding is in use). */
+function ncclError(binding: NcclBinding, code: number, functionName: string, asynchronous = false): NCCLError {
+  return ncclModule().ncclError(binding, code, functionName, asynchronous);
+}
 
 /**
  * A communicator's configuration (NCCL's `ncclConfig_t`). Unset fields keep NCCL's defaults. A field the loaded
@@ -108,11 +105,11 @@ export interface ConfigRecord {
  * Lays out an `ncclConfig_t` for the NCCL the binding loaded: NCCL_CONFIG_INITIALIZER's values (the struct's size,
  * the magic 0xcafebeef, the header's NCCL_VERSION, every attribute NCCL_CONFIG_UNDEF_INT or NULL), then `config`'s.
  */
-export function buildConfig(config: CommunicatorConfig, binding: NcclBinding = nccl): ConfigRecord {
+export function buildConfig(config: CommunicatorConfig, binding: NcclBinding = ncclModule().nccl): ConfigRecord {
   if (typeof config !== "object" || config === null) {
     throw new CollectiveArgumentError("Communicator config", "config", "an object ({ blocking, cgaClusterSize, ... })", describeValue(config), "Pass an object, or leave it out.");
   }
-  const m = chosenNcclModule(binding);
+  const m = ncclModule().chosenNcclModule(binding);
   const rec = new m.ncclConfig_t() as unknown as RecordBase & Record<string, unknown>;
   const cls = m.ncclConfig_t as unknown as { $size: number; $fields: readonly { name: string; size: number }[] };
   const fields = new Map(cls.$fields.map((f) => [f.name, f]));
@@ -279,7 +276,7 @@ export class Communicator {
       throw new CollectiveArgumentError("Communicator.initAll", "devices", "distinct devices", `[${ids.join(", ")}]`, "Name each device once: NCCL gives each rank its own GPU.");
     }
     for (const d of [...list].reverse()) d.setCurrent();
-    const binding = options.binding ?? nccl;
+    const binding = options.binding ?? ncclModule().nccl;
     const comms = new ArrayBuffer(8 * list.length);
     const devlist = new Int32Array(ids);
     const r = binding.raw.ncclCommInitAll(ffi.pointerOf(comms), list.length, ffi.pointerOf(devlist));
@@ -304,7 +301,7 @@ export class Communicator {
     if (device !== undefined && !(isDevice(device) || (Number.isSafeInteger(device) && (device as number) >= 0))) {
       throw new CollectiveArgumentError(op, "device", "a device ordinal or a Device", describeValue(device), "Pass the rank's GPU (world().localRank).");
     }
-    const binding = options.binding ?? nccl;
+    const binding = options.binding ?? ncclModule().nccl;
     const config = buildConfig(options.config ?? {}, binding);
     deviceOf(device ?? 0).setCurrent();
     const out = new ArrayBuffer(8);
@@ -323,7 +320,7 @@ export class Communicator {
    */
   static async fromWorld(options: FromWorldOptions = {}): Promise<Communicator> {
     const w = options.world ?? currentWorld();
-    const binding = options.binding ?? nccl;
+    const binding = options.binding ?? ncclModule().nccl;
     const meeting = await joinWorld({ world: w, ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}) });
     try {
       const text = await meeting.share("nccl-unique-id", () => UniqueId.create(binding).toBase64());
@@ -745,7 +742,7 @@ export function group(): GroupScope;
 export function group(body: () => void): void;
 export function group(body?: () => void): GroupScope | void {
   if (body !== undefined && typeof body !== "function") throw new CollectiveArgumentError("group", "body", "a function, or nothing (a scope)", describeValue(body), "Pass a function that makes the calls.");
-  const scope = openGroup(nccl);
+  const scope = openGroup(ncclModule().nccl);
   if (body === undefined) return scope;
   let result: unknown;
   try {

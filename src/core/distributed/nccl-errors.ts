@@ -6,5 +6,5 @@
  *
  * @module
  */
-export { NCCLError } from "../../bindings/nccl.ts";
+export { NCCLError } from "../../bindings/nccl-error.ts";
 export { CollectiveArgumentError, CommunicatorStateError } from "../errors.ts";

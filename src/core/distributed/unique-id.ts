@@ -4,7 +4,9 @@
  *
  * @module
  */
-import { nccl, type NcclBinding, NCCL_UNIQUE_ID_BYTES } from "../../bindings/nccl.ts";
+import type { NcclBinding } from "../../bindings/nccl.ts";
+import { NCCL_UNIQUE_ID_BYTES } from "../../bindings/tables/nccl-values.ts";
+import { ncclModule } from "./nccl-module.ts";
 import { describeValue } from "../base/checks.ts";
 import { CollectiveArgumentError } from "./nccl-errors.ts";
 
@@ -19,7 +21,7 @@ export class UniqueId {
   }
 
   /** A fresh id from NCCL (`ncclGetUniqueId`): rank 0 makes it and hands it to the other ranks. */
-  static create(binding: NcclBinding = nccl): UniqueId {
+  static create(binding: NcclBinding = ncclModule().nccl): UniqueId {
     const rec = binding.ncclGetUniqueId();
     const view = rec.$view;
     return new UniqueId(new Uint8Array(view.buffer.slice(view.byteOffset, view.byteOffset + NCCL_UNIQUE_ID_BYTES)));
