@@ -1,8 +1,8 @@
 /**
  * Builds the package's dist/ (run by `npm run build`, and by `npm pack`/`npm publish` through `prepack`):
  *
- * - src/ and generated/ → ESM JavaScript (without comments or source maps, then minified with every name kept:
- *   scripts/minify-dist.ts) and `.d.ts` declarations (with their TSDoc) (tsc, tsconfig.build.json, two passes), the
+ * - src/ and generated/ → ESM JavaScript (without comments or source maps, then bundled into the package's entry points
+ *   and the chunks they share, minified with every name kept: scripts/bundle-dist.ts) and `.d.ts` declarations (with their TSDoc) (tsc, tsconfig.build.json, two passes), the
  *   relative `.ts` imports rewritten to `.js`, so that Deno runs the package from node_modules (it strips no types
  *   there) and Node-style resolvers find the declarations;
  * - the generator (Deno, libclang through Deno.dlopen) → one ESM file, dist/generator/cli.js, with its one
@@ -21,7 +21,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { filesUnder } from "./minify-dist.ts";
+import { filesUnder } from "./bundle-dist.ts";
 
 const root = resolve(import.meta.dirname ?? new URL(".", import.meta.url).pathname, "..");
 const bin = (name: string): string => join(root, "node_modules", ".bin", name);
@@ -77,8 +77,8 @@ step("tsc: src/ and generated/ to dist/ (JavaScript without comments or source m
   "--removeComments",
   "--noCheck", // the first pass has type-checked the same files
 ]);
-// Minified (whitespace and syntax, every name kept; scripts/minify-dist.ts says what it saves and costs).
-step("bun: minify the JavaScript of dist/src and dist/generated", bin("bun"), ["scripts/minify-dist.ts", "dist/src", "dist/generated"]);
+// Bundled into the entry points and shared chunks, minified with every name kept (scripts/bundle-dist.ts says why).
+step("bun: bundle and minify the JavaScript of dist/src and dist/generated", bin("bun"), ["scripts/bundle-dist.ts", "dist"]);
 step("bun build: the generator to dist/generator/cli.js", bin("bun"), [
   "build",
   "generator/cli.ts",

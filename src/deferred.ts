@@ -15,7 +15,8 @@
  *
  * @module
  */
-import { getEnv, nativeRequire } from "./host.ts";
+import { getEnv } from "./host.ts";
+import { filePath } from "./module-url.ts";
 
 /** The variable that makes the deferred libraries load at import on every runtime (`CUDA_TS_EAGER=1`). */
 export const EAGER_VARIABLE = "CUDA_TS_EAGER";
@@ -50,20 +51,19 @@ export function markLoaded(name: string): void {
 }
 
 /**
- * A synchronous loader of the module `specifier` names (relative to the module whose `import.meta` is `meta`, without
- * its extension: the caller's own is added, `.ts` in the sources and `.js` in the package), or `undefined` where the
- * runtime cannot load it synchronously or must not (see the module's documentation): the caller then imports it at
+ * A synchronous loader of the module at `url` (one of cuda-ts's own: src/module-url.ts's `ownModuleUrl`), through
+ * `require` (Bun's own, `nativeRequire(import.meta)`), or `undefined` where the runtime cannot load it synchronously
+ * or must not (see the module's documentation; `require` is undefined off native Bun): the caller then imports it at
  * import. `blocked` is the caller's own reason to load at import (the older tables are loaded).
  */
-export function deferredLoader<T>(meta: ImportMeta, specifier: string, name: string, blocked: boolean): (() => T) | undefined {
-  const req = nativeRequire(meta);
-  if (blocked || req === undefined || getEnv(EAGER_VARIABLE) === "1") return undefined;
-  const id = specifier + (meta.url.endsWith(".ts") ? ".ts" : ".js");
+export function deferredLoader<T>(require: ((id: string) => unknown) | undefined, url: string, name: string, blocked: boolean): (() => T) | undefined {
+  if (blocked || require === undefined || getEnv(EAGER_VARIABLE) === "1") return undefined;
+  const id = filePath(url);
   let module: T | undefined;
   return () => {
     if (module === undefined) {
       try {
-        module = req(id) as T;
+        module = require(id) as T;
       } catch (error) {
         throw new DeferredLoadError(name, id, error);
       }
@@ -74,8 +74,7 @@ export function deferredLoader<T>(meta: ImportMeta, specifier: string, name: str
 }
 
 /**
- * `import()` of the module `specifier` names (relative to the module whose `import.meta` is `meta`, without its
- * extension, as for {@link deferredLoader}), for modules loaded later, asynchronously, at a first use that may never
+ * `import()` of the module at `url` (one of cuda-ts's own: src/module-url.ts's `ownModuleUrl`), for modules loaded later, asynchronously, at a first use that may never
  * come (cuFFT's tables when the first `Fft` is made, CUPTI's for `profile()`).
  *
  * The specifier is made at run time on purpose: Deno fetches and parses every `import("./literal")` of a module's
@@ -85,8 +84,7 @@ export function deferredLoader<T>(meta: ImportMeta, specifier: string, name: str
  * says so. What may load at import (the older CUDA versions' tables) stays a literal import: `deno run --allow-ffi`
  * must import the package from its sources too.
  */
-export async function importLater<T>(meta: ImportMeta, specifier: string, name: string): Promise<T> {
-  const url = new URL(specifier + (meta.url.endsWith(".ts") ? ".ts" : ".js"), meta.url).href;
+export async function importLater<T>(url: string, name: string): Promise<T> {
   try {
     return (await import(url)) as T;
   } catch (error) {

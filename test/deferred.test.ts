@@ -3,23 +3,20 @@
  * decision, and a real process of the running runtime importing the package root and then using both.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { DeferredLoadError, deferredLoader, EAGER_VARIABLE, importLater } from "../src/deferred.ts";
+import { filePath, moduleExtension, ownModuleUrl, RUN_TIME_MODULES } from "../src/module-url.ts";
 import { isBun, runtimeCommand, runtimeExecutable } from "./support/runtime.ts";
 
 const root = resolve(import.meta.dirname ?? new URL(".", import.meta.url).pathname, "..");
 
-function fakeMeta(url: string, require?: (id: string) => unknown): ImportMeta {
-  return { url, require } as unknown as ImportMeta;
-}
-
 describe("deferredLoader", () => {
-  it("loads once, on the first call, with the caller's extension, where the runtime is Bun and has import.meta.require", () => {
+  it("loads once, on the first call, by the module's file path, where the runtime is Bun and has import.meta.require", () => {
     const asked: string[] = [];
-    const load = deferredLoader<{ x: number }>(fakeMeta("file:///p/src/core/a.ts", (id) => (asked.push(id), { x: 1 })), "../b", "test-ts", false);
+    const load = deferredLoader<{ x: number }>((id) => (asked.push(id), { x: 1 }), "file:///p/src/b.ts", "test-ts", false);
     if (!isBun) {
       expect(load).toBeUndefined();
       return;
@@ -27,16 +24,13 @@ describe("deferredLoader", () => {
     expect(asked).toEqual([]);
     expect(load?.().x).toBe(1);
     expect(load?.().x).toBe(1);
-    expect(asked).toEqual(["../b.ts"]);
-    const fromJs = deferredLoader<unknown>(fakeMeta("file:///p/dist/src/core/a.js", (id) => (asked.push(id), {})), "../b", "test-js", false);
-    fromJs?.();
-    expect(asked).toEqual(["../b.ts", "../b.js"]);
+    expect(asked).toEqual(["/p/src/b.ts"]);
   });
 
   it.runIf(isBun)("turns a refused require into a DeferredLoadError that names the module and CUDA_TS_EAGER", () => {
-    const load = deferredLoader<unknown>(fakeMeta("file:///p/a.ts", () => {
+    const load = deferredLoader<unknown>(() => {
       throw new TypeError('require() async module "x" is unsupported');
-    }), "./b", "nvml", false);
+    }, "file:///p/b.ts", "nvml", false);
     let error: unknown;
     try {
       load?.();
@@ -45,16 +39,17 @@ describe("deferredLoader", () => {
     }
     expect(error).toBeInstanceOf(DeferredLoadError);
     expect((error as DeferredLoadError).module).toBe("nvml");
-    expect(String(error)).toMatch(/could not load nvml \(\.\/b\.ts\) on first use: require\(\) async module "x" is unsupported\. Set CUDA_TS_EAGER=1/);
+    expect(String(error)).toMatch(/could not load nvml \(\/p\/b\.ts\) on first use: require\(\) async module "x" is unsupported\. Set CUDA_TS_EAGER=1/);
   });
 
   it("declines (the caller imports at import) without import.meta.require, when the caller says so, and with CUDA_TS_EAGER=1", () => {
-    expect(deferredLoader(fakeMeta("file:///a.ts"), "./b", "x", false)).toBeUndefined();
-    expect(deferredLoader(fakeMeta("file:///a.ts", () => ({})), "./b", "x", true)).toBeUndefined();
+    const url = "file:///b.ts";
+    expect(deferredLoader(undefined, url, "x", false)).toBeUndefined();
+    expect(deferredLoader(() => ({}), url, "x", true)).toBeUndefined();
     const before = process.env[EAGER_VARIABLE];
     process.env[EAGER_VARIABLE] = "1";
     try {
-      expect(deferredLoader(fakeMeta("file:///a.ts", () => ({})), "./b", "x", false)).toBeUndefined();
+      expect(deferredLoader(() => ({}), url, "x", false)).toBeUndefined();
     } finally {
       if (before === undefined) delete process.env[EAGER_VARIABLE];
       else process.env[EAGER_VARIABLE] = before;
@@ -62,21 +57,43 @@ describe("deferredLoader", () => {
   });
 });
 
+describe("ownModuleUrl", () => {
+  it("names each module loaded at run time by its place in the layout, with the sources' extension here, and every one exists", () => {
+    expect(moduleExtension).toBe(".ts");
+    for (const path of RUN_TIME_MODULES) {
+      const url = ownModuleUrl(path);
+      expect(new URL(url).hash).toBe("");
+      expect(filePath(url)).toBe(join(root, `${path}.ts`));
+      expect(existsSync(filePath(url)), path).toBe(true);
+    }
+  });
+
+  it("is what every module loaded at run time is named through, and RUN_TIME_MODULES lists every one named", () => {
+    const named = new Set<string>();
+    const walk = (dir: string): void => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        const path = join(dir, entry.name);
+        if (entry.isDirectory()) walk(path);
+        else if (entry.name.endsWith(".ts")) for (const m of readFileSync(path, "utf8").matchAll(/ownModuleUrl\("([^"]+)"\)/g)) named.add(m[1]!);
+      }
+    };
+    walk(join(root, "src"));
+    expect([...named].sort()).toEqual([...RUN_TIME_MODULES].sort());
+  });
+});
+
 describe("importLater", () => {
   const dir = mkdtempSync(join(tmpdir(), "cuda-ts-later-"));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   writeFileSync(join(dir, "target.ts"), "export const from = 'ts';\n");
-  writeFileSync(join(dir, "target.js"), "export const from = 'js';\n");
 
-  it("imports the module named relative to the caller, with the caller's extension", async () => {
-    const fromTs = await importLater<{ from: string }>(fakeMeta(`file://${dir}/caller.ts`), "./target", "test");
-    expect(fromTs.from).toBe("ts");
-    const fromJs = await importLater<{ from: string }>(fakeMeta(`file://${dir}/sub/../caller.js`), "./target", "test");
-    expect(fromJs.from).toBe("js");
+  it("imports the module at the URL", async () => {
+    const m = await importLater<{ from: string }>(`file://${dir}/target.ts`, "test");
+    expect(m.from).toBe("ts");
   });
 
   it("passes on a missing module's own error", async () => {
-    await expect(importLater(fakeMeta(`file://${dir}/caller.ts`), "./absent", "test")).rejects.toThrow(/absent/);
+    await expect(importLater(`file://${dir}/absent.ts`, "test")).rejects.toThrow(/absent/);
   });
 
   it.runIf(!isBun)("on Deno without --allow-read, for files outside an installed package, says which permission to add", () => {
@@ -85,7 +102,7 @@ describe("importLater", () => {
       script,
       `import { DeferredLoadError, importLater } from ${JSON.stringify(join(root, "src/deferred.ts"))};
 try {
-  await importLater(import.meta, "./target", "the test's module");
+  await importLater(new URL("./target.ts", import.meta.url).href, "the test's module");
   console.log("loaded");
 } catch (e) {
   console.log(e instanceof DeferredLoadError ? "DeferredLoadError: " + e.message : "other: " + String(e));

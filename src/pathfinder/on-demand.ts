@@ -7,8 +7,10 @@
  */
 import type * as PathfinderModule from "./index.ts";
 import { deferredLoader, markLoaded } from "../deferred.ts";
+import { ownModuleUrl } from "../module-url.ts";
+import { nativeRequire } from "../host.ts";
 
-const deferred = deferredLoader<typeof PathfinderModule>(import.meta, "./index", "pathfinder", false);
+const deferred = deferredLoader<typeof PathfinderModule>(nativeRequire(import.meta), ownModuleUrl("src/pathfinder/index"), "pathfinder", false);
 const eager: typeof PathfinderModule | undefined = deferred === undefined ? await import("./index.ts") : undefined;
 if (eager !== undefined) markLoaded("pathfinder");
 

@@ -7,6 +7,7 @@
  * @module
  */
 import { nativeRequire } from "../host.ts";
+import { filePath, ownModuleUrl } from "../module-url.ts";
 import type { DynamicLoader, LoadedHandle, LoadOutcome } from "./loader.ts";
 
 type DlModule = typeof import("../ffi/dl.ts");
@@ -36,7 +37,7 @@ function dlModule(): DlModule | string {
   if (imported !== undefined) return imported;
   if (required === undefined) {
     try {
-      required = (bunRequire as (id: string) => unknown)(import.meta.url.endsWith(".ts") ? "../ffi/dl.ts" : "../ffi/dl.js") as DlModule;
+      required = (bunRequire as (id: string) => unknown)(filePath(ownModuleUrl("src/ffi/dl"))) as DlModule;
     } catch (error) {
       required = `the dynamic loader (src/ffi/dl.ts) is unavailable: ${describe(error)}`;
     }

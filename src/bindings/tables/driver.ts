@@ -10,6 +10,8 @@ import type { Checked } from "../../../generated/cuda-13.0/driver/checked.ts";
 import { functions, library, type Raw } from "../../../generated/cuda-13.0/driver/functions.ts";
 import type { CheckedRuntime } from "../../tables-runtime/checked.ts";
 import { deferredLoader, markLoaded } from "../../deferred.ts";
+import { ownModuleUrl } from "../../module-url.ts";
+import { nativeRequire } from "../../host.ts";
 import type { GeneratedTable } from "./registry.ts";
 import { olderTables } from "./older-tables.ts";
 
@@ -22,7 +24,7 @@ export * from "../../../generated/cuda-13.0/driver/records.ts";
 export { functions, library, type Raw };
 export type { Checked };
 
-const deferredChecked = deferredLoader<typeof CheckedImpl>(import.meta, "../../../generated/cuda-13.0/driver/checked-impl", "driver checked", false);
+const deferredChecked = deferredLoader<typeof CheckedImpl>(nativeRequire(import.meta), ownModuleUrl("generated/cuda-13.0/driver/checked-impl"), "driver checked", false);
 const eagerChecked: typeof CheckedImpl | undefined = deferredChecked === undefined ? await import("../../../generated/cuda-13.0/driver/checked-impl.ts") : undefined;
 if (eagerChecked !== undefined) markLoaded("driver checked");
 

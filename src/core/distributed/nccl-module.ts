@@ -7,8 +7,10 @@
  */
 import type * as NcclModule from "../../bindings/nccl.ts";
 import { deferredLoader, markLoaded } from "../../deferred.ts";
+import { ownModuleUrl } from "../../module-url.ts";
+import { nativeRequire } from "../../host.ts";
 
-const deferred = deferredLoader<typeof NcclModule>(import.meta, "../../bindings/nccl", "nccl", false);
+const deferred = deferredLoader<typeof NcclModule>(nativeRequire(import.meta), ownModuleUrl("src/bindings/nccl"), "nccl", false);
 const eager: typeof NcclModule | undefined = deferred === undefined ? await import("../../bindings/nccl.ts") : undefined;
 if (eager !== undefined) markLoaded("nccl");
 

@@ -6,8 +6,10 @@
  */
 import type * as CuFileModule from "../../bindings/cufile.ts";
 import { deferredLoader, markLoaded } from "../../deferred.ts";
+import { ownModuleUrl } from "../../module-url.ts";
+import { nativeRequire } from "../../host.ts";
 
-const deferred = deferredLoader<typeof CuFileModule>(import.meta, "../../bindings/cufile", "cufile", false);
+const deferred = deferredLoader<typeof CuFileModule>(nativeRequire(import.meta), ownModuleUrl("src/bindings/cufile"), "cufile", false);
 const eager: typeof CuFileModule | undefined = deferred === undefined ? await import("../../bindings/cufile.ts") : undefined;
 if (eager !== undefined) markLoaded("cufile");
 

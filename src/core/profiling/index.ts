@@ -41,6 +41,7 @@
  */
 import type { ProfileOptions, ProfileResult } from "./types.ts";
 import { importLater } from "../../deferred.ts";
+import { ownModuleUrl } from "../../module-url.ts";
 
 export * as profiler from "./profiler.ts";
 export type { CaptureRange } from "./profiler.ts";
@@ -70,6 +71,6 @@ export type {
  *   An exception of `fn` is rethrown after collection is switched off.
  */
 export async function profile<T>(fn: () => T | Promise<T>, options?: ProfileOptions): Promise<ProfileResult<Awaited<T>>> {
-  const { profile: run } = await importLater<typeof import("./activity.ts")>(import.meta, "./activity", "profile (CUPTI)");
+  const { profile: run } = await importLater<typeof import("./activity.ts")>(ownModuleUrl("src/core/profiling/activity"), "profile (CUPTI)");
   return run(fn, options);
 }

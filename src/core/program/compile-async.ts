@@ -9,6 +9,7 @@
  */
 import { describeValue } from "../base/checks.ts";
 import { WorkerPool, type ModuleUrl, type RunOptions } from "../worker/pool.ts";
+import { ownModuleUrl } from "../../module-url.ts";
 import type { CompileRequest, CompileResult } from "./compile-job.ts";
 
 /** Options of the compile workers. */
@@ -19,8 +20,8 @@ export interface CompileWorkersOptions {
   readonly idleTimeoutMs?: number;
 }
 
-/** The compile worker module, beside this file (`.ts` from the sources, `.js` from the package). */
-export const compileWorkerUrl: ModuleUrl = new URL(import.meta.url.endsWith(".ts") ? "./compile-worker.ts" : "./compile-worker.js", import.meta.url);
+/** The compile worker module (`.ts` from the sources, `.js` from the package; src/module-url.ts). */
+export const compileWorkerUrl: ModuleUrl = new URL(ownModuleUrl("src/core/program/compile-worker"));
 
 function defaultSize(): number {
   const cpus = (globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator?.hardwareConcurrency ?? 2;

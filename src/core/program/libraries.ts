@@ -8,10 +8,12 @@ import type * as NvrtcModule from "../../bindings/nvrtc.ts";
 import type * as NvJitLinkModule from "../../bindings/nvjitlink.ts";
 import type * as NvvmModule from "../../bindings/nvvm.ts";
 import { deferredLoader, markLoaded } from "../../deferred.ts";
+import { ownModuleUrl } from "../../module-url.ts";
+import { nativeRequire } from "../../host.ts";
 
-const nvrtcLoader = deferredLoader<typeof NvrtcModule>(import.meta, "../../bindings/nvrtc", "nvrtc", false);
-const nvjitlinkLoader = deferredLoader<typeof NvJitLinkModule>(import.meta, "../../bindings/nvjitlink", "nvjitlink", false);
-const nvvmLoader = deferredLoader<typeof NvvmModule>(import.meta, "../../bindings/nvvm", "nvvm", false);
+const nvrtcLoader = deferredLoader<typeof NvrtcModule>(nativeRequire(import.meta), ownModuleUrl("src/bindings/nvrtc"), "nvrtc", false);
+const nvjitlinkLoader = deferredLoader<typeof NvJitLinkModule>(nativeRequire(import.meta), ownModuleUrl("src/bindings/nvjitlink"), "nvjitlink", false);
+const nvvmLoader = deferredLoader<typeof NvvmModule>(nativeRequire(import.meta), ownModuleUrl("src/bindings/nvvm"), "nvvm", false);
 
 // One decision for the three (they share the conditions): imported at import where the runtime cannot load later.
 const eager = nvrtcLoader === undefined

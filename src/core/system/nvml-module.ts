@@ -7,8 +7,10 @@
 import type * as NvmlModule from "../../bindings/nvml.ts";
 import { olderTables } from "../../bindings/tables/older-tables.ts";
 import { deferredLoader, markLoaded } from "../../deferred.ts";
+import { ownModuleUrl } from "../../module-url.ts";
+import { nativeRequire } from "../../host.ts";
 
-const deferred = deferredLoader<typeof NvmlModule>(import.meta, "../../bindings/nvml", "nvml", olderTables.load);
+const deferred = deferredLoader<typeof NvmlModule>(nativeRequire(import.meta), ownModuleUrl("src/bindings/nvml"), "nvml", olderTables.load);
 const eager: typeof NvmlModule | undefined = deferred === undefined ? await import("../../bindings/nvml.ts") : undefined;
 if (eager !== undefined) markLoaded("nvml");
 

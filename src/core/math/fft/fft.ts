@@ -38,11 +38,12 @@ import { ffi } from "../../../ffi/index.ts";
 import { checkArray, checkStream, checkStreamDevice, pointerOf } from "../rng/shared.ts";
 import { fftLayout, splitAxes, type FftLayout, type FftPlanSpec } from "./layout.ts";
 import { importLater } from "../../../deferred.ts";
+import { ownModuleUrl } from "../../../module-url.ts";
 
 type CufftModule = typeof import("../../../bindings/cufft.ts");
 let loading: Promise<CufftModule> | undefined;
 function loadCufft(): Promise<CufftModule> {
-  return (loading ??= importLater<CufftModule>(import.meta, "../../../bindings/cufft", "cufft"));
+  return (loading ??= importLater<CufftModule>(ownModuleUrl("src/bindings/cufft"), "cufft"));
 }
 
 const FORWARD = -1;

@@ -28,12 +28,13 @@ import { ClosedError, DTypeError } from "../../errors.ts";
 import type { Stream } from "../../stream.ts";
 import { checkArray, checkStream, checkStreamDevice, listOf, pointerOf } from "./shared.ts";
 import { importLater } from "../../../deferred.ts";
+import { ownModuleUrl } from "../../../module-url.ts";
 
 type CurandModule = typeof import("../../../bindings/curand.ts");
 let loading: Promise<CurandModule> | undefined;
 /** Loads cuRAND's binding module (its tables) once; the library itself opens on the first call. */
 function loadCurand(): Promise<CurandModule> {
-  return (loading ??= importLater<CurandModule>(import.meta, "../../../bindings/curand", "curand"));
+  return (loading ??= importLater<CurandModule>(ownModuleUrl("src/bindings/curand"), "curand"));
 }
 
 /** The generators, by cuRAND's names (`CURAND_RNG_PSEUDO_*`, `CURAND_RNG_QUASI_*`). */

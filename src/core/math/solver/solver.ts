@@ -41,11 +41,12 @@ import { withCurrentContext } from "../../base/driver-state.ts";
 import { checkArray, checkSameDtype, checkStream, checkStreamDevice, pointerOf } from "../rng/shared.ts";
 import { infoError } from "./errors.ts";
 import { importLater } from "../../../deferred.ts";
+import { ownModuleUrl } from "../../../module-url.ts";
 
 type CusolverModule = typeof import("../../../bindings/cusolver.ts");
 let loading: Promise<CusolverModule> | undefined;
 function loadCusolver(): Promise<CusolverModule> {
-  return (loading ??= importLater<CusolverModule>(import.meta, "../../../bindings/cusolver", "cusolver"));
+  return (loading ??= importLater<CusolverModule>(ownModuleUrl("src/bindings/cusolver"), "cusolver"));
 }
 
 /** The dtypes the Solver takes. */

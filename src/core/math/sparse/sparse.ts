@@ -31,11 +31,12 @@ import { ffi } from "../../../ffi/index.ts";
 import { withCurrentContext } from "../../base/driver-state.ts";
 import { checkArray, checkSameDtype, checkStream, checkStreamDevice, pointerOf } from "../rng/shared.ts";
 import { importLater } from "../../../deferred.ts";
+import { ownModuleUrl } from "../../../module-url.ts";
 
 type CusparseModule = typeof import("../../../bindings/cusparse.ts");
 let loading: Promise<CusparseModule> | undefined;
 function loadCusparse(): Promise<CusparseModule> {
-  return (loading ??= importLater<CusparseModule>(import.meta, "../../../bindings/cusparse", "cusparse"));
+  return (loading ??= importLater<CusparseModule>(ownModuleUrl("src/bindings/cusparse"), "cusparse"));
 }
 
 /** The value dtypes of sparse matrices. */
