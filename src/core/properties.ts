@@ -26,12 +26,20 @@ function attributePropertyName(enumerator: string): string {
   return rest.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 }
 
-/** The attribute table: property name → enum value (the sentinel CU_DEVICE_ATTRIBUTE_MAX left out). */
-const deviceAttributes: ReadonlyMap<string, number> = new Map(
-  Object.entries(CUdevice_attribute)
-    .filter(([k]) => k !== "CU_DEVICE_ATTRIBUTE_MAX")
-    .map(([k, v]) => [attributePropertyName(k), v]),
-);
+let attributeTable: ReadonlyMap<string, number> | undefined;
+
+/**
+ * The attribute table: property name → enum value (the sentinel CU_DEVICE_ATTRIBUTE_MAX left out), made when a
+ * device's properties are first read, not at import.
+ */
+function deviceAttributes(): ReadonlyMap<string, number> {
+  attributeTable ??= new Map(
+    Object.entries(CUdevice_attribute)
+      .filter(([k]) => k !== "CU_DEVICE_ATTRIBUTE_MAX")
+      .map(([k, v]) => [attributePropertyName(k), v]),
+  );
+  return attributeTable;
+}
 
 /** Builds the properties object of a device (CUdevice ordinal). */
 export function deviceProperties(device: number): DeviceProperties {
@@ -45,7 +53,7 @@ export function deviceProperties(device: number): DeviceProperties {
     return v;
   };
   const props: Record<string, unknown> = {};
-  for (const [name, value] of deviceAttributes) {
+  for (const [name, value] of deviceAttributes()) {
     Object.defineProperty(props, name, { get: () => get(value), enumerable: true });
   }
   Object.defineProperty(props, "get", { value: (attribute: CUdevice_attribute) => get(attribute) });
