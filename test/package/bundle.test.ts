@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { declaredNames, entryPoints, LAYOUT_MARK, placeLayoutRoot, renamedDeclarations, restoreNames } from "../../scripts/bundle-dist.ts";
+import { declaredNames, directReexports, entryPoints, LAYOUT_MARK, placeLayoutRoot, renamedDeclarations, restoreNames } from "../../scripts/bundle-dist.ts";
 import { RUN_TIME_MODULES } from "../../src/module-url.ts";
 
 const root = resolve(import.meta.dirname ?? new URL(".", import.meta.url).pathname, "../..");
@@ -74,6 +74,20 @@ describe("bundle-dist", () => {
     expect(m.busy2!.name).toBe("busy");
     expect(m.Taken).toBe(1);
     expect([m.Twin2!.name, m.Twin3!.name]).toEqual(["Twin", "Twin"]);
+  });
+
+  it("rewrites an entry that only imports and re-exports as export-from statements, in the imports' order", async () => {
+    const entry = '// @bun\nimport{a2,b}from"./c1.js";import"./side.js";import{d as e}from"./c2.js";export{a2 as a,b,b as bb,e as d};';
+    expect(directReexports(entry)).toBe('// @bun\nexport{a2 as a,b,b as bb}from"./c1.js";import"./side.js";export{d}from"./c2.js";');
+    expect(directReexports('import{a}from"./c.js";const x=a+1;export{x};')).toBe('import{a}from"./c.js";const x=a+1;export{x};');
+    expect(directReexports('import{a}from"./c.js";export{a,z};')).toBe('import{a}from"./c.js";export{a,z};');
+    writeFileSync(join(dir, "c1.js"), "export const a2 = 1, b = 2;\n");
+    writeFileSync(join(dir, "c2.js"), "export const d = 4;\n");
+    writeFileSync(join(dir, "side.js"), "globalThis.__sideEffectRan = true;\n");
+    writeFileSync(join(dir, "entry.js"), directReexports(entry));
+    const m = (await import(pathToFileURL(join(dir, "entry.js")).href)) as Record<string, number>;
+    expect({ ...m }).toEqual({ a: 1, b: 2, bb: 2, d: 4 });
+    expect((globalThis as { __sideEffectRan?: boolean }).__sideEffectRan).toBe(true);
   });
 
   it("writes the layout root's path where src/module-url.ts's mark is, and refuses none or two", () => {
