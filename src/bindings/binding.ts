@@ -15,7 +15,7 @@ import type { FunctionType } from "../ffi/types.ts";
 import { pathfinder } from "../pathfinder/on-demand.ts";
 import type { CheckedRuntime } from "../tables-runtime/checked.ts";
 import type { FunctionSpec, FunctionTable, LibraryInfo } from "../tables-runtime/spec.ts";
-import { CheckedRuntimeImpl } from "./checked-runtime.ts";
+import { CheckedRuntimeImpl, guardsEnabled } from "./checked-runtime.ts";
 import { FunctionNotFoundError, FunctionVersionError } from "./errors.ts";
 import { type GeneratedTable, tablesFor } from "./tables/registry.ts";
 
@@ -193,6 +193,16 @@ export function openThroughPathfinder(name: string): LoadedLibrary {
 }
 
 /** Builds a lazily bound library. */
+/** Every function name of the tables, the first table's first, each once (cheaper at import than a Set of all). */
+function functionNames(tables: readonly GeneratedTable[]): string[] {
+  const first = tables[0]!.functions;
+  const names = Object.keys(first);
+  for (let i = 1; i < tables.length; i++) {
+    for (const name of Object.keys(tables[i]!.functions)) if (!Object.hasOwn(first, name) && !names.includes(name)) names.push(name);
+  }
+  return names;
+}
+
 export function createBinding<R extends object, C extends object>(options: BindingOptions<R, C>): C & BindingExtras<R> {
   const own: GeneratedTable = { library: options.info, functions: options.functions, createChecked: options.createChecked as GeneratedTable["createChecked"] };
   const allTables = (): readonly GeneratedTable[] => tablesFor(options.info.name, options.tables?.() ?? [own]);
@@ -226,7 +236,7 @@ export function createBinding<R extends object, C extends object>(options: Bindi
   // Every function name of every built-in table: the newest table's first, so that the raw table lists them in
   // its order; one lazy stub each, replaced by the native function on its first call.
   const builtIn = options.tables?.() ?? [own];
-  const names = [...new Set(builtIn.flatMap((t) => Object.keys(t.functions)))];
+  const names = functionNames(builtIn);
   for (const name of names) {
     raw[name] = function lazy(...args: unknown[]): unknown {
       const f = resolver(name, specOf(name), load(), { nonblocking: false }) as (...a: unknown[]) => unknown;
@@ -237,12 +247,15 @@ export function createBinding<R extends object, C extends object>(options: Bindi
   }
   const resolved = new Set<string>();
   const nonblockingCache = new Map<string, (...args: unknown[]) => Promise<unknown>>();
-  const rt = new CheckedRuntimeImpl(options.makeError);
+  // The checked style's runtime (output slots, typed views): made with the first checked function, not at import.
+  const guards = guardsEnabled();
+  let rtMade: CheckedRuntimeImpl | undefined;
+  const rt = (): CheckedRuntimeImpl => (rtMade ??= new CheckedRuntimeImpl(options.makeError, guards));
   // One table: its checked functions are the binding. Several: a facade whose functions build the chosen table's
   // checked style on their first call and replace themselves with its function.
   let checked: Record<string, unknown>;
   if (builtIn.length === 1 && options.tables === undefined) {
-    checked = options.createChecked(raw as R, rt) as Record<string, unknown>;
+    checked = options.createChecked(raw as R, rt()) as Record<string, unknown>;
   } else {
     let chosenChecked: Record<string, unknown> | undefined;
     let newestChecked: Record<string, unknown> | undefined;
@@ -255,13 +268,13 @@ export function createBinding<R extends object, C extends object>(options: Bindi
           } catch (e) {
             // No library to choose a table for: the newest table's checked call still checks the arguments first
             // (a bad argument is a BindingArgumentError with or without a library), then fails to load as raw does.
-            newestChecked ??= builtIn[0]!.createChecked(raw as never, rt) as Record<string, unknown>;
+            newestChecked ??= builtIn[0]!.createChecked(raw as never, rt()) as Record<string, unknown>;
             const f = newestChecked[name] as ((...a: unknown[]) => unknown) | undefined;
             if (f === undefined) throw e;
             return f(...args);
           }
         }
-        chosenChecked ??= chosen().createChecked(raw as never, rt) as Record<string, unknown>;
+        chosenChecked ??= chosen().createChecked(raw as never, rt()) as Record<string, unknown>;
         const f = chosenChecked[name] as ((...a: unknown[]) => unknown) | undefined;
         if (f === undefined) {
           specOf(name);
@@ -294,7 +307,7 @@ export function createBinding<R extends object, C extends object>(options: Bindi
     get loaded() {
       return loaded;
     },
-    guards: rt.guards,
+    guards,
     resolve<K extends keyof R & string>(name: K): R[K] {
       if (!resolved.has(name)) {
         if (!(name in raw)) throw new TypeError(`${options.info.name} has no function ${name}`);
