@@ -34,9 +34,13 @@ function flatArray(t: IrType): { element: IrType; length: number | null } {
   return { element: r, length };
 }
 
-/** A field's accessor pair (get, and set where the field can be written), or a comment saying why there is none. */
+/**
+ * A field's accessor (its type for the interface, and its description for RecordBase.$define: src/tables-runtime/
+ * record.ts's AccessorSpec, with a referenced record class by name until the record's list of classes numbers it),
+ * or a comment saying why there is none.
+ */
 type Accessor =
-  | { readonly doc: string; readonly name: string; readonly type: string; readonly get: string; readonly setType?: string; readonly set?: string }
+  | { readonly doc: string; readonly name: string; readonly type: string; readonly setType?: string; readonly spec: readonly (string | number)[]; readonly cls?: string }
   | { readonly comment: string };
 
 function fieldAccessor(f: IrField, imp: ImportTracker): Accessor {
@@ -45,48 +49,42 @@ function fieldAccessor(f: IrField, imp: ImportTracker): Accessor {
   const r = resolveTypedefs(f.type);
   const ts = tsType(f.type, "field", imp);
   if (f.bitWidth !== undefined) {
-    const signed = (r.kind === "int" || r.kind === "enum") && r.signed;
-    if (f.bitWidth > 32) {
-      return { doc, name, type: "bigint", get: `this.$bitsBig(${f.bitOffset}, ${f.bitWidth}, ${signed})`, setType: "bigint | number", set: `this.$setBitsBig(${f.bitOffset}, ${f.bitWidth}, v)` };
-    }
+    const signed = (r.kind === "int" || r.kind === "enum") && r.signed ? 1 : 0;
+    if (f.bitWidth > 32) return { doc, name, type: "bigint", setType: "bigint | number", spec: [name, "B", f.bitOffset!, f.bitWidth, signed] };
     const t = r.kind === "bool" ? "boolean" : ts === "bigint" ? "number" : ts;
-    const get = r.kind === "bool" ? `this.$bits(${f.bitOffset}, ${f.bitWidth}, false) !== 0` : `this.$bits(${f.bitOffset}, ${f.bitWidth}, ${signed})${t !== "number" ? ` as ${t}` : ""}`;
-    const setv = r.kind === "bool" ? "v ? 1 : 0" : "v";
-    return { doc, name, type: t, get, setType: t, set: `this.$setBits(${f.bitOffset}, ${f.bitWidth}, ${setv})` };
+    return { doc, name, type: t, setType: t, spec: [name, "b", f.bitOffset!, f.bitWidth, r.kind === "bool" ? 0 : signed, r.kind === "bool" ? 1 : 0] };
   }
   const code = scalarCode(r);
   if (code !== undefined) {
-    const acc = accessorName(code);
-    const cast = r.kind === "enum" && ts !== "number" && ts !== "bigint" ? ` as ${ts}` : "";
     const setType = code === "i64" || code === "u64" ? `${ts} | number` : ts;
-    return { doc, name, type: ts, get: `this.$${code}(${f.offset})${cast}`, setType, set: `this.$set${acc}(${f.offset}, v)` };
+    return { doc, name, type: ts, setType, spec: [name, "s", code, f.offset] };
   }
-  if (r.kind === "pointer") {
-    const cast = ts !== "Pointer" ? ` as ${ts}` : "";
-    return { doc, name, type: ts, get: `this.$ptr(${f.offset})${cast}`, setType: ts, set: `this.$setPtr(${f.offset}, v)` };
-  }
+  if (r.kind === "pointer") return { doc, name, type: ts, setType: ts, spec: [name, "p", f.offset] };
   if (r.kind === "array") {
     const { element, length } = flatArray(r);
     if (length === null) return { comment: `  // ${f.name}: a flexible array member (${f.type.spelling}); reach it through $pointer() and the FFI layer.\n` };
     const ec = scalarCode(element);
     if (ec !== undefined) {
       const ctor = TYPED[ec]!;
-      return { doc, name, type: ctor, get: `this.$array(${ctor}, ${f.offset}, ${length})` };
+      return { doc, name, type: ctor, spec: [name, "a", ctor, f.offset, length] };
     }
-    if (element.kind === "pointer") return { doc, name, type: "PointerArray", get: `this.$pointers(${f.offset}, ${length})` };
+    if (element.kind === "pointer") return { doc, name, type: "PointerArray", spec: [name, "P", f.offset, length] };
     if (element.kind === "record") {
       const cls = imp.ref(element.name, true);
-      if (cls) return { doc, name, type: `RecordArray<${cls}>`, get: `this.$records(${cls}, ${f.offset}, ${length})` };
+      if (cls) return { doc, name, type: `RecordArray<${cls}>`, spec: [name, "R", cls, f.offset, length], cls };
     }
     return { comment: `  // ${f.name}: ${f.type.spelling} has no accessor.\n` };
   }
   if (r.kind === "record") {
     const cls = imp.ref(r.name, true);
-    if (cls && r.complete) {
-      return { doc, name, type: cls, get: `this.$record(${cls}, ${f.offset})`, setType: cls, set: `this.$setRecord(${f.offset}, ${f.size}, v)` };
-    }
+    if (cls && r.complete) return { doc, name, type: cls, setType: cls, spec: [name, "r", cls, f.offset, f.size], cls };
   }
   return { comment: `  // ${f.name}: ${f.type.spelling} has no accessor (${r.kind === "unsupported" ? r.reason : "unsupported type"}).\n` };
+}
+
+/** A string literal of `text` (single-quoted where that needs no escape: JSON of C names reads better so). */
+function stringLiteral(text: string): string {
+  return /['\\\n]/.test(text) ? JSON.stringify(text) : `'${text}'`;
 }
 
 /** A StructLayout as TypeScript source. */
@@ -112,15 +110,10 @@ export function emitRecords(lib: IrLibrary, imp: ImportTracker, byValue: Set<str
       out += `  static readonly $layout: StructLayout = ${layoutLiteral(layoutOf(rec, index))};\n`;
     }
     out += `}\n`;
-    const fields = rec.fields
-      .map((f) => {
-        const parts = [`name: ${JSON.stringify(f.name)}`, `offset: ${f.offset}`, `size: ${f.size}`];
-        if (f.bitOffset !== undefined) parts.push(`bitOffset: ${f.bitOffset}`, `bitWidth: ${f.bitWidth}`);
-        return `{ ${parts.join(", ")} }`;
-      })
-      .join(",\n    ");
+    const fields = rec.fields.map((f) => (f.bitOffset !== undefined ? [f.name, f.offset, f.size, f.bitOffset, f.bitWidth!] : [f.name, f.offset, f.size]));
     let iface = "";
-    let accessors = "";
+    const accessors: (string | number)[][] = [];
+    const classes: string[] = [];
     for (const f of rec.fields) {
       if (f.name === "") continue;
       const a = fieldAccessor(f, imp);
@@ -129,17 +122,19 @@ export function emitRecords(lib: IrLibrary, imp: ImportTracker, byValue: Set<str
         continue;
       }
       iface += `${a.doc}  get ${a.name}(): ${a.type};\n`;
-      if (a.set !== undefined) iface += `  set ${a.name}(v: ${a.setType});\n`;
-      const key = /^[A-Za-z_$][\w$]*$/.test(a.name) ? a.name : JSON.stringify(a.name);
-      accessors += `    ${key}: {\n      get(this: ${rec.name}): ${a.type} {\n        return ${a.get};\n      },\n`;
-      if (a.set !== undefined) accessors += `      set(this: ${rec.name}, v: ${a.setType}): void {\n        ${a.set};\n      },\n`;
-      accessors += `    },\n`;
+      if (a.setType !== undefined) iface += `  set ${a.name}(v: ${a.setType});\n`;
+      const spec = [...a.spec];
+      if (a.cls !== undefined) {
+        if (!classes.includes(a.cls)) classes.push(a.cls);
+        spec[2] = classes.indexOf(a.cls);
+      }
+      accessors.push(spec);
     }
     out += `export interface ${rec.name} {\n${iface}}\n`;
-    out += `RecordBase.$define(${rec.name}, () => ({\n`;
-    out += `  cName: ${JSON.stringify(rec.cName)},\n  size: ${rec.size},\n  align: ${rec.align},\n`;
-    out += `  fields: [${fields ? `\n    ${fields},\n  ` : ""}],\n`;
-    out += `  accessors: {\n${accessors}  },\n}));\n`;
+    // Its facts and accessors as data (JSON read when the class is first used): a runtime parses a string far faster
+    // than the same accessors as code, and most records are never used.
+    const description = JSON.stringify({ c: rec.cName, s: rec.size, a: rec.align, f: fields, x: accessors });
+    out += `RecordBase.$define(${rec.name}, ${stringLiteral(description)}${classes.length > 0 ? `, () => [${classes.join(", ")}]` : ""});\n`;
     for (const a of rec.aliases) {
       out += `/** Another name of {@link ${rec.name}}. */\nexport const ${a} = ${rec.name};\n/** Another name of {@link ${rec.name}}. */\nexport type ${a} = ${rec.name};\n`;
     }

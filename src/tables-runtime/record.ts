@@ -113,6 +113,166 @@ export interface RecordDefinition {
   readonly accessors: PropertyDescriptorMap;
 }
 
+/**
+ * A field's accessor as generated tables describe it (the JSON of `RecordBase.$define`'s description), by kind:
+ * `s` a scalar (`$i32`...; with its setter), `b` bits as a number (`bool` 1: as a boolean) and `B` as a bigint, `p` a
+ * pointer, `a` a typed array (the constructor's name), `P` an array of pointers, `R` an array of records and `r` a
+ * record (the class by its index in the description's list of referenced classes; `size` for the setter).
+ */
+export type AccessorSpec =
+  | readonly [key: string, kind: "s", code: string, offset: number]
+  | readonly [key: string, kind: "b", bitOffset: number, width: number, signed: 0 | 1, bool: 0 | 1]
+  | readonly [key: string, kind: "B", bitOffset: number, width: number, signed: 0 | 1]
+  | readonly [key: string, kind: "p", offset: number]
+  | readonly [key: string, kind: "a", ctor: string, offset: number, length: number]
+  | readonly [key: string, kind: "P", offset: number, length: number]
+  | readonly [key: string, kind: "R", classIndex: number, offset: number, length: number]
+  | readonly [key: string, kind: "r", classIndex: number, offset: number, size: number];
+
+/** The JSON a generated record's description holds: C name, size, alignment, fields, accessors. */
+interface RecordSpec {
+  readonly c: string;
+  readonly s: number;
+  readonly a: number;
+  /** Fields: name, offset, size, and for a bit-field its bit offset and width. */
+  readonly f: readonly (readonly [string, number, number] | readonly [string, number, number, number, number])[];
+  readonly x: readonly AccessorSpec[];
+}
+
+const TYPED_ARRAYS: Readonly<Record<string, TypedArrayCtor>> = {
+  Int8Array,
+  Uint8Array,
+  Int16Array,
+  Uint16Array,
+  Int32Array,
+  Uint32Array,
+  Float32Array,
+  Float64Array,
+  BigInt64Array,
+  BigUint64Array,
+};
+
+/** The accessor pair of a scalar field at an offset, by the field's type: what generated code used to spell out. */
+const SCALARS: Readonly<Record<string, (o: number) => PropertyDescriptor>> = {
+  i8: (o) => ({ get(this: RecordBase) { return this.$i8(o); }, set(this: RecordBase, v: number) { this.$setI8(o, v); } }),
+  u8: (o) => ({ get(this: RecordBase) { return this.$u8(o); }, set(this: RecordBase, v: number) { this.$setU8(o, v); } }),
+  i16: (o) => ({ get(this: RecordBase) { return this.$i16(o); }, set(this: RecordBase, v: number) { this.$setI16(o, v); } }),
+  u16: (o) => ({ get(this: RecordBase) { return this.$u16(o); }, set(this: RecordBase, v: number) { this.$setU16(o, v); } }),
+  i32: (o) => ({ get(this: RecordBase) { return this.$i32(o); }, set(this: RecordBase, v: number) { this.$setI32(o, v); } }),
+  u32: (o) => ({ get(this: RecordBase) { return this.$u32(o); }, set(this: RecordBase, v: number) { this.$setU32(o, v); } }),
+  i64: (o) => ({ get(this: RecordBase) { return this.$i64(o); }, set(this: RecordBase, v: bigint | number) { this.$setI64(o, v); } }),
+  u64: (o) => ({ get(this: RecordBase) { return this.$u64(o); }, set(this: RecordBase, v: bigint | number) { this.$setU64(o, v); } }),
+  f32: (o) => ({ get(this: RecordBase) { return this.$f32(o); }, set(this: RecordBase, v: number) { this.$setF32(o, v); } }),
+  f64: (o) => ({ get(this: RecordBase) { return this.$f64(o); }, set(this: RecordBase, v: number) { this.$setF64(o, v); } }),
+  bool: (o) => ({ get(this: RecordBase) { return this.$bool(o); }, set(this: RecordBase, v: boolean) { this.$setBool(o, v); } }),
+};
+
+/** One field's property descriptor from its description: the getter (and setter) generated code used to spell out. */
+function accessorOf(x: AccessorSpec, refs: () => readonly RecordClass<RecordBase>[]): PropertyDescriptor {
+  switch (x[1]) {
+    case "s": {
+      const scalar = SCALARS[x[2]];
+      if (scalar === undefined) throw new TypeError(`a generated record names the scalar type "${x[2]}", which RecordBase has no accessor for (regenerate the tables)`);
+      return scalar(x[3]);
+    }
+    case "b": {
+      const [, , bo, w, signed, bool] = x;
+      return bool === 1
+        ? {
+            get(this: RecordBase) {
+              return this.$bits(bo, w, false) !== 0;
+            },
+            set(this: RecordBase, v: boolean) {
+              this.$setBits(bo, w, v ? 1 : 0);
+            },
+          }
+        : {
+            get(this: RecordBase) {
+              return this.$bits(bo, w, signed === 1);
+            },
+            set(this: RecordBase, v: number) {
+              this.$setBits(bo, w, v);
+            },
+          };
+    }
+    case "B": {
+      const [, , bo, w, signed] = x;
+      return {
+        get(this: RecordBase) {
+          return this.$bitsBig(bo, w, signed === 1);
+        },
+        set(this: RecordBase, v: bigint | number) {
+          this.$setBitsBig(bo, w, v);
+        },
+      };
+    }
+    case "p": {
+      const o = x[2];
+      return {
+        get(this: RecordBase) {
+          return this.$ptr(o);
+        },
+        set(this: RecordBase, v: Pointer) {
+          this.$setPtr(o, v);
+        },
+      };
+    }
+    case "a": {
+      const [, , name, o, length] = x;
+      const ctor = TYPED_ARRAYS[name];
+      if (ctor === undefined) throw new TypeError(`a generated record names the array type "${name}", which is not a typed array (regenerate the tables)`);
+      return {
+        get(this: RecordBase) {
+          return this.$array(ctor, o, length);
+        },
+      };
+    }
+    case "P": {
+      const [, , o, length] = x;
+      return {
+        get(this: RecordBase) {
+          return this.$pointers(o, length);
+        },
+      };
+    }
+    case "R": {
+      const [, , k, o, length] = x;
+      return {
+        get(this: RecordBase) {
+          return this.$records(refs()[k]!, o, length);
+        },
+      };
+    }
+    case "r": {
+      const [, , k, o, size] = x;
+      return {
+        get(this: RecordBase) {
+          return this.$record(refs()[k]!, o);
+        },
+        set(this: RecordBase, v: RecordBase) {
+          this.$setRecord(o, size, v);
+        },
+      };
+    }
+  }
+}
+
+/** A record's definition from its description (the JSON text) and the classes it refers to. */
+function definitionOf(json: string, refs: () => readonly RecordClass<RecordBase>[]): RecordDefinition {
+  const spec = JSON.parse(json) as RecordSpec;
+  const accessors: PropertyDescriptorMap = {};
+  for (const x of spec.x) accessors[x[0]] = accessorOf(x, refs);
+  return {
+    cName: spec.c,
+    size: spec.s,
+    align: spec.a,
+    fields: spec.f.map((f) => (f.length === 5 ? { name: f[0], offset: f[1], size: f[2], bitOffset: f[3], bitWidth: f[4] } : { name: f[0], offset: f[1], size: f[2] })),
+    accessors,
+  };
+}
+
+const NO_REFS = (): readonly RecordClass<RecordBase>[] => [];
+
 const pendingRecords = new Map<abstract new (...args: never[]) => RecordBase, () => RecordDefinition>();
 
 /** Makes a registered record class (once): accessors on its prototype, its facts as static properties. */
@@ -138,12 +298,14 @@ function defineRecord(cls: abstract new (...args: never[]) => RecordBase): void 
  */
 export abstract class RecordBase {
   /**
-   * Registers a generated record class: `make` gives its facts and field accessors, and runs when the class is
-   * first used (the first record made, or the first read of `$size`, `$fields`, ...), so that importing a library's
-   * records defines classes, not their hundreds of accessors.
+   * Registers a generated record class: `description` gives its facts and field accessors (the JSON text of a
+   * record's C name `c`, size `s`, alignment `a`, fields `f` and accessors `x`: {@link AccessorSpec}; `refs` the
+   * classes its record fields name, by index), or a function that makes its definition. Either is read when the
+   * class is first used (the first record made, or the first read of `$size`, `$fields`, ...): importing a library's
+   * records defines classes, and neither their accessors nor the code of any.
    */
-  static $define(cls: abstract new (...args: never[]) => RecordBase, make: () => RecordDefinition): void {
-    pendingRecords.set(cls, make);
+  static $define(cls: abstract new (...args: never[]) => RecordBase, description: string | (() => RecordDefinition), refs: () => readonly RecordClass<RecordBase>[] = NO_REFS): void {
+    pendingRecords.set(cls, typeof description === "function" ? description : () => definitionOf(description, refs));
   }
 
   /** The C type (`struct CUuuid_st`). */

@@ -4,7 +4,7 @@
 // Header cudaProfiler.h sha256 b9c9fa71341b693f9f0b0ea8071e12a0869ac99afe669345a02145163867560d
 // Header cudaTypedefs.h sha256 d21598c95f8a33b4794236a0cfd50fd657610190c7188709998b58bc1fe7c0d7
 // Header cudaProfilerTypedefs.h sha256 1766962c82affc084d6f134e69955c46cc4887492eb1c9d5f143165b19010256
-// Seal: sha256 e7b8b0109f5db17f0234b22ad66b2f57f3afb99e6613258dfe921e69fb3ba501
+// Seal: sha256 fbcb5df7af575eb9e94fb0b5646bc4db9dab91992a35f54f1c3eeea6b16a6b37
 
 import { RecordBase } from "../../../src/tables-runtime/record.ts";
 import type { Pointer, StructLayout } from "../../../src/ffi/types.ts";
@@ -17,21 +17,7 @@ export interface CUuuid_st {
   /** C: `char[16] bytes`, offset 0, 16 bytes. */
   get bytes(): Int8Array;
 }
-RecordBase.$define(CUuuid_st, () => ({
-  cName: "struct CUuuid_st",
-  size: 16,
-  align: 1,
-  fields: [
-    { name: "bytes", offset: 0, size: 16 },
-  ],
-  accessors: {
-    bytes: {
-      get(this: CUuuid_st): Int8Array {
-        return this.$array(Int8Array, 0, 16);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUuuid_st, '{"c":"struct CUuuid_st","s":16,"a":1,"f":[["bytes",0,16]],"x":[["bytes","a","Int8Array",0,16]]}');
 /** Another name of {@link CUuuid_st}. */
 export const CUuuid = CUuuid_st;
 /** Another name of {@link CUuuid_st}. */
@@ -50,21 +36,7 @@ export interface CUmemFabricHandle_st {
   /** C: `unsigned char[64] data`, offset 0, 64 bytes. */
   get data(): Uint8Array;
 }
-RecordBase.$define(CUmemFabricHandle_st, () => ({
-  cName: "struct CUmemFabricHandle_st",
-  size: 64,
-  align: 1,
-  fields: [
-    { name: "data", offset: 0, size: 64 },
-  ],
-  accessors: {
-    data: {
-      get(this: CUmemFabricHandle_st): Uint8Array {
-        return this.$array(Uint8Array, 0, 64);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUmemFabricHandle_st, '{"c":"struct CUmemFabricHandle_st","s":64,"a":1,"f":[["data",0,64]],"x":[["data","a","Uint8Array",0,64]]}');
 /** Another name of {@link CUmemFabricHandle_st}. */
 export const CUmemFabricHandle_v1 = CUmemFabricHandle_st;
 /** Another name of {@link CUmemFabricHandle_st}. */
@@ -83,21 +55,7 @@ export interface CUipcEventHandle_st {
   /** C: `char[64] reserved`, offset 0, 64 bytes. */
   get reserved(): Int8Array;
 }
-RecordBase.$define(CUipcEventHandle_st, () => ({
-  cName: "struct CUipcEventHandle_st",
-  size: 64,
-  align: 1,
-  fields: [
-    { name: "reserved", offset: 0, size: 64 },
-  ],
-  accessors: {
-    reserved: {
-      get(this: CUipcEventHandle_st): Int8Array {
-        return this.$array(Int8Array, 0, 64);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUipcEventHandle_st, '{"c":"struct CUipcEventHandle_st","s":64,"a":1,"f":[["reserved",0,64]],"x":[["reserved","a","Int8Array",0,64]]}');
 /** Another name of {@link CUipcEventHandle_st}. */
 export const CUipcEventHandle_v1 = CUipcEventHandle_st;
 /** Another name of {@link CUipcEventHandle_st}. */
@@ -116,21 +74,7 @@ export interface CUipcMemHandle_st {
   /** C: `char[64] reserved`, offset 0, 64 bytes. */
   get reserved(): Int8Array;
 }
-RecordBase.$define(CUipcMemHandle_st, () => ({
-  cName: "struct CUipcMemHandle_st",
-  size: 64,
-  align: 1,
-  fields: [
-    { name: "reserved", offset: 0, size: 64 },
-  ],
-  accessors: {
-    reserved: {
-      get(this: CUipcMemHandle_st): Int8Array {
-        return this.$array(Int8Array, 0, 64);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUipcMemHandle_st, '{"c":"struct CUipcMemHandle_st","s":64,"a":1,"f":[["reserved",0,64]],"x":[["reserved","a","Int8Array",0,64]]}');
 /** Another name of {@link CUipcMemHandle_st}. */
 export const CUipcMemHandle_v1 = CUipcMemHandle_st;
 /** Another name of {@link CUipcMemHandle_st}. */
@@ -161,66 +105,7 @@ export interface CUstreamBatchMemOpParams_union {
   /** C: `cuuint64_t[6] pad`, offset 0, 48 bytes. */
   get pad(): BigUint64Array;
 }
-RecordBase.$define(CUstreamBatchMemOpParams_union, () => ({
-  cName: "union CUstreamBatchMemOpParams_union",
-  size: 48,
-  align: 8,
-  fields: [
-    { name: "operation", offset: 0, size: 4 },
-    { name: "waitValue", offset: 0, size: 40 },
-    { name: "writeValue", offset: 0, size: 40 },
-    { name: "flushRemoteWrites", offset: 0, size: 8 },
-    { name: "memoryBarrier", offset: 0, size: 8 },
-    { name: "pad", offset: 0, size: 48 },
-  ],
-  accessors: {
-    operation: {
-      get(this: CUstreamBatchMemOpParams_union): CUstreamBatchMemOpType {
-        return this.$u32(0) as CUstreamBatchMemOpType;
-      },
-      set(this: CUstreamBatchMemOpParams_union, v: CUstreamBatchMemOpType): void {
-        this.$setU32(0, v);
-      },
-    },
-    waitValue: {
-      get(this: CUstreamBatchMemOpParams_union): CUstreamMemOpWaitValueParams_st {
-        return this.$record(CUstreamMemOpWaitValueParams_st, 0);
-      },
-      set(this: CUstreamBatchMemOpParams_union, v: CUstreamMemOpWaitValueParams_st): void {
-        this.$setRecord(0, 40, v);
-      },
-    },
-    writeValue: {
-      get(this: CUstreamBatchMemOpParams_union): CUstreamMemOpWriteValueParams_st {
-        return this.$record(CUstreamMemOpWriteValueParams_st, 0);
-      },
-      set(this: CUstreamBatchMemOpParams_union, v: CUstreamMemOpWriteValueParams_st): void {
-        this.$setRecord(0, 40, v);
-      },
-    },
-    flushRemoteWrites: {
-      get(this: CUstreamBatchMemOpParams_union): CUstreamMemOpFlushRemoteWritesParams_st {
-        return this.$record(CUstreamMemOpFlushRemoteWritesParams_st, 0);
-      },
-      set(this: CUstreamBatchMemOpParams_union, v: CUstreamMemOpFlushRemoteWritesParams_st): void {
-        this.$setRecord(0, 8, v);
-      },
-    },
-    memoryBarrier: {
-      get(this: CUstreamBatchMemOpParams_union): CUstreamMemOpMemoryBarrierParams_st {
-        return this.$record(CUstreamMemOpMemoryBarrierParams_st, 0);
-      },
-      set(this: CUstreamBatchMemOpParams_union, v: CUstreamMemOpMemoryBarrierParams_st): void {
-        this.$setRecord(0, 8, v);
-      },
-    },
-    pad: {
-      get(this: CUstreamBatchMemOpParams_union): BigUint64Array {
-        return this.$array(BigUint64Array, 0, 6);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUstreamBatchMemOpParams_union, '{"c":"union CUstreamBatchMemOpParams_union","s":48,"a":8,"f":[["operation",0,4],["waitValue",0,40],["writeValue",0,40],["flushRemoteWrites",0,8],["memoryBarrier",0,8],["pad",0,48]],"x":[["operation","s","u32",0],["waitValue","r",0,0,40],["writeValue","r",1,0,40],["flushRemoteWrites","r",2,0,8],["memoryBarrier","r",3,0,8],["pad","a","BigUint64Array",0,6]]}', () => [CUstreamMemOpWaitValueParams_st, CUstreamMemOpWriteValueParams_st, CUstreamMemOpFlushRemoteWritesParams_st, CUstreamMemOpMemoryBarrierParams_st]);
 /** Another name of {@link CUstreamBatchMemOpParams_union}. */
 export const CUstreamBatchMemOpParams_v1 = CUstreamBatchMemOpParams_union;
 /** Another name of {@link CUstreamBatchMemOpParams_union}. */
@@ -251,69 +136,7 @@ export interface CUstreamMemOpWaitValueParams_st {
   get alias(): CUdeviceptr;
   set alias(v: CUdeviceptr | number);
 }
-RecordBase.$define(CUstreamMemOpWaitValueParams_st, () => ({
-  cName: "struct CUstreamMemOpWaitValueParams_st",
-  size: 40,
-  align: 8,
-  fields: [
-    { name: "operation", offset: 0, size: 4 },
-    { name: "address", offset: 8, size: 8 },
-    { name: "value", offset: 16, size: 4 },
-    { name: "value64", offset: 16, size: 8 },
-    { name: "flags", offset: 24, size: 4 },
-    { name: "alias", offset: 32, size: 8 },
-  ],
-  accessors: {
-    operation: {
-      get(this: CUstreamMemOpWaitValueParams_st): CUstreamBatchMemOpType {
-        return this.$u32(0) as CUstreamBatchMemOpType;
-      },
-      set(this: CUstreamMemOpWaitValueParams_st, v: CUstreamBatchMemOpType): void {
-        this.$setU32(0, v);
-      },
-    },
-    address: {
-      get(this: CUstreamMemOpWaitValueParams_st): CUdeviceptr {
-        return this.$u64(8);
-      },
-      set(this: CUstreamMemOpWaitValueParams_st, v: CUdeviceptr | number): void {
-        this.$setU64(8, v);
-      },
-    },
-    value: {
-      get(this: CUstreamMemOpWaitValueParams_st): cuuint32_t {
-        return this.$u32(16);
-      },
-      set(this: CUstreamMemOpWaitValueParams_st, v: cuuint32_t): void {
-        this.$setU32(16, v);
-      },
-    },
-    value64: {
-      get(this: CUstreamMemOpWaitValueParams_st): cuuint64_t {
-        return this.$u64(16);
-      },
-      set(this: CUstreamMemOpWaitValueParams_st, v: cuuint64_t | number): void {
-        this.$setU64(16, v);
-      },
-    },
-    flags: {
-      get(this: CUstreamMemOpWaitValueParams_st): number {
-        return this.$u32(24);
-      },
-      set(this: CUstreamMemOpWaitValueParams_st, v: number): void {
-        this.$setU32(24, v);
-      },
-    },
-    alias: {
-      get(this: CUstreamMemOpWaitValueParams_st): CUdeviceptr {
-        return this.$u64(32);
-      },
-      set(this: CUstreamMemOpWaitValueParams_st, v: CUdeviceptr | number): void {
-        this.$setU64(32, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUstreamMemOpWaitValueParams_st, '{"c":"struct CUstreamMemOpWaitValueParams_st","s":40,"a":8,"f":[["operation",0,4],["address",8,8],["value",16,4],["value64",16,8],["flags",24,4],["alias",32,8]],"x":[["operation","s","u32",0],["address","s","u64",8],["value","s","u32",16],["value64","s","u64",16],["flags","s","u32",24],["alias","s","u64",32]]}');
 
 /** C: `struct CUstreamMemOpWriteValueParams_st`: 40 bytes, aligned to 8. */
 export class CUstreamMemOpWriteValueParams_st extends RecordBase {}
@@ -340,69 +163,7 @@ export interface CUstreamMemOpWriteValueParams_st {
   get alias(): CUdeviceptr;
   set alias(v: CUdeviceptr | number);
 }
-RecordBase.$define(CUstreamMemOpWriteValueParams_st, () => ({
-  cName: "struct CUstreamMemOpWriteValueParams_st",
-  size: 40,
-  align: 8,
-  fields: [
-    { name: "operation", offset: 0, size: 4 },
-    { name: "address", offset: 8, size: 8 },
-    { name: "value", offset: 16, size: 4 },
-    { name: "value64", offset: 16, size: 8 },
-    { name: "flags", offset: 24, size: 4 },
-    { name: "alias", offset: 32, size: 8 },
-  ],
-  accessors: {
-    operation: {
-      get(this: CUstreamMemOpWriteValueParams_st): CUstreamBatchMemOpType {
-        return this.$u32(0) as CUstreamBatchMemOpType;
-      },
-      set(this: CUstreamMemOpWriteValueParams_st, v: CUstreamBatchMemOpType): void {
-        this.$setU32(0, v);
-      },
-    },
-    address: {
-      get(this: CUstreamMemOpWriteValueParams_st): CUdeviceptr {
-        return this.$u64(8);
-      },
-      set(this: CUstreamMemOpWriteValueParams_st, v: CUdeviceptr | number): void {
-        this.$setU64(8, v);
-      },
-    },
-    value: {
-      get(this: CUstreamMemOpWriteValueParams_st): cuuint32_t {
-        return this.$u32(16);
-      },
-      set(this: CUstreamMemOpWriteValueParams_st, v: cuuint32_t): void {
-        this.$setU32(16, v);
-      },
-    },
-    value64: {
-      get(this: CUstreamMemOpWriteValueParams_st): cuuint64_t {
-        return this.$u64(16);
-      },
-      set(this: CUstreamMemOpWriteValueParams_st, v: cuuint64_t | number): void {
-        this.$setU64(16, v);
-      },
-    },
-    flags: {
-      get(this: CUstreamMemOpWriteValueParams_st): number {
-        return this.$u32(24);
-      },
-      set(this: CUstreamMemOpWriteValueParams_st, v: number): void {
-        this.$setU32(24, v);
-      },
-    },
-    alias: {
-      get(this: CUstreamMemOpWriteValueParams_st): CUdeviceptr {
-        return this.$u64(32);
-      },
-      set(this: CUstreamMemOpWriteValueParams_st, v: CUdeviceptr | number): void {
-        this.$setU64(32, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUstreamMemOpWriteValueParams_st, '{"c":"struct CUstreamMemOpWriteValueParams_st","s":40,"a":8,"f":[["operation",0,4],["address",8,8],["value",16,4],["value64",16,8],["flags",24,4],["alias",32,8]],"x":[["operation","s","u32",0],["address","s","u64",8],["value","s","u32",16],["value64","s","u64",16],["flags","s","u32",24],["alias","s","u64",32]]}');
 
 /** C: `struct CUstreamMemOpFlushRemoteWritesParams_st`: 8 bytes, aligned to 4. */
 export class CUstreamMemOpFlushRemoteWritesParams_st extends RecordBase {}
@@ -414,33 +175,7 @@ export interface CUstreamMemOpFlushRemoteWritesParams_st {
   get flags(): number;
   set flags(v: number);
 }
-RecordBase.$define(CUstreamMemOpFlushRemoteWritesParams_st, () => ({
-  cName: "struct CUstreamMemOpFlushRemoteWritesParams_st",
-  size: 8,
-  align: 4,
-  fields: [
-    { name: "operation", offset: 0, size: 4 },
-    { name: "flags", offset: 4, size: 4 },
-  ],
-  accessors: {
-    operation: {
-      get(this: CUstreamMemOpFlushRemoteWritesParams_st): CUstreamBatchMemOpType {
-        return this.$u32(0) as CUstreamBatchMemOpType;
-      },
-      set(this: CUstreamMemOpFlushRemoteWritesParams_st, v: CUstreamBatchMemOpType): void {
-        this.$setU32(0, v);
-      },
-    },
-    flags: {
-      get(this: CUstreamMemOpFlushRemoteWritesParams_st): number {
-        return this.$u32(4);
-      },
-      set(this: CUstreamMemOpFlushRemoteWritesParams_st, v: number): void {
-        this.$setU32(4, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUstreamMemOpFlushRemoteWritesParams_st, '{"c":"struct CUstreamMemOpFlushRemoteWritesParams_st","s":8,"a":4,"f":[["operation",0,4],["flags",4,4]],"x":[["operation","s","u32",0],["flags","s","u32",4]]}');
 
 /** C: `struct CUstreamMemOpMemoryBarrierParams_st`: 8 bytes, aligned to 4. */
 export class CUstreamMemOpMemoryBarrierParams_st extends RecordBase {}
@@ -452,33 +187,7 @@ export interface CUstreamMemOpMemoryBarrierParams_st {
   get flags(): number;
   set flags(v: number);
 }
-RecordBase.$define(CUstreamMemOpMemoryBarrierParams_st, () => ({
-  cName: "struct CUstreamMemOpMemoryBarrierParams_st",
-  size: 8,
-  align: 4,
-  fields: [
-    { name: "operation", offset: 0, size: 4 },
-    { name: "flags", offset: 4, size: 4 },
-  ],
-  accessors: {
-    operation: {
-      get(this: CUstreamMemOpMemoryBarrierParams_st): CUstreamBatchMemOpType {
-        return this.$u32(0) as CUstreamBatchMemOpType;
-      },
-      set(this: CUstreamMemOpMemoryBarrierParams_st, v: CUstreamBatchMemOpType): void {
-        this.$setU32(0, v);
-      },
-    },
-    flags: {
-      get(this: CUstreamMemOpMemoryBarrierParams_st): number {
-        return this.$u32(4);
-      },
-      set(this: CUstreamMemOpMemoryBarrierParams_st, v: number): void {
-        this.$setU32(4, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUstreamMemOpMemoryBarrierParams_st, '{"c":"struct CUstreamMemOpMemoryBarrierParams_st","s":8,"a":4,"f":[["operation",0,4],["flags",4,4]],"x":[["operation","s","u32",0],["flags","s","u32",4]]}');
 
 /** C: `struct CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st` (also `CUDA_BATCH_MEM_OP_NODE_PARAMS_v1`): 32 bytes, aligned to 8. */
 export class CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st extends RecordBase {}
@@ -496,51 +205,7 @@ export interface CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st {
   get flags(): number;
   set flags(v: number);
 }
-RecordBase.$define(CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st, () => ({
-  cName: "struct CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st",
-  size: 32,
-  align: 8,
-  fields: [
-    { name: "ctx", offset: 0, size: 8 },
-    { name: "count", offset: 8, size: 4 },
-    { name: "paramArray", offset: 16, size: 8 },
-    { name: "flags", offset: 24, size: 4 },
-  ],
-  accessors: {
-    ctx: {
-      get(this: CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st): CUcontext {
-        return this.$ptr(0) as CUcontext;
-      },
-      set(this: CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st, v: CUcontext): void {
-        this.$setPtr(0, v);
-      },
-    },
-    count: {
-      get(this: CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st): number {
-        return this.$u32(8);
-      },
-      set(this: CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st, v: number): void {
-        this.$setU32(8, v);
-      },
-    },
-    paramArray: {
-      get(this: CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st): Pointer {
-        return this.$ptr(16);
-      },
-      set(this: CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st, v: Pointer): void {
-        this.$setPtr(16, v);
-      },
-    },
-    flags: {
-      get(this: CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st): number {
-        return this.$u32(24);
-      },
-      set(this: CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st, v: number): void {
-        this.$setU32(24, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st, '{"c":"struct CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st","s":32,"a":8,"f":[["ctx",0,8],["count",8,4],["paramArray",16,8],["flags",24,4]],"x":[["ctx","p",0],["count","s","u32",8],["paramArray","p",16],["flags","s","u32",24]]}');
 /** Another name of {@link CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st}. */
 export const CUDA_BATCH_MEM_OP_NODE_PARAMS_v1 = CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st;
 /** Another name of {@link CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st}. */
@@ -578,51 +243,7 @@ export interface CUDA_BATCH_MEM_OP_NODE_PARAMS_v2_st {
   get flags(): number;
   set flags(v: number);
 }
-RecordBase.$define(CUDA_BATCH_MEM_OP_NODE_PARAMS_v2_st, () => ({
-  cName: "struct CUDA_BATCH_MEM_OP_NODE_PARAMS_v2_st",
-  size: 32,
-  align: 8,
-  fields: [
-    { name: "ctx", offset: 0, size: 8 },
-    { name: "count", offset: 8, size: 4 },
-    { name: "paramArray", offset: 16, size: 8 },
-    { name: "flags", offset: 24, size: 4 },
-  ],
-  accessors: {
-    ctx: {
-      get(this: CUDA_BATCH_MEM_OP_NODE_PARAMS_v2_st): CUcontext {
-        return this.$ptr(0) as CUcontext;
-      },
-      set(this: CUDA_BATCH_MEM_OP_NODE_PARAMS_v2_st, v: CUcontext): void {
-        this.$setPtr(0, v);
-      },
-    },
-    count: {
-      get(this: CUDA_BATCH_MEM_OP_NODE_PARAMS_v2_st): number {
-        return this.$u32(8);
-      },
-      set(this: CUDA_BATCH_MEM_OP_NODE_PARAMS_v2_st, v: number): void {
-        this.$setU32(8, v);
-      },
-    },
-    paramArray: {
-      get(this: CUDA_BATCH_MEM_OP_NODE_PARAMS_v2_st): Pointer {
-        return this.$ptr(16);
-      },
-      set(this: CUDA_BATCH_MEM_OP_NODE_PARAMS_v2_st, v: Pointer): void {
-        this.$setPtr(16, v);
-      },
-    },
-    flags: {
-      get(this: CUDA_BATCH_MEM_OP_NODE_PARAMS_v2_st): number {
-        return this.$u32(24);
-      },
-      set(this: CUDA_BATCH_MEM_OP_NODE_PARAMS_v2_st, v: number): void {
-        this.$setU32(24, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUDA_BATCH_MEM_OP_NODE_PARAMS_v2_st, '{"c":"struct CUDA_BATCH_MEM_OP_NODE_PARAMS_v2_st","s":32,"a":8,"f":[["ctx",0,8],["count",8,4],["paramArray",16,8],["flags",24,4]],"x":[["ctx","p",0],["count","s","u32",8],["paramArray","p",16],["flags","s","u32",24]]}');
 /** Another name of {@link CUDA_BATCH_MEM_OP_NODE_PARAMS_v2_st}. */
 export const CUDA_BATCH_MEM_OP_NODE_PARAMS_v2 = CUDA_BATCH_MEM_OP_NODE_PARAMS_v2_st;
 /** Another name of {@link CUDA_BATCH_MEM_OP_NODE_PARAMS_v2_st}. */
@@ -642,33 +263,7 @@ export interface CUasyncNotificationInfo_st {
   get info(): CUasyncNotificationInfo_st_info;
   set info(v: CUasyncNotificationInfo_st_info);
 }
-RecordBase.$define(CUasyncNotificationInfo_st, () => ({
-  cName: "struct CUasyncNotificationInfo_st",
-  size: 16,
-  align: 8,
-  fields: [
-    { name: "type", offset: 0, size: 4 },
-    { name: "info", offset: 8, size: 8 },
-  ],
-  accessors: {
-    type: {
-      get(this: CUasyncNotificationInfo_st): CUasyncNotificationType {
-        return this.$u32(0) as CUasyncNotificationType;
-      },
-      set(this: CUasyncNotificationInfo_st, v: CUasyncNotificationType): void {
-        this.$setU32(0, v);
-      },
-    },
-    info: {
-      get(this: CUasyncNotificationInfo_st): CUasyncNotificationInfo_st_info {
-        return this.$record(CUasyncNotificationInfo_st_info, 8);
-      },
-      set(this: CUasyncNotificationInfo_st, v: CUasyncNotificationInfo_st_info): void {
-        this.$setRecord(8, 8, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUasyncNotificationInfo_st, '{"c":"struct CUasyncNotificationInfo_st","s":16,"a":8,"f":[["type",0,4],["info",8,8]],"x":[["type","s","u32",0],["info","r",0,8,8]]}', () => [CUasyncNotificationInfo_st_info]);
 /** Another name of {@link CUasyncNotificationInfo_st}. */
 export const CUasyncNotificationInfo = CUasyncNotificationInfo_st;
 /** Another name of {@link CUasyncNotificationInfo_st}. */
@@ -681,24 +276,7 @@ export interface CUasyncNotificationInfo_st_info {
   get overBudget(): CUasyncNotificationInfo_st_info_overBudget;
   set overBudget(v: CUasyncNotificationInfo_st_info_overBudget);
 }
-RecordBase.$define(CUasyncNotificationInfo_st_info, () => ({
-  cName: "__typeof__(((struct CUasyncNotificationInfo_st *)0)->info)",
-  size: 8,
-  align: 8,
-  fields: [
-    { name: "overBudget", offset: 0, size: 8 },
-  ],
-  accessors: {
-    overBudget: {
-      get(this: CUasyncNotificationInfo_st_info): CUasyncNotificationInfo_st_info_overBudget {
-        return this.$record(CUasyncNotificationInfo_st_info_overBudget, 0);
-      },
-      set(this: CUasyncNotificationInfo_st_info, v: CUasyncNotificationInfo_st_info_overBudget): void {
-        this.$setRecord(0, 8, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUasyncNotificationInfo_st_info, '{"c":"__typeof__(((struct CUasyncNotificationInfo_st *)0)->info)","s":8,"a":8,"f":[["overBudget",0,8]],"x":[["overBudget","r",0,0,8]]}', () => [CUasyncNotificationInfo_st_info_overBudget]);
 
 /** C: `__typeof__(((struct CUasyncNotificationInfo_st *)0)->info.overBudget)`: 8 bytes, aligned to 8. */
 export class CUasyncNotificationInfo_st_info_overBudget extends RecordBase {}
@@ -707,24 +285,7 @@ export interface CUasyncNotificationInfo_st_info_overBudget {
   get bytesOverBudget(): bigint;
   set bytesOverBudget(v: bigint | number);
 }
-RecordBase.$define(CUasyncNotificationInfo_st_info_overBudget, () => ({
-  cName: "__typeof__(((struct CUasyncNotificationInfo_st *)0)->info.overBudget)",
-  size: 8,
-  align: 8,
-  fields: [
-    { name: "bytesOverBudget", offset: 0, size: 8 },
-  ],
-  accessors: {
-    bytesOverBudget: {
-      get(this: CUasyncNotificationInfo_st_info_overBudget): bigint {
-        return this.$u64(0);
-      },
-      set(this: CUasyncNotificationInfo_st_info_overBudget, v: bigint | number): void {
-        this.$setU64(0, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUasyncNotificationInfo_st_info_overBudget, '{"c":"__typeof__(((struct CUasyncNotificationInfo_st *)0)->info.overBudget)","s":8,"a":8,"f":[["bytesOverBudget",0,8]],"x":[["bytesOverBudget","s","u64",0]]}');
 
 /**
  * Legacy device properties
@@ -792,99 +353,7 @@ export interface CUdevprop_st {
   get textureAlign(): number;
   set textureAlign(v: number);
 }
-RecordBase.$define(CUdevprop_st, () => ({
-  cName: "struct CUdevprop_st",
-  size: 56,
-  align: 4,
-  fields: [
-    { name: "maxThreadsPerBlock", offset: 0, size: 4 },
-    { name: "maxThreadsDim", offset: 4, size: 12 },
-    { name: "maxGridSize", offset: 16, size: 12 },
-    { name: "sharedMemPerBlock", offset: 28, size: 4 },
-    { name: "totalConstantMemory", offset: 32, size: 4 },
-    { name: "SIMDWidth", offset: 36, size: 4 },
-    { name: "memPitch", offset: 40, size: 4 },
-    { name: "regsPerBlock", offset: 44, size: 4 },
-    { name: "clockRate", offset: 48, size: 4 },
-    { name: "textureAlign", offset: 52, size: 4 },
-  ],
-  accessors: {
-    maxThreadsPerBlock: {
-      get(this: CUdevprop_st): number {
-        return this.$i32(0);
-      },
-      set(this: CUdevprop_st, v: number): void {
-        this.$setI32(0, v);
-      },
-    },
-    maxThreadsDim: {
-      get(this: CUdevprop_st): Int32Array {
-        return this.$array(Int32Array, 4, 3);
-      },
-    },
-    maxGridSize: {
-      get(this: CUdevprop_st): Int32Array {
-        return this.$array(Int32Array, 16, 3);
-      },
-    },
-    sharedMemPerBlock: {
-      get(this: CUdevprop_st): number {
-        return this.$i32(28);
-      },
-      set(this: CUdevprop_st, v: number): void {
-        this.$setI32(28, v);
-      },
-    },
-    totalConstantMemory: {
-      get(this: CUdevprop_st): number {
-        return this.$i32(32);
-      },
-      set(this: CUdevprop_st, v: number): void {
-        this.$setI32(32, v);
-      },
-    },
-    SIMDWidth: {
-      get(this: CUdevprop_st): number {
-        return this.$i32(36);
-      },
-      set(this: CUdevprop_st, v: number): void {
-        this.$setI32(36, v);
-      },
-    },
-    memPitch: {
-      get(this: CUdevprop_st): number {
-        return this.$i32(40);
-      },
-      set(this: CUdevprop_st, v: number): void {
-        this.$setI32(40, v);
-      },
-    },
-    regsPerBlock: {
-      get(this: CUdevprop_st): number {
-        return this.$i32(44);
-      },
-      set(this: CUdevprop_st, v: number): void {
-        this.$setI32(44, v);
-      },
-    },
-    clockRate: {
-      get(this: CUdevprop_st): number {
-        return this.$i32(48);
-      },
-      set(this: CUdevprop_st, v: number): void {
-        this.$setI32(48, v);
-      },
-    },
-    textureAlign: {
-      get(this: CUdevprop_st): number {
-        return this.$i32(52);
-      },
-      set(this: CUdevprop_st, v: number): void {
-        this.$setI32(52, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUdevprop_st, '{"c":"struct CUdevprop_st","s":56,"a":4,"f":[["maxThreadsPerBlock",0,4],["maxThreadsDim",4,12],["maxGridSize",16,12],["sharedMemPerBlock",28,4],["totalConstantMemory",32,4],["SIMDWidth",36,4],["memPitch",40,4],["regsPerBlock",44,4],["clockRate",48,4],["textureAlign",52,4]],"x":[["maxThreadsPerBlock","s","i32",0],["maxThreadsDim","a","Int32Array",4,3],["maxGridSize","a","Int32Array",16,3],["sharedMemPerBlock","s","i32",28],["totalConstantMemory","s","i32",32],["SIMDWidth","s","i32",36],["memPitch","s","i32",40],["regsPerBlock","s","i32",44],["clockRate","s","i32",48],["textureAlign","s","i32",52]]}');
 /** Another name of {@link CUdevprop_st}. */
 export const CUdevprop_v1 = CUdevprop_st;
 /** Another name of {@link CUdevprop_st}. */
@@ -937,60 +406,7 @@ export interface CUaccessPolicyWindow_st {
   get missProp(): CUaccessProperty;
   set missProp(v: CUaccessProperty);
 }
-RecordBase.$define(CUaccessPolicyWindow_st, () => ({
-  cName: "struct CUaccessPolicyWindow_st",
-  size: 32,
-  align: 8,
-  fields: [
-    { name: "base_ptr", offset: 0, size: 8 },
-    { name: "num_bytes", offset: 8, size: 8 },
-    { name: "hitRatio", offset: 16, size: 4 },
-    { name: "hitProp", offset: 20, size: 4 },
-    { name: "missProp", offset: 24, size: 4 },
-  ],
-  accessors: {
-    base_ptr: {
-      get(this: CUaccessPolicyWindow_st): Pointer {
-        return this.$ptr(0);
-      },
-      set(this: CUaccessPolicyWindow_st, v: Pointer): void {
-        this.$setPtr(0, v);
-      },
-    },
-    num_bytes: {
-      get(this: CUaccessPolicyWindow_st): bigint {
-        return this.$u64(8);
-      },
-      set(this: CUaccessPolicyWindow_st, v: bigint | number): void {
-        this.$setU64(8, v);
-      },
-    },
-    hitRatio: {
-      get(this: CUaccessPolicyWindow_st): number {
-        return this.$f32(16);
-      },
-      set(this: CUaccessPolicyWindow_st, v: number): void {
-        this.$setF32(16, v);
-      },
-    },
-    hitProp: {
-      get(this: CUaccessPolicyWindow_st): CUaccessProperty {
-        return this.$u32(20) as CUaccessProperty;
-      },
-      set(this: CUaccessPolicyWindow_st, v: CUaccessProperty): void {
-        this.$setU32(20, v);
-      },
-    },
-    missProp: {
-      get(this: CUaccessPolicyWindow_st): CUaccessProperty {
-        return this.$u32(24) as CUaccessProperty;
-      },
-      set(this: CUaccessPolicyWindow_st, v: CUaccessProperty): void {
-        this.$setU32(24, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUaccessPolicyWindow_st, '{"c":"struct CUaccessPolicyWindow_st","s":32,"a":8,"f":[["base_ptr",0,8],["num_bytes",8,8],["hitRatio",16,4],["hitProp",20,4],["missProp",24,4]],"x":[["base_ptr","p",0],["num_bytes","s","u64",8],["hitRatio","s","f32",16],["hitProp","s","u32",20],["missProp","s","u32",24]]}');
 /** Another name of {@link CUaccessPolicyWindow_st}. */
 export const CUaccessPolicyWindow_v1 = CUaccessPolicyWindow_st;
 /** Another name of {@link CUaccessPolicyWindow_st}. */
@@ -1064,105 +480,7 @@ export interface CUDA_KERNEL_NODE_PARAMS_st {
   get extra(): Pointer;
   set extra(v: Pointer);
 }
-RecordBase.$define(CUDA_KERNEL_NODE_PARAMS_st, () => ({
-  cName: "struct CUDA_KERNEL_NODE_PARAMS_st",
-  size: 56,
-  align: 8,
-  fields: [
-    { name: "func", offset: 0, size: 8 },
-    { name: "gridDimX", offset: 8, size: 4 },
-    { name: "gridDimY", offset: 12, size: 4 },
-    { name: "gridDimZ", offset: 16, size: 4 },
-    { name: "blockDimX", offset: 20, size: 4 },
-    { name: "blockDimY", offset: 24, size: 4 },
-    { name: "blockDimZ", offset: 28, size: 4 },
-    { name: "sharedMemBytes", offset: 32, size: 4 },
-    { name: "kernelParams", offset: 40, size: 8 },
-    { name: "extra", offset: 48, size: 8 },
-  ],
-  accessors: {
-    func: {
-      get(this: CUDA_KERNEL_NODE_PARAMS_st): CUfunction {
-        return this.$ptr(0) as CUfunction;
-      },
-      set(this: CUDA_KERNEL_NODE_PARAMS_st, v: CUfunction): void {
-        this.$setPtr(0, v);
-      },
-    },
-    gridDimX: {
-      get(this: CUDA_KERNEL_NODE_PARAMS_st): number {
-        return this.$u32(8);
-      },
-      set(this: CUDA_KERNEL_NODE_PARAMS_st, v: number): void {
-        this.$setU32(8, v);
-      },
-    },
-    gridDimY: {
-      get(this: CUDA_KERNEL_NODE_PARAMS_st): number {
-        return this.$u32(12);
-      },
-      set(this: CUDA_KERNEL_NODE_PARAMS_st, v: number): void {
-        this.$setU32(12, v);
-      },
-    },
-    gridDimZ: {
-      get(this: CUDA_KERNEL_NODE_PARAMS_st): number {
-        return this.$u32(16);
-      },
-      set(this: CUDA_KERNEL_NODE_PARAMS_st, v: number): void {
-        this.$setU32(16, v);
-      },
-    },
-    blockDimX: {
-      get(this: CUDA_KERNEL_NODE_PARAMS_st): number {
-        return this.$u32(20);
-      },
-      set(this: CUDA_KERNEL_NODE_PARAMS_st, v: number): void {
-        this.$setU32(20, v);
-      },
-    },
-    blockDimY: {
-      get(this: CUDA_KERNEL_NODE_PARAMS_st): number {
-        return this.$u32(24);
-      },
-      set(this: CUDA_KERNEL_NODE_PARAMS_st, v: number): void {
-        this.$setU32(24, v);
-      },
-    },
-    blockDimZ: {
-      get(this: CUDA_KERNEL_NODE_PARAMS_st): number {
-        return this.$u32(28);
-      },
-      set(this: CUDA_KERNEL_NODE_PARAMS_st, v: number): void {
-        this.$setU32(28, v);
-      },
-    },
-    sharedMemBytes: {
-      get(this: CUDA_KERNEL_NODE_PARAMS_st): number {
-        return this.$u32(32);
-      },
-      set(this: CUDA_KERNEL_NODE_PARAMS_st, v: number): void {
-        this.$setU32(32, v);
-      },
-    },
-    kernelParams: {
-      get(this: CUDA_KERNEL_NODE_PARAMS_st): Pointer {
-        return this.$ptr(40);
-      },
-      set(this: CUDA_KERNEL_NODE_PARAMS_st, v: Pointer): void {
-        this.$setPtr(40, v);
-      },
-    },
-    extra: {
-      get(this: CUDA_KERNEL_NODE_PARAMS_st): Pointer {
-        return this.$ptr(48);
-      },
-      set(this: CUDA_KERNEL_NODE_PARAMS_st, v: Pointer): void {
-        this.$setPtr(48, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUDA_KERNEL_NODE_PARAMS_st, '{"c":"struct CUDA_KERNEL_NODE_PARAMS_st","s":56,"a":8,"f":[["func",0,8],["gridDimX",8,4],["gridDimY",12,4],["gridDimZ",16,4],["blockDimX",20,4],["blockDimY",24,4],["blockDimZ",28,4],["sharedMemBytes",32,4],["kernelParams",40,8],["extra",48,8]],"x":[["func","p",0],["gridDimX","s","u32",8],["gridDimY","s","u32",12],["gridDimZ","s","u32",16],["blockDimX","s","u32",20],["blockDimY","s","u32",24],["blockDimZ","s","u32",28],["sharedMemBytes","s","u32",32],["kernelParams","p",40],["extra","p",48]]}');
 /** Another name of {@link CUDA_KERNEL_NODE_PARAMS_st}. */
 export const CUDA_KERNEL_NODE_PARAMS_v1 = CUDA_KERNEL_NODE_PARAMS_st;
 /** Another name of {@link CUDA_KERNEL_NODE_PARAMS_st}. */
@@ -1248,123 +566,7 @@ export interface CUDA_KERNEL_NODE_PARAMS_v2_st {
   get ctx(): CUcontext;
   set ctx(v: CUcontext);
 }
-RecordBase.$define(CUDA_KERNEL_NODE_PARAMS_v2_st, () => ({
-  cName: "struct CUDA_KERNEL_NODE_PARAMS_v2_st",
-  size: 72,
-  align: 8,
-  fields: [
-    { name: "func", offset: 0, size: 8 },
-    { name: "gridDimX", offset: 8, size: 4 },
-    { name: "gridDimY", offset: 12, size: 4 },
-    { name: "gridDimZ", offset: 16, size: 4 },
-    { name: "blockDimX", offset: 20, size: 4 },
-    { name: "blockDimY", offset: 24, size: 4 },
-    { name: "blockDimZ", offset: 28, size: 4 },
-    { name: "sharedMemBytes", offset: 32, size: 4 },
-    { name: "kernelParams", offset: 40, size: 8 },
-    { name: "extra", offset: 48, size: 8 },
-    { name: "kern", offset: 56, size: 8 },
-    { name: "ctx", offset: 64, size: 8 },
-  ],
-  accessors: {
-    func: {
-      get(this: CUDA_KERNEL_NODE_PARAMS_v2_st): CUfunction {
-        return this.$ptr(0) as CUfunction;
-      },
-      set(this: CUDA_KERNEL_NODE_PARAMS_v2_st, v: CUfunction): void {
-        this.$setPtr(0, v);
-      },
-    },
-    gridDimX: {
-      get(this: CUDA_KERNEL_NODE_PARAMS_v2_st): number {
-        return this.$u32(8);
-      },
-      set(this: CUDA_KERNEL_NODE_PARAMS_v2_st, v: number): void {
-        this.$setU32(8, v);
-      },
-    },
-    gridDimY: {
-      get(this: CUDA_KERNEL_NODE_PARAMS_v2_st): number {
-        return this.$u32(12);
-      },
-      set(this: CUDA_KERNEL_NODE_PARAMS_v2_st, v: number): void {
-        this.$setU32(12, v);
-      },
-    },
-    gridDimZ: {
-      get(this: CUDA_KERNEL_NODE_PARAMS_v2_st): number {
-        return this.$u32(16);
-      },
-      set(this: CUDA_KERNEL_NODE_PARAMS_v2_st, v: number): void {
-        this.$setU32(16, v);
-      },
-    },
-    blockDimX: {
-      get(this: CUDA_KERNEL_NODE_PARAMS_v2_st): number {
-        return this.$u32(20);
-      },
-      set(this: CUDA_KERNEL_NODE_PARAMS_v2_st, v: number): void {
-        this.$setU32(20, v);
-      },
-    },
-    blockDimY: {
-      get(this: CUDA_KERNEL_NODE_PARAMS_v2_st): number {
-        return this.$u32(24);
-      },
-      set(this: CUDA_KERNEL_NODE_PARAMS_v2_st, v: number): void {
-        this.$setU32(24, v);
-      },
-    },
-    blockDimZ: {
-      get(this: CUDA_KERNEL_NODE_PARAMS_v2_st): number {
-        return this.$u32(28);
-      },
-      set(this: CUDA_KERNEL_NODE_PARAMS_v2_st, v: number): void {
-        this.$setU32(28, v);
-      },
-    },
-    sharedMemBytes: {
-      get(this: CUDA_KERNEL_NODE_PARAMS_v2_st): number {
-        return this.$u32(32);
-      },
-      set(this: CUDA_KERNEL_NODE_PARAMS_v2_st, v: number): void {
-        this.$setU32(32, v);
-      },
-    },
-    kernelParams: {
-      get(this: CUDA_KERNEL_NODE_PARAMS_v2_st): Pointer {
-        return this.$ptr(40);
-      },
-      set(this: CUDA_KERNEL_NODE_PARAMS_v2_st, v: Pointer): void {
-        this.$setPtr(40, v);
-      },
-    },
-    extra: {
-      get(this: CUDA_KERNEL_NODE_PARAMS_v2_st): Pointer {
-        return this.$ptr(48);
-      },
-      set(this: CUDA_KERNEL_NODE_PARAMS_v2_st, v: Pointer): void {
-        this.$setPtr(48, v);
-      },
-    },
-    kern: {
-      get(this: CUDA_KERNEL_NODE_PARAMS_v2_st): CUkernel {
-        return this.$ptr(56) as CUkernel;
-      },
-      set(this: CUDA_KERNEL_NODE_PARAMS_v2_st, v: CUkernel): void {
-        this.$setPtr(56, v);
-      },
-    },
-    ctx: {
-      get(this: CUDA_KERNEL_NODE_PARAMS_v2_st): CUcontext {
-        return this.$ptr(64) as CUcontext;
-      },
-      set(this: CUDA_KERNEL_NODE_PARAMS_v2_st, v: CUcontext): void {
-        this.$setPtr(64, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUDA_KERNEL_NODE_PARAMS_v2_st, '{"c":"struct CUDA_KERNEL_NODE_PARAMS_v2_st","s":72,"a":8,"f":[["func",0,8],["gridDimX",8,4],["gridDimY",12,4],["gridDimZ",16,4],["blockDimX",20,4],["blockDimY",24,4],["blockDimZ",28,4],["sharedMemBytes",32,4],["kernelParams",40,8],["extra",48,8],["kern",56,8],["ctx",64,8]],"x":[["func","p",0],["gridDimX","s","u32",8],["gridDimY","s","u32",12],["gridDimZ","s","u32",16],["blockDimX","s","u32",20],["blockDimY","s","u32",24],["blockDimZ","s","u32",28],["sharedMemBytes","s","u32",32],["kernelParams","p",40],["extra","p",48],["kern","p",56],["ctx","p",64]]}');
 /** Another name of {@link CUDA_KERNEL_NODE_PARAMS_v2_st}. */
 export const CUDA_KERNEL_NODE_PARAMS_v2 = CUDA_KERNEL_NODE_PARAMS_v2_st;
 /** Another name of {@link CUDA_KERNEL_NODE_PARAMS_v2_st}. */
@@ -1450,123 +652,7 @@ export interface CUDA_KERNEL_NODE_PARAMS_v3_st {
   get ctx(): CUcontext;
   set ctx(v: CUcontext);
 }
-RecordBase.$define(CUDA_KERNEL_NODE_PARAMS_v3_st, () => ({
-  cName: "struct CUDA_KERNEL_NODE_PARAMS_v3_st",
-  size: 72,
-  align: 8,
-  fields: [
-    { name: "func", offset: 0, size: 8 },
-    { name: "gridDimX", offset: 8, size: 4 },
-    { name: "gridDimY", offset: 12, size: 4 },
-    { name: "gridDimZ", offset: 16, size: 4 },
-    { name: "blockDimX", offset: 20, size: 4 },
-    { name: "blockDimY", offset: 24, size: 4 },
-    { name: "blockDimZ", offset: 28, size: 4 },
-    { name: "sharedMemBytes", offset: 32, size: 4 },
-    { name: "kernelParams", offset: 40, size: 8 },
-    { name: "extra", offset: 48, size: 8 },
-    { name: "kern", offset: 56, size: 8 },
-    { name: "ctx", offset: 64, size: 8 },
-  ],
-  accessors: {
-    func: {
-      get(this: CUDA_KERNEL_NODE_PARAMS_v3_st): CUfunction {
-        return this.$ptr(0) as CUfunction;
-      },
-      set(this: CUDA_KERNEL_NODE_PARAMS_v3_st, v: CUfunction): void {
-        this.$setPtr(0, v);
-      },
-    },
-    gridDimX: {
-      get(this: CUDA_KERNEL_NODE_PARAMS_v3_st): number {
-        return this.$u32(8);
-      },
-      set(this: CUDA_KERNEL_NODE_PARAMS_v3_st, v: number): void {
-        this.$setU32(8, v);
-      },
-    },
-    gridDimY: {
-      get(this: CUDA_KERNEL_NODE_PARAMS_v3_st): number {
-        return this.$u32(12);
-      },
-      set(this: CUDA_KERNEL_NODE_PARAMS_v3_st, v: number): void {
-        this.$setU32(12, v);
-      },
-    },
-    gridDimZ: {
-      get(this: CUDA_KERNEL_NODE_PARAMS_v3_st): number {
-        return this.$u32(16);
-      },
-      set(this: CUDA_KERNEL_NODE_PARAMS_v3_st, v: number): void {
-        this.$setU32(16, v);
-      },
-    },
-    blockDimX: {
-      get(this: CUDA_KERNEL_NODE_PARAMS_v3_st): number {
-        return this.$u32(20);
-      },
-      set(this: CUDA_KERNEL_NODE_PARAMS_v3_st, v: number): void {
-        this.$setU32(20, v);
-      },
-    },
-    blockDimY: {
-      get(this: CUDA_KERNEL_NODE_PARAMS_v3_st): number {
-        return this.$u32(24);
-      },
-      set(this: CUDA_KERNEL_NODE_PARAMS_v3_st, v: number): void {
-        this.$setU32(24, v);
-      },
-    },
-    blockDimZ: {
-      get(this: CUDA_KERNEL_NODE_PARAMS_v3_st): number {
-        return this.$u32(28);
-      },
-      set(this: CUDA_KERNEL_NODE_PARAMS_v3_st, v: number): void {
-        this.$setU32(28, v);
-      },
-    },
-    sharedMemBytes: {
-      get(this: CUDA_KERNEL_NODE_PARAMS_v3_st): number {
-        return this.$u32(32);
-      },
-      set(this: CUDA_KERNEL_NODE_PARAMS_v3_st, v: number): void {
-        this.$setU32(32, v);
-      },
-    },
-    kernelParams: {
-      get(this: CUDA_KERNEL_NODE_PARAMS_v3_st): Pointer {
-        return this.$ptr(40);
-      },
-      set(this: CUDA_KERNEL_NODE_PARAMS_v3_st, v: Pointer): void {
-        this.$setPtr(40, v);
-      },
-    },
-    extra: {
-      get(this: CUDA_KERNEL_NODE_PARAMS_v3_st): Pointer {
-        return this.$ptr(48);
-      },
-      set(this: CUDA_KERNEL_NODE_PARAMS_v3_st, v: Pointer): void {
-        this.$setPtr(48, v);
-      },
-    },
-    kern: {
-      get(this: CUDA_KERNEL_NODE_PARAMS_v3_st): CUkernel {
-        return this.$ptr(56) as CUkernel;
-      },
-      set(this: CUDA_KERNEL_NODE_PARAMS_v3_st, v: CUkernel): void {
-        this.$setPtr(56, v);
-      },
-    },
-    ctx: {
-      get(this: CUDA_KERNEL_NODE_PARAMS_v3_st): CUcontext {
-        return this.$ptr(64) as CUcontext;
-      },
-      set(this: CUDA_KERNEL_NODE_PARAMS_v3_st, v: CUcontext): void {
-        this.$setPtr(64, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUDA_KERNEL_NODE_PARAMS_v3_st, '{"c":"struct CUDA_KERNEL_NODE_PARAMS_v3_st","s":72,"a":8,"f":[["func",0,8],["gridDimX",8,4],["gridDimY",12,4],["gridDimZ",16,4],["blockDimX",20,4],["blockDimY",24,4],["blockDimZ",28,4],["sharedMemBytes",32,4],["kernelParams",40,8],["extra",48,8],["kern",56,8],["ctx",64,8]],"x":[["func","p",0],["gridDimX","s","u32",8],["gridDimY","s","u32",12],["gridDimZ","s","u32",16],["blockDimX","s","u32",20],["blockDimY","s","u32",24],["blockDimZ","s","u32",28],["sharedMemBytes","s","u32",32],["kernelParams","p",40],["extra","p",48],["kern","p",56],["ctx","p",64]]}');
 /** Another name of {@link CUDA_KERNEL_NODE_PARAMS_v3_st}. */
 export const CUDA_KERNEL_NODE_PARAMS_v3 = CUDA_KERNEL_NODE_PARAMS_v3_st;
 /** Another name of {@link CUDA_KERNEL_NODE_PARAMS_v3_st}. */
@@ -1616,69 +702,7 @@ export interface CUDA_MEMSET_NODE_PARAMS_st {
   get height(): bigint;
   set height(v: bigint | number);
 }
-RecordBase.$define(CUDA_MEMSET_NODE_PARAMS_st, () => ({
-  cName: "struct CUDA_MEMSET_NODE_PARAMS_st",
-  size: 40,
-  align: 8,
-  fields: [
-    { name: "dst", offset: 0, size: 8 },
-    { name: "pitch", offset: 8, size: 8 },
-    { name: "value", offset: 16, size: 4 },
-    { name: "elementSize", offset: 20, size: 4 },
-    { name: "width", offset: 24, size: 8 },
-    { name: "height", offset: 32, size: 8 },
-  ],
-  accessors: {
-    dst: {
-      get(this: CUDA_MEMSET_NODE_PARAMS_st): CUdeviceptr {
-        return this.$u64(0);
-      },
-      set(this: CUDA_MEMSET_NODE_PARAMS_st, v: CUdeviceptr | number): void {
-        this.$setU64(0, v);
-      },
-    },
-    pitch: {
-      get(this: CUDA_MEMSET_NODE_PARAMS_st): bigint {
-        return this.$u64(8);
-      },
-      set(this: CUDA_MEMSET_NODE_PARAMS_st, v: bigint | number): void {
-        this.$setU64(8, v);
-      },
-    },
-    value: {
-      get(this: CUDA_MEMSET_NODE_PARAMS_st): number {
-        return this.$u32(16);
-      },
-      set(this: CUDA_MEMSET_NODE_PARAMS_st, v: number): void {
-        this.$setU32(16, v);
-      },
-    },
-    elementSize: {
-      get(this: CUDA_MEMSET_NODE_PARAMS_st): number {
-        return this.$u32(20);
-      },
-      set(this: CUDA_MEMSET_NODE_PARAMS_st, v: number): void {
-        this.$setU32(20, v);
-      },
-    },
-    width: {
-      get(this: CUDA_MEMSET_NODE_PARAMS_st): bigint {
-        return this.$u64(24);
-      },
-      set(this: CUDA_MEMSET_NODE_PARAMS_st, v: bigint | number): void {
-        this.$setU64(24, v);
-      },
-    },
-    height: {
-      get(this: CUDA_MEMSET_NODE_PARAMS_st): bigint {
-        return this.$u64(32);
-      },
-      set(this: CUDA_MEMSET_NODE_PARAMS_st, v: bigint | number): void {
-        this.$setU64(32, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUDA_MEMSET_NODE_PARAMS_st, '{"c":"struct CUDA_MEMSET_NODE_PARAMS_st","s":40,"a":8,"f":[["dst",0,8],["pitch",8,8],["value",16,4],["elementSize",20,4],["width",24,8],["height",32,8]],"x":[["dst","s","u64",0],["pitch","s","u64",8],["value","s","u32",16],["elementSize","s","u32",20],["width","s","u64",24],["height","s","u64",32]]}');
 /** Another name of {@link CUDA_MEMSET_NODE_PARAMS_st}. */
 export const CUDA_MEMSET_NODE_PARAMS_v1 = CUDA_MEMSET_NODE_PARAMS_st;
 /** Another name of {@link CUDA_MEMSET_NODE_PARAMS_st}. */
@@ -1734,78 +758,7 @@ export interface CUDA_MEMSET_NODE_PARAMS_v2_st {
   get ctx(): CUcontext;
   set ctx(v: CUcontext);
 }
-RecordBase.$define(CUDA_MEMSET_NODE_PARAMS_v2_st, () => ({
-  cName: "struct CUDA_MEMSET_NODE_PARAMS_v2_st",
-  size: 48,
-  align: 8,
-  fields: [
-    { name: "dst", offset: 0, size: 8 },
-    { name: "pitch", offset: 8, size: 8 },
-    { name: "value", offset: 16, size: 4 },
-    { name: "elementSize", offset: 20, size: 4 },
-    { name: "width", offset: 24, size: 8 },
-    { name: "height", offset: 32, size: 8 },
-    { name: "ctx", offset: 40, size: 8 },
-  ],
-  accessors: {
-    dst: {
-      get(this: CUDA_MEMSET_NODE_PARAMS_v2_st): CUdeviceptr {
-        return this.$u64(0);
-      },
-      set(this: CUDA_MEMSET_NODE_PARAMS_v2_st, v: CUdeviceptr | number): void {
-        this.$setU64(0, v);
-      },
-    },
-    pitch: {
-      get(this: CUDA_MEMSET_NODE_PARAMS_v2_st): bigint {
-        return this.$u64(8);
-      },
-      set(this: CUDA_MEMSET_NODE_PARAMS_v2_st, v: bigint | number): void {
-        this.$setU64(8, v);
-      },
-    },
-    value: {
-      get(this: CUDA_MEMSET_NODE_PARAMS_v2_st): number {
-        return this.$u32(16);
-      },
-      set(this: CUDA_MEMSET_NODE_PARAMS_v2_st, v: number): void {
-        this.$setU32(16, v);
-      },
-    },
-    elementSize: {
-      get(this: CUDA_MEMSET_NODE_PARAMS_v2_st): number {
-        return this.$u32(20);
-      },
-      set(this: CUDA_MEMSET_NODE_PARAMS_v2_st, v: number): void {
-        this.$setU32(20, v);
-      },
-    },
-    width: {
-      get(this: CUDA_MEMSET_NODE_PARAMS_v2_st): bigint {
-        return this.$u64(24);
-      },
-      set(this: CUDA_MEMSET_NODE_PARAMS_v2_st, v: bigint | number): void {
-        this.$setU64(24, v);
-      },
-    },
-    height: {
-      get(this: CUDA_MEMSET_NODE_PARAMS_v2_st): bigint {
-        return this.$u64(32);
-      },
-      set(this: CUDA_MEMSET_NODE_PARAMS_v2_st, v: bigint | number): void {
-        this.$setU64(32, v);
-      },
-    },
-    ctx: {
-      get(this: CUDA_MEMSET_NODE_PARAMS_v2_st): CUcontext {
-        return this.$ptr(40) as CUcontext;
-      },
-      set(this: CUDA_MEMSET_NODE_PARAMS_v2_st, v: CUcontext): void {
-        this.$setPtr(40, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUDA_MEMSET_NODE_PARAMS_v2_st, '{"c":"struct CUDA_MEMSET_NODE_PARAMS_v2_st","s":48,"a":8,"f":[["dst",0,8],["pitch",8,8],["value",16,4],["elementSize",20,4],["width",24,8],["height",32,8],["ctx",40,8]],"x":[["dst","s","u64",0],["pitch","s","u64",8],["value","s","u32",16],["elementSize","s","u32",20],["width","s","u64",24],["height","s","u64",32],["ctx","p",40]]}');
 /** Another name of {@link CUDA_MEMSET_NODE_PARAMS_v2_st}. */
 export const CUDA_MEMSET_NODE_PARAMS_v2 = CUDA_MEMSET_NODE_PARAMS_v2_st;
 /** Another name of {@link CUDA_MEMSET_NODE_PARAMS_v2_st}. */
@@ -1831,33 +784,7 @@ export interface CUDA_HOST_NODE_PARAMS_st {
   get userData(): Pointer;
   set userData(v: Pointer);
 }
-RecordBase.$define(CUDA_HOST_NODE_PARAMS_st, () => ({
-  cName: "struct CUDA_HOST_NODE_PARAMS_st",
-  size: 16,
-  align: 8,
-  fields: [
-    { name: "fn", offset: 0, size: 8 },
-    { name: "userData", offset: 8, size: 8 },
-  ],
-  accessors: {
-    fn: {
-      get(this: CUDA_HOST_NODE_PARAMS_st): CUhostFn {
-        return this.$ptr(0) as CUhostFn;
-      },
-      set(this: CUDA_HOST_NODE_PARAMS_st, v: CUhostFn): void {
-        this.$setPtr(0, v);
-      },
-    },
-    userData: {
-      get(this: CUDA_HOST_NODE_PARAMS_st): Pointer {
-        return this.$ptr(8);
-      },
-      set(this: CUDA_HOST_NODE_PARAMS_st, v: Pointer): void {
-        this.$setPtr(8, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUDA_HOST_NODE_PARAMS_st, '{"c":"struct CUDA_HOST_NODE_PARAMS_st","s":16,"a":8,"f":[["fn",0,8],["userData",8,8]],"x":[["fn","p",0],["userData","p",8]]}');
 /** Another name of {@link CUDA_HOST_NODE_PARAMS_st}. */
 export const CUDA_HOST_NODE_PARAMS_v1 = CUDA_HOST_NODE_PARAMS_st;
 /** Another name of {@link CUDA_HOST_NODE_PARAMS_st}. */
@@ -1883,33 +810,7 @@ export interface CUDA_HOST_NODE_PARAMS_v2_st {
   get userData(): Pointer;
   set userData(v: Pointer);
 }
-RecordBase.$define(CUDA_HOST_NODE_PARAMS_v2_st, () => ({
-  cName: "struct CUDA_HOST_NODE_PARAMS_v2_st",
-  size: 16,
-  align: 8,
-  fields: [
-    { name: "fn", offset: 0, size: 8 },
-    { name: "userData", offset: 8, size: 8 },
-  ],
-  accessors: {
-    fn: {
-      get(this: CUDA_HOST_NODE_PARAMS_v2_st): CUhostFn {
-        return this.$ptr(0) as CUhostFn;
-      },
-      set(this: CUDA_HOST_NODE_PARAMS_v2_st, v: CUhostFn): void {
-        this.$setPtr(0, v);
-      },
-    },
-    userData: {
-      get(this: CUDA_HOST_NODE_PARAMS_v2_st): Pointer {
-        return this.$ptr(8);
-      },
-      set(this: CUDA_HOST_NODE_PARAMS_v2_st, v: Pointer): void {
-        this.$setPtr(8, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUDA_HOST_NODE_PARAMS_v2_st, '{"c":"struct CUDA_HOST_NODE_PARAMS_v2_st","s":16,"a":8,"f":[["fn",0,8],["userData",8,8]],"x":[["fn","p",0],["userData","p",8]]}');
 /** Another name of {@link CUDA_HOST_NODE_PARAMS_v2_st}. */
 export const CUDA_HOST_NODE_PARAMS_v2 = CUDA_HOST_NODE_PARAMS_v2_st;
 /** Another name of {@link CUDA_HOST_NODE_PARAMS_v2_st}. */
@@ -1964,60 +865,7 @@ export interface CUDA_CONDITIONAL_NODE_PARAMS {
   get ctx(): CUcontext;
   set ctx(v: CUcontext);
 }
-RecordBase.$define(CUDA_CONDITIONAL_NODE_PARAMS, () => ({
-  cName: "struct CUDA_CONDITIONAL_NODE_PARAMS",
-  size: 32,
-  align: 8,
-  fields: [
-    { name: "handle", offset: 0, size: 8 },
-    { name: "type", offset: 8, size: 4 },
-    { name: "size", offset: 12, size: 4 },
-    { name: "phGraph_out", offset: 16, size: 8 },
-    { name: "ctx", offset: 24, size: 8 },
-  ],
-  accessors: {
-    handle: {
-      get(this: CUDA_CONDITIONAL_NODE_PARAMS): CUgraphConditionalHandle {
-        return this.$u64(0);
-      },
-      set(this: CUDA_CONDITIONAL_NODE_PARAMS, v: CUgraphConditionalHandle | number): void {
-        this.$setU64(0, v);
-      },
-    },
-    type: {
-      get(this: CUDA_CONDITIONAL_NODE_PARAMS): CUgraphConditionalNodeType {
-        return this.$u32(8) as CUgraphConditionalNodeType;
-      },
-      set(this: CUDA_CONDITIONAL_NODE_PARAMS, v: CUgraphConditionalNodeType): void {
-        this.$setU32(8, v);
-      },
-    },
-    size: {
-      get(this: CUDA_CONDITIONAL_NODE_PARAMS): number {
-        return this.$u32(12);
-      },
-      set(this: CUDA_CONDITIONAL_NODE_PARAMS, v: number): void {
-        this.$setU32(12, v);
-      },
-    },
-    phGraph_out: {
-      get(this: CUDA_CONDITIONAL_NODE_PARAMS): Pointer {
-        return this.$ptr(16);
-      },
-      set(this: CUDA_CONDITIONAL_NODE_PARAMS, v: Pointer): void {
-        this.$setPtr(16, v);
-      },
-    },
-    ctx: {
-      get(this: CUDA_CONDITIONAL_NODE_PARAMS): CUcontext {
-        return this.$ptr(24) as CUcontext;
-      },
-      set(this: CUDA_CONDITIONAL_NODE_PARAMS, v: CUcontext): void {
-        this.$setPtr(24, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUDA_CONDITIONAL_NODE_PARAMS, '{"c":"struct CUDA_CONDITIONAL_NODE_PARAMS","s":32,"a":8,"f":[["handle",0,8],["type",8,4],["size",12,4],["phGraph_out",16,8],["ctx",24,8]],"x":[["handle","s","u64",0],["type","s","u32",8],["size","s","u32",12],["phGraph_out","p",16],["ctx","p",24]]}');
 
 /**
  * Optional annotation for edges in a CUDA graph. Note, all edges implicitly have annotations and
@@ -2070,48 +918,7 @@ export interface CUgraphEdgeData_st {
    */
   get reserved(): Uint8Array;
 }
-RecordBase.$define(CUgraphEdgeData_st, () => ({
-  cName: "struct CUgraphEdgeData_st",
-  size: 8,
-  align: 1,
-  fields: [
-    { name: "from_port", offset: 0, size: 1 },
-    { name: "to_port", offset: 1, size: 1 },
-    { name: "type", offset: 2, size: 1 },
-    { name: "reserved", offset: 3, size: 5 },
-  ],
-  accessors: {
-    from_port: {
-      get(this: CUgraphEdgeData_st): number {
-        return this.$u8(0);
-      },
-      set(this: CUgraphEdgeData_st, v: number): void {
-        this.$setU8(0, v);
-      },
-    },
-    to_port: {
-      get(this: CUgraphEdgeData_st): number {
-        return this.$u8(1);
-      },
-      set(this: CUgraphEdgeData_st, v: number): void {
-        this.$setU8(1, v);
-      },
-    },
-    type: {
-      get(this: CUgraphEdgeData_st): number {
-        return this.$u8(2);
-      },
-      set(this: CUgraphEdgeData_st, v: number): void {
-        this.$setU8(2, v);
-      },
-    },
-    reserved: {
-      get(this: CUgraphEdgeData_st): Uint8Array {
-        return this.$array(Uint8Array, 3, 5);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUgraphEdgeData_st, '{"c":"struct CUgraphEdgeData_st","s":8,"a":1,"f":[["from_port",0,1],["to_port",1,1],["type",2,1],["reserved",3,5]],"x":[["from_port","s","u8",0],["to_port","s","u8",1],["type","s","u8",2],["reserved","a","Uint8Array",3,5]]}');
 /** Another name of {@link CUgraphEdgeData_st}. */
 export const CUgraphEdgeData = CUgraphEdgeData_st;
 /** Another name of {@link CUgraphEdgeData_st}. */
@@ -2149,51 +956,7 @@ export interface CUDA_GRAPH_INSTANTIATE_PARAMS_st {
   get result_out(): CUgraphInstantiateResult;
   set result_out(v: CUgraphInstantiateResult);
 }
-RecordBase.$define(CUDA_GRAPH_INSTANTIATE_PARAMS_st, () => ({
-  cName: "struct CUDA_GRAPH_INSTANTIATE_PARAMS_st",
-  size: 32,
-  align: 8,
-  fields: [
-    { name: "flags", offset: 0, size: 8 },
-    { name: "hUploadStream", offset: 8, size: 8 },
-    { name: "hErrNode_out", offset: 16, size: 8 },
-    { name: "result_out", offset: 24, size: 4 },
-  ],
-  accessors: {
-    flags: {
-      get(this: CUDA_GRAPH_INSTANTIATE_PARAMS_st): cuuint64_t {
-        return this.$u64(0);
-      },
-      set(this: CUDA_GRAPH_INSTANTIATE_PARAMS_st, v: cuuint64_t | number): void {
-        this.$setU64(0, v);
-      },
-    },
-    hUploadStream: {
-      get(this: CUDA_GRAPH_INSTANTIATE_PARAMS_st): CUstream {
-        return this.$ptr(8) as CUstream;
-      },
-      set(this: CUDA_GRAPH_INSTANTIATE_PARAMS_st, v: CUstream): void {
-        this.$setPtr(8, v);
-      },
-    },
-    hErrNode_out: {
-      get(this: CUDA_GRAPH_INSTANTIATE_PARAMS_st): CUgraphNode {
-        return this.$ptr(16) as CUgraphNode;
-      },
-      set(this: CUDA_GRAPH_INSTANTIATE_PARAMS_st, v: CUgraphNode): void {
-        this.$setPtr(16, v);
-      },
-    },
-    result_out: {
-      get(this: CUDA_GRAPH_INSTANTIATE_PARAMS_st): CUgraphInstantiateResult {
-        return this.$u32(24) as CUgraphInstantiateResult;
-      },
-      set(this: CUDA_GRAPH_INSTANTIATE_PARAMS_st, v: CUgraphInstantiateResult): void {
-        this.$setU32(24, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUDA_GRAPH_INSTANTIATE_PARAMS_st, '{"c":"struct CUDA_GRAPH_INSTANTIATE_PARAMS_st","s":32,"a":8,"f":[["flags",0,8],["hUploadStream",8,8],["hErrNode_out",16,8],["result_out",24,4]],"x":[["flags","s","u64",0],["hUploadStream","p",8],["hErrNode_out","p",16],["result_out","s","u32",24]]}');
 /** Another name of {@link CUDA_GRAPH_INSTANTIATE_PARAMS_st}. */
 export const CUDA_GRAPH_INSTANTIATE_PARAMS = CUDA_GRAPH_INSTANTIATE_PARAMS_st;
 /** Another name of {@link CUDA_GRAPH_INSTANTIATE_PARAMS_st}. */
@@ -2219,33 +982,7 @@ export interface CUlaunchMemSyncDomainMap_st {
   get remote(): number;
   set remote(v: number);
 }
-RecordBase.$define(CUlaunchMemSyncDomainMap_st, () => ({
-  cName: "struct CUlaunchMemSyncDomainMap_st",
-  size: 2,
-  align: 1,
-  fields: [
-    { name: "default_", offset: 0, size: 1 },
-    { name: "remote", offset: 1, size: 1 },
-  ],
-  accessors: {
-    default_: {
-      get(this: CUlaunchMemSyncDomainMap_st): number {
-        return this.$u8(0);
-      },
-      set(this: CUlaunchMemSyncDomainMap_st, v: number): void {
-        this.$setU8(0, v);
-      },
-    },
-    remote: {
-      get(this: CUlaunchMemSyncDomainMap_st): number {
-        return this.$u8(1);
-      },
-      set(this: CUlaunchMemSyncDomainMap_st, v: number): void {
-        this.$setU8(1, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUlaunchMemSyncDomainMap_st, '{"c":"struct CUlaunchMemSyncDomainMap_st","s":2,"a":1,"f":[["default_",0,1],["remote",1,1]],"x":[["default_","s","u8",0],["remote","s","u8",1]]}');
 /** Another name of {@link CUlaunchMemSyncDomainMap_st}. */
 export const CUlaunchMemSyncDomainMap = CUlaunchMemSyncDomainMap_st;
 /** Another name of {@link CUlaunchMemSyncDomainMap_st}. */
@@ -2339,129 +1076,7 @@ export interface CUlaunchAttributeValue_union {
   get deviceUpdatableKernelNode(): CUlaunchAttributeValue_union_deviceUpdatableKernelNode;
   set deviceUpdatableKernelNode(v: CUlaunchAttributeValue_union_deviceUpdatableKernelNode);
 }
-RecordBase.$define(CUlaunchAttributeValue_union, () => ({
-  cName: "union CUlaunchAttributeValue_union",
-  size: 64,
-  align: 8,
-  fields: [
-    { name: "pad", offset: 0, size: 64 },
-    { name: "accessPolicyWindow", offset: 0, size: 32 },
-    { name: "cooperative", offset: 0, size: 4 },
-    { name: "syncPolicy", offset: 0, size: 4 },
-    { name: "clusterDim", offset: 0, size: 12 },
-    { name: "clusterSchedulingPolicyPreference", offset: 0, size: 4 },
-    { name: "programmaticStreamSerializationAllowed", offset: 0, size: 4 },
-    { name: "programmaticEvent", offset: 0, size: 16 },
-    { name: "launchCompletionEvent", offset: 0, size: 16 },
-    { name: "priority", offset: 0, size: 4 },
-    { name: "memSyncDomainMap", offset: 0, size: 2 },
-    { name: "memSyncDomain", offset: 0, size: 4 },
-    { name: "deviceUpdatableKernelNode", offset: 0, size: 16 },
-  ],
-  accessors: {
-    pad: {
-      get(this: CUlaunchAttributeValue_union): Int8Array {
-        return this.$array(Int8Array, 0, 64);
-      },
-    },
-    accessPolicyWindow: {
-      get(this: CUlaunchAttributeValue_union): CUaccessPolicyWindow_st {
-        return this.$record(CUaccessPolicyWindow_st, 0);
-      },
-      set(this: CUlaunchAttributeValue_union, v: CUaccessPolicyWindow_st): void {
-        this.$setRecord(0, 32, v);
-      },
-    },
-    cooperative: {
-      get(this: CUlaunchAttributeValue_union): number {
-        return this.$i32(0);
-      },
-      set(this: CUlaunchAttributeValue_union, v: number): void {
-        this.$setI32(0, v);
-      },
-    },
-    syncPolicy: {
-      get(this: CUlaunchAttributeValue_union): CUsynchronizationPolicy {
-        return this.$u32(0) as CUsynchronizationPolicy;
-      },
-      set(this: CUlaunchAttributeValue_union, v: CUsynchronizationPolicy): void {
-        this.$setU32(0, v);
-      },
-    },
-    clusterDim: {
-      get(this: CUlaunchAttributeValue_union): CUlaunchAttributeValue_union_clusterDim {
-        return this.$record(CUlaunchAttributeValue_union_clusterDim, 0);
-      },
-      set(this: CUlaunchAttributeValue_union, v: CUlaunchAttributeValue_union_clusterDim): void {
-        this.$setRecord(0, 12, v);
-      },
-    },
-    clusterSchedulingPolicyPreference: {
-      get(this: CUlaunchAttributeValue_union): CUclusterSchedulingPolicy {
-        return this.$u32(0) as CUclusterSchedulingPolicy;
-      },
-      set(this: CUlaunchAttributeValue_union, v: CUclusterSchedulingPolicy): void {
-        this.$setU32(0, v);
-      },
-    },
-    programmaticStreamSerializationAllowed: {
-      get(this: CUlaunchAttributeValue_union): number {
-        return this.$i32(0);
-      },
-      set(this: CUlaunchAttributeValue_union, v: number): void {
-        this.$setI32(0, v);
-      },
-    },
-    programmaticEvent: {
-      get(this: CUlaunchAttributeValue_union): CUlaunchAttributeValue_union_programmaticEvent {
-        return this.$record(CUlaunchAttributeValue_union_programmaticEvent, 0);
-      },
-      set(this: CUlaunchAttributeValue_union, v: CUlaunchAttributeValue_union_programmaticEvent): void {
-        this.$setRecord(0, 16, v);
-      },
-    },
-    launchCompletionEvent: {
-      get(this: CUlaunchAttributeValue_union): CUlaunchAttributeValue_union_launchCompletionEvent {
-        return this.$record(CUlaunchAttributeValue_union_launchCompletionEvent, 0);
-      },
-      set(this: CUlaunchAttributeValue_union, v: CUlaunchAttributeValue_union_launchCompletionEvent): void {
-        this.$setRecord(0, 16, v);
-      },
-    },
-    priority: {
-      get(this: CUlaunchAttributeValue_union): number {
-        return this.$i32(0);
-      },
-      set(this: CUlaunchAttributeValue_union, v: number): void {
-        this.$setI32(0, v);
-      },
-    },
-    memSyncDomainMap: {
-      get(this: CUlaunchAttributeValue_union): CUlaunchMemSyncDomainMap_st {
-        return this.$record(CUlaunchMemSyncDomainMap_st, 0);
-      },
-      set(this: CUlaunchAttributeValue_union, v: CUlaunchMemSyncDomainMap_st): void {
-        this.$setRecord(0, 2, v);
-      },
-    },
-    memSyncDomain: {
-      get(this: CUlaunchAttributeValue_union): CUlaunchMemSyncDomain {
-        return this.$u32(0) as CUlaunchMemSyncDomain;
-      },
-      set(this: CUlaunchAttributeValue_union, v: CUlaunchMemSyncDomain): void {
-        this.$setU32(0, v);
-      },
-    },
-    deviceUpdatableKernelNode: {
-      get(this: CUlaunchAttributeValue_union): CUlaunchAttributeValue_union_deviceUpdatableKernelNode {
-        return this.$record(CUlaunchAttributeValue_union_deviceUpdatableKernelNode, 0);
-      },
-      set(this: CUlaunchAttributeValue_union, v: CUlaunchAttributeValue_union_deviceUpdatableKernelNode): void {
-        this.$setRecord(0, 16, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUlaunchAttributeValue_union, '{"c":"union CUlaunchAttributeValue_union","s":64,"a":8,"f":[["pad",0,64],["accessPolicyWindow",0,32],["cooperative",0,4],["syncPolicy",0,4],["clusterDim",0,12],["clusterSchedulingPolicyPreference",0,4],["programmaticStreamSerializationAllowed",0,4],["programmaticEvent",0,16],["launchCompletionEvent",0,16],["priority",0,4],["memSyncDomainMap",0,2],["memSyncDomain",0,4],["deviceUpdatableKernelNode",0,16]],"x":[["pad","a","Int8Array",0,64],["accessPolicyWindow","r",0,0,32],["cooperative","s","i32",0],["syncPolicy","s","u32",0],["clusterDim","r",1,0,12],["clusterSchedulingPolicyPreference","s","u32",0],["programmaticStreamSerializationAllowed","s","i32",0],["programmaticEvent","r",2,0,16],["launchCompletionEvent","r",3,0,16],["priority","s","i32",0],["memSyncDomainMap","r",4,0,2],["memSyncDomain","s","u32",0],["deviceUpdatableKernelNode","r",5,0,16]]}', () => [CUaccessPolicyWindow_st, CUlaunchAttributeValue_union_clusterDim, CUlaunchAttributeValue_union_programmaticEvent, CUlaunchAttributeValue_union_launchCompletionEvent, CUlaunchMemSyncDomainMap_st, CUlaunchAttributeValue_union_deviceUpdatableKernelNode]);
 /** Another name of {@link CUlaunchAttributeValue_union}. */
 export const CUlaunchAttributeValue = CUlaunchAttributeValue_union;
 /** Another name of {@link CUlaunchAttributeValue_union}. */
@@ -2492,42 +1107,7 @@ export interface CUlaunchAttributeValue_union_clusterDim {
   get z(): number;
   set z(v: number);
 }
-RecordBase.$define(CUlaunchAttributeValue_union_clusterDim, () => ({
-  cName: "__typeof__(((union CUlaunchAttributeValue_union *)0)->clusterDim)",
-  size: 12,
-  align: 4,
-  fields: [
-    { name: "x", offset: 0, size: 4 },
-    { name: "y", offset: 4, size: 4 },
-    { name: "z", offset: 8, size: 4 },
-  ],
-  accessors: {
-    x: {
-      get(this: CUlaunchAttributeValue_union_clusterDim): number {
-        return this.$u32(0);
-      },
-      set(this: CUlaunchAttributeValue_union_clusterDim, v: number): void {
-        this.$setU32(0, v);
-      },
-    },
-    y: {
-      get(this: CUlaunchAttributeValue_union_clusterDim): number {
-        return this.$u32(4);
-      },
-      set(this: CUlaunchAttributeValue_union_clusterDim, v: number): void {
-        this.$setU32(4, v);
-      },
-    },
-    z: {
-      get(this: CUlaunchAttributeValue_union_clusterDim): number {
-        return this.$u32(8);
-      },
-      set(this: CUlaunchAttributeValue_union_clusterDim, v: number): void {
-        this.$setU32(8, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUlaunchAttributeValue_union_clusterDim, '{"c":"__typeof__(((union CUlaunchAttributeValue_union *)0)->clusterDim)","s":12,"a":4,"f":[["x",0,4],["y",4,4],["z",8,4]],"x":[["x","s","u32",0],["y","s","u32",4],["z","s","u32",8]]}');
 
 /** C: `__typeof__(((union CUlaunchAttributeValue_union *)0)->programmaticEvent)`: 16 bytes, aligned to 8. */
 export class CUlaunchAttributeValue_union_programmaticEvent extends RecordBase {}
@@ -2552,42 +1132,7 @@ export interface CUlaunchAttributeValue_union_programmaticEvent {
   get triggerAtBlockStart(): number;
   set triggerAtBlockStart(v: number);
 }
-RecordBase.$define(CUlaunchAttributeValue_union_programmaticEvent, () => ({
-  cName: "__typeof__(((union CUlaunchAttributeValue_union *)0)->programmaticEvent)",
-  size: 16,
-  align: 8,
-  fields: [
-    { name: "event", offset: 0, size: 8 },
-    { name: "flags", offset: 8, size: 4 },
-    { name: "triggerAtBlockStart", offset: 12, size: 4 },
-  ],
-  accessors: {
-    event: {
-      get(this: CUlaunchAttributeValue_union_programmaticEvent): CUevent {
-        return this.$ptr(0) as CUevent;
-      },
-      set(this: CUlaunchAttributeValue_union_programmaticEvent, v: CUevent): void {
-        this.$setPtr(0, v);
-      },
-    },
-    flags: {
-      get(this: CUlaunchAttributeValue_union_programmaticEvent): number {
-        return this.$i32(8);
-      },
-      set(this: CUlaunchAttributeValue_union_programmaticEvent, v: number): void {
-        this.$setI32(8, v);
-      },
-    },
-    triggerAtBlockStart: {
-      get(this: CUlaunchAttributeValue_union_programmaticEvent): number {
-        return this.$i32(12);
-      },
-      set(this: CUlaunchAttributeValue_union_programmaticEvent, v: number): void {
-        this.$setI32(12, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUlaunchAttributeValue_union_programmaticEvent, '{"c":"__typeof__(((union CUlaunchAttributeValue_union *)0)->programmaticEvent)","s":16,"a":8,"f":[["event",0,8],["flags",8,4],["triggerAtBlockStart",12,4]],"x":[["event","p",0],["flags","s","i32",8],["triggerAtBlockStart","s","i32",12]]}');
 
 /** C: `__typeof__(((union CUlaunchAttributeValue_union *)0)->launchCompletionEvent)`: 16 bytes, aligned to 8. */
 export class CUlaunchAttributeValue_union_launchCompletionEvent extends RecordBase {}
@@ -2605,33 +1150,7 @@ export interface CUlaunchAttributeValue_union_launchCompletionEvent {
   get flags(): number;
   set flags(v: number);
 }
-RecordBase.$define(CUlaunchAttributeValue_union_launchCompletionEvent, () => ({
-  cName: "__typeof__(((union CUlaunchAttributeValue_union *)0)->launchCompletionEvent)",
-  size: 16,
-  align: 8,
-  fields: [
-    { name: "event", offset: 0, size: 8 },
-    { name: "flags", offset: 8, size: 4 },
-  ],
-  accessors: {
-    event: {
-      get(this: CUlaunchAttributeValue_union_launchCompletionEvent): CUevent {
-        return this.$ptr(0) as CUevent;
-      },
-      set(this: CUlaunchAttributeValue_union_launchCompletionEvent, v: CUevent): void {
-        this.$setPtr(0, v);
-      },
-    },
-    flags: {
-      get(this: CUlaunchAttributeValue_union_launchCompletionEvent): number {
-        return this.$i32(8);
-      },
-      set(this: CUlaunchAttributeValue_union_launchCompletionEvent, v: number): void {
-        this.$setI32(8, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUlaunchAttributeValue_union_launchCompletionEvent, '{"c":"__typeof__(((union CUlaunchAttributeValue_union *)0)->launchCompletionEvent)","s":16,"a":8,"f":[["event",0,8],["flags",8,4]],"x":[["event","p",0],["flags","s","i32",8]]}');
 
 /** C: `__typeof__(((union CUlaunchAttributeValue_union *)0)->deviceUpdatableKernelNode)`: 16 bytes, aligned to 8. */
 export class CUlaunchAttributeValue_union_deviceUpdatableKernelNode extends RecordBase {}
@@ -2649,33 +1168,7 @@ export interface CUlaunchAttributeValue_union_deviceUpdatableKernelNode {
   get devNode(): CUgraphDeviceNode;
   set devNode(v: CUgraphDeviceNode);
 }
-RecordBase.$define(CUlaunchAttributeValue_union_deviceUpdatableKernelNode, () => ({
-  cName: "__typeof__(((union CUlaunchAttributeValue_union *)0)->deviceUpdatableKernelNode)",
-  size: 16,
-  align: 8,
-  fields: [
-    { name: "deviceUpdatable", offset: 0, size: 4 },
-    { name: "devNode", offset: 8, size: 8 },
-  ],
-  accessors: {
-    deviceUpdatable: {
-      get(this: CUlaunchAttributeValue_union_deviceUpdatableKernelNode): number {
-        return this.$i32(0);
-      },
-      set(this: CUlaunchAttributeValue_union_deviceUpdatableKernelNode, v: number): void {
-        this.$setI32(0, v);
-      },
-    },
-    devNode: {
-      get(this: CUlaunchAttributeValue_union_deviceUpdatableKernelNode): CUgraphDeviceNode {
-        return this.$ptr(8) as CUgraphDeviceNode;
-      },
-      set(this: CUlaunchAttributeValue_union_deviceUpdatableKernelNode, v: CUgraphDeviceNode): void {
-        this.$setPtr(8, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUlaunchAttributeValue_union_deviceUpdatableKernelNode, '{"c":"__typeof__(((union CUlaunchAttributeValue_union *)0)->deviceUpdatableKernelNode)","s":16,"a":8,"f":[["deviceUpdatable",0,4],["devNode",8,8]],"x":[["deviceUpdatable","s","i32",0],["devNode","p",8]]}');
 
 /**
  * Launch attribute
@@ -2699,39 +1192,7 @@ export interface CUlaunchAttribute_st {
   get value(): CUlaunchAttributeValue_union;
   set value(v: CUlaunchAttributeValue_union);
 }
-RecordBase.$define(CUlaunchAttribute_st, () => ({
-  cName: "struct CUlaunchAttribute_st",
-  size: 72,
-  align: 8,
-  fields: [
-    { name: "id", offset: 0, size: 4 },
-    { name: "pad", offset: 4, size: 4 },
-    { name: "value", offset: 8, size: 64 },
-  ],
-  accessors: {
-    id: {
-      get(this: CUlaunchAttribute_st): CUlaunchAttributeID {
-        return this.$u32(0) as CUlaunchAttributeID;
-      },
-      set(this: CUlaunchAttribute_st, v: CUlaunchAttributeID): void {
-        this.$setU32(0, v);
-      },
-    },
-    pad: {
-      get(this: CUlaunchAttribute_st): Int8Array {
-        return this.$array(Int8Array, 4, 4);
-      },
-    },
-    value: {
-      get(this: CUlaunchAttribute_st): CUlaunchAttributeValue_union {
-        return this.$record(CUlaunchAttributeValue_union, 8);
-      },
-      set(this: CUlaunchAttribute_st, v: CUlaunchAttributeValue_union): void {
-        this.$setRecord(8, 64, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUlaunchAttribute_st, '{"c":"struct CUlaunchAttribute_st","s":72,"a":8,"f":[["id",0,4],["pad",4,4],["value",8,64]],"x":[["id","s","u32",0],["pad","a","Int8Array",4,4],["value","r",0,8,64]]}', () => [CUlaunchAttributeValue_union]);
 /** Another name of {@link CUlaunchAttribute_st}. */
 export const CUlaunchAttribute = CUlaunchAttribute_st;
 /** Another name of {@link CUlaunchAttribute_st}. */
@@ -2805,105 +1266,7 @@ export interface CUlaunchConfig_st {
   get numAttrs(): number;
   set numAttrs(v: number);
 }
-RecordBase.$define(CUlaunchConfig_st, () => ({
-  cName: "struct CUlaunchConfig_st",
-  size: 56,
-  align: 8,
-  fields: [
-    { name: "gridDimX", offset: 0, size: 4 },
-    { name: "gridDimY", offset: 4, size: 4 },
-    { name: "gridDimZ", offset: 8, size: 4 },
-    { name: "blockDimX", offset: 12, size: 4 },
-    { name: "blockDimY", offset: 16, size: 4 },
-    { name: "blockDimZ", offset: 20, size: 4 },
-    { name: "sharedMemBytes", offset: 24, size: 4 },
-    { name: "hStream", offset: 32, size: 8 },
-    { name: "attrs", offset: 40, size: 8 },
-    { name: "numAttrs", offset: 48, size: 4 },
-  ],
-  accessors: {
-    gridDimX: {
-      get(this: CUlaunchConfig_st): number {
-        return this.$u32(0);
-      },
-      set(this: CUlaunchConfig_st, v: number): void {
-        this.$setU32(0, v);
-      },
-    },
-    gridDimY: {
-      get(this: CUlaunchConfig_st): number {
-        return this.$u32(4);
-      },
-      set(this: CUlaunchConfig_st, v: number): void {
-        this.$setU32(4, v);
-      },
-    },
-    gridDimZ: {
-      get(this: CUlaunchConfig_st): number {
-        return this.$u32(8);
-      },
-      set(this: CUlaunchConfig_st, v: number): void {
-        this.$setU32(8, v);
-      },
-    },
-    blockDimX: {
-      get(this: CUlaunchConfig_st): number {
-        return this.$u32(12);
-      },
-      set(this: CUlaunchConfig_st, v: number): void {
-        this.$setU32(12, v);
-      },
-    },
-    blockDimY: {
-      get(this: CUlaunchConfig_st): number {
-        return this.$u32(16);
-      },
-      set(this: CUlaunchConfig_st, v: number): void {
-        this.$setU32(16, v);
-      },
-    },
-    blockDimZ: {
-      get(this: CUlaunchConfig_st): number {
-        return this.$u32(20);
-      },
-      set(this: CUlaunchConfig_st, v: number): void {
-        this.$setU32(20, v);
-      },
-    },
-    sharedMemBytes: {
-      get(this: CUlaunchConfig_st): number {
-        return this.$u32(24);
-      },
-      set(this: CUlaunchConfig_st, v: number): void {
-        this.$setU32(24, v);
-      },
-    },
-    hStream: {
-      get(this: CUlaunchConfig_st): CUstream {
-        return this.$ptr(32) as CUstream;
-      },
-      set(this: CUlaunchConfig_st, v: CUstream): void {
-        this.$setPtr(32, v);
-      },
-    },
-    attrs: {
-      get(this: CUlaunchConfig_st): Pointer {
-        return this.$ptr(40);
-      },
-      set(this: CUlaunchConfig_st, v: Pointer): void {
-        this.$setPtr(40, v);
-      },
-    },
-    numAttrs: {
-      get(this: CUlaunchConfig_st): number {
-        return this.$u32(48);
-      },
-      set(this: CUlaunchConfig_st, v: number): void {
-        this.$setU32(48, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUlaunchConfig_st, '{"c":"struct CUlaunchConfig_st","s":56,"a":8,"f":[["gridDimX",0,4],["gridDimY",4,4],["gridDimZ",8,4],["blockDimX",12,4],["blockDimY",16,4],["blockDimZ",20,4],["sharedMemBytes",24,4],["hStream",32,8],["attrs",40,8],["numAttrs",48,4]],"x":[["gridDimX","s","u32",0],["gridDimY","s","u32",4],["gridDimZ","s","u32",8],["blockDimX","s","u32",12],["blockDimY","s","u32",16],["blockDimZ","s","u32",20],["sharedMemBytes","s","u32",24],["hStream","p",32],["attrs","p",40],["numAttrs","s","u32",48]]}');
 /** Another name of {@link CUlaunchConfig_st}. */
 export const CUlaunchConfig = CUlaunchConfig_st;
 /** Another name of {@link CUlaunchConfig_st}. */
@@ -2923,24 +1286,7 @@ export interface CUexecAffinitySmCount_st {
   get val(): number;
   set val(v: number);
 }
-RecordBase.$define(CUexecAffinitySmCount_st, () => ({
-  cName: "struct CUexecAffinitySmCount_st",
-  size: 4,
-  align: 4,
-  fields: [
-    { name: "val", offset: 0, size: 4 },
-  ],
-  accessors: {
-    val: {
-      get(this: CUexecAffinitySmCount_st): number {
-        return this.$u32(0);
-      },
-      set(this: CUexecAffinitySmCount_st, v: number): void {
-        this.$setU32(0, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUexecAffinitySmCount_st, '{"c":"struct CUexecAffinitySmCount_st","s":4,"a":4,"f":[["val",0,4]],"x":[["val","s","u32",0]]}');
 /** Another name of {@link CUexecAffinitySmCount_st}. */
 export const CUexecAffinitySmCount_v1 = CUexecAffinitySmCount_st;
 /** Another name of {@link CUexecAffinitySmCount_st}. */
@@ -2960,33 +1306,7 @@ export interface CUexecAffinityParam_st {
   get param(): CUexecAffinityParam_st_param;
   set param(v: CUexecAffinityParam_st_param);
 }
-RecordBase.$define(CUexecAffinityParam_st, () => ({
-  cName: "struct CUexecAffinityParam_st",
-  size: 8,
-  align: 4,
-  fields: [
-    { name: "type", offset: 0, size: 4 },
-    { name: "param", offset: 4, size: 4 },
-  ],
-  accessors: {
-    type: {
-      get(this: CUexecAffinityParam_st): CUexecAffinityType {
-        return this.$u32(0) as CUexecAffinityType;
-      },
-      set(this: CUexecAffinityParam_st, v: CUexecAffinityType): void {
-        this.$setU32(0, v);
-      },
-    },
-    param: {
-      get(this: CUexecAffinityParam_st): CUexecAffinityParam_st_param {
-        return this.$record(CUexecAffinityParam_st_param, 4);
-      },
-      set(this: CUexecAffinityParam_st, v: CUexecAffinityParam_st_param): void {
-        this.$setRecord(4, 4, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUexecAffinityParam_st, '{"c":"struct CUexecAffinityParam_st","s":8,"a":4,"f":[["type",0,4],["param",4,4]],"x":[["type","s","u32",0],["param","r",0,4,4]]}', () => [CUexecAffinityParam_st_param]);
 /** Another name of {@link CUexecAffinityParam_st}. */
 export const CUexecAffinityParam_v1 = CUexecAffinityParam_st;
 /** Another name of {@link CUexecAffinityParam_st}. */
@@ -2999,24 +1319,7 @@ export interface CUexecAffinityParam_st_param {
   get smCount(): CUexecAffinitySmCount_st;
   set smCount(v: CUexecAffinitySmCount_st);
 }
-RecordBase.$define(CUexecAffinityParam_st_param, () => ({
-  cName: "__typeof__(((struct CUexecAffinityParam_st *)0)->param)",
-  size: 4,
-  align: 4,
-  fields: [
-    { name: "smCount", offset: 0, size: 4 },
-  ],
-  accessors: {
-    smCount: {
-      get(this: CUexecAffinityParam_st_param): CUexecAffinitySmCount_st {
-        return this.$record(CUexecAffinitySmCount_st, 0);
-      },
-      set(this: CUexecAffinityParam_st_param, v: CUexecAffinitySmCount_st): void {
-        this.$setRecord(0, 4, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUexecAffinityParam_st_param, '{"c":"__typeof__(((struct CUexecAffinityParam_st *)0)->param)","s":4,"a":4,"f":[["smCount",0,4]],"x":[["smCount","r",0,0,4]]}', () => [CUexecAffinitySmCount_st]);
 
 /** C: `struct CUlibraryHostUniversalFunctionAndDataTable_st` (also `CUlibraryHostUniversalFunctionAndDataTable`): 32 bytes, aligned to 8. */
 export class CUlibraryHostUniversalFunctionAndDataTable_st extends RecordBase {}
@@ -3034,51 +1337,7 @@ export interface CUlibraryHostUniversalFunctionAndDataTable_st {
   get dataWindowSize(): bigint;
   set dataWindowSize(v: bigint | number);
 }
-RecordBase.$define(CUlibraryHostUniversalFunctionAndDataTable_st, () => ({
-  cName: "struct CUlibraryHostUniversalFunctionAndDataTable_st",
-  size: 32,
-  align: 8,
-  fields: [
-    { name: "functionTable", offset: 0, size: 8 },
-    { name: "functionWindowSize", offset: 8, size: 8 },
-    { name: "dataTable", offset: 16, size: 8 },
-    { name: "dataWindowSize", offset: 24, size: 8 },
-  ],
-  accessors: {
-    functionTable: {
-      get(this: CUlibraryHostUniversalFunctionAndDataTable_st): Pointer {
-        return this.$ptr(0);
-      },
-      set(this: CUlibraryHostUniversalFunctionAndDataTable_st, v: Pointer): void {
-        this.$setPtr(0, v);
-      },
-    },
-    functionWindowSize: {
-      get(this: CUlibraryHostUniversalFunctionAndDataTable_st): bigint {
-        return this.$u64(8);
-      },
-      set(this: CUlibraryHostUniversalFunctionAndDataTable_st, v: bigint | number): void {
-        this.$setU64(8, v);
-      },
-    },
-    dataTable: {
-      get(this: CUlibraryHostUniversalFunctionAndDataTable_st): Pointer {
-        return this.$ptr(16);
-      },
-      set(this: CUlibraryHostUniversalFunctionAndDataTable_st, v: Pointer): void {
-        this.$setPtr(16, v);
-      },
-    },
-    dataWindowSize: {
-      get(this: CUlibraryHostUniversalFunctionAndDataTable_st): bigint {
-        return this.$u64(24);
-      },
-      set(this: CUlibraryHostUniversalFunctionAndDataTable_st, v: bigint | number): void {
-        this.$setU64(24, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUlibraryHostUniversalFunctionAndDataTable_st, '{"c":"struct CUlibraryHostUniversalFunctionAndDataTable_st","s":32,"a":8,"f":[["functionTable",0,8],["functionWindowSize",8,8],["dataTable",16,8],["dataWindowSize",24,8]],"x":[["functionTable","p",0],["functionWindowSize","s","u64",8],["dataTable","p",16],["dataWindowSize","s","u64",24]]}');
 /** Another name of {@link CUlibraryHostUniversalFunctionAndDataTable_st}. */
 export const CUlibraryHostUniversalFunctionAndDataTable = CUlibraryHostUniversalFunctionAndDataTable_st;
 /** Another name of {@link CUlibraryHostUniversalFunctionAndDataTable_st}. */
@@ -3188,159 +1447,7 @@ export interface CUDA_MEMCPY2D_st {
   get Height(): bigint;
   set Height(v: bigint | number);
 }
-RecordBase.$define(CUDA_MEMCPY2D_st, () => ({
-  cName: "struct CUDA_MEMCPY2D_st",
-  size: 128,
-  align: 8,
-  fields: [
-    { name: "srcXInBytes", offset: 0, size: 8 },
-    { name: "srcY", offset: 8, size: 8 },
-    { name: "srcMemoryType", offset: 16, size: 4 },
-    { name: "srcHost", offset: 24, size: 8 },
-    { name: "srcDevice", offset: 32, size: 8 },
-    { name: "srcArray", offset: 40, size: 8 },
-    { name: "srcPitch", offset: 48, size: 8 },
-    { name: "dstXInBytes", offset: 56, size: 8 },
-    { name: "dstY", offset: 64, size: 8 },
-    { name: "dstMemoryType", offset: 72, size: 4 },
-    { name: "dstHost", offset: 80, size: 8 },
-    { name: "dstDevice", offset: 88, size: 8 },
-    { name: "dstArray", offset: 96, size: 8 },
-    { name: "dstPitch", offset: 104, size: 8 },
-    { name: "WidthInBytes", offset: 112, size: 8 },
-    { name: "Height", offset: 120, size: 8 },
-  ],
-  accessors: {
-    srcXInBytes: {
-      get(this: CUDA_MEMCPY2D_st): bigint {
-        return this.$u64(0);
-      },
-      set(this: CUDA_MEMCPY2D_st, v: bigint | number): void {
-        this.$setU64(0, v);
-      },
-    },
-    srcY: {
-      get(this: CUDA_MEMCPY2D_st): bigint {
-        return this.$u64(8);
-      },
-      set(this: CUDA_MEMCPY2D_st, v: bigint | number): void {
-        this.$setU64(8, v);
-      },
-    },
-    srcMemoryType: {
-      get(this: CUDA_MEMCPY2D_st): CUmemorytype {
-        return this.$u32(16) as CUmemorytype;
-      },
-      set(this: CUDA_MEMCPY2D_st, v: CUmemorytype): void {
-        this.$setU32(16, v);
-      },
-    },
-    srcHost: {
-      get(this: CUDA_MEMCPY2D_st): Pointer {
-        return this.$ptr(24);
-      },
-      set(this: CUDA_MEMCPY2D_st, v: Pointer): void {
-        this.$setPtr(24, v);
-      },
-    },
-    srcDevice: {
-      get(this: CUDA_MEMCPY2D_st): CUdeviceptr {
-        return this.$u64(32);
-      },
-      set(this: CUDA_MEMCPY2D_st, v: CUdeviceptr | number): void {
-        this.$setU64(32, v);
-      },
-    },
-    srcArray: {
-      get(this: CUDA_MEMCPY2D_st): CUarray {
-        return this.$ptr(40) as CUarray;
-      },
-      set(this: CUDA_MEMCPY2D_st, v: CUarray): void {
-        this.$setPtr(40, v);
-      },
-    },
-    srcPitch: {
-      get(this: CUDA_MEMCPY2D_st): bigint {
-        return this.$u64(48);
-      },
-      set(this: CUDA_MEMCPY2D_st, v: bigint | number): void {
-        this.$setU64(48, v);
-      },
-    },
-    dstXInBytes: {
-      get(this: CUDA_MEMCPY2D_st): bigint {
-        return this.$u64(56);
-      },
-      set(this: CUDA_MEMCPY2D_st, v: bigint | number): void {
-        this.$setU64(56, v);
-      },
-    },
-    dstY: {
-      get(this: CUDA_MEMCPY2D_st): bigint {
-        return this.$u64(64);
-      },
-      set(this: CUDA_MEMCPY2D_st, v: bigint | number): void {
-        this.$setU64(64, v);
-      },
-    },
-    dstMemoryType: {
-      get(this: CUDA_MEMCPY2D_st): CUmemorytype {
-        return this.$u32(72) as CUmemorytype;
-      },
-      set(this: CUDA_MEMCPY2D_st, v: CUmemorytype): void {
-        this.$setU32(72, v);
-      },
-    },
-    dstHost: {
-      get(this: CUDA_MEMCPY2D_st): Pointer {
-        return this.$ptr(80);
-      },
-      set(this: CUDA_MEMCPY2D_st, v: Pointer): void {
-        this.$setPtr(80, v);
-      },
-    },
-    dstDevice: {
-      get(this: CUDA_MEMCPY2D_st): CUdeviceptr {
-        return this.$u64(88);
-      },
-      set(this: CUDA_MEMCPY2D_st, v: CUdeviceptr | number): void {
-        this.$setU64(88, v);
-      },
-    },
-    dstArray: {
-      get(this: CUDA_MEMCPY2D_st): CUarray {
-        return this.$ptr(96) as CUarray;
-      },
-      set(this: CUDA_MEMCPY2D_st, v: CUarray): void {
-        this.$setPtr(96, v);
-      },
-    },
-    dstPitch: {
-      get(this: CUDA_MEMCPY2D_st): bigint {
-        return this.$u64(104);
-      },
-      set(this: CUDA_MEMCPY2D_st, v: bigint | number): void {
-        this.$setU64(104, v);
-      },
-    },
-    WidthInBytes: {
-      get(this: CUDA_MEMCPY2D_st): bigint {
-        return this.$u64(112);
-      },
-      set(this: CUDA_MEMCPY2D_st, v: bigint | number): void {
-        this.$setU64(112, v);
-      },
-    },
-    Height: {
-      get(this: CUDA_MEMCPY2D_st): bigint {
-        return this.$u64(120);
-      },
-      set(this: CUDA_MEMCPY2D_st, v: bigint | number): void {
-        this.$setU64(120, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUDA_MEMCPY2D_st, '{"c":"struct CUDA_MEMCPY2D_st","s":128,"a":8,"f":[["srcXInBytes",0,8],["srcY",8,8],["srcMemoryType",16,4],["srcHost",24,8],["srcDevice",32,8],["srcArray",40,8],["srcPitch",48,8],["dstXInBytes",56,8],["dstY",64,8],["dstMemoryType",72,4],["dstHost",80,8],["dstDevice",88,8],["dstArray",96,8],["dstPitch",104,8],["WidthInBytes",112,8],["Height",120,8]],"x":[["srcXInBytes","s","u64",0],["srcY","s","u64",8],["srcMemoryType","s","u32",16],["srcHost","p",24],["srcDevice","s","u64",32],["srcArray","p",40],["srcPitch","s","u64",48],["dstXInBytes","s","u64",56],["dstY","s","u64",64],["dstMemoryType","s","u32",72],["dstHost","p",80],["dstDevice","s","u64",88],["dstArray","p",96],["dstPitch","s","u64",104],["WidthInBytes","s","u64",112],["Height","s","u64",120]]}');
 /** Another name of {@link CUDA_MEMCPY2D_st}. */
 export const CUDA_MEMCPY2D_v2 = CUDA_MEMCPY2D_st;
 /** Another name of {@link CUDA_MEMCPY2D_st}. */
@@ -3504,240 +1611,7 @@ export interface CUDA_MEMCPY3D_st {
   get Depth(): bigint;
   set Depth(v: bigint | number);
 }
-RecordBase.$define(CUDA_MEMCPY3D_st, () => ({
-  cName: "struct CUDA_MEMCPY3D_st",
-  size: 200,
-  align: 8,
-  fields: [
-    { name: "srcXInBytes", offset: 0, size: 8 },
-    { name: "srcY", offset: 8, size: 8 },
-    { name: "srcZ", offset: 16, size: 8 },
-    { name: "srcLOD", offset: 24, size: 8 },
-    { name: "srcMemoryType", offset: 32, size: 4 },
-    { name: "srcHost", offset: 40, size: 8 },
-    { name: "srcDevice", offset: 48, size: 8 },
-    { name: "srcArray", offset: 56, size: 8 },
-    { name: "reserved0", offset: 64, size: 8 },
-    { name: "srcPitch", offset: 72, size: 8 },
-    { name: "srcHeight", offset: 80, size: 8 },
-    { name: "dstXInBytes", offset: 88, size: 8 },
-    { name: "dstY", offset: 96, size: 8 },
-    { name: "dstZ", offset: 104, size: 8 },
-    { name: "dstLOD", offset: 112, size: 8 },
-    { name: "dstMemoryType", offset: 120, size: 4 },
-    { name: "dstHost", offset: 128, size: 8 },
-    { name: "dstDevice", offset: 136, size: 8 },
-    { name: "dstArray", offset: 144, size: 8 },
-    { name: "reserved1", offset: 152, size: 8 },
-    { name: "dstPitch", offset: 160, size: 8 },
-    { name: "dstHeight", offset: 168, size: 8 },
-    { name: "WidthInBytes", offset: 176, size: 8 },
-    { name: "Height", offset: 184, size: 8 },
-    { name: "Depth", offset: 192, size: 8 },
-  ],
-  accessors: {
-    srcXInBytes: {
-      get(this: CUDA_MEMCPY3D_st): bigint {
-        return this.$u64(0);
-      },
-      set(this: CUDA_MEMCPY3D_st, v: bigint | number): void {
-        this.$setU64(0, v);
-      },
-    },
-    srcY: {
-      get(this: CUDA_MEMCPY3D_st): bigint {
-        return this.$u64(8);
-      },
-      set(this: CUDA_MEMCPY3D_st, v: bigint | number): void {
-        this.$setU64(8, v);
-      },
-    },
-    srcZ: {
-      get(this: CUDA_MEMCPY3D_st): bigint {
-        return this.$u64(16);
-      },
-      set(this: CUDA_MEMCPY3D_st, v: bigint | number): void {
-        this.$setU64(16, v);
-      },
-    },
-    srcLOD: {
-      get(this: CUDA_MEMCPY3D_st): bigint {
-        return this.$u64(24);
-      },
-      set(this: CUDA_MEMCPY3D_st, v: bigint | number): void {
-        this.$setU64(24, v);
-      },
-    },
-    srcMemoryType: {
-      get(this: CUDA_MEMCPY3D_st): CUmemorytype {
-        return this.$u32(32) as CUmemorytype;
-      },
-      set(this: CUDA_MEMCPY3D_st, v: CUmemorytype): void {
-        this.$setU32(32, v);
-      },
-    },
-    srcHost: {
-      get(this: CUDA_MEMCPY3D_st): Pointer {
-        return this.$ptr(40);
-      },
-      set(this: CUDA_MEMCPY3D_st, v: Pointer): void {
-        this.$setPtr(40, v);
-      },
-    },
-    srcDevice: {
-      get(this: CUDA_MEMCPY3D_st): CUdeviceptr {
-        return this.$u64(48);
-      },
-      set(this: CUDA_MEMCPY3D_st, v: CUdeviceptr | number): void {
-        this.$setU64(48, v);
-      },
-    },
-    srcArray: {
-      get(this: CUDA_MEMCPY3D_st): CUarray {
-        return this.$ptr(56) as CUarray;
-      },
-      set(this: CUDA_MEMCPY3D_st, v: CUarray): void {
-        this.$setPtr(56, v);
-      },
-    },
-    reserved0: {
-      get(this: CUDA_MEMCPY3D_st): Pointer {
-        return this.$ptr(64);
-      },
-      set(this: CUDA_MEMCPY3D_st, v: Pointer): void {
-        this.$setPtr(64, v);
-      },
-    },
-    srcPitch: {
-      get(this: CUDA_MEMCPY3D_st): bigint {
-        return this.$u64(72);
-      },
-      set(this: CUDA_MEMCPY3D_st, v: bigint | number): void {
-        this.$setU64(72, v);
-      },
-    },
-    srcHeight: {
-      get(this: CUDA_MEMCPY3D_st): bigint {
-        return this.$u64(80);
-      },
-      set(this: CUDA_MEMCPY3D_st, v: bigint | number): void {
-        this.$setU64(80, v);
-      },
-    },
-    dstXInBytes: {
-      get(this: CUDA_MEMCPY3D_st): bigint {
-        return this.$u64(88);
-      },
-      set(this: CUDA_MEMCPY3D_st, v: bigint | number): void {
-        this.$setU64(88, v);
-      },
-    },
-    dstY: {
-      get(this: CUDA_MEMCPY3D_st): bigint {
-        return this.$u64(96);
-      },
-      set(this: CUDA_MEMCPY3D_st, v: bigint | number): void {
-        this.$setU64(96, v);
-      },
-    },
-    dstZ: {
-      get(this: CUDA_MEMCPY3D_st): bigint {
-        return this.$u64(104);
-      },
-      set(this: CUDA_MEMCPY3D_st, v: bigint | number): void {
-        this.$setU64(104, v);
-      },
-    },
-    dstLOD: {
-      get(this: CUDA_MEMCPY3D_st): bigint {
-        return this.$u64(112);
-      },
-      set(this: CUDA_MEMCPY3D_st, v: bigint | number): void {
-        this.$setU64(112, v);
-      },
-    },
-    dstMemoryType: {
-      get(this: CUDA_MEMCPY3D_st): CUmemorytype {
-        return this.$u32(120) as CUmemorytype;
-      },
-      set(this: CUDA_MEMCPY3D_st, v: CUmemorytype): void {
-        this.$setU32(120, v);
-      },
-    },
-    dstHost: {
-      get(this: CUDA_MEMCPY3D_st): Pointer {
-        return this.$ptr(128);
-      },
-      set(this: CUDA_MEMCPY3D_st, v: Pointer): void {
-        this.$setPtr(128, v);
-      },
-    },
-    dstDevice: {
-      get(this: CUDA_MEMCPY3D_st): CUdeviceptr {
-        return this.$u64(136);
-      },
-      set(this: CUDA_MEMCPY3D_st, v: CUdeviceptr | number): void {
-        this.$setU64(136, v);
-      },
-    },
-    dstArray: {
-      get(this: CUDA_MEMCPY3D_st): CUarray {
-        return this.$ptr(144) as CUarray;
-      },
-      set(this: CUDA_MEMCPY3D_st, v: CUarray): void {
-        this.$setPtr(144, v);
-      },
-    },
-    reserved1: {
-      get(this: CUDA_MEMCPY3D_st): Pointer {
-        return this.$ptr(152);
-      },
-      set(this: CUDA_MEMCPY3D_st, v: Pointer): void {
-        this.$setPtr(152, v);
-      },
-    },
-    dstPitch: {
-      get(this: CUDA_MEMCPY3D_st): bigint {
-        return this.$u64(160);
-      },
-      set(this: CUDA_MEMCPY3D_st, v: bigint | number): void {
-        this.$setU64(160, v);
-      },
-    },
-    dstHeight: {
-      get(this: CUDA_MEMCPY3D_st): bigint {
-        return this.$u64(168);
-      },
-      set(this: CUDA_MEMCPY3D_st, v: bigint | number): void {
-        this.$setU64(168, v);
-      },
-    },
-    WidthInBytes: {
-      get(this: CUDA_MEMCPY3D_st): bigint {
-        return this.$u64(176);
-      },
-      set(this: CUDA_MEMCPY3D_st, v: bigint | number): void {
-        this.$setU64(176, v);
-      },
-    },
-    Height: {
-      get(this: CUDA_MEMCPY3D_st): bigint {
-        return this.$u64(184);
-      },
-      set(this: CUDA_MEMCPY3D_st, v: bigint | number): void {
-        this.$setU64(184, v);
-      },
-    },
-    Depth: {
-      get(this: CUDA_MEMCPY3D_st): bigint {
-        return this.$u64(192);
-      },
-      set(this: CUDA_MEMCPY3D_st, v: bigint | number): void {
-        this.$setU64(192, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUDA_MEMCPY3D_st, '{"c":"struct CUDA_MEMCPY3D_st","s":200,"a":8,"f":[["srcXInBytes",0,8],["srcY",8,8],["srcZ",16,8],["srcLOD",24,8],["srcMemoryType",32,4],["srcHost",40,8],["srcDevice",48,8],["srcArray",56,8],["reserved0",64,8],["srcPitch",72,8],["srcHeight",80,8],["dstXInBytes",88,8],["dstY",96,8],["dstZ",104,8],["dstLOD",112,8],["dstMemoryType",120,4],["dstHost",128,8],["dstDevice",136,8],["dstArray",144,8],["reserved1",152,8],["dstPitch",160,8],["dstHeight",168,8],["WidthInBytes",176,8],["Height",184,8],["Depth",192,8]],"x":[["srcXInBytes","s","u64",0],["srcY","s","u64",8],["srcZ","s","u64",16],["srcLOD","s","u64",24],["srcMemoryType","s","u32",32],["srcHost","p",40],["srcDevice","s","u64",48],["srcArray","p",56],["reserved0","p",64],["srcPitch","s","u64",72],["srcHeight","s","u64",80],["dstXInBytes","s","u64",88],["dstY","s","u64",96],["dstZ","s","u64",104],["dstLOD","s","u64",112],["dstMemoryType","s","u32",120],["dstHost","p",128],["dstDevice","s","u64",136],["dstArray","p",144],["reserved1","p",152],["dstPitch","s","u64",160],["dstHeight","s","u64",168],["WidthInBytes","s","u64",176],["Height","s","u64",184],["Depth","s","u64",192]]}');
 /** Another name of {@link CUDA_MEMCPY3D_st}. */
 export const CUDA_MEMCPY3D_v2 = CUDA_MEMCPY3D_st;
 /** Another name of {@link CUDA_MEMCPY3D_st}. */
@@ -3901,240 +1775,7 @@ export interface CUDA_MEMCPY3D_PEER_st {
   get Depth(): bigint;
   set Depth(v: bigint | number);
 }
-RecordBase.$define(CUDA_MEMCPY3D_PEER_st, () => ({
-  cName: "struct CUDA_MEMCPY3D_PEER_st",
-  size: 200,
-  align: 8,
-  fields: [
-    { name: "srcXInBytes", offset: 0, size: 8 },
-    { name: "srcY", offset: 8, size: 8 },
-    { name: "srcZ", offset: 16, size: 8 },
-    { name: "srcLOD", offset: 24, size: 8 },
-    { name: "srcMemoryType", offset: 32, size: 4 },
-    { name: "srcHost", offset: 40, size: 8 },
-    { name: "srcDevice", offset: 48, size: 8 },
-    { name: "srcArray", offset: 56, size: 8 },
-    { name: "srcContext", offset: 64, size: 8 },
-    { name: "srcPitch", offset: 72, size: 8 },
-    { name: "srcHeight", offset: 80, size: 8 },
-    { name: "dstXInBytes", offset: 88, size: 8 },
-    { name: "dstY", offset: 96, size: 8 },
-    { name: "dstZ", offset: 104, size: 8 },
-    { name: "dstLOD", offset: 112, size: 8 },
-    { name: "dstMemoryType", offset: 120, size: 4 },
-    { name: "dstHost", offset: 128, size: 8 },
-    { name: "dstDevice", offset: 136, size: 8 },
-    { name: "dstArray", offset: 144, size: 8 },
-    { name: "dstContext", offset: 152, size: 8 },
-    { name: "dstPitch", offset: 160, size: 8 },
-    { name: "dstHeight", offset: 168, size: 8 },
-    { name: "WidthInBytes", offset: 176, size: 8 },
-    { name: "Height", offset: 184, size: 8 },
-    { name: "Depth", offset: 192, size: 8 },
-  ],
-  accessors: {
-    srcXInBytes: {
-      get(this: CUDA_MEMCPY3D_PEER_st): bigint {
-        return this.$u64(0);
-      },
-      set(this: CUDA_MEMCPY3D_PEER_st, v: bigint | number): void {
-        this.$setU64(0, v);
-      },
-    },
-    srcY: {
-      get(this: CUDA_MEMCPY3D_PEER_st): bigint {
-        return this.$u64(8);
-      },
-      set(this: CUDA_MEMCPY3D_PEER_st, v: bigint | number): void {
-        this.$setU64(8, v);
-      },
-    },
-    srcZ: {
-      get(this: CUDA_MEMCPY3D_PEER_st): bigint {
-        return this.$u64(16);
-      },
-      set(this: CUDA_MEMCPY3D_PEER_st, v: bigint | number): void {
-        this.$setU64(16, v);
-      },
-    },
-    srcLOD: {
-      get(this: CUDA_MEMCPY3D_PEER_st): bigint {
-        return this.$u64(24);
-      },
-      set(this: CUDA_MEMCPY3D_PEER_st, v: bigint | number): void {
-        this.$setU64(24, v);
-      },
-    },
-    srcMemoryType: {
-      get(this: CUDA_MEMCPY3D_PEER_st): CUmemorytype {
-        return this.$u32(32) as CUmemorytype;
-      },
-      set(this: CUDA_MEMCPY3D_PEER_st, v: CUmemorytype): void {
-        this.$setU32(32, v);
-      },
-    },
-    srcHost: {
-      get(this: CUDA_MEMCPY3D_PEER_st): Pointer {
-        return this.$ptr(40);
-      },
-      set(this: CUDA_MEMCPY3D_PEER_st, v: Pointer): void {
-        this.$setPtr(40, v);
-      },
-    },
-    srcDevice: {
-      get(this: CUDA_MEMCPY3D_PEER_st): CUdeviceptr {
-        return this.$u64(48);
-      },
-      set(this: CUDA_MEMCPY3D_PEER_st, v: CUdeviceptr | number): void {
-        this.$setU64(48, v);
-      },
-    },
-    srcArray: {
-      get(this: CUDA_MEMCPY3D_PEER_st): CUarray {
-        return this.$ptr(56) as CUarray;
-      },
-      set(this: CUDA_MEMCPY3D_PEER_st, v: CUarray): void {
-        this.$setPtr(56, v);
-      },
-    },
-    srcContext: {
-      get(this: CUDA_MEMCPY3D_PEER_st): CUcontext {
-        return this.$ptr(64) as CUcontext;
-      },
-      set(this: CUDA_MEMCPY3D_PEER_st, v: CUcontext): void {
-        this.$setPtr(64, v);
-      },
-    },
-    srcPitch: {
-      get(this: CUDA_MEMCPY3D_PEER_st): bigint {
-        return this.$u64(72);
-      },
-      set(this: CUDA_MEMCPY3D_PEER_st, v: bigint | number): void {
-        this.$setU64(72, v);
-      },
-    },
-    srcHeight: {
-      get(this: CUDA_MEMCPY3D_PEER_st): bigint {
-        return this.$u64(80);
-      },
-      set(this: CUDA_MEMCPY3D_PEER_st, v: bigint | number): void {
-        this.$setU64(80, v);
-      },
-    },
-    dstXInBytes: {
-      get(this: CUDA_MEMCPY3D_PEER_st): bigint {
-        return this.$u64(88);
-      },
-      set(this: CUDA_MEMCPY3D_PEER_st, v: bigint | number): void {
-        this.$setU64(88, v);
-      },
-    },
-    dstY: {
-      get(this: CUDA_MEMCPY3D_PEER_st): bigint {
-        return this.$u64(96);
-      },
-      set(this: CUDA_MEMCPY3D_PEER_st, v: bigint | number): void {
-        this.$setU64(96, v);
-      },
-    },
-    dstZ: {
-      get(this: CUDA_MEMCPY3D_PEER_st): bigint {
-        return this.$u64(104);
-      },
-      set(this: CUDA_MEMCPY3D_PEER_st, v: bigint | number): void {
-        this.$setU64(104, v);
-      },
-    },
-    dstLOD: {
-      get(this: CUDA_MEMCPY3D_PEER_st): bigint {
-        return this.$u64(112);
-      },
-      set(this: CUDA_MEMCPY3D_PEER_st, v: bigint | number): void {
-        this.$setU64(112, v);
-      },
-    },
-    dstMemoryType: {
-      get(this: CUDA_MEMCPY3D_PEER_st): CUmemorytype {
-        return this.$u32(120) as CUmemorytype;
-      },
-      set(this: CUDA_MEMCPY3D_PEER_st, v: CUmemorytype): void {
-        this.$setU32(120, v);
-      },
-    },
-    dstHost: {
-      get(this: CUDA_MEMCPY3D_PEER_st): Pointer {
-        return this.$ptr(128);
-      },
-      set(this: CUDA_MEMCPY3D_PEER_st, v: Pointer): void {
-        this.$setPtr(128, v);
-      },
-    },
-    dstDevice: {
-      get(this: CUDA_MEMCPY3D_PEER_st): CUdeviceptr {
-        return this.$u64(136);
-      },
-      set(this: CUDA_MEMCPY3D_PEER_st, v: CUdeviceptr | number): void {
-        this.$setU64(136, v);
-      },
-    },
-    dstArray: {
-      get(this: CUDA_MEMCPY3D_PEER_st): CUarray {
-        return this.$ptr(144) as CUarray;
-      },
-      set(this: CUDA_MEMCPY3D_PEER_st, v: CUarray): void {
-        this.$setPtr(144, v);
-      },
-    },
-    dstContext: {
-      get(this: CUDA_MEMCPY3D_PEER_st): CUcontext {
-        return this.$ptr(152) as CUcontext;
-      },
-      set(this: CUDA_MEMCPY3D_PEER_st, v: CUcontext): void {
-        this.$setPtr(152, v);
-      },
-    },
-    dstPitch: {
-      get(this: CUDA_MEMCPY3D_PEER_st): bigint {
-        return this.$u64(160);
-      },
-      set(this: CUDA_MEMCPY3D_PEER_st, v: bigint | number): void {
-        this.$setU64(160, v);
-      },
-    },
-    dstHeight: {
-      get(this: CUDA_MEMCPY3D_PEER_st): bigint {
-        return this.$u64(168);
-      },
-      set(this: CUDA_MEMCPY3D_PEER_st, v: bigint | number): void {
-        this.$setU64(168, v);
-      },
-    },
-    WidthInBytes: {
-      get(this: CUDA_MEMCPY3D_PEER_st): bigint {
-        return this.$u64(176);
-      },
-      set(this: CUDA_MEMCPY3D_PEER_st, v: bigint | number): void {
-        this.$setU64(176, v);
-      },
-    },
-    Height: {
-      get(this: CUDA_MEMCPY3D_PEER_st): bigint {
-        return this.$u64(184);
-      },
-      set(this: CUDA_MEMCPY3D_PEER_st, v: bigint | number): void {
-        this.$setU64(184, v);
-      },
-    },
-    Depth: {
-      get(this: CUDA_MEMCPY3D_PEER_st): bigint {
-        return this.$u64(192);
-      },
-      set(this: CUDA_MEMCPY3D_PEER_st, v: bigint | number): void {
-        this.$setU64(192, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUDA_MEMCPY3D_PEER_st, '{"c":"struct CUDA_MEMCPY3D_PEER_st","s":200,"a":8,"f":[["srcXInBytes",0,8],["srcY",8,8],["srcZ",16,8],["srcLOD",24,8],["srcMemoryType",32,4],["srcHost",40,8],["srcDevice",48,8],["srcArray",56,8],["srcContext",64,8],["srcPitch",72,8],["srcHeight",80,8],["dstXInBytes",88,8],["dstY",96,8],["dstZ",104,8],["dstLOD",112,8],["dstMemoryType",120,4],["dstHost",128,8],["dstDevice",136,8],["dstArray",144,8],["dstContext",152,8],["dstPitch",160,8],["dstHeight",168,8],["WidthInBytes",176,8],["Height",184,8],["Depth",192,8]],"x":[["srcXInBytes","s","u64",0],["srcY","s","u64",8],["srcZ","s","u64",16],["srcLOD","s","u64",24],["srcMemoryType","s","u32",32],["srcHost","p",40],["srcDevice","s","u64",48],["srcArray","p",56],["srcContext","p",64],["srcPitch","s","u64",72],["srcHeight","s","u64",80],["dstXInBytes","s","u64",88],["dstY","s","u64",96],["dstZ","s","u64",104],["dstLOD","s","u64",112],["dstMemoryType","s","u32",120],["dstHost","p",128],["dstDevice","s","u64",136],["dstArray","p",144],["dstContext","p",152],["dstPitch","s","u64",160],["dstHeight","s","u64",168],["WidthInBytes","s","u64",176],["Height","s","u64",184],["Depth","s","u64",192]]}');
 /** Another name of {@link CUDA_MEMCPY3D_PEER_st}. */
 export const CUDA_MEMCPY3D_PEER_v1 = CUDA_MEMCPY3D_PEER_st;
 /** Another name of {@link CUDA_MEMCPY3D_PEER_st}. */
@@ -4172,51 +1813,7 @@ export interface CUDA_MEMCPY_NODE_PARAMS_st {
   get copyParams(): CUDA_MEMCPY3D_st;
   set copyParams(v: CUDA_MEMCPY3D_st);
 }
-RecordBase.$define(CUDA_MEMCPY_NODE_PARAMS_st, () => ({
-  cName: "struct CUDA_MEMCPY_NODE_PARAMS_st",
-  size: 216,
-  align: 8,
-  fields: [
-    { name: "flags", offset: 0, size: 4 },
-    { name: "reserved", offset: 4, size: 4 },
-    { name: "copyCtx", offset: 8, size: 8 },
-    { name: "copyParams", offset: 16, size: 200 },
-  ],
-  accessors: {
-    flags: {
-      get(this: CUDA_MEMCPY_NODE_PARAMS_st): number {
-        return this.$i32(0);
-      },
-      set(this: CUDA_MEMCPY_NODE_PARAMS_st, v: number): void {
-        this.$setI32(0, v);
-      },
-    },
-    reserved: {
-      get(this: CUDA_MEMCPY_NODE_PARAMS_st): number {
-        return this.$i32(4);
-      },
-      set(this: CUDA_MEMCPY_NODE_PARAMS_st, v: number): void {
-        this.$setI32(4, v);
-      },
-    },
-    copyCtx: {
-      get(this: CUDA_MEMCPY_NODE_PARAMS_st): CUcontext {
-        return this.$ptr(8) as CUcontext;
-      },
-      set(this: CUDA_MEMCPY_NODE_PARAMS_st, v: CUcontext): void {
-        this.$setPtr(8, v);
-      },
-    },
-    copyParams: {
-      get(this: CUDA_MEMCPY_NODE_PARAMS_st): CUDA_MEMCPY3D_st {
-        return this.$record(CUDA_MEMCPY3D_st, 16);
-      },
-      set(this: CUDA_MEMCPY_NODE_PARAMS_st, v: CUDA_MEMCPY3D_st): void {
-        this.$setRecord(16, 200, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUDA_MEMCPY_NODE_PARAMS_st, '{"c":"struct CUDA_MEMCPY_NODE_PARAMS_st","s":216,"a":8,"f":[["flags",0,4],["reserved",4,4],["copyCtx",8,8],["copyParams",16,200]],"x":[["flags","s","i32",0],["reserved","s","i32",4],["copyCtx","p",8],["copyParams","r",0,16,200]]}', () => [CUDA_MEMCPY3D_st]);
 /** Another name of {@link CUDA_MEMCPY_NODE_PARAMS_st}. */
 export const CUDA_MEMCPY_NODE_PARAMS = CUDA_MEMCPY_NODE_PARAMS_st;
 /** Another name of {@link CUDA_MEMCPY_NODE_PARAMS_st}. */
@@ -4254,51 +1851,7 @@ export interface CUDA_ARRAY_DESCRIPTOR_st {
   get NumChannels(): number;
   set NumChannels(v: number);
 }
-RecordBase.$define(CUDA_ARRAY_DESCRIPTOR_st, () => ({
-  cName: "struct CUDA_ARRAY_DESCRIPTOR_st",
-  size: 24,
-  align: 8,
-  fields: [
-    { name: "Width", offset: 0, size: 8 },
-    { name: "Height", offset: 8, size: 8 },
-    { name: "Format", offset: 16, size: 4 },
-    { name: "NumChannels", offset: 20, size: 4 },
-  ],
-  accessors: {
-    Width: {
-      get(this: CUDA_ARRAY_DESCRIPTOR_st): bigint {
-        return this.$u64(0);
-      },
-      set(this: CUDA_ARRAY_DESCRIPTOR_st, v: bigint | number): void {
-        this.$setU64(0, v);
-      },
-    },
-    Height: {
-      get(this: CUDA_ARRAY_DESCRIPTOR_st): bigint {
-        return this.$u64(8);
-      },
-      set(this: CUDA_ARRAY_DESCRIPTOR_st, v: bigint | number): void {
-        this.$setU64(8, v);
-      },
-    },
-    Format: {
-      get(this: CUDA_ARRAY_DESCRIPTOR_st): CUarray_format {
-        return this.$u32(16) as CUarray_format;
-      },
-      set(this: CUDA_ARRAY_DESCRIPTOR_st, v: CUarray_format): void {
-        this.$setU32(16, v);
-      },
-    },
-    NumChannels: {
-      get(this: CUDA_ARRAY_DESCRIPTOR_st): number {
-        return this.$u32(20);
-      },
-      set(this: CUDA_ARRAY_DESCRIPTOR_st, v: number): void {
-        this.$setU32(20, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUDA_ARRAY_DESCRIPTOR_st, '{"c":"struct CUDA_ARRAY_DESCRIPTOR_st","s":24,"a":8,"f":[["Width",0,8],["Height",8,8],["Format",16,4],["NumChannels",20,4]],"x":[["Width","s","u64",0],["Height","s","u64",8],["Format","s","u32",16],["NumChannels","s","u32",20]]}');
 /** Another name of {@link CUDA_ARRAY_DESCRIPTOR_st}. */
 export const CUDA_ARRAY_DESCRIPTOR_v2 = CUDA_ARRAY_DESCRIPTOR_st;
 /** Another name of {@link CUDA_ARRAY_DESCRIPTOR_st}. */
@@ -4348,69 +1901,7 @@ export interface CUDA_ARRAY3D_DESCRIPTOR_st {
   get Flags(): number;
   set Flags(v: number);
 }
-RecordBase.$define(CUDA_ARRAY3D_DESCRIPTOR_st, () => ({
-  cName: "struct CUDA_ARRAY3D_DESCRIPTOR_st",
-  size: 40,
-  align: 8,
-  fields: [
-    { name: "Width", offset: 0, size: 8 },
-    { name: "Height", offset: 8, size: 8 },
-    { name: "Depth", offset: 16, size: 8 },
-    { name: "Format", offset: 24, size: 4 },
-    { name: "NumChannels", offset: 28, size: 4 },
-    { name: "Flags", offset: 32, size: 4 },
-  ],
-  accessors: {
-    Width: {
-      get(this: CUDA_ARRAY3D_DESCRIPTOR_st): bigint {
-        return this.$u64(0);
-      },
-      set(this: CUDA_ARRAY3D_DESCRIPTOR_st, v: bigint | number): void {
-        this.$setU64(0, v);
-      },
-    },
-    Height: {
-      get(this: CUDA_ARRAY3D_DESCRIPTOR_st): bigint {
-        return this.$u64(8);
-      },
-      set(this: CUDA_ARRAY3D_DESCRIPTOR_st, v: bigint | number): void {
-        this.$setU64(8, v);
-      },
-    },
-    Depth: {
-      get(this: CUDA_ARRAY3D_DESCRIPTOR_st): bigint {
-        return this.$u64(16);
-      },
-      set(this: CUDA_ARRAY3D_DESCRIPTOR_st, v: bigint | number): void {
-        this.$setU64(16, v);
-      },
-    },
-    Format: {
-      get(this: CUDA_ARRAY3D_DESCRIPTOR_st): CUarray_format {
-        return this.$u32(24) as CUarray_format;
-      },
-      set(this: CUDA_ARRAY3D_DESCRIPTOR_st, v: CUarray_format): void {
-        this.$setU32(24, v);
-      },
-    },
-    NumChannels: {
-      get(this: CUDA_ARRAY3D_DESCRIPTOR_st): number {
-        return this.$u32(28);
-      },
-      set(this: CUDA_ARRAY3D_DESCRIPTOR_st, v: number): void {
-        this.$setU32(28, v);
-      },
-    },
-    Flags: {
-      get(this: CUDA_ARRAY3D_DESCRIPTOR_st): number {
-        return this.$u32(32);
-      },
-      set(this: CUDA_ARRAY3D_DESCRIPTOR_st, v: number): void {
-        this.$setU32(32, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUDA_ARRAY3D_DESCRIPTOR_st, '{"c":"struct CUDA_ARRAY3D_DESCRIPTOR_st","s":40,"a":8,"f":[["Width",0,8],["Height",8,8],["Depth",16,8],["Format",24,4],["NumChannels",28,4],["Flags",32,4]],"x":[["Width","s","u64",0],["Height","s","u64",8],["Depth","s","u64",16],["Format","s","u32",24],["NumChannels","s","u32",28],["Flags","s","u32",32]]}');
 /** Another name of {@link CUDA_ARRAY3D_DESCRIPTOR_st}. */
 export const CUDA_ARRAY3D_DESCRIPTOR_v2 = CUDA_ARRAY3D_DESCRIPTOR_st;
 /** Another name of {@link CUDA_ARRAY3D_DESCRIPTOR_st}. */
@@ -4447,57 +1938,7 @@ export interface CUDA_ARRAY_SPARSE_PROPERTIES_st {
   /** C: `unsigned int[4] reserved`, offset 28, 16 bytes. */
   get reserved(): Uint32Array;
 }
-RecordBase.$define(CUDA_ARRAY_SPARSE_PROPERTIES_st, () => ({
-  cName: "struct CUDA_ARRAY_SPARSE_PROPERTIES_st",
-  size: 48,
-  align: 8,
-  fields: [
-    { name: "tileExtent", offset: 0, size: 12 },
-    { name: "miptailFirstLevel", offset: 12, size: 4 },
-    { name: "miptailSize", offset: 16, size: 8 },
-    { name: "flags", offset: 24, size: 4 },
-    { name: "reserved", offset: 28, size: 16 },
-  ],
-  accessors: {
-    tileExtent: {
-      get(this: CUDA_ARRAY_SPARSE_PROPERTIES_st): CUDA_ARRAY_SPARSE_PROPERTIES_st_tileExtent {
-        return this.$record(CUDA_ARRAY_SPARSE_PROPERTIES_st_tileExtent, 0);
-      },
-      set(this: CUDA_ARRAY_SPARSE_PROPERTIES_st, v: CUDA_ARRAY_SPARSE_PROPERTIES_st_tileExtent): void {
-        this.$setRecord(0, 12, v);
-      },
-    },
-    miptailFirstLevel: {
-      get(this: CUDA_ARRAY_SPARSE_PROPERTIES_st): number {
-        return this.$u32(12);
-      },
-      set(this: CUDA_ARRAY_SPARSE_PROPERTIES_st, v: number): void {
-        this.$setU32(12, v);
-      },
-    },
-    miptailSize: {
-      get(this: CUDA_ARRAY_SPARSE_PROPERTIES_st): bigint {
-        return this.$u64(16);
-      },
-      set(this: CUDA_ARRAY_SPARSE_PROPERTIES_st, v: bigint | number): void {
-        this.$setU64(16, v);
-      },
-    },
-    flags: {
-      get(this: CUDA_ARRAY_SPARSE_PROPERTIES_st): number {
-        return this.$u32(24);
-      },
-      set(this: CUDA_ARRAY_SPARSE_PROPERTIES_st, v: number): void {
-        this.$setU32(24, v);
-      },
-    },
-    reserved: {
-      get(this: CUDA_ARRAY_SPARSE_PROPERTIES_st): Uint32Array {
-        return this.$array(Uint32Array, 28, 4);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUDA_ARRAY_SPARSE_PROPERTIES_st, '{"c":"struct CUDA_ARRAY_SPARSE_PROPERTIES_st","s":48,"a":8,"f":[["tileExtent",0,12],["miptailFirstLevel",12,4],["miptailSize",16,8],["flags",24,4],["reserved",28,16]],"x":[["tileExtent","r",0,0,12],["miptailFirstLevel","s","u32",12],["miptailSize","s","u64",16],["flags","s","u32",24],["reserved","a","Uint32Array",28,4]]}', () => [CUDA_ARRAY_SPARSE_PROPERTIES_st_tileExtent]);
 /** Another name of {@link CUDA_ARRAY_SPARSE_PROPERTIES_st}. */
 export const CUDA_ARRAY_SPARSE_PROPERTIES_v1 = CUDA_ARRAY_SPARSE_PROPERTIES_st;
 /** Another name of {@link CUDA_ARRAY_SPARSE_PROPERTIES_st}. */
@@ -4525,42 +1966,7 @@ export interface CUDA_ARRAY_SPARSE_PROPERTIES_st_tileExtent {
   get depth(): number;
   set depth(v: number);
 }
-RecordBase.$define(CUDA_ARRAY_SPARSE_PROPERTIES_st_tileExtent, () => ({
-  cName: "__typeof__(((struct CUDA_ARRAY_SPARSE_PROPERTIES_st *)0)->tileExtent)",
-  size: 12,
-  align: 4,
-  fields: [
-    { name: "width", offset: 0, size: 4 },
-    { name: "height", offset: 4, size: 4 },
-    { name: "depth", offset: 8, size: 4 },
-  ],
-  accessors: {
-    width: {
-      get(this: CUDA_ARRAY_SPARSE_PROPERTIES_st_tileExtent): number {
-        return this.$u32(0);
-      },
-      set(this: CUDA_ARRAY_SPARSE_PROPERTIES_st_tileExtent, v: number): void {
-        this.$setU32(0, v);
-      },
-    },
-    height: {
-      get(this: CUDA_ARRAY_SPARSE_PROPERTIES_st_tileExtent): number {
-        return this.$u32(4);
-      },
-      set(this: CUDA_ARRAY_SPARSE_PROPERTIES_st_tileExtent, v: number): void {
-        this.$setU32(4, v);
-      },
-    },
-    depth: {
-      get(this: CUDA_ARRAY_SPARSE_PROPERTIES_st_tileExtent): number {
-        return this.$u32(8);
-      },
-      set(this: CUDA_ARRAY_SPARSE_PROPERTIES_st_tileExtent, v: number): void {
-        this.$setU32(8, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUDA_ARRAY_SPARSE_PROPERTIES_st_tileExtent, '{"c":"__typeof__(((struct CUDA_ARRAY_SPARSE_PROPERTIES_st *)0)->tileExtent)","s":12,"a":4,"f":[["width",0,4],["height",4,4],["depth",8,4]],"x":[["width","s","u32",0],["height","s","u32",4],["depth","s","u32",8]]}');
 
 /**
  * CUDA array memory requirements
@@ -4584,39 +1990,7 @@ export interface CUDA_ARRAY_MEMORY_REQUIREMENTS_st {
   /** C: `unsigned int[4] reserved`, offset 16, 16 bytes. */
   get reserved(): Uint32Array;
 }
-RecordBase.$define(CUDA_ARRAY_MEMORY_REQUIREMENTS_st, () => ({
-  cName: "struct CUDA_ARRAY_MEMORY_REQUIREMENTS_st",
-  size: 32,
-  align: 8,
-  fields: [
-    { name: "size", offset: 0, size: 8 },
-    { name: "alignment", offset: 8, size: 8 },
-    { name: "reserved", offset: 16, size: 16 },
-  ],
-  accessors: {
-    size: {
-      get(this: CUDA_ARRAY_MEMORY_REQUIREMENTS_st): bigint {
-        return this.$u64(0);
-      },
-      set(this: CUDA_ARRAY_MEMORY_REQUIREMENTS_st, v: bigint | number): void {
-        this.$setU64(0, v);
-      },
-    },
-    alignment: {
-      get(this: CUDA_ARRAY_MEMORY_REQUIREMENTS_st): bigint {
-        return this.$u64(8);
-      },
-      set(this: CUDA_ARRAY_MEMORY_REQUIREMENTS_st, v: bigint | number): void {
-        this.$setU64(8, v);
-      },
-    },
-    reserved: {
-      get(this: CUDA_ARRAY_MEMORY_REQUIREMENTS_st): Uint32Array {
-        return this.$array(Uint32Array, 16, 4);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUDA_ARRAY_MEMORY_REQUIREMENTS_st, '{"c":"struct CUDA_ARRAY_MEMORY_REQUIREMENTS_st","s":32,"a":8,"f":[["size",0,8],["alignment",8,8],["reserved",16,16]],"x":[["size","s","u64",0],["alignment","s","u64",8],["reserved","a","Uint32Array",16,4]]}');
 /** Another name of {@link CUDA_ARRAY_MEMORY_REQUIREMENTS_st}. */
 export const CUDA_ARRAY_MEMORY_REQUIREMENTS_v1 = CUDA_ARRAY_MEMORY_REQUIREMENTS_st;
 /** Another name of {@link CUDA_ARRAY_MEMORY_REQUIREMENTS_st}. */
@@ -4645,42 +2019,7 @@ export interface CUDA_RESOURCE_DESC_st {
   get flags(): number;
   set flags(v: number);
 }
-RecordBase.$define(CUDA_RESOURCE_DESC_st, () => ({
-  cName: "struct CUDA_RESOURCE_DESC_st",
-  size: 144,
-  align: 8,
-  fields: [
-    { name: "resType", offset: 0, size: 4 },
-    { name: "res", offset: 8, size: 128 },
-    { name: "flags", offset: 136, size: 4 },
-  ],
-  accessors: {
-    resType: {
-      get(this: CUDA_RESOURCE_DESC_st): CUresourcetype {
-        return this.$u32(0) as CUresourcetype;
-      },
-      set(this: CUDA_RESOURCE_DESC_st, v: CUresourcetype): void {
-        this.$setU32(0, v);
-      },
-    },
-    res: {
-      get(this: CUDA_RESOURCE_DESC_st): CUDA_RESOURCE_DESC_st_res {
-        return this.$record(CUDA_RESOURCE_DESC_st_res, 8);
-      },
-      set(this: CUDA_RESOURCE_DESC_st, v: CUDA_RESOURCE_DESC_st_res): void {
-        this.$setRecord(8, 128, v);
-      },
-    },
-    flags: {
-      get(this: CUDA_RESOURCE_DESC_st): number {
-        return this.$u32(136);
-      },
-      set(this: CUDA_RESOURCE_DESC_st, v: number): void {
-        this.$setU32(136, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUDA_RESOURCE_DESC_st, '{"c":"struct CUDA_RESOURCE_DESC_st","s":144,"a":8,"f":[["resType",0,4],["res",8,128],["flags",136,4]],"x":[["resType","s","u32",0],["res","r",0,8,128],["flags","s","u32",136]]}', () => [CUDA_RESOURCE_DESC_st_res]);
 /** Another name of {@link CUDA_RESOURCE_DESC_st}. */
 export const CUDA_RESOURCE_DESC_v1 = CUDA_RESOURCE_DESC_st;
 /** Another name of {@link CUDA_RESOURCE_DESC_st}. */
@@ -4705,60 +2044,7 @@ export interface CUDA_RESOURCE_DESC_st_res {
   get reserved(): CUDA_RESOURCE_DESC_st_res_reserved;
   set reserved(v: CUDA_RESOURCE_DESC_st_res_reserved);
 }
-RecordBase.$define(CUDA_RESOURCE_DESC_st_res, () => ({
-  cName: "__typeof__(((struct CUDA_RESOURCE_DESC_st *)0)->res)",
-  size: 128,
-  align: 8,
-  fields: [
-    { name: "array", offset: 0, size: 8 },
-    { name: "mipmap", offset: 0, size: 8 },
-    { name: "linear", offset: 0, size: 24 },
-    { name: "pitch2D", offset: 0, size: 40 },
-    { name: "reserved", offset: 0, size: 128 },
-  ],
-  accessors: {
-    array: {
-      get(this: CUDA_RESOURCE_DESC_st_res): CUDA_RESOURCE_DESC_st_res_array {
-        return this.$record(CUDA_RESOURCE_DESC_st_res_array, 0);
-      },
-      set(this: CUDA_RESOURCE_DESC_st_res, v: CUDA_RESOURCE_DESC_st_res_array): void {
-        this.$setRecord(0, 8, v);
-      },
-    },
-    mipmap: {
-      get(this: CUDA_RESOURCE_DESC_st_res): CUDA_RESOURCE_DESC_st_res_mipmap {
-        return this.$record(CUDA_RESOURCE_DESC_st_res_mipmap, 0);
-      },
-      set(this: CUDA_RESOURCE_DESC_st_res, v: CUDA_RESOURCE_DESC_st_res_mipmap): void {
-        this.$setRecord(0, 8, v);
-      },
-    },
-    linear: {
-      get(this: CUDA_RESOURCE_DESC_st_res): CUDA_RESOURCE_DESC_st_res_linear {
-        return this.$record(CUDA_RESOURCE_DESC_st_res_linear, 0);
-      },
-      set(this: CUDA_RESOURCE_DESC_st_res, v: CUDA_RESOURCE_DESC_st_res_linear): void {
-        this.$setRecord(0, 24, v);
-      },
-    },
-    pitch2D: {
-      get(this: CUDA_RESOURCE_DESC_st_res): CUDA_RESOURCE_DESC_st_res_pitch2D {
-        return this.$record(CUDA_RESOURCE_DESC_st_res_pitch2D, 0);
-      },
-      set(this: CUDA_RESOURCE_DESC_st_res, v: CUDA_RESOURCE_DESC_st_res_pitch2D): void {
-        this.$setRecord(0, 40, v);
-      },
-    },
-    reserved: {
-      get(this: CUDA_RESOURCE_DESC_st_res): CUDA_RESOURCE_DESC_st_res_reserved {
-        return this.$record(CUDA_RESOURCE_DESC_st_res_reserved, 0);
-      },
-      set(this: CUDA_RESOURCE_DESC_st_res, v: CUDA_RESOURCE_DESC_st_res_reserved): void {
-        this.$setRecord(0, 128, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUDA_RESOURCE_DESC_st_res, '{"c":"__typeof__(((struct CUDA_RESOURCE_DESC_st *)0)->res)","s":128,"a":8,"f":[["array",0,8],["mipmap",0,8],["linear",0,24],["pitch2D",0,40],["reserved",0,128]],"x":[["array","r",0,0,8],["mipmap","r",1,0,8],["linear","r",2,0,24],["pitch2D","r",3,0,40],["reserved","r",4,0,128]]}', () => [CUDA_RESOURCE_DESC_st_res_array, CUDA_RESOURCE_DESC_st_res_mipmap, CUDA_RESOURCE_DESC_st_res_linear, CUDA_RESOURCE_DESC_st_res_pitch2D, CUDA_RESOURCE_DESC_st_res_reserved]);
 
 /** C: `__typeof__(((struct CUDA_RESOURCE_DESC_st *)0)->res.array)`: 8 bytes, aligned to 8. */
 export class CUDA_RESOURCE_DESC_st_res_array extends RecordBase {}
@@ -4770,24 +2056,7 @@ export interface CUDA_RESOURCE_DESC_st_res_array {
   get hArray(): CUarray;
   set hArray(v: CUarray);
 }
-RecordBase.$define(CUDA_RESOURCE_DESC_st_res_array, () => ({
-  cName: "__typeof__(((struct CUDA_RESOURCE_DESC_st *)0)->res.array)",
-  size: 8,
-  align: 8,
-  fields: [
-    { name: "hArray", offset: 0, size: 8 },
-  ],
-  accessors: {
-    hArray: {
-      get(this: CUDA_RESOURCE_DESC_st_res_array): CUarray {
-        return this.$ptr(0) as CUarray;
-      },
-      set(this: CUDA_RESOURCE_DESC_st_res_array, v: CUarray): void {
-        this.$setPtr(0, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUDA_RESOURCE_DESC_st_res_array, '{"c":"__typeof__(((struct CUDA_RESOURCE_DESC_st *)0)->res.array)","s":8,"a":8,"f":[["hArray",0,8]],"x":[["hArray","p",0]]}');
 
 /** C: `__typeof__(((struct CUDA_RESOURCE_DESC_st *)0)->res.mipmap)`: 8 bytes, aligned to 8. */
 export class CUDA_RESOURCE_DESC_st_res_mipmap extends RecordBase {}
@@ -4799,24 +2068,7 @@ export interface CUDA_RESOURCE_DESC_st_res_mipmap {
   get hMipmappedArray(): CUmipmappedArray;
   set hMipmappedArray(v: CUmipmappedArray);
 }
-RecordBase.$define(CUDA_RESOURCE_DESC_st_res_mipmap, () => ({
-  cName: "__typeof__(((struct CUDA_RESOURCE_DESC_st *)0)->res.mipmap)",
-  size: 8,
-  align: 8,
-  fields: [
-    { name: "hMipmappedArray", offset: 0, size: 8 },
-  ],
-  accessors: {
-    hMipmappedArray: {
-      get(this: CUDA_RESOURCE_DESC_st_res_mipmap): CUmipmappedArray {
-        return this.$ptr(0) as CUmipmappedArray;
-      },
-      set(this: CUDA_RESOURCE_DESC_st_res_mipmap, v: CUmipmappedArray): void {
-        this.$setPtr(0, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUDA_RESOURCE_DESC_st_res_mipmap, '{"c":"__typeof__(((struct CUDA_RESOURCE_DESC_st *)0)->res.mipmap)","s":8,"a":8,"f":[["hMipmappedArray",0,8]],"x":[["hMipmappedArray","p",0]]}');
 
 /** C: `__typeof__(((struct CUDA_RESOURCE_DESC_st *)0)->res.linear)`: 24 bytes, aligned to 8. */
 export class CUDA_RESOURCE_DESC_st_res_linear extends RecordBase {}
@@ -4846,51 +2098,7 @@ export interface CUDA_RESOURCE_DESC_st_res_linear {
   get sizeInBytes(): bigint;
   set sizeInBytes(v: bigint | number);
 }
-RecordBase.$define(CUDA_RESOURCE_DESC_st_res_linear, () => ({
-  cName: "__typeof__(((struct CUDA_RESOURCE_DESC_st *)0)->res.linear)",
-  size: 24,
-  align: 8,
-  fields: [
-    { name: "devPtr", offset: 0, size: 8 },
-    { name: "format", offset: 8, size: 4 },
-    { name: "numChannels", offset: 12, size: 4 },
-    { name: "sizeInBytes", offset: 16, size: 8 },
-  ],
-  accessors: {
-    devPtr: {
-      get(this: CUDA_RESOURCE_DESC_st_res_linear): CUdeviceptr {
-        return this.$u64(0);
-      },
-      set(this: CUDA_RESOURCE_DESC_st_res_linear, v: CUdeviceptr | number): void {
-        this.$setU64(0, v);
-      },
-    },
-    format: {
-      get(this: CUDA_RESOURCE_DESC_st_res_linear): CUarray_format {
-        return this.$u32(8) as CUarray_format;
-      },
-      set(this: CUDA_RESOURCE_DESC_st_res_linear, v: CUarray_format): void {
-        this.$setU32(8, v);
-      },
-    },
-    numChannels: {
-      get(this: CUDA_RESOURCE_DESC_st_res_linear): number {
-        return this.$u32(12);
-      },
-      set(this: CUDA_RESOURCE_DESC_st_res_linear, v: number): void {
-        this.$setU32(12, v);
-      },
-    },
-    sizeInBytes: {
-      get(this: CUDA_RESOURCE_DESC_st_res_linear): bigint {
-        return this.$u64(16);
-      },
-      set(this: CUDA_RESOURCE_DESC_st_res_linear, v: bigint | number): void {
-        this.$setU64(16, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUDA_RESOURCE_DESC_st_res_linear, '{"c":"__typeof__(((struct CUDA_RESOURCE_DESC_st *)0)->res.linear)","s":24,"a":8,"f":[["devPtr",0,8],["format",8,4],["numChannels",12,4],["sizeInBytes",16,8]],"x":[["devPtr","s","u64",0],["format","s","u32",8],["numChannels","s","u32",12],["sizeInBytes","s","u64",16]]}');
 
 /** C: `__typeof__(((struct CUDA_RESOURCE_DESC_st *)0)->res.pitch2D)`: 40 bytes, aligned to 8. */
 export class CUDA_RESOURCE_DESC_st_res_pitch2D extends RecordBase {}
@@ -4932,69 +2140,7 @@ export interface CUDA_RESOURCE_DESC_st_res_pitch2D {
   get pitchInBytes(): bigint;
   set pitchInBytes(v: bigint | number);
 }
-RecordBase.$define(CUDA_RESOURCE_DESC_st_res_pitch2D, () => ({
-  cName: "__typeof__(((struct CUDA_RESOURCE_DESC_st *)0)->res.pitch2D)",
-  size: 40,
-  align: 8,
-  fields: [
-    { name: "devPtr", offset: 0, size: 8 },
-    { name: "format", offset: 8, size: 4 },
-    { name: "numChannels", offset: 12, size: 4 },
-    { name: "width", offset: 16, size: 8 },
-    { name: "height", offset: 24, size: 8 },
-    { name: "pitchInBytes", offset: 32, size: 8 },
-  ],
-  accessors: {
-    devPtr: {
-      get(this: CUDA_RESOURCE_DESC_st_res_pitch2D): CUdeviceptr {
-        return this.$u64(0);
-      },
-      set(this: CUDA_RESOURCE_DESC_st_res_pitch2D, v: CUdeviceptr | number): void {
-        this.$setU64(0, v);
-      },
-    },
-    format: {
-      get(this: CUDA_RESOURCE_DESC_st_res_pitch2D): CUarray_format {
-        return this.$u32(8) as CUarray_format;
-      },
-      set(this: CUDA_RESOURCE_DESC_st_res_pitch2D, v: CUarray_format): void {
-        this.$setU32(8, v);
-      },
-    },
-    numChannels: {
-      get(this: CUDA_RESOURCE_DESC_st_res_pitch2D): number {
-        return this.$u32(12);
-      },
-      set(this: CUDA_RESOURCE_DESC_st_res_pitch2D, v: number): void {
-        this.$setU32(12, v);
-      },
-    },
-    width: {
-      get(this: CUDA_RESOURCE_DESC_st_res_pitch2D): bigint {
-        return this.$u64(16);
-      },
-      set(this: CUDA_RESOURCE_DESC_st_res_pitch2D, v: bigint | number): void {
-        this.$setU64(16, v);
-      },
-    },
-    height: {
-      get(this: CUDA_RESOURCE_DESC_st_res_pitch2D): bigint {
-        return this.$u64(24);
-      },
-      set(this: CUDA_RESOURCE_DESC_st_res_pitch2D, v: bigint | number): void {
-        this.$setU64(24, v);
-      },
-    },
-    pitchInBytes: {
-      get(this: CUDA_RESOURCE_DESC_st_res_pitch2D): bigint {
-        return this.$u64(32);
-      },
-      set(this: CUDA_RESOURCE_DESC_st_res_pitch2D, v: bigint | number): void {
-        this.$setU64(32, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUDA_RESOURCE_DESC_st_res_pitch2D, '{"c":"__typeof__(((struct CUDA_RESOURCE_DESC_st *)0)->res.pitch2D)","s":40,"a":8,"f":[["devPtr",0,8],["format",8,4],["numChannels",12,4],["width",16,8],["height",24,8],["pitchInBytes",32,8]],"x":[["devPtr","s","u64",0],["format","s","u32",8],["numChannels","s","u32",12],["width","s","u64",16],["height","s","u64",24],["pitchInBytes","s","u64",32]]}');
 
 /** C: `__typeof__(((struct CUDA_RESOURCE_DESC_st *)0)->res.reserved)`: 128 bytes, aligned to 4. */
 export class CUDA_RESOURCE_DESC_st_res_reserved extends RecordBase {}
@@ -5002,21 +2148,7 @@ export interface CUDA_RESOURCE_DESC_st_res_reserved {
   /** C: `int[32] reserved`, offset 0, 128 bytes. */
   get reserved(): Int32Array;
 }
-RecordBase.$define(CUDA_RESOURCE_DESC_st_res_reserved, () => ({
-  cName: "__typeof__(((struct CUDA_RESOURCE_DESC_st *)0)->res.reserved)",
-  size: 128,
-  align: 4,
-  fields: [
-    { name: "reserved", offset: 0, size: 128 },
-  ],
-  accessors: {
-    reserved: {
-      get(this: CUDA_RESOURCE_DESC_st_res_reserved): Int32Array {
-        return this.$array(Int32Array, 0, 32);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUDA_RESOURCE_DESC_st_res_reserved, '{"c":"__typeof__(((struct CUDA_RESOURCE_DESC_st *)0)->res.reserved)","s":128,"a":4,"f":[["reserved",0,128]],"x":[["reserved","a","Int32Array",0,32]]}');
 
 /**
  * Texture descriptor
@@ -5080,96 +2212,7 @@ export interface CUDA_TEXTURE_DESC_st {
   /** C: `int[12] reserved`, offset 56, 48 bytes. */
   get reserved(): Int32Array;
 }
-RecordBase.$define(CUDA_TEXTURE_DESC_st, () => ({
-  cName: "struct CUDA_TEXTURE_DESC_st",
-  size: 104,
-  align: 4,
-  fields: [
-    { name: "addressMode", offset: 0, size: 12 },
-    { name: "filterMode", offset: 12, size: 4 },
-    { name: "flags", offset: 16, size: 4 },
-    { name: "maxAnisotropy", offset: 20, size: 4 },
-    { name: "mipmapFilterMode", offset: 24, size: 4 },
-    { name: "mipmapLevelBias", offset: 28, size: 4 },
-    { name: "minMipmapLevelClamp", offset: 32, size: 4 },
-    { name: "maxMipmapLevelClamp", offset: 36, size: 4 },
-    { name: "borderColor", offset: 40, size: 16 },
-    { name: "reserved", offset: 56, size: 48 },
-  ],
-  accessors: {
-    addressMode: {
-      get(this: CUDA_TEXTURE_DESC_st): Uint32Array {
-        return this.$array(Uint32Array, 0, 3);
-      },
-    },
-    filterMode: {
-      get(this: CUDA_TEXTURE_DESC_st): CUfilter_mode {
-        return this.$u32(12) as CUfilter_mode;
-      },
-      set(this: CUDA_TEXTURE_DESC_st, v: CUfilter_mode): void {
-        this.$setU32(12, v);
-      },
-    },
-    flags: {
-      get(this: CUDA_TEXTURE_DESC_st): number {
-        return this.$u32(16);
-      },
-      set(this: CUDA_TEXTURE_DESC_st, v: number): void {
-        this.$setU32(16, v);
-      },
-    },
-    maxAnisotropy: {
-      get(this: CUDA_TEXTURE_DESC_st): number {
-        return this.$u32(20);
-      },
-      set(this: CUDA_TEXTURE_DESC_st, v: number): void {
-        this.$setU32(20, v);
-      },
-    },
-    mipmapFilterMode: {
-      get(this: CUDA_TEXTURE_DESC_st): CUfilter_mode {
-        return this.$u32(24) as CUfilter_mode;
-      },
-      set(this: CUDA_TEXTURE_DESC_st, v: CUfilter_mode): void {
-        this.$setU32(24, v);
-      },
-    },
-    mipmapLevelBias: {
-      get(this: CUDA_TEXTURE_DESC_st): number {
-        return this.$f32(28);
-      },
-      set(this: CUDA_TEXTURE_DESC_st, v: number): void {
-        this.$setF32(28, v);
-      },
-    },
-    minMipmapLevelClamp: {
-      get(this: CUDA_TEXTURE_DESC_st): number {
-        return this.$f32(32);
-      },
-      set(this: CUDA_TEXTURE_DESC_st, v: number): void {
-        this.$setF32(32, v);
-      },
-    },
-    maxMipmapLevelClamp: {
-      get(this: CUDA_TEXTURE_DESC_st): number {
-        return this.$f32(36);
-      },
-      set(this: CUDA_TEXTURE_DESC_st, v: number): void {
-        this.$setF32(36, v);
-      },
-    },
-    borderColor: {
-      get(this: CUDA_TEXTURE_DESC_st): Float32Array {
-        return this.$array(Float32Array, 40, 4);
-      },
-    },
-    reserved: {
-      get(this: CUDA_TEXTURE_DESC_st): Int32Array {
-        return this.$array(Int32Array, 56, 12);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUDA_TEXTURE_DESC_st, '{"c":"struct CUDA_TEXTURE_DESC_st","s":104,"a":4,"f":[["addressMode",0,12],["filterMode",12,4],["flags",16,4],["maxAnisotropy",20,4],["mipmapFilterMode",24,4],["mipmapLevelBias",28,4],["minMipmapLevelClamp",32,4],["maxMipmapLevelClamp",36,4],["borderColor",40,16],["reserved",56,48]],"x":[["addressMode","a","Uint32Array",0,3],["filterMode","s","u32",12],["flags","s","u32",16],["maxAnisotropy","s","u32",20],["mipmapFilterMode","s","u32",24],["mipmapLevelBias","s","f32",28],["minMipmapLevelClamp","s","f32",32],["maxMipmapLevelClamp","s","f32",36],["borderColor","a","Float32Array",40,4],["reserved","a","Int32Array",56,12]]}');
 /** Another name of {@link CUDA_TEXTURE_DESC_st}. */
 export const CUDA_TEXTURE_DESC_v1 = CUDA_TEXTURE_DESC_st;
 /** Another name of {@link CUDA_TEXTURE_DESC_st}. */
@@ -5233,93 +2276,7 @@ export interface CUDA_RESOURCE_VIEW_DESC_st {
   /** C: `unsigned int[16] reserved`, offset 48, 64 bytes. */
   get reserved(): Uint32Array;
 }
-RecordBase.$define(CUDA_RESOURCE_VIEW_DESC_st, () => ({
-  cName: "struct CUDA_RESOURCE_VIEW_DESC_st",
-  size: 112,
-  align: 8,
-  fields: [
-    { name: "format", offset: 0, size: 4 },
-    { name: "width", offset: 8, size: 8 },
-    { name: "height", offset: 16, size: 8 },
-    { name: "depth", offset: 24, size: 8 },
-    { name: "firstMipmapLevel", offset: 32, size: 4 },
-    { name: "lastMipmapLevel", offset: 36, size: 4 },
-    { name: "firstLayer", offset: 40, size: 4 },
-    { name: "lastLayer", offset: 44, size: 4 },
-    { name: "reserved", offset: 48, size: 64 },
-  ],
-  accessors: {
-    format: {
-      get(this: CUDA_RESOURCE_VIEW_DESC_st): CUresourceViewFormat {
-        return this.$u32(0) as CUresourceViewFormat;
-      },
-      set(this: CUDA_RESOURCE_VIEW_DESC_st, v: CUresourceViewFormat): void {
-        this.$setU32(0, v);
-      },
-    },
-    width: {
-      get(this: CUDA_RESOURCE_VIEW_DESC_st): bigint {
-        return this.$u64(8);
-      },
-      set(this: CUDA_RESOURCE_VIEW_DESC_st, v: bigint | number): void {
-        this.$setU64(8, v);
-      },
-    },
-    height: {
-      get(this: CUDA_RESOURCE_VIEW_DESC_st): bigint {
-        return this.$u64(16);
-      },
-      set(this: CUDA_RESOURCE_VIEW_DESC_st, v: bigint | number): void {
-        this.$setU64(16, v);
-      },
-    },
-    depth: {
-      get(this: CUDA_RESOURCE_VIEW_DESC_st): bigint {
-        return this.$u64(24);
-      },
-      set(this: CUDA_RESOURCE_VIEW_DESC_st, v: bigint | number): void {
-        this.$setU64(24, v);
-      },
-    },
-    firstMipmapLevel: {
-      get(this: CUDA_RESOURCE_VIEW_DESC_st): number {
-        return this.$u32(32);
-      },
-      set(this: CUDA_RESOURCE_VIEW_DESC_st, v: number): void {
-        this.$setU32(32, v);
-      },
-    },
-    lastMipmapLevel: {
-      get(this: CUDA_RESOURCE_VIEW_DESC_st): number {
-        return this.$u32(36);
-      },
-      set(this: CUDA_RESOURCE_VIEW_DESC_st, v: number): void {
-        this.$setU32(36, v);
-      },
-    },
-    firstLayer: {
-      get(this: CUDA_RESOURCE_VIEW_DESC_st): number {
-        return this.$u32(40);
-      },
-      set(this: CUDA_RESOURCE_VIEW_DESC_st, v: number): void {
-        this.$setU32(40, v);
-      },
-    },
-    lastLayer: {
-      get(this: CUDA_RESOURCE_VIEW_DESC_st): number {
-        return this.$u32(44);
-      },
-      set(this: CUDA_RESOURCE_VIEW_DESC_st, v: number): void {
-        this.$setU32(44, v);
-      },
-    },
-    reserved: {
-      get(this: CUDA_RESOURCE_VIEW_DESC_st): Uint32Array {
-        return this.$array(Uint32Array, 48, 16);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUDA_RESOURCE_VIEW_DESC_st, '{"c":"struct CUDA_RESOURCE_VIEW_DESC_st","s":112,"a":8,"f":[["format",0,4],["width",8,8],["height",16,8],["depth",24,8],["firstMipmapLevel",32,4],["lastMipmapLevel",36,4],["firstLayer",40,4],["lastLayer",44,4],["reserved",48,64]],"x":[["format","s","u32",0],["width","s","u64",8],["height","s","u64",16],["depth","s","u64",24],["firstMipmapLevel","s","u32",32],["lastMipmapLevel","s","u32",36],["firstLayer","s","u32",40],["lastLayer","s","u32",44],["reserved","a","Uint32Array",48,16]]}');
 /** Another name of {@link CUDA_RESOURCE_VIEW_DESC_st}. */
 export const CUDA_RESOURCE_VIEW_DESC_v1 = CUDA_RESOURCE_VIEW_DESC_st;
 /** Another name of {@link CUDA_RESOURCE_VIEW_DESC_st}. */
@@ -5335,21 +2292,7 @@ export interface CUtensorMap_st {
   /** C: `cuuint64_t[16] opaque`, offset 0, 128 bytes. */
   get opaque(): BigUint64Array;
 }
-RecordBase.$define(CUtensorMap_st, () => ({
-  cName: "struct CUtensorMap_st",
-  size: 128,
-  align: 64,
-  fields: [
-    { name: "opaque", offset: 0, size: 128 },
-  ],
-  accessors: {
-    opaque: {
-      get(this: CUtensorMap_st): BigUint64Array {
-        return this.$array(BigUint64Array, 0, 16);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUtensorMap_st, '{"c":"struct CUtensorMap_st","s":128,"a":64,"f":[["opaque",0,128]],"x":[["opaque","a","BigUint64Array",0,16]]}');
 /** Another name of {@link CUtensorMap_st}. */
 export const CUtensorMap = CUtensorMap_st;
 /** Another name of {@link CUtensorMap_st}. */
@@ -5369,33 +2312,7 @@ export interface CUDA_POINTER_ATTRIBUTE_P2P_TOKENS_st {
   get vaSpaceToken(): number;
   set vaSpaceToken(v: number);
 }
-RecordBase.$define(CUDA_POINTER_ATTRIBUTE_P2P_TOKENS_st, () => ({
-  cName: "struct CUDA_POINTER_ATTRIBUTE_P2P_TOKENS_st",
-  size: 16,
-  align: 8,
-  fields: [
-    { name: "p2pToken", offset: 0, size: 8 },
-    { name: "vaSpaceToken", offset: 8, size: 4 },
-  ],
-  accessors: {
-    p2pToken: {
-      get(this: CUDA_POINTER_ATTRIBUTE_P2P_TOKENS_st): bigint {
-        return this.$u64(0);
-      },
-      set(this: CUDA_POINTER_ATTRIBUTE_P2P_TOKENS_st, v: bigint | number): void {
-        this.$setU64(0, v);
-      },
-    },
-    vaSpaceToken: {
-      get(this: CUDA_POINTER_ATTRIBUTE_P2P_TOKENS_st): number {
-        return this.$u32(8);
-      },
-      set(this: CUDA_POINTER_ATTRIBUTE_P2P_TOKENS_st, v: number): void {
-        this.$setU32(8, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUDA_POINTER_ATTRIBUTE_P2P_TOKENS_st, '{"c":"struct CUDA_POINTER_ATTRIBUTE_P2P_TOKENS_st","s":16,"a":8,"f":[["p2pToken",0,8],["vaSpaceToken",8,4]],"x":[["p2pToken","s","u64",0],["vaSpaceToken","s","u32",8]]}');
 /** Another name of {@link CUDA_POINTER_ATTRIBUTE_P2P_TOKENS_st}. */
 export const CUDA_POINTER_ATTRIBUTE_P2P_TOKENS_v1 = CUDA_POINTER_ATTRIBUTE_P2P_TOKENS_st;
 /** Another name of {@link CUDA_POINTER_ATTRIBUTE_P2P_TOKENS_st}. */
@@ -5469,105 +2386,7 @@ export interface CUDA_LAUNCH_PARAMS_st {
   get kernelParams(): Pointer;
   set kernelParams(v: Pointer);
 }
-RecordBase.$define(CUDA_LAUNCH_PARAMS_st, () => ({
-  cName: "struct CUDA_LAUNCH_PARAMS_st",
-  size: 56,
-  align: 8,
-  fields: [
-    { name: "function", offset: 0, size: 8 },
-    { name: "gridDimX", offset: 8, size: 4 },
-    { name: "gridDimY", offset: 12, size: 4 },
-    { name: "gridDimZ", offset: 16, size: 4 },
-    { name: "blockDimX", offset: 20, size: 4 },
-    { name: "blockDimY", offset: 24, size: 4 },
-    { name: "blockDimZ", offset: 28, size: 4 },
-    { name: "sharedMemBytes", offset: 32, size: 4 },
-    { name: "hStream", offset: 40, size: 8 },
-    { name: "kernelParams", offset: 48, size: 8 },
-  ],
-  accessors: {
-    function: {
-      get(this: CUDA_LAUNCH_PARAMS_st): CUfunction {
-        return this.$ptr(0) as CUfunction;
-      },
-      set(this: CUDA_LAUNCH_PARAMS_st, v: CUfunction): void {
-        this.$setPtr(0, v);
-      },
-    },
-    gridDimX: {
-      get(this: CUDA_LAUNCH_PARAMS_st): number {
-        return this.$u32(8);
-      },
-      set(this: CUDA_LAUNCH_PARAMS_st, v: number): void {
-        this.$setU32(8, v);
-      },
-    },
-    gridDimY: {
-      get(this: CUDA_LAUNCH_PARAMS_st): number {
-        return this.$u32(12);
-      },
-      set(this: CUDA_LAUNCH_PARAMS_st, v: number): void {
-        this.$setU32(12, v);
-      },
-    },
-    gridDimZ: {
-      get(this: CUDA_LAUNCH_PARAMS_st): number {
-        return this.$u32(16);
-      },
-      set(this: CUDA_LAUNCH_PARAMS_st, v: number): void {
-        this.$setU32(16, v);
-      },
-    },
-    blockDimX: {
-      get(this: CUDA_LAUNCH_PARAMS_st): number {
-        return this.$u32(20);
-      },
-      set(this: CUDA_LAUNCH_PARAMS_st, v: number): void {
-        this.$setU32(20, v);
-      },
-    },
-    blockDimY: {
-      get(this: CUDA_LAUNCH_PARAMS_st): number {
-        return this.$u32(24);
-      },
-      set(this: CUDA_LAUNCH_PARAMS_st, v: number): void {
-        this.$setU32(24, v);
-      },
-    },
-    blockDimZ: {
-      get(this: CUDA_LAUNCH_PARAMS_st): number {
-        return this.$u32(28);
-      },
-      set(this: CUDA_LAUNCH_PARAMS_st, v: number): void {
-        this.$setU32(28, v);
-      },
-    },
-    sharedMemBytes: {
-      get(this: CUDA_LAUNCH_PARAMS_st): number {
-        return this.$u32(32);
-      },
-      set(this: CUDA_LAUNCH_PARAMS_st, v: number): void {
-        this.$setU32(32, v);
-      },
-    },
-    hStream: {
-      get(this: CUDA_LAUNCH_PARAMS_st): CUstream {
-        return this.$ptr(40) as CUstream;
-      },
-      set(this: CUDA_LAUNCH_PARAMS_st, v: CUstream): void {
-        this.$setPtr(40, v);
-      },
-    },
-    kernelParams: {
-      get(this: CUDA_LAUNCH_PARAMS_st): Pointer {
-        return this.$ptr(48);
-      },
-      set(this: CUDA_LAUNCH_PARAMS_st, v: Pointer): void {
-        this.$setPtr(48, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUDA_LAUNCH_PARAMS_st, '{"c":"struct CUDA_LAUNCH_PARAMS_st","s":56,"a":8,"f":[["function",0,8],["gridDimX",8,4],["gridDimY",12,4],["gridDimZ",16,4],["blockDimX",20,4],["blockDimY",24,4],["blockDimZ",28,4],["sharedMemBytes",32,4],["hStream",40,8],["kernelParams",48,8]],"x":[["function","p",0],["gridDimX","s","u32",8],["gridDimY","s","u32",12],["gridDimZ","s","u32",16],["blockDimX","s","u32",20],["blockDimY","s","u32",24],["blockDimZ","s","u32",28],["sharedMemBytes","s","u32",32],["hStream","p",40],["kernelParams","p",48]]}');
 /** Another name of {@link CUDA_LAUNCH_PARAMS_st}. */
 export const CUDA_LAUNCH_PARAMS_v1 = CUDA_LAUNCH_PARAMS_st;
 /** Another name of {@link CUDA_LAUNCH_PARAMS_st}. */
@@ -5604,57 +2423,7 @@ export interface CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st {
   /** C: `unsigned int[16] reserved`, offset 36, 64 bytes. */
   get reserved(): Uint32Array;
 }
-RecordBase.$define(CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st, () => ({
-  cName: "struct CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st",
-  size: 104,
-  align: 8,
-  fields: [
-    { name: "type", offset: 0, size: 4 },
-    { name: "handle", offset: 8, size: 16 },
-    { name: "size", offset: 24, size: 8 },
-    { name: "flags", offset: 32, size: 4 },
-    { name: "reserved", offset: 36, size: 64 },
-  ],
-  accessors: {
-    type: {
-      get(this: CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st): CUexternalMemoryHandleType {
-        return this.$u32(0) as CUexternalMemoryHandleType;
-      },
-      set(this: CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st, v: CUexternalMemoryHandleType): void {
-        this.$setU32(0, v);
-      },
-    },
-    handle: {
-      get(this: CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st): CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st_handle {
-        return this.$record(CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st_handle, 8);
-      },
-      set(this: CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st, v: CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st_handle): void {
-        this.$setRecord(8, 16, v);
-      },
-    },
-    size: {
-      get(this: CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st): bigint {
-        return this.$u64(24);
-      },
-      set(this: CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st, v: bigint | number): void {
-        this.$setU64(24, v);
-      },
-    },
-    flags: {
-      get(this: CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st): number {
-        return this.$u32(32);
-      },
-      set(this: CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st, v: number): void {
-        this.$setU32(32, v);
-      },
-    },
-    reserved: {
-      get(this: CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st): Uint32Array {
-        return this.$array(Uint32Array, 36, 16);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st, '{"c":"struct CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st","s":104,"a":8,"f":[["type",0,4],["handle",8,16],["size",24,8],["flags",32,4],["reserved",36,64]],"x":[["type","s","u32",0],["handle","r",0,8,16],["size","s","u64",24],["flags","s","u32",32],["reserved","a","Uint32Array",36,16]]}', () => [CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st_handle]);
 /** Another name of {@link CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st}. */
 export const CUDA_EXTERNAL_MEMORY_HANDLE_DESC_v1 = CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st;
 /** Another name of {@link CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st}. */
@@ -5682,42 +2451,7 @@ export interface CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st_handle {
   get nvSciBufObject(): Pointer;
   set nvSciBufObject(v: Pointer);
 }
-RecordBase.$define(CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st_handle, () => ({
-  cName: "__typeof__(((struct CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st *)0)->handle)",
-  size: 16,
-  align: 8,
-  fields: [
-    { name: "fd", offset: 0, size: 4 },
-    { name: "win32", offset: 0, size: 16 },
-    { name: "nvSciBufObject", offset: 0, size: 8 },
-  ],
-  accessors: {
-    fd: {
-      get(this: CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st_handle): number {
-        return this.$i32(0);
-      },
-      set(this: CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st_handle, v: number): void {
-        this.$setI32(0, v);
-      },
-    },
-    win32: {
-      get(this: CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st_handle): CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st_handle_win32 {
-        return this.$record(CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st_handle_win32, 0);
-      },
-      set(this: CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st_handle, v: CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st_handle_win32): void {
-        this.$setRecord(0, 16, v);
-      },
-    },
-    nvSciBufObject: {
-      get(this: CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st_handle): Pointer {
-        return this.$ptr(0);
-      },
-      set(this: CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st_handle, v: Pointer): void {
-        this.$setPtr(0, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st_handle, '{"c":"__typeof__(((struct CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st *)0)->handle)","s":16,"a":8,"f":[["fd",0,4],["win32",0,16],["nvSciBufObject",0,8]],"x":[["fd","s","i32",0],["win32","r",0,0,16],["nvSciBufObject","p",0]]}', () => [CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st_handle_win32]);
 
 /**
  * Win32 handle referencing the semaphore object. Valid when
@@ -5752,33 +2486,7 @@ export interface CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st_handle_win32 {
   get name(): Pointer;
   set name(v: Pointer);
 }
-RecordBase.$define(CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st_handle_win32, () => ({
-  cName: "__typeof__(((struct CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st *)0)->handle.win32)",
-  size: 16,
-  align: 8,
-  fields: [
-    { name: "handle", offset: 0, size: 8 },
-    { name: "name", offset: 8, size: 8 },
-  ],
-  accessors: {
-    handle: {
-      get(this: CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st_handle_win32): Pointer {
-        return this.$ptr(0);
-      },
-      set(this: CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st_handle_win32, v: Pointer): void {
-        this.$setPtr(0, v);
-      },
-    },
-    name: {
-      get(this: CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st_handle_win32): Pointer {
-        return this.$ptr(8);
-      },
-      set(this: CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st_handle_win32, v: Pointer): void {
-        this.$setPtr(8, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st_handle_win32, '{"c":"__typeof__(((struct CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st *)0)->handle.win32)","s":16,"a":8,"f":[["handle",0,8],["name",8,8]],"x":[["handle","p",0],["name","p",8]]}');
 
 /**
  * External memory buffer descriptor
@@ -5808,48 +2516,7 @@ export interface CUDA_EXTERNAL_MEMORY_BUFFER_DESC_st {
   /** C: `unsigned int[16] reserved`, offset 20, 64 bytes. */
   get reserved(): Uint32Array;
 }
-RecordBase.$define(CUDA_EXTERNAL_MEMORY_BUFFER_DESC_st, () => ({
-  cName: "struct CUDA_EXTERNAL_MEMORY_BUFFER_DESC_st",
-  size: 88,
-  align: 8,
-  fields: [
-    { name: "offset", offset: 0, size: 8 },
-    { name: "size", offset: 8, size: 8 },
-    { name: "flags", offset: 16, size: 4 },
-    { name: "reserved", offset: 20, size: 64 },
-  ],
-  accessors: {
-    offset: {
-      get(this: CUDA_EXTERNAL_MEMORY_BUFFER_DESC_st): bigint {
-        return this.$u64(0);
-      },
-      set(this: CUDA_EXTERNAL_MEMORY_BUFFER_DESC_st, v: bigint | number): void {
-        this.$setU64(0, v);
-      },
-    },
-    size: {
-      get(this: CUDA_EXTERNAL_MEMORY_BUFFER_DESC_st): bigint {
-        return this.$u64(8);
-      },
-      set(this: CUDA_EXTERNAL_MEMORY_BUFFER_DESC_st, v: bigint | number): void {
-        this.$setU64(8, v);
-      },
-    },
-    flags: {
-      get(this: CUDA_EXTERNAL_MEMORY_BUFFER_DESC_st): number {
-        return this.$u32(16);
-      },
-      set(this: CUDA_EXTERNAL_MEMORY_BUFFER_DESC_st, v: number): void {
-        this.$setU32(16, v);
-      },
-    },
-    reserved: {
-      get(this: CUDA_EXTERNAL_MEMORY_BUFFER_DESC_st): Uint32Array {
-        return this.$array(Uint32Array, 20, 16);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUDA_EXTERNAL_MEMORY_BUFFER_DESC_st, '{"c":"struct CUDA_EXTERNAL_MEMORY_BUFFER_DESC_st","s":88,"a":8,"f":[["offset",0,8],["size",8,8],["flags",16,4],["reserved",20,64]],"x":[["offset","s","u64",0],["size","s","u64",8],["flags","s","u32",16],["reserved","a","Uint32Array",20,16]]}');
 /** Another name of {@link CUDA_EXTERNAL_MEMORY_BUFFER_DESC_st}. */
 export const CUDA_EXTERNAL_MEMORY_BUFFER_DESC_v1 = CUDA_EXTERNAL_MEMORY_BUFFER_DESC_st;
 /** Another name of {@link CUDA_EXTERNAL_MEMORY_BUFFER_DESC_st}. */
@@ -5884,48 +2551,7 @@ export interface CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_st {
   /** C: `unsigned int[16] reserved`, offset 52, 64 bytes. */
   get reserved(): Uint32Array;
 }
-RecordBase.$define(CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_st, () => ({
-  cName: "struct CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_st",
-  size: 120,
-  align: 8,
-  fields: [
-    { name: "offset", offset: 0, size: 8 },
-    { name: "arrayDesc", offset: 8, size: 40 },
-    { name: "numLevels", offset: 48, size: 4 },
-    { name: "reserved", offset: 52, size: 64 },
-  ],
-  accessors: {
-    offset: {
-      get(this: CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_st): bigint {
-        return this.$u64(0);
-      },
-      set(this: CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_st, v: bigint | number): void {
-        this.$setU64(0, v);
-      },
-    },
-    arrayDesc: {
-      get(this: CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_st): CUDA_ARRAY3D_DESCRIPTOR_st {
-        return this.$record(CUDA_ARRAY3D_DESCRIPTOR_st, 8);
-      },
-      set(this: CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_st, v: CUDA_ARRAY3D_DESCRIPTOR_st): void {
-        this.$setRecord(8, 40, v);
-      },
-    },
-    numLevels: {
-      get(this: CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_st): number {
-        return this.$u32(48);
-      },
-      set(this: CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_st, v: number): void {
-        this.$setU32(48, v);
-      },
-    },
-    reserved: {
-      get(this: CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_st): Uint32Array {
-        return this.$array(Uint32Array, 52, 16);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_st, '{"c":"struct CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_st","s":120,"a":8,"f":[["offset",0,8],["arrayDesc",8,40],["numLevels",48,4],["reserved",52,64]],"x":[["offset","s","u64",0],["arrayDesc","r",0,8,40],["numLevels","s","u32",48],["reserved","a","Uint32Array",52,16]]}', () => [CUDA_ARRAY3D_DESCRIPTOR_st]);
 /** Another name of {@link CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_st}. */
 export const CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_v1 = CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_st;
 /** Another name of {@link CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_st}. */
@@ -5956,48 +2582,7 @@ export interface CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st {
   /** C: `unsigned int[16] reserved`, offset 28, 64 bytes. */
   get reserved(): Uint32Array;
 }
-RecordBase.$define(CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st, () => ({
-  cName: "struct CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st",
-  size: 96,
-  align: 8,
-  fields: [
-    { name: "type", offset: 0, size: 4 },
-    { name: "handle", offset: 8, size: 16 },
-    { name: "flags", offset: 24, size: 4 },
-    { name: "reserved", offset: 28, size: 64 },
-  ],
-  accessors: {
-    type: {
-      get(this: CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st): CUexternalSemaphoreHandleType {
-        return this.$u32(0) as CUexternalSemaphoreHandleType;
-      },
-      set(this: CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st, v: CUexternalSemaphoreHandleType): void {
-        this.$setU32(0, v);
-      },
-    },
-    handle: {
-      get(this: CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st): CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st_handle {
-        return this.$record(CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st_handle, 8);
-      },
-      set(this: CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st, v: CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st_handle): void {
-        this.$setRecord(8, 16, v);
-      },
-    },
-    flags: {
-      get(this: CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st): number {
-        return this.$u32(24);
-      },
-      set(this: CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st, v: number): void {
-        this.$setU32(24, v);
-      },
-    },
-    reserved: {
-      get(this: CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st): Uint32Array {
-        return this.$array(Uint32Array, 28, 16);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st, '{"c":"struct CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st","s":96,"a":8,"f":[["type",0,4],["handle",8,16],["flags",24,4],["reserved",28,64]],"x":[["type","s","u32",0],["handle","r",0,8,16],["flags","s","u32",24],["reserved","a","Uint32Array",28,16]]}', () => [CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st_handle]);
 /** Another name of {@link CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st}. */
 export const CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_v1 = CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st;
 /** Another name of {@link CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st}. */
@@ -6025,42 +2610,7 @@ export interface CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st_handle {
   get nvSciSyncObj(): Pointer;
   set nvSciSyncObj(v: Pointer);
 }
-RecordBase.$define(CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st_handle, () => ({
-  cName: "__typeof__(((struct CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st *)0)->handle)",
-  size: 16,
-  align: 8,
-  fields: [
-    { name: "fd", offset: 0, size: 4 },
-    { name: "win32", offset: 0, size: 16 },
-    { name: "nvSciSyncObj", offset: 0, size: 8 },
-  ],
-  accessors: {
-    fd: {
-      get(this: CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st_handle): number {
-        return this.$i32(0);
-      },
-      set(this: CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st_handle, v: number): void {
-        this.$setI32(0, v);
-      },
-    },
-    win32: {
-      get(this: CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st_handle): CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st_handle_win32 {
-        return this.$record(CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st_handle_win32, 0);
-      },
-      set(this: CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st_handle, v: CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st_handle_win32): void {
-        this.$setRecord(0, 16, v);
-      },
-    },
-    nvSciSyncObj: {
-      get(this: CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st_handle): Pointer {
-        return this.$ptr(0);
-      },
-      set(this: CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st_handle, v: Pointer): void {
-        this.$setPtr(0, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st_handle, '{"c":"__typeof__(((struct CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st *)0)->handle)","s":16,"a":8,"f":[["fd",0,4],["win32",0,16],["nvSciSyncObj",0,8]],"x":[["fd","s","i32",0],["win32","r",0,0,16],["nvSciSyncObj","p",0]]}', () => [CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st_handle_win32]);
 
 /**
  * Win32 handle referencing the semaphore object. Valid when
@@ -6095,33 +2645,7 @@ export interface CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st_handle_win32 {
   get name(): Pointer;
   set name(v: Pointer);
 }
-RecordBase.$define(CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st_handle_win32, () => ({
-  cName: "__typeof__(((struct CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st *)0)->handle.win32)",
-  size: 16,
-  align: 8,
-  fields: [
-    { name: "handle", offset: 0, size: 8 },
-    { name: "name", offset: 8, size: 8 },
-  ],
-  accessors: {
-    handle: {
-      get(this: CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st_handle_win32): Pointer {
-        return this.$ptr(0);
-      },
-      set(this: CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st_handle_win32, v: Pointer): void {
-        this.$setPtr(0, v);
-      },
-    },
-    name: {
-      get(this: CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st_handle_win32): Pointer {
-        return this.$ptr(8);
-      },
-      set(this: CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st_handle_win32, v: Pointer): void {
-        this.$setPtr(8, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st_handle_win32, '{"c":"__typeof__(((struct CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st *)0)->handle.win32)","s":16,"a":8,"f":[["handle",0,8],["name",8,8]],"x":[["handle","p",0],["name","p",8]]}');
 
 /**
  * External semaphore signal parameters
@@ -6149,39 +2673,7 @@ export interface CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st {
   /** C: `unsigned int[16] reserved`, offset 76, 64 bytes. */
   get reserved(): Uint32Array;
 }
-RecordBase.$define(CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st, () => ({
-  cName: "struct CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st",
-  size: 144,
-  align: 8,
-  fields: [
-    { name: "params", offset: 0, size: 72 },
-    { name: "flags", offset: 72, size: 4 },
-    { name: "reserved", offset: 76, size: 64 },
-  ],
-  accessors: {
-    params: {
-      get(this: CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st): CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params {
-        return this.$record(CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params, 0);
-      },
-      set(this: CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st, v: CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params): void {
-        this.$setRecord(0, 72, v);
-      },
-    },
-    flags: {
-      get(this: CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st): number {
-        return this.$u32(72);
-      },
-      set(this: CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st, v: number): void {
-        this.$setU32(72, v);
-      },
-    },
-    reserved: {
-      get(this: CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st): Uint32Array {
-        return this.$array(Uint32Array, 76, 16);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st, '{"c":"struct CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st","s":144,"a":8,"f":[["params",0,72],["flags",72,4],["reserved",76,64]],"x":[["params","r",0,0,72],["flags","s","u32",72],["reserved","a","Uint32Array",76,16]]}', () => [CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params]);
 /** Another name of {@link CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st}. */
 export const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_v1 = CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st;
 /** Another name of {@link CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st}. */
@@ -6202,48 +2694,7 @@ export interface CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params {
   /** C: `unsigned int[12] reserved`, offset 24, 48 bytes. */
   get reserved(): Uint32Array;
 }
-RecordBase.$define(CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params, () => ({
-  cName: "__typeof__(((struct CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st *)0)->params)",
-  size: 72,
-  align: 8,
-  fields: [
-    { name: "fence", offset: 0, size: 8 },
-    { name: "nvSciSync", offset: 8, size: 8 },
-    { name: "keyedMutex", offset: 16, size: 8 },
-    { name: "reserved", offset: 24, size: 48 },
-  ],
-  accessors: {
-    fence: {
-      get(this: CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params): CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_fence {
-        return this.$record(CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_fence, 0);
-      },
-      set(this: CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params, v: CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_fence): void {
-        this.$setRecord(0, 8, v);
-      },
-    },
-    nvSciSync: {
-      get(this: CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params): CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_nvSciSync {
-        return this.$record(CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_nvSciSync, 8);
-      },
-      set(this: CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params, v: CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_nvSciSync): void {
-        this.$setRecord(8, 8, v);
-      },
-    },
-    keyedMutex: {
-      get(this: CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params): CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_keyedMutex {
-        return this.$record(CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_keyedMutex, 16);
-      },
-      set(this: CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params, v: CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_keyedMutex): void {
-        this.$setRecord(16, 8, v);
-      },
-    },
-    reserved: {
-      get(this: CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params): Uint32Array {
-        return this.$array(Uint32Array, 24, 12);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params, '{"c":"__typeof__(((struct CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st *)0)->params)","s":72,"a":8,"f":[["fence",0,8],["nvSciSync",8,8],["keyedMutex",16,8],["reserved",24,48]],"x":[["fence","r",0,0,8],["nvSciSync","r",1,8,8],["keyedMutex","r",2,16,8],["reserved","a","Uint32Array",24,12]]}', () => [CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_fence, CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_nvSciSync, CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_keyedMutex]);
 
 /**
  * Parameters for fence objects
@@ -6259,24 +2710,7 @@ export interface CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_fence {
   get value(): bigint;
   set value(v: bigint | number);
 }
-RecordBase.$define(CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_fence, () => ({
-  cName: "__typeof__(((struct CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st *)0)->params.fence)",
-  size: 8,
-  align: 8,
-  fields: [
-    { name: "value", offset: 0, size: 8 },
-  ],
-  accessors: {
-    value: {
-      get(this: CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_fence): bigint {
-        return this.$u64(0);
-      },
-      set(this: CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_fence, v: bigint | number): void {
-        this.$setU64(0, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_fence, '{"c":"__typeof__(((struct CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st *)0)->params.fence)","s":8,"a":8,"f":[["value",0,8]],"x":[["value","s","u64",0]]}');
 
 /** C: `__typeof__(((struct CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st *)0)->params.nvSciSync)`: 8 bytes, aligned to 8. */
 export class CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_nvSciSync extends RecordBase {}
@@ -6292,33 +2726,7 @@ export interface CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_nvSciSync {
   get reserved(): bigint;
   set reserved(v: bigint | number);
 }
-RecordBase.$define(CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_nvSciSync, () => ({
-  cName: "__typeof__(((struct CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st *)0)->params.nvSciSync)",
-  size: 8,
-  align: 8,
-  fields: [
-    { name: "fence", offset: 0, size: 8 },
-    { name: "reserved", offset: 0, size: 8 },
-  ],
-  accessors: {
-    fence: {
-      get(this: CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_nvSciSync): Pointer {
-        return this.$ptr(0);
-      },
-      set(this: CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_nvSciSync, v: Pointer): void {
-        this.$setPtr(0, v);
-      },
-    },
-    reserved: {
-      get(this: CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_nvSciSync): bigint {
-        return this.$u64(0);
-      },
-      set(this: CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_nvSciSync, v: bigint | number): void {
-        this.$setU64(0, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_nvSciSync, '{"c":"__typeof__(((struct CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st *)0)->params.nvSciSync)","s":8,"a":8,"f":[["fence",0,8],["reserved",0,8]],"x":[["fence","p",0],["reserved","s","u64",0]]}');
 
 /**
  * Parameters for keyed mutex objects
@@ -6334,24 +2742,7 @@ export interface CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_keyedMutex {
   get key(): bigint;
   set key(v: bigint | number);
 }
-RecordBase.$define(CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_keyedMutex, () => ({
-  cName: "__typeof__(((struct CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st *)0)->params.keyedMutex)",
-  size: 8,
-  align: 8,
-  fields: [
-    { name: "key", offset: 0, size: 8 },
-  ],
-  accessors: {
-    key: {
-      get(this: CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_keyedMutex): bigint {
-        return this.$u64(0);
-      },
-      set(this: CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_keyedMutex, v: bigint | number): void {
-        this.$setU64(0, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st_params_keyedMutex, '{"c":"__typeof__(((struct CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st *)0)->params.keyedMutex)","s":8,"a":8,"f":[["key",0,8]],"x":[["key","s","u64",0]]}');
 
 /**
  * External semaphore wait parameters
@@ -6378,39 +2769,7 @@ export interface CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st {
   /** C: `unsigned int[16] reserved`, offset 76, 64 bytes. */
   get reserved(): Uint32Array;
 }
-RecordBase.$define(CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st, () => ({
-  cName: "struct CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st",
-  size: 144,
-  align: 8,
-  fields: [
-    { name: "params", offset: 0, size: 72 },
-    { name: "flags", offset: 72, size: 4 },
-    { name: "reserved", offset: 76, size: 64 },
-  ],
-  accessors: {
-    params: {
-      get(this: CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st): CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params {
-        return this.$record(CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params, 0);
-      },
-      set(this: CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st, v: CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params): void {
-        this.$setRecord(0, 72, v);
-      },
-    },
-    flags: {
-      get(this: CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st): number {
-        return this.$u32(72);
-      },
-      set(this: CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st, v: number): void {
-        this.$setU32(72, v);
-      },
-    },
-    reserved: {
-      get(this: CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st): Uint32Array {
-        return this.$array(Uint32Array, 76, 16);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st, '{"c":"struct CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st","s":144,"a":8,"f":[["params",0,72],["flags",72,4],["reserved",76,64]],"x":[["params","r",0,0,72],["flags","s","u32",72],["reserved","a","Uint32Array",76,16]]}', () => [CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params]);
 /** Another name of {@link CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st}. */
 export const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_v1 = CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st;
 /** Another name of {@link CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st}. */
@@ -6431,48 +2790,7 @@ export interface CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params {
   /** C: `unsigned int[10] reserved`, offset 32, 40 bytes. */
   get reserved(): Uint32Array;
 }
-RecordBase.$define(CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params, () => ({
-  cName: "__typeof__(((struct CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st *)0)->params)",
-  size: 72,
-  align: 8,
-  fields: [
-    { name: "fence", offset: 0, size: 8 },
-    { name: "nvSciSync", offset: 8, size: 8 },
-    { name: "keyedMutex", offset: 16, size: 16 },
-    { name: "reserved", offset: 32, size: 40 },
-  ],
-  accessors: {
-    fence: {
-      get(this: CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params): CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_fence {
-        return this.$record(CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_fence, 0);
-      },
-      set(this: CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params, v: CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_fence): void {
-        this.$setRecord(0, 8, v);
-      },
-    },
-    nvSciSync: {
-      get(this: CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params): CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_nvSciSync {
-        return this.$record(CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_nvSciSync, 8);
-      },
-      set(this: CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params, v: CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_nvSciSync): void {
-        this.$setRecord(8, 8, v);
-      },
-    },
-    keyedMutex: {
-      get(this: CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params): CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_keyedMutex {
-        return this.$record(CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_keyedMutex, 16);
-      },
-      set(this: CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params, v: CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_keyedMutex): void {
-        this.$setRecord(16, 16, v);
-      },
-    },
-    reserved: {
-      get(this: CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params): Uint32Array {
-        return this.$array(Uint32Array, 32, 10);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params, '{"c":"__typeof__(((struct CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st *)0)->params)","s":72,"a":8,"f":[["fence",0,8],["nvSciSync",8,8],["keyedMutex",16,16],["reserved",32,40]],"x":[["fence","r",0,0,8],["nvSciSync","r",1,8,8],["keyedMutex","r",2,16,16],["reserved","a","Uint32Array",32,10]]}', () => [CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_fence, CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_nvSciSync, CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_keyedMutex]);
 
 /**
  * Parameters for fence objects
@@ -6488,24 +2806,7 @@ export interface CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_fence {
   get value(): bigint;
   set value(v: bigint | number);
 }
-RecordBase.$define(CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_fence, () => ({
-  cName: "__typeof__(((struct CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st *)0)->params.fence)",
-  size: 8,
-  align: 8,
-  fields: [
-    { name: "value", offset: 0, size: 8 },
-  ],
-  accessors: {
-    value: {
-      get(this: CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_fence): bigint {
-        return this.$u64(0);
-      },
-      set(this: CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_fence, v: bigint | number): void {
-        this.$setU64(0, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_fence, '{"c":"__typeof__(((struct CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st *)0)->params.fence)","s":8,"a":8,"f":[["value",0,8]],"x":[["value","s","u64",0]]}');
 
 /**
  * Pointer to NvSciSyncFence. Valid if CUexternalSemaphoreHandleType
@@ -6522,33 +2823,7 @@ export interface CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_nvSciSync {
   get reserved(): bigint;
   set reserved(v: bigint | number);
 }
-RecordBase.$define(CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_nvSciSync, () => ({
-  cName: "__typeof__(((struct CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st *)0)->params.nvSciSync)",
-  size: 8,
-  align: 8,
-  fields: [
-    { name: "fence", offset: 0, size: 8 },
-    { name: "reserved", offset: 0, size: 8 },
-  ],
-  accessors: {
-    fence: {
-      get(this: CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_nvSciSync): Pointer {
-        return this.$ptr(0);
-      },
-      set(this: CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_nvSciSync, v: Pointer): void {
-        this.$setPtr(0, v);
-      },
-    },
-    reserved: {
-      get(this: CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_nvSciSync): bigint {
-        return this.$u64(0);
-      },
-      set(this: CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_nvSciSync, v: bigint | number): void {
-        this.$setU64(0, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_nvSciSync, '{"c":"__typeof__(((struct CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st *)0)->params.nvSciSync)","s":8,"a":8,"f":[["fence",0,8],["reserved",0,8]],"x":[["fence","p",0],["reserved","s","u64",0]]}');
 
 /**
  * Parameters for keyed mutex objects
@@ -6570,33 +2845,7 @@ export interface CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_keyedMutex {
   get timeoutMs(): number;
   set timeoutMs(v: number);
 }
-RecordBase.$define(CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_keyedMutex, () => ({
-  cName: "__typeof__(((struct CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st *)0)->params.keyedMutex)",
-  size: 16,
-  align: 8,
-  fields: [
-    { name: "key", offset: 0, size: 8 },
-    { name: "timeoutMs", offset: 8, size: 4 },
-  ],
-  accessors: {
-    key: {
-      get(this: CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_keyedMutex): bigint {
-        return this.$u64(0);
-      },
-      set(this: CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_keyedMutex, v: bigint | number): void {
-        this.$setU64(0, v);
-      },
-    },
-    timeoutMs: {
-      get(this: CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_keyedMutex): number {
-        return this.$u32(8);
-      },
-      set(this: CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_keyedMutex, v: number): void {
-        this.$setU32(8, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st_params_keyedMutex, '{"c":"__typeof__(((struct CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st *)0)->params.keyedMutex)","s":16,"a":8,"f":[["key",0,8],["timeoutMs",8,4]],"x":[["key","s","u64",0],["timeoutMs","s","u32",8]]}');
 
 /**
  * Semaphore signal node parameters
@@ -6624,42 +2873,7 @@ export interface CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st {
   get numExtSems(): number;
   set numExtSems(v: number);
 }
-RecordBase.$define(CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st, () => ({
-  cName: "struct CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st",
-  size: 24,
-  align: 8,
-  fields: [
-    { name: "extSemArray", offset: 0, size: 8 },
-    { name: "paramsArray", offset: 8, size: 8 },
-    { name: "numExtSems", offset: 16, size: 4 },
-  ],
-  accessors: {
-    extSemArray: {
-      get(this: CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st): Pointer {
-        return this.$ptr(0);
-      },
-      set(this: CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st, v: Pointer): void {
-        this.$setPtr(0, v);
-      },
-    },
-    paramsArray: {
-      get(this: CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st): Pointer {
-        return this.$ptr(8);
-      },
-      set(this: CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st, v: Pointer): void {
-        this.$setPtr(8, v);
-      },
-    },
-    numExtSems: {
-      get(this: CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st): number {
-        return this.$u32(16);
-      },
-      set(this: CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st, v: number): void {
-        this.$setU32(16, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st, '{"c":"struct CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st","s":24,"a":8,"f":[["extSemArray",0,8],["paramsArray",8,8],["numExtSems",16,4]],"x":[["extSemArray","p",0],["paramsArray","p",8],["numExtSems","s","u32",16]]}');
 /** Another name of {@link CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st}. */
 export const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v1 = CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st;
 /** Another name of {@link CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st}. */
@@ -6691,42 +2905,7 @@ export interface CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v2_st {
   get numExtSems(): number;
   set numExtSems(v: number);
 }
-RecordBase.$define(CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v2_st, () => ({
-  cName: "struct CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v2_st",
-  size: 24,
-  align: 8,
-  fields: [
-    { name: "extSemArray", offset: 0, size: 8 },
-    { name: "paramsArray", offset: 8, size: 8 },
-    { name: "numExtSems", offset: 16, size: 4 },
-  ],
-  accessors: {
-    extSemArray: {
-      get(this: CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v2_st): Pointer {
-        return this.$ptr(0);
-      },
-      set(this: CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v2_st, v: Pointer): void {
-        this.$setPtr(0, v);
-      },
-    },
-    paramsArray: {
-      get(this: CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v2_st): Pointer {
-        return this.$ptr(8);
-      },
-      set(this: CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v2_st, v: Pointer): void {
-        this.$setPtr(8, v);
-      },
-    },
-    numExtSems: {
-      get(this: CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v2_st): number {
-        return this.$u32(16);
-      },
-      set(this: CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v2_st, v: number): void {
-        this.$setU32(16, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v2_st, '{"c":"struct CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v2_st","s":24,"a":8,"f":[["extSemArray",0,8],["paramsArray",8,8],["numExtSems",16,4]],"x":[["extSemArray","p",0],["paramsArray","p",8],["numExtSems","s","u32",16]]}');
 /** Another name of {@link CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v2_st}. */
 export const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v2 = CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v2_st;
 /** Another name of {@link CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v2_st}. */
@@ -6758,42 +2937,7 @@ export interface CUDA_EXT_SEM_WAIT_NODE_PARAMS_st {
   get numExtSems(): number;
   set numExtSems(v: number);
 }
-RecordBase.$define(CUDA_EXT_SEM_WAIT_NODE_PARAMS_st, () => ({
-  cName: "struct CUDA_EXT_SEM_WAIT_NODE_PARAMS_st",
-  size: 24,
-  align: 8,
-  fields: [
-    { name: "extSemArray", offset: 0, size: 8 },
-    { name: "paramsArray", offset: 8, size: 8 },
-    { name: "numExtSems", offset: 16, size: 4 },
-  ],
-  accessors: {
-    extSemArray: {
-      get(this: CUDA_EXT_SEM_WAIT_NODE_PARAMS_st): Pointer {
-        return this.$ptr(0);
-      },
-      set(this: CUDA_EXT_SEM_WAIT_NODE_PARAMS_st, v: Pointer): void {
-        this.$setPtr(0, v);
-      },
-    },
-    paramsArray: {
-      get(this: CUDA_EXT_SEM_WAIT_NODE_PARAMS_st): Pointer {
-        return this.$ptr(8);
-      },
-      set(this: CUDA_EXT_SEM_WAIT_NODE_PARAMS_st, v: Pointer): void {
-        this.$setPtr(8, v);
-      },
-    },
-    numExtSems: {
-      get(this: CUDA_EXT_SEM_WAIT_NODE_PARAMS_st): number {
-        return this.$u32(16);
-      },
-      set(this: CUDA_EXT_SEM_WAIT_NODE_PARAMS_st, v: number): void {
-        this.$setU32(16, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUDA_EXT_SEM_WAIT_NODE_PARAMS_st, '{"c":"struct CUDA_EXT_SEM_WAIT_NODE_PARAMS_st","s":24,"a":8,"f":[["extSemArray",0,8],["paramsArray",8,8],["numExtSems",16,4]],"x":[["extSemArray","p",0],["paramsArray","p",8],["numExtSems","s","u32",16]]}');
 /** Another name of {@link CUDA_EXT_SEM_WAIT_NODE_PARAMS_st}. */
 export const CUDA_EXT_SEM_WAIT_NODE_PARAMS_v1 = CUDA_EXT_SEM_WAIT_NODE_PARAMS_st;
 /** Another name of {@link CUDA_EXT_SEM_WAIT_NODE_PARAMS_st}. */
@@ -6825,42 +2969,7 @@ export interface CUDA_EXT_SEM_WAIT_NODE_PARAMS_v2_st {
   get numExtSems(): number;
   set numExtSems(v: number);
 }
-RecordBase.$define(CUDA_EXT_SEM_WAIT_NODE_PARAMS_v2_st, () => ({
-  cName: "struct CUDA_EXT_SEM_WAIT_NODE_PARAMS_v2_st",
-  size: 24,
-  align: 8,
-  fields: [
-    { name: "extSemArray", offset: 0, size: 8 },
-    { name: "paramsArray", offset: 8, size: 8 },
-    { name: "numExtSems", offset: 16, size: 4 },
-  ],
-  accessors: {
-    extSemArray: {
-      get(this: CUDA_EXT_SEM_WAIT_NODE_PARAMS_v2_st): Pointer {
-        return this.$ptr(0);
-      },
-      set(this: CUDA_EXT_SEM_WAIT_NODE_PARAMS_v2_st, v: Pointer): void {
-        this.$setPtr(0, v);
-      },
-    },
-    paramsArray: {
-      get(this: CUDA_EXT_SEM_WAIT_NODE_PARAMS_v2_st): Pointer {
-        return this.$ptr(8);
-      },
-      set(this: CUDA_EXT_SEM_WAIT_NODE_PARAMS_v2_st, v: Pointer): void {
-        this.$setPtr(8, v);
-      },
-    },
-    numExtSems: {
-      get(this: CUDA_EXT_SEM_WAIT_NODE_PARAMS_v2_st): number {
-        return this.$u32(16);
-      },
-      set(this: CUDA_EXT_SEM_WAIT_NODE_PARAMS_v2_st, v: number): void {
-        this.$setU32(16, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUDA_EXT_SEM_WAIT_NODE_PARAMS_v2_st, '{"c":"struct CUDA_EXT_SEM_WAIT_NODE_PARAMS_v2_st","s":24,"a":8,"f":[["extSemArray",0,8],["paramsArray",8,8],["numExtSems",16,4]],"x":[["extSemArray","p",0],["paramsArray","p",8],["numExtSems","s","u32",16]]}');
 /** Another name of {@link CUDA_EXT_SEM_WAIT_NODE_PARAMS_v2_st}. */
 export const CUDA_EXT_SEM_WAIT_NODE_PARAMS_v2 = CUDA_EXT_SEM_WAIT_NODE_PARAMS_v2_st;
 /** Another name of {@link CUDA_EXT_SEM_WAIT_NODE_PARAMS_v2_st}. */
@@ -6930,111 +3039,7 @@ export interface CUarrayMapInfo_st {
    */
   get reserved(): Uint32Array;
 }
-RecordBase.$define(CUarrayMapInfo_st, () => ({
-  cName: "struct CUarrayMapInfo_st",
-  size: 96,
-  align: 8,
-  fields: [
-    { name: "resourceType", offset: 0, size: 4 },
-    { name: "resource", offset: 8, size: 8 },
-    { name: "subresourceType", offset: 16, size: 4 },
-    { name: "subresource", offset: 24, size: 32 },
-    { name: "memOperationType", offset: 56, size: 4 },
-    { name: "memHandleType", offset: 60, size: 4 },
-    { name: "memHandle", offset: 64, size: 8 },
-    { name: "offset", offset: 72, size: 8 },
-    { name: "deviceBitMask", offset: 80, size: 4 },
-    { name: "flags", offset: 84, size: 4 },
-    { name: "reserved", offset: 88, size: 8 },
-  ],
-  accessors: {
-    resourceType: {
-      get(this: CUarrayMapInfo_st): CUresourcetype {
-        return this.$u32(0) as CUresourcetype;
-      },
-      set(this: CUarrayMapInfo_st, v: CUresourcetype): void {
-        this.$setU32(0, v);
-      },
-    },
-    resource: {
-      get(this: CUarrayMapInfo_st): CUarrayMapInfo_st_resource {
-        return this.$record(CUarrayMapInfo_st_resource, 8);
-      },
-      set(this: CUarrayMapInfo_st, v: CUarrayMapInfo_st_resource): void {
-        this.$setRecord(8, 8, v);
-      },
-    },
-    subresourceType: {
-      get(this: CUarrayMapInfo_st): CUarraySparseSubresourceType {
-        return this.$u32(16) as CUarraySparseSubresourceType;
-      },
-      set(this: CUarrayMapInfo_st, v: CUarraySparseSubresourceType): void {
-        this.$setU32(16, v);
-      },
-    },
-    subresource: {
-      get(this: CUarrayMapInfo_st): CUarrayMapInfo_st_subresource {
-        return this.$record(CUarrayMapInfo_st_subresource, 24);
-      },
-      set(this: CUarrayMapInfo_st, v: CUarrayMapInfo_st_subresource): void {
-        this.$setRecord(24, 32, v);
-      },
-    },
-    memOperationType: {
-      get(this: CUarrayMapInfo_st): CUmemOperationType {
-        return this.$u32(56) as CUmemOperationType;
-      },
-      set(this: CUarrayMapInfo_st, v: CUmemOperationType): void {
-        this.$setU32(56, v);
-      },
-    },
-    memHandleType: {
-      get(this: CUarrayMapInfo_st): CUmemHandleType {
-        return this.$u32(60) as CUmemHandleType;
-      },
-      set(this: CUarrayMapInfo_st, v: CUmemHandleType): void {
-        this.$setU32(60, v);
-      },
-    },
-    memHandle: {
-      get(this: CUarrayMapInfo_st): CUarrayMapInfo_st_memHandle {
-        return this.$record(CUarrayMapInfo_st_memHandle, 64);
-      },
-      set(this: CUarrayMapInfo_st, v: CUarrayMapInfo_st_memHandle): void {
-        this.$setRecord(64, 8, v);
-      },
-    },
-    offset: {
-      get(this: CUarrayMapInfo_st): bigint {
-        return this.$u64(72);
-      },
-      set(this: CUarrayMapInfo_st, v: bigint | number): void {
-        this.$setU64(72, v);
-      },
-    },
-    deviceBitMask: {
-      get(this: CUarrayMapInfo_st): number {
-        return this.$u32(80);
-      },
-      set(this: CUarrayMapInfo_st, v: number): void {
-        this.$setU32(80, v);
-      },
-    },
-    flags: {
-      get(this: CUarrayMapInfo_st): number {
-        return this.$u32(84);
-      },
-      set(this: CUarrayMapInfo_st, v: number): void {
-        this.$setU32(84, v);
-      },
-    },
-    reserved: {
-      get(this: CUarrayMapInfo_st): Uint32Array {
-        return this.$array(Uint32Array, 88, 2);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUarrayMapInfo_st, '{"c":"struct CUarrayMapInfo_st","s":96,"a":8,"f":[["resourceType",0,4],["resource",8,8],["subresourceType",16,4],["subresource",24,32],["memOperationType",56,4],["memHandleType",60,4],["memHandle",64,8],["offset",72,8],["deviceBitMask",80,4],["flags",84,4],["reserved",88,8]],"x":[["resourceType","s","u32",0],["resource","r",0,8,8],["subresourceType","s","u32",16],["subresource","r",1,24,32],["memOperationType","s","u32",56],["memHandleType","s","u32",60],["memHandle","r",2,64,8],["offset","s","u64",72],["deviceBitMask","s","u32",80],["flags","s","u32",84],["reserved","a","Uint32Array",88,2]]}', () => [CUarrayMapInfo_st_resource, CUarrayMapInfo_st_subresource, CUarrayMapInfo_st_memHandle]);
 /** Another name of {@link CUarrayMapInfo_st}. */
 export const CUarrayMapInfo_v1 = CUarrayMapInfo_st;
 /** Another name of {@link CUarrayMapInfo_st}. */
@@ -7050,33 +3055,7 @@ export interface CUarrayMapInfo_st_resource {
   get array(): CUarray;
   set array(v: CUarray);
 }
-RecordBase.$define(CUarrayMapInfo_st_resource, () => ({
-  cName: "__typeof__(((struct CUarrayMapInfo_st *)0)->resource)",
-  size: 8,
-  align: 8,
-  fields: [
-    { name: "mipmap", offset: 0, size: 8 },
-    { name: "array", offset: 0, size: 8 },
-  ],
-  accessors: {
-    mipmap: {
-      get(this: CUarrayMapInfo_st_resource): CUmipmappedArray {
-        return this.$ptr(0) as CUmipmappedArray;
-      },
-      set(this: CUarrayMapInfo_st_resource, v: CUmipmappedArray): void {
-        this.$setPtr(0, v);
-      },
-    },
-    array: {
-      get(this: CUarrayMapInfo_st_resource): CUarray {
-        return this.$ptr(0) as CUarray;
-      },
-      set(this: CUarrayMapInfo_st_resource, v: CUarray): void {
-        this.$setPtr(0, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUarrayMapInfo_st_resource, '{"c":"__typeof__(((struct CUarrayMapInfo_st *)0)->resource)","s":8,"a":8,"f":[["mipmap",0,8],["array",0,8]],"x":[["mipmap","p",0],["array","p",0]]}');
 
 /** C: `__typeof__(((struct CUarrayMapInfo_st *)0)->subresource)`: 32 bytes, aligned to 8. */
 export class CUarrayMapInfo_st_subresource extends RecordBase {}
@@ -7088,33 +3067,7 @@ export interface CUarrayMapInfo_st_subresource {
   get miptail(): CUarrayMapInfo_st_subresource_miptail;
   set miptail(v: CUarrayMapInfo_st_subresource_miptail);
 }
-RecordBase.$define(CUarrayMapInfo_st_subresource, () => ({
-  cName: "__typeof__(((struct CUarrayMapInfo_st *)0)->subresource)",
-  size: 32,
-  align: 8,
-  fields: [
-    { name: "sparseLevel", offset: 0, size: 32 },
-    { name: "miptail", offset: 0, size: 24 },
-  ],
-  accessors: {
-    sparseLevel: {
-      get(this: CUarrayMapInfo_st_subresource): CUarrayMapInfo_st_subresource_sparseLevel {
-        return this.$record(CUarrayMapInfo_st_subresource_sparseLevel, 0);
-      },
-      set(this: CUarrayMapInfo_st_subresource, v: CUarrayMapInfo_st_subresource_sparseLevel): void {
-        this.$setRecord(0, 32, v);
-      },
-    },
-    miptail: {
-      get(this: CUarrayMapInfo_st_subresource): CUarrayMapInfo_st_subresource_miptail {
-        return this.$record(CUarrayMapInfo_st_subresource_miptail, 0);
-      },
-      set(this: CUarrayMapInfo_st_subresource, v: CUarrayMapInfo_st_subresource_miptail): void {
-        this.$setRecord(0, 24, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUarrayMapInfo_st_subresource, '{"c":"__typeof__(((struct CUarrayMapInfo_st *)0)->subresource)","s":32,"a":8,"f":[["sparseLevel",0,32],["miptail",0,24]],"x":[["sparseLevel","r",0,0,32],["miptail","r",1,0,24]]}', () => [CUarrayMapInfo_st_subresource_sparseLevel, CUarrayMapInfo_st_subresource_miptail]);
 
 /** C: `__typeof__(((struct CUarrayMapInfo_st *)0)->subresource.sparseLevel)`: 32 bytes, aligned to 4. */
 export class CUarrayMapInfo_st_subresource_sparseLevel extends RecordBase {}
@@ -7168,87 +3121,7 @@ export interface CUarrayMapInfo_st_subresource_sparseLevel {
   get extentDepth(): number;
   set extentDepth(v: number);
 }
-RecordBase.$define(CUarrayMapInfo_st_subresource_sparseLevel, () => ({
-  cName: "__typeof__(((struct CUarrayMapInfo_st *)0)->subresource.sparseLevel)",
-  size: 32,
-  align: 4,
-  fields: [
-    { name: "level", offset: 0, size: 4 },
-    { name: "layer", offset: 4, size: 4 },
-    { name: "offsetX", offset: 8, size: 4 },
-    { name: "offsetY", offset: 12, size: 4 },
-    { name: "offsetZ", offset: 16, size: 4 },
-    { name: "extentWidth", offset: 20, size: 4 },
-    { name: "extentHeight", offset: 24, size: 4 },
-    { name: "extentDepth", offset: 28, size: 4 },
-  ],
-  accessors: {
-    level: {
-      get(this: CUarrayMapInfo_st_subresource_sparseLevel): number {
-        return this.$u32(0);
-      },
-      set(this: CUarrayMapInfo_st_subresource_sparseLevel, v: number): void {
-        this.$setU32(0, v);
-      },
-    },
-    layer: {
-      get(this: CUarrayMapInfo_st_subresource_sparseLevel): number {
-        return this.$u32(4);
-      },
-      set(this: CUarrayMapInfo_st_subresource_sparseLevel, v: number): void {
-        this.$setU32(4, v);
-      },
-    },
-    offsetX: {
-      get(this: CUarrayMapInfo_st_subresource_sparseLevel): number {
-        return this.$u32(8);
-      },
-      set(this: CUarrayMapInfo_st_subresource_sparseLevel, v: number): void {
-        this.$setU32(8, v);
-      },
-    },
-    offsetY: {
-      get(this: CUarrayMapInfo_st_subresource_sparseLevel): number {
-        return this.$u32(12);
-      },
-      set(this: CUarrayMapInfo_st_subresource_sparseLevel, v: number): void {
-        this.$setU32(12, v);
-      },
-    },
-    offsetZ: {
-      get(this: CUarrayMapInfo_st_subresource_sparseLevel): number {
-        return this.$u32(16);
-      },
-      set(this: CUarrayMapInfo_st_subresource_sparseLevel, v: number): void {
-        this.$setU32(16, v);
-      },
-    },
-    extentWidth: {
-      get(this: CUarrayMapInfo_st_subresource_sparseLevel): number {
-        return this.$u32(20);
-      },
-      set(this: CUarrayMapInfo_st_subresource_sparseLevel, v: number): void {
-        this.$setU32(20, v);
-      },
-    },
-    extentHeight: {
-      get(this: CUarrayMapInfo_st_subresource_sparseLevel): number {
-        return this.$u32(24);
-      },
-      set(this: CUarrayMapInfo_st_subresource_sparseLevel, v: number): void {
-        this.$setU32(24, v);
-      },
-    },
-    extentDepth: {
-      get(this: CUarrayMapInfo_st_subresource_sparseLevel): number {
-        return this.$u32(28);
-      },
-      set(this: CUarrayMapInfo_st_subresource_sparseLevel, v: number): void {
-        this.$setU32(28, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUarrayMapInfo_st_subresource_sparseLevel, '{"c":"__typeof__(((struct CUarrayMapInfo_st *)0)->subresource.sparseLevel)","s":32,"a":4,"f":[["level",0,4],["layer",4,4],["offsetX",8,4],["offsetY",12,4],["offsetZ",16,4],["extentWidth",20,4],["extentHeight",24,4],["extentDepth",28,4]],"x":[["level","s","u32",0],["layer","s","u32",4],["offsetX","s","u32",8],["offsetY","s","u32",12],["offsetZ","s","u32",16],["extentWidth","s","u32",20],["extentHeight","s","u32",24],["extentDepth","s","u32",28]]}');
 
 /** C: `__typeof__(((struct CUarrayMapInfo_st *)0)->subresource.miptail)`: 24 bytes, aligned to 8. */
 export class CUarrayMapInfo_st_subresource_miptail extends RecordBase {}
@@ -7272,42 +3145,7 @@ export interface CUarrayMapInfo_st_subresource_miptail {
   get size(): bigint;
   set size(v: bigint | number);
 }
-RecordBase.$define(CUarrayMapInfo_st_subresource_miptail, () => ({
-  cName: "__typeof__(((struct CUarrayMapInfo_st *)0)->subresource.miptail)",
-  size: 24,
-  align: 8,
-  fields: [
-    { name: "layer", offset: 0, size: 4 },
-    { name: "offset", offset: 8, size: 8 },
-    { name: "size", offset: 16, size: 8 },
-  ],
-  accessors: {
-    layer: {
-      get(this: CUarrayMapInfo_st_subresource_miptail): number {
-        return this.$u32(0);
-      },
-      set(this: CUarrayMapInfo_st_subresource_miptail, v: number): void {
-        this.$setU32(0, v);
-      },
-    },
-    offset: {
-      get(this: CUarrayMapInfo_st_subresource_miptail): bigint {
-        return this.$u64(8);
-      },
-      set(this: CUarrayMapInfo_st_subresource_miptail, v: bigint | number): void {
-        this.$setU64(8, v);
-      },
-    },
-    size: {
-      get(this: CUarrayMapInfo_st_subresource_miptail): bigint {
-        return this.$u64(16);
-      },
-      set(this: CUarrayMapInfo_st_subresource_miptail, v: bigint | number): void {
-        this.$setU64(16, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUarrayMapInfo_st_subresource_miptail, '{"c":"__typeof__(((struct CUarrayMapInfo_st *)0)->subresource.miptail)","s":24,"a":8,"f":[["layer",0,4],["offset",8,8],["size",16,8]],"x":[["layer","s","u32",0],["offset","s","u64",8],["size","s","u64",16]]}');
 
 /** C: `__typeof__(((struct CUarrayMapInfo_st *)0)->memHandle)`: 8 bytes, aligned to 8. */
 export class CUarrayMapInfo_st_memHandle extends RecordBase {}
@@ -7316,24 +3154,7 @@ export interface CUarrayMapInfo_st_memHandle {
   get memHandle(): CUmemGenericAllocationHandle;
   set memHandle(v: CUmemGenericAllocationHandle | number);
 }
-RecordBase.$define(CUarrayMapInfo_st_memHandle, () => ({
-  cName: "__typeof__(((struct CUarrayMapInfo_st *)0)->memHandle)",
-  size: 8,
-  align: 8,
-  fields: [
-    { name: "memHandle", offset: 0, size: 8 },
-  ],
-  accessors: {
-    memHandle: {
-      get(this: CUarrayMapInfo_st_memHandle): CUmemGenericAllocationHandle {
-        return this.$u64(0);
-      },
-      set(this: CUarrayMapInfo_st_memHandle, v: CUmemGenericAllocationHandle | number): void {
-        this.$setU64(0, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUarrayMapInfo_st_memHandle, '{"c":"__typeof__(((struct CUarrayMapInfo_st *)0)->memHandle)","s":8,"a":8,"f":[["memHandle",0,8]],"x":[["memHandle","s","u64",0]]}');
 
 /**
  * Specifies a memory location.
@@ -7358,33 +3179,7 @@ export interface CUmemLocation_st {
   get id(): number;
   set id(v: number);
 }
-RecordBase.$define(CUmemLocation_st, () => ({
-  cName: "struct CUmemLocation_st",
-  size: 8,
-  align: 4,
-  fields: [
-    { name: "type", offset: 0, size: 4 },
-    { name: "id", offset: 4, size: 4 },
-  ],
-  accessors: {
-    type: {
-      get(this: CUmemLocation_st): CUmemLocationType {
-        return this.$u32(0) as CUmemLocationType;
-      },
-      set(this: CUmemLocation_st, v: CUmemLocationType): void {
-        this.$setU32(0, v);
-      },
-    },
-    id: {
-      get(this: CUmemLocation_st): number {
-        return this.$i32(4);
-      },
-      set(this: CUmemLocation_st, v: number): void {
-        this.$setI32(4, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUmemLocation_st, '{"c":"struct CUmemLocation_st","s":8,"a":4,"f":[["type",0,4],["id",4,4]],"x":[["type","s","u32",0],["id","s","i32",4]]}');
 /** Another name of {@link CUmemLocation_st}. */
 export const CUmemLocation_v1 = CUmemLocation_st;
 /** Another name of {@link CUmemLocation_st}. */
@@ -7429,60 +3224,7 @@ export interface CUmemAllocationProp_st {
   get allocFlags(): CUmemAllocationProp_st_allocFlags;
   set allocFlags(v: CUmemAllocationProp_st_allocFlags);
 }
-RecordBase.$define(CUmemAllocationProp_st, () => ({
-  cName: "struct CUmemAllocationProp_st",
-  size: 32,
-  align: 8,
-  fields: [
-    { name: "type", offset: 0, size: 4 },
-    { name: "requestedHandleTypes", offset: 4, size: 4 },
-    { name: "location", offset: 8, size: 8 },
-    { name: "win32HandleMetaData", offset: 16, size: 8 },
-    { name: "allocFlags", offset: 24, size: 8 },
-  ],
-  accessors: {
-    type: {
-      get(this: CUmemAllocationProp_st): CUmemAllocationType {
-        return this.$u32(0) as CUmemAllocationType;
-      },
-      set(this: CUmemAllocationProp_st, v: CUmemAllocationType): void {
-        this.$setU32(0, v);
-      },
-    },
-    requestedHandleTypes: {
-      get(this: CUmemAllocationProp_st): CUmemAllocationHandleType {
-        return this.$u32(4) as CUmemAllocationHandleType;
-      },
-      set(this: CUmemAllocationProp_st, v: CUmemAllocationHandleType): void {
-        this.$setU32(4, v);
-      },
-    },
-    location: {
-      get(this: CUmemAllocationProp_st): CUmemLocation_st {
-        return this.$record(CUmemLocation_st, 8);
-      },
-      set(this: CUmemAllocationProp_st, v: CUmemLocation_st): void {
-        this.$setRecord(8, 8, v);
-      },
-    },
-    win32HandleMetaData: {
-      get(this: CUmemAllocationProp_st): Pointer {
-        return this.$ptr(16);
-      },
-      set(this: CUmemAllocationProp_st, v: Pointer): void {
-        this.$setPtr(16, v);
-      },
-    },
-    allocFlags: {
-      get(this: CUmemAllocationProp_st): CUmemAllocationProp_st_allocFlags {
-        return this.$record(CUmemAllocationProp_st_allocFlags, 24);
-      },
-      set(this: CUmemAllocationProp_st, v: CUmemAllocationProp_st_allocFlags): void {
-        this.$setRecord(24, 8, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUmemAllocationProp_st, '{"c":"struct CUmemAllocationProp_st","s":32,"a":8,"f":[["type",0,4],["requestedHandleTypes",4,4],["location",8,8],["win32HandleMetaData",16,8],["allocFlags",24,8]],"x":[["type","s","u32",0],["requestedHandleTypes","s","u32",4],["location","r",0,8,8],["win32HandleMetaData","p",16],["allocFlags","r",1,24,8]]}', () => [CUmemLocation_st, CUmemAllocationProp_st_allocFlags]);
 /** Another name of {@link CUmemAllocationProp_st}. */
 export const CUmemAllocationProp_v1 = CUmemAllocationProp_st;
 /** Another name of {@link CUmemAllocationProp_st}. */
@@ -7516,48 +3258,7 @@ export interface CUmemAllocationProp_st_allocFlags {
   /** C: `unsigned char[4] reserved`, offset 4, 4 bytes. */
   get reserved(): Uint8Array;
 }
-RecordBase.$define(CUmemAllocationProp_st_allocFlags, () => ({
-  cName: "__typeof__(((struct CUmemAllocationProp_st *)0)->allocFlags)",
-  size: 8,
-  align: 2,
-  fields: [
-    { name: "compressionType", offset: 0, size: 1 },
-    { name: "gpuDirectRDMACapable", offset: 1, size: 1 },
-    { name: "usage", offset: 2, size: 2 },
-    { name: "reserved", offset: 4, size: 4 },
-  ],
-  accessors: {
-    compressionType: {
-      get(this: CUmemAllocationProp_st_allocFlags): number {
-        return this.$u8(0);
-      },
-      set(this: CUmemAllocationProp_st_allocFlags, v: number): void {
-        this.$setU8(0, v);
-      },
-    },
-    gpuDirectRDMACapable: {
-      get(this: CUmemAllocationProp_st_allocFlags): number {
-        return this.$u8(1);
-      },
-      set(this: CUmemAllocationProp_st_allocFlags, v: number): void {
-        this.$setU8(1, v);
-      },
-    },
-    usage: {
-      get(this: CUmemAllocationProp_st_allocFlags): number {
-        return this.$u16(2);
-      },
-      set(this: CUmemAllocationProp_st_allocFlags, v: number): void {
-        this.$setU16(2, v);
-      },
-    },
-    reserved: {
-      get(this: CUmemAllocationProp_st_allocFlags): Uint8Array {
-        return this.$array(Uint8Array, 4, 4);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUmemAllocationProp_st_allocFlags, '{"c":"__typeof__(((struct CUmemAllocationProp_st *)0)->allocFlags)","s":8,"a":2,"f":[["compressionType",0,1],["gpuDirectRDMACapable",1,1],["usage",2,2],["reserved",4,4]],"x":[["compressionType","s","u8",0],["gpuDirectRDMACapable","s","u8",1],["usage","s","u16",2],["reserved","a","Uint8Array",4,4]]}');
 
 /**
  * Specifies the properties for a multicast object.
@@ -7594,51 +3295,7 @@ export interface CUmulticastObjectProp_st {
   get flags(): bigint;
   set flags(v: bigint | number);
 }
-RecordBase.$define(CUmulticastObjectProp_st, () => ({
-  cName: "struct CUmulticastObjectProp_st",
-  size: 32,
-  align: 8,
-  fields: [
-    { name: "numDevices", offset: 0, size: 4 },
-    { name: "size", offset: 8, size: 8 },
-    { name: "handleTypes", offset: 16, size: 8 },
-    { name: "flags", offset: 24, size: 8 },
-  ],
-  accessors: {
-    numDevices: {
-      get(this: CUmulticastObjectProp_st): number {
-        return this.$u32(0);
-      },
-      set(this: CUmulticastObjectProp_st, v: number): void {
-        this.$setU32(0, v);
-      },
-    },
-    size: {
-      get(this: CUmulticastObjectProp_st): bigint {
-        return this.$u64(8);
-      },
-      set(this: CUmulticastObjectProp_st, v: bigint | number): void {
-        this.$setU64(8, v);
-      },
-    },
-    handleTypes: {
-      get(this: CUmulticastObjectProp_st): bigint {
-        return this.$u64(16);
-      },
-      set(this: CUmulticastObjectProp_st, v: bigint | number): void {
-        this.$setU64(16, v);
-      },
-    },
-    flags: {
-      get(this: CUmulticastObjectProp_st): bigint {
-        return this.$u64(24);
-      },
-      set(this: CUmulticastObjectProp_st, v: bigint | number): void {
-        this.$setU64(24, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUmulticastObjectProp_st, '{"c":"struct CUmulticastObjectProp_st","s":32,"a":8,"f":[["numDevices",0,4],["size",8,8],["handleTypes",16,8],["flags",24,8]],"x":[["numDevices","s","u32",0],["size","s","u64",8],["handleTypes","s","u64",16],["flags","s","u64",24]]}');
 /** Another name of {@link CUmulticastObjectProp_st}. */
 export const CUmulticastObjectProp_v1 = CUmulticastObjectProp_st;
 /** Another name of {@link CUmulticastObjectProp_st}. */
@@ -7664,33 +3321,7 @@ export interface CUmemAccessDesc_st {
   get flags(): CUmemAccess_flags;
   set flags(v: CUmemAccess_flags);
 }
-RecordBase.$define(CUmemAccessDesc_st, () => ({
-  cName: "struct CUmemAccessDesc_st",
-  size: 12,
-  align: 4,
-  fields: [
-    { name: "location", offset: 0, size: 8 },
-    { name: "flags", offset: 8, size: 4 },
-  ],
-  accessors: {
-    location: {
-      get(this: CUmemAccessDesc_st): CUmemLocation_st {
-        return this.$record(CUmemLocation_st, 0);
-      },
-      set(this: CUmemAccessDesc_st, v: CUmemLocation_st): void {
-        this.$setRecord(0, 8, v);
-      },
-    },
-    flags: {
-      get(this: CUmemAccessDesc_st): CUmemAccess_flags {
-        return this.$u32(8) as CUmemAccess_flags;
-      },
-      set(this: CUmemAccessDesc_st, v: CUmemAccess_flags): void {
-        this.$setU32(8, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUmemAccessDesc_st, '{"c":"struct CUmemAccessDesc_st","s":12,"a":4,"f":[["location",0,8],["flags",8,4]],"x":[["location","r",0,0,8],["flags","s","u32",8]]}', () => [CUmemLocation_st]);
 /** Another name of {@link CUmemAccessDesc_st}. */
 export const CUmemAccessDesc_v1 = CUmemAccessDesc_st;
 /** Another name of {@link CUmemAccessDesc_st}. */
@@ -7724,42 +3355,7 @@ export interface CUgraphExecUpdateResultInfo_st {
   get errorFromNode(): CUgraphNode;
   set errorFromNode(v: CUgraphNode);
 }
-RecordBase.$define(CUgraphExecUpdateResultInfo_st, () => ({
-  cName: "struct CUgraphExecUpdateResultInfo_st",
-  size: 24,
-  align: 8,
-  fields: [
-    { name: "result", offset: 0, size: 4 },
-    { name: "errorNode", offset: 8, size: 8 },
-    { name: "errorFromNode", offset: 16, size: 8 },
-  ],
-  accessors: {
-    result: {
-      get(this: CUgraphExecUpdateResultInfo_st): CUgraphExecUpdateResult {
-        return this.$u32(0) as CUgraphExecUpdateResult;
-      },
-      set(this: CUgraphExecUpdateResultInfo_st, v: CUgraphExecUpdateResult): void {
-        this.$setU32(0, v);
-      },
-    },
-    errorNode: {
-      get(this: CUgraphExecUpdateResultInfo_st): CUgraphNode {
-        return this.$ptr(8) as CUgraphNode;
-      },
-      set(this: CUgraphExecUpdateResultInfo_st, v: CUgraphNode): void {
-        this.$setPtr(8, v);
-      },
-    },
-    errorFromNode: {
-      get(this: CUgraphExecUpdateResultInfo_st): CUgraphNode {
-        return this.$ptr(16) as CUgraphNode;
-      },
-      set(this: CUgraphExecUpdateResultInfo_st, v: CUgraphNode): void {
-        this.$setPtr(16, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUgraphExecUpdateResultInfo_st, '{"c":"struct CUgraphExecUpdateResultInfo_st","s":24,"a":8,"f":[["result",0,4],["errorNode",8,8],["errorFromNode",16,8]],"x":[["result","s","u32",0],["errorNode","p",8],["errorFromNode","p",16]]}');
 /** Another name of {@link CUgraphExecUpdateResultInfo_st}. */
 export const CUgraphExecUpdateResultInfo_v1 = CUgraphExecUpdateResultInfo_st;
 /** Another name of {@link CUgraphExecUpdateResultInfo_st}. */
@@ -7811,66 +3407,7 @@ export interface CUmemPoolProps_st {
    */
   get reserved(): Uint8Array;
 }
-RecordBase.$define(CUmemPoolProps_st, () => ({
-  cName: "struct CUmemPoolProps_st",
-  size: 88,
-  align: 8,
-  fields: [
-    { name: "allocType", offset: 0, size: 4 },
-    { name: "handleTypes", offset: 4, size: 4 },
-    { name: "location", offset: 8, size: 8 },
-    { name: "win32SecurityAttributes", offset: 16, size: 8 },
-    { name: "maxSize", offset: 24, size: 8 },
-    { name: "reserved", offset: 32, size: 56 },
-  ],
-  accessors: {
-    allocType: {
-      get(this: CUmemPoolProps_st): CUmemAllocationType {
-        return this.$u32(0) as CUmemAllocationType;
-      },
-      set(this: CUmemPoolProps_st, v: CUmemAllocationType): void {
-        this.$setU32(0, v);
-      },
-    },
-    handleTypes: {
-      get(this: CUmemPoolProps_st): CUmemAllocationHandleType {
-        return this.$u32(4) as CUmemAllocationHandleType;
-      },
-      set(this: CUmemPoolProps_st, v: CUmemAllocationHandleType): void {
-        this.$setU32(4, v);
-      },
-    },
-    location: {
-      get(this: CUmemPoolProps_st): CUmemLocation_st {
-        return this.$record(CUmemLocation_st, 8);
-      },
-      set(this: CUmemPoolProps_st, v: CUmemLocation_st): void {
-        this.$setRecord(8, 8, v);
-      },
-    },
-    win32SecurityAttributes: {
-      get(this: CUmemPoolProps_st): Pointer {
-        return this.$ptr(16);
-      },
-      set(this: CUmemPoolProps_st, v: Pointer): void {
-        this.$setPtr(16, v);
-      },
-    },
-    maxSize: {
-      get(this: CUmemPoolProps_st): bigint {
-        return this.$u64(24);
-      },
-      set(this: CUmemPoolProps_st, v: bigint | number): void {
-        this.$setU64(24, v);
-      },
-    },
-    reserved: {
-      get(this: CUmemPoolProps_st): Uint8Array {
-        return this.$array(Uint8Array, 32, 56);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUmemPoolProps_st, '{"c":"struct CUmemPoolProps_st","s":88,"a":8,"f":[["allocType",0,4],["handleTypes",4,4],["location",8,8],["win32SecurityAttributes",16,8],["maxSize",24,8],["reserved",32,56]],"x":[["allocType","s","u32",0],["handleTypes","s","u32",4],["location","r",0,8,8],["win32SecurityAttributes","p",16],["maxSize","s","u64",24],["reserved","a","Uint8Array",32,56]]}', () => [CUmemLocation_st]);
 /** Another name of {@link CUmemPoolProps_st}. */
 export const CUmemPoolProps_v1 = CUmemPoolProps_st;
 /** Another name of {@link CUmemPoolProps_st}. */
@@ -7886,21 +3423,7 @@ export interface CUmemPoolPtrExportData_st {
   /** C: `unsigned char[64] reserved`, offset 0, 64 bytes. */
   get reserved(): Uint8Array;
 }
-RecordBase.$define(CUmemPoolPtrExportData_st, () => ({
-  cName: "struct CUmemPoolPtrExportData_st",
-  size: 64,
-  align: 1,
-  fields: [
-    { name: "reserved", offset: 0, size: 64 },
-  ],
-  accessors: {
-    reserved: {
-      get(this: CUmemPoolPtrExportData_st): Uint8Array {
-        return this.$array(Uint8Array, 0, 64);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUmemPoolPtrExportData_st, '{"c":"struct CUmemPoolPtrExportData_st","s":64,"a":1,"f":[["reserved",0,64]],"x":[["reserved","a","Uint8Array",0,64]]}');
 /** Another name of {@link CUmemPoolPtrExportData_st}. */
 export const CUmemPoolPtrExportData_v1 = CUmemPoolPtrExportData_st;
 /** Another name of {@link CUmemPoolPtrExportData_st}. */
@@ -7945,60 +3468,7 @@ export interface CUDA_MEM_ALLOC_NODE_PARAMS_v1_st {
   get dptr(): CUdeviceptr;
   set dptr(v: CUdeviceptr | number);
 }
-RecordBase.$define(CUDA_MEM_ALLOC_NODE_PARAMS_v1_st, () => ({
-  cName: "struct CUDA_MEM_ALLOC_NODE_PARAMS_v1_st",
-  size: 120,
-  align: 8,
-  fields: [
-    { name: "poolProps", offset: 0, size: 88 },
-    { name: "accessDescs", offset: 88, size: 8 },
-    { name: "accessDescCount", offset: 96, size: 8 },
-    { name: "bytesize", offset: 104, size: 8 },
-    { name: "dptr", offset: 112, size: 8 },
-  ],
-  accessors: {
-    poolProps: {
-      get(this: CUDA_MEM_ALLOC_NODE_PARAMS_v1_st): CUmemPoolProps_st {
-        return this.$record(CUmemPoolProps_st, 0);
-      },
-      set(this: CUDA_MEM_ALLOC_NODE_PARAMS_v1_st, v: CUmemPoolProps_st): void {
-        this.$setRecord(0, 88, v);
-      },
-    },
-    accessDescs: {
-      get(this: CUDA_MEM_ALLOC_NODE_PARAMS_v1_st): Pointer {
-        return this.$ptr(88);
-      },
-      set(this: CUDA_MEM_ALLOC_NODE_PARAMS_v1_st, v: Pointer): void {
-        this.$setPtr(88, v);
-      },
-    },
-    accessDescCount: {
-      get(this: CUDA_MEM_ALLOC_NODE_PARAMS_v1_st): bigint {
-        return this.$u64(96);
-      },
-      set(this: CUDA_MEM_ALLOC_NODE_PARAMS_v1_st, v: bigint | number): void {
-        this.$setU64(96, v);
-      },
-    },
-    bytesize: {
-      get(this: CUDA_MEM_ALLOC_NODE_PARAMS_v1_st): bigint {
-        return this.$u64(104);
-      },
-      set(this: CUDA_MEM_ALLOC_NODE_PARAMS_v1_st, v: bigint | number): void {
-        this.$setU64(104, v);
-      },
-    },
-    dptr: {
-      get(this: CUDA_MEM_ALLOC_NODE_PARAMS_v1_st): CUdeviceptr {
-        return this.$u64(112);
-      },
-      set(this: CUDA_MEM_ALLOC_NODE_PARAMS_v1_st, v: CUdeviceptr | number): void {
-        this.$setU64(112, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUDA_MEM_ALLOC_NODE_PARAMS_v1_st, '{"c":"struct CUDA_MEM_ALLOC_NODE_PARAMS_v1_st","s":120,"a":8,"f":[["poolProps",0,88],["accessDescs",88,8],["accessDescCount",96,8],["bytesize",104,8],["dptr",112,8]],"x":[["poolProps","r",0,0,88],["accessDescs","p",88],["accessDescCount","s","u64",96],["bytesize","s","u64",104],["dptr","s","u64",112]]}', () => [CUmemPoolProps_st]);
 /** Another name of {@link CUDA_MEM_ALLOC_NODE_PARAMS_v1_st}. */
 export const CUDA_MEM_ALLOC_NODE_PARAMS_v1 = CUDA_MEM_ALLOC_NODE_PARAMS_v1_st;
 /** Another name of {@link CUDA_MEM_ALLOC_NODE_PARAMS_v1_st}. */
@@ -8043,60 +3513,7 @@ export interface CUDA_MEM_ALLOC_NODE_PARAMS_v2_st {
   get dptr(): CUdeviceptr;
   set dptr(v: CUdeviceptr | number);
 }
-RecordBase.$define(CUDA_MEM_ALLOC_NODE_PARAMS_v2_st, () => ({
-  cName: "struct CUDA_MEM_ALLOC_NODE_PARAMS_v2_st",
-  size: 120,
-  align: 8,
-  fields: [
-    { name: "poolProps", offset: 0, size: 88 },
-    { name: "accessDescs", offset: 88, size: 8 },
-    { name: "accessDescCount", offset: 96, size: 8 },
-    { name: "bytesize", offset: 104, size: 8 },
-    { name: "dptr", offset: 112, size: 8 },
-  ],
-  accessors: {
-    poolProps: {
-      get(this: CUDA_MEM_ALLOC_NODE_PARAMS_v2_st): CUmemPoolProps_st {
-        return this.$record(CUmemPoolProps_st, 0);
-      },
-      set(this: CUDA_MEM_ALLOC_NODE_PARAMS_v2_st, v: CUmemPoolProps_st): void {
-        this.$setRecord(0, 88, v);
-      },
-    },
-    accessDescs: {
-      get(this: CUDA_MEM_ALLOC_NODE_PARAMS_v2_st): Pointer {
-        return this.$ptr(88);
-      },
-      set(this: CUDA_MEM_ALLOC_NODE_PARAMS_v2_st, v: Pointer): void {
-        this.$setPtr(88, v);
-      },
-    },
-    accessDescCount: {
-      get(this: CUDA_MEM_ALLOC_NODE_PARAMS_v2_st): bigint {
-        return this.$u64(96);
-      },
-      set(this: CUDA_MEM_ALLOC_NODE_PARAMS_v2_st, v: bigint | number): void {
-        this.$setU64(96, v);
-      },
-    },
-    bytesize: {
-      get(this: CUDA_MEM_ALLOC_NODE_PARAMS_v2_st): bigint {
-        return this.$u64(104);
-      },
-      set(this: CUDA_MEM_ALLOC_NODE_PARAMS_v2_st, v: bigint | number): void {
-        this.$setU64(104, v);
-      },
-    },
-    dptr: {
-      get(this: CUDA_MEM_ALLOC_NODE_PARAMS_v2_st): CUdeviceptr {
-        return this.$u64(112);
-      },
-      set(this: CUDA_MEM_ALLOC_NODE_PARAMS_v2_st, v: CUdeviceptr | number): void {
-        this.$setU64(112, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUDA_MEM_ALLOC_NODE_PARAMS_v2_st, '{"c":"struct CUDA_MEM_ALLOC_NODE_PARAMS_v2_st","s":120,"a":8,"f":[["poolProps",0,88],["accessDescs",88,8],["accessDescCount",96,8],["bytesize",104,8],["dptr",112,8]],"x":[["poolProps","r",0,0,88],["accessDescs","p",88],["accessDescCount","s","u64",96],["bytesize","s","u64",104],["dptr","s","u64",112]]}', () => [CUmemPoolProps_st]);
 /** Another name of {@link CUDA_MEM_ALLOC_NODE_PARAMS_v2_st}. */
 export const CUDA_MEM_ALLOC_NODE_PARAMS_v2 = CUDA_MEM_ALLOC_NODE_PARAMS_v2_st;
 /** Another name of {@link CUDA_MEM_ALLOC_NODE_PARAMS_v2_st}. */
@@ -8116,24 +3533,7 @@ export interface CUDA_MEM_FREE_NODE_PARAMS_st {
   get dptr(): CUdeviceptr;
   set dptr(v: CUdeviceptr | number);
 }
-RecordBase.$define(CUDA_MEM_FREE_NODE_PARAMS_st, () => ({
-  cName: "struct CUDA_MEM_FREE_NODE_PARAMS_st",
-  size: 8,
-  align: 8,
-  fields: [
-    { name: "dptr", offset: 0, size: 8 },
-  ],
-  accessors: {
-    dptr: {
-      get(this: CUDA_MEM_FREE_NODE_PARAMS_st): CUdeviceptr {
-        return this.$u64(0);
-      },
-      set(this: CUDA_MEM_FREE_NODE_PARAMS_st, v: CUdeviceptr | number): void {
-        this.$setU64(0, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUDA_MEM_FREE_NODE_PARAMS_st, '{"c":"struct CUDA_MEM_FREE_NODE_PARAMS_st","s":8,"a":8,"f":[["dptr",0,8]],"x":[["dptr","s","u64",0]]}');
 /** Another name of {@link CUDA_MEM_FREE_NODE_PARAMS_st}. */
 export const CUDA_MEM_FREE_NODE_PARAMS = CUDA_MEM_FREE_NODE_PARAMS_st;
 /** Another name of {@link CUDA_MEM_FREE_NODE_PARAMS_st}. */
@@ -8154,24 +3554,7 @@ export interface CUDA_CHILD_GRAPH_NODE_PARAMS_st {
   get graph(): CUgraph;
   set graph(v: CUgraph);
 }
-RecordBase.$define(CUDA_CHILD_GRAPH_NODE_PARAMS_st, () => ({
-  cName: "struct CUDA_CHILD_GRAPH_NODE_PARAMS_st",
-  size: 8,
-  align: 8,
-  fields: [
-    { name: "graph", offset: 0, size: 8 },
-  ],
-  accessors: {
-    graph: {
-      get(this: CUDA_CHILD_GRAPH_NODE_PARAMS_st): CUgraph {
-        return this.$ptr(0) as CUgraph;
-      },
-      set(this: CUDA_CHILD_GRAPH_NODE_PARAMS_st, v: CUgraph): void {
-        this.$setPtr(0, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUDA_CHILD_GRAPH_NODE_PARAMS_st, '{"c":"struct CUDA_CHILD_GRAPH_NODE_PARAMS_st","s":8,"a":8,"f":[["graph",0,8]],"x":[["graph","p",0]]}');
 /** Another name of {@link CUDA_CHILD_GRAPH_NODE_PARAMS_st}. */
 export const CUDA_CHILD_GRAPH_NODE_PARAMS = CUDA_CHILD_GRAPH_NODE_PARAMS_st;
 /** Another name of {@link CUDA_CHILD_GRAPH_NODE_PARAMS_st}. */
@@ -8191,24 +3574,7 @@ export interface CUDA_EVENT_RECORD_NODE_PARAMS_st {
   get event(): CUevent;
   set event(v: CUevent);
 }
-RecordBase.$define(CUDA_EVENT_RECORD_NODE_PARAMS_st, () => ({
-  cName: "struct CUDA_EVENT_RECORD_NODE_PARAMS_st",
-  size: 8,
-  align: 8,
-  fields: [
-    { name: "event", offset: 0, size: 8 },
-  ],
-  accessors: {
-    event: {
-      get(this: CUDA_EVENT_RECORD_NODE_PARAMS_st): CUevent {
-        return this.$ptr(0) as CUevent;
-      },
-      set(this: CUDA_EVENT_RECORD_NODE_PARAMS_st, v: CUevent): void {
-        this.$setPtr(0, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUDA_EVENT_RECORD_NODE_PARAMS_st, '{"c":"struct CUDA_EVENT_RECORD_NODE_PARAMS_st","s":8,"a":8,"f":[["event",0,8]],"x":[["event","p",0]]}');
 /** Another name of {@link CUDA_EVENT_RECORD_NODE_PARAMS_st}. */
 export const CUDA_EVENT_RECORD_NODE_PARAMS = CUDA_EVENT_RECORD_NODE_PARAMS_st;
 /** Another name of {@link CUDA_EVENT_RECORD_NODE_PARAMS_st}. */
@@ -8228,24 +3594,7 @@ export interface CUDA_EVENT_WAIT_NODE_PARAMS_st {
   get event(): CUevent;
   set event(v: CUevent);
 }
-RecordBase.$define(CUDA_EVENT_WAIT_NODE_PARAMS_st, () => ({
-  cName: "struct CUDA_EVENT_WAIT_NODE_PARAMS_st",
-  size: 8,
-  align: 8,
-  fields: [
-    { name: "event", offset: 0, size: 8 },
-  ],
-  accessors: {
-    event: {
-      get(this: CUDA_EVENT_WAIT_NODE_PARAMS_st): CUevent {
-        return this.$ptr(0) as CUevent;
-      },
-      set(this: CUDA_EVENT_WAIT_NODE_PARAMS_st, v: CUevent): void {
-        this.$setPtr(0, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUDA_EVENT_WAIT_NODE_PARAMS_st, '{"c":"struct CUDA_EVENT_WAIT_NODE_PARAMS_st","s":8,"a":8,"f":[["event",0,8]],"x":[["event","p",0]]}');
 /** Another name of {@link CUDA_EVENT_WAIT_NODE_PARAMS_st}. */
 export const CUDA_EVENT_WAIT_NODE_PARAMS = CUDA_EVENT_WAIT_NODE_PARAMS_st;
 /** Another name of {@link CUDA_EVENT_WAIT_NODE_PARAMS_st}. */
@@ -8359,162 +3708,7 @@ export interface CUgraphNodeParams_st {
   get reserved2(): bigint;
   set reserved2(v: bigint | number);
 }
-RecordBase.$define(CUgraphNodeParams_st, () => ({
-  cName: "struct CUgraphNodeParams_st",
-  size: 256,
-  align: 8,
-  fields: [
-    { name: "type", offset: 0, size: 4 },
-    { name: "reserved0", offset: 4, size: 12 },
-    { name: "reserved1", offset: 16, size: 232 },
-    { name: "kernel", offset: 16, size: 72 },
-    { name: "memcpy", offset: 16, size: 216 },
-    { name: "memset", offset: 16, size: 48 },
-    { name: "host", offset: 16, size: 16 },
-    { name: "graph", offset: 16, size: 8 },
-    { name: "eventWait", offset: 16, size: 8 },
-    { name: "eventRecord", offset: 16, size: 8 },
-    { name: "extSemSignal", offset: 16, size: 24 },
-    { name: "extSemWait", offset: 16, size: 24 },
-    { name: "alloc", offset: 16, size: 120 },
-    { name: "free", offset: 16, size: 8 },
-    { name: "memOp", offset: 16, size: 32 },
-    { name: "conditional", offset: 16, size: 32 },
-    { name: "reserved2", offset: 248, size: 8 },
-  ],
-  accessors: {
-    type: {
-      get(this: CUgraphNodeParams_st): CUgraphNodeType {
-        return this.$u32(0) as CUgraphNodeType;
-      },
-      set(this: CUgraphNodeParams_st, v: CUgraphNodeType): void {
-        this.$setU32(0, v);
-      },
-    },
-    reserved0: {
-      get(this: CUgraphNodeParams_st): Int32Array {
-        return this.$array(Int32Array, 4, 3);
-      },
-    },
-    reserved1: {
-      get(this: CUgraphNodeParams_st): BigInt64Array {
-        return this.$array(BigInt64Array, 16, 29);
-      },
-    },
-    kernel: {
-      get(this: CUgraphNodeParams_st): CUDA_KERNEL_NODE_PARAMS_v3_st {
-        return this.$record(CUDA_KERNEL_NODE_PARAMS_v3_st, 16);
-      },
-      set(this: CUgraphNodeParams_st, v: CUDA_KERNEL_NODE_PARAMS_v3_st): void {
-        this.$setRecord(16, 72, v);
-      },
-    },
-    memcpy: {
-      get(this: CUgraphNodeParams_st): CUDA_MEMCPY_NODE_PARAMS_st {
-        return this.$record(CUDA_MEMCPY_NODE_PARAMS_st, 16);
-      },
-      set(this: CUgraphNodeParams_st, v: CUDA_MEMCPY_NODE_PARAMS_st): void {
-        this.$setRecord(16, 216, v);
-      },
-    },
-    memset: {
-      get(this: CUgraphNodeParams_st): CUDA_MEMSET_NODE_PARAMS_v2_st {
-        return this.$record(CUDA_MEMSET_NODE_PARAMS_v2_st, 16);
-      },
-      set(this: CUgraphNodeParams_st, v: CUDA_MEMSET_NODE_PARAMS_v2_st): void {
-        this.$setRecord(16, 48, v);
-      },
-    },
-    host: {
-      get(this: CUgraphNodeParams_st): CUDA_HOST_NODE_PARAMS_v2_st {
-        return this.$record(CUDA_HOST_NODE_PARAMS_v2_st, 16);
-      },
-      set(this: CUgraphNodeParams_st, v: CUDA_HOST_NODE_PARAMS_v2_st): void {
-        this.$setRecord(16, 16, v);
-      },
-    },
-    graph: {
-      get(this: CUgraphNodeParams_st): CUDA_CHILD_GRAPH_NODE_PARAMS_st {
-        return this.$record(CUDA_CHILD_GRAPH_NODE_PARAMS_st, 16);
-      },
-      set(this: CUgraphNodeParams_st, v: CUDA_CHILD_GRAPH_NODE_PARAMS_st): void {
-        this.$setRecord(16, 8, v);
-      },
-    },
-    eventWait: {
-      get(this: CUgraphNodeParams_st): CUDA_EVENT_WAIT_NODE_PARAMS_st {
-        return this.$record(CUDA_EVENT_WAIT_NODE_PARAMS_st, 16);
-      },
-      set(this: CUgraphNodeParams_st, v: CUDA_EVENT_WAIT_NODE_PARAMS_st): void {
-        this.$setRecord(16, 8, v);
-      },
-    },
-    eventRecord: {
-      get(this: CUgraphNodeParams_st): CUDA_EVENT_RECORD_NODE_PARAMS_st {
-        return this.$record(CUDA_EVENT_RECORD_NODE_PARAMS_st, 16);
-      },
-      set(this: CUgraphNodeParams_st, v: CUDA_EVENT_RECORD_NODE_PARAMS_st): void {
-        this.$setRecord(16, 8, v);
-      },
-    },
-    extSemSignal: {
-      get(this: CUgraphNodeParams_st): CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v2_st {
-        return this.$record(CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v2_st, 16);
-      },
-      set(this: CUgraphNodeParams_st, v: CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v2_st): void {
-        this.$setRecord(16, 24, v);
-      },
-    },
-    extSemWait: {
-      get(this: CUgraphNodeParams_st): CUDA_EXT_SEM_WAIT_NODE_PARAMS_v2_st {
-        return this.$record(CUDA_EXT_SEM_WAIT_NODE_PARAMS_v2_st, 16);
-      },
-      set(this: CUgraphNodeParams_st, v: CUDA_EXT_SEM_WAIT_NODE_PARAMS_v2_st): void {
-        this.$setRecord(16, 24, v);
-      },
-    },
-    alloc: {
-      get(this: CUgraphNodeParams_st): CUDA_MEM_ALLOC_NODE_PARAMS_v2_st {
-        return this.$record(CUDA_MEM_ALLOC_NODE_PARAMS_v2_st, 16);
-      },
-      set(this: CUgraphNodeParams_st, v: CUDA_MEM_ALLOC_NODE_PARAMS_v2_st): void {
-        this.$setRecord(16, 120, v);
-      },
-    },
-    free: {
-      get(this: CUgraphNodeParams_st): CUDA_MEM_FREE_NODE_PARAMS_st {
-        return this.$record(CUDA_MEM_FREE_NODE_PARAMS_st, 16);
-      },
-      set(this: CUgraphNodeParams_st, v: CUDA_MEM_FREE_NODE_PARAMS_st): void {
-        this.$setRecord(16, 8, v);
-      },
-    },
-    memOp: {
-      get(this: CUgraphNodeParams_st): CUDA_BATCH_MEM_OP_NODE_PARAMS_v2_st {
-        return this.$record(CUDA_BATCH_MEM_OP_NODE_PARAMS_v2_st, 16);
-      },
-      set(this: CUgraphNodeParams_st, v: CUDA_BATCH_MEM_OP_NODE_PARAMS_v2_st): void {
-        this.$setRecord(16, 32, v);
-      },
-    },
-    conditional: {
-      get(this: CUgraphNodeParams_st): CUDA_CONDITIONAL_NODE_PARAMS {
-        return this.$record(CUDA_CONDITIONAL_NODE_PARAMS, 16);
-      },
-      set(this: CUgraphNodeParams_st, v: CUDA_CONDITIONAL_NODE_PARAMS): void {
-        this.$setRecord(16, 32, v);
-      },
-    },
-    reserved2: {
-      get(this: CUgraphNodeParams_st): bigint {
-        return this.$i64(248);
-      },
-      set(this: CUgraphNodeParams_st, v: bigint | number): void {
-        this.$setI64(248, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUgraphNodeParams_st, '{"c":"struct CUgraphNodeParams_st","s":256,"a":8,"f":[["type",0,4],["reserved0",4,12],["reserved1",16,232],["kernel",16,72],["memcpy",16,216],["memset",16,48],["host",16,16],["graph",16,8],["eventWait",16,8],["eventRecord",16,8],["extSemSignal",16,24],["extSemWait",16,24],["alloc",16,120],["free",16,8],["memOp",16,32],["conditional",16,32],["reserved2",248,8]],"x":[["type","s","u32",0],["reserved0","a","Int32Array",4,3],["reserved1","a","BigInt64Array",16,29],["kernel","r",0,16,72],["memcpy","r",1,16,216],["memset","r",2,16,48],["host","r",3,16,16],["graph","r",4,16,8],["eventWait","r",5,16,8],["eventRecord","r",6,16,8],["extSemSignal","r",7,16,24],["extSemWait","r",8,16,24],["alloc","r",9,16,120],["free","r",10,16,8],["memOp","r",11,16,32],["conditional","r",12,16,32],["reserved2","s","i64",248]]}', () => [CUDA_KERNEL_NODE_PARAMS_v3_st, CUDA_MEMCPY_NODE_PARAMS_st, CUDA_MEMSET_NODE_PARAMS_v2_st, CUDA_HOST_NODE_PARAMS_v2_st, CUDA_CHILD_GRAPH_NODE_PARAMS_st, CUDA_EVENT_WAIT_NODE_PARAMS_st, CUDA_EVENT_RECORD_NODE_PARAMS_st, CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v2_st, CUDA_EXT_SEM_WAIT_NODE_PARAMS_v2_st, CUDA_MEM_ALLOC_NODE_PARAMS_v2_st, CUDA_MEM_FREE_NODE_PARAMS_st, CUDA_BATCH_MEM_OP_NODE_PARAMS_v2_st, CUDA_CONDITIONAL_NODE_PARAMS]);
 /** Another name of {@link CUgraphNodeParams_st}. */
 export const CUgraphNodeParams = CUgraphNodeParams_st;
 /** Another name of {@link CUgraphNodeParams_st}. */
@@ -8534,24 +3728,7 @@ export interface CUdevSmResource_st {
   get smCount(): number;
   set smCount(v: number);
 }
-RecordBase.$define(CUdevSmResource_st, () => ({
-  cName: "struct CUdevSmResource_st",
-  size: 4,
-  align: 4,
-  fields: [
-    { name: "smCount", offset: 0, size: 4 },
-  ],
-  accessors: {
-    smCount: {
-      get(this: CUdevSmResource_st): number {
-        return this.$u32(0);
-      },
-      set(this: CUdevSmResource_st, v: number): void {
-        this.$setU32(0, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUdevSmResource_st, '{"c":"struct CUdevSmResource_st","s":4,"a":4,"f":[["smCount",0,4]],"x":[["smCount","s","u32",0]]}');
 /** Another name of {@link CUdevSmResource_st}. */
 export const CUdevSmResource = CUdevSmResource_st;
 /** Another name of {@link CUdevSmResource_st}. */
@@ -8592,45 +3769,7 @@ export interface CUdevResource_st {
   /** C: `unsigned char[48] _oversize`, offset 96, 48 bytes. */
   get _oversize(): Uint8Array;
 }
-RecordBase.$define(CUdevResource_st, () => ({
-  cName: "struct CUdevResource_st",
-  size: 144,
-  align: 4,
-  fields: [
-    { name: "type", offset: 0, size: 4 },
-    { name: "_internal_padding", offset: 4, size: 92 },
-    { name: "sm", offset: 96, size: 4 },
-    { name: "_oversize", offset: 96, size: 48 },
-  ],
-  accessors: {
-    type: {
-      get(this: CUdevResource_st): CUdevResourceType {
-        return this.$u32(0) as CUdevResourceType;
-      },
-      set(this: CUdevResource_st, v: CUdevResourceType): void {
-        this.$setU32(0, v);
-      },
-    },
-    _internal_padding: {
-      get(this: CUdevResource_st): Uint8Array {
-        return this.$array(Uint8Array, 4, 92);
-      },
-    },
-    sm: {
-      get(this: CUdevResource_st): CUdevSmResource_st {
-        return this.$record(CUdevSmResource_st, 96);
-      },
-      set(this: CUdevResource_st, v: CUdevSmResource_st): void {
-        this.$setRecord(96, 4, v);
-      },
-    },
-    _oversize: {
-      get(this: CUdevResource_st): Uint8Array {
-        return this.$array(Uint8Array, 96, 48);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUdevResource_st, '{"c":"struct CUdevResource_st","s":144,"a":4,"f":[["type",0,4],["_internal_padding",4,92],["sm",96,4],["_oversize",96,48]],"x":[["type","s","u32",0],["_internal_padding","a","Uint8Array",4,92],["sm","r",0,96,4],["_oversize","a","Uint8Array",96,48]]}', () => [CUdevSmResource_st]);
 /** Another name of {@link CUdevResource_st}. */
 export const CUdevResource_v1 = CUdevResource_st;
 /** Another name of {@link CUdevResource_st}. */

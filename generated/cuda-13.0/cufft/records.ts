@@ -2,7 +2,7 @@
 // DO NOT EDIT: regenerate with `npm run generate` (see README.md).
 // Header cufft.h sha256 ab33889d803d807d8112c9f79886b85ad836a754fe9a5c9ddc60681f30560413
 // Header cufftXt.h sha256 f93d196aacdef40c71a68f5010bb4a19d33a7a798fac137add21af4885cecb1a
-// Seal: sha256 760609c7297075d0a7fd78e308fd87b05a59e65a6202e25ca28d30946428f560
+// Seal: sha256 ca8b2093d72986ace9a1a9fdf2a9242f102aa511d4f8f0b10309752f0b8cf7b1
 
 import { RecordBase } from "../../../src/tables-runtime/record.ts";
 
@@ -52,141 +52,7 @@ export interface cufftXt1dFactors_t {
   get factor2Shift(): number;
   set factor2Shift(v: number);
 }
-RecordBase.$define(cufftXt1dFactors_t, () => ({
-  cName: "struct cufftXt1dFactors_t",
-  size: 96,
-  align: 8,
-  fields: [
-    { name: "size", offset: 0, size: 8 },
-    { name: "stringCount", offset: 8, size: 8 },
-    { name: "stringLength", offset: 16, size: 8 },
-    { name: "substringLength", offset: 24, size: 8 },
-    { name: "factor1", offset: 32, size: 8 },
-    { name: "factor2", offset: 40, size: 8 },
-    { name: "stringMask", offset: 48, size: 8 },
-    { name: "substringMask", offset: 56, size: 8 },
-    { name: "factor1Mask", offset: 64, size: 8 },
-    { name: "factor2Mask", offset: 72, size: 8 },
-    { name: "stringShift", offset: 80, size: 4 },
-    { name: "substringShift", offset: 84, size: 4 },
-    { name: "factor1Shift", offset: 88, size: 4 },
-    { name: "factor2Shift", offset: 92, size: 4 },
-  ],
-  accessors: {
-    size: {
-      get(this: cufftXt1dFactors_t): bigint {
-        return this.$i64(0);
-      },
-      set(this: cufftXt1dFactors_t, v: bigint | number): void {
-        this.$setI64(0, v);
-      },
-    },
-    stringCount: {
-      get(this: cufftXt1dFactors_t): bigint {
-        return this.$i64(8);
-      },
-      set(this: cufftXt1dFactors_t, v: bigint | number): void {
-        this.$setI64(8, v);
-      },
-    },
-    stringLength: {
-      get(this: cufftXt1dFactors_t): bigint {
-        return this.$i64(16);
-      },
-      set(this: cufftXt1dFactors_t, v: bigint | number): void {
-        this.$setI64(16, v);
-      },
-    },
-    substringLength: {
-      get(this: cufftXt1dFactors_t): bigint {
-        return this.$i64(24);
-      },
-      set(this: cufftXt1dFactors_t, v: bigint | number): void {
-        this.$setI64(24, v);
-      },
-    },
-    factor1: {
-      get(this: cufftXt1dFactors_t): bigint {
-        return this.$i64(32);
-      },
-      set(this: cufftXt1dFactors_t, v: bigint | number): void {
-        this.$setI64(32, v);
-      },
-    },
-    factor2: {
-      get(this: cufftXt1dFactors_t): bigint {
-        return this.$i64(40);
-      },
-      set(this: cufftXt1dFactors_t, v: bigint | number): void {
-        this.$setI64(40, v);
-      },
-    },
-    stringMask: {
-      get(this: cufftXt1dFactors_t): bigint {
-        return this.$i64(48);
-      },
-      set(this: cufftXt1dFactors_t, v: bigint | number): void {
-        this.$setI64(48, v);
-      },
-    },
-    substringMask: {
-      get(this: cufftXt1dFactors_t): bigint {
-        return this.$i64(56);
-      },
-      set(this: cufftXt1dFactors_t, v: bigint | number): void {
-        this.$setI64(56, v);
-      },
-    },
-    factor1Mask: {
-      get(this: cufftXt1dFactors_t): bigint {
-        return this.$i64(64);
-      },
-      set(this: cufftXt1dFactors_t, v: bigint | number): void {
-        this.$setI64(64, v);
-      },
-    },
-    factor2Mask: {
-      get(this: cufftXt1dFactors_t): bigint {
-        return this.$i64(72);
-      },
-      set(this: cufftXt1dFactors_t, v: bigint | number): void {
-        this.$setI64(72, v);
-      },
-    },
-    stringShift: {
-      get(this: cufftXt1dFactors_t): number {
-        return this.$i32(80);
-      },
-      set(this: cufftXt1dFactors_t, v: number): void {
-        this.$setI32(80, v);
-      },
-    },
-    substringShift: {
-      get(this: cufftXt1dFactors_t): number {
-        return this.$i32(84);
-      },
-      set(this: cufftXt1dFactors_t, v: number): void {
-        this.$setI32(84, v);
-      },
-    },
-    factor1Shift: {
-      get(this: cufftXt1dFactors_t): number {
-        return this.$i32(88);
-      },
-      set(this: cufftXt1dFactors_t, v: number): void {
-        this.$setI32(88, v);
-      },
-    },
-    factor2Shift: {
-      get(this: cufftXt1dFactors_t): number {
-        return this.$i32(92);
-      },
-      set(this: cufftXt1dFactors_t, v: number): void {
-        this.$setI32(92, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(cufftXt1dFactors_t, '{"c":"struct cufftXt1dFactors_t","s":96,"a":8,"f":[["size",0,8],["stringCount",8,8],["stringLength",16,8],["substringLength",24,8],["factor1",32,8],["factor2",40,8],["stringMask",48,8],["substringMask",56,8],["factor1Mask",64,8],["factor2Mask",72,8],["stringShift",80,4],["substringShift",84,4],["factor1Shift",88,4],["factor2Shift",92,4]],"x":[["size","s","i64",0],["stringCount","s","i64",8],["stringLength","s","i64",16],["substringLength","s","i64",24],["factor1","s","i64",32],["factor2","s","i64",40],["stringMask","s","i64",48],["substringMask","s","i64",56],["factor1Mask","s","i64",64],["factor2Mask","s","i64",72],["stringShift","s","i32",80],["substringShift","s","i32",84],["factor1Shift","s","i32",88],["factor2Shift","s","i32",92]]}');
 /** Another name of {@link cufftXt1dFactors_t}. */
 export const cufftXt1dFactors = cufftXt1dFactors_t;
 /** Another name of {@link cufftXt1dFactors_t}. */

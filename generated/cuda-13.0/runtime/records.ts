@@ -8,7 +8,7 @@
 // Header texture_types.h sha256 ef79ed57283cafc7f32b2e55224eb2baf0b8e460de59ea5a2c8a8893e337462f
 // Header vector_types.h sha256 f3638eceaf955e80e91f2f32a3fc41106653ea7145dc0c79923826a78b3c5486
 // Header device_types.h sha256 d8b171a190493e80395741f511b29311a5c38b718324fb7338f7511c36ae7084
-// Seal: sha256 7faf16ab80eb92cd3b2f29b7e5c710e6e868358cd292b2e78ce0ef9cea25f084
+// Seal: sha256 98df43b538663694c100dbc787b64592ae6428045e71c737d24a536d703f1d17
 
 import { RecordBase } from "../../../src/tables-runtime/record.ts";
 import type { Pointer, StructLayout } from "../../../src/ffi/types.ts";
@@ -22,24 +22,7 @@ export interface char1 {
   get x(): number;
   set x(v: number);
 }
-RecordBase.$define(char1, () => ({
-  cName: "struct char1",
-  size: 1,
-  align: 1,
-  fields: [
-    { name: "x", offset: 0, size: 1 },
-  ],
-  accessors: {
-    x: {
-      get(this: char1): number {
-        return this.$i8(0);
-      },
-      set(this: char1, v: number): void {
-        this.$setI8(0, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(char1, '{"c":"struct char1","s":1,"a":1,"f":[["x",0,1]],"x":[["x","s","i8",0]]}');
 
 /** C: `struct uchar1`: 1 bytes, aligned to 1. */
 export class uchar1 extends RecordBase {}
@@ -48,24 +31,7 @@ export interface uchar1 {
   get x(): number;
   set x(v: number);
 }
-RecordBase.$define(uchar1, () => ({
-  cName: "struct uchar1",
-  size: 1,
-  align: 1,
-  fields: [
-    { name: "x", offset: 0, size: 1 },
-  ],
-  accessors: {
-    x: {
-      get(this: uchar1): number {
-        return this.$u8(0);
-      },
-      set(this: uchar1, v: number): void {
-        this.$setU8(0, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(uchar1, '{"c":"struct uchar1","s":1,"a":1,"f":[["x",0,1]],"x":[["x","s","u8",0]]}');
 
 /** C: `struct char2`: 2 bytes, aligned to 2. */
 export class char2 extends RecordBase {}
@@ -77,33 +43,7 @@ export interface char2 {
   get y(): number;
   set y(v: number);
 }
-RecordBase.$define(char2, () => ({
-  cName: "struct char2",
-  size: 2,
-  align: 2,
-  fields: [
-    { name: "x", offset: 0, size: 1 },
-    { name: "y", offset: 1, size: 1 },
-  ],
-  accessors: {
-    x: {
-      get(this: char2): number {
-        return this.$i8(0);
-      },
-      set(this: char2, v: number): void {
-        this.$setI8(0, v);
-      },
-    },
-    y: {
-      get(this: char2): number {
-        return this.$i8(1);
-      },
-      set(this: char2, v: number): void {
-        this.$setI8(1, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(char2, '{"c":"struct char2","s":2,"a":2,"f":[["x",0,1],["y",1,1]],"x":[["x","s","i8",0],["y","s","i8",1]]}');
 
 /** C: `struct uchar2`: 2 bytes, aligned to 2. */
 export class uchar2 extends RecordBase {}
@@ -115,33 +55,7 @@ export interface uchar2 {
   get y(): number;
   set y(v: number);
 }
-RecordBase.$define(uchar2, () => ({
-  cName: "struct uchar2",
-  size: 2,
-  align: 2,
-  fields: [
-    { name: "x", offset: 0, size: 1 },
-    { name: "y", offset: 1, size: 1 },
-  ],
-  accessors: {
-    x: {
-      get(this: uchar2): number {
-        return this.$u8(0);
-      },
-      set(this: uchar2, v: number): void {
-        this.$setU8(0, v);
-      },
-    },
-    y: {
-      get(this: uchar2): number {
-        return this.$u8(1);
-      },
-      set(this: uchar2, v: number): void {
-        this.$setU8(1, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(uchar2, '{"c":"struct uchar2","s":2,"a":2,"f":[["x",0,1],["y",1,1]],"x":[["x","s","u8",0],["y","s","u8",1]]}');
 
 /** C: `struct char3`: 3 bytes, aligned to 1. */
 export class char3 extends RecordBase {}
@@ -156,42 +70,7 @@ export interface char3 {
   get z(): number;
   set z(v: number);
 }
-RecordBase.$define(char3, () => ({
-  cName: "struct char3",
-  size: 3,
-  align: 1,
-  fields: [
-    { name: "x", offset: 0, size: 1 },
-    { name: "y", offset: 1, size: 1 },
-    { name: "z", offset: 2, size: 1 },
-  ],
-  accessors: {
-    x: {
-      get(this: char3): number {
-        return this.$i8(0);
-      },
-      set(this: char3, v: number): void {
-        this.$setI8(0, v);
-      },
-    },
-    y: {
-      get(this: char3): number {
-        return this.$i8(1);
-      },
-      set(this: char3, v: number): void {
-        this.$setI8(1, v);
-      },
-    },
-    z: {
-      get(this: char3): number {
-        return this.$i8(2);
-      },
-      set(this: char3, v: number): void {
-        this.$setI8(2, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(char3, '{"c":"struct char3","s":3,"a":1,"f":[["x",0,1],["y",1,1],["z",2,1]],"x":[["x","s","i8",0],["y","s","i8",1],["z","s","i8",2]]}');
 
 /** C: `struct uchar3`: 3 bytes, aligned to 1. */
 export class uchar3 extends RecordBase {}
@@ -206,42 +85,7 @@ export interface uchar3 {
   get z(): number;
   set z(v: number);
 }
-RecordBase.$define(uchar3, () => ({
-  cName: "struct uchar3",
-  size: 3,
-  align: 1,
-  fields: [
-    { name: "x", offset: 0, size: 1 },
-    { name: "y", offset: 1, size: 1 },
-    { name: "z", offset: 2, size: 1 },
-  ],
-  accessors: {
-    x: {
-      get(this: uchar3): number {
-        return this.$u8(0);
-      },
-      set(this: uchar3, v: number): void {
-        this.$setU8(0, v);
-      },
-    },
-    y: {
-      get(this: uchar3): number {
-        return this.$u8(1);
-      },
-      set(this: uchar3, v: number): void {
-        this.$setU8(1, v);
-      },
-    },
-    z: {
-      get(this: uchar3): number {
-        return this.$u8(2);
-      },
-      set(this: uchar3, v: number): void {
-        this.$setU8(2, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(uchar3, '{"c":"struct uchar3","s":3,"a":1,"f":[["x",0,1],["y",1,1],["z",2,1]],"x":[["x","s","u8",0],["y","s","u8",1],["z","s","u8",2]]}');
 
 /** C: `struct char4`: 4 bytes, aligned to 4. */
 export class char4 extends RecordBase {}
@@ -259,51 +103,7 @@ export interface char4 {
   get w(): number;
   set w(v: number);
 }
-RecordBase.$define(char4, () => ({
-  cName: "struct char4",
-  size: 4,
-  align: 4,
-  fields: [
-    { name: "x", offset: 0, size: 1 },
-    { name: "y", offset: 1, size: 1 },
-    { name: "z", offset: 2, size: 1 },
-    { name: "w", offset: 3, size: 1 },
-  ],
-  accessors: {
-    x: {
-      get(this: char4): number {
-        return this.$i8(0);
-      },
-      set(this: char4, v: number): void {
-        this.$setI8(0, v);
-      },
-    },
-    y: {
-      get(this: char4): number {
-        return this.$i8(1);
-      },
-      set(this: char4, v: number): void {
-        this.$setI8(1, v);
-      },
-    },
-    z: {
-      get(this: char4): number {
-        return this.$i8(2);
-      },
-      set(this: char4, v: number): void {
-        this.$setI8(2, v);
-      },
-    },
-    w: {
-      get(this: char4): number {
-        return this.$i8(3);
-      },
-      set(this: char4, v: number): void {
-        this.$setI8(3, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(char4, '{"c":"struct char4","s":4,"a":4,"f":[["x",0,1],["y",1,1],["z",2,1],["w",3,1]],"x":[["x","s","i8",0],["y","s","i8",1],["z","s","i8",2],["w","s","i8",3]]}');
 
 /** C: `struct uchar4`: 4 bytes, aligned to 4. */
 export class uchar4 extends RecordBase {}
@@ -321,51 +121,7 @@ export interface uchar4 {
   get w(): number;
   set w(v: number);
 }
-RecordBase.$define(uchar4, () => ({
-  cName: "struct uchar4",
-  size: 4,
-  align: 4,
-  fields: [
-    { name: "x", offset: 0, size: 1 },
-    { name: "y", offset: 1, size: 1 },
-    { name: "z", offset: 2, size: 1 },
-    { name: "w", offset: 3, size: 1 },
-  ],
-  accessors: {
-    x: {
-      get(this: uchar4): number {
-        return this.$u8(0);
-      },
-      set(this: uchar4, v: number): void {
-        this.$setU8(0, v);
-      },
-    },
-    y: {
-      get(this: uchar4): number {
-        return this.$u8(1);
-      },
-      set(this: uchar4, v: number): void {
-        this.$setU8(1, v);
-      },
-    },
-    z: {
-      get(this: uchar4): number {
-        return this.$u8(2);
-      },
-      set(this: uchar4, v: number): void {
-        this.$setU8(2, v);
-      },
-    },
-    w: {
-      get(this: uchar4): number {
-        return this.$u8(3);
-      },
-      set(this: uchar4, v: number): void {
-        this.$setU8(3, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(uchar4, '{"c":"struct uchar4","s":4,"a":4,"f":[["x",0,1],["y",1,1],["z",2,1],["w",3,1]],"x":[["x","s","u8",0],["y","s","u8",1],["z","s","u8",2],["w","s","u8",3]]}');
 
 /** C: `struct short1`: 2 bytes, aligned to 2. */
 export class short1 extends RecordBase {}
@@ -374,24 +130,7 @@ export interface short1 {
   get x(): number;
   set x(v: number);
 }
-RecordBase.$define(short1, () => ({
-  cName: "struct short1",
-  size: 2,
-  align: 2,
-  fields: [
-    { name: "x", offset: 0, size: 2 },
-  ],
-  accessors: {
-    x: {
-      get(this: short1): number {
-        return this.$i16(0);
-      },
-      set(this: short1, v: number): void {
-        this.$setI16(0, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(short1, '{"c":"struct short1","s":2,"a":2,"f":[["x",0,2]],"x":[["x","s","i16",0]]}');
 
 /** C: `struct ushort1`: 2 bytes, aligned to 2. */
 export class ushort1 extends RecordBase {}
@@ -400,24 +139,7 @@ export interface ushort1 {
   get x(): number;
   set x(v: number);
 }
-RecordBase.$define(ushort1, () => ({
-  cName: "struct ushort1",
-  size: 2,
-  align: 2,
-  fields: [
-    { name: "x", offset: 0, size: 2 },
-  ],
-  accessors: {
-    x: {
-      get(this: ushort1): number {
-        return this.$u16(0);
-      },
-      set(this: ushort1, v: number): void {
-        this.$setU16(0, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(ushort1, '{"c":"struct ushort1","s":2,"a":2,"f":[["x",0,2]],"x":[["x","s","u16",0]]}');
 
 /** C: `struct short2`: 4 bytes, aligned to 4. */
 export class short2 extends RecordBase {}
@@ -429,33 +151,7 @@ export interface short2 {
   get y(): number;
   set y(v: number);
 }
-RecordBase.$define(short2, () => ({
-  cName: "struct short2",
-  size: 4,
-  align: 4,
-  fields: [
-    { name: "x", offset: 0, size: 2 },
-    { name: "y", offset: 2, size: 2 },
-  ],
-  accessors: {
-    x: {
-      get(this: short2): number {
-        return this.$i16(0);
-      },
-      set(this: short2, v: number): void {
-        this.$setI16(0, v);
-      },
-    },
-    y: {
-      get(this: short2): number {
-        return this.$i16(2);
-      },
-      set(this: short2, v: number): void {
-        this.$setI16(2, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(short2, '{"c":"struct short2","s":4,"a":4,"f":[["x",0,2],["y",2,2]],"x":[["x","s","i16",0],["y","s","i16",2]]}');
 
 /** C: `struct ushort2`: 4 bytes, aligned to 4. */
 export class ushort2 extends RecordBase {}
@@ -467,33 +163,7 @@ export interface ushort2 {
   get y(): number;
   set y(v: number);
 }
-RecordBase.$define(ushort2, () => ({
-  cName: "struct ushort2",
-  size: 4,
-  align: 4,
-  fields: [
-    { name: "x", offset: 0, size: 2 },
-    { name: "y", offset: 2, size: 2 },
-  ],
-  accessors: {
-    x: {
-      get(this: ushort2): number {
-        return this.$u16(0);
-      },
-      set(this: ushort2, v: number): void {
-        this.$setU16(0, v);
-      },
-    },
-    y: {
-      get(this: ushort2): number {
-        return this.$u16(2);
-      },
-      set(this: ushort2, v: number): void {
-        this.$setU16(2, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(ushort2, '{"c":"struct ushort2","s":4,"a":4,"f":[["x",0,2],["y",2,2]],"x":[["x","s","u16",0],["y","s","u16",2]]}');
 
 /** C: `struct short3`: 6 bytes, aligned to 2. */
 export class short3 extends RecordBase {}
@@ -508,42 +178,7 @@ export interface short3 {
   get z(): number;
   set z(v: number);
 }
-RecordBase.$define(short3, () => ({
-  cName: "struct short3",
-  size: 6,
-  align: 2,
-  fields: [
-    { name: "x", offset: 0, size: 2 },
-    { name: "y", offset: 2, size: 2 },
-    { name: "z", offset: 4, size: 2 },
-  ],
-  accessors: {
-    x: {
-      get(this: short3): number {
-        return this.$i16(0);
-      },
-      set(this: short3, v: number): void {
-        this.$setI16(0, v);
-      },
-    },
-    y: {
-      get(this: short3): number {
-        return this.$i16(2);
-      },
-      set(this: short3, v: number): void {
-        this.$setI16(2, v);
-      },
-    },
-    z: {
-      get(this: short3): number {
-        return this.$i16(4);
-      },
-      set(this: short3, v: number): void {
-        this.$setI16(4, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(short3, '{"c":"struct short3","s":6,"a":2,"f":[["x",0,2],["y",2,2],["z",4,2]],"x":[["x","s","i16",0],["y","s","i16",2],["z","s","i16",4]]}');
 
 /** C: `struct ushort3`: 6 bytes, aligned to 2. */
 export class ushort3 extends RecordBase {}
@@ -558,42 +193,7 @@ export interface ushort3 {
   get z(): number;
   set z(v: number);
 }
-RecordBase.$define(ushort3, () => ({
-  cName: "struct ushort3",
-  size: 6,
-  align: 2,
-  fields: [
-    { name: "x", offset: 0, size: 2 },
-    { name: "y", offset: 2, size: 2 },
-    { name: "z", offset: 4, size: 2 },
-  ],
-  accessors: {
-    x: {
-      get(this: ushort3): number {
-        return this.$u16(0);
-      },
-      set(this: ushort3, v: number): void {
-        this.$setU16(0, v);
-      },
-    },
-    y: {
-      get(this: ushort3): number {
-        return this.$u16(2);
-      },
-      set(this: ushort3, v: number): void {
-        this.$setU16(2, v);
-      },
-    },
-    z: {
-      get(this: ushort3): number {
-        return this.$u16(4);
-      },
-      set(this: ushort3, v: number): void {
-        this.$setU16(4, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(ushort3, '{"c":"struct ushort3","s":6,"a":2,"f":[["x",0,2],["y",2,2],["z",4,2]],"x":[["x","s","u16",0],["y","s","u16",2],["z","s","u16",4]]}');
 
 /** C: `struct short4`: 8 bytes, aligned to 8. */
 export class short4 extends RecordBase {}
@@ -611,51 +211,7 @@ export interface short4 {
   get w(): number;
   set w(v: number);
 }
-RecordBase.$define(short4, () => ({
-  cName: "struct short4",
-  size: 8,
-  align: 8,
-  fields: [
-    { name: "x", offset: 0, size: 2 },
-    { name: "y", offset: 2, size: 2 },
-    { name: "z", offset: 4, size: 2 },
-    { name: "w", offset: 6, size: 2 },
-  ],
-  accessors: {
-    x: {
-      get(this: short4): number {
-        return this.$i16(0);
-      },
-      set(this: short4, v: number): void {
-        this.$setI16(0, v);
-      },
-    },
-    y: {
-      get(this: short4): number {
-        return this.$i16(2);
-      },
-      set(this: short4, v: number): void {
-        this.$setI16(2, v);
-      },
-    },
-    z: {
-      get(this: short4): number {
-        return this.$i16(4);
-      },
-      set(this: short4, v: number): void {
-        this.$setI16(4, v);
-      },
-    },
-    w: {
-      get(this: short4): number {
-        return this.$i16(6);
-      },
-      set(this: short4, v: number): void {
-        this.$setI16(6, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(short4, '{"c":"struct short4","s":8,"a":8,"f":[["x",0,2],["y",2,2],["z",4,2],["w",6,2]],"x":[["x","s","i16",0],["y","s","i16",2],["z","s","i16",4],["w","s","i16",6]]}');
 
 /** C: `struct ushort4`: 8 bytes, aligned to 8. */
 export class ushort4 extends RecordBase {}
@@ -673,51 +229,7 @@ export interface ushort4 {
   get w(): number;
   set w(v: number);
 }
-RecordBase.$define(ushort4, () => ({
-  cName: "struct ushort4",
-  size: 8,
-  align: 8,
-  fields: [
-    { name: "x", offset: 0, size: 2 },
-    { name: "y", offset: 2, size: 2 },
-    { name: "z", offset: 4, size: 2 },
-    { name: "w", offset: 6, size: 2 },
-  ],
-  accessors: {
-    x: {
-      get(this: ushort4): number {
-        return this.$u16(0);
-      },
-      set(this: ushort4, v: number): void {
-        this.$setU16(0, v);
-      },
-    },
-    y: {
-      get(this: ushort4): number {
-        return this.$u16(2);
-      },
-      set(this: ushort4, v: number): void {
-        this.$setU16(2, v);
-      },
-    },
-    z: {
-      get(this: ushort4): number {
-        return this.$u16(4);
-      },
-      set(this: ushort4, v: number): void {
-        this.$setU16(4, v);
-      },
-    },
-    w: {
-      get(this: ushort4): number {
-        return this.$u16(6);
-      },
-      set(this: ushort4, v: number): void {
-        this.$setU16(6, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(ushort4, '{"c":"struct ushort4","s":8,"a":8,"f":[["x",0,2],["y",2,2],["z",4,2],["w",6,2]],"x":[["x","s","u16",0],["y","s","u16",2],["z","s","u16",4],["w","s","u16",6]]}');
 
 /** C: `struct int1`: 4 bytes, aligned to 4. */
 export class int1 extends RecordBase {}
@@ -726,24 +238,7 @@ export interface int1 {
   get x(): number;
   set x(v: number);
 }
-RecordBase.$define(int1, () => ({
-  cName: "struct int1",
-  size: 4,
-  align: 4,
-  fields: [
-    { name: "x", offset: 0, size: 4 },
-  ],
-  accessors: {
-    x: {
-      get(this: int1): number {
-        return this.$i32(0);
-      },
-      set(this: int1, v: number): void {
-        this.$setI32(0, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(int1, '{"c":"struct int1","s":4,"a":4,"f":[["x",0,4]],"x":[["x","s","i32",0]]}');
 
 /** C: `struct uint1`: 4 bytes, aligned to 4. */
 export class uint1 extends RecordBase {}
@@ -752,24 +247,7 @@ export interface uint1 {
   get x(): number;
   set x(v: number);
 }
-RecordBase.$define(uint1, () => ({
-  cName: "struct uint1",
-  size: 4,
-  align: 4,
-  fields: [
-    { name: "x", offset: 0, size: 4 },
-  ],
-  accessors: {
-    x: {
-      get(this: uint1): number {
-        return this.$u32(0);
-      },
-      set(this: uint1, v: number): void {
-        this.$setU32(0, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(uint1, '{"c":"struct uint1","s":4,"a":4,"f":[["x",0,4]],"x":[["x","s","u32",0]]}');
 
 /** C: `struct int2`: 8 bytes, aligned to 8. */
 export class int2 extends RecordBase {}
@@ -781,33 +259,7 @@ export interface int2 {
   get y(): number;
   set y(v: number);
 }
-RecordBase.$define(int2, () => ({
-  cName: "struct int2",
-  size: 8,
-  align: 8,
-  fields: [
-    { name: "x", offset: 0, size: 4 },
-    { name: "y", offset: 4, size: 4 },
-  ],
-  accessors: {
-    x: {
-      get(this: int2): number {
-        return this.$i32(0);
-      },
-      set(this: int2, v: number): void {
-        this.$setI32(0, v);
-      },
-    },
-    y: {
-      get(this: int2): number {
-        return this.$i32(4);
-      },
-      set(this: int2, v: number): void {
-        this.$setI32(4, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(int2, '{"c":"struct int2","s":8,"a":8,"f":[["x",0,4],["y",4,4]],"x":[["x","s","i32",0],["y","s","i32",4]]}');
 
 /** C: `struct uint2`: 8 bytes, aligned to 8. */
 export class uint2 extends RecordBase {}
@@ -819,33 +271,7 @@ export interface uint2 {
   get y(): number;
   set y(v: number);
 }
-RecordBase.$define(uint2, () => ({
-  cName: "struct uint2",
-  size: 8,
-  align: 8,
-  fields: [
-    { name: "x", offset: 0, size: 4 },
-    { name: "y", offset: 4, size: 4 },
-  ],
-  accessors: {
-    x: {
-      get(this: uint2): number {
-        return this.$u32(0);
-      },
-      set(this: uint2, v: number): void {
-        this.$setU32(0, v);
-      },
-    },
-    y: {
-      get(this: uint2): number {
-        return this.$u32(4);
-      },
-      set(this: uint2, v: number): void {
-        this.$setU32(4, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(uint2, '{"c":"struct uint2","s":8,"a":8,"f":[["x",0,4],["y",4,4]],"x":[["x","s","u32",0],["y","s","u32",4]]}');
 
 /** C: `struct int3`: 12 bytes, aligned to 4. */
 export class int3 extends RecordBase {}
@@ -860,42 +286,7 @@ export interface int3 {
   get z(): number;
   set z(v: number);
 }
-RecordBase.$define(int3, () => ({
-  cName: "struct int3",
-  size: 12,
-  align: 4,
-  fields: [
-    { name: "x", offset: 0, size: 4 },
-    { name: "y", offset: 4, size: 4 },
-    { name: "z", offset: 8, size: 4 },
-  ],
-  accessors: {
-    x: {
-      get(this: int3): number {
-        return this.$i32(0);
-      },
-      set(this: int3, v: number): void {
-        this.$setI32(0, v);
-      },
-    },
-    y: {
-      get(this: int3): number {
-        return this.$i32(4);
-      },
-      set(this: int3, v: number): void {
-        this.$setI32(4, v);
-      },
-    },
-    z: {
-      get(this: int3): number {
-        return this.$i32(8);
-      },
-      set(this: int3, v: number): void {
-        this.$setI32(8, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(int3, '{"c":"struct int3","s":12,"a":4,"f":[["x",0,4],["y",4,4],["z",8,4]],"x":[["x","s","i32",0],["y","s","i32",4],["z","s","i32",8]]}');
 
 /** C: `struct uint3`: 12 bytes, aligned to 4. */
 export class uint3 extends RecordBase {}
@@ -910,42 +301,7 @@ export interface uint3 {
   get z(): number;
   set z(v: number);
 }
-RecordBase.$define(uint3, () => ({
-  cName: "struct uint3",
-  size: 12,
-  align: 4,
-  fields: [
-    { name: "x", offset: 0, size: 4 },
-    { name: "y", offset: 4, size: 4 },
-    { name: "z", offset: 8, size: 4 },
-  ],
-  accessors: {
-    x: {
-      get(this: uint3): number {
-        return this.$u32(0);
-      },
-      set(this: uint3, v: number): void {
-        this.$setU32(0, v);
-      },
-    },
-    y: {
-      get(this: uint3): number {
-        return this.$u32(4);
-      },
-      set(this: uint3, v: number): void {
-        this.$setU32(4, v);
-      },
-    },
-    z: {
-      get(this: uint3): number {
-        return this.$u32(8);
-      },
-      set(this: uint3, v: number): void {
-        this.$setU32(8, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(uint3, '{"c":"struct uint3","s":12,"a":4,"f":[["x",0,4],["y",4,4],["z",8,4]],"x":[["x","s","u32",0],["y","s","u32",4],["z","s","u32",8]]}');
 
 /** C: `struct int4`: 16 bytes, aligned to 16. */
 export class int4 extends RecordBase {}
@@ -963,51 +319,7 @@ export interface int4 {
   get w(): number;
   set w(v: number);
 }
-RecordBase.$define(int4, () => ({
-  cName: "struct int4",
-  size: 16,
-  align: 16,
-  fields: [
-    { name: "x", offset: 0, size: 4 },
-    { name: "y", offset: 4, size: 4 },
-    { name: "z", offset: 8, size: 4 },
-    { name: "w", offset: 12, size: 4 },
-  ],
-  accessors: {
-    x: {
-      get(this: int4): number {
-        return this.$i32(0);
-      },
-      set(this: int4, v: number): void {
-        this.$setI32(0, v);
-      },
-    },
-    y: {
-      get(this: int4): number {
-        return this.$i32(4);
-      },
-      set(this: int4, v: number): void {
-        this.$setI32(4, v);
-      },
-    },
-    z: {
-      get(this: int4): number {
-        return this.$i32(8);
-      },
-      set(this: int4, v: number): void {
-        this.$setI32(8, v);
-      },
-    },
-    w: {
-      get(this: int4): number {
-        return this.$i32(12);
-      },
-      set(this: int4, v: number): void {
-        this.$setI32(12, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(int4, '{"c":"struct int4","s":16,"a":16,"f":[["x",0,4],["y",4,4],["z",8,4],["w",12,4]],"x":[["x","s","i32",0],["y","s","i32",4],["z","s","i32",8],["w","s","i32",12]]}');
 
 /** C: `struct uint4`: 16 bytes, aligned to 16. */
 export class uint4 extends RecordBase {}
@@ -1025,51 +337,7 @@ export interface uint4 {
   get w(): number;
   set w(v: number);
 }
-RecordBase.$define(uint4, () => ({
-  cName: "struct uint4",
-  size: 16,
-  align: 16,
-  fields: [
-    { name: "x", offset: 0, size: 4 },
-    { name: "y", offset: 4, size: 4 },
-    { name: "z", offset: 8, size: 4 },
-    { name: "w", offset: 12, size: 4 },
-  ],
-  accessors: {
-    x: {
-      get(this: uint4): number {
-        return this.$u32(0);
-      },
-      set(this: uint4, v: number): void {
-        this.$setU32(0, v);
-      },
-    },
-    y: {
-      get(this: uint4): number {
-        return this.$u32(4);
-      },
-      set(this: uint4, v: number): void {
-        this.$setU32(4, v);
-      },
-    },
-    z: {
-      get(this: uint4): number {
-        return this.$u32(8);
-      },
-      set(this: uint4, v: number): void {
-        this.$setU32(8, v);
-      },
-    },
-    w: {
-      get(this: uint4): number {
-        return this.$u32(12);
-      },
-      set(this: uint4, v: number): void {
-        this.$setU32(12, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(uint4, '{"c":"struct uint4","s":16,"a":16,"f":[["x",0,4],["y",4,4],["z",8,4],["w",12,4]],"x":[["x","s","u32",0],["y","s","u32",4],["z","s","u32",8],["w","s","u32",12]]}');
 
 /** C: `struct long1`: 8 bytes, aligned to 8. */
 export class long1 extends RecordBase {}
@@ -1078,24 +346,7 @@ export interface long1 {
   get x(): bigint;
   set x(v: bigint | number);
 }
-RecordBase.$define(long1, () => ({
-  cName: "struct long1",
-  size: 8,
-  align: 8,
-  fields: [
-    { name: "x", offset: 0, size: 8 },
-  ],
-  accessors: {
-    x: {
-      get(this: long1): bigint {
-        return this.$i64(0);
-      },
-      set(this: long1, v: bigint | number): void {
-        this.$setI64(0, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(long1, '{"c":"struct long1","s":8,"a":8,"f":[["x",0,8]],"x":[["x","s","i64",0]]}');
 
 /** C: `struct ulong1`: 8 bytes, aligned to 8. */
 export class ulong1 extends RecordBase {}
@@ -1104,24 +355,7 @@ export interface ulong1 {
   get x(): bigint;
   set x(v: bigint | number);
 }
-RecordBase.$define(ulong1, () => ({
-  cName: "struct ulong1",
-  size: 8,
-  align: 8,
-  fields: [
-    { name: "x", offset: 0, size: 8 },
-  ],
-  accessors: {
-    x: {
-      get(this: ulong1): bigint {
-        return this.$u64(0);
-      },
-      set(this: ulong1, v: bigint | number): void {
-        this.$setU64(0, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(ulong1, '{"c":"struct ulong1","s":8,"a":8,"f":[["x",0,8]],"x":[["x","s","u64",0]]}');
 
 /** C: `struct long2`: 16 bytes, aligned to 16. */
 export class long2 extends RecordBase {}
@@ -1133,33 +367,7 @@ export interface long2 {
   get y(): bigint;
   set y(v: bigint | number);
 }
-RecordBase.$define(long2, () => ({
-  cName: "struct long2",
-  size: 16,
-  align: 16,
-  fields: [
-    { name: "x", offset: 0, size: 8 },
-    { name: "y", offset: 8, size: 8 },
-  ],
-  accessors: {
-    x: {
-      get(this: long2): bigint {
-        return this.$i64(0);
-      },
-      set(this: long2, v: bigint | number): void {
-        this.$setI64(0, v);
-      },
-    },
-    y: {
-      get(this: long2): bigint {
-        return this.$i64(8);
-      },
-      set(this: long2, v: bigint | number): void {
-        this.$setI64(8, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(long2, '{"c":"struct long2","s":16,"a":16,"f":[["x",0,8],["y",8,8]],"x":[["x","s","i64",0],["y","s","i64",8]]}');
 
 /** C: `struct ulong2`: 16 bytes, aligned to 16. */
 export class ulong2 extends RecordBase {}
@@ -1171,33 +379,7 @@ export interface ulong2 {
   get y(): bigint;
   set y(v: bigint | number);
 }
-RecordBase.$define(ulong2, () => ({
-  cName: "struct ulong2",
-  size: 16,
-  align: 16,
-  fields: [
-    { name: "x", offset: 0, size: 8 },
-    { name: "y", offset: 8, size: 8 },
-  ],
-  accessors: {
-    x: {
-      get(this: ulong2): bigint {
-        return this.$u64(0);
-      },
-      set(this: ulong2, v: bigint | number): void {
-        this.$setU64(0, v);
-      },
-    },
-    y: {
-      get(this: ulong2): bigint {
-        return this.$u64(8);
-      },
-      set(this: ulong2, v: bigint | number): void {
-        this.$setU64(8, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(ulong2, '{"c":"struct ulong2","s":16,"a":16,"f":[["x",0,8],["y",8,8]],"x":[["x","s","u64",0],["y","s","u64",8]]}');
 
 /** C: `struct long3`: 24 bytes, aligned to 8. */
 export class long3 extends RecordBase {}
@@ -1212,42 +394,7 @@ export interface long3 {
   get z(): bigint;
   set z(v: bigint | number);
 }
-RecordBase.$define(long3, () => ({
-  cName: "struct long3",
-  size: 24,
-  align: 8,
-  fields: [
-    { name: "x", offset: 0, size: 8 },
-    { name: "y", offset: 8, size: 8 },
-    { name: "z", offset: 16, size: 8 },
-  ],
-  accessors: {
-    x: {
-      get(this: long3): bigint {
-        return this.$i64(0);
-      },
-      set(this: long3, v: bigint | number): void {
-        this.$setI64(0, v);
-      },
-    },
-    y: {
-      get(this: long3): bigint {
-        return this.$i64(8);
-      },
-      set(this: long3, v: bigint | number): void {
-        this.$setI64(8, v);
-      },
-    },
-    z: {
-      get(this: long3): bigint {
-        return this.$i64(16);
-      },
-      set(this: long3, v: bigint | number): void {
-        this.$setI64(16, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(long3, '{"c":"struct long3","s":24,"a":8,"f":[["x",0,8],["y",8,8],["z",16,8]],"x":[["x","s","i64",0],["y","s","i64",8],["z","s","i64",16]]}');
 
 /** C: `struct ulong3`: 24 bytes, aligned to 8. */
 export class ulong3 extends RecordBase {}
@@ -1262,42 +409,7 @@ export interface ulong3 {
   get z(): bigint;
   set z(v: bigint | number);
 }
-RecordBase.$define(ulong3, () => ({
-  cName: "struct ulong3",
-  size: 24,
-  align: 8,
-  fields: [
-    { name: "x", offset: 0, size: 8 },
-    { name: "y", offset: 8, size: 8 },
-    { name: "z", offset: 16, size: 8 },
-  ],
-  accessors: {
-    x: {
-      get(this: ulong3): bigint {
-        return this.$u64(0);
-      },
-      set(this: ulong3, v: bigint | number): void {
-        this.$setU64(0, v);
-      },
-    },
-    y: {
-      get(this: ulong3): bigint {
-        return this.$u64(8);
-      },
-      set(this: ulong3, v: bigint | number): void {
-        this.$setU64(8, v);
-      },
-    },
-    z: {
-      get(this: ulong3): bigint {
-        return this.$u64(16);
-      },
-      set(this: ulong3, v: bigint | number): void {
-        this.$setU64(16, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(ulong3, '{"c":"struct ulong3","s":24,"a":8,"f":[["x",0,8],["y",8,8],["z",16,8]],"x":[["x","s","u64",0],["y","s","u64",8],["z","s","u64",16]]}');
 
 /**
  * C: `struct long4`: 32 bytes, aligned to 16.
@@ -1318,51 +430,7 @@ export interface long4 {
   get w(): bigint;
   set w(v: bigint | number);
 }
-RecordBase.$define(long4, () => ({
-  cName: "struct long4",
-  size: 32,
-  align: 16,
-  fields: [
-    { name: "x", offset: 0, size: 8 },
-    { name: "y", offset: 8, size: 8 },
-    { name: "z", offset: 16, size: 8 },
-    { name: "w", offset: 24, size: 8 },
-  ],
-  accessors: {
-    x: {
-      get(this: long4): bigint {
-        return this.$i64(0);
-      },
-      set(this: long4, v: bigint | number): void {
-        this.$setI64(0, v);
-      },
-    },
-    y: {
-      get(this: long4): bigint {
-        return this.$i64(8);
-      },
-      set(this: long4, v: bigint | number): void {
-        this.$setI64(8, v);
-      },
-    },
-    z: {
-      get(this: long4): bigint {
-        return this.$i64(16);
-      },
-      set(this: long4, v: bigint | number): void {
-        this.$setI64(16, v);
-      },
-    },
-    w: {
-      get(this: long4): bigint {
-        return this.$i64(24);
-      },
-      set(this: long4, v: bigint | number): void {
-        this.$setI64(24, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(long4, '{"c":"struct long4","s":32,"a":16,"f":[["x",0,8],["y",8,8],["z",16,8],["w",24,8]],"x":[["x","s","i64",0],["y","s","i64",8],["z","s","i64",16],["w","s","i64",24]]}');
 
 /**
  * C: `struct ulong4`: 32 bytes, aligned to 16.
@@ -1383,51 +451,7 @@ export interface ulong4 {
   get w(): bigint;
   set w(v: bigint | number);
 }
-RecordBase.$define(ulong4, () => ({
-  cName: "struct ulong4",
-  size: 32,
-  align: 16,
-  fields: [
-    { name: "x", offset: 0, size: 8 },
-    { name: "y", offset: 8, size: 8 },
-    { name: "z", offset: 16, size: 8 },
-    { name: "w", offset: 24, size: 8 },
-  ],
-  accessors: {
-    x: {
-      get(this: ulong4): bigint {
-        return this.$u64(0);
-      },
-      set(this: ulong4, v: bigint | number): void {
-        this.$setU64(0, v);
-      },
-    },
-    y: {
-      get(this: ulong4): bigint {
-        return this.$u64(8);
-      },
-      set(this: ulong4, v: bigint | number): void {
-        this.$setU64(8, v);
-      },
-    },
-    z: {
-      get(this: ulong4): bigint {
-        return this.$u64(16);
-      },
-      set(this: ulong4, v: bigint | number): void {
-        this.$setU64(16, v);
-      },
-    },
-    w: {
-      get(this: ulong4): bigint {
-        return this.$u64(24);
-      },
-      set(this: ulong4, v: bigint | number): void {
-        this.$setU64(24, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(ulong4, '{"c":"struct ulong4","s":32,"a":16,"f":[["x",0,8],["y",8,8],["z",16,8],["w",24,8]],"x":[["x","s","u64",0],["y","s","u64",8],["z","s","u64",16],["w","s","u64",24]]}');
 
 /** C: `struct long4_16a`: 32 bytes, aligned to 16. */
 export class long4_16a extends RecordBase {}
@@ -1445,51 +469,7 @@ export interface long4_16a {
   get w(): bigint;
   set w(v: bigint | number);
 }
-RecordBase.$define(long4_16a, () => ({
-  cName: "struct long4_16a",
-  size: 32,
-  align: 16,
-  fields: [
-    { name: "x", offset: 0, size: 8 },
-    { name: "y", offset: 8, size: 8 },
-    { name: "z", offset: 16, size: 8 },
-    { name: "w", offset: 24, size: 8 },
-  ],
-  accessors: {
-    x: {
-      get(this: long4_16a): bigint {
-        return this.$i64(0);
-      },
-      set(this: long4_16a, v: bigint | number): void {
-        this.$setI64(0, v);
-      },
-    },
-    y: {
-      get(this: long4_16a): bigint {
-        return this.$i64(8);
-      },
-      set(this: long4_16a, v: bigint | number): void {
-        this.$setI64(8, v);
-      },
-    },
-    z: {
-      get(this: long4_16a): bigint {
-        return this.$i64(16);
-      },
-      set(this: long4_16a, v: bigint | number): void {
-        this.$setI64(16, v);
-      },
-    },
-    w: {
-      get(this: long4_16a): bigint {
-        return this.$i64(24);
-      },
-      set(this: long4_16a, v: bigint | number): void {
-        this.$setI64(24, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(long4_16a, '{"c":"struct long4_16a","s":32,"a":16,"f":[["x",0,8],["y",8,8],["z",16,8],["w",24,8]],"x":[["x","s","i64",0],["y","s","i64",8],["z","s","i64",16],["w","s","i64",24]]}');
 
 /** C: `struct ulong4_16a`: 32 bytes, aligned to 16. */
 export class ulong4_16a extends RecordBase {}
@@ -1507,51 +487,7 @@ export interface ulong4_16a {
   get w(): bigint;
   set w(v: bigint | number);
 }
-RecordBase.$define(ulong4_16a, () => ({
-  cName: "struct ulong4_16a",
-  size: 32,
-  align: 16,
-  fields: [
-    { name: "x", offset: 0, size: 8 },
-    { name: "y", offset: 8, size: 8 },
-    { name: "z", offset: 16, size: 8 },
-    { name: "w", offset: 24, size: 8 },
-  ],
-  accessors: {
-    x: {
-      get(this: ulong4_16a): bigint {
-        return this.$u64(0);
-      },
-      set(this: ulong4_16a, v: bigint | number): void {
-        this.$setU64(0, v);
-      },
-    },
-    y: {
-      get(this: ulong4_16a): bigint {
-        return this.$u64(8);
-      },
-      set(this: ulong4_16a, v: bigint | number): void {
-        this.$setU64(8, v);
-      },
-    },
-    z: {
-      get(this: ulong4_16a): bigint {
-        return this.$u64(16);
-      },
-      set(this: ulong4_16a, v: bigint | number): void {
-        this.$setU64(16, v);
-      },
-    },
-    w: {
-      get(this: ulong4_16a): bigint {
-        return this.$u64(24);
-      },
-      set(this: ulong4_16a, v: bigint | number): void {
-        this.$setU64(24, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(ulong4_16a, '{"c":"struct ulong4_16a","s":32,"a":16,"f":[["x",0,8],["y",8,8],["z",16,8],["w",24,8]],"x":[["x","s","u64",0],["y","s","u64",8],["z","s","u64",16],["w","s","u64",24]]}');
 
 /** C: `struct long4_32a`: 32 bytes, aligned to 32. */
 export class long4_32a extends RecordBase {}
@@ -1569,51 +505,7 @@ export interface long4_32a {
   get w(): bigint;
   set w(v: bigint | number);
 }
-RecordBase.$define(long4_32a, () => ({
-  cName: "struct long4_32a",
-  size: 32,
-  align: 32,
-  fields: [
-    { name: "x", offset: 0, size: 8 },
-    { name: "y", offset: 8, size: 8 },
-    { name: "z", offset: 16, size: 8 },
-    { name: "w", offset: 24, size: 8 },
-  ],
-  accessors: {
-    x: {
-      get(this: long4_32a): bigint {
-        return this.$i64(0);
-      },
-      set(this: long4_32a, v: bigint | number): void {
-        this.$setI64(0, v);
-      },
-    },
-    y: {
-      get(this: long4_32a): bigint {
-        return this.$i64(8);
-      },
-      set(this: long4_32a, v: bigint | number): void {
-        this.$setI64(8, v);
-      },
-    },
-    z: {
-      get(this: long4_32a): bigint {
-        return this.$i64(16);
-      },
-      set(this: long4_32a, v: bigint | number): void {
-        this.$setI64(16, v);
-      },
-    },
-    w: {
-      get(this: long4_32a): bigint {
-        return this.$i64(24);
-      },
-      set(this: long4_32a, v: bigint | number): void {
-        this.$setI64(24, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(long4_32a, '{"c":"struct long4_32a","s":32,"a":32,"f":[["x",0,8],["y",8,8],["z",16,8],["w",24,8]],"x":[["x","s","i64",0],["y","s","i64",8],["z","s","i64",16],["w","s","i64",24]]}');
 
 /** C: `struct ulong4_32a`: 32 bytes, aligned to 32. */
 export class ulong4_32a extends RecordBase {}
@@ -1631,51 +523,7 @@ export interface ulong4_32a {
   get w(): bigint;
   set w(v: bigint | number);
 }
-RecordBase.$define(ulong4_32a, () => ({
-  cName: "struct ulong4_32a",
-  size: 32,
-  align: 32,
-  fields: [
-    { name: "x", offset: 0, size: 8 },
-    { name: "y", offset: 8, size: 8 },
-    { name: "z", offset: 16, size: 8 },
-    { name: "w", offset: 24, size: 8 },
-  ],
-  accessors: {
-    x: {
-      get(this: ulong4_32a): bigint {
-        return this.$u64(0);
-      },
-      set(this: ulong4_32a, v: bigint | number): void {
-        this.$setU64(0, v);
-      },
-    },
-    y: {
-      get(this: ulong4_32a): bigint {
-        return this.$u64(8);
-      },
-      set(this: ulong4_32a, v: bigint | number): void {
-        this.$setU64(8, v);
-      },
-    },
-    z: {
-      get(this: ulong4_32a): bigint {
-        return this.$u64(16);
-      },
-      set(this: ulong4_32a, v: bigint | number): void {
-        this.$setU64(16, v);
-      },
-    },
-    w: {
-      get(this: ulong4_32a): bigint {
-        return this.$u64(24);
-      },
-      set(this: ulong4_32a, v: bigint | number): void {
-        this.$setU64(24, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(ulong4_32a, '{"c":"struct ulong4_32a","s":32,"a":32,"f":[["x",0,8],["y",8,8],["z",16,8],["w",24,8]],"x":[["x","s","u64",0],["y","s","u64",8],["z","s","u64",16],["w","s","u64",24]]}');
 
 /** C: `struct float1`: 4 bytes, aligned to 4. */
 export class float1 extends RecordBase {}
@@ -1684,24 +532,7 @@ export interface float1 {
   get x(): number;
   set x(v: number);
 }
-RecordBase.$define(float1, () => ({
-  cName: "struct float1",
-  size: 4,
-  align: 4,
-  fields: [
-    { name: "x", offset: 0, size: 4 },
-  ],
-  accessors: {
-    x: {
-      get(this: float1): number {
-        return this.$f32(0);
-      },
-      set(this: float1, v: number): void {
-        this.$setF32(0, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(float1, '{"c":"struct float1","s":4,"a":4,"f":[["x",0,4]],"x":[["x","s","f32",0]]}');
 
 /** C: `struct float2`: 8 bytes, aligned to 8. */
 export class float2 extends RecordBase {}
@@ -1713,33 +544,7 @@ export interface float2 {
   get y(): number;
   set y(v: number);
 }
-RecordBase.$define(float2, () => ({
-  cName: "struct float2",
-  size: 8,
-  align: 8,
-  fields: [
-    { name: "x", offset: 0, size: 4 },
-    { name: "y", offset: 4, size: 4 },
-  ],
-  accessors: {
-    x: {
-      get(this: float2): number {
-        return this.$f32(0);
-      },
-      set(this: float2, v: number): void {
-        this.$setF32(0, v);
-      },
-    },
-    y: {
-      get(this: float2): number {
-        return this.$f32(4);
-      },
-      set(this: float2, v: number): void {
-        this.$setF32(4, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(float2, '{"c":"struct float2","s":8,"a":8,"f":[["x",0,4],["y",4,4]],"x":[["x","s","f32",0],["y","s","f32",4]]}');
 
 /** C: `struct float3`: 12 bytes, aligned to 4. */
 export class float3 extends RecordBase {}
@@ -1754,42 +559,7 @@ export interface float3 {
   get z(): number;
   set z(v: number);
 }
-RecordBase.$define(float3, () => ({
-  cName: "struct float3",
-  size: 12,
-  align: 4,
-  fields: [
-    { name: "x", offset: 0, size: 4 },
-    { name: "y", offset: 4, size: 4 },
-    { name: "z", offset: 8, size: 4 },
-  ],
-  accessors: {
-    x: {
-      get(this: float3): number {
-        return this.$f32(0);
-      },
-      set(this: float3, v: number): void {
-        this.$setF32(0, v);
-      },
-    },
-    y: {
-      get(this: float3): number {
-        return this.$f32(4);
-      },
-      set(this: float3, v: number): void {
-        this.$setF32(4, v);
-      },
-    },
-    z: {
-      get(this: float3): number {
-        return this.$f32(8);
-      },
-      set(this: float3, v: number): void {
-        this.$setF32(8, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(float3, '{"c":"struct float3","s":12,"a":4,"f":[["x",0,4],["y",4,4],["z",8,4]],"x":[["x","s","f32",0],["y","s","f32",4],["z","s","f32",8]]}');
 
 /** C: `struct float4`: 16 bytes, aligned to 16. */
 export class float4 extends RecordBase {}
@@ -1807,51 +577,7 @@ export interface float4 {
   get w(): number;
   set w(v: number);
 }
-RecordBase.$define(float4, () => ({
-  cName: "struct float4",
-  size: 16,
-  align: 16,
-  fields: [
-    { name: "x", offset: 0, size: 4 },
-    { name: "y", offset: 4, size: 4 },
-    { name: "z", offset: 8, size: 4 },
-    { name: "w", offset: 12, size: 4 },
-  ],
-  accessors: {
-    x: {
-      get(this: float4): number {
-        return this.$f32(0);
-      },
-      set(this: float4, v: number): void {
-        this.$setF32(0, v);
-      },
-    },
-    y: {
-      get(this: float4): number {
-        return this.$f32(4);
-      },
-      set(this: float4, v: number): void {
-        this.$setF32(4, v);
-      },
-    },
-    z: {
-      get(this: float4): number {
-        return this.$f32(8);
-      },
-      set(this: float4, v: number): void {
-        this.$setF32(8, v);
-      },
-    },
-    w: {
-      get(this: float4): number {
-        return this.$f32(12);
-      },
-      set(this: float4, v: number): void {
-        this.$setF32(12, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(float4, '{"c":"struct float4","s":16,"a":16,"f":[["x",0,4],["y",4,4],["z",8,4],["w",12,4]],"x":[["x","s","f32",0],["y","s","f32",4],["z","s","f32",8],["w","s","f32",12]]}');
 
 /** C: `struct longlong1`: 8 bytes, aligned to 8. */
 export class longlong1 extends RecordBase {}
@@ -1860,24 +586,7 @@ export interface longlong1 {
   get x(): bigint;
   set x(v: bigint | number);
 }
-RecordBase.$define(longlong1, () => ({
-  cName: "struct longlong1",
-  size: 8,
-  align: 8,
-  fields: [
-    { name: "x", offset: 0, size: 8 },
-  ],
-  accessors: {
-    x: {
-      get(this: longlong1): bigint {
-        return this.$i64(0);
-      },
-      set(this: longlong1, v: bigint | number): void {
-        this.$setI64(0, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(longlong1, '{"c":"struct longlong1","s":8,"a":8,"f":[["x",0,8]],"x":[["x","s","i64",0]]}');
 
 /** C: `struct ulonglong1`: 8 bytes, aligned to 8. */
 export class ulonglong1 extends RecordBase {}
@@ -1886,24 +595,7 @@ export interface ulonglong1 {
   get x(): bigint;
   set x(v: bigint | number);
 }
-RecordBase.$define(ulonglong1, () => ({
-  cName: "struct ulonglong1",
-  size: 8,
-  align: 8,
-  fields: [
-    { name: "x", offset: 0, size: 8 },
-  ],
-  accessors: {
-    x: {
-      get(this: ulonglong1): bigint {
-        return this.$u64(0);
-      },
-      set(this: ulonglong1, v: bigint | number): void {
-        this.$setU64(0, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(ulonglong1, '{"c":"struct ulonglong1","s":8,"a":8,"f":[["x",0,8]],"x":[["x","s","u64",0]]}');
 
 /** C: `struct longlong2`: 16 bytes, aligned to 16. */
 export class longlong2 extends RecordBase {}
@@ -1915,33 +607,7 @@ export interface longlong2 {
   get y(): bigint;
   set y(v: bigint | number);
 }
-RecordBase.$define(longlong2, () => ({
-  cName: "struct longlong2",
-  size: 16,
-  align: 16,
-  fields: [
-    { name: "x", offset: 0, size: 8 },
-    { name: "y", offset: 8, size: 8 },
-  ],
-  accessors: {
-    x: {
-      get(this: longlong2): bigint {
-        return this.$i64(0);
-      },
-      set(this: longlong2, v: bigint | number): void {
-        this.$setI64(0, v);
-      },
-    },
-    y: {
-      get(this: longlong2): bigint {
-        return this.$i64(8);
-      },
-      set(this: longlong2, v: bigint | number): void {
-        this.$setI64(8, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(longlong2, '{"c":"struct longlong2","s":16,"a":16,"f":[["x",0,8],["y",8,8]],"x":[["x","s","i64",0],["y","s","i64",8]]}');
 
 /** C: `struct ulonglong2`: 16 bytes, aligned to 16. */
 export class ulonglong2 extends RecordBase {}
@@ -1953,33 +619,7 @@ export interface ulonglong2 {
   get y(): bigint;
   set y(v: bigint | number);
 }
-RecordBase.$define(ulonglong2, () => ({
-  cName: "struct ulonglong2",
-  size: 16,
-  align: 16,
-  fields: [
-    { name: "x", offset: 0, size: 8 },
-    { name: "y", offset: 8, size: 8 },
-  ],
-  accessors: {
-    x: {
-      get(this: ulonglong2): bigint {
-        return this.$u64(0);
-      },
-      set(this: ulonglong2, v: bigint | number): void {
-        this.$setU64(0, v);
-      },
-    },
-    y: {
-      get(this: ulonglong2): bigint {
-        return this.$u64(8);
-      },
-      set(this: ulonglong2, v: bigint | number): void {
-        this.$setU64(8, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(ulonglong2, '{"c":"struct ulonglong2","s":16,"a":16,"f":[["x",0,8],["y",8,8]],"x":[["x","s","u64",0],["y","s","u64",8]]}');
 
 /** C: `struct longlong3`: 24 bytes, aligned to 8. */
 export class longlong3 extends RecordBase {}
@@ -1994,42 +634,7 @@ export interface longlong3 {
   get z(): bigint;
   set z(v: bigint | number);
 }
-RecordBase.$define(longlong3, () => ({
-  cName: "struct longlong3",
-  size: 24,
-  align: 8,
-  fields: [
-    { name: "x", offset: 0, size: 8 },
-    { name: "y", offset: 8, size: 8 },
-    { name: "z", offset: 16, size: 8 },
-  ],
-  accessors: {
-    x: {
-      get(this: longlong3): bigint {
-        return this.$i64(0);
-      },
-      set(this: longlong3, v: bigint | number): void {
-        this.$setI64(0, v);
-      },
-    },
-    y: {
-      get(this: longlong3): bigint {
-        return this.$i64(8);
-      },
-      set(this: longlong3, v: bigint | number): void {
-        this.$setI64(8, v);
-      },
-    },
-    z: {
-      get(this: longlong3): bigint {
-        return this.$i64(16);
-      },
-      set(this: longlong3, v: bigint | number): void {
-        this.$setI64(16, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(longlong3, '{"c":"struct longlong3","s":24,"a":8,"f":[["x",0,8],["y",8,8],["z",16,8]],"x":[["x","s","i64",0],["y","s","i64",8],["z","s","i64",16]]}');
 
 /** C: `struct ulonglong3`: 24 bytes, aligned to 8. */
 export class ulonglong3 extends RecordBase {}
@@ -2044,42 +649,7 @@ export interface ulonglong3 {
   get z(): bigint;
   set z(v: bigint | number);
 }
-RecordBase.$define(ulonglong3, () => ({
-  cName: "struct ulonglong3",
-  size: 24,
-  align: 8,
-  fields: [
-    { name: "x", offset: 0, size: 8 },
-    { name: "y", offset: 8, size: 8 },
-    { name: "z", offset: 16, size: 8 },
-  ],
-  accessors: {
-    x: {
-      get(this: ulonglong3): bigint {
-        return this.$u64(0);
-      },
-      set(this: ulonglong3, v: bigint | number): void {
-        this.$setU64(0, v);
-      },
-    },
-    y: {
-      get(this: ulonglong3): bigint {
-        return this.$u64(8);
-      },
-      set(this: ulonglong3, v: bigint | number): void {
-        this.$setU64(8, v);
-      },
-    },
-    z: {
-      get(this: ulonglong3): bigint {
-        return this.$u64(16);
-      },
-      set(this: ulonglong3, v: bigint | number): void {
-        this.$setU64(16, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(ulonglong3, '{"c":"struct ulonglong3","s":24,"a":8,"f":[["x",0,8],["y",8,8],["z",16,8]],"x":[["x","s","u64",0],["y","s","u64",8],["z","s","u64",16]]}');
 
 /**
  * C: `struct longlong4`: 32 bytes, aligned to 16.
@@ -2100,51 +670,7 @@ export interface longlong4 {
   get w(): bigint;
   set w(v: bigint | number);
 }
-RecordBase.$define(longlong4, () => ({
-  cName: "struct longlong4",
-  size: 32,
-  align: 16,
-  fields: [
-    { name: "x", offset: 0, size: 8 },
-    { name: "y", offset: 8, size: 8 },
-    { name: "z", offset: 16, size: 8 },
-    { name: "w", offset: 24, size: 8 },
-  ],
-  accessors: {
-    x: {
-      get(this: longlong4): bigint {
-        return this.$i64(0);
-      },
-      set(this: longlong4, v: bigint | number): void {
-        this.$setI64(0, v);
-      },
-    },
-    y: {
-      get(this: longlong4): bigint {
-        return this.$i64(8);
-      },
-      set(this: longlong4, v: bigint | number): void {
-        this.$setI64(8, v);
-      },
-    },
-    z: {
-      get(this: longlong4): bigint {
-        return this.$i64(16);
-      },
-      set(this: longlong4, v: bigint | number): void {
-        this.$setI64(16, v);
-      },
-    },
-    w: {
-      get(this: longlong4): bigint {
-        return this.$i64(24);
-      },
-      set(this: longlong4, v: bigint | number): void {
-        this.$setI64(24, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(longlong4, '{"c":"struct longlong4","s":32,"a":16,"f":[["x",0,8],["y",8,8],["z",16,8],["w",24,8]],"x":[["x","s","i64",0],["y","s","i64",8],["z","s","i64",16],["w","s","i64",24]]}');
 
 /** C: `struct longlong4_16a`: 32 bytes, aligned to 16. */
 export class longlong4_16a extends RecordBase {}
@@ -2162,51 +688,7 @@ export interface longlong4_16a {
   get w(): bigint;
   set w(v: bigint | number);
 }
-RecordBase.$define(longlong4_16a, () => ({
-  cName: "struct longlong4_16a",
-  size: 32,
-  align: 16,
-  fields: [
-    { name: "x", offset: 0, size: 8 },
-    { name: "y", offset: 8, size: 8 },
-    { name: "z", offset: 16, size: 8 },
-    { name: "w", offset: 24, size: 8 },
-  ],
-  accessors: {
-    x: {
-      get(this: longlong4_16a): bigint {
-        return this.$i64(0);
-      },
-      set(this: longlong4_16a, v: bigint | number): void {
-        this.$setI64(0, v);
-      },
-    },
-    y: {
-      get(this: longlong4_16a): bigint {
-        return this.$i64(8);
-      },
-      set(this: longlong4_16a, v: bigint | number): void {
-        this.$setI64(8, v);
-      },
-    },
-    z: {
-      get(this: longlong4_16a): bigint {
-        return this.$i64(16);
-      },
-      set(this: longlong4_16a, v: bigint | number): void {
-        this.$setI64(16, v);
-      },
-    },
-    w: {
-      get(this: longlong4_16a): bigint {
-        return this.$i64(24);
-      },
-      set(this: longlong4_16a, v: bigint | number): void {
-        this.$setI64(24, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(longlong4_16a, '{"c":"struct longlong4_16a","s":32,"a":16,"f":[["x",0,8],["y",8,8],["z",16,8],["w",24,8]],"x":[["x","s","i64",0],["y","s","i64",8],["z","s","i64",16],["w","s","i64",24]]}');
 
 /** C: `struct longlong4_32a`: 32 bytes, aligned to 32. */
 export class longlong4_32a extends RecordBase {}
@@ -2224,51 +706,7 @@ export interface longlong4_32a {
   get w(): bigint;
   set w(v: bigint | number);
 }
-RecordBase.$define(longlong4_32a, () => ({
-  cName: "struct longlong4_32a",
-  size: 32,
-  align: 32,
-  fields: [
-    { name: "x", offset: 0, size: 8 },
-    { name: "y", offset: 8, size: 8 },
-    { name: "z", offset: 16, size: 8 },
-    { name: "w", offset: 24, size: 8 },
-  ],
-  accessors: {
-    x: {
-      get(this: longlong4_32a): bigint {
-        return this.$i64(0);
-      },
-      set(this: longlong4_32a, v: bigint | number): void {
-        this.$setI64(0, v);
-      },
-    },
-    y: {
-      get(this: longlong4_32a): bigint {
-        return this.$i64(8);
-      },
-      set(this: longlong4_32a, v: bigint | number): void {
-        this.$setI64(8, v);
-      },
-    },
-    z: {
-      get(this: longlong4_32a): bigint {
-        return this.$i64(16);
-      },
-      set(this: longlong4_32a, v: bigint | number): void {
-        this.$setI64(16, v);
-      },
-    },
-    w: {
-      get(this: longlong4_32a): bigint {
-        return this.$i64(24);
-      },
-      set(this: longlong4_32a, v: bigint | number): void {
-        this.$setI64(24, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(longlong4_32a, '{"c":"struct longlong4_32a","s":32,"a":32,"f":[["x",0,8],["y",8,8],["z",16,8],["w",24,8]],"x":[["x","s","i64",0],["y","s","i64",8],["z","s","i64",16],["w","s","i64",24]]}');
 
 /**
  * C: `struct ulonglong4`: 32 bytes, aligned to 16.
@@ -2289,51 +727,7 @@ export interface ulonglong4 {
   get w(): bigint;
   set w(v: bigint | number);
 }
-RecordBase.$define(ulonglong4, () => ({
-  cName: "struct ulonglong4",
-  size: 32,
-  align: 16,
-  fields: [
-    { name: "x", offset: 0, size: 8 },
-    { name: "y", offset: 8, size: 8 },
-    { name: "z", offset: 16, size: 8 },
-    { name: "w", offset: 24, size: 8 },
-  ],
-  accessors: {
-    x: {
-      get(this: ulonglong4): bigint {
-        return this.$u64(0);
-      },
-      set(this: ulonglong4, v: bigint | number): void {
-        this.$setU64(0, v);
-      },
-    },
-    y: {
-      get(this: ulonglong4): bigint {
-        return this.$u64(8);
-      },
-      set(this: ulonglong4, v: bigint | number): void {
-        this.$setU64(8, v);
-      },
-    },
-    z: {
-      get(this: ulonglong4): bigint {
-        return this.$u64(16);
-      },
-      set(this: ulonglong4, v: bigint | number): void {
-        this.$setU64(16, v);
-      },
-    },
-    w: {
-      get(this: ulonglong4): bigint {
-        return this.$u64(24);
-      },
-      set(this: ulonglong4, v: bigint | number): void {
-        this.$setU64(24, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(ulonglong4, '{"c":"struct ulonglong4","s":32,"a":16,"f":[["x",0,8],["y",8,8],["z",16,8],["w",24,8]],"x":[["x","s","u64",0],["y","s","u64",8],["z","s","u64",16],["w","s","u64",24]]}');
 
 /** C: `struct ulonglong4_16a`: 32 bytes, aligned to 16. */
 export class ulonglong4_16a extends RecordBase {}
@@ -2351,51 +745,7 @@ export interface ulonglong4_16a {
   get w(): bigint;
   set w(v: bigint | number);
 }
-RecordBase.$define(ulonglong4_16a, () => ({
-  cName: "struct ulonglong4_16a",
-  size: 32,
-  align: 16,
-  fields: [
-    { name: "x", offset: 0, size: 8 },
-    { name: "y", offset: 8, size: 8 },
-    { name: "z", offset: 16, size: 8 },
-    { name: "w", offset: 24, size: 8 },
-  ],
-  accessors: {
-    x: {
-      get(this: ulonglong4_16a): bigint {
-        return this.$u64(0);
-      },
-      set(this: ulonglong4_16a, v: bigint | number): void {
-        this.$setU64(0, v);
-      },
-    },
-    y: {
-      get(this: ulonglong4_16a): bigint {
-        return this.$u64(8);
-      },
-      set(this: ulonglong4_16a, v: bigint | number): void {
-        this.$setU64(8, v);
-      },
-    },
-    z: {
-      get(this: ulonglong4_16a): bigint {
-        return this.$u64(16);
-      },
-      set(this: ulonglong4_16a, v: bigint | number): void {
-        this.$setU64(16, v);
-      },
-    },
-    w: {
-      get(this: ulonglong4_16a): bigint {
-        return this.$u64(24);
-      },
-      set(this: ulonglong4_16a, v: bigint | number): void {
-        this.$setU64(24, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(ulonglong4_16a, '{"c":"struct ulonglong4_16a","s":32,"a":16,"f":[["x",0,8],["y",8,8],["z",16,8],["w",24,8]],"x":[["x","s","u64",0],["y","s","u64",8],["z","s","u64",16],["w","s","u64",24]]}');
 
 /** C: `struct ulonglong4_32a`: 32 bytes, aligned to 32. */
 export class ulonglong4_32a extends RecordBase {}
@@ -2413,51 +763,7 @@ export interface ulonglong4_32a {
   get w(): bigint;
   set w(v: bigint | number);
 }
-RecordBase.$define(ulonglong4_32a, () => ({
-  cName: "struct ulonglong4_32a",
-  size: 32,
-  align: 32,
-  fields: [
-    { name: "x", offset: 0, size: 8 },
-    { name: "y", offset: 8, size: 8 },
-    { name: "z", offset: 16, size: 8 },
-    { name: "w", offset: 24, size: 8 },
-  ],
-  accessors: {
-    x: {
-      get(this: ulonglong4_32a): bigint {
-        return this.$u64(0);
-      },
-      set(this: ulonglong4_32a, v: bigint | number): void {
-        this.$setU64(0, v);
-      },
-    },
-    y: {
-      get(this: ulonglong4_32a): bigint {
-        return this.$u64(8);
-      },
-      set(this: ulonglong4_32a, v: bigint | number): void {
-        this.$setU64(8, v);
-      },
-    },
-    z: {
-      get(this: ulonglong4_32a): bigint {
-        return this.$u64(16);
-      },
-      set(this: ulonglong4_32a, v: bigint | number): void {
-        this.$setU64(16, v);
-      },
-    },
-    w: {
-      get(this: ulonglong4_32a): bigint {
-        return this.$u64(24);
-      },
-      set(this: ulonglong4_32a, v: bigint | number): void {
-        this.$setU64(24, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(ulonglong4_32a, '{"c":"struct ulonglong4_32a","s":32,"a":32,"f":[["x",0,8],["y",8,8],["z",16,8],["w",24,8]],"x":[["x","s","u64",0],["y","s","u64",8],["z","s","u64",16],["w","s","u64",24]]}');
 
 /** C: `struct double1`: 8 bytes, aligned to 8. */
 export class double1 extends RecordBase {}
@@ -2466,24 +772,7 @@ export interface double1 {
   get x(): number;
   set x(v: number);
 }
-RecordBase.$define(double1, () => ({
-  cName: "struct double1",
-  size: 8,
-  align: 8,
-  fields: [
-    { name: "x", offset: 0, size: 8 },
-  ],
-  accessors: {
-    x: {
-      get(this: double1): number {
-        return this.$f64(0);
-      },
-      set(this: double1, v: number): void {
-        this.$setF64(0, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(double1, '{"c":"struct double1","s":8,"a":8,"f":[["x",0,8]],"x":[["x","s","f64",0]]}');
 
 /** C: `struct double2`: 16 bytes, aligned to 16. */
 export class double2 extends RecordBase {}
@@ -2495,33 +784,7 @@ export interface double2 {
   get y(): number;
   set y(v: number);
 }
-RecordBase.$define(double2, () => ({
-  cName: "struct double2",
-  size: 16,
-  align: 16,
-  fields: [
-    { name: "x", offset: 0, size: 8 },
-    { name: "y", offset: 8, size: 8 },
-  ],
-  accessors: {
-    x: {
-      get(this: double2): number {
-        return this.$f64(0);
-      },
-      set(this: double2, v: number): void {
-        this.$setF64(0, v);
-      },
-    },
-    y: {
-      get(this: double2): number {
-        return this.$f64(8);
-      },
-      set(this: double2, v: number): void {
-        this.$setF64(8, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(double2, '{"c":"struct double2","s":16,"a":16,"f":[["x",0,8],["y",8,8]],"x":[["x","s","f64",0],["y","s","f64",8]]}');
 
 /** C: `struct double3`: 24 bytes, aligned to 8. */
 export class double3 extends RecordBase {}
@@ -2536,42 +799,7 @@ export interface double3 {
   get z(): number;
   set z(v: number);
 }
-RecordBase.$define(double3, () => ({
-  cName: "struct double3",
-  size: 24,
-  align: 8,
-  fields: [
-    { name: "x", offset: 0, size: 8 },
-    { name: "y", offset: 8, size: 8 },
-    { name: "z", offset: 16, size: 8 },
-  ],
-  accessors: {
-    x: {
-      get(this: double3): number {
-        return this.$f64(0);
-      },
-      set(this: double3, v: number): void {
-        this.$setF64(0, v);
-      },
-    },
-    y: {
-      get(this: double3): number {
-        return this.$f64(8);
-      },
-      set(this: double3, v: number): void {
-        this.$setF64(8, v);
-      },
-    },
-    z: {
-      get(this: double3): number {
-        return this.$f64(16);
-      },
-      set(this: double3, v: number): void {
-        this.$setF64(16, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(double3, '{"c":"struct double3","s":24,"a":8,"f":[["x",0,8],["y",8,8],["z",16,8]],"x":[["x","s","f64",0],["y","s","f64",8],["z","s","f64",16]]}');
 
 /**
  * C: `struct double4`: 32 bytes, aligned to 16.
@@ -2592,51 +820,7 @@ export interface double4 {
   get w(): number;
   set w(v: number);
 }
-RecordBase.$define(double4, () => ({
-  cName: "struct double4",
-  size: 32,
-  align: 16,
-  fields: [
-    { name: "x", offset: 0, size: 8 },
-    { name: "y", offset: 8, size: 8 },
-    { name: "z", offset: 16, size: 8 },
-    { name: "w", offset: 24, size: 8 },
-  ],
-  accessors: {
-    x: {
-      get(this: double4): number {
-        return this.$f64(0);
-      },
-      set(this: double4, v: number): void {
-        this.$setF64(0, v);
-      },
-    },
-    y: {
-      get(this: double4): number {
-        return this.$f64(8);
-      },
-      set(this: double4, v: number): void {
-        this.$setF64(8, v);
-      },
-    },
-    z: {
-      get(this: double4): number {
-        return this.$f64(16);
-      },
-      set(this: double4, v: number): void {
-        this.$setF64(16, v);
-      },
-    },
-    w: {
-      get(this: double4): number {
-        return this.$f64(24);
-      },
-      set(this: double4, v: number): void {
-        this.$setF64(24, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(double4, '{"c":"struct double4","s":32,"a":16,"f":[["x",0,8],["y",8,8],["z",16,8],["w",24,8]],"x":[["x","s","f64",0],["y","s","f64",8],["z","s","f64",16],["w","s","f64",24]]}');
 
 /** C: `struct double4_16a`: 32 bytes, aligned to 16. */
 export class double4_16a extends RecordBase {}
@@ -2654,51 +838,7 @@ export interface double4_16a {
   get w(): number;
   set w(v: number);
 }
-RecordBase.$define(double4_16a, () => ({
-  cName: "struct double4_16a",
-  size: 32,
-  align: 16,
-  fields: [
-    { name: "x", offset: 0, size: 8 },
-    { name: "y", offset: 8, size: 8 },
-    { name: "z", offset: 16, size: 8 },
-    { name: "w", offset: 24, size: 8 },
-  ],
-  accessors: {
-    x: {
-      get(this: double4_16a): number {
-        return this.$f64(0);
-      },
-      set(this: double4_16a, v: number): void {
-        this.$setF64(0, v);
-      },
-    },
-    y: {
-      get(this: double4_16a): number {
-        return this.$f64(8);
-      },
-      set(this: double4_16a, v: number): void {
-        this.$setF64(8, v);
-      },
-    },
-    z: {
-      get(this: double4_16a): number {
-        return this.$f64(16);
-      },
-      set(this: double4_16a, v: number): void {
-        this.$setF64(16, v);
-      },
-    },
-    w: {
-      get(this: double4_16a): number {
-        return this.$f64(24);
-      },
-      set(this: double4_16a, v: number): void {
-        this.$setF64(24, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(double4_16a, '{"c":"struct double4_16a","s":32,"a":16,"f":[["x",0,8],["y",8,8],["z",16,8],["w",24,8]],"x":[["x","s","f64",0],["y","s","f64",8],["z","s","f64",16],["w","s","f64",24]]}');
 
 /** C: `struct double4_32a`: 32 bytes, aligned to 32. */
 export class double4_32a extends RecordBase {}
@@ -2716,51 +856,7 @@ export interface double4_32a {
   get w(): number;
   set w(v: number);
 }
-RecordBase.$define(double4_32a, () => ({
-  cName: "struct double4_32a",
-  size: 32,
-  align: 32,
-  fields: [
-    { name: "x", offset: 0, size: 8 },
-    { name: "y", offset: 8, size: 8 },
-    { name: "z", offset: 16, size: 8 },
-    { name: "w", offset: 24, size: 8 },
-  ],
-  accessors: {
-    x: {
-      get(this: double4_32a): number {
-        return this.$f64(0);
-      },
-      set(this: double4_32a, v: number): void {
-        this.$setF64(0, v);
-      },
-    },
-    y: {
-      get(this: double4_32a): number {
-        return this.$f64(8);
-      },
-      set(this: double4_32a, v: number): void {
-        this.$setF64(8, v);
-      },
-    },
-    z: {
-      get(this: double4_32a): number {
-        return this.$f64(16);
-      },
-      set(this: double4_32a, v: number): void {
-        this.$setF64(16, v);
-      },
-    },
-    w: {
-      get(this: double4_32a): number {
-        return this.$f64(24);
-      },
-      set(this: double4_32a, v: number): void {
-        this.$setF64(24, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(double4_32a, '{"c":"struct double4_32a","s":32,"a":32,"f":[["x",0,8],["y",8,8],["z",16,8],["w",24,8]],"x":[["x","s","f64",0],["y","s","f64",8],["z","s","f64",16],["w","s","f64",24]]}');
 
 /**
  * *
@@ -2784,42 +880,7 @@ export interface dim3 {
   get z(): number;
   set z(v: number);
 }
-RecordBase.$define(dim3, () => ({
-  cName: "struct dim3",
-  size: 12,
-  align: 4,
-  fields: [
-    { name: "x", offset: 0, size: 4 },
-    { name: "y", offset: 4, size: 4 },
-    { name: "z", offset: 8, size: 4 },
-  ],
-  accessors: {
-    x: {
-      get(this: dim3): number {
-        return this.$u32(0);
-      },
-      set(this: dim3, v: number): void {
-        this.$setU32(0, v);
-      },
-    },
-    y: {
-      get(this: dim3): number {
-        return this.$u32(4);
-      },
-      set(this: dim3, v: number): void {
-        this.$setU32(4, v);
-      },
-    },
-    z: {
-      get(this: dim3): number {
-        return this.$u32(8);
-      },
-      set(this: dim3, v: number): void {
-        this.$setU32(8, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(dim3, '{"c":"struct dim3","s":12,"a":4,"f":[["x",0,4],["y",4,4],["z",8,4]],"x":[["x","s","u32",0],["y","s","u32",4],["z","s","u32",8]]}');
 
 /**
  * CUDA Channel format descriptor
@@ -2862,60 +923,7 @@ export interface cudaChannelFormatDesc {
   get f(): cudaChannelFormatKind;
   set f(v: cudaChannelFormatKind);
 }
-RecordBase.$define(cudaChannelFormatDesc, () => ({
-  cName: "struct cudaChannelFormatDesc",
-  size: 20,
-  align: 4,
-  fields: [
-    { name: "x", offset: 0, size: 4 },
-    { name: "y", offset: 4, size: 4 },
-    { name: "z", offset: 8, size: 4 },
-    { name: "w", offset: 12, size: 4 },
-    { name: "f", offset: 16, size: 4 },
-  ],
-  accessors: {
-    x: {
-      get(this: cudaChannelFormatDesc): number {
-        return this.$i32(0);
-      },
-      set(this: cudaChannelFormatDesc, v: number): void {
-        this.$setI32(0, v);
-      },
-    },
-    y: {
-      get(this: cudaChannelFormatDesc): number {
-        return this.$i32(4);
-      },
-      set(this: cudaChannelFormatDesc, v: number): void {
-        this.$setI32(4, v);
-      },
-    },
-    z: {
-      get(this: cudaChannelFormatDesc): number {
-        return this.$i32(8);
-      },
-      set(this: cudaChannelFormatDesc, v: number): void {
-        this.$setI32(8, v);
-      },
-    },
-    w: {
-      get(this: cudaChannelFormatDesc): number {
-        return this.$i32(12);
-      },
-      set(this: cudaChannelFormatDesc, v: number): void {
-        this.$setI32(12, v);
-      },
-    },
-    f: {
-      get(this: cudaChannelFormatDesc): cudaChannelFormatKind {
-        return this.$u32(16) as cudaChannelFormatKind;
-      },
-      set(this: cudaChannelFormatDesc, v: cudaChannelFormatKind): void {
-        this.$setU32(16, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudaChannelFormatDesc, '{"c":"struct cudaChannelFormatDesc","s":20,"a":4,"f":[["x",0,4],["y",4,4],["z",8,4],["w",12,4],["f",16,4]],"x":[["x","s","i32",0],["y","s","i32",4],["z","s","i32",8],["w","s","i32",12],["f","s","u32",16]]}');
 
 /**
  * Sparse CUDA array and CUDA mipmapped array properties
@@ -2948,57 +956,7 @@ export interface cudaArraySparseProperties {
   /** C: `unsigned int[4] reserved`, offset 28, 16 bytes. */
   get reserved(): Uint32Array;
 }
-RecordBase.$define(cudaArraySparseProperties, () => ({
-  cName: "struct cudaArraySparseProperties",
-  size: 48,
-  align: 8,
-  fields: [
-    { name: "tileExtent", offset: 0, size: 12 },
-    { name: "miptailFirstLevel", offset: 12, size: 4 },
-    { name: "miptailSize", offset: 16, size: 8 },
-    { name: "flags", offset: 24, size: 4 },
-    { name: "reserved", offset: 28, size: 16 },
-  ],
-  accessors: {
-    tileExtent: {
-      get(this: cudaArraySparseProperties): cudaArraySparseProperties_tileExtent {
-        return this.$record(cudaArraySparseProperties_tileExtent, 0);
-      },
-      set(this: cudaArraySparseProperties, v: cudaArraySparseProperties_tileExtent): void {
-        this.$setRecord(0, 12, v);
-      },
-    },
-    miptailFirstLevel: {
-      get(this: cudaArraySparseProperties): number {
-        return this.$u32(12);
-      },
-      set(this: cudaArraySparseProperties, v: number): void {
-        this.$setU32(12, v);
-      },
-    },
-    miptailSize: {
-      get(this: cudaArraySparseProperties): bigint {
-        return this.$u64(16);
-      },
-      set(this: cudaArraySparseProperties, v: bigint | number): void {
-        this.$setU64(16, v);
-      },
-    },
-    flags: {
-      get(this: cudaArraySparseProperties): number {
-        return this.$u32(24);
-      },
-      set(this: cudaArraySparseProperties, v: number): void {
-        this.$setU32(24, v);
-      },
-    },
-    reserved: {
-      get(this: cudaArraySparseProperties): Uint32Array {
-        return this.$array(Uint32Array, 28, 4);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudaArraySparseProperties, '{"c":"struct cudaArraySparseProperties","s":48,"a":8,"f":[["tileExtent",0,12],["miptailFirstLevel",12,4],["miptailSize",16,8],["flags",24,4],["reserved",28,16]],"x":[["tileExtent","r",0,0,12],["miptailFirstLevel","s","u32",12],["miptailSize","s","u64",16],["flags","s","u32",24],["reserved","a","Uint32Array",28,4]]}', () => [cudaArraySparseProperties_tileExtent]);
 
 /** C: `__typeof__(((struct cudaArraySparseProperties *)0)->tileExtent)`: 12 bytes, aligned to 4. */
 export class cudaArraySparseProperties_tileExtent extends RecordBase {}
@@ -3022,42 +980,7 @@ export interface cudaArraySparseProperties_tileExtent {
   get depth(): number;
   set depth(v: number);
 }
-RecordBase.$define(cudaArraySparseProperties_tileExtent, () => ({
-  cName: "__typeof__(((struct cudaArraySparseProperties *)0)->tileExtent)",
-  size: 12,
-  align: 4,
-  fields: [
-    { name: "width", offset: 0, size: 4 },
-    { name: "height", offset: 4, size: 4 },
-    { name: "depth", offset: 8, size: 4 },
-  ],
-  accessors: {
-    width: {
-      get(this: cudaArraySparseProperties_tileExtent): number {
-        return this.$u32(0);
-      },
-      set(this: cudaArraySparseProperties_tileExtent, v: number): void {
-        this.$setU32(0, v);
-      },
-    },
-    height: {
-      get(this: cudaArraySparseProperties_tileExtent): number {
-        return this.$u32(4);
-      },
-      set(this: cudaArraySparseProperties_tileExtent, v: number): void {
-        this.$setU32(4, v);
-      },
-    },
-    depth: {
-      get(this: cudaArraySparseProperties_tileExtent): number {
-        return this.$u32(8);
-      },
-      set(this: cudaArraySparseProperties_tileExtent, v: number): void {
-        this.$setU32(8, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudaArraySparseProperties_tileExtent, '{"c":"__typeof__(((struct cudaArraySparseProperties *)0)->tileExtent)","s":12,"a":4,"f":[["width",0,4],["height",4,4],["depth",8,4]],"x":[["width","s","u32",0],["height","s","u32",4],["depth","s","u32",8]]}');
 
 /**
  * CUDA array and CUDA mipmapped array memory requirements
@@ -3081,39 +1004,7 @@ export interface cudaArrayMemoryRequirements {
   /** C: `unsigned int[4] reserved`, offset 16, 16 bytes. */
   get reserved(): Uint32Array;
 }
-RecordBase.$define(cudaArrayMemoryRequirements, () => ({
-  cName: "struct cudaArrayMemoryRequirements",
-  size: 32,
-  align: 8,
-  fields: [
-    { name: "size", offset: 0, size: 8 },
-    { name: "alignment", offset: 8, size: 8 },
-    { name: "reserved", offset: 16, size: 16 },
-  ],
-  accessors: {
-    size: {
-      get(this: cudaArrayMemoryRequirements): bigint {
-        return this.$u64(0);
-      },
-      set(this: cudaArrayMemoryRequirements, v: bigint | number): void {
-        this.$setU64(0, v);
-      },
-    },
-    alignment: {
-      get(this: cudaArrayMemoryRequirements): bigint {
-        return this.$u64(8);
-      },
-      set(this: cudaArrayMemoryRequirements, v: bigint | number): void {
-        this.$setU64(8, v);
-      },
-    },
-    reserved: {
-      get(this: cudaArrayMemoryRequirements): Uint32Array {
-        return this.$array(Uint32Array, 16, 4);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudaArrayMemoryRequirements, '{"c":"struct cudaArrayMemoryRequirements","s":32,"a":8,"f":[["size",0,8],["alignment",8,8],["reserved",16,16]],"x":[["size","s","u64",0],["alignment","s","u64",8],["reserved","a","Uint32Array",16,4]]}');
 
 /**
  * CUDA Pitched memory pointer
@@ -3150,51 +1041,7 @@ export interface cudaPitchedPtr {
   get ysize(): bigint;
   set ysize(v: bigint | number);
 }
-RecordBase.$define(cudaPitchedPtr, () => ({
-  cName: "struct cudaPitchedPtr",
-  size: 32,
-  align: 8,
-  fields: [
-    { name: "ptr", offset: 0, size: 8 },
-    { name: "pitch", offset: 8, size: 8 },
-    { name: "xsize", offset: 16, size: 8 },
-    { name: "ysize", offset: 24, size: 8 },
-  ],
-  accessors: {
-    ptr: {
-      get(this: cudaPitchedPtr): Pointer {
-        return this.$ptr(0);
-      },
-      set(this: cudaPitchedPtr, v: Pointer): void {
-        this.$setPtr(0, v);
-      },
-    },
-    pitch: {
-      get(this: cudaPitchedPtr): bigint {
-        return this.$u64(8);
-      },
-      set(this: cudaPitchedPtr, v: bigint | number): void {
-        this.$setU64(8, v);
-      },
-    },
-    xsize: {
-      get(this: cudaPitchedPtr): bigint {
-        return this.$u64(16);
-      },
-      set(this: cudaPitchedPtr, v: bigint | number): void {
-        this.$setU64(16, v);
-      },
-    },
-    ysize: {
-      get(this: cudaPitchedPtr): bigint {
-        return this.$u64(24);
-      },
-      set(this: cudaPitchedPtr, v: bigint | number): void {
-        this.$setU64(24, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudaPitchedPtr, '{"c":"struct cudaPitchedPtr","s":32,"a":8,"f":[["ptr",0,8],["pitch",8,8],["xsize",16,8],["ysize",24,8]],"x":[["ptr","p",0],["pitch","s","u64",8],["xsize","s","u64",16],["ysize","s","u64",24]]}');
 
 /**
  * CUDA extent
@@ -3225,42 +1072,7 @@ export interface cudaExtent {
   get depth(): bigint;
   set depth(v: bigint | number);
 }
-RecordBase.$define(cudaExtent, () => ({
-  cName: "struct cudaExtent",
-  size: 24,
-  align: 8,
-  fields: [
-    { name: "width", offset: 0, size: 8 },
-    { name: "height", offset: 8, size: 8 },
-    { name: "depth", offset: 16, size: 8 },
-  ],
-  accessors: {
-    width: {
-      get(this: cudaExtent): bigint {
-        return this.$u64(0);
-      },
-      set(this: cudaExtent, v: bigint | number): void {
-        this.$setU64(0, v);
-      },
-    },
-    height: {
-      get(this: cudaExtent): bigint {
-        return this.$u64(8);
-      },
-      set(this: cudaExtent, v: bigint | number): void {
-        this.$setU64(8, v);
-      },
-    },
-    depth: {
-      get(this: cudaExtent): bigint {
-        return this.$u64(16);
-      },
-      set(this: cudaExtent, v: bigint | number): void {
-        this.$setU64(16, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudaExtent, '{"c":"struct cudaExtent","s":24,"a":8,"f":[["width",0,8],["height",8,8],["depth",16,8]],"x":[["width","s","u64",0],["height","s","u64",8],["depth","s","u64",16]]}');
 
 /**
  * CUDA 3D position
@@ -3288,42 +1100,7 @@ export interface cudaPos {
   get z(): bigint;
   set z(v: bigint | number);
 }
-RecordBase.$define(cudaPos, () => ({
-  cName: "struct cudaPos",
-  size: 24,
-  align: 8,
-  fields: [
-    { name: "x", offset: 0, size: 8 },
-    { name: "y", offset: 8, size: 8 },
-    { name: "z", offset: 16, size: 8 },
-  ],
-  accessors: {
-    x: {
-      get(this: cudaPos): bigint {
-        return this.$u64(0);
-      },
-      set(this: cudaPos, v: bigint | number): void {
-        this.$setU64(0, v);
-      },
-    },
-    y: {
-      get(this: cudaPos): bigint {
-        return this.$u64(8);
-      },
-      set(this: cudaPos, v: bigint | number): void {
-        this.$setU64(8, v);
-      },
-    },
-    z: {
-      get(this: cudaPos): bigint {
-        return this.$u64(16);
-      },
-      set(this: cudaPos, v: bigint | number): void {
-        this.$setU64(16, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudaPos, '{"c":"struct cudaPos","s":24,"a":8,"f":[["x",0,8],["y",8,8],["z",16,8]],"x":[["x","s","u64",0],["y","s","u64",8],["z","s","u64",16]]}');
 
 /**
  * CUDA 3D memory copying parameters
@@ -3381,87 +1158,7 @@ export interface cudaMemcpy3DParms {
   get kind(): cudaMemcpyKind;
   set kind(v: cudaMemcpyKind);
 }
-RecordBase.$define(cudaMemcpy3DParms, () => ({
-  cName: "struct cudaMemcpy3DParms",
-  size: 160,
-  align: 8,
-  fields: [
-    { name: "srcArray", offset: 0, size: 8 },
-    { name: "srcPos", offset: 8, size: 24 },
-    { name: "srcPtr", offset: 32, size: 32 },
-    { name: "dstArray", offset: 64, size: 8 },
-    { name: "dstPos", offset: 72, size: 24 },
-    { name: "dstPtr", offset: 96, size: 32 },
-    { name: "extent", offset: 128, size: 24 },
-    { name: "kind", offset: 152, size: 4 },
-  ],
-  accessors: {
-    srcArray: {
-      get(this: cudaMemcpy3DParms): cudaArray_t {
-        return this.$ptr(0) as cudaArray_t;
-      },
-      set(this: cudaMemcpy3DParms, v: cudaArray_t): void {
-        this.$setPtr(0, v);
-      },
-    },
-    srcPos: {
-      get(this: cudaMemcpy3DParms): cudaPos {
-        return this.$record(cudaPos, 8);
-      },
-      set(this: cudaMemcpy3DParms, v: cudaPos): void {
-        this.$setRecord(8, 24, v);
-      },
-    },
-    srcPtr: {
-      get(this: cudaMemcpy3DParms): cudaPitchedPtr {
-        return this.$record(cudaPitchedPtr, 32);
-      },
-      set(this: cudaMemcpy3DParms, v: cudaPitchedPtr): void {
-        this.$setRecord(32, 32, v);
-      },
-    },
-    dstArray: {
-      get(this: cudaMemcpy3DParms): cudaArray_t {
-        return this.$ptr(64) as cudaArray_t;
-      },
-      set(this: cudaMemcpy3DParms, v: cudaArray_t): void {
-        this.$setPtr(64, v);
-      },
-    },
-    dstPos: {
-      get(this: cudaMemcpy3DParms): cudaPos {
-        return this.$record(cudaPos, 72);
-      },
-      set(this: cudaMemcpy3DParms, v: cudaPos): void {
-        this.$setRecord(72, 24, v);
-      },
-    },
-    dstPtr: {
-      get(this: cudaMemcpy3DParms): cudaPitchedPtr {
-        return this.$record(cudaPitchedPtr, 96);
-      },
-      set(this: cudaMemcpy3DParms, v: cudaPitchedPtr): void {
-        this.$setRecord(96, 32, v);
-      },
-    },
-    extent: {
-      get(this: cudaMemcpy3DParms): cudaExtent {
-        return this.$record(cudaExtent, 128);
-      },
-      set(this: cudaMemcpy3DParms, v: cudaExtent): void {
-        this.$setRecord(128, 24, v);
-      },
-    },
-    kind: {
-      get(this: cudaMemcpy3DParms): cudaMemcpyKind {
-        return this.$u32(152) as cudaMemcpyKind;
-      },
-      set(this: cudaMemcpy3DParms, v: cudaMemcpyKind): void {
-        this.$setU32(152, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudaMemcpy3DParms, '{"c":"struct cudaMemcpy3DParms","s":160,"a":8,"f":[["srcArray",0,8],["srcPos",8,24],["srcPtr",32,32],["dstArray",64,8],["dstPos",72,24],["dstPtr",96,32],["extent",128,24],["kind",152,4]],"x":[["srcArray","p",0],["srcPos","r",0,8,24],["srcPtr","r",1,32,32],["dstArray","p",64],["dstPos","r",0,72,24],["dstPtr","r",1,96,32],["extent","r",2,128,24],["kind","s","u32",152]]}', () => [cudaPos, cudaPitchedPtr, cudaExtent]);
 
 /**
  * Memcpy node parameters
@@ -3488,39 +1185,7 @@ export interface cudaMemcpyNodeParams {
   get copyParams(): cudaMemcpy3DParms;
   set copyParams(v: cudaMemcpy3DParms);
 }
-RecordBase.$define(cudaMemcpyNodeParams, () => ({
-  cName: "struct cudaMemcpyNodeParams",
-  size: 176,
-  align: 8,
-  fields: [
-    { name: "flags", offset: 0, size: 4 },
-    { name: "reserved", offset: 4, size: 12 },
-    { name: "copyParams", offset: 16, size: 160 },
-  ],
-  accessors: {
-    flags: {
-      get(this: cudaMemcpyNodeParams): number {
-        return this.$i32(0);
-      },
-      set(this: cudaMemcpyNodeParams, v: number): void {
-        this.$setI32(0, v);
-      },
-    },
-    reserved: {
-      get(this: cudaMemcpyNodeParams): Int32Array {
-        return this.$array(Int32Array, 4, 3);
-      },
-    },
-    copyParams: {
-      get(this: cudaMemcpyNodeParams): cudaMemcpy3DParms {
-        return this.$record(cudaMemcpy3DParms, 16);
-      },
-      set(this: cudaMemcpyNodeParams, v: cudaMemcpy3DParms): void {
-        this.$setRecord(16, 160, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudaMemcpyNodeParams, '{"c":"struct cudaMemcpyNodeParams","s":176,"a":8,"f":[["flags",0,4],["reserved",4,12],["copyParams",16,160]],"x":[["flags","s","i32",0],["reserved","a","Int32Array",4,3],["copyParams","r",0,16,160]]}', () => [cudaMemcpy3DParms]);
 
 /**
  * CUDA 3D cross-device memory copying parameters
@@ -3584,96 +1249,7 @@ export interface cudaMemcpy3DPeerParms {
   get extent(): cudaExtent;
   set extent(v: cudaExtent);
 }
-RecordBase.$define(cudaMemcpy3DPeerParms, () => ({
-  cName: "struct cudaMemcpy3DPeerParms",
-  size: 168,
-  align: 8,
-  fields: [
-    { name: "srcArray", offset: 0, size: 8 },
-    { name: "srcPos", offset: 8, size: 24 },
-    { name: "srcPtr", offset: 32, size: 32 },
-    { name: "srcDevice", offset: 64, size: 4 },
-    { name: "dstArray", offset: 72, size: 8 },
-    { name: "dstPos", offset: 80, size: 24 },
-    { name: "dstPtr", offset: 104, size: 32 },
-    { name: "dstDevice", offset: 136, size: 4 },
-    { name: "extent", offset: 144, size: 24 },
-  ],
-  accessors: {
-    srcArray: {
-      get(this: cudaMemcpy3DPeerParms): cudaArray_t {
-        return this.$ptr(0) as cudaArray_t;
-      },
-      set(this: cudaMemcpy3DPeerParms, v: cudaArray_t): void {
-        this.$setPtr(0, v);
-      },
-    },
-    srcPos: {
-      get(this: cudaMemcpy3DPeerParms): cudaPos {
-        return this.$record(cudaPos, 8);
-      },
-      set(this: cudaMemcpy3DPeerParms, v: cudaPos): void {
-        this.$setRecord(8, 24, v);
-      },
-    },
-    srcPtr: {
-      get(this: cudaMemcpy3DPeerParms): cudaPitchedPtr {
-        return this.$record(cudaPitchedPtr, 32);
-      },
-      set(this: cudaMemcpy3DPeerParms, v: cudaPitchedPtr): void {
-        this.$setRecord(32, 32, v);
-      },
-    },
-    srcDevice: {
-      get(this: cudaMemcpy3DPeerParms): number {
-        return this.$i32(64);
-      },
-      set(this: cudaMemcpy3DPeerParms, v: number): void {
-        this.$setI32(64, v);
-      },
-    },
-    dstArray: {
-      get(this: cudaMemcpy3DPeerParms): cudaArray_t {
-        return this.$ptr(72) as cudaArray_t;
-      },
-      set(this: cudaMemcpy3DPeerParms, v: cudaArray_t): void {
-        this.$setPtr(72, v);
-      },
-    },
-    dstPos: {
-      get(this: cudaMemcpy3DPeerParms): cudaPos {
-        return this.$record(cudaPos, 80);
-      },
-      set(this: cudaMemcpy3DPeerParms, v: cudaPos): void {
-        this.$setRecord(80, 24, v);
-      },
-    },
-    dstPtr: {
-      get(this: cudaMemcpy3DPeerParms): cudaPitchedPtr {
-        return this.$record(cudaPitchedPtr, 104);
-      },
-      set(this: cudaMemcpy3DPeerParms, v: cudaPitchedPtr): void {
-        this.$setRecord(104, 32, v);
-      },
-    },
-    dstDevice: {
-      get(this: cudaMemcpy3DPeerParms): number {
-        return this.$i32(136);
-      },
-      set(this: cudaMemcpy3DPeerParms, v: number): void {
-        this.$setI32(136, v);
-      },
-    },
-    extent: {
-      get(this: cudaMemcpy3DPeerParms): cudaExtent {
-        return this.$record(cudaExtent, 144);
-      },
-      set(this: cudaMemcpy3DPeerParms, v: cudaExtent): void {
-        this.$setRecord(144, 24, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudaMemcpy3DPeerParms, '{"c":"struct cudaMemcpy3DPeerParms","s":168,"a":8,"f":[["srcArray",0,8],["srcPos",8,24],["srcPtr",32,32],["srcDevice",64,4],["dstArray",72,8],["dstPos",80,24],["dstPtr",104,32],["dstDevice",136,4],["extent",144,24]],"x":[["srcArray","p",0],["srcPos","r",0,8,24],["srcPtr","r",1,32,32],["srcDevice","s","i32",64],["dstArray","p",72],["dstPos","r",0,80,24],["dstPtr","r",1,104,32],["dstDevice","s","i32",136],["extent","r",2,144,24]]}', () => [cudaPos, cudaPitchedPtr, cudaExtent]);
 
 /**
  * CUDA Memset node parameters
@@ -3719,69 +1295,7 @@ export interface cudaMemsetParams {
   get height(): bigint;
   set height(v: bigint | number);
 }
-RecordBase.$define(cudaMemsetParams, () => ({
-  cName: "struct cudaMemsetParams",
-  size: 40,
-  align: 8,
-  fields: [
-    { name: "dst", offset: 0, size: 8 },
-    { name: "pitch", offset: 8, size: 8 },
-    { name: "value", offset: 16, size: 4 },
-    { name: "elementSize", offset: 20, size: 4 },
-    { name: "width", offset: 24, size: 8 },
-    { name: "height", offset: 32, size: 8 },
-  ],
-  accessors: {
-    dst: {
-      get(this: cudaMemsetParams): Pointer {
-        return this.$ptr(0);
-      },
-      set(this: cudaMemsetParams, v: Pointer): void {
-        this.$setPtr(0, v);
-      },
-    },
-    pitch: {
-      get(this: cudaMemsetParams): bigint {
-        return this.$u64(8);
-      },
-      set(this: cudaMemsetParams, v: bigint | number): void {
-        this.$setU64(8, v);
-      },
-    },
-    value: {
-      get(this: cudaMemsetParams): number {
-        return this.$u32(16);
-      },
-      set(this: cudaMemsetParams, v: number): void {
-        this.$setU32(16, v);
-      },
-    },
-    elementSize: {
-      get(this: cudaMemsetParams): number {
-        return this.$u32(20);
-      },
-      set(this: cudaMemsetParams, v: number): void {
-        this.$setU32(20, v);
-      },
-    },
-    width: {
-      get(this: cudaMemsetParams): bigint {
-        return this.$u64(24);
-      },
-      set(this: cudaMemsetParams, v: bigint | number): void {
-        this.$setU64(24, v);
-      },
-    },
-    height: {
-      get(this: cudaMemsetParams): bigint {
-        return this.$u64(32);
-      },
-      set(this: cudaMemsetParams, v: bigint | number): void {
-        this.$setU64(32, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudaMemsetParams, '{"c":"struct cudaMemsetParams","s":40,"a":8,"f":[["dst",0,8],["pitch",8,8],["value",16,4],["elementSize",20,4],["width",24,8],["height",32,8]],"x":[["dst","p",0],["pitch","s","u64",8],["value","s","u32",16],["elementSize","s","u32",20],["width","s","u64",24],["height","s","u64",32]]}');
 
 /**
  * CUDA Memset node parameters
@@ -3827,69 +1341,7 @@ export interface cudaMemsetParamsV2 {
   get height(): bigint;
   set height(v: bigint | number);
 }
-RecordBase.$define(cudaMemsetParamsV2, () => ({
-  cName: "struct cudaMemsetParamsV2",
-  size: 40,
-  align: 8,
-  fields: [
-    { name: "dst", offset: 0, size: 8 },
-    { name: "pitch", offset: 8, size: 8 },
-    { name: "value", offset: 16, size: 4 },
-    { name: "elementSize", offset: 20, size: 4 },
-    { name: "width", offset: 24, size: 8 },
-    { name: "height", offset: 32, size: 8 },
-  ],
-  accessors: {
-    dst: {
-      get(this: cudaMemsetParamsV2): Pointer {
-        return this.$ptr(0);
-      },
-      set(this: cudaMemsetParamsV2, v: Pointer): void {
-        this.$setPtr(0, v);
-      },
-    },
-    pitch: {
-      get(this: cudaMemsetParamsV2): bigint {
-        return this.$u64(8);
-      },
-      set(this: cudaMemsetParamsV2, v: bigint | number): void {
-        this.$setU64(8, v);
-      },
-    },
-    value: {
-      get(this: cudaMemsetParamsV2): number {
-        return this.$u32(16);
-      },
-      set(this: cudaMemsetParamsV2, v: number): void {
-        this.$setU32(16, v);
-      },
-    },
-    elementSize: {
-      get(this: cudaMemsetParamsV2): number {
-        return this.$u32(20);
-      },
-      set(this: cudaMemsetParamsV2, v: number): void {
-        this.$setU32(20, v);
-      },
-    },
-    width: {
-      get(this: cudaMemsetParamsV2): bigint {
-        return this.$u64(24);
-      },
-      set(this: cudaMemsetParamsV2, v: bigint | number): void {
-        this.$setU64(24, v);
-      },
-    },
-    height: {
-      get(this: cudaMemsetParamsV2): bigint {
-        return this.$u64(32);
-      },
-      set(this: cudaMemsetParamsV2, v: bigint | number): void {
-        this.$setU64(32, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudaMemsetParamsV2, '{"c":"struct cudaMemsetParamsV2","s":40,"a":8,"f":[["dst",0,8],["pitch",8,8],["value",16,4],["elementSize",20,4],["width",24,8],["height",32,8]],"x":[["dst","p",0],["pitch","s","u64",8],["value","s","u32",16],["elementSize","s","u32",20],["width","s","u64",24],["height","s","u64",32]]}');
 
 /**
  * Specifies an access policy for a window, a contiguous extent of memory
@@ -3937,60 +1389,7 @@ export interface cudaAccessPolicyWindow {
   get missProp(): cudaAccessProperty;
   set missProp(v: cudaAccessProperty);
 }
-RecordBase.$define(cudaAccessPolicyWindow, () => ({
-  cName: "struct cudaAccessPolicyWindow",
-  size: 32,
-  align: 8,
-  fields: [
-    { name: "base_ptr", offset: 0, size: 8 },
-    { name: "num_bytes", offset: 8, size: 8 },
-    { name: "hitRatio", offset: 16, size: 4 },
-    { name: "hitProp", offset: 20, size: 4 },
-    { name: "missProp", offset: 24, size: 4 },
-  ],
-  accessors: {
-    base_ptr: {
-      get(this: cudaAccessPolicyWindow): Pointer {
-        return this.$ptr(0);
-      },
-      set(this: cudaAccessPolicyWindow, v: Pointer): void {
-        this.$setPtr(0, v);
-      },
-    },
-    num_bytes: {
-      get(this: cudaAccessPolicyWindow): bigint {
-        return this.$u64(8);
-      },
-      set(this: cudaAccessPolicyWindow, v: bigint | number): void {
-        this.$setU64(8, v);
-      },
-    },
-    hitRatio: {
-      get(this: cudaAccessPolicyWindow): number {
-        return this.$f32(16);
-      },
-      set(this: cudaAccessPolicyWindow, v: number): void {
-        this.$setF32(16, v);
-      },
-    },
-    hitProp: {
-      get(this: cudaAccessPolicyWindow): cudaAccessProperty {
-        return this.$u32(20) as cudaAccessProperty;
-      },
-      set(this: cudaAccessPolicyWindow, v: cudaAccessProperty): void {
-        this.$setU32(20, v);
-      },
-    },
-    missProp: {
-      get(this: cudaAccessPolicyWindow): cudaAccessProperty {
-        return this.$u32(24) as cudaAccessProperty;
-      },
-      set(this: cudaAccessPolicyWindow, v: cudaAccessProperty): void {
-        this.$setU32(24, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudaAccessPolicyWindow, '{"c":"struct cudaAccessPolicyWindow","s":32,"a":8,"f":[["base_ptr",0,8],["num_bytes",8,8],["hitRatio",16,4],["hitProp",20,4],["missProp",24,4]],"x":[["base_ptr","p",0],["num_bytes","s","u64",8],["hitRatio","s","f32",16],["hitProp","s","u32",20],["missProp","s","u32",24]]}');
 
 /**
  * CUDA host node parameters
@@ -4012,33 +1411,7 @@ export interface cudaHostNodeParams {
   get userData(): Pointer;
   set userData(v: Pointer);
 }
-RecordBase.$define(cudaHostNodeParams, () => ({
-  cName: "struct cudaHostNodeParams",
-  size: 16,
-  align: 8,
-  fields: [
-    { name: "fn", offset: 0, size: 8 },
-    { name: "userData", offset: 8, size: 8 },
-  ],
-  accessors: {
-    fn: {
-      get(this: cudaHostNodeParams): cudaHostFn_t {
-        return this.$ptr(0) as cudaHostFn_t;
-      },
-      set(this: cudaHostNodeParams, v: cudaHostFn_t): void {
-        this.$setPtr(0, v);
-      },
-    },
-    userData: {
-      get(this: cudaHostNodeParams): Pointer {
-        return this.$ptr(8);
-      },
-      set(this: cudaHostNodeParams, v: Pointer): void {
-        this.$setPtr(8, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudaHostNodeParams, '{"c":"struct cudaHostNodeParams","s":16,"a":8,"f":[["fn",0,8],["userData",8,8]],"x":[["fn","p",0],["userData","p",8]]}');
 
 /**
  * CUDA host node parameters
@@ -4060,33 +1433,7 @@ export interface cudaHostNodeParamsV2 {
   get userData(): Pointer;
   set userData(v: Pointer);
 }
-RecordBase.$define(cudaHostNodeParamsV2, () => ({
-  cName: "struct cudaHostNodeParamsV2",
-  size: 16,
-  align: 8,
-  fields: [
-    { name: "fn", offset: 0, size: 8 },
-    { name: "userData", offset: 8, size: 8 },
-  ],
-  accessors: {
-    fn: {
-      get(this: cudaHostNodeParamsV2): cudaHostFn_t {
-        return this.$ptr(0) as cudaHostFn_t;
-      },
-      set(this: cudaHostNodeParamsV2, v: cudaHostFn_t): void {
-        this.$setPtr(0, v);
-      },
-    },
-    userData: {
-      get(this: cudaHostNodeParamsV2): Pointer {
-        return this.$ptr(8);
-      },
-      set(this: cudaHostNodeParamsV2, v: Pointer): void {
-        this.$setPtr(8, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudaHostNodeParamsV2, '{"c":"struct cudaHostNodeParamsV2","s":16,"a":8,"f":[["fn",0,8],["userData",8,8]],"x":[["fn","p",0],["userData","p",8]]}');
 
 /**
  * CUDA resource descriptor
@@ -4111,42 +1458,7 @@ export interface cudaResourceDesc {
   get flags(): number;
   set flags(v: number);
 }
-RecordBase.$define(cudaResourceDesc, () => ({
-  cName: "struct cudaResourceDesc",
-  size: 144,
-  align: 8,
-  fields: [
-    { name: "resType", offset: 0, size: 4 },
-    { name: "res", offset: 8, size: 128 },
-    { name: "flags", offset: 136, size: 4 },
-  ],
-  accessors: {
-    resType: {
-      get(this: cudaResourceDesc): cudaResourceType {
-        return this.$u32(0) as cudaResourceType;
-      },
-      set(this: cudaResourceDesc, v: cudaResourceType): void {
-        this.$setU32(0, v);
-      },
-    },
-    res: {
-      get(this: cudaResourceDesc): cudaResourceDesc_res {
-        return this.$record(cudaResourceDesc_res, 8);
-      },
-      set(this: cudaResourceDesc, v: cudaResourceDesc_res): void {
-        this.$setRecord(8, 128, v);
-      },
-    },
-    flags: {
-      get(this: cudaResourceDesc): number {
-        return this.$u32(136);
-      },
-      set(this: cudaResourceDesc, v: number): void {
-        this.$setU32(136, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudaResourceDesc, '{"c":"struct cudaResourceDesc","s":144,"a":8,"f":[["resType",0,4],["res",8,128],["flags",136,4]],"x":[["resType","s","u32",0],["res","r",0,8,128],["flags","s","u32",136]]}', () => [cudaResourceDesc_res]);
 
 /** C: `__typeof__(((struct cudaResourceDesc *)0)->res)`: 128 bytes, aligned to 8. */
 export class cudaResourceDesc_res extends RecordBase {}
@@ -4167,60 +1479,7 @@ export interface cudaResourceDesc_res {
   get reserved(): cudaResourceDesc_res_reserved;
   set reserved(v: cudaResourceDesc_res_reserved);
 }
-RecordBase.$define(cudaResourceDesc_res, () => ({
-  cName: "__typeof__(((struct cudaResourceDesc *)0)->res)",
-  size: 128,
-  align: 8,
-  fields: [
-    { name: "array", offset: 0, size: 8 },
-    { name: "mipmap", offset: 0, size: 8 },
-    { name: "linear", offset: 0, size: 40 },
-    { name: "pitch2D", offset: 0, size: 56 },
-    { name: "reserved", offset: 0, size: 128 },
-  ],
-  accessors: {
-    array: {
-      get(this: cudaResourceDesc_res): cudaResourceDesc_res_array {
-        return this.$record(cudaResourceDesc_res_array, 0);
-      },
-      set(this: cudaResourceDesc_res, v: cudaResourceDesc_res_array): void {
-        this.$setRecord(0, 8, v);
-      },
-    },
-    mipmap: {
-      get(this: cudaResourceDesc_res): cudaResourceDesc_res_mipmap {
-        return this.$record(cudaResourceDesc_res_mipmap, 0);
-      },
-      set(this: cudaResourceDesc_res, v: cudaResourceDesc_res_mipmap): void {
-        this.$setRecord(0, 8, v);
-      },
-    },
-    linear: {
-      get(this: cudaResourceDesc_res): cudaResourceDesc_res_linear {
-        return this.$record(cudaResourceDesc_res_linear, 0);
-      },
-      set(this: cudaResourceDesc_res, v: cudaResourceDesc_res_linear): void {
-        this.$setRecord(0, 40, v);
-      },
-    },
-    pitch2D: {
-      get(this: cudaResourceDesc_res): cudaResourceDesc_res_pitch2D {
-        return this.$record(cudaResourceDesc_res_pitch2D, 0);
-      },
-      set(this: cudaResourceDesc_res, v: cudaResourceDesc_res_pitch2D): void {
-        this.$setRecord(0, 56, v);
-      },
-    },
-    reserved: {
-      get(this: cudaResourceDesc_res): cudaResourceDesc_res_reserved {
-        return this.$record(cudaResourceDesc_res_reserved, 0);
-      },
-      set(this: cudaResourceDesc_res, v: cudaResourceDesc_res_reserved): void {
-        this.$setRecord(0, 128, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudaResourceDesc_res, '{"c":"__typeof__(((struct cudaResourceDesc *)0)->res)","s":128,"a":8,"f":[["array",0,8],["mipmap",0,8],["linear",0,40],["pitch2D",0,56],["reserved",0,128]],"x":[["array","r",0,0,8],["mipmap","r",1,0,8],["linear","r",2,0,40],["pitch2D","r",3,0,56],["reserved","r",4,0,128]]}', () => [cudaResourceDesc_res_array, cudaResourceDesc_res_mipmap, cudaResourceDesc_res_linear, cudaResourceDesc_res_pitch2D, cudaResourceDesc_res_reserved]);
 
 /** C: `__typeof__(((struct cudaResourceDesc *)0)->res.array)`: 8 bytes, aligned to 8. */
 export class cudaResourceDesc_res_array extends RecordBase {}
@@ -4232,24 +1491,7 @@ export interface cudaResourceDesc_res_array {
   get array(): cudaArray_t;
   set array(v: cudaArray_t);
 }
-RecordBase.$define(cudaResourceDesc_res_array, () => ({
-  cName: "__typeof__(((struct cudaResourceDesc *)0)->res.array)",
-  size: 8,
-  align: 8,
-  fields: [
-    { name: "array", offset: 0, size: 8 },
-  ],
-  accessors: {
-    array: {
-      get(this: cudaResourceDesc_res_array): cudaArray_t {
-        return this.$ptr(0) as cudaArray_t;
-      },
-      set(this: cudaResourceDesc_res_array, v: cudaArray_t): void {
-        this.$setPtr(0, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudaResourceDesc_res_array, '{"c":"__typeof__(((struct cudaResourceDesc *)0)->res.array)","s":8,"a":8,"f":[["array",0,8]],"x":[["array","p",0]]}');
 
 /** C: `__typeof__(((struct cudaResourceDesc *)0)->res.mipmap)`: 8 bytes, aligned to 8. */
 export class cudaResourceDesc_res_mipmap extends RecordBase {}
@@ -4261,24 +1503,7 @@ export interface cudaResourceDesc_res_mipmap {
   get mipmap(): cudaMipmappedArray_t;
   set mipmap(v: cudaMipmappedArray_t);
 }
-RecordBase.$define(cudaResourceDesc_res_mipmap, () => ({
-  cName: "__typeof__(((struct cudaResourceDesc *)0)->res.mipmap)",
-  size: 8,
-  align: 8,
-  fields: [
-    { name: "mipmap", offset: 0, size: 8 },
-  ],
-  accessors: {
-    mipmap: {
-      get(this: cudaResourceDesc_res_mipmap): cudaMipmappedArray_t {
-        return this.$ptr(0) as cudaMipmappedArray_t;
-      },
-      set(this: cudaResourceDesc_res_mipmap, v: cudaMipmappedArray_t): void {
-        this.$setPtr(0, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudaResourceDesc_res_mipmap, '{"c":"__typeof__(((struct cudaResourceDesc *)0)->res.mipmap)","s":8,"a":8,"f":[["mipmap",0,8]],"x":[["mipmap","p",0]]}');
 
 /** C: `__typeof__(((struct cudaResourceDesc *)0)->res.linear)`: 40 bytes, aligned to 8. */
 export class cudaResourceDesc_res_linear extends RecordBase {}
@@ -4302,42 +1527,7 @@ export interface cudaResourceDesc_res_linear {
   get sizeInBytes(): bigint;
   set sizeInBytes(v: bigint | number);
 }
-RecordBase.$define(cudaResourceDesc_res_linear, () => ({
-  cName: "__typeof__(((struct cudaResourceDesc *)0)->res.linear)",
-  size: 40,
-  align: 8,
-  fields: [
-    { name: "devPtr", offset: 0, size: 8 },
-    { name: "desc", offset: 8, size: 20 },
-    { name: "sizeInBytes", offset: 32, size: 8 },
-  ],
-  accessors: {
-    devPtr: {
-      get(this: cudaResourceDesc_res_linear): Pointer {
-        return this.$ptr(0);
-      },
-      set(this: cudaResourceDesc_res_linear, v: Pointer): void {
-        this.$setPtr(0, v);
-      },
-    },
-    desc: {
-      get(this: cudaResourceDesc_res_linear): cudaChannelFormatDesc {
-        return this.$record(cudaChannelFormatDesc, 8);
-      },
-      set(this: cudaResourceDesc_res_linear, v: cudaChannelFormatDesc): void {
-        this.$setRecord(8, 20, v);
-      },
-    },
-    sizeInBytes: {
-      get(this: cudaResourceDesc_res_linear): bigint {
-        return this.$u64(32);
-      },
-      set(this: cudaResourceDesc_res_linear, v: bigint | number): void {
-        this.$setU64(32, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudaResourceDesc_res_linear, '{"c":"__typeof__(((struct cudaResourceDesc *)0)->res.linear)","s":40,"a":8,"f":[["devPtr",0,8],["desc",8,20],["sizeInBytes",32,8]],"x":[["devPtr","p",0],["desc","r",0,8,20],["sizeInBytes","s","u64",32]]}', () => [cudaChannelFormatDesc]);
 
 /** C: `__typeof__(((struct cudaResourceDesc *)0)->res.pitch2D)`: 56 bytes, aligned to 8. */
 export class cudaResourceDesc_res_pitch2D extends RecordBase {}
@@ -4373,60 +1563,7 @@ export interface cudaResourceDesc_res_pitch2D {
   get pitchInBytes(): bigint;
   set pitchInBytes(v: bigint | number);
 }
-RecordBase.$define(cudaResourceDesc_res_pitch2D, () => ({
-  cName: "__typeof__(((struct cudaResourceDesc *)0)->res.pitch2D)",
-  size: 56,
-  align: 8,
-  fields: [
-    { name: "devPtr", offset: 0, size: 8 },
-    { name: "desc", offset: 8, size: 20 },
-    { name: "width", offset: 32, size: 8 },
-    { name: "height", offset: 40, size: 8 },
-    { name: "pitchInBytes", offset: 48, size: 8 },
-  ],
-  accessors: {
-    devPtr: {
-      get(this: cudaResourceDesc_res_pitch2D): Pointer {
-        return this.$ptr(0);
-      },
-      set(this: cudaResourceDesc_res_pitch2D, v: Pointer): void {
-        this.$setPtr(0, v);
-      },
-    },
-    desc: {
-      get(this: cudaResourceDesc_res_pitch2D): cudaChannelFormatDesc {
-        return this.$record(cudaChannelFormatDesc, 8);
-      },
-      set(this: cudaResourceDesc_res_pitch2D, v: cudaChannelFormatDesc): void {
-        this.$setRecord(8, 20, v);
-      },
-    },
-    width: {
-      get(this: cudaResourceDesc_res_pitch2D): bigint {
-        return this.$u64(32);
-      },
-      set(this: cudaResourceDesc_res_pitch2D, v: bigint | number): void {
-        this.$setU64(32, v);
-      },
-    },
-    height: {
-      get(this: cudaResourceDesc_res_pitch2D): bigint {
-        return this.$u64(40);
-      },
-      set(this: cudaResourceDesc_res_pitch2D, v: bigint | number): void {
-        this.$setU64(40, v);
-      },
-    },
-    pitchInBytes: {
-      get(this: cudaResourceDesc_res_pitch2D): bigint {
-        return this.$u64(48);
-      },
-      set(this: cudaResourceDesc_res_pitch2D, v: bigint | number): void {
-        this.$setU64(48, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudaResourceDesc_res_pitch2D, '{"c":"__typeof__(((struct cudaResourceDesc *)0)->res.pitch2D)","s":56,"a":8,"f":[["devPtr",0,8],["desc",8,20],["width",32,8],["height",40,8],["pitchInBytes",48,8]],"x":[["devPtr","p",0],["desc","r",0,8,20],["width","s","u64",32],["height","s","u64",40],["pitchInBytes","s","u64",48]]}', () => [cudaChannelFormatDesc]);
 
 /** C: `__typeof__(((struct cudaResourceDesc *)0)->res.reserved)`: 128 bytes, aligned to 4. */
 export class cudaResourceDesc_res_reserved extends RecordBase {}
@@ -4434,21 +1571,7 @@ export interface cudaResourceDesc_res_reserved {
   /** C: `int[32] reserved`, offset 0, 128 bytes. */
   get reserved(): Int32Array;
 }
-RecordBase.$define(cudaResourceDesc_res_reserved, () => ({
-  cName: "__typeof__(((struct cudaResourceDesc *)0)->res.reserved)",
-  size: 128,
-  align: 4,
-  fields: [
-    { name: "reserved", offset: 0, size: 128 },
-  ],
-  accessors: {
-    reserved: {
-      get(this: cudaResourceDesc_res_reserved): Int32Array {
-        return this.$array(Int32Array, 0, 32);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudaResourceDesc_res_reserved, '{"c":"__typeof__(((struct cudaResourceDesc *)0)->res.reserved)","s":128,"a":4,"f":[["reserved",0,128]],"x":[["reserved","a","Int32Array",0,32]]}');
 
 /**
  * CUDA resource view descriptor
@@ -4511,93 +1634,7 @@ export interface cudaResourceViewDesc {
    */
   get reserved(): Uint32Array;
 }
-RecordBase.$define(cudaResourceViewDesc, () => ({
-  cName: "struct cudaResourceViewDesc",
-  size: 112,
-  align: 8,
-  fields: [
-    { name: "format", offset: 0, size: 4 },
-    { name: "width", offset: 8, size: 8 },
-    { name: "height", offset: 16, size: 8 },
-    { name: "depth", offset: 24, size: 8 },
-    { name: "firstMipmapLevel", offset: 32, size: 4 },
-    { name: "lastMipmapLevel", offset: 36, size: 4 },
-    { name: "firstLayer", offset: 40, size: 4 },
-    { name: "lastLayer", offset: 44, size: 4 },
-    { name: "reserved", offset: 48, size: 64 },
-  ],
-  accessors: {
-    format: {
-      get(this: cudaResourceViewDesc): cudaResourceViewFormat {
-        return this.$u32(0) as cudaResourceViewFormat;
-      },
-      set(this: cudaResourceViewDesc, v: cudaResourceViewFormat): void {
-        this.$setU32(0, v);
-      },
-    },
-    width: {
-      get(this: cudaResourceViewDesc): bigint {
-        return this.$u64(8);
-      },
-      set(this: cudaResourceViewDesc, v: bigint | number): void {
-        this.$setU64(8, v);
-      },
-    },
-    height: {
-      get(this: cudaResourceViewDesc): bigint {
-        return this.$u64(16);
-      },
-      set(this: cudaResourceViewDesc, v: bigint | number): void {
-        this.$setU64(16, v);
-      },
-    },
-    depth: {
-      get(this: cudaResourceViewDesc): bigint {
-        return this.$u64(24);
-      },
-      set(this: cudaResourceViewDesc, v: bigint | number): void {
-        this.$setU64(24, v);
-      },
-    },
-    firstMipmapLevel: {
-      get(this: cudaResourceViewDesc): number {
-        return this.$u32(32);
-      },
-      set(this: cudaResourceViewDesc, v: number): void {
-        this.$setU32(32, v);
-      },
-    },
-    lastMipmapLevel: {
-      get(this: cudaResourceViewDesc): number {
-        return this.$u32(36);
-      },
-      set(this: cudaResourceViewDesc, v: number): void {
-        this.$setU32(36, v);
-      },
-    },
-    firstLayer: {
-      get(this: cudaResourceViewDesc): number {
-        return this.$u32(40);
-      },
-      set(this: cudaResourceViewDesc, v: number): void {
-        this.$setU32(40, v);
-      },
-    },
-    lastLayer: {
-      get(this: cudaResourceViewDesc): number {
-        return this.$u32(44);
-      },
-      set(this: cudaResourceViewDesc, v: number): void {
-        this.$setU32(44, v);
-      },
-    },
-    reserved: {
-      get(this: cudaResourceViewDesc): Uint32Array {
-        return this.$array(Uint32Array, 48, 16);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudaResourceViewDesc, '{"c":"struct cudaResourceViewDesc","s":112,"a":8,"f":[["format",0,4],["width",8,8],["height",16,8],["depth",24,8],["firstMipmapLevel",32,4],["lastMipmapLevel",36,4],["firstLayer",40,4],["lastLayer",44,4],["reserved",48,64]],"x":[["format","s","u32",0],["width","s","u64",8],["height","s","u64",16],["depth","s","u64",24],["firstMipmapLevel","s","u32",32],["lastMipmapLevel","s","u32",36],["firstLayer","s","u32",40],["lastLayer","s","u32",44],["reserved","a","Uint32Array",48,16]]}');
 
 /**
  * CUDA pointer attributes
@@ -4648,57 +1685,7 @@ export interface cudaPointerAttributes {
    */
   get reserved(): BigInt64Array;
 }
-RecordBase.$define(cudaPointerAttributes, () => ({
-  cName: "struct cudaPointerAttributes",
-  size: 88,
-  align: 8,
-  fields: [
-    { name: "type", offset: 0, size: 4 },
-    { name: "device", offset: 4, size: 4 },
-    { name: "devicePointer", offset: 8, size: 8 },
-    { name: "hostPointer", offset: 16, size: 8 },
-    { name: "reserved", offset: 24, size: 64 },
-  ],
-  accessors: {
-    type: {
-      get(this: cudaPointerAttributes): cudaMemoryType {
-        return this.$u32(0) as cudaMemoryType;
-      },
-      set(this: cudaPointerAttributes, v: cudaMemoryType): void {
-        this.$setU32(0, v);
-      },
-    },
-    device: {
-      get(this: cudaPointerAttributes): number {
-        return this.$i32(4);
-      },
-      set(this: cudaPointerAttributes, v: number): void {
-        this.$setI32(4, v);
-      },
-    },
-    devicePointer: {
-      get(this: cudaPointerAttributes): Pointer {
-        return this.$ptr(8);
-      },
-      set(this: cudaPointerAttributes, v: Pointer): void {
-        this.$setPtr(8, v);
-      },
-    },
-    hostPointer: {
-      get(this: cudaPointerAttributes): Pointer {
-        return this.$ptr(16);
-      },
-      set(this: cudaPointerAttributes, v: Pointer): void {
-        this.$setPtr(16, v);
-      },
-    },
-    reserved: {
-      get(this: cudaPointerAttributes): BigInt64Array {
-        return this.$array(BigInt64Array, 24, 8);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudaPointerAttributes, '{"c":"struct cudaPointerAttributes","s":88,"a":8,"f":[["type",0,4],["device",4,4],["devicePointer",8,8],["hostPointer",16,8],["reserved",24,64]],"x":[["type","s","u32",0],["device","s","i32",4],["devicePointer","p",8],["hostPointer","p",16],["reserved","a","BigInt64Array",24,8]]}');
 
 /**
  * CUDA function attributes
@@ -4840,165 +1827,7 @@ export interface cudaFuncAttributes {
    */
   get reserved(): Int32Array;
 }
-RecordBase.$define(cudaFuncAttributes, () => ({
-  cName: "struct cudaFuncAttributes",
-  size: 144,
-  align: 8,
-  fields: [
-    { name: "sharedSizeBytes", offset: 0, size: 8 },
-    { name: "constSizeBytes", offset: 8, size: 8 },
-    { name: "localSizeBytes", offset: 16, size: 8 },
-    { name: "maxThreadsPerBlock", offset: 24, size: 4 },
-    { name: "numRegs", offset: 28, size: 4 },
-    { name: "ptxVersion", offset: 32, size: 4 },
-    { name: "binaryVersion", offset: 36, size: 4 },
-    { name: "cacheModeCA", offset: 40, size: 4 },
-    { name: "maxDynamicSharedSizeBytes", offset: 44, size: 4 },
-    { name: "preferredShmemCarveout", offset: 48, size: 4 },
-    { name: "clusterDimMustBeSet", offset: 52, size: 4 },
-    { name: "requiredClusterWidth", offset: 56, size: 4 },
-    { name: "requiredClusterHeight", offset: 60, size: 4 },
-    { name: "requiredClusterDepth", offset: 64, size: 4 },
-    { name: "clusterSchedulingPolicyPreference", offset: 68, size: 4 },
-    { name: "nonPortableClusterSizeAllowed", offset: 72, size: 4 },
-    { name: "reserved", offset: 76, size: 64 },
-  ],
-  accessors: {
-    sharedSizeBytes: {
-      get(this: cudaFuncAttributes): bigint {
-        return this.$u64(0);
-      },
-      set(this: cudaFuncAttributes, v: bigint | number): void {
-        this.$setU64(0, v);
-      },
-    },
-    constSizeBytes: {
-      get(this: cudaFuncAttributes): bigint {
-        return this.$u64(8);
-      },
-      set(this: cudaFuncAttributes, v: bigint | number): void {
-        this.$setU64(8, v);
-      },
-    },
-    localSizeBytes: {
-      get(this: cudaFuncAttributes): bigint {
-        return this.$u64(16);
-      },
-      set(this: cudaFuncAttributes, v: bigint | number): void {
-        this.$setU64(16, v);
-      },
-    },
-    maxThreadsPerBlock: {
-      get(this: cudaFuncAttributes): number {
-        return this.$i32(24);
-      },
-      set(this: cudaFuncAttributes, v: number): void {
-        this.$setI32(24, v);
-      },
-    },
-    numRegs: {
-      get(this: cudaFuncAttributes): number {
-        return this.$i32(28);
-      },
-      set(this: cudaFuncAttributes, v: number): void {
-        this.$setI32(28, v);
-      },
-    },
-    ptxVersion: {
-      get(this: cudaFuncAttributes): number {
-        return this.$i32(32);
-      },
-      set(this: cudaFuncAttributes, v: number): void {
-        this.$setI32(32, v);
-      },
-    },
-    binaryVersion: {
-      get(this: cudaFuncAttributes): number {
-        return this.$i32(36);
-      },
-      set(this: cudaFuncAttributes, v: number): void {
-        this.$setI32(36, v);
-      },
-    },
-    cacheModeCA: {
-      get(this: cudaFuncAttributes): number {
-        return this.$i32(40);
-      },
-      set(this: cudaFuncAttributes, v: number): void {
-        this.$setI32(40, v);
-      },
-    },
-    maxDynamicSharedSizeBytes: {
-      get(this: cudaFuncAttributes): number {
-        return this.$i32(44);
-      },
-      set(this: cudaFuncAttributes, v: number): void {
-        this.$setI32(44, v);
-      },
-    },
-    preferredShmemCarveout: {
-      get(this: cudaFuncAttributes): number {
-        return this.$i32(48);
-      },
-      set(this: cudaFuncAttributes, v: number): void {
-        this.$setI32(48, v);
-      },
-    },
-    clusterDimMustBeSet: {
-      get(this: cudaFuncAttributes): number {
-        return this.$i32(52);
-      },
-      set(this: cudaFuncAttributes, v: number): void {
-        this.$setI32(52, v);
-      },
-    },
-    requiredClusterWidth: {
-      get(this: cudaFuncAttributes): number {
-        return this.$i32(56);
-      },
-      set(this: cudaFuncAttributes, v: number): void {
-        this.$setI32(56, v);
-      },
-    },
-    requiredClusterHeight: {
-      get(this: cudaFuncAttributes): number {
-        return this.$i32(60);
-      },
-      set(this: cudaFuncAttributes, v: number): void {
-        this.$setI32(60, v);
-      },
-    },
-    requiredClusterDepth: {
-      get(this: cudaFuncAttributes): number {
-        return this.$i32(64);
-      },
-      set(this: cudaFuncAttributes, v: number): void {
-        this.$setI32(64, v);
-      },
-    },
-    clusterSchedulingPolicyPreference: {
-      get(this: cudaFuncAttributes): number {
-        return this.$i32(68);
-      },
-      set(this: cudaFuncAttributes, v: number): void {
-        this.$setI32(68, v);
-      },
-    },
-    nonPortableClusterSizeAllowed: {
-      get(this: cudaFuncAttributes): number {
-        return this.$i32(72);
-      },
-      set(this: cudaFuncAttributes, v: number): void {
-        this.$setI32(72, v);
-      },
-    },
-    reserved: {
-      get(this: cudaFuncAttributes): Int32Array {
-        return this.$array(Int32Array, 76, 16);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudaFuncAttributes, '{"c":"struct cudaFuncAttributes","s":144,"a":8,"f":[["sharedSizeBytes",0,8],["constSizeBytes",8,8],["localSizeBytes",16,8],["maxThreadsPerBlock",24,4],["numRegs",28,4],["ptxVersion",32,4],["binaryVersion",36,4],["cacheModeCA",40,4],["maxDynamicSharedSizeBytes",44,4],["preferredShmemCarveout",48,4],["clusterDimMustBeSet",52,4],["requiredClusterWidth",56,4],["requiredClusterHeight",60,4],["requiredClusterDepth",64,4],["clusterSchedulingPolicyPreference",68,4],["nonPortableClusterSizeAllowed",72,4],["reserved",76,64]],"x":[["sharedSizeBytes","s","u64",0],["constSizeBytes","s","u64",8],["localSizeBytes","s","u64",16],["maxThreadsPerBlock","s","i32",24],["numRegs","s","i32",28],["ptxVersion","s","i32",32],["binaryVersion","s","i32",36],["cacheModeCA","s","i32",40],["maxDynamicSharedSizeBytes","s","i32",44],["preferredShmemCarveout","s","i32",48],["clusterDimMustBeSet","s","i32",52],["requiredClusterWidth","s","i32",56],["requiredClusterHeight","s","i32",60],["requiredClusterDepth","s","i32",64],["clusterSchedulingPolicyPreference","s","i32",68],["nonPortableClusterSizeAllowed","s","i32",72],["reserved","a","Int32Array",76,16]]}');
 
 /**
  * Specifies a memory location.
@@ -5026,33 +1855,7 @@ export interface cudaMemLocation {
   get id(): number;
   set id(v: number);
 }
-RecordBase.$define(cudaMemLocation, () => ({
-  cName: "struct cudaMemLocation",
-  size: 8,
-  align: 4,
-  fields: [
-    { name: "type", offset: 0, size: 4 },
-    { name: "id", offset: 4, size: 4 },
-  ],
-  accessors: {
-    type: {
-      get(this: cudaMemLocation): cudaMemLocationType {
-        return this.$u32(0) as cudaMemLocationType;
-      },
-      set(this: cudaMemLocation, v: cudaMemLocationType): void {
-        this.$setU32(0, v);
-      },
-    },
-    id: {
-      get(this: cudaMemLocation): number {
-        return this.$i32(4);
-      },
-      set(this: cudaMemLocation, v: number): void {
-        this.$setI32(4, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudaMemLocation, '{"c":"struct cudaMemLocation","s":8,"a":4,"f":[["type",0,4],["id",4,4]],"x":[["type","s","u32",0],["id","s","i32",4]]}');
 
 /**
  * Memory access descriptor
@@ -5074,33 +1877,7 @@ export interface cudaMemAccessDesc {
   get flags(): cudaMemAccessFlags;
   set flags(v: cudaMemAccessFlags);
 }
-RecordBase.$define(cudaMemAccessDesc, () => ({
-  cName: "struct cudaMemAccessDesc",
-  size: 12,
-  align: 4,
-  fields: [
-    { name: "location", offset: 0, size: 8 },
-    { name: "flags", offset: 8, size: 4 },
-  ],
-  accessors: {
-    location: {
-      get(this: cudaMemAccessDesc): cudaMemLocation {
-        return this.$record(cudaMemLocation, 0);
-      },
-      set(this: cudaMemAccessDesc, v: cudaMemLocation): void {
-        this.$setRecord(0, 8, v);
-      },
-    },
-    flags: {
-      get(this: cudaMemAccessDesc): cudaMemAccessFlags {
-        return this.$u32(8) as cudaMemAccessFlags;
-      },
-      set(this: cudaMemAccessDesc, v: cudaMemAccessFlags): void {
-        this.$setU32(8, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudaMemAccessDesc, '{"c":"struct cudaMemAccessDesc","s":12,"a":4,"f":[["location",0,8],["flags",8,4]],"x":[["location","r",0,0,8],["flags","s","u32",8]]}', () => [cudaMemLocation]);
 
 /**
  * Specifies the properties of allocations made from the pool.
@@ -5154,75 +1931,7 @@ export interface cudaMemPoolProps {
    */
   get reserved(): Uint8Array;
 }
-RecordBase.$define(cudaMemPoolProps, () => ({
-  cName: "struct cudaMemPoolProps",
-  size: 88,
-  align: 8,
-  fields: [
-    { name: "allocType", offset: 0, size: 4 },
-    { name: "handleTypes", offset: 4, size: 4 },
-    { name: "location", offset: 8, size: 8 },
-    { name: "win32SecurityAttributes", offset: 16, size: 8 },
-    { name: "maxSize", offset: 24, size: 8 },
-    { name: "usage", offset: 32, size: 2 },
-    { name: "reserved", offset: 34, size: 54 },
-  ],
-  accessors: {
-    allocType: {
-      get(this: cudaMemPoolProps): cudaMemAllocationType {
-        return this.$u32(0) as cudaMemAllocationType;
-      },
-      set(this: cudaMemPoolProps, v: cudaMemAllocationType): void {
-        this.$setU32(0, v);
-      },
-    },
-    handleTypes: {
-      get(this: cudaMemPoolProps): cudaMemAllocationHandleType {
-        return this.$u32(4) as cudaMemAllocationHandleType;
-      },
-      set(this: cudaMemPoolProps, v: cudaMemAllocationHandleType): void {
-        this.$setU32(4, v);
-      },
-    },
-    location: {
-      get(this: cudaMemPoolProps): cudaMemLocation {
-        return this.$record(cudaMemLocation, 8);
-      },
-      set(this: cudaMemPoolProps, v: cudaMemLocation): void {
-        this.$setRecord(8, 8, v);
-      },
-    },
-    win32SecurityAttributes: {
-      get(this: cudaMemPoolProps): Pointer {
-        return this.$ptr(16);
-      },
-      set(this: cudaMemPoolProps, v: Pointer): void {
-        this.$setPtr(16, v);
-      },
-    },
-    maxSize: {
-      get(this: cudaMemPoolProps): bigint {
-        return this.$u64(24);
-      },
-      set(this: cudaMemPoolProps, v: bigint | number): void {
-        this.$setU64(24, v);
-      },
-    },
-    usage: {
-      get(this: cudaMemPoolProps): number {
-        return this.$u16(32);
-      },
-      set(this: cudaMemPoolProps, v: number): void {
-        this.$setU16(32, v);
-      },
-    },
-    reserved: {
-      get(this: cudaMemPoolProps): Uint8Array {
-        return this.$array(Uint8Array, 34, 54);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudaMemPoolProps, '{"c":"struct cudaMemPoolProps","s":88,"a":8,"f":[["allocType",0,4],["handleTypes",4,4],["location",8,8],["win32SecurityAttributes",16,8],["maxSize",24,8],["usage",32,2],["reserved",34,54]],"x":[["allocType","s","u32",0],["handleTypes","s","u32",4],["location","r",0,8,8],["win32SecurityAttributes","p",16],["maxSize","s","u64",24],["usage","s","u16",32],["reserved","a","Uint8Array",34,54]]}', () => [cudaMemLocation]);
 
 /**
  * Opaque data for exporting a pool allocation
@@ -5234,21 +1943,7 @@ export interface cudaMemPoolPtrExportData {
   /** C: `unsigned char[64] reserved`, offset 0, 64 bytes. */
   get reserved(): Uint8Array;
 }
-RecordBase.$define(cudaMemPoolPtrExportData, () => ({
-  cName: "struct cudaMemPoolPtrExportData",
-  size: 64,
-  align: 1,
-  fields: [
-    { name: "reserved", offset: 0, size: 64 },
-  ],
-  accessors: {
-    reserved: {
-      get(this: cudaMemPoolPtrExportData): Uint8Array {
-        return this.$array(Uint8Array, 0, 64);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudaMemPoolPtrExportData, '{"c":"struct cudaMemPoolPtrExportData","s":64,"a":1,"f":[["reserved",0,64]],"x":[["reserved","a","Uint8Array",0,64]]}');
 
 /**
  * Memory allocation node parameters
@@ -5288,60 +1983,7 @@ export interface cudaMemAllocNodeParams {
   get dptr(): Pointer;
   set dptr(v: Pointer);
 }
-RecordBase.$define(cudaMemAllocNodeParams, () => ({
-  cName: "struct cudaMemAllocNodeParams",
-  size: 120,
-  align: 8,
-  fields: [
-    { name: "poolProps", offset: 0, size: 88 },
-    { name: "accessDescs", offset: 88, size: 8 },
-    { name: "accessDescCount", offset: 96, size: 8 },
-    { name: "bytesize", offset: 104, size: 8 },
-    { name: "dptr", offset: 112, size: 8 },
-  ],
-  accessors: {
-    poolProps: {
-      get(this: cudaMemAllocNodeParams): cudaMemPoolProps {
-        return this.$record(cudaMemPoolProps, 0);
-      },
-      set(this: cudaMemAllocNodeParams, v: cudaMemPoolProps): void {
-        this.$setRecord(0, 88, v);
-      },
-    },
-    accessDescs: {
-      get(this: cudaMemAllocNodeParams): Pointer {
-        return this.$ptr(88);
-      },
-      set(this: cudaMemAllocNodeParams, v: Pointer): void {
-        this.$setPtr(88, v);
-      },
-    },
-    accessDescCount: {
-      get(this: cudaMemAllocNodeParams): bigint {
-        return this.$u64(96);
-      },
-      set(this: cudaMemAllocNodeParams, v: bigint | number): void {
-        this.$setU64(96, v);
-      },
-    },
-    bytesize: {
-      get(this: cudaMemAllocNodeParams): bigint {
-        return this.$u64(104);
-      },
-      set(this: cudaMemAllocNodeParams, v: bigint | number): void {
-        this.$setU64(104, v);
-      },
-    },
-    dptr: {
-      get(this: cudaMemAllocNodeParams): Pointer {
-        return this.$ptr(112);
-      },
-      set(this: cudaMemAllocNodeParams, v: Pointer): void {
-        this.$setPtr(112, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudaMemAllocNodeParams, '{"c":"struct cudaMemAllocNodeParams","s":120,"a":8,"f":[["poolProps",0,88],["accessDescs",88,8],["accessDescCount",96,8],["bytesize",104,8],["dptr",112,8]],"x":[["poolProps","r",0,0,88],["accessDescs","p",88],["accessDescCount","s","u64",96],["bytesize","s","u64",104],["dptr","p",112]]}', () => [cudaMemPoolProps]);
 
 /**
  * Memory allocation node parameters
@@ -5381,60 +2023,7 @@ export interface cudaMemAllocNodeParamsV2 {
   get dptr(): Pointer;
   set dptr(v: Pointer);
 }
-RecordBase.$define(cudaMemAllocNodeParamsV2, () => ({
-  cName: "struct cudaMemAllocNodeParamsV2",
-  size: 120,
-  align: 8,
-  fields: [
-    { name: "poolProps", offset: 0, size: 88 },
-    { name: "accessDescs", offset: 88, size: 8 },
-    { name: "accessDescCount", offset: 96, size: 8 },
-    { name: "bytesize", offset: 104, size: 8 },
-    { name: "dptr", offset: 112, size: 8 },
-  ],
-  accessors: {
-    poolProps: {
-      get(this: cudaMemAllocNodeParamsV2): cudaMemPoolProps {
-        return this.$record(cudaMemPoolProps, 0);
-      },
-      set(this: cudaMemAllocNodeParamsV2, v: cudaMemPoolProps): void {
-        this.$setRecord(0, 88, v);
-      },
-    },
-    accessDescs: {
-      get(this: cudaMemAllocNodeParamsV2): Pointer {
-        return this.$ptr(88);
-      },
-      set(this: cudaMemAllocNodeParamsV2, v: Pointer): void {
-        this.$setPtr(88, v);
-      },
-    },
-    accessDescCount: {
-      get(this: cudaMemAllocNodeParamsV2): bigint {
-        return this.$u64(96);
-      },
-      set(this: cudaMemAllocNodeParamsV2, v: bigint | number): void {
-        this.$setU64(96, v);
-      },
-    },
-    bytesize: {
-      get(this: cudaMemAllocNodeParamsV2): bigint {
-        return this.$u64(104);
-      },
-      set(this: cudaMemAllocNodeParamsV2, v: bigint | number): void {
-        this.$setU64(104, v);
-      },
-    },
-    dptr: {
-      get(this: cudaMemAllocNodeParamsV2): Pointer {
-        return this.$ptr(112);
-      },
-      set(this: cudaMemAllocNodeParamsV2, v: Pointer): void {
-        this.$setPtr(112, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudaMemAllocNodeParamsV2, '{"c":"struct cudaMemAllocNodeParamsV2","s":120,"a":8,"f":[["poolProps",0,88],["accessDescs",88,8],["accessDescCount",96,8],["bytesize",104,8],["dptr",112,8]],"x":[["poolProps","r",0,0,88],["accessDescs","p",88],["accessDescCount","s","u64",96],["bytesize","s","u64",104],["dptr","p",112]]}', () => [cudaMemPoolProps]);
 
 /**
  * Memory free node parameters
@@ -5450,24 +2039,7 @@ export interface cudaMemFreeNodeParams {
   get dptr(): Pointer;
   set dptr(v: Pointer);
 }
-RecordBase.$define(cudaMemFreeNodeParams, () => ({
-  cName: "struct cudaMemFreeNodeParams",
-  size: 8,
-  align: 8,
-  fields: [
-    { name: "dptr", offset: 0, size: 8 },
-  ],
-  accessors: {
-    dptr: {
-      get(this: cudaMemFreeNodeParams): Pointer {
-        return this.$ptr(0);
-      },
-      set(this: cudaMemFreeNodeParams, v: Pointer): void {
-        this.$setPtr(0, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudaMemFreeNodeParams, '{"c":"struct cudaMemFreeNodeParams","s":8,"a":8,"f":[["dptr",0,8]],"x":[["dptr","p",0]]}');
 
 /**
  * Attributes specific to copies within a batch. For more details on usage see `cudaMemcpyBatchAsync`.
@@ -5501,51 +2073,7 @@ export interface cudaMemcpyAttributes {
   get flags(): number;
   set flags(v: number);
 }
-RecordBase.$define(cudaMemcpyAttributes, () => ({
-  cName: "struct cudaMemcpyAttributes",
-  size: 24,
-  align: 4,
-  fields: [
-    { name: "srcAccessOrder", offset: 0, size: 4 },
-    { name: "srcLocHint", offset: 4, size: 8 },
-    { name: "dstLocHint", offset: 12, size: 8 },
-    { name: "flags", offset: 20, size: 4 },
-  ],
-  accessors: {
-    srcAccessOrder: {
-      get(this: cudaMemcpyAttributes): cudaMemcpySrcAccessOrder {
-        return this.$u32(0) as cudaMemcpySrcAccessOrder;
-      },
-      set(this: cudaMemcpyAttributes, v: cudaMemcpySrcAccessOrder): void {
-        this.$setU32(0, v);
-      },
-    },
-    srcLocHint: {
-      get(this: cudaMemcpyAttributes): cudaMemLocation {
-        return this.$record(cudaMemLocation, 4);
-      },
-      set(this: cudaMemcpyAttributes, v: cudaMemLocation): void {
-        this.$setRecord(4, 8, v);
-      },
-    },
-    dstLocHint: {
-      get(this: cudaMemcpyAttributes): cudaMemLocation {
-        return this.$record(cudaMemLocation, 12);
-      },
-      set(this: cudaMemcpyAttributes, v: cudaMemLocation): void {
-        this.$setRecord(12, 8, v);
-      },
-    },
-    flags: {
-      get(this: cudaMemcpyAttributes): number {
-        return this.$u32(20);
-      },
-      set(this: cudaMemcpyAttributes, v: number): void {
-        this.$setU32(20, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudaMemcpyAttributes, '{"c":"struct cudaMemcpyAttributes","s":24,"a":4,"f":[["srcAccessOrder",0,4],["srcLocHint",4,8],["dstLocHint",12,8],["flags",20,4]],"x":[["srcAccessOrder","s","u32",0],["srcLocHint","r",0,4,8],["dstLocHint","r",0,12,8],["flags","s","u32",20]]}', () => [cudaMemLocation]);
 
 /**
  * Struct representing offset into a `cudaArray_t` in elements
@@ -5564,42 +2092,7 @@ export interface cudaOffset3D {
   get z(): bigint;
   set z(v: bigint | number);
 }
-RecordBase.$define(cudaOffset3D, () => ({
-  cName: "struct cudaOffset3D",
-  size: 24,
-  align: 8,
-  fields: [
-    { name: "x", offset: 0, size: 8 },
-    { name: "y", offset: 8, size: 8 },
-    { name: "z", offset: 16, size: 8 },
-  ],
-  accessors: {
-    x: {
-      get(this: cudaOffset3D): bigint {
-        return this.$u64(0);
-      },
-      set(this: cudaOffset3D, v: bigint | number): void {
-        this.$setU64(0, v);
-      },
-    },
-    y: {
-      get(this: cudaOffset3D): bigint {
-        return this.$u64(8);
-      },
-      set(this: cudaOffset3D, v: bigint | number): void {
-        this.$setU64(8, v);
-      },
-    },
-    z: {
-      get(this: cudaOffset3D): bigint {
-        return this.$u64(16);
-      },
-      set(this: cudaOffset3D, v: bigint | number): void {
-        this.$setU64(16, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudaOffset3D, '{"c":"struct cudaOffset3D","s":24,"a":8,"f":[["x",0,8],["y",8,8],["z",16,8]],"x":[["x","s","u64",0],["y","s","u64",8],["z","s","u64",16]]}');
 
 /**
  * Struct representing an operand for copy with `cudaMemcpy3DBatchAsync`
@@ -5615,33 +2108,7 @@ export interface cudaMemcpy3DOperand {
   get op(): cudaMemcpy3DOperand_op;
   set op(v: cudaMemcpy3DOperand_op);
 }
-RecordBase.$define(cudaMemcpy3DOperand, () => ({
-  cName: "struct cudaMemcpy3DOperand",
-  size: 40,
-  align: 8,
-  fields: [
-    { name: "type", offset: 0, size: 4 },
-    { name: "op", offset: 8, size: 32 },
-  ],
-  accessors: {
-    type: {
-      get(this: cudaMemcpy3DOperand): cudaMemcpy3DOperandType {
-        return this.$u32(0) as cudaMemcpy3DOperandType;
-      },
-      set(this: cudaMemcpy3DOperand, v: cudaMemcpy3DOperandType): void {
-        this.$setU32(0, v);
-      },
-    },
-    op: {
-      get(this: cudaMemcpy3DOperand): cudaMemcpy3DOperand_op {
-        return this.$record(cudaMemcpy3DOperand_op, 8);
-      },
-      set(this: cudaMemcpy3DOperand, v: cudaMemcpy3DOperand_op): void {
-        this.$setRecord(8, 32, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudaMemcpy3DOperand, '{"c":"struct cudaMemcpy3DOperand","s":40,"a":8,"f":[["type",0,4],["op",8,32]],"x":[["type","s","u32",0],["op","r",0,8,32]]}', () => [cudaMemcpy3DOperand_op]);
 
 /** C: `__typeof__(((struct cudaMemcpy3DOperand *)0)->op)`: 32 bytes, aligned to 8. */
 export class cudaMemcpy3DOperand_op extends RecordBase {}
@@ -5653,33 +2120,7 @@ export interface cudaMemcpy3DOperand_op {
   get array(): cudaMemcpy3DOperand_op_array;
   set array(v: cudaMemcpy3DOperand_op_array);
 }
-RecordBase.$define(cudaMemcpy3DOperand_op, () => ({
-  cName: "__typeof__(((struct cudaMemcpy3DOperand *)0)->op)",
-  size: 32,
-  align: 8,
-  fields: [
-    { name: "ptr", offset: 0, size: 32 },
-    { name: "array", offset: 0, size: 32 },
-  ],
-  accessors: {
-    ptr: {
-      get(this: cudaMemcpy3DOperand_op): cudaMemcpy3DOperand_op_ptr {
-        return this.$record(cudaMemcpy3DOperand_op_ptr, 0);
-      },
-      set(this: cudaMemcpy3DOperand_op, v: cudaMemcpy3DOperand_op_ptr): void {
-        this.$setRecord(0, 32, v);
-      },
-    },
-    array: {
-      get(this: cudaMemcpy3DOperand_op): cudaMemcpy3DOperand_op_array {
-        return this.$record(cudaMemcpy3DOperand_op_array, 0);
-      },
-      set(this: cudaMemcpy3DOperand_op, v: cudaMemcpy3DOperand_op_array): void {
-        this.$setRecord(0, 32, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudaMemcpy3DOperand_op, '{"c":"__typeof__(((struct cudaMemcpy3DOperand *)0)->op)","s":32,"a":8,"f":[["ptr",0,32],["array",0,32]],"x":[["ptr","r",0,0,32],["array","r",1,0,32]]}', () => [cudaMemcpy3DOperand_op_ptr, cudaMemcpy3DOperand_op_array]);
 
 /**
  * Struct representing an operand when `cudaMemcpy3DOperand`::type is `cudaMemcpyOperandTypePointer`
@@ -5710,51 +2151,7 @@ export interface cudaMemcpy3DOperand_op_ptr {
   get locHint(): cudaMemLocation;
   set locHint(v: cudaMemLocation);
 }
-RecordBase.$define(cudaMemcpy3DOperand_op_ptr, () => ({
-  cName: "__typeof__(((struct cudaMemcpy3DOperand *)0)->op.ptr)",
-  size: 32,
-  align: 8,
-  fields: [
-    { name: "ptr", offset: 0, size: 8 },
-    { name: "rowLength", offset: 8, size: 8 },
-    { name: "layerHeight", offset: 16, size: 8 },
-    { name: "locHint", offset: 24, size: 8 },
-  ],
-  accessors: {
-    ptr: {
-      get(this: cudaMemcpy3DOperand_op_ptr): Pointer {
-        return this.$ptr(0);
-      },
-      set(this: cudaMemcpy3DOperand_op_ptr, v: Pointer): void {
-        this.$setPtr(0, v);
-      },
-    },
-    rowLength: {
-      get(this: cudaMemcpy3DOperand_op_ptr): bigint {
-        return this.$u64(8);
-      },
-      set(this: cudaMemcpy3DOperand_op_ptr, v: bigint | number): void {
-        this.$setU64(8, v);
-      },
-    },
-    layerHeight: {
-      get(this: cudaMemcpy3DOperand_op_ptr): bigint {
-        return this.$u64(16);
-      },
-      set(this: cudaMemcpy3DOperand_op_ptr, v: bigint | number): void {
-        this.$setU64(16, v);
-      },
-    },
-    locHint: {
-      get(this: cudaMemcpy3DOperand_op_ptr): cudaMemLocation {
-        return this.$record(cudaMemLocation, 24);
-      },
-      set(this: cudaMemcpy3DOperand_op_ptr, v: cudaMemLocation): void {
-        this.$setRecord(24, 8, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudaMemcpy3DOperand_op_ptr, '{"c":"__typeof__(((struct cudaMemcpy3DOperand *)0)->op.ptr)","s":32,"a":8,"f":[["ptr",0,8],["rowLength",8,8],["layerHeight",16,8],["locHint",24,8]],"x":[["ptr","p",0],["rowLength","s","u64",8],["layerHeight","s","u64",16],["locHint","r",0,24,8]]}', () => [cudaMemLocation]);
 
 /**
  * Struct representing an operand when `cudaMemcpy3DOperand`::type is `cudaMemcpyOperandTypeArray`
@@ -5770,33 +2167,7 @@ export interface cudaMemcpy3DOperand_op_array {
   get offset(): cudaOffset3D;
   set offset(v: cudaOffset3D);
 }
-RecordBase.$define(cudaMemcpy3DOperand_op_array, () => ({
-  cName: "__typeof__(((struct cudaMemcpy3DOperand *)0)->op.array)",
-  size: 32,
-  align: 8,
-  fields: [
-    { name: "array", offset: 0, size: 8 },
-    { name: "offset", offset: 8, size: 24 },
-  ],
-  accessors: {
-    array: {
-      get(this: cudaMemcpy3DOperand_op_array): cudaArray_t {
-        return this.$ptr(0) as cudaArray_t;
-      },
-      set(this: cudaMemcpy3DOperand_op_array, v: cudaArray_t): void {
-        this.$setPtr(0, v);
-      },
-    },
-    offset: {
-      get(this: cudaMemcpy3DOperand_op_array): cudaOffset3D {
-        return this.$record(cudaOffset3D, 8);
-      },
-      set(this: cudaMemcpy3DOperand_op_array, v: cudaOffset3D): void {
-        this.$setRecord(8, 24, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudaMemcpy3DOperand_op_array, '{"c":"__typeof__(((struct cudaMemcpy3DOperand *)0)->op.array)","s":32,"a":8,"f":[["array",0,8],["offset",8,24]],"x":[["array","p",0],["offset","r",0,8,24]]}', () => [cudaOffset3D]);
 
 /** C: `struct cudaMemcpy3DBatchOp`: 112 bytes, aligned to 8. */
 export class cudaMemcpy3DBatchOp extends RecordBase {}
@@ -5832,60 +2203,7 @@ export interface cudaMemcpy3DBatchOp {
   get flags(): number;
   set flags(v: number);
 }
-RecordBase.$define(cudaMemcpy3DBatchOp, () => ({
-  cName: "struct cudaMemcpy3DBatchOp",
-  size: 112,
-  align: 8,
-  fields: [
-    { name: "src", offset: 0, size: 40 },
-    { name: "dst", offset: 40, size: 40 },
-    { name: "extent", offset: 80, size: 24 },
-    { name: "srcAccessOrder", offset: 104, size: 4 },
-    { name: "flags", offset: 108, size: 4 },
-  ],
-  accessors: {
-    src: {
-      get(this: cudaMemcpy3DBatchOp): cudaMemcpy3DOperand {
-        return this.$record(cudaMemcpy3DOperand, 0);
-      },
-      set(this: cudaMemcpy3DBatchOp, v: cudaMemcpy3DOperand): void {
-        this.$setRecord(0, 40, v);
-      },
-    },
-    dst: {
-      get(this: cudaMemcpy3DBatchOp): cudaMemcpy3DOperand {
-        return this.$record(cudaMemcpy3DOperand, 40);
-      },
-      set(this: cudaMemcpy3DBatchOp, v: cudaMemcpy3DOperand): void {
-        this.$setRecord(40, 40, v);
-      },
-    },
-    extent: {
-      get(this: cudaMemcpy3DBatchOp): cudaExtent {
-        return this.$record(cudaExtent, 80);
-      },
-      set(this: cudaMemcpy3DBatchOp, v: cudaExtent): void {
-        this.$setRecord(80, 24, v);
-      },
-    },
-    srcAccessOrder: {
-      get(this: cudaMemcpy3DBatchOp): cudaMemcpySrcAccessOrder {
-        return this.$u32(104) as cudaMemcpySrcAccessOrder;
-      },
-      set(this: cudaMemcpy3DBatchOp, v: cudaMemcpySrcAccessOrder): void {
-        this.$setU32(104, v);
-      },
-    },
-    flags: {
-      get(this: cudaMemcpy3DBatchOp): number {
-        return this.$u32(108);
-      },
-      set(this: cudaMemcpy3DBatchOp, v: number): void {
-        this.$setU32(108, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudaMemcpy3DBatchOp, '{"c":"struct cudaMemcpy3DBatchOp","s":112,"a":8,"f":[["src",0,40],["dst",40,40],["extent",80,24],["srcAccessOrder",104,4],["flags",108,4]],"x":[["src","r",0,0,40],["dst","r",0,40,40],["extent","r",1,80,24],["srcAccessOrder","s","u32",104],["flags","s","u32",108]]}', () => [cudaMemcpy3DOperand, cudaExtent]);
 
 /** C: `struct CUuuid_st` (also `CUuuid`, `cudaUUID_t`): 16 bytes, aligned to 1. */
 export class CUuuid_st extends RecordBase {}
@@ -5893,21 +2211,7 @@ export interface CUuuid_st {
   /** C: `char[16] bytes`, offset 0, 16 bytes. */
   get bytes(): Int8Array;
 }
-RecordBase.$define(CUuuid_st, () => ({
-  cName: "struct CUuuid_st",
-  size: 16,
-  align: 1,
-  fields: [
-    { name: "bytes", offset: 0, size: 16 },
-  ],
-  accessors: {
-    bytes: {
-      get(this: CUuuid_st): Int8Array {
-        return this.$array(Int8Array, 0, 16);
-      },
-    },
-  },
-}));
+RecordBase.$define(CUuuid_st, '{"c":"struct CUuuid_st","s":16,"a":1,"f":[["bytes",0,16]],"x":[["bytes","a","Int8Array",0,16]]}');
 /** Another name of {@link CUuuid_st}. */
 export const CUuuid = CUuuid_st;
 /** Another name of {@link CUuuid_st}. */
@@ -6464,795 +2768,7 @@ export interface cudaDeviceProp {
    */
   get reserved(): Int32Array;
 }
-RecordBase.$define(cudaDeviceProp, () => ({
-  cName: "struct cudaDeviceProp",
-  size: 1008,
-  align: 8,
-  fields: [
-    { name: "name", offset: 0, size: 256 },
-    { name: "uuid", offset: 256, size: 16 },
-    { name: "luid", offset: 272, size: 8 },
-    { name: "luidDeviceNodeMask", offset: 280, size: 4 },
-    { name: "totalGlobalMem", offset: 288, size: 8 },
-    { name: "sharedMemPerBlock", offset: 296, size: 8 },
-    { name: "regsPerBlock", offset: 304, size: 4 },
-    { name: "warpSize", offset: 308, size: 4 },
-    { name: "memPitch", offset: 312, size: 8 },
-    { name: "maxThreadsPerBlock", offset: 320, size: 4 },
-    { name: "maxThreadsDim", offset: 324, size: 12 },
-    { name: "maxGridSize", offset: 336, size: 12 },
-    { name: "totalConstMem", offset: 352, size: 8 },
-    { name: "major", offset: 360, size: 4 },
-    { name: "minor", offset: 364, size: 4 },
-    { name: "textureAlignment", offset: 368, size: 8 },
-    { name: "texturePitchAlignment", offset: 376, size: 8 },
-    { name: "multiProcessorCount", offset: 384, size: 4 },
-    { name: "integrated", offset: 388, size: 4 },
-    { name: "canMapHostMemory", offset: 392, size: 4 },
-    { name: "maxTexture1D", offset: 396, size: 4 },
-    { name: "maxTexture1DMipmap", offset: 400, size: 4 },
-    { name: "maxTexture2D", offset: 404, size: 8 },
-    { name: "maxTexture2DMipmap", offset: 412, size: 8 },
-    { name: "maxTexture2DLinear", offset: 420, size: 12 },
-    { name: "maxTexture2DGather", offset: 432, size: 8 },
-    { name: "maxTexture3D", offset: 440, size: 12 },
-    { name: "maxTexture3DAlt", offset: 452, size: 12 },
-    { name: "maxTextureCubemap", offset: 464, size: 4 },
-    { name: "maxTexture1DLayered", offset: 468, size: 8 },
-    { name: "maxTexture2DLayered", offset: 476, size: 12 },
-    { name: "maxTextureCubemapLayered", offset: 488, size: 8 },
-    { name: "maxSurface1D", offset: 496, size: 4 },
-    { name: "maxSurface2D", offset: 500, size: 8 },
-    { name: "maxSurface3D", offset: 508, size: 12 },
-    { name: "maxSurface1DLayered", offset: 520, size: 8 },
-    { name: "maxSurface2DLayered", offset: 528, size: 12 },
-    { name: "maxSurfaceCubemap", offset: 540, size: 4 },
-    { name: "maxSurfaceCubemapLayered", offset: 544, size: 8 },
-    { name: "surfaceAlignment", offset: 552, size: 8 },
-    { name: "concurrentKernels", offset: 560, size: 4 },
-    { name: "ECCEnabled", offset: 564, size: 4 },
-    { name: "pciBusID", offset: 568, size: 4 },
-    { name: "pciDeviceID", offset: 572, size: 4 },
-    { name: "pciDomainID", offset: 576, size: 4 },
-    { name: "tccDriver", offset: 580, size: 4 },
-    { name: "asyncEngineCount", offset: 584, size: 4 },
-    { name: "unifiedAddressing", offset: 588, size: 4 },
-    { name: "memoryBusWidth", offset: 592, size: 4 },
-    { name: "l2CacheSize", offset: 596, size: 4 },
-    { name: "persistingL2CacheMaxSize", offset: 600, size: 4 },
-    { name: "maxThreadsPerMultiProcessor", offset: 604, size: 4 },
-    { name: "streamPrioritiesSupported", offset: 608, size: 4 },
-    { name: "globalL1CacheSupported", offset: 612, size: 4 },
-    { name: "localL1CacheSupported", offset: 616, size: 4 },
-    { name: "sharedMemPerMultiprocessor", offset: 624, size: 8 },
-    { name: "regsPerMultiprocessor", offset: 632, size: 4 },
-    { name: "managedMemory", offset: 636, size: 4 },
-    { name: "isMultiGpuBoard", offset: 640, size: 4 },
-    { name: "multiGpuBoardGroupID", offset: 644, size: 4 },
-    { name: "hostNativeAtomicSupported", offset: 648, size: 4 },
-    { name: "pageableMemoryAccess", offset: 652, size: 4 },
-    { name: "concurrentManagedAccess", offset: 656, size: 4 },
-    { name: "computePreemptionSupported", offset: 660, size: 4 },
-    { name: "canUseHostPointerForRegisteredMem", offset: 664, size: 4 },
-    { name: "cooperativeLaunch", offset: 668, size: 4 },
-    { name: "sharedMemPerBlockOptin", offset: 672, size: 8 },
-    { name: "pageableMemoryAccessUsesHostPageTables", offset: 680, size: 4 },
-    { name: "directManagedMemAccessFromHost", offset: 684, size: 4 },
-    { name: "maxBlocksPerMultiProcessor", offset: 688, size: 4 },
-    { name: "accessPolicyMaxWindowSize", offset: 692, size: 4 },
-    { name: "reservedSharedMemPerBlock", offset: 696, size: 8 },
-    { name: "hostRegisterSupported", offset: 704, size: 4 },
-    { name: "sparseCudaArraySupported", offset: 708, size: 4 },
-    { name: "hostRegisterReadOnlySupported", offset: 712, size: 4 },
-    { name: "timelineSemaphoreInteropSupported", offset: 716, size: 4 },
-    { name: "memoryPoolsSupported", offset: 720, size: 4 },
-    { name: "gpuDirectRDMASupported", offset: 724, size: 4 },
-    { name: "gpuDirectRDMAFlushWritesOptions", offset: 728, size: 4 },
-    { name: "gpuDirectRDMAWritesOrdering", offset: 732, size: 4 },
-    { name: "memoryPoolSupportedHandleTypes", offset: 736, size: 4 },
-    { name: "deferredMappingCudaArraySupported", offset: 740, size: 4 },
-    { name: "ipcEventSupported", offset: 744, size: 4 },
-    { name: "clusterLaunch", offset: 748, size: 4 },
-    { name: "unifiedFunctionPointers", offset: 752, size: 4 },
-    { name: "deviceNumaConfig", offset: 756, size: 4 },
-    { name: "deviceNumaId", offset: 760, size: 4 },
-    { name: "mpsEnabled", offset: 764, size: 4 },
-    { name: "hostNumaId", offset: 768, size: 4 },
-    { name: "gpuPciDeviceID", offset: 772, size: 4 },
-    { name: "gpuPciSubsystemID", offset: 776, size: 4 },
-    { name: "hostNumaMultinodeIpcSupported", offset: 780, size: 4 },
-    { name: "reserved", offset: 784, size: 224 },
-  ],
-  accessors: {
-    name: {
-      get(this: cudaDeviceProp): Int8Array {
-        return this.$array(Int8Array, 0, 256);
-      },
-    },
-    uuid: {
-      get(this: cudaDeviceProp): CUuuid_st {
-        return this.$record(CUuuid_st, 256);
-      },
-      set(this: cudaDeviceProp, v: CUuuid_st): void {
-        this.$setRecord(256, 16, v);
-      },
-    },
-    luid: {
-      get(this: cudaDeviceProp): Int8Array {
-        return this.$array(Int8Array, 272, 8);
-      },
-    },
-    luidDeviceNodeMask: {
-      get(this: cudaDeviceProp): number {
-        return this.$u32(280);
-      },
-      set(this: cudaDeviceProp, v: number): void {
-        this.$setU32(280, v);
-      },
-    },
-    totalGlobalMem: {
-      get(this: cudaDeviceProp): bigint {
-        return this.$u64(288);
-      },
-      set(this: cudaDeviceProp, v: bigint | number): void {
-        this.$setU64(288, v);
-      },
-    },
-    sharedMemPerBlock: {
-      get(this: cudaDeviceProp): bigint {
-        return this.$u64(296);
-      },
-      set(this: cudaDeviceProp, v: bigint | number): void {
-        this.$setU64(296, v);
-      },
-    },
-    regsPerBlock: {
-      get(this: cudaDeviceProp): number {
-        return this.$i32(304);
-      },
-      set(this: cudaDeviceProp, v: number): void {
-        this.$setI32(304, v);
-      },
-    },
-    warpSize: {
-      get(this: cudaDeviceProp): number {
-        return this.$i32(308);
-      },
-      set(this: cudaDeviceProp, v: number): void {
-        this.$setI32(308, v);
-      },
-    },
-    memPitch: {
-      get(this: cudaDeviceProp): bigint {
-        return this.$u64(312);
-      },
-      set(this: cudaDeviceProp, v: bigint | number): void {
-        this.$setU64(312, v);
-      },
-    },
-    maxThreadsPerBlock: {
-      get(this: cudaDeviceProp): number {
-        return this.$i32(320);
-      },
-      set(this: cudaDeviceProp, v: number): void {
-        this.$setI32(320, v);
-      },
-    },
-    maxThreadsDim: {
-      get(this: cudaDeviceProp): Int32Array {
-        return this.$array(Int32Array, 324, 3);
-      },
-    },
-    maxGridSize: {
-      get(this: cudaDeviceProp): Int32Array {
-        return this.$array(Int32Array, 336, 3);
-      },
-    },
-    totalConstMem: {
-      get(this: cudaDeviceProp): bigint {
-        return this.$u64(352);
-      },
-      set(this: cudaDeviceProp, v: bigint | number): void {
-        this.$setU64(352, v);
-      },
-    },
-    major: {
-      get(this: cudaDeviceProp): number {
-        return this.$i32(360);
-      },
-      set(this: cudaDeviceProp, v: number): void {
-        this.$setI32(360, v);
-      },
-    },
-    minor: {
-      get(this: cudaDeviceProp): number {
-        return this.$i32(364);
-      },
-      set(this: cudaDeviceProp, v: number): void {
-        this.$setI32(364, v);
-      },
-    },
-    textureAlignment: {
-      get(this: cudaDeviceProp): bigint {
-        return this.$u64(368);
-      },
-      set(this: cudaDeviceProp, v: bigint | number): void {
-        this.$setU64(368, v);
-      },
-    },
-    texturePitchAlignment: {
-      get(this: cudaDeviceProp): bigint {
-        return this.$u64(376);
-      },
-      set(this: cudaDeviceProp, v: bigint | number): void {
-        this.$setU64(376, v);
-      },
-    },
-    multiProcessorCount: {
-      get(this: cudaDeviceProp): number {
-        return this.$i32(384);
-      },
-      set(this: cudaDeviceProp, v: number): void {
-        this.$setI32(384, v);
-      },
-    },
-    integrated: {
-      get(this: cudaDeviceProp): number {
-        return this.$i32(388);
-      },
-      set(this: cudaDeviceProp, v: number): void {
-        this.$setI32(388, v);
-      },
-    },
-    canMapHostMemory: {
-      get(this: cudaDeviceProp): number {
-        return this.$i32(392);
-      },
-      set(this: cudaDeviceProp, v: number): void {
-        this.$setI32(392, v);
-      },
-    },
-    maxTexture1D: {
-      get(this: cudaDeviceProp): number {
-        return this.$i32(396);
-      },
-      set(this: cudaDeviceProp, v: number): void {
-        this.$setI32(396, v);
-      },
-    },
-    maxTexture1DMipmap: {
-      get(this: cudaDeviceProp): number {
-        return this.$i32(400);
-      },
-      set(this: cudaDeviceProp, v: number): void {
-        this.$setI32(400, v);
-      },
-    },
-    maxTexture2D: {
-      get(this: cudaDeviceProp): Int32Array {
-        return this.$array(Int32Array, 404, 2);
-      },
-    },
-    maxTexture2DMipmap: {
-      get(this: cudaDeviceProp): Int32Array {
-        return this.$array(Int32Array, 412, 2);
-      },
-    },
-    maxTexture2DLinear: {
-      get(this: cudaDeviceProp): Int32Array {
-        return this.$array(Int32Array, 420, 3);
-      },
-    },
-    maxTexture2DGather: {
-      get(this: cudaDeviceProp): Int32Array {
-        return this.$array(Int32Array, 432, 2);
-      },
-    },
-    maxTexture3D: {
-      get(this: cudaDeviceProp): Int32Array {
-        return this.$array(Int32Array, 440, 3);
-      },
-    },
-    maxTexture3DAlt: {
-      get(this: cudaDeviceProp): Int32Array {
-        return this.$array(Int32Array, 452, 3);
-      },
-    },
-    maxTextureCubemap: {
-      get(this: cudaDeviceProp): number {
-        return this.$i32(464);
-      },
-      set(this: cudaDeviceProp, v: number): void {
-        this.$setI32(464, v);
-      },
-    },
-    maxTexture1DLayered: {
-      get(this: cudaDeviceProp): Int32Array {
-        return this.$array(Int32Array, 468, 2);
-      },
-    },
-    maxTexture2DLayered: {
-      get(this: cudaDeviceProp): Int32Array {
-        return this.$array(Int32Array, 476, 3);
-      },
-    },
-    maxTextureCubemapLayered: {
-      get(this: cudaDeviceProp): Int32Array {
-        return this.$array(Int32Array, 488, 2);
-      },
-    },
-    maxSurface1D: {
-      get(this: cudaDeviceProp): number {
-        return this.$i32(496);
-      },
-      set(this: cudaDeviceProp, v: number): void {
-        this.$setI32(496, v);
-      },
-    },
-    maxSurface2D: {
-      get(this: cudaDeviceProp): Int32Array {
-        return this.$array(Int32Array, 500, 2);
-      },
-    },
-    maxSurface3D: {
-      get(this: cudaDeviceProp): Int32Array {
-        return this.$array(Int32Array, 508, 3);
-      },
-    },
-    maxSurface1DLayered: {
-      get(this: cudaDeviceProp): Int32Array {
-        return this.$array(Int32Array, 520, 2);
-      },
-    },
-    maxSurface2DLayered: {
-      get(this: cudaDeviceProp): Int32Array {
-        return this.$array(Int32Array, 528, 3);
-      },
-    },
-    maxSurfaceCubemap: {
-      get(this: cudaDeviceProp): number {
-        return this.$i32(540);
-      },
-      set(this: cudaDeviceProp, v: number): void {
-        this.$setI32(540, v);
-      },
-    },
-    maxSurfaceCubemapLayered: {
-      get(this: cudaDeviceProp): Int32Array {
-        return this.$array(Int32Array, 544, 2);
-      },
-    },
-    surfaceAlignment: {
-      get(this: cudaDeviceProp): bigint {
-        return this.$u64(552);
-      },
-      set(this: cudaDeviceProp, v: bigint | number): void {
-        this.$setU64(552, v);
-      },
-    },
-    concurrentKernels: {
-      get(this: cudaDeviceProp): number {
-        return this.$i32(560);
-      },
-      set(this: cudaDeviceProp, v: number): void {
-        this.$setI32(560, v);
-      },
-    },
-    ECCEnabled: {
-      get(this: cudaDeviceProp): number {
-        return this.$i32(564);
-      },
-      set(this: cudaDeviceProp, v: number): void {
-        this.$setI32(564, v);
-      },
-    },
-    pciBusID: {
-      get(this: cudaDeviceProp): number {
-        return this.$i32(568);
-      },
-      set(this: cudaDeviceProp, v: number): void {
-        this.$setI32(568, v);
-      },
-    },
-    pciDeviceID: {
-      get(this: cudaDeviceProp): number {
-        return this.$i32(572);
-      },
-      set(this: cudaDeviceProp, v: number): void {
-        this.$setI32(572, v);
-      },
-    },
-    pciDomainID: {
-      get(this: cudaDeviceProp): number {
-        return this.$i32(576);
-      },
-      set(this: cudaDeviceProp, v: number): void {
-        this.$setI32(576, v);
-      },
-    },
-    tccDriver: {
-      get(this: cudaDeviceProp): number {
-        return this.$i32(580);
-      },
-      set(this: cudaDeviceProp, v: number): void {
-        this.$setI32(580, v);
-      },
-    },
-    asyncEngineCount: {
-      get(this: cudaDeviceProp): number {
-        return this.$i32(584);
-      },
-      set(this: cudaDeviceProp, v: number): void {
-        this.$setI32(584, v);
-      },
-    },
-    unifiedAddressing: {
-      get(this: cudaDeviceProp): number {
-        return this.$i32(588);
-      },
-      set(this: cudaDeviceProp, v: number): void {
-        this.$setI32(588, v);
-      },
-    },
-    memoryBusWidth: {
-      get(this: cudaDeviceProp): number {
-        return this.$i32(592);
-      },
-      set(this: cudaDeviceProp, v: number): void {
-        this.$setI32(592, v);
-      },
-    },
-    l2CacheSize: {
-      get(this: cudaDeviceProp): number {
-        return this.$i32(596);
-      },
-      set(this: cudaDeviceProp, v: number): void {
-        this.$setI32(596, v);
-      },
-    },
-    persistingL2CacheMaxSize: {
-      get(this: cudaDeviceProp): number {
-        return this.$i32(600);
-      },
-      set(this: cudaDeviceProp, v: number): void {
-        this.$setI32(600, v);
-      },
-    },
-    maxThreadsPerMultiProcessor: {
-      get(this: cudaDeviceProp): number {
-        return this.$i32(604);
-      },
-      set(this: cudaDeviceProp, v: number): void {
-        this.$setI32(604, v);
-      },
-    },
-    streamPrioritiesSupported: {
-      get(this: cudaDeviceProp): number {
-        return this.$i32(608);
-      },
-      set(this: cudaDeviceProp, v: number): void {
-        this.$setI32(608, v);
-      },
-    },
-    globalL1CacheSupported: {
-      get(this: cudaDeviceProp): number {
-        return this.$i32(612);
-      },
-      set(this: cudaDeviceProp, v: number): void {
-        this.$setI32(612, v);
-      },
-    },
-    localL1CacheSupported: {
-      get(this: cudaDeviceProp): number {
-        return this.$i32(616);
-      },
-      set(this: cudaDeviceProp, v: number): void {
-        this.$setI32(616, v);
-      },
-    },
-    sharedMemPerMultiprocessor: {
-      get(this: cudaDeviceProp): bigint {
-        return this.$u64(624);
-      },
-      set(this: cudaDeviceProp, v: bigint | number): void {
-        this.$setU64(624, v);
-      },
-    },
-    regsPerMultiprocessor: {
-      get(this: cudaDeviceProp): number {
-        return this.$i32(632);
-      },
-      set(this: cudaDeviceProp, v: number): void {
-        this.$setI32(632, v);
-      },
-    },
-    managedMemory: {
-      get(this: cudaDeviceProp): number {
-        return this.$i32(636);
-      },
-      set(this: cudaDeviceProp, v: number): void {
-        this.$setI32(636, v);
-      },
-    },
-    isMultiGpuBoard: {
-      get(this: cudaDeviceProp): number {
-        return this.$i32(640);
-      },
-      set(this: cudaDeviceProp, v: number): void {
-        this.$setI32(640, v);
-      },
-    },
-    multiGpuBoardGroupID: {
-      get(this: cudaDeviceProp): number {
-        return this.$i32(644);
-      },
-      set(this: cudaDeviceProp, v: number): void {
-        this.$setI32(644, v);
-      },
-    },
-    hostNativeAtomicSupported: {
-      get(this: cudaDeviceProp): number {
-        return this.$i32(648);
-      },
-      set(this: cudaDeviceProp, v: number): void {
-        this.$setI32(648, v);
-      },
-    },
-    pageableMemoryAccess: {
-      get(this: cudaDeviceProp): number {
-        return this.$i32(652);
-      },
-      set(this: cudaDeviceProp, v: number): void {
-        this.$setI32(652, v);
-      },
-    },
-    concurrentManagedAccess: {
-      get(this: cudaDeviceProp): number {
-        return this.$i32(656);
-      },
-      set(this: cudaDeviceProp, v: number): void {
-        this.$setI32(656, v);
-      },
-    },
-    computePreemptionSupported: {
-      get(this: cudaDeviceProp): number {
-        return this.$i32(660);
-      },
-      set(this: cudaDeviceProp, v: number): void {
-        this.$setI32(660, v);
-      },
-    },
-    canUseHostPointerForRegisteredMem: {
-      get(this: cudaDeviceProp): number {
-        return this.$i32(664);
-      },
-      set(this: cudaDeviceProp, v: number): void {
-        this.$setI32(664, v);
-      },
-    },
-    cooperativeLaunch: {
-      get(this: cudaDeviceProp): number {
-        return this.$i32(668);
-      },
-      set(this: cudaDeviceProp, v: number): void {
-        this.$setI32(668, v);
-      },
-    },
-    sharedMemPerBlockOptin: {
-      get(this: cudaDeviceProp): bigint {
-        return this.$u64(672);
-      },
-      set(this: cudaDeviceProp, v: bigint | number): void {
-        this.$setU64(672, v);
-      },
-    },
-    pageableMemoryAccessUsesHostPageTables: {
-      get(this: cudaDeviceProp): number {
-        return this.$i32(680);
-      },
-      set(this: cudaDeviceProp, v: number): void {
-        this.$setI32(680, v);
-      },
-    },
-    directManagedMemAccessFromHost: {
-      get(this: cudaDeviceProp): number {
-        return this.$i32(684);
-      },
-      set(this: cudaDeviceProp, v: number): void {
-        this.$setI32(684, v);
-      },
-    },
-    maxBlocksPerMultiProcessor: {
-      get(this: cudaDeviceProp): number {
-        return this.$i32(688);
-      },
-      set(this: cudaDeviceProp, v: number): void {
-        this.$setI32(688, v);
-      },
-    },
-    accessPolicyMaxWindowSize: {
-      get(this: cudaDeviceProp): number {
-        return this.$i32(692);
-      },
-      set(this: cudaDeviceProp, v: number): void {
-        this.$setI32(692, v);
-      },
-    },
-    reservedSharedMemPerBlock: {
-      get(this: cudaDeviceProp): bigint {
-        return this.$u64(696);
-      },
-      set(this: cudaDeviceProp, v: bigint | number): void {
-        this.$setU64(696, v);
-      },
-    },
-    hostRegisterSupported: {
-      get(this: cudaDeviceProp): number {
-        return this.$i32(704);
-      },
-      set(this: cudaDeviceProp, v: number): void {
-        this.$setI32(704, v);
-      },
-    },
-    sparseCudaArraySupported: {
-      get(this: cudaDeviceProp): number {
-        return this.$i32(708);
-      },
-      set(this: cudaDeviceProp, v: number): void {
-        this.$setI32(708, v);
-      },
-    },
-    hostRegisterReadOnlySupported: {
-      get(this: cudaDeviceProp): number {
-        return this.$i32(712);
-      },
-      set(this: cudaDeviceProp, v: number): void {
-        this.$setI32(712, v);
-      },
-    },
-    timelineSemaphoreInteropSupported: {
-      get(this: cudaDeviceProp): number {
-        return this.$i32(716);
-      },
-      set(this: cudaDeviceProp, v: number): void {
-        this.$setI32(716, v);
-      },
-    },
-    memoryPoolsSupported: {
-      get(this: cudaDeviceProp): number {
-        return this.$i32(720);
-      },
-      set(this: cudaDeviceProp, v: number): void {
-        this.$setI32(720, v);
-      },
-    },
-    gpuDirectRDMASupported: {
-      get(this: cudaDeviceProp): number {
-        return this.$i32(724);
-      },
-      set(this: cudaDeviceProp, v: number): void {
-        this.$setI32(724, v);
-      },
-    },
-    gpuDirectRDMAFlushWritesOptions: {
-      get(this: cudaDeviceProp): number {
-        return this.$u32(728);
-      },
-      set(this: cudaDeviceProp, v: number): void {
-        this.$setU32(728, v);
-      },
-    },
-    gpuDirectRDMAWritesOrdering: {
-      get(this: cudaDeviceProp): number {
-        return this.$i32(732);
-      },
-      set(this: cudaDeviceProp, v: number): void {
-        this.$setI32(732, v);
-      },
-    },
-    memoryPoolSupportedHandleTypes: {
-      get(this: cudaDeviceProp): number {
-        return this.$u32(736);
-      },
-      set(this: cudaDeviceProp, v: number): void {
-        this.$setU32(736, v);
-      },
-    },
-    deferredMappingCudaArraySupported: {
-      get(this: cudaDeviceProp): number {
-        return this.$i32(740);
-      },
-      set(this: cudaDeviceProp, v: number): void {
-        this.$setI32(740, v);
-      },
-    },
-    ipcEventSupported: {
-      get(this: cudaDeviceProp): number {
-        return this.$i32(744);
-      },
-      set(this: cudaDeviceProp, v: number): void {
-        this.$setI32(744, v);
-      },
-    },
-    clusterLaunch: {
-      get(this: cudaDeviceProp): number {
-        return this.$i32(748);
-      },
-      set(this: cudaDeviceProp, v: number): void {
-        this.$setI32(748, v);
-      },
-    },
-    unifiedFunctionPointers: {
-      get(this: cudaDeviceProp): number {
-        return this.$i32(752);
-      },
-      set(this: cudaDeviceProp, v: number): void {
-        this.$setI32(752, v);
-      },
-    },
-    deviceNumaConfig: {
-      get(this: cudaDeviceProp): number {
-        return this.$i32(756);
-      },
-      set(this: cudaDeviceProp, v: number): void {
-        this.$setI32(756, v);
-      },
-    },
-    deviceNumaId: {
-      get(this: cudaDeviceProp): number {
-        return this.$i32(760);
-      },
-      set(this: cudaDeviceProp, v: number): void {
-        this.$setI32(760, v);
-      },
-    },
-    mpsEnabled: {
-      get(this: cudaDeviceProp): number {
-        return this.$i32(764);
-      },
-      set(this: cudaDeviceProp, v: number): void {
-        this.$setI32(764, v);
-      },
-    },
-    hostNumaId: {
-      get(this: cudaDeviceProp): number {
-        return this.$i32(768);
-      },
-      set(this: cudaDeviceProp, v: number): void {
-        this.$setI32(768, v);
-      },
-    },
-    gpuPciDeviceID: {
-      get(this: cudaDeviceProp): number {
-        return this.$u32(772);
-      },
-      set(this: cudaDeviceProp, v: number): void {
-        this.$setU32(772, v);
-      },
-    },
-    gpuPciSubsystemID: {
-      get(this: cudaDeviceProp): number {
-        return this.$u32(776);
-      },
-      set(this: cudaDeviceProp, v: number): void {
-        this.$setU32(776, v);
-      },
-    },
-    hostNumaMultinodeIpcSupported: {
-      get(this: cudaDeviceProp): number {
-        return this.$i32(780);
-      },
-      set(this: cudaDeviceProp, v: number): void {
-        this.$setI32(780, v);
-      },
-    },
-    reserved: {
-      get(this: cudaDeviceProp): Int32Array {
-        return this.$array(Int32Array, 784, 56);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudaDeviceProp, '{"c":"struct cudaDeviceProp","s":1008,"a":8,"f":[["name",0,256],["uuid",256,16],["luid",272,8],["luidDeviceNodeMask",280,4],["totalGlobalMem",288,8],["sharedMemPerBlock",296,8],["regsPerBlock",304,4],["warpSize",308,4],["memPitch",312,8],["maxThreadsPerBlock",320,4],["maxThreadsDim",324,12],["maxGridSize",336,12],["totalConstMem",352,8],["major",360,4],["minor",364,4],["textureAlignment",368,8],["texturePitchAlignment",376,8],["multiProcessorCount",384,4],["integrated",388,4],["canMapHostMemory",392,4],["maxTexture1D",396,4],["maxTexture1DMipmap",400,4],["maxTexture2D",404,8],["maxTexture2DMipmap",412,8],["maxTexture2DLinear",420,12],["maxTexture2DGather",432,8],["maxTexture3D",440,12],["maxTexture3DAlt",452,12],["maxTextureCubemap",464,4],["maxTexture1DLayered",468,8],["maxTexture2DLayered",476,12],["maxTextureCubemapLayered",488,8],["maxSurface1D",496,4],["maxSurface2D",500,8],["maxSurface3D",508,12],["maxSurface1DLayered",520,8],["maxSurface2DLayered",528,12],["maxSurfaceCubemap",540,4],["maxSurfaceCubemapLayered",544,8],["surfaceAlignment",552,8],["concurrentKernels",560,4],["ECCEnabled",564,4],["pciBusID",568,4],["pciDeviceID",572,4],["pciDomainID",576,4],["tccDriver",580,4],["asyncEngineCount",584,4],["unifiedAddressing",588,4],["memoryBusWidth",592,4],["l2CacheSize",596,4],["persistingL2CacheMaxSize",600,4],["maxThreadsPerMultiProcessor",604,4],["streamPrioritiesSupported",608,4],["globalL1CacheSupported",612,4],["localL1CacheSupported",616,4],["sharedMemPerMultiprocessor",624,8],["regsPerMultiprocessor",632,4],["managedMemory",636,4],["isMultiGpuBoard",640,4],["multiGpuBoardGroupID",644,4],["hostNativeAtomicSupported",648,4],["pageableMemoryAccess",652,4],["concurrentManagedAccess",656,4],["computePreemptionSupported",660,4],["canUseHostPointerForRegisteredMem",664,4],["cooperativeLaunch",668,4],["sharedMemPerBlockOptin",672,8],["pageableMemoryAccessUsesHostPageTables",680,4],["directManagedMemAccessFromHost",684,4],["maxBlocksPerMultiProcessor",688,4],["accessPolicyMaxWindowSize",692,4],["reservedSharedMemPerBlock",696,8],["hostRegisterSupported",704,4],["sparseCudaArraySupported",708,4],["hostRegisterReadOnlySupported",712,4],["timelineSemaphoreInteropSupported",716,4],["memoryPoolsSupported",720,4],["gpuDirectRDMASupported",724,4],["gpuDirectRDMAFlushWritesOptions",728,4],["gpuDirectRDMAWritesOrdering",732,4],["memoryPoolSupportedHandleTypes",736,4],["deferredMappingCudaArraySupported",740,4],["ipcEventSupported",744,4],["clusterLaunch",748,4],["unifiedFunctionPointers",752,4],["deviceNumaConfig",756,4],["deviceNumaId",760,4],["mpsEnabled",764,4],["hostNumaId",768,4],["gpuPciDeviceID",772,4],["gpuPciSubsystemID",776,4],["hostNumaMultinodeIpcSupported",780,4],["reserved",784,224]],"x":[["name","a","Int8Array",0,256],["uuid","r",0,256,16],["luid","a","Int8Array",272,8],["luidDeviceNodeMask","s","u32",280],["totalGlobalMem","s","u64",288],["sharedMemPerBlock","s","u64",296],["regsPerBlock","s","i32",304],["warpSize","s","i32",308],["memPitch","s","u64",312],["maxThreadsPerBlock","s","i32",320],["maxThreadsDim","a","Int32Array",324,3],["maxGridSize","a","Int32Array",336,3],["totalConstMem","s","u64",352],["major","s","i32",360],["minor","s","i32",364],["textureAlignment","s","u64",368],["texturePitchAlignment","s","u64",376],["multiProcessorCount","s","i32",384],["integrated","s","i32",388],["canMapHostMemory","s","i32",392],["maxTexture1D","s","i32",396],["maxTexture1DMipmap","s","i32",400],["maxTexture2D","a","Int32Array",404,2],["maxTexture2DMipmap","a","Int32Array",412,2],["maxTexture2DLinear","a","Int32Array",420,3],["maxTexture2DGather","a","Int32Array",432,2],["maxTexture3D","a","Int32Array",440,3],["maxTexture3DAlt","a","Int32Array",452,3],["maxTextureCubemap","s","i32",464],["maxTexture1DLayered","a","Int32Array",468,2],["maxTexture2DLayered","a","Int32Array",476,3],["maxTextureCubemapLayered","a","Int32Array",488,2],["maxSurface1D","s","i32",496],["maxSurface2D","a","Int32Array",500,2],["maxSurface3D","a","Int32Array",508,3],["maxSurface1DLayered","a","Int32Array",520,2],["maxSurface2DLayered","a","Int32Array",528,3],["maxSurfaceCubemap","s","i32",540],["maxSurfaceCubemapLayered","a","Int32Array",544,2],["surfaceAlignment","s","u64",552],["concurrentKernels","s","i32",560],["ECCEnabled","s","i32",564],["pciBusID","s","i32",568],["pciDeviceID","s","i32",572],["pciDomainID","s","i32",576],["tccDriver","s","i32",580],["asyncEngineCount","s","i32",584],["unifiedAddressing","s","i32",588],["memoryBusWidth","s","i32",592],["l2CacheSize","s","i32",596],["persistingL2CacheMaxSize","s","i32",600],["maxThreadsPerMultiProcessor","s","i32",604],["streamPrioritiesSupported","s","i32",608],["globalL1CacheSupported","s","i32",612],["localL1CacheSupported","s","i32",616],["sharedMemPerMultiprocessor","s","u64",624],["regsPerMultiprocessor","s","i32",632],["managedMemory","s","i32",636],["isMultiGpuBoard","s","i32",640],["multiGpuBoardGroupID","s","i32",644],["hostNativeAtomicSupported","s","i32",648],["pageableMemoryAccess","s","i32",652],["concurrentManagedAccess","s","i32",656],["computePreemptionSupported","s","i32",660],["canUseHostPointerForRegisteredMem","s","i32",664],["cooperativeLaunch","s","i32",668],["sharedMemPerBlockOptin","s","u64",672],["pageableMemoryAccessUsesHostPageTables","s","i32",680],["directManagedMemAccessFromHost","s","i32",684],["maxBlocksPerMultiProcessor","s","i32",688],["accessPolicyMaxWindowSize","s","i32",692],["reservedSharedMemPerBlock","s","u64",696],["hostRegisterSupported","s","i32",704],["sparseCudaArraySupported","s","i32",708],["hostRegisterReadOnlySupported","s","i32",712],["timelineSemaphoreInteropSupported","s","i32",716],["memoryPoolsSupported","s","i32",720],["gpuDirectRDMASupported","s","i32",724],["gpuDirectRDMAFlushWritesOptions","s","u32",728],["gpuDirectRDMAWritesOrdering","s","i32",732],["memoryPoolSupportedHandleTypes","s","u32",736],["deferredMappingCudaArraySupported","s","i32",740],["ipcEventSupported","s","i32",744],["clusterLaunch","s","i32",748],["unifiedFunctionPointers","s","i32",752],["deviceNumaConfig","s","i32",756],["deviceNumaId","s","i32",760],["mpsEnabled","s","i32",764],["hostNumaId","s","i32",768],["gpuPciDeviceID","s","u32",772],["gpuPciSubsystemID","s","u32",776],["hostNumaMultinodeIpcSupported","s","i32",780],["reserved","a","Int32Array",784,56]]}', () => [CUuuid_st]);
 
 /**
  * CUDA IPC event handle
@@ -7267,21 +2783,7 @@ export interface cudaIpcEventHandle_st {
   /** C: `char[64] reserved`, offset 0, 64 bytes. */
   get reserved(): Int8Array;
 }
-RecordBase.$define(cudaIpcEventHandle_st, () => ({
-  cName: "struct cudaIpcEventHandle_st",
-  size: 64,
-  align: 1,
-  fields: [
-    { name: "reserved", offset: 0, size: 64 },
-  ],
-  accessors: {
-    reserved: {
-      get(this: cudaIpcEventHandle_st): Int8Array {
-        return this.$array(Int8Array, 0, 64);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudaIpcEventHandle_st, '{"c":"struct cudaIpcEventHandle_st","s":64,"a":1,"f":[["reserved",0,64]],"x":[["reserved","a","Int8Array",0,64]]}');
 /** Another name of {@link cudaIpcEventHandle_st}. */
 export const cudaIpcEventHandle_t = cudaIpcEventHandle_st;
 /** Another name of {@link cudaIpcEventHandle_st}. */
@@ -7300,21 +2802,7 @@ export interface cudaIpcMemHandle_st {
   /** C: `char[64] reserved`, offset 0, 64 bytes. */
   get reserved(): Int8Array;
 }
-RecordBase.$define(cudaIpcMemHandle_st, () => ({
-  cName: "struct cudaIpcMemHandle_st",
-  size: 64,
-  align: 1,
-  fields: [
-    { name: "reserved", offset: 0, size: 64 },
-  ],
-  accessors: {
-    reserved: {
-      get(this: cudaIpcMemHandle_st): Int8Array {
-        return this.$array(Int8Array, 0, 64);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudaIpcMemHandle_st, '{"c":"struct cudaIpcMemHandle_st","s":64,"a":1,"f":[["reserved",0,64]],"x":[["reserved","a","Int8Array",0,64]]}');
 /** Another name of {@link cudaIpcMemHandle_st}. */
 export const cudaIpcMemHandle_t = cudaIpcMemHandle_st;
 /** Another name of {@link cudaIpcMemHandle_st}. */
@@ -7326,21 +2814,7 @@ export interface cudaMemFabricHandle_st {
   /** C: `char[64] reserved`, offset 0, 64 bytes. */
   get reserved(): Int8Array;
 }
-RecordBase.$define(cudaMemFabricHandle_st, () => ({
-  cName: "struct cudaMemFabricHandle_st",
-  size: 64,
-  align: 1,
-  fields: [
-    { name: "reserved", offset: 0, size: 64 },
-  ],
-  accessors: {
-    reserved: {
-      get(this: cudaMemFabricHandle_st): Int8Array {
-        return this.$array(Int8Array, 0, 64);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudaMemFabricHandle_st, '{"c":"struct cudaMemFabricHandle_st","s":64,"a":1,"f":[["reserved",0,64]],"x":[["reserved","a","Int8Array",0,64]]}');
 /** Another name of {@link cudaMemFabricHandle_st}. */
 export const cudaMemFabricHandle_t = cudaMemFabricHandle_st;
 /** Another name of {@link cudaMemFabricHandle_st}. */
@@ -7380,57 +2854,7 @@ export interface cudaExternalMemoryHandleDesc {
    */
   get reserved(): Uint32Array;
 }
-RecordBase.$define(cudaExternalMemoryHandleDesc, () => ({
-  cName: "struct cudaExternalMemoryHandleDesc",
-  size: 104,
-  align: 8,
-  fields: [
-    { name: "type", offset: 0, size: 4 },
-    { name: "handle", offset: 8, size: 16 },
-    { name: "size", offset: 24, size: 8 },
-    { name: "flags", offset: 32, size: 4 },
-    { name: "reserved", offset: 36, size: 64 },
-  ],
-  accessors: {
-    type: {
-      get(this: cudaExternalMemoryHandleDesc): cudaExternalMemoryHandleType {
-        return this.$u32(0) as cudaExternalMemoryHandleType;
-      },
-      set(this: cudaExternalMemoryHandleDesc, v: cudaExternalMemoryHandleType): void {
-        this.$setU32(0, v);
-      },
-    },
-    handle: {
-      get(this: cudaExternalMemoryHandleDesc): cudaExternalMemoryHandleDesc_handle {
-        return this.$record(cudaExternalMemoryHandleDesc_handle, 8);
-      },
-      set(this: cudaExternalMemoryHandleDesc, v: cudaExternalMemoryHandleDesc_handle): void {
-        this.$setRecord(8, 16, v);
-      },
-    },
-    size: {
-      get(this: cudaExternalMemoryHandleDesc): bigint {
-        return this.$u64(24);
-      },
-      set(this: cudaExternalMemoryHandleDesc, v: bigint | number): void {
-        this.$setU64(24, v);
-      },
-    },
-    flags: {
-      get(this: cudaExternalMemoryHandleDesc): number {
-        return this.$u32(32);
-      },
-      set(this: cudaExternalMemoryHandleDesc, v: number): void {
-        this.$setU32(32, v);
-      },
-    },
-    reserved: {
-      get(this: cudaExternalMemoryHandleDesc): Uint32Array {
-        return this.$array(Uint32Array, 36, 16);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudaExternalMemoryHandleDesc, '{"c":"struct cudaExternalMemoryHandleDesc","s":104,"a":8,"f":[["type",0,4],["handle",8,16],["size",24,8],["flags",32,4],["reserved",36,64]],"x":[["type","s","u32",0],["handle","r",0,8,16],["size","s","u64",24],["flags","s","u32",32],["reserved","a","Uint32Array",36,16]]}', () => [cudaExternalMemoryHandleDesc_handle]);
 
 /** C: `__typeof__(((struct cudaExternalMemoryHandleDesc *)0)->handle)`: 16 bytes, aligned to 8. */
 export class cudaExternalMemoryHandleDesc_handle extends RecordBase {}
@@ -7454,42 +2878,7 @@ export interface cudaExternalMemoryHandleDesc_handle {
   get nvSciBufObject(): Pointer;
   set nvSciBufObject(v: Pointer);
 }
-RecordBase.$define(cudaExternalMemoryHandleDesc_handle, () => ({
-  cName: "__typeof__(((struct cudaExternalMemoryHandleDesc *)0)->handle)",
-  size: 16,
-  align: 8,
-  fields: [
-    { name: "fd", offset: 0, size: 4 },
-    { name: "win32", offset: 0, size: 16 },
-    { name: "nvSciBufObject", offset: 0, size: 8 },
-  ],
-  accessors: {
-    fd: {
-      get(this: cudaExternalMemoryHandleDesc_handle): number {
-        return this.$i32(0);
-      },
-      set(this: cudaExternalMemoryHandleDesc_handle, v: number): void {
-        this.$setI32(0, v);
-      },
-    },
-    win32: {
-      get(this: cudaExternalMemoryHandleDesc_handle): cudaExternalMemoryHandleDesc_handle_win32 {
-        return this.$record(cudaExternalMemoryHandleDesc_handle_win32, 0);
-      },
-      set(this: cudaExternalMemoryHandleDesc_handle, v: cudaExternalMemoryHandleDesc_handle_win32): void {
-        this.$setRecord(0, 16, v);
-      },
-    },
-    nvSciBufObject: {
-      get(this: cudaExternalMemoryHandleDesc_handle): Pointer {
-        return this.$ptr(0);
-      },
-      set(this: cudaExternalMemoryHandleDesc_handle, v: Pointer): void {
-        this.$setPtr(0, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudaExternalMemoryHandleDesc_handle, '{"c":"__typeof__(((struct cudaExternalMemoryHandleDesc *)0)->handle)","s":16,"a":8,"f":[["fd",0,4],["win32",0,16],["nvSciBufObject",0,8]],"x":[["fd","s","i32",0],["win32","r",0,0,16],["nvSciBufObject","p",0]]}', () => [cudaExternalMemoryHandleDesc_handle_win32]);
 
 /**
  * Win32 handle referencing the semaphore object. Valid when
@@ -7524,33 +2913,7 @@ export interface cudaExternalMemoryHandleDesc_handle_win32 {
   get name(): Pointer;
   set name(v: Pointer);
 }
-RecordBase.$define(cudaExternalMemoryHandleDesc_handle_win32, () => ({
-  cName: "__typeof__(((struct cudaExternalMemoryHandleDesc *)0)->handle.win32)",
-  size: 16,
-  align: 8,
-  fields: [
-    { name: "handle", offset: 0, size: 8 },
-    { name: "name", offset: 8, size: 8 },
-  ],
-  accessors: {
-    handle: {
-      get(this: cudaExternalMemoryHandleDesc_handle_win32): Pointer {
-        return this.$ptr(0);
-      },
-      set(this: cudaExternalMemoryHandleDesc_handle_win32, v: Pointer): void {
-        this.$setPtr(0, v);
-      },
-    },
-    name: {
-      get(this: cudaExternalMemoryHandleDesc_handle_win32): Pointer {
-        return this.$ptr(8);
-      },
-      set(this: cudaExternalMemoryHandleDesc_handle_win32, v: Pointer): void {
-        this.$setPtr(8, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudaExternalMemoryHandleDesc_handle_win32, '{"c":"__typeof__(((struct cudaExternalMemoryHandleDesc *)0)->handle.win32)","s":16,"a":8,"f":[["handle",0,8],["name",8,8]],"x":[["handle","p",0],["name","p",8]]}');
 
 /**
  * External memory buffer descriptor
@@ -7583,48 +2946,7 @@ export interface cudaExternalMemoryBufferDesc {
    */
   get reserved(): Uint32Array;
 }
-RecordBase.$define(cudaExternalMemoryBufferDesc, () => ({
-  cName: "struct cudaExternalMemoryBufferDesc",
-  size: 88,
-  align: 8,
-  fields: [
-    { name: "offset", offset: 0, size: 8 },
-    { name: "size", offset: 8, size: 8 },
-    { name: "flags", offset: 16, size: 4 },
-    { name: "reserved", offset: 20, size: 64 },
-  ],
-  accessors: {
-    offset: {
-      get(this: cudaExternalMemoryBufferDesc): bigint {
-        return this.$u64(0);
-      },
-      set(this: cudaExternalMemoryBufferDesc, v: bigint | number): void {
-        this.$setU64(0, v);
-      },
-    },
-    size: {
-      get(this: cudaExternalMemoryBufferDesc): bigint {
-        return this.$u64(8);
-      },
-      set(this: cudaExternalMemoryBufferDesc, v: bigint | number): void {
-        this.$setU64(8, v);
-      },
-    },
-    flags: {
-      get(this: cudaExternalMemoryBufferDesc): number {
-        return this.$u32(16);
-      },
-      set(this: cudaExternalMemoryBufferDesc, v: number): void {
-        this.$setU32(16, v);
-      },
-    },
-    reserved: {
-      get(this: cudaExternalMemoryBufferDesc): Uint32Array {
-        return this.$array(Uint32Array, 20, 16);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudaExternalMemoryBufferDesc, '{"c":"struct cudaExternalMemoryBufferDesc","s":88,"a":8,"f":[["offset",0,8],["size",8,8],["flags",16,4],["reserved",20,64]],"x":[["offset","s","u64",0],["size","s","u64",8],["flags","s","u32",16],["reserved","a","Uint32Array",20,16]]}');
 
 /**
  * External memory mipmap descriptor
@@ -7670,66 +2992,7 @@ export interface cudaExternalMemoryMipmappedArrayDesc {
    */
   get reserved(): Uint32Array;
 }
-RecordBase.$define(cudaExternalMemoryMipmappedArrayDesc, () => ({
-  cName: "struct cudaExternalMemoryMipmappedArrayDesc",
-  size: 128,
-  align: 8,
-  fields: [
-    { name: "offset", offset: 0, size: 8 },
-    { name: "formatDesc", offset: 8, size: 20 },
-    { name: "extent", offset: 32, size: 24 },
-    { name: "flags", offset: 56, size: 4 },
-    { name: "numLevels", offset: 60, size: 4 },
-    { name: "reserved", offset: 64, size: 64 },
-  ],
-  accessors: {
-    offset: {
-      get(this: cudaExternalMemoryMipmappedArrayDesc): bigint {
-        return this.$u64(0);
-      },
-      set(this: cudaExternalMemoryMipmappedArrayDesc, v: bigint | number): void {
-        this.$setU64(0, v);
-      },
-    },
-    formatDesc: {
-      get(this: cudaExternalMemoryMipmappedArrayDesc): cudaChannelFormatDesc {
-        return this.$record(cudaChannelFormatDesc, 8);
-      },
-      set(this: cudaExternalMemoryMipmappedArrayDesc, v: cudaChannelFormatDesc): void {
-        this.$setRecord(8, 20, v);
-      },
-    },
-    extent: {
-      get(this: cudaExternalMemoryMipmappedArrayDesc): cudaExtent {
-        return this.$record(cudaExtent, 32);
-      },
-      set(this: cudaExternalMemoryMipmappedArrayDesc, v: cudaExtent): void {
-        this.$setRecord(32, 24, v);
-      },
-    },
-    flags: {
-      get(this: cudaExternalMemoryMipmappedArrayDesc): number {
-        return this.$u32(56);
-      },
-      set(this: cudaExternalMemoryMipmappedArrayDesc, v: number): void {
-        this.$setU32(56, v);
-      },
-    },
-    numLevels: {
-      get(this: cudaExternalMemoryMipmappedArrayDesc): number {
-        return this.$u32(60);
-      },
-      set(this: cudaExternalMemoryMipmappedArrayDesc, v: number): void {
-        this.$setU32(60, v);
-      },
-    },
-    reserved: {
-      get(this: cudaExternalMemoryMipmappedArrayDesc): Uint32Array {
-        return this.$array(Uint32Array, 64, 16);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudaExternalMemoryMipmappedArrayDesc, '{"c":"struct cudaExternalMemoryMipmappedArrayDesc","s":128,"a":8,"f":[["offset",0,8],["formatDesc",8,20],["extent",32,24],["flags",56,4],["numLevels",60,4],["reserved",64,64]],"x":[["offset","s","u64",0],["formatDesc","r",0,8,20],["extent","r",1,32,24],["flags","s","u32",56],["numLevels","s","u32",60],["reserved","a","Uint32Array",64,16]]}', () => [cudaChannelFormatDesc, cudaExtent]);
 
 /**
  * External semaphore handle descriptor
@@ -7759,48 +3022,7 @@ export interface cudaExternalSemaphoreHandleDesc {
    */
   get reserved(): Uint32Array;
 }
-RecordBase.$define(cudaExternalSemaphoreHandleDesc, () => ({
-  cName: "struct cudaExternalSemaphoreHandleDesc",
-  size: 96,
-  align: 8,
-  fields: [
-    { name: "type", offset: 0, size: 4 },
-    { name: "handle", offset: 8, size: 16 },
-    { name: "flags", offset: 24, size: 4 },
-    { name: "reserved", offset: 28, size: 64 },
-  ],
-  accessors: {
-    type: {
-      get(this: cudaExternalSemaphoreHandleDesc): cudaExternalSemaphoreHandleType {
-        return this.$u32(0) as cudaExternalSemaphoreHandleType;
-      },
-      set(this: cudaExternalSemaphoreHandleDesc, v: cudaExternalSemaphoreHandleType): void {
-        this.$setU32(0, v);
-      },
-    },
-    handle: {
-      get(this: cudaExternalSemaphoreHandleDesc): cudaExternalSemaphoreHandleDesc_handle {
-        return this.$record(cudaExternalSemaphoreHandleDesc_handle, 8);
-      },
-      set(this: cudaExternalSemaphoreHandleDesc, v: cudaExternalSemaphoreHandleDesc_handle): void {
-        this.$setRecord(8, 16, v);
-      },
-    },
-    flags: {
-      get(this: cudaExternalSemaphoreHandleDesc): number {
-        return this.$u32(24);
-      },
-      set(this: cudaExternalSemaphoreHandleDesc, v: number): void {
-        this.$setU32(24, v);
-      },
-    },
-    reserved: {
-      get(this: cudaExternalSemaphoreHandleDesc): Uint32Array {
-        return this.$array(Uint32Array, 28, 16);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudaExternalSemaphoreHandleDesc, '{"c":"struct cudaExternalSemaphoreHandleDesc","s":96,"a":8,"f":[["type",0,4],["handle",8,16],["flags",24,4],["reserved",28,64]],"x":[["type","s","u32",0],["handle","r",0,8,16],["flags","s","u32",24],["reserved","a","Uint32Array",28,16]]}', () => [cudaExternalSemaphoreHandleDesc_handle]);
 
 /** C: `__typeof__(((struct cudaExternalSemaphoreHandleDesc *)0)->handle)`: 16 bytes, aligned to 8. */
 export class cudaExternalSemaphoreHandleDesc_handle extends RecordBase {}
@@ -7824,42 +3046,7 @@ export interface cudaExternalSemaphoreHandleDesc_handle {
   get nvSciSyncObj(): Pointer;
   set nvSciSyncObj(v: Pointer);
 }
-RecordBase.$define(cudaExternalSemaphoreHandleDesc_handle, () => ({
-  cName: "__typeof__(((struct cudaExternalSemaphoreHandleDesc *)0)->handle)",
-  size: 16,
-  align: 8,
-  fields: [
-    { name: "fd", offset: 0, size: 4 },
-    { name: "win32", offset: 0, size: 16 },
-    { name: "nvSciSyncObj", offset: 0, size: 8 },
-  ],
-  accessors: {
-    fd: {
-      get(this: cudaExternalSemaphoreHandleDesc_handle): number {
-        return this.$i32(0);
-      },
-      set(this: cudaExternalSemaphoreHandleDesc_handle, v: number): void {
-        this.$setI32(0, v);
-      },
-    },
-    win32: {
-      get(this: cudaExternalSemaphoreHandleDesc_handle): cudaExternalSemaphoreHandleDesc_handle_win32 {
-        return this.$record(cudaExternalSemaphoreHandleDesc_handle_win32, 0);
-      },
-      set(this: cudaExternalSemaphoreHandleDesc_handle, v: cudaExternalSemaphoreHandleDesc_handle_win32): void {
-        this.$setRecord(0, 16, v);
-      },
-    },
-    nvSciSyncObj: {
-      get(this: cudaExternalSemaphoreHandleDesc_handle): Pointer {
-        return this.$ptr(0);
-      },
-      set(this: cudaExternalSemaphoreHandleDesc_handle, v: Pointer): void {
-        this.$setPtr(0, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudaExternalSemaphoreHandleDesc_handle, '{"c":"__typeof__(((struct cudaExternalSemaphoreHandleDesc *)0)->handle)","s":16,"a":8,"f":[["fd",0,4],["win32",0,16],["nvSciSyncObj",0,8]],"x":[["fd","s","i32",0],["win32","r",0,0,16],["nvSciSyncObj","p",0]]}', () => [cudaExternalSemaphoreHandleDesc_handle_win32]);
 
 /**
  * Win32 handle referencing the semaphore object. Valid when
@@ -7894,33 +3081,7 @@ export interface cudaExternalSemaphoreHandleDesc_handle_win32 {
   get name(): Pointer;
   set name(v: Pointer);
 }
-RecordBase.$define(cudaExternalSemaphoreHandleDesc_handle_win32, () => ({
-  cName: "__typeof__(((struct cudaExternalSemaphoreHandleDesc *)0)->handle.win32)",
-  size: 16,
-  align: 8,
-  fields: [
-    { name: "handle", offset: 0, size: 8 },
-    { name: "name", offset: 8, size: 8 },
-  ],
-  accessors: {
-    handle: {
-      get(this: cudaExternalSemaphoreHandleDesc_handle_win32): Pointer {
-        return this.$ptr(0);
-      },
-      set(this: cudaExternalSemaphoreHandleDesc_handle_win32, v: Pointer): void {
-        this.$setPtr(0, v);
-      },
-    },
-    name: {
-      get(this: cudaExternalSemaphoreHandleDesc_handle_win32): Pointer {
-        return this.$ptr(8);
-      },
-      set(this: cudaExternalSemaphoreHandleDesc_handle_win32, v: Pointer): void {
-        this.$setPtr(8, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudaExternalSemaphoreHandleDesc_handle_win32, '{"c":"__typeof__(((struct cudaExternalSemaphoreHandleDesc *)0)->handle.win32)","s":16,"a":8,"f":[["handle",0,8],["name",8,8]],"x":[["handle","p",0],["name","p",8]]}');
 
 /**
  * External semaphore signal parameters, compatible with driver type
@@ -7948,39 +3109,7 @@ export interface cudaExternalSemaphoreSignalParams {
   /** C: `unsigned int[16] reserved`, offset 76, 64 bytes. */
   get reserved(): Uint32Array;
 }
-RecordBase.$define(cudaExternalSemaphoreSignalParams, () => ({
-  cName: "struct cudaExternalSemaphoreSignalParams",
-  size: 144,
-  align: 8,
-  fields: [
-    { name: "params", offset: 0, size: 72 },
-    { name: "flags", offset: 72, size: 4 },
-    { name: "reserved", offset: 76, size: 64 },
-  ],
-  accessors: {
-    params: {
-      get(this: cudaExternalSemaphoreSignalParams): cudaExternalSemaphoreSignalParams_params {
-        return this.$record(cudaExternalSemaphoreSignalParams_params, 0);
-      },
-      set(this: cudaExternalSemaphoreSignalParams, v: cudaExternalSemaphoreSignalParams_params): void {
-        this.$setRecord(0, 72, v);
-      },
-    },
-    flags: {
-      get(this: cudaExternalSemaphoreSignalParams): number {
-        return this.$u32(72);
-      },
-      set(this: cudaExternalSemaphoreSignalParams, v: number): void {
-        this.$setU32(72, v);
-      },
-    },
-    reserved: {
-      get(this: cudaExternalSemaphoreSignalParams): Uint32Array {
-        return this.$array(Uint32Array, 76, 16);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudaExternalSemaphoreSignalParams, '{"c":"struct cudaExternalSemaphoreSignalParams","s":144,"a":8,"f":[["params",0,72],["flags",72,4],["reserved",76,64]],"x":[["params","r",0,0,72],["flags","s","u32",72],["reserved","a","Uint32Array",76,16]]}', () => [cudaExternalSemaphoreSignalParams_params]);
 
 /** C: `__typeof__(((struct cudaExternalSemaphoreSignalParams *)0)->params)`: 72 bytes, aligned to 8. */
 export class cudaExternalSemaphoreSignalParams_params extends RecordBase {}
@@ -7997,48 +3126,7 @@ export interface cudaExternalSemaphoreSignalParams_params {
   /** C: `unsigned int[12] reserved`, offset 24, 48 bytes. */
   get reserved(): Uint32Array;
 }
-RecordBase.$define(cudaExternalSemaphoreSignalParams_params, () => ({
-  cName: "__typeof__(((struct cudaExternalSemaphoreSignalParams *)0)->params)",
-  size: 72,
-  align: 8,
-  fields: [
-    { name: "fence", offset: 0, size: 8 },
-    { name: "nvSciSync", offset: 8, size: 8 },
-    { name: "keyedMutex", offset: 16, size: 8 },
-    { name: "reserved", offset: 24, size: 48 },
-  ],
-  accessors: {
-    fence: {
-      get(this: cudaExternalSemaphoreSignalParams_params): cudaExternalSemaphoreSignalParams_params_fence {
-        return this.$record(cudaExternalSemaphoreSignalParams_params_fence, 0);
-      },
-      set(this: cudaExternalSemaphoreSignalParams_params, v: cudaExternalSemaphoreSignalParams_params_fence): void {
-        this.$setRecord(0, 8, v);
-      },
-    },
-    nvSciSync: {
-      get(this: cudaExternalSemaphoreSignalParams_params): cudaExternalSemaphoreSignalParams_params_nvSciSync {
-        return this.$record(cudaExternalSemaphoreSignalParams_params_nvSciSync, 8);
-      },
-      set(this: cudaExternalSemaphoreSignalParams_params, v: cudaExternalSemaphoreSignalParams_params_nvSciSync): void {
-        this.$setRecord(8, 8, v);
-      },
-    },
-    keyedMutex: {
-      get(this: cudaExternalSemaphoreSignalParams_params): cudaExternalSemaphoreSignalParams_params_keyedMutex {
-        return this.$record(cudaExternalSemaphoreSignalParams_params_keyedMutex, 16);
-      },
-      set(this: cudaExternalSemaphoreSignalParams_params, v: cudaExternalSemaphoreSignalParams_params_keyedMutex): void {
-        this.$setRecord(16, 8, v);
-      },
-    },
-    reserved: {
-      get(this: cudaExternalSemaphoreSignalParams_params): Uint32Array {
-        return this.$array(Uint32Array, 24, 12);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudaExternalSemaphoreSignalParams_params, '{"c":"__typeof__(((struct cudaExternalSemaphoreSignalParams *)0)->params)","s":72,"a":8,"f":[["fence",0,8],["nvSciSync",8,8],["keyedMutex",16,8],["reserved",24,48]],"x":[["fence","r",0,0,8],["nvSciSync","r",1,8,8],["keyedMutex","r",2,16,8],["reserved","a","Uint32Array",24,12]]}', () => [cudaExternalSemaphoreSignalParams_params_fence, cudaExternalSemaphoreSignalParams_params_nvSciSync, cudaExternalSemaphoreSignalParams_params_keyedMutex]);
 
 /**
  * Parameters for fence objects
@@ -8054,24 +3142,7 @@ export interface cudaExternalSemaphoreSignalParams_params_fence {
   get value(): bigint;
   set value(v: bigint | number);
 }
-RecordBase.$define(cudaExternalSemaphoreSignalParams_params_fence, () => ({
-  cName: "__typeof__(((struct cudaExternalSemaphoreSignalParams *)0)->params.fence)",
-  size: 8,
-  align: 8,
-  fields: [
-    { name: "value", offset: 0, size: 8 },
-  ],
-  accessors: {
-    value: {
-      get(this: cudaExternalSemaphoreSignalParams_params_fence): bigint {
-        return this.$u64(0);
-      },
-      set(this: cudaExternalSemaphoreSignalParams_params_fence, v: bigint | number): void {
-        this.$setU64(0, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudaExternalSemaphoreSignalParams_params_fence, '{"c":"__typeof__(((struct cudaExternalSemaphoreSignalParams *)0)->params.fence)","s":8,"a":8,"f":[["value",0,8]],"x":[["value","s","u64",0]]}');
 
 /** C: `__typeof__(((struct cudaExternalSemaphoreSignalParams *)0)->params.nvSciSync)`: 8 bytes, aligned to 8. */
 export class cudaExternalSemaphoreSignalParams_params_nvSciSync extends RecordBase {}
@@ -8087,33 +3158,7 @@ export interface cudaExternalSemaphoreSignalParams_params_nvSciSync {
   get reserved(): bigint;
   set reserved(v: bigint | number);
 }
-RecordBase.$define(cudaExternalSemaphoreSignalParams_params_nvSciSync, () => ({
-  cName: "__typeof__(((struct cudaExternalSemaphoreSignalParams *)0)->params.nvSciSync)",
-  size: 8,
-  align: 8,
-  fields: [
-    { name: "fence", offset: 0, size: 8 },
-    { name: "reserved", offset: 0, size: 8 },
-  ],
-  accessors: {
-    fence: {
-      get(this: cudaExternalSemaphoreSignalParams_params_nvSciSync): Pointer {
-        return this.$ptr(0);
-      },
-      set(this: cudaExternalSemaphoreSignalParams_params_nvSciSync, v: Pointer): void {
-        this.$setPtr(0, v);
-      },
-    },
-    reserved: {
-      get(this: cudaExternalSemaphoreSignalParams_params_nvSciSync): bigint {
-        return this.$u64(0);
-      },
-      set(this: cudaExternalSemaphoreSignalParams_params_nvSciSync, v: bigint | number): void {
-        this.$setU64(0, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudaExternalSemaphoreSignalParams_params_nvSciSync, '{"c":"__typeof__(((struct cudaExternalSemaphoreSignalParams *)0)->params.nvSciSync)","s":8,"a":8,"f":[["fence",0,8],["reserved",0,8]],"x":[["fence","p",0],["reserved","s","u64",0]]}');
 
 /**
  * Parameters for keyed mutex objects
@@ -8126,24 +3171,7 @@ export interface cudaExternalSemaphoreSignalParams_params_keyedMutex {
   get key(): bigint;
   set key(v: bigint | number);
 }
-RecordBase.$define(cudaExternalSemaphoreSignalParams_params_keyedMutex, () => ({
-  cName: "__typeof__(((struct cudaExternalSemaphoreSignalParams *)0)->params.keyedMutex)",
-  size: 8,
-  align: 8,
-  fields: [
-    { name: "key", offset: 0, size: 8 },
-  ],
-  accessors: {
-    key: {
-      get(this: cudaExternalSemaphoreSignalParams_params_keyedMutex): bigint {
-        return this.$u64(0);
-      },
-      set(this: cudaExternalSemaphoreSignalParams_params_keyedMutex, v: bigint | number): void {
-        this.$setU64(0, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudaExternalSemaphoreSignalParams_params_keyedMutex, '{"c":"__typeof__(((struct cudaExternalSemaphoreSignalParams *)0)->params.keyedMutex)","s":8,"a":8,"f":[["key",0,8]],"x":[["key","s","u64",0]]}');
 
 /**
  * External semaphore wait parameters, compatible with driver type
@@ -8171,39 +3199,7 @@ export interface cudaExternalSemaphoreWaitParams {
   /** C: `unsigned int[16] reserved`, offset 76, 64 bytes. */
   get reserved(): Uint32Array;
 }
-RecordBase.$define(cudaExternalSemaphoreWaitParams, () => ({
-  cName: "struct cudaExternalSemaphoreWaitParams",
-  size: 144,
-  align: 8,
-  fields: [
-    { name: "params", offset: 0, size: 72 },
-    { name: "flags", offset: 72, size: 4 },
-    { name: "reserved", offset: 76, size: 64 },
-  ],
-  accessors: {
-    params: {
-      get(this: cudaExternalSemaphoreWaitParams): cudaExternalSemaphoreWaitParams_params {
-        return this.$record(cudaExternalSemaphoreWaitParams_params, 0);
-      },
-      set(this: cudaExternalSemaphoreWaitParams, v: cudaExternalSemaphoreWaitParams_params): void {
-        this.$setRecord(0, 72, v);
-      },
-    },
-    flags: {
-      get(this: cudaExternalSemaphoreWaitParams): number {
-        return this.$u32(72);
-      },
-      set(this: cudaExternalSemaphoreWaitParams, v: number): void {
-        this.$setU32(72, v);
-      },
-    },
-    reserved: {
-      get(this: cudaExternalSemaphoreWaitParams): Uint32Array {
-        return this.$array(Uint32Array, 76, 16);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudaExternalSemaphoreWaitParams, '{"c":"struct cudaExternalSemaphoreWaitParams","s":144,"a":8,"f":[["params",0,72],["flags",72,4],["reserved",76,64]],"x":[["params","r",0,0,72],["flags","s","u32",72],["reserved","a","Uint32Array",76,16]]}', () => [cudaExternalSemaphoreWaitParams_params]);
 
 /** C: `__typeof__(((struct cudaExternalSemaphoreWaitParams *)0)->params)`: 72 bytes, aligned to 8. */
 export class cudaExternalSemaphoreWaitParams_params extends RecordBase {}
@@ -8220,48 +3216,7 @@ export interface cudaExternalSemaphoreWaitParams_params {
   /** C: `unsigned int[10] reserved`, offset 32, 40 bytes. */
   get reserved(): Uint32Array;
 }
-RecordBase.$define(cudaExternalSemaphoreWaitParams_params, () => ({
-  cName: "__typeof__(((struct cudaExternalSemaphoreWaitParams *)0)->params)",
-  size: 72,
-  align: 8,
-  fields: [
-    { name: "fence", offset: 0, size: 8 },
-    { name: "nvSciSync", offset: 8, size: 8 },
-    { name: "keyedMutex", offset: 16, size: 16 },
-    { name: "reserved", offset: 32, size: 40 },
-  ],
-  accessors: {
-    fence: {
-      get(this: cudaExternalSemaphoreWaitParams_params): cudaExternalSemaphoreWaitParams_params_fence {
-        return this.$record(cudaExternalSemaphoreWaitParams_params_fence, 0);
-      },
-      set(this: cudaExternalSemaphoreWaitParams_params, v: cudaExternalSemaphoreWaitParams_params_fence): void {
-        this.$setRecord(0, 8, v);
-      },
-    },
-    nvSciSync: {
-      get(this: cudaExternalSemaphoreWaitParams_params): cudaExternalSemaphoreWaitParams_params_nvSciSync {
-        return this.$record(cudaExternalSemaphoreWaitParams_params_nvSciSync, 8);
-      },
-      set(this: cudaExternalSemaphoreWaitParams_params, v: cudaExternalSemaphoreWaitParams_params_nvSciSync): void {
-        this.$setRecord(8, 8, v);
-      },
-    },
-    keyedMutex: {
-      get(this: cudaExternalSemaphoreWaitParams_params): cudaExternalSemaphoreWaitParams_params_keyedMutex {
-        return this.$record(cudaExternalSemaphoreWaitParams_params_keyedMutex, 16);
-      },
-      set(this: cudaExternalSemaphoreWaitParams_params, v: cudaExternalSemaphoreWaitParams_params_keyedMutex): void {
-        this.$setRecord(16, 16, v);
-      },
-    },
-    reserved: {
-      get(this: cudaExternalSemaphoreWaitParams_params): Uint32Array {
-        return this.$array(Uint32Array, 32, 10);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudaExternalSemaphoreWaitParams_params, '{"c":"__typeof__(((struct cudaExternalSemaphoreWaitParams *)0)->params)","s":72,"a":8,"f":[["fence",0,8],["nvSciSync",8,8],["keyedMutex",16,16],["reserved",32,40]],"x":[["fence","r",0,0,8],["nvSciSync","r",1,8,8],["keyedMutex","r",2,16,16],["reserved","a","Uint32Array",32,10]]}', () => [cudaExternalSemaphoreWaitParams_params_fence, cudaExternalSemaphoreWaitParams_params_nvSciSync, cudaExternalSemaphoreWaitParams_params_keyedMutex]);
 
 /**
  * Parameters for fence objects
@@ -8277,24 +3232,7 @@ export interface cudaExternalSemaphoreWaitParams_params_fence {
   get value(): bigint;
   set value(v: bigint | number);
 }
-RecordBase.$define(cudaExternalSemaphoreWaitParams_params_fence, () => ({
-  cName: "__typeof__(((struct cudaExternalSemaphoreWaitParams *)0)->params.fence)",
-  size: 8,
-  align: 8,
-  fields: [
-    { name: "value", offset: 0, size: 8 },
-  ],
-  accessors: {
-    value: {
-      get(this: cudaExternalSemaphoreWaitParams_params_fence): bigint {
-        return this.$u64(0);
-      },
-      set(this: cudaExternalSemaphoreWaitParams_params_fence, v: bigint | number): void {
-        this.$setU64(0, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudaExternalSemaphoreWaitParams_params_fence, '{"c":"__typeof__(((struct cudaExternalSemaphoreWaitParams *)0)->params.fence)","s":8,"a":8,"f":[["value",0,8]],"x":[["value","s","u64",0]]}');
 
 /** C: `__typeof__(((struct cudaExternalSemaphoreWaitParams *)0)->params.nvSciSync)`: 8 bytes, aligned to 8. */
 export class cudaExternalSemaphoreWaitParams_params_nvSciSync extends RecordBase {}
@@ -8310,33 +3248,7 @@ export interface cudaExternalSemaphoreWaitParams_params_nvSciSync {
   get reserved(): bigint;
   set reserved(v: bigint | number);
 }
-RecordBase.$define(cudaExternalSemaphoreWaitParams_params_nvSciSync, () => ({
-  cName: "__typeof__(((struct cudaExternalSemaphoreWaitParams *)0)->params.nvSciSync)",
-  size: 8,
-  align: 8,
-  fields: [
-    { name: "fence", offset: 0, size: 8 },
-    { name: "reserved", offset: 0, size: 8 },
-  ],
-  accessors: {
-    fence: {
-      get(this: cudaExternalSemaphoreWaitParams_params_nvSciSync): Pointer {
-        return this.$ptr(0);
-      },
-      set(this: cudaExternalSemaphoreWaitParams_params_nvSciSync, v: Pointer): void {
-        this.$setPtr(0, v);
-      },
-    },
-    reserved: {
-      get(this: cudaExternalSemaphoreWaitParams_params_nvSciSync): bigint {
-        return this.$u64(0);
-      },
-      set(this: cudaExternalSemaphoreWaitParams_params_nvSciSync, v: bigint | number): void {
-        this.$setU64(0, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudaExternalSemaphoreWaitParams_params_nvSciSync, '{"c":"__typeof__(((struct cudaExternalSemaphoreWaitParams *)0)->params.nvSciSync)","s":8,"a":8,"f":[["fence",0,8],["reserved",0,8]],"x":[["fence","p",0],["reserved","s","u64",0]]}');
 
 /**
  * Parameters for keyed mutex objects
@@ -8358,33 +3270,7 @@ export interface cudaExternalSemaphoreWaitParams_params_keyedMutex {
   get timeoutMs(): number;
   set timeoutMs(v: number);
 }
-RecordBase.$define(cudaExternalSemaphoreWaitParams_params_keyedMutex, () => ({
-  cName: "__typeof__(((struct cudaExternalSemaphoreWaitParams *)0)->params.keyedMutex)",
-  size: 16,
-  align: 8,
-  fields: [
-    { name: "key", offset: 0, size: 8 },
-    { name: "timeoutMs", offset: 8, size: 4 },
-  ],
-  accessors: {
-    key: {
-      get(this: cudaExternalSemaphoreWaitParams_params_keyedMutex): bigint {
-        return this.$u64(0);
-      },
-      set(this: cudaExternalSemaphoreWaitParams_params_keyedMutex, v: bigint | number): void {
-        this.$setU64(0, v);
-      },
-    },
-    timeoutMs: {
-      get(this: cudaExternalSemaphoreWaitParams_params_keyedMutex): number {
-        return this.$u32(8);
-      },
-      set(this: cudaExternalSemaphoreWaitParams_params_keyedMutex, v: number): void {
-        this.$setU32(8, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudaExternalSemaphoreWaitParams_params_keyedMutex, '{"c":"__typeof__(((struct cudaExternalSemaphoreWaitParams *)0)->params.keyedMutex)","s":16,"a":8,"f":[["key",0,8],["timeoutMs",8,4]],"x":[["key","s","u64",0],["timeoutMs","s","u32",8]]}');
 
 /** C: `struct cudalibraryHostUniversalFunctionAndDataTable`: 32 bytes, aligned to 8. */
 export class cudalibraryHostUniversalFunctionAndDataTable extends RecordBase {}
@@ -8402,51 +3288,7 @@ export interface cudalibraryHostUniversalFunctionAndDataTable {
   get dataWindowSize(): bigint;
   set dataWindowSize(v: bigint | number);
 }
-RecordBase.$define(cudalibraryHostUniversalFunctionAndDataTable, () => ({
-  cName: "struct cudalibraryHostUniversalFunctionAndDataTable",
-  size: 32,
-  align: 8,
-  fields: [
-    { name: "functionTable", offset: 0, size: 8 },
-    { name: "functionWindowSize", offset: 8, size: 8 },
-    { name: "dataTable", offset: 16, size: 8 },
-    { name: "dataWindowSize", offset: 24, size: 8 },
-  ],
-  accessors: {
-    functionTable: {
-      get(this: cudalibraryHostUniversalFunctionAndDataTable): Pointer {
-        return this.$ptr(0);
-      },
-      set(this: cudalibraryHostUniversalFunctionAndDataTable, v: Pointer): void {
-        this.$setPtr(0, v);
-      },
-    },
-    functionWindowSize: {
-      get(this: cudalibraryHostUniversalFunctionAndDataTable): bigint {
-        return this.$u64(8);
-      },
-      set(this: cudalibraryHostUniversalFunctionAndDataTable, v: bigint | number): void {
-        this.$setU64(8, v);
-      },
-    },
-    dataTable: {
-      get(this: cudalibraryHostUniversalFunctionAndDataTable): Pointer {
-        return this.$ptr(16);
-      },
-      set(this: cudalibraryHostUniversalFunctionAndDataTable, v: Pointer): void {
-        this.$setPtr(16, v);
-      },
-    },
-    dataWindowSize: {
-      get(this: cudalibraryHostUniversalFunctionAndDataTable): bigint {
-        return this.$u64(24);
-      },
-      set(this: cudalibraryHostUniversalFunctionAndDataTable, v: bigint | number): void {
-        this.$setU64(24, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudalibraryHostUniversalFunctionAndDataTable, '{"c":"struct cudalibraryHostUniversalFunctionAndDataTable","s":32,"a":8,"f":[["functionTable",0,8],["functionWindowSize",8,8],["dataTable",16,8],["dataWindowSize",24,8]],"x":[["functionTable","p",0],["functionWindowSize","s","u64",8],["dataTable","p",16],["dataWindowSize","s","u64",24]]}');
 
 /**
  * CUDA GPU kernel node parameters
@@ -8492,69 +3334,7 @@ export interface cudaKernelNodeParams {
   get extra(): Pointer;
   set extra(v: Pointer);
 }
-RecordBase.$define(cudaKernelNodeParams, () => ({
-  cName: "struct cudaKernelNodeParams",
-  size: 56,
-  align: 8,
-  fields: [
-    { name: "func", offset: 0, size: 8 },
-    { name: "gridDim", offset: 8, size: 12 },
-    { name: "blockDim", offset: 20, size: 12 },
-    { name: "sharedMemBytes", offset: 32, size: 4 },
-    { name: "kernelParams", offset: 40, size: 8 },
-    { name: "extra", offset: 48, size: 8 },
-  ],
-  accessors: {
-    func: {
-      get(this: cudaKernelNodeParams): Pointer {
-        return this.$ptr(0);
-      },
-      set(this: cudaKernelNodeParams, v: Pointer): void {
-        this.$setPtr(0, v);
-      },
-    },
-    gridDim: {
-      get(this: cudaKernelNodeParams): dim3 {
-        return this.$record(dim3, 8);
-      },
-      set(this: cudaKernelNodeParams, v: dim3): void {
-        this.$setRecord(8, 12, v);
-      },
-    },
-    blockDim: {
-      get(this: cudaKernelNodeParams): dim3 {
-        return this.$record(dim3, 20);
-      },
-      set(this: cudaKernelNodeParams, v: dim3): void {
-        this.$setRecord(20, 12, v);
-      },
-    },
-    sharedMemBytes: {
-      get(this: cudaKernelNodeParams): number {
-        return this.$u32(32);
-      },
-      set(this: cudaKernelNodeParams, v: number): void {
-        this.$setU32(32, v);
-      },
-    },
-    kernelParams: {
-      get(this: cudaKernelNodeParams): Pointer {
-        return this.$ptr(40);
-      },
-      set(this: cudaKernelNodeParams, v: Pointer): void {
-        this.$setPtr(40, v);
-      },
-    },
-    extra: {
-      get(this: cudaKernelNodeParams): Pointer {
-        return this.$ptr(48);
-      },
-      set(this: cudaKernelNodeParams, v: Pointer): void {
-        this.$setPtr(48, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudaKernelNodeParams, '{"c":"struct cudaKernelNodeParams","s":56,"a":8,"f":[["func",0,8],["gridDim",8,12],["blockDim",20,12],["sharedMemBytes",32,4],["kernelParams",40,8],["extra",48,8]],"x":[["func","p",0],["gridDim","r",0,8,12],["blockDim","r",0,20,12],["sharedMemBytes","s","u32",32],["kernelParams","p",40],["extra","p",48]]}', () => [dim3]);
 
 /**
  * CUDA GPU kernel node parameters
@@ -8600,69 +3380,7 @@ export interface cudaKernelNodeParamsV2 {
   get extra(): Pointer;
   set extra(v: Pointer);
 }
-RecordBase.$define(cudaKernelNodeParamsV2, () => ({
-  cName: "struct cudaKernelNodeParamsV2",
-  size: 56,
-  align: 8,
-  fields: [
-    { name: "func", offset: 0, size: 8 },
-    { name: "gridDim", offset: 8, size: 12 },
-    { name: "blockDim", offset: 20, size: 12 },
-    { name: "sharedMemBytes", offset: 32, size: 4 },
-    { name: "kernelParams", offset: 40, size: 8 },
-    { name: "extra", offset: 48, size: 8 },
-  ],
-  accessors: {
-    func: {
-      get(this: cudaKernelNodeParamsV2): Pointer {
-        return this.$ptr(0);
-      },
-      set(this: cudaKernelNodeParamsV2, v: Pointer): void {
-        this.$setPtr(0, v);
-      },
-    },
-    gridDim: {
-      get(this: cudaKernelNodeParamsV2): dim3 {
-        return this.$record(dim3, 8);
-      },
-      set(this: cudaKernelNodeParamsV2, v: dim3): void {
-        this.$setRecord(8, 12, v);
-      },
-    },
-    blockDim: {
-      get(this: cudaKernelNodeParamsV2): dim3 {
-        return this.$record(dim3, 20);
-      },
-      set(this: cudaKernelNodeParamsV2, v: dim3): void {
-        this.$setRecord(20, 12, v);
-      },
-    },
-    sharedMemBytes: {
-      get(this: cudaKernelNodeParamsV2): number {
-        return this.$u32(32);
-      },
-      set(this: cudaKernelNodeParamsV2, v: number): void {
-        this.$setU32(32, v);
-      },
-    },
-    kernelParams: {
-      get(this: cudaKernelNodeParamsV2): Pointer {
-        return this.$ptr(40);
-      },
-      set(this: cudaKernelNodeParamsV2, v: Pointer): void {
-        this.$setPtr(40, v);
-      },
-    },
-    extra: {
-      get(this: cudaKernelNodeParamsV2): Pointer {
-        return this.$ptr(48);
-      },
-      set(this: cudaKernelNodeParamsV2, v: Pointer): void {
-        this.$setPtr(48, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudaKernelNodeParamsV2, '{"c":"struct cudaKernelNodeParamsV2","s":56,"a":8,"f":[["func",0,8],["gridDim",8,12],["blockDim",20,12],["sharedMemBytes",32,4],["kernelParams",40,8],["extra",48,8]],"x":[["func","p",0],["gridDim","r",0,8,12],["blockDim","r",0,20,12],["sharedMemBytes","s","u32",32],["kernelParams","p",40],["extra","p",48]]}', () => [dim3]);
 
 /**
  * External semaphore signal node parameters
@@ -8690,42 +3408,7 @@ export interface cudaExternalSemaphoreSignalNodeParams {
   get numExtSems(): number;
   set numExtSems(v: number);
 }
-RecordBase.$define(cudaExternalSemaphoreSignalNodeParams, () => ({
-  cName: "struct cudaExternalSemaphoreSignalNodeParams",
-  size: 24,
-  align: 8,
-  fields: [
-    { name: "extSemArray", offset: 0, size: 8 },
-    { name: "paramsArray", offset: 8, size: 8 },
-    { name: "numExtSems", offset: 16, size: 4 },
-  ],
-  accessors: {
-    extSemArray: {
-      get(this: cudaExternalSemaphoreSignalNodeParams): Pointer {
-        return this.$ptr(0);
-      },
-      set(this: cudaExternalSemaphoreSignalNodeParams, v: Pointer): void {
-        this.$setPtr(0, v);
-      },
-    },
-    paramsArray: {
-      get(this: cudaExternalSemaphoreSignalNodeParams): Pointer {
-        return this.$ptr(8);
-      },
-      set(this: cudaExternalSemaphoreSignalNodeParams, v: Pointer): void {
-        this.$setPtr(8, v);
-      },
-    },
-    numExtSems: {
-      get(this: cudaExternalSemaphoreSignalNodeParams): number {
-        return this.$u32(16);
-      },
-      set(this: cudaExternalSemaphoreSignalNodeParams, v: number): void {
-        this.$setU32(16, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudaExternalSemaphoreSignalNodeParams, '{"c":"struct cudaExternalSemaphoreSignalNodeParams","s":24,"a":8,"f":[["extSemArray",0,8],["paramsArray",8,8],["numExtSems",16,4]],"x":[["extSemArray","p",0],["paramsArray","p",8],["numExtSems","s","u32",16]]}');
 
 /**
  * External semaphore signal node parameters
@@ -8753,42 +3436,7 @@ export interface cudaExternalSemaphoreSignalNodeParamsV2 {
   get numExtSems(): number;
   set numExtSems(v: number);
 }
-RecordBase.$define(cudaExternalSemaphoreSignalNodeParamsV2, () => ({
-  cName: "struct cudaExternalSemaphoreSignalNodeParamsV2",
-  size: 24,
-  align: 8,
-  fields: [
-    { name: "extSemArray", offset: 0, size: 8 },
-    { name: "paramsArray", offset: 8, size: 8 },
-    { name: "numExtSems", offset: 16, size: 4 },
-  ],
-  accessors: {
-    extSemArray: {
-      get(this: cudaExternalSemaphoreSignalNodeParamsV2): Pointer {
-        return this.$ptr(0);
-      },
-      set(this: cudaExternalSemaphoreSignalNodeParamsV2, v: Pointer): void {
-        this.$setPtr(0, v);
-      },
-    },
-    paramsArray: {
-      get(this: cudaExternalSemaphoreSignalNodeParamsV2): Pointer {
-        return this.$ptr(8);
-      },
-      set(this: cudaExternalSemaphoreSignalNodeParamsV2, v: Pointer): void {
-        this.$setPtr(8, v);
-      },
-    },
-    numExtSems: {
-      get(this: cudaExternalSemaphoreSignalNodeParamsV2): number {
-        return this.$u32(16);
-      },
-      set(this: cudaExternalSemaphoreSignalNodeParamsV2, v: number): void {
-        this.$setU32(16, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudaExternalSemaphoreSignalNodeParamsV2, '{"c":"struct cudaExternalSemaphoreSignalNodeParamsV2","s":24,"a":8,"f":[["extSemArray",0,8],["paramsArray",8,8],["numExtSems",16,4]],"x":[["extSemArray","p",0],["paramsArray","p",8],["numExtSems","s","u32",16]]}');
 
 /**
  * External semaphore wait node parameters
@@ -8816,42 +3464,7 @@ export interface cudaExternalSemaphoreWaitNodeParams {
   get numExtSems(): number;
   set numExtSems(v: number);
 }
-RecordBase.$define(cudaExternalSemaphoreWaitNodeParams, () => ({
-  cName: "struct cudaExternalSemaphoreWaitNodeParams",
-  size: 24,
-  align: 8,
-  fields: [
-    { name: "extSemArray", offset: 0, size: 8 },
-    { name: "paramsArray", offset: 8, size: 8 },
-    { name: "numExtSems", offset: 16, size: 4 },
-  ],
-  accessors: {
-    extSemArray: {
-      get(this: cudaExternalSemaphoreWaitNodeParams): Pointer {
-        return this.$ptr(0);
-      },
-      set(this: cudaExternalSemaphoreWaitNodeParams, v: Pointer): void {
-        this.$setPtr(0, v);
-      },
-    },
-    paramsArray: {
-      get(this: cudaExternalSemaphoreWaitNodeParams): Pointer {
-        return this.$ptr(8);
-      },
-      set(this: cudaExternalSemaphoreWaitNodeParams, v: Pointer): void {
-        this.$setPtr(8, v);
-      },
-    },
-    numExtSems: {
-      get(this: cudaExternalSemaphoreWaitNodeParams): number {
-        return this.$u32(16);
-      },
-      set(this: cudaExternalSemaphoreWaitNodeParams, v: number): void {
-        this.$setU32(16, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudaExternalSemaphoreWaitNodeParams, '{"c":"struct cudaExternalSemaphoreWaitNodeParams","s":24,"a":8,"f":[["extSemArray",0,8],["paramsArray",8,8],["numExtSems",16,4]],"x":[["extSemArray","p",0],["paramsArray","p",8],["numExtSems","s","u32",16]]}');
 
 /**
  * External semaphore wait node parameters
@@ -8879,42 +3492,7 @@ export interface cudaExternalSemaphoreWaitNodeParamsV2 {
   get numExtSems(): number;
   set numExtSems(v: number);
 }
-RecordBase.$define(cudaExternalSemaphoreWaitNodeParamsV2, () => ({
-  cName: "struct cudaExternalSemaphoreWaitNodeParamsV2",
-  size: 24,
-  align: 8,
-  fields: [
-    { name: "extSemArray", offset: 0, size: 8 },
-    { name: "paramsArray", offset: 8, size: 8 },
-    { name: "numExtSems", offset: 16, size: 4 },
-  ],
-  accessors: {
-    extSemArray: {
-      get(this: cudaExternalSemaphoreWaitNodeParamsV2): Pointer {
-        return this.$ptr(0);
-      },
-      set(this: cudaExternalSemaphoreWaitNodeParamsV2, v: Pointer): void {
-        this.$setPtr(0, v);
-      },
-    },
-    paramsArray: {
-      get(this: cudaExternalSemaphoreWaitNodeParamsV2): Pointer {
-        return this.$ptr(8);
-      },
-      set(this: cudaExternalSemaphoreWaitNodeParamsV2, v: Pointer): void {
-        this.$setPtr(8, v);
-      },
-    },
-    numExtSems: {
-      get(this: cudaExternalSemaphoreWaitNodeParamsV2): number {
-        return this.$u32(16);
-      },
-      set(this: cudaExternalSemaphoreWaitNodeParamsV2, v: number): void {
-        this.$setU32(16, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudaExternalSemaphoreWaitNodeParamsV2, '{"c":"struct cudaExternalSemaphoreWaitNodeParamsV2","s":24,"a":8,"f":[["extSemArray",0,8],["paramsArray",8,8],["numExtSems",16,4]],"x":[["extSemArray","p",0],["paramsArray","p",8],["numExtSems","s","u32",16]]}');
 
 /**
  * CUDA conditional node parameters
@@ -8968,51 +3546,7 @@ export interface cudaConditionalNodeParams {
   get phGraph_out(): Pointer;
   set phGraph_out(v: Pointer);
 }
-RecordBase.$define(cudaConditionalNodeParams, () => ({
-  cName: "struct cudaConditionalNodeParams",
-  size: 24,
-  align: 8,
-  fields: [
-    { name: "handle", offset: 0, size: 8 },
-    { name: "type", offset: 8, size: 4 },
-    { name: "size", offset: 12, size: 4 },
-    { name: "phGraph_out", offset: 16, size: 8 },
-  ],
-  accessors: {
-    handle: {
-      get(this: cudaConditionalNodeParams): cudaGraphConditionalHandle {
-        return this.$u64(0);
-      },
-      set(this: cudaConditionalNodeParams, v: cudaGraphConditionalHandle | number): void {
-        this.$setU64(0, v);
-      },
-    },
-    type: {
-      get(this: cudaConditionalNodeParams): cudaGraphConditionalNodeType {
-        return this.$u32(8) as cudaGraphConditionalNodeType;
-      },
-      set(this: cudaConditionalNodeParams, v: cudaGraphConditionalNodeType): void {
-        this.$setU32(8, v);
-      },
-    },
-    size: {
-      get(this: cudaConditionalNodeParams): number {
-        return this.$u32(12);
-      },
-      set(this: cudaConditionalNodeParams, v: number): void {
-        this.$setU32(12, v);
-      },
-    },
-    phGraph_out: {
-      get(this: cudaConditionalNodeParams): Pointer {
-        return this.$ptr(16);
-      },
-      set(this: cudaConditionalNodeParams, v: Pointer): void {
-        this.$setPtr(16, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudaConditionalNodeParams, '{"c":"struct cudaConditionalNodeParams","s":24,"a":8,"f":[["handle",0,8],["type",8,4],["size",12,4],["phGraph_out",16,8]],"x":[["handle","s","u64",0],["type","s","u32",8],["size","s","u32",12],["phGraph_out","p",16]]}');
 
 /**
  * Child graph node parameters
@@ -9038,33 +3572,7 @@ export interface cudaChildGraphNodeParams {
   get ownership(): cudaGraphChildGraphNodeOwnership;
   set ownership(v: cudaGraphChildGraphNodeOwnership);
 }
-RecordBase.$define(cudaChildGraphNodeParams, () => ({
-  cName: "struct cudaChildGraphNodeParams",
-  size: 16,
-  align: 8,
-  fields: [
-    { name: "graph", offset: 0, size: 8 },
-    { name: "ownership", offset: 8, size: 4 },
-  ],
-  accessors: {
-    graph: {
-      get(this: cudaChildGraphNodeParams): cudaGraph_t {
-        return this.$ptr(0) as cudaGraph_t;
-      },
-      set(this: cudaChildGraphNodeParams, v: cudaGraph_t): void {
-        this.$setPtr(0, v);
-      },
-    },
-    ownership: {
-      get(this: cudaChildGraphNodeParams): cudaGraphChildGraphNodeOwnership {
-        return this.$u32(8) as cudaGraphChildGraphNodeOwnership;
-      },
-      set(this: cudaChildGraphNodeParams, v: cudaGraphChildGraphNodeOwnership): void {
-        this.$setU32(8, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudaChildGraphNodeParams, '{"c":"struct cudaChildGraphNodeParams","s":16,"a":8,"f":[["graph",0,8],["ownership",8,4]],"x":[["graph","p",0],["ownership","s","u32",8]]}');
 
 /**
  * Event record node parameters
@@ -9080,24 +3588,7 @@ export interface cudaEventRecordNodeParams {
   get event(): cudaEvent_t;
   set event(v: cudaEvent_t);
 }
-RecordBase.$define(cudaEventRecordNodeParams, () => ({
-  cName: "struct cudaEventRecordNodeParams",
-  size: 8,
-  align: 8,
-  fields: [
-    { name: "event", offset: 0, size: 8 },
-  ],
-  accessors: {
-    event: {
-      get(this: cudaEventRecordNodeParams): cudaEvent_t {
-        return this.$ptr(0) as cudaEvent_t;
-      },
-      set(this: cudaEventRecordNodeParams, v: cudaEvent_t): void {
-        this.$setPtr(0, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudaEventRecordNodeParams, '{"c":"struct cudaEventRecordNodeParams","s":8,"a":8,"f":[["event",0,8]],"x":[["event","p",0]]}');
 
 /**
  * Event wait node parameters
@@ -9113,24 +3604,7 @@ export interface cudaEventWaitNodeParams {
   get event(): cudaEvent_t;
   set event(v: cudaEvent_t);
 }
-RecordBase.$define(cudaEventWaitNodeParams, () => ({
-  cName: "struct cudaEventWaitNodeParams",
-  size: 8,
-  align: 8,
-  fields: [
-    { name: "event", offset: 0, size: 8 },
-  ],
-  accessors: {
-    event: {
-      get(this: cudaEventWaitNodeParams): cudaEvent_t {
-        return this.$ptr(0) as cudaEvent_t;
-      },
-      set(this: cudaEventWaitNodeParams, v: cudaEvent_t): void {
-        this.$setPtr(0, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudaEventWaitNodeParams, '{"c":"struct cudaEventWaitNodeParams","s":8,"a":8,"f":[["event",0,8]],"x":[["event","p",0]]}');
 
 /**
  * Graph node parameters.  See `cudaGraphAddNode`.
@@ -9234,153 +3708,7 @@ export interface cudaGraphNodeParams {
   get reserved2(): bigint;
   set reserved2(v: bigint | number);
 }
-RecordBase.$define(cudaGraphNodeParams, () => ({
-  cName: "struct cudaGraphNodeParams",
-  size: 256,
-  align: 8,
-  fields: [
-    { name: "type", offset: 0, size: 4 },
-    { name: "reserved0", offset: 4, size: 12 },
-    { name: "reserved1", offset: 16, size: 232 },
-    { name: "kernel", offset: 16, size: 56 },
-    { name: "memcpy", offset: 16, size: 176 },
-    { name: "memset", offset: 16, size: 40 },
-    { name: "host", offset: 16, size: 16 },
-    { name: "graph", offset: 16, size: 16 },
-    { name: "eventWait", offset: 16, size: 8 },
-    { name: "eventRecord", offset: 16, size: 8 },
-    { name: "extSemSignal", offset: 16, size: 24 },
-    { name: "extSemWait", offset: 16, size: 24 },
-    { name: "alloc", offset: 16, size: 120 },
-    { name: "free", offset: 16, size: 8 },
-    { name: "conditional", offset: 16, size: 24 },
-    { name: "reserved2", offset: 248, size: 8 },
-  ],
-  accessors: {
-    type: {
-      get(this: cudaGraphNodeParams): cudaGraphNodeType {
-        return this.$u32(0) as cudaGraphNodeType;
-      },
-      set(this: cudaGraphNodeParams, v: cudaGraphNodeType): void {
-        this.$setU32(0, v);
-      },
-    },
-    reserved0: {
-      get(this: cudaGraphNodeParams): Int32Array {
-        return this.$array(Int32Array, 4, 3);
-      },
-    },
-    reserved1: {
-      get(this: cudaGraphNodeParams): BigInt64Array {
-        return this.$array(BigInt64Array, 16, 29);
-      },
-    },
-    kernel: {
-      get(this: cudaGraphNodeParams): cudaKernelNodeParamsV2 {
-        return this.$record(cudaKernelNodeParamsV2, 16);
-      },
-      set(this: cudaGraphNodeParams, v: cudaKernelNodeParamsV2): void {
-        this.$setRecord(16, 56, v);
-      },
-    },
-    memcpy: {
-      get(this: cudaGraphNodeParams): cudaMemcpyNodeParams {
-        return this.$record(cudaMemcpyNodeParams, 16);
-      },
-      set(this: cudaGraphNodeParams, v: cudaMemcpyNodeParams): void {
-        this.$setRecord(16, 176, v);
-      },
-    },
-    memset: {
-      get(this: cudaGraphNodeParams): cudaMemsetParamsV2 {
-        return this.$record(cudaMemsetParamsV2, 16);
-      },
-      set(this: cudaGraphNodeParams, v: cudaMemsetParamsV2): void {
-        this.$setRecord(16, 40, v);
-      },
-    },
-    host: {
-      get(this: cudaGraphNodeParams): cudaHostNodeParamsV2 {
-        return this.$record(cudaHostNodeParamsV2, 16);
-      },
-      set(this: cudaGraphNodeParams, v: cudaHostNodeParamsV2): void {
-        this.$setRecord(16, 16, v);
-      },
-    },
-    graph: {
-      get(this: cudaGraphNodeParams): cudaChildGraphNodeParams {
-        return this.$record(cudaChildGraphNodeParams, 16);
-      },
-      set(this: cudaGraphNodeParams, v: cudaChildGraphNodeParams): void {
-        this.$setRecord(16, 16, v);
-      },
-    },
-    eventWait: {
-      get(this: cudaGraphNodeParams): cudaEventWaitNodeParams {
-        return this.$record(cudaEventWaitNodeParams, 16);
-      },
-      set(this: cudaGraphNodeParams, v: cudaEventWaitNodeParams): void {
-        this.$setRecord(16, 8, v);
-      },
-    },
-    eventRecord: {
-      get(this: cudaGraphNodeParams): cudaEventRecordNodeParams {
-        return this.$record(cudaEventRecordNodeParams, 16);
-      },
-      set(this: cudaGraphNodeParams, v: cudaEventRecordNodeParams): void {
-        this.$setRecord(16, 8, v);
-      },
-    },
-    extSemSignal: {
-      get(this: cudaGraphNodeParams): cudaExternalSemaphoreSignalNodeParamsV2 {
-        return this.$record(cudaExternalSemaphoreSignalNodeParamsV2, 16);
-      },
-      set(this: cudaGraphNodeParams, v: cudaExternalSemaphoreSignalNodeParamsV2): void {
-        this.$setRecord(16, 24, v);
-      },
-    },
-    extSemWait: {
-      get(this: cudaGraphNodeParams): cudaExternalSemaphoreWaitNodeParamsV2 {
-        return this.$record(cudaExternalSemaphoreWaitNodeParamsV2, 16);
-      },
-      set(this: cudaGraphNodeParams, v: cudaExternalSemaphoreWaitNodeParamsV2): void {
-        this.$setRecord(16, 24, v);
-      },
-    },
-    alloc: {
-      get(this: cudaGraphNodeParams): cudaMemAllocNodeParamsV2 {
-        return this.$record(cudaMemAllocNodeParamsV2, 16);
-      },
-      set(this: cudaGraphNodeParams, v: cudaMemAllocNodeParamsV2): void {
-        this.$setRecord(16, 120, v);
-      },
-    },
-    free: {
-      get(this: cudaGraphNodeParams): cudaMemFreeNodeParams {
-        return this.$record(cudaMemFreeNodeParams, 16);
-      },
-      set(this: cudaGraphNodeParams, v: cudaMemFreeNodeParams): void {
-        this.$setRecord(16, 8, v);
-      },
-    },
-    conditional: {
-      get(this: cudaGraphNodeParams): cudaConditionalNodeParams {
-        return this.$record(cudaConditionalNodeParams, 16);
-      },
-      set(this: cudaGraphNodeParams, v: cudaConditionalNodeParams): void {
-        this.$setRecord(16, 24, v);
-      },
-    },
-    reserved2: {
-      get(this: cudaGraphNodeParams): bigint {
-        return this.$i64(248);
-      },
-      set(this: cudaGraphNodeParams, v: bigint | number): void {
-        this.$setI64(248, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudaGraphNodeParams, '{"c":"struct cudaGraphNodeParams","s":256,"a":8,"f":[["type",0,4],["reserved0",4,12],["reserved1",16,232],["kernel",16,56],["memcpy",16,176],["memset",16,40],["host",16,16],["graph",16,16],["eventWait",16,8],["eventRecord",16,8],["extSemSignal",16,24],["extSemWait",16,24],["alloc",16,120],["free",16,8],["conditional",16,24],["reserved2",248,8]],"x":[["type","s","u32",0],["reserved0","a","Int32Array",4,3],["reserved1","a","BigInt64Array",16,29],["kernel","r",0,16,56],["memcpy","r",1,16,176],["memset","r",2,16,40],["host","r",3,16,16],["graph","r",4,16,16],["eventWait","r",5,16,8],["eventRecord","r",6,16,8],["extSemSignal","r",7,16,24],["extSemWait","r",8,16,24],["alloc","r",9,16,120],["free","r",10,16,8],["conditional","r",11,16,24],["reserved2","s","i64",248]]}', () => [cudaKernelNodeParamsV2, cudaMemcpyNodeParams, cudaMemsetParamsV2, cudaHostNodeParamsV2, cudaChildGraphNodeParams, cudaEventWaitNodeParams, cudaEventRecordNodeParams, cudaExternalSemaphoreSignalNodeParamsV2, cudaExternalSemaphoreWaitNodeParamsV2, cudaMemAllocNodeParamsV2, cudaMemFreeNodeParams, cudaConditionalNodeParams]);
 
 /**
  * Optional annotation for edges in a CUDA graph. Note, all edges implicitly have annotations and
@@ -9433,48 +3761,7 @@ export interface cudaGraphEdgeData_st {
    */
   get reserved(): Uint8Array;
 }
-RecordBase.$define(cudaGraphEdgeData_st, () => ({
-  cName: "struct cudaGraphEdgeData_st",
-  size: 8,
-  align: 1,
-  fields: [
-    { name: "from_port", offset: 0, size: 1 },
-    { name: "to_port", offset: 1, size: 1 },
-    { name: "type", offset: 2, size: 1 },
-    { name: "reserved", offset: 3, size: 5 },
-  ],
-  accessors: {
-    from_port: {
-      get(this: cudaGraphEdgeData_st): number {
-        return this.$u8(0);
-      },
-      set(this: cudaGraphEdgeData_st, v: number): void {
-        this.$setU8(0, v);
-      },
-    },
-    to_port: {
-      get(this: cudaGraphEdgeData_st): number {
-        return this.$u8(1);
-      },
-      set(this: cudaGraphEdgeData_st, v: number): void {
-        this.$setU8(1, v);
-      },
-    },
-    type: {
-      get(this: cudaGraphEdgeData_st): number {
-        return this.$u8(2);
-      },
-      set(this: cudaGraphEdgeData_st, v: number): void {
-        this.$setU8(2, v);
-      },
-    },
-    reserved: {
-      get(this: cudaGraphEdgeData_st): Uint8Array {
-        return this.$array(Uint8Array, 3, 5);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudaGraphEdgeData_st, '{"c":"struct cudaGraphEdgeData_st","s":8,"a":1,"f":[["from_port",0,1],["to_port",1,1],["type",2,1],["reserved",3,5]],"x":[["from_port","s","u8",0],["to_port","s","u8",1],["type","s","u8",2],["reserved","a","Uint8Array",3,5]]}');
 /** Another name of {@link cudaGraphEdgeData_st}. */
 export const cudaGraphEdgeData = cudaGraphEdgeData_st;
 /** Another name of {@link cudaGraphEdgeData_st}. */
@@ -9512,51 +3799,7 @@ export interface cudaGraphInstantiateParams_st {
   get result_out(): cudaGraphInstantiateResult;
   set result_out(v: cudaGraphInstantiateResult);
 }
-RecordBase.$define(cudaGraphInstantiateParams_st, () => ({
-  cName: "struct cudaGraphInstantiateParams_st",
-  size: 32,
-  align: 8,
-  fields: [
-    { name: "flags", offset: 0, size: 8 },
-    { name: "uploadStream", offset: 8, size: 8 },
-    { name: "errNode_out", offset: 16, size: 8 },
-    { name: "result_out", offset: 24, size: 4 },
-  ],
-  accessors: {
-    flags: {
-      get(this: cudaGraphInstantiateParams_st): bigint {
-        return this.$u64(0);
-      },
-      set(this: cudaGraphInstantiateParams_st, v: bigint | number): void {
-        this.$setU64(0, v);
-      },
-    },
-    uploadStream: {
-      get(this: cudaGraphInstantiateParams_st): cudaStream_t {
-        return this.$ptr(8) as cudaStream_t;
-      },
-      set(this: cudaGraphInstantiateParams_st, v: cudaStream_t): void {
-        this.$setPtr(8, v);
-      },
-    },
-    errNode_out: {
-      get(this: cudaGraphInstantiateParams_st): cudaGraphNode_t {
-        return this.$ptr(16) as cudaGraphNode_t;
-      },
-      set(this: cudaGraphInstantiateParams_st, v: cudaGraphNode_t): void {
-        this.$setPtr(16, v);
-      },
-    },
-    result_out: {
-      get(this: cudaGraphInstantiateParams_st): cudaGraphInstantiateResult {
-        return this.$u32(24) as cudaGraphInstantiateResult;
-      },
-      set(this: cudaGraphInstantiateParams_st, v: cudaGraphInstantiateResult): void {
-        this.$setU32(24, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudaGraphInstantiateParams_st, '{"c":"struct cudaGraphInstantiateParams_st","s":32,"a":8,"f":[["flags",0,8],["uploadStream",8,8],["errNode_out",16,8],["result_out",24,4]],"x":[["flags","s","u64",0],["uploadStream","p",8],["errNode_out","p",16],["result_out","s","u32",24]]}');
 /** Another name of {@link cudaGraphInstantiateParams_st}. */
 export const cudaGraphInstantiateParams = cudaGraphInstantiateParams_st;
 /** Another name of {@link cudaGraphInstantiateParams_st}. */
@@ -9590,42 +3833,7 @@ export interface cudaGraphExecUpdateResultInfo_st {
   get errorFromNode(): cudaGraphNode_t;
   set errorFromNode(v: cudaGraphNode_t);
 }
-RecordBase.$define(cudaGraphExecUpdateResultInfo_st, () => ({
-  cName: "struct cudaGraphExecUpdateResultInfo_st",
-  size: 24,
-  align: 8,
-  fields: [
-    { name: "result", offset: 0, size: 4 },
-    { name: "errorNode", offset: 8, size: 8 },
-    { name: "errorFromNode", offset: 16, size: 8 },
-  ],
-  accessors: {
-    result: {
-      get(this: cudaGraphExecUpdateResultInfo_st): cudaGraphExecUpdateResult {
-        return this.$u32(0) as cudaGraphExecUpdateResult;
-      },
-      set(this: cudaGraphExecUpdateResultInfo_st, v: cudaGraphExecUpdateResult): void {
-        this.$setU32(0, v);
-      },
-    },
-    errorNode: {
-      get(this: cudaGraphExecUpdateResultInfo_st): cudaGraphNode_t {
-        return this.$ptr(8) as cudaGraphNode_t;
-      },
-      set(this: cudaGraphExecUpdateResultInfo_st, v: cudaGraphNode_t): void {
-        this.$setPtr(8, v);
-      },
-    },
-    errorFromNode: {
-      get(this: cudaGraphExecUpdateResultInfo_st): cudaGraphNode_t {
-        return this.$ptr(16) as cudaGraphNode_t;
-      },
-      set(this: cudaGraphExecUpdateResultInfo_st, v: cudaGraphNode_t): void {
-        this.$setPtr(16, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudaGraphExecUpdateResultInfo_st, '{"c":"struct cudaGraphExecUpdateResultInfo_st","s":24,"a":8,"f":[["result",0,4],["errorNode",8,8],["errorFromNode",16,8]],"x":[["result","s","u32",0],["errorNode","p",8],["errorFromNode","p",16]]}');
 /** Another name of {@link cudaGraphExecUpdateResultInfo_st}. */
 export const cudaGraphExecUpdateResultInfo = cudaGraphExecUpdateResultInfo_st;
 /** Another name of {@link cudaGraphExecUpdateResultInfo_st}. */
@@ -9657,42 +3865,7 @@ export interface cudaGraphKernelNodeUpdate {
   get updateData(): cudaGraphKernelNodeUpdate_updateData;
   set updateData(v: cudaGraphKernelNodeUpdate_updateData);
 }
-RecordBase.$define(cudaGraphKernelNodeUpdate, () => ({
-  cName: "struct cudaGraphKernelNodeUpdate",
-  size: 40,
-  align: 8,
-  fields: [
-    { name: "node", offset: 0, size: 8 },
-    { name: "field", offset: 8, size: 4 },
-    { name: "updateData", offset: 16, size: 24 },
-  ],
-  accessors: {
-    node: {
-      get(this: cudaGraphKernelNodeUpdate): cudaGraphDeviceNode_t {
-        return this.$ptr(0) as cudaGraphDeviceNode_t;
-      },
-      set(this: cudaGraphKernelNodeUpdate, v: cudaGraphDeviceNode_t): void {
-        this.$setPtr(0, v);
-      },
-    },
-    field: {
-      get(this: cudaGraphKernelNodeUpdate): cudaGraphKernelNodeField {
-        return this.$u32(8) as cudaGraphKernelNodeField;
-      },
-      set(this: cudaGraphKernelNodeUpdate, v: cudaGraphKernelNodeField): void {
-        this.$setU32(8, v);
-      },
-    },
-    updateData: {
-      get(this: cudaGraphKernelNodeUpdate): cudaGraphKernelNodeUpdate_updateData {
-        return this.$record(cudaGraphKernelNodeUpdate_updateData, 16);
-      },
-      set(this: cudaGraphKernelNodeUpdate, v: cudaGraphKernelNodeUpdate_updateData): void {
-        this.$setRecord(16, 24, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudaGraphKernelNodeUpdate, '{"c":"struct cudaGraphKernelNodeUpdate","s":40,"a":8,"f":[["node",0,8],["field",8,4],["updateData",16,24]],"x":[["node","p",0],["field","s","u32",8],["updateData","r",0,16,24]]}', () => [cudaGraphKernelNodeUpdate_updateData]);
 
 /** C: `__typeof__(((struct cudaGraphKernelNodeUpdate *)0)->updateData)`: 24 bytes, aligned to 8. */
 export class cudaGraphKernelNodeUpdate_updateData extends RecordBase {}
@@ -9716,42 +3889,7 @@ export interface cudaGraphKernelNodeUpdate_updateData {
   get isEnabled(): number;
   set isEnabled(v: number);
 }
-RecordBase.$define(cudaGraphKernelNodeUpdate_updateData, () => ({
-  cName: "__typeof__(((struct cudaGraphKernelNodeUpdate *)0)->updateData)",
-  size: 24,
-  align: 8,
-  fields: [
-    { name: "gridDim", offset: 0, size: 12 },
-    { name: "param", offset: 0, size: 24 },
-    { name: "isEnabled", offset: 0, size: 4 },
-  ],
-  accessors: {
-    gridDim: {
-      get(this: cudaGraphKernelNodeUpdate_updateData): dim3 {
-        return this.$record(dim3, 0);
-      },
-      set(this: cudaGraphKernelNodeUpdate_updateData, v: dim3): void {
-        this.$setRecord(0, 12, v);
-      },
-    },
-    param: {
-      get(this: cudaGraphKernelNodeUpdate_updateData): cudaGraphKernelNodeUpdate_updateData_param {
-        return this.$record(cudaGraphKernelNodeUpdate_updateData_param, 0);
-      },
-      set(this: cudaGraphKernelNodeUpdate_updateData, v: cudaGraphKernelNodeUpdate_updateData_param): void {
-        this.$setRecord(0, 24, v);
-      },
-    },
-    isEnabled: {
-      get(this: cudaGraphKernelNodeUpdate_updateData): number {
-        return this.$u32(0);
-      },
-      set(this: cudaGraphKernelNodeUpdate_updateData, v: number): void {
-        this.$setU32(0, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudaGraphKernelNodeUpdate_updateData, '{"c":"__typeof__(((struct cudaGraphKernelNodeUpdate *)0)->updateData)","s":24,"a":8,"f":[["gridDim",0,12],["param",0,24],["isEnabled",0,4]],"x":[["gridDim","r",0,0,12],["param","r",1,0,24],["isEnabled","s","u32",0]]}', () => [dim3, cudaGraphKernelNodeUpdate_updateData_param]);
 
 /** C: `__typeof__(((struct cudaGraphKernelNodeUpdate *)0)->updateData.param)`: 24 bytes, aligned to 8. */
 export class cudaGraphKernelNodeUpdate_updateData_param extends RecordBase {}
@@ -9775,42 +3913,7 @@ export interface cudaGraphKernelNodeUpdate_updateData_param {
   get size(): bigint;
   set size(v: bigint | number);
 }
-RecordBase.$define(cudaGraphKernelNodeUpdate_updateData_param, () => ({
-  cName: "__typeof__(((struct cudaGraphKernelNodeUpdate *)0)->updateData.param)",
-  size: 24,
-  align: 8,
-  fields: [
-    { name: "pValue", offset: 0, size: 8 },
-    { name: "offset", offset: 8, size: 8 },
-    { name: "size", offset: 16, size: 8 },
-  ],
-  accessors: {
-    pValue: {
-      get(this: cudaGraphKernelNodeUpdate_updateData_param): Pointer {
-        return this.$ptr(0);
-      },
-      set(this: cudaGraphKernelNodeUpdate_updateData_param, v: Pointer): void {
-        this.$setPtr(0, v);
-      },
-    },
-    offset: {
-      get(this: cudaGraphKernelNodeUpdate_updateData_param): bigint {
-        return this.$u64(8);
-      },
-      set(this: cudaGraphKernelNodeUpdate_updateData_param, v: bigint | number): void {
-        this.$setU64(8, v);
-      },
-    },
-    size: {
-      get(this: cudaGraphKernelNodeUpdate_updateData_param): bigint {
-        return this.$u64(16);
-      },
-      set(this: cudaGraphKernelNodeUpdate_updateData_param, v: bigint | number): void {
-        this.$setU64(16, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudaGraphKernelNodeUpdate_updateData_param, '{"c":"__typeof__(((struct cudaGraphKernelNodeUpdate *)0)->updateData.param)","s":24,"a":8,"f":[["pValue",0,8],["offset",8,8],["size",16,8]],"x":[["pValue","p",0],["offset","s","u64",8],["size","s","u64",16]]}');
 
 /**
  * Memory Synchronization Domain map
@@ -9832,33 +3935,7 @@ export interface cudaLaunchMemSyncDomainMap_st {
   get remote(): number;
   set remote(v: number);
 }
-RecordBase.$define(cudaLaunchMemSyncDomainMap_st, () => ({
-  cName: "struct cudaLaunchMemSyncDomainMap_st",
-  size: 2,
-  align: 1,
-  fields: [
-    { name: "default_", offset: 0, size: 1 },
-    { name: "remote", offset: 1, size: 1 },
-  ],
-  accessors: {
-    default_: {
-      get(this: cudaLaunchMemSyncDomainMap_st): number {
-        return this.$u8(0);
-      },
-      set(this: cudaLaunchMemSyncDomainMap_st, v: number): void {
-        this.$setU8(0, v);
-      },
-    },
-    remote: {
-      get(this: cudaLaunchMemSyncDomainMap_st): number {
-        return this.$u8(1);
-      },
-      set(this: cudaLaunchMemSyncDomainMap_st, v: number): void {
-        this.$setU8(1, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudaLaunchMemSyncDomainMap_st, '{"c":"struct cudaLaunchMemSyncDomainMap_st","s":2,"a":1,"f":[["default_",0,1],["remote",1,1]],"x":[["default_","s","u8",0],["remote","s","u8",1]]}');
 /** Another name of {@link cudaLaunchMemSyncDomainMap_st}. */
 export const cudaLaunchMemSyncDomainMap = cudaLaunchMemSyncDomainMap_st;
 /** Another name of {@link cudaLaunchMemSyncDomainMap_st}. */
@@ -9958,156 +4035,7 @@ export interface cudaLaunchAttributeValue {
   get nvlinkUtilCentricScheduling(): number;
   set nvlinkUtilCentricScheduling(v: number);
 }
-RecordBase.$define(cudaLaunchAttributeValue, () => ({
-  cName: "union cudaLaunchAttributeValue",
-  size: 64,
-  align: 8,
-  fields: [
-    { name: "pad", offset: 0, size: 64 },
-    { name: "accessPolicyWindow", offset: 0, size: 32 },
-    { name: "cooperative", offset: 0, size: 4 },
-    { name: "syncPolicy", offset: 0, size: 4 },
-    { name: "clusterDim", offset: 0, size: 12 },
-    { name: "clusterSchedulingPolicyPreference", offset: 0, size: 4 },
-    { name: "programmaticStreamSerializationAllowed", offset: 0, size: 4 },
-    { name: "programmaticEvent", offset: 0, size: 16 },
-    { name: "priority", offset: 0, size: 4 },
-    { name: "memSyncDomainMap", offset: 0, size: 2 },
-    { name: "memSyncDomain", offset: 0, size: 4 },
-    { name: "preferredClusterDim", offset: 0, size: 12 },
-    { name: "launchCompletionEvent", offset: 0, size: 16 },
-    { name: "deviceUpdatableKernelNode", offset: 0, size: 16 },
-    { name: "sharedMemCarveout", offset: 0, size: 4 },
-    { name: "nvlinkUtilCentricScheduling", offset: 0, size: 4 },
-  ],
-  accessors: {
-    pad: {
-      get(this: cudaLaunchAttributeValue): Int8Array {
-        return this.$array(Int8Array, 0, 64);
-      },
-    },
-    accessPolicyWindow: {
-      get(this: cudaLaunchAttributeValue): cudaAccessPolicyWindow {
-        return this.$record(cudaAccessPolicyWindow, 0);
-      },
-      set(this: cudaLaunchAttributeValue, v: cudaAccessPolicyWindow): void {
-        this.$setRecord(0, 32, v);
-      },
-    },
-    cooperative: {
-      get(this: cudaLaunchAttributeValue): number {
-        return this.$i32(0);
-      },
-      set(this: cudaLaunchAttributeValue, v: number): void {
-        this.$setI32(0, v);
-      },
-    },
-    syncPolicy: {
-      get(this: cudaLaunchAttributeValue): cudaSynchronizationPolicy {
-        return this.$u32(0) as cudaSynchronizationPolicy;
-      },
-      set(this: cudaLaunchAttributeValue, v: cudaSynchronizationPolicy): void {
-        this.$setU32(0, v);
-      },
-    },
-    clusterDim: {
-      get(this: cudaLaunchAttributeValue): cudaLaunchAttributeValue_clusterDim {
-        return this.$record(cudaLaunchAttributeValue_clusterDim, 0);
-      },
-      set(this: cudaLaunchAttributeValue, v: cudaLaunchAttributeValue_clusterDim): void {
-        this.$setRecord(0, 12, v);
-      },
-    },
-    clusterSchedulingPolicyPreference: {
-      get(this: cudaLaunchAttributeValue): cudaClusterSchedulingPolicy {
-        return this.$u32(0) as cudaClusterSchedulingPolicy;
-      },
-      set(this: cudaLaunchAttributeValue, v: cudaClusterSchedulingPolicy): void {
-        this.$setU32(0, v);
-      },
-    },
-    programmaticStreamSerializationAllowed: {
-      get(this: cudaLaunchAttributeValue): number {
-        return this.$i32(0);
-      },
-      set(this: cudaLaunchAttributeValue, v: number): void {
-        this.$setI32(0, v);
-      },
-    },
-    programmaticEvent: {
-      get(this: cudaLaunchAttributeValue): cudaLaunchAttributeValue_programmaticEvent {
-        return this.$record(cudaLaunchAttributeValue_programmaticEvent, 0);
-      },
-      set(this: cudaLaunchAttributeValue, v: cudaLaunchAttributeValue_programmaticEvent): void {
-        this.$setRecord(0, 16, v);
-      },
-    },
-    priority: {
-      get(this: cudaLaunchAttributeValue): number {
-        return this.$i32(0);
-      },
-      set(this: cudaLaunchAttributeValue, v: number): void {
-        this.$setI32(0, v);
-      },
-    },
-    memSyncDomainMap: {
-      get(this: cudaLaunchAttributeValue): cudaLaunchMemSyncDomainMap_st {
-        return this.$record(cudaLaunchMemSyncDomainMap_st, 0);
-      },
-      set(this: cudaLaunchAttributeValue, v: cudaLaunchMemSyncDomainMap_st): void {
-        this.$setRecord(0, 2, v);
-      },
-    },
-    memSyncDomain: {
-      get(this: cudaLaunchAttributeValue): cudaLaunchMemSyncDomain {
-        return this.$u32(0) as cudaLaunchMemSyncDomain;
-      },
-      set(this: cudaLaunchAttributeValue, v: cudaLaunchMemSyncDomain): void {
-        this.$setU32(0, v);
-      },
-    },
-    preferredClusterDim: {
-      get(this: cudaLaunchAttributeValue): cudaLaunchAttributeValue_preferredClusterDim {
-        return this.$record(cudaLaunchAttributeValue_preferredClusterDim, 0);
-      },
-      set(this: cudaLaunchAttributeValue, v: cudaLaunchAttributeValue_preferredClusterDim): void {
-        this.$setRecord(0, 12, v);
-      },
-    },
-    launchCompletionEvent: {
-      get(this: cudaLaunchAttributeValue): cudaLaunchAttributeValue_launchCompletionEvent {
-        return this.$record(cudaLaunchAttributeValue_launchCompletionEvent, 0);
-      },
-      set(this: cudaLaunchAttributeValue, v: cudaLaunchAttributeValue_launchCompletionEvent): void {
-        this.$setRecord(0, 16, v);
-      },
-    },
-    deviceUpdatableKernelNode: {
-      get(this: cudaLaunchAttributeValue): cudaLaunchAttributeValue_deviceUpdatableKernelNode {
-        return this.$record(cudaLaunchAttributeValue_deviceUpdatableKernelNode, 0);
-      },
-      set(this: cudaLaunchAttributeValue, v: cudaLaunchAttributeValue_deviceUpdatableKernelNode): void {
-        this.$setRecord(0, 16, v);
-      },
-    },
-    sharedMemCarveout: {
-      get(this: cudaLaunchAttributeValue): number {
-        return this.$u32(0);
-      },
-      set(this: cudaLaunchAttributeValue, v: number): void {
-        this.$setU32(0, v);
-      },
-    },
-    nvlinkUtilCentricScheduling: {
-      get(this: cudaLaunchAttributeValue): number {
-        return this.$u32(0);
-      },
-      set(this: cudaLaunchAttributeValue, v: number): void {
-        this.$setU32(0, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudaLaunchAttributeValue, '{"c":"union cudaLaunchAttributeValue","s":64,"a":8,"f":[["pad",0,64],["accessPolicyWindow",0,32],["cooperative",0,4],["syncPolicy",0,4],["clusterDim",0,12],["clusterSchedulingPolicyPreference",0,4],["programmaticStreamSerializationAllowed",0,4],["programmaticEvent",0,16],["priority",0,4],["memSyncDomainMap",0,2],["memSyncDomain",0,4],["preferredClusterDim",0,12],["launchCompletionEvent",0,16],["deviceUpdatableKernelNode",0,16],["sharedMemCarveout",0,4],["nvlinkUtilCentricScheduling",0,4]],"x":[["pad","a","Int8Array",0,64],["accessPolicyWindow","r",0,0,32],["cooperative","s","i32",0],["syncPolicy","s","u32",0],["clusterDim","r",1,0,12],["clusterSchedulingPolicyPreference","s","u32",0],["programmaticStreamSerializationAllowed","s","i32",0],["programmaticEvent","r",2,0,16],["priority","s","i32",0],["memSyncDomainMap","r",3,0,2],["memSyncDomain","s","u32",0],["preferredClusterDim","r",4,0,12],["launchCompletionEvent","r",5,0,16],["deviceUpdatableKernelNode","r",6,0,16],["sharedMemCarveout","s","u32",0],["nvlinkUtilCentricScheduling","s","u32",0]]}', () => [cudaAccessPolicyWindow, cudaLaunchAttributeValue_clusterDim, cudaLaunchAttributeValue_programmaticEvent, cudaLaunchMemSyncDomainMap_st, cudaLaunchAttributeValue_preferredClusterDim, cudaLaunchAttributeValue_launchCompletionEvent, cudaLaunchAttributeValue_deviceUpdatableKernelNode]);
 
 /**
  * Value of launch attribute `cudaLaunchAttributeClusterDimension` that
@@ -10134,42 +4062,7 @@ export interface cudaLaunchAttributeValue_clusterDim {
   get z(): number;
   set z(v: number);
 }
-RecordBase.$define(cudaLaunchAttributeValue_clusterDim, () => ({
-  cName: "__typeof__(((union cudaLaunchAttributeValue *)0)->clusterDim)",
-  size: 12,
-  align: 4,
-  fields: [
-    { name: "x", offset: 0, size: 4 },
-    { name: "y", offset: 4, size: 4 },
-    { name: "z", offset: 8, size: 4 },
-  ],
-  accessors: {
-    x: {
-      get(this: cudaLaunchAttributeValue_clusterDim): number {
-        return this.$u32(0);
-      },
-      set(this: cudaLaunchAttributeValue_clusterDim, v: number): void {
-        this.$setU32(0, v);
-      },
-    },
-    y: {
-      get(this: cudaLaunchAttributeValue_clusterDim): number {
-        return this.$u32(4);
-      },
-      set(this: cudaLaunchAttributeValue_clusterDim, v: number): void {
-        this.$setU32(4, v);
-      },
-    },
-    z: {
-      get(this: cudaLaunchAttributeValue_clusterDim): number {
-        return this.$u32(8);
-      },
-      set(this: cudaLaunchAttributeValue_clusterDim, v: number): void {
-        this.$setU32(8, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudaLaunchAttributeValue_clusterDim, '{"c":"__typeof__(((union cudaLaunchAttributeValue *)0)->clusterDim)","s":12,"a":4,"f":[["x",0,4],["y",4,4],["z",8,4]],"x":[["x","s","u32",0],["y","s","u32",4],["z","s","u32",8]]}');
 
 /**
  * Value of launch attribute `cudaLaunchAttributeProgrammaticEvent`
@@ -10193,42 +4086,7 @@ export interface cudaLaunchAttributeValue_programmaticEvent {
   get triggerAtBlockStart(): number;
   set triggerAtBlockStart(v: number);
 }
-RecordBase.$define(cudaLaunchAttributeValue_programmaticEvent, () => ({
-  cName: "__typeof__(((union cudaLaunchAttributeValue *)0)->programmaticEvent)",
-  size: 16,
-  align: 8,
-  fields: [
-    { name: "event", offset: 0, size: 8 },
-    { name: "flags", offset: 8, size: 4 },
-    { name: "triggerAtBlockStart", offset: 12, size: 4 },
-  ],
-  accessors: {
-    event: {
-      get(this: cudaLaunchAttributeValue_programmaticEvent): cudaEvent_t {
-        return this.$ptr(0) as cudaEvent_t;
-      },
-      set(this: cudaLaunchAttributeValue_programmaticEvent, v: cudaEvent_t): void {
-        this.$setPtr(0, v);
-      },
-    },
-    flags: {
-      get(this: cudaLaunchAttributeValue_programmaticEvent): number {
-        return this.$i32(8);
-      },
-      set(this: cudaLaunchAttributeValue_programmaticEvent, v: number): void {
-        this.$setI32(8, v);
-      },
-    },
-    triggerAtBlockStart: {
-      get(this: cudaLaunchAttributeValue_programmaticEvent): number {
-        return this.$i32(12);
-      },
-      set(this: cudaLaunchAttributeValue_programmaticEvent, v: number): void {
-        this.$setI32(12, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudaLaunchAttributeValue_programmaticEvent, '{"c":"__typeof__(((union cudaLaunchAttributeValue *)0)->programmaticEvent)","s":16,"a":8,"f":[["event",0,8],["flags",8,4],["triggerAtBlockStart",12,4]],"x":[["event","p",0],["flags","s","i32",8],["triggerAtBlockStart","s","i32",12]]}');
 
 /**
  * Value of launch attribute `cudaLaunchAttributePreferredClusterDimension`
@@ -10257,42 +4115,7 @@ export interface cudaLaunchAttributeValue_preferredClusterDim {
   get z(): number;
   set z(v: number);
 }
-RecordBase.$define(cudaLaunchAttributeValue_preferredClusterDim, () => ({
-  cName: "__typeof__(((union cudaLaunchAttributeValue *)0)->preferredClusterDim)",
-  size: 12,
-  align: 4,
-  fields: [
-    { name: "x", offset: 0, size: 4 },
-    { name: "y", offset: 4, size: 4 },
-    { name: "z", offset: 8, size: 4 },
-  ],
-  accessors: {
-    x: {
-      get(this: cudaLaunchAttributeValue_preferredClusterDim): number {
-        return this.$u32(0);
-      },
-      set(this: cudaLaunchAttributeValue_preferredClusterDim, v: number): void {
-        this.$setU32(0, v);
-      },
-    },
-    y: {
-      get(this: cudaLaunchAttributeValue_preferredClusterDim): number {
-        return this.$u32(4);
-      },
-      set(this: cudaLaunchAttributeValue_preferredClusterDim, v: number): void {
-        this.$setU32(4, v);
-      },
-    },
-    z: {
-      get(this: cudaLaunchAttributeValue_preferredClusterDim): number {
-        return this.$u32(8);
-      },
-      set(this: cudaLaunchAttributeValue_preferredClusterDim, v: number): void {
-        this.$setU32(8, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudaLaunchAttributeValue_preferredClusterDim, '{"c":"__typeof__(((union cudaLaunchAttributeValue *)0)->preferredClusterDim)","s":12,"a":4,"f":[["x",0,4],["y",4,4],["z",8,4]],"x":[["x","s","u32",0],["y","s","u32",4],["z","s","u32",8]]}');
 
 /**
  * Value of launch attribute `cudaLaunchAttributeLaunchCompletionEvent`
@@ -10312,33 +4135,7 @@ export interface cudaLaunchAttributeValue_launchCompletionEvent {
   get flags(): number;
   set flags(v: number);
 }
-RecordBase.$define(cudaLaunchAttributeValue_launchCompletionEvent, () => ({
-  cName: "__typeof__(((union cudaLaunchAttributeValue *)0)->launchCompletionEvent)",
-  size: 16,
-  align: 8,
-  fields: [
-    { name: "event", offset: 0, size: 8 },
-    { name: "flags", offset: 8, size: 4 },
-  ],
-  accessors: {
-    event: {
-      get(this: cudaLaunchAttributeValue_launchCompletionEvent): cudaEvent_t {
-        return this.$ptr(0) as cudaEvent_t;
-      },
-      set(this: cudaLaunchAttributeValue_launchCompletionEvent, v: cudaEvent_t): void {
-        this.$setPtr(0, v);
-      },
-    },
-    flags: {
-      get(this: cudaLaunchAttributeValue_launchCompletionEvent): number {
-        return this.$i32(8);
-      },
-      set(this: cudaLaunchAttributeValue_launchCompletionEvent, v: number): void {
-        this.$setI32(8, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudaLaunchAttributeValue_launchCompletionEvent, '{"c":"__typeof__(((union cudaLaunchAttributeValue *)0)->launchCompletionEvent)","s":16,"a":8,"f":[["event",0,8],["flags",8,4]],"x":[["event","p",0],["flags","s","i32",8]]}');
 
 /**
  * Value of launch attribute `cudaLaunchAttributeDeviceUpdatableKernelNode`
@@ -10357,33 +4154,7 @@ export interface cudaLaunchAttributeValue_deviceUpdatableKernelNode {
   get devNode(): cudaGraphDeviceNode_t;
   set devNode(v: cudaGraphDeviceNode_t);
 }
-RecordBase.$define(cudaLaunchAttributeValue_deviceUpdatableKernelNode, () => ({
-  cName: "__typeof__(((union cudaLaunchAttributeValue *)0)->deviceUpdatableKernelNode)",
-  size: 16,
-  align: 8,
-  fields: [
-    { name: "deviceUpdatable", offset: 0, size: 4 },
-    { name: "devNode", offset: 8, size: 8 },
-  ],
-  accessors: {
-    deviceUpdatable: {
-      get(this: cudaLaunchAttributeValue_deviceUpdatableKernelNode): number {
-        return this.$i32(0);
-      },
-      set(this: cudaLaunchAttributeValue_deviceUpdatableKernelNode, v: number): void {
-        this.$setI32(0, v);
-      },
-    },
-    devNode: {
-      get(this: cudaLaunchAttributeValue_deviceUpdatableKernelNode): cudaGraphDeviceNode_t {
-        return this.$ptr(8) as cudaGraphDeviceNode_t;
-      },
-      set(this: cudaLaunchAttributeValue_deviceUpdatableKernelNode, v: cudaGraphDeviceNode_t): void {
-        this.$setPtr(8, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudaLaunchAttributeValue_deviceUpdatableKernelNode, '{"c":"__typeof__(((union cudaLaunchAttributeValue *)0)->deviceUpdatableKernelNode)","s":16,"a":8,"f":[["deviceUpdatable",0,4],["devNode",8,8]],"x":[["deviceUpdatable","s","i32",0],["devNode","p",8]]}');
 
 /**
  * Launch attribute
@@ -10407,39 +4178,7 @@ export interface cudaLaunchAttribute_st {
   get val(): cudaLaunchAttributeValue;
   set val(v: cudaLaunchAttributeValue);
 }
-RecordBase.$define(cudaLaunchAttribute_st, () => ({
-  cName: "struct cudaLaunchAttribute_st",
-  size: 72,
-  align: 8,
-  fields: [
-    { name: "id", offset: 0, size: 4 },
-    { name: "pad", offset: 4, size: 4 },
-    { name: "val", offset: 8, size: 64 },
-  ],
-  accessors: {
-    id: {
-      get(this: cudaLaunchAttribute_st): cudaLaunchAttributeID {
-        return this.$u32(0) as cudaLaunchAttributeID;
-      },
-      set(this: cudaLaunchAttribute_st, v: cudaLaunchAttributeID): void {
-        this.$setU32(0, v);
-      },
-    },
-    pad: {
-      get(this: cudaLaunchAttribute_st): Int8Array {
-        return this.$array(Int8Array, 4, 4);
-      },
-    },
-    val: {
-      get(this: cudaLaunchAttribute_st): cudaLaunchAttributeValue {
-        return this.$record(cudaLaunchAttributeValue, 8);
-      },
-      set(this: cudaLaunchAttribute_st, v: cudaLaunchAttributeValue): void {
-        this.$setRecord(8, 64, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudaLaunchAttribute_st, '{"c":"struct cudaLaunchAttribute_st","s":72,"a":8,"f":[["id",0,4],["pad",4,4],["val",8,64]],"x":[["id","s","u32",0],["pad","a","Int8Array",4,4],["val","r",0,8,64]]}', () => [cudaLaunchAttributeValue]);
 /** Another name of {@link cudaLaunchAttribute_st}. */
 export const cudaLaunchAttribute = cudaLaunchAttribute_st;
 /** Another name of {@link cudaLaunchAttribute_st}. */
@@ -10489,69 +4228,7 @@ export interface cudaLaunchConfig_st {
   get numAttrs(): number;
   set numAttrs(v: number);
 }
-RecordBase.$define(cudaLaunchConfig_st, () => ({
-  cName: "struct cudaLaunchConfig_st",
-  size: 56,
-  align: 8,
-  fields: [
-    { name: "gridDim", offset: 0, size: 12 },
-    { name: "blockDim", offset: 12, size: 12 },
-    { name: "dynamicSmemBytes", offset: 24, size: 8 },
-    { name: "stream", offset: 32, size: 8 },
-    { name: "attrs", offset: 40, size: 8 },
-    { name: "numAttrs", offset: 48, size: 4 },
-  ],
-  accessors: {
-    gridDim: {
-      get(this: cudaLaunchConfig_st): dim3 {
-        return this.$record(dim3, 0);
-      },
-      set(this: cudaLaunchConfig_st, v: dim3): void {
-        this.$setRecord(0, 12, v);
-      },
-    },
-    blockDim: {
-      get(this: cudaLaunchConfig_st): dim3 {
-        return this.$record(dim3, 12);
-      },
-      set(this: cudaLaunchConfig_st, v: dim3): void {
-        this.$setRecord(12, 12, v);
-      },
-    },
-    dynamicSmemBytes: {
-      get(this: cudaLaunchConfig_st): bigint {
-        return this.$u64(24);
-      },
-      set(this: cudaLaunchConfig_st, v: bigint | number): void {
-        this.$setU64(24, v);
-      },
-    },
-    stream: {
-      get(this: cudaLaunchConfig_st): cudaStream_t {
-        return this.$ptr(32) as cudaStream_t;
-      },
-      set(this: cudaLaunchConfig_st, v: cudaStream_t): void {
-        this.$setPtr(32, v);
-      },
-    },
-    attrs: {
-      get(this: cudaLaunchConfig_st): Pointer {
-        return this.$ptr(40);
-      },
-      set(this: cudaLaunchConfig_st, v: Pointer): void {
-        this.$setPtr(40, v);
-      },
-    },
-    numAttrs: {
-      get(this: cudaLaunchConfig_st): number {
-        return this.$u32(48);
-      },
-      set(this: cudaLaunchConfig_st, v: number): void {
-        this.$setU32(48, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudaLaunchConfig_st, '{"c":"struct cudaLaunchConfig_st","s":56,"a":8,"f":[["gridDim",0,12],["blockDim",12,12],["dynamicSmemBytes",24,8],["stream",32,8],["attrs",40,8],["numAttrs",48,4]],"x":[["gridDim","r",0,0,12],["blockDim","r",0,12,12],["dynamicSmemBytes","s","u64",24],["stream","p",32],["attrs","p",40],["numAttrs","s","u32",48]]}', () => [dim3]);
 /** Another name of {@link cudaLaunchConfig_st}. */
 export const cudaLaunchConfig_t = cudaLaunchConfig_st;
 /** Another name of {@link cudaLaunchConfig_st}. */
@@ -10577,33 +4254,7 @@ export interface cudaAsyncNotificationInfo {
   get info(): cudaAsyncNotificationInfo_info;
   set info(v: cudaAsyncNotificationInfo_info);
 }
-RecordBase.$define(cudaAsyncNotificationInfo, () => ({
-  cName: "struct cudaAsyncNotificationInfo",
-  size: 16,
-  align: 8,
-  fields: [
-    { name: "type", offset: 0, size: 4 },
-    { name: "info", offset: 8, size: 8 },
-  ],
-  accessors: {
-    type: {
-      get(this: cudaAsyncNotificationInfo): cudaAsyncNotificationType {
-        return this.$u32(0) as cudaAsyncNotificationType;
-      },
-      set(this: cudaAsyncNotificationInfo, v: cudaAsyncNotificationType): void {
-        this.$setU32(0, v);
-      },
-    },
-    info: {
-      get(this: cudaAsyncNotificationInfo): cudaAsyncNotificationInfo_info {
-        return this.$record(cudaAsyncNotificationInfo_info, 8);
-      },
-      set(this: cudaAsyncNotificationInfo, v: cudaAsyncNotificationInfo_info): void {
-        this.$setRecord(8, 8, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudaAsyncNotificationInfo, '{"c":"struct cudaAsyncNotificationInfo","s":16,"a":8,"f":[["type",0,4],["info",8,8]],"x":[["type","s","u32",0],["info","r",0,8,8]]}', () => [cudaAsyncNotificationInfo_info]);
 /** Another name of {@link cudaAsyncNotificationInfo}. */
 export const cudaAsyncNotificationInfo_t = cudaAsyncNotificationInfo;
 /** Another name of {@link cudaAsyncNotificationInfo}. */
@@ -10619,24 +4270,7 @@ export interface cudaAsyncNotificationInfo_info {
   get overBudget(): cudaAsyncNotificationInfo_info_overBudget;
   set overBudget(v: cudaAsyncNotificationInfo_info_overBudget);
 }
-RecordBase.$define(cudaAsyncNotificationInfo_info, () => ({
-  cName: "__typeof__(((struct cudaAsyncNotificationInfo *)0)->info)",
-  size: 8,
-  align: 8,
-  fields: [
-    { name: "overBudget", offset: 0, size: 8 },
-  ],
-  accessors: {
-    overBudget: {
-      get(this: cudaAsyncNotificationInfo_info): cudaAsyncNotificationInfo_info_overBudget {
-        return this.$record(cudaAsyncNotificationInfo_info_overBudget, 0);
-      },
-      set(this: cudaAsyncNotificationInfo_info, v: cudaAsyncNotificationInfo_info_overBudget): void {
-        this.$setRecord(0, 8, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudaAsyncNotificationInfo_info, '{"c":"__typeof__(((struct cudaAsyncNotificationInfo *)0)->info)","s":8,"a":8,"f":[["overBudget",0,8]],"x":[["overBudget","r",0,0,8]]}', () => [cudaAsyncNotificationInfo_info_overBudget]);
 
 /** C: `__typeof__(((struct cudaAsyncNotificationInfo *)0)->info.overBudget)`: 8 bytes, aligned to 8. */
 export class cudaAsyncNotificationInfo_info_overBudget extends RecordBase {}
@@ -10648,24 +4282,7 @@ export interface cudaAsyncNotificationInfo_info_overBudget {
   get bytesOverBudget(): bigint;
   set bytesOverBudget(v: bigint | number);
 }
-RecordBase.$define(cudaAsyncNotificationInfo_info_overBudget, () => ({
-  cName: "__typeof__(((struct cudaAsyncNotificationInfo *)0)->info.overBudget)",
-  size: 8,
-  align: 8,
-  fields: [
-    { name: "bytesOverBudget", offset: 0, size: 8 },
-  ],
-  accessors: {
-    bytesOverBudget: {
-      get(this: cudaAsyncNotificationInfo_info_overBudget): bigint {
-        return this.$u64(0);
-      },
-      set(this: cudaAsyncNotificationInfo_info_overBudget, v: bigint | number): void {
-        this.$setU64(0, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudaAsyncNotificationInfo_info_overBudget, '{"c":"__typeof__(((struct cudaAsyncNotificationInfo *)0)->info.overBudget)","s":8,"a":8,"f":[["bytesOverBudget",0,8]],"x":[["bytesOverBudget","s","u64",0]]}');
 
 /**
  * CUDA texture descriptor
@@ -10751,124 +4368,5 @@ export interface cudaTextureDesc {
   get seamlessCubemap(): number;
   set seamlessCubemap(v: number);
 }
-RecordBase.$define(cudaTextureDesc, () => ({
-  cName: "struct cudaTextureDesc",
-  size: 72,
-  align: 4,
-  fields: [
-    { name: "addressMode", offset: 0, size: 12 },
-    { name: "filterMode", offset: 12, size: 4 },
-    { name: "readMode", offset: 16, size: 4 },
-    { name: "sRGB", offset: 20, size: 4 },
-    { name: "borderColor", offset: 24, size: 16 },
-    { name: "normalizedCoords", offset: 40, size: 4 },
-    { name: "maxAnisotropy", offset: 44, size: 4 },
-    { name: "mipmapFilterMode", offset: 48, size: 4 },
-    { name: "mipmapLevelBias", offset: 52, size: 4 },
-    { name: "minMipmapLevelClamp", offset: 56, size: 4 },
-    { name: "maxMipmapLevelClamp", offset: 60, size: 4 },
-    { name: "disableTrilinearOptimization", offset: 64, size: 4 },
-    { name: "seamlessCubemap", offset: 68, size: 4 },
-  ],
-  accessors: {
-    addressMode: {
-      get(this: cudaTextureDesc): Uint32Array {
-        return this.$array(Uint32Array, 0, 3);
-      },
-    },
-    filterMode: {
-      get(this: cudaTextureDesc): cudaTextureFilterMode {
-        return this.$u32(12) as cudaTextureFilterMode;
-      },
-      set(this: cudaTextureDesc, v: cudaTextureFilterMode): void {
-        this.$setU32(12, v);
-      },
-    },
-    readMode: {
-      get(this: cudaTextureDesc): cudaTextureReadMode {
-        return this.$u32(16) as cudaTextureReadMode;
-      },
-      set(this: cudaTextureDesc, v: cudaTextureReadMode): void {
-        this.$setU32(16, v);
-      },
-    },
-    sRGB: {
-      get(this: cudaTextureDesc): number {
-        return this.$i32(20);
-      },
-      set(this: cudaTextureDesc, v: number): void {
-        this.$setI32(20, v);
-      },
-    },
-    borderColor: {
-      get(this: cudaTextureDesc): Float32Array {
-        return this.$array(Float32Array, 24, 4);
-      },
-    },
-    normalizedCoords: {
-      get(this: cudaTextureDesc): number {
-        return this.$i32(40);
-      },
-      set(this: cudaTextureDesc, v: number): void {
-        this.$setI32(40, v);
-      },
-    },
-    maxAnisotropy: {
-      get(this: cudaTextureDesc): number {
-        return this.$u32(44);
-      },
-      set(this: cudaTextureDesc, v: number): void {
-        this.$setU32(44, v);
-      },
-    },
-    mipmapFilterMode: {
-      get(this: cudaTextureDesc): cudaTextureFilterMode {
-        return this.$u32(48) as cudaTextureFilterMode;
-      },
-      set(this: cudaTextureDesc, v: cudaTextureFilterMode): void {
-        this.$setU32(48, v);
-      },
-    },
-    mipmapLevelBias: {
-      get(this: cudaTextureDesc): number {
-        return this.$f32(52);
-      },
-      set(this: cudaTextureDesc, v: number): void {
-        this.$setF32(52, v);
-      },
-    },
-    minMipmapLevelClamp: {
-      get(this: cudaTextureDesc): number {
-        return this.$f32(56);
-      },
-      set(this: cudaTextureDesc, v: number): void {
-        this.$setF32(56, v);
-      },
-    },
-    maxMipmapLevelClamp: {
-      get(this: cudaTextureDesc): number {
-        return this.$f32(60);
-      },
-      set(this: cudaTextureDesc, v: number): void {
-        this.$setF32(60, v);
-      },
-    },
-    disableTrilinearOptimization: {
-      get(this: cudaTextureDesc): number {
-        return this.$i32(64);
-      },
-      set(this: cudaTextureDesc, v: number): void {
-        this.$setI32(64, v);
-      },
-    },
-    seamlessCubemap: {
-      get(this: cudaTextureDesc): number {
-        return this.$i32(68);
-      },
-      set(this: cudaTextureDesc, v: number): void {
-        this.$setI32(68, v);
-      },
-    },
-  },
-}));
+RecordBase.$define(cudaTextureDesc, '{"c":"struct cudaTextureDesc","s":72,"a":4,"f":[["addressMode",0,12],["filterMode",12,4],["readMode",16,4],["sRGB",20,4],["borderColor",24,16],["normalizedCoords",40,4],["maxAnisotropy",44,4],["mipmapFilterMode",48,4],["mipmapLevelBias",52,4],["minMipmapLevelClamp",56,4],["maxMipmapLevelClamp",60,4],["disableTrilinearOptimization",64,4],["seamlessCubemap",68,4]],"x":[["addressMode","a","Uint32Array",0,3],["filterMode","s","u32",12],["readMode","s","u32",16],["sRGB","s","i32",20],["borderColor","a","Float32Array",24,4],["normalizedCoords","s","i32",40],["maxAnisotropy","s","u32",44],["mipmapFilterMode","s","u32",48],["mipmapLevelBias","s","f32",52],["minMipmapLevelClamp","s","f32",56],["maxMipmapLevelClamp","s","f32",60],["disableTrilinearOptimization","s","i32",64],["seamlessCubemap","s","i32",68]]}');
 
