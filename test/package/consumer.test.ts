@@ -66,8 +66,9 @@ const cudart = tryFindNvidiaLibrary("cudart");
 const libnvvm = tryFindNvidiaLibrary("nvvm");
 
 /** The consumer's script: what works without a GPU. */
-const APP = `import { BindingError, Program, LibraryNotFoundError, gdsStatus, profile, system } from "cuda-ts";
+const APP = `import { BindingError, Meeting, Program, LibraryNotFoundError, driver, gdsStatus, profile, system } from "cuda-ts";
 import { nvvm, runtime } from "cuda-ts/bindings";
+import { CUuuid_st, driver as driverBinding } from "cuda-ts/bindings/driver";
 import { tryFindNvidiaLibrary } from "cuda-ts/pathfinder";
 
 const runtimeName = "Bun" in globalThis ? "Bun" : "Deno";
@@ -125,8 +126,11 @@ for (const [what, use] of [["NVML", () => system.driverVersion()], ["cuFile", ()
   }
 }
 console.log(\`\${runtimeName}: LibraryNotFoundError is \${typeof LibraryNotFoundError}\`);
-// The package's JavaScript is minified with every name kept.
-console.log(\`\${runtimeName}: names \${Program.name}, \${LibraryNotFoundError.name}\`);
+// The package's JavaScript is bundled with every name kept (Meeting and CUuuid_st are declared twice in the
+// bundle's inputs: the bundler renames one, the build gives the name back), and an object shared by two entry
+// points is one object.
+console.log(\`\${runtimeName}: names \${Program.name}, \${LibraryNotFoundError.name}, \${Meeting.name}, \${CUuuid_st.name}\`);
+console.log(\`\${runtimeName}: driver is \${driver === driverBinding ? "one object" : "two objects"}\`);
 // profile() imports CUPTI's tables when called (a module named at run time): from the installed package, Deno asks
 // no permission for it; what refuses then is CUPTI or the missing GPU, not the import.
 try {
@@ -216,7 +220,8 @@ describe.skipIf(skipReason !== "")(`the packed package in a fresh project${skipR
     if (libnvvm !== undefined) expect(r.stdout).toMatch(new RegExp(`^${runtimeName}: NVVM compiled \\d+ bytes of PTX, entry scale, sm_90$`, "m"));
     if (libnvvm !== undefined) expect(r.stdout).toContain(`${runtimeName}: compileAsync gave the same PTX in a worker`);
     expect(r.stdout).toContain(`${runtimeName}: LibraryNotFoundError is function`);
-    expect(r.stdout).toContain(`${runtimeName}: names Program, LibraryNotFoundError`);
+    expect(r.stdout).toContain(`${runtimeName}: names Program, LibraryNotFoundError, Meeting, CUuuid_st`);
+    expect(r.stdout).toContain(`${runtimeName}: driver is one object`);
     expect(r.stdout).toMatch(new RegExp(`${runtimeName}: profile (ran|refused with \\w+)`));
     expect(r.stdout).not.toContain("profile refused with DeferredLoadError");
     for (const what of ["NVML", "cuFile"]) expect(r.stdout).toMatch(new RegExp(`^${runtimeName}: ${what} (answered|refused with \\w+Error)$`, "m"));
