@@ -1,10 +1,10 @@
 /**
  * Builds the package's dist/ (run by `npm run build`, and by `npm pack`/`npm publish` through `prepack`):
  *
- * - src/ and generated/ → ESM JavaScript (without comments or source maps, then bundled into the package's entry points
- *   and the chunks they share, minified with every name kept: scripts/bundle-dist.ts) and `.d.ts` declarations (with their TSDoc) (tsc, tsconfig.build.json, two passes), the
- *   relative `.ts` imports rewritten to `.js`, so that Deno runs the package from node_modules (it strips no types
- *   there) and Node-style resolvers find the declarations;
+ * - src/ and generated/ → ESM JavaScript (without comments or source maps, then bundled into the package's entry
+ *   points and the chunks they share, minified with every name kept: scripts/bundle-dist.ts) and `.d.ts` declarations
+ *   (with their TSDoc) (tsc, tsconfig.build.json, two passes), the relative `.ts` imports rewritten to `.js`, so that
+ *   Deno runs the package from node_modules (it strips no types there) and Node-style resolvers find the declarations;
  * - the generator (Deno, libclang through Deno.dlopen) → one ESM file, dist/generator/cli.js, with its one
  *   dependency (zod) inside, so that `cuda-ts generate` works from the installed package with no dependency;
  * - for each entry point, the module Node.js gets (the `node` export condition, dist/node/): it exports the same
@@ -39,7 +39,6 @@ function step(what: string, command: string, args: string[]): void {
   console.log(`build: ${what} (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
 }
 
-
 /** Lines of the emitted declarations that would need a runtime's globals or Node's types in a consumer's project. */
 function leaks(files: string[]): string[] {
   const patterns = [
@@ -68,7 +67,7 @@ rmSync(dist, { recursive: true, force: true });
 step("tsc: declarations of src/ and generated/ to dist/ (with their TSDoc)", bin("tsc"), ["-p", "tsconfig.build.json", "--emitDeclarationOnly"]);
 // No source maps for the JavaScript (tsconfig.build.json): Deno reads a module's map when its `sourceMappingURL` names one, which made
 // importing the package root 18 ms slower (145 ms instead of 127 on the CPU machine, medians of 7). A stack frame in
-// the package names its function (the minifier keeps every name) and a column of the module's one line.
+// the package names its function (the bundle keeps every name) and a column of the file's one line.
 step("tsc: src/ and generated/ to dist/ (JavaScript without comments or source maps)", bin("tsc"), [
   "-p",
   "tsconfig.build.json",

@@ -236,7 +236,7 @@ async function bundle(dist: string): Promise<void> {
   const texts = new Map(outputs.map((p) => [p, readFileSync(p, "utf8")]));
   const marked = outputs.filter((p) => texts.get(p)!.includes(LAYOUT_MARK));
   if (marked.length !== 1) throw new Error(`the layout root's mark (${LAYOUT_MARK}, src/module-url.ts) is in ${marked.length} outputs; expected 1`);
-  const toRoot = `${relative(dirname(marked[0]!), out) || "."}/`.replace(/^\.\/$/, "./");
+  const toRoot = `${relative(dirname(marked[0]!), out) || "."}/`;
   texts.set(marked[0]!, placeLayoutRoot(texts.get(marked[0]!)!, toRoot));
   let inPlace = 0;
   let set = 0;
@@ -266,7 +266,7 @@ async function bundle(dist: string): Promise<void> {
   }
   rmSync(out, { recursive: true, force: true });
   const mb = (n: number): string => (n / 2 ** 20).toFixed(1);
-  console.log(`bundle-dist: ${inputs.length} modules -> ${outputs.length} files (${outputs.length - marked.length} entry points and chunks), ${mb(before)} -> ${mb(after)} MiB; renamed declarations given their names back: ${inPlace} in place, ${set} by setting name; ${direct} entry points re-export directly; layout root ${toRoot} from ${relative(out, marked[0]!)}`);
+  console.log(`bundle-dist: ${inputs.length} modules -> ${outputs.length} entry points and chunks, ${mb(before)} -> ${mb(after)} MiB; renamed declarations given their names back: ${inPlace} in place, ${set} by setting name; ${direct} entry points re-export directly; layout root ${toRoot} from ${relative(out, marked[0]!)}`);
 }
 
 if (import.meta.main) {
