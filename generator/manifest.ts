@@ -10,6 +10,18 @@ const headerPath = z
   .string()
   .regex(/^[\w.+-]+(\/[\w.+-]+)*\.h$/, "a relative header path such as cuda.h or crt/host_defines.h");
 
+/** A library's subset (see `subsets`). */
+const subset = z
+  .object({
+    /** Who uses it and why. */
+    description: z.string().min(1),
+    /** The functions, by C name (a name these headers do not declare is left out: older versions lack some). */
+    functions: z.array(identifier).min(1),
+    /** Constants the user reads (macros and anonymous enumerators), by name. */
+    constants: z.array(identifier).default([]),
+  })
+  .strict();
+
 const library = z
   .object({
     description: z.string().min(1),
@@ -57,6 +69,13 @@ const library = z
      * hashes live under `axes.<axis>.versions`, its output in generated/<axis>-X.Y/. Absent: the CTK's (`ctk`).
      */
     axis: identifier.optional(),
+    /**
+     * Small tables of part of the library, for a module that needs only a few of its functions and must load them
+     * at import (Deno has no synchronous loader): name → the functions, and the constants the module reads. Each
+     * is emitted beside the library's files as `<name>.ts` with its own records (those the functions reach), its
+     * status enum and those constants; the whole library's tables are not loaded with it.
+     */
+    subsets: z.record(identifier, subset).default({}),
   })
   .strict();
 

@@ -28,7 +28,7 @@ export const RUN_TIME_MODULES = [
   "src/ffi/dl",
   "src/pathfinder/index",
   "generated/cuda-13.0/driver/checked-impl",
-  "src/bindings/nvml",
+  "src/core/system/nvml-binding",
   "src/bindings/cufile",
   "src/bindings/nccl",
   "src/bindings/nvrtc",

@@ -40,12 +40,12 @@ describe("imports in src/", () => {
       // from the sources too (a module named at run time needs --allow-read there); Deno's fetching them costs
       // nothing measurable (CPU machine, medians of 21), unlike the math libraries' and CUPTI's tables (10 ms).
       "src/bindings/tables/driver.ts -> ../../../generated/cuda-12.4/driver/index.ts",
-      "src/bindings/tables/nvml.ts -> ../../../generated/cuda-12.4/nvml/index.ts",
+      "src/core/system/nvml-binding.ts -> ../../../generated/cuda-12.4/nvml/system.ts",
       "src/core/program/libraries.ts -> ../../bindings/nvrtc.ts",
       "src/core/program/libraries.ts -> ../../bindings/nvjitlink.ts",
       "src/core/program/libraries.ts -> ../../bindings/nvvm.ts",
       "src/core/gds/cufile-module.ts -> ../../bindings/cufile.ts",
-      "src/core/system/nvml-module.ts -> ../../bindings/nvml.ts",
+      "src/core/system/nvml-module.ts -> ./nvml-binding.ts",
       "src/core/distributed/nccl-module.ts -> ../../bindings/nccl.ts",
     ]);
     const literal = /(?<![.\w])import\(\s*["'](\.{1,2}\/[^"']+)["']\s*\)/g;

@@ -1,11 +1,12 @@
 /** All files of one generated library, each with the "do not edit" header and a content seal. */
-import type { IrLibrary, IrRecord } from "../ir.ts";
+import type { IrEnum, IrLibrary, IrRecord } from "../ir.ts";
 import type { LibrarySpec } from "../manifest.ts";
 import { resolveTypedefs } from "../parse/context.ts";
 import { ImportTracker, typeNames } from "./common.ts";
 import { emitConstants, emitEnums, emitTypes } from "./declarations.ts";
 import { byValueRecord, emitChecked, emitFunctions } from "./functions.ts";
 import { emitRecords } from "./records.ts";
+import { emitSubset } from "./subset.ts";
 import { recordIndex } from "./native.ts";
 import { sha256Hex } from "../hash.ts";
 
@@ -79,11 +80,13 @@ export function emitLibrary(lib: IrLibrary, spec: LibrarySpec, all: IrLibrary[])
   add("functions.ts", fns.functions);
   add("raw.ts", fns.raw);
   let statusRecord: IrRecord | undefined;
+  let statusEnum: IrEnum | undefined;
   const statusValues = new Map<string, string>();
   if (spec.status) {
     const st = spec.status.type;
     const e = all.flatMap((l) => l.enums).find((x) => x.name === st || x.aliases.includes(st));
     if (e) for (const c of e.constants) statusValues.set(c.name, c.value);
+    if (e && lib.enums.includes(e)) statusEnum = e;
     const rec = index.get(st);
     if (rec) {
       statusRecord = rec;
@@ -96,6 +99,10 @@ export function emitLibrary(lib: IrLibrary, spec: LibrarySpec, all: IrLibrary[])
     }
   }
   const checked = emitChecked(lib, spec, new ImportTracker(names, "checked"), statusRecord, statusValues);
+  for (const [name, subset] of Object.entries(spec.subsets)) {
+    const made = emitSubset(lib, spec, names, index, name, subset, statusEnum, (part, imp) => emitChecked(part, spec, imp, statusRecord, statusValues));
+    for (const [file, body] of made) add(file, body);
+  }
   add("checked.ts", checked.api);
   add("checked-impl.ts", checked.impl);
   add(

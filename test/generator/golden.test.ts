@@ -75,12 +75,28 @@ describe("golden output of fixture toolkit 1.0", () => {
   });
 
   it("the generated fixture modules type-check (deno check)", () => {
-    const entry = [path.join(outDir, "fixture/index.ts"), path.join(outDir, "fixture_ext/index.ts")];
+    const entry = [path.join(outDir, "fixture/index.ts"), path.join(outDir, "fixture/basics.ts"), path.join(outDir, "fixture_ext/index.ts")];
     const r = spawnSync(DENO, ["check", "--quiet", "--config", path.join(ROOT, "deno.json"), ...entry], {
       cwd: ROOT,
       encoding: "utf8",
       env: { ...process.env, NO_COLOR: "1" },
     });
     expect(r.status, `${r.stdout}\n${r.stderr}`).toBe(0);
+  });
+
+  it("a subset holds its functions, the records they reach and its constants, and loads no other module of the library", async () => {
+    const basics = (await import(path.join(outDir, "fixture/basics.ts"))) as Record<string, unknown> & { functions: Record<string, unknown> };
+    // The manifest's order is not the table's: the header's order is kept. fxNotDeclaredHere is left out.
+    expect(Object.keys(basics.functions)).toEqual(["fxInit", "fxMemGetInfo", "fxMakeLocation", "fxScale", "fxStreamGetLocation", "fxLaunchConfigure"]);
+    // fxLaunchConfig_st holds fxValue_u and fxLocation_st by value; fxFloat2_st and fxLocation_st travel by value.
+    for (const r of ["fxLocation_st", "fxFloat2_st", "fxValue_u", "fxLaunchConfig_st"]) expect(typeof basics[r], r).toBe("function");
+    expect([basics.fxExtent_st, basics.fxNested_st, basics.fxSigned]).toEqual([undefined, undefined, undefined]);
+    expect([basics.FX_VERSION, basics.FX_MAX_DEVICES, basics.FX_ANON_FIRST]).toEqual([1000, 64, undefined]);
+    expect(typeof basics.fxResult).toBe("object");
+    expect(typeof basics.createChecked).toBe("function");
+    const whole = /^import (?!type )[^\n]*from "\.\/(enums|constants|types|records|functions|raw|checked|checked-impl|index)\.ts";$/m;
+    for (const f of listTree(path.join(outDir, "fixture")).filter((n) => n.startsWith("basics."))) {
+      expect(whole.test(fs.readFileSync(path.join(outDir, "fixture", f), "utf8")), f).toBe(false);
+    }
   });
 });

@@ -13,12 +13,12 @@
  * @module
  */
 import { FunctionNotFoundError, NVMLError } from "../../bindings/errors.ts";
-import type { NvmlBinding } from "../../bindings/nvml.ts";
+import type { NvmlSystemBinding } from "./nvml-binding.ts";
 import { nvmlModule } from "./nvml-module.ts";
 
 /** The NVML functions the `system` module calls (the checked style of the binding; tests substitute a fake). */
 export type NvmlApi = Pick<
-  NvmlBinding,
+  NvmlSystemBinding,
   | "nvmlInit"
   | "nvmlShutdown"
   | "nvmlSystemGetDriverVersion"
