@@ -19,6 +19,8 @@ const subset = z
     functions: z.array(identifier).min(1),
     /** Constants the user reads (macros and anonymous enumerators), by name. */
     constants: z.array(identifier).default([]),
+    /** Enums the user reads as values, by name (the status enum is always there: error messages name the code). */
+    enums: z.array(identifier).default([]),
   })
   .strict();
 

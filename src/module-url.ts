@@ -29,7 +29,7 @@ export const RUN_TIME_MODULES = [
   "src/pathfinder/index",
   "generated/cuda-13.0/driver/checked-impl",
   "src/core/system/nvml-binding",
-  "src/bindings/cufile",
+  "src/core/gds/cufile-binding",
   "src/bindings/nccl",
   "src/bindings/nvrtc",
   "src/bindings/nvjitlink",

@@ -44,7 +44,7 @@ describe("imports in src/", () => {
       "src/core/program/libraries.ts -> ../../bindings/nvrtc.ts",
       "src/core/program/libraries.ts -> ../../bindings/nvjitlink.ts",
       "src/core/program/libraries.ts -> ../../bindings/nvvm.ts",
-      "src/core/gds/cufile-module.ts -> ../../bindings/cufile.ts",
+      "src/core/gds/cufile-module.ts -> ./cufile-binding.ts",
       "src/core/system/nvml-module.ts -> ./nvml-binding.ts",
       "src/core/distributed/nccl-module.ts -> ../../bindings/nccl.ts",
     ]);

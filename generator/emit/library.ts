@@ -95,6 +95,7 @@ export function emitLibrary(lib: IrLibrary, spec: LibrarySpec, all: IrLibrary[])
       if (ft?.kind === "enum") {
         const fe = all.flatMap((l) => l.enums).find((x) => x.name === ft.name);
         if (fe) for (const c of fe.constants) statusValues.set(c.name, c.value);
+        if (fe && lib.enums.includes(fe)) statusEnum = fe;
       }
     }
   }

@@ -76,8 +76,8 @@ export function subsetFile(name: string, part?: string): string {
 }
 
 /**
- * Every file of one subset: file name → body. `statusEnum` is the library's status enum (the subset carries it:
- * error messages name the code), `checked` emits the checked style of a library (emitLibrary's closure, with the
+ * Every file of one subset: file name → body. `statusEnum` is the library's status enum, or its status record's
+ * code enum (the subset carries it: error messages name the code), `checked` emits the checked style of a library (emitLibrary's closure, with the
  * library's status facts).
  */
 export function emitSubset(
@@ -98,12 +98,13 @@ export function emitSubset(
   const records = new Set<IrRecord>();
   for (const fn of functions) for (const t of [fn.result, ...fn.params.map((p) => p.type)]) reached(t, own, records);
   const constantNames = new Set(subset.constants);
+  const enumNames = new Set(subset.enums);
   const part: IrLibrary = {
     ...lib,
     functions,
     records: lib.records.filter((r) => records.has(r)),
     constants: lib.constants.filter((c) => constantNames.has(c.name)),
-    enums: statusEnum !== undefined ? [statusEnum] : [],
+    enums: lib.enums.filter((e) => e === statusEnum || [e.name, ...e.aliases].some((n) => enumNames.has(n))),
   };
   // The records a function of the subset passes by value carry their $layout (as in the library's records.ts).
   const byValue = new Set<string>();

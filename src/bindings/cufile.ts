@@ -6,8 +6,8 @@
  */
 import { type Checked, createChecked, generatedTables, CUfileOpError, functions, library as info, type Raw } from "./tables/cufile.ts";
 import { type BindingExtras, createBinding } from "./binding.ts";
-import { statusName } from "./describe.ts";
-import { CuFileError } from "./errors.ts";
+import { cuFileErrorOf } from "./describe.ts";
+import type { CuFileError } from "./errors.ts";
 
 export * from "./tables/cufile.ts";
 
@@ -26,6 +26,5 @@ export const cufile: CuFileBinding = createBinding<Raw, Checked>({
 
 /** The typed error of a cuFile status `code` (a CU_FILE_* value) that `functionName` reported. */
 export function cuFileError(code: number, functionName: string): CuFileError {
-  const name = statusName(CUfileOpError, "CUfileOpError", code);
-  return new CuFileError(code, name, name.replace(/^CU_FILE_/, "").toLowerCase().replace(/_/g, " "), functionName);
+  return cuFileErrorOf(CUfileOpError, code, functionName);
 }

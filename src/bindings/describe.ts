@@ -8,6 +8,7 @@ import { ffi } from "../ffi/index.ts";
 import type { Pointer } from "../ffi/types.ts";
 import { enumName } from "../tables-runtime/enum.ts";
 import type { BindingExtras } from "./binding.ts";
+import { CuFileError } from "./errors.ts";
 
 /** The name of `code` in `statusEnum`, or `Type(code)`. */
 export function statusName(statusEnum: Readonly<Record<string, number | bigint>>, type: string, code: number): string {
@@ -58,4 +59,13 @@ export function readLog(
 /** A CUDA version number as people write it: 13000 → "13.0", 12080 → "12.8". */
 export function formatCudaVersion(version: number): string {
   return `${Math.floor(version / 1000)}.${Math.floor((version % 1000) / 10)}`;
+}
+
+/**
+ * The typed error of a cuFile status `code` (a CU_FILE_* value of `opError`, the CUfileOpError enum of the tables in
+ * use) that `functionName` reported.
+ */
+export function cuFileErrorOf(opError: Readonly<Record<string, number | bigint>>, code: number, functionName: string): CuFileError {
+  const name = statusName(opError, "CUfileOpError", code);
+  return new CuFileError(code, name, name.replace(/^CU_FILE_/, "").toLowerCase().replace(/_/g, " "), functionName);
 }
