@@ -2,8 +2,8 @@
  * Modules loaded on first use instead of at import: the pathfinder (until a library is first looked for), and the
  * bindings of libraries that many scripts never touch (NVML, cuFile, NVRTC, nvJitLink, libNVVM, NCCL: hundreds of
  * kilobytes of tables a script that never reads a GPU's temperature or compiles a kernel should not evaluate).
- * Each has a small module of its own that names it (src/pathfinder/on-demand.ts, src/core/system/nvml-module.ts,
- * ...); {@link loadedDeferredModules} says which have loaded.
+ * Each has a small module of its own that names it through {@link loadOnFirstUse} (src/pathfinder/on-demand.ts,
+ * src/core/system/nvml-module.ts, ...); {@link loadedDeferredModules} says which have loaded.
  *
  * A first use is synchronous (`system.devices()`, `CuFile.open(...)`), so the module must load synchronously. Bun
  * does that natively (`import.meta.require`, which shares the ES module registry: classes stay the same classes).
@@ -11,7 +11,8 @@
  * needs `--allow-read`, and a module runner such as vitest's has no `import.meta.require`: there the library loads
  * at import, as before, through the caller's own `await import(...)`. So does every runtime when
  * `CUDA_TS_EAGER=1`, or when the older tables are loaded (their modules wait on an import of their own, which a
- * synchronous load refuses).
+ * synchronous load refuses). What loads at import there is kept small: `system` and the GDS classes bind generated
+ * subsets of NVML's and cuFile's tables (headers-manifest.json's `subsets`), not the whole libraries.
  *
  * @module
  */
@@ -45,11 +46,6 @@ export function loadedDeferredModules(): readonly string[] {
   return [...loaded];
 }
 
-/** @internal Records that a deferred module was loaded at import (the eager path). */
-export function markLoaded(name: string): void {
-  loaded.add(name);
-}
-
 /**
  * A synchronous loader of the module at `url` (one of cuda-ts's own: src/module-url.ts's `ownModuleUrl`), through
  * `require` (Bun's own, `nativeRequire(import.meta)`), or `undefined` where the runtime cannot load it synchronously
@@ -71,6 +67,21 @@ export function deferredLoader<T>(require: ((id: string) => unknown) | undefined
     }
     return module;
   };
+}
+
+/**
+ * A module of cuda-ts loaded on its first use where the runtime can load it then (Bun), and at import elsewhere:
+ * resolves to the accessor that returns it. `load` is the caller's own `import("./literal")` of the module (Deno
+ * fetches a literal import with the graph, so loading it at import reads no file a second time), `url` the same
+ * module's address for the synchronous loader ({@link deferredLoader}), `blocked` the caller's reason to load at
+ * import. The accessor is what the caller exports; it costs one call per use.
+ */
+export async function loadOnFirstUse<T>(require: ((id: string) => unknown) | undefined, url: string, name: string, blocked: boolean, load: () => Promise<T>): Promise<() => T> {
+  const deferred = deferredLoader<T>(require, url, name, blocked);
+  if (deferred !== undefined) return deferred;
+  const module = await load();
+  loaded.add(name);
+  return () => module;
 }
 
 /**

@@ -192,7 +192,6 @@ export function openThroughPathfinder(name: string): LoadedLibrary {
   return { name, path: found.path, foundVia: found.foundVia, soname: found.soname, native: ffi.openLibrary(found.path) };
 }
 
-/** Builds a lazily bound library. */
 /** Every function name of the tables, the first table's first, each once (cheaper at import than a Set of all). */
 function functionNames(tables: readonly GeneratedTable[]): string[] {
   const first = tables[0]!.functions;
@@ -203,6 +202,7 @@ function functionNames(tables: readonly GeneratedTable[]): string[] {
   return names;
 }
 
+/** Builds a lazily bound library. */
 export function createBinding<R extends object, C extends object>(options: BindingOptions<R, C>): C & BindingExtras<R> {
   const own: GeneratedTable = { library: options.info, functions: options.functions, createChecked: options.createChecked as GeneratedTable["createChecked"] };
   const allTables = (): readonly GeneratedTable[] => tablesFor(options.info.name, options.tables?.() ?? [own]);

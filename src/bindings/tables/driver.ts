@@ -9,7 +9,7 @@ import type * as CheckedImpl from "../../../generated/cuda-13.0/driver/checked-i
 import type { Checked } from "../../../generated/cuda-13.0/driver/checked.ts";
 import { functions, library, type Raw } from "../../../generated/cuda-13.0/driver/functions.ts";
 import type { CheckedRuntime } from "../../tables-runtime/checked.ts";
-import { deferredLoader, markLoaded } from "../../deferred.ts";
+import { loadOnFirstUse } from "../../deferred.ts";
 import { ownModuleUrl } from "../../module-url.ts";
 import { nativeRequire } from "../../host.ts";
 import type { GeneratedTable } from "./registry.ts";
@@ -24,13 +24,11 @@ export * from "../../../generated/cuda-13.0/driver/records.ts";
 export { functions, library, type Raw };
 export type { Checked };
 
-const deferredChecked = deferredLoader<typeof CheckedImpl>(nativeRequire(import.meta), ownModuleUrl("generated/cuda-13.0/driver/checked-impl"), "driver checked", false);
-const eagerChecked: typeof CheckedImpl | undefined = deferredChecked === undefined ? await import("../../../generated/cuda-13.0/driver/checked-impl.ts") : undefined;
-if (eagerChecked !== undefined) markLoaded("driver checked");
+const checkedImpl: () => typeof CheckedImpl = await loadOnFirstUse(nativeRequire(import.meta), ownModuleUrl("generated/cuda-13.0/driver/checked-impl"), "driver checked", false, () => import("../../../generated/cuda-13.0/driver/checked-impl.ts"));
 
 /** Builds the checked call style over a raw table of CUDA 13.0's driver (generated/cuda-13.0/driver/checked-impl.ts). */
 export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {
-  return (eagerChecked ?? (deferredChecked as () => typeof CheckedImpl)()).createChecked(raw, rt);
+  return checkedImpl().createChecked(raw, rt);
 }
 
 const v13_0: GeneratedTable = { library, functions, createChecked: createChecked as GeneratedTable["createChecked"] };

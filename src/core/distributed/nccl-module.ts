@@ -6,15 +6,9 @@
  * @module
  */
 import type * as NcclModule from "../../bindings/nccl.ts";
-import { deferredLoader, markLoaded } from "../../deferred.ts";
+import { loadOnFirstUse } from "../../deferred.ts";
 import { ownModuleUrl } from "../../module-url.ts";
 import { nativeRequire } from "../../host.ts";
 
-const deferred = deferredLoader<typeof NcclModule>(nativeRequire(import.meta), ownModuleUrl("src/bindings/nccl"), "nccl", false);
-const eager: typeof NcclModule | undefined = deferred === undefined ? await import("../../bindings/nccl.ts") : undefined;
-if (eager !== undefined) markLoaded("nccl");
-
 /** The NCCL binding's module, loaded on the first call where it was not at import. */
-export function ncclModule(): typeof NcclModule {
-  return eager ?? (deferred as () => typeof NcclModule)();
-}
+export const ncclModule: () => typeof NcclModule = await loadOnFirstUse(nativeRequire(import.meta), ownModuleUrl("src/bindings/nccl"), "nccl", false, () => import("../../bindings/nccl.ts"));

@@ -5,15 +5,9 @@
  * @module
  */
 import type * as CuFileModule from "./cufile-binding.ts";
-import { deferredLoader, markLoaded } from "../../deferred.ts";
+import { loadOnFirstUse } from "../../deferred.ts";
 import { ownModuleUrl } from "../../module-url.ts";
 import { nativeRequire } from "../../host.ts";
 
-const deferred = deferredLoader<typeof CuFileModule>(nativeRequire(import.meta), ownModuleUrl("src/core/gds/cufile-binding"), "cufile", false);
-const eager: typeof CuFileModule | undefined = deferred === undefined ? await import("./cufile-binding.ts") : undefined;
-if (eager !== undefined) markLoaded("cufile");
-
 /** The GDS classes' cuFile binding's module, loaded on the first call where it was not at import. */
-export function cufileModule(): typeof CuFileModule {
-  return eager ?? (deferred as () => typeof CuFileModule)();
-}
+export const cufileModule: () => typeof CuFileModule = await loadOnFirstUse(nativeRequire(import.meta), ownModuleUrl("src/core/gds/cufile-binding"), "cufile", false, () => import("./cufile-binding.ts"));

@@ -184,13 +184,13 @@ export class CuFile {
     let hold: GdsDriverHold | undefined;
     try {
       hold = acquireGdsDriver();
-      const { CUfileDescr_t, CUfileFileHandleType } = cufileModule();
+      const { cufile, CUfileDescr_t, CUfileFileHandleType } = cufileModule();
       const descr = new CUfileDescr_t();
       descr.type = CUfileFileHandleType.CU_FILE_HANDLE_TYPE_OPAQUE_FD;
       descr.handle.fd = fd;
       let handle: CUfileHandle_t;
       try {
-        handle = cufileModule().cufile.cuFileHandleRegister(descr);
+        handle = cufile.cuFileHandleRegister(descr);
       } catch (e) {
         throw registrationRefused(e, path);
       }

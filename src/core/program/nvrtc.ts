@@ -9,14 +9,14 @@ import { driver } from "../../bindings/driver.ts";
 import { formatCudaVersion } from "../../bindings/describe.ts";
 import type { NvrtcBinding, nvrtcProgram } from "../../bindings/nvrtc.ts";
 import { nvrtcModule } from "./libraries.ts";
+import { ffi } from "../../ffi/index.ts";
+import { handleSlot } from "./handle-slot.ts";
+import type { CompileTarget } from "./options.ts";
 
 /** NVRTC's checked binding (loaded on first use: ./libraries.ts). */
 function nvrtc(): NvrtcBinding {
   return nvrtcModule().nvrtc;
 }
-import { ffi } from "../../ffi/index.ts";
-import { handleSlot } from "./handle-slot.ts";
-import type { CompileTarget } from "./options.ts";
 
 /** What one NVRTC compilation produced. */
 export interface NvrtcOutput {

@@ -7,16 +7,16 @@
  */
 import type { NvvmBinding, nvvmProgram } from "../../bindings/nvvm.ts";
 import { nvvmModule } from "./libraries.ts";
-
-/** libNVVM's checked binding (loaded on first use: ./libraries.ts). */
-function nvvm(): NvvmBinding {
-  return nvvmModule().nvvm;
-}
 import { ffi } from "../../ffi/index.ts";
 import { readFileBytes } from "../../host.ts";
 import { pathfinder } from "../../pathfinder/on-demand.ts";
 import { handleSlot } from "./handle-slot.ts";
 import { HostFileError } from "../errors.ts";
+
+/** libNVVM's checked binding (loaded on first use: ./libraries.ts). */
+function nvvm(): NvvmBinding {
+  return nvvmModule().nvvm;
+}
 
 /** libNVVM's versions as `"nvvm <major>.<minor> ir <major>.<minor> debug <major>.<minor>"` (loads libNVVM). */
 export function nvvmVersionString(): string {
