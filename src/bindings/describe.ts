@@ -8,7 +8,7 @@ import { ffi } from "../ffi/index.ts";
 import type { Pointer } from "../ffi/types.ts";
 import { enumName } from "../tables-runtime/enum.ts";
 import type { BindingExtras } from "./binding.ts";
-import { CuFileError } from "./errors.ts";
+import { CuFileError, NVMLError } from "./errors.ts";
 
 /** The name of `code` in `statusEnum`, or `Type(code)`. */
 export function statusName(statusEnum: Readonly<Record<string, number | bigint>>, type: string, code: number): string {
@@ -68,4 +68,12 @@ export function formatCudaVersion(version: number): string {
 export function cuFileErrorOf(opError: Readonly<Record<string, number | bigint>>, code: number, functionName: string): CuFileError {
   const name = statusName(opError, "CUfileOpError", code);
   return new CuFileError(code, name, name.replace(/^CU_FILE_/, "").toLowerCase().replace(/_/g, " "), functionName);
+}
+
+/**
+ * The typed error of an NVML status `code` (of `returnEnum`, the nvmlReturn_t of the tables in use) that
+ * `functionName` reported, with NVML's own description (`nvmlErrorString`) when the binding has loaded NVML.
+ */
+export function nvmlErrorOf<R>(returnEnum: Readonly<Record<string, number | bigint>>, binding: BindingExtras<R & { nvmlErrorString: unknown }>, code: number, functionName: string): NVMLError {
+  return new NVMLError(code, statusName(returnEnum, "nvmlReturn_t", code), libraryDescription(binding, "nvmlErrorString", code) ?? "no description", functionName);
 }

@@ -5,8 +5,7 @@
  */
 import { type Checked, createChecked, generatedTables, functions, library as info, nvmlReturn_t, type Raw } from "./tables/nvml.ts";
 import { type BindingExtras, createBinding } from "./binding.ts";
-import { libraryDescription, statusName } from "./describe.ts";
-import { NVMLError } from "./errors.ts";
+import { nvmlErrorOf } from "./describe.ts";
 
 export * from "./tables/nvml.ts";
 
@@ -20,8 +19,5 @@ export const nvml: NvmlBinding = createBinding<Raw, Checked>({
   functions,
   createChecked,
   tables: () => generatedTables,
-  makeError: (code, fn) => {
-    const c = Number(code);
-    return new NVMLError(c, statusName(nvmlReturn_t, "nvmlReturn_t", c), libraryDescription(nvml, "nvmlErrorString", c) ?? "no description", fn);
-  },
+  makeError: (code, fn) => nvmlErrorOf(nvmlReturn_t, nvml, Number(code), fn),
 });

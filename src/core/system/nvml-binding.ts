@@ -13,8 +13,7 @@
 import * as v13_0 from "../../../generated/cuda-13.0/nvml/system.ts";
 import { type Checked, createChecked, functions, library as info, nvmlReturn_t, type Raw } from "../../../generated/cuda-13.0/nvml/system.ts";
 import { type BindingExtras, createBinding } from "../../bindings/binding.ts";
-import { libraryDescription, statusName } from "../../bindings/describe.ts";
-import { NVMLError } from "../../bindings/errors.ts";
+import { nvmlErrorOf } from "../../bindings/describe.ts";
 import type { GeneratedTable } from "../../bindings/tables/registry.ts";
 import { olderTables } from "../../bindings/tables/older-tables.ts";
 
@@ -33,8 +32,5 @@ export const nvml: NvmlSystemBinding = createBinding<Raw, Checked>({
   functions,
   createChecked,
   tables: () => generatedTables,
-  makeError: (code, fn) => {
-    const c = Number(code);
-    return new NVMLError(c, statusName(nvmlReturn_t, "nvmlReturn_t", c), libraryDescription(nvml, "nvmlErrorString", c) ?? "no description", fn);
-  },
+  makeError: (code, fn) => nvmlErrorOf(nvmlReturn_t, nvml, Number(code), fn),
 });
