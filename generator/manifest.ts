@@ -73,9 +73,9 @@ const library = z
     axis: identifier.optional(),
     /**
      * Small tables of part of the library, for a module that needs only a few of its functions and must load them
-     * at import (Deno has no synchronous loader): name → the functions, and the constants the module reads. Each
-     * is emitted beside the library's files as `<name>.ts` with its own records (those the functions reach), its
-     * status enum and those constants; the whole library's tables are not loaded with it.
+     * at import (Deno has no synchronous loader): name → the functions, and the enums and constants the module
+     * reads. Each is emitted beside the library's files as `<name>.ts` with its own records (those the functions
+     * reach), its status enum and those enums and constants; the whole library's tables are not loaded with it.
      */
     subsets: z.record(identifier, subset).default({}),
   })

@@ -8,7 +8,7 @@
  * function of the subset is the same code as in the whole table; its record classes are classes of their own.
  */
 import type { IrEnum, IrLibrary, IrRecord, IrType } from "../ir.ts";
-import type { LibrarySpec } from "../manifest.ts";
+import { type LibrarySpec, ManifestError } from "../manifest.ts";
 import { docBlock, ImportTracker, type TypeNames } from "./common.ts";
 import { emitConstants, emitEnums } from "./declarations.ts";
 import { byValueRecord, emitFunctions } from "./functions.ts";
@@ -77,8 +77,8 @@ export function subsetFile(name: string, part?: string): string {
 
 /**
  * Every file of one subset: file name → body. `statusEnum` is the library's status enum, or its status record's
- * code enum (the subset carries it: error messages name the code), `checked` emits the checked style of a library (emitLibrary's closure, with the
- * library's status facts).
+ * code enum (the subset carries it: error messages name the code); `checked` emits the checked style of a library
+ * (emitLibrary's closure, with the library's status facts).
  */
 export function emitSubset(
   lib: IrLibrary,
@@ -92,7 +92,9 @@ export function emitSubset(
 ): Map<string, string> {
   const wanted = new Set(subset.functions);
   const functions = lib.functions.filter((f) => wanted.has(f.name));
-  if (functions.length === 0) throw new Error(`${lib.library}: subset ${name} names no function these headers declare`);
+  if (functions.length === 0) {
+    throw new ManifestError(`${lib.library}: subset ${name} names no function these headers declare (the manifest's libraries.${lib.library}.subsets.${name}.functions); name functions of the library, as its functions.ts lists them`);
+  }
   const own = new Map<string, IrRecord>();
   for (const r of lib.records) for (const n of [r.name, ...r.aliases]) if (!own.has(n)) own.set(n, r);
   const records = new Set<IrRecord>();
@@ -130,8 +132,11 @@ export function emitSubset(
     // What the subset is for: loading it must not load the whole library's modules (or another library's).
     for (const m of body.matchAll(/^import (?!type )[^\n]*from "(\.[^"]*)";$/gm)) {
       const target = m[1]!;
-      if (target.startsWith("../") && !target.includes("/src/")) throw new Error(`${lib.library}/${file}: subset ${name} imports another library (${target})`);
-      if (/^\.\/(enums|constants|types|records|functions|raw|checked|checked-impl|index)\.ts$/.test(target) && !/\{ (type \w+(, )?)+ \}/.test(m[0])) {
+      if (target.startsWith("../") && !target.includes("/src/")) {
+        throw new ManifestError(`${lib.library}/${file}: subset ${name} would load another library's tables (${target}): a subset's records must be its own library's; leave out the functions that reach the other library's records`);
+      }
+      const values = (/\{([^}]*)\}/.exec(m[0])?.[1] ?? "").split(",").map((n) => n.trim()).filter((n) => n !== "" && !n.startsWith("type "));
+      if (/^\.\/(enums|constants|types|records|functions|raw|checked|checked-impl|index)\.ts$/.test(target) && values.length > 0) {
         throw new Error(`${lib.library}/${file}: subset ${name} imports a value from the whole library (${m[0]})`);
       }
     }

@@ -109,6 +109,14 @@ describe("bad input stops the generator before it writes anything (exit 2)", () 
     expect(r.stderr).toMatch(/libraries\.fixture: .*"outputParams"/);
   });
 
+  it("a subset that names no function of the headers: the message names the library and the subset", () => {
+    const manifest = manifestWith((m) => {
+      (m.libraries.fixture as Record<string, unknown>).subsets = { none: { description: "nothing", functions: ["fxNotDeclared"] } };
+    });
+    const r = failsCleanly(fixtureArgs("1.0", { manifest }));
+    expect(r.stderr).toContain("fixture: subset none names no function these headers declare");
+  });
+
   it("a manifest that is not JSON", () => {
     const manifest = path.join(dir, "not-json.json");
     fs.writeFileSync(manifest, "{ libraries: ");
