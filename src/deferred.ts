@@ -85,8 +85,9 @@ export async function loadOnFirstUse<T>(require: ((id: string) => unknown) | und
 }
 
 /**
- * `import()` of the module at `url` (one of cuda-ts's own: src/module-url.ts's `ownModuleUrl`), for modules loaded later, asynchronously, at a first use that may never
- * come (cuFFT's tables when the first `Fft` is made, CUPTI's for `profile()`).
+ * `import()` of the module at `url` (one of cuda-ts's own: src/module-url.ts's `ownModuleUrl`), for modules loaded
+ * later, asynchronously, at a first use that may never come (cuFFT's tables when the first `Fft` is made, CUPTI's
+ * for `profile()`).
  *
  * The specifier is made at run time on purpose: Deno fetches and parses every `import("./literal")` of a module's
  * graph when the graph loads, called or not (CUPTI's tables alone are a megabyte; the math libraries' and CUPTI's cost

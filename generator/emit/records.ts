@@ -19,10 +19,6 @@ function scalarCode(r: IrType): string | undefined {
   }
 }
 
-function accessorName(code: string): string {
-  return code === "bool" ? "Bool" : code.toUpperCase().replace(/^([IUF])(\d+)$/, (_, a: string, b: string) => a + b);
-}
-
 /** Flattens nested arrays: element type and total length. */
 function flatArray(t: IrType): { element: IrType; length: number | null } {
   let r = resolveTypedefs(t);
