@@ -13,17 +13,30 @@ import {
   DTypeError,
   Device,
   DeviceArray,
+  LaunchConfig,
+  Program,
   ShapeMismatchError,
   decodeBFloat16,
   decodeHalf,
   encodeBFloat16,
   encodeHalf,
   type DTypeName,
+  launch,
+  u64,
   type HostArray,
   type Stream,
 } from "../../src/index.ts";
 import { Blas, BlasDeviceError, BlasLt } from "../../src/core/math/blas/index.ts";
 import { gpu, skipNote } from "../support/gpu.ts";
+
+/** A kernel that runs `ns` nanoseconds of the GPU's global timer (keeps a stream busy for a set time). */
+const SPIN = `
+extern "C" __global__ void spin(unsigned long long ns, unsigned* out) {
+  unsigned long long t0, t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+  do { asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t)); } while (t - t0 < ns);
+  if (threadIdx.x == 0) out[0] = 1;
+}`;
 
 type FloatName = "float16" | "bfloat16" | "float32" | "float64" | "complex64" | "complex128";
 
@@ -492,6 +505,37 @@ describe.skipIf(!gpu.available)(`Blas and BlasLt on a GPU${skipNote}`, () => {
     c.close();
     other.sync();
     other.close();
+  });
+
+  it("a stream switch with a workspace of its own orders the new stream after the old one's work", () => {
+    // The old stream is kept busy by a 200 ms spin; work queued on the new stream after the switch must wait for it
+    // (the handle's calls on the old stream may still be using the workspace), and must not without a workspace.
+    const spin = new Program(SPIN, "c++", { arch: `sm_${dev.arch}` }).compile("cubin").getKernel("spin");
+    const busy = dev.createStream();
+    const next = dev.createStream();
+    const flag = dev.allocate(4, { stream: busy });
+    const cases: [string, { stream: Stream } & { close(): void }, boolean][] = [
+      ["Blas with a workspace", new Blas({ stream: busy, workspace: { size: 1 << 20 } }), true],
+      ["BlasLt (its workspace)", new BlasLt({ stream: busy, workspace: { size: 1 << 20 } }), true],
+      ["BlasLt without a workspace", new BlasLt({ stream: busy, workspace: { size: 0 } }), false],
+    ];
+    for (const [what, handle, waits] of cases) {
+      busy.sync();
+      launch(busy, new LaunchConfig({ grid: 1, block: 32 }), spin, u64(200_000_000), flag);
+      handle.stream = next;
+      const mark = next.record();
+      if (waits) expect(mark.isDone, what).toBe(false);
+      mark.sync();
+      // Waited: the spin is over when the mark completes. Did not: the mark completes while the spin still runs.
+      expect(busy.query(), what).toBe(waits);
+      mark.close();
+      handle.stream = busy; // back: ordered after `next`, which is idle
+      handle.close();
+    }
+    busy.sync();
+    flag.close(busy);
+    busy.close();
+    next.close();
   });
 
   it("refuses bad input with typed errors before calling cuBLAS", () => {

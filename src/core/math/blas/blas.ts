@@ -38,7 +38,7 @@ import { ClosedError, DTypeError, ShapeMismatchError } from "../../errors.ts";
 import type { Buffer } from "../../memory/buffer.ts";
 import type { Stream } from "../../stream.ts";
 import type { CUcontext } from "../../../bindings/driver.ts";
-import { arrayPointer, type BlasWorkspaceOptions, checkStream, checkWorkspace } from "./common.ts";
+import { arrayPointer, type BlasWorkspaceOptions, checkStream, checkWorkspace, orderStreamSwitch } from "./common.ts";
 import { BlasDeviceError } from "../../errors.ts";
 import {
   type BlasComputeType,
@@ -223,14 +223,20 @@ export class Blas {
     this.setStream(stream);
   }
 
-  /** Binds the handle to another stream of its device; BlasDeviceError for a stream of another device. */
+  /**
+   * Binds the handle to another stream of its device; BlasDeviceError for a stream of another device. With a
+   * workspace of its own (`workspace` option, `setWorkspace`), the new stream first waits for the work queued on the
+   * old one, whose calls may still be using that workspace.
+   */
   setStream(stream: Stream): void {
     this.#check("set its stream");
     const s = checkStream(stream, "Blas.setStream");
     if (s.device.id !== this.#device) throw new BlasDeviceError("Blas.setStream: the stream", this.#device, s.device.id, "create a Blas for that device, or use a stream of this one");
+    const ws = this.#workspace;
+    // The workspace is the handle's, not the stream's: the new stream waits for what the old one was given.
+    if (ws !== undefined) orderStreamSwitch(this.#stream, s);
     cublas.cublasSetStream(this.#handle, s.handle);
     this.#stream = s;
-    const ws = this.#workspace;
     if (ws !== undefined) cublas.cublasSetWorkspace(this.#handle, ffi.pointerFromAddress(BigInt(ws.handle)), ws.size);
   }
 

@@ -27,7 +27,7 @@ import { ArrayLayoutError, ClosedError, DTypeError, ShapeMismatchError } from ".
 import type { Buffer } from "../../memory/buffer.ts";
 import type { Stream } from "../../stream.ts";
 import type { CUcontext } from "../../../bindings/driver.ts";
-import { arrayPointer, type BlasWorkspaceOptions, checkStream, checkWorkspace, DEFAULT_WORKSPACE_BYTES } from "./common.ts";
+import { arrayPointer, type BlasWorkspaceOptions, checkStream, checkWorkspace, DEFAULT_WORKSPACE_BYTES, orderStreamSwitch } from "./common.ts";
 import { BlasDeviceError } from "../../errors.ts";
 import { type BlasComputeType, type BlasScalar, encodeScalar, type GemmGeometry, gemmGeometry, type GemmTypes, gemmTypes } from "./plan.ts";
 
@@ -208,11 +208,15 @@ export class BlasLt {
     return this.#stream;
   }
 
-  /** Orders later matmuls on another stream of the same device. */
+  /**
+   * Orders later matmuls on another stream of the same device; with a workspace, that stream first waits for the work
+   * queued on the old one (whose matmuls may still be using the workspace).
+   */
   set stream(stream: Stream) {
     this.#check("set its stream");
     const s = checkStream(stream, "BlasLt.stream");
     if (s.device.id !== this.#device) throw new BlasDeviceError("BlasLt.stream: the stream", this.#device, s.device.id, "create a BlasLt for that device, or use a stream of this one");
+    if (this.#workspace !== undefined) orderStreamSwitch(this.#stream, s);
     this.#stream = s;
   }
 

@@ -32,6 +32,18 @@ export function checkStream(stream: unknown, action: string): Stream {
   return stream;
 }
 
+/**
+ * Orders the work a handle queues on `next` after the work it queued on `previous` (a handle's stream switch), so
+ * that the handle's calls on `next` neither write its workspace while earlier calls on `previous` still use it nor
+ * run before a workspace allocated on `previous` is ready. A `previous` closed meanwhile (its work may still run) is
+ * waited for by synchronising its device.
+ */
+export function orderStreamSwitch(previous: Stream, next: Stream): void {
+  if (next.equals(previous)) return;
+  if (previous.isClosed) previous.device.sync();
+  else next.wait(previous);
+}
+
 /** The device of an array's memory, or -1 for memory every device reaches (pinned, managed). */
 function arrayDeviceId(a: DeviceArray): number {
   const mr = a.buffer.memoryResource;
