@@ -9,7 +9,6 @@ import { ffi } from "../../src/ffi/index.ts";
 import type { NativePointer, Pointer, StructType } from "../../src/ffi/types.ts";
 import { CheckedRuntimeImpl } from "../../src/bindings/checked-runtime.ts";
 import { enumName } from "../../src/tables-runtime/enum.ts";
-import { RecordBase } from "../../src/tables-runtime/record.ts";
 import { type FixtureGeneration, generateFixture, removeDir } from "./helpers.ts";
 
 // deno-lint-ignore no-explicit-any

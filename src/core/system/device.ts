@@ -14,7 +14,6 @@ import { nvmlModule } from "./nvml-module.ts";
 import type { Device } from "../device.ts";
 import { allDevices, deviceCount } from "../base/hub.ts";
 import {
-  NVML_ERROR_INSUFFICIENT_SIZE,
   NVML_ERROR_NOT_FOUND,
   decodeCString,
   needsFallback,
@@ -22,7 +21,6 @@ import {
   nvmlSession,
   nvmlSessionId,
   optional,
-  readString,
   type NvmlApi,
 } from "./nvml.ts";
 import { describeValue } from "../base/checks.ts";
