@@ -25,13 +25,13 @@ import {
   createBinding,
   type LoadedLibrary,
   newestNotNewerThan,
-  openThroughPathfinder,
   type Resolver,
   resolveBySymbol,
   type TableChooser,
   versionNumber,
 } from "./binding.ts";
 import { formatCudaVersion } from "./describe.ts";
+import { openDriverLibrary } from "./driver-library.ts";
 import { CUDAError, FunctionNotFoundError, DriverAlreadyBoundError } from "./errors.ts";
 
 export * from "./tables/driver.ts";
@@ -220,7 +220,7 @@ const binding = createBinding<Raw, Checked>({
   makeError: cudaError,
   resolver: resolveDriver,
   onLoad,
-  open: () => openThroughPathfinder("cuda"),
+  open: openDriverLibrary,
 });
 
 /** The CUDA driver API. */

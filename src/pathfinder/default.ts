@@ -13,6 +13,7 @@ import type { LoadedNvidiaLibrary, LocatedNvidiaLibrary } from "./libraries.ts";
 import { Pathfinder, type LibrarySurveyEntry, type SurveyOptions } from "./pathfinder.ts";
 import type { CudaPathOrHome } from "./roots.ts";
 import { systemLoader } from "./system-loader.ts";
+import { markDefaultPathfinderCustomised } from "./customised.ts";
 
 let shared: Pathfinder | undefined;
 
@@ -25,6 +26,7 @@ export function defaultPathfinder(): Pathfinder {
 /** Replaces the shared pathfinder with one built from `options` (the system loader unless `options.loader`). */
 export function setDefaultPathfinderOptions(options: PathfinderOptions): void {
   shared = new Pathfinder(options, systemLoader);
+  markDefaultPathfinderCustomised();
 }
 
 /** Clears the shared pathfinder's caches (loaded libraries stay loaded). */
