@@ -7,8 +7,7 @@
  *   bun examples/memory_pool_resources.ts
  *   deno run --allow-ffi --allow-env --allow-read examples/memory_pool_resources.ts
  */
-import { Device, DeviceMemoryResource, GraphMemoryResource, LaunchConfig, ManagedMemoryResource, PinnedMemoryResource, launch, u32 } from "../src/index.ts";
-import { Program } from "../src/core/program/program.ts";
+import { Device, DeviceMemoryResource, GraphMemoryResource, LaunchConfig, ManagedMemoryResource, PinnedMemoryResource, Program, launch, u32 } from "../src/index.ts";
 
 function check(ok: boolean, what: string): void {
   if (!ok) throw new Error(`memory_pool_resources: ${what}`);

@@ -10,8 +10,7 @@
  * Needs two GPUs that can access each other's memory (NVLink or PCIe peer-to-peer); with fewer it says so and exits
  * 0 with a "(skipped)" line, as the CUDA sample waives.
  */
-import { Device, DeviceArray, Event, LaunchConfig, f32, launch, u64 } from "../src/index.ts";
-import { Program } from "../src/core/program/program.ts";
+import { Device, DeviceArray, Event, LaunchConfig, Program, f32, launch, u64 } from "../src/index.ts";
 
 const g = globalThis as unknown as { Deno?: { args: string[] }; process?: { argv: string[] } };
 const args = g.Deno?.args ?? g.process?.argv.slice(2) ?? [];
