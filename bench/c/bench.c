@@ -4,6 +4,7 @@
  *   bench-c CUBIN                       every measure of the README that C has, as JSON lines on stdout
  *   bench-c --startup-import            exits at once (the process start with libcuda mapped: C's "import")
  *   bench-c --startup-set-current       cuInit + primary context retained and current, then exits
+ *   bench-c --startup-phases            the same, printing cuInit's and the context's times (bench/start-phases.ts)
  *   bench-c --startup-first-kernel CUBIN  cuInit, primary context, load, launch k0, synchronise, exit
  *
  * CUBIN is bench/kernels.cu compiled by bench/run.sh (nvcc -cubin -arch=sm_XX). NVRTC is opened with dlopen
@@ -418,6 +419,20 @@ static int init_context(void) {
   return 0;
 }
 
+/* --startup-phases: cuInit, then the primary context retained and current, in ms, as one JSON line (the C row of
+ * bench/start-phases.ts, whose TypeScript children report the same phases). */
+static int startup_phases(void) {
+  int64_t t0 = now_ns();
+  CK(cuInit(0));
+  int64_t t1 = now_ns();
+  CK(cuDeviceGet(&dev, 0));
+  CK(cuDevicePrimaryCtxRetain(&ctx, dev));
+  CK(cuCtxSetCurrent(ctx));
+  int64_t t2 = now_ns();
+  printf("{\"runtime\":\"c\",\"cuInit\":%.2f,\"setCurrent\":%.2f}\n", (t1 - t0) / 1e6, (t2 - t1) / 1e6);
+  return 0;
+}
+
 static int startup_first_kernel(const char *cubin) {
   if (init_context()) return 1;
   CK(cuModuleLoad(&mod, cubin));
@@ -490,10 +505,11 @@ static void launch_measure(const char *name, CUfunction f, void **params) {
 int main(int argc, char **argv) {
   if (argc >= 2 && strcmp(argv[1], "--startup-import") == 0) return 0;
   if (argc >= 2 && strcmp(argv[1], "--startup-set-current") == 0) return init_context();
+  if (argc >= 2 && strcmp(argv[1], "--startup-phases") == 0) return startup_phases();
   if (argc >= 3 && strcmp(argv[1], "--startup-first-kernel") == 0) return startup_first_kernel(argv[2]);
   if (argc != 2 || argv[1][0] == '-') {
     fprintf(stderr,
-            "usage: %s CUBIN | --startup-import | --startup-set-current | --startup-first-kernel CUBIN\n"
+            "usage: %s CUBIN | --startup-import | --startup-set-current | --startup-phases | --startup-first-kernel CUBIN\n"
             "  CUBIN: bench/kernels.cu compiled with nvcc -cubin -arch=sm_XX (bench/run.sh does it)\n",
             argv[0]);
     return 2;
