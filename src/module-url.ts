@@ -38,6 +38,7 @@ export const RUN_TIME_MODULES = [
   "src/bindings/cufft",
   "src/bindings/cusolver",
   "src/bindings/cusparse",
+  "src/core/math/classes",
   "src/core/profiling/activity",
   "src/core/program/compile-worker",
 ] as const;

@@ -6,7 +6,7 @@
  * a GPU.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ArrayLayoutError, ClosedError, DTypeError, Device, DeviceArray, Fft, ShapeMismatchError, type AllocateOptions, type Buffer, type MemoryResource, type Stream } from "../../src/index.ts";
+import { ArrayLayoutError, ClosedError, DTypeError, Device, DeviceArray, Fft, FftPlan, ShapeMismatchError, type AllocateOptions, type Buffer, type MemoryResource, type Stream } from "../../src/index.ts";
 import type { CUdeviceptr } from "../../src/bindings/driver.ts";
 import { gpu, skipNote } from "../support/gpu.ts";
 import { complexOf, dft, halfSpectrum, maxAbs, maxAbsDiff, seeded } from "./reference.ts";
@@ -91,6 +91,8 @@ describe.skipIf(!gpu.available)(`Fft on a GPU${skipNote}`, () => {
     const data = Float64Array.from({ length: 2 * n }, seeded(1));
     using x = DeviceArray.from(data, { stream, dtype: "complex128" });
     const plan = fft.plan({ kind: "c2c", precision: "double", shape: [n] });
+    expect(plan).toBeInstanceOf(FftPlan);
+    expect(fft).toBeInstanceOf(Fft);
     plan.exec(x, x, "forward");
     const want = dft(data, [n], 1, -1);
     expect(maxAbsDiff(await x.toTypedArray({ stream }), want)).toBeLessThan(1e-11 * maxAbs(want));

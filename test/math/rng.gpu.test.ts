@@ -34,6 +34,7 @@ describe.skipIf(!gpu.available)(`Rng on a GPU${skipNote}`, () => {
 
   it("uniform float32 and float64: in (0, 1], mean 1/2, variance 1/12", async () => {
     using rng = await Rng.create({ stream, generator: "philox", seed: 1234 });
+    expect(rng).toBeInstanceOf(Rng);
     const n = 1 << 20;
     for (const dtype of ["float32", "float64"] as const) {
       using x = rng.uniform([n], dtype);

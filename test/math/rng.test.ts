@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ArrayLayoutError, ClosedError, DTypeError, Fft, Rng, RNG_GENERATORS, Solver, Sparse, WrongDeviceError } from "../../src/index.ts";
+import { ArrayLayoutError, ClosedError, DTypeError, Fft, FftPlan, Rng, RNG_GENERATORS, Solver, Sparse, SparseMatrix, WrongDeviceError } from "../../src/index.ts";
 import { checkRngOptions, isQuasi, normalSplit, type RngOptions } from "../../src/core/math/rng/rng.ts";
 import { checkArray, checkStream, listOf } from "../../src/core/math/rng/shared.ts";
 import { valueImportGraph } from "../support/import-graph.ts";
@@ -83,8 +83,23 @@ describe("the math objects' shared checks", () => {
   });
 });
 
+describe("the math classes' public faces", () => {
+  it("make objects only through create, checking the options before any library loads, and answer instanceof", async () => {
+    for (const [name, C] of [["Rng", Rng], ["Fft", Fft], ["Solver", Solver], ["Sparse", Sparse], ["FftPlan", FftPlan], ["SparseMatrix", SparseMatrix]] as const) {
+      expect(() => new (C as unknown as new () => unknown)(), name).toThrow(new RegExp(`${name} has no public constructor: .*create`));
+      expect({} instanceof C, name).toBe(false);
+      expect((null as unknown as object) instanceof C, name).toBe(false);
+    }
+    await expect(Rng.create({ stream: null as never })).rejects.toThrow(/Rng.create needs a Stream \(for example device.createStream\(\)\), not null/);
+    await expect(Rng.create({ stream: {} as never, generator: "mersenne" as never })).rejects.toThrow(/generator "mersenne" is not one of/);
+    await expect(Fft.create(null as never)).rejects.toThrow(/Fft.create takes \{ stream, memoryResource\? \}, not null/);
+    await expect(Solver.create({ stream: 1 as never })).rejects.toThrow(/Solver.create needs a Stream/);
+    await expect(Sparse.create(undefined as never)).rejects.toThrow(/Sparse.create takes \{ stream, memoryResource\? \}/);
+  });
+});
+
 describe("loading", () => {
-  it("importing cuda-ts loads none of cuRAND's, cuFFT's, cuSOLVER's or cuSPARSE's tables (they load on create)", () => {
+  it("importing cuda-ts loads none of cuRAND's, cuFFT's, cuSOLVER's or cuSPARSE's tables, nor the classes' code (they load on create)", () => {
     const graph = valueImportGraph(root, "src");
     const seen = new Set<string>();
     const visit = (f: string): void => {
@@ -97,9 +112,11 @@ describe("loading", () => {
       expect(seen.has(`src/bindings/${lib}.ts`), lib).toBe(false);
       expect(seen.has(`src/bindings/tables/${lib}.ts`), lib).toBe(false);
     }
-    for (const f of ["src/core/math/rng/rng.ts", "src/core/math/fft/fft.ts", "src/core/math/solver/solver.ts", "src/core/math/sparse/sparse.ts"]) {
-      expect(seen.has(f), f).toBe(true);
-      expect(readFileSync(resolve(root, f), "utf8")).toMatch(/import\("\.\.\/\.\.\/\.\.\/bindings\/cu\w+\.ts"\)/);
+    for (const name of ["rng/rng", "fft/fft", "solver/solver", "sparse/sparse"]) {
+      // The public module (the factory, the options' types) is imported; the classes' code loads on create.
+      expect(seen.has(`src/core/math/${name}.ts`), name).toBe(true);
+      expect(seen.has(`src/core/math/${name}-impl.ts`), `${name}-impl`).toBe(false);
+      expect(readFileSync(resolve(root, `src/core/math/${name}-impl.ts`), "utf8")).toMatch(/import\("\.\.\/\.\.\/\.\.\/bindings\/cu\w+\.ts"\)/);
     }
   });
 });

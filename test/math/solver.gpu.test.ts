@@ -44,6 +44,7 @@ describe.skipIf(!gpu.available)(`Solver on a GPU${skipNote}`, () => {
     dev.setCurrent();
     stream = dev.createStream();
     solver = await Solver.create({ stream });
+    expect(solver).toBeInstanceOf(Solver);
   });
 
   afterAll(() => {

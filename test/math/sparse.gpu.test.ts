@@ -5,7 +5,7 @@
  * absolute terms. Skips without a GPU.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ClosedError, DTypeError, Device, DeviceArray, ShapeMismatchError, Sparse, type Stream } from "../../src/index.ts";
+import { ClosedError, DTypeError, Device, DeviceArray, ShapeMismatchError, Sparse, SparseMatrix, type Stream } from "../../src/index.ts";
 import { gpu, skipNote } from "../support/gpu.ts";
 import { matmul, maxAbsDiff, seeded, transpose } from "./reference.ts";
 
@@ -73,6 +73,8 @@ describe.skipIf(!gpu.available)(`Sparse on a GPU${skipNote}`, () => {
         ? sparse.csr({ shape: [m, n], rowOffsets: first, colIndices, values })
         : sparse.coo({ shape: [m, n], rowIndices: first, colIndices, values });
       expect([A.shape, A.nnz, A.dtype]).toEqual([[m, n], nnz, dtype]);
+      expect(A).toBeInstanceOf(SparseMatrix);
+      expect(sparse).toBeInstanceOf(Sparse);
       const absDense = S.dense.map(Math.abs);
       const tol = (xs: ArrayLike<number>, k: number): number => TOL[dtype] * Math.max(1, ...matmul(absDense, Float64Array.from(xs, Math.abs), m, n, k));
 
