@@ -27,7 +27,7 @@ import { ArrayLayoutError, ClosedError, DTypeError, ShapeMismatchError } from ".
 import type { Buffer } from "../../memory/buffer.ts";
 import type { Stream } from "../../stream.ts";
 import type { CUcontext } from "../../../bindings/driver.ts";
-import { arrayPointer, type BlasWorkspaceOptions, checkStream, checkWorkspace, DEFAULT_WORKSPACE_BYTES, orderStreamSwitch } from "./common.ts";
+import { arrayPointer, type BlasWorkspaceOptions, checkStream, checkWorkspace, orderStreamSwitch } from "./common.ts";
 import { BlasDeviceError } from "../../errors.ts";
 import { type BlasComputeType, type BlasScalar, encodeScalar, type GemmGeometry, gemmGeometry, type GemmTypes, gemmTypes } from "./plan.ts";
 
