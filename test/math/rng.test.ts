@@ -87,6 +87,7 @@ describe("the math classes' public faces", () => {
   it("make objects only through create, checking the options before any library loads, and answer instanceof", async () => {
     for (const [name, C] of [["Rng", Rng], ["Fft", Fft], ["Solver", Solver], ["Sparse", Sparse], ["FftPlan", FftPlan], ["SparseMatrix", SparseMatrix]] as const) {
       expect(() => new (C as unknown as new () => unknown)(), name).toThrow(new RegExp(`${name} has no public constructor: .*create`));
+      expect(C.name).toBe(name);
       expect({} instanceof C, name).toBe(false);
       expect((null as unknown as object) instanceof C, name).toBe(false);
     }

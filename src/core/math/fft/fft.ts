@@ -26,8 +26,7 @@
 import type { DeviceArray } from "../../array/device-array.ts";
 import type { MemoryResource } from "../../memory/resource.ts";
 import type { Stream } from "../../stream.ts";
-import { importLater } from "../../../deferred.ts";
-import { ownModuleUrl } from "../../../module-url.ts";
+import { mathClasses, mathFacade } from "../facade.ts";
 import type { Fft as FftClass, FftPlan as FftPlanClass } from "./fft-impl.ts";
 
 /** Options of {@link Fft.create}. */
@@ -59,14 +58,6 @@ export interface FftInverseOptions extends FftForwardOptions {
 /** The dtypes the transforms read and write. */
 export type FftDType = "float32" | "float64" | "complex64" | "complex128";
 
-type FftModule = typeof import("../classes.ts");
-let fftModule: FftModule | undefined;
-
-/** The math classes (../classes.ts), loaded by the first `create` of any of them (not by importing cuda-ts). */
-async function implementation(): Promise<FftModule> {
-  return (fftModule ??= await importLater<FftModule>(ownModuleUrl("src/core/math/classes"), "Fft"));
-}
-
 /** cuFFT on one stream, with a plan cache; made by {@link Fft.create} (see fft-impl.ts for its members). */
 export type Fft = FftClass;
 
@@ -88,27 +79,11 @@ export interface FftPlanConstructor {
 }
 
 /** Makes cuFFT's transform objects: `await Fft.create({ stream })`. */
-export const Fft: FftConstructor = class {
-  constructor() {
-    throw new TypeError("Fft has no public constructor: make one with await Fft.create({ stream, memoryResource? })");
-  }
-
-  static async create(options: FftOptions): Promise<Fft> {
-    return (await implementation()).Fft.create(options);
-  }
-
-  static [Symbol.hasInstance](value: unknown): value is Fft {
-    return fftModule !== undefined && value instanceof fftModule.Fft;
-  }
-};
+export const Fft: FftConstructor = mathFacade<FftConstructor>("Fft", "make one with await Fft.create({ stream, memoryResource? })", (c) => c.Fft, {
+  async create(options: FftOptions): Promise<Fft> {
+    return (await mathClasses("Fft")).Fft.create(options);
+  },
+});
 
 /** cuFFT plans, made by `fft.plan(spec)`; the value is for `instanceof`. */
-export const FftPlan: FftPlanConstructor = class {
-  constructor() {
-    throw new TypeError("FftPlan has no public constructor: plans are made by fft.plan(spec) of an Fft (await Fft.create({ stream }))");
-  }
-
-  static [Symbol.hasInstance](value: unknown): value is FftPlan {
-    return fftModule !== undefined && value instanceof fftModule.FftPlan;
-  }
-};
+export const FftPlan: FftPlanConstructor = mathFacade<FftPlanConstructor>("FftPlan", "plans are made by fft.plan(spec) of an Fft (await Fft.create({ stream }))", (c) => c.FftPlan);

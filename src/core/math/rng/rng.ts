@@ -21,8 +21,7 @@
 import { describeValue } from "../../base/checks.ts";
 import type { Stream } from "../../stream.ts";
 import { listOf } from "./shared.ts";
-import { importLater } from "../../../deferred.ts";
-import { ownModuleUrl } from "../../../module-url.ts";
+import { mathClasses, mathFacade } from "../facade.ts";
 import type { Rng as RngClass } from "./rng-impl.ts";
 
 /** The generators, by cuRAND's names (`CURAND_RNG_PSEUDO_*`, `CURAND_RNG_QUASI_*`). */
@@ -135,15 +134,6 @@ export function checkRngOptions(options: RngOptions): { generator: RngGenerator;
   return { generator, dimensions };
 }
 
-
-type RngModule = typeof import("../classes.ts");
-let rngModule: RngModule | undefined;
-
-/** The math classes (../classes.ts), loaded by the first `create` of any of them (not by importing cuda-ts). */
-async function implementation(): Promise<RngModule> {
-  return (rngModule ??= await importLater<RngModule>(ownModuleUrl("src/core/math/classes"), "Rng"));
-}
-
 /** A cuRAND generator bound to a stream, made by {@link Rng.create} (see rng-impl.ts for its members). */
 export type Rng = RngClass;
 
@@ -159,16 +149,8 @@ export interface RngConstructor {
 }
 
 /** Makes cuRAND generators: `await Rng.create({ stream, generator, seed })`. */
-export const Rng: RngConstructor = class {
-  constructor() {
-    throw new TypeError("Rng has no public constructor: make one with await Rng.create({ stream, generator?, seed? })");
-  }
-
-  static async create(options: RngOptions): Promise<Rng> {
-    return (await implementation()).Rng.create(options);
-  }
-
-  static [Symbol.hasInstance](value: unknown): value is Rng {
-    return rngModule !== undefined && value instanceof rngModule.Rng;
-  }
-};
+export const Rng: RngConstructor = mathFacade<RngConstructor>("Rng", "make one with await Rng.create({ stream, generator?, seed? })", (c) => c.Rng, {
+  async create(options: RngOptions): Promise<Rng> {
+    return (await mathClasses("Rng")).Rng.create(options);
+  },
+});

@@ -31,8 +31,7 @@ import type { DeviceArray } from "../../array/device-array.ts";
 import { ShapeMismatchError } from "../../errors.ts";
 import type { MemoryResource } from "../../memory/resource.ts";
 import type { Stream } from "../../stream.ts";
-import { importLater } from "../../../deferred.ts";
-import { ownModuleUrl } from "../../../module-url.ts";
+import { mathClasses, mathFacade } from "../facade.ts";
 import type { Solver as SolverClass } from "./solver-impl.ts";
 
 /** The dtypes the Solver takes. */
@@ -87,14 +86,6 @@ export function checkRhs(b: DeviceArray, n: number, action: string): number {
   return b.ndim === 1 ? 1 : b.shape[1]!;
 }
 
-type SolverModule = typeof import("../classes.ts");
-let solverModule: SolverModule | undefined;
-
-/** The math classes (../classes.ts), loaded by the first `create` of any of them (not by importing cuda-ts). */
-async function implementation(): Promise<SolverModule> {
-  return (solverModule ??= await importLater<SolverModule>(ownModuleUrl("src/core/math/classes"), "Solver"));
-}
-
 /** cuSOLVER's dense routines on one stream, made by {@link Solver.create} (see solver-impl.ts for its members). */
 export type Solver = SolverClass;
 
@@ -107,16 +98,8 @@ export interface SolverConstructor {
 }
 
 /** Makes cuSOLVER handles: `await Solver.create({ stream })`. */
-export const Solver: SolverConstructor = class {
-  constructor() {
-    throw new TypeError("Solver has no public constructor: make one with await Solver.create({ stream, memoryResource? })");
-  }
-
-  static async create(options: SolverOptions): Promise<Solver> {
-    return (await implementation()).Solver.create(options);
-  }
-
-  static [Symbol.hasInstance](value: unknown): value is Solver {
-    return solverModule !== undefined && value instanceof solverModule.Solver;
-  }
-};
+export const Solver: SolverConstructor = mathFacade<SolverConstructor>("Solver", "make one with await Solver.create({ stream, memoryResource? })", (c) => c.Solver, {
+  async create(options: SolverOptions): Promise<Solver> {
+    return (await mathClasses("Solver")).Solver.create(options);
+  },
+});

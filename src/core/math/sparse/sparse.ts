@@ -25,10 +25,8 @@ import { DTypeError, ShapeMismatchError } from "../../errors.ts";
 import type { MemoryResource } from "../../memory/resource.ts";
 import type { Stream } from "../../stream.ts";
 import { checkArray } from "../rng/shared.ts";
-import { importLater } from "../../../deferred.ts";
-import { ownModuleUrl } from "../../../module-url.ts";
+import { mathClasses, mathFacade } from "../facade.ts";
 import type { Sparse as SparseClass, SparseMatrix as SparseMatrixClass } from "./sparse-impl.ts";
-
 
 /** The value dtypes of sparse matrices. */
 export type SparseValueDType = "float32" | "float64" | "complex64" | "complex128";
@@ -183,14 +181,6 @@ export function writeScalar(dv: DataView, offset: number, dtype: SparseValueDTyp
   }
 }
 
-type SparseModule = typeof import("../classes.ts");
-let sparseModule: SparseModule | undefined;
-
-/** The math classes (../classes.ts), loaded by the first `create` of any of them (not by importing cuda-ts). */
-async function implementation(): Promise<SparseModule> {
-  return (sparseModule ??= await importLater<SparseModule>(ownModuleUrl("src/core/math/classes"), "Sparse"));
-}
-
 /** cuSPARSE on one stream, made by {@link Sparse.create} (see sparse-impl.ts for its members). */
 export type Sparse = SparseClass;
 
@@ -212,27 +202,11 @@ export interface SparseMatrixConstructor {
 }
 
 /** Makes cuSPARSE handles: `await Sparse.create({ stream })`. */
-export const Sparse: SparseConstructor = class {
-  constructor() {
-    throw new TypeError("Sparse has no public constructor: make one with await Sparse.create({ stream, memoryResource? })");
-  }
-
-  static async create(options: SparseOptions): Promise<Sparse> {
-    return (await implementation()).Sparse.create(options);
-  }
-
-  static [Symbol.hasInstance](value: unknown): value is Sparse {
-    return sparseModule !== undefined && value instanceof sparseModule.Sparse;
-  }
-};
+export const Sparse: SparseConstructor = mathFacade<SparseConstructor>("Sparse", "make one with await Sparse.create({ stream, memoryResource? })", (c) => c.Sparse, {
+  async create(options: SparseOptions): Promise<Sparse> {
+    return (await mathClasses("Sparse")).Sparse.create(options);
+  },
+});
 
 /** cuSPARSE matrices, made by `sparse.csr(...)` / `sparse.coo(...)`; the value is for `instanceof`. */
-export const SparseMatrix: SparseMatrixConstructor = class {
-  constructor() {
-    throw new TypeError("SparseMatrix has no public constructor: matrices are made by sparse.csr(...) or sparse.coo(...) of a Sparse (await Sparse.create({ stream }))");
-  }
-
-  static [Symbol.hasInstance](value: unknown): value is SparseMatrix {
-    return sparseModule !== undefined && value instanceof sparseModule.SparseMatrix;
-  }
-};
+export const SparseMatrix: SparseMatrixConstructor = mathFacade<SparseMatrixConstructor>("SparseMatrix", "matrices are made by sparse.csr(...) or sparse.coo(...) of a Sparse (await Sparse.create({ stream }))", (c) => c.SparseMatrix);
