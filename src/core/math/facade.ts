@@ -9,6 +9,12 @@
 import { importLater } from "../../deferred.ts";
 import { ownModuleUrl } from "../../module-url.ts";
 
+/** What every face has: the class's name (`Rng.name` is `"Rng"`). */
+export interface MathFace {
+  /** The class's name. */
+  readonly name: string;
+}
+
 /** classes.ts. */
 export type MathClasses = typeof import("./classes.ts");
 

@@ -26,7 +26,7 @@
 import type { DeviceArray } from "../../array/device-array.ts";
 import type { MemoryResource } from "../../memory/resource.ts";
 import type { Stream } from "../../stream.ts";
-import { mathClasses, mathFacade } from "../facade.ts";
+import { mathClasses, mathFacade, type MathFace } from "../facade.ts";
 import type { Fft as FftClass, FftPlan as FftPlanClass } from "./fft-impl.ts";
 
 /** Options of {@link Fft.create}. */
@@ -65,7 +65,7 @@ export type Fft = FftClass;
 export type FftPlan = FftPlanClass;
 
 /** `Fft` the value: the factory, and `instanceof`. */
-export interface FftConstructor {
+export interface FftConstructor extends MathFace {
   /** Makes an `Fft` on the stream's device. Loads the class and cuFFT's binding on first use. */
   create(options: FftOptions): Promise<Fft>;
   /** Whether `value` is an `Fft` made by {@link FftConstructor.create}. */
@@ -73,7 +73,7 @@ export interface FftConstructor {
 }
 
 /** `FftPlan` the value: `instanceof` (plans are made by `fft.plan(spec)`). */
-export interface FftPlanConstructor {
+export interface FftPlanConstructor extends MathFace {
   /** Whether `value` is a plan made by an `Fft`. */
   [Symbol.hasInstance](value: unknown): value is FftPlan;
 }

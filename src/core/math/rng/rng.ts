@@ -21,7 +21,7 @@
 import { describeValue } from "../../base/checks.ts";
 import type { Stream } from "../../stream.ts";
 import { listOf } from "./shared.ts";
-import { mathClasses, mathFacade } from "../facade.ts";
+import { mathClasses, mathFacade, type MathFace } from "../facade.ts";
 import type { Rng as RngClass } from "./rng-impl.ts";
 
 /** The generators, by cuRAND's names (`CURAND_RNG_PSEUDO_*`, `CURAND_RNG_QUASI_*`). */
@@ -138,7 +138,7 @@ export function checkRngOptions(options: RngOptions): { generator: RngGenerator;
 export type Rng = RngClass;
 
 /** `Rng` the value: the factory, and `instanceof`. */
-export interface RngConstructor {
+export interface RngConstructor extends MathFace {
   /**
    * Makes a generator on the stream's device, bound to the stream, with the seed, offset, ordering and dimensions
    * given. Loads the class and cuRAND's binding on first use.

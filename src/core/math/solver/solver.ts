@@ -31,7 +31,7 @@ import type { DeviceArray } from "../../array/device-array.ts";
 import { ShapeMismatchError } from "../../errors.ts";
 import type { MemoryResource } from "../../memory/resource.ts";
 import type { Stream } from "../../stream.ts";
-import { mathClasses, mathFacade } from "../facade.ts";
+import { mathClasses, mathFacade, type MathFace } from "../facade.ts";
 import type { Solver as SolverClass } from "./solver-impl.ts";
 
 /** The dtypes the Solver takes. */
@@ -90,7 +90,7 @@ export function checkRhs(b: DeviceArray, n: number, action: string): number {
 export type Solver = SolverClass;
 
 /** `Solver` the value: the factory, and `instanceof`. */
-export interface SolverConstructor {
+export interface SolverConstructor extends MathFace {
   /** Makes a cuSOLVER handle on the stream's device, bound to the stream. Loads the class and cuSOLVER's binding on first use. */
   create(options: SolverOptions): Promise<Solver>;
   /** Whether `value` is a `Solver` made by {@link SolverConstructor.create}. */

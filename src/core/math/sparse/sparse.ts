@@ -25,7 +25,7 @@ import { DTypeError, ShapeMismatchError } from "../../errors.ts";
 import type { MemoryResource } from "../../memory/resource.ts";
 import type { Stream } from "../../stream.ts";
 import { checkArray } from "../rng/shared.ts";
-import { mathClasses, mathFacade } from "../facade.ts";
+import { mathClasses, mathFacade, type MathFace } from "../facade.ts";
 import type { Sparse as SparseClass, SparseMatrix as SparseMatrixClass } from "./sparse-impl.ts";
 
 /** The value dtypes of sparse matrices. */
@@ -188,7 +188,7 @@ export type Sparse = SparseClass;
 export type SparseMatrix = SparseMatrixClass;
 
 /** `Sparse` the value: the factory, and `instanceof`. */
-export interface SparseConstructor {
+export interface SparseConstructor extends MathFace {
   /** Makes a cuSPARSE handle on the stream's device, bound to the stream. Loads the class and cuSPARSE's binding on first use. */
   create(options: SparseOptions): Promise<Sparse>;
   /** Whether `value` is a `Sparse` made by {@link SparseConstructor.create}. */
@@ -196,7 +196,7 @@ export interface SparseConstructor {
 }
 
 /** `SparseMatrix` the value: `instanceof` (matrices are made by a `Sparse`). */
-export interface SparseMatrixConstructor {
+export interface SparseMatrixConstructor extends MathFace {
   /** Whether `value` is a matrix made by a `Sparse`. */
   [Symbol.hasInstance](value: unknown): value is SparseMatrix;
 }
