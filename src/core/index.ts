@@ -167,7 +167,8 @@ export {
   type GraphMemoryAttributeName,
   type GraphMemoryAttributeValues,
 } from "./memory/graph-memory-resource.ts";
-// The math libraries' objects (cuRAND, cuFFT, cuSOLVER, cuSPARSE): each loads its library's tables on `create`, not here.
+// The math libraries' objects (cuRAND, cuFFT, cuSOLVER, cuSPARSE): their classes' code (math/classes.ts) and their
+// library's tables load on `create`, not here; these are their public faces (math/facade.ts).
 export { Rng, RNG_GENERATORS, RNG_ORDERINGS, type RngGenerator, type RngOrdering, type RngOptions, type NormalOptions } from "./math/rng/rng.ts";
 export { Fft, FftPlan, type FftDType, type FftOptions, type FftForwardOptions, type FftInverseOptions } from "./math/fft/fft.ts";
 export type { FftKind, FftPrecision, FftPlanSpec, FftLayout } from "./math/fft/layout.ts";
