@@ -4,7 +4,7 @@
  * @module
  */
 import { cudaError_t, type Checked, createChecked, functions, generatedTables, library as info, type Raw } from "./tables/runtime.ts";
-import { type BindingExtras, chooseByVersion, majorMinor, queryInts, createBinding } from "./binding.ts";
+import { type BindingExtras, chooseByVersion, queryInts, createBinding } from "./binding.ts";
 import { libraryDescription, statusName } from "./describe.ts";
 import { CUDARuntimeError } from "./errors.ts";
 

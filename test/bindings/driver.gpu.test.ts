@@ -8,7 +8,7 @@ import { ffi, Scratch, dl } from "../../src/ffi/index.ts";
 import { driver, CUdevice_attribute, functions as driverFunctions, type CUcontext, type CUfunction, type CUmodule } from "../../src/bindings/driver.ts";
 import { nvrtc } from "../../src/bindings/nvrtc.ts";
 import { nvjitlink, nvJitLinkResult, NVJITLINK_INPUT_CUBIN_VALUE } from "./nvjitlink-input.ts";
-import { CUDAError, FunctionNotFoundError, NVRTCError } from "../../src/bindings/errors.ts";
+import { CUDAError, NVRTCError } from "../../src/bindings/errors.ts";
 import { gpu, skipNote } from "../support/gpu.ts";
 import type { FunctionTable } from "../../src/tables-runtime/spec.ts";
 

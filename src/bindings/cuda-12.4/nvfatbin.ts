@@ -8,7 +8,7 @@
  * @module
  */
 import type { BindingExtras } from "../binding.ts";
-import { nvfatbin as base, type NvFatbinBinding as Base } from "../nvfatbin.ts";
+import { nvfatbin as base } from "../nvfatbin.ts";
 import type { Checked, Raw } from "../../../generated/cuda-12.4/nvfatbin/index.ts";
 
 export * from "../../../generated/cuda-12.4/nvfatbin/index.ts";

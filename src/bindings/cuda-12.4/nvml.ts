@@ -8,7 +8,7 @@
  * @module
  */
 import type { BindingExtras } from "../binding.ts";
-import { nvml as base, type NvmlBinding as Base } from "../nvml.ts";
+import { nvml as base } from "../nvml.ts";
 import type { Checked, Raw } from "../../../generated/cuda-12.4/nvml/index.ts";
 
 export * from "../../../generated/cuda-12.4/nvml/index.ts";

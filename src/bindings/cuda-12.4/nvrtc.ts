@@ -8,7 +8,7 @@
  * @module
  */
 import type { BindingExtras } from "../binding.ts";
-import { nvrtc as base, type NvrtcBinding as Base } from "../nvrtc.ts";
+import { nvrtc as base } from "../nvrtc.ts";
 import type { Checked, Raw } from "../../../generated/cuda-12.4/nvrtc/index.ts";
 
 export * from "../../../generated/cuda-12.4/nvrtc/index.ts";

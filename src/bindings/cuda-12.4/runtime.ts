@@ -8,7 +8,7 @@
  * @module
  */
 import type { BindingExtras } from "../binding.ts";
-import { runtime as base, type RuntimeBinding as Base } from "../runtime.ts";
+import { runtime as base } from "../runtime.ts";
 import type { Checked, Raw } from "../../../generated/cuda-12.4/runtime/index.ts";
 
 export * from "../../../generated/cuda-12.4/runtime/index.ts";

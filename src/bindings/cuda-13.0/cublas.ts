@@ -5,7 +5,7 @@
  * @module
  */
 import type { BindingExtras } from "../binding.ts";
-import { cublas as base, type CublasBinding as Base } from "../cublas.ts";
+import { cublas as base } from "../cublas.ts";
 import type { Checked, Raw } from "../../../generated/cuda-13.0/cublas/index.ts";
 
 export * from "../../../generated/cuda-13.0/cublas/index.ts";

@@ -5,7 +5,7 @@
  * @module
  */
 import type { BindingExtras } from "../binding.ts";
-import { cublasLt as base, type CublasLtBinding as Base } from "../cublaslt.ts";
+import { cublasLt as base } from "../cublaslt.ts";
 import type { Checked, Raw } from "../../../generated/cuda-13.0/cublaslt/index.ts";
 
 export * from "../../../generated/cuda-13.0/cublaslt/index.ts";

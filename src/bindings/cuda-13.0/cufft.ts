@@ -5,7 +5,7 @@
  * @module
  */
 import type { BindingExtras } from "../binding.ts";
-import { cufft as base, type CufftBinding as Base } from "../cufft.ts";
+import { cufft as base } from "../cufft.ts";
 import type { Checked, Raw } from "../../../generated/cuda-13.0/cufft/index.ts";
 
 export * from "../../../generated/cuda-13.0/cufft/index.ts";

@@ -8,7 +8,7 @@
  * @module
  */
 import type { BindingExtras } from "../binding.ts";
-import { cufile as base, type CuFileBinding as Base } from "../cufile.ts";
+import { cufile as base } from "../cufile.ts";
 import type { Checked, Raw } from "../../../generated/cuda-13.0/cufile/index.ts";
 
 export * from "../../../generated/cuda-13.0/cufile/index.ts";

@@ -8,7 +8,7 @@
  * @module
  */
 import type { BindingExtras } from "../binding.ts";
-import { cupti as base, type CuptiBinding as Base } from "../cupti.ts";
+import { cupti as base } from "../cupti.ts";
 import type { Checked, Raw } from "../../../generated/cuda-13.0/cupti/index.ts";
 
 export * from "../../../generated/cuda-13.0/cupti/index.ts";

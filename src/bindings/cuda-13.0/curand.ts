@@ -5,7 +5,7 @@
  * @module
  */
 import type { BindingExtras } from "../binding.ts";
-import { curand as base, type CurandBinding as Base } from "../curand.ts";
+import { curand as base } from "../curand.ts";
 import type { Checked, Raw } from "../../../generated/cuda-13.0/curand/index.ts";
 
 export * from "../../../generated/cuda-13.0/curand/index.ts";

@@ -5,7 +5,7 @@
  * @module
  */
 import type { BindingExtras } from "../binding.ts";
-import { cusolver as base, type CusolverBinding as Base } from "../cusolver.ts";
+import { cusolver as base } from "../cusolver.ts";
 import type { Checked, Raw } from "../../../generated/cuda-13.0/cusolver/index.ts";
 
 export * from "../../../generated/cuda-13.0/cusolver/index.ts";

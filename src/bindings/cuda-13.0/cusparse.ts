@@ -5,7 +5,7 @@
  * @module
  */
 import type { BindingExtras } from "../binding.ts";
-import { cusparse as base, type CusparseBinding as Base } from "../cusparse.ts";
+import { cusparse as base } from "../cusparse.ts";
 import type { Checked, Raw } from "../../../generated/cuda-13.0/cusparse/index.ts";
 
 export * from "../../../generated/cuda-13.0/cusparse/index.ts";

@@ -8,7 +8,7 @@
  * @module
  */
 import type { BindingExtras } from "../binding.ts";
-import { nvjitlink as base, type NvJitLinkBinding as Base } from "../nvjitlink.ts";
+import { nvjitlink as base } from "../nvjitlink.ts";
 import type { Checked, Raw } from "../../../generated/cuda-13.0/nvjitlink/index.ts";
 
 export * from "../../../generated/cuda-13.0/nvjitlink/index.ts";

@@ -8,7 +8,7 @@
  * @module
  */
 import type { BindingExtras } from "../binding.ts";
-import { nvml as base, type NvmlBinding as Base } from "../nvml.ts";
+import { nvml as base } from "../nvml.ts";
 import type { Checked, Raw } from "../../../generated/cuda-13.0/nvml/index.ts";
 
 export * from "../../../generated/cuda-13.0/nvml/index.ts";

@@ -8,7 +8,7 @@
  * @module
  */
 import type { BindingExtras } from "../binding.ts";
-import { nvvm as base, type NvvmBinding as Base } from "../nvvm.ts";
+import { nvvm as base } from "../nvvm.ts";
 import type { Checked, Raw } from "../../../generated/cuda-13.0/nvvm/index.ts";
 
 export * from "../../../generated/cuda-13.0/nvvm/index.ts";

@@ -30,7 +30,7 @@ import type { ScalarKind } from "../launch/mangling.ts";
 import { Buffer } from "../memory/buffer.ts";
 import type { MemoryResource } from "../memory/resource.ts";
 import { Stream, streamOption } from "../stream.ts";
-import { allocateHostArray, checkHostArray, type DefaultDTypeOf, dtypeOf, dtypeOfHostArray, encodeBFloat16, encodeHalf, type DType, type DTypeLike, type DTypeName, type HostArray, type HostArrayOf } from "./dtype.ts";
+import { allocateHostArray, checkHostArray, type DefaultDTypeOf, dtypeOf, dtypeOfHostArray, encodeBFloat16, encodeHalf, type DType, type DTypeName, type HostArray, type HostArrayOf } from "./dtype.ts";
 import {
   checkInside,
   checkShape,

@@ -9,7 +9,6 @@ import { CUmemAllocationType, CUmemLocationType, type CUdeviceptr } from "../../
 import { ffi } from "../../ffi/index.ts";
 import { Buffer } from "./buffer.ts";
 import { Context } from "../context.ts";
-import type { Device } from "../device.ts";
 import { allDevices } from "../base/hub.ts";
 import { driver, withCurrentContext } from "../base/driver-state.ts";
 import type { IPCAllocationHandle } from "./ipc.ts";

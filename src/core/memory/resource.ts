@@ -13,7 +13,6 @@
  */
 import type { CUdeviceptr } from "../../bindings/driver.ts";
 import { Buffer } from "./buffer.ts";
-import type { Context } from "../context.ts";
 import type { Device } from "../device.ts";
 import { driver, withCurrentContext } from "../base/driver-state.ts";
 import type { IPCBufferDescriptor } from "./ipc.ts";

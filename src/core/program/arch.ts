@@ -5,9 +5,8 @@
  *
  * @module
  */
-import type { Device } from "../device.ts";
 import { deviceOf } from "../base/hub.ts";
-import { describeValue, briefError } from "../base/checks.ts";
+import { describeValue } from "../base/checks.ts";
 import { MissingArchError } from "../errors.ts";
 
 const ARCH = /^(sm|compute|lto)_(\d{2,3})([af]?)$/;

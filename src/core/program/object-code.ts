@@ -8,13 +8,12 @@
  *
  * @module
  */
-import type { CUkernel, CUlibrary } from "../../bindings/driver.ts";
+import type { CUlibrary } from "../../bindings/driver.ts";
 import type { Device } from "../device.ts";
 import type { DeviceArray } from "../array/device-array.ts";
 import type { DTypeLike } from "../array/dtype.ts";
 import { Buffer } from "../memory/buffer.ts";
 import { deviceOf } from "../base/hub.ts";
-import { ffi } from "../../ffi/index.ts";
 import { readFileBytes } from "../../host.ts";
 import { driver, ensureInit } from "../base/driver-state.ts";
 import { ClosedError, KernelNotFoundError, HostFileError } from "../errors.ts";

@@ -24,7 +24,6 @@ import {
 import { packArguments } from "../../../src/core/launch/launch.ts";
 import type { ArgumentPlan } from "../../../src/core/launch/kernel.ts";
 import { parameterTypesFromMangledName } from "../../../src/core/launch/mangling.ts";
-import type { CUdeviceptr } from "../../../src/bindings/driver.ts";
 import { ffi } from "../../../src/ffi/index.ts";
 
 const BASE = 0x7f00_0000_0000n;
