@@ -18,6 +18,7 @@
 import { ffi } from "../ffi/index.ts";
 import { canReadEnv, canReadPath, getEnv, readFileBytes } from "../host.ts";
 import { defaultPathfinderCustomised } from "../pathfinder/customised.ts";
+import { hasRelativeEntry } from "../pathfinder/paths.ts";
 import { type LoadedLibrary, openThroughPathfinder } from "./binding.ts";
 
 const SONAME = "libcuda.so.1";
@@ -36,8 +37,7 @@ function loaderAnswersForThePathfinder(): boolean {
   if (defaultPathfinderCustomised() || !canReadPath(MAPS)) return false;
   if (!VARIABLES.every(canReadEnv)) return false;
   if (getEnv("CUDA_TS_CUDA_PATH") !== undefined || getEnv("CUDA_TS_CUDA_MAJOR") !== undefined) return false;
-  const searchPath = getEnv("LD_LIBRARY_PATH");
-  return searchPath === undefined || searchPath.split(":").every((entry) => entry.startsWith("/"));
+  return !hasRelativeEntry(getEnv("LD_LIBRARY_PATH"));
 }
 
 /**

@@ -36,7 +36,7 @@ import {
 import { Search, type PathfinderConfig } from "./context.ts";
 import { InvalidOverrideError, LibraryNotFoundError, UnknownLibraryError } from "./errors.ts";
 import type { LoadedHandle } from "./loader.ts";
-import { baseName, isAbsolutePath, parentDirectory } from "./paths.ts";
+import { baseName, hasRelativeEntry, isAbsolutePath, parentDirectory } from "./paths.ts";
 import { toolkitRootOfLibraryDirectory } from "./roots.ts";
 import {
   condaStep,
@@ -177,11 +177,6 @@ function pinnedFor(search: Search, context: LibrarySearchContext, descriptor: Li
     throw new InvalidOverrideError("cudaMajor", String(major), `is not a supported CUDA major version; pass one of ${SUPPORTED_CUDA_MAJORS.join(", ")}.`);
   }
   return pinnedDescriptor(descriptor, major);
-}
-
-/** Whether a search path (`LD_LIBRARY_PATH`) has a relative entry, which the loader would search from the current directory. */
-function hasRelativeEntry(value: string | undefined): boolean {
-  return value !== undefined && value.split(":").some((e) => !isAbsolutePath(e));
 }
 
 /** Finds a library without loading it; throws {@link LibraryNotFoundError} listing every place searched. */

@@ -10,6 +10,11 @@ export function isAbsolutePath(path: string): boolean {
   return path.startsWith("/");
 }
 
+/** Whether a search path (`LD_LIBRARY_PATH`) has a relative entry, which the loader would search from the current directory. */
+export function hasRelativeEntry(value: string | undefined): boolean {
+  return value !== undefined && value.split(":").some((e) => !isAbsolutePath(e));
+}
+
 /**
  * Normalises an absolute or relative POSIX path lexically: collapses `//`, removes `.` segments, resolves `..`
  * against the preceding segment and drops a trailing `/`. Links are not resolved.
