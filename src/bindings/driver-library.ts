@@ -16,7 +16,8 @@
  * @module
  */
 import { ffi } from "../ffi/index.ts";
-import { canReadEnv, canReadPath, getEnv, readFileBytes } from "../host.ts";
+import { readSmallFile } from "../ffi/libc-read.ts";
+import { canReadEnv, canReadPath, getEnv } from "../host.ts";
 import { defaultPathfinderCustomised } from "../pathfinder/customised.ts";
 import { hasRelativeEntry } from "../pathfinder/paths.ts";
 import { type LoadedLibrary, openThroughPathfinder } from "./binding.ts";
@@ -27,7 +28,7 @@ const VARIABLES = ["CUDA_TS_CUDA_PATH", "CUDA_TS_CUDA_MAJOR", "LD_LIBRARY_PATH"]
 
 /** The absolute path of the libcuda file mapped into this process, if one is. */
 function mappedDriverFile(): string | undefined {
-  const bytes = readFileBytes(MAPS);
+  const bytes = readSmallFile(MAPS);
   if (bytes === undefined) return undefined;
   return /\s(\/\S*\/libcuda\.so[^\s/]*)$/m.exec(new TextDecoder().decode(bytes))?.[1];
 }

@@ -18,7 +18,8 @@
  *
  * @module
  */
-import { getEnv, readFileBytes } from "../../host.ts";
+import { readSmallFile } from "../../ffi/libc-read.ts";
+import { getEnv } from "../../host.ts";
 
 /** The first driver branch of CUDA 13.0 (the newest generated table's version). */
 export const FIRST_BRANCH_OF_NEWEST = 580;
@@ -66,7 +67,7 @@ export function decideOlderTables(env: (name: string) => string | undefined, rea
 }
 
 /** This process's decision, made once at import. */
-export const olderTables: OlderTablesDecision = decideOlderTables(getEnv, () => readFileBytes(KERNEL_MODULE_VERSION_FILE));
+export const olderTables: OlderTablesDecision = decideOlderTables(getEnv, () => readSmallFile(KERNEL_MODULE_VERSION_FILE));
 
 /** Raised when a table this process left out is asked for (a pin to an older version after start). */
 export class TableNotLoadedError extends Error {
