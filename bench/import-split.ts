@@ -25,6 +25,7 @@ import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
+import { quantile } from "./paired.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -34,11 +35,8 @@ function option(name: string): string | undefined {
 }
 
 /** The median of `xs` (NaN when empty). */
-export function median(xs: readonly number[]): number {
-  if (xs.length === 0) return Number.NaN;
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+function median(xs: readonly number[]): number {
+  return xs.length === 0 ? Number.NaN : quantile([...xs].sort((a, b) => a - b), 0.5);
 }
 
 /** The relative specifiers a module's text imports or re-exports statically. */

@@ -82,7 +82,5 @@ export function readThroughLibc(path: string, limit = SMALL_FILE_LIMIT): Uint8Ar
  * read permission.
  */
 export function readSmallFile(path: string): Uint8Array | undefined {
-  if (runtimeName !== "bun") return readFileBytes(path);
-  if (libc() === null) return readFileBytes(path);
-  return readThroughLibc(path);
+  return runtimeName === "bun" && libc() !== null ? readThroughLibc(path) : readFileBytes(path);
 }
