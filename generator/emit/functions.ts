@@ -5,6 +5,7 @@ import { resolveTypedefs } from "../parse/context.ts";
 import { docBlock, functionDoc, type ImportTracker, safeIdent, sourceModule, tsType, TYPED_ARRAY } from "./common.ts";
 import { elementSize, layoutOf, scalarNative } from "./native.ts";
 import { layoutLiteral } from "./records.ts";
+import { type ArgumentKind, argumentCondition } from "../../src/tables-runtime/argument-checks.ts";
 
 /** The record a by-value parameter or result passes, if any. */
 export function byValueRecord(t: IrType): string | undefined {
@@ -55,6 +56,7 @@ export function emitFunctions(
       return j ?? "null";
     });
     parts.push(`"parameters": [${params.join(", ")}]`);
+    if (fn.params.length > 0) parts.push(`"names": [${fn.params.map((p) => JSON.stringify(p.name)).join(", ")}]`);
     const result = nativeJson(fn.result);
     if (result === undefined) structs.push(`  [${JSON.stringify(fn.name)}, -1, ${structCode(fn.result, imp, own, index)}],`);
     parts.push(`"result": ${result ?? "null"}`);
@@ -231,6 +233,7 @@ export function emitChecked(
   imp: ImportTracker,
   statusRecord: IrRecord | undefined,
   statusValues: Map<string, string>,
+  index: ReadonlyMap<string, IrRecord> = new Map(),
 ): { api: string; impl: string } {
   let iface = "";
   let impl = "";
@@ -314,7 +317,7 @@ export function emitChecked(
           optional.push(`${id}?: ${o.k.cls}`);
           docParams.push(p.name);
           optionalDocs.set(p.name, `optional: a ${o.k.cls} to fill instead of a new one (its own contents${version ? `, ${version.field} included,` : ""} are passed in)${version ? `; a new one is stamped with ${version.field} = ${version.constant}` : ""}`);
-          prelude.push(`const $${id} = ${id} === undefined ? rt.record(${o.k.cls}) : rt.expect(${id}, ${o.k.cls}, ${JSON.stringify(fn.name)}, ${JSON.stringify(p.name)});`);
+          prelude.push(`const $${id} = ${id} === undefined ? rt.record(${o.k.cls}) : rt.recordArg(${id}, ${o.k.cls}, ${JSON.stringify(fn.name)}, ${JSON.stringify(p.name)});`);
           if (version) prelude.push(`if (${id} === undefined) $${id}.${version.field} = ${version.value};`);
           args.push(`$${id}.$pointer()`);
         } else args.push(`o${slotOf.get(p.name)}`);
@@ -354,7 +357,7 @@ export function emitChecked(
         const s = slotOf.get(p.name)!;
         sigParts.push(`${id}: ${tsType(pointee, "result", imp)}`);
         docParams.push(p.name);
-        prelude.push(`rt.writePointer(${s}, ${id});`);
+        prelude.push(`rt.writePointer(${s}, ${id}, ${JSON.stringify(fn.name)}, ${JSON.stringify(p.name)});`);
         args.push(`o${s}`);
         continue;
       }
@@ -363,21 +366,30 @@ export function emitChecked(
       const cat = p.type.kind === "typedef" ? imp.names.typedefCategory.get(p.type.name) : undefined;
       const rec = pointeeRecord(p.type);
       const recCls = rec ? imp.ref(rec, true) : undefined;
+      const scalarCheck = (): void => {
+        const kind = scalarNative(p.type) as ArgumentKind;
+        prelude.push(`if (!(${argumentCondition(kind, id, "isPtr")})) rt.bad(${JSON.stringify(fn.name)}, ${JSON.stringify(p.name)}, "${kind}", ${id});`);
+      };
       if (role.role === "count" && !role.pointer) {
         sigParts.push(`${id}: ${tsType(p.type, "param", imp)}`);
-        prelude.push(`rt.count(${id}, ${JSON.stringify(fn.name)}, ${JSON.stringify(p.name)});`);
+        scalarCheck();
+        if (scalarNative(p.type).startsWith("i")) prelude.push(`rt.count(${id}, ${JSON.stringify(fn.name)}, ${JSON.stringify(p.name)});`);
         args.push(id);
         if (useArrays && arrayCount === p.name) capacityArg = id;
       } else if (isStringInput(p.type)) {
         sigParts.push(`${id}: string | PointerLike`);
-        args.push(`rt.cstr(${id}, ${strIndex++})`);
+        const tie = role.role === "array-input" ? role.count : undefined;
+        const tieRole = tie !== undefined && fn.params.some((q) => q.name === tie) ? roleOf(tie) : undefined;
+        if (tieRole && tieRole.role === "count" && !tieRole.pointer && tieRole.unit === "bytes") {
+          args.push(`rt.cstrSized(${id}, ${safeIdent(tie!)}, ${strIndex++}, ${JSON.stringify(fn.name)}, ${JSON.stringify(p.name)}, ${JSON.stringify(tie)})`);
+        } else args.push(`rt.cstr(${id}, ${strIndex++}, ${JSON.stringify(fn.name)}, ${JSON.stringify(p.name)})`);
       } else if (isStringArrayInput(p.type)) {
         sigParts.push(`${id}: readonly string[] | PointerLike`);
         const c = role.role === "array-input" ? role.count : undefined;
         if (c && fn.params.some((q) => q.name === c) && roleOf(c).role === "count" && !(roleOf(c) as { pointer: boolean }).pointer) {
           prelude.push(`rt.strings(${id}, ${safeIdent(c)}, ${JSON.stringify(fn.name)}, ${JSON.stringify(p.name)});`);
         }
-        args.push(`rt.cstrs(${id}, ${strIndex++})`);
+        args.push(`rt.cstrs(${id}, ${strIndex++}, ${JSON.stringify(fn.name)}, ${JSON.stringify(p.name)})`);
       } else if ((r.kind === "pointer" || r.kind === "array") && cat !== "handle" && cat !== "callback") {
         sigParts.push(`${id}: PointerLike`);
         const sizeName = role.role === "array-input" ? role.count : role.role === "caller-buffer" ? role.size : undefined;
@@ -389,14 +401,16 @@ export function emitChecked(
         } else if (sizeRole && sizeRole.role === "count" && sizeRole.pointer && slotOf.has(sizeName!)) {
           args.push(`rt.sized(${id}, ${safeIdent(sizeName!)}, 1, ${name}, ${JSON.stringify(p.name)})`);
         } else if (recCls) {
-          args.push(`rt.ptr(rt.expect(${id}, ${recCls}, ${name}, ${JSON.stringify(p.name)}))`);
-        } else args.push(`rt.ptr(${id})`);
+          args.push(`rt.ptr(rt.expect(${id}, ${recCls}, ${name}, ${JSON.stringify(p.name)}), ${name}, ${JSON.stringify(p.name)})`);
+        } else args.push(`rt.ptr(${id}, ${name}, ${JSON.stringify(p.name)})`);
       } else if (r.kind === "record") {
         const cls = imp.ref(r.name, true);
+        const size = recordsByName.get(r.name)?.size ?? (index.get(r.name)?.size);
         sigParts.push(`${id}: Uint8Array${cls ? ` | ${cls}` : ""}`);
-        args.push(cls ? `rt.bytes(rt.expect(${id}, ${cls}, ${JSON.stringify(fn.name)}, ${JSON.stringify(p.name)}))` : `rt.bytes(${id})`);
+        args.push(`rt.struct(${id}, ${size ?? (cls ? `${cls}.$size` : 0)}, ${JSON.stringify(fn.name)}, ${JSON.stringify(p.name)}${cls ? `, ${cls}` : ""})`);
       } else {
         sigParts.push(`${id}: ${tsType(p.type, "param", imp)}`);
+        scalarCheck();
         args.push(id);
       }
     }
@@ -519,12 +533,17 @@ export function emitChecked(
     iface += `  ${fn.name}(${allSig.join(", ")}): ${resultTs};\n`;
     // The function's maker: what it closes over (output slots, views, its array spec), then the function itself.
     // Module-level makers cost nothing until called: the table is made lazily (createChecked below).
+    // The arity first: a missing or extra argument is refused before anything else is read.
+    const sigNames = allSig.map((x) => x.replace(/\??:.*$/, ""));
+    const arityCond = optional.length === 0 ? `arguments.length !== ${sigParts.length}` : `arguments.length < ${sigParts.length} || arguments.length > ${allSig.length}`;
+    body.unshift(`if (${arityCond}) rt.arity(${JSON.stringify(fn.name)}, ${JSON.stringify(sigNames.join(","))}, ${sigParts.length}, arguments.length);`);
     const text = body.join("\n");
     const slots = [...new Set([...text.matchAll(/\bo(\d+)\b/g)].map((m) => Number(m[1])))].sort((a, b) => a - b);
     const used = Object.keys(VIEW_NAMES).filter((v) => new RegExp(`\\b${v}\\[`).test(text));
     impl += `function ${fn.name}$(raw: Raw, rt: CheckedRuntime): Checked[${JSON.stringify(fn.name)}] {\n`;
     for (const k of slots) impl += `  const o${k} = rt.out[${k}]!;\n`;
     for (const v of used) impl += `  const ${v} = rt.${v};\n`;
+    if (/\bisPtr\(/.test(text)) impl += "  const isPtr = rt.isPointer;\n";
     impl += specs;
     impl += `  return function ${fn.name}(${allSig.join(", ")}): ${resultTs} {\n${body.map((l) => `    ${l}\n`).join("")}  };\n}\n\n`;
     makers += `  ${fn.name}: ${fn.name}$,\n`;

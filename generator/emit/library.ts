@@ -99,9 +99,9 @@ export function emitLibrary(lib: IrLibrary, spec: LibrarySpec, all: IrLibrary[])
       }
     }
   }
-  const checked = emitChecked(lib, spec, new ImportTracker(names, "checked"), statusRecord, statusValues);
+  const checked = emitChecked(lib, spec, new ImportTracker(names, "checked"), statusRecord, statusValues, index);
   for (const [name, subset] of Object.entries(spec.subsets)) {
-    const made = emitSubset(lib, spec, names, index, name, subset, statusEnum, (part, imp) => emitChecked(part, spec, imp, statusRecord, statusValues));
+    const made = emitSubset(lib, spec, names, index, name, subset, statusEnum, (part, imp) => emitChecked(part, spec, imp, statusRecord, statusValues, index));
     for (const [file, body] of made) add(file, body);
   }
   add("checked.ts", checked.api);

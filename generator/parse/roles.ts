@@ -21,10 +21,27 @@ import { resolveTypedefs } from "./context.ts";
 
 const OUTPUT_TEXT =
   /^(Returned|Returns\b|The returned\b|Pointer to (allocated|new|newly|the new|the allocated)\b|Pointer to (the )?(return|store)|Pointer to return|Location to (return|store)|Optional location to (return|store)|Reference in which to return|Reference to return|Address of the|Output\b|On return|On output|Pointer in which|Buffer where .* returned|Array reference in which to return|Container to return|Pointer to caller-supplied buffer into which)/i;
-const RETURNED_TEXT = /\bfor the output\b|\bused to return\b|\bis placed in here\b|\bto return the\b|\b(array|location|pointer|buffer|reference|container) (in which )?to return\b|\b(is|are|will be) (returned|written|stored)\b|^On success, this will contain|^Pointer to (a |an )?\w+( \w+)? in which|\bin which to return\b/i;
+const RETURNED_TEXT = /\bfor the output\b|\bused to return\b|\bis placed in here\b|\bto return the\b|\b(array|location|pointer|buffer|reference|container) (in which )?to return\b|\b(is|are|will be) (returned|written|stored)\b|^On success, this will contain|^Pointer to (a |an )?\w+( \w+)? in which|\bin which to return\b|\bin which\b[^.]*\breturned\b/i;
 const COLLECTION_TEXT = /\b(array|arrays|list|buffer|string)\b/i;
 const BYTES_TEXT = /\bbytes?\b|Bytes$|^(p?[bB]uffer[sS]ize|p?[sS]ize|.*[sS]izeBytes|len|length)$/;
+/** The name of a byte size passed right after the buffer it sizes. */
+const BYTE_SIZE_NAME = /^(size|len|length|count|nbytes|bytes|ByteCount|\w*(Size|_size|Length|Len|Bytes))$/;
 const QUERY_TEXT = /\bNULL\b|INSUFFICIENT_SIZE|[Ww]hen zero|to query|PARAMETER_SIZE_NOT_SUFFICIENT/;
+/** A `T**` that receives a pointer to an array the library owns (cuStreamGetCaptureInfo's dependencies_out): one pointer. */
+const OWNED_ARRAY_TEXT = /\bpointer to (an? )?array\b/i;
+/** A value that describes a collection (its size, count or length) is one value, not the collection. */
+const MEASURE_TEXT = /\b(size|length|count|number of (elements|entries|items)) of (the|an?) (array|buffer|list|string)\b/i;
+/** The function's description names what it returns: "Returns in `*major` and `*minor`", "returns it in `pTexObject`". */
+const DESCRIBED_OUTPUTS = /\b[Rr]eturns?(?: it)? in ((?:`\*?\w+`(?:\s*,\s*|\s*,?\s*and\s+|\s+or\s+)?)+)/g;
+
+/** The parameters a function's description says it returns values in ("Returns in `*desc`, `*extent` and `*flags`"). */
+export function describedOutputs(doc: IrDoc | undefined): Set<string> {
+  const names = new Set<string>();
+  if (!doc) return names;
+  const text = [doc.summary, doc.deprecated ?? "", ...doc.notes].join("\n");
+  for (const m of text.matchAll(DESCRIBED_OUTPUTS)) for (const n of m[1]!.matchAll(/`\*?(\w+)`/g)) names.add(n[1]!);
+  return names;
+}
 
 /** What a pointer parameter points to. */
 export type PointeeKind = "scalar" | "handle" | "pointer" | "cstring" | "record" | "char" | "void" | "none";
@@ -152,6 +169,9 @@ export function decideRoles(fn: IrFunction, overrides: RoleOverrides, returnsSta
     return d.direction === "out" || OUTPUT_TEXT.test(d.text) || RETURNED_TEXT.test(d.text);
   };
   const allText = [fn.doc?.summary ?? "", fn.doc?.returns ?? "", ...(fn.doc?.notes ?? [])].join("\n");
+  const described = describedOutputs(fn.doc);
+  /** A `T**` documented as receiving a pointer to an array the library owns: one pointer, never an array of them. */
+  const ownedArray = (i: number): boolean => pointeeKind(fn.params[i]!.type) === "pointer" && OWNED_ARRAY_TEXT.test(docs[i]?.text ?? "");
 
   // Handle references: a destroy function that takes a pointer to the handle it destroys.
   if (/(Destroy|Delete)\w*$/.test(fn.name) && n >= 1 && pointeeKind(fn.params[0]!.type) === "handle" && !says(0) && !forced?.has(fn.params[0]!.name)) {
@@ -160,7 +180,10 @@ export function decideRoles(fn: IrFunction, overrides: RoleOverrides, returnsSta
 
   // Counts and the arrays they size.
   const countOf = new Map<number, number>(); // array index → count index
-  const isCountCandidate = (j: number): boolean => integerParam(fn.params[j]!.type) !== undefined && COUNTISH.test(fn.params[j]!.name);
+  // A pointer the description says the function returns a value in ("Returns in `*size` the size of symbol") is
+  // that value, not the count of an array.
+  const isCountCandidate = (j: number): boolean =>
+    integerParam(fn.params[j]!.type) !== undefined && COUNTISH.test(fn.params[j]!.name) && !(integerParam(fn.params[j]!.type) === "pointer" && described.has(fn.params[j]!.name));
   for (let i = 0; i < n; i++) {
     if (roles[i]) continue;
     const p = fn.params[i]!;
@@ -170,6 +193,7 @@ export function decideRoles(fn: IrFunction, overrides: RoleOverrides, returnsSta
     if (overrides.fixedArrays?.[p.name] !== undefined) continue;
     const kind = pointeeOf(r.pointee);
     if (kind === "none") continue;
+    if (ownedArray(i)) continue;
     let found: { j: number; rule: string } | undefined;
     for (let j = 0; j < n && !found; j++) {
       if (j === i || !isCountCandidate(j)) continue;
@@ -205,8 +229,12 @@ export function decideRoles(fn: IrFunction, overrides: RoleOverrides, returnsSta
   const pointerCounts = [...Array(n).keys()].filter((j) => isCountCandidate(j) && integerParam(fn.params[j]!.type) === "pointer");
   if (pointerCounts.length === 1) {
     const j = pointerCounts[0]!;
+    // A count whose documentation names what it counts ("the size of the array returned in dependencies_out") sizes
+    // that, not every record or handle output beside it (cuStreamGetCaptureInfo's graph_out).
+    const named = fn.params.map((_, k) => k).filter((k) => k !== j && mentions(docs[j]?.text, fn.params[k]!.name));
     for (let i = 0; i < n; i++) {
       if (roles[i] || countOf.has(i) || j === i) continue;
+      if (named.some((k) => k !== i && !countOf.has(k))) continue;
       const k = pointeeKind(fn.params[i]!.type);
       if ((k === "record" || k === "handle") && says(i) && !forced?.has(fn.params[i]!.name)) {
         const paired = [...countOf.values()].includes(j);
@@ -282,6 +310,21 @@ export function decideRoles(fn: IrFunction, overrides: RoleOverrides, returnsSta
     }
   }
 
+  // A byte buffer the function reads, followed by its size: `(const void* data, size_t size)`, `(const char*
+  // buffer, size_t size)`. The size is tied to the buffer, so the checked style refuses a size past the memory given.
+  for (let i = 0; i + 1 < n; i++) {
+    if (roles[i] || roles[i + 1]) continue;
+    const r = resolveTypedefs(fn.params[i]!.type);
+    if (r.kind !== "pointer" || !r.constPointee) continue;
+    const pointee = resolveTypedefs(r.pointee);
+    if (pointee.kind !== "void" && !(pointee.kind === "int" && pointee.size === 1)) continue;
+    const size = fn.params[i + 1]!;
+    if (integerParam(size.type) !== "value" || !BYTE_SIZE_NAME.test(size.name)) continue;
+    const rule = `a byte buffer followed by its size (${fn.params[i]!.name}, ${size.name})`;
+    roles[i] = { role: "array-input", count: size.name, rule };
+    roles[i + 1] = { role: "count", arrays: [fn.params[i]!.name], pointer: false, query: false, capacity: true, unit: "bytes", rule };
+  }
+
   // Fixed-length output arrays from the manifest.
   for (const [name, length] of Object.entries(overrides.fixedArrays ?? {})) {
     const i = fn.params.findIndex((p) => p.name === name);
@@ -341,6 +384,10 @@ export function decideRoles(fn: IrFunction, overrides: RoleOverrides, returnsSta
       roles[i] = { role: "caller-buffer", rule: "documented [in]" };
       continue;
     }
+    if (described.has(p.name)) {
+      roles[i] = { role: "output", rule: "the function's description says it returns the value in it" };
+      continue;
+    }
     if (!d && i === 0 && kind === "pointer" && opaqueHandlePointer(p.type) && /(Register|SetUp|Create|Open|Alloc|Import)/.test(fn.name)) {
       roles[i] = { role: "output", rule: "the handle a creator returns through its first parameter" };
       continue;
@@ -360,13 +407,20 @@ export function decideRoles(fn: IrFunction, overrides: RoleOverrides, returnsSta
     }
     const output = says(i);
     // "Pointer to caller-supplied vGPU metadata structure" is an input; "caller-supplied buffer to hold ..." is not.
-    const suppliedInput = /caller-supplied/.test(d.text) && !/\b(hold|return|returned|written|into which)\b/.test(d.text);
-    const getter = /Get/.test(fn.name) && !/Set/.test(fn.name) && (kind === "record" || !COLLECTION_TEXT.test(d.text)) && !suppliedInput;
+    const suppliedInput = /caller-supplied/.test(d.text) && !/\b(hold|returns?|returned|written|into which)\b/.test(d.text);
+    // A collection word in the text of a value that measures one ("Returned size of the buffer") is not a collection.
+    const collection = COLLECTION_TEXT.test(d.text) && !MEASURE_TEXT.test(d.text);
+    // "Set" as a word of the name (nvmlDeviceSetMigMode), not inside one (nvmlSystemGetConfComputeSettings).
+    const getter = /Get/.test(fn.name) && !/Set(?![a-z])/.test(fn.name) && (kind === "record" || !collection) && !suppliedInput;
     if (!output && !getter) {
       roles[i] = { role: "caller-buffer", rule: "not documented as an output" };
       continue;
     }
-    if ((kind === "scalar" || kind === "pointer") && COLLECTION_TEXT.test(d.text)) {
+    if (ownedArray(i)) {
+      roles[i] = { role: "output", rule: "a pointer to an array the library owns: one pointer, returned" };
+      continue;
+    }
+    if ((kind === "scalar" || kind === "pointer") && collection) {
       roles[i] = { role: "caller-buffer", rule: "documented as an array or buffer with no count parameter" };
       continue;
     }

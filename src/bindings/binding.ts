@@ -15,6 +15,7 @@ import type { FunctionType } from "../ffi/types.ts";
 import { pathfinder } from "../pathfinder/on-demand.ts";
 import type { CheckedRuntime } from "../tables-runtime/checked.ts";
 import type { FunctionSpec, FunctionTable, LibraryInfo } from "../tables-runtime/spec.ts";
+import { checkRawArguments } from "./arguments.ts";
 import { CheckedRuntimeImpl, guardsEnabled } from "./checked-runtime.ts";
 import { FunctionNotFoundError, FunctionVersionError } from "./errors.ts";
 import { type GeneratedTable, tablesFor } from "./tables/registry.ts";
@@ -147,14 +148,15 @@ export interface BindingExtras<R> {
   /** Whether the checked calls run with guard bytes (`CUDA_TS_DEBUG=guards`, read when the binding is created). */
   readonly guards: boolean;
   /**
-   * The native function behind `raw[name]`, resolved now if it was not yet (for hot paths that keep it in a
-   * variable instead of looking it up on `raw` every call), typed as the raw table types it. Throws like the first
-   * call would.
+   * The function `raw[name]` is once resolved, resolved now if it was not yet (for hot paths that keep it in a
+   * variable instead of looking it up on `raw` every call), typed as the raw table types it: it checks its
+   * arguments as `raw[name]` does. Throws like the first call would.
    */
   resolve<K extends keyof R & string>(name: K): R[K];
   /**
    * A non-blocking variant of a function (Deno: runs on a worker thread and returns a Promise of what the raw
-   * function returns). Throws UnsupportedOnRuntimeError on Bun. Bound once per name and cached.
+   * function returns). Throws UnsupportedOnRuntimeError on Bun. Bound once per name and cached. Its arguments are
+   * checked as the raw function's are: a bad one throws `BindingArgumentError` at the call, not in the Promise.
    */
   nonblocking<K extends keyof R & string>(name: K): Nonblocking<R[K]>;
 }
@@ -202,6 +204,8 @@ function functionNames(tables: readonly GeneratedTable[]): string[] {
   return names;
 }
 
+type Fn = (...args: unknown[]) => unknown;
+
 /** Builds a lazily bound library. */
 export function createBinding<R extends object, C extends object>(options: BindingOptions<R, C>): C & BindingExtras<R> {
   const own: GeneratedTable = { library: options.info, functions: options.functions, createChecked: options.createChecked as GeneratedTable["createChecked"] };
@@ -232,17 +236,46 @@ export function createBinding<R extends object, C extends object>(options: Bindi
     throw new FunctionVersionError(name, options.info.name, having[having.length - 1]!, table.library.ctkVersion, choice!.libraryVersion, loaded!.path);
   };
   const resolver = options.resolver ?? resolveBySymbol;
+  // Two tables over the same native functions. `raw`, the public raw call style, checks every argument against the
+  // function's native signature before the call (arguments.ts); `native`, what the checked style calls, does not:
+  // the checked style has checked its own arguments, in its own terms, before converting them.
   const raw: Record<string, unknown> = {};
+  const native: Record<string, unknown> = {};
+  /** Resolves `name` and puts the native function and its checking wrapper in their tables. */
+  const bind = (name: string): Fn => {
+    const spec = specOf(name);
+    const f = resolver(name, spec, load(), { nonblocking: false }) as Fn;
+    native[name] = f;
+    raw[name] = checkRawArguments(name, spec, f);
+    resolved.add(name);
+    return f;
+  };
   // Every function name of every built-in table: the newest table's first, so that the raw table lists them in
-  // its order; one lazy stub each, replaced by the native function on its first call.
+  // its order; one lazy stub each, replaced by the native function (and its checking wrapper) on its first call.
   const builtIn = options.tables?.() ?? [own];
   const names = functionNames(builtIn);
   for (const name of names) {
-    raw[name] = function lazy(...args: unknown[]): unknown {
-      const f = resolver(name, specOf(name), load(), { nonblocking: false }) as (...a: unknown[]) => unknown;
-      raw[name] = f;
-      resolved.add(name);
-      return f(...args);
+    native[name] = function lazy(...args: unknown[]): unknown {
+      return bind(name)(...args);
+    };
+    raw[name] = function lazyRaw(...args: unknown[]): unknown {
+      if (loaded === undefined) {
+        try {
+          load();
+        } catch (e) {
+          // No library: the arguments are still checked first, against the newest table that has the function, so
+          // that a bad argument is the same error with or without a library (as the checked style's is).
+          const spec = builtIn.find((t) => t.functions[name] !== undefined)?.functions[name];
+          if (spec !== undefined) {
+            checkRawArguments<Fn>(name, spec, () => {
+              throw e;
+            })(...args);
+          }
+          throw e;
+        }
+      }
+      bind(name);
+      return (raw[name] as Fn)(...args);
     };
   }
   const resolved = new Set<string>();
@@ -255,7 +288,7 @@ export function createBinding<R extends object, C extends object>(options: Bindi
   // checked style on their first call and replace themselves with its function.
   let checked: Record<string, unknown>;
   if (builtIn.length === 1 && options.tables === undefined) {
-    checked = options.createChecked(raw as R, rt()) as Record<string, unknown>;
+    checked = options.createChecked(native as R, rt()) as Record<string, unknown>;
   } else {
     let chosenChecked: Record<string, unknown> | undefined;
     let newestChecked: Record<string, unknown> | undefined;
@@ -268,13 +301,13 @@ export function createBinding<R extends object, C extends object>(options: Bindi
           } catch (e) {
             // No library to choose a table for: the newest table's checked call still checks the arguments first
             // (a bad argument is a BindingArgumentError with or without a library), then fails to load as raw does.
-            newestChecked ??= builtIn[0]!.createChecked(raw as never, rt()) as Record<string, unknown>;
+            newestChecked ??= builtIn[0]!.createChecked(native as never, rt()) as Record<string, unknown>;
             const f = newestChecked[name] as ((...a: unknown[]) => unknown) | undefined;
             if (f === undefined) throw e;
             return f(...args);
           }
         }
-        chosenChecked ??= chosen().createChecked(raw as never, rt()) as Record<string, unknown>;
+        chosenChecked ??= chosen().createChecked(native as never, rt()) as Record<string, unknown>;
         const f = chosenChecked[name] as ((...a: unknown[]) => unknown) | undefined;
         if (f === undefined) {
           specOf(name);
@@ -311,8 +344,7 @@ export function createBinding<R extends object, C extends object>(options: Bindi
     resolve<K extends keyof R & string>(name: K): R[K] {
       if (!resolved.has(name)) {
         if (!(name in raw)) throw new TypeError(`${options.info.name} has no function ${name}`);
-        raw[name] = resolver(name, specOf(name), load(), { nonblocking: false });
-        resolved.add(name);
+        bind(name);
       }
       return raw[name] as R[K];
     },
@@ -320,7 +352,8 @@ export function createBinding<R extends object, C extends object>(options: Bindi
       let f = nonblockingCache.get(name);
       if (f === undefined) {
         if (!(name in raw)) throw new TypeError(`${options.info.name} has no function ${name}`);
-        f = resolver(name, specOf(name), load(), { nonblocking: true }) as (...args: unknown[]) => Promise<unknown>;
+        const spec = specOf(name);
+        f = checkRawArguments(name, spec, resolver(name, spec, load(), { nonblocking: true }) as (...args: unknown[]) => Promise<unknown>);
         nonblockingCache.set(name, f);
       }
       return f as Nonblocking<R[K]>;

@@ -9,6 +9,8 @@ import { getEnv } from "../host.ts";
 import type { NativePointer, Pointer } from "../ffi/types.ts";
 import type { ArrayElement, ArraySpec, CheckedRuntime, PointerLike } from "../tables-runtime/checked.ts";
 import { RecordBase, type RecordClass } from "../tables-runtime/record.ts";
+import type { ArgumentKind } from "../tables-runtime/argument-checks.ts";
+import { argumentError, arityError, describeValue } from "./arguments.ts";
 import { BindingArgumentError, GuardError } from "./errors.ts";
 
 const SLOTS = 16;
@@ -22,15 +24,6 @@ const decoder = new TextDecoder();
 export function guardsEnabled(): boolean {
   const v = getEnv("CUDA_TS_DEBUG");
   return v !== undefined && v.split(/[,\s]+/).includes("guards");
-}
-
-function describe(value: unknown): string {
-  if (value === null) return "null";
-  if (value instanceof RecordBase) return `a ${(value.constructor as { name: string }).name} record`;
-  if (ArrayBuffer.isView(value)) return `a ${value.constructor.name} of ${value.byteLength} bytes`;
-  if (value instanceof ArrayBuffer) return `an ArrayBuffer of ${value.byteLength} bytes`;
-  if (typeof value === "number" || typeof value === "bigint") return String(value);
-  return typeof value;
 }
 
 function guardFill(bytes: Uint8Array): void {
@@ -93,6 +86,9 @@ class StringSlot {
   private bytes = new Uint8Array(new ArrayBuffer(256));
   private pointer: NativePointer = ffi.pointerOf(this.bytes);
 
+  /** The bytes the last {@link encode} wrote, without the NUL. */
+  written = 0;
+
   encode(s: string): NativePointer {
     // UTF-8 needs at most 3 bytes per UTF-16 unit.
     if (s.length * 3 + 1 > this.bytes.length) {
@@ -101,6 +97,7 @@ class StringSlot {
     }
     const { written } = encoder.encodeInto(s, this.bytes);
     this.bytes[written] = 0;
+    this.written = written;
     return this.pointer;
   }
 }
@@ -188,23 +185,61 @@ export class CheckedRuntimeImpl implements CheckedRuntime {
     return ffi.readCString(this.readPointer(slot));
   }
 
-  ptr(value: PointerLike): Pointer {
+  readonly isPointer: (value: unknown) => boolean = ffi.isPointer;
+
+  bad(fn: string, param: string, kind: ArgumentKind, value: unknown): never {
+    throw argumentError(fn, param, kind, value);
+  }
+
+  arity(fn: string, names: string, min: number, got: number): never {
+    throw arityError(fn, names === "" ? [] : names.split(","), min, got);
+  }
+
+  ptr(value: PointerLike, fn = "a checked call", param = "a pointer argument"): Pointer {
     if (value === null) return null;
     if (value instanceof RecordBase) return value.$pointer();
     // An empty array has no address (bun:ffi refuses it): C takes NULL with a count of 0.
     if (value instanceof ArrayBuffer || ArrayBuffer.isView(value)) return value.byteLength === 0 ? null : ffi.pointerOf(value);
-    return value;
+    if (ffi.isPointer(value)) return value;
+    throw new BindingArgumentError(fn, param, "a pointer-like value: null, a Pointer, an ArrayBuffer, a typed array or a record", describeValue(value), "Pass the memory, or null where the library allows it.");
   }
 
-  cstr(value: string | PointerLike, index: number): Pointer {
-    if (typeof value !== "string") return this.ptr(value);
+  cstr(value: string | PointerLike, index: number, fn?: string, param?: string): Pointer {
+    if (typeof value !== "string") return this.ptr(value, fn, param);
+    return this.stringSlot(index, value, fn, param).encode(value);
+  }
+
+  cstrSized(value: string | PointerLike, size: number | bigint, index: number, fn: string, param: string, sizeParam: string): Pointer {
+    this.count(size, fn, sizeParam);
+    if (typeof value !== "string") return this.sized(value, size, 1, fn, param);
+    const slot = this.stringSlot(index, value, fn, param);
+    const p = slot.encode(value);
+    // The library reads `size` bytes: the string's bytes and the NUL after them are all there is.
+    if (Number(size) > slot.written + 1) {
+      throw new BindingArgumentError(fn, sizeParam, `at most the ${slot.written} bytes of \`${param}\` (its UTF-8 bytes; ${slot.written + 1} with the NUL)`, String(size), `Pass the byte length of \`${param}\` (new TextEncoder().encode(s).length).`);
+    }
+    return p;
+  }
+
+  /** The reusable buffer `index` for a string input, after refusing a string that holds NUL. */
+  private stringSlot(index: number, value: string, fn?: string, param?: string): StringSlot {
+    if (value.includes("\0")) {
+      throw new BindingArgumentError(fn ?? "a checked call", param ?? "a string argument", "a string without NUL characters (C reads it up to the first NUL)", `a string with NUL at ${value.indexOf("\0")}`, "Remove the NUL, or pass the bytes with their length.");
+    }
     let slot = this.stringSlots[index];
     if (slot === undefined) this.stringSlots[index] = slot = new StringSlot();
-    return slot.encode(value);
+    return slot;
   }
 
-  cstrs(value: readonly string[] | PointerLike, index: number): Pointer {
-    if (!Array.isArray(value)) return this.ptr(value as PointerLike);
+  cstrs(value: readonly string[] | PointerLike, index: number, fn?: string, param?: string): Pointer {
+    if (!Array.isArray(value)) return this.ptr(value as PointerLike, fn, param);
+    const values = value as readonly unknown[];
+    for (let i = 0; i < values.length; i++) {
+      const v = values[i];
+      if (typeof v !== "string" || v.includes("\0")) {
+        throw new BindingArgumentError(fn ?? "a checked call", `${param ?? "a string array"}[${i}]`, "a string without NUL characters", typeof v === "string" ? `a string with NUL at ${v.indexOf("\0")}` : describeValue(v), "Pass an array of strings.");
+      }
+    }
     let slot = this.stringArrays[index];
     if (slot === undefined) this.stringArrays[index] = slot = new StringArraySlot();
     return slot.encode(value as readonly string[]);
@@ -212,6 +247,22 @@ export class CheckedRuntimeImpl implements CheckedRuntime {
 
   bytes(value: Uint8Array | RecordBase): Uint8Array {
     return value instanceof RecordBase ? value.$bytes() : value;
+  }
+
+  struct(value: Uint8Array | RecordBase, size: number, fn: string, param: string, cls?: RecordClass<RecordBase>): Uint8Array {
+    if (value instanceof RecordBase) {
+      if (cls !== undefined) this.expect(value, cls, fn, param);
+      const b = value.$bytes();
+      if (b.byteLength >= size) return b;
+    } else if (value instanceof Uint8Array && value.byteLength >= size) return value;
+    throw argumentError(fn, param, "struct", value, "checked", size);
+  }
+
+  recordArg<T extends RecordBase>(value: T, cls: RecordClass<RecordBase>, fn: string, param: string): T {
+    if (!(value instanceof RecordBase)) {
+      throw new BindingArgumentError(fn, param, `a ${(cls as unknown as { name: string }).name} record to fill, or nothing`, describeValue(value), "Leave it out to get a new one.");
+    }
+    return this.expect(value, cls, fn, param);
   }
 
   string(pointer: Pointer): string | null {
@@ -250,25 +301,25 @@ export class CheckedRuntimeImpl implements CheckedRuntime {
       // Another generated class for the same C type (an alias from another library's module) is the same record.
       const other = (value as RecordBase).constructor as RecordClass<RecordBase>;
       if (other.$cName !== cls.$cName || other.$size !== cls.$size) {
-        throw new BindingArgumentError(fn, param, `a ${cls.$cName} (${cls.$size} bytes)`, describe(value), `Pass a ${(cls as unknown as { name: string }).name} or its bytes.`);
+        throw new BindingArgumentError(fn, param, `a ${cls.$cName} (${cls.$size} bytes)`, describeValue(value), `Pass a ${(cls as unknown as { name: string }).name} or its bytes.`);
       }
     }
     if (ArrayBuffer.isView(value) && value.byteLength < cls.$size) {
-      throw new BindingArgumentError(fn, param, `a ${cls.$cName} of ${cls.$size} bytes`, describe(value), `Pass a ${(cls as unknown as { name: string }).name} or ${cls.$size} bytes.`);
+      throw new BindingArgumentError(fn, param, `a ${cls.$cName} of ${cls.$size} bytes`, describeValue(value), `Pass a ${(cls as unknown as { name: string }).name} or ${cls.$size} bytes.`);
     }
     return given;
   }
 
   count(value: number | bigint, fn: string, param: string): void {
-    if (typeof value === "bigint" ? value < 0n : !(Number.isInteger(value) && value >= 0)) {
-      throw new BindingArgumentError(fn, param, "a non-negative integer count", describe(value), "Pass the number of elements.");
+    if (typeof value === "bigint" ? value < 0n : !(Number.isSafeInteger(value) && value >= 0)) {
+      throw new BindingArgumentError(fn, param, "a non-negative integer count", describeValue(value), "Pass the number of elements.");
     }
   }
 
   sized(value: PointerLike, count: number | bigint, elementSize: number, fn: string, param: string, cls?: RecordClass<RecordBase>): Pointer {
     if (cls !== undefined) this.expect(value, cls, fn, param);
-    if (typeof count === "bigint" ? count < 0n : !(Number.isInteger(count) && count >= 0)) {
-      throw new BindingArgumentError(fn, param, "sized by a non-negative integer count", describe(count), "Pass the number of elements.");
+    if (typeof count === "bigint" ? count < 0n : !(Number.isSafeInteger(count) && count >= 0)) {
+      throw new BindingArgumentError(fn, param, "sized by a non-negative integer count", describeValue(count), "Pass the number of elements.");
     }
     let have: number | undefined;
     if (value instanceof RecordBase) have = value.$view.byteLength;
@@ -280,12 +331,12 @@ export class CheckedRuntimeImpl implements CheckedRuntime {
           fn,
           param,
           `at least ${need} bytes (${count} × ${elementSize})`,
-          describe(value),
+          describeValue(value),
           "Pass a larger array, or a count no larger than what it holds.",
         );
       }
     }
-    return this.ptr(value);
+    return this.ptr(value, fn, param);
   }
 
   strings(value: readonly string[] | PointerLike, count: number | bigint, fn: string, param: string): void {
@@ -301,7 +352,8 @@ export class CheckedRuntimeImpl implements CheckedRuntime {
     else this.u32[slot * 2] = Number(value);
   }
 
-  writePointer(slot: number, value: Pointer): void {
+  writePointer(slot: number, value: Pointer, fn?: string, param?: string): void {
+    if (fn !== undefined && !ffi.isPointer(value)) throw argumentError(fn, param ?? "a handle", "pointer", value);
     ffi.writePointer(this.dv, slot * 8, value);
   }
 

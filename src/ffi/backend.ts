@@ -186,6 +186,12 @@ export interface FfiBackend {
   offsetPointer(p: NativePointer, bytes: number): NativePointer;
   /** Whether `p` is NULL. */
   isNull(p: Pointer): p is null;
+  /**
+   * Whether `value` is a {@link Pointer} of this runtime: `null`, or a pointer value as the FFI hands them out (Bun:
+   * a non-negative integer number, or a bigint below 2^64 for a handle past 2^53; Deno: a pointer object). What the
+   * bindings check a pointer argument with before a native call; it cannot tell a valid address from a stale one.
+   */
+  isPointer(value: unknown): value is Pointer;
   /** Whether two pointers hold the same address. */
   samePointer(a: Pointer, b: Pointer): boolean;
 

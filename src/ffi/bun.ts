@@ -359,6 +359,13 @@ function writePointer(dv: DataView, byteOffset: number, p: Pointer): void {
   dv.setUint32(byteOffset + 4, Math.floor(a / TWO32), true);
 }
 
+/** A pointer as bun:ffi takes it: null, a non-negative integer number, or a bigint handle below 2^64. */
+function isPointer(value: unknown): value is Pointer {
+  return typeof value === "number"
+    ? value >= 0 && Math.floor(value) === value && value <= Number.MAX_SAFE_INTEGER
+    : value === null || (typeof value === "bigint" && value >= 0n && value <= 0xffffffffffffffffn);
+}
+
 /** The bun:ffi backend. */
 export const bunBackend: FfiBackend = {
   runtime: "bun",
@@ -393,6 +400,7 @@ export const bunBackend: FfiBackend = {
   isNull(p: Pointer): p is null {
     return p === null || (p as unknown) === 0;
   },
+  isPointer,
   samePointer(a: Pointer, b: Pointer): boolean {
     const x = raw(a) ?? 0;
     const y = raw(b) ?? 0;

@@ -406,6 +406,10 @@ export const denoBackend: FfiBackend = {
   isNull(p: Pointer): p is null {
     return p === null;
   },
+  isPointer(value: unknown): value is Pointer {
+    // Deno's pointer objects have no prototype; Deno's own check behind this one refuses any other such object.
+    return value === null || (typeof value === "object" && Object.getPrototypeOf(value) === null);
+  },
   samePointer(a: Pointer, b: Pointer): boolean {
     const x = addressOfPointer(raw(a));
     const y = addressOfPointer(raw(b));

@@ -5,6 +5,7 @@
  * @module
  */
 import type { NativePointer, Pointer } from "../ffi/types.ts";
+import type { ArgumentKind } from "./argument-checks.ts";
 import type { RecordBase, RecordClass } from "./record.ts";
 
 /** What a checked function accepts for a C data-pointer input. */
@@ -50,20 +51,45 @@ export interface CheckedRuntime {
   readPointer(slot: number): Pointer;
   /** The C string an output slot points to (copied), or null. */
   readString(slot: number): string | null;
-  /** Converts a pointer-like input to a native pointer. */
-  ptr(value: PointerLike): Pointer;
+  /** Whether a value is a native pointer of this runtime (null included): the FFI backend's `isPointer`. */
+  readonly isPointer: (value: unknown) => boolean;
   /**
-   * A `const char*` input: a string is encoded as a NUL-terminated UTF-8 C string in reusable buffer `index`;
-   * bytes or a pointer pass through (for `const char*` buffers with a length, such as NVVM IR).
+   * Throws the typed error for an argument that failed the check of its native type (`kind`: "u32", "pointer",
+   * "struct", ...), before any native call.
    */
-  cstr(value: string | PointerLike, index: number): Pointer;
+  bad(fn: string, param: string, kind: ArgumentKind, value: unknown): never;
+  /** Throws the typed error for a call with `got` arguments; `names`: the parameters, comma-separated; `min` required. */
+  arity(fn: string, names: string, min: number, got: number): never;
+  /**
+   * Converts a pointer-like input to a native pointer; anything else (undefined, a number on Deno, a string, a
+   * plain object) is a typed error naming `fn` and `param`.
+   */
+  ptr(value: PointerLike, fn?: string, param?: string): Pointer;
+  /**
+   * A `const char*` input: a string is encoded as a NUL-terminated UTF-8 C string in reusable buffer `index` (a
+   * string holding NUL is refused); bytes or a pointer pass through (for `const char*` buffers with a length, such
+   * as NVVM IR).
+   */
+  cstr(value: string | PointerLike, index: number, fn?: string, param?: string): Pointer;
+  /**
+   * A `const char*` input the library reads `size` bytes of (the header ties them): as {@link cstr}, and a size
+   * past the string's UTF-8 bytes (and its NUL) or the buffer's bytes is refused.
+   */
+  cstrSized(value: string | PointerLike, size: number | bigint, index: number, fn: string, param: string, sizeParam: string): Pointer;
   /**
    * Encodes an array of strings as a native array of C string pointers in reusable buffer `index` (the strings
    * and the array stay valid until the next call that uses the same index); a pointer-like value passes through.
    */
-  cstrs(value: readonly string[] | PointerLike, index: number): Pointer;
+  cstrs(value: readonly string[] | PointerLike, index: number, fn?: string, param?: string): Pointer;
   /** The bytes of a struct passed by value. */
   bytes(value: Uint8Array | RecordBase): Uint8Array;
+  /**
+   * The bytes of a struct of `size` bytes passed by value: a record (of `cls`, when given) or a Uint8Array of at
+   * least `size` bytes; anything else is a typed error.
+   */
+  struct(value: Uint8Array | RecordBase, size: number, fn: string, param: string, cls?: RecordClass<RecordBase>): Uint8Array;
+  /** A record the caller passes for a function to fill: a `cls` record (or one of the same C type), else a typed error. */
+  recordArg<T extends RecordBase>(value: T, cls: RecordClass<RecordBase>, fn: string, param: string): T;
   /** Debug mode (`CUDA_TS_DEBUG=guards`): scratch memory and allocated records carry guard bytes checked after calls. */
   readonly guards: boolean;
   /** Checks every guard (debug mode); throws GuardError naming `fn` when the call wrote past its memory. */
@@ -83,8 +109,11 @@ export interface CheckedRuntime {
   strings(value: readonly string[] | PointerLike, count: number | bigint, fn: string, param: string): void;
   /** Writes a count (an in/out byte size) into an output slot of `bytes` bytes. */
   writeCount(slot: number, bytes: number, value: number | bigint, fn: string, param: string): void;
-  /** Writes a handle into an output slot (for functions that take a pointer to a handle they only read). */
-  writePointer(slot: number, value: Pointer): void;
+  /**
+   * Writes a handle into an output slot (for functions that take a pointer to a handle they only read); with `fn`
+   * and `param`, anything but a pointer is a typed error.
+   */
+  writePointer(slot: number, value: Pointer, fn?: string, param?: string): void;
   /**
    * Calls a function with array outputs: asks for the size when the caller gives no capacity and the function can
    * report it, allocates the arrays, calls, retries while the library says they are too small, and returns each

@@ -24,6 +24,8 @@ export interface FunctionSpec extends FunctionType {
   readonly ptdsSymbol?: string;
   /** Driver functions: how cuGetProcAddress finds it. */
   readonly procAddress?: ProcAddressSpec;
+  /** The parameters' names, as the header writes them (for error messages). */
+  readonly names?: readonly string[];
   /** Set when the header deprecates the function. */
   readonly deprecated?: true;
 }

@@ -43,7 +43,7 @@ describe("function tables", () => {
 
   it("symbols, variants, resolution and deprecation", () => {
     const f = fx.functions;
-    expect(f.fxAlloc).toEqual({ symbol: "fxAlloc_v2", parameters: ["pointer", "u64"], result: "u32", procAddress: { name: "fxAlloc", version: 1020 } });
+    expect(f.fxAlloc).toEqual({ symbol: "fxAlloc_v2", parameters: ["pointer", "u64"], names: ["dptr", "bytesize"], result: "u32", procAddress: { name: "fxAlloc", version: 1020 } });
     expect(f.fxMemcpyAsync).toMatchObject({ symbol: "fxMemcpyAsync", ptdsSymbol: "fxMemcpyAsync_ptsz", procAddress: { ptdsVersion: 1000 } });
     expect(f.fxLaunchHostFunc.parameters).toEqual(["pointer", "function", "pointer"]);
     expect(f.fxGetName).toEqual({ symbol: "fxGetName", parameters: [], result: "pointer" });
@@ -208,7 +208,7 @@ describe("the checked call style", () => {
     streams = 1;
     expect(api.fxCtxGetStreams(3)).toHaveLength(1); // the caller's capacity, trimmed to what the library reports
     expect(() => api.fxStreamWaitAll(new BigUint64Array(2), 3)).toThrow("fxStreamWaitAll: `streams` must be at least 24 bytes");
-    expect(() => api.fxStreamWaitAll(new BigUint64Array(2), -1)).toThrow("fxStreamWaitAll: `count` must be a non-negative integer count");
+    expect(() => api.fxStreamWaitAll(new BigUint64Array(2), -1)).toThrow("fxStreamWaitAll: `count` must be an unsigned 32-bit integer (0 to 4294967295), as a number; got -1");
     expect(api.fxStreamWaitAll(new BigUint64Array(2), 2)).toBeUndefined();
     api.fxStreamDestroyRef(ffi.pointerFromAddress(0x7f0000004000n));
     expect(calls.at(-1)).toBe(`destroy ${0x7f0000004000n}`);

@@ -76,12 +76,12 @@ describe("two CTK versions of the fixture toolkit", () => {
   it("functions.ts and raw.ts: the table and the raw interface follow", () => {
     const a = text("1.0", "fixture/functions.ts");
     const b = text("2.0", "fixture/functions.ts");
-    expect(a).toContain('  "fxAlloc": { "symbol": "fxAlloc_v2", "parameters": ["pointer", "u64"], "result": "u32", "procAddress": { "name": "fxAlloc", "version": 1020 } },');
-    expect(b).toContain('  "fxAlloc": { "symbol": "fxAlloc_v3", "parameters": ["pointer", "u64"], "result": "u32", "procAddress": { "name": "fxAlloc", "version": 2000 } },');
+    expect(a).toContain('  "fxAlloc": { "symbol": "fxAlloc_v2", "parameters": ["pointer", "u64"], "names": ["dptr", "bytesize"], "result": "u32", "procAddress": { "name": "fxAlloc", "version": 1020 } },');
+    expect(b).toContain('  "fxAlloc": { "symbol": "fxAlloc_v3", "parameters": ["pointer", "u64"], "names": ["dptr", "bytesize"], "result": "u32", "procAddress": { "name": "fxAlloc", "version": 2000 } },');
     expect(a).toContain('  "fxOld": {');
     expect(b).not.toMatch(/\bfxOld\b/);
     expect(a).not.toContain("fxStreamGetPriority");
-    expect(b).toContain('  "fxStreamGetPriority": { "symbol": "fxStreamGetPriority", "parameters": ["pointer", "pointer"], "result": "u32" }');
+    expect(b).toContain('  "fxStreamGetPriority": { "symbol": "fxStreamGetPriority", "parameters": ["pointer", "pointer"], "names": ["hStream", "priority"], "result": "u32" }');
     expect(text("2.0", "fixture/raw.ts")).toContain("  fxStreamGetPriority(hStream: fxStream, priority: Pointer): fxResult;");
     expect(text("1.0", "fixture/raw.ts")).not.toContain("fxStreamGetPriority");
     expect(text("2.0", "fixture/checked.ts")).toContain("  fxStreamGetPriority(hStream: fxStream): number;");
