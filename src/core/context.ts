@@ -79,7 +79,7 @@ export class Context {
     contexts.set(this.#address, this);
     if (owned) {
       const h = handle;
-      track(this, () => driver.raw.cuCtxDestroy(h));
+      track(this, "Context", () => driver.cuCtxDestroy(h));
     }
   }
 

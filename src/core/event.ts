@@ -64,17 +64,17 @@ export class Event {
     this.isTimingEnabled = (flags & CU_EVENT_DISABLE_TIMING) === 0;
     this.isBlockingSync = (flags & CU_EVENT_BLOCKING_SYNC) !== 0;
     this.isIpcEnabled = (flags & CU_EVENT_INTERPROCESS) !== 0;
-    trackLazily(this, Event.#release);
+    trackLazily(this, "Event", Event.#release);
   }
 
   /** The release of a forgotten event (see lifetime.ts): destroys the handle, keeping a created context alive until then. */
   static #release(e: Event): () => void {
     const h = e.#handle;
-    if (e.context.isPrimary) return () => driver.raw.cuEventDestroy(h); // the primary context lives as long as the process
+    if (e.context.isPrimary) return () => driver.cuEventDestroy(h); // the primary context lives as long as the process
     const ctx = e.context;
     return () => {
       void ctx;
-      driver.raw.cuEventDestroy(h);
+      driver.cuEventDestroy(h);
     };
   }
 

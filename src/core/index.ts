@@ -29,6 +29,7 @@ export { KernelScalar, bool, i8, u8, i16, u16, i32, u32, i64, u64, f16, bf16, f3
 export type { ParamType, ScalarKind } from "./launch/mangling.ts";
 export type { DeviceProperties, DeviceAttributeName } from "./properties.ts";
 export { waitingStrategy } from "./base/waiting.ts";
+export { onReleaseError, type ReleaseFailure, type ReleaseFailureHandler, type ReleasePhase } from "./base/release-errors.ts";
 export * from "./errors.ts";
 export * as system from "./system/system.ts";
 export { SystemDevice, type SystemDeviceSelector } from "./system/device.ts";

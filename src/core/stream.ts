@@ -85,9 +85,9 @@ export class Stream {
     if (owned && context !== undefined) {
       const h = handle;
       const ctx = context; // keeps the context alive as long as the stream
-      track(this, () => {
+      track(this, "Stream", () => {
         void ctx;
-        driver.raw.cuStreamDestroy(h);
+        driver.cuStreamDestroy(h);
       });
     }
   }

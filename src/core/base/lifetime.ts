@@ -3,16 +3,28 @@
  * FinalizationRegistry releases what users forget (best effort: at garbage collection, never in a hurry).
  *
  * Release functions must not capture the object they release (that would keep it alive forever); they capture
- * the handle and the parents they need.
+ * the handle and the parents they need. A release function reports failure by throwing (a checked binding call
+ * does); the failure goes to `onReleaseError`'s handler, or to its default warning (see `release-errors.ts`),
+ * with the kind the object was tracked under.
  *
  * @module
  */
+import { reportReleaseFailure } from "./release-errors.ts";
 
-const registry = new FinalizationRegistry<() => void>((release) => {
+/** What the registry holds for a registered object: its release and its kind (made once it leaves the nursery). */
+class Registered {
+  constructor(
+    readonly release: () => void,
+    readonly kind: string,
+  ) {}
+}
+
+const registry = new FinalizationRegistry<Registered>((held) => {
   try {
-    release();
-  } catch {
-    // A failure while collecting garbage has nowhere to go: the process may be exiting, the context gone.
+    held.release();
+  } catch (e) {
+    // Nothing can catch a throw from here: the failure goes to the onReleaseError handler (which never throws).
+    reportReleaseFailure(held.kind, e, "finalizer");
   }
 });
 
@@ -31,6 +43,7 @@ const NURSERY_SIZE = 64;
 const pendingOwners: (object | undefined)[] = new Array<object | undefined>(NURSERY_SIZE).fill(undefined);
 const pendingReleases: ((() => void) | undefined)[] = new Array<(() => void) | undefined>(NURSERY_SIZE).fill(undefined);
 const pendingMakers: (ReleaseMaker<object> | undefined)[] = new Array<ReleaseMaker<object> | undefined>(NURSERY_SIZE).fill(undefined);
+const pendingKinds: string[] = new Array<string>(NURSERY_SIZE).fill("");
 let pending = 0;
 let flushQueued = false;
 
@@ -40,7 +53,7 @@ function flush(): void {
   for (let i = 0; i < pending; i++) {
     const owner = pendingOwners[i]!;
     const release = pendingReleases[i] ?? pendingMakers[i]!(owner);
-    registry.register(owner, release, owner);
+    registry.register(owner, new Registered(release, pendingKinds[i]!), owner);
     pendingOwners[i] = undefined;
     pendingReleases[i] = undefined;
     pendingMakers[i] = undefined;
@@ -48,11 +61,12 @@ function flush(): void {
   pending = 0;
 }
 
-function enqueue(owner: object, release: (() => void) | undefined, maker: ReleaseMaker<object> | undefined): void {
+function enqueue(owner: object, kind: string, release: (() => void) | undefined, maker: ReleaseMaker<object> | undefined): void {
   if (pending === NURSERY_SIZE) flush();
   pendingOwners[pending] = owner;
   pendingReleases[pending] = release;
   pendingMakers[pending] = maker;
+  pendingKinds[pending] = kind;
   pending++;
   if (!flushQueued) {
     flushQueued = true;
@@ -60,9 +74,13 @@ function enqueue(owner: object, release: (() => void) | undefined, maker: Releas
   }
 }
 
-/** Releases `release` when `owner` is collected, unless {@link untrack} is called first. */
-export function track(owner: object, release: () => void): void {
-  enqueue(owner, release, undefined);
+/**
+ * Releases `release` when `owner` is collected, unless {@link untrack} is called first. `kind` names the owner's
+ * class for a failure report (`"Stream"`): a constant string, so that tracking allocates nothing for it. `release`
+ * reports a failure by throwing.
+ */
+export function track(owner: object, kind: string, release: () => void): void {
+  enqueue(owner, kind, release, undefined);
 }
 
 /**
@@ -70,8 +88,8 @@ export function track(owner: object, release: () => void): void {
  * nursery, so an object closed soon after it was made allocates no release function. `makeRelease` reads the
  * owner's state as it is then; it should be a function made once (a static method), not a new closure.
  */
-export function trackLazily<T extends object>(owner: T, makeRelease: ReleaseMaker<T>): void {
-  enqueue(owner, undefined, makeRelease as ReleaseMaker<object>);
+export function trackLazily<T extends object>(owner: T, kind: string, makeRelease: ReleaseMaker<T>): void {
+  enqueue(owner, kind, undefined, makeRelease as ReleaseMaker<object>);
 }
 
 /** Cancels the release registered for `owner` (after an explicit close). */
@@ -82,6 +100,7 @@ export function untrack(owner: object): void {
       pendingOwners[i] = pendingOwners[last];
       pendingReleases[i] = pendingReleases[last];
       pendingMakers[i] = pendingMakers[last];
+      pendingKinds[i] = pendingKinds[last]!;
       pendingOwners[last] = undefined;
       pendingReleases[last] = undefined;
       pendingMakers[last] = undefined;

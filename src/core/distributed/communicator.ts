@@ -253,7 +253,10 @@ export class Communicator {
     this.size = binding.ncclCommCount(handle);
     this.device = deviceOf(binding.ncclCommCuDevice(handle));
     const abort = binding.resolve("ncclCommAbort");
-    track(this, () => void abort(handle));
+    track(this, "Communicator", () => {
+      const r = abort(handle);
+      if (r !== 0 && r !== IN_PROGRESS) throw ncclError(binding, r, "ncclCommAbort");
+    });
   }
 
   /**

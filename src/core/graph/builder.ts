@@ -38,6 +38,7 @@ import { GraphStateError } from "../errors.ts";
 import { Graph, sourceOf, type GraphCompleteOptions, type GraphSource } from "./graph.ts";
 import { launchHostFunction, type HostFunction } from "../host-callback.ts";
 import { track, untrack } from "../base/lifetime.ts";
+import { releaseReporting } from "../base/release-errors.ts";
 import { Stream, setCaptureSink, captureSinkOf } from "../stream.ts";
 import { describeValue } from "../base/checks.ts";
 
@@ -145,7 +146,7 @@ export class GraphBuilder {
     if (this.#kind === "primary") {
       this.#graph = graph;
       const g = graph;
-      track(this, () => driver.raw.cuGraphDestroy(g));
+      track(this, "GraphBuilder", () => driver.cuGraphDestroy(g));
     }
     return this;
   }
@@ -262,11 +263,15 @@ export class GraphBuilder {
     const s = this.#stream;
     if (this.#state === "building" && this.#kind !== "fork") {
       setCaptureSink(s, undefined);
+      let g: CUgraph | null = null;
       try {
-        const g = driver.cuStreamEndCapture(s.handle);
-        if (this.#kind === "primary" && g !== null) driver.raw.cuGraphDestroy(g);
+        g = driver.cuStreamEndCapture(s.handle);
       } catch {
         // An invalidated or unjoined capture ends anyway; nothing is left to release.
+      }
+      if (this.#kind === "primary" && g !== null) {
+        const discarded = g;
+        releaseReporting("GraphBuilder", () => driver.cuGraphDestroy(discarded));
       }
     }
     if (this.#kind === "primary" && this.#graph !== null) {

@@ -392,7 +392,7 @@ export class GraphDefinition extends NodeBuilder {
     this.attachments = new GraphAttachments();
     const graph = this.context.run(() => driver.cuGraphCreate(0));
     this.#graph = graph;
-    track(this, () => driver.raw.cuGraphDestroy(graph));
+    track(this, "GraphDefinition", () => driver.cuGraphDestroy(graph));
   }
 
   /** @internal The body graph of a conditional node of `parent`. */

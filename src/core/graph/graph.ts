@@ -89,9 +89,9 @@ export class Graph {
     this.#attachments = source.attachments;
     const e = exec;
     const ctx = source.context;
-    track(this, () => {
+    track(this, "Graph", () => {
       void ctx;
-      driver.raw.cuGraphExecDestroy(e);
+      driver.cuGraphExecDestroy(e);
     });
   }
 

@@ -121,7 +121,7 @@ export class GreenContext {
     this.context = context;
     greenContexts.set(context, this);
     const h = handle;
-    track(this, () => driver.raw.cuGreenCtxDestroy(h));
+    track(this, "GreenContext", () => driver.cuGreenCtxDestroy(h));
   }
 
   /**

@@ -105,7 +105,7 @@ export class Buffer {
 
   /** Registers the release of the current allocation for garbage collection. */
   #track(): void {
-    trackLazily(this, Buffer.#release);
+    trackLazily(this, "Buffer", Buffer.#release);
   }
 
   /** The release of a forgotten buffer (see lifetime.ts): frees the allocation through its resource. */

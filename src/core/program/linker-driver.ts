@@ -92,10 +92,10 @@ export class DriverLinkSession {
     return decodeLog(this.#infoLog);
   }
 
-  /** Destroys the link state (once). The logs stay readable. */
+  /** Destroys the link state (once; a failure throws CUDAError). The logs stay readable. */
   destroy(): void {
     if (this.#destroyed) return;
     this.#destroyed = true;
-    driver.raw.cuLinkDestroy(this.handle);
+    driver.cuLinkDestroy(this.handle);
   }
 }

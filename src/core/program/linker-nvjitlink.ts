@@ -6,9 +6,7 @@
  */
 import type { NvJitLinkBinding, nvJitLinkHandle, nvJitLinkInputType } from "../../bindings/nvjitlink.ts";
 import { nvjitlinkModule } from "./libraries.ts";
-import { ffi } from "../../ffi/index.ts";
 import type { ObjectCode, ObjectCodeFormat } from "./object-code.ts";
-import { handleSlot } from "./handle-slot.ts";
 
 /** nvJitLink's checked binding (loaded on first use: ./libraries.ts). */
 function nvjitlink(): NvJitLinkBinding {
@@ -74,10 +72,10 @@ export class NvJitLinkSession {
     return this.#destroyed ? "" : nvjitlinkModule().nvJitLinkInfoLog(this.handle);
   }
 
-  /** Destroys the handle (once). */
+  /** Destroys the handle (once); a failure throws NVJitLinkError. */
   destroy(): void {
     if (this.#destroyed) return;
     this.#destroyed = true;
-    nvjitlink().raw.nvJitLinkDestroy(ffi.pointerOf(handleSlot(this.handle)));
+    nvjitlink().nvJitLinkDestroy(this.handle);
   }
 }

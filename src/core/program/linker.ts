@@ -18,6 +18,7 @@ import type { CUlinkState } from "../../bindings/driver.ts";
 import type { nvJitLinkHandle } from "../../bindings/nvjitlink.ts";
 import { ClosedError } from "../errors.ts";
 import { track, untrack } from "../base/lifetime.ts";
+import { releaseReporting } from "../base/release-errors.ts";
 import { whichLinkerBackend, type LinkerBackend } from "./linker-backend.ts";
 import { DriverLinkSession } from "./linker-driver.ts";
 import { NvJitLinkSession } from "./linker-nvjitlink.ts";
@@ -81,11 +82,11 @@ export class Linker {
     } catch (e) {
       this.#errorLog = session.errorLog();
       this.#infoLog = session.infoLog();
-      session.destroy();
+      releaseReporting("Linker", () => session.destroy());
       throw e;
     }
     this.#session = session;
-    track(this, () => session.destroy());
+    track(this, "Linker", () => session.destroy());
   }
 
   /**
@@ -157,7 +158,8 @@ export class Linker {
     this.#infoLog ??= this.#session.infoLog();
     this.#closed = true;
     untrack(this);
-    this.#session.destroy();
+    const session = this.#session;
+    releaseReporting("Linker", () => session.destroy());
   }
 
   [Symbol.dispose](): void {

@@ -9,8 +9,6 @@ import { driver } from "../../bindings/driver.ts";
 import { formatCudaVersion } from "../../bindings/describe.ts";
 import type { NvrtcBinding, nvrtcProgram } from "../../bindings/nvrtc.ts";
 import { nvrtcModule } from "./libraries.ts";
-import { ffi } from "../../ffi/index.ts";
-import { handleSlot } from "./handle-slot.ts";
 import type { CompileTarget } from "./options.ts";
 
 /** NVRTC's checked binding (loaded on first use: ./libraries.ts). */
@@ -96,10 +94,10 @@ export class NvrtcProgram {
     return this.#destroyed ? "" : nvrtcModule().nvrtcProgramLog(this.handle);
   }
 
-  /** Destroys the program (once). */
+  /** Destroys the program (once); a failure throws NVRTCError. */
   destroy(): void {
     if (this.#destroyed) return;
     this.#destroyed = true;
-    nvrtc().raw.nvrtcDestroyProgram(ffi.pointerOf(handleSlot(this.handle)));
+    nvrtc().nvrtcDestroyProgram(this.handle);
   }
 }

@@ -7,10 +7,9 @@
  */
 import type { NvvmBinding, nvvmProgram } from "../../bindings/nvvm.ts";
 import { nvvmModule } from "./libraries.ts";
-import { ffi } from "../../ffi/index.ts";
 import { readFileBytes } from "../../host.ts";
 import { pathfinder } from "../../pathfinder/on-demand.ts";
-import { handleSlot } from "./handle-slot.ts";
+import { releaseReporting } from "../base/release-errors.ts";
 import { HostFileError } from "../errors.ts";
 
 /** libNVVM's checked binding (loaded on first use: ./libraries.ts). */
@@ -56,7 +55,7 @@ export class NvvmProgram {
         nvvm().nvvmAddModuleToProgram(this.handle, bytes, bytes.length, name);
       }
     } catch (e) {
-      this.destroy();
+      releaseReporting("Program", () => this.destroy());
       throw e;
     }
   }
@@ -81,10 +80,10 @@ export class NvvmProgram {
     return this.#destroyed ? "" : nvvmModule().nvvmProgramLog(this.handle);
   }
 
-  /** Destroys the program (once). */
+  /** Destroys the program (once); a failure throws NVVMError. */
   destroy(): void {
     if (this.#destroyed) return;
     this.#destroyed = true;
-    nvvm().raw.nvvmDestroyProgram(ffi.pointerOf(handleSlot(this.handle)));
+    nvvm().nvvmDestroyProgram(this.handle);
   }
 }

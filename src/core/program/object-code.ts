@@ -130,7 +130,7 @@ export class ObjectCode {
       ensureInit();
       const lib = driver.cuLibraryLoadData(this.code, null, null, 0, null, null, 0);
       this.#library = lib;
-      track(this, () => driver.raw.cuLibraryUnload(lib));
+      track(this, "ObjectCode", () => driver.cuLibraryUnload(lib));
     }
     return this.#library;
   }

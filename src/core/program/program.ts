@@ -26,6 +26,7 @@ import type { nvrtcProgram } from "../../bindings/nvrtc.ts";
 import type { nvvmProgram } from "../../bindings/nvvm.ts";
 import { ClosedError } from "../errors.ts";
 import { track, untrack } from "../base/lifetime.ts";
+import { releaseReporting } from "../base/release-errors.ts";
 import { whichLinkerBackend } from "./linker-backend.ts";
 import { Linker } from "./linker.ts";
 import { LinkerOptions } from "./linker-options.ts";
@@ -140,13 +141,13 @@ export class Program {
       const nvrtcProgram = new NvrtcProgram(code as string, this.options.name);
       this.#nvrtc = nvrtcProgram;
       this.backend = "NVRTC";
-      track(this, () => nvrtcProgram.destroy());
+      track(this, "Program", () => nvrtcProgram.destroy());
     } else if (this.codeType === "nvvm") {
       const modules: (readonly [string, string | Uint8Array])[] = [[this.options.name, this.#code], ...(this.options.extraSources ?? [])];
       const nvvmProgram = new NvvmProgram(modules);
       this.#nvvm = nvvmProgram;
       this.backend = "NVVM";
-      track(this, () => nvvmProgram.destroy());
+      track(this, "Program", () => nvvmProgram.destroy());
     } else {
       const linkerOptions = new LinkerOptions(this.options.toLinkerOptions());
       this.backend = whichLinkerBackend(linkerOptions.needsNvJitLink) === "nvJitLink" ? "NVJITLINK" : "DRIVER";
@@ -344,9 +345,10 @@ export class Program {
   #renewNvrtc(): void {
     const fresh = new NvrtcProgram(this.#code as string, this.options.name);
     untrack(this);
-    this.#nvrtc?.destroy();
+    const old = this.#nvrtc;
+    if (old !== undefined) releaseReporting("Program", () => old.destroy());
     this.#nvrtc = fresh;
-    track(this, () => fresh.destroy());
+    track(this, "Program", () => fresh.destroy());
   }
 
   #link(target: "cubin" | "ptx", logs: LogSink | undefined): ObjectCode {
@@ -375,8 +377,10 @@ export class Program {
     if (this.#closed) return;
     this.#closed = true;
     untrack(this);
-    this.#nvrtc?.destroy();
-    this.#nvvm?.destroy();
+    const nvrtcProgram = this.#nvrtc;
+    const nvvmProgram = this.#nvvm;
+    if (nvrtcProgram !== undefined) releaseReporting("Program", () => nvrtcProgram.destroy());
+    if (nvvmProgram !== undefined) releaseReporting("Program", () => nvvmProgram.destroy());
   }
 
   [Symbol.dispose](): void {

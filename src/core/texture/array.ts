@@ -192,10 +192,10 @@ export class CudaArray {
     this.surfaceLoadStore = (flags & CUDA_ARRAY3D_SURFACE_LDST) !== 0;
     this.#owner = owner;
     if (owner === undefined) {
-      trackLazily(this, (a: CudaArray) => {
+      trackLazily(this, "CudaArray", (a: CudaArray) => {
         const h = a.#handle;
         const ctx = a.#context;
-        return () => withCurrentContext(ctx.handle, () => driver.raw.cuArrayDestroy(h));
+        return () => withCurrentContext(ctx.handle, () => driver.cuArrayDestroy(h));
       });
     }
   }
@@ -412,10 +412,10 @@ export class MipmappedArray {
     this.extent = Object.freeze({ ...ext });
     this.#flags = flags;
     this.levels = levels;
-    trackLazily(this, (m: MipmappedArray) => {
+    trackLazily(this, "MipmappedArray", (m: MipmappedArray) => {
       const h = m.#handle;
       const ctx = m.#context;
-      return () => withCurrentContext(ctx.handle, () => driver.raw.cuMipmappedArrayDestroy(h));
+      return () => withCurrentContext(ctx.handle, () => driver.cuMipmappedArrayDestroy(h));
     });
   }
 

@@ -255,13 +255,13 @@ export class TextureObject extends ByValueArgument {
     this.resource = resource;
     this.#resolved = resolved;
     resolved.dependents?.add(this);
-    trackLazily(this, (t: TextureObject) => {
+    trackLazily(this, "TextureObject", (t: TextureObject) => {
       const h = t.#handle;
       const ctx = t.#resolved.context;
       const keep = t.#resolved.keep;
       return () => {
         void keep;
-        withCurrentContext(ctx.handle, () => driver.raw.cuTexObjectDestroy(h));
+        withCurrentContext(ctx.handle, () => driver.cuTexObjectDestroy(h));
       };
     });
   }
@@ -333,13 +333,13 @@ export class SurfaceObject extends ByValueArgument {
     this.array = array;
     this.#resolved = resolved;
     resolved.dependents?.add(this);
-    trackLazily(this, (s: SurfaceObject) => {
+    trackLazily(this, "SurfaceObject", (s: SurfaceObject) => {
       const h = s.#handle;
       const ctx = s.#resolved.context;
       const keep = s.array;
       return () => {
         void keep;
-        withCurrentContext(ctx.handle, () => driver.raw.cuSurfObjectDestroy(h));
+        withCurrentContext(ctx.handle, () => driver.cuSurfObjectDestroy(h));
       };
     });
   }

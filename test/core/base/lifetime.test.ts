@@ -28,8 +28,8 @@ describe("lifetime: track, trackLazily, untrack", () => {
     for (let i = 0; i < 200; i++) {
       const o = new Owner(i);
       const id = i;
-      if (i % 2 === 0) track(o, () => released.push(id));
-      else trackLazily(o, (owner) => () => released.push(owner.id));
+      if (i % 2 === 0) track(o, "Owner", () => released.push(id));
+      else trackLazily(o, "Owner", (owner) => () => released.push(owner.id));
       if (i % 3 === 0) untrack(o); // closed at once, in or out of order
       else keep.push(o);
     }
@@ -48,9 +48,9 @@ describe("lifetime: track, trackLazily, untrack", () => {
         const o = new Owner(i);
         if (i % 2 === 0) {
           const id = i;
-          track(o, () => released.push(id));
+          track(o, "Owner", () => released.push(id));
         } else {
-          trackLazily(o, (owner) => () => released.push(owner.id));
+          trackLazily(o, "Owner", (owner) => () => released.push(owner.id));
         }
         made.push(i);
       }

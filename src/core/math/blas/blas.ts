@@ -184,8 +184,8 @@ export class Blas {
     }
     const held = { handle: this.#handle, workspace: undefined as Buffer | undefined };
     this.#held = held;
-    track(this, () => {
-      cublas.raw.cublasDestroy_v2(held.handle);
+    track(this, "Blas", () => {
+      cublas.cublasDestroy(held.handle);
     });
     try {
       cublas.cublasSetStream(this.#handle, stream.handle);

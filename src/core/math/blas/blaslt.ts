@@ -169,9 +169,9 @@ export class BlasLt {
     }
     const held = { handle: this.#handle, plans: this.#plans, workspace: undefined as Buffer | undefined };
     this.#held = held;
-    track(this, () => {
+    track(this, "BlasLt", () => {
       for (const p of held.plans.values()) p.close();
-      cublasLt.raw.cublasLtDestroy(held.handle);
+      cublasLt.cublasLtDestroy(held.handle);
     });
     if (ws.size > 0) {
       try {

@@ -82,7 +82,7 @@ export class FftPlan {
     }
     this.#handle = handle;
     this.#work = work;
-    track(this, () => {
+    track(this, "FftPlan", () => {
       cufft.cufftDestroy(handle);
     });
   }

@@ -87,7 +87,7 @@ export class Rng {
     this.generator = generator;
     this.dimensions = dimensions;
     this.deviceId = stream.device.id;
-    track(this, release(lib.curand, stream.context.handle, handle));
+    track(this, "Rng", release(lib.curand, stream.context.handle, handle));
   }
 
   /**
@@ -143,7 +143,7 @@ export class Rng {
       untrack(this);
       withCurrentContext(ctx, () => curand.curandDestroyGenerator(h));
       this.#handle = fresh;
-      track(this, release(curand, ctx, fresh));
+      track(this, "Rng", release(curand, ctx, fresh));
       return;
     }
     withCurrentContext(this.#stream.context.handle, () => {

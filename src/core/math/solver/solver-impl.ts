@@ -63,7 +63,7 @@ export class Solver {
     this.memoryResource = memoryResource;
     const { cusolver } = lib;
     const ctx = stream.context.handle;
-    track(this, () => withCurrentContext(ctx, () => cusolver.cusolverDnDestroy(handle)));
+    track(this, "Solver", () => withCurrentContext(ctx, () => cusolver.cusolverDnDestroy(handle)));
   }
 
   /** Makes a cuSOLVER handle on the stream's device, bound to the stream. Loads cuSOLVER's binding on first use. */

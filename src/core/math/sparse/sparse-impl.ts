@@ -42,7 +42,7 @@ export class SparseMatrix {
     this.#descr = descr;
     this.arrays = arrays;
     const { cusparse } = lib;
-    track(this, () => cusparse.cusparseDestroySpMat(descr));
+    track(this, "SparseMatrix", () => cusparse.cusparseDestroySpMat(descr));
   }
 
   /** [rows, cols]. */
@@ -116,7 +116,7 @@ export class Sparse {
     this.memoryResource = memoryResource;
     const { cusparse } = lib;
     const ctx = stream.context.handle;
-    track(this, () => withCurrentContext(ctx, () => cusparse.cusparseDestroy(handle)));
+    track(this, "Sparse", () => withCurrentContext(ctx, () => cusparse.cusparseDestroy(handle)));
   }
 
   /** Makes a cuSPARSE handle on the stream's device, bound to the stream. Loads cuSPARSE's binding on first use. */
