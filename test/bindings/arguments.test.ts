@@ -145,7 +145,7 @@ describe("the checks themselves", () => {
 
   it("a struct by value: a Uint8Array of at least its size", () => {
     const layout = { name: "struct s", size: 8, align: 4, leaves: [], passing: { kind: "memory" } } as const;
-    const f = checkRawArguments("g", spec([{ struct: layout }]), () => 0);
+    const f = checkRawArguments("g", spec([{ struct: layout }]), (..._a: unknown[]) => 0);
     expect(f(new Uint8Array(8))).toBe(0);
     const e = refusal(() => f(new Uint8Array(4)));
     expect(e.parameter).toBe("argument 1");

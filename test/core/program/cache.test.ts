@@ -372,7 +372,7 @@ entry:
     process.env.XDG_CACHE_HOME = path.join(tmpRoot, "xdg");
     try {
       new Program(ir(), "nvvm", { arch: "sm_75" }).compile("ptx"); // resolves nvvmCompileProgram before spying
-      const spy = vi.spyOn(nvvm.raw, "nvvmCompileProgram");
+      const spy = vi.spyOn(nvvm, "nvvmCompileProgram");
       const compile = () => new Program(ir(), "nvvm", { arch: "sm_90" }).compile("ptx", { cache: true });
       const first = compile();
       const dir = path.join(tmpRoot, "xdg", "cuda-ts", "program-cache");

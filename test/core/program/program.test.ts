@@ -241,7 +241,7 @@ describe.skipIf(!nvvmPresent)(`NVVM programs on this machine's libNVVM${skipNote
     const cache = new InMemoryProgramCache();
     using warm = new Program(nvvmIr("warm"), "nvvm", { arch: "sm_90" });
     warm.compile("ptx"); // resolves nvvmCompileProgram before it is spied on
-    const spy = vi.spyOn(nvvm.raw, "nvvmCompileProgram");
+    const spy = vi.spyOn(nvvm, "nvvmCompileProgram");
     using p1 = new Program(nvvmIr(), "nvvm", { arch: "sm_90" });
     const a = p1.compile("ptx", { cache });
     expect(spy).toHaveBeenCalledTimes(1);
