@@ -10,7 +10,7 @@ import { ParseContext, isRecordDecl, resolveTypedefs } from "./context.ts";
 import { parseDoc, parseMemberDoc } from "./doc.ts";
 import { collectRecord, nameNestedRecords } from "./records.ts";
 import { evaluationSource, macroDoc, macroSkipReason, type MacroDef, precedingComment, readEvaluations, readMacro } from "./macros.ts";
-import { matchProcAddress, type PfnEntry, readPfn, signatureOf } from "./proc-address.ts";
+import { matchProcAddress, type PfnEntry, procAddressBase, readPfn, signatureOf, symbolRanks } from "./proc-address.ts";
 import { decideRoles, paramDocs, type RoleOverrides } from "./roles.ts";
 
 /** What collectLibrary needs. */
@@ -253,9 +253,16 @@ function collectFromTu(input: CollectInput, tu: Deno.PointerValue): IrLibrary {
 
   // The driver's cuGetProcAddress versions.
   if (spec.procAddress) {
+    // Symbols of one base and signature (CUDA 12.4's cuDeviceGetUuid and cuDeviceGetUuid_v2) are ranked, so that
+    // each is resolved at the version of its own ABI.
+    const signatures = new Map(functions.map((fn) => [fn.name, signatureOf(clang, clang.type(functionCursors.get(fn.name)!))]));
+    const ranks = symbolRanks(functions.map((fn) => {
+      const signature = signatures.get(fn.name)!;
+      return { symbol: fn.symbol, base: procAddressBase(pfns, [fn.name, fn.symbol], signature), signature };
+    }));
     for (const fn of functions) {
-      const cur = functionCursors.get(fn.name)!;
-      const match = matchProcAddress(pfns, [fn.name, fn.symbol], signatureOf(clang, clang.type(cur)));
+      const match = matchProcAddress(pfns, [fn.name, fn.symbol], signatures.get(fn.name)!, ranks.get(fn.symbol));
+      if (match?.clamped) notes.push(`${fn.name}: ${fn.symbol} shares its cuGetProcAddress version with another symbol of ${match.name}: ${spec.auxiliary.join(", ")} has fewer versions of its signature than the headers declare symbols`);
       if (match) {
         fn.procAddress = match.ptdsVersion === undefined
           ? { name: match.name, version: match.version }
