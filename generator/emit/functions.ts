@@ -139,6 +139,9 @@ function outputKind(t: IrType, slot: number, imp: ImportTracker): OutputKind | u
   if (p.kind === "int" || p.kind === "enum" || p.kind === "float" || p.kind === "bool") {
     return { kind: "scalar", native: scalarNative(p), ts: tsType(pointee, "result", imp), slot };
   }
+  // A `void*` that the manifest names an output (cudaGraphMemFreeNodeGetParams' dptr_out, declared `void*` where
+  // the driver's twin has `CUdeviceptr*`): the library writes an address there.
+  if (p.kind === "void") return { kind: "pointer", ts: tsType(t, "result", imp), slot };
   return undefined;
 }
 

@@ -16,8 +16,7 @@
  *
  * Every role carries the rule (or override) that decided it; report.json lists them per function.
  */
-import type { IrDoc, IrFunction, IrParamRole, IrType } from "../ir.ts";
-import { resolveTypedefs } from "./context.ts";
+import { type IrDoc, type IrFunction, type IrParamRole, type IrType, resolveTypedefs } from "../ir.ts";
 
 const OUTPUT_TEXT =
   /^(Returned|Returns\b|The returned\b|Pointer to (allocated|new|newly|the new|the allocated)\b|Pointer to (the )?(return|store)|Pointer to return|Location to (return|store)|Optional location to (return|store)|Reference in which to return|Reference to return|Address of the|Output\b|On return|On output|Pointer in which|Buffer where .* returned|Array reference in which to return|Container to return|Pointer to caller-supplied buffer into which)/i;
@@ -384,8 +383,9 @@ export function decideRoles(fn: IrFunction, overrides: RoleOverrides, returnsSta
       roles[i] = { role: "caller-buffer", rule: "documented [in]" };
       continue;
     }
-    if (described.has(p.name)) {
-      roles[i] = { role: "output", rule: "the function's description says it returns the value in it" };
+    const describedRole: IrParamRole = { role: "output", rule: "the function's description says it returns a value in it" };
+    if (!d && described.has(p.name)) {
+      roles[i] = describedRole;
       continue;
     }
     if (!d && i === 0 && kind === "pointer" && opaqueHandlePointer(p.type) && /(Register|SetUp|Create|Open|Alloc|Import)/.test(fn.name)) {
@@ -413,7 +413,7 @@ export function decideRoles(fn: IrFunction, overrides: RoleOverrides, returnsSta
     // "Set" as a word of the name (nvmlDeviceSetMigMode), not inside one (nvmlSystemGetConfComputeSettings).
     const getter = /Get/.test(fn.name) && !/Set(?![a-z])/.test(fn.name) && (kind === "record" || !collection) && !suppliedInput;
     if (!output && !getter) {
-      roles[i] = { role: "caller-buffer", rule: "not documented as an output" };
+      roles[i] = described.has(p.name) ? describedRole : { role: "caller-buffer", rule: "not documented as an output" };
       continue;
     }
     if (ownedArray(i)) {
@@ -421,7 +421,8 @@ export function decideRoles(fn: IrFunction, overrides: RoleOverrides, returnsSta
       continue;
     }
     if ((kind === "scalar" || kind === "pointer") && collection) {
-      roles[i] = { role: "caller-buffer", rule: "documented as an array or buffer with no count parameter" };
+      // "Returned array flags" of cudaArrayGetInfo, whose description says "Returns in `*desc`, `*extent` and `*flags`".
+      roles[i] = described.has(p.name) ? describedRole : { role: "caller-buffer", rule: "documented as an array or buffer with no count parameter" };
       continue;
     }
     roles[i] = {

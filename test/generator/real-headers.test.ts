@@ -285,7 +285,7 @@ describe.skipIf(!haveGenerated)("parameter roles in generated/cuda-13.0/report.j
     expect(roles("cudaLibraryEnumerateKernels")).toEqual(["kernels: array-output[numKernels]", "numKernels: count of kernels, by value, elements, caller capacity", "lib: input"]);
     expect(roles("cuDevSmResourceSplitByCount").slice(0, 2)).toEqual([
       "result: array-output[nbGroups]",
-      "nbGroups: count of result, remaining, in/out pointer, elements, size query, caller capacity",
+      "nbGroups: count of result, in/out pointer, elements, size query, caller capacity",
     ]);
     expect(roles("cuGraphGetEdges").slice(1, 4)).toEqual(["from: array-output[numEdges]", "to: array-output[numEdges]", "edgeData: array-output[numEdges]"]);
     for (const f of ["cuDeviceGetHostAtomicCapabilities", "cudaDeviceGetHostAtomicCapabilities", "cuDeviceGetP2PAtomicCapabilities", "cudaDeviceGetP2PAtomicCapabilities"]) {

@@ -80,7 +80,7 @@ export class SMResource {
       throw new GreenContextError(`split: ${groups} groups of ${count} SMs (${rounded} each after rounding) need ${groups * rounded} SMs; this resource has ${this.smCount} (at most ${fit} such groups)`);
     }
     const [result, remaining] = driver.cuDevSmResourceSplitByCount(this.record, ignore ? CU_DEV_SM_RESOURCE_SPLIT_IGNORE_SM_COSCHEDULING : 0, count, groups ?? fit);
-    return { groups: result.map((r) => new SMResource(r)), remaining: new SMResource(remaining[0]!) };
+    return { groups: result.map((r) => new SMResource(r)), remaining: new SMResource(remaining) };
   }
 
   toString(): string {

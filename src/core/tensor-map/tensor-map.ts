@@ -277,8 +277,8 @@ export class TensorMap extends ByValueArgument {
     const map = alignedMap();
     withCurrentContext(c.array.device.context.handle, () =>
       driver.cuTensorMapEncodeTiled(
-        map, c.dataTypeValue, c.rank, ffi.pointerFromAddress(c.address), u64s(c.dims), u64s(c.globalStrides), Uint32Array.from(box), Uint32Array.from(c.elementStrides),
-        c.interleaveValue as never, c.swizzleValue as never, c.l2Value as never, c.oobValue as never,
+        c.dataTypeValue, c.rank, ffi.pointerFromAddress(c.address), u64s(c.dims), u64s(c.globalStrides), Uint32Array.from(box), Uint32Array.from(c.elementStrides),
+        c.interleaveValue as never, c.swizzleValue as never, c.l2Value as never, c.oobValue as never, map,
       ),
     );
     return new TensorMap(map, { kind: "tiled", dataType: c.dataType, itemsize: c.itemsize, rank: c.rank, interleave: c.interleave, dims: c.dims, byteStrides: c.globalStrides }, c.array, boxAxes);
@@ -306,8 +306,8 @@ export class TensorMap extends ByValueArgument {
     const map = alignedMap();
     withCurrentContext(c.array.device.context.handle, () =>
       driver.cuTensorMapEncodeIm2col(
-        map, c.dataTypeValue, c.rank, ffi.pointerFromAddress(c.address), u64s(c.dims), u64s(c.globalStrides), Int32Array.from(lo), Int32Array.from(hi), channels, pixels,
-        Uint32Array.from(c.elementStrides), c.interleaveValue as never, c.swizzleValue as never, c.l2Value as never, c.oobValue as never,
+        c.dataTypeValue, c.rank, ffi.pointerFromAddress(c.address), u64s(c.dims), u64s(c.globalStrides), Int32Array.from(lo), Int32Array.from(hi), channels, pixels,
+        Uint32Array.from(c.elementStrides), c.interleaveValue as never, c.swizzleValue as never, c.l2Value as never, c.oobValue as never, map,
       ),
     );
     return new TensorMap(map, { kind: "im2col", dataType: c.dataType, itemsize: c.itemsize, rank: c.rank, interleave: c.interleave, dims: c.dims, byteStrides: c.globalStrides }, c.array, undefined);

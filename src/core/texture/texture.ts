@@ -26,7 +26,6 @@ import {
   type CUsurfObject,
   type CUtexObject,
 } from "../../bindings/driver.ts";
-import { Scratch } from "../../ffi/index.ts";
 import { DeviceArray } from "../array/device-array.ts";
 import type { DType } from "../array/dtype.ts";
 import type { Context } from "../context.ts";
@@ -235,8 +234,6 @@ export function resourceDescriptor(resource: TextureResource, what: string): Res
   bad(`${what} takes a CudaArray, a MipmappedArray, { linear: deviceArray } or { pitch2D: deviceArray }, not ${describeValue(resource)}`);
 }
 
-const handleScratch = new Scratch(8);
-
 /**
  * A texture object (`cuTexObjectCreate`): read-only, filtered access to a CUDA array, mipmapped array, or linear or
  * pitched memory. Pass it to a kernel's `cudaTextureObject_t` parameter; it keeps its resource alive, and closing the
@@ -270,10 +267,7 @@ export class TextureObject extends ByValueArgument {
   static create(resource: TextureResource, options: TextureObjectOptions = {}): TextureObject {
     const r = resourceDescriptor(resource, "TextureObject");
     const tex = textureDescriptor(options, isInteger(r.dtype));
-    const handle = withCurrentContext(r.context.handle, () => {
-      driver.cuTexObjectCreate(handleScratch.pointerAt(0), r.desc, tex, null as never);
-      return handleScratch.u64[0]! as CUtexObject;
-    });
+    const handle = withCurrentContext(r.context.handle, () => driver.cuTexObjectCreate(r.desc, tex, null as never));
     return new TextureObject(handle, resource, r);
   }
 
@@ -349,10 +343,7 @@ export class SurfaceObject extends ByValueArgument {
     if (!(array instanceof CudaArray)) bad(`SurfaceObject takes a CudaArray, not ${describeValue(array)}`);
     const r = resourceDescriptor(array, "SurfaceObject");
     if (!array.surfaceLoadStore) bad(`SurfaceObject: ${array.toString()} was not made for surfaces: create it with { surfaceLoadStore: true }`);
-    const handle = withCurrentContext(r.context.handle, () => {
-      driver.cuSurfObjectCreate(handleScratch.pointerAt(0), r.desc);
-      return handleScratch.u64[0]! as CUsurfObject;
-    });
+    const handle = withCurrentContext(r.context.handle, () => driver.cuSurfObjectCreate(r.desc));
     return new SurfaceObject(handle, array, r);
   }
 
