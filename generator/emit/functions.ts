@@ -305,6 +305,8 @@ export function emitChecked(
     const sigParts: string[] = [];
     const optional: string[] = [];
     const args: string[] = [];
+    // Each scalar's own check, then the conversions (which may read a count: checked first).
+    const checks: string[] = [];
     const prelude: string[] = [];
     const after: string[] = [];
     const docParams: string[] = [];
@@ -331,14 +333,22 @@ export function emitChecked(
         continue;
       }
       if (role.role === "count" && role.pointer && useArrays && arrayCount === p.name) {
+        // A capacity the caller may give: an element count of the C type the count points to.
+        const capacityCheck = (optionalArg: boolean): void => {
+          const kind = scalarNative((resolveTypedefs(p.type) as { pointee: IrType }).pointee) as ArgumentKind;
+          const cond = `${argumentCondition(kind, id, "isPtr")} && ${id} >= 0`;
+          checks.push(`if (${optionalArg ? `${id} !== undefined && ` : ""}!(${cond})) rt.bad(${JSON.stringify(fn.name)}, ${JSON.stringify(p.name)}, "${kind}", ${id});`);
+        };
         if (role.capacity) {
           optional.push(`${id}?: number`);
           docParams.push(p.name);
           optionalDocs.set(p.name, `optional capacity: how many elements to ask for${role.query ? " (default: the size the library reports)" : ""}`);
+          capacityCheck(true);
           capacityArg = id;
         } else if (!role.query) {
           sigParts.push(`${id}: number`);
           docParams.push(p.name);
+          capacityCheck(false);
           capacityArg = id;
         }
         args.push(`o${slotOf.get(p.name)}`);
@@ -371,19 +381,20 @@ export function emitChecked(
       const recCls = rec ? imp.ref(rec, true) : undefined;
       const scalarCheck = (): void => {
         const kind = scalarNative(p.type) as ArgumentKind;
-        prelude.push(`if (!(${argumentCondition(kind, id, "isPtr")})) rt.bad(${JSON.stringify(fn.name)}, ${JSON.stringify(p.name)}, "${kind}", ${id});`);
+        checks.push(`if (!(${argumentCondition(kind, id, "isPtr")})) rt.bad(${JSON.stringify(fn.name)}, ${JSON.stringify(p.name)}, "${kind}", ${id});`);
       };
       if (role.role === "count" && !role.pointer) {
         sigParts.push(`${id}: ${tsType(p.type, "param", imp)}`);
         scalarCheck();
-        if (scalarNative(p.type).startsWith("i")) prelude.push(`rt.count(${id}, ${JSON.stringify(fn.name)}, ${JSON.stringify(p.name)});`);
+        if (scalarNative(p.type).startsWith("i")) checks.push(`rt.count(${id}, ${JSON.stringify(fn.name)}, ${JSON.stringify(p.name)});`);
         args.push(id);
         if (useArrays && arrayCount === p.name) capacityArg = id;
       } else if (isStringInput(p.type)) {
         sigParts.push(`${id}: string | PointerLike`);
-        const tie = role.role === "array-input" ? role.count : undefined;
+        // A string the library reads `size` bytes of: the size is checked against the string's bytes.
+        const tie = role.role === "array-input" ? role.count : role.role === "caller-buffer" ? role.size : undefined;
         const tieRole = tie !== undefined && fn.params.some((q) => q.name === tie) ? roleOf(tie) : undefined;
-        if (tieRole && tieRole.role === "count" && !tieRole.pointer && tieRole.unit === "bytes") {
+        if (tieRole && tieRole.role === "count" && !tieRole.pointer) {
           args.push(`rt.cstrSized(${id}, ${safeIdent(tie!)}, ${strIndex++}, ${JSON.stringify(fn.name)}, ${JSON.stringify(p.name)}, ${JSON.stringify(tie)})`);
         } else args.push(`rt.cstr(${id}, ${strIndex++}, ${JSON.stringify(fn.name)}, ${JSON.stringify(p.name)})`);
       } else if (isStringArrayInput(p.type)) {
@@ -417,6 +428,7 @@ export function emitChecked(
         args.push(id);
       }
     }
+    prelude.unshift(...checks);
     if (fixed !== undefined) capacityArg = String(fixed);
     // Return value.
     const reads: { ts: string; code: string; name: string }[] = [];
