@@ -286,13 +286,18 @@ export class CheckedRuntimeImpl implements CheckedRuntime {
   }
 
   record<T extends RecordBase>(cls: RecordClass<T>): T {
-    if (!this.guards) return new cls();
+    // A record aligned past what an ArrayBuffer gives (CUtensorMap: 64 bytes) is placed at an aligned offset.
+    const align = cls.$align > 8 ? cls.$align : 0;
+    if (!this.guards && align === 0) return new cls();
     const size = Math.ceil(cls.$size / 8) * 8;
-    const buffer = new ArrayBuffer(size + GUARD);
-    const guard = new Uint8Array(buffer, cls.$size);
-    guardFill(guard);
-    this.pending.push({ guard, what: `a ${cls.$cName} of ${cls.$size} bytes` });
-    return new cls(buffer, 0);
+    const buffer = new ArrayBuffer(size + align + (this.guards ? GUARD : 0));
+    const offset = align === 0 ? 0 : (align - (ffi.addressOf(ffi.pointerOf(buffer)) % align)) % align;
+    if (this.guards) {
+      const guard = new Uint8Array(buffer, offset + cls.$size);
+      guardFill(guard);
+      this.pending.push({ guard, what: `a ${cls.$cName} of ${cls.$size} bytes` });
+    }
+    return new cls(buffer, offset);
   }
 
   expect<V>(given: V, cls: RecordClass<RecordBase>, fn: string, param: string): V {

@@ -11,7 +11,7 @@ import { nvml } from "../../src/bindings/nvml.ts";
 import { ffi } from "../../src/ffi/index.ts";
 import type { NativePointer, Pointer } from "../../src/ffi/types.ts";
 import type { ArraySpec } from "../../src/tables-runtime/checked.ts";
-import { CUgraphEdgeData_st, CUmemLocation_st, CUuuid_st } from "../../generated/cuda-13.0/driver/index.ts";
+import { CUgraphEdgeData_st, CUmemLocation_st, CUtensorMap_st, CUuuid_st } from "../../generated/cuda-13.0/driver/index.ts";
 
 const TOO_SMALL = 7;
 
@@ -121,6 +121,20 @@ describe("debug guards", () => {
     new Uint8Array(ffi.view(rec.$pointer(), 17))[16] = 1;
     expect(() => rt.check("pastRecord")).toThrow(GuardError);
     expect(runtime(false).record(CUuuid_st)).toBeInstanceOf(CUuuid_st);
+  });
+});
+
+describe("records the checked style allocates", () => {
+  it("are aligned as C aligns them (a CUtensorMap to 128 bytes), with guards and without", () => {
+    for (const guards of [true, false]) {
+      const rt = runtime(guards);
+      for (let i = 0; i < 8; i++) {
+        const map = rt.record(CUtensorMap_st);
+        expect(ffi.addressOf(map.$pointer()) % 128).toBe(0);
+        expect(map.$view.byteLength).toBe(128);
+      }
+      rt.check("aligned");
+    }
   });
 });
 
