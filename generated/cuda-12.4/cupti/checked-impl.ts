@@ -12,9 +12,9 @@
 // Header cupti_nvtx_cbid.h sha256 fdaccfb51d60e2a8afbd7eea6ef1d1520d111c2585ee210e2721cc37da997bd1
 // Header cupti_common.h sha256 f399bbe1bc54817a77b4468f4297b379ace6a6c34cc38d4fb2335262641d4f6d
 // Header cupti_activity_deprecated.h sha256 ad826ca002710360534f9d3ea2537c118712cdd95706945b4750132c6deb5483
-// Seal: sha256 f63d3ace950b6b0b49af4025232b6f712171328e2832d0efd087ac216295d7b0
+// Seal: sha256 ecff0b247d5497f07d71f74959345e708e67e826fe96bb84214ad9494636c47d
 
-import { type CheckedRuntime, type PointerLike, type ArraySpec, lazyTable } from "../../../src/tables-runtime/checked.ts";
+import { type CheckedRuntime, type PointerLike, lazyTable } from "../../../src/tables-runtime/checked.ts";
 import type { Pointer } from "../../../src/ffi/types.ts";
 import type { Checked } from "./checked.ts";
 import type { Raw } from "./functions.ts";
@@ -28,6 +28,8 @@ import type { CUcontext, CUdevice, CUgraph, CUgraphExec, CUgraphNode, CUstream }
 function cuptiGetResultString$(raw: Raw, rt: CheckedRuntime): Checked["cuptiGetResultString"] {
   const o0 = rt.out[0]!;
   return function cuptiGetResultString(result: CUptiResult): string | null {
+    if (arguments.length !== 1) rt.arity("cuptiGetResultString", "result", 1, arguments.length);
+    if (!(typeof result === "number" && (result >>> 0) === result)) rt.bad("cuptiGetResultString", "result", "u32", result);
     const r = raw.cuptiGetResultString(result, o0);
     if (rt.guards) rt.check("cuptiGetResultString");
     if (r !== 0) rt.fail(r, "cuptiGetResultString");
@@ -38,6 +40,8 @@ function cuptiGetResultString$(raw: Raw, rt: CheckedRuntime): Checked["cuptiGetR
 function cuptiGetErrorMessage$(raw: Raw, rt: CheckedRuntime): Checked["cuptiGetErrorMessage"] {
   const o0 = rt.out[0]!;
   return function cuptiGetErrorMessage(result: CUptiResult): string | null {
+    if (arguments.length !== 1) rt.arity("cuptiGetErrorMessage", "result", 1, arguments.length);
+    if (!(typeof result === "number" && (result >>> 0) === result)) rt.bad("cuptiGetErrorMessage", "result", "u32", result);
     const r = raw.cuptiGetErrorMessage(result, o0);
     if (rt.guards) rt.check("cuptiGetErrorMessage");
     if (r !== 0) rt.fail(r, "cuptiGetErrorMessage");
@@ -49,6 +53,7 @@ function cuptiGetVersion$(raw: Raw, rt: CheckedRuntime): Checked["cuptiGetVersio
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
   return function cuptiGetVersion(): number {
+    if (arguments.length !== 0) rt.arity("cuptiGetVersion", "", 0, arguments.length);
     const r = raw.cuptiGetVersion(o0);
     if (rt.guards) rt.check("cuptiGetVersion");
     if (r !== 0) rt.fail(r, "cuptiGetVersion");
@@ -58,17 +63,24 @@ function cuptiGetVersion$(raw: Raw, rt: CheckedRuntime): Checked["cuptiGetVersio
 
 function cuptiSupportedDomains$(raw: Raw, rt: CheckedRuntime): Checked["cuptiSupportedDomains"] {
   const o0 = rt.out[0]!;
-  const A_cuptiSupportedDomains: ArraySpec = { elements: [{ kind: "pointer", size: 8 }], count: { slot: 0, bytes: 8 }, query: true, retry: [] };
-  return function cuptiSupportedDomains(): CUpti_DomainTable[] {
-    const a = rt.arrays("cuptiSupportedDomains", A_cuptiSupportedDomains, undefined, (p) => raw.cuptiSupportedDomains(o0, p[0]!));
-    return a[0] as CUpti_DomainTable[];
+  const o1 = rt.out[1]!;
+  const u64 = rt.u64;
+  return function cuptiSupportedDomains(): [domainCount: bigint, domainTable: CUpti_DomainTable] {
+    if (arguments.length !== 0) rt.arity("cuptiSupportedDomains", "", 0, arguments.length);
+    const r = raw.cuptiSupportedDomains(o0, o1);
+    if (rt.guards) rt.check("cuptiSupportedDomains");
+    if (r !== 0) rt.fail(r, "cuptiSupportedDomains");
+    return [u64[0]!, rt.readPointer(1) as CUpti_DomainTable];
   };
 }
 
 function cuptiSubscribe$(raw: Raw, rt: CheckedRuntime): Checked["cuptiSubscribe"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuptiSubscribe(callback: CUpti_CallbackFunc, userdata: PointerLike): CUpti_SubscriberHandle {
-    const r = raw.cuptiSubscribe(o0, callback, rt.ptr(userdata));
+    if (arguments.length !== 2) rt.arity("cuptiSubscribe", "callback,userdata", 2, arguments.length);
+    if (!(isPtr(callback))) rt.bad("cuptiSubscribe", "callback", "function", callback);
+    const r = raw.cuptiSubscribe(o0, callback, rt.ptr(userdata, "cuptiSubscribe", "userdata"));
     if (rt.guards) rt.check("cuptiSubscribe");
     if (r !== 0) rt.fail(r, "cuptiSubscribe");
     return rt.readPointer(0) as CUpti_SubscriberHandle;
@@ -76,7 +88,10 @@ function cuptiSubscribe$(raw: Raw, rt: CheckedRuntime): Checked["cuptiSubscribe"
 }
 
 function cuptiUnsubscribe$(raw: Raw, rt: CheckedRuntime): Checked["cuptiUnsubscribe"] {
+  const isPtr = rt.isPointer;
   return function cuptiUnsubscribe(subscriber: CUpti_SubscriberHandle): void {
+    if (arguments.length !== 1) rt.arity("cuptiUnsubscribe", "subscriber", 1, arguments.length);
+    if (!(isPtr(subscriber))) rt.bad("cuptiUnsubscribe", "subscriber", "pointer", subscriber);
     const r = raw.cuptiUnsubscribe(subscriber);
     if (rt.guards) rt.check("cuptiUnsubscribe");
     if (r !== 0) rt.fail(r, "cuptiUnsubscribe", subscriber);
@@ -86,7 +101,12 @@ function cuptiUnsubscribe$(raw: Raw, rt: CheckedRuntime): Checked["cuptiUnsubscr
 function cuptiGetCallbackState$(raw: Raw, rt: CheckedRuntime): Checked["cuptiGetCallbackState"] {
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
+  const isPtr = rt.isPointer;
   return function cuptiGetCallbackState(subscriber: CUpti_SubscriberHandle, domain: CUpti_CallbackDomain, cbid: CUpti_CallbackId): number {
+    if (arguments.length !== 3) rt.arity("cuptiGetCallbackState", "subscriber,domain,cbid", 3, arguments.length);
+    if (!(isPtr(subscriber))) rt.bad("cuptiGetCallbackState", "subscriber", "pointer", subscriber);
+    if (!(typeof domain === "number" && (domain >>> 0) === domain)) rt.bad("cuptiGetCallbackState", "domain", "u32", domain);
+    if (!(typeof cbid === "number" && (cbid >>> 0) === cbid)) rt.bad("cuptiGetCallbackState", "cbid", "u32", cbid);
     const r = raw.cuptiGetCallbackState(o0, subscriber, domain, cbid);
     if (rt.guards) rt.check("cuptiGetCallbackState");
     if (r !== 0) rt.fail(r, "cuptiGetCallbackState");
@@ -95,7 +115,13 @@ function cuptiGetCallbackState$(raw: Raw, rt: CheckedRuntime): Checked["cuptiGet
 }
 
 function cuptiEnableCallback$(raw: Raw, rt: CheckedRuntime): Checked["cuptiEnableCallback"] {
+  const isPtr = rt.isPointer;
   return function cuptiEnableCallback(enable: number, subscriber: CUpti_SubscriberHandle, domain: CUpti_CallbackDomain, cbid: CUpti_CallbackId): void {
+    if (arguments.length !== 4) rt.arity("cuptiEnableCallback", "enable,subscriber,domain,cbid", 4, arguments.length);
+    if (!(typeof enable === "number" && (enable >>> 0) === enable)) rt.bad("cuptiEnableCallback", "enable", "u32", enable);
+    if (!(isPtr(subscriber))) rt.bad("cuptiEnableCallback", "subscriber", "pointer", subscriber);
+    if (!(typeof domain === "number" && (domain >>> 0) === domain)) rt.bad("cuptiEnableCallback", "domain", "u32", domain);
+    if (!(typeof cbid === "number" && (cbid >>> 0) === cbid)) rt.bad("cuptiEnableCallback", "cbid", "u32", cbid);
     const r = raw.cuptiEnableCallback(enable, subscriber, domain, cbid);
     if (rt.guards) rt.check("cuptiEnableCallback");
     if (r !== 0) rt.fail(r, "cuptiEnableCallback");
@@ -103,7 +129,12 @@ function cuptiEnableCallback$(raw: Raw, rt: CheckedRuntime): Checked["cuptiEnabl
 }
 
 function cuptiEnableDomain$(raw: Raw, rt: CheckedRuntime): Checked["cuptiEnableDomain"] {
+  const isPtr = rt.isPointer;
   return function cuptiEnableDomain(enable: number, subscriber: CUpti_SubscriberHandle, domain: CUpti_CallbackDomain): void {
+    if (arguments.length !== 3) rt.arity("cuptiEnableDomain", "enable,subscriber,domain", 3, arguments.length);
+    if (!(typeof enable === "number" && (enable >>> 0) === enable)) rt.bad("cuptiEnableDomain", "enable", "u32", enable);
+    if (!(isPtr(subscriber))) rt.bad("cuptiEnableDomain", "subscriber", "pointer", subscriber);
+    if (!(typeof domain === "number" && (domain >>> 0) === domain)) rt.bad("cuptiEnableDomain", "domain", "u32", domain);
     const r = raw.cuptiEnableDomain(enable, subscriber, domain);
     if (rt.guards) rt.check("cuptiEnableDomain");
     if (r !== 0) rt.fail(r, "cuptiEnableDomain");
@@ -111,7 +142,11 @@ function cuptiEnableDomain$(raw: Raw, rt: CheckedRuntime): Checked["cuptiEnableD
 }
 
 function cuptiEnableAllDomains$(raw: Raw, rt: CheckedRuntime): Checked["cuptiEnableAllDomains"] {
+  const isPtr = rt.isPointer;
   return function cuptiEnableAllDomains(enable: number, subscriber: CUpti_SubscriberHandle): void {
+    if (arguments.length !== 2) rt.arity("cuptiEnableAllDomains", "enable,subscriber", 2, arguments.length);
+    if (!(typeof enable === "number" && (enable >>> 0) === enable)) rt.bad("cuptiEnableAllDomains", "enable", "u32", enable);
+    if (!(isPtr(subscriber))) rt.bad("cuptiEnableAllDomains", "subscriber", "pointer", subscriber);
     const r = raw.cuptiEnableAllDomains(enable, subscriber);
     if (rt.guards) rt.check("cuptiEnableAllDomains");
     if (r !== 0) rt.fail(r, "cuptiEnableAllDomains");
@@ -121,6 +156,9 @@ function cuptiEnableAllDomains$(raw: Raw, rt: CheckedRuntime): Checked["cuptiEna
 function cuptiGetCallbackName$(raw: Raw, rt: CheckedRuntime): Checked["cuptiGetCallbackName"] {
   const o0 = rt.out[0]!;
   return function cuptiGetCallbackName(domain: CUpti_CallbackDomain, cbid: number): string | null {
+    if (arguments.length !== 2) rt.arity("cuptiGetCallbackName", "domain,cbid", 2, arguments.length);
+    if (!(typeof domain === "number" && (domain >>> 0) === domain)) rt.bad("cuptiGetCallbackName", "domain", "u32", domain);
+    if (!(typeof cbid === "number" && (cbid >>> 0) === cbid)) rt.bad("cuptiGetCallbackName", "cbid", "u32", cbid);
     const r = raw.cuptiGetCallbackName(domain, cbid, o0);
     if (rt.guards) rt.check("cuptiGetCallbackName");
     if (r !== 0) rt.fail(r, "cuptiGetCallbackName");
@@ -129,7 +167,11 @@ function cuptiGetCallbackName$(raw: Raw, rt: CheckedRuntime): Checked["cuptiGetC
 }
 
 function cuptiSetEventCollectionMode$(raw: Raw, rt: CheckedRuntime): Checked["cuptiSetEventCollectionMode"] {
+  const isPtr = rt.isPointer;
   return function cuptiSetEventCollectionMode(context: CUcontext, mode: CUpti_EventCollectionMode): void {
+    if (arguments.length !== 2) rt.arity("cuptiSetEventCollectionMode", "context,mode", 2, arguments.length);
+    if (!(isPtr(context))) rt.bad("cuptiSetEventCollectionMode", "context", "pointer", context);
+    if (!(typeof mode === "number" && (mode >>> 0) === mode)) rt.bad("cuptiSetEventCollectionMode", "mode", "u32", mode);
     const r = raw.cuptiSetEventCollectionMode(context, mode);
     if (rt.guards) rt.check("cuptiSetEventCollectionMode");
     if (r !== 0) rt.fail(r, "cuptiSetEventCollectionMode", context);
@@ -140,6 +182,9 @@ function cuptiDeviceGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuptiD
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
   return function cuptiDeviceGetAttribute(device: CUdevice, attrib: CUpti_DeviceAttribute, valueSize: number | bigint, value: PointerLike): bigint {
+    if (arguments.length !== 4) rt.arity("cuptiDeviceGetAttribute", "device,attrib,valueSize,value", 4, arguments.length);
+    if (!(typeof device === "number" && (device | 0) === device)) rt.bad("cuptiDeviceGetAttribute", "device", "i32", device);
+    if (!(typeof attrib === "number" && (attrib >>> 0) === attrib)) rt.bad("cuptiDeviceGetAttribute", "attrib", "u32", attrib);
     rt.writeCount(0, 8, valueSize, "cuptiDeviceGetAttribute", "valueSize");
     const r = raw.cuptiDeviceGetAttribute(device, attrib, o0, rt.sized(value, valueSize, 1, "cuptiDeviceGetAttribute", "value"));
     if (rt.guards) rt.check("cuptiDeviceGetAttribute");
@@ -152,6 +197,8 @@ function cuptiDeviceGetNumEventDomains$(raw: Raw, rt: CheckedRuntime): Checked["
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
   return function cuptiDeviceGetNumEventDomains(device: CUdevice): number {
+    if (arguments.length !== 1) rt.arity("cuptiDeviceGetNumEventDomains", "device", 1, arguments.length);
+    if (!(typeof device === "number" && (device | 0) === device)) rt.bad("cuptiDeviceGetNumEventDomains", "device", "i32", device);
     const r = raw.cuptiDeviceGetNumEventDomains(device, o0);
     if (rt.guards) rt.check("cuptiDeviceGetNumEventDomains");
     if (r !== 0) rt.fail(r, "cuptiDeviceGetNumEventDomains");
@@ -163,6 +210,8 @@ function cuptiDeviceEnumEventDomains$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
   return function cuptiDeviceEnumEventDomains(device: CUdevice, arraySizeBytes: number | bigint, domainArray: PointerLike): bigint {
+    if (arguments.length !== 3) rt.arity("cuptiDeviceEnumEventDomains", "device,arraySizeBytes,domainArray", 3, arguments.length);
+    if (!(typeof device === "number" && (device | 0) === device)) rt.bad("cuptiDeviceEnumEventDomains", "device", "i32", device);
     rt.writeCount(0, 8, arraySizeBytes, "cuptiDeviceEnumEventDomains", "arraySizeBytes");
     const r = raw.cuptiDeviceEnumEventDomains(device, o0, rt.sized(domainArray, arraySizeBytes, 1, "cuptiDeviceEnumEventDomains", "domainArray"));
     if (rt.guards) rt.check("cuptiDeviceEnumEventDomains");
@@ -175,6 +224,10 @@ function cuptiDeviceGetEventDomainAttribute$(raw: Raw, rt: CheckedRuntime): Chec
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
   return function cuptiDeviceGetEventDomainAttribute(device: CUdevice, eventDomain: CUpti_EventDomainID, attrib: CUpti_EventDomainAttribute, valueSize: number | bigint, value: PointerLike): bigint {
+    if (arguments.length !== 5) rt.arity("cuptiDeviceGetEventDomainAttribute", "device,eventDomain,attrib,valueSize,value", 5, arguments.length);
+    if (!(typeof device === "number" && (device | 0) === device)) rt.bad("cuptiDeviceGetEventDomainAttribute", "device", "i32", device);
+    if (!(typeof eventDomain === "number" && (eventDomain >>> 0) === eventDomain)) rt.bad("cuptiDeviceGetEventDomainAttribute", "eventDomain", "u32", eventDomain);
+    if (!(typeof attrib === "number" && (attrib >>> 0) === attrib)) rt.bad("cuptiDeviceGetEventDomainAttribute", "attrib", "u32", attrib);
     rt.writeCount(0, 8, valueSize, "cuptiDeviceGetEventDomainAttribute", "valueSize");
     const r = raw.cuptiDeviceGetEventDomainAttribute(device, eventDomain, attrib, o0, rt.sized(value, valueSize, 1, "cuptiDeviceGetEventDomainAttribute", "value"));
     if (rt.guards) rt.check("cuptiDeviceGetEventDomainAttribute");
@@ -187,6 +240,7 @@ function cuptiGetNumEventDomains$(raw: Raw, rt: CheckedRuntime): Checked["cuptiG
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
   return function cuptiGetNumEventDomains(): number {
+    if (arguments.length !== 0) rt.arity("cuptiGetNumEventDomains", "", 0, arguments.length);
     const r = raw.cuptiGetNumEventDomains(o0);
     if (rt.guards) rt.check("cuptiGetNumEventDomains");
     if (r !== 0) rt.fail(r, "cuptiGetNumEventDomains");
@@ -198,6 +252,7 @@ function cuptiEnumEventDomains$(raw: Raw, rt: CheckedRuntime): Checked["cuptiEnu
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
   return function cuptiEnumEventDomains(arraySizeBytes: number | bigint, domainArray: PointerLike): bigint {
+    if (arguments.length !== 2) rt.arity("cuptiEnumEventDomains", "arraySizeBytes,domainArray", 2, arguments.length);
     rt.writeCount(0, 8, arraySizeBytes, "cuptiEnumEventDomains", "arraySizeBytes");
     const r = raw.cuptiEnumEventDomains(o0, rt.sized(domainArray, arraySizeBytes, 1, "cuptiEnumEventDomains", "domainArray"));
     if (rt.guards) rt.check("cuptiEnumEventDomains");
@@ -210,6 +265,9 @@ function cuptiEventDomainGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["c
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
   return function cuptiEventDomainGetAttribute(eventDomain: CUpti_EventDomainID, attrib: CUpti_EventDomainAttribute, valueSize: number | bigint, value: PointerLike): bigint {
+    if (arguments.length !== 4) rt.arity("cuptiEventDomainGetAttribute", "eventDomain,attrib,valueSize,value", 4, arguments.length);
+    if (!(typeof eventDomain === "number" && (eventDomain >>> 0) === eventDomain)) rt.bad("cuptiEventDomainGetAttribute", "eventDomain", "u32", eventDomain);
+    if (!(typeof attrib === "number" && (attrib >>> 0) === attrib)) rt.bad("cuptiEventDomainGetAttribute", "attrib", "u32", attrib);
     rt.writeCount(0, 8, valueSize, "cuptiEventDomainGetAttribute", "valueSize");
     const r = raw.cuptiEventDomainGetAttribute(eventDomain, attrib, o0, rt.sized(value, valueSize, 1, "cuptiEventDomainGetAttribute", "value"));
     if (rt.guards) rt.check("cuptiEventDomainGetAttribute");
@@ -222,6 +280,8 @@ function cuptiEventDomainGetNumEvents$(raw: Raw, rt: CheckedRuntime): Checked["c
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
   return function cuptiEventDomainGetNumEvents(eventDomain: CUpti_EventDomainID): number {
+    if (arguments.length !== 1) rt.arity("cuptiEventDomainGetNumEvents", "eventDomain", 1, arguments.length);
+    if (!(typeof eventDomain === "number" && (eventDomain >>> 0) === eventDomain)) rt.bad("cuptiEventDomainGetNumEvents", "eventDomain", "u32", eventDomain);
     const r = raw.cuptiEventDomainGetNumEvents(eventDomain, o0);
     if (rt.guards) rt.check("cuptiEventDomainGetNumEvents");
     if (r !== 0) rt.fail(r, "cuptiEventDomainGetNumEvents");
@@ -233,6 +293,8 @@ function cuptiEventDomainEnumEvents$(raw: Raw, rt: CheckedRuntime): Checked["cup
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
   return function cuptiEventDomainEnumEvents(eventDomain: CUpti_EventDomainID, arraySizeBytes: number | bigint, eventArray: PointerLike): bigint {
+    if (arguments.length !== 3) rt.arity("cuptiEventDomainEnumEvents", "eventDomain,arraySizeBytes,eventArray", 3, arguments.length);
+    if (!(typeof eventDomain === "number" && (eventDomain >>> 0) === eventDomain)) rt.bad("cuptiEventDomainEnumEvents", "eventDomain", "u32", eventDomain);
     rt.writeCount(0, 8, arraySizeBytes, "cuptiEventDomainEnumEvents", "arraySizeBytes");
     const r = raw.cuptiEventDomainEnumEvents(eventDomain, o0, rt.sized(eventArray, arraySizeBytes, 1, "cuptiEventDomainEnumEvents", "eventArray"));
     if (rt.guards) rt.check("cuptiEventDomainEnumEvents");
@@ -245,6 +307,9 @@ function cuptiEventGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuptiEv
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
   return function cuptiEventGetAttribute(event: CUpti_EventID, attrib: CUpti_EventAttribute, valueSize: number | bigint, value: PointerLike): bigint {
+    if (arguments.length !== 4) rt.arity("cuptiEventGetAttribute", "event,attrib,valueSize,value", 4, arguments.length);
+    if (!(typeof event === "number" && (event >>> 0) === event)) rt.bad("cuptiEventGetAttribute", "event", "u32", event);
+    if (!(typeof attrib === "number" && (attrib >>> 0) === attrib)) rt.bad("cuptiEventGetAttribute", "attrib", "u32", attrib);
     rt.writeCount(0, 8, valueSize, "cuptiEventGetAttribute", "valueSize");
     const r = raw.cuptiEventGetAttribute(event, attrib, o0, rt.sized(value, valueSize, 1, "cuptiEventGetAttribute", "value"));
     if (rt.guards) rt.check("cuptiEventGetAttribute");
@@ -257,7 +322,9 @@ function cuptiEventGetIdFromName$(raw: Raw, rt: CheckedRuntime): Checked["cuptiE
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
   return function cuptiEventGetIdFromName(device: CUdevice, eventName: string | PointerLike): CUpti_EventID {
-    const r = raw.cuptiEventGetIdFromName(device, rt.cstr(eventName, 0), o0);
+    if (arguments.length !== 2) rt.arity("cuptiEventGetIdFromName", "device,eventName", 2, arguments.length);
+    if (!(typeof device === "number" && (device | 0) === device)) rt.bad("cuptiEventGetIdFromName", "device", "i32", device);
+    const r = raw.cuptiEventGetIdFromName(device, rt.cstr(eventName, 0, "cuptiEventGetIdFromName", "eventName"), o0);
     if (rt.guards) rt.check("cuptiEventGetIdFromName");
     if (r !== 0) rt.fail(r, "cuptiEventGetIdFromName");
     return u32[0]! as CUpti_EventID;
@@ -266,7 +333,11 @@ function cuptiEventGetIdFromName$(raw: Raw, rt: CheckedRuntime): Checked["cuptiE
 
 function cuptiEventGroupCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuptiEventGroupCreate"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuptiEventGroupCreate(context: CUcontext, flags: number): CUpti_EventGroup {
+    if (arguments.length !== 2) rt.arity("cuptiEventGroupCreate", "context,flags", 2, arguments.length);
+    if (!(isPtr(context))) rt.bad("cuptiEventGroupCreate", "context", "pointer", context);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cuptiEventGroupCreate", "flags", "u32", flags);
     const r = raw.cuptiEventGroupCreate(context, o0, flags);
     if (rt.guards) rt.check("cuptiEventGroupCreate");
     if (r !== 0) rt.fail(r, "cuptiEventGroupCreate", context);
@@ -276,7 +347,8 @@ function cuptiEventGroupCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuptiEve
 
 function cuptiEventGroupDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuptiEventGroupDestroy"] {
   return function cuptiEventGroupDestroy(eventGroup: PointerLike): void {
-    const r = raw.cuptiEventGroupDestroy(rt.ptr(eventGroup));
+    if (arguments.length !== 1) rt.arity("cuptiEventGroupDestroy", "eventGroup", 1, arguments.length);
+    const r = raw.cuptiEventGroupDestroy(rt.ptr(eventGroup, "cuptiEventGroupDestroy", "eventGroup"));
     if (rt.guards) rt.check("cuptiEventGroupDestroy");
     if (r !== 0) rt.fail(r, "cuptiEventGroupDestroy");
   };
@@ -286,8 +358,10 @@ function cuptiEventGroupGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
   return function cuptiEventGroupGetAttribute(eventGroup: PointerLike, attrib: CUpti_EventGroupAttribute, valueSize: number | bigint, value: PointerLike): bigint {
+    if (arguments.length !== 4) rt.arity("cuptiEventGroupGetAttribute", "eventGroup,attrib,valueSize,value", 4, arguments.length);
+    if (!(typeof attrib === "number" && (attrib >>> 0) === attrib)) rt.bad("cuptiEventGroupGetAttribute", "attrib", "u32", attrib);
     rt.writeCount(0, 8, valueSize, "cuptiEventGroupGetAttribute", "valueSize");
-    const r = raw.cuptiEventGroupGetAttribute(rt.ptr(eventGroup), attrib, o0, rt.sized(value, valueSize, 1, "cuptiEventGroupGetAttribute", "value"));
+    const r = raw.cuptiEventGroupGetAttribute(rt.ptr(eventGroup, "cuptiEventGroupGetAttribute", "eventGroup"), attrib, o0, rt.sized(value, valueSize, 1, "cuptiEventGroupGetAttribute", "value"));
     if (rt.guards) rt.check("cuptiEventGroupGetAttribute");
     if (r !== 0) rt.fail(r, "cuptiEventGroupGetAttribute");
     return u64[0]!;
@@ -296,8 +370,10 @@ function cuptiEventGroupGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cu
 
 function cuptiEventGroupSetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuptiEventGroupSetAttribute"] {
   return function cuptiEventGroupSetAttribute(eventGroup: PointerLike, attrib: CUpti_EventGroupAttribute, valueSize: bigint | number, value: PointerLike): void {
-    rt.count(valueSize, "cuptiEventGroupSetAttribute", "valueSize");
-    const r = raw.cuptiEventGroupSetAttribute(rt.ptr(eventGroup), attrib, valueSize, rt.sized(value, valueSize, 1, "cuptiEventGroupSetAttribute", "value"));
+    if (arguments.length !== 4) rt.arity("cuptiEventGroupSetAttribute", "eventGroup,attrib,valueSize,value", 4, arguments.length);
+    if (!(typeof attrib === "number" && (attrib >>> 0) === attrib)) rt.bad("cuptiEventGroupSetAttribute", "attrib", "u32", attrib);
+    if (!((typeof valueSize === "bigint" ? valueSize >= 0n && valueSize <= 18446744073709551615n : Number.isSafeInteger(valueSize) && valueSize >= 0))) rt.bad("cuptiEventGroupSetAttribute", "valueSize", "u64", valueSize);
+    const r = raw.cuptiEventGroupSetAttribute(rt.ptr(eventGroup, "cuptiEventGroupSetAttribute", "eventGroup"), attrib, valueSize, rt.sized(value, valueSize, 1, "cuptiEventGroupSetAttribute", "value"));
     if (rt.guards) rt.check("cuptiEventGroupSetAttribute");
     if (r !== 0) rt.fail(r, "cuptiEventGroupSetAttribute");
   };
@@ -305,7 +381,9 @@ function cuptiEventGroupSetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cu
 
 function cuptiEventGroupAddEvent$(raw: Raw, rt: CheckedRuntime): Checked["cuptiEventGroupAddEvent"] {
   return function cuptiEventGroupAddEvent(eventGroup: PointerLike, event: CUpti_EventID): void {
-    const r = raw.cuptiEventGroupAddEvent(rt.ptr(eventGroup), event);
+    if (arguments.length !== 2) rt.arity("cuptiEventGroupAddEvent", "eventGroup,event", 2, arguments.length);
+    if (!(typeof event === "number" && (event >>> 0) === event)) rt.bad("cuptiEventGroupAddEvent", "event", "u32", event);
+    const r = raw.cuptiEventGroupAddEvent(rt.ptr(eventGroup, "cuptiEventGroupAddEvent", "eventGroup"), event);
     if (rt.guards) rt.check("cuptiEventGroupAddEvent");
     if (r !== 0) rt.fail(r, "cuptiEventGroupAddEvent");
   };
@@ -313,7 +391,9 @@ function cuptiEventGroupAddEvent$(raw: Raw, rt: CheckedRuntime): Checked["cuptiE
 
 function cuptiEventGroupRemoveEvent$(raw: Raw, rt: CheckedRuntime): Checked["cuptiEventGroupRemoveEvent"] {
   return function cuptiEventGroupRemoveEvent(eventGroup: PointerLike, event: CUpti_EventID): void {
-    const r = raw.cuptiEventGroupRemoveEvent(rt.ptr(eventGroup), event);
+    if (arguments.length !== 2) rt.arity("cuptiEventGroupRemoveEvent", "eventGroup,event", 2, arguments.length);
+    if (!(typeof event === "number" && (event >>> 0) === event)) rt.bad("cuptiEventGroupRemoveEvent", "event", "u32", event);
+    const r = raw.cuptiEventGroupRemoveEvent(rt.ptr(eventGroup, "cuptiEventGroupRemoveEvent", "eventGroup"), event);
     if (rt.guards) rt.check("cuptiEventGroupRemoveEvent");
     if (r !== 0) rt.fail(r, "cuptiEventGroupRemoveEvent");
   };
@@ -321,7 +401,8 @@ function cuptiEventGroupRemoveEvent$(raw: Raw, rt: CheckedRuntime): Checked["cup
 
 function cuptiEventGroupRemoveAllEvents$(raw: Raw, rt: CheckedRuntime): Checked["cuptiEventGroupRemoveAllEvents"] {
   return function cuptiEventGroupRemoveAllEvents(eventGroup: PointerLike): void {
-    const r = raw.cuptiEventGroupRemoveAllEvents(rt.ptr(eventGroup));
+    if (arguments.length !== 1) rt.arity("cuptiEventGroupRemoveAllEvents", "eventGroup", 1, arguments.length);
+    const r = raw.cuptiEventGroupRemoveAllEvents(rt.ptr(eventGroup, "cuptiEventGroupRemoveAllEvents", "eventGroup"));
     if (rt.guards) rt.check("cuptiEventGroupRemoveAllEvents");
     if (r !== 0) rt.fail(r, "cuptiEventGroupRemoveAllEvents");
   };
@@ -329,7 +410,8 @@ function cuptiEventGroupRemoveAllEvents$(raw: Raw, rt: CheckedRuntime): Checked[
 
 function cuptiEventGroupResetAllEvents$(raw: Raw, rt: CheckedRuntime): Checked["cuptiEventGroupResetAllEvents"] {
   return function cuptiEventGroupResetAllEvents(eventGroup: PointerLike): void {
-    const r = raw.cuptiEventGroupResetAllEvents(rt.ptr(eventGroup));
+    if (arguments.length !== 1) rt.arity("cuptiEventGroupResetAllEvents", "eventGroup", 1, arguments.length);
+    const r = raw.cuptiEventGroupResetAllEvents(rt.ptr(eventGroup, "cuptiEventGroupResetAllEvents", "eventGroup"));
     if (rt.guards) rt.check("cuptiEventGroupResetAllEvents");
     if (r !== 0) rt.fail(r, "cuptiEventGroupResetAllEvents");
   };
@@ -337,7 +419,8 @@ function cuptiEventGroupResetAllEvents$(raw: Raw, rt: CheckedRuntime): Checked["
 
 function cuptiEventGroupEnable$(raw: Raw, rt: CheckedRuntime): Checked["cuptiEventGroupEnable"] {
   return function cuptiEventGroupEnable(eventGroup: PointerLike): void {
-    const r = raw.cuptiEventGroupEnable(rt.ptr(eventGroup));
+    if (arguments.length !== 1) rt.arity("cuptiEventGroupEnable", "eventGroup", 1, arguments.length);
+    const r = raw.cuptiEventGroupEnable(rt.ptr(eventGroup, "cuptiEventGroupEnable", "eventGroup"));
     if (rt.guards) rt.check("cuptiEventGroupEnable");
     if (r !== 0) rt.fail(r, "cuptiEventGroupEnable");
   };
@@ -345,7 +428,8 @@ function cuptiEventGroupEnable$(raw: Raw, rt: CheckedRuntime): Checked["cuptiEve
 
 function cuptiEventGroupDisable$(raw: Raw, rt: CheckedRuntime): Checked["cuptiEventGroupDisable"] {
   return function cuptiEventGroupDisable(eventGroup: PointerLike): void {
-    const r = raw.cuptiEventGroupDisable(rt.ptr(eventGroup));
+    if (arguments.length !== 1) rt.arity("cuptiEventGroupDisable", "eventGroup", 1, arguments.length);
+    const r = raw.cuptiEventGroupDisable(rt.ptr(eventGroup, "cuptiEventGroupDisable", "eventGroup"));
     if (rt.guards) rt.check("cuptiEventGroupDisable");
     if (r !== 0) rt.fail(r, "cuptiEventGroupDisable");
   };
@@ -355,8 +439,11 @@ function cuptiEventGroupReadEvent$(raw: Raw, rt: CheckedRuntime): Checked["cupti
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
   return function cuptiEventGroupReadEvent(eventGroup: PointerLike, flags: CUpti_ReadEventFlags, event: CUpti_EventID, eventValueBufferSizeBytes: number | bigint, eventValueBuffer: PointerLike): bigint {
+    if (arguments.length !== 5) rt.arity("cuptiEventGroupReadEvent", "eventGroup,flags,event,eventValueBufferSizeBytes,eventValueBuffer", 5, arguments.length);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cuptiEventGroupReadEvent", "flags", "u32", flags);
+    if (!(typeof event === "number" && (event >>> 0) === event)) rt.bad("cuptiEventGroupReadEvent", "event", "u32", event);
     rt.writeCount(0, 8, eventValueBufferSizeBytes, "cuptiEventGroupReadEvent", "eventValueBufferSizeBytes");
-    const r = raw.cuptiEventGroupReadEvent(rt.ptr(eventGroup), flags, event, o0, rt.sized(eventValueBuffer, eventValueBufferSizeBytes, 1, "cuptiEventGroupReadEvent", "eventValueBuffer"));
+    const r = raw.cuptiEventGroupReadEvent(rt.ptr(eventGroup, "cuptiEventGroupReadEvent", "eventGroup"), flags, event, o0, rt.sized(eventValueBuffer, eventValueBufferSizeBytes, 1, "cuptiEventGroupReadEvent", "eventValueBuffer"));
     if (rt.guards) rt.check("cuptiEventGroupReadEvent");
     if (r !== 0) rt.fail(r, "cuptiEventGroupReadEvent");
     return u64[0]!;
@@ -369,9 +456,11 @@ function cuptiEventGroupReadAllEvents$(raw: Raw, rt: CheckedRuntime): Checked["c
   const o2 = rt.out[2]!;
   const u64 = rt.u64;
   return function cuptiEventGroupReadAllEvents(eventGroup: PointerLike, flags: CUpti_ReadEventFlags, eventValueBufferSizeBytes: number | bigint, eventValueBuffer: PointerLike, eventIdArraySizeBytes: number | bigint, eventIdArray: PointerLike): [eventValueBufferSizeBytes: bigint, eventIdArraySizeBytes: bigint, numEventIdsRead: bigint] {
+    if (arguments.length !== 6) rt.arity("cuptiEventGroupReadAllEvents", "eventGroup,flags,eventValueBufferSizeBytes,eventValueBuffer,eventIdArraySizeBytes,eventIdArray", 6, arguments.length);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cuptiEventGroupReadAllEvents", "flags", "u32", flags);
     rt.writeCount(0, 8, eventValueBufferSizeBytes, "cuptiEventGroupReadAllEvents", "eventValueBufferSizeBytes");
     rt.writeCount(1, 8, eventIdArraySizeBytes, "cuptiEventGroupReadAllEvents", "eventIdArraySizeBytes");
-    const r = raw.cuptiEventGroupReadAllEvents(rt.ptr(eventGroup), flags, o0, rt.sized(eventValueBuffer, eventValueBufferSizeBytes, 1, "cuptiEventGroupReadAllEvents", "eventValueBuffer"), o1, rt.sized(eventIdArray, eventIdArraySizeBytes, 1, "cuptiEventGroupReadAllEvents", "eventIdArray"), o2);
+    const r = raw.cuptiEventGroupReadAllEvents(rt.ptr(eventGroup, "cuptiEventGroupReadAllEvents", "eventGroup"), flags, o0, rt.sized(eventValueBuffer, eventValueBufferSizeBytes, 1, "cuptiEventGroupReadAllEvents", "eventValueBuffer"), o1, rt.sized(eventIdArray, eventIdArraySizeBytes, 1, "cuptiEventGroupReadAllEvents", "eventIdArray"), o2);
     if (rt.guards) rt.check("cuptiEventGroupReadAllEvents");
     if (r !== 0) rt.fail(r, "cuptiEventGroupReadAllEvents");
     return [u64[0]!, u64[1]!, u64[2]!];
@@ -380,8 +469,11 @@ function cuptiEventGroupReadAllEvents$(raw: Raw, rt: CheckedRuntime): Checked["c
 
 function cuptiEventGroupSetsCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuptiEventGroupSetsCreate"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuptiEventGroupSetsCreate(context: CUcontext, eventIdArraySizeBytes: bigint | number, eventIdArray: PointerLike): Pointer {
-    rt.count(eventIdArraySizeBytes, "cuptiEventGroupSetsCreate", "eventIdArraySizeBytes");
+    if (arguments.length !== 3) rt.arity("cuptiEventGroupSetsCreate", "context,eventIdArraySizeBytes,eventIdArray", 3, arguments.length);
+    if (!(isPtr(context))) rt.bad("cuptiEventGroupSetsCreate", "context", "pointer", context);
+    if (!((typeof eventIdArraySizeBytes === "bigint" ? eventIdArraySizeBytes >= 0n && eventIdArraySizeBytes <= 18446744073709551615n : Number.isSafeInteger(eventIdArraySizeBytes) && eventIdArraySizeBytes >= 0))) rt.bad("cuptiEventGroupSetsCreate", "eventIdArraySizeBytes", "u64", eventIdArraySizeBytes);
     const r = raw.cuptiEventGroupSetsCreate(context, eventIdArraySizeBytes, rt.sized(eventIdArray, eventIdArraySizeBytes, 1, "cuptiEventGroupSetsCreate", "eventIdArray"), o0);
     if (rt.guards) rt.check("cuptiEventGroupSetsCreate");
     if (r !== 0) rt.fail(r, "cuptiEventGroupSetsCreate", context);
@@ -391,7 +483,8 @@ function cuptiEventGroupSetsCreate$(raw: Raw, rt: CheckedRuntime): Checked["cupt
 
 function cuptiEventGroupSetsDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuptiEventGroupSetsDestroy"] {
   return function cuptiEventGroupSetsDestroy(eventGroupSets: PointerLike): void {
-    const r = raw.cuptiEventGroupSetsDestroy(rt.ptr(rt.expect(eventGroupSets, CUpti_EventGroupSets, "cuptiEventGroupSetsDestroy", "eventGroupSets")));
+    if (arguments.length !== 1) rt.arity("cuptiEventGroupSetsDestroy", "eventGroupSets", 1, arguments.length);
+    const r = raw.cuptiEventGroupSetsDestroy(rt.ptr(rt.expect(eventGroupSets, CUpti_EventGroupSets, "cuptiEventGroupSetsDestroy", "eventGroupSets"), "cuptiEventGroupSetsDestroy", "eventGroupSets"));
     if (rt.guards) rt.check("cuptiEventGroupSetsDestroy");
     if (r !== 0) rt.fail(r, "cuptiEventGroupSetsDestroy");
   };
@@ -399,7 +492,8 @@ function cuptiEventGroupSetsDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cup
 
 function cuptiEventGroupSetEnable$(raw: Raw, rt: CheckedRuntime): Checked["cuptiEventGroupSetEnable"] {
   return function cuptiEventGroupSetEnable(eventGroupSet: PointerLike): void {
-    const r = raw.cuptiEventGroupSetEnable(rt.ptr(rt.expect(eventGroupSet, CUpti_EventGroupSet, "cuptiEventGroupSetEnable", "eventGroupSet")));
+    if (arguments.length !== 1) rt.arity("cuptiEventGroupSetEnable", "eventGroupSet", 1, arguments.length);
+    const r = raw.cuptiEventGroupSetEnable(rt.ptr(rt.expect(eventGroupSet, CUpti_EventGroupSet, "cuptiEventGroupSetEnable", "eventGroupSet"), "cuptiEventGroupSetEnable", "eventGroupSet"));
     if (rt.guards) rt.check("cuptiEventGroupSetEnable");
     if (r !== 0) rt.fail(r, "cuptiEventGroupSetEnable");
   };
@@ -407,14 +501,18 @@ function cuptiEventGroupSetEnable$(raw: Raw, rt: CheckedRuntime): Checked["cupti
 
 function cuptiEventGroupSetDisable$(raw: Raw, rt: CheckedRuntime): Checked["cuptiEventGroupSetDisable"] {
   return function cuptiEventGroupSetDisable(eventGroupSet: PointerLike): void {
-    const r = raw.cuptiEventGroupSetDisable(rt.ptr(rt.expect(eventGroupSet, CUpti_EventGroupSet, "cuptiEventGroupSetDisable", "eventGroupSet")));
+    if (arguments.length !== 1) rt.arity("cuptiEventGroupSetDisable", "eventGroupSet", 1, arguments.length);
+    const r = raw.cuptiEventGroupSetDisable(rt.ptr(rt.expect(eventGroupSet, CUpti_EventGroupSet, "cuptiEventGroupSetDisable", "eventGroupSet"), "cuptiEventGroupSetDisable", "eventGroupSet"));
     if (rt.guards) rt.check("cuptiEventGroupSetDisable");
     if (r !== 0) rt.fail(r, "cuptiEventGroupSetDisable");
   };
 }
 
 function cuptiEnableKernelReplayMode$(raw: Raw, rt: CheckedRuntime): Checked["cuptiEnableKernelReplayMode"] {
+  const isPtr = rt.isPointer;
   return function cuptiEnableKernelReplayMode(context: CUcontext): void {
+    if (arguments.length !== 1) rt.arity("cuptiEnableKernelReplayMode", "context", 1, arguments.length);
+    if (!(isPtr(context))) rt.bad("cuptiEnableKernelReplayMode", "context", "pointer", context);
     const r = raw.cuptiEnableKernelReplayMode(context);
     if (rt.guards) rt.check("cuptiEnableKernelReplayMode");
     if (r !== 0) rt.fail(r, "cuptiEnableKernelReplayMode", context);
@@ -422,7 +520,10 @@ function cuptiEnableKernelReplayMode$(raw: Raw, rt: CheckedRuntime): Checked["cu
 }
 
 function cuptiDisableKernelReplayMode$(raw: Raw, rt: CheckedRuntime): Checked["cuptiDisableKernelReplayMode"] {
+  const isPtr = rt.isPointer;
   return function cuptiDisableKernelReplayMode(context: CUcontext): void {
+    if (arguments.length !== 1) rt.arity("cuptiDisableKernelReplayMode", "context", 1, arguments.length);
+    if (!(isPtr(context))) rt.bad("cuptiDisableKernelReplayMode", "context", "pointer", context);
     const r = raw.cuptiDisableKernelReplayMode(context);
     if (rt.guards) rt.check("cuptiDisableKernelReplayMode");
     if (r !== 0) rt.fail(r, "cuptiDisableKernelReplayMode", context);
@@ -430,8 +531,11 @@ function cuptiDisableKernelReplayMode$(raw: Raw, rt: CheckedRuntime): Checked["c
 }
 
 function cuptiKernelReplaySubscribeUpdate$(raw: Raw, rt: CheckedRuntime): Checked["cuptiKernelReplaySubscribeUpdate"] {
+  const isPtr = rt.isPointer;
   return function cuptiKernelReplaySubscribeUpdate(updateFunc: CUpti_KernelReplayUpdateFunc, customData: PointerLike): void {
-    const r = raw.cuptiKernelReplaySubscribeUpdate(updateFunc, rt.ptr(customData));
+    if (arguments.length !== 2) rt.arity("cuptiKernelReplaySubscribeUpdate", "updateFunc,customData", 2, arguments.length);
+    if (!(isPtr(updateFunc))) rt.bad("cuptiKernelReplaySubscribeUpdate", "updateFunc", "function", updateFunc);
+    const r = raw.cuptiKernelReplaySubscribeUpdate(updateFunc, rt.ptr(customData, "cuptiKernelReplaySubscribeUpdate", "customData"));
     if (rt.guards) rt.check("cuptiKernelReplaySubscribeUpdate");
     if (r !== 0) rt.fail(r, "cuptiKernelReplaySubscribeUpdate");
   };
@@ -441,6 +545,7 @@ function cuptiGetNumMetrics$(raw: Raw, rt: CheckedRuntime): Checked["cuptiGetNum
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
   return function cuptiGetNumMetrics(): number {
+    if (arguments.length !== 0) rt.arity("cuptiGetNumMetrics", "", 0, arguments.length);
     const r = raw.cuptiGetNumMetrics(o0);
     if (rt.guards) rt.check("cuptiGetNumMetrics");
     if (r !== 0) rt.fail(r, "cuptiGetNumMetrics");
@@ -452,6 +557,7 @@ function cuptiEnumMetrics$(raw: Raw, rt: CheckedRuntime): Checked["cuptiEnumMetr
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
   return function cuptiEnumMetrics(arraySizeBytes: number | bigint, metricArray: PointerLike): bigint {
+    if (arguments.length !== 2) rt.arity("cuptiEnumMetrics", "arraySizeBytes,metricArray", 2, arguments.length);
     rt.writeCount(0, 8, arraySizeBytes, "cuptiEnumMetrics", "arraySizeBytes");
     const r = raw.cuptiEnumMetrics(o0, rt.sized(metricArray, arraySizeBytes, 1, "cuptiEnumMetrics", "metricArray"));
     if (rt.guards) rt.check("cuptiEnumMetrics");
@@ -464,6 +570,8 @@ function cuptiDeviceGetNumMetrics$(raw: Raw, rt: CheckedRuntime): Checked["cupti
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
   return function cuptiDeviceGetNumMetrics(device: CUdevice): number {
+    if (arguments.length !== 1) rt.arity("cuptiDeviceGetNumMetrics", "device", 1, arguments.length);
+    if (!(typeof device === "number" && (device | 0) === device)) rt.bad("cuptiDeviceGetNumMetrics", "device", "i32", device);
     const r = raw.cuptiDeviceGetNumMetrics(device, o0);
     if (rt.guards) rt.check("cuptiDeviceGetNumMetrics");
     if (r !== 0) rt.fail(r, "cuptiDeviceGetNumMetrics");
@@ -475,6 +583,8 @@ function cuptiDeviceEnumMetrics$(raw: Raw, rt: CheckedRuntime): Checked["cuptiDe
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
   return function cuptiDeviceEnumMetrics(device: CUdevice, arraySizeBytes: number | bigint, metricArray: PointerLike): bigint {
+    if (arguments.length !== 3) rt.arity("cuptiDeviceEnumMetrics", "device,arraySizeBytes,metricArray", 3, arguments.length);
+    if (!(typeof device === "number" && (device | 0) === device)) rt.bad("cuptiDeviceEnumMetrics", "device", "i32", device);
     rt.writeCount(0, 8, arraySizeBytes, "cuptiDeviceEnumMetrics", "arraySizeBytes");
     const r = raw.cuptiDeviceEnumMetrics(device, o0, rt.sized(metricArray, arraySizeBytes, 1, "cuptiDeviceEnumMetrics", "metricArray"));
     if (rt.guards) rt.check("cuptiDeviceEnumMetrics");
@@ -487,6 +597,9 @@ function cuptiMetricGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuptiM
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
   return function cuptiMetricGetAttribute(metric: CUpti_MetricID, attrib: CUpti_MetricAttribute, valueSize: number | bigint, value: PointerLike): bigint {
+    if (arguments.length !== 4) rt.arity("cuptiMetricGetAttribute", "metric,attrib,valueSize,value", 4, arguments.length);
+    if (!(typeof metric === "number" && (metric >>> 0) === metric)) rt.bad("cuptiMetricGetAttribute", "metric", "u32", metric);
+    if (!(typeof attrib === "number" && (attrib >>> 0) === attrib)) rt.bad("cuptiMetricGetAttribute", "attrib", "u32", attrib);
     rt.writeCount(0, 8, valueSize, "cuptiMetricGetAttribute", "valueSize");
     const r = raw.cuptiMetricGetAttribute(metric, attrib, o0, rt.sized(value, valueSize, 1, "cuptiMetricGetAttribute", "value"));
     if (rt.guards) rt.check("cuptiMetricGetAttribute");
@@ -499,7 +612,9 @@ function cuptiMetricGetIdFromName$(raw: Raw, rt: CheckedRuntime): Checked["cupti
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
   return function cuptiMetricGetIdFromName(device: CUdevice, metricName: string | PointerLike): CUpti_MetricID {
-    const r = raw.cuptiMetricGetIdFromName(device, rt.cstr(metricName, 0), o0);
+    if (arguments.length !== 2) rt.arity("cuptiMetricGetIdFromName", "device,metricName", 2, arguments.length);
+    if (!(typeof device === "number" && (device | 0) === device)) rt.bad("cuptiMetricGetIdFromName", "device", "i32", device);
+    const r = raw.cuptiMetricGetIdFromName(device, rt.cstr(metricName, 0, "cuptiMetricGetIdFromName", "metricName"), o0);
     if (rt.guards) rt.check("cuptiMetricGetIdFromName");
     if (r !== 0) rt.fail(r, "cuptiMetricGetIdFromName");
     return u32[0]! as CUpti_MetricID;
@@ -510,6 +625,8 @@ function cuptiMetricGetNumEvents$(raw: Raw, rt: CheckedRuntime): Checked["cuptiM
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
   return function cuptiMetricGetNumEvents(metric: CUpti_MetricID): number {
+    if (arguments.length !== 1) rt.arity("cuptiMetricGetNumEvents", "metric", 1, arguments.length);
+    if (!(typeof metric === "number" && (metric >>> 0) === metric)) rt.bad("cuptiMetricGetNumEvents", "metric", "u32", metric);
     const r = raw.cuptiMetricGetNumEvents(metric, o0);
     if (rt.guards) rt.check("cuptiMetricGetNumEvents");
     if (r !== 0) rt.fail(r, "cuptiMetricGetNumEvents");
@@ -521,6 +638,8 @@ function cuptiMetricEnumEvents$(raw: Raw, rt: CheckedRuntime): Checked["cuptiMet
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
   return function cuptiMetricEnumEvents(metric: CUpti_MetricID, eventIdArraySizeBytes: number | bigint, eventIdArray: PointerLike): bigint {
+    if (arguments.length !== 3) rt.arity("cuptiMetricEnumEvents", "metric,eventIdArraySizeBytes,eventIdArray", 3, arguments.length);
+    if (!(typeof metric === "number" && (metric >>> 0) === metric)) rt.bad("cuptiMetricEnumEvents", "metric", "u32", metric);
     rt.writeCount(0, 8, eventIdArraySizeBytes, "cuptiMetricEnumEvents", "eventIdArraySizeBytes");
     const r = raw.cuptiMetricEnumEvents(metric, o0, rt.sized(eventIdArray, eventIdArraySizeBytes, 1, "cuptiMetricEnumEvents", "eventIdArray"));
     if (rt.guards) rt.check("cuptiMetricEnumEvents");
@@ -533,6 +652,8 @@ function cuptiMetricGetNumProperties$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
   return function cuptiMetricGetNumProperties(metric: CUpti_MetricID): number {
+    if (arguments.length !== 1) rt.arity("cuptiMetricGetNumProperties", "metric", 1, arguments.length);
+    if (!(typeof metric === "number" && (metric >>> 0) === metric)) rt.bad("cuptiMetricGetNumProperties", "metric", "u32", metric);
     const r = raw.cuptiMetricGetNumProperties(metric, o0);
     if (rt.guards) rt.check("cuptiMetricGetNumProperties");
     if (r !== 0) rt.fail(r, "cuptiMetricGetNumProperties");
@@ -544,6 +665,8 @@ function cuptiMetricEnumProperties$(raw: Raw, rt: CheckedRuntime): Checked["cupt
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
   return function cuptiMetricEnumProperties(metric: CUpti_MetricID, propIdArraySizeBytes: number | bigint, propIdArray: PointerLike): bigint {
+    if (arguments.length !== 3) rt.arity("cuptiMetricEnumProperties", "metric,propIdArraySizeBytes,propIdArray", 3, arguments.length);
+    if (!(typeof metric === "number" && (metric >>> 0) === metric)) rt.bad("cuptiMetricEnumProperties", "metric", "u32", metric);
     rt.writeCount(0, 8, propIdArraySizeBytes, "cuptiMetricEnumProperties", "propIdArraySizeBytes");
     const r = raw.cuptiMetricEnumProperties(metric, o0, rt.sized(propIdArray, propIdArraySizeBytes, 1, "cuptiMetricEnumProperties", "propIdArray"));
     if (rt.guards) rt.check("cuptiMetricEnumProperties");
@@ -554,7 +677,11 @@ function cuptiMetricEnumProperties$(raw: Raw, rt: CheckedRuntime): Checked["cupt
 
 function cuptiMetricGetRequiredEventGroupSets$(raw: Raw, rt: CheckedRuntime): Checked["cuptiMetricGetRequiredEventGroupSets"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuptiMetricGetRequiredEventGroupSets(context: CUcontext, metric: CUpti_MetricID): Pointer {
+    if (arguments.length !== 2) rt.arity("cuptiMetricGetRequiredEventGroupSets", "context,metric", 2, arguments.length);
+    if (!(isPtr(context))) rt.bad("cuptiMetricGetRequiredEventGroupSets", "context", "pointer", context);
+    if (!(typeof metric === "number" && (metric >>> 0) === metric)) rt.bad("cuptiMetricGetRequiredEventGroupSets", "metric", "u32", metric);
     const r = raw.cuptiMetricGetRequiredEventGroupSets(context, metric, o0);
     if (rt.guards) rt.check("cuptiMetricGetRequiredEventGroupSets");
     if (r !== 0) rt.fail(r, "cuptiMetricGetRequiredEventGroupSets", context);
@@ -564,8 +691,11 @@ function cuptiMetricGetRequiredEventGroupSets$(raw: Raw, rt: CheckedRuntime): Ch
 
 function cuptiMetricCreateEventGroupSets$(raw: Raw, rt: CheckedRuntime): Checked["cuptiMetricCreateEventGroupSets"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuptiMetricCreateEventGroupSets(context: CUcontext, metricIdArraySizeBytes: bigint | number, metricIdArray: PointerLike): Pointer {
-    rt.count(metricIdArraySizeBytes, "cuptiMetricCreateEventGroupSets", "metricIdArraySizeBytes");
+    if (arguments.length !== 3) rt.arity("cuptiMetricCreateEventGroupSets", "context,metricIdArraySizeBytes,metricIdArray", 3, arguments.length);
+    if (!(isPtr(context))) rt.bad("cuptiMetricCreateEventGroupSets", "context", "pointer", context);
+    if (!((typeof metricIdArraySizeBytes === "bigint" ? metricIdArraySizeBytes >= 0n && metricIdArraySizeBytes <= 18446744073709551615n : Number.isSafeInteger(metricIdArraySizeBytes) && metricIdArraySizeBytes >= 0))) rt.bad("cuptiMetricCreateEventGroupSets", "metricIdArraySizeBytes", "u64", metricIdArraySizeBytes);
     const r = raw.cuptiMetricCreateEventGroupSets(context, metricIdArraySizeBytes, rt.sized(metricIdArray, metricIdArraySizeBytes, 1, "cuptiMetricCreateEventGroupSets", "metricIdArray"), o0);
     if (rt.guards) rt.check("cuptiMetricCreateEventGroupSets");
     if (r !== 0) rt.fail(r, "cuptiMetricCreateEventGroupSets", context);
@@ -575,9 +705,13 @@ function cuptiMetricCreateEventGroupSets$(raw: Raw, rt: CheckedRuntime): Checked
 
 function cuptiMetricGetValue$(raw: Raw, rt: CheckedRuntime): Checked["cuptiMetricGetValue"] {
   return function cuptiMetricGetValue(device: CUdevice, metric: CUpti_MetricID, eventIdArraySizeBytes: bigint | number, eventIdArray: PointerLike, eventValueArraySizeBytes: bigint | number, eventValueArray: PointerLike, timeDuration: bigint | number, metricValue?: CUpti_MetricValue): CUpti_MetricValue {
-    rt.count(eventIdArraySizeBytes, "cuptiMetricGetValue", "eventIdArraySizeBytes");
-    rt.count(eventValueArraySizeBytes, "cuptiMetricGetValue", "eventValueArraySizeBytes");
-    const $metricValue = metricValue === undefined ? rt.record(CUpti_MetricValue) : rt.expect(metricValue, CUpti_MetricValue, "cuptiMetricGetValue", "metricValue");
+    if (arguments.length < 7 || arguments.length > 8) rt.arity("cuptiMetricGetValue", "device,metric,eventIdArraySizeBytes,eventIdArray,eventValueArraySizeBytes,eventValueArray,timeDuration,metricValue", 7, arguments.length);
+    if (!(typeof device === "number" && (device | 0) === device)) rt.bad("cuptiMetricGetValue", "device", "i32", device);
+    if (!(typeof metric === "number" && (metric >>> 0) === metric)) rt.bad("cuptiMetricGetValue", "metric", "u32", metric);
+    if (!((typeof eventIdArraySizeBytes === "bigint" ? eventIdArraySizeBytes >= 0n && eventIdArraySizeBytes <= 18446744073709551615n : Number.isSafeInteger(eventIdArraySizeBytes) && eventIdArraySizeBytes >= 0))) rt.bad("cuptiMetricGetValue", "eventIdArraySizeBytes", "u64", eventIdArraySizeBytes);
+    if (!((typeof eventValueArraySizeBytes === "bigint" ? eventValueArraySizeBytes >= 0n && eventValueArraySizeBytes <= 18446744073709551615n : Number.isSafeInteger(eventValueArraySizeBytes) && eventValueArraySizeBytes >= 0))) rt.bad("cuptiMetricGetValue", "eventValueArraySizeBytes", "u64", eventValueArraySizeBytes);
+    if (!((typeof timeDuration === "bigint" ? timeDuration >= 0n && timeDuration <= 18446744073709551615n : Number.isSafeInteger(timeDuration) && timeDuration >= 0))) rt.bad("cuptiMetricGetValue", "timeDuration", "u64", timeDuration);
+    const $metricValue = metricValue === undefined ? rt.record(CUpti_MetricValue) : rt.recordArg(metricValue, CUpti_MetricValue, "cuptiMetricGetValue", "metricValue");
     const r = raw.cuptiMetricGetValue(device, metric, eventIdArraySizeBytes, rt.sized(eventIdArray, eventIdArraySizeBytes, 1, "cuptiMetricGetValue", "eventIdArray"), eventValueArraySizeBytes, rt.sized(eventValueArray, eventValueArraySizeBytes, 1, "cuptiMetricGetValue", "eventValueArray"), timeDuration, $metricValue.$pointer());
     if (rt.guards) rt.check("cuptiMetricGetValue");
     if (r !== 0) rt.fail(r, "cuptiMetricGetValue");
@@ -587,11 +721,13 @@ function cuptiMetricGetValue$(raw: Raw, rt: CheckedRuntime): Checked["cuptiMetri
 
 function cuptiMetricGetValue2$(raw: Raw, rt: CheckedRuntime): Checked["cuptiMetricGetValue2"] {
   return function cuptiMetricGetValue2(metric: CUpti_MetricID, eventIdArraySizeBytes: bigint | number, eventIdArray: PointerLike, eventValueArraySizeBytes: bigint | number, eventValueArray: PointerLike, propIdArraySizeBytes: bigint | number, propIdArray: PointerLike, propValueArraySizeBytes: bigint | number, propValueArray: PointerLike, metricValue?: CUpti_MetricValue): CUpti_MetricValue {
-    rt.count(eventIdArraySizeBytes, "cuptiMetricGetValue2", "eventIdArraySizeBytes");
-    rt.count(eventValueArraySizeBytes, "cuptiMetricGetValue2", "eventValueArraySizeBytes");
-    rt.count(propIdArraySizeBytes, "cuptiMetricGetValue2", "propIdArraySizeBytes");
-    rt.count(propValueArraySizeBytes, "cuptiMetricGetValue2", "propValueArraySizeBytes");
-    const $metricValue = metricValue === undefined ? rt.record(CUpti_MetricValue) : rt.expect(metricValue, CUpti_MetricValue, "cuptiMetricGetValue2", "metricValue");
+    if (arguments.length < 9 || arguments.length > 10) rt.arity("cuptiMetricGetValue2", "metric,eventIdArraySizeBytes,eventIdArray,eventValueArraySizeBytes,eventValueArray,propIdArraySizeBytes,propIdArray,propValueArraySizeBytes,propValueArray,metricValue", 9, arguments.length);
+    if (!(typeof metric === "number" && (metric >>> 0) === metric)) rt.bad("cuptiMetricGetValue2", "metric", "u32", metric);
+    if (!((typeof eventIdArraySizeBytes === "bigint" ? eventIdArraySizeBytes >= 0n && eventIdArraySizeBytes <= 18446744073709551615n : Number.isSafeInteger(eventIdArraySizeBytes) && eventIdArraySizeBytes >= 0))) rt.bad("cuptiMetricGetValue2", "eventIdArraySizeBytes", "u64", eventIdArraySizeBytes);
+    if (!((typeof eventValueArraySizeBytes === "bigint" ? eventValueArraySizeBytes >= 0n && eventValueArraySizeBytes <= 18446744073709551615n : Number.isSafeInteger(eventValueArraySizeBytes) && eventValueArraySizeBytes >= 0))) rt.bad("cuptiMetricGetValue2", "eventValueArraySizeBytes", "u64", eventValueArraySizeBytes);
+    if (!((typeof propIdArraySizeBytes === "bigint" ? propIdArraySizeBytes >= 0n && propIdArraySizeBytes <= 18446744073709551615n : Number.isSafeInteger(propIdArraySizeBytes) && propIdArraySizeBytes >= 0))) rt.bad("cuptiMetricGetValue2", "propIdArraySizeBytes", "u64", propIdArraySizeBytes);
+    if (!((typeof propValueArraySizeBytes === "bigint" ? propValueArraySizeBytes >= 0n && propValueArraySizeBytes <= 18446744073709551615n : Number.isSafeInteger(propValueArraySizeBytes) && propValueArraySizeBytes >= 0))) rt.bad("cuptiMetricGetValue2", "propValueArraySizeBytes", "u64", propValueArraySizeBytes);
+    const $metricValue = metricValue === undefined ? rt.record(CUpti_MetricValue) : rt.recordArg(metricValue, CUpti_MetricValue, "cuptiMetricGetValue2", "metricValue");
     const r = raw.cuptiMetricGetValue2(metric, eventIdArraySizeBytes, rt.sized(eventIdArray, eventIdArraySizeBytes, 1, "cuptiMetricGetValue2", "eventIdArray"), eventValueArraySizeBytes, rt.sized(eventValueArray, eventValueArraySizeBytes, 1, "cuptiMetricGetValue2", "eventValueArray"), propIdArraySizeBytes, rt.sized(propIdArray, propIdArraySizeBytes, 1, "cuptiMetricGetValue2", "propIdArray"), propValueArraySizeBytes, rt.sized(propValueArray, propValueArraySizeBytes, 1, "cuptiMetricGetValue2", "propValueArray"), $metricValue.$pointer());
     if (rt.guards) rt.check("cuptiMetricGetValue2");
     if (r !== 0) rt.fail(r, "cuptiMetricGetValue2");
@@ -603,6 +739,7 @@ function cuptiGetTimestamp$(raw: Raw, rt: CheckedRuntime): Checked["cuptiGetTime
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
   return function cuptiGetTimestamp(): bigint {
+    if (arguments.length !== 0) rt.arity("cuptiGetTimestamp", "", 0, arguments.length);
     const r = raw.cuptiGetTimestamp(o0);
     if (rt.guards) rt.check("cuptiGetTimestamp");
     if (r !== 0) rt.fail(r, "cuptiGetTimestamp");
@@ -613,7 +750,10 @@ function cuptiGetTimestamp$(raw: Raw, rt: CheckedRuntime): Checked["cuptiGetTime
 function cuptiGetContextId$(raw: Raw, rt: CheckedRuntime): Checked["cuptiGetContextId"] {
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
+  const isPtr = rt.isPointer;
   return function cuptiGetContextId(context: CUcontext): number {
+    if (arguments.length !== 1) rt.arity("cuptiGetContextId", "context", 1, arguments.length);
+    if (!(isPtr(context))) rt.bad("cuptiGetContextId", "context", "pointer", context);
     const r = raw.cuptiGetContextId(context, o0);
     if (rt.guards) rt.check("cuptiGetContextId");
     if (r !== 0) rt.fail(r, "cuptiGetContextId", context);
@@ -624,7 +764,11 @@ function cuptiGetContextId$(raw: Raw, rt: CheckedRuntime): Checked["cuptiGetCont
 function cuptiGetStreamId$(raw: Raw, rt: CheckedRuntime): Checked["cuptiGetStreamId"] {
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
+  const isPtr = rt.isPointer;
   return function cuptiGetStreamId(context: CUcontext, stream: CUstream): number {
+    if (arguments.length !== 2) rt.arity("cuptiGetStreamId", "context,stream", 2, arguments.length);
+    if (!(isPtr(context))) rt.bad("cuptiGetStreamId", "context", "pointer", context);
+    if (!(isPtr(stream))) rt.bad("cuptiGetStreamId", "stream", "pointer", stream);
     const r = raw.cuptiGetStreamId(context, stream, o0);
     if (rt.guards) rt.check("cuptiGetStreamId");
     if (r !== 0) rt.fail(r, "cuptiGetStreamId", context);
@@ -635,7 +779,12 @@ function cuptiGetStreamId$(raw: Raw, rt: CheckedRuntime): Checked["cuptiGetStrea
 function cuptiGetStreamIdEx$(raw: Raw, rt: CheckedRuntime): Checked["cuptiGetStreamIdEx"] {
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
+  const isPtr = rt.isPointer;
   return function cuptiGetStreamIdEx(context: CUcontext, stream: CUstream, perThreadStream: number): number {
+    if (arguments.length !== 3) rt.arity("cuptiGetStreamIdEx", "context,stream,perThreadStream", 3, arguments.length);
+    if (!(isPtr(context))) rt.bad("cuptiGetStreamIdEx", "context", "pointer", context);
+    if (!(isPtr(stream))) rt.bad("cuptiGetStreamIdEx", "stream", "pointer", stream);
+    if (!(typeof perThreadStream === "number" && (perThreadStream & 255) === perThreadStream)) rt.bad("cuptiGetStreamIdEx", "perThreadStream", "u8", perThreadStream);
     const r = raw.cuptiGetStreamIdEx(context, stream, perThreadStream, o0);
     if (rt.guards) rt.check("cuptiGetStreamIdEx");
     if (r !== 0) rt.fail(r, "cuptiGetStreamIdEx", context);
@@ -646,7 +795,10 @@ function cuptiGetStreamIdEx$(raw: Raw, rt: CheckedRuntime): Checked["cuptiGetStr
 function cuptiGetDeviceId$(raw: Raw, rt: CheckedRuntime): Checked["cuptiGetDeviceId"] {
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
+  const isPtr = rt.isPointer;
   return function cuptiGetDeviceId(context: CUcontext): number {
+    if (arguments.length !== 1) rt.arity("cuptiGetDeviceId", "context", 1, arguments.length);
+    if (!(isPtr(context))) rt.bad("cuptiGetDeviceId", "context", "pointer", context);
     const r = raw.cuptiGetDeviceId(context, o0);
     if (rt.guards) rt.check("cuptiGetDeviceId");
     if (r !== 0) rt.fail(r, "cuptiGetDeviceId", context);
@@ -657,7 +809,10 @@ function cuptiGetDeviceId$(raw: Raw, rt: CheckedRuntime): Checked["cuptiGetDevic
 function cuptiGetGraphNodeId$(raw: Raw, rt: CheckedRuntime): Checked["cuptiGetGraphNodeId"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
+  const isPtr = rt.isPointer;
   return function cuptiGetGraphNodeId(node: CUgraphNode): bigint {
+    if (arguments.length !== 1) rt.arity("cuptiGetGraphNodeId", "node", 1, arguments.length);
+    if (!(isPtr(node))) rt.bad("cuptiGetGraphNodeId", "node", "pointer", node);
     const r = raw.cuptiGetGraphNodeId(node, o0);
     if (rt.guards) rt.check("cuptiGetGraphNodeId");
     if (r !== 0) rt.fail(r, "cuptiGetGraphNodeId", node);
@@ -668,7 +823,10 @@ function cuptiGetGraphNodeId$(raw: Raw, rt: CheckedRuntime): Checked["cuptiGetGr
 function cuptiGetGraphId$(raw: Raw, rt: CheckedRuntime): Checked["cuptiGetGraphId"] {
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
+  const isPtr = rt.isPointer;
   return function cuptiGetGraphId(graph: CUgraph): number {
+    if (arguments.length !== 1) rt.arity("cuptiGetGraphId", "graph", 1, arguments.length);
+    if (!(isPtr(graph))) rt.bad("cuptiGetGraphId", "graph", "pointer", graph);
     const r = raw.cuptiGetGraphId(graph, o0);
     if (rt.guards) rt.check("cuptiGetGraphId");
     if (r !== 0) rt.fail(r, "cuptiGetGraphId", graph);
@@ -679,7 +837,10 @@ function cuptiGetGraphId$(raw: Raw, rt: CheckedRuntime): Checked["cuptiGetGraphI
 function cuptiGetGraphExecId$(raw: Raw, rt: CheckedRuntime): Checked["cuptiGetGraphExecId"] {
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
+  const isPtr = rt.isPointer;
   return function cuptiGetGraphExecId(graphExec: CUgraphExec): number {
+    if (arguments.length !== 1) rt.arity("cuptiGetGraphExecId", "graphExec", 1, arguments.length);
+    if (!(isPtr(graphExec))) rt.bad("cuptiGetGraphExecId", "graphExec", "pointer", graphExec);
     const r = raw.cuptiGetGraphExecId(graphExec, o0);
     if (rt.guards) rt.check("cuptiGetGraphExecId");
     if (r !== 0) rt.fail(r, "cuptiGetGraphExecId", graphExec);
@@ -689,6 +850,8 @@ function cuptiGetGraphExecId$(raw: Raw, rt: CheckedRuntime): Checked["cuptiGetGr
 
 function cuptiActivityEnable$(raw: Raw, rt: CheckedRuntime): Checked["cuptiActivityEnable"] {
   return function cuptiActivityEnable(kind: CUpti_ActivityKind): void {
+    if (arguments.length !== 1) rt.arity("cuptiActivityEnable", "kind", 1, arguments.length);
+    if (!(typeof kind === "number" && (kind >>> 0) === kind)) rt.bad("cuptiActivityEnable", "kind", "u32", kind);
     const r = raw.cuptiActivityEnable(kind);
     if (rt.guards) rt.check("cuptiActivityEnable");
     if (r !== 0) rt.fail(r, "cuptiActivityEnable");
@@ -697,6 +860,8 @@ function cuptiActivityEnable$(raw: Raw, rt: CheckedRuntime): Checked["cuptiActiv
 
 function cuptiActivityEnableAndDump$(raw: Raw, rt: CheckedRuntime): Checked["cuptiActivityEnableAndDump"] {
   return function cuptiActivityEnableAndDump(kind: CUpti_ActivityKind): void {
+    if (arguments.length !== 1) rt.arity("cuptiActivityEnableAndDump", "kind", 1, arguments.length);
+    if (!(typeof kind === "number" && (kind >>> 0) === kind)) rt.bad("cuptiActivityEnableAndDump", "kind", "u32", kind);
     const r = raw.cuptiActivityEnableAndDump(kind);
     if (rt.guards) rt.check("cuptiActivityEnableAndDump");
     if (r !== 0) rt.fail(r, "cuptiActivityEnableAndDump");
@@ -705,6 +870,8 @@ function cuptiActivityEnableAndDump$(raw: Raw, rt: CheckedRuntime): Checked["cup
 
 function cuptiActivityDisable$(raw: Raw, rt: CheckedRuntime): Checked["cuptiActivityDisable"] {
   return function cuptiActivityDisable(kind: CUpti_ActivityKind): void {
+    if (arguments.length !== 1) rt.arity("cuptiActivityDisable", "kind", 1, arguments.length);
+    if (!(typeof kind === "number" && (kind >>> 0) === kind)) rt.bad("cuptiActivityDisable", "kind", "u32", kind);
     const r = raw.cuptiActivityDisable(kind);
     if (rt.guards) rt.check("cuptiActivityDisable");
     if (r !== 0) rt.fail(r, "cuptiActivityDisable");
@@ -712,7 +879,11 @@ function cuptiActivityDisable$(raw: Raw, rt: CheckedRuntime): Checked["cuptiActi
 }
 
 function cuptiActivityEnableContext$(raw: Raw, rt: CheckedRuntime): Checked["cuptiActivityEnableContext"] {
+  const isPtr = rt.isPointer;
   return function cuptiActivityEnableContext(context: CUcontext, kind: CUpti_ActivityKind): void {
+    if (arguments.length !== 2) rt.arity("cuptiActivityEnableContext", "context,kind", 2, arguments.length);
+    if (!(isPtr(context))) rt.bad("cuptiActivityEnableContext", "context", "pointer", context);
+    if (!(typeof kind === "number" && (kind >>> 0) === kind)) rt.bad("cuptiActivityEnableContext", "kind", "u32", kind);
     const r = raw.cuptiActivityEnableContext(context, kind);
     if (rt.guards) rt.check("cuptiActivityEnableContext");
     if (r !== 0) rt.fail(r, "cuptiActivityEnableContext", context);
@@ -720,7 +891,11 @@ function cuptiActivityEnableContext$(raw: Raw, rt: CheckedRuntime): Checked["cup
 }
 
 function cuptiActivityDisableContext$(raw: Raw, rt: CheckedRuntime): Checked["cuptiActivityDisableContext"] {
+  const isPtr = rt.isPointer;
   return function cuptiActivityDisableContext(context: CUcontext, kind: CUpti_ActivityKind): void {
+    if (arguments.length !== 2) rt.arity("cuptiActivityDisableContext", "context,kind", 2, arguments.length);
+    if (!(isPtr(context))) rt.bad("cuptiActivityDisableContext", "context", "pointer", context);
+    if (!(typeof kind === "number" && (kind >>> 0) === kind)) rt.bad("cuptiActivityDisableContext", "kind", "u32", kind);
     const r = raw.cuptiActivityDisableContext(context, kind);
     if (rt.guards) rt.check("cuptiActivityDisableContext");
     if (r !== 0) rt.fail(r, "cuptiActivityDisableContext", context);
@@ -730,7 +905,11 @@ function cuptiActivityDisableContext$(raw: Raw, rt: CheckedRuntime): Checked["cu
 function cuptiActivityGetNumDroppedRecords$(raw: Raw, rt: CheckedRuntime): Checked["cuptiActivityGetNumDroppedRecords"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
+  const isPtr = rt.isPointer;
   return function cuptiActivityGetNumDroppedRecords(context: CUcontext, streamId: number): bigint {
+    if (arguments.length !== 2) rt.arity("cuptiActivityGetNumDroppedRecords", "context,streamId", 2, arguments.length);
+    if (!(isPtr(context))) rt.bad("cuptiActivityGetNumDroppedRecords", "context", "pointer", context);
+    if (!(typeof streamId === "number" && (streamId >>> 0) === streamId)) rt.bad("cuptiActivityGetNumDroppedRecords", "streamId", "u32", streamId);
     const r = raw.cuptiActivityGetNumDroppedRecords(context, streamId, o0);
     if (rt.guards) rt.check("cuptiActivityGetNumDroppedRecords");
     if (r !== 0) rt.fail(r, "cuptiActivityGetNumDroppedRecords", context);
@@ -740,14 +919,20 @@ function cuptiActivityGetNumDroppedRecords$(raw: Raw, rt: CheckedRuntime): Check
 
 function cuptiActivityGetNextRecord$(raw: Raw, rt: CheckedRuntime): Checked["cuptiActivityGetNextRecord"] {
   return function cuptiActivityGetNextRecord(buffer: PointerLike, validBufferSizeBytes: bigint | number, record: PointerLike): void {
-    const r = raw.cuptiActivityGetNextRecord(rt.ptr(buffer), validBufferSizeBytes, rt.ptr(record));
+    if (arguments.length !== 3) rt.arity("cuptiActivityGetNextRecord", "buffer,validBufferSizeBytes,record", 3, arguments.length);
+    if (!((typeof validBufferSizeBytes === "bigint" ? validBufferSizeBytes >= 0n && validBufferSizeBytes <= 18446744073709551615n : Number.isSafeInteger(validBufferSizeBytes) && validBufferSizeBytes >= 0))) rt.bad("cuptiActivityGetNextRecord", "validBufferSizeBytes", "u64", validBufferSizeBytes);
+    const r = raw.cuptiActivityGetNextRecord(rt.ptr(buffer, "cuptiActivityGetNextRecord", "buffer"), validBufferSizeBytes, rt.ptr(record, "cuptiActivityGetNextRecord", "record"));
     if (rt.guards) rt.check("cuptiActivityGetNextRecord");
     if (r !== 0) rt.fail(r, "cuptiActivityGetNextRecord");
   };
 }
 
 function cuptiActivityRegisterCallbacks$(raw: Raw, rt: CheckedRuntime): Checked["cuptiActivityRegisterCallbacks"] {
+  const isPtr = rt.isPointer;
   return function cuptiActivityRegisterCallbacks(funcBufferRequested: CUpti_BuffersCallbackRequestFunc, funcBufferCompleted: CUpti_BuffersCallbackCompleteFunc): void {
+    if (arguments.length !== 2) rt.arity("cuptiActivityRegisterCallbacks", "funcBufferRequested,funcBufferCompleted", 2, arguments.length);
+    if (!(isPtr(funcBufferRequested))) rt.bad("cuptiActivityRegisterCallbacks", "funcBufferRequested", "function", funcBufferRequested);
+    if (!(isPtr(funcBufferCompleted))) rt.bad("cuptiActivityRegisterCallbacks", "funcBufferCompleted", "function", funcBufferCompleted);
     const r = raw.cuptiActivityRegisterCallbacks(funcBufferRequested, funcBufferCompleted);
     if (rt.guards) rt.check("cuptiActivityRegisterCallbacks");
     if (r !== 0) rt.fail(r, "cuptiActivityRegisterCallbacks");
@@ -755,7 +940,12 @@ function cuptiActivityRegisterCallbacks$(raw: Raw, rt: CheckedRuntime): Checked[
 }
 
 function cuptiActivityFlush$(raw: Raw, rt: CheckedRuntime): Checked["cuptiActivityFlush"] {
+  const isPtr = rt.isPointer;
   return function cuptiActivityFlush(context: CUcontext, streamId: number, flag: number): void {
+    if (arguments.length !== 3) rt.arity("cuptiActivityFlush", "context,streamId,flag", 3, arguments.length);
+    if (!(isPtr(context))) rt.bad("cuptiActivityFlush", "context", "pointer", context);
+    if (!(typeof streamId === "number" && (streamId >>> 0) === streamId)) rt.bad("cuptiActivityFlush", "streamId", "u32", streamId);
+    if (!(typeof flag === "number" && (flag >>> 0) === flag)) rt.bad("cuptiActivityFlush", "flag", "u32", flag);
     const r = raw.cuptiActivityFlush(context, streamId, flag);
     if (rt.guards) rt.check("cuptiActivityFlush");
     if (r !== 0) rt.fail(r, "cuptiActivityFlush", context);
@@ -764,6 +954,8 @@ function cuptiActivityFlush$(raw: Raw, rt: CheckedRuntime): Checked["cuptiActivi
 
 function cuptiActivityFlushAll$(raw: Raw, rt: CheckedRuntime): Checked["cuptiActivityFlushAll"] {
   return function cuptiActivityFlushAll(flag: number): void {
+    if (arguments.length !== 1) rt.arity("cuptiActivityFlushAll", "flag", 1, arguments.length);
+    if (!(typeof flag === "number" && (flag >>> 0) === flag)) rt.bad("cuptiActivityFlushAll", "flag", "u32", flag);
     const r = raw.cuptiActivityFlushAll(flag);
     if (rt.guards) rt.check("cuptiActivityFlushAll");
     if (r !== 0) rt.fail(r, "cuptiActivityFlushAll");
@@ -774,6 +966,8 @@ function cuptiActivityGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cupt
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
   return function cuptiActivityGetAttribute(attr: CUpti_ActivityAttribute, valueSize: number | bigint, value: PointerLike): bigint {
+    if (arguments.length !== 3) rt.arity("cuptiActivityGetAttribute", "attr,valueSize,value", 3, arguments.length);
+    if (!(typeof attr === "number" && (attr >>> 0) === attr)) rt.bad("cuptiActivityGetAttribute", "attr", "u32", attr);
     rt.writeCount(0, 8, valueSize, "cuptiActivityGetAttribute", "valueSize");
     const r = raw.cuptiActivityGetAttribute(attr, o0, rt.sized(value, valueSize, 1, "cuptiActivityGetAttribute", "value"));
     if (rt.guards) rt.check("cuptiActivityGetAttribute");
@@ -786,6 +980,8 @@ function cuptiActivitySetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cupt
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
   return function cuptiActivitySetAttribute(attr: CUpti_ActivityAttribute, valueSize: number | bigint, value: PointerLike): bigint {
+    if (arguments.length !== 3) rt.arity("cuptiActivitySetAttribute", "attr,valueSize,value", 3, arguments.length);
+    if (!(typeof attr === "number" && (attr >>> 0) === attr)) rt.bad("cuptiActivitySetAttribute", "attr", "u32", attr);
     rt.writeCount(0, 8, valueSize, "cuptiActivitySetAttribute", "valueSize");
     const r = raw.cuptiActivitySetAttribute(attr, o0, rt.sized(value, valueSize, 1, "cuptiActivitySetAttribute", "value"));
     if (rt.guards) rt.check("cuptiActivitySetAttribute");
@@ -796,15 +992,20 @@ function cuptiActivitySetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cupt
 
 function cuptiActivityConfigureUnifiedMemoryCounter$(raw: Raw, rt: CheckedRuntime): Checked["cuptiActivityConfigureUnifiedMemoryCounter"] {
   return function cuptiActivityConfigureUnifiedMemoryCounter(config: PointerLike, count: number): void {
-    const r = raw.cuptiActivityConfigureUnifiedMemoryCounter(rt.ptr(rt.expect(config, CUpti_ActivityUnifiedMemoryCounterConfig, "cuptiActivityConfigureUnifiedMemoryCounter", "config")), count);
+    if (arguments.length !== 2) rt.arity("cuptiActivityConfigureUnifiedMemoryCounter", "config,count", 2, arguments.length);
+    if (!(typeof count === "number" && (count >>> 0) === count)) rt.bad("cuptiActivityConfigureUnifiedMemoryCounter", "count", "u32", count);
+    const r = raw.cuptiActivityConfigureUnifiedMemoryCounter(rt.ptr(rt.expect(config, CUpti_ActivityUnifiedMemoryCounterConfig, "cuptiActivityConfigureUnifiedMemoryCounter", "config"), "cuptiActivityConfigureUnifiedMemoryCounter", "config"), count);
     if (rt.guards) rt.check("cuptiActivityConfigureUnifiedMemoryCounter");
     if (r !== 0) rt.fail(r, "cuptiActivityConfigureUnifiedMemoryCounter");
   };
 }
 
 function cuptiGetAutoBoostState$(raw: Raw, rt: CheckedRuntime): Checked["cuptiGetAutoBoostState"] {
+  const isPtr = rt.isPointer;
   return function cuptiGetAutoBoostState(context: CUcontext, state?: CUpti_ActivityAutoBoostState): CUpti_ActivityAutoBoostState {
-    const $state = state === undefined ? rt.record(CUpti_ActivityAutoBoostState) : rt.expect(state, CUpti_ActivityAutoBoostState, "cuptiGetAutoBoostState", "state");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuptiGetAutoBoostState", "context,state", 1, arguments.length);
+    if (!(isPtr(context))) rt.bad("cuptiGetAutoBoostState", "context", "pointer", context);
+    const $state = state === undefined ? rt.record(CUpti_ActivityAutoBoostState) : rt.recordArg(state, CUpti_ActivityAutoBoostState, "cuptiGetAutoBoostState", "state");
     const r = raw.cuptiGetAutoBoostState(context, $state.$pointer());
     if (rt.guards) rt.check("cuptiGetAutoBoostState");
     if (r !== 0) rt.fail(r, "cuptiGetAutoBoostState", context);
@@ -813,8 +1014,11 @@ function cuptiGetAutoBoostState$(raw: Raw, rt: CheckedRuntime): Checked["cuptiGe
 }
 
 function cuptiActivityConfigurePCSampling$(raw: Raw, rt: CheckedRuntime): Checked["cuptiActivityConfigurePCSampling"] {
+  const isPtr = rt.isPointer;
   return function cuptiActivityConfigurePCSampling(ctx: CUcontext, config: PointerLike): void {
-    const r = raw.cuptiActivityConfigurePCSampling(ctx, rt.ptr(rt.expect(config, CUpti_ActivityPCSamplingConfig, "cuptiActivityConfigurePCSampling", "config")));
+    if (arguments.length !== 2) rt.arity("cuptiActivityConfigurePCSampling", "ctx,config", 2, arguments.length);
+    if (!(isPtr(ctx))) rt.bad("cuptiActivityConfigurePCSampling", "ctx", "pointer", ctx);
+    const r = raw.cuptiActivityConfigurePCSampling(ctx, rt.ptr(rt.expect(config, CUpti_ActivityPCSamplingConfig, "cuptiActivityConfigurePCSampling", "config"), "cuptiActivityConfigurePCSampling", "config"));
     if (rt.guards) rt.check("cuptiActivityConfigurePCSampling");
     if (r !== 0) rt.fail(r, "cuptiActivityConfigurePCSampling", ctx);
   };
@@ -822,6 +1026,7 @@ function cuptiActivityConfigurePCSampling$(raw: Raw, rt: CheckedRuntime): Checke
 
 function cuptiGetLastError$(raw: Raw, rt: CheckedRuntime): Checked["cuptiGetLastError"] {
   return function cuptiGetLastError(): void {
+    if (arguments.length !== 0) rt.arity("cuptiGetLastError", "", 0, arguments.length);
     const r = raw.cuptiGetLastError();
     if (rt.guards) rt.check("cuptiGetLastError");
     if (r !== 0) rt.fail(r, "cuptiGetLastError");
@@ -830,6 +1035,8 @@ function cuptiGetLastError$(raw: Raw, rt: CheckedRuntime): Checked["cuptiGetLast
 
 function cuptiSetThreadIdType$(raw: Raw, rt: CheckedRuntime): Checked["cuptiSetThreadIdType"] {
   return function cuptiSetThreadIdType(type: CUpti_ActivityThreadIdType): void {
+    if (arguments.length !== 1) rt.arity("cuptiSetThreadIdType", "type", 1, arguments.length);
+    if (!(typeof type === "number" && (type >>> 0) === type)) rt.bad("cuptiSetThreadIdType", "type", "u32", type);
     const r = raw.cuptiSetThreadIdType(type);
     if (rt.guards) rt.check("cuptiSetThreadIdType");
     if (r !== 0) rt.fail(r, "cuptiSetThreadIdType");
@@ -840,6 +1047,7 @@ function cuptiGetThreadIdType$(raw: Raw, rt: CheckedRuntime): Checked["cuptiGetT
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
   return function cuptiGetThreadIdType(): CUpti_ActivityThreadIdType {
+    if (arguments.length !== 0) rt.arity("cuptiGetThreadIdType", "", 0, arguments.length);
     const r = raw.cuptiGetThreadIdType(o0);
     if (rt.guards) rt.check("cuptiGetThreadIdType");
     if (r !== 0) rt.fail(r, "cuptiGetThreadIdType");
@@ -851,6 +1059,9 @@ function cuptiComputeCapabilitySupported$(raw: Raw, rt: CheckedRuntime): Checked
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
   return function cuptiComputeCapabilitySupported(major: number, minor: number): number {
+    if (arguments.length !== 2) rt.arity("cuptiComputeCapabilitySupported", "major,minor", 2, arguments.length);
+    if (!(typeof major === "number" && (major | 0) === major)) rt.bad("cuptiComputeCapabilitySupported", "major", "i32", major);
+    if (!(typeof minor === "number" && (minor | 0) === minor)) rt.bad("cuptiComputeCapabilitySupported", "minor", "i32", minor);
     const r = raw.cuptiComputeCapabilitySupported(major, minor, o0);
     if (rt.guards) rt.check("cuptiComputeCapabilitySupported");
     if (r !== 0) rt.fail(r, "cuptiComputeCapabilitySupported");
@@ -862,6 +1073,8 @@ function cuptiDeviceSupported$(raw: Raw, rt: CheckedRuntime): Checked["cuptiDevi
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
   return function cuptiDeviceSupported(dev: CUdevice): number {
+    if (arguments.length !== 1) rt.arity("cuptiDeviceSupported", "dev", 1, arguments.length);
+    if (!(typeof dev === "number" && (dev | 0) === dev)) rt.bad("cuptiDeviceSupported", "dev", "i32", dev);
     const r = raw.cuptiDeviceSupported(dev, o0);
     if (rt.guards) rt.check("cuptiDeviceSupported");
     if (r !== 0) rt.fail(r, "cuptiDeviceSupported");
@@ -873,6 +1086,8 @@ function cuptiDeviceVirtualizationMode$(raw: Raw, rt: CheckedRuntime): Checked["
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
   return function cuptiDeviceVirtualizationMode(dev: CUdevice): CUpti_DeviceVirtualizationMode {
+    if (arguments.length !== 1) rt.arity("cuptiDeviceVirtualizationMode", "dev", 1, arguments.length);
+    if (!(typeof dev === "number" && (dev | 0) === dev)) rt.bad("cuptiDeviceVirtualizationMode", "dev", "i32", dev);
     const r = raw.cuptiDeviceVirtualizationMode(dev, o0);
     if (rt.guards) rt.check("cuptiDeviceVirtualizationMode");
     if (r !== 0) rt.fail(r, "cuptiDeviceVirtualizationMode");
@@ -882,6 +1097,7 @@ function cuptiDeviceVirtualizationMode$(raw: Raw, rt: CheckedRuntime): Checked["
 
 function cuptiFinalize$(raw: Raw, rt: CheckedRuntime): Checked["cuptiFinalize"] {
   return function cuptiFinalize(): void {
+    if (arguments.length !== 0) rt.arity("cuptiFinalize", "", 0, arguments.length);
     const r = raw.cuptiFinalize();
     if (rt.guards) rt.check("cuptiFinalize");
     if (r !== 0) rt.fail(r, "cuptiFinalize");
@@ -890,6 +1106,9 @@ function cuptiFinalize$(raw: Raw, rt: CheckedRuntime): Checked["cuptiFinalize"] 
 
 function cuptiActivityPushExternalCorrelationId$(raw: Raw, rt: CheckedRuntime): Checked["cuptiActivityPushExternalCorrelationId"] {
   return function cuptiActivityPushExternalCorrelationId(kind: CUpti_ExternalCorrelationKind, id: bigint | number): void {
+    if (arguments.length !== 2) rt.arity("cuptiActivityPushExternalCorrelationId", "kind,id", 2, arguments.length);
+    if (!(typeof kind === "number" && (kind >>> 0) === kind)) rt.bad("cuptiActivityPushExternalCorrelationId", "kind", "u32", kind);
+    if (!((typeof id === "bigint" ? id >= 0n && id <= 18446744073709551615n : Number.isSafeInteger(id) && id >= 0))) rt.bad("cuptiActivityPushExternalCorrelationId", "id", "u64", id);
     const r = raw.cuptiActivityPushExternalCorrelationId(kind, id);
     if (rt.guards) rt.check("cuptiActivityPushExternalCorrelationId");
     if (r !== 0) rt.fail(r, "cuptiActivityPushExternalCorrelationId");
@@ -897,15 +1116,22 @@ function cuptiActivityPushExternalCorrelationId$(raw: Raw, rt: CheckedRuntime): 
 }
 
 function cuptiActivityPopExternalCorrelationId$(raw: Raw, rt: CheckedRuntime): Checked["cuptiActivityPopExternalCorrelationId"] {
-  return function cuptiActivityPopExternalCorrelationId(kind: CUpti_ExternalCorrelationKind, lastId: PointerLike): void {
-    const r = raw.cuptiActivityPopExternalCorrelationId(kind, rt.ptr(lastId));
+  const o0 = rt.out[0]!;
+  const u64 = rt.u64;
+  return function cuptiActivityPopExternalCorrelationId(kind: CUpti_ExternalCorrelationKind): bigint {
+    if (arguments.length !== 1) rt.arity("cuptiActivityPopExternalCorrelationId", "kind", 1, arguments.length);
+    if (!(typeof kind === "number" && (kind >>> 0) === kind)) rt.bad("cuptiActivityPopExternalCorrelationId", "kind", "u32", kind);
+    const r = raw.cuptiActivityPopExternalCorrelationId(kind, o0);
     if (rt.guards) rt.check("cuptiActivityPopExternalCorrelationId");
     if (r !== 0) rt.fail(r, "cuptiActivityPopExternalCorrelationId");
+    return u64[0]!;
   };
 }
 
 function cuptiActivityEnableLatencyTimestamps$(raw: Raw, rt: CheckedRuntime): Checked["cuptiActivityEnableLatencyTimestamps"] {
   return function cuptiActivityEnableLatencyTimestamps(enable: number): void {
+    if (arguments.length !== 1) rt.arity("cuptiActivityEnableLatencyTimestamps", "enable", 1, arguments.length);
+    if (!(typeof enable === "number" && (enable & 255) === enable)) rt.bad("cuptiActivityEnableLatencyTimestamps", "enable", "u8", enable);
     const r = raw.cuptiActivityEnableLatencyTimestamps(enable);
     if (rt.guards) rt.check("cuptiActivityEnableLatencyTimestamps");
     if (r !== 0) rt.fail(r, "cuptiActivityEnableLatencyTimestamps");
@@ -914,6 +1140,8 @@ function cuptiActivityEnableLatencyTimestamps$(raw: Raw, rt: CheckedRuntime): Ch
 
 function cuptiActivityFlushPeriod$(raw: Raw, rt: CheckedRuntime): Checked["cuptiActivityFlushPeriod"] {
   return function cuptiActivityFlushPeriod(time: number): void {
+    if (arguments.length !== 1) rt.arity("cuptiActivityFlushPeriod", "time", 1, arguments.length);
+    if (!(typeof time === "number" && (time >>> 0) === time)) rt.bad("cuptiActivityFlushPeriod", "time", "u32", time);
     const r = raw.cuptiActivityFlushPeriod(time);
     if (rt.guards) rt.check("cuptiActivityFlushPeriod");
     if (r !== 0) rt.fail(r, "cuptiActivityFlushPeriod");
@@ -922,6 +1150,8 @@ function cuptiActivityFlushPeriod$(raw: Raw, rt: CheckedRuntime): Checked["cupti
 
 function cuptiActivityEnableLaunchAttributes$(raw: Raw, rt: CheckedRuntime): Checked["cuptiActivityEnableLaunchAttributes"] {
   return function cuptiActivityEnableLaunchAttributes(enable: number): void {
+    if (arguments.length !== 1) rt.arity("cuptiActivityEnableLaunchAttributes", "enable", 1, arguments.length);
+    if (!(typeof enable === "number" && (enable & 255) === enable)) rt.bad("cuptiActivityEnableLaunchAttributes", "enable", "u8", enable);
     const r = raw.cuptiActivityEnableLaunchAttributes(enable);
     if (rt.guards) rt.check("cuptiActivityEnableLaunchAttributes");
     if (r !== 0) rt.fail(r, "cuptiActivityEnableLaunchAttributes");
@@ -929,7 +1159,10 @@ function cuptiActivityEnableLaunchAttributes$(raw: Raw, rt: CheckedRuntime): Che
 }
 
 function cuptiActivityRegisterTimestampCallback$(raw: Raw, rt: CheckedRuntime): Checked["cuptiActivityRegisterTimestampCallback"] {
+  const isPtr = rt.isPointer;
   return function cuptiActivityRegisterTimestampCallback(funcTimestamp: CUpti_TimestampCallbackFunc): void {
+    if (arguments.length !== 1) rt.arity("cuptiActivityRegisterTimestampCallback", "funcTimestamp", 1, arguments.length);
+    if (!(isPtr(funcTimestamp))) rt.bad("cuptiActivityRegisterTimestampCallback", "funcTimestamp", "function", funcTimestamp);
     const r = raw.cuptiActivityRegisterTimestampCallback(funcTimestamp);
     if (rt.guards) rt.check("cuptiActivityRegisterTimestampCallback");
     if (r !== 0) rt.fail(r, "cuptiActivityRegisterTimestampCallback");
@@ -938,6 +1171,8 @@ function cuptiActivityRegisterTimestampCallback$(raw: Raw, rt: CheckedRuntime): 
 
 function cuptiActivityEnableDeviceGraph$(raw: Raw, rt: CheckedRuntime): Checked["cuptiActivityEnableDeviceGraph"] {
   return function cuptiActivityEnableDeviceGraph(enable: number): void {
+    if (arguments.length !== 1) rt.arity("cuptiActivityEnableDeviceGraph", "enable", 1, arguments.length);
+    if (!(typeof enable === "number" && (enable & 255) === enable)) rt.bad("cuptiActivityEnableDeviceGraph", "enable", "u8", enable);
     const r = raw.cuptiActivityEnableDeviceGraph(enable);
     if (rt.guards) rt.check("cuptiActivityEnableDeviceGraph");
     if (r !== 0) rt.fail(r, "cuptiActivityEnableDeviceGraph");

@@ -12,7 +12,7 @@
 // Header cupti_nvtx_cbid.h sha256 fdaccfb51d60e2a8afbd7eea6ef1d1520d111c2585ee210e2721cc37da997bd1
 // Header cupti_common.h sha256 f399bbe1bc54817a77b4468f4297b379ace6a6c34cc38d4fb2335262641d4f6d
 // Header cupti_activity_deprecated.h sha256 ad826ca002710360534f9d3ea2537c118712cdd95706945b4750132c6deb5483
-// Seal: sha256 3ad10522b940035d5eae53bde71035623202aed2be6edcb4ff4c9d0a4864724c
+// Seal: sha256 7b70d1fbe06e9bcefae864889b8f6ea1452549879eb53a6417d1779e1fefe760
 
 import type { PointerLike } from "../../../src/tables-runtime/checked.ts";
 import type { Pointer } from "../../../src/ffi/types.ts";
@@ -63,10 +63,10 @@ export interface Checked {
    * Returns in `*domainTable` an array of size `*domainCount` of all
    * the available callback domains.
    *
-   * @returns `domainTable`: Returns pointer to array of available callback domains
+   * @returns `domainCount`: Returns number of callback domains; `domainTable`: Returns pointer to array of available callback domains
    * @remarks `Thread`-safety: this function is thread safe.
    */
-  cuptiSupportedDomains(): CUpti_DomainTable[];
+  cuptiSupportedDomains(): [domainCount: bigint, domainTable: CUpti_DomainTable];
   /**
    * Initialize a callback subscriber with a callback function
    * and user data.
@@ -1366,10 +1366,9 @@ export interface Checked {
    * This function notifies CUPTI that the calling thread is leaving an external API region.
    *
    * @param kind - The kind of external API activities should be correlated with.
-   * @param lastId - If the function returns successful, contains the last external correlation id for this `kind`, can be NULL.
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lastId`: If the function returns successful, contains the last external correlation id for this `kind`, can be NULL.
    */
-  cuptiActivityPopExternalCorrelationId(kind: CUpti_ExternalCorrelationKind, lastId: PointerLike): void;
+  cuptiActivityPopExternalCorrelationId(kind: CUpti_ExternalCorrelationKind): bigint;
   /**
    * Controls the collection of queued and submitted timestamps for kernels.
    *

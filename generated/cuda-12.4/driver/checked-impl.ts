@@ -4,7 +4,7 @@
 // Header cudaProfiler.h sha256 b9c9fa71341b693f9f0b0ea8071e12a0869ac99afe669345a02145163867560d
 // Header cudaTypedefs.h sha256 d21598c95f8a33b4794236a0cfd50fd657610190c7188709998b58bc1fe7c0d7
 // Header cudaProfilerTypedefs.h sha256 1766962c82affc084d6f134e69955c46cc4887492eb1c9d5f143165b19010256
-// Seal: sha256 e144d0634f171402d183c174e4593e411f98bcf94a3df14c4405f6c028601d1b
+// Seal: sha256 a179ef07e601eada77df767c0f4c3bd29703799d85dae42c450d569bea711ce3
 
 import { type CheckedRuntime, type PointerLike, type ArraySpec, lazyTable } from "../../../src/tables-runtime/checked.ts";
 import type { Pointer } from "../../../src/ffi/types.ts";
@@ -19,6 +19,8 @@ import { CUDA_ARRAY3D_DESCRIPTOR_st, CUDA_ARRAY_DESCRIPTOR_st, CUDA_ARRAY_MEMORY
 function cuGetErrorString$(raw: Raw, rt: CheckedRuntime): Checked["cuGetErrorString"] {
   const o0 = rt.out[0]!;
   return function cuGetErrorString(error: CUresult): string | null {
+    if (arguments.length !== 1) rt.arity("cuGetErrorString", "error", 1, arguments.length);
+    if (!(typeof error === "number" && (error >>> 0) === error)) rt.bad("cuGetErrorString", "error", "u32", error);
     const r = raw.cuGetErrorString(error, o0);
     if (rt.guards) rt.check("cuGetErrorString");
     if (r !== 0) rt.fail(r, "cuGetErrorString");
@@ -29,6 +31,8 @@ function cuGetErrorString$(raw: Raw, rt: CheckedRuntime): Checked["cuGetErrorStr
 function cuGetErrorName$(raw: Raw, rt: CheckedRuntime): Checked["cuGetErrorName"] {
   const o0 = rt.out[0]!;
   return function cuGetErrorName(error: CUresult): string | null {
+    if (arguments.length !== 1) rt.arity("cuGetErrorName", "error", 1, arguments.length);
+    if (!(typeof error === "number" && (error >>> 0) === error)) rt.bad("cuGetErrorName", "error", "u32", error);
     const r = raw.cuGetErrorName(error, o0);
     if (rt.guards) rt.check("cuGetErrorName");
     if (r !== 0) rt.fail(r, "cuGetErrorName");
@@ -38,6 +42,8 @@ function cuGetErrorName$(raw: Raw, rt: CheckedRuntime): Checked["cuGetErrorName"
 
 function cuInit$(raw: Raw, rt: CheckedRuntime): Checked["cuInit"] {
   return function cuInit(Flags: number): void {
+    if (arguments.length !== 1) rt.arity("cuInit", "Flags", 1, arguments.length);
+    if (!(typeof Flags === "number" && (Flags >>> 0) === Flags)) rt.bad("cuInit", "Flags", "u32", Flags);
     const r = raw.cuInit(Flags);
     if (rt.guards) rt.check("cuInit");
     if (r !== 0) rt.fail(r, "cuInit");
@@ -48,6 +54,7 @@ function cuDriverGetVersion$(raw: Raw, rt: CheckedRuntime): Checked["cuDriverGet
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
   return function cuDriverGetVersion(): number {
+    if (arguments.length !== 0) rt.arity("cuDriverGetVersion", "", 0, arguments.length);
     const r = raw.cuDriverGetVersion(o0);
     if (rt.guards) rt.check("cuDriverGetVersion");
     if (r !== 0) rt.fail(r, "cuDriverGetVersion");
@@ -59,6 +66,8 @@ function cuDeviceGet$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGet"] {
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
   return function cuDeviceGet(ordinal: number): CUdevice {
+    if (arguments.length !== 1) rt.arity("cuDeviceGet", "ordinal", 1, arguments.length);
+    if (!(typeof ordinal === "number" && (ordinal | 0) === ordinal)) rt.bad("cuDeviceGet", "ordinal", "i32", ordinal);
     const r = raw.cuDeviceGet(o0, ordinal);
     if (rt.guards) rt.check("cuDeviceGet");
     if (r !== 0) rt.fail(r, "cuDeviceGet");
@@ -70,6 +79,7 @@ function cuDeviceGetCount$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGetCo
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
   return function cuDeviceGetCount(): number {
+    if (arguments.length !== 0) rt.arity("cuDeviceGetCount", "", 0, arguments.length);
     const r = raw.cuDeviceGetCount(o0);
     if (rt.guards) rt.check("cuDeviceGetCount");
     if (r !== 0) rt.fail(r, "cuDeviceGetCount");
@@ -80,7 +90,10 @@ function cuDeviceGetCount$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGetCo
 function cuDeviceGetName$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGetName"] {
   const A_cuDeviceGetName: ArraySpec = { elements: [{ kind: "string", size: 1 }], count: null, query: false, retry: [] };
   return function cuDeviceGetName(len: number, dev: CUdevice): string {
+    if (arguments.length !== 2) rt.arity("cuDeviceGetName", "len,dev", 2, arguments.length);
+    if (!(typeof len === "number" && (len | 0) === len)) rt.bad("cuDeviceGetName", "len", "i32", len);
     rt.count(len, "cuDeviceGetName", "len");
+    if (!(typeof dev === "number" && (dev | 0) === dev)) rt.bad("cuDeviceGetName", "dev", "i32", dev);
     const a = rt.arrays("cuDeviceGetName", A_cuDeviceGetName, len, (p) => raw.cuDeviceGetName(p[0]!, len, dev));
     return a[0] as string;
   };
@@ -88,7 +101,9 @@ function cuDeviceGetName$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGetNam
 
 function cuDeviceGetUuid$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGetUuid"] {
   return function cuDeviceGetUuid(dev: CUdevice, uuid?: CUuuid_st): CUuuid_st {
-    const $uuid = uuid === undefined ? rt.record(CUuuid_st) : rt.expect(uuid, CUuuid_st, "cuDeviceGetUuid", "uuid");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuDeviceGetUuid", "dev,uuid", 1, arguments.length);
+    if (!(typeof dev === "number" && (dev | 0) === dev)) rt.bad("cuDeviceGetUuid", "dev", "i32", dev);
+    const $uuid = uuid === undefined ? rt.record(CUuuid_st) : rt.recordArg(uuid, CUuuid_st, "cuDeviceGetUuid", "uuid");
     const r = raw.cuDeviceGetUuid($uuid.$pointer(), dev);
     if (rt.guards) rt.check("cuDeviceGetUuid");
     if (r !== 0) rt.fail(r, "cuDeviceGetUuid");
@@ -98,7 +113,9 @@ function cuDeviceGetUuid$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGetUui
 
 function cuDeviceGetUuid_v2$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGetUuid_v2"] {
   return function cuDeviceGetUuid_v2(dev: CUdevice, uuid?: CUuuid_st): CUuuid_st {
-    const $uuid = uuid === undefined ? rt.record(CUuuid_st) : rt.expect(uuid, CUuuid_st, "cuDeviceGetUuid_v2", "uuid");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuDeviceGetUuid_v2", "dev,uuid", 1, arguments.length);
+    if (!(typeof dev === "number" && (dev | 0) === dev)) rt.bad("cuDeviceGetUuid_v2", "dev", "i32", dev);
+    const $uuid = uuid === undefined ? rt.record(CUuuid_st) : rt.recordArg(uuid, CUuuid_st, "cuDeviceGetUuid_v2", "uuid");
     const r = raw.cuDeviceGetUuid_v2($uuid.$pointer(), dev);
     if (rt.guards) rt.check("cuDeviceGetUuid_v2");
     if (r !== 0) rt.fail(r, "cuDeviceGetUuid_v2");
@@ -110,7 +127,9 @@ function cuDeviceGetLuid$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGetLui
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
   return function cuDeviceGetLuid(luid: PointerLike, dev: CUdevice): number {
-    const r = raw.cuDeviceGetLuid(rt.ptr(luid), o0, dev);
+    if (arguments.length !== 2) rt.arity("cuDeviceGetLuid", "luid,dev", 2, arguments.length);
+    if (!(typeof dev === "number" && (dev | 0) === dev)) rt.bad("cuDeviceGetLuid", "dev", "i32", dev);
+    const r = raw.cuDeviceGetLuid(rt.ptr(luid, "cuDeviceGetLuid", "luid"), o0, dev);
     if (rt.guards) rt.check("cuDeviceGetLuid");
     if (r !== 0) rt.fail(r, "cuDeviceGetLuid");
     return u32[0]!;
@@ -121,6 +140,8 @@ function cuDeviceTotalMem$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceTotal
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
   return function cuDeviceTotalMem(dev: CUdevice): bigint {
+    if (arguments.length !== 1) rt.arity("cuDeviceTotalMem", "dev", 1, arguments.length);
+    if (!(typeof dev === "number" && (dev | 0) === dev)) rt.bad("cuDeviceTotalMem", "dev", "i32", dev);
     const r = raw.cuDeviceTotalMem(o0, dev);
     if (rt.guards) rt.check("cuDeviceTotalMem");
     if (r !== 0) rt.fail(r, "cuDeviceTotalMem");
@@ -132,6 +153,10 @@ function cuDeviceGetTexture1DLinearMaxWidth$(raw: Raw, rt: CheckedRuntime): Chec
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
   return function cuDeviceGetTexture1DLinearMaxWidth(format: CUarray_format, numChannels: number, dev: CUdevice): bigint {
+    if (arguments.length !== 3) rt.arity("cuDeviceGetTexture1DLinearMaxWidth", "format,numChannels,dev", 3, arguments.length);
+    if (!(typeof format === "number" && (format >>> 0) === format)) rt.bad("cuDeviceGetTexture1DLinearMaxWidth", "format", "u32", format);
+    if (!(typeof numChannels === "number" && (numChannels >>> 0) === numChannels)) rt.bad("cuDeviceGetTexture1DLinearMaxWidth", "numChannels", "u32", numChannels);
+    if (!(typeof dev === "number" && (dev | 0) === dev)) rt.bad("cuDeviceGetTexture1DLinearMaxWidth", "dev", "i32", dev);
     const r = raw.cuDeviceGetTexture1DLinearMaxWidth(o0, format, numChannels, dev);
     if (rt.guards) rt.check("cuDeviceGetTexture1DLinearMaxWidth");
     if (r !== 0) rt.fail(r, "cuDeviceGetTexture1DLinearMaxWidth");
@@ -143,6 +168,9 @@ function cuDeviceGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceG
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
   return function cuDeviceGetAttribute(attrib: CUdevice_attribute, dev: CUdevice): number {
+    if (arguments.length !== 2) rt.arity("cuDeviceGetAttribute", "attrib,dev", 2, arguments.length);
+    if (!(typeof attrib === "number" && (attrib >>> 0) === attrib)) rt.bad("cuDeviceGetAttribute", "attrib", "u32", attrib);
+    if (!(typeof dev === "number" && (dev | 0) === dev)) rt.bad("cuDeviceGetAttribute", "dev", "i32", dev);
     const r = raw.cuDeviceGetAttribute(o0, attrib, dev);
     if (rt.guards) rt.check("cuDeviceGetAttribute");
     if (r !== 0) rt.fail(r, "cuDeviceGetAttribute");
@@ -152,14 +180,21 @@ function cuDeviceGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceG
 
 function cuDeviceGetNvSciSyncAttributes$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGetNvSciSyncAttributes"] {
   return function cuDeviceGetNvSciSyncAttributes(nvSciSyncAttrList: PointerLike, dev: CUdevice, flags: number): void {
-    const r = raw.cuDeviceGetNvSciSyncAttributes(rt.ptr(nvSciSyncAttrList), dev, flags);
+    if (arguments.length !== 3) rt.arity("cuDeviceGetNvSciSyncAttributes", "nvSciSyncAttrList,dev,flags", 3, arguments.length);
+    if (!(typeof dev === "number" && (dev | 0) === dev)) rt.bad("cuDeviceGetNvSciSyncAttributes", "dev", "i32", dev);
+    if (!(typeof flags === "number" && (flags | 0) === flags)) rt.bad("cuDeviceGetNvSciSyncAttributes", "flags", "i32", flags);
+    const r = raw.cuDeviceGetNvSciSyncAttributes(rt.ptr(nvSciSyncAttrList, "cuDeviceGetNvSciSyncAttributes", "nvSciSyncAttrList"), dev, flags);
     if (rt.guards) rt.check("cuDeviceGetNvSciSyncAttributes");
     if (r !== 0) rt.fail(r, "cuDeviceGetNvSciSyncAttributes");
   };
 }
 
 function cuDeviceSetMemPool$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceSetMemPool"] {
+  const isPtr = rt.isPointer;
   return function cuDeviceSetMemPool(dev: CUdevice, pool: CUmemoryPool): void {
+    if (arguments.length !== 2) rt.arity("cuDeviceSetMemPool", "dev,pool", 2, arguments.length);
+    if (!(typeof dev === "number" && (dev | 0) === dev)) rt.bad("cuDeviceSetMemPool", "dev", "i32", dev);
+    if (!(isPtr(pool))) rt.bad("cuDeviceSetMemPool", "pool", "pointer", pool);
     const r = raw.cuDeviceSetMemPool(dev, pool);
     if (rt.guards) rt.check("cuDeviceSetMemPool");
     if (r !== 0) rt.fail(r, "cuDeviceSetMemPool");
@@ -169,6 +204,8 @@ function cuDeviceSetMemPool$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceSet
 function cuDeviceGetMemPool$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGetMemPool"] {
   const o0 = rt.out[0]!;
   return function cuDeviceGetMemPool(dev: CUdevice): CUmemoryPool {
+    if (arguments.length !== 1) rt.arity("cuDeviceGetMemPool", "dev", 1, arguments.length);
+    if (!(typeof dev === "number" && (dev | 0) === dev)) rt.bad("cuDeviceGetMemPool", "dev", "i32", dev);
     const r = raw.cuDeviceGetMemPool(o0, dev);
     if (rt.guards) rt.check("cuDeviceGetMemPool");
     if (r !== 0) rt.fail(r, "cuDeviceGetMemPool");
@@ -179,6 +216,8 @@ function cuDeviceGetMemPool$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGet
 function cuDeviceGetDefaultMemPool$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGetDefaultMemPool"] {
   const o0 = rt.out[0]!;
   return function cuDeviceGetDefaultMemPool(dev: CUdevice): CUmemoryPool {
+    if (arguments.length !== 1) rt.arity("cuDeviceGetDefaultMemPool", "dev", 1, arguments.length);
+    if (!(typeof dev === "number" && (dev | 0) === dev)) rt.bad("cuDeviceGetDefaultMemPool", "dev", "i32", dev);
     const r = raw.cuDeviceGetDefaultMemPool(o0, dev);
     if (rt.guards) rt.check("cuDeviceGetDefaultMemPool");
     if (r !== 0) rt.fail(r, "cuDeviceGetDefaultMemPool");
@@ -190,6 +229,9 @@ function cuDeviceGetExecAffinitySupport$(raw: Raw, rt: CheckedRuntime): Checked[
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
   return function cuDeviceGetExecAffinitySupport(type: CUexecAffinityType, dev: CUdevice): number {
+    if (arguments.length !== 2) rt.arity("cuDeviceGetExecAffinitySupport", "type,dev", 2, arguments.length);
+    if (!(typeof type === "number" && (type >>> 0) === type)) rt.bad("cuDeviceGetExecAffinitySupport", "type", "u32", type);
+    if (!(typeof dev === "number" && (dev | 0) === dev)) rt.bad("cuDeviceGetExecAffinitySupport", "dev", "i32", dev);
     const r = raw.cuDeviceGetExecAffinitySupport(o0, type, dev);
     if (rt.guards) rt.check("cuDeviceGetExecAffinitySupport");
     if (r !== 0) rt.fail(r, "cuDeviceGetExecAffinitySupport");
@@ -199,6 +241,9 @@ function cuDeviceGetExecAffinitySupport$(raw: Raw, rt: CheckedRuntime): Checked[
 
 function cuFlushGPUDirectRDMAWrites$(raw: Raw, rt: CheckedRuntime): Checked["cuFlushGPUDirectRDMAWrites"] {
   return function cuFlushGPUDirectRDMAWrites(target: CUflushGPUDirectRDMAWritesTarget, scope: CUflushGPUDirectRDMAWritesScope): void {
+    if (arguments.length !== 2) rt.arity("cuFlushGPUDirectRDMAWrites", "target,scope", 2, arguments.length);
+    if (!(typeof target === "number" && (target >>> 0) === target)) rt.bad("cuFlushGPUDirectRDMAWrites", "target", "u32", target);
+    if (!(typeof scope === "number" && (scope >>> 0) === scope)) rt.bad("cuFlushGPUDirectRDMAWrites", "scope", "u32", scope);
     const r = raw.cuFlushGPUDirectRDMAWrites(target, scope);
     if (rt.guards) rt.check("cuFlushGPUDirectRDMAWrites");
     if (r !== 0) rt.fail(r, "cuFlushGPUDirectRDMAWrites");
@@ -207,7 +252,9 @@ function cuFlushGPUDirectRDMAWrites$(raw: Raw, rt: CheckedRuntime): Checked["cuF
 
 function cuDeviceGetProperties$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGetProperties"] {
   return function cuDeviceGetProperties(dev: CUdevice, prop?: CUdevprop_st): CUdevprop_st {
-    const $prop = prop === undefined ? rt.record(CUdevprop_st) : rt.expect(prop, CUdevprop_st, "cuDeviceGetProperties", "prop");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuDeviceGetProperties", "dev,prop", 1, arguments.length);
+    if (!(typeof dev === "number" && (dev | 0) === dev)) rt.bad("cuDeviceGetProperties", "dev", "i32", dev);
+    const $prop = prop === undefined ? rt.record(CUdevprop_st) : rt.recordArg(prop, CUdevprop_st, "cuDeviceGetProperties", "prop");
     const r = raw.cuDeviceGetProperties($prop.$pointer(), dev);
     if (rt.guards) rt.check("cuDeviceGetProperties");
     if (r !== 0) rt.fail(r, "cuDeviceGetProperties");
@@ -216,16 +263,24 @@ function cuDeviceGetProperties$(raw: Raw, rt: CheckedRuntime): Checked["cuDevice
 }
 
 function cuDeviceComputeCapability$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceComputeCapability"] {
-  return function cuDeviceComputeCapability(major: PointerLike, minor: PointerLike, dev: CUdevice): void {
-    const r = raw.cuDeviceComputeCapability(rt.ptr(major), rt.ptr(minor), dev);
+  const o0 = rt.out[0]!;
+  const o1 = rt.out[1]!;
+  const i32 = rt.i32;
+  return function cuDeviceComputeCapability(dev: CUdevice): [major: number, minor: number] {
+    if (arguments.length !== 1) rt.arity("cuDeviceComputeCapability", "dev", 1, arguments.length);
+    if (!(typeof dev === "number" && (dev | 0) === dev)) rt.bad("cuDeviceComputeCapability", "dev", "i32", dev);
+    const r = raw.cuDeviceComputeCapability(o0, o1, dev);
     if (rt.guards) rt.check("cuDeviceComputeCapability");
     if (r !== 0) rt.fail(r, "cuDeviceComputeCapability");
+    return [i32[0]!, i32[2]!];
   };
 }
 
 function cuDevicePrimaryCtxRetain$(raw: Raw, rt: CheckedRuntime): Checked["cuDevicePrimaryCtxRetain"] {
   const o0 = rt.out[0]!;
   return function cuDevicePrimaryCtxRetain(dev: CUdevice): CUcontext {
+    if (arguments.length !== 1) rt.arity("cuDevicePrimaryCtxRetain", "dev", 1, arguments.length);
+    if (!(typeof dev === "number" && (dev | 0) === dev)) rt.bad("cuDevicePrimaryCtxRetain", "dev", "i32", dev);
     const r = raw.cuDevicePrimaryCtxRetain(o0, dev);
     if (rt.guards) rt.check("cuDevicePrimaryCtxRetain");
     if (r !== 0) rt.fail(r, "cuDevicePrimaryCtxRetain");
@@ -235,6 +290,8 @@ function cuDevicePrimaryCtxRetain$(raw: Raw, rt: CheckedRuntime): Checked["cuDev
 
 function cuDevicePrimaryCtxRelease$(raw: Raw, rt: CheckedRuntime): Checked["cuDevicePrimaryCtxRelease"] {
   return function cuDevicePrimaryCtxRelease(dev: CUdevice): void {
+    if (arguments.length !== 1) rt.arity("cuDevicePrimaryCtxRelease", "dev", 1, arguments.length);
+    if (!(typeof dev === "number" && (dev | 0) === dev)) rt.bad("cuDevicePrimaryCtxRelease", "dev", "i32", dev);
     const r = raw.cuDevicePrimaryCtxRelease(dev);
     if (rt.guards) rt.check("cuDevicePrimaryCtxRelease");
     if (r !== 0) rt.fail(r, "cuDevicePrimaryCtxRelease");
@@ -243,6 +300,9 @@ function cuDevicePrimaryCtxRelease$(raw: Raw, rt: CheckedRuntime): Checked["cuDe
 
 function cuDevicePrimaryCtxSetFlags$(raw: Raw, rt: CheckedRuntime): Checked["cuDevicePrimaryCtxSetFlags"] {
   return function cuDevicePrimaryCtxSetFlags(dev: CUdevice, flags: number): void {
+    if (arguments.length !== 2) rt.arity("cuDevicePrimaryCtxSetFlags", "dev,flags", 2, arguments.length);
+    if (!(typeof dev === "number" && (dev | 0) === dev)) rt.bad("cuDevicePrimaryCtxSetFlags", "dev", "i32", dev);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cuDevicePrimaryCtxSetFlags", "flags", "u32", flags);
     const r = raw.cuDevicePrimaryCtxSetFlags(dev, flags);
     if (rt.guards) rt.check("cuDevicePrimaryCtxSetFlags");
     if (r !== 0) rt.fail(r, "cuDevicePrimaryCtxSetFlags");
@@ -255,6 +315,8 @@ function cuDevicePrimaryCtxGetState$(raw: Raw, rt: CheckedRuntime): Checked["cuD
   const i32 = rt.i32;
   const u32 = rt.u32;
   return function cuDevicePrimaryCtxGetState(dev: CUdevice): [flags: number, active: number] {
+    if (arguments.length !== 1) rt.arity("cuDevicePrimaryCtxGetState", "dev", 1, arguments.length);
+    if (!(typeof dev === "number" && (dev | 0) === dev)) rt.bad("cuDevicePrimaryCtxGetState", "dev", "i32", dev);
     const r = raw.cuDevicePrimaryCtxGetState(dev, o0, o1);
     if (rt.guards) rt.check("cuDevicePrimaryCtxGetState");
     if (r !== 0) rt.fail(r, "cuDevicePrimaryCtxGetState");
@@ -264,6 +326,8 @@ function cuDevicePrimaryCtxGetState$(raw: Raw, rt: CheckedRuntime): Checked["cuD
 
 function cuDevicePrimaryCtxReset$(raw: Raw, rt: CheckedRuntime): Checked["cuDevicePrimaryCtxReset"] {
   return function cuDevicePrimaryCtxReset(dev: CUdevice): void {
+    if (arguments.length !== 1) rt.arity("cuDevicePrimaryCtxReset", "dev", 1, arguments.length);
+    if (!(typeof dev === "number" && (dev | 0) === dev)) rt.bad("cuDevicePrimaryCtxReset", "dev", "i32", dev);
     const r = raw.cuDevicePrimaryCtxReset(dev);
     if (rt.guards) rt.check("cuDevicePrimaryCtxReset");
     if (r !== 0) rt.fail(r, "cuDevicePrimaryCtxReset");
@@ -273,6 +337,9 @@ function cuDevicePrimaryCtxReset$(raw: Raw, rt: CheckedRuntime): Checked["cuDevi
 function cuCtxCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxCreate"] {
   const o0 = rt.out[0]!;
   return function cuCtxCreate(flags: number, dev: CUdevice): CUcontext {
+    if (arguments.length !== 2) rt.arity("cuCtxCreate", "flags,dev", 2, arguments.length);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cuCtxCreate", "flags", "u32", flags);
+    if (!(typeof dev === "number" && (dev | 0) === dev)) rt.bad("cuCtxCreate", "dev", "i32", dev);
     const r = raw.cuCtxCreate(o0, flags, dev);
     if (rt.guards) rt.check("cuCtxCreate");
     if (r !== 0) rt.fail(r, "cuCtxCreate");
@@ -283,7 +350,11 @@ function cuCtxCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxCreate"] {
 function cuCtxCreate_v3$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxCreate_v3"] {
   const o0 = rt.out[0]!;
   return function cuCtxCreate_v3(paramsArray: PointerLike, numParams: number, flags: number, dev: CUdevice): CUcontext {
-    const r = raw.cuCtxCreate_v3(o0, rt.ptr(rt.expect(paramsArray, CUexecAffinityParam_st, "cuCtxCreate_v3", "paramsArray")), numParams, flags, dev);
+    if (arguments.length !== 4) rt.arity("cuCtxCreate_v3", "paramsArray,numParams,flags,dev", 4, arguments.length);
+    if (!(typeof numParams === "number" && (numParams | 0) === numParams)) rt.bad("cuCtxCreate_v3", "numParams", "i32", numParams);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cuCtxCreate_v3", "flags", "u32", flags);
+    if (!(typeof dev === "number" && (dev | 0) === dev)) rt.bad("cuCtxCreate_v3", "dev", "i32", dev);
+    const r = raw.cuCtxCreate_v3(o0, rt.ptr(rt.expect(paramsArray, CUexecAffinityParam_st, "cuCtxCreate_v3", "paramsArray"), "cuCtxCreate_v3", "paramsArray"), numParams, flags, dev);
     if (rt.guards) rt.check("cuCtxCreate_v3");
     if (r !== 0) rt.fail(r, "cuCtxCreate_v3");
     return rt.readPointer(0) as CUcontext;
@@ -291,7 +362,10 @@ function cuCtxCreate_v3$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxCreate_v3"
 }
 
 function cuCtxDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxDestroy"] {
+  const isPtr = rt.isPointer;
   return function cuCtxDestroy(ctx: CUcontext): void {
+    if (arguments.length !== 1) rt.arity("cuCtxDestroy", "ctx", 1, arguments.length);
+    if (!(isPtr(ctx))) rt.bad("cuCtxDestroy", "ctx", "pointer", ctx);
     const r = raw.cuCtxDestroy(ctx);
     if (rt.guards) rt.check("cuCtxDestroy");
     if (r !== 0) rt.fail(r, "cuCtxDestroy", ctx);
@@ -299,7 +373,10 @@ function cuCtxDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxDestroy"] {
 }
 
 function cuCtxPushCurrent$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxPushCurrent"] {
+  const isPtr = rt.isPointer;
   return function cuCtxPushCurrent(ctx: CUcontext): void {
+    if (arguments.length !== 1) rt.arity("cuCtxPushCurrent", "ctx", 1, arguments.length);
+    if (!(isPtr(ctx))) rt.bad("cuCtxPushCurrent", "ctx", "pointer", ctx);
     const r = raw.cuCtxPushCurrent(ctx);
     if (rt.guards) rt.check("cuCtxPushCurrent");
     if (r !== 0) rt.fail(r, "cuCtxPushCurrent", ctx);
@@ -309,6 +386,7 @@ function cuCtxPushCurrent$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxPushCurr
 function cuCtxPopCurrent$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxPopCurrent"] {
   const o0 = rt.out[0]!;
   return function cuCtxPopCurrent(): CUcontext {
+    if (arguments.length !== 0) rt.arity("cuCtxPopCurrent", "", 0, arguments.length);
     const r = raw.cuCtxPopCurrent(o0);
     if (rt.guards) rt.check("cuCtxPopCurrent");
     if (r !== 0) rt.fail(r, "cuCtxPopCurrent");
@@ -317,7 +395,10 @@ function cuCtxPopCurrent$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxPopCurren
 }
 
 function cuCtxSetCurrent$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxSetCurrent"] {
+  const isPtr = rt.isPointer;
   return function cuCtxSetCurrent(ctx: CUcontext): void {
+    if (arguments.length !== 1) rt.arity("cuCtxSetCurrent", "ctx", 1, arguments.length);
+    if (!(isPtr(ctx))) rt.bad("cuCtxSetCurrent", "ctx", "pointer", ctx);
     const r = raw.cuCtxSetCurrent(ctx);
     if (rt.guards) rt.check("cuCtxSetCurrent");
     if (r !== 0) rt.fail(r, "cuCtxSetCurrent", ctx);
@@ -327,6 +408,7 @@ function cuCtxSetCurrent$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxSetCurren
 function cuCtxGetCurrent$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxGetCurrent"] {
   const o0 = rt.out[0]!;
   return function cuCtxGetCurrent(): CUcontext {
+    if (arguments.length !== 0) rt.arity("cuCtxGetCurrent", "", 0, arguments.length);
     const r = raw.cuCtxGetCurrent(o0);
     if (rt.guards) rt.check("cuCtxGetCurrent");
     if (r !== 0) rt.fail(r, "cuCtxGetCurrent");
@@ -338,6 +420,7 @@ function cuCtxGetDevice$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxGetDevice"
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
   return function cuCtxGetDevice(): CUdevice {
+    if (arguments.length !== 0) rt.arity("cuCtxGetDevice", "", 0, arguments.length);
     const r = raw.cuCtxGetDevice(o0);
     if (rt.guards) rt.check("cuCtxGetDevice");
     if (r !== 0) rt.fail(r, "cuCtxGetDevice");
@@ -349,6 +432,7 @@ function cuCtxGetFlags$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxGetFlags"] 
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
   return function cuCtxGetFlags(): number {
+    if (arguments.length !== 0) rt.arity("cuCtxGetFlags", "", 0, arguments.length);
     const r = raw.cuCtxGetFlags(o0);
     if (rt.guards) rt.check("cuCtxGetFlags");
     if (r !== 0) rt.fail(r, "cuCtxGetFlags");
@@ -358,6 +442,8 @@ function cuCtxGetFlags$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxGetFlags"] 
 
 function cuCtxSetFlags$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxSetFlags"] {
   return function cuCtxSetFlags(flags: number): void {
+    if (arguments.length !== 1) rt.arity("cuCtxSetFlags", "flags", 1, arguments.length);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cuCtxSetFlags", "flags", "u32", flags);
     const r = raw.cuCtxSetFlags(flags);
     if (rt.guards) rt.check("cuCtxSetFlags");
     if (r !== 0) rt.fail(r, "cuCtxSetFlags");
@@ -367,7 +453,10 @@ function cuCtxSetFlags$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxSetFlags"] 
 function cuCtxGetId$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxGetId"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
+  const isPtr = rt.isPointer;
   return function cuCtxGetId(ctx: CUcontext): bigint {
+    if (arguments.length !== 1) rt.arity("cuCtxGetId", "ctx", 1, arguments.length);
+    if (!(isPtr(ctx))) rt.bad("cuCtxGetId", "ctx", "pointer", ctx);
     const r = raw.cuCtxGetId(ctx, o0);
     if (rt.guards) rt.check("cuCtxGetId");
     if (r !== 0) rt.fail(r, "cuCtxGetId", ctx);
@@ -377,6 +466,7 @@ function cuCtxGetId$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxGetId"] {
 
 function cuCtxSynchronize$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxSynchronize"] {
   return function cuCtxSynchronize(): void {
+    if (arguments.length !== 0) rt.arity("cuCtxSynchronize", "", 0, arguments.length);
     const r = raw.cuCtxSynchronize();
     if (rt.guards) rt.check("cuCtxSynchronize");
     if (r !== 0) rt.fail(r, "cuCtxSynchronize");
@@ -385,6 +475,9 @@ function cuCtxSynchronize$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxSynchron
 
 function cuCtxSetLimit$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxSetLimit"] {
   return function cuCtxSetLimit(limit: CUlimit, value: bigint | number): void {
+    if (arguments.length !== 2) rt.arity("cuCtxSetLimit", "limit,value", 2, arguments.length);
+    if (!(typeof limit === "number" && (limit >>> 0) === limit)) rt.bad("cuCtxSetLimit", "limit", "u32", limit);
+    if (!((typeof value === "bigint" ? value >= 0n && value <= 18446744073709551615n : Number.isSafeInteger(value) && value >= 0))) rt.bad("cuCtxSetLimit", "value", "u64", value);
     const r = raw.cuCtxSetLimit(limit, value);
     if (rt.guards) rt.check("cuCtxSetLimit");
     if (r !== 0) rt.fail(r, "cuCtxSetLimit");
@@ -395,6 +488,8 @@ function cuCtxGetLimit$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxGetLimit"] 
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
   return function cuCtxGetLimit(limit: CUlimit): bigint {
+    if (arguments.length !== 1) rt.arity("cuCtxGetLimit", "limit", 1, arguments.length);
+    if (!(typeof limit === "number" && (limit >>> 0) === limit)) rt.bad("cuCtxGetLimit", "limit", "u32", limit);
     const r = raw.cuCtxGetLimit(o0, limit);
     if (rt.guards) rt.check("cuCtxGetLimit");
     if (r !== 0) rt.fail(r, "cuCtxGetLimit");
@@ -406,6 +501,7 @@ function cuCtxGetCacheConfig$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxGetCa
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
   return function cuCtxGetCacheConfig(): CUfunc_cache {
+    if (arguments.length !== 0) rt.arity("cuCtxGetCacheConfig", "", 0, arguments.length);
     const r = raw.cuCtxGetCacheConfig(o0);
     if (rt.guards) rt.check("cuCtxGetCacheConfig");
     if (r !== 0) rt.fail(r, "cuCtxGetCacheConfig");
@@ -415,6 +511,8 @@ function cuCtxGetCacheConfig$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxGetCa
 
 function cuCtxSetCacheConfig$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxSetCacheConfig"] {
   return function cuCtxSetCacheConfig(config: CUfunc_cache): void {
+    if (arguments.length !== 1) rt.arity("cuCtxSetCacheConfig", "config", 1, arguments.length);
+    if (!(typeof config === "number" && (config >>> 0) === config)) rt.bad("cuCtxSetCacheConfig", "config", "u32", config);
     const r = raw.cuCtxSetCacheConfig(config);
     if (rt.guards) rt.check("cuCtxSetCacheConfig");
     if (r !== 0) rt.fail(r, "cuCtxSetCacheConfig");
@@ -424,7 +522,10 @@ function cuCtxSetCacheConfig$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxSetCa
 function cuCtxGetApiVersion$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxGetApiVersion"] {
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
+  const isPtr = rt.isPointer;
   return function cuCtxGetApiVersion(ctx: CUcontext): number {
+    if (arguments.length !== 1) rt.arity("cuCtxGetApiVersion", "ctx", 1, arguments.length);
+    if (!(isPtr(ctx))) rt.bad("cuCtxGetApiVersion", "ctx", "pointer", ctx);
     const r = raw.cuCtxGetApiVersion(ctx, o0);
     if (rt.guards) rt.check("cuCtxGetApiVersion");
     if (r !== 0) rt.fail(r, "cuCtxGetApiVersion", ctx);
@@ -437,6 +538,7 @@ function cuCtxGetStreamPriorityRange$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const o1 = rt.out[1]!;
   const i32 = rt.i32;
   return function cuCtxGetStreamPriorityRange(): [leastPriority: number, greatestPriority: number] {
+    if (arguments.length !== 0) rt.arity("cuCtxGetStreamPriorityRange", "", 0, arguments.length);
     const r = raw.cuCtxGetStreamPriorityRange(o0, o1);
     if (rt.guards) rt.check("cuCtxGetStreamPriorityRange");
     if (r !== 0) rt.fail(r, "cuCtxGetStreamPriorityRange");
@@ -446,6 +548,7 @@ function cuCtxGetStreamPriorityRange$(raw: Raw, rt: CheckedRuntime): Checked["cu
 
 function cuCtxResetPersistingL2Cache$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxResetPersistingL2Cache"] {
   return function cuCtxResetPersistingL2Cache(): void {
+    if (arguments.length !== 0) rt.arity("cuCtxResetPersistingL2Cache", "", 0, arguments.length);
     const r = raw.cuCtxResetPersistingL2Cache();
     if (rt.guards) rt.check("cuCtxResetPersistingL2Cache");
     if (r !== 0) rt.fail(r, "cuCtxResetPersistingL2Cache");
@@ -454,7 +557,9 @@ function cuCtxResetPersistingL2Cache$(raw: Raw, rt: CheckedRuntime): Checked["cu
 
 function cuCtxGetExecAffinity$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxGetExecAffinity"] {
   return function cuCtxGetExecAffinity(type: CUexecAffinityType, pExecAffinity?: CUexecAffinityParam_st): CUexecAffinityParam_st {
-    const $pExecAffinity = pExecAffinity === undefined ? rt.record(CUexecAffinityParam_st) : rt.expect(pExecAffinity, CUexecAffinityParam_st, "cuCtxGetExecAffinity", "pExecAffinity");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuCtxGetExecAffinity", "type,pExecAffinity", 1, arguments.length);
+    if (!(typeof type === "number" && (type >>> 0) === type)) rt.bad("cuCtxGetExecAffinity", "type", "u32", type);
+    const $pExecAffinity = pExecAffinity === undefined ? rt.record(CUexecAffinityParam_st) : rt.recordArg(pExecAffinity, CUexecAffinityParam_st, "cuCtxGetExecAffinity", "pExecAffinity");
     const r = raw.cuCtxGetExecAffinity($pExecAffinity.$pointer(), type);
     if (rt.guards) rt.check("cuCtxGetExecAffinity");
     if (r !== 0) rt.fail(r, "cuCtxGetExecAffinity");
@@ -465,6 +570,8 @@ function cuCtxGetExecAffinity$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxGetE
 function cuCtxAttach$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxAttach"] {
   const o0 = rt.out[0]!;
   return function cuCtxAttach(flags: number): CUcontext {
+    if (arguments.length !== 1) rt.arity("cuCtxAttach", "flags", 1, arguments.length);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cuCtxAttach", "flags", "u32", flags);
     const r = raw.cuCtxAttach(o0, flags);
     if (rt.guards) rt.check("cuCtxAttach");
     if (r !== 0) rt.fail(r, "cuCtxAttach");
@@ -473,7 +580,10 @@ function cuCtxAttach$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxAttach"] {
 }
 
 function cuCtxDetach$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxDetach"] {
+  const isPtr = rt.isPointer;
   return function cuCtxDetach(ctx: CUcontext): void {
+    if (arguments.length !== 1) rt.arity("cuCtxDetach", "ctx", 1, arguments.length);
+    if (!(isPtr(ctx))) rt.bad("cuCtxDetach", "ctx", "pointer", ctx);
     const r = raw.cuCtxDetach(ctx);
     if (rt.guards) rt.check("cuCtxDetach");
     if (r !== 0) rt.fail(r, "cuCtxDetach", ctx);
@@ -484,6 +594,7 @@ function cuCtxGetSharedMemConfig$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxG
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
   return function cuCtxGetSharedMemConfig(): CUsharedconfig {
+    if (arguments.length !== 0) rt.arity("cuCtxGetSharedMemConfig", "", 0, arguments.length);
     const r = raw.cuCtxGetSharedMemConfig(o0);
     if (rt.guards) rt.check("cuCtxGetSharedMemConfig");
     if (r !== 0) rt.fail(r, "cuCtxGetSharedMemConfig");
@@ -493,6 +604,8 @@ function cuCtxGetSharedMemConfig$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxG
 
 function cuCtxSetSharedMemConfig$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxSetSharedMemConfig"] {
   return function cuCtxSetSharedMemConfig(config: CUsharedconfig): void {
+    if (arguments.length !== 1) rt.arity("cuCtxSetSharedMemConfig", "config", 1, arguments.length);
+    if (!(typeof config === "number" && (config >>> 0) === config)) rt.bad("cuCtxSetSharedMemConfig", "config", "u32", config);
     const r = raw.cuCtxSetSharedMemConfig(config);
     if (rt.guards) rt.check("cuCtxSetSharedMemConfig");
     if (r !== 0) rt.fail(r, "cuCtxSetSharedMemConfig");
@@ -502,7 +615,8 @@ function cuCtxSetSharedMemConfig$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxS
 function cuModuleLoad$(raw: Raw, rt: CheckedRuntime): Checked["cuModuleLoad"] {
   const o0 = rt.out[0]!;
   return function cuModuleLoad(fname: string | PointerLike): CUmodule {
-    const r = raw.cuModuleLoad(o0, rt.cstr(fname, 0));
+    if (arguments.length !== 1) rt.arity("cuModuleLoad", "fname", 1, arguments.length);
+    const r = raw.cuModuleLoad(o0, rt.cstr(fname, 0, "cuModuleLoad", "fname"));
     if (rt.guards) rt.check("cuModuleLoad");
     if (r !== 0) rt.fail(r, "cuModuleLoad");
     return rt.readPointer(0) as CUmodule;
@@ -512,7 +626,8 @@ function cuModuleLoad$(raw: Raw, rt: CheckedRuntime): Checked["cuModuleLoad"] {
 function cuModuleLoadData$(raw: Raw, rt: CheckedRuntime): Checked["cuModuleLoadData"] {
   const o0 = rt.out[0]!;
   return function cuModuleLoadData(image: PointerLike): CUmodule {
-    const r = raw.cuModuleLoadData(o0, rt.ptr(image));
+    if (arguments.length !== 1) rt.arity("cuModuleLoadData", "image", 1, arguments.length);
+    const r = raw.cuModuleLoadData(o0, rt.ptr(image, "cuModuleLoadData", "image"));
     if (rt.guards) rt.check("cuModuleLoadData");
     if (r !== 0) rt.fail(r, "cuModuleLoadData");
     return rt.readPointer(0) as CUmodule;
@@ -522,8 +637,9 @@ function cuModuleLoadData$(raw: Raw, rt: CheckedRuntime): Checked["cuModuleLoadD
 function cuModuleLoadDataEx$(raw: Raw, rt: CheckedRuntime): Checked["cuModuleLoadDataEx"] {
   const o0 = rt.out[0]!;
   return function cuModuleLoadDataEx(image: PointerLike, numOptions: number, options: PointerLike, optionValues: PointerLike): CUmodule {
-    rt.count(numOptions, "cuModuleLoadDataEx", "numOptions");
-    const r = raw.cuModuleLoadDataEx(o0, rt.ptr(image), numOptions, rt.sized(options, numOptions, 4, "cuModuleLoadDataEx", "options"), rt.ptr(optionValues));
+    if (arguments.length !== 4) rt.arity("cuModuleLoadDataEx", "image,numOptions,options,optionValues", 4, arguments.length);
+    if (!(typeof numOptions === "number" && (numOptions >>> 0) === numOptions)) rt.bad("cuModuleLoadDataEx", "numOptions", "u32", numOptions);
+    const r = raw.cuModuleLoadDataEx(o0, rt.ptr(image, "cuModuleLoadDataEx", "image"), numOptions, rt.sized(options, numOptions, 4, "cuModuleLoadDataEx", "options"), rt.ptr(optionValues, "cuModuleLoadDataEx", "optionValues"));
     if (rt.guards) rt.check("cuModuleLoadDataEx");
     if (r !== 0) rt.fail(r, "cuModuleLoadDataEx");
     return rt.readPointer(0) as CUmodule;
@@ -533,7 +649,8 @@ function cuModuleLoadDataEx$(raw: Raw, rt: CheckedRuntime): Checked["cuModuleLoa
 function cuModuleLoadFatBinary$(raw: Raw, rt: CheckedRuntime): Checked["cuModuleLoadFatBinary"] {
   const o0 = rt.out[0]!;
   return function cuModuleLoadFatBinary(fatCubin: PointerLike): CUmodule {
-    const r = raw.cuModuleLoadFatBinary(o0, rt.ptr(fatCubin));
+    if (arguments.length !== 1) rt.arity("cuModuleLoadFatBinary", "fatCubin", 1, arguments.length);
+    const r = raw.cuModuleLoadFatBinary(o0, rt.ptr(fatCubin, "cuModuleLoadFatBinary", "fatCubin"));
     if (rt.guards) rt.check("cuModuleLoadFatBinary");
     if (r !== 0) rt.fail(r, "cuModuleLoadFatBinary");
     return rt.readPointer(0) as CUmodule;
@@ -541,7 +658,10 @@ function cuModuleLoadFatBinary$(raw: Raw, rt: CheckedRuntime): Checked["cuModule
 }
 
 function cuModuleUnload$(raw: Raw, rt: CheckedRuntime): Checked["cuModuleUnload"] {
+  const isPtr = rt.isPointer;
   return function cuModuleUnload(hmod: CUmodule): void {
+    if (arguments.length !== 1) rt.arity("cuModuleUnload", "hmod", 1, arguments.length);
+    if (!(isPtr(hmod))) rt.bad("cuModuleUnload", "hmod", "pointer", hmod);
     const r = raw.cuModuleUnload(hmod);
     if (rt.guards) rt.check("cuModuleUnload");
     if (r !== 0) rt.fail(r, "cuModuleUnload", hmod);
@@ -552,6 +672,7 @@ function cuModuleGetLoadingMode$(raw: Raw, rt: CheckedRuntime): Checked["cuModul
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
   return function cuModuleGetLoadingMode(): CUmoduleLoadingMode {
+    if (arguments.length !== 0) rt.arity("cuModuleGetLoadingMode", "", 0, arguments.length);
     const r = raw.cuModuleGetLoadingMode(o0);
     if (rt.guards) rt.check("cuModuleGetLoadingMode");
     if (r !== 0) rt.fail(r, "cuModuleGetLoadingMode");
@@ -561,8 +682,11 @@ function cuModuleGetLoadingMode$(raw: Raw, rt: CheckedRuntime): Checked["cuModul
 
 function cuModuleGetFunction$(raw: Raw, rt: CheckedRuntime): Checked["cuModuleGetFunction"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuModuleGetFunction(hmod: CUmodule, name: string | PointerLike): CUfunction {
-    const r = raw.cuModuleGetFunction(o0, hmod, rt.cstr(name, 0));
+    if (arguments.length !== 2) rt.arity("cuModuleGetFunction", "hmod,name", 2, arguments.length);
+    if (!(isPtr(hmod))) rt.bad("cuModuleGetFunction", "hmod", "pointer", hmod);
+    const r = raw.cuModuleGetFunction(o0, hmod, rt.cstr(name, 0, "cuModuleGetFunction", "name"));
     if (rt.guards) rt.check("cuModuleGetFunction");
     if (r !== 0) rt.fail(r, "cuModuleGetFunction");
     return rt.readPointer(0) as CUfunction;
@@ -572,7 +696,10 @@ function cuModuleGetFunction$(raw: Raw, rt: CheckedRuntime): Checked["cuModuleGe
 function cuModuleGetFunctionCount$(raw: Raw, rt: CheckedRuntime): Checked["cuModuleGetFunctionCount"] {
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
+  const isPtr = rt.isPointer;
   return function cuModuleGetFunctionCount(mod: CUmodule): number {
+    if (arguments.length !== 1) rt.arity("cuModuleGetFunctionCount", "mod", 1, arguments.length);
+    if (!(isPtr(mod))) rt.bad("cuModuleGetFunctionCount", "mod", "pointer", mod);
     const r = raw.cuModuleGetFunctionCount(o0, mod);
     if (rt.guards) rt.check("cuModuleGetFunctionCount");
     if (r !== 0) rt.fail(r, "cuModuleGetFunctionCount");
@@ -581,9 +708,12 @@ function cuModuleGetFunctionCount$(raw: Raw, rt: CheckedRuntime): Checked["cuMod
 }
 
 function cuModuleEnumerateFunctions$(raw: Raw, rt: CheckedRuntime): Checked["cuModuleEnumerateFunctions"] {
+  const isPtr = rt.isPointer;
   const A_cuModuleEnumerateFunctions: ArraySpec = { elements: [{ kind: "pointer", size: 8 }], count: null, query: false, retry: [] };
   return function cuModuleEnumerateFunctions(numFunctions: number, mod: CUmodule): CUfunction[] {
-    rt.count(numFunctions, "cuModuleEnumerateFunctions", "numFunctions");
+    if (arguments.length !== 2) rt.arity("cuModuleEnumerateFunctions", "numFunctions,mod", 2, arguments.length);
+    if (!(typeof numFunctions === "number" && (numFunctions >>> 0) === numFunctions)) rt.bad("cuModuleEnumerateFunctions", "numFunctions", "u32", numFunctions);
+    if (!(isPtr(mod))) rt.bad("cuModuleEnumerateFunctions", "mod", "pointer", mod);
     const a = rt.arrays("cuModuleEnumerateFunctions", A_cuModuleEnumerateFunctions, numFunctions, (p) => raw.cuModuleEnumerateFunctions(p[0]!, numFunctions, mod));
     return a[0] as CUfunction[];
   };
@@ -593,8 +723,11 @@ function cuModuleGetGlobal$(raw: Raw, rt: CheckedRuntime): Checked["cuModuleGetG
   const o0 = rt.out[0]!;
   const o1 = rt.out[1]!;
   const u64 = rt.u64;
+  const isPtr = rt.isPointer;
   return function cuModuleGetGlobal(hmod: CUmodule, name: string | PointerLike): [dptr: CUdeviceptr, bytes: bigint] {
-    const r = raw.cuModuleGetGlobal(o0, o1, hmod, rt.cstr(name, 0));
+    if (arguments.length !== 2) rt.arity("cuModuleGetGlobal", "hmod,name", 2, arguments.length);
+    if (!(isPtr(hmod))) rt.bad("cuModuleGetGlobal", "hmod", "pointer", hmod);
+    const r = raw.cuModuleGetGlobal(o0, o1, hmod, rt.cstr(name, 0, "cuModuleGetGlobal", "name"));
     if (rt.guards) rt.check("cuModuleGetGlobal");
     if (r !== 0) rt.fail(r, "cuModuleGetGlobal");
     return [u64[0]! as CUdeviceptr, u64[1]!];
@@ -604,8 +737,9 @@ function cuModuleGetGlobal$(raw: Raw, rt: CheckedRuntime): Checked["cuModuleGetG
 function cuLinkCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuLinkCreate"] {
   const o0 = rt.out[0]!;
   return function cuLinkCreate(numOptions: number, options: PointerLike, optionValues: PointerLike): CUlinkState {
-    rt.count(numOptions, "cuLinkCreate", "numOptions");
-    const r = raw.cuLinkCreate(numOptions, rt.sized(options, numOptions, 4, "cuLinkCreate", "options"), rt.ptr(optionValues), o0);
+    if (arguments.length !== 3) rt.arity("cuLinkCreate", "numOptions,options,optionValues", 3, arguments.length);
+    if (!(typeof numOptions === "number" && (numOptions >>> 0) === numOptions)) rt.bad("cuLinkCreate", "numOptions", "u32", numOptions);
+    const r = raw.cuLinkCreate(numOptions, rt.sized(options, numOptions, 4, "cuLinkCreate", "options"), rt.ptr(optionValues, "cuLinkCreate", "optionValues"), o0);
     if (rt.guards) rt.check("cuLinkCreate");
     if (r !== 0) rt.fail(r, "cuLinkCreate");
     return rt.readPointer(0) as CUlinkState;
@@ -613,19 +747,27 @@ function cuLinkCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuLinkCreate"] {
 }
 
 function cuLinkAddData$(raw: Raw, rt: CheckedRuntime): Checked["cuLinkAddData"] {
+  const isPtr = rt.isPointer;
   return function cuLinkAddData(state: CUlinkState, type: CUjitInputType, data: PointerLike, size: bigint | number, name: string | PointerLike, numOptions: number, options: PointerLike, optionValues: PointerLike): void {
-    rt.count(size, "cuLinkAddData", "size");
-    rt.count(numOptions, "cuLinkAddData", "numOptions");
-    const r = raw.cuLinkAddData(state, type, rt.sized(data, size, 1, "cuLinkAddData", "data"), size, rt.cstr(name, 0), numOptions, rt.sized(options, numOptions, 4, "cuLinkAddData", "options"), rt.ptr(optionValues));
+    if (arguments.length !== 8) rt.arity("cuLinkAddData", "state,type,data,size,name,numOptions,options,optionValues", 8, arguments.length);
+    if (!(isPtr(state))) rt.bad("cuLinkAddData", "state", "pointer", state);
+    if (!(typeof type === "number" && (type >>> 0) === type)) rt.bad("cuLinkAddData", "type", "u32", type);
+    if (!((typeof size === "bigint" ? size >= 0n && size <= 18446744073709551615n : Number.isSafeInteger(size) && size >= 0))) rt.bad("cuLinkAddData", "size", "u64", size);
+    if (!(typeof numOptions === "number" && (numOptions >>> 0) === numOptions)) rt.bad("cuLinkAddData", "numOptions", "u32", numOptions);
+    const r = raw.cuLinkAddData(state, type, rt.sized(data, size, 1, "cuLinkAddData", "data"), size, rt.cstr(name, 0, "cuLinkAddData", "name"), numOptions, rt.sized(options, numOptions, 4, "cuLinkAddData", "options"), rt.ptr(optionValues, "cuLinkAddData", "optionValues"));
     if (rt.guards) rt.check("cuLinkAddData");
     if (r !== 0) rt.fail(r, "cuLinkAddData", state);
   };
 }
 
 function cuLinkAddFile$(raw: Raw, rt: CheckedRuntime): Checked["cuLinkAddFile"] {
+  const isPtr = rt.isPointer;
   return function cuLinkAddFile(state: CUlinkState, type: CUjitInputType, path: string | PointerLike, numOptions: number, options: PointerLike, optionValues: PointerLike): void {
-    rt.count(numOptions, "cuLinkAddFile", "numOptions");
-    const r = raw.cuLinkAddFile(state, type, rt.cstr(path, 0), numOptions, rt.sized(options, numOptions, 4, "cuLinkAddFile", "options"), rt.ptr(optionValues));
+    if (arguments.length !== 6) rt.arity("cuLinkAddFile", "state,type,path,numOptions,options,optionValues", 6, arguments.length);
+    if (!(isPtr(state))) rt.bad("cuLinkAddFile", "state", "pointer", state);
+    if (!(typeof type === "number" && (type >>> 0) === type)) rt.bad("cuLinkAddFile", "type", "u32", type);
+    if (!(typeof numOptions === "number" && (numOptions >>> 0) === numOptions)) rt.bad("cuLinkAddFile", "numOptions", "u32", numOptions);
+    const r = raw.cuLinkAddFile(state, type, rt.cstr(path, 0, "cuLinkAddFile", "path"), numOptions, rt.sized(options, numOptions, 4, "cuLinkAddFile", "options"), rt.ptr(optionValues, "cuLinkAddFile", "optionValues"));
     if (rt.guards) rt.check("cuLinkAddFile");
     if (r !== 0) rt.fail(r, "cuLinkAddFile", state);
   };
@@ -635,7 +777,10 @@ function cuLinkComplete$(raw: Raw, rt: CheckedRuntime): Checked["cuLinkComplete"
   const o0 = rt.out[0]!;
   const o1 = rt.out[1]!;
   const u64 = rt.u64;
+  const isPtr = rt.isPointer;
   return function cuLinkComplete(state: CUlinkState): [cubinOut: Pointer, sizeOut: bigint] {
+    if (arguments.length !== 1) rt.arity("cuLinkComplete", "state", 1, arguments.length);
+    if (!(isPtr(state))) rt.bad("cuLinkComplete", "state", "pointer", state);
     const r = raw.cuLinkComplete(state, o0, o1);
     if (rt.guards) rt.check("cuLinkComplete");
     if (r !== 0) rt.fail(r, "cuLinkComplete", state);
@@ -644,7 +789,10 @@ function cuLinkComplete$(raw: Raw, rt: CheckedRuntime): Checked["cuLinkComplete"
 }
 
 function cuLinkDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuLinkDestroy"] {
+  const isPtr = rt.isPointer;
   return function cuLinkDestroy(state: CUlinkState): void {
+    if (arguments.length !== 1) rt.arity("cuLinkDestroy", "state", 1, arguments.length);
+    if (!(isPtr(state))) rt.bad("cuLinkDestroy", "state", "pointer", state);
     const r = raw.cuLinkDestroy(state);
     if (rt.guards) rt.check("cuLinkDestroy");
     if (r !== 0) rt.fail(r, "cuLinkDestroy", state);
@@ -653,8 +801,11 @@ function cuLinkDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuLinkDestroy"] 
 
 function cuModuleGetTexRef$(raw: Raw, rt: CheckedRuntime): Checked["cuModuleGetTexRef"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuModuleGetTexRef(hmod: CUmodule, name: string | PointerLike): CUtexref {
-    const r = raw.cuModuleGetTexRef(o0, hmod, rt.cstr(name, 0));
+    if (arguments.length !== 2) rt.arity("cuModuleGetTexRef", "hmod,name", 2, arguments.length);
+    if (!(isPtr(hmod))) rt.bad("cuModuleGetTexRef", "hmod", "pointer", hmod);
+    const r = raw.cuModuleGetTexRef(o0, hmod, rt.cstr(name, 0, "cuModuleGetTexRef", "name"));
     if (rt.guards) rt.check("cuModuleGetTexRef");
     if (r !== 0) rt.fail(r, "cuModuleGetTexRef");
     return rt.readPointer(0) as CUtexref;
@@ -663,8 +814,11 @@ function cuModuleGetTexRef$(raw: Raw, rt: CheckedRuntime): Checked["cuModuleGetT
 
 function cuModuleGetSurfRef$(raw: Raw, rt: CheckedRuntime): Checked["cuModuleGetSurfRef"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuModuleGetSurfRef(hmod: CUmodule, name: string | PointerLike): CUsurfref {
-    const r = raw.cuModuleGetSurfRef(o0, hmod, rt.cstr(name, 0));
+    if (arguments.length !== 2) rt.arity("cuModuleGetSurfRef", "hmod,name", 2, arguments.length);
+    if (!(isPtr(hmod))) rt.bad("cuModuleGetSurfRef", "hmod", "pointer", hmod);
+    const r = raw.cuModuleGetSurfRef(o0, hmod, rt.cstr(name, 0, "cuModuleGetSurfRef", "name"));
     if (rt.guards) rt.check("cuModuleGetSurfRef");
     if (r !== 0) rt.fail(r, "cuModuleGetSurfRef");
     return rt.readPointer(0) as CUsurfref;
@@ -674,9 +828,10 @@ function cuModuleGetSurfRef$(raw: Raw, rt: CheckedRuntime): Checked["cuModuleGet
 function cuLibraryLoadData$(raw: Raw, rt: CheckedRuntime): Checked["cuLibraryLoadData"] {
   const o0 = rt.out[0]!;
   return function cuLibraryLoadData(code: PointerLike, jitOptions: PointerLike, jitOptionsValues: PointerLike, numJitOptions: number, libraryOptions: PointerLike, libraryOptionValues: PointerLike, numLibraryOptions: number): CUlibrary {
-    rt.count(numJitOptions, "cuLibraryLoadData", "numJitOptions");
-    rt.count(numLibraryOptions, "cuLibraryLoadData", "numLibraryOptions");
-    const r = raw.cuLibraryLoadData(o0, rt.ptr(code), rt.sized(jitOptions, numJitOptions, 4, "cuLibraryLoadData", "jitOptions"), rt.ptr(jitOptionsValues), numJitOptions, rt.sized(libraryOptions, numLibraryOptions, 4, "cuLibraryLoadData", "libraryOptions"), rt.ptr(libraryOptionValues), numLibraryOptions);
+    if (arguments.length !== 7) rt.arity("cuLibraryLoadData", "code,jitOptions,jitOptionsValues,numJitOptions,libraryOptions,libraryOptionValues,numLibraryOptions", 7, arguments.length);
+    if (!(typeof numJitOptions === "number" && (numJitOptions >>> 0) === numJitOptions)) rt.bad("cuLibraryLoadData", "numJitOptions", "u32", numJitOptions);
+    if (!(typeof numLibraryOptions === "number" && (numLibraryOptions >>> 0) === numLibraryOptions)) rt.bad("cuLibraryLoadData", "numLibraryOptions", "u32", numLibraryOptions);
+    const r = raw.cuLibraryLoadData(o0, rt.ptr(code, "cuLibraryLoadData", "code"), rt.sized(jitOptions, numJitOptions, 4, "cuLibraryLoadData", "jitOptions"), rt.ptr(jitOptionsValues, "cuLibraryLoadData", "jitOptionsValues"), numJitOptions, rt.sized(libraryOptions, numLibraryOptions, 4, "cuLibraryLoadData", "libraryOptions"), rt.ptr(libraryOptionValues, "cuLibraryLoadData", "libraryOptionValues"), numLibraryOptions);
     if (rt.guards) rt.check("cuLibraryLoadData");
     if (r !== 0) rt.fail(r, "cuLibraryLoadData");
     return rt.readPointer(0) as CUlibrary;
@@ -686,9 +841,10 @@ function cuLibraryLoadData$(raw: Raw, rt: CheckedRuntime): Checked["cuLibraryLoa
 function cuLibraryLoadFromFile$(raw: Raw, rt: CheckedRuntime): Checked["cuLibraryLoadFromFile"] {
   const o0 = rt.out[0]!;
   return function cuLibraryLoadFromFile(fileName: string | PointerLike, jitOptions: PointerLike, jitOptionsValues: PointerLike, numJitOptions: number, libraryOptions: PointerLike, libraryOptionValues: PointerLike, numLibraryOptions: number): CUlibrary {
-    rt.count(numJitOptions, "cuLibraryLoadFromFile", "numJitOptions");
-    rt.count(numLibraryOptions, "cuLibraryLoadFromFile", "numLibraryOptions");
-    const r = raw.cuLibraryLoadFromFile(o0, rt.cstr(fileName, 0), rt.sized(jitOptions, numJitOptions, 4, "cuLibraryLoadFromFile", "jitOptions"), rt.ptr(jitOptionsValues), numJitOptions, rt.sized(libraryOptions, numLibraryOptions, 4, "cuLibraryLoadFromFile", "libraryOptions"), rt.ptr(libraryOptionValues), numLibraryOptions);
+    if (arguments.length !== 7) rt.arity("cuLibraryLoadFromFile", "fileName,jitOptions,jitOptionsValues,numJitOptions,libraryOptions,libraryOptionValues,numLibraryOptions", 7, arguments.length);
+    if (!(typeof numJitOptions === "number" && (numJitOptions >>> 0) === numJitOptions)) rt.bad("cuLibraryLoadFromFile", "numJitOptions", "u32", numJitOptions);
+    if (!(typeof numLibraryOptions === "number" && (numLibraryOptions >>> 0) === numLibraryOptions)) rt.bad("cuLibraryLoadFromFile", "numLibraryOptions", "u32", numLibraryOptions);
+    const r = raw.cuLibraryLoadFromFile(o0, rt.cstr(fileName, 0, "cuLibraryLoadFromFile", "fileName"), rt.sized(jitOptions, numJitOptions, 4, "cuLibraryLoadFromFile", "jitOptions"), rt.ptr(jitOptionsValues, "cuLibraryLoadFromFile", "jitOptionsValues"), numJitOptions, rt.sized(libraryOptions, numLibraryOptions, 4, "cuLibraryLoadFromFile", "libraryOptions"), rt.ptr(libraryOptionValues, "cuLibraryLoadFromFile", "libraryOptionValues"), numLibraryOptions);
     if (rt.guards) rt.check("cuLibraryLoadFromFile");
     if (r !== 0) rt.fail(r, "cuLibraryLoadFromFile");
     return rt.readPointer(0) as CUlibrary;
@@ -696,7 +852,10 @@ function cuLibraryLoadFromFile$(raw: Raw, rt: CheckedRuntime): Checked["cuLibrar
 }
 
 function cuLibraryUnload$(raw: Raw, rt: CheckedRuntime): Checked["cuLibraryUnload"] {
+  const isPtr = rt.isPointer;
   return function cuLibraryUnload(library: CUlibrary): void {
+    if (arguments.length !== 1) rt.arity("cuLibraryUnload", "library", 1, arguments.length);
+    if (!(isPtr(library))) rt.bad("cuLibraryUnload", "library", "pointer", library);
     const r = raw.cuLibraryUnload(library);
     if (rt.guards) rt.check("cuLibraryUnload");
     if (r !== 0) rt.fail(r, "cuLibraryUnload", library);
@@ -705,8 +864,11 @@ function cuLibraryUnload$(raw: Raw, rt: CheckedRuntime): Checked["cuLibraryUnloa
 
 function cuLibraryGetKernel$(raw: Raw, rt: CheckedRuntime): Checked["cuLibraryGetKernel"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuLibraryGetKernel(library: CUlibrary, name: string | PointerLike): CUkernel {
-    const r = raw.cuLibraryGetKernel(o0, library, rt.cstr(name, 0));
+    if (arguments.length !== 2) rt.arity("cuLibraryGetKernel", "library,name", 2, arguments.length);
+    if (!(isPtr(library))) rt.bad("cuLibraryGetKernel", "library", "pointer", library);
+    const r = raw.cuLibraryGetKernel(o0, library, rt.cstr(name, 0, "cuLibraryGetKernel", "name"));
     if (rt.guards) rt.check("cuLibraryGetKernel");
     if (r !== 0) rt.fail(r, "cuLibraryGetKernel");
     return rt.readPointer(0) as CUkernel;
@@ -716,7 +878,10 @@ function cuLibraryGetKernel$(raw: Raw, rt: CheckedRuntime): Checked["cuLibraryGe
 function cuLibraryGetKernelCount$(raw: Raw, rt: CheckedRuntime): Checked["cuLibraryGetKernelCount"] {
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
+  const isPtr = rt.isPointer;
   return function cuLibraryGetKernelCount(lib: CUlibrary): number {
+    if (arguments.length !== 1) rt.arity("cuLibraryGetKernelCount", "lib", 1, arguments.length);
+    if (!(isPtr(lib))) rt.bad("cuLibraryGetKernelCount", "lib", "pointer", lib);
     const r = raw.cuLibraryGetKernelCount(o0, lib);
     if (rt.guards) rt.check("cuLibraryGetKernelCount");
     if (r !== 0) rt.fail(r, "cuLibraryGetKernelCount");
@@ -725,9 +890,12 @@ function cuLibraryGetKernelCount$(raw: Raw, rt: CheckedRuntime): Checked["cuLibr
 }
 
 function cuLibraryEnumerateKernels$(raw: Raw, rt: CheckedRuntime): Checked["cuLibraryEnumerateKernels"] {
+  const isPtr = rt.isPointer;
   const A_cuLibraryEnumerateKernels: ArraySpec = { elements: [{ kind: "pointer", size: 8 }], count: null, query: false, retry: [] };
   return function cuLibraryEnumerateKernels(numKernels: number, lib: CUlibrary): CUkernel[] {
-    rt.count(numKernels, "cuLibraryEnumerateKernels", "numKernels");
+    if (arguments.length !== 2) rt.arity("cuLibraryEnumerateKernels", "numKernels,lib", 2, arguments.length);
+    if (!(typeof numKernels === "number" && (numKernels >>> 0) === numKernels)) rt.bad("cuLibraryEnumerateKernels", "numKernels", "u32", numKernels);
+    if (!(isPtr(lib))) rt.bad("cuLibraryEnumerateKernels", "lib", "pointer", lib);
     const a = rt.arrays("cuLibraryEnumerateKernels", A_cuLibraryEnumerateKernels, numKernels, (p) => raw.cuLibraryEnumerateKernels(p[0]!, numKernels, lib));
     return a[0] as CUkernel[];
   };
@@ -735,7 +903,10 @@ function cuLibraryEnumerateKernels$(raw: Raw, rt: CheckedRuntime): Checked["cuLi
 
 function cuLibraryGetModule$(raw: Raw, rt: CheckedRuntime): Checked["cuLibraryGetModule"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuLibraryGetModule(library: CUlibrary): CUmodule {
+    if (arguments.length !== 1) rt.arity("cuLibraryGetModule", "library", 1, arguments.length);
+    if (!(isPtr(library))) rt.bad("cuLibraryGetModule", "library", "pointer", library);
     const r = raw.cuLibraryGetModule(o0, library);
     if (rt.guards) rt.check("cuLibraryGetModule");
     if (r !== 0) rt.fail(r, "cuLibraryGetModule");
@@ -745,7 +916,10 @@ function cuLibraryGetModule$(raw: Raw, rt: CheckedRuntime): Checked["cuLibraryGe
 
 function cuKernelGetFunction$(raw: Raw, rt: CheckedRuntime): Checked["cuKernelGetFunction"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuKernelGetFunction(kernel: CUkernel): CUfunction {
+    if (arguments.length !== 1) rt.arity("cuKernelGetFunction", "kernel", 1, arguments.length);
+    if (!(isPtr(kernel))) rt.bad("cuKernelGetFunction", "kernel", "pointer", kernel);
     const r = raw.cuKernelGetFunction(o0, kernel);
     if (rt.guards) rt.check("cuKernelGetFunction");
     if (r !== 0) rt.fail(r, "cuKernelGetFunction");
@@ -757,8 +931,11 @@ function cuLibraryGetGlobal$(raw: Raw, rt: CheckedRuntime): Checked["cuLibraryGe
   const o0 = rt.out[0]!;
   const o1 = rt.out[1]!;
   const u64 = rt.u64;
+  const isPtr = rt.isPointer;
   return function cuLibraryGetGlobal(library: CUlibrary, name: string | PointerLike): [dptr: CUdeviceptr, bytes: bigint] {
-    const r = raw.cuLibraryGetGlobal(o0, o1, library, rt.cstr(name, 0));
+    if (arguments.length !== 2) rt.arity("cuLibraryGetGlobal", "library,name", 2, arguments.length);
+    if (!(isPtr(library))) rt.bad("cuLibraryGetGlobal", "library", "pointer", library);
+    const r = raw.cuLibraryGetGlobal(o0, o1, library, rt.cstr(name, 0, "cuLibraryGetGlobal", "name"));
     if (rt.guards) rt.check("cuLibraryGetGlobal");
     if (r !== 0) rt.fail(r, "cuLibraryGetGlobal");
     return [u64[0]! as CUdeviceptr, u64[1]!];
@@ -769,8 +946,11 @@ function cuLibraryGetManaged$(raw: Raw, rt: CheckedRuntime): Checked["cuLibraryG
   const o0 = rt.out[0]!;
   const o1 = rt.out[1]!;
   const u64 = rt.u64;
+  const isPtr = rt.isPointer;
   return function cuLibraryGetManaged(library: CUlibrary, name: string | PointerLike): [dptr: CUdeviceptr, bytes: bigint] {
-    const r = raw.cuLibraryGetManaged(o0, o1, library, rt.cstr(name, 0));
+    if (arguments.length !== 2) rt.arity("cuLibraryGetManaged", "library,name", 2, arguments.length);
+    if (!(isPtr(library))) rt.bad("cuLibraryGetManaged", "library", "pointer", library);
+    const r = raw.cuLibraryGetManaged(o0, o1, library, rt.cstr(name, 0, "cuLibraryGetManaged", "name"));
     if (rt.guards) rt.check("cuLibraryGetManaged");
     if (r !== 0) rt.fail(r, "cuLibraryGetManaged");
     return [u64[0]! as CUdeviceptr, u64[1]!];
@@ -779,8 +959,11 @@ function cuLibraryGetManaged$(raw: Raw, rt: CheckedRuntime): Checked["cuLibraryG
 
 function cuLibraryGetUnifiedFunction$(raw: Raw, rt: CheckedRuntime): Checked["cuLibraryGetUnifiedFunction"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuLibraryGetUnifiedFunction(library: CUlibrary, symbol: string | PointerLike): Pointer {
-    const r = raw.cuLibraryGetUnifiedFunction(o0, library, rt.cstr(symbol, 0));
+    if (arguments.length !== 2) rt.arity("cuLibraryGetUnifiedFunction", "library,symbol", 2, arguments.length);
+    if (!(isPtr(library))) rt.bad("cuLibraryGetUnifiedFunction", "library", "pointer", library);
+    const r = raw.cuLibraryGetUnifiedFunction(o0, library, rt.cstr(symbol, 0, "cuLibraryGetUnifiedFunction", "symbol"));
     if (rt.guards) rt.check("cuLibraryGetUnifiedFunction");
     if (r !== 0) rt.fail(r, "cuLibraryGetUnifiedFunction");
     return rt.readPointer(0);
@@ -790,7 +973,12 @@ function cuLibraryGetUnifiedFunction$(raw: Raw, rt: CheckedRuntime): Checked["cu
 function cuKernelGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuKernelGetAttribute"] {
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
+  const isPtr = rt.isPointer;
   return function cuKernelGetAttribute(attrib: CUfunction_attribute, kernel: CUkernel, dev: CUdevice): number {
+    if (arguments.length !== 3) rt.arity("cuKernelGetAttribute", "attrib,kernel,dev", 3, arguments.length);
+    if (!(typeof attrib === "number" && (attrib >>> 0) === attrib)) rt.bad("cuKernelGetAttribute", "attrib", "u32", attrib);
+    if (!(isPtr(kernel))) rt.bad("cuKernelGetAttribute", "kernel", "pointer", kernel);
+    if (!(typeof dev === "number" && (dev | 0) === dev)) rt.bad("cuKernelGetAttribute", "dev", "i32", dev);
     const r = raw.cuKernelGetAttribute(o0, attrib, kernel, dev);
     if (rt.guards) rt.check("cuKernelGetAttribute");
     if (r !== 0) rt.fail(r, "cuKernelGetAttribute");
@@ -799,7 +987,13 @@ function cuKernelGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuKernelG
 }
 
 function cuKernelSetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuKernelSetAttribute"] {
+  const isPtr = rt.isPointer;
   return function cuKernelSetAttribute(attrib: CUfunction_attribute, val: number, kernel: CUkernel, dev: CUdevice): void {
+    if (arguments.length !== 4) rt.arity("cuKernelSetAttribute", "attrib,val,kernel,dev", 4, arguments.length);
+    if (!(typeof attrib === "number" && (attrib >>> 0) === attrib)) rt.bad("cuKernelSetAttribute", "attrib", "u32", attrib);
+    if (!(typeof val === "number" && (val | 0) === val)) rt.bad("cuKernelSetAttribute", "val", "i32", val);
+    if (!(isPtr(kernel))) rt.bad("cuKernelSetAttribute", "kernel", "pointer", kernel);
+    if (!(typeof dev === "number" && (dev | 0) === dev)) rt.bad("cuKernelSetAttribute", "dev", "i32", dev);
     const r = raw.cuKernelSetAttribute(attrib, val, kernel, dev);
     if (rt.guards) rt.check("cuKernelSetAttribute");
     if (r !== 0) rt.fail(r, "cuKernelSetAttribute");
@@ -807,7 +1001,12 @@ function cuKernelSetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuKernelS
 }
 
 function cuKernelSetCacheConfig$(raw: Raw, rt: CheckedRuntime): Checked["cuKernelSetCacheConfig"] {
+  const isPtr = rt.isPointer;
   return function cuKernelSetCacheConfig(kernel: CUkernel, config: CUfunc_cache, dev: CUdevice): void {
+    if (arguments.length !== 3) rt.arity("cuKernelSetCacheConfig", "kernel,config,dev", 3, arguments.length);
+    if (!(isPtr(kernel))) rt.bad("cuKernelSetCacheConfig", "kernel", "pointer", kernel);
+    if (!(typeof config === "number" && (config >>> 0) === config)) rt.bad("cuKernelSetCacheConfig", "config", "u32", config);
+    if (!(typeof dev === "number" && (dev | 0) === dev)) rt.bad("cuKernelSetCacheConfig", "dev", "i32", dev);
     const r = raw.cuKernelSetCacheConfig(kernel, config, dev);
     if (rt.guards) rt.check("cuKernelSetCacheConfig");
     if (r !== 0) rt.fail(r, "cuKernelSetCacheConfig", kernel);
@@ -816,7 +1015,10 @@ function cuKernelSetCacheConfig$(raw: Raw, rt: CheckedRuntime): Checked["cuKerne
 
 function cuKernelGetName$(raw: Raw, rt: CheckedRuntime): Checked["cuKernelGetName"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuKernelGetName(hfunc: CUkernel): string | null {
+    if (arguments.length !== 1) rt.arity("cuKernelGetName", "hfunc", 1, arguments.length);
+    if (!(isPtr(hfunc))) rt.bad("cuKernelGetName", "hfunc", "pointer", hfunc);
     const r = raw.cuKernelGetName(o0, hfunc);
     if (rt.guards) rt.check("cuKernelGetName");
     if (r !== 0) rt.fail(r, "cuKernelGetName");
@@ -828,7 +1030,11 @@ function cuKernelGetParamInfo$(raw: Raw, rt: CheckedRuntime): Checked["cuKernelG
   const o0 = rt.out[0]!;
   const o1 = rt.out[1]!;
   const u64 = rt.u64;
+  const isPtr = rt.isPointer;
   return function cuKernelGetParamInfo(kernel: CUkernel, paramIndex: bigint | number): [paramOffset: bigint, paramSize: bigint] {
+    if (arguments.length !== 2) rt.arity("cuKernelGetParamInfo", "kernel,paramIndex", 2, arguments.length);
+    if (!(isPtr(kernel))) rt.bad("cuKernelGetParamInfo", "kernel", "pointer", kernel);
+    if (!((typeof paramIndex === "bigint" ? paramIndex >= 0n && paramIndex <= 18446744073709551615n : Number.isSafeInteger(paramIndex) && paramIndex >= 0))) rt.bad("cuKernelGetParamInfo", "paramIndex", "u64", paramIndex);
     const r = raw.cuKernelGetParamInfo(kernel, paramIndex, o0, o1);
     if (rt.guards) rt.check("cuKernelGetParamInfo");
     if (r !== 0) rt.fail(r, "cuKernelGetParamInfo", kernel);
@@ -841,6 +1047,7 @@ function cuMemGetInfo$(raw: Raw, rt: CheckedRuntime): Checked["cuMemGetInfo"] {
   const o1 = rt.out[1]!;
   const u64 = rt.u64;
   return function cuMemGetInfo(): [free: bigint, total: bigint] {
+    if (arguments.length !== 0) rt.arity("cuMemGetInfo", "", 0, arguments.length);
     const r = raw.cuMemGetInfo(o0, o1);
     if (rt.guards) rt.check("cuMemGetInfo");
     if (r !== 0) rt.fail(r, "cuMemGetInfo");
@@ -852,6 +1059,8 @@ function cuMemAlloc$(raw: Raw, rt: CheckedRuntime): Checked["cuMemAlloc"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
   return function cuMemAlloc(bytesize: bigint | number): CUdeviceptr {
+    if (arguments.length !== 1) rt.arity("cuMemAlloc", "bytesize", 1, arguments.length);
+    if (!((typeof bytesize === "bigint" ? bytesize >= 0n && bytesize <= 18446744073709551615n : Number.isSafeInteger(bytesize) && bytesize >= 0))) rt.bad("cuMemAlloc", "bytesize", "u64", bytesize);
     const r = raw.cuMemAlloc(o0, bytesize);
     if (rt.guards) rt.check("cuMemAlloc");
     if (r !== 0) rt.fail(r, "cuMemAlloc");
@@ -864,6 +1073,10 @@ function cuMemAllocPitch$(raw: Raw, rt: CheckedRuntime): Checked["cuMemAllocPitc
   const o1 = rt.out[1]!;
   const u64 = rt.u64;
   return function cuMemAllocPitch(WidthInBytes: bigint | number, Height: bigint | number, ElementSizeBytes: number): [dptr: CUdeviceptr, pPitch: bigint] {
+    if (arguments.length !== 3) rt.arity("cuMemAllocPitch", "WidthInBytes,Height,ElementSizeBytes", 3, arguments.length);
+    if (!((typeof WidthInBytes === "bigint" ? WidthInBytes >= 0n && WidthInBytes <= 18446744073709551615n : Number.isSafeInteger(WidthInBytes) && WidthInBytes >= 0))) rt.bad("cuMemAllocPitch", "WidthInBytes", "u64", WidthInBytes);
+    if (!((typeof Height === "bigint" ? Height >= 0n && Height <= 18446744073709551615n : Number.isSafeInteger(Height) && Height >= 0))) rt.bad("cuMemAllocPitch", "Height", "u64", Height);
+    if (!(typeof ElementSizeBytes === "number" && (ElementSizeBytes >>> 0) === ElementSizeBytes)) rt.bad("cuMemAllocPitch", "ElementSizeBytes", "u32", ElementSizeBytes);
     const r = raw.cuMemAllocPitch(o0, o1, WidthInBytes, Height, ElementSizeBytes);
     if (rt.guards) rt.check("cuMemAllocPitch");
     if (r !== 0) rt.fail(r, "cuMemAllocPitch");
@@ -873,6 +1086,8 @@ function cuMemAllocPitch$(raw: Raw, rt: CheckedRuntime): Checked["cuMemAllocPitc
 
 function cuMemFree$(raw: Raw, rt: CheckedRuntime): Checked["cuMemFree"] {
   return function cuMemFree(dptr: CUdeviceptr): void {
+    if (arguments.length !== 1) rt.arity("cuMemFree", "dptr", 1, arguments.length);
+    if (!((typeof dptr === "bigint" ? dptr >= 0n && dptr <= 18446744073709551615n : Number.isSafeInteger(dptr) && dptr >= 0))) rt.bad("cuMemFree", "dptr", "u64", dptr);
     const r = raw.cuMemFree(dptr);
     if (rt.guards) rt.check("cuMemFree");
     if (r !== 0) rt.fail(r, "cuMemFree");
@@ -884,6 +1099,8 @@ function cuMemGetAddressRange$(raw: Raw, rt: CheckedRuntime): Checked["cuMemGetA
   const o1 = rt.out[1]!;
   const u64 = rt.u64;
   return function cuMemGetAddressRange(dptr: CUdeviceptr): [pbase: CUdeviceptr, psize: bigint] {
+    if (arguments.length !== 1) rt.arity("cuMemGetAddressRange", "dptr", 1, arguments.length);
+    if (!((typeof dptr === "bigint" ? dptr >= 0n && dptr <= 18446744073709551615n : Number.isSafeInteger(dptr) && dptr >= 0))) rt.bad("cuMemGetAddressRange", "dptr", "u64", dptr);
     const r = raw.cuMemGetAddressRange(o0, o1, dptr);
     if (rt.guards) rt.check("cuMemGetAddressRange");
     if (r !== 0) rt.fail(r, "cuMemGetAddressRange");
@@ -894,6 +1111,8 @@ function cuMemGetAddressRange$(raw: Raw, rt: CheckedRuntime): Checked["cuMemGetA
 function cuMemAllocHost$(raw: Raw, rt: CheckedRuntime): Checked["cuMemAllocHost"] {
   const o0 = rt.out[0]!;
   return function cuMemAllocHost(bytesize: bigint | number): Pointer {
+    if (arguments.length !== 1) rt.arity("cuMemAllocHost", "bytesize", 1, arguments.length);
+    if (!((typeof bytesize === "bigint" ? bytesize >= 0n && bytesize <= 18446744073709551615n : Number.isSafeInteger(bytesize) && bytesize >= 0))) rt.bad("cuMemAllocHost", "bytesize", "u64", bytesize);
     const r = raw.cuMemAllocHost(o0, bytesize);
     if (rt.guards) rt.check("cuMemAllocHost");
     if (r !== 0) rt.fail(r, "cuMemAllocHost");
@@ -903,7 +1122,8 @@ function cuMemAllocHost$(raw: Raw, rt: CheckedRuntime): Checked["cuMemAllocHost"
 
 function cuMemFreeHost$(raw: Raw, rt: CheckedRuntime): Checked["cuMemFreeHost"] {
   return function cuMemFreeHost(p: PointerLike): void {
-    const r = raw.cuMemFreeHost(rt.ptr(p));
+    if (arguments.length !== 1) rt.arity("cuMemFreeHost", "p", 1, arguments.length);
+    const r = raw.cuMemFreeHost(rt.ptr(p, "cuMemFreeHost", "p"));
     if (rt.guards) rt.check("cuMemFreeHost");
     if (r !== 0) rt.fail(r, "cuMemFreeHost");
   };
@@ -912,6 +1132,9 @@ function cuMemFreeHost$(raw: Raw, rt: CheckedRuntime): Checked["cuMemFreeHost"] 
 function cuMemHostAlloc$(raw: Raw, rt: CheckedRuntime): Checked["cuMemHostAlloc"] {
   const o0 = rt.out[0]!;
   return function cuMemHostAlloc(bytesize: bigint | number, Flags: number): Pointer {
+    if (arguments.length !== 2) rt.arity("cuMemHostAlloc", "bytesize,Flags", 2, arguments.length);
+    if (!((typeof bytesize === "bigint" ? bytesize >= 0n && bytesize <= 18446744073709551615n : Number.isSafeInteger(bytesize) && bytesize >= 0))) rt.bad("cuMemHostAlloc", "bytesize", "u64", bytesize);
+    if (!(typeof Flags === "number" && (Flags >>> 0) === Flags)) rt.bad("cuMemHostAlloc", "Flags", "u32", Flags);
     const r = raw.cuMemHostAlloc(o0, bytesize, Flags);
     if (rt.guards) rt.check("cuMemHostAlloc");
     if (r !== 0) rt.fail(r, "cuMemHostAlloc");
@@ -923,7 +1146,9 @@ function cuMemHostGetDevicePointer$(raw: Raw, rt: CheckedRuntime): Checked["cuMe
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
   return function cuMemHostGetDevicePointer(p: PointerLike, Flags: number): CUdeviceptr {
-    const r = raw.cuMemHostGetDevicePointer(o0, rt.ptr(p), Flags);
+    if (arguments.length !== 2) rt.arity("cuMemHostGetDevicePointer", "p,Flags", 2, arguments.length);
+    if (!(typeof Flags === "number" && (Flags >>> 0) === Flags)) rt.bad("cuMemHostGetDevicePointer", "Flags", "u32", Flags);
+    const r = raw.cuMemHostGetDevicePointer(o0, rt.ptr(p, "cuMemHostGetDevicePointer", "p"), Flags);
     if (rt.guards) rt.check("cuMemHostGetDevicePointer");
     if (r !== 0) rt.fail(r, "cuMemHostGetDevicePointer");
     return u64[0]! as CUdeviceptr;
@@ -934,7 +1159,8 @@ function cuMemHostGetFlags$(raw: Raw, rt: CheckedRuntime): Checked["cuMemHostGet
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
   return function cuMemHostGetFlags(p: PointerLike): number {
-    const r = raw.cuMemHostGetFlags(o0, rt.ptr(p));
+    if (arguments.length !== 1) rt.arity("cuMemHostGetFlags", "p", 1, arguments.length);
+    const r = raw.cuMemHostGetFlags(o0, rt.ptr(p, "cuMemHostGetFlags", "p"));
     if (rt.guards) rt.check("cuMemHostGetFlags");
     if (r !== 0) rt.fail(r, "cuMemHostGetFlags");
     return u32[0]!;
@@ -945,6 +1171,9 @@ function cuMemAllocManaged$(raw: Raw, rt: CheckedRuntime): Checked["cuMemAllocMa
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
   return function cuMemAllocManaged(bytesize: bigint | number, flags: number): CUdeviceptr {
+    if (arguments.length !== 2) rt.arity("cuMemAllocManaged", "bytesize,flags", 2, arguments.length);
+    if (!((typeof bytesize === "bigint" ? bytesize >= 0n && bytesize <= 18446744073709551615n : Number.isSafeInteger(bytesize) && bytesize >= 0))) rt.bad("cuMemAllocManaged", "bytesize", "u64", bytesize);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cuMemAllocManaged", "flags", "u32", flags);
     const r = raw.cuMemAllocManaged(o0, bytesize, flags);
     if (rt.guards) rt.check("cuMemAllocManaged");
     if (r !== 0) rt.fail(r, "cuMemAllocManaged");
@@ -953,15 +1182,25 @@ function cuMemAllocManaged$(raw: Raw, rt: CheckedRuntime): Checked["cuMemAllocMa
 }
 
 function cuDeviceRegisterAsyncNotification$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceRegisterAsyncNotification"] {
-  return function cuDeviceRegisterAsyncNotification(device: CUdevice, callbackFunc: CUasyncCallback, userData: PointerLike, callback: PointerLike): void {
-    const r = raw.cuDeviceRegisterAsyncNotification(device, callbackFunc, rt.ptr(userData), rt.ptr(callback));
+  const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
+  return function cuDeviceRegisterAsyncNotification(device: CUdevice, callbackFunc: CUasyncCallback, userData: PointerLike): CUasyncCallbackHandle {
+    if (arguments.length !== 3) rt.arity("cuDeviceRegisterAsyncNotification", "device,callbackFunc,userData", 3, arguments.length);
+    if (!(typeof device === "number" && (device | 0) === device)) rt.bad("cuDeviceRegisterAsyncNotification", "device", "i32", device);
+    if (!(isPtr(callbackFunc))) rt.bad("cuDeviceRegisterAsyncNotification", "callbackFunc", "function", callbackFunc);
+    const r = raw.cuDeviceRegisterAsyncNotification(device, callbackFunc, rt.ptr(userData, "cuDeviceRegisterAsyncNotification", "userData"), o0);
     if (rt.guards) rt.check("cuDeviceRegisterAsyncNotification");
     if (r !== 0) rt.fail(r, "cuDeviceRegisterAsyncNotification");
+    return rt.readPointer(0) as CUasyncCallbackHandle;
   };
 }
 
 function cuDeviceUnregisterAsyncNotification$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceUnregisterAsyncNotification"] {
+  const isPtr = rt.isPointer;
   return function cuDeviceUnregisterAsyncNotification(device: CUdevice, callback: CUasyncCallbackHandle): void {
+    if (arguments.length !== 2) rt.arity("cuDeviceUnregisterAsyncNotification", "device,callback", 2, arguments.length);
+    if (!(typeof device === "number" && (device | 0) === device)) rt.bad("cuDeviceUnregisterAsyncNotification", "device", "i32", device);
+    if (!(isPtr(callback))) rt.bad("cuDeviceUnregisterAsyncNotification", "callback", "pointer", callback);
     const r = raw.cuDeviceUnregisterAsyncNotification(device, callback);
     if (rt.guards) rt.check("cuDeviceUnregisterAsyncNotification");
     if (r !== 0) rt.fail(r, "cuDeviceUnregisterAsyncNotification");
@@ -972,7 +1211,8 @@ function cuDeviceGetByPCIBusId$(raw: Raw, rt: CheckedRuntime): Checked["cuDevice
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
   return function cuDeviceGetByPCIBusId(pciBusId: string | PointerLike): CUdevice {
-    const r = raw.cuDeviceGetByPCIBusId(o0, rt.cstr(pciBusId, 0));
+    if (arguments.length !== 1) rt.arity("cuDeviceGetByPCIBusId", "pciBusId", 1, arguments.length);
+    const r = raw.cuDeviceGetByPCIBusId(o0, rt.cstr(pciBusId, 0, "cuDeviceGetByPCIBusId", "pciBusId"));
     if (rt.guards) rt.check("cuDeviceGetByPCIBusId");
     if (r !== 0) rt.fail(r, "cuDeviceGetByPCIBusId");
     return i32[0]! as CUdevice;
@@ -981,15 +1221,21 @@ function cuDeviceGetByPCIBusId$(raw: Raw, rt: CheckedRuntime): Checked["cuDevice
 
 function cuDeviceGetPCIBusId$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGetPCIBusId"] {
   return function cuDeviceGetPCIBusId(pciBusId: PointerLike, len: number, dev: CUdevice): void {
-    const r = raw.cuDeviceGetPCIBusId(rt.ptr(pciBusId), len, dev);
+    if (arguments.length !== 3) rt.arity("cuDeviceGetPCIBusId", "pciBusId,len,dev", 3, arguments.length);
+    if (!(typeof len === "number" && (len | 0) === len)) rt.bad("cuDeviceGetPCIBusId", "len", "i32", len);
+    if (!(typeof dev === "number" && (dev | 0) === dev)) rt.bad("cuDeviceGetPCIBusId", "dev", "i32", dev);
+    const r = raw.cuDeviceGetPCIBusId(rt.ptr(pciBusId, "cuDeviceGetPCIBusId", "pciBusId"), len, dev);
     if (rt.guards) rt.check("cuDeviceGetPCIBusId");
     if (r !== 0) rt.fail(r, "cuDeviceGetPCIBusId");
   };
 }
 
 function cuIpcGetEventHandle$(raw: Raw, rt: CheckedRuntime): Checked["cuIpcGetEventHandle"] {
+  const isPtr = rt.isPointer;
   return function cuIpcGetEventHandle(event: CUevent, pHandle?: CUipcEventHandle_st): CUipcEventHandle_st {
-    const $pHandle = pHandle === undefined ? rt.record(CUipcEventHandle_st) : rt.expect(pHandle, CUipcEventHandle_st, "cuIpcGetEventHandle", "pHandle");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuIpcGetEventHandle", "event,pHandle", 1, arguments.length);
+    if (!(isPtr(event))) rt.bad("cuIpcGetEventHandle", "event", "pointer", event);
+    const $pHandle = pHandle === undefined ? rt.record(CUipcEventHandle_st) : rt.recordArg(pHandle, CUipcEventHandle_st, "cuIpcGetEventHandle", "pHandle");
     const r = raw.cuIpcGetEventHandle($pHandle.$pointer(), event);
     if (rt.guards) rt.check("cuIpcGetEventHandle");
     if (r !== 0) rt.fail(r, "cuIpcGetEventHandle");
@@ -1000,7 +1246,8 @@ function cuIpcGetEventHandle$(raw: Raw, rt: CheckedRuntime): Checked["cuIpcGetEv
 function cuIpcOpenEventHandle$(raw: Raw, rt: CheckedRuntime): Checked["cuIpcOpenEventHandle"] {
   const o0 = rt.out[0]!;
   return function cuIpcOpenEventHandle(handle: Uint8Array | CUipcEventHandle_st): CUevent {
-    const r = raw.cuIpcOpenEventHandle(o0, rt.bytes(rt.expect(handle, CUipcEventHandle_st, "cuIpcOpenEventHandle", "handle")));
+    if (arguments.length !== 1) rt.arity("cuIpcOpenEventHandle", "handle", 1, arguments.length);
+    const r = raw.cuIpcOpenEventHandle(o0, rt.struct(handle, 64, "cuIpcOpenEventHandle", "handle", CUipcEventHandle_st));
     if (rt.guards) rt.check("cuIpcOpenEventHandle");
     if (r !== 0) rt.fail(r, "cuIpcOpenEventHandle");
     return rt.readPointer(0) as CUevent;
@@ -1009,7 +1256,9 @@ function cuIpcOpenEventHandle$(raw: Raw, rt: CheckedRuntime): Checked["cuIpcOpen
 
 function cuIpcGetMemHandle$(raw: Raw, rt: CheckedRuntime): Checked["cuIpcGetMemHandle"] {
   return function cuIpcGetMemHandle(dptr: CUdeviceptr, pHandle?: CUipcMemHandle_st): CUipcMemHandle_st {
-    const $pHandle = pHandle === undefined ? rt.record(CUipcMemHandle_st) : rt.expect(pHandle, CUipcMemHandle_st, "cuIpcGetMemHandle", "pHandle");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuIpcGetMemHandle", "dptr,pHandle", 1, arguments.length);
+    if (!((typeof dptr === "bigint" ? dptr >= 0n && dptr <= 18446744073709551615n : Number.isSafeInteger(dptr) && dptr >= 0))) rt.bad("cuIpcGetMemHandle", "dptr", "u64", dptr);
+    const $pHandle = pHandle === undefined ? rt.record(CUipcMemHandle_st) : rt.recordArg(pHandle, CUipcMemHandle_st, "cuIpcGetMemHandle", "pHandle");
     const r = raw.cuIpcGetMemHandle($pHandle.$pointer(), dptr);
     if (rt.guards) rt.check("cuIpcGetMemHandle");
     if (r !== 0) rt.fail(r, "cuIpcGetMemHandle");
@@ -1021,7 +1270,9 @@ function cuIpcOpenMemHandle$(raw: Raw, rt: CheckedRuntime): Checked["cuIpcOpenMe
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
   return function cuIpcOpenMemHandle(handle: Uint8Array | CUipcMemHandle_st, Flags: number): CUdeviceptr {
-    const r = raw.cuIpcOpenMemHandle(o0, rt.bytes(rt.expect(handle, CUipcMemHandle_st, "cuIpcOpenMemHandle", "handle")), Flags);
+    if (arguments.length !== 2) rt.arity("cuIpcOpenMemHandle", "handle,Flags", 2, arguments.length);
+    if (!(typeof Flags === "number" && (Flags >>> 0) === Flags)) rt.bad("cuIpcOpenMemHandle", "Flags", "u32", Flags);
+    const r = raw.cuIpcOpenMemHandle(o0, rt.struct(handle, 64, "cuIpcOpenMemHandle", "handle", CUipcMemHandle_st), Flags);
     if (rt.guards) rt.check("cuIpcOpenMemHandle");
     if (r !== 0) rt.fail(r, "cuIpcOpenMemHandle");
     return u64[0]! as CUdeviceptr;
@@ -1030,6 +1281,8 @@ function cuIpcOpenMemHandle$(raw: Raw, rt: CheckedRuntime): Checked["cuIpcOpenMe
 
 function cuIpcCloseMemHandle$(raw: Raw, rt: CheckedRuntime): Checked["cuIpcCloseMemHandle"] {
   return function cuIpcCloseMemHandle(dptr: CUdeviceptr): void {
+    if (arguments.length !== 1) rt.arity("cuIpcCloseMemHandle", "dptr", 1, arguments.length);
+    if (!((typeof dptr === "bigint" ? dptr >= 0n && dptr <= 18446744073709551615n : Number.isSafeInteger(dptr) && dptr >= 0))) rt.bad("cuIpcCloseMemHandle", "dptr", "u64", dptr);
     const r = raw.cuIpcCloseMemHandle(dptr);
     if (rt.guards) rt.check("cuIpcCloseMemHandle");
     if (r !== 0) rt.fail(r, "cuIpcCloseMemHandle");
@@ -1038,7 +1291,10 @@ function cuIpcCloseMemHandle$(raw: Raw, rt: CheckedRuntime): Checked["cuIpcClose
 
 function cuMemHostRegister$(raw: Raw, rt: CheckedRuntime): Checked["cuMemHostRegister"] {
   return function cuMemHostRegister(p: PointerLike, bytesize: bigint | number, Flags: number): void {
-    const r = raw.cuMemHostRegister(rt.ptr(p), bytesize, Flags);
+    if (arguments.length !== 3) rt.arity("cuMemHostRegister", "p,bytesize,Flags", 3, arguments.length);
+    if (!((typeof bytesize === "bigint" ? bytesize >= 0n && bytesize <= 18446744073709551615n : Number.isSafeInteger(bytesize) && bytesize >= 0))) rt.bad("cuMemHostRegister", "bytesize", "u64", bytesize);
+    if (!(typeof Flags === "number" && (Flags >>> 0) === Flags)) rt.bad("cuMemHostRegister", "Flags", "u32", Flags);
+    const r = raw.cuMemHostRegister(rt.ptr(p, "cuMemHostRegister", "p"), bytesize, Flags);
     if (rt.guards) rt.check("cuMemHostRegister");
     if (r !== 0) rt.fail(r, "cuMemHostRegister");
   };
@@ -1046,7 +1302,8 @@ function cuMemHostRegister$(raw: Raw, rt: CheckedRuntime): Checked["cuMemHostReg
 
 function cuMemHostUnregister$(raw: Raw, rt: CheckedRuntime): Checked["cuMemHostUnregister"] {
   return function cuMemHostUnregister(p: PointerLike): void {
-    const r = raw.cuMemHostUnregister(rt.ptr(p));
+    if (arguments.length !== 1) rt.arity("cuMemHostUnregister", "p", 1, arguments.length);
+    const r = raw.cuMemHostUnregister(rt.ptr(p, "cuMemHostUnregister", "p"));
     if (rt.guards) rt.check("cuMemHostUnregister");
     if (r !== 0) rt.fail(r, "cuMemHostUnregister");
   };
@@ -1054,6 +1311,10 @@ function cuMemHostUnregister$(raw: Raw, rt: CheckedRuntime): Checked["cuMemHostU
 
 function cuMemcpy$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpy"] {
   return function cuMemcpy(dst: CUdeviceptr, src: CUdeviceptr, ByteCount: bigint | number): void {
+    if (arguments.length !== 3) rt.arity("cuMemcpy", "dst,src,ByteCount", 3, arguments.length);
+    if (!((typeof dst === "bigint" ? dst >= 0n && dst <= 18446744073709551615n : Number.isSafeInteger(dst) && dst >= 0))) rt.bad("cuMemcpy", "dst", "u64", dst);
+    if (!((typeof src === "bigint" ? src >= 0n && src <= 18446744073709551615n : Number.isSafeInteger(src) && src >= 0))) rt.bad("cuMemcpy", "src", "u64", src);
+    if (!((typeof ByteCount === "bigint" ? ByteCount >= 0n && ByteCount <= 18446744073709551615n : Number.isSafeInteger(ByteCount) && ByteCount >= 0))) rt.bad("cuMemcpy", "ByteCount", "u64", ByteCount);
     const r = raw.cuMemcpy(dst, src, ByteCount);
     if (rt.guards) rt.check("cuMemcpy");
     if (r !== 0) rt.fail(r, "cuMemcpy");
@@ -1061,7 +1322,14 @@ function cuMemcpy$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpy"] {
 }
 
 function cuMemcpyPeer$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyPeer"] {
+  const isPtr = rt.isPointer;
   return function cuMemcpyPeer(dstDevice: CUdeviceptr, dstContext: CUcontext, srcDevice: CUdeviceptr, srcContext: CUcontext, ByteCount: bigint | number): void {
+    if (arguments.length !== 5) rt.arity("cuMemcpyPeer", "dstDevice,dstContext,srcDevice,srcContext,ByteCount", 5, arguments.length);
+    if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad("cuMemcpyPeer", "dstDevice", "u64", dstDevice);
+    if (!(isPtr(dstContext))) rt.bad("cuMemcpyPeer", "dstContext", "pointer", dstContext);
+    if (!((typeof srcDevice === "bigint" ? srcDevice >= 0n && srcDevice <= 18446744073709551615n : Number.isSafeInteger(srcDevice) && srcDevice >= 0))) rt.bad("cuMemcpyPeer", "srcDevice", "u64", srcDevice);
+    if (!(isPtr(srcContext))) rt.bad("cuMemcpyPeer", "srcContext", "pointer", srcContext);
+    if (!((typeof ByteCount === "bigint" ? ByteCount >= 0n && ByteCount <= 18446744073709551615n : Number.isSafeInteger(ByteCount) && ByteCount >= 0))) rt.bad("cuMemcpyPeer", "ByteCount", "u64", ByteCount);
     const r = raw.cuMemcpyPeer(dstDevice, dstContext, srcDevice, srcContext, ByteCount);
     if (rt.guards) rt.check("cuMemcpyPeer");
     if (r !== 0) rt.fail(r, "cuMemcpyPeer");
@@ -1070,7 +1338,10 @@ function cuMemcpyPeer$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyPeer"] {
 
 function cuMemcpyHtoD$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyHtoD"] {
   return function cuMemcpyHtoD(dstDevice: CUdeviceptr, srcHost: PointerLike, ByteCount: bigint | number): void {
-    const r = raw.cuMemcpyHtoD(dstDevice, rt.ptr(srcHost), ByteCount);
+    if (arguments.length !== 3) rt.arity("cuMemcpyHtoD", "dstDevice,srcHost,ByteCount", 3, arguments.length);
+    if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad("cuMemcpyHtoD", "dstDevice", "u64", dstDevice);
+    if (!((typeof ByteCount === "bigint" ? ByteCount >= 0n && ByteCount <= 18446744073709551615n : Number.isSafeInteger(ByteCount) && ByteCount >= 0))) rt.bad("cuMemcpyHtoD", "ByteCount", "u64", ByteCount);
+    const r = raw.cuMemcpyHtoD(dstDevice, rt.sized(srcHost, ByteCount, 1, "cuMemcpyHtoD", "srcHost"), ByteCount);
     if (rt.guards) rt.check("cuMemcpyHtoD");
     if (r !== 0) rt.fail(r, "cuMemcpyHtoD");
   };
@@ -1078,7 +1349,10 @@ function cuMemcpyHtoD$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyHtoD"] {
 
 function cuMemcpyDtoH$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyDtoH"] {
   return function cuMemcpyDtoH(dstHost: PointerLike, srcDevice: CUdeviceptr, ByteCount: bigint | number): void {
-    const r = raw.cuMemcpyDtoH(rt.ptr(dstHost), srcDevice, ByteCount);
+    if (arguments.length !== 3) rt.arity("cuMemcpyDtoH", "dstHost,srcDevice,ByteCount", 3, arguments.length);
+    if (!((typeof srcDevice === "bigint" ? srcDevice >= 0n && srcDevice <= 18446744073709551615n : Number.isSafeInteger(srcDevice) && srcDevice >= 0))) rt.bad("cuMemcpyDtoH", "srcDevice", "u64", srcDevice);
+    if (!((typeof ByteCount === "bigint" ? ByteCount >= 0n && ByteCount <= 18446744073709551615n : Number.isSafeInteger(ByteCount) && ByteCount >= 0))) rt.bad("cuMemcpyDtoH", "ByteCount", "u64", ByteCount);
+    const r = raw.cuMemcpyDtoH(rt.ptr(dstHost, "cuMemcpyDtoH", "dstHost"), srcDevice, ByteCount);
     if (rt.guards) rt.check("cuMemcpyDtoH");
     if (r !== 0) rt.fail(r, "cuMemcpyDtoH");
   };
@@ -1086,6 +1360,10 @@ function cuMemcpyDtoH$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyDtoH"] {
 
 function cuMemcpyDtoD$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyDtoD"] {
   return function cuMemcpyDtoD(dstDevice: CUdeviceptr, srcDevice: CUdeviceptr, ByteCount: bigint | number): void {
+    if (arguments.length !== 3) rt.arity("cuMemcpyDtoD", "dstDevice,srcDevice,ByteCount", 3, arguments.length);
+    if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad("cuMemcpyDtoD", "dstDevice", "u64", dstDevice);
+    if (!((typeof srcDevice === "bigint" ? srcDevice >= 0n && srcDevice <= 18446744073709551615n : Number.isSafeInteger(srcDevice) && srcDevice >= 0))) rt.bad("cuMemcpyDtoD", "srcDevice", "u64", srcDevice);
+    if (!((typeof ByteCount === "bigint" ? ByteCount >= 0n && ByteCount <= 18446744073709551615n : Number.isSafeInteger(ByteCount) && ByteCount >= 0))) rt.bad("cuMemcpyDtoD", "ByteCount", "u64", ByteCount);
     const r = raw.cuMemcpyDtoD(dstDevice, srcDevice, ByteCount);
     if (rt.guards) rt.check("cuMemcpyDtoD");
     if (r !== 0) rt.fail(r, "cuMemcpyDtoD");
@@ -1093,7 +1371,13 @@ function cuMemcpyDtoD$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyDtoD"] {
 }
 
 function cuMemcpyDtoA$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyDtoA"] {
+  const isPtr = rt.isPointer;
   return function cuMemcpyDtoA(dstArray: CUarray, dstOffset: bigint | number, srcDevice: CUdeviceptr, ByteCount: bigint | number): void {
+    if (arguments.length !== 4) rt.arity("cuMemcpyDtoA", "dstArray,dstOffset,srcDevice,ByteCount", 4, arguments.length);
+    if (!(isPtr(dstArray))) rt.bad("cuMemcpyDtoA", "dstArray", "pointer", dstArray);
+    if (!((typeof dstOffset === "bigint" ? dstOffset >= 0n && dstOffset <= 18446744073709551615n : Number.isSafeInteger(dstOffset) && dstOffset >= 0))) rt.bad("cuMemcpyDtoA", "dstOffset", "u64", dstOffset);
+    if (!((typeof srcDevice === "bigint" ? srcDevice >= 0n && srcDevice <= 18446744073709551615n : Number.isSafeInteger(srcDevice) && srcDevice >= 0))) rt.bad("cuMemcpyDtoA", "srcDevice", "u64", srcDevice);
+    if (!((typeof ByteCount === "bigint" ? ByteCount >= 0n && ByteCount <= 18446744073709551615n : Number.isSafeInteger(ByteCount) && ByteCount >= 0))) rt.bad("cuMemcpyDtoA", "ByteCount", "u64", ByteCount);
     const r = raw.cuMemcpyDtoA(dstArray, dstOffset, srcDevice, ByteCount);
     if (rt.guards) rt.check("cuMemcpyDtoA");
     if (r !== 0) rt.fail(r, "cuMemcpyDtoA", dstArray);
@@ -1101,7 +1385,13 @@ function cuMemcpyDtoA$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyDtoA"] {
 }
 
 function cuMemcpyAtoD$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyAtoD"] {
+  const isPtr = rt.isPointer;
   return function cuMemcpyAtoD(dstDevice: CUdeviceptr, srcArray: CUarray, srcOffset: bigint | number, ByteCount: bigint | number): void {
+    if (arguments.length !== 4) rt.arity("cuMemcpyAtoD", "dstDevice,srcArray,srcOffset,ByteCount", 4, arguments.length);
+    if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad("cuMemcpyAtoD", "dstDevice", "u64", dstDevice);
+    if (!(isPtr(srcArray))) rt.bad("cuMemcpyAtoD", "srcArray", "pointer", srcArray);
+    if (!((typeof srcOffset === "bigint" ? srcOffset >= 0n && srcOffset <= 18446744073709551615n : Number.isSafeInteger(srcOffset) && srcOffset >= 0))) rt.bad("cuMemcpyAtoD", "srcOffset", "u64", srcOffset);
+    if (!((typeof ByteCount === "bigint" ? ByteCount >= 0n && ByteCount <= 18446744073709551615n : Number.isSafeInteger(ByteCount) && ByteCount >= 0))) rt.bad("cuMemcpyAtoD", "ByteCount", "u64", ByteCount);
     const r = raw.cuMemcpyAtoD(dstDevice, srcArray, srcOffset, ByteCount);
     if (rt.guards) rt.check("cuMemcpyAtoD");
     if (r !== 0) rt.fail(r, "cuMemcpyAtoD");
@@ -1109,23 +1399,40 @@ function cuMemcpyAtoD$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyAtoD"] {
 }
 
 function cuMemcpyHtoA$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyHtoA"] {
+  const isPtr = rt.isPointer;
   return function cuMemcpyHtoA(dstArray: CUarray, dstOffset: bigint | number, srcHost: PointerLike, ByteCount: bigint | number): void {
-    const r = raw.cuMemcpyHtoA(dstArray, dstOffset, rt.ptr(srcHost), ByteCount);
+    if (arguments.length !== 4) rt.arity("cuMemcpyHtoA", "dstArray,dstOffset,srcHost,ByteCount", 4, arguments.length);
+    if (!(isPtr(dstArray))) rt.bad("cuMemcpyHtoA", "dstArray", "pointer", dstArray);
+    if (!((typeof dstOffset === "bigint" ? dstOffset >= 0n && dstOffset <= 18446744073709551615n : Number.isSafeInteger(dstOffset) && dstOffset >= 0))) rt.bad("cuMemcpyHtoA", "dstOffset", "u64", dstOffset);
+    if (!((typeof ByteCount === "bigint" ? ByteCount >= 0n && ByteCount <= 18446744073709551615n : Number.isSafeInteger(ByteCount) && ByteCount >= 0))) rt.bad("cuMemcpyHtoA", "ByteCount", "u64", ByteCount);
+    const r = raw.cuMemcpyHtoA(dstArray, dstOffset, rt.sized(srcHost, ByteCount, 1, "cuMemcpyHtoA", "srcHost"), ByteCount);
     if (rt.guards) rt.check("cuMemcpyHtoA");
     if (r !== 0) rt.fail(r, "cuMemcpyHtoA", dstArray);
   };
 }
 
 function cuMemcpyAtoH$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyAtoH"] {
+  const isPtr = rt.isPointer;
   return function cuMemcpyAtoH(dstHost: PointerLike, srcArray: CUarray, srcOffset: bigint | number, ByteCount: bigint | number): void {
-    const r = raw.cuMemcpyAtoH(rt.ptr(dstHost), srcArray, srcOffset, ByteCount);
+    if (arguments.length !== 4) rt.arity("cuMemcpyAtoH", "dstHost,srcArray,srcOffset,ByteCount", 4, arguments.length);
+    if (!(isPtr(srcArray))) rt.bad("cuMemcpyAtoH", "srcArray", "pointer", srcArray);
+    if (!((typeof srcOffset === "bigint" ? srcOffset >= 0n && srcOffset <= 18446744073709551615n : Number.isSafeInteger(srcOffset) && srcOffset >= 0))) rt.bad("cuMemcpyAtoH", "srcOffset", "u64", srcOffset);
+    if (!((typeof ByteCount === "bigint" ? ByteCount >= 0n && ByteCount <= 18446744073709551615n : Number.isSafeInteger(ByteCount) && ByteCount >= 0))) rt.bad("cuMemcpyAtoH", "ByteCount", "u64", ByteCount);
+    const r = raw.cuMemcpyAtoH(rt.ptr(dstHost, "cuMemcpyAtoH", "dstHost"), srcArray, srcOffset, ByteCount);
     if (rt.guards) rt.check("cuMemcpyAtoH");
     if (r !== 0) rt.fail(r, "cuMemcpyAtoH");
   };
 }
 
 function cuMemcpyAtoA$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyAtoA"] {
+  const isPtr = rt.isPointer;
   return function cuMemcpyAtoA(dstArray: CUarray, dstOffset: bigint | number, srcArray: CUarray, srcOffset: bigint | number, ByteCount: bigint | number): void {
+    if (arguments.length !== 5) rt.arity("cuMemcpyAtoA", "dstArray,dstOffset,srcArray,srcOffset,ByteCount", 5, arguments.length);
+    if (!(isPtr(dstArray))) rt.bad("cuMemcpyAtoA", "dstArray", "pointer", dstArray);
+    if (!((typeof dstOffset === "bigint" ? dstOffset >= 0n && dstOffset <= 18446744073709551615n : Number.isSafeInteger(dstOffset) && dstOffset >= 0))) rt.bad("cuMemcpyAtoA", "dstOffset", "u64", dstOffset);
+    if (!(isPtr(srcArray))) rt.bad("cuMemcpyAtoA", "srcArray", "pointer", srcArray);
+    if (!((typeof srcOffset === "bigint" ? srcOffset >= 0n && srcOffset <= 18446744073709551615n : Number.isSafeInteger(srcOffset) && srcOffset >= 0))) rt.bad("cuMemcpyAtoA", "srcOffset", "u64", srcOffset);
+    if (!((typeof ByteCount === "bigint" ? ByteCount >= 0n && ByteCount <= 18446744073709551615n : Number.isSafeInteger(ByteCount) && ByteCount >= 0))) rt.bad("cuMemcpyAtoA", "ByteCount", "u64", ByteCount);
     const r = raw.cuMemcpyAtoA(dstArray, dstOffset, srcArray, srcOffset, ByteCount);
     if (rt.guards) rt.check("cuMemcpyAtoA");
     if (r !== 0) rt.fail(r, "cuMemcpyAtoA", dstArray);
@@ -1134,7 +1441,8 @@ function cuMemcpyAtoA$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyAtoA"] {
 
 function cuMemcpy2D$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpy2D"] {
   return function cuMemcpy2D(pCopy: PointerLike): void {
-    const r = raw.cuMemcpy2D(rt.ptr(rt.expect(pCopy, CUDA_MEMCPY2D_st, "cuMemcpy2D", "pCopy")));
+    if (arguments.length !== 1) rt.arity("cuMemcpy2D", "pCopy", 1, arguments.length);
+    const r = raw.cuMemcpy2D(rt.ptr(rt.expect(pCopy, CUDA_MEMCPY2D_st, "cuMemcpy2D", "pCopy"), "cuMemcpy2D", "pCopy"));
     if (rt.guards) rt.check("cuMemcpy2D");
     if (r !== 0) rt.fail(r, "cuMemcpy2D");
   };
@@ -1142,7 +1450,8 @@ function cuMemcpy2D$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpy2D"] {
 
 function cuMemcpy2DUnaligned$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpy2DUnaligned"] {
   return function cuMemcpy2DUnaligned(pCopy: PointerLike): void {
-    const r = raw.cuMemcpy2DUnaligned(rt.ptr(rt.expect(pCopy, CUDA_MEMCPY2D_st, "cuMemcpy2DUnaligned", "pCopy")));
+    if (arguments.length !== 1) rt.arity("cuMemcpy2DUnaligned", "pCopy", 1, arguments.length);
+    const r = raw.cuMemcpy2DUnaligned(rt.ptr(rt.expect(pCopy, CUDA_MEMCPY2D_st, "cuMemcpy2DUnaligned", "pCopy"), "cuMemcpy2DUnaligned", "pCopy"));
     if (rt.guards) rt.check("cuMemcpy2DUnaligned");
     if (r !== 0) rt.fail(r, "cuMemcpy2DUnaligned");
   };
@@ -1150,7 +1459,8 @@ function cuMemcpy2DUnaligned$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpy2D
 
 function cuMemcpy3D$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpy3D"] {
   return function cuMemcpy3D(pCopy: PointerLike): void {
-    const r = raw.cuMemcpy3D(rt.ptr(rt.expect(pCopy, CUDA_MEMCPY3D_st, "cuMemcpy3D", "pCopy")));
+    if (arguments.length !== 1) rt.arity("cuMemcpy3D", "pCopy", 1, arguments.length);
+    const r = raw.cuMemcpy3D(rt.ptr(rt.expect(pCopy, CUDA_MEMCPY3D_st, "cuMemcpy3D", "pCopy"), "cuMemcpy3D", "pCopy"));
     if (rt.guards) rt.check("cuMemcpy3D");
     if (r !== 0) rt.fail(r, "cuMemcpy3D");
   };
@@ -1158,14 +1468,21 @@ function cuMemcpy3D$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpy3D"] {
 
 function cuMemcpy3DPeer$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpy3DPeer"] {
   return function cuMemcpy3DPeer(pCopy: PointerLike): void {
-    const r = raw.cuMemcpy3DPeer(rt.ptr(rt.expect(pCopy, CUDA_MEMCPY3D_PEER_st, "cuMemcpy3DPeer", "pCopy")));
+    if (arguments.length !== 1) rt.arity("cuMemcpy3DPeer", "pCopy", 1, arguments.length);
+    const r = raw.cuMemcpy3DPeer(rt.ptr(rt.expect(pCopy, CUDA_MEMCPY3D_PEER_st, "cuMemcpy3DPeer", "pCopy"), "cuMemcpy3DPeer", "pCopy"));
     if (rt.guards) rt.check("cuMemcpy3DPeer");
     if (r !== 0) rt.fail(r, "cuMemcpy3DPeer");
   };
 }
 
 function cuMemcpyAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyAsync"] {
+  const isPtr = rt.isPointer;
   return function cuMemcpyAsync(dst: CUdeviceptr, src: CUdeviceptr, ByteCount: bigint | number, hStream: CUstream): void {
+    if (arguments.length !== 4) rt.arity("cuMemcpyAsync", "dst,src,ByteCount,hStream", 4, arguments.length);
+    if (!((typeof dst === "bigint" ? dst >= 0n && dst <= 18446744073709551615n : Number.isSafeInteger(dst) && dst >= 0))) rt.bad("cuMemcpyAsync", "dst", "u64", dst);
+    if (!((typeof src === "bigint" ? src >= 0n && src <= 18446744073709551615n : Number.isSafeInteger(src) && src >= 0))) rt.bad("cuMemcpyAsync", "src", "u64", src);
+    if (!((typeof ByteCount === "bigint" ? ByteCount >= 0n && ByteCount <= 18446744073709551615n : Number.isSafeInteger(ByteCount) && ByteCount >= 0))) rt.bad("cuMemcpyAsync", "ByteCount", "u64", ByteCount);
+    if (!(isPtr(hStream))) rt.bad("cuMemcpyAsync", "hStream", "pointer", hStream);
     const r = raw.cuMemcpyAsync(dst, src, ByteCount, hStream);
     if (rt.guards) rt.check("cuMemcpyAsync");
     if (r !== 0) rt.fail(r, "cuMemcpyAsync");
@@ -1173,7 +1490,15 @@ function cuMemcpyAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyAsync"] 
 }
 
 function cuMemcpyPeerAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyPeerAsync"] {
+  const isPtr = rt.isPointer;
   return function cuMemcpyPeerAsync(dstDevice: CUdeviceptr, dstContext: CUcontext, srcDevice: CUdeviceptr, srcContext: CUcontext, ByteCount: bigint | number, hStream: CUstream): void {
+    if (arguments.length !== 6) rt.arity("cuMemcpyPeerAsync", "dstDevice,dstContext,srcDevice,srcContext,ByteCount,hStream", 6, arguments.length);
+    if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad("cuMemcpyPeerAsync", "dstDevice", "u64", dstDevice);
+    if (!(isPtr(dstContext))) rt.bad("cuMemcpyPeerAsync", "dstContext", "pointer", dstContext);
+    if (!((typeof srcDevice === "bigint" ? srcDevice >= 0n && srcDevice <= 18446744073709551615n : Number.isSafeInteger(srcDevice) && srcDevice >= 0))) rt.bad("cuMemcpyPeerAsync", "srcDevice", "u64", srcDevice);
+    if (!(isPtr(srcContext))) rt.bad("cuMemcpyPeerAsync", "srcContext", "pointer", srcContext);
+    if (!((typeof ByteCount === "bigint" ? ByteCount >= 0n && ByteCount <= 18446744073709551615n : Number.isSafeInteger(ByteCount) && ByteCount >= 0))) rt.bad("cuMemcpyPeerAsync", "ByteCount", "u64", ByteCount);
+    if (!(isPtr(hStream))) rt.bad("cuMemcpyPeerAsync", "hStream", "pointer", hStream);
     const r = raw.cuMemcpyPeerAsync(dstDevice, dstContext, srcDevice, srcContext, ByteCount, hStream);
     if (rt.guards) rt.check("cuMemcpyPeerAsync");
     if (r !== 0) rt.fail(r, "cuMemcpyPeerAsync");
@@ -1181,23 +1506,39 @@ function cuMemcpyPeerAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyPeer
 }
 
 function cuMemcpyHtoDAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyHtoDAsync"] {
+  const isPtr = rt.isPointer;
   return function cuMemcpyHtoDAsync(dstDevice: CUdeviceptr, srcHost: PointerLike, ByteCount: bigint | number, hStream: CUstream): void {
-    const r = raw.cuMemcpyHtoDAsync(dstDevice, rt.ptr(srcHost), ByteCount, hStream);
+    if (arguments.length !== 4) rt.arity("cuMemcpyHtoDAsync", "dstDevice,srcHost,ByteCount,hStream", 4, arguments.length);
+    if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad("cuMemcpyHtoDAsync", "dstDevice", "u64", dstDevice);
+    if (!((typeof ByteCount === "bigint" ? ByteCount >= 0n && ByteCount <= 18446744073709551615n : Number.isSafeInteger(ByteCount) && ByteCount >= 0))) rt.bad("cuMemcpyHtoDAsync", "ByteCount", "u64", ByteCount);
+    if (!(isPtr(hStream))) rt.bad("cuMemcpyHtoDAsync", "hStream", "pointer", hStream);
+    const r = raw.cuMemcpyHtoDAsync(dstDevice, rt.sized(srcHost, ByteCount, 1, "cuMemcpyHtoDAsync", "srcHost"), ByteCount, hStream);
     if (rt.guards) rt.check("cuMemcpyHtoDAsync");
     if (r !== 0) rt.fail(r, "cuMemcpyHtoDAsync");
   };
 }
 
 function cuMemcpyDtoHAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyDtoHAsync"] {
+  const isPtr = rt.isPointer;
   return function cuMemcpyDtoHAsync(dstHost: PointerLike, srcDevice: CUdeviceptr, ByteCount: bigint | number, hStream: CUstream): void {
-    const r = raw.cuMemcpyDtoHAsync(rt.ptr(dstHost), srcDevice, ByteCount, hStream);
+    if (arguments.length !== 4) rt.arity("cuMemcpyDtoHAsync", "dstHost,srcDevice,ByteCount,hStream", 4, arguments.length);
+    if (!((typeof srcDevice === "bigint" ? srcDevice >= 0n && srcDevice <= 18446744073709551615n : Number.isSafeInteger(srcDevice) && srcDevice >= 0))) rt.bad("cuMemcpyDtoHAsync", "srcDevice", "u64", srcDevice);
+    if (!((typeof ByteCount === "bigint" ? ByteCount >= 0n && ByteCount <= 18446744073709551615n : Number.isSafeInteger(ByteCount) && ByteCount >= 0))) rt.bad("cuMemcpyDtoHAsync", "ByteCount", "u64", ByteCount);
+    if (!(isPtr(hStream))) rt.bad("cuMemcpyDtoHAsync", "hStream", "pointer", hStream);
+    const r = raw.cuMemcpyDtoHAsync(rt.ptr(dstHost, "cuMemcpyDtoHAsync", "dstHost"), srcDevice, ByteCount, hStream);
     if (rt.guards) rt.check("cuMemcpyDtoHAsync");
     if (r !== 0) rt.fail(r, "cuMemcpyDtoHAsync");
   };
 }
 
 function cuMemcpyDtoDAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyDtoDAsync"] {
+  const isPtr = rt.isPointer;
   return function cuMemcpyDtoDAsync(dstDevice: CUdeviceptr, srcDevice: CUdeviceptr, ByteCount: bigint | number, hStream: CUstream): void {
+    if (arguments.length !== 4) rt.arity("cuMemcpyDtoDAsync", "dstDevice,srcDevice,ByteCount,hStream", 4, arguments.length);
+    if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad("cuMemcpyDtoDAsync", "dstDevice", "u64", dstDevice);
+    if (!((typeof srcDevice === "bigint" ? srcDevice >= 0n && srcDevice <= 18446744073709551615n : Number.isSafeInteger(srcDevice) && srcDevice >= 0))) rt.bad("cuMemcpyDtoDAsync", "srcDevice", "u64", srcDevice);
+    if (!((typeof ByteCount === "bigint" ? ByteCount >= 0n && ByteCount <= 18446744073709551615n : Number.isSafeInteger(ByteCount) && ByteCount >= 0))) rt.bad("cuMemcpyDtoDAsync", "ByteCount", "u64", ByteCount);
+    if (!(isPtr(hStream))) rt.bad("cuMemcpyDtoDAsync", "hStream", "pointer", hStream);
     const r = raw.cuMemcpyDtoDAsync(dstDevice, srcDevice, ByteCount, hStream);
     if (rt.guards) rt.check("cuMemcpyDtoDAsync");
     if (r !== 0) rt.fail(r, "cuMemcpyDtoDAsync");
@@ -1205,40 +1546,61 @@ function cuMemcpyDtoDAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyDtoD
 }
 
 function cuMemcpyHtoAAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyHtoAAsync"] {
+  const isPtr = rt.isPointer;
   return function cuMemcpyHtoAAsync(dstArray: CUarray, dstOffset: bigint | number, srcHost: PointerLike, ByteCount: bigint | number, hStream: CUstream): void {
-    const r = raw.cuMemcpyHtoAAsync(dstArray, dstOffset, rt.ptr(srcHost), ByteCount, hStream);
+    if (arguments.length !== 5) rt.arity("cuMemcpyHtoAAsync", "dstArray,dstOffset,srcHost,ByteCount,hStream", 5, arguments.length);
+    if (!(isPtr(dstArray))) rt.bad("cuMemcpyHtoAAsync", "dstArray", "pointer", dstArray);
+    if (!((typeof dstOffset === "bigint" ? dstOffset >= 0n && dstOffset <= 18446744073709551615n : Number.isSafeInteger(dstOffset) && dstOffset >= 0))) rt.bad("cuMemcpyHtoAAsync", "dstOffset", "u64", dstOffset);
+    if (!((typeof ByteCount === "bigint" ? ByteCount >= 0n && ByteCount <= 18446744073709551615n : Number.isSafeInteger(ByteCount) && ByteCount >= 0))) rt.bad("cuMemcpyHtoAAsync", "ByteCount", "u64", ByteCount);
+    if (!(isPtr(hStream))) rt.bad("cuMemcpyHtoAAsync", "hStream", "pointer", hStream);
+    const r = raw.cuMemcpyHtoAAsync(dstArray, dstOffset, rt.sized(srcHost, ByteCount, 1, "cuMemcpyHtoAAsync", "srcHost"), ByteCount, hStream);
     if (rt.guards) rt.check("cuMemcpyHtoAAsync");
     if (r !== 0) rt.fail(r, "cuMemcpyHtoAAsync", dstArray);
   };
 }
 
 function cuMemcpyAtoHAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyAtoHAsync"] {
+  const isPtr = rt.isPointer;
   return function cuMemcpyAtoHAsync(dstHost: PointerLike, srcArray: CUarray, srcOffset: bigint | number, ByteCount: bigint | number, hStream: CUstream): void {
-    const r = raw.cuMemcpyAtoHAsync(rt.ptr(dstHost), srcArray, srcOffset, ByteCount, hStream);
+    if (arguments.length !== 5) rt.arity("cuMemcpyAtoHAsync", "dstHost,srcArray,srcOffset,ByteCount,hStream", 5, arguments.length);
+    if (!(isPtr(srcArray))) rt.bad("cuMemcpyAtoHAsync", "srcArray", "pointer", srcArray);
+    if (!((typeof srcOffset === "bigint" ? srcOffset >= 0n && srcOffset <= 18446744073709551615n : Number.isSafeInteger(srcOffset) && srcOffset >= 0))) rt.bad("cuMemcpyAtoHAsync", "srcOffset", "u64", srcOffset);
+    if (!((typeof ByteCount === "bigint" ? ByteCount >= 0n && ByteCount <= 18446744073709551615n : Number.isSafeInteger(ByteCount) && ByteCount >= 0))) rt.bad("cuMemcpyAtoHAsync", "ByteCount", "u64", ByteCount);
+    if (!(isPtr(hStream))) rt.bad("cuMemcpyAtoHAsync", "hStream", "pointer", hStream);
+    const r = raw.cuMemcpyAtoHAsync(rt.ptr(dstHost, "cuMemcpyAtoHAsync", "dstHost"), srcArray, srcOffset, ByteCount, hStream);
     if (rt.guards) rt.check("cuMemcpyAtoHAsync");
     if (r !== 0) rt.fail(r, "cuMemcpyAtoHAsync");
   };
 }
 
 function cuMemcpy2DAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpy2DAsync"] {
+  const isPtr = rt.isPointer;
   return function cuMemcpy2DAsync(pCopy: PointerLike, hStream: CUstream): void {
-    const r = raw.cuMemcpy2DAsync(rt.ptr(rt.expect(pCopy, CUDA_MEMCPY2D_st, "cuMemcpy2DAsync", "pCopy")), hStream);
+    if (arguments.length !== 2) rt.arity("cuMemcpy2DAsync", "pCopy,hStream", 2, arguments.length);
+    if (!(isPtr(hStream))) rt.bad("cuMemcpy2DAsync", "hStream", "pointer", hStream);
+    const r = raw.cuMemcpy2DAsync(rt.ptr(rt.expect(pCopy, CUDA_MEMCPY2D_st, "cuMemcpy2DAsync", "pCopy"), "cuMemcpy2DAsync", "pCopy"), hStream);
     if (rt.guards) rt.check("cuMemcpy2DAsync");
     if (r !== 0) rt.fail(r, "cuMemcpy2DAsync");
   };
 }
 
 function cuMemcpy3DAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpy3DAsync"] {
+  const isPtr = rt.isPointer;
   return function cuMemcpy3DAsync(pCopy: PointerLike, hStream: CUstream): void {
-    const r = raw.cuMemcpy3DAsync(rt.ptr(rt.expect(pCopy, CUDA_MEMCPY3D_st, "cuMemcpy3DAsync", "pCopy")), hStream);
+    if (arguments.length !== 2) rt.arity("cuMemcpy3DAsync", "pCopy,hStream", 2, arguments.length);
+    if (!(isPtr(hStream))) rt.bad("cuMemcpy3DAsync", "hStream", "pointer", hStream);
+    const r = raw.cuMemcpy3DAsync(rt.ptr(rt.expect(pCopy, CUDA_MEMCPY3D_st, "cuMemcpy3DAsync", "pCopy"), "cuMemcpy3DAsync", "pCopy"), hStream);
     if (rt.guards) rt.check("cuMemcpy3DAsync");
     if (r !== 0) rt.fail(r, "cuMemcpy3DAsync");
   };
 }
 
 function cuMemcpy3DPeerAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpy3DPeerAsync"] {
+  const isPtr = rt.isPointer;
   return function cuMemcpy3DPeerAsync(pCopy: PointerLike, hStream: CUstream): void {
-    const r = raw.cuMemcpy3DPeerAsync(rt.ptr(rt.expect(pCopy, CUDA_MEMCPY3D_PEER_st, "cuMemcpy3DPeerAsync", "pCopy")), hStream);
+    if (arguments.length !== 2) rt.arity("cuMemcpy3DPeerAsync", "pCopy,hStream", 2, arguments.length);
+    if (!(isPtr(hStream))) rt.bad("cuMemcpy3DPeerAsync", "hStream", "pointer", hStream);
+    const r = raw.cuMemcpy3DPeerAsync(rt.ptr(rt.expect(pCopy, CUDA_MEMCPY3D_PEER_st, "cuMemcpy3DPeerAsync", "pCopy"), "cuMemcpy3DPeerAsync", "pCopy"), hStream);
     if (rt.guards) rt.check("cuMemcpy3DPeerAsync");
     if (r !== 0) rt.fail(r, "cuMemcpy3DPeerAsync");
   };
@@ -1246,6 +1608,10 @@ function cuMemcpy3DPeerAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpy3D
 
 function cuMemsetD8$(raw: Raw, rt: CheckedRuntime): Checked["cuMemsetD8"] {
   return function cuMemsetD8(dstDevice: CUdeviceptr, uc: number, N: bigint | number): void {
+    if (arguments.length !== 3) rt.arity("cuMemsetD8", "dstDevice,uc,N", 3, arguments.length);
+    if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad("cuMemsetD8", "dstDevice", "u64", dstDevice);
+    if (!(typeof uc === "number" && (uc & 255) === uc)) rt.bad("cuMemsetD8", "uc", "u8", uc);
+    if (!((typeof N === "bigint" ? N >= 0n && N <= 18446744073709551615n : Number.isSafeInteger(N) && N >= 0))) rt.bad("cuMemsetD8", "N", "u64", N);
     const r = raw.cuMemsetD8(dstDevice, uc, N);
     if (rt.guards) rt.check("cuMemsetD8");
     if (r !== 0) rt.fail(r, "cuMemsetD8");
@@ -1254,6 +1620,10 @@ function cuMemsetD8$(raw: Raw, rt: CheckedRuntime): Checked["cuMemsetD8"] {
 
 function cuMemsetD16$(raw: Raw, rt: CheckedRuntime): Checked["cuMemsetD16"] {
   return function cuMemsetD16(dstDevice: CUdeviceptr, us: number, N: bigint | number): void {
+    if (arguments.length !== 3) rt.arity("cuMemsetD16", "dstDevice,us,N", 3, arguments.length);
+    if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad("cuMemsetD16", "dstDevice", "u64", dstDevice);
+    if (!(typeof us === "number" && (us & 65535) === us)) rt.bad("cuMemsetD16", "us", "u16", us);
+    if (!((typeof N === "bigint" ? N >= 0n && N <= 18446744073709551615n : Number.isSafeInteger(N) && N >= 0))) rt.bad("cuMemsetD16", "N", "u64", N);
     const r = raw.cuMemsetD16(dstDevice, us, N);
     if (rt.guards) rt.check("cuMemsetD16");
     if (r !== 0) rt.fail(r, "cuMemsetD16");
@@ -1262,6 +1632,10 @@ function cuMemsetD16$(raw: Raw, rt: CheckedRuntime): Checked["cuMemsetD16"] {
 
 function cuMemsetD32$(raw: Raw, rt: CheckedRuntime): Checked["cuMemsetD32"] {
   return function cuMemsetD32(dstDevice: CUdeviceptr, ui: number, N: bigint | number): void {
+    if (arguments.length !== 3) rt.arity("cuMemsetD32", "dstDevice,ui,N", 3, arguments.length);
+    if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad("cuMemsetD32", "dstDevice", "u64", dstDevice);
+    if (!(typeof ui === "number" && (ui >>> 0) === ui)) rt.bad("cuMemsetD32", "ui", "u32", ui);
+    if (!((typeof N === "bigint" ? N >= 0n && N <= 18446744073709551615n : Number.isSafeInteger(N) && N >= 0))) rt.bad("cuMemsetD32", "N", "u64", N);
     const r = raw.cuMemsetD32(dstDevice, ui, N);
     if (rt.guards) rt.check("cuMemsetD32");
     if (r !== 0) rt.fail(r, "cuMemsetD32");
@@ -1270,6 +1644,12 @@ function cuMemsetD32$(raw: Raw, rt: CheckedRuntime): Checked["cuMemsetD32"] {
 
 function cuMemsetD2D8$(raw: Raw, rt: CheckedRuntime): Checked["cuMemsetD2D8"] {
   return function cuMemsetD2D8(dstDevice: CUdeviceptr, dstPitch: bigint | number, uc: number, Width: bigint | number, Height: bigint | number): void {
+    if (arguments.length !== 5) rt.arity("cuMemsetD2D8", "dstDevice,dstPitch,uc,Width,Height", 5, arguments.length);
+    if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad("cuMemsetD2D8", "dstDevice", "u64", dstDevice);
+    if (!((typeof dstPitch === "bigint" ? dstPitch >= 0n && dstPitch <= 18446744073709551615n : Number.isSafeInteger(dstPitch) && dstPitch >= 0))) rt.bad("cuMemsetD2D8", "dstPitch", "u64", dstPitch);
+    if (!(typeof uc === "number" && (uc & 255) === uc)) rt.bad("cuMemsetD2D8", "uc", "u8", uc);
+    if (!((typeof Width === "bigint" ? Width >= 0n && Width <= 18446744073709551615n : Number.isSafeInteger(Width) && Width >= 0))) rt.bad("cuMemsetD2D8", "Width", "u64", Width);
+    if (!((typeof Height === "bigint" ? Height >= 0n && Height <= 18446744073709551615n : Number.isSafeInteger(Height) && Height >= 0))) rt.bad("cuMemsetD2D8", "Height", "u64", Height);
     const r = raw.cuMemsetD2D8(dstDevice, dstPitch, uc, Width, Height);
     if (rt.guards) rt.check("cuMemsetD2D8");
     if (r !== 0) rt.fail(r, "cuMemsetD2D8");
@@ -1278,6 +1658,12 @@ function cuMemsetD2D8$(raw: Raw, rt: CheckedRuntime): Checked["cuMemsetD2D8"] {
 
 function cuMemsetD2D16$(raw: Raw, rt: CheckedRuntime): Checked["cuMemsetD2D16"] {
   return function cuMemsetD2D16(dstDevice: CUdeviceptr, dstPitch: bigint | number, us: number, Width: bigint | number, Height: bigint | number): void {
+    if (arguments.length !== 5) rt.arity("cuMemsetD2D16", "dstDevice,dstPitch,us,Width,Height", 5, arguments.length);
+    if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad("cuMemsetD2D16", "dstDevice", "u64", dstDevice);
+    if (!((typeof dstPitch === "bigint" ? dstPitch >= 0n && dstPitch <= 18446744073709551615n : Number.isSafeInteger(dstPitch) && dstPitch >= 0))) rt.bad("cuMemsetD2D16", "dstPitch", "u64", dstPitch);
+    if (!(typeof us === "number" && (us & 65535) === us)) rt.bad("cuMemsetD2D16", "us", "u16", us);
+    if (!((typeof Width === "bigint" ? Width >= 0n && Width <= 18446744073709551615n : Number.isSafeInteger(Width) && Width >= 0))) rt.bad("cuMemsetD2D16", "Width", "u64", Width);
+    if (!((typeof Height === "bigint" ? Height >= 0n && Height <= 18446744073709551615n : Number.isSafeInteger(Height) && Height >= 0))) rt.bad("cuMemsetD2D16", "Height", "u64", Height);
     const r = raw.cuMemsetD2D16(dstDevice, dstPitch, us, Width, Height);
     if (rt.guards) rt.check("cuMemsetD2D16");
     if (r !== 0) rt.fail(r, "cuMemsetD2D16");
@@ -1286,6 +1672,12 @@ function cuMemsetD2D16$(raw: Raw, rt: CheckedRuntime): Checked["cuMemsetD2D16"] 
 
 function cuMemsetD2D32$(raw: Raw, rt: CheckedRuntime): Checked["cuMemsetD2D32"] {
   return function cuMemsetD2D32(dstDevice: CUdeviceptr, dstPitch: bigint | number, ui: number, Width: bigint | number, Height: bigint | number): void {
+    if (arguments.length !== 5) rt.arity("cuMemsetD2D32", "dstDevice,dstPitch,ui,Width,Height", 5, arguments.length);
+    if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad("cuMemsetD2D32", "dstDevice", "u64", dstDevice);
+    if (!((typeof dstPitch === "bigint" ? dstPitch >= 0n && dstPitch <= 18446744073709551615n : Number.isSafeInteger(dstPitch) && dstPitch >= 0))) rt.bad("cuMemsetD2D32", "dstPitch", "u64", dstPitch);
+    if (!(typeof ui === "number" && (ui >>> 0) === ui)) rt.bad("cuMemsetD2D32", "ui", "u32", ui);
+    if (!((typeof Width === "bigint" ? Width >= 0n && Width <= 18446744073709551615n : Number.isSafeInteger(Width) && Width >= 0))) rt.bad("cuMemsetD2D32", "Width", "u64", Width);
+    if (!((typeof Height === "bigint" ? Height >= 0n && Height <= 18446744073709551615n : Number.isSafeInteger(Height) && Height >= 0))) rt.bad("cuMemsetD2D32", "Height", "u64", Height);
     const r = raw.cuMemsetD2D32(dstDevice, dstPitch, ui, Width, Height);
     if (rt.guards) rt.check("cuMemsetD2D32");
     if (r !== 0) rt.fail(r, "cuMemsetD2D32");
@@ -1293,7 +1685,13 @@ function cuMemsetD2D32$(raw: Raw, rt: CheckedRuntime): Checked["cuMemsetD2D32"] 
 }
 
 function cuMemsetD8Async$(raw: Raw, rt: CheckedRuntime): Checked["cuMemsetD8Async"] {
+  const isPtr = rt.isPointer;
   return function cuMemsetD8Async(dstDevice: CUdeviceptr, uc: number, N: bigint | number, hStream: CUstream): void {
+    if (arguments.length !== 4) rt.arity("cuMemsetD8Async", "dstDevice,uc,N,hStream", 4, arguments.length);
+    if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad("cuMemsetD8Async", "dstDevice", "u64", dstDevice);
+    if (!(typeof uc === "number" && (uc & 255) === uc)) rt.bad("cuMemsetD8Async", "uc", "u8", uc);
+    if (!((typeof N === "bigint" ? N >= 0n && N <= 18446744073709551615n : Number.isSafeInteger(N) && N >= 0))) rt.bad("cuMemsetD8Async", "N", "u64", N);
+    if (!(isPtr(hStream))) rt.bad("cuMemsetD8Async", "hStream", "pointer", hStream);
     const r = raw.cuMemsetD8Async(dstDevice, uc, N, hStream);
     if (rt.guards) rt.check("cuMemsetD8Async");
     if (r !== 0) rt.fail(r, "cuMemsetD8Async");
@@ -1301,7 +1699,13 @@ function cuMemsetD8Async$(raw: Raw, rt: CheckedRuntime): Checked["cuMemsetD8Asyn
 }
 
 function cuMemsetD16Async$(raw: Raw, rt: CheckedRuntime): Checked["cuMemsetD16Async"] {
+  const isPtr = rt.isPointer;
   return function cuMemsetD16Async(dstDevice: CUdeviceptr, us: number, N: bigint | number, hStream: CUstream): void {
+    if (arguments.length !== 4) rt.arity("cuMemsetD16Async", "dstDevice,us,N,hStream", 4, arguments.length);
+    if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad("cuMemsetD16Async", "dstDevice", "u64", dstDevice);
+    if (!(typeof us === "number" && (us & 65535) === us)) rt.bad("cuMemsetD16Async", "us", "u16", us);
+    if (!((typeof N === "bigint" ? N >= 0n && N <= 18446744073709551615n : Number.isSafeInteger(N) && N >= 0))) rt.bad("cuMemsetD16Async", "N", "u64", N);
+    if (!(isPtr(hStream))) rt.bad("cuMemsetD16Async", "hStream", "pointer", hStream);
     const r = raw.cuMemsetD16Async(dstDevice, us, N, hStream);
     if (rt.guards) rt.check("cuMemsetD16Async");
     if (r !== 0) rt.fail(r, "cuMemsetD16Async");
@@ -1309,7 +1713,13 @@ function cuMemsetD16Async$(raw: Raw, rt: CheckedRuntime): Checked["cuMemsetD16As
 }
 
 function cuMemsetD32Async$(raw: Raw, rt: CheckedRuntime): Checked["cuMemsetD32Async"] {
+  const isPtr = rt.isPointer;
   return function cuMemsetD32Async(dstDevice: CUdeviceptr, ui: number, N: bigint | number, hStream: CUstream): void {
+    if (arguments.length !== 4) rt.arity("cuMemsetD32Async", "dstDevice,ui,N,hStream", 4, arguments.length);
+    if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad("cuMemsetD32Async", "dstDevice", "u64", dstDevice);
+    if (!(typeof ui === "number" && (ui >>> 0) === ui)) rt.bad("cuMemsetD32Async", "ui", "u32", ui);
+    if (!((typeof N === "bigint" ? N >= 0n && N <= 18446744073709551615n : Number.isSafeInteger(N) && N >= 0))) rt.bad("cuMemsetD32Async", "N", "u64", N);
+    if (!(isPtr(hStream))) rt.bad("cuMemsetD32Async", "hStream", "pointer", hStream);
     const r = raw.cuMemsetD32Async(dstDevice, ui, N, hStream);
     if (rt.guards) rt.check("cuMemsetD32Async");
     if (r !== 0) rt.fail(r, "cuMemsetD32Async");
@@ -1317,7 +1727,15 @@ function cuMemsetD32Async$(raw: Raw, rt: CheckedRuntime): Checked["cuMemsetD32As
 }
 
 function cuMemsetD2D8Async$(raw: Raw, rt: CheckedRuntime): Checked["cuMemsetD2D8Async"] {
+  const isPtr = rt.isPointer;
   return function cuMemsetD2D8Async(dstDevice: CUdeviceptr, dstPitch: bigint | number, uc: number, Width: bigint | number, Height: bigint | number, hStream: CUstream): void {
+    if (arguments.length !== 6) rt.arity("cuMemsetD2D8Async", "dstDevice,dstPitch,uc,Width,Height,hStream", 6, arguments.length);
+    if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad("cuMemsetD2D8Async", "dstDevice", "u64", dstDevice);
+    if (!((typeof dstPitch === "bigint" ? dstPitch >= 0n && dstPitch <= 18446744073709551615n : Number.isSafeInteger(dstPitch) && dstPitch >= 0))) rt.bad("cuMemsetD2D8Async", "dstPitch", "u64", dstPitch);
+    if (!(typeof uc === "number" && (uc & 255) === uc)) rt.bad("cuMemsetD2D8Async", "uc", "u8", uc);
+    if (!((typeof Width === "bigint" ? Width >= 0n && Width <= 18446744073709551615n : Number.isSafeInteger(Width) && Width >= 0))) rt.bad("cuMemsetD2D8Async", "Width", "u64", Width);
+    if (!((typeof Height === "bigint" ? Height >= 0n && Height <= 18446744073709551615n : Number.isSafeInteger(Height) && Height >= 0))) rt.bad("cuMemsetD2D8Async", "Height", "u64", Height);
+    if (!(isPtr(hStream))) rt.bad("cuMemsetD2D8Async", "hStream", "pointer", hStream);
     const r = raw.cuMemsetD2D8Async(dstDevice, dstPitch, uc, Width, Height, hStream);
     if (rt.guards) rt.check("cuMemsetD2D8Async");
     if (r !== 0) rt.fail(r, "cuMemsetD2D8Async");
@@ -1325,7 +1743,15 @@ function cuMemsetD2D8Async$(raw: Raw, rt: CheckedRuntime): Checked["cuMemsetD2D8
 }
 
 function cuMemsetD2D16Async$(raw: Raw, rt: CheckedRuntime): Checked["cuMemsetD2D16Async"] {
+  const isPtr = rt.isPointer;
   return function cuMemsetD2D16Async(dstDevice: CUdeviceptr, dstPitch: bigint | number, us: number, Width: bigint | number, Height: bigint | number, hStream: CUstream): void {
+    if (arguments.length !== 6) rt.arity("cuMemsetD2D16Async", "dstDevice,dstPitch,us,Width,Height,hStream", 6, arguments.length);
+    if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad("cuMemsetD2D16Async", "dstDevice", "u64", dstDevice);
+    if (!((typeof dstPitch === "bigint" ? dstPitch >= 0n && dstPitch <= 18446744073709551615n : Number.isSafeInteger(dstPitch) && dstPitch >= 0))) rt.bad("cuMemsetD2D16Async", "dstPitch", "u64", dstPitch);
+    if (!(typeof us === "number" && (us & 65535) === us)) rt.bad("cuMemsetD2D16Async", "us", "u16", us);
+    if (!((typeof Width === "bigint" ? Width >= 0n && Width <= 18446744073709551615n : Number.isSafeInteger(Width) && Width >= 0))) rt.bad("cuMemsetD2D16Async", "Width", "u64", Width);
+    if (!((typeof Height === "bigint" ? Height >= 0n && Height <= 18446744073709551615n : Number.isSafeInteger(Height) && Height >= 0))) rt.bad("cuMemsetD2D16Async", "Height", "u64", Height);
+    if (!(isPtr(hStream))) rt.bad("cuMemsetD2D16Async", "hStream", "pointer", hStream);
     const r = raw.cuMemsetD2D16Async(dstDevice, dstPitch, us, Width, Height, hStream);
     if (rt.guards) rt.check("cuMemsetD2D16Async");
     if (r !== 0) rt.fail(r, "cuMemsetD2D16Async");
@@ -1333,7 +1759,15 @@ function cuMemsetD2D16Async$(raw: Raw, rt: CheckedRuntime): Checked["cuMemsetD2D
 }
 
 function cuMemsetD2D32Async$(raw: Raw, rt: CheckedRuntime): Checked["cuMemsetD2D32Async"] {
+  const isPtr = rt.isPointer;
   return function cuMemsetD2D32Async(dstDevice: CUdeviceptr, dstPitch: bigint | number, ui: number, Width: bigint | number, Height: bigint | number, hStream: CUstream): void {
+    if (arguments.length !== 6) rt.arity("cuMemsetD2D32Async", "dstDevice,dstPitch,ui,Width,Height,hStream", 6, arguments.length);
+    if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad("cuMemsetD2D32Async", "dstDevice", "u64", dstDevice);
+    if (!((typeof dstPitch === "bigint" ? dstPitch >= 0n && dstPitch <= 18446744073709551615n : Number.isSafeInteger(dstPitch) && dstPitch >= 0))) rt.bad("cuMemsetD2D32Async", "dstPitch", "u64", dstPitch);
+    if (!(typeof ui === "number" && (ui >>> 0) === ui)) rt.bad("cuMemsetD2D32Async", "ui", "u32", ui);
+    if (!((typeof Width === "bigint" ? Width >= 0n && Width <= 18446744073709551615n : Number.isSafeInteger(Width) && Width >= 0))) rt.bad("cuMemsetD2D32Async", "Width", "u64", Width);
+    if (!((typeof Height === "bigint" ? Height >= 0n && Height <= 18446744073709551615n : Number.isSafeInteger(Height) && Height >= 0))) rt.bad("cuMemsetD2D32Async", "Height", "u64", Height);
+    if (!(isPtr(hStream))) rt.bad("cuMemsetD2D32Async", "hStream", "pointer", hStream);
     const r = raw.cuMemsetD2D32Async(dstDevice, dstPitch, ui, Width, Height, hStream);
     if (rt.guards) rt.check("cuMemsetD2D32Async");
     if (r !== 0) rt.fail(r, "cuMemsetD2D32Async");
@@ -1343,7 +1777,8 @@ function cuMemsetD2D32Async$(raw: Raw, rt: CheckedRuntime): Checked["cuMemsetD2D
 function cuArrayCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuArrayCreate"] {
   const o0 = rt.out[0]!;
   return function cuArrayCreate(pAllocateArray: PointerLike): CUarray {
-    const r = raw.cuArrayCreate(o0, rt.ptr(rt.expect(pAllocateArray, CUDA_ARRAY_DESCRIPTOR_st, "cuArrayCreate", "pAllocateArray")));
+    if (arguments.length !== 1) rt.arity("cuArrayCreate", "pAllocateArray", 1, arguments.length);
+    const r = raw.cuArrayCreate(o0, rt.ptr(rt.expect(pAllocateArray, CUDA_ARRAY_DESCRIPTOR_st, "cuArrayCreate", "pAllocateArray"), "cuArrayCreate", "pAllocateArray"));
     if (rt.guards) rt.check("cuArrayCreate");
     if (r !== 0) rt.fail(r, "cuArrayCreate");
     return rt.readPointer(0) as CUarray;
@@ -1351,8 +1786,11 @@ function cuArrayCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuArrayCreate"] 
 }
 
 function cuArrayGetDescriptor$(raw: Raw, rt: CheckedRuntime): Checked["cuArrayGetDescriptor"] {
+  const isPtr = rt.isPointer;
   return function cuArrayGetDescriptor(hArray: CUarray, pArrayDescriptor?: CUDA_ARRAY_DESCRIPTOR_st): CUDA_ARRAY_DESCRIPTOR_st {
-    const $pArrayDescriptor = pArrayDescriptor === undefined ? rt.record(CUDA_ARRAY_DESCRIPTOR_st) : rt.expect(pArrayDescriptor, CUDA_ARRAY_DESCRIPTOR_st, "cuArrayGetDescriptor", "pArrayDescriptor");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuArrayGetDescriptor", "hArray,pArrayDescriptor", 1, arguments.length);
+    if (!(isPtr(hArray))) rt.bad("cuArrayGetDescriptor", "hArray", "pointer", hArray);
+    const $pArrayDescriptor = pArrayDescriptor === undefined ? rt.record(CUDA_ARRAY_DESCRIPTOR_st) : rt.recordArg(pArrayDescriptor, CUDA_ARRAY_DESCRIPTOR_st, "cuArrayGetDescriptor", "pArrayDescriptor");
     const r = raw.cuArrayGetDescriptor($pArrayDescriptor.$pointer(), hArray);
     if (rt.guards) rt.check("cuArrayGetDescriptor");
     if (r !== 0) rt.fail(r, "cuArrayGetDescriptor");
@@ -1361,8 +1799,11 @@ function cuArrayGetDescriptor$(raw: Raw, rt: CheckedRuntime): Checked["cuArrayGe
 }
 
 function cuArrayGetSparseProperties$(raw: Raw, rt: CheckedRuntime): Checked["cuArrayGetSparseProperties"] {
+  const isPtr = rt.isPointer;
   return function cuArrayGetSparseProperties(array: CUarray, sparseProperties?: CUDA_ARRAY_SPARSE_PROPERTIES_st): CUDA_ARRAY_SPARSE_PROPERTIES_st {
-    const $sparseProperties = sparseProperties === undefined ? rt.record(CUDA_ARRAY_SPARSE_PROPERTIES_st) : rt.expect(sparseProperties, CUDA_ARRAY_SPARSE_PROPERTIES_st, "cuArrayGetSparseProperties", "sparseProperties");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuArrayGetSparseProperties", "array,sparseProperties", 1, arguments.length);
+    if (!(isPtr(array))) rt.bad("cuArrayGetSparseProperties", "array", "pointer", array);
+    const $sparseProperties = sparseProperties === undefined ? rt.record(CUDA_ARRAY_SPARSE_PROPERTIES_st) : rt.recordArg(sparseProperties, CUDA_ARRAY_SPARSE_PROPERTIES_st, "cuArrayGetSparseProperties", "sparseProperties");
     const r = raw.cuArrayGetSparseProperties($sparseProperties.$pointer(), array);
     if (rt.guards) rt.check("cuArrayGetSparseProperties");
     if (r !== 0) rt.fail(r, "cuArrayGetSparseProperties");
@@ -1371,8 +1812,11 @@ function cuArrayGetSparseProperties$(raw: Raw, rt: CheckedRuntime): Checked["cuA
 }
 
 function cuMipmappedArrayGetSparseProperties$(raw: Raw, rt: CheckedRuntime): Checked["cuMipmappedArrayGetSparseProperties"] {
+  const isPtr = rt.isPointer;
   return function cuMipmappedArrayGetSparseProperties(mipmap: CUmipmappedArray, sparseProperties?: CUDA_ARRAY_SPARSE_PROPERTIES_st): CUDA_ARRAY_SPARSE_PROPERTIES_st {
-    const $sparseProperties = sparseProperties === undefined ? rt.record(CUDA_ARRAY_SPARSE_PROPERTIES_st) : rt.expect(sparseProperties, CUDA_ARRAY_SPARSE_PROPERTIES_st, "cuMipmappedArrayGetSparseProperties", "sparseProperties");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuMipmappedArrayGetSparseProperties", "mipmap,sparseProperties", 1, arguments.length);
+    if (!(isPtr(mipmap))) rt.bad("cuMipmappedArrayGetSparseProperties", "mipmap", "pointer", mipmap);
+    const $sparseProperties = sparseProperties === undefined ? rt.record(CUDA_ARRAY_SPARSE_PROPERTIES_st) : rt.recordArg(sparseProperties, CUDA_ARRAY_SPARSE_PROPERTIES_st, "cuMipmappedArrayGetSparseProperties", "sparseProperties");
     const r = raw.cuMipmappedArrayGetSparseProperties($sparseProperties.$pointer(), mipmap);
     if (rt.guards) rt.check("cuMipmappedArrayGetSparseProperties");
     if (r !== 0) rt.fail(r, "cuMipmappedArrayGetSparseProperties");
@@ -1381,8 +1825,12 @@ function cuMipmappedArrayGetSparseProperties$(raw: Raw, rt: CheckedRuntime): Che
 }
 
 function cuArrayGetMemoryRequirements$(raw: Raw, rt: CheckedRuntime): Checked["cuArrayGetMemoryRequirements"] {
+  const isPtr = rt.isPointer;
   return function cuArrayGetMemoryRequirements(array: CUarray, device: CUdevice, memoryRequirements?: CUDA_ARRAY_MEMORY_REQUIREMENTS_st): CUDA_ARRAY_MEMORY_REQUIREMENTS_st {
-    const $memoryRequirements = memoryRequirements === undefined ? rt.record(CUDA_ARRAY_MEMORY_REQUIREMENTS_st) : rt.expect(memoryRequirements, CUDA_ARRAY_MEMORY_REQUIREMENTS_st, "cuArrayGetMemoryRequirements", "memoryRequirements");
+    if (arguments.length < 2 || arguments.length > 3) rt.arity("cuArrayGetMemoryRequirements", "array,device,memoryRequirements", 2, arguments.length);
+    if (!(isPtr(array))) rt.bad("cuArrayGetMemoryRequirements", "array", "pointer", array);
+    if (!(typeof device === "number" && (device | 0) === device)) rt.bad("cuArrayGetMemoryRequirements", "device", "i32", device);
+    const $memoryRequirements = memoryRequirements === undefined ? rt.record(CUDA_ARRAY_MEMORY_REQUIREMENTS_st) : rt.recordArg(memoryRequirements, CUDA_ARRAY_MEMORY_REQUIREMENTS_st, "cuArrayGetMemoryRequirements", "memoryRequirements");
     const r = raw.cuArrayGetMemoryRequirements($memoryRequirements.$pointer(), array, device);
     if (rt.guards) rt.check("cuArrayGetMemoryRequirements");
     if (r !== 0) rt.fail(r, "cuArrayGetMemoryRequirements");
@@ -1391,8 +1839,12 @@ function cuArrayGetMemoryRequirements$(raw: Raw, rt: CheckedRuntime): Checked["c
 }
 
 function cuMipmappedArrayGetMemoryRequirements$(raw: Raw, rt: CheckedRuntime): Checked["cuMipmappedArrayGetMemoryRequirements"] {
+  const isPtr = rt.isPointer;
   return function cuMipmappedArrayGetMemoryRequirements(mipmap: CUmipmappedArray, device: CUdevice, memoryRequirements?: CUDA_ARRAY_MEMORY_REQUIREMENTS_st): CUDA_ARRAY_MEMORY_REQUIREMENTS_st {
-    const $memoryRequirements = memoryRequirements === undefined ? rt.record(CUDA_ARRAY_MEMORY_REQUIREMENTS_st) : rt.expect(memoryRequirements, CUDA_ARRAY_MEMORY_REQUIREMENTS_st, "cuMipmappedArrayGetMemoryRequirements", "memoryRequirements");
+    if (arguments.length < 2 || arguments.length > 3) rt.arity("cuMipmappedArrayGetMemoryRequirements", "mipmap,device,memoryRequirements", 2, arguments.length);
+    if (!(isPtr(mipmap))) rt.bad("cuMipmappedArrayGetMemoryRequirements", "mipmap", "pointer", mipmap);
+    if (!(typeof device === "number" && (device | 0) === device)) rt.bad("cuMipmappedArrayGetMemoryRequirements", "device", "i32", device);
+    const $memoryRequirements = memoryRequirements === undefined ? rt.record(CUDA_ARRAY_MEMORY_REQUIREMENTS_st) : rt.recordArg(memoryRequirements, CUDA_ARRAY_MEMORY_REQUIREMENTS_st, "cuMipmappedArrayGetMemoryRequirements", "memoryRequirements");
     const r = raw.cuMipmappedArrayGetMemoryRequirements($memoryRequirements.$pointer(), mipmap, device);
     if (rt.guards) rt.check("cuMipmappedArrayGetMemoryRequirements");
     if (r !== 0) rt.fail(r, "cuMipmappedArrayGetMemoryRequirements");
@@ -1402,7 +1854,11 @@ function cuMipmappedArrayGetMemoryRequirements$(raw: Raw, rt: CheckedRuntime): C
 
 function cuArrayGetPlane$(raw: Raw, rt: CheckedRuntime): Checked["cuArrayGetPlane"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuArrayGetPlane(hArray: CUarray, planeIdx: number): CUarray {
+    if (arguments.length !== 2) rt.arity("cuArrayGetPlane", "hArray,planeIdx", 2, arguments.length);
+    if (!(isPtr(hArray))) rt.bad("cuArrayGetPlane", "hArray", "pointer", hArray);
+    if (!(typeof planeIdx === "number" && (planeIdx >>> 0) === planeIdx)) rt.bad("cuArrayGetPlane", "planeIdx", "u32", planeIdx);
     const r = raw.cuArrayGetPlane(o0, hArray, planeIdx);
     if (rt.guards) rt.check("cuArrayGetPlane");
     if (r !== 0) rt.fail(r, "cuArrayGetPlane");
@@ -1411,7 +1867,10 @@ function cuArrayGetPlane$(raw: Raw, rt: CheckedRuntime): Checked["cuArrayGetPlan
 }
 
 function cuArrayDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuArrayDestroy"] {
+  const isPtr = rt.isPointer;
   return function cuArrayDestroy(hArray: CUarray): void {
+    if (arguments.length !== 1) rt.arity("cuArrayDestroy", "hArray", 1, arguments.length);
+    if (!(isPtr(hArray))) rt.bad("cuArrayDestroy", "hArray", "pointer", hArray);
     const r = raw.cuArrayDestroy(hArray);
     if (rt.guards) rt.check("cuArrayDestroy");
     if (r !== 0) rt.fail(r, "cuArrayDestroy", hArray);
@@ -1421,7 +1880,8 @@ function cuArrayDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuArrayDestroy"
 function cuArray3DCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuArray3DCreate"] {
   const o0 = rt.out[0]!;
   return function cuArray3DCreate(pAllocateArray: PointerLike): CUarray {
-    const r = raw.cuArray3DCreate(o0, rt.ptr(rt.expect(pAllocateArray, CUDA_ARRAY3D_DESCRIPTOR_st, "cuArray3DCreate", "pAllocateArray")));
+    if (arguments.length !== 1) rt.arity("cuArray3DCreate", "pAllocateArray", 1, arguments.length);
+    const r = raw.cuArray3DCreate(o0, rt.ptr(rt.expect(pAllocateArray, CUDA_ARRAY3D_DESCRIPTOR_st, "cuArray3DCreate", "pAllocateArray"), "cuArray3DCreate", "pAllocateArray"));
     if (rt.guards) rt.check("cuArray3DCreate");
     if (r !== 0) rt.fail(r, "cuArray3DCreate");
     return rt.readPointer(0) as CUarray;
@@ -1429,8 +1889,11 @@ function cuArray3DCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuArray3DCreat
 }
 
 function cuArray3DGetDescriptor$(raw: Raw, rt: CheckedRuntime): Checked["cuArray3DGetDescriptor"] {
+  const isPtr = rt.isPointer;
   return function cuArray3DGetDescriptor(hArray: CUarray, pArrayDescriptor?: CUDA_ARRAY3D_DESCRIPTOR_st): CUDA_ARRAY3D_DESCRIPTOR_st {
-    const $pArrayDescriptor = pArrayDescriptor === undefined ? rt.record(CUDA_ARRAY3D_DESCRIPTOR_st) : rt.expect(pArrayDescriptor, CUDA_ARRAY3D_DESCRIPTOR_st, "cuArray3DGetDescriptor", "pArrayDescriptor");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuArray3DGetDescriptor", "hArray,pArrayDescriptor", 1, arguments.length);
+    if (!(isPtr(hArray))) rt.bad("cuArray3DGetDescriptor", "hArray", "pointer", hArray);
+    const $pArrayDescriptor = pArrayDescriptor === undefined ? rt.record(CUDA_ARRAY3D_DESCRIPTOR_st) : rt.recordArg(pArrayDescriptor, CUDA_ARRAY3D_DESCRIPTOR_st, "cuArray3DGetDescriptor", "pArrayDescriptor");
     const r = raw.cuArray3DGetDescriptor($pArrayDescriptor.$pointer(), hArray);
     if (rt.guards) rt.check("cuArray3DGetDescriptor");
     if (r !== 0) rt.fail(r, "cuArray3DGetDescriptor");
@@ -1441,7 +1904,9 @@ function cuArray3DGetDescriptor$(raw: Raw, rt: CheckedRuntime): Checked["cuArray
 function cuMipmappedArrayCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuMipmappedArrayCreate"] {
   const o0 = rt.out[0]!;
   return function cuMipmappedArrayCreate(pMipmappedArrayDesc: PointerLike, numMipmapLevels: number): CUmipmappedArray {
-    const r = raw.cuMipmappedArrayCreate(o0, rt.ptr(rt.expect(pMipmappedArrayDesc, CUDA_ARRAY3D_DESCRIPTOR_st, "cuMipmappedArrayCreate", "pMipmappedArrayDesc")), numMipmapLevels);
+    if (arguments.length !== 2) rt.arity("cuMipmappedArrayCreate", "pMipmappedArrayDesc,numMipmapLevels", 2, arguments.length);
+    if (!(typeof numMipmapLevels === "number" && (numMipmapLevels >>> 0) === numMipmapLevels)) rt.bad("cuMipmappedArrayCreate", "numMipmapLevels", "u32", numMipmapLevels);
+    const r = raw.cuMipmappedArrayCreate(o0, rt.ptr(rt.expect(pMipmappedArrayDesc, CUDA_ARRAY3D_DESCRIPTOR_st, "cuMipmappedArrayCreate", "pMipmappedArrayDesc"), "cuMipmappedArrayCreate", "pMipmappedArrayDesc"), numMipmapLevels);
     if (rt.guards) rt.check("cuMipmappedArrayCreate");
     if (r !== 0) rt.fail(r, "cuMipmappedArrayCreate");
     return rt.readPointer(0) as CUmipmappedArray;
@@ -1450,7 +1915,11 @@ function cuMipmappedArrayCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuMipma
 
 function cuMipmappedArrayGetLevel$(raw: Raw, rt: CheckedRuntime): Checked["cuMipmappedArrayGetLevel"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuMipmappedArrayGetLevel(hMipmappedArray: CUmipmappedArray, level: number): CUarray {
+    if (arguments.length !== 2) rt.arity("cuMipmappedArrayGetLevel", "hMipmappedArray,level", 2, arguments.length);
+    if (!(isPtr(hMipmappedArray))) rt.bad("cuMipmappedArrayGetLevel", "hMipmappedArray", "pointer", hMipmappedArray);
+    if (!(typeof level === "number" && (level >>> 0) === level)) rt.bad("cuMipmappedArrayGetLevel", "level", "u32", level);
     const r = raw.cuMipmappedArrayGetLevel(o0, hMipmappedArray, level);
     if (rt.guards) rt.check("cuMipmappedArrayGetLevel");
     if (r !== 0) rt.fail(r, "cuMipmappedArrayGetLevel");
@@ -1459,7 +1928,10 @@ function cuMipmappedArrayGetLevel$(raw: Raw, rt: CheckedRuntime): Checked["cuMip
 }
 
 function cuMipmappedArrayDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuMipmappedArrayDestroy"] {
+  const isPtr = rt.isPointer;
   return function cuMipmappedArrayDestroy(hMipmappedArray: CUmipmappedArray): void {
+    if (arguments.length !== 1) rt.arity("cuMipmappedArrayDestroy", "hMipmappedArray", 1, arguments.length);
+    if (!(isPtr(hMipmappedArray))) rt.bad("cuMipmappedArrayDestroy", "hMipmappedArray", "pointer", hMipmappedArray);
     const r = raw.cuMipmappedArrayDestroy(hMipmappedArray);
     if (rt.guards) rt.check("cuMipmappedArrayDestroy");
     if (r !== 0) rt.fail(r, "cuMipmappedArrayDestroy", hMipmappedArray);
@@ -1468,7 +1940,12 @@ function cuMipmappedArrayDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuMipm
 
 function cuMemGetHandleForAddressRange$(raw: Raw, rt: CheckedRuntime): Checked["cuMemGetHandleForAddressRange"] {
   return function cuMemGetHandleForAddressRange(handle: PointerLike, dptr: CUdeviceptr, size: bigint | number, handleType: CUmemRangeHandleType, flags: bigint | number): void {
-    const r = raw.cuMemGetHandleForAddressRange(rt.ptr(handle), dptr, size, handleType, flags);
+    if (arguments.length !== 5) rt.arity("cuMemGetHandleForAddressRange", "handle,dptr,size,handleType,flags", 5, arguments.length);
+    if (!((typeof dptr === "bigint" ? dptr >= 0n && dptr <= 18446744073709551615n : Number.isSafeInteger(dptr) && dptr >= 0))) rt.bad("cuMemGetHandleForAddressRange", "dptr", "u64", dptr);
+    if (!((typeof size === "bigint" ? size >= 0n && size <= 18446744073709551615n : Number.isSafeInteger(size) && size >= 0))) rt.bad("cuMemGetHandleForAddressRange", "size", "u64", size);
+    if (!(typeof handleType === "number" && (handleType >>> 0) === handleType)) rt.bad("cuMemGetHandleForAddressRange", "handleType", "u32", handleType);
+    if (!((typeof flags === "bigint" ? flags >= 0n && flags <= 18446744073709551615n : Number.isSafeInteger(flags) && flags >= 0))) rt.bad("cuMemGetHandleForAddressRange", "flags", "u64", flags);
+    const r = raw.cuMemGetHandleForAddressRange(rt.ptr(handle, "cuMemGetHandleForAddressRange", "handle"), dptr, size, handleType, flags);
     if (rt.guards) rt.check("cuMemGetHandleForAddressRange");
     if (r !== 0) rt.fail(r, "cuMemGetHandleForAddressRange");
   };
@@ -1478,6 +1955,11 @@ function cuMemAddressReserve$(raw: Raw, rt: CheckedRuntime): Checked["cuMemAddre
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
   return function cuMemAddressReserve(size: bigint | number, alignment: bigint | number, addr: CUdeviceptr, flags: bigint | number): CUdeviceptr {
+    if (arguments.length !== 4) rt.arity("cuMemAddressReserve", "size,alignment,addr,flags", 4, arguments.length);
+    if (!((typeof size === "bigint" ? size >= 0n && size <= 18446744073709551615n : Number.isSafeInteger(size) && size >= 0))) rt.bad("cuMemAddressReserve", "size", "u64", size);
+    if (!((typeof alignment === "bigint" ? alignment >= 0n && alignment <= 18446744073709551615n : Number.isSafeInteger(alignment) && alignment >= 0))) rt.bad("cuMemAddressReserve", "alignment", "u64", alignment);
+    if (!((typeof addr === "bigint" ? addr >= 0n && addr <= 18446744073709551615n : Number.isSafeInteger(addr) && addr >= 0))) rt.bad("cuMemAddressReserve", "addr", "u64", addr);
+    if (!((typeof flags === "bigint" ? flags >= 0n && flags <= 18446744073709551615n : Number.isSafeInteger(flags) && flags >= 0))) rt.bad("cuMemAddressReserve", "flags", "u64", flags);
     const r = raw.cuMemAddressReserve(o0, size, alignment, addr, flags);
     if (rt.guards) rt.check("cuMemAddressReserve");
     if (r !== 0) rt.fail(r, "cuMemAddressReserve");
@@ -1487,6 +1969,9 @@ function cuMemAddressReserve$(raw: Raw, rt: CheckedRuntime): Checked["cuMemAddre
 
 function cuMemAddressFree$(raw: Raw, rt: CheckedRuntime): Checked["cuMemAddressFree"] {
   return function cuMemAddressFree(ptr: CUdeviceptr, size: bigint | number): void {
+    if (arguments.length !== 2) rt.arity("cuMemAddressFree", "ptr,size", 2, arguments.length);
+    if (!((typeof ptr === "bigint" ? ptr >= 0n && ptr <= 18446744073709551615n : Number.isSafeInteger(ptr) && ptr >= 0))) rt.bad("cuMemAddressFree", "ptr", "u64", ptr);
+    if (!((typeof size === "bigint" ? size >= 0n && size <= 18446744073709551615n : Number.isSafeInteger(size) && size >= 0))) rt.bad("cuMemAddressFree", "size", "u64", size);
     const r = raw.cuMemAddressFree(ptr, size);
     if (rt.guards) rt.check("cuMemAddressFree");
     if (r !== 0) rt.fail(r, "cuMemAddressFree");
@@ -1497,7 +1982,10 @@ function cuMemCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuMemCreate"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
   return function cuMemCreate(size: bigint | number, prop: PointerLike, flags: bigint | number): CUmemGenericAllocationHandle {
-    const r = raw.cuMemCreate(o0, size, rt.ptr(rt.expect(prop, CUmemAllocationProp_st, "cuMemCreate", "prop")), flags);
+    if (arguments.length !== 3) rt.arity("cuMemCreate", "size,prop,flags", 3, arguments.length);
+    if (!((typeof size === "bigint" ? size >= 0n && size <= 18446744073709551615n : Number.isSafeInteger(size) && size >= 0))) rt.bad("cuMemCreate", "size", "u64", size);
+    if (!((typeof flags === "bigint" ? flags >= 0n && flags <= 18446744073709551615n : Number.isSafeInteger(flags) && flags >= 0))) rt.bad("cuMemCreate", "flags", "u64", flags);
+    const r = raw.cuMemCreate(o0, size, rt.ptr(rt.expect(prop, CUmemAllocationProp_st, "cuMemCreate", "prop"), "cuMemCreate", "prop"), flags);
     if (rt.guards) rt.check("cuMemCreate");
     if (r !== 0) rt.fail(r, "cuMemCreate");
     return u64[0]! as CUmemGenericAllocationHandle;
@@ -1506,6 +1994,8 @@ function cuMemCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuMemCreate"] {
 
 function cuMemRelease$(raw: Raw, rt: CheckedRuntime): Checked["cuMemRelease"] {
   return function cuMemRelease(handle: CUmemGenericAllocationHandle): void {
+    if (arguments.length !== 1) rt.arity("cuMemRelease", "handle", 1, arguments.length);
+    if (!((typeof handle === "bigint" ? handle >= 0n && handle <= 18446744073709551615n : Number.isSafeInteger(handle) && handle >= 0))) rt.bad("cuMemRelease", "handle", "u64", handle);
     const r = raw.cuMemRelease(handle);
     if (rt.guards) rt.check("cuMemRelease");
     if (r !== 0) rt.fail(r, "cuMemRelease");
@@ -1514,6 +2004,12 @@ function cuMemRelease$(raw: Raw, rt: CheckedRuntime): Checked["cuMemRelease"] {
 
 function cuMemMap$(raw: Raw, rt: CheckedRuntime): Checked["cuMemMap"] {
   return function cuMemMap(ptr: CUdeviceptr, size: bigint | number, offset: bigint | number, handle: CUmemGenericAllocationHandle, flags: bigint | number): void {
+    if (arguments.length !== 5) rt.arity("cuMemMap", "ptr,size,offset,handle,flags", 5, arguments.length);
+    if (!((typeof ptr === "bigint" ? ptr >= 0n && ptr <= 18446744073709551615n : Number.isSafeInteger(ptr) && ptr >= 0))) rt.bad("cuMemMap", "ptr", "u64", ptr);
+    if (!((typeof size === "bigint" ? size >= 0n && size <= 18446744073709551615n : Number.isSafeInteger(size) && size >= 0))) rt.bad("cuMemMap", "size", "u64", size);
+    if (!((typeof offset === "bigint" ? offset >= 0n && offset <= 18446744073709551615n : Number.isSafeInteger(offset) && offset >= 0))) rt.bad("cuMemMap", "offset", "u64", offset);
+    if (!((typeof handle === "bigint" ? handle >= 0n && handle <= 18446744073709551615n : Number.isSafeInteger(handle) && handle >= 0))) rt.bad("cuMemMap", "handle", "u64", handle);
+    if (!((typeof flags === "bigint" ? flags >= 0n && flags <= 18446744073709551615n : Number.isSafeInteger(flags) && flags >= 0))) rt.bad("cuMemMap", "flags", "u64", flags);
     const r = raw.cuMemMap(ptr, size, offset, handle, flags);
     if (rt.guards) rt.check("cuMemMap");
     if (r !== 0) rt.fail(r, "cuMemMap");
@@ -1521,8 +2017,12 @@ function cuMemMap$(raw: Raw, rt: CheckedRuntime): Checked["cuMemMap"] {
 }
 
 function cuMemMapArrayAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemMapArrayAsync"] {
+  const isPtr = rt.isPointer;
   return function cuMemMapArrayAsync(mapInfoList: PointerLike, count: number, hStream: CUstream): void {
-    const r = raw.cuMemMapArrayAsync(rt.ptr(rt.expect(mapInfoList, CUarrayMapInfo_st, "cuMemMapArrayAsync", "mapInfoList")), count, hStream);
+    if (arguments.length !== 3) rt.arity("cuMemMapArrayAsync", "mapInfoList,count,hStream", 3, arguments.length);
+    if (!(typeof count === "number" && (count >>> 0) === count)) rt.bad("cuMemMapArrayAsync", "count", "u32", count);
+    if (!(isPtr(hStream))) rt.bad("cuMemMapArrayAsync", "hStream", "pointer", hStream);
+    const r = raw.cuMemMapArrayAsync(rt.ptr(rt.expect(mapInfoList, CUarrayMapInfo_st, "cuMemMapArrayAsync", "mapInfoList"), "cuMemMapArrayAsync", "mapInfoList"), count, hStream);
     if (rt.guards) rt.check("cuMemMapArrayAsync");
     if (r !== 0) rt.fail(r, "cuMemMapArrayAsync");
   };
@@ -1530,6 +2030,9 @@ function cuMemMapArrayAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemMapArr
 
 function cuMemUnmap$(raw: Raw, rt: CheckedRuntime): Checked["cuMemUnmap"] {
   return function cuMemUnmap(ptr: CUdeviceptr, size: bigint | number): void {
+    if (arguments.length !== 2) rt.arity("cuMemUnmap", "ptr,size", 2, arguments.length);
+    if (!((typeof ptr === "bigint" ? ptr >= 0n && ptr <= 18446744073709551615n : Number.isSafeInteger(ptr) && ptr >= 0))) rt.bad("cuMemUnmap", "ptr", "u64", ptr);
+    if (!((typeof size === "bigint" ? size >= 0n && size <= 18446744073709551615n : Number.isSafeInteger(size) && size >= 0))) rt.bad("cuMemUnmap", "size", "u64", size);
     const r = raw.cuMemUnmap(ptr, size);
     if (rt.guards) rt.check("cuMemUnmap");
     if (r !== 0) rt.fail(r, "cuMemUnmap");
@@ -1538,7 +2041,11 @@ function cuMemUnmap$(raw: Raw, rt: CheckedRuntime): Checked["cuMemUnmap"] {
 
 function cuMemSetAccess$(raw: Raw, rt: CheckedRuntime): Checked["cuMemSetAccess"] {
   return function cuMemSetAccess(ptr: CUdeviceptr, size: bigint | number, desc: PointerLike, count: bigint | number): void {
-    const r = raw.cuMemSetAccess(ptr, size, rt.ptr(rt.expect(desc, CUmemAccessDesc_st, "cuMemSetAccess", "desc")), count);
+    if (arguments.length !== 4) rt.arity("cuMemSetAccess", "ptr,size,desc,count", 4, arguments.length);
+    if (!((typeof ptr === "bigint" ? ptr >= 0n && ptr <= 18446744073709551615n : Number.isSafeInteger(ptr) && ptr >= 0))) rt.bad("cuMemSetAccess", "ptr", "u64", ptr);
+    if (!((typeof size === "bigint" ? size >= 0n && size <= 18446744073709551615n : Number.isSafeInteger(size) && size >= 0))) rt.bad("cuMemSetAccess", "size", "u64", size);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cuMemSetAccess", "count", "u64", count);
+    const r = raw.cuMemSetAccess(ptr, size, rt.ptr(rt.expect(desc, CUmemAccessDesc_st, "cuMemSetAccess", "desc"), "cuMemSetAccess", "desc"), count);
     if (rt.guards) rt.check("cuMemSetAccess");
     if (r !== 0) rt.fail(r, "cuMemSetAccess");
   };
@@ -1548,7 +2055,9 @@ function cuMemGetAccess$(raw: Raw, rt: CheckedRuntime): Checked["cuMemGetAccess"
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
   return function cuMemGetAccess(location: PointerLike, ptr: CUdeviceptr): bigint {
-    const r = raw.cuMemGetAccess(o0, rt.ptr(rt.expect(location, CUmemLocation_st, "cuMemGetAccess", "location")), ptr);
+    if (arguments.length !== 2) rt.arity("cuMemGetAccess", "location,ptr", 2, arguments.length);
+    if (!((typeof ptr === "bigint" ? ptr >= 0n && ptr <= 18446744073709551615n : Number.isSafeInteger(ptr) && ptr >= 0))) rt.bad("cuMemGetAccess", "ptr", "u64", ptr);
+    const r = raw.cuMemGetAccess(o0, rt.ptr(rt.expect(location, CUmemLocation_st, "cuMemGetAccess", "location"), "cuMemGetAccess", "location"), ptr);
     if (rt.guards) rt.check("cuMemGetAccess");
     if (r !== 0) rt.fail(r, "cuMemGetAccess");
     return u64[0]!;
@@ -1557,7 +2066,11 @@ function cuMemGetAccess$(raw: Raw, rt: CheckedRuntime): Checked["cuMemGetAccess"
 
 function cuMemExportToShareableHandle$(raw: Raw, rt: CheckedRuntime): Checked["cuMemExportToShareableHandle"] {
   return function cuMemExportToShareableHandle(shareableHandle: PointerLike, handle: CUmemGenericAllocationHandle, handleType: CUmemAllocationHandleType, flags: bigint | number): void {
-    const r = raw.cuMemExportToShareableHandle(rt.ptr(shareableHandle), handle, handleType, flags);
+    if (arguments.length !== 4) rt.arity("cuMemExportToShareableHandle", "shareableHandle,handle,handleType,flags", 4, arguments.length);
+    if (!((typeof handle === "bigint" ? handle >= 0n && handle <= 18446744073709551615n : Number.isSafeInteger(handle) && handle >= 0))) rt.bad("cuMemExportToShareableHandle", "handle", "u64", handle);
+    if (!(typeof handleType === "number" && (handleType >>> 0) === handleType)) rt.bad("cuMemExportToShareableHandle", "handleType", "u32", handleType);
+    if (!((typeof flags === "bigint" ? flags >= 0n && flags <= 18446744073709551615n : Number.isSafeInteger(flags) && flags >= 0))) rt.bad("cuMemExportToShareableHandle", "flags", "u64", flags);
+    const r = raw.cuMemExportToShareableHandle(rt.ptr(shareableHandle, "cuMemExportToShareableHandle", "shareableHandle"), handle, handleType, flags);
     if (rt.guards) rt.check("cuMemExportToShareableHandle");
     if (r !== 0) rt.fail(r, "cuMemExportToShareableHandle");
   };
@@ -1567,7 +2080,9 @@ function cuMemImportFromShareableHandle$(raw: Raw, rt: CheckedRuntime): Checked[
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
   return function cuMemImportFromShareableHandle(osHandle: PointerLike, shHandleType: CUmemAllocationHandleType): CUmemGenericAllocationHandle {
-    const r = raw.cuMemImportFromShareableHandle(o0, rt.ptr(osHandle), shHandleType);
+    if (arguments.length !== 2) rt.arity("cuMemImportFromShareableHandle", "osHandle,shHandleType", 2, arguments.length);
+    if (!(typeof shHandleType === "number" && (shHandleType >>> 0) === shHandleType)) rt.bad("cuMemImportFromShareableHandle", "shHandleType", "u32", shHandleType);
+    const r = raw.cuMemImportFromShareableHandle(o0, rt.ptr(osHandle, "cuMemImportFromShareableHandle", "osHandle"), shHandleType);
     if (rt.guards) rt.check("cuMemImportFromShareableHandle");
     if (r !== 0) rt.fail(r, "cuMemImportFromShareableHandle");
     return u64[0]! as CUmemGenericAllocationHandle;
@@ -1578,7 +2093,9 @@ function cuMemGetAllocationGranularity$(raw: Raw, rt: CheckedRuntime): Checked["
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
   return function cuMemGetAllocationGranularity(prop: PointerLike, option: CUmemAllocationGranularity_flags): bigint {
-    const r = raw.cuMemGetAllocationGranularity(o0, rt.ptr(rt.expect(prop, CUmemAllocationProp_st, "cuMemGetAllocationGranularity", "prop")), option);
+    if (arguments.length !== 2) rt.arity("cuMemGetAllocationGranularity", "prop,option", 2, arguments.length);
+    if (!(typeof option === "number" && (option >>> 0) === option)) rt.bad("cuMemGetAllocationGranularity", "option", "u32", option);
+    const r = raw.cuMemGetAllocationGranularity(o0, rt.ptr(rt.expect(prop, CUmemAllocationProp_st, "cuMemGetAllocationGranularity", "prop"), "cuMemGetAllocationGranularity", "prop"), option);
     if (rt.guards) rt.check("cuMemGetAllocationGranularity");
     if (r !== 0) rt.fail(r, "cuMemGetAllocationGranularity");
     return u64[0]!;
@@ -1587,7 +2104,9 @@ function cuMemGetAllocationGranularity$(raw: Raw, rt: CheckedRuntime): Checked["
 
 function cuMemGetAllocationPropertiesFromHandle$(raw: Raw, rt: CheckedRuntime): Checked["cuMemGetAllocationPropertiesFromHandle"] {
   return function cuMemGetAllocationPropertiesFromHandle(handle: CUmemGenericAllocationHandle, prop?: CUmemAllocationProp_st): CUmemAllocationProp_st {
-    const $prop = prop === undefined ? rt.record(CUmemAllocationProp_st) : rt.expect(prop, CUmemAllocationProp_st, "cuMemGetAllocationPropertiesFromHandle", "prop");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuMemGetAllocationPropertiesFromHandle", "handle,prop", 1, arguments.length);
+    if (!((typeof handle === "bigint" ? handle >= 0n && handle <= 18446744073709551615n : Number.isSafeInteger(handle) && handle >= 0))) rt.bad("cuMemGetAllocationPropertiesFromHandle", "handle", "u64", handle);
+    const $prop = prop === undefined ? rt.record(CUmemAllocationProp_st) : rt.recordArg(prop, CUmemAllocationProp_st, "cuMemGetAllocationPropertiesFromHandle", "prop");
     const r = raw.cuMemGetAllocationPropertiesFromHandle($prop.$pointer(), handle);
     if (rt.guards) rt.check("cuMemGetAllocationPropertiesFromHandle");
     if (r !== 0) rt.fail(r, "cuMemGetAllocationPropertiesFromHandle");
@@ -1599,7 +2118,8 @@ function cuMemRetainAllocationHandle$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
   return function cuMemRetainAllocationHandle(addr: PointerLike): CUmemGenericAllocationHandle {
-    const r = raw.cuMemRetainAllocationHandle(o0, rt.ptr(addr));
+    if (arguments.length !== 1) rt.arity("cuMemRetainAllocationHandle", "addr", 1, arguments.length);
+    const r = raw.cuMemRetainAllocationHandle(o0, rt.ptr(addr, "cuMemRetainAllocationHandle", "addr"));
     if (rt.guards) rt.check("cuMemRetainAllocationHandle");
     if (r !== 0) rt.fail(r, "cuMemRetainAllocationHandle");
     return u64[0]! as CUmemGenericAllocationHandle;
@@ -1607,7 +2127,11 @@ function cuMemRetainAllocationHandle$(raw: Raw, rt: CheckedRuntime): Checked["cu
 }
 
 function cuMemFreeAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemFreeAsync"] {
+  const isPtr = rt.isPointer;
   return function cuMemFreeAsync(dptr: CUdeviceptr, hStream: CUstream): void {
+    if (arguments.length !== 2) rt.arity("cuMemFreeAsync", "dptr,hStream", 2, arguments.length);
+    if (!((typeof dptr === "bigint" ? dptr >= 0n && dptr <= 18446744073709551615n : Number.isSafeInteger(dptr) && dptr >= 0))) rt.bad("cuMemFreeAsync", "dptr", "u64", dptr);
+    if (!(isPtr(hStream))) rt.bad("cuMemFreeAsync", "hStream", "pointer", hStream);
     const r = raw.cuMemFreeAsync(dptr, hStream);
     if (rt.guards) rt.check("cuMemFreeAsync");
     if (r !== 0) rt.fail(r, "cuMemFreeAsync");
@@ -1617,7 +2141,11 @@ function cuMemFreeAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemFreeAsync"
 function cuMemAllocAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemAllocAsync"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
+  const isPtr = rt.isPointer;
   return function cuMemAllocAsync(bytesize: bigint | number, hStream: CUstream): CUdeviceptr {
+    if (arguments.length !== 2) rt.arity("cuMemAllocAsync", "bytesize,hStream", 2, arguments.length);
+    if (!((typeof bytesize === "bigint" ? bytesize >= 0n && bytesize <= 18446744073709551615n : Number.isSafeInteger(bytesize) && bytesize >= 0))) rt.bad("cuMemAllocAsync", "bytesize", "u64", bytesize);
+    if (!(isPtr(hStream))) rt.bad("cuMemAllocAsync", "hStream", "pointer", hStream);
     const r = raw.cuMemAllocAsync(o0, bytesize, hStream);
     if (rt.guards) rt.check("cuMemAllocAsync");
     if (r !== 0) rt.fail(r, "cuMemAllocAsync");
@@ -1626,7 +2154,11 @@ function cuMemAllocAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemAllocAsyn
 }
 
 function cuMemPoolTrimTo$(raw: Raw, rt: CheckedRuntime): Checked["cuMemPoolTrimTo"] {
+  const isPtr = rt.isPointer;
   return function cuMemPoolTrimTo(pool: CUmemoryPool, minBytesToKeep: bigint | number): void {
+    if (arguments.length !== 2) rt.arity("cuMemPoolTrimTo", "pool,minBytesToKeep", 2, arguments.length);
+    if (!(isPtr(pool))) rt.bad("cuMemPoolTrimTo", "pool", "pointer", pool);
+    if (!((typeof minBytesToKeep === "bigint" ? minBytesToKeep >= 0n && minBytesToKeep <= 18446744073709551615n : Number.isSafeInteger(minBytesToKeep) && minBytesToKeep >= 0))) rt.bad("cuMemPoolTrimTo", "minBytesToKeep", "u64", minBytesToKeep);
     const r = raw.cuMemPoolTrimTo(pool, minBytesToKeep);
     if (rt.guards) rt.check("cuMemPoolTrimTo");
     if (r !== 0) rt.fail(r, "cuMemPoolTrimTo", pool);
@@ -1634,24 +2166,36 @@ function cuMemPoolTrimTo$(raw: Raw, rt: CheckedRuntime): Checked["cuMemPoolTrimT
 }
 
 function cuMemPoolSetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuMemPoolSetAttribute"] {
+  const isPtr = rt.isPointer;
   return function cuMemPoolSetAttribute(pool: CUmemoryPool, attr: CUmemPool_attribute, value: PointerLike): void {
-    const r = raw.cuMemPoolSetAttribute(pool, attr, rt.ptr(value));
+    if (arguments.length !== 3) rt.arity("cuMemPoolSetAttribute", "pool,attr,value", 3, arguments.length);
+    if (!(isPtr(pool))) rt.bad("cuMemPoolSetAttribute", "pool", "pointer", pool);
+    if (!(typeof attr === "number" && (attr >>> 0) === attr)) rt.bad("cuMemPoolSetAttribute", "attr", "u32", attr);
+    const r = raw.cuMemPoolSetAttribute(pool, attr, rt.ptr(value, "cuMemPoolSetAttribute", "value"));
     if (rt.guards) rt.check("cuMemPoolSetAttribute");
     if (r !== 0) rt.fail(r, "cuMemPoolSetAttribute", pool);
   };
 }
 
 function cuMemPoolGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuMemPoolGetAttribute"] {
+  const isPtr = rt.isPointer;
   return function cuMemPoolGetAttribute(pool: CUmemoryPool, attr: CUmemPool_attribute, value: PointerLike): void {
-    const r = raw.cuMemPoolGetAttribute(pool, attr, rt.ptr(value));
+    if (arguments.length !== 3) rt.arity("cuMemPoolGetAttribute", "pool,attr,value", 3, arguments.length);
+    if (!(isPtr(pool))) rt.bad("cuMemPoolGetAttribute", "pool", "pointer", pool);
+    if (!(typeof attr === "number" && (attr >>> 0) === attr)) rt.bad("cuMemPoolGetAttribute", "attr", "u32", attr);
+    const r = raw.cuMemPoolGetAttribute(pool, attr, rt.ptr(value, "cuMemPoolGetAttribute", "value"));
     if (rt.guards) rt.check("cuMemPoolGetAttribute");
     if (r !== 0) rt.fail(r, "cuMemPoolGetAttribute", pool);
   };
 }
 
 function cuMemPoolSetAccess$(raw: Raw, rt: CheckedRuntime): Checked["cuMemPoolSetAccess"] {
+  const isPtr = rt.isPointer;
   return function cuMemPoolSetAccess(pool: CUmemoryPool, map: PointerLike, count: bigint | number): void {
-    const r = raw.cuMemPoolSetAccess(pool, rt.ptr(rt.expect(map, CUmemAccessDesc_st, "cuMemPoolSetAccess", "map")), count);
+    if (arguments.length !== 3) rt.arity("cuMemPoolSetAccess", "pool,map,count", 3, arguments.length);
+    if (!(isPtr(pool))) rt.bad("cuMemPoolSetAccess", "pool", "pointer", pool);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cuMemPoolSetAccess", "count", "u64", count);
+    const r = raw.cuMemPoolSetAccess(pool, rt.ptr(rt.expect(map, CUmemAccessDesc_st, "cuMemPoolSetAccess", "map"), "cuMemPoolSetAccess", "map"), count);
     if (rt.guards) rt.check("cuMemPoolSetAccess");
     if (r !== 0) rt.fail(r, "cuMemPoolSetAccess", pool);
   };
@@ -1660,8 +2204,11 @@ function cuMemPoolSetAccess$(raw: Raw, rt: CheckedRuntime): Checked["cuMemPoolSe
 function cuMemPoolGetAccess$(raw: Raw, rt: CheckedRuntime): Checked["cuMemPoolGetAccess"] {
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
+  const isPtr = rt.isPointer;
   return function cuMemPoolGetAccess(memPool: CUmemoryPool, location: PointerLike): CUmemAccess_flags {
-    const r = raw.cuMemPoolGetAccess(o0, memPool, rt.ptr(rt.expect(location, CUmemLocation_st, "cuMemPoolGetAccess", "location")));
+    if (arguments.length !== 2) rt.arity("cuMemPoolGetAccess", "memPool,location", 2, arguments.length);
+    if (!(isPtr(memPool))) rt.bad("cuMemPoolGetAccess", "memPool", "pointer", memPool);
+    const r = raw.cuMemPoolGetAccess(o0, memPool, rt.ptr(rt.expect(location, CUmemLocation_st, "cuMemPoolGetAccess", "location"), "cuMemPoolGetAccess", "location"));
     if (rt.guards) rt.check("cuMemPoolGetAccess");
     if (r !== 0) rt.fail(r, "cuMemPoolGetAccess");
     return u32[0]! as CUmemAccess_flags;
@@ -1671,7 +2218,8 @@ function cuMemPoolGetAccess$(raw: Raw, rt: CheckedRuntime): Checked["cuMemPoolGe
 function cuMemPoolCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuMemPoolCreate"] {
   const o0 = rt.out[0]!;
   return function cuMemPoolCreate(poolProps: PointerLike): CUmemoryPool {
-    const r = raw.cuMemPoolCreate(o0, rt.ptr(rt.expect(poolProps, CUmemPoolProps_st, "cuMemPoolCreate", "poolProps")));
+    if (arguments.length !== 1) rt.arity("cuMemPoolCreate", "poolProps", 1, arguments.length);
+    const r = raw.cuMemPoolCreate(o0, rt.ptr(rt.expect(poolProps, CUmemPoolProps_st, "cuMemPoolCreate", "poolProps"), "cuMemPoolCreate", "poolProps"));
     if (rt.guards) rt.check("cuMemPoolCreate");
     if (r !== 0) rt.fail(r, "cuMemPoolCreate");
     return rt.readPointer(0) as CUmemoryPool;
@@ -1679,7 +2227,10 @@ function cuMemPoolCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuMemPoolCreat
 }
 
 function cuMemPoolDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuMemPoolDestroy"] {
+  const isPtr = rt.isPointer;
   return function cuMemPoolDestroy(pool: CUmemoryPool): void {
+    if (arguments.length !== 1) rt.arity("cuMemPoolDestroy", "pool", 1, arguments.length);
+    if (!(isPtr(pool))) rt.bad("cuMemPoolDestroy", "pool", "pointer", pool);
     const r = raw.cuMemPoolDestroy(pool);
     if (rt.guards) rt.check("cuMemPoolDestroy");
     if (r !== 0) rt.fail(r, "cuMemPoolDestroy", pool);
@@ -1689,7 +2240,12 @@ function cuMemPoolDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuMemPoolDest
 function cuMemAllocFromPoolAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemAllocFromPoolAsync"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
+  const isPtr = rt.isPointer;
   return function cuMemAllocFromPoolAsync(bytesize: bigint | number, pool: CUmemoryPool, hStream: CUstream): CUdeviceptr {
+    if (arguments.length !== 3) rt.arity("cuMemAllocFromPoolAsync", "bytesize,pool,hStream", 3, arguments.length);
+    if (!((typeof bytesize === "bigint" ? bytesize >= 0n && bytesize <= 18446744073709551615n : Number.isSafeInteger(bytesize) && bytesize >= 0))) rt.bad("cuMemAllocFromPoolAsync", "bytesize", "u64", bytesize);
+    if (!(isPtr(pool))) rt.bad("cuMemAllocFromPoolAsync", "pool", "pointer", pool);
+    if (!(isPtr(hStream))) rt.bad("cuMemAllocFromPoolAsync", "hStream", "pointer", hStream);
     const r = raw.cuMemAllocFromPoolAsync(o0, bytesize, pool, hStream);
     if (rt.guards) rt.check("cuMemAllocFromPoolAsync");
     if (r !== 0) rt.fail(r, "cuMemAllocFromPoolAsync");
@@ -1698,8 +2254,13 @@ function cuMemAllocFromPoolAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemA
 }
 
 function cuMemPoolExportToShareableHandle$(raw: Raw, rt: CheckedRuntime): Checked["cuMemPoolExportToShareableHandle"] {
+  const isPtr = rt.isPointer;
   return function cuMemPoolExportToShareableHandle(handle_out: PointerLike, pool: CUmemoryPool, handleType: CUmemAllocationHandleType, flags: bigint | number): void {
-    const r = raw.cuMemPoolExportToShareableHandle(rt.ptr(handle_out), pool, handleType, flags);
+    if (arguments.length !== 4) rt.arity("cuMemPoolExportToShareableHandle", "handle_out,pool,handleType,flags", 4, arguments.length);
+    if (!(isPtr(pool))) rt.bad("cuMemPoolExportToShareableHandle", "pool", "pointer", pool);
+    if (!(typeof handleType === "number" && (handleType >>> 0) === handleType)) rt.bad("cuMemPoolExportToShareableHandle", "handleType", "u32", handleType);
+    if (!((typeof flags === "bigint" ? flags >= 0n && flags <= 18446744073709551615n : Number.isSafeInteger(flags) && flags >= 0))) rt.bad("cuMemPoolExportToShareableHandle", "flags", "u64", flags);
+    const r = raw.cuMemPoolExportToShareableHandle(rt.ptr(handle_out, "cuMemPoolExportToShareableHandle", "handle_out"), pool, handleType, flags);
     if (rt.guards) rt.check("cuMemPoolExportToShareableHandle");
     if (r !== 0) rt.fail(r, "cuMemPoolExportToShareableHandle");
   };
@@ -1708,7 +2269,10 @@ function cuMemPoolExportToShareableHandle$(raw: Raw, rt: CheckedRuntime): Checke
 function cuMemPoolImportFromShareableHandle$(raw: Raw, rt: CheckedRuntime): Checked["cuMemPoolImportFromShareableHandle"] {
   const o0 = rt.out[0]!;
   return function cuMemPoolImportFromShareableHandle(handle: PointerLike, handleType: CUmemAllocationHandleType, flags: bigint | number): CUmemoryPool {
-    const r = raw.cuMemPoolImportFromShareableHandle(o0, rt.ptr(handle), handleType, flags);
+    if (arguments.length !== 3) rt.arity("cuMemPoolImportFromShareableHandle", "handle,handleType,flags", 3, arguments.length);
+    if (!(typeof handleType === "number" && (handleType >>> 0) === handleType)) rt.bad("cuMemPoolImportFromShareableHandle", "handleType", "u32", handleType);
+    if (!((typeof flags === "bigint" ? flags >= 0n && flags <= 18446744073709551615n : Number.isSafeInteger(flags) && flags >= 0))) rt.bad("cuMemPoolImportFromShareableHandle", "flags", "u64", flags);
+    const r = raw.cuMemPoolImportFromShareableHandle(o0, rt.ptr(handle, "cuMemPoolImportFromShareableHandle", "handle"), handleType, flags);
     if (rt.guards) rt.check("cuMemPoolImportFromShareableHandle");
     if (r !== 0) rt.fail(r, "cuMemPoolImportFromShareableHandle");
     return rt.readPointer(0) as CUmemoryPool;
@@ -1717,7 +2281,9 @@ function cuMemPoolImportFromShareableHandle$(raw: Raw, rt: CheckedRuntime): Chec
 
 function cuMemPoolExportPointer$(raw: Raw, rt: CheckedRuntime): Checked["cuMemPoolExportPointer"] {
   return function cuMemPoolExportPointer(ptr: CUdeviceptr, shareData_out?: CUmemPoolPtrExportData_st): CUmemPoolPtrExportData_st {
-    const $shareData_out = shareData_out === undefined ? rt.record(CUmemPoolPtrExportData_st) : rt.expect(shareData_out, CUmemPoolPtrExportData_st, "cuMemPoolExportPointer", "shareData_out");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuMemPoolExportPointer", "ptr,shareData_out", 1, arguments.length);
+    if (!((typeof ptr === "bigint" ? ptr >= 0n && ptr <= 18446744073709551615n : Number.isSafeInteger(ptr) && ptr >= 0))) rt.bad("cuMemPoolExportPointer", "ptr", "u64", ptr);
+    const $shareData_out = shareData_out === undefined ? rt.record(CUmemPoolPtrExportData_st) : rt.recordArg(shareData_out, CUmemPoolPtrExportData_st, "cuMemPoolExportPointer", "shareData_out");
     const r = raw.cuMemPoolExportPointer($shareData_out.$pointer(), ptr);
     if (rt.guards) rt.check("cuMemPoolExportPointer");
     if (r !== 0) rt.fail(r, "cuMemPoolExportPointer");
@@ -1728,8 +2294,11 @@ function cuMemPoolExportPointer$(raw: Raw, rt: CheckedRuntime): Checked["cuMemPo
 function cuMemPoolImportPointer$(raw: Raw, rt: CheckedRuntime): Checked["cuMemPoolImportPointer"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
+  const isPtr = rt.isPointer;
   return function cuMemPoolImportPointer(pool: CUmemoryPool, shareData: PointerLike): CUdeviceptr {
-    const r = raw.cuMemPoolImportPointer(o0, pool, rt.ptr(rt.expect(shareData, CUmemPoolPtrExportData_st, "cuMemPoolImportPointer", "shareData")));
+    if (arguments.length !== 2) rt.arity("cuMemPoolImportPointer", "pool,shareData", 2, arguments.length);
+    if (!(isPtr(pool))) rt.bad("cuMemPoolImportPointer", "pool", "pointer", pool);
+    const r = raw.cuMemPoolImportPointer(o0, pool, rt.ptr(rt.expect(shareData, CUmemPoolPtrExportData_st, "cuMemPoolImportPointer", "shareData"), "cuMemPoolImportPointer", "shareData"));
     if (rt.guards) rt.check("cuMemPoolImportPointer");
     if (r !== 0) rt.fail(r, "cuMemPoolImportPointer");
     return u64[0]! as CUdeviceptr;
@@ -1740,7 +2309,8 @@ function cuMulticastCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuMulticastC
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
   return function cuMulticastCreate(prop: PointerLike): CUmemGenericAllocationHandle {
-    const r = raw.cuMulticastCreate(o0, rt.ptr(rt.expect(prop, CUmulticastObjectProp_st, "cuMulticastCreate", "prop")));
+    if (arguments.length !== 1) rt.arity("cuMulticastCreate", "prop", 1, arguments.length);
+    const r = raw.cuMulticastCreate(o0, rt.ptr(rt.expect(prop, CUmulticastObjectProp_st, "cuMulticastCreate", "prop"), "cuMulticastCreate", "prop"));
     if (rt.guards) rt.check("cuMulticastCreate");
     if (r !== 0) rt.fail(r, "cuMulticastCreate");
     return u64[0]! as CUmemGenericAllocationHandle;
@@ -1749,6 +2319,9 @@ function cuMulticastCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuMulticastC
 
 function cuMulticastAddDevice$(raw: Raw, rt: CheckedRuntime): Checked["cuMulticastAddDevice"] {
   return function cuMulticastAddDevice(mcHandle: CUmemGenericAllocationHandle, dev: CUdevice): void {
+    if (arguments.length !== 2) rt.arity("cuMulticastAddDevice", "mcHandle,dev", 2, arguments.length);
+    if (!((typeof mcHandle === "bigint" ? mcHandle >= 0n && mcHandle <= 18446744073709551615n : Number.isSafeInteger(mcHandle) && mcHandle >= 0))) rt.bad("cuMulticastAddDevice", "mcHandle", "u64", mcHandle);
+    if (!(typeof dev === "number" && (dev | 0) === dev)) rt.bad("cuMulticastAddDevice", "dev", "i32", dev);
     const r = raw.cuMulticastAddDevice(mcHandle, dev);
     if (rt.guards) rt.check("cuMulticastAddDevice");
     if (r !== 0) rt.fail(r, "cuMulticastAddDevice");
@@ -1757,6 +2330,13 @@ function cuMulticastAddDevice$(raw: Raw, rt: CheckedRuntime): Checked["cuMultica
 
 function cuMulticastBindMem$(raw: Raw, rt: CheckedRuntime): Checked["cuMulticastBindMem"] {
   return function cuMulticastBindMem(mcHandle: CUmemGenericAllocationHandle, mcOffset: bigint | number, memHandle: CUmemGenericAllocationHandle, memOffset: bigint | number, size: bigint | number, flags: bigint | number): void {
+    if (arguments.length !== 6) rt.arity("cuMulticastBindMem", "mcHandle,mcOffset,memHandle,memOffset,size,flags", 6, arguments.length);
+    if (!((typeof mcHandle === "bigint" ? mcHandle >= 0n && mcHandle <= 18446744073709551615n : Number.isSafeInteger(mcHandle) && mcHandle >= 0))) rt.bad("cuMulticastBindMem", "mcHandle", "u64", mcHandle);
+    if (!((typeof mcOffset === "bigint" ? mcOffset >= 0n && mcOffset <= 18446744073709551615n : Number.isSafeInteger(mcOffset) && mcOffset >= 0))) rt.bad("cuMulticastBindMem", "mcOffset", "u64", mcOffset);
+    if (!((typeof memHandle === "bigint" ? memHandle >= 0n && memHandle <= 18446744073709551615n : Number.isSafeInteger(memHandle) && memHandle >= 0))) rt.bad("cuMulticastBindMem", "memHandle", "u64", memHandle);
+    if (!((typeof memOffset === "bigint" ? memOffset >= 0n && memOffset <= 18446744073709551615n : Number.isSafeInteger(memOffset) && memOffset >= 0))) rt.bad("cuMulticastBindMem", "memOffset", "u64", memOffset);
+    if (!((typeof size === "bigint" ? size >= 0n && size <= 18446744073709551615n : Number.isSafeInteger(size) && size >= 0))) rt.bad("cuMulticastBindMem", "size", "u64", size);
+    if (!((typeof flags === "bigint" ? flags >= 0n && flags <= 18446744073709551615n : Number.isSafeInteger(flags) && flags >= 0))) rt.bad("cuMulticastBindMem", "flags", "u64", flags);
     const r = raw.cuMulticastBindMem(mcHandle, mcOffset, memHandle, memOffset, size, flags);
     if (rt.guards) rt.check("cuMulticastBindMem");
     if (r !== 0) rt.fail(r, "cuMulticastBindMem");
@@ -1765,6 +2345,12 @@ function cuMulticastBindMem$(raw: Raw, rt: CheckedRuntime): Checked["cuMulticast
 
 function cuMulticastBindAddr$(raw: Raw, rt: CheckedRuntime): Checked["cuMulticastBindAddr"] {
   return function cuMulticastBindAddr(mcHandle: CUmemGenericAllocationHandle, mcOffset: bigint | number, memptr: CUdeviceptr, size: bigint | number, flags: bigint | number): void {
+    if (arguments.length !== 5) rt.arity("cuMulticastBindAddr", "mcHandle,mcOffset,memptr,size,flags", 5, arguments.length);
+    if (!((typeof mcHandle === "bigint" ? mcHandle >= 0n && mcHandle <= 18446744073709551615n : Number.isSafeInteger(mcHandle) && mcHandle >= 0))) rt.bad("cuMulticastBindAddr", "mcHandle", "u64", mcHandle);
+    if (!((typeof mcOffset === "bigint" ? mcOffset >= 0n && mcOffset <= 18446744073709551615n : Number.isSafeInteger(mcOffset) && mcOffset >= 0))) rt.bad("cuMulticastBindAddr", "mcOffset", "u64", mcOffset);
+    if (!((typeof memptr === "bigint" ? memptr >= 0n && memptr <= 18446744073709551615n : Number.isSafeInteger(memptr) && memptr >= 0))) rt.bad("cuMulticastBindAddr", "memptr", "u64", memptr);
+    if (!((typeof size === "bigint" ? size >= 0n && size <= 18446744073709551615n : Number.isSafeInteger(size) && size >= 0))) rt.bad("cuMulticastBindAddr", "size", "u64", size);
+    if (!((typeof flags === "bigint" ? flags >= 0n && flags <= 18446744073709551615n : Number.isSafeInteger(flags) && flags >= 0))) rt.bad("cuMulticastBindAddr", "flags", "u64", flags);
     const r = raw.cuMulticastBindAddr(mcHandle, mcOffset, memptr, size, flags);
     if (rt.guards) rt.check("cuMulticastBindAddr");
     if (r !== 0) rt.fail(r, "cuMulticastBindAddr");
@@ -1773,6 +2359,11 @@ function cuMulticastBindAddr$(raw: Raw, rt: CheckedRuntime): Checked["cuMulticas
 
 function cuMulticastUnbind$(raw: Raw, rt: CheckedRuntime): Checked["cuMulticastUnbind"] {
   return function cuMulticastUnbind(mcHandle: CUmemGenericAllocationHandle, dev: CUdevice, mcOffset: bigint | number, size: bigint | number): void {
+    if (arguments.length !== 4) rt.arity("cuMulticastUnbind", "mcHandle,dev,mcOffset,size", 4, arguments.length);
+    if (!((typeof mcHandle === "bigint" ? mcHandle >= 0n && mcHandle <= 18446744073709551615n : Number.isSafeInteger(mcHandle) && mcHandle >= 0))) rt.bad("cuMulticastUnbind", "mcHandle", "u64", mcHandle);
+    if (!(typeof dev === "number" && (dev | 0) === dev)) rt.bad("cuMulticastUnbind", "dev", "i32", dev);
+    if (!((typeof mcOffset === "bigint" ? mcOffset >= 0n && mcOffset <= 18446744073709551615n : Number.isSafeInteger(mcOffset) && mcOffset >= 0))) rt.bad("cuMulticastUnbind", "mcOffset", "u64", mcOffset);
+    if (!((typeof size === "bigint" ? size >= 0n && size <= 18446744073709551615n : Number.isSafeInteger(size) && size >= 0))) rt.bad("cuMulticastUnbind", "size", "u64", size);
     const r = raw.cuMulticastUnbind(mcHandle, dev, mcOffset, size);
     if (rt.guards) rt.check("cuMulticastUnbind");
     if (r !== 0) rt.fail(r, "cuMulticastUnbind");
@@ -1783,7 +2374,9 @@ function cuMulticastGetGranularity$(raw: Raw, rt: CheckedRuntime): Checked["cuMu
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
   return function cuMulticastGetGranularity(prop: PointerLike, option: CUmulticastGranularity_flags): bigint {
-    const r = raw.cuMulticastGetGranularity(o0, rt.ptr(rt.expect(prop, CUmulticastObjectProp_st, "cuMulticastGetGranularity", "prop")), option);
+    if (arguments.length !== 2) rt.arity("cuMulticastGetGranularity", "prop,option", 2, arguments.length);
+    if (!(typeof option === "number" && (option >>> 0) === option)) rt.bad("cuMulticastGetGranularity", "option", "u32", option);
+    const r = raw.cuMulticastGetGranularity(o0, rt.ptr(rt.expect(prop, CUmulticastObjectProp_st, "cuMulticastGetGranularity", "prop"), "cuMulticastGetGranularity", "prop"), option);
     if (rt.guards) rt.check("cuMulticastGetGranularity");
     if (r !== 0) rt.fail(r, "cuMulticastGetGranularity");
     return u64[0]!;
@@ -1792,14 +2385,23 @@ function cuMulticastGetGranularity$(raw: Raw, rt: CheckedRuntime): Checked["cuMu
 
 function cuPointerGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuPointerGetAttribute"] {
   return function cuPointerGetAttribute(data: PointerLike, attribute: CUpointer_attribute, ptr: CUdeviceptr): void {
-    const r = raw.cuPointerGetAttribute(rt.ptr(data), attribute, ptr);
+    if (arguments.length !== 3) rt.arity("cuPointerGetAttribute", "data,attribute,ptr", 3, arguments.length);
+    if (!(typeof attribute === "number" && (attribute >>> 0) === attribute)) rt.bad("cuPointerGetAttribute", "attribute", "u32", attribute);
+    if (!((typeof ptr === "bigint" ? ptr >= 0n && ptr <= 18446744073709551615n : Number.isSafeInteger(ptr) && ptr >= 0))) rt.bad("cuPointerGetAttribute", "ptr", "u64", ptr);
+    const r = raw.cuPointerGetAttribute(rt.ptr(data, "cuPointerGetAttribute", "data"), attribute, ptr);
     if (rt.guards) rt.check("cuPointerGetAttribute");
     if (r !== 0) rt.fail(r, "cuPointerGetAttribute");
   };
 }
 
 function cuMemPrefetchAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemPrefetchAsync"] {
+  const isPtr = rt.isPointer;
   return function cuMemPrefetchAsync(devPtr: CUdeviceptr, count: bigint | number, dstDevice: CUdevice, hStream: CUstream): void {
+    if (arguments.length !== 4) rt.arity("cuMemPrefetchAsync", "devPtr,count,dstDevice,hStream", 4, arguments.length);
+    if (!((typeof devPtr === "bigint" ? devPtr >= 0n && devPtr <= 18446744073709551615n : Number.isSafeInteger(devPtr) && devPtr >= 0))) rt.bad("cuMemPrefetchAsync", "devPtr", "u64", devPtr);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cuMemPrefetchAsync", "count", "u64", count);
+    if (!(typeof dstDevice === "number" && (dstDevice | 0) === dstDevice)) rt.bad("cuMemPrefetchAsync", "dstDevice", "i32", dstDevice);
+    if (!(isPtr(hStream))) rt.bad("cuMemPrefetchAsync", "hStream", "pointer", hStream);
     const r = raw.cuMemPrefetchAsync(devPtr, count, dstDevice, hStream);
     if (rt.guards) rt.check("cuMemPrefetchAsync");
     if (r !== 0) rt.fail(r, "cuMemPrefetchAsync");
@@ -1807,8 +2409,14 @@ function cuMemPrefetchAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemPrefet
 }
 
 function cuMemPrefetchAsync_v2$(raw: Raw, rt: CheckedRuntime): Checked["cuMemPrefetchAsync_v2"] {
+  const isPtr = rt.isPointer;
   return function cuMemPrefetchAsync_v2(devPtr: CUdeviceptr, count: bigint | number, location: Uint8Array | CUmemLocation_st, flags: number, hStream: CUstream): void {
-    const r = raw.cuMemPrefetchAsync_v2(devPtr, count, rt.bytes(rt.expect(location, CUmemLocation_st, "cuMemPrefetchAsync_v2", "location")), flags, hStream);
+    if (arguments.length !== 5) rt.arity("cuMemPrefetchAsync_v2", "devPtr,count,location,flags,hStream", 5, arguments.length);
+    if (!((typeof devPtr === "bigint" ? devPtr >= 0n && devPtr <= 18446744073709551615n : Number.isSafeInteger(devPtr) && devPtr >= 0))) rt.bad("cuMemPrefetchAsync_v2", "devPtr", "u64", devPtr);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cuMemPrefetchAsync_v2", "count", "u64", count);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cuMemPrefetchAsync_v2", "flags", "u32", flags);
+    if (!(isPtr(hStream))) rt.bad("cuMemPrefetchAsync_v2", "hStream", "pointer", hStream);
+    const r = raw.cuMemPrefetchAsync_v2(devPtr, count, rt.struct(location, 8, "cuMemPrefetchAsync_v2", "location", CUmemLocation_st), flags, hStream);
     if (rt.guards) rt.check("cuMemPrefetchAsync_v2");
     if (r !== 0) rt.fail(r, "cuMemPrefetchAsync_v2");
   };
@@ -1816,6 +2424,11 @@ function cuMemPrefetchAsync_v2$(raw: Raw, rt: CheckedRuntime): Checked["cuMemPre
 
 function cuMemAdvise$(raw: Raw, rt: CheckedRuntime): Checked["cuMemAdvise"] {
   return function cuMemAdvise(devPtr: CUdeviceptr, count: bigint | number, advice: CUmem_advise, device: CUdevice): void {
+    if (arguments.length !== 4) rt.arity("cuMemAdvise", "devPtr,count,advice,device", 4, arguments.length);
+    if (!((typeof devPtr === "bigint" ? devPtr >= 0n && devPtr <= 18446744073709551615n : Number.isSafeInteger(devPtr) && devPtr >= 0))) rt.bad("cuMemAdvise", "devPtr", "u64", devPtr);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cuMemAdvise", "count", "u64", count);
+    if (!(typeof advice === "number" && (advice >>> 0) === advice)) rt.bad("cuMemAdvise", "advice", "u32", advice);
+    if (!(typeof device === "number" && (device | 0) === device)) rt.bad("cuMemAdvise", "device", "i32", device);
     const r = raw.cuMemAdvise(devPtr, count, advice, device);
     if (rt.guards) rt.check("cuMemAdvise");
     if (r !== 0) rt.fail(r, "cuMemAdvise");
@@ -1824,7 +2437,11 @@ function cuMemAdvise$(raw: Raw, rt: CheckedRuntime): Checked["cuMemAdvise"] {
 
 function cuMemAdvise_v2$(raw: Raw, rt: CheckedRuntime): Checked["cuMemAdvise_v2"] {
   return function cuMemAdvise_v2(devPtr: CUdeviceptr, count: bigint | number, advice: CUmem_advise, location: Uint8Array | CUmemLocation_st): void {
-    const r = raw.cuMemAdvise_v2(devPtr, count, advice, rt.bytes(rt.expect(location, CUmemLocation_st, "cuMemAdvise_v2", "location")));
+    if (arguments.length !== 4) rt.arity("cuMemAdvise_v2", "devPtr,count,advice,location", 4, arguments.length);
+    if (!((typeof devPtr === "bigint" ? devPtr >= 0n && devPtr <= 18446744073709551615n : Number.isSafeInteger(devPtr) && devPtr >= 0))) rt.bad("cuMemAdvise_v2", "devPtr", "u64", devPtr);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cuMemAdvise_v2", "count", "u64", count);
+    if (!(typeof advice === "number" && (advice >>> 0) === advice)) rt.bad("cuMemAdvise_v2", "advice", "u32", advice);
+    const r = raw.cuMemAdvise_v2(devPtr, count, advice, rt.struct(location, 8, "cuMemAdvise_v2", "location", CUmemLocation_st));
     if (rt.guards) rt.check("cuMemAdvise_v2");
     if (r !== 0) rt.fail(r, "cuMemAdvise_v2");
   };
@@ -1832,7 +2449,11 @@ function cuMemAdvise_v2$(raw: Raw, rt: CheckedRuntime): Checked["cuMemAdvise_v2"
 
 function cuMemRangeGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuMemRangeGetAttribute"] {
   return function cuMemRangeGetAttribute(data: PointerLike, dataSize: bigint | number, attribute: CUmem_range_attribute, devPtr: CUdeviceptr, count: bigint | number): void {
-    rt.count(dataSize, "cuMemRangeGetAttribute", "dataSize");
+    if (arguments.length !== 5) rt.arity("cuMemRangeGetAttribute", "data,dataSize,attribute,devPtr,count", 5, arguments.length);
+    if (!((typeof dataSize === "bigint" ? dataSize >= 0n && dataSize <= 18446744073709551615n : Number.isSafeInteger(dataSize) && dataSize >= 0))) rt.bad("cuMemRangeGetAttribute", "dataSize", "u64", dataSize);
+    if (!(typeof attribute === "number" && (attribute >>> 0) === attribute)) rt.bad("cuMemRangeGetAttribute", "attribute", "u32", attribute);
+    if (!((typeof devPtr === "bigint" ? devPtr >= 0n && devPtr <= 18446744073709551615n : Number.isSafeInteger(devPtr) && devPtr >= 0))) rt.bad("cuMemRangeGetAttribute", "devPtr", "u64", devPtr);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cuMemRangeGetAttribute", "count", "u64", count);
     const r = raw.cuMemRangeGetAttribute(rt.sized(data, dataSize, 1, "cuMemRangeGetAttribute", "data"), dataSize, attribute, devPtr, count);
     if (rt.guards) rt.check("cuMemRangeGetAttribute");
     if (r !== 0) rt.fail(r, "cuMemRangeGetAttribute");
@@ -1841,8 +2462,11 @@ function cuMemRangeGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuMemRa
 
 function cuMemRangeGetAttributes$(raw: Raw, rt: CheckedRuntime): Checked["cuMemRangeGetAttributes"] {
   return function cuMemRangeGetAttributes(data: PointerLike, dataSizes: PointerLike, attributes: PointerLike, numAttributes: bigint | number, devPtr: CUdeviceptr, count: bigint | number): void {
-    rt.count(numAttributes, "cuMemRangeGetAttributes", "numAttributes");
-    const r = raw.cuMemRangeGetAttributes(rt.ptr(data), rt.ptr(dataSizes), rt.sized(attributes, numAttributes, 4, "cuMemRangeGetAttributes", "attributes"), numAttributes, devPtr, count);
+    if (arguments.length !== 6) rt.arity("cuMemRangeGetAttributes", "data,dataSizes,attributes,numAttributes,devPtr,count", 6, arguments.length);
+    if (!((typeof numAttributes === "bigint" ? numAttributes >= 0n && numAttributes <= 18446744073709551615n : Number.isSafeInteger(numAttributes) && numAttributes >= 0))) rt.bad("cuMemRangeGetAttributes", "numAttributes", "u64", numAttributes);
+    if (!((typeof devPtr === "bigint" ? devPtr >= 0n && devPtr <= 18446744073709551615n : Number.isSafeInteger(devPtr) && devPtr >= 0))) rt.bad("cuMemRangeGetAttributes", "devPtr", "u64", devPtr);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cuMemRangeGetAttributes", "count", "u64", count);
+    const r = raw.cuMemRangeGetAttributes(rt.ptr(data, "cuMemRangeGetAttributes", "data"), rt.ptr(dataSizes, "cuMemRangeGetAttributes", "dataSizes"), rt.sized(attributes, numAttributes, 4, "cuMemRangeGetAttributes", "attributes"), numAttributes, devPtr, count);
     if (rt.guards) rt.check("cuMemRangeGetAttributes");
     if (r !== 0) rt.fail(r, "cuMemRangeGetAttributes");
   };
@@ -1850,7 +2474,10 @@ function cuMemRangeGetAttributes$(raw: Raw, rt: CheckedRuntime): Checked["cuMemR
 
 function cuPointerSetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuPointerSetAttribute"] {
   return function cuPointerSetAttribute(value: PointerLike, attribute: CUpointer_attribute, ptr: CUdeviceptr): void {
-    const r = raw.cuPointerSetAttribute(rt.ptr(value), attribute, ptr);
+    if (arguments.length !== 3) rt.arity("cuPointerSetAttribute", "value,attribute,ptr", 3, arguments.length);
+    if (!(typeof attribute === "number" && (attribute >>> 0) === attribute)) rt.bad("cuPointerSetAttribute", "attribute", "u32", attribute);
+    if (!((typeof ptr === "bigint" ? ptr >= 0n && ptr <= 18446744073709551615n : Number.isSafeInteger(ptr) && ptr >= 0))) rt.bad("cuPointerSetAttribute", "ptr", "u64", ptr);
+    const r = raw.cuPointerSetAttribute(rt.ptr(value, "cuPointerSetAttribute", "value"), attribute, ptr);
     if (rt.guards) rt.check("cuPointerSetAttribute");
     if (r !== 0) rt.fail(r, "cuPointerSetAttribute");
   };
@@ -1858,8 +2485,10 @@ function cuPointerSetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuPointe
 
 function cuPointerGetAttributes$(raw: Raw, rt: CheckedRuntime): Checked["cuPointerGetAttributes"] {
   return function cuPointerGetAttributes(numAttributes: number, attributes: PointerLike, data: PointerLike, ptr: CUdeviceptr): void {
-    rt.count(numAttributes, "cuPointerGetAttributes", "numAttributes");
-    const r = raw.cuPointerGetAttributes(numAttributes, rt.sized(attributes, numAttributes, 4, "cuPointerGetAttributes", "attributes"), rt.ptr(data), ptr);
+    if (arguments.length !== 4) rt.arity("cuPointerGetAttributes", "numAttributes,attributes,data,ptr", 4, arguments.length);
+    if (!(typeof numAttributes === "number" && (numAttributes >>> 0) === numAttributes)) rt.bad("cuPointerGetAttributes", "numAttributes", "u32", numAttributes);
+    if (!((typeof ptr === "bigint" ? ptr >= 0n && ptr <= 18446744073709551615n : Number.isSafeInteger(ptr) && ptr >= 0))) rt.bad("cuPointerGetAttributes", "ptr", "u64", ptr);
+    const r = raw.cuPointerGetAttributes(numAttributes, rt.sized(attributes, numAttributes, 4, "cuPointerGetAttributes", "attributes"), rt.ptr(data, "cuPointerGetAttributes", "data"), ptr);
     if (rt.guards) rt.check("cuPointerGetAttributes");
     if (r !== 0) rt.fail(r, "cuPointerGetAttributes");
   };
@@ -1868,6 +2497,8 @@ function cuPointerGetAttributes$(raw: Raw, rt: CheckedRuntime): Checked["cuPoint
 function cuStreamCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamCreate"] {
   const o0 = rt.out[0]!;
   return function cuStreamCreate(Flags: number): CUstream {
+    if (arguments.length !== 1) rt.arity("cuStreamCreate", "Flags", 1, arguments.length);
+    if (!(typeof Flags === "number" && (Flags >>> 0) === Flags)) rt.bad("cuStreamCreate", "Flags", "u32", Flags);
     const r = raw.cuStreamCreate(o0, Flags);
     if (rt.guards) rt.check("cuStreamCreate");
     if (r !== 0) rt.fail(r, "cuStreamCreate");
@@ -1878,6 +2509,9 @@ function cuStreamCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamCreate"
 function cuStreamCreateWithPriority$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamCreateWithPriority"] {
   const o0 = rt.out[0]!;
   return function cuStreamCreateWithPriority(flags: number, priority: number): CUstream {
+    if (arguments.length !== 2) rt.arity("cuStreamCreateWithPriority", "flags,priority", 2, arguments.length);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cuStreamCreateWithPriority", "flags", "u32", flags);
+    if (!(typeof priority === "number" && (priority | 0) === priority)) rt.bad("cuStreamCreateWithPriority", "priority", "i32", priority);
     const r = raw.cuStreamCreateWithPriority(o0, flags, priority);
     if (rt.guards) rt.check("cuStreamCreateWithPriority");
     if (r !== 0) rt.fail(r, "cuStreamCreateWithPriority");
@@ -1888,7 +2522,10 @@ function cuStreamCreateWithPriority$(raw: Raw, rt: CheckedRuntime): Checked["cuS
 function cuStreamGetPriority$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamGetPriority"] {
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
+  const isPtr = rt.isPointer;
   return function cuStreamGetPriority(hStream: CUstream): number {
+    if (arguments.length !== 1) rt.arity("cuStreamGetPriority", "hStream", 1, arguments.length);
+    if (!(isPtr(hStream))) rt.bad("cuStreamGetPriority", "hStream", "pointer", hStream);
     const r = raw.cuStreamGetPriority(hStream, o0);
     if (rt.guards) rt.check("cuStreamGetPriority");
     if (r !== 0) rt.fail(r, "cuStreamGetPriority", hStream);
@@ -1899,7 +2536,10 @@ function cuStreamGetPriority$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamGe
 function cuStreamGetFlags$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamGetFlags"] {
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
+  const isPtr = rt.isPointer;
   return function cuStreamGetFlags(hStream: CUstream): number {
+    if (arguments.length !== 1) rt.arity("cuStreamGetFlags", "hStream", 1, arguments.length);
+    if (!(isPtr(hStream))) rt.bad("cuStreamGetFlags", "hStream", "pointer", hStream);
     const r = raw.cuStreamGetFlags(hStream, o0);
     if (rt.guards) rt.check("cuStreamGetFlags");
     if (r !== 0) rt.fail(r, "cuStreamGetFlags", hStream);
@@ -1910,7 +2550,10 @@ function cuStreamGetFlags$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamGetFl
 function cuStreamGetId$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamGetId"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
+  const isPtr = rt.isPointer;
   return function cuStreamGetId(hStream: CUstream): bigint {
+    if (arguments.length !== 1) rt.arity("cuStreamGetId", "hStream", 1, arguments.length);
+    if (!(isPtr(hStream))) rt.bad("cuStreamGetId", "hStream", "pointer", hStream);
     const r = raw.cuStreamGetId(hStream, o0);
     if (rt.guards) rt.check("cuStreamGetId");
     if (r !== 0) rt.fail(r, "cuStreamGetId", hStream);
@@ -1920,7 +2563,10 @@ function cuStreamGetId$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamGetId"] 
 
 function cuStreamGetCtx$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamGetCtx"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuStreamGetCtx(hStream: CUstream): CUcontext {
+    if (arguments.length !== 1) rt.arity("cuStreamGetCtx", "hStream", 1, arguments.length);
+    if (!(isPtr(hStream))) rt.bad("cuStreamGetCtx", "hStream", "pointer", hStream);
     const r = raw.cuStreamGetCtx(hStream, o0);
     if (rt.guards) rt.check("cuStreamGetCtx");
     if (r !== 0) rt.fail(r, "cuStreamGetCtx", hStream);
@@ -1929,7 +2575,12 @@ function cuStreamGetCtx$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamGetCtx"
 }
 
 function cuStreamWaitEvent$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamWaitEvent"] {
+  const isPtr = rt.isPointer;
   return function cuStreamWaitEvent(hStream: CUstream, hEvent: CUevent, Flags: number): void {
+    if (arguments.length !== 3) rt.arity("cuStreamWaitEvent", "hStream,hEvent,Flags", 3, arguments.length);
+    if (!(isPtr(hStream))) rt.bad("cuStreamWaitEvent", "hStream", "pointer", hStream);
+    if (!(isPtr(hEvent))) rt.bad("cuStreamWaitEvent", "hEvent", "pointer", hEvent);
+    if (!(typeof Flags === "number" && (Flags >>> 0) === Flags)) rt.bad("cuStreamWaitEvent", "Flags", "u32", Flags);
     const r = raw.cuStreamWaitEvent(hStream, hEvent, Flags);
     if (rt.guards) rt.check("cuStreamWaitEvent");
     if (r !== 0) rt.fail(r, "cuStreamWaitEvent", hStream);
@@ -1937,15 +2588,24 @@ function cuStreamWaitEvent$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamWait
 }
 
 function cuStreamAddCallback$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamAddCallback"] {
+  const isPtr = rt.isPointer;
   return function cuStreamAddCallback(hStream: CUstream, callback: CUstreamCallback, userData: PointerLike, flags: number): void {
-    const r = raw.cuStreamAddCallback(hStream, callback, rt.ptr(userData), flags);
+    if (arguments.length !== 4) rt.arity("cuStreamAddCallback", "hStream,callback,userData,flags", 4, arguments.length);
+    if (!(isPtr(hStream))) rt.bad("cuStreamAddCallback", "hStream", "pointer", hStream);
+    if (!(isPtr(callback))) rt.bad("cuStreamAddCallback", "callback", "function", callback);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cuStreamAddCallback", "flags", "u32", flags);
+    const r = raw.cuStreamAddCallback(hStream, callback, rt.ptr(userData, "cuStreamAddCallback", "userData"), flags);
     if (rt.guards) rt.check("cuStreamAddCallback");
     if (r !== 0) rt.fail(r, "cuStreamAddCallback", hStream);
   };
 }
 
 function cuStreamBeginCapture$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamBeginCapture"] {
+  const isPtr = rt.isPointer;
   return function cuStreamBeginCapture(hStream: CUstream, mode: CUstreamCaptureMode): void {
+    if (arguments.length !== 2) rt.arity("cuStreamBeginCapture", "hStream,mode", 2, arguments.length);
+    if (!(isPtr(hStream))) rt.bad("cuStreamBeginCapture", "hStream", "pointer", hStream);
+    if (!(typeof mode === "number" && (mode >>> 0) === mode)) rt.bad("cuStreamBeginCapture", "mode", "u32", mode);
     const r = raw.cuStreamBeginCapture(hStream, mode);
     if (rt.guards) rt.check("cuStreamBeginCapture");
     if (r !== 0) rt.fail(r, "cuStreamBeginCapture", hStream);
@@ -1953,9 +2613,14 @@ function cuStreamBeginCapture$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamB
 }
 
 function cuStreamBeginCaptureToGraph$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamBeginCaptureToGraph"] {
+  const isPtr = rt.isPointer;
   return function cuStreamBeginCaptureToGraph(hStream: CUstream, hGraph: CUgraph, dependencies: PointerLike, dependencyData: PointerLike, numDependencies: bigint | number, mode: CUstreamCaptureMode): void {
-    rt.count(numDependencies, "cuStreamBeginCaptureToGraph", "numDependencies");
-    const r = raw.cuStreamBeginCaptureToGraph(hStream, hGraph, rt.sized(dependencies, numDependencies, 8, "cuStreamBeginCaptureToGraph", "dependencies"), rt.ptr(rt.expect(dependencyData, CUgraphEdgeData_st, "cuStreamBeginCaptureToGraph", "dependencyData")), numDependencies, mode);
+    if (arguments.length !== 6) rt.arity("cuStreamBeginCaptureToGraph", "hStream,hGraph,dependencies,dependencyData,numDependencies,mode", 6, arguments.length);
+    if (!(isPtr(hStream))) rt.bad("cuStreamBeginCaptureToGraph", "hStream", "pointer", hStream);
+    if (!(isPtr(hGraph))) rt.bad("cuStreamBeginCaptureToGraph", "hGraph", "pointer", hGraph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cuStreamBeginCaptureToGraph", "numDependencies", "u64", numDependencies);
+    if (!(typeof mode === "number" && (mode >>> 0) === mode)) rt.bad("cuStreamBeginCaptureToGraph", "mode", "u32", mode);
+    const r = raw.cuStreamBeginCaptureToGraph(hStream, hGraph, rt.sized(dependencies, numDependencies, 8, "cuStreamBeginCaptureToGraph", "dependencies"), rt.ptr(rt.expect(dependencyData, CUgraphEdgeData_st, "cuStreamBeginCaptureToGraph", "dependencyData"), "cuStreamBeginCaptureToGraph", "dependencyData"), numDependencies, mode);
     if (rt.guards) rt.check("cuStreamBeginCaptureToGraph");
     if (r !== 0) rt.fail(r, "cuStreamBeginCaptureToGraph", hStream);
   };
@@ -1963,7 +2628,8 @@ function cuStreamBeginCaptureToGraph$(raw: Raw, rt: CheckedRuntime): Checked["cu
 
 function cuThreadExchangeStreamCaptureMode$(raw: Raw, rt: CheckedRuntime): Checked["cuThreadExchangeStreamCaptureMode"] {
   return function cuThreadExchangeStreamCaptureMode(mode: PointerLike): void {
-    const r = raw.cuThreadExchangeStreamCaptureMode(rt.ptr(mode));
+    if (arguments.length !== 1) rt.arity("cuThreadExchangeStreamCaptureMode", "mode", 1, arguments.length);
+    const r = raw.cuThreadExchangeStreamCaptureMode(rt.ptr(mode, "cuThreadExchangeStreamCaptureMode", "mode"));
     if (rt.guards) rt.check("cuThreadExchangeStreamCaptureMode");
     if (r !== 0) rt.fail(r, "cuThreadExchangeStreamCaptureMode");
   };
@@ -1971,7 +2637,10 @@ function cuThreadExchangeStreamCaptureMode$(raw: Raw, rt: CheckedRuntime): Check
 
 function cuStreamEndCapture$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamEndCapture"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuStreamEndCapture(hStream: CUstream): CUgraph {
+    if (arguments.length !== 1) rt.arity("cuStreamEndCapture", "hStream", 1, arguments.length);
+    if (!(isPtr(hStream))) rt.bad("cuStreamEndCapture", "hStream", "pointer", hStream);
     const r = raw.cuStreamEndCapture(hStream, o0);
     if (rt.guards) rt.check("cuStreamEndCapture");
     if (r !== 0) rt.fail(r, "cuStreamEndCapture", hStream);
@@ -1982,7 +2651,10 @@ function cuStreamEndCapture$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamEnd
 function cuStreamIsCapturing$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamIsCapturing"] {
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
+  const isPtr = rt.isPointer;
   return function cuStreamIsCapturing(hStream: CUstream): CUstreamCaptureStatus {
+    if (arguments.length !== 1) rt.arity("cuStreamIsCapturing", "hStream", 1, arguments.length);
+    if (!(isPtr(hStream))) rt.bad("cuStreamIsCapturing", "hStream", "pointer", hStream);
     const r = raw.cuStreamIsCapturing(hStream, o0);
     if (rt.guards) rt.check("cuStreamIsCapturing");
     if (r !== 0) rt.fail(r, "cuStreamIsCapturing", hStream);
@@ -1998,7 +2670,10 @@ function cuStreamGetCaptureInfo$(raw: Raw, rt: CheckedRuntime): Checked["cuStrea
   const o4 = rt.out[4]!;
   const u32 = rt.u32;
   const u64 = rt.u64;
+  const isPtr = rt.isPointer;
   return function cuStreamGetCaptureInfo(hStream: CUstream): [captureStatus_out: CUstreamCaptureStatus, id_out: cuuint64_t, graph_out: CUgraph, dependencies_out: Pointer, numDependencies_out: bigint] {
+    if (arguments.length !== 1) rt.arity("cuStreamGetCaptureInfo", "hStream", 1, arguments.length);
+    if (!(isPtr(hStream))) rt.bad("cuStreamGetCaptureInfo", "hStream", "pointer", hStream);
     const r = raw.cuStreamGetCaptureInfo(hStream, o0, o1, o2, o3, o4);
     if (rt.guards) rt.check("cuStreamGetCaptureInfo");
     if (r !== 0) rt.fail(r, "cuStreamGetCaptureInfo", hStream);
@@ -2014,7 +2689,10 @@ function cuStreamGetCaptureInfo_v2$(raw: Raw, rt: CheckedRuntime): Checked["cuSt
   const o4 = rt.out[4]!;
   const u32 = rt.u32;
   const u64 = rt.u64;
+  const isPtr = rt.isPointer;
   return function cuStreamGetCaptureInfo_v2(hStream: CUstream): [captureStatus_out: CUstreamCaptureStatus, id_out: cuuint64_t, graph_out: CUgraph, dependencies_out: Pointer, numDependencies_out: bigint] {
+    if (arguments.length !== 1) rt.arity("cuStreamGetCaptureInfo_v2", "hStream", 1, arguments.length);
+    if (!(isPtr(hStream))) rt.bad("cuStreamGetCaptureInfo_v2", "hStream", "pointer", hStream);
     const r = raw.cuStreamGetCaptureInfo_v2(hStream, o0, o1, o2, o3, o4);
     if (rt.guards) rt.check("cuStreamGetCaptureInfo_v2");
     if (r !== 0) rt.fail(r, "cuStreamGetCaptureInfo_v2", hStream);
@@ -2026,18 +2704,29 @@ function cuStreamGetCaptureInfo_v3$(raw: Raw, rt: CheckedRuntime): Checked["cuSt
   const o0 = rt.out[0]!;
   const o1 = rt.out[1]!;
   const o2 = rt.out[2]!;
+  const o3 = rt.out[3]!;
+  const o4 = rt.out[4]!;
+  const o5 = rt.out[5]!;
   const u32 = rt.u32;
   const u64 = rt.u64;
-  const A_cuStreamGetCaptureInfo_v3: ArraySpec = { elements: [{ kind: "pointer", size: 8 }, { kind: "pointer", size: 8 }], count: { slot: 0, bytes: 8 }, query: true, retry: [] };
-  return function cuStreamGetCaptureInfo_v3(hStream: CUstream, edgeData_out: PointerLike, numDependencies_out?: number): [captureStatus_out: CUstreamCaptureStatus, id_out: cuuint64_t, graph_out: CUgraph[], dependencies_out: Pointer[]] {
-    const a = rt.arrays("cuStreamGetCaptureInfo_v3", A_cuStreamGetCaptureInfo_v3, numDependencies_out, (p) => raw.cuStreamGetCaptureInfo_v3(hStream, o1, o2, p[0]!, p[1]!, rt.ptr(edgeData_out), o0), hStream);
-    return [u32[2]! as CUstreamCaptureStatus, u64[2]! as cuuint64_t, a[0] as CUgraph[], a[1] as Pointer[]];
+  const isPtr = rt.isPointer;
+  return function cuStreamGetCaptureInfo_v3(hStream: CUstream): [captureStatus_out: CUstreamCaptureStatus, id_out: cuuint64_t, graph_out: CUgraph, dependencies_out: Pointer, edgeData_out: Pointer, numDependencies_out: bigint] {
+    if (arguments.length !== 1) rt.arity("cuStreamGetCaptureInfo_v3", "hStream", 1, arguments.length);
+    if (!(isPtr(hStream))) rt.bad("cuStreamGetCaptureInfo_v3", "hStream", "pointer", hStream);
+    const r = raw.cuStreamGetCaptureInfo_v3(hStream, o0, o1, o2, o3, o4, o5);
+    if (rt.guards) rt.check("cuStreamGetCaptureInfo_v3");
+    if (r !== 0) rt.fail(r, "cuStreamGetCaptureInfo_v3", hStream);
+    return [u32[0]! as CUstreamCaptureStatus, u64[1]! as cuuint64_t, rt.readPointer(2) as CUgraph, rt.readPointer(3), rt.readPointer(4), u64[5]!];
   };
 }
 
 function cuStreamUpdateCaptureDependencies$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamUpdateCaptureDependencies"] {
+  const isPtr = rt.isPointer;
   return function cuStreamUpdateCaptureDependencies(hStream: CUstream, dependencies: PointerLike, numDependencies: bigint | number, flags: number): void {
-    rt.count(numDependencies, "cuStreamUpdateCaptureDependencies", "numDependencies");
+    if (arguments.length !== 4) rt.arity("cuStreamUpdateCaptureDependencies", "hStream,dependencies,numDependencies,flags", 4, arguments.length);
+    if (!(isPtr(hStream))) rt.bad("cuStreamUpdateCaptureDependencies", "hStream", "pointer", hStream);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cuStreamUpdateCaptureDependencies", "numDependencies", "u64", numDependencies);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cuStreamUpdateCaptureDependencies", "flags", "u32", flags);
     const r = raw.cuStreamUpdateCaptureDependencies(hStream, rt.sized(dependencies, numDependencies, 8, "cuStreamUpdateCaptureDependencies", "dependencies"), numDependencies, flags);
     if (rt.guards) rt.check("cuStreamUpdateCaptureDependencies");
     if (r !== 0) rt.fail(r, "cuStreamUpdateCaptureDependencies", hStream);
@@ -2045,16 +2734,26 @@ function cuStreamUpdateCaptureDependencies$(raw: Raw, rt: CheckedRuntime): Check
 }
 
 function cuStreamUpdateCaptureDependencies_v2$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamUpdateCaptureDependencies_v2"] {
+  const isPtr = rt.isPointer;
   return function cuStreamUpdateCaptureDependencies_v2(hStream: CUstream, dependencies: PointerLike, dependencyData: PointerLike, numDependencies: bigint | number, flags: number): void {
-    rt.count(numDependencies, "cuStreamUpdateCaptureDependencies_v2", "numDependencies");
-    const r = raw.cuStreamUpdateCaptureDependencies_v2(hStream, rt.sized(dependencies, numDependencies, 8, "cuStreamUpdateCaptureDependencies_v2", "dependencies"), rt.ptr(rt.expect(dependencyData, CUgraphEdgeData_st, "cuStreamUpdateCaptureDependencies_v2", "dependencyData")), numDependencies, flags);
+    if (arguments.length !== 5) rt.arity("cuStreamUpdateCaptureDependencies_v2", "hStream,dependencies,dependencyData,numDependencies,flags", 5, arguments.length);
+    if (!(isPtr(hStream))) rt.bad("cuStreamUpdateCaptureDependencies_v2", "hStream", "pointer", hStream);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cuStreamUpdateCaptureDependencies_v2", "numDependencies", "u64", numDependencies);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cuStreamUpdateCaptureDependencies_v2", "flags", "u32", flags);
+    const r = raw.cuStreamUpdateCaptureDependencies_v2(hStream, rt.sized(dependencies, numDependencies, 8, "cuStreamUpdateCaptureDependencies_v2", "dependencies"), rt.ptr(rt.expect(dependencyData, CUgraphEdgeData_st, "cuStreamUpdateCaptureDependencies_v2", "dependencyData"), "cuStreamUpdateCaptureDependencies_v2", "dependencyData"), numDependencies, flags);
     if (rt.guards) rt.check("cuStreamUpdateCaptureDependencies_v2");
     if (r !== 0) rt.fail(r, "cuStreamUpdateCaptureDependencies_v2", hStream);
   };
 }
 
 function cuStreamAttachMemAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamAttachMemAsync"] {
+  const isPtr = rt.isPointer;
   return function cuStreamAttachMemAsync(hStream: CUstream, dptr: CUdeviceptr, length: bigint | number, flags: number): void {
+    if (arguments.length !== 4) rt.arity("cuStreamAttachMemAsync", "hStream,dptr,length,flags", 4, arguments.length);
+    if (!(isPtr(hStream))) rt.bad("cuStreamAttachMemAsync", "hStream", "pointer", hStream);
+    if (!((typeof dptr === "bigint" ? dptr >= 0n && dptr <= 18446744073709551615n : Number.isSafeInteger(dptr) && dptr >= 0))) rt.bad("cuStreamAttachMemAsync", "dptr", "u64", dptr);
+    if (!((typeof length === "bigint" ? length >= 0n && length <= 18446744073709551615n : Number.isSafeInteger(length) && length >= 0))) rt.bad("cuStreamAttachMemAsync", "length", "u64", length);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cuStreamAttachMemAsync", "flags", "u32", flags);
     const r = raw.cuStreamAttachMemAsync(hStream, dptr, length, flags);
     if (rt.guards) rt.check("cuStreamAttachMemAsync");
     if (r !== 0) rt.fail(r, "cuStreamAttachMemAsync", hStream);
@@ -2062,7 +2761,10 @@ function cuStreamAttachMemAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuStrea
 }
 
 function cuStreamQuery$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamQuery"] {
+  const isPtr = rt.isPointer;
   return function cuStreamQuery(hStream: CUstream): CUresult {
+    if (arguments.length !== 1) rt.arity("cuStreamQuery", "hStream", 1, arguments.length);
+    if (!(isPtr(hStream))) rt.bad("cuStreamQuery", "hStream", "pointer", hStream);
     const r = raw.cuStreamQuery(hStream);
     if (rt.guards) rt.check("cuStreamQuery");
     if (r !== 0 && r !== 600) rt.fail(r, "cuStreamQuery", hStream);
@@ -2071,7 +2773,10 @@ function cuStreamQuery$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamQuery"] 
 }
 
 function cuStreamSynchronize$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamSynchronize"] {
+  const isPtr = rt.isPointer;
   return function cuStreamSynchronize(hStream: CUstream): void {
+    if (arguments.length !== 1) rt.arity("cuStreamSynchronize", "hStream", 1, arguments.length);
+    if (!(isPtr(hStream))) rt.bad("cuStreamSynchronize", "hStream", "pointer", hStream);
     const r = raw.cuStreamSynchronize(hStream);
     if (rt.guards) rt.check("cuStreamSynchronize");
     if (r !== 0) rt.fail(r, "cuStreamSynchronize", hStream);
@@ -2079,7 +2784,10 @@ function cuStreamSynchronize$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamSy
 }
 
 function cuStreamDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamDestroy"] {
+  const isPtr = rt.isPointer;
   return function cuStreamDestroy(hStream: CUstream): void {
+    if (arguments.length !== 1) rt.arity("cuStreamDestroy", "hStream", 1, arguments.length);
+    if (!(isPtr(hStream))) rt.bad("cuStreamDestroy", "hStream", "pointer", hStream);
     const r = raw.cuStreamDestroy(hStream);
     if (rt.guards) rt.check("cuStreamDestroy");
     if (r !== 0) rt.fail(r, "cuStreamDestroy", hStream);
@@ -2087,7 +2795,11 @@ function cuStreamDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamDestro
 }
 
 function cuStreamCopyAttributes$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamCopyAttributes"] {
+  const isPtr = rt.isPointer;
   return function cuStreamCopyAttributes(dst: CUstream, src: CUstream): void {
+    if (arguments.length !== 2) rt.arity("cuStreamCopyAttributes", "dst,src", 2, arguments.length);
+    if (!(isPtr(dst))) rt.bad("cuStreamCopyAttributes", "dst", "pointer", dst);
+    if (!(isPtr(src))) rt.bad("cuStreamCopyAttributes", "src", "pointer", src);
     const r = raw.cuStreamCopyAttributes(dst, src);
     if (rt.guards) rt.check("cuStreamCopyAttributes");
     if (r !== 0) rt.fail(r, "cuStreamCopyAttributes", dst);
@@ -2095,8 +2807,12 @@ function cuStreamCopyAttributes$(raw: Raw, rt: CheckedRuntime): Checked["cuStrea
 }
 
 function cuStreamGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamGetAttribute"] {
+  const isPtr = rt.isPointer;
   return function cuStreamGetAttribute(hStream: CUstream, attr: CUstreamAttrID, value_out?: CUlaunchAttributeValue_union): CUlaunchAttributeValue_union {
-    const $value_out = value_out === undefined ? rt.record(CUlaunchAttributeValue_union) : rt.expect(value_out, CUlaunchAttributeValue_union, "cuStreamGetAttribute", "value_out");
+    if (arguments.length < 2 || arguments.length > 3) rt.arity("cuStreamGetAttribute", "hStream,attr,value_out", 2, arguments.length);
+    if (!(isPtr(hStream))) rt.bad("cuStreamGetAttribute", "hStream", "pointer", hStream);
+    if (!(typeof attr === "number" && (attr >>> 0) === attr)) rt.bad("cuStreamGetAttribute", "attr", "u32", attr);
+    const $value_out = value_out === undefined ? rt.record(CUlaunchAttributeValue_union) : rt.recordArg(value_out, CUlaunchAttributeValue_union, "cuStreamGetAttribute", "value_out");
     const r = raw.cuStreamGetAttribute(hStream, attr, $value_out.$pointer());
     if (rt.guards) rt.check("cuStreamGetAttribute");
     if (r !== 0) rt.fail(r, "cuStreamGetAttribute", hStream);
@@ -2105,8 +2821,12 @@ function cuStreamGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamG
 }
 
 function cuStreamSetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamSetAttribute"] {
+  const isPtr = rt.isPointer;
   return function cuStreamSetAttribute(hStream: CUstream, attr: CUstreamAttrID, value: PointerLike): void {
-    const r = raw.cuStreamSetAttribute(hStream, attr, rt.ptr(rt.expect(value, CUlaunchAttributeValue_union, "cuStreamSetAttribute", "value")));
+    if (arguments.length !== 3) rt.arity("cuStreamSetAttribute", "hStream,attr,value", 3, arguments.length);
+    if (!(isPtr(hStream))) rt.bad("cuStreamSetAttribute", "hStream", "pointer", hStream);
+    if (!(typeof attr === "number" && (attr >>> 0) === attr)) rt.bad("cuStreamSetAttribute", "attr", "u32", attr);
+    const r = raw.cuStreamSetAttribute(hStream, attr, rt.ptr(rt.expect(value, CUlaunchAttributeValue_union, "cuStreamSetAttribute", "value"), "cuStreamSetAttribute", "value"));
     if (rt.guards) rt.check("cuStreamSetAttribute");
     if (r !== 0) rt.fail(r, "cuStreamSetAttribute", hStream);
   };
@@ -2115,6 +2835,8 @@ function cuStreamSetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamS
 function cuEventCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuEventCreate"] {
   const o0 = rt.out[0]!;
   return function cuEventCreate(Flags: number): CUevent {
+    if (arguments.length !== 1) rt.arity("cuEventCreate", "Flags", 1, arguments.length);
+    if (!(typeof Flags === "number" && (Flags >>> 0) === Flags)) rt.bad("cuEventCreate", "Flags", "u32", Flags);
     const r = raw.cuEventCreate(o0, Flags);
     if (rt.guards) rt.check("cuEventCreate");
     if (r !== 0) rt.fail(r, "cuEventCreate");
@@ -2123,7 +2845,11 @@ function cuEventCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuEventCreate"] 
 }
 
 function cuEventRecord$(raw: Raw, rt: CheckedRuntime): Checked["cuEventRecord"] {
+  const isPtr = rt.isPointer;
   return function cuEventRecord(hEvent: CUevent, hStream: CUstream): void {
+    if (arguments.length !== 2) rt.arity("cuEventRecord", "hEvent,hStream", 2, arguments.length);
+    if (!(isPtr(hEvent))) rt.bad("cuEventRecord", "hEvent", "pointer", hEvent);
+    if (!(isPtr(hStream))) rt.bad("cuEventRecord", "hStream", "pointer", hStream);
     const r = raw.cuEventRecord(hEvent, hStream);
     if (rt.guards) rt.check("cuEventRecord");
     if (r !== 0) rt.fail(r, "cuEventRecord", hEvent);
@@ -2131,7 +2857,12 @@ function cuEventRecord$(raw: Raw, rt: CheckedRuntime): Checked["cuEventRecord"] 
 }
 
 function cuEventRecordWithFlags$(raw: Raw, rt: CheckedRuntime): Checked["cuEventRecordWithFlags"] {
+  const isPtr = rt.isPointer;
   return function cuEventRecordWithFlags(hEvent: CUevent, hStream: CUstream, flags: number): void {
+    if (arguments.length !== 3) rt.arity("cuEventRecordWithFlags", "hEvent,hStream,flags", 3, arguments.length);
+    if (!(isPtr(hEvent))) rt.bad("cuEventRecordWithFlags", "hEvent", "pointer", hEvent);
+    if (!(isPtr(hStream))) rt.bad("cuEventRecordWithFlags", "hStream", "pointer", hStream);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cuEventRecordWithFlags", "flags", "u32", flags);
     const r = raw.cuEventRecordWithFlags(hEvent, hStream, flags);
     if (rt.guards) rt.check("cuEventRecordWithFlags");
     if (r !== 0) rt.fail(r, "cuEventRecordWithFlags", hEvent);
@@ -2139,7 +2870,10 @@ function cuEventRecordWithFlags$(raw: Raw, rt: CheckedRuntime): Checked["cuEvent
 }
 
 function cuEventQuery$(raw: Raw, rt: CheckedRuntime): Checked["cuEventQuery"] {
+  const isPtr = rt.isPointer;
   return function cuEventQuery(hEvent: CUevent): CUresult {
+    if (arguments.length !== 1) rt.arity("cuEventQuery", "hEvent", 1, arguments.length);
+    if (!(isPtr(hEvent))) rt.bad("cuEventQuery", "hEvent", "pointer", hEvent);
     const r = raw.cuEventQuery(hEvent);
     if (rt.guards) rt.check("cuEventQuery");
     if (r !== 0 && r !== 600) rt.fail(r, "cuEventQuery", hEvent);
@@ -2148,7 +2882,10 @@ function cuEventQuery$(raw: Raw, rt: CheckedRuntime): Checked["cuEventQuery"] {
 }
 
 function cuEventSynchronize$(raw: Raw, rt: CheckedRuntime): Checked["cuEventSynchronize"] {
+  const isPtr = rt.isPointer;
   return function cuEventSynchronize(hEvent: CUevent): void {
+    if (arguments.length !== 1) rt.arity("cuEventSynchronize", "hEvent", 1, arguments.length);
+    if (!(isPtr(hEvent))) rt.bad("cuEventSynchronize", "hEvent", "pointer", hEvent);
     const r = raw.cuEventSynchronize(hEvent);
     if (rt.guards) rt.check("cuEventSynchronize");
     if (r !== 0) rt.fail(r, "cuEventSynchronize", hEvent);
@@ -2156,7 +2893,10 @@ function cuEventSynchronize$(raw: Raw, rt: CheckedRuntime): Checked["cuEventSync
 }
 
 function cuEventDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuEventDestroy"] {
+  const isPtr = rt.isPointer;
   return function cuEventDestroy(hEvent: CUevent): void {
+    if (arguments.length !== 1) rt.arity("cuEventDestroy", "hEvent", 1, arguments.length);
+    if (!(isPtr(hEvent))) rt.bad("cuEventDestroy", "hEvent", "pointer", hEvent);
     const r = raw.cuEventDestroy(hEvent);
     if (rt.guards) rt.check("cuEventDestroy");
     if (r !== 0) rt.fail(r, "cuEventDestroy", hEvent);
@@ -2166,7 +2906,11 @@ function cuEventDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuEventDestroy"
 function cuEventElapsedTime$(raw: Raw, rt: CheckedRuntime): Checked["cuEventElapsedTime"] {
   const o0 = rt.out[0]!;
   const f32 = rt.f32;
+  const isPtr = rt.isPointer;
   return function cuEventElapsedTime(hStart: CUevent, hEnd: CUevent): number {
+    if (arguments.length !== 2) rt.arity("cuEventElapsedTime", "hStart,hEnd", 2, arguments.length);
+    if (!(isPtr(hStart))) rt.bad("cuEventElapsedTime", "hStart", "pointer", hStart);
+    if (!(isPtr(hEnd))) rt.bad("cuEventElapsedTime", "hEnd", "pointer", hEnd);
     const r = raw.cuEventElapsedTime(o0, hStart, hEnd);
     if (rt.guards) rt.check("cuEventElapsedTime");
     if (r !== 0) rt.fail(r, "cuEventElapsedTime");
@@ -2177,7 +2921,8 @@ function cuEventElapsedTime$(raw: Raw, rt: CheckedRuntime): Checked["cuEventElap
 function cuImportExternalMemory$(raw: Raw, rt: CheckedRuntime): Checked["cuImportExternalMemory"] {
   const o0 = rt.out[0]!;
   return function cuImportExternalMemory(memHandleDesc: PointerLike): CUexternalMemory {
-    const r = raw.cuImportExternalMemory(o0, rt.ptr(rt.expect(memHandleDesc, CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st, "cuImportExternalMemory", "memHandleDesc")));
+    if (arguments.length !== 1) rt.arity("cuImportExternalMemory", "memHandleDesc", 1, arguments.length);
+    const r = raw.cuImportExternalMemory(o0, rt.ptr(rt.expect(memHandleDesc, CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st, "cuImportExternalMemory", "memHandleDesc"), "cuImportExternalMemory", "memHandleDesc"));
     if (rt.guards) rt.check("cuImportExternalMemory");
     if (r !== 0) rt.fail(r, "cuImportExternalMemory");
     return rt.readPointer(0) as CUexternalMemory;
@@ -2187,8 +2932,11 @@ function cuImportExternalMemory$(raw: Raw, rt: CheckedRuntime): Checked["cuImpor
 function cuExternalMemoryGetMappedBuffer$(raw: Raw, rt: CheckedRuntime): Checked["cuExternalMemoryGetMappedBuffer"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
+  const isPtr = rt.isPointer;
   return function cuExternalMemoryGetMappedBuffer(extMem: CUexternalMemory, bufferDesc: PointerLike): CUdeviceptr {
-    const r = raw.cuExternalMemoryGetMappedBuffer(o0, extMem, rt.ptr(rt.expect(bufferDesc, CUDA_EXTERNAL_MEMORY_BUFFER_DESC_st, "cuExternalMemoryGetMappedBuffer", "bufferDesc")));
+    if (arguments.length !== 2) rt.arity("cuExternalMemoryGetMappedBuffer", "extMem,bufferDesc", 2, arguments.length);
+    if (!(isPtr(extMem))) rt.bad("cuExternalMemoryGetMappedBuffer", "extMem", "pointer", extMem);
+    const r = raw.cuExternalMemoryGetMappedBuffer(o0, extMem, rt.ptr(rt.expect(bufferDesc, CUDA_EXTERNAL_MEMORY_BUFFER_DESC_st, "cuExternalMemoryGetMappedBuffer", "bufferDesc"), "cuExternalMemoryGetMappedBuffer", "bufferDesc"));
     if (rt.guards) rt.check("cuExternalMemoryGetMappedBuffer");
     if (r !== 0) rt.fail(r, "cuExternalMemoryGetMappedBuffer");
     return u64[0]! as CUdeviceptr;
@@ -2197,8 +2945,11 @@ function cuExternalMemoryGetMappedBuffer$(raw: Raw, rt: CheckedRuntime): Checked
 
 function cuExternalMemoryGetMappedMipmappedArray$(raw: Raw, rt: CheckedRuntime): Checked["cuExternalMemoryGetMappedMipmappedArray"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuExternalMemoryGetMappedMipmappedArray(extMem: CUexternalMemory, mipmapDesc: PointerLike): CUmipmappedArray {
-    const r = raw.cuExternalMemoryGetMappedMipmappedArray(o0, extMem, rt.ptr(rt.expect(mipmapDesc, CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_st, "cuExternalMemoryGetMappedMipmappedArray", "mipmapDesc")));
+    if (arguments.length !== 2) rt.arity("cuExternalMemoryGetMappedMipmappedArray", "extMem,mipmapDesc", 2, arguments.length);
+    if (!(isPtr(extMem))) rt.bad("cuExternalMemoryGetMappedMipmappedArray", "extMem", "pointer", extMem);
+    const r = raw.cuExternalMemoryGetMappedMipmappedArray(o0, extMem, rt.ptr(rt.expect(mipmapDesc, CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_st, "cuExternalMemoryGetMappedMipmappedArray", "mipmapDesc"), "cuExternalMemoryGetMappedMipmappedArray", "mipmapDesc"));
     if (rt.guards) rt.check("cuExternalMemoryGetMappedMipmappedArray");
     if (r !== 0) rt.fail(r, "cuExternalMemoryGetMappedMipmappedArray");
     return rt.readPointer(0) as CUmipmappedArray;
@@ -2206,7 +2957,10 @@ function cuExternalMemoryGetMappedMipmappedArray$(raw: Raw, rt: CheckedRuntime):
 }
 
 function cuDestroyExternalMemory$(raw: Raw, rt: CheckedRuntime): Checked["cuDestroyExternalMemory"] {
+  const isPtr = rt.isPointer;
   return function cuDestroyExternalMemory(extMem: CUexternalMemory): void {
+    if (arguments.length !== 1) rt.arity("cuDestroyExternalMemory", "extMem", 1, arguments.length);
+    if (!(isPtr(extMem))) rt.bad("cuDestroyExternalMemory", "extMem", "pointer", extMem);
     const r = raw.cuDestroyExternalMemory(extMem);
     if (rt.guards) rt.check("cuDestroyExternalMemory");
     if (r !== 0) rt.fail(r, "cuDestroyExternalMemory", extMem);
@@ -2216,7 +2970,8 @@ function cuDestroyExternalMemory$(raw: Raw, rt: CheckedRuntime): Checked["cuDest
 function cuImportExternalSemaphore$(raw: Raw, rt: CheckedRuntime): Checked["cuImportExternalSemaphore"] {
   const o0 = rt.out[0]!;
   return function cuImportExternalSemaphore(semHandleDesc: PointerLike): CUexternalSemaphore {
-    const r = raw.cuImportExternalSemaphore(o0, rt.ptr(rt.expect(semHandleDesc, CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st, "cuImportExternalSemaphore", "semHandleDesc")));
+    if (arguments.length !== 1) rt.arity("cuImportExternalSemaphore", "semHandleDesc", 1, arguments.length);
+    const r = raw.cuImportExternalSemaphore(o0, rt.ptr(rt.expect(semHandleDesc, CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st, "cuImportExternalSemaphore", "semHandleDesc"), "cuImportExternalSemaphore", "semHandleDesc"));
     if (rt.guards) rt.check("cuImportExternalSemaphore");
     if (r !== 0) rt.fail(r, "cuImportExternalSemaphore");
     return rt.readPointer(0) as CUexternalSemaphore;
@@ -2224,23 +2979,34 @@ function cuImportExternalSemaphore$(raw: Raw, rt: CheckedRuntime): Checked["cuIm
 }
 
 function cuSignalExternalSemaphoresAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuSignalExternalSemaphoresAsync"] {
+  const isPtr = rt.isPointer;
   return function cuSignalExternalSemaphoresAsync(extSemArray: PointerLike, paramsArray: PointerLike, numExtSems: number, stream: CUstream): void {
-    const r = raw.cuSignalExternalSemaphoresAsync(rt.ptr(extSemArray), rt.ptr(rt.expect(paramsArray, CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st, "cuSignalExternalSemaphoresAsync", "paramsArray")), numExtSems, stream);
+    if (arguments.length !== 4) rt.arity("cuSignalExternalSemaphoresAsync", "extSemArray,paramsArray,numExtSems,stream", 4, arguments.length);
+    if (!(typeof numExtSems === "number" && (numExtSems >>> 0) === numExtSems)) rt.bad("cuSignalExternalSemaphoresAsync", "numExtSems", "u32", numExtSems);
+    if (!(isPtr(stream))) rt.bad("cuSignalExternalSemaphoresAsync", "stream", "pointer", stream);
+    const r = raw.cuSignalExternalSemaphoresAsync(rt.ptr(extSemArray, "cuSignalExternalSemaphoresAsync", "extSemArray"), rt.ptr(rt.expect(paramsArray, CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st, "cuSignalExternalSemaphoresAsync", "paramsArray"), "cuSignalExternalSemaphoresAsync", "paramsArray"), numExtSems, stream);
     if (rt.guards) rt.check("cuSignalExternalSemaphoresAsync");
     if (r !== 0) rt.fail(r, "cuSignalExternalSemaphoresAsync");
   };
 }
 
 function cuWaitExternalSemaphoresAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuWaitExternalSemaphoresAsync"] {
+  const isPtr = rt.isPointer;
   return function cuWaitExternalSemaphoresAsync(extSemArray: PointerLike, paramsArray: PointerLike, numExtSems: number, stream: CUstream): void {
-    const r = raw.cuWaitExternalSemaphoresAsync(rt.ptr(extSemArray), rt.ptr(rt.expect(paramsArray, CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st, "cuWaitExternalSemaphoresAsync", "paramsArray")), numExtSems, stream);
+    if (arguments.length !== 4) rt.arity("cuWaitExternalSemaphoresAsync", "extSemArray,paramsArray,numExtSems,stream", 4, arguments.length);
+    if (!(typeof numExtSems === "number" && (numExtSems >>> 0) === numExtSems)) rt.bad("cuWaitExternalSemaphoresAsync", "numExtSems", "u32", numExtSems);
+    if (!(isPtr(stream))) rt.bad("cuWaitExternalSemaphoresAsync", "stream", "pointer", stream);
+    const r = raw.cuWaitExternalSemaphoresAsync(rt.ptr(extSemArray, "cuWaitExternalSemaphoresAsync", "extSemArray"), rt.ptr(rt.expect(paramsArray, CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st, "cuWaitExternalSemaphoresAsync", "paramsArray"), "cuWaitExternalSemaphoresAsync", "paramsArray"), numExtSems, stream);
     if (rt.guards) rt.check("cuWaitExternalSemaphoresAsync");
     if (r !== 0) rt.fail(r, "cuWaitExternalSemaphoresAsync");
   };
 }
 
 function cuDestroyExternalSemaphore$(raw: Raw, rt: CheckedRuntime): Checked["cuDestroyExternalSemaphore"] {
+  const isPtr = rt.isPointer;
   return function cuDestroyExternalSemaphore(extSem: CUexternalSemaphore): void {
+    if (arguments.length !== 1) rt.arity("cuDestroyExternalSemaphore", "extSem", 1, arguments.length);
+    if (!(isPtr(extSem))) rt.bad("cuDestroyExternalSemaphore", "extSem", "pointer", extSem);
     const r = raw.cuDestroyExternalSemaphore(extSem);
     if (rt.guards) rt.check("cuDestroyExternalSemaphore");
     if (r !== 0) rt.fail(r, "cuDestroyExternalSemaphore", extSem);
@@ -2248,7 +3014,13 @@ function cuDestroyExternalSemaphore$(raw: Raw, rt: CheckedRuntime): Checked["cuD
 }
 
 function cuStreamWaitValue32$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamWaitValue32"] {
+  const isPtr = rt.isPointer;
   return function cuStreamWaitValue32(stream: CUstream, addr: CUdeviceptr, value: cuuint32_t, flags: number): void {
+    if (arguments.length !== 4) rt.arity("cuStreamWaitValue32", "stream,addr,value,flags", 4, arguments.length);
+    if (!(isPtr(stream))) rt.bad("cuStreamWaitValue32", "stream", "pointer", stream);
+    if (!((typeof addr === "bigint" ? addr >= 0n && addr <= 18446744073709551615n : Number.isSafeInteger(addr) && addr >= 0))) rt.bad("cuStreamWaitValue32", "addr", "u64", addr);
+    if (!(typeof value === "number" && (value >>> 0) === value)) rt.bad("cuStreamWaitValue32", "value", "u32", value);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cuStreamWaitValue32", "flags", "u32", flags);
     const r = raw.cuStreamWaitValue32(stream, addr, value, flags);
     if (rt.guards) rt.check("cuStreamWaitValue32");
     if (r !== 0) rt.fail(r, "cuStreamWaitValue32", stream);
@@ -2256,7 +3028,13 @@ function cuStreamWaitValue32$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamWa
 }
 
 function cuStreamWaitValue64$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamWaitValue64"] {
+  const isPtr = rt.isPointer;
   return function cuStreamWaitValue64(stream: CUstream, addr: CUdeviceptr, value: cuuint64_t, flags: number): void {
+    if (arguments.length !== 4) rt.arity("cuStreamWaitValue64", "stream,addr,value,flags", 4, arguments.length);
+    if (!(isPtr(stream))) rt.bad("cuStreamWaitValue64", "stream", "pointer", stream);
+    if (!((typeof addr === "bigint" ? addr >= 0n && addr <= 18446744073709551615n : Number.isSafeInteger(addr) && addr >= 0))) rt.bad("cuStreamWaitValue64", "addr", "u64", addr);
+    if (!((typeof value === "bigint" ? value >= 0n && value <= 18446744073709551615n : Number.isSafeInteger(value) && value >= 0))) rt.bad("cuStreamWaitValue64", "value", "u64", value);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cuStreamWaitValue64", "flags", "u32", flags);
     const r = raw.cuStreamWaitValue64(stream, addr, value, flags);
     if (rt.guards) rt.check("cuStreamWaitValue64");
     if (r !== 0) rt.fail(r, "cuStreamWaitValue64", stream);
@@ -2264,7 +3042,13 @@ function cuStreamWaitValue64$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamWa
 }
 
 function cuStreamWriteValue32$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamWriteValue32"] {
+  const isPtr = rt.isPointer;
   return function cuStreamWriteValue32(stream: CUstream, addr: CUdeviceptr, value: cuuint32_t, flags: number): void {
+    if (arguments.length !== 4) rt.arity("cuStreamWriteValue32", "stream,addr,value,flags", 4, arguments.length);
+    if (!(isPtr(stream))) rt.bad("cuStreamWriteValue32", "stream", "pointer", stream);
+    if (!((typeof addr === "bigint" ? addr >= 0n && addr <= 18446744073709551615n : Number.isSafeInteger(addr) && addr >= 0))) rt.bad("cuStreamWriteValue32", "addr", "u64", addr);
+    if (!(typeof value === "number" && (value >>> 0) === value)) rt.bad("cuStreamWriteValue32", "value", "u32", value);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cuStreamWriteValue32", "flags", "u32", flags);
     const r = raw.cuStreamWriteValue32(stream, addr, value, flags);
     if (rt.guards) rt.check("cuStreamWriteValue32");
     if (r !== 0) rt.fail(r, "cuStreamWriteValue32", stream);
@@ -2272,7 +3056,13 @@ function cuStreamWriteValue32$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamW
 }
 
 function cuStreamWriteValue64$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamWriteValue64"] {
+  const isPtr = rt.isPointer;
   return function cuStreamWriteValue64(stream: CUstream, addr: CUdeviceptr, value: cuuint64_t, flags: number): void {
+    if (arguments.length !== 4) rt.arity("cuStreamWriteValue64", "stream,addr,value,flags", 4, arguments.length);
+    if (!(isPtr(stream))) rt.bad("cuStreamWriteValue64", "stream", "pointer", stream);
+    if (!((typeof addr === "bigint" ? addr >= 0n && addr <= 18446744073709551615n : Number.isSafeInteger(addr) && addr >= 0))) rt.bad("cuStreamWriteValue64", "addr", "u64", addr);
+    if (!((typeof value === "bigint" ? value >= 0n && value <= 18446744073709551615n : Number.isSafeInteger(value) && value >= 0))) rt.bad("cuStreamWriteValue64", "value", "u64", value);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cuStreamWriteValue64", "flags", "u32", flags);
     const r = raw.cuStreamWriteValue64(stream, addr, value, flags);
     if (rt.guards) rt.check("cuStreamWriteValue64");
     if (r !== 0) rt.fail(r, "cuStreamWriteValue64", stream);
@@ -2280,8 +3070,13 @@ function cuStreamWriteValue64$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamW
 }
 
 function cuStreamBatchMemOp$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamBatchMemOp"] {
+  const isPtr = rt.isPointer;
   return function cuStreamBatchMemOp(stream: CUstream, count: number, paramArray: PointerLike, flags: number): void {
-    const r = raw.cuStreamBatchMemOp(stream, count, rt.ptr(rt.expect(paramArray, CUstreamBatchMemOpParams_union, "cuStreamBatchMemOp", "paramArray")), flags);
+    if (arguments.length !== 4) rt.arity("cuStreamBatchMemOp", "stream,count,paramArray,flags", 4, arguments.length);
+    if (!(isPtr(stream))) rt.bad("cuStreamBatchMemOp", "stream", "pointer", stream);
+    if (!(typeof count === "number" && (count >>> 0) === count)) rt.bad("cuStreamBatchMemOp", "count", "u32", count);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cuStreamBatchMemOp", "flags", "u32", flags);
+    const r = raw.cuStreamBatchMemOp(stream, count, rt.ptr(rt.expect(paramArray, CUstreamBatchMemOpParams_union, "cuStreamBatchMemOp", "paramArray"), "cuStreamBatchMemOp", "paramArray"), flags);
     if (rt.guards) rt.check("cuStreamBatchMemOp");
     if (r !== 0) rt.fail(r, "cuStreamBatchMemOp", stream);
   };
@@ -2290,7 +3085,11 @@ function cuStreamBatchMemOp$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamBat
 function cuFuncGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuFuncGetAttribute"] {
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
+  const isPtr = rt.isPointer;
   return function cuFuncGetAttribute(attrib: CUfunction_attribute, hfunc: CUfunction): number {
+    if (arguments.length !== 2) rt.arity("cuFuncGetAttribute", "attrib,hfunc", 2, arguments.length);
+    if (!(typeof attrib === "number" && (attrib >>> 0) === attrib)) rt.bad("cuFuncGetAttribute", "attrib", "u32", attrib);
+    if (!(isPtr(hfunc))) rt.bad("cuFuncGetAttribute", "hfunc", "pointer", hfunc);
     const r = raw.cuFuncGetAttribute(o0, attrib, hfunc);
     if (rt.guards) rt.check("cuFuncGetAttribute");
     if (r !== 0) rt.fail(r, "cuFuncGetAttribute");
@@ -2299,7 +3098,12 @@ function cuFuncGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuFuncGetAt
 }
 
 function cuFuncSetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuFuncSetAttribute"] {
+  const isPtr = rt.isPointer;
   return function cuFuncSetAttribute(hfunc: CUfunction, attrib: CUfunction_attribute, value: number): void {
+    if (arguments.length !== 3) rt.arity("cuFuncSetAttribute", "hfunc,attrib,value", 3, arguments.length);
+    if (!(isPtr(hfunc))) rt.bad("cuFuncSetAttribute", "hfunc", "pointer", hfunc);
+    if (!(typeof attrib === "number" && (attrib >>> 0) === attrib)) rt.bad("cuFuncSetAttribute", "attrib", "u32", attrib);
+    if (!(typeof value === "number" && (value | 0) === value)) rt.bad("cuFuncSetAttribute", "value", "i32", value);
     const r = raw.cuFuncSetAttribute(hfunc, attrib, value);
     if (rt.guards) rt.check("cuFuncSetAttribute");
     if (r !== 0) rt.fail(r, "cuFuncSetAttribute", hfunc);
@@ -2307,7 +3111,11 @@ function cuFuncSetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuFuncSetAt
 }
 
 function cuFuncSetCacheConfig$(raw: Raw, rt: CheckedRuntime): Checked["cuFuncSetCacheConfig"] {
+  const isPtr = rt.isPointer;
   return function cuFuncSetCacheConfig(hfunc: CUfunction, config: CUfunc_cache): void {
+    if (arguments.length !== 2) rt.arity("cuFuncSetCacheConfig", "hfunc,config", 2, arguments.length);
+    if (!(isPtr(hfunc))) rt.bad("cuFuncSetCacheConfig", "hfunc", "pointer", hfunc);
+    if (!(typeof config === "number" && (config >>> 0) === config)) rt.bad("cuFuncSetCacheConfig", "config", "u32", config);
     const r = raw.cuFuncSetCacheConfig(hfunc, config);
     if (rt.guards) rt.check("cuFuncSetCacheConfig");
     if (r !== 0) rt.fail(r, "cuFuncSetCacheConfig", hfunc);
@@ -2316,7 +3124,10 @@ function cuFuncSetCacheConfig$(raw: Raw, rt: CheckedRuntime): Checked["cuFuncSet
 
 function cuFuncGetModule$(raw: Raw, rt: CheckedRuntime): Checked["cuFuncGetModule"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuFuncGetModule(hfunc: CUfunction): CUmodule {
+    if (arguments.length !== 1) rt.arity("cuFuncGetModule", "hfunc", 1, arguments.length);
+    if (!(isPtr(hfunc))) rt.bad("cuFuncGetModule", "hfunc", "pointer", hfunc);
     const r = raw.cuFuncGetModule(o0, hfunc);
     if (rt.guards) rt.check("cuFuncGetModule");
     if (r !== 0) rt.fail(r, "cuFuncGetModule");
@@ -2326,7 +3137,10 @@ function cuFuncGetModule$(raw: Raw, rt: CheckedRuntime): Checked["cuFuncGetModul
 
 function cuFuncGetName$(raw: Raw, rt: CheckedRuntime): Checked["cuFuncGetName"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuFuncGetName(hfunc: CUfunction): string | null {
+    if (arguments.length !== 1) rt.arity("cuFuncGetName", "hfunc", 1, arguments.length);
+    if (!(isPtr(hfunc))) rt.bad("cuFuncGetName", "hfunc", "pointer", hfunc);
     const r = raw.cuFuncGetName(o0, hfunc);
     if (rt.guards) rt.check("cuFuncGetName");
     if (r !== 0) rt.fail(r, "cuFuncGetName");
@@ -2338,7 +3152,11 @@ function cuFuncGetParamInfo$(raw: Raw, rt: CheckedRuntime): Checked["cuFuncGetPa
   const o0 = rt.out[0]!;
   const o1 = rt.out[1]!;
   const u64 = rt.u64;
+  const isPtr = rt.isPointer;
   return function cuFuncGetParamInfo(func: CUfunction, paramIndex: bigint | number): [paramOffset: bigint, paramSize: bigint] {
+    if (arguments.length !== 2) rt.arity("cuFuncGetParamInfo", "func,paramIndex", 2, arguments.length);
+    if (!(isPtr(func))) rt.bad("cuFuncGetParamInfo", "func", "pointer", func);
+    if (!((typeof paramIndex === "bigint" ? paramIndex >= 0n && paramIndex <= 18446744073709551615n : Number.isSafeInteger(paramIndex) && paramIndex >= 0))) rt.bad("cuFuncGetParamInfo", "paramIndex", "u64", paramIndex);
     const r = raw.cuFuncGetParamInfo(func, paramIndex, o0, o1);
     if (rt.guards) rt.check("cuFuncGetParamInfo");
     if (r !== 0) rt.fail(r, "cuFuncGetParamInfo", func);
@@ -2349,7 +3167,10 @@ function cuFuncGetParamInfo$(raw: Raw, rt: CheckedRuntime): Checked["cuFuncGetPa
 function cuFuncIsLoaded$(raw: Raw, rt: CheckedRuntime): Checked["cuFuncIsLoaded"] {
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
+  const isPtr = rt.isPointer;
   return function cuFuncIsLoaded(function_: CUfunction): CUfunctionLoadingState {
+    if (arguments.length !== 1) rt.arity("cuFuncIsLoaded", "function_", 1, arguments.length);
+    if (!(isPtr(function_))) rt.bad("cuFuncIsLoaded", "function", "pointer", function_);
     const r = raw.cuFuncIsLoaded(o0, function_);
     if (rt.guards) rt.check("cuFuncIsLoaded");
     if (r !== 0) rt.fail(r, "cuFuncIsLoaded");
@@ -2358,7 +3179,10 @@ function cuFuncIsLoaded$(raw: Raw, rt: CheckedRuntime): Checked["cuFuncIsLoaded"
 }
 
 function cuFuncLoad$(raw: Raw, rt: CheckedRuntime): Checked["cuFuncLoad"] {
+  const isPtr = rt.isPointer;
   return function cuFuncLoad(function_: CUfunction): void {
+    if (arguments.length !== 1) rt.arity("cuFuncLoad", "function_", 1, arguments.length);
+    if (!(isPtr(function_))) rt.bad("cuFuncLoad", "function", "pointer", function_);
     const r = raw.cuFuncLoad(function_);
     if (rt.guards) rt.check("cuFuncLoad");
     if (r !== 0) rt.fail(r, "cuFuncLoad", function_);
@@ -2366,24 +3190,49 @@ function cuFuncLoad$(raw: Raw, rt: CheckedRuntime): Checked["cuFuncLoad"] {
 }
 
 function cuLaunchKernel$(raw: Raw, rt: CheckedRuntime): Checked["cuLaunchKernel"] {
+  const isPtr = rt.isPointer;
   return function cuLaunchKernel(f: CUfunction, gridDimX: number, gridDimY: number, gridDimZ: number, blockDimX: number, blockDimY: number, blockDimZ: number, sharedMemBytes: number, hStream: CUstream, kernelParams: PointerLike, extra: PointerLike): void {
-    const r = raw.cuLaunchKernel(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, rt.ptr(kernelParams), rt.ptr(extra));
+    if (arguments.length !== 11) rt.arity("cuLaunchKernel", "f,gridDimX,gridDimY,gridDimZ,blockDimX,blockDimY,blockDimZ,sharedMemBytes,hStream,kernelParams,extra", 11, arguments.length);
+    if (!(isPtr(f))) rt.bad("cuLaunchKernel", "f", "pointer", f);
+    if (!(typeof gridDimX === "number" && (gridDimX >>> 0) === gridDimX)) rt.bad("cuLaunchKernel", "gridDimX", "u32", gridDimX);
+    if (!(typeof gridDimY === "number" && (gridDimY >>> 0) === gridDimY)) rt.bad("cuLaunchKernel", "gridDimY", "u32", gridDimY);
+    if (!(typeof gridDimZ === "number" && (gridDimZ >>> 0) === gridDimZ)) rt.bad("cuLaunchKernel", "gridDimZ", "u32", gridDimZ);
+    if (!(typeof blockDimX === "number" && (blockDimX >>> 0) === blockDimX)) rt.bad("cuLaunchKernel", "blockDimX", "u32", blockDimX);
+    if (!(typeof blockDimY === "number" && (blockDimY >>> 0) === blockDimY)) rt.bad("cuLaunchKernel", "blockDimY", "u32", blockDimY);
+    if (!(typeof blockDimZ === "number" && (blockDimZ >>> 0) === blockDimZ)) rt.bad("cuLaunchKernel", "blockDimZ", "u32", blockDimZ);
+    if (!(typeof sharedMemBytes === "number" && (sharedMemBytes >>> 0) === sharedMemBytes)) rt.bad("cuLaunchKernel", "sharedMemBytes", "u32", sharedMemBytes);
+    if (!(isPtr(hStream))) rt.bad("cuLaunchKernel", "hStream", "pointer", hStream);
+    const r = raw.cuLaunchKernel(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, rt.ptr(kernelParams, "cuLaunchKernel", "kernelParams"), rt.ptr(extra, "cuLaunchKernel", "extra"));
     if (rt.guards) rt.check("cuLaunchKernel");
     if (r !== 0) rt.fail(r, "cuLaunchKernel", f);
   };
 }
 
 function cuLaunchKernelEx$(raw: Raw, rt: CheckedRuntime): Checked["cuLaunchKernelEx"] {
+  const isPtr = rt.isPointer;
   return function cuLaunchKernelEx(config: PointerLike, f: CUfunction, kernelParams: PointerLike, extra: PointerLike): void {
-    const r = raw.cuLaunchKernelEx(rt.ptr(rt.expect(config, CUlaunchConfig_st, "cuLaunchKernelEx", "config")), f, rt.ptr(kernelParams), rt.ptr(extra));
+    if (arguments.length !== 4) rt.arity("cuLaunchKernelEx", "config,f,kernelParams,extra", 4, arguments.length);
+    if (!(isPtr(f))) rt.bad("cuLaunchKernelEx", "f", "pointer", f);
+    const r = raw.cuLaunchKernelEx(rt.ptr(rt.expect(config, CUlaunchConfig_st, "cuLaunchKernelEx", "config"), "cuLaunchKernelEx", "config"), f, rt.ptr(kernelParams, "cuLaunchKernelEx", "kernelParams"), rt.ptr(extra, "cuLaunchKernelEx", "extra"));
     if (rt.guards) rt.check("cuLaunchKernelEx");
     if (r !== 0) rt.fail(r, "cuLaunchKernelEx");
   };
 }
 
 function cuLaunchCooperativeKernel$(raw: Raw, rt: CheckedRuntime): Checked["cuLaunchCooperativeKernel"] {
+  const isPtr = rt.isPointer;
   return function cuLaunchCooperativeKernel(f: CUfunction, gridDimX: number, gridDimY: number, gridDimZ: number, blockDimX: number, blockDimY: number, blockDimZ: number, sharedMemBytes: number, hStream: CUstream, kernelParams: PointerLike): void {
-    const r = raw.cuLaunchCooperativeKernel(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, rt.ptr(kernelParams));
+    if (arguments.length !== 10) rt.arity("cuLaunchCooperativeKernel", "f,gridDimX,gridDimY,gridDimZ,blockDimX,blockDimY,blockDimZ,sharedMemBytes,hStream,kernelParams", 10, arguments.length);
+    if (!(isPtr(f))) rt.bad("cuLaunchCooperativeKernel", "f", "pointer", f);
+    if (!(typeof gridDimX === "number" && (gridDimX >>> 0) === gridDimX)) rt.bad("cuLaunchCooperativeKernel", "gridDimX", "u32", gridDimX);
+    if (!(typeof gridDimY === "number" && (gridDimY >>> 0) === gridDimY)) rt.bad("cuLaunchCooperativeKernel", "gridDimY", "u32", gridDimY);
+    if (!(typeof gridDimZ === "number" && (gridDimZ >>> 0) === gridDimZ)) rt.bad("cuLaunchCooperativeKernel", "gridDimZ", "u32", gridDimZ);
+    if (!(typeof blockDimX === "number" && (blockDimX >>> 0) === blockDimX)) rt.bad("cuLaunchCooperativeKernel", "blockDimX", "u32", blockDimX);
+    if (!(typeof blockDimY === "number" && (blockDimY >>> 0) === blockDimY)) rt.bad("cuLaunchCooperativeKernel", "blockDimY", "u32", blockDimY);
+    if (!(typeof blockDimZ === "number" && (blockDimZ >>> 0) === blockDimZ)) rt.bad("cuLaunchCooperativeKernel", "blockDimZ", "u32", blockDimZ);
+    if (!(typeof sharedMemBytes === "number" && (sharedMemBytes >>> 0) === sharedMemBytes)) rt.bad("cuLaunchCooperativeKernel", "sharedMemBytes", "u32", sharedMemBytes);
+    if (!(isPtr(hStream))) rt.bad("cuLaunchCooperativeKernel", "hStream", "pointer", hStream);
+    const r = raw.cuLaunchCooperativeKernel(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, rt.ptr(kernelParams, "cuLaunchCooperativeKernel", "kernelParams"));
     if (rt.guards) rt.check("cuLaunchCooperativeKernel");
     if (r !== 0) rt.fail(r, "cuLaunchCooperativeKernel", f);
   };
@@ -2391,7 +3240,9 @@ function cuLaunchCooperativeKernel$(raw: Raw, rt: CheckedRuntime): Checked["cuLa
 
 function cuLaunchCooperativeKernelMultiDevice$(raw: Raw, rt: CheckedRuntime): Checked["cuLaunchCooperativeKernelMultiDevice"] {
   return function cuLaunchCooperativeKernelMultiDevice(launchParamsList: PointerLike, numDevices: number, flags: number): void {
-    rt.count(numDevices, "cuLaunchCooperativeKernelMultiDevice", "numDevices");
+    if (arguments.length !== 3) rt.arity("cuLaunchCooperativeKernelMultiDevice", "launchParamsList,numDevices,flags", 3, arguments.length);
+    if (!(typeof numDevices === "number" && (numDevices >>> 0) === numDevices)) rt.bad("cuLaunchCooperativeKernelMultiDevice", "numDevices", "u32", numDevices);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cuLaunchCooperativeKernelMultiDevice", "flags", "u32", flags);
     const r = raw.cuLaunchCooperativeKernelMultiDevice(rt.sized(launchParamsList, numDevices, 56, "cuLaunchCooperativeKernelMultiDevice", "launchParamsList", CUDA_LAUNCH_PARAMS_st), numDevices, flags);
     if (rt.guards) rt.check("cuLaunchCooperativeKernelMultiDevice");
     if (r !== 0) rt.fail(r, "cuLaunchCooperativeKernelMultiDevice");
@@ -2399,15 +3250,25 @@ function cuLaunchCooperativeKernelMultiDevice$(raw: Raw, rt: CheckedRuntime): Ch
 }
 
 function cuLaunchHostFunc$(raw: Raw, rt: CheckedRuntime): Checked["cuLaunchHostFunc"] {
+  const isPtr = rt.isPointer;
   return function cuLaunchHostFunc(hStream: CUstream, fn: CUhostFn, userData: PointerLike): void {
-    const r = raw.cuLaunchHostFunc(hStream, fn, rt.ptr(userData));
+    if (arguments.length !== 3) rt.arity("cuLaunchHostFunc", "hStream,fn,userData", 3, arguments.length);
+    if (!(isPtr(hStream))) rt.bad("cuLaunchHostFunc", "hStream", "pointer", hStream);
+    if (!(isPtr(fn))) rt.bad("cuLaunchHostFunc", "fn", "function", fn);
+    const r = raw.cuLaunchHostFunc(hStream, fn, rt.ptr(userData, "cuLaunchHostFunc", "userData"));
     if (rt.guards) rt.check("cuLaunchHostFunc");
     if (r !== 0) rt.fail(r, "cuLaunchHostFunc", hStream);
   };
 }
 
 function cuFuncSetBlockShape$(raw: Raw, rt: CheckedRuntime): Checked["cuFuncSetBlockShape"] {
+  const isPtr = rt.isPointer;
   return function cuFuncSetBlockShape(hfunc: CUfunction, x: number, y: number, z: number): void {
+    if (arguments.length !== 4) rt.arity("cuFuncSetBlockShape", "hfunc,x,y,z", 4, arguments.length);
+    if (!(isPtr(hfunc))) rt.bad("cuFuncSetBlockShape", "hfunc", "pointer", hfunc);
+    if (!(typeof x === "number" && (x | 0) === x)) rt.bad("cuFuncSetBlockShape", "x", "i32", x);
+    if (!(typeof y === "number" && (y | 0) === y)) rt.bad("cuFuncSetBlockShape", "y", "i32", y);
+    if (!(typeof z === "number" && (z | 0) === z)) rt.bad("cuFuncSetBlockShape", "z", "i32", z);
     const r = raw.cuFuncSetBlockShape(hfunc, x, y, z);
     if (rt.guards) rt.check("cuFuncSetBlockShape");
     if (r !== 0) rt.fail(r, "cuFuncSetBlockShape", hfunc);
@@ -2415,7 +3276,11 @@ function cuFuncSetBlockShape$(raw: Raw, rt: CheckedRuntime): Checked["cuFuncSetB
 }
 
 function cuFuncSetSharedSize$(raw: Raw, rt: CheckedRuntime): Checked["cuFuncSetSharedSize"] {
+  const isPtr = rt.isPointer;
   return function cuFuncSetSharedSize(hfunc: CUfunction, bytes: number): void {
+    if (arguments.length !== 2) rt.arity("cuFuncSetSharedSize", "hfunc,bytes", 2, arguments.length);
+    if (!(isPtr(hfunc))) rt.bad("cuFuncSetSharedSize", "hfunc", "pointer", hfunc);
+    if (!(typeof bytes === "number" && (bytes >>> 0) === bytes)) rt.bad("cuFuncSetSharedSize", "bytes", "u32", bytes);
     const r = raw.cuFuncSetSharedSize(hfunc, bytes);
     if (rt.guards) rt.check("cuFuncSetSharedSize");
     if (r !== 0) rt.fail(r, "cuFuncSetSharedSize", hfunc);
@@ -2423,7 +3288,11 @@ function cuFuncSetSharedSize$(raw: Raw, rt: CheckedRuntime): Checked["cuFuncSetS
 }
 
 function cuParamSetSize$(raw: Raw, rt: CheckedRuntime): Checked["cuParamSetSize"] {
+  const isPtr = rt.isPointer;
   return function cuParamSetSize(hfunc: CUfunction, numbytes: number): void {
+    if (arguments.length !== 2) rt.arity("cuParamSetSize", "hfunc,numbytes", 2, arguments.length);
+    if (!(isPtr(hfunc))) rt.bad("cuParamSetSize", "hfunc", "pointer", hfunc);
+    if (!(typeof numbytes === "number" && (numbytes >>> 0) === numbytes)) rt.bad("cuParamSetSize", "numbytes", "u32", numbytes);
     const r = raw.cuParamSetSize(hfunc, numbytes);
     if (rt.guards) rt.check("cuParamSetSize");
     if (r !== 0) rt.fail(r, "cuParamSetSize", hfunc);
@@ -2431,7 +3300,12 @@ function cuParamSetSize$(raw: Raw, rt: CheckedRuntime): Checked["cuParamSetSize"
 }
 
 function cuParamSeti$(raw: Raw, rt: CheckedRuntime): Checked["cuParamSeti"] {
+  const isPtr = rt.isPointer;
   return function cuParamSeti(hfunc: CUfunction, offset: number, value: number): void {
+    if (arguments.length !== 3) rt.arity("cuParamSeti", "hfunc,offset,value", 3, arguments.length);
+    if (!(isPtr(hfunc))) rt.bad("cuParamSeti", "hfunc", "pointer", hfunc);
+    if (!(typeof offset === "number" && (offset | 0) === offset)) rt.bad("cuParamSeti", "offset", "i32", offset);
+    if (!(typeof value === "number" && (value >>> 0) === value)) rt.bad("cuParamSeti", "value", "u32", value);
     const r = raw.cuParamSeti(hfunc, offset, value);
     if (rt.guards) rt.check("cuParamSeti");
     if (r !== 0) rt.fail(r, "cuParamSeti", hfunc);
@@ -2439,7 +3313,12 @@ function cuParamSeti$(raw: Raw, rt: CheckedRuntime): Checked["cuParamSeti"] {
 }
 
 function cuParamSetf$(raw: Raw, rt: CheckedRuntime): Checked["cuParamSetf"] {
+  const isPtr = rt.isPointer;
   return function cuParamSetf(hfunc: CUfunction, offset: number, value: number): void {
+    if (arguments.length !== 3) rt.arity("cuParamSetf", "hfunc,offset,value", 3, arguments.length);
+    if (!(isPtr(hfunc))) rt.bad("cuParamSetf", "hfunc", "pointer", hfunc);
+    if (!(typeof offset === "number" && (offset | 0) === offset)) rt.bad("cuParamSetf", "offset", "i32", offset);
+    if (!(typeof value === "number")) rt.bad("cuParamSetf", "value", "f32", value);
     const r = raw.cuParamSetf(hfunc, offset, value);
     if (rt.guards) rt.check("cuParamSetf");
     if (r !== 0) rt.fail(r, "cuParamSetf", hfunc);
@@ -2447,15 +3326,23 @@ function cuParamSetf$(raw: Raw, rt: CheckedRuntime): Checked["cuParamSetf"] {
 }
 
 function cuParamSetv$(raw: Raw, rt: CheckedRuntime): Checked["cuParamSetv"] {
+  const isPtr = rt.isPointer;
   return function cuParamSetv(hfunc: CUfunction, offset: number, ptr: PointerLike, numbytes: number): void {
-    const r = raw.cuParamSetv(hfunc, offset, rt.ptr(ptr), numbytes);
+    if (arguments.length !== 4) rt.arity("cuParamSetv", "hfunc,offset,ptr,numbytes", 4, arguments.length);
+    if (!(isPtr(hfunc))) rt.bad("cuParamSetv", "hfunc", "pointer", hfunc);
+    if (!(typeof offset === "number" && (offset | 0) === offset)) rt.bad("cuParamSetv", "offset", "i32", offset);
+    if (!(typeof numbytes === "number" && (numbytes >>> 0) === numbytes)) rt.bad("cuParamSetv", "numbytes", "u32", numbytes);
+    const r = raw.cuParamSetv(hfunc, offset, rt.ptr(ptr, "cuParamSetv", "ptr"), numbytes);
     if (rt.guards) rt.check("cuParamSetv");
     if (r !== 0) rt.fail(r, "cuParamSetv", hfunc);
   };
 }
 
 function cuLaunch$(raw: Raw, rt: CheckedRuntime): Checked["cuLaunch"] {
+  const isPtr = rt.isPointer;
   return function cuLaunch(f: CUfunction): void {
+    if (arguments.length !== 1) rt.arity("cuLaunch", "f", 1, arguments.length);
+    if (!(isPtr(f))) rt.bad("cuLaunch", "f", "pointer", f);
     const r = raw.cuLaunch(f);
     if (rt.guards) rt.check("cuLaunch");
     if (r !== 0) rt.fail(r, "cuLaunch", f);
@@ -2463,7 +3350,12 @@ function cuLaunch$(raw: Raw, rt: CheckedRuntime): Checked["cuLaunch"] {
 }
 
 function cuLaunchGrid$(raw: Raw, rt: CheckedRuntime): Checked["cuLaunchGrid"] {
+  const isPtr = rt.isPointer;
   return function cuLaunchGrid(f: CUfunction, grid_width: number, grid_height: number): void {
+    if (arguments.length !== 3) rt.arity("cuLaunchGrid", "f,grid_width,grid_height", 3, arguments.length);
+    if (!(isPtr(f))) rt.bad("cuLaunchGrid", "f", "pointer", f);
+    if (!(typeof grid_width === "number" && (grid_width | 0) === grid_width)) rt.bad("cuLaunchGrid", "grid_width", "i32", grid_width);
+    if (!(typeof grid_height === "number" && (grid_height | 0) === grid_height)) rt.bad("cuLaunchGrid", "grid_height", "i32", grid_height);
     const r = raw.cuLaunchGrid(f, grid_width, grid_height);
     if (rt.guards) rt.check("cuLaunchGrid");
     if (r !== 0) rt.fail(r, "cuLaunchGrid", f);
@@ -2471,7 +3363,13 @@ function cuLaunchGrid$(raw: Raw, rt: CheckedRuntime): Checked["cuLaunchGrid"] {
 }
 
 function cuLaunchGridAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuLaunchGridAsync"] {
+  const isPtr = rt.isPointer;
   return function cuLaunchGridAsync(f: CUfunction, grid_width: number, grid_height: number, hStream: CUstream): void {
+    if (arguments.length !== 4) rt.arity("cuLaunchGridAsync", "f,grid_width,grid_height,hStream", 4, arguments.length);
+    if (!(isPtr(f))) rt.bad("cuLaunchGridAsync", "f", "pointer", f);
+    if (!(typeof grid_width === "number" && (grid_width | 0) === grid_width)) rt.bad("cuLaunchGridAsync", "grid_width", "i32", grid_width);
+    if (!(typeof grid_height === "number" && (grid_height | 0) === grid_height)) rt.bad("cuLaunchGridAsync", "grid_height", "i32", grid_height);
+    if (!(isPtr(hStream))) rt.bad("cuLaunchGridAsync", "hStream", "pointer", hStream);
     const r = raw.cuLaunchGridAsync(f, grid_width, grid_height, hStream);
     if (rt.guards) rt.check("cuLaunchGridAsync");
     if (r !== 0) rt.fail(r, "cuLaunchGridAsync", f);
@@ -2479,7 +3377,12 @@ function cuLaunchGridAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuLaunchGrid
 }
 
 function cuParamSetTexRef$(raw: Raw, rt: CheckedRuntime): Checked["cuParamSetTexRef"] {
+  const isPtr = rt.isPointer;
   return function cuParamSetTexRef(hfunc: CUfunction, texunit: number, hTexRef: CUtexref): void {
+    if (arguments.length !== 3) rt.arity("cuParamSetTexRef", "hfunc,texunit,hTexRef", 3, arguments.length);
+    if (!(isPtr(hfunc))) rt.bad("cuParamSetTexRef", "hfunc", "pointer", hfunc);
+    if (!(typeof texunit === "number" && (texunit | 0) === texunit)) rt.bad("cuParamSetTexRef", "texunit", "i32", texunit);
+    if (!(isPtr(hTexRef))) rt.bad("cuParamSetTexRef", "hTexRef", "pointer", hTexRef);
     const r = raw.cuParamSetTexRef(hfunc, texunit, hTexRef);
     if (rt.guards) rt.check("cuParamSetTexRef");
     if (r !== 0) rt.fail(r, "cuParamSetTexRef", hfunc);
@@ -2487,7 +3390,11 @@ function cuParamSetTexRef$(raw: Raw, rt: CheckedRuntime): Checked["cuParamSetTex
 }
 
 function cuFuncSetSharedMemConfig$(raw: Raw, rt: CheckedRuntime): Checked["cuFuncSetSharedMemConfig"] {
+  const isPtr = rt.isPointer;
   return function cuFuncSetSharedMemConfig(hfunc: CUfunction, config: CUsharedconfig): void {
+    if (arguments.length !== 2) rt.arity("cuFuncSetSharedMemConfig", "hfunc,config", 2, arguments.length);
+    if (!(isPtr(hfunc))) rt.bad("cuFuncSetSharedMemConfig", "hfunc", "pointer", hfunc);
+    if (!(typeof config === "number" && (config >>> 0) === config)) rt.bad("cuFuncSetSharedMemConfig", "config", "u32", config);
     const r = raw.cuFuncSetSharedMemConfig(hfunc, config);
     if (rt.guards) rt.check("cuFuncSetSharedMemConfig");
     if (r !== 0) rt.fail(r, "cuFuncSetSharedMemConfig", hfunc);
@@ -2497,6 +3404,8 @@ function cuFuncSetSharedMemConfig$(raw: Raw, rt: CheckedRuntime): Checked["cuFun
 function cuGraphCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphCreate"] {
   const o0 = rt.out[0]!;
   return function cuGraphCreate(flags: number): CUgraph {
+    if (arguments.length !== 1) rt.arity("cuGraphCreate", "flags", 1, arguments.length);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cuGraphCreate", "flags", "u32", flags);
     const r = raw.cuGraphCreate(o0, flags);
     if (rt.guards) rt.check("cuGraphCreate");
     if (r !== 0) rt.fail(r, "cuGraphCreate");
@@ -2506,9 +3415,12 @@ function cuGraphCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphCreate"] 
 
 function cuGraphAddKernelNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphAddKernelNode"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuGraphAddKernelNode(hGraph: CUgraph, dependencies: PointerLike, numDependencies: bigint | number, nodeParams: PointerLike): CUgraphNode {
-    rt.count(numDependencies, "cuGraphAddKernelNode", "numDependencies");
-    const r = raw.cuGraphAddKernelNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, "cuGraphAddKernelNode", "dependencies"), numDependencies, rt.ptr(rt.expect(nodeParams, CUDA_KERNEL_NODE_PARAMS_v2_st, "cuGraphAddKernelNode", "nodeParams")));
+    if (arguments.length !== 4) rt.arity("cuGraphAddKernelNode", "hGraph,dependencies,numDependencies,nodeParams", 4, arguments.length);
+    if (!(isPtr(hGraph))) rt.bad("cuGraphAddKernelNode", "hGraph", "pointer", hGraph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cuGraphAddKernelNode", "numDependencies", "u64", numDependencies);
+    const r = raw.cuGraphAddKernelNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, "cuGraphAddKernelNode", "dependencies"), numDependencies, rt.ptr(rt.expect(nodeParams, CUDA_KERNEL_NODE_PARAMS_v2_st, "cuGraphAddKernelNode", "nodeParams"), "cuGraphAddKernelNode", "nodeParams"));
     if (rt.guards) rt.check("cuGraphAddKernelNode");
     if (r !== 0) rt.fail(r, "cuGraphAddKernelNode");
     return rt.readPointer(0) as CUgraphNode;
@@ -2516,8 +3428,11 @@ function cuGraphAddKernelNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphAd
 }
 
 function cuGraphKernelNodeGetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphKernelNodeGetParams"] {
+  const isPtr = rt.isPointer;
   return function cuGraphKernelNodeGetParams(hNode: CUgraphNode, nodeParams?: CUDA_KERNEL_NODE_PARAMS_v2_st): CUDA_KERNEL_NODE_PARAMS_v2_st {
-    const $nodeParams = nodeParams === undefined ? rt.record(CUDA_KERNEL_NODE_PARAMS_v2_st) : rt.expect(nodeParams, CUDA_KERNEL_NODE_PARAMS_v2_st, "cuGraphKernelNodeGetParams", "nodeParams");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuGraphKernelNodeGetParams", "hNode,nodeParams", 1, arguments.length);
+    if (!(isPtr(hNode))) rt.bad("cuGraphKernelNodeGetParams", "hNode", "pointer", hNode);
+    const $nodeParams = nodeParams === undefined ? rt.record(CUDA_KERNEL_NODE_PARAMS_v2_st) : rt.recordArg(nodeParams, CUDA_KERNEL_NODE_PARAMS_v2_st, "cuGraphKernelNodeGetParams", "nodeParams");
     const r = raw.cuGraphKernelNodeGetParams(hNode, $nodeParams.$pointer());
     if (rt.guards) rt.check("cuGraphKernelNodeGetParams");
     if (r !== 0) rt.fail(r, "cuGraphKernelNodeGetParams", hNode);
@@ -2526,8 +3441,11 @@ function cuGraphKernelNodeGetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuG
 }
 
 function cuGraphKernelNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphKernelNodeSetParams"] {
+  const isPtr = rt.isPointer;
   return function cuGraphKernelNodeSetParams(hNode: CUgraphNode, nodeParams: PointerLike): void {
-    const r = raw.cuGraphKernelNodeSetParams(hNode, rt.ptr(rt.expect(nodeParams, CUDA_KERNEL_NODE_PARAMS_v2_st, "cuGraphKernelNodeSetParams", "nodeParams")));
+    if (arguments.length !== 2) rt.arity("cuGraphKernelNodeSetParams", "hNode,nodeParams", 2, arguments.length);
+    if (!(isPtr(hNode))) rt.bad("cuGraphKernelNodeSetParams", "hNode", "pointer", hNode);
+    const r = raw.cuGraphKernelNodeSetParams(hNode, rt.ptr(rt.expect(nodeParams, CUDA_KERNEL_NODE_PARAMS_v2_st, "cuGraphKernelNodeSetParams", "nodeParams"), "cuGraphKernelNodeSetParams", "nodeParams"));
     if (rt.guards) rt.check("cuGraphKernelNodeSetParams");
     if (r !== 0) rt.fail(r, "cuGraphKernelNodeSetParams", hNode);
   };
@@ -2535,9 +3453,13 @@ function cuGraphKernelNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuG
 
 function cuGraphAddMemcpyNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphAddMemcpyNode"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuGraphAddMemcpyNode(hGraph: CUgraph, dependencies: PointerLike, numDependencies: bigint | number, copyParams: PointerLike, ctx: CUcontext): CUgraphNode {
-    rt.count(numDependencies, "cuGraphAddMemcpyNode", "numDependencies");
-    const r = raw.cuGraphAddMemcpyNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, "cuGraphAddMemcpyNode", "dependencies"), numDependencies, rt.ptr(rt.expect(copyParams, CUDA_MEMCPY3D_st, "cuGraphAddMemcpyNode", "copyParams")), ctx);
+    if (arguments.length !== 5) rt.arity("cuGraphAddMemcpyNode", "hGraph,dependencies,numDependencies,copyParams,ctx", 5, arguments.length);
+    if (!(isPtr(hGraph))) rt.bad("cuGraphAddMemcpyNode", "hGraph", "pointer", hGraph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cuGraphAddMemcpyNode", "numDependencies", "u64", numDependencies);
+    if (!(isPtr(ctx))) rt.bad("cuGraphAddMemcpyNode", "ctx", "pointer", ctx);
+    const r = raw.cuGraphAddMemcpyNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, "cuGraphAddMemcpyNode", "dependencies"), numDependencies, rt.ptr(rt.expect(copyParams, CUDA_MEMCPY3D_st, "cuGraphAddMemcpyNode", "copyParams"), "cuGraphAddMemcpyNode", "copyParams"), ctx);
     if (rt.guards) rt.check("cuGraphAddMemcpyNode");
     if (r !== 0) rt.fail(r, "cuGraphAddMemcpyNode");
     return rt.readPointer(0) as CUgraphNode;
@@ -2545,8 +3467,11 @@ function cuGraphAddMemcpyNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphAd
 }
 
 function cuGraphMemcpyNodeGetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphMemcpyNodeGetParams"] {
+  const isPtr = rt.isPointer;
   return function cuGraphMemcpyNodeGetParams(hNode: CUgraphNode, nodeParams?: CUDA_MEMCPY3D_st): CUDA_MEMCPY3D_st {
-    const $nodeParams = nodeParams === undefined ? rt.record(CUDA_MEMCPY3D_st) : rt.expect(nodeParams, CUDA_MEMCPY3D_st, "cuGraphMemcpyNodeGetParams", "nodeParams");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuGraphMemcpyNodeGetParams", "hNode,nodeParams", 1, arguments.length);
+    if (!(isPtr(hNode))) rt.bad("cuGraphMemcpyNodeGetParams", "hNode", "pointer", hNode);
+    const $nodeParams = nodeParams === undefined ? rt.record(CUDA_MEMCPY3D_st) : rt.recordArg(nodeParams, CUDA_MEMCPY3D_st, "cuGraphMemcpyNodeGetParams", "nodeParams");
     const r = raw.cuGraphMemcpyNodeGetParams(hNode, $nodeParams.$pointer());
     if (rt.guards) rt.check("cuGraphMemcpyNodeGetParams");
     if (r !== 0) rt.fail(r, "cuGraphMemcpyNodeGetParams", hNode);
@@ -2555,8 +3480,11 @@ function cuGraphMemcpyNodeGetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuG
 }
 
 function cuGraphMemcpyNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphMemcpyNodeSetParams"] {
+  const isPtr = rt.isPointer;
   return function cuGraphMemcpyNodeSetParams(hNode: CUgraphNode, nodeParams: PointerLike): void {
-    const r = raw.cuGraphMemcpyNodeSetParams(hNode, rt.ptr(rt.expect(nodeParams, CUDA_MEMCPY3D_st, "cuGraphMemcpyNodeSetParams", "nodeParams")));
+    if (arguments.length !== 2) rt.arity("cuGraphMemcpyNodeSetParams", "hNode,nodeParams", 2, arguments.length);
+    if (!(isPtr(hNode))) rt.bad("cuGraphMemcpyNodeSetParams", "hNode", "pointer", hNode);
+    const r = raw.cuGraphMemcpyNodeSetParams(hNode, rt.ptr(rt.expect(nodeParams, CUDA_MEMCPY3D_st, "cuGraphMemcpyNodeSetParams", "nodeParams"), "cuGraphMemcpyNodeSetParams", "nodeParams"));
     if (rt.guards) rt.check("cuGraphMemcpyNodeSetParams");
     if (r !== 0) rt.fail(r, "cuGraphMemcpyNodeSetParams", hNode);
   };
@@ -2564,9 +3492,13 @@ function cuGraphMemcpyNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuG
 
 function cuGraphAddMemsetNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphAddMemsetNode"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuGraphAddMemsetNode(hGraph: CUgraph, dependencies: PointerLike, numDependencies: bigint | number, memsetParams: PointerLike, ctx: CUcontext): CUgraphNode {
-    rt.count(numDependencies, "cuGraphAddMemsetNode", "numDependencies");
-    const r = raw.cuGraphAddMemsetNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, "cuGraphAddMemsetNode", "dependencies"), numDependencies, rt.ptr(rt.expect(memsetParams, CUDA_MEMSET_NODE_PARAMS_st, "cuGraphAddMemsetNode", "memsetParams")), ctx);
+    if (arguments.length !== 5) rt.arity("cuGraphAddMemsetNode", "hGraph,dependencies,numDependencies,memsetParams,ctx", 5, arguments.length);
+    if (!(isPtr(hGraph))) rt.bad("cuGraphAddMemsetNode", "hGraph", "pointer", hGraph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cuGraphAddMemsetNode", "numDependencies", "u64", numDependencies);
+    if (!(isPtr(ctx))) rt.bad("cuGraphAddMemsetNode", "ctx", "pointer", ctx);
+    const r = raw.cuGraphAddMemsetNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, "cuGraphAddMemsetNode", "dependencies"), numDependencies, rt.ptr(rt.expect(memsetParams, CUDA_MEMSET_NODE_PARAMS_st, "cuGraphAddMemsetNode", "memsetParams"), "cuGraphAddMemsetNode", "memsetParams"), ctx);
     if (rt.guards) rt.check("cuGraphAddMemsetNode");
     if (r !== 0) rt.fail(r, "cuGraphAddMemsetNode");
     return rt.readPointer(0) as CUgraphNode;
@@ -2574,8 +3506,11 @@ function cuGraphAddMemsetNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphAd
 }
 
 function cuGraphMemsetNodeGetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphMemsetNodeGetParams"] {
+  const isPtr = rt.isPointer;
   return function cuGraphMemsetNodeGetParams(hNode: CUgraphNode, nodeParams?: CUDA_MEMSET_NODE_PARAMS_st): CUDA_MEMSET_NODE_PARAMS_st {
-    const $nodeParams = nodeParams === undefined ? rt.record(CUDA_MEMSET_NODE_PARAMS_st) : rt.expect(nodeParams, CUDA_MEMSET_NODE_PARAMS_st, "cuGraphMemsetNodeGetParams", "nodeParams");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuGraphMemsetNodeGetParams", "hNode,nodeParams", 1, arguments.length);
+    if (!(isPtr(hNode))) rt.bad("cuGraphMemsetNodeGetParams", "hNode", "pointer", hNode);
+    const $nodeParams = nodeParams === undefined ? rt.record(CUDA_MEMSET_NODE_PARAMS_st) : rt.recordArg(nodeParams, CUDA_MEMSET_NODE_PARAMS_st, "cuGraphMemsetNodeGetParams", "nodeParams");
     const r = raw.cuGraphMemsetNodeGetParams(hNode, $nodeParams.$pointer());
     if (rt.guards) rt.check("cuGraphMemsetNodeGetParams");
     if (r !== 0) rt.fail(r, "cuGraphMemsetNodeGetParams", hNode);
@@ -2584,8 +3519,11 @@ function cuGraphMemsetNodeGetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuG
 }
 
 function cuGraphMemsetNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphMemsetNodeSetParams"] {
+  const isPtr = rt.isPointer;
   return function cuGraphMemsetNodeSetParams(hNode: CUgraphNode, nodeParams: PointerLike): void {
-    const r = raw.cuGraphMemsetNodeSetParams(hNode, rt.ptr(rt.expect(nodeParams, CUDA_MEMSET_NODE_PARAMS_st, "cuGraphMemsetNodeSetParams", "nodeParams")));
+    if (arguments.length !== 2) rt.arity("cuGraphMemsetNodeSetParams", "hNode,nodeParams", 2, arguments.length);
+    if (!(isPtr(hNode))) rt.bad("cuGraphMemsetNodeSetParams", "hNode", "pointer", hNode);
+    const r = raw.cuGraphMemsetNodeSetParams(hNode, rt.ptr(rt.expect(nodeParams, CUDA_MEMSET_NODE_PARAMS_st, "cuGraphMemsetNodeSetParams", "nodeParams"), "cuGraphMemsetNodeSetParams", "nodeParams"));
     if (rt.guards) rt.check("cuGraphMemsetNodeSetParams");
     if (r !== 0) rt.fail(r, "cuGraphMemsetNodeSetParams", hNode);
   };
@@ -2593,9 +3531,12 @@ function cuGraphMemsetNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuG
 
 function cuGraphAddHostNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphAddHostNode"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuGraphAddHostNode(hGraph: CUgraph, dependencies: PointerLike, numDependencies: bigint | number, nodeParams: PointerLike): CUgraphNode {
-    rt.count(numDependencies, "cuGraphAddHostNode", "numDependencies");
-    const r = raw.cuGraphAddHostNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, "cuGraphAddHostNode", "dependencies"), numDependencies, rt.ptr(rt.expect(nodeParams, CUDA_HOST_NODE_PARAMS_st, "cuGraphAddHostNode", "nodeParams")));
+    if (arguments.length !== 4) rt.arity("cuGraphAddHostNode", "hGraph,dependencies,numDependencies,nodeParams", 4, arguments.length);
+    if (!(isPtr(hGraph))) rt.bad("cuGraphAddHostNode", "hGraph", "pointer", hGraph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cuGraphAddHostNode", "numDependencies", "u64", numDependencies);
+    const r = raw.cuGraphAddHostNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, "cuGraphAddHostNode", "dependencies"), numDependencies, rt.ptr(rt.expect(nodeParams, CUDA_HOST_NODE_PARAMS_st, "cuGraphAddHostNode", "nodeParams"), "cuGraphAddHostNode", "nodeParams"));
     if (rt.guards) rt.check("cuGraphAddHostNode");
     if (r !== 0) rt.fail(r, "cuGraphAddHostNode");
     return rt.readPointer(0) as CUgraphNode;
@@ -2603,8 +3544,11 @@ function cuGraphAddHostNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphAddH
 }
 
 function cuGraphHostNodeGetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphHostNodeGetParams"] {
+  const isPtr = rt.isPointer;
   return function cuGraphHostNodeGetParams(hNode: CUgraphNode, nodeParams?: CUDA_HOST_NODE_PARAMS_st): CUDA_HOST_NODE_PARAMS_st {
-    const $nodeParams = nodeParams === undefined ? rt.record(CUDA_HOST_NODE_PARAMS_st) : rt.expect(nodeParams, CUDA_HOST_NODE_PARAMS_st, "cuGraphHostNodeGetParams", "nodeParams");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuGraphHostNodeGetParams", "hNode,nodeParams", 1, arguments.length);
+    if (!(isPtr(hNode))) rt.bad("cuGraphHostNodeGetParams", "hNode", "pointer", hNode);
+    const $nodeParams = nodeParams === undefined ? rt.record(CUDA_HOST_NODE_PARAMS_st) : rt.recordArg(nodeParams, CUDA_HOST_NODE_PARAMS_st, "cuGraphHostNodeGetParams", "nodeParams");
     const r = raw.cuGraphHostNodeGetParams(hNode, $nodeParams.$pointer());
     if (rt.guards) rt.check("cuGraphHostNodeGetParams");
     if (r !== 0) rt.fail(r, "cuGraphHostNodeGetParams", hNode);
@@ -2613,8 +3557,11 @@ function cuGraphHostNodeGetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGra
 }
 
 function cuGraphHostNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphHostNodeSetParams"] {
+  const isPtr = rt.isPointer;
   return function cuGraphHostNodeSetParams(hNode: CUgraphNode, nodeParams: PointerLike): void {
-    const r = raw.cuGraphHostNodeSetParams(hNode, rt.ptr(rt.expect(nodeParams, CUDA_HOST_NODE_PARAMS_st, "cuGraphHostNodeSetParams", "nodeParams")));
+    if (arguments.length !== 2) rt.arity("cuGraphHostNodeSetParams", "hNode,nodeParams", 2, arguments.length);
+    if (!(isPtr(hNode))) rt.bad("cuGraphHostNodeSetParams", "hNode", "pointer", hNode);
+    const r = raw.cuGraphHostNodeSetParams(hNode, rt.ptr(rt.expect(nodeParams, CUDA_HOST_NODE_PARAMS_st, "cuGraphHostNodeSetParams", "nodeParams"), "cuGraphHostNodeSetParams", "nodeParams"));
     if (rt.guards) rt.check("cuGraphHostNodeSetParams");
     if (r !== 0) rt.fail(r, "cuGraphHostNodeSetParams", hNode);
   };
@@ -2622,8 +3569,12 @@ function cuGraphHostNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGra
 
 function cuGraphAddChildGraphNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphAddChildGraphNode"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuGraphAddChildGraphNode(hGraph: CUgraph, dependencies: PointerLike, numDependencies: bigint | number, childGraph: CUgraph): CUgraphNode {
-    rt.count(numDependencies, "cuGraphAddChildGraphNode", "numDependencies");
+    if (arguments.length !== 4) rt.arity("cuGraphAddChildGraphNode", "hGraph,dependencies,numDependencies,childGraph", 4, arguments.length);
+    if (!(isPtr(hGraph))) rt.bad("cuGraphAddChildGraphNode", "hGraph", "pointer", hGraph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cuGraphAddChildGraphNode", "numDependencies", "u64", numDependencies);
+    if (!(isPtr(childGraph))) rt.bad("cuGraphAddChildGraphNode", "childGraph", "pointer", childGraph);
     const r = raw.cuGraphAddChildGraphNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, "cuGraphAddChildGraphNode", "dependencies"), numDependencies, childGraph);
     if (rt.guards) rt.check("cuGraphAddChildGraphNode");
     if (r !== 0) rt.fail(r, "cuGraphAddChildGraphNode");
@@ -2633,7 +3584,10 @@ function cuGraphAddChildGraphNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGra
 
 function cuGraphChildGraphNodeGetGraph$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphChildGraphNodeGetGraph"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuGraphChildGraphNodeGetGraph(hNode: CUgraphNode): CUgraph {
+    if (arguments.length !== 1) rt.arity("cuGraphChildGraphNodeGetGraph", "hNode", 1, arguments.length);
+    if (!(isPtr(hNode))) rt.bad("cuGraphChildGraphNodeGetGraph", "hNode", "pointer", hNode);
     const r = raw.cuGraphChildGraphNodeGetGraph(hNode, o0);
     if (rt.guards) rt.check("cuGraphChildGraphNodeGetGraph");
     if (r !== 0) rt.fail(r, "cuGraphChildGraphNodeGetGraph", hNode);
@@ -2643,8 +3597,11 @@ function cuGraphChildGraphNodeGetGraph$(raw: Raw, rt: CheckedRuntime): Checked["
 
 function cuGraphAddEmptyNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphAddEmptyNode"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuGraphAddEmptyNode(hGraph: CUgraph, dependencies: PointerLike, numDependencies: bigint | number): CUgraphNode {
-    rt.count(numDependencies, "cuGraphAddEmptyNode", "numDependencies");
+    if (arguments.length !== 3) rt.arity("cuGraphAddEmptyNode", "hGraph,dependencies,numDependencies", 3, arguments.length);
+    if (!(isPtr(hGraph))) rt.bad("cuGraphAddEmptyNode", "hGraph", "pointer", hGraph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cuGraphAddEmptyNode", "numDependencies", "u64", numDependencies);
     const r = raw.cuGraphAddEmptyNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, "cuGraphAddEmptyNode", "dependencies"), numDependencies);
     if (rt.guards) rt.check("cuGraphAddEmptyNode");
     if (r !== 0) rt.fail(r, "cuGraphAddEmptyNode");
@@ -2654,8 +3611,12 @@ function cuGraphAddEmptyNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphAdd
 
 function cuGraphAddEventRecordNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphAddEventRecordNode"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuGraphAddEventRecordNode(hGraph: CUgraph, dependencies: PointerLike, numDependencies: bigint | number, event: CUevent): CUgraphNode {
-    rt.count(numDependencies, "cuGraphAddEventRecordNode", "numDependencies");
+    if (arguments.length !== 4) rt.arity("cuGraphAddEventRecordNode", "hGraph,dependencies,numDependencies,event", 4, arguments.length);
+    if (!(isPtr(hGraph))) rt.bad("cuGraphAddEventRecordNode", "hGraph", "pointer", hGraph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cuGraphAddEventRecordNode", "numDependencies", "u64", numDependencies);
+    if (!(isPtr(event))) rt.bad("cuGraphAddEventRecordNode", "event", "pointer", event);
     const r = raw.cuGraphAddEventRecordNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, "cuGraphAddEventRecordNode", "dependencies"), numDependencies, event);
     if (rt.guards) rt.check("cuGraphAddEventRecordNode");
     if (r !== 0) rt.fail(r, "cuGraphAddEventRecordNode");
@@ -2665,7 +3626,10 @@ function cuGraphAddEventRecordNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGr
 
 function cuGraphEventRecordNodeGetEvent$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphEventRecordNodeGetEvent"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuGraphEventRecordNodeGetEvent(hNode: CUgraphNode): CUevent {
+    if (arguments.length !== 1) rt.arity("cuGraphEventRecordNodeGetEvent", "hNode", 1, arguments.length);
+    if (!(isPtr(hNode))) rt.bad("cuGraphEventRecordNodeGetEvent", "hNode", "pointer", hNode);
     const r = raw.cuGraphEventRecordNodeGetEvent(hNode, o0);
     if (rt.guards) rt.check("cuGraphEventRecordNodeGetEvent");
     if (r !== 0) rt.fail(r, "cuGraphEventRecordNodeGetEvent", hNode);
@@ -2674,7 +3638,11 @@ function cuGraphEventRecordNodeGetEvent$(raw: Raw, rt: CheckedRuntime): Checked[
 }
 
 function cuGraphEventRecordNodeSetEvent$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphEventRecordNodeSetEvent"] {
+  const isPtr = rt.isPointer;
   return function cuGraphEventRecordNodeSetEvent(hNode: CUgraphNode, event: CUevent): void {
+    if (arguments.length !== 2) rt.arity("cuGraphEventRecordNodeSetEvent", "hNode,event", 2, arguments.length);
+    if (!(isPtr(hNode))) rt.bad("cuGraphEventRecordNodeSetEvent", "hNode", "pointer", hNode);
+    if (!(isPtr(event))) rt.bad("cuGraphEventRecordNodeSetEvent", "event", "pointer", event);
     const r = raw.cuGraphEventRecordNodeSetEvent(hNode, event);
     if (rt.guards) rt.check("cuGraphEventRecordNodeSetEvent");
     if (r !== 0) rt.fail(r, "cuGraphEventRecordNodeSetEvent", hNode);
@@ -2683,8 +3651,12 @@ function cuGraphEventRecordNodeSetEvent$(raw: Raw, rt: CheckedRuntime): Checked[
 
 function cuGraphAddEventWaitNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphAddEventWaitNode"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuGraphAddEventWaitNode(hGraph: CUgraph, dependencies: PointerLike, numDependencies: bigint | number, event: CUevent): CUgraphNode {
-    rt.count(numDependencies, "cuGraphAddEventWaitNode", "numDependencies");
+    if (arguments.length !== 4) rt.arity("cuGraphAddEventWaitNode", "hGraph,dependencies,numDependencies,event", 4, arguments.length);
+    if (!(isPtr(hGraph))) rt.bad("cuGraphAddEventWaitNode", "hGraph", "pointer", hGraph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cuGraphAddEventWaitNode", "numDependencies", "u64", numDependencies);
+    if (!(isPtr(event))) rt.bad("cuGraphAddEventWaitNode", "event", "pointer", event);
     const r = raw.cuGraphAddEventWaitNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, "cuGraphAddEventWaitNode", "dependencies"), numDependencies, event);
     if (rt.guards) rt.check("cuGraphAddEventWaitNode");
     if (r !== 0) rt.fail(r, "cuGraphAddEventWaitNode");
@@ -2694,7 +3666,10 @@ function cuGraphAddEventWaitNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGrap
 
 function cuGraphEventWaitNodeGetEvent$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphEventWaitNodeGetEvent"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuGraphEventWaitNodeGetEvent(hNode: CUgraphNode): CUevent {
+    if (arguments.length !== 1) rt.arity("cuGraphEventWaitNodeGetEvent", "hNode", 1, arguments.length);
+    if (!(isPtr(hNode))) rt.bad("cuGraphEventWaitNodeGetEvent", "hNode", "pointer", hNode);
     const r = raw.cuGraphEventWaitNodeGetEvent(hNode, o0);
     if (rt.guards) rt.check("cuGraphEventWaitNodeGetEvent");
     if (r !== 0) rt.fail(r, "cuGraphEventWaitNodeGetEvent", hNode);
@@ -2703,7 +3678,11 @@ function cuGraphEventWaitNodeGetEvent$(raw: Raw, rt: CheckedRuntime): Checked["c
 }
 
 function cuGraphEventWaitNodeSetEvent$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphEventWaitNodeSetEvent"] {
+  const isPtr = rt.isPointer;
   return function cuGraphEventWaitNodeSetEvent(hNode: CUgraphNode, event: CUevent): void {
+    if (arguments.length !== 2) rt.arity("cuGraphEventWaitNodeSetEvent", "hNode,event", 2, arguments.length);
+    if (!(isPtr(hNode))) rt.bad("cuGraphEventWaitNodeSetEvent", "hNode", "pointer", hNode);
+    if (!(isPtr(event))) rt.bad("cuGraphEventWaitNodeSetEvent", "event", "pointer", event);
     const r = raw.cuGraphEventWaitNodeSetEvent(hNode, event);
     if (rt.guards) rt.check("cuGraphEventWaitNodeSetEvent");
     if (r !== 0) rt.fail(r, "cuGraphEventWaitNodeSetEvent", hNode);
@@ -2712,9 +3691,12 @@ function cuGraphEventWaitNodeSetEvent$(raw: Raw, rt: CheckedRuntime): Checked["c
 
 function cuGraphAddExternalSemaphoresSignalNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphAddExternalSemaphoresSignalNode"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuGraphAddExternalSemaphoresSignalNode(hGraph: CUgraph, dependencies: PointerLike, numDependencies: bigint | number, nodeParams: PointerLike): CUgraphNode {
-    rt.count(numDependencies, "cuGraphAddExternalSemaphoresSignalNode", "numDependencies");
-    const r = raw.cuGraphAddExternalSemaphoresSignalNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, "cuGraphAddExternalSemaphoresSignalNode", "dependencies"), numDependencies, rt.ptr(rt.expect(nodeParams, CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st, "cuGraphAddExternalSemaphoresSignalNode", "nodeParams")));
+    if (arguments.length !== 4) rt.arity("cuGraphAddExternalSemaphoresSignalNode", "hGraph,dependencies,numDependencies,nodeParams", 4, arguments.length);
+    if (!(isPtr(hGraph))) rt.bad("cuGraphAddExternalSemaphoresSignalNode", "hGraph", "pointer", hGraph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cuGraphAddExternalSemaphoresSignalNode", "numDependencies", "u64", numDependencies);
+    const r = raw.cuGraphAddExternalSemaphoresSignalNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, "cuGraphAddExternalSemaphoresSignalNode", "dependencies"), numDependencies, rt.ptr(rt.expect(nodeParams, CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st, "cuGraphAddExternalSemaphoresSignalNode", "nodeParams"), "cuGraphAddExternalSemaphoresSignalNode", "nodeParams"));
     if (rt.guards) rt.check("cuGraphAddExternalSemaphoresSignalNode");
     if (r !== 0) rt.fail(r, "cuGraphAddExternalSemaphoresSignalNode");
     return rt.readPointer(0) as CUgraphNode;
@@ -2722,8 +3704,11 @@ function cuGraphAddExternalSemaphoresSignalNode$(raw: Raw, rt: CheckedRuntime): 
 }
 
 function cuGraphExternalSemaphoresSignalNodeGetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphExternalSemaphoresSignalNodeGetParams"] {
+  const isPtr = rt.isPointer;
   return function cuGraphExternalSemaphoresSignalNodeGetParams(hNode: CUgraphNode, params_out?: CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st): CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st {
-    const $params_out = params_out === undefined ? rt.record(CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st) : rt.expect(params_out, CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st, "cuGraphExternalSemaphoresSignalNodeGetParams", "params_out");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuGraphExternalSemaphoresSignalNodeGetParams", "hNode,params_out", 1, arguments.length);
+    if (!(isPtr(hNode))) rt.bad("cuGraphExternalSemaphoresSignalNodeGetParams", "hNode", "pointer", hNode);
+    const $params_out = params_out === undefined ? rt.record(CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st) : rt.recordArg(params_out, CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st, "cuGraphExternalSemaphoresSignalNodeGetParams", "params_out");
     const r = raw.cuGraphExternalSemaphoresSignalNodeGetParams(hNode, $params_out.$pointer());
     if (rt.guards) rt.check("cuGraphExternalSemaphoresSignalNodeGetParams");
     if (r !== 0) rt.fail(r, "cuGraphExternalSemaphoresSignalNodeGetParams", hNode);
@@ -2732,8 +3717,11 @@ function cuGraphExternalSemaphoresSignalNodeGetParams$(raw: Raw, rt: CheckedRunt
 }
 
 function cuGraphExternalSemaphoresSignalNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphExternalSemaphoresSignalNodeSetParams"] {
+  const isPtr = rt.isPointer;
   return function cuGraphExternalSemaphoresSignalNodeSetParams(hNode: CUgraphNode, nodeParams: PointerLike): void {
-    const r = raw.cuGraphExternalSemaphoresSignalNodeSetParams(hNode, rt.ptr(rt.expect(nodeParams, CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st, "cuGraphExternalSemaphoresSignalNodeSetParams", "nodeParams")));
+    if (arguments.length !== 2) rt.arity("cuGraphExternalSemaphoresSignalNodeSetParams", "hNode,nodeParams", 2, arguments.length);
+    if (!(isPtr(hNode))) rt.bad("cuGraphExternalSemaphoresSignalNodeSetParams", "hNode", "pointer", hNode);
+    const r = raw.cuGraphExternalSemaphoresSignalNodeSetParams(hNode, rt.ptr(rt.expect(nodeParams, CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st, "cuGraphExternalSemaphoresSignalNodeSetParams", "nodeParams"), "cuGraphExternalSemaphoresSignalNodeSetParams", "nodeParams"));
     if (rt.guards) rt.check("cuGraphExternalSemaphoresSignalNodeSetParams");
     if (r !== 0) rt.fail(r, "cuGraphExternalSemaphoresSignalNodeSetParams", hNode);
   };
@@ -2741,9 +3729,12 @@ function cuGraphExternalSemaphoresSignalNodeSetParams$(raw: Raw, rt: CheckedRunt
 
 function cuGraphAddExternalSemaphoresWaitNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphAddExternalSemaphoresWaitNode"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuGraphAddExternalSemaphoresWaitNode(hGraph: CUgraph, dependencies: PointerLike, numDependencies: bigint | number, nodeParams: PointerLike): CUgraphNode {
-    rt.count(numDependencies, "cuGraphAddExternalSemaphoresWaitNode", "numDependencies");
-    const r = raw.cuGraphAddExternalSemaphoresWaitNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, "cuGraphAddExternalSemaphoresWaitNode", "dependencies"), numDependencies, rt.ptr(rt.expect(nodeParams, CUDA_EXT_SEM_WAIT_NODE_PARAMS_st, "cuGraphAddExternalSemaphoresWaitNode", "nodeParams")));
+    if (arguments.length !== 4) rt.arity("cuGraphAddExternalSemaphoresWaitNode", "hGraph,dependencies,numDependencies,nodeParams", 4, arguments.length);
+    if (!(isPtr(hGraph))) rt.bad("cuGraphAddExternalSemaphoresWaitNode", "hGraph", "pointer", hGraph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cuGraphAddExternalSemaphoresWaitNode", "numDependencies", "u64", numDependencies);
+    const r = raw.cuGraphAddExternalSemaphoresWaitNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, "cuGraphAddExternalSemaphoresWaitNode", "dependencies"), numDependencies, rt.ptr(rt.expect(nodeParams, CUDA_EXT_SEM_WAIT_NODE_PARAMS_st, "cuGraphAddExternalSemaphoresWaitNode", "nodeParams"), "cuGraphAddExternalSemaphoresWaitNode", "nodeParams"));
     if (rt.guards) rt.check("cuGraphAddExternalSemaphoresWaitNode");
     if (r !== 0) rt.fail(r, "cuGraphAddExternalSemaphoresWaitNode");
     return rt.readPointer(0) as CUgraphNode;
@@ -2751,8 +3742,11 @@ function cuGraphAddExternalSemaphoresWaitNode$(raw: Raw, rt: CheckedRuntime): Ch
 }
 
 function cuGraphExternalSemaphoresWaitNodeGetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphExternalSemaphoresWaitNodeGetParams"] {
+  const isPtr = rt.isPointer;
   return function cuGraphExternalSemaphoresWaitNodeGetParams(hNode: CUgraphNode, params_out?: CUDA_EXT_SEM_WAIT_NODE_PARAMS_st): CUDA_EXT_SEM_WAIT_NODE_PARAMS_st {
-    const $params_out = params_out === undefined ? rt.record(CUDA_EXT_SEM_WAIT_NODE_PARAMS_st) : rt.expect(params_out, CUDA_EXT_SEM_WAIT_NODE_PARAMS_st, "cuGraphExternalSemaphoresWaitNodeGetParams", "params_out");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuGraphExternalSemaphoresWaitNodeGetParams", "hNode,params_out", 1, arguments.length);
+    if (!(isPtr(hNode))) rt.bad("cuGraphExternalSemaphoresWaitNodeGetParams", "hNode", "pointer", hNode);
+    const $params_out = params_out === undefined ? rt.record(CUDA_EXT_SEM_WAIT_NODE_PARAMS_st) : rt.recordArg(params_out, CUDA_EXT_SEM_WAIT_NODE_PARAMS_st, "cuGraphExternalSemaphoresWaitNodeGetParams", "params_out");
     const r = raw.cuGraphExternalSemaphoresWaitNodeGetParams(hNode, $params_out.$pointer());
     if (rt.guards) rt.check("cuGraphExternalSemaphoresWaitNodeGetParams");
     if (r !== 0) rt.fail(r, "cuGraphExternalSemaphoresWaitNodeGetParams", hNode);
@@ -2761,8 +3755,11 @@ function cuGraphExternalSemaphoresWaitNodeGetParams$(raw: Raw, rt: CheckedRuntim
 }
 
 function cuGraphExternalSemaphoresWaitNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphExternalSemaphoresWaitNodeSetParams"] {
+  const isPtr = rt.isPointer;
   return function cuGraphExternalSemaphoresWaitNodeSetParams(hNode: CUgraphNode, nodeParams: PointerLike): void {
-    const r = raw.cuGraphExternalSemaphoresWaitNodeSetParams(hNode, rt.ptr(rt.expect(nodeParams, CUDA_EXT_SEM_WAIT_NODE_PARAMS_st, "cuGraphExternalSemaphoresWaitNodeSetParams", "nodeParams")));
+    if (arguments.length !== 2) rt.arity("cuGraphExternalSemaphoresWaitNodeSetParams", "hNode,nodeParams", 2, arguments.length);
+    if (!(isPtr(hNode))) rt.bad("cuGraphExternalSemaphoresWaitNodeSetParams", "hNode", "pointer", hNode);
+    const r = raw.cuGraphExternalSemaphoresWaitNodeSetParams(hNode, rt.ptr(rt.expect(nodeParams, CUDA_EXT_SEM_WAIT_NODE_PARAMS_st, "cuGraphExternalSemaphoresWaitNodeSetParams", "nodeParams"), "cuGraphExternalSemaphoresWaitNodeSetParams", "nodeParams"));
     if (rt.guards) rt.check("cuGraphExternalSemaphoresWaitNodeSetParams");
     if (r !== 0) rt.fail(r, "cuGraphExternalSemaphoresWaitNodeSetParams", hNode);
   };
@@ -2770,9 +3767,12 @@ function cuGraphExternalSemaphoresWaitNodeSetParams$(raw: Raw, rt: CheckedRuntim
 
 function cuGraphAddBatchMemOpNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphAddBatchMemOpNode"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuGraphAddBatchMemOpNode(hGraph: CUgraph, dependencies: PointerLike, numDependencies: bigint | number, nodeParams: PointerLike): CUgraphNode {
-    rt.count(numDependencies, "cuGraphAddBatchMemOpNode", "numDependencies");
-    const r = raw.cuGraphAddBatchMemOpNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, "cuGraphAddBatchMemOpNode", "dependencies"), numDependencies, rt.ptr(rt.expect(nodeParams, CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st, "cuGraphAddBatchMemOpNode", "nodeParams")));
+    if (arguments.length !== 4) rt.arity("cuGraphAddBatchMemOpNode", "hGraph,dependencies,numDependencies,nodeParams", 4, arguments.length);
+    if (!(isPtr(hGraph))) rt.bad("cuGraphAddBatchMemOpNode", "hGraph", "pointer", hGraph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cuGraphAddBatchMemOpNode", "numDependencies", "u64", numDependencies);
+    const r = raw.cuGraphAddBatchMemOpNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, "cuGraphAddBatchMemOpNode", "dependencies"), numDependencies, rt.ptr(rt.expect(nodeParams, CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st, "cuGraphAddBatchMemOpNode", "nodeParams"), "cuGraphAddBatchMemOpNode", "nodeParams"));
     if (rt.guards) rt.check("cuGraphAddBatchMemOpNode");
     if (r !== 0) rt.fail(r, "cuGraphAddBatchMemOpNode");
     return rt.readPointer(0) as CUgraphNode;
@@ -2780,8 +3780,11 @@ function cuGraphAddBatchMemOpNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGra
 }
 
 function cuGraphBatchMemOpNodeGetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphBatchMemOpNodeGetParams"] {
+  const isPtr = rt.isPointer;
   return function cuGraphBatchMemOpNodeGetParams(hNode: CUgraphNode, nodeParams_out?: CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st): CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st {
-    const $nodeParams_out = nodeParams_out === undefined ? rt.record(CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st) : rt.expect(nodeParams_out, CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st, "cuGraphBatchMemOpNodeGetParams", "nodeParams_out");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuGraphBatchMemOpNodeGetParams", "hNode,nodeParams_out", 1, arguments.length);
+    if (!(isPtr(hNode))) rt.bad("cuGraphBatchMemOpNodeGetParams", "hNode", "pointer", hNode);
+    const $nodeParams_out = nodeParams_out === undefined ? rt.record(CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st) : rt.recordArg(nodeParams_out, CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st, "cuGraphBatchMemOpNodeGetParams", "nodeParams_out");
     const r = raw.cuGraphBatchMemOpNodeGetParams(hNode, $nodeParams_out.$pointer());
     if (rt.guards) rt.check("cuGraphBatchMemOpNodeGetParams");
     if (r !== 0) rt.fail(r, "cuGraphBatchMemOpNodeGetParams", hNode);
@@ -2790,16 +3793,23 @@ function cuGraphBatchMemOpNodeGetParams$(raw: Raw, rt: CheckedRuntime): Checked[
 }
 
 function cuGraphBatchMemOpNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphBatchMemOpNodeSetParams"] {
+  const isPtr = rt.isPointer;
   return function cuGraphBatchMemOpNodeSetParams(hNode: CUgraphNode, nodeParams: PointerLike): void {
-    const r = raw.cuGraphBatchMemOpNodeSetParams(hNode, rt.ptr(rt.expect(nodeParams, CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st, "cuGraphBatchMemOpNodeSetParams", "nodeParams")));
+    if (arguments.length !== 2) rt.arity("cuGraphBatchMemOpNodeSetParams", "hNode,nodeParams", 2, arguments.length);
+    if (!(isPtr(hNode))) rt.bad("cuGraphBatchMemOpNodeSetParams", "hNode", "pointer", hNode);
+    const r = raw.cuGraphBatchMemOpNodeSetParams(hNode, rt.ptr(rt.expect(nodeParams, CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st, "cuGraphBatchMemOpNodeSetParams", "nodeParams"), "cuGraphBatchMemOpNodeSetParams", "nodeParams"));
     if (rt.guards) rt.check("cuGraphBatchMemOpNodeSetParams");
     if (r !== 0) rt.fail(r, "cuGraphBatchMemOpNodeSetParams", hNode);
   };
 }
 
 function cuGraphExecBatchMemOpNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphExecBatchMemOpNodeSetParams"] {
+  const isPtr = rt.isPointer;
   return function cuGraphExecBatchMemOpNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, nodeParams: PointerLike): void {
-    const r = raw.cuGraphExecBatchMemOpNodeSetParams(hGraphExec, hNode, rt.ptr(rt.expect(nodeParams, CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st, "cuGraphExecBatchMemOpNodeSetParams", "nodeParams")));
+    if (arguments.length !== 3) rt.arity("cuGraphExecBatchMemOpNodeSetParams", "hGraphExec,hNode,nodeParams", 3, arguments.length);
+    if (!(isPtr(hGraphExec))) rt.bad("cuGraphExecBatchMemOpNodeSetParams", "hGraphExec", "pointer", hGraphExec);
+    if (!(isPtr(hNode))) rt.bad("cuGraphExecBatchMemOpNodeSetParams", "hNode", "pointer", hNode);
+    const r = raw.cuGraphExecBatchMemOpNodeSetParams(hGraphExec, hNode, rt.ptr(rt.expect(nodeParams, CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st, "cuGraphExecBatchMemOpNodeSetParams", "nodeParams"), "cuGraphExecBatchMemOpNodeSetParams", "nodeParams"));
     if (rt.guards) rt.check("cuGraphExecBatchMemOpNodeSetParams");
     if (r !== 0) rt.fail(r, "cuGraphExecBatchMemOpNodeSetParams", hGraphExec);
   };
@@ -2807,9 +3817,12 @@ function cuGraphExecBatchMemOpNodeSetParams$(raw: Raw, rt: CheckedRuntime): Chec
 
 function cuGraphAddMemAllocNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphAddMemAllocNode"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuGraphAddMemAllocNode(hGraph: CUgraph, dependencies: PointerLike, numDependencies: bigint | number, nodeParams: PointerLike): CUgraphNode {
-    rt.count(numDependencies, "cuGraphAddMemAllocNode", "numDependencies");
-    const r = raw.cuGraphAddMemAllocNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, "cuGraphAddMemAllocNode", "dependencies"), numDependencies, rt.ptr(rt.expect(nodeParams, CUDA_MEM_ALLOC_NODE_PARAMS_v1_st, "cuGraphAddMemAllocNode", "nodeParams")));
+    if (arguments.length !== 4) rt.arity("cuGraphAddMemAllocNode", "hGraph,dependencies,numDependencies,nodeParams", 4, arguments.length);
+    if (!(isPtr(hGraph))) rt.bad("cuGraphAddMemAllocNode", "hGraph", "pointer", hGraph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cuGraphAddMemAllocNode", "numDependencies", "u64", numDependencies);
+    const r = raw.cuGraphAddMemAllocNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, "cuGraphAddMemAllocNode", "dependencies"), numDependencies, rt.ptr(rt.expect(nodeParams, CUDA_MEM_ALLOC_NODE_PARAMS_v1_st, "cuGraphAddMemAllocNode", "nodeParams"), "cuGraphAddMemAllocNode", "nodeParams"));
     if (rt.guards) rt.check("cuGraphAddMemAllocNode");
     if (r !== 0) rt.fail(r, "cuGraphAddMemAllocNode");
     return rt.readPointer(0) as CUgraphNode;
@@ -2817,8 +3830,11 @@ function cuGraphAddMemAllocNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGraph
 }
 
 function cuGraphMemAllocNodeGetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphMemAllocNodeGetParams"] {
+  const isPtr = rt.isPointer;
   return function cuGraphMemAllocNodeGetParams(hNode: CUgraphNode, params_out?: CUDA_MEM_ALLOC_NODE_PARAMS_v1_st): CUDA_MEM_ALLOC_NODE_PARAMS_v1_st {
-    const $params_out = params_out === undefined ? rt.record(CUDA_MEM_ALLOC_NODE_PARAMS_v1_st) : rt.expect(params_out, CUDA_MEM_ALLOC_NODE_PARAMS_v1_st, "cuGraphMemAllocNodeGetParams", "params_out");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuGraphMemAllocNodeGetParams", "hNode,params_out", 1, arguments.length);
+    if (!(isPtr(hNode))) rt.bad("cuGraphMemAllocNodeGetParams", "hNode", "pointer", hNode);
+    const $params_out = params_out === undefined ? rt.record(CUDA_MEM_ALLOC_NODE_PARAMS_v1_st) : rt.recordArg(params_out, CUDA_MEM_ALLOC_NODE_PARAMS_v1_st, "cuGraphMemAllocNodeGetParams", "params_out");
     const r = raw.cuGraphMemAllocNodeGetParams(hNode, $params_out.$pointer());
     if (rt.guards) rt.check("cuGraphMemAllocNodeGetParams");
     if (r !== 0) rt.fail(r, "cuGraphMemAllocNodeGetParams", hNode);
@@ -2828,8 +3844,12 @@ function cuGraphMemAllocNodeGetParams$(raw: Raw, rt: CheckedRuntime): Checked["c
 
 function cuGraphAddMemFreeNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphAddMemFreeNode"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuGraphAddMemFreeNode(hGraph: CUgraph, dependencies: PointerLike, numDependencies: bigint | number, dptr: CUdeviceptr): CUgraphNode {
-    rt.count(numDependencies, "cuGraphAddMemFreeNode", "numDependencies");
+    if (arguments.length !== 4) rt.arity("cuGraphAddMemFreeNode", "hGraph,dependencies,numDependencies,dptr", 4, arguments.length);
+    if (!(isPtr(hGraph))) rt.bad("cuGraphAddMemFreeNode", "hGraph", "pointer", hGraph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cuGraphAddMemFreeNode", "numDependencies", "u64", numDependencies);
+    if (!((typeof dptr === "bigint" ? dptr >= 0n && dptr <= 18446744073709551615n : Number.isSafeInteger(dptr) && dptr >= 0))) rt.bad("cuGraphAddMemFreeNode", "dptr", "u64", dptr);
     const r = raw.cuGraphAddMemFreeNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, "cuGraphAddMemFreeNode", "dependencies"), numDependencies, dptr);
     if (rt.guards) rt.check("cuGraphAddMemFreeNode");
     if (r !== 0) rt.fail(r, "cuGraphAddMemFreeNode");
@@ -2840,7 +3860,10 @@ function cuGraphAddMemFreeNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphA
 function cuGraphMemFreeNodeGetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphMemFreeNodeGetParams"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
+  const isPtr = rt.isPointer;
   return function cuGraphMemFreeNodeGetParams(hNode: CUgraphNode): CUdeviceptr {
+    if (arguments.length !== 1) rt.arity("cuGraphMemFreeNodeGetParams", "hNode", 1, arguments.length);
+    if (!(isPtr(hNode))) rt.bad("cuGraphMemFreeNodeGetParams", "hNode", "pointer", hNode);
     const r = raw.cuGraphMemFreeNodeGetParams(hNode, o0);
     if (rt.guards) rt.check("cuGraphMemFreeNodeGetParams");
     if (r !== 0) rt.fail(r, "cuGraphMemFreeNodeGetParams", hNode);
@@ -2850,6 +3873,8 @@ function cuGraphMemFreeNodeGetParams$(raw: Raw, rt: CheckedRuntime): Checked["cu
 
 function cuDeviceGraphMemTrim$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGraphMemTrim"] {
   return function cuDeviceGraphMemTrim(device: CUdevice): void {
+    if (arguments.length !== 1) rt.arity("cuDeviceGraphMemTrim", "device", 1, arguments.length);
+    if (!(typeof device === "number" && (device | 0) === device)) rt.bad("cuDeviceGraphMemTrim", "device", "i32", device);
     const r = raw.cuDeviceGraphMemTrim(device);
     if (rt.guards) rt.check("cuDeviceGraphMemTrim");
     if (r !== 0) rt.fail(r, "cuDeviceGraphMemTrim");
@@ -2858,7 +3883,10 @@ function cuDeviceGraphMemTrim$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceG
 
 function cuDeviceGetGraphMemAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGetGraphMemAttribute"] {
   return function cuDeviceGetGraphMemAttribute(device: CUdevice, attr: CUgraphMem_attribute, value: PointerLike): void {
-    const r = raw.cuDeviceGetGraphMemAttribute(device, attr, rt.ptr(value));
+    if (arguments.length !== 3) rt.arity("cuDeviceGetGraphMemAttribute", "device,attr,value", 3, arguments.length);
+    if (!(typeof device === "number" && (device | 0) === device)) rt.bad("cuDeviceGetGraphMemAttribute", "device", "i32", device);
+    if (!(typeof attr === "number" && (attr >>> 0) === attr)) rt.bad("cuDeviceGetGraphMemAttribute", "attr", "u32", attr);
+    const r = raw.cuDeviceGetGraphMemAttribute(device, attr, rt.ptr(value, "cuDeviceGetGraphMemAttribute", "value"));
     if (rt.guards) rt.check("cuDeviceGetGraphMemAttribute");
     if (r !== 0) rt.fail(r, "cuDeviceGetGraphMemAttribute");
   };
@@ -2866,7 +3894,10 @@ function cuDeviceGetGraphMemAttribute$(raw: Raw, rt: CheckedRuntime): Checked["c
 
 function cuDeviceSetGraphMemAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceSetGraphMemAttribute"] {
   return function cuDeviceSetGraphMemAttribute(device: CUdevice, attr: CUgraphMem_attribute, value: PointerLike): void {
-    const r = raw.cuDeviceSetGraphMemAttribute(device, attr, rt.ptr(value));
+    if (arguments.length !== 3) rt.arity("cuDeviceSetGraphMemAttribute", "device,attr,value", 3, arguments.length);
+    if (!(typeof device === "number" && (device | 0) === device)) rt.bad("cuDeviceSetGraphMemAttribute", "device", "i32", device);
+    if (!(typeof attr === "number" && (attr >>> 0) === attr)) rt.bad("cuDeviceSetGraphMemAttribute", "attr", "u32", attr);
+    const r = raw.cuDeviceSetGraphMemAttribute(device, attr, rt.ptr(value, "cuDeviceSetGraphMemAttribute", "value"));
     if (rt.guards) rt.check("cuDeviceSetGraphMemAttribute");
     if (r !== 0) rt.fail(r, "cuDeviceSetGraphMemAttribute");
   };
@@ -2874,7 +3905,10 @@ function cuDeviceSetGraphMemAttribute$(raw: Raw, rt: CheckedRuntime): Checked["c
 
 function cuGraphClone$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphClone"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuGraphClone(originalGraph: CUgraph): CUgraph {
+    if (arguments.length !== 1) rt.arity("cuGraphClone", "originalGraph", 1, arguments.length);
+    if (!(isPtr(originalGraph))) rt.bad("cuGraphClone", "originalGraph", "pointer", originalGraph);
     const r = raw.cuGraphClone(o0, originalGraph);
     if (rt.guards) rt.check("cuGraphClone");
     if (r !== 0) rt.fail(r, "cuGraphClone");
@@ -2884,7 +3918,11 @@ function cuGraphClone$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphClone"] {
 
 function cuGraphNodeFindInClone$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphNodeFindInClone"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuGraphNodeFindInClone(hOriginalNode: CUgraphNode, hClonedGraph: CUgraph): CUgraphNode {
+    if (arguments.length !== 2) rt.arity("cuGraphNodeFindInClone", "hOriginalNode,hClonedGraph", 2, arguments.length);
+    if (!(isPtr(hOriginalNode))) rt.bad("cuGraphNodeFindInClone", "hOriginalNode", "pointer", hOriginalNode);
+    if (!(isPtr(hClonedGraph))) rt.bad("cuGraphNodeFindInClone", "hClonedGraph", "pointer", hClonedGraph);
     const r = raw.cuGraphNodeFindInClone(o0, hOriginalNode, hClonedGraph);
     if (rt.guards) rt.check("cuGraphNodeFindInClone");
     if (r !== 0) rt.fail(r, "cuGraphNodeFindInClone");
@@ -2895,7 +3933,10 @@ function cuGraphNodeFindInClone$(raw: Raw, rt: CheckedRuntime): Checked["cuGraph
 function cuGraphNodeGetType$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphNodeGetType"] {
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
+  const isPtr = rt.isPointer;
   return function cuGraphNodeGetType(hNode: CUgraphNode): CUgraphNodeType {
+    if (arguments.length !== 1) rt.arity("cuGraphNodeGetType", "hNode", 1, arguments.length);
+    if (!(isPtr(hNode))) rt.bad("cuGraphNodeGetType", "hNode", "pointer", hNode);
     const r = raw.cuGraphNodeGetType(hNode, o0);
     if (rt.guards) rt.check("cuGraphNodeGetType");
     if (r !== 0) rt.fail(r, "cuGraphNodeGetType", hNode);
@@ -2905,8 +3946,12 @@ function cuGraphNodeGetType$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphNode
 
 function cuGraphGetNodes$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphGetNodes"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   const A_cuGraphGetNodes: ArraySpec = { elements: [{ kind: "pointer", size: 8 }], count: { slot: 0, bytes: 8 }, query: true, retry: [] };
   return function cuGraphGetNodes(hGraph: CUgraph, numNodes?: number): CUgraphNode[] {
+    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuGraphGetNodes", "hGraph,numNodes", 1, arguments.length);
+    if (!(isPtr(hGraph))) rt.bad("cuGraphGetNodes", "hGraph", "pointer", hGraph);
+    if (numNodes !== undefined && !((typeof numNodes === "bigint" ? numNodes >= 0n && numNodes <= 18446744073709551615n : Number.isSafeInteger(numNodes) && numNodes >= 0) && numNodes >= 0)) rt.bad("cuGraphGetNodes", "numNodes", "u64", numNodes);
     const a = rt.arrays("cuGraphGetNodes", A_cuGraphGetNodes, numNodes, (p) => raw.cuGraphGetNodes(hGraph, p[0]!, o0), hGraph);
     return a[0] as CUgraphNode[];
   };
@@ -2914,8 +3959,12 @@ function cuGraphGetNodes$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphGetNode
 
 function cuGraphGetRootNodes$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphGetRootNodes"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   const A_cuGraphGetRootNodes: ArraySpec = { elements: [{ kind: "pointer", size: 8 }], count: { slot: 0, bytes: 8 }, query: true, retry: [] };
   return function cuGraphGetRootNodes(hGraph: CUgraph, numRootNodes?: number): CUgraphNode[] {
+    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuGraphGetRootNodes", "hGraph,numRootNodes", 1, arguments.length);
+    if (!(isPtr(hGraph))) rt.bad("cuGraphGetRootNodes", "hGraph", "pointer", hGraph);
+    if (numRootNodes !== undefined && !((typeof numRootNodes === "bigint" ? numRootNodes >= 0n && numRootNodes <= 18446744073709551615n : Number.isSafeInteger(numRootNodes) && numRootNodes >= 0) && numRootNodes >= 0)) rt.bad("cuGraphGetRootNodes", "numRootNodes", "u64", numRootNodes);
     const a = rt.arrays("cuGraphGetRootNodes", A_cuGraphGetRootNodes, numRootNodes, (p) => raw.cuGraphGetRootNodes(hGraph, p[0]!, o0), hGraph);
     return a[0] as CUgraphNode[];
   };
@@ -2923,8 +3972,12 @@ function cuGraphGetRootNodes$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphGet
 
 function cuGraphGetEdges$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphGetEdges"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   const A_cuGraphGetEdges: ArraySpec = { elements: [{ kind: "pointer", size: 8 }, { kind: "pointer", size: 8 }], count: { slot: 0, bytes: 8 }, query: true, retry: [] };
   return function cuGraphGetEdges(hGraph: CUgraph, numEdges?: number): [from: CUgraphNode[], to: CUgraphNode[]] {
+    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuGraphGetEdges", "hGraph,numEdges", 1, arguments.length);
+    if (!(isPtr(hGraph))) rt.bad("cuGraphGetEdges", "hGraph", "pointer", hGraph);
+    if (numEdges !== undefined && !((typeof numEdges === "bigint" ? numEdges >= 0n && numEdges <= 18446744073709551615n : Number.isSafeInteger(numEdges) && numEdges >= 0) && numEdges >= 0)) rt.bad("cuGraphGetEdges", "numEdges", "u64", numEdges);
     const a = rt.arrays("cuGraphGetEdges", A_cuGraphGetEdges, numEdges, (p) => raw.cuGraphGetEdges(hGraph, p[0]!, p[1]!, o0), hGraph);
     return [a[0] as CUgraphNode[], a[1] as CUgraphNode[]];
   };
@@ -2932,8 +3985,12 @@ function cuGraphGetEdges$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphGetEdge
 
 function cuGraphGetEdges_v2$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphGetEdges_v2"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   const A_cuGraphGetEdges_v2: ArraySpec = { elements: [{ kind: "pointer", size: 8 }, { kind: "pointer", size: 8 }, { kind: "record", size: CUgraphEdgeData_st.$size, cls: CUgraphEdgeData_st }], count: { slot: 0, bytes: 8 }, query: true, retry: [] };
   return function cuGraphGetEdges_v2(hGraph: CUgraph, numEdges?: number): [from: CUgraphNode[], to: CUgraphNode[], edgeData: CUgraphEdgeData_st[]] {
+    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuGraphGetEdges_v2", "hGraph,numEdges", 1, arguments.length);
+    if (!(isPtr(hGraph))) rt.bad("cuGraphGetEdges_v2", "hGraph", "pointer", hGraph);
+    if (numEdges !== undefined && !((typeof numEdges === "bigint" ? numEdges >= 0n && numEdges <= 18446744073709551615n : Number.isSafeInteger(numEdges) && numEdges >= 0) && numEdges >= 0)) rt.bad("cuGraphGetEdges_v2", "numEdges", "u64", numEdges);
     const a = rt.arrays("cuGraphGetEdges_v2", A_cuGraphGetEdges_v2, numEdges, (p) => raw.cuGraphGetEdges_v2(hGraph, p[0]!, p[1]!, p[2]!, o0), hGraph);
     return [a[0] as CUgraphNode[], a[1] as CUgraphNode[], a[2] as CUgraphEdgeData_st[]];
   };
@@ -2941,8 +3998,12 @@ function cuGraphGetEdges_v2$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphGetE
 
 function cuGraphNodeGetDependencies$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphNodeGetDependencies"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   const A_cuGraphNodeGetDependencies: ArraySpec = { elements: [{ kind: "pointer", size: 8 }], count: { slot: 0, bytes: 8 }, query: true, retry: [] };
   return function cuGraphNodeGetDependencies(hNode: CUgraphNode, numDependencies?: number): CUgraphNode[] {
+    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuGraphNodeGetDependencies", "hNode,numDependencies", 1, arguments.length);
+    if (!(isPtr(hNode))) rt.bad("cuGraphNodeGetDependencies", "hNode", "pointer", hNode);
+    if (numDependencies !== undefined && !((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0) && numDependencies >= 0)) rt.bad("cuGraphNodeGetDependencies", "numDependencies", "u64", numDependencies);
     const a = rt.arrays("cuGraphNodeGetDependencies", A_cuGraphNodeGetDependencies, numDependencies, (p) => raw.cuGraphNodeGetDependencies(hNode, p[0]!, o0), hNode);
     return a[0] as CUgraphNode[];
   };
@@ -2950,8 +4011,12 @@ function cuGraphNodeGetDependencies$(raw: Raw, rt: CheckedRuntime): Checked["cuG
 
 function cuGraphNodeGetDependencies_v2$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphNodeGetDependencies_v2"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   const A_cuGraphNodeGetDependencies_v2: ArraySpec = { elements: [{ kind: "pointer", size: 8 }, { kind: "record", size: CUgraphEdgeData_st.$size, cls: CUgraphEdgeData_st }], count: { slot: 0, bytes: 8 }, query: true, retry: [] };
   return function cuGraphNodeGetDependencies_v2(hNode: CUgraphNode, numDependencies?: number): [dependencies: CUgraphNode[], edgeData: CUgraphEdgeData_st[]] {
+    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuGraphNodeGetDependencies_v2", "hNode,numDependencies", 1, arguments.length);
+    if (!(isPtr(hNode))) rt.bad("cuGraphNodeGetDependencies_v2", "hNode", "pointer", hNode);
+    if (numDependencies !== undefined && !((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0) && numDependencies >= 0)) rt.bad("cuGraphNodeGetDependencies_v2", "numDependencies", "u64", numDependencies);
     const a = rt.arrays("cuGraphNodeGetDependencies_v2", A_cuGraphNodeGetDependencies_v2, numDependencies, (p) => raw.cuGraphNodeGetDependencies_v2(hNode, p[0]!, p[1]!, o0), hNode);
     return [a[0] as CUgraphNode[], a[1] as CUgraphEdgeData_st[]];
   };
@@ -2959,8 +4024,12 @@ function cuGraphNodeGetDependencies_v2$(raw: Raw, rt: CheckedRuntime): Checked["
 
 function cuGraphNodeGetDependentNodes$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphNodeGetDependentNodes"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   const A_cuGraphNodeGetDependentNodes: ArraySpec = { elements: [{ kind: "pointer", size: 8 }], count: { slot: 0, bytes: 8 }, query: true, retry: [] };
   return function cuGraphNodeGetDependentNodes(hNode: CUgraphNode, numDependentNodes?: number): CUgraphNode[] {
+    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuGraphNodeGetDependentNodes", "hNode,numDependentNodes", 1, arguments.length);
+    if (!(isPtr(hNode))) rt.bad("cuGraphNodeGetDependentNodes", "hNode", "pointer", hNode);
+    if (numDependentNodes !== undefined && !((typeof numDependentNodes === "bigint" ? numDependentNodes >= 0n && numDependentNodes <= 18446744073709551615n : Number.isSafeInteger(numDependentNodes) && numDependentNodes >= 0) && numDependentNodes >= 0)) rt.bad("cuGraphNodeGetDependentNodes", "numDependentNodes", "u64", numDependentNodes);
     const a = rt.arrays("cuGraphNodeGetDependentNodes", A_cuGraphNodeGetDependentNodes, numDependentNodes, (p) => raw.cuGraphNodeGetDependentNodes(hNode, p[0]!, o0), hNode);
     return a[0] as CUgraphNode[];
   };
@@ -2968,47 +4037,70 @@ function cuGraphNodeGetDependentNodes$(raw: Raw, rt: CheckedRuntime): Checked["c
 
 function cuGraphNodeGetDependentNodes_v2$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphNodeGetDependentNodes_v2"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   const A_cuGraphNodeGetDependentNodes_v2: ArraySpec = { elements: [{ kind: "pointer", size: 8 }, { kind: "record", size: CUgraphEdgeData_st.$size, cls: CUgraphEdgeData_st }], count: { slot: 0, bytes: 8 }, query: true, retry: [] };
   return function cuGraphNodeGetDependentNodes_v2(hNode: CUgraphNode, numDependentNodes?: number): [dependentNodes: CUgraphNode[], edgeData: CUgraphEdgeData_st[]] {
+    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuGraphNodeGetDependentNodes_v2", "hNode,numDependentNodes", 1, arguments.length);
+    if (!(isPtr(hNode))) rt.bad("cuGraphNodeGetDependentNodes_v2", "hNode", "pointer", hNode);
+    if (numDependentNodes !== undefined && !((typeof numDependentNodes === "bigint" ? numDependentNodes >= 0n && numDependentNodes <= 18446744073709551615n : Number.isSafeInteger(numDependentNodes) && numDependentNodes >= 0) && numDependentNodes >= 0)) rt.bad("cuGraphNodeGetDependentNodes_v2", "numDependentNodes", "u64", numDependentNodes);
     const a = rt.arrays("cuGraphNodeGetDependentNodes_v2", A_cuGraphNodeGetDependentNodes_v2, numDependentNodes, (p) => raw.cuGraphNodeGetDependentNodes_v2(hNode, p[0]!, p[1]!, o0), hNode);
     return [a[0] as CUgraphNode[], a[1] as CUgraphEdgeData_st[]];
   };
 }
 
 function cuGraphAddDependencies$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphAddDependencies"] {
+  const isPtr = rt.isPointer;
   return function cuGraphAddDependencies(hGraph: CUgraph, from: PointerLike, to: PointerLike, numDependencies: bigint | number): void {
-    const r = raw.cuGraphAddDependencies(hGraph, rt.ptr(from), rt.ptr(to), numDependencies);
+    if (arguments.length !== 4) rt.arity("cuGraphAddDependencies", "hGraph,from,to,numDependencies", 4, arguments.length);
+    if (!(isPtr(hGraph))) rt.bad("cuGraphAddDependencies", "hGraph", "pointer", hGraph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cuGraphAddDependencies", "numDependencies", "u64", numDependencies);
+    const r = raw.cuGraphAddDependencies(hGraph, rt.ptr(from, "cuGraphAddDependencies", "from"), rt.ptr(to, "cuGraphAddDependencies", "to"), numDependencies);
     if (rt.guards) rt.check("cuGraphAddDependencies");
     if (r !== 0) rt.fail(r, "cuGraphAddDependencies", hGraph);
   };
 }
 
 function cuGraphAddDependencies_v2$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphAddDependencies_v2"] {
+  const isPtr = rt.isPointer;
   return function cuGraphAddDependencies_v2(hGraph: CUgraph, from: PointerLike, to: PointerLike, edgeData: PointerLike, numDependencies: bigint | number): void {
-    const r = raw.cuGraphAddDependencies_v2(hGraph, rt.ptr(from), rt.ptr(to), rt.ptr(rt.expect(edgeData, CUgraphEdgeData_st, "cuGraphAddDependencies_v2", "edgeData")), numDependencies);
+    if (arguments.length !== 5) rt.arity("cuGraphAddDependencies_v2", "hGraph,from,to,edgeData,numDependencies", 5, arguments.length);
+    if (!(isPtr(hGraph))) rt.bad("cuGraphAddDependencies_v2", "hGraph", "pointer", hGraph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cuGraphAddDependencies_v2", "numDependencies", "u64", numDependencies);
+    const r = raw.cuGraphAddDependencies_v2(hGraph, rt.ptr(from, "cuGraphAddDependencies_v2", "from"), rt.ptr(to, "cuGraphAddDependencies_v2", "to"), rt.ptr(rt.expect(edgeData, CUgraphEdgeData_st, "cuGraphAddDependencies_v2", "edgeData"), "cuGraphAddDependencies_v2", "edgeData"), numDependencies);
     if (rt.guards) rt.check("cuGraphAddDependencies_v2");
     if (r !== 0) rt.fail(r, "cuGraphAddDependencies_v2", hGraph);
   };
 }
 
 function cuGraphRemoveDependencies$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphRemoveDependencies"] {
+  const isPtr = rt.isPointer;
   return function cuGraphRemoveDependencies(hGraph: CUgraph, from: PointerLike, to: PointerLike, numDependencies: bigint | number): void {
-    const r = raw.cuGraphRemoveDependencies(hGraph, rt.ptr(from), rt.ptr(to), numDependencies);
+    if (arguments.length !== 4) rt.arity("cuGraphRemoveDependencies", "hGraph,from,to,numDependencies", 4, arguments.length);
+    if (!(isPtr(hGraph))) rt.bad("cuGraphRemoveDependencies", "hGraph", "pointer", hGraph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cuGraphRemoveDependencies", "numDependencies", "u64", numDependencies);
+    const r = raw.cuGraphRemoveDependencies(hGraph, rt.ptr(from, "cuGraphRemoveDependencies", "from"), rt.ptr(to, "cuGraphRemoveDependencies", "to"), numDependencies);
     if (rt.guards) rt.check("cuGraphRemoveDependencies");
     if (r !== 0) rt.fail(r, "cuGraphRemoveDependencies", hGraph);
   };
 }
 
 function cuGraphRemoveDependencies_v2$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphRemoveDependencies_v2"] {
+  const isPtr = rt.isPointer;
   return function cuGraphRemoveDependencies_v2(hGraph: CUgraph, from: PointerLike, to: PointerLike, edgeData: PointerLike, numDependencies: bigint | number): void {
-    const r = raw.cuGraphRemoveDependencies_v2(hGraph, rt.ptr(from), rt.ptr(to), rt.ptr(rt.expect(edgeData, CUgraphEdgeData_st, "cuGraphRemoveDependencies_v2", "edgeData")), numDependencies);
+    if (arguments.length !== 5) rt.arity("cuGraphRemoveDependencies_v2", "hGraph,from,to,edgeData,numDependencies", 5, arguments.length);
+    if (!(isPtr(hGraph))) rt.bad("cuGraphRemoveDependencies_v2", "hGraph", "pointer", hGraph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cuGraphRemoveDependencies_v2", "numDependencies", "u64", numDependencies);
+    const r = raw.cuGraphRemoveDependencies_v2(hGraph, rt.ptr(from, "cuGraphRemoveDependencies_v2", "from"), rt.ptr(to, "cuGraphRemoveDependencies_v2", "to"), rt.ptr(rt.expect(edgeData, CUgraphEdgeData_st, "cuGraphRemoveDependencies_v2", "edgeData"), "cuGraphRemoveDependencies_v2", "edgeData"), numDependencies);
     if (rt.guards) rt.check("cuGraphRemoveDependencies_v2");
     if (r !== 0) rt.fail(r, "cuGraphRemoveDependencies_v2", hGraph);
   };
 }
 
 function cuGraphDestroyNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphDestroyNode"] {
+  const isPtr = rt.isPointer;
   return function cuGraphDestroyNode(hNode: CUgraphNode): void {
+    if (arguments.length !== 1) rt.arity("cuGraphDestroyNode", "hNode", 1, arguments.length);
+    if (!(isPtr(hNode))) rt.bad("cuGraphDestroyNode", "hNode", "pointer", hNode);
     const r = raw.cuGraphDestroyNode(hNode);
     if (rt.guards) rt.check("cuGraphDestroyNode");
     if (r !== 0) rt.fail(r, "cuGraphDestroyNode", hNode);
@@ -3017,7 +4109,11 @@ function cuGraphDestroyNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphDest
 
 function cuGraphInstantiate$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphInstantiate"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuGraphInstantiate(hGraph: CUgraph, flags: bigint | number): CUgraphExec {
+    if (arguments.length !== 2) rt.arity("cuGraphInstantiate", "hGraph,flags", 2, arguments.length);
+    if (!(isPtr(hGraph))) rt.bad("cuGraphInstantiate", "hGraph", "pointer", hGraph);
+    if (!((typeof flags === "bigint" ? flags >= 0n && flags <= 18446744073709551615n : Number.isSafeInteger(flags) && flags >= 0))) rt.bad("cuGraphInstantiate", "flags", "u64", flags);
     const r = raw.cuGraphInstantiate(o0, hGraph, flags);
     if (rt.guards) rt.check("cuGraphInstantiate");
     if (r !== 0) rt.fail(r, "cuGraphInstantiate");
@@ -3027,7 +4123,11 @@ function cuGraphInstantiate$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphInst
 
 function cuGraphInstantiateWithFlags$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphInstantiateWithFlags"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuGraphInstantiateWithFlags(hGraph: CUgraph, flags: bigint | number): CUgraphExec {
+    if (arguments.length !== 2) rt.arity("cuGraphInstantiateWithFlags", "hGraph,flags", 2, arguments.length);
+    if (!(isPtr(hGraph))) rt.bad("cuGraphInstantiateWithFlags", "hGraph", "pointer", hGraph);
+    if (!((typeof flags === "bigint" ? flags >= 0n && flags <= 18446744073709551615n : Number.isSafeInteger(flags) && flags >= 0))) rt.bad("cuGraphInstantiateWithFlags", "flags", "u64", flags);
     const r = raw.cuGraphInstantiateWithFlags(o0, hGraph, flags);
     if (rt.guards) rt.check("cuGraphInstantiateWithFlags");
     if (r !== 0) rt.fail(r, "cuGraphInstantiateWithFlags");
@@ -3037,8 +4137,11 @@ function cuGraphInstantiateWithFlags$(raw: Raw, rt: CheckedRuntime): Checked["cu
 
 function cuGraphInstantiateWithParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphInstantiateWithParams"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuGraphInstantiateWithParams(hGraph: CUgraph, instantiateParams: PointerLike): CUgraphExec {
-    const r = raw.cuGraphInstantiateWithParams(o0, hGraph, rt.ptr(rt.expect(instantiateParams, CUDA_GRAPH_INSTANTIATE_PARAMS_st, "cuGraphInstantiateWithParams", "instantiateParams")));
+    if (arguments.length !== 2) rt.arity("cuGraphInstantiateWithParams", "hGraph,instantiateParams", 2, arguments.length);
+    if (!(isPtr(hGraph))) rt.bad("cuGraphInstantiateWithParams", "hGraph", "pointer", hGraph);
+    const r = raw.cuGraphInstantiateWithParams(o0, hGraph, rt.ptr(rt.expect(instantiateParams, CUDA_GRAPH_INSTANTIATE_PARAMS_st, "cuGraphInstantiateWithParams", "instantiateParams"), "cuGraphInstantiateWithParams", "instantiateParams"));
     if (rt.guards) rt.check("cuGraphInstantiateWithParams");
     if (r !== 0) rt.fail(r, "cuGraphInstantiateWithParams");
     return rt.readPointer(0) as CUgraphExec;
@@ -3048,7 +4151,10 @@ function cuGraphInstantiateWithParams$(raw: Raw, rt: CheckedRuntime): Checked["c
 function cuGraphExecGetFlags$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphExecGetFlags"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
+  const isPtr = rt.isPointer;
   return function cuGraphExecGetFlags(hGraphExec: CUgraphExec): cuuint64_t {
+    if (arguments.length !== 1) rt.arity("cuGraphExecGetFlags", "hGraphExec", 1, arguments.length);
+    if (!(isPtr(hGraphExec))) rt.bad("cuGraphExecGetFlags", "hGraphExec", "pointer", hGraphExec);
     const r = raw.cuGraphExecGetFlags(hGraphExec, o0);
     if (rt.guards) rt.check("cuGraphExecGetFlags");
     if (r !== 0) rt.fail(r, "cuGraphExecGetFlags", hGraphExec);
@@ -3057,39 +4163,62 @@ function cuGraphExecGetFlags$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphExe
 }
 
 function cuGraphExecKernelNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphExecKernelNodeSetParams"] {
+  const isPtr = rt.isPointer;
   return function cuGraphExecKernelNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, nodeParams: PointerLike): void {
-    const r = raw.cuGraphExecKernelNodeSetParams(hGraphExec, hNode, rt.ptr(rt.expect(nodeParams, CUDA_KERNEL_NODE_PARAMS_v2_st, "cuGraphExecKernelNodeSetParams", "nodeParams")));
+    if (arguments.length !== 3) rt.arity("cuGraphExecKernelNodeSetParams", "hGraphExec,hNode,nodeParams", 3, arguments.length);
+    if (!(isPtr(hGraphExec))) rt.bad("cuGraphExecKernelNodeSetParams", "hGraphExec", "pointer", hGraphExec);
+    if (!(isPtr(hNode))) rt.bad("cuGraphExecKernelNodeSetParams", "hNode", "pointer", hNode);
+    const r = raw.cuGraphExecKernelNodeSetParams(hGraphExec, hNode, rt.ptr(rt.expect(nodeParams, CUDA_KERNEL_NODE_PARAMS_v2_st, "cuGraphExecKernelNodeSetParams", "nodeParams"), "cuGraphExecKernelNodeSetParams", "nodeParams"));
     if (rt.guards) rt.check("cuGraphExecKernelNodeSetParams");
     if (r !== 0) rt.fail(r, "cuGraphExecKernelNodeSetParams", hGraphExec);
   };
 }
 
 function cuGraphExecMemcpyNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphExecMemcpyNodeSetParams"] {
+  const isPtr = rt.isPointer;
   return function cuGraphExecMemcpyNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, copyParams: PointerLike, ctx: CUcontext): void {
-    const r = raw.cuGraphExecMemcpyNodeSetParams(hGraphExec, hNode, rt.ptr(rt.expect(copyParams, CUDA_MEMCPY3D_st, "cuGraphExecMemcpyNodeSetParams", "copyParams")), ctx);
+    if (arguments.length !== 4) rt.arity("cuGraphExecMemcpyNodeSetParams", "hGraphExec,hNode,copyParams,ctx", 4, arguments.length);
+    if (!(isPtr(hGraphExec))) rt.bad("cuGraphExecMemcpyNodeSetParams", "hGraphExec", "pointer", hGraphExec);
+    if (!(isPtr(hNode))) rt.bad("cuGraphExecMemcpyNodeSetParams", "hNode", "pointer", hNode);
+    if (!(isPtr(ctx))) rt.bad("cuGraphExecMemcpyNodeSetParams", "ctx", "pointer", ctx);
+    const r = raw.cuGraphExecMemcpyNodeSetParams(hGraphExec, hNode, rt.ptr(rt.expect(copyParams, CUDA_MEMCPY3D_st, "cuGraphExecMemcpyNodeSetParams", "copyParams"), "cuGraphExecMemcpyNodeSetParams", "copyParams"), ctx);
     if (rt.guards) rt.check("cuGraphExecMemcpyNodeSetParams");
     if (r !== 0) rt.fail(r, "cuGraphExecMemcpyNodeSetParams", hGraphExec);
   };
 }
 
 function cuGraphExecMemsetNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphExecMemsetNodeSetParams"] {
+  const isPtr = rt.isPointer;
   return function cuGraphExecMemsetNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, memsetParams: PointerLike, ctx: CUcontext): void {
-    const r = raw.cuGraphExecMemsetNodeSetParams(hGraphExec, hNode, rt.ptr(rt.expect(memsetParams, CUDA_MEMSET_NODE_PARAMS_st, "cuGraphExecMemsetNodeSetParams", "memsetParams")), ctx);
+    if (arguments.length !== 4) rt.arity("cuGraphExecMemsetNodeSetParams", "hGraphExec,hNode,memsetParams,ctx", 4, arguments.length);
+    if (!(isPtr(hGraphExec))) rt.bad("cuGraphExecMemsetNodeSetParams", "hGraphExec", "pointer", hGraphExec);
+    if (!(isPtr(hNode))) rt.bad("cuGraphExecMemsetNodeSetParams", "hNode", "pointer", hNode);
+    if (!(isPtr(ctx))) rt.bad("cuGraphExecMemsetNodeSetParams", "ctx", "pointer", ctx);
+    const r = raw.cuGraphExecMemsetNodeSetParams(hGraphExec, hNode, rt.ptr(rt.expect(memsetParams, CUDA_MEMSET_NODE_PARAMS_st, "cuGraphExecMemsetNodeSetParams", "memsetParams"), "cuGraphExecMemsetNodeSetParams", "memsetParams"), ctx);
     if (rt.guards) rt.check("cuGraphExecMemsetNodeSetParams");
     if (r !== 0) rt.fail(r, "cuGraphExecMemsetNodeSetParams", hGraphExec);
   };
 }
 
 function cuGraphExecHostNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphExecHostNodeSetParams"] {
+  const isPtr = rt.isPointer;
   return function cuGraphExecHostNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, nodeParams: PointerLike): void {
-    const r = raw.cuGraphExecHostNodeSetParams(hGraphExec, hNode, rt.ptr(rt.expect(nodeParams, CUDA_HOST_NODE_PARAMS_st, "cuGraphExecHostNodeSetParams", "nodeParams")));
+    if (arguments.length !== 3) rt.arity("cuGraphExecHostNodeSetParams", "hGraphExec,hNode,nodeParams", 3, arguments.length);
+    if (!(isPtr(hGraphExec))) rt.bad("cuGraphExecHostNodeSetParams", "hGraphExec", "pointer", hGraphExec);
+    if (!(isPtr(hNode))) rt.bad("cuGraphExecHostNodeSetParams", "hNode", "pointer", hNode);
+    const r = raw.cuGraphExecHostNodeSetParams(hGraphExec, hNode, rt.ptr(rt.expect(nodeParams, CUDA_HOST_NODE_PARAMS_st, "cuGraphExecHostNodeSetParams", "nodeParams"), "cuGraphExecHostNodeSetParams", "nodeParams"));
     if (rt.guards) rt.check("cuGraphExecHostNodeSetParams");
     if (r !== 0) rt.fail(r, "cuGraphExecHostNodeSetParams", hGraphExec);
   };
 }
 
 function cuGraphExecChildGraphNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphExecChildGraphNodeSetParams"] {
+  const isPtr = rt.isPointer;
   return function cuGraphExecChildGraphNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, childGraph: CUgraph): void {
+    if (arguments.length !== 3) rt.arity("cuGraphExecChildGraphNodeSetParams", "hGraphExec,hNode,childGraph", 3, arguments.length);
+    if (!(isPtr(hGraphExec))) rt.bad("cuGraphExecChildGraphNodeSetParams", "hGraphExec", "pointer", hGraphExec);
+    if (!(isPtr(hNode))) rt.bad("cuGraphExecChildGraphNodeSetParams", "hNode", "pointer", hNode);
+    if (!(isPtr(childGraph))) rt.bad("cuGraphExecChildGraphNodeSetParams", "childGraph", "pointer", childGraph);
     const r = raw.cuGraphExecChildGraphNodeSetParams(hGraphExec, hNode, childGraph);
     if (rt.guards) rt.check("cuGraphExecChildGraphNodeSetParams");
     if (r !== 0) rt.fail(r, "cuGraphExecChildGraphNodeSetParams", hGraphExec);
@@ -3097,7 +4226,12 @@ function cuGraphExecChildGraphNodeSetParams$(raw: Raw, rt: CheckedRuntime): Chec
 }
 
 function cuGraphExecEventRecordNodeSetEvent$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphExecEventRecordNodeSetEvent"] {
+  const isPtr = rt.isPointer;
   return function cuGraphExecEventRecordNodeSetEvent(hGraphExec: CUgraphExec, hNode: CUgraphNode, event: CUevent): void {
+    if (arguments.length !== 3) rt.arity("cuGraphExecEventRecordNodeSetEvent", "hGraphExec,hNode,event", 3, arguments.length);
+    if (!(isPtr(hGraphExec))) rt.bad("cuGraphExecEventRecordNodeSetEvent", "hGraphExec", "pointer", hGraphExec);
+    if (!(isPtr(hNode))) rt.bad("cuGraphExecEventRecordNodeSetEvent", "hNode", "pointer", hNode);
+    if (!(isPtr(event))) rt.bad("cuGraphExecEventRecordNodeSetEvent", "event", "pointer", event);
     const r = raw.cuGraphExecEventRecordNodeSetEvent(hGraphExec, hNode, event);
     if (rt.guards) rt.check("cuGraphExecEventRecordNodeSetEvent");
     if (r !== 0) rt.fail(r, "cuGraphExecEventRecordNodeSetEvent", hGraphExec);
@@ -3105,7 +4239,12 @@ function cuGraphExecEventRecordNodeSetEvent$(raw: Raw, rt: CheckedRuntime): Chec
 }
 
 function cuGraphExecEventWaitNodeSetEvent$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphExecEventWaitNodeSetEvent"] {
+  const isPtr = rt.isPointer;
   return function cuGraphExecEventWaitNodeSetEvent(hGraphExec: CUgraphExec, hNode: CUgraphNode, event: CUevent): void {
+    if (arguments.length !== 3) rt.arity("cuGraphExecEventWaitNodeSetEvent", "hGraphExec,hNode,event", 3, arguments.length);
+    if (!(isPtr(hGraphExec))) rt.bad("cuGraphExecEventWaitNodeSetEvent", "hGraphExec", "pointer", hGraphExec);
+    if (!(isPtr(hNode))) rt.bad("cuGraphExecEventWaitNodeSetEvent", "hNode", "pointer", hNode);
+    if (!(isPtr(event))) rt.bad("cuGraphExecEventWaitNodeSetEvent", "event", "pointer", event);
     const r = raw.cuGraphExecEventWaitNodeSetEvent(hGraphExec, hNode, event);
     if (rt.guards) rt.check("cuGraphExecEventWaitNodeSetEvent");
     if (r !== 0) rt.fail(r, "cuGraphExecEventWaitNodeSetEvent", hGraphExec);
@@ -3113,23 +4252,36 @@ function cuGraphExecEventWaitNodeSetEvent$(raw: Raw, rt: CheckedRuntime): Checke
 }
 
 function cuGraphExecExternalSemaphoresSignalNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphExecExternalSemaphoresSignalNodeSetParams"] {
+  const isPtr = rt.isPointer;
   return function cuGraphExecExternalSemaphoresSignalNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, nodeParams: PointerLike): void {
-    const r = raw.cuGraphExecExternalSemaphoresSignalNodeSetParams(hGraphExec, hNode, rt.ptr(rt.expect(nodeParams, CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st, "cuGraphExecExternalSemaphoresSignalNodeSetParams", "nodeParams")));
+    if (arguments.length !== 3) rt.arity("cuGraphExecExternalSemaphoresSignalNodeSetParams", "hGraphExec,hNode,nodeParams", 3, arguments.length);
+    if (!(isPtr(hGraphExec))) rt.bad("cuGraphExecExternalSemaphoresSignalNodeSetParams", "hGraphExec", "pointer", hGraphExec);
+    if (!(isPtr(hNode))) rt.bad("cuGraphExecExternalSemaphoresSignalNodeSetParams", "hNode", "pointer", hNode);
+    const r = raw.cuGraphExecExternalSemaphoresSignalNodeSetParams(hGraphExec, hNode, rt.ptr(rt.expect(nodeParams, CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st, "cuGraphExecExternalSemaphoresSignalNodeSetParams", "nodeParams"), "cuGraphExecExternalSemaphoresSignalNodeSetParams", "nodeParams"));
     if (rt.guards) rt.check("cuGraphExecExternalSemaphoresSignalNodeSetParams");
     if (r !== 0) rt.fail(r, "cuGraphExecExternalSemaphoresSignalNodeSetParams", hGraphExec);
   };
 }
 
 function cuGraphExecExternalSemaphoresWaitNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphExecExternalSemaphoresWaitNodeSetParams"] {
+  const isPtr = rt.isPointer;
   return function cuGraphExecExternalSemaphoresWaitNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, nodeParams: PointerLike): void {
-    const r = raw.cuGraphExecExternalSemaphoresWaitNodeSetParams(hGraphExec, hNode, rt.ptr(rt.expect(nodeParams, CUDA_EXT_SEM_WAIT_NODE_PARAMS_st, "cuGraphExecExternalSemaphoresWaitNodeSetParams", "nodeParams")));
+    if (arguments.length !== 3) rt.arity("cuGraphExecExternalSemaphoresWaitNodeSetParams", "hGraphExec,hNode,nodeParams", 3, arguments.length);
+    if (!(isPtr(hGraphExec))) rt.bad("cuGraphExecExternalSemaphoresWaitNodeSetParams", "hGraphExec", "pointer", hGraphExec);
+    if (!(isPtr(hNode))) rt.bad("cuGraphExecExternalSemaphoresWaitNodeSetParams", "hNode", "pointer", hNode);
+    const r = raw.cuGraphExecExternalSemaphoresWaitNodeSetParams(hGraphExec, hNode, rt.ptr(rt.expect(nodeParams, CUDA_EXT_SEM_WAIT_NODE_PARAMS_st, "cuGraphExecExternalSemaphoresWaitNodeSetParams", "nodeParams"), "cuGraphExecExternalSemaphoresWaitNodeSetParams", "nodeParams"));
     if (rt.guards) rt.check("cuGraphExecExternalSemaphoresWaitNodeSetParams");
     if (r !== 0) rt.fail(r, "cuGraphExecExternalSemaphoresWaitNodeSetParams", hGraphExec);
   };
 }
 
 function cuGraphNodeSetEnabled$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphNodeSetEnabled"] {
+  const isPtr = rt.isPointer;
   return function cuGraphNodeSetEnabled(hGraphExec: CUgraphExec, hNode: CUgraphNode, isEnabled: number): void {
+    if (arguments.length !== 3) rt.arity("cuGraphNodeSetEnabled", "hGraphExec,hNode,isEnabled", 3, arguments.length);
+    if (!(isPtr(hGraphExec))) rt.bad("cuGraphNodeSetEnabled", "hGraphExec", "pointer", hGraphExec);
+    if (!(isPtr(hNode))) rt.bad("cuGraphNodeSetEnabled", "hNode", "pointer", hNode);
+    if (!(typeof isEnabled === "number" && (isEnabled >>> 0) === isEnabled)) rt.bad("cuGraphNodeSetEnabled", "isEnabled", "u32", isEnabled);
     const r = raw.cuGraphNodeSetEnabled(hGraphExec, hNode, isEnabled);
     if (rt.guards) rt.check("cuGraphNodeSetEnabled");
     if (r !== 0) rt.fail(r, "cuGraphNodeSetEnabled", hGraphExec);
@@ -3139,7 +4291,11 @@ function cuGraphNodeSetEnabled$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphN
 function cuGraphNodeGetEnabled$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphNodeGetEnabled"] {
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
+  const isPtr = rt.isPointer;
   return function cuGraphNodeGetEnabled(hGraphExec: CUgraphExec, hNode: CUgraphNode): number {
+    if (arguments.length !== 2) rt.arity("cuGraphNodeGetEnabled", "hGraphExec,hNode", 2, arguments.length);
+    if (!(isPtr(hGraphExec))) rt.bad("cuGraphNodeGetEnabled", "hGraphExec", "pointer", hGraphExec);
+    if (!(isPtr(hNode))) rt.bad("cuGraphNodeGetEnabled", "hNode", "pointer", hNode);
     const r = raw.cuGraphNodeGetEnabled(hGraphExec, hNode, o0);
     if (rt.guards) rt.check("cuGraphNodeGetEnabled");
     if (r !== 0) rt.fail(r, "cuGraphNodeGetEnabled", hGraphExec);
@@ -3148,7 +4304,11 @@ function cuGraphNodeGetEnabled$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphN
 }
 
 function cuGraphUpload$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphUpload"] {
+  const isPtr = rt.isPointer;
   return function cuGraphUpload(hGraphExec: CUgraphExec, hStream: CUstream): void {
+    if (arguments.length !== 2) rt.arity("cuGraphUpload", "hGraphExec,hStream", 2, arguments.length);
+    if (!(isPtr(hGraphExec))) rt.bad("cuGraphUpload", "hGraphExec", "pointer", hGraphExec);
+    if (!(isPtr(hStream))) rt.bad("cuGraphUpload", "hStream", "pointer", hStream);
     const r = raw.cuGraphUpload(hGraphExec, hStream);
     if (rt.guards) rt.check("cuGraphUpload");
     if (r !== 0) rt.fail(r, "cuGraphUpload", hGraphExec);
@@ -3156,7 +4316,11 @@ function cuGraphUpload$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphUpload"] 
 }
 
 function cuGraphLaunch$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphLaunch"] {
+  const isPtr = rt.isPointer;
   return function cuGraphLaunch(hGraphExec: CUgraphExec, hStream: CUstream): void {
+    if (arguments.length !== 2) rt.arity("cuGraphLaunch", "hGraphExec,hStream", 2, arguments.length);
+    if (!(isPtr(hGraphExec))) rt.bad("cuGraphLaunch", "hGraphExec", "pointer", hGraphExec);
+    if (!(isPtr(hStream))) rt.bad("cuGraphLaunch", "hStream", "pointer", hStream);
     const r = raw.cuGraphLaunch(hGraphExec, hStream);
     if (rt.guards) rt.check("cuGraphLaunch");
     if (r !== 0) rt.fail(r, "cuGraphLaunch", hGraphExec);
@@ -3164,7 +4328,10 @@ function cuGraphLaunch$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphLaunch"] 
 }
 
 function cuGraphExecDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphExecDestroy"] {
+  const isPtr = rt.isPointer;
   return function cuGraphExecDestroy(hGraphExec: CUgraphExec): void {
+    if (arguments.length !== 1) rt.arity("cuGraphExecDestroy", "hGraphExec", 1, arguments.length);
+    if (!(isPtr(hGraphExec))) rt.bad("cuGraphExecDestroy", "hGraphExec", "pointer", hGraphExec);
     const r = raw.cuGraphExecDestroy(hGraphExec);
     if (rt.guards) rt.check("cuGraphExecDestroy");
     if (r !== 0) rt.fail(r, "cuGraphExecDestroy", hGraphExec);
@@ -3172,7 +4339,10 @@ function cuGraphExecDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphExec
 }
 
 function cuGraphDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphDestroy"] {
+  const isPtr = rt.isPointer;
   return function cuGraphDestroy(hGraph: CUgraph): void {
+    if (arguments.length !== 1) rt.arity("cuGraphDestroy", "hGraph", 1, arguments.length);
+    if (!(isPtr(hGraph))) rt.bad("cuGraphDestroy", "hGraph", "pointer", hGraph);
     const r = raw.cuGraphDestroy(hGraph);
     if (rt.guards) rt.check("cuGraphDestroy");
     if (r !== 0) rt.fail(r, "cuGraphDestroy", hGraph);
@@ -3180,15 +4350,25 @@ function cuGraphDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphDestroy"
 }
 
 function cuGraphExecUpdate$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphExecUpdate"] {
-  return function cuGraphExecUpdate(hGraphExec: CUgraphExec, hGraph: CUgraph, resultInfo: PointerLike): void {
-    const r = raw.cuGraphExecUpdate(hGraphExec, hGraph, rt.ptr(rt.expect(resultInfo, CUgraphExecUpdateResultInfo_st, "cuGraphExecUpdate", "resultInfo")));
+  const isPtr = rt.isPointer;
+  return function cuGraphExecUpdate(hGraphExec: CUgraphExec, hGraph: CUgraph, resultInfo?: CUgraphExecUpdateResultInfo_st): [status: CUresult, resultInfo: CUgraphExecUpdateResultInfo_st] {
+    if (arguments.length < 2 || arguments.length > 3) rt.arity("cuGraphExecUpdate", "hGraphExec,hGraph,resultInfo", 2, arguments.length);
+    if (!(isPtr(hGraphExec))) rt.bad("cuGraphExecUpdate", "hGraphExec", "pointer", hGraphExec);
+    if (!(isPtr(hGraph))) rt.bad("cuGraphExecUpdate", "hGraph", "pointer", hGraph);
+    const $resultInfo = resultInfo === undefined ? rt.record(CUgraphExecUpdateResultInfo_st) : rt.recordArg(resultInfo, CUgraphExecUpdateResultInfo_st, "cuGraphExecUpdate", "resultInfo");
+    const r = raw.cuGraphExecUpdate(hGraphExec, hGraph, $resultInfo.$pointer());
     if (rt.guards) rt.check("cuGraphExecUpdate");
-    if (r !== 0) rt.fail(r, "cuGraphExecUpdate", hGraphExec);
+    if (r !== 0 && r !== 910) rt.fail(r, "cuGraphExecUpdate", hGraphExec);
+    return [r, $resultInfo];
   };
 }
 
 function cuGraphKernelNodeCopyAttributes$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphKernelNodeCopyAttributes"] {
+  const isPtr = rt.isPointer;
   return function cuGraphKernelNodeCopyAttributes(dst: CUgraphNode, src: CUgraphNode): void {
+    if (arguments.length !== 2) rt.arity("cuGraphKernelNodeCopyAttributes", "dst,src", 2, arguments.length);
+    if (!(isPtr(dst))) rt.bad("cuGraphKernelNodeCopyAttributes", "dst", "pointer", dst);
+    if (!(isPtr(src))) rt.bad("cuGraphKernelNodeCopyAttributes", "src", "pointer", src);
     const r = raw.cuGraphKernelNodeCopyAttributes(dst, src);
     if (rt.guards) rt.check("cuGraphKernelNodeCopyAttributes");
     if (r !== 0) rt.fail(r, "cuGraphKernelNodeCopyAttributes", dst);
@@ -3196,8 +4376,12 @@ function cuGraphKernelNodeCopyAttributes$(raw: Raw, rt: CheckedRuntime): Checked
 }
 
 function cuGraphKernelNodeGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphKernelNodeGetAttribute"] {
+  const isPtr = rt.isPointer;
   return function cuGraphKernelNodeGetAttribute(hNode: CUgraphNode, attr: CUkernelNodeAttrID, value_out?: CUlaunchAttributeValue_union): CUlaunchAttributeValue_union {
-    const $value_out = value_out === undefined ? rt.record(CUlaunchAttributeValue_union) : rt.expect(value_out, CUlaunchAttributeValue_union, "cuGraphKernelNodeGetAttribute", "value_out");
+    if (arguments.length < 2 || arguments.length > 3) rt.arity("cuGraphKernelNodeGetAttribute", "hNode,attr,value_out", 2, arguments.length);
+    if (!(isPtr(hNode))) rt.bad("cuGraphKernelNodeGetAttribute", "hNode", "pointer", hNode);
+    if (!(typeof attr === "number" && (attr >>> 0) === attr)) rt.bad("cuGraphKernelNodeGetAttribute", "attr", "u32", attr);
+    const $value_out = value_out === undefined ? rt.record(CUlaunchAttributeValue_union) : rt.recordArg(value_out, CUlaunchAttributeValue_union, "cuGraphKernelNodeGetAttribute", "value_out");
     const r = raw.cuGraphKernelNodeGetAttribute(hNode, attr, $value_out.$pointer());
     if (rt.guards) rt.check("cuGraphKernelNodeGetAttribute");
     if (r !== 0) rt.fail(r, "cuGraphKernelNodeGetAttribute", hNode);
@@ -3206,16 +4390,24 @@ function cuGraphKernelNodeGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["
 }
 
 function cuGraphKernelNodeSetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphKernelNodeSetAttribute"] {
+  const isPtr = rt.isPointer;
   return function cuGraphKernelNodeSetAttribute(hNode: CUgraphNode, attr: CUkernelNodeAttrID, value: PointerLike): void {
-    const r = raw.cuGraphKernelNodeSetAttribute(hNode, attr, rt.ptr(rt.expect(value, CUlaunchAttributeValue_union, "cuGraphKernelNodeSetAttribute", "value")));
+    if (arguments.length !== 3) rt.arity("cuGraphKernelNodeSetAttribute", "hNode,attr,value", 3, arguments.length);
+    if (!(isPtr(hNode))) rt.bad("cuGraphKernelNodeSetAttribute", "hNode", "pointer", hNode);
+    if (!(typeof attr === "number" && (attr >>> 0) === attr)) rt.bad("cuGraphKernelNodeSetAttribute", "attr", "u32", attr);
+    const r = raw.cuGraphKernelNodeSetAttribute(hNode, attr, rt.ptr(rt.expect(value, CUlaunchAttributeValue_union, "cuGraphKernelNodeSetAttribute", "value"), "cuGraphKernelNodeSetAttribute", "value"));
     if (rt.guards) rt.check("cuGraphKernelNodeSetAttribute");
     if (r !== 0) rt.fail(r, "cuGraphKernelNodeSetAttribute", hNode);
   };
 }
 
 function cuGraphDebugDotPrint$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphDebugDotPrint"] {
+  const isPtr = rt.isPointer;
   return function cuGraphDebugDotPrint(hGraph: CUgraph, path: string | PointerLike, flags: number): void {
-    const r = raw.cuGraphDebugDotPrint(hGraph, rt.cstr(path, 0), flags);
+    if (arguments.length !== 3) rt.arity("cuGraphDebugDotPrint", "hGraph,path,flags", 3, arguments.length);
+    if (!(isPtr(hGraph))) rt.bad("cuGraphDebugDotPrint", "hGraph", "pointer", hGraph);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cuGraphDebugDotPrint", "flags", "u32", flags);
+    const r = raw.cuGraphDebugDotPrint(hGraph, rt.cstr(path, 0, "cuGraphDebugDotPrint", "path"), flags);
     if (rt.guards) rt.check("cuGraphDebugDotPrint");
     if (r !== 0) rt.fail(r, "cuGraphDebugDotPrint", hGraph);
   };
@@ -3223,8 +4415,13 @@ function cuGraphDebugDotPrint$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphDe
 
 function cuUserObjectCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuUserObjectCreate"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuUserObjectCreate(ptr: PointerLike, destroy: CUhostFn, initialRefcount: number, flags: number): CUuserObject {
-    const r = raw.cuUserObjectCreate(o0, rt.ptr(ptr), destroy, initialRefcount, flags);
+    if (arguments.length !== 4) rt.arity("cuUserObjectCreate", "ptr,destroy,initialRefcount,flags", 4, arguments.length);
+    if (!(isPtr(destroy))) rt.bad("cuUserObjectCreate", "destroy", "function", destroy);
+    if (!(typeof initialRefcount === "number" && (initialRefcount >>> 0) === initialRefcount)) rt.bad("cuUserObjectCreate", "initialRefcount", "u32", initialRefcount);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cuUserObjectCreate", "flags", "u32", flags);
+    const r = raw.cuUserObjectCreate(o0, rt.ptr(ptr, "cuUserObjectCreate", "ptr"), destroy, initialRefcount, flags);
     if (rt.guards) rt.check("cuUserObjectCreate");
     if (r !== 0) rt.fail(r, "cuUserObjectCreate");
     return rt.readPointer(0) as CUuserObject;
@@ -3232,7 +4429,11 @@ function cuUserObjectCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuUserObjec
 }
 
 function cuUserObjectRetain$(raw: Raw, rt: CheckedRuntime): Checked["cuUserObjectRetain"] {
+  const isPtr = rt.isPointer;
   return function cuUserObjectRetain(object: CUuserObject, count: number): void {
+    if (arguments.length !== 2) rt.arity("cuUserObjectRetain", "object,count", 2, arguments.length);
+    if (!(isPtr(object))) rt.bad("cuUserObjectRetain", "object", "pointer", object);
+    if (!(typeof count === "number" && (count >>> 0) === count)) rt.bad("cuUserObjectRetain", "count", "u32", count);
     const r = raw.cuUserObjectRetain(object, count);
     if (rt.guards) rt.check("cuUserObjectRetain");
     if (r !== 0) rt.fail(r, "cuUserObjectRetain", object);
@@ -3240,7 +4441,11 @@ function cuUserObjectRetain$(raw: Raw, rt: CheckedRuntime): Checked["cuUserObjec
 }
 
 function cuUserObjectRelease$(raw: Raw, rt: CheckedRuntime): Checked["cuUserObjectRelease"] {
+  const isPtr = rt.isPointer;
   return function cuUserObjectRelease(object: CUuserObject, count: number): void {
+    if (arguments.length !== 2) rt.arity("cuUserObjectRelease", "object,count", 2, arguments.length);
+    if (!(isPtr(object))) rt.bad("cuUserObjectRelease", "object", "pointer", object);
+    if (!(typeof count === "number" && (count >>> 0) === count)) rt.bad("cuUserObjectRelease", "count", "u32", count);
     const r = raw.cuUserObjectRelease(object, count);
     if (rt.guards) rt.check("cuUserObjectRelease");
     if (r !== 0) rt.fail(r, "cuUserObjectRelease", object);
@@ -3248,7 +4453,13 @@ function cuUserObjectRelease$(raw: Raw, rt: CheckedRuntime): Checked["cuUserObje
 }
 
 function cuGraphRetainUserObject$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphRetainUserObject"] {
+  const isPtr = rt.isPointer;
   return function cuGraphRetainUserObject(graph: CUgraph, object: CUuserObject, count: number, flags: number): void {
+    if (arguments.length !== 4) rt.arity("cuGraphRetainUserObject", "graph,object,count,flags", 4, arguments.length);
+    if (!(isPtr(graph))) rt.bad("cuGraphRetainUserObject", "graph", "pointer", graph);
+    if (!(isPtr(object))) rt.bad("cuGraphRetainUserObject", "object", "pointer", object);
+    if (!(typeof count === "number" && (count >>> 0) === count)) rt.bad("cuGraphRetainUserObject", "count", "u32", count);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cuGraphRetainUserObject", "flags", "u32", flags);
     const r = raw.cuGraphRetainUserObject(graph, object, count, flags);
     if (rt.guards) rt.check("cuGraphRetainUserObject");
     if (r !== 0) rt.fail(r, "cuGraphRetainUserObject", graph);
@@ -3256,7 +4467,12 @@ function cuGraphRetainUserObject$(raw: Raw, rt: CheckedRuntime): Checked["cuGrap
 }
 
 function cuGraphReleaseUserObject$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphReleaseUserObject"] {
+  const isPtr = rt.isPointer;
   return function cuGraphReleaseUserObject(graph: CUgraph, object: CUuserObject, count: number): void {
+    if (arguments.length !== 3) rt.arity("cuGraphReleaseUserObject", "graph,object,count", 3, arguments.length);
+    if (!(isPtr(graph))) rt.bad("cuGraphReleaseUserObject", "graph", "pointer", graph);
+    if (!(isPtr(object))) rt.bad("cuGraphReleaseUserObject", "object", "pointer", object);
+    if (!(typeof count === "number" && (count >>> 0) === count)) rt.bad("cuGraphReleaseUserObject", "count", "u32", count);
     const r = raw.cuGraphReleaseUserObject(graph, object, count);
     if (rt.guards) rt.check("cuGraphReleaseUserObject");
     if (r !== 0) rt.fail(r, "cuGraphReleaseUserObject", graph);
@@ -3265,9 +4481,12 @@ function cuGraphReleaseUserObject$(raw: Raw, rt: CheckedRuntime): Checked["cuGra
 
 function cuGraphAddNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphAddNode"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuGraphAddNode(hGraph: CUgraph, dependencies: PointerLike, numDependencies: bigint | number, nodeParams: PointerLike): CUgraphNode {
-    rt.count(numDependencies, "cuGraphAddNode", "numDependencies");
-    const r = raw.cuGraphAddNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, "cuGraphAddNode", "dependencies"), numDependencies, rt.ptr(rt.expect(nodeParams, CUgraphNodeParams_st, "cuGraphAddNode", "nodeParams")));
+    if (arguments.length !== 4) rt.arity("cuGraphAddNode", "hGraph,dependencies,numDependencies,nodeParams", 4, arguments.length);
+    if (!(isPtr(hGraph))) rt.bad("cuGraphAddNode", "hGraph", "pointer", hGraph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cuGraphAddNode", "numDependencies", "u64", numDependencies);
+    const r = raw.cuGraphAddNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, "cuGraphAddNode", "dependencies"), numDependencies, rt.ptr(rt.expect(nodeParams, CUgraphNodeParams_st, "cuGraphAddNode", "nodeParams"), "cuGraphAddNode", "nodeParams"));
     if (rt.guards) rt.check("cuGraphAddNode");
     if (r !== 0) rt.fail(r, "cuGraphAddNode");
     return rt.readPointer(0) as CUgraphNode;
@@ -3276,9 +4495,12 @@ function cuGraphAddNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphAddNode"
 
 function cuGraphAddNode_v2$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphAddNode_v2"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuGraphAddNode_v2(hGraph: CUgraph, dependencies: PointerLike, dependencyData: PointerLike, numDependencies: bigint | number, nodeParams: PointerLike): CUgraphNode {
-    rt.count(numDependencies, "cuGraphAddNode_v2", "numDependencies");
-    const r = raw.cuGraphAddNode_v2(o0, hGraph, rt.sized(dependencies, numDependencies, 8, "cuGraphAddNode_v2", "dependencies"), rt.ptr(rt.expect(dependencyData, CUgraphEdgeData_st, "cuGraphAddNode_v2", "dependencyData")), numDependencies, rt.ptr(rt.expect(nodeParams, CUgraphNodeParams_st, "cuGraphAddNode_v2", "nodeParams")));
+    if (arguments.length !== 5) rt.arity("cuGraphAddNode_v2", "hGraph,dependencies,dependencyData,numDependencies,nodeParams", 5, arguments.length);
+    if (!(isPtr(hGraph))) rt.bad("cuGraphAddNode_v2", "hGraph", "pointer", hGraph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cuGraphAddNode_v2", "numDependencies", "u64", numDependencies);
+    const r = raw.cuGraphAddNode_v2(o0, hGraph, rt.sized(dependencies, numDependencies, 8, "cuGraphAddNode_v2", "dependencies"), rt.ptr(rt.expect(dependencyData, CUgraphEdgeData_st, "cuGraphAddNode_v2", "dependencyData"), "cuGraphAddNode_v2", "dependencyData"), numDependencies, rt.ptr(rt.expect(nodeParams, CUgraphNodeParams_st, "cuGraphAddNode_v2", "nodeParams"), "cuGraphAddNode_v2", "nodeParams"));
     if (rt.guards) rt.check("cuGraphAddNode_v2");
     if (r !== 0) rt.fail(r, "cuGraphAddNode_v2");
     return rt.readPointer(0) as CUgraphNode;
@@ -3286,16 +4508,23 @@ function cuGraphAddNode_v2$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphAddNo
 }
 
 function cuGraphNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphNodeSetParams"] {
+  const isPtr = rt.isPointer;
   return function cuGraphNodeSetParams(hNode: CUgraphNode, nodeParams: PointerLike): void {
-    const r = raw.cuGraphNodeSetParams(hNode, rt.ptr(rt.expect(nodeParams, CUgraphNodeParams_st, "cuGraphNodeSetParams", "nodeParams")));
+    if (arguments.length !== 2) rt.arity("cuGraphNodeSetParams", "hNode,nodeParams", 2, arguments.length);
+    if (!(isPtr(hNode))) rt.bad("cuGraphNodeSetParams", "hNode", "pointer", hNode);
+    const r = raw.cuGraphNodeSetParams(hNode, rt.ptr(rt.expect(nodeParams, CUgraphNodeParams_st, "cuGraphNodeSetParams", "nodeParams"), "cuGraphNodeSetParams", "nodeParams"));
     if (rt.guards) rt.check("cuGraphNodeSetParams");
     if (r !== 0) rt.fail(r, "cuGraphNodeSetParams", hNode);
   };
 }
 
 function cuGraphExecNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphExecNodeSetParams"] {
+  const isPtr = rt.isPointer;
   return function cuGraphExecNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, nodeParams: PointerLike): void {
-    const r = raw.cuGraphExecNodeSetParams(hGraphExec, hNode, rt.ptr(rt.expect(nodeParams, CUgraphNodeParams_st, "cuGraphExecNodeSetParams", "nodeParams")));
+    if (arguments.length !== 3) rt.arity("cuGraphExecNodeSetParams", "hGraphExec,hNode,nodeParams", 3, arguments.length);
+    if (!(isPtr(hGraphExec))) rt.bad("cuGraphExecNodeSetParams", "hGraphExec", "pointer", hGraphExec);
+    if (!(isPtr(hNode))) rt.bad("cuGraphExecNodeSetParams", "hNode", "pointer", hNode);
+    const r = raw.cuGraphExecNodeSetParams(hGraphExec, hNode, rt.ptr(rt.expect(nodeParams, CUgraphNodeParams_st, "cuGraphExecNodeSetParams", "nodeParams"), "cuGraphExecNodeSetParams", "nodeParams"));
     if (rt.guards) rt.check("cuGraphExecNodeSetParams");
     if (r !== 0) rt.fail(r, "cuGraphExecNodeSetParams", hGraphExec);
   };
@@ -3304,7 +4533,13 @@ function cuGraphExecNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGra
 function cuGraphConditionalHandleCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphConditionalHandleCreate"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
+  const isPtr = rt.isPointer;
   return function cuGraphConditionalHandleCreate(hGraph: CUgraph, ctx: CUcontext, defaultLaunchValue: number, flags: number): CUgraphConditionalHandle {
+    if (arguments.length !== 4) rt.arity("cuGraphConditionalHandleCreate", "hGraph,ctx,defaultLaunchValue,flags", 4, arguments.length);
+    if (!(isPtr(hGraph))) rt.bad("cuGraphConditionalHandleCreate", "hGraph", "pointer", hGraph);
+    if (!(isPtr(ctx))) rt.bad("cuGraphConditionalHandleCreate", "ctx", "pointer", ctx);
+    if (!(typeof defaultLaunchValue === "number" && (defaultLaunchValue >>> 0) === defaultLaunchValue)) rt.bad("cuGraphConditionalHandleCreate", "defaultLaunchValue", "u32", defaultLaunchValue);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cuGraphConditionalHandleCreate", "flags", "u32", flags);
     const r = raw.cuGraphConditionalHandleCreate(o0, hGraph, ctx, defaultLaunchValue, flags);
     if (rt.guards) rt.check("cuGraphConditionalHandleCreate");
     if (r !== 0) rt.fail(r, "cuGraphConditionalHandleCreate");
@@ -3315,7 +4550,12 @@ function cuGraphConditionalHandleCreate$(raw: Raw, rt: CheckedRuntime): Checked[
 function cuOccupancyMaxActiveBlocksPerMultiprocessor$(raw: Raw, rt: CheckedRuntime): Checked["cuOccupancyMaxActiveBlocksPerMultiprocessor"] {
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
+  const isPtr = rt.isPointer;
   return function cuOccupancyMaxActiveBlocksPerMultiprocessor(func: CUfunction, blockSize: number, dynamicSMemSize: bigint | number): number {
+    if (arguments.length !== 3) rt.arity("cuOccupancyMaxActiveBlocksPerMultiprocessor", "func,blockSize,dynamicSMemSize", 3, arguments.length);
+    if (!(isPtr(func))) rt.bad("cuOccupancyMaxActiveBlocksPerMultiprocessor", "func", "pointer", func);
+    if (!(typeof blockSize === "number" && (blockSize | 0) === blockSize)) rt.bad("cuOccupancyMaxActiveBlocksPerMultiprocessor", "blockSize", "i32", blockSize);
+    if (!((typeof dynamicSMemSize === "bigint" ? dynamicSMemSize >= 0n && dynamicSMemSize <= 18446744073709551615n : Number.isSafeInteger(dynamicSMemSize) && dynamicSMemSize >= 0))) rt.bad("cuOccupancyMaxActiveBlocksPerMultiprocessor", "dynamicSMemSize", "u64", dynamicSMemSize);
     const r = raw.cuOccupancyMaxActiveBlocksPerMultiprocessor(o0, func, blockSize, dynamicSMemSize);
     if (rt.guards) rt.check("cuOccupancyMaxActiveBlocksPerMultiprocessor");
     if (r !== 0) rt.fail(r, "cuOccupancyMaxActiveBlocksPerMultiprocessor");
@@ -3326,7 +4566,13 @@ function cuOccupancyMaxActiveBlocksPerMultiprocessor$(raw: Raw, rt: CheckedRunti
 function cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags$(raw: Raw, rt: CheckedRuntime): Checked["cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags"] {
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
+  const isPtr = rt.isPointer;
   return function cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(func: CUfunction, blockSize: number, dynamicSMemSize: bigint | number, flags: number): number {
+    if (arguments.length !== 4) rt.arity("cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", "func,blockSize,dynamicSMemSize,flags", 4, arguments.length);
+    if (!(isPtr(func))) rt.bad("cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", "func", "pointer", func);
+    if (!(typeof blockSize === "number" && (blockSize | 0) === blockSize)) rt.bad("cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", "blockSize", "i32", blockSize);
+    if (!((typeof dynamicSMemSize === "bigint" ? dynamicSMemSize >= 0n && dynamicSMemSize <= 18446744073709551615n : Number.isSafeInteger(dynamicSMemSize) && dynamicSMemSize >= 0))) rt.bad("cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", "dynamicSMemSize", "u64", dynamicSMemSize);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", "flags", "u32", flags);
     const r = raw.cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(o0, func, blockSize, dynamicSMemSize, flags);
     if (rt.guards) rt.check("cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags");
     if (r !== 0) rt.fail(r, "cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags");
@@ -3338,7 +4584,13 @@ function cuOccupancyMaxPotentialBlockSize$(raw: Raw, rt: CheckedRuntime): Checke
   const o0 = rt.out[0]!;
   const o1 = rt.out[1]!;
   const i32 = rt.i32;
+  const isPtr = rt.isPointer;
   return function cuOccupancyMaxPotentialBlockSize(func: CUfunction, blockSizeToDynamicSMemSize: CUoccupancyB2DSize, dynamicSMemSize: bigint | number, blockSizeLimit: number): [minGridSize: number, blockSize: number] {
+    if (arguments.length !== 4) rt.arity("cuOccupancyMaxPotentialBlockSize", "func,blockSizeToDynamicSMemSize,dynamicSMemSize,blockSizeLimit", 4, arguments.length);
+    if (!(isPtr(func))) rt.bad("cuOccupancyMaxPotentialBlockSize", "func", "pointer", func);
+    if (!(isPtr(blockSizeToDynamicSMemSize))) rt.bad("cuOccupancyMaxPotentialBlockSize", "blockSizeToDynamicSMemSize", "function", blockSizeToDynamicSMemSize);
+    if (!((typeof dynamicSMemSize === "bigint" ? dynamicSMemSize >= 0n && dynamicSMemSize <= 18446744073709551615n : Number.isSafeInteger(dynamicSMemSize) && dynamicSMemSize >= 0))) rt.bad("cuOccupancyMaxPotentialBlockSize", "dynamicSMemSize", "u64", dynamicSMemSize);
+    if (!(typeof blockSizeLimit === "number" && (blockSizeLimit | 0) === blockSizeLimit)) rt.bad("cuOccupancyMaxPotentialBlockSize", "blockSizeLimit", "i32", blockSizeLimit);
     const r = raw.cuOccupancyMaxPotentialBlockSize(o0, o1, func, blockSizeToDynamicSMemSize, dynamicSMemSize, blockSizeLimit);
     if (rt.guards) rt.check("cuOccupancyMaxPotentialBlockSize");
     if (r !== 0) rt.fail(r, "cuOccupancyMaxPotentialBlockSize");
@@ -3350,7 +4602,14 @@ function cuOccupancyMaxPotentialBlockSizeWithFlags$(raw: Raw, rt: CheckedRuntime
   const o0 = rt.out[0]!;
   const o1 = rt.out[1]!;
   const i32 = rt.i32;
+  const isPtr = rt.isPointer;
   return function cuOccupancyMaxPotentialBlockSizeWithFlags(func: CUfunction, blockSizeToDynamicSMemSize: CUoccupancyB2DSize, dynamicSMemSize: bigint | number, blockSizeLimit: number, flags: number): [minGridSize: number, blockSize: number] {
+    if (arguments.length !== 5) rt.arity("cuOccupancyMaxPotentialBlockSizeWithFlags", "func,blockSizeToDynamicSMemSize,dynamicSMemSize,blockSizeLimit,flags", 5, arguments.length);
+    if (!(isPtr(func))) rt.bad("cuOccupancyMaxPotentialBlockSizeWithFlags", "func", "pointer", func);
+    if (!(isPtr(blockSizeToDynamicSMemSize))) rt.bad("cuOccupancyMaxPotentialBlockSizeWithFlags", "blockSizeToDynamicSMemSize", "function", blockSizeToDynamicSMemSize);
+    if (!((typeof dynamicSMemSize === "bigint" ? dynamicSMemSize >= 0n && dynamicSMemSize <= 18446744073709551615n : Number.isSafeInteger(dynamicSMemSize) && dynamicSMemSize >= 0))) rt.bad("cuOccupancyMaxPotentialBlockSizeWithFlags", "dynamicSMemSize", "u64", dynamicSMemSize);
+    if (!(typeof blockSizeLimit === "number" && (blockSizeLimit | 0) === blockSizeLimit)) rt.bad("cuOccupancyMaxPotentialBlockSizeWithFlags", "blockSizeLimit", "i32", blockSizeLimit);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cuOccupancyMaxPotentialBlockSizeWithFlags", "flags", "u32", flags);
     const r = raw.cuOccupancyMaxPotentialBlockSizeWithFlags(o0, o1, func, blockSizeToDynamicSMemSize, dynamicSMemSize, blockSizeLimit, flags);
     if (rt.guards) rt.check("cuOccupancyMaxPotentialBlockSizeWithFlags");
     if (r !== 0) rt.fail(r, "cuOccupancyMaxPotentialBlockSizeWithFlags");
@@ -3361,7 +4620,12 @@ function cuOccupancyMaxPotentialBlockSizeWithFlags$(raw: Raw, rt: CheckedRuntime
 function cuOccupancyAvailableDynamicSMemPerBlock$(raw: Raw, rt: CheckedRuntime): Checked["cuOccupancyAvailableDynamicSMemPerBlock"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
+  const isPtr = rt.isPointer;
   return function cuOccupancyAvailableDynamicSMemPerBlock(func: CUfunction, numBlocks: number, blockSize: number): bigint {
+    if (arguments.length !== 3) rt.arity("cuOccupancyAvailableDynamicSMemPerBlock", "func,numBlocks,blockSize", 3, arguments.length);
+    if (!(isPtr(func))) rt.bad("cuOccupancyAvailableDynamicSMemPerBlock", "func", "pointer", func);
+    if (!(typeof numBlocks === "number" && (numBlocks | 0) === numBlocks)) rt.bad("cuOccupancyAvailableDynamicSMemPerBlock", "numBlocks", "i32", numBlocks);
+    if (!(typeof blockSize === "number" && (blockSize | 0) === blockSize)) rt.bad("cuOccupancyAvailableDynamicSMemPerBlock", "blockSize", "i32", blockSize);
     const r = raw.cuOccupancyAvailableDynamicSMemPerBlock(o0, func, numBlocks, blockSize);
     if (rt.guards) rt.check("cuOccupancyAvailableDynamicSMemPerBlock");
     if (r !== 0) rt.fail(r, "cuOccupancyAvailableDynamicSMemPerBlock");
@@ -3372,8 +4636,11 @@ function cuOccupancyAvailableDynamicSMemPerBlock$(raw: Raw, rt: CheckedRuntime):
 function cuOccupancyMaxPotentialClusterSize$(raw: Raw, rt: CheckedRuntime): Checked["cuOccupancyMaxPotentialClusterSize"] {
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
+  const isPtr = rt.isPointer;
   return function cuOccupancyMaxPotentialClusterSize(func: CUfunction, config: PointerLike): number {
-    const r = raw.cuOccupancyMaxPotentialClusterSize(o0, func, rt.ptr(rt.expect(config, CUlaunchConfig_st, "cuOccupancyMaxPotentialClusterSize", "config")));
+    if (arguments.length !== 2) rt.arity("cuOccupancyMaxPotentialClusterSize", "func,config", 2, arguments.length);
+    if (!(isPtr(func))) rt.bad("cuOccupancyMaxPotentialClusterSize", "func", "pointer", func);
+    const r = raw.cuOccupancyMaxPotentialClusterSize(o0, func, rt.ptr(rt.expect(config, CUlaunchConfig_st, "cuOccupancyMaxPotentialClusterSize", "config"), "cuOccupancyMaxPotentialClusterSize", "config"));
     if (rt.guards) rt.check("cuOccupancyMaxPotentialClusterSize");
     if (r !== 0) rt.fail(r, "cuOccupancyMaxPotentialClusterSize");
     return i32[0]!;
@@ -3383,8 +4650,11 @@ function cuOccupancyMaxPotentialClusterSize$(raw: Raw, rt: CheckedRuntime): Chec
 function cuOccupancyMaxActiveClusters$(raw: Raw, rt: CheckedRuntime): Checked["cuOccupancyMaxActiveClusters"] {
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
+  const isPtr = rt.isPointer;
   return function cuOccupancyMaxActiveClusters(func: CUfunction, config: PointerLike): number {
-    const r = raw.cuOccupancyMaxActiveClusters(o0, func, rt.ptr(rt.expect(config, CUlaunchConfig_st, "cuOccupancyMaxActiveClusters", "config")));
+    if (arguments.length !== 2) rt.arity("cuOccupancyMaxActiveClusters", "func,config", 2, arguments.length);
+    if (!(isPtr(func))) rt.bad("cuOccupancyMaxActiveClusters", "func", "pointer", func);
+    const r = raw.cuOccupancyMaxActiveClusters(o0, func, rt.ptr(rt.expect(config, CUlaunchConfig_st, "cuOccupancyMaxActiveClusters", "config"), "cuOccupancyMaxActiveClusters", "config"));
     if (rt.guards) rt.check("cuOccupancyMaxActiveClusters");
     if (r !== 0) rt.fail(r, "cuOccupancyMaxActiveClusters");
     return i32[0]!;
@@ -3392,7 +4662,12 @@ function cuOccupancyMaxActiveClusters$(raw: Raw, rt: CheckedRuntime): Checked["c
 }
 
 function cuTexRefSetArray$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefSetArray"] {
+  const isPtr = rt.isPointer;
   return function cuTexRefSetArray(hTexRef: CUtexref, hArray: CUarray, Flags: number): void {
+    if (arguments.length !== 3) rt.arity("cuTexRefSetArray", "hTexRef,hArray,Flags", 3, arguments.length);
+    if (!(isPtr(hTexRef))) rt.bad("cuTexRefSetArray", "hTexRef", "pointer", hTexRef);
+    if (!(isPtr(hArray))) rt.bad("cuTexRefSetArray", "hArray", "pointer", hArray);
+    if (!(typeof Flags === "number" && (Flags >>> 0) === Flags)) rt.bad("cuTexRefSetArray", "Flags", "u32", Flags);
     const r = raw.cuTexRefSetArray(hTexRef, hArray, Flags);
     if (rt.guards) rt.check("cuTexRefSetArray");
     if (r !== 0) rt.fail(r, "cuTexRefSetArray", hTexRef);
@@ -3400,7 +4675,12 @@ function cuTexRefSetArray$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefSetAr
 }
 
 function cuTexRefSetMipmappedArray$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefSetMipmappedArray"] {
+  const isPtr = rt.isPointer;
   return function cuTexRefSetMipmappedArray(hTexRef: CUtexref, hMipmappedArray: CUmipmappedArray, Flags: number): void {
+    if (arguments.length !== 3) rt.arity("cuTexRefSetMipmappedArray", "hTexRef,hMipmappedArray,Flags", 3, arguments.length);
+    if (!(isPtr(hTexRef))) rt.bad("cuTexRefSetMipmappedArray", "hTexRef", "pointer", hTexRef);
+    if (!(isPtr(hMipmappedArray))) rt.bad("cuTexRefSetMipmappedArray", "hMipmappedArray", "pointer", hMipmappedArray);
+    if (!(typeof Flags === "number" && (Flags >>> 0) === Flags)) rt.bad("cuTexRefSetMipmappedArray", "Flags", "u32", Flags);
     const r = raw.cuTexRefSetMipmappedArray(hTexRef, hMipmappedArray, Flags);
     if (rt.guards) rt.check("cuTexRefSetMipmappedArray");
     if (r !== 0) rt.fail(r, "cuTexRefSetMipmappedArray", hTexRef);
@@ -3410,7 +4690,12 @@ function cuTexRefSetMipmappedArray$(raw: Raw, rt: CheckedRuntime): Checked["cuTe
 function cuTexRefSetAddress$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefSetAddress"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
+  const isPtr = rt.isPointer;
   return function cuTexRefSetAddress(hTexRef: CUtexref, dptr: CUdeviceptr, bytes: bigint | number): bigint {
+    if (arguments.length !== 3) rt.arity("cuTexRefSetAddress", "hTexRef,dptr,bytes", 3, arguments.length);
+    if (!(isPtr(hTexRef))) rt.bad("cuTexRefSetAddress", "hTexRef", "pointer", hTexRef);
+    if (!((typeof dptr === "bigint" ? dptr >= 0n && dptr <= 18446744073709551615n : Number.isSafeInteger(dptr) && dptr >= 0))) rt.bad("cuTexRefSetAddress", "dptr", "u64", dptr);
+    if (!((typeof bytes === "bigint" ? bytes >= 0n && bytes <= 18446744073709551615n : Number.isSafeInteger(bytes) && bytes >= 0))) rt.bad("cuTexRefSetAddress", "bytes", "u64", bytes);
     const r = raw.cuTexRefSetAddress(o0, hTexRef, dptr, bytes);
     if (rt.guards) rt.check("cuTexRefSetAddress");
     if (r !== 0) rt.fail(r, "cuTexRefSetAddress");
@@ -3419,15 +4704,25 @@ function cuTexRefSetAddress$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefSet
 }
 
 function cuTexRefSetAddress2D$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefSetAddress2D"] {
+  const isPtr = rt.isPointer;
   return function cuTexRefSetAddress2D(hTexRef: CUtexref, desc: PointerLike, dptr: CUdeviceptr, Pitch: bigint | number): void {
-    const r = raw.cuTexRefSetAddress2D(hTexRef, rt.ptr(rt.expect(desc, CUDA_ARRAY_DESCRIPTOR_st, "cuTexRefSetAddress2D", "desc")), dptr, Pitch);
+    if (arguments.length !== 4) rt.arity("cuTexRefSetAddress2D", "hTexRef,desc,dptr,Pitch", 4, arguments.length);
+    if (!(isPtr(hTexRef))) rt.bad("cuTexRefSetAddress2D", "hTexRef", "pointer", hTexRef);
+    if (!((typeof dptr === "bigint" ? dptr >= 0n && dptr <= 18446744073709551615n : Number.isSafeInteger(dptr) && dptr >= 0))) rt.bad("cuTexRefSetAddress2D", "dptr", "u64", dptr);
+    if (!((typeof Pitch === "bigint" ? Pitch >= 0n && Pitch <= 18446744073709551615n : Number.isSafeInteger(Pitch) && Pitch >= 0))) rt.bad("cuTexRefSetAddress2D", "Pitch", "u64", Pitch);
+    const r = raw.cuTexRefSetAddress2D(hTexRef, rt.ptr(rt.expect(desc, CUDA_ARRAY_DESCRIPTOR_st, "cuTexRefSetAddress2D", "desc"), "cuTexRefSetAddress2D", "desc"), dptr, Pitch);
     if (rt.guards) rt.check("cuTexRefSetAddress2D");
     if (r !== 0) rt.fail(r, "cuTexRefSetAddress2D", hTexRef);
   };
 }
 
 function cuTexRefSetFormat$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefSetFormat"] {
+  const isPtr = rt.isPointer;
   return function cuTexRefSetFormat(hTexRef: CUtexref, fmt: CUarray_format, NumPackedComponents: number): void {
+    if (arguments.length !== 3) rt.arity("cuTexRefSetFormat", "hTexRef,fmt,NumPackedComponents", 3, arguments.length);
+    if (!(isPtr(hTexRef))) rt.bad("cuTexRefSetFormat", "hTexRef", "pointer", hTexRef);
+    if (!(typeof fmt === "number" && (fmt >>> 0) === fmt)) rt.bad("cuTexRefSetFormat", "fmt", "u32", fmt);
+    if (!(typeof NumPackedComponents === "number" && (NumPackedComponents | 0) === NumPackedComponents)) rt.bad("cuTexRefSetFormat", "NumPackedComponents", "i32", NumPackedComponents);
     const r = raw.cuTexRefSetFormat(hTexRef, fmt, NumPackedComponents);
     if (rt.guards) rt.check("cuTexRefSetFormat");
     if (r !== 0) rt.fail(r, "cuTexRefSetFormat", hTexRef);
@@ -3435,7 +4730,12 @@ function cuTexRefSetFormat$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefSetF
 }
 
 function cuTexRefSetAddressMode$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefSetAddressMode"] {
+  const isPtr = rt.isPointer;
   return function cuTexRefSetAddressMode(hTexRef: CUtexref, dim: number, am: CUaddress_mode): void {
+    if (arguments.length !== 3) rt.arity("cuTexRefSetAddressMode", "hTexRef,dim,am", 3, arguments.length);
+    if (!(isPtr(hTexRef))) rt.bad("cuTexRefSetAddressMode", "hTexRef", "pointer", hTexRef);
+    if (!(typeof dim === "number" && (dim | 0) === dim)) rt.bad("cuTexRefSetAddressMode", "dim", "i32", dim);
+    if (!(typeof am === "number" && (am >>> 0) === am)) rt.bad("cuTexRefSetAddressMode", "am", "u32", am);
     const r = raw.cuTexRefSetAddressMode(hTexRef, dim, am);
     if (rt.guards) rt.check("cuTexRefSetAddressMode");
     if (r !== 0) rt.fail(r, "cuTexRefSetAddressMode", hTexRef);
@@ -3443,7 +4743,11 @@ function cuTexRefSetAddressMode$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRe
 }
 
 function cuTexRefSetFilterMode$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefSetFilterMode"] {
+  const isPtr = rt.isPointer;
   return function cuTexRefSetFilterMode(hTexRef: CUtexref, fm: CUfilter_mode): void {
+    if (arguments.length !== 2) rt.arity("cuTexRefSetFilterMode", "hTexRef,fm", 2, arguments.length);
+    if (!(isPtr(hTexRef))) rt.bad("cuTexRefSetFilterMode", "hTexRef", "pointer", hTexRef);
+    if (!(typeof fm === "number" && (fm >>> 0) === fm)) rt.bad("cuTexRefSetFilterMode", "fm", "u32", fm);
     const r = raw.cuTexRefSetFilterMode(hTexRef, fm);
     if (rt.guards) rt.check("cuTexRefSetFilterMode");
     if (r !== 0) rt.fail(r, "cuTexRefSetFilterMode", hTexRef);
@@ -3451,7 +4755,11 @@ function cuTexRefSetFilterMode$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRef
 }
 
 function cuTexRefSetMipmapFilterMode$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefSetMipmapFilterMode"] {
+  const isPtr = rt.isPointer;
   return function cuTexRefSetMipmapFilterMode(hTexRef: CUtexref, fm: CUfilter_mode): void {
+    if (arguments.length !== 2) rt.arity("cuTexRefSetMipmapFilterMode", "hTexRef,fm", 2, arguments.length);
+    if (!(isPtr(hTexRef))) rt.bad("cuTexRefSetMipmapFilterMode", "hTexRef", "pointer", hTexRef);
+    if (!(typeof fm === "number" && (fm >>> 0) === fm)) rt.bad("cuTexRefSetMipmapFilterMode", "fm", "u32", fm);
     const r = raw.cuTexRefSetMipmapFilterMode(hTexRef, fm);
     if (rt.guards) rt.check("cuTexRefSetMipmapFilterMode");
     if (r !== 0) rt.fail(r, "cuTexRefSetMipmapFilterMode", hTexRef);
@@ -3459,7 +4767,11 @@ function cuTexRefSetMipmapFilterMode$(raw: Raw, rt: CheckedRuntime): Checked["cu
 }
 
 function cuTexRefSetMipmapLevelBias$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefSetMipmapLevelBias"] {
+  const isPtr = rt.isPointer;
   return function cuTexRefSetMipmapLevelBias(hTexRef: CUtexref, bias: number): void {
+    if (arguments.length !== 2) rt.arity("cuTexRefSetMipmapLevelBias", "hTexRef,bias", 2, arguments.length);
+    if (!(isPtr(hTexRef))) rt.bad("cuTexRefSetMipmapLevelBias", "hTexRef", "pointer", hTexRef);
+    if (!(typeof bias === "number")) rt.bad("cuTexRefSetMipmapLevelBias", "bias", "f32", bias);
     const r = raw.cuTexRefSetMipmapLevelBias(hTexRef, bias);
     if (rt.guards) rt.check("cuTexRefSetMipmapLevelBias");
     if (r !== 0) rt.fail(r, "cuTexRefSetMipmapLevelBias", hTexRef);
@@ -3467,7 +4779,12 @@ function cuTexRefSetMipmapLevelBias$(raw: Raw, rt: CheckedRuntime): Checked["cuT
 }
 
 function cuTexRefSetMipmapLevelClamp$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefSetMipmapLevelClamp"] {
+  const isPtr = rt.isPointer;
   return function cuTexRefSetMipmapLevelClamp(hTexRef: CUtexref, minMipmapLevelClamp: number, maxMipmapLevelClamp: number): void {
+    if (arguments.length !== 3) rt.arity("cuTexRefSetMipmapLevelClamp", "hTexRef,minMipmapLevelClamp,maxMipmapLevelClamp", 3, arguments.length);
+    if (!(isPtr(hTexRef))) rt.bad("cuTexRefSetMipmapLevelClamp", "hTexRef", "pointer", hTexRef);
+    if (!(typeof minMipmapLevelClamp === "number")) rt.bad("cuTexRefSetMipmapLevelClamp", "minMipmapLevelClamp", "f32", minMipmapLevelClamp);
+    if (!(typeof maxMipmapLevelClamp === "number")) rt.bad("cuTexRefSetMipmapLevelClamp", "maxMipmapLevelClamp", "f32", maxMipmapLevelClamp);
     const r = raw.cuTexRefSetMipmapLevelClamp(hTexRef, minMipmapLevelClamp, maxMipmapLevelClamp);
     if (rt.guards) rt.check("cuTexRefSetMipmapLevelClamp");
     if (r !== 0) rt.fail(r, "cuTexRefSetMipmapLevelClamp", hTexRef);
@@ -3475,7 +4792,11 @@ function cuTexRefSetMipmapLevelClamp$(raw: Raw, rt: CheckedRuntime): Checked["cu
 }
 
 function cuTexRefSetMaxAnisotropy$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefSetMaxAnisotropy"] {
+  const isPtr = rt.isPointer;
   return function cuTexRefSetMaxAnisotropy(hTexRef: CUtexref, maxAniso: number): void {
+    if (arguments.length !== 2) rt.arity("cuTexRefSetMaxAnisotropy", "hTexRef,maxAniso", 2, arguments.length);
+    if (!(isPtr(hTexRef))) rt.bad("cuTexRefSetMaxAnisotropy", "hTexRef", "pointer", hTexRef);
+    if (!(typeof maxAniso === "number" && (maxAniso >>> 0) === maxAniso)) rt.bad("cuTexRefSetMaxAnisotropy", "maxAniso", "u32", maxAniso);
     const r = raw.cuTexRefSetMaxAnisotropy(hTexRef, maxAniso);
     if (rt.guards) rt.check("cuTexRefSetMaxAnisotropy");
     if (r !== 0) rt.fail(r, "cuTexRefSetMaxAnisotropy", hTexRef);
@@ -3483,15 +4804,22 @@ function cuTexRefSetMaxAnisotropy$(raw: Raw, rt: CheckedRuntime): Checked["cuTex
 }
 
 function cuTexRefSetBorderColor$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefSetBorderColor"] {
+  const isPtr = rt.isPointer;
   return function cuTexRefSetBorderColor(hTexRef: CUtexref, pBorderColor: PointerLike): void {
-    const r = raw.cuTexRefSetBorderColor(hTexRef, rt.ptr(pBorderColor));
+    if (arguments.length !== 2) rt.arity("cuTexRefSetBorderColor", "hTexRef,pBorderColor", 2, arguments.length);
+    if (!(isPtr(hTexRef))) rt.bad("cuTexRefSetBorderColor", "hTexRef", "pointer", hTexRef);
+    const r = raw.cuTexRefSetBorderColor(hTexRef, rt.ptr(pBorderColor, "cuTexRefSetBorderColor", "pBorderColor"));
     if (rt.guards) rt.check("cuTexRefSetBorderColor");
     if (r !== 0) rt.fail(r, "cuTexRefSetBorderColor", hTexRef);
   };
 }
 
 function cuTexRefSetFlags$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefSetFlags"] {
+  const isPtr = rt.isPointer;
   return function cuTexRefSetFlags(hTexRef: CUtexref, Flags: number): void {
+    if (arguments.length !== 2) rt.arity("cuTexRefSetFlags", "hTexRef,Flags", 2, arguments.length);
+    if (!(isPtr(hTexRef))) rt.bad("cuTexRefSetFlags", "hTexRef", "pointer", hTexRef);
+    if (!(typeof Flags === "number" && (Flags >>> 0) === Flags)) rt.bad("cuTexRefSetFlags", "Flags", "u32", Flags);
     const r = raw.cuTexRefSetFlags(hTexRef, Flags);
     if (rt.guards) rt.check("cuTexRefSetFlags");
     if (r !== 0) rt.fail(r, "cuTexRefSetFlags", hTexRef);
@@ -3501,7 +4829,10 @@ function cuTexRefSetFlags$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefSetFl
 function cuTexRefGetAddress$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefGetAddress"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
+  const isPtr = rt.isPointer;
   return function cuTexRefGetAddress(hTexRef: CUtexref): CUdeviceptr {
+    if (arguments.length !== 1) rt.arity("cuTexRefGetAddress", "hTexRef", 1, arguments.length);
+    if (!(isPtr(hTexRef))) rt.bad("cuTexRefGetAddress", "hTexRef", "pointer", hTexRef);
     const r = raw.cuTexRefGetAddress(o0, hTexRef);
     if (rt.guards) rt.check("cuTexRefGetAddress");
     if (r !== 0) rt.fail(r, "cuTexRefGetAddress");
@@ -3511,7 +4842,10 @@ function cuTexRefGetAddress$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefGet
 
 function cuTexRefGetArray$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefGetArray"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuTexRefGetArray(hTexRef: CUtexref): CUarray {
+    if (arguments.length !== 1) rt.arity("cuTexRefGetArray", "hTexRef", 1, arguments.length);
+    if (!(isPtr(hTexRef))) rt.bad("cuTexRefGetArray", "hTexRef", "pointer", hTexRef);
     const r = raw.cuTexRefGetArray(o0, hTexRef);
     if (rt.guards) rt.check("cuTexRefGetArray");
     if (r !== 0) rt.fail(r, "cuTexRefGetArray");
@@ -3521,7 +4855,10 @@ function cuTexRefGetArray$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefGetAr
 
 function cuTexRefGetMipmappedArray$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefGetMipmappedArray"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuTexRefGetMipmappedArray(hTexRef: CUtexref): CUmipmappedArray {
+    if (arguments.length !== 1) rt.arity("cuTexRefGetMipmappedArray", "hTexRef", 1, arguments.length);
+    if (!(isPtr(hTexRef))) rt.bad("cuTexRefGetMipmappedArray", "hTexRef", "pointer", hTexRef);
     const r = raw.cuTexRefGetMipmappedArray(o0, hTexRef);
     if (rt.guards) rt.check("cuTexRefGetMipmappedArray");
     if (r !== 0) rt.fail(r, "cuTexRefGetMipmappedArray");
@@ -3532,7 +4869,11 @@ function cuTexRefGetMipmappedArray$(raw: Raw, rt: CheckedRuntime): Checked["cuTe
 function cuTexRefGetAddressMode$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefGetAddressMode"] {
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
+  const isPtr = rt.isPointer;
   return function cuTexRefGetAddressMode(hTexRef: CUtexref, dim: number): CUaddress_mode {
+    if (arguments.length !== 2) rt.arity("cuTexRefGetAddressMode", "hTexRef,dim", 2, arguments.length);
+    if (!(isPtr(hTexRef))) rt.bad("cuTexRefGetAddressMode", "hTexRef", "pointer", hTexRef);
+    if (!(typeof dim === "number" && (dim | 0) === dim)) rt.bad("cuTexRefGetAddressMode", "dim", "i32", dim);
     const r = raw.cuTexRefGetAddressMode(o0, hTexRef, dim);
     if (rt.guards) rt.check("cuTexRefGetAddressMode");
     if (r !== 0) rt.fail(r, "cuTexRefGetAddressMode");
@@ -3543,7 +4884,10 @@ function cuTexRefGetAddressMode$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRe
 function cuTexRefGetFilterMode$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefGetFilterMode"] {
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
+  const isPtr = rt.isPointer;
   return function cuTexRefGetFilterMode(hTexRef: CUtexref): CUfilter_mode {
+    if (arguments.length !== 1) rt.arity("cuTexRefGetFilterMode", "hTexRef", 1, arguments.length);
+    if (!(isPtr(hTexRef))) rt.bad("cuTexRefGetFilterMode", "hTexRef", "pointer", hTexRef);
     const r = raw.cuTexRefGetFilterMode(o0, hTexRef);
     if (rt.guards) rt.check("cuTexRefGetFilterMode");
     if (r !== 0) rt.fail(r, "cuTexRefGetFilterMode");
@@ -3556,7 +4900,10 @@ function cuTexRefGetFormat$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefGetF
   const o1 = rt.out[1]!;
   const i32 = rt.i32;
   const u32 = rt.u32;
+  const isPtr = rt.isPointer;
   return function cuTexRefGetFormat(hTexRef: CUtexref): [pFormat: CUarray_format, pNumChannels: number] {
+    if (arguments.length !== 1) rt.arity("cuTexRefGetFormat", "hTexRef", 1, arguments.length);
+    if (!(isPtr(hTexRef))) rt.bad("cuTexRefGetFormat", "hTexRef", "pointer", hTexRef);
     const r = raw.cuTexRefGetFormat(o0, o1, hTexRef);
     if (rt.guards) rt.check("cuTexRefGetFormat");
     if (r !== 0) rt.fail(r, "cuTexRefGetFormat");
@@ -3567,7 +4914,10 @@ function cuTexRefGetFormat$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefGetF
 function cuTexRefGetMipmapFilterMode$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefGetMipmapFilterMode"] {
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
+  const isPtr = rt.isPointer;
   return function cuTexRefGetMipmapFilterMode(hTexRef: CUtexref): CUfilter_mode {
+    if (arguments.length !== 1) rt.arity("cuTexRefGetMipmapFilterMode", "hTexRef", 1, arguments.length);
+    if (!(isPtr(hTexRef))) rt.bad("cuTexRefGetMipmapFilterMode", "hTexRef", "pointer", hTexRef);
     const r = raw.cuTexRefGetMipmapFilterMode(o0, hTexRef);
     if (rt.guards) rt.check("cuTexRefGetMipmapFilterMode");
     if (r !== 0) rt.fail(r, "cuTexRefGetMipmapFilterMode");
@@ -3578,7 +4928,10 @@ function cuTexRefGetMipmapFilterMode$(raw: Raw, rt: CheckedRuntime): Checked["cu
 function cuTexRefGetMipmapLevelBias$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefGetMipmapLevelBias"] {
   const o0 = rt.out[0]!;
   const f32 = rt.f32;
+  const isPtr = rt.isPointer;
   return function cuTexRefGetMipmapLevelBias(hTexRef: CUtexref): number {
+    if (arguments.length !== 1) rt.arity("cuTexRefGetMipmapLevelBias", "hTexRef", 1, arguments.length);
+    if (!(isPtr(hTexRef))) rt.bad("cuTexRefGetMipmapLevelBias", "hTexRef", "pointer", hTexRef);
     const r = raw.cuTexRefGetMipmapLevelBias(o0, hTexRef);
     if (rt.guards) rt.check("cuTexRefGetMipmapLevelBias");
     if (r !== 0) rt.fail(r, "cuTexRefGetMipmapLevelBias");
@@ -3590,7 +4943,10 @@ function cuTexRefGetMipmapLevelClamp$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const o0 = rt.out[0]!;
   const o1 = rt.out[1]!;
   const f32 = rt.f32;
+  const isPtr = rt.isPointer;
   return function cuTexRefGetMipmapLevelClamp(hTexRef: CUtexref): [pminMipmapLevelClamp: number, pmaxMipmapLevelClamp: number] {
+    if (arguments.length !== 1) rt.arity("cuTexRefGetMipmapLevelClamp", "hTexRef", 1, arguments.length);
+    if (!(isPtr(hTexRef))) rt.bad("cuTexRefGetMipmapLevelClamp", "hTexRef", "pointer", hTexRef);
     const r = raw.cuTexRefGetMipmapLevelClamp(o0, o1, hTexRef);
     if (rt.guards) rt.check("cuTexRefGetMipmapLevelClamp");
     if (r !== 0) rt.fail(r, "cuTexRefGetMipmapLevelClamp");
@@ -3601,7 +4957,10 @@ function cuTexRefGetMipmapLevelClamp$(raw: Raw, rt: CheckedRuntime): Checked["cu
 function cuTexRefGetMaxAnisotropy$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefGetMaxAnisotropy"] {
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
+  const isPtr = rt.isPointer;
   return function cuTexRefGetMaxAnisotropy(hTexRef: CUtexref): number {
+    if (arguments.length !== 1) rt.arity("cuTexRefGetMaxAnisotropy", "hTexRef", 1, arguments.length);
+    if (!(isPtr(hTexRef))) rt.bad("cuTexRefGetMaxAnisotropy", "hTexRef", "pointer", hTexRef);
     const r = raw.cuTexRefGetMaxAnisotropy(o0, hTexRef);
     if (rt.guards) rt.check("cuTexRefGetMaxAnisotropy");
     if (r !== 0) rt.fail(r, "cuTexRefGetMaxAnisotropy");
@@ -3610,8 +4969,11 @@ function cuTexRefGetMaxAnisotropy$(raw: Raw, rt: CheckedRuntime): Checked["cuTex
 }
 
 function cuTexRefGetBorderColor$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefGetBorderColor"] {
+  const isPtr = rt.isPointer;
   const A_cuTexRefGetBorderColor: ArraySpec = { elements: [{ kind: "f32", size: 4 }], count: null, query: false, retry: [] };
   return function cuTexRefGetBorderColor(hTexRef: CUtexref): Float32Array {
+    if (arguments.length !== 1) rt.arity("cuTexRefGetBorderColor", "hTexRef", 1, arguments.length);
+    if (!(isPtr(hTexRef))) rt.bad("cuTexRefGetBorderColor", "hTexRef", "pointer", hTexRef);
     const a = rt.arrays("cuTexRefGetBorderColor", A_cuTexRefGetBorderColor, 4, (p) => raw.cuTexRefGetBorderColor(p[0]!, hTexRef));
     return a[0] as Float32Array;
   };
@@ -3620,7 +4982,10 @@ function cuTexRefGetBorderColor$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRe
 function cuTexRefGetFlags$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefGetFlags"] {
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
+  const isPtr = rt.isPointer;
   return function cuTexRefGetFlags(hTexRef: CUtexref): number {
+    if (arguments.length !== 1) rt.arity("cuTexRefGetFlags", "hTexRef", 1, arguments.length);
+    if (!(isPtr(hTexRef))) rt.bad("cuTexRefGetFlags", "hTexRef", "pointer", hTexRef);
     const r = raw.cuTexRefGetFlags(o0, hTexRef);
     if (rt.guards) rt.check("cuTexRefGetFlags");
     if (r !== 0) rt.fail(r, "cuTexRefGetFlags");
@@ -3631,6 +4996,7 @@ function cuTexRefGetFlags$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefGetFl
 function cuTexRefCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefCreate"] {
   const o0 = rt.out[0]!;
   return function cuTexRefCreate(): CUtexref {
+    if (arguments.length !== 0) rt.arity("cuTexRefCreate", "", 0, arguments.length);
     const r = raw.cuTexRefCreate(o0);
     if (rt.guards) rt.check("cuTexRefCreate");
     if (r !== 0) rt.fail(r, "cuTexRefCreate");
@@ -3639,7 +5005,10 @@ function cuTexRefCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefCreate"
 }
 
 function cuTexRefDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefDestroy"] {
+  const isPtr = rt.isPointer;
   return function cuTexRefDestroy(hTexRef: CUtexref): void {
+    if (arguments.length !== 1) rt.arity("cuTexRefDestroy", "hTexRef", 1, arguments.length);
+    if (!(isPtr(hTexRef))) rt.bad("cuTexRefDestroy", "hTexRef", "pointer", hTexRef);
     const r = raw.cuTexRefDestroy(hTexRef);
     if (rt.guards) rt.check("cuTexRefDestroy");
     if (r !== 0) rt.fail(r, "cuTexRefDestroy", hTexRef);
@@ -3647,7 +5016,12 @@ function cuTexRefDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefDestro
 }
 
 function cuSurfRefSetArray$(raw: Raw, rt: CheckedRuntime): Checked["cuSurfRefSetArray"] {
+  const isPtr = rt.isPointer;
   return function cuSurfRefSetArray(hSurfRef: CUsurfref, hArray: CUarray, Flags: number): void {
+    if (arguments.length !== 3) rt.arity("cuSurfRefSetArray", "hSurfRef,hArray,Flags", 3, arguments.length);
+    if (!(isPtr(hSurfRef))) rt.bad("cuSurfRefSetArray", "hSurfRef", "pointer", hSurfRef);
+    if (!(isPtr(hArray))) rt.bad("cuSurfRefSetArray", "hArray", "pointer", hArray);
+    if (!(typeof Flags === "number" && (Flags >>> 0) === Flags)) rt.bad("cuSurfRefSetArray", "Flags", "u32", Flags);
     const r = raw.cuSurfRefSetArray(hSurfRef, hArray, Flags);
     if (rt.guards) rt.check("cuSurfRefSetArray");
     if (r !== 0) rt.fail(r, "cuSurfRefSetArray", hSurfRef);
@@ -3656,7 +5030,10 @@ function cuSurfRefSetArray$(raw: Raw, rt: CheckedRuntime): Checked["cuSurfRefSet
 
 function cuSurfRefGetArray$(raw: Raw, rt: CheckedRuntime): Checked["cuSurfRefGetArray"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuSurfRefGetArray(hSurfRef: CUsurfref): CUarray {
+    if (arguments.length !== 1) rt.arity("cuSurfRefGetArray", "hSurfRef", 1, arguments.length);
+    if (!(isPtr(hSurfRef))) rt.bad("cuSurfRefGetArray", "hSurfRef", "pointer", hSurfRef);
     const r = raw.cuSurfRefGetArray(o0, hSurfRef);
     if (rt.guards) rt.check("cuSurfRefGetArray");
     if (r !== 0) rt.fail(r, "cuSurfRefGetArray");
@@ -3665,15 +5042,21 @@ function cuSurfRefGetArray$(raw: Raw, rt: CheckedRuntime): Checked["cuSurfRefGet
 }
 
 function cuTexObjectCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuTexObjectCreate"] {
-  return function cuTexObjectCreate(pTexObject: PointerLike, pResDesc: PointerLike, pTexDesc: PointerLike, pResViewDesc: PointerLike): void {
-    const r = raw.cuTexObjectCreate(rt.ptr(pTexObject), rt.ptr(rt.expect(pResDesc, CUDA_RESOURCE_DESC_st, "cuTexObjectCreate", "pResDesc")), rt.ptr(rt.expect(pTexDesc, CUDA_TEXTURE_DESC_st, "cuTexObjectCreate", "pTexDesc")), rt.ptr(rt.expect(pResViewDesc, CUDA_RESOURCE_VIEW_DESC_st, "cuTexObjectCreate", "pResViewDesc")));
+  const o0 = rt.out[0]!;
+  const u64 = rt.u64;
+  return function cuTexObjectCreate(pResDesc: PointerLike, pTexDesc: PointerLike, pResViewDesc: PointerLike): CUtexObject {
+    if (arguments.length !== 3) rt.arity("cuTexObjectCreate", "pResDesc,pTexDesc,pResViewDesc", 3, arguments.length);
+    const r = raw.cuTexObjectCreate(o0, rt.ptr(rt.expect(pResDesc, CUDA_RESOURCE_DESC_st, "cuTexObjectCreate", "pResDesc"), "cuTexObjectCreate", "pResDesc"), rt.ptr(rt.expect(pTexDesc, CUDA_TEXTURE_DESC_st, "cuTexObjectCreate", "pTexDesc"), "cuTexObjectCreate", "pTexDesc"), rt.ptr(rt.expect(pResViewDesc, CUDA_RESOURCE_VIEW_DESC_st, "cuTexObjectCreate", "pResViewDesc"), "cuTexObjectCreate", "pResViewDesc"));
     if (rt.guards) rt.check("cuTexObjectCreate");
     if (r !== 0) rt.fail(r, "cuTexObjectCreate");
+    return u64[0]! as CUtexObject;
   };
 }
 
 function cuTexObjectDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuTexObjectDestroy"] {
   return function cuTexObjectDestroy(texObject: CUtexObject): void {
+    if (arguments.length !== 1) rt.arity("cuTexObjectDestroy", "texObject", 1, arguments.length);
+    if (!((typeof texObject === "bigint" ? texObject >= 0n && texObject <= 18446744073709551615n : Number.isSafeInteger(texObject) && texObject >= 0))) rt.bad("cuTexObjectDestroy", "texObject", "u64", texObject);
     const r = raw.cuTexObjectDestroy(texObject);
     if (rt.guards) rt.check("cuTexObjectDestroy");
     if (r !== 0) rt.fail(r, "cuTexObjectDestroy");
@@ -3682,7 +5065,9 @@ function cuTexObjectDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuTexObject
 
 function cuTexObjectGetResourceDesc$(raw: Raw, rt: CheckedRuntime): Checked["cuTexObjectGetResourceDesc"] {
   return function cuTexObjectGetResourceDesc(texObject: CUtexObject, pResDesc?: CUDA_RESOURCE_DESC_st): CUDA_RESOURCE_DESC_st {
-    const $pResDesc = pResDesc === undefined ? rt.record(CUDA_RESOURCE_DESC_st) : rt.expect(pResDesc, CUDA_RESOURCE_DESC_st, "cuTexObjectGetResourceDesc", "pResDesc");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuTexObjectGetResourceDesc", "texObject,pResDesc", 1, arguments.length);
+    if (!((typeof texObject === "bigint" ? texObject >= 0n && texObject <= 18446744073709551615n : Number.isSafeInteger(texObject) && texObject >= 0))) rt.bad("cuTexObjectGetResourceDesc", "texObject", "u64", texObject);
+    const $pResDesc = pResDesc === undefined ? rt.record(CUDA_RESOURCE_DESC_st) : rt.recordArg(pResDesc, CUDA_RESOURCE_DESC_st, "cuTexObjectGetResourceDesc", "pResDesc");
     const r = raw.cuTexObjectGetResourceDesc($pResDesc.$pointer(), texObject);
     if (rt.guards) rt.check("cuTexObjectGetResourceDesc");
     if (r !== 0) rt.fail(r, "cuTexObjectGetResourceDesc");
@@ -3692,7 +5077,9 @@ function cuTexObjectGetResourceDesc$(raw: Raw, rt: CheckedRuntime): Checked["cuT
 
 function cuTexObjectGetTextureDesc$(raw: Raw, rt: CheckedRuntime): Checked["cuTexObjectGetTextureDesc"] {
   return function cuTexObjectGetTextureDesc(texObject: CUtexObject, pTexDesc?: CUDA_TEXTURE_DESC_st): CUDA_TEXTURE_DESC_st {
-    const $pTexDesc = pTexDesc === undefined ? rt.record(CUDA_TEXTURE_DESC_st) : rt.expect(pTexDesc, CUDA_TEXTURE_DESC_st, "cuTexObjectGetTextureDesc", "pTexDesc");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuTexObjectGetTextureDesc", "texObject,pTexDesc", 1, arguments.length);
+    if (!((typeof texObject === "bigint" ? texObject >= 0n && texObject <= 18446744073709551615n : Number.isSafeInteger(texObject) && texObject >= 0))) rt.bad("cuTexObjectGetTextureDesc", "texObject", "u64", texObject);
+    const $pTexDesc = pTexDesc === undefined ? rt.record(CUDA_TEXTURE_DESC_st) : rt.recordArg(pTexDesc, CUDA_TEXTURE_DESC_st, "cuTexObjectGetTextureDesc", "pTexDesc");
     const r = raw.cuTexObjectGetTextureDesc($pTexDesc.$pointer(), texObject);
     if (rt.guards) rt.check("cuTexObjectGetTextureDesc");
     if (r !== 0) rt.fail(r, "cuTexObjectGetTextureDesc");
@@ -3702,7 +5089,9 @@ function cuTexObjectGetTextureDesc$(raw: Raw, rt: CheckedRuntime): Checked["cuTe
 
 function cuTexObjectGetResourceViewDesc$(raw: Raw, rt: CheckedRuntime): Checked["cuTexObjectGetResourceViewDesc"] {
   return function cuTexObjectGetResourceViewDesc(texObject: CUtexObject, pResViewDesc?: CUDA_RESOURCE_VIEW_DESC_st): CUDA_RESOURCE_VIEW_DESC_st {
-    const $pResViewDesc = pResViewDesc === undefined ? rt.record(CUDA_RESOURCE_VIEW_DESC_st) : rt.expect(pResViewDesc, CUDA_RESOURCE_VIEW_DESC_st, "cuTexObjectGetResourceViewDesc", "pResViewDesc");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuTexObjectGetResourceViewDesc", "texObject,pResViewDesc", 1, arguments.length);
+    if (!((typeof texObject === "bigint" ? texObject >= 0n && texObject <= 18446744073709551615n : Number.isSafeInteger(texObject) && texObject >= 0))) rt.bad("cuTexObjectGetResourceViewDesc", "texObject", "u64", texObject);
+    const $pResViewDesc = pResViewDesc === undefined ? rt.record(CUDA_RESOURCE_VIEW_DESC_st) : rt.recordArg(pResViewDesc, CUDA_RESOURCE_VIEW_DESC_st, "cuTexObjectGetResourceViewDesc", "pResViewDesc");
     const r = raw.cuTexObjectGetResourceViewDesc($pResViewDesc.$pointer(), texObject);
     if (rt.guards) rt.check("cuTexObjectGetResourceViewDesc");
     if (r !== 0) rt.fail(r, "cuTexObjectGetResourceViewDesc");
@@ -3711,15 +5100,21 @@ function cuTexObjectGetResourceViewDesc$(raw: Raw, rt: CheckedRuntime): Checked[
 }
 
 function cuSurfObjectCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuSurfObjectCreate"] {
-  return function cuSurfObjectCreate(pSurfObject: PointerLike, pResDesc: PointerLike): void {
-    const r = raw.cuSurfObjectCreate(rt.ptr(pSurfObject), rt.ptr(rt.expect(pResDesc, CUDA_RESOURCE_DESC_st, "cuSurfObjectCreate", "pResDesc")));
+  const o0 = rt.out[0]!;
+  const u64 = rt.u64;
+  return function cuSurfObjectCreate(pResDesc: PointerLike): CUsurfObject {
+    if (arguments.length !== 1) rt.arity("cuSurfObjectCreate", "pResDesc", 1, arguments.length);
+    const r = raw.cuSurfObjectCreate(o0, rt.ptr(rt.expect(pResDesc, CUDA_RESOURCE_DESC_st, "cuSurfObjectCreate", "pResDesc"), "cuSurfObjectCreate", "pResDesc"));
     if (rt.guards) rt.check("cuSurfObjectCreate");
     if (r !== 0) rt.fail(r, "cuSurfObjectCreate");
+    return u64[0]! as CUsurfObject;
   };
 }
 
 function cuSurfObjectDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuSurfObjectDestroy"] {
   return function cuSurfObjectDestroy(surfObject: CUsurfObject): void {
+    if (arguments.length !== 1) rt.arity("cuSurfObjectDestroy", "surfObject", 1, arguments.length);
+    if (!((typeof surfObject === "bigint" ? surfObject >= 0n && surfObject <= 18446744073709551615n : Number.isSafeInteger(surfObject) && surfObject >= 0))) rt.bad("cuSurfObjectDestroy", "surfObject", "u64", surfObject);
     const r = raw.cuSurfObjectDestroy(surfObject);
     if (rt.guards) rt.check("cuSurfObjectDestroy");
     if (r !== 0) rt.fail(r, "cuSurfObjectDestroy");
@@ -3728,7 +5123,9 @@ function cuSurfObjectDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuSurfObje
 
 function cuSurfObjectGetResourceDesc$(raw: Raw, rt: CheckedRuntime): Checked["cuSurfObjectGetResourceDesc"] {
   return function cuSurfObjectGetResourceDesc(surfObject: CUsurfObject, pResDesc?: CUDA_RESOURCE_DESC_st): CUDA_RESOURCE_DESC_st {
-    const $pResDesc = pResDesc === undefined ? rt.record(CUDA_RESOURCE_DESC_st) : rt.expect(pResDesc, CUDA_RESOURCE_DESC_st, "cuSurfObjectGetResourceDesc", "pResDesc");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuSurfObjectGetResourceDesc", "surfObject,pResDesc", 1, arguments.length);
+    if (!((typeof surfObject === "bigint" ? surfObject >= 0n && surfObject <= 18446744073709551615n : Number.isSafeInteger(surfObject) && surfObject >= 0))) rt.bad("cuSurfObjectGetResourceDesc", "surfObject", "u64", surfObject);
+    const $pResDesc = pResDesc === undefined ? rt.record(CUDA_RESOURCE_DESC_st) : rt.recordArg(pResDesc, CUDA_RESOURCE_DESC_st, "cuSurfObjectGetResourceDesc", "pResDesc");
     const r = raw.cuSurfObjectGetResourceDesc($pResDesc.$pointer(), surfObject);
     if (rt.guards) rt.check("cuSurfObjectGetResourceDesc");
     if (r !== 0) rt.fail(r, "cuSurfObjectGetResourceDesc");
@@ -3737,24 +5134,45 @@ function cuSurfObjectGetResourceDesc$(raw: Raw, rt: CheckedRuntime): Checked["cu
 }
 
 function cuTensorMapEncodeTiled$(raw: Raw, rt: CheckedRuntime): Checked["cuTensorMapEncodeTiled"] {
-  return function cuTensorMapEncodeTiled(tensorMap: PointerLike, tensorDataType: CUtensorMapDataType, tensorRank: cuuint32_t, globalAddress: PointerLike, globalDim: PointerLike, globalStrides: PointerLike, boxDim: PointerLike, elementStrides: PointerLike, interleave: CUtensorMapInterleave, swizzle: CUtensorMapSwizzle, l2Promotion: CUtensorMapL2promotion, oobFill: CUtensorMapFloatOOBfill): void {
-    const r = raw.cuTensorMapEncodeTiled(rt.ptr(rt.expect(tensorMap, CUtensorMap_st, "cuTensorMapEncodeTiled", "tensorMap")), tensorDataType, tensorRank, rt.ptr(globalAddress), rt.ptr(globalDim), rt.ptr(globalStrides), rt.ptr(boxDim), rt.ptr(elementStrides), interleave, swizzle, l2Promotion, oobFill);
+  return function cuTensorMapEncodeTiled(tensorDataType: CUtensorMapDataType, tensorRank: cuuint32_t, globalAddress: PointerLike, globalDim: PointerLike, globalStrides: PointerLike, boxDim: PointerLike, elementStrides: PointerLike, interleave: CUtensorMapInterleave, swizzle: CUtensorMapSwizzle, l2Promotion: CUtensorMapL2promotion, oobFill: CUtensorMapFloatOOBfill, tensorMap?: CUtensorMap_st): CUtensorMap_st {
+    if (arguments.length < 11 || arguments.length > 12) rt.arity("cuTensorMapEncodeTiled", "tensorDataType,tensorRank,globalAddress,globalDim,globalStrides,boxDim,elementStrides,interleave,swizzle,l2Promotion,oobFill,tensorMap", 11, arguments.length);
+    if (!(typeof tensorDataType === "number" && (tensorDataType >>> 0) === tensorDataType)) rt.bad("cuTensorMapEncodeTiled", "tensorDataType", "u32", tensorDataType);
+    if (!(typeof tensorRank === "number" && (tensorRank >>> 0) === tensorRank)) rt.bad("cuTensorMapEncodeTiled", "tensorRank", "u32", tensorRank);
+    if (!(typeof interleave === "number" && (interleave >>> 0) === interleave)) rt.bad("cuTensorMapEncodeTiled", "interleave", "u32", interleave);
+    if (!(typeof swizzle === "number" && (swizzle >>> 0) === swizzle)) rt.bad("cuTensorMapEncodeTiled", "swizzle", "u32", swizzle);
+    if (!(typeof l2Promotion === "number" && (l2Promotion >>> 0) === l2Promotion)) rt.bad("cuTensorMapEncodeTiled", "l2Promotion", "u32", l2Promotion);
+    if (!(typeof oobFill === "number" && (oobFill >>> 0) === oobFill)) rt.bad("cuTensorMapEncodeTiled", "oobFill", "u32", oobFill);
+    const $tensorMap = tensorMap === undefined ? rt.record(CUtensorMap_st) : rt.recordArg(tensorMap, CUtensorMap_st, "cuTensorMapEncodeTiled", "tensorMap");
+    const r = raw.cuTensorMapEncodeTiled($tensorMap.$pointer(), tensorDataType, tensorRank, rt.ptr(globalAddress, "cuTensorMapEncodeTiled", "globalAddress"), rt.ptr(globalDim, "cuTensorMapEncodeTiled", "globalDim"), rt.ptr(globalStrides, "cuTensorMapEncodeTiled", "globalStrides"), rt.ptr(boxDim, "cuTensorMapEncodeTiled", "boxDim"), rt.ptr(elementStrides, "cuTensorMapEncodeTiled", "elementStrides"), interleave, swizzle, l2Promotion, oobFill);
     if (rt.guards) rt.check("cuTensorMapEncodeTiled");
     if (r !== 0) rt.fail(r, "cuTensorMapEncodeTiled");
+    return $tensorMap;
   };
 }
 
 function cuTensorMapEncodeIm2col$(raw: Raw, rt: CheckedRuntime): Checked["cuTensorMapEncodeIm2col"] {
-  return function cuTensorMapEncodeIm2col(tensorMap: PointerLike, tensorDataType: CUtensorMapDataType, tensorRank: cuuint32_t, globalAddress: PointerLike, globalDim: PointerLike, globalStrides: PointerLike, pixelBoxLowerCorner: PointerLike, pixelBoxUpperCorner: PointerLike, channelsPerPixel: cuuint32_t, pixelsPerColumn: cuuint32_t, elementStrides: PointerLike, interleave: CUtensorMapInterleave, swizzle: CUtensorMapSwizzle, l2Promotion: CUtensorMapL2promotion, oobFill: CUtensorMapFloatOOBfill): void {
-    const r = raw.cuTensorMapEncodeIm2col(rt.ptr(rt.expect(tensorMap, CUtensorMap_st, "cuTensorMapEncodeIm2col", "tensorMap")), tensorDataType, tensorRank, rt.ptr(globalAddress), rt.ptr(globalDim), rt.ptr(globalStrides), rt.ptr(pixelBoxLowerCorner), rt.ptr(pixelBoxUpperCorner), channelsPerPixel, pixelsPerColumn, rt.ptr(elementStrides), interleave, swizzle, l2Promotion, oobFill);
+  return function cuTensorMapEncodeIm2col(tensorDataType: CUtensorMapDataType, tensorRank: cuuint32_t, globalAddress: PointerLike, globalDim: PointerLike, globalStrides: PointerLike, pixelBoxLowerCorner: PointerLike, pixelBoxUpperCorner: PointerLike, channelsPerPixel: cuuint32_t, pixelsPerColumn: cuuint32_t, elementStrides: PointerLike, interleave: CUtensorMapInterleave, swizzle: CUtensorMapSwizzle, l2Promotion: CUtensorMapL2promotion, oobFill: CUtensorMapFloatOOBfill, tensorMap?: CUtensorMap_st): CUtensorMap_st {
+    if (arguments.length < 14 || arguments.length > 15) rt.arity("cuTensorMapEncodeIm2col", "tensorDataType,tensorRank,globalAddress,globalDim,globalStrides,pixelBoxLowerCorner,pixelBoxUpperCorner,channelsPerPixel,pixelsPerColumn,elementStrides,interleave,swizzle,l2Promotion,oobFill,tensorMap", 14, arguments.length);
+    if (!(typeof tensorDataType === "number" && (tensorDataType >>> 0) === tensorDataType)) rt.bad("cuTensorMapEncodeIm2col", "tensorDataType", "u32", tensorDataType);
+    if (!(typeof tensorRank === "number" && (tensorRank >>> 0) === tensorRank)) rt.bad("cuTensorMapEncodeIm2col", "tensorRank", "u32", tensorRank);
+    if (!(typeof channelsPerPixel === "number" && (channelsPerPixel >>> 0) === channelsPerPixel)) rt.bad("cuTensorMapEncodeIm2col", "channelsPerPixel", "u32", channelsPerPixel);
+    if (!(typeof pixelsPerColumn === "number" && (pixelsPerColumn >>> 0) === pixelsPerColumn)) rt.bad("cuTensorMapEncodeIm2col", "pixelsPerColumn", "u32", pixelsPerColumn);
+    if (!(typeof interleave === "number" && (interleave >>> 0) === interleave)) rt.bad("cuTensorMapEncodeIm2col", "interleave", "u32", interleave);
+    if (!(typeof swizzle === "number" && (swizzle >>> 0) === swizzle)) rt.bad("cuTensorMapEncodeIm2col", "swizzle", "u32", swizzle);
+    if (!(typeof l2Promotion === "number" && (l2Promotion >>> 0) === l2Promotion)) rt.bad("cuTensorMapEncodeIm2col", "l2Promotion", "u32", l2Promotion);
+    if (!(typeof oobFill === "number" && (oobFill >>> 0) === oobFill)) rt.bad("cuTensorMapEncodeIm2col", "oobFill", "u32", oobFill);
+    const $tensorMap = tensorMap === undefined ? rt.record(CUtensorMap_st) : rt.recordArg(tensorMap, CUtensorMap_st, "cuTensorMapEncodeIm2col", "tensorMap");
+    const r = raw.cuTensorMapEncodeIm2col($tensorMap.$pointer(), tensorDataType, tensorRank, rt.ptr(globalAddress, "cuTensorMapEncodeIm2col", "globalAddress"), rt.ptr(globalDim, "cuTensorMapEncodeIm2col", "globalDim"), rt.ptr(globalStrides, "cuTensorMapEncodeIm2col", "globalStrides"), rt.ptr(pixelBoxLowerCorner, "cuTensorMapEncodeIm2col", "pixelBoxLowerCorner"), rt.ptr(pixelBoxUpperCorner, "cuTensorMapEncodeIm2col", "pixelBoxUpperCorner"), channelsPerPixel, pixelsPerColumn, rt.ptr(elementStrides, "cuTensorMapEncodeIm2col", "elementStrides"), interleave, swizzle, l2Promotion, oobFill);
     if (rt.guards) rt.check("cuTensorMapEncodeIm2col");
     if (r !== 0) rt.fail(r, "cuTensorMapEncodeIm2col");
+    return $tensorMap;
   };
 }
 
 function cuTensorMapReplaceAddress$(raw: Raw, rt: CheckedRuntime): Checked["cuTensorMapReplaceAddress"] {
   return function cuTensorMapReplaceAddress(tensorMap: PointerLike, globalAddress: PointerLike): void {
-    const r = raw.cuTensorMapReplaceAddress(rt.ptr(rt.expect(tensorMap, CUtensorMap_st, "cuTensorMapReplaceAddress", "tensorMap")), rt.ptr(globalAddress));
+    if (arguments.length !== 2) rt.arity("cuTensorMapReplaceAddress", "tensorMap,globalAddress", 2, arguments.length);
+    const r = raw.cuTensorMapReplaceAddress(rt.ptr(rt.expect(tensorMap, CUtensorMap_st, "cuTensorMapReplaceAddress", "tensorMap"), "cuTensorMapReplaceAddress", "tensorMap"), rt.ptr(globalAddress, "cuTensorMapReplaceAddress", "globalAddress"));
     if (rt.guards) rt.check("cuTensorMapReplaceAddress");
     if (r !== 0) rt.fail(r, "cuTensorMapReplaceAddress");
   };
@@ -3764,6 +5182,9 @@ function cuDeviceCanAccessPeer$(raw: Raw, rt: CheckedRuntime): Checked["cuDevice
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
   return function cuDeviceCanAccessPeer(dev: CUdevice, peerDev: CUdevice): number {
+    if (arguments.length !== 2) rt.arity("cuDeviceCanAccessPeer", "dev,peerDev", 2, arguments.length);
+    if (!(typeof dev === "number" && (dev | 0) === dev)) rt.bad("cuDeviceCanAccessPeer", "dev", "i32", dev);
+    if (!(typeof peerDev === "number" && (peerDev | 0) === peerDev)) rt.bad("cuDeviceCanAccessPeer", "peerDev", "i32", peerDev);
     const r = raw.cuDeviceCanAccessPeer(o0, dev, peerDev);
     if (rt.guards) rt.check("cuDeviceCanAccessPeer");
     if (r !== 0) rt.fail(r, "cuDeviceCanAccessPeer");
@@ -3772,7 +5193,11 @@ function cuDeviceCanAccessPeer$(raw: Raw, rt: CheckedRuntime): Checked["cuDevice
 }
 
 function cuCtxEnablePeerAccess$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxEnablePeerAccess"] {
+  const isPtr = rt.isPointer;
   return function cuCtxEnablePeerAccess(peerContext: CUcontext, Flags: number): void {
+    if (arguments.length !== 2) rt.arity("cuCtxEnablePeerAccess", "peerContext,Flags", 2, arguments.length);
+    if (!(isPtr(peerContext))) rt.bad("cuCtxEnablePeerAccess", "peerContext", "pointer", peerContext);
+    if (!(typeof Flags === "number" && (Flags >>> 0) === Flags)) rt.bad("cuCtxEnablePeerAccess", "Flags", "u32", Flags);
     const r = raw.cuCtxEnablePeerAccess(peerContext, Flags);
     if (rt.guards) rt.check("cuCtxEnablePeerAccess");
     if (r !== 0) rt.fail(r, "cuCtxEnablePeerAccess", peerContext);
@@ -3780,7 +5205,10 @@ function cuCtxEnablePeerAccess$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxEna
 }
 
 function cuCtxDisablePeerAccess$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxDisablePeerAccess"] {
+  const isPtr = rt.isPointer;
   return function cuCtxDisablePeerAccess(peerContext: CUcontext): void {
+    if (arguments.length !== 1) rt.arity("cuCtxDisablePeerAccess", "peerContext", 1, arguments.length);
+    if (!(isPtr(peerContext))) rt.bad("cuCtxDisablePeerAccess", "peerContext", "pointer", peerContext);
     const r = raw.cuCtxDisablePeerAccess(peerContext);
     if (rt.guards) rt.check("cuCtxDisablePeerAccess");
     if (r !== 0) rt.fail(r, "cuCtxDisablePeerAccess", peerContext);
@@ -3791,6 +5219,10 @@ function cuDeviceGetP2PAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuDevi
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
   return function cuDeviceGetP2PAttribute(attrib: CUdevice_P2PAttribute, srcDevice: CUdevice, dstDevice: CUdevice): number {
+    if (arguments.length !== 3) rt.arity("cuDeviceGetP2PAttribute", "attrib,srcDevice,dstDevice", 3, arguments.length);
+    if (!(typeof attrib === "number" && (attrib >>> 0) === attrib)) rt.bad("cuDeviceGetP2PAttribute", "attrib", "u32", attrib);
+    if (!(typeof srcDevice === "number" && (srcDevice | 0) === srcDevice)) rt.bad("cuDeviceGetP2PAttribute", "srcDevice", "i32", srcDevice);
+    if (!(typeof dstDevice === "number" && (dstDevice | 0) === dstDevice)) rt.bad("cuDeviceGetP2PAttribute", "dstDevice", "i32", dstDevice);
     const r = raw.cuDeviceGetP2PAttribute(o0, attrib, srcDevice, dstDevice);
     if (rt.guards) rt.check("cuDeviceGetP2PAttribute");
     if (r !== 0) rt.fail(r, "cuDeviceGetP2PAttribute");
@@ -3799,7 +5231,10 @@ function cuDeviceGetP2PAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuDevi
 }
 
 function cuGraphicsUnregisterResource$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphicsUnregisterResource"] {
+  const isPtr = rt.isPointer;
   return function cuGraphicsUnregisterResource(resource: CUgraphicsResource): void {
+    if (arguments.length !== 1) rt.arity("cuGraphicsUnregisterResource", "resource", 1, arguments.length);
+    if (!(isPtr(resource))) rt.bad("cuGraphicsUnregisterResource", "resource", "pointer", resource);
     const r = raw.cuGraphicsUnregisterResource(resource);
     if (rt.guards) rt.check("cuGraphicsUnregisterResource");
     if (r !== 0) rt.fail(r, "cuGraphicsUnregisterResource", resource);
@@ -3808,7 +5243,12 @@ function cuGraphicsUnregisterResource$(raw: Raw, rt: CheckedRuntime): Checked["c
 
 function cuGraphicsSubResourceGetMappedArray$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphicsSubResourceGetMappedArray"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuGraphicsSubResourceGetMappedArray(resource: CUgraphicsResource, arrayIndex: number, mipLevel: number): CUarray {
+    if (arguments.length !== 3) rt.arity("cuGraphicsSubResourceGetMappedArray", "resource,arrayIndex,mipLevel", 3, arguments.length);
+    if (!(isPtr(resource))) rt.bad("cuGraphicsSubResourceGetMappedArray", "resource", "pointer", resource);
+    if (!(typeof arrayIndex === "number" && (arrayIndex >>> 0) === arrayIndex)) rt.bad("cuGraphicsSubResourceGetMappedArray", "arrayIndex", "u32", arrayIndex);
+    if (!(typeof mipLevel === "number" && (mipLevel >>> 0) === mipLevel)) rt.bad("cuGraphicsSubResourceGetMappedArray", "mipLevel", "u32", mipLevel);
     const r = raw.cuGraphicsSubResourceGetMappedArray(o0, resource, arrayIndex, mipLevel);
     if (rt.guards) rt.check("cuGraphicsSubResourceGetMappedArray");
     if (r !== 0) rt.fail(r, "cuGraphicsSubResourceGetMappedArray");
@@ -3818,7 +5258,10 @@ function cuGraphicsSubResourceGetMappedArray$(raw: Raw, rt: CheckedRuntime): Che
 
 function cuGraphicsResourceGetMappedMipmappedArray$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphicsResourceGetMappedMipmappedArray"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuGraphicsResourceGetMappedMipmappedArray(resource: CUgraphicsResource): CUmipmappedArray {
+    if (arguments.length !== 1) rt.arity("cuGraphicsResourceGetMappedMipmappedArray", "resource", 1, arguments.length);
+    if (!(isPtr(resource))) rt.bad("cuGraphicsResourceGetMappedMipmappedArray", "resource", "pointer", resource);
     const r = raw.cuGraphicsResourceGetMappedMipmappedArray(o0, resource);
     if (rt.guards) rt.check("cuGraphicsResourceGetMappedMipmappedArray");
     if (r !== 0) rt.fail(r, "cuGraphicsResourceGetMappedMipmappedArray");
@@ -3830,7 +5273,10 @@ function cuGraphicsResourceGetMappedPointer$(raw: Raw, rt: CheckedRuntime): Chec
   const o0 = rt.out[0]!;
   const o1 = rt.out[1]!;
   const u64 = rt.u64;
+  const isPtr = rt.isPointer;
   return function cuGraphicsResourceGetMappedPointer(resource: CUgraphicsResource): [pDevPtr: CUdeviceptr, pSize: bigint] {
+    if (arguments.length !== 1) rt.arity("cuGraphicsResourceGetMappedPointer", "resource", 1, arguments.length);
+    if (!(isPtr(resource))) rt.bad("cuGraphicsResourceGetMappedPointer", "resource", "pointer", resource);
     const r = raw.cuGraphicsResourceGetMappedPointer(o0, o1, resource);
     if (rt.guards) rt.check("cuGraphicsResourceGetMappedPointer");
     if (r !== 0) rt.fail(r, "cuGraphicsResourceGetMappedPointer");
@@ -3839,7 +5285,11 @@ function cuGraphicsResourceGetMappedPointer$(raw: Raw, rt: CheckedRuntime): Chec
 }
 
 function cuGraphicsResourceSetMapFlags$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphicsResourceSetMapFlags"] {
+  const isPtr = rt.isPointer;
   return function cuGraphicsResourceSetMapFlags(resource: CUgraphicsResource, flags: number): void {
+    if (arguments.length !== 2) rt.arity("cuGraphicsResourceSetMapFlags", "resource,flags", 2, arguments.length);
+    if (!(isPtr(resource))) rt.bad("cuGraphicsResourceSetMapFlags", "resource", "pointer", resource);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cuGraphicsResourceSetMapFlags", "flags", "u32", flags);
     const r = raw.cuGraphicsResourceSetMapFlags(resource, flags);
     if (rt.guards) rt.check("cuGraphicsResourceSetMapFlags");
     if (r !== 0) rt.fail(r, "cuGraphicsResourceSetMapFlags", resource);
@@ -3847,16 +5297,24 @@ function cuGraphicsResourceSetMapFlags$(raw: Raw, rt: CheckedRuntime): Checked["
 }
 
 function cuGraphicsMapResources$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphicsMapResources"] {
+  const isPtr = rt.isPointer;
   return function cuGraphicsMapResources(count: number, resources: PointerLike, hStream: CUstream): void {
-    const r = raw.cuGraphicsMapResources(count, rt.ptr(resources), hStream);
+    if (arguments.length !== 3) rt.arity("cuGraphicsMapResources", "count,resources,hStream", 3, arguments.length);
+    if (!(typeof count === "number" && (count >>> 0) === count)) rt.bad("cuGraphicsMapResources", "count", "u32", count);
+    if (!(isPtr(hStream))) rt.bad("cuGraphicsMapResources", "hStream", "pointer", hStream);
+    const r = raw.cuGraphicsMapResources(count, rt.ptr(resources, "cuGraphicsMapResources", "resources"), hStream);
     if (rt.guards) rt.check("cuGraphicsMapResources");
     if (r !== 0) rt.fail(r, "cuGraphicsMapResources");
   };
 }
 
 function cuGraphicsUnmapResources$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphicsUnmapResources"] {
+  const isPtr = rt.isPointer;
   return function cuGraphicsUnmapResources(count: number, resources: PointerLike, hStream: CUstream): void {
-    const r = raw.cuGraphicsUnmapResources(count, rt.ptr(resources), hStream);
+    if (arguments.length !== 3) rt.arity("cuGraphicsUnmapResources", "count,resources,hStream", 3, arguments.length);
+    if (!(typeof count === "number" && (count >>> 0) === count)) rt.bad("cuGraphicsUnmapResources", "count", "u32", count);
+    if (!(isPtr(hStream))) rt.bad("cuGraphicsUnmapResources", "hStream", "pointer", hStream);
+    const r = raw.cuGraphicsUnmapResources(count, rt.ptr(resources, "cuGraphicsUnmapResources", "resources"), hStream);
     if (rt.guards) rt.check("cuGraphicsUnmapResources");
     if (r !== 0) rt.fail(r, "cuGraphicsUnmapResources");
   };
@@ -3867,7 +5325,10 @@ function cuGetProcAddress$(raw: Raw, rt: CheckedRuntime): Checked["cuGetProcAddr
   const o1 = rt.out[1]!;
   const u32 = rt.u32;
   return function cuGetProcAddress(symbol: string | PointerLike, cudaVersion: number, flags: cuuint64_t): [pfn: Pointer, symbolStatus: CUdriverProcAddressQueryResult] {
-    const r = raw.cuGetProcAddress(rt.cstr(symbol, 0), o0, cudaVersion, flags, o1);
+    if (arguments.length !== 3) rt.arity("cuGetProcAddress", "symbol,cudaVersion,flags", 3, arguments.length);
+    if (!(typeof cudaVersion === "number" && (cudaVersion | 0) === cudaVersion)) rt.bad("cuGetProcAddress", "cudaVersion", "i32", cudaVersion);
+    if (!((typeof flags === "bigint" ? flags >= 0n && flags <= 18446744073709551615n : Number.isSafeInteger(flags) && flags >= 0))) rt.bad("cuGetProcAddress", "flags", "u64", flags);
+    const r = raw.cuGetProcAddress(rt.cstr(symbol, 0, "cuGetProcAddress", "symbol"), o0, cudaVersion, flags, o1);
     if (rt.guards) rt.check("cuGetProcAddress");
     if (r !== 0) rt.fail(r, "cuGetProcAddress");
     return [rt.readPointer(0), u32[2]! as CUdriverProcAddressQueryResult];
@@ -3878,6 +5339,8 @@ function cuCoredumpGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuCored
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
   return function cuCoredumpGetAttribute(attrib: CUcoredumpSettings, value: PointerLike, size: number | bigint): bigint {
+    if (arguments.length !== 3) rt.arity("cuCoredumpGetAttribute", "attrib,value,size", 3, arguments.length);
+    if (!(typeof attrib === "number" && (attrib >>> 0) === attrib)) rt.bad("cuCoredumpGetAttribute", "attrib", "u32", attrib);
     rt.writeCount(0, 8, size, "cuCoredumpGetAttribute", "size");
     const r = raw.cuCoredumpGetAttribute(attrib, rt.sized(value, size, 1, "cuCoredumpGetAttribute", "value"), o0);
     if (rt.guards) rt.check("cuCoredumpGetAttribute");
@@ -3890,6 +5353,8 @@ function cuCoredumpGetAttributeGlobal$(raw: Raw, rt: CheckedRuntime): Checked["c
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
   return function cuCoredumpGetAttributeGlobal(attrib: CUcoredumpSettings, value: PointerLike, size: number | bigint): bigint {
+    if (arguments.length !== 3) rt.arity("cuCoredumpGetAttributeGlobal", "attrib,value,size", 3, arguments.length);
+    if (!(typeof attrib === "number" && (attrib >>> 0) === attrib)) rt.bad("cuCoredumpGetAttributeGlobal", "attrib", "u32", attrib);
     rt.writeCount(0, 8, size, "cuCoredumpGetAttributeGlobal", "size");
     const r = raw.cuCoredumpGetAttributeGlobal(attrib, rt.sized(value, size, 1, "cuCoredumpGetAttributeGlobal", "value"), o0);
     if (rt.guards) rt.check("cuCoredumpGetAttributeGlobal");
@@ -3902,6 +5367,8 @@ function cuCoredumpSetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuCored
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
   return function cuCoredumpSetAttribute(attrib: CUcoredumpSettings, value: PointerLike, size: number | bigint): bigint {
+    if (arguments.length !== 3) rt.arity("cuCoredumpSetAttribute", "attrib,value,size", 3, arguments.length);
+    if (!(typeof attrib === "number" && (attrib >>> 0) === attrib)) rt.bad("cuCoredumpSetAttribute", "attrib", "u32", attrib);
     rt.writeCount(0, 8, size, "cuCoredumpSetAttribute", "size");
     const r = raw.cuCoredumpSetAttribute(attrib, rt.sized(value, size, 1, "cuCoredumpSetAttribute", "value"), o0);
     if (rt.guards) rt.check("cuCoredumpSetAttribute");
@@ -3914,6 +5381,8 @@ function cuCoredumpSetAttributeGlobal$(raw: Raw, rt: CheckedRuntime): Checked["c
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
   return function cuCoredumpSetAttributeGlobal(attrib: CUcoredumpSettings, value: PointerLike, size: number | bigint): bigint {
+    if (arguments.length !== 3) rt.arity("cuCoredumpSetAttributeGlobal", "attrib,value,size", 3, arguments.length);
+    if (!(typeof attrib === "number" && (attrib >>> 0) === attrib)) rt.bad("cuCoredumpSetAttributeGlobal", "attrib", "u32", attrib);
     rt.writeCount(0, 8, size, "cuCoredumpSetAttributeGlobal", "size");
     const r = raw.cuCoredumpSetAttributeGlobal(attrib, rt.sized(value, size, 1, "cuCoredumpSetAttributeGlobal", "value"), o0);
     if (rt.guards) rt.check("cuCoredumpSetAttributeGlobal");
@@ -3923,16 +5392,24 @@ function cuCoredumpSetAttributeGlobal$(raw: Raw, rt: CheckedRuntime): Checked["c
 }
 
 function cuGetExportTable$(raw: Raw, rt: CheckedRuntime): Checked["cuGetExportTable"] {
-  return function cuGetExportTable(ppExportTable: PointerLike, pExportTableId: PointerLike): void {
-    const r = raw.cuGetExportTable(rt.ptr(ppExportTable), rt.ptr(rt.expect(pExportTableId, CUuuid_st, "cuGetExportTable", "pExportTableId")));
+  const o0 = rt.out[0]!;
+  return function cuGetExportTable(pExportTableId: PointerLike): Pointer {
+    if (arguments.length !== 1) rt.arity("cuGetExportTable", "pExportTableId", 1, arguments.length);
+    const r = raw.cuGetExportTable(o0, rt.ptr(rt.expect(pExportTableId, CUuuid_st, "cuGetExportTable", "pExportTableId"), "cuGetExportTable", "pExportTableId"));
     if (rt.guards) rt.check("cuGetExportTable");
     if (r !== 0) rt.fail(r, "cuGetExportTable");
+    return rt.readPointer(0);
   };
 }
 
 function cuGreenCtxCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuGreenCtxCreate"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuGreenCtxCreate(desc: CUdevResourceDesc, dev: CUdevice, flags: number): CUgreenCtx {
+    if (arguments.length !== 3) rt.arity("cuGreenCtxCreate", "desc,dev,flags", 3, arguments.length);
+    if (!(isPtr(desc))) rt.bad("cuGreenCtxCreate", "desc", "pointer", desc);
+    if (!(typeof dev === "number" && (dev | 0) === dev)) rt.bad("cuGreenCtxCreate", "dev", "i32", dev);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cuGreenCtxCreate", "flags", "u32", flags);
     const r = raw.cuGreenCtxCreate(o0, desc, dev, flags);
     if (rt.guards) rt.check("cuGreenCtxCreate");
     if (r !== 0) rt.fail(r, "cuGreenCtxCreate");
@@ -3941,7 +5418,10 @@ function cuGreenCtxCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuGreenCtxCre
 }
 
 function cuGreenCtxDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuGreenCtxDestroy"] {
+  const isPtr = rt.isPointer;
   return function cuGreenCtxDestroy(hCtx: CUgreenCtx): void {
+    if (arguments.length !== 1) rt.arity("cuGreenCtxDestroy", "hCtx", 1, arguments.length);
+    if (!(isPtr(hCtx))) rt.bad("cuGreenCtxDestroy", "hCtx", "pointer", hCtx);
     const r = raw.cuGreenCtxDestroy(hCtx);
     if (rt.guards) rt.check("cuGreenCtxDestroy");
     if (r !== 0) rt.fail(r, "cuGreenCtxDestroy", hCtx);
@@ -3950,7 +5430,10 @@ function cuGreenCtxDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuGreenCtxDe
 
 function cuCtxFromGreenCtx$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxFromGreenCtx"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuCtxFromGreenCtx(hCtx: CUgreenCtx): CUcontext {
+    if (arguments.length !== 1) rt.arity("cuCtxFromGreenCtx", "hCtx", 1, arguments.length);
+    if (!(isPtr(hCtx))) rt.bad("cuCtxFromGreenCtx", "hCtx", "pointer", hCtx);
     const r = raw.cuCtxFromGreenCtx(o0, hCtx);
     if (rt.guards) rt.check("cuCtxFromGreenCtx");
     if (r !== 0) rt.fail(r, "cuCtxFromGreenCtx");
@@ -3960,7 +5443,10 @@ function cuCtxFromGreenCtx$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxFromGre
 
 function cuDeviceGetDevResource$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGetDevResource"] {
   return function cuDeviceGetDevResource(device: CUdevice, type: CUdevResourceType, resource?: CUdevResource_st): CUdevResource_st {
-    const $resource = resource === undefined ? rt.record(CUdevResource_st) : rt.expect(resource, CUdevResource_st, "cuDeviceGetDevResource", "resource");
+    if (arguments.length < 2 || arguments.length > 3) rt.arity("cuDeviceGetDevResource", "device,type,resource", 2, arguments.length);
+    if (!(typeof device === "number" && (device | 0) === device)) rt.bad("cuDeviceGetDevResource", "device", "i32", device);
+    if (!(typeof type === "number" && (type >>> 0) === type)) rt.bad("cuDeviceGetDevResource", "type", "u32", type);
+    const $resource = resource === undefined ? rt.record(CUdevResource_st) : rt.recordArg(resource, CUdevResource_st, "cuDeviceGetDevResource", "resource");
     const r = raw.cuDeviceGetDevResource(device, $resource.$pointer(), type);
     if (rt.guards) rt.check("cuDeviceGetDevResource");
     if (r !== 0) rt.fail(r, "cuDeviceGetDevResource");
@@ -3969,8 +5455,12 @@ function cuDeviceGetDevResource$(raw: Raw, rt: CheckedRuntime): Checked["cuDevic
 }
 
 function cuCtxGetDevResource$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxGetDevResource"] {
+  const isPtr = rt.isPointer;
   return function cuCtxGetDevResource(hCtx: CUcontext, type: CUdevResourceType, resource?: CUdevResource_st): CUdevResource_st {
-    const $resource = resource === undefined ? rt.record(CUdevResource_st) : rt.expect(resource, CUdevResource_st, "cuCtxGetDevResource", "resource");
+    if (arguments.length < 2 || arguments.length > 3) rt.arity("cuCtxGetDevResource", "hCtx,type,resource", 2, arguments.length);
+    if (!(isPtr(hCtx))) rt.bad("cuCtxGetDevResource", "hCtx", "pointer", hCtx);
+    if (!(typeof type === "number" && (type >>> 0) === type)) rt.bad("cuCtxGetDevResource", "type", "u32", type);
+    const $resource = resource === undefined ? rt.record(CUdevResource_st) : rt.recordArg(resource, CUdevResource_st, "cuCtxGetDevResource", "resource");
     const r = raw.cuCtxGetDevResource(hCtx, $resource.$pointer(), type);
     if (rt.guards) rt.check("cuCtxGetDevResource");
     if (r !== 0) rt.fail(r, "cuCtxGetDevResource", hCtx);
@@ -3979,8 +5469,12 @@ function cuCtxGetDevResource$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxGetDe
 }
 
 function cuGreenCtxGetDevResource$(raw: Raw, rt: CheckedRuntime): Checked["cuGreenCtxGetDevResource"] {
+  const isPtr = rt.isPointer;
   return function cuGreenCtxGetDevResource(hCtx: CUgreenCtx, type: CUdevResourceType, resource?: CUdevResource_st): CUdevResource_st {
-    const $resource = resource === undefined ? rt.record(CUdevResource_st) : rt.expect(resource, CUdevResource_st, "cuGreenCtxGetDevResource", "resource");
+    if (arguments.length < 2 || arguments.length > 3) rt.arity("cuGreenCtxGetDevResource", "hCtx,type,resource", 2, arguments.length);
+    if (!(isPtr(hCtx))) rt.bad("cuGreenCtxGetDevResource", "hCtx", "pointer", hCtx);
+    if (!(typeof type === "number" && (type >>> 0) === type)) rt.bad("cuGreenCtxGetDevResource", "type", "u32", type);
+    const $resource = resource === undefined ? rt.record(CUdevResource_st) : rt.recordArg(resource, CUdevResource_st, "cuGreenCtxGetDevResource", "resource");
     const r = raw.cuGreenCtxGetDevResource(hCtx, $resource.$pointer(), type);
     if (rt.guards) rt.check("cuGreenCtxGetDevResource");
     if (r !== 0) rt.fail(r, "cuGreenCtxGetDevResource", hCtx);
@@ -3990,17 +5484,23 @@ function cuGreenCtxGetDevResource$(raw: Raw, rt: CheckedRuntime): Checked["cuGre
 
 function cuDevSmResourceSplitByCount$(raw: Raw, rt: CheckedRuntime): Checked["cuDevSmResourceSplitByCount"] {
   const o0 = rt.out[0]!;
-  const A_cuDevSmResourceSplitByCount: ArraySpec = { elements: [{ kind: "record", size: CUdevResource_st.$size, cls: CUdevResource_st }, { kind: "record", size: CUdevResource_st.$size, cls: CUdevResource_st }], count: { slot: 0, bytes: 4 }, query: true, retry: [] };
-  return function cuDevSmResourceSplitByCount(input: PointerLike, useFlags: number, minCount: number, nbGroups?: number): [result: CUdevResource_st[], remaining: CUdevResource_st[]] {
-    const a = rt.arrays("cuDevSmResourceSplitByCount", A_cuDevSmResourceSplitByCount, nbGroups, (p) => raw.cuDevSmResourceSplitByCount(p[0]!, o0, rt.ptr(rt.expect(input, CUdevResource_st, "cuDevSmResourceSplitByCount", "input")), p[1]!, useFlags, minCount));
-    return [a[0] as CUdevResource_st[], a[1] as CUdevResource_st[]];
+  const A_cuDevSmResourceSplitByCount: ArraySpec = { elements: [{ kind: "record", size: CUdevResource_st.$size, cls: CUdevResource_st }], count: { slot: 0, bytes: 4 }, query: true, retry: [] };
+  return function cuDevSmResourceSplitByCount(input: PointerLike, useFlags: number, minCount: number, nbGroups?: number, remaining?: CUdevResource_st): [result: CUdevResource_st[], remaining: CUdevResource_st] {
+    if (arguments.length < 3 || arguments.length > 5) rt.arity("cuDevSmResourceSplitByCount", "input,useFlags,minCount,nbGroups,remaining", 3, arguments.length);
+    if (nbGroups !== undefined && !(typeof nbGroups === "number" && (nbGroups >>> 0) === nbGroups && nbGroups >= 0)) rt.bad("cuDevSmResourceSplitByCount", "nbGroups", "u32", nbGroups);
+    if (!(typeof useFlags === "number" && (useFlags >>> 0) === useFlags)) rt.bad("cuDevSmResourceSplitByCount", "useFlags", "u32", useFlags);
+    if (!(typeof minCount === "number" && (minCount >>> 0) === minCount)) rt.bad("cuDevSmResourceSplitByCount", "minCount", "u32", minCount);
+    const $remaining = remaining === undefined ? rt.record(CUdevResource_st) : rt.recordArg(remaining, CUdevResource_st, "cuDevSmResourceSplitByCount", "remaining");
+    const a = rt.arrays("cuDevSmResourceSplitByCount", A_cuDevSmResourceSplitByCount, nbGroups, (p) => raw.cuDevSmResourceSplitByCount(p[0]!, o0, rt.ptr(rt.expect(input, CUdevResource_st, "cuDevSmResourceSplitByCount", "input"), "cuDevSmResourceSplitByCount", "input"), $remaining.$pointer(), useFlags, minCount));
+    return [a[0] as CUdevResource_st[], $remaining];
   };
 }
 
 function cuDevResourceGenerateDesc$(raw: Raw, rt: CheckedRuntime): Checked["cuDevResourceGenerateDesc"] {
   const o0 = rt.out[0]!;
   return function cuDevResourceGenerateDesc(resources: PointerLike, nbResources: number): CUdevResourceDesc {
-    rt.count(nbResources, "cuDevResourceGenerateDesc", "nbResources");
+    if (arguments.length !== 2) rt.arity("cuDevResourceGenerateDesc", "resources,nbResources", 2, arguments.length);
+    if (!(typeof nbResources === "number" && (nbResources >>> 0) === nbResources)) rt.bad("cuDevResourceGenerateDesc", "nbResources", "u32", nbResources);
     const r = raw.cuDevResourceGenerateDesc(o0, rt.sized(resources, nbResources, 144, "cuDevResourceGenerateDesc", "resources", CUdevResource_st), nbResources);
     if (rt.guards) rt.check("cuDevResourceGenerateDesc");
     if (r !== 0) rt.fail(r, "cuDevResourceGenerateDesc");
@@ -4009,7 +5509,11 @@ function cuDevResourceGenerateDesc$(raw: Raw, rt: CheckedRuntime): Checked["cuDe
 }
 
 function cuGreenCtxRecordEvent$(raw: Raw, rt: CheckedRuntime): Checked["cuGreenCtxRecordEvent"] {
+  const isPtr = rt.isPointer;
   return function cuGreenCtxRecordEvent(hCtx: CUgreenCtx, hEvent: CUevent): void {
+    if (arguments.length !== 2) rt.arity("cuGreenCtxRecordEvent", "hCtx,hEvent", 2, arguments.length);
+    if (!(isPtr(hCtx))) rt.bad("cuGreenCtxRecordEvent", "hCtx", "pointer", hCtx);
+    if (!(isPtr(hEvent))) rt.bad("cuGreenCtxRecordEvent", "hEvent", "pointer", hEvent);
     const r = raw.cuGreenCtxRecordEvent(hCtx, hEvent);
     if (rt.guards) rt.check("cuGreenCtxRecordEvent");
     if (r !== 0) rt.fail(r, "cuGreenCtxRecordEvent", hCtx);
@@ -4017,7 +5521,11 @@ function cuGreenCtxRecordEvent$(raw: Raw, rt: CheckedRuntime): Checked["cuGreenC
 }
 
 function cuGreenCtxWaitEvent$(raw: Raw, rt: CheckedRuntime): Checked["cuGreenCtxWaitEvent"] {
+  const isPtr = rt.isPointer;
   return function cuGreenCtxWaitEvent(hCtx: CUgreenCtx, hEvent: CUevent): void {
+    if (arguments.length !== 2) rt.arity("cuGreenCtxWaitEvent", "hCtx,hEvent", 2, arguments.length);
+    if (!(isPtr(hCtx))) rt.bad("cuGreenCtxWaitEvent", "hCtx", "pointer", hCtx);
+    if (!(isPtr(hEvent))) rt.bad("cuGreenCtxWaitEvent", "hEvent", "pointer", hEvent);
     const r = raw.cuGreenCtxWaitEvent(hCtx, hEvent);
     if (rt.guards) rt.check("cuGreenCtxWaitEvent");
     if (r !== 0) rt.fail(r, "cuGreenCtxWaitEvent", hCtx);
@@ -4026,7 +5534,10 @@ function cuGreenCtxWaitEvent$(raw: Raw, rt: CheckedRuntime): Checked["cuGreenCtx
 
 function cuStreamGetGreenCtx$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamGetGreenCtx"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuStreamGetGreenCtx(hStream: CUstream): CUgreenCtx {
+    if (arguments.length !== 1) rt.arity("cuStreamGetGreenCtx", "hStream", 1, arguments.length);
+    if (!(isPtr(hStream))) rt.bad("cuStreamGetGreenCtx", "hStream", "pointer", hStream);
     const r = raw.cuStreamGetGreenCtx(hStream, o0);
     if (rt.guards) rt.check("cuStreamGetGreenCtx");
     if (r !== 0) rt.fail(r, "cuStreamGetGreenCtx", hStream);
@@ -4036,7 +5547,9 @@ function cuStreamGetGreenCtx$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamGe
 
 function cuProfilerInitialize$(raw: Raw, rt: CheckedRuntime): Checked["cuProfilerInitialize"] {
   return function cuProfilerInitialize(configFile: string | PointerLike, outputFile: string | PointerLike, outputMode: CUoutput_mode): void {
-    const r = raw.cuProfilerInitialize(rt.cstr(configFile, 0), rt.cstr(outputFile, 1), outputMode);
+    if (arguments.length !== 3) rt.arity("cuProfilerInitialize", "configFile,outputFile,outputMode", 3, arguments.length);
+    if (!(typeof outputMode === "number" && (outputMode >>> 0) === outputMode)) rt.bad("cuProfilerInitialize", "outputMode", "u32", outputMode);
+    const r = raw.cuProfilerInitialize(rt.cstr(configFile, 0, "cuProfilerInitialize", "configFile"), rt.cstr(outputFile, 1, "cuProfilerInitialize", "outputFile"), outputMode);
     if (rt.guards) rt.check("cuProfilerInitialize");
     if (r !== 0) rt.fail(r, "cuProfilerInitialize");
   };
@@ -4044,6 +5557,7 @@ function cuProfilerInitialize$(raw: Raw, rt: CheckedRuntime): Checked["cuProfile
 
 function cuProfilerStart$(raw: Raw, rt: CheckedRuntime): Checked["cuProfilerStart"] {
   return function cuProfilerStart(): void {
+    if (arguments.length !== 0) rt.arity("cuProfilerStart", "", 0, arguments.length);
     const r = raw.cuProfilerStart();
     if (rt.guards) rt.check("cuProfilerStart");
     if (r !== 0) rt.fail(r, "cuProfilerStart");
@@ -4052,6 +5566,7 @@ function cuProfilerStart$(raw: Raw, rt: CheckedRuntime): Checked["cuProfilerStar
 
 function cuProfilerStop$(raw: Raw, rt: CheckedRuntime): Checked["cuProfilerStop"] {
   return function cuProfilerStop(): void {
+    if (arguments.length !== 0) rt.arity("cuProfilerStop", "", 0, arguments.length);
     const r = raw.cuProfilerStop();
     if (rt.guards) rt.check("cuProfilerStop");
     if (r !== 0) rt.fail(r, "cuProfilerStop");

@@ -4,7 +4,7 @@
 // Header cudaProfiler.h sha256 b9c9fa71341b693f9f0b0ea8071e12a0869ac99afe669345a02145163867560d
 // Header cudaTypedefs.h sha256 d21598c95f8a33b4794236a0cfd50fd657610190c7188709998b58bc1fe7c0d7
 // Header cudaProfilerTypedefs.h sha256 1766962c82affc084d6f134e69955c46cc4887492eb1c9d5f143165b19010256
-// Seal: sha256 f825174f2b49b6865622aab14a82ed75e2d44c614979d1f92e351f2b465abb5a
+// Seal: sha256 5418256627cbd1d1a34704c05e9dcd74781911ff0e0ed1dfd130908910cfe3f8
 
 import type { PointerLike } from "../../../src/tables-runtime/checked.ts";
 import type { Pointer } from "../../../src/ffi/types.ts";
@@ -507,14 +507,12 @@ export interface Checked {
   /**
    * Returns the compute capability of the device
    *
-   * @param major - Major revision number
-   * @param minor - Minor revision number
    * @param dev - Device handle
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `major`: Major revision number; `minor`: Minor revision number
    * @see cuDeviceGetAttribute, cuDeviceGetCount, cuDeviceGetName, cuDeviceGetUuid, cuDeviceGet, cuDeviceTotalMem
    * @deprecated This function was deprecated as of CUDA 5.0 and its functionality superseded by `cuDeviceGetAttribute`().  Returns in `*major` and `*minor` the major and minor revision numbers that define the compute capability of the device `dev`.
    */
-  cuDeviceComputeCapability(major: PointerLike, minor: PointerLike, dev: CUdevice): void;
+  cuDeviceComputeCapability(dev: CUdevice): [major: number, minor: number];
   /**
    * Retain the primary context on the GPU
    *
@@ -2254,11 +2252,10 @@ export interface Checked {
    * @param device - The device on which to register the callback
    * @param callbackFunc - The function to register as a callback
    * @param userData - A generic pointer to user data. This is passed into the callback function.
-   * @param callback - A handle representing the registered callback instance
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `callback`: A handle representing the registered callback instance
    * @see cuDeviceUnregisterAsyncNotification
    */
-  cuDeviceRegisterAsyncNotification(device: CUdevice, callbackFunc: CUasyncCallback, userData: PointerLike, callback: PointerLike): void;
+  cuDeviceRegisterAsyncNotification(device: CUdevice, callbackFunc: CUasyncCallback, userData: PointerLike): CUasyncCallbackHandle;
   /**
    * Unregisters an async notification callback
    *
@@ -6164,12 +6161,10 @@ export interface Checked {
    * `CUDA_ERROR_LOSSY_QUERY`.
    *
    * @param hStream - The stream to query
-   * @param edgeData_out - Optional location to store a pointer to an array of graph edge data. This array parallels `dependencies_out`; the next node to be added has an edge to `dependencies_out[i]` with annotation `edgeData_out[i]` for each `i`. The array pointer is valid until the next API call which operates on the stream or until the capture is terminated.
-   * @param numDependencies_out - optional capacity: how many elements to ask for (default: the size the library reports)
-   * @returns `captureStatus_out`: Location to return the capture status of the stream; required; `id_out`: Optional location to return an id for the capture sequence, which is unique over the lifetime of the process; `graph_out`: Optional location to return the graph being captured into. All operations other than destroy and node removal are permitted on the graph while the capture sequence is in progress. This API does not transfer ownership of the graph, which is transferred or destroyed at `cuStreamEndCapture`. Note that the graph handle may be invalidated before end of capture for certain errors. Nodes that are or become unreachable from the original stream at `cuStreamEndCapture` due to direct actions on the graph do not trigger `CUDA_ERROR_STREAM_CAPTURE_UNJOINED`.; `dependencies_out`: Optional location to store a pointer to an array of nodes. The next node to be captured in the stream will depend on this set of nodes, absent operations such as event wait which modify this set. The array pointer is valid until the next API call which operates on the stream or until the capture is terminated. The node handles may be copied out and are valid until they or the graph is destroyed. The driver-owned array may also be passed directly to APIs that operate on the graph (not the stream) without copying.
+   * @returns `captureStatus_out`: Location to return the capture status of the stream; required; `id_out`: Optional location to return an id for the capture sequence, which is unique over the lifetime of the process; `graph_out`: Optional location to return the graph being captured into. All operations other than destroy and node removal are permitted on the graph while the capture sequence is in progress. This API does not transfer ownership of the graph, which is transferred or destroyed at `cuStreamEndCapture`. Note that the graph handle may be invalidated before end of capture for certain errors. Nodes that are or become unreachable from the original stream at `cuStreamEndCapture` due to direct actions on the graph do not trigger `CUDA_ERROR_STREAM_CAPTURE_UNJOINED`.; `dependencies_out`: Optional location to store a pointer to an array of nodes. The next node to be captured in the stream will depend on this set of nodes, absent operations such as event wait which modify this set. The array pointer is valid until the next API call which operates on the stream or until the capture is terminated. The node handles may be copied out and are valid until they or the graph is destroyed. The driver-owned array may also be passed directly to APIs that operate on the graph (not the stream) without copying.; `edgeData_out`: Optional location to store a pointer to an array of graph edge data. This array parallels `dependencies_out`; the next node to be added has an edge to `dependencies_out[i]` with annotation `edgeData_out[i]` for each `i`. The array pointer is valid until the next API call which operates on the stream or until the capture is terminated.; `numDependencies_out`: Optional location to store the size of the array returned in dependencies_out.
    * @see cuStreamGetCaptureInfo, cuStreamBeginCapture, cuStreamIsCapturing, cuStreamUpdateCaptureDependencies
    */
-  cuStreamGetCaptureInfo_v3(hStream: CUstream, edgeData_out: PointerLike, numDependencies_out?: number): [captureStatus_out: CUstreamCaptureStatus, id_out: cuuint64_t, graph_out: CUgraph[], dependencies_out: Pointer[]];
+  cuStreamGetCaptureInfo_v3(hStream: CUstream): [captureStatus_out: CUstreamCaptureStatus, id_out: cuuint64_t, graph_out: CUgraph, dependencies_out: Pointer, edgeData_out: Pointer, numDependencies_out: bigint];
   /**
    * Update the set of dependencies in a capturing stream (11.3+)
    *
@@ -9470,11 +9465,11 @@ export interface Checked {
    *
    * @param hGraphExec - The instantiated graph to be updated
    * @param hGraph - The graph containing the updated parameters
-   * @param resultInfo - the error info structure
-   * @returns nothing; a failure throws the library's typed error.
+   * @param resultInfo - optional: a CUgraphExecUpdateResultInfo_st to fill instead of a new one (its own contents are passed in)
+   * @returns `resultInfo`: the error info structure
    * @see cuGraphInstantiate
    */
-  cuGraphExecUpdate(hGraphExec: CUgraphExec, hGraph: CUgraph, resultInfo: PointerLike): void;
+  cuGraphExecUpdate(hGraphExec: CUgraphExec, hGraph: CUgraph, resultInfo?: CUgraphExecUpdateResultInfo_st): [status: CUresult, resultInfo: CUgraphExecUpdateResultInfo_st];
   /**
    * Copies attributes from source node to destination node.
    *
@@ -10382,14 +10377,13 @@ export interface Checked {
    * - `CUDA_RESOURCE_VIEW_DESC`::lastLayer specifies the last layer index for layered textures. For non-layered resources,
    * this value has to be zero.
    *
-   * @param pTexObject - Texture object to create
    * @param pResDesc - Resource descriptor
    * @param pTexDesc - Texture descriptor
    * @param pResViewDesc - Resource view descriptor
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `pTexObject`: Texture object to create
    * @see cuTexObjectDestroy, cudaCreateTextureObject
    */
-  cuTexObjectCreate(pTexObject: PointerLike, pResDesc: PointerLike, pTexDesc: PointerLike, pResViewDesc: PointerLike): void;
+  cuTexObjectCreate(pResDesc: PointerLike, pTexDesc: PointerLike, pResViewDesc: PointerLike): CUtexObject;
   /**
    * Destroys a texture object
    *
@@ -10446,12 +10440,11 @@ export interface Checked {
    * Additionally, a surface object is an opaque value, and, as such, should only be
    * accessed through CUDA API calls.
    *
-   * @param pSurfObject - Surface object to create
    * @param pResDesc - Resource descriptor
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `pSurfObject`: Surface object to create
    * @see cuSurfObjectDestroy, cudaCreateSurfaceObject
    */
-  cuSurfObjectCreate(pSurfObject: PointerLike, pResDesc: PointerLike): void;
+  cuSurfObjectCreate(pResDesc: PointerLike): CUsurfObject;
   /**
    * Destroys a surface object
    *
@@ -10589,7 +10582,7 @@ export interface Checked {
    * ```
    * Note that `CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA` can only be used when `tensorDataType` represents a floating-point data type.
    *
-   * @param tensorMap - Tensor map object to create
+   * @param tensorMap - optional: a CUtensorMap_st to fill instead of a new one (its own contents are passed in)
    * @param tensorDataType - Tensor data type
    * @param tensorRank - Dimensionality of tensor
    * @param globalAddress - Starting address of memory region described by tensor
@@ -10601,10 +10594,10 @@ export interface Checked {
    * @param swizzle - Bank swizzling pattern inside shared memory
    * @param l2Promotion - L2 promotion size
    * @param oobFill - Indicate whether zero or special NaN constant must be used to fill out-of-bound elements
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `tensorMap`: Tensor map object to create
    * @see cuTensorMapEncodeIm2col, cuTensorMapReplaceAddress
    */
-  cuTensorMapEncodeTiled(tensorMap: PointerLike, tensorDataType: CUtensorMapDataType, tensorRank: cuuint32_t, globalAddress: PointerLike, globalDim: PointerLike, globalStrides: PointerLike, boxDim: PointerLike, elementStrides: PointerLike, interleave: CUtensorMapInterleave, swizzle: CUtensorMapSwizzle, l2Promotion: CUtensorMapL2promotion, oobFill: CUtensorMapFloatOOBfill): void;
+  cuTensorMapEncodeTiled(tensorDataType: CUtensorMapDataType, tensorRank: cuuint32_t, globalAddress: PointerLike, globalDim: PointerLike, globalStrides: PointerLike, boxDim: PointerLike, elementStrides: PointerLike, interleave: CUtensorMapInterleave, swizzle: CUtensorMapSwizzle, l2Promotion: CUtensorMapL2promotion, oobFill: CUtensorMapFloatOOBfill, tensorMap?: CUtensorMap_st): CUtensorMap_st;
   /**
    * Create a tensor map descriptor object representing im2col memory region
    *
@@ -10733,7 +10726,7 @@ export interface Checked {
    * ```
    * Note that `CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA` can only be used when `tensorDataType` represents a floating-point data type.
    *
-   * @param tensorMap - Tensor map object to create
+   * @param tensorMap - optional: a CUtensorMap_st to fill instead of a new one (its own contents are passed in)
    * @param tensorDataType - Tensor data type
    * @param tensorRank - Dimensionality of tensor; must be at least 3
    * @param globalAddress - Starting address of memory region described by tensor
@@ -10748,10 +10741,10 @@ export interface Checked {
    * @param swizzle - Bank swizzling pattern inside shared memory
    * @param l2Promotion - L2 promotion size
    * @param oobFill - Indicate whether zero or special NaN constant will be used to fill out-of-bound elements
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `tensorMap`: Tensor map object to create
    * @see cuTensorMapEncodeTiled, cuTensorMapReplaceAddress
    */
-  cuTensorMapEncodeIm2col(tensorMap: PointerLike, tensorDataType: CUtensorMapDataType, tensorRank: cuuint32_t, globalAddress: PointerLike, globalDim: PointerLike, globalStrides: PointerLike, pixelBoxLowerCorner: PointerLike, pixelBoxUpperCorner: PointerLike, channelsPerPixel: cuuint32_t, pixelsPerColumn: cuuint32_t, elementStrides: PointerLike, interleave: CUtensorMapInterleave, swizzle: CUtensorMapSwizzle, l2Promotion: CUtensorMapL2promotion, oobFill: CUtensorMapFloatOOBfill): void;
+  cuTensorMapEncodeIm2col(tensorDataType: CUtensorMapDataType, tensorRank: cuuint32_t, globalAddress: PointerLike, globalDim: PointerLike, globalStrides: PointerLike, pixelBoxLowerCorner: PointerLike, pixelBoxUpperCorner: PointerLike, channelsPerPixel: cuuint32_t, pixelsPerColumn: cuuint32_t, elementStrides: PointerLike, interleave: CUtensorMapInterleave, swizzle: CUtensorMapSwizzle, l2Promotion: CUtensorMapL2promotion, oobFill: CUtensorMapFloatOOBfill, tensorMap?: CUtensorMap_st): CUtensorMap_st;
   /**
    * Modify an existing tensor map descriptor with an updated global address
    *
@@ -11224,11 +11217,10 @@ export interface Checked {
   /**
    * @}
    *
-   * @param ppExportTable - (undocumented in the header)
    * @param pExportTableId - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `ppExportTable`
    */
-  cuGetExportTable(ppExportTable: PointerLike, pExportTableId: PointerLike): void;
+  cuGetExportTable(pExportTableId: PointerLike): Pointer;
   /**
    * Creates a green context with a specified set of resources.
    *
@@ -11354,12 +11346,13 @@ export interface Checked {
    *
    * @param nbGroups - optional capacity: how many elements to ask for (default: the size the library reports)
    * @param input - Input SM resource to be split. Must be a valid `CU_DEV_RESOURCE_TYPE_SM` resource.
+   * @param remaining - optional: a CUdevResource_st to fill instead of a new one (its own contents are passed in)
    * @param useFlags - Flags specifying how these partitions are used or which constraints to abide by when splitting the input.
    * @param minCount - Minimum number of SMs required
    * @returns `result`: Output array of `CUdevResource` resources. Can be NULL to query the number of groups.; `remaining`: If the input resource cannot be cleanly split among `nbGroups`, the remaining is placed in here. Can be ommitted (NULL) if the user does not need the remaining set.
    * @see cuGreenCtxGetDevResource, cuCtxGetDevResource, cuDeviceGetDevResource
    */
-  cuDevSmResourceSplitByCount(input: PointerLike, useFlags: number, minCount: number, nbGroups?: number): [result: CUdevResource_st[], remaining: CUdevResource_st[]];
+  cuDevSmResourceSplitByCount(input: PointerLike, useFlags: number, minCount: number, nbGroups?: number, remaining?: CUdevResource_st): [result: CUdevResource_st[], remaining: CUdevResource_st];
   /**
    * Generate a resource descriptor
    *

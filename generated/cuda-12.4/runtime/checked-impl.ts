@@ -8,7 +8,7 @@
 // Header texture_types.h sha256 ef79ed57283cafc7f32b2e55224eb2baf0b8e460de59ea5a2c8a8893e337462f
 // Header vector_types.h sha256 e82278caddca0fbcd055f9b5361ae0a8d618103108656c1a8af945c75da784d8
 // Header device_types.h sha256 d8b171a190493e80395741f511b29311a5c38b718324fb7338f7511c36ae7084
-// Seal: sha256 bc9c7488e67d1596fdff5388335ab5ca5ffbaaecf2caf76b866fb6aae4704692
+// Seal: sha256 2a3f77a78021a7b5877c8319c5ef8f1f4335275e462c4335322aec26e8e78b65
 
 import { type CheckedRuntime, type PointerLike, type ArraySpec, lazyTable } from "../../../src/tables-runtime/checked.ts";
 import type { Pointer } from "../../../src/ffi/types.ts";
@@ -22,6 +22,7 @@ import { CUuuid_st, cudaArrayMemoryRequirements, cudaArraySparseProperties, cuda
 
 function cudaDeviceReset$(raw: Raw, rt: CheckedRuntime): Checked["cudaDeviceReset"] {
   return function cudaDeviceReset(): void {
+    if (arguments.length !== 0) rt.arity("cudaDeviceReset", "", 0, arguments.length);
     const r = raw.cudaDeviceReset();
     if (rt.guards) rt.check("cudaDeviceReset");
     if (r !== 0) rt.fail(r, "cudaDeviceReset");
@@ -30,6 +31,7 @@ function cudaDeviceReset$(raw: Raw, rt: CheckedRuntime): Checked["cudaDeviceRese
 
 function cudaDeviceSynchronize$(raw: Raw, rt: CheckedRuntime): Checked["cudaDeviceSynchronize"] {
   return function cudaDeviceSynchronize(): void {
+    if (arguments.length !== 0) rt.arity("cudaDeviceSynchronize", "", 0, arguments.length);
     const r = raw.cudaDeviceSynchronize();
     if (rt.guards) rt.check("cudaDeviceSynchronize");
     if (r !== 0) rt.fail(r, "cudaDeviceSynchronize");
@@ -38,6 +40,9 @@ function cudaDeviceSynchronize$(raw: Raw, rt: CheckedRuntime): Checked["cudaDevi
 
 function cudaDeviceSetLimit$(raw: Raw, rt: CheckedRuntime): Checked["cudaDeviceSetLimit"] {
   return function cudaDeviceSetLimit(limit: cudaLimit, value: bigint | number): void {
+    if (arguments.length !== 2) rt.arity("cudaDeviceSetLimit", "limit,value", 2, arguments.length);
+    if (!(typeof limit === "number" && (limit >>> 0) === limit)) rt.bad("cudaDeviceSetLimit", "limit", "u32", limit);
+    if (!((typeof value === "bigint" ? value >= 0n && value <= 18446744073709551615n : Number.isSafeInteger(value) && value >= 0))) rt.bad("cudaDeviceSetLimit", "value", "u64", value);
     const r = raw.cudaDeviceSetLimit(limit, value);
     if (rt.guards) rt.check("cudaDeviceSetLimit");
     if (r !== 0) rt.fail(r, "cudaDeviceSetLimit");
@@ -48,6 +53,8 @@ function cudaDeviceGetLimit$(raw: Raw, rt: CheckedRuntime): Checked["cudaDeviceG
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
   return function cudaDeviceGetLimit(limit: cudaLimit): bigint {
+    if (arguments.length !== 1) rt.arity("cudaDeviceGetLimit", "limit", 1, arguments.length);
+    if (!(typeof limit === "number" && (limit >>> 0) === limit)) rt.bad("cudaDeviceGetLimit", "limit", "u32", limit);
     const r = raw.cudaDeviceGetLimit(o0, limit);
     if (rt.guards) rt.check("cudaDeviceGetLimit");
     if (r !== 0) rt.fail(r, "cudaDeviceGetLimit");
@@ -59,7 +66,9 @@ function cudaDeviceGetTexture1DLinearMaxWidth$(raw: Raw, rt: CheckedRuntime): Ch
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
   return function cudaDeviceGetTexture1DLinearMaxWidth(fmtDesc: PointerLike, device: number): bigint {
-    const r = raw.cudaDeviceGetTexture1DLinearMaxWidth(o0, rt.ptr(rt.expect(fmtDesc, cudaChannelFormatDesc, "cudaDeviceGetTexture1DLinearMaxWidth", "fmtDesc")), device);
+    if (arguments.length !== 2) rt.arity("cudaDeviceGetTexture1DLinearMaxWidth", "fmtDesc,device", 2, arguments.length);
+    if (!(typeof device === "number" && (device | 0) === device)) rt.bad("cudaDeviceGetTexture1DLinearMaxWidth", "device", "i32", device);
+    const r = raw.cudaDeviceGetTexture1DLinearMaxWidth(o0, rt.ptr(rt.expect(fmtDesc, cudaChannelFormatDesc, "cudaDeviceGetTexture1DLinearMaxWidth", "fmtDesc"), "cudaDeviceGetTexture1DLinearMaxWidth", "fmtDesc"), device);
     if (rt.guards) rt.check("cudaDeviceGetTexture1DLinearMaxWidth");
     if (r !== 0) rt.fail(r, "cudaDeviceGetTexture1DLinearMaxWidth");
     return u64[0]!;
@@ -70,6 +79,7 @@ function cudaDeviceGetCacheConfig$(raw: Raw, rt: CheckedRuntime): Checked["cudaD
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
   return function cudaDeviceGetCacheConfig(): cudaFuncCache {
+    if (arguments.length !== 0) rt.arity("cudaDeviceGetCacheConfig", "", 0, arguments.length);
     const r = raw.cudaDeviceGetCacheConfig(o0);
     if (rt.guards) rt.check("cudaDeviceGetCacheConfig");
     if (r !== 0) rt.fail(r, "cudaDeviceGetCacheConfig");
@@ -82,6 +92,7 @@ function cudaDeviceGetStreamPriorityRange$(raw: Raw, rt: CheckedRuntime): Checke
   const o1 = rt.out[1]!;
   const i32 = rt.i32;
   return function cudaDeviceGetStreamPriorityRange(): [leastPriority: number, greatestPriority: number] {
+    if (arguments.length !== 0) rt.arity("cudaDeviceGetStreamPriorityRange", "", 0, arguments.length);
     const r = raw.cudaDeviceGetStreamPriorityRange(o0, o1);
     if (rt.guards) rt.check("cudaDeviceGetStreamPriorityRange");
     if (r !== 0) rt.fail(r, "cudaDeviceGetStreamPriorityRange");
@@ -91,6 +102,8 @@ function cudaDeviceGetStreamPriorityRange$(raw: Raw, rt: CheckedRuntime): Checke
 
 function cudaDeviceSetCacheConfig$(raw: Raw, rt: CheckedRuntime): Checked["cudaDeviceSetCacheConfig"] {
   return function cudaDeviceSetCacheConfig(cacheConfig: cudaFuncCache): void {
+    if (arguments.length !== 1) rt.arity("cudaDeviceSetCacheConfig", "cacheConfig", 1, arguments.length);
+    if (!(typeof cacheConfig === "number" && (cacheConfig >>> 0) === cacheConfig)) rt.bad("cudaDeviceSetCacheConfig", "cacheConfig", "u32", cacheConfig);
     const r = raw.cudaDeviceSetCacheConfig(cacheConfig);
     if (rt.guards) rt.check("cudaDeviceSetCacheConfig");
     if (r !== 0) rt.fail(r, "cudaDeviceSetCacheConfig");
@@ -101,7 +114,8 @@ function cudaDeviceGetByPCIBusId$(raw: Raw, rt: CheckedRuntime): Checked["cudaDe
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
   return function cudaDeviceGetByPCIBusId(pciBusId: string | PointerLike): number {
-    const r = raw.cudaDeviceGetByPCIBusId(o0, rt.cstr(pciBusId, 0));
+    if (arguments.length !== 1) rt.arity("cudaDeviceGetByPCIBusId", "pciBusId", 1, arguments.length);
+    const r = raw.cudaDeviceGetByPCIBusId(o0, rt.cstr(pciBusId, 0, "cudaDeviceGetByPCIBusId", "pciBusId"));
     if (rt.guards) rt.check("cudaDeviceGetByPCIBusId");
     if (r !== 0) rt.fail(r, "cudaDeviceGetByPCIBusId");
     return i32[0]!;
@@ -110,15 +124,21 @@ function cudaDeviceGetByPCIBusId$(raw: Raw, rt: CheckedRuntime): Checked["cudaDe
 
 function cudaDeviceGetPCIBusId$(raw: Raw, rt: CheckedRuntime): Checked["cudaDeviceGetPCIBusId"] {
   return function cudaDeviceGetPCIBusId(pciBusId: PointerLike, len: number, device: number): void {
-    const r = raw.cudaDeviceGetPCIBusId(rt.ptr(pciBusId), len, device);
+    if (arguments.length !== 3) rt.arity("cudaDeviceGetPCIBusId", "pciBusId,len,device", 3, arguments.length);
+    if (!(typeof len === "number" && (len | 0) === len)) rt.bad("cudaDeviceGetPCIBusId", "len", "i32", len);
+    if (!(typeof device === "number" && (device | 0) === device)) rt.bad("cudaDeviceGetPCIBusId", "device", "i32", device);
+    const r = raw.cudaDeviceGetPCIBusId(rt.ptr(pciBusId, "cudaDeviceGetPCIBusId", "pciBusId"), len, device);
     if (rt.guards) rt.check("cudaDeviceGetPCIBusId");
     if (r !== 0) rt.fail(r, "cudaDeviceGetPCIBusId");
   };
 }
 
 function cudaIpcGetEventHandle$(raw: Raw, rt: CheckedRuntime): Checked["cudaIpcGetEventHandle"] {
+  const isPtr = rt.isPointer;
   return function cudaIpcGetEventHandle(event: cudaEvent_t, handle?: cudaIpcEventHandle_st): cudaIpcEventHandle_st {
-    const $handle = handle === undefined ? rt.record(cudaIpcEventHandle_st) : rt.expect(handle, cudaIpcEventHandle_st, "cudaIpcGetEventHandle", "handle");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity("cudaIpcGetEventHandle", "event,handle", 1, arguments.length);
+    if (!(isPtr(event))) rt.bad("cudaIpcGetEventHandle", "event", "pointer", event);
+    const $handle = handle === undefined ? rt.record(cudaIpcEventHandle_st) : rt.recordArg(handle, cudaIpcEventHandle_st, "cudaIpcGetEventHandle", "handle");
     const r = raw.cudaIpcGetEventHandle($handle.$pointer(), event);
     if (rt.guards) rt.check("cudaIpcGetEventHandle");
     if (r !== 0) rt.fail(r, "cudaIpcGetEventHandle");
@@ -129,7 +149,8 @@ function cudaIpcGetEventHandle$(raw: Raw, rt: CheckedRuntime): Checked["cudaIpcG
 function cudaIpcOpenEventHandle$(raw: Raw, rt: CheckedRuntime): Checked["cudaIpcOpenEventHandle"] {
   const o0 = rt.out[0]!;
   return function cudaIpcOpenEventHandle(handle: Uint8Array | cudaIpcEventHandle_st): cudaEvent_t {
-    const r = raw.cudaIpcOpenEventHandle(o0, rt.bytes(rt.expect(handle, cudaIpcEventHandle_st, "cudaIpcOpenEventHandle", "handle")));
+    if (arguments.length !== 1) rt.arity("cudaIpcOpenEventHandle", "handle", 1, arguments.length);
+    const r = raw.cudaIpcOpenEventHandle(o0, rt.struct(handle, 64, "cudaIpcOpenEventHandle", "handle", cudaIpcEventHandle_st));
     if (rt.guards) rt.check("cudaIpcOpenEventHandle");
     if (r !== 0) rt.fail(r, "cudaIpcOpenEventHandle");
     return rt.readPointer(0) as cudaEvent_t;
@@ -138,8 +159,9 @@ function cudaIpcOpenEventHandle$(raw: Raw, rt: CheckedRuntime): Checked["cudaIpc
 
 function cudaIpcGetMemHandle$(raw: Raw, rt: CheckedRuntime): Checked["cudaIpcGetMemHandle"] {
   return function cudaIpcGetMemHandle(devPtr: PointerLike, handle?: cudaIpcMemHandle_st): cudaIpcMemHandle_st {
-    const $handle = handle === undefined ? rt.record(cudaIpcMemHandle_st) : rt.expect(handle, cudaIpcMemHandle_st, "cudaIpcGetMemHandle", "handle");
-    const r = raw.cudaIpcGetMemHandle($handle.$pointer(), rt.ptr(devPtr));
+    if (arguments.length < 1 || arguments.length > 2) rt.arity("cudaIpcGetMemHandle", "devPtr,handle", 1, arguments.length);
+    const $handle = handle === undefined ? rt.record(cudaIpcMemHandle_st) : rt.recordArg(handle, cudaIpcMemHandle_st, "cudaIpcGetMemHandle", "handle");
+    const r = raw.cudaIpcGetMemHandle($handle.$pointer(), rt.ptr(devPtr, "cudaIpcGetMemHandle", "devPtr"));
     if (rt.guards) rt.check("cudaIpcGetMemHandle");
     if (r !== 0) rt.fail(r, "cudaIpcGetMemHandle");
     return $handle;
@@ -149,7 +171,9 @@ function cudaIpcGetMemHandle$(raw: Raw, rt: CheckedRuntime): Checked["cudaIpcGet
 function cudaIpcOpenMemHandle$(raw: Raw, rt: CheckedRuntime): Checked["cudaIpcOpenMemHandle"] {
   const o0 = rt.out[0]!;
   return function cudaIpcOpenMemHandle(handle: Uint8Array | cudaIpcMemHandle_st, flags: number): Pointer {
-    const r = raw.cudaIpcOpenMemHandle(o0, rt.bytes(rt.expect(handle, cudaIpcMemHandle_st, "cudaIpcOpenMemHandle", "handle")), flags);
+    if (arguments.length !== 2) rt.arity("cudaIpcOpenMemHandle", "handle,flags", 2, arguments.length);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cudaIpcOpenMemHandle", "flags", "u32", flags);
+    const r = raw.cudaIpcOpenMemHandle(o0, rt.struct(handle, 64, "cudaIpcOpenMemHandle", "handle", cudaIpcMemHandle_st), flags);
     if (rt.guards) rt.check("cudaIpcOpenMemHandle");
     if (r !== 0) rt.fail(r, "cudaIpcOpenMemHandle");
     return rt.readPointer(0);
@@ -158,7 +182,8 @@ function cudaIpcOpenMemHandle$(raw: Raw, rt: CheckedRuntime): Checked["cudaIpcOp
 
 function cudaIpcCloseMemHandle$(raw: Raw, rt: CheckedRuntime): Checked["cudaIpcCloseMemHandle"] {
   return function cudaIpcCloseMemHandle(devPtr: PointerLike): void {
-    const r = raw.cudaIpcCloseMemHandle(rt.ptr(devPtr));
+    if (arguments.length !== 1) rt.arity("cudaIpcCloseMemHandle", "devPtr", 1, arguments.length);
+    const r = raw.cudaIpcCloseMemHandle(rt.ptr(devPtr, "cudaIpcCloseMemHandle", "devPtr"));
     if (rt.guards) rt.check("cudaIpcCloseMemHandle");
     if (r !== 0) rt.fail(r, "cudaIpcCloseMemHandle");
   };
@@ -166,6 +191,9 @@ function cudaIpcCloseMemHandle$(raw: Raw, rt: CheckedRuntime): Checked["cudaIpcC
 
 function cudaDeviceFlushGPUDirectRDMAWrites$(raw: Raw, rt: CheckedRuntime): Checked["cudaDeviceFlushGPUDirectRDMAWrites"] {
   return function cudaDeviceFlushGPUDirectRDMAWrites(target: cudaFlushGPUDirectRDMAWritesTarget, scope: cudaFlushGPUDirectRDMAWritesScope): void {
+    if (arguments.length !== 2) rt.arity("cudaDeviceFlushGPUDirectRDMAWrites", "target,scope", 2, arguments.length);
+    if (!(typeof target === "number" && (target >>> 0) === target)) rt.bad("cudaDeviceFlushGPUDirectRDMAWrites", "target", "u32", target);
+    if (!(typeof scope === "number" && (scope >>> 0) === scope)) rt.bad("cudaDeviceFlushGPUDirectRDMAWrites", "scope", "u32", scope);
     const r = raw.cudaDeviceFlushGPUDirectRDMAWrites(target, scope);
     if (rt.guards) rt.check("cudaDeviceFlushGPUDirectRDMAWrites");
     if (r !== 0) rt.fail(r, "cudaDeviceFlushGPUDirectRDMAWrites");
@@ -173,15 +201,25 @@ function cudaDeviceFlushGPUDirectRDMAWrites$(raw: Raw, rt: CheckedRuntime): Chec
 }
 
 function cudaDeviceRegisterAsyncNotification$(raw: Raw, rt: CheckedRuntime): Checked["cudaDeviceRegisterAsyncNotification"] {
-  return function cudaDeviceRegisterAsyncNotification(device: number, callbackFunc: cudaAsyncCallback, userData: PointerLike, callback: PointerLike): void {
-    const r = raw.cudaDeviceRegisterAsyncNotification(device, callbackFunc, rt.ptr(userData), rt.ptr(callback));
+  const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
+  return function cudaDeviceRegisterAsyncNotification(device: number, callbackFunc: cudaAsyncCallback, userData: PointerLike): cudaAsyncCallbackHandle_t {
+    if (arguments.length !== 3) rt.arity("cudaDeviceRegisterAsyncNotification", "device,callbackFunc,userData", 3, arguments.length);
+    if (!(typeof device === "number" && (device | 0) === device)) rt.bad("cudaDeviceRegisterAsyncNotification", "device", "i32", device);
+    if (!(isPtr(callbackFunc))) rt.bad("cudaDeviceRegisterAsyncNotification", "callbackFunc", "function", callbackFunc);
+    const r = raw.cudaDeviceRegisterAsyncNotification(device, callbackFunc, rt.ptr(userData, "cudaDeviceRegisterAsyncNotification", "userData"), o0);
     if (rt.guards) rt.check("cudaDeviceRegisterAsyncNotification");
     if (r !== 0) rt.fail(r, "cudaDeviceRegisterAsyncNotification");
+    return rt.readPointer(0) as cudaAsyncCallbackHandle_t;
   };
 }
 
 function cudaDeviceUnregisterAsyncNotification$(raw: Raw, rt: CheckedRuntime): Checked["cudaDeviceUnregisterAsyncNotification"] {
+  const isPtr = rt.isPointer;
   return function cudaDeviceUnregisterAsyncNotification(device: number, callback: cudaAsyncCallbackHandle_t): void {
+    if (arguments.length !== 2) rt.arity("cudaDeviceUnregisterAsyncNotification", "device,callback", 2, arguments.length);
+    if (!(typeof device === "number" && (device | 0) === device)) rt.bad("cudaDeviceUnregisterAsyncNotification", "device", "i32", device);
+    if (!(isPtr(callback))) rt.bad("cudaDeviceUnregisterAsyncNotification", "callback", "pointer", callback);
     const r = raw.cudaDeviceUnregisterAsyncNotification(device, callback);
     if (rt.guards) rt.check("cudaDeviceUnregisterAsyncNotification");
     if (r !== 0) rt.fail(r, "cudaDeviceUnregisterAsyncNotification");
@@ -192,6 +230,7 @@ function cudaDeviceGetSharedMemConfig$(raw: Raw, rt: CheckedRuntime): Checked["c
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
   return function cudaDeviceGetSharedMemConfig(): cudaSharedMemConfig {
+    if (arguments.length !== 0) rt.arity("cudaDeviceGetSharedMemConfig", "", 0, arguments.length);
     const r = raw.cudaDeviceGetSharedMemConfig(o0);
     if (rt.guards) rt.check("cudaDeviceGetSharedMemConfig");
     if (r !== 0) rt.fail(r, "cudaDeviceGetSharedMemConfig");
@@ -201,6 +240,8 @@ function cudaDeviceGetSharedMemConfig$(raw: Raw, rt: CheckedRuntime): Checked["c
 
 function cudaDeviceSetSharedMemConfig$(raw: Raw, rt: CheckedRuntime): Checked["cudaDeviceSetSharedMemConfig"] {
   return function cudaDeviceSetSharedMemConfig(config: cudaSharedMemConfig): void {
+    if (arguments.length !== 1) rt.arity("cudaDeviceSetSharedMemConfig", "config", 1, arguments.length);
+    if (!(typeof config === "number" && (config >>> 0) === config)) rt.bad("cudaDeviceSetSharedMemConfig", "config", "u32", config);
     const r = raw.cudaDeviceSetSharedMemConfig(config);
     if (rt.guards) rt.check("cudaDeviceSetSharedMemConfig");
     if (r !== 0) rt.fail(r, "cudaDeviceSetSharedMemConfig");
@@ -209,6 +250,7 @@ function cudaDeviceSetSharedMemConfig$(raw: Raw, rt: CheckedRuntime): Checked["c
 
 function cudaThreadExit$(raw: Raw, rt: CheckedRuntime): Checked["cudaThreadExit"] {
   return function cudaThreadExit(): void {
+    if (arguments.length !== 0) rt.arity("cudaThreadExit", "", 0, arguments.length);
     const r = raw.cudaThreadExit();
     if (rt.guards) rt.check("cudaThreadExit");
     if (r !== 0) rt.fail(r, "cudaThreadExit");
@@ -217,6 +259,7 @@ function cudaThreadExit$(raw: Raw, rt: CheckedRuntime): Checked["cudaThreadExit"
 
 function cudaThreadSynchronize$(raw: Raw, rt: CheckedRuntime): Checked["cudaThreadSynchronize"] {
   return function cudaThreadSynchronize(): void {
+    if (arguments.length !== 0) rt.arity("cudaThreadSynchronize", "", 0, arguments.length);
     const r = raw.cudaThreadSynchronize();
     if (rt.guards) rt.check("cudaThreadSynchronize");
     if (r !== 0) rt.fail(r, "cudaThreadSynchronize");
@@ -225,6 +268,9 @@ function cudaThreadSynchronize$(raw: Raw, rt: CheckedRuntime): Checked["cudaThre
 
 function cudaThreadSetLimit$(raw: Raw, rt: CheckedRuntime): Checked["cudaThreadSetLimit"] {
   return function cudaThreadSetLimit(limit: cudaLimit, value: bigint | number): void {
+    if (arguments.length !== 2) rt.arity("cudaThreadSetLimit", "limit,value", 2, arguments.length);
+    if (!(typeof limit === "number" && (limit >>> 0) === limit)) rt.bad("cudaThreadSetLimit", "limit", "u32", limit);
+    if (!((typeof value === "bigint" ? value >= 0n && value <= 18446744073709551615n : Number.isSafeInteger(value) && value >= 0))) rt.bad("cudaThreadSetLimit", "value", "u64", value);
     const r = raw.cudaThreadSetLimit(limit, value);
     if (rt.guards) rt.check("cudaThreadSetLimit");
     if (r !== 0) rt.fail(r, "cudaThreadSetLimit");
@@ -235,6 +281,8 @@ function cudaThreadGetLimit$(raw: Raw, rt: CheckedRuntime): Checked["cudaThreadG
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
   return function cudaThreadGetLimit(limit: cudaLimit): bigint {
+    if (arguments.length !== 1) rt.arity("cudaThreadGetLimit", "limit", 1, arguments.length);
+    if (!(typeof limit === "number" && (limit >>> 0) === limit)) rt.bad("cudaThreadGetLimit", "limit", "u32", limit);
     const r = raw.cudaThreadGetLimit(o0, limit);
     if (rt.guards) rt.check("cudaThreadGetLimit");
     if (r !== 0) rt.fail(r, "cudaThreadGetLimit");
@@ -246,6 +294,7 @@ function cudaThreadGetCacheConfig$(raw: Raw, rt: CheckedRuntime): Checked["cudaT
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
   return function cudaThreadGetCacheConfig(): cudaFuncCache {
+    if (arguments.length !== 0) rt.arity("cudaThreadGetCacheConfig", "", 0, arguments.length);
     const r = raw.cudaThreadGetCacheConfig(o0);
     if (rt.guards) rt.check("cudaThreadGetCacheConfig");
     if (r !== 0) rt.fail(r, "cudaThreadGetCacheConfig");
@@ -255,6 +304,8 @@ function cudaThreadGetCacheConfig$(raw: Raw, rt: CheckedRuntime): Checked["cudaT
 
 function cudaThreadSetCacheConfig$(raw: Raw, rt: CheckedRuntime): Checked["cudaThreadSetCacheConfig"] {
   return function cudaThreadSetCacheConfig(cacheConfig: cudaFuncCache): void {
+    if (arguments.length !== 1) rt.arity("cudaThreadSetCacheConfig", "cacheConfig", 1, arguments.length);
+    if (!(typeof cacheConfig === "number" && (cacheConfig >>> 0) === cacheConfig)) rt.bad("cudaThreadSetCacheConfig", "cacheConfig", "u32", cacheConfig);
     const r = raw.cudaThreadSetCacheConfig(cacheConfig);
     if (rt.guards) rt.check("cudaThreadSetCacheConfig");
     if (r !== 0) rt.fail(r, "cudaThreadSetCacheConfig");
@@ -263,6 +314,7 @@ function cudaThreadSetCacheConfig$(raw: Raw, rt: CheckedRuntime): Checked["cudaT
 
 function cudaGetLastError$(raw: Raw, rt: CheckedRuntime): Checked["cudaGetLastError"] {
   return function cudaGetLastError(): void {
+    if (arguments.length !== 0) rt.arity("cudaGetLastError", "", 0, arguments.length);
     const r = raw.cudaGetLastError();
     if (rt.guards) rt.check("cudaGetLastError");
     if (r !== 0) rt.fail(r, "cudaGetLastError");
@@ -271,6 +323,7 @@ function cudaGetLastError$(raw: Raw, rt: CheckedRuntime): Checked["cudaGetLastEr
 
 function cudaPeekAtLastError$(raw: Raw, rt: CheckedRuntime): Checked["cudaPeekAtLastError"] {
   return function cudaPeekAtLastError(): void {
+    if (arguments.length !== 0) rt.arity("cudaPeekAtLastError", "", 0, arguments.length);
     const r = raw.cudaPeekAtLastError();
     if (rt.guards) rt.check("cudaPeekAtLastError");
     if (r !== 0) rt.fail(r, "cudaPeekAtLastError");
@@ -279,6 +332,8 @@ function cudaPeekAtLastError$(raw: Raw, rt: CheckedRuntime): Checked["cudaPeekAt
 
 function cudaGetErrorName$(raw: Raw, rt: CheckedRuntime): Checked["cudaGetErrorName"] {
   return function cudaGetErrorName(error: cudaError_t): string | null {
+    if (arguments.length !== 1) rt.arity("cudaGetErrorName", "error", 1, arguments.length);
+    if (!(typeof error === "number" && (error >>> 0) === error)) rt.bad("cudaGetErrorName", "error", "u32", error);
     const r = raw.cudaGetErrorName(error);
     if (rt.guards) rt.check("cudaGetErrorName");
     return rt.string(r);
@@ -287,6 +342,8 @@ function cudaGetErrorName$(raw: Raw, rt: CheckedRuntime): Checked["cudaGetErrorN
 
 function cudaGetErrorString$(raw: Raw, rt: CheckedRuntime): Checked["cudaGetErrorString"] {
   return function cudaGetErrorString(error: cudaError_t): string | null {
+    if (arguments.length !== 1) rt.arity("cudaGetErrorString", "error", 1, arguments.length);
+    if (!(typeof error === "number" && (error >>> 0) === error)) rt.bad("cudaGetErrorString", "error", "u32", error);
     const r = raw.cudaGetErrorString(error);
     if (rt.guards) rt.check("cudaGetErrorString");
     return rt.string(r);
@@ -297,6 +354,7 @@ function cudaGetDeviceCount$(raw: Raw, rt: CheckedRuntime): Checked["cudaGetDevi
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
   return function cudaGetDeviceCount(): number {
+    if (arguments.length !== 0) rt.arity("cudaGetDeviceCount", "", 0, arguments.length);
     const r = raw.cudaGetDeviceCount(o0);
     if (rt.guards) rt.check("cudaGetDeviceCount");
     if (r !== 0) rt.fail(r, "cudaGetDeviceCount");
@@ -306,7 +364,9 @@ function cudaGetDeviceCount$(raw: Raw, rt: CheckedRuntime): Checked["cudaGetDevi
 
 function cudaGetDeviceProperties$(raw: Raw, rt: CheckedRuntime): Checked["cudaGetDeviceProperties"] {
   return function cudaGetDeviceProperties(device: number, prop?: cudaDeviceProp): cudaDeviceProp {
-    const $prop = prop === undefined ? rt.record(cudaDeviceProp) : rt.expect(prop, cudaDeviceProp, "cudaGetDeviceProperties", "prop");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity("cudaGetDeviceProperties", "device,prop", 1, arguments.length);
+    if (!(typeof device === "number" && (device | 0) === device)) rt.bad("cudaGetDeviceProperties", "device", "i32", device);
+    const $prop = prop === undefined ? rt.record(cudaDeviceProp) : rt.recordArg(prop, cudaDeviceProp, "cudaGetDeviceProperties", "prop");
     const r = raw.cudaGetDeviceProperties($prop.$pointer(), device);
     if (rt.guards) rt.check("cudaGetDeviceProperties");
     if (r !== 0) rt.fail(r, "cudaGetDeviceProperties");
@@ -318,6 +378,9 @@ function cudaDeviceGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cudaDev
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
   return function cudaDeviceGetAttribute(attr: cudaDeviceAttr, device: number): number {
+    if (arguments.length !== 2) rt.arity("cudaDeviceGetAttribute", "attr,device", 2, arguments.length);
+    if (!(typeof attr === "number" && (attr >>> 0) === attr)) rt.bad("cudaDeviceGetAttribute", "attr", "u32", attr);
+    if (!(typeof device === "number" && (device | 0) === device)) rt.bad("cudaDeviceGetAttribute", "device", "i32", device);
     const r = raw.cudaDeviceGetAttribute(o0, attr, device);
     if (rt.guards) rt.check("cudaDeviceGetAttribute");
     if (r !== 0) rt.fail(r, "cudaDeviceGetAttribute");
@@ -328,6 +391,8 @@ function cudaDeviceGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cudaDev
 function cudaDeviceGetDefaultMemPool$(raw: Raw, rt: CheckedRuntime): Checked["cudaDeviceGetDefaultMemPool"] {
   const o0 = rt.out[0]!;
   return function cudaDeviceGetDefaultMemPool(device: number): cudaMemPool_t {
+    if (arguments.length !== 1) rt.arity("cudaDeviceGetDefaultMemPool", "device", 1, arguments.length);
+    if (!(typeof device === "number" && (device | 0) === device)) rt.bad("cudaDeviceGetDefaultMemPool", "device", "i32", device);
     const r = raw.cudaDeviceGetDefaultMemPool(o0, device);
     if (rt.guards) rt.check("cudaDeviceGetDefaultMemPool");
     if (r !== 0) rt.fail(r, "cudaDeviceGetDefaultMemPool");
@@ -336,7 +401,11 @@ function cudaDeviceGetDefaultMemPool$(raw: Raw, rt: CheckedRuntime): Checked["cu
 }
 
 function cudaDeviceSetMemPool$(raw: Raw, rt: CheckedRuntime): Checked["cudaDeviceSetMemPool"] {
+  const isPtr = rt.isPointer;
   return function cudaDeviceSetMemPool(device: number, memPool: cudaMemPool_t): void {
+    if (arguments.length !== 2) rt.arity("cudaDeviceSetMemPool", "device,memPool", 2, arguments.length);
+    if (!(typeof device === "number" && (device | 0) === device)) rt.bad("cudaDeviceSetMemPool", "device", "i32", device);
+    if (!(isPtr(memPool))) rt.bad("cudaDeviceSetMemPool", "memPool", "pointer", memPool);
     const r = raw.cudaDeviceSetMemPool(device, memPool);
     if (rt.guards) rt.check("cudaDeviceSetMemPool");
     if (r !== 0) rt.fail(r, "cudaDeviceSetMemPool");
@@ -346,6 +415,8 @@ function cudaDeviceSetMemPool$(raw: Raw, rt: CheckedRuntime): Checked["cudaDevic
 function cudaDeviceGetMemPool$(raw: Raw, rt: CheckedRuntime): Checked["cudaDeviceGetMemPool"] {
   const o0 = rt.out[0]!;
   return function cudaDeviceGetMemPool(device: number): cudaMemPool_t {
+    if (arguments.length !== 1) rt.arity("cudaDeviceGetMemPool", "device", 1, arguments.length);
+    if (!(typeof device === "number" && (device | 0) === device)) rt.bad("cudaDeviceGetMemPool", "device", "i32", device);
     const r = raw.cudaDeviceGetMemPool(o0, device);
     if (rt.guards) rt.check("cudaDeviceGetMemPool");
     if (r !== 0) rt.fail(r, "cudaDeviceGetMemPool");
@@ -355,7 +426,10 @@ function cudaDeviceGetMemPool$(raw: Raw, rt: CheckedRuntime): Checked["cudaDevic
 
 function cudaDeviceGetNvSciSyncAttributes$(raw: Raw, rt: CheckedRuntime): Checked["cudaDeviceGetNvSciSyncAttributes"] {
   return function cudaDeviceGetNvSciSyncAttributes(nvSciSyncAttrList: PointerLike, device: number, flags: number): void {
-    const r = raw.cudaDeviceGetNvSciSyncAttributes(rt.ptr(nvSciSyncAttrList), device, flags);
+    if (arguments.length !== 3) rt.arity("cudaDeviceGetNvSciSyncAttributes", "nvSciSyncAttrList,device,flags", 3, arguments.length);
+    if (!(typeof device === "number" && (device | 0) === device)) rt.bad("cudaDeviceGetNvSciSyncAttributes", "device", "i32", device);
+    if (!(typeof flags === "number" && (flags | 0) === flags)) rt.bad("cudaDeviceGetNvSciSyncAttributes", "flags", "i32", flags);
+    const r = raw.cudaDeviceGetNvSciSyncAttributes(rt.ptr(nvSciSyncAttrList, "cudaDeviceGetNvSciSyncAttributes", "nvSciSyncAttrList"), device, flags);
     if (rt.guards) rt.check("cudaDeviceGetNvSciSyncAttributes");
     if (r !== 0) rt.fail(r, "cudaDeviceGetNvSciSyncAttributes");
   };
@@ -365,6 +439,10 @@ function cudaDeviceGetP2PAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuda
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
   return function cudaDeviceGetP2PAttribute(attr: cudaDeviceP2PAttr, srcDevice: number, dstDevice: number): number {
+    if (arguments.length !== 3) rt.arity("cudaDeviceGetP2PAttribute", "attr,srcDevice,dstDevice", 3, arguments.length);
+    if (!(typeof attr === "number" && (attr >>> 0) === attr)) rt.bad("cudaDeviceGetP2PAttribute", "attr", "u32", attr);
+    if (!(typeof srcDevice === "number" && (srcDevice | 0) === srcDevice)) rt.bad("cudaDeviceGetP2PAttribute", "srcDevice", "i32", srcDevice);
+    if (!(typeof dstDevice === "number" && (dstDevice | 0) === dstDevice)) rt.bad("cudaDeviceGetP2PAttribute", "dstDevice", "i32", dstDevice);
     const r = raw.cudaDeviceGetP2PAttribute(o0, attr, srcDevice, dstDevice);
     if (rt.guards) rt.check("cudaDeviceGetP2PAttribute");
     if (r !== 0) rt.fail(r, "cudaDeviceGetP2PAttribute");
@@ -376,7 +454,8 @@ function cudaChooseDevice$(raw: Raw, rt: CheckedRuntime): Checked["cudaChooseDev
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
   return function cudaChooseDevice(prop: PointerLike): number {
-    const r = raw.cudaChooseDevice(o0, rt.ptr(rt.expect(prop, cudaDeviceProp, "cudaChooseDevice", "prop")));
+    if (arguments.length !== 1) rt.arity("cudaChooseDevice", "prop", 1, arguments.length);
+    const r = raw.cudaChooseDevice(o0, rt.ptr(rt.expect(prop, cudaDeviceProp, "cudaChooseDevice", "prop"), "cudaChooseDevice", "prop"));
     if (rt.guards) rt.check("cudaChooseDevice");
     if (r !== 0) rt.fail(r, "cudaChooseDevice");
     return i32[0]!;
@@ -385,6 +464,10 @@ function cudaChooseDevice$(raw: Raw, rt: CheckedRuntime): Checked["cudaChooseDev
 
 function cudaInitDevice$(raw: Raw, rt: CheckedRuntime): Checked["cudaInitDevice"] {
   return function cudaInitDevice(device: number, deviceFlags: number, flags: number): void {
+    if (arguments.length !== 3) rt.arity("cudaInitDevice", "device,deviceFlags,flags", 3, arguments.length);
+    if (!(typeof device === "number" && (device | 0) === device)) rt.bad("cudaInitDevice", "device", "i32", device);
+    if (!(typeof deviceFlags === "number" && (deviceFlags >>> 0) === deviceFlags)) rt.bad("cudaInitDevice", "deviceFlags", "u32", deviceFlags);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cudaInitDevice", "flags", "u32", flags);
     const r = raw.cudaInitDevice(device, deviceFlags, flags);
     if (rt.guards) rt.check("cudaInitDevice");
     if (r !== 0) rt.fail(r, "cudaInitDevice");
@@ -393,6 +476,8 @@ function cudaInitDevice$(raw: Raw, rt: CheckedRuntime): Checked["cudaInitDevice"
 
 function cudaSetDevice$(raw: Raw, rt: CheckedRuntime): Checked["cudaSetDevice"] {
   return function cudaSetDevice(device: number): void {
+    if (arguments.length !== 1) rt.arity("cudaSetDevice", "device", 1, arguments.length);
+    if (!(typeof device === "number" && (device | 0) === device)) rt.bad("cudaSetDevice", "device", "i32", device);
     const r = raw.cudaSetDevice(device);
     if (rt.guards) rt.check("cudaSetDevice");
     if (r !== 0) rt.fail(r, "cudaSetDevice");
@@ -403,6 +488,7 @@ function cudaGetDevice$(raw: Raw, rt: CheckedRuntime): Checked["cudaGetDevice"] 
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
   return function cudaGetDevice(): number {
+    if (arguments.length !== 0) rt.arity("cudaGetDevice", "", 0, arguments.length);
     const r = raw.cudaGetDevice(o0);
     if (rt.guards) rt.check("cudaGetDevice");
     if (r !== 0) rt.fail(r, "cudaGetDevice");
@@ -412,7 +498,9 @@ function cudaGetDevice$(raw: Raw, rt: CheckedRuntime): Checked["cudaGetDevice"] 
 
 function cudaSetValidDevices$(raw: Raw, rt: CheckedRuntime): Checked["cudaSetValidDevices"] {
   return function cudaSetValidDevices(device_arr: PointerLike, len: number): void {
-    const r = raw.cudaSetValidDevices(rt.ptr(device_arr), len);
+    if (arguments.length !== 2) rt.arity("cudaSetValidDevices", "device_arr,len", 2, arguments.length);
+    if (!(typeof len === "number" && (len | 0) === len)) rt.bad("cudaSetValidDevices", "len", "i32", len);
+    const r = raw.cudaSetValidDevices(rt.ptr(device_arr, "cudaSetValidDevices", "device_arr"), len);
     if (rt.guards) rt.check("cudaSetValidDevices");
     if (r !== 0) rt.fail(r, "cudaSetValidDevices");
   };
@@ -420,6 +508,8 @@ function cudaSetValidDevices$(raw: Raw, rt: CheckedRuntime): Checked["cudaSetVal
 
 function cudaSetDeviceFlags$(raw: Raw, rt: CheckedRuntime): Checked["cudaSetDeviceFlags"] {
   return function cudaSetDeviceFlags(flags: number): void {
+    if (arguments.length !== 1) rt.arity("cudaSetDeviceFlags", "flags", 1, arguments.length);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cudaSetDeviceFlags", "flags", "u32", flags);
     const r = raw.cudaSetDeviceFlags(flags);
     if (rt.guards) rt.check("cudaSetDeviceFlags");
     if (r !== 0) rt.fail(r, "cudaSetDeviceFlags");
@@ -430,6 +520,7 @@ function cudaGetDeviceFlags$(raw: Raw, rt: CheckedRuntime): Checked["cudaGetDevi
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
   return function cudaGetDeviceFlags(): number {
+    if (arguments.length !== 0) rt.arity("cudaGetDeviceFlags", "", 0, arguments.length);
     const r = raw.cudaGetDeviceFlags(o0);
     if (rt.guards) rt.check("cudaGetDeviceFlags");
     if (r !== 0) rt.fail(r, "cudaGetDeviceFlags");
@@ -440,6 +531,7 @@ function cudaGetDeviceFlags$(raw: Raw, rt: CheckedRuntime): Checked["cudaGetDevi
 function cudaStreamCreate$(raw: Raw, rt: CheckedRuntime): Checked["cudaStreamCreate"] {
   const o0 = rt.out[0]!;
   return function cudaStreamCreate(): cudaStream_t {
+    if (arguments.length !== 0) rt.arity("cudaStreamCreate", "", 0, arguments.length);
     const r = raw.cudaStreamCreate(o0);
     if (rt.guards) rt.check("cudaStreamCreate");
     if (r !== 0) rt.fail(r, "cudaStreamCreate");
@@ -450,6 +542,8 @@ function cudaStreamCreate$(raw: Raw, rt: CheckedRuntime): Checked["cudaStreamCre
 function cudaStreamCreateWithFlags$(raw: Raw, rt: CheckedRuntime): Checked["cudaStreamCreateWithFlags"] {
   const o0 = rt.out[0]!;
   return function cudaStreamCreateWithFlags(flags: number): cudaStream_t {
+    if (arguments.length !== 1) rt.arity("cudaStreamCreateWithFlags", "flags", 1, arguments.length);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cudaStreamCreateWithFlags", "flags", "u32", flags);
     const r = raw.cudaStreamCreateWithFlags(o0, flags);
     if (rt.guards) rt.check("cudaStreamCreateWithFlags");
     if (r !== 0) rt.fail(r, "cudaStreamCreateWithFlags");
@@ -460,6 +554,9 @@ function cudaStreamCreateWithFlags$(raw: Raw, rt: CheckedRuntime): Checked["cuda
 function cudaStreamCreateWithPriority$(raw: Raw, rt: CheckedRuntime): Checked["cudaStreamCreateWithPriority"] {
   const o0 = rt.out[0]!;
   return function cudaStreamCreateWithPriority(flags: number, priority: number): cudaStream_t {
+    if (arguments.length !== 2) rt.arity("cudaStreamCreateWithPriority", "flags,priority", 2, arguments.length);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cudaStreamCreateWithPriority", "flags", "u32", flags);
+    if (!(typeof priority === "number" && (priority | 0) === priority)) rt.bad("cudaStreamCreateWithPriority", "priority", "i32", priority);
     const r = raw.cudaStreamCreateWithPriority(o0, flags, priority);
     if (rt.guards) rt.check("cudaStreamCreateWithPriority");
     if (r !== 0) rt.fail(r, "cudaStreamCreateWithPriority");
@@ -470,7 +567,10 @@ function cudaStreamCreateWithPriority$(raw: Raw, rt: CheckedRuntime): Checked["c
 function cudaStreamGetPriority$(raw: Raw, rt: CheckedRuntime): Checked["cudaStreamGetPriority"] {
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
+  const isPtr = rt.isPointer;
   return function cudaStreamGetPriority(hStream: cudaStream_t): number {
+    if (arguments.length !== 1) rt.arity("cudaStreamGetPriority", "hStream", 1, arguments.length);
+    if (!(isPtr(hStream))) rt.bad("cudaStreamGetPriority", "hStream", "pointer", hStream);
     const r = raw.cudaStreamGetPriority(hStream, o0);
     if (rt.guards) rt.check("cudaStreamGetPriority");
     if (r !== 0) rt.fail(r, "cudaStreamGetPriority", hStream);
@@ -481,7 +581,10 @@ function cudaStreamGetPriority$(raw: Raw, rt: CheckedRuntime): Checked["cudaStre
 function cudaStreamGetFlags$(raw: Raw, rt: CheckedRuntime): Checked["cudaStreamGetFlags"] {
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
+  const isPtr = rt.isPointer;
   return function cudaStreamGetFlags(hStream: cudaStream_t): number {
+    if (arguments.length !== 1) rt.arity("cudaStreamGetFlags", "hStream", 1, arguments.length);
+    if (!(isPtr(hStream))) rt.bad("cudaStreamGetFlags", "hStream", "pointer", hStream);
     const r = raw.cudaStreamGetFlags(hStream, o0);
     if (rt.guards) rt.check("cudaStreamGetFlags");
     if (r !== 0) rt.fail(r, "cudaStreamGetFlags", hStream);
@@ -492,7 +595,10 @@ function cudaStreamGetFlags$(raw: Raw, rt: CheckedRuntime): Checked["cudaStreamG
 function cudaStreamGetId$(raw: Raw, rt: CheckedRuntime): Checked["cudaStreamGetId"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
+  const isPtr = rt.isPointer;
   return function cudaStreamGetId(hStream: cudaStream_t): bigint {
+    if (arguments.length !== 1) rt.arity("cudaStreamGetId", "hStream", 1, arguments.length);
+    if (!(isPtr(hStream))) rt.bad("cudaStreamGetId", "hStream", "pointer", hStream);
     const r = raw.cudaStreamGetId(hStream, o0);
     if (rt.guards) rt.check("cudaStreamGetId");
     if (r !== 0) rt.fail(r, "cudaStreamGetId", hStream);
@@ -502,6 +608,7 @@ function cudaStreamGetId$(raw: Raw, rt: CheckedRuntime): Checked["cudaStreamGetI
 
 function cudaCtxResetPersistingL2Cache$(raw: Raw, rt: CheckedRuntime): Checked["cudaCtxResetPersistingL2Cache"] {
   return function cudaCtxResetPersistingL2Cache(): void {
+    if (arguments.length !== 0) rt.arity("cudaCtxResetPersistingL2Cache", "", 0, arguments.length);
     const r = raw.cudaCtxResetPersistingL2Cache();
     if (rt.guards) rt.check("cudaCtxResetPersistingL2Cache");
     if (r !== 0) rt.fail(r, "cudaCtxResetPersistingL2Cache");
@@ -509,7 +616,11 @@ function cudaCtxResetPersistingL2Cache$(raw: Raw, rt: CheckedRuntime): Checked["
 }
 
 function cudaStreamCopyAttributes$(raw: Raw, rt: CheckedRuntime): Checked["cudaStreamCopyAttributes"] {
+  const isPtr = rt.isPointer;
   return function cudaStreamCopyAttributes(dst: cudaStream_t, src: cudaStream_t): void {
+    if (arguments.length !== 2) rt.arity("cudaStreamCopyAttributes", "dst,src", 2, arguments.length);
+    if (!(isPtr(dst))) rt.bad("cudaStreamCopyAttributes", "dst", "pointer", dst);
+    if (!(isPtr(src))) rt.bad("cudaStreamCopyAttributes", "src", "pointer", src);
     const r = raw.cudaStreamCopyAttributes(dst, src);
     if (rt.guards) rt.check("cudaStreamCopyAttributes");
     if (r !== 0) rt.fail(r, "cudaStreamCopyAttributes", dst);
@@ -517,8 +628,12 @@ function cudaStreamCopyAttributes$(raw: Raw, rt: CheckedRuntime): Checked["cudaS
 }
 
 function cudaStreamGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cudaStreamGetAttribute"] {
+  const isPtr = rt.isPointer;
   return function cudaStreamGetAttribute(hStream: cudaStream_t, attr: cudaLaunchAttributeID, value_out?: cudaLaunchAttributeValue): cudaLaunchAttributeValue {
-    const $value_out = value_out === undefined ? rt.record(cudaLaunchAttributeValue) : rt.expect(value_out, cudaLaunchAttributeValue, "cudaStreamGetAttribute", "value_out");
+    if (arguments.length < 2 || arguments.length > 3) rt.arity("cudaStreamGetAttribute", "hStream,attr,value_out", 2, arguments.length);
+    if (!(isPtr(hStream))) rt.bad("cudaStreamGetAttribute", "hStream", "pointer", hStream);
+    if (!(typeof attr === "number" && (attr >>> 0) === attr)) rt.bad("cudaStreamGetAttribute", "attr", "u32", attr);
+    const $value_out = value_out === undefined ? rt.record(cudaLaunchAttributeValue) : rt.recordArg(value_out, cudaLaunchAttributeValue, "cudaStreamGetAttribute", "value_out");
     const r = raw.cudaStreamGetAttribute(hStream, attr, $value_out.$pointer());
     if (rt.guards) rt.check("cudaStreamGetAttribute");
     if (r !== 0) rt.fail(r, "cudaStreamGetAttribute", hStream);
@@ -527,15 +642,22 @@ function cudaStreamGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cudaStr
 }
 
 function cudaStreamSetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cudaStreamSetAttribute"] {
+  const isPtr = rt.isPointer;
   return function cudaStreamSetAttribute(hStream: cudaStream_t, attr: cudaLaunchAttributeID, value: PointerLike): void {
-    const r = raw.cudaStreamSetAttribute(hStream, attr, rt.ptr(rt.expect(value, cudaLaunchAttributeValue, "cudaStreamSetAttribute", "value")));
+    if (arguments.length !== 3) rt.arity("cudaStreamSetAttribute", "hStream,attr,value", 3, arguments.length);
+    if (!(isPtr(hStream))) rt.bad("cudaStreamSetAttribute", "hStream", "pointer", hStream);
+    if (!(typeof attr === "number" && (attr >>> 0) === attr)) rt.bad("cudaStreamSetAttribute", "attr", "u32", attr);
+    const r = raw.cudaStreamSetAttribute(hStream, attr, rt.ptr(rt.expect(value, cudaLaunchAttributeValue, "cudaStreamSetAttribute", "value"), "cudaStreamSetAttribute", "value"));
     if (rt.guards) rt.check("cudaStreamSetAttribute");
     if (r !== 0) rt.fail(r, "cudaStreamSetAttribute", hStream);
   };
 }
 
 function cudaStreamDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cudaStreamDestroy"] {
+  const isPtr = rt.isPointer;
   return function cudaStreamDestroy(stream: cudaStream_t): void {
+    if (arguments.length !== 1) rt.arity("cudaStreamDestroy", "stream", 1, arguments.length);
+    if (!(isPtr(stream))) rt.bad("cudaStreamDestroy", "stream", "pointer", stream);
     const r = raw.cudaStreamDestroy(stream);
     if (rt.guards) rt.check("cudaStreamDestroy");
     if (r !== 0) rt.fail(r, "cudaStreamDestroy", stream);
@@ -543,7 +665,12 @@ function cudaStreamDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cudaStreamDe
 }
 
 function cudaStreamWaitEvent$(raw: Raw, rt: CheckedRuntime): Checked["cudaStreamWaitEvent"] {
+  const isPtr = rt.isPointer;
   return function cudaStreamWaitEvent(stream: cudaStream_t, event: cudaEvent_t, flags: number): void {
+    if (arguments.length !== 3) rt.arity("cudaStreamWaitEvent", "stream,event,flags", 3, arguments.length);
+    if (!(isPtr(stream))) rt.bad("cudaStreamWaitEvent", "stream", "pointer", stream);
+    if (!(isPtr(event))) rt.bad("cudaStreamWaitEvent", "event", "pointer", event);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cudaStreamWaitEvent", "flags", "u32", flags);
     const r = raw.cudaStreamWaitEvent(stream, event, flags);
     if (rt.guards) rt.check("cudaStreamWaitEvent");
     if (r !== 0) rt.fail(r, "cudaStreamWaitEvent", stream);
@@ -551,15 +678,23 @@ function cudaStreamWaitEvent$(raw: Raw, rt: CheckedRuntime): Checked["cudaStream
 }
 
 function cudaStreamAddCallback$(raw: Raw, rt: CheckedRuntime): Checked["cudaStreamAddCallback"] {
+  const isPtr = rt.isPointer;
   return function cudaStreamAddCallback(stream: cudaStream_t, callback: cudaStreamCallback_t, userData: PointerLike, flags: number): void {
-    const r = raw.cudaStreamAddCallback(stream, callback, rt.ptr(userData), flags);
+    if (arguments.length !== 4) rt.arity("cudaStreamAddCallback", "stream,callback,userData,flags", 4, arguments.length);
+    if (!(isPtr(stream))) rt.bad("cudaStreamAddCallback", "stream", "pointer", stream);
+    if (!(isPtr(callback))) rt.bad("cudaStreamAddCallback", "callback", "function", callback);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cudaStreamAddCallback", "flags", "u32", flags);
+    const r = raw.cudaStreamAddCallback(stream, callback, rt.ptr(userData, "cudaStreamAddCallback", "userData"), flags);
     if (rt.guards) rt.check("cudaStreamAddCallback");
     if (r !== 0) rt.fail(r, "cudaStreamAddCallback", stream);
   };
 }
 
 function cudaStreamSynchronize$(raw: Raw, rt: CheckedRuntime): Checked["cudaStreamSynchronize"] {
+  const isPtr = rt.isPointer;
   return function cudaStreamSynchronize(stream: cudaStream_t): void {
+    if (arguments.length !== 1) rt.arity("cudaStreamSynchronize", "stream", 1, arguments.length);
+    if (!(isPtr(stream))) rt.bad("cudaStreamSynchronize", "stream", "pointer", stream);
     const r = raw.cudaStreamSynchronize(stream);
     if (rt.guards) rt.check("cudaStreamSynchronize");
     if (r !== 0) rt.fail(r, "cudaStreamSynchronize", stream);
@@ -567,7 +702,10 @@ function cudaStreamSynchronize$(raw: Raw, rt: CheckedRuntime): Checked["cudaStre
 }
 
 function cudaStreamQuery$(raw: Raw, rt: CheckedRuntime): Checked["cudaStreamQuery"] {
+  const isPtr = rt.isPointer;
   return function cudaStreamQuery(stream: cudaStream_t): cudaError_t {
+    if (arguments.length !== 1) rt.arity("cudaStreamQuery", "stream", 1, arguments.length);
+    if (!(isPtr(stream))) rt.bad("cudaStreamQuery", "stream", "pointer", stream);
     const r = raw.cudaStreamQuery(stream);
     if (rt.guards) rt.check("cudaStreamQuery");
     if (r !== 0 && r !== 600) rt.fail(r, "cudaStreamQuery", stream);
@@ -576,15 +714,24 @@ function cudaStreamQuery$(raw: Raw, rt: CheckedRuntime): Checked["cudaStreamQuer
 }
 
 function cudaStreamAttachMemAsync$(raw: Raw, rt: CheckedRuntime): Checked["cudaStreamAttachMemAsync"] {
+  const isPtr = rt.isPointer;
   return function cudaStreamAttachMemAsync(stream: cudaStream_t, devPtr: PointerLike, length: bigint | number, flags: number): void {
-    const r = raw.cudaStreamAttachMemAsync(stream, rt.ptr(devPtr), length, flags);
+    if (arguments.length !== 4) rt.arity("cudaStreamAttachMemAsync", "stream,devPtr,length,flags", 4, arguments.length);
+    if (!(isPtr(stream))) rt.bad("cudaStreamAttachMemAsync", "stream", "pointer", stream);
+    if (!((typeof length === "bigint" ? length >= 0n && length <= 18446744073709551615n : Number.isSafeInteger(length) && length >= 0))) rt.bad("cudaStreamAttachMemAsync", "length", "u64", length);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cudaStreamAttachMemAsync", "flags", "u32", flags);
+    const r = raw.cudaStreamAttachMemAsync(stream, rt.ptr(devPtr, "cudaStreamAttachMemAsync", "devPtr"), length, flags);
     if (rt.guards) rt.check("cudaStreamAttachMemAsync");
     if (r !== 0) rt.fail(r, "cudaStreamAttachMemAsync", stream);
   };
 }
 
 function cudaStreamBeginCapture$(raw: Raw, rt: CheckedRuntime): Checked["cudaStreamBeginCapture"] {
+  const isPtr = rt.isPointer;
   return function cudaStreamBeginCapture(stream: cudaStream_t, mode: cudaStreamCaptureMode): void {
+    if (arguments.length !== 2) rt.arity("cudaStreamBeginCapture", "stream,mode", 2, arguments.length);
+    if (!(isPtr(stream))) rt.bad("cudaStreamBeginCapture", "stream", "pointer", stream);
+    if (!(typeof mode === "number" && (mode >>> 0) === mode)) rt.bad("cudaStreamBeginCapture", "mode", "u32", mode);
     const r = raw.cudaStreamBeginCapture(stream, mode);
     if (rt.guards) rt.check("cudaStreamBeginCapture");
     if (r !== 0) rt.fail(r, "cudaStreamBeginCapture", stream);
@@ -592,9 +739,14 @@ function cudaStreamBeginCapture$(raw: Raw, rt: CheckedRuntime): Checked["cudaStr
 }
 
 function cudaStreamBeginCaptureToGraph$(raw: Raw, rt: CheckedRuntime): Checked["cudaStreamBeginCaptureToGraph"] {
+  const isPtr = rt.isPointer;
   return function cudaStreamBeginCaptureToGraph(stream: cudaStream_t, graph: cudaGraph_t, dependencies: PointerLike, dependencyData: PointerLike, numDependencies: bigint | number, mode: cudaStreamCaptureMode): void {
-    rt.count(numDependencies, "cudaStreamBeginCaptureToGraph", "numDependencies");
-    const r = raw.cudaStreamBeginCaptureToGraph(stream, graph, rt.sized(dependencies, numDependencies, 8, "cudaStreamBeginCaptureToGraph", "dependencies"), rt.ptr(rt.expect(dependencyData, cudaGraphEdgeData_st, "cudaStreamBeginCaptureToGraph", "dependencyData")), numDependencies, mode);
+    if (arguments.length !== 6) rt.arity("cudaStreamBeginCaptureToGraph", "stream,graph,dependencies,dependencyData,numDependencies,mode", 6, arguments.length);
+    if (!(isPtr(stream))) rt.bad("cudaStreamBeginCaptureToGraph", "stream", "pointer", stream);
+    if (!(isPtr(graph))) rt.bad("cudaStreamBeginCaptureToGraph", "graph", "pointer", graph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cudaStreamBeginCaptureToGraph", "numDependencies", "u64", numDependencies);
+    if (!(typeof mode === "number" && (mode >>> 0) === mode)) rt.bad("cudaStreamBeginCaptureToGraph", "mode", "u32", mode);
+    const r = raw.cudaStreamBeginCaptureToGraph(stream, graph, rt.sized(dependencies, numDependencies, 8, "cudaStreamBeginCaptureToGraph", "dependencies"), rt.ptr(rt.expect(dependencyData, cudaGraphEdgeData_st, "cudaStreamBeginCaptureToGraph", "dependencyData"), "cudaStreamBeginCaptureToGraph", "dependencyData"), numDependencies, mode);
     if (rt.guards) rt.check("cudaStreamBeginCaptureToGraph");
     if (r !== 0) rt.fail(r, "cudaStreamBeginCaptureToGraph", stream);
   };
@@ -602,7 +754,8 @@ function cudaStreamBeginCaptureToGraph$(raw: Raw, rt: CheckedRuntime): Checked["
 
 function cudaThreadExchangeStreamCaptureMode$(raw: Raw, rt: CheckedRuntime): Checked["cudaThreadExchangeStreamCaptureMode"] {
   return function cudaThreadExchangeStreamCaptureMode(mode: PointerLike): void {
-    const r = raw.cudaThreadExchangeStreamCaptureMode(rt.ptr(mode));
+    if (arguments.length !== 1) rt.arity("cudaThreadExchangeStreamCaptureMode", "mode", 1, arguments.length);
+    const r = raw.cudaThreadExchangeStreamCaptureMode(rt.ptr(mode, "cudaThreadExchangeStreamCaptureMode", "mode"));
     if (rt.guards) rt.check("cudaThreadExchangeStreamCaptureMode");
     if (r !== 0) rt.fail(r, "cudaThreadExchangeStreamCaptureMode");
   };
@@ -610,7 +763,10 @@ function cudaThreadExchangeStreamCaptureMode$(raw: Raw, rt: CheckedRuntime): Che
 
 function cudaStreamEndCapture$(raw: Raw, rt: CheckedRuntime): Checked["cudaStreamEndCapture"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cudaStreamEndCapture(stream: cudaStream_t): cudaGraph_t {
+    if (arguments.length !== 1) rt.arity("cudaStreamEndCapture", "stream", 1, arguments.length);
+    if (!(isPtr(stream))) rt.bad("cudaStreamEndCapture", "stream", "pointer", stream);
     const r = raw.cudaStreamEndCapture(stream, o0);
     if (rt.guards) rt.check("cudaStreamEndCapture");
     if (r !== 0) rt.fail(r, "cudaStreamEndCapture", stream);
@@ -621,7 +777,10 @@ function cudaStreamEndCapture$(raw: Raw, rt: CheckedRuntime): Checked["cudaStrea
 function cudaStreamIsCapturing$(raw: Raw, rt: CheckedRuntime): Checked["cudaStreamIsCapturing"] {
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
+  const isPtr = rt.isPointer;
   return function cudaStreamIsCapturing(stream: cudaStream_t): cudaStreamCaptureStatus {
+    if (arguments.length !== 1) rt.arity("cudaStreamIsCapturing", "stream", 1, arguments.length);
+    if (!(isPtr(stream))) rt.bad("cudaStreamIsCapturing", "stream", "pointer", stream);
     const r = raw.cudaStreamIsCapturing(stream, o0);
     if (rt.guards) rt.check("cudaStreamIsCapturing");
     if (r !== 0) rt.fail(r, "cudaStreamIsCapturing", stream);
@@ -637,7 +796,10 @@ function cudaStreamGetCaptureInfo$(raw: Raw, rt: CheckedRuntime): Checked["cudaS
   const o4 = rt.out[4]!;
   const u32 = rt.u32;
   const u64 = rt.u64;
+  const isPtr = rt.isPointer;
   return function cudaStreamGetCaptureInfo(stream: cudaStream_t): [captureStatus_out: cudaStreamCaptureStatus, id_out: bigint, graph_out: cudaGraph_t, dependencies_out: Pointer, numDependencies_out: bigint] {
+    if (arguments.length !== 1) rt.arity("cudaStreamGetCaptureInfo", "stream", 1, arguments.length);
+    if (!(isPtr(stream))) rt.bad("cudaStreamGetCaptureInfo", "stream", "pointer", stream);
     const r = raw.cudaStreamGetCaptureInfo(stream, o0, o1, o2, o3, o4);
     if (rt.guards) rt.check("cudaStreamGetCaptureInfo");
     if (r !== 0) rt.fail(r, "cudaStreamGetCaptureInfo", stream);
@@ -649,18 +811,29 @@ function cudaStreamGetCaptureInfo_v3$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const o0 = rt.out[0]!;
   const o1 = rt.out[1]!;
   const o2 = rt.out[2]!;
+  const o3 = rt.out[3]!;
+  const o4 = rt.out[4]!;
+  const o5 = rt.out[5]!;
   const u32 = rt.u32;
   const u64 = rt.u64;
-  const A_cudaStreamGetCaptureInfo_v3: ArraySpec = { elements: [{ kind: "pointer", size: 8 }, { kind: "pointer", size: 8 }], count: { slot: 0, bytes: 8 }, query: true, retry: [] };
-  return function cudaStreamGetCaptureInfo_v3(stream: cudaStream_t, edgeData_out: PointerLike, numDependencies_out?: number): [captureStatus_out: cudaStreamCaptureStatus, id_out: bigint, graph_out: cudaGraph_t[], dependencies_out: Pointer[]] {
-    const a = rt.arrays("cudaStreamGetCaptureInfo_v3", A_cudaStreamGetCaptureInfo_v3, numDependencies_out, (p) => raw.cudaStreamGetCaptureInfo_v3(stream, o1, o2, p[0]!, p[1]!, rt.ptr(edgeData_out), o0), stream);
-    return [u32[2]! as cudaStreamCaptureStatus, u64[2]!, a[0] as cudaGraph_t[], a[1] as Pointer[]];
+  const isPtr = rt.isPointer;
+  return function cudaStreamGetCaptureInfo_v3(stream: cudaStream_t): [captureStatus_out: cudaStreamCaptureStatus, id_out: bigint, graph_out: cudaGraph_t, dependencies_out: Pointer, edgeData_out: Pointer, numDependencies_out: bigint] {
+    if (arguments.length !== 1) rt.arity("cudaStreamGetCaptureInfo_v3", "stream", 1, arguments.length);
+    if (!(isPtr(stream))) rt.bad("cudaStreamGetCaptureInfo_v3", "stream", "pointer", stream);
+    const r = raw.cudaStreamGetCaptureInfo_v3(stream, o0, o1, o2, o3, o4, o5);
+    if (rt.guards) rt.check("cudaStreamGetCaptureInfo_v3");
+    if (r !== 0) rt.fail(r, "cudaStreamGetCaptureInfo_v3", stream);
+    return [u32[0]! as cudaStreamCaptureStatus, u64[1]!, rt.readPointer(2) as cudaGraph_t, rt.readPointer(3), rt.readPointer(4), u64[5]!];
   };
 }
 
 function cudaStreamUpdateCaptureDependencies$(raw: Raw, rt: CheckedRuntime): Checked["cudaStreamUpdateCaptureDependencies"] {
+  const isPtr = rt.isPointer;
   return function cudaStreamUpdateCaptureDependencies(stream: cudaStream_t, dependencies: PointerLike, numDependencies: bigint | number, flags: number): void {
-    rt.count(numDependencies, "cudaStreamUpdateCaptureDependencies", "numDependencies");
+    if (arguments.length !== 4) rt.arity("cudaStreamUpdateCaptureDependencies", "stream,dependencies,numDependencies,flags", 4, arguments.length);
+    if (!(isPtr(stream))) rt.bad("cudaStreamUpdateCaptureDependencies", "stream", "pointer", stream);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cudaStreamUpdateCaptureDependencies", "numDependencies", "u64", numDependencies);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cudaStreamUpdateCaptureDependencies", "flags", "u32", flags);
     const r = raw.cudaStreamUpdateCaptureDependencies(stream, rt.sized(dependencies, numDependencies, 8, "cudaStreamUpdateCaptureDependencies", "dependencies"), numDependencies, flags);
     if (rt.guards) rt.check("cudaStreamUpdateCaptureDependencies");
     if (r !== 0) rt.fail(r, "cudaStreamUpdateCaptureDependencies", stream);
@@ -668,9 +841,13 @@ function cudaStreamUpdateCaptureDependencies$(raw: Raw, rt: CheckedRuntime): Che
 }
 
 function cudaStreamUpdateCaptureDependencies_v2$(raw: Raw, rt: CheckedRuntime): Checked["cudaStreamUpdateCaptureDependencies_v2"] {
+  const isPtr = rt.isPointer;
   return function cudaStreamUpdateCaptureDependencies_v2(stream: cudaStream_t, dependencies: PointerLike, dependencyData: PointerLike, numDependencies: bigint | number, flags: number): void {
-    rt.count(numDependencies, "cudaStreamUpdateCaptureDependencies_v2", "numDependencies");
-    const r = raw.cudaStreamUpdateCaptureDependencies_v2(stream, rt.sized(dependencies, numDependencies, 8, "cudaStreamUpdateCaptureDependencies_v2", "dependencies"), rt.ptr(rt.expect(dependencyData, cudaGraphEdgeData_st, "cudaStreamUpdateCaptureDependencies_v2", "dependencyData")), numDependencies, flags);
+    if (arguments.length !== 5) rt.arity("cudaStreamUpdateCaptureDependencies_v2", "stream,dependencies,dependencyData,numDependencies,flags", 5, arguments.length);
+    if (!(isPtr(stream))) rt.bad("cudaStreamUpdateCaptureDependencies_v2", "stream", "pointer", stream);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cudaStreamUpdateCaptureDependencies_v2", "numDependencies", "u64", numDependencies);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cudaStreamUpdateCaptureDependencies_v2", "flags", "u32", flags);
+    const r = raw.cudaStreamUpdateCaptureDependencies_v2(stream, rt.sized(dependencies, numDependencies, 8, "cudaStreamUpdateCaptureDependencies_v2", "dependencies"), rt.ptr(rt.expect(dependencyData, cudaGraphEdgeData_st, "cudaStreamUpdateCaptureDependencies_v2", "dependencyData"), "cudaStreamUpdateCaptureDependencies_v2", "dependencyData"), numDependencies, flags);
     if (rt.guards) rt.check("cudaStreamUpdateCaptureDependencies_v2");
     if (r !== 0) rt.fail(r, "cudaStreamUpdateCaptureDependencies_v2", stream);
   };
@@ -679,6 +856,7 @@ function cudaStreamUpdateCaptureDependencies_v2$(raw: Raw, rt: CheckedRuntime): 
 function cudaEventCreate$(raw: Raw, rt: CheckedRuntime): Checked["cudaEventCreate"] {
   const o0 = rt.out[0]!;
   return function cudaEventCreate(): cudaEvent_t {
+    if (arguments.length !== 0) rt.arity("cudaEventCreate", "", 0, arguments.length);
     const r = raw.cudaEventCreate(o0);
     if (rt.guards) rt.check("cudaEventCreate");
     if (r !== 0) rt.fail(r, "cudaEventCreate");
@@ -689,6 +867,8 @@ function cudaEventCreate$(raw: Raw, rt: CheckedRuntime): Checked["cudaEventCreat
 function cudaEventCreateWithFlags$(raw: Raw, rt: CheckedRuntime): Checked["cudaEventCreateWithFlags"] {
   const o0 = rt.out[0]!;
   return function cudaEventCreateWithFlags(flags: number): cudaEvent_t {
+    if (arguments.length !== 1) rt.arity("cudaEventCreateWithFlags", "flags", 1, arguments.length);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cudaEventCreateWithFlags", "flags", "u32", flags);
     const r = raw.cudaEventCreateWithFlags(o0, flags);
     if (rt.guards) rt.check("cudaEventCreateWithFlags");
     if (r !== 0) rt.fail(r, "cudaEventCreateWithFlags");
@@ -697,7 +877,11 @@ function cudaEventCreateWithFlags$(raw: Raw, rt: CheckedRuntime): Checked["cudaE
 }
 
 function cudaEventRecord$(raw: Raw, rt: CheckedRuntime): Checked["cudaEventRecord"] {
+  const isPtr = rt.isPointer;
   return function cudaEventRecord(event: cudaEvent_t, stream: cudaStream_t): void {
+    if (arguments.length !== 2) rt.arity("cudaEventRecord", "event,stream", 2, arguments.length);
+    if (!(isPtr(event))) rt.bad("cudaEventRecord", "event", "pointer", event);
+    if (!(isPtr(stream))) rt.bad("cudaEventRecord", "stream", "pointer", stream);
     const r = raw.cudaEventRecord(event, stream);
     if (rt.guards) rt.check("cudaEventRecord");
     if (r !== 0) rt.fail(r, "cudaEventRecord", event);
@@ -705,7 +889,12 @@ function cudaEventRecord$(raw: Raw, rt: CheckedRuntime): Checked["cudaEventRecor
 }
 
 function cudaEventRecordWithFlags$(raw: Raw, rt: CheckedRuntime): Checked["cudaEventRecordWithFlags"] {
+  const isPtr = rt.isPointer;
   return function cudaEventRecordWithFlags(event: cudaEvent_t, stream: cudaStream_t, flags: number): void {
+    if (arguments.length !== 3) rt.arity("cudaEventRecordWithFlags", "event,stream,flags", 3, arguments.length);
+    if (!(isPtr(event))) rt.bad("cudaEventRecordWithFlags", "event", "pointer", event);
+    if (!(isPtr(stream))) rt.bad("cudaEventRecordWithFlags", "stream", "pointer", stream);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cudaEventRecordWithFlags", "flags", "u32", flags);
     const r = raw.cudaEventRecordWithFlags(event, stream, flags);
     if (rt.guards) rt.check("cudaEventRecordWithFlags");
     if (r !== 0) rt.fail(r, "cudaEventRecordWithFlags", event);
@@ -713,7 +902,10 @@ function cudaEventRecordWithFlags$(raw: Raw, rt: CheckedRuntime): Checked["cudaE
 }
 
 function cudaEventQuery$(raw: Raw, rt: CheckedRuntime): Checked["cudaEventQuery"] {
+  const isPtr = rt.isPointer;
   return function cudaEventQuery(event: cudaEvent_t): cudaError_t {
+    if (arguments.length !== 1) rt.arity("cudaEventQuery", "event", 1, arguments.length);
+    if (!(isPtr(event))) rt.bad("cudaEventQuery", "event", "pointer", event);
     const r = raw.cudaEventQuery(event);
     if (rt.guards) rt.check("cudaEventQuery");
     if (r !== 0 && r !== 600) rt.fail(r, "cudaEventQuery", event);
@@ -722,7 +914,10 @@ function cudaEventQuery$(raw: Raw, rt: CheckedRuntime): Checked["cudaEventQuery"
 }
 
 function cudaEventSynchronize$(raw: Raw, rt: CheckedRuntime): Checked["cudaEventSynchronize"] {
+  const isPtr = rt.isPointer;
   return function cudaEventSynchronize(event: cudaEvent_t): void {
+    if (arguments.length !== 1) rt.arity("cudaEventSynchronize", "event", 1, arguments.length);
+    if (!(isPtr(event))) rt.bad("cudaEventSynchronize", "event", "pointer", event);
     const r = raw.cudaEventSynchronize(event);
     if (rt.guards) rt.check("cudaEventSynchronize");
     if (r !== 0) rt.fail(r, "cudaEventSynchronize", event);
@@ -730,7 +925,10 @@ function cudaEventSynchronize$(raw: Raw, rt: CheckedRuntime): Checked["cudaEvent
 }
 
 function cudaEventDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cudaEventDestroy"] {
+  const isPtr = rt.isPointer;
   return function cudaEventDestroy(event: cudaEvent_t): void {
+    if (arguments.length !== 1) rt.arity("cudaEventDestroy", "event", 1, arguments.length);
+    if (!(isPtr(event))) rt.bad("cudaEventDestroy", "event", "pointer", event);
     const r = raw.cudaEventDestroy(event);
     if (rt.guards) rt.check("cudaEventDestroy");
     if (r !== 0) rt.fail(r, "cudaEventDestroy", event);
@@ -740,7 +938,11 @@ function cudaEventDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cudaEventDest
 function cudaEventElapsedTime$(raw: Raw, rt: CheckedRuntime): Checked["cudaEventElapsedTime"] {
   const o0 = rt.out[0]!;
   const f32 = rt.f32;
+  const isPtr = rt.isPointer;
   return function cudaEventElapsedTime(start: cudaEvent_t, end: cudaEvent_t): number {
+    if (arguments.length !== 2) rt.arity("cudaEventElapsedTime", "start,end", 2, arguments.length);
+    if (!(isPtr(start))) rt.bad("cudaEventElapsedTime", "start", "pointer", start);
+    if (!(isPtr(end))) rt.bad("cudaEventElapsedTime", "end", "pointer", end);
     const r = raw.cudaEventElapsedTime(o0, start, end);
     if (rt.guards) rt.check("cudaEventElapsedTime");
     if (r !== 0) rt.fail(r, "cudaEventElapsedTime");
@@ -751,7 +953,8 @@ function cudaEventElapsedTime$(raw: Raw, rt: CheckedRuntime): Checked["cudaEvent
 function cudaImportExternalMemory$(raw: Raw, rt: CheckedRuntime): Checked["cudaImportExternalMemory"] {
   const o0 = rt.out[0]!;
   return function cudaImportExternalMemory(memHandleDesc: PointerLike): cudaExternalMemory_t {
-    const r = raw.cudaImportExternalMemory(o0, rt.ptr(rt.expect(memHandleDesc, cudaExternalMemoryHandleDesc, "cudaImportExternalMemory", "memHandleDesc")));
+    if (arguments.length !== 1) rt.arity("cudaImportExternalMemory", "memHandleDesc", 1, arguments.length);
+    const r = raw.cudaImportExternalMemory(o0, rt.ptr(rt.expect(memHandleDesc, cudaExternalMemoryHandleDesc, "cudaImportExternalMemory", "memHandleDesc"), "cudaImportExternalMemory", "memHandleDesc"));
     if (rt.guards) rt.check("cudaImportExternalMemory");
     if (r !== 0) rt.fail(r, "cudaImportExternalMemory");
     return rt.readPointer(0) as cudaExternalMemory_t;
@@ -760,8 +963,11 @@ function cudaImportExternalMemory$(raw: Raw, rt: CheckedRuntime): Checked["cudaI
 
 function cudaExternalMemoryGetMappedBuffer$(raw: Raw, rt: CheckedRuntime): Checked["cudaExternalMemoryGetMappedBuffer"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cudaExternalMemoryGetMappedBuffer(extMem: cudaExternalMemory_t, bufferDesc: PointerLike): Pointer {
-    const r = raw.cudaExternalMemoryGetMappedBuffer(o0, extMem, rt.ptr(rt.expect(bufferDesc, cudaExternalMemoryBufferDesc, "cudaExternalMemoryGetMappedBuffer", "bufferDesc")));
+    if (arguments.length !== 2) rt.arity("cudaExternalMemoryGetMappedBuffer", "extMem,bufferDesc", 2, arguments.length);
+    if (!(isPtr(extMem))) rt.bad("cudaExternalMemoryGetMappedBuffer", "extMem", "pointer", extMem);
+    const r = raw.cudaExternalMemoryGetMappedBuffer(o0, extMem, rt.ptr(rt.expect(bufferDesc, cudaExternalMemoryBufferDesc, "cudaExternalMemoryGetMappedBuffer", "bufferDesc"), "cudaExternalMemoryGetMappedBuffer", "bufferDesc"));
     if (rt.guards) rt.check("cudaExternalMemoryGetMappedBuffer");
     if (r !== 0) rt.fail(r, "cudaExternalMemoryGetMappedBuffer");
     return rt.readPointer(0);
@@ -770,8 +976,11 @@ function cudaExternalMemoryGetMappedBuffer$(raw: Raw, rt: CheckedRuntime): Check
 
 function cudaExternalMemoryGetMappedMipmappedArray$(raw: Raw, rt: CheckedRuntime): Checked["cudaExternalMemoryGetMappedMipmappedArray"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cudaExternalMemoryGetMappedMipmappedArray(extMem: cudaExternalMemory_t, mipmapDesc: PointerLike): cudaMipmappedArray_t {
-    const r = raw.cudaExternalMemoryGetMappedMipmappedArray(o0, extMem, rt.ptr(rt.expect(mipmapDesc, cudaExternalMemoryMipmappedArrayDesc, "cudaExternalMemoryGetMappedMipmappedArray", "mipmapDesc")));
+    if (arguments.length !== 2) rt.arity("cudaExternalMemoryGetMappedMipmappedArray", "extMem,mipmapDesc", 2, arguments.length);
+    if (!(isPtr(extMem))) rt.bad("cudaExternalMemoryGetMappedMipmappedArray", "extMem", "pointer", extMem);
+    const r = raw.cudaExternalMemoryGetMappedMipmappedArray(o0, extMem, rt.ptr(rt.expect(mipmapDesc, cudaExternalMemoryMipmappedArrayDesc, "cudaExternalMemoryGetMappedMipmappedArray", "mipmapDesc"), "cudaExternalMemoryGetMappedMipmappedArray", "mipmapDesc"));
     if (rt.guards) rt.check("cudaExternalMemoryGetMappedMipmappedArray");
     if (r !== 0) rt.fail(r, "cudaExternalMemoryGetMappedMipmappedArray");
     return rt.readPointer(0) as cudaMipmappedArray_t;
@@ -779,7 +988,10 @@ function cudaExternalMemoryGetMappedMipmappedArray$(raw: Raw, rt: CheckedRuntime
 }
 
 function cudaDestroyExternalMemory$(raw: Raw, rt: CheckedRuntime): Checked["cudaDestroyExternalMemory"] {
+  const isPtr = rt.isPointer;
   return function cudaDestroyExternalMemory(extMem: cudaExternalMemory_t): void {
+    if (arguments.length !== 1) rt.arity("cudaDestroyExternalMemory", "extMem", 1, arguments.length);
+    if (!(isPtr(extMem))) rt.bad("cudaDestroyExternalMemory", "extMem", "pointer", extMem);
     const r = raw.cudaDestroyExternalMemory(extMem);
     if (rt.guards) rt.check("cudaDestroyExternalMemory");
     if (r !== 0) rt.fail(r, "cudaDestroyExternalMemory", extMem);
@@ -789,7 +1001,8 @@ function cudaDestroyExternalMemory$(raw: Raw, rt: CheckedRuntime): Checked["cuda
 function cudaImportExternalSemaphore$(raw: Raw, rt: CheckedRuntime): Checked["cudaImportExternalSemaphore"] {
   const o0 = rt.out[0]!;
   return function cudaImportExternalSemaphore(semHandleDesc: PointerLike): cudaExternalSemaphore_t {
-    const r = raw.cudaImportExternalSemaphore(o0, rt.ptr(rt.expect(semHandleDesc, cudaExternalSemaphoreHandleDesc, "cudaImportExternalSemaphore", "semHandleDesc")));
+    if (arguments.length !== 1) rt.arity("cudaImportExternalSemaphore", "semHandleDesc", 1, arguments.length);
+    const r = raw.cudaImportExternalSemaphore(o0, rt.ptr(rt.expect(semHandleDesc, cudaExternalSemaphoreHandleDesc, "cudaImportExternalSemaphore", "semHandleDesc"), "cudaImportExternalSemaphore", "semHandleDesc"));
     if (rt.guards) rt.check("cudaImportExternalSemaphore");
     if (r !== 0) rt.fail(r, "cudaImportExternalSemaphore");
     return rt.readPointer(0) as cudaExternalSemaphore_t;
@@ -797,23 +1010,34 @@ function cudaImportExternalSemaphore$(raw: Raw, rt: CheckedRuntime): Checked["cu
 }
 
 function cudaSignalExternalSemaphoresAsync$(raw: Raw, rt: CheckedRuntime): Checked["cudaSignalExternalSemaphoresAsync"] {
+  const isPtr = rt.isPointer;
   return function cudaSignalExternalSemaphoresAsync(extSemArray: PointerLike, paramsArray: PointerLike, numExtSems: number, stream: cudaStream_t): void {
-    const r = raw.cudaSignalExternalSemaphoresAsync(rt.ptr(extSemArray), rt.ptr(rt.expect(paramsArray, cudaExternalSemaphoreSignalParams, "cudaSignalExternalSemaphoresAsync", "paramsArray")), numExtSems, stream);
+    if (arguments.length !== 4) rt.arity("cudaSignalExternalSemaphoresAsync", "extSemArray,paramsArray,numExtSems,stream", 4, arguments.length);
+    if (!(typeof numExtSems === "number" && (numExtSems >>> 0) === numExtSems)) rt.bad("cudaSignalExternalSemaphoresAsync", "numExtSems", "u32", numExtSems);
+    if (!(isPtr(stream))) rt.bad("cudaSignalExternalSemaphoresAsync", "stream", "pointer", stream);
+    const r = raw.cudaSignalExternalSemaphoresAsync(rt.ptr(extSemArray, "cudaSignalExternalSemaphoresAsync", "extSemArray"), rt.ptr(rt.expect(paramsArray, cudaExternalSemaphoreSignalParams, "cudaSignalExternalSemaphoresAsync", "paramsArray"), "cudaSignalExternalSemaphoresAsync", "paramsArray"), numExtSems, stream);
     if (rt.guards) rt.check("cudaSignalExternalSemaphoresAsync");
     if (r !== 0) rt.fail(r, "cudaSignalExternalSemaphoresAsync");
   };
 }
 
 function cudaWaitExternalSemaphoresAsync$(raw: Raw, rt: CheckedRuntime): Checked["cudaWaitExternalSemaphoresAsync"] {
+  const isPtr = rt.isPointer;
   return function cudaWaitExternalSemaphoresAsync(extSemArray: PointerLike, paramsArray: PointerLike, numExtSems: number, stream: cudaStream_t): void {
-    const r = raw.cudaWaitExternalSemaphoresAsync(rt.ptr(extSemArray), rt.ptr(rt.expect(paramsArray, cudaExternalSemaphoreWaitParams, "cudaWaitExternalSemaphoresAsync", "paramsArray")), numExtSems, stream);
+    if (arguments.length !== 4) rt.arity("cudaWaitExternalSemaphoresAsync", "extSemArray,paramsArray,numExtSems,stream", 4, arguments.length);
+    if (!(typeof numExtSems === "number" && (numExtSems >>> 0) === numExtSems)) rt.bad("cudaWaitExternalSemaphoresAsync", "numExtSems", "u32", numExtSems);
+    if (!(isPtr(stream))) rt.bad("cudaWaitExternalSemaphoresAsync", "stream", "pointer", stream);
+    const r = raw.cudaWaitExternalSemaphoresAsync(rt.ptr(extSemArray, "cudaWaitExternalSemaphoresAsync", "extSemArray"), rt.ptr(rt.expect(paramsArray, cudaExternalSemaphoreWaitParams, "cudaWaitExternalSemaphoresAsync", "paramsArray"), "cudaWaitExternalSemaphoresAsync", "paramsArray"), numExtSems, stream);
     if (rt.guards) rt.check("cudaWaitExternalSemaphoresAsync");
     if (r !== 0) rt.fail(r, "cudaWaitExternalSemaphoresAsync");
   };
 }
 
 function cudaDestroyExternalSemaphore$(raw: Raw, rt: CheckedRuntime): Checked["cudaDestroyExternalSemaphore"] {
+  const isPtr = rt.isPointer;
   return function cudaDestroyExternalSemaphore(extSem: cudaExternalSemaphore_t): void {
+    if (arguments.length !== 1) rt.arity("cudaDestroyExternalSemaphore", "extSem", 1, arguments.length);
+    if (!(isPtr(extSem))) rt.bad("cudaDestroyExternalSemaphore", "extSem", "pointer", extSem);
     const r = raw.cudaDestroyExternalSemaphore(extSem);
     if (rt.guards) rt.check("cudaDestroyExternalSemaphore");
     if (r !== 0) rt.fail(r, "cudaDestroyExternalSemaphore", extSem);
@@ -821,8 +1045,12 @@ function cudaDestroyExternalSemaphore$(raw: Raw, rt: CheckedRuntime): Checked["c
 }
 
 function cudaLaunchKernel$(raw: Raw, rt: CheckedRuntime): Checked["cudaLaunchKernel"] {
+  const isPtr = rt.isPointer;
   return function cudaLaunchKernel(func: PointerLike, gridDim: Uint8Array | dim3, blockDim: Uint8Array | dim3, args: PointerLike, sharedMem: bigint | number, stream: cudaStream_t): void {
-    const r = raw.cudaLaunchKernel(rt.ptr(func), rt.bytes(rt.expect(gridDim, dim3, "cudaLaunchKernel", "gridDim")), rt.bytes(rt.expect(blockDim, dim3, "cudaLaunchKernel", "blockDim")), rt.ptr(args), sharedMem, stream);
+    if (arguments.length !== 6) rt.arity("cudaLaunchKernel", "func,gridDim,blockDim,args,sharedMem,stream", 6, arguments.length);
+    if (!((typeof sharedMem === "bigint" ? sharedMem >= 0n && sharedMem <= 18446744073709551615n : Number.isSafeInteger(sharedMem) && sharedMem >= 0))) rt.bad("cudaLaunchKernel", "sharedMem", "u64", sharedMem);
+    if (!(isPtr(stream))) rt.bad("cudaLaunchKernel", "stream", "pointer", stream);
+    const r = raw.cudaLaunchKernel(rt.ptr(func, "cudaLaunchKernel", "func"), rt.struct(gridDim, 12, "cudaLaunchKernel", "gridDim", dim3), rt.struct(blockDim, 12, "cudaLaunchKernel", "blockDim", dim3), rt.ptr(args, "cudaLaunchKernel", "args"), sharedMem, stream);
     if (rt.guards) rt.check("cudaLaunchKernel");
     if (r !== 0) rt.fail(r, "cudaLaunchKernel");
   };
@@ -830,15 +1058,20 @@ function cudaLaunchKernel$(raw: Raw, rt: CheckedRuntime): Checked["cudaLaunchKer
 
 function cudaLaunchKernelExC$(raw: Raw, rt: CheckedRuntime): Checked["cudaLaunchKernelExC"] {
   return function cudaLaunchKernelExC(config: PointerLike, func: PointerLike, args: PointerLike): void {
-    const r = raw.cudaLaunchKernelExC(rt.ptr(rt.expect(config, cudaLaunchConfig_st, "cudaLaunchKernelExC", "config")), rt.ptr(func), rt.ptr(args));
+    if (arguments.length !== 3) rt.arity("cudaLaunchKernelExC", "config,func,args", 3, arguments.length);
+    const r = raw.cudaLaunchKernelExC(rt.ptr(rt.expect(config, cudaLaunchConfig_st, "cudaLaunchKernelExC", "config"), "cudaLaunchKernelExC", "config"), rt.ptr(func, "cudaLaunchKernelExC", "func"), rt.ptr(args, "cudaLaunchKernelExC", "args"));
     if (rt.guards) rt.check("cudaLaunchKernelExC");
     if (r !== 0) rt.fail(r, "cudaLaunchKernelExC");
   };
 }
 
 function cudaLaunchCooperativeKernel$(raw: Raw, rt: CheckedRuntime): Checked["cudaLaunchCooperativeKernel"] {
+  const isPtr = rt.isPointer;
   return function cudaLaunchCooperativeKernel(func: PointerLike, gridDim: Uint8Array | dim3, blockDim: Uint8Array | dim3, args: PointerLike, sharedMem: bigint | number, stream: cudaStream_t): void {
-    const r = raw.cudaLaunchCooperativeKernel(rt.ptr(func), rt.bytes(rt.expect(gridDim, dim3, "cudaLaunchCooperativeKernel", "gridDim")), rt.bytes(rt.expect(blockDim, dim3, "cudaLaunchCooperativeKernel", "blockDim")), rt.ptr(args), sharedMem, stream);
+    if (arguments.length !== 6) rt.arity("cudaLaunchCooperativeKernel", "func,gridDim,blockDim,args,sharedMem,stream", 6, arguments.length);
+    if (!((typeof sharedMem === "bigint" ? sharedMem >= 0n && sharedMem <= 18446744073709551615n : Number.isSafeInteger(sharedMem) && sharedMem >= 0))) rt.bad("cudaLaunchCooperativeKernel", "sharedMem", "u64", sharedMem);
+    if (!(isPtr(stream))) rt.bad("cudaLaunchCooperativeKernel", "stream", "pointer", stream);
+    const r = raw.cudaLaunchCooperativeKernel(rt.ptr(func, "cudaLaunchCooperativeKernel", "func"), rt.struct(gridDim, 12, "cudaLaunchCooperativeKernel", "gridDim", dim3), rt.struct(blockDim, 12, "cudaLaunchCooperativeKernel", "blockDim", dim3), rt.ptr(args, "cudaLaunchCooperativeKernel", "args"), sharedMem, stream);
     if (rt.guards) rt.check("cudaLaunchCooperativeKernel");
     if (r !== 0) rt.fail(r, "cudaLaunchCooperativeKernel");
   };
@@ -846,7 +1079,9 @@ function cudaLaunchCooperativeKernel$(raw: Raw, rt: CheckedRuntime): Checked["cu
 
 function cudaLaunchCooperativeKernelMultiDevice$(raw: Raw, rt: CheckedRuntime): Checked["cudaLaunchCooperativeKernelMultiDevice"] {
   return function cudaLaunchCooperativeKernelMultiDevice(launchParamsList: PointerLike, numDevices: number, flags: number): void {
-    rt.count(numDevices, "cudaLaunchCooperativeKernelMultiDevice", "numDevices");
+    if (arguments.length !== 3) rt.arity("cudaLaunchCooperativeKernelMultiDevice", "launchParamsList,numDevices,flags", 3, arguments.length);
+    if (!(typeof numDevices === "number" && (numDevices >>> 0) === numDevices)) rt.bad("cudaLaunchCooperativeKernelMultiDevice", "numDevices", "u32", numDevices);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cudaLaunchCooperativeKernelMultiDevice", "flags", "u32", flags);
     const r = raw.cudaLaunchCooperativeKernelMultiDevice(rt.sized(launchParamsList, numDevices, 56, "cudaLaunchCooperativeKernelMultiDevice", "launchParamsList", cudaLaunchParams), numDevices, flags);
     if (rt.guards) rt.check("cudaLaunchCooperativeKernelMultiDevice");
     if (r !== 0) rt.fail(r, "cudaLaunchCooperativeKernelMultiDevice");
@@ -855,7 +1090,9 @@ function cudaLaunchCooperativeKernelMultiDevice$(raw: Raw, rt: CheckedRuntime): 
 
 function cudaFuncSetCacheConfig$(raw: Raw, rt: CheckedRuntime): Checked["cudaFuncSetCacheConfig"] {
   return function cudaFuncSetCacheConfig(func: PointerLike, cacheConfig: cudaFuncCache): void {
-    const r = raw.cudaFuncSetCacheConfig(rt.ptr(func), cacheConfig);
+    if (arguments.length !== 2) rt.arity("cudaFuncSetCacheConfig", "func,cacheConfig", 2, arguments.length);
+    if (!(typeof cacheConfig === "number" && (cacheConfig >>> 0) === cacheConfig)) rt.bad("cudaFuncSetCacheConfig", "cacheConfig", "u32", cacheConfig);
+    const r = raw.cudaFuncSetCacheConfig(rt.ptr(func, "cudaFuncSetCacheConfig", "func"), cacheConfig);
     if (rt.guards) rt.check("cudaFuncSetCacheConfig");
     if (r !== 0) rt.fail(r, "cudaFuncSetCacheConfig");
   };
@@ -863,8 +1100,9 @@ function cudaFuncSetCacheConfig$(raw: Raw, rt: CheckedRuntime): Checked["cudaFun
 
 function cudaFuncGetAttributes$(raw: Raw, rt: CheckedRuntime): Checked["cudaFuncGetAttributes"] {
   return function cudaFuncGetAttributes(func: PointerLike, attr?: cudaFuncAttributes): cudaFuncAttributes {
-    const $attr = attr === undefined ? rt.record(cudaFuncAttributes) : rt.expect(attr, cudaFuncAttributes, "cudaFuncGetAttributes", "attr");
-    const r = raw.cudaFuncGetAttributes($attr.$pointer(), rt.ptr(func));
+    if (arguments.length < 1 || arguments.length > 2) rt.arity("cudaFuncGetAttributes", "func,attr", 1, arguments.length);
+    const $attr = attr === undefined ? rt.record(cudaFuncAttributes) : rt.recordArg(attr, cudaFuncAttributes, "cudaFuncGetAttributes", "attr");
+    const r = raw.cudaFuncGetAttributes($attr.$pointer(), rt.ptr(func, "cudaFuncGetAttributes", "func"));
     if (rt.guards) rt.check("cudaFuncGetAttributes");
     if (r !== 0) rt.fail(r, "cudaFuncGetAttributes");
     return $attr;
@@ -873,7 +1111,10 @@ function cudaFuncGetAttributes$(raw: Raw, rt: CheckedRuntime): Checked["cudaFunc
 
 function cudaFuncSetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cudaFuncSetAttribute"] {
   return function cudaFuncSetAttribute(func: PointerLike, attr: cudaFuncAttribute, value: number): void {
-    const r = raw.cudaFuncSetAttribute(rt.ptr(func), attr, value);
+    if (arguments.length !== 3) rt.arity("cudaFuncSetAttribute", "func,attr,value", 3, arguments.length);
+    if (!(typeof attr === "number" && (attr >>> 0) === attr)) rt.bad("cudaFuncSetAttribute", "attr", "u32", attr);
+    if (!(typeof value === "number" && (value | 0) === value)) rt.bad("cudaFuncSetAttribute", "value", "i32", value);
+    const r = raw.cudaFuncSetAttribute(rt.ptr(func, "cudaFuncSetAttribute", "func"), attr, value);
     if (rt.guards) rt.check("cudaFuncSetAttribute");
     if (r !== 0) rt.fail(r, "cudaFuncSetAttribute");
   };
@@ -882,7 +1123,8 @@ function cudaFuncSetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cudaFuncS
 function cudaFuncGetName$(raw: Raw, rt: CheckedRuntime): Checked["cudaFuncGetName"] {
   const o0 = rt.out[0]!;
   return function cudaFuncGetName(func: PointerLike): string | null {
-    const r = raw.cudaFuncGetName(o0, rt.ptr(func));
+    if (arguments.length !== 1) rt.arity("cudaFuncGetName", "func", 1, arguments.length);
+    const r = raw.cudaFuncGetName(o0, rt.ptr(func, "cudaFuncGetName", "func"));
     if (rt.guards) rt.check("cudaFuncGetName");
     if (r !== 0) rt.fail(r, "cudaFuncGetName");
     return rt.readString(0);
@@ -894,7 +1136,9 @@ function cudaFuncGetParamInfo$(raw: Raw, rt: CheckedRuntime): Checked["cudaFuncG
   const o1 = rt.out[1]!;
   const u64 = rt.u64;
   return function cudaFuncGetParamInfo(func: PointerLike, paramIndex: bigint | number): [paramOffset: bigint, paramSize: bigint] {
-    const r = raw.cudaFuncGetParamInfo(rt.ptr(func), paramIndex, o0, o1);
+    if (arguments.length !== 2) rt.arity("cudaFuncGetParamInfo", "func,paramIndex", 2, arguments.length);
+    if (!((typeof paramIndex === "bigint" ? paramIndex >= 0n && paramIndex <= 18446744073709551615n : Number.isSafeInteger(paramIndex) && paramIndex >= 0))) rt.bad("cudaFuncGetParamInfo", "paramIndex", "u64", paramIndex);
+    const r = raw.cudaFuncGetParamInfo(rt.ptr(func, "cudaFuncGetParamInfo", "func"), paramIndex, o0, o1);
     if (rt.guards) rt.check("cudaFuncGetParamInfo");
     if (r !== 0) rt.fail(r, "cudaFuncGetParamInfo");
     return [u64[0]!, u64[1]!];
@@ -903,7 +1147,8 @@ function cudaFuncGetParamInfo$(raw: Raw, rt: CheckedRuntime): Checked["cudaFuncG
 
 function cudaSetDoubleForDevice$(raw: Raw, rt: CheckedRuntime): Checked["cudaSetDoubleForDevice"] {
   return function cudaSetDoubleForDevice(d: PointerLike): void {
-    const r = raw.cudaSetDoubleForDevice(rt.ptr(d));
+    if (arguments.length !== 1) rt.arity("cudaSetDoubleForDevice", "d", 1, arguments.length);
+    const r = raw.cudaSetDoubleForDevice(rt.ptr(d, "cudaSetDoubleForDevice", "d"));
     if (rt.guards) rt.check("cudaSetDoubleForDevice");
     if (r !== 0) rt.fail(r, "cudaSetDoubleForDevice");
   };
@@ -911,15 +1156,20 @@ function cudaSetDoubleForDevice$(raw: Raw, rt: CheckedRuntime): Checked["cudaSet
 
 function cudaSetDoubleForHost$(raw: Raw, rt: CheckedRuntime): Checked["cudaSetDoubleForHost"] {
   return function cudaSetDoubleForHost(d: PointerLike): void {
-    const r = raw.cudaSetDoubleForHost(rt.ptr(d));
+    if (arguments.length !== 1) rt.arity("cudaSetDoubleForHost", "d", 1, arguments.length);
+    const r = raw.cudaSetDoubleForHost(rt.ptr(d, "cudaSetDoubleForHost", "d"));
     if (rt.guards) rt.check("cudaSetDoubleForHost");
     if (r !== 0) rt.fail(r, "cudaSetDoubleForHost");
   };
 }
 
 function cudaLaunchHostFunc$(raw: Raw, rt: CheckedRuntime): Checked["cudaLaunchHostFunc"] {
+  const isPtr = rt.isPointer;
   return function cudaLaunchHostFunc(stream: cudaStream_t, fn: cudaHostFn_t, userData: PointerLike): void {
-    const r = raw.cudaLaunchHostFunc(stream, fn, rt.ptr(userData));
+    if (arguments.length !== 3) rt.arity("cudaLaunchHostFunc", "stream,fn,userData", 3, arguments.length);
+    if (!(isPtr(stream))) rt.bad("cudaLaunchHostFunc", "stream", "pointer", stream);
+    if (!(isPtr(fn))) rt.bad("cudaLaunchHostFunc", "fn", "function", fn);
+    const r = raw.cudaLaunchHostFunc(stream, fn, rt.ptr(userData, "cudaLaunchHostFunc", "userData"));
     if (rt.guards) rt.check("cudaLaunchHostFunc");
     if (r !== 0) rt.fail(r, "cudaLaunchHostFunc", stream);
   };
@@ -927,7 +1177,9 @@ function cudaLaunchHostFunc$(raw: Raw, rt: CheckedRuntime): Checked["cudaLaunchH
 
 function cudaFuncSetSharedMemConfig$(raw: Raw, rt: CheckedRuntime): Checked["cudaFuncSetSharedMemConfig"] {
   return function cudaFuncSetSharedMemConfig(func: PointerLike, config: cudaSharedMemConfig): void {
-    const r = raw.cudaFuncSetSharedMemConfig(rt.ptr(func), config);
+    if (arguments.length !== 2) rt.arity("cudaFuncSetSharedMemConfig", "func,config", 2, arguments.length);
+    if (!(typeof config === "number" && (config >>> 0) === config)) rt.bad("cudaFuncSetSharedMemConfig", "config", "u32", config);
+    const r = raw.cudaFuncSetSharedMemConfig(rt.ptr(func, "cudaFuncSetSharedMemConfig", "func"), config);
     if (rt.guards) rt.check("cudaFuncSetSharedMemConfig");
     if (r !== 0) rt.fail(r, "cudaFuncSetSharedMemConfig");
   };
@@ -937,7 +1189,11 @@ function cudaOccupancyMaxActiveBlocksPerMultiprocessor$(raw: Raw, rt: CheckedRun
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
   return function cudaOccupancyMaxActiveBlocksPerMultiprocessor(func: PointerLike, blockSize: number, dynamicSMemSize: bigint | number): number {
-    const r = raw.cudaOccupancyMaxActiveBlocksPerMultiprocessor(o0, rt.ptr(func), blockSize, dynamicSMemSize);
+    if (arguments.length !== 3) rt.arity("cudaOccupancyMaxActiveBlocksPerMultiprocessor", "func,blockSize,dynamicSMemSize", 3, arguments.length);
+    if (!(typeof blockSize === "number" && (blockSize | 0) === blockSize)) rt.bad("cudaOccupancyMaxActiveBlocksPerMultiprocessor", "blockSize", "i32", blockSize);
+    rt.count(blockSize, "cudaOccupancyMaxActiveBlocksPerMultiprocessor", "blockSize");
+    if (!((typeof dynamicSMemSize === "bigint" ? dynamicSMemSize >= 0n && dynamicSMemSize <= 18446744073709551615n : Number.isSafeInteger(dynamicSMemSize) && dynamicSMemSize >= 0))) rt.bad("cudaOccupancyMaxActiveBlocksPerMultiprocessor", "dynamicSMemSize", "u64", dynamicSMemSize);
+    const r = raw.cudaOccupancyMaxActiveBlocksPerMultiprocessor(o0, rt.sized(func, blockSize, 1, "cudaOccupancyMaxActiveBlocksPerMultiprocessor", "func"), blockSize, dynamicSMemSize);
     if (rt.guards) rt.check("cudaOccupancyMaxActiveBlocksPerMultiprocessor");
     if (r !== 0) rt.fail(r, "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
     return i32[0]!;
@@ -948,7 +1204,10 @@ function cudaOccupancyAvailableDynamicSMemPerBlock$(raw: Raw, rt: CheckedRuntime
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
   return function cudaOccupancyAvailableDynamicSMemPerBlock(func: PointerLike, numBlocks: number, blockSize: number): bigint {
-    const r = raw.cudaOccupancyAvailableDynamicSMemPerBlock(o0, rt.ptr(func), numBlocks, blockSize);
+    if (arguments.length !== 3) rt.arity("cudaOccupancyAvailableDynamicSMemPerBlock", "func,numBlocks,blockSize", 3, arguments.length);
+    if (!(typeof numBlocks === "number" && (numBlocks | 0) === numBlocks)) rt.bad("cudaOccupancyAvailableDynamicSMemPerBlock", "numBlocks", "i32", numBlocks);
+    if (!(typeof blockSize === "number" && (blockSize | 0) === blockSize)) rt.bad("cudaOccupancyAvailableDynamicSMemPerBlock", "blockSize", "i32", blockSize);
+    const r = raw.cudaOccupancyAvailableDynamicSMemPerBlock(o0, rt.ptr(func, "cudaOccupancyAvailableDynamicSMemPerBlock", "func"), numBlocks, blockSize);
     if (rt.guards) rt.check("cudaOccupancyAvailableDynamicSMemPerBlock");
     if (r !== 0) rt.fail(r, "cudaOccupancyAvailableDynamicSMemPerBlock");
     return u64[0]!;
@@ -959,7 +1218,12 @@ function cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags$(raw: Raw, rt: C
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
   return function cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(func: PointerLike, blockSize: number, dynamicSMemSize: bigint | number, flags: number): number {
-    const r = raw.cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(o0, rt.ptr(func), blockSize, dynamicSMemSize, flags);
+    if (arguments.length !== 4) rt.arity("cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", "func,blockSize,dynamicSMemSize,flags", 4, arguments.length);
+    if (!(typeof blockSize === "number" && (blockSize | 0) === blockSize)) rt.bad("cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", "blockSize", "i32", blockSize);
+    rt.count(blockSize, "cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", "blockSize");
+    if (!((typeof dynamicSMemSize === "bigint" ? dynamicSMemSize >= 0n && dynamicSMemSize <= 18446744073709551615n : Number.isSafeInteger(dynamicSMemSize) && dynamicSMemSize >= 0))) rt.bad("cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", "dynamicSMemSize", "u64", dynamicSMemSize);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", "flags", "u32", flags);
+    const r = raw.cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(o0, rt.sized(func, blockSize, 1, "cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", "func"), blockSize, dynamicSMemSize, flags);
     if (rt.guards) rt.check("cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags");
     if (r !== 0) rt.fail(r, "cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags");
     return i32[0]!;
@@ -970,7 +1234,8 @@ function cudaOccupancyMaxPotentialClusterSize$(raw: Raw, rt: CheckedRuntime): Ch
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
   return function cudaOccupancyMaxPotentialClusterSize(func: PointerLike, launchConfig: PointerLike): number {
-    const r = raw.cudaOccupancyMaxPotentialClusterSize(o0, rt.ptr(func), rt.ptr(rt.expect(launchConfig, cudaLaunchConfig_st, "cudaOccupancyMaxPotentialClusterSize", "launchConfig")));
+    if (arguments.length !== 2) rt.arity("cudaOccupancyMaxPotentialClusterSize", "func,launchConfig", 2, arguments.length);
+    const r = raw.cudaOccupancyMaxPotentialClusterSize(o0, rt.ptr(func, "cudaOccupancyMaxPotentialClusterSize", "func"), rt.ptr(rt.expect(launchConfig, cudaLaunchConfig_st, "cudaOccupancyMaxPotentialClusterSize", "launchConfig"), "cudaOccupancyMaxPotentialClusterSize", "launchConfig"));
     if (rt.guards) rt.check("cudaOccupancyMaxPotentialClusterSize");
     if (r !== 0) rt.fail(r, "cudaOccupancyMaxPotentialClusterSize");
     return i32[0]!;
@@ -981,7 +1246,8 @@ function cudaOccupancyMaxActiveClusters$(raw: Raw, rt: CheckedRuntime): Checked[
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
   return function cudaOccupancyMaxActiveClusters(func: PointerLike, launchConfig: PointerLike): number {
-    const r = raw.cudaOccupancyMaxActiveClusters(o0, rt.ptr(func), rt.ptr(rt.expect(launchConfig, cudaLaunchConfig_st, "cudaOccupancyMaxActiveClusters", "launchConfig")));
+    if (arguments.length !== 2) rt.arity("cudaOccupancyMaxActiveClusters", "func,launchConfig", 2, arguments.length);
+    const r = raw.cudaOccupancyMaxActiveClusters(o0, rt.ptr(func, "cudaOccupancyMaxActiveClusters", "func"), rt.ptr(rt.expect(launchConfig, cudaLaunchConfig_st, "cudaOccupancyMaxActiveClusters", "launchConfig"), "cudaOccupancyMaxActiveClusters", "launchConfig"));
     if (rt.guards) rt.check("cudaOccupancyMaxActiveClusters");
     if (r !== 0) rt.fail(r, "cudaOccupancyMaxActiveClusters");
     return i32[0]!;
@@ -991,6 +1257,9 @@ function cudaOccupancyMaxActiveClusters$(raw: Raw, rt: CheckedRuntime): Checked[
 function cudaMallocManaged$(raw: Raw, rt: CheckedRuntime): Checked["cudaMallocManaged"] {
   const o0 = rt.out[0]!;
   return function cudaMallocManaged(size: bigint | number, flags: number): Pointer {
+    if (arguments.length !== 2) rt.arity("cudaMallocManaged", "size,flags", 2, arguments.length);
+    if (!((typeof size === "bigint" ? size >= 0n && size <= 18446744073709551615n : Number.isSafeInteger(size) && size >= 0))) rt.bad("cudaMallocManaged", "size", "u64", size);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cudaMallocManaged", "flags", "u32", flags);
     const r = raw.cudaMallocManaged(o0, size, flags);
     if (rt.guards) rt.check("cudaMallocManaged");
     if (r !== 0) rt.fail(r, "cudaMallocManaged");
@@ -1001,6 +1270,8 @@ function cudaMallocManaged$(raw: Raw, rt: CheckedRuntime): Checked["cudaMallocMa
 function cudaMalloc$(raw: Raw, rt: CheckedRuntime): Checked["cudaMalloc"] {
   const o0 = rt.out[0]!;
   return function cudaMalloc(size: bigint | number): Pointer {
+    if (arguments.length !== 1) rt.arity("cudaMalloc", "size", 1, arguments.length);
+    if (!((typeof size === "bigint" ? size >= 0n && size <= 18446744073709551615n : Number.isSafeInteger(size) && size >= 0))) rt.bad("cudaMalloc", "size", "u64", size);
     const r = raw.cudaMalloc(o0, size);
     if (rt.guards) rt.check("cudaMalloc");
     if (r !== 0) rt.fail(r, "cudaMalloc");
@@ -1011,6 +1282,8 @@ function cudaMalloc$(raw: Raw, rt: CheckedRuntime): Checked["cudaMalloc"] {
 function cudaMallocHost$(raw: Raw, rt: CheckedRuntime): Checked["cudaMallocHost"] {
   const o0 = rt.out[0]!;
   return function cudaMallocHost(size: bigint | number): Pointer {
+    if (arguments.length !== 1) rt.arity("cudaMallocHost", "size", 1, arguments.length);
+    if (!((typeof size === "bigint" ? size >= 0n && size <= 18446744073709551615n : Number.isSafeInteger(size) && size >= 0))) rt.bad("cudaMallocHost", "size", "u64", size);
     const r = raw.cudaMallocHost(o0, size);
     if (rt.guards) rt.check("cudaMallocHost");
     if (r !== 0) rt.fail(r, "cudaMallocHost");
@@ -1023,6 +1296,9 @@ function cudaMallocPitch$(raw: Raw, rt: CheckedRuntime): Checked["cudaMallocPitc
   const o1 = rt.out[1]!;
   const u64 = rt.u64;
   return function cudaMallocPitch(width: bigint | number, height: bigint | number): [devPtr: Pointer, pitch: bigint] {
+    if (arguments.length !== 2) rt.arity("cudaMallocPitch", "width,height", 2, arguments.length);
+    if (!((typeof width === "bigint" ? width >= 0n && width <= 18446744073709551615n : Number.isSafeInteger(width) && width >= 0))) rt.bad("cudaMallocPitch", "width", "u64", width);
+    if (!((typeof height === "bigint" ? height >= 0n && height <= 18446744073709551615n : Number.isSafeInteger(height) && height >= 0))) rt.bad("cudaMallocPitch", "height", "u64", height);
     const r = raw.cudaMallocPitch(o0, o1, width, height);
     if (rt.guards) rt.check("cudaMallocPitch");
     if (r !== 0) rt.fail(r, "cudaMallocPitch");
@@ -1033,7 +1309,11 @@ function cudaMallocPitch$(raw: Raw, rt: CheckedRuntime): Checked["cudaMallocPitc
 function cudaMallocArray$(raw: Raw, rt: CheckedRuntime): Checked["cudaMallocArray"] {
   const o0 = rt.out[0]!;
   return function cudaMallocArray(desc: PointerLike, width: bigint | number, height: bigint | number, flags: number): cudaArray_t {
-    const r = raw.cudaMallocArray(o0, rt.ptr(rt.expect(desc, cudaChannelFormatDesc, "cudaMallocArray", "desc")), width, height, flags);
+    if (arguments.length !== 4) rt.arity("cudaMallocArray", "desc,width,height,flags", 4, arguments.length);
+    if (!((typeof width === "bigint" ? width >= 0n && width <= 18446744073709551615n : Number.isSafeInteger(width) && width >= 0))) rt.bad("cudaMallocArray", "width", "u64", width);
+    if (!((typeof height === "bigint" ? height >= 0n && height <= 18446744073709551615n : Number.isSafeInteger(height) && height >= 0))) rt.bad("cudaMallocArray", "height", "u64", height);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cudaMallocArray", "flags", "u32", flags);
+    const r = raw.cudaMallocArray(o0, rt.ptr(rt.expect(desc, cudaChannelFormatDesc, "cudaMallocArray", "desc"), "cudaMallocArray", "desc"), width, height, flags);
     if (rt.guards) rt.check("cudaMallocArray");
     if (r !== 0) rt.fail(r, "cudaMallocArray");
     return rt.readPointer(0) as cudaArray_t;
@@ -1042,7 +1322,8 @@ function cudaMallocArray$(raw: Raw, rt: CheckedRuntime): Checked["cudaMallocArra
 
 function cudaFree$(raw: Raw, rt: CheckedRuntime): Checked["cudaFree"] {
   return function cudaFree(devPtr: PointerLike): void {
-    const r = raw.cudaFree(rt.ptr(devPtr));
+    if (arguments.length !== 1) rt.arity("cudaFree", "devPtr", 1, arguments.length);
+    const r = raw.cudaFree(rt.ptr(devPtr, "cudaFree", "devPtr"));
     if (rt.guards) rt.check("cudaFree");
     if (r !== 0) rt.fail(r, "cudaFree");
   };
@@ -1050,14 +1331,18 @@ function cudaFree$(raw: Raw, rt: CheckedRuntime): Checked["cudaFree"] {
 
 function cudaFreeHost$(raw: Raw, rt: CheckedRuntime): Checked["cudaFreeHost"] {
   return function cudaFreeHost(ptr: PointerLike): void {
-    const r = raw.cudaFreeHost(rt.ptr(ptr));
+    if (arguments.length !== 1) rt.arity("cudaFreeHost", "ptr", 1, arguments.length);
+    const r = raw.cudaFreeHost(rt.ptr(ptr, "cudaFreeHost", "ptr"));
     if (rt.guards) rt.check("cudaFreeHost");
     if (r !== 0) rt.fail(r, "cudaFreeHost");
   };
 }
 
 function cudaFreeArray$(raw: Raw, rt: CheckedRuntime): Checked["cudaFreeArray"] {
+  const isPtr = rt.isPointer;
   return function cudaFreeArray(array: cudaArray_t): void {
+    if (arguments.length !== 1) rt.arity("cudaFreeArray", "array", 1, arguments.length);
+    if (!(isPtr(array))) rt.bad("cudaFreeArray", "array", "pointer", array);
     const r = raw.cudaFreeArray(array);
     if (rt.guards) rt.check("cudaFreeArray");
     if (r !== 0) rt.fail(r, "cudaFreeArray", array);
@@ -1065,7 +1350,10 @@ function cudaFreeArray$(raw: Raw, rt: CheckedRuntime): Checked["cudaFreeArray"] 
 }
 
 function cudaFreeMipmappedArray$(raw: Raw, rt: CheckedRuntime): Checked["cudaFreeMipmappedArray"] {
+  const isPtr = rt.isPointer;
   return function cudaFreeMipmappedArray(mipmappedArray: cudaMipmappedArray_t): void {
+    if (arguments.length !== 1) rt.arity("cudaFreeMipmappedArray", "mipmappedArray", 1, arguments.length);
+    if (!(isPtr(mipmappedArray))) rt.bad("cudaFreeMipmappedArray", "mipmappedArray", "pointer", mipmappedArray);
     const r = raw.cudaFreeMipmappedArray(mipmappedArray);
     if (rt.guards) rt.check("cudaFreeMipmappedArray");
     if (r !== 0) rt.fail(r, "cudaFreeMipmappedArray", mipmappedArray);
@@ -1075,6 +1363,9 @@ function cudaFreeMipmappedArray$(raw: Raw, rt: CheckedRuntime): Checked["cudaFre
 function cudaHostAlloc$(raw: Raw, rt: CheckedRuntime): Checked["cudaHostAlloc"] {
   const o0 = rt.out[0]!;
   return function cudaHostAlloc(size: bigint | number, flags: number): Pointer {
+    if (arguments.length !== 2) rt.arity("cudaHostAlloc", "size,flags", 2, arguments.length);
+    if (!((typeof size === "bigint" ? size >= 0n && size <= 18446744073709551615n : Number.isSafeInteger(size) && size >= 0))) rt.bad("cudaHostAlloc", "size", "u64", size);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cudaHostAlloc", "flags", "u32", flags);
     const r = raw.cudaHostAlloc(o0, size, flags);
     if (rt.guards) rt.check("cudaHostAlloc");
     if (r !== 0) rt.fail(r, "cudaHostAlloc");
@@ -1084,7 +1375,10 @@ function cudaHostAlloc$(raw: Raw, rt: CheckedRuntime): Checked["cudaHostAlloc"] 
 
 function cudaHostRegister$(raw: Raw, rt: CheckedRuntime): Checked["cudaHostRegister"] {
   return function cudaHostRegister(ptr: PointerLike, size: bigint | number, flags: number): void {
-    const r = raw.cudaHostRegister(rt.ptr(ptr), size, flags);
+    if (arguments.length !== 3) rt.arity("cudaHostRegister", "ptr,size,flags", 3, arguments.length);
+    if (!((typeof size === "bigint" ? size >= 0n && size <= 18446744073709551615n : Number.isSafeInteger(size) && size >= 0))) rt.bad("cudaHostRegister", "size", "u64", size);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cudaHostRegister", "flags", "u32", flags);
+    const r = raw.cudaHostRegister(rt.ptr(ptr, "cudaHostRegister", "ptr"), size, flags);
     if (rt.guards) rt.check("cudaHostRegister");
     if (r !== 0) rt.fail(r, "cudaHostRegister");
   };
@@ -1092,7 +1386,8 @@ function cudaHostRegister$(raw: Raw, rt: CheckedRuntime): Checked["cudaHostRegis
 
 function cudaHostUnregister$(raw: Raw, rt: CheckedRuntime): Checked["cudaHostUnregister"] {
   return function cudaHostUnregister(ptr: PointerLike): void {
-    const r = raw.cudaHostUnregister(rt.ptr(ptr));
+    if (arguments.length !== 1) rt.arity("cudaHostUnregister", "ptr", 1, arguments.length);
+    const r = raw.cudaHostUnregister(rt.ptr(ptr, "cudaHostUnregister", "ptr"));
     if (rt.guards) rt.check("cudaHostUnregister");
     if (r !== 0) rt.fail(r, "cudaHostUnregister");
   };
@@ -1101,7 +1396,9 @@ function cudaHostUnregister$(raw: Raw, rt: CheckedRuntime): Checked["cudaHostUnr
 function cudaHostGetDevicePointer$(raw: Raw, rt: CheckedRuntime): Checked["cudaHostGetDevicePointer"] {
   const o0 = rt.out[0]!;
   return function cudaHostGetDevicePointer(pHost: PointerLike, flags: number): Pointer {
-    const r = raw.cudaHostGetDevicePointer(o0, rt.ptr(pHost), flags);
+    if (arguments.length !== 2) rt.arity("cudaHostGetDevicePointer", "pHost,flags", 2, arguments.length);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cudaHostGetDevicePointer", "flags", "u32", flags);
+    const r = raw.cudaHostGetDevicePointer(o0, rt.ptr(pHost, "cudaHostGetDevicePointer", "pHost"), flags);
     if (rt.guards) rt.check("cudaHostGetDevicePointer");
     if (r !== 0) rt.fail(r, "cudaHostGetDevicePointer");
     return rt.readPointer(0);
@@ -1112,7 +1409,8 @@ function cudaHostGetFlags$(raw: Raw, rt: CheckedRuntime): Checked["cudaHostGetFl
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
   return function cudaHostGetFlags(pHost: PointerLike): number {
-    const r = raw.cudaHostGetFlags(o0, rt.ptr(pHost));
+    if (arguments.length !== 1) rt.arity("cudaHostGetFlags", "pHost", 1, arguments.length);
+    const r = raw.cudaHostGetFlags(o0, rt.ptr(pHost, "cudaHostGetFlags", "pHost"));
     if (rt.guards) rt.check("cudaHostGetFlags");
     if (r !== 0) rt.fail(r, "cudaHostGetFlags");
     return u32[0]!;
@@ -1121,8 +1419,9 @@ function cudaHostGetFlags$(raw: Raw, rt: CheckedRuntime): Checked["cudaHostGetFl
 
 function cudaMalloc3D$(raw: Raw, rt: CheckedRuntime): Checked["cudaMalloc3D"] {
   return function cudaMalloc3D(extent: Uint8Array | cudaExtent, pitchedDevPtr?: cudaPitchedPtr): cudaPitchedPtr {
-    const $pitchedDevPtr = pitchedDevPtr === undefined ? rt.record(cudaPitchedPtr) : rt.expect(pitchedDevPtr, cudaPitchedPtr, "cudaMalloc3D", "pitchedDevPtr");
-    const r = raw.cudaMalloc3D($pitchedDevPtr.$pointer(), rt.bytes(rt.expect(extent, cudaExtent, "cudaMalloc3D", "extent")));
+    if (arguments.length < 1 || arguments.length > 2) rt.arity("cudaMalloc3D", "extent,pitchedDevPtr", 1, arguments.length);
+    const $pitchedDevPtr = pitchedDevPtr === undefined ? rt.record(cudaPitchedPtr) : rt.recordArg(pitchedDevPtr, cudaPitchedPtr, "cudaMalloc3D", "pitchedDevPtr");
+    const r = raw.cudaMalloc3D($pitchedDevPtr.$pointer(), rt.struct(extent, 24, "cudaMalloc3D", "extent", cudaExtent));
     if (rt.guards) rt.check("cudaMalloc3D");
     if (r !== 0) rt.fail(r, "cudaMalloc3D");
     return $pitchedDevPtr;
@@ -1132,7 +1431,9 @@ function cudaMalloc3D$(raw: Raw, rt: CheckedRuntime): Checked["cudaMalloc3D"] {
 function cudaMalloc3DArray$(raw: Raw, rt: CheckedRuntime): Checked["cudaMalloc3DArray"] {
   const o0 = rt.out[0]!;
   return function cudaMalloc3DArray(desc: PointerLike, extent: Uint8Array | cudaExtent, flags: number): cudaArray_t {
-    const r = raw.cudaMalloc3DArray(o0, rt.ptr(rt.expect(desc, cudaChannelFormatDesc, "cudaMalloc3DArray", "desc")), rt.bytes(rt.expect(extent, cudaExtent, "cudaMalloc3DArray", "extent")), flags);
+    if (arguments.length !== 3) rt.arity("cudaMalloc3DArray", "desc,extent,flags", 3, arguments.length);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cudaMalloc3DArray", "flags", "u32", flags);
+    const r = raw.cudaMalloc3DArray(o0, rt.ptr(rt.expect(desc, cudaChannelFormatDesc, "cudaMalloc3DArray", "desc"), "cudaMalloc3DArray", "desc"), rt.struct(extent, 24, "cudaMalloc3DArray", "extent", cudaExtent), flags);
     if (rt.guards) rt.check("cudaMalloc3DArray");
     if (r !== 0) rt.fail(r, "cudaMalloc3DArray");
     return rt.readPointer(0) as cudaArray_t;
@@ -1142,7 +1443,10 @@ function cudaMalloc3DArray$(raw: Raw, rt: CheckedRuntime): Checked["cudaMalloc3D
 function cudaMallocMipmappedArray$(raw: Raw, rt: CheckedRuntime): Checked["cudaMallocMipmappedArray"] {
   const o0 = rt.out[0]!;
   return function cudaMallocMipmappedArray(desc: PointerLike, extent: Uint8Array | cudaExtent, numLevels: number, flags: number): cudaMipmappedArray_t {
-    const r = raw.cudaMallocMipmappedArray(o0, rt.ptr(rt.expect(desc, cudaChannelFormatDesc, "cudaMallocMipmappedArray", "desc")), rt.bytes(rt.expect(extent, cudaExtent, "cudaMallocMipmappedArray", "extent")), numLevels, flags);
+    if (arguments.length !== 4) rt.arity("cudaMallocMipmappedArray", "desc,extent,numLevels,flags", 4, arguments.length);
+    if (!(typeof numLevels === "number" && (numLevels >>> 0) === numLevels)) rt.bad("cudaMallocMipmappedArray", "numLevels", "u32", numLevels);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cudaMallocMipmappedArray", "flags", "u32", flags);
+    const r = raw.cudaMallocMipmappedArray(o0, rt.ptr(rt.expect(desc, cudaChannelFormatDesc, "cudaMallocMipmappedArray", "desc"), "cudaMallocMipmappedArray", "desc"), rt.struct(extent, 24, "cudaMallocMipmappedArray", "extent", cudaExtent), numLevels, flags);
     if (rt.guards) rt.check("cudaMallocMipmappedArray");
     if (r !== 0) rt.fail(r, "cudaMallocMipmappedArray");
     return rt.readPointer(0) as cudaMipmappedArray_t;
@@ -1151,7 +1455,11 @@ function cudaMallocMipmappedArray$(raw: Raw, rt: CheckedRuntime): Checked["cudaM
 
 function cudaGetMipmappedArrayLevel$(raw: Raw, rt: CheckedRuntime): Checked["cudaGetMipmappedArrayLevel"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cudaGetMipmappedArrayLevel(mipmappedArray: cudaMipmappedArray_const_t, level: number): cudaArray_t {
+    if (arguments.length !== 2) rt.arity("cudaGetMipmappedArrayLevel", "mipmappedArray,level", 2, arguments.length);
+    if (!(isPtr(mipmappedArray))) rt.bad("cudaGetMipmappedArrayLevel", "mipmappedArray", "pointer", mipmappedArray);
+    if (!(typeof level === "number" && (level >>> 0) === level)) rt.bad("cudaGetMipmappedArrayLevel", "level", "u32", level);
     const r = raw.cudaGetMipmappedArrayLevel(o0, mipmappedArray, level);
     if (rt.guards) rt.check("cudaGetMipmappedArrayLevel");
     if (r !== 0) rt.fail(r, "cudaGetMipmappedArrayLevel");
@@ -1161,7 +1469,8 @@ function cudaGetMipmappedArrayLevel$(raw: Raw, rt: CheckedRuntime): Checked["cud
 
 function cudaMemcpy3D$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemcpy3D"] {
   return function cudaMemcpy3D(p: PointerLike): void {
-    const r = raw.cudaMemcpy3D(rt.ptr(rt.expect(p, cudaMemcpy3DParms, "cudaMemcpy3D", "p")));
+    if (arguments.length !== 1) rt.arity("cudaMemcpy3D", "p", 1, arguments.length);
+    const r = raw.cudaMemcpy3D(rt.ptr(rt.expect(p, cudaMemcpy3DParms, "cudaMemcpy3D", "p"), "cudaMemcpy3D", "p"));
     if (rt.guards) rt.check("cudaMemcpy3D");
     if (r !== 0) rt.fail(r, "cudaMemcpy3D");
   };
@@ -1169,23 +1478,30 @@ function cudaMemcpy3D$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemcpy3D"] {
 
 function cudaMemcpy3DPeer$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemcpy3DPeer"] {
   return function cudaMemcpy3DPeer(p: PointerLike): void {
-    const r = raw.cudaMemcpy3DPeer(rt.ptr(rt.expect(p, cudaMemcpy3DPeerParms, "cudaMemcpy3DPeer", "p")));
+    if (arguments.length !== 1) rt.arity("cudaMemcpy3DPeer", "p", 1, arguments.length);
+    const r = raw.cudaMemcpy3DPeer(rt.ptr(rt.expect(p, cudaMemcpy3DPeerParms, "cudaMemcpy3DPeer", "p"), "cudaMemcpy3DPeer", "p"));
     if (rt.guards) rt.check("cudaMemcpy3DPeer");
     if (r !== 0) rt.fail(r, "cudaMemcpy3DPeer");
   };
 }
 
 function cudaMemcpy3DAsync$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemcpy3DAsync"] {
+  const isPtr = rt.isPointer;
   return function cudaMemcpy3DAsync(p: PointerLike, stream: cudaStream_t): void {
-    const r = raw.cudaMemcpy3DAsync(rt.ptr(rt.expect(p, cudaMemcpy3DParms, "cudaMemcpy3DAsync", "p")), stream);
+    if (arguments.length !== 2) rt.arity("cudaMemcpy3DAsync", "p,stream", 2, arguments.length);
+    if (!(isPtr(stream))) rt.bad("cudaMemcpy3DAsync", "stream", "pointer", stream);
+    const r = raw.cudaMemcpy3DAsync(rt.ptr(rt.expect(p, cudaMemcpy3DParms, "cudaMemcpy3DAsync", "p"), "cudaMemcpy3DAsync", "p"), stream);
     if (rt.guards) rt.check("cudaMemcpy3DAsync");
     if (r !== 0) rt.fail(r, "cudaMemcpy3DAsync");
   };
 }
 
 function cudaMemcpy3DPeerAsync$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemcpy3DPeerAsync"] {
+  const isPtr = rt.isPointer;
   return function cudaMemcpy3DPeerAsync(p: PointerLike, stream: cudaStream_t): void {
-    const r = raw.cudaMemcpy3DPeerAsync(rt.ptr(rt.expect(p, cudaMemcpy3DPeerParms, "cudaMemcpy3DPeerAsync", "p")), stream);
+    if (arguments.length !== 2) rt.arity("cudaMemcpy3DPeerAsync", "p,stream", 2, arguments.length);
+    if (!(isPtr(stream))) rt.bad("cudaMemcpy3DPeerAsync", "stream", "pointer", stream);
+    const r = raw.cudaMemcpy3DPeerAsync(rt.ptr(rt.expect(p, cudaMemcpy3DPeerParms, "cudaMemcpy3DPeerAsync", "p"), "cudaMemcpy3DPeerAsync", "p"), stream);
     if (rt.guards) rt.check("cudaMemcpy3DPeerAsync");
     if (r !== 0) rt.fail(r, "cudaMemcpy3DPeerAsync");
   };
@@ -1196,6 +1512,7 @@ function cudaMemGetInfo$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemGetInfo"
   const o1 = rt.out[1]!;
   const u64 = rt.u64;
   return function cudaMemGetInfo(): [free: bigint, total: bigint] {
+    if (arguments.length !== 0) rt.arity("cudaMemGetInfo", "", 0, arguments.length);
     const r = raw.cudaMemGetInfo(o0, o1);
     if (rt.guards) rt.check("cudaMemGetInfo");
     if (r !== 0) rt.fail(r, "cudaMemGetInfo");
@@ -1204,19 +1521,28 @@ function cudaMemGetInfo$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemGetInfo"
 }
 
 function cudaArrayGetInfo$(raw: Raw, rt: CheckedRuntime): Checked["cudaArrayGetInfo"] {
-  return function cudaArrayGetInfo(flags: PointerLike, array: cudaArray_t, desc?: cudaChannelFormatDesc, extent?: cudaExtent): [desc: cudaChannelFormatDesc, extent: cudaExtent] {
-    const $desc = desc === undefined ? rt.record(cudaChannelFormatDesc) : rt.expect(desc, cudaChannelFormatDesc, "cudaArrayGetInfo", "desc");
-    const $extent = extent === undefined ? rt.record(cudaExtent) : rt.expect(extent, cudaExtent, "cudaArrayGetInfo", "extent");
-    const r = raw.cudaArrayGetInfo($desc.$pointer(), $extent.$pointer(), rt.ptr(flags), array);
+  const o0 = rt.out[0]!;
+  const u32 = rt.u32;
+  const isPtr = rt.isPointer;
+  return function cudaArrayGetInfo(array: cudaArray_t, desc?: cudaChannelFormatDesc, extent?: cudaExtent): [desc: cudaChannelFormatDesc, extent: cudaExtent, flags: number] {
+    if (arguments.length < 1 || arguments.length > 3) rt.arity("cudaArrayGetInfo", "array,desc,extent", 1, arguments.length);
+    if (!(isPtr(array))) rt.bad("cudaArrayGetInfo", "array", "pointer", array);
+    const $desc = desc === undefined ? rt.record(cudaChannelFormatDesc) : rt.recordArg(desc, cudaChannelFormatDesc, "cudaArrayGetInfo", "desc");
+    const $extent = extent === undefined ? rt.record(cudaExtent) : rt.recordArg(extent, cudaExtent, "cudaArrayGetInfo", "extent");
+    const r = raw.cudaArrayGetInfo($desc.$pointer(), $extent.$pointer(), o0, array);
     if (rt.guards) rt.check("cudaArrayGetInfo");
     if (r !== 0) rt.fail(r, "cudaArrayGetInfo");
-    return [$desc, $extent];
+    return [$desc, $extent, u32[0]!];
   };
 }
 
 function cudaArrayGetPlane$(raw: Raw, rt: CheckedRuntime): Checked["cudaArrayGetPlane"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cudaArrayGetPlane(hArray: cudaArray_t, planeIdx: number): cudaArray_t {
+    if (arguments.length !== 2) rt.arity("cudaArrayGetPlane", "hArray,planeIdx", 2, arguments.length);
+    if (!(isPtr(hArray))) rt.bad("cudaArrayGetPlane", "hArray", "pointer", hArray);
+    if (!(typeof planeIdx === "number" && (planeIdx >>> 0) === planeIdx)) rt.bad("cudaArrayGetPlane", "planeIdx", "u32", planeIdx);
     const r = raw.cudaArrayGetPlane(o0, hArray, planeIdx);
     if (rt.guards) rt.check("cudaArrayGetPlane");
     if (r !== 0) rt.fail(r, "cudaArrayGetPlane");
@@ -1225,8 +1551,12 @@ function cudaArrayGetPlane$(raw: Raw, rt: CheckedRuntime): Checked["cudaArrayGet
 }
 
 function cudaArrayGetMemoryRequirements$(raw: Raw, rt: CheckedRuntime): Checked["cudaArrayGetMemoryRequirements"] {
+  const isPtr = rt.isPointer;
   return function cudaArrayGetMemoryRequirements(array: cudaArray_t, device: number, memoryRequirements?: cudaArrayMemoryRequirements): cudaArrayMemoryRequirements {
-    const $memoryRequirements = memoryRequirements === undefined ? rt.record(cudaArrayMemoryRequirements) : rt.expect(memoryRequirements, cudaArrayMemoryRequirements, "cudaArrayGetMemoryRequirements", "memoryRequirements");
+    if (arguments.length < 2 || arguments.length > 3) rt.arity("cudaArrayGetMemoryRequirements", "array,device,memoryRequirements", 2, arguments.length);
+    if (!(isPtr(array))) rt.bad("cudaArrayGetMemoryRequirements", "array", "pointer", array);
+    if (!(typeof device === "number" && (device | 0) === device)) rt.bad("cudaArrayGetMemoryRequirements", "device", "i32", device);
+    const $memoryRequirements = memoryRequirements === undefined ? rt.record(cudaArrayMemoryRequirements) : rt.recordArg(memoryRequirements, cudaArrayMemoryRequirements, "cudaArrayGetMemoryRequirements", "memoryRequirements");
     const r = raw.cudaArrayGetMemoryRequirements($memoryRequirements.$pointer(), array, device);
     if (rt.guards) rt.check("cudaArrayGetMemoryRequirements");
     if (r !== 0) rt.fail(r, "cudaArrayGetMemoryRequirements");
@@ -1235,8 +1565,12 @@ function cudaArrayGetMemoryRequirements$(raw: Raw, rt: CheckedRuntime): Checked[
 }
 
 function cudaMipmappedArrayGetMemoryRequirements$(raw: Raw, rt: CheckedRuntime): Checked["cudaMipmappedArrayGetMemoryRequirements"] {
+  const isPtr = rt.isPointer;
   return function cudaMipmappedArrayGetMemoryRequirements(mipmap: cudaMipmappedArray_t, device: number, memoryRequirements?: cudaArrayMemoryRequirements): cudaArrayMemoryRequirements {
-    const $memoryRequirements = memoryRequirements === undefined ? rt.record(cudaArrayMemoryRequirements) : rt.expect(memoryRequirements, cudaArrayMemoryRequirements, "cudaMipmappedArrayGetMemoryRequirements", "memoryRequirements");
+    if (arguments.length < 2 || arguments.length > 3) rt.arity("cudaMipmappedArrayGetMemoryRequirements", "mipmap,device,memoryRequirements", 2, arguments.length);
+    if (!(isPtr(mipmap))) rt.bad("cudaMipmappedArrayGetMemoryRequirements", "mipmap", "pointer", mipmap);
+    if (!(typeof device === "number" && (device | 0) === device)) rt.bad("cudaMipmappedArrayGetMemoryRequirements", "device", "i32", device);
+    const $memoryRequirements = memoryRequirements === undefined ? rt.record(cudaArrayMemoryRequirements) : rt.recordArg(memoryRequirements, cudaArrayMemoryRequirements, "cudaMipmappedArrayGetMemoryRequirements", "memoryRequirements");
     const r = raw.cudaMipmappedArrayGetMemoryRequirements($memoryRequirements.$pointer(), mipmap, device);
     if (rt.guards) rt.check("cudaMipmappedArrayGetMemoryRequirements");
     if (r !== 0) rt.fail(r, "cudaMipmappedArrayGetMemoryRequirements");
@@ -1245,8 +1579,11 @@ function cudaMipmappedArrayGetMemoryRequirements$(raw: Raw, rt: CheckedRuntime):
 }
 
 function cudaArrayGetSparseProperties$(raw: Raw, rt: CheckedRuntime): Checked["cudaArrayGetSparseProperties"] {
+  const isPtr = rt.isPointer;
   return function cudaArrayGetSparseProperties(array: cudaArray_t, sparseProperties?: cudaArraySparseProperties): cudaArraySparseProperties {
-    const $sparseProperties = sparseProperties === undefined ? rt.record(cudaArraySparseProperties) : rt.expect(sparseProperties, cudaArraySparseProperties, "cudaArrayGetSparseProperties", "sparseProperties");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity("cudaArrayGetSparseProperties", "array,sparseProperties", 1, arguments.length);
+    if (!(isPtr(array))) rt.bad("cudaArrayGetSparseProperties", "array", "pointer", array);
+    const $sparseProperties = sparseProperties === undefined ? rt.record(cudaArraySparseProperties) : rt.recordArg(sparseProperties, cudaArraySparseProperties, "cudaArrayGetSparseProperties", "sparseProperties");
     const r = raw.cudaArrayGetSparseProperties($sparseProperties.$pointer(), array);
     if (rt.guards) rt.check("cudaArrayGetSparseProperties");
     if (r !== 0) rt.fail(r, "cudaArrayGetSparseProperties");
@@ -1255,8 +1592,11 @@ function cudaArrayGetSparseProperties$(raw: Raw, rt: CheckedRuntime): Checked["c
 }
 
 function cudaMipmappedArrayGetSparseProperties$(raw: Raw, rt: CheckedRuntime): Checked["cudaMipmappedArrayGetSparseProperties"] {
+  const isPtr = rt.isPointer;
   return function cudaMipmappedArrayGetSparseProperties(mipmap: cudaMipmappedArray_t, sparseProperties?: cudaArraySparseProperties): cudaArraySparseProperties {
-    const $sparseProperties = sparseProperties === undefined ? rt.record(cudaArraySparseProperties) : rt.expect(sparseProperties, cudaArraySparseProperties, "cudaMipmappedArrayGetSparseProperties", "sparseProperties");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity("cudaMipmappedArrayGetSparseProperties", "mipmap,sparseProperties", 1, arguments.length);
+    if (!(isPtr(mipmap))) rt.bad("cudaMipmappedArrayGetSparseProperties", "mipmap", "pointer", mipmap);
+    const $sparseProperties = sparseProperties === undefined ? rt.record(cudaArraySparseProperties) : rt.recordArg(sparseProperties, cudaArraySparseProperties, "cudaMipmappedArrayGetSparseProperties", "sparseProperties");
     const r = raw.cudaMipmappedArrayGetSparseProperties($sparseProperties.$pointer(), mipmap);
     if (rt.guards) rt.check("cudaMipmappedArrayGetSparseProperties");
     if (r !== 0) rt.fail(r, "cudaMipmappedArrayGetSparseProperties");
@@ -1266,7 +1606,10 @@ function cudaMipmappedArrayGetSparseProperties$(raw: Raw, rt: CheckedRuntime): C
 
 function cudaMemcpy$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemcpy"] {
   return function cudaMemcpy(dst: PointerLike, src: PointerLike, count: bigint | number, kind: cudaMemcpyKind): void {
-    const r = raw.cudaMemcpy(rt.ptr(dst), rt.ptr(src), count, kind);
+    if (arguments.length !== 4) rt.arity("cudaMemcpy", "dst,src,count,kind", 4, arguments.length);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaMemcpy", "count", "u64", count);
+    if (!(typeof kind === "number" && (kind >>> 0) === kind)) rt.bad("cudaMemcpy", "kind", "u32", kind);
+    const r = raw.cudaMemcpy(rt.ptr(dst, "cudaMemcpy", "dst"), rt.sized(src, count, 1, "cudaMemcpy", "src"), count, kind);
     if (rt.guards) rt.check("cudaMemcpy");
     if (r !== 0) rt.fail(r, "cudaMemcpy");
   };
@@ -1274,7 +1617,11 @@ function cudaMemcpy$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemcpy"] {
 
 function cudaMemcpyPeer$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemcpyPeer"] {
   return function cudaMemcpyPeer(dst: PointerLike, dstDevice: number, src: PointerLike, srcDevice: number, count: bigint | number): void {
-    const r = raw.cudaMemcpyPeer(rt.ptr(dst), dstDevice, rt.ptr(src), srcDevice, count);
+    if (arguments.length !== 5) rt.arity("cudaMemcpyPeer", "dst,dstDevice,src,srcDevice,count", 5, arguments.length);
+    if (!(typeof dstDevice === "number" && (dstDevice | 0) === dstDevice)) rt.bad("cudaMemcpyPeer", "dstDevice", "i32", dstDevice);
+    if (!(typeof srcDevice === "number" && (srcDevice | 0) === srcDevice)) rt.bad("cudaMemcpyPeer", "srcDevice", "i32", srcDevice);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaMemcpyPeer", "count", "u64", count);
+    const r = raw.cudaMemcpyPeer(rt.ptr(dst, "cudaMemcpyPeer", "dst"), dstDevice, rt.ptr(src, "cudaMemcpyPeer", "src"), srcDevice, count);
     if (rt.guards) rt.check("cudaMemcpyPeer");
     if (r !== 0) rt.fail(r, "cudaMemcpyPeer");
   };
@@ -1282,30 +1629,65 @@ function cudaMemcpyPeer$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemcpyPeer"
 
 function cudaMemcpy2D$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemcpy2D"] {
   return function cudaMemcpy2D(dst: PointerLike, dpitch: bigint | number, src: PointerLike, spitch: bigint | number, width: bigint | number, height: bigint | number, kind: cudaMemcpyKind): void {
-    const r = raw.cudaMemcpy2D(rt.ptr(dst), dpitch, rt.ptr(src), spitch, width, height, kind);
+    if (arguments.length !== 7) rt.arity("cudaMemcpy2D", "dst,dpitch,src,spitch,width,height,kind", 7, arguments.length);
+    if (!((typeof dpitch === "bigint" ? dpitch >= 0n && dpitch <= 18446744073709551615n : Number.isSafeInteger(dpitch) && dpitch >= 0))) rt.bad("cudaMemcpy2D", "dpitch", "u64", dpitch);
+    if (!((typeof spitch === "bigint" ? spitch >= 0n && spitch <= 18446744073709551615n : Number.isSafeInteger(spitch) && spitch >= 0))) rt.bad("cudaMemcpy2D", "spitch", "u64", spitch);
+    if (!((typeof width === "bigint" ? width >= 0n && width <= 18446744073709551615n : Number.isSafeInteger(width) && width >= 0))) rt.bad("cudaMemcpy2D", "width", "u64", width);
+    if (!((typeof height === "bigint" ? height >= 0n && height <= 18446744073709551615n : Number.isSafeInteger(height) && height >= 0))) rt.bad("cudaMemcpy2D", "height", "u64", height);
+    if (!(typeof kind === "number" && (kind >>> 0) === kind)) rt.bad("cudaMemcpy2D", "kind", "u32", kind);
+    const r = raw.cudaMemcpy2D(rt.ptr(dst, "cudaMemcpy2D", "dst"), dpitch, rt.ptr(src, "cudaMemcpy2D", "src"), spitch, width, height, kind);
     if (rt.guards) rt.check("cudaMemcpy2D");
     if (r !== 0) rt.fail(r, "cudaMemcpy2D");
   };
 }
 
 function cudaMemcpy2DToArray$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemcpy2DToArray"] {
+  const isPtr = rt.isPointer;
   return function cudaMemcpy2DToArray(dst: cudaArray_t, wOffset: bigint | number, hOffset: bigint | number, src: PointerLike, spitch: bigint | number, width: bigint | number, height: bigint | number, kind: cudaMemcpyKind): void {
-    const r = raw.cudaMemcpy2DToArray(dst, wOffset, hOffset, rt.ptr(src), spitch, width, height, kind);
+    if (arguments.length !== 8) rt.arity("cudaMemcpy2DToArray", "dst,wOffset,hOffset,src,spitch,width,height,kind", 8, arguments.length);
+    if (!(isPtr(dst))) rt.bad("cudaMemcpy2DToArray", "dst", "pointer", dst);
+    if (!((typeof wOffset === "bigint" ? wOffset >= 0n && wOffset <= 18446744073709551615n : Number.isSafeInteger(wOffset) && wOffset >= 0))) rt.bad("cudaMemcpy2DToArray", "wOffset", "u64", wOffset);
+    if (!((typeof hOffset === "bigint" ? hOffset >= 0n && hOffset <= 18446744073709551615n : Number.isSafeInteger(hOffset) && hOffset >= 0))) rt.bad("cudaMemcpy2DToArray", "hOffset", "u64", hOffset);
+    if (!((typeof spitch === "bigint" ? spitch >= 0n && spitch <= 18446744073709551615n : Number.isSafeInteger(spitch) && spitch >= 0))) rt.bad("cudaMemcpy2DToArray", "spitch", "u64", spitch);
+    if (!((typeof width === "bigint" ? width >= 0n && width <= 18446744073709551615n : Number.isSafeInteger(width) && width >= 0))) rt.bad("cudaMemcpy2DToArray", "width", "u64", width);
+    if (!((typeof height === "bigint" ? height >= 0n && height <= 18446744073709551615n : Number.isSafeInteger(height) && height >= 0))) rt.bad("cudaMemcpy2DToArray", "height", "u64", height);
+    if (!(typeof kind === "number" && (kind >>> 0) === kind)) rt.bad("cudaMemcpy2DToArray", "kind", "u32", kind);
+    const r = raw.cudaMemcpy2DToArray(dst, wOffset, hOffset, rt.ptr(src, "cudaMemcpy2DToArray", "src"), spitch, width, height, kind);
     if (rt.guards) rt.check("cudaMemcpy2DToArray");
     if (r !== 0) rt.fail(r, "cudaMemcpy2DToArray", dst);
   };
 }
 
 function cudaMemcpy2DFromArray$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemcpy2DFromArray"] {
+  const isPtr = rt.isPointer;
   return function cudaMemcpy2DFromArray(dst: PointerLike, dpitch: bigint | number, src: cudaArray_const_t, wOffset: bigint | number, hOffset: bigint | number, width: bigint | number, height: bigint | number, kind: cudaMemcpyKind): void {
-    const r = raw.cudaMemcpy2DFromArray(rt.ptr(dst), dpitch, src, wOffset, hOffset, width, height, kind);
+    if (arguments.length !== 8) rt.arity("cudaMemcpy2DFromArray", "dst,dpitch,src,wOffset,hOffset,width,height,kind", 8, arguments.length);
+    if (!((typeof dpitch === "bigint" ? dpitch >= 0n && dpitch <= 18446744073709551615n : Number.isSafeInteger(dpitch) && dpitch >= 0))) rt.bad("cudaMemcpy2DFromArray", "dpitch", "u64", dpitch);
+    if (!(isPtr(src))) rt.bad("cudaMemcpy2DFromArray", "src", "pointer", src);
+    if (!((typeof wOffset === "bigint" ? wOffset >= 0n && wOffset <= 18446744073709551615n : Number.isSafeInteger(wOffset) && wOffset >= 0))) rt.bad("cudaMemcpy2DFromArray", "wOffset", "u64", wOffset);
+    if (!((typeof hOffset === "bigint" ? hOffset >= 0n && hOffset <= 18446744073709551615n : Number.isSafeInteger(hOffset) && hOffset >= 0))) rt.bad("cudaMemcpy2DFromArray", "hOffset", "u64", hOffset);
+    if (!((typeof width === "bigint" ? width >= 0n && width <= 18446744073709551615n : Number.isSafeInteger(width) && width >= 0))) rt.bad("cudaMemcpy2DFromArray", "width", "u64", width);
+    if (!((typeof height === "bigint" ? height >= 0n && height <= 18446744073709551615n : Number.isSafeInteger(height) && height >= 0))) rt.bad("cudaMemcpy2DFromArray", "height", "u64", height);
+    if (!(typeof kind === "number" && (kind >>> 0) === kind)) rt.bad("cudaMemcpy2DFromArray", "kind", "u32", kind);
+    const r = raw.cudaMemcpy2DFromArray(rt.ptr(dst, "cudaMemcpy2DFromArray", "dst"), dpitch, src, wOffset, hOffset, width, height, kind);
     if (rt.guards) rt.check("cudaMemcpy2DFromArray");
     if (r !== 0) rt.fail(r, "cudaMemcpy2DFromArray");
   };
 }
 
 function cudaMemcpy2DArrayToArray$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemcpy2DArrayToArray"] {
+  const isPtr = rt.isPointer;
   return function cudaMemcpy2DArrayToArray(dst: cudaArray_t, wOffsetDst: bigint | number, hOffsetDst: bigint | number, src: cudaArray_const_t, wOffsetSrc: bigint | number, hOffsetSrc: bigint | number, width: bigint | number, height: bigint | number, kind: cudaMemcpyKind): void {
+    if (arguments.length !== 9) rt.arity("cudaMemcpy2DArrayToArray", "dst,wOffsetDst,hOffsetDst,src,wOffsetSrc,hOffsetSrc,width,height,kind", 9, arguments.length);
+    if (!(isPtr(dst))) rt.bad("cudaMemcpy2DArrayToArray", "dst", "pointer", dst);
+    if (!((typeof wOffsetDst === "bigint" ? wOffsetDst >= 0n && wOffsetDst <= 18446744073709551615n : Number.isSafeInteger(wOffsetDst) && wOffsetDst >= 0))) rt.bad("cudaMemcpy2DArrayToArray", "wOffsetDst", "u64", wOffsetDst);
+    if (!((typeof hOffsetDst === "bigint" ? hOffsetDst >= 0n && hOffsetDst <= 18446744073709551615n : Number.isSafeInteger(hOffsetDst) && hOffsetDst >= 0))) rt.bad("cudaMemcpy2DArrayToArray", "hOffsetDst", "u64", hOffsetDst);
+    if (!(isPtr(src))) rt.bad("cudaMemcpy2DArrayToArray", "src", "pointer", src);
+    if (!((typeof wOffsetSrc === "bigint" ? wOffsetSrc >= 0n && wOffsetSrc <= 18446744073709551615n : Number.isSafeInteger(wOffsetSrc) && wOffsetSrc >= 0))) rt.bad("cudaMemcpy2DArrayToArray", "wOffsetSrc", "u64", wOffsetSrc);
+    if (!((typeof hOffsetSrc === "bigint" ? hOffsetSrc >= 0n && hOffsetSrc <= 18446744073709551615n : Number.isSafeInteger(hOffsetSrc) && hOffsetSrc >= 0))) rt.bad("cudaMemcpy2DArrayToArray", "hOffsetSrc", "u64", hOffsetSrc);
+    if (!((typeof width === "bigint" ? width >= 0n && width <= 18446744073709551615n : Number.isSafeInteger(width) && width >= 0))) rt.bad("cudaMemcpy2DArrayToArray", "width", "u64", width);
+    if (!((typeof height === "bigint" ? height >= 0n && height <= 18446744073709551615n : Number.isSafeInteger(height) && height >= 0))) rt.bad("cudaMemcpy2DArrayToArray", "height", "u64", height);
+    if (!(typeof kind === "number" && (kind >>> 0) === kind)) rt.bad("cudaMemcpy2DArrayToArray", "kind", "u32", kind);
     const r = raw.cudaMemcpy2DArrayToArray(dst, wOffsetDst, hOffsetDst, src, wOffsetSrc, hOffsetSrc, width, height, kind);
     if (rt.guards) rt.check("cudaMemcpy2DArrayToArray");
     if (r !== 0) rt.fail(r, "cudaMemcpy2DArrayToArray", dst);
@@ -1314,7 +1696,11 @@ function cudaMemcpy2DArrayToArray$(raw: Raw, rt: CheckedRuntime): Checked["cudaM
 
 function cudaMemcpyToSymbol$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemcpyToSymbol"] {
   return function cudaMemcpyToSymbol(symbol: PointerLike, src: PointerLike, count: bigint | number, offset: bigint | number, kind: cudaMemcpyKind): void {
-    const r = raw.cudaMemcpyToSymbol(rt.ptr(symbol), rt.ptr(src), count, offset, kind);
+    if (arguments.length !== 5) rt.arity("cudaMemcpyToSymbol", "symbol,src,count,offset,kind", 5, arguments.length);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaMemcpyToSymbol", "count", "u64", count);
+    if (!((typeof offset === "bigint" ? offset >= 0n && offset <= 18446744073709551615n : Number.isSafeInteger(offset) && offset >= 0))) rt.bad("cudaMemcpyToSymbol", "offset", "u64", offset);
+    if (!(typeof kind === "number" && (kind >>> 0) === kind)) rt.bad("cudaMemcpyToSymbol", "kind", "u32", kind);
+    const r = raw.cudaMemcpyToSymbol(rt.ptr(symbol, "cudaMemcpyToSymbol", "symbol"), rt.sized(src, count, 1, "cudaMemcpyToSymbol", "src"), count, offset, kind);
     if (rt.guards) rt.check("cudaMemcpyToSymbol");
     if (r !== 0) rt.fail(r, "cudaMemcpyToSymbol");
   };
@@ -1322,63 +1708,118 @@ function cudaMemcpyToSymbol$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemcpyT
 
 function cudaMemcpyFromSymbol$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemcpyFromSymbol"] {
   return function cudaMemcpyFromSymbol(dst: PointerLike, symbol: PointerLike, count: bigint | number, offset: bigint | number, kind: cudaMemcpyKind): void {
-    const r = raw.cudaMemcpyFromSymbol(rt.ptr(dst), rt.ptr(symbol), count, offset, kind);
+    if (arguments.length !== 5) rt.arity("cudaMemcpyFromSymbol", "dst,symbol,count,offset,kind", 5, arguments.length);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaMemcpyFromSymbol", "count", "u64", count);
+    if (!((typeof offset === "bigint" ? offset >= 0n && offset <= 18446744073709551615n : Number.isSafeInteger(offset) && offset >= 0))) rt.bad("cudaMemcpyFromSymbol", "offset", "u64", offset);
+    if (!(typeof kind === "number" && (kind >>> 0) === kind)) rt.bad("cudaMemcpyFromSymbol", "kind", "u32", kind);
+    const r = raw.cudaMemcpyFromSymbol(rt.ptr(dst, "cudaMemcpyFromSymbol", "dst"), rt.sized(symbol, count, 1, "cudaMemcpyFromSymbol", "symbol"), count, offset, kind);
     if (rt.guards) rt.check("cudaMemcpyFromSymbol");
     if (r !== 0) rt.fail(r, "cudaMemcpyFromSymbol");
   };
 }
 
 function cudaMemcpyAsync$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemcpyAsync"] {
+  const isPtr = rt.isPointer;
   return function cudaMemcpyAsync(dst: PointerLike, src: PointerLike, count: bigint | number, kind: cudaMemcpyKind, stream: cudaStream_t): void {
-    const r = raw.cudaMemcpyAsync(rt.ptr(dst), rt.ptr(src), count, kind, stream);
+    if (arguments.length !== 5) rt.arity("cudaMemcpyAsync", "dst,src,count,kind,stream", 5, arguments.length);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaMemcpyAsync", "count", "u64", count);
+    if (!(typeof kind === "number" && (kind >>> 0) === kind)) rt.bad("cudaMemcpyAsync", "kind", "u32", kind);
+    if (!(isPtr(stream))) rt.bad("cudaMemcpyAsync", "stream", "pointer", stream);
+    const r = raw.cudaMemcpyAsync(rt.ptr(dst, "cudaMemcpyAsync", "dst"), rt.sized(src, count, 1, "cudaMemcpyAsync", "src"), count, kind, stream);
     if (rt.guards) rt.check("cudaMemcpyAsync");
     if (r !== 0) rt.fail(r, "cudaMemcpyAsync");
   };
 }
 
 function cudaMemcpyPeerAsync$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemcpyPeerAsync"] {
+  const isPtr = rt.isPointer;
   return function cudaMemcpyPeerAsync(dst: PointerLike, dstDevice: number, src: PointerLike, srcDevice: number, count: bigint | number, stream: cudaStream_t): void {
-    const r = raw.cudaMemcpyPeerAsync(rt.ptr(dst), dstDevice, rt.ptr(src), srcDevice, count, stream);
+    if (arguments.length !== 6) rt.arity("cudaMemcpyPeerAsync", "dst,dstDevice,src,srcDevice,count,stream", 6, arguments.length);
+    if (!(typeof dstDevice === "number" && (dstDevice | 0) === dstDevice)) rt.bad("cudaMemcpyPeerAsync", "dstDevice", "i32", dstDevice);
+    if (!(typeof srcDevice === "number" && (srcDevice | 0) === srcDevice)) rt.bad("cudaMemcpyPeerAsync", "srcDevice", "i32", srcDevice);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaMemcpyPeerAsync", "count", "u64", count);
+    if (!(isPtr(stream))) rt.bad("cudaMemcpyPeerAsync", "stream", "pointer", stream);
+    const r = raw.cudaMemcpyPeerAsync(rt.ptr(dst, "cudaMemcpyPeerAsync", "dst"), dstDevice, rt.ptr(src, "cudaMemcpyPeerAsync", "src"), srcDevice, count, stream);
     if (rt.guards) rt.check("cudaMemcpyPeerAsync");
     if (r !== 0) rt.fail(r, "cudaMemcpyPeerAsync");
   };
 }
 
 function cudaMemcpy2DAsync$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemcpy2DAsync"] {
+  const isPtr = rt.isPointer;
   return function cudaMemcpy2DAsync(dst: PointerLike, dpitch: bigint | number, src: PointerLike, spitch: bigint | number, width: bigint | number, height: bigint | number, kind: cudaMemcpyKind, stream: cudaStream_t): void {
-    const r = raw.cudaMemcpy2DAsync(rt.ptr(dst), dpitch, rt.ptr(src), spitch, width, height, kind, stream);
+    if (arguments.length !== 8) rt.arity("cudaMemcpy2DAsync", "dst,dpitch,src,spitch,width,height,kind,stream", 8, arguments.length);
+    if (!((typeof dpitch === "bigint" ? dpitch >= 0n && dpitch <= 18446744073709551615n : Number.isSafeInteger(dpitch) && dpitch >= 0))) rt.bad("cudaMemcpy2DAsync", "dpitch", "u64", dpitch);
+    if (!((typeof spitch === "bigint" ? spitch >= 0n && spitch <= 18446744073709551615n : Number.isSafeInteger(spitch) && spitch >= 0))) rt.bad("cudaMemcpy2DAsync", "spitch", "u64", spitch);
+    if (!((typeof width === "bigint" ? width >= 0n && width <= 18446744073709551615n : Number.isSafeInteger(width) && width >= 0))) rt.bad("cudaMemcpy2DAsync", "width", "u64", width);
+    if (!((typeof height === "bigint" ? height >= 0n && height <= 18446744073709551615n : Number.isSafeInteger(height) && height >= 0))) rt.bad("cudaMemcpy2DAsync", "height", "u64", height);
+    if (!(typeof kind === "number" && (kind >>> 0) === kind)) rt.bad("cudaMemcpy2DAsync", "kind", "u32", kind);
+    if (!(isPtr(stream))) rt.bad("cudaMemcpy2DAsync", "stream", "pointer", stream);
+    const r = raw.cudaMemcpy2DAsync(rt.ptr(dst, "cudaMemcpy2DAsync", "dst"), dpitch, rt.ptr(src, "cudaMemcpy2DAsync", "src"), spitch, width, height, kind, stream);
     if (rt.guards) rt.check("cudaMemcpy2DAsync");
     if (r !== 0) rt.fail(r, "cudaMemcpy2DAsync");
   };
 }
 
 function cudaMemcpy2DToArrayAsync$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemcpy2DToArrayAsync"] {
+  const isPtr = rt.isPointer;
   return function cudaMemcpy2DToArrayAsync(dst: cudaArray_t, wOffset: bigint | number, hOffset: bigint | number, src: PointerLike, spitch: bigint | number, width: bigint | number, height: bigint | number, kind: cudaMemcpyKind, stream: cudaStream_t): void {
-    const r = raw.cudaMemcpy2DToArrayAsync(dst, wOffset, hOffset, rt.ptr(src), spitch, width, height, kind, stream);
+    if (arguments.length !== 9) rt.arity("cudaMemcpy2DToArrayAsync", "dst,wOffset,hOffset,src,spitch,width,height,kind,stream", 9, arguments.length);
+    if (!(isPtr(dst))) rt.bad("cudaMemcpy2DToArrayAsync", "dst", "pointer", dst);
+    if (!((typeof wOffset === "bigint" ? wOffset >= 0n && wOffset <= 18446744073709551615n : Number.isSafeInteger(wOffset) && wOffset >= 0))) rt.bad("cudaMemcpy2DToArrayAsync", "wOffset", "u64", wOffset);
+    if (!((typeof hOffset === "bigint" ? hOffset >= 0n && hOffset <= 18446744073709551615n : Number.isSafeInteger(hOffset) && hOffset >= 0))) rt.bad("cudaMemcpy2DToArrayAsync", "hOffset", "u64", hOffset);
+    if (!((typeof spitch === "bigint" ? spitch >= 0n && spitch <= 18446744073709551615n : Number.isSafeInteger(spitch) && spitch >= 0))) rt.bad("cudaMemcpy2DToArrayAsync", "spitch", "u64", spitch);
+    if (!((typeof width === "bigint" ? width >= 0n && width <= 18446744073709551615n : Number.isSafeInteger(width) && width >= 0))) rt.bad("cudaMemcpy2DToArrayAsync", "width", "u64", width);
+    if (!((typeof height === "bigint" ? height >= 0n && height <= 18446744073709551615n : Number.isSafeInteger(height) && height >= 0))) rt.bad("cudaMemcpy2DToArrayAsync", "height", "u64", height);
+    if (!(typeof kind === "number" && (kind >>> 0) === kind)) rt.bad("cudaMemcpy2DToArrayAsync", "kind", "u32", kind);
+    if (!(isPtr(stream))) rt.bad("cudaMemcpy2DToArrayAsync", "stream", "pointer", stream);
+    const r = raw.cudaMemcpy2DToArrayAsync(dst, wOffset, hOffset, rt.ptr(src, "cudaMemcpy2DToArrayAsync", "src"), spitch, width, height, kind, stream);
     if (rt.guards) rt.check("cudaMemcpy2DToArrayAsync");
     if (r !== 0) rt.fail(r, "cudaMemcpy2DToArrayAsync", dst);
   };
 }
 
 function cudaMemcpy2DFromArrayAsync$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemcpy2DFromArrayAsync"] {
+  const isPtr = rt.isPointer;
   return function cudaMemcpy2DFromArrayAsync(dst: PointerLike, dpitch: bigint | number, src: cudaArray_const_t, wOffset: bigint | number, hOffset: bigint | number, width: bigint | number, height: bigint | number, kind: cudaMemcpyKind, stream: cudaStream_t): void {
-    const r = raw.cudaMemcpy2DFromArrayAsync(rt.ptr(dst), dpitch, src, wOffset, hOffset, width, height, kind, stream);
+    if (arguments.length !== 9) rt.arity("cudaMemcpy2DFromArrayAsync", "dst,dpitch,src,wOffset,hOffset,width,height,kind,stream", 9, arguments.length);
+    if (!((typeof dpitch === "bigint" ? dpitch >= 0n && dpitch <= 18446744073709551615n : Number.isSafeInteger(dpitch) && dpitch >= 0))) rt.bad("cudaMemcpy2DFromArrayAsync", "dpitch", "u64", dpitch);
+    if (!(isPtr(src))) rt.bad("cudaMemcpy2DFromArrayAsync", "src", "pointer", src);
+    if (!((typeof wOffset === "bigint" ? wOffset >= 0n && wOffset <= 18446744073709551615n : Number.isSafeInteger(wOffset) && wOffset >= 0))) rt.bad("cudaMemcpy2DFromArrayAsync", "wOffset", "u64", wOffset);
+    if (!((typeof hOffset === "bigint" ? hOffset >= 0n && hOffset <= 18446744073709551615n : Number.isSafeInteger(hOffset) && hOffset >= 0))) rt.bad("cudaMemcpy2DFromArrayAsync", "hOffset", "u64", hOffset);
+    if (!((typeof width === "bigint" ? width >= 0n && width <= 18446744073709551615n : Number.isSafeInteger(width) && width >= 0))) rt.bad("cudaMemcpy2DFromArrayAsync", "width", "u64", width);
+    if (!((typeof height === "bigint" ? height >= 0n && height <= 18446744073709551615n : Number.isSafeInteger(height) && height >= 0))) rt.bad("cudaMemcpy2DFromArrayAsync", "height", "u64", height);
+    if (!(typeof kind === "number" && (kind >>> 0) === kind)) rt.bad("cudaMemcpy2DFromArrayAsync", "kind", "u32", kind);
+    if (!(isPtr(stream))) rt.bad("cudaMemcpy2DFromArrayAsync", "stream", "pointer", stream);
+    const r = raw.cudaMemcpy2DFromArrayAsync(rt.ptr(dst, "cudaMemcpy2DFromArrayAsync", "dst"), dpitch, src, wOffset, hOffset, width, height, kind, stream);
     if (rt.guards) rt.check("cudaMemcpy2DFromArrayAsync");
     if (r !== 0) rt.fail(r, "cudaMemcpy2DFromArrayAsync");
   };
 }
 
 function cudaMemcpyToSymbolAsync$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemcpyToSymbolAsync"] {
+  const isPtr = rt.isPointer;
   return function cudaMemcpyToSymbolAsync(symbol: PointerLike, src: PointerLike, count: bigint | number, offset: bigint | number, kind: cudaMemcpyKind, stream: cudaStream_t): void {
-    const r = raw.cudaMemcpyToSymbolAsync(rt.ptr(symbol), rt.ptr(src), count, offset, kind, stream);
+    if (arguments.length !== 6) rt.arity("cudaMemcpyToSymbolAsync", "symbol,src,count,offset,kind,stream", 6, arguments.length);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaMemcpyToSymbolAsync", "count", "u64", count);
+    if (!((typeof offset === "bigint" ? offset >= 0n && offset <= 18446744073709551615n : Number.isSafeInteger(offset) && offset >= 0))) rt.bad("cudaMemcpyToSymbolAsync", "offset", "u64", offset);
+    if (!(typeof kind === "number" && (kind >>> 0) === kind)) rt.bad("cudaMemcpyToSymbolAsync", "kind", "u32", kind);
+    if (!(isPtr(stream))) rt.bad("cudaMemcpyToSymbolAsync", "stream", "pointer", stream);
+    const r = raw.cudaMemcpyToSymbolAsync(rt.ptr(symbol, "cudaMemcpyToSymbolAsync", "symbol"), rt.sized(src, count, 1, "cudaMemcpyToSymbolAsync", "src"), count, offset, kind, stream);
     if (rt.guards) rt.check("cudaMemcpyToSymbolAsync");
     if (r !== 0) rt.fail(r, "cudaMemcpyToSymbolAsync");
   };
 }
 
 function cudaMemcpyFromSymbolAsync$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemcpyFromSymbolAsync"] {
+  const isPtr = rt.isPointer;
   return function cudaMemcpyFromSymbolAsync(dst: PointerLike, symbol: PointerLike, count: bigint | number, offset: bigint | number, kind: cudaMemcpyKind, stream: cudaStream_t): void {
-    const r = raw.cudaMemcpyFromSymbolAsync(rt.ptr(dst), rt.ptr(symbol), count, offset, kind, stream);
+    if (arguments.length !== 6) rt.arity("cudaMemcpyFromSymbolAsync", "dst,symbol,count,offset,kind,stream", 6, arguments.length);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaMemcpyFromSymbolAsync", "count", "u64", count);
+    if (!((typeof offset === "bigint" ? offset >= 0n && offset <= 18446744073709551615n : Number.isSafeInteger(offset) && offset >= 0))) rt.bad("cudaMemcpyFromSymbolAsync", "offset", "u64", offset);
+    if (!(typeof kind === "number" && (kind >>> 0) === kind)) rt.bad("cudaMemcpyFromSymbolAsync", "kind", "u32", kind);
+    if (!(isPtr(stream))) rt.bad("cudaMemcpyFromSymbolAsync", "stream", "pointer", stream);
+    const r = raw.cudaMemcpyFromSymbolAsync(rt.ptr(dst, "cudaMemcpyFromSymbolAsync", "dst"), rt.sized(symbol, count, 1, "cudaMemcpyFromSymbolAsync", "symbol"), count, offset, kind, stream);
     if (rt.guards) rt.check("cudaMemcpyFromSymbolAsync");
     if (r !== 0) rt.fail(r, "cudaMemcpyFromSymbolAsync");
   };
@@ -1386,7 +1827,10 @@ function cudaMemcpyFromSymbolAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuda
 
 function cudaMemset$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemset"] {
   return function cudaMemset(devPtr: PointerLike, value: number, count: bigint | number): void {
-    const r = raw.cudaMemset(rt.ptr(devPtr), value, count);
+    if (arguments.length !== 3) rt.arity("cudaMemset", "devPtr,value,count", 3, arguments.length);
+    if (!(typeof value === "number" && (value | 0) === value)) rt.bad("cudaMemset", "value", "i32", value);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaMemset", "count", "u64", count);
+    const r = raw.cudaMemset(rt.ptr(devPtr, "cudaMemset", "devPtr"), value, count);
     if (rt.guards) rt.check("cudaMemset");
     if (r !== 0) rt.fail(r, "cudaMemset");
   };
@@ -1394,7 +1838,12 @@ function cudaMemset$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemset"] {
 
 function cudaMemset2D$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemset2D"] {
   return function cudaMemset2D(devPtr: PointerLike, pitch: bigint | number, value: number, width: bigint | number, height: bigint | number): void {
-    const r = raw.cudaMemset2D(rt.ptr(devPtr), pitch, value, width, height);
+    if (arguments.length !== 5) rt.arity("cudaMemset2D", "devPtr,pitch,value,width,height", 5, arguments.length);
+    if (!((typeof pitch === "bigint" ? pitch >= 0n && pitch <= 18446744073709551615n : Number.isSafeInteger(pitch) && pitch >= 0))) rt.bad("cudaMemset2D", "pitch", "u64", pitch);
+    if (!(typeof value === "number" && (value | 0) === value)) rt.bad("cudaMemset2D", "value", "i32", value);
+    if (!((typeof width === "bigint" ? width >= 0n && width <= 18446744073709551615n : Number.isSafeInteger(width) && width >= 0))) rt.bad("cudaMemset2D", "width", "u64", width);
+    if (!((typeof height === "bigint" ? height >= 0n && height <= 18446744073709551615n : Number.isSafeInteger(height) && height >= 0))) rt.bad("cudaMemset2D", "height", "u64", height);
+    const r = raw.cudaMemset2D(rt.ptr(devPtr, "cudaMemset2D", "devPtr"), pitch, value, width, height);
     if (rt.guards) rt.check("cudaMemset2D");
     if (r !== 0) rt.fail(r, "cudaMemset2D");
   };
@@ -1402,31 +1851,49 @@ function cudaMemset2D$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemset2D"] {
 
 function cudaMemset3D$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemset3D"] {
   return function cudaMemset3D(pitchedDevPtr: Uint8Array | cudaPitchedPtr, value: number, extent: Uint8Array | cudaExtent): void {
-    const r = raw.cudaMemset3D(rt.bytes(rt.expect(pitchedDevPtr, cudaPitchedPtr, "cudaMemset3D", "pitchedDevPtr")), value, rt.bytes(rt.expect(extent, cudaExtent, "cudaMemset3D", "extent")));
+    if (arguments.length !== 3) rt.arity("cudaMemset3D", "pitchedDevPtr,value,extent", 3, arguments.length);
+    if (!(typeof value === "number" && (value | 0) === value)) rt.bad("cudaMemset3D", "value", "i32", value);
+    const r = raw.cudaMemset3D(rt.struct(pitchedDevPtr, 32, "cudaMemset3D", "pitchedDevPtr", cudaPitchedPtr), value, rt.struct(extent, 24, "cudaMemset3D", "extent", cudaExtent));
     if (rt.guards) rt.check("cudaMemset3D");
     if (r !== 0) rt.fail(r, "cudaMemset3D");
   };
 }
 
 function cudaMemsetAsync$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemsetAsync"] {
+  const isPtr = rt.isPointer;
   return function cudaMemsetAsync(devPtr: PointerLike, value: number, count: bigint | number, stream: cudaStream_t): void {
-    const r = raw.cudaMemsetAsync(rt.ptr(devPtr), value, count, stream);
+    if (arguments.length !== 4) rt.arity("cudaMemsetAsync", "devPtr,value,count,stream", 4, arguments.length);
+    if (!(typeof value === "number" && (value | 0) === value)) rt.bad("cudaMemsetAsync", "value", "i32", value);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaMemsetAsync", "count", "u64", count);
+    if (!(isPtr(stream))) rt.bad("cudaMemsetAsync", "stream", "pointer", stream);
+    const r = raw.cudaMemsetAsync(rt.ptr(devPtr, "cudaMemsetAsync", "devPtr"), value, count, stream);
     if (rt.guards) rt.check("cudaMemsetAsync");
     if (r !== 0) rt.fail(r, "cudaMemsetAsync");
   };
 }
 
 function cudaMemset2DAsync$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemset2DAsync"] {
+  const isPtr = rt.isPointer;
   return function cudaMemset2DAsync(devPtr: PointerLike, pitch: bigint | number, value: number, width: bigint | number, height: bigint | number, stream: cudaStream_t): void {
-    const r = raw.cudaMemset2DAsync(rt.ptr(devPtr), pitch, value, width, height, stream);
+    if (arguments.length !== 6) rt.arity("cudaMemset2DAsync", "devPtr,pitch,value,width,height,stream", 6, arguments.length);
+    if (!((typeof pitch === "bigint" ? pitch >= 0n && pitch <= 18446744073709551615n : Number.isSafeInteger(pitch) && pitch >= 0))) rt.bad("cudaMemset2DAsync", "pitch", "u64", pitch);
+    if (!(typeof value === "number" && (value | 0) === value)) rt.bad("cudaMemset2DAsync", "value", "i32", value);
+    if (!((typeof width === "bigint" ? width >= 0n && width <= 18446744073709551615n : Number.isSafeInteger(width) && width >= 0))) rt.bad("cudaMemset2DAsync", "width", "u64", width);
+    if (!((typeof height === "bigint" ? height >= 0n && height <= 18446744073709551615n : Number.isSafeInteger(height) && height >= 0))) rt.bad("cudaMemset2DAsync", "height", "u64", height);
+    if (!(isPtr(stream))) rt.bad("cudaMemset2DAsync", "stream", "pointer", stream);
+    const r = raw.cudaMemset2DAsync(rt.ptr(devPtr, "cudaMemset2DAsync", "devPtr"), pitch, value, width, height, stream);
     if (rt.guards) rt.check("cudaMemset2DAsync");
     if (r !== 0) rt.fail(r, "cudaMemset2DAsync");
   };
 }
 
 function cudaMemset3DAsync$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemset3DAsync"] {
+  const isPtr = rt.isPointer;
   return function cudaMemset3DAsync(pitchedDevPtr: Uint8Array | cudaPitchedPtr, value: number, extent: Uint8Array | cudaExtent, stream: cudaStream_t): void {
-    const r = raw.cudaMemset3DAsync(rt.bytes(rt.expect(pitchedDevPtr, cudaPitchedPtr, "cudaMemset3DAsync", "pitchedDevPtr")), value, rt.bytes(rt.expect(extent, cudaExtent, "cudaMemset3DAsync", "extent")), stream);
+    if (arguments.length !== 4) rt.arity("cudaMemset3DAsync", "pitchedDevPtr,value,extent,stream", 4, arguments.length);
+    if (!(typeof value === "number" && (value | 0) === value)) rt.bad("cudaMemset3DAsync", "value", "i32", value);
+    if (!(isPtr(stream))) rt.bad("cudaMemset3DAsync", "stream", "pointer", stream);
+    const r = raw.cudaMemset3DAsync(rt.struct(pitchedDevPtr, 32, "cudaMemset3DAsync", "pitchedDevPtr", cudaPitchedPtr), value, rt.struct(extent, 24, "cudaMemset3DAsync", "extent", cudaExtent), stream);
     if (rt.guards) rt.check("cudaMemset3DAsync");
     if (r !== 0) rt.fail(r, "cudaMemset3DAsync");
   };
@@ -1435,7 +1902,8 @@ function cudaMemset3DAsync$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemset3D
 function cudaGetSymbolAddress$(raw: Raw, rt: CheckedRuntime): Checked["cudaGetSymbolAddress"] {
   const o0 = rt.out[0]!;
   return function cudaGetSymbolAddress(symbol: PointerLike): Pointer {
-    const r = raw.cudaGetSymbolAddress(o0, rt.ptr(symbol));
+    if (arguments.length !== 1) rt.arity("cudaGetSymbolAddress", "symbol", 1, arguments.length);
+    const r = raw.cudaGetSymbolAddress(o0, rt.ptr(symbol, "cudaGetSymbolAddress", "symbol"));
     if (rt.guards) rt.check("cudaGetSymbolAddress");
     if (r !== 0) rt.fail(r, "cudaGetSymbolAddress");
     return rt.readPointer(0);
@@ -1445,9 +1913,9 @@ function cudaGetSymbolAddress$(raw: Raw, rt: CheckedRuntime): Checked["cudaGetSy
 function cudaGetSymbolSize$(raw: Raw, rt: CheckedRuntime): Checked["cudaGetSymbolSize"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
-  return function cudaGetSymbolSize(size: number | bigint, symbol: PointerLike): bigint {
-    rt.writeCount(0, 8, size, "cudaGetSymbolSize", "size");
-    const r = raw.cudaGetSymbolSize(o0, rt.sized(symbol, size, 1, "cudaGetSymbolSize", "symbol"));
+  return function cudaGetSymbolSize(symbol: PointerLike): bigint {
+    if (arguments.length !== 1) rt.arity("cudaGetSymbolSize", "symbol", 1, arguments.length);
+    const r = raw.cudaGetSymbolSize(o0, rt.ptr(symbol, "cudaGetSymbolSize", "symbol"));
     if (rt.guards) rt.check("cudaGetSymbolSize");
     if (r !== 0) rt.fail(r, "cudaGetSymbolSize");
     return u64[0]!;
@@ -1455,16 +1923,26 @@ function cudaGetSymbolSize$(raw: Raw, rt: CheckedRuntime): Checked["cudaGetSymbo
 }
 
 function cudaMemPrefetchAsync$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemPrefetchAsync"] {
+  const isPtr = rt.isPointer;
   return function cudaMemPrefetchAsync(devPtr: PointerLike, count: bigint | number, dstDevice: number, stream: cudaStream_t): void {
-    const r = raw.cudaMemPrefetchAsync(rt.ptr(devPtr), count, dstDevice, stream);
+    if (arguments.length !== 4) rt.arity("cudaMemPrefetchAsync", "devPtr,count,dstDevice,stream", 4, arguments.length);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaMemPrefetchAsync", "count", "u64", count);
+    if (!(typeof dstDevice === "number" && (dstDevice | 0) === dstDevice)) rt.bad("cudaMemPrefetchAsync", "dstDevice", "i32", dstDevice);
+    if (!(isPtr(stream))) rt.bad("cudaMemPrefetchAsync", "stream", "pointer", stream);
+    const r = raw.cudaMemPrefetchAsync(rt.sized(devPtr, count, 1, "cudaMemPrefetchAsync", "devPtr"), count, dstDevice, stream);
     if (rt.guards) rt.check("cudaMemPrefetchAsync");
     if (r !== 0) rt.fail(r, "cudaMemPrefetchAsync");
   };
 }
 
 function cudaMemPrefetchAsync_v2$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemPrefetchAsync_v2"] {
+  const isPtr = rt.isPointer;
   return function cudaMemPrefetchAsync_v2(devPtr: PointerLike, count: bigint | number, location: Uint8Array | cudaMemLocation, flags: number, stream: cudaStream_t): void {
-    const r = raw.cudaMemPrefetchAsync_v2(rt.ptr(devPtr), count, rt.bytes(rt.expect(location, cudaMemLocation, "cudaMemPrefetchAsync_v2", "location")), flags, stream);
+    if (arguments.length !== 5) rt.arity("cudaMemPrefetchAsync_v2", "devPtr,count,location,flags,stream", 5, arguments.length);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaMemPrefetchAsync_v2", "count", "u64", count);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cudaMemPrefetchAsync_v2", "flags", "u32", flags);
+    if (!(isPtr(stream))) rt.bad("cudaMemPrefetchAsync_v2", "stream", "pointer", stream);
+    const r = raw.cudaMemPrefetchAsync_v2(rt.sized(devPtr, count, 1, "cudaMemPrefetchAsync_v2", "devPtr"), count, rt.struct(location, 8, "cudaMemPrefetchAsync_v2", "location", cudaMemLocation), flags, stream);
     if (rt.guards) rt.check("cudaMemPrefetchAsync_v2");
     if (r !== 0) rt.fail(r, "cudaMemPrefetchAsync_v2");
   };
@@ -1472,7 +1950,11 @@ function cudaMemPrefetchAsync_v2$(raw: Raw, rt: CheckedRuntime): Checked["cudaMe
 
 function cudaMemAdvise$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemAdvise"] {
   return function cudaMemAdvise(devPtr: PointerLike, count: bigint | number, advice: cudaMemoryAdvise, device: number): void {
-    const r = raw.cudaMemAdvise(rt.ptr(devPtr), count, advice, device);
+    if (arguments.length !== 4) rt.arity("cudaMemAdvise", "devPtr,count,advice,device", 4, arguments.length);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaMemAdvise", "count", "u64", count);
+    if (!(typeof advice === "number" && (advice >>> 0) === advice)) rt.bad("cudaMemAdvise", "advice", "u32", advice);
+    if (!(typeof device === "number" && (device | 0) === device)) rt.bad("cudaMemAdvise", "device", "i32", device);
+    const r = raw.cudaMemAdvise(rt.sized(devPtr, count, 1, "cudaMemAdvise", "devPtr"), count, advice, device);
     if (rt.guards) rt.check("cudaMemAdvise");
     if (r !== 0) rt.fail(r, "cudaMemAdvise");
   };
@@ -1480,7 +1962,10 @@ function cudaMemAdvise$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemAdvise"] 
 
 function cudaMemAdvise_v2$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemAdvise_v2"] {
   return function cudaMemAdvise_v2(devPtr: PointerLike, count: bigint | number, advice: cudaMemoryAdvise, location: Uint8Array | cudaMemLocation): void {
-    const r = raw.cudaMemAdvise_v2(rt.ptr(devPtr), count, advice, rt.bytes(rt.expect(location, cudaMemLocation, "cudaMemAdvise_v2", "location")));
+    if (arguments.length !== 4) rt.arity("cudaMemAdvise_v2", "devPtr,count,advice,location", 4, arguments.length);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaMemAdvise_v2", "count", "u64", count);
+    if (!(typeof advice === "number" && (advice >>> 0) === advice)) rt.bad("cudaMemAdvise_v2", "advice", "u32", advice);
+    const r = raw.cudaMemAdvise_v2(rt.sized(devPtr, count, 1, "cudaMemAdvise_v2", "devPtr"), count, advice, rt.struct(location, 8, "cudaMemAdvise_v2", "location", cudaMemLocation));
     if (rt.guards) rt.check("cudaMemAdvise_v2");
     if (r !== 0) rt.fail(r, "cudaMemAdvise_v2");
   };
@@ -1488,8 +1973,11 @@ function cudaMemAdvise_v2$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemAdvise
 
 function cudaMemRangeGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemRangeGetAttribute"] {
   return function cudaMemRangeGetAttribute(data: PointerLike, dataSize: bigint | number, attribute: cudaMemRangeAttribute, devPtr: PointerLike, count: bigint | number): void {
-    rt.count(dataSize, "cudaMemRangeGetAttribute", "dataSize");
-    const r = raw.cudaMemRangeGetAttribute(rt.sized(data, dataSize, 1, "cudaMemRangeGetAttribute", "data"), dataSize, attribute, rt.ptr(devPtr), count);
+    if (arguments.length !== 5) rt.arity("cudaMemRangeGetAttribute", "data,dataSize,attribute,devPtr,count", 5, arguments.length);
+    if (!((typeof dataSize === "bigint" ? dataSize >= 0n && dataSize <= 18446744073709551615n : Number.isSafeInteger(dataSize) && dataSize >= 0))) rt.bad("cudaMemRangeGetAttribute", "dataSize", "u64", dataSize);
+    if (!(typeof attribute === "number" && (attribute >>> 0) === attribute)) rt.bad("cudaMemRangeGetAttribute", "attribute", "u32", attribute);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaMemRangeGetAttribute", "count", "u64", count);
+    const r = raw.cudaMemRangeGetAttribute(rt.sized(data, dataSize, 1, "cudaMemRangeGetAttribute", "data"), dataSize, attribute, rt.sized(devPtr, count, 1, "cudaMemRangeGetAttribute", "devPtr"), count);
     if (rt.guards) rt.check("cudaMemRangeGetAttribute");
     if (r !== 0) rt.fail(r, "cudaMemRangeGetAttribute");
   };
@@ -1497,31 +1985,57 @@ function cudaMemRangeGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cudaM
 
 function cudaMemRangeGetAttributes$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemRangeGetAttributes"] {
   return function cudaMemRangeGetAttributes(data: PointerLike, dataSizes: PointerLike, attributes: PointerLike, numAttributes: bigint | number, devPtr: PointerLike, count: bigint | number): void {
-    rt.count(numAttributes, "cudaMemRangeGetAttributes", "numAttributes");
-    const r = raw.cudaMemRangeGetAttributes(rt.ptr(data), rt.ptr(dataSizes), rt.sized(attributes, numAttributes, 4, "cudaMemRangeGetAttributes", "attributes"), numAttributes, rt.ptr(devPtr), count);
+    if (arguments.length !== 6) rt.arity("cudaMemRangeGetAttributes", "data,dataSizes,attributes,numAttributes,devPtr,count", 6, arguments.length);
+    if (!((typeof numAttributes === "bigint" ? numAttributes >= 0n && numAttributes <= 18446744073709551615n : Number.isSafeInteger(numAttributes) && numAttributes >= 0))) rt.bad("cudaMemRangeGetAttributes", "numAttributes", "u64", numAttributes);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaMemRangeGetAttributes", "count", "u64", count);
+    const r = raw.cudaMemRangeGetAttributes(rt.ptr(data, "cudaMemRangeGetAttributes", "data"), rt.ptr(dataSizes, "cudaMemRangeGetAttributes", "dataSizes"), rt.sized(attributes, numAttributes, 4, "cudaMemRangeGetAttributes", "attributes"), numAttributes, rt.sized(devPtr, count, 1, "cudaMemRangeGetAttributes", "devPtr"), count);
     if (rt.guards) rt.check("cudaMemRangeGetAttributes");
     if (r !== 0) rt.fail(r, "cudaMemRangeGetAttributes");
   };
 }
 
 function cudaMemcpyToArray$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemcpyToArray"] {
+  const isPtr = rt.isPointer;
   return function cudaMemcpyToArray(dst: cudaArray_t, wOffset: bigint | number, hOffset: bigint | number, src: PointerLike, count: bigint | number, kind: cudaMemcpyKind): void {
-    const r = raw.cudaMemcpyToArray(dst, wOffset, hOffset, rt.ptr(src), count, kind);
+    if (arguments.length !== 6) rt.arity("cudaMemcpyToArray", "dst,wOffset,hOffset,src,count,kind", 6, arguments.length);
+    if (!(isPtr(dst))) rt.bad("cudaMemcpyToArray", "dst", "pointer", dst);
+    if (!((typeof wOffset === "bigint" ? wOffset >= 0n && wOffset <= 18446744073709551615n : Number.isSafeInteger(wOffset) && wOffset >= 0))) rt.bad("cudaMemcpyToArray", "wOffset", "u64", wOffset);
+    if (!((typeof hOffset === "bigint" ? hOffset >= 0n && hOffset <= 18446744073709551615n : Number.isSafeInteger(hOffset) && hOffset >= 0))) rt.bad("cudaMemcpyToArray", "hOffset", "u64", hOffset);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaMemcpyToArray", "count", "u64", count);
+    if (!(typeof kind === "number" && (kind >>> 0) === kind)) rt.bad("cudaMemcpyToArray", "kind", "u32", kind);
+    const r = raw.cudaMemcpyToArray(dst, wOffset, hOffset, rt.sized(src, count, 1, "cudaMemcpyToArray", "src"), count, kind);
     if (rt.guards) rt.check("cudaMemcpyToArray");
     if (r !== 0) rt.fail(r, "cudaMemcpyToArray", dst);
   };
 }
 
 function cudaMemcpyFromArray$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemcpyFromArray"] {
+  const isPtr = rt.isPointer;
   return function cudaMemcpyFromArray(dst: PointerLike, src: cudaArray_const_t, wOffset: bigint | number, hOffset: bigint | number, count: bigint | number, kind: cudaMemcpyKind): void {
-    const r = raw.cudaMemcpyFromArray(rt.ptr(dst), src, wOffset, hOffset, count, kind);
+    if (arguments.length !== 6) rt.arity("cudaMemcpyFromArray", "dst,src,wOffset,hOffset,count,kind", 6, arguments.length);
+    if (!(isPtr(src))) rt.bad("cudaMemcpyFromArray", "src", "pointer", src);
+    if (!((typeof wOffset === "bigint" ? wOffset >= 0n && wOffset <= 18446744073709551615n : Number.isSafeInteger(wOffset) && wOffset >= 0))) rt.bad("cudaMemcpyFromArray", "wOffset", "u64", wOffset);
+    if (!((typeof hOffset === "bigint" ? hOffset >= 0n && hOffset <= 18446744073709551615n : Number.isSafeInteger(hOffset) && hOffset >= 0))) rt.bad("cudaMemcpyFromArray", "hOffset", "u64", hOffset);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaMemcpyFromArray", "count", "u64", count);
+    if (!(typeof kind === "number" && (kind >>> 0) === kind)) rt.bad("cudaMemcpyFromArray", "kind", "u32", kind);
+    const r = raw.cudaMemcpyFromArray(rt.ptr(dst, "cudaMemcpyFromArray", "dst"), src, wOffset, hOffset, count, kind);
     if (rt.guards) rt.check("cudaMemcpyFromArray");
     if (r !== 0) rt.fail(r, "cudaMemcpyFromArray");
   };
 }
 
 function cudaMemcpyArrayToArray$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemcpyArrayToArray"] {
+  const isPtr = rt.isPointer;
   return function cudaMemcpyArrayToArray(dst: cudaArray_t, wOffsetDst: bigint | number, hOffsetDst: bigint | number, src: cudaArray_const_t, wOffsetSrc: bigint | number, hOffsetSrc: bigint | number, count: bigint | number, kind: cudaMemcpyKind): void {
+    if (arguments.length !== 8) rt.arity("cudaMemcpyArrayToArray", "dst,wOffsetDst,hOffsetDst,src,wOffsetSrc,hOffsetSrc,count,kind", 8, arguments.length);
+    if (!(isPtr(dst))) rt.bad("cudaMemcpyArrayToArray", "dst", "pointer", dst);
+    if (!((typeof wOffsetDst === "bigint" ? wOffsetDst >= 0n && wOffsetDst <= 18446744073709551615n : Number.isSafeInteger(wOffsetDst) && wOffsetDst >= 0))) rt.bad("cudaMemcpyArrayToArray", "wOffsetDst", "u64", wOffsetDst);
+    if (!((typeof hOffsetDst === "bigint" ? hOffsetDst >= 0n && hOffsetDst <= 18446744073709551615n : Number.isSafeInteger(hOffsetDst) && hOffsetDst >= 0))) rt.bad("cudaMemcpyArrayToArray", "hOffsetDst", "u64", hOffsetDst);
+    if (!(isPtr(src))) rt.bad("cudaMemcpyArrayToArray", "src", "pointer", src);
+    if (!((typeof wOffsetSrc === "bigint" ? wOffsetSrc >= 0n && wOffsetSrc <= 18446744073709551615n : Number.isSafeInteger(wOffsetSrc) && wOffsetSrc >= 0))) rt.bad("cudaMemcpyArrayToArray", "wOffsetSrc", "u64", wOffsetSrc);
+    if (!((typeof hOffsetSrc === "bigint" ? hOffsetSrc >= 0n && hOffsetSrc <= 18446744073709551615n : Number.isSafeInteger(hOffsetSrc) && hOffsetSrc >= 0))) rt.bad("cudaMemcpyArrayToArray", "hOffsetSrc", "u64", hOffsetSrc);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaMemcpyArrayToArray", "count", "u64", count);
+    if (!(typeof kind === "number" && (kind >>> 0) === kind)) rt.bad("cudaMemcpyArrayToArray", "kind", "u32", kind);
     const r = raw.cudaMemcpyArrayToArray(dst, wOffsetDst, hOffsetDst, src, wOffsetSrc, hOffsetSrc, count, kind);
     if (rt.guards) rt.check("cudaMemcpyArrayToArray");
     if (r !== 0) rt.fail(r, "cudaMemcpyArrayToArray", dst);
@@ -1529,16 +2043,32 @@ function cudaMemcpyArrayToArray$(raw: Raw, rt: CheckedRuntime): Checked["cudaMem
 }
 
 function cudaMemcpyToArrayAsync$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemcpyToArrayAsync"] {
+  const isPtr = rt.isPointer;
   return function cudaMemcpyToArrayAsync(dst: cudaArray_t, wOffset: bigint | number, hOffset: bigint | number, src: PointerLike, count: bigint | number, kind: cudaMemcpyKind, stream: cudaStream_t): void {
-    const r = raw.cudaMemcpyToArrayAsync(dst, wOffset, hOffset, rt.ptr(src), count, kind, stream);
+    if (arguments.length !== 7) rt.arity("cudaMemcpyToArrayAsync", "dst,wOffset,hOffset,src,count,kind,stream", 7, arguments.length);
+    if (!(isPtr(dst))) rt.bad("cudaMemcpyToArrayAsync", "dst", "pointer", dst);
+    if (!((typeof wOffset === "bigint" ? wOffset >= 0n && wOffset <= 18446744073709551615n : Number.isSafeInteger(wOffset) && wOffset >= 0))) rt.bad("cudaMemcpyToArrayAsync", "wOffset", "u64", wOffset);
+    if (!((typeof hOffset === "bigint" ? hOffset >= 0n && hOffset <= 18446744073709551615n : Number.isSafeInteger(hOffset) && hOffset >= 0))) rt.bad("cudaMemcpyToArrayAsync", "hOffset", "u64", hOffset);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaMemcpyToArrayAsync", "count", "u64", count);
+    if (!(typeof kind === "number" && (kind >>> 0) === kind)) rt.bad("cudaMemcpyToArrayAsync", "kind", "u32", kind);
+    if (!(isPtr(stream))) rt.bad("cudaMemcpyToArrayAsync", "stream", "pointer", stream);
+    const r = raw.cudaMemcpyToArrayAsync(dst, wOffset, hOffset, rt.sized(src, count, 1, "cudaMemcpyToArrayAsync", "src"), count, kind, stream);
     if (rt.guards) rt.check("cudaMemcpyToArrayAsync");
     if (r !== 0) rt.fail(r, "cudaMemcpyToArrayAsync", dst);
   };
 }
 
 function cudaMemcpyFromArrayAsync$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemcpyFromArrayAsync"] {
+  const isPtr = rt.isPointer;
   return function cudaMemcpyFromArrayAsync(dst: PointerLike, src: cudaArray_const_t, wOffset: bigint | number, hOffset: bigint | number, count: bigint | number, kind: cudaMemcpyKind, stream: cudaStream_t): void {
-    const r = raw.cudaMemcpyFromArrayAsync(rt.ptr(dst), src, wOffset, hOffset, count, kind, stream);
+    if (arguments.length !== 7) rt.arity("cudaMemcpyFromArrayAsync", "dst,src,wOffset,hOffset,count,kind,stream", 7, arguments.length);
+    if (!(isPtr(src))) rt.bad("cudaMemcpyFromArrayAsync", "src", "pointer", src);
+    if (!((typeof wOffset === "bigint" ? wOffset >= 0n && wOffset <= 18446744073709551615n : Number.isSafeInteger(wOffset) && wOffset >= 0))) rt.bad("cudaMemcpyFromArrayAsync", "wOffset", "u64", wOffset);
+    if (!((typeof hOffset === "bigint" ? hOffset >= 0n && hOffset <= 18446744073709551615n : Number.isSafeInteger(hOffset) && hOffset >= 0))) rt.bad("cudaMemcpyFromArrayAsync", "hOffset", "u64", hOffset);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaMemcpyFromArrayAsync", "count", "u64", count);
+    if (!(typeof kind === "number" && (kind >>> 0) === kind)) rt.bad("cudaMemcpyFromArrayAsync", "kind", "u32", kind);
+    if (!(isPtr(stream))) rt.bad("cudaMemcpyFromArrayAsync", "stream", "pointer", stream);
+    const r = raw.cudaMemcpyFromArrayAsync(rt.ptr(dst, "cudaMemcpyFromArrayAsync", "dst"), src, wOffset, hOffset, count, kind, stream);
     if (rt.guards) rt.check("cudaMemcpyFromArrayAsync");
     if (r !== 0) rt.fail(r, "cudaMemcpyFromArrayAsync");
   };
@@ -1546,7 +2076,11 @@ function cudaMemcpyFromArrayAsync$(raw: Raw, rt: CheckedRuntime): Checked["cudaM
 
 function cudaMallocAsync$(raw: Raw, rt: CheckedRuntime): Checked["cudaMallocAsync"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cudaMallocAsync(size: bigint | number, hStream: cudaStream_t): Pointer {
+    if (arguments.length !== 2) rt.arity("cudaMallocAsync", "size,hStream", 2, arguments.length);
+    if (!((typeof size === "bigint" ? size >= 0n && size <= 18446744073709551615n : Number.isSafeInteger(size) && size >= 0))) rt.bad("cudaMallocAsync", "size", "u64", size);
+    if (!(isPtr(hStream))) rt.bad("cudaMallocAsync", "hStream", "pointer", hStream);
     const r = raw.cudaMallocAsync(o0, size, hStream);
     if (rt.guards) rt.check("cudaMallocAsync");
     if (r !== 0) rt.fail(r, "cudaMallocAsync");
@@ -1555,15 +2089,22 @@ function cudaMallocAsync$(raw: Raw, rt: CheckedRuntime): Checked["cudaMallocAsyn
 }
 
 function cudaFreeAsync$(raw: Raw, rt: CheckedRuntime): Checked["cudaFreeAsync"] {
+  const isPtr = rt.isPointer;
   return function cudaFreeAsync(devPtr: PointerLike, hStream: cudaStream_t): void {
-    const r = raw.cudaFreeAsync(rt.ptr(devPtr), hStream);
+    if (arguments.length !== 2) rt.arity("cudaFreeAsync", "devPtr,hStream", 2, arguments.length);
+    if (!(isPtr(hStream))) rt.bad("cudaFreeAsync", "hStream", "pointer", hStream);
+    const r = raw.cudaFreeAsync(rt.ptr(devPtr, "cudaFreeAsync", "devPtr"), hStream);
     if (rt.guards) rt.check("cudaFreeAsync");
     if (r !== 0) rt.fail(r, "cudaFreeAsync");
   };
 }
 
 function cudaMemPoolTrimTo$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemPoolTrimTo"] {
+  const isPtr = rt.isPointer;
   return function cudaMemPoolTrimTo(memPool: cudaMemPool_t, minBytesToKeep: bigint | number): void {
+    if (arguments.length !== 2) rt.arity("cudaMemPoolTrimTo", "memPool,minBytesToKeep", 2, arguments.length);
+    if (!(isPtr(memPool))) rt.bad("cudaMemPoolTrimTo", "memPool", "pointer", memPool);
+    if (!((typeof minBytesToKeep === "bigint" ? minBytesToKeep >= 0n && minBytesToKeep <= 18446744073709551615n : Number.isSafeInteger(minBytesToKeep) && minBytesToKeep >= 0))) rt.bad("cudaMemPoolTrimTo", "minBytesToKeep", "u64", minBytesToKeep);
     const r = raw.cudaMemPoolTrimTo(memPool, minBytesToKeep);
     if (rt.guards) rt.check("cudaMemPoolTrimTo");
     if (r !== 0) rt.fail(r, "cudaMemPoolTrimTo", memPool);
@@ -1571,24 +2112,36 @@ function cudaMemPoolTrimTo$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemPoolT
 }
 
 function cudaMemPoolSetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemPoolSetAttribute"] {
+  const isPtr = rt.isPointer;
   return function cudaMemPoolSetAttribute(memPool: cudaMemPool_t, attr: cudaMemPoolAttr, value: PointerLike): void {
-    const r = raw.cudaMemPoolSetAttribute(memPool, attr, rt.ptr(value));
+    if (arguments.length !== 3) rt.arity("cudaMemPoolSetAttribute", "memPool,attr,value", 3, arguments.length);
+    if (!(isPtr(memPool))) rt.bad("cudaMemPoolSetAttribute", "memPool", "pointer", memPool);
+    if (!(typeof attr === "number" && (attr >>> 0) === attr)) rt.bad("cudaMemPoolSetAttribute", "attr", "u32", attr);
+    const r = raw.cudaMemPoolSetAttribute(memPool, attr, rt.ptr(value, "cudaMemPoolSetAttribute", "value"));
     if (rt.guards) rt.check("cudaMemPoolSetAttribute");
     if (r !== 0) rt.fail(r, "cudaMemPoolSetAttribute", memPool);
   };
 }
 
 function cudaMemPoolGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemPoolGetAttribute"] {
+  const isPtr = rt.isPointer;
   return function cudaMemPoolGetAttribute(memPool: cudaMemPool_t, attr: cudaMemPoolAttr, value: PointerLike): void {
-    const r = raw.cudaMemPoolGetAttribute(memPool, attr, rt.ptr(value));
+    if (arguments.length !== 3) rt.arity("cudaMemPoolGetAttribute", "memPool,attr,value", 3, arguments.length);
+    if (!(isPtr(memPool))) rt.bad("cudaMemPoolGetAttribute", "memPool", "pointer", memPool);
+    if (!(typeof attr === "number" && (attr >>> 0) === attr)) rt.bad("cudaMemPoolGetAttribute", "attr", "u32", attr);
+    const r = raw.cudaMemPoolGetAttribute(memPool, attr, rt.ptr(value, "cudaMemPoolGetAttribute", "value"));
     if (rt.guards) rt.check("cudaMemPoolGetAttribute");
     if (r !== 0) rt.fail(r, "cudaMemPoolGetAttribute", memPool);
   };
 }
 
 function cudaMemPoolSetAccess$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemPoolSetAccess"] {
+  const isPtr = rt.isPointer;
   return function cudaMemPoolSetAccess(memPool: cudaMemPool_t, descList: PointerLike, count: bigint | number): void {
-    const r = raw.cudaMemPoolSetAccess(memPool, rt.ptr(rt.expect(descList, cudaMemAccessDesc, "cudaMemPoolSetAccess", "descList")), count);
+    if (arguments.length !== 3) rt.arity("cudaMemPoolSetAccess", "memPool,descList,count", 3, arguments.length);
+    if (!(isPtr(memPool))) rt.bad("cudaMemPoolSetAccess", "memPool", "pointer", memPool);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaMemPoolSetAccess", "count", "u64", count);
+    const r = raw.cudaMemPoolSetAccess(memPool, rt.ptr(rt.expect(descList, cudaMemAccessDesc, "cudaMemPoolSetAccess", "descList"), "cudaMemPoolSetAccess", "descList"), count);
     if (rt.guards) rt.check("cudaMemPoolSetAccess");
     if (r !== 0) rt.fail(r, "cudaMemPoolSetAccess", memPool);
   };
@@ -1597,8 +2150,11 @@ function cudaMemPoolSetAccess$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemPo
 function cudaMemPoolGetAccess$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemPoolGetAccess"] {
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
+  const isPtr = rt.isPointer;
   return function cudaMemPoolGetAccess(memPool: cudaMemPool_t, location: PointerLike): cudaMemAccessFlags {
-    const r = raw.cudaMemPoolGetAccess(o0, memPool, rt.ptr(rt.expect(location, cudaMemLocation, "cudaMemPoolGetAccess", "location")));
+    if (arguments.length !== 2) rt.arity("cudaMemPoolGetAccess", "memPool,location", 2, arguments.length);
+    if (!(isPtr(memPool))) rt.bad("cudaMemPoolGetAccess", "memPool", "pointer", memPool);
+    const r = raw.cudaMemPoolGetAccess(o0, memPool, rt.ptr(rt.expect(location, cudaMemLocation, "cudaMemPoolGetAccess", "location"), "cudaMemPoolGetAccess", "location"));
     if (rt.guards) rt.check("cudaMemPoolGetAccess");
     if (r !== 0) rt.fail(r, "cudaMemPoolGetAccess");
     return u32[0]! as cudaMemAccessFlags;
@@ -1608,7 +2164,8 @@ function cudaMemPoolGetAccess$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemPo
 function cudaMemPoolCreate$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemPoolCreate"] {
   const o0 = rt.out[0]!;
   return function cudaMemPoolCreate(poolProps: PointerLike): cudaMemPool_t {
-    const r = raw.cudaMemPoolCreate(o0, rt.ptr(rt.expect(poolProps, cudaMemPoolProps, "cudaMemPoolCreate", "poolProps")));
+    if (arguments.length !== 1) rt.arity("cudaMemPoolCreate", "poolProps", 1, arguments.length);
+    const r = raw.cudaMemPoolCreate(o0, rt.ptr(rt.expect(poolProps, cudaMemPoolProps, "cudaMemPoolCreate", "poolProps"), "cudaMemPoolCreate", "poolProps"));
     if (rt.guards) rt.check("cudaMemPoolCreate");
     if (r !== 0) rt.fail(r, "cudaMemPoolCreate");
     return rt.readPointer(0) as cudaMemPool_t;
@@ -1616,7 +2173,10 @@ function cudaMemPoolCreate$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemPoolC
 }
 
 function cudaMemPoolDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemPoolDestroy"] {
+  const isPtr = rt.isPointer;
   return function cudaMemPoolDestroy(memPool: cudaMemPool_t): void {
+    if (arguments.length !== 1) rt.arity("cudaMemPoolDestroy", "memPool", 1, arguments.length);
+    if (!(isPtr(memPool))) rt.bad("cudaMemPoolDestroy", "memPool", "pointer", memPool);
     const r = raw.cudaMemPoolDestroy(memPool);
     if (rt.guards) rt.check("cudaMemPoolDestroy");
     if (r !== 0) rt.fail(r, "cudaMemPoolDestroy", memPool);
@@ -1625,7 +2185,12 @@ function cudaMemPoolDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemPool
 
 function cudaMallocFromPoolAsync$(raw: Raw, rt: CheckedRuntime): Checked["cudaMallocFromPoolAsync"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cudaMallocFromPoolAsync(size: bigint | number, memPool: cudaMemPool_t, stream: cudaStream_t): Pointer {
+    if (arguments.length !== 3) rt.arity("cudaMallocFromPoolAsync", "size,memPool,stream", 3, arguments.length);
+    if (!((typeof size === "bigint" ? size >= 0n && size <= 18446744073709551615n : Number.isSafeInteger(size) && size >= 0))) rt.bad("cudaMallocFromPoolAsync", "size", "u64", size);
+    if (!(isPtr(memPool))) rt.bad("cudaMallocFromPoolAsync", "memPool", "pointer", memPool);
+    if (!(isPtr(stream))) rt.bad("cudaMallocFromPoolAsync", "stream", "pointer", stream);
     const r = raw.cudaMallocFromPoolAsync(o0, size, memPool, stream);
     if (rt.guards) rt.check("cudaMallocFromPoolAsync");
     if (r !== 0) rt.fail(r, "cudaMallocFromPoolAsync");
@@ -1634,8 +2199,13 @@ function cudaMallocFromPoolAsync$(raw: Raw, rt: CheckedRuntime): Checked["cudaMa
 }
 
 function cudaMemPoolExportToShareableHandle$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemPoolExportToShareableHandle"] {
+  const isPtr = rt.isPointer;
   return function cudaMemPoolExportToShareableHandle(shareableHandle: PointerLike, memPool: cudaMemPool_t, handleType: cudaMemAllocationHandleType, flags: number): void {
-    const r = raw.cudaMemPoolExportToShareableHandle(rt.ptr(shareableHandle), memPool, handleType, flags);
+    if (arguments.length !== 4) rt.arity("cudaMemPoolExportToShareableHandle", "shareableHandle,memPool,handleType,flags", 4, arguments.length);
+    if (!(isPtr(memPool))) rt.bad("cudaMemPoolExportToShareableHandle", "memPool", "pointer", memPool);
+    if (!(typeof handleType === "number" && (handleType >>> 0) === handleType)) rt.bad("cudaMemPoolExportToShareableHandle", "handleType", "u32", handleType);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cudaMemPoolExportToShareableHandle", "flags", "u32", flags);
+    const r = raw.cudaMemPoolExportToShareableHandle(rt.ptr(shareableHandle, "cudaMemPoolExportToShareableHandle", "shareableHandle"), memPool, handleType, flags);
     if (rt.guards) rt.check("cudaMemPoolExportToShareableHandle");
     if (r !== 0) rt.fail(r, "cudaMemPoolExportToShareableHandle");
   };
@@ -1644,7 +2214,10 @@ function cudaMemPoolExportToShareableHandle$(raw: Raw, rt: CheckedRuntime): Chec
 function cudaMemPoolImportFromShareableHandle$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemPoolImportFromShareableHandle"] {
   const o0 = rt.out[0]!;
   return function cudaMemPoolImportFromShareableHandle(shareableHandle: PointerLike, handleType: cudaMemAllocationHandleType, flags: number): cudaMemPool_t {
-    const r = raw.cudaMemPoolImportFromShareableHandle(o0, rt.ptr(shareableHandle), handleType, flags);
+    if (arguments.length !== 3) rt.arity("cudaMemPoolImportFromShareableHandle", "shareableHandle,handleType,flags", 3, arguments.length);
+    if (!(typeof handleType === "number" && (handleType >>> 0) === handleType)) rt.bad("cudaMemPoolImportFromShareableHandle", "handleType", "u32", handleType);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cudaMemPoolImportFromShareableHandle", "flags", "u32", flags);
+    const r = raw.cudaMemPoolImportFromShareableHandle(o0, rt.ptr(shareableHandle, "cudaMemPoolImportFromShareableHandle", "shareableHandle"), handleType, flags);
     if (rt.guards) rt.check("cudaMemPoolImportFromShareableHandle");
     if (r !== 0) rt.fail(r, "cudaMemPoolImportFromShareableHandle");
     return rt.readPointer(0) as cudaMemPool_t;
@@ -1653,8 +2226,9 @@ function cudaMemPoolImportFromShareableHandle$(raw: Raw, rt: CheckedRuntime): Ch
 
 function cudaMemPoolExportPointer$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemPoolExportPointer"] {
   return function cudaMemPoolExportPointer(ptr: PointerLike, exportData?: cudaMemPoolPtrExportData): cudaMemPoolPtrExportData {
-    const $exportData = exportData === undefined ? rt.record(cudaMemPoolPtrExportData) : rt.expect(exportData, cudaMemPoolPtrExportData, "cudaMemPoolExportPointer", "exportData");
-    const r = raw.cudaMemPoolExportPointer($exportData.$pointer(), rt.ptr(ptr));
+    if (arguments.length < 1 || arguments.length > 2) rt.arity("cudaMemPoolExportPointer", "ptr,exportData", 1, arguments.length);
+    const $exportData = exportData === undefined ? rt.record(cudaMemPoolPtrExportData) : rt.recordArg(exportData, cudaMemPoolPtrExportData, "cudaMemPoolExportPointer", "exportData");
+    const r = raw.cudaMemPoolExportPointer($exportData.$pointer(), rt.ptr(ptr, "cudaMemPoolExportPointer", "ptr"));
     if (rt.guards) rt.check("cudaMemPoolExportPointer");
     if (r !== 0) rt.fail(r, "cudaMemPoolExportPointer");
     return $exportData;
@@ -1663,8 +2237,11 @@ function cudaMemPoolExportPointer$(raw: Raw, rt: CheckedRuntime): Checked["cudaM
 
 function cudaMemPoolImportPointer$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemPoolImportPointer"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cudaMemPoolImportPointer(memPool: cudaMemPool_t, exportData: PointerLike): Pointer {
-    const r = raw.cudaMemPoolImportPointer(o0, memPool, rt.ptr(rt.expect(exportData, cudaMemPoolPtrExportData, "cudaMemPoolImportPointer", "exportData")));
+    if (arguments.length !== 2) rt.arity("cudaMemPoolImportPointer", "memPool,exportData", 2, arguments.length);
+    if (!(isPtr(memPool))) rt.bad("cudaMemPoolImportPointer", "memPool", "pointer", memPool);
+    const r = raw.cudaMemPoolImportPointer(o0, memPool, rt.ptr(rt.expect(exportData, cudaMemPoolPtrExportData, "cudaMemPoolImportPointer", "exportData"), "cudaMemPoolImportPointer", "exportData"));
     if (rt.guards) rt.check("cudaMemPoolImportPointer");
     if (r !== 0) rt.fail(r, "cudaMemPoolImportPointer");
     return rt.readPointer(0);
@@ -1673,8 +2250,9 @@ function cudaMemPoolImportPointer$(raw: Raw, rt: CheckedRuntime): Checked["cudaM
 
 function cudaPointerGetAttributes$(raw: Raw, rt: CheckedRuntime): Checked["cudaPointerGetAttributes"] {
   return function cudaPointerGetAttributes(ptr: PointerLike, attributes?: cudaPointerAttributes): cudaPointerAttributes {
-    const $attributes = attributes === undefined ? rt.record(cudaPointerAttributes) : rt.expect(attributes, cudaPointerAttributes, "cudaPointerGetAttributes", "attributes");
-    const r = raw.cudaPointerGetAttributes($attributes.$pointer(), rt.ptr(ptr));
+    if (arguments.length < 1 || arguments.length > 2) rt.arity("cudaPointerGetAttributes", "ptr,attributes", 1, arguments.length);
+    const $attributes = attributes === undefined ? rt.record(cudaPointerAttributes) : rt.recordArg(attributes, cudaPointerAttributes, "cudaPointerGetAttributes", "attributes");
+    const r = raw.cudaPointerGetAttributes($attributes.$pointer(), rt.ptr(ptr, "cudaPointerGetAttributes", "ptr"));
     if (rt.guards) rt.check("cudaPointerGetAttributes");
     if (r !== 0) rt.fail(r, "cudaPointerGetAttributes");
     return $attributes;
@@ -1685,6 +2263,9 @@ function cudaDeviceCanAccessPeer$(raw: Raw, rt: CheckedRuntime): Checked["cudaDe
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
   return function cudaDeviceCanAccessPeer(device: number, peerDevice: number): number {
+    if (arguments.length !== 2) rt.arity("cudaDeviceCanAccessPeer", "device,peerDevice", 2, arguments.length);
+    if (!(typeof device === "number" && (device | 0) === device)) rt.bad("cudaDeviceCanAccessPeer", "device", "i32", device);
+    if (!(typeof peerDevice === "number" && (peerDevice | 0) === peerDevice)) rt.bad("cudaDeviceCanAccessPeer", "peerDevice", "i32", peerDevice);
     const r = raw.cudaDeviceCanAccessPeer(o0, device, peerDevice);
     if (rt.guards) rt.check("cudaDeviceCanAccessPeer");
     if (r !== 0) rt.fail(r, "cudaDeviceCanAccessPeer");
@@ -1694,6 +2275,9 @@ function cudaDeviceCanAccessPeer$(raw: Raw, rt: CheckedRuntime): Checked["cudaDe
 
 function cudaDeviceEnablePeerAccess$(raw: Raw, rt: CheckedRuntime): Checked["cudaDeviceEnablePeerAccess"] {
   return function cudaDeviceEnablePeerAccess(peerDevice: number, flags: number): void {
+    if (arguments.length !== 2) rt.arity("cudaDeviceEnablePeerAccess", "peerDevice,flags", 2, arguments.length);
+    if (!(typeof peerDevice === "number" && (peerDevice | 0) === peerDevice)) rt.bad("cudaDeviceEnablePeerAccess", "peerDevice", "i32", peerDevice);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cudaDeviceEnablePeerAccess", "flags", "u32", flags);
     const r = raw.cudaDeviceEnablePeerAccess(peerDevice, flags);
     if (rt.guards) rt.check("cudaDeviceEnablePeerAccess");
     if (r !== 0) rt.fail(r, "cudaDeviceEnablePeerAccess");
@@ -1702,6 +2286,8 @@ function cudaDeviceEnablePeerAccess$(raw: Raw, rt: CheckedRuntime): Checked["cud
 
 function cudaDeviceDisablePeerAccess$(raw: Raw, rt: CheckedRuntime): Checked["cudaDeviceDisablePeerAccess"] {
   return function cudaDeviceDisablePeerAccess(peerDevice: number): void {
+    if (arguments.length !== 1) rt.arity("cudaDeviceDisablePeerAccess", "peerDevice", 1, arguments.length);
+    if (!(typeof peerDevice === "number" && (peerDevice | 0) === peerDevice)) rt.bad("cudaDeviceDisablePeerAccess", "peerDevice", "i32", peerDevice);
     const r = raw.cudaDeviceDisablePeerAccess(peerDevice);
     if (rt.guards) rt.check("cudaDeviceDisablePeerAccess");
     if (r !== 0) rt.fail(r, "cudaDeviceDisablePeerAccess");
@@ -1709,7 +2295,10 @@ function cudaDeviceDisablePeerAccess$(raw: Raw, rt: CheckedRuntime): Checked["cu
 }
 
 function cudaGraphicsUnregisterResource$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphicsUnregisterResource"] {
+  const isPtr = rt.isPointer;
   return function cudaGraphicsUnregisterResource(resource: cudaGraphicsResource_t): void {
+    if (arguments.length !== 1) rt.arity("cudaGraphicsUnregisterResource", "resource", 1, arguments.length);
+    if (!(isPtr(resource))) rt.bad("cudaGraphicsUnregisterResource", "resource", "pointer", resource);
     const r = raw.cudaGraphicsUnregisterResource(resource);
     if (rt.guards) rt.check("cudaGraphicsUnregisterResource");
     if (r !== 0) rt.fail(r, "cudaGraphicsUnregisterResource", resource);
@@ -1717,7 +2306,11 @@ function cudaGraphicsUnregisterResource$(raw: Raw, rt: CheckedRuntime): Checked[
 }
 
 function cudaGraphicsResourceSetMapFlags$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphicsResourceSetMapFlags"] {
+  const isPtr = rt.isPointer;
   return function cudaGraphicsResourceSetMapFlags(resource: cudaGraphicsResource_t, flags: number): void {
+    if (arguments.length !== 2) rt.arity("cudaGraphicsResourceSetMapFlags", "resource,flags", 2, arguments.length);
+    if (!(isPtr(resource))) rt.bad("cudaGraphicsResourceSetMapFlags", "resource", "pointer", resource);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cudaGraphicsResourceSetMapFlags", "flags", "u32", flags);
     const r = raw.cudaGraphicsResourceSetMapFlags(resource, flags);
     if (rt.guards) rt.check("cudaGraphicsResourceSetMapFlags");
     if (r !== 0) rt.fail(r, "cudaGraphicsResourceSetMapFlags", resource);
@@ -1725,16 +2318,24 @@ function cudaGraphicsResourceSetMapFlags$(raw: Raw, rt: CheckedRuntime): Checked
 }
 
 function cudaGraphicsMapResources$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphicsMapResources"] {
+  const isPtr = rt.isPointer;
   return function cudaGraphicsMapResources(count: number, resources: PointerLike, stream: cudaStream_t): void {
-    const r = raw.cudaGraphicsMapResources(count, rt.ptr(resources), stream);
+    if (arguments.length !== 3) rt.arity("cudaGraphicsMapResources", "count,resources,stream", 3, arguments.length);
+    if (!(typeof count === "number" && (count | 0) === count)) rt.bad("cudaGraphicsMapResources", "count", "i32", count);
+    if (!(isPtr(stream))) rt.bad("cudaGraphicsMapResources", "stream", "pointer", stream);
+    const r = raw.cudaGraphicsMapResources(count, rt.ptr(resources, "cudaGraphicsMapResources", "resources"), stream);
     if (rt.guards) rt.check("cudaGraphicsMapResources");
     if (r !== 0) rt.fail(r, "cudaGraphicsMapResources");
   };
 }
 
 function cudaGraphicsUnmapResources$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphicsUnmapResources"] {
+  const isPtr = rt.isPointer;
   return function cudaGraphicsUnmapResources(count: number, resources: PointerLike, stream: cudaStream_t): void {
-    const r = raw.cudaGraphicsUnmapResources(count, rt.ptr(resources), stream);
+    if (arguments.length !== 3) rt.arity("cudaGraphicsUnmapResources", "count,resources,stream", 3, arguments.length);
+    if (!(typeof count === "number" && (count | 0) === count)) rt.bad("cudaGraphicsUnmapResources", "count", "i32", count);
+    if (!(isPtr(stream))) rt.bad("cudaGraphicsUnmapResources", "stream", "pointer", stream);
+    const r = raw.cudaGraphicsUnmapResources(count, rt.ptr(resources, "cudaGraphicsUnmapResources", "resources"), stream);
     if (rt.guards) rt.check("cudaGraphicsUnmapResources");
     if (r !== 0) rt.fail(r, "cudaGraphicsUnmapResources");
   };
@@ -1744,7 +2345,10 @@ function cudaGraphicsResourceGetMappedPointer$(raw: Raw, rt: CheckedRuntime): Ch
   const o0 = rt.out[0]!;
   const o1 = rt.out[1]!;
   const u64 = rt.u64;
+  const isPtr = rt.isPointer;
   return function cudaGraphicsResourceGetMappedPointer(resource: cudaGraphicsResource_t): [devPtr: Pointer, size: bigint] {
+    if (arguments.length !== 1) rt.arity("cudaGraphicsResourceGetMappedPointer", "resource", 1, arguments.length);
+    if (!(isPtr(resource))) rt.bad("cudaGraphicsResourceGetMappedPointer", "resource", "pointer", resource);
     const r = raw.cudaGraphicsResourceGetMappedPointer(o0, o1, resource);
     if (rt.guards) rt.check("cudaGraphicsResourceGetMappedPointer");
     if (r !== 0) rt.fail(r, "cudaGraphicsResourceGetMappedPointer");
@@ -1754,7 +2358,12 @@ function cudaGraphicsResourceGetMappedPointer$(raw: Raw, rt: CheckedRuntime): Ch
 
 function cudaGraphicsSubResourceGetMappedArray$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphicsSubResourceGetMappedArray"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cudaGraphicsSubResourceGetMappedArray(resource: cudaGraphicsResource_t, arrayIndex: number, mipLevel: number): cudaArray_t {
+    if (arguments.length !== 3) rt.arity("cudaGraphicsSubResourceGetMappedArray", "resource,arrayIndex,mipLevel", 3, arguments.length);
+    if (!(isPtr(resource))) rt.bad("cudaGraphicsSubResourceGetMappedArray", "resource", "pointer", resource);
+    if (!(typeof arrayIndex === "number" && (arrayIndex >>> 0) === arrayIndex)) rt.bad("cudaGraphicsSubResourceGetMappedArray", "arrayIndex", "u32", arrayIndex);
+    if (!(typeof mipLevel === "number" && (mipLevel >>> 0) === mipLevel)) rt.bad("cudaGraphicsSubResourceGetMappedArray", "mipLevel", "u32", mipLevel);
     const r = raw.cudaGraphicsSubResourceGetMappedArray(o0, resource, arrayIndex, mipLevel);
     if (rt.guards) rt.check("cudaGraphicsSubResourceGetMappedArray");
     if (r !== 0) rt.fail(r, "cudaGraphicsSubResourceGetMappedArray");
@@ -1764,7 +2373,10 @@ function cudaGraphicsSubResourceGetMappedArray$(raw: Raw, rt: CheckedRuntime): C
 
 function cudaGraphicsResourceGetMappedMipmappedArray$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphicsResourceGetMappedMipmappedArray"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cudaGraphicsResourceGetMappedMipmappedArray(resource: cudaGraphicsResource_t): cudaMipmappedArray_t {
+    if (arguments.length !== 1) rt.arity("cudaGraphicsResourceGetMappedMipmappedArray", "resource", 1, arguments.length);
+    if (!(isPtr(resource))) rt.bad("cudaGraphicsResourceGetMappedMipmappedArray", "resource", "pointer", resource);
     const r = raw.cudaGraphicsResourceGetMappedMipmappedArray(o0, resource);
     if (rt.guards) rt.check("cudaGraphicsResourceGetMappedMipmappedArray");
     if (r !== 0) rt.fail(r, "cudaGraphicsResourceGetMappedMipmappedArray");
@@ -1773,8 +2385,11 @@ function cudaGraphicsResourceGetMappedMipmappedArray$(raw: Raw, rt: CheckedRunti
 }
 
 function cudaGetChannelDesc$(raw: Raw, rt: CheckedRuntime): Checked["cudaGetChannelDesc"] {
+  const isPtr = rt.isPointer;
   return function cudaGetChannelDesc(array: cudaArray_const_t, desc?: cudaChannelFormatDesc): cudaChannelFormatDesc {
-    const $desc = desc === undefined ? rt.record(cudaChannelFormatDesc) : rt.expect(desc, cudaChannelFormatDesc, "cudaGetChannelDesc", "desc");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity("cudaGetChannelDesc", "array,desc", 1, arguments.length);
+    if (!(isPtr(array))) rt.bad("cudaGetChannelDesc", "array", "pointer", array);
+    const $desc = desc === undefined ? rt.record(cudaChannelFormatDesc) : rt.recordArg(desc, cudaChannelFormatDesc, "cudaGetChannelDesc", "desc");
     const r = raw.cudaGetChannelDesc($desc.$pointer(), array);
     if (rt.guards) rt.check("cudaGetChannelDesc");
     if (r !== 0) rt.fail(r, "cudaGetChannelDesc");
@@ -1784,6 +2399,12 @@ function cudaGetChannelDesc$(raw: Raw, rt: CheckedRuntime): Checked["cudaGetChan
 
 function cudaCreateChannelDesc$(raw: Raw, rt: CheckedRuntime): Checked["cudaCreateChannelDesc"] {
   return function cudaCreateChannelDesc(x: number, y: number, z: number, w: number, f: cudaChannelFormatKind): Uint8Array {
+    if (arguments.length !== 5) rt.arity("cudaCreateChannelDesc", "x,y,z,w,f", 5, arguments.length);
+    if (!(typeof x === "number" && (x | 0) === x)) rt.bad("cudaCreateChannelDesc", "x", "i32", x);
+    if (!(typeof y === "number" && (y | 0) === y)) rt.bad("cudaCreateChannelDesc", "y", "i32", y);
+    if (!(typeof z === "number" && (z | 0) === z)) rt.bad("cudaCreateChannelDesc", "z", "i32", z);
+    if (!(typeof w === "number" && (w | 0) === w)) rt.bad("cudaCreateChannelDesc", "w", "i32", w);
+    if (!(typeof f === "number" && (f >>> 0) === f)) rt.bad("cudaCreateChannelDesc", "f", "u32", f);
     const r = raw.cudaCreateChannelDesc(x, y, z, w, f);
     if (rt.guards) rt.check("cudaCreateChannelDesc");
     return r;
@@ -1791,15 +2412,21 @@ function cudaCreateChannelDesc$(raw: Raw, rt: CheckedRuntime): Checked["cudaCrea
 }
 
 function cudaCreateTextureObject$(raw: Raw, rt: CheckedRuntime): Checked["cudaCreateTextureObject"] {
-  return function cudaCreateTextureObject(pTexObject: PointerLike, pResDesc: PointerLike, pTexDesc: PointerLike, pResViewDesc: PointerLike): void {
-    const r = raw.cudaCreateTextureObject(rt.ptr(pTexObject), rt.ptr(rt.expect(pResDesc, cudaResourceDesc, "cudaCreateTextureObject", "pResDesc")), rt.ptr(rt.expect(pTexDesc, cudaTextureDesc, "cudaCreateTextureObject", "pTexDesc")), rt.ptr(rt.expect(pResViewDesc, cudaResourceViewDesc, "cudaCreateTextureObject", "pResViewDesc")));
+  const o0 = rt.out[0]!;
+  const u64 = rt.u64;
+  return function cudaCreateTextureObject(pResDesc: PointerLike, pTexDesc: PointerLike, pResViewDesc: PointerLike): cudaTextureObject_t {
+    if (arguments.length !== 3) rt.arity("cudaCreateTextureObject", "pResDesc,pTexDesc,pResViewDesc", 3, arguments.length);
+    const r = raw.cudaCreateTextureObject(o0, rt.ptr(rt.expect(pResDesc, cudaResourceDesc, "cudaCreateTextureObject", "pResDesc"), "cudaCreateTextureObject", "pResDesc"), rt.ptr(rt.expect(pTexDesc, cudaTextureDesc, "cudaCreateTextureObject", "pTexDesc"), "cudaCreateTextureObject", "pTexDesc"), rt.ptr(rt.expect(pResViewDesc, cudaResourceViewDesc, "cudaCreateTextureObject", "pResViewDesc"), "cudaCreateTextureObject", "pResViewDesc"));
     if (rt.guards) rt.check("cudaCreateTextureObject");
     if (r !== 0) rt.fail(r, "cudaCreateTextureObject");
+    return u64[0]! as cudaTextureObject_t;
   };
 }
 
 function cudaDestroyTextureObject$(raw: Raw, rt: CheckedRuntime): Checked["cudaDestroyTextureObject"] {
   return function cudaDestroyTextureObject(texObject: cudaTextureObject_t | number): void {
+    if (arguments.length !== 1) rt.arity("cudaDestroyTextureObject", "texObject", 1, arguments.length);
+    if (!((typeof texObject === "bigint" ? texObject >= 0n && texObject <= 18446744073709551615n : Number.isSafeInteger(texObject) && texObject >= 0))) rt.bad("cudaDestroyTextureObject", "texObject", "u64", texObject);
     const r = raw.cudaDestroyTextureObject(texObject);
     if (rt.guards) rt.check("cudaDestroyTextureObject");
     if (r !== 0) rt.fail(r, "cudaDestroyTextureObject");
@@ -1808,7 +2435,9 @@ function cudaDestroyTextureObject$(raw: Raw, rt: CheckedRuntime): Checked["cudaD
 
 function cudaGetTextureObjectResourceDesc$(raw: Raw, rt: CheckedRuntime): Checked["cudaGetTextureObjectResourceDesc"] {
   return function cudaGetTextureObjectResourceDesc(texObject: cudaTextureObject_t | number, pResDesc?: cudaResourceDesc): cudaResourceDesc {
-    const $pResDesc = pResDesc === undefined ? rt.record(cudaResourceDesc) : rt.expect(pResDesc, cudaResourceDesc, "cudaGetTextureObjectResourceDesc", "pResDesc");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity("cudaGetTextureObjectResourceDesc", "texObject,pResDesc", 1, arguments.length);
+    if (!((typeof texObject === "bigint" ? texObject >= 0n && texObject <= 18446744073709551615n : Number.isSafeInteger(texObject) && texObject >= 0))) rt.bad("cudaGetTextureObjectResourceDesc", "texObject", "u64", texObject);
+    const $pResDesc = pResDesc === undefined ? rt.record(cudaResourceDesc) : rt.recordArg(pResDesc, cudaResourceDesc, "cudaGetTextureObjectResourceDesc", "pResDesc");
     const r = raw.cudaGetTextureObjectResourceDesc($pResDesc.$pointer(), texObject);
     if (rt.guards) rt.check("cudaGetTextureObjectResourceDesc");
     if (r !== 0) rt.fail(r, "cudaGetTextureObjectResourceDesc");
@@ -1818,7 +2447,9 @@ function cudaGetTextureObjectResourceDesc$(raw: Raw, rt: CheckedRuntime): Checke
 
 function cudaGetTextureObjectTextureDesc$(raw: Raw, rt: CheckedRuntime): Checked["cudaGetTextureObjectTextureDesc"] {
   return function cudaGetTextureObjectTextureDesc(texObject: cudaTextureObject_t | number, pTexDesc?: cudaTextureDesc): cudaTextureDesc {
-    const $pTexDesc = pTexDesc === undefined ? rt.record(cudaTextureDesc) : rt.expect(pTexDesc, cudaTextureDesc, "cudaGetTextureObjectTextureDesc", "pTexDesc");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity("cudaGetTextureObjectTextureDesc", "texObject,pTexDesc", 1, arguments.length);
+    if (!((typeof texObject === "bigint" ? texObject >= 0n && texObject <= 18446744073709551615n : Number.isSafeInteger(texObject) && texObject >= 0))) rt.bad("cudaGetTextureObjectTextureDesc", "texObject", "u64", texObject);
+    const $pTexDesc = pTexDesc === undefined ? rt.record(cudaTextureDesc) : rt.recordArg(pTexDesc, cudaTextureDesc, "cudaGetTextureObjectTextureDesc", "pTexDesc");
     const r = raw.cudaGetTextureObjectTextureDesc($pTexDesc.$pointer(), texObject);
     if (rt.guards) rt.check("cudaGetTextureObjectTextureDesc");
     if (r !== 0) rt.fail(r, "cudaGetTextureObjectTextureDesc");
@@ -1828,7 +2459,9 @@ function cudaGetTextureObjectTextureDesc$(raw: Raw, rt: CheckedRuntime): Checked
 
 function cudaGetTextureObjectResourceViewDesc$(raw: Raw, rt: CheckedRuntime): Checked["cudaGetTextureObjectResourceViewDesc"] {
   return function cudaGetTextureObjectResourceViewDesc(texObject: cudaTextureObject_t | number, pResViewDesc?: cudaResourceViewDesc): cudaResourceViewDesc {
-    const $pResViewDesc = pResViewDesc === undefined ? rt.record(cudaResourceViewDesc) : rt.expect(pResViewDesc, cudaResourceViewDesc, "cudaGetTextureObjectResourceViewDesc", "pResViewDesc");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity("cudaGetTextureObjectResourceViewDesc", "texObject,pResViewDesc", 1, arguments.length);
+    if (!((typeof texObject === "bigint" ? texObject >= 0n && texObject <= 18446744073709551615n : Number.isSafeInteger(texObject) && texObject >= 0))) rt.bad("cudaGetTextureObjectResourceViewDesc", "texObject", "u64", texObject);
+    const $pResViewDesc = pResViewDesc === undefined ? rt.record(cudaResourceViewDesc) : rt.recordArg(pResViewDesc, cudaResourceViewDesc, "cudaGetTextureObjectResourceViewDesc", "pResViewDesc");
     const r = raw.cudaGetTextureObjectResourceViewDesc($pResViewDesc.$pointer(), texObject);
     if (rt.guards) rt.check("cudaGetTextureObjectResourceViewDesc");
     if (r !== 0) rt.fail(r, "cudaGetTextureObjectResourceViewDesc");
@@ -1837,15 +2470,21 @@ function cudaGetTextureObjectResourceViewDesc$(raw: Raw, rt: CheckedRuntime): Ch
 }
 
 function cudaCreateSurfaceObject$(raw: Raw, rt: CheckedRuntime): Checked["cudaCreateSurfaceObject"] {
-  return function cudaCreateSurfaceObject(pSurfObject: PointerLike, pResDesc: PointerLike): void {
-    const r = raw.cudaCreateSurfaceObject(rt.ptr(pSurfObject), rt.ptr(rt.expect(pResDesc, cudaResourceDesc, "cudaCreateSurfaceObject", "pResDesc")));
+  const o0 = rt.out[0]!;
+  const u64 = rt.u64;
+  return function cudaCreateSurfaceObject(pResDesc: PointerLike): cudaSurfaceObject_t {
+    if (arguments.length !== 1) rt.arity("cudaCreateSurfaceObject", "pResDesc", 1, arguments.length);
+    const r = raw.cudaCreateSurfaceObject(o0, rt.ptr(rt.expect(pResDesc, cudaResourceDesc, "cudaCreateSurfaceObject", "pResDesc"), "cudaCreateSurfaceObject", "pResDesc"));
     if (rt.guards) rt.check("cudaCreateSurfaceObject");
     if (r !== 0) rt.fail(r, "cudaCreateSurfaceObject");
+    return u64[0]! as cudaSurfaceObject_t;
   };
 }
 
 function cudaDestroySurfaceObject$(raw: Raw, rt: CheckedRuntime): Checked["cudaDestroySurfaceObject"] {
   return function cudaDestroySurfaceObject(surfObject: cudaSurfaceObject_t | number): void {
+    if (arguments.length !== 1) rt.arity("cudaDestroySurfaceObject", "surfObject", 1, arguments.length);
+    if (!((typeof surfObject === "bigint" ? surfObject >= 0n && surfObject <= 18446744073709551615n : Number.isSafeInteger(surfObject) && surfObject >= 0))) rt.bad("cudaDestroySurfaceObject", "surfObject", "u64", surfObject);
     const r = raw.cudaDestroySurfaceObject(surfObject);
     if (rt.guards) rt.check("cudaDestroySurfaceObject");
     if (r !== 0) rt.fail(r, "cudaDestroySurfaceObject");
@@ -1854,7 +2493,9 @@ function cudaDestroySurfaceObject$(raw: Raw, rt: CheckedRuntime): Checked["cudaD
 
 function cudaGetSurfaceObjectResourceDesc$(raw: Raw, rt: CheckedRuntime): Checked["cudaGetSurfaceObjectResourceDesc"] {
   return function cudaGetSurfaceObjectResourceDesc(surfObject: cudaSurfaceObject_t | number, pResDesc?: cudaResourceDesc): cudaResourceDesc {
-    const $pResDesc = pResDesc === undefined ? rt.record(cudaResourceDesc) : rt.expect(pResDesc, cudaResourceDesc, "cudaGetSurfaceObjectResourceDesc", "pResDesc");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity("cudaGetSurfaceObjectResourceDesc", "surfObject,pResDesc", 1, arguments.length);
+    if (!((typeof surfObject === "bigint" ? surfObject >= 0n && surfObject <= 18446744073709551615n : Number.isSafeInteger(surfObject) && surfObject >= 0))) rt.bad("cudaGetSurfaceObjectResourceDesc", "surfObject", "u64", surfObject);
+    const $pResDesc = pResDesc === undefined ? rt.record(cudaResourceDesc) : rt.recordArg(pResDesc, cudaResourceDesc, "cudaGetSurfaceObjectResourceDesc", "pResDesc");
     const r = raw.cudaGetSurfaceObjectResourceDesc($pResDesc.$pointer(), surfObject);
     if (rt.guards) rt.check("cudaGetSurfaceObjectResourceDesc");
     if (r !== 0) rt.fail(r, "cudaGetSurfaceObjectResourceDesc");
@@ -1866,6 +2507,7 @@ function cudaDriverGetVersion$(raw: Raw, rt: CheckedRuntime): Checked["cudaDrive
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
   return function cudaDriverGetVersion(): number {
+    if (arguments.length !== 0) rt.arity("cudaDriverGetVersion", "", 0, arguments.length);
     const r = raw.cudaDriverGetVersion(o0);
     if (rt.guards) rt.check("cudaDriverGetVersion");
     if (r !== 0) rt.fail(r, "cudaDriverGetVersion");
@@ -1877,6 +2519,7 @@ function cudaRuntimeGetVersion$(raw: Raw, rt: CheckedRuntime): Checked["cudaRunt
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
   return function cudaRuntimeGetVersion(): number {
+    if (arguments.length !== 0) rt.arity("cudaRuntimeGetVersion", "", 0, arguments.length);
     const r = raw.cudaRuntimeGetVersion(o0);
     if (rt.guards) rt.check("cudaRuntimeGetVersion");
     if (r !== 0) rt.fail(r, "cudaRuntimeGetVersion");
@@ -1887,6 +2530,8 @@ function cudaRuntimeGetVersion$(raw: Raw, rt: CheckedRuntime): Checked["cudaRunt
 function cudaGraphCreate$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphCreate"] {
   const o0 = rt.out[0]!;
   return function cudaGraphCreate(flags: number): cudaGraph_t {
+    if (arguments.length !== 1) rt.arity("cudaGraphCreate", "flags", 1, arguments.length);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cudaGraphCreate", "flags", "u32", flags);
     const r = raw.cudaGraphCreate(o0, flags);
     if (rt.guards) rt.check("cudaGraphCreate");
     if (r !== 0) rt.fail(r, "cudaGraphCreate");
@@ -1896,9 +2541,12 @@ function cudaGraphCreate$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphCreat
 
 function cudaGraphAddKernelNode$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphAddKernelNode"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cudaGraphAddKernelNode(graph: cudaGraph_t, pDependencies: PointerLike, numDependencies: bigint | number, pNodeParams: PointerLike): cudaGraphNode_t {
-    rt.count(numDependencies, "cudaGraphAddKernelNode", "numDependencies");
-    const r = raw.cudaGraphAddKernelNode(o0, graph, rt.sized(pDependencies, numDependencies, 8, "cudaGraphAddKernelNode", "pDependencies"), numDependencies, rt.ptr(rt.expect(pNodeParams, cudaKernelNodeParams, "cudaGraphAddKernelNode", "pNodeParams")));
+    if (arguments.length !== 4) rt.arity("cudaGraphAddKernelNode", "graph,pDependencies,numDependencies,pNodeParams", 4, arguments.length);
+    if (!(isPtr(graph))) rt.bad("cudaGraphAddKernelNode", "graph", "pointer", graph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cudaGraphAddKernelNode", "numDependencies", "u64", numDependencies);
+    const r = raw.cudaGraphAddKernelNode(o0, graph, rt.sized(pDependencies, numDependencies, 8, "cudaGraphAddKernelNode", "pDependencies"), numDependencies, rt.ptr(rt.expect(pNodeParams, cudaKernelNodeParams, "cudaGraphAddKernelNode", "pNodeParams"), "cudaGraphAddKernelNode", "pNodeParams"));
     if (rt.guards) rt.check("cudaGraphAddKernelNode");
     if (r !== 0) rt.fail(r, "cudaGraphAddKernelNode");
     return rt.readPointer(0) as cudaGraphNode_t;
@@ -1906,8 +2554,11 @@ function cudaGraphAddKernelNode$(raw: Raw, rt: CheckedRuntime): Checked["cudaGra
 }
 
 function cudaGraphKernelNodeGetParams$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphKernelNodeGetParams"] {
+  const isPtr = rt.isPointer;
   return function cudaGraphKernelNodeGetParams(node: cudaGraphNode_t, pNodeParams?: cudaKernelNodeParams): cudaKernelNodeParams {
-    const $pNodeParams = pNodeParams === undefined ? rt.record(cudaKernelNodeParams) : rt.expect(pNodeParams, cudaKernelNodeParams, "cudaGraphKernelNodeGetParams", "pNodeParams");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity("cudaGraphKernelNodeGetParams", "node,pNodeParams", 1, arguments.length);
+    if (!(isPtr(node))) rt.bad("cudaGraphKernelNodeGetParams", "node", "pointer", node);
+    const $pNodeParams = pNodeParams === undefined ? rt.record(cudaKernelNodeParams) : rt.recordArg(pNodeParams, cudaKernelNodeParams, "cudaGraphKernelNodeGetParams", "pNodeParams");
     const r = raw.cudaGraphKernelNodeGetParams(node, $pNodeParams.$pointer());
     if (rt.guards) rt.check("cudaGraphKernelNodeGetParams");
     if (r !== 0) rt.fail(r, "cudaGraphKernelNodeGetParams", node);
@@ -1916,15 +2567,22 @@ function cudaGraphKernelNodeGetParams$(raw: Raw, rt: CheckedRuntime): Checked["c
 }
 
 function cudaGraphKernelNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphKernelNodeSetParams"] {
+  const isPtr = rt.isPointer;
   return function cudaGraphKernelNodeSetParams(node: cudaGraphNode_t, pNodeParams: PointerLike): void {
-    const r = raw.cudaGraphKernelNodeSetParams(node, rt.ptr(rt.expect(pNodeParams, cudaKernelNodeParams, "cudaGraphKernelNodeSetParams", "pNodeParams")));
+    if (arguments.length !== 2) rt.arity("cudaGraphKernelNodeSetParams", "node,pNodeParams", 2, arguments.length);
+    if (!(isPtr(node))) rt.bad("cudaGraphKernelNodeSetParams", "node", "pointer", node);
+    const r = raw.cudaGraphKernelNodeSetParams(node, rt.ptr(rt.expect(pNodeParams, cudaKernelNodeParams, "cudaGraphKernelNodeSetParams", "pNodeParams"), "cudaGraphKernelNodeSetParams", "pNodeParams"));
     if (rt.guards) rt.check("cudaGraphKernelNodeSetParams");
     if (r !== 0) rt.fail(r, "cudaGraphKernelNodeSetParams", node);
   };
 }
 
 function cudaGraphKernelNodeCopyAttributes$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphKernelNodeCopyAttributes"] {
+  const isPtr = rt.isPointer;
   return function cudaGraphKernelNodeCopyAttributes(hSrc: cudaGraphNode_t, hDst: cudaGraphNode_t): void {
+    if (arguments.length !== 2) rt.arity("cudaGraphKernelNodeCopyAttributes", "hSrc,hDst", 2, arguments.length);
+    if (!(isPtr(hSrc))) rt.bad("cudaGraphKernelNodeCopyAttributes", "hSrc", "pointer", hSrc);
+    if (!(isPtr(hDst))) rt.bad("cudaGraphKernelNodeCopyAttributes", "hDst", "pointer", hDst);
     const r = raw.cudaGraphKernelNodeCopyAttributes(hSrc, hDst);
     if (rt.guards) rt.check("cudaGraphKernelNodeCopyAttributes");
     if (r !== 0) rt.fail(r, "cudaGraphKernelNodeCopyAttributes", hSrc);
@@ -1932,8 +2590,12 @@ function cudaGraphKernelNodeCopyAttributes$(raw: Raw, rt: CheckedRuntime): Check
 }
 
 function cudaGraphKernelNodeGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphKernelNodeGetAttribute"] {
+  const isPtr = rt.isPointer;
   return function cudaGraphKernelNodeGetAttribute(hNode: cudaGraphNode_t, attr: cudaLaunchAttributeID, value_out?: cudaLaunchAttributeValue): cudaLaunchAttributeValue {
-    const $value_out = value_out === undefined ? rt.record(cudaLaunchAttributeValue) : rt.expect(value_out, cudaLaunchAttributeValue, "cudaGraphKernelNodeGetAttribute", "value_out");
+    if (arguments.length < 2 || arguments.length > 3) rt.arity("cudaGraphKernelNodeGetAttribute", "hNode,attr,value_out", 2, arguments.length);
+    if (!(isPtr(hNode))) rt.bad("cudaGraphKernelNodeGetAttribute", "hNode", "pointer", hNode);
+    if (!(typeof attr === "number" && (attr >>> 0) === attr)) rt.bad("cudaGraphKernelNodeGetAttribute", "attr", "u32", attr);
+    const $value_out = value_out === undefined ? rt.record(cudaLaunchAttributeValue) : rt.recordArg(value_out, cudaLaunchAttributeValue, "cudaGraphKernelNodeGetAttribute", "value_out");
     const r = raw.cudaGraphKernelNodeGetAttribute(hNode, attr, $value_out.$pointer());
     if (rt.guards) rt.check("cudaGraphKernelNodeGetAttribute");
     if (r !== 0) rt.fail(r, "cudaGraphKernelNodeGetAttribute", hNode);
@@ -1942,8 +2604,12 @@ function cudaGraphKernelNodeGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked
 }
 
 function cudaGraphKernelNodeSetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphKernelNodeSetAttribute"] {
+  const isPtr = rt.isPointer;
   return function cudaGraphKernelNodeSetAttribute(hNode: cudaGraphNode_t, attr: cudaLaunchAttributeID, value: PointerLike): void {
-    const r = raw.cudaGraphKernelNodeSetAttribute(hNode, attr, rt.ptr(rt.expect(value, cudaLaunchAttributeValue, "cudaGraphKernelNodeSetAttribute", "value")));
+    if (arguments.length !== 3) rt.arity("cudaGraphKernelNodeSetAttribute", "hNode,attr,value", 3, arguments.length);
+    if (!(isPtr(hNode))) rt.bad("cudaGraphKernelNodeSetAttribute", "hNode", "pointer", hNode);
+    if (!(typeof attr === "number" && (attr >>> 0) === attr)) rt.bad("cudaGraphKernelNodeSetAttribute", "attr", "u32", attr);
+    const r = raw.cudaGraphKernelNodeSetAttribute(hNode, attr, rt.ptr(rt.expect(value, cudaLaunchAttributeValue, "cudaGraphKernelNodeSetAttribute", "value"), "cudaGraphKernelNodeSetAttribute", "value"));
     if (rt.guards) rt.check("cudaGraphKernelNodeSetAttribute");
     if (r !== 0) rt.fail(r, "cudaGraphKernelNodeSetAttribute", hNode);
   };
@@ -1951,9 +2617,12 @@ function cudaGraphKernelNodeSetAttribute$(raw: Raw, rt: CheckedRuntime): Checked
 
 function cudaGraphAddMemcpyNode$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphAddMemcpyNode"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cudaGraphAddMemcpyNode(graph: cudaGraph_t, pDependencies: PointerLike, numDependencies: bigint | number, pCopyParams: PointerLike): cudaGraphNode_t {
-    rt.count(numDependencies, "cudaGraphAddMemcpyNode", "numDependencies");
-    const r = raw.cudaGraphAddMemcpyNode(o0, graph, rt.sized(pDependencies, numDependencies, 8, "cudaGraphAddMemcpyNode", "pDependencies"), numDependencies, rt.ptr(rt.expect(pCopyParams, cudaMemcpy3DParms, "cudaGraphAddMemcpyNode", "pCopyParams")));
+    if (arguments.length !== 4) rt.arity("cudaGraphAddMemcpyNode", "graph,pDependencies,numDependencies,pCopyParams", 4, arguments.length);
+    if (!(isPtr(graph))) rt.bad("cudaGraphAddMemcpyNode", "graph", "pointer", graph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cudaGraphAddMemcpyNode", "numDependencies", "u64", numDependencies);
+    const r = raw.cudaGraphAddMemcpyNode(o0, graph, rt.sized(pDependencies, numDependencies, 8, "cudaGraphAddMemcpyNode", "pDependencies"), numDependencies, rt.ptr(rt.expect(pCopyParams, cudaMemcpy3DParms, "cudaGraphAddMemcpyNode", "pCopyParams"), "cudaGraphAddMemcpyNode", "pCopyParams"));
     if (rt.guards) rt.check("cudaGraphAddMemcpyNode");
     if (r !== 0) rt.fail(r, "cudaGraphAddMemcpyNode");
     return rt.readPointer(0) as cudaGraphNode_t;
@@ -1962,9 +2631,15 @@ function cudaGraphAddMemcpyNode$(raw: Raw, rt: CheckedRuntime): Checked["cudaGra
 
 function cudaGraphAddMemcpyNodeToSymbol$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphAddMemcpyNodeToSymbol"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cudaGraphAddMemcpyNodeToSymbol(graph: cudaGraph_t, pDependencies: PointerLike, numDependencies: bigint | number, symbol: PointerLike, src: PointerLike, count: bigint | number, offset: bigint | number, kind: cudaMemcpyKind): cudaGraphNode_t {
-    rt.count(numDependencies, "cudaGraphAddMemcpyNodeToSymbol", "numDependencies");
-    const r = raw.cudaGraphAddMemcpyNodeToSymbol(o0, graph, rt.sized(pDependencies, numDependencies, 8, "cudaGraphAddMemcpyNodeToSymbol", "pDependencies"), numDependencies, rt.ptr(symbol), rt.ptr(src), count, offset, kind);
+    if (arguments.length !== 8) rt.arity("cudaGraphAddMemcpyNodeToSymbol", "graph,pDependencies,numDependencies,symbol,src,count,offset,kind", 8, arguments.length);
+    if (!(isPtr(graph))) rt.bad("cudaGraphAddMemcpyNodeToSymbol", "graph", "pointer", graph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cudaGraphAddMemcpyNodeToSymbol", "numDependencies", "u64", numDependencies);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaGraphAddMemcpyNodeToSymbol", "count", "u64", count);
+    if (!((typeof offset === "bigint" ? offset >= 0n && offset <= 18446744073709551615n : Number.isSafeInteger(offset) && offset >= 0))) rt.bad("cudaGraphAddMemcpyNodeToSymbol", "offset", "u64", offset);
+    if (!(typeof kind === "number" && (kind >>> 0) === kind)) rt.bad("cudaGraphAddMemcpyNodeToSymbol", "kind", "u32", kind);
+    const r = raw.cudaGraphAddMemcpyNodeToSymbol(o0, graph, rt.sized(pDependencies, numDependencies, 8, "cudaGraphAddMemcpyNodeToSymbol", "pDependencies"), numDependencies, rt.ptr(symbol, "cudaGraphAddMemcpyNodeToSymbol", "symbol"), rt.sized(src, count, 1, "cudaGraphAddMemcpyNodeToSymbol", "src"), count, offset, kind);
     if (rt.guards) rt.check("cudaGraphAddMemcpyNodeToSymbol");
     if (r !== 0) rt.fail(r, "cudaGraphAddMemcpyNodeToSymbol");
     return rt.readPointer(0) as cudaGraphNode_t;
@@ -1973,9 +2648,15 @@ function cudaGraphAddMemcpyNodeToSymbol$(raw: Raw, rt: CheckedRuntime): Checked[
 
 function cudaGraphAddMemcpyNodeFromSymbol$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphAddMemcpyNodeFromSymbol"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cudaGraphAddMemcpyNodeFromSymbol(graph: cudaGraph_t, pDependencies: PointerLike, numDependencies: bigint | number, dst: PointerLike, symbol: PointerLike, count: bigint | number, offset: bigint | number, kind: cudaMemcpyKind): cudaGraphNode_t {
-    rt.count(numDependencies, "cudaGraphAddMemcpyNodeFromSymbol", "numDependencies");
-    const r = raw.cudaGraphAddMemcpyNodeFromSymbol(o0, graph, rt.sized(pDependencies, numDependencies, 8, "cudaGraphAddMemcpyNodeFromSymbol", "pDependencies"), numDependencies, rt.ptr(dst), rt.ptr(symbol), count, offset, kind);
+    if (arguments.length !== 8) rt.arity("cudaGraphAddMemcpyNodeFromSymbol", "graph,pDependencies,numDependencies,dst,symbol,count,offset,kind", 8, arguments.length);
+    if (!(isPtr(graph))) rt.bad("cudaGraphAddMemcpyNodeFromSymbol", "graph", "pointer", graph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cudaGraphAddMemcpyNodeFromSymbol", "numDependencies", "u64", numDependencies);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaGraphAddMemcpyNodeFromSymbol", "count", "u64", count);
+    if (!((typeof offset === "bigint" ? offset >= 0n && offset <= 18446744073709551615n : Number.isSafeInteger(offset) && offset >= 0))) rt.bad("cudaGraphAddMemcpyNodeFromSymbol", "offset", "u64", offset);
+    if (!(typeof kind === "number" && (kind >>> 0) === kind)) rt.bad("cudaGraphAddMemcpyNodeFromSymbol", "kind", "u32", kind);
+    const r = raw.cudaGraphAddMemcpyNodeFromSymbol(o0, graph, rt.sized(pDependencies, numDependencies, 8, "cudaGraphAddMemcpyNodeFromSymbol", "pDependencies"), numDependencies, rt.ptr(dst, "cudaGraphAddMemcpyNodeFromSymbol", "dst"), rt.sized(symbol, count, 1, "cudaGraphAddMemcpyNodeFromSymbol", "symbol"), count, offset, kind);
     if (rt.guards) rt.check("cudaGraphAddMemcpyNodeFromSymbol");
     if (r !== 0) rt.fail(r, "cudaGraphAddMemcpyNodeFromSymbol");
     return rt.readPointer(0) as cudaGraphNode_t;
@@ -1984,9 +2665,14 @@ function cudaGraphAddMemcpyNodeFromSymbol$(raw: Raw, rt: CheckedRuntime): Checke
 
 function cudaGraphAddMemcpyNode1D$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphAddMemcpyNode1D"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cudaGraphAddMemcpyNode1D(graph: cudaGraph_t, pDependencies: PointerLike, numDependencies: bigint | number, dst: PointerLike, src: PointerLike, count: bigint | number, kind: cudaMemcpyKind): cudaGraphNode_t {
-    rt.count(numDependencies, "cudaGraphAddMemcpyNode1D", "numDependencies");
-    const r = raw.cudaGraphAddMemcpyNode1D(o0, graph, rt.sized(pDependencies, numDependencies, 8, "cudaGraphAddMemcpyNode1D", "pDependencies"), numDependencies, rt.ptr(dst), rt.ptr(src), count, kind);
+    if (arguments.length !== 7) rt.arity("cudaGraphAddMemcpyNode1D", "graph,pDependencies,numDependencies,dst,src,count,kind", 7, arguments.length);
+    if (!(isPtr(graph))) rt.bad("cudaGraphAddMemcpyNode1D", "graph", "pointer", graph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cudaGraphAddMemcpyNode1D", "numDependencies", "u64", numDependencies);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaGraphAddMemcpyNode1D", "count", "u64", count);
+    if (!(typeof kind === "number" && (kind >>> 0) === kind)) rt.bad("cudaGraphAddMemcpyNode1D", "kind", "u32", kind);
+    const r = raw.cudaGraphAddMemcpyNode1D(o0, graph, rt.sized(pDependencies, numDependencies, 8, "cudaGraphAddMemcpyNode1D", "pDependencies"), numDependencies, rt.ptr(dst, "cudaGraphAddMemcpyNode1D", "dst"), rt.sized(src, count, 1, "cudaGraphAddMemcpyNode1D", "src"), count, kind);
     if (rt.guards) rt.check("cudaGraphAddMemcpyNode1D");
     if (r !== 0) rt.fail(r, "cudaGraphAddMemcpyNode1D");
     return rt.readPointer(0) as cudaGraphNode_t;
@@ -1994,8 +2680,11 @@ function cudaGraphAddMemcpyNode1D$(raw: Raw, rt: CheckedRuntime): Checked["cudaG
 }
 
 function cudaGraphMemcpyNodeGetParams$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphMemcpyNodeGetParams"] {
+  const isPtr = rt.isPointer;
   return function cudaGraphMemcpyNodeGetParams(node: cudaGraphNode_t, pNodeParams?: cudaMemcpy3DParms): cudaMemcpy3DParms {
-    const $pNodeParams = pNodeParams === undefined ? rt.record(cudaMemcpy3DParms) : rt.expect(pNodeParams, cudaMemcpy3DParms, "cudaGraphMemcpyNodeGetParams", "pNodeParams");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity("cudaGraphMemcpyNodeGetParams", "node,pNodeParams", 1, arguments.length);
+    if (!(isPtr(node))) rt.bad("cudaGraphMemcpyNodeGetParams", "node", "pointer", node);
+    const $pNodeParams = pNodeParams === undefined ? rt.record(cudaMemcpy3DParms) : rt.recordArg(pNodeParams, cudaMemcpy3DParms, "cudaGraphMemcpyNodeGetParams", "pNodeParams");
     const r = raw.cudaGraphMemcpyNodeGetParams(node, $pNodeParams.$pointer());
     if (rt.guards) rt.check("cudaGraphMemcpyNodeGetParams");
     if (r !== 0) rt.fail(r, "cudaGraphMemcpyNodeGetParams", node);
@@ -2004,32 +2693,52 @@ function cudaGraphMemcpyNodeGetParams$(raw: Raw, rt: CheckedRuntime): Checked["c
 }
 
 function cudaGraphMemcpyNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphMemcpyNodeSetParams"] {
+  const isPtr = rt.isPointer;
   return function cudaGraphMemcpyNodeSetParams(node: cudaGraphNode_t, pNodeParams: PointerLike): void {
-    const r = raw.cudaGraphMemcpyNodeSetParams(node, rt.ptr(rt.expect(pNodeParams, cudaMemcpy3DParms, "cudaGraphMemcpyNodeSetParams", "pNodeParams")));
+    if (arguments.length !== 2) rt.arity("cudaGraphMemcpyNodeSetParams", "node,pNodeParams", 2, arguments.length);
+    if (!(isPtr(node))) rt.bad("cudaGraphMemcpyNodeSetParams", "node", "pointer", node);
+    const r = raw.cudaGraphMemcpyNodeSetParams(node, rt.ptr(rt.expect(pNodeParams, cudaMemcpy3DParms, "cudaGraphMemcpyNodeSetParams", "pNodeParams"), "cudaGraphMemcpyNodeSetParams", "pNodeParams"));
     if (rt.guards) rt.check("cudaGraphMemcpyNodeSetParams");
     if (r !== 0) rt.fail(r, "cudaGraphMemcpyNodeSetParams", node);
   };
 }
 
 function cudaGraphMemcpyNodeSetParamsToSymbol$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphMemcpyNodeSetParamsToSymbol"] {
+  const isPtr = rt.isPointer;
   return function cudaGraphMemcpyNodeSetParamsToSymbol(node: cudaGraphNode_t, symbol: PointerLike, src: PointerLike, count: bigint | number, offset: bigint | number, kind: cudaMemcpyKind): void {
-    const r = raw.cudaGraphMemcpyNodeSetParamsToSymbol(node, rt.ptr(symbol), rt.ptr(src), count, offset, kind);
+    if (arguments.length !== 6) rt.arity("cudaGraphMemcpyNodeSetParamsToSymbol", "node,symbol,src,count,offset,kind", 6, arguments.length);
+    if (!(isPtr(node))) rt.bad("cudaGraphMemcpyNodeSetParamsToSymbol", "node", "pointer", node);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaGraphMemcpyNodeSetParamsToSymbol", "count", "u64", count);
+    if (!((typeof offset === "bigint" ? offset >= 0n && offset <= 18446744073709551615n : Number.isSafeInteger(offset) && offset >= 0))) rt.bad("cudaGraphMemcpyNodeSetParamsToSymbol", "offset", "u64", offset);
+    if (!(typeof kind === "number" && (kind >>> 0) === kind)) rt.bad("cudaGraphMemcpyNodeSetParamsToSymbol", "kind", "u32", kind);
+    const r = raw.cudaGraphMemcpyNodeSetParamsToSymbol(node, rt.ptr(symbol, "cudaGraphMemcpyNodeSetParamsToSymbol", "symbol"), rt.sized(src, count, 1, "cudaGraphMemcpyNodeSetParamsToSymbol", "src"), count, offset, kind);
     if (rt.guards) rt.check("cudaGraphMemcpyNodeSetParamsToSymbol");
     if (r !== 0) rt.fail(r, "cudaGraphMemcpyNodeSetParamsToSymbol", node);
   };
 }
 
 function cudaGraphMemcpyNodeSetParamsFromSymbol$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphMemcpyNodeSetParamsFromSymbol"] {
+  const isPtr = rt.isPointer;
   return function cudaGraphMemcpyNodeSetParamsFromSymbol(node: cudaGraphNode_t, dst: PointerLike, symbol: PointerLike, count: bigint | number, offset: bigint | number, kind: cudaMemcpyKind): void {
-    const r = raw.cudaGraphMemcpyNodeSetParamsFromSymbol(node, rt.ptr(dst), rt.ptr(symbol), count, offset, kind);
+    if (arguments.length !== 6) rt.arity("cudaGraphMemcpyNodeSetParamsFromSymbol", "node,dst,symbol,count,offset,kind", 6, arguments.length);
+    if (!(isPtr(node))) rt.bad("cudaGraphMemcpyNodeSetParamsFromSymbol", "node", "pointer", node);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaGraphMemcpyNodeSetParamsFromSymbol", "count", "u64", count);
+    if (!((typeof offset === "bigint" ? offset >= 0n && offset <= 18446744073709551615n : Number.isSafeInteger(offset) && offset >= 0))) rt.bad("cudaGraphMemcpyNodeSetParamsFromSymbol", "offset", "u64", offset);
+    if (!(typeof kind === "number" && (kind >>> 0) === kind)) rt.bad("cudaGraphMemcpyNodeSetParamsFromSymbol", "kind", "u32", kind);
+    const r = raw.cudaGraphMemcpyNodeSetParamsFromSymbol(node, rt.ptr(dst, "cudaGraphMemcpyNodeSetParamsFromSymbol", "dst"), rt.sized(symbol, count, 1, "cudaGraphMemcpyNodeSetParamsFromSymbol", "symbol"), count, offset, kind);
     if (rt.guards) rt.check("cudaGraphMemcpyNodeSetParamsFromSymbol");
     if (r !== 0) rt.fail(r, "cudaGraphMemcpyNodeSetParamsFromSymbol", node);
   };
 }
 
 function cudaGraphMemcpyNodeSetParams1D$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphMemcpyNodeSetParams1D"] {
+  const isPtr = rt.isPointer;
   return function cudaGraphMemcpyNodeSetParams1D(node: cudaGraphNode_t, dst: PointerLike, src: PointerLike, count: bigint | number, kind: cudaMemcpyKind): void {
-    const r = raw.cudaGraphMemcpyNodeSetParams1D(node, rt.ptr(dst), rt.ptr(src), count, kind);
+    if (arguments.length !== 5) rt.arity("cudaGraphMemcpyNodeSetParams1D", "node,dst,src,count,kind", 5, arguments.length);
+    if (!(isPtr(node))) rt.bad("cudaGraphMemcpyNodeSetParams1D", "node", "pointer", node);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaGraphMemcpyNodeSetParams1D", "count", "u64", count);
+    if (!(typeof kind === "number" && (kind >>> 0) === kind)) rt.bad("cudaGraphMemcpyNodeSetParams1D", "kind", "u32", kind);
+    const r = raw.cudaGraphMemcpyNodeSetParams1D(node, rt.ptr(dst, "cudaGraphMemcpyNodeSetParams1D", "dst"), rt.sized(src, count, 1, "cudaGraphMemcpyNodeSetParams1D", "src"), count, kind);
     if (rt.guards) rt.check("cudaGraphMemcpyNodeSetParams1D");
     if (r !== 0) rt.fail(r, "cudaGraphMemcpyNodeSetParams1D", node);
   };
@@ -2037,9 +2746,12 @@ function cudaGraphMemcpyNodeSetParams1D$(raw: Raw, rt: CheckedRuntime): Checked[
 
 function cudaGraphAddMemsetNode$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphAddMemsetNode"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cudaGraphAddMemsetNode(graph: cudaGraph_t, pDependencies: PointerLike, numDependencies: bigint | number, pMemsetParams: PointerLike): cudaGraphNode_t {
-    rt.count(numDependencies, "cudaGraphAddMemsetNode", "numDependencies");
-    const r = raw.cudaGraphAddMemsetNode(o0, graph, rt.sized(pDependencies, numDependencies, 8, "cudaGraphAddMemsetNode", "pDependencies"), numDependencies, rt.ptr(rt.expect(pMemsetParams, cudaMemsetParams, "cudaGraphAddMemsetNode", "pMemsetParams")));
+    if (arguments.length !== 4) rt.arity("cudaGraphAddMemsetNode", "graph,pDependencies,numDependencies,pMemsetParams", 4, arguments.length);
+    if (!(isPtr(graph))) rt.bad("cudaGraphAddMemsetNode", "graph", "pointer", graph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cudaGraphAddMemsetNode", "numDependencies", "u64", numDependencies);
+    const r = raw.cudaGraphAddMemsetNode(o0, graph, rt.sized(pDependencies, numDependencies, 8, "cudaGraphAddMemsetNode", "pDependencies"), numDependencies, rt.ptr(rt.expect(pMemsetParams, cudaMemsetParams, "cudaGraphAddMemsetNode", "pMemsetParams"), "cudaGraphAddMemsetNode", "pMemsetParams"));
     if (rt.guards) rt.check("cudaGraphAddMemsetNode");
     if (r !== 0) rt.fail(r, "cudaGraphAddMemsetNode");
     return rt.readPointer(0) as cudaGraphNode_t;
@@ -2047,8 +2759,11 @@ function cudaGraphAddMemsetNode$(raw: Raw, rt: CheckedRuntime): Checked["cudaGra
 }
 
 function cudaGraphMemsetNodeGetParams$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphMemsetNodeGetParams"] {
+  const isPtr = rt.isPointer;
   return function cudaGraphMemsetNodeGetParams(node: cudaGraphNode_t, pNodeParams?: cudaMemsetParams): cudaMemsetParams {
-    const $pNodeParams = pNodeParams === undefined ? rt.record(cudaMemsetParams) : rt.expect(pNodeParams, cudaMemsetParams, "cudaGraphMemsetNodeGetParams", "pNodeParams");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity("cudaGraphMemsetNodeGetParams", "node,pNodeParams", 1, arguments.length);
+    if (!(isPtr(node))) rt.bad("cudaGraphMemsetNodeGetParams", "node", "pointer", node);
+    const $pNodeParams = pNodeParams === undefined ? rt.record(cudaMemsetParams) : rt.recordArg(pNodeParams, cudaMemsetParams, "cudaGraphMemsetNodeGetParams", "pNodeParams");
     const r = raw.cudaGraphMemsetNodeGetParams(node, $pNodeParams.$pointer());
     if (rt.guards) rt.check("cudaGraphMemsetNodeGetParams");
     if (r !== 0) rt.fail(r, "cudaGraphMemsetNodeGetParams", node);
@@ -2057,8 +2772,11 @@ function cudaGraphMemsetNodeGetParams$(raw: Raw, rt: CheckedRuntime): Checked["c
 }
 
 function cudaGraphMemsetNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphMemsetNodeSetParams"] {
+  const isPtr = rt.isPointer;
   return function cudaGraphMemsetNodeSetParams(node: cudaGraphNode_t, pNodeParams: PointerLike): void {
-    const r = raw.cudaGraphMemsetNodeSetParams(node, rt.ptr(rt.expect(pNodeParams, cudaMemsetParams, "cudaGraphMemsetNodeSetParams", "pNodeParams")));
+    if (arguments.length !== 2) rt.arity("cudaGraphMemsetNodeSetParams", "node,pNodeParams", 2, arguments.length);
+    if (!(isPtr(node))) rt.bad("cudaGraphMemsetNodeSetParams", "node", "pointer", node);
+    const r = raw.cudaGraphMemsetNodeSetParams(node, rt.ptr(rt.expect(pNodeParams, cudaMemsetParams, "cudaGraphMemsetNodeSetParams", "pNodeParams"), "cudaGraphMemsetNodeSetParams", "pNodeParams"));
     if (rt.guards) rt.check("cudaGraphMemsetNodeSetParams");
     if (r !== 0) rt.fail(r, "cudaGraphMemsetNodeSetParams", node);
   };
@@ -2066,9 +2784,12 @@ function cudaGraphMemsetNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["c
 
 function cudaGraphAddHostNode$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphAddHostNode"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cudaGraphAddHostNode(graph: cudaGraph_t, pDependencies: PointerLike, numDependencies: bigint | number, pNodeParams: PointerLike): cudaGraphNode_t {
-    rt.count(numDependencies, "cudaGraphAddHostNode", "numDependencies");
-    const r = raw.cudaGraphAddHostNode(o0, graph, rt.sized(pDependencies, numDependencies, 8, "cudaGraphAddHostNode", "pDependencies"), numDependencies, rt.ptr(rt.expect(pNodeParams, cudaHostNodeParams, "cudaGraphAddHostNode", "pNodeParams")));
+    if (arguments.length !== 4) rt.arity("cudaGraphAddHostNode", "graph,pDependencies,numDependencies,pNodeParams", 4, arguments.length);
+    if (!(isPtr(graph))) rt.bad("cudaGraphAddHostNode", "graph", "pointer", graph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cudaGraphAddHostNode", "numDependencies", "u64", numDependencies);
+    const r = raw.cudaGraphAddHostNode(o0, graph, rt.sized(pDependencies, numDependencies, 8, "cudaGraphAddHostNode", "pDependencies"), numDependencies, rt.ptr(rt.expect(pNodeParams, cudaHostNodeParams, "cudaGraphAddHostNode", "pNodeParams"), "cudaGraphAddHostNode", "pNodeParams"));
     if (rt.guards) rt.check("cudaGraphAddHostNode");
     if (r !== 0) rt.fail(r, "cudaGraphAddHostNode");
     return rt.readPointer(0) as cudaGraphNode_t;
@@ -2076,8 +2797,11 @@ function cudaGraphAddHostNode$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraph
 }
 
 function cudaGraphHostNodeGetParams$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphHostNodeGetParams"] {
+  const isPtr = rt.isPointer;
   return function cudaGraphHostNodeGetParams(node: cudaGraphNode_t, pNodeParams?: cudaHostNodeParams): cudaHostNodeParams {
-    const $pNodeParams = pNodeParams === undefined ? rt.record(cudaHostNodeParams) : rt.expect(pNodeParams, cudaHostNodeParams, "cudaGraphHostNodeGetParams", "pNodeParams");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity("cudaGraphHostNodeGetParams", "node,pNodeParams", 1, arguments.length);
+    if (!(isPtr(node))) rt.bad("cudaGraphHostNodeGetParams", "node", "pointer", node);
+    const $pNodeParams = pNodeParams === undefined ? rt.record(cudaHostNodeParams) : rt.recordArg(pNodeParams, cudaHostNodeParams, "cudaGraphHostNodeGetParams", "pNodeParams");
     const r = raw.cudaGraphHostNodeGetParams(node, $pNodeParams.$pointer());
     if (rt.guards) rt.check("cudaGraphHostNodeGetParams");
     if (r !== 0) rt.fail(r, "cudaGraphHostNodeGetParams", node);
@@ -2086,8 +2810,11 @@ function cudaGraphHostNodeGetParams$(raw: Raw, rt: CheckedRuntime): Checked["cud
 }
 
 function cudaGraphHostNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphHostNodeSetParams"] {
+  const isPtr = rt.isPointer;
   return function cudaGraphHostNodeSetParams(node: cudaGraphNode_t, pNodeParams: PointerLike): void {
-    const r = raw.cudaGraphHostNodeSetParams(node, rt.ptr(rt.expect(pNodeParams, cudaHostNodeParams, "cudaGraphHostNodeSetParams", "pNodeParams")));
+    if (arguments.length !== 2) rt.arity("cudaGraphHostNodeSetParams", "node,pNodeParams", 2, arguments.length);
+    if (!(isPtr(node))) rt.bad("cudaGraphHostNodeSetParams", "node", "pointer", node);
+    const r = raw.cudaGraphHostNodeSetParams(node, rt.ptr(rt.expect(pNodeParams, cudaHostNodeParams, "cudaGraphHostNodeSetParams", "pNodeParams"), "cudaGraphHostNodeSetParams", "pNodeParams"));
     if (rt.guards) rt.check("cudaGraphHostNodeSetParams");
     if (r !== 0) rt.fail(r, "cudaGraphHostNodeSetParams", node);
   };
@@ -2095,8 +2822,12 @@ function cudaGraphHostNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cud
 
 function cudaGraphAddChildGraphNode$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphAddChildGraphNode"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cudaGraphAddChildGraphNode(graph: cudaGraph_t, pDependencies: PointerLike, numDependencies: bigint | number, childGraph: cudaGraph_t): cudaGraphNode_t {
-    rt.count(numDependencies, "cudaGraphAddChildGraphNode", "numDependencies");
+    if (arguments.length !== 4) rt.arity("cudaGraphAddChildGraphNode", "graph,pDependencies,numDependencies,childGraph", 4, arguments.length);
+    if (!(isPtr(graph))) rt.bad("cudaGraphAddChildGraphNode", "graph", "pointer", graph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cudaGraphAddChildGraphNode", "numDependencies", "u64", numDependencies);
+    if (!(isPtr(childGraph))) rt.bad("cudaGraphAddChildGraphNode", "childGraph", "pointer", childGraph);
     const r = raw.cudaGraphAddChildGraphNode(o0, graph, rt.sized(pDependencies, numDependencies, 8, "cudaGraphAddChildGraphNode", "pDependencies"), numDependencies, childGraph);
     if (rt.guards) rt.check("cudaGraphAddChildGraphNode");
     if (r !== 0) rt.fail(r, "cudaGraphAddChildGraphNode");
@@ -2106,7 +2837,10 @@ function cudaGraphAddChildGraphNode$(raw: Raw, rt: CheckedRuntime): Checked["cud
 
 function cudaGraphChildGraphNodeGetGraph$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphChildGraphNodeGetGraph"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cudaGraphChildGraphNodeGetGraph(node: cudaGraphNode_t): cudaGraph_t {
+    if (arguments.length !== 1) rt.arity("cudaGraphChildGraphNodeGetGraph", "node", 1, arguments.length);
+    if (!(isPtr(node))) rt.bad("cudaGraphChildGraphNodeGetGraph", "node", "pointer", node);
     const r = raw.cudaGraphChildGraphNodeGetGraph(node, o0);
     if (rt.guards) rt.check("cudaGraphChildGraphNodeGetGraph");
     if (r !== 0) rt.fail(r, "cudaGraphChildGraphNodeGetGraph", node);
@@ -2116,8 +2850,11 @@ function cudaGraphChildGraphNodeGetGraph$(raw: Raw, rt: CheckedRuntime): Checked
 
 function cudaGraphAddEmptyNode$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphAddEmptyNode"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cudaGraphAddEmptyNode(graph: cudaGraph_t, pDependencies: PointerLike, numDependencies: bigint | number): cudaGraphNode_t {
-    rt.count(numDependencies, "cudaGraphAddEmptyNode", "numDependencies");
+    if (arguments.length !== 3) rt.arity("cudaGraphAddEmptyNode", "graph,pDependencies,numDependencies", 3, arguments.length);
+    if (!(isPtr(graph))) rt.bad("cudaGraphAddEmptyNode", "graph", "pointer", graph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cudaGraphAddEmptyNode", "numDependencies", "u64", numDependencies);
     const r = raw.cudaGraphAddEmptyNode(o0, graph, rt.sized(pDependencies, numDependencies, 8, "cudaGraphAddEmptyNode", "pDependencies"), numDependencies);
     if (rt.guards) rt.check("cudaGraphAddEmptyNode");
     if (r !== 0) rt.fail(r, "cudaGraphAddEmptyNode");
@@ -2127,8 +2864,12 @@ function cudaGraphAddEmptyNode$(raw: Raw, rt: CheckedRuntime): Checked["cudaGrap
 
 function cudaGraphAddEventRecordNode$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphAddEventRecordNode"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cudaGraphAddEventRecordNode(graph: cudaGraph_t, pDependencies: PointerLike, numDependencies: bigint | number, event: cudaEvent_t): cudaGraphNode_t {
-    rt.count(numDependencies, "cudaGraphAddEventRecordNode", "numDependencies");
+    if (arguments.length !== 4) rt.arity("cudaGraphAddEventRecordNode", "graph,pDependencies,numDependencies,event", 4, arguments.length);
+    if (!(isPtr(graph))) rt.bad("cudaGraphAddEventRecordNode", "graph", "pointer", graph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cudaGraphAddEventRecordNode", "numDependencies", "u64", numDependencies);
+    if (!(isPtr(event))) rt.bad("cudaGraphAddEventRecordNode", "event", "pointer", event);
     const r = raw.cudaGraphAddEventRecordNode(o0, graph, rt.sized(pDependencies, numDependencies, 8, "cudaGraphAddEventRecordNode", "pDependencies"), numDependencies, event);
     if (rt.guards) rt.check("cudaGraphAddEventRecordNode");
     if (r !== 0) rt.fail(r, "cudaGraphAddEventRecordNode");
@@ -2138,7 +2879,10 @@ function cudaGraphAddEventRecordNode$(raw: Raw, rt: CheckedRuntime): Checked["cu
 
 function cudaGraphEventRecordNodeGetEvent$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphEventRecordNodeGetEvent"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cudaGraphEventRecordNodeGetEvent(node: cudaGraphNode_t): cudaEvent_t {
+    if (arguments.length !== 1) rt.arity("cudaGraphEventRecordNodeGetEvent", "node", 1, arguments.length);
+    if (!(isPtr(node))) rt.bad("cudaGraphEventRecordNodeGetEvent", "node", "pointer", node);
     const r = raw.cudaGraphEventRecordNodeGetEvent(node, o0);
     if (rt.guards) rt.check("cudaGraphEventRecordNodeGetEvent");
     if (r !== 0) rt.fail(r, "cudaGraphEventRecordNodeGetEvent", node);
@@ -2147,7 +2891,11 @@ function cudaGraphEventRecordNodeGetEvent$(raw: Raw, rt: CheckedRuntime): Checke
 }
 
 function cudaGraphEventRecordNodeSetEvent$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphEventRecordNodeSetEvent"] {
+  const isPtr = rt.isPointer;
   return function cudaGraphEventRecordNodeSetEvent(node: cudaGraphNode_t, event: cudaEvent_t): void {
+    if (arguments.length !== 2) rt.arity("cudaGraphEventRecordNodeSetEvent", "node,event", 2, arguments.length);
+    if (!(isPtr(node))) rt.bad("cudaGraphEventRecordNodeSetEvent", "node", "pointer", node);
+    if (!(isPtr(event))) rt.bad("cudaGraphEventRecordNodeSetEvent", "event", "pointer", event);
     const r = raw.cudaGraphEventRecordNodeSetEvent(node, event);
     if (rt.guards) rt.check("cudaGraphEventRecordNodeSetEvent");
     if (r !== 0) rt.fail(r, "cudaGraphEventRecordNodeSetEvent", node);
@@ -2156,8 +2904,12 @@ function cudaGraphEventRecordNodeSetEvent$(raw: Raw, rt: CheckedRuntime): Checke
 
 function cudaGraphAddEventWaitNode$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphAddEventWaitNode"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cudaGraphAddEventWaitNode(graph: cudaGraph_t, pDependencies: PointerLike, numDependencies: bigint | number, event: cudaEvent_t): cudaGraphNode_t {
-    rt.count(numDependencies, "cudaGraphAddEventWaitNode", "numDependencies");
+    if (arguments.length !== 4) rt.arity("cudaGraphAddEventWaitNode", "graph,pDependencies,numDependencies,event", 4, arguments.length);
+    if (!(isPtr(graph))) rt.bad("cudaGraphAddEventWaitNode", "graph", "pointer", graph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cudaGraphAddEventWaitNode", "numDependencies", "u64", numDependencies);
+    if (!(isPtr(event))) rt.bad("cudaGraphAddEventWaitNode", "event", "pointer", event);
     const r = raw.cudaGraphAddEventWaitNode(o0, graph, rt.sized(pDependencies, numDependencies, 8, "cudaGraphAddEventWaitNode", "pDependencies"), numDependencies, event);
     if (rt.guards) rt.check("cudaGraphAddEventWaitNode");
     if (r !== 0) rt.fail(r, "cudaGraphAddEventWaitNode");
@@ -2167,7 +2919,10 @@ function cudaGraphAddEventWaitNode$(raw: Raw, rt: CheckedRuntime): Checked["cuda
 
 function cudaGraphEventWaitNodeGetEvent$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphEventWaitNodeGetEvent"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cudaGraphEventWaitNodeGetEvent(node: cudaGraphNode_t): cudaEvent_t {
+    if (arguments.length !== 1) rt.arity("cudaGraphEventWaitNodeGetEvent", "node", 1, arguments.length);
+    if (!(isPtr(node))) rt.bad("cudaGraphEventWaitNodeGetEvent", "node", "pointer", node);
     const r = raw.cudaGraphEventWaitNodeGetEvent(node, o0);
     if (rt.guards) rt.check("cudaGraphEventWaitNodeGetEvent");
     if (r !== 0) rt.fail(r, "cudaGraphEventWaitNodeGetEvent", node);
@@ -2176,7 +2931,11 @@ function cudaGraphEventWaitNodeGetEvent$(raw: Raw, rt: CheckedRuntime): Checked[
 }
 
 function cudaGraphEventWaitNodeSetEvent$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphEventWaitNodeSetEvent"] {
+  const isPtr = rt.isPointer;
   return function cudaGraphEventWaitNodeSetEvent(node: cudaGraphNode_t, event: cudaEvent_t): void {
+    if (arguments.length !== 2) rt.arity("cudaGraphEventWaitNodeSetEvent", "node,event", 2, arguments.length);
+    if (!(isPtr(node))) rt.bad("cudaGraphEventWaitNodeSetEvent", "node", "pointer", node);
+    if (!(isPtr(event))) rt.bad("cudaGraphEventWaitNodeSetEvent", "event", "pointer", event);
     const r = raw.cudaGraphEventWaitNodeSetEvent(node, event);
     if (rt.guards) rt.check("cudaGraphEventWaitNodeSetEvent");
     if (r !== 0) rt.fail(r, "cudaGraphEventWaitNodeSetEvent", node);
@@ -2185,9 +2944,12 @@ function cudaGraphEventWaitNodeSetEvent$(raw: Raw, rt: CheckedRuntime): Checked[
 
 function cudaGraphAddExternalSemaphoresSignalNode$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphAddExternalSemaphoresSignalNode"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cudaGraphAddExternalSemaphoresSignalNode(graph: cudaGraph_t, pDependencies: PointerLike, numDependencies: bigint | number, nodeParams: PointerLike): cudaGraphNode_t {
-    rt.count(numDependencies, "cudaGraphAddExternalSemaphoresSignalNode", "numDependencies");
-    const r = raw.cudaGraphAddExternalSemaphoresSignalNode(o0, graph, rt.sized(pDependencies, numDependencies, 8, "cudaGraphAddExternalSemaphoresSignalNode", "pDependencies"), numDependencies, rt.ptr(rt.expect(nodeParams, cudaExternalSemaphoreSignalNodeParams, "cudaGraphAddExternalSemaphoresSignalNode", "nodeParams")));
+    if (arguments.length !== 4) rt.arity("cudaGraphAddExternalSemaphoresSignalNode", "graph,pDependencies,numDependencies,nodeParams", 4, arguments.length);
+    if (!(isPtr(graph))) rt.bad("cudaGraphAddExternalSemaphoresSignalNode", "graph", "pointer", graph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cudaGraphAddExternalSemaphoresSignalNode", "numDependencies", "u64", numDependencies);
+    const r = raw.cudaGraphAddExternalSemaphoresSignalNode(o0, graph, rt.sized(pDependencies, numDependencies, 8, "cudaGraphAddExternalSemaphoresSignalNode", "pDependencies"), numDependencies, rt.ptr(rt.expect(nodeParams, cudaExternalSemaphoreSignalNodeParams, "cudaGraphAddExternalSemaphoresSignalNode", "nodeParams"), "cudaGraphAddExternalSemaphoresSignalNode", "nodeParams"));
     if (rt.guards) rt.check("cudaGraphAddExternalSemaphoresSignalNode");
     if (r !== 0) rt.fail(r, "cudaGraphAddExternalSemaphoresSignalNode");
     return rt.readPointer(0) as cudaGraphNode_t;
@@ -2195,8 +2957,11 @@ function cudaGraphAddExternalSemaphoresSignalNode$(raw: Raw, rt: CheckedRuntime)
 }
 
 function cudaGraphExternalSemaphoresSignalNodeGetParams$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphExternalSemaphoresSignalNodeGetParams"] {
+  const isPtr = rt.isPointer;
   return function cudaGraphExternalSemaphoresSignalNodeGetParams(hNode: cudaGraphNode_t, params_out?: cudaExternalSemaphoreSignalNodeParams): cudaExternalSemaphoreSignalNodeParams {
-    const $params_out = params_out === undefined ? rt.record(cudaExternalSemaphoreSignalNodeParams) : rt.expect(params_out, cudaExternalSemaphoreSignalNodeParams, "cudaGraphExternalSemaphoresSignalNodeGetParams", "params_out");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity("cudaGraphExternalSemaphoresSignalNodeGetParams", "hNode,params_out", 1, arguments.length);
+    if (!(isPtr(hNode))) rt.bad("cudaGraphExternalSemaphoresSignalNodeGetParams", "hNode", "pointer", hNode);
+    const $params_out = params_out === undefined ? rt.record(cudaExternalSemaphoreSignalNodeParams) : rt.recordArg(params_out, cudaExternalSemaphoreSignalNodeParams, "cudaGraphExternalSemaphoresSignalNodeGetParams", "params_out");
     const r = raw.cudaGraphExternalSemaphoresSignalNodeGetParams(hNode, $params_out.$pointer());
     if (rt.guards) rt.check("cudaGraphExternalSemaphoresSignalNodeGetParams");
     if (r !== 0) rt.fail(r, "cudaGraphExternalSemaphoresSignalNodeGetParams", hNode);
@@ -2205,8 +2970,11 @@ function cudaGraphExternalSemaphoresSignalNodeGetParams$(raw: Raw, rt: CheckedRu
 }
 
 function cudaGraphExternalSemaphoresSignalNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphExternalSemaphoresSignalNodeSetParams"] {
+  const isPtr = rt.isPointer;
   return function cudaGraphExternalSemaphoresSignalNodeSetParams(hNode: cudaGraphNode_t, nodeParams: PointerLike): void {
-    const r = raw.cudaGraphExternalSemaphoresSignalNodeSetParams(hNode, rt.ptr(rt.expect(nodeParams, cudaExternalSemaphoreSignalNodeParams, "cudaGraphExternalSemaphoresSignalNodeSetParams", "nodeParams")));
+    if (arguments.length !== 2) rt.arity("cudaGraphExternalSemaphoresSignalNodeSetParams", "hNode,nodeParams", 2, arguments.length);
+    if (!(isPtr(hNode))) rt.bad("cudaGraphExternalSemaphoresSignalNodeSetParams", "hNode", "pointer", hNode);
+    const r = raw.cudaGraphExternalSemaphoresSignalNodeSetParams(hNode, rt.ptr(rt.expect(nodeParams, cudaExternalSemaphoreSignalNodeParams, "cudaGraphExternalSemaphoresSignalNodeSetParams", "nodeParams"), "cudaGraphExternalSemaphoresSignalNodeSetParams", "nodeParams"));
     if (rt.guards) rt.check("cudaGraphExternalSemaphoresSignalNodeSetParams");
     if (r !== 0) rt.fail(r, "cudaGraphExternalSemaphoresSignalNodeSetParams", hNode);
   };
@@ -2214,9 +2982,12 @@ function cudaGraphExternalSemaphoresSignalNodeSetParams$(raw: Raw, rt: CheckedRu
 
 function cudaGraphAddExternalSemaphoresWaitNode$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphAddExternalSemaphoresWaitNode"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cudaGraphAddExternalSemaphoresWaitNode(graph: cudaGraph_t, pDependencies: PointerLike, numDependencies: bigint | number, nodeParams: PointerLike): cudaGraphNode_t {
-    rt.count(numDependencies, "cudaGraphAddExternalSemaphoresWaitNode", "numDependencies");
-    const r = raw.cudaGraphAddExternalSemaphoresWaitNode(o0, graph, rt.sized(pDependencies, numDependencies, 8, "cudaGraphAddExternalSemaphoresWaitNode", "pDependencies"), numDependencies, rt.ptr(rt.expect(nodeParams, cudaExternalSemaphoreWaitNodeParams, "cudaGraphAddExternalSemaphoresWaitNode", "nodeParams")));
+    if (arguments.length !== 4) rt.arity("cudaGraphAddExternalSemaphoresWaitNode", "graph,pDependencies,numDependencies,nodeParams", 4, arguments.length);
+    if (!(isPtr(graph))) rt.bad("cudaGraphAddExternalSemaphoresWaitNode", "graph", "pointer", graph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cudaGraphAddExternalSemaphoresWaitNode", "numDependencies", "u64", numDependencies);
+    const r = raw.cudaGraphAddExternalSemaphoresWaitNode(o0, graph, rt.sized(pDependencies, numDependencies, 8, "cudaGraphAddExternalSemaphoresWaitNode", "pDependencies"), numDependencies, rt.ptr(rt.expect(nodeParams, cudaExternalSemaphoreWaitNodeParams, "cudaGraphAddExternalSemaphoresWaitNode", "nodeParams"), "cudaGraphAddExternalSemaphoresWaitNode", "nodeParams"));
     if (rt.guards) rt.check("cudaGraphAddExternalSemaphoresWaitNode");
     if (r !== 0) rt.fail(r, "cudaGraphAddExternalSemaphoresWaitNode");
     return rt.readPointer(0) as cudaGraphNode_t;
@@ -2224,8 +2995,11 @@ function cudaGraphAddExternalSemaphoresWaitNode$(raw: Raw, rt: CheckedRuntime): 
 }
 
 function cudaGraphExternalSemaphoresWaitNodeGetParams$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphExternalSemaphoresWaitNodeGetParams"] {
+  const isPtr = rt.isPointer;
   return function cudaGraphExternalSemaphoresWaitNodeGetParams(hNode: cudaGraphNode_t, params_out?: cudaExternalSemaphoreWaitNodeParams): cudaExternalSemaphoreWaitNodeParams {
-    const $params_out = params_out === undefined ? rt.record(cudaExternalSemaphoreWaitNodeParams) : rt.expect(params_out, cudaExternalSemaphoreWaitNodeParams, "cudaGraphExternalSemaphoresWaitNodeGetParams", "params_out");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity("cudaGraphExternalSemaphoresWaitNodeGetParams", "hNode,params_out", 1, arguments.length);
+    if (!(isPtr(hNode))) rt.bad("cudaGraphExternalSemaphoresWaitNodeGetParams", "hNode", "pointer", hNode);
+    const $params_out = params_out === undefined ? rt.record(cudaExternalSemaphoreWaitNodeParams) : rt.recordArg(params_out, cudaExternalSemaphoreWaitNodeParams, "cudaGraphExternalSemaphoresWaitNodeGetParams", "params_out");
     const r = raw.cudaGraphExternalSemaphoresWaitNodeGetParams(hNode, $params_out.$pointer());
     if (rt.guards) rt.check("cudaGraphExternalSemaphoresWaitNodeGetParams");
     if (r !== 0) rt.fail(r, "cudaGraphExternalSemaphoresWaitNodeGetParams", hNode);
@@ -2234,8 +3008,11 @@ function cudaGraphExternalSemaphoresWaitNodeGetParams$(raw: Raw, rt: CheckedRunt
 }
 
 function cudaGraphExternalSemaphoresWaitNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphExternalSemaphoresWaitNodeSetParams"] {
+  const isPtr = rt.isPointer;
   return function cudaGraphExternalSemaphoresWaitNodeSetParams(hNode: cudaGraphNode_t, nodeParams: PointerLike): void {
-    const r = raw.cudaGraphExternalSemaphoresWaitNodeSetParams(hNode, rt.ptr(rt.expect(nodeParams, cudaExternalSemaphoreWaitNodeParams, "cudaGraphExternalSemaphoresWaitNodeSetParams", "nodeParams")));
+    if (arguments.length !== 2) rt.arity("cudaGraphExternalSemaphoresWaitNodeSetParams", "hNode,nodeParams", 2, arguments.length);
+    if (!(isPtr(hNode))) rt.bad("cudaGraphExternalSemaphoresWaitNodeSetParams", "hNode", "pointer", hNode);
+    const r = raw.cudaGraphExternalSemaphoresWaitNodeSetParams(hNode, rt.ptr(rt.expect(nodeParams, cudaExternalSemaphoreWaitNodeParams, "cudaGraphExternalSemaphoresWaitNodeSetParams", "nodeParams"), "cudaGraphExternalSemaphoresWaitNodeSetParams", "nodeParams"));
     if (rt.guards) rt.check("cudaGraphExternalSemaphoresWaitNodeSetParams");
     if (r !== 0) rt.fail(r, "cudaGraphExternalSemaphoresWaitNodeSetParams", hNode);
   };
@@ -2243,9 +3020,12 @@ function cudaGraphExternalSemaphoresWaitNodeSetParams$(raw: Raw, rt: CheckedRunt
 
 function cudaGraphAddMemAllocNode$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphAddMemAllocNode"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cudaGraphAddMemAllocNode(graph: cudaGraph_t, pDependencies: PointerLike, numDependencies: bigint | number, nodeParams: PointerLike): cudaGraphNode_t {
-    rt.count(numDependencies, "cudaGraphAddMemAllocNode", "numDependencies");
-    const r = raw.cudaGraphAddMemAllocNode(o0, graph, rt.sized(pDependencies, numDependencies, 8, "cudaGraphAddMemAllocNode", "pDependencies"), numDependencies, rt.ptr(rt.expect(nodeParams, cudaMemAllocNodeParams, "cudaGraphAddMemAllocNode", "nodeParams")));
+    if (arguments.length !== 4) rt.arity("cudaGraphAddMemAllocNode", "graph,pDependencies,numDependencies,nodeParams", 4, arguments.length);
+    if (!(isPtr(graph))) rt.bad("cudaGraphAddMemAllocNode", "graph", "pointer", graph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cudaGraphAddMemAllocNode", "numDependencies", "u64", numDependencies);
+    const r = raw.cudaGraphAddMemAllocNode(o0, graph, rt.sized(pDependencies, numDependencies, 8, "cudaGraphAddMemAllocNode", "pDependencies"), numDependencies, rt.ptr(rt.expect(nodeParams, cudaMemAllocNodeParams, "cudaGraphAddMemAllocNode", "nodeParams"), "cudaGraphAddMemAllocNode", "nodeParams"));
     if (rt.guards) rt.check("cudaGraphAddMemAllocNode");
     if (r !== 0) rt.fail(r, "cudaGraphAddMemAllocNode");
     return rt.readPointer(0) as cudaGraphNode_t;
@@ -2253,8 +3033,11 @@ function cudaGraphAddMemAllocNode$(raw: Raw, rt: CheckedRuntime): Checked["cudaG
 }
 
 function cudaGraphMemAllocNodeGetParams$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphMemAllocNodeGetParams"] {
+  const isPtr = rt.isPointer;
   return function cudaGraphMemAllocNodeGetParams(node: cudaGraphNode_t, params_out?: cudaMemAllocNodeParams): cudaMemAllocNodeParams {
-    const $params_out = params_out === undefined ? rt.record(cudaMemAllocNodeParams) : rt.expect(params_out, cudaMemAllocNodeParams, "cudaGraphMemAllocNodeGetParams", "params_out");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity("cudaGraphMemAllocNodeGetParams", "node,params_out", 1, arguments.length);
+    if (!(isPtr(node))) rt.bad("cudaGraphMemAllocNodeGetParams", "node", "pointer", node);
+    const $params_out = params_out === undefined ? rt.record(cudaMemAllocNodeParams) : rt.recordArg(params_out, cudaMemAllocNodeParams, "cudaGraphMemAllocNodeGetParams", "params_out");
     const r = raw.cudaGraphMemAllocNodeGetParams(node, $params_out.$pointer());
     if (rt.guards) rt.check("cudaGraphMemAllocNodeGetParams");
     if (r !== 0) rt.fail(r, "cudaGraphMemAllocNodeGetParams", node);
@@ -2264,9 +3047,12 @@ function cudaGraphMemAllocNodeGetParams$(raw: Raw, rt: CheckedRuntime): Checked[
 
 function cudaGraphAddMemFreeNode$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphAddMemFreeNode"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cudaGraphAddMemFreeNode(graph: cudaGraph_t, pDependencies: PointerLike, numDependencies: bigint | number, dptr: PointerLike): cudaGraphNode_t {
-    rt.count(numDependencies, "cudaGraphAddMemFreeNode", "numDependencies");
-    const r = raw.cudaGraphAddMemFreeNode(o0, graph, rt.sized(pDependencies, numDependencies, 8, "cudaGraphAddMemFreeNode", "pDependencies"), numDependencies, rt.ptr(dptr));
+    if (arguments.length !== 4) rt.arity("cudaGraphAddMemFreeNode", "graph,pDependencies,numDependencies,dptr", 4, arguments.length);
+    if (!(isPtr(graph))) rt.bad("cudaGraphAddMemFreeNode", "graph", "pointer", graph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cudaGraphAddMemFreeNode", "numDependencies", "u64", numDependencies);
+    const r = raw.cudaGraphAddMemFreeNode(o0, graph, rt.sized(pDependencies, numDependencies, 8, "cudaGraphAddMemFreeNode", "pDependencies"), numDependencies, rt.ptr(dptr, "cudaGraphAddMemFreeNode", "dptr"));
     if (rt.guards) rt.check("cudaGraphAddMemFreeNode");
     if (r !== 0) rt.fail(r, "cudaGraphAddMemFreeNode");
     return rt.readPointer(0) as cudaGraphNode_t;
@@ -2274,15 +3060,22 @@ function cudaGraphAddMemFreeNode$(raw: Raw, rt: CheckedRuntime): Checked["cudaGr
 }
 
 function cudaGraphMemFreeNodeGetParams$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphMemFreeNodeGetParams"] {
-  return function cudaGraphMemFreeNodeGetParams(node: cudaGraphNode_t, dptr_out: PointerLike): void {
-    const r = raw.cudaGraphMemFreeNodeGetParams(node, rt.ptr(dptr_out));
+  const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
+  return function cudaGraphMemFreeNodeGetParams(node: cudaGraphNode_t): Pointer {
+    if (arguments.length !== 1) rt.arity("cudaGraphMemFreeNodeGetParams", "node", 1, arguments.length);
+    if (!(isPtr(node))) rt.bad("cudaGraphMemFreeNodeGetParams", "node", "pointer", node);
+    const r = raw.cudaGraphMemFreeNodeGetParams(node, o0);
     if (rt.guards) rt.check("cudaGraphMemFreeNodeGetParams");
     if (r !== 0) rt.fail(r, "cudaGraphMemFreeNodeGetParams", node);
+    return rt.readPointer(0);
   };
 }
 
 function cudaDeviceGraphMemTrim$(raw: Raw, rt: CheckedRuntime): Checked["cudaDeviceGraphMemTrim"] {
   return function cudaDeviceGraphMemTrim(device: number): void {
+    if (arguments.length !== 1) rt.arity("cudaDeviceGraphMemTrim", "device", 1, arguments.length);
+    if (!(typeof device === "number" && (device | 0) === device)) rt.bad("cudaDeviceGraphMemTrim", "device", "i32", device);
     const r = raw.cudaDeviceGraphMemTrim(device);
     if (rt.guards) rt.check("cudaDeviceGraphMemTrim");
     if (r !== 0) rt.fail(r, "cudaDeviceGraphMemTrim");
@@ -2291,7 +3084,10 @@ function cudaDeviceGraphMemTrim$(raw: Raw, rt: CheckedRuntime): Checked["cudaDev
 
 function cudaDeviceGetGraphMemAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cudaDeviceGetGraphMemAttribute"] {
   return function cudaDeviceGetGraphMemAttribute(device: number, attr: cudaGraphMemAttributeType, value: PointerLike): void {
-    const r = raw.cudaDeviceGetGraphMemAttribute(device, attr, rt.ptr(value));
+    if (arguments.length !== 3) rt.arity("cudaDeviceGetGraphMemAttribute", "device,attr,value", 3, arguments.length);
+    if (!(typeof device === "number" && (device | 0) === device)) rt.bad("cudaDeviceGetGraphMemAttribute", "device", "i32", device);
+    if (!(typeof attr === "number" && (attr >>> 0) === attr)) rt.bad("cudaDeviceGetGraphMemAttribute", "attr", "u32", attr);
+    const r = raw.cudaDeviceGetGraphMemAttribute(device, attr, rt.ptr(value, "cudaDeviceGetGraphMemAttribute", "value"));
     if (rt.guards) rt.check("cudaDeviceGetGraphMemAttribute");
     if (r !== 0) rt.fail(r, "cudaDeviceGetGraphMemAttribute");
   };
@@ -2299,7 +3095,10 @@ function cudaDeviceGetGraphMemAttribute$(raw: Raw, rt: CheckedRuntime): Checked[
 
 function cudaDeviceSetGraphMemAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cudaDeviceSetGraphMemAttribute"] {
   return function cudaDeviceSetGraphMemAttribute(device: number, attr: cudaGraphMemAttributeType, value: PointerLike): void {
-    const r = raw.cudaDeviceSetGraphMemAttribute(device, attr, rt.ptr(value));
+    if (arguments.length !== 3) rt.arity("cudaDeviceSetGraphMemAttribute", "device,attr,value", 3, arguments.length);
+    if (!(typeof device === "number" && (device | 0) === device)) rt.bad("cudaDeviceSetGraphMemAttribute", "device", "i32", device);
+    if (!(typeof attr === "number" && (attr >>> 0) === attr)) rt.bad("cudaDeviceSetGraphMemAttribute", "attr", "u32", attr);
+    const r = raw.cudaDeviceSetGraphMemAttribute(device, attr, rt.ptr(value, "cudaDeviceSetGraphMemAttribute", "value"));
     if (rt.guards) rt.check("cudaDeviceSetGraphMemAttribute");
     if (r !== 0) rt.fail(r, "cudaDeviceSetGraphMemAttribute");
   };
@@ -2307,7 +3106,10 @@ function cudaDeviceSetGraphMemAttribute$(raw: Raw, rt: CheckedRuntime): Checked[
 
 function cudaGraphClone$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphClone"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cudaGraphClone(originalGraph: cudaGraph_t): cudaGraph_t {
+    if (arguments.length !== 1) rt.arity("cudaGraphClone", "originalGraph", 1, arguments.length);
+    if (!(isPtr(originalGraph))) rt.bad("cudaGraphClone", "originalGraph", "pointer", originalGraph);
     const r = raw.cudaGraphClone(o0, originalGraph);
     if (rt.guards) rt.check("cudaGraphClone");
     if (r !== 0) rt.fail(r, "cudaGraphClone");
@@ -2317,7 +3119,11 @@ function cudaGraphClone$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphClone"
 
 function cudaGraphNodeFindInClone$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphNodeFindInClone"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cudaGraphNodeFindInClone(originalNode: cudaGraphNode_t, clonedGraph: cudaGraph_t): cudaGraphNode_t {
+    if (arguments.length !== 2) rt.arity("cudaGraphNodeFindInClone", "originalNode,clonedGraph", 2, arguments.length);
+    if (!(isPtr(originalNode))) rt.bad("cudaGraphNodeFindInClone", "originalNode", "pointer", originalNode);
+    if (!(isPtr(clonedGraph))) rt.bad("cudaGraphNodeFindInClone", "clonedGraph", "pointer", clonedGraph);
     const r = raw.cudaGraphNodeFindInClone(o0, originalNode, clonedGraph);
     if (rt.guards) rt.check("cudaGraphNodeFindInClone");
     if (r !== 0) rt.fail(r, "cudaGraphNodeFindInClone");
@@ -2328,7 +3134,10 @@ function cudaGraphNodeFindInClone$(raw: Raw, rt: CheckedRuntime): Checked["cudaG
 function cudaGraphNodeGetType$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphNodeGetType"] {
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
+  const isPtr = rt.isPointer;
   return function cudaGraphNodeGetType(node: cudaGraphNode_t): cudaGraphNodeType {
+    if (arguments.length !== 1) rt.arity("cudaGraphNodeGetType", "node", 1, arguments.length);
+    if (!(isPtr(node))) rt.bad("cudaGraphNodeGetType", "node", "pointer", node);
     const r = raw.cudaGraphNodeGetType(node, o0);
     if (rt.guards) rt.check("cudaGraphNodeGetType");
     if (r !== 0) rt.fail(r, "cudaGraphNodeGetType", node);
@@ -2338,8 +3147,12 @@ function cudaGraphNodeGetType$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraph
 
 function cudaGraphGetNodes$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphGetNodes"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   const A_cudaGraphGetNodes: ArraySpec = { elements: [{ kind: "pointer", size: 8 }], count: { slot: 0, bytes: 8 }, query: true, retry: [] };
   return function cudaGraphGetNodes(graph: cudaGraph_t, numNodes?: number): cudaGraphNode_t[] {
+    if (arguments.length < 1 || arguments.length > 2) rt.arity("cudaGraphGetNodes", "graph,numNodes", 1, arguments.length);
+    if (!(isPtr(graph))) rt.bad("cudaGraphGetNodes", "graph", "pointer", graph);
+    if (numNodes !== undefined && !((typeof numNodes === "bigint" ? numNodes >= 0n && numNodes <= 18446744073709551615n : Number.isSafeInteger(numNodes) && numNodes >= 0) && numNodes >= 0)) rt.bad("cudaGraphGetNodes", "numNodes", "u64", numNodes);
     const a = rt.arrays("cudaGraphGetNodes", A_cudaGraphGetNodes, numNodes, (p) => raw.cudaGraphGetNodes(graph, p[0]!, o0), graph);
     return a[0] as cudaGraphNode_t[];
   };
@@ -2347,8 +3160,12 @@ function cudaGraphGetNodes$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphGet
 
 function cudaGraphGetRootNodes$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphGetRootNodes"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   const A_cudaGraphGetRootNodes: ArraySpec = { elements: [{ kind: "pointer", size: 8 }], count: { slot: 0, bytes: 8 }, query: true, retry: [] };
   return function cudaGraphGetRootNodes(graph: cudaGraph_t, pNumRootNodes?: number): cudaGraphNode_t[] {
+    if (arguments.length < 1 || arguments.length > 2) rt.arity("cudaGraphGetRootNodes", "graph,pNumRootNodes", 1, arguments.length);
+    if (!(isPtr(graph))) rt.bad("cudaGraphGetRootNodes", "graph", "pointer", graph);
+    if (pNumRootNodes !== undefined && !((typeof pNumRootNodes === "bigint" ? pNumRootNodes >= 0n && pNumRootNodes <= 18446744073709551615n : Number.isSafeInteger(pNumRootNodes) && pNumRootNodes >= 0) && pNumRootNodes >= 0)) rt.bad("cudaGraphGetRootNodes", "pNumRootNodes", "u64", pNumRootNodes);
     const a = rt.arrays("cudaGraphGetRootNodes", A_cudaGraphGetRootNodes, pNumRootNodes, (p) => raw.cudaGraphGetRootNodes(graph, p[0]!, o0), graph);
     return a[0] as cudaGraphNode_t[];
   };
@@ -2356,8 +3173,12 @@ function cudaGraphGetRootNodes$(raw: Raw, rt: CheckedRuntime): Checked["cudaGrap
 
 function cudaGraphGetEdges$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphGetEdges"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   const A_cudaGraphGetEdges: ArraySpec = { elements: [{ kind: "pointer", size: 8 }, { kind: "pointer", size: 8 }], count: { slot: 0, bytes: 8 }, query: true, retry: [] };
   return function cudaGraphGetEdges(graph: cudaGraph_t, numEdges?: number): [from: cudaGraphNode_t[], to: cudaGraphNode_t[]] {
+    if (arguments.length < 1 || arguments.length > 2) rt.arity("cudaGraphGetEdges", "graph,numEdges", 1, arguments.length);
+    if (!(isPtr(graph))) rt.bad("cudaGraphGetEdges", "graph", "pointer", graph);
+    if (numEdges !== undefined && !((typeof numEdges === "bigint" ? numEdges >= 0n && numEdges <= 18446744073709551615n : Number.isSafeInteger(numEdges) && numEdges >= 0) && numEdges >= 0)) rt.bad("cudaGraphGetEdges", "numEdges", "u64", numEdges);
     const a = rt.arrays("cudaGraphGetEdges", A_cudaGraphGetEdges, numEdges, (p) => raw.cudaGraphGetEdges(graph, p[0]!, p[1]!, o0), graph);
     return [a[0] as cudaGraphNode_t[], a[1] as cudaGraphNode_t[]];
   };
@@ -2365,8 +3186,12 @@ function cudaGraphGetEdges$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphGet
 
 function cudaGraphGetEdges_v2$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphGetEdges_v2"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   const A_cudaGraphGetEdges_v2: ArraySpec = { elements: [{ kind: "pointer", size: 8 }, { kind: "pointer", size: 8 }, { kind: "record", size: cudaGraphEdgeData_st.$size, cls: cudaGraphEdgeData_st }], count: { slot: 0, bytes: 8 }, query: true, retry: [] };
   return function cudaGraphGetEdges_v2(graph: cudaGraph_t, numEdges?: number): [from: cudaGraphNode_t[], to: cudaGraphNode_t[], edgeData: cudaGraphEdgeData_st[]] {
+    if (arguments.length < 1 || arguments.length > 2) rt.arity("cudaGraphGetEdges_v2", "graph,numEdges", 1, arguments.length);
+    if (!(isPtr(graph))) rt.bad("cudaGraphGetEdges_v2", "graph", "pointer", graph);
+    if (numEdges !== undefined && !((typeof numEdges === "bigint" ? numEdges >= 0n && numEdges <= 18446744073709551615n : Number.isSafeInteger(numEdges) && numEdges >= 0) && numEdges >= 0)) rt.bad("cudaGraphGetEdges_v2", "numEdges", "u64", numEdges);
     const a = rt.arrays("cudaGraphGetEdges_v2", A_cudaGraphGetEdges_v2, numEdges, (p) => raw.cudaGraphGetEdges_v2(graph, p[0]!, p[1]!, p[2]!, o0), graph);
     return [a[0] as cudaGraphNode_t[], a[1] as cudaGraphNode_t[], a[2] as cudaGraphEdgeData_st[]];
   };
@@ -2374,8 +3199,12 @@ function cudaGraphGetEdges_v2$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraph
 
 function cudaGraphNodeGetDependencies$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphNodeGetDependencies"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   const A_cudaGraphNodeGetDependencies: ArraySpec = { elements: [{ kind: "pointer", size: 8 }], count: { slot: 0, bytes: 8 }, query: true, retry: [] };
   return function cudaGraphNodeGetDependencies(node: cudaGraphNode_t, pNumDependencies?: number): cudaGraphNode_t[] {
+    if (arguments.length < 1 || arguments.length > 2) rt.arity("cudaGraphNodeGetDependencies", "node,pNumDependencies", 1, arguments.length);
+    if (!(isPtr(node))) rt.bad("cudaGraphNodeGetDependencies", "node", "pointer", node);
+    if (pNumDependencies !== undefined && !((typeof pNumDependencies === "bigint" ? pNumDependencies >= 0n && pNumDependencies <= 18446744073709551615n : Number.isSafeInteger(pNumDependencies) && pNumDependencies >= 0) && pNumDependencies >= 0)) rt.bad("cudaGraphNodeGetDependencies", "pNumDependencies", "u64", pNumDependencies);
     const a = rt.arrays("cudaGraphNodeGetDependencies", A_cudaGraphNodeGetDependencies, pNumDependencies, (p) => raw.cudaGraphNodeGetDependencies(node, p[0]!, o0), node);
     return a[0] as cudaGraphNode_t[];
   };
@@ -2383,8 +3212,12 @@ function cudaGraphNodeGetDependencies$(raw: Raw, rt: CheckedRuntime): Checked["c
 
 function cudaGraphNodeGetDependencies_v2$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphNodeGetDependencies_v2"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   const A_cudaGraphNodeGetDependencies_v2: ArraySpec = { elements: [{ kind: "pointer", size: 8 }, { kind: "record", size: cudaGraphEdgeData_st.$size, cls: cudaGraphEdgeData_st }], count: { slot: 0, bytes: 8 }, query: true, retry: [] };
   return function cudaGraphNodeGetDependencies_v2(node: cudaGraphNode_t, pNumDependencies?: number): [pDependencies: cudaGraphNode_t[], edgeData: cudaGraphEdgeData_st[]] {
+    if (arguments.length < 1 || arguments.length > 2) rt.arity("cudaGraphNodeGetDependencies_v2", "node,pNumDependencies", 1, arguments.length);
+    if (!(isPtr(node))) rt.bad("cudaGraphNodeGetDependencies_v2", "node", "pointer", node);
+    if (pNumDependencies !== undefined && !((typeof pNumDependencies === "bigint" ? pNumDependencies >= 0n && pNumDependencies <= 18446744073709551615n : Number.isSafeInteger(pNumDependencies) && pNumDependencies >= 0) && pNumDependencies >= 0)) rt.bad("cudaGraphNodeGetDependencies_v2", "pNumDependencies", "u64", pNumDependencies);
     const a = rt.arrays("cudaGraphNodeGetDependencies_v2", A_cudaGraphNodeGetDependencies_v2, pNumDependencies, (p) => raw.cudaGraphNodeGetDependencies_v2(node, p[0]!, p[1]!, o0), node);
     return [a[0] as cudaGraphNode_t[], a[1] as cudaGraphEdgeData_st[]];
   };
@@ -2392,8 +3225,12 @@ function cudaGraphNodeGetDependencies_v2$(raw: Raw, rt: CheckedRuntime): Checked
 
 function cudaGraphNodeGetDependentNodes$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphNodeGetDependentNodes"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   const A_cudaGraphNodeGetDependentNodes: ArraySpec = { elements: [{ kind: "pointer", size: 8 }], count: { slot: 0, bytes: 8 }, query: true, retry: [] };
   return function cudaGraphNodeGetDependentNodes(node: cudaGraphNode_t, pNumDependentNodes?: number): cudaGraphNode_t[] {
+    if (arguments.length < 1 || arguments.length > 2) rt.arity("cudaGraphNodeGetDependentNodes", "node,pNumDependentNodes", 1, arguments.length);
+    if (!(isPtr(node))) rt.bad("cudaGraphNodeGetDependentNodes", "node", "pointer", node);
+    if (pNumDependentNodes !== undefined && !((typeof pNumDependentNodes === "bigint" ? pNumDependentNodes >= 0n && pNumDependentNodes <= 18446744073709551615n : Number.isSafeInteger(pNumDependentNodes) && pNumDependentNodes >= 0) && pNumDependentNodes >= 0)) rt.bad("cudaGraphNodeGetDependentNodes", "pNumDependentNodes", "u64", pNumDependentNodes);
     const a = rt.arrays("cudaGraphNodeGetDependentNodes", A_cudaGraphNodeGetDependentNodes, pNumDependentNodes, (p) => raw.cudaGraphNodeGetDependentNodes(node, p[0]!, o0), node);
     return a[0] as cudaGraphNode_t[];
   };
@@ -2401,47 +3238,70 @@ function cudaGraphNodeGetDependentNodes$(raw: Raw, rt: CheckedRuntime): Checked[
 
 function cudaGraphNodeGetDependentNodes_v2$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphNodeGetDependentNodes_v2"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   const A_cudaGraphNodeGetDependentNodes_v2: ArraySpec = { elements: [{ kind: "pointer", size: 8 }, { kind: "record", size: cudaGraphEdgeData_st.$size, cls: cudaGraphEdgeData_st }], count: { slot: 0, bytes: 8 }, query: true, retry: [] };
   return function cudaGraphNodeGetDependentNodes_v2(node: cudaGraphNode_t, pNumDependentNodes?: number): [pDependentNodes: cudaGraphNode_t[], edgeData: cudaGraphEdgeData_st[]] {
+    if (arguments.length < 1 || arguments.length > 2) rt.arity("cudaGraphNodeGetDependentNodes_v2", "node,pNumDependentNodes", 1, arguments.length);
+    if (!(isPtr(node))) rt.bad("cudaGraphNodeGetDependentNodes_v2", "node", "pointer", node);
+    if (pNumDependentNodes !== undefined && !((typeof pNumDependentNodes === "bigint" ? pNumDependentNodes >= 0n && pNumDependentNodes <= 18446744073709551615n : Number.isSafeInteger(pNumDependentNodes) && pNumDependentNodes >= 0) && pNumDependentNodes >= 0)) rt.bad("cudaGraphNodeGetDependentNodes_v2", "pNumDependentNodes", "u64", pNumDependentNodes);
     const a = rt.arrays("cudaGraphNodeGetDependentNodes_v2", A_cudaGraphNodeGetDependentNodes_v2, pNumDependentNodes, (p) => raw.cudaGraphNodeGetDependentNodes_v2(node, p[0]!, p[1]!, o0), node);
     return [a[0] as cudaGraphNode_t[], a[1] as cudaGraphEdgeData_st[]];
   };
 }
 
 function cudaGraphAddDependencies$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphAddDependencies"] {
+  const isPtr = rt.isPointer;
   return function cudaGraphAddDependencies(graph: cudaGraph_t, from: PointerLike, to: PointerLike, numDependencies: bigint | number): void {
-    const r = raw.cudaGraphAddDependencies(graph, rt.ptr(from), rt.ptr(to), numDependencies);
+    if (arguments.length !== 4) rt.arity("cudaGraphAddDependencies", "graph,from,to,numDependencies", 4, arguments.length);
+    if (!(isPtr(graph))) rt.bad("cudaGraphAddDependencies", "graph", "pointer", graph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cudaGraphAddDependencies", "numDependencies", "u64", numDependencies);
+    const r = raw.cudaGraphAddDependencies(graph, rt.ptr(from, "cudaGraphAddDependencies", "from"), rt.ptr(to, "cudaGraphAddDependencies", "to"), numDependencies);
     if (rt.guards) rt.check("cudaGraphAddDependencies");
     if (r !== 0) rt.fail(r, "cudaGraphAddDependencies", graph);
   };
 }
 
 function cudaGraphAddDependencies_v2$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphAddDependencies_v2"] {
+  const isPtr = rt.isPointer;
   return function cudaGraphAddDependencies_v2(graph: cudaGraph_t, from: PointerLike, to: PointerLike, edgeData: PointerLike, numDependencies: bigint | number): void {
-    const r = raw.cudaGraphAddDependencies_v2(graph, rt.ptr(from), rt.ptr(to), rt.ptr(rt.expect(edgeData, cudaGraphEdgeData_st, "cudaGraphAddDependencies_v2", "edgeData")), numDependencies);
+    if (arguments.length !== 5) rt.arity("cudaGraphAddDependencies_v2", "graph,from,to,edgeData,numDependencies", 5, arguments.length);
+    if (!(isPtr(graph))) rt.bad("cudaGraphAddDependencies_v2", "graph", "pointer", graph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cudaGraphAddDependencies_v2", "numDependencies", "u64", numDependencies);
+    const r = raw.cudaGraphAddDependencies_v2(graph, rt.ptr(from, "cudaGraphAddDependencies_v2", "from"), rt.ptr(to, "cudaGraphAddDependencies_v2", "to"), rt.ptr(rt.expect(edgeData, cudaGraphEdgeData_st, "cudaGraphAddDependencies_v2", "edgeData"), "cudaGraphAddDependencies_v2", "edgeData"), numDependencies);
     if (rt.guards) rt.check("cudaGraphAddDependencies_v2");
     if (r !== 0) rt.fail(r, "cudaGraphAddDependencies_v2", graph);
   };
 }
 
 function cudaGraphRemoveDependencies$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphRemoveDependencies"] {
+  const isPtr = rt.isPointer;
   return function cudaGraphRemoveDependencies(graph: cudaGraph_t, from: PointerLike, to: PointerLike, numDependencies: bigint | number): void {
-    const r = raw.cudaGraphRemoveDependencies(graph, rt.ptr(from), rt.ptr(to), numDependencies);
+    if (arguments.length !== 4) rt.arity("cudaGraphRemoveDependencies", "graph,from,to,numDependencies", 4, arguments.length);
+    if (!(isPtr(graph))) rt.bad("cudaGraphRemoveDependencies", "graph", "pointer", graph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cudaGraphRemoveDependencies", "numDependencies", "u64", numDependencies);
+    const r = raw.cudaGraphRemoveDependencies(graph, rt.ptr(from, "cudaGraphRemoveDependencies", "from"), rt.ptr(to, "cudaGraphRemoveDependencies", "to"), numDependencies);
     if (rt.guards) rt.check("cudaGraphRemoveDependencies");
     if (r !== 0) rt.fail(r, "cudaGraphRemoveDependencies", graph);
   };
 }
 
 function cudaGraphRemoveDependencies_v2$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphRemoveDependencies_v2"] {
+  const isPtr = rt.isPointer;
   return function cudaGraphRemoveDependencies_v2(graph: cudaGraph_t, from: PointerLike, to: PointerLike, edgeData: PointerLike, numDependencies: bigint | number): void {
-    const r = raw.cudaGraphRemoveDependencies_v2(graph, rt.ptr(from), rt.ptr(to), rt.ptr(rt.expect(edgeData, cudaGraphEdgeData_st, "cudaGraphRemoveDependencies_v2", "edgeData")), numDependencies);
+    if (arguments.length !== 5) rt.arity("cudaGraphRemoveDependencies_v2", "graph,from,to,edgeData,numDependencies", 5, arguments.length);
+    if (!(isPtr(graph))) rt.bad("cudaGraphRemoveDependencies_v2", "graph", "pointer", graph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cudaGraphRemoveDependencies_v2", "numDependencies", "u64", numDependencies);
+    const r = raw.cudaGraphRemoveDependencies_v2(graph, rt.ptr(from, "cudaGraphRemoveDependencies_v2", "from"), rt.ptr(to, "cudaGraphRemoveDependencies_v2", "to"), rt.ptr(rt.expect(edgeData, cudaGraphEdgeData_st, "cudaGraphRemoveDependencies_v2", "edgeData"), "cudaGraphRemoveDependencies_v2", "edgeData"), numDependencies);
     if (rt.guards) rt.check("cudaGraphRemoveDependencies_v2");
     if (r !== 0) rt.fail(r, "cudaGraphRemoveDependencies_v2", graph);
   };
 }
 
 function cudaGraphDestroyNode$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphDestroyNode"] {
+  const isPtr = rt.isPointer;
   return function cudaGraphDestroyNode(node: cudaGraphNode_t): void {
+    if (arguments.length !== 1) rt.arity("cudaGraphDestroyNode", "node", 1, arguments.length);
+    if (!(isPtr(node))) rt.bad("cudaGraphDestroyNode", "node", "pointer", node);
     const r = raw.cudaGraphDestroyNode(node);
     if (rt.guards) rt.check("cudaGraphDestroyNode");
     if (r !== 0) rt.fail(r, "cudaGraphDestroyNode", node);
@@ -2450,7 +3310,11 @@ function cudaGraphDestroyNode$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraph
 
 function cudaGraphInstantiate$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphInstantiate"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cudaGraphInstantiate(graph: cudaGraph_t, flags: bigint | number): cudaGraphExec_t {
+    if (arguments.length !== 2) rt.arity("cudaGraphInstantiate", "graph,flags", 2, arguments.length);
+    if (!(isPtr(graph))) rt.bad("cudaGraphInstantiate", "graph", "pointer", graph);
+    if (!((typeof flags === "bigint" ? flags >= 0n && flags <= 18446744073709551615n : Number.isSafeInteger(flags) && flags >= 0))) rt.bad("cudaGraphInstantiate", "flags", "u64", flags);
     const r = raw.cudaGraphInstantiate(o0, graph, flags);
     if (rt.guards) rt.check("cudaGraphInstantiate");
     if (r !== 0) rt.fail(r, "cudaGraphInstantiate");
@@ -2460,7 +3324,11 @@ function cudaGraphInstantiate$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraph
 
 function cudaGraphInstantiateWithFlags$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphInstantiateWithFlags"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cudaGraphInstantiateWithFlags(graph: cudaGraph_t, flags: bigint | number): cudaGraphExec_t {
+    if (arguments.length !== 2) rt.arity("cudaGraphInstantiateWithFlags", "graph,flags", 2, arguments.length);
+    if (!(isPtr(graph))) rt.bad("cudaGraphInstantiateWithFlags", "graph", "pointer", graph);
+    if (!((typeof flags === "bigint" ? flags >= 0n && flags <= 18446744073709551615n : Number.isSafeInteger(flags) && flags >= 0))) rt.bad("cudaGraphInstantiateWithFlags", "flags", "u64", flags);
     const r = raw.cudaGraphInstantiateWithFlags(o0, graph, flags);
     if (rt.guards) rt.check("cudaGraphInstantiateWithFlags");
     if (r !== 0) rt.fail(r, "cudaGraphInstantiateWithFlags");
@@ -2470,8 +3338,11 @@ function cudaGraphInstantiateWithFlags$(raw: Raw, rt: CheckedRuntime): Checked["
 
 function cudaGraphInstantiateWithParams$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphInstantiateWithParams"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cudaGraphInstantiateWithParams(graph: cudaGraph_t, instantiateParams: PointerLike): cudaGraphExec_t {
-    const r = raw.cudaGraphInstantiateWithParams(o0, graph, rt.ptr(rt.expect(instantiateParams, cudaGraphInstantiateParams_st, "cudaGraphInstantiateWithParams", "instantiateParams")));
+    if (arguments.length !== 2) rt.arity("cudaGraphInstantiateWithParams", "graph,instantiateParams", 2, arguments.length);
+    if (!(isPtr(graph))) rt.bad("cudaGraphInstantiateWithParams", "graph", "pointer", graph);
+    const r = raw.cudaGraphInstantiateWithParams(o0, graph, rt.ptr(rt.expect(instantiateParams, cudaGraphInstantiateParams_st, "cudaGraphInstantiateWithParams", "instantiateParams"), "cudaGraphInstantiateWithParams", "instantiateParams"));
     if (rt.guards) rt.check("cudaGraphInstantiateWithParams");
     if (r !== 0) rt.fail(r, "cudaGraphInstantiateWithParams");
     return rt.readPointer(0) as cudaGraphExec_t;
@@ -2481,7 +3352,10 @@ function cudaGraphInstantiateWithParams$(raw: Raw, rt: CheckedRuntime): Checked[
 function cudaGraphExecGetFlags$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphExecGetFlags"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
+  const isPtr = rt.isPointer;
   return function cudaGraphExecGetFlags(graphExec: cudaGraphExec_t): bigint {
+    if (arguments.length !== 1) rt.arity("cudaGraphExecGetFlags", "graphExec", 1, arguments.length);
+    if (!(isPtr(graphExec))) rt.bad("cudaGraphExecGetFlags", "graphExec", "pointer", graphExec);
     const r = raw.cudaGraphExecGetFlags(graphExec, o0);
     if (rt.guards) rt.check("cudaGraphExecGetFlags");
     if (r !== 0) rt.fail(r, "cudaGraphExecGetFlags", graphExec);
@@ -2490,63 +3364,104 @@ function cudaGraphExecGetFlags$(raw: Raw, rt: CheckedRuntime): Checked["cudaGrap
 }
 
 function cudaGraphExecKernelNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphExecKernelNodeSetParams"] {
+  const isPtr = rt.isPointer;
   return function cudaGraphExecKernelNodeSetParams(hGraphExec: cudaGraphExec_t, node: cudaGraphNode_t, pNodeParams: PointerLike): void {
-    const r = raw.cudaGraphExecKernelNodeSetParams(hGraphExec, node, rt.ptr(rt.expect(pNodeParams, cudaKernelNodeParams, "cudaGraphExecKernelNodeSetParams", "pNodeParams")));
+    if (arguments.length !== 3) rt.arity("cudaGraphExecKernelNodeSetParams", "hGraphExec,node,pNodeParams", 3, arguments.length);
+    if (!(isPtr(hGraphExec))) rt.bad("cudaGraphExecKernelNodeSetParams", "hGraphExec", "pointer", hGraphExec);
+    if (!(isPtr(node))) rt.bad("cudaGraphExecKernelNodeSetParams", "node", "pointer", node);
+    const r = raw.cudaGraphExecKernelNodeSetParams(hGraphExec, node, rt.ptr(rt.expect(pNodeParams, cudaKernelNodeParams, "cudaGraphExecKernelNodeSetParams", "pNodeParams"), "cudaGraphExecKernelNodeSetParams", "pNodeParams"));
     if (rt.guards) rt.check("cudaGraphExecKernelNodeSetParams");
     if (r !== 0) rt.fail(r, "cudaGraphExecKernelNodeSetParams", hGraphExec);
   };
 }
 
 function cudaGraphExecMemcpyNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphExecMemcpyNodeSetParams"] {
+  const isPtr = rt.isPointer;
   return function cudaGraphExecMemcpyNodeSetParams(hGraphExec: cudaGraphExec_t, node: cudaGraphNode_t, pNodeParams: PointerLike): void {
-    const r = raw.cudaGraphExecMemcpyNodeSetParams(hGraphExec, node, rt.ptr(rt.expect(pNodeParams, cudaMemcpy3DParms, "cudaGraphExecMemcpyNodeSetParams", "pNodeParams")));
+    if (arguments.length !== 3) rt.arity("cudaGraphExecMemcpyNodeSetParams", "hGraphExec,node,pNodeParams", 3, arguments.length);
+    if (!(isPtr(hGraphExec))) rt.bad("cudaGraphExecMemcpyNodeSetParams", "hGraphExec", "pointer", hGraphExec);
+    if (!(isPtr(node))) rt.bad("cudaGraphExecMemcpyNodeSetParams", "node", "pointer", node);
+    const r = raw.cudaGraphExecMemcpyNodeSetParams(hGraphExec, node, rt.ptr(rt.expect(pNodeParams, cudaMemcpy3DParms, "cudaGraphExecMemcpyNodeSetParams", "pNodeParams"), "cudaGraphExecMemcpyNodeSetParams", "pNodeParams"));
     if (rt.guards) rt.check("cudaGraphExecMemcpyNodeSetParams");
     if (r !== 0) rt.fail(r, "cudaGraphExecMemcpyNodeSetParams", hGraphExec);
   };
 }
 
 function cudaGraphExecMemcpyNodeSetParamsToSymbol$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphExecMemcpyNodeSetParamsToSymbol"] {
+  const isPtr = rt.isPointer;
   return function cudaGraphExecMemcpyNodeSetParamsToSymbol(hGraphExec: cudaGraphExec_t, node: cudaGraphNode_t, symbol: PointerLike, src: PointerLike, count: bigint | number, offset: bigint | number, kind: cudaMemcpyKind): void {
-    const r = raw.cudaGraphExecMemcpyNodeSetParamsToSymbol(hGraphExec, node, rt.ptr(symbol), rt.ptr(src), count, offset, kind);
+    if (arguments.length !== 7) rt.arity("cudaGraphExecMemcpyNodeSetParamsToSymbol", "hGraphExec,node,symbol,src,count,offset,kind", 7, arguments.length);
+    if (!(isPtr(hGraphExec))) rt.bad("cudaGraphExecMemcpyNodeSetParamsToSymbol", "hGraphExec", "pointer", hGraphExec);
+    if (!(isPtr(node))) rt.bad("cudaGraphExecMemcpyNodeSetParamsToSymbol", "node", "pointer", node);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaGraphExecMemcpyNodeSetParamsToSymbol", "count", "u64", count);
+    if (!((typeof offset === "bigint" ? offset >= 0n && offset <= 18446744073709551615n : Number.isSafeInteger(offset) && offset >= 0))) rt.bad("cudaGraphExecMemcpyNodeSetParamsToSymbol", "offset", "u64", offset);
+    if (!(typeof kind === "number" && (kind >>> 0) === kind)) rt.bad("cudaGraphExecMemcpyNodeSetParamsToSymbol", "kind", "u32", kind);
+    const r = raw.cudaGraphExecMemcpyNodeSetParamsToSymbol(hGraphExec, node, rt.ptr(symbol, "cudaGraphExecMemcpyNodeSetParamsToSymbol", "symbol"), rt.sized(src, count, 1, "cudaGraphExecMemcpyNodeSetParamsToSymbol", "src"), count, offset, kind);
     if (rt.guards) rt.check("cudaGraphExecMemcpyNodeSetParamsToSymbol");
     if (r !== 0) rt.fail(r, "cudaGraphExecMemcpyNodeSetParamsToSymbol", hGraphExec);
   };
 }
 
 function cudaGraphExecMemcpyNodeSetParamsFromSymbol$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphExecMemcpyNodeSetParamsFromSymbol"] {
+  const isPtr = rt.isPointer;
   return function cudaGraphExecMemcpyNodeSetParamsFromSymbol(hGraphExec: cudaGraphExec_t, node: cudaGraphNode_t, dst: PointerLike, symbol: PointerLike, count: bigint | number, offset: bigint | number, kind: cudaMemcpyKind): void {
-    const r = raw.cudaGraphExecMemcpyNodeSetParamsFromSymbol(hGraphExec, node, rt.ptr(dst), rt.ptr(symbol), count, offset, kind);
+    if (arguments.length !== 7) rt.arity("cudaGraphExecMemcpyNodeSetParamsFromSymbol", "hGraphExec,node,dst,symbol,count,offset,kind", 7, arguments.length);
+    if (!(isPtr(hGraphExec))) rt.bad("cudaGraphExecMemcpyNodeSetParamsFromSymbol", "hGraphExec", "pointer", hGraphExec);
+    if (!(isPtr(node))) rt.bad("cudaGraphExecMemcpyNodeSetParamsFromSymbol", "node", "pointer", node);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaGraphExecMemcpyNodeSetParamsFromSymbol", "count", "u64", count);
+    if (!((typeof offset === "bigint" ? offset >= 0n && offset <= 18446744073709551615n : Number.isSafeInteger(offset) && offset >= 0))) rt.bad("cudaGraphExecMemcpyNodeSetParamsFromSymbol", "offset", "u64", offset);
+    if (!(typeof kind === "number" && (kind >>> 0) === kind)) rt.bad("cudaGraphExecMemcpyNodeSetParamsFromSymbol", "kind", "u32", kind);
+    const r = raw.cudaGraphExecMemcpyNodeSetParamsFromSymbol(hGraphExec, node, rt.ptr(dst, "cudaGraphExecMemcpyNodeSetParamsFromSymbol", "dst"), rt.sized(symbol, count, 1, "cudaGraphExecMemcpyNodeSetParamsFromSymbol", "symbol"), count, offset, kind);
     if (rt.guards) rt.check("cudaGraphExecMemcpyNodeSetParamsFromSymbol");
     if (r !== 0) rt.fail(r, "cudaGraphExecMemcpyNodeSetParamsFromSymbol", hGraphExec);
   };
 }
 
 function cudaGraphExecMemcpyNodeSetParams1D$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphExecMemcpyNodeSetParams1D"] {
+  const isPtr = rt.isPointer;
   return function cudaGraphExecMemcpyNodeSetParams1D(hGraphExec: cudaGraphExec_t, node: cudaGraphNode_t, dst: PointerLike, src: PointerLike, count: bigint | number, kind: cudaMemcpyKind): void {
-    const r = raw.cudaGraphExecMemcpyNodeSetParams1D(hGraphExec, node, rt.ptr(dst), rt.ptr(src), count, kind);
+    if (arguments.length !== 6) rt.arity("cudaGraphExecMemcpyNodeSetParams1D", "hGraphExec,node,dst,src,count,kind", 6, arguments.length);
+    if (!(isPtr(hGraphExec))) rt.bad("cudaGraphExecMemcpyNodeSetParams1D", "hGraphExec", "pointer", hGraphExec);
+    if (!(isPtr(node))) rt.bad("cudaGraphExecMemcpyNodeSetParams1D", "node", "pointer", node);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaGraphExecMemcpyNodeSetParams1D", "count", "u64", count);
+    if (!(typeof kind === "number" && (kind >>> 0) === kind)) rt.bad("cudaGraphExecMemcpyNodeSetParams1D", "kind", "u32", kind);
+    const r = raw.cudaGraphExecMemcpyNodeSetParams1D(hGraphExec, node, rt.ptr(dst, "cudaGraphExecMemcpyNodeSetParams1D", "dst"), rt.sized(src, count, 1, "cudaGraphExecMemcpyNodeSetParams1D", "src"), count, kind);
     if (rt.guards) rt.check("cudaGraphExecMemcpyNodeSetParams1D");
     if (r !== 0) rt.fail(r, "cudaGraphExecMemcpyNodeSetParams1D", hGraphExec);
   };
 }
 
 function cudaGraphExecMemsetNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphExecMemsetNodeSetParams"] {
+  const isPtr = rt.isPointer;
   return function cudaGraphExecMemsetNodeSetParams(hGraphExec: cudaGraphExec_t, node: cudaGraphNode_t, pNodeParams: PointerLike): void {
-    const r = raw.cudaGraphExecMemsetNodeSetParams(hGraphExec, node, rt.ptr(rt.expect(pNodeParams, cudaMemsetParams, "cudaGraphExecMemsetNodeSetParams", "pNodeParams")));
+    if (arguments.length !== 3) rt.arity("cudaGraphExecMemsetNodeSetParams", "hGraphExec,node,pNodeParams", 3, arguments.length);
+    if (!(isPtr(hGraphExec))) rt.bad("cudaGraphExecMemsetNodeSetParams", "hGraphExec", "pointer", hGraphExec);
+    if (!(isPtr(node))) rt.bad("cudaGraphExecMemsetNodeSetParams", "node", "pointer", node);
+    const r = raw.cudaGraphExecMemsetNodeSetParams(hGraphExec, node, rt.ptr(rt.expect(pNodeParams, cudaMemsetParams, "cudaGraphExecMemsetNodeSetParams", "pNodeParams"), "cudaGraphExecMemsetNodeSetParams", "pNodeParams"));
     if (rt.guards) rt.check("cudaGraphExecMemsetNodeSetParams");
     if (r !== 0) rt.fail(r, "cudaGraphExecMemsetNodeSetParams", hGraphExec);
   };
 }
 
 function cudaGraphExecHostNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphExecHostNodeSetParams"] {
+  const isPtr = rt.isPointer;
   return function cudaGraphExecHostNodeSetParams(hGraphExec: cudaGraphExec_t, node: cudaGraphNode_t, pNodeParams: PointerLike): void {
-    const r = raw.cudaGraphExecHostNodeSetParams(hGraphExec, node, rt.ptr(rt.expect(pNodeParams, cudaHostNodeParams, "cudaGraphExecHostNodeSetParams", "pNodeParams")));
+    if (arguments.length !== 3) rt.arity("cudaGraphExecHostNodeSetParams", "hGraphExec,node,pNodeParams", 3, arguments.length);
+    if (!(isPtr(hGraphExec))) rt.bad("cudaGraphExecHostNodeSetParams", "hGraphExec", "pointer", hGraphExec);
+    if (!(isPtr(node))) rt.bad("cudaGraphExecHostNodeSetParams", "node", "pointer", node);
+    const r = raw.cudaGraphExecHostNodeSetParams(hGraphExec, node, rt.ptr(rt.expect(pNodeParams, cudaHostNodeParams, "cudaGraphExecHostNodeSetParams", "pNodeParams"), "cudaGraphExecHostNodeSetParams", "pNodeParams"));
     if (rt.guards) rt.check("cudaGraphExecHostNodeSetParams");
     if (r !== 0) rt.fail(r, "cudaGraphExecHostNodeSetParams", hGraphExec);
   };
 }
 
 function cudaGraphExecChildGraphNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphExecChildGraphNodeSetParams"] {
+  const isPtr = rt.isPointer;
   return function cudaGraphExecChildGraphNodeSetParams(hGraphExec: cudaGraphExec_t, node: cudaGraphNode_t, childGraph: cudaGraph_t): void {
+    if (arguments.length !== 3) rt.arity("cudaGraphExecChildGraphNodeSetParams", "hGraphExec,node,childGraph", 3, arguments.length);
+    if (!(isPtr(hGraphExec))) rt.bad("cudaGraphExecChildGraphNodeSetParams", "hGraphExec", "pointer", hGraphExec);
+    if (!(isPtr(node))) rt.bad("cudaGraphExecChildGraphNodeSetParams", "node", "pointer", node);
+    if (!(isPtr(childGraph))) rt.bad("cudaGraphExecChildGraphNodeSetParams", "childGraph", "pointer", childGraph);
     const r = raw.cudaGraphExecChildGraphNodeSetParams(hGraphExec, node, childGraph);
     if (rt.guards) rt.check("cudaGraphExecChildGraphNodeSetParams");
     if (r !== 0) rt.fail(r, "cudaGraphExecChildGraphNodeSetParams", hGraphExec);
@@ -2554,7 +3469,12 @@ function cudaGraphExecChildGraphNodeSetParams$(raw: Raw, rt: CheckedRuntime): Ch
 }
 
 function cudaGraphExecEventRecordNodeSetEvent$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphExecEventRecordNodeSetEvent"] {
+  const isPtr = rt.isPointer;
   return function cudaGraphExecEventRecordNodeSetEvent(hGraphExec: cudaGraphExec_t, hNode: cudaGraphNode_t, event: cudaEvent_t): void {
+    if (arguments.length !== 3) rt.arity("cudaGraphExecEventRecordNodeSetEvent", "hGraphExec,hNode,event", 3, arguments.length);
+    if (!(isPtr(hGraphExec))) rt.bad("cudaGraphExecEventRecordNodeSetEvent", "hGraphExec", "pointer", hGraphExec);
+    if (!(isPtr(hNode))) rt.bad("cudaGraphExecEventRecordNodeSetEvent", "hNode", "pointer", hNode);
+    if (!(isPtr(event))) rt.bad("cudaGraphExecEventRecordNodeSetEvent", "event", "pointer", event);
     const r = raw.cudaGraphExecEventRecordNodeSetEvent(hGraphExec, hNode, event);
     if (rt.guards) rt.check("cudaGraphExecEventRecordNodeSetEvent");
     if (r !== 0) rt.fail(r, "cudaGraphExecEventRecordNodeSetEvent", hGraphExec);
@@ -2562,7 +3482,12 @@ function cudaGraphExecEventRecordNodeSetEvent$(raw: Raw, rt: CheckedRuntime): Ch
 }
 
 function cudaGraphExecEventWaitNodeSetEvent$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphExecEventWaitNodeSetEvent"] {
+  const isPtr = rt.isPointer;
   return function cudaGraphExecEventWaitNodeSetEvent(hGraphExec: cudaGraphExec_t, hNode: cudaGraphNode_t, event: cudaEvent_t): void {
+    if (arguments.length !== 3) rt.arity("cudaGraphExecEventWaitNodeSetEvent", "hGraphExec,hNode,event", 3, arguments.length);
+    if (!(isPtr(hGraphExec))) rt.bad("cudaGraphExecEventWaitNodeSetEvent", "hGraphExec", "pointer", hGraphExec);
+    if (!(isPtr(hNode))) rt.bad("cudaGraphExecEventWaitNodeSetEvent", "hNode", "pointer", hNode);
+    if (!(isPtr(event))) rt.bad("cudaGraphExecEventWaitNodeSetEvent", "event", "pointer", event);
     const r = raw.cudaGraphExecEventWaitNodeSetEvent(hGraphExec, hNode, event);
     if (rt.guards) rt.check("cudaGraphExecEventWaitNodeSetEvent");
     if (r !== 0) rt.fail(r, "cudaGraphExecEventWaitNodeSetEvent", hGraphExec);
@@ -2570,23 +3495,36 @@ function cudaGraphExecEventWaitNodeSetEvent$(raw: Raw, rt: CheckedRuntime): Chec
 }
 
 function cudaGraphExecExternalSemaphoresSignalNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphExecExternalSemaphoresSignalNodeSetParams"] {
+  const isPtr = rt.isPointer;
   return function cudaGraphExecExternalSemaphoresSignalNodeSetParams(hGraphExec: cudaGraphExec_t, hNode: cudaGraphNode_t, nodeParams: PointerLike): void {
-    const r = raw.cudaGraphExecExternalSemaphoresSignalNodeSetParams(hGraphExec, hNode, rt.ptr(rt.expect(nodeParams, cudaExternalSemaphoreSignalNodeParams, "cudaGraphExecExternalSemaphoresSignalNodeSetParams", "nodeParams")));
+    if (arguments.length !== 3) rt.arity("cudaGraphExecExternalSemaphoresSignalNodeSetParams", "hGraphExec,hNode,nodeParams", 3, arguments.length);
+    if (!(isPtr(hGraphExec))) rt.bad("cudaGraphExecExternalSemaphoresSignalNodeSetParams", "hGraphExec", "pointer", hGraphExec);
+    if (!(isPtr(hNode))) rt.bad("cudaGraphExecExternalSemaphoresSignalNodeSetParams", "hNode", "pointer", hNode);
+    const r = raw.cudaGraphExecExternalSemaphoresSignalNodeSetParams(hGraphExec, hNode, rt.ptr(rt.expect(nodeParams, cudaExternalSemaphoreSignalNodeParams, "cudaGraphExecExternalSemaphoresSignalNodeSetParams", "nodeParams"), "cudaGraphExecExternalSemaphoresSignalNodeSetParams", "nodeParams"));
     if (rt.guards) rt.check("cudaGraphExecExternalSemaphoresSignalNodeSetParams");
     if (r !== 0) rt.fail(r, "cudaGraphExecExternalSemaphoresSignalNodeSetParams", hGraphExec);
   };
 }
 
 function cudaGraphExecExternalSemaphoresWaitNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphExecExternalSemaphoresWaitNodeSetParams"] {
+  const isPtr = rt.isPointer;
   return function cudaGraphExecExternalSemaphoresWaitNodeSetParams(hGraphExec: cudaGraphExec_t, hNode: cudaGraphNode_t, nodeParams: PointerLike): void {
-    const r = raw.cudaGraphExecExternalSemaphoresWaitNodeSetParams(hGraphExec, hNode, rt.ptr(rt.expect(nodeParams, cudaExternalSemaphoreWaitNodeParams, "cudaGraphExecExternalSemaphoresWaitNodeSetParams", "nodeParams")));
+    if (arguments.length !== 3) rt.arity("cudaGraphExecExternalSemaphoresWaitNodeSetParams", "hGraphExec,hNode,nodeParams", 3, arguments.length);
+    if (!(isPtr(hGraphExec))) rt.bad("cudaGraphExecExternalSemaphoresWaitNodeSetParams", "hGraphExec", "pointer", hGraphExec);
+    if (!(isPtr(hNode))) rt.bad("cudaGraphExecExternalSemaphoresWaitNodeSetParams", "hNode", "pointer", hNode);
+    const r = raw.cudaGraphExecExternalSemaphoresWaitNodeSetParams(hGraphExec, hNode, rt.ptr(rt.expect(nodeParams, cudaExternalSemaphoreWaitNodeParams, "cudaGraphExecExternalSemaphoresWaitNodeSetParams", "nodeParams"), "cudaGraphExecExternalSemaphoresWaitNodeSetParams", "nodeParams"));
     if (rt.guards) rt.check("cudaGraphExecExternalSemaphoresWaitNodeSetParams");
     if (r !== 0) rt.fail(r, "cudaGraphExecExternalSemaphoresWaitNodeSetParams", hGraphExec);
   };
 }
 
 function cudaGraphNodeSetEnabled$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphNodeSetEnabled"] {
+  const isPtr = rt.isPointer;
   return function cudaGraphNodeSetEnabled(hGraphExec: cudaGraphExec_t, hNode: cudaGraphNode_t, isEnabled: number): void {
+    if (arguments.length !== 3) rt.arity("cudaGraphNodeSetEnabled", "hGraphExec,hNode,isEnabled", 3, arguments.length);
+    if (!(isPtr(hGraphExec))) rt.bad("cudaGraphNodeSetEnabled", "hGraphExec", "pointer", hGraphExec);
+    if (!(isPtr(hNode))) rt.bad("cudaGraphNodeSetEnabled", "hNode", "pointer", hNode);
+    if (!(typeof isEnabled === "number" && (isEnabled >>> 0) === isEnabled)) rt.bad("cudaGraphNodeSetEnabled", "isEnabled", "u32", isEnabled);
     const r = raw.cudaGraphNodeSetEnabled(hGraphExec, hNode, isEnabled);
     if (rt.guards) rt.check("cudaGraphNodeSetEnabled");
     if (r !== 0) rt.fail(r, "cudaGraphNodeSetEnabled", hGraphExec);
@@ -2596,7 +3534,11 @@ function cudaGraphNodeSetEnabled$(raw: Raw, rt: CheckedRuntime): Checked["cudaGr
 function cudaGraphNodeGetEnabled$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphNodeGetEnabled"] {
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
+  const isPtr = rt.isPointer;
   return function cudaGraphNodeGetEnabled(hGraphExec: cudaGraphExec_t, hNode: cudaGraphNode_t): number {
+    if (arguments.length !== 2) rt.arity("cudaGraphNodeGetEnabled", "hGraphExec,hNode", 2, arguments.length);
+    if (!(isPtr(hGraphExec))) rt.bad("cudaGraphNodeGetEnabled", "hGraphExec", "pointer", hGraphExec);
+    if (!(isPtr(hNode))) rt.bad("cudaGraphNodeGetEnabled", "hNode", "pointer", hNode);
     const r = raw.cudaGraphNodeGetEnabled(hGraphExec, hNode, o0);
     if (rt.guards) rt.check("cudaGraphNodeGetEnabled");
     if (r !== 0) rt.fail(r, "cudaGraphNodeGetEnabled", hGraphExec);
@@ -2605,15 +3547,25 @@ function cudaGraphNodeGetEnabled$(raw: Raw, rt: CheckedRuntime): Checked["cudaGr
 }
 
 function cudaGraphExecUpdate$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphExecUpdate"] {
-  return function cudaGraphExecUpdate(hGraphExec: cudaGraphExec_t, hGraph: cudaGraph_t, resultInfo: PointerLike): void {
-    const r = raw.cudaGraphExecUpdate(hGraphExec, hGraph, rt.ptr(rt.expect(resultInfo, cudaGraphExecUpdateResultInfo_st, "cudaGraphExecUpdate", "resultInfo")));
+  const isPtr = rt.isPointer;
+  return function cudaGraphExecUpdate(hGraphExec: cudaGraphExec_t, hGraph: cudaGraph_t, resultInfo?: cudaGraphExecUpdateResultInfo_st): [status: cudaError_t, resultInfo: cudaGraphExecUpdateResultInfo_st] {
+    if (arguments.length < 2 || arguments.length > 3) rt.arity("cudaGraphExecUpdate", "hGraphExec,hGraph,resultInfo", 2, arguments.length);
+    if (!(isPtr(hGraphExec))) rt.bad("cudaGraphExecUpdate", "hGraphExec", "pointer", hGraphExec);
+    if (!(isPtr(hGraph))) rt.bad("cudaGraphExecUpdate", "hGraph", "pointer", hGraph);
+    const $resultInfo = resultInfo === undefined ? rt.record(cudaGraphExecUpdateResultInfo_st) : rt.recordArg(resultInfo, cudaGraphExecUpdateResultInfo_st, "cudaGraphExecUpdate", "resultInfo");
+    const r = raw.cudaGraphExecUpdate(hGraphExec, hGraph, $resultInfo.$pointer());
     if (rt.guards) rt.check("cudaGraphExecUpdate");
-    if (r !== 0) rt.fail(r, "cudaGraphExecUpdate", hGraphExec);
+    if (r !== 0 && r !== 910) rt.fail(r, "cudaGraphExecUpdate", hGraphExec);
+    return [r, $resultInfo];
   };
 }
 
 function cudaGraphUpload$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphUpload"] {
+  const isPtr = rt.isPointer;
   return function cudaGraphUpload(graphExec: cudaGraphExec_t, stream: cudaStream_t): void {
+    if (arguments.length !== 2) rt.arity("cudaGraphUpload", "graphExec,stream", 2, arguments.length);
+    if (!(isPtr(graphExec))) rt.bad("cudaGraphUpload", "graphExec", "pointer", graphExec);
+    if (!(isPtr(stream))) rt.bad("cudaGraphUpload", "stream", "pointer", stream);
     const r = raw.cudaGraphUpload(graphExec, stream);
     if (rt.guards) rt.check("cudaGraphUpload");
     if (r !== 0) rt.fail(r, "cudaGraphUpload", graphExec);
@@ -2621,7 +3573,11 @@ function cudaGraphUpload$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphUploa
 }
 
 function cudaGraphLaunch$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphLaunch"] {
+  const isPtr = rt.isPointer;
   return function cudaGraphLaunch(graphExec: cudaGraphExec_t, stream: cudaStream_t): void {
+    if (arguments.length !== 2) rt.arity("cudaGraphLaunch", "graphExec,stream", 2, arguments.length);
+    if (!(isPtr(graphExec))) rt.bad("cudaGraphLaunch", "graphExec", "pointer", graphExec);
+    if (!(isPtr(stream))) rt.bad("cudaGraphLaunch", "stream", "pointer", stream);
     const r = raw.cudaGraphLaunch(graphExec, stream);
     if (rt.guards) rt.check("cudaGraphLaunch");
     if (r !== 0) rt.fail(r, "cudaGraphLaunch", graphExec);
@@ -2629,7 +3585,10 @@ function cudaGraphLaunch$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphLaunc
 }
 
 function cudaGraphExecDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphExecDestroy"] {
+  const isPtr = rt.isPointer;
   return function cudaGraphExecDestroy(graphExec: cudaGraphExec_t): void {
+    if (arguments.length !== 1) rt.arity("cudaGraphExecDestroy", "graphExec", 1, arguments.length);
+    if (!(isPtr(graphExec))) rt.bad("cudaGraphExecDestroy", "graphExec", "pointer", graphExec);
     const r = raw.cudaGraphExecDestroy(graphExec);
     if (rt.guards) rt.check("cudaGraphExecDestroy");
     if (r !== 0) rt.fail(r, "cudaGraphExecDestroy", graphExec);
@@ -2637,7 +3596,10 @@ function cudaGraphExecDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraph
 }
 
 function cudaGraphDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphDestroy"] {
+  const isPtr = rt.isPointer;
   return function cudaGraphDestroy(graph: cudaGraph_t): void {
+    if (arguments.length !== 1) rt.arity("cudaGraphDestroy", "graph", 1, arguments.length);
+    if (!(isPtr(graph))) rt.bad("cudaGraphDestroy", "graph", "pointer", graph);
     const r = raw.cudaGraphDestroy(graph);
     if (rt.guards) rt.check("cudaGraphDestroy");
     if (r !== 0) rt.fail(r, "cudaGraphDestroy", graph);
@@ -2645,8 +3607,12 @@ function cudaGraphDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphDest
 }
 
 function cudaGraphDebugDotPrint$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphDebugDotPrint"] {
+  const isPtr = rt.isPointer;
   return function cudaGraphDebugDotPrint(graph: cudaGraph_t, path: string | PointerLike, flags: number): void {
-    const r = raw.cudaGraphDebugDotPrint(graph, rt.cstr(path, 0), flags);
+    if (arguments.length !== 3) rt.arity("cudaGraphDebugDotPrint", "graph,path,flags", 3, arguments.length);
+    if (!(isPtr(graph))) rt.bad("cudaGraphDebugDotPrint", "graph", "pointer", graph);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cudaGraphDebugDotPrint", "flags", "u32", flags);
+    const r = raw.cudaGraphDebugDotPrint(graph, rt.cstr(path, 0, "cudaGraphDebugDotPrint", "path"), flags);
     if (rt.guards) rt.check("cudaGraphDebugDotPrint");
     if (r !== 0) rt.fail(r, "cudaGraphDebugDotPrint", graph);
   };
@@ -2654,8 +3620,13 @@ function cudaGraphDebugDotPrint$(raw: Raw, rt: CheckedRuntime): Checked["cudaGra
 
 function cudaUserObjectCreate$(raw: Raw, rt: CheckedRuntime): Checked["cudaUserObjectCreate"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cudaUserObjectCreate(ptr: PointerLike, destroy: cudaHostFn_t, initialRefcount: number, flags: number): cudaUserObject_t {
-    const r = raw.cudaUserObjectCreate(o0, rt.ptr(ptr), destroy, initialRefcount, flags);
+    if (arguments.length !== 4) rt.arity("cudaUserObjectCreate", "ptr,destroy,initialRefcount,flags", 4, arguments.length);
+    if (!(isPtr(destroy))) rt.bad("cudaUserObjectCreate", "destroy", "function", destroy);
+    if (!(typeof initialRefcount === "number" && (initialRefcount >>> 0) === initialRefcount)) rt.bad("cudaUserObjectCreate", "initialRefcount", "u32", initialRefcount);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cudaUserObjectCreate", "flags", "u32", flags);
+    const r = raw.cudaUserObjectCreate(o0, rt.ptr(ptr, "cudaUserObjectCreate", "ptr"), destroy, initialRefcount, flags);
     if (rt.guards) rt.check("cudaUserObjectCreate");
     if (r !== 0) rt.fail(r, "cudaUserObjectCreate");
     return rt.readPointer(0) as cudaUserObject_t;
@@ -2663,7 +3634,11 @@ function cudaUserObjectCreate$(raw: Raw, rt: CheckedRuntime): Checked["cudaUserO
 }
 
 function cudaUserObjectRetain$(raw: Raw, rt: CheckedRuntime): Checked["cudaUserObjectRetain"] {
+  const isPtr = rt.isPointer;
   return function cudaUserObjectRetain(object: cudaUserObject_t, count: number): void {
+    if (arguments.length !== 2) rt.arity("cudaUserObjectRetain", "object,count", 2, arguments.length);
+    if (!(isPtr(object))) rt.bad("cudaUserObjectRetain", "object", "pointer", object);
+    if (!(typeof count === "number" && (count >>> 0) === count)) rt.bad("cudaUserObjectRetain", "count", "u32", count);
     const r = raw.cudaUserObjectRetain(object, count);
     if (rt.guards) rt.check("cudaUserObjectRetain");
     if (r !== 0) rt.fail(r, "cudaUserObjectRetain", object);
@@ -2671,7 +3646,11 @@ function cudaUserObjectRetain$(raw: Raw, rt: CheckedRuntime): Checked["cudaUserO
 }
 
 function cudaUserObjectRelease$(raw: Raw, rt: CheckedRuntime): Checked["cudaUserObjectRelease"] {
+  const isPtr = rt.isPointer;
   return function cudaUserObjectRelease(object: cudaUserObject_t, count: number): void {
+    if (arguments.length !== 2) rt.arity("cudaUserObjectRelease", "object,count", 2, arguments.length);
+    if (!(isPtr(object))) rt.bad("cudaUserObjectRelease", "object", "pointer", object);
+    if (!(typeof count === "number" && (count >>> 0) === count)) rt.bad("cudaUserObjectRelease", "count", "u32", count);
     const r = raw.cudaUserObjectRelease(object, count);
     if (rt.guards) rt.check("cudaUserObjectRelease");
     if (r !== 0) rt.fail(r, "cudaUserObjectRelease", object);
@@ -2679,7 +3658,13 @@ function cudaUserObjectRelease$(raw: Raw, rt: CheckedRuntime): Checked["cudaUser
 }
 
 function cudaGraphRetainUserObject$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphRetainUserObject"] {
+  const isPtr = rt.isPointer;
   return function cudaGraphRetainUserObject(graph: cudaGraph_t, object: cudaUserObject_t, count: number, flags: number): void {
+    if (arguments.length !== 4) rt.arity("cudaGraphRetainUserObject", "graph,object,count,flags", 4, arguments.length);
+    if (!(isPtr(graph))) rt.bad("cudaGraphRetainUserObject", "graph", "pointer", graph);
+    if (!(isPtr(object))) rt.bad("cudaGraphRetainUserObject", "object", "pointer", object);
+    if (!(typeof count === "number" && (count >>> 0) === count)) rt.bad("cudaGraphRetainUserObject", "count", "u32", count);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cudaGraphRetainUserObject", "flags", "u32", flags);
     const r = raw.cudaGraphRetainUserObject(graph, object, count, flags);
     if (rt.guards) rt.check("cudaGraphRetainUserObject");
     if (r !== 0) rt.fail(r, "cudaGraphRetainUserObject", graph);
@@ -2687,7 +3672,12 @@ function cudaGraphRetainUserObject$(raw: Raw, rt: CheckedRuntime): Checked["cuda
 }
 
 function cudaGraphReleaseUserObject$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphReleaseUserObject"] {
+  const isPtr = rt.isPointer;
   return function cudaGraphReleaseUserObject(graph: cudaGraph_t, object: cudaUserObject_t, count: number): void {
+    if (arguments.length !== 3) rt.arity("cudaGraphReleaseUserObject", "graph,object,count", 3, arguments.length);
+    if (!(isPtr(graph))) rt.bad("cudaGraphReleaseUserObject", "graph", "pointer", graph);
+    if (!(isPtr(object))) rt.bad("cudaGraphReleaseUserObject", "object", "pointer", object);
+    if (!(typeof count === "number" && (count >>> 0) === count)) rt.bad("cudaGraphReleaseUserObject", "count", "u32", count);
     const r = raw.cudaGraphReleaseUserObject(graph, object, count);
     if (rt.guards) rt.check("cudaGraphReleaseUserObject");
     if (r !== 0) rt.fail(r, "cudaGraphReleaseUserObject", graph);
@@ -2696,9 +3686,12 @@ function cudaGraphReleaseUserObject$(raw: Raw, rt: CheckedRuntime): Checked["cud
 
 function cudaGraphAddNode$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphAddNode"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cudaGraphAddNode(graph: cudaGraph_t, pDependencies: PointerLike, numDependencies: bigint | number, nodeParams: PointerLike): cudaGraphNode_t {
-    rt.count(numDependencies, "cudaGraphAddNode", "numDependencies");
-    const r = raw.cudaGraphAddNode(o0, graph, rt.sized(pDependencies, numDependencies, 8, "cudaGraphAddNode", "pDependencies"), numDependencies, rt.ptr(rt.expect(nodeParams, cudaGraphNodeParams, "cudaGraphAddNode", "nodeParams")));
+    if (arguments.length !== 4) rt.arity("cudaGraphAddNode", "graph,pDependencies,numDependencies,nodeParams", 4, arguments.length);
+    if (!(isPtr(graph))) rt.bad("cudaGraphAddNode", "graph", "pointer", graph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cudaGraphAddNode", "numDependencies", "u64", numDependencies);
+    const r = raw.cudaGraphAddNode(o0, graph, rt.sized(pDependencies, numDependencies, 8, "cudaGraphAddNode", "pDependencies"), numDependencies, rt.ptr(rt.expect(nodeParams, cudaGraphNodeParams, "cudaGraphAddNode", "nodeParams"), "cudaGraphAddNode", "nodeParams"));
     if (rt.guards) rt.check("cudaGraphAddNode");
     if (r !== 0) rt.fail(r, "cudaGraphAddNode");
     return rt.readPointer(0) as cudaGraphNode_t;
@@ -2707,9 +3700,12 @@ function cudaGraphAddNode$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphAddN
 
 function cudaGraphAddNode_v2$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphAddNode_v2"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cudaGraphAddNode_v2(graph: cudaGraph_t, pDependencies: PointerLike, dependencyData: PointerLike, numDependencies: bigint | number, nodeParams: PointerLike): cudaGraphNode_t {
-    rt.count(numDependencies, "cudaGraphAddNode_v2", "numDependencies");
-    const r = raw.cudaGraphAddNode_v2(o0, graph, rt.sized(pDependencies, numDependencies, 8, "cudaGraphAddNode_v2", "pDependencies"), rt.ptr(rt.expect(dependencyData, cudaGraphEdgeData_st, "cudaGraphAddNode_v2", "dependencyData")), numDependencies, rt.ptr(rt.expect(nodeParams, cudaGraphNodeParams, "cudaGraphAddNode_v2", "nodeParams")));
+    if (arguments.length !== 5) rt.arity("cudaGraphAddNode_v2", "graph,pDependencies,dependencyData,numDependencies,nodeParams", 5, arguments.length);
+    if (!(isPtr(graph))) rt.bad("cudaGraphAddNode_v2", "graph", "pointer", graph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cudaGraphAddNode_v2", "numDependencies", "u64", numDependencies);
+    const r = raw.cudaGraphAddNode_v2(o0, graph, rt.sized(pDependencies, numDependencies, 8, "cudaGraphAddNode_v2", "pDependencies"), rt.ptr(rt.expect(dependencyData, cudaGraphEdgeData_st, "cudaGraphAddNode_v2", "dependencyData"), "cudaGraphAddNode_v2", "dependencyData"), numDependencies, rt.ptr(rt.expect(nodeParams, cudaGraphNodeParams, "cudaGraphAddNode_v2", "nodeParams"), "cudaGraphAddNode_v2", "nodeParams"));
     if (rt.guards) rt.check("cudaGraphAddNode_v2");
     if (r !== 0) rt.fail(r, "cudaGraphAddNode_v2");
     return rt.readPointer(0) as cudaGraphNode_t;
@@ -2717,16 +3713,23 @@ function cudaGraphAddNode_v2$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphA
 }
 
 function cudaGraphNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphNodeSetParams"] {
+  const isPtr = rt.isPointer;
   return function cudaGraphNodeSetParams(node: cudaGraphNode_t, nodeParams: PointerLike): void {
-    const r = raw.cudaGraphNodeSetParams(node, rt.ptr(rt.expect(nodeParams, cudaGraphNodeParams, "cudaGraphNodeSetParams", "nodeParams")));
+    if (arguments.length !== 2) rt.arity("cudaGraphNodeSetParams", "node,nodeParams", 2, arguments.length);
+    if (!(isPtr(node))) rt.bad("cudaGraphNodeSetParams", "node", "pointer", node);
+    const r = raw.cudaGraphNodeSetParams(node, rt.ptr(rt.expect(nodeParams, cudaGraphNodeParams, "cudaGraphNodeSetParams", "nodeParams"), "cudaGraphNodeSetParams", "nodeParams"));
     if (rt.guards) rt.check("cudaGraphNodeSetParams");
     if (r !== 0) rt.fail(r, "cudaGraphNodeSetParams", node);
   };
 }
 
 function cudaGraphExecNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphExecNodeSetParams"] {
+  const isPtr = rt.isPointer;
   return function cudaGraphExecNodeSetParams(graphExec: cudaGraphExec_t, node: cudaGraphNode_t, nodeParams: PointerLike): void {
-    const r = raw.cudaGraphExecNodeSetParams(graphExec, node, rt.ptr(rt.expect(nodeParams, cudaGraphNodeParams, "cudaGraphExecNodeSetParams", "nodeParams")));
+    if (arguments.length !== 3) rt.arity("cudaGraphExecNodeSetParams", "graphExec,node,nodeParams", 3, arguments.length);
+    if (!(isPtr(graphExec))) rt.bad("cudaGraphExecNodeSetParams", "graphExec", "pointer", graphExec);
+    if (!(isPtr(node))) rt.bad("cudaGraphExecNodeSetParams", "node", "pointer", node);
+    const r = raw.cudaGraphExecNodeSetParams(graphExec, node, rt.ptr(rt.expect(nodeParams, cudaGraphNodeParams, "cudaGraphExecNodeSetParams", "nodeParams"), "cudaGraphExecNodeSetParams", "nodeParams"));
     if (rt.guards) rt.check("cudaGraphExecNodeSetParams");
     if (r !== 0) rt.fail(r, "cudaGraphExecNodeSetParams", graphExec);
   };
@@ -2735,7 +3738,12 @@ function cudaGraphExecNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cud
 function cudaGraphConditionalHandleCreate$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphConditionalHandleCreate"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
+  const isPtr = rt.isPointer;
   return function cudaGraphConditionalHandleCreate(graph: cudaGraph_t, defaultLaunchValue: number, flags: number): cudaGraphConditionalHandle {
+    if (arguments.length !== 3) rt.arity("cudaGraphConditionalHandleCreate", "graph,defaultLaunchValue,flags", 3, arguments.length);
+    if (!(isPtr(graph))) rt.bad("cudaGraphConditionalHandleCreate", "graph", "pointer", graph);
+    if (!(typeof defaultLaunchValue === "number" && (defaultLaunchValue >>> 0) === defaultLaunchValue)) rt.bad("cudaGraphConditionalHandleCreate", "defaultLaunchValue", "u32", defaultLaunchValue);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cudaGraphConditionalHandleCreate", "flags", "u32", flags);
     const r = raw.cudaGraphConditionalHandleCreate(o0, graph, defaultLaunchValue, flags);
     if (rt.guards) rt.check("cudaGraphConditionalHandleCreate");
     if (r !== 0) rt.fail(r, "cudaGraphConditionalHandleCreate");
@@ -2748,7 +3756,9 @@ function cudaGetDriverEntryPoint$(raw: Raw, rt: CheckedRuntime): Checked["cudaGe
   const o1 = rt.out[1]!;
   const u32 = rt.u32;
   return function cudaGetDriverEntryPoint(symbol: string | PointerLike, flags: bigint | number): [funcPtr: Pointer, driverStatus: cudaDriverEntryPointQueryResult] {
-    const r = raw.cudaGetDriverEntryPoint(rt.cstr(symbol, 0), o0, flags, o1);
+    if (arguments.length !== 2) rt.arity("cudaGetDriverEntryPoint", "symbol,flags", 2, arguments.length);
+    if (!((typeof flags === "bigint" ? flags >= 0n && flags <= 18446744073709551615n : Number.isSafeInteger(flags) && flags >= 0))) rt.bad("cudaGetDriverEntryPoint", "flags", "u64", flags);
+    const r = raw.cudaGetDriverEntryPoint(rt.cstr(symbol, 0, "cudaGetDriverEntryPoint", "symbol"), o0, flags, o1);
     if (rt.guards) rt.check("cudaGetDriverEntryPoint");
     if (r !== 0) rt.fail(r, "cudaGetDriverEntryPoint");
     return [rt.readPointer(0), u32[2]! as cudaDriverEntryPointQueryResult];
@@ -2756,17 +3766,21 @@ function cudaGetDriverEntryPoint$(raw: Raw, rt: CheckedRuntime): Checked["cudaGe
 }
 
 function cudaGetExportTable$(raw: Raw, rt: CheckedRuntime): Checked["cudaGetExportTable"] {
-  return function cudaGetExportTable(ppExportTable: PointerLike, pExportTableId: PointerLike): void {
-    const r = raw.cudaGetExportTable(rt.ptr(ppExportTable), rt.ptr(rt.expect(pExportTableId, CUuuid_st, "cudaGetExportTable", "pExportTableId")));
+  const o0 = rt.out[0]!;
+  return function cudaGetExportTable(pExportTableId: PointerLike): Pointer {
+    if (arguments.length !== 1) rt.arity("cudaGetExportTable", "pExportTableId", 1, arguments.length);
+    const r = raw.cudaGetExportTable(o0, rt.ptr(rt.expect(pExportTableId, CUuuid_st, "cudaGetExportTable", "pExportTableId"), "cudaGetExportTable", "pExportTableId"));
     if (rt.guards) rt.check("cudaGetExportTable");
     if (r !== 0) rt.fail(r, "cudaGetExportTable");
+    return rt.readPointer(0);
   };
 }
 
 function cudaGetFuncBySymbol$(raw: Raw, rt: CheckedRuntime): Checked["cudaGetFuncBySymbol"] {
   const o0 = rt.out[0]!;
   return function cudaGetFuncBySymbol(symbolPtr: PointerLike): cudaFunction_t {
-    const r = raw.cudaGetFuncBySymbol(o0, rt.ptr(symbolPtr));
+    if (arguments.length !== 1) rt.arity("cudaGetFuncBySymbol", "symbolPtr", 1, arguments.length);
+    const r = raw.cudaGetFuncBySymbol(o0, rt.ptr(symbolPtr, "cudaGetFuncBySymbol", "symbolPtr"));
     if (rt.guards) rt.check("cudaGetFuncBySymbol");
     if (r !== 0) rt.fail(r, "cudaGetFuncBySymbol");
     return rt.readPointer(0) as cudaFunction_t;
@@ -2776,7 +3790,8 @@ function cudaGetFuncBySymbol$(raw: Raw, rt: CheckedRuntime): Checked["cudaGetFun
 function cudaGetKernel$(raw: Raw, rt: CheckedRuntime): Checked["cudaGetKernel"] {
   const o0 = rt.out[0]!;
   return function cudaGetKernel(entryFuncAddr: PointerLike): cudaKernel_t {
-    const r = raw.cudaGetKernel(o0, rt.ptr(entryFuncAddr));
+    if (arguments.length !== 1) rt.arity("cudaGetKernel", "entryFuncAddr", 1, arguments.length);
+    const r = raw.cudaGetKernel(o0, rt.ptr(entryFuncAddr, "cudaGetKernel", "entryFuncAddr"));
     if (rt.guards) rt.check("cudaGetKernel");
     if (r !== 0) rt.fail(r, "cudaGetKernel");
     return rt.readPointer(0) as cudaKernel_t;
@@ -2785,6 +3800,7 @@ function cudaGetKernel$(raw: Raw, rt: CheckedRuntime): Checked["cudaGetKernel"] 
 
 function cudaProfilerStart$(raw: Raw, rt: CheckedRuntime): Checked["cudaProfilerStart"] {
   return function cudaProfilerStart(): void {
+    if (arguments.length !== 0) rt.arity("cudaProfilerStart", "", 0, arguments.length);
     const r = raw.cudaProfilerStart();
     if (rt.guards) rt.check("cudaProfilerStart");
     if (r !== 0) rt.fail(r, "cudaProfilerStart");
@@ -2793,6 +3809,7 @@ function cudaProfilerStart$(raw: Raw, rt: CheckedRuntime): Checked["cudaProfiler
 
 function cudaProfilerStop$(raw: Raw, rt: CheckedRuntime): Checked["cudaProfilerStop"] {
   return function cudaProfilerStop(): void {
+    if (arguments.length !== 0) rt.arity("cudaProfilerStop", "", 0, arguments.length);
     const r = raw.cudaProfilerStop();
     if (rt.guards) rt.check("cudaProfilerStop");
     if (r !== 0) rt.fail(r, "cudaProfilerStop");

@@ -8,7 +8,7 @@
 // Header texture_types.h sha256 ef79ed57283cafc7f32b2e55224eb2baf0b8e460de59ea5a2c8a8893e337462f
 // Header vector_types.h sha256 e82278caddca0fbcd055f9b5361ae0a8d618103108656c1a8af945c75da784d8
 // Header device_types.h sha256 d8b171a190493e80395741f511b29311a5c38b718324fb7338f7511c36ae7084
-// Seal: sha256 33b5406f88f6dc46e3fefefc02114cb5c964d70bf5badd324d7a43cd209b7b5a
+// Seal: sha256 8ccf70d37a41056c4f150aab70d3d34b83c90f05edf982c0b808dcb51feb4ac8
 
 import type { PointerLike } from "../../../src/tables-runtime/checked.ts";
 import type { Pointer } from "../../../src/ffi/types.ts";
@@ -453,11 +453,10 @@ export interface Checked {
    * @param device - The device on which to register the callback
    * @param callbackFunc - The function to register as a callback
    * @param userData - A generic pointer to user data. This is passed into the callback function.
-   * @param callback - A handle representing the registered callback instance
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `callback`: A handle representing the registered callback instance
    * @see cudaDeviceUnregisterAsyncNotification
    */
-  cudaDeviceRegisterAsyncNotification(device: number, callbackFunc: cudaAsyncCallback, userData: PointerLike, callback: PointerLike): void;
+  cudaDeviceRegisterAsyncNotification(device: number, callbackFunc: cudaAsyncCallback, userData: PointerLike): cudaAsyncCallbackHandle_t;
   /**
    * Unregisters an async notification callback
    *
@@ -1793,12 +1792,10 @@ export interface Checked {
    * `cudaErrorLossyQuery`.
    *
    * @param stream - The stream to query
-   * @param edgeData_out - Optional location to store a pointer to an array of graph edge data. This array parallels `dependencies_out`; the next node to be added has an edge to `dependencies_out[i]` with annotation `edgeData_out[i]` for each `i`. The array pointer is valid until the next API call which operates on the stream or until the capture is terminated.
-   * @param numDependencies_out - optional capacity: how many elements to ask for (default: the size the library reports)
-   * @returns `captureStatus_out`: Location to return the capture status of the stream; required; `id_out`: Optional location to return an id for the capture sequence, which is unique over the lifetime of the process; `graph_out`: Optional location to return the graph being captured into. All operations other than destroy and node removal are permitted on the graph while the capture sequence is in progress. This API does not transfer ownership of the graph, which is transferred or destroyed at `cudaStreamEndCapture`. Note that the graph handle may be invalidated before end of capture for certain errors. Nodes that are or become unreachable from the original stream at `cudaStreamEndCapture` due to direct actions on the graph do not trigger `cudaErrorStreamCaptureUnjoined`.; `dependencies_out`: Optional location to store a pointer to an array of nodes. The next node to be captured in the stream will depend on this set of nodes, absent operations such as event wait which modify this set. The array pointer is valid until the next API call which operates on the stream or until the capture is terminated. The node handles may be copied out and are valid until they or the graph is destroyed. The driver-owned array may also be passed directly to APIs that operate on the graph (not the stream) without copying.
+   * @returns `captureStatus_out`: Location to return the capture status of the stream; required; `id_out`: Optional location to return an id for the capture sequence, which is unique over the lifetime of the process; `graph_out`: Optional location to return the graph being captured into. All operations other than destroy and node removal are permitted on the graph while the capture sequence is in progress. This API does not transfer ownership of the graph, which is transferred or destroyed at `cudaStreamEndCapture`. Note that the graph handle may be invalidated before end of capture for certain errors. Nodes that are or become unreachable from the original stream at `cudaStreamEndCapture` due to direct actions on the graph do not trigger `cudaErrorStreamCaptureUnjoined`.; `dependencies_out`: Optional location to store a pointer to an array of nodes. The next node to be captured in the stream will depend on this set of nodes, absent operations such as event wait which modify this set. The array pointer is valid until the next API call which operates on the stream or until the capture is terminated. The node handles may be copied out and are valid until they or the graph is destroyed. The driver-owned array may also be passed directly to APIs that operate on the graph (not the stream) without copying.; `edgeData_out`: Optional location to store a pointer to an array of graph edge data. This array parallels `dependencies_out`; the next node to be added has an edge to `dependencies_out[i]` with annotation `edgeData_out[i]` for each `i`. The array pointer is valid until the next API call which operates on the stream or until the capture is terminated.; `numDependencies_out`: Optional location to store the size of the array returned in dependencies_out.
    * @see cudaStreamBeginCapture, cudaStreamIsCapturing, cudaStreamUpdateCaptureDependencies
    */
-  cudaStreamGetCaptureInfo_v3(stream: cudaStream_t, edgeData_out: PointerLike, numDependencies_out?: number): [captureStatus_out: cudaStreamCaptureStatus, id_out: bigint, graph_out: cudaGraph_t[], dependencies_out: Pointer[]];
+  cudaStreamGetCaptureInfo_v3(stream: cudaStream_t): [captureStatus_out: cudaStreamCaptureStatus, id_out: bigint, graph_out: cudaGraph_t, dependencies_out: Pointer, edgeData_out: Pointer, numDependencies_out: bigint];
   /**
    * Update the set of dependencies in a capturing stream (11.3+)
    *
@@ -3848,12 +3845,11 @@ export interface Checked {
    *
    * @param desc - optional: a cudaChannelFormatDesc to fill instead of a new one (its own contents are passed in)
    * @param extent - optional: a cudaExtent to fill instead of a new one (its own contents are passed in)
-   * @param flags - Returned array flags
    * @param array - The `cudaArray` to get info for
-   * @returns `desc`: Returned array type; `extent`: Returned array shape. 2D arrays will have depth of zero
+   * @returns `desc`: Returned array type; `extent`: Returned array shape. 2D arrays will have depth of zero; `flags`: Returned array flags
    * @see cuArrayGetDescriptor, cuArray3DGetDescriptor
    */
-  cudaArrayGetInfo(flags: PointerLike, array: cudaArray_t, desc?: cudaChannelFormatDesc, extent?: cudaExtent): [desc: cudaChannelFormatDesc, extent: cudaExtent];
+  cudaArrayGetInfo(array: cudaArray_t, desc?: cudaChannelFormatDesc, extent?: cudaExtent): [desc: cudaChannelFormatDesc, extent: cudaExtent, flags: number];
   /**
    * Gets a CUDA array plane from a CUDA array
    *
@@ -4572,12 +4568,11 @@ export interface Checked {
    * if `symbol` is not declared in global or constant memory space, `*size` is
    * unchanged and the error `cudaErrorInvalidSymbol` is returned.
    *
-   * @param size - Size of object associated with symbol
    * @param symbol - Device symbol address
    * @returns `size`: Size of object associated with symbol
    * @see cuModuleGetGlobal
    */
-  cudaGetSymbolSize(size: number | bigint, symbol: PointerLike): bigint;
+  cudaGetSymbolSize(symbol: PointerLike): bigint;
   /**
    * Prefetches memory to the specified destination device
    *
@@ -5809,14 +5804,13 @@ export interface Checked {
    * - `cudaResourceViewDesc`::lastLayer specifies the last layer index for layered textures. For non-layered resources,
    * this value has to be zero.
    *
-   * @param pTexObject - Texture object to create
    * @param pResDesc - Resource descriptor
    * @param pTexDesc - Texture descriptor
    * @param pResViewDesc - Resource view descriptor
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `pTexObject`: Texture object to create
    * @see cudaDestroyTextureObject, cuTexObjectCreate
    */
-  cudaCreateTextureObject(pTexObject: PointerLike, pResDesc: PointerLike, pTexDesc: PointerLike, pResViewDesc: PointerLike): void;
+  cudaCreateTextureObject(pResDesc: PointerLike, pTexDesc: PointerLike, pResViewDesc: PointerLike): cudaTextureObject_t;
   /**
    * Destroys a texture object
    *
@@ -5873,12 +5867,11 @@ export interface Checked {
    * Additionally, a surface object is an opaque value, and, as such, should only be
    * accessed through CUDA API calls.
    *
-   * @param pSurfObject - Surface object to create
    * @param pResDesc - Resource descriptor
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `pSurfObject`: Surface object to create
    * @see cudaDestroySurfaceObject, cuSurfObjectCreate
    */
-  cudaCreateSurfaceObject(pSurfObject: PointerLike, pResDesc: PointerLike): void;
+  cudaCreateSurfaceObject(pResDesc: PointerLike): cudaSurfaceObject_t;
   /**
    * Destroys a surface object
    *
@@ -6682,11 +6675,10 @@ export interface Checked {
    * Returns the address of a memory free node `hNode` in `dptr_out`.
    *
    * @param node - Node to get the parameters for
-   * @param dptr_out - Pointer to return the device address
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `dptr_out`: Pointer to return the device address
    * @see cudaGraphAddMemFreeNode, cudaGraphMemFreeNodeGetParams
    */
-  cudaGraphMemFreeNodeGetParams(node: cudaGraphNode_t, dptr_out: PointerLike): void;
+  cudaGraphMemFreeNodeGetParams(node: cudaGraphNode_t): Pointer;
   /**
    * Free unused memory that was cached on the specified device for use with graphs back to the OS.
    *
@@ -7635,11 +7627,11 @@ export interface Checked {
    *
    * @param hGraphExec - The instantiated graph to be updated
    * @param hGraph - The graph containing the updated parameters
-   * @param resultInfo - the error info structure
-   * @returns nothing; a failure throws the library's typed error.
+   * @param resultInfo - optional: a cudaGraphExecUpdateResultInfo_st to fill instead of a new one (its own contents are passed in)
+   * @returns `resultInfo`: the error info structure
    * @see cudaGraphInstantiate
    */
-  cudaGraphExecUpdate(hGraphExec: cudaGraphExec_t, hGraph: cudaGraph_t, resultInfo: PointerLike): void;
+  cudaGraphExecUpdate(hGraphExec: cudaGraphExec_t, hGraph: cudaGraph_t, resultInfo?: cudaGraphExecUpdateResultInfo_st): [status: cudaError_t, resultInfo: cudaGraphExecUpdateResultInfo_st];
   /**
    * Uploads an executable graph in a stream
    *
@@ -7915,11 +7907,10 @@ export interface Checked {
   /**
    * \cond impl_private
    *
-   * @param ppExportTable - (undocumented in the header)
    * @param pExportTableId - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `ppExportTable`
    */
-  cudaGetExportTable(ppExportTable: PointerLike, pExportTableId: PointerLike): void;
+  cudaGetExportTable(pExportTableId: PointerLike): Pointer;
   /**
    * Get pointer to device entry function that matches entry function `symbolPtr`
    *

@@ -12,7 +12,7 @@
 // Header cupti_nvtx_cbid.h sha256 fdaccfb51d60e2a8afbd7eea6ef1d1520d111c2585ee210e2721cc37da997bd1
 // Header cupti_common.h sha256 f399bbe1bc54817a77b4468f4297b379ace6a6c34cc38d4fb2335262641d4f6d
 // Header cupti_activity_deprecated.h sha256 5af03458a91accb30a42b58df09a5989df56c8be4edd6e6521fc2f0778575ca8
-// Seal: sha256 a25a56760a406829c74405c407f4867aa04adb7706a1610f304c9017af9fed46
+// Seal: sha256 0d64e54fbda724c4eed1272b7aa9403ba4f90392a12810a32000e236d0452323
 
 import type { PointerLike } from "../../../src/tables-runtime/checked.ts";
 import type { Pointer } from "../../../src/ffi/types.ts";
@@ -63,10 +63,10 @@ export interface Checked {
    * Returns in `*domainTable` an array of size `*domainCount` of all
    * the available callback domains.
    *
-   * @returns `domainTable`: Returns pointer to array of available callback domains
+   * @returns `domainCount`: Returns number of callback domains; `domainTable`: Returns pointer to array of available callback domains
    * @remarks `Thread`-safety: this function is thread safe.
    */
-  cuptiSupportedDomains(): CUpti_DomainTable[];
+  cuptiSupportedDomains(): [domainCount: bigint, domainTable: CUpti_DomainTable];
   /**
    * Initialize a callback subscriber with a callback function
    * and user data.
@@ -1485,10 +1485,9 @@ export interface Checked {
    * This function notifies CUPTI that the calling thread is leaving an external API region.
    *
    * @param kind - The kind of external API activities should be correlated with.
-   * @param lastId - If the function returns successful, contains the last external correlation id for this `kind`, can be NULL.
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lastId`: If the function returns successful, contains the last external correlation id for this `kind`, can be NULL.
    */
-  cuptiActivityPopExternalCorrelationId(kind: CUpti_ExternalCorrelationKind, lastId: PointerLike): void;
+  cuptiActivityPopExternalCorrelationId(kind: CUpti_ExternalCorrelationKind): bigint;
   /**
    * Controls the collection of queued and submitted timestamps for kernels.
    *

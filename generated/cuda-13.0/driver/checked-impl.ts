@@ -4,7 +4,7 @@
 // Header cudaProfiler.h sha256 b9c9fa71341b693f9f0b0ea8071e12a0869ac99afe669345a02145163867560d
 // Header cudaTypedefs.h sha256 da2352ecb06115c252394c9ba72472d1dc525569d30f9c83e2da300fce788f2f
 // Header cudaProfilerTypedefs.h sha256 c742524d5819763cb9501a98557b4b11afdd8b182067a6a89861950e34addeba
-// Seal: sha256 09b933d2a5045f399dafb3803162b04d3f80f9aa1112f945118554a00abcd0be
+// Seal: sha256 360a95f36bd445e1313c3313d24c5be237f50e27156887c424200da61531a118
 
 import { type CheckedRuntime, type PointerLike, type ArraySpec, lazyTable } from "../../../src/tables-runtime/checked.ts";
 import type { Pointer } from "../../../src/ffi/types.ts";
@@ -19,6 +19,8 @@ import { CUDA_ARRAY3D_DESCRIPTOR_st, CUDA_ARRAY_DESCRIPTOR_st, CUDA_ARRAY_MEMORY
 function cuGetErrorString$(raw: Raw, rt: CheckedRuntime): Checked["cuGetErrorString"] {
   const o0 = rt.out[0]!;
   return function cuGetErrorString(error: CUresult): string | null {
+    if (arguments.length !== 1) rt.arity("cuGetErrorString", "error", 1, arguments.length);
+    if (!(typeof error === "number" && (error >>> 0) === error)) rt.bad("cuGetErrorString", "error", "u32", error);
     const r = raw.cuGetErrorString(error, o0);
     if (rt.guards) rt.check("cuGetErrorString");
     if (r !== 0) rt.fail(r, "cuGetErrorString");
@@ -29,6 +31,8 @@ function cuGetErrorString$(raw: Raw, rt: CheckedRuntime): Checked["cuGetErrorStr
 function cuGetErrorName$(raw: Raw, rt: CheckedRuntime): Checked["cuGetErrorName"] {
   const o0 = rt.out[0]!;
   return function cuGetErrorName(error: CUresult): string | null {
+    if (arguments.length !== 1) rt.arity("cuGetErrorName", "error", 1, arguments.length);
+    if (!(typeof error === "number" && (error >>> 0) === error)) rt.bad("cuGetErrorName", "error", "u32", error);
     const r = raw.cuGetErrorName(error, o0);
     if (rt.guards) rt.check("cuGetErrorName");
     if (r !== 0) rt.fail(r, "cuGetErrorName");
@@ -38,6 +42,8 @@ function cuGetErrorName$(raw: Raw, rt: CheckedRuntime): Checked["cuGetErrorName"
 
 function cuInit$(raw: Raw, rt: CheckedRuntime): Checked["cuInit"] {
   return function cuInit(Flags: number): void {
+    if (arguments.length !== 1) rt.arity("cuInit", "Flags", 1, arguments.length);
+    if (!(typeof Flags === "number" && (Flags >>> 0) === Flags)) rt.bad("cuInit", "Flags", "u32", Flags);
     const r = raw.cuInit(Flags);
     if (rt.guards) rt.check("cuInit");
     if (r !== 0) rt.fail(r, "cuInit");
@@ -48,6 +54,7 @@ function cuDriverGetVersion$(raw: Raw, rt: CheckedRuntime): Checked["cuDriverGet
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
   return function cuDriverGetVersion(): number {
+    if (arguments.length !== 0) rt.arity("cuDriverGetVersion", "", 0, arguments.length);
     const r = raw.cuDriverGetVersion(o0);
     if (rt.guards) rt.check("cuDriverGetVersion");
     if (r !== 0) rt.fail(r, "cuDriverGetVersion");
@@ -59,6 +66,8 @@ function cuDeviceGet$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGet"] {
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
   return function cuDeviceGet(ordinal: number): CUdevice {
+    if (arguments.length !== 1) rt.arity("cuDeviceGet", "ordinal", 1, arguments.length);
+    if (!(typeof ordinal === "number" && (ordinal | 0) === ordinal)) rt.bad("cuDeviceGet", "ordinal", "i32", ordinal);
     const r = raw.cuDeviceGet(o0, ordinal);
     if (rt.guards) rt.check("cuDeviceGet");
     if (r !== 0) rt.fail(r, "cuDeviceGet");
@@ -70,6 +79,7 @@ function cuDeviceGetCount$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGetCo
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
   return function cuDeviceGetCount(): number {
+    if (arguments.length !== 0) rt.arity("cuDeviceGetCount", "", 0, arguments.length);
     const r = raw.cuDeviceGetCount(o0);
     if (rt.guards) rt.check("cuDeviceGetCount");
     if (r !== 0) rt.fail(r, "cuDeviceGetCount");
@@ -80,7 +90,10 @@ function cuDeviceGetCount$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGetCo
 function cuDeviceGetName$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGetName"] {
   const A_cuDeviceGetName: ArraySpec = { elements: [{ kind: "string", size: 1 }], count: null, query: false, retry: [] };
   return function cuDeviceGetName(len: number, dev: CUdevice): string {
+    if (arguments.length !== 2) rt.arity("cuDeviceGetName", "len,dev", 2, arguments.length);
+    if (!(typeof len === "number" && (len | 0) === len)) rt.bad("cuDeviceGetName", "len", "i32", len);
     rt.count(len, "cuDeviceGetName", "len");
+    if (!(typeof dev === "number" && (dev | 0) === dev)) rt.bad("cuDeviceGetName", "dev", "i32", dev);
     const a = rt.arrays("cuDeviceGetName", A_cuDeviceGetName, len, (p) => raw.cuDeviceGetName(p[0]!, len, dev));
     return a[0] as string;
   };
@@ -88,7 +101,9 @@ function cuDeviceGetName$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGetNam
 
 function cuDeviceGetUuid$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGetUuid"] {
   return function cuDeviceGetUuid(dev: CUdevice, uuid?: CUuuid_st): CUuuid_st {
-    const $uuid = uuid === undefined ? rt.record(CUuuid_st) : rt.expect(uuid, CUuuid_st, "cuDeviceGetUuid", "uuid");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuDeviceGetUuid", "dev,uuid", 1, arguments.length);
+    if (!(typeof dev === "number" && (dev | 0) === dev)) rt.bad("cuDeviceGetUuid", "dev", "i32", dev);
+    const $uuid = uuid === undefined ? rt.record(CUuuid_st) : rt.recordArg(uuid, CUuuid_st, "cuDeviceGetUuid", "uuid");
     const r = raw.cuDeviceGetUuid($uuid.$pointer(), dev);
     if (rt.guards) rt.check("cuDeviceGetUuid");
     if (r !== 0) rt.fail(r, "cuDeviceGetUuid");
@@ -100,7 +115,9 @@ function cuDeviceGetLuid$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGetLui
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
   return function cuDeviceGetLuid(luid: PointerLike, dev: CUdevice): number {
-    const r = raw.cuDeviceGetLuid(rt.ptr(luid), o0, dev);
+    if (arguments.length !== 2) rt.arity("cuDeviceGetLuid", "luid,dev", 2, arguments.length);
+    if (!(typeof dev === "number" && (dev | 0) === dev)) rt.bad("cuDeviceGetLuid", "dev", "i32", dev);
+    const r = raw.cuDeviceGetLuid(rt.ptr(luid, "cuDeviceGetLuid", "luid"), o0, dev);
     if (rt.guards) rt.check("cuDeviceGetLuid");
     if (r !== 0) rt.fail(r, "cuDeviceGetLuid");
     return u32[0]!;
@@ -111,6 +128,8 @@ function cuDeviceTotalMem$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceTotal
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
   return function cuDeviceTotalMem(dev: CUdevice): bigint {
+    if (arguments.length !== 1) rt.arity("cuDeviceTotalMem", "dev", 1, arguments.length);
+    if (!(typeof dev === "number" && (dev | 0) === dev)) rt.bad("cuDeviceTotalMem", "dev", "i32", dev);
     const r = raw.cuDeviceTotalMem(o0, dev);
     if (rt.guards) rt.check("cuDeviceTotalMem");
     if (r !== 0) rt.fail(r, "cuDeviceTotalMem");
@@ -122,6 +141,10 @@ function cuDeviceGetTexture1DLinearMaxWidth$(raw: Raw, rt: CheckedRuntime): Chec
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
   return function cuDeviceGetTexture1DLinearMaxWidth(format: CUarray_format, numChannels: number, dev: CUdevice): bigint {
+    if (arguments.length !== 3) rt.arity("cuDeviceGetTexture1DLinearMaxWidth", "format,numChannels,dev", 3, arguments.length);
+    if (!(typeof format === "number" && (format >>> 0) === format)) rt.bad("cuDeviceGetTexture1DLinearMaxWidth", "format", "u32", format);
+    if (!(typeof numChannels === "number" && (numChannels >>> 0) === numChannels)) rt.bad("cuDeviceGetTexture1DLinearMaxWidth", "numChannels", "u32", numChannels);
+    if (!(typeof dev === "number" && (dev | 0) === dev)) rt.bad("cuDeviceGetTexture1DLinearMaxWidth", "dev", "i32", dev);
     const r = raw.cuDeviceGetTexture1DLinearMaxWidth(o0, format, numChannels, dev);
     if (rt.guards) rt.check("cuDeviceGetTexture1DLinearMaxWidth");
     if (r !== 0) rt.fail(r, "cuDeviceGetTexture1DLinearMaxWidth");
@@ -133,6 +156,9 @@ function cuDeviceGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceG
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
   return function cuDeviceGetAttribute(attrib: CUdevice_attribute, dev: CUdevice): number {
+    if (arguments.length !== 2) rt.arity("cuDeviceGetAttribute", "attrib,dev", 2, arguments.length);
+    if (!(typeof attrib === "number" && (attrib >>> 0) === attrib)) rt.bad("cuDeviceGetAttribute", "attrib", "u32", attrib);
+    if (!(typeof dev === "number" && (dev | 0) === dev)) rt.bad("cuDeviceGetAttribute", "dev", "i32", dev);
     const r = raw.cuDeviceGetAttribute(o0, attrib, dev);
     if (rt.guards) rt.check("cuDeviceGetAttribute");
     if (r !== 0) rt.fail(r, "cuDeviceGetAttribute");
@@ -143,7 +169,9 @@ function cuDeviceGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceG
 function cuDeviceGetHostAtomicCapabilities$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGetHostAtomicCapabilities"] {
   const A_cuDeviceGetHostAtomicCapabilities: ArraySpec = { elements: [{ kind: "u32", size: 4 }], count: null, query: false, retry: [] };
   return function cuDeviceGetHostAtomicCapabilities(operations: PointerLike, count: number, dev: CUdevice): Uint32Array {
-    rt.count(count, "cuDeviceGetHostAtomicCapabilities", "count");
+    if (arguments.length !== 3) rt.arity("cuDeviceGetHostAtomicCapabilities", "operations,count,dev", 3, arguments.length);
+    if (!(typeof count === "number" && (count >>> 0) === count)) rt.bad("cuDeviceGetHostAtomicCapabilities", "count", "u32", count);
+    if (!(typeof dev === "number" && (dev | 0) === dev)) rt.bad("cuDeviceGetHostAtomicCapabilities", "dev", "i32", dev);
     const a = rt.arrays("cuDeviceGetHostAtomicCapabilities", A_cuDeviceGetHostAtomicCapabilities, count, (p) => raw.cuDeviceGetHostAtomicCapabilities(p[0]!, rt.sized(operations, count, 4, "cuDeviceGetHostAtomicCapabilities", "operations"), count, dev));
     return a[0] as Uint32Array;
   };
@@ -151,14 +179,21 @@ function cuDeviceGetHostAtomicCapabilities$(raw: Raw, rt: CheckedRuntime): Check
 
 function cuDeviceGetNvSciSyncAttributes$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGetNvSciSyncAttributes"] {
   return function cuDeviceGetNvSciSyncAttributes(nvSciSyncAttrList: PointerLike, dev: CUdevice, flags: number): void {
-    const r = raw.cuDeviceGetNvSciSyncAttributes(rt.ptr(nvSciSyncAttrList), dev, flags);
+    if (arguments.length !== 3) rt.arity("cuDeviceGetNvSciSyncAttributes", "nvSciSyncAttrList,dev,flags", 3, arguments.length);
+    if (!(typeof dev === "number" && (dev | 0) === dev)) rt.bad("cuDeviceGetNvSciSyncAttributes", "dev", "i32", dev);
+    if (!(typeof flags === "number" && (flags | 0) === flags)) rt.bad("cuDeviceGetNvSciSyncAttributes", "flags", "i32", flags);
+    const r = raw.cuDeviceGetNvSciSyncAttributes(rt.ptr(nvSciSyncAttrList, "cuDeviceGetNvSciSyncAttributes", "nvSciSyncAttrList"), dev, flags);
     if (rt.guards) rt.check("cuDeviceGetNvSciSyncAttributes");
     if (r !== 0) rt.fail(r, "cuDeviceGetNvSciSyncAttributes");
   };
 }
 
 function cuDeviceSetMemPool$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceSetMemPool"] {
+  const isPtr = rt.isPointer;
   return function cuDeviceSetMemPool(dev: CUdevice, pool: CUmemoryPool): void {
+    if (arguments.length !== 2) rt.arity("cuDeviceSetMemPool", "dev,pool", 2, arguments.length);
+    if (!(typeof dev === "number" && (dev | 0) === dev)) rt.bad("cuDeviceSetMemPool", "dev", "i32", dev);
+    if (!(isPtr(pool))) rt.bad("cuDeviceSetMemPool", "pool", "pointer", pool);
     const r = raw.cuDeviceSetMemPool(dev, pool);
     if (rt.guards) rt.check("cuDeviceSetMemPool");
     if (r !== 0) rt.fail(r, "cuDeviceSetMemPool");
@@ -168,6 +203,8 @@ function cuDeviceSetMemPool$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceSet
 function cuDeviceGetMemPool$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGetMemPool"] {
   const o0 = rt.out[0]!;
   return function cuDeviceGetMemPool(dev: CUdevice): CUmemoryPool {
+    if (arguments.length !== 1) rt.arity("cuDeviceGetMemPool", "dev", 1, arguments.length);
+    if (!(typeof dev === "number" && (dev | 0) === dev)) rt.bad("cuDeviceGetMemPool", "dev", "i32", dev);
     const r = raw.cuDeviceGetMemPool(o0, dev);
     if (rt.guards) rt.check("cuDeviceGetMemPool");
     if (r !== 0) rt.fail(r, "cuDeviceGetMemPool");
@@ -178,6 +215,8 @@ function cuDeviceGetMemPool$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGet
 function cuDeviceGetDefaultMemPool$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGetDefaultMemPool"] {
   const o0 = rt.out[0]!;
   return function cuDeviceGetDefaultMemPool(dev: CUdevice): CUmemoryPool {
+    if (arguments.length !== 1) rt.arity("cuDeviceGetDefaultMemPool", "dev", 1, arguments.length);
+    if (!(typeof dev === "number" && (dev | 0) === dev)) rt.bad("cuDeviceGetDefaultMemPool", "dev", "i32", dev);
     const r = raw.cuDeviceGetDefaultMemPool(o0, dev);
     if (rt.guards) rt.check("cuDeviceGetDefaultMemPool");
     if (r !== 0) rt.fail(r, "cuDeviceGetDefaultMemPool");
@@ -189,6 +228,9 @@ function cuDeviceGetExecAffinitySupport$(raw: Raw, rt: CheckedRuntime): Checked[
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
   return function cuDeviceGetExecAffinitySupport(type: CUexecAffinityType, dev: CUdevice): number {
+    if (arguments.length !== 2) rt.arity("cuDeviceGetExecAffinitySupport", "type,dev", 2, arguments.length);
+    if (!(typeof type === "number" && (type >>> 0) === type)) rt.bad("cuDeviceGetExecAffinitySupport", "type", "u32", type);
+    if (!(typeof dev === "number" && (dev | 0) === dev)) rt.bad("cuDeviceGetExecAffinitySupport", "dev", "i32", dev);
     const r = raw.cuDeviceGetExecAffinitySupport(o0, type, dev);
     if (rt.guards) rt.check("cuDeviceGetExecAffinitySupport");
     if (r !== 0) rt.fail(r, "cuDeviceGetExecAffinitySupport");
@@ -198,6 +240,9 @@ function cuDeviceGetExecAffinitySupport$(raw: Raw, rt: CheckedRuntime): Checked[
 
 function cuFlushGPUDirectRDMAWrites$(raw: Raw, rt: CheckedRuntime): Checked["cuFlushGPUDirectRDMAWrites"] {
   return function cuFlushGPUDirectRDMAWrites(target: CUflushGPUDirectRDMAWritesTarget, scope: CUflushGPUDirectRDMAWritesScope): void {
+    if (arguments.length !== 2) rt.arity("cuFlushGPUDirectRDMAWrites", "target,scope", 2, arguments.length);
+    if (!(typeof target === "number" && (target >>> 0) === target)) rt.bad("cuFlushGPUDirectRDMAWrites", "target", "u32", target);
+    if (!(typeof scope === "number" && (scope >>> 0) === scope)) rt.bad("cuFlushGPUDirectRDMAWrites", "scope", "u32", scope);
     const r = raw.cuFlushGPUDirectRDMAWrites(target, scope);
     if (rt.guards) rt.check("cuFlushGPUDirectRDMAWrites");
     if (r !== 0) rt.fail(r, "cuFlushGPUDirectRDMAWrites");
@@ -206,7 +251,9 @@ function cuFlushGPUDirectRDMAWrites$(raw: Raw, rt: CheckedRuntime): Checked["cuF
 
 function cuDeviceGetProperties$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGetProperties"] {
   return function cuDeviceGetProperties(dev: CUdevice, prop?: CUdevprop_st): CUdevprop_st {
-    const $prop = prop === undefined ? rt.record(CUdevprop_st) : rt.expect(prop, CUdevprop_st, "cuDeviceGetProperties", "prop");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuDeviceGetProperties", "dev,prop", 1, arguments.length);
+    if (!(typeof dev === "number" && (dev | 0) === dev)) rt.bad("cuDeviceGetProperties", "dev", "i32", dev);
+    const $prop = prop === undefined ? rt.record(CUdevprop_st) : rt.recordArg(prop, CUdevprop_st, "cuDeviceGetProperties", "prop");
     const r = raw.cuDeviceGetProperties($prop.$pointer(), dev);
     if (rt.guards) rt.check("cuDeviceGetProperties");
     if (r !== 0) rt.fail(r, "cuDeviceGetProperties");
@@ -215,16 +262,24 @@ function cuDeviceGetProperties$(raw: Raw, rt: CheckedRuntime): Checked["cuDevice
 }
 
 function cuDeviceComputeCapability$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceComputeCapability"] {
-  return function cuDeviceComputeCapability(major: PointerLike, minor: PointerLike, dev: CUdevice): void {
-    const r = raw.cuDeviceComputeCapability(rt.ptr(major), rt.ptr(minor), dev);
+  const o0 = rt.out[0]!;
+  const o1 = rt.out[1]!;
+  const i32 = rt.i32;
+  return function cuDeviceComputeCapability(dev: CUdevice): [major: number, minor: number] {
+    if (arguments.length !== 1) rt.arity("cuDeviceComputeCapability", "dev", 1, arguments.length);
+    if (!(typeof dev === "number" && (dev | 0) === dev)) rt.bad("cuDeviceComputeCapability", "dev", "i32", dev);
+    const r = raw.cuDeviceComputeCapability(o0, o1, dev);
     if (rt.guards) rt.check("cuDeviceComputeCapability");
     if (r !== 0) rt.fail(r, "cuDeviceComputeCapability");
+    return [i32[0]!, i32[2]!];
   };
 }
 
 function cuDevicePrimaryCtxRetain$(raw: Raw, rt: CheckedRuntime): Checked["cuDevicePrimaryCtxRetain"] {
   const o0 = rt.out[0]!;
   return function cuDevicePrimaryCtxRetain(dev: CUdevice): CUcontext {
+    if (arguments.length !== 1) rt.arity("cuDevicePrimaryCtxRetain", "dev", 1, arguments.length);
+    if (!(typeof dev === "number" && (dev | 0) === dev)) rt.bad("cuDevicePrimaryCtxRetain", "dev", "i32", dev);
     const r = raw.cuDevicePrimaryCtxRetain(o0, dev);
     if (rt.guards) rt.check("cuDevicePrimaryCtxRetain");
     if (r !== 0) rt.fail(r, "cuDevicePrimaryCtxRetain");
@@ -234,6 +289,8 @@ function cuDevicePrimaryCtxRetain$(raw: Raw, rt: CheckedRuntime): Checked["cuDev
 
 function cuDevicePrimaryCtxRelease$(raw: Raw, rt: CheckedRuntime): Checked["cuDevicePrimaryCtxRelease"] {
   return function cuDevicePrimaryCtxRelease(dev: CUdevice): void {
+    if (arguments.length !== 1) rt.arity("cuDevicePrimaryCtxRelease", "dev", 1, arguments.length);
+    if (!(typeof dev === "number" && (dev | 0) === dev)) rt.bad("cuDevicePrimaryCtxRelease", "dev", "i32", dev);
     const r = raw.cuDevicePrimaryCtxRelease(dev);
     if (rt.guards) rt.check("cuDevicePrimaryCtxRelease");
     if (r !== 0) rt.fail(r, "cuDevicePrimaryCtxRelease");
@@ -242,6 +299,9 @@ function cuDevicePrimaryCtxRelease$(raw: Raw, rt: CheckedRuntime): Checked["cuDe
 
 function cuDevicePrimaryCtxSetFlags$(raw: Raw, rt: CheckedRuntime): Checked["cuDevicePrimaryCtxSetFlags"] {
   return function cuDevicePrimaryCtxSetFlags(dev: CUdevice, flags: number): void {
+    if (arguments.length !== 2) rt.arity("cuDevicePrimaryCtxSetFlags", "dev,flags", 2, arguments.length);
+    if (!(typeof dev === "number" && (dev | 0) === dev)) rt.bad("cuDevicePrimaryCtxSetFlags", "dev", "i32", dev);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cuDevicePrimaryCtxSetFlags", "flags", "u32", flags);
     const r = raw.cuDevicePrimaryCtxSetFlags(dev, flags);
     if (rt.guards) rt.check("cuDevicePrimaryCtxSetFlags");
     if (r !== 0) rt.fail(r, "cuDevicePrimaryCtxSetFlags");
@@ -254,6 +314,8 @@ function cuDevicePrimaryCtxGetState$(raw: Raw, rt: CheckedRuntime): Checked["cuD
   const i32 = rt.i32;
   const u32 = rt.u32;
   return function cuDevicePrimaryCtxGetState(dev: CUdevice): [flags: number, active: number] {
+    if (arguments.length !== 1) rt.arity("cuDevicePrimaryCtxGetState", "dev", 1, arguments.length);
+    if (!(typeof dev === "number" && (dev | 0) === dev)) rt.bad("cuDevicePrimaryCtxGetState", "dev", "i32", dev);
     const r = raw.cuDevicePrimaryCtxGetState(dev, o0, o1);
     if (rt.guards) rt.check("cuDevicePrimaryCtxGetState");
     if (r !== 0) rt.fail(r, "cuDevicePrimaryCtxGetState");
@@ -263,6 +325,8 @@ function cuDevicePrimaryCtxGetState$(raw: Raw, rt: CheckedRuntime): Checked["cuD
 
 function cuDevicePrimaryCtxReset$(raw: Raw, rt: CheckedRuntime): Checked["cuDevicePrimaryCtxReset"] {
   return function cuDevicePrimaryCtxReset(dev: CUdevice): void {
+    if (arguments.length !== 1) rt.arity("cuDevicePrimaryCtxReset", "dev", 1, arguments.length);
+    if (!(typeof dev === "number" && (dev | 0) === dev)) rt.bad("cuDevicePrimaryCtxReset", "dev", "i32", dev);
     const r = raw.cuDevicePrimaryCtxReset(dev);
     if (rt.guards) rt.check("cuDevicePrimaryCtxReset");
     if (r !== 0) rt.fail(r, "cuDevicePrimaryCtxReset");
@@ -272,7 +336,10 @@ function cuDevicePrimaryCtxReset$(raw: Raw, rt: CheckedRuntime): Checked["cuDevi
 function cuCtxCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxCreate"] {
   const o0 = rt.out[0]!;
   return function cuCtxCreate(ctxCreateParams: PointerLike, flags: number, dev: CUdevice): CUcontext {
-    const r = raw.cuCtxCreate(o0, rt.ptr(rt.expect(ctxCreateParams, CUctxCreateParams_st, "cuCtxCreate", "ctxCreateParams")), flags, dev);
+    if (arguments.length !== 3) rt.arity("cuCtxCreate", "ctxCreateParams,flags,dev", 3, arguments.length);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cuCtxCreate", "flags", "u32", flags);
+    if (!(typeof dev === "number" && (dev | 0) === dev)) rt.bad("cuCtxCreate", "dev", "i32", dev);
+    const r = raw.cuCtxCreate(o0, rt.ptr(rt.expect(ctxCreateParams, CUctxCreateParams_st, "cuCtxCreate", "ctxCreateParams"), "cuCtxCreate", "ctxCreateParams"), flags, dev);
     if (rt.guards) rt.check("cuCtxCreate");
     if (r !== 0) rt.fail(r, "cuCtxCreate");
     return rt.readPointer(0) as CUcontext;
@@ -280,7 +347,10 @@ function cuCtxCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxCreate"] {
 }
 
 function cuCtxDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxDestroy"] {
+  const isPtr = rt.isPointer;
   return function cuCtxDestroy(ctx: CUcontext): void {
+    if (arguments.length !== 1) rt.arity("cuCtxDestroy", "ctx", 1, arguments.length);
+    if (!(isPtr(ctx))) rt.bad("cuCtxDestroy", "ctx", "pointer", ctx);
     const r = raw.cuCtxDestroy(ctx);
     if (rt.guards) rt.check("cuCtxDestroy");
     if (r !== 0) rt.fail(r, "cuCtxDestroy", ctx);
@@ -288,7 +358,10 @@ function cuCtxDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxDestroy"] {
 }
 
 function cuCtxPushCurrent$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxPushCurrent"] {
+  const isPtr = rt.isPointer;
   return function cuCtxPushCurrent(ctx: CUcontext): void {
+    if (arguments.length !== 1) rt.arity("cuCtxPushCurrent", "ctx", 1, arguments.length);
+    if (!(isPtr(ctx))) rt.bad("cuCtxPushCurrent", "ctx", "pointer", ctx);
     const r = raw.cuCtxPushCurrent(ctx);
     if (rt.guards) rt.check("cuCtxPushCurrent");
     if (r !== 0) rt.fail(r, "cuCtxPushCurrent", ctx);
@@ -298,6 +371,7 @@ function cuCtxPushCurrent$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxPushCurr
 function cuCtxPopCurrent$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxPopCurrent"] {
   const o0 = rt.out[0]!;
   return function cuCtxPopCurrent(): CUcontext {
+    if (arguments.length !== 0) rt.arity("cuCtxPopCurrent", "", 0, arguments.length);
     const r = raw.cuCtxPopCurrent(o0);
     if (rt.guards) rt.check("cuCtxPopCurrent");
     if (r !== 0) rt.fail(r, "cuCtxPopCurrent");
@@ -306,7 +380,10 @@ function cuCtxPopCurrent$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxPopCurren
 }
 
 function cuCtxSetCurrent$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxSetCurrent"] {
+  const isPtr = rt.isPointer;
   return function cuCtxSetCurrent(ctx: CUcontext): void {
+    if (arguments.length !== 1) rt.arity("cuCtxSetCurrent", "ctx", 1, arguments.length);
+    if (!(isPtr(ctx))) rt.bad("cuCtxSetCurrent", "ctx", "pointer", ctx);
     const r = raw.cuCtxSetCurrent(ctx);
     if (rt.guards) rt.check("cuCtxSetCurrent");
     if (r !== 0) rt.fail(r, "cuCtxSetCurrent", ctx);
@@ -316,6 +393,7 @@ function cuCtxSetCurrent$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxSetCurren
 function cuCtxGetCurrent$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxGetCurrent"] {
   const o0 = rt.out[0]!;
   return function cuCtxGetCurrent(): CUcontext {
+    if (arguments.length !== 0) rt.arity("cuCtxGetCurrent", "", 0, arguments.length);
     const r = raw.cuCtxGetCurrent(o0);
     if (rt.guards) rt.check("cuCtxGetCurrent");
     if (r !== 0) rt.fail(r, "cuCtxGetCurrent");
@@ -327,6 +405,7 @@ function cuCtxGetDevice$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxGetDevice"
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
   return function cuCtxGetDevice(): CUdevice {
+    if (arguments.length !== 0) rt.arity("cuCtxGetDevice", "", 0, arguments.length);
     const r = raw.cuCtxGetDevice(o0);
     if (rt.guards) rt.check("cuCtxGetDevice");
     if (r !== 0) rt.fail(r, "cuCtxGetDevice");
@@ -337,7 +416,10 @@ function cuCtxGetDevice$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxGetDevice"
 function cuCtxGetDevice_v2$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxGetDevice_v2"] {
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
+  const isPtr = rt.isPointer;
   return function cuCtxGetDevice_v2(ctx: CUcontext): CUdevice {
+    if (arguments.length !== 1) rt.arity("cuCtxGetDevice_v2", "ctx", 1, arguments.length);
+    if (!(isPtr(ctx))) rt.bad("cuCtxGetDevice_v2", "ctx", "pointer", ctx);
     const r = raw.cuCtxGetDevice_v2(o0, ctx);
     if (rt.guards) rt.check("cuCtxGetDevice_v2");
     if (r !== 0) rt.fail(r, "cuCtxGetDevice_v2");
@@ -349,6 +431,7 @@ function cuCtxGetFlags$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxGetFlags"] 
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
   return function cuCtxGetFlags(): number {
+    if (arguments.length !== 0) rt.arity("cuCtxGetFlags", "", 0, arguments.length);
     const r = raw.cuCtxGetFlags(o0);
     if (rt.guards) rt.check("cuCtxGetFlags");
     if (r !== 0) rt.fail(r, "cuCtxGetFlags");
@@ -358,6 +441,8 @@ function cuCtxGetFlags$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxGetFlags"] 
 
 function cuCtxSetFlags$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxSetFlags"] {
   return function cuCtxSetFlags(flags: number): void {
+    if (arguments.length !== 1) rt.arity("cuCtxSetFlags", "flags", 1, arguments.length);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cuCtxSetFlags", "flags", "u32", flags);
     const r = raw.cuCtxSetFlags(flags);
     if (rt.guards) rt.check("cuCtxSetFlags");
     if (r !== 0) rt.fail(r, "cuCtxSetFlags");
@@ -367,7 +452,10 @@ function cuCtxSetFlags$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxSetFlags"] 
 function cuCtxGetId$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxGetId"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
+  const isPtr = rt.isPointer;
   return function cuCtxGetId(ctx: CUcontext): bigint {
+    if (arguments.length !== 1) rt.arity("cuCtxGetId", "ctx", 1, arguments.length);
+    if (!(isPtr(ctx))) rt.bad("cuCtxGetId", "ctx", "pointer", ctx);
     const r = raw.cuCtxGetId(ctx, o0);
     if (rt.guards) rt.check("cuCtxGetId");
     if (r !== 0) rt.fail(r, "cuCtxGetId", ctx);
@@ -377,6 +465,7 @@ function cuCtxGetId$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxGetId"] {
 
 function cuCtxSynchronize$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxSynchronize"] {
   return function cuCtxSynchronize(): void {
+    if (arguments.length !== 0) rt.arity("cuCtxSynchronize", "", 0, arguments.length);
     const r = raw.cuCtxSynchronize();
     if (rt.guards) rt.check("cuCtxSynchronize");
     if (r !== 0) rt.fail(r, "cuCtxSynchronize");
@@ -384,7 +473,10 @@ function cuCtxSynchronize$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxSynchron
 }
 
 function cuCtxSynchronize_v2$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxSynchronize_v2"] {
+  const isPtr = rt.isPointer;
   return function cuCtxSynchronize_v2(ctx: CUcontext): void {
+    if (arguments.length !== 1) rt.arity("cuCtxSynchronize_v2", "ctx", 1, arguments.length);
+    if (!(isPtr(ctx))) rt.bad("cuCtxSynchronize_v2", "ctx", "pointer", ctx);
     const r = raw.cuCtxSynchronize_v2(ctx);
     if (rt.guards) rt.check("cuCtxSynchronize_v2");
     if (r !== 0) rt.fail(r, "cuCtxSynchronize_v2", ctx);
@@ -393,6 +485,9 @@ function cuCtxSynchronize_v2$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxSynch
 
 function cuCtxSetLimit$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxSetLimit"] {
   return function cuCtxSetLimit(limit: CUlimit, value: bigint | number): void {
+    if (arguments.length !== 2) rt.arity("cuCtxSetLimit", "limit,value", 2, arguments.length);
+    if (!(typeof limit === "number" && (limit >>> 0) === limit)) rt.bad("cuCtxSetLimit", "limit", "u32", limit);
+    if (!((typeof value === "bigint" ? value >= 0n && value <= 18446744073709551615n : Number.isSafeInteger(value) && value >= 0))) rt.bad("cuCtxSetLimit", "value", "u64", value);
     const r = raw.cuCtxSetLimit(limit, value);
     if (rt.guards) rt.check("cuCtxSetLimit");
     if (r !== 0) rt.fail(r, "cuCtxSetLimit");
@@ -403,6 +498,8 @@ function cuCtxGetLimit$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxGetLimit"] 
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
   return function cuCtxGetLimit(limit: CUlimit): bigint {
+    if (arguments.length !== 1) rt.arity("cuCtxGetLimit", "limit", 1, arguments.length);
+    if (!(typeof limit === "number" && (limit >>> 0) === limit)) rt.bad("cuCtxGetLimit", "limit", "u32", limit);
     const r = raw.cuCtxGetLimit(o0, limit);
     if (rt.guards) rt.check("cuCtxGetLimit");
     if (r !== 0) rt.fail(r, "cuCtxGetLimit");
@@ -414,6 +511,7 @@ function cuCtxGetCacheConfig$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxGetCa
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
   return function cuCtxGetCacheConfig(): CUfunc_cache {
+    if (arguments.length !== 0) rt.arity("cuCtxGetCacheConfig", "", 0, arguments.length);
     const r = raw.cuCtxGetCacheConfig(o0);
     if (rt.guards) rt.check("cuCtxGetCacheConfig");
     if (r !== 0) rt.fail(r, "cuCtxGetCacheConfig");
@@ -423,6 +521,8 @@ function cuCtxGetCacheConfig$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxGetCa
 
 function cuCtxSetCacheConfig$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxSetCacheConfig"] {
   return function cuCtxSetCacheConfig(config: CUfunc_cache): void {
+    if (arguments.length !== 1) rt.arity("cuCtxSetCacheConfig", "config", 1, arguments.length);
+    if (!(typeof config === "number" && (config >>> 0) === config)) rt.bad("cuCtxSetCacheConfig", "config", "u32", config);
     const r = raw.cuCtxSetCacheConfig(config);
     if (rt.guards) rt.check("cuCtxSetCacheConfig");
     if (r !== 0) rt.fail(r, "cuCtxSetCacheConfig");
@@ -432,7 +532,10 @@ function cuCtxSetCacheConfig$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxSetCa
 function cuCtxGetApiVersion$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxGetApiVersion"] {
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
+  const isPtr = rt.isPointer;
   return function cuCtxGetApiVersion(ctx: CUcontext): number {
+    if (arguments.length !== 1) rt.arity("cuCtxGetApiVersion", "ctx", 1, arguments.length);
+    if (!(isPtr(ctx))) rt.bad("cuCtxGetApiVersion", "ctx", "pointer", ctx);
     const r = raw.cuCtxGetApiVersion(ctx, o0);
     if (rt.guards) rt.check("cuCtxGetApiVersion");
     if (r !== 0) rt.fail(r, "cuCtxGetApiVersion", ctx);
@@ -445,6 +548,7 @@ function cuCtxGetStreamPriorityRange$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const o1 = rt.out[1]!;
   const i32 = rt.i32;
   return function cuCtxGetStreamPriorityRange(): [leastPriority: number, greatestPriority: number] {
+    if (arguments.length !== 0) rt.arity("cuCtxGetStreamPriorityRange", "", 0, arguments.length);
     const r = raw.cuCtxGetStreamPriorityRange(o0, o1);
     if (rt.guards) rt.check("cuCtxGetStreamPriorityRange");
     if (r !== 0) rt.fail(r, "cuCtxGetStreamPriorityRange");
@@ -454,6 +558,7 @@ function cuCtxGetStreamPriorityRange$(raw: Raw, rt: CheckedRuntime): Checked["cu
 
 function cuCtxResetPersistingL2Cache$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxResetPersistingL2Cache"] {
   return function cuCtxResetPersistingL2Cache(): void {
+    if (arguments.length !== 0) rt.arity("cuCtxResetPersistingL2Cache", "", 0, arguments.length);
     const r = raw.cuCtxResetPersistingL2Cache();
     if (rt.guards) rt.check("cuCtxResetPersistingL2Cache");
     if (r !== 0) rt.fail(r, "cuCtxResetPersistingL2Cache");
@@ -462,7 +567,9 @@ function cuCtxResetPersistingL2Cache$(raw: Raw, rt: CheckedRuntime): Checked["cu
 
 function cuCtxGetExecAffinity$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxGetExecAffinity"] {
   return function cuCtxGetExecAffinity(type: CUexecAffinityType, pExecAffinity?: CUexecAffinityParam_st): CUexecAffinityParam_st {
-    const $pExecAffinity = pExecAffinity === undefined ? rt.record(CUexecAffinityParam_st) : rt.expect(pExecAffinity, CUexecAffinityParam_st, "cuCtxGetExecAffinity", "pExecAffinity");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuCtxGetExecAffinity", "type,pExecAffinity", 1, arguments.length);
+    if (!(typeof type === "number" && (type >>> 0) === type)) rt.bad("cuCtxGetExecAffinity", "type", "u32", type);
+    const $pExecAffinity = pExecAffinity === undefined ? rt.record(CUexecAffinityParam_st) : rt.recordArg(pExecAffinity, CUexecAffinityParam_st, "cuCtxGetExecAffinity", "pExecAffinity");
     const r = raw.cuCtxGetExecAffinity($pExecAffinity.$pointer(), type);
     if (rt.guards) rt.check("cuCtxGetExecAffinity");
     if (r !== 0) rt.fail(r, "cuCtxGetExecAffinity");
@@ -471,7 +578,11 @@ function cuCtxGetExecAffinity$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxGetE
 }
 
 function cuCtxRecordEvent$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxRecordEvent"] {
+  const isPtr = rt.isPointer;
   return function cuCtxRecordEvent(hCtx: CUcontext, hEvent: CUevent): void {
+    if (arguments.length !== 2) rt.arity("cuCtxRecordEvent", "hCtx,hEvent", 2, arguments.length);
+    if (!(isPtr(hCtx))) rt.bad("cuCtxRecordEvent", "hCtx", "pointer", hCtx);
+    if (!(isPtr(hEvent))) rt.bad("cuCtxRecordEvent", "hEvent", "pointer", hEvent);
     const r = raw.cuCtxRecordEvent(hCtx, hEvent);
     if (rt.guards) rt.check("cuCtxRecordEvent");
     if (r !== 0) rt.fail(r, "cuCtxRecordEvent", hCtx);
@@ -479,7 +590,11 @@ function cuCtxRecordEvent$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxRecordEv
 }
 
 function cuCtxWaitEvent$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxWaitEvent"] {
+  const isPtr = rt.isPointer;
   return function cuCtxWaitEvent(hCtx: CUcontext, hEvent: CUevent): void {
+    if (arguments.length !== 2) rt.arity("cuCtxWaitEvent", "hCtx,hEvent", 2, arguments.length);
+    if (!(isPtr(hCtx))) rt.bad("cuCtxWaitEvent", "hCtx", "pointer", hCtx);
+    if (!(isPtr(hEvent))) rt.bad("cuCtxWaitEvent", "hEvent", "pointer", hEvent);
     const r = raw.cuCtxWaitEvent(hCtx, hEvent);
     if (rt.guards) rt.check("cuCtxWaitEvent");
     if (r !== 0) rt.fail(r, "cuCtxWaitEvent", hCtx);
@@ -489,6 +604,8 @@ function cuCtxWaitEvent$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxWaitEvent"
 function cuCtxAttach$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxAttach"] {
   const o0 = rt.out[0]!;
   return function cuCtxAttach(flags: number): CUcontext {
+    if (arguments.length !== 1) rt.arity("cuCtxAttach", "flags", 1, arguments.length);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cuCtxAttach", "flags", "u32", flags);
     const r = raw.cuCtxAttach(o0, flags);
     if (rt.guards) rt.check("cuCtxAttach");
     if (r !== 0) rt.fail(r, "cuCtxAttach");
@@ -497,7 +614,10 @@ function cuCtxAttach$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxAttach"] {
 }
 
 function cuCtxDetach$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxDetach"] {
+  const isPtr = rt.isPointer;
   return function cuCtxDetach(ctx: CUcontext): void {
+    if (arguments.length !== 1) rt.arity("cuCtxDetach", "ctx", 1, arguments.length);
+    if (!(isPtr(ctx))) rt.bad("cuCtxDetach", "ctx", "pointer", ctx);
     const r = raw.cuCtxDetach(ctx);
     if (rt.guards) rt.check("cuCtxDetach");
     if (r !== 0) rt.fail(r, "cuCtxDetach", ctx);
@@ -508,6 +628,7 @@ function cuCtxGetSharedMemConfig$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxG
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
   return function cuCtxGetSharedMemConfig(): CUsharedconfig {
+    if (arguments.length !== 0) rt.arity("cuCtxGetSharedMemConfig", "", 0, arguments.length);
     const r = raw.cuCtxGetSharedMemConfig(o0);
     if (rt.guards) rt.check("cuCtxGetSharedMemConfig");
     if (r !== 0) rt.fail(r, "cuCtxGetSharedMemConfig");
@@ -517,6 +638,8 @@ function cuCtxGetSharedMemConfig$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxG
 
 function cuCtxSetSharedMemConfig$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxSetSharedMemConfig"] {
   return function cuCtxSetSharedMemConfig(config: CUsharedconfig): void {
+    if (arguments.length !== 1) rt.arity("cuCtxSetSharedMemConfig", "config", 1, arguments.length);
+    if (!(typeof config === "number" && (config >>> 0) === config)) rt.bad("cuCtxSetSharedMemConfig", "config", "u32", config);
     const r = raw.cuCtxSetSharedMemConfig(config);
     if (rt.guards) rt.check("cuCtxSetSharedMemConfig");
     if (r !== 0) rt.fail(r, "cuCtxSetSharedMemConfig");
@@ -526,7 +649,8 @@ function cuCtxSetSharedMemConfig$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxS
 function cuModuleLoad$(raw: Raw, rt: CheckedRuntime): Checked["cuModuleLoad"] {
   const o0 = rt.out[0]!;
   return function cuModuleLoad(fname: string | PointerLike): CUmodule {
-    const r = raw.cuModuleLoad(o0, rt.cstr(fname, 0));
+    if (arguments.length !== 1) rt.arity("cuModuleLoad", "fname", 1, arguments.length);
+    const r = raw.cuModuleLoad(o0, rt.cstr(fname, 0, "cuModuleLoad", "fname"));
     if (rt.guards) rt.check("cuModuleLoad");
     if (r !== 0) rt.fail(r, "cuModuleLoad");
     return rt.readPointer(0) as CUmodule;
@@ -536,7 +660,8 @@ function cuModuleLoad$(raw: Raw, rt: CheckedRuntime): Checked["cuModuleLoad"] {
 function cuModuleLoadData$(raw: Raw, rt: CheckedRuntime): Checked["cuModuleLoadData"] {
   const o0 = rt.out[0]!;
   return function cuModuleLoadData(image: PointerLike): CUmodule {
-    const r = raw.cuModuleLoadData(o0, rt.ptr(image));
+    if (arguments.length !== 1) rt.arity("cuModuleLoadData", "image", 1, arguments.length);
+    const r = raw.cuModuleLoadData(o0, rt.ptr(image, "cuModuleLoadData", "image"));
     if (rt.guards) rt.check("cuModuleLoadData");
     if (r !== 0) rt.fail(r, "cuModuleLoadData");
     return rt.readPointer(0) as CUmodule;
@@ -546,8 +671,9 @@ function cuModuleLoadData$(raw: Raw, rt: CheckedRuntime): Checked["cuModuleLoadD
 function cuModuleLoadDataEx$(raw: Raw, rt: CheckedRuntime): Checked["cuModuleLoadDataEx"] {
   const o0 = rt.out[0]!;
   return function cuModuleLoadDataEx(image: PointerLike, numOptions: number, options: PointerLike, optionValues: PointerLike): CUmodule {
-    rt.count(numOptions, "cuModuleLoadDataEx", "numOptions");
-    const r = raw.cuModuleLoadDataEx(o0, rt.ptr(image), numOptions, rt.sized(options, numOptions, 4, "cuModuleLoadDataEx", "options"), rt.ptr(optionValues));
+    if (arguments.length !== 4) rt.arity("cuModuleLoadDataEx", "image,numOptions,options,optionValues", 4, arguments.length);
+    if (!(typeof numOptions === "number" && (numOptions >>> 0) === numOptions)) rt.bad("cuModuleLoadDataEx", "numOptions", "u32", numOptions);
+    const r = raw.cuModuleLoadDataEx(o0, rt.ptr(image, "cuModuleLoadDataEx", "image"), numOptions, rt.sized(options, numOptions, 4, "cuModuleLoadDataEx", "options"), rt.ptr(optionValues, "cuModuleLoadDataEx", "optionValues"));
     if (rt.guards) rt.check("cuModuleLoadDataEx");
     if (r !== 0) rt.fail(r, "cuModuleLoadDataEx");
     return rt.readPointer(0) as CUmodule;
@@ -557,7 +683,8 @@ function cuModuleLoadDataEx$(raw: Raw, rt: CheckedRuntime): Checked["cuModuleLoa
 function cuModuleLoadFatBinary$(raw: Raw, rt: CheckedRuntime): Checked["cuModuleLoadFatBinary"] {
   const o0 = rt.out[0]!;
   return function cuModuleLoadFatBinary(fatCubin: PointerLike): CUmodule {
-    const r = raw.cuModuleLoadFatBinary(o0, rt.ptr(fatCubin));
+    if (arguments.length !== 1) rt.arity("cuModuleLoadFatBinary", "fatCubin", 1, arguments.length);
+    const r = raw.cuModuleLoadFatBinary(o0, rt.ptr(fatCubin, "cuModuleLoadFatBinary", "fatCubin"));
     if (rt.guards) rt.check("cuModuleLoadFatBinary");
     if (r !== 0) rt.fail(r, "cuModuleLoadFatBinary");
     return rt.readPointer(0) as CUmodule;
@@ -565,7 +692,10 @@ function cuModuleLoadFatBinary$(raw: Raw, rt: CheckedRuntime): Checked["cuModule
 }
 
 function cuModuleUnload$(raw: Raw, rt: CheckedRuntime): Checked["cuModuleUnload"] {
+  const isPtr = rt.isPointer;
   return function cuModuleUnload(hmod: CUmodule): void {
+    if (arguments.length !== 1) rt.arity("cuModuleUnload", "hmod", 1, arguments.length);
+    if (!(isPtr(hmod))) rt.bad("cuModuleUnload", "hmod", "pointer", hmod);
     const r = raw.cuModuleUnload(hmod);
     if (rt.guards) rt.check("cuModuleUnload");
     if (r !== 0) rt.fail(r, "cuModuleUnload", hmod);
@@ -576,6 +706,7 @@ function cuModuleGetLoadingMode$(raw: Raw, rt: CheckedRuntime): Checked["cuModul
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
   return function cuModuleGetLoadingMode(): CUmoduleLoadingMode {
+    if (arguments.length !== 0) rt.arity("cuModuleGetLoadingMode", "", 0, arguments.length);
     const r = raw.cuModuleGetLoadingMode(o0);
     if (rt.guards) rt.check("cuModuleGetLoadingMode");
     if (r !== 0) rt.fail(r, "cuModuleGetLoadingMode");
@@ -585,8 +716,11 @@ function cuModuleGetLoadingMode$(raw: Raw, rt: CheckedRuntime): Checked["cuModul
 
 function cuModuleGetFunction$(raw: Raw, rt: CheckedRuntime): Checked["cuModuleGetFunction"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuModuleGetFunction(hmod: CUmodule, name: string | PointerLike): CUfunction {
-    const r = raw.cuModuleGetFunction(o0, hmod, rt.cstr(name, 0));
+    if (arguments.length !== 2) rt.arity("cuModuleGetFunction", "hmod,name", 2, arguments.length);
+    if (!(isPtr(hmod))) rt.bad("cuModuleGetFunction", "hmod", "pointer", hmod);
+    const r = raw.cuModuleGetFunction(o0, hmod, rt.cstr(name, 0, "cuModuleGetFunction", "name"));
     if (rt.guards) rt.check("cuModuleGetFunction");
     if (r !== 0) rt.fail(r, "cuModuleGetFunction");
     return rt.readPointer(0) as CUfunction;
@@ -596,7 +730,10 @@ function cuModuleGetFunction$(raw: Raw, rt: CheckedRuntime): Checked["cuModuleGe
 function cuModuleGetFunctionCount$(raw: Raw, rt: CheckedRuntime): Checked["cuModuleGetFunctionCount"] {
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
+  const isPtr = rt.isPointer;
   return function cuModuleGetFunctionCount(mod: CUmodule): number {
+    if (arguments.length !== 1) rt.arity("cuModuleGetFunctionCount", "mod", 1, arguments.length);
+    if (!(isPtr(mod))) rt.bad("cuModuleGetFunctionCount", "mod", "pointer", mod);
     const r = raw.cuModuleGetFunctionCount(o0, mod);
     if (rt.guards) rt.check("cuModuleGetFunctionCount");
     if (r !== 0) rt.fail(r, "cuModuleGetFunctionCount");
@@ -605,9 +742,12 @@ function cuModuleGetFunctionCount$(raw: Raw, rt: CheckedRuntime): Checked["cuMod
 }
 
 function cuModuleEnumerateFunctions$(raw: Raw, rt: CheckedRuntime): Checked["cuModuleEnumerateFunctions"] {
+  const isPtr = rt.isPointer;
   const A_cuModuleEnumerateFunctions: ArraySpec = { elements: [{ kind: "pointer", size: 8 }], count: null, query: false, retry: [] };
   return function cuModuleEnumerateFunctions(numFunctions: number, mod: CUmodule): CUfunction[] {
-    rt.count(numFunctions, "cuModuleEnumerateFunctions", "numFunctions");
+    if (arguments.length !== 2) rt.arity("cuModuleEnumerateFunctions", "numFunctions,mod", 2, arguments.length);
+    if (!(typeof numFunctions === "number" && (numFunctions >>> 0) === numFunctions)) rt.bad("cuModuleEnumerateFunctions", "numFunctions", "u32", numFunctions);
+    if (!(isPtr(mod))) rt.bad("cuModuleEnumerateFunctions", "mod", "pointer", mod);
     const a = rt.arrays("cuModuleEnumerateFunctions", A_cuModuleEnumerateFunctions, numFunctions, (p) => raw.cuModuleEnumerateFunctions(p[0]!, numFunctions, mod));
     return a[0] as CUfunction[];
   };
@@ -617,8 +757,11 @@ function cuModuleGetGlobal$(raw: Raw, rt: CheckedRuntime): Checked["cuModuleGetG
   const o0 = rt.out[0]!;
   const o1 = rt.out[1]!;
   const u64 = rt.u64;
+  const isPtr = rt.isPointer;
   return function cuModuleGetGlobal(hmod: CUmodule, name: string | PointerLike): [dptr: CUdeviceptr, bytes: bigint] {
-    const r = raw.cuModuleGetGlobal(o0, o1, hmod, rt.cstr(name, 0));
+    if (arguments.length !== 2) rt.arity("cuModuleGetGlobal", "hmod,name", 2, arguments.length);
+    if (!(isPtr(hmod))) rt.bad("cuModuleGetGlobal", "hmod", "pointer", hmod);
+    const r = raw.cuModuleGetGlobal(o0, o1, hmod, rt.cstr(name, 0, "cuModuleGetGlobal", "name"));
     if (rt.guards) rt.check("cuModuleGetGlobal");
     if (r !== 0) rt.fail(r, "cuModuleGetGlobal");
     return [u64[0]! as CUdeviceptr, u64[1]!];
@@ -628,8 +771,9 @@ function cuModuleGetGlobal$(raw: Raw, rt: CheckedRuntime): Checked["cuModuleGetG
 function cuLinkCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuLinkCreate"] {
   const o0 = rt.out[0]!;
   return function cuLinkCreate(numOptions: number, options: PointerLike, optionValues: PointerLike): CUlinkState {
-    rt.count(numOptions, "cuLinkCreate", "numOptions");
-    const r = raw.cuLinkCreate(numOptions, rt.sized(options, numOptions, 4, "cuLinkCreate", "options"), rt.ptr(optionValues), o0);
+    if (arguments.length !== 3) rt.arity("cuLinkCreate", "numOptions,options,optionValues", 3, arguments.length);
+    if (!(typeof numOptions === "number" && (numOptions >>> 0) === numOptions)) rt.bad("cuLinkCreate", "numOptions", "u32", numOptions);
+    const r = raw.cuLinkCreate(numOptions, rt.sized(options, numOptions, 4, "cuLinkCreate", "options"), rt.ptr(optionValues, "cuLinkCreate", "optionValues"), o0);
     if (rt.guards) rt.check("cuLinkCreate");
     if (r !== 0) rt.fail(r, "cuLinkCreate");
     return rt.readPointer(0) as CUlinkState;
@@ -637,19 +781,27 @@ function cuLinkCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuLinkCreate"] {
 }
 
 function cuLinkAddData$(raw: Raw, rt: CheckedRuntime): Checked["cuLinkAddData"] {
+  const isPtr = rt.isPointer;
   return function cuLinkAddData(state: CUlinkState, type: CUjitInputType, data: PointerLike, size: bigint | number, name: string | PointerLike, numOptions: number, options: PointerLike, optionValues: PointerLike): void {
-    rt.count(size, "cuLinkAddData", "size");
-    rt.count(numOptions, "cuLinkAddData", "numOptions");
-    const r = raw.cuLinkAddData(state, type, rt.sized(data, size, 1, "cuLinkAddData", "data"), size, rt.cstr(name, 0), numOptions, rt.sized(options, numOptions, 4, "cuLinkAddData", "options"), rt.ptr(optionValues));
+    if (arguments.length !== 8) rt.arity("cuLinkAddData", "state,type,data,size,name,numOptions,options,optionValues", 8, arguments.length);
+    if (!(isPtr(state))) rt.bad("cuLinkAddData", "state", "pointer", state);
+    if (!(typeof type === "number" && (type >>> 0) === type)) rt.bad("cuLinkAddData", "type", "u32", type);
+    if (!((typeof size === "bigint" ? size >= 0n && size <= 18446744073709551615n : Number.isSafeInteger(size) && size >= 0))) rt.bad("cuLinkAddData", "size", "u64", size);
+    if (!(typeof numOptions === "number" && (numOptions >>> 0) === numOptions)) rt.bad("cuLinkAddData", "numOptions", "u32", numOptions);
+    const r = raw.cuLinkAddData(state, type, rt.sized(data, size, 1, "cuLinkAddData", "data"), size, rt.cstr(name, 0, "cuLinkAddData", "name"), numOptions, rt.sized(options, numOptions, 4, "cuLinkAddData", "options"), rt.ptr(optionValues, "cuLinkAddData", "optionValues"));
     if (rt.guards) rt.check("cuLinkAddData");
     if (r !== 0) rt.fail(r, "cuLinkAddData", state);
   };
 }
 
 function cuLinkAddFile$(raw: Raw, rt: CheckedRuntime): Checked["cuLinkAddFile"] {
+  const isPtr = rt.isPointer;
   return function cuLinkAddFile(state: CUlinkState, type: CUjitInputType, path: string | PointerLike, numOptions: number, options: PointerLike, optionValues: PointerLike): void {
-    rt.count(numOptions, "cuLinkAddFile", "numOptions");
-    const r = raw.cuLinkAddFile(state, type, rt.cstr(path, 0), numOptions, rt.sized(options, numOptions, 4, "cuLinkAddFile", "options"), rt.ptr(optionValues));
+    if (arguments.length !== 6) rt.arity("cuLinkAddFile", "state,type,path,numOptions,options,optionValues", 6, arguments.length);
+    if (!(isPtr(state))) rt.bad("cuLinkAddFile", "state", "pointer", state);
+    if (!(typeof type === "number" && (type >>> 0) === type)) rt.bad("cuLinkAddFile", "type", "u32", type);
+    if (!(typeof numOptions === "number" && (numOptions >>> 0) === numOptions)) rt.bad("cuLinkAddFile", "numOptions", "u32", numOptions);
+    const r = raw.cuLinkAddFile(state, type, rt.cstr(path, 0, "cuLinkAddFile", "path"), numOptions, rt.sized(options, numOptions, 4, "cuLinkAddFile", "options"), rt.ptr(optionValues, "cuLinkAddFile", "optionValues"));
     if (rt.guards) rt.check("cuLinkAddFile");
     if (r !== 0) rt.fail(r, "cuLinkAddFile", state);
   };
@@ -659,7 +811,10 @@ function cuLinkComplete$(raw: Raw, rt: CheckedRuntime): Checked["cuLinkComplete"
   const o0 = rt.out[0]!;
   const o1 = rt.out[1]!;
   const u64 = rt.u64;
+  const isPtr = rt.isPointer;
   return function cuLinkComplete(state: CUlinkState): [cubinOut: Pointer, sizeOut: bigint] {
+    if (arguments.length !== 1) rt.arity("cuLinkComplete", "state", 1, arguments.length);
+    if (!(isPtr(state))) rt.bad("cuLinkComplete", "state", "pointer", state);
     const r = raw.cuLinkComplete(state, o0, o1);
     if (rt.guards) rt.check("cuLinkComplete");
     if (r !== 0) rt.fail(r, "cuLinkComplete", state);
@@ -668,7 +823,10 @@ function cuLinkComplete$(raw: Raw, rt: CheckedRuntime): Checked["cuLinkComplete"
 }
 
 function cuLinkDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuLinkDestroy"] {
+  const isPtr = rt.isPointer;
   return function cuLinkDestroy(state: CUlinkState): void {
+    if (arguments.length !== 1) rt.arity("cuLinkDestroy", "state", 1, arguments.length);
+    if (!(isPtr(state))) rt.bad("cuLinkDestroy", "state", "pointer", state);
     const r = raw.cuLinkDestroy(state);
     if (rt.guards) rt.check("cuLinkDestroy");
     if (r !== 0) rt.fail(r, "cuLinkDestroy", state);
@@ -677,8 +835,11 @@ function cuLinkDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuLinkDestroy"] 
 
 function cuModuleGetTexRef$(raw: Raw, rt: CheckedRuntime): Checked["cuModuleGetTexRef"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuModuleGetTexRef(hmod: CUmodule, name: string | PointerLike): CUtexref {
-    const r = raw.cuModuleGetTexRef(o0, hmod, rt.cstr(name, 0));
+    if (arguments.length !== 2) rt.arity("cuModuleGetTexRef", "hmod,name", 2, arguments.length);
+    if (!(isPtr(hmod))) rt.bad("cuModuleGetTexRef", "hmod", "pointer", hmod);
+    const r = raw.cuModuleGetTexRef(o0, hmod, rt.cstr(name, 0, "cuModuleGetTexRef", "name"));
     if (rt.guards) rt.check("cuModuleGetTexRef");
     if (r !== 0) rt.fail(r, "cuModuleGetTexRef");
     return rt.readPointer(0) as CUtexref;
@@ -687,8 +848,11 @@ function cuModuleGetTexRef$(raw: Raw, rt: CheckedRuntime): Checked["cuModuleGetT
 
 function cuModuleGetSurfRef$(raw: Raw, rt: CheckedRuntime): Checked["cuModuleGetSurfRef"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuModuleGetSurfRef(hmod: CUmodule, name: string | PointerLike): CUsurfref {
-    const r = raw.cuModuleGetSurfRef(o0, hmod, rt.cstr(name, 0));
+    if (arguments.length !== 2) rt.arity("cuModuleGetSurfRef", "hmod,name", 2, arguments.length);
+    if (!(isPtr(hmod))) rt.bad("cuModuleGetSurfRef", "hmod", "pointer", hmod);
+    const r = raw.cuModuleGetSurfRef(o0, hmod, rt.cstr(name, 0, "cuModuleGetSurfRef", "name"));
     if (rt.guards) rt.check("cuModuleGetSurfRef");
     if (r !== 0) rt.fail(r, "cuModuleGetSurfRef");
     return rt.readPointer(0) as CUsurfref;
@@ -698,9 +862,10 @@ function cuModuleGetSurfRef$(raw: Raw, rt: CheckedRuntime): Checked["cuModuleGet
 function cuLibraryLoadData$(raw: Raw, rt: CheckedRuntime): Checked["cuLibraryLoadData"] {
   const o0 = rt.out[0]!;
   return function cuLibraryLoadData(code: PointerLike, jitOptions: PointerLike, jitOptionsValues: PointerLike, numJitOptions: number, libraryOptions: PointerLike, libraryOptionValues: PointerLike, numLibraryOptions: number): CUlibrary {
-    rt.count(numJitOptions, "cuLibraryLoadData", "numJitOptions");
-    rt.count(numLibraryOptions, "cuLibraryLoadData", "numLibraryOptions");
-    const r = raw.cuLibraryLoadData(o0, rt.ptr(code), rt.sized(jitOptions, numJitOptions, 4, "cuLibraryLoadData", "jitOptions"), rt.ptr(jitOptionsValues), numJitOptions, rt.sized(libraryOptions, numLibraryOptions, 4, "cuLibraryLoadData", "libraryOptions"), rt.ptr(libraryOptionValues), numLibraryOptions);
+    if (arguments.length !== 7) rt.arity("cuLibraryLoadData", "code,jitOptions,jitOptionsValues,numJitOptions,libraryOptions,libraryOptionValues,numLibraryOptions", 7, arguments.length);
+    if (!(typeof numJitOptions === "number" && (numJitOptions >>> 0) === numJitOptions)) rt.bad("cuLibraryLoadData", "numJitOptions", "u32", numJitOptions);
+    if (!(typeof numLibraryOptions === "number" && (numLibraryOptions >>> 0) === numLibraryOptions)) rt.bad("cuLibraryLoadData", "numLibraryOptions", "u32", numLibraryOptions);
+    const r = raw.cuLibraryLoadData(o0, rt.ptr(code, "cuLibraryLoadData", "code"), rt.sized(jitOptions, numJitOptions, 4, "cuLibraryLoadData", "jitOptions"), rt.ptr(jitOptionsValues, "cuLibraryLoadData", "jitOptionsValues"), numJitOptions, rt.sized(libraryOptions, numLibraryOptions, 4, "cuLibraryLoadData", "libraryOptions"), rt.ptr(libraryOptionValues, "cuLibraryLoadData", "libraryOptionValues"), numLibraryOptions);
     if (rt.guards) rt.check("cuLibraryLoadData");
     if (r !== 0) rt.fail(r, "cuLibraryLoadData");
     return rt.readPointer(0) as CUlibrary;
@@ -710,9 +875,10 @@ function cuLibraryLoadData$(raw: Raw, rt: CheckedRuntime): Checked["cuLibraryLoa
 function cuLibraryLoadFromFile$(raw: Raw, rt: CheckedRuntime): Checked["cuLibraryLoadFromFile"] {
   const o0 = rt.out[0]!;
   return function cuLibraryLoadFromFile(fileName: string | PointerLike, jitOptions: PointerLike, jitOptionsValues: PointerLike, numJitOptions: number, libraryOptions: PointerLike, libraryOptionValues: PointerLike, numLibraryOptions: number): CUlibrary {
-    rt.count(numJitOptions, "cuLibraryLoadFromFile", "numJitOptions");
-    rt.count(numLibraryOptions, "cuLibraryLoadFromFile", "numLibraryOptions");
-    const r = raw.cuLibraryLoadFromFile(o0, rt.cstr(fileName, 0), rt.sized(jitOptions, numJitOptions, 4, "cuLibraryLoadFromFile", "jitOptions"), rt.ptr(jitOptionsValues), numJitOptions, rt.sized(libraryOptions, numLibraryOptions, 4, "cuLibraryLoadFromFile", "libraryOptions"), rt.ptr(libraryOptionValues), numLibraryOptions);
+    if (arguments.length !== 7) rt.arity("cuLibraryLoadFromFile", "fileName,jitOptions,jitOptionsValues,numJitOptions,libraryOptions,libraryOptionValues,numLibraryOptions", 7, arguments.length);
+    if (!(typeof numJitOptions === "number" && (numJitOptions >>> 0) === numJitOptions)) rt.bad("cuLibraryLoadFromFile", "numJitOptions", "u32", numJitOptions);
+    if (!(typeof numLibraryOptions === "number" && (numLibraryOptions >>> 0) === numLibraryOptions)) rt.bad("cuLibraryLoadFromFile", "numLibraryOptions", "u32", numLibraryOptions);
+    const r = raw.cuLibraryLoadFromFile(o0, rt.cstr(fileName, 0, "cuLibraryLoadFromFile", "fileName"), rt.sized(jitOptions, numJitOptions, 4, "cuLibraryLoadFromFile", "jitOptions"), rt.ptr(jitOptionsValues, "cuLibraryLoadFromFile", "jitOptionsValues"), numJitOptions, rt.sized(libraryOptions, numLibraryOptions, 4, "cuLibraryLoadFromFile", "libraryOptions"), rt.ptr(libraryOptionValues, "cuLibraryLoadFromFile", "libraryOptionValues"), numLibraryOptions);
     if (rt.guards) rt.check("cuLibraryLoadFromFile");
     if (r !== 0) rt.fail(r, "cuLibraryLoadFromFile");
     return rt.readPointer(0) as CUlibrary;
@@ -720,7 +886,10 @@ function cuLibraryLoadFromFile$(raw: Raw, rt: CheckedRuntime): Checked["cuLibrar
 }
 
 function cuLibraryUnload$(raw: Raw, rt: CheckedRuntime): Checked["cuLibraryUnload"] {
+  const isPtr = rt.isPointer;
   return function cuLibraryUnload(library: CUlibrary): void {
+    if (arguments.length !== 1) rt.arity("cuLibraryUnload", "library", 1, arguments.length);
+    if (!(isPtr(library))) rt.bad("cuLibraryUnload", "library", "pointer", library);
     const r = raw.cuLibraryUnload(library);
     if (rt.guards) rt.check("cuLibraryUnload");
     if (r !== 0) rt.fail(r, "cuLibraryUnload", library);
@@ -729,8 +898,11 @@ function cuLibraryUnload$(raw: Raw, rt: CheckedRuntime): Checked["cuLibraryUnloa
 
 function cuLibraryGetKernel$(raw: Raw, rt: CheckedRuntime): Checked["cuLibraryGetKernel"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuLibraryGetKernel(library: CUlibrary, name: string | PointerLike): CUkernel {
-    const r = raw.cuLibraryGetKernel(o0, library, rt.cstr(name, 0));
+    if (arguments.length !== 2) rt.arity("cuLibraryGetKernel", "library,name", 2, arguments.length);
+    if (!(isPtr(library))) rt.bad("cuLibraryGetKernel", "library", "pointer", library);
+    const r = raw.cuLibraryGetKernel(o0, library, rt.cstr(name, 0, "cuLibraryGetKernel", "name"));
     if (rt.guards) rt.check("cuLibraryGetKernel");
     if (r !== 0) rt.fail(r, "cuLibraryGetKernel");
     return rt.readPointer(0) as CUkernel;
@@ -740,7 +912,10 @@ function cuLibraryGetKernel$(raw: Raw, rt: CheckedRuntime): Checked["cuLibraryGe
 function cuLibraryGetKernelCount$(raw: Raw, rt: CheckedRuntime): Checked["cuLibraryGetKernelCount"] {
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
+  const isPtr = rt.isPointer;
   return function cuLibraryGetKernelCount(lib: CUlibrary): number {
+    if (arguments.length !== 1) rt.arity("cuLibraryGetKernelCount", "lib", 1, arguments.length);
+    if (!(isPtr(lib))) rt.bad("cuLibraryGetKernelCount", "lib", "pointer", lib);
     const r = raw.cuLibraryGetKernelCount(o0, lib);
     if (rt.guards) rt.check("cuLibraryGetKernelCount");
     if (r !== 0) rt.fail(r, "cuLibraryGetKernelCount");
@@ -749,9 +924,12 @@ function cuLibraryGetKernelCount$(raw: Raw, rt: CheckedRuntime): Checked["cuLibr
 }
 
 function cuLibraryEnumerateKernels$(raw: Raw, rt: CheckedRuntime): Checked["cuLibraryEnumerateKernels"] {
+  const isPtr = rt.isPointer;
   const A_cuLibraryEnumerateKernels: ArraySpec = { elements: [{ kind: "pointer", size: 8 }], count: null, query: false, retry: [] };
   return function cuLibraryEnumerateKernels(numKernels: number, lib: CUlibrary): CUkernel[] {
-    rt.count(numKernels, "cuLibraryEnumerateKernels", "numKernels");
+    if (arguments.length !== 2) rt.arity("cuLibraryEnumerateKernels", "numKernels,lib", 2, arguments.length);
+    if (!(typeof numKernels === "number" && (numKernels >>> 0) === numKernels)) rt.bad("cuLibraryEnumerateKernels", "numKernels", "u32", numKernels);
+    if (!(isPtr(lib))) rt.bad("cuLibraryEnumerateKernels", "lib", "pointer", lib);
     const a = rt.arrays("cuLibraryEnumerateKernels", A_cuLibraryEnumerateKernels, numKernels, (p) => raw.cuLibraryEnumerateKernels(p[0]!, numKernels, lib));
     return a[0] as CUkernel[];
   };
@@ -759,7 +937,10 @@ function cuLibraryEnumerateKernels$(raw: Raw, rt: CheckedRuntime): Checked["cuLi
 
 function cuLibraryGetModule$(raw: Raw, rt: CheckedRuntime): Checked["cuLibraryGetModule"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuLibraryGetModule(library: CUlibrary): CUmodule {
+    if (arguments.length !== 1) rt.arity("cuLibraryGetModule", "library", 1, arguments.length);
+    if (!(isPtr(library))) rt.bad("cuLibraryGetModule", "library", "pointer", library);
     const r = raw.cuLibraryGetModule(o0, library);
     if (rt.guards) rt.check("cuLibraryGetModule");
     if (r !== 0) rt.fail(r, "cuLibraryGetModule");
@@ -769,7 +950,10 @@ function cuLibraryGetModule$(raw: Raw, rt: CheckedRuntime): Checked["cuLibraryGe
 
 function cuKernelGetFunction$(raw: Raw, rt: CheckedRuntime): Checked["cuKernelGetFunction"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuKernelGetFunction(kernel: CUkernel): CUfunction {
+    if (arguments.length !== 1) rt.arity("cuKernelGetFunction", "kernel", 1, arguments.length);
+    if (!(isPtr(kernel))) rt.bad("cuKernelGetFunction", "kernel", "pointer", kernel);
     const r = raw.cuKernelGetFunction(o0, kernel);
     if (rt.guards) rt.check("cuKernelGetFunction");
     if (r !== 0) rt.fail(r, "cuKernelGetFunction");
@@ -779,7 +963,10 @@ function cuKernelGetFunction$(raw: Raw, rt: CheckedRuntime): Checked["cuKernelGe
 
 function cuKernelGetLibrary$(raw: Raw, rt: CheckedRuntime): Checked["cuKernelGetLibrary"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuKernelGetLibrary(kernel: CUkernel): CUlibrary {
+    if (arguments.length !== 1) rt.arity("cuKernelGetLibrary", "kernel", 1, arguments.length);
+    if (!(isPtr(kernel))) rt.bad("cuKernelGetLibrary", "kernel", "pointer", kernel);
     const r = raw.cuKernelGetLibrary(o0, kernel);
     if (rt.guards) rt.check("cuKernelGetLibrary");
     if (r !== 0) rt.fail(r, "cuKernelGetLibrary");
@@ -791,8 +978,11 @@ function cuLibraryGetGlobal$(raw: Raw, rt: CheckedRuntime): Checked["cuLibraryGe
   const o0 = rt.out[0]!;
   const o1 = rt.out[1]!;
   const u64 = rt.u64;
+  const isPtr = rt.isPointer;
   return function cuLibraryGetGlobal(library: CUlibrary, name: string | PointerLike): [dptr: CUdeviceptr, bytes: bigint] {
-    const r = raw.cuLibraryGetGlobal(o0, o1, library, rt.cstr(name, 0));
+    if (arguments.length !== 2) rt.arity("cuLibraryGetGlobal", "library,name", 2, arguments.length);
+    if (!(isPtr(library))) rt.bad("cuLibraryGetGlobal", "library", "pointer", library);
+    const r = raw.cuLibraryGetGlobal(o0, o1, library, rt.cstr(name, 0, "cuLibraryGetGlobal", "name"));
     if (rt.guards) rt.check("cuLibraryGetGlobal");
     if (r !== 0) rt.fail(r, "cuLibraryGetGlobal");
     return [u64[0]! as CUdeviceptr, u64[1]!];
@@ -803,8 +993,11 @@ function cuLibraryGetManaged$(raw: Raw, rt: CheckedRuntime): Checked["cuLibraryG
   const o0 = rt.out[0]!;
   const o1 = rt.out[1]!;
   const u64 = rt.u64;
+  const isPtr = rt.isPointer;
   return function cuLibraryGetManaged(library: CUlibrary, name: string | PointerLike): [dptr: CUdeviceptr, bytes: bigint] {
-    const r = raw.cuLibraryGetManaged(o0, o1, library, rt.cstr(name, 0));
+    if (arguments.length !== 2) rt.arity("cuLibraryGetManaged", "library,name", 2, arguments.length);
+    if (!(isPtr(library))) rt.bad("cuLibraryGetManaged", "library", "pointer", library);
+    const r = raw.cuLibraryGetManaged(o0, o1, library, rt.cstr(name, 0, "cuLibraryGetManaged", "name"));
     if (rt.guards) rt.check("cuLibraryGetManaged");
     if (r !== 0) rt.fail(r, "cuLibraryGetManaged");
     return [u64[0]! as CUdeviceptr, u64[1]!];
@@ -813,8 +1006,11 @@ function cuLibraryGetManaged$(raw: Raw, rt: CheckedRuntime): Checked["cuLibraryG
 
 function cuLibraryGetUnifiedFunction$(raw: Raw, rt: CheckedRuntime): Checked["cuLibraryGetUnifiedFunction"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuLibraryGetUnifiedFunction(library: CUlibrary, symbol: string | PointerLike): Pointer {
-    const r = raw.cuLibraryGetUnifiedFunction(o0, library, rt.cstr(symbol, 0));
+    if (arguments.length !== 2) rt.arity("cuLibraryGetUnifiedFunction", "library,symbol", 2, arguments.length);
+    if (!(isPtr(library))) rt.bad("cuLibraryGetUnifiedFunction", "library", "pointer", library);
+    const r = raw.cuLibraryGetUnifiedFunction(o0, library, rt.cstr(symbol, 0, "cuLibraryGetUnifiedFunction", "symbol"));
     if (rt.guards) rt.check("cuLibraryGetUnifiedFunction");
     if (r !== 0) rt.fail(r, "cuLibraryGetUnifiedFunction");
     return rt.readPointer(0);
@@ -824,7 +1020,12 @@ function cuLibraryGetUnifiedFunction$(raw: Raw, rt: CheckedRuntime): Checked["cu
 function cuKernelGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuKernelGetAttribute"] {
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
+  const isPtr = rt.isPointer;
   return function cuKernelGetAttribute(attrib: CUfunction_attribute, kernel: CUkernel, dev: CUdevice): number {
+    if (arguments.length !== 3) rt.arity("cuKernelGetAttribute", "attrib,kernel,dev", 3, arguments.length);
+    if (!(typeof attrib === "number" && (attrib >>> 0) === attrib)) rt.bad("cuKernelGetAttribute", "attrib", "u32", attrib);
+    if (!(isPtr(kernel))) rt.bad("cuKernelGetAttribute", "kernel", "pointer", kernel);
+    if (!(typeof dev === "number" && (dev | 0) === dev)) rt.bad("cuKernelGetAttribute", "dev", "i32", dev);
     const r = raw.cuKernelGetAttribute(o0, attrib, kernel, dev);
     if (rt.guards) rt.check("cuKernelGetAttribute");
     if (r !== 0) rt.fail(r, "cuKernelGetAttribute");
@@ -833,7 +1034,13 @@ function cuKernelGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuKernelG
 }
 
 function cuKernelSetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuKernelSetAttribute"] {
+  const isPtr = rt.isPointer;
   return function cuKernelSetAttribute(attrib: CUfunction_attribute, val: number, kernel: CUkernel, dev: CUdevice): void {
+    if (arguments.length !== 4) rt.arity("cuKernelSetAttribute", "attrib,val,kernel,dev", 4, arguments.length);
+    if (!(typeof attrib === "number" && (attrib >>> 0) === attrib)) rt.bad("cuKernelSetAttribute", "attrib", "u32", attrib);
+    if (!(typeof val === "number" && (val | 0) === val)) rt.bad("cuKernelSetAttribute", "val", "i32", val);
+    if (!(isPtr(kernel))) rt.bad("cuKernelSetAttribute", "kernel", "pointer", kernel);
+    if (!(typeof dev === "number" && (dev | 0) === dev)) rt.bad("cuKernelSetAttribute", "dev", "i32", dev);
     const r = raw.cuKernelSetAttribute(attrib, val, kernel, dev);
     if (rt.guards) rt.check("cuKernelSetAttribute");
     if (r !== 0) rt.fail(r, "cuKernelSetAttribute");
@@ -841,7 +1048,12 @@ function cuKernelSetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuKernelS
 }
 
 function cuKernelSetCacheConfig$(raw: Raw, rt: CheckedRuntime): Checked["cuKernelSetCacheConfig"] {
+  const isPtr = rt.isPointer;
   return function cuKernelSetCacheConfig(kernel: CUkernel, config: CUfunc_cache, dev: CUdevice): void {
+    if (arguments.length !== 3) rt.arity("cuKernelSetCacheConfig", "kernel,config,dev", 3, arguments.length);
+    if (!(isPtr(kernel))) rt.bad("cuKernelSetCacheConfig", "kernel", "pointer", kernel);
+    if (!(typeof config === "number" && (config >>> 0) === config)) rt.bad("cuKernelSetCacheConfig", "config", "u32", config);
+    if (!(typeof dev === "number" && (dev | 0) === dev)) rt.bad("cuKernelSetCacheConfig", "dev", "i32", dev);
     const r = raw.cuKernelSetCacheConfig(kernel, config, dev);
     if (rt.guards) rt.check("cuKernelSetCacheConfig");
     if (r !== 0) rt.fail(r, "cuKernelSetCacheConfig", kernel);
@@ -850,7 +1062,10 @@ function cuKernelSetCacheConfig$(raw: Raw, rt: CheckedRuntime): Checked["cuKerne
 
 function cuKernelGetName$(raw: Raw, rt: CheckedRuntime): Checked["cuKernelGetName"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuKernelGetName(hfunc: CUkernel): string | null {
+    if (arguments.length !== 1) rt.arity("cuKernelGetName", "hfunc", 1, arguments.length);
+    if (!(isPtr(hfunc))) rt.bad("cuKernelGetName", "hfunc", "pointer", hfunc);
     const r = raw.cuKernelGetName(o0, hfunc);
     if (rt.guards) rt.check("cuKernelGetName");
     if (r !== 0) rt.fail(r, "cuKernelGetName");
@@ -862,7 +1077,11 @@ function cuKernelGetParamInfo$(raw: Raw, rt: CheckedRuntime): Checked["cuKernelG
   const o0 = rt.out[0]!;
   const o1 = rt.out[1]!;
   const u64 = rt.u64;
+  const isPtr = rt.isPointer;
   return function cuKernelGetParamInfo(kernel: CUkernel, paramIndex: bigint | number): [paramOffset: bigint, paramSize: bigint] {
+    if (arguments.length !== 2) rt.arity("cuKernelGetParamInfo", "kernel,paramIndex", 2, arguments.length);
+    if (!(isPtr(kernel))) rt.bad("cuKernelGetParamInfo", "kernel", "pointer", kernel);
+    if (!((typeof paramIndex === "bigint" ? paramIndex >= 0n && paramIndex <= 18446744073709551615n : Number.isSafeInteger(paramIndex) && paramIndex >= 0))) rt.bad("cuKernelGetParamInfo", "paramIndex", "u64", paramIndex);
     const r = raw.cuKernelGetParamInfo(kernel, paramIndex, o0, o1);
     if (rt.guards) rt.check("cuKernelGetParamInfo");
     if (r !== 0) rt.fail(r, "cuKernelGetParamInfo", kernel);
@@ -875,6 +1094,7 @@ function cuMemGetInfo$(raw: Raw, rt: CheckedRuntime): Checked["cuMemGetInfo"] {
   const o1 = rt.out[1]!;
   const u64 = rt.u64;
   return function cuMemGetInfo(): [free: bigint, total: bigint] {
+    if (arguments.length !== 0) rt.arity("cuMemGetInfo", "", 0, arguments.length);
     const r = raw.cuMemGetInfo(o0, o1);
     if (rt.guards) rt.check("cuMemGetInfo");
     if (r !== 0) rt.fail(r, "cuMemGetInfo");
@@ -886,6 +1106,8 @@ function cuMemAlloc$(raw: Raw, rt: CheckedRuntime): Checked["cuMemAlloc"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
   return function cuMemAlloc(bytesize: bigint | number): CUdeviceptr {
+    if (arguments.length !== 1) rt.arity("cuMemAlloc", "bytesize", 1, arguments.length);
+    if (!((typeof bytesize === "bigint" ? bytesize >= 0n && bytesize <= 18446744073709551615n : Number.isSafeInteger(bytesize) && bytesize >= 0))) rt.bad("cuMemAlloc", "bytesize", "u64", bytesize);
     const r = raw.cuMemAlloc(o0, bytesize);
     if (rt.guards) rt.check("cuMemAlloc");
     if (r !== 0) rt.fail(r, "cuMemAlloc");
@@ -898,6 +1120,10 @@ function cuMemAllocPitch$(raw: Raw, rt: CheckedRuntime): Checked["cuMemAllocPitc
   const o1 = rt.out[1]!;
   const u64 = rt.u64;
   return function cuMemAllocPitch(WidthInBytes: bigint | number, Height: bigint | number, ElementSizeBytes: number): [dptr: CUdeviceptr, pPitch: bigint] {
+    if (arguments.length !== 3) rt.arity("cuMemAllocPitch", "WidthInBytes,Height,ElementSizeBytes", 3, arguments.length);
+    if (!((typeof WidthInBytes === "bigint" ? WidthInBytes >= 0n && WidthInBytes <= 18446744073709551615n : Number.isSafeInteger(WidthInBytes) && WidthInBytes >= 0))) rt.bad("cuMemAllocPitch", "WidthInBytes", "u64", WidthInBytes);
+    if (!((typeof Height === "bigint" ? Height >= 0n && Height <= 18446744073709551615n : Number.isSafeInteger(Height) && Height >= 0))) rt.bad("cuMemAllocPitch", "Height", "u64", Height);
+    if (!(typeof ElementSizeBytes === "number" && (ElementSizeBytes >>> 0) === ElementSizeBytes)) rt.bad("cuMemAllocPitch", "ElementSizeBytes", "u32", ElementSizeBytes);
     const r = raw.cuMemAllocPitch(o0, o1, WidthInBytes, Height, ElementSizeBytes);
     if (rt.guards) rt.check("cuMemAllocPitch");
     if (r !== 0) rt.fail(r, "cuMemAllocPitch");
@@ -907,6 +1133,8 @@ function cuMemAllocPitch$(raw: Raw, rt: CheckedRuntime): Checked["cuMemAllocPitc
 
 function cuMemFree$(raw: Raw, rt: CheckedRuntime): Checked["cuMemFree"] {
   return function cuMemFree(dptr: CUdeviceptr): void {
+    if (arguments.length !== 1) rt.arity("cuMemFree", "dptr", 1, arguments.length);
+    if (!((typeof dptr === "bigint" ? dptr >= 0n && dptr <= 18446744073709551615n : Number.isSafeInteger(dptr) && dptr >= 0))) rt.bad("cuMemFree", "dptr", "u64", dptr);
     const r = raw.cuMemFree(dptr);
     if (rt.guards) rt.check("cuMemFree");
     if (r !== 0) rt.fail(r, "cuMemFree");
@@ -918,6 +1146,8 @@ function cuMemGetAddressRange$(raw: Raw, rt: CheckedRuntime): Checked["cuMemGetA
   const o1 = rt.out[1]!;
   const u64 = rt.u64;
   return function cuMemGetAddressRange(dptr: CUdeviceptr): [pbase: CUdeviceptr, psize: bigint] {
+    if (arguments.length !== 1) rt.arity("cuMemGetAddressRange", "dptr", 1, arguments.length);
+    if (!((typeof dptr === "bigint" ? dptr >= 0n && dptr <= 18446744073709551615n : Number.isSafeInteger(dptr) && dptr >= 0))) rt.bad("cuMemGetAddressRange", "dptr", "u64", dptr);
     const r = raw.cuMemGetAddressRange(o0, o1, dptr);
     if (rt.guards) rt.check("cuMemGetAddressRange");
     if (r !== 0) rt.fail(r, "cuMemGetAddressRange");
@@ -928,6 +1158,8 @@ function cuMemGetAddressRange$(raw: Raw, rt: CheckedRuntime): Checked["cuMemGetA
 function cuMemAllocHost$(raw: Raw, rt: CheckedRuntime): Checked["cuMemAllocHost"] {
   const o0 = rt.out[0]!;
   return function cuMemAllocHost(bytesize: bigint | number): Pointer {
+    if (arguments.length !== 1) rt.arity("cuMemAllocHost", "bytesize", 1, arguments.length);
+    if (!((typeof bytesize === "bigint" ? bytesize >= 0n && bytesize <= 18446744073709551615n : Number.isSafeInteger(bytesize) && bytesize >= 0))) rt.bad("cuMemAllocHost", "bytesize", "u64", bytesize);
     const r = raw.cuMemAllocHost(o0, bytesize);
     if (rt.guards) rt.check("cuMemAllocHost");
     if (r !== 0) rt.fail(r, "cuMemAllocHost");
@@ -937,7 +1169,8 @@ function cuMemAllocHost$(raw: Raw, rt: CheckedRuntime): Checked["cuMemAllocHost"
 
 function cuMemFreeHost$(raw: Raw, rt: CheckedRuntime): Checked["cuMemFreeHost"] {
   return function cuMemFreeHost(p: PointerLike): void {
-    const r = raw.cuMemFreeHost(rt.ptr(p));
+    if (arguments.length !== 1) rt.arity("cuMemFreeHost", "p", 1, arguments.length);
+    const r = raw.cuMemFreeHost(rt.ptr(p, "cuMemFreeHost", "p"));
     if (rt.guards) rt.check("cuMemFreeHost");
     if (r !== 0) rt.fail(r, "cuMemFreeHost");
   };
@@ -946,6 +1179,9 @@ function cuMemFreeHost$(raw: Raw, rt: CheckedRuntime): Checked["cuMemFreeHost"] 
 function cuMemHostAlloc$(raw: Raw, rt: CheckedRuntime): Checked["cuMemHostAlloc"] {
   const o0 = rt.out[0]!;
   return function cuMemHostAlloc(bytesize: bigint | number, Flags: number): Pointer {
+    if (arguments.length !== 2) rt.arity("cuMemHostAlloc", "bytesize,Flags", 2, arguments.length);
+    if (!((typeof bytesize === "bigint" ? bytesize >= 0n && bytesize <= 18446744073709551615n : Number.isSafeInteger(bytesize) && bytesize >= 0))) rt.bad("cuMemHostAlloc", "bytesize", "u64", bytesize);
+    if (!(typeof Flags === "number" && (Flags >>> 0) === Flags)) rt.bad("cuMemHostAlloc", "Flags", "u32", Flags);
     const r = raw.cuMemHostAlloc(o0, bytesize, Flags);
     if (rt.guards) rt.check("cuMemHostAlloc");
     if (r !== 0) rt.fail(r, "cuMemHostAlloc");
@@ -957,7 +1193,9 @@ function cuMemHostGetDevicePointer$(raw: Raw, rt: CheckedRuntime): Checked["cuMe
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
   return function cuMemHostGetDevicePointer(p: PointerLike, Flags: number): CUdeviceptr {
-    const r = raw.cuMemHostGetDevicePointer(o0, rt.ptr(p), Flags);
+    if (arguments.length !== 2) rt.arity("cuMemHostGetDevicePointer", "p,Flags", 2, arguments.length);
+    if (!(typeof Flags === "number" && (Flags >>> 0) === Flags)) rt.bad("cuMemHostGetDevicePointer", "Flags", "u32", Flags);
+    const r = raw.cuMemHostGetDevicePointer(o0, rt.ptr(p, "cuMemHostGetDevicePointer", "p"), Flags);
     if (rt.guards) rt.check("cuMemHostGetDevicePointer");
     if (r !== 0) rt.fail(r, "cuMemHostGetDevicePointer");
     return u64[0]! as CUdeviceptr;
@@ -968,7 +1206,8 @@ function cuMemHostGetFlags$(raw: Raw, rt: CheckedRuntime): Checked["cuMemHostGet
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
   return function cuMemHostGetFlags(p: PointerLike): number {
-    const r = raw.cuMemHostGetFlags(o0, rt.ptr(p));
+    if (arguments.length !== 1) rt.arity("cuMemHostGetFlags", "p", 1, arguments.length);
+    const r = raw.cuMemHostGetFlags(o0, rt.ptr(p, "cuMemHostGetFlags", "p"));
     if (rt.guards) rt.check("cuMemHostGetFlags");
     if (r !== 0) rt.fail(r, "cuMemHostGetFlags");
     return u32[0]!;
@@ -979,6 +1218,9 @@ function cuMemAllocManaged$(raw: Raw, rt: CheckedRuntime): Checked["cuMemAllocMa
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
   return function cuMemAllocManaged(bytesize: bigint | number, flags: number): CUdeviceptr {
+    if (arguments.length !== 2) rt.arity("cuMemAllocManaged", "bytesize,flags", 2, arguments.length);
+    if (!((typeof bytesize === "bigint" ? bytesize >= 0n && bytesize <= 18446744073709551615n : Number.isSafeInteger(bytesize) && bytesize >= 0))) rt.bad("cuMemAllocManaged", "bytesize", "u64", bytesize);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cuMemAllocManaged", "flags", "u32", flags);
     const r = raw.cuMemAllocManaged(o0, bytesize, flags);
     if (rt.guards) rt.check("cuMemAllocManaged");
     if (r !== 0) rt.fail(r, "cuMemAllocManaged");
@@ -987,15 +1229,25 @@ function cuMemAllocManaged$(raw: Raw, rt: CheckedRuntime): Checked["cuMemAllocMa
 }
 
 function cuDeviceRegisterAsyncNotification$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceRegisterAsyncNotification"] {
-  return function cuDeviceRegisterAsyncNotification(device: CUdevice, callbackFunc: CUasyncCallback, userData: PointerLike, callback: PointerLike): void {
-    const r = raw.cuDeviceRegisterAsyncNotification(device, callbackFunc, rt.ptr(userData), rt.ptr(callback));
+  const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
+  return function cuDeviceRegisterAsyncNotification(device: CUdevice, callbackFunc: CUasyncCallback, userData: PointerLike): CUasyncCallbackHandle {
+    if (arguments.length !== 3) rt.arity("cuDeviceRegisterAsyncNotification", "device,callbackFunc,userData", 3, arguments.length);
+    if (!(typeof device === "number" && (device | 0) === device)) rt.bad("cuDeviceRegisterAsyncNotification", "device", "i32", device);
+    if (!(isPtr(callbackFunc))) rt.bad("cuDeviceRegisterAsyncNotification", "callbackFunc", "function", callbackFunc);
+    const r = raw.cuDeviceRegisterAsyncNotification(device, callbackFunc, rt.ptr(userData, "cuDeviceRegisterAsyncNotification", "userData"), o0);
     if (rt.guards) rt.check("cuDeviceRegisterAsyncNotification");
     if (r !== 0) rt.fail(r, "cuDeviceRegisterAsyncNotification");
+    return rt.readPointer(0) as CUasyncCallbackHandle;
   };
 }
 
 function cuDeviceUnregisterAsyncNotification$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceUnregisterAsyncNotification"] {
+  const isPtr = rt.isPointer;
   return function cuDeviceUnregisterAsyncNotification(device: CUdevice, callback: CUasyncCallbackHandle): void {
+    if (arguments.length !== 2) rt.arity("cuDeviceUnregisterAsyncNotification", "device,callback", 2, arguments.length);
+    if (!(typeof device === "number" && (device | 0) === device)) rt.bad("cuDeviceUnregisterAsyncNotification", "device", "i32", device);
+    if (!(isPtr(callback))) rt.bad("cuDeviceUnregisterAsyncNotification", "callback", "pointer", callback);
     const r = raw.cuDeviceUnregisterAsyncNotification(device, callback);
     if (rt.guards) rt.check("cuDeviceUnregisterAsyncNotification");
     if (r !== 0) rt.fail(r, "cuDeviceUnregisterAsyncNotification");
@@ -1006,7 +1258,8 @@ function cuDeviceGetByPCIBusId$(raw: Raw, rt: CheckedRuntime): Checked["cuDevice
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
   return function cuDeviceGetByPCIBusId(pciBusId: string | PointerLike): CUdevice {
-    const r = raw.cuDeviceGetByPCIBusId(o0, rt.cstr(pciBusId, 0));
+    if (arguments.length !== 1) rt.arity("cuDeviceGetByPCIBusId", "pciBusId", 1, arguments.length);
+    const r = raw.cuDeviceGetByPCIBusId(o0, rt.cstr(pciBusId, 0, "cuDeviceGetByPCIBusId", "pciBusId"));
     if (rt.guards) rt.check("cuDeviceGetByPCIBusId");
     if (r !== 0) rt.fail(r, "cuDeviceGetByPCIBusId");
     return i32[0]! as CUdevice;
@@ -1015,15 +1268,21 @@ function cuDeviceGetByPCIBusId$(raw: Raw, rt: CheckedRuntime): Checked["cuDevice
 
 function cuDeviceGetPCIBusId$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGetPCIBusId"] {
   return function cuDeviceGetPCIBusId(pciBusId: PointerLike, len: number, dev: CUdevice): void {
-    const r = raw.cuDeviceGetPCIBusId(rt.ptr(pciBusId), len, dev);
+    if (arguments.length !== 3) rt.arity("cuDeviceGetPCIBusId", "pciBusId,len,dev", 3, arguments.length);
+    if (!(typeof len === "number" && (len | 0) === len)) rt.bad("cuDeviceGetPCIBusId", "len", "i32", len);
+    if (!(typeof dev === "number" && (dev | 0) === dev)) rt.bad("cuDeviceGetPCIBusId", "dev", "i32", dev);
+    const r = raw.cuDeviceGetPCIBusId(rt.ptr(pciBusId, "cuDeviceGetPCIBusId", "pciBusId"), len, dev);
     if (rt.guards) rt.check("cuDeviceGetPCIBusId");
     if (r !== 0) rt.fail(r, "cuDeviceGetPCIBusId");
   };
 }
 
 function cuIpcGetEventHandle$(raw: Raw, rt: CheckedRuntime): Checked["cuIpcGetEventHandle"] {
+  const isPtr = rt.isPointer;
   return function cuIpcGetEventHandle(event: CUevent, pHandle?: CUipcEventHandle_st): CUipcEventHandle_st {
-    const $pHandle = pHandle === undefined ? rt.record(CUipcEventHandle_st) : rt.expect(pHandle, CUipcEventHandle_st, "cuIpcGetEventHandle", "pHandle");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuIpcGetEventHandle", "event,pHandle", 1, arguments.length);
+    if (!(isPtr(event))) rt.bad("cuIpcGetEventHandle", "event", "pointer", event);
+    const $pHandle = pHandle === undefined ? rt.record(CUipcEventHandle_st) : rt.recordArg(pHandle, CUipcEventHandle_st, "cuIpcGetEventHandle", "pHandle");
     const r = raw.cuIpcGetEventHandle($pHandle.$pointer(), event);
     if (rt.guards) rt.check("cuIpcGetEventHandle");
     if (r !== 0) rt.fail(r, "cuIpcGetEventHandle");
@@ -1034,7 +1293,8 @@ function cuIpcGetEventHandle$(raw: Raw, rt: CheckedRuntime): Checked["cuIpcGetEv
 function cuIpcOpenEventHandle$(raw: Raw, rt: CheckedRuntime): Checked["cuIpcOpenEventHandle"] {
   const o0 = rt.out[0]!;
   return function cuIpcOpenEventHandle(handle: Uint8Array | CUipcEventHandle_st): CUevent {
-    const r = raw.cuIpcOpenEventHandle(o0, rt.bytes(rt.expect(handle, CUipcEventHandle_st, "cuIpcOpenEventHandle", "handle")));
+    if (arguments.length !== 1) rt.arity("cuIpcOpenEventHandle", "handle", 1, arguments.length);
+    const r = raw.cuIpcOpenEventHandle(o0, rt.struct(handle, 64, "cuIpcOpenEventHandle", "handle", CUipcEventHandle_st));
     if (rt.guards) rt.check("cuIpcOpenEventHandle");
     if (r !== 0) rt.fail(r, "cuIpcOpenEventHandle");
     return rt.readPointer(0) as CUevent;
@@ -1043,7 +1303,9 @@ function cuIpcOpenEventHandle$(raw: Raw, rt: CheckedRuntime): Checked["cuIpcOpen
 
 function cuIpcGetMemHandle$(raw: Raw, rt: CheckedRuntime): Checked["cuIpcGetMemHandle"] {
   return function cuIpcGetMemHandle(dptr: CUdeviceptr, pHandle?: CUipcMemHandle_st): CUipcMemHandle_st {
-    const $pHandle = pHandle === undefined ? rt.record(CUipcMemHandle_st) : rt.expect(pHandle, CUipcMemHandle_st, "cuIpcGetMemHandle", "pHandle");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuIpcGetMemHandle", "dptr,pHandle", 1, arguments.length);
+    if (!((typeof dptr === "bigint" ? dptr >= 0n && dptr <= 18446744073709551615n : Number.isSafeInteger(dptr) && dptr >= 0))) rt.bad("cuIpcGetMemHandle", "dptr", "u64", dptr);
+    const $pHandle = pHandle === undefined ? rt.record(CUipcMemHandle_st) : rt.recordArg(pHandle, CUipcMemHandle_st, "cuIpcGetMemHandle", "pHandle");
     const r = raw.cuIpcGetMemHandle($pHandle.$pointer(), dptr);
     if (rt.guards) rt.check("cuIpcGetMemHandle");
     if (r !== 0) rt.fail(r, "cuIpcGetMemHandle");
@@ -1055,7 +1317,9 @@ function cuIpcOpenMemHandle$(raw: Raw, rt: CheckedRuntime): Checked["cuIpcOpenMe
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
   return function cuIpcOpenMemHandle(handle: Uint8Array | CUipcMemHandle_st, Flags: number): CUdeviceptr {
-    const r = raw.cuIpcOpenMemHandle(o0, rt.bytes(rt.expect(handle, CUipcMemHandle_st, "cuIpcOpenMemHandle", "handle")), Flags);
+    if (arguments.length !== 2) rt.arity("cuIpcOpenMemHandle", "handle,Flags", 2, arguments.length);
+    if (!(typeof Flags === "number" && (Flags >>> 0) === Flags)) rt.bad("cuIpcOpenMemHandle", "Flags", "u32", Flags);
+    const r = raw.cuIpcOpenMemHandle(o0, rt.struct(handle, 64, "cuIpcOpenMemHandle", "handle", CUipcMemHandle_st), Flags);
     if (rt.guards) rt.check("cuIpcOpenMemHandle");
     if (r !== 0) rt.fail(r, "cuIpcOpenMemHandle");
     return u64[0]! as CUdeviceptr;
@@ -1064,6 +1328,8 @@ function cuIpcOpenMemHandle$(raw: Raw, rt: CheckedRuntime): Checked["cuIpcOpenMe
 
 function cuIpcCloseMemHandle$(raw: Raw, rt: CheckedRuntime): Checked["cuIpcCloseMemHandle"] {
   return function cuIpcCloseMemHandle(dptr: CUdeviceptr): void {
+    if (arguments.length !== 1) rt.arity("cuIpcCloseMemHandle", "dptr", 1, arguments.length);
+    if (!((typeof dptr === "bigint" ? dptr >= 0n && dptr <= 18446744073709551615n : Number.isSafeInteger(dptr) && dptr >= 0))) rt.bad("cuIpcCloseMemHandle", "dptr", "u64", dptr);
     const r = raw.cuIpcCloseMemHandle(dptr);
     if (rt.guards) rt.check("cuIpcCloseMemHandle");
     if (r !== 0) rt.fail(r, "cuIpcCloseMemHandle");
@@ -1072,7 +1338,10 @@ function cuIpcCloseMemHandle$(raw: Raw, rt: CheckedRuntime): Checked["cuIpcClose
 
 function cuMemHostRegister$(raw: Raw, rt: CheckedRuntime): Checked["cuMemHostRegister"] {
   return function cuMemHostRegister(p: PointerLike, bytesize: bigint | number, Flags: number): void {
-    const r = raw.cuMemHostRegister(rt.ptr(p), bytesize, Flags);
+    if (arguments.length !== 3) rt.arity("cuMemHostRegister", "p,bytesize,Flags", 3, arguments.length);
+    if (!((typeof bytesize === "bigint" ? bytesize >= 0n && bytesize <= 18446744073709551615n : Number.isSafeInteger(bytesize) && bytesize >= 0))) rt.bad("cuMemHostRegister", "bytesize", "u64", bytesize);
+    if (!(typeof Flags === "number" && (Flags >>> 0) === Flags)) rt.bad("cuMemHostRegister", "Flags", "u32", Flags);
+    const r = raw.cuMemHostRegister(rt.ptr(p, "cuMemHostRegister", "p"), bytesize, Flags);
     if (rt.guards) rt.check("cuMemHostRegister");
     if (r !== 0) rt.fail(r, "cuMemHostRegister");
   };
@@ -1080,7 +1349,8 @@ function cuMemHostRegister$(raw: Raw, rt: CheckedRuntime): Checked["cuMemHostReg
 
 function cuMemHostUnregister$(raw: Raw, rt: CheckedRuntime): Checked["cuMemHostUnregister"] {
   return function cuMemHostUnregister(p: PointerLike): void {
-    const r = raw.cuMemHostUnregister(rt.ptr(p));
+    if (arguments.length !== 1) rt.arity("cuMemHostUnregister", "p", 1, arguments.length);
+    const r = raw.cuMemHostUnregister(rt.ptr(p, "cuMemHostUnregister", "p"));
     if (rt.guards) rt.check("cuMemHostUnregister");
     if (r !== 0) rt.fail(r, "cuMemHostUnregister");
   };
@@ -1088,6 +1358,10 @@ function cuMemHostUnregister$(raw: Raw, rt: CheckedRuntime): Checked["cuMemHostU
 
 function cuMemcpy$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpy"] {
   return function cuMemcpy(dst: CUdeviceptr, src: CUdeviceptr, ByteCount: bigint | number): void {
+    if (arguments.length !== 3) rt.arity("cuMemcpy", "dst,src,ByteCount", 3, arguments.length);
+    if (!((typeof dst === "bigint" ? dst >= 0n && dst <= 18446744073709551615n : Number.isSafeInteger(dst) && dst >= 0))) rt.bad("cuMemcpy", "dst", "u64", dst);
+    if (!((typeof src === "bigint" ? src >= 0n && src <= 18446744073709551615n : Number.isSafeInteger(src) && src >= 0))) rt.bad("cuMemcpy", "src", "u64", src);
+    if (!((typeof ByteCount === "bigint" ? ByteCount >= 0n && ByteCount <= 18446744073709551615n : Number.isSafeInteger(ByteCount) && ByteCount >= 0))) rt.bad("cuMemcpy", "ByteCount", "u64", ByteCount);
     const r = raw.cuMemcpy(dst, src, ByteCount);
     if (rt.guards) rt.check("cuMemcpy");
     if (r !== 0) rt.fail(r, "cuMemcpy");
@@ -1095,7 +1369,14 @@ function cuMemcpy$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpy"] {
 }
 
 function cuMemcpyPeer$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyPeer"] {
+  const isPtr = rt.isPointer;
   return function cuMemcpyPeer(dstDevice: CUdeviceptr, dstContext: CUcontext, srcDevice: CUdeviceptr, srcContext: CUcontext, ByteCount: bigint | number): void {
+    if (arguments.length !== 5) rt.arity("cuMemcpyPeer", "dstDevice,dstContext,srcDevice,srcContext,ByteCount", 5, arguments.length);
+    if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad("cuMemcpyPeer", "dstDevice", "u64", dstDevice);
+    if (!(isPtr(dstContext))) rt.bad("cuMemcpyPeer", "dstContext", "pointer", dstContext);
+    if (!((typeof srcDevice === "bigint" ? srcDevice >= 0n && srcDevice <= 18446744073709551615n : Number.isSafeInteger(srcDevice) && srcDevice >= 0))) rt.bad("cuMemcpyPeer", "srcDevice", "u64", srcDevice);
+    if (!(isPtr(srcContext))) rt.bad("cuMemcpyPeer", "srcContext", "pointer", srcContext);
+    if (!((typeof ByteCount === "bigint" ? ByteCount >= 0n && ByteCount <= 18446744073709551615n : Number.isSafeInteger(ByteCount) && ByteCount >= 0))) rt.bad("cuMemcpyPeer", "ByteCount", "u64", ByteCount);
     const r = raw.cuMemcpyPeer(dstDevice, dstContext, srcDevice, srcContext, ByteCount);
     if (rt.guards) rt.check("cuMemcpyPeer");
     if (r !== 0) rt.fail(r, "cuMemcpyPeer");
@@ -1104,7 +1385,10 @@ function cuMemcpyPeer$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyPeer"] {
 
 function cuMemcpyHtoD$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyHtoD"] {
   return function cuMemcpyHtoD(dstDevice: CUdeviceptr, srcHost: PointerLike, ByteCount: bigint | number): void {
-    const r = raw.cuMemcpyHtoD(dstDevice, rt.ptr(srcHost), ByteCount);
+    if (arguments.length !== 3) rt.arity("cuMemcpyHtoD", "dstDevice,srcHost,ByteCount", 3, arguments.length);
+    if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad("cuMemcpyHtoD", "dstDevice", "u64", dstDevice);
+    if (!((typeof ByteCount === "bigint" ? ByteCount >= 0n && ByteCount <= 18446744073709551615n : Number.isSafeInteger(ByteCount) && ByteCount >= 0))) rt.bad("cuMemcpyHtoD", "ByteCount", "u64", ByteCount);
+    const r = raw.cuMemcpyHtoD(dstDevice, rt.sized(srcHost, ByteCount, 1, "cuMemcpyHtoD", "srcHost"), ByteCount);
     if (rt.guards) rt.check("cuMemcpyHtoD");
     if (r !== 0) rt.fail(r, "cuMemcpyHtoD");
   };
@@ -1112,7 +1396,10 @@ function cuMemcpyHtoD$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyHtoD"] {
 
 function cuMemcpyDtoH$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyDtoH"] {
   return function cuMemcpyDtoH(dstHost: PointerLike, srcDevice: CUdeviceptr, ByteCount: bigint | number): void {
-    const r = raw.cuMemcpyDtoH(rt.ptr(dstHost), srcDevice, ByteCount);
+    if (arguments.length !== 3) rt.arity("cuMemcpyDtoH", "dstHost,srcDevice,ByteCount", 3, arguments.length);
+    if (!((typeof srcDevice === "bigint" ? srcDevice >= 0n && srcDevice <= 18446744073709551615n : Number.isSafeInteger(srcDevice) && srcDevice >= 0))) rt.bad("cuMemcpyDtoH", "srcDevice", "u64", srcDevice);
+    if (!((typeof ByteCount === "bigint" ? ByteCount >= 0n && ByteCount <= 18446744073709551615n : Number.isSafeInteger(ByteCount) && ByteCount >= 0))) rt.bad("cuMemcpyDtoH", "ByteCount", "u64", ByteCount);
+    const r = raw.cuMemcpyDtoH(rt.ptr(dstHost, "cuMemcpyDtoH", "dstHost"), srcDevice, ByteCount);
     if (rt.guards) rt.check("cuMemcpyDtoH");
     if (r !== 0) rt.fail(r, "cuMemcpyDtoH");
   };
@@ -1120,6 +1407,10 @@ function cuMemcpyDtoH$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyDtoH"] {
 
 function cuMemcpyDtoD$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyDtoD"] {
   return function cuMemcpyDtoD(dstDevice: CUdeviceptr, srcDevice: CUdeviceptr, ByteCount: bigint | number): void {
+    if (arguments.length !== 3) rt.arity("cuMemcpyDtoD", "dstDevice,srcDevice,ByteCount", 3, arguments.length);
+    if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad("cuMemcpyDtoD", "dstDevice", "u64", dstDevice);
+    if (!((typeof srcDevice === "bigint" ? srcDevice >= 0n && srcDevice <= 18446744073709551615n : Number.isSafeInteger(srcDevice) && srcDevice >= 0))) rt.bad("cuMemcpyDtoD", "srcDevice", "u64", srcDevice);
+    if (!((typeof ByteCount === "bigint" ? ByteCount >= 0n && ByteCount <= 18446744073709551615n : Number.isSafeInteger(ByteCount) && ByteCount >= 0))) rt.bad("cuMemcpyDtoD", "ByteCount", "u64", ByteCount);
     const r = raw.cuMemcpyDtoD(dstDevice, srcDevice, ByteCount);
     if (rt.guards) rt.check("cuMemcpyDtoD");
     if (r !== 0) rt.fail(r, "cuMemcpyDtoD");
@@ -1127,7 +1418,13 @@ function cuMemcpyDtoD$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyDtoD"] {
 }
 
 function cuMemcpyDtoA$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyDtoA"] {
+  const isPtr = rt.isPointer;
   return function cuMemcpyDtoA(dstArray: CUarray, dstOffset: bigint | number, srcDevice: CUdeviceptr, ByteCount: bigint | number): void {
+    if (arguments.length !== 4) rt.arity("cuMemcpyDtoA", "dstArray,dstOffset,srcDevice,ByteCount", 4, arguments.length);
+    if (!(isPtr(dstArray))) rt.bad("cuMemcpyDtoA", "dstArray", "pointer", dstArray);
+    if (!((typeof dstOffset === "bigint" ? dstOffset >= 0n && dstOffset <= 18446744073709551615n : Number.isSafeInteger(dstOffset) && dstOffset >= 0))) rt.bad("cuMemcpyDtoA", "dstOffset", "u64", dstOffset);
+    if (!((typeof srcDevice === "bigint" ? srcDevice >= 0n && srcDevice <= 18446744073709551615n : Number.isSafeInteger(srcDevice) && srcDevice >= 0))) rt.bad("cuMemcpyDtoA", "srcDevice", "u64", srcDevice);
+    if (!((typeof ByteCount === "bigint" ? ByteCount >= 0n && ByteCount <= 18446744073709551615n : Number.isSafeInteger(ByteCount) && ByteCount >= 0))) rt.bad("cuMemcpyDtoA", "ByteCount", "u64", ByteCount);
     const r = raw.cuMemcpyDtoA(dstArray, dstOffset, srcDevice, ByteCount);
     if (rt.guards) rt.check("cuMemcpyDtoA");
     if (r !== 0) rt.fail(r, "cuMemcpyDtoA", dstArray);
@@ -1135,7 +1432,13 @@ function cuMemcpyDtoA$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyDtoA"] {
 }
 
 function cuMemcpyAtoD$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyAtoD"] {
+  const isPtr = rt.isPointer;
   return function cuMemcpyAtoD(dstDevice: CUdeviceptr, srcArray: CUarray, srcOffset: bigint | number, ByteCount: bigint | number): void {
+    if (arguments.length !== 4) rt.arity("cuMemcpyAtoD", "dstDevice,srcArray,srcOffset,ByteCount", 4, arguments.length);
+    if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad("cuMemcpyAtoD", "dstDevice", "u64", dstDevice);
+    if (!(isPtr(srcArray))) rt.bad("cuMemcpyAtoD", "srcArray", "pointer", srcArray);
+    if (!((typeof srcOffset === "bigint" ? srcOffset >= 0n && srcOffset <= 18446744073709551615n : Number.isSafeInteger(srcOffset) && srcOffset >= 0))) rt.bad("cuMemcpyAtoD", "srcOffset", "u64", srcOffset);
+    if (!((typeof ByteCount === "bigint" ? ByteCount >= 0n && ByteCount <= 18446744073709551615n : Number.isSafeInteger(ByteCount) && ByteCount >= 0))) rt.bad("cuMemcpyAtoD", "ByteCount", "u64", ByteCount);
     const r = raw.cuMemcpyAtoD(dstDevice, srcArray, srcOffset, ByteCount);
     if (rt.guards) rt.check("cuMemcpyAtoD");
     if (r !== 0) rt.fail(r, "cuMemcpyAtoD");
@@ -1143,23 +1446,40 @@ function cuMemcpyAtoD$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyAtoD"] {
 }
 
 function cuMemcpyHtoA$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyHtoA"] {
+  const isPtr = rt.isPointer;
   return function cuMemcpyHtoA(dstArray: CUarray, dstOffset: bigint | number, srcHost: PointerLike, ByteCount: bigint | number): void {
-    const r = raw.cuMemcpyHtoA(dstArray, dstOffset, rt.ptr(srcHost), ByteCount);
+    if (arguments.length !== 4) rt.arity("cuMemcpyHtoA", "dstArray,dstOffset,srcHost,ByteCount", 4, arguments.length);
+    if (!(isPtr(dstArray))) rt.bad("cuMemcpyHtoA", "dstArray", "pointer", dstArray);
+    if (!((typeof dstOffset === "bigint" ? dstOffset >= 0n && dstOffset <= 18446744073709551615n : Number.isSafeInteger(dstOffset) && dstOffset >= 0))) rt.bad("cuMemcpyHtoA", "dstOffset", "u64", dstOffset);
+    if (!((typeof ByteCount === "bigint" ? ByteCount >= 0n && ByteCount <= 18446744073709551615n : Number.isSafeInteger(ByteCount) && ByteCount >= 0))) rt.bad("cuMemcpyHtoA", "ByteCount", "u64", ByteCount);
+    const r = raw.cuMemcpyHtoA(dstArray, dstOffset, rt.sized(srcHost, ByteCount, 1, "cuMemcpyHtoA", "srcHost"), ByteCount);
     if (rt.guards) rt.check("cuMemcpyHtoA");
     if (r !== 0) rt.fail(r, "cuMemcpyHtoA", dstArray);
   };
 }
 
 function cuMemcpyAtoH$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyAtoH"] {
+  const isPtr = rt.isPointer;
   return function cuMemcpyAtoH(dstHost: PointerLike, srcArray: CUarray, srcOffset: bigint | number, ByteCount: bigint | number): void {
-    const r = raw.cuMemcpyAtoH(rt.ptr(dstHost), srcArray, srcOffset, ByteCount);
+    if (arguments.length !== 4) rt.arity("cuMemcpyAtoH", "dstHost,srcArray,srcOffset,ByteCount", 4, arguments.length);
+    if (!(isPtr(srcArray))) rt.bad("cuMemcpyAtoH", "srcArray", "pointer", srcArray);
+    if (!((typeof srcOffset === "bigint" ? srcOffset >= 0n && srcOffset <= 18446744073709551615n : Number.isSafeInteger(srcOffset) && srcOffset >= 0))) rt.bad("cuMemcpyAtoH", "srcOffset", "u64", srcOffset);
+    if (!((typeof ByteCount === "bigint" ? ByteCount >= 0n && ByteCount <= 18446744073709551615n : Number.isSafeInteger(ByteCount) && ByteCount >= 0))) rt.bad("cuMemcpyAtoH", "ByteCount", "u64", ByteCount);
+    const r = raw.cuMemcpyAtoH(rt.ptr(dstHost, "cuMemcpyAtoH", "dstHost"), srcArray, srcOffset, ByteCount);
     if (rt.guards) rt.check("cuMemcpyAtoH");
     if (r !== 0) rt.fail(r, "cuMemcpyAtoH");
   };
 }
 
 function cuMemcpyAtoA$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyAtoA"] {
+  const isPtr = rt.isPointer;
   return function cuMemcpyAtoA(dstArray: CUarray, dstOffset: bigint | number, srcArray: CUarray, srcOffset: bigint | number, ByteCount: bigint | number): void {
+    if (arguments.length !== 5) rt.arity("cuMemcpyAtoA", "dstArray,dstOffset,srcArray,srcOffset,ByteCount", 5, arguments.length);
+    if (!(isPtr(dstArray))) rt.bad("cuMemcpyAtoA", "dstArray", "pointer", dstArray);
+    if (!((typeof dstOffset === "bigint" ? dstOffset >= 0n && dstOffset <= 18446744073709551615n : Number.isSafeInteger(dstOffset) && dstOffset >= 0))) rt.bad("cuMemcpyAtoA", "dstOffset", "u64", dstOffset);
+    if (!(isPtr(srcArray))) rt.bad("cuMemcpyAtoA", "srcArray", "pointer", srcArray);
+    if (!((typeof srcOffset === "bigint" ? srcOffset >= 0n && srcOffset <= 18446744073709551615n : Number.isSafeInteger(srcOffset) && srcOffset >= 0))) rt.bad("cuMemcpyAtoA", "srcOffset", "u64", srcOffset);
+    if (!((typeof ByteCount === "bigint" ? ByteCount >= 0n && ByteCount <= 18446744073709551615n : Number.isSafeInteger(ByteCount) && ByteCount >= 0))) rt.bad("cuMemcpyAtoA", "ByteCount", "u64", ByteCount);
     const r = raw.cuMemcpyAtoA(dstArray, dstOffset, srcArray, srcOffset, ByteCount);
     if (rt.guards) rt.check("cuMemcpyAtoA");
     if (r !== 0) rt.fail(r, "cuMemcpyAtoA", dstArray);
@@ -1168,7 +1488,8 @@ function cuMemcpyAtoA$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyAtoA"] {
 
 function cuMemcpy2D$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpy2D"] {
   return function cuMemcpy2D(pCopy: PointerLike): void {
-    const r = raw.cuMemcpy2D(rt.ptr(rt.expect(pCopy, CUDA_MEMCPY2D_st, "cuMemcpy2D", "pCopy")));
+    if (arguments.length !== 1) rt.arity("cuMemcpy2D", "pCopy", 1, arguments.length);
+    const r = raw.cuMemcpy2D(rt.ptr(rt.expect(pCopy, CUDA_MEMCPY2D_st, "cuMemcpy2D", "pCopy"), "cuMemcpy2D", "pCopy"));
     if (rt.guards) rt.check("cuMemcpy2D");
     if (r !== 0) rt.fail(r, "cuMemcpy2D");
   };
@@ -1176,7 +1497,8 @@ function cuMemcpy2D$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpy2D"] {
 
 function cuMemcpy2DUnaligned$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpy2DUnaligned"] {
   return function cuMemcpy2DUnaligned(pCopy: PointerLike): void {
-    const r = raw.cuMemcpy2DUnaligned(rt.ptr(rt.expect(pCopy, CUDA_MEMCPY2D_st, "cuMemcpy2DUnaligned", "pCopy")));
+    if (arguments.length !== 1) rt.arity("cuMemcpy2DUnaligned", "pCopy", 1, arguments.length);
+    const r = raw.cuMemcpy2DUnaligned(rt.ptr(rt.expect(pCopy, CUDA_MEMCPY2D_st, "cuMemcpy2DUnaligned", "pCopy"), "cuMemcpy2DUnaligned", "pCopy"));
     if (rt.guards) rt.check("cuMemcpy2DUnaligned");
     if (r !== 0) rt.fail(r, "cuMemcpy2DUnaligned");
   };
@@ -1184,7 +1506,8 @@ function cuMemcpy2DUnaligned$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpy2D
 
 function cuMemcpy3D$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpy3D"] {
   return function cuMemcpy3D(pCopy: PointerLike): void {
-    const r = raw.cuMemcpy3D(rt.ptr(rt.expect(pCopy, CUDA_MEMCPY3D_st, "cuMemcpy3D", "pCopy")));
+    if (arguments.length !== 1) rt.arity("cuMemcpy3D", "pCopy", 1, arguments.length);
+    const r = raw.cuMemcpy3D(rt.ptr(rt.expect(pCopy, CUDA_MEMCPY3D_st, "cuMemcpy3D", "pCopy"), "cuMemcpy3D", "pCopy"));
     if (rt.guards) rt.check("cuMemcpy3D");
     if (r !== 0) rt.fail(r, "cuMemcpy3D");
   };
@@ -1192,14 +1515,21 @@ function cuMemcpy3D$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpy3D"] {
 
 function cuMemcpy3DPeer$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpy3DPeer"] {
   return function cuMemcpy3DPeer(pCopy: PointerLike): void {
-    const r = raw.cuMemcpy3DPeer(rt.ptr(rt.expect(pCopy, CUDA_MEMCPY3D_PEER_st, "cuMemcpy3DPeer", "pCopy")));
+    if (arguments.length !== 1) rt.arity("cuMemcpy3DPeer", "pCopy", 1, arguments.length);
+    const r = raw.cuMemcpy3DPeer(rt.ptr(rt.expect(pCopy, CUDA_MEMCPY3D_PEER_st, "cuMemcpy3DPeer", "pCopy"), "cuMemcpy3DPeer", "pCopy"));
     if (rt.guards) rt.check("cuMemcpy3DPeer");
     if (r !== 0) rt.fail(r, "cuMemcpy3DPeer");
   };
 }
 
 function cuMemcpyAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyAsync"] {
+  const isPtr = rt.isPointer;
   return function cuMemcpyAsync(dst: CUdeviceptr, src: CUdeviceptr, ByteCount: bigint | number, hStream: CUstream): void {
+    if (arguments.length !== 4) rt.arity("cuMemcpyAsync", "dst,src,ByteCount,hStream", 4, arguments.length);
+    if (!((typeof dst === "bigint" ? dst >= 0n && dst <= 18446744073709551615n : Number.isSafeInteger(dst) && dst >= 0))) rt.bad("cuMemcpyAsync", "dst", "u64", dst);
+    if (!((typeof src === "bigint" ? src >= 0n && src <= 18446744073709551615n : Number.isSafeInteger(src) && src >= 0))) rt.bad("cuMemcpyAsync", "src", "u64", src);
+    if (!((typeof ByteCount === "bigint" ? ByteCount >= 0n && ByteCount <= 18446744073709551615n : Number.isSafeInteger(ByteCount) && ByteCount >= 0))) rt.bad("cuMemcpyAsync", "ByteCount", "u64", ByteCount);
+    if (!(isPtr(hStream))) rt.bad("cuMemcpyAsync", "hStream", "pointer", hStream);
     const r = raw.cuMemcpyAsync(dst, src, ByteCount, hStream);
     if (rt.guards) rt.check("cuMemcpyAsync");
     if (r !== 0) rt.fail(r, "cuMemcpyAsync");
@@ -1207,7 +1537,15 @@ function cuMemcpyAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyAsync"] 
 }
 
 function cuMemcpyPeerAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyPeerAsync"] {
+  const isPtr = rt.isPointer;
   return function cuMemcpyPeerAsync(dstDevice: CUdeviceptr, dstContext: CUcontext, srcDevice: CUdeviceptr, srcContext: CUcontext, ByteCount: bigint | number, hStream: CUstream): void {
+    if (arguments.length !== 6) rt.arity("cuMemcpyPeerAsync", "dstDevice,dstContext,srcDevice,srcContext,ByteCount,hStream", 6, arguments.length);
+    if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad("cuMemcpyPeerAsync", "dstDevice", "u64", dstDevice);
+    if (!(isPtr(dstContext))) rt.bad("cuMemcpyPeerAsync", "dstContext", "pointer", dstContext);
+    if (!((typeof srcDevice === "bigint" ? srcDevice >= 0n && srcDevice <= 18446744073709551615n : Number.isSafeInteger(srcDevice) && srcDevice >= 0))) rt.bad("cuMemcpyPeerAsync", "srcDevice", "u64", srcDevice);
+    if (!(isPtr(srcContext))) rt.bad("cuMemcpyPeerAsync", "srcContext", "pointer", srcContext);
+    if (!((typeof ByteCount === "bigint" ? ByteCount >= 0n && ByteCount <= 18446744073709551615n : Number.isSafeInteger(ByteCount) && ByteCount >= 0))) rt.bad("cuMemcpyPeerAsync", "ByteCount", "u64", ByteCount);
+    if (!(isPtr(hStream))) rt.bad("cuMemcpyPeerAsync", "hStream", "pointer", hStream);
     const r = raw.cuMemcpyPeerAsync(dstDevice, dstContext, srcDevice, srcContext, ByteCount, hStream);
     if (rt.guards) rt.check("cuMemcpyPeerAsync");
     if (r !== 0) rt.fail(r, "cuMemcpyPeerAsync");
@@ -1215,23 +1553,39 @@ function cuMemcpyPeerAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyPeer
 }
 
 function cuMemcpyHtoDAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyHtoDAsync"] {
+  const isPtr = rt.isPointer;
   return function cuMemcpyHtoDAsync(dstDevice: CUdeviceptr, srcHost: PointerLike, ByteCount: bigint | number, hStream: CUstream): void {
-    const r = raw.cuMemcpyHtoDAsync(dstDevice, rt.ptr(srcHost), ByteCount, hStream);
+    if (arguments.length !== 4) rt.arity("cuMemcpyHtoDAsync", "dstDevice,srcHost,ByteCount,hStream", 4, arguments.length);
+    if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad("cuMemcpyHtoDAsync", "dstDevice", "u64", dstDevice);
+    if (!((typeof ByteCount === "bigint" ? ByteCount >= 0n && ByteCount <= 18446744073709551615n : Number.isSafeInteger(ByteCount) && ByteCount >= 0))) rt.bad("cuMemcpyHtoDAsync", "ByteCount", "u64", ByteCount);
+    if (!(isPtr(hStream))) rt.bad("cuMemcpyHtoDAsync", "hStream", "pointer", hStream);
+    const r = raw.cuMemcpyHtoDAsync(dstDevice, rt.sized(srcHost, ByteCount, 1, "cuMemcpyHtoDAsync", "srcHost"), ByteCount, hStream);
     if (rt.guards) rt.check("cuMemcpyHtoDAsync");
     if (r !== 0) rt.fail(r, "cuMemcpyHtoDAsync");
   };
 }
 
 function cuMemcpyDtoHAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyDtoHAsync"] {
+  const isPtr = rt.isPointer;
   return function cuMemcpyDtoHAsync(dstHost: PointerLike, srcDevice: CUdeviceptr, ByteCount: bigint | number, hStream: CUstream): void {
-    const r = raw.cuMemcpyDtoHAsync(rt.ptr(dstHost), srcDevice, ByteCount, hStream);
+    if (arguments.length !== 4) rt.arity("cuMemcpyDtoHAsync", "dstHost,srcDevice,ByteCount,hStream", 4, arguments.length);
+    if (!((typeof srcDevice === "bigint" ? srcDevice >= 0n && srcDevice <= 18446744073709551615n : Number.isSafeInteger(srcDevice) && srcDevice >= 0))) rt.bad("cuMemcpyDtoHAsync", "srcDevice", "u64", srcDevice);
+    if (!((typeof ByteCount === "bigint" ? ByteCount >= 0n && ByteCount <= 18446744073709551615n : Number.isSafeInteger(ByteCount) && ByteCount >= 0))) rt.bad("cuMemcpyDtoHAsync", "ByteCount", "u64", ByteCount);
+    if (!(isPtr(hStream))) rt.bad("cuMemcpyDtoHAsync", "hStream", "pointer", hStream);
+    const r = raw.cuMemcpyDtoHAsync(rt.ptr(dstHost, "cuMemcpyDtoHAsync", "dstHost"), srcDevice, ByteCount, hStream);
     if (rt.guards) rt.check("cuMemcpyDtoHAsync");
     if (r !== 0) rt.fail(r, "cuMemcpyDtoHAsync");
   };
 }
 
 function cuMemcpyDtoDAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyDtoDAsync"] {
+  const isPtr = rt.isPointer;
   return function cuMemcpyDtoDAsync(dstDevice: CUdeviceptr, srcDevice: CUdeviceptr, ByteCount: bigint | number, hStream: CUstream): void {
+    if (arguments.length !== 4) rt.arity("cuMemcpyDtoDAsync", "dstDevice,srcDevice,ByteCount,hStream", 4, arguments.length);
+    if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad("cuMemcpyDtoDAsync", "dstDevice", "u64", dstDevice);
+    if (!((typeof srcDevice === "bigint" ? srcDevice >= 0n && srcDevice <= 18446744073709551615n : Number.isSafeInteger(srcDevice) && srcDevice >= 0))) rt.bad("cuMemcpyDtoDAsync", "srcDevice", "u64", srcDevice);
+    if (!((typeof ByteCount === "bigint" ? ByteCount >= 0n && ByteCount <= 18446744073709551615n : Number.isSafeInteger(ByteCount) && ByteCount >= 0))) rt.bad("cuMemcpyDtoDAsync", "ByteCount", "u64", ByteCount);
+    if (!(isPtr(hStream))) rt.bad("cuMemcpyDtoDAsync", "hStream", "pointer", hStream);
     const r = raw.cuMemcpyDtoDAsync(dstDevice, srcDevice, ByteCount, hStream);
     if (rt.guards) rt.check("cuMemcpyDtoDAsync");
     if (r !== 0) rt.fail(r, "cuMemcpyDtoDAsync");
@@ -1239,49 +1593,73 @@ function cuMemcpyDtoDAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyDtoD
 }
 
 function cuMemcpyHtoAAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyHtoAAsync"] {
+  const isPtr = rt.isPointer;
   return function cuMemcpyHtoAAsync(dstArray: CUarray, dstOffset: bigint | number, srcHost: PointerLike, ByteCount: bigint | number, hStream: CUstream): void {
-    const r = raw.cuMemcpyHtoAAsync(dstArray, dstOffset, rt.ptr(srcHost), ByteCount, hStream);
+    if (arguments.length !== 5) rt.arity("cuMemcpyHtoAAsync", "dstArray,dstOffset,srcHost,ByteCount,hStream", 5, arguments.length);
+    if (!(isPtr(dstArray))) rt.bad("cuMemcpyHtoAAsync", "dstArray", "pointer", dstArray);
+    if (!((typeof dstOffset === "bigint" ? dstOffset >= 0n && dstOffset <= 18446744073709551615n : Number.isSafeInteger(dstOffset) && dstOffset >= 0))) rt.bad("cuMemcpyHtoAAsync", "dstOffset", "u64", dstOffset);
+    if (!((typeof ByteCount === "bigint" ? ByteCount >= 0n && ByteCount <= 18446744073709551615n : Number.isSafeInteger(ByteCount) && ByteCount >= 0))) rt.bad("cuMemcpyHtoAAsync", "ByteCount", "u64", ByteCount);
+    if (!(isPtr(hStream))) rt.bad("cuMemcpyHtoAAsync", "hStream", "pointer", hStream);
+    const r = raw.cuMemcpyHtoAAsync(dstArray, dstOffset, rt.sized(srcHost, ByteCount, 1, "cuMemcpyHtoAAsync", "srcHost"), ByteCount, hStream);
     if (rt.guards) rt.check("cuMemcpyHtoAAsync");
     if (r !== 0) rt.fail(r, "cuMemcpyHtoAAsync", dstArray);
   };
 }
 
 function cuMemcpyAtoHAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyAtoHAsync"] {
+  const isPtr = rt.isPointer;
   return function cuMemcpyAtoHAsync(dstHost: PointerLike, srcArray: CUarray, srcOffset: bigint | number, ByteCount: bigint | number, hStream: CUstream): void {
-    const r = raw.cuMemcpyAtoHAsync(rt.ptr(dstHost), srcArray, srcOffset, ByteCount, hStream);
+    if (arguments.length !== 5) rt.arity("cuMemcpyAtoHAsync", "dstHost,srcArray,srcOffset,ByteCount,hStream", 5, arguments.length);
+    if (!(isPtr(srcArray))) rt.bad("cuMemcpyAtoHAsync", "srcArray", "pointer", srcArray);
+    if (!((typeof srcOffset === "bigint" ? srcOffset >= 0n && srcOffset <= 18446744073709551615n : Number.isSafeInteger(srcOffset) && srcOffset >= 0))) rt.bad("cuMemcpyAtoHAsync", "srcOffset", "u64", srcOffset);
+    if (!((typeof ByteCount === "bigint" ? ByteCount >= 0n && ByteCount <= 18446744073709551615n : Number.isSafeInteger(ByteCount) && ByteCount >= 0))) rt.bad("cuMemcpyAtoHAsync", "ByteCount", "u64", ByteCount);
+    if (!(isPtr(hStream))) rt.bad("cuMemcpyAtoHAsync", "hStream", "pointer", hStream);
+    const r = raw.cuMemcpyAtoHAsync(rt.ptr(dstHost, "cuMemcpyAtoHAsync", "dstHost"), srcArray, srcOffset, ByteCount, hStream);
     if (rt.guards) rt.check("cuMemcpyAtoHAsync");
     if (r !== 0) rt.fail(r, "cuMemcpyAtoHAsync");
   };
 }
 
 function cuMemcpy2DAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpy2DAsync"] {
+  const isPtr = rt.isPointer;
   return function cuMemcpy2DAsync(pCopy: PointerLike, hStream: CUstream): void {
-    const r = raw.cuMemcpy2DAsync(rt.ptr(rt.expect(pCopy, CUDA_MEMCPY2D_st, "cuMemcpy2DAsync", "pCopy")), hStream);
+    if (arguments.length !== 2) rt.arity("cuMemcpy2DAsync", "pCopy,hStream", 2, arguments.length);
+    if (!(isPtr(hStream))) rt.bad("cuMemcpy2DAsync", "hStream", "pointer", hStream);
+    const r = raw.cuMemcpy2DAsync(rt.ptr(rt.expect(pCopy, CUDA_MEMCPY2D_st, "cuMemcpy2DAsync", "pCopy"), "cuMemcpy2DAsync", "pCopy"), hStream);
     if (rt.guards) rt.check("cuMemcpy2DAsync");
     if (r !== 0) rt.fail(r, "cuMemcpy2DAsync");
   };
 }
 
 function cuMemcpy3DAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpy3DAsync"] {
+  const isPtr = rt.isPointer;
   return function cuMemcpy3DAsync(pCopy: PointerLike, hStream: CUstream): void {
-    const r = raw.cuMemcpy3DAsync(rt.ptr(rt.expect(pCopy, CUDA_MEMCPY3D_st, "cuMemcpy3DAsync", "pCopy")), hStream);
+    if (arguments.length !== 2) rt.arity("cuMemcpy3DAsync", "pCopy,hStream", 2, arguments.length);
+    if (!(isPtr(hStream))) rt.bad("cuMemcpy3DAsync", "hStream", "pointer", hStream);
+    const r = raw.cuMemcpy3DAsync(rt.ptr(rt.expect(pCopy, CUDA_MEMCPY3D_st, "cuMemcpy3DAsync", "pCopy"), "cuMemcpy3DAsync", "pCopy"), hStream);
     if (rt.guards) rt.check("cuMemcpy3DAsync");
     if (r !== 0) rt.fail(r, "cuMemcpy3DAsync");
   };
 }
 
 function cuMemcpy3DPeerAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpy3DPeerAsync"] {
+  const isPtr = rt.isPointer;
   return function cuMemcpy3DPeerAsync(pCopy: PointerLike, hStream: CUstream): void {
-    const r = raw.cuMemcpy3DPeerAsync(rt.ptr(rt.expect(pCopy, CUDA_MEMCPY3D_PEER_st, "cuMemcpy3DPeerAsync", "pCopy")), hStream);
+    if (arguments.length !== 2) rt.arity("cuMemcpy3DPeerAsync", "pCopy,hStream", 2, arguments.length);
+    if (!(isPtr(hStream))) rt.bad("cuMemcpy3DPeerAsync", "hStream", "pointer", hStream);
+    const r = raw.cuMemcpy3DPeerAsync(rt.ptr(rt.expect(pCopy, CUDA_MEMCPY3D_PEER_st, "cuMemcpy3DPeerAsync", "pCopy"), "cuMemcpy3DPeerAsync", "pCopy"), hStream);
     if (rt.guards) rt.check("cuMemcpy3DPeerAsync");
     if (r !== 0) rt.fail(r, "cuMemcpy3DPeerAsync");
   };
 }
 
 function cuMemcpyBatchAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyBatchAsync"] {
+  const isPtr = rt.isPointer;
   return function cuMemcpyBatchAsync(dsts: PointerLike, srcs: PointerLike, sizes: PointerLike, count: bigint | number, attrs: PointerLike, attrsIdxs: PointerLike, numAttrs: bigint | number, hStream: CUstream): void {
-    rt.count(count, "cuMemcpyBatchAsync", "count");
-    rt.count(numAttrs, "cuMemcpyBatchAsync", "numAttrs");
+    if (arguments.length !== 8) rt.arity("cuMemcpyBatchAsync", "dsts,srcs,sizes,count,attrs,attrsIdxs,numAttrs,hStream", 8, arguments.length);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cuMemcpyBatchAsync", "count", "u64", count);
+    if (!((typeof numAttrs === "bigint" ? numAttrs >= 0n && numAttrs <= 18446744073709551615n : Number.isSafeInteger(numAttrs) && numAttrs >= 0))) rt.bad("cuMemcpyBatchAsync", "numAttrs", "u64", numAttrs);
+    if (!(isPtr(hStream))) rt.bad("cuMemcpyBatchAsync", "hStream", "pointer", hStream);
     const r = raw.cuMemcpyBatchAsync(rt.sized(dsts, count, 8, "cuMemcpyBatchAsync", "dsts"), rt.sized(srcs, count, 8, "cuMemcpyBatchAsync", "srcs"), rt.sized(sizes, count, 8, "cuMemcpyBatchAsync", "sizes"), count, rt.sized(attrs, numAttrs, 24, "cuMemcpyBatchAsync", "attrs", CUmemcpyAttributes_st), rt.sized(attrsIdxs, numAttrs, 8, "cuMemcpyBatchAsync", "attrsIdxs"), numAttrs, hStream);
     if (rt.guards) rt.check("cuMemcpyBatchAsync");
     if (r !== 0) rt.fail(r, "cuMemcpyBatchAsync");
@@ -1289,8 +1667,12 @@ function cuMemcpyBatchAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyBat
 }
 
 function cuMemcpy3DBatchAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpy3DBatchAsync"] {
+  const isPtr = rt.isPointer;
   return function cuMemcpy3DBatchAsync(numOps: bigint | number, opList: PointerLike, flags: bigint | number, hStream: CUstream): void {
-    rt.count(numOps, "cuMemcpy3DBatchAsync", "numOps");
+    if (arguments.length !== 4) rt.arity("cuMemcpy3DBatchAsync", "numOps,opList,flags,hStream", 4, arguments.length);
+    if (!((typeof numOps === "bigint" ? numOps >= 0n && numOps <= 18446744073709551615n : Number.isSafeInteger(numOps) && numOps >= 0))) rt.bad("cuMemcpy3DBatchAsync", "numOps", "u64", numOps);
+    if (!((typeof flags === "bigint" ? flags >= 0n && flags <= 18446744073709551615n : Number.isSafeInteger(flags) && flags >= 0))) rt.bad("cuMemcpy3DBatchAsync", "flags", "u64", flags);
+    if (!(isPtr(hStream))) rt.bad("cuMemcpy3DBatchAsync", "hStream", "pointer", hStream);
     const r = raw.cuMemcpy3DBatchAsync(numOps, rt.sized(opList, numOps, 112, "cuMemcpy3DBatchAsync", "opList", CUDA_MEMCPY3D_BATCH_OP_st), flags, hStream);
     if (rt.guards) rt.check("cuMemcpy3DBatchAsync");
     if (r !== 0) rt.fail(r, "cuMemcpy3DBatchAsync");
@@ -1299,6 +1681,10 @@ function cuMemcpy3DBatchAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpy3
 
 function cuMemsetD8$(raw: Raw, rt: CheckedRuntime): Checked["cuMemsetD8"] {
   return function cuMemsetD8(dstDevice: CUdeviceptr, uc: number, N: bigint | number): void {
+    if (arguments.length !== 3) rt.arity("cuMemsetD8", "dstDevice,uc,N", 3, arguments.length);
+    if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad("cuMemsetD8", "dstDevice", "u64", dstDevice);
+    if (!(typeof uc === "number" && (uc & 255) === uc)) rt.bad("cuMemsetD8", "uc", "u8", uc);
+    if (!((typeof N === "bigint" ? N >= 0n && N <= 18446744073709551615n : Number.isSafeInteger(N) && N >= 0))) rt.bad("cuMemsetD8", "N", "u64", N);
     const r = raw.cuMemsetD8(dstDevice, uc, N);
     if (rt.guards) rt.check("cuMemsetD8");
     if (r !== 0) rt.fail(r, "cuMemsetD8");
@@ -1307,6 +1693,10 @@ function cuMemsetD8$(raw: Raw, rt: CheckedRuntime): Checked["cuMemsetD8"] {
 
 function cuMemsetD16$(raw: Raw, rt: CheckedRuntime): Checked["cuMemsetD16"] {
   return function cuMemsetD16(dstDevice: CUdeviceptr, us: number, N: bigint | number): void {
+    if (arguments.length !== 3) rt.arity("cuMemsetD16", "dstDevice,us,N", 3, arguments.length);
+    if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad("cuMemsetD16", "dstDevice", "u64", dstDevice);
+    if (!(typeof us === "number" && (us & 65535) === us)) rt.bad("cuMemsetD16", "us", "u16", us);
+    if (!((typeof N === "bigint" ? N >= 0n && N <= 18446744073709551615n : Number.isSafeInteger(N) && N >= 0))) rt.bad("cuMemsetD16", "N", "u64", N);
     const r = raw.cuMemsetD16(dstDevice, us, N);
     if (rt.guards) rt.check("cuMemsetD16");
     if (r !== 0) rt.fail(r, "cuMemsetD16");
@@ -1315,6 +1705,10 @@ function cuMemsetD16$(raw: Raw, rt: CheckedRuntime): Checked["cuMemsetD16"] {
 
 function cuMemsetD32$(raw: Raw, rt: CheckedRuntime): Checked["cuMemsetD32"] {
   return function cuMemsetD32(dstDevice: CUdeviceptr, ui: number, N: bigint | number): void {
+    if (arguments.length !== 3) rt.arity("cuMemsetD32", "dstDevice,ui,N", 3, arguments.length);
+    if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad("cuMemsetD32", "dstDevice", "u64", dstDevice);
+    if (!(typeof ui === "number" && (ui >>> 0) === ui)) rt.bad("cuMemsetD32", "ui", "u32", ui);
+    if (!((typeof N === "bigint" ? N >= 0n && N <= 18446744073709551615n : Number.isSafeInteger(N) && N >= 0))) rt.bad("cuMemsetD32", "N", "u64", N);
     const r = raw.cuMemsetD32(dstDevice, ui, N);
     if (rt.guards) rt.check("cuMemsetD32");
     if (r !== 0) rt.fail(r, "cuMemsetD32");
@@ -1323,6 +1717,12 @@ function cuMemsetD32$(raw: Raw, rt: CheckedRuntime): Checked["cuMemsetD32"] {
 
 function cuMemsetD2D8$(raw: Raw, rt: CheckedRuntime): Checked["cuMemsetD2D8"] {
   return function cuMemsetD2D8(dstDevice: CUdeviceptr, dstPitch: bigint | number, uc: number, Width: bigint | number, Height: bigint | number): void {
+    if (arguments.length !== 5) rt.arity("cuMemsetD2D8", "dstDevice,dstPitch,uc,Width,Height", 5, arguments.length);
+    if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad("cuMemsetD2D8", "dstDevice", "u64", dstDevice);
+    if (!((typeof dstPitch === "bigint" ? dstPitch >= 0n && dstPitch <= 18446744073709551615n : Number.isSafeInteger(dstPitch) && dstPitch >= 0))) rt.bad("cuMemsetD2D8", "dstPitch", "u64", dstPitch);
+    if (!(typeof uc === "number" && (uc & 255) === uc)) rt.bad("cuMemsetD2D8", "uc", "u8", uc);
+    if (!((typeof Width === "bigint" ? Width >= 0n && Width <= 18446744073709551615n : Number.isSafeInteger(Width) && Width >= 0))) rt.bad("cuMemsetD2D8", "Width", "u64", Width);
+    if (!((typeof Height === "bigint" ? Height >= 0n && Height <= 18446744073709551615n : Number.isSafeInteger(Height) && Height >= 0))) rt.bad("cuMemsetD2D8", "Height", "u64", Height);
     const r = raw.cuMemsetD2D8(dstDevice, dstPitch, uc, Width, Height);
     if (rt.guards) rt.check("cuMemsetD2D8");
     if (r !== 0) rt.fail(r, "cuMemsetD2D8");
@@ -1331,6 +1731,12 @@ function cuMemsetD2D8$(raw: Raw, rt: CheckedRuntime): Checked["cuMemsetD2D8"] {
 
 function cuMemsetD2D16$(raw: Raw, rt: CheckedRuntime): Checked["cuMemsetD2D16"] {
   return function cuMemsetD2D16(dstDevice: CUdeviceptr, dstPitch: bigint | number, us: number, Width: bigint | number, Height: bigint | number): void {
+    if (arguments.length !== 5) rt.arity("cuMemsetD2D16", "dstDevice,dstPitch,us,Width,Height", 5, arguments.length);
+    if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad("cuMemsetD2D16", "dstDevice", "u64", dstDevice);
+    if (!((typeof dstPitch === "bigint" ? dstPitch >= 0n && dstPitch <= 18446744073709551615n : Number.isSafeInteger(dstPitch) && dstPitch >= 0))) rt.bad("cuMemsetD2D16", "dstPitch", "u64", dstPitch);
+    if (!(typeof us === "number" && (us & 65535) === us)) rt.bad("cuMemsetD2D16", "us", "u16", us);
+    if (!((typeof Width === "bigint" ? Width >= 0n && Width <= 18446744073709551615n : Number.isSafeInteger(Width) && Width >= 0))) rt.bad("cuMemsetD2D16", "Width", "u64", Width);
+    if (!((typeof Height === "bigint" ? Height >= 0n && Height <= 18446744073709551615n : Number.isSafeInteger(Height) && Height >= 0))) rt.bad("cuMemsetD2D16", "Height", "u64", Height);
     const r = raw.cuMemsetD2D16(dstDevice, dstPitch, us, Width, Height);
     if (rt.guards) rt.check("cuMemsetD2D16");
     if (r !== 0) rt.fail(r, "cuMemsetD2D16");
@@ -1339,6 +1745,12 @@ function cuMemsetD2D16$(raw: Raw, rt: CheckedRuntime): Checked["cuMemsetD2D16"] 
 
 function cuMemsetD2D32$(raw: Raw, rt: CheckedRuntime): Checked["cuMemsetD2D32"] {
   return function cuMemsetD2D32(dstDevice: CUdeviceptr, dstPitch: bigint | number, ui: number, Width: bigint | number, Height: bigint | number): void {
+    if (arguments.length !== 5) rt.arity("cuMemsetD2D32", "dstDevice,dstPitch,ui,Width,Height", 5, arguments.length);
+    if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad("cuMemsetD2D32", "dstDevice", "u64", dstDevice);
+    if (!((typeof dstPitch === "bigint" ? dstPitch >= 0n && dstPitch <= 18446744073709551615n : Number.isSafeInteger(dstPitch) && dstPitch >= 0))) rt.bad("cuMemsetD2D32", "dstPitch", "u64", dstPitch);
+    if (!(typeof ui === "number" && (ui >>> 0) === ui)) rt.bad("cuMemsetD2D32", "ui", "u32", ui);
+    if (!((typeof Width === "bigint" ? Width >= 0n && Width <= 18446744073709551615n : Number.isSafeInteger(Width) && Width >= 0))) rt.bad("cuMemsetD2D32", "Width", "u64", Width);
+    if (!((typeof Height === "bigint" ? Height >= 0n && Height <= 18446744073709551615n : Number.isSafeInteger(Height) && Height >= 0))) rt.bad("cuMemsetD2D32", "Height", "u64", Height);
     const r = raw.cuMemsetD2D32(dstDevice, dstPitch, ui, Width, Height);
     if (rt.guards) rt.check("cuMemsetD2D32");
     if (r !== 0) rt.fail(r, "cuMemsetD2D32");
@@ -1346,7 +1758,13 @@ function cuMemsetD2D32$(raw: Raw, rt: CheckedRuntime): Checked["cuMemsetD2D32"] 
 }
 
 function cuMemsetD8Async$(raw: Raw, rt: CheckedRuntime): Checked["cuMemsetD8Async"] {
+  const isPtr = rt.isPointer;
   return function cuMemsetD8Async(dstDevice: CUdeviceptr, uc: number, N: bigint | number, hStream: CUstream): void {
+    if (arguments.length !== 4) rt.arity("cuMemsetD8Async", "dstDevice,uc,N,hStream", 4, arguments.length);
+    if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad("cuMemsetD8Async", "dstDevice", "u64", dstDevice);
+    if (!(typeof uc === "number" && (uc & 255) === uc)) rt.bad("cuMemsetD8Async", "uc", "u8", uc);
+    if (!((typeof N === "bigint" ? N >= 0n && N <= 18446744073709551615n : Number.isSafeInteger(N) && N >= 0))) rt.bad("cuMemsetD8Async", "N", "u64", N);
+    if (!(isPtr(hStream))) rt.bad("cuMemsetD8Async", "hStream", "pointer", hStream);
     const r = raw.cuMemsetD8Async(dstDevice, uc, N, hStream);
     if (rt.guards) rt.check("cuMemsetD8Async");
     if (r !== 0) rt.fail(r, "cuMemsetD8Async");
@@ -1354,7 +1772,13 @@ function cuMemsetD8Async$(raw: Raw, rt: CheckedRuntime): Checked["cuMemsetD8Asyn
 }
 
 function cuMemsetD16Async$(raw: Raw, rt: CheckedRuntime): Checked["cuMemsetD16Async"] {
+  const isPtr = rt.isPointer;
   return function cuMemsetD16Async(dstDevice: CUdeviceptr, us: number, N: bigint | number, hStream: CUstream): void {
+    if (arguments.length !== 4) rt.arity("cuMemsetD16Async", "dstDevice,us,N,hStream", 4, arguments.length);
+    if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad("cuMemsetD16Async", "dstDevice", "u64", dstDevice);
+    if (!(typeof us === "number" && (us & 65535) === us)) rt.bad("cuMemsetD16Async", "us", "u16", us);
+    if (!((typeof N === "bigint" ? N >= 0n && N <= 18446744073709551615n : Number.isSafeInteger(N) && N >= 0))) rt.bad("cuMemsetD16Async", "N", "u64", N);
+    if (!(isPtr(hStream))) rt.bad("cuMemsetD16Async", "hStream", "pointer", hStream);
     const r = raw.cuMemsetD16Async(dstDevice, us, N, hStream);
     if (rt.guards) rt.check("cuMemsetD16Async");
     if (r !== 0) rt.fail(r, "cuMemsetD16Async");
@@ -1362,7 +1786,13 @@ function cuMemsetD16Async$(raw: Raw, rt: CheckedRuntime): Checked["cuMemsetD16As
 }
 
 function cuMemsetD32Async$(raw: Raw, rt: CheckedRuntime): Checked["cuMemsetD32Async"] {
+  const isPtr = rt.isPointer;
   return function cuMemsetD32Async(dstDevice: CUdeviceptr, ui: number, N: bigint | number, hStream: CUstream): void {
+    if (arguments.length !== 4) rt.arity("cuMemsetD32Async", "dstDevice,ui,N,hStream", 4, arguments.length);
+    if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad("cuMemsetD32Async", "dstDevice", "u64", dstDevice);
+    if (!(typeof ui === "number" && (ui >>> 0) === ui)) rt.bad("cuMemsetD32Async", "ui", "u32", ui);
+    if (!((typeof N === "bigint" ? N >= 0n && N <= 18446744073709551615n : Number.isSafeInteger(N) && N >= 0))) rt.bad("cuMemsetD32Async", "N", "u64", N);
+    if (!(isPtr(hStream))) rt.bad("cuMemsetD32Async", "hStream", "pointer", hStream);
     const r = raw.cuMemsetD32Async(dstDevice, ui, N, hStream);
     if (rt.guards) rt.check("cuMemsetD32Async");
     if (r !== 0) rt.fail(r, "cuMemsetD32Async");
@@ -1370,7 +1800,15 @@ function cuMemsetD32Async$(raw: Raw, rt: CheckedRuntime): Checked["cuMemsetD32As
 }
 
 function cuMemsetD2D8Async$(raw: Raw, rt: CheckedRuntime): Checked["cuMemsetD2D8Async"] {
+  const isPtr = rt.isPointer;
   return function cuMemsetD2D8Async(dstDevice: CUdeviceptr, dstPitch: bigint | number, uc: number, Width: bigint | number, Height: bigint | number, hStream: CUstream): void {
+    if (arguments.length !== 6) rt.arity("cuMemsetD2D8Async", "dstDevice,dstPitch,uc,Width,Height,hStream", 6, arguments.length);
+    if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad("cuMemsetD2D8Async", "dstDevice", "u64", dstDevice);
+    if (!((typeof dstPitch === "bigint" ? dstPitch >= 0n && dstPitch <= 18446744073709551615n : Number.isSafeInteger(dstPitch) && dstPitch >= 0))) rt.bad("cuMemsetD2D8Async", "dstPitch", "u64", dstPitch);
+    if (!(typeof uc === "number" && (uc & 255) === uc)) rt.bad("cuMemsetD2D8Async", "uc", "u8", uc);
+    if (!((typeof Width === "bigint" ? Width >= 0n && Width <= 18446744073709551615n : Number.isSafeInteger(Width) && Width >= 0))) rt.bad("cuMemsetD2D8Async", "Width", "u64", Width);
+    if (!((typeof Height === "bigint" ? Height >= 0n && Height <= 18446744073709551615n : Number.isSafeInteger(Height) && Height >= 0))) rt.bad("cuMemsetD2D8Async", "Height", "u64", Height);
+    if (!(isPtr(hStream))) rt.bad("cuMemsetD2D8Async", "hStream", "pointer", hStream);
     const r = raw.cuMemsetD2D8Async(dstDevice, dstPitch, uc, Width, Height, hStream);
     if (rt.guards) rt.check("cuMemsetD2D8Async");
     if (r !== 0) rt.fail(r, "cuMemsetD2D8Async");
@@ -1378,7 +1816,15 @@ function cuMemsetD2D8Async$(raw: Raw, rt: CheckedRuntime): Checked["cuMemsetD2D8
 }
 
 function cuMemsetD2D16Async$(raw: Raw, rt: CheckedRuntime): Checked["cuMemsetD2D16Async"] {
+  const isPtr = rt.isPointer;
   return function cuMemsetD2D16Async(dstDevice: CUdeviceptr, dstPitch: bigint | number, us: number, Width: bigint | number, Height: bigint | number, hStream: CUstream): void {
+    if (arguments.length !== 6) rt.arity("cuMemsetD2D16Async", "dstDevice,dstPitch,us,Width,Height,hStream", 6, arguments.length);
+    if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad("cuMemsetD2D16Async", "dstDevice", "u64", dstDevice);
+    if (!((typeof dstPitch === "bigint" ? dstPitch >= 0n && dstPitch <= 18446744073709551615n : Number.isSafeInteger(dstPitch) && dstPitch >= 0))) rt.bad("cuMemsetD2D16Async", "dstPitch", "u64", dstPitch);
+    if (!(typeof us === "number" && (us & 65535) === us)) rt.bad("cuMemsetD2D16Async", "us", "u16", us);
+    if (!((typeof Width === "bigint" ? Width >= 0n && Width <= 18446744073709551615n : Number.isSafeInteger(Width) && Width >= 0))) rt.bad("cuMemsetD2D16Async", "Width", "u64", Width);
+    if (!((typeof Height === "bigint" ? Height >= 0n && Height <= 18446744073709551615n : Number.isSafeInteger(Height) && Height >= 0))) rt.bad("cuMemsetD2D16Async", "Height", "u64", Height);
+    if (!(isPtr(hStream))) rt.bad("cuMemsetD2D16Async", "hStream", "pointer", hStream);
     const r = raw.cuMemsetD2D16Async(dstDevice, dstPitch, us, Width, Height, hStream);
     if (rt.guards) rt.check("cuMemsetD2D16Async");
     if (r !== 0) rt.fail(r, "cuMemsetD2D16Async");
@@ -1386,7 +1832,15 @@ function cuMemsetD2D16Async$(raw: Raw, rt: CheckedRuntime): Checked["cuMemsetD2D
 }
 
 function cuMemsetD2D32Async$(raw: Raw, rt: CheckedRuntime): Checked["cuMemsetD2D32Async"] {
+  const isPtr = rt.isPointer;
   return function cuMemsetD2D32Async(dstDevice: CUdeviceptr, dstPitch: bigint | number, ui: number, Width: bigint | number, Height: bigint | number, hStream: CUstream): void {
+    if (arguments.length !== 6) rt.arity("cuMemsetD2D32Async", "dstDevice,dstPitch,ui,Width,Height,hStream", 6, arguments.length);
+    if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad("cuMemsetD2D32Async", "dstDevice", "u64", dstDevice);
+    if (!((typeof dstPitch === "bigint" ? dstPitch >= 0n && dstPitch <= 18446744073709551615n : Number.isSafeInteger(dstPitch) && dstPitch >= 0))) rt.bad("cuMemsetD2D32Async", "dstPitch", "u64", dstPitch);
+    if (!(typeof ui === "number" && (ui >>> 0) === ui)) rt.bad("cuMemsetD2D32Async", "ui", "u32", ui);
+    if (!((typeof Width === "bigint" ? Width >= 0n && Width <= 18446744073709551615n : Number.isSafeInteger(Width) && Width >= 0))) rt.bad("cuMemsetD2D32Async", "Width", "u64", Width);
+    if (!((typeof Height === "bigint" ? Height >= 0n && Height <= 18446744073709551615n : Number.isSafeInteger(Height) && Height >= 0))) rt.bad("cuMemsetD2D32Async", "Height", "u64", Height);
+    if (!(isPtr(hStream))) rt.bad("cuMemsetD2D32Async", "hStream", "pointer", hStream);
     const r = raw.cuMemsetD2D32Async(dstDevice, dstPitch, ui, Width, Height, hStream);
     if (rt.guards) rt.check("cuMemsetD2D32Async");
     if (r !== 0) rt.fail(r, "cuMemsetD2D32Async");
@@ -1396,7 +1850,8 @@ function cuMemsetD2D32Async$(raw: Raw, rt: CheckedRuntime): Checked["cuMemsetD2D
 function cuArrayCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuArrayCreate"] {
   const o0 = rt.out[0]!;
   return function cuArrayCreate(pAllocateArray: PointerLike): CUarray {
-    const r = raw.cuArrayCreate(o0, rt.ptr(rt.expect(pAllocateArray, CUDA_ARRAY_DESCRIPTOR_st, "cuArrayCreate", "pAllocateArray")));
+    if (arguments.length !== 1) rt.arity("cuArrayCreate", "pAllocateArray", 1, arguments.length);
+    const r = raw.cuArrayCreate(o0, rt.ptr(rt.expect(pAllocateArray, CUDA_ARRAY_DESCRIPTOR_st, "cuArrayCreate", "pAllocateArray"), "cuArrayCreate", "pAllocateArray"));
     if (rt.guards) rt.check("cuArrayCreate");
     if (r !== 0) rt.fail(r, "cuArrayCreate");
     return rt.readPointer(0) as CUarray;
@@ -1404,8 +1859,11 @@ function cuArrayCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuArrayCreate"] 
 }
 
 function cuArrayGetDescriptor$(raw: Raw, rt: CheckedRuntime): Checked["cuArrayGetDescriptor"] {
+  const isPtr = rt.isPointer;
   return function cuArrayGetDescriptor(hArray: CUarray, pArrayDescriptor?: CUDA_ARRAY_DESCRIPTOR_st): CUDA_ARRAY_DESCRIPTOR_st {
-    const $pArrayDescriptor = pArrayDescriptor === undefined ? rt.record(CUDA_ARRAY_DESCRIPTOR_st) : rt.expect(pArrayDescriptor, CUDA_ARRAY_DESCRIPTOR_st, "cuArrayGetDescriptor", "pArrayDescriptor");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuArrayGetDescriptor", "hArray,pArrayDescriptor", 1, arguments.length);
+    if (!(isPtr(hArray))) rt.bad("cuArrayGetDescriptor", "hArray", "pointer", hArray);
+    const $pArrayDescriptor = pArrayDescriptor === undefined ? rt.record(CUDA_ARRAY_DESCRIPTOR_st) : rt.recordArg(pArrayDescriptor, CUDA_ARRAY_DESCRIPTOR_st, "cuArrayGetDescriptor", "pArrayDescriptor");
     const r = raw.cuArrayGetDescriptor($pArrayDescriptor.$pointer(), hArray);
     if (rt.guards) rt.check("cuArrayGetDescriptor");
     if (r !== 0) rt.fail(r, "cuArrayGetDescriptor");
@@ -1414,8 +1872,11 @@ function cuArrayGetDescriptor$(raw: Raw, rt: CheckedRuntime): Checked["cuArrayGe
 }
 
 function cuArrayGetSparseProperties$(raw: Raw, rt: CheckedRuntime): Checked["cuArrayGetSparseProperties"] {
+  const isPtr = rt.isPointer;
   return function cuArrayGetSparseProperties(array: CUarray, sparseProperties?: CUDA_ARRAY_SPARSE_PROPERTIES_st): CUDA_ARRAY_SPARSE_PROPERTIES_st {
-    const $sparseProperties = sparseProperties === undefined ? rt.record(CUDA_ARRAY_SPARSE_PROPERTIES_st) : rt.expect(sparseProperties, CUDA_ARRAY_SPARSE_PROPERTIES_st, "cuArrayGetSparseProperties", "sparseProperties");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuArrayGetSparseProperties", "array,sparseProperties", 1, arguments.length);
+    if (!(isPtr(array))) rt.bad("cuArrayGetSparseProperties", "array", "pointer", array);
+    const $sparseProperties = sparseProperties === undefined ? rt.record(CUDA_ARRAY_SPARSE_PROPERTIES_st) : rt.recordArg(sparseProperties, CUDA_ARRAY_SPARSE_PROPERTIES_st, "cuArrayGetSparseProperties", "sparseProperties");
     const r = raw.cuArrayGetSparseProperties($sparseProperties.$pointer(), array);
     if (rt.guards) rt.check("cuArrayGetSparseProperties");
     if (r !== 0) rt.fail(r, "cuArrayGetSparseProperties");
@@ -1424,8 +1885,11 @@ function cuArrayGetSparseProperties$(raw: Raw, rt: CheckedRuntime): Checked["cuA
 }
 
 function cuMipmappedArrayGetSparseProperties$(raw: Raw, rt: CheckedRuntime): Checked["cuMipmappedArrayGetSparseProperties"] {
+  const isPtr = rt.isPointer;
   return function cuMipmappedArrayGetSparseProperties(mipmap: CUmipmappedArray, sparseProperties?: CUDA_ARRAY_SPARSE_PROPERTIES_st): CUDA_ARRAY_SPARSE_PROPERTIES_st {
-    const $sparseProperties = sparseProperties === undefined ? rt.record(CUDA_ARRAY_SPARSE_PROPERTIES_st) : rt.expect(sparseProperties, CUDA_ARRAY_SPARSE_PROPERTIES_st, "cuMipmappedArrayGetSparseProperties", "sparseProperties");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuMipmappedArrayGetSparseProperties", "mipmap,sparseProperties", 1, arguments.length);
+    if (!(isPtr(mipmap))) rt.bad("cuMipmappedArrayGetSparseProperties", "mipmap", "pointer", mipmap);
+    const $sparseProperties = sparseProperties === undefined ? rt.record(CUDA_ARRAY_SPARSE_PROPERTIES_st) : rt.recordArg(sparseProperties, CUDA_ARRAY_SPARSE_PROPERTIES_st, "cuMipmappedArrayGetSparseProperties", "sparseProperties");
     const r = raw.cuMipmappedArrayGetSparseProperties($sparseProperties.$pointer(), mipmap);
     if (rt.guards) rt.check("cuMipmappedArrayGetSparseProperties");
     if (r !== 0) rt.fail(r, "cuMipmappedArrayGetSparseProperties");
@@ -1434,8 +1898,12 @@ function cuMipmappedArrayGetSparseProperties$(raw: Raw, rt: CheckedRuntime): Che
 }
 
 function cuArrayGetMemoryRequirements$(raw: Raw, rt: CheckedRuntime): Checked["cuArrayGetMemoryRequirements"] {
+  const isPtr = rt.isPointer;
   return function cuArrayGetMemoryRequirements(array: CUarray, device: CUdevice, memoryRequirements?: CUDA_ARRAY_MEMORY_REQUIREMENTS_st): CUDA_ARRAY_MEMORY_REQUIREMENTS_st {
-    const $memoryRequirements = memoryRequirements === undefined ? rt.record(CUDA_ARRAY_MEMORY_REQUIREMENTS_st) : rt.expect(memoryRequirements, CUDA_ARRAY_MEMORY_REQUIREMENTS_st, "cuArrayGetMemoryRequirements", "memoryRequirements");
+    if (arguments.length < 2 || arguments.length > 3) rt.arity("cuArrayGetMemoryRequirements", "array,device,memoryRequirements", 2, arguments.length);
+    if (!(isPtr(array))) rt.bad("cuArrayGetMemoryRequirements", "array", "pointer", array);
+    if (!(typeof device === "number" && (device | 0) === device)) rt.bad("cuArrayGetMemoryRequirements", "device", "i32", device);
+    const $memoryRequirements = memoryRequirements === undefined ? rt.record(CUDA_ARRAY_MEMORY_REQUIREMENTS_st) : rt.recordArg(memoryRequirements, CUDA_ARRAY_MEMORY_REQUIREMENTS_st, "cuArrayGetMemoryRequirements", "memoryRequirements");
     const r = raw.cuArrayGetMemoryRequirements($memoryRequirements.$pointer(), array, device);
     if (rt.guards) rt.check("cuArrayGetMemoryRequirements");
     if (r !== 0) rt.fail(r, "cuArrayGetMemoryRequirements");
@@ -1444,8 +1912,12 @@ function cuArrayGetMemoryRequirements$(raw: Raw, rt: CheckedRuntime): Checked["c
 }
 
 function cuMipmappedArrayGetMemoryRequirements$(raw: Raw, rt: CheckedRuntime): Checked["cuMipmappedArrayGetMemoryRequirements"] {
+  const isPtr = rt.isPointer;
   return function cuMipmappedArrayGetMemoryRequirements(mipmap: CUmipmappedArray, device: CUdevice, memoryRequirements?: CUDA_ARRAY_MEMORY_REQUIREMENTS_st): CUDA_ARRAY_MEMORY_REQUIREMENTS_st {
-    const $memoryRequirements = memoryRequirements === undefined ? rt.record(CUDA_ARRAY_MEMORY_REQUIREMENTS_st) : rt.expect(memoryRequirements, CUDA_ARRAY_MEMORY_REQUIREMENTS_st, "cuMipmappedArrayGetMemoryRequirements", "memoryRequirements");
+    if (arguments.length < 2 || arguments.length > 3) rt.arity("cuMipmappedArrayGetMemoryRequirements", "mipmap,device,memoryRequirements", 2, arguments.length);
+    if (!(isPtr(mipmap))) rt.bad("cuMipmappedArrayGetMemoryRequirements", "mipmap", "pointer", mipmap);
+    if (!(typeof device === "number" && (device | 0) === device)) rt.bad("cuMipmappedArrayGetMemoryRequirements", "device", "i32", device);
+    const $memoryRequirements = memoryRequirements === undefined ? rt.record(CUDA_ARRAY_MEMORY_REQUIREMENTS_st) : rt.recordArg(memoryRequirements, CUDA_ARRAY_MEMORY_REQUIREMENTS_st, "cuMipmappedArrayGetMemoryRequirements", "memoryRequirements");
     const r = raw.cuMipmappedArrayGetMemoryRequirements($memoryRequirements.$pointer(), mipmap, device);
     if (rt.guards) rt.check("cuMipmappedArrayGetMemoryRequirements");
     if (r !== 0) rt.fail(r, "cuMipmappedArrayGetMemoryRequirements");
@@ -1455,7 +1927,11 @@ function cuMipmappedArrayGetMemoryRequirements$(raw: Raw, rt: CheckedRuntime): C
 
 function cuArrayGetPlane$(raw: Raw, rt: CheckedRuntime): Checked["cuArrayGetPlane"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuArrayGetPlane(hArray: CUarray, planeIdx: number): CUarray {
+    if (arguments.length !== 2) rt.arity("cuArrayGetPlane", "hArray,planeIdx", 2, arguments.length);
+    if (!(isPtr(hArray))) rt.bad("cuArrayGetPlane", "hArray", "pointer", hArray);
+    if (!(typeof planeIdx === "number" && (planeIdx >>> 0) === planeIdx)) rt.bad("cuArrayGetPlane", "planeIdx", "u32", planeIdx);
     const r = raw.cuArrayGetPlane(o0, hArray, planeIdx);
     if (rt.guards) rt.check("cuArrayGetPlane");
     if (r !== 0) rt.fail(r, "cuArrayGetPlane");
@@ -1464,7 +1940,10 @@ function cuArrayGetPlane$(raw: Raw, rt: CheckedRuntime): Checked["cuArrayGetPlan
 }
 
 function cuArrayDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuArrayDestroy"] {
+  const isPtr = rt.isPointer;
   return function cuArrayDestroy(hArray: CUarray): void {
+    if (arguments.length !== 1) rt.arity("cuArrayDestroy", "hArray", 1, arguments.length);
+    if (!(isPtr(hArray))) rt.bad("cuArrayDestroy", "hArray", "pointer", hArray);
     const r = raw.cuArrayDestroy(hArray);
     if (rt.guards) rt.check("cuArrayDestroy");
     if (r !== 0) rt.fail(r, "cuArrayDestroy", hArray);
@@ -1474,7 +1953,8 @@ function cuArrayDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuArrayDestroy"
 function cuArray3DCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuArray3DCreate"] {
   const o0 = rt.out[0]!;
   return function cuArray3DCreate(pAllocateArray: PointerLike): CUarray {
-    const r = raw.cuArray3DCreate(o0, rt.ptr(rt.expect(pAllocateArray, CUDA_ARRAY3D_DESCRIPTOR_st, "cuArray3DCreate", "pAllocateArray")));
+    if (arguments.length !== 1) rt.arity("cuArray3DCreate", "pAllocateArray", 1, arguments.length);
+    const r = raw.cuArray3DCreate(o0, rt.ptr(rt.expect(pAllocateArray, CUDA_ARRAY3D_DESCRIPTOR_st, "cuArray3DCreate", "pAllocateArray"), "cuArray3DCreate", "pAllocateArray"));
     if (rt.guards) rt.check("cuArray3DCreate");
     if (r !== 0) rt.fail(r, "cuArray3DCreate");
     return rt.readPointer(0) as CUarray;
@@ -1482,8 +1962,11 @@ function cuArray3DCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuArray3DCreat
 }
 
 function cuArray3DGetDescriptor$(raw: Raw, rt: CheckedRuntime): Checked["cuArray3DGetDescriptor"] {
+  const isPtr = rt.isPointer;
   return function cuArray3DGetDescriptor(hArray: CUarray, pArrayDescriptor?: CUDA_ARRAY3D_DESCRIPTOR_st): CUDA_ARRAY3D_DESCRIPTOR_st {
-    const $pArrayDescriptor = pArrayDescriptor === undefined ? rt.record(CUDA_ARRAY3D_DESCRIPTOR_st) : rt.expect(pArrayDescriptor, CUDA_ARRAY3D_DESCRIPTOR_st, "cuArray3DGetDescriptor", "pArrayDescriptor");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuArray3DGetDescriptor", "hArray,pArrayDescriptor", 1, arguments.length);
+    if (!(isPtr(hArray))) rt.bad("cuArray3DGetDescriptor", "hArray", "pointer", hArray);
+    const $pArrayDescriptor = pArrayDescriptor === undefined ? rt.record(CUDA_ARRAY3D_DESCRIPTOR_st) : rt.recordArg(pArrayDescriptor, CUDA_ARRAY3D_DESCRIPTOR_st, "cuArray3DGetDescriptor", "pArrayDescriptor");
     const r = raw.cuArray3DGetDescriptor($pArrayDescriptor.$pointer(), hArray);
     if (rt.guards) rt.check("cuArray3DGetDescriptor");
     if (r !== 0) rt.fail(r, "cuArray3DGetDescriptor");
@@ -1494,7 +1977,9 @@ function cuArray3DGetDescriptor$(raw: Raw, rt: CheckedRuntime): Checked["cuArray
 function cuMipmappedArrayCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuMipmappedArrayCreate"] {
   const o0 = rt.out[0]!;
   return function cuMipmappedArrayCreate(pMipmappedArrayDesc: PointerLike, numMipmapLevels: number): CUmipmappedArray {
-    const r = raw.cuMipmappedArrayCreate(o0, rt.ptr(rt.expect(pMipmappedArrayDesc, CUDA_ARRAY3D_DESCRIPTOR_st, "cuMipmappedArrayCreate", "pMipmappedArrayDesc")), numMipmapLevels);
+    if (arguments.length !== 2) rt.arity("cuMipmappedArrayCreate", "pMipmappedArrayDesc,numMipmapLevels", 2, arguments.length);
+    if (!(typeof numMipmapLevels === "number" && (numMipmapLevels >>> 0) === numMipmapLevels)) rt.bad("cuMipmappedArrayCreate", "numMipmapLevels", "u32", numMipmapLevels);
+    const r = raw.cuMipmappedArrayCreate(o0, rt.ptr(rt.expect(pMipmappedArrayDesc, CUDA_ARRAY3D_DESCRIPTOR_st, "cuMipmappedArrayCreate", "pMipmappedArrayDesc"), "cuMipmappedArrayCreate", "pMipmappedArrayDesc"), numMipmapLevels);
     if (rt.guards) rt.check("cuMipmappedArrayCreate");
     if (r !== 0) rt.fail(r, "cuMipmappedArrayCreate");
     return rt.readPointer(0) as CUmipmappedArray;
@@ -1503,7 +1988,11 @@ function cuMipmappedArrayCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuMipma
 
 function cuMipmappedArrayGetLevel$(raw: Raw, rt: CheckedRuntime): Checked["cuMipmappedArrayGetLevel"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuMipmappedArrayGetLevel(hMipmappedArray: CUmipmappedArray, level: number): CUarray {
+    if (arguments.length !== 2) rt.arity("cuMipmappedArrayGetLevel", "hMipmappedArray,level", 2, arguments.length);
+    if (!(isPtr(hMipmappedArray))) rt.bad("cuMipmappedArrayGetLevel", "hMipmappedArray", "pointer", hMipmappedArray);
+    if (!(typeof level === "number" && (level >>> 0) === level)) rt.bad("cuMipmappedArrayGetLevel", "level", "u32", level);
     const r = raw.cuMipmappedArrayGetLevel(o0, hMipmappedArray, level);
     if (rt.guards) rt.check("cuMipmappedArrayGetLevel");
     if (r !== 0) rt.fail(r, "cuMipmappedArrayGetLevel");
@@ -1512,7 +2001,10 @@ function cuMipmappedArrayGetLevel$(raw: Raw, rt: CheckedRuntime): Checked["cuMip
 }
 
 function cuMipmappedArrayDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuMipmappedArrayDestroy"] {
+  const isPtr = rt.isPointer;
   return function cuMipmappedArrayDestroy(hMipmappedArray: CUmipmappedArray): void {
+    if (arguments.length !== 1) rt.arity("cuMipmappedArrayDestroy", "hMipmappedArray", 1, arguments.length);
+    if (!(isPtr(hMipmappedArray))) rt.bad("cuMipmappedArrayDestroy", "hMipmappedArray", "pointer", hMipmappedArray);
     const r = raw.cuMipmappedArrayDestroy(hMipmappedArray);
     if (rt.guards) rt.check("cuMipmappedArrayDestroy");
     if (r !== 0) rt.fail(r, "cuMipmappedArrayDestroy", hMipmappedArray);
@@ -1521,7 +2013,12 @@ function cuMipmappedArrayDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuMipm
 
 function cuMemGetHandleForAddressRange$(raw: Raw, rt: CheckedRuntime): Checked["cuMemGetHandleForAddressRange"] {
   return function cuMemGetHandleForAddressRange(handle: PointerLike, dptr: CUdeviceptr, size: bigint | number, handleType: CUmemRangeHandleType, flags: bigint | number): void {
-    const r = raw.cuMemGetHandleForAddressRange(rt.ptr(handle), dptr, size, handleType, flags);
+    if (arguments.length !== 5) rt.arity("cuMemGetHandleForAddressRange", "handle,dptr,size,handleType,flags", 5, arguments.length);
+    if (!((typeof dptr === "bigint" ? dptr >= 0n && dptr <= 18446744073709551615n : Number.isSafeInteger(dptr) && dptr >= 0))) rt.bad("cuMemGetHandleForAddressRange", "dptr", "u64", dptr);
+    if (!((typeof size === "bigint" ? size >= 0n && size <= 18446744073709551615n : Number.isSafeInteger(size) && size >= 0))) rt.bad("cuMemGetHandleForAddressRange", "size", "u64", size);
+    if (!(typeof handleType === "number" && (handleType >>> 0) === handleType)) rt.bad("cuMemGetHandleForAddressRange", "handleType", "u32", handleType);
+    if (!((typeof flags === "bigint" ? flags >= 0n && flags <= 18446744073709551615n : Number.isSafeInteger(flags) && flags >= 0))) rt.bad("cuMemGetHandleForAddressRange", "flags", "u64", flags);
+    const r = raw.cuMemGetHandleForAddressRange(rt.ptr(handle, "cuMemGetHandleForAddressRange", "handle"), dptr, size, handleType, flags);
     if (rt.guards) rt.check("cuMemGetHandleForAddressRange");
     if (r !== 0) rt.fail(r, "cuMemGetHandleForAddressRange");
   };
@@ -1530,8 +2027,12 @@ function cuMemGetHandleForAddressRange$(raw: Raw, rt: CheckedRuntime): Checked["
 function cuMemBatchDecompressAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemBatchDecompressAsync"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
+  const isPtr = rt.isPointer;
   return function cuMemBatchDecompressAsync(paramsArray: PointerLike, count: bigint | number, flags: number, stream: CUstream): bigint {
-    rt.count(count, "cuMemBatchDecompressAsync", "count");
+    if (arguments.length !== 4) rt.arity("cuMemBatchDecompressAsync", "paramsArray,count,flags,stream", 4, arguments.length);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cuMemBatchDecompressAsync", "count", "u64", count);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cuMemBatchDecompressAsync", "flags", "u32", flags);
+    if (!(isPtr(stream))) rt.bad("cuMemBatchDecompressAsync", "stream", "pointer", stream);
     const r = raw.cuMemBatchDecompressAsync(rt.sized(paramsArray, count, 64, "cuMemBatchDecompressAsync", "paramsArray", CUmemDecompressParams_st), count, flags, o0, stream);
     if (rt.guards) rt.check("cuMemBatchDecompressAsync");
     if (r !== 0) rt.fail(r, "cuMemBatchDecompressAsync");
@@ -1543,6 +2044,11 @@ function cuMemAddressReserve$(raw: Raw, rt: CheckedRuntime): Checked["cuMemAddre
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
   return function cuMemAddressReserve(size: bigint | number, alignment: bigint | number, addr: CUdeviceptr, flags: bigint | number): CUdeviceptr {
+    if (arguments.length !== 4) rt.arity("cuMemAddressReserve", "size,alignment,addr,flags", 4, arguments.length);
+    if (!((typeof size === "bigint" ? size >= 0n && size <= 18446744073709551615n : Number.isSafeInteger(size) && size >= 0))) rt.bad("cuMemAddressReserve", "size", "u64", size);
+    if (!((typeof alignment === "bigint" ? alignment >= 0n && alignment <= 18446744073709551615n : Number.isSafeInteger(alignment) && alignment >= 0))) rt.bad("cuMemAddressReserve", "alignment", "u64", alignment);
+    if (!((typeof addr === "bigint" ? addr >= 0n && addr <= 18446744073709551615n : Number.isSafeInteger(addr) && addr >= 0))) rt.bad("cuMemAddressReserve", "addr", "u64", addr);
+    if (!((typeof flags === "bigint" ? flags >= 0n && flags <= 18446744073709551615n : Number.isSafeInteger(flags) && flags >= 0))) rt.bad("cuMemAddressReserve", "flags", "u64", flags);
     const r = raw.cuMemAddressReserve(o0, size, alignment, addr, flags);
     if (rt.guards) rt.check("cuMemAddressReserve");
     if (r !== 0) rt.fail(r, "cuMemAddressReserve");
@@ -1552,6 +2058,9 @@ function cuMemAddressReserve$(raw: Raw, rt: CheckedRuntime): Checked["cuMemAddre
 
 function cuMemAddressFree$(raw: Raw, rt: CheckedRuntime): Checked["cuMemAddressFree"] {
   return function cuMemAddressFree(ptr: CUdeviceptr, size: bigint | number): void {
+    if (arguments.length !== 2) rt.arity("cuMemAddressFree", "ptr,size", 2, arguments.length);
+    if (!((typeof ptr === "bigint" ? ptr >= 0n && ptr <= 18446744073709551615n : Number.isSafeInteger(ptr) && ptr >= 0))) rt.bad("cuMemAddressFree", "ptr", "u64", ptr);
+    if (!((typeof size === "bigint" ? size >= 0n && size <= 18446744073709551615n : Number.isSafeInteger(size) && size >= 0))) rt.bad("cuMemAddressFree", "size", "u64", size);
     const r = raw.cuMemAddressFree(ptr, size);
     if (rt.guards) rt.check("cuMemAddressFree");
     if (r !== 0) rt.fail(r, "cuMemAddressFree");
@@ -1562,7 +2071,10 @@ function cuMemCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuMemCreate"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
   return function cuMemCreate(size: bigint | number, prop: PointerLike, flags: bigint | number): CUmemGenericAllocationHandle {
-    const r = raw.cuMemCreate(o0, size, rt.ptr(rt.expect(prop, CUmemAllocationProp_st, "cuMemCreate", "prop")), flags);
+    if (arguments.length !== 3) rt.arity("cuMemCreate", "size,prop,flags", 3, arguments.length);
+    if (!((typeof size === "bigint" ? size >= 0n && size <= 18446744073709551615n : Number.isSafeInteger(size) && size >= 0))) rt.bad("cuMemCreate", "size", "u64", size);
+    if (!((typeof flags === "bigint" ? flags >= 0n && flags <= 18446744073709551615n : Number.isSafeInteger(flags) && flags >= 0))) rt.bad("cuMemCreate", "flags", "u64", flags);
+    const r = raw.cuMemCreate(o0, size, rt.ptr(rt.expect(prop, CUmemAllocationProp_st, "cuMemCreate", "prop"), "cuMemCreate", "prop"), flags);
     if (rt.guards) rt.check("cuMemCreate");
     if (r !== 0) rt.fail(r, "cuMemCreate");
     return u64[0]! as CUmemGenericAllocationHandle;
@@ -1571,6 +2083,8 @@ function cuMemCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuMemCreate"] {
 
 function cuMemRelease$(raw: Raw, rt: CheckedRuntime): Checked["cuMemRelease"] {
   return function cuMemRelease(handle: CUmemGenericAllocationHandle): void {
+    if (arguments.length !== 1) rt.arity("cuMemRelease", "handle", 1, arguments.length);
+    if (!((typeof handle === "bigint" ? handle >= 0n && handle <= 18446744073709551615n : Number.isSafeInteger(handle) && handle >= 0))) rt.bad("cuMemRelease", "handle", "u64", handle);
     const r = raw.cuMemRelease(handle);
     if (rt.guards) rt.check("cuMemRelease");
     if (r !== 0) rt.fail(r, "cuMemRelease");
@@ -1579,6 +2093,12 @@ function cuMemRelease$(raw: Raw, rt: CheckedRuntime): Checked["cuMemRelease"] {
 
 function cuMemMap$(raw: Raw, rt: CheckedRuntime): Checked["cuMemMap"] {
   return function cuMemMap(ptr: CUdeviceptr, size: bigint | number, offset: bigint | number, handle: CUmemGenericAllocationHandle, flags: bigint | number): void {
+    if (arguments.length !== 5) rt.arity("cuMemMap", "ptr,size,offset,handle,flags", 5, arguments.length);
+    if (!((typeof ptr === "bigint" ? ptr >= 0n && ptr <= 18446744073709551615n : Number.isSafeInteger(ptr) && ptr >= 0))) rt.bad("cuMemMap", "ptr", "u64", ptr);
+    if (!((typeof size === "bigint" ? size >= 0n && size <= 18446744073709551615n : Number.isSafeInteger(size) && size >= 0))) rt.bad("cuMemMap", "size", "u64", size);
+    if (!((typeof offset === "bigint" ? offset >= 0n && offset <= 18446744073709551615n : Number.isSafeInteger(offset) && offset >= 0))) rt.bad("cuMemMap", "offset", "u64", offset);
+    if (!((typeof handle === "bigint" ? handle >= 0n && handle <= 18446744073709551615n : Number.isSafeInteger(handle) && handle >= 0))) rt.bad("cuMemMap", "handle", "u64", handle);
+    if (!((typeof flags === "bigint" ? flags >= 0n && flags <= 18446744073709551615n : Number.isSafeInteger(flags) && flags >= 0))) rt.bad("cuMemMap", "flags", "u64", flags);
     const r = raw.cuMemMap(ptr, size, offset, handle, flags);
     if (rt.guards) rt.check("cuMemMap");
     if (r !== 0) rt.fail(r, "cuMemMap");
@@ -1586,8 +2106,12 @@ function cuMemMap$(raw: Raw, rt: CheckedRuntime): Checked["cuMemMap"] {
 }
 
 function cuMemMapArrayAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemMapArrayAsync"] {
+  const isPtr = rt.isPointer;
   return function cuMemMapArrayAsync(mapInfoList: PointerLike, count: number, hStream: CUstream): void {
-    const r = raw.cuMemMapArrayAsync(rt.ptr(rt.expect(mapInfoList, CUarrayMapInfo_st, "cuMemMapArrayAsync", "mapInfoList")), count, hStream);
+    if (arguments.length !== 3) rt.arity("cuMemMapArrayAsync", "mapInfoList,count,hStream", 3, arguments.length);
+    if (!(typeof count === "number" && (count >>> 0) === count)) rt.bad("cuMemMapArrayAsync", "count", "u32", count);
+    if (!(isPtr(hStream))) rt.bad("cuMemMapArrayAsync", "hStream", "pointer", hStream);
+    const r = raw.cuMemMapArrayAsync(rt.ptr(rt.expect(mapInfoList, CUarrayMapInfo_st, "cuMemMapArrayAsync", "mapInfoList"), "cuMemMapArrayAsync", "mapInfoList"), count, hStream);
     if (rt.guards) rt.check("cuMemMapArrayAsync");
     if (r !== 0) rt.fail(r, "cuMemMapArrayAsync");
   };
@@ -1595,6 +2119,9 @@ function cuMemMapArrayAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemMapArr
 
 function cuMemUnmap$(raw: Raw, rt: CheckedRuntime): Checked["cuMemUnmap"] {
   return function cuMemUnmap(ptr: CUdeviceptr, size: bigint | number): void {
+    if (arguments.length !== 2) rt.arity("cuMemUnmap", "ptr,size", 2, arguments.length);
+    if (!((typeof ptr === "bigint" ? ptr >= 0n && ptr <= 18446744073709551615n : Number.isSafeInteger(ptr) && ptr >= 0))) rt.bad("cuMemUnmap", "ptr", "u64", ptr);
+    if (!((typeof size === "bigint" ? size >= 0n && size <= 18446744073709551615n : Number.isSafeInteger(size) && size >= 0))) rt.bad("cuMemUnmap", "size", "u64", size);
     const r = raw.cuMemUnmap(ptr, size);
     if (rt.guards) rt.check("cuMemUnmap");
     if (r !== 0) rt.fail(r, "cuMemUnmap");
@@ -1603,7 +2130,11 @@ function cuMemUnmap$(raw: Raw, rt: CheckedRuntime): Checked["cuMemUnmap"] {
 
 function cuMemSetAccess$(raw: Raw, rt: CheckedRuntime): Checked["cuMemSetAccess"] {
   return function cuMemSetAccess(ptr: CUdeviceptr, size: bigint | number, desc: PointerLike, count: bigint | number): void {
-    const r = raw.cuMemSetAccess(ptr, size, rt.ptr(rt.expect(desc, CUmemAccessDesc_st, "cuMemSetAccess", "desc")), count);
+    if (arguments.length !== 4) rt.arity("cuMemSetAccess", "ptr,size,desc,count", 4, arguments.length);
+    if (!((typeof ptr === "bigint" ? ptr >= 0n && ptr <= 18446744073709551615n : Number.isSafeInteger(ptr) && ptr >= 0))) rt.bad("cuMemSetAccess", "ptr", "u64", ptr);
+    if (!((typeof size === "bigint" ? size >= 0n && size <= 18446744073709551615n : Number.isSafeInteger(size) && size >= 0))) rt.bad("cuMemSetAccess", "size", "u64", size);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cuMemSetAccess", "count", "u64", count);
+    const r = raw.cuMemSetAccess(ptr, size, rt.ptr(rt.expect(desc, CUmemAccessDesc_st, "cuMemSetAccess", "desc"), "cuMemSetAccess", "desc"), count);
     if (rt.guards) rt.check("cuMemSetAccess");
     if (r !== 0) rt.fail(r, "cuMemSetAccess");
   };
@@ -1613,7 +2144,9 @@ function cuMemGetAccess$(raw: Raw, rt: CheckedRuntime): Checked["cuMemGetAccess"
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
   return function cuMemGetAccess(location: PointerLike, ptr: CUdeviceptr): bigint {
-    const r = raw.cuMemGetAccess(o0, rt.ptr(rt.expect(location, CUmemLocation_st, "cuMemGetAccess", "location")), ptr);
+    if (arguments.length !== 2) rt.arity("cuMemGetAccess", "location,ptr", 2, arguments.length);
+    if (!((typeof ptr === "bigint" ? ptr >= 0n && ptr <= 18446744073709551615n : Number.isSafeInteger(ptr) && ptr >= 0))) rt.bad("cuMemGetAccess", "ptr", "u64", ptr);
+    const r = raw.cuMemGetAccess(o0, rt.ptr(rt.expect(location, CUmemLocation_st, "cuMemGetAccess", "location"), "cuMemGetAccess", "location"), ptr);
     if (rt.guards) rt.check("cuMemGetAccess");
     if (r !== 0) rt.fail(r, "cuMemGetAccess");
     return u64[0]!;
@@ -1622,7 +2155,11 @@ function cuMemGetAccess$(raw: Raw, rt: CheckedRuntime): Checked["cuMemGetAccess"
 
 function cuMemExportToShareableHandle$(raw: Raw, rt: CheckedRuntime): Checked["cuMemExportToShareableHandle"] {
   return function cuMemExportToShareableHandle(shareableHandle: PointerLike, handle: CUmemGenericAllocationHandle, handleType: CUmemAllocationHandleType, flags: bigint | number): void {
-    const r = raw.cuMemExportToShareableHandle(rt.ptr(shareableHandle), handle, handleType, flags);
+    if (arguments.length !== 4) rt.arity("cuMemExportToShareableHandle", "shareableHandle,handle,handleType,flags", 4, arguments.length);
+    if (!((typeof handle === "bigint" ? handle >= 0n && handle <= 18446744073709551615n : Number.isSafeInteger(handle) && handle >= 0))) rt.bad("cuMemExportToShareableHandle", "handle", "u64", handle);
+    if (!(typeof handleType === "number" && (handleType >>> 0) === handleType)) rt.bad("cuMemExportToShareableHandle", "handleType", "u32", handleType);
+    if (!((typeof flags === "bigint" ? flags >= 0n && flags <= 18446744073709551615n : Number.isSafeInteger(flags) && flags >= 0))) rt.bad("cuMemExportToShareableHandle", "flags", "u64", flags);
+    const r = raw.cuMemExportToShareableHandle(rt.ptr(shareableHandle, "cuMemExportToShareableHandle", "shareableHandle"), handle, handleType, flags);
     if (rt.guards) rt.check("cuMemExportToShareableHandle");
     if (r !== 0) rt.fail(r, "cuMemExportToShareableHandle");
   };
@@ -1632,7 +2169,9 @@ function cuMemImportFromShareableHandle$(raw: Raw, rt: CheckedRuntime): Checked[
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
   return function cuMemImportFromShareableHandle(osHandle: PointerLike, shHandleType: CUmemAllocationHandleType): CUmemGenericAllocationHandle {
-    const r = raw.cuMemImportFromShareableHandle(o0, rt.ptr(osHandle), shHandleType);
+    if (arguments.length !== 2) rt.arity("cuMemImportFromShareableHandle", "osHandle,shHandleType", 2, arguments.length);
+    if (!(typeof shHandleType === "number" && (shHandleType >>> 0) === shHandleType)) rt.bad("cuMemImportFromShareableHandle", "shHandleType", "u32", shHandleType);
+    const r = raw.cuMemImportFromShareableHandle(o0, rt.ptr(osHandle, "cuMemImportFromShareableHandle", "osHandle"), shHandleType);
     if (rt.guards) rt.check("cuMemImportFromShareableHandle");
     if (r !== 0) rt.fail(r, "cuMemImportFromShareableHandle");
     return u64[0]! as CUmemGenericAllocationHandle;
@@ -1643,7 +2182,9 @@ function cuMemGetAllocationGranularity$(raw: Raw, rt: CheckedRuntime): Checked["
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
   return function cuMemGetAllocationGranularity(prop: PointerLike, option: CUmemAllocationGranularity_flags): bigint {
-    const r = raw.cuMemGetAllocationGranularity(o0, rt.ptr(rt.expect(prop, CUmemAllocationProp_st, "cuMemGetAllocationGranularity", "prop")), option);
+    if (arguments.length !== 2) rt.arity("cuMemGetAllocationGranularity", "prop,option", 2, arguments.length);
+    if (!(typeof option === "number" && (option >>> 0) === option)) rt.bad("cuMemGetAllocationGranularity", "option", "u32", option);
+    const r = raw.cuMemGetAllocationGranularity(o0, rt.ptr(rt.expect(prop, CUmemAllocationProp_st, "cuMemGetAllocationGranularity", "prop"), "cuMemGetAllocationGranularity", "prop"), option);
     if (rt.guards) rt.check("cuMemGetAllocationGranularity");
     if (r !== 0) rt.fail(r, "cuMemGetAllocationGranularity");
     return u64[0]!;
@@ -1652,7 +2193,9 @@ function cuMemGetAllocationGranularity$(raw: Raw, rt: CheckedRuntime): Checked["
 
 function cuMemGetAllocationPropertiesFromHandle$(raw: Raw, rt: CheckedRuntime): Checked["cuMemGetAllocationPropertiesFromHandle"] {
   return function cuMemGetAllocationPropertiesFromHandle(handle: CUmemGenericAllocationHandle, prop?: CUmemAllocationProp_st): CUmemAllocationProp_st {
-    const $prop = prop === undefined ? rt.record(CUmemAllocationProp_st) : rt.expect(prop, CUmemAllocationProp_st, "cuMemGetAllocationPropertiesFromHandle", "prop");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuMemGetAllocationPropertiesFromHandle", "handle,prop", 1, arguments.length);
+    if (!((typeof handle === "bigint" ? handle >= 0n && handle <= 18446744073709551615n : Number.isSafeInteger(handle) && handle >= 0))) rt.bad("cuMemGetAllocationPropertiesFromHandle", "handle", "u64", handle);
+    const $prop = prop === undefined ? rt.record(CUmemAllocationProp_st) : rt.recordArg(prop, CUmemAllocationProp_st, "cuMemGetAllocationPropertiesFromHandle", "prop");
     const r = raw.cuMemGetAllocationPropertiesFromHandle($prop.$pointer(), handle);
     if (rt.guards) rt.check("cuMemGetAllocationPropertiesFromHandle");
     if (r !== 0) rt.fail(r, "cuMemGetAllocationPropertiesFromHandle");
@@ -1664,7 +2207,8 @@ function cuMemRetainAllocationHandle$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
   return function cuMemRetainAllocationHandle(addr: PointerLike): CUmemGenericAllocationHandle {
-    const r = raw.cuMemRetainAllocationHandle(o0, rt.ptr(addr));
+    if (arguments.length !== 1) rt.arity("cuMemRetainAllocationHandle", "addr", 1, arguments.length);
+    const r = raw.cuMemRetainAllocationHandle(o0, rt.ptr(addr, "cuMemRetainAllocationHandle", "addr"));
     if (rt.guards) rt.check("cuMemRetainAllocationHandle");
     if (r !== 0) rt.fail(r, "cuMemRetainAllocationHandle");
     return u64[0]! as CUmemGenericAllocationHandle;
@@ -1672,7 +2216,11 @@ function cuMemRetainAllocationHandle$(raw: Raw, rt: CheckedRuntime): Checked["cu
 }
 
 function cuMemFreeAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemFreeAsync"] {
+  const isPtr = rt.isPointer;
   return function cuMemFreeAsync(dptr: CUdeviceptr, hStream: CUstream): void {
+    if (arguments.length !== 2) rt.arity("cuMemFreeAsync", "dptr,hStream", 2, arguments.length);
+    if (!((typeof dptr === "bigint" ? dptr >= 0n && dptr <= 18446744073709551615n : Number.isSafeInteger(dptr) && dptr >= 0))) rt.bad("cuMemFreeAsync", "dptr", "u64", dptr);
+    if (!(isPtr(hStream))) rt.bad("cuMemFreeAsync", "hStream", "pointer", hStream);
     const r = raw.cuMemFreeAsync(dptr, hStream);
     if (rt.guards) rt.check("cuMemFreeAsync");
     if (r !== 0) rt.fail(r, "cuMemFreeAsync");
@@ -1682,7 +2230,11 @@ function cuMemFreeAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemFreeAsync"
 function cuMemAllocAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemAllocAsync"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
+  const isPtr = rt.isPointer;
   return function cuMemAllocAsync(bytesize: bigint | number, hStream: CUstream): CUdeviceptr {
+    if (arguments.length !== 2) rt.arity("cuMemAllocAsync", "bytesize,hStream", 2, arguments.length);
+    if (!((typeof bytesize === "bigint" ? bytesize >= 0n && bytesize <= 18446744073709551615n : Number.isSafeInteger(bytesize) && bytesize >= 0))) rt.bad("cuMemAllocAsync", "bytesize", "u64", bytesize);
+    if (!(isPtr(hStream))) rt.bad("cuMemAllocAsync", "hStream", "pointer", hStream);
     const r = raw.cuMemAllocAsync(o0, bytesize, hStream);
     if (rt.guards) rt.check("cuMemAllocAsync");
     if (r !== 0) rt.fail(r, "cuMemAllocAsync");
@@ -1691,7 +2243,11 @@ function cuMemAllocAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemAllocAsyn
 }
 
 function cuMemPoolTrimTo$(raw: Raw, rt: CheckedRuntime): Checked["cuMemPoolTrimTo"] {
+  const isPtr = rt.isPointer;
   return function cuMemPoolTrimTo(pool: CUmemoryPool, minBytesToKeep: bigint | number): void {
+    if (arguments.length !== 2) rt.arity("cuMemPoolTrimTo", "pool,minBytesToKeep", 2, arguments.length);
+    if (!(isPtr(pool))) rt.bad("cuMemPoolTrimTo", "pool", "pointer", pool);
+    if (!((typeof minBytesToKeep === "bigint" ? minBytesToKeep >= 0n && minBytesToKeep <= 18446744073709551615n : Number.isSafeInteger(minBytesToKeep) && minBytesToKeep >= 0))) rt.bad("cuMemPoolTrimTo", "minBytesToKeep", "u64", minBytesToKeep);
     const r = raw.cuMemPoolTrimTo(pool, minBytesToKeep);
     if (rt.guards) rt.check("cuMemPoolTrimTo");
     if (r !== 0) rt.fail(r, "cuMemPoolTrimTo", pool);
@@ -1699,24 +2255,36 @@ function cuMemPoolTrimTo$(raw: Raw, rt: CheckedRuntime): Checked["cuMemPoolTrimT
 }
 
 function cuMemPoolSetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuMemPoolSetAttribute"] {
+  const isPtr = rt.isPointer;
   return function cuMemPoolSetAttribute(pool: CUmemoryPool, attr: CUmemPool_attribute, value: PointerLike): void {
-    const r = raw.cuMemPoolSetAttribute(pool, attr, rt.ptr(value));
+    if (arguments.length !== 3) rt.arity("cuMemPoolSetAttribute", "pool,attr,value", 3, arguments.length);
+    if (!(isPtr(pool))) rt.bad("cuMemPoolSetAttribute", "pool", "pointer", pool);
+    if (!(typeof attr === "number" && (attr >>> 0) === attr)) rt.bad("cuMemPoolSetAttribute", "attr", "u32", attr);
+    const r = raw.cuMemPoolSetAttribute(pool, attr, rt.ptr(value, "cuMemPoolSetAttribute", "value"));
     if (rt.guards) rt.check("cuMemPoolSetAttribute");
     if (r !== 0) rt.fail(r, "cuMemPoolSetAttribute", pool);
   };
 }
 
 function cuMemPoolGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuMemPoolGetAttribute"] {
+  const isPtr = rt.isPointer;
   return function cuMemPoolGetAttribute(pool: CUmemoryPool, attr: CUmemPool_attribute, value: PointerLike): void {
-    const r = raw.cuMemPoolGetAttribute(pool, attr, rt.ptr(value));
+    if (arguments.length !== 3) rt.arity("cuMemPoolGetAttribute", "pool,attr,value", 3, arguments.length);
+    if (!(isPtr(pool))) rt.bad("cuMemPoolGetAttribute", "pool", "pointer", pool);
+    if (!(typeof attr === "number" && (attr >>> 0) === attr)) rt.bad("cuMemPoolGetAttribute", "attr", "u32", attr);
+    const r = raw.cuMemPoolGetAttribute(pool, attr, rt.ptr(value, "cuMemPoolGetAttribute", "value"));
     if (rt.guards) rt.check("cuMemPoolGetAttribute");
     if (r !== 0) rt.fail(r, "cuMemPoolGetAttribute", pool);
   };
 }
 
 function cuMemPoolSetAccess$(raw: Raw, rt: CheckedRuntime): Checked["cuMemPoolSetAccess"] {
+  const isPtr = rt.isPointer;
   return function cuMemPoolSetAccess(pool: CUmemoryPool, map: PointerLike, count: bigint | number): void {
-    const r = raw.cuMemPoolSetAccess(pool, rt.ptr(rt.expect(map, CUmemAccessDesc_st, "cuMemPoolSetAccess", "map")), count);
+    if (arguments.length !== 3) rt.arity("cuMemPoolSetAccess", "pool,map,count", 3, arguments.length);
+    if (!(isPtr(pool))) rt.bad("cuMemPoolSetAccess", "pool", "pointer", pool);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cuMemPoolSetAccess", "count", "u64", count);
+    const r = raw.cuMemPoolSetAccess(pool, rt.ptr(rt.expect(map, CUmemAccessDesc_st, "cuMemPoolSetAccess", "map"), "cuMemPoolSetAccess", "map"), count);
     if (rt.guards) rt.check("cuMemPoolSetAccess");
     if (r !== 0) rt.fail(r, "cuMemPoolSetAccess", pool);
   };
@@ -1725,8 +2293,11 @@ function cuMemPoolSetAccess$(raw: Raw, rt: CheckedRuntime): Checked["cuMemPoolSe
 function cuMemPoolGetAccess$(raw: Raw, rt: CheckedRuntime): Checked["cuMemPoolGetAccess"] {
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
+  const isPtr = rt.isPointer;
   return function cuMemPoolGetAccess(memPool: CUmemoryPool, location: PointerLike): CUmemAccess_flags {
-    const r = raw.cuMemPoolGetAccess(o0, memPool, rt.ptr(rt.expect(location, CUmemLocation_st, "cuMemPoolGetAccess", "location")));
+    if (arguments.length !== 2) rt.arity("cuMemPoolGetAccess", "memPool,location", 2, arguments.length);
+    if (!(isPtr(memPool))) rt.bad("cuMemPoolGetAccess", "memPool", "pointer", memPool);
+    const r = raw.cuMemPoolGetAccess(o0, memPool, rt.ptr(rt.expect(location, CUmemLocation_st, "cuMemPoolGetAccess", "location"), "cuMemPoolGetAccess", "location"));
     if (rt.guards) rt.check("cuMemPoolGetAccess");
     if (r !== 0) rt.fail(r, "cuMemPoolGetAccess");
     return u32[0]! as CUmemAccess_flags;
@@ -1736,7 +2307,8 @@ function cuMemPoolGetAccess$(raw: Raw, rt: CheckedRuntime): Checked["cuMemPoolGe
 function cuMemPoolCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuMemPoolCreate"] {
   const o0 = rt.out[0]!;
   return function cuMemPoolCreate(poolProps: PointerLike): CUmemoryPool {
-    const r = raw.cuMemPoolCreate(o0, rt.ptr(rt.expect(poolProps, CUmemPoolProps_st, "cuMemPoolCreate", "poolProps")));
+    if (arguments.length !== 1) rt.arity("cuMemPoolCreate", "poolProps", 1, arguments.length);
+    const r = raw.cuMemPoolCreate(o0, rt.ptr(rt.expect(poolProps, CUmemPoolProps_st, "cuMemPoolCreate", "poolProps"), "cuMemPoolCreate", "poolProps"));
     if (rt.guards) rt.check("cuMemPoolCreate");
     if (r !== 0) rt.fail(r, "cuMemPoolCreate");
     return rt.readPointer(0) as CUmemoryPool;
@@ -1744,7 +2316,10 @@ function cuMemPoolCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuMemPoolCreat
 }
 
 function cuMemPoolDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuMemPoolDestroy"] {
+  const isPtr = rt.isPointer;
   return function cuMemPoolDestroy(pool: CUmemoryPool): void {
+    if (arguments.length !== 1) rt.arity("cuMemPoolDestroy", "pool", 1, arguments.length);
+    if (!(isPtr(pool))) rt.bad("cuMemPoolDestroy", "pool", "pointer", pool);
     const r = raw.cuMemPoolDestroy(pool);
     if (rt.guards) rt.check("cuMemPoolDestroy");
     if (r !== 0) rt.fail(r, "cuMemPoolDestroy", pool);
@@ -1754,7 +2329,9 @@ function cuMemPoolDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuMemPoolDest
 function cuMemGetDefaultMemPool$(raw: Raw, rt: CheckedRuntime): Checked["cuMemGetDefaultMemPool"] {
   const o0 = rt.out[0]!;
   return function cuMemGetDefaultMemPool(location: PointerLike, type: CUmemAllocationType): CUmemoryPool {
-    const r = raw.cuMemGetDefaultMemPool(o0, rt.ptr(rt.expect(location, CUmemLocation_st, "cuMemGetDefaultMemPool", "location")), type);
+    if (arguments.length !== 2) rt.arity("cuMemGetDefaultMemPool", "location,type", 2, arguments.length);
+    if (!(typeof type === "number" && (type >>> 0) === type)) rt.bad("cuMemGetDefaultMemPool", "type", "u32", type);
+    const r = raw.cuMemGetDefaultMemPool(o0, rt.ptr(rt.expect(location, CUmemLocation_st, "cuMemGetDefaultMemPool", "location"), "cuMemGetDefaultMemPool", "location"), type);
     if (rt.guards) rt.check("cuMemGetDefaultMemPool");
     if (r !== 0) rt.fail(r, "cuMemGetDefaultMemPool");
     return rt.readPointer(0) as CUmemoryPool;
@@ -1764,7 +2341,9 @@ function cuMemGetDefaultMemPool$(raw: Raw, rt: CheckedRuntime): Checked["cuMemGe
 function cuMemGetMemPool$(raw: Raw, rt: CheckedRuntime): Checked["cuMemGetMemPool"] {
   const o0 = rt.out[0]!;
   return function cuMemGetMemPool(location: PointerLike, type: CUmemAllocationType): CUmemoryPool {
-    const r = raw.cuMemGetMemPool(o0, rt.ptr(rt.expect(location, CUmemLocation_st, "cuMemGetMemPool", "location")), type);
+    if (arguments.length !== 2) rt.arity("cuMemGetMemPool", "location,type", 2, arguments.length);
+    if (!(typeof type === "number" && (type >>> 0) === type)) rt.bad("cuMemGetMemPool", "type", "u32", type);
+    const r = raw.cuMemGetMemPool(o0, rt.ptr(rt.expect(location, CUmemLocation_st, "cuMemGetMemPool", "location"), "cuMemGetMemPool", "location"), type);
     if (rt.guards) rt.check("cuMemGetMemPool");
     if (r !== 0) rt.fail(r, "cuMemGetMemPool");
     return rt.readPointer(0) as CUmemoryPool;
@@ -1772,8 +2351,12 @@ function cuMemGetMemPool$(raw: Raw, rt: CheckedRuntime): Checked["cuMemGetMemPoo
 }
 
 function cuMemSetMemPool$(raw: Raw, rt: CheckedRuntime): Checked["cuMemSetMemPool"] {
+  const isPtr = rt.isPointer;
   return function cuMemSetMemPool(location: PointerLike, type: CUmemAllocationType, pool: CUmemoryPool): void {
-    const r = raw.cuMemSetMemPool(rt.ptr(rt.expect(location, CUmemLocation_st, "cuMemSetMemPool", "location")), type, pool);
+    if (arguments.length !== 3) rt.arity("cuMemSetMemPool", "location,type,pool", 3, arguments.length);
+    if (!(typeof type === "number" && (type >>> 0) === type)) rt.bad("cuMemSetMemPool", "type", "u32", type);
+    if (!(isPtr(pool))) rt.bad("cuMemSetMemPool", "pool", "pointer", pool);
+    const r = raw.cuMemSetMemPool(rt.ptr(rt.expect(location, CUmemLocation_st, "cuMemSetMemPool", "location"), "cuMemSetMemPool", "location"), type, pool);
     if (rt.guards) rt.check("cuMemSetMemPool");
     if (r !== 0) rt.fail(r, "cuMemSetMemPool");
   };
@@ -1782,7 +2365,12 @@ function cuMemSetMemPool$(raw: Raw, rt: CheckedRuntime): Checked["cuMemSetMemPoo
 function cuMemAllocFromPoolAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemAllocFromPoolAsync"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
+  const isPtr = rt.isPointer;
   return function cuMemAllocFromPoolAsync(bytesize: bigint | number, pool: CUmemoryPool, hStream: CUstream): CUdeviceptr {
+    if (arguments.length !== 3) rt.arity("cuMemAllocFromPoolAsync", "bytesize,pool,hStream", 3, arguments.length);
+    if (!((typeof bytesize === "bigint" ? bytesize >= 0n && bytesize <= 18446744073709551615n : Number.isSafeInteger(bytesize) && bytesize >= 0))) rt.bad("cuMemAllocFromPoolAsync", "bytesize", "u64", bytesize);
+    if (!(isPtr(pool))) rt.bad("cuMemAllocFromPoolAsync", "pool", "pointer", pool);
+    if (!(isPtr(hStream))) rt.bad("cuMemAllocFromPoolAsync", "hStream", "pointer", hStream);
     const r = raw.cuMemAllocFromPoolAsync(o0, bytesize, pool, hStream);
     if (rt.guards) rt.check("cuMemAllocFromPoolAsync");
     if (r !== 0) rt.fail(r, "cuMemAllocFromPoolAsync");
@@ -1791,8 +2379,13 @@ function cuMemAllocFromPoolAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemA
 }
 
 function cuMemPoolExportToShareableHandle$(raw: Raw, rt: CheckedRuntime): Checked["cuMemPoolExportToShareableHandle"] {
+  const isPtr = rt.isPointer;
   return function cuMemPoolExportToShareableHandle(handle_out: PointerLike, pool: CUmemoryPool, handleType: CUmemAllocationHandleType, flags: bigint | number): void {
-    const r = raw.cuMemPoolExportToShareableHandle(rt.ptr(handle_out), pool, handleType, flags);
+    if (arguments.length !== 4) rt.arity("cuMemPoolExportToShareableHandle", "handle_out,pool,handleType,flags", 4, arguments.length);
+    if (!(isPtr(pool))) rt.bad("cuMemPoolExportToShareableHandle", "pool", "pointer", pool);
+    if (!(typeof handleType === "number" && (handleType >>> 0) === handleType)) rt.bad("cuMemPoolExportToShareableHandle", "handleType", "u32", handleType);
+    if (!((typeof flags === "bigint" ? flags >= 0n && flags <= 18446744073709551615n : Number.isSafeInteger(flags) && flags >= 0))) rt.bad("cuMemPoolExportToShareableHandle", "flags", "u64", flags);
+    const r = raw.cuMemPoolExportToShareableHandle(rt.ptr(handle_out, "cuMemPoolExportToShareableHandle", "handle_out"), pool, handleType, flags);
     if (rt.guards) rt.check("cuMemPoolExportToShareableHandle");
     if (r !== 0) rt.fail(r, "cuMemPoolExportToShareableHandle");
   };
@@ -1801,7 +2394,10 @@ function cuMemPoolExportToShareableHandle$(raw: Raw, rt: CheckedRuntime): Checke
 function cuMemPoolImportFromShareableHandle$(raw: Raw, rt: CheckedRuntime): Checked["cuMemPoolImportFromShareableHandle"] {
   const o0 = rt.out[0]!;
   return function cuMemPoolImportFromShareableHandle(handle: PointerLike, handleType: CUmemAllocationHandleType, flags: bigint | number): CUmemoryPool {
-    const r = raw.cuMemPoolImportFromShareableHandle(o0, rt.ptr(handle), handleType, flags);
+    if (arguments.length !== 3) rt.arity("cuMemPoolImportFromShareableHandle", "handle,handleType,flags", 3, arguments.length);
+    if (!(typeof handleType === "number" && (handleType >>> 0) === handleType)) rt.bad("cuMemPoolImportFromShareableHandle", "handleType", "u32", handleType);
+    if (!((typeof flags === "bigint" ? flags >= 0n && flags <= 18446744073709551615n : Number.isSafeInteger(flags) && flags >= 0))) rt.bad("cuMemPoolImportFromShareableHandle", "flags", "u64", flags);
+    const r = raw.cuMemPoolImportFromShareableHandle(o0, rt.ptr(handle, "cuMemPoolImportFromShareableHandle", "handle"), handleType, flags);
     if (rt.guards) rt.check("cuMemPoolImportFromShareableHandle");
     if (r !== 0) rt.fail(r, "cuMemPoolImportFromShareableHandle");
     return rt.readPointer(0) as CUmemoryPool;
@@ -1810,7 +2406,9 @@ function cuMemPoolImportFromShareableHandle$(raw: Raw, rt: CheckedRuntime): Chec
 
 function cuMemPoolExportPointer$(raw: Raw, rt: CheckedRuntime): Checked["cuMemPoolExportPointer"] {
   return function cuMemPoolExportPointer(ptr: CUdeviceptr, shareData_out?: CUmemPoolPtrExportData_st): CUmemPoolPtrExportData_st {
-    const $shareData_out = shareData_out === undefined ? rt.record(CUmemPoolPtrExportData_st) : rt.expect(shareData_out, CUmemPoolPtrExportData_st, "cuMemPoolExportPointer", "shareData_out");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuMemPoolExportPointer", "ptr,shareData_out", 1, arguments.length);
+    if (!((typeof ptr === "bigint" ? ptr >= 0n && ptr <= 18446744073709551615n : Number.isSafeInteger(ptr) && ptr >= 0))) rt.bad("cuMemPoolExportPointer", "ptr", "u64", ptr);
+    const $shareData_out = shareData_out === undefined ? rt.record(CUmemPoolPtrExportData_st) : rt.recordArg(shareData_out, CUmemPoolPtrExportData_st, "cuMemPoolExportPointer", "shareData_out");
     const r = raw.cuMemPoolExportPointer($shareData_out.$pointer(), ptr);
     if (rt.guards) rt.check("cuMemPoolExportPointer");
     if (r !== 0) rt.fail(r, "cuMemPoolExportPointer");
@@ -1821,8 +2419,11 @@ function cuMemPoolExportPointer$(raw: Raw, rt: CheckedRuntime): Checked["cuMemPo
 function cuMemPoolImportPointer$(raw: Raw, rt: CheckedRuntime): Checked["cuMemPoolImportPointer"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
+  const isPtr = rt.isPointer;
   return function cuMemPoolImportPointer(pool: CUmemoryPool, shareData: PointerLike): CUdeviceptr {
-    const r = raw.cuMemPoolImportPointer(o0, pool, rt.ptr(rt.expect(shareData, CUmemPoolPtrExportData_st, "cuMemPoolImportPointer", "shareData")));
+    if (arguments.length !== 2) rt.arity("cuMemPoolImportPointer", "pool,shareData", 2, arguments.length);
+    if (!(isPtr(pool))) rt.bad("cuMemPoolImportPointer", "pool", "pointer", pool);
+    const r = raw.cuMemPoolImportPointer(o0, pool, rt.ptr(rt.expect(shareData, CUmemPoolPtrExportData_st, "cuMemPoolImportPointer", "shareData"), "cuMemPoolImportPointer", "shareData"));
     if (rt.guards) rt.check("cuMemPoolImportPointer");
     if (r !== 0) rt.fail(r, "cuMemPoolImportPointer");
     return u64[0]! as CUdeviceptr;
@@ -1833,7 +2434,8 @@ function cuMulticastCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuMulticastC
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
   return function cuMulticastCreate(prop: PointerLike): CUmemGenericAllocationHandle {
-    const r = raw.cuMulticastCreate(o0, rt.ptr(rt.expect(prop, CUmulticastObjectProp_st, "cuMulticastCreate", "prop")));
+    if (arguments.length !== 1) rt.arity("cuMulticastCreate", "prop", 1, arguments.length);
+    const r = raw.cuMulticastCreate(o0, rt.ptr(rt.expect(prop, CUmulticastObjectProp_st, "cuMulticastCreate", "prop"), "cuMulticastCreate", "prop"));
     if (rt.guards) rt.check("cuMulticastCreate");
     if (r !== 0) rt.fail(r, "cuMulticastCreate");
     return u64[0]! as CUmemGenericAllocationHandle;
@@ -1842,6 +2444,9 @@ function cuMulticastCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuMulticastC
 
 function cuMulticastAddDevice$(raw: Raw, rt: CheckedRuntime): Checked["cuMulticastAddDevice"] {
   return function cuMulticastAddDevice(mcHandle: CUmemGenericAllocationHandle, dev: CUdevice): void {
+    if (arguments.length !== 2) rt.arity("cuMulticastAddDevice", "mcHandle,dev", 2, arguments.length);
+    if (!((typeof mcHandle === "bigint" ? mcHandle >= 0n && mcHandle <= 18446744073709551615n : Number.isSafeInteger(mcHandle) && mcHandle >= 0))) rt.bad("cuMulticastAddDevice", "mcHandle", "u64", mcHandle);
+    if (!(typeof dev === "number" && (dev | 0) === dev)) rt.bad("cuMulticastAddDevice", "dev", "i32", dev);
     const r = raw.cuMulticastAddDevice(mcHandle, dev);
     if (rt.guards) rt.check("cuMulticastAddDevice");
     if (r !== 0) rt.fail(r, "cuMulticastAddDevice");
@@ -1850,6 +2455,13 @@ function cuMulticastAddDevice$(raw: Raw, rt: CheckedRuntime): Checked["cuMultica
 
 function cuMulticastBindMem$(raw: Raw, rt: CheckedRuntime): Checked["cuMulticastBindMem"] {
   return function cuMulticastBindMem(mcHandle: CUmemGenericAllocationHandle, mcOffset: bigint | number, memHandle: CUmemGenericAllocationHandle, memOffset: bigint | number, size: bigint | number, flags: bigint | number): void {
+    if (arguments.length !== 6) rt.arity("cuMulticastBindMem", "mcHandle,mcOffset,memHandle,memOffset,size,flags", 6, arguments.length);
+    if (!((typeof mcHandle === "bigint" ? mcHandle >= 0n && mcHandle <= 18446744073709551615n : Number.isSafeInteger(mcHandle) && mcHandle >= 0))) rt.bad("cuMulticastBindMem", "mcHandle", "u64", mcHandle);
+    if (!((typeof mcOffset === "bigint" ? mcOffset >= 0n && mcOffset <= 18446744073709551615n : Number.isSafeInteger(mcOffset) && mcOffset >= 0))) rt.bad("cuMulticastBindMem", "mcOffset", "u64", mcOffset);
+    if (!((typeof memHandle === "bigint" ? memHandle >= 0n && memHandle <= 18446744073709551615n : Number.isSafeInteger(memHandle) && memHandle >= 0))) rt.bad("cuMulticastBindMem", "memHandle", "u64", memHandle);
+    if (!((typeof memOffset === "bigint" ? memOffset >= 0n && memOffset <= 18446744073709551615n : Number.isSafeInteger(memOffset) && memOffset >= 0))) rt.bad("cuMulticastBindMem", "memOffset", "u64", memOffset);
+    if (!((typeof size === "bigint" ? size >= 0n && size <= 18446744073709551615n : Number.isSafeInteger(size) && size >= 0))) rt.bad("cuMulticastBindMem", "size", "u64", size);
+    if (!((typeof flags === "bigint" ? flags >= 0n && flags <= 18446744073709551615n : Number.isSafeInteger(flags) && flags >= 0))) rt.bad("cuMulticastBindMem", "flags", "u64", flags);
     const r = raw.cuMulticastBindMem(mcHandle, mcOffset, memHandle, memOffset, size, flags);
     if (rt.guards) rt.check("cuMulticastBindMem");
     if (r !== 0) rt.fail(r, "cuMulticastBindMem");
@@ -1858,6 +2470,12 @@ function cuMulticastBindMem$(raw: Raw, rt: CheckedRuntime): Checked["cuMulticast
 
 function cuMulticastBindAddr$(raw: Raw, rt: CheckedRuntime): Checked["cuMulticastBindAddr"] {
   return function cuMulticastBindAddr(mcHandle: CUmemGenericAllocationHandle, mcOffset: bigint | number, memptr: CUdeviceptr, size: bigint | number, flags: bigint | number): void {
+    if (arguments.length !== 5) rt.arity("cuMulticastBindAddr", "mcHandle,mcOffset,memptr,size,flags", 5, arguments.length);
+    if (!((typeof mcHandle === "bigint" ? mcHandle >= 0n && mcHandle <= 18446744073709551615n : Number.isSafeInteger(mcHandle) && mcHandle >= 0))) rt.bad("cuMulticastBindAddr", "mcHandle", "u64", mcHandle);
+    if (!((typeof mcOffset === "bigint" ? mcOffset >= 0n && mcOffset <= 18446744073709551615n : Number.isSafeInteger(mcOffset) && mcOffset >= 0))) rt.bad("cuMulticastBindAddr", "mcOffset", "u64", mcOffset);
+    if (!((typeof memptr === "bigint" ? memptr >= 0n && memptr <= 18446744073709551615n : Number.isSafeInteger(memptr) && memptr >= 0))) rt.bad("cuMulticastBindAddr", "memptr", "u64", memptr);
+    if (!((typeof size === "bigint" ? size >= 0n && size <= 18446744073709551615n : Number.isSafeInteger(size) && size >= 0))) rt.bad("cuMulticastBindAddr", "size", "u64", size);
+    if (!((typeof flags === "bigint" ? flags >= 0n && flags <= 18446744073709551615n : Number.isSafeInteger(flags) && flags >= 0))) rt.bad("cuMulticastBindAddr", "flags", "u64", flags);
     const r = raw.cuMulticastBindAddr(mcHandle, mcOffset, memptr, size, flags);
     if (rt.guards) rt.check("cuMulticastBindAddr");
     if (r !== 0) rt.fail(r, "cuMulticastBindAddr");
@@ -1866,6 +2484,11 @@ function cuMulticastBindAddr$(raw: Raw, rt: CheckedRuntime): Checked["cuMulticas
 
 function cuMulticastUnbind$(raw: Raw, rt: CheckedRuntime): Checked["cuMulticastUnbind"] {
   return function cuMulticastUnbind(mcHandle: CUmemGenericAllocationHandle, dev: CUdevice, mcOffset: bigint | number, size: bigint | number): void {
+    if (arguments.length !== 4) rt.arity("cuMulticastUnbind", "mcHandle,dev,mcOffset,size", 4, arguments.length);
+    if (!((typeof mcHandle === "bigint" ? mcHandle >= 0n && mcHandle <= 18446744073709551615n : Number.isSafeInteger(mcHandle) && mcHandle >= 0))) rt.bad("cuMulticastUnbind", "mcHandle", "u64", mcHandle);
+    if (!(typeof dev === "number" && (dev | 0) === dev)) rt.bad("cuMulticastUnbind", "dev", "i32", dev);
+    if (!((typeof mcOffset === "bigint" ? mcOffset >= 0n && mcOffset <= 18446744073709551615n : Number.isSafeInteger(mcOffset) && mcOffset >= 0))) rt.bad("cuMulticastUnbind", "mcOffset", "u64", mcOffset);
+    if (!((typeof size === "bigint" ? size >= 0n && size <= 18446744073709551615n : Number.isSafeInteger(size) && size >= 0))) rt.bad("cuMulticastUnbind", "size", "u64", size);
     const r = raw.cuMulticastUnbind(mcHandle, dev, mcOffset, size);
     if (rt.guards) rt.check("cuMulticastUnbind");
     if (r !== 0) rt.fail(r, "cuMulticastUnbind");
@@ -1876,7 +2499,9 @@ function cuMulticastGetGranularity$(raw: Raw, rt: CheckedRuntime): Checked["cuMu
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
   return function cuMulticastGetGranularity(prop: PointerLike, option: CUmulticastGranularity_flags): bigint {
-    const r = raw.cuMulticastGetGranularity(o0, rt.ptr(rt.expect(prop, CUmulticastObjectProp_st, "cuMulticastGetGranularity", "prop")), option);
+    if (arguments.length !== 2) rt.arity("cuMulticastGetGranularity", "prop,option", 2, arguments.length);
+    if (!(typeof option === "number" && (option >>> 0) === option)) rt.bad("cuMulticastGetGranularity", "option", "u32", option);
+    const r = raw.cuMulticastGetGranularity(o0, rt.ptr(rt.expect(prop, CUmulticastObjectProp_st, "cuMulticastGetGranularity", "prop"), "cuMulticastGetGranularity", "prop"), option);
     if (rt.guards) rt.check("cuMulticastGetGranularity");
     if (r !== 0) rt.fail(r, "cuMulticastGetGranularity");
     return u64[0]!;
@@ -1885,15 +2510,24 @@ function cuMulticastGetGranularity$(raw: Raw, rt: CheckedRuntime): Checked["cuMu
 
 function cuPointerGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuPointerGetAttribute"] {
   return function cuPointerGetAttribute(data: PointerLike, attribute: CUpointer_attribute, ptr: CUdeviceptr): void {
-    const r = raw.cuPointerGetAttribute(rt.ptr(data), attribute, ptr);
+    if (arguments.length !== 3) rt.arity("cuPointerGetAttribute", "data,attribute,ptr", 3, arguments.length);
+    if (!(typeof attribute === "number" && (attribute >>> 0) === attribute)) rt.bad("cuPointerGetAttribute", "attribute", "u32", attribute);
+    if (!((typeof ptr === "bigint" ? ptr >= 0n && ptr <= 18446744073709551615n : Number.isSafeInteger(ptr) && ptr >= 0))) rt.bad("cuPointerGetAttribute", "ptr", "u64", ptr);
+    const r = raw.cuPointerGetAttribute(rt.ptr(data, "cuPointerGetAttribute", "data"), attribute, ptr);
     if (rt.guards) rt.check("cuPointerGetAttribute");
     if (r !== 0) rt.fail(r, "cuPointerGetAttribute");
   };
 }
 
 function cuMemPrefetchAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemPrefetchAsync"] {
+  const isPtr = rt.isPointer;
   return function cuMemPrefetchAsync(devPtr: CUdeviceptr, count: bigint | number, location: Uint8Array | CUmemLocation_st, flags: number, hStream: CUstream): void {
-    const r = raw.cuMemPrefetchAsync(devPtr, count, rt.bytes(rt.expect(location, CUmemLocation_st, "cuMemPrefetchAsync", "location")), flags, hStream);
+    if (arguments.length !== 5) rt.arity("cuMemPrefetchAsync", "devPtr,count,location,flags,hStream", 5, arguments.length);
+    if (!((typeof devPtr === "bigint" ? devPtr >= 0n && devPtr <= 18446744073709551615n : Number.isSafeInteger(devPtr) && devPtr >= 0))) rt.bad("cuMemPrefetchAsync", "devPtr", "u64", devPtr);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cuMemPrefetchAsync", "count", "u64", count);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cuMemPrefetchAsync", "flags", "u32", flags);
+    if (!(isPtr(hStream))) rt.bad("cuMemPrefetchAsync", "hStream", "pointer", hStream);
+    const r = raw.cuMemPrefetchAsync(devPtr, count, rt.struct(location, 8, "cuMemPrefetchAsync", "location", CUmemLocation_st), flags, hStream);
     if (rt.guards) rt.check("cuMemPrefetchAsync");
     if (r !== 0) rt.fail(r, "cuMemPrefetchAsync");
   };
@@ -1901,16 +2535,24 @@ function cuMemPrefetchAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemPrefet
 
 function cuMemAdvise$(raw: Raw, rt: CheckedRuntime): Checked["cuMemAdvise"] {
   return function cuMemAdvise(devPtr: CUdeviceptr, count: bigint | number, advice: CUmem_advise, location: Uint8Array | CUmemLocation_st): void {
-    const r = raw.cuMemAdvise(devPtr, count, advice, rt.bytes(rt.expect(location, CUmemLocation_st, "cuMemAdvise", "location")));
+    if (arguments.length !== 4) rt.arity("cuMemAdvise", "devPtr,count,advice,location", 4, arguments.length);
+    if (!((typeof devPtr === "bigint" ? devPtr >= 0n && devPtr <= 18446744073709551615n : Number.isSafeInteger(devPtr) && devPtr >= 0))) rt.bad("cuMemAdvise", "devPtr", "u64", devPtr);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cuMemAdvise", "count", "u64", count);
+    if (!(typeof advice === "number" && (advice >>> 0) === advice)) rt.bad("cuMemAdvise", "advice", "u32", advice);
+    const r = raw.cuMemAdvise(devPtr, count, advice, rt.struct(location, 8, "cuMemAdvise", "location", CUmemLocation_st));
     if (rt.guards) rt.check("cuMemAdvise");
     if (r !== 0) rt.fail(r, "cuMemAdvise");
   };
 }
 
 function cuMemPrefetchBatchAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemPrefetchBatchAsync"] {
+  const isPtr = rt.isPointer;
   return function cuMemPrefetchBatchAsync(dptrs: PointerLike, sizes: PointerLike, count: bigint | number, prefetchLocs: PointerLike, prefetchLocIdxs: PointerLike, numPrefetchLocs: bigint | number, flags: bigint | number, hStream: CUstream): void {
-    rt.count(count, "cuMemPrefetchBatchAsync", "count");
-    rt.count(numPrefetchLocs, "cuMemPrefetchBatchAsync", "numPrefetchLocs");
+    if (arguments.length !== 8) rt.arity("cuMemPrefetchBatchAsync", "dptrs,sizes,count,prefetchLocs,prefetchLocIdxs,numPrefetchLocs,flags,hStream", 8, arguments.length);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cuMemPrefetchBatchAsync", "count", "u64", count);
+    if (!((typeof numPrefetchLocs === "bigint" ? numPrefetchLocs >= 0n && numPrefetchLocs <= 18446744073709551615n : Number.isSafeInteger(numPrefetchLocs) && numPrefetchLocs >= 0))) rt.bad("cuMemPrefetchBatchAsync", "numPrefetchLocs", "u64", numPrefetchLocs);
+    if (!((typeof flags === "bigint" ? flags >= 0n && flags <= 18446744073709551615n : Number.isSafeInteger(flags) && flags >= 0))) rt.bad("cuMemPrefetchBatchAsync", "flags", "u64", flags);
+    if (!(isPtr(hStream))) rt.bad("cuMemPrefetchBatchAsync", "hStream", "pointer", hStream);
     const r = raw.cuMemPrefetchBatchAsync(rt.sized(dptrs, count, 8, "cuMemPrefetchBatchAsync", "dptrs"), rt.sized(sizes, count, 8, "cuMemPrefetchBatchAsync", "sizes"), count, rt.sized(prefetchLocs, numPrefetchLocs, 8, "cuMemPrefetchBatchAsync", "prefetchLocs", CUmemLocation_st), rt.sized(prefetchLocIdxs, numPrefetchLocs, 8, "cuMemPrefetchBatchAsync", "prefetchLocIdxs"), numPrefetchLocs, flags, hStream);
     if (rt.guards) rt.check("cuMemPrefetchBatchAsync");
     if (r !== 0) rt.fail(r, "cuMemPrefetchBatchAsync");
@@ -1918,8 +2560,12 @@ function cuMemPrefetchBatchAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemP
 }
 
 function cuMemDiscardBatchAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemDiscardBatchAsync"] {
+  const isPtr = rt.isPointer;
   return function cuMemDiscardBatchAsync(dptrs: PointerLike, sizes: PointerLike, count: bigint | number, flags: bigint | number, hStream: CUstream): void {
-    rt.count(count, "cuMemDiscardBatchAsync", "count");
+    if (arguments.length !== 5) rt.arity("cuMemDiscardBatchAsync", "dptrs,sizes,count,flags,hStream", 5, arguments.length);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cuMemDiscardBatchAsync", "count", "u64", count);
+    if (!((typeof flags === "bigint" ? flags >= 0n && flags <= 18446744073709551615n : Number.isSafeInteger(flags) && flags >= 0))) rt.bad("cuMemDiscardBatchAsync", "flags", "u64", flags);
+    if (!(isPtr(hStream))) rt.bad("cuMemDiscardBatchAsync", "hStream", "pointer", hStream);
     const r = raw.cuMemDiscardBatchAsync(rt.sized(dptrs, count, 8, "cuMemDiscardBatchAsync", "dptrs"), rt.sized(sizes, count, 8, "cuMemDiscardBatchAsync", "sizes"), count, flags, hStream);
     if (rt.guards) rt.check("cuMemDiscardBatchAsync");
     if (r !== 0) rt.fail(r, "cuMemDiscardBatchAsync");
@@ -1927,9 +2573,13 @@ function cuMemDiscardBatchAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemDi
 }
 
 function cuMemDiscardAndPrefetchBatchAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemDiscardAndPrefetchBatchAsync"] {
+  const isPtr = rt.isPointer;
   return function cuMemDiscardAndPrefetchBatchAsync(dptrs: PointerLike, sizes: PointerLike, count: bigint | number, prefetchLocs: PointerLike, prefetchLocIdxs: PointerLike, numPrefetchLocs: bigint | number, flags: bigint | number, hStream: CUstream): void {
-    rt.count(count, "cuMemDiscardAndPrefetchBatchAsync", "count");
-    rt.count(numPrefetchLocs, "cuMemDiscardAndPrefetchBatchAsync", "numPrefetchLocs");
+    if (arguments.length !== 8) rt.arity("cuMemDiscardAndPrefetchBatchAsync", "dptrs,sizes,count,prefetchLocs,prefetchLocIdxs,numPrefetchLocs,flags,hStream", 8, arguments.length);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cuMemDiscardAndPrefetchBatchAsync", "count", "u64", count);
+    if (!((typeof numPrefetchLocs === "bigint" ? numPrefetchLocs >= 0n && numPrefetchLocs <= 18446744073709551615n : Number.isSafeInteger(numPrefetchLocs) && numPrefetchLocs >= 0))) rt.bad("cuMemDiscardAndPrefetchBatchAsync", "numPrefetchLocs", "u64", numPrefetchLocs);
+    if (!((typeof flags === "bigint" ? flags >= 0n && flags <= 18446744073709551615n : Number.isSafeInteger(flags) && flags >= 0))) rt.bad("cuMemDiscardAndPrefetchBatchAsync", "flags", "u64", flags);
+    if (!(isPtr(hStream))) rt.bad("cuMemDiscardAndPrefetchBatchAsync", "hStream", "pointer", hStream);
     const r = raw.cuMemDiscardAndPrefetchBatchAsync(rt.sized(dptrs, count, 8, "cuMemDiscardAndPrefetchBatchAsync", "dptrs"), rt.sized(sizes, count, 8, "cuMemDiscardAndPrefetchBatchAsync", "sizes"), count, rt.sized(prefetchLocs, numPrefetchLocs, 8, "cuMemDiscardAndPrefetchBatchAsync", "prefetchLocs", CUmemLocation_st), rt.sized(prefetchLocIdxs, numPrefetchLocs, 8, "cuMemDiscardAndPrefetchBatchAsync", "prefetchLocIdxs"), numPrefetchLocs, flags, hStream);
     if (rt.guards) rt.check("cuMemDiscardAndPrefetchBatchAsync");
     if (r !== 0) rt.fail(r, "cuMemDiscardAndPrefetchBatchAsync");
@@ -1938,7 +2588,11 @@ function cuMemDiscardAndPrefetchBatchAsync$(raw: Raw, rt: CheckedRuntime): Check
 
 function cuMemRangeGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuMemRangeGetAttribute"] {
   return function cuMemRangeGetAttribute(data: PointerLike, dataSize: bigint | number, attribute: CUmem_range_attribute, devPtr: CUdeviceptr, count: bigint | number): void {
-    rt.count(dataSize, "cuMemRangeGetAttribute", "dataSize");
+    if (arguments.length !== 5) rt.arity("cuMemRangeGetAttribute", "data,dataSize,attribute,devPtr,count", 5, arguments.length);
+    if (!((typeof dataSize === "bigint" ? dataSize >= 0n && dataSize <= 18446744073709551615n : Number.isSafeInteger(dataSize) && dataSize >= 0))) rt.bad("cuMemRangeGetAttribute", "dataSize", "u64", dataSize);
+    if (!(typeof attribute === "number" && (attribute >>> 0) === attribute)) rt.bad("cuMemRangeGetAttribute", "attribute", "u32", attribute);
+    if (!((typeof devPtr === "bigint" ? devPtr >= 0n && devPtr <= 18446744073709551615n : Number.isSafeInteger(devPtr) && devPtr >= 0))) rt.bad("cuMemRangeGetAttribute", "devPtr", "u64", devPtr);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cuMemRangeGetAttribute", "count", "u64", count);
     const r = raw.cuMemRangeGetAttribute(rt.sized(data, dataSize, 1, "cuMemRangeGetAttribute", "data"), dataSize, attribute, devPtr, count);
     if (rt.guards) rt.check("cuMemRangeGetAttribute");
     if (r !== 0) rt.fail(r, "cuMemRangeGetAttribute");
@@ -1947,8 +2601,11 @@ function cuMemRangeGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuMemRa
 
 function cuMemRangeGetAttributes$(raw: Raw, rt: CheckedRuntime): Checked["cuMemRangeGetAttributes"] {
   return function cuMemRangeGetAttributes(data: PointerLike, dataSizes: PointerLike, attributes: PointerLike, numAttributes: bigint | number, devPtr: CUdeviceptr, count: bigint | number): void {
-    rt.count(numAttributes, "cuMemRangeGetAttributes", "numAttributes");
-    const r = raw.cuMemRangeGetAttributes(rt.ptr(data), rt.ptr(dataSizes), rt.sized(attributes, numAttributes, 4, "cuMemRangeGetAttributes", "attributes"), numAttributes, devPtr, count);
+    if (arguments.length !== 6) rt.arity("cuMemRangeGetAttributes", "data,dataSizes,attributes,numAttributes,devPtr,count", 6, arguments.length);
+    if (!((typeof numAttributes === "bigint" ? numAttributes >= 0n && numAttributes <= 18446744073709551615n : Number.isSafeInteger(numAttributes) && numAttributes >= 0))) rt.bad("cuMemRangeGetAttributes", "numAttributes", "u64", numAttributes);
+    if (!((typeof devPtr === "bigint" ? devPtr >= 0n && devPtr <= 18446744073709551615n : Number.isSafeInteger(devPtr) && devPtr >= 0))) rt.bad("cuMemRangeGetAttributes", "devPtr", "u64", devPtr);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cuMemRangeGetAttributes", "count", "u64", count);
+    const r = raw.cuMemRangeGetAttributes(rt.ptr(data, "cuMemRangeGetAttributes", "data"), rt.ptr(dataSizes, "cuMemRangeGetAttributes", "dataSizes"), rt.sized(attributes, numAttributes, 4, "cuMemRangeGetAttributes", "attributes"), numAttributes, devPtr, count);
     if (rt.guards) rt.check("cuMemRangeGetAttributes");
     if (r !== 0) rt.fail(r, "cuMemRangeGetAttributes");
   };
@@ -1956,7 +2613,10 @@ function cuMemRangeGetAttributes$(raw: Raw, rt: CheckedRuntime): Checked["cuMemR
 
 function cuPointerSetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuPointerSetAttribute"] {
   return function cuPointerSetAttribute(value: PointerLike, attribute: CUpointer_attribute, ptr: CUdeviceptr): void {
-    const r = raw.cuPointerSetAttribute(rt.ptr(value), attribute, ptr);
+    if (arguments.length !== 3) rt.arity("cuPointerSetAttribute", "value,attribute,ptr", 3, arguments.length);
+    if (!(typeof attribute === "number" && (attribute >>> 0) === attribute)) rt.bad("cuPointerSetAttribute", "attribute", "u32", attribute);
+    if (!((typeof ptr === "bigint" ? ptr >= 0n && ptr <= 18446744073709551615n : Number.isSafeInteger(ptr) && ptr >= 0))) rt.bad("cuPointerSetAttribute", "ptr", "u64", ptr);
+    const r = raw.cuPointerSetAttribute(rt.ptr(value, "cuPointerSetAttribute", "value"), attribute, ptr);
     if (rt.guards) rt.check("cuPointerSetAttribute");
     if (r !== 0) rt.fail(r, "cuPointerSetAttribute");
   };
@@ -1964,8 +2624,10 @@ function cuPointerSetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuPointe
 
 function cuPointerGetAttributes$(raw: Raw, rt: CheckedRuntime): Checked["cuPointerGetAttributes"] {
   return function cuPointerGetAttributes(numAttributes: number, attributes: PointerLike, data: PointerLike, ptr: CUdeviceptr): void {
-    rt.count(numAttributes, "cuPointerGetAttributes", "numAttributes");
-    const r = raw.cuPointerGetAttributes(numAttributes, rt.sized(attributes, numAttributes, 4, "cuPointerGetAttributes", "attributes"), rt.ptr(data), ptr);
+    if (arguments.length !== 4) rt.arity("cuPointerGetAttributes", "numAttributes,attributes,data,ptr", 4, arguments.length);
+    if (!(typeof numAttributes === "number" && (numAttributes >>> 0) === numAttributes)) rt.bad("cuPointerGetAttributes", "numAttributes", "u32", numAttributes);
+    if (!((typeof ptr === "bigint" ? ptr >= 0n && ptr <= 18446744073709551615n : Number.isSafeInteger(ptr) && ptr >= 0))) rt.bad("cuPointerGetAttributes", "ptr", "u64", ptr);
+    const r = raw.cuPointerGetAttributes(numAttributes, rt.sized(attributes, numAttributes, 4, "cuPointerGetAttributes", "attributes"), rt.ptr(data, "cuPointerGetAttributes", "data"), ptr);
     if (rt.guards) rt.check("cuPointerGetAttributes");
     if (r !== 0) rt.fail(r, "cuPointerGetAttributes");
   };
@@ -1974,6 +2636,8 @@ function cuPointerGetAttributes$(raw: Raw, rt: CheckedRuntime): Checked["cuPoint
 function cuStreamCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamCreate"] {
   const o0 = rt.out[0]!;
   return function cuStreamCreate(Flags: number): CUstream {
+    if (arguments.length !== 1) rt.arity("cuStreamCreate", "Flags", 1, arguments.length);
+    if (!(typeof Flags === "number" && (Flags >>> 0) === Flags)) rt.bad("cuStreamCreate", "Flags", "u32", Flags);
     const r = raw.cuStreamCreate(o0, Flags);
     if (rt.guards) rt.check("cuStreamCreate");
     if (r !== 0) rt.fail(r, "cuStreamCreate");
@@ -1984,6 +2648,9 @@ function cuStreamCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamCreate"
 function cuStreamCreateWithPriority$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamCreateWithPriority"] {
   const o0 = rt.out[0]!;
   return function cuStreamCreateWithPriority(flags: number, priority: number): CUstream {
+    if (arguments.length !== 2) rt.arity("cuStreamCreateWithPriority", "flags,priority", 2, arguments.length);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cuStreamCreateWithPriority", "flags", "u32", flags);
+    if (!(typeof priority === "number" && (priority | 0) === priority)) rt.bad("cuStreamCreateWithPriority", "priority", "i32", priority);
     const r = raw.cuStreamCreateWithPriority(o0, flags, priority);
     if (rt.guards) rt.check("cuStreamCreateWithPriority");
     if (r !== 0) rt.fail(r, "cuStreamCreateWithPriority");
@@ -1994,7 +2661,10 @@ function cuStreamCreateWithPriority$(raw: Raw, rt: CheckedRuntime): Checked["cuS
 function cuStreamGetPriority$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamGetPriority"] {
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
+  const isPtr = rt.isPointer;
   return function cuStreamGetPriority(hStream: CUstream): number {
+    if (arguments.length !== 1) rt.arity("cuStreamGetPriority", "hStream", 1, arguments.length);
+    if (!(isPtr(hStream))) rt.bad("cuStreamGetPriority", "hStream", "pointer", hStream);
     const r = raw.cuStreamGetPriority(hStream, o0);
     if (rt.guards) rt.check("cuStreamGetPriority");
     if (r !== 0) rt.fail(r, "cuStreamGetPriority", hStream);
@@ -2005,7 +2675,10 @@ function cuStreamGetPriority$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamGe
 function cuStreamGetDevice$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamGetDevice"] {
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
+  const isPtr = rt.isPointer;
   return function cuStreamGetDevice(hStream: CUstream): CUdevice {
+    if (arguments.length !== 1) rt.arity("cuStreamGetDevice", "hStream", 1, arguments.length);
+    if (!(isPtr(hStream))) rt.bad("cuStreamGetDevice", "hStream", "pointer", hStream);
     const r = raw.cuStreamGetDevice(hStream, o0);
     if (rt.guards) rt.check("cuStreamGetDevice");
     if (r !== 0) rt.fail(r, "cuStreamGetDevice", hStream);
@@ -2016,7 +2689,10 @@ function cuStreamGetDevice$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamGetD
 function cuStreamGetFlags$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamGetFlags"] {
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
+  const isPtr = rt.isPointer;
   return function cuStreamGetFlags(hStream: CUstream): number {
+    if (arguments.length !== 1) rt.arity("cuStreamGetFlags", "hStream", 1, arguments.length);
+    if (!(isPtr(hStream))) rt.bad("cuStreamGetFlags", "hStream", "pointer", hStream);
     const r = raw.cuStreamGetFlags(hStream, o0);
     if (rt.guards) rt.check("cuStreamGetFlags");
     if (r !== 0) rt.fail(r, "cuStreamGetFlags", hStream);
@@ -2027,7 +2703,10 @@ function cuStreamGetFlags$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamGetFl
 function cuStreamGetId$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamGetId"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
+  const isPtr = rt.isPointer;
   return function cuStreamGetId(hStream: CUstream): bigint {
+    if (arguments.length !== 1) rt.arity("cuStreamGetId", "hStream", 1, arguments.length);
+    if (!(isPtr(hStream))) rt.bad("cuStreamGetId", "hStream", "pointer", hStream);
     const r = raw.cuStreamGetId(hStream, o0);
     if (rt.guards) rt.check("cuStreamGetId");
     if (r !== 0) rt.fail(r, "cuStreamGetId", hStream);
@@ -2037,7 +2716,10 @@ function cuStreamGetId$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamGetId"] 
 
 function cuStreamGetCtx$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamGetCtx"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuStreamGetCtx(hStream: CUstream): CUcontext {
+    if (arguments.length !== 1) rt.arity("cuStreamGetCtx", "hStream", 1, arguments.length);
+    if (!(isPtr(hStream))) rt.bad("cuStreamGetCtx", "hStream", "pointer", hStream);
     const r = raw.cuStreamGetCtx(hStream, o0);
     if (rt.guards) rt.check("cuStreamGetCtx");
     if (r !== 0) rt.fail(r, "cuStreamGetCtx", hStream);
@@ -2048,7 +2730,10 @@ function cuStreamGetCtx$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamGetCtx"
 function cuStreamGetCtx_v2$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamGetCtx_v2"] {
   const o0 = rt.out[0]!;
   const o1 = rt.out[1]!;
+  const isPtr = rt.isPointer;
   return function cuStreamGetCtx_v2(hStream: CUstream): [pCtx: CUcontext, pGreenCtx: CUgreenCtx] {
+    if (arguments.length !== 1) rt.arity("cuStreamGetCtx_v2", "hStream", 1, arguments.length);
+    if (!(isPtr(hStream))) rt.bad("cuStreamGetCtx_v2", "hStream", "pointer", hStream);
     const r = raw.cuStreamGetCtx_v2(hStream, o0, o1);
     if (rt.guards) rt.check("cuStreamGetCtx_v2");
     if (r !== 0) rt.fail(r, "cuStreamGetCtx_v2", hStream);
@@ -2057,7 +2742,12 @@ function cuStreamGetCtx_v2$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamGetC
 }
 
 function cuStreamWaitEvent$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamWaitEvent"] {
+  const isPtr = rt.isPointer;
   return function cuStreamWaitEvent(hStream: CUstream, hEvent: CUevent, Flags: number): void {
+    if (arguments.length !== 3) rt.arity("cuStreamWaitEvent", "hStream,hEvent,Flags", 3, arguments.length);
+    if (!(isPtr(hStream))) rt.bad("cuStreamWaitEvent", "hStream", "pointer", hStream);
+    if (!(isPtr(hEvent))) rt.bad("cuStreamWaitEvent", "hEvent", "pointer", hEvent);
+    if (!(typeof Flags === "number" && (Flags >>> 0) === Flags)) rt.bad("cuStreamWaitEvent", "Flags", "u32", Flags);
     const r = raw.cuStreamWaitEvent(hStream, hEvent, Flags);
     if (rt.guards) rt.check("cuStreamWaitEvent");
     if (r !== 0) rt.fail(r, "cuStreamWaitEvent", hStream);
@@ -2065,15 +2755,24 @@ function cuStreamWaitEvent$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamWait
 }
 
 function cuStreamAddCallback$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamAddCallback"] {
+  const isPtr = rt.isPointer;
   return function cuStreamAddCallback(hStream: CUstream, callback: CUstreamCallback, userData: PointerLike, flags: number): void {
-    const r = raw.cuStreamAddCallback(hStream, callback, rt.ptr(userData), flags);
+    if (arguments.length !== 4) rt.arity("cuStreamAddCallback", "hStream,callback,userData,flags", 4, arguments.length);
+    if (!(isPtr(hStream))) rt.bad("cuStreamAddCallback", "hStream", "pointer", hStream);
+    if (!(isPtr(callback))) rt.bad("cuStreamAddCallback", "callback", "function", callback);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cuStreamAddCallback", "flags", "u32", flags);
+    const r = raw.cuStreamAddCallback(hStream, callback, rt.ptr(userData, "cuStreamAddCallback", "userData"), flags);
     if (rt.guards) rt.check("cuStreamAddCallback");
     if (r !== 0) rt.fail(r, "cuStreamAddCallback", hStream);
   };
 }
 
 function cuStreamBeginCapture$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamBeginCapture"] {
+  const isPtr = rt.isPointer;
   return function cuStreamBeginCapture(hStream: CUstream, mode: CUstreamCaptureMode): void {
+    if (arguments.length !== 2) rt.arity("cuStreamBeginCapture", "hStream,mode", 2, arguments.length);
+    if (!(isPtr(hStream))) rt.bad("cuStreamBeginCapture", "hStream", "pointer", hStream);
+    if (!(typeof mode === "number" && (mode >>> 0) === mode)) rt.bad("cuStreamBeginCapture", "mode", "u32", mode);
     const r = raw.cuStreamBeginCapture(hStream, mode);
     if (rt.guards) rt.check("cuStreamBeginCapture");
     if (r !== 0) rt.fail(r, "cuStreamBeginCapture", hStream);
@@ -2081,9 +2780,14 @@ function cuStreamBeginCapture$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamB
 }
 
 function cuStreamBeginCaptureToGraph$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamBeginCaptureToGraph"] {
+  const isPtr = rt.isPointer;
   return function cuStreamBeginCaptureToGraph(hStream: CUstream, hGraph: CUgraph, dependencies: PointerLike, dependencyData: PointerLike, numDependencies: bigint | number, mode: CUstreamCaptureMode): void {
-    rt.count(numDependencies, "cuStreamBeginCaptureToGraph", "numDependencies");
-    const r = raw.cuStreamBeginCaptureToGraph(hStream, hGraph, rt.sized(dependencies, numDependencies, 8, "cuStreamBeginCaptureToGraph", "dependencies"), rt.ptr(rt.expect(dependencyData, CUgraphEdgeData_st, "cuStreamBeginCaptureToGraph", "dependencyData")), numDependencies, mode);
+    if (arguments.length !== 6) rt.arity("cuStreamBeginCaptureToGraph", "hStream,hGraph,dependencies,dependencyData,numDependencies,mode", 6, arguments.length);
+    if (!(isPtr(hStream))) rt.bad("cuStreamBeginCaptureToGraph", "hStream", "pointer", hStream);
+    if (!(isPtr(hGraph))) rt.bad("cuStreamBeginCaptureToGraph", "hGraph", "pointer", hGraph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cuStreamBeginCaptureToGraph", "numDependencies", "u64", numDependencies);
+    if (!(typeof mode === "number" && (mode >>> 0) === mode)) rt.bad("cuStreamBeginCaptureToGraph", "mode", "u32", mode);
+    const r = raw.cuStreamBeginCaptureToGraph(hStream, hGraph, rt.sized(dependencies, numDependencies, 8, "cuStreamBeginCaptureToGraph", "dependencies"), rt.ptr(rt.expect(dependencyData, CUgraphEdgeData_st, "cuStreamBeginCaptureToGraph", "dependencyData"), "cuStreamBeginCaptureToGraph", "dependencyData"), numDependencies, mode);
     if (rt.guards) rt.check("cuStreamBeginCaptureToGraph");
     if (r !== 0) rt.fail(r, "cuStreamBeginCaptureToGraph", hStream);
   };
@@ -2091,7 +2795,8 @@ function cuStreamBeginCaptureToGraph$(raw: Raw, rt: CheckedRuntime): Checked["cu
 
 function cuThreadExchangeStreamCaptureMode$(raw: Raw, rt: CheckedRuntime): Checked["cuThreadExchangeStreamCaptureMode"] {
   return function cuThreadExchangeStreamCaptureMode(mode: PointerLike): void {
-    const r = raw.cuThreadExchangeStreamCaptureMode(rt.ptr(mode));
+    if (arguments.length !== 1) rt.arity("cuThreadExchangeStreamCaptureMode", "mode", 1, arguments.length);
+    const r = raw.cuThreadExchangeStreamCaptureMode(rt.ptr(mode, "cuThreadExchangeStreamCaptureMode", "mode"));
     if (rt.guards) rt.check("cuThreadExchangeStreamCaptureMode");
     if (r !== 0) rt.fail(r, "cuThreadExchangeStreamCaptureMode");
   };
@@ -2099,7 +2804,10 @@ function cuThreadExchangeStreamCaptureMode$(raw: Raw, rt: CheckedRuntime): Check
 
 function cuStreamEndCapture$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamEndCapture"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuStreamEndCapture(hStream: CUstream): CUgraph {
+    if (arguments.length !== 1) rt.arity("cuStreamEndCapture", "hStream", 1, arguments.length);
+    if (!(isPtr(hStream))) rt.bad("cuStreamEndCapture", "hStream", "pointer", hStream);
     const r = raw.cuStreamEndCapture(hStream, o0);
     if (rt.guards) rt.check("cuStreamEndCapture");
     if (r !== 0) rt.fail(r, "cuStreamEndCapture", hStream);
@@ -2110,7 +2818,10 @@ function cuStreamEndCapture$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamEnd
 function cuStreamIsCapturing$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamIsCapturing"] {
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
+  const isPtr = rt.isPointer;
   return function cuStreamIsCapturing(hStream: CUstream): CUstreamCaptureStatus {
+    if (arguments.length !== 1) rt.arity("cuStreamIsCapturing", "hStream", 1, arguments.length);
+    if (!(isPtr(hStream))) rt.bad("cuStreamIsCapturing", "hStream", "pointer", hStream);
     const r = raw.cuStreamIsCapturing(hStream, o0);
     if (rt.guards) rt.check("cuStreamIsCapturing");
     if (r !== 0) rt.fail(r, "cuStreamIsCapturing", hStream);
@@ -2127,7 +2838,10 @@ function cuStreamGetCaptureInfo$(raw: Raw, rt: CheckedRuntime): Checked["cuStrea
   const o5 = rt.out[5]!;
   const u32 = rt.u32;
   const u64 = rt.u64;
+  const isPtr = rt.isPointer;
   return function cuStreamGetCaptureInfo(hStream: CUstream): [captureStatus_out: CUstreamCaptureStatus, id_out: cuuint64_t, graph_out: CUgraph, dependencies_out: Pointer, edgeData_out: Pointer, numDependencies_out: bigint] {
+    if (arguments.length !== 1) rt.arity("cuStreamGetCaptureInfo", "hStream", 1, arguments.length);
+    if (!(isPtr(hStream))) rt.bad("cuStreamGetCaptureInfo", "hStream", "pointer", hStream);
     const r = raw.cuStreamGetCaptureInfo(hStream, o0, o1, o2, o3, o4, o5);
     if (rt.guards) rt.check("cuStreamGetCaptureInfo");
     if (r !== 0) rt.fail(r, "cuStreamGetCaptureInfo", hStream);
@@ -2136,16 +2850,26 @@ function cuStreamGetCaptureInfo$(raw: Raw, rt: CheckedRuntime): Checked["cuStrea
 }
 
 function cuStreamUpdateCaptureDependencies$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamUpdateCaptureDependencies"] {
+  const isPtr = rt.isPointer;
   return function cuStreamUpdateCaptureDependencies(hStream: CUstream, dependencies: PointerLike, dependencyData: PointerLike, numDependencies: bigint | number, flags: number): void {
-    rt.count(numDependencies, "cuStreamUpdateCaptureDependencies", "numDependencies");
-    const r = raw.cuStreamUpdateCaptureDependencies(hStream, rt.sized(dependencies, numDependencies, 8, "cuStreamUpdateCaptureDependencies", "dependencies"), rt.ptr(rt.expect(dependencyData, CUgraphEdgeData_st, "cuStreamUpdateCaptureDependencies", "dependencyData")), numDependencies, flags);
+    if (arguments.length !== 5) rt.arity("cuStreamUpdateCaptureDependencies", "hStream,dependencies,dependencyData,numDependencies,flags", 5, arguments.length);
+    if (!(isPtr(hStream))) rt.bad("cuStreamUpdateCaptureDependencies", "hStream", "pointer", hStream);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cuStreamUpdateCaptureDependencies", "numDependencies", "u64", numDependencies);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cuStreamUpdateCaptureDependencies", "flags", "u32", flags);
+    const r = raw.cuStreamUpdateCaptureDependencies(hStream, rt.sized(dependencies, numDependencies, 8, "cuStreamUpdateCaptureDependencies", "dependencies"), rt.ptr(rt.expect(dependencyData, CUgraphEdgeData_st, "cuStreamUpdateCaptureDependencies", "dependencyData"), "cuStreamUpdateCaptureDependencies", "dependencyData"), numDependencies, flags);
     if (rt.guards) rt.check("cuStreamUpdateCaptureDependencies");
     if (r !== 0) rt.fail(r, "cuStreamUpdateCaptureDependencies", hStream);
   };
 }
 
 function cuStreamAttachMemAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamAttachMemAsync"] {
+  const isPtr = rt.isPointer;
   return function cuStreamAttachMemAsync(hStream: CUstream, dptr: CUdeviceptr, length: bigint | number, flags: number): void {
+    if (arguments.length !== 4) rt.arity("cuStreamAttachMemAsync", "hStream,dptr,length,flags", 4, arguments.length);
+    if (!(isPtr(hStream))) rt.bad("cuStreamAttachMemAsync", "hStream", "pointer", hStream);
+    if (!((typeof dptr === "bigint" ? dptr >= 0n && dptr <= 18446744073709551615n : Number.isSafeInteger(dptr) && dptr >= 0))) rt.bad("cuStreamAttachMemAsync", "dptr", "u64", dptr);
+    if (!((typeof length === "bigint" ? length >= 0n && length <= 18446744073709551615n : Number.isSafeInteger(length) && length >= 0))) rt.bad("cuStreamAttachMemAsync", "length", "u64", length);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cuStreamAttachMemAsync", "flags", "u32", flags);
     const r = raw.cuStreamAttachMemAsync(hStream, dptr, length, flags);
     if (rt.guards) rt.check("cuStreamAttachMemAsync");
     if (r !== 0) rt.fail(r, "cuStreamAttachMemAsync", hStream);
@@ -2153,7 +2877,10 @@ function cuStreamAttachMemAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuStrea
 }
 
 function cuStreamQuery$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamQuery"] {
+  const isPtr = rt.isPointer;
   return function cuStreamQuery(hStream: CUstream): CUresult {
+    if (arguments.length !== 1) rt.arity("cuStreamQuery", "hStream", 1, arguments.length);
+    if (!(isPtr(hStream))) rt.bad("cuStreamQuery", "hStream", "pointer", hStream);
     const r = raw.cuStreamQuery(hStream);
     if (rt.guards) rt.check("cuStreamQuery");
     if (r !== 0 && r !== 600) rt.fail(r, "cuStreamQuery", hStream);
@@ -2162,7 +2889,10 @@ function cuStreamQuery$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamQuery"] 
 }
 
 function cuStreamSynchronize$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamSynchronize"] {
+  const isPtr = rt.isPointer;
   return function cuStreamSynchronize(hStream: CUstream): void {
+    if (arguments.length !== 1) rt.arity("cuStreamSynchronize", "hStream", 1, arguments.length);
+    if (!(isPtr(hStream))) rt.bad("cuStreamSynchronize", "hStream", "pointer", hStream);
     const r = raw.cuStreamSynchronize(hStream);
     if (rt.guards) rt.check("cuStreamSynchronize");
     if (r !== 0) rt.fail(r, "cuStreamSynchronize", hStream);
@@ -2170,7 +2900,10 @@ function cuStreamSynchronize$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamSy
 }
 
 function cuStreamDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamDestroy"] {
+  const isPtr = rt.isPointer;
   return function cuStreamDestroy(hStream: CUstream): void {
+    if (arguments.length !== 1) rt.arity("cuStreamDestroy", "hStream", 1, arguments.length);
+    if (!(isPtr(hStream))) rt.bad("cuStreamDestroy", "hStream", "pointer", hStream);
     const r = raw.cuStreamDestroy(hStream);
     if (rt.guards) rt.check("cuStreamDestroy");
     if (r !== 0) rt.fail(r, "cuStreamDestroy", hStream);
@@ -2178,7 +2911,11 @@ function cuStreamDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamDestro
 }
 
 function cuStreamCopyAttributes$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamCopyAttributes"] {
+  const isPtr = rt.isPointer;
   return function cuStreamCopyAttributes(dst: CUstream, src: CUstream): void {
+    if (arguments.length !== 2) rt.arity("cuStreamCopyAttributes", "dst,src", 2, arguments.length);
+    if (!(isPtr(dst))) rt.bad("cuStreamCopyAttributes", "dst", "pointer", dst);
+    if (!(isPtr(src))) rt.bad("cuStreamCopyAttributes", "src", "pointer", src);
     const r = raw.cuStreamCopyAttributes(dst, src);
     if (rt.guards) rt.check("cuStreamCopyAttributes");
     if (r !== 0) rt.fail(r, "cuStreamCopyAttributes", dst);
@@ -2186,8 +2923,12 @@ function cuStreamCopyAttributes$(raw: Raw, rt: CheckedRuntime): Checked["cuStrea
 }
 
 function cuStreamGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamGetAttribute"] {
+  const isPtr = rt.isPointer;
   return function cuStreamGetAttribute(hStream: CUstream, attr: CUstreamAttrID, value_out?: CUlaunchAttributeValue_union): CUlaunchAttributeValue_union {
-    const $value_out = value_out === undefined ? rt.record(CUlaunchAttributeValue_union) : rt.expect(value_out, CUlaunchAttributeValue_union, "cuStreamGetAttribute", "value_out");
+    if (arguments.length < 2 || arguments.length > 3) rt.arity("cuStreamGetAttribute", "hStream,attr,value_out", 2, arguments.length);
+    if (!(isPtr(hStream))) rt.bad("cuStreamGetAttribute", "hStream", "pointer", hStream);
+    if (!(typeof attr === "number" && (attr >>> 0) === attr)) rt.bad("cuStreamGetAttribute", "attr", "u32", attr);
+    const $value_out = value_out === undefined ? rt.record(CUlaunchAttributeValue_union) : rt.recordArg(value_out, CUlaunchAttributeValue_union, "cuStreamGetAttribute", "value_out");
     const r = raw.cuStreamGetAttribute(hStream, attr, $value_out.$pointer());
     if (rt.guards) rt.check("cuStreamGetAttribute");
     if (r !== 0) rt.fail(r, "cuStreamGetAttribute", hStream);
@@ -2196,8 +2937,12 @@ function cuStreamGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamG
 }
 
 function cuStreamSetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamSetAttribute"] {
+  const isPtr = rt.isPointer;
   return function cuStreamSetAttribute(hStream: CUstream, attr: CUstreamAttrID, value: PointerLike): void {
-    const r = raw.cuStreamSetAttribute(hStream, attr, rt.ptr(rt.expect(value, CUlaunchAttributeValue_union, "cuStreamSetAttribute", "value")));
+    if (arguments.length !== 3) rt.arity("cuStreamSetAttribute", "hStream,attr,value", 3, arguments.length);
+    if (!(isPtr(hStream))) rt.bad("cuStreamSetAttribute", "hStream", "pointer", hStream);
+    if (!(typeof attr === "number" && (attr >>> 0) === attr)) rt.bad("cuStreamSetAttribute", "attr", "u32", attr);
+    const r = raw.cuStreamSetAttribute(hStream, attr, rt.ptr(rt.expect(value, CUlaunchAttributeValue_union, "cuStreamSetAttribute", "value"), "cuStreamSetAttribute", "value"));
     if (rt.guards) rt.check("cuStreamSetAttribute");
     if (r !== 0) rt.fail(r, "cuStreamSetAttribute", hStream);
   };
@@ -2206,6 +2951,8 @@ function cuStreamSetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamS
 function cuEventCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuEventCreate"] {
   const o0 = rt.out[0]!;
   return function cuEventCreate(Flags: number): CUevent {
+    if (arguments.length !== 1) rt.arity("cuEventCreate", "Flags", 1, arguments.length);
+    if (!(typeof Flags === "number" && (Flags >>> 0) === Flags)) rt.bad("cuEventCreate", "Flags", "u32", Flags);
     const r = raw.cuEventCreate(o0, Flags);
     if (rt.guards) rt.check("cuEventCreate");
     if (r !== 0) rt.fail(r, "cuEventCreate");
@@ -2214,7 +2961,11 @@ function cuEventCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuEventCreate"] 
 }
 
 function cuEventRecord$(raw: Raw, rt: CheckedRuntime): Checked["cuEventRecord"] {
+  const isPtr = rt.isPointer;
   return function cuEventRecord(hEvent: CUevent, hStream: CUstream): void {
+    if (arguments.length !== 2) rt.arity("cuEventRecord", "hEvent,hStream", 2, arguments.length);
+    if (!(isPtr(hEvent))) rt.bad("cuEventRecord", "hEvent", "pointer", hEvent);
+    if (!(isPtr(hStream))) rt.bad("cuEventRecord", "hStream", "pointer", hStream);
     const r = raw.cuEventRecord(hEvent, hStream);
     if (rt.guards) rt.check("cuEventRecord");
     if (r !== 0) rt.fail(r, "cuEventRecord", hEvent);
@@ -2222,7 +2973,12 @@ function cuEventRecord$(raw: Raw, rt: CheckedRuntime): Checked["cuEventRecord"] 
 }
 
 function cuEventRecordWithFlags$(raw: Raw, rt: CheckedRuntime): Checked["cuEventRecordWithFlags"] {
+  const isPtr = rt.isPointer;
   return function cuEventRecordWithFlags(hEvent: CUevent, hStream: CUstream, flags: number): void {
+    if (arguments.length !== 3) rt.arity("cuEventRecordWithFlags", "hEvent,hStream,flags", 3, arguments.length);
+    if (!(isPtr(hEvent))) rt.bad("cuEventRecordWithFlags", "hEvent", "pointer", hEvent);
+    if (!(isPtr(hStream))) rt.bad("cuEventRecordWithFlags", "hStream", "pointer", hStream);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cuEventRecordWithFlags", "flags", "u32", flags);
     const r = raw.cuEventRecordWithFlags(hEvent, hStream, flags);
     if (rt.guards) rt.check("cuEventRecordWithFlags");
     if (r !== 0) rt.fail(r, "cuEventRecordWithFlags", hEvent);
@@ -2230,7 +2986,10 @@ function cuEventRecordWithFlags$(raw: Raw, rt: CheckedRuntime): Checked["cuEvent
 }
 
 function cuEventQuery$(raw: Raw, rt: CheckedRuntime): Checked["cuEventQuery"] {
+  const isPtr = rt.isPointer;
   return function cuEventQuery(hEvent: CUevent): CUresult {
+    if (arguments.length !== 1) rt.arity("cuEventQuery", "hEvent", 1, arguments.length);
+    if (!(isPtr(hEvent))) rt.bad("cuEventQuery", "hEvent", "pointer", hEvent);
     const r = raw.cuEventQuery(hEvent);
     if (rt.guards) rt.check("cuEventQuery");
     if (r !== 0 && r !== 600) rt.fail(r, "cuEventQuery", hEvent);
@@ -2239,7 +2998,10 @@ function cuEventQuery$(raw: Raw, rt: CheckedRuntime): Checked["cuEventQuery"] {
 }
 
 function cuEventSynchronize$(raw: Raw, rt: CheckedRuntime): Checked["cuEventSynchronize"] {
+  const isPtr = rt.isPointer;
   return function cuEventSynchronize(hEvent: CUevent): void {
+    if (arguments.length !== 1) rt.arity("cuEventSynchronize", "hEvent", 1, arguments.length);
+    if (!(isPtr(hEvent))) rt.bad("cuEventSynchronize", "hEvent", "pointer", hEvent);
     const r = raw.cuEventSynchronize(hEvent);
     if (rt.guards) rt.check("cuEventSynchronize");
     if (r !== 0) rt.fail(r, "cuEventSynchronize", hEvent);
@@ -2247,7 +3009,10 @@ function cuEventSynchronize$(raw: Raw, rt: CheckedRuntime): Checked["cuEventSync
 }
 
 function cuEventDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuEventDestroy"] {
+  const isPtr = rt.isPointer;
   return function cuEventDestroy(hEvent: CUevent): void {
+    if (arguments.length !== 1) rt.arity("cuEventDestroy", "hEvent", 1, arguments.length);
+    if (!(isPtr(hEvent))) rt.bad("cuEventDestroy", "hEvent", "pointer", hEvent);
     const r = raw.cuEventDestroy(hEvent);
     if (rt.guards) rt.check("cuEventDestroy");
     if (r !== 0) rt.fail(r, "cuEventDestroy", hEvent);
@@ -2257,7 +3022,11 @@ function cuEventDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuEventDestroy"
 function cuEventElapsedTime$(raw: Raw, rt: CheckedRuntime): Checked["cuEventElapsedTime"] {
   const o0 = rt.out[0]!;
   const f32 = rt.f32;
+  const isPtr = rt.isPointer;
   return function cuEventElapsedTime(hStart: CUevent, hEnd: CUevent): number {
+    if (arguments.length !== 2) rt.arity("cuEventElapsedTime", "hStart,hEnd", 2, arguments.length);
+    if (!(isPtr(hStart))) rt.bad("cuEventElapsedTime", "hStart", "pointer", hStart);
+    if (!(isPtr(hEnd))) rt.bad("cuEventElapsedTime", "hEnd", "pointer", hEnd);
     const r = raw.cuEventElapsedTime(o0, hStart, hEnd);
     if (rt.guards) rt.check("cuEventElapsedTime");
     if (r !== 0) rt.fail(r, "cuEventElapsedTime");
@@ -2268,7 +3037,8 @@ function cuEventElapsedTime$(raw: Raw, rt: CheckedRuntime): Checked["cuEventElap
 function cuImportExternalMemory$(raw: Raw, rt: CheckedRuntime): Checked["cuImportExternalMemory"] {
   const o0 = rt.out[0]!;
   return function cuImportExternalMemory(memHandleDesc: PointerLike): CUexternalMemory {
-    const r = raw.cuImportExternalMemory(o0, rt.ptr(rt.expect(memHandleDesc, CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st, "cuImportExternalMemory", "memHandleDesc")));
+    if (arguments.length !== 1) rt.arity("cuImportExternalMemory", "memHandleDesc", 1, arguments.length);
+    const r = raw.cuImportExternalMemory(o0, rt.ptr(rt.expect(memHandleDesc, CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st, "cuImportExternalMemory", "memHandleDesc"), "cuImportExternalMemory", "memHandleDesc"));
     if (rt.guards) rt.check("cuImportExternalMemory");
     if (r !== 0) rt.fail(r, "cuImportExternalMemory");
     return rt.readPointer(0) as CUexternalMemory;
@@ -2278,8 +3048,11 @@ function cuImportExternalMemory$(raw: Raw, rt: CheckedRuntime): Checked["cuImpor
 function cuExternalMemoryGetMappedBuffer$(raw: Raw, rt: CheckedRuntime): Checked["cuExternalMemoryGetMappedBuffer"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
+  const isPtr = rt.isPointer;
   return function cuExternalMemoryGetMappedBuffer(extMem: CUexternalMemory, bufferDesc: PointerLike): CUdeviceptr {
-    const r = raw.cuExternalMemoryGetMappedBuffer(o0, extMem, rt.ptr(rt.expect(bufferDesc, CUDA_EXTERNAL_MEMORY_BUFFER_DESC_st, "cuExternalMemoryGetMappedBuffer", "bufferDesc")));
+    if (arguments.length !== 2) rt.arity("cuExternalMemoryGetMappedBuffer", "extMem,bufferDesc", 2, arguments.length);
+    if (!(isPtr(extMem))) rt.bad("cuExternalMemoryGetMappedBuffer", "extMem", "pointer", extMem);
+    const r = raw.cuExternalMemoryGetMappedBuffer(o0, extMem, rt.ptr(rt.expect(bufferDesc, CUDA_EXTERNAL_MEMORY_BUFFER_DESC_st, "cuExternalMemoryGetMappedBuffer", "bufferDesc"), "cuExternalMemoryGetMappedBuffer", "bufferDesc"));
     if (rt.guards) rt.check("cuExternalMemoryGetMappedBuffer");
     if (r !== 0) rt.fail(r, "cuExternalMemoryGetMappedBuffer");
     return u64[0]! as CUdeviceptr;
@@ -2288,8 +3061,11 @@ function cuExternalMemoryGetMappedBuffer$(raw: Raw, rt: CheckedRuntime): Checked
 
 function cuExternalMemoryGetMappedMipmappedArray$(raw: Raw, rt: CheckedRuntime): Checked["cuExternalMemoryGetMappedMipmappedArray"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuExternalMemoryGetMappedMipmappedArray(extMem: CUexternalMemory, mipmapDesc: PointerLike): CUmipmappedArray {
-    const r = raw.cuExternalMemoryGetMappedMipmappedArray(o0, extMem, rt.ptr(rt.expect(mipmapDesc, CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_st, "cuExternalMemoryGetMappedMipmappedArray", "mipmapDesc")));
+    if (arguments.length !== 2) rt.arity("cuExternalMemoryGetMappedMipmappedArray", "extMem,mipmapDesc", 2, arguments.length);
+    if (!(isPtr(extMem))) rt.bad("cuExternalMemoryGetMappedMipmappedArray", "extMem", "pointer", extMem);
+    const r = raw.cuExternalMemoryGetMappedMipmappedArray(o0, extMem, rt.ptr(rt.expect(mipmapDesc, CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_st, "cuExternalMemoryGetMappedMipmappedArray", "mipmapDesc"), "cuExternalMemoryGetMappedMipmappedArray", "mipmapDesc"));
     if (rt.guards) rt.check("cuExternalMemoryGetMappedMipmappedArray");
     if (r !== 0) rt.fail(r, "cuExternalMemoryGetMappedMipmappedArray");
     return rt.readPointer(0) as CUmipmappedArray;
@@ -2297,7 +3073,10 @@ function cuExternalMemoryGetMappedMipmappedArray$(raw: Raw, rt: CheckedRuntime):
 }
 
 function cuDestroyExternalMemory$(raw: Raw, rt: CheckedRuntime): Checked["cuDestroyExternalMemory"] {
+  const isPtr = rt.isPointer;
   return function cuDestroyExternalMemory(extMem: CUexternalMemory): void {
+    if (arguments.length !== 1) rt.arity("cuDestroyExternalMemory", "extMem", 1, arguments.length);
+    if (!(isPtr(extMem))) rt.bad("cuDestroyExternalMemory", "extMem", "pointer", extMem);
     const r = raw.cuDestroyExternalMemory(extMem);
     if (rt.guards) rt.check("cuDestroyExternalMemory");
     if (r !== 0) rt.fail(r, "cuDestroyExternalMemory", extMem);
@@ -2307,7 +3086,8 @@ function cuDestroyExternalMemory$(raw: Raw, rt: CheckedRuntime): Checked["cuDest
 function cuImportExternalSemaphore$(raw: Raw, rt: CheckedRuntime): Checked["cuImportExternalSemaphore"] {
   const o0 = rt.out[0]!;
   return function cuImportExternalSemaphore(semHandleDesc: PointerLike): CUexternalSemaphore {
-    const r = raw.cuImportExternalSemaphore(o0, rt.ptr(rt.expect(semHandleDesc, CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st, "cuImportExternalSemaphore", "semHandleDesc")));
+    if (arguments.length !== 1) rt.arity("cuImportExternalSemaphore", "semHandleDesc", 1, arguments.length);
+    const r = raw.cuImportExternalSemaphore(o0, rt.ptr(rt.expect(semHandleDesc, CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st, "cuImportExternalSemaphore", "semHandleDesc"), "cuImportExternalSemaphore", "semHandleDesc"));
     if (rt.guards) rt.check("cuImportExternalSemaphore");
     if (r !== 0) rt.fail(r, "cuImportExternalSemaphore");
     return rt.readPointer(0) as CUexternalSemaphore;
@@ -2315,23 +3095,34 @@ function cuImportExternalSemaphore$(raw: Raw, rt: CheckedRuntime): Checked["cuIm
 }
 
 function cuSignalExternalSemaphoresAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuSignalExternalSemaphoresAsync"] {
+  const isPtr = rt.isPointer;
   return function cuSignalExternalSemaphoresAsync(extSemArray: PointerLike, paramsArray: PointerLike, numExtSems: number, stream: CUstream): void {
-    const r = raw.cuSignalExternalSemaphoresAsync(rt.ptr(extSemArray), rt.ptr(rt.expect(paramsArray, CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st, "cuSignalExternalSemaphoresAsync", "paramsArray")), numExtSems, stream);
+    if (arguments.length !== 4) rt.arity("cuSignalExternalSemaphoresAsync", "extSemArray,paramsArray,numExtSems,stream", 4, arguments.length);
+    if (!(typeof numExtSems === "number" && (numExtSems >>> 0) === numExtSems)) rt.bad("cuSignalExternalSemaphoresAsync", "numExtSems", "u32", numExtSems);
+    if (!(isPtr(stream))) rt.bad("cuSignalExternalSemaphoresAsync", "stream", "pointer", stream);
+    const r = raw.cuSignalExternalSemaphoresAsync(rt.ptr(extSemArray, "cuSignalExternalSemaphoresAsync", "extSemArray"), rt.ptr(rt.expect(paramsArray, CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st, "cuSignalExternalSemaphoresAsync", "paramsArray"), "cuSignalExternalSemaphoresAsync", "paramsArray"), numExtSems, stream);
     if (rt.guards) rt.check("cuSignalExternalSemaphoresAsync");
     if (r !== 0) rt.fail(r, "cuSignalExternalSemaphoresAsync");
   };
 }
 
 function cuWaitExternalSemaphoresAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuWaitExternalSemaphoresAsync"] {
+  const isPtr = rt.isPointer;
   return function cuWaitExternalSemaphoresAsync(extSemArray: PointerLike, paramsArray: PointerLike, numExtSems: number, stream: CUstream): void {
-    const r = raw.cuWaitExternalSemaphoresAsync(rt.ptr(extSemArray), rt.ptr(rt.expect(paramsArray, CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st, "cuWaitExternalSemaphoresAsync", "paramsArray")), numExtSems, stream);
+    if (arguments.length !== 4) rt.arity("cuWaitExternalSemaphoresAsync", "extSemArray,paramsArray,numExtSems,stream", 4, arguments.length);
+    if (!(typeof numExtSems === "number" && (numExtSems >>> 0) === numExtSems)) rt.bad("cuWaitExternalSemaphoresAsync", "numExtSems", "u32", numExtSems);
+    if (!(isPtr(stream))) rt.bad("cuWaitExternalSemaphoresAsync", "stream", "pointer", stream);
+    const r = raw.cuWaitExternalSemaphoresAsync(rt.ptr(extSemArray, "cuWaitExternalSemaphoresAsync", "extSemArray"), rt.ptr(rt.expect(paramsArray, CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st, "cuWaitExternalSemaphoresAsync", "paramsArray"), "cuWaitExternalSemaphoresAsync", "paramsArray"), numExtSems, stream);
     if (rt.guards) rt.check("cuWaitExternalSemaphoresAsync");
     if (r !== 0) rt.fail(r, "cuWaitExternalSemaphoresAsync");
   };
 }
 
 function cuDestroyExternalSemaphore$(raw: Raw, rt: CheckedRuntime): Checked["cuDestroyExternalSemaphore"] {
+  const isPtr = rt.isPointer;
   return function cuDestroyExternalSemaphore(extSem: CUexternalSemaphore): void {
+    if (arguments.length !== 1) rt.arity("cuDestroyExternalSemaphore", "extSem", 1, arguments.length);
+    if (!(isPtr(extSem))) rt.bad("cuDestroyExternalSemaphore", "extSem", "pointer", extSem);
     const r = raw.cuDestroyExternalSemaphore(extSem);
     if (rt.guards) rt.check("cuDestroyExternalSemaphore");
     if (r !== 0) rt.fail(r, "cuDestroyExternalSemaphore", extSem);
@@ -2339,7 +3130,13 @@ function cuDestroyExternalSemaphore$(raw: Raw, rt: CheckedRuntime): Checked["cuD
 }
 
 function cuStreamWaitValue32$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamWaitValue32"] {
+  const isPtr = rt.isPointer;
   return function cuStreamWaitValue32(stream: CUstream, addr: CUdeviceptr, value: cuuint32_t, flags: number): void {
+    if (arguments.length !== 4) rt.arity("cuStreamWaitValue32", "stream,addr,value,flags", 4, arguments.length);
+    if (!(isPtr(stream))) rt.bad("cuStreamWaitValue32", "stream", "pointer", stream);
+    if (!((typeof addr === "bigint" ? addr >= 0n && addr <= 18446744073709551615n : Number.isSafeInteger(addr) && addr >= 0))) rt.bad("cuStreamWaitValue32", "addr", "u64", addr);
+    if (!(typeof value === "number" && (value >>> 0) === value)) rt.bad("cuStreamWaitValue32", "value", "u32", value);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cuStreamWaitValue32", "flags", "u32", flags);
     const r = raw.cuStreamWaitValue32(stream, addr, value, flags);
     if (rt.guards) rt.check("cuStreamWaitValue32");
     if (r !== 0) rt.fail(r, "cuStreamWaitValue32", stream);
@@ -2347,7 +3144,13 @@ function cuStreamWaitValue32$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamWa
 }
 
 function cuStreamWaitValue64$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamWaitValue64"] {
+  const isPtr = rt.isPointer;
   return function cuStreamWaitValue64(stream: CUstream, addr: CUdeviceptr, value: cuuint64_t, flags: number): void {
+    if (arguments.length !== 4) rt.arity("cuStreamWaitValue64", "stream,addr,value,flags", 4, arguments.length);
+    if (!(isPtr(stream))) rt.bad("cuStreamWaitValue64", "stream", "pointer", stream);
+    if (!((typeof addr === "bigint" ? addr >= 0n && addr <= 18446744073709551615n : Number.isSafeInteger(addr) && addr >= 0))) rt.bad("cuStreamWaitValue64", "addr", "u64", addr);
+    if (!((typeof value === "bigint" ? value >= 0n && value <= 18446744073709551615n : Number.isSafeInteger(value) && value >= 0))) rt.bad("cuStreamWaitValue64", "value", "u64", value);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cuStreamWaitValue64", "flags", "u32", flags);
     const r = raw.cuStreamWaitValue64(stream, addr, value, flags);
     if (rt.guards) rt.check("cuStreamWaitValue64");
     if (r !== 0) rt.fail(r, "cuStreamWaitValue64", stream);
@@ -2355,7 +3158,13 @@ function cuStreamWaitValue64$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamWa
 }
 
 function cuStreamWriteValue32$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamWriteValue32"] {
+  const isPtr = rt.isPointer;
   return function cuStreamWriteValue32(stream: CUstream, addr: CUdeviceptr, value: cuuint32_t, flags: number): void {
+    if (arguments.length !== 4) rt.arity("cuStreamWriteValue32", "stream,addr,value,flags", 4, arguments.length);
+    if (!(isPtr(stream))) rt.bad("cuStreamWriteValue32", "stream", "pointer", stream);
+    if (!((typeof addr === "bigint" ? addr >= 0n && addr <= 18446744073709551615n : Number.isSafeInteger(addr) && addr >= 0))) rt.bad("cuStreamWriteValue32", "addr", "u64", addr);
+    if (!(typeof value === "number" && (value >>> 0) === value)) rt.bad("cuStreamWriteValue32", "value", "u32", value);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cuStreamWriteValue32", "flags", "u32", flags);
     const r = raw.cuStreamWriteValue32(stream, addr, value, flags);
     if (rt.guards) rt.check("cuStreamWriteValue32");
     if (r !== 0) rt.fail(r, "cuStreamWriteValue32", stream);
@@ -2363,7 +3172,13 @@ function cuStreamWriteValue32$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamW
 }
 
 function cuStreamWriteValue64$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamWriteValue64"] {
+  const isPtr = rt.isPointer;
   return function cuStreamWriteValue64(stream: CUstream, addr: CUdeviceptr, value: cuuint64_t, flags: number): void {
+    if (arguments.length !== 4) rt.arity("cuStreamWriteValue64", "stream,addr,value,flags", 4, arguments.length);
+    if (!(isPtr(stream))) rt.bad("cuStreamWriteValue64", "stream", "pointer", stream);
+    if (!((typeof addr === "bigint" ? addr >= 0n && addr <= 18446744073709551615n : Number.isSafeInteger(addr) && addr >= 0))) rt.bad("cuStreamWriteValue64", "addr", "u64", addr);
+    if (!((typeof value === "bigint" ? value >= 0n && value <= 18446744073709551615n : Number.isSafeInteger(value) && value >= 0))) rt.bad("cuStreamWriteValue64", "value", "u64", value);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cuStreamWriteValue64", "flags", "u32", flags);
     const r = raw.cuStreamWriteValue64(stream, addr, value, flags);
     if (rt.guards) rt.check("cuStreamWriteValue64");
     if (r !== 0) rt.fail(r, "cuStreamWriteValue64", stream);
@@ -2371,8 +3186,13 @@ function cuStreamWriteValue64$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamW
 }
 
 function cuStreamBatchMemOp$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamBatchMemOp"] {
+  const isPtr = rt.isPointer;
   return function cuStreamBatchMemOp(stream: CUstream, count: number, paramArray: PointerLike, flags: number): void {
-    const r = raw.cuStreamBatchMemOp(stream, count, rt.ptr(rt.expect(paramArray, CUstreamBatchMemOpParams_union, "cuStreamBatchMemOp", "paramArray")), flags);
+    if (arguments.length !== 4) rt.arity("cuStreamBatchMemOp", "stream,count,paramArray,flags", 4, arguments.length);
+    if (!(isPtr(stream))) rt.bad("cuStreamBatchMemOp", "stream", "pointer", stream);
+    if (!(typeof count === "number" && (count >>> 0) === count)) rt.bad("cuStreamBatchMemOp", "count", "u32", count);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cuStreamBatchMemOp", "flags", "u32", flags);
+    const r = raw.cuStreamBatchMemOp(stream, count, rt.ptr(rt.expect(paramArray, CUstreamBatchMemOpParams_union, "cuStreamBatchMemOp", "paramArray"), "cuStreamBatchMemOp", "paramArray"), flags);
     if (rt.guards) rt.check("cuStreamBatchMemOp");
     if (r !== 0) rt.fail(r, "cuStreamBatchMemOp", stream);
   };
@@ -2381,7 +3201,11 @@ function cuStreamBatchMemOp$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamBat
 function cuFuncGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuFuncGetAttribute"] {
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
+  const isPtr = rt.isPointer;
   return function cuFuncGetAttribute(attrib: CUfunction_attribute, hfunc: CUfunction): number {
+    if (arguments.length !== 2) rt.arity("cuFuncGetAttribute", "attrib,hfunc", 2, arguments.length);
+    if (!(typeof attrib === "number" && (attrib >>> 0) === attrib)) rt.bad("cuFuncGetAttribute", "attrib", "u32", attrib);
+    if (!(isPtr(hfunc))) rt.bad("cuFuncGetAttribute", "hfunc", "pointer", hfunc);
     const r = raw.cuFuncGetAttribute(o0, attrib, hfunc);
     if (rt.guards) rt.check("cuFuncGetAttribute");
     if (r !== 0) rt.fail(r, "cuFuncGetAttribute");
@@ -2390,7 +3214,12 @@ function cuFuncGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuFuncGetAt
 }
 
 function cuFuncSetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuFuncSetAttribute"] {
+  const isPtr = rt.isPointer;
   return function cuFuncSetAttribute(hfunc: CUfunction, attrib: CUfunction_attribute, value: number): void {
+    if (arguments.length !== 3) rt.arity("cuFuncSetAttribute", "hfunc,attrib,value", 3, arguments.length);
+    if (!(isPtr(hfunc))) rt.bad("cuFuncSetAttribute", "hfunc", "pointer", hfunc);
+    if (!(typeof attrib === "number" && (attrib >>> 0) === attrib)) rt.bad("cuFuncSetAttribute", "attrib", "u32", attrib);
+    if (!(typeof value === "number" && (value | 0) === value)) rt.bad("cuFuncSetAttribute", "value", "i32", value);
     const r = raw.cuFuncSetAttribute(hfunc, attrib, value);
     if (rt.guards) rt.check("cuFuncSetAttribute");
     if (r !== 0) rt.fail(r, "cuFuncSetAttribute", hfunc);
@@ -2398,7 +3227,11 @@ function cuFuncSetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuFuncSetAt
 }
 
 function cuFuncSetCacheConfig$(raw: Raw, rt: CheckedRuntime): Checked["cuFuncSetCacheConfig"] {
+  const isPtr = rt.isPointer;
   return function cuFuncSetCacheConfig(hfunc: CUfunction, config: CUfunc_cache): void {
+    if (arguments.length !== 2) rt.arity("cuFuncSetCacheConfig", "hfunc,config", 2, arguments.length);
+    if (!(isPtr(hfunc))) rt.bad("cuFuncSetCacheConfig", "hfunc", "pointer", hfunc);
+    if (!(typeof config === "number" && (config >>> 0) === config)) rt.bad("cuFuncSetCacheConfig", "config", "u32", config);
     const r = raw.cuFuncSetCacheConfig(hfunc, config);
     if (rt.guards) rt.check("cuFuncSetCacheConfig");
     if (r !== 0) rt.fail(r, "cuFuncSetCacheConfig", hfunc);
@@ -2407,7 +3240,10 @@ function cuFuncSetCacheConfig$(raw: Raw, rt: CheckedRuntime): Checked["cuFuncSet
 
 function cuFuncGetModule$(raw: Raw, rt: CheckedRuntime): Checked["cuFuncGetModule"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuFuncGetModule(hfunc: CUfunction): CUmodule {
+    if (arguments.length !== 1) rt.arity("cuFuncGetModule", "hfunc", 1, arguments.length);
+    if (!(isPtr(hfunc))) rt.bad("cuFuncGetModule", "hfunc", "pointer", hfunc);
     const r = raw.cuFuncGetModule(o0, hfunc);
     if (rt.guards) rt.check("cuFuncGetModule");
     if (r !== 0) rt.fail(r, "cuFuncGetModule");
@@ -2417,7 +3253,10 @@ function cuFuncGetModule$(raw: Raw, rt: CheckedRuntime): Checked["cuFuncGetModul
 
 function cuFuncGetName$(raw: Raw, rt: CheckedRuntime): Checked["cuFuncGetName"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuFuncGetName(hfunc: CUfunction): string | null {
+    if (arguments.length !== 1) rt.arity("cuFuncGetName", "hfunc", 1, arguments.length);
+    if (!(isPtr(hfunc))) rt.bad("cuFuncGetName", "hfunc", "pointer", hfunc);
     const r = raw.cuFuncGetName(o0, hfunc);
     if (rt.guards) rt.check("cuFuncGetName");
     if (r !== 0) rt.fail(r, "cuFuncGetName");
@@ -2429,7 +3268,11 @@ function cuFuncGetParamInfo$(raw: Raw, rt: CheckedRuntime): Checked["cuFuncGetPa
   const o0 = rt.out[0]!;
   const o1 = rt.out[1]!;
   const u64 = rt.u64;
+  const isPtr = rt.isPointer;
   return function cuFuncGetParamInfo(func: CUfunction, paramIndex: bigint | number): [paramOffset: bigint, paramSize: bigint] {
+    if (arguments.length !== 2) rt.arity("cuFuncGetParamInfo", "func,paramIndex", 2, arguments.length);
+    if (!(isPtr(func))) rt.bad("cuFuncGetParamInfo", "func", "pointer", func);
+    if (!((typeof paramIndex === "bigint" ? paramIndex >= 0n && paramIndex <= 18446744073709551615n : Number.isSafeInteger(paramIndex) && paramIndex >= 0))) rt.bad("cuFuncGetParamInfo", "paramIndex", "u64", paramIndex);
     const r = raw.cuFuncGetParamInfo(func, paramIndex, o0, o1);
     if (rt.guards) rt.check("cuFuncGetParamInfo");
     if (r !== 0) rt.fail(r, "cuFuncGetParamInfo", func);
@@ -2440,7 +3283,10 @@ function cuFuncGetParamInfo$(raw: Raw, rt: CheckedRuntime): Checked["cuFuncGetPa
 function cuFuncIsLoaded$(raw: Raw, rt: CheckedRuntime): Checked["cuFuncIsLoaded"] {
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
+  const isPtr = rt.isPointer;
   return function cuFuncIsLoaded(function_: CUfunction): CUfunctionLoadingState {
+    if (arguments.length !== 1) rt.arity("cuFuncIsLoaded", "function_", 1, arguments.length);
+    if (!(isPtr(function_))) rt.bad("cuFuncIsLoaded", "function", "pointer", function_);
     const r = raw.cuFuncIsLoaded(o0, function_);
     if (rt.guards) rt.check("cuFuncIsLoaded");
     if (r !== 0) rt.fail(r, "cuFuncIsLoaded");
@@ -2449,7 +3295,10 @@ function cuFuncIsLoaded$(raw: Raw, rt: CheckedRuntime): Checked["cuFuncIsLoaded"
 }
 
 function cuFuncLoad$(raw: Raw, rt: CheckedRuntime): Checked["cuFuncLoad"] {
+  const isPtr = rt.isPointer;
   return function cuFuncLoad(function_: CUfunction): void {
+    if (arguments.length !== 1) rt.arity("cuFuncLoad", "function_", 1, arguments.length);
+    if (!(isPtr(function_))) rt.bad("cuFuncLoad", "function", "pointer", function_);
     const r = raw.cuFuncLoad(function_);
     if (rt.guards) rt.check("cuFuncLoad");
     if (r !== 0) rt.fail(r, "cuFuncLoad", function_);
@@ -2457,24 +3306,49 @@ function cuFuncLoad$(raw: Raw, rt: CheckedRuntime): Checked["cuFuncLoad"] {
 }
 
 function cuLaunchKernel$(raw: Raw, rt: CheckedRuntime): Checked["cuLaunchKernel"] {
+  const isPtr = rt.isPointer;
   return function cuLaunchKernel(f: CUfunction, gridDimX: number, gridDimY: number, gridDimZ: number, blockDimX: number, blockDimY: number, blockDimZ: number, sharedMemBytes: number, hStream: CUstream, kernelParams: PointerLike, extra: PointerLike): void {
-    const r = raw.cuLaunchKernel(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, rt.ptr(kernelParams), rt.ptr(extra));
+    if (arguments.length !== 11) rt.arity("cuLaunchKernel", "f,gridDimX,gridDimY,gridDimZ,blockDimX,blockDimY,blockDimZ,sharedMemBytes,hStream,kernelParams,extra", 11, arguments.length);
+    if (!(isPtr(f))) rt.bad("cuLaunchKernel", "f", "pointer", f);
+    if (!(typeof gridDimX === "number" && (gridDimX >>> 0) === gridDimX)) rt.bad("cuLaunchKernel", "gridDimX", "u32", gridDimX);
+    if (!(typeof gridDimY === "number" && (gridDimY >>> 0) === gridDimY)) rt.bad("cuLaunchKernel", "gridDimY", "u32", gridDimY);
+    if (!(typeof gridDimZ === "number" && (gridDimZ >>> 0) === gridDimZ)) rt.bad("cuLaunchKernel", "gridDimZ", "u32", gridDimZ);
+    if (!(typeof blockDimX === "number" && (blockDimX >>> 0) === blockDimX)) rt.bad("cuLaunchKernel", "blockDimX", "u32", blockDimX);
+    if (!(typeof blockDimY === "number" && (blockDimY >>> 0) === blockDimY)) rt.bad("cuLaunchKernel", "blockDimY", "u32", blockDimY);
+    if (!(typeof blockDimZ === "number" && (blockDimZ >>> 0) === blockDimZ)) rt.bad("cuLaunchKernel", "blockDimZ", "u32", blockDimZ);
+    if (!(typeof sharedMemBytes === "number" && (sharedMemBytes >>> 0) === sharedMemBytes)) rt.bad("cuLaunchKernel", "sharedMemBytes", "u32", sharedMemBytes);
+    if (!(isPtr(hStream))) rt.bad("cuLaunchKernel", "hStream", "pointer", hStream);
+    const r = raw.cuLaunchKernel(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, rt.ptr(kernelParams, "cuLaunchKernel", "kernelParams"), rt.ptr(extra, "cuLaunchKernel", "extra"));
     if (rt.guards) rt.check("cuLaunchKernel");
     if (r !== 0) rt.fail(r, "cuLaunchKernel", f);
   };
 }
 
 function cuLaunchKernelEx$(raw: Raw, rt: CheckedRuntime): Checked["cuLaunchKernelEx"] {
+  const isPtr = rt.isPointer;
   return function cuLaunchKernelEx(config: PointerLike, f: CUfunction, kernelParams: PointerLike, extra: PointerLike): void {
-    const r = raw.cuLaunchKernelEx(rt.ptr(rt.expect(config, CUlaunchConfig_st, "cuLaunchKernelEx", "config")), f, rt.ptr(kernelParams), rt.ptr(extra));
+    if (arguments.length !== 4) rt.arity("cuLaunchKernelEx", "config,f,kernelParams,extra", 4, arguments.length);
+    if (!(isPtr(f))) rt.bad("cuLaunchKernelEx", "f", "pointer", f);
+    const r = raw.cuLaunchKernelEx(rt.ptr(rt.expect(config, CUlaunchConfig_st, "cuLaunchKernelEx", "config"), "cuLaunchKernelEx", "config"), f, rt.ptr(kernelParams, "cuLaunchKernelEx", "kernelParams"), rt.ptr(extra, "cuLaunchKernelEx", "extra"));
     if (rt.guards) rt.check("cuLaunchKernelEx");
     if (r !== 0) rt.fail(r, "cuLaunchKernelEx");
   };
 }
 
 function cuLaunchCooperativeKernel$(raw: Raw, rt: CheckedRuntime): Checked["cuLaunchCooperativeKernel"] {
+  const isPtr = rt.isPointer;
   return function cuLaunchCooperativeKernel(f: CUfunction, gridDimX: number, gridDimY: number, gridDimZ: number, blockDimX: number, blockDimY: number, blockDimZ: number, sharedMemBytes: number, hStream: CUstream, kernelParams: PointerLike): void {
-    const r = raw.cuLaunchCooperativeKernel(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, rt.ptr(kernelParams));
+    if (arguments.length !== 10) rt.arity("cuLaunchCooperativeKernel", "f,gridDimX,gridDimY,gridDimZ,blockDimX,blockDimY,blockDimZ,sharedMemBytes,hStream,kernelParams", 10, arguments.length);
+    if (!(isPtr(f))) rt.bad("cuLaunchCooperativeKernel", "f", "pointer", f);
+    if (!(typeof gridDimX === "number" && (gridDimX >>> 0) === gridDimX)) rt.bad("cuLaunchCooperativeKernel", "gridDimX", "u32", gridDimX);
+    if (!(typeof gridDimY === "number" && (gridDimY >>> 0) === gridDimY)) rt.bad("cuLaunchCooperativeKernel", "gridDimY", "u32", gridDimY);
+    if (!(typeof gridDimZ === "number" && (gridDimZ >>> 0) === gridDimZ)) rt.bad("cuLaunchCooperativeKernel", "gridDimZ", "u32", gridDimZ);
+    if (!(typeof blockDimX === "number" && (blockDimX >>> 0) === blockDimX)) rt.bad("cuLaunchCooperativeKernel", "blockDimX", "u32", blockDimX);
+    if (!(typeof blockDimY === "number" && (blockDimY >>> 0) === blockDimY)) rt.bad("cuLaunchCooperativeKernel", "blockDimY", "u32", blockDimY);
+    if (!(typeof blockDimZ === "number" && (blockDimZ >>> 0) === blockDimZ)) rt.bad("cuLaunchCooperativeKernel", "blockDimZ", "u32", blockDimZ);
+    if (!(typeof sharedMemBytes === "number" && (sharedMemBytes >>> 0) === sharedMemBytes)) rt.bad("cuLaunchCooperativeKernel", "sharedMemBytes", "u32", sharedMemBytes);
+    if (!(isPtr(hStream))) rt.bad("cuLaunchCooperativeKernel", "hStream", "pointer", hStream);
+    const r = raw.cuLaunchCooperativeKernel(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, rt.ptr(kernelParams, "cuLaunchCooperativeKernel", "kernelParams"));
     if (rt.guards) rt.check("cuLaunchCooperativeKernel");
     if (r !== 0) rt.fail(r, "cuLaunchCooperativeKernel", f);
   };
@@ -2482,7 +3356,9 @@ function cuLaunchCooperativeKernel$(raw: Raw, rt: CheckedRuntime): Checked["cuLa
 
 function cuLaunchCooperativeKernelMultiDevice$(raw: Raw, rt: CheckedRuntime): Checked["cuLaunchCooperativeKernelMultiDevice"] {
   return function cuLaunchCooperativeKernelMultiDevice(launchParamsList: PointerLike, numDevices: number, flags: number): void {
-    rt.count(numDevices, "cuLaunchCooperativeKernelMultiDevice", "numDevices");
+    if (arguments.length !== 3) rt.arity("cuLaunchCooperativeKernelMultiDevice", "launchParamsList,numDevices,flags", 3, arguments.length);
+    if (!(typeof numDevices === "number" && (numDevices >>> 0) === numDevices)) rt.bad("cuLaunchCooperativeKernelMultiDevice", "numDevices", "u32", numDevices);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cuLaunchCooperativeKernelMultiDevice", "flags", "u32", flags);
     const r = raw.cuLaunchCooperativeKernelMultiDevice(rt.sized(launchParamsList, numDevices, 56, "cuLaunchCooperativeKernelMultiDevice", "launchParamsList", CUDA_LAUNCH_PARAMS_st), numDevices, flags);
     if (rt.guards) rt.check("cuLaunchCooperativeKernelMultiDevice");
     if (r !== 0) rt.fail(r, "cuLaunchCooperativeKernelMultiDevice");
@@ -2490,15 +3366,25 @@ function cuLaunchCooperativeKernelMultiDevice$(raw: Raw, rt: CheckedRuntime): Ch
 }
 
 function cuLaunchHostFunc$(raw: Raw, rt: CheckedRuntime): Checked["cuLaunchHostFunc"] {
+  const isPtr = rt.isPointer;
   return function cuLaunchHostFunc(hStream: CUstream, fn: CUhostFn, userData: PointerLike): void {
-    const r = raw.cuLaunchHostFunc(hStream, fn, rt.ptr(userData));
+    if (arguments.length !== 3) rt.arity("cuLaunchHostFunc", "hStream,fn,userData", 3, arguments.length);
+    if (!(isPtr(hStream))) rt.bad("cuLaunchHostFunc", "hStream", "pointer", hStream);
+    if (!(isPtr(fn))) rt.bad("cuLaunchHostFunc", "fn", "function", fn);
+    const r = raw.cuLaunchHostFunc(hStream, fn, rt.ptr(userData, "cuLaunchHostFunc", "userData"));
     if (rt.guards) rt.check("cuLaunchHostFunc");
     if (r !== 0) rt.fail(r, "cuLaunchHostFunc", hStream);
   };
 }
 
 function cuFuncSetBlockShape$(raw: Raw, rt: CheckedRuntime): Checked["cuFuncSetBlockShape"] {
+  const isPtr = rt.isPointer;
   return function cuFuncSetBlockShape(hfunc: CUfunction, x: number, y: number, z: number): void {
+    if (arguments.length !== 4) rt.arity("cuFuncSetBlockShape", "hfunc,x,y,z", 4, arguments.length);
+    if (!(isPtr(hfunc))) rt.bad("cuFuncSetBlockShape", "hfunc", "pointer", hfunc);
+    if (!(typeof x === "number" && (x | 0) === x)) rt.bad("cuFuncSetBlockShape", "x", "i32", x);
+    if (!(typeof y === "number" && (y | 0) === y)) rt.bad("cuFuncSetBlockShape", "y", "i32", y);
+    if (!(typeof z === "number" && (z | 0) === z)) rt.bad("cuFuncSetBlockShape", "z", "i32", z);
     const r = raw.cuFuncSetBlockShape(hfunc, x, y, z);
     if (rt.guards) rt.check("cuFuncSetBlockShape");
     if (r !== 0) rt.fail(r, "cuFuncSetBlockShape", hfunc);
@@ -2506,7 +3392,11 @@ function cuFuncSetBlockShape$(raw: Raw, rt: CheckedRuntime): Checked["cuFuncSetB
 }
 
 function cuFuncSetSharedSize$(raw: Raw, rt: CheckedRuntime): Checked["cuFuncSetSharedSize"] {
+  const isPtr = rt.isPointer;
   return function cuFuncSetSharedSize(hfunc: CUfunction, bytes: number): void {
+    if (arguments.length !== 2) rt.arity("cuFuncSetSharedSize", "hfunc,bytes", 2, arguments.length);
+    if (!(isPtr(hfunc))) rt.bad("cuFuncSetSharedSize", "hfunc", "pointer", hfunc);
+    if (!(typeof bytes === "number" && (bytes >>> 0) === bytes)) rt.bad("cuFuncSetSharedSize", "bytes", "u32", bytes);
     const r = raw.cuFuncSetSharedSize(hfunc, bytes);
     if (rt.guards) rt.check("cuFuncSetSharedSize");
     if (r !== 0) rt.fail(r, "cuFuncSetSharedSize", hfunc);
@@ -2514,7 +3404,11 @@ function cuFuncSetSharedSize$(raw: Raw, rt: CheckedRuntime): Checked["cuFuncSetS
 }
 
 function cuParamSetSize$(raw: Raw, rt: CheckedRuntime): Checked["cuParamSetSize"] {
+  const isPtr = rt.isPointer;
   return function cuParamSetSize(hfunc: CUfunction, numbytes: number): void {
+    if (arguments.length !== 2) rt.arity("cuParamSetSize", "hfunc,numbytes", 2, arguments.length);
+    if (!(isPtr(hfunc))) rt.bad("cuParamSetSize", "hfunc", "pointer", hfunc);
+    if (!(typeof numbytes === "number" && (numbytes >>> 0) === numbytes)) rt.bad("cuParamSetSize", "numbytes", "u32", numbytes);
     const r = raw.cuParamSetSize(hfunc, numbytes);
     if (rt.guards) rt.check("cuParamSetSize");
     if (r !== 0) rt.fail(r, "cuParamSetSize", hfunc);
@@ -2522,7 +3416,12 @@ function cuParamSetSize$(raw: Raw, rt: CheckedRuntime): Checked["cuParamSetSize"
 }
 
 function cuParamSeti$(raw: Raw, rt: CheckedRuntime): Checked["cuParamSeti"] {
+  const isPtr = rt.isPointer;
   return function cuParamSeti(hfunc: CUfunction, offset: number, value: number): void {
+    if (arguments.length !== 3) rt.arity("cuParamSeti", "hfunc,offset,value", 3, arguments.length);
+    if (!(isPtr(hfunc))) rt.bad("cuParamSeti", "hfunc", "pointer", hfunc);
+    if (!(typeof offset === "number" && (offset | 0) === offset)) rt.bad("cuParamSeti", "offset", "i32", offset);
+    if (!(typeof value === "number" && (value >>> 0) === value)) rt.bad("cuParamSeti", "value", "u32", value);
     const r = raw.cuParamSeti(hfunc, offset, value);
     if (rt.guards) rt.check("cuParamSeti");
     if (r !== 0) rt.fail(r, "cuParamSeti", hfunc);
@@ -2530,7 +3429,12 @@ function cuParamSeti$(raw: Raw, rt: CheckedRuntime): Checked["cuParamSeti"] {
 }
 
 function cuParamSetf$(raw: Raw, rt: CheckedRuntime): Checked["cuParamSetf"] {
+  const isPtr = rt.isPointer;
   return function cuParamSetf(hfunc: CUfunction, offset: number, value: number): void {
+    if (arguments.length !== 3) rt.arity("cuParamSetf", "hfunc,offset,value", 3, arguments.length);
+    if (!(isPtr(hfunc))) rt.bad("cuParamSetf", "hfunc", "pointer", hfunc);
+    if (!(typeof offset === "number" && (offset | 0) === offset)) rt.bad("cuParamSetf", "offset", "i32", offset);
+    if (!(typeof value === "number")) rt.bad("cuParamSetf", "value", "f32", value);
     const r = raw.cuParamSetf(hfunc, offset, value);
     if (rt.guards) rt.check("cuParamSetf");
     if (r !== 0) rt.fail(r, "cuParamSetf", hfunc);
@@ -2538,15 +3442,23 @@ function cuParamSetf$(raw: Raw, rt: CheckedRuntime): Checked["cuParamSetf"] {
 }
 
 function cuParamSetv$(raw: Raw, rt: CheckedRuntime): Checked["cuParamSetv"] {
+  const isPtr = rt.isPointer;
   return function cuParamSetv(hfunc: CUfunction, offset: number, ptr: PointerLike, numbytes: number): void {
-    const r = raw.cuParamSetv(hfunc, offset, rt.ptr(ptr), numbytes);
+    if (arguments.length !== 4) rt.arity("cuParamSetv", "hfunc,offset,ptr,numbytes", 4, arguments.length);
+    if (!(isPtr(hfunc))) rt.bad("cuParamSetv", "hfunc", "pointer", hfunc);
+    if (!(typeof offset === "number" && (offset | 0) === offset)) rt.bad("cuParamSetv", "offset", "i32", offset);
+    if (!(typeof numbytes === "number" && (numbytes >>> 0) === numbytes)) rt.bad("cuParamSetv", "numbytes", "u32", numbytes);
+    const r = raw.cuParamSetv(hfunc, offset, rt.ptr(ptr, "cuParamSetv", "ptr"), numbytes);
     if (rt.guards) rt.check("cuParamSetv");
     if (r !== 0) rt.fail(r, "cuParamSetv", hfunc);
   };
 }
 
 function cuLaunch$(raw: Raw, rt: CheckedRuntime): Checked["cuLaunch"] {
+  const isPtr = rt.isPointer;
   return function cuLaunch(f: CUfunction): void {
+    if (arguments.length !== 1) rt.arity("cuLaunch", "f", 1, arguments.length);
+    if (!(isPtr(f))) rt.bad("cuLaunch", "f", "pointer", f);
     const r = raw.cuLaunch(f);
     if (rt.guards) rt.check("cuLaunch");
     if (r !== 0) rt.fail(r, "cuLaunch", f);
@@ -2554,7 +3466,12 @@ function cuLaunch$(raw: Raw, rt: CheckedRuntime): Checked["cuLaunch"] {
 }
 
 function cuLaunchGrid$(raw: Raw, rt: CheckedRuntime): Checked["cuLaunchGrid"] {
+  const isPtr = rt.isPointer;
   return function cuLaunchGrid(f: CUfunction, grid_width: number, grid_height: number): void {
+    if (arguments.length !== 3) rt.arity("cuLaunchGrid", "f,grid_width,grid_height", 3, arguments.length);
+    if (!(isPtr(f))) rt.bad("cuLaunchGrid", "f", "pointer", f);
+    if (!(typeof grid_width === "number" && (grid_width | 0) === grid_width)) rt.bad("cuLaunchGrid", "grid_width", "i32", grid_width);
+    if (!(typeof grid_height === "number" && (grid_height | 0) === grid_height)) rt.bad("cuLaunchGrid", "grid_height", "i32", grid_height);
     const r = raw.cuLaunchGrid(f, grid_width, grid_height);
     if (rt.guards) rt.check("cuLaunchGrid");
     if (r !== 0) rt.fail(r, "cuLaunchGrid", f);
@@ -2562,7 +3479,13 @@ function cuLaunchGrid$(raw: Raw, rt: CheckedRuntime): Checked["cuLaunchGrid"] {
 }
 
 function cuLaunchGridAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuLaunchGridAsync"] {
+  const isPtr = rt.isPointer;
   return function cuLaunchGridAsync(f: CUfunction, grid_width: number, grid_height: number, hStream: CUstream): void {
+    if (arguments.length !== 4) rt.arity("cuLaunchGridAsync", "f,grid_width,grid_height,hStream", 4, arguments.length);
+    if (!(isPtr(f))) rt.bad("cuLaunchGridAsync", "f", "pointer", f);
+    if (!(typeof grid_width === "number" && (grid_width | 0) === grid_width)) rt.bad("cuLaunchGridAsync", "grid_width", "i32", grid_width);
+    if (!(typeof grid_height === "number" && (grid_height | 0) === grid_height)) rt.bad("cuLaunchGridAsync", "grid_height", "i32", grid_height);
+    if (!(isPtr(hStream))) rt.bad("cuLaunchGridAsync", "hStream", "pointer", hStream);
     const r = raw.cuLaunchGridAsync(f, grid_width, grid_height, hStream);
     if (rt.guards) rt.check("cuLaunchGridAsync");
     if (r !== 0) rt.fail(r, "cuLaunchGridAsync", f);
@@ -2570,7 +3493,12 @@ function cuLaunchGridAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuLaunchGrid
 }
 
 function cuParamSetTexRef$(raw: Raw, rt: CheckedRuntime): Checked["cuParamSetTexRef"] {
+  const isPtr = rt.isPointer;
   return function cuParamSetTexRef(hfunc: CUfunction, texunit: number, hTexRef: CUtexref): void {
+    if (arguments.length !== 3) rt.arity("cuParamSetTexRef", "hfunc,texunit,hTexRef", 3, arguments.length);
+    if (!(isPtr(hfunc))) rt.bad("cuParamSetTexRef", "hfunc", "pointer", hfunc);
+    if (!(typeof texunit === "number" && (texunit | 0) === texunit)) rt.bad("cuParamSetTexRef", "texunit", "i32", texunit);
+    if (!(isPtr(hTexRef))) rt.bad("cuParamSetTexRef", "hTexRef", "pointer", hTexRef);
     const r = raw.cuParamSetTexRef(hfunc, texunit, hTexRef);
     if (rt.guards) rt.check("cuParamSetTexRef");
     if (r !== 0) rt.fail(r, "cuParamSetTexRef", hfunc);
@@ -2578,7 +3506,11 @@ function cuParamSetTexRef$(raw: Raw, rt: CheckedRuntime): Checked["cuParamSetTex
 }
 
 function cuFuncSetSharedMemConfig$(raw: Raw, rt: CheckedRuntime): Checked["cuFuncSetSharedMemConfig"] {
+  const isPtr = rt.isPointer;
   return function cuFuncSetSharedMemConfig(hfunc: CUfunction, config: CUsharedconfig): void {
+    if (arguments.length !== 2) rt.arity("cuFuncSetSharedMemConfig", "hfunc,config", 2, arguments.length);
+    if (!(isPtr(hfunc))) rt.bad("cuFuncSetSharedMemConfig", "hfunc", "pointer", hfunc);
+    if (!(typeof config === "number" && (config >>> 0) === config)) rt.bad("cuFuncSetSharedMemConfig", "config", "u32", config);
     const r = raw.cuFuncSetSharedMemConfig(hfunc, config);
     if (rt.guards) rt.check("cuFuncSetSharedMemConfig");
     if (r !== 0) rt.fail(r, "cuFuncSetSharedMemConfig", hfunc);
@@ -2588,6 +3520,8 @@ function cuFuncSetSharedMemConfig$(raw: Raw, rt: CheckedRuntime): Checked["cuFun
 function cuGraphCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphCreate"] {
   const o0 = rt.out[0]!;
   return function cuGraphCreate(flags: number): CUgraph {
+    if (arguments.length !== 1) rt.arity("cuGraphCreate", "flags", 1, arguments.length);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cuGraphCreate", "flags", "u32", flags);
     const r = raw.cuGraphCreate(o0, flags);
     if (rt.guards) rt.check("cuGraphCreate");
     if (r !== 0) rt.fail(r, "cuGraphCreate");
@@ -2597,9 +3531,12 @@ function cuGraphCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphCreate"] 
 
 function cuGraphAddKernelNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphAddKernelNode"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuGraphAddKernelNode(hGraph: CUgraph, dependencies: PointerLike, numDependencies: bigint | number, nodeParams: PointerLike): CUgraphNode {
-    rt.count(numDependencies, "cuGraphAddKernelNode", "numDependencies");
-    const r = raw.cuGraphAddKernelNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, "cuGraphAddKernelNode", "dependencies"), numDependencies, rt.ptr(rt.expect(nodeParams, CUDA_KERNEL_NODE_PARAMS_v2_st, "cuGraphAddKernelNode", "nodeParams")));
+    if (arguments.length !== 4) rt.arity("cuGraphAddKernelNode", "hGraph,dependencies,numDependencies,nodeParams", 4, arguments.length);
+    if (!(isPtr(hGraph))) rt.bad("cuGraphAddKernelNode", "hGraph", "pointer", hGraph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cuGraphAddKernelNode", "numDependencies", "u64", numDependencies);
+    const r = raw.cuGraphAddKernelNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, "cuGraphAddKernelNode", "dependencies"), numDependencies, rt.ptr(rt.expect(nodeParams, CUDA_KERNEL_NODE_PARAMS_v2_st, "cuGraphAddKernelNode", "nodeParams"), "cuGraphAddKernelNode", "nodeParams"));
     if (rt.guards) rt.check("cuGraphAddKernelNode");
     if (r !== 0) rt.fail(r, "cuGraphAddKernelNode");
     return rt.readPointer(0) as CUgraphNode;
@@ -2607,8 +3544,11 @@ function cuGraphAddKernelNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphAd
 }
 
 function cuGraphKernelNodeGetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphKernelNodeGetParams"] {
+  const isPtr = rt.isPointer;
   return function cuGraphKernelNodeGetParams(hNode: CUgraphNode, nodeParams?: CUDA_KERNEL_NODE_PARAMS_v2_st): CUDA_KERNEL_NODE_PARAMS_v2_st {
-    const $nodeParams = nodeParams === undefined ? rt.record(CUDA_KERNEL_NODE_PARAMS_v2_st) : rt.expect(nodeParams, CUDA_KERNEL_NODE_PARAMS_v2_st, "cuGraphKernelNodeGetParams", "nodeParams");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuGraphKernelNodeGetParams", "hNode,nodeParams", 1, arguments.length);
+    if (!(isPtr(hNode))) rt.bad("cuGraphKernelNodeGetParams", "hNode", "pointer", hNode);
+    const $nodeParams = nodeParams === undefined ? rt.record(CUDA_KERNEL_NODE_PARAMS_v2_st) : rt.recordArg(nodeParams, CUDA_KERNEL_NODE_PARAMS_v2_st, "cuGraphKernelNodeGetParams", "nodeParams");
     const r = raw.cuGraphKernelNodeGetParams(hNode, $nodeParams.$pointer());
     if (rt.guards) rt.check("cuGraphKernelNodeGetParams");
     if (r !== 0) rt.fail(r, "cuGraphKernelNodeGetParams", hNode);
@@ -2617,8 +3557,11 @@ function cuGraphKernelNodeGetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuG
 }
 
 function cuGraphKernelNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphKernelNodeSetParams"] {
+  const isPtr = rt.isPointer;
   return function cuGraphKernelNodeSetParams(hNode: CUgraphNode, nodeParams: PointerLike): void {
-    const r = raw.cuGraphKernelNodeSetParams(hNode, rt.ptr(rt.expect(nodeParams, CUDA_KERNEL_NODE_PARAMS_v2_st, "cuGraphKernelNodeSetParams", "nodeParams")));
+    if (arguments.length !== 2) rt.arity("cuGraphKernelNodeSetParams", "hNode,nodeParams", 2, arguments.length);
+    if (!(isPtr(hNode))) rt.bad("cuGraphKernelNodeSetParams", "hNode", "pointer", hNode);
+    const r = raw.cuGraphKernelNodeSetParams(hNode, rt.ptr(rt.expect(nodeParams, CUDA_KERNEL_NODE_PARAMS_v2_st, "cuGraphKernelNodeSetParams", "nodeParams"), "cuGraphKernelNodeSetParams", "nodeParams"));
     if (rt.guards) rt.check("cuGraphKernelNodeSetParams");
     if (r !== 0) rt.fail(r, "cuGraphKernelNodeSetParams", hNode);
   };
@@ -2626,9 +3569,13 @@ function cuGraphKernelNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuG
 
 function cuGraphAddMemcpyNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphAddMemcpyNode"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuGraphAddMemcpyNode(hGraph: CUgraph, dependencies: PointerLike, numDependencies: bigint | number, copyParams: PointerLike, ctx: CUcontext): CUgraphNode {
-    rt.count(numDependencies, "cuGraphAddMemcpyNode", "numDependencies");
-    const r = raw.cuGraphAddMemcpyNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, "cuGraphAddMemcpyNode", "dependencies"), numDependencies, rt.ptr(rt.expect(copyParams, CUDA_MEMCPY3D_st, "cuGraphAddMemcpyNode", "copyParams")), ctx);
+    if (arguments.length !== 5) rt.arity("cuGraphAddMemcpyNode", "hGraph,dependencies,numDependencies,copyParams,ctx", 5, arguments.length);
+    if (!(isPtr(hGraph))) rt.bad("cuGraphAddMemcpyNode", "hGraph", "pointer", hGraph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cuGraphAddMemcpyNode", "numDependencies", "u64", numDependencies);
+    if (!(isPtr(ctx))) rt.bad("cuGraphAddMemcpyNode", "ctx", "pointer", ctx);
+    const r = raw.cuGraphAddMemcpyNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, "cuGraphAddMemcpyNode", "dependencies"), numDependencies, rt.ptr(rt.expect(copyParams, CUDA_MEMCPY3D_st, "cuGraphAddMemcpyNode", "copyParams"), "cuGraphAddMemcpyNode", "copyParams"), ctx);
     if (rt.guards) rt.check("cuGraphAddMemcpyNode");
     if (r !== 0) rt.fail(r, "cuGraphAddMemcpyNode");
     return rt.readPointer(0) as CUgraphNode;
@@ -2636,8 +3583,11 @@ function cuGraphAddMemcpyNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphAd
 }
 
 function cuGraphMemcpyNodeGetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphMemcpyNodeGetParams"] {
+  const isPtr = rt.isPointer;
   return function cuGraphMemcpyNodeGetParams(hNode: CUgraphNode, nodeParams?: CUDA_MEMCPY3D_st): CUDA_MEMCPY3D_st {
-    const $nodeParams = nodeParams === undefined ? rt.record(CUDA_MEMCPY3D_st) : rt.expect(nodeParams, CUDA_MEMCPY3D_st, "cuGraphMemcpyNodeGetParams", "nodeParams");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuGraphMemcpyNodeGetParams", "hNode,nodeParams", 1, arguments.length);
+    if (!(isPtr(hNode))) rt.bad("cuGraphMemcpyNodeGetParams", "hNode", "pointer", hNode);
+    const $nodeParams = nodeParams === undefined ? rt.record(CUDA_MEMCPY3D_st) : rt.recordArg(nodeParams, CUDA_MEMCPY3D_st, "cuGraphMemcpyNodeGetParams", "nodeParams");
     const r = raw.cuGraphMemcpyNodeGetParams(hNode, $nodeParams.$pointer());
     if (rt.guards) rt.check("cuGraphMemcpyNodeGetParams");
     if (r !== 0) rt.fail(r, "cuGraphMemcpyNodeGetParams", hNode);
@@ -2646,8 +3596,11 @@ function cuGraphMemcpyNodeGetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuG
 }
 
 function cuGraphMemcpyNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphMemcpyNodeSetParams"] {
+  const isPtr = rt.isPointer;
   return function cuGraphMemcpyNodeSetParams(hNode: CUgraphNode, nodeParams: PointerLike): void {
-    const r = raw.cuGraphMemcpyNodeSetParams(hNode, rt.ptr(rt.expect(nodeParams, CUDA_MEMCPY3D_st, "cuGraphMemcpyNodeSetParams", "nodeParams")));
+    if (arguments.length !== 2) rt.arity("cuGraphMemcpyNodeSetParams", "hNode,nodeParams", 2, arguments.length);
+    if (!(isPtr(hNode))) rt.bad("cuGraphMemcpyNodeSetParams", "hNode", "pointer", hNode);
+    const r = raw.cuGraphMemcpyNodeSetParams(hNode, rt.ptr(rt.expect(nodeParams, CUDA_MEMCPY3D_st, "cuGraphMemcpyNodeSetParams", "nodeParams"), "cuGraphMemcpyNodeSetParams", "nodeParams"));
     if (rt.guards) rt.check("cuGraphMemcpyNodeSetParams");
     if (r !== 0) rt.fail(r, "cuGraphMemcpyNodeSetParams", hNode);
   };
@@ -2655,9 +3608,13 @@ function cuGraphMemcpyNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuG
 
 function cuGraphAddMemsetNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphAddMemsetNode"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuGraphAddMemsetNode(hGraph: CUgraph, dependencies: PointerLike, numDependencies: bigint | number, memsetParams: PointerLike, ctx: CUcontext): CUgraphNode {
-    rt.count(numDependencies, "cuGraphAddMemsetNode", "numDependencies");
-    const r = raw.cuGraphAddMemsetNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, "cuGraphAddMemsetNode", "dependencies"), numDependencies, rt.ptr(rt.expect(memsetParams, CUDA_MEMSET_NODE_PARAMS_st, "cuGraphAddMemsetNode", "memsetParams")), ctx);
+    if (arguments.length !== 5) rt.arity("cuGraphAddMemsetNode", "hGraph,dependencies,numDependencies,memsetParams,ctx", 5, arguments.length);
+    if (!(isPtr(hGraph))) rt.bad("cuGraphAddMemsetNode", "hGraph", "pointer", hGraph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cuGraphAddMemsetNode", "numDependencies", "u64", numDependencies);
+    if (!(isPtr(ctx))) rt.bad("cuGraphAddMemsetNode", "ctx", "pointer", ctx);
+    const r = raw.cuGraphAddMemsetNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, "cuGraphAddMemsetNode", "dependencies"), numDependencies, rt.ptr(rt.expect(memsetParams, CUDA_MEMSET_NODE_PARAMS_st, "cuGraphAddMemsetNode", "memsetParams"), "cuGraphAddMemsetNode", "memsetParams"), ctx);
     if (rt.guards) rt.check("cuGraphAddMemsetNode");
     if (r !== 0) rt.fail(r, "cuGraphAddMemsetNode");
     return rt.readPointer(0) as CUgraphNode;
@@ -2665,8 +3622,11 @@ function cuGraphAddMemsetNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphAd
 }
 
 function cuGraphMemsetNodeGetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphMemsetNodeGetParams"] {
+  const isPtr = rt.isPointer;
   return function cuGraphMemsetNodeGetParams(hNode: CUgraphNode, nodeParams?: CUDA_MEMSET_NODE_PARAMS_st): CUDA_MEMSET_NODE_PARAMS_st {
-    const $nodeParams = nodeParams === undefined ? rt.record(CUDA_MEMSET_NODE_PARAMS_st) : rt.expect(nodeParams, CUDA_MEMSET_NODE_PARAMS_st, "cuGraphMemsetNodeGetParams", "nodeParams");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuGraphMemsetNodeGetParams", "hNode,nodeParams", 1, arguments.length);
+    if (!(isPtr(hNode))) rt.bad("cuGraphMemsetNodeGetParams", "hNode", "pointer", hNode);
+    const $nodeParams = nodeParams === undefined ? rt.record(CUDA_MEMSET_NODE_PARAMS_st) : rt.recordArg(nodeParams, CUDA_MEMSET_NODE_PARAMS_st, "cuGraphMemsetNodeGetParams", "nodeParams");
     const r = raw.cuGraphMemsetNodeGetParams(hNode, $nodeParams.$pointer());
     if (rt.guards) rt.check("cuGraphMemsetNodeGetParams");
     if (r !== 0) rt.fail(r, "cuGraphMemsetNodeGetParams", hNode);
@@ -2675,8 +3635,11 @@ function cuGraphMemsetNodeGetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuG
 }
 
 function cuGraphMemsetNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphMemsetNodeSetParams"] {
+  const isPtr = rt.isPointer;
   return function cuGraphMemsetNodeSetParams(hNode: CUgraphNode, nodeParams: PointerLike): void {
-    const r = raw.cuGraphMemsetNodeSetParams(hNode, rt.ptr(rt.expect(nodeParams, CUDA_MEMSET_NODE_PARAMS_st, "cuGraphMemsetNodeSetParams", "nodeParams")));
+    if (arguments.length !== 2) rt.arity("cuGraphMemsetNodeSetParams", "hNode,nodeParams", 2, arguments.length);
+    if (!(isPtr(hNode))) rt.bad("cuGraphMemsetNodeSetParams", "hNode", "pointer", hNode);
+    const r = raw.cuGraphMemsetNodeSetParams(hNode, rt.ptr(rt.expect(nodeParams, CUDA_MEMSET_NODE_PARAMS_st, "cuGraphMemsetNodeSetParams", "nodeParams"), "cuGraphMemsetNodeSetParams", "nodeParams"));
     if (rt.guards) rt.check("cuGraphMemsetNodeSetParams");
     if (r !== 0) rt.fail(r, "cuGraphMemsetNodeSetParams", hNode);
   };
@@ -2684,9 +3647,12 @@ function cuGraphMemsetNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuG
 
 function cuGraphAddHostNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphAddHostNode"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuGraphAddHostNode(hGraph: CUgraph, dependencies: PointerLike, numDependencies: bigint | number, nodeParams: PointerLike): CUgraphNode {
-    rt.count(numDependencies, "cuGraphAddHostNode", "numDependencies");
-    const r = raw.cuGraphAddHostNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, "cuGraphAddHostNode", "dependencies"), numDependencies, rt.ptr(rt.expect(nodeParams, CUDA_HOST_NODE_PARAMS_st, "cuGraphAddHostNode", "nodeParams")));
+    if (arguments.length !== 4) rt.arity("cuGraphAddHostNode", "hGraph,dependencies,numDependencies,nodeParams", 4, arguments.length);
+    if (!(isPtr(hGraph))) rt.bad("cuGraphAddHostNode", "hGraph", "pointer", hGraph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cuGraphAddHostNode", "numDependencies", "u64", numDependencies);
+    const r = raw.cuGraphAddHostNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, "cuGraphAddHostNode", "dependencies"), numDependencies, rt.ptr(rt.expect(nodeParams, CUDA_HOST_NODE_PARAMS_st, "cuGraphAddHostNode", "nodeParams"), "cuGraphAddHostNode", "nodeParams"));
     if (rt.guards) rt.check("cuGraphAddHostNode");
     if (r !== 0) rt.fail(r, "cuGraphAddHostNode");
     return rt.readPointer(0) as CUgraphNode;
@@ -2694,8 +3660,11 @@ function cuGraphAddHostNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphAddH
 }
 
 function cuGraphHostNodeGetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphHostNodeGetParams"] {
+  const isPtr = rt.isPointer;
   return function cuGraphHostNodeGetParams(hNode: CUgraphNode, nodeParams?: CUDA_HOST_NODE_PARAMS_st): CUDA_HOST_NODE_PARAMS_st {
-    const $nodeParams = nodeParams === undefined ? rt.record(CUDA_HOST_NODE_PARAMS_st) : rt.expect(nodeParams, CUDA_HOST_NODE_PARAMS_st, "cuGraphHostNodeGetParams", "nodeParams");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuGraphHostNodeGetParams", "hNode,nodeParams", 1, arguments.length);
+    if (!(isPtr(hNode))) rt.bad("cuGraphHostNodeGetParams", "hNode", "pointer", hNode);
+    const $nodeParams = nodeParams === undefined ? rt.record(CUDA_HOST_NODE_PARAMS_st) : rt.recordArg(nodeParams, CUDA_HOST_NODE_PARAMS_st, "cuGraphHostNodeGetParams", "nodeParams");
     const r = raw.cuGraphHostNodeGetParams(hNode, $nodeParams.$pointer());
     if (rt.guards) rt.check("cuGraphHostNodeGetParams");
     if (r !== 0) rt.fail(r, "cuGraphHostNodeGetParams", hNode);
@@ -2704,8 +3673,11 @@ function cuGraphHostNodeGetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGra
 }
 
 function cuGraphHostNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphHostNodeSetParams"] {
+  const isPtr = rt.isPointer;
   return function cuGraphHostNodeSetParams(hNode: CUgraphNode, nodeParams: PointerLike): void {
-    const r = raw.cuGraphHostNodeSetParams(hNode, rt.ptr(rt.expect(nodeParams, CUDA_HOST_NODE_PARAMS_st, "cuGraphHostNodeSetParams", "nodeParams")));
+    if (arguments.length !== 2) rt.arity("cuGraphHostNodeSetParams", "hNode,nodeParams", 2, arguments.length);
+    if (!(isPtr(hNode))) rt.bad("cuGraphHostNodeSetParams", "hNode", "pointer", hNode);
+    const r = raw.cuGraphHostNodeSetParams(hNode, rt.ptr(rt.expect(nodeParams, CUDA_HOST_NODE_PARAMS_st, "cuGraphHostNodeSetParams", "nodeParams"), "cuGraphHostNodeSetParams", "nodeParams"));
     if (rt.guards) rt.check("cuGraphHostNodeSetParams");
     if (r !== 0) rt.fail(r, "cuGraphHostNodeSetParams", hNode);
   };
@@ -2713,8 +3685,12 @@ function cuGraphHostNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGra
 
 function cuGraphAddChildGraphNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphAddChildGraphNode"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuGraphAddChildGraphNode(hGraph: CUgraph, dependencies: PointerLike, numDependencies: bigint | number, childGraph: CUgraph): CUgraphNode {
-    rt.count(numDependencies, "cuGraphAddChildGraphNode", "numDependencies");
+    if (arguments.length !== 4) rt.arity("cuGraphAddChildGraphNode", "hGraph,dependencies,numDependencies,childGraph", 4, arguments.length);
+    if (!(isPtr(hGraph))) rt.bad("cuGraphAddChildGraphNode", "hGraph", "pointer", hGraph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cuGraphAddChildGraphNode", "numDependencies", "u64", numDependencies);
+    if (!(isPtr(childGraph))) rt.bad("cuGraphAddChildGraphNode", "childGraph", "pointer", childGraph);
     const r = raw.cuGraphAddChildGraphNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, "cuGraphAddChildGraphNode", "dependencies"), numDependencies, childGraph);
     if (rt.guards) rt.check("cuGraphAddChildGraphNode");
     if (r !== 0) rt.fail(r, "cuGraphAddChildGraphNode");
@@ -2724,7 +3700,10 @@ function cuGraphAddChildGraphNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGra
 
 function cuGraphChildGraphNodeGetGraph$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphChildGraphNodeGetGraph"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuGraphChildGraphNodeGetGraph(hNode: CUgraphNode): CUgraph {
+    if (arguments.length !== 1) rt.arity("cuGraphChildGraphNodeGetGraph", "hNode", 1, arguments.length);
+    if (!(isPtr(hNode))) rt.bad("cuGraphChildGraphNodeGetGraph", "hNode", "pointer", hNode);
     const r = raw.cuGraphChildGraphNodeGetGraph(hNode, o0);
     if (rt.guards) rt.check("cuGraphChildGraphNodeGetGraph");
     if (r !== 0) rt.fail(r, "cuGraphChildGraphNodeGetGraph", hNode);
@@ -2734,8 +3713,11 @@ function cuGraphChildGraphNodeGetGraph$(raw: Raw, rt: CheckedRuntime): Checked["
 
 function cuGraphAddEmptyNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphAddEmptyNode"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuGraphAddEmptyNode(hGraph: CUgraph, dependencies: PointerLike, numDependencies: bigint | number): CUgraphNode {
-    rt.count(numDependencies, "cuGraphAddEmptyNode", "numDependencies");
+    if (arguments.length !== 3) rt.arity("cuGraphAddEmptyNode", "hGraph,dependencies,numDependencies", 3, arguments.length);
+    if (!(isPtr(hGraph))) rt.bad("cuGraphAddEmptyNode", "hGraph", "pointer", hGraph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cuGraphAddEmptyNode", "numDependencies", "u64", numDependencies);
     const r = raw.cuGraphAddEmptyNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, "cuGraphAddEmptyNode", "dependencies"), numDependencies);
     if (rt.guards) rt.check("cuGraphAddEmptyNode");
     if (r !== 0) rt.fail(r, "cuGraphAddEmptyNode");
@@ -2745,8 +3727,12 @@ function cuGraphAddEmptyNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphAdd
 
 function cuGraphAddEventRecordNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphAddEventRecordNode"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuGraphAddEventRecordNode(hGraph: CUgraph, dependencies: PointerLike, numDependencies: bigint | number, event: CUevent): CUgraphNode {
-    rt.count(numDependencies, "cuGraphAddEventRecordNode", "numDependencies");
+    if (arguments.length !== 4) rt.arity("cuGraphAddEventRecordNode", "hGraph,dependencies,numDependencies,event", 4, arguments.length);
+    if (!(isPtr(hGraph))) rt.bad("cuGraphAddEventRecordNode", "hGraph", "pointer", hGraph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cuGraphAddEventRecordNode", "numDependencies", "u64", numDependencies);
+    if (!(isPtr(event))) rt.bad("cuGraphAddEventRecordNode", "event", "pointer", event);
     const r = raw.cuGraphAddEventRecordNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, "cuGraphAddEventRecordNode", "dependencies"), numDependencies, event);
     if (rt.guards) rt.check("cuGraphAddEventRecordNode");
     if (r !== 0) rt.fail(r, "cuGraphAddEventRecordNode");
@@ -2756,7 +3742,10 @@ function cuGraphAddEventRecordNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGr
 
 function cuGraphEventRecordNodeGetEvent$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphEventRecordNodeGetEvent"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuGraphEventRecordNodeGetEvent(hNode: CUgraphNode): CUevent {
+    if (arguments.length !== 1) rt.arity("cuGraphEventRecordNodeGetEvent", "hNode", 1, arguments.length);
+    if (!(isPtr(hNode))) rt.bad("cuGraphEventRecordNodeGetEvent", "hNode", "pointer", hNode);
     const r = raw.cuGraphEventRecordNodeGetEvent(hNode, o0);
     if (rt.guards) rt.check("cuGraphEventRecordNodeGetEvent");
     if (r !== 0) rt.fail(r, "cuGraphEventRecordNodeGetEvent", hNode);
@@ -2765,7 +3754,11 @@ function cuGraphEventRecordNodeGetEvent$(raw: Raw, rt: CheckedRuntime): Checked[
 }
 
 function cuGraphEventRecordNodeSetEvent$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphEventRecordNodeSetEvent"] {
+  const isPtr = rt.isPointer;
   return function cuGraphEventRecordNodeSetEvent(hNode: CUgraphNode, event: CUevent): void {
+    if (arguments.length !== 2) rt.arity("cuGraphEventRecordNodeSetEvent", "hNode,event", 2, arguments.length);
+    if (!(isPtr(hNode))) rt.bad("cuGraphEventRecordNodeSetEvent", "hNode", "pointer", hNode);
+    if (!(isPtr(event))) rt.bad("cuGraphEventRecordNodeSetEvent", "event", "pointer", event);
     const r = raw.cuGraphEventRecordNodeSetEvent(hNode, event);
     if (rt.guards) rt.check("cuGraphEventRecordNodeSetEvent");
     if (r !== 0) rt.fail(r, "cuGraphEventRecordNodeSetEvent", hNode);
@@ -2774,8 +3767,12 @@ function cuGraphEventRecordNodeSetEvent$(raw: Raw, rt: CheckedRuntime): Checked[
 
 function cuGraphAddEventWaitNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphAddEventWaitNode"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuGraphAddEventWaitNode(hGraph: CUgraph, dependencies: PointerLike, numDependencies: bigint | number, event: CUevent): CUgraphNode {
-    rt.count(numDependencies, "cuGraphAddEventWaitNode", "numDependencies");
+    if (arguments.length !== 4) rt.arity("cuGraphAddEventWaitNode", "hGraph,dependencies,numDependencies,event", 4, arguments.length);
+    if (!(isPtr(hGraph))) rt.bad("cuGraphAddEventWaitNode", "hGraph", "pointer", hGraph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cuGraphAddEventWaitNode", "numDependencies", "u64", numDependencies);
+    if (!(isPtr(event))) rt.bad("cuGraphAddEventWaitNode", "event", "pointer", event);
     const r = raw.cuGraphAddEventWaitNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, "cuGraphAddEventWaitNode", "dependencies"), numDependencies, event);
     if (rt.guards) rt.check("cuGraphAddEventWaitNode");
     if (r !== 0) rt.fail(r, "cuGraphAddEventWaitNode");
@@ -2785,7 +3782,10 @@ function cuGraphAddEventWaitNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGrap
 
 function cuGraphEventWaitNodeGetEvent$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphEventWaitNodeGetEvent"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuGraphEventWaitNodeGetEvent(hNode: CUgraphNode): CUevent {
+    if (arguments.length !== 1) rt.arity("cuGraphEventWaitNodeGetEvent", "hNode", 1, arguments.length);
+    if (!(isPtr(hNode))) rt.bad("cuGraphEventWaitNodeGetEvent", "hNode", "pointer", hNode);
     const r = raw.cuGraphEventWaitNodeGetEvent(hNode, o0);
     if (rt.guards) rt.check("cuGraphEventWaitNodeGetEvent");
     if (r !== 0) rt.fail(r, "cuGraphEventWaitNodeGetEvent", hNode);
@@ -2794,7 +3794,11 @@ function cuGraphEventWaitNodeGetEvent$(raw: Raw, rt: CheckedRuntime): Checked["c
 }
 
 function cuGraphEventWaitNodeSetEvent$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphEventWaitNodeSetEvent"] {
+  const isPtr = rt.isPointer;
   return function cuGraphEventWaitNodeSetEvent(hNode: CUgraphNode, event: CUevent): void {
+    if (arguments.length !== 2) rt.arity("cuGraphEventWaitNodeSetEvent", "hNode,event", 2, arguments.length);
+    if (!(isPtr(hNode))) rt.bad("cuGraphEventWaitNodeSetEvent", "hNode", "pointer", hNode);
+    if (!(isPtr(event))) rt.bad("cuGraphEventWaitNodeSetEvent", "event", "pointer", event);
     const r = raw.cuGraphEventWaitNodeSetEvent(hNode, event);
     if (rt.guards) rt.check("cuGraphEventWaitNodeSetEvent");
     if (r !== 0) rt.fail(r, "cuGraphEventWaitNodeSetEvent", hNode);
@@ -2803,9 +3807,12 @@ function cuGraphEventWaitNodeSetEvent$(raw: Raw, rt: CheckedRuntime): Checked["c
 
 function cuGraphAddExternalSemaphoresSignalNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphAddExternalSemaphoresSignalNode"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuGraphAddExternalSemaphoresSignalNode(hGraph: CUgraph, dependencies: PointerLike, numDependencies: bigint | number, nodeParams: PointerLike): CUgraphNode {
-    rt.count(numDependencies, "cuGraphAddExternalSemaphoresSignalNode", "numDependencies");
-    const r = raw.cuGraphAddExternalSemaphoresSignalNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, "cuGraphAddExternalSemaphoresSignalNode", "dependencies"), numDependencies, rt.ptr(rt.expect(nodeParams, CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st, "cuGraphAddExternalSemaphoresSignalNode", "nodeParams")));
+    if (arguments.length !== 4) rt.arity("cuGraphAddExternalSemaphoresSignalNode", "hGraph,dependencies,numDependencies,nodeParams", 4, arguments.length);
+    if (!(isPtr(hGraph))) rt.bad("cuGraphAddExternalSemaphoresSignalNode", "hGraph", "pointer", hGraph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cuGraphAddExternalSemaphoresSignalNode", "numDependencies", "u64", numDependencies);
+    const r = raw.cuGraphAddExternalSemaphoresSignalNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, "cuGraphAddExternalSemaphoresSignalNode", "dependencies"), numDependencies, rt.ptr(rt.expect(nodeParams, CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st, "cuGraphAddExternalSemaphoresSignalNode", "nodeParams"), "cuGraphAddExternalSemaphoresSignalNode", "nodeParams"));
     if (rt.guards) rt.check("cuGraphAddExternalSemaphoresSignalNode");
     if (r !== 0) rt.fail(r, "cuGraphAddExternalSemaphoresSignalNode");
     return rt.readPointer(0) as CUgraphNode;
@@ -2813,8 +3820,11 @@ function cuGraphAddExternalSemaphoresSignalNode$(raw: Raw, rt: CheckedRuntime): 
 }
 
 function cuGraphExternalSemaphoresSignalNodeGetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphExternalSemaphoresSignalNodeGetParams"] {
+  const isPtr = rt.isPointer;
   return function cuGraphExternalSemaphoresSignalNodeGetParams(hNode: CUgraphNode, params_out?: CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st): CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st {
-    const $params_out = params_out === undefined ? rt.record(CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st) : rt.expect(params_out, CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st, "cuGraphExternalSemaphoresSignalNodeGetParams", "params_out");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuGraphExternalSemaphoresSignalNodeGetParams", "hNode,params_out", 1, arguments.length);
+    if (!(isPtr(hNode))) rt.bad("cuGraphExternalSemaphoresSignalNodeGetParams", "hNode", "pointer", hNode);
+    const $params_out = params_out === undefined ? rt.record(CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st) : rt.recordArg(params_out, CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st, "cuGraphExternalSemaphoresSignalNodeGetParams", "params_out");
     const r = raw.cuGraphExternalSemaphoresSignalNodeGetParams(hNode, $params_out.$pointer());
     if (rt.guards) rt.check("cuGraphExternalSemaphoresSignalNodeGetParams");
     if (r !== 0) rt.fail(r, "cuGraphExternalSemaphoresSignalNodeGetParams", hNode);
@@ -2823,8 +3833,11 @@ function cuGraphExternalSemaphoresSignalNodeGetParams$(raw: Raw, rt: CheckedRunt
 }
 
 function cuGraphExternalSemaphoresSignalNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphExternalSemaphoresSignalNodeSetParams"] {
+  const isPtr = rt.isPointer;
   return function cuGraphExternalSemaphoresSignalNodeSetParams(hNode: CUgraphNode, nodeParams: PointerLike): void {
-    const r = raw.cuGraphExternalSemaphoresSignalNodeSetParams(hNode, rt.ptr(rt.expect(nodeParams, CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st, "cuGraphExternalSemaphoresSignalNodeSetParams", "nodeParams")));
+    if (arguments.length !== 2) rt.arity("cuGraphExternalSemaphoresSignalNodeSetParams", "hNode,nodeParams", 2, arguments.length);
+    if (!(isPtr(hNode))) rt.bad("cuGraphExternalSemaphoresSignalNodeSetParams", "hNode", "pointer", hNode);
+    const r = raw.cuGraphExternalSemaphoresSignalNodeSetParams(hNode, rt.ptr(rt.expect(nodeParams, CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st, "cuGraphExternalSemaphoresSignalNodeSetParams", "nodeParams"), "cuGraphExternalSemaphoresSignalNodeSetParams", "nodeParams"));
     if (rt.guards) rt.check("cuGraphExternalSemaphoresSignalNodeSetParams");
     if (r !== 0) rt.fail(r, "cuGraphExternalSemaphoresSignalNodeSetParams", hNode);
   };
@@ -2832,9 +3845,12 @@ function cuGraphExternalSemaphoresSignalNodeSetParams$(raw: Raw, rt: CheckedRunt
 
 function cuGraphAddExternalSemaphoresWaitNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphAddExternalSemaphoresWaitNode"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuGraphAddExternalSemaphoresWaitNode(hGraph: CUgraph, dependencies: PointerLike, numDependencies: bigint | number, nodeParams: PointerLike): CUgraphNode {
-    rt.count(numDependencies, "cuGraphAddExternalSemaphoresWaitNode", "numDependencies");
-    const r = raw.cuGraphAddExternalSemaphoresWaitNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, "cuGraphAddExternalSemaphoresWaitNode", "dependencies"), numDependencies, rt.ptr(rt.expect(nodeParams, CUDA_EXT_SEM_WAIT_NODE_PARAMS_st, "cuGraphAddExternalSemaphoresWaitNode", "nodeParams")));
+    if (arguments.length !== 4) rt.arity("cuGraphAddExternalSemaphoresWaitNode", "hGraph,dependencies,numDependencies,nodeParams", 4, arguments.length);
+    if (!(isPtr(hGraph))) rt.bad("cuGraphAddExternalSemaphoresWaitNode", "hGraph", "pointer", hGraph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cuGraphAddExternalSemaphoresWaitNode", "numDependencies", "u64", numDependencies);
+    const r = raw.cuGraphAddExternalSemaphoresWaitNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, "cuGraphAddExternalSemaphoresWaitNode", "dependencies"), numDependencies, rt.ptr(rt.expect(nodeParams, CUDA_EXT_SEM_WAIT_NODE_PARAMS_st, "cuGraphAddExternalSemaphoresWaitNode", "nodeParams"), "cuGraphAddExternalSemaphoresWaitNode", "nodeParams"));
     if (rt.guards) rt.check("cuGraphAddExternalSemaphoresWaitNode");
     if (r !== 0) rt.fail(r, "cuGraphAddExternalSemaphoresWaitNode");
     return rt.readPointer(0) as CUgraphNode;
@@ -2842,8 +3858,11 @@ function cuGraphAddExternalSemaphoresWaitNode$(raw: Raw, rt: CheckedRuntime): Ch
 }
 
 function cuGraphExternalSemaphoresWaitNodeGetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphExternalSemaphoresWaitNodeGetParams"] {
+  const isPtr = rt.isPointer;
   return function cuGraphExternalSemaphoresWaitNodeGetParams(hNode: CUgraphNode, params_out?: CUDA_EXT_SEM_WAIT_NODE_PARAMS_st): CUDA_EXT_SEM_WAIT_NODE_PARAMS_st {
-    const $params_out = params_out === undefined ? rt.record(CUDA_EXT_SEM_WAIT_NODE_PARAMS_st) : rt.expect(params_out, CUDA_EXT_SEM_WAIT_NODE_PARAMS_st, "cuGraphExternalSemaphoresWaitNodeGetParams", "params_out");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuGraphExternalSemaphoresWaitNodeGetParams", "hNode,params_out", 1, arguments.length);
+    if (!(isPtr(hNode))) rt.bad("cuGraphExternalSemaphoresWaitNodeGetParams", "hNode", "pointer", hNode);
+    const $params_out = params_out === undefined ? rt.record(CUDA_EXT_SEM_WAIT_NODE_PARAMS_st) : rt.recordArg(params_out, CUDA_EXT_SEM_WAIT_NODE_PARAMS_st, "cuGraphExternalSemaphoresWaitNodeGetParams", "params_out");
     const r = raw.cuGraphExternalSemaphoresWaitNodeGetParams(hNode, $params_out.$pointer());
     if (rt.guards) rt.check("cuGraphExternalSemaphoresWaitNodeGetParams");
     if (r !== 0) rt.fail(r, "cuGraphExternalSemaphoresWaitNodeGetParams", hNode);
@@ -2852,8 +3871,11 @@ function cuGraphExternalSemaphoresWaitNodeGetParams$(raw: Raw, rt: CheckedRuntim
 }
 
 function cuGraphExternalSemaphoresWaitNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphExternalSemaphoresWaitNodeSetParams"] {
+  const isPtr = rt.isPointer;
   return function cuGraphExternalSemaphoresWaitNodeSetParams(hNode: CUgraphNode, nodeParams: PointerLike): void {
-    const r = raw.cuGraphExternalSemaphoresWaitNodeSetParams(hNode, rt.ptr(rt.expect(nodeParams, CUDA_EXT_SEM_WAIT_NODE_PARAMS_st, "cuGraphExternalSemaphoresWaitNodeSetParams", "nodeParams")));
+    if (arguments.length !== 2) rt.arity("cuGraphExternalSemaphoresWaitNodeSetParams", "hNode,nodeParams", 2, arguments.length);
+    if (!(isPtr(hNode))) rt.bad("cuGraphExternalSemaphoresWaitNodeSetParams", "hNode", "pointer", hNode);
+    const r = raw.cuGraphExternalSemaphoresWaitNodeSetParams(hNode, rt.ptr(rt.expect(nodeParams, CUDA_EXT_SEM_WAIT_NODE_PARAMS_st, "cuGraphExternalSemaphoresWaitNodeSetParams", "nodeParams"), "cuGraphExternalSemaphoresWaitNodeSetParams", "nodeParams"));
     if (rt.guards) rt.check("cuGraphExternalSemaphoresWaitNodeSetParams");
     if (r !== 0) rt.fail(r, "cuGraphExternalSemaphoresWaitNodeSetParams", hNode);
   };
@@ -2861,9 +3883,12 @@ function cuGraphExternalSemaphoresWaitNodeSetParams$(raw: Raw, rt: CheckedRuntim
 
 function cuGraphAddBatchMemOpNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphAddBatchMemOpNode"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuGraphAddBatchMemOpNode(hGraph: CUgraph, dependencies: PointerLike, numDependencies: bigint | number, nodeParams: PointerLike): CUgraphNode {
-    rt.count(numDependencies, "cuGraphAddBatchMemOpNode", "numDependencies");
-    const r = raw.cuGraphAddBatchMemOpNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, "cuGraphAddBatchMemOpNode", "dependencies"), numDependencies, rt.ptr(rt.expect(nodeParams, CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st, "cuGraphAddBatchMemOpNode", "nodeParams")));
+    if (arguments.length !== 4) rt.arity("cuGraphAddBatchMemOpNode", "hGraph,dependencies,numDependencies,nodeParams", 4, arguments.length);
+    if (!(isPtr(hGraph))) rt.bad("cuGraphAddBatchMemOpNode", "hGraph", "pointer", hGraph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cuGraphAddBatchMemOpNode", "numDependencies", "u64", numDependencies);
+    const r = raw.cuGraphAddBatchMemOpNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, "cuGraphAddBatchMemOpNode", "dependencies"), numDependencies, rt.ptr(rt.expect(nodeParams, CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st, "cuGraphAddBatchMemOpNode", "nodeParams"), "cuGraphAddBatchMemOpNode", "nodeParams"));
     if (rt.guards) rt.check("cuGraphAddBatchMemOpNode");
     if (r !== 0) rt.fail(r, "cuGraphAddBatchMemOpNode");
     return rt.readPointer(0) as CUgraphNode;
@@ -2871,8 +3896,11 @@ function cuGraphAddBatchMemOpNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGra
 }
 
 function cuGraphBatchMemOpNodeGetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphBatchMemOpNodeGetParams"] {
+  const isPtr = rt.isPointer;
   return function cuGraphBatchMemOpNodeGetParams(hNode: CUgraphNode, nodeParams_out?: CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st): CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st {
-    const $nodeParams_out = nodeParams_out === undefined ? rt.record(CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st) : rt.expect(nodeParams_out, CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st, "cuGraphBatchMemOpNodeGetParams", "nodeParams_out");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuGraphBatchMemOpNodeGetParams", "hNode,nodeParams_out", 1, arguments.length);
+    if (!(isPtr(hNode))) rt.bad("cuGraphBatchMemOpNodeGetParams", "hNode", "pointer", hNode);
+    const $nodeParams_out = nodeParams_out === undefined ? rt.record(CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st) : rt.recordArg(nodeParams_out, CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st, "cuGraphBatchMemOpNodeGetParams", "nodeParams_out");
     const r = raw.cuGraphBatchMemOpNodeGetParams(hNode, $nodeParams_out.$pointer());
     if (rt.guards) rt.check("cuGraphBatchMemOpNodeGetParams");
     if (r !== 0) rt.fail(r, "cuGraphBatchMemOpNodeGetParams", hNode);
@@ -2881,16 +3909,23 @@ function cuGraphBatchMemOpNodeGetParams$(raw: Raw, rt: CheckedRuntime): Checked[
 }
 
 function cuGraphBatchMemOpNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphBatchMemOpNodeSetParams"] {
+  const isPtr = rt.isPointer;
   return function cuGraphBatchMemOpNodeSetParams(hNode: CUgraphNode, nodeParams: PointerLike): void {
-    const r = raw.cuGraphBatchMemOpNodeSetParams(hNode, rt.ptr(rt.expect(nodeParams, CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st, "cuGraphBatchMemOpNodeSetParams", "nodeParams")));
+    if (arguments.length !== 2) rt.arity("cuGraphBatchMemOpNodeSetParams", "hNode,nodeParams", 2, arguments.length);
+    if (!(isPtr(hNode))) rt.bad("cuGraphBatchMemOpNodeSetParams", "hNode", "pointer", hNode);
+    const r = raw.cuGraphBatchMemOpNodeSetParams(hNode, rt.ptr(rt.expect(nodeParams, CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st, "cuGraphBatchMemOpNodeSetParams", "nodeParams"), "cuGraphBatchMemOpNodeSetParams", "nodeParams"));
     if (rt.guards) rt.check("cuGraphBatchMemOpNodeSetParams");
     if (r !== 0) rt.fail(r, "cuGraphBatchMemOpNodeSetParams", hNode);
   };
 }
 
 function cuGraphExecBatchMemOpNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphExecBatchMemOpNodeSetParams"] {
+  const isPtr = rt.isPointer;
   return function cuGraphExecBatchMemOpNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, nodeParams: PointerLike): void {
-    const r = raw.cuGraphExecBatchMemOpNodeSetParams(hGraphExec, hNode, rt.ptr(rt.expect(nodeParams, CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st, "cuGraphExecBatchMemOpNodeSetParams", "nodeParams")));
+    if (arguments.length !== 3) rt.arity("cuGraphExecBatchMemOpNodeSetParams", "hGraphExec,hNode,nodeParams", 3, arguments.length);
+    if (!(isPtr(hGraphExec))) rt.bad("cuGraphExecBatchMemOpNodeSetParams", "hGraphExec", "pointer", hGraphExec);
+    if (!(isPtr(hNode))) rt.bad("cuGraphExecBatchMemOpNodeSetParams", "hNode", "pointer", hNode);
+    const r = raw.cuGraphExecBatchMemOpNodeSetParams(hGraphExec, hNode, rt.ptr(rt.expect(nodeParams, CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st, "cuGraphExecBatchMemOpNodeSetParams", "nodeParams"), "cuGraphExecBatchMemOpNodeSetParams", "nodeParams"));
     if (rt.guards) rt.check("cuGraphExecBatchMemOpNodeSetParams");
     if (r !== 0) rt.fail(r, "cuGraphExecBatchMemOpNodeSetParams", hGraphExec);
   };
@@ -2898,9 +3933,12 @@ function cuGraphExecBatchMemOpNodeSetParams$(raw: Raw, rt: CheckedRuntime): Chec
 
 function cuGraphAddMemAllocNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphAddMemAllocNode"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuGraphAddMemAllocNode(hGraph: CUgraph, dependencies: PointerLike, numDependencies: bigint | number, nodeParams: PointerLike): CUgraphNode {
-    rt.count(numDependencies, "cuGraphAddMemAllocNode", "numDependencies");
-    const r = raw.cuGraphAddMemAllocNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, "cuGraphAddMemAllocNode", "dependencies"), numDependencies, rt.ptr(rt.expect(nodeParams, CUDA_MEM_ALLOC_NODE_PARAMS_v1_st, "cuGraphAddMemAllocNode", "nodeParams")));
+    if (arguments.length !== 4) rt.arity("cuGraphAddMemAllocNode", "hGraph,dependencies,numDependencies,nodeParams", 4, arguments.length);
+    if (!(isPtr(hGraph))) rt.bad("cuGraphAddMemAllocNode", "hGraph", "pointer", hGraph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cuGraphAddMemAllocNode", "numDependencies", "u64", numDependencies);
+    const r = raw.cuGraphAddMemAllocNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, "cuGraphAddMemAllocNode", "dependencies"), numDependencies, rt.ptr(rt.expect(nodeParams, CUDA_MEM_ALLOC_NODE_PARAMS_v1_st, "cuGraphAddMemAllocNode", "nodeParams"), "cuGraphAddMemAllocNode", "nodeParams"));
     if (rt.guards) rt.check("cuGraphAddMemAllocNode");
     if (r !== 0) rt.fail(r, "cuGraphAddMemAllocNode");
     return rt.readPointer(0) as CUgraphNode;
@@ -2908,8 +3946,11 @@ function cuGraphAddMemAllocNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGraph
 }
 
 function cuGraphMemAllocNodeGetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphMemAllocNodeGetParams"] {
+  const isPtr = rt.isPointer;
   return function cuGraphMemAllocNodeGetParams(hNode: CUgraphNode, params_out?: CUDA_MEM_ALLOC_NODE_PARAMS_v1_st): CUDA_MEM_ALLOC_NODE_PARAMS_v1_st {
-    const $params_out = params_out === undefined ? rt.record(CUDA_MEM_ALLOC_NODE_PARAMS_v1_st) : rt.expect(params_out, CUDA_MEM_ALLOC_NODE_PARAMS_v1_st, "cuGraphMemAllocNodeGetParams", "params_out");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuGraphMemAllocNodeGetParams", "hNode,params_out", 1, arguments.length);
+    if (!(isPtr(hNode))) rt.bad("cuGraphMemAllocNodeGetParams", "hNode", "pointer", hNode);
+    const $params_out = params_out === undefined ? rt.record(CUDA_MEM_ALLOC_NODE_PARAMS_v1_st) : rt.recordArg(params_out, CUDA_MEM_ALLOC_NODE_PARAMS_v1_st, "cuGraphMemAllocNodeGetParams", "params_out");
     const r = raw.cuGraphMemAllocNodeGetParams(hNode, $params_out.$pointer());
     if (rt.guards) rt.check("cuGraphMemAllocNodeGetParams");
     if (r !== 0) rt.fail(r, "cuGraphMemAllocNodeGetParams", hNode);
@@ -2919,8 +3960,12 @@ function cuGraphMemAllocNodeGetParams$(raw: Raw, rt: CheckedRuntime): Checked["c
 
 function cuGraphAddMemFreeNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphAddMemFreeNode"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuGraphAddMemFreeNode(hGraph: CUgraph, dependencies: PointerLike, numDependencies: bigint | number, dptr: CUdeviceptr): CUgraphNode {
-    rt.count(numDependencies, "cuGraphAddMemFreeNode", "numDependencies");
+    if (arguments.length !== 4) rt.arity("cuGraphAddMemFreeNode", "hGraph,dependencies,numDependencies,dptr", 4, arguments.length);
+    if (!(isPtr(hGraph))) rt.bad("cuGraphAddMemFreeNode", "hGraph", "pointer", hGraph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cuGraphAddMemFreeNode", "numDependencies", "u64", numDependencies);
+    if (!((typeof dptr === "bigint" ? dptr >= 0n && dptr <= 18446744073709551615n : Number.isSafeInteger(dptr) && dptr >= 0))) rt.bad("cuGraphAddMemFreeNode", "dptr", "u64", dptr);
     const r = raw.cuGraphAddMemFreeNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, "cuGraphAddMemFreeNode", "dependencies"), numDependencies, dptr);
     if (rt.guards) rt.check("cuGraphAddMemFreeNode");
     if (r !== 0) rt.fail(r, "cuGraphAddMemFreeNode");
@@ -2931,7 +3976,10 @@ function cuGraphAddMemFreeNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphA
 function cuGraphMemFreeNodeGetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphMemFreeNodeGetParams"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
+  const isPtr = rt.isPointer;
   return function cuGraphMemFreeNodeGetParams(hNode: CUgraphNode): CUdeviceptr {
+    if (arguments.length !== 1) rt.arity("cuGraphMemFreeNodeGetParams", "hNode", 1, arguments.length);
+    if (!(isPtr(hNode))) rt.bad("cuGraphMemFreeNodeGetParams", "hNode", "pointer", hNode);
     const r = raw.cuGraphMemFreeNodeGetParams(hNode, o0);
     if (rt.guards) rt.check("cuGraphMemFreeNodeGetParams");
     if (r !== 0) rt.fail(r, "cuGraphMemFreeNodeGetParams", hNode);
@@ -2941,6 +3989,8 @@ function cuGraphMemFreeNodeGetParams$(raw: Raw, rt: CheckedRuntime): Checked["cu
 
 function cuDeviceGraphMemTrim$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGraphMemTrim"] {
   return function cuDeviceGraphMemTrim(device: CUdevice): void {
+    if (arguments.length !== 1) rt.arity("cuDeviceGraphMemTrim", "device", 1, arguments.length);
+    if (!(typeof device === "number" && (device | 0) === device)) rt.bad("cuDeviceGraphMemTrim", "device", "i32", device);
     const r = raw.cuDeviceGraphMemTrim(device);
     if (rt.guards) rt.check("cuDeviceGraphMemTrim");
     if (r !== 0) rt.fail(r, "cuDeviceGraphMemTrim");
@@ -2949,7 +3999,10 @@ function cuDeviceGraphMemTrim$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceG
 
 function cuDeviceGetGraphMemAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGetGraphMemAttribute"] {
   return function cuDeviceGetGraphMemAttribute(device: CUdevice, attr: CUgraphMem_attribute, value: PointerLike): void {
-    const r = raw.cuDeviceGetGraphMemAttribute(device, attr, rt.ptr(value));
+    if (arguments.length !== 3) rt.arity("cuDeviceGetGraphMemAttribute", "device,attr,value", 3, arguments.length);
+    if (!(typeof device === "number" && (device | 0) === device)) rt.bad("cuDeviceGetGraphMemAttribute", "device", "i32", device);
+    if (!(typeof attr === "number" && (attr >>> 0) === attr)) rt.bad("cuDeviceGetGraphMemAttribute", "attr", "u32", attr);
+    const r = raw.cuDeviceGetGraphMemAttribute(device, attr, rt.ptr(value, "cuDeviceGetGraphMemAttribute", "value"));
     if (rt.guards) rt.check("cuDeviceGetGraphMemAttribute");
     if (r !== 0) rt.fail(r, "cuDeviceGetGraphMemAttribute");
   };
@@ -2957,7 +4010,10 @@ function cuDeviceGetGraphMemAttribute$(raw: Raw, rt: CheckedRuntime): Checked["c
 
 function cuDeviceSetGraphMemAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceSetGraphMemAttribute"] {
   return function cuDeviceSetGraphMemAttribute(device: CUdevice, attr: CUgraphMem_attribute, value: PointerLike): void {
-    const r = raw.cuDeviceSetGraphMemAttribute(device, attr, rt.ptr(value));
+    if (arguments.length !== 3) rt.arity("cuDeviceSetGraphMemAttribute", "device,attr,value", 3, arguments.length);
+    if (!(typeof device === "number" && (device | 0) === device)) rt.bad("cuDeviceSetGraphMemAttribute", "device", "i32", device);
+    if (!(typeof attr === "number" && (attr >>> 0) === attr)) rt.bad("cuDeviceSetGraphMemAttribute", "attr", "u32", attr);
+    const r = raw.cuDeviceSetGraphMemAttribute(device, attr, rt.ptr(value, "cuDeviceSetGraphMemAttribute", "value"));
     if (rt.guards) rt.check("cuDeviceSetGraphMemAttribute");
     if (r !== 0) rt.fail(r, "cuDeviceSetGraphMemAttribute");
   };
@@ -2965,7 +4021,10 @@ function cuDeviceSetGraphMemAttribute$(raw: Raw, rt: CheckedRuntime): Checked["c
 
 function cuGraphClone$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphClone"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuGraphClone(originalGraph: CUgraph): CUgraph {
+    if (arguments.length !== 1) rt.arity("cuGraphClone", "originalGraph", 1, arguments.length);
+    if (!(isPtr(originalGraph))) rt.bad("cuGraphClone", "originalGraph", "pointer", originalGraph);
     const r = raw.cuGraphClone(o0, originalGraph);
     if (rt.guards) rt.check("cuGraphClone");
     if (r !== 0) rt.fail(r, "cuGraphClone");
@@ -2975,7 +4034,11 @@ function cuGraphClone$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphClone"] {
 
 function cuGraphNodeFindInClone$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphNodeFindInClone"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuGraphNodeFindInClone(hOriginalNode: CUgraphNode, hClonedGraph: CUgraph): CUgraphNode {
+    if (arguments.length !== 2) rt.arity("cuGraphNodeFindInClone", "hOriginalNode,hClonedGraph", 2, arguments.length);
+    if (!(isPtr(hOriginalNode))) rt.bad("cuGraphNodeFindInClone", "hOriginalNode", "pointer", hOriginalNode);
+    if (!(isPtr(hClonedGraph))) rt.bad("cuGraphNodeFindInClone", "hClonedGraph", "pointer", hClonedGraph);
     const r = raw.cuGraphNodeFindInClone(o0, hOriginalNode, hClonedGraph);
     if (rt.guards) rt.check("cuGraphNodeFindInClone");
     if (r !== 0) rt.fail(r, "cuGraphNodeFindInClone");
@@ -2986,7 +4049,10 @@ function cuGraphNodeFindInClone$(raw: Raw, rt: CheckedRuntime): Checked["cuGraph
 function cuGraphNodeGetType$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphNodeGetType"] {
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
+  const isPtr = rt.isPointer;
   return function cuGraphNodeGetType(hNode: CUgraphNode): CUgraphNodeType {
+    if (arguments.length !== 1) rt.arity("cuGraphNodeGetType", "hNode", 1, arguments.length);
+    if (!(isPtr(hNode))) rt.bad("cuGraphNodeGetType", "hNode", "pointer", hNode);
     const r = raw.cuGraphNodeGetType(hNode, o0);
     if (rt.guards) rt.check("cuGraphNodeGetType");
     if (r !== 0) rt.fail(r, "cuGraphNodeGetType", hNode);
@@ -2996,8 +4062,12 @@ function cuGraphNodeGetType$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphNode
 
 function cuGraphGetNodes$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphGetNodes"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   const A_cuGraphGetNodes: ArraySpec = { elements: [{ kind: "pointer", size: 8 }], count: { slot: 0, bytes: 8 }, query: true, retry: [] };
   return function cuGraphGetNodes(hGraph: CUgraph, numNodes?: number): CUgraphNode[] {
+    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuGraphGetNodes", "hGraph,numNodes", 1, arguments.length);
+    if (!(isPtr(hGraph))) rt.bad("cuGraphGetNodes", "hGraph", "pointer", hGraph);
+    if (numNodes !== undefined && !((typeof numNodes === "bigint" ? numNodes >= 0n && numNodes <= 18446744073709551615n : Number.isSafeInteger(numNodes) && numNodes >= 0) && numNodes >= 0)) rt.bad("cuGraphGetNodes", "numNodes", "u64", numNodes);
     const a = rt.arrays("cuGraphGetNodes", A_cuGraphGetNodes, numNodes, (p) => raw.cuGraphGetNodes(hGraph, p[0]!, o0), hGraph);
     return a[0] as CUgraphNode[];
   };
@@ -3005,8 +4075,12 @@ function cuGraphGetNodes$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphGetNode
 
 function cuGraphGetRootNodes$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphGetRootNodes"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   const A_cuGraphGetRootNodes: ArraySpec = { elements: [{ kind: "pointer", size: 8 }], count: { slot: 0, bytes: 8 }, query: true, retry: [] };
   return function cuGraphGetRootNodes(hGraph: CUgraph, numRootNodes?: number): CUgraphNode[] {
+    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuGraphGetRootNodes", "hGraph,numRootNodes", 1, arguments.length);
+    if (!(isPtr(hGraph))) rt.bad("cuGraphGetRootNodes", "hGraph", "pointer", hGraph);
+    if (numRootNodes !== undefined && !((typeof numRootNodes === "bigint" ? numRootNodes >= 0n && numRootNodes <= 18446744073709551615n : Number.isSafeInteger(numRootNodes) && numRootNodes >= 0) && numRootNodes >= 0)) rt.bad("cuGraphGetRootNodes", "numRootNodes", "u64", numRootNodes);
     const a = rt.arrays("cuGraphGetRootNodes", A_cuGraphGetRootNodes, numRootNodes, (p) => raw.cuGraphGetRootNodes(hGraph, p[0]!, o0), hGraph);
     return a[0] as CUgraphNode[];
   };
@@ -3014,8 +4088,12 @@ function cuGraphGetRootNodes$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphGet
 
 function cuGraphGetEdges$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphGetEdges"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   const A_cuGraphGetEdges: ArraySpec = { elements: [{ kind: "pointer", size: 8 }, { kind: "pointer", size: 8 }, { kind: "record", size: CUgraphEdgeData_st.$size, cls: CUgraphEdgeData_st }], count: { slot: 0, bytes: 8 }, query: true, retry: [] };
   return function cuGraphGetEdges(hGraph: CUgraph, numEdges?: number): [from: CUgraphNode[], to: CUgraphNode[], edgeData: CUgraphEdgeData_st[]] {
+    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuGraphGetEdges", "hGraph,numEdges", 1, arguments.length);
+    if (!(isPtr(hGraph))) rt.bad("cuGraphGetEdges", "hGraph", "pointer", hGraph);
+    if (numEdges !== undefined && !((typeof numEdges === "bigint" ? numEdges >= 0n && numEdges <= 18446744073709551615n : Number.isSafeInteger(numEdges) && numEdges >= 0) && numEdges >= 0)) rt.bad("cuGraphGetEdges", "numEdges", "u64", numEdges);
     const a = rt.arrays("cuGraphGetEdges", A_cuGraphGetEdges, numEdges, (p) => raw.cuGraphGetEdges(hGraph, p[0]!, p[1]!, p[2]!, o0), hGraph);
     return [a[0] as CUgraphNode[], a[1] as CUgraphNode[], a[2] as CUgraphEdgeData_st[]];
   };
@@ -3023,8 +4101,12 @@ function cuGraphGetEdges$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphGetEdge
 
 function cuGraphNodeGetDependencies$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphNodeGetDependencies"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   const A_cuGraphNodeGetDependencies: ArraySpec = { elements: [{ kind: "pointer", size: 8 }, { kind: "record", size: CUgraphEdgeData_st.$size, cls: CUgraphEdgeData_st }], count: { slot: 0, bytes: 8 }, query: true, retry: [] };
   return function cuGraphNodeGetDependencies(hNode: CUgraphNode, numDependencies?: number): [dependencies: CUgraphNode[], edgeData: CUgraphEdgeData_st[]] {
+    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuGraphNodeGetDependencies", "hNode,numDependencies", 1, arguments.length);
+    if (!(isPtr(hNode))) rt.bad("cuGraphNodeGetDependencies", "hNode", "pointer", hNode);
+    if (numDependencies !== undefined && !((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0) && numDependencies >= 0)) rt.bad("cuGraphNodeGetDependencies", "numDependencies", "u64", numDependencies);
     const a = rt.arrays("cuGraphNodeGetDependencies", A_cuGraphNodeGetDependencies, numDependencies, (p) => raw.cuGraphNodeGetDependencies(hNode, p[0]!, p[1]!, o0), hNode);
     return [a[0] as CUgraphNode[], a[1] as CUgraphEdgeData_st[]];
   };
@@ -3032,31 +4114,46 @@ function cuGraphNodeGetDependencies$(raw: Raw, rt: CheckedRuntime): Checked["cuG
 
 function cuGraphNodeGetDependentNodes$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphNodeGetDependentNodes"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   const A_cuGraphNodeGetDependentNodes: ArraySpec = { elements: [{ kind: "pointer", size: 8 }, { kind: "record", size: CUgraphEdgeData_st.$size, cls: CUgraphEdgeData_st }], count: { slot: 0, bytes: 8 }, query: true, retry: [] };
   return function cuGraphNodeGetDependentNodes(hNode: CUgraphNode, numDependentNodes?: number): [dependentNodes: CUgraphNode[], edgeData: CUgraphEdgeData_st[]] {
+    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuGraphNodeGetDependentNodes", "hNode,numDependentNodes", 1, arguments.length);
+    if (!(isPtr(hNode))) rt.bad("cuGraphNodeGetDependentNodes", "hNode", "pointer", hNode);
+    if (numDependentNodes !== undefined && !((typeof numDependentNodes === "bigint" ? numDependentNodes >= 0n && numDependentNodes <= 18446744073709551615n : Number.isSafeInteger(numDependentNodes) && numDependentNodes >= 0) && numDependentNodes >= 0)) rt.bad("cuGraphNodeGetDependentNodes", "numDependentNodes", "u64", numDependentNodes);
     const a = rt.arrays("cuGraphNodeGetDependentNodes", A_cuGraphNodeGetDependentNodes, numDependentNodes, (p) => raw.cuGraphNodeGetDependentNodes(hNode, p[0]!, p[1]!, o0), hNode);
     return [a[0] as CUgraphNode[], a[1] as CUgraphEdgeData_st[]];
   };
 }
 
 function cuGraphAddDependencies$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphAddDependencies"] {
+  const isPtr = rt.isPointer;
   return function cuGraphAddDependencies(hGraph: CUgraph, from: PointerLike, to: PointerLike, edgeData: PointerLike, numDependencies: bigint | number): void {
-    const r = raw.cuGraphAddDependencies(hGraph, rt.ptr(from), rt.ptr(to), rt.ptr(rt.expect(edgeData, CUgraphEdgeData_st, "cuGraphAddDependencies", "edgeData")), numDependencies);
+    if (arguments.length !== 5) rt.arity("cuGraphAddDependencies", "hGraph,from,to,edgeData,numDependencies", 5, arguments.length);
+    if (!(isPtr(hGraph))) rt.bad("cuGraphAddDependencies", "hGraph", "pointer", hGraph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cuGraphAddDependencies", "numDependencies", "u64", numDependencies);
+    const r = raw.cuGraphAddDependencies(hGraph, rt.ptr(from, "cuGraphAddDependencies", "from"), rt.ptr(to, "cuGraphAddDependencies", "to"), rt.ptr(rt.expect(edgeData, CUgraphEdgeData_st, "cuGraphAddDependencies", "edgeData"), "cuGraphAddDependencies", "edgeData"), numDependencies);
     if (rt.guards) rt.check("cuGraphAddDependencies");
     if (r !== 0) rt.fail(r, "cuGraphAddDependencies", hGraph);
   };
 }
 
 function cuGraphRemoveDependencies$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphRemoveDependencies"] {
+  const isPtr = rt.isPointer;
   return function cuGraphRemoveDependencies(hGraph: CUgraph, from: PointerLike, to: PointerLike, edgeData: PointerLike, numDependencies: bigint | number): void {
-    const r = raw.cuGraphRemoveDependencies(hGraph, rt.ptr(from), rt.ptr(to), rt.ptr(rt.expect(edgeData, CUgraphEdgeData_st, "cuGraphRemoveDependencies", "edgeData")), numDependencies);
+    if (arguments.length !== 5) rt.arity("cuGraphRemoveDependencies", "hGraph,from,to,edgeData,numDependencies", 5, arguments.length);
+    if (!(isPtr(hGraph))) rt.bad("cuGraphRemoveDependencies", "hGraph", "pointer", hGraph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cuGraphRemoveDependencies", "numDependencies", "u64", numDependencies);
+    const r = raw.cuGraphRemoveDependencies(hGraph, rt.ptr(from, "cuGraphRemoveDependencies", "from"), rt.ptr(to, "cuGraphRemoveDependencies", "to"), rt.ptr(rt.expect(edgeData, CUgraphEdgeData_st, "cuGraphRemoveDependencies", "edgeData"), "cuGraphRemoveDependencies", "edgeData"), numDependencies);
     if (rt.guards) rt.check("cuGraphRemoveDependencies");
     if (r !== 0) rt.fail(r, "cuGraphRemoveDependencies", hGraph);
   };
 }
 
 function cuGraphDestroyNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphDestroyNode"] {
+  const isPtr = rt.isPointer;
   return function cuGraphDestroyNode(hNode: CUgraphNode): void {
+    if (arguments.length !== 1) rt.arity("cuGraphDestroyNode", "hNode", 1, arguments.length);
+    if (!(isPtr(hNode))) rt.bad("cuGraphDestroyNode", "hNode", "pointer", hNode);
     const r = raw.cuGraphDestroyNode(hNode);
     if (rt.guards) rt.check("cuGraphDestroyNode");
     if (r !== 0) rt.fail(r, "cuGraphDestroyNode", hNode);
@@ -3065,7 +4162,11 @@ function cuGraphDestroyNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphDest
 
 function cuGraphInstantiate$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphInstantiate"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuGraphInstantiate(hGraph: CUgraph, flags: bigint | number): CUgraphExec {
+    if (arguments.length !== 2) rt.arity("cuGraphInstantiate", "hGraph,flags", 2, arguments.length);
+    if (!(isPtr(hGraph))) rt.bad("cuGraphInstantiate", "hGraph", "pointer", hGraph);
+    if (!((typeof flags === "bigint" ? flags >= 0n && flags <= 18446744073709551615n : Number.isSafeInteger(flags) && flags >= 0))) rt.bad("cuGraphInstantiate", "flags", "u64", flags);
     const r = raw.cuGraphInstantiate(o0, hGraph, flags);
     if (rt.guards) rt.check("cuGraphInstantiate");
     if (r !== 0) rt.fail(r, "cuGraphInstantiate");
@@ -3075,7 +4176,11 @@ function cuGraphInstantiate$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphInst
 
 function cuGraphInstantiateWithFlags$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphInstantiateWithFlags"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuGraphInstantiateWithFlags(hGraph: CUgraph, flags: bigint | number): CUgraphExec {
+    if (arguments.length !== 2) rt.arity("cuGraphInstantiateWithFlags", "hGraph,flags", 2, arguments.length);
+    if (!(isPtr(hGraph))) rt.bad("cuGraphInstantiateWithFlags", "hGraph", "pointer", hGraph);
+    if (!((typeof flags === "bigint" ? flags >= 0n && flags <= 18446744073709551615n : Number.isSafeInteger(flags) && flags >= 0))) rt.bad("cuGraphInstantiateWithFlags", "flags", "u64", flags);
     const r = raw.cuGraphInstantiateWithFlags(o0, hGraph, flags);
     if (rt.guards) rt.check("cuGraphInstantiateWithFlags");
     if (r !== 0) rt.fail(r, "cuGraphInstantiateWithFlags");
@@ -3085,8 +4190,11 @@ function cuGraphInstantiateWithFlags$(raw: Raw, rt: CheckedRuntime): Checked["cu
 
 function cuGraphInstantiateWithParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphInstantiateWithParams"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuGraphInstantiateWithParams(hGraph: CUgraph, instantiateParams: PointerLike): CUgraphExec {
-    const r = raw.cuGraphInstantiateWithParams(o0, hGraph, rt.ptr(rt.expect(instantiateParams, CUDA_GRAPH_INSTANTIATE_PARAMS_st, "cuGraphInstantiateWithParams", "instantiateParams")));
+    if (arguments.length !== 2) rt.arity("cuGraphInstantiateWithParams", "hGraph,instantiateParams", 2, arguments.length);
+    if (!(isPtr(hGraph))) rt.bad("cuGraphInstantiateWithParams", "hGraph", "pointer", hGraph);
+    const r = raw.cuGraphInstantiateWithParams(o0, hGraph, rt.ptr(rt.expect(instantiateParams, CUDA_GRAPH_INSTANTIATE_PARAMS_st, "cuGraphInstantiateWithParams", "instantiateParams"), "cuGraphInstantiateWithParams", "instantiateParams"));
     if (rt.guards) rt.check("cuGraphInstantiateWithParams");
     if (r !== 0) rt.fail(r, "cuGraphInstantiateWithParams");
     return rt.readPointer(0) as CUgraphExec;
@@ -3096,7 +4204,10 @@ function cuGraphInstantiateWithParams$(raw: Raw, rt: CheckedRuntime): Checked["c
 function cuGraphExecGetFlags$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphExecGetFlags"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
+  const isPtr = rt.isPointer;
   return function cuGraphExecGetFlags(hGraphExec: CUgraphExec): cuuint64_t {
+    if (arguments.length !== 1) rt.arity("cuGraphExecGetFlags", "hGraphExec", 1, arguments.length);
+    if (!(isPtr(hGraphExec))) rt.bad("cuGraphExecGetFlags", "hGraphExec", "pointer", hGraphExec);
     const r = raw.cuGraphExecGetFlags(hGraphExec, o0);
     if (rt.guards) rt.check("cuGraphExecGetFlags");
     if (r !== 0) rt.fail(r, "cuGraphExecGetFlags", hGraphExec);
@@ -3105,39 +4216,62 @@ function cuGraphExecGetFlags$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphExe
 }
 
 function cuGraphExecKernelNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphExecKernelNodeSetParams"] {
+  const isPtr = rt.isPointer;
   return function cuGraphExecKernelNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, nodeParams: PointerLike): void {
-    const r = raw.cuGraphExecKernelNodeSetParams(hGraphExec, hNode, rt.ptr(rt.expect(nodeParams, CUDA_KERNEL_NODE_PARAMS_v2_st, "cuGraphExecKernelNodeSetParams", "nodeParams")));
+    if (arguments.length !== 3) rt.arity("cuGraphExecKernelNodeSetParams", "hGraphExec,hNode,nodeParams", 3, arguments.length);
+    if (!(isPtr(hGraphExec))) rt.bad("cuGraphExecKernelNodeSetParams", "hGraphExec", "pointer", hGraphExec);
+    if (!(isPtr(hNode))) rt.bad("cuGraphExecKernelNodeSetParams", "hNode", "pointer", hNode);
+    const r = raw.cuGraphExecKernelNodeSetParams(hGraphExec, hNode, rt.ptr(rt.expect(nodeParams, CUDA_KERNEL_NODE_PARAMS_v2_st, "cuGraphExecKernelNodeSetParams", "nodeParams"), "cuGraphExecKernelNodeSetParams", "nodeParams"));
     if (rt.guards) rt.check("cuGraphExecKernelNodeSetParams");
     if (r !== 0) rt.fail(r, "cuGraphExecKernelNodeSetParams", hGraphExec);
   };
 }
 
 function cuGraphExecMemcpyNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphExecMemcpyNodeSetParams"] {
+  const isPtr = rt.isPointer;
   return function cuGraphExecMemcpyNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, copyParams: PointerLike, ctx: CUcontext): void {
-    const r = raw.cuGraphExecMemcpyNodeSetParams(hGraphExec, hNode, rt.ptr(rt.expect(copyParams, CUDA_MEMCPY3D_st, "cuGraphExecMemcpyNodeSetParams", "copyParams")), ctx);
+    if (arguments.length !== 4) rt.arity("cuGraphExecMemcpyNodeSetParams", "hGraphExec,hNode,copyParams,ctx", 4, arguments.length);
+    if (!(isPtr(hGraphExec))) rt.bad("cuGraphExecMemcpyNodeSetParams", "hGraphExec", "pointer", hGraphExec);
+    if (!(isPtr(hNode))) rt.bad("cuGraphExecMemcpyNodeSetParams", "hNode", "pointer", hNode);
+    if (!(isPtr(ctx))) rt.bad("cuGraphExecMemcpyNodeSetParams", "ctx", "pointer", ctx);
+    const r = raw.cuGraphExecMemcpyNodeSetParams(hGraphExec, hNode, rt.ptr(rt.expect(copyParams, CUDA_MEMCPY3D_st, "cuGraphExecMemcpyNodeSetParams", "copyParams"), "cuGraphExecMemcpyNodeSetParams", "copyParams"), ctx);
     if (rt.guards) rt.check("cuGraphExecMemcpyNodeSetParams");
     if (r !== 0) rt.fail(r, "cuGraphExecMemcpyNodeSetParams", hGraphExec);
   };
 }
 
 function cuGraphExecMemsetNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphExecMemsetNodeSetParams"] {
+  const isPtr = rt.isPointer;
   return function cuGraphExecMemsetNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, memsetParams: PointerLike, ctx: CUcontext): void {
-    const r = raw.cuGraphExecMemsetNodeSetParams(hGraphExec, hNode, rt.ptr(rt.expect(memsetParams, CUDA_MEMSET_NODE_PARAMS_st, "cuGraphExecMemsetNodeSetParams", "memsetParams")), ctx);
+    if (arguments.length !== 4) rt.arity("cuGraphExecMemsetNodeSetParams", "hGraphExec,hNode,memsetParams,ctx", 4, arguments.length);
+    if (!(isPtr(hGraphExec))) rt.bad("cuGraphExecMemsetNodeSetParams", "hGraphExec", "pointer", hGraphExec);
+    if (!(isPtr(hNode))) rt.bad("cuGraphExecMemsetNodeSetParams", "hNode", "pointer", hNode);
+    if (!(isPtr(ctx))) rt.bad("cuGraphExecMemsetNodeSetParams", "ctx", "pointer", ctx);
+    const r = raw.cuGraphExecMemsetNodeSetParams(hGraphExec, hNode, rt.ptr(rt.expect(memsetParams, CUDA_MEMSET_NODE_PARAMS_st, "cuGraphExecMemsetNodeSetParams", "memsetParams"), "cuGraphExecMemsetNodeSetParams", "memsetParams"), ctx);
     if (rt.guards) rt.check("cuGraphExecMemsetNodeSetParams");
     if (r !== 0) rt.fail(r, "cuGraphExecMemsetNodeSetParams", hGraphExec);
   };
 }
 
 function cuGraphExecHostNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphExecHostNodeSetParams"] {
+  const isPtr = rt.isPointer;
   return function cuGraphExecHostNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, nodeParams: PointerLike): void {
-    const r = raw.cuGraphExecHostNodeSetParams(hGraphExec, hNode, rt.ptr(rt.expect(nodeParams, CUDA_HOST_NODE_PARAMS_st, "cuGraphExecHostNodeSetParams", "nodeParams")));
+    if (arguments.length !== 3) rt.arity("cuGraphExecHostNodeSetParams", "hGraphExec,hNode,nodeParams", 3, arguments.length);
+    if (!(isPtr(hGraphExec))) rt.bad("cuGraphExecHostNodeSetParams", "hGraphExec", "pointer", hGraphExec);
+    if (!(isPtr(hNode))) rt.bad("cuGraphExecHostNodeSetParams", "hNode", "pointer", hNode);
+    const r = raw.cuGraphExecHostNodeSetParams(hGraphExec, hNode, rt.ptr(rt.expect(nodeParams, CUDA_HOST_NODE_PARAMS_st, "cuGraphExecHostNodeSetParams", "nodeParams"), "cuGraphExecHostNodeSetParams", "nodeParams"));
     if (rt.guards) rt.check("cuGraphExecHostNodeSetParams");
     if (r !== 0) rt.fail(r, "cuGraphExecHostNodeSetParams", hGraphExec);
   };
 }
 
 function cuGraphExecChildGraphNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphExecChildGraphNodeSetParams"] {
+  const isPtr = rt.isPointer;
   return function cuGraphExecChildGraphNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, childGraph: CUgraph): void {
+    if (arguments.length !== 3) rt.arity("cuGraphExecChildGraphNodeSetParams", "hGraphExec,hNode,childGraph", 3, arguments.length);
+    if (!(isPtr(hGraphExec))) rt.bad("cuGraphExecChildGraphNodeSetParams", "hGraphExec", "pointer", hGraphExec);
+    if (!(isPtr(hNode))) rt.bad("cuGraphExecChildGraphNodeSetParams", "hNode", "pointer", hNode);
+    if (!(isPtr(childGraph))) rt.bad("cuGraphExecChildGraphNodeSetParams", "childGraph", "pointer", childGraph);
     const r = raw.cuGraphExecChildGraphNodeSetParams(hGraphExec, hNode, childGraph);
     if (rt.guards) rt.check("cuGraphExecChildGraphNodeSetParams");
     if (r !== 0) rt.fail(r, "cuGraphExecChildGraphNodeSetParams", hGraphExec);
@@ -3145,7 +4279,12 @@ function cuGraphExecChildGraphNodeSetParams$(raw: Raw, rt: CheckedRuntime): Chec
 }
 
 function cuGraphExecEventRecordNodeSetEvent$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphExecEventRecordNodeSetEvent"] {
+  const isPtr = rt.isPointer;
   return function cuGraphExecEventRecordNodeSetEvent(hGraphExec: CUgraphExec, hNode: CUgraphNode, event: CUevent): void {
+    if (arguments.length !== 3) rt.arity("cuGraphExecEventRecordNodeSetEvent", "hGraphExec,hNode,event", 3, arguments.length);
+    if (!(isPtr(hGraphExec))) rt.bad("cuGraphExecEventRecordNodeSetEvent", "hGraphExec", "pointer", hGraphExec);
+    if (!(isPtr(hNode))) rt.bad("cuGraphExecEventRecordNodeSetEvent", "hNode", "pointer", hNode);
+    if (!(isPtr(event))) rt.bad("cuGraphExecEventRecordNodeSetEvent", "event", "pointer", event);
     const r = raw.cuGraphExecEventRecordNodeSetEvent(hGraphExec, hNode, event);
     if (rt.guards) rt.check("cuGraphExecEventRecordNodeSetEvent");
     if (r !== 0) rt.fail(r, "cuGraphExecEventRecordNodeSetEvent", hGraphExec);
@@ -3153,7 +4292,12 @@ function cuGraphExecEventRecordNodeSetEvent$(raw: Raw, rt: CheckedRuntime): Chec
 }
 
 function cuGraphExecEventWaitNodeSetEvent$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphExecEventWaitNodeSetEvent"] {
+  const isPtr = rt.isPointer;
   return function cuGraphExecEventWaitNodeSetEvent(hGraphExec: CUgraphExec, hNode: CUgraphNode, event: CUevent): void {
+    if (arguments.length !== 3) rt.arity("cuGraphExecEventWaitNodeSetEvent", "hGraphExec,hNode,event", 3, arguments.length);
+    if (!(isPtr(hGraphExec))) rt.bad("cuGraphExecEventWaitNodeSetEvent", "hGraphExec", "pointer", hGraphExec);
+    if (!(isPtr(hNode))) rt.bad("cuGraphExecEventWaitNodeSetEvent", "hNode", "pointer", hNode);
+    if (!(isPtr(event))) rt.bad("cuGraphExecEventWaitNodeSetEvent", "event", "pointer", event);
     const r = raw.cuGraphExecEventWaitNodeSetEvent(hGraphExec, hNode, event);
     if (rt.guards) rt.check("cuGraphExecEventWaitNodeSetEvent");
     if (r !== 0) rt.fail(r, "cuGraphExecEventWaitNodeSetEvent", hGraphExec);
@@ -3161,23 +4305,36 @@ function cuGraphExecEventWaitNodeSetEvent$(raw: Raw, rt: CheckedRuntime): Checke
 }
 
 function cuGraphExecExternalSemaphoresSignalNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphExecExternalSemaphoresSignalNodeSetParams"] {
+  const isPtr = rt.isPointer;
   return function cuGraphExecExternalSemaphoresSignalNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, nodeParams: PointerLike): void {
-    const r = raw.cuGraphExecExternalSemaphoresSignalNodeSetParams(hGraphExec, hNode, rt.ptr(rt.expect(nodeParams, CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st, "cuGraphExecExternalSemaphoresSignalNodeSetParams", "nodeParams")));
+    if (arguments.length !== 3) rt.arity("cuGraphExecExternalSemaphoresSignalNodeSetParams", "hGraphExec,hNode,nodeParams", 3, arguments.length);
+    if (!(isPtr(hGraphExec))) rt.bad("cuGraphExecExternalSemaphoresSignalNodeSetParams", "hGraphExec", "pointer", hGraphExec);
+    if (!(isPtr(hNode))) rt.bad("cuGraphExecExternalSemaphoresSignalNodeSetParams", "hNode", "pointer", hNode);
+    const r = raw.cuGraphExecExternalSemaphoresSignalNodeSetParams(hGraphExec, hNode, rt.ptr(rt.expect(nodeParams, CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st, "cuGraphExecExternalSemaphoresSignalNodeSetParams", "nodeParams"), "cuGraphExecExternalSemaphoresSignalNodeSetParams", "nodeParams"));
     if (rt.guards) rt.check("cuGraphExecExternalSemaphoresSignalNodeSetParams");
     if (r !== 0) rt.fail(r, "cuGraphExecExternalSemaphoresSignalNodeSetParams", hGraphExec);
   };
 }
 
 function cuGraphExecExternalSemaphoresWaitNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphExecExternalSemaphoresWaitNodeSetParams"] {
+  const isPtr = rt.isPointer;
   return function cuGraphExecExternalSemaphoresWaitNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, nodeParams: PointerLike): void {
-    const r = raw.cuGraphExecExternalSemaphoresWaitNodeSetParams(hGraphExec, hNode, rt.ptr(rt.expect(nodeParams, CUDA_EXT_SEM_WAIT_NODE_PARAMS_st, "cuGraphExecExternalSemaphoresWaitNodeSetParams", "nodeParams")));
+    if (arguments.length !== 3) rt.arity("cuGraphExecExternalSemaphoresWaitNodeSetParams", "hGraphExec,hNode,nodeParams", 3, arguments.length);
+    if (!(isPtr(hGraphExec))) rt.bad("cuGraphExecExternalSemaphoresWaitNodeSetParams", "hGraphExec", "pointer", hGraphExec);
+    if (!(isPtr(hNode))) rt.bad("cuGraphExecExternalSemaphoresWaitNodeSetParams", "hNode", "pointer", hNode);
+    const r = raw.cuGraphExecExternalSemaphoresWaitNodeSetParams(hGraphExec, hNode, rt.ptr(rt.expect(nodeParams, CUDA_EXT_SEM_WAIT_NODE_PARAMS_st, "cuGraphExecExternalSemaphoresWaitNodeSetParams", "nodeParams"), "cuGraphExecExternalSemaphoresWaitNodeSetParams", "nodeParams"));
     if (rt.guards) rt.check("cuGraphExecExternalSemaphoresWaitNodeSetParams");
     if (r !== 0) rt.fail(r, "cuGraphExecExternalSemaphoresWaitNodeSetParams", hGraphExec);
   };
 }
 
 function cuGraphNodeSetEnabled$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphNodeSetEnabled"] {
+  const isPtr = rt.isPointer;
   return function cuGraphNodeSetEnabled(hGraphExec: CUgraphExec, hNode: CUgraphNode, isEnabled: number): void {
+    if (arguments.length !== 3) rt.arity("cuGraphNodeSetEnabled", "hGraphExec,hNode,isEnabled", 3, arguments.length);
+    if (!(isPtr(hGraphExec))) rt.bad("cuGraphNodeSetEnabled", "hGraphExec", "pointer", hGraphExec);
+    if (!(isPtr(hNode))) rt.bad("cuGraphNodeSetEnabled", "hNode", "pointer", hNode);
+    if (!(typeof isEnabled === "number" && (isEnabled >>> 0) === isEnabled)) rt.bad("cuGraphNodeSetEnabled", "isEnabled", "u32", isEnabled);
     const r = raw.cuGraphNodeSetEnabled(hGraphExec, hNode, isEnabled);
     if (rt.guards) rt.check("cuGraphNodeSetEnabled");
     if (r !== 0) rt.fail(r, "cuGraphNodeSetEnabled", hGraphExec);
@@ -3187,7 +4344,11 @@ function cuGraphNodeSetEnabled$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphN
 function cuGraphNodeGetEnabled$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphNodeGetEnabled"] {
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
+  const isPtr = rt.isPointer;
   return function cuGraphNodeGetEnabled(hGraphExec: CUgraphExec, hNode: CUgraphNode): number {
+    if (arguments.length !== 2) rt.arity("cuGraphNodeGetEnabled", "hGraphExec,hNode", 2, arguments.length);
+    if (!(isPtr(hGraphExec))) rt.bad("cuGraphNodeGetEnabled", "hGraphExec", "pointer", hGraphExec);
+    if (!(isPtr(hNode))) rt.bad("cuGraphNodeGetEnabled", "hNode", "pointer", hNode);
     const r = raw.cuGraphNodeGetEnabled(hGraphExec, hNode, o0);
     if (rt.guards) rt.check("cuGraphNodeGetEnabled");
     if (r !== 0) rt.fail(r, "cuGraphNodeGetEnabled", hGraphExec);
@@ -3196,7 +4357,11 @@ function cuGraphNodeGetEnabled$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphN
 }
 
 function cuGraphUpload$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphUpload"] {
+  const isPtr = rt.isPointer;
   return function cuGraphUpload(hGraphExec: CUgraphExec, hStream: CUstream): void {
+    if (arguments.length !== 2) rt.arity("cuGraphUpload", "hGraphExec,hStream", 2, arguments.length);
+    if (!(isPtr(hGraphExec))) rt.bad("cuGraphUpload", "hGraphExec", "pointer", hGraphExec);
+    if (!(isPtr(hStream))) rt.bad("cuGraphUpload", "hStream", "pointer", hStream);
     const r = raw.cuGraphUpload(hGraphExec, hStream);
     if (rt.guards) rt.check("cuGraphUpload");
     if (r !== 0) rt.fail(r, "cuGraphUpload", hGraphExec);
@@ -3204,7 +4369,11 @@ function cuGraphUpload$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphUpload"] 
 }
 
 function cuGraphLaunch$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphLaunch"] {
+  const isPtr = rt.isPointer;
   return function cuGraphLaunch(hGraphExec: CUgraphExec, hStream: CUstream): void {
+    if (arguments.length !== 2) rt.arity("cuGraphLaunch", "hGraphExec,hStream", 2, arguments.length);
+    if (!(isPtr(hGraphExec))) rt.bad("cuGraphLaunch", "hGraphExec", "pointer", hGraphExec);
+    if (!(isPtr(hStream))) rt.bad("cuGraphLaunch", "hStream", "pointer", hStream);
     const r = raw.cuGraphLaunch(hGraphExec, hStream);
     if (rt.guards) rt.check("cuGraphLaunch");
     if (r !== 0) rt.fail(r, "cuGraphLaunch", hGraphExec);
@@ -3212,7 +4381,10 @@ function cuGraphLaunch$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphLaunch"] 
 }
 
 function cuGraphExecDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphExecDestroy"] {
+  const isPtr = rt.isPointer;
   return function cuGraphExecDestroy(hGraphExec: CUgraphExec): void {
+    if (arguments.length !== 1) rt.arity("cuGraphExecDestroy", "hGraphExec", 1, arguments.length);
+    if (!(isPtr(hGraphExec))) rt.bad("cuGraphExecDestroy", "hGraphExec", "pointer", hGraphExec);
     const r = raw.cuGraphExecDestroy(hGraphExec);
     if (rt.guards) rt.check("cuGraphExecDestroy");
     if (r !== 0) rt.fail(r, "cuGraphExecDestroy", hGraphExec);
@@ -3220,7 +4392,10 @@ function cuGraphExecDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphExec
 }
 
 function cuGraphDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphDestroy"] {
+  const isPtr = rt.isPointer;
   return function cuGraphDestroy(hGraph: CUgraph): void {
+    if (arguments.length !== 1) rt.arity("cuGraphDestroy", "hGraph", 1, arguments.length);
+    if (!(isPtr(hGraph))) rt.bad("cuGraphDestroy", "hGraph", "pointer", hGraph);
     const r = raw.cuGraphDestroy(hGraph);
     if (rt.guards) rt.check("cuGraphDestroy");
     if (r !== 0) rt.fail(r, "cuGraphDestroy", hGraph);
@@ -3228,15 +4403,25 @@ function cuGraphDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphDestroy"
 }
 
 function cuGraphExecUpdate$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphExecUpdate"] {
-  return function cuGraphExecUpdate(hGraphExec: CUgraphExec, hGraph: CUgraph, resultInfo: PointerLike): void {
-    const r = raw.cuGraphExecUpdate(hGraphExec, hGraph, rt.ptr(rt.expect(resultInfo, CUgraphExecUpdateResultInfo_st, "cuGraphExecUpdate", "resultInfo")));
+  const isPtr = rt.isPointer;
+  return function cuGraphExecUpdate(hGraphExec: CUgraphExec, hGraph: CUgraph, resultInfo?: CUgraphExecUpdateResultInfo_st): [status: CUresult, resultInfo: CUgraphExecUpdateResultInfo_st] {
+    if (arguments.length < 2 || arguments.length > 3) rt.arity("cuGraphExecUpdate", "hGraphExec,hGraph,resultInfo", 2, arguments.length);
+    if (!(isPtr(hGraphExec))) rt.bad("cuGraphExecUpdate", "hGraphExec", "pointer", hGraphExec);
+    if (!(isPtr(hGraph))) rt.bad("cuGraphExecUpdate", "hGraph", "pointer", hGraph);
+    const $resultInfo = resultInfo === undefined ? rt.record(CUgraphExecUpdateResultInfo_st) : rt.recordArg(resultInfo, CUgraphExecUpdateResultInfo_st, "cuGraphExecUpdate", "resultInfo");
+    const r = raw.cuGraphExecUpdate(hGraphExec, hGraph, $resultInfo.$pointer());
     if (rt.guards) rt.check("cuGraphExecUpdate");
-    if (r !== 0) rt.fail(r, "cuGraphExecUpdate", hGraphExec);
+    if (r !== 0 && r !== 910) rt.fail(r, "cuGraphExecUpdate", hGraphExec);
+    return [r, $resultInfo];
   };
 }
 
 function cuGraphKernelNodeCopyAttributes$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphKernelNodeCopyAttributes"] {
+  const isPtr = rt.isPointer;
   return function cuGraphKernelNodeCopyAttributes(dst: CUgraphNode, src: CUgraphNode): void {
+    if (arguments.length !== 2) rt.arity("cuGraphKernelNodeCopyAttributes", "dst,src", 2, arguments.length);
+    if (!(isPtr(dst))) rt.bad("cuGraphKernelNodeCopyAttributes", "dst", "pointer", dst);
+    if (!(isPtr(src))) rt.bad("cuGraphKernelNodeCopyAttributes", "src", "pointer", src);
     const r = raw.cuGraphKernelNodeCopyAttributes(dst, src);
     if (rt.guards) rt.check("cuGraphKernelNodeCopyAttributes");
     if (r !== 0) rt.fail(r, "cuGraphKernelNodeCopyAttributes", dst);
@@ -3244,8 +4429,12 @@ function cuGraphKernelNodeCopyAttributes$(raw: Raw, rt: CheckedRuntime): Checked
 }
 
 function cuGraphKernelNodeGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphKernelNodeGetAttribute"] {
+  const isPtr = rt.isPointer;
   return function cuGraphKernelNodeGetAttribute(hNode: CUgraphNode, attr: CUkernelNodeAttrID, value_out?: CUlaunchAttributeValue_union): CUlaunchAttributeValue_union {
-    const $value_out = value_out === undefined ? rt.record(CUlaunchAttributeValue_union) : rt.expect(value_out, CUlaunchAttributeValue_union, "cuGraphKernelNodeGetAttribute", "value_out");
+    if (arguments.length < 2 || arguments.length > 3) rt.arity("cuGraphKernelNodeGetAttribute", "hNode,attr,value_out", 2, arguments.length);
+    if (!(isPtr(hNode))) rt.bad("cuGraphKernelNodeGetAttribute", "hNode", "pointer", hNode);
+    if (!(typeof attr === "number" && (attr >>> 0) === attr)) rt.bad("cuGraphKernelNodeGetAttribute", "attr", "u32", attr);
+    const $value_out = value_out === undefined ? rt.record(CUlaunchAttributeValue_union) : rt.recordArg(value_out, CUlaunchAttributeValue_union, "cuGraphKernelNodeGetAttribute", "value_out");
     const r = raw.cuGraphKernelNodeGetAttribute(hNode, attr, $value_out.$pointer());
     if (rt.guards) rt.check("cuGraphKernelNodeGetAttribute");
     if (r !== 0) rt.fail(r, "cuGraphKernelNodeGetAttribute", hNode);
@@ -3254,16 +4443,24 @@ function cuGraphKernelNodeGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["
 }
 
 function cuGraphKernelNodeSetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphKernelNodeSetAttribute"] {
+  const isPtr = rt.isPointer;
   return function cuGraphKernelNodeSetAttribute(hNode: CUgraphNode, attr: CUkernelNodeAttrID, value: PointerLike): void {
-    const r = raw.cuGraphKernelNodeSetAttribute(hNode, attr, rt.ptr(rt.expect(value, CUlaunchAttributeValue_union, "cuGraphKernelNodeSetAttribute", "value")));
+    if (arguments.length !== 3) rt.arity("cuGraphKernelNodeSetAttribute", "hNode,attr,value", 3, arguments.length);
+    if (!(isPtr(hNode))) rt.bad("cuGraphKernelNodeSetAttribute", "hNode", "pointer", hNode);
+    if (!(typeof attr === "number" && (attr >>> 0) === attr)) rt.bad("cuGraphKernelNodeSetAttribute", "attr", "u32", attr);
+    const r = raw.cuGraphKernelNodeSetAttribute(hNode, attr, rt.ptr(rt.expect(value, CUlaunchAttributeValue_union, "cuGraphKernelNodeSetAttribute", "value"), "cuGraphKernelNodeSetAttribute", "value"));
     if (rt.guards) rt.check("cuGraphKernelNodeSetAttribute");
     if (r !== 0) rt.fail(r, "cuGraphKernelNodeSetAttribute", hNode);
   };
 }
 
 function cuGraphDebugDotPrint$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphDebugDotPrint"] {
+  const isPtr = rt.isPointer;
   return function cuGraphDebugDotPrint(hGraph: CUgraph, path: string | PointerLike, flags: number): void {
-    const r = raw.cuGraphDebugDotPrint(hGraph, rt.cstr(path, 0), flags);
+    if (arguments.length !== 3) rt.arity("cuGraphDebugDotPrint", "hGraph,path,flags", 3, arguments.length);
+    if (!(isPtr(hGraph))) rt.bad("cuGraphDebugDotPrint", "hGraph", "pointer", hGraph);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cuGraphDebugDotPrint", "flags", "u32", flags);
+    const r = raw.cuGraphDebugDotPrint(hGraph, rt.cstr(path, 0, "cuGraphDebugDotPrint", "path"), flags);
     if (rt.guards) rt.check("cuGraphDebugDotPrint");
     if (r !== 0) rt.fail(r, "cuGraphDebugDotPrint", hGraph);
   };
@@ -3271,8 +4468,13 @@ function cuGraphDebugDotPrint$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphDe
 
 function cuUserObjectCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuUserObjectCreate"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuUserObjectCreate(ptr: PointerLike, destroy: CUhostFn, initialRefcount: number, flags: number): CUuserObject {
-    const r = raw.cuUserObjectCreate(o0, rt.ptr(ptr), destroy, initialRefcount, flags);
+    if (arguments.length !== 4) rt.arity("cuUserObjectCreate", "ptr,destroy,initialRefcount,flags", 4, arguments.length);
+    if (!(isPtr(destroy))) rt.bad("cuUserObjectCreate", "destroy", "function", destroy);
+    if (!(typeof initialRefcount === "number" && (initialRefcount >>> 0) === initialRefcount)) rt.bad("cuUserObjectCreate", "initialRefcount", "u32", initialRefcount);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cuUserObjectCreate", "flags", "u32", flags);
+    const r = raw.cuUserObjectCreate(o0, rt.ptr(ptr, "cuUserObjectCreate", "ptr"), destroy, initialRefcount, flags);
     if (rt.guards) rt.check("cuUserObjectCreate");
     if (r !== 0) rt.fail(r, "cuUserObjectCreate");
     return rt.readPointer(0) as CUuserObject;
@@ -3280,7 +4482,11 @@ function cuUserObjectCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuUserObjec
 }
 
 function cuUserObjectRetain$(raw: Raw, rt: CheckedRuntime): Checked["cuUserObjectRetain"] {
+  const isPtr = rt.isPointer;
   return function cuUserObjectRetain(object: CUuserObject, count: number): void {
+    if (arguments.length !== 2) rt.arity("cuUserObjectRetain", "object,count", 2, arguments.length);
+    if (!(isPtr(object))) rt.bad("cuUserObjectRetain", "object", "pointer", object);
+    if (!(typeof count === "number" && (count >>> 0) === count)) rt.bad("cuUserObjectRetain", "count", "u32", count);
     const r = raw.cuUserObjectRetain(object, count);
     if (rt.guards) rt.check("cuUserObjectRetain");
     if (r !== 0) rt.fail(r, "cuUserObjectRetain", object);
@@ -3288,7 +4494,11 @@ function cuUserObjectRetain$(raw: Raw, rt: CheckedRuntime): Checked["cuUserObjec
 }
 
 function cuUserObjectRelease$(raw: Raw, rt: CheckedRuntime): Checked["cuUserObjectRelease"] {
+  const isPtr = rt.isPointer;
   return function cuUserObjectRelease(object: CUuserObject, count: number): void {
+    if (arguments.length !== 2) rt.arity("cuUserObjectRelease", "object,count", 2, arguments.length);
+    if (!(isPtr(object))) rt.bad("cuUserObjectRelease", "object", "pointer", object);
+    if (!(typeof count === "number" && (count >>> 0) === count)) rt.bad("cuUserObjectRelease", "count", "u32", count);
     const r = raw.cuUserObjectRelease(object, count);
     if (rt.guards) rt.check("cuUserObjectRelease");
     if (r !== 0) rt.fail(r, "cuUserObjectRelease", object);
@@ -3296,7 +4506,13 @@ function cuUserObjectRelease$(raw: Raw, rt: CheckedRuntime): Checked["cuUserObje
 }
 
 function cuGraphRetainUserObject$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphRetainUserObject"] {
+  const isPtr = rt.isPointer;
   return function cuGraphRetainUserObject(graph: CUgraph, object: CUuserObject, count: number, flags: number): void {
+    if (arguments.length !== 4) rt.arity("cuGraphRetainUserObject", "graph,object,count,flags", 4, arguments.length);
+    if (!(isPtr(graph))) rt.bad("cuGraphRetainUserObject", "graph", "pointer", graph);
+    if (!(isPtr(object))) rt.bad("cuGraphRetainUserObject", "object", "pointer", object);
+    if (!(typeof count === "number" && (count >>> 0) === count)) rt.bad("cuGraphRetainUserObject", "count", "u32", count);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cuGraphRetainUserObject", "flags", "u32", flags);
     const r = raw.cuGraphRetainUserObject(graph, object, count, flags);
     if (rt.guards) rt.check("cuGraphRetainUserObject");
     if (r !== 0) rt.fail(r, "cuGraphRetainUserObject", graph);
@@ -3304,7 +4520,12 @@ function cuGraphRetainUserObject$(raw: Raw, rt: CheckedRuntime): Checked["cuGrap
 }
 
 function cuGraphReleaseUserObject$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphReleaseUserObject"] {
+  const isPtr = rt.isPointer;
   return function cuGraphReleaseUserObject(graph: CUgraph, object: CUuserObject, count: number): void {
+    if (arguments.length !== 3) rt.arity("cuGraphReleaseUserObject", "graph,object,count", 3, arguments.length);
+    if (!(isPtr(graph))) rt.bad("cuGraphReleaseUserObject", "graph", "pointer", graph);
+    if (!(isPtr(object))) rt.bad("cuGraphReleaseUserObject", "object", "pointer", object);
+    if (!(typeof count === "number" && (count >>> 0) === count)) rt.bad("cuGraphReleaseUserObject", "count", "u32", count);
     const r = raw.cuGraphReleaseUserObject(graph, object, count);
     if (rt.guards) rt.check("cuGraphReleaseUserObject");
     if (r !== 0) rt.fail(r, "cuGraphReleaseUserObject", graph);
@@ -3313,9 +4534,12 @@ function cuGraphReleaseUserObject$(raw: Raw, rt: CheckedRuntime): Checked["cuGra
 
 function cuGraphAddNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphAddNode"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuGraphAddNode(hGraph: CUgraph, dependencies: PointerLike, dependencyData: PointerLike, numDependencies: bigint | number, nodeParams: PointerLike): CUgraphNode {
-    rt.count(numDependencies, "cuGraphAddNode", "numDependencies");
-    const r = raw.cuGraphAddNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, "cuGraphAddNode", "dependencies"), rt.ptr(rt.expect(dependencyData, CUgraphEdgeData_st, "cuGraphAddNode", "dependencyData")), numDependencies, rt.ptr(rt.expect(nodeParams, CUgraphNodeParams_st, "cuGraphAddNode", "nodeParams")));
+    if (arguments.length !== 5) rt.arity("cuGraphAddNode", "hGraph,dependencies,dependencyData,numDependencies,nodeParams", 5, arguments.length);
+    if (!(isPtr(hGraph))) rt.bad("cuGraphAddNode", "hGraph", "pointer", hGraph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cuGraphAddNode", "numDependencies", "u64", numDependencies);
+    const r = raw.cuGraphAddNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, "cuGraphAddNode", "dependencies"), rt.ptr(rt.expect(dependencyData, CUgraphEdgeData_st, "cuGraphAddNode", "dependencyData"), "cuGraphAddNode", "dependencyData"), numDependencies, rt.ptr(rt.expect(nodeParams, CUgraphNodeParams_st, "cuGraphAddNode", "nodeParams"), "cuGraphAddNode", "nodeParams"));
     if (rt.guards) rt.check("cuGraphAddNode");
     if (r !== 0) rt.fail(r, "cuGraphAddNode");
     return rt.readPointer(0) as CUgraphNode;
@@ -3323,16 +4547,23 @@ function cuGraphAddNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphAddNode"
 }
 
 function cuGraphNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphNodeSetParams"] {
+  const isPtr = rt.isPointer;
   return function cuGraphNodeSetParams(hNode: CUgraphNode, nodeParams: PointerLike): void {
-    const r = raw.cuGraphNodeSetParams(hNode, rt.ptr(rt.expect(nodeParams, CUgraphNodeParams_st, "cuGraphNodeSetParams", "nodeParams")));
+    if (arguments.length !== 2) rt.arity("cuGraphNodeSetParams", "hNode,nodeParams", 2, arguments.length);
+    if (!(isPtr(hNode))) rt.bad("cuGraphNodeSetParams", "hNode", "pointer", hNode);
+    const r = raw.cuGraphNodeSetParams(hNode, rt.ptr(rt.expect(nodeParams, CUgraphNodeParams_st, "cuGraphNodeSetParams", "nodeParams"), "cuGraphNodeSetParams", "nodeParams"));
     if (rt.guards) rt.check("cuGraphNodeSetParams");
     if (r !== 0) rt.fail(r, "cuGraphNodeSetParams", hNode);
   };
 }
 
 function cuGraphExecNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphExecNodeSetParams"] {
+  const isPtr = rt.isPointer;
   return function cuGraphExecNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, nodeParams: PointerLike): void {
-    const r = raw.cuGraphExecNodeSetParams(hGraphExec, hNode, rt.ptr(rt.expect(nodeParams, CUgraphNodeParams_st, "cuGraphExecNodeSetParams", "nodeParams")));
+    if (arguments.length !== 3) rt.arity("cuGraphExecNodeSetParams", "hGraphExec,hNode,nodeParams", 3, arguments.length);
+    if (!(isPtr(hGraphExec))) rt.bad("cuGraphExecNodeSetParams", "hGraphExec", "pointer", hGraphExec);
+    if (!(isPtr(hNode))) rt.bad("cuGraphExecNodeSetParams", "hNode", "pointer", hNode);
+    const r = raw.cuGraphExecNodeSetParams(hGraphExec, hNode, rt.ptr(rt.expect(nodeParams, CUgraphNodeParams_st, "cuGraphExecNodeSetParams", "nodeParams"), "cuGraphExecNodeSetParams", "nodeParams"));
     if (rt.guards) rt.check("cuGraphExecNodeSetParams");
     if (r !== 0) rt.fail(r, "cuGraphExecNodeSetParams", hGraphExec);
   };
@@ -3341,7 +4572,13 @@ function cuGraphExecNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGra
 function cuGraphConditionalHandleCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphConditionalHandleCreate"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
+  const isPtr = rt.isPointer;
   return function cuGraphConditionalHandleCreate(hGraph: CUgraph, ctx: CUcontext, defaultLaunchValue: number, flags: number): CUgraphConditionalHandle {
+    if (arguments.length !== 4) rt.arity("cuGraphConditionalHandleCreate", "hGraph,ctx,defaultLaunchValue,flags", 4, arguments.length);
+    if (!(isPtr(hGraph))) rt.bad("cuGraphConditionalHandleCreate", "hGraph", "pointer", hGraph);
+    if (!(isPtr(ctx))) rt.bad("cuGraphConditionalHandleCreate", "ctx", "pointer", ctx);
+    if (!(typeof defaultLaunchValue === "number" && (defaultLaunchValue >>> 0) === defaultLaunchValue)) rt.bad("cuGraphConditionalHandleCreate", "defaultLaunchValue", "u32", defaultLaunchValue);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cuGraphConditionalHandleCreate", "flags", "u32", flags);
     const r = raw.cuGraphConditionalHandleCreate(o0, hGraph, ctx, defaultLaunchValue, flags);
     if (rt.guards) rt.check("cuGraphConditionalHandleCreate");
     if (r !== 0) rt.fail(r, "cuGraphConditionalHandleCreate");
@@ -3352,7 +4589,12 @@ function cuGraphConditionalHandleCreate$(raw: Raw, rt: CheckedRuntime): Checked[
 function cuOccupancyMaxActiveBlocksPerMultiprocessor$(raw: Raw, rt: CheckedRuntime): Checked["cuOccupancyMaxActiveBlocksPerMultiprocessor"] {
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
+  const isPtr = rt.isPointer;
   return function cuOccupancyMaxActiveBlocksPerMultiprocessor(func: CUfunction, blockSize: number, dynamicSMemSize: bigint | number): number {
+    if (arguments.length !== 3) rt.arity("cuOccupancyMaxActiveBlocksPerMultiprocessor", "func,blockSize,dynamicSMemSize", 3, arguments.length);
+    if (!(isPtr(func))) rt.bad("cuOccupancyMaxActiveBlocksPerMultiprocessor", "func", "pointer", func);
+    if (!(typeof blockSize === "number" && (blockSize | 0) === blockSize)) rt.bad("cuOccupancyMaxActiveBlocksPerMultiprocessor", "blockSize", "i32", blockSize);
+    if (!((typeof dynamicSMemSize === "bigint" ? dynamicSMemSize >= 0n && dynamicSMemSize <= 18446744073709551615n : Number.isSafeInteger(dynamicSMemSize) && dynamicSMemSize >= 0))) rt.bad("cuOccupancyMaxActiveBlocksPerMultiprocessor", "dynamicSMemSize", "u64", dynamicSMemSize);
     const r = raw.cuOccupancyMaxActiveBlocksPerMultiprocessor(o0, func, blockSize, dynamicSMemSize);
     if (rt.guards) rt.check("cuOccupancyMaxActiveBlocksPerMultiprocessor");
     if (r !== 0) rt.fail(r, "cuOccupancyMaxActiveBlocksPerMultiprocessor");
@@ -3363,7 +4605,13 @@ function cuOccupancyMaxActiveBlocksPerMultiprocessor$(raw: Raw, rt: CheckedRunti
 function cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags$(raw: Raw, rt: CheckedRuntime): Checked["cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags"] {
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
+  const isPtr = rt.isPointer;
   return function cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(func: CUfunction, blockSize: number, dynamicSMemSize: bigint | number, flags: number): number {
+    if (arguments.length !== 4) rt.arity("cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", "func,blockSize,dynamicSMemSize,flags", 4, arguments.length);
+    if (!(isPtr(func))) rt.bad("cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", "func", "pointer", func);
+    if (!(typeof blockSize === "number" && (blockSize | 0) === blockSize)) rt.bad("cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", "blockSize", "i32", blockSize);
+    if (!((typeof dynamicSMemSize === "bigint" ? dynamicSMemSize >= 0n && dynamicSMemSize <= 18446744073709551615n : Number.isSafeInteger(dynamicSMemSize) && dynamicSMemSize >= 0))) rt.bad("cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", "dynamicSMemSize", "u64", dynamicSMemSize);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", "flags", "u32", flags);
     const r = raw.cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(o0, func, blockSize, dynamicSMemSize, flags);
     if (rt.guards) rt.check("cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags");
     if (r !== 0) rt.fail(r, "cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags");
@@ -3375,7 +4623,13 @@ function cuOccupancyMaxPotentialBlockSize$(raw: Raw, rt: CheckedRuntime): Checke
   const o0 = rt.out[0]!;
   const o1 = rt.out[1]!;
   const i32 = rt.i32;
+  const isPtr = rt.isPointer;
   return function cuOccupancyMaxPotentialBlockSize(func: CUfunction, blockSizeToDynamicSMemSize: CUoccupancyB2DSize, dynamicSMemSize: bigint | number, blockSizeLimit: number): [minGridSize: number, blockSize: number] {
+    if (arguments.length !== 4) rt.arity("cuOccupancyMaxPotentialBlockSize", "func,blockSizeToDynamicSMemSize,dynamicSMemSize,blockSizeLimit", 4, arguments.length);
+    if (!(isPtr(func))) rt.bad("cuOccupancyMaxPotentialBlockSize", "func", "pointer", func);
+    if (!(isPtr(blockSizeToDynamicSMemSize))) rt.bad("cuOccupancyMaxPotentialBlockSize", "blockSizeToDynamicSMemSize", "function", blockSizeToDynamicSMemSize);
+    if (!((typeof dynamicSMemSize === "bigint" ? dynamicSMemSize >= 0n && dynamicSMemSize <= 18446744073709551615n : Number.isSafeInteger(dynamicSMemSize) && dynamicSMemSize >= 0))) rt.bad("cuOccupancyMaxPotentialBlockSize", "dynamicSMemSize", "u64", dynamicSMemSize);
+    if (!(typeof blockSizeLimit === "number" && (blockSizeLimit | 0) === blockSizeLimit)) rt.bad("cuOccupancyMaxPotentialBlockSize", "blockSizeLimit", "i32", blockSizeLimit);
     const r = raw.cuOccupancyMaxPotentialBlockSize(o0, o1, func, blockSizeToDynamicSMemSize, dynamicSMemSize, blockSizeLimit);
     if (rt.guards) rt.check("cuOccupancyMaxPotentialBlockSize");
     if (r !== 0) rt.fail(r, "cuOccupancyMaxPotentialBlockSize");
@@ -3387,7 +4641,14 @@ function cuOccupancyMaxPotentialBlockSizeWithFlags$(raw: Raw, rt: CheckedRuntime
   const o0 = rt.out[0]!;
   const o1 = rt.out[1]!;
   const i32 = rt.i32;
+  const isPtr = rt.isPointer;
   return function cuOccupancyMaxPotentialBlockSizeWithFlags(func: CUfunction, blockSizeToDynamicSMemSize: CUoccupancyB2DSize, dynamicSMemSize: bigint | number, blockSizeLimit: number, flags: number): [minGridSize: number, blockSize: number] {
+    if (arguments.length !== 5) rt.arity("cuOccupancyMaxPotentialBlockSizeWithFlags", "func,blockSizeToDynamicSMemSize,dynamicSMemSize,blockSizeLimit,flags", 5, arguments.length);
+    if (!(isPtr(func))) rt.bad("cuOccupancyMaxPotentialBlockSizeWithFlags", "func", "pointer", func);
+    if (!(isPtr(blockSizeToDynamicSMemSize))) rt.bad("cuOccupancyMaxPotentialBlockSizeWithFlags", "blockSizeToDynamicSMemSize", "function", blockSizeToDynamicSMemSize);
+    if (!((typeof dynamicSMemSize === "bigint" ? dynamicSMemSize >= 0n && dynamicSMemSize <= 18446744073709551615n : Number.isSafeInteger(dynamicSMemSize) && dynamicSMemSize >= 0))) rt.bad("cuOccupancyMaxPotentialBlockSizeWithFlags", "dynamicSMemSize", "u64", dynamicSMemSize);
+    if (!(typeof blockSizeLimit === "number" && (blockSizeLimit | 0) === blockSizeLimit)) rt.bad("cuOccupancyMaxPotentialBlockSizeWithFlags", "blockSizeLimit", "i32", blockSizeLimit);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cuOccupancyMaxPotentialBlockSizeWithFlags", "flags", "u32", flags);
     const r = raw.cuOccupancyMaxPotentialBlockSizeWithFlags(o0, o1, func, blockSizeToDynamicSMemSize, dynamicSMemSize, blockSizeLimit, flags);
     if (rt.guards) rt.check("cuOccupancyMaxPotentialBlockSizeWithFlags");
     if (r !== 0) rt.fail(r, "cuOccupancyMaxPotentialBlockSizeWithFlags");
@@ -3398,7 +4659,12 @@ function cuOccupancyMaxPotentialBlockSizeWithFlags$(raw: Raw, rt: CheckedRuntime
 function cuOccupancyAvailableDynamicSMemPerBlock$(raw: Raw, rt: CheckedRuntime): Checked["cuOccupancyAvailableDynamicSMemPerBlock"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
+  const isPtr = rt.isPointer;
   return function cuOccupancyAvailableDynamicSMemPerBlock(func: CUfunction, numBlocks: number, blockSize: number): bigint {
+    if (arguments.length !== 3) rt.arity("cuOccupancyAvailableDynamicSMemPerBlock", "func,numBlocks,blockSize", 3, arguments.length);
+    if (!(isPtr(func))) rt.bad("cuOccupancyAvailableDynamicSMemPerBlock", "func", "pointer", func);
+    if (!(typeof numBlocks === "number" && (numBlocks | 0) === numBlocks)) rt.bad("cuOccupancyAvailableDynamicSMemPerBlock", "numBlocks", "i32", numBlocks);
+    if (!(typeof blockSize === "number" && (blockSize | 0) === blockSize)) rt.bad("cuOccupancyAvailableDynamicSMemPerBlock", "blockSize", "i32", blockSize);
     const r = raw.cuOccupancyAvailableDynamicSMemPerBlock(o0, func, numBlocks, blockSize);
     if (rt.guards) rt.check("cuOccupancyAvailableDynamicSMemPerBlock");
     if (r !== 0) rt.fail(r, "cuOccupancyAvailableDynamicSMemPerBlock");
@@ -3409,8 +4675,11 @@ function cuOccupancyAvailableDynamicSMemPerBlock$(raw: Raw, rt: CheckedRuntime):
 function cuOccupancyMaxPotentialClusterSize$(raw: Raw, rt: CheckedRuntime): Checked["cuOccupancyMaxPotentialClusterSize"] {
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
+  const isPtr = rt.isPointer;
   return function cuOccupancyMaxPotentialClusterSize(func: CUfunction, config: PointerLike): number {
-    const r = raw.cuOccupancyMaxPotentialClusterSize(o0, func, rt.ptr(rt.expect(config, CUlaunchConfig_st, "cuOccupancyMaxPotentialClusterSize", "config")));
+    if (arguments.length !== 2) rt.arity("cuOccupancyMaxPotentialClusterSize", "func,config", 2, arguments.length);
+    if (!(isPtr(func))) rt.bad("cuOccupancyMaxPotentialClusterSize", "func", "pointer", func);
+    const r = raw.cuOccupancyMaxPotentialClusterSize(o0, func, rt.ptr(rt.expect(config, CUlaunchConfig_st, "cuOccupancyMaxPotentialClusterSize", "config"), "cuOccupancyMaxPotentialClusterSize", "config"));
     if (rt.guards) rt.check("cuOccupancyMaxPotentialClusterSize");
     if (r !== 0) rt.fail(r, "cuOccupancyMaxPotentialClusterSize");
     return i32[0]!;
@@ -3420,8 +4689,11 @@ function cuOccupancyMaxPotentialClusterSize$(raw: Raw, rt: CheckedRuntime): Chec
 function cuOccupancyMaxActiveClusters$(raw: Raw, rt: CheckedRuntime): Checked["cuOccupancyMaxActiveClusters"] {
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
+  const isPtr = rt.isPointer;
   return function cuOccupancyMaxActiveClusters(func: CUfunction, config: PointerLike): number {
-    const r = raw.cuOccupancyMaxActiveClusters(o0, func, rt.ptr(rt.expect(config, CUlaunchConfig_st, "cuOccupancyMaxActiveClusters", "config")));
+    if (arguments.length !== 2) rt.arity("cuOccupancyMaxActiveClusters", "func,config", 2, arguments.length);
+    if (!(isPtr(func))) rt.bad("cuOccupancyMaxActiveClusters", "func", "pointer", func);
+    const r = raw.cuOccupancyMaxActiveClusters(o0, func, rt.ptr(rt.expect(config, CUlaunchConfig_st, "cuOccupancyMaxActiveClusters", "config"), "cuOccupancyMaxActiveClusters", "config"));
     if (rt.guards) rt.check("cuOccupancyMaxActiveClusters");
     if (r !== 0) rt.fail(r, "cuOccupancyMaxActiveClusters");
     return i32[0]!;
@@ -3429,7 +4701,12 @@ function cuOccupancyMaxActiveClusters$(raw: Raw, rt: CheckedRuntime): Checked["c
 }
 
 function cuTexRefSetArray$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefSetArray"] {
+  const isPtr = rt.isPointer;
   return function cuTexRefSetArray(hTexRef: CUtexref, hArray: CUarray, Flags: number): void {
+    if (arguments.length !== 3) rt.arity("cuTexRefSetArray", "hTexRef,hArray,Flags", 3, arguments.length);
+    if (!(isPtr(hTexRef))) rt.bad("cuTexRefSetArray", "hTexRef", "pointer", hTexRef);
+    if (!(isPtr(hArray))) rt.bad("cuTexRefSetArray", "hArray", "pointer", hArray);
+    if (!(typeof Flags === "number" && (Flags >>> 0) === Flags)) rt.bad("cuTexRefSetArray", "Flags", "u32", Flags);
     const r = raw.cuTexRefSetArray(hTexRef, hArray, Flags);
     if (rt.guards) rt.check("cuTexRefSetArray");
     if (r !== 0) rt.fail(r, "cuTexRefSetArray", hTexRef);
@@ -3437,7 +4714,12 @@ function cuTexRefSetArray$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefSetAr
 }
 
 function cuTexRefSetMipmappedArray$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefSetMipmappedArray"] {
+  const isPtr = rt.isPointer;
   return function cuTexRefSetMipmappedArray(hTexRef: CUtexref, hMipmappedArray: CUmipmappedArray, Flags: number): void {
+    if (arguments.length !== 3) rt.arity("cuTexRefSetMipmappedArray", "hTexRef,hMipmappedArray,Flags", 3, arguments.length);
+    if (!(isPtr(hTexRef))) rt.bad("cuTexRefSetMipmappedArray", "hTexRef", "pointer", hTexRef);
+    if (!(isPtr(hMipmappedArray))) rt.bad("cuTexRefSetMipmappedArray", "hMipmappedArray", "pointer", hMipmappedArray);
+    if (!(typeof Flags === "number" && (Flags >>> 0) === Flags)) rt.bad("cuTexRefSetMipmappedArray", "Flags", "u32", Flags);
     const r = raw.cuTexRefSetMipmappedArray(hTexRef, hMipmappedArray, Flags);
     if (rt.guards) rt.check("cuTexRefSetMipmappedArray");
     if (r !== 0) rt.fail(r, "cuTexRefSetMipmappedArray", hTexRef);
@@ -3447,7 +4729,12 @@ function cuTexRefSetMipmappedArray$(raw: Raw, rt: CheckedRuntime): Checked["cuTe
 function cuTexRefSetAddress$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefSetAddress"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
+  const isPtr = rt.isPointer;
   return function cuTexRefSetAddress(hTexRef: CUtexref, dptr: CUdeviceptr, bytes: bigint | number): bigint {
+    if (arguments.length !== 3) rt.arity("cuTexRefSetAddress", "hTexRef,dptr,bytes", 3, arguments.length);
+    if (!(isPtr(hTexRef))) rt.bad("cuTexRefSetAddress", "hTexRef", "pointer", hTexRef);
+    if (!((typeof dptr === "bigint" ? dptr >= 0n && dptr <= 18446744073709551615n : Number.isSafeInteger(dptr) && dptr >= 0))) rt.bad("cuTexRefSetAddress", "dptr", "u64", dptr);
+    if (!((typeof bytes === "bigint" ? bytes >= 0n && bytes <= 18446744073709551615n : Number.isSafeInteger(bytes) && bytes >= 0))) rt.bad("cuTexRefSetAddress", "bytes", "u64", bytes);
     const r = raw.cuTexRefSetAddress(o0, hTexRef, dptr, bytes);
     if (rt.guards) rt.check("cuTexRefSetAddress");
     if (r !== 0) rt.fail(r, "cuTexRefSetAddress");
@@ -3456,15 +4743,25 @@ function cuTexRefSetAddress$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefSet
 }
 
 function cuTexRefSetAddress2D$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefSetAddress2D"] {
+  const isPtr = rt.isPointer;
   return function cuTexRefSetAddress2D(hTexRef: CUtexref, desc: PointerLike, dptr: CUdeviceptr, Pitch: bigint | number): void {
-    const r = raw.cuTexRefSetAddress2D(hTexRef, rt.ptr(rt.expect(desc, CUDA_ARRAY_DESCRIPTOR_st, "cuTexRefSetAddress2D", "desc")), dptr, Pitch);
+    if (arguments.length !== 4) rt.arity("cuTexRefSetAddress2D", "hTexRef,desc,dptr,Pitch", 4, arguments.length);
+    if (!(isPtr(hTexRef))) rt.bad("cuTexRefSetAddress2D", "hTexRef", "pointer", hTexRef);
+    if (!((typeof dptr === "bigint" ? dptr >= 0n && dptr <= 18446744073709551615n : Number.isSafeInteger(dptr) && dptr >= 0))) rt.bad("cuTexRefSetAddress2D", "dptr", "u64", dptr);
+    if (!((typeof Pitch === "bigint" ? Pitch >= 0n && Pitch <= 18446744073709551615n : Number.isSafeInteger(Pitch) && Pitch >= 0))) rt.bad("cuTexRefSetAddress2D", "Pitch", "u64", Pitch);
+    const r = raw.cuTexRefSetAddress2D(hTexRef, rt.ptr(rt.expect(desc, CUDA_ARRAY_DESCRIPTOR_st, "cuTexRefSetAddress2D", "desc"), "cuTexRefSetAddress2D", "desc"), dptr, Pitch);
     if (rt.guards) rt.check("cuTexRefSetAddress2D");
     if (r !== 0) rt.fail(r, "cuTexRefSetAddress2D", hTexRef);
   };
 }
 
 function cuTexRefSetFormat$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefSetFormat"] {
+  const isPtr = rt.isPointer;
   return function cuTexRefSetFormat(hTexRef: CUtexref, fmt: CUarray_format, NumPackedComponents: number): void {
+    if (arguments.length !== 3) rt.arity("cuTexRefSetFormat", "hTexRef,fmt,NumPackedComponents", 3, arguments.length);
+    if (!(isPtr(hTexRef))) rt.bad("cuTexRefSetFormat", "hTexRef", "pointer", hTexRef);
+    if (!(typeof fmt === "number" && (fmt >>> 0) === fmt)) rt.bad("cuTexRefSetFormat", "fmt", "u32", fmt);
+    if (!(typeof NumPackedComponents === "number" && (NumPackedComponents | 0) === NumPackedComponents)) rt.bad("cuTexRefSetFormat", "NumPackedComponents", "i32", NumPackedComponents);
     const r = raw.cuTexRefSetFormat(hTexRef, fmt, NumPackedComponents);
     if (rt.guards) rt.check("cuTexRefSetFormat");
     if (r !== 0) rt.fail(r, "cuTexRefSetFormat", hTexRef);
@@ -3472,7 +4769,12 @@ function cuTexRefSetFormat$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefSetF
 }
 
 function cuTexRefSetAddressMode$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefSetAddressMode"] {
+  const isPtr = rt.isPointer;
   return function cuTexRefSetAddressMode(hTexRef: CUtexref, dim: number, am: CUaddress_mode): void {
+    if (arguments.length !== 3) rt.arity("cuTexRefSetAddressMode", "hTexRef,dim,am", 3, arguments.length);
+    if (!(isPtr(hTexRef))) rt.bad("cuTexRefSetAddressMode", "hTexRef", "pointer", hTexRef);
+    if (!(typeof dim === "number" && (dim | 0) === dim)) rt.bad("cuTexRefSetAddressMode", "dim", "i32", dim);
+    if (!(typeof am === "number" && (am >>> 0) === am)) rt.bad("cuTexRefSetAddressMode", "am", "u32", am);
     const r = raw.cuTexRefSetAddressMode(hTexRef, dim, am);
     if (rt.guards) rt.check("cuTexRefSetAddressMode");
     if (r !== 0) rt.fail(r, "cuTexRefSetAddressMode", hTexRef);
@@ -3480,7 +4782,11 @@ function cuTexRefSetAddressMode$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRe
 }
 
 function cuTexRefSetFilterMode$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefSetFilterMode"] {
+  const isPtr = rt.isPointer;
   return function cuTexRefSetFilterMode(hTexRef: CUtexref, fm: CUfilter_mode): void {
+    if (arguments.length !== 2) rt.arity("cuTexRefSetFilterMode", "hTexRef,fm", 2, arguments.length);
+    if (!(isPtr(hTexRef))) rt.bad("cuTexRefSetFilterMode", "hTexRef", "pointer", hTexRef);
+    if (!(typeof fm === "number" && (fm >>> 0) === fm)) rt.bad("cuTexRefSetFilterMode", "fm", "u32", fm);
     const r = raw.cuTexRefSetFilterMode(hTexRef, fm);
     if (rt.guards) rt.check("cuTexRefSetFilterMode");
     if (r !== 0) rt.fail(r, "cuTexRefSetFilterMode", hTexRef);
@@ -3488,7 +4794,11 @@ function cuTexRefSetFilterMode$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRef
 }
 
 function cuTexRefSetMipmapFilterMode$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefSetMipmapFilterMode"] {
+  const isPtr = rt.isPointer;
   return function cuTexRefSetMipmapFilterMode(hTexRef: CUtexref, fm: CUfilter_mode): void {
+    if (arguments.length !== 2) rt.arity("cuTexRefSetMipmapFilterMode", "hTexRef,fm", 2, arguments.length);
+    if (!(isPtr(hTexRef))) rt.bad("cuTexRefSetMipmapFilterMode", "hTexRef", "pointer", hTexRef);
+    if (!(typeof fm === "number" && (fm >>> 0) === fm)) rt.bad("cuTexRefSetMipmapFilterMode", "fm", "u32", fm);
     const r = raw.cuTexRefSetMipmapFilterMode(hTexRef, fm);
     if (rt.guards) rt.check("cuTexRefSetMipmapFilterMode");
     if (r !== 0) rt.fail(r, "cuTexRefSetMipmapFilterMode", hTexRef);
@@ -3496,7 +4806,11 @@ function cuTexRefSetMipmapFilterMode$(raw: Raw, rt: CheckedRuntime): Checked["cu
 }
 
 function cuTexRefSetMipmapLevelBias$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefSetMipmapLevelBias"] {
+  const isPtr = rt.isPointer;
   return function cuTexRefSetMipmapLevelBias(hTexRef: CUtexref, bias: number): void {
+    if (arguments.length !== 2) rt.arity("cuTexRefSetMipmapLevelBias", "hTexRef,bias", 2, arguments.length);
+    if (!(isPtr(hTexRef))) rt.bad("cuTexRefSetMipmapLevelBias", "hTexRef", "pointer", hTexRef);
+    if (!(typeof bias === "number")) rt.bad("cuTexRefSetMipmapLevelBias", "bias", "f32", bias);
     const r = raw.cuTexRefSetMipmapLevelBias(hTexRef, bias);
     if (rt.guards) rt.check("cuTexRefSetMipmapLevelBias");
     if (r !== 0) rt.fail(r, "cuTexRefSetMipmapLevelBias", hTexRef);
@@ -3504,7 +4818,12 @@ function cuTexRefSetMipmapLevelBias$(raw: Raw, rt: CheckedRuntime): Checked["cuT
 }
 
 function cuTexRefSetMipmapLevelClamp$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefSetMipmapLevelClamp"] {
+  const isPtr = rt.isPointer;
   return function cuTexRefSetMipmapLevelClamp(hTexRef: CUtexref, minMipmapLevelClamp: number, maxMipmapLevelClamp: number): void {
+    if (arguments.length !== 3) rt.arity("cuTexRefSetMipmapLevelClamp", "hTexRef,minMipmapLevelClamp,maxMipmapLevelClamp", 3, arguments.length);
+    if (!(isPtr(hTexRef))) rt.bad("cuTexRefSetMipmapLevelClamp", "hTexRef", "pointer", hTexRef);
+    if (!(typeof minMipmapLevelClamp === "number")) rt.bad("cuTexRefSetMipmapLevelClamp", "minMipmapLevelClamp", "f32", minMipmapLevelClamp);
+    if (!(typeof maxMipmapLevelClamp === "number")) rt.bad("cuTexRefSetMipmapLevelClamp", "maxMipmapLevelClamp", "f32", maxMipmapLevelClamp);
     const r = raw.cuTexRefSetMipmapLevelClamp(hTexRef, minMipmapLevelClamp, maxMipmapLevelClamp);
     if (rt.guards) rt.check("cuTexRefSetMipmapLevelClamp");
     if (r !== 0) rt.fail(r, "cuTexRefSetMipmapLevelClamp", hTexRef);
@@ -3512,7 +4831,11 @@ function cuTexRefSetMipmapLevelClamp$(raw: Raw, rt: CheckedRuntime): Checked["cu
 }
 
 function cuTexRefSetMaxAnisotropy$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefSetMaxAnisotropy"] {
+  const isPtr = rt.isPointer;
   return function cuTexRefSetMaxAnisotropy(hTexRef: CUtexref, maxAniso: number): void {
+    if (arguments.length !== 2) rt.arity("cuTexRefSetMaxAnisotropy", "hTexRef,maxAniso", 2, arguments.length);
+    if (!(isPtr(hTexRef))) rt.bad("cuTexRefSetMaxAnisotropy", "hTexRef", "pointer", hTexRef);
+    if (!(typeof maxAniso === "number" && (maxAniso >>> 0) === maxAniso)) rt.bad("cuTexRefSetMaxAnisotropy", "maxAniso", "u32", maxAniso);
     const r = raw.cuTexRefSetMaxAnisotropy(hTexRef, maxAniso);
     if (rt.guards) rt.check("cuTexRefSetMaxAnisotropy");
     if (r !== 0) rt.fail(r, "cuTexRefSetMaxAnisotropy", hTexRef);
@@ -3520,15 +4843,22 @@ function cuTexRefSetMaxAnisotropy$(raw: Raw, rt: CheckedRuntime): Checked["cuTex
 }
 
 function cuTexRefSetBorderColor$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefSetBorderColor"] {
+  const isPtr = rt.isPointer;
   return function cuTexRefSetBorderColor(hTexRef: CUtexref, pBorderColor: PointerLike): void {
-    const r = raw.cuTexRefSetBorderColor(hTexRef, rt.ptr(pBorderColor));
+    if (arguments.length !== 2) rt.arity("cuTexRefSetBorderColor", "hTexRef,pBorderColor", 2, arguments.length);
+    if (!(isPtr(hTexRef))) rt.bad("cuTexRefSetBorderColor", "hTexRef", "pointer", hTexRef);
+    const r = raw.cuTexRefSetBorderColor(hTexRef, rt.ptr(pBorderColor, "cuTexRefSetBorderColor", "pBorderColor"));
     if (rt.guards) rt.check("cuTexRefSetBorderColor");
     if (r !== 0) rt.fail(r, "cuTexRefSetBorderColor", hTexRef);
   };
 }
 
 function cuTexRefSetFlags$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefSetFlags"] {
+  const isPtr = rt.isPointer;
   return function cuTexRefSetFlags(hTexRef: CUtexref, Flags: number): void {
+    if (arguments.length !== 2) rt.arity("cuTexRefSetFlags", "hTexRef,Flags", 2, arguments.length);
+    if (!(isPtr(hTexRef))) rt.bad("cuTexRefSetFlags", "hTexRef", "pointer", hTexRef);
+    if (!(typeof Flags === "number" && (Flags >>> 0) === Flags)) rt.bad("cuTexRefSetFlags", "Flags", "u32", Flags);
     const r = raw.cuTexRefSetFlags(hTexRef, Flags);
     if (rt.guards) rt.check("cuTexRefSetFlags");
     if (r !== 0) rt.fail(r, "cuTexRefSetFlags", hTexRef);
@@ -3538,7 +4868,10 @@ function cuTexRefSetFlags$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefSetFl
 function cuTexRefGetAddress$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefGetAddress"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
+  const isPtr = rt.isPointer;
   return function cuTexRefGetAddress(hTexRef: CUtexref): CUdeviceptr {
+    if (arguments.length !== 1) rt.arity("cuTexRefGetAddress", "hTexRef", 1, arguments.length);
+    if (!(isPtr(hTexRef))) rt.bad("cuTexRefGetAddress", "hTexRef", "pointer", hTexRef);
     const r = raw.cuTexRefGetAddress(o0, hTexRef);
     if (rt.guards) rt.check("cuTexRefGetAddress");
     if (r !== 0) rt.fail(r, "cuTexRefGetAddress");
@@ -3548,7 +4881,10 @@ function cuTexRefGetAddress$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefGet
 
 function cuTexRefGetArray$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefGetArray"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuTexRefGetArray(hTexRef: CUtexref): CUarray {
+    if (arguments.length !== 1) rt.arity("cuTexRefGetArray", "hTexRef", 1, arguments.length);
+    if (!(isPtr(hTexRef))) rt.bad("cuTexRefGetArray", "hTexRef", "pointer", hTexRef);
     const r = raw.cuTexRefGetArray(o0, hTexRef);
     if (rt.guards) rt.check("cuTexRefGetArray");
     if (r !== 0) rt.fail(r, "cuTexRefGetArray");
@@ -3558,7 +4894,10 @@ function cuTexRefGetArray$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefGetAr
 
 function cuTexRefGetMipmappedArray$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefGetMipmappedArray"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuTexRefGetMipmappedArray(hTexRef: CUtexref): CUmipmappedArray {
+    if (arguments.length !== 1) rt.arity("cuTexRefGetMipmappedArray", "hTexRef", 1, arguments.length);
+    if (!(isPtr(hTexRef))) rt.bad("cuTexRefGetMipmappedArray", "hTexRef", "pointer", hTexRef);
     const r = raw.cuTexRefGetMipmappedArray(o0, hTexRef);
     if (rt.guards) rt.check("cuTexRefGetMipmappedArray");
     if (r !== 0) rt.fail(r, "cuTexRefGetMipmappedArray");
@@ -3569,7 +4908,11 @@ function cuTexRefGetMipmappedArray$(raw: Raw, rt: CheckedRuntime): Checked["cuTe
 function cuTexRefGetAddressMode$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefGetAddressMode"] {
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
+  const isPtr = rt.isPointer;
   return function cuTexRefGetAddressMode(hTexRef: CUtexref, dim: number): CUaddress_mode {
+    if (arguments.length !== 2) rt.arity("cuTexRefGetAddressMode", "hTexRef,dim", 2, arguments.length);
+    if (!(isPtr(hTexRef))) rt.bad("cuTexRefGetAddressMode", "hTexRef", "pointer", hTexRef);
+    if (!(typeof dim === "number" && (dim | 0) === dim)) rt.bad("cuTexRefGetAddressMode", "dim", "i32", dim);
     const r = raw.cuTexRefGetAddressMode(o0, hTexRef, dim);
     if (rt.guards) rt.check("cuTexRefGetAddressMode");
     if (r !== 0) rt.fail(r, "cuTexRefGetAddressMode");
@@ -3580,7 +4923,10 @@ function cuTexRefGetAddressMode$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRe
 function cuTexRefGetFilterMode$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefGetFilterMode"] {
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
+  const isPtr = rt.isPointer;
   return function cuTexRefGetFilterMode(hTexRef: CUtexref): CUfilter_mode {
+    if (arguments.length !== 1) rt.arity("cuTexRefGetFilterMode", "hTexRef", 1, arguments.length);
+    if (!(isPtr(hTexRef))) rt.bad("cuTexRefGetFilterMode", "hTexRef", "pointer", hTexRef);
     const r = raw.cuTexRefGetFilterMode(o0, hTexRef);
     if (rt.guards) rt.check("cuTexRefGetFilterMode");
     if (r !== 0) rt.fail(r, "cuTexRefGetFilterMode");
@@ -3593,7 +4939,10 @@ function cuTexRefGetFormat$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefGetF
   const o1 = rt.out[1]!;
   const i32 = rt.i32;
   const u32 = rt.u32;
+  const isPtr = rt.isPointer;
   return function cuTexRefGetFormat(hTexRef: CUtexref): [pFormat: CUarray_format, pNumChannels: number] {
+    if (arguments.length !== 1) rt.arity("cuTexRefGetFormat", "hTexRef", 1, arguments.length);
+    if (!(isPtr(hTexRef))) rt.bad("cuTexRefGetFormat", "hTexRef", "pointer", hTexRef);
     const r = raw.cuTexRefGetFormat(o0, o1, hTexRef);
     if (rt.guards) rt.check("cuTexRefGetFormat");
     if (r !== 0) rt.fail(r, "cuTexRefGetFormat");
@@ -3604,7 +4953,10 @@ function cuTexRefGetFormat$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefGetF
 function cuTexRefGetMipmapFilterMode$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefGetMipmapFilterMode"] {
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
+  const isPtr = rt.isPointer;
   return function cuTexRefGetMipmapFilterMode(hTexRef: CUtexref): CUfilter_mode {
+    if (arguments.length !== 1) rt.arity("cuTexRefGetMipmapFilterMode", "hTexRef", 1, arguments.length);
+    if (!(isPtr(hTexRef))) rt.bad("cuTexRefGetMipmapFilterMode", "hTexRef", "pointer", hTexRef);
     const r = raw.cuTexRefGetMipmapFilterMode(o0, hTexRef);
     if (rt.guards) rt.check("cuTexRefGetMipmapFilterMode");
     if (r !== 0) rt.fail(r, "cuTexRefGetMipmapFilterMode");
@@ -3615,7 +4967,10 @@ function cuTexRefGetMipmapFilterMode$(raw: Raw, rt: CheckedRuntime): Checked["cu
 function cuTexRefGetMipmapLevelBias$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefGetMipmapLevelBias"] {
   const o0 = rt.out[0]!;
   const f32 = rt.f32;
+  const isPtr = rt.isPointer;
   return function cuTexRefGetMipmapLevelBias(hTexRef: CUtexref): number {
+    if (arguments.length !== 1) rt.arity("cuTexRefGetMipmapLevelBias", "hTexRef", 1, arguments.length);
+    if (!(isPtr(hTexRef))) rt.bad("cuTexRefGetMipmapLevelBias", "hTexRef", "pointer", hTexRef);
     const r = raw.cuTexRefGetMipmapLevelBias(o0, hTexRef);
     if (rt.guards) rt.check("cuTexRefGetMipmapLevelBias");
     if (r !== 0) rt.fail(r, "cuTexRefGetMipmapLevelBias");
@@ -3627,7 +4982,10 @@ function cuTexRefGetMipmapLevelClamp$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const o0 = rt.out[0]!;
   const o1 = rt.out[1]!;
   const f32 = rt.f32;
+  const isPtr = rt.isPointer;
   return function cuTexRefGetMipmapLevelClamp(hTexRef: CUtexref): [pminMipmapLevelClamp: number, pmaxMipmapLevelClamp: number] {
+    if (arguments.length !== 1) rt.arity("cuTexRefGetMipmapLevelClamp", "hTexRef", 1, arguments.length);
+    if (!(isPtr(hTexRef))) rt.bad("cuTexRefGetMipmapLevelClamp", "hTexRef", "pointer", hTexRef);
     const r = raw.cuTexRefGetMipmapLevelClamp(o0, o1, hTexRef);
     if (rt.guards) rt.check("cuTexRefGetMipmapLevelClamp");
     if (r !== 0) rt.fail(r, "cuTexRefGetMipmapLevelClamp");
@@ -3638,7 +4996,10 @@ function cuTexRefGetMipmapLevelClamp$(raw: Raw, rt: CheckedRuntime): Checked["cu
 function cuTexRefGetMaxAnisotropy$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefGetMaxAnisotropy"] {
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
+  const isPtr = rt.isPointer;
   return function cuTexRefGetMaxAnisotropy(hTexRef: CUtexref): number {
+    if (arguments.length !== 1) rt.arity("cuTexRefGetMaxAnisotropy", "hTexRef", 1, arguments.length);
+    if (!(isPtr(hTexRef))) rt.bad("cuTexRefGetMaxAnisotropy", "hTexRef", "pointer", hTexRef);
     const r = raw.cuTexRefGetMaxAnisotropy(o0, hTexRef);
     if (rt.guards) rt.check("cuTexRefGetMaxAnisotropy");
     if (r !== 0) rt.fail(r, "cuTexRefGetMaxAnisotropy");
@@ -3647,8 +5008,11 @@ function cuTexRefGetMaxAnisotropy$(raw: Raw, rt: CheckedRuntime): Checked["cuTex
 }
 
 function cuTexRefGetBorderColor$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefGetBorderColor"] {
+  const isPtr = rt.isPointer;
   const A_cuTexRefGetBorderColor: ArraySpec = { elements: [{ kind: "f32", size: 4 }], count: null, query: false, retry: [] };
   return function cuTexRefGetBorderColor(hTexRef: CUtexref): Float32Array {
+    if (arguments.length !== 1) rt.arity("cuTexRefGetBorderColor", "hTexRef", 1, arguments.length);
+    if (!(isPtr(hTexRef))) rt.bad("cuTexRefGetBorderColor", "hTexRef", "pointer", hTexRef);
     const a = rt.arrays("cuTexRefGetBorderColor", A_cuTexRefGetBorderColor, 4, (p) => raw.cuTexRefGetBorderColor(p[0]!, hTexRef));
     return a[0] as Float32Array;
   };
@@ -3657,7 +5021,10 @@ function cuTexRefGetBorderColor$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRe
 function cuTexRefGetFlags$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefGetFlags"] {
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
+  const isPtr = rt.isPointer;
   return function cuTexRefGetFlags(hTexRef: CUtexref): number {
+    if (arguments.length !== 1) rt.arity("cuTexRefGetFlags", "hTexRef", 1, arguments.length);
+    if (!(isPtr(hTexRef))) rt.bad("cuTexRefGetFlags", "hTexRef", "pointer", hTexRef);
     const r = raw.cuTexRefGetFlags(o0, hTexRef);
     if (rt.guards) rt.check("cuTexRefGetFlags");
     if (r !== 0) rt.fail(r, "cuTexRefGetFlags");
@@ -3668,6 +5035,7 @@ function cuTexRefGetFlags$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefGetFl
 function cuTexRefCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefCreate"] {
   const o0 = rt.out[0]!;
   return function cuTexRefCreate(): CUtexref {
+    if (arguments.length !== 0) rt.arity("cuTexRefCreate", "", 0, arguments.length);
     const r = raw.cuTexRefCreate(o0);
     if (rt.guards) rt.check("cuTexRefCreate");
     if (r !== 0) rt.fail(r, "cuTexRefCreate");
@@ -3676,7 +5044,10 @@ function cuTexRefCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefCreate"
 }
 
 function cuTexRefDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefDestroy"] {
+  const isPtr = rt.isPointer;
   return function cuTexRefDestroy(hTexRef: CUtexref): void {
+    if (arguments.length !== 1) rt.arity("cuTexRefDestroy", "hTexRef", 1, arguments.length);
+    if (!(isPtr(hTexRef))) rt.bad("cuTexRefDestroy", "hTexRef", "pointer", hTexRef);
     const r = raw.cuTexRefDestroy(hTexRef);
     if (rt.guards) rt.check("cuTexRefDestroy");
     if (r !== 0) rt.fail(r, "cuTexRefDestroy", hTexRef);
@@ -3684,7 +5055,12 @@ function cuTexRefDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefDestro
 }
 
 function cuSurfRefSetArray$(raw: Raw, rt: CheckedRuntime): Checked["cuSurfRefSetArray"] {
+  const isPtr = rt.isPointer;
   return function cuSurfRefSetArray(hSurfRef: CUsurfref, hArray: CUarray, Flags: number): void {
+    if (arguments.length !== 3) rt.arity("cuSurfRefSetArray", "hSurfRef,hArray,Flags", 3, arguments.length);
+    if (!(isPtr(hSurfRef))) rt.bad("cuSurfRefSetArray", "hSurfRef", "pointer", hSurfRef);
+    if (!(isPtr(hArray))) rt.bad("cuSurfRefSetArray", "hArray", "pointer", hArray);
+    if (!(typeof Flags === "number" && (Flags >>> 0) === Flags)) rt.bad("cuSurfRefSetArray", "Flags", "u32", Flags);
     const r = raw.cuSurfRefSetArray(hSurfRef, hArray, Flags);
     if (rt.guards) rt.check("cuSurfRefSetArray");
     if (r !== 0) rt.fail(r, "cuSurfRefSetArray", hSurfRef);
@@ -3693,7 +5069,10 @@ function cuSurfRefSetArray$(raw: Raw, rt: CheckedRuntime): Checked["cuSurfRefSet
 
 function cuSurfRefGetArray$(raw: Raw, rt: CheckedRuntime): Checked["cuSurfRefGetArray"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuSurfRefGetArray(hSurfRef: CUsurfref): CUarray {
+    if (arguments.length !== 1) rt.arity("cuSurfRefGetArray", "hSurfRef", 1, arguments.length);
+    if (!(isPtr(hSurfRef))) rt.bad("cuSurfRefGetArray", "hSurfRef", "pointer", hSurfRef);
     const r = raw.cuSurfRefGetArray(o0, hSurfRef);
     if (rt.guards) rt.check("cuSurfRefGetArray");
     if (r !== 0) rt.fail(r, "cuSurfRefGetArray");
@@ -3702,15 +5081,21 @@ function cuSurfRefGetArray$(raw: Raw, rt: CheckedRuntime): Checked["cuSurfRefGet
 }
 
 function cuTexObjectCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuTexObjectCreate"] {
-  return function cuTexObjectCreate(pTexObject: PointerLike, pResDesc: PointerLike, pTexDesc: PointerLike, pResViewDesc: PointerLike): void {
-    const r = raw.cuTexObjectCreate(rt.ptr(pTexObject), rt.ptr(rt.expect(pResDesc, CUDA_RESOURCE_DESC_st, "cuTexObjectCreate", "pResDesc")), rt.ptr(rt.expect(pTexDesc, CUDA_TEXTURE_DESC_st, "cuTexObjectCreate", "pTexDesc")), rt.ptr(rt.expect(pResViewDesc, CUDA_RESOURCE_VIEW_DESC_st, "cuTexObjectCreate", "pResViewDesc")));
+  const o0 = rt.out[0]!;
+  const u64 = rt.u64;
+  return function cuTexObjectCreate(pResDesc: PointerLike, pTexDesc: PointerLike, pResViewDesc: PointerLike): CUtexObject {
+    if (arguments.length !== 3) rt.arity("cuTexObjectCreate", "pResDesc,pTexDesc,pResViewDesc", 3, arguments.length);
+    const r = raw.cuTexObjectCreate(o0, rt.ptr(rt.expect(pResDesc, CUDA_RESOURCE_DESC_st, "cuTexObjectCreate", "pResDesc"), "cuTexObjectCreate", "pResDesc"), rt.ptr(rt.expect(pTexDesc, CUDA_TEXTURE_DESC_st, "cuTexObjectCreate", "pTexDesc"), "cuTexObjectCreate", "pTexDesc"), rt.ptr(rt.expect(pResViewDesc, CUDA_RESOURCE_VIEW_DESC_st, "cuTexObjectCreate", "pResViewDesc"), "cuTexObjectCreate", "pResViewDesc"));
     if (rt.guards) rt.check("cuTexObjectCreate");
     if (r !== 0) rt.fail(r, "cuTexObjectCreate");
+    return u64[0]! as CUtexObject;
   };
 }
 
 function cuTexObjectDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuTexObjectDestroy"] {
   return function cuTexObjectDestroy(texObject: CUtexObject): void {
+    if (arguments.length !== 1) rt.arity("cuTexObjectDestroy", "texObject", 1, arguments.length);
+    if (!((typeof texObject === "bigint" ? texObject >= 0n && texObject <= 18446744073709551615n : Number.isSafeInteger(texObject) && texObject >= 0))) rt.bad("cuTexObjectDestroy", "texObject", "u64", texObject);
     const r = raw.cuTexObjectDestroy(texObject);
     if (rt.guards) rt.check("cuTexObjectDestroy");
     if (r !== 0) rt.fail(r, "cuTexObjectDestroy");
@@ -3719,7 +5104,9 @@ function cuTexObjectDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuTexObject
 
 function cuTexObjectGetResourceDesc$(raw: Raw, rt: CheckedRuntime): Checked["cuTexObjectGetResourceDesc"] {
   return function cuTexObjectGetResourceDesc(texObject: CUtexObject, pResDesc?: CUDA_RESOURCE_DESC_st): CUDA_RESOURCE_DESC_st {
-    const $pResDesc = pResDesc === undefined ? rt.record(CUDA_RESOURCE_DESC_st) : rt.expect(pResDesc, CUDA_RESOURCE_DESC_st, "cuTexObjectGetResourceDesc", "pResDesc");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuTexObjectGetResourceDesc", "texObject,pResDesc", 1, arguments.length);
+    if (!((typeof texObject === "bigint" ? texObject >= 0n && texObject <= 18446744073709551615n : Number.isSafeInteger(texObject) && texObject >= 0))) rt.bad("cuTexObjectGetResourceDesc", "texObject", "u64", texObject);
+    const $pResDesc = pResDesc === undefined ? rt.record(CUDA_RESOURCE_DESC_st) : rt.recordArg(pResDesc, CUDA_RESOURCE_DESC_st, "cuTexObjectGetResourceDesc", "pResDesc");
     const r = raw.cuTexObjectGetResourceDesc($pResDesc.$pointer(), texObject);
     if (rt.guards) rt.check("cuTexObjectGetResourceDesc");
     if (r !== 0) rt.fail(r, "cuTexObjectGetResourceDesc");
@@ -3729,7 +5116,9 @@ function cuTexObjectGetResourceDesc$(raw: Raw, rt: CheckedRuntime): Checked["cuT
 
 function cuTexObjectGetTextureDesc$(raw: Raw, rt: CheckedRuntime): Checked["cuTexObjectGetTextureDesc"] {
   return function cuTexObjectGetTextureDesc(texObject: CUtexObject, pTexDesc?: CUDA_TEXTURE_DESC_st): CUDA_TEXTURE_DESC_st {
-    const $pTexDesc = pTexDesc === undefined ? rt.record(CUDA_TEXTURE_DESC_st) : rt.expect(pTexDesc, CUDA_TEXTURE_DESC_st, "cuTexObjectGetTextureDesc", "pTexDesc");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuTexObjectGetTextureDesc", "texObject,pTexDesc", 1, arguments.length);
+    if (!((typeof texObject === "bigint" ? texObject >= 0n && texObject <= 18446744073709551615n : Number.isSafeInteger(texObject) && texObject >= 0))) rt.bad("cuTexObjectGetTextureDesc", "texObject", "u64", texObject);
+    const $pTexDesc = pTexDesc === undefined ? rt.record(CUDA_TEXTURE_DESC_st) : rt.recordArg(pTexDesc, CUDA_TEXTURE_DESC_st, "cuTexObjectGetTextureDesc", "pTexDesc");
     const r = raw.cuTexObjectGetTextureDesc($pTexDesc.$pointer(), texObject);
     if (rt.guards) rt.check("cuTexObjectGetTextureDesc");
     if (r !== 0) rt.fail(r, "cuTexObjectGetTextureDesc");
@@ -3739,7 +5128,9 @@ function cuTexObjectGetTextureDesc$(raw: Raw, rt: CheckedRuntime): Checked["cuTe
 
 function cuTexObjectGetResourceViewDesc$(raw: Raw, rt: CheckedRuntime): Checked["cuTexObjectGetResourceViewDesc"] {
   return function cuTexObjectGetResourceViewDesc(texObject: CUtexObject, pResViewDesc?: CUDA_RESOURCE_VIEW_DESC_st): CUDA_RESOURCE_VIEW_DESC_st {
-    const $pResViewDesc = pResViewDesc === undefined ? rt.record(CUDA_RESOURCE_VIEW_DESC_st) : rt.expect(pResViewDesc, CUDA_RESOURCE_VIEW_DESC_st, "cuTexObjectGetResourceViewDesc", "pResViewDesc");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuTexObjectGetResourceViewDesc", "texObject,pResViewDesc", 1, arguments.length);
+    if (!((typeof texObject === "bigint" ? texObject >= 0n && texObject <= 18446744073709551615n : Number.isSafeInteger(texObject) && texObject >= 0))) rt.bad("cuTexObjectGetResourceViewDesc", "texObject", "u64", texObject);
+    const $pResViewDesc = pResViewDesc === undefined ? rt.record(CUDA_RESOURCE_VIEW_DESC_st) : rt.recordArg(pResViewDesc, CUDA_RESOURCE_VIEW_DESC_st, "cuTexObjectGetResourceViewDesc", "pResViewDesc");
     const r = raw.cuTexObjectGetResourceViewDesc($pResViewDesc.$pointer(), texObject);
     if (rt.guards) rt.check("cuTexObjectGetResourceViewDesc");
     if (r !== 0) rt.fail(r, "cuTexObjectGetResourceViewDesc");
@@ -3748,15 +5139,21 @@ function cuTexObjectGetResourceViewDesc$(raw: Raw, rt: CheckedRuntime): Checked[
 }
 
 function cuSurfObjectCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuSurfObjectCreate"] {
-  return function cuSurfObjectCreate(pSurfObject: PointerLike, pResDesc: PointerLike): void {
-    const r = raw.cuSurfObjectCreate(rt.ptr(pSurfObject), rt.ptr(rt.expect(pResDesc, CUDA_RESOURCE_DESC_st, "cuSurfObjectCreate", "pResDesc")));
+  const o0 = rt.out[0]!;
+  const u64 = rt.u64;
+  return function cuSurfObjectCreate(pResDesc: PointerLike): CUsurfObject {
+    if (arguments.length !== 1) rt.arity("cuSurfObjectCreate", "pResDesc", 1, arguments.length);
+    const r = raw.cuSurfObjectCreate(o0, rt.ptr(rt.expect(pResDesc, CUDA_RESOURCE_DESC_st, "cuSurfObjectCreate", "pResDesc"), "cuSurfObjectCreate", "pResDesc"));
     if (rt.guards) rt.check("cuSurfObjectCreate");
     if (r !== 0) rt.fail(r, "cuSurfObjectCreate");
+    return u64[0]! as CUsurfObject;
   };
 }
 
 function cuSurfObjectDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuSurfObjectDestroy"] {
   return function cuSurfObjectDestroy(surfObject: CUsurfObject): void {
+    if (arguments.length !== 1) rt.arity("cuSurfObjectDestroy", "surfObject", 1, arguments.length);
+    if (!((typeof surfObject === "bigint" ? surfObject >= 0n && surfObject <= 18446744073709551615n : Number.isSafeInteger(surfObject) && surfObject >= 0))) rt.bad("cuSurfObjectDestroy", "surfObject", "u64", surfObject);
     const r = raw.cuSurfObjectDestroy(surfObject);
     if (rt.guards) rt.check("cuSurfObjectDestroy");
     if (r !== 0) rt.fail(r, "cuSurfObjectDestroy");
@@ -3765,7 +5162,9 @@ function cuSurfObjectDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuSurfObje
 
 function cuSurfObjectGetResourceDesc$(raw: Raw, rt: CheckedRuntime): Checked["cuSurfObjectGetResourceDesc"] {
   return function cuSurfObjectGetResourceDesc(surfObject: CUsurfObject, pResDesc?: CUDA_RESOURCE_DESC_st): CUDA_RESOURCE_DESC_st {
-    const $pResDesc = pResDesc === undefined ? rt.record(CUDA_RESOURCE_DESC_st) : rt.expect(pResDesc, CUDA_RESOURCE_DESC_st, "cuSurfObjectGetResourceDesc", "pResDesc");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuSurfObjectGetResourceDesc", "surfObject,pResDesc", 1, arguments.length);
+    if (!((typeof surfObject === "bigint" ? surfObject >= 0n && surfObject <= 18446744073709551615n : Number.isSafeInteger(surfObject) && surfObject >= 0))) rt.bad("cuSurfObjectGetResourceDesc", "surfObject", "u64", surfObject);
+    const $pResDesc = pResDesc === undefined ? rt.record(CUDA_RESOURCE_DESC_st) : rt.recordArg(pResDesc, CUDA_RESOURCE_DESC_st, "cuSurfObjectGetResourceDesc", "pResDesc");
     const r = raw.cuSurfObjectGetResourceDesc($pResDesc.$pointer(), surfObject);
     if (rt.guards) rt.check("cuSurfObjectGetResourceDesc");
     if (r !== 0) rt.fail(r, "cuSurfObjectGetResourceDesc");
@@ -3774,32 +5173,67 @@ function cuSurfObjectGetResourceDesc$(raw: Raw, rt: CheckedRuntime): Checked["cu
 }
 
 function cuTensorMapEncodeTiled$(raw: Raw, rt: CheckedRuntime): Checked["cuTensorMapEncodeTiled"] {
-  return function cuTensorMapEncodeTiled(tensorMap: PointerLike, tensorDataType: CUtensorMapDataType, tensorRank: cuuint32_t, globalAddress: PointerLike, globalDim: PointerLike, globalStrides: PointerLike, boxDim: PointerLike, elementStrides: PointerLike, interleave: CUtensorMapInterleave, swizzle: CUtensorMapSwizzle, l2Promotion: CUtensorMapL2promotion, oobFill: CUtensorMapFloatOOBfill): void {
-    const r = raw.cuTensorMapEncodeTiled(rt.ptr(rt.expect(tensorMap, CUtensorMap_st, "cuTensorMapEncodeTiled", "tensorMap")), tensorDataType, tensorRank, rt.ptr(globalAddress), rt.ptr(globalDim), rt.ptr(globalStrides), rt.ptr(boxDim), rt.ptr(elementStrides), interleave, swizzle, l2Promotion, oobFill);
+  return function cuTensorMapEncodeTiled(tensorDataType: CUtensorMapDataType, tensorRank: cuuint32_t, globalAddress: PointerLike, globalDim: PointerLike, globalStrides: PointerLike, boxDim: PointerLike, elementStrides: PointerLike, interleave: CUtensorMapInterleave, swizzle: CUtensorMapSwizzle, l2Promotion: CUtensorMapL2promotion, oobFill: CUtensorMapFloatOOBfill, tensorMap?: CUtensorMap_st): CUtensorMap_st {
+    if (arguments.length < 11 || arguments.length > 12) rt.arity("cuTensorMapEncodeTiled", "tensorDataType,tensorRank,globalAddress,globalDim,globalStrides,boxDim,elementStrides,interleave,swizzle,l2Promotion,oobFill,tensorMap", 11, arguments.length);
+    if (!(typeof tensorDataType === "number" && (tensorDataType >>> 0) === tensorDataType)) rt.bad("cuTensorMapEncodeTiled", "tensorDataType", "u32", tensorDataType);
+    if (!(typeof tensorRank === "number" && (tensorRank >>> 0) === tensorRank)) rt.bad("cuTensorMapEncodeTiled", "tensorRank", "u32", tensorRank);
+    if (!(typeof interleave === "number" && (interleave >>> 0) === interleave)) rt.bad("cuTensorMapEncodeTiled", "interleave", "u32", interleave);
+    if (!(typeof swizzle === "number" && (swizzle >>> 0) === swizzle)) rt.bad("cuTensorMapEncodeTiled", "swizzle", "u32", swizzle);
+    if (!(typeof l2Promotion === "number" && (l2Promotion >>> 0) === l2Promotion)) rt.bad("cuTensorMapEncodeTiled", "l2Promotion", "u32", l2Promotion);
+    if (!(typeof oobFill === "number" && (oobFill >>> 0) === oobFill)) rt.bad("cuTensorMapEncodeTiled", "oobFill", "u32", oobFill);
+    const $tensorMap = tensorMap === undefined ? rt.record(CUtensorMap_st) : rt.recordArg(tensorMap, CUtensorMap_st, "cuTensorMapEncodeTiled", "tensorMap");
+    const r = raw.cuTensorMapEncodeTiled($tensorMap.$pointer(), tensorDataType, tensorRank, rt.ptr(globalAddress, "cuTensorMapEncodeTiled", "globalAddress"), rt.ptr(globalDim, "cuTensorMapEncodeTiled", "globalDim"), rt.ptr(globalStrides, "cuTensorMapEncodeTiled", "globalStrides"), rt.ptr(boxDim, "cuTensorMapEncodeTiled", "boxDim"), rt.ptr(elementStrides, "cuTensorMapEncodeTiled", "elementStrides"), interleave, swizzle, l2Promotion, oobFill);
     if (rt.guards) rt.check("cuTensorMapEncodeTiled");
     if (r !== 0) rt.fail(r, "cuTensorMapEncodeTiled");
+    return $tensorMap;
   };
 }
 
 function cuTensorMapEncodeIm2col$(raw: Raw, rt: CheckedRuntime): Checked["cuTensorMapEncodeIm2col"] {
-  return function cuTensorMapEncodeIm2col(tensorMap: PointerLike, tensorDataType: CUtensorMapDataType, tensorRank: cuuint32_t, globalAddress: PointerLike, globalDim: PointerLike, globalStrides: PointerLike, pixelBoxLowerCorner: PointerLike, pixelBoxUpperCorner: PointerLike, channelsPerPixel: cuuint32_t, pixelsPerColumn: cuuint32_t, elementStrides: PointerLike, interleave: CUtensorMapInterleave, swizzle: CUtensorMapSwizzle, l2Promotion: CUtensorMapL2promotion, oobFill: CUtensorMapFloatOOBfill): void {
-    const r = raw.cuTensorMapEncodeIm2col(rt.ptr(rt.expect(tensorMap, CUtensorMap_st, "cuTensorMapEncodeIm2col", "tensorMap")), tensorDataType, tensorRank, rt.ptr(globalAddress), rt.ptr(globalDim), rt.ptr(globalStrides), rt.ptr(pixelBoxLowerCorner), rt.ptr(pixelBoxUpperCorner), channelsPerPixel, pixelsPerColumn, rt.ptr(elementStrides), interleave, swizzle, l2Promotion, oobFill);
+  return function cuTensorMapEncodeIm2col(tensorDataType: CUtensorMapDataType, tensorRank: cuuint32_t, globalAddress: PointerLike, globalDim: PointerLike, globalStrides: PointerLike, pixelBoxLowerCorner: PointerLike, pixelBoxUpperCorner: PointerLike, channelsPerPixel: cuuint32_t, pixelsPerColumn: cuuint32_t, elementStrides: PointerLike, interleave: CUtensorMapInterleave, swizzle: CUtensorMapSwizzle, l2Promotion: CUtensorMapL2promotion, oobFill: CUtensorMapFloatOOBfill, tensorMap?: CUtensorMap_st): CUtensorMap_st {
+    if (arguments.length < 14 || arguments.length > 15) rt.arity("cuTensorMapEncodeIm2col", "tensorDataType,tensorRank,globalAddress,globalDim,globalStrides,pixelBoxLowerCorner,pixelBoxUpperCorner,channelsPerPixel,pixelsPerColumn,elementStrides,interleave,swizzle,l2Promotion,oobFill,tensorMap", 14, arguments.length);
+    if (!(typeof tensorDataType === "number" && (tensorDataType >>> 0) === tensorDataType)) rt.bad("cuTensorMapEncodeIm2col", "tensorDataType", "u32", tensorDataType);
+    if (!(typeof tensorRank === "number" && (tensorRank >>> 0) === tensorRank)) rt.bad("cuTensorMapEncodeIm2col", "tensorRank", "u32", tensorRank);
+    if (!(typeof channelsPerPixel === "number" && (channelsPerPixel >>> 0) === channelsPerPixel)) rt.bad("cuTensorMapEncodeIm2col", "channelsPerPixel", "u32", channelsPerPixel);
+    if (!(typeof pixelsPerColumn === "number" && (pixelsPerColumn >>> 0) === pixelsPerColumn)) rt.bad("cuTensorMapEncodeIm2col", "pixelsPerColumn", "u32", pixelsPerColumn);
+    if (!(typeof interleave === "number" && (interleave >>> 0) === interleave)) rt.bad("cuTensorMapEncodeIm2col", "interleave", "u32", interleave);
+    if (!(typeof swizzle === "number" && (swizzle >>> 0) === swizzle)) rt.bad("cuTensorMapEncodeIm2col", "swizzle", "u32", swizzle);
+    if (!(typeof l2Promotion === "number" && (l2Promotion >>> 0) === l2Promotion)) rt.bad("cuTensorMapEncodeIm2col", "l2Promotion", "u32", l2Promotion);
+    if (!(typeof oobFill === "number" && (oobFill >>> 0) === oobFill)) rt.bad("cuTensorMapEncodeIm2col", "oobFill", "u32", oobFill);
+    const $tensorMap = tensorMap === undefined ? rt.record(CUtensorMap_st) : rt.recordArg(tensorMap, CUtensorMap_st, "cuTensorMapEncodeIm2col", "tensorMap");
+    const r = raw.cuTensorMapEncodeIm2col($tensorMap.$pointer(), tensorDataType, tensorRank, rt.ptr(globalAddress, "cuTensorMapEncodeIm2col", "globalAddress"), rt.ptr(globalDim, "cuTensorMapEncodeIm2col", "globalDim"), rt.ptr(globalStrides, "cuTensorMapEncodeIm2col", "globalStrides"), rt.ptr(pixelBoxLowerCorner, "cuTensorMapEncodeIm2col", "pixelBoxLowerCorner"), rt.ptr(pixelBoxUpperCorner, "cuTensorMapEncodeIm2col", "pixelBoxUpperCorner"), channelsPerPixel, pixelsPerColumn, rt.ptr(elementStrides, "cuTensorMapEncodeIm2col", "elementStrides"), interleave, swizzle, l2Promotion, oobFill);
     if (rt.guards) rt.check("cuTensorMapEncodeIm2col");
     if (r !== 0) rt.fail(r, "cuTensorMapEncodeIm2col");
+    return $tensorMap;
   };
 }
 
 function cuTensorMapEncodeIm2colWide$(raw: Raw, rt: CheckedRuntime): Checked["cuTensorMapEncodeIm2colWide"] {
-  return function cuTensorMapEncodeIm2colWide(tensorMap: PointerLike, tensorDataType: CUtensorMapDataType, tensorRank: cuuint32_t, globalAddress: PointerLike, globalDim: PointerLike, globalStrides: PointerLike, pixelBoxLowerCornerWidth: number, pixelBoxUpperCornerWidth: number, channelsPerPixel: cuuint32_t, pixelsPerColumn: cuuint32_t, elementStrides: PointerLike, interleave: CUtensorMapInterleave, mode: CUtensorMapIm2ColWideMode, swizzle: CUtensorMapSwizzle, l2Promotion: CUtensorMapL2promotion, oobFill: CUtensorMapFloatOOBfill): void {
-    const r = raw.cuTensorMapEncodeIm2colWide(rt.ptr(rt.expect(tensorMap, CUtensorMap_st, "cuTensorMapEncodeIm2colWide", "tensorMap")), tensorDataType, tensorRank, rt.ptr(globalAddress), rt.ptr(globalDim), rt.ptr(globalStrides), pixelBoxLowerCornerWidth, pixelBoxUpperCornerWidth, channelsPerPixel, pixelsPerColumn, rt.ptr(elementStrides), interleave, mode, swizzle, l2Promotion, oobFill);
+  return function cuTensorMapEncodeIm2colWide(tensorDataType: CUtensorMapDataType, tensorRank: cuuint32_t, globalAddress: PointerLike, globalDim: PointerLike, globalStrides: PointerLike, pixelBoxLowerCornerWidth: number, pixelBoxUpperCornerWidth: number, channelsPerPixel: cuuint32_t, pixelsPerColumn: cuuint32_t, elementStrides: PointerLike, interleave: CUtensorMapInterleave, mode: CUtensorMapIm2ColWideMode, swizzle: CUtensorMapSwizzle, l2Promotion: CUtensorMapL2promotion, oobFill: CUtensorMapFloatOOBfill, tensorMap?: CUtensorMap_st): CUtensorMap_st {
+    if (arguments.length < 15 || arguments.length > 16) rt.arity("cuTensorMapEncodeIm2colWide", "tensorDataType,tensorRank,globalAddress,globalDim,globalStrides,pixelBoxLowerCornerWidth,pixelBoxUpperCornerWidth,channelsPerPixel,pixelsPerColumn,elementStrides,interleave,mode,swizzle,l2Promotion,oobFill,tensorMap", 15, arguments.length);
+    if (!(typeof tensorDataType === "number" && (tensorDataType >>> 0) === tensorDataType)) rt.bad("cuTensorMapEncodeIm2colWide", "tensorDataType", "u32", tensorDataType);
+    if (!(typeof tensorRank === "number" && (tensorRank >>> 0) === tensorRank)) rt.bad("cuTensorMapEncodeIm2colWide", "tensorRank", "u32", tensorRank);
+    if (!(typeof pixelBoxLowerCornerWidth === "number" && (pixelBoxLowerCornerWidth | 0) === pixelBoxLowerCornerWidth)) rt.bad("cuTensorMapEncodeIm2colWide", "pixelBoxLowerCornerWidth", "i32", pixelBoxLowerCornerWidth);
+    if (!(typeof pixelBoxUpperCornerWidth === "number" && (pixelBoxUpperCornerWidth | 0) === pixelBoxUpperCornerWidth)) rt.bad("cuTensorMapEncodeIm2colWide", "pixelBoxUpperCornerWidth", "i32", pixelBoxUpperCornerWidth);
+    if (!(typeof channelsPerPixel === "number" && (channelsPerPixel >>> 0) === channelsPerPixel)) rt.bad("cuTensorMapEncodeIm2colWide", "channelsPerPixel", "u32", channelsPerPixel);
+    if (!(typeof pixelsPerColumn === "number" && (pixelsPerColumn >>> 0) === pixelsPerColumn)) rt.bad("cuTensorMapEncodeIm2colWide", "pixelsPerColumn", "u32", pixelsPerColumn);
+    if (!(typeof interleave === "number" && (interleave >>> 0) === interleave)) rt.bad("cuTensorMapEncodeIm2colWide", "interleave", "u32", interleave);
+    if (!(typeof mode === "number" && (mode >>> 0) === mode)) rt.bad("cuTensorMapEncodeIm2colWide", "mode", "u32", mode);
+    if (!(typeof swizzle === "number" && (swizzle >>> 0) === swizzle)) rt.bad("cuTensorMapEncodeIm2colWide", "swizzle", "u32", swizzle);
+    if (!(typeof l2Promotion === "number" && (l2Promotion >>> 0) === l2Promotion)) rt.bad("cuTensorMapEncodeIm2colWide", "l2Promotion", "u32", l2Promotion);
+    if (!(typeof oobFill === "number" && (oobFill >>> 0) === oobFill)) rt.bad("cuTensorMapEncodeIm2colWide", "oobFill", "u32", oobFill);
+    const $tensorMap = tensorMap === undefined ? rt.record(CUtensorMap_st) : rt.recordArg(tensorMap, CUtensorMap_st, "cuTensorMapEncodeIm2colWide", "tensorMap");
+    const r = raw.cuTensorMapEncodeIm2colWide($tensorMap.$pointer(), tensorDataType, tensorRank, rt.ptr(globalAddress, "cuTensorMapEncodeIm2colWide", "globalAddress"), rt.ptr(globalDim, "cuTensorMapEncodeIm2colWide", "globalDim"), rt.ptr(globalStrides, "cuTensorMapEncodeIm2colWide", "globalStrides"), pixelBoxLowerCornerWidth, pixelBoxUpperCornerWidth, channelsPerPixel, pixelsPerColumn, rt.ptr(elementStrides, "cuTensorMapEncodeIm2colWide", "elementStrides"), interleave, mode, swizzle, l2Promotion, oobFill);
     if (rt.guards) rt.check("cuTensorMapEncodeIm2colWide");
     if (r !== 0) rt.fail(r, "cuTensorMapEncodeIm2colWide");
+    return $tensorMap;
   };
 }
 
 function cuTensorMapReplaceAddress$(raw: Raw, rt: CheckedRuntime): Checked["cuTensorMapReplaceAddress"] {
   return function cuTensorMapReplaceAddress(tensorMap: PointerLike, globalAddress: PointerLike): void {
-    const r = raw.cuTensorMapReplaceAddress(rt.ptr(rt.expect(tensorMap, CUtensorMap_st, "cuTensorMapReplaceAddress", "tensorMap")), rt.ptr(globalAddress));
+    if (arguments.length !== 2) rt.arity("cuTensorMapReplaceAddress", "tensorMap,globalAddress", 2, arguments.length);
+    const r = raw.cuTensorMapReplaceAddress(rt.ptr(rt.expect(tensorMap, CUtensorMap_st, "cuTensorMapReplaceAddress", "tensorMap"), "cuTensorMapReplaceAddress", "tensorMap"), rt.ptr(globalAddress, "cuTensorMapReplaceAddress", "globalAddress"));
     if (rt.guards) rt.check("cuTensorMapReplaceAddress");
     if (r !== 0) rt.fail(r, "cuTensorMapReplaceAddress");
   };
@@ -3809,6 +5243,9 @@ function cuDeviceCanAccessPeer$(raw: Raw, rt: CheckedRuntime): Checked["cuDevice
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
   return function cuDeviceCanAccessPeer(dev: CUdevice, peerDev: CUdevice): number {
+    if (arguments.length !== 2) rt.arity("cuDeviceCanAccessPeer", "dev,peerDev", 2, arguments.length);
+    if (!(typeof dev === "number" && (dev | 0) === dev)) rt.bad("cuDeviceCanAccessPeer", "dev", "i32", dev);
+    if (!(typeof peerDev === "number" && (peerDev | 0) === peerDev)) rt.bad("cuDeviceCanAccessPeer", "peerDev", "i32", peerDev);
     const r = raw.cuDeviceCanAccessPeer(o0, dev, peerDev);
     if (rt.guards) rt.check("cuDeviceCanAccessPeer");
     if (r !== 0) rt.fail(r, "cuDeviceCanAccessPeer");
@@ -3817,7 +5254,11 @@ function cuDeviceCanAccessPeer$(raw: Raw, rt: CheckedRuntime): Checked["cuDevice
 }
 
 function cuCtxEnablePeerAccess$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxEnablePeerAccess"] {
+  const isPtr = rt.isPointer;
   return function cuCtxEnablePeerAccess(peerContext: CUcontext, Flags: number): void {
+    if (arguments.length !== 2) rt.arity("cuCtxEnablePeerAccess", "peerContext,Flags", 2, arguments.length);
+    if (!(isPtr(peerContext))) rt.bad("cuCtxEnablePeerAccess", "peerContext", "pointer", peerContext);
+    if (!(typeof Flags === "number" && (Flags >>> 0) === Flags)) rt.bad("cuCtxEnablePeerAccess", "Flags", "u32", Flags);
     const r = raw.cuCtxEnablePeerAccess(peerContext, Flags);
     if (rt.guards) rt.check("cuCtxEnablePeerAccess");
     if (r !== 0) rt.fail(r, "cuCtxEnablePeerAccess", peerContext);
@@ -3825,7 +5266,10 @@ function cuCtxEnablePeerAccess$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxEna
 }
 
 function cuCtxDisablePeerAccess$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxDisablePeerAccess"] {
+  const isPtr = rt.isPointer;
   return function cuCtxDisablePeerAccess(peerContext: CUcontext): void {
+    if (arguments.length !== 1) rt.arity("cuCtxDisablePeerAccess", "peerContext", 1, arguments.length);
+    if (!(isPtr(peerContext))) rt.bad("cuCtxDisablePeerAccess", "peerContext", "pointer", peerContext);
     const r = raw.cuCtxDisablePeerAccess(peerContext);
     if (rt.guards) rt.check("cuCtxDisablePeerAccess");
     if (r !== 0) rt.fail(r, "cuCtxDisablePeerAccess", peerContext);
@@ -3836,6 +5280,10 @@ function cuDeviceGetP2PAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuDevi
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
   return function cuDeviceGetP2PAttribute(attrib: CUdevice_P2PAttribute, srcDevice: CUdevice, dstDevice: CUdevice): number {
+    if (arguments.length !== 3) rt.arity("cuDeviceGetP2PAttribute", "attrib,srcDevice,dstDevice", 3, arguments.length);
+    if (!(typeof attrib === "number" && (attrib >>> 0) === attrib)) rt.bad("cuDeviceGetP2PAttribute", "attrib", "u32", attrib);
+    if (!(typeof srcDevice === "number" && (srcDevice | 0) === srcDevice)) rt.bad("cuDeviceGetP2PAttribute", "srcDevice", "i32", srcDevice);
+    if (!(typeof dstDevice === "number" && (dstDevice | 0) === dstDevice)) rt.bad("cuDeviceGetP2PAttribute", "dstDevice", "i32", dstDevice);
     const r = raw.cuDeviceGetP2PAttribute(o0, attrib, srcDevice, dstDevice);
     if (rt.guards) rt.check("cuDeviceGetP2PAttribute");
     if (r !== 0) rt.fail(r, "cuDeviceGetP2PAttribute");
@@ -3846,14 +5294,20 @@ function cuDeviceGetP2PAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuDevi
 function cuDeviceGetP2PAtomicCapabilities$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGetP2PAtomicCapabilities"] {
   const A_cuDeviceGetP2PAtomicCapabilities: ArraySpec = { elements: [{ kind: "u32", size: 4 }], count: null, query: false, retry: [] };
   return function cuDeviceGetP2PAtomicCapabilities(operations: PointerLike, count: number, srcDevice: CUdevice, dstDevice: CUdevice): Uint32Array {
-    rt.count(count, "cuDeviceGetP2PAtomicCapabilities", "count");
+    if (arguments.length !== 4) rt.arity("cuDeviceGetP2PAtomicCapabilities", "operations,count,srcDevice,dstDevice", 4, arguments.length);
+    if (!(typeof count === "number" && (count >>> 0) === count)) rt.bad("cuDeviceGetP2PAtomicCapabilities", "count", "u32", count);
+    if (!(typeof srcDevice === "number" && (srcDevice | 0) === srcDevice)) rt.bad("cuDeviceGetP2PAtomicCapabilities", "srcDevice", "i32", srcDevice);
+    if (!(typeof dstDevice === "number" && (dstDevice | 0) === dstDevice)) rt.bad("cuDeviceGetP2PAtomicCapabilities", "dstDevice", "i32", dstDevice);
     const a = rt.arrays("cuDeviceGetP2PAtomicCapabilities", A_cuDeviceGetP2PAtomicCapabilities, count, (p) => raw.cuDeviceGetP2PAtomicCapabilities(p[0]!, rt.sized(operations, count, 4, "cuDeviceGetP2PAtomicCapabilities", "operations"), count, srcDevice, dstDevice));
     return a[0] as Uint32Array;
   };
 }
 
 function cuGraphicsUnregisterResource$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphicsUnregisterResource"] {
+  const isPtr = rt.isPointer;
   return function cuGraphicsUnregisterResource(resource: CUgraphicsResource): void {
+    if (arguments.length !== 1) rt.arity("cuGraphicsUnregisterResource", "resource", 1, arguments.length);
+    if (!(isPtr(resource))) rt.bad("cuGraphicsUnregisterResource", "resource", "pointer", resource);
     const r = raw.cuGraphicsUnregisterResource(resource);
     if (rt.guards) rt.check("cuGraphicsUnregisterResource");
     if (r !== 0) rt.fail(r, "cuGraphicsUnregisterResource", resource);
@@ -3862,7 +5316,12 @@ function cuGraphicsUnregisterResource$(raw: Raw, rt: CheckedRuntime): Checked["c
 
 function cuGraphicsSubResourceGetMappedArray$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphicsSubResourceGetMappedArray"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuGraphicsSubResourceGetMappedArray(resource: CUgraphicsResource, arrayIndex: number, mipLevel: number): CUarray {
+    if (arguments.length !== 3) rt.arity("cuGraphicsSubResourceGetMappedArray", "resource,arrayIndex,mipLevel", 3, arguments.length);
+    if (!(isPtr(resource))) rt.bad("cuGraphicsSubResourceGetMappedArray", "resource", "pointer", resource);
+    if (!(typeof arrayIndex === "number" && (arrayIndex >>> 0) === arrayIndex)) rt.bad("cuGraphicsSubResourceGetMappedArray", "arrayIndex", "u32", arrayIndex);
+    if (!(typeof mipLevel === "number" && (mipLevel >>> 0) === mipLevel)) rt.bad("cuGraphicsSubResourceGetMappedArray", "mipLevel", "u32", mipLevel);
     const r = raw.cuGraphicsSubResourceGetMappedArray(o0, resource, arrayIndex, mipLevel);
     if (rt.guards) rt.check("cuGraphicsSubResourceGetMappedArray");
     if (r !== 0) rt.fail(r, "cuGraphicsSubResourceGetMappedArray");
@@ -3872,7 +5331,10 @@ function cuGraphicsSubResourceGetMappedArray$(raw: Raw, rt: CheckedRuntime): Che
 
 function cuGraphicsResourceGetMappedMipmappedArray$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphicsResourceGetMappedMipmappedArray"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuGraphicsResourceGetMappedMipmappedArray(resource: CUgraphicsResource): CUmipmappedArray {
+    if (arguments.length !== 1) rt.arity("cuGraphicsResourceGetMappedMipmappedArray", "resource", 1, arguments.length);
+    if (!(isPtr(resource))) rt.bad("cuGraphicsResourceGetMappedMipmappedArray", "resource", "pointer", resource);
     const r = raw.cuGraphicsResourceGetMappedMipmappedArray(o0, resource);
     if (rt.guards) rt.check("cuGraphicsResourceGetMappedMipmappedArray");
     if (r !== 0) rt.fail(r, "cuGraphicsResourceGetMappedMipmappedArray");
@@ -3884,7 +5346,10 @@ function cuGraphicsResourceGetMappedPointer$(raw: Raw, rt: CheckedRuntime): Chec
   const o0 = rt.out[0]!;
   const o1 = rt.out[1]!;
   const u64 = rt.u64;
+  const isPtr = rt.isPointer;
   return function cuGraphicsResourceGetMappedPointer(resource: CUgraphicsResource): [pDevPtr: CUdeviceptr, pSize: bigint] {
+    if (arguments.length !== 1) rt.arity("cuGraphicsResourceGetMappedPointer", "resource", 1, arguments.length);
+    if (!(isPtr(resource))) rt.bad("cuGraphicsResourceGetMappedPointer", "resource", "pointer", resource);
     const r = raw.cuGraphicsResourceGetMappedPointer(o0, o1, resource);
     if (rt.guards) rt.check("cuGraphicsResourceGetMappedPointer");
     if (r !== 0) rt.fail(r, "cuGraphicsResourceGetMappedPointer");
@@ -3893,7 +5358,11 @@ function cuGraphicsResourceGetMappedPointer$(raw: Raw, rt: CheckedRuntime): Chec
 }
 
 function cuGraphicsResourceSetMapFlags$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphicsResourceSetMapFlags"] {
+  const isPtr = rt.isPointer;
   return function cuGraphicsResourceSetMapFlags(resource: CUgraphicsResource, flags: number): void {
+    if (arguments.length !== 2) rt.arity("cuGraphicsResourceSetMapFlags", "resource,flags", 2, arguments.length);
+    if (!(isPtr(resource))) rt.bad("cuGraphicsResourceSetMapFlags", "resource", "pointer", resource);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cuGraphicsResourceSetMapFlags", "flags", "u32", flags);
     const r = raw.cuGraphicsResourceSetMapFlags(resource, flags);
     if (rt.guards) rt.check("cuGraphicsResourceSetMapFlags");
     if (r !== 0) rt.fail(r, "cuGraphicsResourceSetMapFlags", resource);
@@ -3901,16 +5370,24 @@ function cuGraphicsResourceSetMapFlags$(raw: Raw, rt: CheckedRuntime): Checked["
 }
 
 function cuGraphicsMapResources$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphicsMapResources"] {
+  const isPtr = rt.isPointer;
   return function cuGraphicsMapResources(count: number, resources: PointerLike, hStream: CUstream): void {
-    const r = raw.cuGraphicsMapResources(count, rt.ptr(resources), hStream);
+    if (arguments.length !== 3) rt.arity("cuGraphicsMapResources", "count,resources,hStream", 3, arguments.length);
+    if (!(typeof count === "number" && (count >>> 0) === count)) rt.bad("cuGraphicsMapResources", "count", "u32", count);
+    if (!(isPtr(hStream))) rt.bad("cuGraphicsMapResources", "hStream", "pointer", hStream);
+    const r = raw.cuGraphicsMapResources(count, rt.ptr(resources, "cuGraphicsMapResources", "resources"), hStream);
     if (rt.guards) rt.check("cuGraphicsMapResources");
     if (r !== 0) rt.fail(r, "cuGraphicsMapResources");
   };
 }
 
 function cuGraphicsUnmapResources$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphicsUnmapResources"] {
+  const isPtr = rt.isPointer;
   return function cuGraphicsUnmapResources(count: number, resources: PointerLike, hStream: CUstream): void {
-    const r = raw.cuGraphicsUnmapResources(count, rt.ptr(resources), hStream);
+    if (arguments.length !== 3) rt.arity("cuGraphicsUnmapResources", "count,resources,hStream", 3, arguments.length);
+    if (!(typeof count === "number" && (count >>> 0) === count)) rt.bad("cuGraphicsUnmapResources", "count", "u32", count);
+    if (!(isPtr(hStream))) rt.bad("cuGraphicsUnmapResources", "hStream", "pointer", hStream);
+    const r = raw.cuGraphicsUnmapResources(count, rt.ptr(resources, "cuGraphicsUnmapResources", "resources"), hStream);
     if (rt.guards) rt.check("cuGraphicsUnmapResources");
     if (r !== 0) rt.fail(r, "cuGraphicsUnmapResources");
   };
@@ -3921,7 +5398,10 @@ function cuGetProcAddress$(raw: Raw, rt: CheckedRuntime): Checked["cuGetProcAddr
   const o1 = rt.out[1]!;
   const u32 = rt.u32;
   return function cuGetProcAddress(symbol: string | PointerLike, cudaVersion: number, flags: cuuint64_t): [pfn: Pointer, symbolStatus: CUdriverProcAddressQueryResult] {
-    const r = raw.cuGetProcAddress(rt.cstr(symbol, 0), o0, cudaVersion, flags, o1);
+    if (arguments.length !== 3) rt.arity("cuGetProcAddress", "symbol,cudaVersion,flags", 3, arguments.length);
+    if (!(typeof cudaVersion === "number" && (cudaVersion | 0) === cudaVersion)) rt.bad("cuGetProcAddress", "cudaVersion", "i32", cudaVersion);
+    if (!((typeof flags === "bigint" ? flags >= 0n && flags <= 18446744073709551615n : Number.isSafeInteger(flags) && flags >= 0))) rt.bad("cuGetProcAddress", "flags", "u64", flags);
+    const r = raw.cuGetProcAddress(rt.cstr(symbol, 0, "cuGetProcAddress", "symbol"), o0, cudaVersion, flags, o1);
     if (rt.guards) rt.check("cuGetProcAddress");
     if (r !== 0) rt.fail(r, "cuGetProcAddress");
     return [rt.readPointer(0), u32[2]! as CUdriverProcAddressQueryResult];
@@ -3932,6 +5412,8 @@ function cuCoredumpGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuCored
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
   return function cuCoredumpGetAttribute(attrib: CUcoredumpSettings, value: PointerLike, size: number | bigint): bigint {
+    if (arguments.length !== 3) rt.arity("cuCoredumpGetAttribute", "attrib,value,size", 3, arguments.length);
+    if (!(typeof attrib === "number" && (attrib >>> 0) === attrib)) rt.bad("cuCoredumpGetAttribute", "attrib", "u32", attrib);
     rt.writeCount(0, 8, size, "cuCoredumpGetAttribute", "size");
     const r = raw.cuCoredumpGetAttribute(attrib, rt.sized(value, size, 1, "cuCoredumpGetAttribute", "value"), o0);
     if (rt.guards) rt.check("cuCoredumpGetAttribute");
@@ -3944,6 +5426,8 @@ function cuCoredumpGetAttributeGlobal$(raw: Raw, rt: CheckedRuntime): Checked["c
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
   return function cuCoredumpGetAttributeGlobal(attrib: CUcoredumpSettings, value: PointerLike, size: number | bigint): bigint {
+    if (arguments.length !== 3) rt.arity("cuCoredumpGetAttributeGlobal", "attrib,value,size", 3, arguments.length);
+    if (!(typeof attrib === "number" && (attrib >>> 0) === attrib)) rt.bad("cuCoredumpGetAttributeGlobal", "attrib", "u32", attrib);
     rt.writeCount(0, 8, size, "cuCoredumpGetAttributeGlobal", "size");
     const r = raw.cuCoredumpGetAttributeGlobal(attrib, rt.sized(value, size, 1, "cuCoredumpGetAttributeGlobal", "value"), o0);
     if (rt.guards) rt.check("cuCoredumpGetAttributeGlobal");
@@ -3956,6 +5440,8 @@ function cuCoredumpSetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuCored
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
   return function cuCoredumpSetAttribute(attrib: CUcoredumpSettings, value: PointerLike, size: number | bigint): bigint {
+    if (arguments.length !== 3) rt.arity("cuCoredumpSetAttribute", "attrib,value,size", 3, arguments.length);
+    if (!(typeof attrib === "number" && (attrib >>> 0) === attrib)) rt.bad("cuCoredumpSetAttribute", "attrib", "u32", attrib);
     rt.writeCount(0, 8, size, "cuCoredumpSetAttribute", "size");
     const r = raw.cuCoredumpSetAttribute(attrib, rt.sized(value, size, 1, "cuCoredumpSetAttribute", "value"), o0);
     if (rt.guards) rt.check("cuCoredumpSetAttribute");
@@ -3968,6 +5454,8 @@ function cuCoredumpSetAttributeGlobal$(raw: Raw, rt: CheckedRuntime): Checked["c
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
   return function cuCoredumpSetAttributeGlobal(attrib: CUcoredumpSettings, value: PointerLike, size: number | bigint): bigint {
+    if (arguments.length !== 3) rt.arity("cuCoredumpSetAttributeGlobal", "attrib,value,size", 3, arguments.length);
+    if (!(typeof attrib === "number" && (attrib >>> 0) === attrib)) rt.bad("cuCoredumpSetAttributeGlobal", "attrib", "u32", attrib);
     rt.writeCount(0, 8, size, "cuCoredumpSetAttributeGlobal", "size");
     const r = raw.cuCoredumpSetAttributeGlobal(attrib, rt.sized(value, size, 1, "cuCoredumpSetAttributeGlobal", "value"), o0);
     if (rt.guards) rt.check("cuCoredumpSetAttributeGlobal");
@@ -3977,16 +5465,24 @@ function cuCoredumpSetAttributeGlobal$(raw: Raw, rt: CheckedRuntime): Checked["c
 }
 
 function cuGetExportTable$(raw: Raw, rt: CheckedRuntime): Checked["cuGetExportTable"] {
-  return function cuGetExportTable(ppExportTable: PointerLike, pExportTableId: PointerLike): void {
-    const r = raw.cuGetExportTable(rt.ptr(ppExportTable), rt.ptr(rt.expect(pExportTableId, CUuuid_st, "cuGetExportTable", "pExportTableId")));
+  const o0 = rt.out[0]!;
+  return function cuGetExportTable(pExportTableId: PointerLike): Pointer {
+    if (arguments.length !== 1) rt.arity("cuGetExportTable", "pExportTableId", 1, arguments.length);
+    const r = raw.cuGetExportTable(o0, rt.ptr(rt.expect(pExportTableId, CUuuid_st, "cuGetExportTable", "pExportTableId"), "cuGetExportTable", "pExportTableId"));
     if (rt.guards) rt.check("cuGetExportTable");
     if (r !== 0) rt.fail(r, "cuGetExportTable");
+    return rt.readPointer(0);
   };
 }
 
 function cuGreenCtxCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuGreenCtxCreate"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuGreenCtxCreate(desc: CUdevResourceDesc, dev: CUdevice, flags: number): CUgreenCtx {
+    if (arguments.length !== 3) rt.arity("cuGreenCtxCreate", "desc,dev,flags", 3, arguments.length);
+    if (!(isPtr(desc))) rt.bad("cuGreenCtxCreate", "desc", "pointer", desc);
+    if (!(typeof dev === "number" && (dev | 0) === dev)) rt.bad("cuGreenCtxCreate", "dev", "i32", dev);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cuGreenCtxCreate", "flags", "u32", flags);
     const r = raw.cuGreenCtxCreate(o0, desc, dev, flags);
     if (rt.guards) rt.check("cuGreenCtxCreate");
     if (r !== 0) rt.fail(r, "cuGreenCtxCreate");
@@ -3995,7 +5491,10 @@ function cuGreenCtxCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuGreenCtxCre
 }
 
 function cuGreenCtxDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuGreenCtxDestroy"] {
+  const isPtr = rt.isPointer;
   return function cuGreenCtxDestroy(hCtx: CUgreenCtx): void {
+    if (arguments.length !== 1) rt.arity("cuGreenCtxDestroy", "hCtx", 1, arguments.length);
+    if (!(isPtr(hCtx))) rt.bad("cuGreenCtxDestroy", "hCtx", "pointer", hCtx);
     const r = raw.cuGreenCtxDestroy(hCtx);
     if (rt.guards) rt.check("cuGreenCtxDestroy");
     if (r !== 0) rt.fail(r, "cuGreenCtxDestroy", hCtx);
@@ -4004,7 +5503,10 @@ function cuGreenCtxDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuGreenCtxDe
 
 function cuCtxFromGreenCtx$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxFromGreenCtx"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuCtxFromGreenCtx(hCtx: CUgreenCtx): CUcontext {
+    if (arguments.length !== 1) rt.arity("cuCtxFromGreenCtx", "hCtx", 1, arguments.length);
+    if (!(isPtr(hCtx))) rt.bad("cuCtxFromGreenCtx", "hCtx", "pointer", hCtx);
     const r = raw.cuCtxFromGreenCtx(o0, hCtx);
     if (rt.guards) rt.check("cuCtxFromGreenCtx");
     if (r !== 0) rt.fail(r, "cuCtxFromGreenCtx");
@@ -4014,7 +5516,10 @@ function cuCtxFromGreenCtx$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxFromGre
 
 function cuDeviceGetDevResource$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGetDevResource"] {
   return function cuDeviceGetDevResource(device: CUdevice, type: CUdevResourceType, resource?: CUdevResource_st): CUdevResource_st {
-    const $resource = resource === undefined ? rt.record(CUdevResource_st) : rt.expect(resource, CUdevResource_st, "cuDeviceGetDevResource", "resource");
+    if (arguments.length < 2 || arguments.length > 3) rt.arity("cuDeviceGetDevResource", "device,type,resource", 2, arguments.length);
+    if (!(typeof device === "number" && (device | 0) === device)) rt.bad("cuDeviceGetDevResource", "device", "i32", device);
+    if (!(typeof type === "number" && (type >>> 0) === type)) rt.bad("cuDeviceGetDevResource", "type", "u32", type);
+    const $resource = resource === undefined ? rt.record(CUdevResource_st) : rt.recordArg(resource, CUdevResource_st, "cuDeviceGetDevResource", "resource");
     const r = raw.cuDeviceGetDevResource(device, $resource.$pointer(), type);
     if (rt.guards) rt.check("cuDeviceGetDevResource");
     if (r !== 0) rt.fail(r, "cuDeviceGetDevResource");
@@ -4023,8 +5528,12 @@ function cuDeviceGetDevResource$(raw: Raw, rt: CheckedRuntime): Checked["cuDevic
 }
 
 function cuCtxGetDevResource$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxGetDevResource"] {
+  const isPtr = rt.isPointer;
   return function cuCtxGetDevResource(hCtx: CUcontext, type: CUdevResourceType, resource?: CUdevResource_st): CUdevResource_st {
-    const $resource = resource === undefined ? rt.record(CUdevResource_st) : rt.expect(resource, CUdevResource_st, "cuCtxGetDevResource", "resource");
+    if (arguments.length < 2 || arguments.length > 3) rt.arity("cuCtxGetDevResource", "hCtx,type,resource", 2, arguments.length);
+    if (!(isPtr(hCtx))) rt.bad("cuCtxGetDevResource", "hCtx", "pointer", hCtx);
+    if (!(typeof type === "number" && (type >>> 0) === type)) rt.bad("cuCtxGetDevResource", "type", "u32", type);
+    const $resource = resource === undefined ? rt.record(CUdevResource_st) : rt.recordArg(resource, CUdevResource_st, "cuCtxGetDevResource", "resource");
     const r = raw.cuCtxGetDevResource(hCtx, $resource.$pointer(), type);
     if (rt.guards) rt.check("cuCtxGetDevResource");
     if (r !== 0) rt.fail(r, "cuCtxGetDevResource", hCtx);
@@ -4033,8 +5542,12 @@ function cuCtxGetDevResource$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxGetDe
 }
 
 function cuGreenCtxGetDevResource$(raw: Raw, rt: CheckedRuntime): Checked["cuGreenCtxGetDevResource"] {
+  const isPtr = rt.isPointer;
   return function cuGreenCtxGetDevResource(hCtx: CUgreenCtx, type: CUdevResourceType, resource?: CUdevResource_st): CUdevResource_st {
-    const $resource = resource === undefined ? rt.record(CUdevResource_st) : rt.expect(resource, CUdevResource_st, "cuGreenCtxGetDevResource", "resource");
+    if (arguments.length < 2 || arguments.length > 3) rt.arity("cuGreenCtxGetDevResource", "hCtx,type,resource", 2, arguments.length);
+    if (!(isPtr(hCtx))) rt.bad("cuGreenCtxGetDevResource", "hCtx", "pointer", hCtx);
+    if (!(typeof type === "number" && (type >>> 0) === type)) rt.bad("cuGreenCtxGetDevResource", "type", "u32", type);
+    const $resource = resource === undefined ? rt.record(CUdevResource_st) : rt.recordArg(resource, CUdevResource_st, "cuGreenCtxGetDevResource", "resource");
     const r = raw.cuGreenCtxGetDevResource(hCtx, $resource.$pointer(), type);
     if (rt.guards) rt.check("cuGreenCtxGetDevResource");
     if (r !== 0) rt.fail(r, "cuGreenCtxGetDevResource", hCtx);
@@ -4044,17 +5557,23 @@ function cuGreenCtxGetDevResource$(raw: Raw, rt: CheckedRuntime): Checked["cuGre
 
 function cuDevSmResourceSplitByCount$(raw: Raw, rt: CheckedRuntime): Checked["cuDevSmResourceSplitByCount"] {
   const o0 = rt.out[0]!;
-  const A_cuDevSmResourceSplitByCount: ArraySpec = { elements: [{ kind: "record", size: CUdevResource_st.$size, cls: CUdevResource_st }, { kind: "record", size: CUdevResource_st.$size, cls: CUdevResource_st }], count: { slot: 0, bytes: 4 }, query: true, retry: [] };
-  return function cuDevSmResourceSplitByCount(input: PointerLike, useFlags: number, minCount: number, nbGroups?: number): [result: CUdevResource_st[], remaining: CUdevResource_st[]] {
-    const a = rt.arrays("cuDevSmResourceSplitByCount", A_cuDevSmResourceSplitByCount, nbGroups, (p) => raw.cuDevSmResourceSplitByCount(p[0]!, o0, rt.ptr(rt.expect(input, CUdevResource_st, "cuDevSmResourceSplitByCount", "input")), p[1]!, useFlags, minCount));
-    return [a[0] as CUdevResource_st[], a[1] as CUdevResource_st[]];
+  const A_cuDevSmResourceSplitByCount: ArraySpec = { elements: [{ kind: "record", size: CUdevResource_st.$size, cls: CUdevResource_st }], count: { slot: 0, bytes: 4 }, query: true, retry: [] };
+  return function cuDevSmResourceSplitByCount(input: PointerLike, useFlags: number, minCount: number, nbGroups?: number, remaining?: CUdevResource_st): [result: CUdevResource_st[], remaining: CUdevResource_st] {
+    if (arguments.length < 3 || arguments.length > 5) rt.arity("cuDevSmResourceSplitByCount", "input,useFlags,minCount,nbGroups,remaining", 3, arguments.length);
+    if (nbGroups !== undefined && !(typeof nbGroups === "number" && (nbGroups >>> 0) === nbGroups && nbGroups >= 0)) rt.bad("cuDevSmResourceSplitByCount", "nbGroups", "u32", nbGroups);
+    if (!(typeof useFlags === "number" && (useFlags >>> 0) === useFlags)) rt.bad("cuDevSmResourceSplitByCount", "useFlags", "u32", useFlags);
+    if (!(typeof minCount === "number" && (minCount >>> 0) === minCount)) rt.bad("cuDevSmResourceSplitByCount", "minCount", "u32", minCount);
+    const $remaining = remaining === undefined ? rt.record(CUdevResource_st) : rt.recordArg(remaining, CUdevResource_st, "cuDevSmResourceSplitByCount", "remaining");
+    const a = rt.arrays("cuDevSmResourceSplitByCount", A_cuDevSmResourceSplitByCount, nbGroups, (p) => raw.cuDevSmResourceSplitByCount(p[0]!, o0, rt.ptr(rt.expect(input, CUdevResource_st, "cuDevSmResourceSplitByCount", "input"), "cuDevSmResourceSplitByCount", "input"), $remaining.$pointer(), useFlags, minCount));
+    return [a[0] as CUdevResource_st[], $remaining];
   };
 }
 
 function cuDevResourceGenerateDesc$(raw: Raw, rt: CheckedRuntime): Checked["cuDevResourceGenerateDesc"] {
   const o0 = rt.out[0]!;
   return function cuDevResourceGenerateDesc(resources: PointerLike, nbResources: number): CUdevResourceDesc {
-    rt.count(nbResources, "cuDevResourceGenerateDesc", "nbResources");
+    if (arguments.length !== 2) rt.arity("cuDevResourceGenerateDesc", "resources,nbResources", 2, arguments.length);
+    if (!(typeof nbResources === "number" && (nbResources >>> 0) === nbResources)) rt.bad("cuDevResourceGenerateDesc", "nbResources", "u32", nbResources);
     const r = raw.cuDevResourceGenerateDesc(o0, rt.sized(resources, nbResources, 144, "cuDevResourceGenerateDesc", "resources", CUdevResource_st), nbResources);
     if (rt.guards) rt.check("cuDevResourceGenerateDesc");
     if (r !== 0) rt.fail(r, "cuDevResourceGenerateDesc");
@@ -4063,7 +5582,11 @@ function cuDevResourceGenerateDesc$(raw: Raw, rt: CheckedRuntime): Checked["cuDe
 }
 
 function cuGreenCtxRecordEvent$(raw: Raw, rt: CheckedRuntime): Checked["cuGreenCtxRecordEvent"] {
+  const isPtr = rt.isPointer;
   return function cuGreenCtxRecordEvent(hCtx: CUgreenCtx, hEvent: CUevent): void {
+    if (arguments.length !== 2) rt.arity("cuGreenCtxRecordEvent", "hCtx,hEvent", 2, arguments.length);
+    if (!(isPtr(hCtx))) rt.bad("cuGreenCtxRecordEvent", "hCtx", "pointer", hCtx);
+    if (!(isPtr(hEvent))) rt.bad("cuGreenCtxRecordEvent", "hEvent", "pointer", hEvent);
     const r = raw.cuGreenCtxRecordEvent(hCtx, hEvent);
     if (rt.guards) rt.check("cuGreenCtxRecordEvent");
     if (r !== 0) rt.fail(r, "cuGreenCtxRecordEvent", hCtx);
@@ -4071,7 +5594,11 @@ function cuGreenCtxRecordEvent$(raw: Raw, rt: CheckedRuntime): Checked["cuGreenC
 }
 
 function cuGreenCtxWaitEvent$(raw: Raw, rt: CheckedRuntime): Checked["cuGreenCtxWaitEvent"] {
+  const isPtr = rt.isPointer;
   return function cuGreenCtxWaitEvent(hCtx: CUgreenCtx, hEvent: CUevent): void {
+    if (arguments.length !== 2) rt.arity("cuGreenCtxWaitEvent", "hCtx,hEvent", 2, arguments.length);
+    if (!(isPtr(hCtx))) rt.bad("cuGreenCtxWaitEvent", "hCtx", "pointer", hCtx);
+    if (!(isPtr(hEvent))) rt.bad("cuGreenCtxWaitEvent", "hEvent", "pointer", hEvent);
     const r = raw.cuGreenCtxWaitEvent(hCtx, hEvent);
     if (rt.guards) rt.check("cuGreenCtxWaitEvent");
     if (r !== 0) rt.fail(r, "cuGreenCtxWaitEvent", hCtx);
@@ -4080,7 +5607,10 @@ function cuGreenCtxWaitEvent$(raw: Raw, rt: CheckedRuntime): Checked["cuGreenCtx
 
 function cuStreamGetGreenCtx$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamGetGreenCtx"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuStreamGetGreenCtx(hStream: CUstream): CUgreenCtx {
+    if (arguments.length !== 1) rt.arity("cuStreamGetGreenCtx", "hStream", 1, arguments.length);
+    if (!(isPtr(hStream))) rt.bad("cuStreamGetGreenCtx", "hStream", "pointer", hStream);
     const r = raw.cuStreamGetGreenCtx(hStream, o0);
     if (rt.guards) rt.check("cuStreamGetGreenCtx");
     if (r !== 0) rt.fail(r, "cuStreamGetGreenCtx", hStream);
@@ -4090,7 +5620,12 @@ function cuStreamGetGreenCtx$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamGe
 
 function cuGreenCtxStreamCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuGreenCtxStreamCreate"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuGreenCtxStreamCreate(greenCtx: CUgreenCtx, flags: number, priority: number): CUstream {
+    if (arguments.length !== 3) rt.arity("cuGreenCtxStreamCreate", "greenCtx,flags,priority", 3, arguments.length);
+    if (!(isPtr(greenCtx))) rt.bad("cuGreenCtxStreamCreate", "greenCtx", "pointer", greenCtx);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cuGreenCtxStreamCreate", "flags", "u32", flags);
+    if (!(typeof priority === "number" && (priority | 0) === priority)) rt.bad("cuGreenCtxStreamCreate", "priority", "i32", priority);
     const r = raw.cuGreenCtxStreamCreate(o0, greenCtx, flags, priority);
     if (rt.guards) rt.check("cuGreenCtxStreamCreate");
     if (r !== 0) rt.fail(r, "cuGreenCtxStreamCreate");
@@ -4101,7 +5636,10 @@ function cuGreenCtxStreamCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuGreen
 function cuGreenCtxGetId$(raw: Raw, rt: CheckedRuntime): Checked["cuGreenCtxGetId"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
+  const isPtr = rt.isPointer;
   return function cuGreenCtxGetId(greenCtx: CUgreenCtx): bigint {
+    if (arguments.length !== 1) rt.arity("cuGreenCtxGetId", "greenCtx", 1, arguments.length);
+    if (!(isPtr(greenCtx))) rt.bad("cuGreenCtxGetId", "greenCtx", "pointer", greenCtx);
     const r = raw.cuGreenCtxGetId(greenCtx, o0);
     if (rt.guards) rt.check("cuGreenCtxGetId");
     if (r !== 0) rt.fail(r, "cuGreenCtxGetId", greenCtx);
@@ -4111,8 +5649,11 @@ function cuGreenCtxGetId$(raw: Raw, rt: CheckedRuntime): Checked["cuGreenCtxGetI
 
 function cuLogsRegisterCallback$(raw: Raw, rt: CheckedRuntime): Checked["cuLogsRegisterCallback"] {
   const o0 = rt.out[0]!;
+  const isPtr = rt.isPointer;
   return function cuLogsRegisterCallback(callbackFunc: CUlogsCallback, userData: PointerLike): CUlogsCallbackHandle {
-    const r = raw.cuLogsRegisterCallback(callbackFunc, rt.ptr(userData), o0);
+    if (arguments.length !== 2) rt.arity("cuLogsRegisterCallback", "callbackFunc,userData", 2, arguments.length);
+    if (!(isPtr(callbackFunc))) rt.bad("cuLogsRegisterCallback", "callbackFunc", "function", callbackFunc);
+    const r = raw.cuLogsRegisterCallback(callbackFunc, rt.ptr(userData, "cuLogsRegisterCallback", "userData"), o0);
     if (rt.guards) rt.check("cuLogsRegisterCallback");
     if (r !== 0) rt.fail(r, "cuLogsRegisterCallback");
     return rt.readPointer(0) as CUlogsCallbackHandle;
@@ -4120,7 +5661,10 @@ function cuLogsRegisterCallback$(raw: Raw, rt: CheckedRuntime): Checked["cuLogsR
 }
 
 function cuLogsUnregisterCallback$(raw: Raw, rt: CheckedRuntime): Checked["cuLogsUnregisterCallback"] {
+  const isPtr = rt.isPointer;
   return function cuLogsUnregisterCallback(callback: CUlogsCallbackHandle): void {
+    if (arguments.length !== 1) rt.arity("cuLogsUnregisterCallback", "callback", 1, arguments.length);
+    if (!(isPtr(callback))) rt.bad("cuLogsUnregisterCallback", "callback", "pointer", callback);
     const r = raw.cuLogsUnregisterCallback(callback);
     if (rt.guards) rt.check("cuLogsUnregisterCallback");
     if (r !== 0) rt.fail(r, "cuLogsUnregisterCallback", callback);
@@ -4131,6 +5675,8 @@ function cuLogsCurrent$(raw: Raw, rt: CheckedRuntime): Checked["cuLogsCurrent"] 
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
   return function cuLogsCurrent(flags: number): CUlogIterator {
+    if (arguments.length !== 1) rt.arity("cuLogsCurrent", "flags", 1, arguments.length);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cuLogsCurrent", "flags", "u32", flags);
     const r = raw.cuLogsCurrent(o0, flags);
     if (rt.guards) rt.check("cuLogsCurrent");
     if (r !== 0) rt.fail(r, "cuLogsCurrent");
@@ -4140,7 +5686,9 @@ function cuLogsCurrent$(raw: Raw, rt: CheckedRuntime): Checked["cuLogsCurrent"] 
 
 function cuLogsDumpToFile$(raw: Raw, rt: CheckedRuntime): Checked["cuLogsDumpToFile"] {
   return function cuLogsDumpToFile(iterator: PointerLike, pathToFile: string | PointerLike, flags: number): void {
-    const r = raw.cuLogsDumpToFile(rt.ptr(iterator), rt.cstr(pathToFile, 0), flags);
+    if (arguments.length !== 3) rt.arity("cuLogsDumpToFile", "iterator,pathToFile,flags", 3, arguments.length);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cuLogsDumpToFile", "flags", "u32", flags);
+    const r = raw.cuLogsDumpToFile(rt.ptr(iterator, "cuLogsDumpToFile", "iterator"), rt.cstr(pathToFile, 0, "cuLogsDumpToFile", "pathToFile"), flags);
     if (rt.guards) rt.check("cuLogsDumpToFile");
     if (r !== 0) rt.fail(r, "cuLogsDumpToFile");
   };
@@ -4148,7 +5696,9 @@ function cuLogsDumpToFile$(raw: Raw, rt: CheckedRuntime): Checked["cuLogsDumpToF
 
 function cuLogsDumpToMemory$(raw: Raw, rt: CheckedRuntime): Checked["cuLogsDumpToMemory"] {
   return function cuLogsDumpToMemory(iterator: PointerLike, buffer: PointerLike, size: PointerLike, flags: number): void {
-    const r = raw.cuLogsDumpToMemory(rt.ptr(iterator), rt.ptr(buffer), rt.ptr(size), flags);
+    if (arguments.length !== 4) rt.arity("cuLogsDumpToMemory", "iterator,buffer,size,flags", 4, arguments.length);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cuLogsDumpToMemory", "flags", "u32", flags);
+    const r = raw.cuLogsDumpToMemory(rt.ptr(iterator, "cuLogsDumpToMemory", "iterator"), rt.ptr(buffer, "cuLogsDumpToMemory", "buffer"), rt.ptr(size, "cuLogsDumpToMemory", "size"), flags);
     if (rt.guards) rt.check("cuLogsDumpToMemory");
     if (r !== 0) rt.fail(r, "cuLogsDumpToMemory");
   };
@@ -4158,6 +5708,8 @@ function cuCheckpointProcessGetRestoreThreadId$(raw: Raw, rt: CheckedRuntime): C
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
   return function cuCheckpointProcessGetRestoreThreadId(pid: number): number {
+    if (arguments.length !== 1) rt.arity("cuCheckpointProcessGetRestoreThreadId", "pid", 1, arguments.length);
+    if (!(typeof pid === "number" && (pid | 0) === pid)) rt.bad("cuCheckpointProcessGetRestoreThreadId", "pid", "i32", pid);
     const r = raw.cuCheckpointProcessGetRestoreThreadId(pid, o0);
     if (rt.guards) rt.check("cuCheckpointProcessGetRestoreThreadId");
     if (r !== 0) rt.fail(r, "cuCheckpointProcessGetRestoreThreadId");
@@ -4169,6 +5721,8 @@ function cuCheckpointProcessGetState$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
   return function cuCheckpointProcessGetState(pid: number): CUprocessState {
+    if (arguments.length !== 1) rt.arity("cuCheckpointProcessGetState", "pid", 1, arguments.length);
+    if (!(typeof pid === "number" && (pid | 0) === pid)) rt.bad("cuCheckpointProcessGetState", "pid", "i32", pid);
     const r = raw.cuCheckpointProcessGetState(pid, o0);
     if (rt.guards) rt.check("cuCheckpointProcessGetState");
     if (r !== 0) rt.fail(r, "cuCheckpointProcessGetState");
@@ -4178,7 +5732,9 @@ function cuCheckpointProcessGetState$(raw: Raw, rt: CheckedRuntime): Checked["cu
 
 function cuCheckpointProcessLock$(raw: Raw, rt: CheckedRuntime): Checked["cuCheckpointProcessLock"] {
   return function cuCheckpointProcessLock(pid: number, args: PointerLike): void {
-    const r = raw.cuCheckpointProcessLock(pid, rt.ptr(rt.expect(args, CUcheckpointLockArgs_st, "cuCheckpointProcessLock", "args")));
+    if (arguments.length !== 2) rt.arity("cuCheckpointProcessLock", "pid,args", 2, arguments.length);
+    if (!(typeof pid === "number" && (pid | 0) === pid)) rt.bad("cuCheckpointProcessLock", "pid", "i32", pid);
+    const r = raw.cuCheckpointProcessLock(pid, rt.ptr(rt.expect(args, CUcheckpointLockArgs_st, "cuCheckpointProcessLock", "args"), "cuCheckpointProcessLock", "args"));
     if (rt.guards) rt.check("cuCheckpointProcessLock");
     if (r !== 0) rt.fail(r, "cuCheckpointProcessLock");
   };
@@ -4186,7 +5742,9 @@ function cuCheckpointProcessLock$(raw: Raw, rt: CheckedRuntime): Checked["cuChec
 
 function cuCheckpointProcessCheckpoint$(raw: Raw, rt: CheckedRuntime): Checked["cuCheckpointProcessCheckpoint"] {
   return function cuCheckpointProcessCheckpoint(pid: number, args: PointerLike): void {
-    const r = raw.cuCheckpointProcessCheckpoint(pid, rt.ptr(rt.expect(args, CUcheckpointCheckpointArgs_st, "cuCheckpointProcessCheckpoint", "args")));
+    if (arguments.length !== 2) rt.arity("cuCheckpointProcessCheckpoint", "pid,args", 2, arguments.length);
+    if (!(typeof pid === "number" && (pid | 0) === pid)) rt.bad("cuCheckpointProcessCheckpoint", "pid", "i32", pid);
+    const r = raw.cuCheckpointProcessCheckpoint(pid, rt.ptr(rt.expect(args, CUcheckpointCheckpointArgs_st, "cuCheckpointProcessCheckpoint", "args"), "cuCheckpointProcessCheckpoint", "args"));
     if (rt.guards) rt.check("cuCheckpointProcessCheckpoint");
     if (r !== 0) rt.fail(r, "cuCheckpointProcessCheckpoint");
   };
@@ -4194,7 +5752,9 @@ function cuCheckpointProcessCheckpoint$(raw: Raw, rt: CheckedRuntime): Checked["
 
 function cuCheckpointProcessRestore$(raw: Raw, rt: CheckedRuntime): Checked["cuCheckpointProcessRestore"] {
   return function cuCheckpointProcessRestore(pid: number, args: PointerLike): void {
-    const r = raw.cuCheckpointProcessRestore(pid, rt.ptr(rt.expect(args, CUcheckpointRestoreArgs_st, "cuCheckpointProcessRestore", "args")));
+    if (arguments.length !== 2) rt.arity("cuCheckpointProcessRestore", "pid,args", 2, arguments.length);
+    if (!(typeof pid === "number" && (pid | 0) === pid)) rt.bad("cuCheckpointProcessRestore", "pid", "i32", pid);
+    const r = raw.cuCheckpointProcessRestore(pid, rt.ptr(rt.expect(args, CUcheckpointRestoreArgs_st, "cuCheckpointProcessRestore", "args"), "cuCheckpointProcessRestore", "args"));
     if (rt.guards) rt.check("cuCheckpointProcessRestore");
     if (r !== 0) rt.fail(r, "cuCheckpointProcessRestore");
   };
@@ -4202,7 +5762,9 @@ function cuCheckpointProcessRestore$(raw: Raw, rt: CheckedRuntime): Checked["cuC
 
 function cuCheckpointProcessUnlock$(raw: Raw, rt: CheckedRuntime): Checked["cuCheckpointProcessUnlock"] {
   return function cuCheckpointProcessUnlock(pid: number, args: PointerLike): void {
-    const r = raw.cuCheckpointProcessUnlock(pid, rt.ptr(rt.expect(args, CUcheckpointUnlockArgs_st, "cuCheckpointProcessUnlock", "args")));
+    if (arguments.length !== 2) rt.arity("cuCheckpointProcessUnlock", "pid,args", 2, arguments.length);
+    if (!(typeof pid === "number" && (pid | 0) === pid)) rt.bad("cuCheckpointProcessUnlock", "pid", "i32", pid);
+    const r = raw.cuCheckpointProcessUnlock(pid, rt.ptr(rt.expect(args, CUcheckpointUnlockArgs_st, "cuCheckpointProcessUnlock", "args"), "cuCheckpointProcessUnlock", "args"));
     if (rt.guards) rt.check("cuCheckpointProcessUnlock");
     if (r !== 0) rt.fail(r, "cuCheckpointProcessUnlock");
   };
@@ -4210,7 +5772,9 @@ function cuCheckpointProcessUnlock$(raw: Raw, rt: CheckedRuntime): Checked["cuCh
 
 function cuProfilerInitialize$(raw: Raw, rt: CheckedRuntime): Checked["cuProfilerInitialize"] {
   return function cuProfilerInitialize(configFile: string | PointerLike, outputFile: string | PointerLike, outputMode: CUoutput_mode): void {
-    const r = raw.cuProfilerInitialize(rt.cstr(configFile, 0), rt.cstr(outputFile, 1), outputMode);
+    if (arguments.length !== 3) rt.arity("cuProfilerInitialize", "configFile,outputFile,outputMode", 3, arguments.length);
+    if (!(typeof outputMode === "number" && (outputMode >>> 0) === outputMode)) rt.bad("cuProfilerInitialize", "outputMode", "u32", outputMode);
+    const r = raw.cuProfilerInitialize(rt.cstr(configFile, 0, "cuProfilerInitialize", "configFile"), rt.cstr(outputFile, 1, "cuProfilerInitialize", "outputFile"), outputMode);
     if (rt.guards) rt.check("cuProfilerInitialize");
     if (r !== 0) rt.fail(r, "cuProfilerInitialize");
   };
@@ -4218,6 +5782,7 @@ function cuProfilerInitialize$(raw: Raw, rt: CheckedRuntime): Checked["cuProfile
 
 function cuProfilerStart$(raw: Raw, rt: CheckedRuntime): Checked["cuProfilerStart"] {
   return function cuProfilerStart(): void {
+    if (arguments.length !== 0) rt.arity("cuProfilerStart", "", 0, arguments.length);
     const r = raw.cuProfilerStart();
     if (rt.guards) rt.check("cuProfilerStart");
     if (r !== 0) rt.fail(r, "cuProfilerStart");
@@ -4226,6 +5791,7 @@ function cuProfilerStart$(raw: Raw, rt: CheckedRuntime): Checked["cuProfilerStar
 
 function cuProfilerStop$(raw: Raw, rt: CheckedRuntime): Checked["cuProfilerStop"] {
   return function cuProfilerStop(): void {
+    if (arguments.length !== 0) rt.arity("cuProfilerStop", "", 0, arguments.length);
     const r = raw.cuProfilerStop();
     if (rt.guards) rt.check("cuProfilerStop");
     if (r !== 0) rt.fail(r, "cuProfilerStop");

@@ -4,7 +4,7 @@
 // Header cudaProfiler.h sha256 b9c9fa71341b693f9f0b0ea8071e12a0869ac99afe669345a02145163867560d
 // Header cudaTypedefs.h sha256 da2352ecb06115c252394c9ba72472d1dc525569d30f9c83e2da300fce788f2f
 // Header cudaProfilerTypedefs.h sha256 c742524d5819763cb9501a98557b4b11afdd8b182067a6a89861950e34addeba
-// Seal: sha256 e13d0f9ed356677c62c41f230943164b8b73ad803139fdb42e4698b5c0e9a2ec
+// Seal: sha256 7ab723084b5735a9534749e6b194fa6a5f6ac71081719b9a8d534e684d13e3f5
 
 import type { PointerLike } from "../../../src/tables-runtime/checked.ts";
 import type { Pointer } from "../../../src/ffi/types.ts";
@@ -335,14 +335,12 @@ export interface Checked {
   /**
    * Returns the compute capability of the device
    *
-   * @param major - Major revision number
-   * @param minor - Minor revision number
    * @param dev - Device handle
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `major`: Major revision number; `minor`: Minor revision number
    * @see cuDeviceGetAttribute, cuDeviceGetCount, cuDeviceGetName, cuDeviceGetUuid, cuDeviceGet, cuDeviceTotalMem
    * @deprecated This function was deprecated as of CUDA 5.0 and its functionality superseded by `cuDeviceGetAttribute`().  Returns in `*major` and `*minor` the major and minor revision numbers that define the compute capability of the device `dev`.
    */
-  cuDeviceComputeCapability(major: PointerLike, minor: PointerLike, dev: CUdevice): void;
+  cuDeviceComputeCapability(dev: CUdevice): [major: number, minor: number];
   /**
    * Retain the primary context on the GPU
    *
@@ -2105,11 +2103,10 @@ export interface Checked {
    * @param device - The device on which to register the callback
    * @param callbackFunc - The function to register as a callback
    * @param userData - A generic pointer to user data. This is passed into the callback function.
-   * @param callback - A handle representing the registered callback instance
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `callback`: A handle representing the registered callback instance
    * @see cuDeviceUnregisterAsyncNotification
    */
-  cuDeviceRegisterAsyncNotification(device: CUdevice, callbackFunc: CUasyncCallback, userData: PointerLike, callback: PointerLike): void;
+  cuDeviceRegisterAsyncNotification(device: CUdevice, callbackFunc: CUasyncCallback, userData: PointerLike): CUasyncCallbackHandle;
   /**
    * Unregisters an async notification callback
    *
@@ -9629,11 +9626,11 @@ export interface Checked {
    *
    * @param hGraphExec - The instantiated graph to be updated
    * @param hGraph - The graph containing the updated parameters
-   * @param resultInfo - the error info structure
-   * @returns nothing; a failure throws the library's typed error.
+   * @param resultInfo - optional: a CUgraphExecUpdateResultInfo_st to fill instead of a new one (its own contents are passed in)
+   * @returns `resultInfo`: the error info structure
    * @see cuGraphInstantiate
    */
-  cuGraphExecUpdate(hGraphExec: CUgraphExec, hGraph: CUgraph, resultInfo: PointerLike): void;
+  cuGraphExecUpdate(hGraphExec: CUgraphExec, hGraph: CUgraph, resultInfo?: CUgraphExecUpdateResultInfo_st): [status: CUresult, resultInfo: CUgraphExecUpdateResultInfo_st];
   /**
    * Copies attributes from source node to destination node.
    *
@@ -10552,14 +10549,13 @@ export interface Checked {
    * - `CUDA_RESOURCE_VIEW_DESC`::lastLayer specifies the last layer index for layered textures. For non-layered resources,
    * this value has to be zero.
    *
-   * @param pTexObject - Texture object to create
    * @param pResDesc - Resource descriptor
    * @param pTexDesc - Texture descriptor
    * @param pResViewDesc - Resource view descriptor
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `pTexObject`: Texture object to create
    * @see cuTexObjectDestroy, cudaCreateTextureObject
    */
-  cuTexObjectCreate(pTexObject: PointerLike, pResDesc: PointerLike, pTexDesc: PointerLike, pResViewDesc: PointerLike): void;
+  cuTexObjectCreate(pResDesc: PointerLike, pTexDesc: PointerLike, pResViewDesc: PointerLike): CUtexObject;
   /**
    * Destroys a texture object
    *
@@ -10616,12 +10612,11 @@ export interface Checked {
    * Additionally, a surface object is an opaque value, and, as such, should only be
    * accessed through CUDA API calls.
    *
-   * @param pSurfObject - Surface object to create
    * @param pResDesc - Resource descriptor
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `pSurfObject`: Surface object to create
    * @see cuSurfObjectDestroy, cudaCreateSurfaceObject
    */
-  cuSurfObjectCreate(pSurfObject: PointerLike, pResDesc: PointerLike): void;
+  cuSurfObjectCreate(pResDesc: PointerLike): CUsurfObject;
   /**
    * Destroys a surface object
    *
@@ -10785,7 +10780,7 @@ export interface Checked {
    * Note that `CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA` can only be used when `tensorDataType` represents a floating-point data type,
    * and when `tensorDataType` is not `CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN8B`, `CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN16B`, and `CU_TENSOR_MAP_DATA_TYPE_16U6_ALIGN16B`.
    *
-   * @param tensorMap - Tensor map object to create
+   * @param tensorMap - optional: a CUtensorMap_st to fill instead of a new one (its own contents are passed in)
    * @param tensorDataType - Tensor data type
    * @param tensorRank - Dimensionality of tensor
    * @param globalAddress - Starting address of memory region described by tensor
@@ -10797,10 +10792,10 @@ export interface Checked {
    * @param swizzle - Bank swizzling pattern inside shared memory
    * @param l2Promotion - L2 promotion size
    * @param oobFill - Indicate whether zero or special NaN constant must be used to fill out-of-bound elements
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `tensorMap`: Tensor map object to create
    * @see cuTensorMapEncodeIm2col, cuTensorMapEncodeIm2colWide, cuTensorMapReplaceAddress
    */
-  cuTensorMapEncodeTiled(tensorMap: PointerLike, tensorDataType: CUtensorMapDataType, tensorRank: cuuint32_t, globalAddress: PointerLike, globalDim: PointerLike, globalStrides: PointerLike, boxDim: PointerLike, elementStrides: PointerLike, interleave: CUtensorMapInterleave, swizzle: CUtensorMapSwizzle, l2Promotion: CUtensorMapL2promotion, oobFill: CUtensorMapFloatOOBfill): void;
+  cuTensorMapEncodeTiled(tensorDataType: CUtensorMapDataType, tensorRank: cuuint32_t, globalAddress: PointerLike, globalDim: PointerLike, globalStrides: PointerLike, boxDim: PointerLike, elementStrides: PointerLike, interleave: CUtensorMapInterleave, swizzle: CUtensorMapSwizzle, l2Promotion: CUtensorMapL2promotion, oobFill: CUtensorMapFloatOOBfill, tensorMap?: CUtensorMap_st): CUtensorMap_st;
   /**
    * Create a tensor map descriptor object representing im2col memory region
    *
@@ -10956,7 +10951,7 @@ export interface Checked {
    * Note that `CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA` can only be used when `tensorDataType` represents a floating-point data type,
    * and when `tensorDataType` is not `CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN8B`, `CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN16B`, and `CU_TENSOR_MAP_DATA_TYPE_16U6_ALIGN16B`.
    *
-   * @param tensorMap - Tensor map object to create
+   * @param tensorMap - optional: a CUtensorMap_st to fill instead of a new one (its own contents are passed in)
    * @param tensorDataType - Tensor data type
    * @param tensorRank - Dimensionality of tensor; must be at least 3
    * @param globalAddress - Starting address of memory region described by tensor
@@ -10971,10 +10966,10 @@ export interface Checked {
    * @param swizzle - Bank swizzling pattern inside shared memory
    * @param l2Promotion - L2 promotion size
    * @param oobFill - Indicate whether zero or special NaN constant will be used to fill out-of-bound elements
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `tensorMap`: Tensor map object to create
    * @see cuTensorMapEncodeTiled, cuTensorMapEncodeIm2colWide, cuTensorMapReplaceAddress
    */
-  cuTensorMapEncodeIm2col(tensorMap: PointerLike, tensorDataType: CUtensorMapDataType, tensorRank: cuuint32_t, globalAddress: PointerLike, globalDim: PointerLike, globalStrides: PointerLike, pixelBoxLowerCorner: PointerLike, pixelBoxUpperCorner: PointerLike, channelsPerPixel: cuuint32_t, pixelsPerColumn: cuuint32_t, elementStrides: PointerLike, interleave: CUtensorMapInterleave, swizzle: CUtensorMapSwizzle, l2Promotion: CUtensorMapL2promotion, oobFill: CUtensorMapFloatOOBfill): void;
+  cuTensorMapEncodeIm2col(tensorDataType: CUtensorMapDataType, tensorRank: cuuint32_t, globalAddress: PointerLike, globalDim: PointerLike, globalStrides: PointerLike, pixelBoxLowerCorner: PointerLike, pixelBoxUpperCorner: PointerLike, channelsPerPixel: cuuint32_t, pixelsPerColumn: cuuint32_t, elementStrides: PointerLike, interleave: CUtensorMapInterleave, swizzle: CUtensorMapSwizzle, l2Promotion: CUtensorMapL2promotion, oobFill: CUtensorMapFloatOOBfill, tensorMap?: CUtensorMap_st): CUtensorMap_st;
   /**
    * Create a tensor map descriptor object representing im2col memory region, but where
    * the elements are exclusively loaded along the W dimension.
@@ -11128,7 +11123,7 @@ export interface Checked {
    * Note that `CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA` can only be used when `tensorDataType` represents a floating-point data type,
    * and when `tensorDataType` is not `CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN8B`, `CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN16B`, and `CU_TENSOR_MAP_DATA_TYPE_16U6_ALIGN16B`.
    *
-   * @param tensorMap - Tensor map object to create
+   * @param tensorMap - optional: a CUtensorMap_st to fill instead of a new one (its own contents are passed in)
    * @param tensorDataType - Tensor data type
    * @param tensorRank - Dimensionality of tensor; must be at least 3
    * @param globalAddress - Starting address of memory region described by tensor
@@ -11144,10 +11139,10 @@ export interface Checked {
    * @param swizzle - Bank swizzling pattern inside shared memory
    * @param l2Promotion - L2 promotion size
    * @param oobFill - Indicate whether zero or special NaN constant will be used to fill out-of-bound elements
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `tensorMap`: Tensor map object to create
    * @see cuTensorMapEncodeTiled, cuTensorMapEncodeIm2col, cuTensorMapReplaceAddress
    */
-  cuTensorMapEncodeIm2colWide(tensorMap: PointerLike, tensorDataType: CUtensorMapDataType, tensorRank: cuuint32_t, globalAddress: PointerLike, globalDim: PointerLike, globalStrides: PointerLike, pixelBoxLowerCornerWidth: number, pixelBoxUpperCornerWidth: number, channelsPerPixel: cuuint32_t, pixelsPerColumn: cuuint32_t, elementStrides: PointerLike, interleave: CUtensorMapInterleave, mode: CUtensorMapIm2ColWideMode, swizzle: CUtensorMapSwizzle, l2Promotion: CUtensorMapL2promotion, oobFill: CUtensorMapFloatOOBfill): void;
+  cuTensorMapEncodeIm2colWide(tensorDataType: CUtensorMapDataType, tensorRank: cuuint32_t, globalAddress: PointerLike, globalDim: PointerLike, globalStrides: PointerLike, pixelBoxLowerCornerWidth: number, pixelBoxUpperCornerWidth: number, channelsPerPixel: cuuint32_t, pixelsPerColumn: cuuint32_t, elementStrides: PointerLike, interleave: CUtensorMapInterleave, mode: CUtensorMapIm2ColWideMode, swizzle: CUtensorMapSwizzle, l2Promotion: CUtensorMapL2promotion, oobFill: CUtensorMapFloatOOBfill, tensorMap?: CUtensorMap_st): CUtensorMap_st;
   /**
    * Modify an existing tensor map descriptor with an updated global address
    *
@@ -11723,11 +11718,10 @@ export interface Checked {
   /**
    * @}
    *
-   * @param ppExportTable - (undocumented in the header)
    * @param pExportTableId - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `ppExportTable`
    */
-  cuGetExportTable(ppExportTable: PointerLike, pExportTableId: PointerLike): void;
+  cuGetExportTable(pExportTableId: PointerLike): Pointer;
   /**
    * Creates a green context with a specified set of resources.
    *
@@ -11866,12 +11860,13 @@ export interface Checked {
    *
    * @param nbGroups - optional capacity: how many elements to ask for (default: the size the library reports)
    * @param input - Input SM resource to be split. Must be a valid `CU_DEV_RESOURCE_TYPE_SM` resource.
+   * @param remaining - optional: a CUdevResource_st to fill instead of a new one (its own contents are passed in)
    * @param useFlags - Flags specifying how these partitions are used or which constraints to abide by when splitting the input. Zero is valid for default behavior.
    * @param minCount - Minimum number of SMs required
    * @returns `result`: Output array of `CUdevResource` resources. Can be NULL to query the number of groups.; `remaining`: If the input resource cannot be cleanly split among `nbGroups`, the remaining is placed in here. Can be ommitted (NULL) if the user does not need the remaining set.
    * @see cuGreenCtxGetDevResource, cuCtxGetDevResource, cuDeviceGetDevResource
    */
-  cuDevSmResourceSplitByCount(input: PointerLike, useFlags: number, minCount: number, nbGroups?: number): [result: CUdevResource_st[], remaining: CUdevResource_st[]];
+  cuDevSmResourceSplitByCount(input: PointerLike, useFlags: number, minCount: number, nbGroups?: number, remaining?: CUdevResource_st): [result: CUdevResource_st[], remaining: CUdevResource_st];
   /**
    * Generate a resource descriptor
    *

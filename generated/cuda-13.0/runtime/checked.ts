@@ -8,7 +8,7 @@
 // Header texture_types.h sha256 ef79ed57283cafc7f32b2e55224eb2baf0b8e460de59ea5a2c8a8893e337462f
 // Header vector_types.h sha256 f3638eceaf955e80e91f2f32a3fc41106653ea7145dc0c79923826a78b3c5486
 // Header device_types.h sha256 d8b171a190493e80395741f511b29311a5c38b718324fb7338f7511c36ae7084
-// Seal: sha256 ae8d881b0642df5bffcf2545fab1b3452f12ded41c4d13698e37f51a9b1b0bb6
+// Seal: sha256 8f46aa4f41edfa2ad8152f80ec54a2debd1466627e92826dc2ed71b189f3eafc
 
 import type { PointerLike } from "../../../src/tables-runtime/checked.ts";
 import type { Pointer } from "../../../src/ffi/types.ts";
@@ -464,11 +464,10 @@ export interface Checked {
    * @param device - The device on which to register the callback
    * @param callbackFunc - The function to register as a callback
    * @param userData - A generic pointer to user data. This is passed into the callback function.
-   * @param callback - A handle representing the registered callback instance
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `callback`: A handle representing the registered callback instance
    * @see cudaDeviceUnregisterAsyncNotification
    */
-  cudaDeviceRegisterAsyncNotification(device: number, callbackFunc: cudaAsyncCallback, userData: PointerLike, callback: PointerLike): void;
+  cudaDeviceRegisterAsyncNotification(device: number, callbackFunc: cudaAsyncCallback, userData: PointerLike): cudaAsyncCallbackHandle_t;
   /**
    * Unregisters an async notification callback
    *
@@ -3382,12 +3381,11 @@ export interface Checked {
    *
    * @param desc - optional: a cudaChannelFormatDesc to fill instead of a new one (its own contents are passed in)
    * @param extent - optional: a cudaExtent to fill instead of a new one (its own contents are passed in)
-   * @param flags - Returned array flags
    * @param array - The `cudaArray` to get info for
-   * @returns `desc`: Returned array type; `extent`: Returned array shape. 2D arrays will have depth of zero
+   * @returns `desc`: Returned array type; `extent`: Returned array shape. 2D arrays will have depth of zero; `flags`: Returned array flags
    * @see cuArrayGetDescriptor, cuArray3DGetDescriptor
    */
-  cudaArrayGetInfo(flags: PointerLike, array: cudaArray_t, desc?: cudaChannelFormatDesc, extent?: cudaExtent): [desc: cudaChannelFormatDesc, extent: cudaExtent];
+  cudaArrayGetInfo(array: cudaArray_t, desc?: cudaChannelFormatDesc, extent?: cudaExtent): [desc: cudaChannelFormatDesc, extent: cudaExtent, flags: number];
   /**
    * Gets a CUDA array plane from a CUDA array
    *
@@ -4219,12 +4217,11 @@ export interface Checked {
    * if `symbol` is not declared in global or constant memory space, `*size` is
    * unchanged and the error `cudaErrorInvalidSymbol` is returned.
    *
-   * @param size - Size of object associated with symbol
    * @param symbol - Device symbol address
    * @returns `size`: Size of object associated with symbol
    * @see cuModuleGetGlobal
    */
-  cudaGetSymbolSize(size: number | bigint, symbol: PointerLike): bigint;
+  cudaGetSymbolSize(symbol: PointerLike): bigint;
   /**
    * Prefetches memory to the specified destination location
    *
@@ -5544,14 +5541,13 @@ export interface Checked {
    * - `cudaResourceViewDesc`::lastLayer specifies the last layer index for layered textures. For non-layered resources,
    * this value has to be zero.
    *
-   * @param pTexObject - Texture object to create
    * @param pResDesc - Resource descriptor
    * @param pTexDesc - Texture descriptor
    * @param pResViewDesc - Resource view descriptor
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `pTexObject`: Texture object to create
    * @see cudaDestroyTextureObject, cuTexObjectCreate
    */
-  cudaCreateTextureObject(pTexObject: PointerLike, pResDesc: PointerLike, pTexDesc: PointerLike, pResViewDesc: PointerLike): void;
+  cudaCreateTextureObject(pResDesc: PointerLike, pTexDesc: PointerLike, pResViewDesc: PointerLike): cudaTextureObject_t;
   /**
    * Destroys a texture object
    *
@@ -5608,12 +5604,11 @@ export interface Checked {
    * Additionally, a surface object is an opaque value, and, as such, should only be
    * accessed through CUDA API calls.
    *
-   * @param pSurfObject - Surface object to create
    * @param pResDesc - Resource descriptor
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `pSurfObject`: Surface object to create
    * @see cudaDestroySurfaceObject, cuSurfObjectCreate
    */
-  cudaCreateSurfaceObject(pSurfObject: PointerLike, pResDesc: PointerLike): void;
+  cudaCreateSurfaceObject(pResDesc: PointerLike): cudaSurfaceObject_t;
   /**
    * Destroys a surface object
    *
@@ -6488,11 +6483,10 @@ export interface Checked {
    * Returns the address of a memory free node `hNode` in `dptr_out`.
    *
    * @param node - Node to get the parameters for
-   * @param dptr_out - Pointer to return the device address
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `dptr_out`: Pointer to return the device address
    * @see cudaGraphAddMemFreeNode, cudaGraphMemFreeNodeGetParams
    */
-  cudaGraphMemFreeNodeGetParams(node: cudaGraphNode_t, dptr_out: PointerLike): void;
+  cudaGraphMemFreeNodeGetParams(node: cudaGraphNode_t): Pointer;
   /**
    * Free unused memory that was cached on the specified device for use with graphs back to the OS.
    *
@@ -7365,11 +7359,11 @@ export interface Checked {
    *
    * @param hGraphExec - The instantiated graph to be updated
    * @param hGraph - The graph containing the updated parameters
-   * @param resultInfo - the error info structure
-   * @returns nothing; a failure throws the library's typed error.
+   * @param resultInfo - optional: a cudaGraphExecUpdateResultInfo_st to fill instead of a new one (its own contents are passed in)
+   * @returns `resultInfo`: the error info structure
    * @see cudaGraphInstantiate
    */
-  cudaGraphExecUpdate(hGraphExec: cudaGraphExec_t, hGraph: cudaGraph_t, resultInfo: PointerLike): void;
+  cudaGraphExecUpdate(hGraphExec: cudaGraphExec_t, hGraph: cudaGraph_t, resultInfo?: cudaGraphExecUpdateResultInfo_st): [status: cudaError_t, resultInfo: cudaGraphExecUpdateResultInfo_st];
   /**
    * Uploads an executable graph in a stream
    *
@@ -7618,12 +7612,11 @@ export interface Checked {
   cudaGetDriverEntryPoint(symbol: string | PointerLike, flags: bigint | number): [funcPtr: Pointer, driverStatus: cudaDriverEntryPointQueryResult];
   /**
    * @param symbol - (undocumented in the header)
-   * @param funcPtr - (undocumented in the header)
    * @param cudaVersion - (undocumented in the header)
    * @param flags - (undocumented in the header)
-   * @returns `driverStatus`
+   * @returns `funcPtr`; `driverStatus`
    */
-  cudaGetDriverEntryPointByVersion(symbol: string | PointerLike, funcPtr: PointerLike, cudaVersion: number, flags: bigint | number): cudaDriverEntryPointQueryResult;
+  cudaGetDriverEntryPointByVersion(symbol: string | PointerLike, cudaVersion: number, flags: bigint | number): [funcPtr: Pointer, driverStatus: cudaDriverEntryPointQueryResult];
   /**
    * Load a library with specified code and options
    *
@@ -7858,11 +7851,10 @@ export interface Checked {
   /**
    * \cond impl_private
    *
-   * @param ppExportTable - (undocumented in the header)
    * @param pExportTableId - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `ppExportTable`
    */
-  cudaGetExportTable(ppExportTable: PointerLike, pExportTableId: PointerLike): void;
+  cudaGetExportTable(pExportTableId: PointerLike): Pointer;
   /**
    * Get pointer to device entry function that matches entry function `symbolPtr`
    *
