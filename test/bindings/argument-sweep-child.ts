@@ -14,10 +14,15 @@
  *   mock;
  * - right arguments (in range, counts of 0..4 with buffers that hold them, null or buffers for pointers, NUL-free
  *   strings, the struct's bytes for a struct by value, records where the checked style asks for one) must reach the
- *   mock and return without throwing.
+ *   mock and return without throwing;
+ * - what the checked style returns for them must have the shape the function's roles promise
+ *   (test/bindings/argument-sweep-shapes.ts; the mock writes nothing into outputs but `char**` ones and the version
+ *   queries', so the values are whatever the output slots held: the check is of kinds, counts, lengths and
+ *   identities), and its declared return type (checked.ts) must agree with those roles.
  *
- * Output (stdout, JSON lines): one `{"type":"failures"}` line per function and style that broke the contract (its
- * failures, the first few of each kind), then one `{"type":"summary"}` line. stderr: `at <style> <function>` before
+ * Output (stdout): one `{"type":"failures"}` JSON line per function and style that broke the contract (its
+ * failures, the first few of each kind), a `shapes <library> <version> (<runtime>): ...` line (functions with outputs
+ * checked, values by shape, mismatches), then one `{"type":"summary"}` JSON line. stderr: `at <style> <function>` before
  * each function, so that a crash names where it happened. `CUDA_TS_SWEEP_SEED` (or --seed) fixes the seed;
  * `CUDA_TS_SWEEP_RUNS` the random runs per function and style beyond the enumerated wrong cases (default 4).
  * `CUDA_TS_SWEEP_EXCLUDE` (JSON: { "library@version": { "function": "reason" } }) names functions not to sweep;
@@ -30,6 +35,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import fc from "fast-check";
 import { MOCK_DEPENDENCIES, buildMock, mockSource, overrideVariable, target, type MockSource, type MockTarget } from "../support/mock-library.ts";
+import { cDeclarations, expectation, splitTopLevel, type Expectation, type ShapeRuntime, type ShapeSource, type Signature } from "./argument-sweep-shapes.ts";
 import type { FunctionSpec, FunctionTable, LibraryInfo } from "../../src/tables-runtime/spec.ts";
 import type { NativeType } from "../../src/ffi/types.ts";
 
@@ -86,7 +92,7 @@ const mod = (await import(join(root, "generated", mine.folder, library, "index.t
 const functions = mod.functions;
 const report = JSON.parse(readFileSync(join(root, "generated", mine.folder, "report.json"), "utf8")) as { libraries: { library: string; roles: Record<string, string[]> }[] };
 const roles = report.libraries.find((l) => l.library === library)?.roles ?? {};
-const signatures = new Map<string, { params: { name: string; optional: boolean; type: string }[]; result: string }>();
+const signatures = new Map<string, Signature>();
 for (const line of readFileSync(join(root, "generated", mine.folder, library, "checked.ts"), "utf8").split("\n")) {
   const m = /^ {2}(\w+)\((.*)\): (.*);$/.exec(line);
   if (m === null) continue;
@@ -96,22 +102,6 @@ for (const line of readFileSync(join(root, "generated", mine.folder, library, "c
     return { name: n.replace(/\?$/, ""), optional: n.endsWith("?"), type: p.slice(colon + 1).trim() };
   });
   signatures.set(m[1]!, { params, result: m[3]! });
-}
-
-function splitTopLevel(s: string): string[] {
-  const parts: string[] = [];
-  let depth = 0;
-  let cur = "";
-  for (const ch of s) {
-    if ("([{<".includes(ch)) depth++;
-    if (")]}>".includes(ch)) depth--;
-    if (ch === "," && depth === 0) {
-      parts.push(cur.trim());
-      cur = "";
-    } else cur += ch;
-  }
-  if (cur.trim() !== "") parts.push(cur.trim());
-  return parts;
 }
 
 const recordClasses = new Map<string, RecordClassLike>();
@@ -235,6 +225,47 @@ const native = ffi.openLibrary(mockPath);
 const countersAt = native.bind("mock_counters", { parameters: [], result: "pointer" }) as () => unknown;
 const counters = new Uint32Array(ffi.view(countersAt() as never, (mock.slotCount + 1) * 4));
 const TOTAL = mock.totalSlot;
+
+// ---------------------------------------------------------------------------------------------------------------
+// What each checked function must return (test/bindings/argument-sweep-shapes.ts): from the report's roles, the
+// checked signatures and raw.ts's C declarations.
+
+const folder = join(root, "generated", mine.folder, library);
+const manifest = JSON.parse(readFileSync(join(root, "headers-manifest.json"), "utf8")) as { libraries: Record<string, { nonErrors?: Record<string, string[]> }> };
+const nonErrorNames = manifest.libraries[library]?.nonErrors ?? {};
+const statusType = mod.library.status;
+const statusEnum = statusType === undefined ? undefined : (mod[statusType] as Record<string, unknown> | undefined);
+/** Generated modules by folder, for a record output whose class another library declares (none so far: loaded on demand). */
+const folderModules = new Map<string, Record<string, unknown>>([[folder, mod]]);
+const foldersWanted = new Set<string>();
+const isRecordClass = (v: unknown): v is RecordClassLike => typeof v === "function" && typeof (v as Partial<RecordClassLike>).$size === "number";
+const shapeRuntime: ShapeRuntime = {
+  isPointer: ffi.isPointer,
+  recordClass: (f, n) => {
+    const m = folderModules.get(f);
+    if (m === undefined) foldersWanted.add(f);
+    const c = m?.[n];
+    return isRecordClass(c) ? (c as unknown as abstract new () => object) : undefined;
+  },
+};
+const shapeSource: ShapeSource = {
+  folder,
+  roles,
+  signatures,
+  c: cDeclarations(readFileSync(join(folder, "raw.ts"), "utf8"), (fn) => (functions[fn] as { names?: readonly string[] } | undefined)?.names),
+  status: statusType,
+  // The manifest's non-errors that this version's status enum has.
+  nonErrors: (fn) => (nonErrorNames[fn] ?? []).filter((n) => statusEnum?.[n] !== undefined),
+  resultStruct: (fn) => {
+    const r = functions[fn]?.result;
+    return typeof r === "object" ? r.struct.size : undefined;
+  },
+  runtime: shapeRuntime,
+};
+const shapeOf = (name: string): Expectation | { mismatch: string } => expectation(shapeSource, name, cNames(name, functions[name]!));
+// A first pass names the other libraries whose records are returned; their modules load before the real one.
+for (const name of Object.keys(functions)) if (signatures.has(name)) shapeOf(name);
+for (const f of foldersWanted) folderModules.set(f, (await import(join(f, "index.ts"))) as Record<string, unknown>);
 
 // ---------------------------------------------------------------------------------------------------------------
 // Values.
@@ -549,7 +580,27 @@ const byKind = new Map<string, number>();
 const byCase = new Map<string, number>();
 const MAX_LISTED = 4;
 
-function sweep(style: "raw" | "checked", name: string, call: AnyFn, model: Model, slot: number): void {
+/** What the shape checks saw: checked functions and values, by shape. */
+const shapeStats = { functions: 0, withOutputs: 0, calls: 0, values: new Map<string, number>(), mismatches: [] as { function: string; detail: string }[], leftToCaller: [] as string[] };
+
+/** Why `returned` (of a call with `args`) does not have the shape `shape` promises, or undefined. */
+function shapeFailure(shape: Expectation, returned: unknown, args: readonly unknown[]): string | undefined {
+  const { values } = shape;
+  if (values.length === 0) return returned === undefined ? undefined : `expected undefined (no outputs), got ${show(returned)}`;
+  if (values.length === 1) {
+    const why = values[0]!.check(returned, args);
+    return why === undefined ? undefined : `${values[0]!.name}: ${why}`;
+  }
+  if (!Array.isArray(returned)) return `expected a tuple of ${values.length} [${values.map((v) => v.name).join(", ")}], got ${show(returned)}`;
+  if (returned.length !== values.length) return `expected a tuple of ${values.length} [${values.map((v) => v.name).join(", ")}], got ${returned.length} values`;
+  for (const [k, v] of values.entries()) {
+    const why = v.check(returned[k], args);
+    if (why !== undefined) return `${v.name} (value ${k}): ${why}`;
+  }
+  return undefined;
+}
+
+function sweep(style: "raw" | "checked", name: string, call: AnyFn, model: Model, slot: number, shape?: Expectation): void {
   const failures: Failure[] = [];
   const fail = (kind: string, c: string, detail: string): void => {
     failures.push({ kind, case: c, detail });
@@ -602,8 +653,9 @@ function sweep(style: "raw" | "checked", name: string, call: AnyFn, model: Model
       cases++;
       if (trace) progress(`  right: ${args.map(show).join(", ")}`);
       const own = counters[slot]!;
+      let returned: unknown;
       try {
-        call(...args);
+        returned = call(...args);
       } catch (e) {
         fail("right threw", `right arguments`, `${describeError(e)} (arguments: ${args.map(show).join(", ")})`);
         return true;
@@ -611,6 +663,11 @@ function sweep(style: "raw" | "checked", name: string, call: AnyFn, model: Model
       const calls = counters[slot]! - own;
       if (calls < 1) fail("right: no native call", "right arguments", `arguments: ${args.map(show).join(", ")}`);
       else if (style === "raw" && calls !== 1) fail("right: several native calls", "right arguments", `${calls} calls`);
+      if (shape !== undefined) {
+        shapeStats.calls++;
+        const why = shapeFailure(shape, returned, args);
+        if (why !== undefined) fail("right: wrong shape returned", "right arguments", `${why} (arguments: ${args.map(show).join(", ")})`);
+      }
       return true;
     }),
     { seed: fnSeed, numRuns: randomRuns * 2 + 2 },
@@ -686,9 +743,41 @@ for (const [name, spec] of Object.entries(functions)) {
   });
   let required = params.length;
   while (required > 0 && params[required - 1]!.optional) required--;
+  const shape = shapeOf(name);
+  if ("mismatch" in shape) {
+    // The declared return type and the roles disagree: a generator bug, reported as this function's failure.
+    shapeStats.mismatches.push({ function: name, detail: shape.mismatch });
+    emit({ type: "failures", library, version, runtime: runtimeName, style: "checked", function: name, count: 1, failures: [{ kind: "shape: checked.ts disagrees with the roles", case: "return type", detail: shape.mismatch }] });
+    failedFunctions++;
+    const kind = "checked / shape: checked.ts disagrees with the roles";
+    byKind.set(kind, (byKind.get(kind) ?? 0) + 1);
+    byCase.set(`${kind} / return type`, (byCase.get(`${kind} / return type`) ?? 0) + 1);
+  } else {
+    shapeStats.functions++;
+    if (shape.values.some((v) => v.role === "output" || v.role === "array" || v.role === "size")) shapeStats.withOutputs++;
+    for (const v of shape.values) shapeStats.values.set(`${v.role} ${v.shape}`, (shapeStats.values.get(`${v.role} ${v.shape}`) ?? 0) + 1);
+    if (shape.leftToCaller.length > 0) shapeStats.leftToCaller.push(`${name} (${shape.leftToCaller.join(", ")})`);
+  }
   progress(`at checked ${name}`);
-  sweep("checked", name, (...a) => (binding[name] as AnyFn)(...a), { params, required }, slot);
+  sweep("checked", name, (...a) => (binding[name] as AnyFn)(...a), { params, required }, slot, "mismatch" in shape ? undefined : shape);
 }
+
+const shapeValues = [...shapeStats.values.entries()].sort((a, b) => b[1] - a[1]);
+const shapes = {
+  line:
+    `shapes ${library} ${version} (${runtimeName}): ${shapeStats.withOutputs} functions with outputs checked, ${shapeStats.functions - shapeStats.withOutputs} without ` +
+    `(${shapeStats.calls} calls; ${shapeValues.reduce((n, [, c]) => n + c, 0)} values: ${shapeValues.map(([k, c]) => `${c} ${k}`).join(", ") || "none"}), ` +
+    `mismatches: ${shapeStats.mismatches.length}` +
+    (shapeStats.mismatches.length > 0 ? ` (${shapeStats.mismatches.map((m) => m.function).join(", ")})` : "") +
+    (shapeStats.leftToCaller.length > 0 ? `; outputs the roles name but the checked signature takes: ${shapeStats.leftToCaller.join(", ")}` : ""),
+  functions: shapeStats.functions,
+  withOutputs: shapeStats.withOutputs,
+  calls: shapeStats.calls,
+  values: Object.fromEntries(shapeValues),
+  mismatches: shapeStats.mismatches,
+  leftToCaller: shapeStats.leftToCaller,
+};
+writeSync(1, `${shapes.line}\n`);
 
 emit({
   type: "summary",
@@ -706,6 +795,7 @@ emit({
   byKind: Object.fromEntries(byKind),
   byCase: Object.fromEntries([...byCase.entries()].sort((a, b) => b[1] - a[1])),
   notSwept,
+  shapes,
   ms: Math.round(performance.now() - started),
 });
 // The mocks stay loaded (Linux keeps a deleted file's mapping); their sources too where CUDA_TS_SWEEP_KEEP=1.

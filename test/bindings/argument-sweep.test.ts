@@ -3,8 +3,11 @@
  * and table version (CUDA 13.0 and 12.4, NCCL 2.28 and 2.22), a child process of the running runtime
  * (test/bindings/argument-sweep-child.ts) binds a mock of that library generated from the table
  * (test/support/mock-library.ts) and checks, with fast-check, that wrong arguments throw BindingArgumentError naming the
- * function before any native call, and that right arguments reach the library and return. A crash (a segfault, an
- * abort) fails that library's test, naming the function being swept; the sweep then goes on past it.
+ * function before any native call, that right arguments reach the library and return, and that what a checked
+ * function returns has the shape its roles in report.json promise (test/bindings/argument-sweep-shapes.ts: undefined,
+ * one value or a tuple of as many as it has outputs; numbers, bigints, booleans, Pointers, strings, records, typed
+ * arrays; each library prints a `shapes` line). A crash (a segfault, an abort) fails that library's test, naming the
+ * function being swept; the sweep then goes on past it.
  *
  * `CUDA_TS_SWEEP_SEED=N` repeats a run's values (each run prints its seed); `CUDA_TS_SWEEP_RUNS` sets the random runs
  * per function and style. One library by hand, with the seed a failure printed:
@@ -49,6 +52,14 @@ interface Summary {
   readonly byKind: Record<string, number>;
   readonly byCase: Record<string, number>;
   readonly notSwept: { function: string; reason: string }[];
+  /** What the checked functions returned, checked against the shapes their roles promise (argument-sweep-shapes.ts). */
+  readonly shapes: {
+    readonly line: string;
+    readonly functions: number;
+    readonly withOutputs: number;
+    readonly mismatches: { function: string; detail: string }[];
+    readonly leftToCaller: string[];
+  };
   readonly ms: number;
 }
 interface FunctionFailures {
@@ -173,10 +184,13 @@ describe.skipIf(mockBuildUnavailable !== undefined)(
             `${cases} cases, ${o.failures.length} failing, crashes: ${o.crashes.length}, ${Math.round(o.ms)} ms, seed ${seed}` +
             (notSwept.length > 0 ? `; not swept: ${notSwept.map((n) => `${n.function} (${n.reason})`).join(", ")}` : ""),
         );
+        for (const x of o.summaries) console.log(x.shapes.line);
         expect(o.fatal, explain(t, o)).toEqual([]);
         expect(s?.table, explain(t, o)).toBe(t.version);
         expect(o.crashes.map((c) => c.function), explain(t, o)).toEqual([]);
         expect(o.failures.length, explain(t, o)).toBe(0);
+        // Every checked function's return type agrees with its roles (a disagreement is also one of the failures).
+        expect(o.summaries.flatMap((x) => x.shapes.mismatches), explain(t, o)).toEqual([]);
       });
     }
   },
