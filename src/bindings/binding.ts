@@ -206,6 +206,20 @@ function functionNames(tables: readonly GeneratedTable[]): string[] {
 
 type Fn = (...args: unknown[]) => unknown;
 
+/** Each binding's way to its unchecked native functions (see {@link uncheckedNative}). */
+const uncheckedResolvers = new WeakMap<object, (name: string) => unknown>();
+
+/**
+ * The native function behind `binding.raw[name]` without the raw style's argument checks, resolved now if it was not
+ * yet: for the object layer's hot paths (a launch, reading the current context), which pass only values they made
+ * and checked themselves. Not part of the package's API: users get the checked functions.
+ */
+export function uncheckedNative<R, K extends keyof R & string>(binding: BindingExtras<R>, name: K): R[K] {
+  const resolve = uncheckedResolvers.get(binding);
+  if (resolve === undefined) throw new TypeError("uncheckedNative: not a binding made by createBinding");
+  return resolve(name) as R[K];
+}
+
 /** Builds a lazily bound library. */
 export function createBinding<R extends object, C extends object>(options: BindingOptions<R, C>): C & BindingExtras<R> {
   const own: GeneratedTable = { library: options.info, functions: options.functions, createChecked: options.createChecked as GeneratedTable["createChecked"] };
@@ -359,5 +373,13 @@ export function createBinding<R extends object, C extends object>(options: Bindi
       return f as Nonblocking<R[K]>;
     },
   };
-  return Object.defineProperties(checked, Object.getOwnPropertyDescriptors(extras)) as C & BindingExtras<R>;
+  const binding = Object.defineProperties(checked, Object.getOwnPropertyDescriptors(extras)) as C & BindingExtras<R>;
+  uncheckedResolvers.set(binding, (name) => {
+    if (!resolved.has(name)) {
+      if (!(name in native)) throw new TypeError(`${options.info.name} has no function ${name}`);
+      bind(name);
+    }
+    return native[name];
+  });
+  return binding;
 }

@@ -9,6 +9,7 @@ import { ffi } from "../ffi/index.ts";
 import { Context } from "./context.ts";
 import type { Device } from "./device.ts";
 import { addressKey, currentContextHandle, driver, ensureInit, withCurrentContext } from "./base/driver-state.ts";
+import { uncheckedNative } from "../bindings/binding.ts";
 import { ClosedError, NoContextError, EventNotRecordedError } from "./errors.ts";
 import { Event, type EventOptions } from "./event.ts";
 import type { GraphBuilder } from "./graph/builder.ts";
@@ -179,7 +180,7 @@ export class Stream {
 
   /** Whether all work queued so far has finished (never blocks). */
   query(): boolean {
-    const r = (streamQuery ??= driver.resolve("cuStreamQuery"))(this.handle);
+    const r = (streamQuery ??= uncheckedNative(driver, "cuStreamQuery"))(this.handle);
     if (r === 0) return true;
     if (r === CUDA_ERROR_NOT_READY) return false;
     throw cudaError(r, "cuStreamQuery");

@@ -5,6 +5,7 @@
  * @module
  */
 import { driver, type CUcontext, type Raw } from "../../bindings/driver.ts";
+import { uncheckedNative } from "../../bindings/binding.ts";
 import { ffi, Scratch } from "../../ffi/index.ts";
 import { runtimeName } from "../../host.ts";
 
@@ -24,7 +25,7 @@ let ctxGetCurrent: Raw["cuCtxGetCurrent"] | undefined;
 
 /** Reads the current context into the scratch slot (cuCtxGetCurrent, resolved once); throws the typed error. */
 function readCurrent(): void {
-  const r = (ctxGetCurrent ??= driver.resolve("cuCtxGetCurrent"))(slot0);
+  const r = (ctxGetCurrent ??= uncheckedNative(driver, "cuCtxGetCurrent"))(slot0);
   if (r !== 0) driver.cuCtxGetCurrent(); // throws the typed error
 }
 

@@ -34,6 +34,7 @@ import { RecordBase } from "../../tables-runtime/record.ts";
 import { Buffer, writeDevicePointer } from "../memory/buffer.ts";
 import type { Device } from "../device.ts";
 import { driver, makeCurrent } from "../base/driver-state.ts";
+import { uncheckedNative } from "../../bindings/binding.ts";
 import { LaunchArgumentError, LaunchConfigError } from "../errors.ts";
 import type { ArgumentPlan, Kernel } from "./kernel.ts";
 import { KernelScalar, SCALAR_SIZE, writeScalar } from "./scalars.ts";
@@ -381,7 +382,7 @@ export function launch(stream: StreamLike, config: LaunchConfig, kernel: Kernel,
   const ctx = s.contextAddress;
   let fn: CUfunction;
   if (ctx !== 0) {
-    (ctxGetCurrent ??= driver.resolve("cuCtxGetCurrent"))(ctxSlot);
+    (ctxGetCurrent ??= uncheckedNative(driver, "cuCtxGetCurrent"))(ctxSlot);
     const context = s.context;
     if (ctxWords[0]! + ctxWords[1]! * 4294967296 !== ctx) makeCurrent(context.handle);
     fn = kernel.launchHandle(context);
@@ -395,11 +396,11 @@ export function launch(stream: StreamLike, config: LaunchConfig, kernel: Kernel,
       native.config.hStream = handle;
       native.lastStream = handle;
     }
-    r = (launchEx ??= driver.resolve("cuLaunchKernelEx"))(native.pointer, fn, plan.pointers, null);
+    r = (launchEx ??= uncheckedNative(driver, "cuLaunchKernelEx"))(native.pointer, fn, plan.pointers, null);
   } else {
     // Without attributes cuLaunchKernel does the same launch and costs the driver less CPU time.
     const d = native.dims;
-    r = (launchPlain ??= driver.resolve("cuLaunchKernel"))(fn, d[0]!, d[1]!, d[2]!, d[3]!, d[4]!, d[5]!, d[6]!, handle, plan.pointers, null);
+    r = (launchPlain ??= uncheckedNative(driver, "cuLaunchKernel"))(fn, d[0]!, d[1]!, d[2]!, d[3]!, d[4]!, d[5]!, d[6]!, handle, plan.pointers, null);
   }
   if (r !== 0) throw cudaError(r, `${hasAttributes ? "cuLaunchKernelEx" : "cuLaunchKernel"} (${kernel.name})`);
   // Captured into a graph: the graph keeps the kernel's code and the arguments' memory alive.
