@@ -56,6 +56,12 @@ const library = z
     notOutputs: z.record(identifier, z.array(identifier)).default({}),
     /** Output arrays whose length only the documentation gives (`float* pBorderColor`, four floats): function → parameter → length. */
     fixedArrays: z.record(identifier, z.record(identifier, z.number().int().positive())).default({}),
+    /**
+     * Buffers sized by a parameter whose name or documentation does not say so (cuDeviceGetPCIBusId's `len` sizes
+     * `pciBusId`): function → buffer parameter → its count or byte size parameter. The checked style then refuses a
+     * size past the memory given, or returns the buffer when the function fills it.
+     */
+    counts: z.record(identifier, z.record(identifier, identifier)).default({}),
     /** Status values meaning "the array is too small; the count now holds the size needed" (NVML_ERROR_INSUFFICIENT_SIZE). */
     sizeQueryStatus: z.array(identifier).default([]),
     /** The library whose functions are twins of this one's (runtime ↔ driver): output overrides apply to both. */

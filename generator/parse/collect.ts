@@ -286,7 +286,7 @@ function collectFromTu(input: CollectInput, tu: Deno.PointerValue): IrLibrary {
   for (const fn of functions) {
     assignRoles(fn, spec, roleOverrides(fn, spec));
   }
-  for (const name of [...Object.keys(spec.outputs), ...Object.keys(spec.notOutputs), ...Object.keys(spec.fixedArrays)]) {
+  for (const name of [...Object.keys(spec.outputs), ...Object.keys(spec.notOutputs), ...Object.keys(spec.fixedArrays), ...Object.keys(spec.counts)]) {
     if (!functions.some((f) => f.name === name)) notes.push(`manifest override names ${name}, which is not a generated function`);
   }
 
@@ -345,6 +345,7 @@ function roleOverrides(fn: IrFunction, spec: LibrarySpec): RoleOverrides {
   if (spec.outputs[fn.name]) o.outputs = spec.outputs[fn.name];
   if (spec.notOutputs[fn.name]) o.notOutputs = spec.notOutputs[fn.name];
   if (spec.fixedArrays[fn.name]) o.fixedArrays = spec.fixedArrays[fn.name];
+  if (spec.counts[fn.name]) o.counts = spec.counts[fn.name];
   return o;
 }
 

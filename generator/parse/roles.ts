@@ -109,6 +109,8 @@ export interface RoleOverrides {
   notOutputs?: string[];
   /** Fixed-length output arrays: parameter → element count (`float pBorderColor[4]` written as `float*`). */
   fixedArrays?: Record<string, number>;
+  /** Buffers sized by a parameter the names and documentation do not tie to them: buffer → its count. */
+  counts?: Record<string, string>;
 }
 
 /** The doc entry of each parameter: by name, or by position when the header names them differently. */
@@ -194,6 +196,11 @@ export function decideRoles(fn: IrFunction, overrides: RoleOverrides, returnsSta
     if (kind === "none") continue;
     if (ownedArray(i)) continue;
     let found: { j: number; rule: string } | undefined;
+    const named = overrides.counts?.[p.name];
+    if (named !== undefined) {
+      const j = fn.params.findIndex((q) => q.name === named);
+      if (j >= 0 && j !== i && integerParam(fn.params[j]!.type) !== undefined) found = { j, rule: `manifest counts: ${named} sizes ${p.name}` };
+    }
     for (let j = 0; j < n && !found; j++) {
       if (j === i || !isCountCandidate(j)) continue;
       if (namesCountOf(fn.params[j]!.name, p.name)) found = { j, rule: `count named after the array (${fn.params[j]!.name} → ${p.name})` };
@@ -311,8 +318,10 @@ export function decideRoles(fn: IrFunction, overrides: RoleOverrides, returnsSta
 
   // A byte buffer the function reads, followed by its size: `(const void* data, size_t size)`, `(const char*
   // buffer, size_t size)`. The size is tied to the buffer, so the checked style refuses a size past the memory given.
+  // The size may already size another buffer (cudaMemcpy's count: dst, by the manifest, and src).
   for (let i = 0; i + 1 < n; i++) {
-    if (roles[i] || roles[i + 1]) continue;
+    const sizeRole = roles[i + 1];
+    if (roles[i] || (sizeRole !== undefined && !(sizeRole.role === "count" && !sizeRole.pointer && sizeRole.unit === "bytes"))) continue;
     const r = resolveTypedefs(fn.params[i]!.type);
     if (r.kind !== "pointer" || !r.constPointee) continue;
     const pointee = resolveTypedefs(r.pointee);
@@ -321,7 +330,8 @@ export function decideRoles(fn: IrFunction, overrides: RoleOverrides, returnsSta
     if (integerParam(size.type) !== "value" || !BYTE_SIZE_NAME.test(size.name)) continue;
     const rule = `a byte buffer followed by its size (${fn.params[i]!.name}, ${size.name})`;
     roles[i] = { role: "array-input", count: size.name, rule };
-    roles[i + 1] = { role: "count", arrays: [fn.params[i]!.name], pointer: false, query: false, capacity: true, unit: "bytes", rule };
+    if (sizeRole?.role === "count") sizeRole.arrays.push(fn.params[i]!.name);
+    else roles[i + 1] = { role: "count", arrays: [fn.params[i]!.name], pointer: false, query: false, capacity: true, unit: "bytes", rule };
   }
 
   // Fixed-length output arrays from the manifest.

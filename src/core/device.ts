@@ -103,9 +103,7 @@ export class Device {
 
   /** The PCI bus id ("0000:1A:00.0"). */
   get pciBusId(): string {
-    const buf = new Uint8Array(new ArrayBuffer(64));
-    driver.cuDeviceGetPCIBusId(buf, 64, this.id);
-    return new TextDecoder().decode(buf.subarray(0, buf.indexOf(0)));
+    return driver.cuDeviceGetPCIBusId(64, this.id);
   }
 
   /** Every CUdevice_attribute, by camelCase name. */

@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { nvvm } from "../../src/bindings/nvvm.ts";
+import { runtime } from "../../src/bindings/runtime.ts";
 import { checkRawArguments, arityError, describeValue } from "../../src/bindings/arguments.ts";
 import { BindingArgumentError } from "../../src/bindings/errors.ts";
 import { ffi } from "../../src/ffi/index.ts";
@@ -80,6 +81,15 @@ describe("the checked call style refuses bad arguments before the native call", 
     expect(refusal(() => checked.nvvmGetProgramLog!(prog, "a string")).parameter).toBe("buffer");
     expect(refusal(() => checked.nvvmGetProgramLog!(prog, {})).parameter).toBe("buffer");
     expect(refusal(() => checked.nvvmDestroyProgram!(42.5)).parameter).toBe("prog");
+  });
+});
+
+describe("memory a library writes is checked against the size that bounds it", () => {
+  it("cudaMemcpy into a typed array smaller than the count (a header tie the manifest records)", () => {
+    const e = refusal(() => (runtime as unknown as Loose).cudaMemcpy!(new Uint8Array(4), new Uint8Array(100), 100, 2));
+    expect(e.parameter).toBe("dst");
+    expect(e.message).toContain("at least 100 bytes");
+    expect(refusal(() => (runtime as unknown as Loose).cudaMemcpy!(new Uint8Array(100), new Uint8Array(4), 100, 1)).parameter).toBe("src");
   });
 });
 

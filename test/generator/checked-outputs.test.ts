@@ -410,3 +410,27 @@ describe("proc-versions.ts: several symbols of one signature", () => {
     expect(matchProcAddress(one, ["xF"], sig, ranks.get("xF"))).toEqual({ name: "xF", version: 100, clamped: true });
   });
 });
+
+describe.skipIf(!have("13.0") || !have("12.4"))("buffers are tied to the sizes that bound them", () => {
+  it.each(VERSIONS)("CUDA %s: a const byte buffer followed by its size (nvvmAddModuleToProgram, cuMemcpyHtoD)", (v) => {
+    expect(role(v, "nvvmAddModuleToProgram", "buffer")).toBe("array-input[size]");
+    expect(role(v, "nvvmAddModuleToProgram", "size")).toBe("count of buffer, by value, bytes, caller capacity");
+    expect(role(v, "cuMemcpyHtoD", "srcHost")).toBe("array-input[ByteCount]");
+  });
+
+  it.each(VERSIONS)("CUDA %s: the manifest's counts tie what the names do not say (memory the library writes)", (v) => {
+    // A char buffer the function fills, with its length: returned as a string, as cuDeviceGetName is.
+    expect(roles(v, "cuDeviceGetPCIBusId")).toEqual(["pciBusId: array-output[len]", "len: count of pciBusId, by value, bytes, caller capacity", "dev: input"]);
+    expect(signature(v, "driver", "cuDeviceGetPCIBusId")).toBe("cuDeviceGetPCIBusId(len: number, dev: CUdevice): string;");
+    expect(role(v, "nvmlDeviceGetBoardPartNumber", "partNumber")).toBe("array-output[length]");
+    // cudaMemcpy's count bounds both ends: dst by the manifest, src as the byte buffer before it.
+    expect(role(v, "cudaMemcpy", "dst")).toBe("caller-buffer[count bytes]");
+    expect(role(v, "cudaMemcpy", "src")).toBe("array-input[count]");
+    expect(role(v, "cudaMemcpy", "count")).toBe("count of dst, src, by value, bytes, caller capacity");
+    // An in/out size through a pointer: the size given is checked against the buffer, the size written returned.
+    expect(role(v, "nvmlVgpuTypeGetClass", "vgpuTypeClass")).toBe("caller-buffer[size bytes]");
+    expect(role(v, "nvmlVgpuTypeGetClass", "size")).toBe("count of vgpuTypeClass, in/out pointer, bytes, caller capacity");
+    // A buffer of a size only the documentation gives (NVML_GSP_FIRMWARE_VERSION_BUF_SIZE).
+    expect(role(v, "nvmlDeviceGetGspFirmwareVersion", "version")).toBe("array-output[64]");
+  });
+});
