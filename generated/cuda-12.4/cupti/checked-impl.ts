@@ -12,7 +12,7 @@
 // Header cupti_nvtx_cbid.h sha256 fdaccfb51d60e2a8afbd7eea6ef1d1520d111c2585ee210e2721cc37da997bd1
 // Header cupti_common.h sha256 f399bbe1bc54817a77b4468f4297b379ace6a6c34cc38d4fb2335262641d4f6d
 // Header cupti_activity_deprecated.h sha256 ad826ca002710360534f9d3ea2537c118712cdd95706945b4750132c6deb5483
-// Seal: sha256 ecff0b247d5497f07d71f74959345e708e67e826fe96bb84214ad9494636c47d
+// Seal: sha256 e038e298559296acd6925197d9aa8a467f642e774378b37b5728d8f63ae742ad
 
 import { type CheckedRuntime, type PointerLike, lazyTable } from "../../../src/tables-runtime/checked.ts";
 import type { Pointer } from "../../../src/ffi/types.ts";
@@ -921,7 +921,7 @@ function cuptiActivityGetNextRecord$(raw: Raw, rt: CheckedRuntime): Checked["cup
   return function cuptiActivityGetNextRecord(buffer: PointerLike, validBufferSizeBytes: bigint | number, record: PointerLike): void {
     if (arguments.length !== 3) rt.arity("cuptiActivityGetNextRecord", "buffer,validBufferSizeBytes,record", 3, arguments.length);
     if (!((typeof validBufferSizeBytes === "bigint" ? validBufferSizeBytes >= 0n && validBufferSizeBytes <= 18446744073709551615n : Number.isSafeInteger(validBufferSizeBytes) && validBufferSizeBytes >= 0))) rt.bad("cuptiActivityGetNextRecord", "validBufferSizeBytes", "u64", validBufferSizeBytes);
-    const r = raw.cuptiActivityGetNextRecord(rt.ptr(buffer, "cuptiActivityGetNextRecord", "buffer"), validBufferSizeBytes, rt.ptr(record, "cuptiActivityGetNextRecord", "record"));
+    const r = raw.cuptiActivityGetNextRecord(rt.sized(buffer, validBufferSizeBytes, 1, "cuptiActivityGetNextRecord", "buffer"), validBufferSizeBytes, rt.ptr(record, "cuptiActivityGetNextRecord", "record"));
     if (rt.guards) rt.check("cuptiActivityGetNextRecord");
     if (r !== 0) rt.fail(r, "cuptiActivityGetNextRecord");
   };

@@ -4,7 +4,7 @@
 // Header cudaProfiler.h sha256 b9c9fa71341b693f9f0b0ea8071e12a0869ac99afe669345a02145163867560d
 // Header cudaTypedefs.h sha256 d21598c95f8a33b4794236a0cfd50fd657610190c7188709998b58bc1fe7c0d7
 // Header cudaProfilerTypedefs.h sha256 1766962c82affc084d6f134e69955c46cc4887492eb1c9d5f143165b19010256
-// Seal: sha256 a179ef07e601eada77df767c0f4c3bd29703799d85dae42c450d569bea711ce3
+// Seal: sha256 6703686d39b7f69ff7ea11c80907a1adcc8141b3ff8d73ef66bf238be235a6a3
 
 import { type CheckedRuntime, type PointerLike, type ArraySpec, lazyTable } from "../../../src/tables-runtime/checked.ts";
 import type { Pointer } from "../../../src/ffi/types.ts";
@@ -1220,13 +1220,14 @@ function cuDeviceGetByPCIBusId$(raw: Raw, rt: CheckedRuntime): Checked["cuDevice
 }
 
 function cuDeviceGetPCIBusId$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGetPCIBusId"] {
-  return function cuDeviceGetPCIBusId(pciBusId: PointerLike, len: number, dev: CUdevice): void {
-    if (arguments.length !== 3) rt.arity("cuDeviceGetPCIBusId", "pciBusId,len,dev", 3, arguments.length);
+  const A_cuDeviceGetPCIBusId: ArraySpec = { elements: [{ kind: "string", size: 1 }], count: null, query: false, retry: [] };
+  return function cuDeviceGetPCIBusId(len: number, dev: CUdevice): string {
+    if (arguments.length !== 2) rt.arity("cuDeviceGetPCIBusId", "len,dev", 2, arguments.length);
     if (!(typeof len === "number" && (len | 0) === len)) rt.bad("cuDeviceGetPCIBusId", "len", "i32", len);
+    rt.count(len, "cuDeviceGetPCIBusId", "len");
     if (!(typeof dev === "number" && (dev | 0) === dev)) rt.bad("cuDeviceGetPCIBusId", "dev", "i32", dev);
-    const r = raw.cuDeviceGetPCIBusId(rt.ptr(pciBusId, "cuDeviceGetPCIBusId", "pciBusId"), len, dev);
-    if (rt.guards) rt.check("cuDeviceGetPCIBusId");
-    if (r !== 0) rt.fail(r, "cuDeviceGetPCIBusId");
+    const a = rt.arrays("cuDeviceGetPCIBusId", A_cuDeviceGetPCIBusId, len, (p) => raw.cuDeviceGetPCIBusId(p[0]!, len, dev));
+    return a[0] as string;
   };
 }
 
@@ -1294,7 +1295,7 @@ function cuMemHostRegister$(raw: Raw, rt: CheckedRuntime): Checked["cuMemHostReg
     if (arguments.length !== 3) rt.arity("cuMemHostRegister", "p,bytesize,Flags", 3, arguments.length);
     if (!((typeof bytesize === "bigint" ? bytesize >= 0n && bytesize <= 18446744073709551615n : Number.isSafeInteger(bytesize) && bytesize >= 0))) rt.bad("cuMemHostRegister", "bytesize", "u64", bytesize);
     if (!(typeof Flags === "number" && (Flags >>> 0) === Flags)) rt.bad("cuMemHostRegister", "Flags", "u32", Flags);
-    const r = raw.cuMemHostRegister(rt.ptr(p, "cuMemHostRegister", "p"), bytesize, Flags);
+    const r = raw.cuMemHostRegister(rt.sized(p, bytesize, 1, "cuMemHostRegister", "p"), bytesize, Flags);
     if (rt.guards) rt.check("cuMemHostRegister");
     if (r !== 0) rt.fail(r, "cuMemHostRegister");
   };

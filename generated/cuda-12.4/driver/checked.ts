@@ -4,7 +4,7 @@
 // Header cudaProfiler.h sha256 b9c9fa71341b693f9f0b0ea8071e12a0869ac99afe669345a02145163867560d
 // Header cudaTypedefs.h sha256 d21598c95f8a33b4794236a0cfd50fd657610190c7188709998b58bc1fe7c0d7
 // Header cudaProfilerTypedefs.h sha256 1766962c82affc084d6f134e69955c46cc4887492eb1c9d5f143165b19010256
-// Seal: sha256 5418256627cbd1d1a34704c05e9dcd74781911ff0e0ed1dfd130908910cfe3f8
+// Seal: sha256 9623c0ba54fa723a96a5f286239493c7f5b14c44f5973be7855b6ad4dd051d3c
 
 import type { PointerLike } from "../../../src/tables-runtime/checked.ts";
 import type { Pointer } from "../../../src/ffi/types.ts";
@@ -2285,13 +2285,12 @@ export interface Checked {
    * string pointed to by `pciBusId`. `len` specifies the maximum length of the
    * string that may be returned.
    *
-   * @param pciBusId - Returned identifier string for the device in the following format [domain]:[bus]:[device].[function] where `domain`, `bus`, `device`, and `function` are all hexadecimal values. pciBusId should be large enough to store 13 characters including the NULL-terminator.
    * @param len - Maximum length of string to store in `name`
    * @param dev - Device to get identifier string for
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `pciBusId`: Returned identifier string for the device in the following format [domain]:[bus]:[device].[function] where `domain`, `bus`, `device`, and `function` are all hexadecimal values. pciBusId should be large enough to store 13 characters including the NULL-terminator.
    * @see cuDeviceGet, cuDeviceGetAttribute, cuDeviceGetByPCIBusId, cudaDeviceGetPCIBusId
    */
-  cuDeviceGetPCIBusId(pciBusId: PointerLike, len: number, dev: CUdevice): void;
+  cuDeviceGetPCIBusId(len: number, dev: CUdevice): string;
   /**
    * Gets an interprocess handle for a previously allocated event
    *

@@ -8,7 +8,7 @@
 // Header texture_types.h sha256 ef79ed57283cafc7f32b2e55224eb2baf0b8e460de59ea5a2c8a8893e337462f
 // Header vector_types.h sha256 e82278caddca0fbcd055f9b5361ae0a8d618103108656c1a8af945c75da784d8
 // Header device_types.h sha256 d8b171a190493e80395741f511b29311a5c38b718324fb7338f7511c36ae7084
-// Seal: sha256 2a3f77a78021a7b5877c8319c5ef8f1f4335275e462c4335322aec26e8e78b65
+// Seal: sha256 a8a084b849b33ed7644a830452d90bd63c5601b6af549d405b382b3e7ac162aa
 
 import { type CheckedRuntime, type PointerLike, type ArraySpec, lazyTable } from "../../../src/tables-runtime/checked.ts";
 import type { Pointer } from "../../../src/ffi/types.ts";
@@ -123,13 +123,14 @@ function cudaDeviceGetByPCIBusId$(raw: Raw, rt: CheckedRuntime): Checked["cudaDe
 }
 
 function cudaDeviceGetPCIBusId$(raw: Raw, rt: CheckedRuntime): Checked["cudaDeviceGetPCIBusId"] {
-  return function cudaDeviceGetPCIBusId(pciBusId: PointerLike, len: number, device: number): void {
-    if (arguments.length !== 3) rt.arity("cudaDeviceGetPCIBusId", "pciBusId,len,device", 3, arguments.length);
+  const A_cudaDeviceGetPCIBusId: ArraySpec = { elements: [{ kind: "string", size: 1 }], count: null, query: false, retry: [] };
+  return function cudaDeviceGetPCIBusId(len: number, device: number): string {
+    if (arguments.length !== 2) rt.arity("cudaDeviceGetPCIBusId", "len,device", 2, arguments.length);
     if (!(typeof len === "number" && (len | 0) === len)) rt.bad("cudaDeviceGetPCIBusId", "len", "i32", len);
+    rt.count(len, "cudaDeviceGetPCIBusId", "len");
     if (!(typeof device === "number" && (device | 0) === device)) rt.bad("cudaDeviceGetPCIBusId", "device", "i32", device);
-    const r = raw.cudaDeviceGetPCIBusId(rt.ptr(pciBusId, "cudaDeviceGetPCIBusId", "pciBusId"), len, device);
-    if (rt.guards) rt.check("cudaDeviceGetPCIBusId");
-    if (r !== 0) rt.fail(r, "cudaDeviceGetPCIBusId");
+    const a = rt.arrays("cudaDeviceGetPCIBusId", A_cudaDeviceGetPCIBusId, len, (p) => raw.cudaDeviceGetPCIBusId(p[0]!, len, device));
+    return a[0] as string;
   };
 }
 
@@ -1378,7 +1379,7 @@ function cudaHostRegister$(raw: Raw, rt: CheckedRuntime): Checked["cudaHostRegis
     if (arguments.length !== 3) rt.arity("cudaHostRegister", "ptr,size,flags", 3, arguments.length);
     if (!((typeof size === "bigint" ? size >= 0n && size <= 18446744073709551615n : Number.isSafeInteger(size) && size >= 0))) rt.bad("cudaHostRegister", "size", "u64", size);
     if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cudaHostRegister", "flags", "u32", flags);
-    const r = raw.cudaHostRegister(rt.ptr(ptr, "cudaHostRegister", "ptr"), size, flags);
+    const r = raw.cudaHostRegister(rt.sized(ptr, size, 1, "cudaHostRegister", "ptr"), size, flags);
     if (rt.guards) rt.check("cudaHostRegister");
     if (r !== 0) rt.fail(r, "cudaHostRegister");
   };
@@ -1609,7 +1610,7 @@ function cudaMemcpy$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemcpy"] {
     if (arguments.length !== 4) rt.arity("cudaMemcpy", "dst,src,count,kind", 4, arguments.length);
     if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaMemcpy", "count", "u64", count);
     if (!(typeof kind === "number" && (kind >>> 0) === kind)) rt.bad("cudaMemcpy", "kind", "u32", kind);
-    const r = raw.cudaMemcpy(rt.ptr(dst, "cudaMemcpy", "dst"), rt.sized(src, count, 1, "cudaMemcpy", "src"), count, kind);
+    const r = raw.cudaMemcpy(rt.sized(dst, count, 1, "cudaMemcpy", "dst"), rt.sized(src, count, 1, "cudaMemcpy", "src"), count, kind);
     if (rt.guards) rt.check("cudaMemcpy");
     if (r !== 0) rt.fail(r, "cudaMemcpy");
   };
@@ -1621,7 +1622,7 @@ function cudaMemcpyPeer$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemcpyPeer"
     if (!(typeof dstDevice === "number" && (dstDevice | 0) === dstDevice)) rt.bad("cudaMemcpyPeer", "dstDevice", "i32", dstDevice);
     if (!(typeof srcDevice === "number" && (srcDevice | 0) === srcDevice)) rt.bad("cudaMemcpyPeer", "srcDevice", "i32", srcDevice);
     if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaMemcpyPeer", "count", "u64", count);
-    const r = raw.cudaMemcpyPeer(rt.ptr(dst, "cudaMemcpyPeer", "dst"), dstDevice, rt.ptr(src, "cudaMemcpyPeer", "src"), srcDevice, count);
+    const r = raw.cudaMemcpyPeer(rt.sized(dst, count, 1, "cudaMemcpyPeer", "dst"), dstDevice, rt.ptr(src, "cudaMemcpyPeer", "src"), srcDevice, count);
     if (rt.guards) rt.check("cudaMemcpyPeer");
     if (r !== 0) rt.fail(r, "cudaMemcpyPeer");
   };
@@ -1712,7 +1713,7 @@ function cudaMemcpyFromSymbol$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemcp
     if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaMemcpyFromSymbol", "count", "u64", count);
     if (!((typeof offset === "bigint" ? offset >= 0n && offset <= 18446744073709551615n : Number.isSafeInteger(offset) && offset >= 0))) rt.bad("cudaMemcpyFromSymbol", "offset", "u64", offset);
     if (!(typeof kind === "number" && (kind >>> 0) === kind)) rt.bad("cudaMemcpyFromSymbol", "kind", "u32", kind);
-    const r = raw.cudaMemcpyFromSymbol(rt.ptr(dst, "cudaMemcpyFromSymbol", "dst"), rt.sized(symbol, count, 1, "cudaMemcpyFromSymbol", "symbol"), count, offset, kind);
+    const r = raw.cudaMemcpyFromSymbol(rt.sized(dst, count, 1, "cudaMemcpyFromSymbol", "dst"), rt.sized(symbol, count, 1, "cudaMemcpyFromSymbol", "symbol"), count, offset, kind);
     if (rt.guards) rt.check("cudaMemcpyFromSymbol");
     if (r !== 0) rt.fail(r, "cudaMemcpyFromSymbol");
   };
@@ -1725,7 +1726,7 @@ function cudaMemcpyAsync$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemcpyAsyn
     if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaMemcpyAsync", "count", "u64", count);
     if (!(typeof kind === "number" && (kind >>> 0) === kind)) rt.bad("cudaMemcpyAsync", "kind", "u32", kind);
     if (!(isPtr(stream))) rt.bad("cudaMemcpyAsync", "stream", "pointer", stream);
-    const r = raw.cudaMemcpyAsync(rt.ptr(dst, "cudaMemcpyAsync", "dst"), rt.sized(src, count, 1, "cudaMemcpyAsync", "src"), count, kind, stream);
+    const r = raw.cudaMemcpyAsync(rt.sized(dst, count, 1, "cudaMemcpyAsync", "dst"), rt.sized(src, count, 1, "cudaMemcpyAsync", "src"), count, kind, stream);
     if (rt.guards) rt.check("cudaMemcpyAsync");
     if (r !== 0) rt.fail(r, "cudaMemcpyAsync");
   };
@@ -1739,7 +1740,7 @@ function cudaMemcpyPeerAsync$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemcpy
     if (!(typeof srcDevice === "number" && (srcDevice | 0) === srcDevice)) rt.bad("cudaMemcpyPeerAsync", "srcDevice", "i32", srcDevice);
     if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaMemcpyPeerAsync", "count", "u64", count);
     if (!(isPtr(stream))) rt.bad("cudaMemcpyPeerAsync", "stream", "pointer", stream);
-    const r = raw.cudaMemcpyPeerAsync(rt.ptr(dst, "cudaMemcpyPeerAsync", "dst"), dstDevice, rt.ptr(src, "cudaMemcpyPeerAsync", "src"), srcDevice, count, stream);
+    const r = raw.cudaMemcpyPeerAsync(rt.sized(dst, count, 1, "cudaMemcpyPeerAsync", "dst"), dstDevice, rt.ptr(src, "cudaMemcpyPeerAsync", "src"), srcDevice, count, stream);
     if (rt.guards) rt.check("cudaMemcpyPeerAsync");
     if (r !== 0) rt.fail(r, "cudaMemcpyPeerAsync");
   };
@@ -1819,7 +1820,7 @@ function cudaMemcpyFromSymbolAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuda
     if (!((typeof offset === "bigint" ? offset >= 0n && offset <= 18446744073709551615n : Number.isSafeInteger(offset) && offset >= 0))) rt.bad("cudaMemcpyFromSymbolAsync", "offset", "u64", offset);
     if (!(typeof kind === "number" && (kind >>> 0) === kind)) rt.bad("cudaMemcpyFromSymbolAsync", "kind", "u32", kind);
     if (!(isPtr(stream))) rt.bad("cudaMemcpyFromSymbolAsync", "stream", "pointer", stream);
-    const r = raw.cudaMemcpyFromSymbolAsync(rt.ptr(dst, "cudaMemcpyFromSymbolAsync", "dst"), rt.sized(symbol, count, 1, "cudaMemcpyFromSymbolAsync", "symbol"), count, offset, kind, stream);
+    const r = raw.cudaMemcpyFromSymbolAsync(rt.sized(dst, count, 1, "cudaMemcpyFromSymbolAsync", "dst"), rt.sized(symbol, count, 1, "cudaMemcpyFromSymbolAsync", "symbol"), count, offset, kind, stream);
     if (rt.guards) rt.check("cudaMemcpyFromSymbolAsync");
     if (r !== 0) rt.fail(r, "cudaMemcpyFromSymbolAsync");
   };
@@ -1830,7 +1831,7 @@ function cudaMemset$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemset"] {
     if (arguments.length !== 3) rt.arity("cudaMemset", "devPtr,value,count", 3, arguments.length);
     if (!(typeof value === "number" && (value | 0) === value)) rt.bad("cudaMemset", "value", "i32", value);
     if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaMemset", "count", "u64", count);
-    const r = raw.cudaMemset(rt.ptr(devPtr, "cudaMemset", "devPtr"), value, count);
+    const r = raw.cudaMemset(rt.sized(devPtr, count, 1, "cudaMemset", "devPtr"), value, count);
     if (rt.guards) rt.check("cudaMemset");
     if (r !== 0) rt.fail(r, "cudaMemset");
   };
@@ -1866,7 +1867,7 @@ function cudaMemsetAsync$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemsetAsyn
     if (!(typeof value === "number" && (value | 0) === value)) rt.bad("cudaMemsetAsync", "value", "i32", value);
     if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaMemsetAsync", "count", "u64", count);
     if (!(isPtr(stream))) rt.bad("cudaMemsetAsync", "stream", "pointer", stream);
-    const r = raw.cudaMemsetAsync(rt.ptr(devPtr, "cudaMemsetAsync", "devPtr"), value, count, stream);
+    const r = raw.cudaMemsetAsync(rt.sized(devPtr, count, 1, "cudaMemsetAsync", "devPtr"), value, count, stream);
     if (rt.guards) rt.check("cudaMemsetAsync");
     if (r !== 0) rt.fail(r, "cudaMemsetAsync");
   };
@@ -2018,7 +2019,7 @@ function cudaMemcpyFromArray$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemcpy
     if (!((typeof hOffset === "bigint" ? hOffset >= 0n && hOffset <= 18446744073709551615n : Number.isSafeInteger(hOffset) && hOffset >= 0))) rt.bad("cudaMemcpyFromArray", "hOffset", "u64", hOffset);
     if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaMemcpyFromArray", "count", "u64", count);
     if (!(typeof kind === "number" && (kind >>> 0) === kind)) rt.bad("cudaMemcpyFromArray", "kind", "u32", kind);
-    const r = raw.cudaMemcpyFromArray(rt.ptr(dst, "cudaMemcpyFromArray", "dst"), src, wOffset, hOffset, count, kind);
+    const r = raw.cudaMemcpyFromArray(rt.sized(dst, count, 1, "cudaMemcpyFromArray", "dst"), src, wOffset, hOffset, count, kind);
     if (rt.guards) rt.check("cudaMemcpyFromArray");
     if (r !== 0) rt.fail(r, "cudaMemcpyFromArray");
   };
@@ -2068,7 +2069,7 @@ function cudaMemcpyFromArrayAsync$(raw: Raw, rt: CheckedRuntime): Checked["cudaM
     if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaMemcpyFromArrayAsync", "count", "u64", count);
     if (!(typeof kind === "number" && (kind >>> 0) === kind)) rt.bad("cudaMemcpyFromArrayAsync", "kind", "u32", kind);
     if (!(isPtr(stream))) rt.bad("cudaMemcpyFromArrayAsync", "stream", "pointer", stream);
-    const r = raw.cudaMemcpyFromArrayAsync(rt.ptr(dst, "cudaMemcpyFromArrayAsync", "dst"), src, wOffset, hOffset, count, kind, stream);
+    const r = raw.cudaMemcpyFromArrayAsync(rt.sized(dst, count, 1, "cudaMemcpyFromArrayAsync", "dst"), src, wOffset, hOffset, count, kind, stream);
     if (rt.guards) rt.check("cudaMemcpyFromArrayAsync");
     if (r !== 0) rt.fail(r, "cudaMemcpyFromArrayAsync");
   };
@@ -2656,7 +2657,7 @@ function cudaGraphAddMemcpyNodeFromSymbol$(raw: Raw, rt: CheckedRuntime): Checke
     if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaGraphAddMemcpyNodeFromSymbol", "count", "u64", count);
     if (!((typeof offset === "bigint" ? offset >= 0n && offset <= 18446744073709551615n : Number.isSafeInteger(offset) && offset >= 0))) rt.bad("cudaGraphAddMemcpyNodeFromSymbol", "offset", "u64", offset);
     if (!(typeof kind === "number" && (kind >>> 0) === kind)) rt.bad("cudaGraphAddMemcpyNodeFromSymbol", "kind", "u32", kind);
-    const r = raw.cudaGraphAddMemcpyNodeFromSymbol(o0, graph, rt.sized(pDependencies, numDependencies, 8, "cudaGraphAddMemcpyNodeFromSymbol", "pDependencies"), numDependencies, rt.ptr(dst, "cudaGraphAddMemcpyNodeFromSymbol", "dst"), rt.sized(symbol, count, 1, "cudaGraphAddMemcpyNodeFromSymbol", "symbol"), count, offset, kind);
+    const r = raw.cudaGraphAddMemcpyNodeFromSymbol(o0, graph, rt.sized(pDependencies, numDependencies, 8, "cudaGraphAddMemcpyNodeFromSymbol", "pDependencies"), numDependencies, rt.sized(dst, count, 1, "cudaGraphAddMemcpyNodeFromSymbol", "dst"), rt.sized(symbol, count, 1, "cudaGraphAddMemcpyNodeFromSymbol", "symbol"), count, offset, kind);
     if (rt.guards) rt.check("cudaGraphAddMemcpyNodeFromSymbol");
     if (r !== 0) rt.fail(r, "cudaGraphAddMemcpyNodeFromSymbol");
     return rt.readPointer(0) as cudaGraphNode_t;
@@ -2672,7 +2673,7 @@ function cudaGraphAddMemcpyNode1D$(raw: Raw, rt: CheckedRuntime): Checked["cudaG
     if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cudaGraphAddMemcpyNode1D", "numDependencies", "u64", numDependencies);
     if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaGraphAddMemcpyNode1D", "count", "u64", count);
     if (!(typeof kind === "number" && (kind >>> 0) === kind)) rt.bad("cudaGraphAddMemcpyNode1D", "kind", "u32", kind);
-    const r = raw.cudaGraphAddMemcpyNode1D(o0, graph, rt.sized(pDependencies, numDependencies, 8, "cudaGraphAddMemcpyNode1D", "pDependencies"), numDependencies, rt.ptr(dst, "cudaGraphAddMemcpyNode1D", "dst"), rt.sized(src, count, 1, "cudaGraphAddMemcpyNode1D", "src"), count, kind);
+    const r = raw.cudaGraphAddMemcpyNode1D(o0, graph, rt.sized(pDependencies, numDependencies, 8, "cudaGraphAddMemcpyNode1D", "pDependencies"), numDependencies, rt.sized(dst, count, 1, "cudaGraphAddMemcpyNode1D", "dst"), rt.sized(src, count, 1, "cudaGraphAddMemcpyNode1D", "src"), count, kind);
     if (rt.guards) rt.check("cudaGraphAddMemcpyNode1D");
     if (r !== 0) rt.fail(r, "cudaGraphAddMemcpyNode1D");
     return rt.readPointer(0) as cudaGraphNode_t;
@@ -2725,7 +2726,7 @@ function cudaGraphMemcpyNodeSetParamsFromSymbol$(raw: Raw, rt: CheckedRuntime): 
     if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaGraphMemcpyNodeSetParamsFromSymbol", "count", "u64", count);
     if (!((typeof offset === "bigint" ? offset >= 0n && offset <= 18446744073709551615n : Number.isSafeInteger(offset) && offset >= 0))) rt.bad("cudaGraphMemcpyNodeSetParamsFromSymbol", "offset", "u64", offset);
     if (!(typeof kind === "number" && (kind >>> 0) === kind)) rt.bad("cudaGraphMemcpyNodeSetParamsFromSymbol", "kind", "u32", kind);
-    const r = raw.cudaGraphMemcpyNodeSetParamsFromSymbol(node, rt.ptr(dst, "cudaGraphMemcpyNodeSetParamsFromSymbol", "dst"), rt.sized(symbol, count, 1, "cudaGraphMemcpyNodeSetParamsFromSymbol", "symbol"), count, offset, kind);
+    const r = raw.cudaGraphMemcpyNodeSetParamsFromSymbol(node, rt.sized(dst, count, 1, "cudaGraphMemcpyNodeSetParamsFromSymbol", "dst"), rt.sized(symbol, count, 1, "cudaGraphMemcpyNodeSetParamsFromSymbol", "symbol"), count, offset, kind);
     if (rt.guards) rt.check("cudaGraphMemcpyNodeSetParamsFromSymbol");
     if (r !== 0) rt.fail(r, "cudaGraphMemcpyNodeSetParamsFromSymbol", node);
   };
@@ -2738,7 +2739,7 @@ function cudaGraphMemcpyNodeSetParams1D$(raw: Raw, rt: CheckedRuntime): Checked[
     if (!(isPtr(node))) rt.bad("cudaGraphMemcpyNodeSetParams1D", "node", "pointer", node);
     if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaGraphMemcpyNodeSetParams1D", "count", "u64", count);
     if (!(typeof kind === "number" && (kind >>> 0) === kind)) rt.bad("cudaGraphMemcpyNodeSetParams1D", "kind", "u32", kind);
-    const r = raw.cudaGraphMemcpyNodeSetParams1D(node, rt.ptr(dst, "cudaGraphMemcpyNodeSetParams1D", "dst"), rt.sized(src, count, 1, "cudaGraphMemcpyNodeSetParams1D", "src"), count, kind);
+    const r = raw.cudaGraphMemcpyNodeSetParams1D(node, rt.sized(dst, count, 1, "cudaGraphMemcpyNodeSetParams1D", "dst"), rt.sized(src, count, 1, "cudaGraphMemcpyNodeSetParams1D", "src"), count, kind);
     if (rt.guards) rt.check("cudaGraphMemcpyNodeSetParams1D");
     if (r !== 0) rt.fail(r, "cudaGraphMemcpyNodeSetParams1D", node);
   };
@@ -3411,7 +3412,7 @@ function cudaGraphExecMemcpyNodeSetParamsFromSymbol$(raw: Raw, rt: CheckedRuntim
     if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaGraphExecMemcpyNodeSetParamsFromSymbol", "count", "u64", count);
     if (!((typeof offset === "bigint" ? offset >= 0n && offset <= 18446744073709551615n : Number.isSafeInteger(offset) && offset >= 0))) rt.bad("cudaGraphExecMemcpyNodeSetParamsFromSymbol", "offset", "u64", offset);
     if (!(typeof kind === "number" && (kind >>> 0) === kind)) rt.bad("cudaGraphExecMemcpyNodeSetParamsFromSymbol", "kind", "u32", kind);
-    const r = raw.cudaGraphExecMemcpyNodeSetParamsFromSymbol(hGraphExec, node, rt.ptr(dst, "cudaGraphExecMemcpyNodeSetParamsFromSymbol", "dst"), rt.sized(symbol, count, 1, "cudaGraphExecMemcpyNodeSetParamsFromSymbol", "symbol"), count, offset, kind);
+    const r = raw.cudaGraphExecMemcpyNodeSetParamsFromSymbol(hGraphExec, node, rt.sized(dst, count, 1, "cudaGraphExecMemcpyNodeSetParamsFromSymbol", "dst"), rt.sized(symbol, count, 1, "cudaGraphExecMemcpyNodeSetParamsFromSymbol", "symbol"), count, offset, kind);
     if (rt.guards) rt.check("cudaGraphExecMemcpyNodeSetParamsFromSymbol");
     if (r !== 0) rt.fail(r, "cudaGraphExecMemcpyNodeSetParamsFromSymbol", hGraphExec);
   };
@@ -3425,7 +3426,7 @@ function cudaGraphExecMemcpyNodeSetParams1D$(raw: Raw, rt: CheckedRuntime): Chec
     if (!(isPtr(node))) rt.bad("cudaGraphExecMemcpyNodeSetParams1D", "node", "pointer", node);
     if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaGraphExecMemcpyNodeSetParams1D", "count", "u64", count);
     if (!(typeof kind === "number" && (kind >>> 0) === kind)) rt.bad("cudaGraphExecMemcpyNodeSetParams1D", "kind", "u32", kind);
-    const r = raw.cudaGraphExecMemcpyNodeSetParams1D(hGraphExec, node, rt.ptr(dst, "cudaGraphExecMemcpyNodeSetParams1D", "dst"), rt.sized(src, count, 1, "cudaGraphExecMemcpyNodeSetParams1D", "src"), count, kind);
+    const r = raw.cudaGraphExecMemcpyNodeSetParams1D(hGraphExec, node, rt.sized(dst, count, 1, "cudaGraphExecMemcpyNodeSetParams1D", "dst"), rt.sized(src, count, 1, "cudaGraphExecMemcpyNodeSetParams1D", "src"), count, kind);
     if (rt.guards) rt.check("cudaGraphExecMemcpyNodeSetParams1D");
     if (r !== 0) rt.fail(r, "cudaGraphExecMemcpyNodeSetParams1D", hGraphExec);
   };

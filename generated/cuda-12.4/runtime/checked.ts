@@ -8,7 +8,7 @@
 // Header texture_types.h sha256 ef79ed57283cafc7f32b2e55224eb2baf0b8e460de59ea5a2c8a8893e337462f
 // Header vector_types.h sha256 e82278caddca0fbcd055f9b5361ae0a8d618103108656c1a8af945c75da784d8
 // Header device_types.h sha256 d8b171a190493e80395741f511b29311a5c38b718324fb7338f7511c36ae7084
-// Seal: sha256 8ccf70d37a41056c4f150aab70d3d34b83c90f05edf982c0b808dcb51feb4ac8
+// Seal: sha256 c8107e6f65a87449a6f3befe4c57d92fa3f1d210775aab26fd0b651a1894bb68
 
 import type { PointerLike } from "../../../src/tables-runtime/checked.ts";
 import type { Pointer } from "../../../src/ffi/types.ts";
@@ -263,13 +263,12 @@ export interface Checked {
    * string pointed to by `pciBusId`. `len` specifies the maximum length of the
    * string that may be returned.
    *
-   * @param pciBusId - Returned identifier string for the device in the following format [domain]:[bus]:[device].[function] where `domain`, `bus`, `device`, and `function` are all hexadecimal values. pciBusId should be large enough to store 13 characters including the NULL-terminator.
    * @param len - Maximum length of string to store in `name`
    * @param device - Device to get identifier string for
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `pciBusId`: Returned identifier string for the device in the following format [domain]:[bus]:[device].[function] where `domain`, `bus`, `device`, and `function` are all hexadecimal values. pciBusId should be large enough to store 13 characters including the NULL-terminator.
    * @see cudaDeviceGetByPCIBusId, cuDeviceGetPCIBusId
    */
-  cudaDeviceGetPCIBusId(pciBusId: PointerLike, len: number, device: number): void;
+  cudaDeviceGetPCIBusId(len: number, device: number): string;
   /**
    * Gets an interprocess handle for a previously allocated event
    *

@@ -12,7 +12,7 @@
 // Header cupti_nvtx_cbid.h sha256 fdaccfb51d60e2a8afbd7eea6ef1d1520d111c2585ee210e2721cc37da997bd1
 // Header cupti_common.h sha256 f399bbe1bc54817a77b4468f4297b379ace6a6c34cc38d4fb2335262641d4f6d
 // Header cupti_activity_deprecated.h sha256 5af03458a91accb30a42b58df09a5989df56c8be4edd6e6521fc2f0778575ca8
-// Seal: sha256 3adc0c0a745d926ec8c6f5d5b35273c8e61fd89273ca36a4e4532944028c19db
+// Seal: sha256 248809f017395a6d66a9acb5305bbe1ccf5c2ccb0a13ca00a6aab7a967bae654
 
 import { type CheckedRuntime, type PointerLike, lazyTable } from "../../../src/tables-runtime/checked.ts";
 import type { Pointer } from "../../../src/ffi/types.ts";
@@ -934,7 +934,7 @@ function cuptiActivityGetNextRecord$(raw: Raw, rt: CheckedRuntime): Checked["cup
   return function cuptiActivityGetNextRecord(buffer: PointerLike, validBufferSizeBytes: bigint | number, record: PointerLike): void {
     if (arguments.length !== 3) rt.arity("cuptiActivityGetNextRecord", "buffer,validBufferSizeBytes,record", 3, arguments.length);
     if (!((typeof validBufferSizeBytes === "bigint" ? validBufferSizeBytes >= 0n && validBufferSizeBytes <= 18446744073709551615n : Number.isSafeInteger(validBufferSizeBytes) && validBufferSizeBytes >= 0))) rt.bad("cuptiActivityGetNextRecord", "validBufferSizeBytes", "u64", validBufferSizeBytes);
-    const r = raw.cuptiActivityGetNextRecord(rt.ptr(buffer, "cuptiActivityGetNextRecord", "buffer"), validBufferSizeBytes, rt.ptr(record, "cuptiActivityGetNextRecord", "record"));
+    const r = raw.cuptiActivityGetNextRecord(rt.sized(buffer, validBufferSizeBytes, 1, "cuptiActivityGetNextRecord", "buffer"), validBufferSizeBytes, rt.ptr(record, "cuptiActivityGetNextRecord", "record"));
     if (rt.guards) rt.check("cuptiActivityGetNextRecord");
     if (r !== 0) rt.fail(r, "cuptiActivityGetNextRecord");
   };

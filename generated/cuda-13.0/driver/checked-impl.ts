@@ -4,7 +4,7 @@
 // Header cudaProfiler.h sha256 b9c9fa71341b693f9f0b0ea8071e12a0869ac99afe669345a02145163867560d
 // Header cudaTypedefs.h sha256 da2352ecb06115c252394c9ba72472d1dc525569d30f9c83e2da300fce788f2f
 // Header cudaProfilerTypedefs.h sha256 c742524d5819763cb9501a98557b4b11afdd8b182067a6a89861950e34addeba
-// Seal: sha256 360a95f36bd445e1313c3313d24c5be237f50e27156887c424200da61531a118
+// Seal: sha256 602865bb47b1e68cab68d0efebacfc453cb0b968841f47548b57e39695f60edd
 
 import { type CheckedRuntime, type PointerLike, type ArraySpec, lazyTable } from "../../../src/tables-runtime/checked.ts";
 import type { Pointer } from "../../../src/ffi/types.ts";
@@ -1267,13 +1267,14 @@ function cuDeviceGetByPCIBusId$(raw: Raw, rt: CheckedRuntime): Checked["cuDevice
 }
 
 function cuDeviceGetPCIBusId$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGetPCIBusId"] {
-  return function cuDeviceGetPCIBusId(pciBusId: PointerLike, len: number, dev: CUdevice): void {
-    if (arguments.length !== 3) rt.arity("cuDeviceGetPCIBusId", "pciBusId,len,dev", 3, arguments.length);
+  const A_cuDeviceGetPCIBusId: ArraySpec = { elements: [{ kind: "string", size: 1 }], count: null, query: false, retry: [] };
+  return function cuDeviceGetPCIBusId(len: number, dev: CUdevice): string {
+    if (arguments.length !== 2) rt.arity("cuDeviceGetPCIBusId", "len,dev", 2, arguments.length);
     if (!(typeof len === "number" && (len | 0) === len)) rt.bad("cuDeviceGetPCIBusId", "len", "i32", len);
+    rt.count(len, "cuDeviceGetPCIBusId", "len");
     if (!(typeof dev === "number" && (dev | 0) === dev)) rt.bad("cuDeviceGetPCIBusId", "dev", "i32", dev);
-    const r = raw.cuDeviceGetPCIBusId(rt.ptr(pciBusId, "cuDeviceGetPCIBusId", "pciBusId"), len, dev);
-    if (rt.guards) rt.check("cuDeviceGetPCIBusId");
-    if (r !== 0) rt.fail(r, "cuDeviceGetPCIBusId");
+    const a = rt.arrays("cuDeviceGetPCIBusId", A_cuDeviceGetPCIBusId, len, (p) => raw.cuDeviceGetPCIBusId(p[0]!, len, dev));
+    return a[0] as string;
   };
 }
 
@@ -1341,7 +1342,7 @@ function cuMemHostRegister$(raw: Raw, rt: CheckedRuntime): Checked["cuMemHostReg
     if (arguments.length !== 3) rt.arity("cuMemHostRegister", "p,bytesize,Flags", 3, arguments.length);
     if (!((typeof bytesize === "bigint" ? bytesize >= 0n && bytesize <= 18446744073709551615n : Number.isSafeInteger(bytesize) && bytesize >= 0))) rt.bad("cuMemHostRegister", "bytesize", "u64", bytesize);
     if (!(typeof Flags === "number" && (Flags >>> 0) === Flags)) rt.bad("cuMemHostRegister", "Flags", "u32", Flags);
-    const r = raw.cuMemHostRegister(rt.ptr(p, "cuMemHostRegister", "p"), bytesize, Flags);
+    const r = raw.cuMemHostRegister(rt.sized(p, bytesize, 1, "cuMemHostRegister", "p"), bytesize, Flags);
     if (rt.guards) rt.check("cuMemHostRegister");
     if (r !== 0) rt.fail(r, "cuMemHostRegister");
   };
@@ -5695,12 +5696,16 @@ function cuLogsDumpToFile$(raw: Raw, rt: CheckedRuntime): Checked["cuLogsDumpToF
 }
 
 function cuLogsDumpToMemory$(raw: Raw, rt: CheckedRuntime): Checked["cuLogsDumpToMemory"] {
-  return function cuLogsDumpToMemory(iterator: PointerLike, buffer: PointerLike, size: PointerLike, flags: number): void {
+  const o0 = rt.out[0]!;
+  const u64 = rt.u64;
+  return function cuLogsDumpToMemory(iterator: PointerLike, buffer: PointerLike, size: number | bigint, flags: number): bigint {
     if (arguments.length !== 4) rt.arity("cuLogsDumpToMemory", "iterator,buffer,size,flags", 4, arguments.length);
     if (!(typeof flags === "number" && (flags >>> 0) === flags)) rt.bad("cuLogsDumpToMemory", "flags", "u32", flags);
-    const r = raw.cuLogsDumpToMemory(rt.ptr(iterator, "cuLogsDumpToMemory", "iterator"), rt.ptr(buffer, "cuLogsDumpToMemory", "buffer"), rt.ptr(size, "cuLogsDumpToMemory", "size"), flags);
+    rt.writeCount(0, 8, size, "cuLogsDumpToMemory", "size");
+    const r = raw.cuLogsDumpToMemory(rt.ptr(iterator, "cuLogsDumpToMemory", "iterator"), rt.sized(buffer, size, 1, "cuLogsDumpToMemory", "buffer"), o0, flags);
     if (rt.guards) rt.check("cuLogsDumpToMemory");
     if (r !== 0) rt.fail(r, "cuLogsDumpToMemory");
+    return u64[0]!;
   };
 }
 

@@ -4,7 +4,7 @@
 // Header cudaProfiler.h sha256 b9c9fa71341b693f9f0b0ea8071e12a0869ac99afe669345a02145163867560d
 // Header cudaTypedefs.h sha256 da2352ecb06115c252394c9ba72472d1dc525569d30f9c83e2da300fce788f2f
 // Header cudaProfilerTypedefs.h sha256 c742524d5819763cb9501a98557b4b11afdd8b182067a6a89861950e34addeba
-// Seal: sha256 7ab723084b5735a9534749e6b194fa6a5f6ac71081719b9a8d534e684d13e3f5
+// Seal: sha256 1a0ce28ef5683f878aa7b7e927264ee309288011d35834b1848516030153a75b
 
 import type { PointerLike } from "../../../src/tables-runtime/checked.ts";
 import type { Pointer } from "../../../src/ffi/types.ts";
@@ -2136,13 +2136,12 @@ export interface Checked {
    * string pointed to by `pciBusId`. `len` specifies the maximum length of the
    * string that may be returned.
    *
-   * @param pciBusId - Returned identifier string for the device in the following format [domain]:[bus]:[device].[function] where `domain`, `bus`, `device`, and `function` are all hexadecimal values. pciBusId should be large enough to store 13 characters including the NULL-terminator.
    * @param len - Maximum length of string to store in `name`
    * @param dev - Device to get identifier string for
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `pciBusId`: Returned identifier string for the device in the following format [domain]:[bus]:[device].[function] where `domain`, `bus`, `device`, and `function` are all hexadecimal values. pciBusId should be large enough to store 13 characters including the NULL-terminator.
    * @see cuDeviceGet, cuDeviceGetAttribute, cuDeviceGetByPCIBusId, cudaDeviceGetPCIBusId
    */
-  cuDeviceGetPCIBusId(pciBusId: PointerLike, len: number, dev: CUdevice): void;
+  cuDeviceGetPCIBusId(len: number, dev: CUdevice): string;
   /**
    * Gets an interprocess handle for a previously allocated event
    *
@@ -12060,7 +12059,7 @@ export interface Checked {
    * @param buffer - Pointer to dump logs
    * @param size - See description
    * @param flags - Reserved for future use, must be 0
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `size`: See description
    * @remarks `iterator` is auto-advancing. Dumping logs will update the value of
    * `iterator` to receive the next generated log.
    * @remarks The driver reserves limited memory for storing logs. The maximum size of the buffer is 25600 bytes.
@@ -12072,7 +12071,7 @@ export interface Checked {
    * it is able to store in `buffer` and writes it out. The final message in `buffer` will always be
    * the most recent log message as of when the API is called.
    */
-  cuLogsDumpToMemory(iterator: PointerLike, buffer: PointerLike, size: PointerLike, flags: number): void;
+  cuLogsDumpToMemory(iterator: PointerLike, buffer: PointerLike, size: number | bigint, flags: number): bigint;
   /**
    * Returns the restore thread ID for a CUDA process
    *

@@ -8,7 +8,7 @@
 // Header texture_types.h sha256 ef79ed57283cafc7f32b2e55224eb2baf0b8e460de59ea5a2c8a8893e337462f
 // Header vector_types.h sha256 f3638eceaf955e80e91f2f32a3fc41106653ea7145dc0c79923826a78b3c5486
 // Header device_types.h sha256 d8b171a190493e80395741f511b29311a5c38b718324fb7338f7511c36ae7084
-// Seal: sha256 8f46aa4f41edfa2ad8152f80ec54a2debd1466627e92826dc2ed71b189f3eafc
+// Seal: sha256 04bc669a00ad837204189bf700bfcc99d53e84ed54dcdea2b79a26b1580dbc81
 
 import type { PointerLike } from "../../../src/tables-runtime/checked.ts";
 import type { Pointer } from "../../../src/ffi/types.ts";
@@ -269,13 +269,12 @@ export interface Checked {
    * string pointed to by `pciBusId`. `len` specifies the maximum length of the
    * string that may be returned.
    *
-   * @param pciBusId - Returned identifier string for the device in the following format [domain]:[bus]:[device].[function] where `domain`, `bus`, `device`, and `function` are all hexadecimal values. pciBusId should be large enough to store 13 characters including the NULL-terminator.
    * @param len - Maximum length of string to store in `name`
    * @param device - Device to get identifier string for
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `pciBusId`: Returned identifier string for the device in the following format [domain]:[bus]:[device].[function] where `domain`, `bus`, `device`, and `function` are all hexadecimal values. pciBusId should be large enough to store 13 characters including the NULL-terminator.
    * @see cudaDeviceGetByPCIBusId, cuDeviceGetPCIBusId
    */
-  cudaDeviceGetPCIBusId(pciBusId: PointerLike, len: number, device: number): void;
+  cudaDeviceGetPCIBusId(len: number, device: number): string;
   /**
    * Gets an interprocess handle for a previously allocated event
    *
@@ -5720,7 +5719,7 @@ export interface Checked {
    * @param buffer - Pointer to dump logs
    * @param size - See description
    * @param flags - Reserved for future use, must be 0
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `size`: See description
    * @remarks `iterator` is auto-advancing. Dumping logs will update the value of
    * `iterator` to receive the next generated log.
    * @remarks The driver reserves limited memory for storing logs. The maximum size of the buffer is 25600 bytes.
@@ -5732,7 +5731,7 @@ export interface Checked {
    * it is able to store in `buffer` and writes it out. The final message in `buffer` will always be
    * the most recent log message as of when the API is called.
    */
-  cudaLogsDumpToMemory(iterator: PointerLike, buffer: PointerLike, size: PointerLike, flags: number): void;
+  cudaLogsDumpToMemory(iterator: PointerLike, buffer: PointerLike, size: number | bigint, flags: number): bigint;
   /**
    * Creates a graph
    *
