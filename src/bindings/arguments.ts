@@ -50,6 +50,7 @@ function fixFor(kind: ArgumentKind, value: unknown, style: "raw" | "checked"): s
     case "f64":
       return "Pass a number.";
     default:
+      if (Object.is(value, -0)) return "Pass 0: Deno's FFI takes -0 for no integer, so neither runtime does.";
       return typeof value === "bigint" ? "Pass a number (bigint is for 64-bit parameters)." : "Pass an integer in range.";
   }
 }

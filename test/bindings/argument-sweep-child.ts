@@ -330,6 +330,7 @@ function intParam(kind: string, count: boolean): Pick<Param, "right" | "wrong"> 
     [`${min - 1} (below ${kind})`, min - 1],
     [`${max + 1} (above ${kind})`, max + 1],
     ["2**53 (not safe)", 2 ** 53],
+    ["-0 (no integer to Deno's FFI)", -0],
   ];
   if (count && min < 0) wrong.push(["-1 (a negative count)", -1]);
   return { right, wrong };
