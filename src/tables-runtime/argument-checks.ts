@@ -43,8 +43,9 @@ export function argumentKind(t: NativeType): ArgumentKind {
  */
 export function argumentCondition(kind: ArgumentKind, v: string, P = "P", S = "S"): string {
   // -0 passes every `|`-based test, and Deno's FFI refuses it for an 8- to 32-bit integer ("expected integer"):
-  // refused here on both runtimes alike (the division only runs for a zero).
-  const notNegativeZero = `(${v} !== 0 || 1 / ${v} > 0)`;
+  // refused here on both runtimes alike (the division only runs for a zero; `+` keeps TypeScript from taking an
+  // enum without a 0 member for a type that cannot be 0).
+  const notNegativeZero = `(+${v} !== 0 || 1 / ${v} > 0)`;
   switch (kind) {
     case "i8":
       return `typeof ${v} === "number" && (${v} << 24 >> 24) === ${v} && ${notNegativeZero}`;

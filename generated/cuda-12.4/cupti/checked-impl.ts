@@ -12,7 +12,7 @@
 // Header cupti_nvtx_cbid.h sha256 fdaccfb51d60e2a8afbd7eea6ef1d1520d111c2585ee210e2721cc37da997bd1
 // Header cupti_common.h sha256 f399bbe1bc54817a77b4468f4297b379ace6a6c34cc38d4fb2335262641d4f6d
 // Header cupti_activity_deprecated.h sha256 ad826ca002710360534f9d3ea2537c118712cdd95706945b4750132c6deb5483
-// Seal: sha256 075f839c538de2fe3068a71d293b50af3ff7f51de0a8df97570e4fe4dffd0ba8
+// Seal: sha256 60d7d6068e3751da2e52bb15ffb4513906d96bb3c090033ef31e59a2d92951dd
 
 import { type CheckedRuntime, type PointerLike, lazyTable } from "../../../src/tables-runtime/checked.ts";
 import type { Pointer } from "../../../src/ffi/types.ts";
@@ -29,7 +29,7 @@ function cuptiGetResultString$(raw: Raw, rt: CheckedRuntime): Checked["cuptiGetR
   const o0 = rt.out[0]!;
   return function cuptiGetResultString(result: CUptiResult): string | null {
     if (arguments.length !== 1) rt.arity("cuptiGetResultString", "result", 1, arguments.length);
-    if (!(typeof result === "number" && (result >>> 0) === result && (result !== 0 || 1 / result > 0))) rt.bad("cuptiGetResultString", "result", "u32", result);
+    if (!(typeof result === "number" && (result >>> 0) === result && (+result !== 0 || 1 / result > 0))) rt.bad("cuptiGetResultString", "result", "u32", result);
     const r = raw.cuptiGetResultString(result, o0);
     if (rt.guards) rt.check("cuptiGetResultString");
     if (r !== 0) rt.fail(r, "cuptiGetResultString");
@@ -41,7 +41,7 @@ function cuptiGetErrorMessage$(raw: Raw, rt: CheckedRuntime): Checked["cuptiGetE
   const o0 = rt.out[0]!;
   return function cuptiGetErrorMessage(result: CUptiResult): string | null {
     if (arguments.length !== 1) rt.arity("cuptiGetErrorMessage", "result", 1, arguments.length);
-    if (!(typeof result === "number" && (result >>> 0) === result && (result !== 0 || 1 / result > 0))) rt.bad("cuptiGetErrorMessage", "result", "u32", result);
+    if (!(typeof result === "number" && (result >>> 0) === result && (+result !== 0 || 1 / result > 0))) rt.bad("cuptiGetErrorMessage", "result", "u32", result);
     const r = raw.cuptiGetErrorMessage(result, o0);
     if (rt.guards) rt.check("cuptiGetErrorMessage");
     if (r !== 0) rt.fail(r, "cuptiGetErrorMessage");
@@ -105,8 +105,8 @@ function cuptiGetCallbackState$(raw: Raw, rt: CheckedRuntime): Checked["cuptiGet
   return function cuptiGetCallbackState(subscriber: CUpti_SubscriberHandle, domain: CUpti_CallbackDomain, cbid: CUpti_CallbackId): number {
     if (arguments.length !== 3) rt.arity("cuptiGetCallbackState", "subscriber,domain,cbid", 3, arguments.length);
     if (!(isPtr(subscriber))) rt.bad("cuptiGetCallbackState", "subscriber", "pointer", subscriber);
-    if (!(typeof domain === "number" && (domain >>> 0) === domain && (domain !== 0 || 1 / domain > 0))) rt.bad("cuptiGetCallbackState", "domain", "u32", domain);
-    if (!(typeof cbid === "number" && (cbid >>> 0) === cbid && (cbid !== 0 || 1 / cbid > 0))) rt.bad("cuptiGetCallbackState", "cbid", "u32", cbid);
+    if (!(typeof domain === "number" && (domain >>> 0) === domain && (+domain !== 0 || 1 / domain > 0))) rt.bad("cuptiGetCallbackState", "domain", "u32", domain);
+    if (!(typeof cbid === "number" && (cbid >>> 0) === cbid && (+cbid !== 0 || 1 / cbid > 0))) rt.bad("cuptiGetCallbackState", "cbid", "u32", cbid);
     const r = raw.cuptiGetCallbackState(o0, subscriber, domain, cbid);
     if (rt.guards) rt.check("cuptiGetCallbackState");
     if (r !== 0) rt.fail(r, "cuptiGetCallbackState");
@@ -118,10 +118,10 @@ function cuptiEnableCallback$(raw: Raw, rt: CheckedRuntime): Checked["cuptiEnabl
   const isPtr = rt.isPointer;
   return function cuptiEnableCallback(enable: number, subscriber: CUpti_SubscriberHandle, domain: CUpti_CallbackDomain, cbid: CUpti_CallbackId): void {
     if (arguments.length !== 4) rt.arity("cuptiEnableCallback", "enable,subscriber,domain,cbid", 4, arguments.length);
-    if (!(typeof enable === "number" && (enable >>> 0) === enable && (enable !== 0 || 1 / enable > 0))) rt.bad("cuptiEnableCallback", "enable", "u32", enable);
+    if (!(typeof enable === "number" && (enable >>> 0) === enable && (+enable !== 0 || 1 / enable > 0))) rt.bad("cuptiEnableCallback", "enable", "u32", enable);
     if (!(isPtr(subscriber))) rt.bad("cuptiEnableCallback", "subscriber", "pointer", subscriber);
-    if (!(typeof domain === "number" && (domain >>> 0) === domain && (domain !== 0 || 1 / domain > 0))) rt.bad("cuptiEnableCallback", "domain", "u32", domain);
-    if (!(typeof cbid === "number" && (cbid >>> 0) === cbid && (cbid !== 0 || 1 / cbid > 0))) rt.bad("cuptiEnableCallback", "cbid", "u32", cbid);
+    if (!(typeof domain === "number" && (domain >>> 0) === domain && (+domain !== 0 || 1 / domain > 0))) rt.bad("cuptiEnableCallback", "domain", "u32", domain);
+    if (!(typeof cbid === "number" && (cbid >>> 0) === cbid && (+cbid !== 0 || 1 / cbid > 0))) rt.bad("cuptiEnableCallback", "cbid", "u32", cbid);
     const r = raw.cuptiEnableCallback(enable, subscriber, domain, cbid);
     if (rt.guards) rt.check("cuptiEnableCallback");
     if (r !== 0) rt.fail(r, "cuptiEnableCallback");
@@ -132,9 +132,9 @@ function cuptiEnableDomain$(raw: Raw, rt: CheckedRuntime): Checked["cuptiEnableD
   const isPtr = rt.isPointer;
   return function cuptiEnableDomain(enable: number, subscriber: CUpti_SubscriberHandle, domain: CUpti_CallbackDomain): void {
     if (arguments.length !== 3) rt.arity("cuptiEnableDomain", "enable,subscriber,domain", 3, arguments.length);
-    if (!(typeof enable === "number" && (enable >>> 0) === enable && (enable !== 0 || 1 / enable > 0))) rt.bad("cuptiEnableDomain", "enable", "u32", enable);
+    if (!(typeof enable === "number" && (enable >>> 0) === enable && (+enable !== 0 || 1 / enable > 0))) rt.bad("cuptiEnableDomain", "enable", "u32", enable);
     if (!(isPtr(subscriber))) rt.bad("cuptiEnableDomain", "subscriber", "pointer", subscriber);
-    if (!(typeof domain === "number" && (domain >>> 0) === domain && (domain !== 0 || 1 / domain > 0))) rt.bad("cuptiEnableDomain", "domain", "u32", domain);
+    if (!(typeof domain === "number" && (domain >>> 0) === domain && (+domain !== 0 || 1 / domain > 0))) rt.bad("cuptiEnableDomain", "domain", "u32", domain);
     const r = raw.cuptiEnableDomain(enable, subscriber, domain);
     if (rt.guards) rt.check("cuptiEnableDomain");
     if (r !== 0) rt.fail(r, "cuptiEnableDomain");
@@ -145,7 +145,7 @@ function cuptiEnableAllDomains$(raw: Raw, rt: CheckedRuntime): Checked["cuptiEna
   const isPtr = rt.isPointer;
   return function cuptiEnableAllDomains(enable: number, subscriber: CUpti_SubscriberHandle): void {
     if (arguments.length !== 2) rt.arity("cuptiEnableAllDomains", "enable,subscriber", 2, arguments.length);
-    if (!(typeof enable === "number" && (enable >>> 0) === enable && (enable !== 0 || 1 / enable > 0))) rt.bad("cuptiEnableAllDomains", "enable", "u32", enable);
+    if (!(typeof enable === "number" && (enable >>> 0) === enable && (+enable !== 0 || 1 / enable > 0))) rt.bad("cuptiEnableAllDomains", "enable", "u32", enable);
     if (!(isPtr(subscriber))) rt.bad("cuptiEnableAllDomains", "subscriber", "pointer", subscriber);
     const r = raw.cuptiEnableAllDomains(enable, subscriber);
     if (rt.guards) rt.check("cuptiEnableAllDomains");
@@ -157,8 +157,8 @@ function cuptiGetCallbackName$(raw: Raw, rt: CheckedRuntime): Checked["cuptiGetC
   const o0 = rt.out[0]!;
   return function cuptiGetCallbackName(domain: CUpti_CallbackDomain, cbid: number): string | null {
     if (arguments.length !== 2) rt.arity("cuptiGetCallbackName", "domain,cbid", 2, arguments.length);
-    if (!(typeof domain === "number" && (domain >>> 0) === domain && (domain !== 0 || 1 / domain > 0))) rt.bad("cuptiGetCallbackName", "domain", "u32", domain);
-    if (!(typeof cbid === "number" && (cbid >>> 0) === cbid && (cbid !== 0 || 1 / cbid > 0))) rt.bad("cuptiGetCallbackName", "cbid", "u32", cbid);
+    if (!(typeof domain === "number" && (domain >>> 0) === domain && (+domain !== 0 || 1 / domain > 0))) rt.bad("cuptiGetCallbackName", "domain", "u32", domain);
+    if (!(typeof cbid === "number" && (cbid >>> 0) === cbid && (+cbid !== 0 || 1 / cbid > 0))) rt.bad("cuptiGetCallbackName", "cbid", "u32", cbid);
     const r = raw.cuptiGetCallbackName(domain, cbid, o0);
     if (rt.guards) rt.check("cuptiGetCallbackName");
     if (r !== 0) rt.fail(r, "cuptiGetCallbackName");
@@ -171,7 +171,7 @@ function cuptiSetEventCollectionMode$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cuptiSetEventCollectionMode(context: CUcontext, mode: CUpti_EventCollectionMode): void {
     if (arguments.length !== 2) rt.arity("cuptiSetEventCollectionMode", "context,mode", 2, arguments.length);
     if (!(isPtr(context))) rt.bad("cuptiSetEventCollectionMode", "context", "pointer", context);
-    if (!(typeof mode === "number" && (mode >>> 0) === mode && (mode !== 0 || 1 / mode > 0))) rt.bad("cuptiSetEventCollectionMode", "mode", "u32", mode);
+    if (!(typeof mode === "number" && (mode >>> 0) === mode && (+mode !== 0 || 1 / mode > 0))) rt.bad("cuptiSetEventCollectionMode", "mode", "u32", mode);
     const r = raw.cuptiSetEventCollectionMode(context, mode);
     if (rt.guards) rt.check("cuptiSetEventCollectionMode");
     if (r !== 0) rt.fail(r, "cuptiSetEventCollectionMode", context);
@@ -183,8 +183,8 @@ function cuptiDeviceGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuptiD
   const u64 = rt.u64;
   return function cuptiDeviceGetAttribute(device: CUdevice, attrib: CUpti_DeviceAttribute, valueSize: number | bigint, value: PointerLike): bigint {
     if (arguments.length !== 4) rt.arity("cuptiDeviceGetAttribute", "device,attrib,valueSize,value", 4, arguments.length);
-    if (!(typeof device === "number" && (device | 0) === device && (device !== 0 || 1 / device > 0))) rt.bad("cuptiDeviceGetAttribute", "device", "i32", device);
-    if (!(typeof attrib === "number" && (attrib >>> 0) === attrib && (attrib !== 0 || 1 / attrib > 0))) rt.bad("cuptiDeviceGetAttribute", "attrib", "u32", attrib);
+    if (!(typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0))) rt.bad("cuptiDeviceGetAttribute", "device", "i32", device);
+    if (!(typeof attrib === "number" && (attrib >>> 0) === attrib && (+attrib !== 0 || 1 / attrib > 0))) rt.bad("cuptiDeviceGetAttribute", "attrib", "u32", attrib);
     rt.writeCount(0, 8, valueSize, "cuptiDeviceGetAttribute", "valueSize");
     const r = raw.cuptiDeviceGetAttribute(device, attrib, o0, rt.sized(value, valueSize, 1, "cuptiDeviceGetAttribute", "value"));
     if (rt.guards) rt.check("cuptiDeviceGetAttribute");
@@ -198,7 +198,7 @@ function cuptiDeviceGetNumEventDomains$(raw: Raw, rt: CheckedRuntime): Checked["
   const u32 = rt.u32;
   return function cuptiDeviceGetNumEventDomains(device: CUdevice): number {
     if (arguments.length !== 1) rt.arity("cuptiDeviceGetNumEventDomains", "device", 1, arguments.length);
-    if (!(typeof device === "number" && (device | 0) === device && (device !== 0 || 1 / device > 0))) rt.bad("cuptiDeviceGetNumEventDomains", "device", "i32", device);
+    if (!(typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0))) rt.bad("cuptiDeviceGetNumEventDomains", "device", "i32", device);
     const r = raw.cuptiDeviceGetNumEventDomains(device, o0);
     if (rt.guards) rt.check("cuptiDeviceGetNumEventDomains");
     if (r !== 0) rt.fail(r, "cuptiDeviceGetNumEventDomains");
@@ -211,7 +211,7 @@ function cuptiDeviceEnumEventDomains$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const u64 = rt.u64;
   return function cuptiDeviceEnumEventDomains(device: CUdevice, arraySizeBytes: number | bigint, domainArray: PointerLike): bigint {
     if (arguments.length !== 3) rt.arity("cuptiDeviceEnumEventDomains", "device,arraySizeBytes,domainArray", 3, arguments.length);
-    if (!(typeof device === "number" && (device | 0) === device && (device !== 0 || 1 / device > 0))) rt.bad("cuptiDeviceEnumEventDomains", "device", "i32", device);
+    if (!(typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0))) rt.bad("cuptiDeviceEnumEventDomains", "device", "i32", device);
     rt.writeCount(0, 8, arraySizeBytes, "cuptiDeviceEnumEventDomains", "arraySizeBytes");
     const r = raw.cuptiDeviceEnumEventDomains(device, o0, rt.sized(domainArray, arraySizeBytes, 1, "cuptiDeviceEnumEventDomains", "domainArray"));
     if (rt.guards) rt.check("cuptiDeviceEnumEventDomains");
@@ -225,9 +225,9 @@ function cuptiDeviceGetEventDomainAttribute$(raw: Raw, rt: CheckedRuntime): Chec
   const u64 = rt.u64;
   return function cuptiDeviceGetEventDomainAttribute(device: CUdevice, eventDomain: CUpti_EventDomainID, attrib: CUpti_EventDomainAttribute, valueSize: number | bigint, value: PointerLike): bigint {
     if (arguments.length !== 5) rt.arity("cuptiDeviceGetEventDomainAttribute", "device,eventDomain,attrib,valueSize,value", 5, arguments.length);
-    if (!(typeof device === "number" && (device | 0) === device && (device !== 0 || 1 / device > 0))) rt.bad("cuptiDeviceGetEventDomainAttribute", "device", "i32", device);
-    if (!(typeof eventDomain === "number" && (eventDomain >>> 0) === eventDomain && (eventDomain !== 0 || 1 / eventDomain > 0))) rt.bad("cuptiDeviceGetEventDomainAttribute", "eventDomain", "u32", eventDomain);
-    if (!(typeof attrib === "number" && (attrib >>> 0) === attrib && (attrib !== 0 || 1 / attrib > 0))) rt.bad("cuptiDeviceGetEventDomainAttribute", "attrib", "u32", attrib);
+    if (!(typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0))) rt.bad("cuptiDeviceGetEventDomainAttribute", "device", "i32", device);
+    if (!(typeof eventDomain === "number" && (eventDomain >>> 0) === eventDomain && (+eventDomain !== 0 || 1 / eventDomain > 0))) rt.bad("cuptiDeviceGetEventDomainAttribute", "eventDomain", "u32", eventDomain);
+    if (!(typeof attrib === "number" && (attrib >>> 0) === attrib && (+attrib !== 0 || 1 / attrib > 0))) rt.bad("cuptiDeviceGetEventDomainAttribute", "attrib", "u32", attrib);
     rt.writeCount(0, 8, valueSize, "cuptiDeviceGetEventDomainAttribute", "valueSize");
     const r = raw.cuptiDeviceGetEventDomainAttribute(device, eventDomain, attrib, o0, rt.sized(value, valueSize, 1, "cuptiDeviceGetEventDomainAttribute", "value"));
     if (rt.guards) rt.check("cuptiDeviceGetEventDomainAttribute");
@@ -266,8 +266,8 @@ function cuptiEventDomainGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["c
   const u64 = rt.u64;
   return function cuptiEventDomainGetAttribute(eventDomain: CUpti_EventDomainID, attrib: CUpti_EventDomainAttribute, valueSize: number | bigint, value: PointerLike): bigint {
     if (arguments.length !== 4) rt.arity("cuptiEventDomainGetAttribute", "eventDomain,attrib,valueSize,value", 4, arguments.length);
-    if (!(typeof eventDomain === "number" && (eventDomain >>> 0) === eventDomain && (eventDomain !== 0 || 1 / eventDomain > 0))) rt.bad("cuptiEventDomainGetAttribute", "eventDomain", "u32", eventDomain);
-    if (!(typeof attrib === "number" && (attrib >>> 0) === attrib && (attrib !== 0 || 1 / attrib > 0))) rt.bad("cuptiEventDomainGetAttribute", "attrib", "u32", attrib);
+    if (!(typeof eventDomain === "number" && (eventDomain >>> 0) === eventDomain && (+eventDomain !== 0 || 1 / eventDomain > 0))) rt.bad("cuptiEventDomainGetAttribute", "eventDomain", "u32", eventDomain);
+    if (!(typeof attrib === "number" && (attrib >>> 0) === attrib && (+attrib !== 0 || 1 / attrib > 0))) rt.bad("cuptiEventDomainGetAttribute", "attrib", "u32", attrib);
     rt.writeCount(0, 8, valueSize, "cuptiEventDomainGetAttribute", "valueSize");
     const r = raw.cuptiEventDomainGetAttribute(eventDomain, attrib, o0, rt.sized(value, valueSize, 1, "cuptiEventDomainGetAttribute", "value"));
     if (rt.guards) rt.check("cuptiEventDomainGetAttribute");
@@ -281,7 +281,7 @@ function cuptiEventDomainGetNumEvents$(raw: Raw, rt: CheckedRuntime): Checked["c
   const u32 = rt.u32;
   return function cuptiEventDomainGetNumEvents(eventDomain: CUpti_EventDomainID): number {
     if (arguments.length !== 1) rt.arity("cuptiEventDomainGetNumEvents", "eventDomain", 1, arguments.length);
-    if (!(typeof eventDomain === "number" && (eventDomain >>> 0) === eventDomain && (eventDomain !== 0 || 1 / eventDomain > 0))) rt.bad("cuptiEventDomainGetNumEvents", "eventDomain", "u32", eventDomain);
+    if (!(typeof eventDomain === "number" && (eventDomain >>> 0) === eventDomain && (+eventDomain !== 0 || 1 / eventDomain > 0))) rt.bad("cuptiEventDomainGetNumEvents", "eventDomain", "u32", eventDomain);
     const r = raw.cuptiEventDomainGetNumEvents(eventDomain, o0);
     if (rt.guards) rt.check("cuptiEventDomainGetNumEvents");
     if (r !== 0) rt.fail(r, "cuptiEventDomainGetNumEvents");
@@ -294,7 +294,7 @@ function cuptiEventDomainEnumEvents$(raw: Raw, rt: CheckedRuntime): Checked["cup
   const u64 = rt.u64;
   return function cuptiEventDomainEnumEvents(eventDomain: CUpti_EventDomainID, arraySizeBytes: number | bigint, eventArray: PointerLike): bigint {
     if (arguments.length !== 3) rt.arity("cuptiEventDomainEnumEvents", "eventDomain,arraySizeBytes,eventArray", 3, arguments.length);
-    if (!(typeof eventDomain === "number" && (eventDomain >>> 0) === eventDomain && (eventDomain !== 0 || 1 / eventDomain > 0))) rt.bad("cuptiEventDomainEnumEvents", "eventDomain", "u32", eventDomain);
+    if (!(typeof eventDomain === "number" && (eventDomain >>> 0) === eventDomain && (+eventDomain !== 0 || 1 / eventDomain > 0))) rt.bad("cuptiEventDomainEnumEvents", "eventDomain", "u32", eventDomain);
     rt.writeCount(0, 8, arraySizeBytes, "cuptiEventDomainEnumEvents", "arraySizeBytes");
     const r = raw.cuptiEventDomainEnumEvents(eventDomain, o0, rt.sized(eventArray, arraySizeBytes, 1, "cuptiEventDomainEnumEvents", "eventArray"));
     if (rt.guards) rt.check("cuptiEventDomainEnumEvents");
@@ -308,8 +308,8 @@ function cuptiEventGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuptiEv
   const u64 = rt.u64;
   return function cuptiEventGetAttribute(event: CUpti_EventID, attrib: CUpti_EventAttribute, valueSize: number | bigint, value: PointerLike): bigint {
     if (arguments.length !== 4) rt.arity("cuptiEventGetAttribute", "event,attrib,valueSize,value", 4, arguments.length);
-    if (!(typeof event === "number" && (event >>> 0) === event && (event !== 0 || 1 / event > 0))) rt.bad("cuptiEventGetAttribute", "event", "u32", event);
-    if (!(typeof attrib === "number" && (attrib >>> 0) === attrib && (attrib !== 0 || 1 / attrib > 0))) rt.bad("cuptiEventGetAttribute", "attrib", "u32", attrib);
+    if (!(typeof event === "number" && (event >>> 0) === event && (+event !== 0 || 1 / event > 0))) rt.bad("cuptiEventGetAttribute", "event", "u32", event);
+    if (!(typeof attrib === "number" && (attrib >>> 0) === attrib && (+attrib !== 0 || 1 / attrib > 0))) rt.bad("cuptiEventGetAttribute", "attrib", "u32", attrib);
     rt.writeCount(0, 8, valueSize, "cuptiEventGetAttribute", "valueSize");
     const r = raw.cuptiEventGetAttribute(event, attrib, o0, rt.sized(value, valueSize, 1, "cuptiEventGetAttribute", "value"));
     if (rt.guards) rt.check("cuptiEventGetAttribute");
@@ -323,7 +323,7 @@ function cuptiEventGetIdFromName$(raw: Raw, rt: CheckedRuntime): Checked["cuptiE
   const u32 = rt.u32;
   return function cuptiEventGetIdFromName(device: CUdevice, eventName: string | PointerLike): CUpti_EventID {
     if (arguments.length !== 2) rt.arity("cuptiEventGetIdFromName", "device,eventName", 2, arguments.length);
-    if (!(typeof device === "number" && (device | 0) === device && (device !== 0 || 1 / device > 0))) rt.bad("cuptiEventGetIdFromName", "device", "i32", device);
+    if (!(typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0))) rt.bad("cuptiEventGetIdFromName", "device", "i32", device);
     const r = raw.cuptiEventGetIdFromName(device, rt.cstr(eventName, 0, "cuptiEventGetIdFromName", "eventName"), o0);
     if (rt.guards) rt.check("cuptiEventGetIdFromName");
     if (r !== 0) rt.fail(r, "cuptiEventGetIdFromName");
@@ -337,7 +337,7 @@ function cuptiEventGroupCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuptiEve
   return function cuptiEventGroupCreate(context: CUcontext, flags: number): CUpti_EventGroup {
     if (arguments.length !== 2) rt.arity("cuptiEventGroupCreate", "context,flags", 2, arguments.length);
     if (!(isPtr(context))) rt.bad("cuptiEventGroupCreate", "context", "pointer", context);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (flags !== 0 || 1 / flags > 0))) rt.bad("cuptiEventGroupCreate", "flags", "u32", flags);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cuptiEventGroupCreate", "flags", "u32", flags);
     const r = raw.cuptiEventGroupCreate(context, o0, flags);
     if (rt.guards) rt.check("cuptiEventGroupCreate");
     if (r !== 0) rt.fail(r, "cuptiEventGroupCreate", context);
@@ -359,7 +359,7 @@ function cuptiEventGroupGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const u64 = rt.u64;
   return function cuptiEventGroupGetAttribute(eventGroup: PointerLike, attrib: CUpti_EventGroupAttribute, valueSize: number | bigint, value: PointerLike): bigint {
     if (arguments.length !== 4) rt.arity("cuptiEventGroupGetAttribute", "eventGroup,attrib,valueSize,value", 4, arguments.length);
-    if (!(typeof attrib === "number" && (attrib >>> 0) === attrib && (attrib !== 0 || 1 / attrib > 0))) rt.bad("cuptiEventGroupGetAttribute", "attrib", "u32", attrib);
+    if (!(typeof attrib === "number" && (attrib >>> 0) === attrib && (+attrib !== 0 || 1 / attrib > 0))) rt.bad("cuptiEventGroupGetAttribute", "attrib", "u32", attrib);
     rt.writeCount(0, 8, valueSize, "cuptiEventGroupGetAttribute", "valueSize");
     const r = raw.cuptiEventGroupGetAttribute(rt.ptr(eventGroup, "cuptiEventGroupGetAttribute", "eventGroup"), attrib, o0, rt.sized(value, valueSize, 1, "cuptiEventGroupGetAttribute", "value"));
     if (rt.guards) rt.check("cuptiEventGroupGetAttribute");
@@ -371,7 +371,7 @@ function cuptiEventGroupGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cu
 function cuptiEventGroupSetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuptiEventGroupSetAttribute"] {
   return function cuptiEventGroupSetAttribute(eventGroup: PointerLike, attrib: CUpti_EventGroupAttribute, valueSize: bigint | number, value: PointerLike): void {
     if (arguments.length !== 4) rt.arity("cuptiEventGroupSetAttribute", "eventGroup,attrib,valueSize,value", 4, arguments.length);
-    if (!(typeof attrib === "number" && (attrib >>> 0) === attrib && (attrib !== 0 || 1 / attrib > 0))) rt.bad("cuptiEventGroupSetAttribute", "attrib", "u32", attrib);
+    if (!(typeof attrib === "number" && (attrib >>> 0) === attrib && (+attrib !== 0 || 1 / attrib > 0))) rt.bad("cuptiEventGroupSetAttribute", "attrib", "u32", attrib);
     if (!((typeof valueSize === "bigint" ? valueSize >= 0n && valueSize <= 18446744073709551615n : Number.isSafeInteger(valueSize) && valueSize >= 0))) rt.bad("cuptiEventGroupSetAttribute", "valueSize", "u64", valueSize);
     const r = raw.cuptiEventGroupSetAttribute(rt.ptr(eventGroup, "cuptiEventGroupSetAttribute", "eventGroup"), attrib, valueSize, rt.sized(value, valueSize, 1, "cuptiEventGroupSetAttribute", "value"));
     if (rt.guards) rt.check("cuptiEventGroupSetAttribute");
@@ -382,7 +382,7 @@ function cuptiEventGroupSetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cu
 function cuptiEventGroupAddEvent$(raw: Raw, rt: CheckedRuntime): Checked["cuptiEventGroupAddEvent"] {
   return function cuptiEventGroupAddEvent(eventGroup: PointerLike, event: CUpti_EventID): void {
     if (arguments.length !== 2) rt.arity("cuptiEventGroupAddEvent", "eventGroup,event", 2, arguments.length);
-    if (!(typeof event === "number" && (event >>> 0) === event && (event !== 0 || 1 / event > 0))) rt.bad("cuptiEventGroupAddEvent", "event", "u32", event);
+    if (!(typeof event === "number" && (event >>> 0) === event && (+event !== 0 || 1 / event > 0))) rt.bad("cuptiEventGroupAddEvent", "event", "u32", event);
     const r = raw.cuptiEventGroupAddEvent(rt.ptr(eventGroup, "cuptiEventGroupAddEvent", "eventGroup"), event);
     if (rt.guards) rt.check("cuptiEventGroupAddEvent");
     if (r !== 0) rt.fail(r, "cuptiEventGroupAddEvent");
@@ -392,7 +392,7 @@ function cuptiEventGroupAddEvent$(raw: Raw, rt: CheckedRuntime): Checked["cuptiE
 function cuptiEventGroupRemoveEvent$(raw: Raw, rt: CheckedRuntime): Checked["cuptiEventGroupRemoveEvent"] {
   return function cuptiEventGroupRemoveEvent(eventGroup: PointerLike, event: CUpti_EventID): void {
     if (arguments.length !== 2) rt.arity("cuptiEventGroupRemoveEvent", "eventGroup,event", 2, arguments.length);
-    if (!(typeof event === "number" && (event >>> 0) === event && (event !== 0 || 1 / event > 0))) rt.bad("cuptiEventGroupRemoveEvent", "event", "u32", event);
+    if (!(typeof event === "number" && (event >>> 0) === event && (+event !== 0 || 1 / event > 0))) rt.bad("cuptiEventGroupRemoveEvent", "event", "u32", event);
     const r = raw.cuptiEventGroupRemoveEvent(rt.ptr(eventGroup, "cuptiEventGroupRemoveEvent", "eventGroup"), event);
     if (rt.guards) rt.check("cuptiEventGroupRemoveEvent");
     if (r !== 0) rt.fail(r, "cuptiEventGroupRemoveEvent");
@@ -440,8 +440,8 @@ function cuptiEventGroupReadEvent$(raw: Raw, rt: CheckedRuntime): Checked["cupti
   const u64 = rt.u64;
   return function cuptiEventGroupReadEvent(eventGroup: PointerLike, flags: CUpti_ReadEventFlags, event: CUpti_EventID, eventValueBufferSizeBytes: number | bigint, eventValueBuffer: PointerLike): bigint {
     if (arguments.length !== 5) rt.arity("cuptiEventGroupReadEvent", "eventGroup,flags,event,eventValueBufferSizeBytes,eventValueBuffer", 5, arguments.length);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (flags !== 0 || 1 / flags > 0))) rt.bad("cuptiEventGroupReadEvent", "flags", "u32", flags);
-    if (!(typeof event === "number" && (event >>> 0) === event && (event !== 0 || 1 / event > 0))) rt.bad("cuptiEventGroupReadEvent", "event", "u32", event);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cuptiEventGroupReadEvent", "flags", "u32", flags);
+    if (!(typeof event === "number" && (event >>> 0) === event && (+event !== 0 || 1 / event > 0))) rt.bad("cuptiEventGroupReadEvent", "event", "u32", event);
     rt.writeCount(0, 8, eventValueBufferSizeBytes, "cuptiEventGroupReadEvent", "eventValueBufferSizeBytes");
     const r = raw.cuptiEventGroupReadEvent(rt.ptr(eventGroup, "cuptiEventGroupReadEvent", "eventGroup"), flags, event, o0, rt.sized(eventValueBuffer, eventValueBufferSizeBytes, 1, "cuptiEventGroupReadEvent", "eventValueBuffer"));
     if (rt.guards) rt.check("cuptiEventGroupReadEvent");
@@ -457,7 +457,7 @@ function cuptiEventGroupReadAllEvents$(raw: Raw, rt: CheckedRuntime): Checked["c
   const u64 = rt.u64;
   return function cuptiEventGroupReadAllEvents(eventGroup: PointerLike, flags: CUpti_ReadEventFlags, eventValueBufferSizeBytes: number | bigint, eventValueBuffer: PointerLike, eventIdArraySizeBytes: number | bigint, eventIdArray: PointerLike): [eventValueBufferSizeBytes: bigint, eventIdArraySizeBytes: bigint, numEventIdsRead: bigint] {
     if (arguments.length !== 6) rt.arity("cuptiEventGroupReadAllEvents", "eventGroup,flags,eventValueBufferSizeBytes,eventValueBuffer,eventIdArraySizeBytes,eventIdArray", 6, arguments.length);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (flags !== 0 || 1 / flags > 0))) rt.bad("cuptiEventGroupReadAllEvents", "flags", "u32", flags);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cuptiEventGroupReadAllEvents", "flags", "u32", flags);
     rt.writeCount(0, 8, eventValueBufferSizeBytes, "cuptiEventGroupReadAllEvents", "eventValueBufferSizeBytes");
     rt.writeCount(1, 8, eventIdArraySizeBytes, "cuptiEventGroupReadAllEvents", "eventIdArraySizeBytes");
     const r = raw.cuptiEventGroupReadAllEvents(rt.ptr(eventGroup, "cuptiEventGroupReadAllEvents", "eventGroup"), flags, o0, rt.sized(eventValueBuffer, eventValueBufferSizeBytes, 1, "cuptiEventGroupReadAllEvents", "eventValueBuffer"), o1, rt.sized(eventIdArray, eventIdArraySizeBytes, 1, "cuptiEventGroupReadAllEvents", "eventIdArray"), o2);
@@ -571,7 +571,7 @@ function cuptiDeviceGetNumMetrics$(raw: Raw, rt: CheckedRuntime): Checked["cupti
   const u32 = rt.u32;
   return function cuptiDeviceGetNumMetrics(device: CUdevice): number {
     if (arguments.length !== 1) rt.arity("cuptiDeviceGetNumMetrics", "device", 1, arguments.length);
-    if (!(typeof device === "number" && (device | 0) === device && (device !== 0 || 1 / device > 0))) rt.bad("cuptiDeviceGetNumMetrics", "device", "i32", device);
+    if (!(typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0))) rt.bad("cuptiDeviceGetNumMetrics", "device", "i32", device);
     const r = raw.cuptiDeviceGetNumMetrics(device, o0);
     if (rt.guards) rt.check("cuptiDeviceGetNumMetrics");
     if (r !== 0) rt.fail(r, "cuptiDeviceGetNumMetrics");
@@ -584,7 +584,7 @@ function cuptiDeviceEnumMetrics$(raw: Raw, rt: CheckedRuntime): Checked["cuptiDe
   const u64 = rt.u64;
   return function cuptiDeviceEnumMetrics(device: CUdevice, arraySizeBytes: number | bigint, metricArray: PointerLike): bigint {
     if (arguments.length !== 3) rt.arity("cuptiDeviceEnumMetrics", "device,arraySizeBytes,metricArray", 3, arguments.length);
-    if (!(typeof device === "number" && (device | 0) === device && (device !== 0 || 1 / device > 0))) rt.bad("cuptiDeviceEnumMetrics", "device", "i32", device);
+    if (!(typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0))) rt.bad("cuptiDeviceEnumMetrics", "device", "i32", device);
     rt.writeCount(0, 8, arraySizeBytes, "cuptiDeviceEnumMetrics", "arraySizeBytes");
     const r = raw.cuptiDeviceEnumMetrics(device, o0, rt.sized(metricArray, arraySizeBytes, 1, "cuptiDeviceEnumMetrics", "metricArray"));
     if (rt.guards) rt.check("cuptiDeviceEnumMetrics");
@@ -598,8 +598,8 @@ function cuptiMetricGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuptiM
   const u64 = rt.u64;
   return function cuptiMetricGetAttribute(metric: CUpti_MetricID, attrib: CUpti_MetricAttribute, valueSize: number | bigint, value: PointerLike): bigint {
     if (arguments.length !== 4) rt.arity("cuptiMetricGetAttribute", "metric,attrib,valueSize,value", 4, arguments.length);
-    if (!(typeof metric === "number" && (metric >>> 0) === metric && (metric !== 0 || 1 / metric > 0))) rt.bad("cuptiMetricGetAttribute", "metric", "u32", metric);
-    if (!(typeof attrib === "number" && (attrib >>> 0) === attrib && (attrib !== 0 || 1 / attrib > 0))) rt.bad("cuptiMetricGetAttribute", "attrib", "u32", attrib);
+    if (!(typeof metric === "number" && (metric >>> 0) === metric && (+metric !== 0 || 1 / metric > 0))) rt.bad("cuptiMetricGetAttribute", "metric", "u32", metric);
+    if (!(typeof attrib === "number" && (attrib >>> 0) === attrib && (+attrib !== 0 || 1 / attrib > 0))) rt.bad("cuptiMetricGetAttribute", "attrib", "u32", attrib);
     rt.writeCount(0, 8, valueSize, "cuptiMetricGetAttribute", "valueSize");
     const r = raw.cuptiMetricGetAttribute(metric, attrib, o0, rt.sized(value, valueSize, 1, "cuptiMetricGetAttribute", "value"));
     if (rt.guards) rt.check("cuptiMetricGetAttribute");
@@ -613,7 +613,7 @@ function cuptiMetricGetIdFromName$(raw: Raw, rt: CheckedRuntime): Checked["cupti
   const u32 = rt.u32;
   return function cuptiMetricGetIdFromName(device: CUdevice, metricName: string | PointerLike): CUpti_MetricID {
     if (arguments.length !== 2) rt.arity("cuptiMetricGetIdFromName", "device,metricName", 2, arguments.length);
-    if (!(typeof device === "number" && (device | 0) === device && (device !== 0 || 1 / device > 0))) rt.bad("cuptiMetricGetIdFromName", "device", "i32", device);
+    if (!(typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0))) rt.bad("cuptiMetricGetIdFromName", "device", "i32", device);
     const r = raw.cuptiMetricGetIdFromName(device, rt.cstr(metricName, 0, "cuptiMetricGetIdFromName", "metricName"), o0);
     if (rt.guards) rt.check("cuptiMetricGetIdFromName");
     if (r !== 0) rt.fail(r, "cuptiMetricGetIdFromName");
@@ -626,7 +626,7 @@ function cuptiMetricGetNumEvents$(raw: Raw, rt: CheckedRuntime): Checked["cuptiM
   const u32 = rt.u32;
   return function cuptiMetricGetNumEvents(metric: CUpti_MetricID): number {
     if (arguments.length !== 1) rt.arity("cuptiMetricGetNumEvents", "metric", 1, arguments.length);
-    if (!(typeof metric === "number" && (metric >>> 0) === metric && (metric !== 0 || 1 / metric > 0))) rt.bad("cuptiMetricGetNumEvents", "metric", "u32", metric);
+    if (!(typeof metric === "number" && (metric >>> 0) === metric && (+metric !== 0 || 1 / metric > 0))) rt.bad("cuptiMetricGetNumEvents", "metric", "u32", metric);
     const r = raw.cuptiMetricGetNumEvents(metric, o0);
     if (rt.guards) rt.check("cuptiMetricGetNumEvents");
     if (r !== 0) rt.fail(r, "cuptiMetricGetNumEvents");
@@ -639,7 +639,7 @@ function cuptiMetricEnumEvents$(raw: Raw, rt: CheckedRuntime): Checked["cuptiMet
   const u64 = rt.u64;
   return function cuptiMetricEnumEvents(metric: CUpti_MetricID, eventIdArraySizeBytes: number | bigint, eventIdArray: PointerLike): bigint {
     if (arguments.length !== 3) rt.arity("cuptiMetricEnumEvents", "metric,eventIdArraySizeBytes,eventIdArray", 3, arguments.length);
-    if (!(typeof metric === "number" && (metric >>> 0) === metric && (metric !== 0 || 1 / metric > 0))) rt.bad("cuptiMetricEnumEvents", "metric", "u32", metric);
+    if (!(typeof metric === "number" && (metric >>> 0) === metric && (+metric !== 0 || 1 / metric > 0))) rt.bad("cuptiMetricEnumEvents", "metric", "u32", metric);
     rt.writeCount(0, 8, eventIdArraySizeBytes, "cuptiMetricEnumEvents", "eventIdArraySizeBytes");
     const r = raw.cuptiMetricEnumEvents(metric, o0, rt.sized(eventIdArray, eventIdArraySizeBytes, 1, "cuptiMetricEnumEvents", "eventIdArray"));
     if (rt.guards) rt.check("cuptiMetricEnumEvents");
@@ -653,7 +653,7 @@ function cuptiMetricGetNumProperties$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const u32 = rt.u32;
   return function cuptiMetricGetNumProperties(metric: CUpti_MetricID): number {
     if (arguments.length !== 1) rt.arity("cuptiMetricGetNumProperties", "metric", 1, arguments.length);
-    if (!(typeof metric === "number" && (metric >>> 0) === metric && (metric !== 0 || 1 / metric > 0))) rt.bad("cuptiMetricGetNumProperties", "metric", "u32", metric);
+    if (!(typeof metric === "number" && (metric >>> 0) === metric && (+metric !== 0 || 1 / metric > 0))) rt.bad("cuptiMetricGetNumProperties", "metric", "u32", metric);
     const r = raw.cuptiMetricGetNumProperties(metric, o0);
     if (rt.guards) rt.check("cuptiMetricGetNumProperties");
     if (r !== 0) rt.fail(r, "cuptiMetricGetNumProperties");
@@ -666,7 +666,7 @@ function cuptiMetricEnumProperties$(raw: Raw, rt: CheckedRuntime): Checked["cupt
   const u64 = rt.u64;
   return function cuptiMetricEnumProperties(metric: CUpti_MetricID, propIdArraySizeBytes: number | bigint, propIdArray: PointerLike): bigint {
     if (arguments.length !== 3) rt.arity("cuptiMetricEnumProperties", "metric,propIdArraySizeBytes,propIdArray", 3, arguments.length);
-    if (!(typeof metric === "number" && (metric >>> 0) === metric && (metric !== 0 || 1 / metric > 0))) rt.bad("cuptiMetricEnumProperties", "metric", "u32", metric);
+    if (!(typeof metric === "number" && (metric >>> 0) === metric && (+metric !== 0 || 1 / metric > 0))) rt.bad("cuptiMetricEnumProperties", "metric", "u32", metric);
     rt.writeCount(0, 8, propIdArraySizeBytes, "cuptiMetricEnumProperties", "propIdArraySizeBytes");
     const r = raw.cuptiMetricEnumProperties(metric, o0, rt.sized(propIdArray, propIdArraySizeBytes, 1, "cuptiMetricEnumProperties", "propIdArray"));
     if (rt.guards) rt.check("cuptiMetricEnumProperties");
@@ -681,7 +681,7 @@ function cuptiMetricGetRequiredEventGroupSets$(raw: Raw, rt: CheckedRuntime): Ch
   return function cuptiMetricGetRequiredEventGroupSets(context: CUcontext, metric: CUpti_MetricID): Pointer {
     if (arguments.length !== 2) rt.arity("cuptiMetricGetRequiredEventGroupSets", "context,metric", 2, arguments.length);
     if (!(isPtr(context))) rt.bad("cuptiMetricGetRequiredEventGroupSets", "context", "pointer", context);
-    if (!(typeof metric === "number" && (metric >>> 0) === metric && (metric !== 0 || 1 / metric > 0))) rt.bad("cuptiMetricGetRequiredEventGroupSets", "metric", "u32", metric);
+    if (!(typeof metric === "number" && (metric >>> 0) === metric && (+metric !== 0 || 1 / metric > 0))) rt.bad("cuptiMetricGetRequiredEventGroupSets", "metric", "u32", metric);
     const r = raw.cuptiMetricGetRequiredEventGroupSets(context, metric, o0);
     if (rt.guards) rt.check("cuptiMetricGetRequiredEventGroupSets");
     if (r !== 0) rt.fail(r, "cuptiMetricGetRequiredEventGroupSets", context);
@@ -706,8 +706,8 @@ function cuptiMetricCreateEventGroupSets$(raw: Raw, rt: CheckedRuntime): Checked
 function cuptiMetricGetValue$(raw: Raw, rt: CheckedRuntime): Checked["cuptiMetricGetValue"] {
   return function cuptiMetricGetValue(device: CUdevice, metric: CUpti_MetricID, eventIdArraySizeBytes: bigint | number, eventIdArray: PointerLike, eventValueArraySizeBytes: bigint | number, eventValueArray: PointerLike, timeDuration: bigint | number, metricValue?: CUpti_MetricValue): CUpti_MetricValue {
     if (arguments.length < 7 || arguments.length > 8) rt.arity("cuptiMetricGetValue", "device,metric,eventIdArraySizeBytes,eventIdArray,eventValueArraySizeBytes,eventValueArray,timeDuration,metricValue", 7, arguments.length);
-    if (!(typeof device === "number" && (device | 0) === device && (device !== 0 || 1 / device > 0))) rt.bad("cuptiMetricGetValue", "device", "i32", device);
-    if (!(typeof metric === "number" && (metric >>> 0) === metric && (metric !== 0 || 1 / metric > 0))) rt.bad("cuptiMetricGetValue", "metric", "u32", metric);
+    if (!(typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0))) rt.bad("cuptiMetricGetValue", "device", "i32", device);
+    if (!(typeof metric === "number" && (metric >>> 0) === metric && (+metric !== 0 || 1 / metric > 0))) rt.bad("cuptiMetricGetValue", "metric", "u32", metric);
     if (!((typeof eventIdArraySizeBytes === "bigint" ? eventIdArraySizeBytes >= 0n && eventIdArraySizeBytes <= 18446744073709551615n : Number.isSafeInteger(eventIdArraySizeBytes) && eventIdArraySizeBytes >= 0))) rt.bad("cuptiMetricGetValue", "eventIdArraySizeBytes", "u64", eventIdArraySizeBytes);
     if (!((typeof eventValueArraySizeBytes === "bigint" ? eventValueArraySizeBytes >= 0n && eventValueArraySizeBytes <= 18446744073709551615n : Number.isSafeInteger(eventValueArraySizeBytes) && eventValueArraySizeBytes >= 0))) rt.bad("cuptiMetricGetValue", "eventValueArraySizeBytes", "u64", eventValueArraySizeBytes);
     if (!((typeof timeDuration === "bigint" ? timeDuration >= 0n && timeDuration <= 18446744073709551615n : Number.isSafeInteger(timeDuration) && timeDuration >= 0))) rt.bad("cuptiMetricGetValue", "timeDuration", "u64", timeDuration);
@@ -722,7 +722,7 @@ function cuptiMetricGetValue$(raw: Raw, rt: CheckedRuntime): Checked["cuptiMetri
 function cuptiMetricGetValue2$(raw: Raw, rt: CheckedRuntime): Checked["cuptiMetricGetValue2"] {
   return function cuptiMetricGetValue2(metric: CUpti_MetricID, eventIdArraySizeBytes: bigint | number, eventIdArray: PointerLike, eventValueArraySizeBytes: bigint | number, eventValueArray: PointerLike, propIdArraySizeBytes: bigint | number, propIdArray: PointerLike, propValueArraySizeBytes: bigint | number, propValueArray: PointerLike, metricValue?: CUpti_MetricValue): CUpti_MetricValue {
     if (arguments.length < 9 || arguments.length > 10) rt.arity("cuptiMetricGetValue2", "metric,eventIdArraySizeBytes,eventIdArray,eventValueArraySizeBytes,eventValueArray,propIdArraySizeBytes,propIdArray,propValueArraySizeBytes,propValueArray,metricValue", 9, arguments.length);
-    if (!(typeof metric === "number" && (metric >>> 0) === metric && (metric !== 0 || 1 / metric > 0))) rt.bad("cuptiMetricGetValue2", "metric", "u32", metric);
+    if (!(typeof metric === "number" && (metric >>> 0) === metric && (+metric !== 0 || 1 / metric > 0))) rt.bad("cuptiMetricGetValue2", "metric", "u32", metric);
     if (!((typeof eventIdArraySizeBytes === "bigint" ? eventIdArraySizeBytes >= 0n && eventIdArraySizeBytes <= 18446744073709551615n : Number.isSafeInteger(eventIdArraySizeBytes) && eventIdArraySizeBytes >= 0))) rt.bad("cuptiMetricGetValue2", "eventIdArraySizeBytes", "u64", eventIdArraySizeBytes);
     if (!((typeof eventValueArraySizeBytes === "bigint" ? eventValueArraySizeBytes >= 0n && eventValueArraySizeBytes <= 18446744073709551615n : Number.isSafeInteger(eventValueArraySizeBytes) && eventValueArraySizeBytes >= 0))) rt.bad("cuptiMetricGetValue2", "eventValueArraySizeBytes", "u64", eventValueArraySizeBytes);
     if (!((typeof propIdArraySizeBytes === "bigint" ? propIdArraySizeBytes >= 0n && propIdArraySizeBytes <= 18446744073709551615n : Number.isSafeInteger(propIdArraySizeBytes) && propIdArraySizeBytes >= 0))) rt.bad("cuptiMetricGetValue2", "propIdArraySizeBytes", "u64", propIdArraySizeBytes);
@@ -784,7 +784,7 @@ function cuptiGetStreamIdEx$(raw: Raw, rt: CheckedRuntime): Checked["cuptiGetStr
     if (arguments.length !== 3) rt.arity("cuptiGetStreamIdEx", "context,stream,perThreadStream", 3, arguments.length);
     if (!(isPtr(context))) rt.bad("cuptiGetStreamIdEx", "context", "pointer", context);
     if (!(isPtr(stream))) rt.bad("cuptiGetStreamIdEx", "stream", "pointer", stream);
-    if (!(typeof perThreadStream === "number" && (perThreadStream & 255) === perThreadStream && (perThreadStream !== 0 || 1 / perThreadStream > 0))) rt.bad("cuptiGetStreamIdEx", "perThreadStream", "u8", perThreadStream);
+    if (!(typeof perThreadStream === "number" && (perThreadStream & 255) === perThreadStream && (+perThreadStream !== 0 || 1 / perThreadStream > 0))) rt.bad("cuptiGetStreamIdEx", "perThreadStream", "u8", perThreadStream);
     const r = raw.cuptiGetStreamIdEx(context, stream, perThreadStream, o0);
     if (rt.guards) rt.check("cuptiGetStreamIdEx");
     if (r !== 0) rt.fail(r, "cuptiGetStreamIdEx", context);
@@ -851,7 +851,7 @@ function cuptiGetGraphExecId$(raw: Raw, rt: CheckedRuntime): Checked["cuptiGetGr
 function cuptiActivityEnable$(raw: Raw, rt: CheckedRuntime): Checked["cuptiActivityEnable"] {
   return function cuptiActivityEnable(kind: CUpti_ActivityKind): void {
     if (arguments.length !== 1) rt.arity("cuptiActivityEnable", "kind", 1, arguments.length);
-    if (!(typeof kind === "number" && (kind >>> 0) === kind && (kind !== 0 || 1 / kind > 0))) rt.bad("cuptiActivityEnable", "kind", "u32", kind);
+    if (!(typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0))) rt.bad("cuptiActivityEnable", "kind", "u32", kind);
     const r = raw.cuptiActivityEnable(kind);
     if (rt.guards) rt.check("cuptiActivityEnable");
     if (r !== 0) rt.fail(r, "cuptiActivityEnable");
@@ -861,7 +861,7 @@ function cuptiActivityEnable$(raw: Raw, rt: CheckedRuntime): Checked["cuptiActiv
 function cuptiActivityEnableAndDump$(raw: Raw, rt: CheckedRuntime): Checked["cuptiActivityEnableAndDump"] {
   return function cuptiActivityEnableAndDump(kind: CUpti_ActivityKind): void {
     if (arguments.length !== 1) rt.arity("cuptiActivityEnableAndDump", "kind", 1, arguments.length);
-    if (!(typeof kind === "number" && (kind >>> 0) === kind && (kind !== 0 || 1 / kind > 0))) rt.bad("cuptiActivityEnableAndDump", "kind", "u32", kind);
+    if (!(typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0))) rt.bad("cuptiActivityEnableAndDump", "kind", "u32", kind);
     const r = raw.cuptiActivityEnableAndDump(kind);
     if (rt.guards) rt.check("cuptiActivityEnableAndDump");
     if (r !== 0) rt.fail(r, "cuptiActivityEnableAndDump");
@@ -871,7 +871,7 @@ function cuptiActivityEnableAndDump$(raw: Raw, rt: CheckedRuntime): Checked["cup
 function cuptiActivityDisable$(raw: Raw, rt: CheckedRuntime): Checked["cuptiActivityDisable"] {
   return function cuptiActivityDisable(kind: CUpti_ActivityKind): void {
     if (arguments.length !== 1) rt.arity("cuptiActivityDisable", "kind", 1, arguments.length);
-    if (!(typeof kind === "number" && (kind >>> 0) === kind && (kind !== 0 || 1 / kind > 0))) rt.bad("cuptiActivityDisable", "kind", "u32", kind);
+    if (!(typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0))) rt.bad("cuptiActivityDisable", "kind", "u32", kind);
     const r = raw.cuptiActivityDisable(kind);
     if (rt.guards) rt.check("cuptiActivityDisable");
     if (r !== 0) rt.fail(r, "cuptiActivityDisable");
@@ -883,7 +883,7 @@ function cuptiActivityEnableContext$(raw: Raw, rt: CheckedRuntime): Checked["cup
   return function cuptiActivityEnableContext(context: CUcontext, kind: CUpti_ActivityKind): void {
     if (arguments.length !== 2) rt.arity("cuptiActivityEnableContext", "context,kind", 2, arguments.length);
     if (!(isPtr(context))) rt.bad("cuptiActivityEnableContext", "context", "pointer", context);
-    if (!(typeof kind === "number" && (kind >>> 0) === kind && (kind !== 0 || 1 / kind > 0))) rt.bad("cuptiActivityEnableContext", "kind", "u32", kind);
+    if (!(typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0))) rt.bad("cuptiActivityEnableContext", "kind", "u32", kind);
     const r = raw.cuptiActivityEnableContext(context, kind);
     if (rt.guards) rt.check("cuptiActivityEnableContext");
     if (r !== 0) rt.fail(r, "cuptiActivityEnableContext", context);
@@ -895,7 +895,7 @@ function cuptiActivityDisableContext$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cuptiActivityDisableContext(context: CUcontext, kind: CUpti_ActivityKind): void {
     if (arguments.length !== 2) rt.arity("cuptiActivityDisableContext", "context,kind", 2, arguments.length);
     if (!(isPtr(context))) rt.bad("cuptiActivityDisableContext", "context", "pointer", context);
-    if (!(typeof kind === "number" && (kind >>> 0) === kind && (kind !== 0 || 1 / kind > 0))) rt.bad("cuptiActivityDisableContext", "kind", "u32", kind);
+    if (!(typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0))) rt.bad("cuptiActivityDisableContext", "kind", "u32", kind);
     const r = raw.cuptiActivityDisableContext(context, kind);
     if (rt.guards) rt.check("cuptiActivityDisableContext");
     if (r !== 0) rt.fail(r, "cuptiActivityDisableContext", context);
@@ -909,7 +909,7 @@ function cuptiActivityGetNumDroppedRecords$(raw: Raw, rt: CheckedRuntime): Check
   return function cuptiActivityGetNumDroppedRecords(context: CUcontext, streamId: number): bigint {
     if (arguments.length !== 2) rt.arity("cuptiActivityGetNumDroppedRecords", "context,streamId", 2, arguments.length);
     if (!(isPtr(context))) rt.bad("cuptiActivityGetNumDroppedRecords", "context", "pointer", context);
-    if (!(typeof streamId === "number" && (streamId >>> 0) === streamId && (streamId !== 0 || 1 / streamId > 0))) rt.bad("cuptiActivityGetNumDroppedRecords", "streamId", "u32", streamId);
+    if (!(typeof streamId === "number" && (streamId >>> 0) === streamId && (+streamId !== 0 || 1 / streamId > 0))) rt.bad("cuptiActivityGetNumDroppedRecords", "streamId", "u32", streamId);
     const r = raw.cuptiActivityGetNumDroppedRecords(context, streamId, o0);
     if (rt.guards) rt.check("cuptiActivityGetNumDroppedRecords");
     if (r !== 0) rt.fail(r, "cuptiActivityGetNumDroppedRecords", context);
@@ -944,8 +944,8 @@ function cuptiActivityFlush$(raw: Raw, rt: CheckedRuntime): Checked["cuptiActivi
   return function cuptiActivityFlush(context: CUcontext, streamId: number, flag: number): void {
     if (arguments.length !== 3) rt.arity("cuptiActivityFlush", "context,streamId,flag", 3, arguments.length);
     if (!(isPtr(context))) rt.bad("cuptiActivityFlush", "context", "pointer", context);
-    if (!(typeof streamId === "number" && (streamId >>> 0) === streamId && (streamId !== 0 || 1 / streamId > 0))) rt.bad("cuptiActivityFlush", "streamId", "u32", streamId);
-    if (!(typeof flag === "number" && (flag >>> 0) === flag && (flag !== 0 || 1 / flag > 0))) rt.bad("cuptiActivityFlush", "flag", "u32", flag);
+    if (!(typeof streamId === "number" && (streamId >>> 0) === streamId && (+streamId !== 0 || 1 / streamId > 0))) rt.bad("cuptiActivityFlush", "streamId", "u32", streamId);
+    if (!(typeof flag === "number" && (flag >>> 0) === flag && (+flag !== 0 || 1 / flag > 0))) rt.bad("cuptiActivityFlush", "flag", "u32", flag);
     const r = raw.cuptiActivityFlush(context, streamId, flag);
     if (rt.guards) rt.check("cuptiActivityFlush");
     if (r !== 0) rt.fail(r, "cuptiActivityFlush", context);
@@ -955,7 +955,7 @@ function cuptiActivityFlush$(raw: Raw, rt: CheckedRuntime): Checked["cuptiActivi
 function cuptiActivityFlushAll$(raw: Raw, rt: CheckedRuntime): Checked["cuptiActivityFlushAll"] {
   return function cuptiActivityFlushAll(flag: number): void {
     if (arguments.length !== 1) rt.arity("cuptiActivityFlushAll", "flag", 1, arguments.length);
-    if (!(typeof flag === "number" && (flag >>> 0) === flag && (flag !== 0 || 1 / flag > 0))) rt.bad("cuptiActivityFlushAll", "flag", "u32", flag);
+    if (!(typeof flag === "number" && (flag >>> 0) === flag && (+flag !== 0 || 1 / flag > 0))) rt.bad("cuptiActivityFlushAll", "flag", "u32", flag);
     const r = raw.cuptiActivityFlushAll(flag);
     if (rt.guards) rt.check("cuptiActivityFlushAll");
     if (r !== 0) rt.fail(r, "cuptiActivityFlushAll");
@@ -967,7 +967,7 @@ function cuptiActivityGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cupt
   const u64 = rt.u64;
   return function cuptiActivityGetAttribute(attr: CUpti_ActivityAttribute, valueSize: number | bigint, value: PointerLike): bigint {
     if (arguments.length !== 3) rt.arity("cuptiActivityGetAttribute", "attr,valueSize,value", 3, arguments.length);
-    if (!(typeof attr === "number" && (attr >>> 0) === attr && (attr !== 0 || 1 / attr > 0))) rt.bad("cuptiActivityGetAttribute", "attr", "u32", attr);
+    if (!(typeof attr === "number" && (attr >>> 0) === attr && (+attr !== 0 || 1 / attr > 0))) rt.bad("cuptiActivityGetAttribute", "attr", "u32", attr);
     rt.writeCount(0, 8, valueSize, "cuptiActivityGetAttribute", "valueSize");
     const r = raw.cuptiActivityGetAttribute(attr, o0, rt.sized(value, valueSize, 1, "cuptiActivityGetAttribute", "value"));
     if (rt.guards) rt.check("cuptiActivityGetAttribute");
@@ -981,7 +981,7 @@ function cuptiActivitySetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cupt
   const u64 = rt.u64;
   return function cuptiActivitySetAttribute(attr: CUpti_ActivityAttribute, valueSize: number | bigint, value: PointerLike): bigint {
     if (arguments.length !== 3) rt.arity("cuptiActivitySetAttribute", "attr,valueSize,value", 3, arguments.length);
-    if (!(typeof attr === "number" && (attr >>> 0) === attr && (attr !== 0 || 1 / attr > 0))) rt.bad("cuptiActivitySetAttribute", "attr", "u32", attr);
+    if (!(typeof attr === "number" && (attr >>> 0) === attr && (+attr !== 0 || 1 / attr > 0))) rt.bad("cuptiActivitySetAttribute", "attr", "u32", attr);
     rt.writeCount(0, 8, valueSize, "cuptiActivitySetAttribute", "valueSize");
     const r = raw.cuptiActivitySetAttribute(attr, o0, rt.sized(value, valueSize, 1, "cuptiActivitySetAttribute", "value"));
     if (rt.guards) rt.check("cuptiActivitySetAttribute");
@@ -993,7 +993,7 @@ function cuptiActivitySetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cupt
 function cuptiActivityConfigureUnifiedMemoryCounter$(raw: Raw, rt: CheckedRuntime): Checked["cuptiActivityConfigureUnifiedMemoryCounter"] {
   return function cuptiActivityConfigureUnifiedMemoryCounter(config: PointerLike, count: number): void {
     if (arguments.length !== 2) rt.arity("cuptiActivityConfigureUnifiedMemoryCounter", "config,count", 2, arguments.length);
-    if (!(typeof count === "number" && (count >>> 0) === count && (count !== 0 || 1 / count > 0))) rt.bad("cuptiActivityConfigureUnifiedMemoryCounter", "count", "u32", count);
+    if (!(typeof count === "number" && (count >>> 0) === count && (+count !== 0 || 1 / count > 0))) rt.bad("cuptiActivityConfigureUnifiedMemoryCounter", "count", "u32", count);
     const r = raw.cuptiActivityConfigureUnifiedMemoryCounter(rt.ptr(rt.expect(config, CUpti_ActivityUnifiedMemoryCounterConfig, "cuptiActivityConfigureUnifiedMemoryCounter", "config"), "cuptiActivityConfigureUnifiedMemoryCounter", "config"), count);
     if (rt.guards) rt.check("cuptiActivityConfigureUnifiedMemoryCounter");
     if (r !== 0) rt.fail(r, "cuptiActivityConfigureUnifiedMemoryCounter");
@@ -1036,7 +1036,7 @@ function cuptiGetLastError$(raw: Raw, rt: CheckedRuntime): Checked["cuptiGetLast
 function cuptiSetThreadIdType$(raw: Raw, rt: CheckedRuntime): Checked["cuptiSetThreadIdType"] {
   return function cuptiSetThreadIdType(type: CUpti_ActivityThreadIdType): void {
     if (arguments.length !== 1) rt.arity("cuptiSetThreadIdType", "type", 1, arguments.length);
-    if (!(typeof type === "number" && (type >>> 0) === type && (type !== 0 || 1 / type > 0))) rt.bad("cuptiSetThreadIdType", "type", "u32", type);
+    if (!(typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0))) rt.bad("cuptiSetThreadIdType", "type", "u32", type);
     const r = raw.cuptiSetThreadIdType(type);
     if (rt.guards) rt.check("cuptiSetThreadIdType");
     if (r !== 0) rt.fail(r, "cuptiSetThreadIdType");
@@ -1060,8 +1060,8 @@ function cuptiComputeCapabilitySupported$(raw: Raw, rt: CheckedRuntime): Checked
   const i32 = rt.i32;
   return function cuptiComputeCapabilitySupported(major: number, minor: number): number {
     if (arguments.length !== 2) rt.arity("cuptiComputeCapabilitySupported", "major,minor", 2, arguments.length);
-    if (!(typeof major === "number" && (major | 0) === major && (major !== 0 || 1 / major > 0))) rt.bad("cuptiComputeCapabilitySupported", "major", "i32", major);
-    if (!(typeof minor === "number" && (minor | 0) === minor && (minor !== 0 || 1 / minor > 0))) rt.bad("cuptiComputeCapabilitySupported", "minor", "i32", minor);
+    if (!(typeof major === "number" && (major | 0) === major && (+major !== 0 || 1 / major > 0))) rt.bad("cuptiComputeCapabilitySupported", "major", "i32", major);
+    if (!(typeof minor === "number" && (minor | 0) === minor && (+minor !== 0 || 1 / minor > 0))) rt.bad("cuptiComputeCapabilitySupported", "minor", "i32", minor);
     const r = raw.cuptiComputeCapabilitySupported(major, minor, o0);
     if (rt.guards) rt.check("cuptiComputeCapabilitySupported");
     if (r !== 0) rt.fail(r, "cuptiComputeCapabilitySupported");
@@ -1074,7 +1074,7 @@ function cuptiDeviceSupported$(raw: Raw, rt: CheckedRuntime): Checked["cuptiDevi
   const i32 = rt.i32;
   return function cuptiDeviceSupported(dev: CUdevice): number {
     if (arguments.length !== 1) rt.arity("cuptiDeviceSupported", "dev", 1, arguments.length);
-    if (!(typeof dev === "number" && (dev | 0) === dev && (dev !== 0 || 1 / dev > 0))) rt.bad("cuptiDeviceSupported", "dev", "i32", dev);
+    if (!(typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0))) rt.bad("cuptiDeviceSupported", "dev", "i32", dev);
     const r = raw.cuptiDeviceSupported(dev, o0);
     if (rt.guards) rt.check("cuptiDeviceSupported");
     if (r !== 0) rt.fail(r, "cuptiDeviceSupported");
@@ -1087,7 +1087,7 @@ function cuptiDeviceVirtualizationMode$(raw: Raw, rt: CheckedRuntime): Checked["
   const u32 = rt.u32;
   return function cuptiDeviceVirtualizationMode(dev: CUdevice): CUpti_DeviceVirtualizationMode {
     if (arguments.length !== 1) rt.arity("cuptiDeviceVirtualizationMode", "dev", 1, arguments.length);
-    if (!(typeof dev === "number" && (dev | 0) === dev && (dev !== 0 || 1 / dev > 0))) rt.bad("cuptiDeviceVirtualizationMode", "dev", "i32", dev);
+    if (!(typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0))) rt.bad("cuptiDeviceVirtualizationMode", "dev", "i32", dev);
     const r = raw.cuptiDeviceVirtualizationMode(dev, o0);
     if (rt.guards) rt.check("cuptiDeviceVirtualizationMode");
     if (r !== 0) rt.fail(r, "cuptiDeviceVirtualizationMode");
@@ -1107,7 +1107,7 @@ function cuptiFinalize$(raw: Raw, rt: CheckedRuntime): Checked["cuptiFinalize"] 
 function cuptiActivityPushExternalCorrelationId$(raw: Raw, rt: CheckedRuntime): Checked["cuptiActivityPushExternalCorrelationId"] {
   return function cuptiActivityPushExternalCorrelationId(kind: CUpti_ExternalCorrelationKind, id: bigint | number): void {
     if (arguments.length !== 2) rt.arity("cuptiActivityPushExternalCorrelationId", "kind,id", 2, arguments.length);
-    if (!(typeof kind === "number" && (kind >>> 0) === kind && (kind !== 0 || 1 / kind > 0))) rt.bad("cuptiActivityPushExternalCorrelationId", "kind", "u32", kind);
+    if (!(typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0))) rt.bad("cuptiActivityPushExternalCorrelationId", "kind", "u32", kind);
     if (!((typeof id === "bigint" ? id >= 0n && id <= 18446744073709551615n : Number.isSafeInteger(id) && id >= 0))) rt.bad("cuptiActivityPushExternalCorrelationId", "id", "u64", id);
     const r = raw.cuptiActivityPushExternalCorrelationId(kind, id);
     if (rt.guards) rt.check("cuptiActivityPushExternalCorrelationId");
@@ -1120,7 +1120,7 @@ function cuptiActivityPopExternalCorrelationId$(raw: Raw, rt: CheckedRuntime): C
   const u64 = rt.u64;
   return function cuptiActivityPopExternalCorrelationId(kind: CUpti_ExternalCorrelationKind): bigint {
     if (arguments.length !== 1) rt.arity("cuptiActivityPopExternalCorrelationId", "kind", 1, arguments.length);
-    if (!(typeof kind === "number" && (kind >>> 0) === kind && (kind !== 0 || 1 / kind > 0))) rt.bad("cuptiActivityPopExternalCorrelationId", "kind", "u32", kind);
+    if (!(typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0))) rt.bad("cuptiActivityPopExternalCorrelationId", "kind", "u32", kind);
     const r = raw.cuptiActivityPopExternalCorrelationId(kind, o0);
     if (rt.guards) rt.check("cuptiActivityPopExternalCorrelationId");
     if (r !== 0) rt.fail(r, "cuptiActivityPopExternalCorrelationId");
@@ -1131,7 +1131,7 @@ function cuptiActivityPopExternalCorrelationId$(raw: Raw, rt: CheckedRuntime): C
 function cuptiActivityEnableLatencyTimestamps$(raw: Raw, rt: CheckedRuntime): Checked["cuptiActivityEnableLatencyTimestamps"] {
   return function cuptiActivityEnableLatencyTimestamps(enable: number): void {
     if (arguments.length !== 1) rt.arity("cuptiActivityEnableLatencyTimestamps", "enable", 1, arguments.length);
-    if (!(typeof enable === "number" && (enable & 255) === enable && (enable !== 0 || 1 / enable > 0))) rt.bad("cuptiActivityEnableLatencyTimestamps", "enable", "u8", enable);
+    if (!(typeof enable === "number" && (enable & 255) === enable && (+enable !== 0 || 1 / enable > 0))) rt.bad("cuptiActivityEnableLatencyTimestamps", "enable", "u8", enable);
     const r = raw.cuptiActivityEnableLatencyTimestamps(enable);
     if (rt.guards) rt.check("cuptiActivityEnableLatencyTimestamps");
     if (r !== 0) rt.fail(r, "cuptiActivityEnableLatencyTimestamps");
@@ -1141,7 +1141,7 @@ function cuptiActivityEnableLatencyTimestamps$(raw: Raw, rt: CheckedRuntime): Ch
 function cuptiActivityFlushPeriod$(raw: Raw, rt: CheckedRuntime): Checked["cuptiActivityFlushPeriod"] {
   return function cuptiActivityFlushPeriod(time: number): void {
     if (arguments.length !== 1) rt.arity("cuptiActivityFlushPeriod", "time", 1, arguments.length);
-    if (!(typeof time === "number" && (time >>> 0) === time && (time !== 0 || 1 / time > 0))) rt.bad("cuptiActivityFlushPeriod", "time", "u32", time);
+    if (!(typeof time === "number" && (time >>> 0) === time && (+time !== 0 || 1 / time > 0))) rt.bad("cuptiActivityFlushPeriod", "time", "u32", time);
     const r = raw.cuptiActivityFlushPeriod(time);
     if (rt.guards) rt.check("cuptiActivityFlushPeriod");
     if (r !== 0) rt.fail(r, "cuptiActivityFlushPeriod");
@@ -1151,7 +1151,7 @@ function cuptiActivityFlushPeriod$(raw: Raw, rt: CheckedRuntime): Checked["cupti
 function cuptiActivityEnableLaunchAttributes$(raw: Raw, rt: CheckedRuntime): Checked["cuptiActivityEnableLaunchAttributes"] {
   return function cuptiActivityEnableLaunchAttributes(enable: number): void {
     if (arguments.length !== 1) rt.arity("cuptiActivityEnableLaunchAttributes", "enable", 1, arguments.length);
-    if (!(typeof enable === "number" && (enable & 255) === enable && (enable !== 0 || 1 / enable > 0))) rt.bad("cuptiActivityEnableLaunchAttributes", "enable", "u8", enable);
+    if (!(typeof enable === "number" && (enable & 255) === enable && (+enable !== 0 || 1 / enable > 0))) rt.bad("cuptiActivityEnableLaunchAttributes", "enable", "u8", enable);
     const r = raw.cuptiActivityEnableLaunchAttributes(enable);
     if (rt.guards) rt.check("cuptiActivityEnableLaunchAttributes");
     if (r !== 0) rt.fail(r, "cuptiActivityEnableLaunchAttributes");
@@ -1172,7 +1172,7 @@ function cuptiActivityRegisterTimestampCallback$(raw: Raw, rt: CheckedRuntime): 
 function cuptiActivityEnableDeviceGraph$(raw: Raw, rt: CheckedRuntime): Checked["cuptiActivityEnableDeviceGraph"] {
   return function cuptiActivityEnableDeviceGraph(enable: number): void {
     if (arguments.length !== 1) rt.arity("cuptiActivityEnableDeviceGraph", "enable", 1, arguments.length);
-    if (!(typeof enable === "number" && (enable & 255) === enable && (enable !== 0 || 1 / enable > 0))) rt.bad("cuptiActivityEnableDeviceGraph", "enable", "u8", enable);
+    if (!(typeof enable === "number" && (enable & 255) === enable && (+enable !== 0 || 1 / enable > 0))) rt.bad("cuptiActivityEnableDeviceGraph", "enable", "u8", enable);
     const r = raw.cuptiActivityEnableDeviceGraph(enable);
     if (rt.guards) rt.check("cuptiActivityEnableDeviceGraph");
     if (r !== 0) rt.fail(r, "cuptiActivityEnableDeviceGraph");

@@ -4,7 +4,7 @@
 // Header cudaProfiler.h sha256 b9c9fa71341b693f9f0b0ea8071e12a0869ac99afe669345a02145163867560d
 // Header cudaTypedefs.h sha256 d21598c95f8a33b4794236a0cfd50fd657610190c7188709998b58bc1fe7c0d7
 // Header cudaProfilerTypedefs.h sha256 1766962c82affc084d6f134e69955c46cc4887492eb1c9d5f143165b19010256
-// Seal: sha256 05725af0c12a053f5b859e552082acd6f67711afc374efe1f815e7497f3eb79f
+// Seal: sha256 2e6685d21422c47b9b85a6c91c7ec0b45e355b874d4efa517dbefe5e25e38ac8
 
 import { type CheckedRuntime, type PointerLike, type ArraySpec, lazyTable } from "../../../src/tables-runtime/checked.ts";
 import type { Pointer } from "../../../src/ffi/types.ts";
@@ -20,7 +20,7 @@ function cuGetErrorString$(raw: Raw, rt: CheckedRuntime): Checked["cuGetErrorStr
   const o0 = rt.out[0]!;
   return function cuGetErrorString(error: CUresult): string | null {
     if (arguments.length !== 1) rt.arity("cuGetErrorString", "error", 1, arguments.length);
-    if (!(typeof error === "number" && (error >>> 0) === error && (error !== 0 || 1 / error > 0))) rt.bad("cuGetErrorString", "error", "u32", error);
+    if (!(typeof error === "number" && (error >>> 0) === error && (+error !== 0 || 1 / error > 0))) rt.bad("cuGetErrorString", "error", "u32", error);
     const r = raw.cuGetErrorString(error, o0);
     if (rt.guards) rt.check("cuGetErrorString");
     if (r !== 0) rt.fail(r, "cuGetErrorString");
@@ -32,7 +32,7 @@ function cuGetErrorName$(raw: Raw, rt: CheckedRuntime): Checked["cuGetErrorName"
   const o0 = rt.out[0]!;
   return function cuGetErrorName(error: CUresult): string | null {
     if (arguments.length !== 1) rt.arity("cuGetErrorName", "error", 1, arguments.length);
-    if (!(typeof error === "number" && (error >>> 0) === error && (error !== 0 || 1 / error > 0))) rt.bad("cuGetErrorName", "error", "u32", error);
+    if (!(typeof error === "number" && (error >>> 0) === error && (+error !== 0 || 1 / error > 0))) rt.bad("cuGetErrorName", "error", "u32", error);
     const r = raw.cuGetErrorName(error, o0);
     if (rt.guards) rt.check("cuGetErrorName");
     if (r !== 0) rt.fail(r, "cuGetErrorName");
@@ -43,7 +43,7 @@ function cuGetErrorName$(raw: Raw, rt: CheckedRuntime): Checked["cuGetErrorName"
 function cuInit$(raw: Raw, rt: CheckedRuntime): Checked["cuInit"] {
   return function cuInit(Flags: number): void {
     if (arguments.length !== 1) rt.arity("cuInit", "Flags", 1, arguments.length);
-    if (!(typeof Flags === "number" && (Flags >>> 0) === Flags && (Flags !== 0 || 1 / Flags > 0))) rt.bad("cuInit", "Flags", "u32", Flags);
+    if (!(typeof Flags === "number" && (Flags >>> 0) === Flags && (+Flags !== 0 || 1 / Flags > 0))) rt.bad("cuInit", "Flags", "u32", Flags);
     const r = raw.cuInit(Flags);
     if (rt.guards) rt.check("cuInit");
     if (r !== 0) rt.fail(r, "cuInit");
@@ -67,7 +67,7 @@ function cuDeviceGet$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGet"] {
   const i32 = rt.i32;
   return function cuDeviceGet(ordinal: number): CUdevice {
     if (arguments.length !== 1) rt.arity("cuDeviceGet", "ordinal", 1, arguments.length);
-    if (!(typeof ordinal === "number" && (ordinal | 0) === ordinal && (ordinal !== 0 || 1 / ordinal > 0))) rt.bad("cuDeviceGet", "ordinal", "i32", ordinal);
+    if (!(typeof ordinal === "number" && (ordinal | 0) === ordinal && (+ordinal !== 0 || 1 / ordinal > 0))) rt.bad("cuDeviceGet", "ordinal", "i32", ordinal);
     const r = raw.cuDeviceGet(o0, ordinal);
     if (rt.guards) rt.check("cuDeviceGet");
     if (r !== 0) rt.fail(r, "cuDeviceGet");
@@ -91,9 +91,9 @@ function cuDeviceGetName$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGetNam
   const A_cuDeviceGetName: ArraySpec = { elements: [{ kind: "string", size: 1 }], count: null, query: false, retry: [] };
   return function cuDeviceGetName(len: number, dev: CUdevice): string {
     if (arguments.length !== 2) rt.arity("cuDeviceGetName", "len,dev", 2, arguments.length);
-    if (!(typeof len === "number" && (len | 0) === len && (len !== 0 || 1 / len > 0))) rt.bad("cuDeviceGetName", "len", "i32", len);
+    if (!(typeof len === "number" && (len | 0) === len && (+len !== 0 || 1 / len > 0))) rt.bad("cuDeviceGetName", "len", "i32", len);
     rt.count(len, "cuDeviceGetName", "len");
-    if (!(typeof dev === "number" && (dev | 0) === dev && (dev !== 0 || 1 / dev > 0))) rt.bad("cuDeviceGetName", "dev", "i32", dev);
+    if (!(typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0))) rt.bad("cuDeviceGetName", "dev", "i32", dev);
     const a = rt.arrays("cuDeviceGetName", A_cuDeviceGetName, len, (p) => raw.cuDeviceGetName(p[0]!, len, dev));
     return a[0] as string;
   };
@@ -102,7 +102,7 @@ function cuDeviceGetName$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGetNam
 function cuDeviceGetUuid$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGetUuid"] {
   return function cuDeviceGetUuid(dev: CUdevice, uuid?: CUuuid_st): CUuuid_st {
     if (arguments.length < 1 || arguments.length > 2) rt.arity("cuDeviceGetUuid", "dev,uuid", 1, arguments.length);
-    if (!(typeof dev === "number" && (dev | 0) === dev && (dev !== 0 || 1 / dev > 0))) rt.bad("cuDeviceGetUuid", "dev", "i32", dev);
+    if (!(typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0))) rt.bad("cuDeviceGetUuid", "dev", "i32", dev);
     const $uuid = uuid === undefined ? rt.record(CUuuid_st) : rt.recordArg(uuid, CUuuid_st, "cuDeviceGetUuid", "uuid");
     const r = raw.cuDeviceGetUuid($uuid.$pointer(), dev);
     if (rt.guards) rt.check("cuDeviceGetUuid");
@@ -114,7 +114,7 @@ function cuDeviceGetUuid$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGetUui
 function cuDeviceGetUuid_v2$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGetUuid_v2"] {
   return function cuDeviceGetUuid_v2(dev: CUdevice, uuid?: CUuuid_st): CUuuid_st {
     if (arguments.length < 1 || arguments.length > 2) rt.arity("cuDeviceGetUuid_v2", "dev,uuid", 1, arguments.length);
-    if (!(typeof dev === "number" && (dev | 0) === dev && (dev !== 0 || 1 / dev > 0))) rt.bad("cuDeviceGetUuid_v2", "dev", "i32", dev);
+    if (!(typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0))) rt.bad("cuDeviceGetUuid_v2", "dev", "i32", dev);
     const $uuid = uuid === undefined ? rt.record(CUuuid_st) : rt.recordArg(uuid, CUuuid_st, "cuDeviceGetUuid_v2", "uuid");
     const r = raw.cuDeviceGetUuid_v2($uuid.$pointer(), dev);
     if (rt.guards) rt.check("cuDeviceGetUuid_v2");
@@ -128,7 +128,7 @@ function cuDeviceGetLuid$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGetLui
   const u32 = rt.u32;
   return function cuDeviceGetLuid(luid: PointerLike, dev: CUdevice): number {
     if (arguments.length !== 2) rt.arity("cuDeviceGetLuid", "luid,dev", 2, arguments.length);
-    if (!(typeof dev === "number" && (dev | 0) === dev && (dev !== 0 || 1 / dev > 0))) rt.bad("cuDeviceGetLuid", "dev", "i32", dev);
+    if (!(typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0))) rt.bad("cuDeviceGetLuid", "dev", "i32", dev);
     const r = raw.cuDeviceGetLuid(rt.ptr(luid, "cuDeviceGetLuid", "luid"), o0, dev);
     if (rt.guards) rt.check("cuDeviceGetLuid");
     if (r !== 0) rt.fail(r, "cuDeviceGetLuid");
@@ -141,7 +141,7 @@ function cuDeviceTotalMem$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceTotal
   const u64 = rt.u64;
   return function cuDeviceTotalMem(dev: CUdevice): bigint {
     if (arguments.length !== 1) rt.arity("cuDeviceTotalMem", "dev", 1, arguments.length);
-    if (!(typeof dev === "number" && (dev | 0) === dev && (dev !== 0 || 1 / dev > 0))) rt.bad("cuDeviceTotalMem", "dev", "i32", dev);
+    if (!(typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0))) rt.bad("cuDeviceTotalMem", "dev", "i32", dev);
     const r = raw.cuDeviceTotalMem(o0, dev);
     if (rt.guards) rt.check("cuDeviceTotalMem");
     if (r !== 0) rt.fail(r, "cuDeviceTotalMem");
@@ -154,9 +154,9 @@ function cuDeviceGetTexture1DLinearMaxWidth$(raw: Raw, rt: CheckedRuntime): Chec
   const u64 = rt.u64;
   return function cuDeviceGetTexture1DLinearMaxWidth(format: CUarray_format, numChannels: number, dev: CUdevice): bigint {
     if (arguments.length !== 3) rt.arity("cuDeviceGetTexture1DLinearMaxWidth", "format,numChannels,dev", 3, arguments.length);
-    if (!(typeof format === "number" && (format >>> 0) === format && (format !== 0 || 1 / format > 0))) rt.bad("cuDeviceGetTexture1DLinearMaxWidth", "format", "u32", format);
-    if (!(typeof numChannels === "number" && (numChannels >>> 0) === numChannels && (numChannels !== 0 || 1 / numChannels > 0))) rt.bad("cuDeviceGetTexture1DLinearMaxWidth", "numChannels", "u32", numChannels);
-    if (!(typeof dev === "number" && (dev | 0) === dev && (dev !== 0 || 1 / dev > 0))) rt.bad("cuDeviceGetTexture1DLinearMaxWidth", "dev", "i32", dev);
+    if (!(typeof format === "number" && (format >>> 0) === format && (+format !== 0 || 1 / format > 0))) rt.bad("cuDeviceGetTexture1DLinearMaxWidth", "format", "u32", format);
+    if (!(typeof numChannels === "number" && (numChannels >>> 0) === numChannels && (+numChannels !== 0 || 1 / numChannels > 0))) rt.bad("cuDeviceGetTexture1DLinearMaxWidth", "numChannels", "u32", numChannels);
+    if (!(typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0))) rt.bad("cuDeviceGetTexture1DLinearMaxWidth", "dev", "i32", dev);
     const r = raw.cuDeviceGetTexture1DLinearMaxWidth(o0, format, numChannels, dev);
     if (rt.guards) rt.check("cuDeviceGetTexture1DLinearMaxWidth");
     if (r !== 0) rt.fail(r, "cuDeviceGetTexture1DLinearMaxWidth");
@@ -169,8 +169,8 @@ function cuDeviceGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceG
   const i32 = rt.i32;
   return function cuDeviceGetAttribute(attrib: CUdevice_attribute, dev: CUdevice): number {
     if (arguments.length !== 2) rt.arity("cuDeviceGetAttribute", "attrib,dev", 2, arguments.length);
-    if (!(typeof attrib === "number" && (attrib >>> 0) === attrib && (attrib !== 0 || 1 / attrib > 0))) rt.bad("cuDeviceGetAttribute", "attrib", "u32", attrib);
-    if (!(typeof dev === "number" && (dev | 0) === dev && (dev !== 0 || 1 / dev > 0))) rt.bad("cuDeviceGetAttribute", "dev", "i32", dev);
+    if (!(typeof attrib === "number" && (attrib >>> 0) === attrib && (+attrib !== 0 || 1 / attrib > 0))) rt.bad("cuDeviceGetAttribute", "attrib", "u32", attrib);
+    if (!(typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0))) rt.bad("cuDeviceGetAttribute", "dev", "i32", dev);
     const r = raw.cuDeviceGetAttribute(o0, attrib, dev);
     if (rt.guards) rt.check("cuDeviceGetAttribute");
     if (r !== 0) rt.fail(r, "cuDeviceGetAttribute");
@@ -181,8 +181,8 @@ function cuDeviceGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceG
 function cuDeviceGetNvSciSyncAttributes$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGetNvSciSyncAttributes"] {
   return function cuDeviceGetNvSciSyncAttributes(nvSciSyncAttrList: PointerLike, dev: CUdevice, flags: number): void {
     if (arguments.length !== 3) rt.arity("cuDeviceGetNvSciSyncAttributes", "nvSciSyncAttrList,dev,flags", 3, arguments.length);
-    if (!(typeof dev === "number" && (dev | 0) === dev && (dev !== 0 || 1 / dev > 0))) rt.bad("cuDeviceGetNvSciSyncAttributes", "dev", "i32", dev);
-    if (!(typeof flags === "number" && (flags | 0) === flags && (flags !== 0 || 1 / flags > 0))) rt.bad("cuDeviceGetNvSciSyncAttributes", "flags", "i32", flags);
+    if (!(typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0))) rt.bad("cuDeviceGetNvSciSyncAttributes", "dev", "i32", dev);
+    if (!(typeof flags === "number" && (flags | 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cuDeviceGetNvSciSyncAttributes", "flags", "i32", flags);
     const r = raw.cuDeviceGetNvSciSyncAttributes(rt.ptr(nvSciSyncAttrList, "cuDeviceGetNvSciSyncAttributes", "nvSciSyncAttrList"), dev, flags);
     if (rt.guards) rt.check("cuDeviceGetNvSciSyncAttributes");
     if (r !== 0) rt.fail(r, "cuDeviceGetNvSciSyncAttributes");
@@ -193,7 +193,7 @@ function cuDeviceSetMemPool$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceSet
   const isPtr = rt.isPointer;
   return function cuDeviceSetMemPool(dev: CUdevice, pool: CUmemoryPool): void {
     if (arguments.length !== 2) rt.arity("cuDeviceSetMemPool", "dev,pool", 2, arguments.length);
-    if (!(typeof dev === "number" && (dev | 0) === dev && (dev !== 0 || 1 / dev > 0))) rt.bad("cuDeviceSetMemPool", "dev", "i32", dev);
+    if (!(typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0))) rt.bad("cuDeviceSetMemPool", "dev", "i32", dev);
     if (!(isPtr(pool))) rt.bad("cuDeviceSetMemPool", "pool", "pointer", pool);
     const r = raw.cuDeviceSetMemPool(dev, pool);
     if (rt.guards) rt.check("cuDeviceSetMemPool");
@@ -205,7 +205,7 @@ function cuDeviceGetMemPool$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGet
   const o0 = rt.out[0]!;
   return function cuDeviceGetMemPool(dev: CUdevice): CUmemoryPool {
     if (arguments.length !== 1) rt.arity("cuDeviceGetMemPool", "dev", 1, arguments.length);
-    if (!(typeof dev === "number" && (dev | 0) === dev && (dev !== 0 || 1 / dev > 0))) rt.bad("cuDeviceGetMemPool", "dev", "i32", dev);
+    if (!(typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0))) rt.bad("cuDeviceGetMemPool", "dev", "i32", dev);
     const r = raw.cuDeviceGetMemPool(o0, dev);
     if (rt.guards) rt.check("cuDeviceGetMemPool");
     if (r !== 0) rt.fail(r, "cuDeviceGetMemPool");
@@ -217,7 +217,7 @@ function cuDeviceGetDefaultMemPool$(raw: Raw, rt: CheckedRuntime): Checked["cuDe
   const o0 = rt.out[0]!;
   return function cuDeviceGetDefaultMemPool(dev: CUdevice): CUmemoryPool {
     if (arguments.length !== 1) rt.arity("cuDeviceGetDefaultMemPool", "dev", 1, arguments.length);
-    if (!(typeof dev === "number" && (dev | 0) === dev && (dev !== 0 || 1 / dev > 0))) rt.bad("cuDeviceGetDefaultMemPool", "dev", "i32", dev);
+    if (!(typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0))) rt.bad("cuDeviceGetDefaultMemPool", "dev", "i32", dev);
     const r = raw.cuDeviceGetDefaultMemPool(o0, dev);
     if (rt.guards) rt.check("cuDeviceGetDefaultMemPool");
     if (r !== 0) rt.fail(r, "cuDeviceGetDefaultMemPool");
@@ -230,8 +230,8 @@ function cuDeviceGetExecAffinitySupport$(raw: Raw, rt: CheckedRuntime): Checked[
   const i32 = rt.i32;
   return function cuDeviceGetExecAffinitySupport(type: CUexecAffinityType, dev: CUdevice): number {
     if (arguments.length !== 2) rt.arity("cuDeviceGetExecAffinitySupport", "type,dev", 2, arguments.length);
-    if (!(typeof type === "number" && (type >>> 0) === type && (type !== 0 || 1 / type > 0))) rt.bad("cuDeviceGetExecAffinitySupport", "type", "u32", type);
-    if (!(typeof dev === "number" && (dev | 0) === dev && (dev !== 0 || 1 / dev > 0))) rt.bad("cuDeviceGetExecAffinitySupport", "dev", "i32", dev);
+    if (!(typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0))) rt.bad("cuDeviceGetExecAffinitySupport", "type", "u32", type);
+    if (!(typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0))) rt.bad("cuDeviceGetExecAffinitySupport", "dev", "i32", dev);
     const r = raw.cuDeviceGetExecAffinitySupport(o0, type, dev);
     if (rt.guards) rt.check("cuDeviceGetExecAffinitySupport");
     if (r !== 0) rt.fail(r, "cuDeviceGetExecAffinitySupport");
@@ -242,8 +242,8 @@ function cuDeviceGetExecAffinitySupport$(raw: Raw, rt: CheckedRuntime): Checked[
 function cuFlushGPUDirectRDMAWrites$(raw: Raw, rt: CheckedRuntime): Checked["cuFlushGPUDirectRDMAWrites"] {
   return function cuFlushGPUDirectRDMAWrites(target: CUflushGPUDirectRDMAWritesTarget, scope: CUflushGPUDirectRDMAWritesScope): void {
     if (arguments.length !== 2) rt.arity("cuFlushGPUDirectRDMAWrites", "target,scope", 2, arguments.length);
-    if (!(typeof target === "number" && (target >>> 0) === target && (target !== 0 || 1 / target > 0))) rt.bad("cuFlushGPUDirectRDMAWrites", "target", "u32", target);
-    if (!(typeof scope === "number" && (scope >>> 0) === scope && (scope !== 0 || 1 / scope > 0))) rt.bad("cuFlushGPUDirectRDMAWrites", "scope", "u32", scope);
+    if (!(typeof target === "number" && (target >>> 0) === target && (+target !== 0 || 1 / target > 0))) rt.bad("cuFlushGPUDirectRDMAWrites", "target", "u32", target);
+    if (!(typeof scope === "number" && (scope >>> 0) === scope && (+scope !== 0 || 1 / scope > 0))) rt.bad("cuFlushGPUDirectRDMAWrites", "scope", "u32", scope);
     const r = raw.cuFlushGPUDirectRDMAWrites(target, scope);
     if (rt.guards) rt.check("cuFlushGPUDirectRDMAWrites");
     if (r !== 0) rt.fail(r, "cuFlushGPUDirectRDMAWrites");
@@ -253,7 +253,7 @@ function cuFlushGPUDirectRDMAWrites$(raw: Raw, rt: CheckedRuntime): Checked["cuF
 function cuDeviceGetProperties$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGetProperties"] {
   return function cuDeviceGetProperties(dev: CUdevice, prop?: CUdevprop_st): CUdevprop_st {
     if (arguments.length < 1 || arguments.length > 2) rt.arity("cuDeviceGetProperties", "dev,prop", 1, arguments.length);
-    if (!(typeof dev === "number" && (dev | 0) === dev && (dev !== 0 || 1 / dev > 0))) rt.bad("cuDeviceGetProperties", "dev", "i32", dev);
+    if (!(typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0))) rt.bad("cuDeviceGetProperties", "dev", "i32", dev);
     const $prop = prop === undefined ? rt.record(CUdevprop_st) : rt.recordArg(prop, CUdevprop_st, "cuDeviceGetProperties", "prop");
     const r = raw.cuDeviceGetProperties($prop.$pointer(), dev);
     if (rt.guards) rt.check("cuDeviceGetProperties");
@@ -268,7 +268,7 @@ function cuDeviceComputeCapability$(raw: Raw, rt: CheckedRuntime): Checked["cuDe
   const i32 = rt.i32;
   return function cuDeviceComputeCapability(dev: CUdevice): [major: number, minor: number] {
     if (arguments.length !== 1) rt.arity("cuDeviceComputeCapability", "dev", 1, arguments.length);
-    if (!(typeof dev === "number" && (dev | 0) === dev && (dev !== 0 || 1 / dev > 0))) rt.bad("cuDeviceComputeCapability", "dev", "i32", dev);
+    if (!(typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0))) rt.bad("cuDeviceComputeCapability", "dev", "i32", dev);
     const r = raw.cuDeviceComputeCapability(o0, o1, dev);
     if (rt.guards) rt.check("cuDeviceComputeCapability");
     if (r !== 0) rt.fail(r, "cuDeviceComputeCapability");
@@ -280,7 +280,7 @@ function cuDevicePrimaryCtxRetain$(raw: Raw, rt: CheckedRuntime): Checked["cuDev
   const o0 = rt.out[0]!;
   return function cuDevicePrimaryCtxRetain(dev: CUdevice): CUcontext {
     if (arguments.length !== 1) rt.arity("cuDevicePrimaryCtxRetain", "dev", 1, arguments.length);
-    if (!(typeof dev === "number" && (dev | 0) === dev && (dev !== 0 || 1 / dev > 0))) rt.bad("cuDevicePrimaryCtxRetain", "dev", "i32", dev);
+    if (!(typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0))) rt.bad("cuDevicePrimaryCtxRetain", "dev", "i32", dev);
     const r = raw.cuDevicePrimaryCtxRetain(o0, dev);
     if (rt.guards) rt.check("cuDevicePrimaryCtxRetain");
     if (r !== 0) rt.fail(r, "cuDevicePrimaryCtxRetain");
@@ -291,7 +291,7 @@ function cuDevicePrimaryCtxRetain$(raw: Raw, rt: CheckedRuntime): Checked["cuDev
 function cuDevicePrimaryCtxRelease$(raw: Raw, rt: CheckedRuntime): Checked["cuDevicePrimaryCtxRelease"] {
   return function cuDevicePrimaryCtxRelease(dev: CUdevice): void {
     if (arguments.length !== 1) rt.arity("cuDevicePrimaryCtxRelease", "dev", 1, arguments.length);
-    if (!(typeof dev === "number" && (dev | 0) === dev && (dev !== 0 || 1 / dev > 0))) rt.bad("cuDevicePrimaryCtxRelease", "dev", "i32", dev);
+    if (!(typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0))) rt.bad("cuDevicePrimaryCtxRelease", "dev", "i32", dev);
     const r = raw.cuDevicePrimaryCtxRelease(dev);
     if (rt.guards) rt.check("cuDevicePrimaryCtxRelease");
     if (r !== 0) rt.fail(r, "cuDevicePrimaryCtxRelease");
@@ -301,8 +301,8 @@ function cuDevicePrimaryCtxRelease$(raw: Raw, rt: CheckedRuntime): Checked["cuDe
 function cuDevicePrimaryCtxSetFlags$(raw: Raw, rt: CheckedRuntime): Checked["cuDevicePrimaryCtxSetFlags"] {
   return function cuDevicePrimaryCtxSetFlags(dev: CUdevice, flags: number): void {
     if (arguments.length !== 2) rt.arity("cuDevicePrimaryCtxSetFlags", "dev,flags", 2, arguments.length);
-    if (!(typeof dev === "number" && (dev | 0) === dev && (dev !== 0 || 1 / dev > 0))) rt.bad("cuDevicePrimaryCtxSetFlags", "dev", "i32", dev);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (flags !== 0 || 1 / flags > 0))) rt.bad("cuDevicePrimaryCtxSetFlags", "flags", "u32", flags);
+    if (!(typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0))) rt.bad("cuDevicePrimaryCtxSetFlags", "dev", "i32", dev);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cuDevicePrimaryCtxSetFlags", "flags", "u32", flags);
     const r = raw.cuDevicePrimaryCtxSetFlags(dev, flags);
     if (rt.guards) rt.check("cuDevicePrimaryCtxSetFlags");
     if (r !== 0) rt.fail(r, "cuDevicePrimaryCtxSetFlags");
@@ -316,7 +316,7 @@ function cuDevicePrimaryCtxGetState$(raw: Raw, rt: CheckedRuntime): Checked["cuD
   const u32 = rt.u32;
   return function cuDevicePrimaryCtxGetState(dev: CUdevice): [flags: number, active: number] {
     if (arguments.length !== 1) rt.arity("cuDevicePrimaryCtxGetState", "dev", 1, arguments.length);
-    if (!(typeof dev === "number" && (dev | 0) === dev && (dev !== 0 || 1 / dev > 0))) rt.bad("cuDevicePrimaryCtxGetState", "dev", "i32", dev);
+    if (!(typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0))) rt.bad("cuDevicePrimaryCtxGetState", "dev", "i32", dev);
     const r = raw.cuDevicePrimaryCtxGetState(dev, o0, o1);
     if (rt.guards) rt.check("cuDevicePrimaryCtxGetState");
     if (r !== 0) rt.fail(r, "cuDevicePrimaryCtxGetState");
@@ -327,7 +327,7 @@ function cuDevicePrimaryCtxGetState$(raw: Raw, rt: CheckedRuntime): Checked["cuD
 function cuDevicePrimaryCtxReset$(raw: Raw, rt: CheckedRuntime): Checked["cuDevicePrimaryCtxReset"] {
   return function cuDevicePrimaryCtxReset(dev: CUdevice): void {
     if (arguments.length !== 1) rt.arity("cuDevicePrimaryCtxReset", "dev", 1, arguments.length);
-    if (!(typeof dev === "number" && (dev | 0) === dev && (dev !== 0 || 1 / dev > 0))) rt.bad("cuDevicePrimaryCtxReset", "dev", "i32", dev);
+    if (!(typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0))) rt.bad("cuDevicePrimaryCtxReset", "dev", "i32", dev);
     const r = raw.cuDevicePrimaryCtxReset(dev);
     if (rt.guards) rt.check("cuDevicePrimaryCtxReset");
     if (r !== 0) rt.fail(r, "cuDevicePrimaryCtxReset");
@@ -338,8 +338,8 @@ function cuCtxCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxCreate"] {
   const o0 = rt.out[0]!;
   return function cuCtxCreate(flags: number, dev: CUdevice): CUcontext {
     if (arguments.length !== 2) rt.arity("cuCtxCreate", "flags,dev", 2, arguments.length);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (flags !== 0 || 1 / flags > 0))) rt.bad("cuCtxCreate", "flags", "u32", flags);
-    if (!(typeof dev === "number" && (dev | 0) === dev && (dev !== 0 || 1 / dev > 0))) rt.bad("cuCtxCreate", "dev", "i32", dev);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cuCtxCreate", "flags", "u32", flags);
+    if (!(typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0))) rt.bad("cuCtxCreate", "dev", "i32", dev);
     const r = raw.cuCtxCreate(o0, flags, dev);
     if (rt.guards) rt.check("cuCtxCreate");
     if (r !== 0) rt.fail(r, "cuCtxCreate");
@@ -351,9 +351,9 @@ function cuCtxCreate_v3$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxCreate_v3"
   const o0 = rt.out[0]!;
   return function cuCtxCreate_v3(paramsArray: PointerLike, numParams: number, flags: number, dev: CUdevice): CUcontext {
     if (arguments.length !== 4) rt.arity("cuCtxCreate_v3", "paramsArray,numParams,flags,dev", 4, arguments.length);
-    if (!(typeof numParams === "number" && (numParams | 0) === numParams && (numParams !== 0 || 1 / numParams > 0))) rt.bad("cuCtxCreate_v3", "numParams", "i32", numParams);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (flags !== 0 || 1 / flags > 0))) rt.bad("cuCtxCreate_v3", "flags", "u32", flags);
-    if (!(typeof dev === "number" && (dev | 0) === dev && (dev !== 0 || 1 / dev > 0))) rt.bad("cuCtxCreate_v3", "dev", "i32", dev);
+    if (!(typeof numParams === "number" && (numParams | 0) === numParams && (+numParams !== 0 || 1 / numParams > 0))) rt.bad("cuCtxCreate_v3", "numParams", "i32", numParams);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cuCtxCreate_v3", "flags", "u32", flags);
+    if (!(typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0))) rt.bad("cuCtxCreate_v3", "dev", "i32", dev);
     const r = raw.cuCtxCreate_v3(o0, rt.ptr(rt.expect(paramsArray, CUexecAffinityParam_st, "cuCtxCreate_v3", "paramsArray"), "cuCtxCreate_v3", "paramsArray"), numParams, flags, dev);
     if (rt.guards) rt.check("cuCtxCreate_v3");
     if (r !== 0) rt.fail(r, "cuCtxCreate_v3");
@@ -443,7 +443,7 @@ function cuCtxGetFlags$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxGetFlags"] 
 function cuCtxSetFlags$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxSetFlags"] {
   return function cuCtxSetFlags(flags: number): void {
     if (arguments.length !== 1) rt.arity("cuCtxSetFlags", "flags", 1, arguments.length);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (flags !== 0 || 1 / flags > 0))) rt.bad("cuCtxSetFlags", "flags", "u32", flags);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cuCtxSetFlags", "flags", "u32", flags);
     const r = raw.cuCtxSetFlags(flags);
     if (rt.guards) rt.check("cuCtxSetFlags");
     if (r !== 0) rt.fail(r, "cuCtxSetFlags");
@@ -476,7 +476,7 @@ function cuCtxSynchronize$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxSynchron
 function cuCtxSetLimit$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxSetLimit"] {
   return function cuCtxSetLimit(limit: CUlimit, value: bigint | number): void {
     if (arguments.length !== 2) rt.arity("cuCtxSetLimit", "limit,value", 2, arguments.length);
-    if (!(typeof limit === "number" && (limit >>> 0) === limit && (limit !== 0 || 1 / limit > 0))) rt.bad("cuCtxSetLimit", "limit", "u32", limit);
+    if (!(typeof limit === "number" && (limit >>> 0) === limit && (+limit !== 0 || 1 / limit > 0))) rt.bad("cuCtxSetLimit", "limit", "u32", limit);
     if (!((typeof value === "bigint" ? value >= 0n && value <= 18446744073709551615n : Number.isSafeInteger(value) && value >= 0))) rt.bad("cuCtxSetLimit", "value", "u64", value);
     const r = raw.cuCtxSetLimit(limit, value);
     if (rt.guards) rt.check("cuCtxSetLimit");
@@ -489,7 +489,7 @@ function cuCtxGetLimit$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxGetLimit"] 
   const u64 = rt.u64;
   return function cuCtxGetLimit(limit: CUlimit): bigint {
     if (arguments.length !== 1) rt.arity("cuCtxGetLimit", "limit", 1, arguments.length);
-    if (!(typeof limit === "number" && (limit >>> 0) === limit && (limit !== 0 || 1 / limit > 0))) rt.bad("cuCtxGetLimit", "limit", "u32", limit);
+    if (!(typeof limit === "number" && (limit >>> 0) === limit && (+limit !== 0 || 1 / limit > 0))) rt.bad("cuCtxGetLimit", "limit", "u32", limit);
     const r = raw.cuCtxGetLimit(o0, limit);
     if (rt.guards) rt.check("cuCtxGetLimit");
     if (r !== 0) rt.fail(r, "cuCtxGetLimit");
@@ -512,7 +512,7 @@ function cuCtxGetCacheConfig$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxGetCa
 function cuCtxSetCacheConfig$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxSetCacheConfig"] {
   return function cuCtxSetCacheConfig(config: CUfunc_cache): void {
     if (arguments.length !== 1) rt.arity("cuCtxSetCacheConfig", "config", 1, arguments.length);
-    if (!(typeof config === "number" && (config >>> 0) === config && (config !== 0 || 1 / config > 0))) rt.bad("cuCtxSetCacheConfig", "config", "u32", config);
+    if (!(typeof config === "number" && (config >>> 0) === config && (+config !== 0 || 1 / config > 0))) rt.bad("cuCtxSetCacheConfig", "config", "u32", config);
     const r = raw.cuCtxSetCacheConfig(config);
     if (rt.guards) rt.check("cuCtxSetCacheConfig");
     if (r !== 0) rt.fail(r, "cuCtxSetCacheConfig");
@@ -558,7 +558,7 @@ function cuCtxResetPersistingL2Cache$(raw: Raw, rt: CheckedRuntime): Checked["cu
 function cuCtxGetExecAffinity$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxGetExecAffinity"] {
   return function cuCtxGetExecAffinity(type: CUexecAffinityType, pExecAffinity?: CUexecAffinityParam_st): CUexecAffinityParam_st {
     if (arguments.length < 1 || arguments.length > 2) rt.arity("cuCtxGetExecAffinity", "type,pExecAffinity", 1, arguments.length);
-    if (!(typeof type === "number" && (type >>> 0) === type && (type !== 0 || 1 / type > 0))) rt.bad("cuCtxGetExecAffinity", "type", "u32", type);
+    if (!(typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0))) rt.bad("cuCtxGetExecAffinity", "type", "u32", type);
     const $pExecAffinity = pExecAffinity === undefined ? rt.record(CUexecAffinityParam_st) : rt.recordArg(pExecAffinity, CUexecAffinityParam_st, "cuCtxGetExecAffinity", "pExecAffinity");
     const r = raw.cuCtxGetExecAffinity($pExecAffinity.$pointer(), type);
     if (rt.guards) rt.check("cuCtxGetExecAffinity");
@@ -571,7 +571,7 @@ function cuCtxAttach$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxAttach"] {
   const o0 = rt.out[0]!;
   return function cuCtxAttach(flags: number): CUcontext {
     if (arguments.length !== 1) rt.arity("cuCtxAttach", "flags", 1, arguments.length);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (flags !== 0 || 1 / flags > 0))) rt.bad("cuCtxAttach", "flags", "u32", flags);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cuCtxAttach", "flags", "u32", flags);
     const r = raw.cuCtxAttach(o0, flags);
     if (rt.guards) rt.check("cuCtxAttach");
     if (r !== 0) rt.fail(r, "cuCtxAttach");
@@ -605,7 +605,7 @@ function cuCtxGetSharedMemConfig$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxG
 function cuCtxSetSharedMemConfig$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxSetSharedMemConfig"] {
   return function cuCtxSetSharedMemConfig(config: CUsharedconfig): void {
     if (arguments.length !== 1) rt.arity("cuCtxSetSharedMemConfig", "config", 1, arguments.length);
-    if (!(typeof config === "number" && (config >>> 0) === config && (config !== 0 || 1 / config > 0))) rt.bad("cuCtxSetSharedMemConfig", "config", "u32", config);
+    if (!(typeof config === "number" && (config >>> 0) === config && (+config !== 0 || 1 / config > 0))) rt.bad("cuCtxSetSharedMemConfig", "config", "u32", config);
     const r = raw.cuCtxSetSharedMemConfig(config);
     if (rt.guards) rt.check("cuCtxSetSharedMemConfig");
     if (r !== 0) rt.fail(r, "cuCtxSetSharedMemConfig");
@@ -638,7 +638,7 @@ function cuModuleLoadDataEx$(raw: Raw, rt: CheckedRuntime): Checked["cuModuleLoa
   const o0 = rt.out[0]!;
   return function cuModuleLoadDataEx(image: PointerLike, numOptions: number, options: PointerLike, optionValues: PointerLike): CUmodule {
     if (arguments.length !== 4) rt.arity("cuModuleLoadDataEx", "image,numOptions,options,optionValues", 4, arguments.length);
-    if (!(typeof numOptions === "number" && (numOptions >>> 0) === numOptions && (numOptions !== 0 || 1 / numOptions > 0))) rt.bad("cuModuleLoadDataEx", "numOptions", "u32", numOptions);
+    if (!(typeof numOptions === "number" && (numOptions >>> 0) === numOptions && (+numOptions !== 0 || 1 / numOptions > 0))) rt.bad("cuModuleLoadDataEx", "numOptions", "u32", numOptions);
     const r = raw.cuModuleLoadDataEx(o0, rt.ptr(image, "cuModuleLoadDataEx", "image"), numOptions, rt.sized(options, numOptions, 4, "cuModuleLoadDataEx", "options"), rt.ptr(optionValues, "cuModuleLoadDataEx", "optionValues"));
     if (rt.guards) rt.check("cuModuleLoadDataEx");
     if (r !== 0) rt.fail(r, "cuModuleLoadDataEx");
@@ -712,7 +712,7 @@ function cuModuleEnumerateFunctions$(raw: Raw, rt: CheckedRuntime): Checked["cuM
   const A_cuModuleEnumerateFunctions: ArraySpec = { elements: [{ kind: "pointer", size: 8 }], count: null, query: false, retry: [] };
   return function cuModuleEnumerateFunctions(numFunctions: number, mod: CUmodule): CUfunction[] {
     if (arguments.length !== 2) rt.arity("cuModuleEnumerateFunctions", "numFunctions,mod", 2, arguments.length);
-    if (!(typeof numFunctions === "number" && (numFunctions >>> 0) === numFunctions && (numFunctions !== 0 || 1 / numFunctions > 0))) rt.bad("cuModuleEnumerateFunctions", "numFunctions", "u32", numFunctions);
+    if (!(typeof numFunctions === "number" && (numFunctions >>> 0) === numFunctions && (+numFunctions !== 0 || 1 / numFunctions > 0))) rt.bad("cuModuleEnumerateFunctions", "numFunctions", "u32", numFunctions);
     if (!(isPtr(mod))) rt.bad("cuModuleEnumerateFunctions", "mod", "pointer", mod);
     const a = rt.arrays("cuModuleEnumerateFunctions", A_cuModuleEnumerateFunctions, numFunctions, (p) => raw.cuModuleEnumerateFunctions(p[0]!, numFunctions, mod));
     return a[0] as CUfunction[];
@@ -738,7 +738,7 @@ function cuLinkCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuLinkCreate"] {
   const o0 = rt.out[0]!;
   return function cuLinkCreate(numOptions: number, options: PointerLike, optionValues: PointerLike): CUlinkState {
     if (arguments.length !== 3) rt.arity("cuLinkCreate", "numOptions,options,optionValues", 3, arguments.length);
-    if (!(typeof numOptions === "number" && (numOptions >>> 0) === numOptions && (numOptions !== 0 || 1 / numOptions > 0))) rt.bad("cuLinkCreate", "numOptions", "u32", numOptions);
+    if (!(typeof numOptions === "number" && (numOptions >>> 0) === numOptions && (+numOptions !== 0 || 1 / numOptions > 0))) rt.bad("cuLinkCreate", "numOptions", "u32", numOptions);
     const r = raw.cuLinkCreate(numOptions, rt.sized(options, numOptions, 4, "cuLinkCreate", "options"), rt.ptr(optionValues, "cuLinkCreate", "optionValues"), o0);
     if (rt.guards) rt.check("cuLinkCreate");
     if (r !== 0) rt.fail(r, "cuLinkCreate");
@@ -751,9 +751,9 @@ function cuLinkAddData$(raw: Raw, rt: CheckedRuntime): Checked["cuLinkAddData"] 
   return function cuLinkAddData(state: CUlinkState, type: CUjitInputType, data: PointerLike, size: bigint | number, name: string | PointerLike, numOptions: number, options: PointerLike, optionValues: PointerLike): void {
     if (arguments.length !== 8) rt.arity("cuLinkAddData", "state,type,data,size,name,numOptions,options,optionValues", 8, arguments.length);
     if (!(isPtr(state))) rt.bad("cuLinkAddData", "state", "pointer", state);
-    if (!(typeof type === "number" && (type >>> 0) === type && (type !== 0 || 1 / type > 0))) rt.bad("cuLinkAddData", "type", "u32", type);
+    if (!(typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0))) rt.bad("cuLinkAddData", "type", "u32", type);
     if (!((typeof size === "bigint" ? size >= 0n && size <= 18446744073709551615n : Number.isSafeInteger(size) && size >= 0))) rt.bad("cuLinkAddData", "size", "u64", size);
-    if (!(typeof numOptions === "number" && (numOptions >>> 0) === numOptions && (numOptions !== 0 || 1 / numOptions > 0))) rt.bad("cuLinkAddData", "numOptions", "u32", numOptions);
+    if (!(typeof numOptions === "number" && (numOptions >>> 0) === numOptions && (+numOptions !== 0 || 1 / numOptions > 0))) rt.bad("cuLinkAddData", "numOptions", "u32", numOptions);
     const r = raw.cuLinkAddData(state, type, rt.sized(data, size, 1, "cuLinkAddData", "data"), size, rt.cstr(name, 0, "cuLinkAddData", "name"), numOptions, rt.sized(options, numOptions, 4, "cuLinkAddData", "options"), rt.ptr(optionValues, "cuLinkAddData", "optionValues"));
     if (rt.guards) rt.check("cuLinkAddData");
     if (r !== 0) rt.fail(r, "cuLinkAddData", state);
@@ -765,8 +765,8 @@ function cuLinkAddFile$(raw: Raw, rt: CheckedRuntime): Checked["cuLinkAddFile"] 
   return function cuLinkAddFile(state: CUlinkState, type: CUjitInputType, path: string | PointerLike, numOptions: number, options: PointerLike, optionValues: PointerLike): void {
     if (arguments.length !== 6) rt.arity("cuLinkAddFile", "state,type,path,numOptions,options,optionValues", 6, arguments.length);
     if (!(isPtr(state))) rt.bad("cuLinkAddFile", "state", "pointer", state);
-    if (!(typeof type === "number" && (type >>> 0) === type && (type !== 0 || 1 / type > 0))) rt.bad("cuLinkAddFile", "type", "u32", type);
-    if (!(typeof numOptions === "number" && (numOptions >>> 0) === numOptions && (numOptions !== 0 || 1 / numOptions > 0))) rt.bad("cuLinkAddFile", "numOptions", "u32", numOptions);
+    if (!(typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0))) rt.bad("cuLinkAddFile", "type", "u32", type);
+    if (!(typeof numOptions === "number" && (numOptions >>> 0) === numOptions && (+numOptions !== 0 || 1 / numOptions > 0))) rt.bad("cuLinkAddFile", "numOptions", "u32", numOptions);
     const r = raw.cuLinkAddFile(state, type, rt.cstr(path, 0, "cuLinkAddFile", "path"), numOptions, rt.sized(options, numOptions, 4, "cuLinkAddFile", "options"), rt.ptr(optionValues, "cuLinkAddFile", "optionValues"));
     if (rt.guards) rt.check("cuLinkAddFile");
     if (r !== 0) rt.fail(r, "cuLinkAddFile", state);
@@ -829,8 +829,8 @@ function cuLibraryLoadData$(raw: Raw, rt: CheckedRuntime): Checked["cuLibraryLoa
   const o0 = rt.out[0]!;
   return function cuLibraryLoadData(code: PointerLike, jitOptions: PointerLike, jitOptionsValues: PointerLike, numJitOptions: number, libraryOptions: PointerLike, libraryOptionValues: PointerLike, numLibraryOptions: number): CUlibrary {
     if (arguments.length !== 7) rt.arity("cuLibraryLoadData", "code,jitOptions,jitOptionsValues,numJitOptions,libraryOptions,libraryOptionValues,numLibraryOptions", 7, arguments.length);
-    if (!(typeof numJitOptions === "number" && (numJitOptions >>> 0) === numJitOptions && (numJitOptions !== 0 || 1 / numJitOptions > 0))) rt.bad("cuLibraryLoadData", "numJitOptions", "u32", numJitOptions);
-    if (!(typeof numLibraryOptions === "number" && (numLibraryOptions >>> 0) === numLibraryOptions && (numLibraryOptions !== 0 || 1 / numLibraryOptions > 0))) rt.bad("cuLibraryLoadData", "numLibraryOptions", "u32", numLibraryOptions);
+    if (!(typeof numJitOptions === "number" && (numJitOptions >>> 0) === numJitOptions && (+numJitOptions !== 0 || 1 / numJitOptions > 0))) rt.bad("cuLibraryLoadData", "numJitOptions", "u32", numJitOptions);
+    if (!(typeof numLibraryOptions === "number" && (numLibraryOptions >>> 0) === numLibraryOptions && (+numLibraryOptions !== 0 || 1 / numLibraryOptions > 0))) rt.bad("cuLibraryLoadData", "numLibraryOptions", "u32", numLibraryOptions);
     const r = raw.cuLibraryLoadData(o0, rt.ptr(code, "cuLibraryLoadData", "code"), rt.sized(jitOptions, numJitOptions, 4, "cuLibraryLoadData", "jitOptions"), rt.ptr(jitOptionsValues, "cuLibraryLoadData", "jitOptionsValues"), numJitOptions, rt.sized(libraryOptions, numLibraryOptions, 4, "cuLibraryLoadData", "libraryOptions"), rt.ptr(libraryOptionValues, "cuLibraryLoadData", "libraryOptionValues"), numLibraryOptions);
     if (rt.guards) rt.check("cuLibraryLoadData");
     if (r !== 0) rt.fail(r, "cuLibraryLoadData");
@@ -842,8 +842,8 @@ function cuLibraryLoadFromFile$(raw: Raw, rt: CheckedRuntime): Checked["cuLibrar
   const o0 = rt.out[0]!;
   return function cuLibraryLoadFromFile(fileName: string | PointerLike, jitOptions: PointerLike, jitOptionsValues: PointerLike, numJitOptions: number, libraryOptions: PointerLike, libraryOptionValues: PointerLike, numLibraryOptions: number): CUlibrary {
     if (arguments.length !== 7) rt.arity("cuLibraryLoadFromFile", "fileName,jitOptions,jitOptionsValues,numJitOptions,libraryOptions,libraryOptionValues,numLibraryOptions", 7, arguments.length);
-    if (!(typeof numJitOptions === "number" && (numJitOptions >>> 0) === numJitOptions && (numJitOptions !== 0 || 1 / numJitOptions > 0))) rt.bad("cuLibraryLoadFromFile", "numJitOptions", "u32", numJitOptions);
-    if (!(typeof numLibraryOptions === "number" && (numLibraryOptions >>> 0) === numLibraryOptions && (numLibraryOptions !== 0 || 1 / numLibraryOptions > 0))) rt.bad("cuLibraryLoadFromFile", "numLibraryOptions", "u32", numLibraryOptions);
+    if (!(typeof numJitOptions === "number" && (numJitOptions >>> 0) === numJitOptions && (+numJitOptions !== 0 || 1 / numJitOptions > 0))) rt.bad("cuLibraryLoadFromFile", "numJitOptions", "u32", numJitOptions);
+    if (!(typeof numLibraryOptions === "number" && (numLibraryOptions >>> 0) === numLibraryOptions && (+numLibraryOptions !== 0 || 1 / numLibraryOptions > 0))) rt.bad("cuLibraryLoadFromFile", "numLibraryOptions", "u32", numLibraryOptions);
     const r = raw.cuLibraryLoadFromFile(o0, rt.cstr(fileName, 0, "cuLibraryLoadFromFile", "fileName"), rt.sized(jitOptions, numJitOptions, 4, "cuLibraryLoadFromFile", "jitOptions"), rt.ptr(jitOptionsValues, "cuLibraryLoadFromFile", "jitOptionsValues"), numJitOptions, rt.sized(libraryOptions, numLibraryOptions, 4, "cuLibraryLoadFromFile", "libraryOptions"), rt.ptr(libraryOptionValues, "cuLibraryLoadFromFile", "libraryOptionValues"), numLibraryOptions);
     if (rt.guards) rt.check("cuLibraryLoadFromFile");
     if (r !== 0) rt.fail(r, "cuLibraryLoadFromFile");
@@ -894,7 +894,7 @@ function cuLibraryEnumerateKernels$(raw: Raw, rt: CheckedRuntime): Checked["cuLi
   const A_cuLibraryEnumerateKernels: ArraySpec = { elements: [{ kind: "pointer", size: 8 }], count: null, query: false, retry: [] };
   return function cuLibraryEnumerateKernels(numKernels: number, lib: CUlibrary): CUkernel[] {
     if (arguments.length !== 2) rt.arity("cuLibraryEnumerateKernels", "numKernels,lib", 2, arguments.length);
-    if (!(typeof numKernels === "number" && (numKernels >>> 0) === numKernels && (numKernels !== 0 || 1 / numKernels > 0))) rt.bad("cuLibraryEnumerateKernels", "numKernels", "u32", numKernels);
+    if (!(typeof numKernels === "number" && (numKernels >>> 0) === numKernels && (+numKernels !== 0 || 1 / numKernels > 0))) rt.bad("cuLibraryEnumerateKernels", "numKernels", "u32", numKernels);
     if (!(isPtr(lib))) rt.bad("cuLibraryEnumerateKernels", "lib", "pointer", lib);
     const a = rt.arrays("cuLibraryEnumerateKernels", A_cuLibraryEnumerateKernels, numKernels, (p) => raw.cuLibraryEnumerateKernels(p[0]!, numKernels, lib));
     return a[0] as CUkernel[];
@@ -976,9 +976,9 @@ function cuKernelGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuKernelG
   const isPtr = rt.isPointer;
   return function cuKernelGetAttribute(attrib: CUfunction_attribute, kernel: CUkernel, dev: CUdevice): number {
     if (arguments.length !== 3) rt.arity("cuKernelGetAttribute", "attrib,kernel,dev", 3, arguments.length);
-    if (!(typeof attrib === "number" && (attrib >>> 0) === attrib && (attrib !== 0 || 1 / attrib > 0))) rt.bad("cuKernelGetAttribute", "attrib", "u32", attrib);
+    if (!(typeof attrib === "number" && (attrib >>> 0) === attrib && (+attrib !== 0 || 1 / attrib > 0))) rt.bad("cuKernelGetAttribute", "attrib", "u32", attrib);
     if (!(isPtr(kernel))) rt.bad("cuKernelGetAttribute", "kernel", "pointer", kernel);
-    if (!(typeof dev === "number" && (dev | 0) === dev && (dev !== 0 || 1 / dev > 0))) rt.bad("cuKernelGetAttribute", "dev", "i32", dev);
+    if (!(typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0))) rt.bad("cuKernelGetAttribute", "dev", "i32", dev);
     const r = raw.cuKernelGetAttribute(o0, attrib, kernel, dev);
     if (rt.guards) rt.check("cuKernelGetAttribute");
     if (r !== 0) rt.fail(r, "cuKernelGetAttribute");
@@ -990,10 +990,10 @@ function cuKernelSetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuKernelS
   const isPtr = rt.isPointer;
   return function cuKernelSetAttribute(attrib: CUfunction_attribute, val: number, kernel: CUkernel, dev: CUdevice): void {
     if (arguments.length !== 4) rt.arity("cuKernelSetAttribute", "attrib,val,kernel,dev", 4, arguments.length);
-    if (!(typeof attrib === "number" && (attrib >>> 0) === attrib && (attrib !== 0 || 1 / attrib > 0))) rt.bad("cuKernelSetAttribute", "attrib", "u32", attrib);
-    if (!(typeof val === "number" && (val | 0) === val && (val !== 0 || 1 / val > 0))) rt.bad("cuKernelSetAttribute", "val", "i32", val);
+    if (!(typeof attrib === "number" && (attrib >>> 0) === attrib && (+attrib !== 0 || 1 / attrib > 0))) rt.bad("cuKernelSetAttribute", "attrib", "u32", attrib);
+    if (!(typeof val === "number" && (val | 0) === val && (+val !== 0 || 1 / val > 0))) rt.bad("cuKernelSetAttribute", "val", "i32", val);
     if (!(isPtr(kernel))) rt.bad("cuKernelSetAttribute", "kernel", "pointer", kernel);
-    if (!(typeof dev === "number" && (dev | 0) === dev && (dev !== 0 || 1 / dev > 0))) rt.bad("cuKernelSetAttribute", "dev", "i32", dev);
+    if (!(typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0))) rt.bad("cuKernelSetAttribute", "dev", "i32", dev);
     const r = raw.cuKernelSetAttribute(attrib, val, kernel, dev);
     if (rt.guards) rt.check("cuKernelSetAttribute");
     if (r !== 0) rt.fail(r, "cuKernelSetAttribute");
@@ -1005,8 +1005,8 @@ function cuKernelSetCacheConfig$(raw: Raw, rt: CheckedRuntime): Checked["cuKerne
   return function cuKernelSetCacheConfig(kernel: CUkernel, config: CUfunc_cache, dev: CUdevice): void {
     if (arguments.length !== 3) rt.arity("cuKernelSetCacheConfig", "kernel,config,dev", 3, arguments.length);
     if (!(isPtr(kernel))) rt.bad("cuKernelSetCacheConfig", "kernel", "pointer", kernel);
-    if (!(typeof config === "number" && (config >>> 0) === config && (config !== 0 || 1 / config > 0))) rt.bad("cuKernelSetCacheConfig", "config", "u32", config);
-    if (!(typeof dev === "number" && (dev | 0) === dev && (dev !== 0 || 1 / dev > 0))) rt.bad("cuKernelSetCacheConfig", "dev", "i32", dev);
+    if (!(typeof config === "number" && (config >>> 0) === config && (+config !== 0 || 1 / config > 0))) rt.bad("cuKernelSetCacheConfig", "config", "u32", config);
+    if (!(typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0))) rt.bad("cuKernelSetCacheConfig", "dev", "i32", dev);
     const r = raw.cuKernelSetCacheConfig(kernel, config, dev);
     if (rt.guards) rt.check("cuKernelSetCacheConfig");
     if (r !== 0) rt.fail(r, "cuKernelSetCacheConfig", kernel);
@@ -1076,7 +1076,7 @@ function cuMemAllocPitch$(raw: Raw, rt: CheckedRuntime): Checked["cuMemAllocPitc
     if (arguments.length !== 3) rt.arity("cuMemAllocPitch", "WidthInBytes,Height,ElementSizeBytes", 3, arguments.length);
     if (!((typeof WidthInBytes === "bigint" ? WidthInBytes >= 0n && WidthInBytes <= 18446744073709551615n : Number.isSafeInteger(WidthInBytes) && WidthInBytes >= 0))) rt.bad("cuMemAllocPitch", "WidthInBytes", "u64", WidthInBytes);
     if (!((typeof Height === "bigint" ? Height >= 0n && Height <= 18446744073709551615n : Number.isSafeInteger(Height) && Height >= 0))) rt.bad("cuMemAllocPitch", "Height", "u64", Height);
-    if (!(typeof ElementSizeBytes === "number" && (ElementSizeBytes >>> 0) === ElementSizeBytes && (ElementSizeBytes !== 0 || 1 / ElementSizeBytes > 0))) rt.bad("cuMemAllocPitch", "ElementSizeBytes", "u32", ElementSizeBytes);
+    if (!(typeof ElementSizeBytes === "number" && (ElementSizeBytes >>> 0) === ElementSizeBytes && (+ElementSizeBytes !== 0 || 1 / ElementSizeBytes > 0))) rt.bad("cuMemAllocPitch", "ElementSizeBytes", "u32", ElementSizeBytes);
     const r = raw.cuMemAllocPitch(o0, o1, WidthInBytes, Height, ElementSizeBytes);
     if (rt.guards) rt.check("cuMemAllocPitch");
     if (r !== 0) rt.fail(r, "cuMemAllocPitch");
@@ -1134,7 +1134,7 @@ function cuMemHostAlloc$(raw: Raw, rt: CheckedRuntime): Checked["cuMemHostAlloc"
   return function cuMemHostAlloc(bytesize: bigint | number, Flags: number): Pointer {
     if (arguments.length !== 2) rt.arity("cuMemHostAlloc", "bytesize,Flags", 2, arguments.length);
     if (!((typeof bytesize === "bigint" ? bytesize >= 0n && bytesize <= 18446744073709551615n : Number.isSafeInteger(bytesize) && bytesize >= 0))) rt.bad("cuMemHostAlloc", "bytesize", "u64", bytesize);
-    if (!(typeof Flags === "number" && (Flags >>> 0) === Flags && (Flags !== 0 || 1 / Flags > 0))) rt.bad("cuMemHostAlloc", "Flags", "u32", Flags);
+    if (!(typeof Flags === "number" && (Flags >>> 0) === Flags && (+Flags !== 0 || 1 / Flags > 0))) rt.bad("cuMemHostAlloc", "Flags", "u32", Flags);
     const r = raw.cuMemHostAlloc(o0, bytesize, Flags);
     if (rt.guards) rt.check("cuMemHostAlloc");
     if (r !== 0) rt.fail(r, "cuMemHostAlloc");
@@ -1147,7 +1147,7 @@ function cuMemHostGetDevicePointer$(raw: Raw, rt: CheckedRuntime): Checked["cuMe
   const u64 = rt.u64;
   return function cuMemHostGetDevicePointer(p: PointerLike, Flags: number): CUdeviceptr {
     if (arguments.length !== 2) rt.arity("cuMemHostGetDevicePointer", "p,Flags", 2, arguments.length);
-    if (!(typeof Flags === "number" && (Flags >>> 0) === Flags && (Flags !== 0 || 1 / Flags > 0))) rt.bad("cuMemHostGetDevicePointer", "Flags", "u32", Flags);
+    if (!(typeof Flags === "number" && (Flags >>> 0) === Flags && (+Flags !== 0 || 1 / Flags > 0))) rt.bad("cuMemHostGetDevicePointer", "Flags", "u32", Flags);
     const r = raw.cuMemHostGetDevicePointer(o0, rt.ptr(p, "cuMemHostGetDevicePointer", "p"), Flags);
     if (rt.guards) rt.check("cuMemHostGetDevicePointer");
     if (r !== 0) rt.fail(r, "cuMemHostGetDevicePointer");
@@ -1173,7 +1173,7 @@ function cuMemAllocManaged$(raw: Raw, rt: CheckedRuntime): Checked["cuMemAllocMa
   return function cuMemAllocManaged(bytesize: bigint | number, flags: number): CUdeviceptr {
     if (arguments.length !== 2) rt.arity("cuMemAllocManaged", "bytesize,flags", 2, arguments.length);
     if (!((typeof bytesize === "bigint" ? bytesize >= 0n && bytesize <= 18446744073709551615n : Number.isSafeInteger(bytesize) && bytesize >= 0))) rt.bad("cuMemAllocManaged", "bytesize", "u64", bytesize);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (flags !== 0 || 1 / flags > 0))) rt.bad("cuMemAllocManaged", "flags", "u32", flags);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cuMemAllocManaged", "flags", "u32", flags);
     const r = raw.cuMemAllocManaged(o0, bytesize, flags);
     if (rt.guards) rt.check("cuMemAllocManaged");
     if (r !== 0) rt.fail(r, "cuMemAllocManaged");
@@ -1186,7 +1186,7 @@ function cuDeviceRegisterAsyncNotification$(raw: Raw, rt: CheckedRuntime): Check
   const isPtr = rt.isPointer;
   return function cuDeviceRegisterAsyncNotification(device: CUdevice, callbackFunc: CUasyncCallback, userData: PointerLike): CUasyncCallbackHandle {
     if (arguments.length !== 3) rt.arity("cuDeviceRegisterAsyncNotification", "device,callbackFunc,userData", 3, arguments.length);
-    if (!(typeof device === "number" && (device | 0) === device && (device !== 0 || 1 / device > 0))) rt.bad("cuDeviceRegisterAsyncNotification", "device", "i32", device);
+    if (!(typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0))) rt.bad("cuDeviceRegisterAsyncNotification", "device", "i32", device);
     if (!(isPtr(callbackFunc))) rt.bad("cuDeviceRegisterAsyncNotification", "callbackFunc", "function", callbackFunc);
     const r = raw.cuDeviceRegisterAsyncNotification(device, callbackFunc, rt.ptr(userData, "cuDeviceRegisterAsyncNotification", "userData"), o0);
     if (rt.guards) rt.check("cuDeviceRegisterAsyncNotification");
@@ -1199,7 +1199,7 @@ function cuDeviceUnregisterAsyncNotification$(raw: Raw, rt: CheckedRuntime): Che
   const isPtr = rt.isPointer;
   return function cuDeviceUnregisterAsyncNotification(device: CUdevice, callback: CUasyncCallbackHandle): void {
     if (arguments.length !== 2) rt.arity("cuDeviceUnregisterAsyncNotification", "device,callback", 2, arguments.length);
-    if (!(typeof device === "number" && (device | 0) === device && (device !== 0 || 1 / device > 0))) rt.bad("cuDeviceUnregisterAsyncNotification", "device", "i32", device);
+    if (!(typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0))) rt.bad("cuDeviceUnregisterAsyncNotification", "device", "i32", device);
     if (!(isPtr(callback))) rt.bad("cuDeviceUnregisterAsyncNotification", "callback", "pointer", callback);
     const r = raw.cuDeviceUnregisterAsyncNotification(device, callback);
     if (rt.guards) rt.check("cuDeviceUnregisterAsyncNotification");
@@ -1223,9 +1223,9 @@ function cuDeviceGetPCIBusId$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGe
   const A_cuDeviceGetPCIBusId: ArraySpec = { elements: [{ kind: "string", size: 1 }], count: null, query: false, retry: [] };
   return function cuDeviceGetPCIBusId(len: number, dev: CUdevice): string {
     if (arguments.length !== 2) rt.arity("cuDeviceGetPCIBusId", "len,dev", 2, arguments.length);
-    if (!(typeof len === "number" && (len | 0) === len && (len !== 0 || 1 / len > 0))) rt.bad("cuDeviceGetPCIBusId", "len", "i32", len);
+    if (!(typeof len === "number" && (len | 0) === len && (+len !== 0 || 1 / len > 0))) rt.bad("cuDeviceGetPCIBusId", "len", "i32", len);
     rt.count(len, "cuDeviceGetPCIBusId", "len");
-    if (!(typeof dev === "number" && (dev | 0) === dev && (dev !== 0 || 1 / dev > 0))) rt.bad("cuDeviceGetPCIBusId", "dev", "i32", dev);
+    if (!(typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0))) rt.bad("cuDeviceGetPCIBusId", "dev", "i32", dev);
     const a = rt.arrays("cuDeviceGetPCIBusId", A_cuDeviceGetPCIBusId, len, (p) => raw.cuDeviceGetPCIBusId(p[0]!, len, dev));
     return a[0] as string;
   };
@@ -1272,7 +1272,7 @@ function cuIpcOpenMemHandle$(raw: Raw, rt: CheckedRuntime): Checked["cuIpcOpenMe
   const u64 = rt.u64;
   return function cuIpcOpenMemHandle(handle: Uint8Array | CUipcMemHandle_st, Flags: number): CUdeviceptr {
     if (arguments.length !== 2) rt.arity("cuIpcOpenMemHandle", "handle,Flags", 2, arguments.length);
-    if (!(typeof Flags === "number" && (Flags >>> 0) === Flags && (Flags !== 0 || 1 / Flags > 0))) rt.bad("cuIpcOpenMemHandle", "Flags", "u32", Flags);
+    if (!(typeof Flags === "number" && (Flags >>> 0) === Flags && (+Flags !== 0 || 1 / Flags > 0))) rt.bad("cuIpcOpenMemHandle", "Flags", "u32", Flags);
     const r = raw.cuIpcOpenMemHandle(o0, rt.struct(handle, 64, "cuIpcOpenMemHandle", "handle", CUipcMemHandle_st), Flags);
     if (rt.guards) rt.check("cuIpcOpenMemHandle");
     if (r !== 0) rt.fail(r, "cuIpcOpenMemHandle");
@@ -1294,7 +1294,7 @@ function cuMemHostRegister$(raw: Raw, rt: CheckedRuntime): Checked["cuMemHostReg
   return function cuMemHostRegister(p: PointerLike, bytesize: bigint | number, Flags: number): void {
     if (arguments.length !== 3) rt.arity("cuMemHostRegister", "p,bytesize,Flags", 3, arguments.length);
     if (!((typeof bytesize === "bigint" ? bytesize >= 0n && bytesize <= 18446744073709551615n : Number.isSafeInteger(bytesize) && bytesize >= 0))) rt.bad("cuMemHostRegister", "bytesize", "u64", bytesize);
-    if (!(typeof Flags === "number" && (Flags >>> 0) === Flags && (Flags !== 0 || 1 / Flags > 0))) rt.bad("cuMemHostRegister", "Flags", "u32", Flags);
+    if (!(typeof Flags === "number" && (Flags >>> 0) === Flags && (+Flags !== 0 || 1 / Flags > 0))) rt.bad("cuMemHostRegister", "Flags", "u32", Flags);
     const r = raw.cuMemHostRegister(rt.sized(p, bytesize, 1, "cuMemHostRegister", "p"), bytesize, Flags);
     if (rt.guards) rt.check("cuMemHostRegister");
     if (r !== 0) rt.fail(r, "cuMemHostRegister");
@@ -1611,7 +1611,7 @@ function cuMemsetD8$(raw: Raw, rt: CheckedRuntime): Checked["cuMemsetD8"] {
   return function cuMemsetD8(dstDevice: CUdeviceptr, uc: number, N: bigint | number): void {
     if (arguments.length !== 3) rt.arity("cuMemsetD8", "dstDevice,uc,N", 3, arguments.length);
     if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad("cuMemsetD8", "dstDevice", "u64", dstDevice);
-    if (!(typeof uc === "number" && (uc & 255) === uc && (uc !== 0 || 1 / uc > 0))) rt.bad("cuMemsetD8", "uc", "u8", uc);
+    if (!(typeof uc === "number" && (uc & 255) === uc && (+uc !== 0 || 1 / uc > 0))) rt.bad("cuMemsetD8", "uc", "u8", uc);
     if (!((typeof N === "bigint" ? N >= 0n && N <= 18446744073709551615n : Number.isSafeInteger(N) && N >= 0))) rt.bad("cuMemsetD8", "N", "u64", N);
     const r = raw.cuMemsetD8(dstDevice, uc, N);
     if (rt.guards) rt.check("cuMemsetD8");
@@ -1623,7 +1623,7 @@ function cuMemsetD16$(raw: Raw, rt: CheckedRuntime): Checked["cuMemsetD16"] {
   return function cuMemsetD16(dstDevice: CUdeviceptr, us: number, N: bigint | number): void {
     if (arguments.length !== 3) rt.arity("cuMemsetD16", "dstDevice,us,N", 3, arguments.length);
     if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad("cuMemsetD16", "dstDevice", "u64", dstDevice);
-    if (!(typeof us === "number" && (us & 65535) === us && (us !== 0 || 1 / us > 0))) rt.bad("cuMemsetD16", "us", "u16", us);
+    if (!(typeof us === "number" && (us & 65535) === us && (+us !== 0 || 1 / us > 0))) rt.bad("cuMemsetD16", "us", "u16", us);
     if (!((typeof N === "bigint" ? N >= 0n && N <= 18446744073709551615n : Number.isSafeInteger(N) && N >= 0))) rt.bad("cuMemsetD16", "N", "u64", N);
     const r = raw.cuMemsetD16(dstDevice, us, N);
     if (rt.guards) rt.check("cuMemsetD16");
@@ -1635,7 +1635,7 @@ function cuMemsetD32$(raw: Raw, rt: CheckedRuntime): Checked["cuMemsetD32"] {
   return function cuMemsetD32(dstDevice: CUdeviceptr, ui: number, N: bigint | number): void {
     if (arguments.length !== 3) rt.arity("cuMemsetD32", "dstDevice,ui,N", 3, arguments.length);
     if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad("cuMemsetD32", "dstDevice", "u64", dstDevice);
-    if (!(typeof ui === "number" && (ui >>> 0) === ui && (ui !== 0 || 1 / ui > 0))) rt.bad("cuMemsetD32", "ui", "u32", ui);
+    if (!(typeof ui === "number" && (ui >>> 0) === ui && (+ui !== 0 || 1 / ui > 0))) rt.bad("cuMemsetD32", "ui", "u32", ui);
     if (!((typeof N === "bigint" ? N >= 0n && N <= 18446744073709551615n : Number.isSafeInteger(N) && N >= 0))) rt.bad("cuMemsetD32", "N", "u64", N);
     const r = raw.cuMemsetD32(dstDevice, ui, N);
     if (rt.guards) rt.check("cuMemsetD32");
@@ -1648,7 +1648,7 @@ function cuMemsetD2D8$(raw: Raw, rt: CheckedRuntime): Checked["cuMemsetD2D8"] {
     if (arguments.length !== 5) rt.arity("cuMemsetD2D8", "dstDevice,dstPitch,uc,Width,Height", 5, arguments.length);
     if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad("cuMemsetD2D8", "dstDevice", "u64", dstDevice);
     if (!((typeof dstPitch === "bigint" ? dstPitch >= 0n && dstPitch <= 18446744073709551615n : Number.isSafeInteger(dstPitch) && dstPitch >= 0))) rt.bad("cuMemsetD2D8", "dstPitch", "u64", dstPitch);
-    if (!(typeof uc === "number" && (uc & 255) === uc && (uc !== 0 || 1 / uc > 0))) rt.bad("cuMemsetD2D8", "uc", "u8", uc);
+    if (!(typeof uc === "number" && (uc & 255) === uc && (+uc !== 0 || 1 / uc > 0))) rt.bad("cuMemsetD2D8", "uc", "u8", uc);
     if (!((typeof Width === "bigint" ? Width >= 0n && Width <= 18446744073709551615n : Number.isSafeInteger(Width) && Width >= 0))) rt.bad("cuMemsetD2D8", "Width", "u64", Width);
     if (!((typeof Height === "bigint" ? Height >= 0n && Height <= 18446744073709551615n : Number.isSafeInteger(Height) && Height >= 0))) rt.bad("cuMemsetD2D8", "Height", "u64", Height);
     const r = raw.cuMemsetD2D8(dstDevice, dstPitch, uc, Width, Height);
@@ -1662,7 +1662,7 @@ function cuMemsetD2D16$(raw: Raw, rt: CheckedRuntime): Checked["cuMemsetD2D16"] 
     if (arguments.length !== 5) rt.arity("cuMemsetD2D16", "dstDevice,dstPitch,us,Width,Height", 5, arguments.length);
     if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad("cuMemsetD2D16", "dstDevice", "u64", dstDevice);
     if (!((typeof dstPitch === "bigint" ? dstPitch >= 0n && dstPitch <= 18446744073709551615n : Number.isSafeInteger(dstPitch) && dstPitch >= 0))) rt.bad("cuMemsetD2D16", "dstPitch", "u64", dstPitch);
-    if (!(typeof us === "number" && (us & 65535) === us && (us !== 0 || 1 / us > 0))) rt.bad("cuMemsetD2D16", "us", "u16", us);
+    if (!(typeof us === "number" && (us & 65535) === us && (+us !== 0 || 1 / us > 0))) rt.bad("cuMemsetD2D16", "us", "u16", us);
     if (!((typeof Width === "bigint" ? Width >= 0n && Width <= 18446744073709551615n : Number.isSafeInteger(Width) && Width >= 0))) rt.bad("cuMemsetD2D16", "Width", "u64", Width);
     if (!((typeof Height === "bigint" ? Height >= 0n && Height <= 18446744073709551615n : Number.isSafeInteger(Height) && Height >= 0))) rt.bad("cuMemsetD2D16", "Height", "u64", Height);
     const r = raw.cuMemsetD2D16(dstDevice, dstPitch, us, Width, Height);
@@ -1676,7 +1676,7 @@ function cuMemsetD2D32$(raw: Raw, rt: CheckedRuntime): Checked["cuMemsetD2D32"] 
     if (arguments.length !== 5) rt.arity("cuMemsetD2D32", "dstDevice,dstPitch,ui,Width,Height", 5, arguments.length);
     if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad("cuMemsetD2D32", "dstDevice", "u64", dstDevice);
     if (!((typeof dstPitch === "bigint" ? dstPitch >= 0n && dstPitch <= 18446744073709551615n : Number.isSafeInteger(dstPitch) && dstPitch >= 0))) rt.bad("cuMemsetD2D32", "dstPitch", "u64", dstPitch);
-    if (!(typeof ui === "number" && (ui >>> 0) === ui && (ui !== 0 || 1 / ui > 0))) rt.bad("cuMemsetD2D32", "ui", "u32", ui);
+    if (!(typeof ui === "number" && (ui >>> 0) === ui && (+ui !== 0 || 1 / ui > 0))) rt.bad("cuMemsetD2D32", "ui", "u32", ui);
     if (!((typeof Width === "bigint" ? Width >= 0n && Width <= 18446744073709551615n : Number.isSafeInteger(Width) && Width >= 0))) rt.bad("cuMemsetD2D32", "Width", "u64", Width);
     if (!((typeof Height === "bigint" ? Height >= 0n && Height <= 18446744073709551615n : Number.isSafeInteger(Height) && Height >= 0))) rt.bad("cuMemsetD2D32", "Height", "u64", Height);
     const r = raw.cuMemsetD2D32(dstDevice, dstPitch, ui, Width, Height);
@@ -1690,7 +1690,7 @@ function cuMemsetD8Async$(raw: Raw, rt: CheckedRuntime): Checked["cuMemsetD8Asyn
   return function cuMemsetD8Async(dstDevice: CUdeviceptr, uc: number, N: bigint | number, hStream: CUstream): void {
     if (arguments.length !== 4) rt.arity("cuMemsetD8Async", "dstDevice,uc,N,hStream", 4, arguments.length);
     if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad("cuMemsetD8Async", "dstDevice", "u64", dstDevice);
-    if (!(typeof uc === "number" && (uc & 255) === uc && (uc !== 0 || 1 / uc > 0))) rt.bad("cuMemsetD8Async", "uc", "u8", uc);
+    if (!(typeof uc === "number" && (uc & 255) === uc && (+uc !== 0 || 1 / uc > 0))) rt.bad("cuMemsetD8Async", "uc", "u8", uc);
     if (!((typeof N === "bigint" ? N >= 0n && N <= 18446744073709551615n : Number.isSafeInteger(N) && N >= 0))) rt.bad("cuMemsetD8Async", "N", "u64", N);
     if (!(isPtr(hStream))) rt.bad("cuMemsetD8Async", "hStream", "pointer", hStream);
     const r = raw.cuMemsetD8Async(dstDevice, uc, N, hStream);
@@ -1704,7 +1704,7 @@ function cuMemsetD16Async$(raw: Raw, rt: CheckedRuntime): Checked["cuMemsetD16As
   return function cuMemsetD16Async(dstDevice: CUdeviceptr, us: number, N: bigint | number, hStream: CUstream): void {
     if (arguments.length !== 4) rt.arity("cuMemsetD16Async", "dstDevice,us,N,hStream", 4, arguments.length);
     if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad("cuMemsetD16Async", "dstDevice", "u64", dstDevice);
-    if (!(typeof us === "number" && (us & 65535) === us && (us !== 0 || 1 / us > 0))) rt.bad("cuMemsetD16Async", "us", "u16", us);
+    if (!(typeof us === "number" && (us & 65535) === us && (+us !== 0 || 1 / us > 0))) rt.bad("cuMemsetD16Async", "us", "u16", us);
     if (!((typeof N === "bigint" ? N >= 0n && N <= 18446744073709551615n : Number.isSafeInteger(N) && N >= 0))) rt.bad("cuMemsetD16Async", "N", "u64", N);
     if (!(isPtr(hStream))) rt.bad("cuMemsetD16Async", "hStream", "pointer", hStream);
     const r = raw.cuMemsetD16Async(dstDevice, us, N, hStream);
@@ -1718,7 +1718,7 @@ function cuMemsetD32Async$(raw: Raw, rt: CheckedRuntime): Checked["cuMemsetD32As
   return function cuMemsetD32Async(dstDevice: CUdeviceptr, ui: number, N: bigint | number, hStream: CUstream): void {
     if (arguments.length !== 4) rt.arity("cuMemsetD32Async", "dstDevice,ui,N,hStream", 4, arguments.length);
     if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad("cuMemsetD32Async", "dstDevice", "u64", dstDevice);
-    if (!(typeof ui === "number" && (ui >>> 0) === ui && (ui !== 0 || 1 / ui > 0))) rt.bad("cuMemsetD32Async", "ui", "u32", ui);
+    if (!(typeof ui === "number" && (ui >>> 0) === ui && (+ui !== 0 || 1 / ui > 0))) rt.bad("cuMemsetD32Async", "ui", "u32", ui);
     if (!((typeof N === "bigint" ? N >= 0n && N <= 18446744073709551615n : Number.isSafeInteger(N) && N >= 0))) rt.bad("cuMemsetD32Async", "N", "u64", N);
     if (!(isPtr(hStream))) rt.bad("cuMemsetD32Async", "hStream", "pointer", hStream);
     const r = raw.cuMemsetD32Async(dstDevice, ui, N, hStream);
@@ -1733,7 +1733,7 @@ function cuMemsetD2D8Async$(raw: Raw, rt: CheckedRuntime): Checked["cuMemsetD2D8
     if (arguments.length !== 6) rt.arity("cuMemsetD2D8Async", "dstDevice,dstPitch,uc,Width,Height,hStream", 6, arguments.length);
     if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad("cuMemsetD2D8Async", "dstDevice", "u64", dstDevice);
     if (!((typeof dstPitch === "bigint" ? dstPitch >= 0n && dstPitch <= 18446744073709551615n : Number.isSafeInteger(dstPitch) && dstPitch >= 0))) rt.bad("cuMemsetD2D8Async", "dstPitch", "u64", dstPitch);
-    if (!(typeof uc === "number" && (uc & 255) === uc && (uc !== 0 || 1 / uc > 0))) rt.bad("cuMemsetD2D8Async", "uc", "u8", uc);
+    if (!(typeof uc === "number" && (uc & 255) === uc && (+uc !== 0 || 1 / uc > 0))) rt.bad("cuMemsetD2D8Async", "uc", "u8", uc);
     if (!((typeof Width === "bigint" ? Width >= 0n && Width <= 18446744073709551615n : Number.isSafeInteger(Width) && Width >= 0))) rt.bad("cuMemsetD2D8Async", "Width", "u64", Width);
     if (!((typeof Height === "bigint" ? Height >= 0n && Height <= 18446744073709551615n : Number.isSafeInteger(Height) && Height >= 0))) rt.bad("cuMemsetD2D8Async", "Height", "u64", Height);
     if (!(isPtr(hStream))) rt.bad("cuMemsetD2D8Async", "hStream", "pointer", hStream);
@@ -1749,7 +1749,7 @@ function cuMemsetD2D16Async$(raw: Raw, rt: CheckedRuntime): Checked["cuMemsetD2D
     if (arguments.length !== 6) rt.arity("cuMemsetD2D16Async", "dstDevice,dstPitch,us,Width,Height,hStream", 6, arguments.length);
     if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad("cuMemsetD2D16Async", "dstDevice", "u64", dstDevice);
     if (!((typeof dstPitch === "bigint" ? dstPitch >= 0n && dstPitch <= 18446744073709551615n : Number.isSafeInteger(dstPitch) && dstPitch >= 0))) rt.bad("cuMemsetD2D16Async", "dstPitch", "u64", dstPitch);
-    if (!(typeof us === "number" && (us & 65535) === us && (us !== 0 || 1 / us > 0))) rt.bad("cuMemsetD2D16Async", "us", "u16", us);
+    if (!(typeof us === "number" && (us & 65535) === us && (+us !== 0 || 1 / us > 0))) rt.bad("cuMemsetD2D16Async", "us", "u16", us);
     if (!((typeof Width === "bigint" ? Width >= 0n && Width <= 18446744073709551615n : Number.isSafeInteger(Width) && Width >= 0))) rt.bad("cuMemsetD2D16Async", "Width", "u64", Width);
     if (!((typeof Height === "bigint" ? Height >= 0n && Height <= 18446744073709551615n : Number.isSafeInteger(Height) && Height >= 0))) rt.bad("cuMemsetD2D16Async", "Height", "u64", Height);
     if (!(isPtr(hStream))) rt.bad("cuMemsetD2D16Async", "hStream", "pointer", hStream);
@@ -1765,7 +1765,7 @@ function cuMemsetD2D32Async$(raw: Raw, rt: CheckedRuntime): Checked["cuMemsetD2D
     if (arguments.length !== 6) rt.arity("cuMemsetD2D32Async", "dstDevice,dstPitch,ui,Width,Height,hStream", 6, arguments.length);
     if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad("cuMemsetD2D32Async", "dstDevice", "u64", dstDevice);
     if (!((typeof dstPitch === "bigint" ? dstPitch >= 0n && dstPitch <= 18446744073709551615n : Number.isSafeInteger(dstPitch) && dstPitch >= 0))) rt.bad("cuMemsetD2D32Async", "dstPitch", "u64", dstPitch);
-    if (!(typeof ui === "number" && (ui >>> 0) === ui && (ui !== 0 || 1 / ui > 0))) rt.bad("cuMemsetD2D32Async", "ui", "u32", ui);
+    if (!(typeof ui === "number" && (ui >>> 0) === ui && (+ui !== 0 || 1 / ui > 0))) rt.bad("cuMemsetD2D32Async", "ui", "u32", ui);
     if (!((typeof Width === "bigint" ? Width >= 0n && Width <= 18446744073709551615n : Number.isSafeInteger(Width) && Width >= 0))) rt.bad("cuMemsetD2D32Async", "Width", "u64", Width);
     if (!((typeof Height === "bigint" ? Height >= 0n && Height <= 18446744073709551615n : Number.isSafeInteger(Height) && Height >= 0))) rt.bad("cuMemsetD2D32Async", "Height", "u64", Height);
     if (!(isPtr(hStream))) rt.bad("cuMemsetD2D32Async", "hStream", "pointer", hStream);
@@ -1830,7 +1830,7 @@ function cuArrayGetMemoryRequirements$(raw: Raw, rt: CheckedRuntime): Checked["c
   return function cuArrayGetMemoryRequirements(array: CUarray, device: CUdevice, memoryRequirements?: CUDA_ARRAY_MEMORY_REQUIREMENTS_st): CUDA_ARRAY_MEMORY_REQUIREMENTS_st {
     if (arguments.length < 2 || arguments.length > 3) rt.arity("cuArrayGetMemoryRequirements", "array,device,memoryRequirements", 2, arguments.length);
     if (!(isPtr(array))) rt.bad("cuArrayGetMemoryRequirements", "array", "pointer", array);
-    if (!(typeof device === "number" && (device | 0) === device && (device !== 0 || 1 / device > 0))) rt.bad("cuArrayGetMemoryRequirements", "device", "i32", device);
+    if (!(typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0))) rt.bad("cuArrayGetMemoryRequirements", "device", "i32", device);
     const $memoryRequirements = memoryRequirements === undefined ? rt.record(CUDA_ARRAY_MEMORY_REQUIREMENTS_st) : rt.recordArg(memoryRequirements, CUDA_ARRAY_MEMORY_REQUIREMENTS_st, "cuArrayGetMemoryRequirements", "memoryRequirements");
     const r = raw.cuArrayGetMemoryRequirements($memoryRequirements.$pointer(), array, device);
     if (rt.guards) rt.check("cuArrayGetMemoryRequirements");
@@ -1844,7 +1844,7 @@ function cuMipmappedArrayGetMemoryRequirements$(raw: Raw, rt: CheckedRuntime): C
   return function cuMipmappedArrayGetMemoryRequirements(mipmap: CUmipmappedArray, device: CUdevice, memoryRequirements?: CUDA_ARRAY_MEMORY_REQUIREMENTS_st): CUDA_ARRAY_MEMORY_REQUIREMENTS_st {
     if (arguments.length < 2 || arguments.length > 3) rt.arity("cuMipmappedArrayGetMemoryRequirements", "mipmap,device,memoryRequirements", 2, arguments.length);
     if (!(isPtr(mipmap))) rt.bad("cuMipmappedArrayGetMemoryRequirements", "mipmap", "pointer", mipmap);
-    if (!(typeof device === "number" && (device | 0) === device && (device !== 0 || 1 / device > 0))) rt.bad("cuMipmappedArrayGetMemoryRequirements", "device", "i32", device);
+    if (!(typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0))) rt.bad("cuMipmappedArrayGetMemoryRequirements", "device", "i32", device);
     const $memoryRequirements = memoryRequirements === undefined ? rt.record(CUDA_ARRAY_MEMORY_REQUIREMENTS_st) : rt.recordArg(memoryRequirements, CUDA_ARRAY_MEMORY_REQUIREMENTS_st, "cuMipmappedArrayGetMemoryRequirements", "memoryRequirements");
     const r = raw.cuMipmappedArrayGetMemoryRequirements($memoryRequirements.$pointer(), mipmap, device);
     if (rt.guards) rt.check("cuMipmappedArrayGetMemoryRequirements");
@@ -1859,7 +1859,7 @@ function cuArrayGetPlane$(raw: Raw, rt: CheckedRuntime): Checked["cuArrayGetPlan
   return function cuArrayGetPlane(hArray: CUarray, planeIdx: number): CUarray {
     if (arguments.length !== 2) rt.arity("cuArrayGetPlane", "hArray,planeIdx", 2, arguments.length);
     if (!(isPtr(hArray))) rt.bad("cuArrayGetPlane", "hArray", "pointer", hArray);
-    if (!(typeof planeIdx === "number" && (planeIdx >>> 0) === planeIdx && (planeIdx !== 0 || 1 / planeIdx > 0))) rt.bad("cuArrayGetPlane", "planeIdx", "u32", planeIdx);
+    if (!(typeof planeIdx === "number" && (planeIdx >>> 0) === planeIdx && (+planeIdx !== 0 || 1 / planeIdx > 0))) rt.bad("cuArrayGetPlane", "planeIdx", "u32", planeIdx);
     const r = raw.cuArrayGetPlane(o0, hArray, planeIdx);
     if (rt.guards) rt.check("cuArrayGetPlane");
     if (r !== 0) rt.fail(r, "cuArrayGetPlane");
@@ -1906,7 +1906,7 @@ function cuMipmappedArrayCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuMipma
   const o0 = rt.out[0]!;
   return function cuMipmappedArrayCreate(pMipmappedArrayDesc: PointerLike, numMipmapLevels: number): CUmipmappedArray {
     if (arguments.length !== 2) rt.arity("cuMipmappedArrayCreate", "pMipmappedArrayDesc,numMipmapLevels", 2, arguments.length);
-    if (!(typeof numMipmapLevels === "number" && (numMipmapLevels >>> 0) === numMipmapLevels && (numMipmapLevels !== 0 || 1 / numMipmapLevels > 0))) rt.bad("cuMipmappedArrayCreate", "numMipmapLevels", "u32", numMipmapLevels);
+    if (!(typeof numMipmapLevels === "number" && (numMipmapLevels >>> 0) === numMipmapLevels && (+numMipmapLevels !== 0 || 1 / numMipmapLevels > 0))) rt.bad("cuMipmappedArrayCreate", "numMipmapLevels", "u32", numMipmapLevels);
     const r = raw.cuMipmappedArrayCreate(o0, rt.ptr(rt.expect(pMipmappedArrayDesc, CUDA_ARRAY3D_DESCRIPTOR_st, "cuMipmappedArrayCreate", "pMipmappedArrayDesc"), "cuMipmappedArrayCreate", "pMipmappedArrayDesc"), numMipmapLevels);
     if (rt.guards) rt.check("cuMipmappedArrayCreate");
     if (r !== 0) rt.fail(r, "cuMipmappedArrayCreate");
@@ -1920,7 +1920,7 @@ function cuMipmappedArrayGetLevel$(raw: Raw, rt: CheckedRuntime): Checked["cuMip
   return function cuMipmappedArrayGetLevel(hMipmappedArray: CUmipmappedArray, level: number): CUarray {
     if (arguments.length !== 2) rt.arity("cuMipmappedArrayGetLevel", "hMipmappedArray,level", 2, arguments.length);
     if (!(isPtr(hMipmappedArray))) rt.bad("cuMipmappedArrayGetLevel", "hMipmappedArray", "pointer", hMipmappedArray);
-    if (!(typeof level === "number" && (level >>> 0) === level && (level !== 0 || 1 / level > 0))) rt.bad("cuMipmappedArrayGetLevel", "level", "u32", level);
+    if (!(typeof level === "number" && (level >>> 0) === level && (+level !== 0 || 1 / level > 0))) rt.bad("cuMipmappedArrayGetLevel", "level", "u32", level);
     const r = raw.cuMipmappedArrayGetLevel(o0, hMipmappedArray, level);
     if (rt.guards) rt.check("cuMipmappedArrayGetLevel");
     if (r !== 0) rt.fail(r, "cuMipmappedArrayGetLevel");
@@ -1944,7 +1944,7 @@ function cuMemGetHandleForAddressRange$(raw: Raw, rt: CheckedRuntime): Checked["
     if (arguments.length !== 5) rt.arity("cuMemGetHandleForAddressRange", "handle,dptr,size,handleType,flags", 5, arguments.length);
     if (!((typeof dptr === "bigint" ? dptr >= 0n && dptr <= 18446744073709551615n : Number.isSafeInteger(dptr) && dptr >= 0))) rt.bad("cuMemGetHandleForAddressRange", "dptr", "u64", dptr);
     if (!((typeof size === "bigint" ? size >= 0n && size <= 18446744073709551615n : Number.isSafeInteger(size) && size >= 0))) rt.bad("cuMemGetHandleForAddressRange", "size", "u64", size);
-    if (!(typeof handleType === "number" && (handleType >>> 0) === handleType && (handleType !== 0 || 1 / handleType > 0))) rt.bad("cuMemGetHandleForAddressRange", "handleType", "u32", handleType);
+    if (!(typeof handleType === "number" && (handleType >>> 0) === handleType && (+handleType !== 0 || 1 / handleType > 0))) rt.bad("cuMemGetHandleForAddressRange", "handleType", "u32", handleType);
     if (!((typeof flags === "bigint" ? flags >= 0n && flags <= 18446744073709551615n : Number.isSafeInteger(flags) && flags >= 0))) rt.bad("cuMemGetHandleForAddressRange", "flags", "u64", flags);
     const r = raw.cuMemGetHandleForAddressRange(rt.ptr(handle, "cuMemGetHandleForAddressRange", "handle"), dptr, size, handleType, flags);
     if (rt.guards) rt.check("cuMemGetHandleForAddressRange");
@@ -2021,7 +2021,7 @@ function cuMemMapArrayAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemMapArr
   const isPtr = rt.isPointer;
   return function cuMemMapArrayAsync(mapInfoList: PointerLike, count: number, hStream: CUstream): void {
     if (arguments.length !== 3) rt.arity("cuMemMapArrayAsync", "mapInfoList,count,hStream", 3, arguments.length);
-    if (!(typeof count === "number" && (count >>> 0) === count && (count !== 0 || 1 / count > 0))) rt.bad("cuMemMapArrayAsync", "count", "u32", count);
+    if (!(typeof count === "number" && (count >>> 0) === count && (+count !== 0 || 1 / count > 0))) rt.bad("cuMemMapArrayAsync", "count", "u32", count);
     if (!(isPtr(hStream))) rt.bad("cuMemMapArrayAsync", "hStream", "pointer", hStream);
     const r = raw.cuMemMapArrayAsync(rt.ptr(rt.expect(mapInfoList, CUarrayMapInfo_st, "cuMemMapArrayAsync", "mapInfoList"), "cuMemMapArrayAsync", "mapInfoList"), count, hStream);
     if (rt.guards) rt.check("cuMemMapArrayAsync");
@@ -2069,7 +2069,7 @@ function cuMemExportToShareableHandle$(raw: Raw, rt: CheckedRuntime): Checked["c
   return function cuMemExportToShareableHandle(shareableHandle: PointerLike, handle: CUmemGenericAllocationHandle, handleType: CUmemAllocationHandleType, flags: bigint | number): void {
     if (arguments.length !== 4) rt.arity("cuMemExportToShareableHandle", "shareableHandle,handle,handleType,flags", 4, arguments.length);
     if (!((typeof handle === "bigint" ? handle >= 0n && handle <= 18446744073709551615n : Number.isSafeInteger(handle) && handle >= 0))) rt.bad("cuMemExportToShareableHandle", "handle", "u64", handle);
-    if (!(typeof handleType === "number" && (handleType >>> 0) === handleType && (handleType !== 0 || 1 / handleType > 0))) rt.bad("cuMemExportToShareableHandle", "handleType", "u32", handleType);
+    if (!(typeof handleType === "number" && (handleType >>> 0) === handleType && (+handleType !== 0 || 1 / handleType > 0))) rt.bad("cuMemExportToShareableHandle", "handleType", "u32", handleType);
     if (!((typeof flags === "bigint" ? flags >= 0n && flags <= 18446744073709551615n : Number.isSafeInteger(flags) && flags >= 0))) rt.bad("cuMemExportToShareableHandle", "flags", "u64", flags);
     const r = raw.cuMemExportToShareableHandle(rt.ptr(shareableHandle, "cuMemExportToShareableHandle", "shareableHandle"), handle, handleType, flags);
     if (rt.guards) rt.check("cuMemExportToShareableHandle");
@@ -2082,7 +2082,7 @@ function cuMemImportFromShareableHandle$(raw: Raw, rt: CheckedRuntime): Checked[
   const u64 = rt.u64;
   return function cuMemImportFromShareableHandle(osHandle: PointerLike, shHandleType: CUmemAllocationHandleType): CUmemGenericAllocationHandle {
     if (arguments.length !== 2) rt.arity("cuMemImportFromShareableHandle", "osHandle,shHandleType", 2, arguments.length);
-    if (!(typeof shHandleType === "number" && (shHandleType >>> 0) === shHandleType && (shHandleType !== 0 || 1 / shHandleType > 0))) rt.bad("cuMemImportFromShareableHandle", "shHandleType", "u32", shHandleType);
+    if (!(typeof shHandleType === "number" && (shHandleType >>> 0) === shHandleType && (+shHandleType !== 0 || 1 / shHandleType > 0))) rt.bad("cuMemImportFromShareableHandle", "shHandleType", "u32", shHandleType);
     const r = raw.cuMemImportFromShareableHandle(o0, rt.ptr(osHandle, "cuMemImportFromShareableHandle", "osHandle"), shHandleType);
     if (rt.guards) rt.check("cuMemImportFromShareableHandle");
     if (r !== 0) rt.fail(r, "cuMemImportFromShareableHandle");
@@ -2095,7 +2095,7 @@ function cuMemGetAllocationGranularity$(raw: Raw, rt: CheckedRuntime): Checked["
   const u64 = rt.u64;
   return function cuMemGetAllocationGranularity(prop: PointerLike, option: CUmemAllocationGranularity_flags): bigint {
     if (arguments.length !== 2) rt.arity("cuMemGetAllocationGranularity", "prop,option", 2, arguments.length);
-    if (!(typeof option === "number" && (option >>> 0) === option && (option !== 0 || 1 / option > 0))) rt.bad("cuMemGetAllocationGranularity", "option", "u32", option);
+    if (!(typeof option === "number" && (option >>> 0) === option && (+option !== 0 || 1 / option > 0))) rt.bad("cuMemGetAllocationGranularity", "option", "u32", option);
     const r = raw.cuMemGetAllocationGranularity(o0, rt.ptr(rt.expect(prop, CUmemAllocationProp_st, "cuMemGetAllocationGranularity", "prop"), "cuMemGetAllocationGranularity", "prop"), option);
     if (rt.guards) rt.check("cuMemGetAllocationGranularity");
     if (r !== 0) rt.fail(r, "cuMemGetAllocationGranularity");
@@ -2171,7 +2171,7 @@ function cuMemPoolSetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuMemPoo
   return function cuMemPoolSetAttribute(pool: CUmemoryPool, attr: CUmemPool_attribute, value: PointerLike): void {
     if (arguments.length !== 3) rt.arity("cuMemPoolSetAttribute", "pool,attr,value", 3, arguments.length);
     if (!(isPtr(pool))) rt.bad("cuMemPoolSetAttribute", "pool", "pointer", pool);
-    if (!(typeof attr === "number" && (attr >>> 0) === attr && (attr !== 0 || 1 / attr > 0))) rt.bad("cuMemPoolSetAttribute", "attr", "u32", attr);
+    if (!(typeof attr === "number" && (attr >>> 0) === attr && (+attr !== 0 || 1 / attr > 0))) rt.bad("cuMemPoolSetAttribute", "attr", "u32", attr);
     const r = raw.cuMemPoolSetAttribute(pool, attr, rt.ptr(value, "cuMemPoolSetAttribute", "value"));
     if (rt.guards) rt.check("cuMemPoolSetAttribute");
     if (r !== 0) rt.fail(r, "cuMemPoolSetAttribute", pool);
@@ -2183,7 +2183,7 @@ function cuMemPoolGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuMemPoo
   return function cuMemPoolGetAttribute(pool: CUmemoryPool, attr: CUmemPool_attribute, value: PointerLike): void {
     if (arguments.length !== 3) rt.arity("cuMemPoolGetAttribute", "pool,attr,value", 3, arguments.length);
     if (!(isPtr(pool))) rt.bad("cuMemPoolGetAttribute", "pool", "pointer", pool);
-    if (!(typeof attr === "number" && (attr >>> 0) === attr && (attr !== 0 || 1 / attr > 0))) rt.bad("cuMemPoolGetAttribute", "attr", "u32", attr);
+    if (!(typeof attr === "number" && (attr >>> 0) === attr && (+attr !== 0 || 1 / attr > 0))) rt.bad("cuMemPoolGetAttribute", "attr", "u32", attr);
     const r = raw.cuMemPoolGetAttribute(pool, attr, rt.ptr(value, "cuMemPoolGetAttribute", "value"));
     if (rt.guards) rt.check("cuMemPoolGetAttribute");
     if (r !== 0) rt.fail(r, "cuMemPoolGetAttribute", pool);
@@ -2259,7 +2259,7 @@ function cuMemPoolExportToShareableHandle$(raw: Raw, rt: CheckedRuntime): Checke
   return function cuMemPoolExportToShareableHandle(handle_out: PointerLike, pool: CUmemoryPool, handleType: CUmemAllocationHandleType, flags: bigint | number): void {
     if (arguments.length !== 4) rt.arity("cuMemPoolExportToShareableHandle", "handle_out,pool,handleType,flags", 4, arguments.length);
     if (!(isPtr(pool))) rt.bad("cuMemPoolExportToShareableHandle", "pool", "pointer", pool);
-    if (!(typeof handleType === "number" && (handleType >>> 0) === handleType && (handleType !== 0 || 1 / handleType > 0))) rt.bad("cuMemPoolExportToShareableHandle", "handleType", "u32", handleType);
+    if (!(typeof handleType === "number" && (handleType >>> 0) === handleType && (+handleType !== 0 || 1 / handleType > 0))) rt.bad("cuMemPoolExportToShareableHandle", "handleType", "u32", handleType);
     if (!((typeof flags === "bigint" ? flags >= 0n && flags <= 18446744073709551615n : Number.isSafeInteger(flags) && flags >= 0))) rt.bad("cuMemPoolExportToShareableHandle", "flags", "u64", flags);
     const r = raw.cuMemPoolExportToShareableHandle(rt.ptr(handle_out, "cuMemPoolExportToShareableHandle", "handle_out"), pool, handleType, flags);
     if (rt.guards) rt.check("cuMemPoolExportToShareableHandle");
@@ -2271,7 +2271,7 @@ function cuMemPoolImportFromShareableHandle$(raw: Raw, rt: CheckedRuntime): Chec
   const o0 = rt.out[0]!;
   return function cuMemPoolImportFromShareableHandle(handle: PointerLike, handleType: CUmemAllocationHandleType, flags: bigint | number): CUmemoryPool {
     if (arguments.length !== 3) rt.arity("cuMemPoolImportFromShareableHandle", "handle,handleType,flags", 3, arguments.length);
-    if (!(typeof handleType === "number" && (handleType >>> 0) === handleType && (handleType !== 0 || 1 / handleType > 0))) rt.bad("cuMemPoolImportFromShareableHandle", "handleType", "u32", handleType);
+    if (!(typeof handleType === "number" && (handleType >>> 0) === handleType && (+handleType !== 0 || 1 / handleType > 0))) rt.bad("cuMemPoolImportFromShareableHandle", "handleType", "u32", handleType);
     if (!((typeof flags === "bigint" ? flags >= 0n && flags <= 18446744073709551615n : Number.isSafeInteger(flags) && flags >= 0))) rt.bad("cuMemPoolImportFromShareableHandle", "flags", "u64", flags);
     const r = raw.cuMemPoolImportFromShareableHandle(o0, rt.ptr(handle, "cuMemPoolImportFromShareableHandle", "handle"), handleType, flags);
     if (rt.guards) rt.check("cuMemPoolImportFromShareableHandle");
@@ -2322,7 +2322,7 @@ function cuMulticastAddDevice$(raw: Raw, rt: CheckedRuntime): Checked["cuMultica
   return function cuMulticastAddDevice(mcHandle: CUmemGenericAllocationHandle, dev: CUdevice): void {
     if (arguments.length !== 2) rt.arity("cuMulticastAddDevice", "mcHandle,dev", 2, arguments.length);
     if (!((typeof mcHandle === "bigint" ? mcHandle >= 0n && mcHandle <= 18446744073709551615n : Number.isSafeInteger(mcHandle) && mcHandle >= 0))) rt.bad("cuMulticastAddDevice", "mcHandle", "u64", mcHandle);
-    if (!(typeof dev === "number" && (dev | 0) === dev && (dev !== 0 || 1 / dev > 0))) rt.bad("cuMulticastAddDevice", "dev", "i32", dev);
+    if (!(typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0))) rt.bad("cuMulticastAddDevice", "dev", "i32", dev);
     const r = raw.cuMulticastAddDevice(mcHandle, dev);
     if (rt.guards) rt.check("cuMulticastAddDevice");
     if (r !== 0) rt.fail(r, "cuMulticastAddDevice");
@@ -2362,7 +2362,7 @@ function cuMulticastUnbind$(raw: Raw, rt: CheckedRuntime): Checked["cuMulticastU
   return function cuMulticastUnbind(mcHandle: CUmemGenericAllocationHandle, dev: CUdevice, mcOffset: bigint | number, size: bigint | number): void {
     if (arguments.length !== 4) rt.arity("cuMulticastUnbind", "mcHandle,dev,mcOffset,size", 4, arguments.length);
     if (!((typeof mcHandle === "bigint" ? mcHandle >= 0n && mcHandle <= 18446744073709551615n : Number.isSafeInteger(mcHandle) && mcHandle >= 0))) rt.bad("cuMulticastUnbind", "mcHandle", "u64", mcHandle);
-    if (!(typeof dev === "number" && (dev | 0) === dev && (dev !== 0 || 1 / dev > 0))) rt.bad("cuMulticastUnbind", "dev", "i32", dev);
+    if (!(typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0))) rt.bad("cuMulticastUnbind", "dev", "i32", dev);
     if (!((typeof mcOffset === "bigint" ? mcOffset >= 0n && mcOffset <= 18446744073709551615n : Number.isSafeInteger(mcOffset) && mcOffset >= 0))) rt.bad("cuMulticastUnbind", "mcOffset", "u64", mcOffset);
     if (!((typeof size === "bigint" ? size >= 0n && size <= 18446744073709551615n : Number.isSafeInteger(size) && size >= 0))) rt.bad("cuMulticastUnbind", "size", "u64", size);
     const r = raw.cuMulticastUnbind(mcHandle, dev, mcOffset, size);
@@ -2376,7 +2376,7 @@ function cuMulticastGetGranularity$(raw: Raw, rt: CheckedRuntime): Checked["cuMu
   const u64 = rt.u64;
   return function cuMulticastGetGranularity(prop: PointerLike, option: CUmulticastGranularity_flags): bigint {
     if (arguments.length !== 2) rt.arity("cuMulticastGetGranularity", "prop,option", 2, arguments.length);
-    if (!(typeof option === "number" && (option >>> 0) === option && (option !== 0 || 1 / option > 0))) rt.bad("cuMulticastGetGranularity", "option", "u32", option);
+    if (!(typeof option === "number" && (option >>> 0) === option && (+option !== 0 || 1 / option > 0))) rt.bad("cuMulticastGetGranularity", "option", "u32", option);
     const r = raw.cuMulticastGetGranularity(o0, rt.ptr(rt.expect(prop, CUmulticastObjectProp_st, "cuMulticastGetGranularity", "prop"), "cuMulticastGetGranularity", "prop"), option);
     if (rt.guards) rt.check("cuMulticastGetGranularity");
     if (r !== 0) rt.fail(r, "cuMulticastGetGranularity");
@@ -2387,7 +2387,7 @@ function cuMulticastGetGranularity$(raw: Raw, rt: CheckedRuntime): Checked["cuMu
 function cuPointerGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuPointerGetAttribute"] {
   return function cuPointerGetAttribute(data: PointerLike, attribute: CUpointer_attribute, ptr: CUdeviceptr): void {
     if (arguments.length !== 3) rt.arity("cuPointerGetAttribute", "data,attribute,ptr", 3, arguments.length);
-    if (!(typeof attribute === "number" && (attribute >>> 0) === attribute && (attribute !== 0 || 1 / attribute > 0))) rt.bad("cuPointerGetAttribute", "attribute", "u32", attribute);
+    if (!(typeof attribute === "number" && (attribute >>> 0) === attribute && (+attribute !== 0 || 1 / attribute > 0))) rt.bad("cuPointerGetAttribute", "attribute", "u32", attribute);
     if (!((typeof ptr === "bigint" ? ptr >= 0n && ptr <= 18446744073709551615n : Number.isSafeInteger(ptr) && ptr >= 0))) rt.bad("cuPointerGetAttribute", "ptr", "u64", ptr);
     const r = raw.cuPointerGetAttribute(rt.ptr(data, "cuPointerGetAttribute", "data"), attribute, ptr);
     if (rt.guards) rt.check("cuPointerGetAttribute");
@@ -2401,7 +2401,7 @@ function cuMemPrefetchAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemPrefet
     if (arguments.length !== 4) rt.arity("cuMemPrefetchAsync", "devPtr,count,dstDevice,hStream", 4, arguments.length);
     if (!((typeof devPtr === "bigint" ? devPtr >= 0n && devPtr <= 18446744073709551615n : Number.isSafeInteger(devPtr) && devPtr >= 0))) rt.bad("cuMemPrefetchAsync", "devPtr", "u64", devPtr);
     if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cuMemPrefetchAsync", "count", "u64", count);
-    if (!(typeof dstDevice === "number" && (dstDevice | 0) === dstDevice && (dstDevice !== 0 || 1 / dstDevice > 0))) rt.bad("cuMemPrefetchAsync", "dstDevice", "i32", dstDevice);
+    if (!(typeof dstDevice === "number" && (dstDevice | 0) === dstDevice && (+dstDevice !== 0 || 1 / dstDevice > 0))) rt.bad("cuMemPrefetchAsync", "dstDevice", "i32", dstDevice);
     if (!(isPtr(hStream))) rt.bad("cuMemPrefetchAsync", "hStream", "pointer", hStream);
     const r = raw.cuMemPrefetchAsync(devPtr, count, dstDevice, hStream);
     if (rt.guards) rt.check("cuMemPrefetchAsync");
@@ -2415,7 +2415,7 @@ function cuMemPrefetchAsync_v2$(raw: Raw, rt: CheckedRuntime): Checked["cuMemPre
     if (arguments.length !== 5) rt.arity("cuMemPrefetchAsync_v2", "devPtr,count,location,flags,hStream", 5, arguments.length);
     if (!((typeof devPtr === "bigint" ? devPtr >= 0n && devPtr <= 18446744073709551615n : Number.isSafeInteger(devPtr) && devPtr >= 0))) rt.bad("cuMemPrefetchAsync_v2", "devPtr", "u64", devPtr);
     if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cuMemPrefetchAsync_v2", "count", "u64", count);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (flags !== 0 || 1 / flags > 0))) rt.bad("cuMemPrefetchAsync_v2", "flags", "u32", flags);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cuMemPrefetchAsync_v2", "flags", "u32", flags);
     if (!(isPtr(hStream))) rt.bad("cuMemPrefetchAsync_v2", "hStream", "pointer", hStream);
     const r = raw.cuMemPrefetchAsync_v2(devPtr, count, rt.struct(location, 8, "cuMemPrefetchAsync_v2", "location", CUmemLocation_st), flags, hStream);
     if (rt.guards) rt.check("cuMemPrefetchAsync_v2");
@@ -2428,8 +2428,8 @@ function cuMemAdvise$(raw: Raw, rt: CheckedRuntime): Checked["cuMemAdvise"] {
     if (arguments.length !== 4) rt.arity("cuMemAdvise", "devPtr,count,advice,device", 4, arguments.length);
     if (!((typeof devPtr === "bigint" ? devPtr >= 0n && devPtr <= 18446744073709551615n : Number.isSafeInteger(devPtr) && devPtr >= 0))) rt.bad("cuMemAdvise", "devPtr", "u64", devPtr);
     if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cuMemAdvise", "count", "u64", count);
-    if (!(typeof advice === "number" && (advice >>> 0) === advice && (advice !== 0 || 1 / advice > 0))) rt.bad("cuMemAdvise", "advice", "u32", advice);
-    if (!(typeof device === "number" && (device | 0) === device && (device !== 0 || 1 / device > 0))) rt.bad("cuMemAdvise", "device", "i32", device);
+    if (!(typeof advice === "number" && (advice >>> 0) === advice && (+advice !== 0 || 1 / advice > 0))) rt.bad("cuMemAdvise", "advice", "u32", advice);
+    if (!(typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0))) rt.bad("cuMemAdvise", "device", "i32", device);
     const r = raw.cuMemAdvise(devPtr, count, advice, device);
     if (rt.guards) rt.check("cuMemAdvise");
     if (r !== 0) rt.fail(r, "cuMemAdvise");
@@ -2441,7 +2441,7 @@ function cuMemAdvise_v2$(raw: Raw, rt: CheckedRuntime): Checked["cuMemAdvise_v2"
     if (arguments.length !== 4) rt.arity("cuMemAdvise_v2", "devPtr,count,advice,location", 4, arguments.length);
     if (!((typeof devPtr === "bigint" ? devPtr >= 0n && devPtr <= 18446744073709551615n : Number.isSafeInteger(devPtr) && devPtr >= 0))) rt.bad("cuMemAdvise_v2", "devPtr", "u64", devPtr);
     if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cuMemAdvise_v2", "count", "u64", count);
-    if (!(typeof advice === "number" && (advice >>> 0) === advice && (advice !== 0 || 1 / advice > 0))) rt.bad("cuMemAdvise_v2", "advice", "u32", advice);
+    if (!(typeof advice === "number" && (advice >>> 0) === advice && (+advice !== 0 || 1 / advice > 0))) rt.bad("cuMemAdvise_v2", "advice", "u32", advice);
     const r = raw.cuMemAdvise_v2(devPtr, count, advice, rt.struct(location, 8, "cuMemAdvise_v2", "location", CUmemLocation_st));
     if (rt.guards) rt.check("cuMemAdvise_v2");
     if (r !== 0) rt.fail(r, "cuMemAdvise_v2");
@@ -2452,7 +2452,7 @@ function cuMemRangeGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuMemRa
   return function cuMemRangeGetAttribute(data: PointerLike, dataSize: bigint | number, attribute: CUmem_range_attribute, devPtr: CUdeviceptr, count: bigint | number): void {
     if (arguments.length !== 5) rt.arity("cuMemRangeGetAttribute", "data,dataSize,attribute,devPtr,count", 5, arguments.length);
     if (!((typeof dataSize === "bigint" ? dataSize >= 0n && dataSize <= 18446744073709551615n : Number.isSafeInteger(dataSize) && dataSize >= 0))) rt.bad("cuMemRangeGetAttribute", "dataSize", "u64", dataSize);
-    if (!(typeof attribute === "number" && (attribute >>> 0) === attribute && (attribute !== 0 || 1 / attribute > 0))) rt.bad("cuMemRangeGetAttribute", "attribute", "u32", attribute);
+    if (!(typeof attribute === "number" && (attribute >>> 0) === attribute && (+attribute !== 0 || 1 / attribute > 0))) rt.bad("cuMemRangeGetAttribute", "attribute", "u32", attribute);
     if (!((typeof devPtr === "bigint" ? devPtr >= 0n && devPtr <= 18446744073709551615n : Number.isSafeInteger(devPtr) && devPtr >= 0))) rt.bad("cuMemRangeGetAttribute", "devPtr", "u64", devPtr);
     if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cuMemRangeGetAttribute", "count", "u64", count);
     const r = raw.cuMemRangeGetAttribute(rt.sized(data, dataSize, 1, "cuMemRangeGetAttribute", "data"), dataSize, attribute, devPtr, count);
@@ -2476,7 +2476,7 @@ function cuMemRangeGetAttributes$(raw: Raw, rt: CheckedRuntime): Checked["cuMemR
 function cuPointerSetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuPointerSetAttribute"] {
   return function cuPointerSetAttribute(value: PointerLike, attribute: CUpointer_attribute, ptr: CUdeviceptr): void {
     if (arguments.length !== 3) rt.arity("cuPointerSetAttribute", "value,attribute,ptr", 3, arguments.length);
-    if (!(typeof attribute === "number" && (attribute >>> 0) === attribute && (attribute !== 0 || 1 / attribute > 0))) rt.bad("cuPointerSetAttribute", "attribute", "u32", attribute);
+    if (!(typeof attribute === "number" && (attribute >>> 0) === attribute && (+attribute !== 0 || 1 / attribute > 0))) rt.bad("cuPointerSetAttribute", "attribute", "u32", attribute);
     if (!((typeof ptr === "bigint" ? ptr >= 0n && ptr <= 18446744073709551615n : Number.isSafeInteger(ptr) && ptr >= 0))) rt.bad("cuPointerSetAttribute", "ptr", "u64", ptr);
     const r = raw.cuPointerSetAttribute(rt.ptr(value, "cuPointerSetAttribute", "value"), attribute, ptr);
     if (rt.guards) rt.check("cuPointerSetAttribute");
@@ -2487,7 +2487,7 @@ function cuPointerSetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuPointe
 function cuPointerGetAttributes$(raw: Raw, rt: CheckedRuntime): Checked["cuPointerGetAttributes"] {
   return function cuPointerGetAttributes(numAttributes: number, attributes: PointerLike, data: PointerLike, ptr: CUdeviceptr): void {
     if (arguments.length !== 4) rt.arity("cuPointerGetAttributes", "numAttributes,attributes,data,ptr", 4, arguments.length);
-    if (!(typeof numAttributes === "number" && (numAttributes >>> 0) === numAttributes && (numAttributes !== 0 || 1 / numAttributes > 0))) rt.bad("cuPointerGetAttributes", "numAttributes", "u32", numAttributes);
+    if (!(typeof numAttributes === "number" && (numAttributes >>> 0) === numAttributes && (+numAttributes !== 0 || 1 / numAttributes > 0))) rt.bad("cuPointerGetAttributes", "numAttributes", "u32", numAttributes);
     if (!((typeof ptr === "bigint" ? ptr >= 0n && ptr <= 18446744073709551615n : Number.isSafeInteger(ptr) && ptr >= 0))) rt.bad("cuPointerGetAttributes", "ptr", "u64", ptr);
     const r = raw.cuPointerGetAttributes(numAttributes, rt.sized(attributes, numAttributes, 4, "cuPointerGetAttributes", "attributes"), rt.ptr(data, "cuPointerGetAttributes", "data"), ptr);
     if (rt.guards) rt.check("cuPointerGetAttributes");
@@ -2499,7 +2499,7 @@ function cuStreamCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamCreate"
   const o0 = rt.out[0]!;
   return function cuStreamCreate(Flags: number): CUstream {
     if (arguments.length !== 1) rt.arity("cuStreamCreate", "Flags", 1, arguments.length);
-    if (!(typeof Flags === "number" && (Flags >>> 0) === Flags && (Flags !== 0 || 1 / Flags > 0))) rt.bad("cuStreamCreate", "Flags", "u32", Flags);
+    if (!(typeof Flags === "number" && (Flags >>> 0) === Flags && (+Flags !== 0 || 1 / Flags > 0))) rt.bad("cuStreamCreate", "Flags", "u32", Flags);
     const r = raw.cuStreamCreate(o0, Flags);
     if (rt.guards) rt.check("cuStreamCreate");
     if (r !== 0) rt.fail(r, "cuStreamCreate");
@@ -2511,8 +2511,8 @@ function cuStreamCreateWithPriority$(raw: Raw, rt: CheckedRuntime): Checked["cuS
   const o0 = rt.out[0]!;
   return function cuStreamCreateWithPriority(flags: number, priority: number): CUstream {
     if (arguments.length !== 2) rt.arity("cuStreamCreateWithPriority", "flags,priority", 2, arguments.length);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (flags !== 0 || 1 / flags > 0))) rt.bad("cuStreamCreateWithPriority", "flags", "u32", flags);
-    if (!(typeof priority === "number" && (priority | 0) === priority && (priority !== 0 || 1 / priority > 0))) rt.bad("cuStreamCreateWithPriority", "priority", "i32", priority);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cuStreamCreateWithPriority", "flags", "u32", flags);
+    if (!(typeof priority === "number" && (priority | 0) === priority && (+priority !== 0 || 1 / priority > 0))) rt.bad("cuStreamCreateWithPriority", "priority", "i32", priority);
     const r = raw.cuStreamCreateWithPriority(o0, flags, priority);
     if (rt.guards) rt.check("cuStreamCreateWithPriority");
     if (r !== 0) rt.fail(r, "cuStreamCreateWithPriority");
@@ -2581,7 +2581,7 @@ function cuStreamWaitEvent$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamWait
     if (arguments.length !== 3) rt.arity("cuStreamWaitEvent", "hStream,hEvent,Flags", 3, arguments.length);
     if (!(isPtr(hStream))) rt.bad("cuStreamWaitEvent", "hStream", "pointer", hStream);
     if (!(isPtr(hEvent))) rt.bad("cuStreamWaitEvent", "hEvent", "pointer", hEvent);
-    if (!(typeof Flags === "number" && (Flags >>> 0) === Flags && (Flags !== 0 || 1 / Flags > 0))) rt.bad("cuStreamWaitEvent", "Flags", "u32", Flags);
+    if (!(typeof Flags === "number" && (Flags >>> 0) === Flags && (+Flags !== 0 || 1 / Flags > 0))) rt.bad("cuStreamWaitEvent", "Flags", "u32", Flags);
     const r = raw.cuStreamWaitEvent(hStream, hEvent, Flags);
     if (rt.guards) rt.check("cuStreamWaitEvent");
     if (r !== 0) rt.fail(r, "cuStreamWaitEvent", hStream);
@@ -2594,7 +2594,7 @@ function cuStreamAddCallback$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamAd
     if (arguments.length !== 4) rt.arity("cuStreamAddCallback", "hStream,callback,userData,flags", 4, arguments.length);
     if (!(isPtr(hStream))) rt.bad("cuStreamAddCallback", "hStream", "pointer", hStream);
     if (!(isPtr(callback))) rt.bad("cuStreamAddCallback", "callback", "function", callback);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (flags !== 0 || 1 / flags > 0))) rt.bad("cuStreamAddCallback", "flags", "u32", flags);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cuStreamAddCallback", "flags", "u32", flags);
     const r = raw.cuStreamAddCallback(hStream, callback, rt.ptr(userData, "cuStreamAddCallback", "userData"), flags);
     if (rt.guards) rt.check("cuStreamAddCallback");
     if (r !== 0) rt.fail(r, "cuStreamAddCallback", hStream);
@@ -2606,7 +2606,7 @@ function cuStreamBeginCapture$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamB
   return function cuStreamBeginCapture(hStream: CUstream, mode: CUstreamCaptureMode): void {
     if (arguments.length !== 2) rt.arity("cuStreamBeginCapture", "hStream,mode", 2, arguments.length);
     if (!(isPtr(hStream))) rt.bad("cuStreamBeginCapture", "hStream", "pointer", hStream);
-    if (!(typeof mode === "number" && (mode >>> 0) === mode && (mode !== 0 || 1 / mode > 0))) rt.bad("cuStreamBeginCapture", "mode", "u32", mode);
+    if (!(typeof mode === "number" && (mode >>> 0) === mode && (+mode !== 0 || 1 / mode > 0))) rt.bad("cuStreamBeginCapture", "mode", "u32", mode);
     const r = raw.cuStreamBeginCapture(hStream, mode);
     if (rt.guards) rt.check("cuStreamBeginCapture");
     if (r !== 0) rt.fail(r, "cuStreamBeginCapture", hStream);
@@ -2620,7 +2620,7 @@ function cuStreamBeginCaptureToGraph$(raw: Raw, rt: CheckedRuntime): Checked["cu
     if (!(isPtr(hStream))) rt.bad("cuStreamBeginCaptureToGraph", "hStream", "pointer", hStream);
     if (!(isPtr(hGraph))) rt.bad("cuStreamBeginCaptureToGraph", "hGraph", "pointer", hGraph);
     if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cuStreamBeginCaptureToGraph", "numDependencies", "u64", numDependencies);
-    if (!(typeof mode === "number" && (mode >>> 0) === mode && (mode !== 0 || 1 / mode > 0))) rt.bad("cuStreamBeginCaptureToGraph", "mode", "u32", mode);
+    if (!(typeof mode === "number" && (mode >>> 0) === mode && (+mode !== 0 || 1 / mode > 0))) rt.bad("cuStreamBeginCaptureToGraph", "mode", "u32", mode);
     const r = raw.cuStreamBeginCaptureToGraph(hStream, hGraph, rt.sized(dependencies, numDependencies, 8, "cuStreamBeginCaptureToGraph", "dependencies"), rt.ptr(rt.expect(dependencyData, CUgraphEdgeData_st, "cuStreamBeginCaptureToGraph", "dependencyData"), "cuStreamBeginCaptureToGraph", "dependencyData"), numDependencies, mode);
     if (rt.guards) rt.check("cuStreamBeginCaptureToGraph");
     if (r !== 0) rt.fail(r, "cuStreamBeginCaptureToGraph", hStream);
@@ -2727,7 +2727,7 @@ function cuStreamUpdateCaptureDependencies$(raw: Raw, rt: CheckedRuntime): Check
     if (arguments.length !== 4) rt.arity("cuStreamUpdateCaptureDependencies", "hStream,dependencies,numDependencies,flags", 4, arguments.length);
     if (!(isPtr(hStream))) rt.bad("cuStreamUpdateCaptureDependencies", "hStream", "pointer", hStream);
     if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cuStreamUpdateCaptureDependencies", "numDependencies", "u64", numDependencies);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (flags !== 0 || 1 / flags > 0))) rt.bad("cuStreamUpdateCaptureDependencies", "flags", "u32", flags);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cuStreamUpdateCaptureDependencies", "flags", "u32", flags);
     const r = raw.cuStreamUpdateCaptureDependencies(hStream, rt.sized(dependencies, numDependencies, 8, "cuStreamUpdateCaptureDependencies", "dependencies"), numDependencies, flags);
     if (rt.guards) rt.check("cuStreamUpdateCaptureDependencies");
     if (r !== 0) rt.fail(r, "cuStreamUpdateCaptureDependencies", hStream);
@@ -2740,7 +2740,7 @@ function cuStreamUpdateCaptureDependencies_v2$(raw: Raw, rt: CheckedRuntime): Ch
     if (arguments.length !== 5) rt.arity("cuStreamUpdateCaptureDependencies_v2", "hStream,dependencies,dependencyData,numDependencies,flags", 5, arguments.length);
     if (!(isPtr(hStream))) rt.bad("cuStreamUpdateCaptureDependencies_v2", "hStream", "pointer", hStream);
     if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cuStreamUpdateCaptureDependencies_v2", "numDependencies", "u64", numDependencies);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (flags !== 0 || 1 / flags > 0))) rt.bad("cuStreamUpdateCaptureDependencies_v2", "flags", "u32", flags);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cuStreamUpdateCaptureDependencies_v2", "flags", "u32", flags);
     const r = raw.cuStreamUpdateCaptureDependencies_v2(hStream, rt.sized(dependencies, numDependencies, 8, "cuStreamUpdateCaptureDependencies_v2", "dependencies"), rt.ptr(rt.expect(dependencyData, CUgraphEdgeData_st, "cuStreamUpdateCaptureDependencies_v2", "dependencyData"), "cuStreamUpdateCaptureDependencies_v2", "dependencyData"), numDependencies, flags);
     if (rt.guards) rt.check("cuStreamUpdateCaptureDependencies_v2");
     if (r !== 0) rt.fail(r, "cuStreamUpdateCaptureDependencies_v2", hStream);
@@ -2754,7 +2754,7 @@ function cuStreamAttachMemAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuStrea
     if (!(isPtr(hStream))) rt.bad("cuStreamAttachMemAsync", "hStream", "pointer", hStream);
     if (!((typeof dptr === "bigint" ? dptr >= 0n && dptr <= 18446744073709551615n : Number.isSafeInteger(dptr) && dptr >= 0))) rt.bad("cuStreamAttachMemAsync", "dptr", "u64", dptr);
     if (!((typeof length === "bigint" ? length >= 0n && length <= 18446744073709551615n : Number.isSafeInteger(length) && length >= 0))) rt.bad("cuStreamAttachMemAsync", "length", "u64", length);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (flags !== 0 || 1 / flags > 0))) rt.bad("cuStreamAttachMemAsync", "flags", "u32", flags);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cuStreamAttachMemAsync", "flags", "u32", flags);
     const r = raw.cuStreamAttachMemAsync(hStream, dptr, length, flags);
     if (rt.guards) rt.check("cuStreamAttachMemAsync");
     if (r !== 0) rt.fail(r, "cuStreamAttachMemAsync", hStream);
@@ -2812,7 +2812,7 @@ function cuStreamGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamG
   return function cuStreamGetAttribute(hStream: CUstream, attr: CUstreamAttrID, value_out?: CUlaunchAttributeValue_union): CUlaunchAttributeValue_union {
     if (arguments.length < 2 || arguments.length > 3) rt.arity("cuStreamGetAttribute", "hStream,attr,value_out", 2, arguments.length);
     if (!(isPtr(hStream))) rt.bad("cuStreamGetAttribute", "hStream", "pointer", hStream);
-    if (!(typeof attr === "number" && (attr >>> 0) === attr && (attr !== 0 || 1 / attr > 0))) rt.bad("cuStreamGetAttribute", "attr", "u32", attr);
+    if (!(typeof attr === "number" && (attr >>> 0) === attr && (+attr !== 0 || 1 / attr > 0))) rt.bad("cuStreamGetAttribute", "attr", "u32", attr);
     const $value_out = value_out === undefined ? rt.record(CUlaunchAttributeValue_union) : rt.recordArg(value_out, CUlaunchAttributeValue_union, "cuStreamGetAttribute", "value_out");
     const r = raw.cuStreamGetAttribute(hStream, attr, $value_out.$pointer());
     if (rt.guards) rt.check("cuStreamGetAttribute");
@@ -2826,7 +2826,7 @@ function cuStreamSetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamS
   return function cuStreamSetAttribute(hStream: CUstream, attr: CUstreamAttrID, value: PointerLike): void {
     if (arguments.length !== 3) rt.arity("cuStreamSetAttribute", "hStream,attr,value", 3, arguments.length);
     if (!(isPtr(hStream))) rt.bad("cuStreamSetAttribute", "hStream", "pointer", hStream);
-    if (!(typeof attr === "number" && (attr >>> 0) === attr && (attr !== 0 || 1 / attr > 0))) rt.bad("cuStreamSetAttribute", "attr", "u32", attr);
+    if (!(typeof attr === "number" && (attr >>> 0) === attr && (+attr !== 0 || 1 / attr > 0))) rt.bad("cuStreamSetAttribute", "attr", "u32", attr);
     const r = raw.cuStreamSetAttribute(hStream, attr, rt.ptr(rt.expect(value, CUlaunchAttributeValue_union, "cuStreamSetAttribute", "value"), "cuStreamSetAttribute", "value"));
     if (rt.guards) rt.check("cuStreamSetAttribute");
     if (r !== 0) rt.fail(r, "cuStreamSetAttribute", hStream);
@@ -2837,7 +2837,7 @@ function cuEventCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuEventCreate"] 
   const o0 = rt.out[0]!;
   return function cuEventCreate(Flags: number): CUevent {
     if (arguments.length !== 1) rt.arity("cuEventCreate", "Flags", 1, arguments.length);
-    if (!(typeof Flags === "number" && (Flags >>> 0) === Flags && (Flags !== 0 || 1 / Flags > 0))) rt.bad("cuEventCreate", "Flags", "u32", Flags);
+    if (!(typeof Flags === "number" && (Flags >>> 0) === Flags && (+Flags !== 0 || 1 / Flags > 0))) rt.bad("cuEventCreate", "Flags", "u32", Flags);
     const r = raw.cuEventCreate(o0, Flags);
     if (rt.guards) rt.check("cuEventCreate");
     if (r !== 0) rt.fail(r, "cuEventCreate");
@@ -2863,7 +2863,7 @@ function cuEventRecordWithFlags$(raw: Raw, rt: CheckedRuntime): Checked["cuEvent
     if (arguments.length !== 3) rt.arity("cuEventRecordWithFlags", "hEvent,hStream,flags", 3, arguments.length);
     if (!(isPtr(hEvent))) rt.bad("cuEventRecordWithFlags", "hEvent", "pointer", hEvent);
     if (!(isPtr(hStream))) rt.bad("cuEventRecordWithFlags", "hStream", "pointer", hStream);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (flags !== 0 || 1 / flags > 0))) rt.bad("cuEventRecordWithFlags", "flags", "u32", flags);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cuEventRecordWithFlags", "flags", "u32", flags);
     const r = raw.cuEventRecordWithFlags(hEvent, hStream, flags);
     if (rt.guards) rt.check("cuEventRecordWithFlags");
     if (r !== 0) rt.fail(r, "cuEventRecordWithFlags", hEvent);
@@ -2983,7 +2983,7 @@ function cuSignalExternalSemaphoresAsync$(raw: Raw, rt: CheckedRuntime): Checked
   const isPtr = rt.isPointer;
   return function cuSignalExternalSemaphoresAsync(extSemArray: PointerLike, paramsArray: PointerLike, numExtSems: number, stream: CUstream): void {
     if (arguments.length !== 4) rt.arity("cuSignalExternalSemaphoresAsync", "extSemArray,paramsArray,numExtSems,stream", 4, arguments.length);
-    if (!(typeof numExtSems === "number" && (numExtSems >>> 0) === numExtSems && (numExtSems !== 0 || 1 / numExtSems > 0))) rt.bad("cuSignalExternalSemaphoresAsync", "numExtSems", "u32", numExtSems);
+    if (!(typeof numExtSems === "number" && (numExtSems >>> 0) === numExtSems && (+numExtSems !== 0 || 1 / numExtSems > 0))) rt.bad("cuSignalExternalSemaphoresAsync", "numExtSems", "u32", numExtSems);
     if (!(isPtr(stream))) rt.bad("cuSignalExternalSemaphoresAsync", "stream", "pointer", stream);
     const r = raw.cuSignalExternalSemaphoresAsync(rt.ptr(extSemArray, "cuSignalExternalSemaphoresAsync", "extSemArray"), rt.ptr(rt.expect(paramsArray, CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st, "cuSignalExternalSemaphoresAsync", "paramsArray"), "cuSignalExternalSemaphoresAsync", "paramsArray"), numExtSems, stream);
     if (rt.guards) rt.check("cuSignalExternalSemaphoresAsync");
@@ -2995,7 +2995,7 @@ function cuWaitExternalSemaphoresAsync$(raw: Raw, rt: CheckedRuntime): Checked["
   const isPtr = rt.isPointer;
   return function cuWaitExternalSemaphoresAsync(extSemArray: PointerLike, paramsArray: PointerLike, numExtSems: number, stream: CUstream): void {
     if (arguments.length !== 4) rt.arity("cuWaitExternalSemaphoresAsync", "extSemArray,paramsArray,numExtSems,stream", 4, arguments.length);
-    if (!(typeof numExtSems === "number" && (numExtSems >>> 0) === numExtSems && (numExtSems !== 0 || 1 / numExtSems > 0))) rt.bad("cuWaitExternalSemaphoresAsync", "numExtSems", "u32", numExtSems);
+    if (!(typeof numExtSems === "number" && (numExtSems >>> 0) === numExtSems && (+numExtSems !== 0 || 1 / numExtSems > 0))) rt.bad("cuWaitExternalSemaphoresAsync", "numExtSems", "u32", numExtSems);
     if (!(isPtr(stream))) rt.bad("cuWaitExternalSemaphoresAsync", "stream", "pointer", stream);
     const r = raw.cuWaitExternalSemaphoresAsync(rt.ptr(extSemArray, "cuWaitExternalSemaphoresAsync", "extSemArray"), rt.ptr(rt.expect(paramsArray, CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st, "cuWaitExternalSemaphoresAsync", "paramsArray"), "cuWaitExternalSemaphoresAsync", "paramsArray"), numExtSems, stream);
     if (rt.guards) rt.check("cuWaitExternalSemaphoresAsync");
@@ -3020,8 +3020,8 @@ function cuStreamWaitValue32$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamWa
     if (arguments.length !== 4) rt.arity("cuStreamWaitValue32", "stream,addr,value,flags", 4, arguments.length);
     if (!(isPtr(stream))) rt.bad("cuStreamWaitValue32", "stream", "pointer", stream);
     if (!((typeof addr === "bigint" ? addr >= 0n && addr <= 18446744073709551615n : Number.isSafeInteger(addr) && addr >= 0))) rt.bad("cuStreamWaitValue32", "addr", "u64", addr);
-    if (!(typeof value === "number" && (value >>> 0) === value && (value !== 0 || 1 / value > 0))) rt.bad("cuStreamWaitValue32", "value", "u32", value);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (flags !== 0 || 1 / flags > 0))) rt.bad("cuStreamWaitValue32", "flags", "u32", flags);
+    if (!(typeof value === "number" && (value >>> 0) === value && (+value !== 0 || 1 / value > 0))) rt.bad("cuStreamWaitValue32", "value", "u32", value);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cuStreamWaitValue32", "flags", "u32", flags);
     const r = raw.cuStreamWaitValue32(stream, addr, value, flags);
     if (rt.guards) rt.check("cuStreamWaitValue32");
     if (r !== 0) rt.fail(r, "cuStreamWaitValue32", stream);
@@ -3035,7 +3035,7 @@ function cuStreamWaitValue64$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamWa
     if (!(isPtr(stream))) rt.bad("cuStreamWaitValue64", "stream", "pointer", stream);
     if (!((typeof addr === "bigint" ? addr >= 0n && addr <= 18446744073709551615n : Number.isSafeInteger(addr) && addr >= 0))) rt.bad("cuStreamWaitValue64", "addr", "u64", addr);
     if (!((typeof value === "bigint" ? value >= 0n && value <= 18446744073709551615n : Number.isSafeInteger(value) && value >= 0))) rt.bad("cuStreamWaitValue64", "value", "u64", value);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (flags !== 0 || 1 / flags > 0))) rt.bad("cuStreamWaitValue64", "flags", "u32", flags);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cuStreamWaitValue64", "flags", "u32", flags);
     const r = raw.cuStreamWaitValue64(stream, addr, value, flags);
     if (rt.guards) rt.check("cuStreamWaitValue64");
     if (r !== 0) rt.fail(r, "cuStreamWaitValue64", stream);
@@ -3048,8 +3048,8 @@ function cuStreamWriteValue32$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamW
     if (arguments.length !== 4) rt.arity("cuStreamWriteValue32", "stream,addr,value,flags", 4, arguments.length);
     if (!(isPtr(stream))) rt.bad("cuStreamWriteValue32", "stream", "pointer", stream);
     if (!((typeof addr === "bigint" ? addr >= 0n && addr <= 18446744073709551615n : Number.isSafeInteger(addr) && addr >= 0))) rt.bad("cuStreamWriteValue32", "addr", "u64", addr);
-    if (!(typeof value === "number" && (value >>> 0) === value && (value !== 0 || 1 / value > 0))) rt.bad("cuStreamWriteValue32", "value", "u32", value);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (flags !== 0 || 1 / flags > 0))) rt.bad("cuStreamWriteValue32", "flags", "u32", flags);
+    if (!(typeof value === "number" && (value >>> 0) === value && (+value !== 0 || 1 / value > 0))) rt.bad("cuStreamWriteValue32", "value", "u32", value);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cuStreamWriteValue32", "flags", "u32", flags);
     const r = raw.cuStreamWriteValue32(stream, addr, value, flags);
     if (rt.guards) rt.check("cuStreamWriteValue32");
     if (r !== 0) rt.fail(r, "cuStreamWriteValue32", stream);
@@ -3063,7 +3063,7 @@ function cuStreamWriteValue64$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamW
     if (!(isPtr(stream))) rt.bad("cuStreamWriteValue64", "stream", "pointer", stream);
     if (!((typeof addr === "bigint" ? addr >= 0n && addr <= 18446744073709551615n : Number.isSafeInteger(addr) && addr >= 0))) rt.bad("cuStreamWriteValue64", "addr", "u64", addr);
     if (!((typeof value === "bigint" ? value >= 0n && value <= 18446744073709551615n : Number.isSafeInteger(value) && value >= 0))) rt.bad("cuStreamWriteValue64", "value", "u64", value);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (flags !== 0 || 1 / flags > 0))) rt.bad("cuStreamWriteValue64", "flags", "u32", flags);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cuStreamWriteValue64", "flags", "u32", flags);
     const r = raw.cuStreamWriteValue64(stream, addr, value, flags);
     if (rt.guards) rt.check("cuStreamWriteValue64");
     if (r !== 0) rt.fail(r, "cuStreamWriteValue64", stream);
@@ -3075,8 +3075,8 @@ function cuStreamBatchMemOp$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamBat
   return function cuStreamBatchMemOp(stream: CUstream, count: number, paramArray: PointerLike, flags: number): void {
     if (arguments.length !== 4) rt.arity("cuStreamBatchMemOp", "stream,count,paramArray,flags", 4, arguments.length);
     if (!(isPtr(stream))) rt.bad("cuStreamBatchMemOp", "stream", "pointer", stream);
-    if (!(typeof count === "number" && (count >>> 0) === count && (count !== 0 || 1 / count > 0))) rt.bad("cuStreamBatchMemOp", "count", "u32", count);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (flags !== 0 || 1 / flags > 0))) rt.bad("cuStreamBatchMemOp", "flags", "u32", flags);
+    if (!(typeof count === "number" && (count >>> 0) === count && (+count !== 0 || 1 / count > 0))) rt.bad("cuStreamBatchMemOp", "count", "u32", count);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cuStreamBatchMemOp", "flags", "u32", flags);
     const r = raw.cuStreamBatchMemOp(stream, count, rt.ptr(rt.expect(paramArray, CUstreamBatchMemOpParams_union, "cuStreamBatchMemOp", "paramArray"), "cuStreamBatchMemOp", "paramArray"), flags);
     if (rt.guards) rt.check("cuStreamBatchMemOp");
     if (r !== 0) rt.fail(r, "cuStreamBatchMemOp", stream);
@@ -3089,7 +3089,7 @@ function cuFuncGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuFuncGetAt
   const isPtr = rt.isPointer;
   return function cuFuncGetAttribute(attrib: CUfunction_attribute, hfunc: CUfunction): number {
     if (arguments.length !== 2) rt.arity("cuFuncGetAttribute", "attrib,hfunc", 2, arguments.length);
-    if (!(typeof attrib === "number" && (attrib >>> 0) === attrib && (attrib !== 0 || 1 / attrib > 0))) rt.bad("cuFuncGetAttribute", "attrib", "u32", attrib);
+    if (!(typeof attrib === "number" && (attrib >>> 0) === attrib && (+attrib !== 0 || 1 / attrib > 0))) rt.bad("cuFuncGetAttribute", "attrib", "u32", attrib);
     if (!(isPtr(hfunc))) rt.bad("cuFuncGetAttribute", "hfunc", "pointer", hfunc);
     const r = raw.cuFuncGetAttribute(o0, attrib, hfunc);
     if (rt.guards) rt.check("cuFuncGetAttribute");
@@ -3103,8 +3103,8 @@ function cuFuncSetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuFuncSetAt
   return function cuFuncSetAttribute(hfunc: CUfunction, attrib: CUfunction_attribute, value: number): void {
     if (arguments.length !== 3) rt.arity("cuFuncSetAttribute", "hfunc,attrib,value", 3, arguments.length);
     if (!(isPtr(hfunc))) rt.bad("cuFuncSetAttribute", "hfunc", "pointer", hfunc);
-    if (!(typeof attrib === "number" && (attrib >>> 0) === attrib && (attrib !== 0 || 1 / attrib > 0))) rt.bad("cuFuncSetAttribute", "attrib", "u32", attrib);
-    if (!(typeof value === "number" && (value | 0) === value && (value !== 0 || 1 / value > 0))) rt.bad("cuFuncSetAttribute", "value", "i32", value);
+    if (!(typeof attrib === "number" && (attrib >>> 0) === attrib && (+attrib !== 0 || 1 / attrib > 0))) rt.bad("cuFuncSetAttribute", "attrib", "u32", attrib);
+    if (!(typeof value === "number" && (value | 0) === value && (+value !== 0 || 1 / value > 0))) rt.bad("cuFuncSetAttribute", "value", "i32", value);
     const r = raw.cuFuncSetAttribute(hfunc, attrib, value);
     if (rt.guards) rt.check("cuFuncSetAttribute");
     if (r !== 0) rt.fail(r, "cuFuncSetAttribute", hfunc);
@@ -3116,7 +3116,7 @@ function cuFuncSetCacheConfig$(raw: Raw, rt: CheckedRuntime): Checked["cuFuncSet
   return function cuFuncSetCacheConfig(hfunc: CUfunction, config: CUfunc_cache): void {
     if (arguments.length !== 2) rt.arity("cuFuncSetCacheConfig", "hfunc,config", 2, arguments.length);
     if (!(isPtr(hfunc))) rt.bad("cuFuncSetCacheConfig", "hfunc", "pointer", hfunc);
-    if (!(typeof config === "number" && (config >>> 0) === config && (config !== 0 || 1 / config > 0))) rt.bad("cuFuncSetCacheConfig", "config", "u32", config);
+    if (!(typeof config === "number" && (config >>> 0) === config && (+config !== 0 || 1 / config > 0))) rt.bad("cuFuncSetCacheConfig", "config", "u32", config);
     const r = raw.cuFuncSetCacheConfig(hfunc, config);
     if (rt.guards) rt.check("cuFuncSetCacheConfig");
     if (r !== 0) rt.fail(r, "cuFuncSetCacheConfig", hfunc);
@@ -3195,13 +3195,13 @@ function cuLaunchKernel$(raw: Raw, rt: CheckedRuntime): Checked["cuLaunchKernel"
   return function cuLaunchKernel(f: CUfunction, gridDimX: number, gridDimY: number, gridDimZ: number, blockDimX: number, blockDimY: number, blockDimZ: number, sharedMemBytes: number, hStream: CUstream, kernelParams: PointerLike, extra: PointerLike): void {
     if (arguments.length !== 11) rt.arity("cuLaunchKernel", "f,gridDimX,gridDimY,gridDimZ,blockDimX,blockDimY,blockDimZ,sharedMemBytes,hStream,kernelParams,extra", 11, arguments.length);
     if (!(isPtr(f))) rt.bad("cuLaunchKernel", "f", "pointer", f);
-    if (!(typeof gridDimX === "number" && (gridDimX >>> 0) === gridDimX && (gridDimX !== 0 || 1 / gridDimX > 0))) rt.bad("cuLaunchKernel", "gridDimX", "u32", gridDimX);
-    if (!(typeof gridDimY === "number" && (gridDimY >>> 0) === gridDimY && (gridDimY !== 0 || 1 / gridDimY > 0))) rt.bad("cuLaunchKernel", "gridDimY", "u32", gridDimY);
-    if (!(typeof gridDimZ === "number" && (gridDimZ >>> 0) === gridDimZ && (gridDimZ !== 0 || 1 / gridDimZ > 0))) rt.bad("cuLaunchKernel", "gridDimZ", "u32", gridDimZ);
-    if (!(typeof blockDimX === "number" && (blockDimX >>> 0) === blockDimX && (blockDimX !== 0 || 1 / blockDimX > 0))) rt.bad("cuLaunchKernel", "blockDimX", "u32", blockDimX);
-    if (!(typeof blockDimY === "number" && (blockDimY >>> 0) === blockDimY && (blockDimY !== 0 || 1 / blockDimY > 0))) rt.bad("cuLaunchKernel", "blockDimY", "u32", blockDimY);
-    if (!(typeof blockDimZ === "number" && (blockDimZ >>> 0) === blockDimZ && (blockDimZ !== 0 || 1 / blockDimZ > 0))) rt.bad("cuLaunchKernel", "blockDimZ", "u32", blockDimZ);
-    if (!(typeof sharedMemBytes === "number" && (sharedMemBytes >>> 0) === sharedMemBytes && (sharedMemBytes !== 0 || 1 / sharedMemBytes > 0))) rt.bad("cuLaunchKernel", "sharedMemBytes", "u32", sharedMemBytes);
+    if (!(typeof gridDimX === "number" && (gridDimX >>> 0) === gridDimX && (+gridDimX !== 0 || 1 / gridDimX > 0))) rt.bad("cuLaunchKernel", "gridDimX", "u32", gridDimX);
+    if (!(typeof gridDimY === "number" && (gridDimY >>> 0) === gridDimY && (+gridDimY !== 0 || 1 / gridDimY > 0))) rt.bad("cuLaunchKernel", "gridDimY", "u32", gridDimY);
+    if (!(typeof gridDimZ === "number" && (gridDimZ >>> 0) === gridDimZ && (+gridDimZ !== 0 || 1 / gridDimZ > 0))) rt.bad("cuLaunchKernel", "gridDimZ", "u32", gridDimZ);
+    if (!(typeof blockDimX === "number" && (blockDimX >>> 0) === blockDimX && (+blockDimX !== 0 || 1 / blockDimX > 0))) rt.bad("cuLaunchKernel", "blockDimX", "u32", blockDimX);
+    if (!(typeof blockDimY === "number" && (blockDimY >>> 0) === blockDimY && (+blockDimY !== 0 || 1 / blockDimY > 0))) rt.bad("cuLaunchKernel", "blockDimY", "u32", blockDimY);
+    if (!(typeof blockDimZ === "number" && (blockDimZ >>> 0) === blockDimZ && (+blockDimZ !== 0 || 1 / blockDimZ > 0))) rt.bad("cuLaunchKernel", "blockDimZ", "u32", blockDimZ);
+    if (!(typeof sharedMemBytes === "number" && (sharedMemBytes >>> 0) === sharedMemBytes && (+sharedMemBytes !== 0 || 1 / sharedMemBytes > 0))) rt.bad("cuLaunchKernel", "sharedMemBytes", "u32", sharedMemBytes);
     if (!(isPtr(hStream))) rt.bad("cuLaunchKernel", "hStream", "pointer", hStream);
     const r = raw.cuLaunchKernel(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, rt.ptr(kernelParams, "cuLaunchKernel", "kernelParams"), rt.ptr(extra, "cuLaunchKernel", "extra"));
     if (rt.guards) rt.check("cuLaunchKernel");
@@ -3225,13 +3225,13 @@ function cuLaunchCooperativeKernel$(raw: Raw, rt: CheckedRuntime): Checked["cuLa
   return function cuLaunchCooperativeKernel(f: CUfunction, gridDimX: number, gridDimY: number, gridDimZ: number, blockDimX: number, blockDimY: number, blockDimZ: number, sharedMemBytes: number, hStream: CUstream, kernelParams: PointerLike): void {
     if (arguments.length !== 10) rt.arity("cuLaunchCooperativeKernel", "f,gridDimX,gridDimY,gridDimZ,blockDimX,blockDimY,blockDimZ,sharedMemBytes,hStream,kernelParams", 10, arguments.length);
     if (!(isPtr(f))) rt.bad("cuLaunchCooperativeKernel", "f", "pointer", f);
-    if (!(typeof gridDimX === "number" && (gridDimX >>> 0) === gridDimX && (gridDimX !== 0 || 1 / gridDimX > 0))) rt.bad("cuLaunchCooperativeKernel", "gridDimX", "u32", gridDimX);
-    if (!(typeof gridDimY === "number" && (gridDimY >>> 0) === gridDimY && (gridDimY !== 0 || 1 / gridDimY > 0))) rt.bad("cuLaunchCooperativeKernel", "gridDimY", "u32", gridDimY);
-    if (!(typeof gridDimZ === "number" && (gridDimZ >>> 0) === gridDimZ && (gridDimZ !== 0 || 1 / gridDimZ > 0))) rt.bad("cuLaunchCooperativeKernel", "gridDimZ", "u32", gridDimZ);
-    if (!(typeof blockDimX === "number" && (blockDimX >>> 0) === blockDimX && (blockDimX !== 0 || 1 / blockDimX > 0))) rt.bad("cuLaunchCooperativeKernel", "blockDimX", "u32", blockDimX);
-    if (!(typeof blockDimY === "number" && (blockDimY >>> 0) === blockDimY && (blockDimY !== 0 || 1 / blockDimY > 0))) rt.bad("cuLaunchCooperativeKernel", "blockDimY", "u32", blockDimY);
-    if (!(typeof blockDimZ === "number" && (blockDimZ >>> 0) === blockDimZ && (blockDimZ !== 0 || 1 / blockDimZ > 0))) rt.bad("cuLaunchCooperativeKernel", "blockDimZ", "u32", blockDimZ);
-    if (!(typeof sharedMemBytes === "number" && (sharedMemBytes >>> 0) === sharedMemBytes && (sharedMemBytes !== 0 || 1 / sharedMemBytes > 0))) rt.bad("cuLaunchCooperativeKernel", "sharedMemBytes", "u32", sharedMemBytes);
+    if (!(typeof gridDimX === "number" && (gridDimX >>> 0) === gridDimX && (+gridDimX !== 0 || 1 / gridDimX > 0))) rt.bad("cuLaunchCooperativeKernel", "gridDimX", "u32", gridDimX);
+    if (!(typeof gridDimY === "number" && (gridDimY >>> 0) === gridDimY && (+gridDimY !== 0 || 1 / gridDimY > 0))) rt.bad("cuLaunchCooperativeKernel", "gridDimY", "u32", gridDimY);
+    if (!(typeof gridDimZ === "number" && (gridDimZ >>> 0) === gridDimZ && (+gridDimZ !== 0 || 1 / gridDimZ > 0))) rt.bad("cuLaunchCooperativeKernel", "gridDimZ", "u32", gridDimZ);
+    if (!(typeof blockDimX === "number" && (blockDimX >>> 0) === blockDimX && (+blockDimX !== 0 || 1 / blockDimX > 0))) rt.bad("cuLaunchCooperativeKernel", "blockDimX", "u32", blockDimX);
+    if (!(typeof blockDimY === "number" && (blockDimY >>> 0) === blockDimY && (+blockDimY !== 0 || 1 / blockDimY > 0))) rt.bad("cuLaunchCooperativeKernel", "blockDimY", "u32", blockDimY);
+    if (!(typeof blockDimZ === "number" && (blockDimZ >>> 0) === blockDimZ && (+blockDimZ !== 0 || 1 / blockDimZ > 0))) rt.bad("cuLaunchCooperativeKernel", "blockDimZ", "u32", blockDimZ);
+    if (!(typeof sharedMemBytes === "number" && (sharedMemBytes >>> 0) === sharedMemBytes && (+sharedMemBytes !== 0 || 1 / sharedMemBytes > 0))) rt.bad("cuLaunchCooperativeKernel", "sharedMemBytes", "u32", sharedMemBytes);
     if (!(isPtr(hStream))) rt.bad("cuLaunchCooperativeKernel", "hStream", "pointer", hStream);
     const r = raw.cuLaunchCooperativeKernel(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, rt.ptr(kernelParams, "cuLaunchCooperativeKernel", "kernelParams"));
     if (rt.guards) rt.check("cuLaunchCooperativeKernel");
@@ -3242,8 +3242,8 @@ function cuLaunchCooperativeKernel$(raw: Raw, rt: CheckedRuntime): Checked["cuLa
 function cuLaunchCooperativeKernelMultiDevice$(raw: Raw, rt: CheckedRuntime): Checked["cuLaunchCooperativeKernelMultiDevice"] {
   return function cuLaunchCooperativeKernelMultiDevice(launchParamsList: PointerLike, numDevices: number, flags: number): void {
     if (arguments.length !== 3) rt.arity("cuLaunchCooperativeKernelMultiDevice", "launchParamsList,numDevices,flags", 3, arguments.length);
-    if (!(typeof numDevices === "number" && (numDevices >>> 0) === numDevices && (numDevices !== 0 || 1 / numDevices > 0))) rt.bad("cuLaunchCooperativeKernelMultiDevice", "numDevices", "u32", numDevices);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (flags !== 0 || 1 / flags > 0))) rt.bad("cuLaunchCooperativeKernelMultiDevice", "flags", "u32", flags);
+    if (!(typeof numDevices === "number" && (numDevices >>> 0) === numDevices && (+numDevices !== 0 || 1 / numDevices > 0))) rt.bad("cuLaunchCooperativeKernelMultiDevice", "numDevices", "u32", numDevices);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cuLaunchCooperativeKernelMultiDevice", "flags", "u32", flags);
     const r = raw.cuLaunchCooperativeKernelMultiDevice(rt.sized(launchParamsList, numDevices, 56, "cuLaunchCooperativeKernelMultiDevice", "launchParamsList", CUDA_LAUNCH_PARAMS_st), numDevices, flags);
     if (rt.guards) rt.check("cuLaunchCooperativeKernelMultiDevice");
     if (r !== 0) rt.fail(r, "cuLaunchCooperativeKernelMultiDevice");
@@ -3267,9 +3267,9 @@ function cuFuncSetBlockShape$(raw: Raw, rt: CheckedRuntime): Checked["cuFuncSetB
   return function cuFuncSetBlockShape(hfunc: CUfunction, x: number, y: number, z: number): void {
     if (arguments.length !== 4) rt.arity("cuFuncSetBlockShape", "hfunc,x,y,z", 4, arguments.length);
     if (!(isPtr(hfunc))) rt.bad("cuFuncSetBlockShape", "hfunc", "pointer", hfunc);
-    if (!(typeof x === "number" && (x | 0) === x && (x !== 0 || 1 / x > 0))) rt.bad("cuFuncSetBlockShape", "x", "i32", x);
-    if (!(typeof y === "number" && (y | 0) === y && (y !== 0 || 1 / y > 0))) rt.bad("cuFuncSetBlockShape", "y", "i32", y);
-    if (!(typeof z === "number" && (z | 0) === z && (z !== 0 || 1 / z > 0))) rt.bad("cuFuncSetBlockShape", "z", "i32", z);
+    if (!(typeof x === "number" && (x | 0) === x && (+x !== 0 || 1 / x > 0))) rt.bad("cuFuncSetBlockShape", "x", "i32", x);
+    if (!(typeof y === "number" && (y | 0) === y && (+y !== 0 || 1 / y > 0))) rt.bad("cuFuncSetBlockShape", "y", "i32", y);
+    if (!(typeof z === "number" && (z | 0) === z && (+z !== 0 || 1 / z > 0))) rt.bad("cuFuncSetBlockShape", "z", "i32", z);
     const r = raw.cuFuncSetBlockShape(hfunc, x, y, z);
     if (rt.guards) rt.check("cuFuncSetBlockShape");
     if (r !== 0) rt.fail(r, "cuFuncSetBlockShape", hfunc);
@@ -3281,7 +3281,7 @@ function cuFuncSetSharedSize$(raw: Raw, rt: CheckedRuntime): Checked["cuFuncSetS
   return function cuFuncSetSharedSize(hfunc: CUfunction, bytes: number): void {
     if (arguments.length !== 2) rt.arity("cuFuncSetSharedSize", "hfunc,bytes", 2, arguments.length);
     if (!(isPtr(hfunc))) rt.bad("cuFuncSetSharedSize", "hfunc", "pointer", hfunc);
-    if (!(typeof bytes === "number" && (bytes >>> 0) === bytes && (bytes !== 0 || 1 / bytes > 0))) rt.bad("cuFuncSetSharedSize", "bytes", "u32", bytes);
+    if (!(typeof bytes === "number" && (bytes >>> 0) === bytes && (+bytes !== 0 || 1 / bytes > 0))) rt.bad("cuFuncSetSharedSize", "bytes", "u32", bytes);
     const r = raw.cuFuncSetSharedSize(hfunc, bytes);
     if (rt.guards) rt.check("cuFuncSetSharedSize");
     if (r !== 0) rt.fail(r, "cuFuncSetSharedSize", hfunc);
@@ -3293,7 +3293,7 @@ function cuParamSetSize$(raw: Raw, rt: CheckedRuntime): Checked["cuParamSetSize"
   return function cuParamSetSize(hfunc: CUfunction, numbytes: number): void {
     if (arguments.length !== 2) rt.arity("cuParamSetSize", "hfunc,numbytes", 2, arguments.length);
     if (!(isPtr(hfunc))) rt.bad("cuParamSetSize", "hfunc", "pointer", hfunc);
-    if (!(typeof numbytes === "number" && (numbytes >>> 0) === numbytes && (numbytes !== 0 || 1 / numbytes > 0))) rt.bad("cuParamSetSize", "numbytes", "u32", numbytes);
+    if (!(typeof numbytes === "number" && (numbytes >>> 0) === numbytes && (+numbytes !== 0 || 1 / numbytes > 0))) rt.bad("cuParamSetSize", "numbytes", "u32", numbytes);
     const r = raw.cuParamSetSize(hfunc, numbytes);
     if (rt.guards) rt.check("cuParamSetSize");
     if (r !== 0) rt.fail(r, "cuParamSetSize", hfunc);
@@ -3305,8 +3305,8 @@ function cuParamSeti$(raw: Raw, rt: CheckedRuntime): Checked["cuParamSeti"] {
   return function cuParamSeti(hfunc: CUfunction, offset: number, value: number): void {
     if (arguments.length !== 3) rt.arity("cuParamSeti", "hfunc,offset,value", 3, arguments.length);
     if (!(isPtr(hfunc))) rt.bad("cuParamSeti", "hfunc", "pointer", hfunc);
-    if (!(typeof offset === "number" && (offset | 0) === offset && (offset !== 0 || 1 / offset > 0))) rt.bad("cuParamSeti", "offset", "i32", offset);
-    if (!(typeof value === "number" && (value >>> 0) === value && (value !== 0 || 1 / value > 0))) rt.bad("cuParamSeti", "value", "u32", value);
+    if (!(typeof offset === "number" && (offset | 0) === offset && (+offset !== 0 || 1 / offset > 0))) rt.bad("cuParamSeti", "offset", "i32", offset);
+    if (!(typeof value === "number" && (value >>> 0) === value && (+value !== 0 || 1 / value > 0))) rt.bad("cuParamSeti", "value", "u32", value);
     const r = raw.cuParamSeti(hfunc, offset, value);
     if (rt.guards) rt.check("cuParamSeti");
     if (r !== 0) rt.fail(r, "cuParamSeti", hfunc);
@@ -3318,7 +3318,7 @@ function cuParamSetf$(raw: Raw, rt: CheckedRuntime): Checked["cuParamSetf"] {
   return function cuParamSetf(hfunc: CUfunction, offset: number, value: number): void {
     if (arguments.length !== 3) rt.arity("cuParamSetf", "hfunc,offset,value", 3, arguments.length);
     if (!(isPtr(hfunc))) rt.bad("cuParamSetf", "hfunc", "pointer", hfunc);
-    if (!(typeof offset === "number" && (offset | 0) === offset && (offset !== 0 || 1 / offset > 0))) rt.bad("cuParamSetf", "offset", "i32", offset);
+    if (!(typeof offset === "number" && (offset | 0) === offset && (+offset !== 0 || 1 / offset > 0))) rt.bad("cuParamSetf", "offset", "i32", offset);
     if (!(typeof value === "number")) rt.bad("cuParamSetf", "value", "f32", value);
     const r = raw.cuParamSetf(hfunc, offset, value);
     if (rt.guards) rt.check("cuParamSetf");
@@ -3331,8 +3331,8 @@ function cuParamSetv$(raw: Raw, rt: CheckedRuntime): Checked["cuParamSetv"] {
   return function cuParamSetv(hfunc: CUfunction, offset: number, ptr: PointerLike, numbytes: number): void {
     if (arguments.length !== 4) rt.arity("cuParamSetv", "hfunc,offset,ptr,numbytes", 4, arguments.length);
     if (!(isPtr(hfunc))) rt.bad("cuParamSetv", "hfunc", "pointer", hfunc);
-    if (!(typeof offset === "number" && (offset | 0) === offset && (offset !== 0 || 1 / offset > 0))) rt.bad("cuParamSetv", "offset", "i32", offset);
-    if (!(typeof numbytes === "number" && (numbytes >>> 0) === numbytes && (numbytes !== 0 || 1 / numbytes > 0))) rt.bad("cuParamSetv", "numbytes", "u32", numbytes);
+    if (!(typeof offset === "number" && (offset | 0) === offset && (+offset !== 0 || 1 / offset > 0))) rt.bad("cuParamSetv", "offset", "i32", offset);
+    if (!(typeof numbytes === "number" && (numbytes >>> 0) === numbytes && (+numbytes !== 0 || 1 / numbytes > 0))) rt.bad("cuParamSetv", "numbytes", "u32", numbytes);
     const r = raw.cuParamSetv(hfunc, offset, rt.ptr(ptr, "cuParamSetv", "ptr"), numbytes);
     if (rt.guards) rt.check("cuParamSetv");
     if (r !== 0) rt.fail(r, "cuParamSetv", hfunc);
@@ -3355,8 +3355,8 @@ function cuLaunchGrid$(raw: Raw, rt: CheckedRuntime): Checked["cuLaunchGrid"] {
   return function cuLaunchGrid(f: CUfunction, grid_width: number, grid_height: number): void {
     if (arguments.length !== 3) rt.arity("cuLaunchGrid", "f,grid_width,grid_height", 3, arguments.length);
     if (!(isPtr(f))) rt.bad("cuLaunchGrid", "f", "pointer", f);
-    if (!(typeof grid_width === "number" && (grid_width | 0) === grid_width && (grid_width !== 0 || 1 / grid_width > 0))) rt.bad("cuLaunchGrid", "grid_width", "i32", grid_width);
-    if (!(typeof grid_height === "number" && (grid_height | 0) === grid_height && (grid_height !== 0 || 1 / grid_height > 0))) rt.bad("cuLaunchGrid", "grid_height", "i32", grid_height);
+    if (!(typeof grid_width === "number" && (grid_width | 0) === grid_width && (+grid_width !== 0 || 1 / grid_width > 0))) rt.bad("cuLaunchGrid", "grid_width", "i32", grid_width);
+    if (!(typeof grid_height === "number" && (grid_height | 0) === grid_height && (+grid_height !== 0 || 1 / grid_height > 0))) rt.bad("cuLaunchGrid", "grid_height", "i32", grid_height);
     const r = raw.cuLaunchGrid(f, grid_width, grid_height);
     if (rt.guards) rt.check("cuLaunchGrid");
     if (r !== 0) rt.fail(r, "cuLaunchGrid", f);
@@ -3368,8 +3368,8 @@ function cuLaunchGridAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuLaunchGrid
   return function cuLaunchGridAsync(f: CUfunction, grid_width: number, grid_height: number, hStream: CUstream): void {
     if (arguments.length !== 4) rt.arity("cuLaunchGridAsync", "f,grid_width,grid_height,hStream", 4, arguments.length);
     if (!(isPtr(f))) rt.bad("cuLaunchGridAsync", "f", "pointer", f);
-    if (!(typeof grid_width === "number" && (grid_width | 0) === grid_width && (grid_width !== 0 || 1 / grid_width > 0))) rt.bad("cuLaunchGridAsync", "grid_width", "i32", grid_width);
-    if (!(typeof grid_height === "number" && (grid_height | 0) === grid_height && (grid_height !== 0 || 1 / grid_height > 0))) rt.bad("cuLaunchGridAsync", "grid_height", "i32", grid_height);
+    if (!(typeof grid_width === "number" && (grid_width | 0) === grid_width && (+grid_width !== 0 || 1 / grid_width > 0))) rt.bad("cuLaunchGridAsync", "grid_width", "i32", grid_width);
+    if (!(typeof grid_height === "number" && (grid_height | 0) === grid_height && (+grid_height !== 0 || 1 / grid_height > 0))) rt.bad("cuLaunchGridAsync", "grid_height", "i32", grid_height);
     if (!(isPtr(hStream))) rt.bad("cuLaunchGridAsync", "hStream", "pointer", hStream);
     const r = raw.cuLaunchGridAsync(f, grid_width, grid_height, hStream);
     if (rt.guards) rt.check("cuLaunchGridAsync");
@@ -3382,7 +3382,7 @@ function cuParamSetTexRef$(raw: Raw, rt: CheckedRuntime): Checked["cuParamSetTex
   return function cuParamSetTexRef(hfunc: CUfunction, texunit: number, hTexRef: CUtexref): void {
     if (arguments.length !== 3) rt.arity("cuParamSetTexRef", "hfunc,texunit,hTexRef", 3, arguments.length);
     if (!(isPtr(hfunc))) rt.bad("cuParamSetTexRef", "hfunc", "pointer", hfunc);
-    if (!(typeof texunit === "number" && (texunit | 0) === texunit && (texunit !== 0 || 1 / texunit > 0))) rt.bad("cuParamSetTexRef", "texunit", "i32", texunit);
+    if (!(typeof texunit === "number" && (texunit | 0) === texunit && (+texunit !== 0 || 1 / texunit > 0))) rt.bad("cuParamSetTexRef", "texunit", "i32", texunit);
     if (!(isPtr(hTexRef))) rt.bad("cuParamSetTexRef", "hTexRef", "pointer", hTexRef);
     const r = raw.cuParamSetTexRef(hfunc, texunit, hTexRef);
     if (rt.guards) rt.check("cuParamSetTexRef");
@@ -3395,7 +3395,7 @@ function cuFuncSetSharedMemConfig$(raw: Raw, rt: CheckedRuntime): Checked["cuFun
   return function cuFuncSetSharedMemConfig(hfunc: CUfunction, config: CUsharedconfig): void {
     if (arguments.length !== 2) rt.arity("cuFuncSetSharedMemConfig", "hfunc,config", 2, arguments.length);
     if (!(isPtr(hfunc))) rt.bad("cuFuncSetSharedMemConfig", "hfunc", "pointer", hfunc);
-    if (!(typeof config === "number" && (config >>> 0) === config && (config !== 0 || 1 / config > 0))) rt.bad("cuFuncSetSharedMemConfig", "config", "u32", config);
+    if (!(typeof config === "number" && (config >>> 0) === config && (+config !== 0 || 1 / config > 0))) rt.bad("cuFuncSetSharedMemConfig", "config", "u32", config);
     const r = raw.cuFuncSetSharedMemConfig(hfunc, config);
     if (rt.guards) rt.check("cuFuncSetSharedMemConfig");
     if (r !== 0) rt.fail(r, "cuFuncSetSharedMemConfig", hfunc);
@@ -3406,7 +3406,7 @@ function cuGraphCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphCreate"] 
   const o0 = rt.out[0]!;
   return function cuGraphCreate(flags: number): CUgraph {
     if (arguments.length !== 1) rt.arity("cuGraphCreate", "flags", 1, arguments.length);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (flags !== 0 || 1 / flags > 0))) rt.bad("cuGraphCreate", "flags", "u32", flags);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cuGraphCreate", "flags", "u32", flags);
     const r = raw.cuGraphCreate(o0, flags);
     if (rt.guards) rt.check("cuGraphCreate");
     if (r !== 0) rt.fail(r, "cuGraphCreate");
@@ -3875,7 +3875,7 @@ function cuGraphMemFreeNodeGetParams$(raw: Raw, rt: CheckedRuntime): Checked["cu
 function cuDeviceGraphMemTrim$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGraphMemTrim"] {
   return function cuDeviceGraphMemTrim(device: CUdevice): void {
     if (arguments.length !== 1) rt.arity("cuDeviceGraphMemTrim", "device", 1, arguments.length);
-    if (!(typeof device === "number" && (device | 0) === device && (device !== 0 || 1 / device > 0))) rt.bad("cuDeviceGraphMemTrim", "device", "i32", device);
+    if (!(typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0))) rt.bad("cuDeviceGraphMemTrim", "device", "i32", device);
     const r = raw.cuDeviceGraphMemTrim(device);
     if (rt.guards) rt.check("cuDeviceGraphMemTrim");
     if (r !== 0) rt.fail(r, "cuDeviceGraphMemTrim");
@@ -3885,8 +3885,8 @@ function cuDeviceGraphMemTrim$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceG
 function cuDeviceGetGraphMemAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGetGraphMemAttribute"] {
   return function cuDeviceGetGraphMemAttribute(device: CUdevice, attr: CUgraphMem_attribute, value: PointerLike): void {
     if (arguments.length !== 3) rt.arity("cuDeviceGetGraphMemAttribute", "device,attr,value", 3, arguments.length);
-    if (!(typeof device === "number" && (device | 0) === device && (device !== 0 || 1 / device > 0))) rt.bad("cuDeviceGetGraphMemAttribute", "device", "i32", device);
-    if (!(typeof attr === "number" && (attr >>> 0) === attr && (attr !== 0 || 1 / attr > 0))) rt.bad("cuDeviceGetGraphMemAttribute", "attr", "u32", attr);
+    if (!(typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0))) rt.bad("cuDeviceGetGraphMemAttribute", "device", "i32", device);
+    if (!(typeof attr === "number" && (attr >>> 0) === attr && (+attr !== 0 || 1 / attr > 0))) rt.bad("cuDeviceGetGraphMemAttribute", "attr", "u32", attr);
     const r = raw.cuDeviceGetGraphMemAttribute(device, attr, rt.ptr(value, "cuDeviceGetGraphMemAttribute", "value"));
     if (rt.guards) rt.check("cuDeviceGetGraphMemAttribute");
     if (r !== 0) rt.fail(r, "cuDeviceGetGraphMemAttribute");
@@ -3896,8 +3896,8 @@ function cuDeviceGetGraphMemAttribute$(raw: Raw, rt: CheckedRuntime): Checked["c
 function cuDeviceSetGraphMemAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceSetGraphMemAttribute"] {
   return function cuDeviceSetGraphMemAttribute(device: CUdevice, attr: CUgraphMem_attribute, value: PointerLike): void {
     if (arguments.length !== 3) rt.arity("cuDeviceSetGraphMemAttribute", "device,attr,value", 3, arguments.length);
-    if (!(typeof device === "number" && (device | 0) === device && (device !== 0 || 1 / device > 0))) rt.bad("cuDeviceSetGraphMemAttribute", "device", "i32", device);
-    if (!(typeof attr === "number" && (attr >>> 0) === attr && (attr !== 0 || 1 / attr > 0))) rt.bad("cuDeviceSetGraphMemAttribute", "attr", "u32", attr);
+    if (!(typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0))) rt.bad("cuDeviceSetGraphMemAttribute", "device", "i32", device);
+    if (!(typeof attr === "number" && (attr >>> 0) === attr && (+attr !== 0 || 1 / attr > 0))) rt.bad("cuDeviceSetGraphMemAttribute", "attr", "u32", attr);
     const r = raw.cuDeviceSetGraphMemAttribute(device, attr, rt.ptr(value, "cuDeviceSetGraphMemAttribute", "value"));
     if (rt.guards) rt.check("cuDeviceSetGraphMemAttribute");
     if (r !== 0) rt.fail(r, "cuDeviceSetGraphMemAttribute");
@@ -4282,7 +4282,7 @@ function cuGraphNodeSetEnabled$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphN
     if (arguments.length !== 3) rt.arity("cuGraphNodeSetEnabled", "hGraphExec,hNode,isEnabled", 3, arguments.length);
     if (!(isPtr(hGraphExec))) rt.bad("cuGraphNodeSetEnabled", "hGraphExec", "pointer", hGraphExec);
     if (!(isPtr(hNode))) rt.bad("cuGraphNodeSetEnabled", "hNode", "pointer", hNode);
-    if (!(typeof isEnabled === "number" && (isEnabled >>> 0) === isEnabled && (isEnabled !== 0 || 1 / isEnabled > 0))) rt.bad("cuGraphNodeSetEnabled", "isEnabled", "u32", isEnabled);
+    if (!(typeof isEnabled === "number" && (isEnabled >>> 0) === isEnabled && (+isEnabled !== 0 || 1 / isEnabled > 0))) rt.bad("cuGraphNodeSetEnabled", "isEnabled", "u32", isEnabled);
     const r = raw.cuGraphNodeSetEnabled(hGraphExec, hNode, isEnabled);
     if (rt.guards) rt.check("cuGraphNodeSetEnabled");
     if (r !== 0) rt.fail(r, "cuGraphNodeSetEnabled", hGraphExec);
@@ -4381,7 +4381,7 @@ function cuGraphKernelNodeGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["
   return function cuGraphKernelNodeGetAttribute(hNode: CUgraphNode, attr: CUkernelNodeAttrID, value_out?: CUlaunchAttributeValue_union): CUlaunchAttributeValue_union {
     if (arguments.length < 2 || arguments.length > 3) rt.arity("cuGraphKernelNodeGetAttribute", "hNode,attr,value_out", 2, arguments.length);
     if (!(isPtr(hNode))) rt.bad("cuGraphKernelNodeGetAttribute", "hNode", "pointer", hNode);
-    if (!(typeof attr === "number" && (attr >>> 0) === attr && (attr !== 0 || 1 / attr > 0))) rt.bad("cuGraphKernelNodeGetAttribute", "attr", "u32", attr);
+    if (!(typeof attr === "number" && (attr >>> 0) === attr && (+attr !== 0 || 1 / attr > 0))) rt.bad("cuGraphKernelNodeGetAttribute", "attr", "u32", attr);
     const $value_out = value_out === undefined ? rt.record(CUlaunchAttributeValue_union) : rt.recordArg(value_out, CUlaunchAttributeValue_union, "cuGraphKernelNodeGetAttribute", "value_out");
     const r = raw.cuGraphKernelNodeGetAttribute(hNode, attr, $value_out.$pointer());
     if (rt.guards) rt.check("cuGraphKernelNodeGetAttribute");
@@ -4395,7 +4395,7 @@ function cuGraphKernelNodeSetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["
   return function cuGraphKernelNodeSetAttribute(hNode: CUgraphNode, attr: CUkernelNodeAttrID, value: PointerLike): void {
     if (arguments.length !== 3) rt.arity("cuGraphKernelNodeSetAttribute", "hNode,attr,value", 3, arguments.length);
     if (!(isPtr(hNode))) rt.bad("cuGraphKernelNodeSetAttribute", "hNode", "pointer", hNode);
-    if (!(typeof attr === "number" && (attr >>> 0) === attr && (attr !== 0 || 1 / attr > 0))) rt.bad("cuGraphKernelNodeSetAttribute", "attr", "u32", attr);
+    if (!(typeof attr === "number" && (attr >>> 0) === attr && (+attr !== 0 || 1 / attr > 0))) rt.bad("cuGraphKernelNodeSetAttribute", "attr", "u32", attr);
     const r = raw.cuGraphKernelNodeSetAttribute(hNode, attr, rt.ptr(rt.expect(value, CUlaunchAttributeValue_union, "cuGraphKernelNodeSetAttribute", "value"), "cuGraphKernelNodeSetAttribute", "value"));
     if (rt.guards) rt.check("cuGraphKernelNodeSetAttribute");
     if (r !== 0) rt.fail(r, "cuGraphKernelNodeSetAttribute", hNode);
@@ -4407,7 +4407,7 @@ function cuGraphDebugDotPrint$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphDe
   return function cuGraphDebugDotPrint(hGraph: CUgraph, path: string | PointerLike, flags: number): void {
     if (arguments.length !== 3) rt.arity("cuGraphDebugDotPrint", "hGraph,path,flags", 3, arguments.length);
     if (!(isPtr(hGraph))) rt.bad("cuGraphDebugDotPrint", "hGraph", "pointer", hGraph);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (flags !== 0 || 1 / flags > 0))) rt.bad("cuGraphDebugDotPrint", "flags", "u32", flags);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cuGraphDebugDotPrint", "flags", "u32", flags);
     const r = raw.cuGraphDebugDotPrint(hGraph, rt.cstr(path, 0, "cuGraphDebugDotPrint", "path"), flags);
     if (rt.guards) rt.check("cuGraphDebugDotPrint");
     if (r !== 0) rt.fail(r, "cuGraphDebugDotPrint", hGraph);
@@ -4420,8 +4420,8 @@ function cuUserObjectCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuUserObjec
   return function cuUserObjectCreate(ptr: PointerLike, destroy: CUhostFn, initialRefcount: number, flags: number): CUuserObject {
     if (arguments.length !== 4) rt.arity("cuUserObjectCreate", "ptr,destroy,initialRefcount,flags", 4, arguments.length);
     if (!(isPtr(destroy))) rt.bad("cuUserObjectCreate", "destroy", "function", destroy);
-    if (!(typeof initialRefcount === "number" && (initialRefcount >>> 0) === initialRefcount && (initialRefcount !== 0 || 1 / initialRefcount > 0))) rt.bad("cuUserObjectCreate", "initialRefcount", "u32", initialRefcount);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (flags !== 0 || 1 / flags > 0))) rt.bad("cuUserObjectCreate", "flags", "u32", flags);
+    if (!(typeof initialRefcount === "number" && (initialRefcount >>> 0) === initialRefcount && (+initialRefcount !== 0 || 1 / initialRefcount > 0))) rt.bad("cuUserObjectCreate", "initialRefcount", "u32", initialRefcount);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cuUserObjectCreate", "flags", "u32", flags);
     const r = raw.cuUserObjectCreate(o0, rt.ptr(ptr, "cuUserObjectCreate", "ptr"), destroy, initialRefcount, flags);
     if (rt.guards) rt.check("cuUserObjectCreate");
     if (r !== 0) rt.fail(r, "cuUserObjectCreate");
@@ -4434,7 +4434,7 @@ function cuUserObjectRetain$(raw: Raw, rt: CheckedRuntime): Checked["cuUserObjec
   return function cuUserObjectRetain(object: CUuserObject, count: number): void {
     if (arguments.length !== 2) rt.arity("cuUserObjectRetain", "object,count", 2, arguments.length);
     if (!(isPtr(object))) rt.bad("cuUserObjectRetain", "object", "pointer", object);
-    if (!(typeof count === "number" && (count >>> 0) === count && (count !== 0 || 1 / count > 0))) rt.bad("cuUserObjectRetain", "count", "u32", count);
+    if (!(typeof count === "number" && (count >>> 0) === count && (+count !== 0 || 1 / count > 0))) rt.bad("cuUserObjectRetain", "count", "u32", count);
     const r = raw.cuUserObjectRetain(object, count);
     if (rt.guards) rt.check("cuUserObjectRetain");
     if (r !== 0) rt.fail(r, "cuUserObjectRetain", object);
@@ -4446,7 +4446,7 @@ function cuUserObjectRelease$(raw: Raw, rt: CheckedRuntime): Checked["cuUserObje
   return function cuUserObjectRelease(object: CUuserObject, count: number): void {
     if (arguments.length !== 2) rt.arity("cuUserObjectRelease", "object,count", 2, arguments.length);
     if (!(isPtr(object))) rt.bad("cuUserObjectRelease", "object", "pointer", object);
-    if (!(typeof count === "number" && (count >>> 0) === count && (count !== 0 || 1 / count > 0))) rt.bad("cuUserObjectRelease", "count", "u32", count);
+    if (!(typeof count === "number" && (count >>> 0) === count && (+count !== 0 || 1 / count > 0))) rt.bad("cuUserObjectRelease", "count", "u32", count);
     const r = raw.cuUserObjectRelease(object, count);
     if (rt.guards) rt.check("cuUserObjectRelease");
     if (r !== 0) rt.fail(r, "cuUserObjectRelease", object);
@@ -4459,8 +4459,8 @@ function cuGraphRetainUserObject$(raw: Raw, rt: CheckedRuntime): Checked["cuGrap
     if (arguments.length !== 4) rt.arity("cuGraphRetainUserObject", "graph,object,count,flags", 4, arguments.length);
     if (!(isPtr(graph))) rt.bad("cuGraphRetainUserObject", "graph", "pointer", graph);
     if (!(isPtr(object))) rt.bad("cuGraphRetainUserObject", "object", "pointer", object);
-    if (!(typeof count === "number" && (count >>> 0) === count && (count !== 0 || 1 / count > 0))) rt.bad("cuGraphRetainUserObject", "count", "u32", count);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (flags !== 0 || 1 / flags > 0))) rt.bad("cuGraphRetainUserObject", "flags", "u32", flags);
+    if (!(typeof count === "number" && (count >>> 0) === count && (+count !== 0 || 1 / count > 0))) rt.bad("cuGraphRetainUserObject", "count", "u32", count);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cuGraphRetainUserObject", "flags", "u32", flags);
     const r = raw.cuGraphRetainUserObject(graph, object, count, flags);
     if (rt.guards) rt.check("cuGraphRetainUserObject");
     if (r !== 0) rt.fail(r, "cuGraphRetainUserObject", graph);
@@ -4473,7 +4473,7 @@ function cuGraphReleaseUserObject$(raw: Raw, rt: CheckedRuntime): Checked["cuGra
     if (arguments.length !== 3) rt.arity("cuGraphReleaseUserObject", "graph,object,count", 3, arguments.length);
     if (!(isPtr(graph))) rt.bad("cuGraphReleaseUserObject", "graph", "pointer", graph);
     if (!(isPtr(object))) rt.bad("cuGraphReleaseUserObject", "object", "pointer", object);
-    if (!(typeof count === "number" && (count >>> 0) === count && (count !== 0 || 1 / count > 0))) rt.bad("cuGraphReleaseUserObject", "count", "u32", count);
+    if (!(typeof count === "number" && (count >>> 0) === count && (+count !== 0 || 1 / count > 0))) rt.bad("cuGraphReleaseUserObject", "count", "u32", count);
     const r = raw.cuGraphReleaseUserObject(graph, object, count);
     if (rt.guards) rt.check("cuGraphReleaseUserObject");
     if (r !== 0) rt.fail(r, "cuGraphReleaseUserObject", graph);
@@ -4539,8 +4539,8 @@ function cuGraphConditionalHandleCreate$(raw: Raw, rt: CheckedRuntime): Checked[
     if (arguments.length !== 4) rt.arity("cuGraphConditionalHandleCreate", "hGraph,ctx,defaultLaunchValue,flags", 4, arguments.length);
     if (!(isPtr(hGraph))) rt.bad("cuGraphConditionalHandleCreate", "hGraph", "pointer", hGraph);
     if (!(isPtr(ctx))) rt.bad("cuGraphConditionalHandleCreate", "ctx", "pointer", ctx);
-    if (!(typeof defaultLaunchValue === "number" && (defaultLaunchValue >>> 0) === defaultLaunchValue && (defaultLaunchValue !== 0 || 1 / defaultLaunchValue > 0))) rt.bad("cuGraphConditionalHandleCreate", "defaultLaunchValue", "u32", defaultLaunchValue);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (flags !== 0 || 1 / flags > 0))) rt.bad("cuGraphConditionalHandleCreate", "flags", "u32", flags);
+    if (!(typeof defaultLaunchValue === "number" && (defaultLaunchValue >>> 0) === defaultLaunchValue && (+defaultLaunchValue !== 0 || 1 / defaultLaunchValue > 0))) rt.bad("cuGraphConditionalHandleCreate", "defaultLaunchValue", "u32", defaultLaunchValue);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cuGraphConditionalHandleCreate", "flags", "u32", flags);
     const r = raw.cuGraphConditionalHandleCreate(o0, hGraph, ctx, defaultLaunchValue, flags);
     if (rt.guards) rt.check("cuGraphConditionalHandleCreate");
     if (r !== 0) rt.fail(r, "cuGraphConditionalHandleCreate");
@@ -4555,7 +4555,7 @@ function cuOccupancyMaxActiveBlocksPerMultiprocessor$(raw: Raw, rt: CheckedRunti
   return function cuOccupancyMaxActiveBlocksPerMultiprocessor(func: CUfunction, blockSize: number, dynamicSMemSize: bigint | number): number {
     if (arguments.length !== 3) rt.arity("cuOccupancyMaxActiveBlocksPerMultiprocessor", "func,blockSize,dynamicSMemSize", 3, arguments.length);
     if (!(isPtr(func))) rt.bad("cuOccupancyMaxActiveBlocksPerMultiprocessor", "func", "pointer", func);
-    if (!(typeof blockSize === "number" && (blockSize | 0) === blockSize && (blockSize !== 0 || 1 / blockSize > 0))) rt.bad("cuOccupancyMaxActiveBlocksPerMultiprocessor", "blockSize", "i32", blockSize);
+    if (!(typeof blockSize === "number" && (blockSize | 0) === blockSize && (+blockSize !== 0 || 1 / blockSize > 0))) rt.bad("cuOccupancyMaxActiveBlocksPerMultiprocessor", "blockSize", "i32", blockSize);
     if (!((typeof dynamicSMemSize === "bigint" ? dynamicSMemSize >= 0n && dynamicSMemSize <= 18446744073709551615n : Number.isSafeInteger(dynamicSMemSize) && dynamicSMemSize >= 0))) rt.bad("cuOccupancyMaxActiveBlocksPerMultiprocessor", "dynamicSMemSize", "u64", dynamicSMemSize);
     const r = raw.cuOccupancyMaxActiveBlocksPerMultiprocessor(o0, func, blockSize, dynamicSMemSize);
     if (rt.guards) rt.check("cuOccupancyMaxActiveBlocksPerMultiprocessor");
@@ -4571,9 +4571,9 @@ function cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags$(raw: Raw, rt: Che
   return function cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(func: CUfunction, blockSize: number, dynamicSMemSize: bigint | number, flags: number): number {
     if (arguments.length !== 4) rt.arity("cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", "func,blockSize,dynamicSMemSize,flags", 4, arguments.length);
     if (!(isPtr(func))) rt.bad("cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", "func", "pointer", func);
-    if (!(typeof blockSize === "number" && (blockSize | 0) === blockSize && (blockSize !== 0 || 1 / blockSize > 0))) rt.bad("cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", "blockSize", "i32", blockSize);
+    if (!(typeof blockSize === "number" && (blockSize | 0) === blockSize && (+blockSize !== 0 || 1 / blockSize > 0))) rt.bad("cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", "blockSize", "i32", blockSize);
     if (!((typeof dynamicSMemSize === "bigint" ? dynamicSMemSize >= 0n && dynamicSMemSize <= 18446744073709551615n : Number.isSafeInteger(dynamicSMemSize) && dynamicSMemSize >= 0))) rt.bad("cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", "dynamicSMemSize", "u64", dynamicSMemSize);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (flags !== 0 || 1 / flags > 0))) rt.bad("cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", "flags", "u32", flags);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", "flags", "u32", flags);
     const r = raw.cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(o0, func, blockSize, dynamicSMemSize, flags);
     if (rt.guards) rt.check("cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags");
     if (r !== 0) rt.fail(r, "cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags");
@@ -4591,7 +4591,7 @@ function cuOccupancyMaxPotentialBlockSize$(raw: Raw, rt: CheckedRuntime): Checke
     if (!(isPtr(func))) rt.bad("cuOccupancyMaxPotentialBlockSize", "func", "pointer", func);
     if (!(isPtr(blockSizeToDynamicSMemSize))) rt.bad("cuOccupancyMaxPotentialBlockSize", "blockSizeToDynamicSMemSize", "function", blockSizeToDynamicSMemSize);
     if (!((typeof dynamicSMemSize === "bigint" ? dynamicSMemSize >= 0n && dynamicSMemSize <= 18446744073709551615n : Number.isSafeInteger(dynamicSMemSize) && dynamicSMemSize >= 0))) rt.bad("cuOccupancyMaxPotentialBlockSize", "dynamicSMemSize", "u64", dynamicSMemSize);
-    if (!(typeof blockSizeLimit === "number" && (blockSizeLimit | 0) === blockSizeLimit && (blockSizeLimit !== 0 || 1 / blockSizeLimit > 0))) rt.bad("cuOccupancyMaxPotentialBlockSize", "blockSizeLimit", "i32", blockSizeLimit);
+    if (!(typeof blockSizeLimit === "number" && (blockSizeLimit | 0) === blockSizeLimit && (+blockSizeLimit !== 0 || 1 / blockSizeLimit > 0))) rt.bad("cuOccupancyMaxPotentialBlockSize", "blockSizeLimit", "i32", blockSizeLimit);
     const r = raw.cuOccupancyMaxPotentialBlockSize(o0, o1, func, blockSizeToDynamicSMemSize, dynamicSMemSize, blockSizeLimit);
     if (rt.guards) rt.check("cuOccupancyMaxPotentialBlockSize");
     if (r !== 0) rt.fail(r, "cuOccupancyMaxPotentialBlockSize");
@@ -4609,8 +4609,8 @@ function cuOccupancyMaxPotentialBlockSizeWithFlags$(raw: Raw, rt: CheckedRuntime
     if (!(isPtr(func))) rt.bad("cuOccupancyMaxPotentialBlockSizeWithFlags", "func", "pointer", func);
     if (!(isPtr(blockSizeToDynamicSMemSize))) rt.bad("cuOccupancyMaxPotentialBlockSizeWithFlags", "blockSizeToDynamicSMemSize", "function", blockSizeToDynamicSMemSize);
     if (!((typeof dynamicSMemSize === "bigint" ? dynamicSMemSize >= 0n && dynamicSMemSize <= 18446744073709551615n : Number.isSafeInteger(dynamicSMemSize) && dynamicSMemSize >= 0))) rt.bad("cuOccupancyMaxPotentialBlockSizeWithFlags", "dynamicSMemSize", "u64", dynamicSMemSize);
-    if (!(typeof blockSizeLimit === "number" && (blockSizeLimit | 0) === blockSizeLimit && (blockSizeLimit !== 0 || 1 / blockSizeLimit > 0))) rt.bad("cuOccupancyMaxPotentialBlockSizeWithFlags", "blockSizeLimit", "i32", blockSizeLimit);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (flags !== 0 || 1 / flags > 0))) rt.bad("cuOccupancyMaxPotentialBlockSizeWithFlags", "flags", "u32", flags);
+    if (!(typeof blockSizeLimit === "number" && (blockSizeLimit | 0) === blockSizeLimit && (+blockSizeLimit !== 0 || 1 / blockSizeLimit > 0))) rt.bad("cuOccupancyMaxPotentialBlockSizeWithFlags", "blockSizeLimit", "i32", blockSizeLimit);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cuOccupancyMaxPotentialBlockSizeWithFlags", "flags", "u32", flags);
     const r = raw.cuOccupancyMaxPotentialBlockSizeWithFlags(o0, o1, func, blockSizeToDynamicSMemSize, dynamicSMemSize, blockSizeLimit, flags);
     if (rt.guards) rt.check("cuOccupancyMaxPotentialBlockSizeWithFlags");
     if (r !== 0) rt.fail(r, "cuOccupancyMaxPotentialBlockSizeWithFlags");
@@ -4625,8 +4625,8 @@ function cuOccupancyAvailableDynamicSMemPerBlock$(raw: Raw, rt: CheckedRuntime):
   return function cuOccupancyAvailableDynamicSMemPerBlock(func: CUfunction, numBlocks: number, blockSize: number): bigint {
     if (arguments.length !== 3) rt.arity("cuOccupancyAvailableDynamicSMemPerBlock", "func,numBlocks,blockSize", 3, arguments.length);
     if (!(isPtr(func))) rt.bad("cuOccupancyAvailableDynamicSMemPerBlock", "func", "pointer", func);
-    if (!(typeof numBlocks === "number" && (numBlocks | 0) === numBlocks && (numBlocks !== 0 || 1 / numBlocks > 0))) rt.bad("cuOccupancyAvailableDynamicSMemPerBlock", "numBlocks", "i32", numBlocks);
-    if (!(typeof blockSize === "number" && (blockSize | 0) === blockSize && (blockSize !== 0 || 1 / blockSize > 0))) rt.bad("cuOccupancyAvailableDynamicSMemPerBlock", "blockSize", "i32", blockSize);
+    if (!(typeof numBlocks === "number" && (numBlocks | 0) === numBlocks && (+numBlocks !== 0 || 1 / numBlocks > 0))) rt.bad("cuOccupancyAvailableDynamicSMemPerBlock", "numBlocks", "i32", numBlocks);
+    if (!(typeof blockSize === "number" && (blockSize | 0) === blockSize && (+blockSize !== 0 || 1 / blockSize > 0))) rt.bad("cuOccupancyAvailableDynamicSMemPerBlock", "blockSize", "i32", blockSize);
     const r = raw.cuOccupancyAvailableDynamicSMemPerBlock(o0, func, numBlocks, blockSize);
     if (rt.guards) rt.check("cuOccupancyAvailableDynamicSMemPerBlock");
     if (r !== 0) rt.fail(r, "cuOccupancyAvailableDynamicSMemPerBlock");
@@ -4668,7 +4668,7 @@ function cuTexRefSetArray$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefSetAr
     if (arguments.length !== 3) rt.arity("cuTexRefSetArray", "hTexRef,hArray,Flags", 3, arguments.length);
     if (!(isPtr(hTexRef))) rt.bad("cuTexRefSetArray", "hTexRef", "pointer", hTexRef);
     if (!(isPtr(hArray))) rt.bad("cuTexRefSetArray", "hArray", "pointer", hArray);
-    if (!(typeof Flags === "number" && (Flags >>> 0) === Flags && (Flags !== 0 || 1 / Flags > 0))) rt.bad("cuTexRefSetArray", "Flags", "u32", Flags);
+    if (!(typeof Flags === "number" && (Flags >>> 0) === Flags && (+Flags !== 0 || 1 / Flags > 0))) rt.bad("cuTexRefSetArray", "Flags", "u32", Flags);
     const r = raw.cuTexRefSetArray(hTexRef, hArray, Flags);
     if (rt.guards) rt.check("cuTexRefSetArray");
     if (r !== 0) rt.fail(r, "cuTexRefSetArray", hTexRef);
@@ -4681,7 +4681,7 @@ function cuTexRefSetMipmappedArray$(raw: Raw, rt: CheckedRuntime): Checked["cuTe
     if (arguments.length !== 3) rt.arity("cuTexRefSetMipmappedArray", "hTexRef,hMipmappedArray,Flags", 3, arguments.length);
     if (!(isPtr(hTexRef))) rt.bad("cuTexRefSetMipmappedArray", "hTexRef", "pointer", hTexRef);
     if (!(isPtr(hMipmappedArray))) rt.bad("cuTexRefSetMipmappedArray", "hMipmappedArray", "pointer", hMipmappedArray);
-    if (!(typeof Flags === "number" && (Flags >>> 0) === Flags && (Flags !== 0 || 1 / Flags > 0))) rt.bad("cuTexRefSetMipmappedArray", "Flags", "u32", Flags);
+    if (!(typeof Flags === "number" && (Flags >>> 0) === Flags && (+Flags !== 0 || 1 / Flags > 0))) rt.bad("cuTexRefSetMipmappedArray", "Flags", "u32", Flags);
     const r = raw.cuTexRefSetMipmappedArray(hTexRef, hMipmappedArray, Flags);
     if (rt.guards) rt.check("cuTexRefSetMipmappedArray");
     if (r !== 0) rt.fail(r, "cuTexRefSetMipmappedArray", hTexRef);
@@ -4722,8 +4722,8 @@ function cuTexRefSetFormat$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefSetF
   return function cuTexRefSetFormat(hTexRef: CUtexref, fmt: CUarray_format, NumPackedComponents: number): void {
     if (arguments.length !== 3) rt.arity("cuTexRefSetFormat", "hTexRef,fmt,NumPackedComponents", 3, arguments.length);
     if (!(isPtr(hTexRef))) rt.bad("cuTexRefSetFormat", "hTexRef", "pointer", hTexRef);
-    if (!(typeof fmt === "number" && (fmt >>> 0) === fmt && (fmt !== 0 || 1 / fmt > 0))) rt.bad("cuTexRefSetFormat", "fmt", "u32", fmt);
-    if (!(typeof NumPackedComponents === "number" && (NumPackedComponents | 0) === NumPackedComponents && (NumPackedComponents !== 0 || 1 / NumPackedComponents > 0))) rt.bad("cuTexRefSetFormat", "NumPackedComponents", "i32", NumPackedComponents);
+    if (!(typeof fmt === "number" && (fmt >>> 0) === fmt && (+fmt !== 0 || 1 / fmt > 0))) rt.bad("cuTexRefSetFormat", "fmt", "u32", fmt);
+    if (!(typeof NumPackedComponents === "number" && (NumPackedComponents | 0) === NumPackedComponents && (+NumPackedComponents !== 0 || 1 / NumPackedComponents > 0))) rt.bad("cuTexRefSetFormat", "NumPackedComponents", "i32", NumPackedComponents);
     const r = raw.cuTexRefSetFormat(hTexRef, fmt, NumPackedComponents);
     if (rt.guards) rt.check("cuTexRefSetFormat");
     if (r !== 0) rt.fail(r, "cuTexRefSetFormat", hTexRef);
@@ -4735,8 +4735,8 @@ function cuTexRefSetAddressMode$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRe
   return function cuTexRefSetAddressMode(hTexRef: CUtexref, dim: number, am: CUaddress_mode): void {
     if (arguments.length !== 3) rt.arity("cuTexRefSetAddressMode", "hTexRef,dim,am", 3, arguments.length);
     if (!(isPtr(hTexRef))) rt.bad("cuTexRefSetAddressMode", "hTexRef", "pointer", hTexRef);
-    if (!(typeof dim === "number" && (dim | 0) === dim && (dim !== 0 || 1 / dim > 0))) rt.bad("cuTexRefSetAddressMode", "dim", "i32", dim);
-    if (!(typeof am === "number" && (am >>> 0) === am && (am !== 0 || 1 / am > 0))) rt.bad("cuTexRefSetAddressMode", "am", "u32", am);
+    if (!(typeof dim === "number" && (dim | 0) === dim && (+dim !== 0 || 1 / dim > 0))) rt.bad("cuTexRefSetAddressMode", "dim", "i32", dim);
+    if (!(typeof am === "number" && (am >>> 0) === am && (+am !== 0 || 1 / am > 0))) rt.bad("cuTexRefSetAddressMode", "am", "u32", am);
     const r = raw.cuTexRefSetAddressMode(hTexRef, dim, am);
     if (rt.guards) rt.check("cuTexRefSetAddressMode");
     if (r !== 0) rt.fail(r, "cuTexRefSetAddressMode", hTexRef);
@@ -4748,7 +4748,7 @@ function cuTexRefSetFilterMode$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRef
   return function cuTexRefSetFilterMode(hTexRef: CUtexref, fm: CUfilter_mode): void {
     if (arguments.length !== 2) rt.arity("cuTexRefSetFilterMode", "hTexRef,fm", 2, arguments.length);
     if (!(isPtr(hTexRef))) rt.bad("cuTexRefSetFilterMode", "hTexRef", "pointer", hTexRef);
-    if (!(typeof fm === "number" && (fm >>> 0) === fm && (fm !== 0 || 1 / fm > 0))) rt.bad("cuTexRefSetFilterMode", "fm", "u32", fm);
+    if (!(typeof fm === "number" && (fm >>> 0) === fm && (+fm !== 0 || 1 / fm > 0))) rt.bad("cuTexRefSetFilterMode", "fm", "u32", fm);
     const r = raw.cuTexRefSetFilterMode(hTexRef, fm);
     if (rt.guards) rt.check("cuTexRefSetFilterMode");
     if (r !== 0) rt.fail(r, "cuTexRefSetFilterMode", hTexRef);
@@ -4760,7 +4760,7 @@ function cuTexRefSetMipmapFilterMode$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cuTexRefSetMipmapFilterMode(hTexRef: CUtexref, fm: CUfilter_mode): void {
     if (arguments.length !== 2) rt.arity("cuTexRefSetMipmapFilterMode", "hTexRef,fm", 2, arguments.length);
     if (!(isPtr(hTexRef))) rt.bad("cuTexRefSetMipmapFilterMode", "hTexRef", "pointer", hTexRef);
-    if (!(typeof fm === "number" && (fm >>> 0) === fm && (fm !== 0 || 1 / fm > 0))) rt.bad("cuTexRefSetMipmapFilterMode", "fm", "u32", fm);
+    if (!(typeof fm === "number" && (fm >>> 0) === fm && (+fm !== 0 || 1 / fm > 0))) rt.bad("cuTexRefSetMipmapFilterMode", "fm", "u32", fm);
     const r = raw.cuTexRefSetMipmapFilterMode(hTexRef, fm);
     if (rt.guards) rt.check("cuTexRefSetMipmapFilterMode");
     if (r !== 0) rt.fail(r, "cuTexRefSetMipmapFilterMode", hTexRef);
@@ -4797,7 +4797,7 @@ function cuTexRefSetMaxAnisotropy$(raw: Raw, rt: CheckedRuntime): Checked["cuTex
   return function cuTexRefSetMaxAnisotropy(hTexRef: CUtexref, maxAniso: number): void {
     if (arguments.length !== 2) rt.arity("cuTexRefSetMaxAnisotropy", "hTexRef,maxAniso", 2, arguments.length);
     if (!(isPtr(hTexRef))) rt.bad("cuTexRefSetMaxAnisotropy", "hTexRef", "pointer", hTexRef);
-    if (!(typeof maxAniso === "number" && (maxAniso >>> 0) === maxAniso && (maxAniso !== 0 || 1 / maxAniso > 0))) rt.bad("cuTexRefSetMaxAnisotropy", "maxAniso", "u32", maxAniso);
+    if (!(typeof maxAniso === "number" && (maxAniso >>> 0) === maxAniso && (+maxAniso !== 0 || 1 / maxAniso > 0))) rt.bad("cuTexRefSetMaxAnisotropy", "maxAniso", "u32", maxAniso);
     const r = raw.cuTexRefSetMaxAnisotropy(hTexRef, maxAniso);
     if (rt.guards) rt.check("cuTexRefSetMaxAnisotropy");
     if (r !== 0) rt.fail(r, "cuTexRefSetMaxAnisotropy", hTexRef);
@@ -4820,7 +4820,7 @@ function cuTexRefSetFlags$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefSetFl
   return function cuTexRefSetFlags(hTexRef: CUtexref, Flags: number): void {
     if (arguments.length !== 2) rt.arity("cuTexRefSetFlags", "hTexRef,Flags", 2, arguments.length);
     if (!(isPtr(hTexRef))) rt.bad("cuTexRefSetFlags", "hTexRef", "pointer", hTexRef);
-    if (!(typeof Flags === "number" && (Flags >>> 0) === Flags && (Flags !== 0 || 1 / Flags > 0))) rt.bad("cuTexRefSetFlags", "Flags", "u32", Flags);
+    if (!(typeof Flags === "number" && (Flags >>> 0) === Flags && (+Flags !== 0 || 1 / Flags > 0))) rt.bad("cuTexRefSetFlags", "Flags", "u32", Flags);
     const r = raw.cuTexRefSetFlags(hTexRef, Flags);
     if (rt.guards) rt.check("cuTexRefSetFlags");
     if (r !== 0) rt.fail(r, "cuTexRefSetFlags", hTexRef);
@@ -4874,7 +4874,7 @@ function cuTexRefGetAddressMode$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRe
   return function cuTexRefGetAddressMode(hTexRef: CUtexref, dim: number): CUaddress_mode {
     if (arguments.length !== 2) rt.arity("cuTexRefGetAddressMode", "hTexRef,dim", 2, arguments.length);
     if (!(isPtr(hTexRef))) rt.bad("cuTexRefGetAddressMode", "hTexRef", "pointer", hTexRef);
-    if (!(typeof dim === "number" && (dim | 0) === dim && (dim !== 0 || 1 / dim > 0))) rt.bad("cuTexRefGetAddressMode", "dim", "i32", dim);
+    if (!(typeof dim === "number" && (dim | 0) === dim && (+dim !== 0 || 1 / dim > 0))) rt.bad("cuTexRefGetAddressMode", "dim", "i32", dim);
     const r = raw.cuTexRefGetAddressMode(o0, hTexRef, dim);
     if (rt.guards) rt.check("cuTexRefGetAddressMode");
     if (r !== 0) rt.fail(r, "cuTexRefGetAddressMode");
@@ -5022,7 +5022,7 @@ function cuSurfRefSetArray$(raw: Raw, rt: CheckedRuntime): Checked["cuSurfRefSet
     if (arguments.length !== 3) rt.arity("cuSurfRefSetArray", "hSurfRef,hArray,Flags", 3, arguments.length);
     if (!(isPtr(hSurfRef))) rt.bad("cuSurfRefSetArray", "hSurfRef", "pointer", hSurfRef);
     if (!(isPtr(hArray))) rt.bad("cuSurfRefSetArray", "hArray", "pointer", hArray);
-    if (!(typeof Flags === "number" && (Flags >>> 0) === Flags && (Flags !== 0 || 1 / Flags > 0))) rt.bad("cuSurfRefSetArray", "Flags", "u32", Flags);
+    if (!(typeof Flags === "number" && (Flags >>> 0) === Flags && (+Flags !== 0 || 1 / Flags > 0))) rt.bad("cuSurfRefSetArray", "Flags", "u32", Flags);
     const r = raw.cuSurfRefSetArray(hSurfRef, hArray, Flags);
     if (rt.guards) rt.check("cuSurfRefSetArray");
     if (r !== 0) rt.fail(r, "cuSurfRefSetArray", hSurfRef);
@@ -5137,12 +5137,12 @@ function cuSurfObjectGetResourceDesc$(raw: Raw, rt: CheckedRuntime): Checked["cu
 function cuTensorMapEncodeTiled$(raw: Raw, rt: CheckedRuntime): Checked["cuTensorMapEncodeTiled"] {
   return function cuTensorMapEncodeTiled(tensorDataType: CUtensorMapDataType, tensorRank: cuuint32_t, globalAddress: PointerLike, globalDim: PointerLike, globalStrides: PointerLike, boxDim: PointerLike, elementStrides: PointerLike, interleave: CUtensorMapInterleave, swizzle: CUtensorMapSwizzle, l2Promotion: CUtensorMapL2promotion, oobFill: CUtensorMapFloatOOBfill, tensorMap?: CUtensorMap_st): CUtensorMap_st {
     if (arguments.length < 11 || arguments.length > 12) rt.arity("cuTensorMapEncodeTiled", "tensorDataType,tensorRank,globalAddress,globalDim,globalStrides,boxDim,elementStrides,interleave,swizzle,l2Promotion,oobFill,tensorMap", 11, arguments.length);
-    if (!(typeof tensorDataType === "number" && (tensorDataType >>> 0) === tensorDataType && (tensorDataType !== 0 || 1 / tensorDataType > 0))) rt.bad("cuTensorMapEncodeTiled", "tensorDataType", "u32", tensorDataType);
-    if (!(typeof tensorRank === "number" && (tensorRank >>> 0) === tensorRank && (tensorRank !== 0 || 1 / tensorRank > 0))) rt.bad("cuTensorMapEncodeTiled", "tensorRank", "u32", tensorRank);
-    if (!(typeof interleave === "number" && (interleave >>> 0) === interleave && (interleave !== 0 || 1 / interleave > 0))) rt.bad("cuTensorMapEncodeTiled", "interleave", "u32", interleave);
-    if (!(typeof swizzle === "number" && (swizzle >>> 0) === swizzle && (swizzle !== 0 || 1 / swizzle > 0))) rt.bad("cuTensorMapEncodeTiled", "swizzle", "u32", swizzle);
-    if (!(typeof l2Promotion === "number" && (l2Promotion >>> 0) === l2Promotion && (l2Promotion !== 0 || 1 / l2Promotion > 0))) rt.bad("cuTensorMapEncodeTiled", "l2Promotion", "u32", l2Promotion);
-    if (!(typeof oobFill === "number" && (oobFill >>> 0) === oobFill && (oobFill !== 0 || 1 / oobFill > 0))) rt.bad("cuTensorMapEncodeTiled", "oobFill", "u32", oobFill);
+    if (!(typeof tensorDataType === "number" && (tensorDataType >>> 0) === tensorDataType && (+tensorDataType !== 0 || 1 / tensorDataType > 0))) rt.bad("cuTensorMapEncodeTiled", "tensorDataType", "u32", tensorDataType);
+    if (!(typeof tensorRank === "number" && (tensorRank >>> 0) === tensorRank && (+tensorRank !== 0 || 1 / tensorRank > 0))) rt.bad("cuTensorMapEncodeTiled", "tensorRank", "u32", tensorRank);
+    if (!(typeof interleave === "number" && (interleave >>> 0) === interleave && (+interleave !== 0 || 1 / interleave > 0))) rt.bad("cuTensorMapEncodeTiled", "interleave", "u32", interleave);
+    if (!(typeof swizzle === "number" && (swizzle >>> 0) === swizzle && (+swizzle !== 0 || 1 / swizzle > 0))) rt.bad("cuTensorMapEncodeTiled", "swizzle", "u32", swizzle);
+    if (!(typeof l2Promotion === "number" && (l2Promotion >>> 0) === l2Promotion && (+l2Promotion !== 0 || 1 / l2Promotion > 0))) rt.bad("cuTensorMapEncodeTiled", "l2Promotion", "u32", l2Promotion);
+    if (!(typeof oobFill === "number" && (oobFill >>> 0) === oobFill && (+oobFill !== 0 || 1 / oobFill > 0))) rt.bad("cuTensorMapEncodeTiled", "oobFill", "u32", oobFill);
     const $tensorMap = tensorMap === undefined ? rt.record(CUtensorMap_st) : rt.recordArg(tensorMap, CUtensorMap_st, "cuTensorMapEncodeTiled", "tensorMap");
     const r = raw.cuTensorMapEncodeTiled($tensorMap.$pointer(), tensorDataType, tensorRank, rt.ptr(globalAddress, "cuTensorMapEncodeTiled", "globalAddress"), rt.ptr(globalDim, "cuTensorMapEncodeTiled", "globalDim"), rt.ptr(globalStrides, "cuTensorMapEncodeTiled", "globalStrides"), rt.ptr(boxDim, "cuTensorMapEncodeTiled", "boxDim"), rt.ptr(elementStrides, "cuTensorMapEncodeTiled", "elementStrides"), interleave, swizzle, l2Promotion, oobFill);
     if (rt.guards) rt.check("cuTensorMapEncodeTiled");
@@ -5154,14 +5154,14 @@ function cuTensorMapEncodeTiled$(raw: Raw, rt: CheckedRuntime): Checked["cuTenso
 function cuTensorMapEncodeIm2col$(raw: Raw, rt: CheckedRuntime): Checked["cuTensorMapEncodeIm2col"] {
   return function cuTensorMapEncodeIm2col(tensorDataType: CUtensorMapDataType, tensorRank: cuuint32_t, globalAddress: PointerLike, globalDim: PointerLike, globalStrides: PointerLike, pixelBoxLowerCorner: PointerLike, pixelBoxUpperCorner: PointerLike, channelsPerPixel: cuuint32_t, pixelsPerColumn: cuuint32_t, elementStrides: PointerLike, interleave: CUtensorMapInterleave, swizzle: CUtensorMapSwizzle, l2Promotion: CUtensorMapL2promotion, oobFill: CUtensorMapFloatOOBfill, tensorMap?: CUtensorMap_st): CUtensorMap_st {
     if (arguments.length < 14 || arguments.length > 15) rt.arity("cuTensorMapEncodeIm2col", "tensorDataType,tensorRank,globalAddress,globalDim,globalStrides,pixelBoxLowerCorner,pixelBoxUpperCorner,channelsPerPixel,pixelsPerColumn,elementStrides,interleave,swizzle,l2Promotion,oobFill,tensorMap", 14, arguments.length);
-    if (!(typeof tensorDataType === "number" && (tensorDataType >>> 0) === tensorDataType && (tensorDataType !== 0 || 1 / tensorDataType > 0))) rt.bad("cuTensorMapEncodeIm2col", "tensorDataType", "u32", tensorDataType);
-    if (!(typeof tensorRank === "number" && (tensorRank >>> 0) === tensorRank && (tensorRank !== 0 || 1 / tensorRank > 0))) rt.bad("cuTensorMapEncodeIm2col", "tensorRank", "u32", tensorRank);
-    if (!(typeof channelsPerPixel === "number" && (channelsPerPixel >>> 0) === channelsPerPixel && (channelsPerPixel !== 0 || 1 / channelsPerPixel > 0))) rt.bad("cuTensorMapEncodeIm2col", "channelsPerPixel", "u32", channelsPerPixel);
-    if (!(typeof pixelsPerColumn === "number" && (pixelsPerColumn >>> 0) === pixelsPerColumn && (pixelsPerColumn !== 0 || 1 / pixelsPerColumn > 0))) rt.bad("cuTensorMapEncodeIm2col", "pixelsPerColumn", "u32", pixelsPerColumn);
-    if (!(typeof interleave === "number" && (interleave >>> 0) === interleave && (interleave !== 0 || 1 / interleave > 0))) rt.bad("cuTensorMapEncodeIm2col", "interleave", "u32", interleave);
-    if (!(typeof swizzle === "number" && (swizzle >>> 0) === swizzle && (swizzle !== 0 || 1 / swizzle > 0))) rt.bad("cuTensorMapEncodeIm2col", "swizzle", "u32", swizzle);
-    if (!(typeof l2Promotion === "number" && (l2Promotion >>> 0) === l2Promotion && (l2Promotion !== 0 || 1 / l2Promotion > 0))) rt.bad("cuTensorMapEncodeIm2col", "l2Promotion", "u32", l2Promotion);
-    if (!(typeof oobFill === "number" && (oobFill >>> 0) === oobFill && (oobFill !== 0 || 1 / oobFill > 0))) rt.bad("cuTensorMapEncodeIm2col", "oobFill", "u32", oobFill);
+    if (!(typeof tensorDataType === "number" && (tensorDataType >>> 0) === tensorDataType && (+tensorDataType !== 0 || 1 / tensorDataType > 0))) rt.bad("cuTensorMapEncodeIm2col", "tensorDataType", "u32", tensorDataType);
+    if (!(typeof tensorRank === "number" && (tensorRank >>> 0) === tensorRank && (+tensorRank !== 0 || 1 / tensorRank > 0))) rt.bad("cuTensorMapEncodeIm2col", "tensorRank", "u32", tensorRank);
+    if (!(typeof channelsPerPixel === "number" && (channelsPerPixel >>> 0) === channelsPerPixel && (+channelsPerPixel !== 0 || 1 / channelsPerPixel > 0))) rt.bad("cuTensorMapEncodeIm2col", "channelsPerPixel", "u32", channelsPerPixel);
+    if (!(typeof pixelsPerColumn === "number" && (pixelsPerColumn >>> 0) === pixelsPerColumn && (+pixelsPerColumn !== 0 || 1 / pixelsPerColumn > 0))) rt.bad("cuTensorMapEncodeIm2col", "pixelsPerColumn", "u32", pixelsPerColumn);
+    if (!(typeof interleave === "number" && (interleave >>> 0) === interleave && (+interleave !== 0 || 1 / interleave > 0))) rt.bad("cuTensorMapEncodeIm2col", "interleave", "u32", interleave);
+    if (!(typeof swizzle === "number" && (swizzle >>> 0) === swizzle && (+swizzle !== 0 || 1 / swizzle > 0))) rt.bad("cuTensorMapEncodeIm2col", "swizzle", "u32", swizzle);
+    if (!(typeof l2Promotion === "number" && (l2Promotion >>> 0) === l2Promotion && (+l2Promotion !== 0 || 1 / l2Promotion > 0))) rt.bad("cuTensorMapEncodeIm2col", "l2Promotion", "u32", l2Promotion);
+    if (!(typeof oobFill === "number" && (oobFill >>> 0) === oobFill && (+oobFill !== 0 || 1 / oobFill > 0))) rt.bad("cuTensorMapEncodeIm2col", "oobFill", "u32", oobFill);
     const $tensorMap = tensorMap === undefined ? rt.record(CUtensorMap_st) : rt.recordArg(tensorMap, CUtensorMap_st, "cuTensorMapEncodeIm2col", "tensorMap");
     const r = raw.cuTensorMapEncodeIm2col($tensorMap.$pointer(), tensorDataType, tensorRank, rt.ptr(globalAddress, "cuTensorMapEncodeIm2col", "globalAddress"), rt.ptr(globalDim, "cuTensorMapEncodeIm2col", "globalDim"), rt.ptr(globalStrides, "cuTensorMapEncodeIm2col", "globalStrides"), rt.ptr(pixelBoxLowerCorner, "cuTensorMapEncodeIm2col", "pixelBoxLowerCorner"), rt.ptr(pixelBoxUpperCorner, "cuTensorMapEncodeIm2col", "pixelBoxUpperCorner"), channelsPerPixel, pixelsPerColumn, rt.ptr(elementStrides, "cuTensorMapEncodeIm2col", "elementStrides"), interleave, swizzle, l2Promotion, oobFill);
     if (rt.guards) rt.check("cuTensorMapEncodeIm2col");
@@ -5184,8 +5184,8 @@ function cuDeviceCanAccessPeer$(raw: Raw, rt: CheckedRuntime): Checked["cuDevice
   const i32 = rt.i32;
   return function cuDeviceCanAccessPeer(dev: CUdevice, peerDev: CUdevice): number {
     if (arguments.length !== 2) rt.arity("cuDeviceCanAccessPeer", "dev,peerDev", 2, arguments.length);
-    if (!(typeof dev === "number" && (dev | 0) === dev && (dev !== 0 || 1 / dev > 0))) rt.bad("cuDeviceCanAccessPeer", "dev", "i32", dev);
-    if (!(typeof peerDev === "number" && (peerDev | 0) === peerDev && (peerDev !== 0 || 1 / peerDev > 0))) rt.bad("cuDeviceCanAccessPeer", "peerDev", "i32", peerDev);
+    if (!(typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0))) rt.bad("cuDeviceCanAccessPeer", "dev", "i32", dev);
+    if (!(typeof peerDev === "number" && (peerDev | 0) === peerDev && (+peerDev !== 0 || 1 / peerDev > 0))) rt.bad("cuDeviceCanAccessPeer", "peerDev", "i32", peerDev);
     const r = raw.cuDeviceCanAccessPeer(o0, dev, peerDev);
     if (rt.guards) rt.check("cuDeviceCanAccessPeer");
     if (r !== 0) rt.fail(r, "cuDeviceCanAccessPeer");
@@ -5198,7 +5198,7 @@ function cuCtxEnablePeerAccess$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxEna
   return function cuCtxEnablePeerAccess(peerContext: CUcontext, Flags: number): void {
     if (arguments.length !== 2) rt.arity("cuCtxEnablePeerAccess", "peerContext,Flags", 2, arguments.length);
     if (!(isPtr(peerContext))) rt.bad("cuCtxEnablePeerAccess", "peerContext", "pointer", peerContext);
-    if (!(typeof Flags === "number" && (Flags >>> 0) === Flags && (Flags !== 0 || 1 / Flags > 0))) rt.bad("cuCtxEnablePeerAccess", "Flags", "u32", Flags);
+    if (!(typeof Flags === "number" && (Flags >>> 0) === Flags && (+Flags !== 0 || 1 / Flags > 0))) rt.bad("cuCtxEnablePeerAccess", "Flags", "u32", Flags);
     const r = raw.cuCtxEnablePeerAccess(peerContext, Flags);
     if (rt.guards) rt.check("cuCtxEnablePeerAccess");
     if (r !== 0) rt.fail(r, "cuCtxEnablePeerAccess", peerContext);
@@ -5221,9 +5221,9 @@ function cuDeviceGetP2PAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuDevi
   const i32 = rt.i32;
   return function cuDeviceGetP2PAttribute(attrib: CUdevice_P2PAttribute, srcDevice: CUdevice, dstDevice: CUdevice): number {
     if (arguments.length !== 3) rt.arity("cuDeviceGetP2PAttribute", "attrib,srcDevice,dstDevice", 3, arguments.length);
-    if (!(typeof attrib === "number" && (attrib >>> 0) === attrib && (attrib !== 0 || 1 / attrib > 0))) rt.bad("cuDeviceGetP2PAttribute", "attrib", "u32", attrib);
-    if (!(typeof srcDevice === "number" && (srcDevice | 0) === srcDevice && (srcDevice !== 0 || 1 / srcDevice > 0))) rt.bad("cuDeviceGetP2PAttribute", "srcDevice", "i32", srcDevice);
-    if (!(typeof dstDevice === "number" && (dstDevice | 0) === dstDevice && (dstDevice !== 0 || 1 / dstDevice > 0))) rt.bad("cuDeviceGetP2PAttribute", "dstDevice", "i32", dstDevice);
+    if (!(typeof attrib === "number" && (attrib >>> 0) === attrib && (+attrib !== 0 || 1 / attrib > 0))) rt.bad("cuDeviceGetP2PAttribute", "attrib", "u32", attrib);
+    if (!(typeof srcDevice === "number" && (srcDevice | 0) === srcDevice && (+srcDevice !== 0 || 1 / srcDevice > 0))) rt.bad("cuDeviceGetP2PAttribute", "srcDevice", "i32", srcDevice);
+    if (!(typeof dstDevice === "number" && (dstDevice | 0) === dstDevice && (+dstDevice !== 0 || 1 / dstDevice > 0))) rt.bad("cuDeviceGetP2PAttribute", "dstDevice", "i32", dstDevice);
     const r = raw.cuDeviceGetP2PAttribute(o0, attrib, srcDevice, dstDevice);
     if (rt.guards) rt.check("cuDeviceGetP2PAttribute");
     if (r !== 0) rt.fail(r, "cuDeviceGetP2PAttribute");
@@ -5248,8 +5248,8 @@ function cuGraphicsSubResourceGetMappedArray$(raw: Raw, rt: CheckedRuntime): Che
   return function cuGraphicsSubResourceGetMappedArray(resource: CUgraphicsResource, arrayIndex: number, mipLevel: number): CUarray {
     if (arguments.length !== 3) rt.arity("cuGraphicsSubResourceGetMappedArray", "resource,arrayIndex,mipLevel", 3, arguments.length);
     if (!(isPtr(resource))) rt.bad("cuGraphicsSubResourceGetMappedArray", "resource", "pointer", resource);
-    if (!(typeof arrayIndex === "number" && (arrayIndex >>> 0) === arrayIndex && (arrayIndex !== 0 || 1 / arrayIndex > 0))) rt.bad("cuGraphicsSubResourceGetMappedArray", "arrayIndex", "u32", arrayIndex);
-    if (!(typeof mipLevel === "number" && (mipLevel >>> 0) === mipLevel && (mipLevel !== 0 || 1 / mipLevel > 0))) rt.bad("cuGraphicsSubResourceGetMappedArray", "mipLevel", "u32", mipLevel);
+    if (!(typeof arrayIndex === "number" && (arrayIndex >>> 0) === arrayIndex && (+arrayIndex !== 0 || 1 / arrayIndex > 0))) rt.bad("cuGraphicsSubResourceGetMappedArray", "arrayIndex", "u32", arrayIndex);
+    if (!(typeof mipLevel === "number" && (mipLevel >>> 0) === mipLevel && (+mipLevel !== 0 || 1 / mipLevel > 0))) rt.bad("cuGraphicsSubResourceGetMappedArray", "mipLevel", "u32", mipLevel);
     const r = raw.cuGraphicsSubResourceGetMappedArray(o0, resource, arrayIndex, mipLevel);
     if (rt.guards) rt.check("cuGraphicsSubResourceGetMappedArray");
     if (r !== 0) rt.fail(r, "cuGraphicsSubResourceGetMappedArray");
@@ -5290,7 +5290,7 @@ function cuGraphicsResourceSetMapFlags$(raw: Raw, rt: CheckedRuntime): Checked["
   return function cuGraphicsResourceSetMapFlags(resource: CUgraphicsResource, flags: number): void {
     if (arguments.length !== 2) rt.arity("cuGraphicsResourceSetMapFlags", "resource,flags", 2, arguments.length);
     if (!(isPtr(resource))) rt.bad("cuGraphicsResourceSetMapFlags", "resource", "pointer", resource);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (flags !== 0 || 1 / flags > 0))) rt.bad("cuGraphicsResourceSetMapFlags", "flags", "u32", flags);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cuGraphicsResourceSetMapFlags", "flags", "u32", flags);
     const r = raw.cuGraphicsResourceSetMapFlags(resource, flags);
     if (rt.guards) rt.check("cuGraphicsResourceSetMapFlags");
     if (r !== 0) rt.fail(r, "cuGraphicsResourceSetMapFlags", resource);
@@ -5301,7 +5301,7 @@ function cuGraphicsMapResources$(raw: Raw, rt: CheckedRuntime): Checked["cuGraph
   const isPtr = rt.isPointer;
   return function cuGraphicsMapResources(count: number, resources: PointerLike, hStream: CUstream): void {
     if (arguments.length !== 3) rt.arity("cuGraphicsMapResources", "count,resources,hStream", 3, arguments.length);
-    if (!(typeof count === "number" && (count >>> 0) === count && (count !== 0 || 1 / count > 0))) rt.bad("cuGraphicsMapResources", "count", "u32", count);
+    if (!(typeof count === "number" && (count >>> 0) === count && (+count !== 0 || 1 / count > 0))) rt.bad("cuGraphicsMapResources", "count", "u32", count);
     if (!(isPtr(hStream))) rt.bad("cuGraphicsMapResources", "hStream", "pointer", hStream);
     const r = raw.cuGraphicsMapResources(count, rt.ptr(resources, "cuGraphicsMapResources", "resources"), hStream);
     if (rt.guards) rt.check("cuGraphicsMapResources");
@@ -5313,7 +5313,7 @@ function cuGraphicsUnmapResources$(raw: Raw, rt: CheckedRuntime): Checked["cuGra
   const isPtr = rt.isPointer;
   return function cuGraphicsUnmapResources(count: number, resources: PointerLike, hStream: CUstream): void {
     if (arguments.length !== 3) rt.arity("cuGraphicsUnmapResources", "count,resources,hStream", 3, arguments.length);
-    if (!(typeof count === "number" && (count >>> 0) === count && (count !== 0 || 1 / count > 0))) rt.bad("cuGraphicsUnmapResources", "count", "u32", count);
+    if (!(typeof count === "number" && (count >>> 0) === count && (+count !== 0 || 1 / count > 0))) rt.bad("cuGraphicsUnmapResources", "count", "u32", count);
     if (!(isPtr(hStream))) rt.bad("cuGraphicsUnmapResources", "hStream", "pointer", hStream);
     const r = raw.cuGraphicsUnmapResources(count, rt.ptr(resources, "cuGraphicsUnmapResources", "resources"), hStream);
     if (rt.guards) rt.check("cuGraphicsUnmapResources");
@@ -5327,7 +5327,7 @@ function cuGetProcAddress$(raw: Raw, rt: CheckedRuntime): Checked["cuGetProcAddr
   const u32 = rt.u32;
   return function cuGetProcAddress(symbol: string | PointerLike, cudaVersion: number, flags: cuuint64_t): [pfn: Pointer, symbolStatus: CUdriverProcAddressQueryResult] {
     if (arguments.length !== 3) rt.arity("cuGetProcAddress", "symbol,cudaVersion,flags", 3, arguments.length);
-    if (!(typeof cudaVersion === "number" && (cudaVersion | 0) === cudaVersion && (cudaVersion !== 0 || 1 / cudaVersion > 0))) rt.bad("cuGetProcAddress", "cudaVersion", "i32", cudaVersion);
+    if (!(typeof cudaVersion === "number" && (cudaVersion | 0) === cudaVersion && (+cudaVersion !== 0 || 1 / cudaVersion > 0))) rt.bad("cuGetProcAddress", "cudaVersion", "i32", cudaVersion);
     if (!((typeof flags === "bigint" ? flags >= 0n && flags <= 18446744073709551615n : Number.isSafeInteger(flags) && flags >= 0))) rt.bad("cuGetProcAddress", "flags", "u64", flags);
     const r = raw.cuGetProcAddress(rt.cstr(symbol, 0, "cuGetProcAddress", "symbol"), o0, cudaVersion, flags, o1);
     if (rt.guards) rt.check("cuGetProcAddress");
@@ -5341,7 +5341,7 @@ function cuCoredumpGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuCored
   const u64 = rt.u64;
   return function cuCoredumpGetAttribute(attrib: CUcoredumpSettings, value: PointerLike, size: number | bigint): bigint {
     if (arguments.length !== 3) rt.arity("cuCoredumpGetAttribute", "attrib,value,size", 3, arguments.length);
-    if (!(typeof attrib === "number" && (attrib >>> 0) === attrib && (attrib !== 0 || 1 / attrib > 0))) rt.bad("cuCoredumpGetAttribute", "attrib", "u32", attrib);
+    if (!(typeof attrib === "number" && (attrib >>> 0) === attrib && (+attrib !== 0 || 1 / attrib > 0))) rt.bad("cuCoredumpGetAttribute", "attrib", "u32", attrib);
     rt.writeCount(0, 8, size, "cuCoredumpGetAttribute", "size");
     const r = raw.cuCoredumpGetAttribute(attrib, rt.sized(value, size, 1, "cuCoredumpGetAttribute", "value"), o0);
     if (rt.guards) rt.check("cuCoredumpGetAttribute");
@@ -5355,7 +5355,7 @@ function cuCoredumpGetAttributeGlobal$(raw: Raw, rt: CheckedRuntime): Checked["c
   const u64 = rt.u64;
   return function cuCoredumpGetAttributeGlobal(attrib: CUcoredumpSettings, value: PointerLike, size: number | bigint): bigint {
     if (arguments.length !== 3) rt.arity("cuCoredumpGetAttributeGlobal", "attrib,value,size", 3, arguments.length);
-    if (!(typeof attrib === "number" && (attrib >>> 0) === attrib && (attrib !== 0 || 1 / attrib > 0))) rt.bad("cuCoredumpGetAttributeGlobal", "attrib", "u32", attrib);
+    if (!(typeof attrib === "number" && (attrib >>> 0) === attrib && (+attrib !== 0 || 1 / attrib > 0))) rt.bad("cuCoredumpGetAttributeGlobal", "attrib", "u32", attrib);
     rt.writeCount(0, 8, size, "cuCoredumpGetAttributeGlobal", "size");
     const r = raw.cuCoredumpGetAttributeGlobal(attrib, rt.sized(value, size, 1, "cuCoredumpGetAttributeGlobal", "value"), o0);
     if (rt.guards) rt.check("cuCoredumpGetAttributeGlobal");
@@ -5369,7 +5369,7 @@ function cuCoredumpSetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuCored
   const u64 = rt.u64;
   return function cuCoredumpSetAttribute(attrib: CUcoredumpSettings, value: PointerLike, size: number | bigint): bigint {
     if (arguments.length !== 3) rt.arity("cuCoredumpSetAttribute", "attrib,value,size", 3, arguments.length);
-    if (!(typeof attrib === "number" && (attrib >>> 0) === attrib && (attrib !== 0 || 1 / attrib > 0))) rt.bad("cuCoredumpSetAttribute", "attrib", "u32", attrib);
+    if (!(typeof attrib === "number" && (attrib >>> 0) === attrib && (+attrib !== 0 || 1 / attrib > 0))) rt.bad("cuCoredumpSetAttribute", "attrib", "u32", attrib);
     rt.writeCount(0, 8, size, "cuCoredumpSetAttribute", "size");
     const r = raw.cuCoredumpSetAttribute(attrib, rt.sized(value, size, 1, "cuCoredumpSetAttribute", "value"), o0);
     if (rt.guards) rt.check("cuCoredumpSetAttribute");
@@ -5383,7 +5383,7 @@ function cuCoredumpSetAttributeGlobal$(raw: Raw, rt: CheckedRuntime): Checked["c
   const u64 = rt.u64;
   return function cuCoredumpSetAttributeGlobal(attrib: CUcoredumpSettings, value: PointerLike, size: number | bigint): bigint {
     if (arguments.length !== 3) rt.arity("cuCoredumpSetAttributeGlobal", "attrib,value,size", 3, arguments.length);
-    if (!(typeof attrib === "number" && (attrib >>> 0) === attrib && (attrib !== 0 || 1 / attrib > 0))) rt.bad("cuCoredumpSetAttributeGlobal", "attrib", "u32", attrib);
+    if (!(typeof attrib === "number" && (attrib >>> 0) === attrib && (+attrib !== 0 || 1 / attrib > 0))) rt.bad("cuCoredumpSetAttributeGlobal", "attrib", "u32", attrib);
     rt.writeCount(0, 8, size, "cuCoredumpSetAttributeGlobal", "size");
     const r = raw.cuCoredumpSetAttributeGlobal(attrib, rt.sized(value, size, 1, "cuCoredumpSetAttributeGlobal", "value"), o0);
     if (rt.guards) rt.check("cuCoredumpSetAttributeGlobal");
@@ -5409,8 +5409,8 @@ function cuGreenCtxCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuGreenCtxCre
   return function cuGreenCtxCreate(desc: CUdevResourceDesc, dev: CUdevice, flags: number): CUgreenCtx {
     if (arguments.length !== 3) rt.arity("cuGreenCtxCreate", "desc,dev,flags", 3, arguments.length);
     if (!(isPtr(desc))) rt.bad("cuGreenCtxCreate", "desc", "pointer", desc);
-    if (!(typeof dev === "number" && (dev | 0) === dev && (dev !== 0 || 1 / dev > 0))) rt.bad("cuGreenCtxCreate", "dev", "i32", dev);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (flags !== 0 || 1 / flags > 0))) rt.bad("cuGreenCtxCreate", "flags", "u32", flags);
+    if (!(typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0))) rt.bad("cuGreenCtxCreate", "dev", "i32", dev);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cuGreenCtxCreate", "flags", "u32", flags);
     const r = raw.cuGreenCtxCreate(o0, desc, dev, flags);
     if (rt.guards) rt.check("cuGreenCtxCreate");
     if (r !== 0) rt.fail(r, "cuGreenCtxCreate");
@@ -5445,8 +5445,8 @@ function cuCtxFromGreenCtx$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxFromGre
 function cuDeviceGetDevResource$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGetDevResource"] {
   return function cuDeviceGetDevResource(device: CUdevice, type: CUdevResourceType, resource?: CUdevResource_st): CUdevResource_st {
     if (arguments.length < 2 || arguments.length > 3) rt.arity("cuDeviceGetDevResource", "device,type,resource", 2, arguments.length);
-    if (!(typeof device === "number" && (device | 0) === device && (device !== 0 || 1 / device > 0))) rt.bad("cuDeviceGetDevResource", "device", "i32", device);
-    if (!(typeof type === "number" && (type >>> 0) === type && (type !== 0 || 1 / type > 0))) rt.bad("cuDeviceGetDevResource", "type", "u32", type);
+    if (!(typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0))) rt.bad("cuDeviceGetDevResource", "device", "i32", device);
+    if (!(typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0))) rt.bad("cuDeviceGetDevResource", "type", "u32", type);
     const $resource = resource === undefined ? rt.record(CUdevResource_st) : rt.recordArg(resource, CUdevResource_st, "cuDeviceGetDevResource", "resource");
     const r = raw.cuDeviceGetDevResource(device, $resource.$pointer(), type);
     if (rt.guards) rt.check("cuDeviceGetDevResource");
@@ -5460,7 +5460,7 @@ function cuCtxGetDevResource$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxGetDe
   return function cuCtxGetDevResource(hCtx: CUcontext, type: CUdevResourceType, resource?: CUdevResource_st): CUdevResource_st {
     if (arguments.length < 2 || arguments.length > 3) rt.arity("cuCtxGetDevResource", "hCtx,type,resource", 2, arguments.length);
     if (!(isPtr(hCtx))) rt.bad("cuCtxGetDevResource", "hCtx", "pointer", hCtx);
-    if (!(typeof type === "number" && (type >>> 0) === type && (type !== 0 || 1 / type > 0))) rt.bad("cuCtxGetDevResource", "type", "u32", type);
+    if (!(typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0))) rt.bad("cuCtxGetDevResource", "type", "u32", type);
     const $resource = resource === undefined ? rt.record(CUdevResource_st) : rt.recordArg(resource, CUdevResource_st, "cuCtxGetDevResource", "resource");
     const r = raw.cuCtxGetDevResource(hCtx, $resource.$pointer(), type);
     if (rt.guards) rt.check("cuCtxGetDevResource");
@@ -5474,7 +5474,7 @@ function cuGreenCtxGetDevResource$(raw: Raw, rt: CheckedRuntime): Checked["cuGre
   return function cuGreenCtxGetDevResource(hCtx: CUgreenCtx, type: CUdevResourceType, resource?: CUdevResource_st): CUdevResource_st {
     if (arguments.length < 2 || arguments.length > 3) rt.arity("cuGreenCtxGetDevResource", "hCtx,type,resource", 2, arguments.length);
     if (!(isPtr(hCtx))) rt.bad("cuGreenCtxGetDevResource", "hCtx", "pointer", hCtx);
-    if (!(typeof type === "number" && (type >>> 0) === type && (type !== 0 || 1 / type > 0))) rt.bad("cuGreenCtxGetDevResource", "type", "u32", type);
+    if (!(typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0))) rt.bad("cuGreenCtxGetDevResource", "type", "u32", type);
     const $resource = resource === undefined ? rt.record(CUdevResource_st) : rt.recordArg(resource, CUdevResource_st, "cuGreenCtxGetDevResource", "resource");
     const r = raw.cuGreenCtxGetDevResource(hCtx, $resource.$pointer(), type);
     if (rt.guards) rt.check("cuGreenCtxGetDevResource");
@@ -5488,9 +5488,9 @@ function cuDevSmResourceSplitByCount$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const A_cuDevSmResourceSplitByCount: ArraySpec = { elements: [{ kind: "record", size: CUdevResource_st.$size, cls: CUdevResource_st }], count: { slot: 0, bytes: 4 }, query: true, retry: [] };
   return function cuDevSmResourceSplitByCount(input: PointerLike, useFlags: number, minCount: number, nbGroups?: number, remaining?: CUdevResource_st): [result: CUdevResource_st[], remaining: CUdevResource_st] {
     if (arguments.length < 3 || arguments.length > 5) rt.arity("cuDevSmResourceSplitByCount", "input,useFlags,minCount,nbGroups,remaining", 3, arguments.length);
-    if (nbGroups !== undefined && !(typeof nbGroups === "number" && (nbGroups >>> 0) === nbGroups && (nbGroups !== 0 || 1 / nbGroups > 0) && nbGroups >= 0)) rt.bad("cuDevSmResourceSplitByCount", "nbGroups", "u32", nbGroups);
-    if (!(typeof useFlags === "number" && (useFlags >>> 0) === useFlags && (useFlags !== 0 || 1 / useFlags > 0))) rt.bad("cuDevSmResourceSplitByCount", "useFlags", "u32", useFlags);
-    if (!(typeof minCount === "number" && (minCount >>> 0) === minCount && (minCount !== 0 || 1 / minCount > 0))) rt.bad("cuDevSmResourceSplitByCount", "minCount", "u32", minCount);
+    if (nbGroups !== undefined && !(typeof nbGroups === "number" && (nbGroups >>> 0) === nbGroups && (+nbGroups !== 0 || 1 / nbGroups > 0) && nbGroups >= 0)) rt.bad("cuDevSmResourceSplitByCount", "nbGroups", "u32", nbGroups);
+    if (!(typeof useFlags === "number" && (useFlags >>> 0) === useFlags && (+useFlags !== 0 || 1 / useFlags > 0))) rt.bad("cuDevSmResourceSplitByCount", "useFlags", "u32", useFlags);
+    if (!(typeof minCount === "number" && (minCount >>> 0) === minCount && (+minCount !== 0 || 1 / minCount > 0))) rt.bad("cuDevSmResourceSplitByCount", "minCount", "u32", minCount);
     const $remaining = remaining === undefined ? rt.record(CUdevResource_st) : rt.recordArg(remaining, CUdevResource_st, "cuDevSmResourceSplitByCount", "remaining");
     const a = rt.arrays("cuDevSmResourceSplitByCount", A_cuDevSmResourceSplitByCount, nbGroups, (p) => raw.cuDevSmResourceSplitByCount(p[0]!, o0, rt.ptr(rt.expect(input, CUdevResource_st, "cuDevSmResourceSplitByCount", "input"), "cuDevSmResourceSplitByCount", "input"), $remaining.$pointer(), useFlags, minCount));
     return [a[0] as CUdevResource_st[], $remaining];
@@ -5501,7 +5501,7 @@ function cuDevResourceGenerateDesc$(raw: Raw, rt: CheckedRuntime): Checked["cuDe
   const o0 = rt.out[0]!;
   return function cuDevResourceGenerateDesc(resources: PointerLike, nbResources: number): CUdevResourceDesc {
     if (arguments.length !== 2) rt.arity("cuDevResourceGenerateDesc", "resources,nbResources", 2, arguments.length);
-    if (!(typeof nbResources === "number" && (nbResources >>> 0) === nbResources && (nbResources !== 0 || 1 / nbResources > 0))) rt.bad("cuDevResourceGenerateDesc", "nbResources", "u32", nbResources);
+    if (!(typeof nbResources === "number" && (nbResources >>> 0) === nbResources && (+nbResources !== 0 || 1 / nbResources > 0))) rt.bad("cuDevResourceGenerateDesc", "nbResources", "u32", nbResources);
     const r = raw.cuDevResourceGenerateDesc(o0, rt.sized(resources, nbResources, 144, "cuDevResourceGenerateDesc", "resources", CUdevResource_st), nbResources);
     if (rt.guards) rt.check("cuDevResourceGenerateDesc");
     if (r !== 0) rt.fail(r, "cuDevResourceGenerateDesc");
@@ -5549,7 +5549,7 @@ function cuStreamGetGreenCtx$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamGe
 function cuProfilerInitialize$(raw: Raw, rt: CheckedRuntime): Checked["cuProfilerInitialize"] {
   return function cuProfilerInitialize(configFile: string | PointerLike, outputFile: string | PointerLike, outputMode: CUoutput_mode): void {
     if (arguments.length !== 3) rt.arity("cuProfilerInitialize", "configFile,outputFile,outputMode", 3, arguments.length);
-    if (!(typeof outputMode === "number" && (outputMode >>> 0) === outputMode && (outputMode !== 0 || 1 / outputMode > 0))) rt.bad("cuProfilerInitialize", "outputMode", "u32", outputMode);
+    if (!(typeof outputMode === "number" && (outputMode >>> 0) === outputMode && (+outputMode !== 0 || 1 / outputMode > 0))) rt.bad("cuProfilerInitialize", "outputMode", "u32", outputMode);
     const r = raw.cuProfilerInitialize(rt.cstr(configFile, 0, "cuProfilerInitialize", "configFile"), rt.cstr(outputFile, 1, "cuProfilerInitialize", "outputFile"), outputMode);
     if (rt.guards) rt.check("cuProfilerInitialize");
     if (r !== 0) rt.fail(r, "cuProfilerInitialize");

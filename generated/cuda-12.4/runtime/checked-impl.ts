@@ -8,7 +8,7 @@
 // Header texture_types.h sha256 ef79ed57283cafc7f32b2e55224eb2baf0b8e460de59ea5a2c8a8893e337462f
 // Header vector_types.h sha256 e82278caddca0fbcd055f9b5361ae0a8d618103108656c1a8af945c75da784d8
 // Header device_types.h sha256 d8b171a190493e80395741f511b29311a5c38b718324fb7338f7511c36ae7084
-// Seal: sha256 c42e384f0e5836077c6e6dae31bbacdd32ec42068ccacc61b38deff5f383ffeb
+// Seal: sha256 ee8ed0b0366890fbf58c8b5d90d4881637391c6f8dcf26d26cc819c38c2ae891
 
 import { type CheckedRuntime, type PointerLike, type ArraySpec, lazyTable } from "../../../src/tables-runtime/checked.ts";
 import type { Pointer } from "../../../src/ffi/types.ts";
@@ -41,7 +41,7 @@ function cudaDeviceSynchronize$(raw: Raw, rt: CheckedRuntime): Checked["cudaDevi
 function cudaDeviceSetLimit$(raw: Raw, rt: CheckedRuntime): Checked["cudaDeviceSetLimit"] {
   return function cudaDeviceSetLimit(limit: cudaLimit, value: bigint | number): void {
     if (arguments.length !== 2) rt.arity("cudaDeviceSetLimit", "limit,value", 2, arguments.length);
-    if (!(typeof limit === "number" && (limit >>> 0) === limit && (limit !== 0 || 1 / limit > 0))) rt.bad("cudaDeviceSetLimit", "limit", "u32", limit);
+    if (!(typeof limit === "number" && (limit >>> 0) === limit && (+limit !== 0 || 1 / limit > 0))) rt.bad("cudaDeviceSetLimit", "limit", "u32", limit);
     if (!((typeof value === "bigint" ? value >= 0n && value <= 18446744073709551615n : Number.isSafeInteger(value) && value >= 0))) rt.bad("cudaDeviceSetLimit", "value", "u64", value);
     const r = raw.cudaDeviceSetLimit(limit, value);
     if (rt.guards) rt.check("cudaDeviceSetLimit");
@@ -54,7 +54,7 @@ function cudaDeviceGetLimit$(raw: Raw, rt: CheckedRuntime): Checked["cudaDeviceG
   const u64 = rt.u64;
   return function cudaDeviceGetLimit(limit: cudaLimit): bigint {
     if (arguments.length !== 1) rt.arity("cudaDeviceGetLimit", "limit", 1, arguments.length);
-    if (!(typeof limit === "number" && (limit >>> 0) === limit && (limit !== 0 || 1 / limit > 0))) rt.bad("cudaDeviceGetLimit", "limit", "u32", limit);
+    if (!(typeof limit === "number" && (limit >>> 0) === limit && (+limit !== 0 || 1 / limit > 0))) rt.bad("cudaDeviceGetLimit", "limit", "u32", limit);
     const r = raw.cudaDeviceGetLimit(o0, limit);
     if (rt.guards) rt.check("cudaDeviceGetLimit");
     if (r !== 0) rt.fail(r, "cudaDeviceGetLimit");
@@ -67,7 +67,7 @@ function cudaDeviceGetTexture1DLinearMaxWidth$(raw: Raw, rt: CheckedRuntime): Ch
   const u64 = rt.u64;
   return function cudaDeviceGetTexture1DLinearMaxWidth(fmtDesc: PointerLike, device: number): bigint {
     if (arguments.length !== 2) rt.arity("cudaDeviceGetTexture1DLinearMaxWidth", "fmtDesc,device", 2, arguments.length);
-    if (!(typeof device === "number" && (device | 0) === device && (device !== 0 || 1 / device > 0))) rt.bad("cudaDeviceGetTexture1DLinearMaxWidth", "device", "i32", device);
+    if (!(typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0))) rt.bad("cudaDeviceGetTexture1DLinearMaxWidth", "device", "i32", device);
     const r = raw.cudaDeviceGetTexture1DLinearMaxWidth(o0, rt.ptr(rt.expect(fmtDesc, cudaChannelFormatDesc, "cudaDeviceGetTexture1DLinearMaxWidth", "fmtDesc"), "cudaDeviceGetTexture1DLinearMaxWidth", "fmtDesc"), device);
     if (rt.guards) rt.check("cudaDeviceGetTexture1DLinearMaxWidth");
     if (r !== 0) rt.fail(r, "cudaDeviceGetTexture1DLinearMaxWidth");
@@ -103,7 +103,7 @@ function cudaDeviceGetStreamPriorityRange$(raw: Raw, rt: CheckedRuntime): Checke
 function cudaDeviceSetCacheConfig$(raw: Raw, rt: CheckedRuntime): Checked["cudaDeviceSetCacheConfig"] {
   return function cudaDeviceSetCacheConfig(cacheConfig: cudaFuncCache): void {
     if (arguments.length !== 1) rt.arity("cudaDeviceSetCacheConfig", "cacheConfig", 1, arguments.length);
-    if (!(typeof cacheConfig === "number" && (cacheConfig >>> 0) === cacheConfig && (cacheConfig !== 0 || 1 / cacheConfig > 0))) rt.bad("cudaDeviceSetCacheConfig", "cacheConfig", "u32", cacheConfig);
+    if (!(typeof cacheConfig === "number" && (cacheConfig >>> 0) === cacheConfig && (+cacheConfig !== 0 || 1 / cacheConfig > 0))) rt.bad("cudaDeviceSetCacheConfig", "cacheConfig", "u32", cacheConfig);
     const r = raw.cudaDeviceSetCacheConfig(cacheConfig);
     if (rt.guards) rt.check("cudaDeviceSetCacheConfig");
     if (r !== 0) rt.fail(r, "cudaDeviceSetCacheConfig");
@@ -126,9 +126,9 @@ function cudaDeviceGetPCIBusId$(raw: Raw, rt: CheckedRuntime): Checked["cudaDevi
   const A_cudaDeviceGetPCIBusId: ArraySpec = { elements: [{ kind: "string", size: 1 }], count: null, query: false, retry: [] };
   return function cudaDeviceGetPCIBusId(len: number, device: number): string {
     if (arguments.length !== 2) rt.arity("cudaDeviceGetPCIBusId", "len,device", 2, arguments.length);
-    if (!(typeof len === "number" && (len | 0) === len && (len !== 0 || 1 / len > 0))) rt.bad("cudaDeviceGetPCIBusId", "len", "i32", len);
+    if (!(typeof len === "number" && (len | 0) === len && (+len !== 0 || 1 / len > 0))) rt.bad("cudaDeviceGetPCIBusId", "len", "i32", len);
     rt.count(len, "cudaDeviceGetPCIBusId", "len");
-    if (!(typeof device === "number" && (device | 0) === device && (device !== 0 || 1 / device > 0))) rt.bad("cudaDeviceGetPCIBusId", "device", "i32", device);
+    if (!(typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0))) rt.bad("cudaDeviceGetPCIBusId", "device", "i32", device);
     const a = rt.arrays("cudaDeviceGetPCIBusId", A_cudaDeviceGetPCIBusId, len, (p) => raw.cudaDeviceGetPCIBusId(p[0]!, len, device));
     return a[0] as string;
   };
@@ -173,7 +173,7 @@ function cudaIpcOpenMemHandle$(raw: Raw, rt: CheckedRuntime): Checked["cudaIpcOp
   const o0 = rt.out[0]!;
   return function cudaIpcOpenMemHandle(handle: Uint8Array | cudaIpcMemHandle_st, flags: number): Pointer {
     if (arguments.length !== 2) rt.arity("cudaIpcOpenMemHandle", "handle,flags", 2, arguments.length);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (flags !== 0 || 1 / flags > 0))) rt.bad("cudaIpcOpenMemHandle", "flags", "u32", flags);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cudaIpcOpenMemHandle", "flags", "u32", flags);
     const r = raw.cudaIpcOpenMemHandle(o0, rt.struct(handle, 64, "cudaIpcOpenMemHandle", "handle", cudaIpcMemHandle_st), flags);
     if (rt.guards) rt.check("cudaIpcOpenMemHandle");
     if (r !== 0) rt.fail(r, "cudaIpcOpenMemHandle");
@@ -193,8 +193,8 @@ function cudaIpcCloseMemHandle$(raw: Raw, rt: CheckedRuntime): Checked["cudaIpcC
 function cudaDeviceFlushGPUDirectRDMAWrites$(raw: Raw, rt: CheckedRuntime): Checked["cudaDeviceFlushGPUDirectRDMAWrites"] {
   return function cudaDeviceFlushGPUDirectRDMAWrites(target: cudaFlushGPUDirectRDMAWritesTarget, scope: cudaFlushGPUDirectRDMAWritesScope): void {
     if (arguments.length !== 2) rt.arity("cudaDeviceFlushGPUDirectRDMAWrites", "target,scope", 2, arguments.length);
-    if (!(typeof target === "number" && (target >>> 0) === target && (target !== 0 || 1 / target > 0))) rt.bad("cudaDeviceFlushGPUDirectRDMAWrites", "target", "u32", target);
-    if (!(typeof scope === "number" && (scope >>> 0) === scope && (scope !== 0 || 1 / scope > 0))) rt.bad("cudaDeviceFlushGPUDirectRDMAWrites", "scope", "u32", scope);
+    if (!(typeof target === "number" && (target >>> 0) === target && (+target !== 0 || 1 / target > 0))) rt.bad("cudaDeviceFlushGPUDirectRDMAWrites", "target", "u32", target);
+    if (!(typeof scope === "number" && (scope >>> 0) === scope && (+scope !== 0 || 1 / scope > 0))) rt.bad("cudaDeviceFlushGPUDirectRDMAWrites", "scope", "u32", scope);
     const r = raw.cudaDeviceFlushGPUDirectRDMAWrites(target, scope);
     if (rt.guards) rt.check("cudaDeviceFlushGPUDirectRDMAWrites");
     if (r !== 0) rt.fail(r, "cudaDeviceFlushGPUDirectRDMAWrites");
@@ -206,7 +206,7 @@ function cudaDeviceRegisterAsyncNotification$(raw: Raw, rt: CheckedRuntime): Che
   const isPtr = rt.isPointer;
   return function cudaDeviceRegisterAsyncNotification(device: number, callbackFunc: cudaAsyncCallback, userData: PointerLike): cudaAsyncCallbackHandle_t {
     if (arguments.length !== 3) rt.arity("cudaDeviceRegisterAsyncNotification", "device,callbackFunc,userData", 3, arguments.length);
-    if (!(typeof device === "number" && (device | 0) === device && (device !== 0 || 1 / device > 0))) rt.bad("cudaDeviceRegisterAsyncNotification", "device", "i32", device);
+    if (!(typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0))) rt.bad("cudaDeviceRegisterAsyncNotification", "device", "i32", device);
     if (!(isPtr(callbackFunc))) rt.bad("cudaDeviceRegisterAsyncNotification", "callbackFunc", "function", callbackFunc);
     const r = raw.cudaDeviceRegisterAsyncNotification(device, callbackFunc, rt.ptr(userData, "cudaDeviceRegisterAsyncNotification", "userData"), o0);
     if (rt.guards) rt.check("cudaDeviceRegisterAsyncNotification");
@@ -219,7 +219,7 @@ function cudaDeviceUnregisterAsyncNotification$(raw: Raw, rt: CheckedRuntime): C
   const isPtr = rt.isPointer;
   return function cudaDeviceUnregisterAsyncNotification(device: number, callback: cudaAsyncCallbackHandle_t): void {
     if (arguments.length !== 2) rt.arity("cudaDeviceUnregisterAsyncNotification", "device,callback", 2, arguments.length);
-    if (!(typeof device === "number" && (device | 0) === device && (device !== 0 || 1 / device > 0))) rt.bad("cudaDeviceUnregisterAsyncNotification", "device", "i32", device);
+    if (!(typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0))) rt.bad("cudaDeviceUnregisterAsyncNotification", "device", "i32", device);
     if (!(isPtr(callback))) rt.bad("cudaDeviceUnregisterAsyncNotification", "callback", "pointer", callback);
     const r = raw.cudaDeviceUnregisterAsyncNotification(device, callback);
     if (rt.guards) rt.check("cudaDeviceUnregisterAsyncNotification");
@@ -242,7 +242,7 @@ function cudaDeviceGetSharedMemConfig$(raw: Raw, rt: CheckedRuntime): Checked["c
 function cudaDeviceSetSharedMemConfig$(raw: Raw, rt: CheckedRuntime): Checked["cudaDeviceSetSharedMemConfig"] {
   return function cudaDeviceSetSharedMemConfig(config: cudaSharedMemConfig): void {
     if (arguments.length !== 1) rt.arity("cudaDeviceSetSharedMemConfig", "config", 1, arguments.length);
-    if (!(typeof config === "number" && (config >>> 0) === config && (config !== 0 || 1 / config > 0))) rt.bad("cudaDeviceSetSharedMemConfig", "config", "u32", config);
+    if (!(typeof config === "number" && (config >>> 0) === config && (+config !== 0 || 1 / config > 0))) rt.bad("cudaDeviceSetSharedMemConfig", "config", "u32", config);
     const r = raw.cudaDeviceSetSharedMemConfig(config);
     if (rt.guards) rt.check("cudaDeviceSetSharedMemConfig");
     if (r !== 0) rt.fail(r, "cudaDeviceSetSharedMemConfig");
@@ -270,7 +270,7 @@ function cudaThreadSynchronize$(raw: Raw, rt: CheckedRuntime): Checked["cudaThre
 function cudaThreadSetLimit$(raw: Raw, rt: CheckedRuntime): Checked["cudaThreadSetLimit"] {
   return function cudaThreadSetLimit(limit: cudaLimit, value: bigint | number): void {
     if (arguments.length !== 2) rt.arity("cudaThreadSetLimit", "limit,value", 2, arguments.length);
-    if (!(typeof limit === "number" && (limit >>> 0) === limit && (limit !== 0 || 1 / limit > 0))) rt.bad("cudaThreadSetLimit", "limit", "u32", limit);
+    if (!(typeof limit === "number" && (limit >>> 0) === limit && (+limit !== 0 || 1 / limit > 0))) rt.bad("cudaThreadSetLimit", "limit", "u32", limit);
     if (!((typeof value === "bigint" ? value >= 0n && value <= 18446744073709551615n : Number.isSafeInteger(value) && value >= 0))) rt.bad("cudaThreadSetLimit", "value", "u64", value);
     const r = raw.cudaThreadSetLimit(limit, value);
     if (rt.guards) rt.check("cudaThreadSetLimit");
@@ -283,7 +283,7 @@ function cudaThreadGetLimit$(raw: Raw, rt: CheckedRuntime): Checked["cudaThreadG
   const u64 = rt.u64;
   return function cudaThreadGetLimit(limit: cudaLimit): bigint {
     if (arguments.length !== 1) rt.arity("cudaThreadGetLimit", "limit", 1, arguments.length);
-    if (!(typeof limit === "number" && (limit >>> 0) === limit && (limit !== 0 || 1 / limit > 0))) rt.bad("cudaThreadGetLimit", "limit", "u32", limit);
+    if (!(typeof limit === "number" && (limit >>> 0) === limit && (+limit !== 0 || 1 / limit > 0))) rt.bad("cudaThreadGetLimit", "limit", "u32", limit);
     const r = raw.cudaThreadGetLimit(o0, limit);
     if (rt.guards) rt.check("cudaThreadGetLimit");
     if (r !== 0) rt.fail(r, "cudaThreadGetLimit");
@@ -306,7 +306,7 @@ function cudaThreadGetCacheConfig$(raw: Raw, rt: CheckedRuntime): Checked["cudaT
 function cudaThreadSetCacheConfig$(raw: Raw, rt: CheckedRuntime): Checked["cudaThreadSetCacheConfig"] {
   return function cudaThreadSetCacheConfig(cacheConfig: cudaFuncCache): void {
     if (arguments.length !== 1) rt.arity("cudaThreadSetCacheConfig", "cacheConfig", 1, arguments.length);
-    if (!(typeof cacheConfig === "number" && (cacheConfig >>> 0) === cacheConfig && (cacheConfig !== 0 || 1 / cacheConfig > 0))) rt.bad("cudaThreadSetCacheConfig", "cacheConfig", "u32", cacheConfig);
+    if (!(typeof cacheConfig === "number" && (cacheConfig >>> 0) === cacheConfig && (+cacheConfig !== 0 || 1 / cacheConfig > 0))) rt.bad("cudaThreadSetCacheConfig", "cacheConfig", "u32", cacheConfig);
     const r = raw.cudaThreadSetCacheConfig(cacheConfig);
     if (rt.guards) rt.check("cudaThreadSetCacheConfig");
     if (r !== 0) rt.fail(r, "cudaThreadSetCacheConfig");
@@ -334,7 +334,7 @@ function cudaPeekAtLastError$(raw: Raw, rt: CheckedRuntime): Checked["cudaPeekAt
 function cudaGetErrorName$(raw: Raw, rt: CheckedRuntime): Checked["cudaGetErrorName"] {
   return function cudaGetErrorName(error: cudaError_t): string | null {
     if (arguments.length !== 1) rt.arity("cudaGetErrorName", "error", 1, arguments.length);
-    if (!(typeof error === "number" && (error >>> 0) === error && (error !== 0 || 1 / error > 0))) rt.bad("cudaGetErrorName", "error", "u32", error);
+    if (!(typeof error === "number" && (error >>> 0) === error && (+error !== 0 || 1 / error > 0))) rt.bad("cudaGetErrorName", "error", "u32", error);
     const r = raw.cudaGetErrorName(error);
     if (rt.guards) rt.check("cudaGetErrorName");
     return rt.string(r);
@@ -344,7 +344,7 @@ function cudaGetErrorName$(raw: Raw, rt: CheckedRuntime): Checked["cudaGetErrorN
 function cudaGetErrorString$(raw: Raw, rt: CheckedRuntime): Checked["cudaGetErrorString"] {
   return function cudaGetErrorString(error: cudaError_t): string | null {
     if (arguments.length !== 1) rt.arity("cudaGetErrorString", "error", 1, arguments.length);
-    if (!(typeof error === "number" && (error >>> 0) === error && (error !== 0 || 1 / error > 0))) rt.bad("cudaGetErrorString", "error", "u32", error);
+    if (!(typeof error === "number" && (error >>> 0) === error && (+error !== 0 || 1 / error > 0))) rt.bad("cudaGetErrorString", "error", "u32", error);
     const r = raw.cudaGetErrorString(error);
     if (rt.guards) rt.check("cudaGetErrorString");
     return rt.string(r);
@@ -366,7 +366,7 @@ function cudaGetDeviceCount$(raw: Raw, rt: CheckedRuntime): Checked["cudaGetDevi
 function cudaGetDeviceProperties$(raw: Raw, rt: CheckedRuntime): Checked["cudaGetDeviceProperties"] {
   return function cudaGetDeviceProperties(device: number, prop?: cudaDeviceProp): cudaDeviceProp {
     if (arguments.length < 1 || arguments.length > 2) rt.arity("cudaGetDeviceProperties", "device,prop", 1, arguments.length);
-    if (!(typeof device === "number" && (device | 0) === device && (device !== 0 || 1 / device > 0))) rt.bad("cudaGetDeviceProperties", "device", "i32", device);
+    if (!(typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0))) rt.bad("cudaGetDeviceProperties", "device", "i32", device);
     const $prop = prop === undefined ? rt.record(cudaDeviceProp) : rt.recordArg(prop, cudaDeviceProp, "cudaGetDeviceProperties", "prop");
     const r = raw.cudaGetDeviceProperties($prop.$pointer(), device);
     if (rt.guards) rt.check("cudaGetDeviceProperties");
@@ -380,8 +380,8 @@ function cudaDeviceGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cudaDev
   const i32 = rt.i32;
   return function cudaDeviceGetAttribute(attr: cudaDeviceAttr, device: number): number {
     if (arguments.length !== 2) rt.arity("cudaDeviceGetAttribute", "attr,device", 2, arguments.length);
-    if (!(typeof attr === "number" && (attr >>> 0) === attr && (attr !== 0 || 1 / attr > 0))) rt.bad("cudaDeviceGetAttribute", "attr", "u32", attr);
-    if (!(typeof device === "number" && (device | 0) === device && (device !== 0 || 1 / device > 0))) rt.bad("cudaDeviceGetAttribute", "device", "i32", device);
+    if (!(typeof attr === "number" && (attr >>> 0) === attr && (+attr !== 0 || 1 / attr > 0))) rt.bad("cudaDeviceGetAttribute", "attr", "u32", attr);
+    if (!(typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0))) rt.bad("cudaDeviceGetAttribute", "device", "i32", device);
     const r = raw.cudaDeviceGetAttribute(o0, attr, device);
     if (rt.guards) rt.check("cudaDeviceGetAttribute");
     if (r !== 0) rt.fail(r, "cudaDeviceGetAttribute");
@@ -393,7 +393,7 @@ function cudaDeviceGetDefaultMemPool$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const o0 = rt.out[0]!;
   return function cudaDeviceGetDefaultMemPool(device: number): cudaMemPool_t {
     if (arguments.length !== 1) rt.arity("cudaDeviceGetDefaultMemPool", "device", 1, arguments.length);
-    if (!(typeof device === "number" && (device | 0) === device && (device !== 0 || 1 / device > 0))) rt.bad("cudaDeviceGetDefaultMemPool", "device", "i32", device);
+    if (!(typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0))) rt.bad("cudaDeviceGetDefaultMemPool", "device", "i32", device);
     const r = raw.cudaDeviceGetDefaultMemPool(o0, device);
     if (rt.guards) rt.check("cudaDeviceGetDefaultMemPool");
     if (r !== 0) rt.fail(r, "cudaDeviceGetDefaultMemPool");
@@ -405,7 +405,7 @@ function cudaDeviceSetMemPool$(raw: Raw, rt: CheckedRuntime): Checked["cudaDevic
   const isPtr = rt.isPointer;
   return function cudaDeviceSetMemPool(device: number, memPool: cudaMemPool_t): void {
     if (arguments.length !== 2) rt.arity("cudaDeviceSetMemPool", "device,memPool", 2, arguments.length);
-    if (!(typeof device === "number" && (device | 0) === device && (device !== 0 || 1 / device > 0))) rt.bad("cudaDeviceSetMemPool", "device", "i32", device);
+    if (!(typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0))) rt.bad("cudaDeviceSetMemPool", "device", "i32", device);
     if (!(isPtr(memPool))) rt.bad("cudaDeviceSetMemPool", "memPool", "pointer", memPool);
     const r = raw.cudaDeviceSetMemPool(device, memPool);
     if (rt.guards) rt.check("cudaDeviceSetMemPool");
@@ -417,7 +417,7 @@ function cudaDeviceGetMemPool$(raw: Raw, rt: CheckedRuntime): Checked["cudaDevic
   const o0 = rt.out[0]!;
   return function cudaDeviceGetMemPool(device: number): cudaMemPool_t {
     if (arguments.length !== 1) rt.arity("cudaDeviceGetMemPool", "device", 1, arguments.length);
-    if (!(typeof device === "number" && (device | 0) === device && (device !== 0 || 1 / device > 0))) rt.bad("cudaDeviceGetMemPool", "device", "i32", device);
+    if (!(typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0))) rt.bad("cudaDeviceGetMemPool", "device", "i32", device);
     const r = raw.cudaDeviceGetMemPool(o0, device);
     if (rt.guards) rt.check("cudaDeviceGetMemPool");
     if (r !== 0) rt.fail(r, "cudaDeviceGetMemPool");
@@ -428,8 +428,8 @@ function cudaDeviceGetMemPool$(raw: Raw, rt: CheckedRuntime): Checked["cudaDevic
 function cudaDeviceGetNvSciSyncAttributes$(raw: Raw, rt: CheckedRuntime): Checked["cudaDeviceGetNvSciSyncAttributes"] {
   return function cudaDeviceGetNvSciSyncAttributes(nvSciSyncAttrList: PointerLike, device: number, flags: number): void {
     if (arguments.length !== 3) rt.arity("cudaDeviceGetNvSciSyncAttributes", "nvSciSyncAttrList,device,flags", 3, arguments.length);
-    if (!(typeof device === "number" && (device | 0) === device && (device !== 0 || 1 / device > 0))) rt.bad("cudaDeviceGetNvSciSyncAttributes", "device", "i32", device);
-    if (!(typeof flags === "number" && (flags | 0) === flags && (flags !== 0 || 1 / flags > 0))) rt.bad("cudaDeviceGetNvSciSyncAttributes", "flags", "i32", flags);
+    if (!(typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0))) rt.bad("cudaDeviceGetNvSciSyncAttributes", "device", "i32", device);
+    if (!(typeof flags === "number" && (flags | 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cudaDeviceGetNvSciSyncAttributes", "flags", "i32", flags);
     const r = raw.cudaDeviceGetNvSciSyncAttributes(rt.ptr(nvSciSyncAttrList, "cudaDeviceGetNvSciSyncAttributes", "nvSciSyncAttrList"), device, flags);
     if (rt.guards) rt.check("cudaDeviceGetNvSciSyncAttributes");
     if (r !== 0) rt.fail(r, "cudaDeviceGetNvSciSyncAttributes");
@@ -441,9 +441,9 @@ function cudaDeviceGetP2PAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuda
   const i32 = rt.i32;
   return function cudaDeviceGetP2PAttribute(attr: cudaDeviceP2PAttr, srcDevice: number, dstDevice: number): number {
     if (arguments.length !== 3) rt.arity("cudaDeviceGetP2PAttribute", "attr,srcDevice,dstDevice", 3, arguments.length);
-    if (!(typeof attr === "number" && (attr >>> 0) === attr && (attr !== 0 || 1 / attr > 0))) rt.bad("cudaDeviceGetP2PAttribute", "attr", "u32", attr);
-    if (!(typeof srcDevice === "number" && (srcDevice | 0) === srcDevice && (srcDevice !== 0 || 1 / srcDevice > 0))) rt.bad("cudaDeviceGetP2PAttribute", "srcDevice", "i32", srcDevice);
-    if (!(typeof dstDevice === "number" && (dstDevice | 0) === dstDevice && (dstDevice !== 0 || 1 / dstDevice > 0))) rt.bad("cudaDeviceGetP2PAttribute", "dstDevice", "i32", dstDevice);
+    if (!(typeof attr === "number" && (attr >>> 0) === attr && (+attr !== 0 || 1 / attr > 0))) rt.bad("cudaDeviceGetP2PAttribute", "attr", "u32", attr);
+    if (!(typeof srcDevice === "number" && (srcDevice | 0) === srcDevice && (+srcDevice !== 0 || 1 / srcDevice > 0))) rt.bad("cudaDeviceGetP2PAttribute", "srcDevice", "i32", srcDevice);
+    if (!(typeof dstDevice === "number" && (dstDevice | 0) === dstDevice && (+dstDevice !== 0 || 1 / dstDevice > 0))) rt.bad("cudaDeviceGetP2PAttribute", "dstDevice", "i32", dstDevice);
     const r = raw.cudaDeviceGetP2PAttribute(o0, attr, srcDevice, dstDevice);
     if (rt.guards) rt.check("cudaDeviceGetP2PAttribute");
     if (r !== 0) rt.fail(r, "cudaDeviceGetP2PAttribute");
@@ -466,9 +466,9 @@ function cudaChooseDevice$(raw: Raw, rt: CheckedRuntime): Checked["cudaChooseDev
 function cudaInitDevice$(raw: Raw, rt: CheckedRuntime): Checked["cudaInitDevice"] {
   return function cudaInitDevice(device: number, deviceFlags: number, flags: number): void {
     if (arguments.length !== 3) rt.arity("cudaInitDevice", "device,deviceFlags,flags", 3, arguments.length);
-    if (!(typeof device === "number" && (device | 0) === device && (device !== 0 || 1 / device > 0))) rt.bad("cudaInitDevice", "device", "i32", device);
-    if (!(typeof deviceFlags === "number" && (deviceFlags >>> 0) === deviceFlags && (deviceFlags !== 0 || 1 / deviceFlags > 0))) rt.bad("cudaInitDevice", "deviceFlags", "u32", deviceFlags);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (flags !== 0 || 1 / flags > 0))) rt.bad("cudaInitDevice", "flags", "u32", flags);
+    if (!(typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0))) rt.bad("cudaInitDevice", "device", "i32", device);
+    if (!(typeof deviceFlags === "number" && (deviceFlags >>> 0) === deviceFlags && (+deviceFlags !== 0 || 1 / deviceFlags > 0))) rt.bad("cudaInitDevice", "deviceFlags", "u32", deviceFlags);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cudaInitDevice", "flags", "u32", flags);
     const r = raw.cudaInitDevice(device, deviceFlags, flags);
     if (rt.guards) rt.check("cudaInitDevice");
     if (r !== 0) rt.fail(r, "cudaInitDevice");
@@ -478,7 +478,7 @@ function cudaInitDevice$(raw: Raw, rt: CheckedRuntime): Checked["cudaInitDevice"
 function cudaSetDevice$(raw: Raw, rt: CheckedRuntime): Checked["cudaSetDevice"] {
   return function cudaSetDevice(device: number): void {
     if (arguments.length !== 1) rt.arity("cudaSetDevice", "device", 1, arguments.length);
-    if (!(typeof device === "number" && (device | 0) === device && (device !== 0 || 1 / device > 0))) rt.bad("cudaSetDevice", "device", "i32", device);
+    if (!(typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0))) rt.bad("cudaSetDevice", "device", "i32", device);
     const r = raw.cudaSetDevice(device);
     if (rt.guards) rt.check("cudaSetDevice");
     if (r !== 0) rt.fail(r, "cudaSetDevice");
@@ -500,7 +500,7 @@ function cudaGetDevice$(raw: Raw, rt: CheckedRuntime): Checked["cudaGetDevice"] 
 function cudaSetValidDevices$(raw: Raw, rt: CheckedRuntime): Checked["cudaSetValidDevices"] {
   return function cudaSetValidDevices(device_arr: PointerLike, len: number): void {
     if (arguments.length !== 2) rt.arity("cudaSetValidDevices", "device_arr,len", 2, arguments.length);
-    if (!(typeof len === "number" && (len | 0) === len && (len !== 0 || 1 / len > 0))) rt.bad("cudaSetValidDevices", "len", "i32", len);
+    if (!(typeof len === "number" && (len | 0) === len && (+len !== 0 || 1 / len > 0))) rt.bad("cudaSetValidDevices", "len", "i32", len);
     const r = raw.cudaSetValidDevices(rt.ptr(device_arr, "cudaSetValidDevices", "device_arr"), len);
     if (rt.guards) rt.check("cudaSetValidDevices");
     if (r !== 0) rt.fail(r, "cudaSetValidDevices");
@@ -510,7 +510,7 @@ function cudaSetValidDevices$(raw: Raw, rt: CheckedRuntime): Checked["cudaSetVal
 function cudaSetDeviceFlags$(raw: Raw, rt: CheckedRuntime): Checked["cudaSetDeviceFlags"] {
   return function cudaSetDeviceFlags(flags: number): void {
     if (arguments.length !== 1) rt.arity("cudaSetDeviceFlags", "flags", 1, arguments.length);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (flags !== 0 || 1 / flags > 0))) rt.bad("cudaSetDeviceFlags", "flags", "u32", flags);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cudaSetDeviceFlags", "flags", "u32", flags);
     const r = raw.cudaSetDeviceFlags(flags);
     if (rt.guards) rt.check("cudaSetDeviceFlags");
     if (r !== 0) rt.fail(r, "cudaSetDeviceFlags");
@@ -544,7 +544,7 @@ function cudaStreamCreateWithFlags$(raw: Raw, rt: CheckedRuntime): Checked["cuda
   const o0 = rt.out[0]!;
   return function cudaStreamCreateWithFlags(flags: number): cudaStream_t {
     if (arguments.length !== 1) rt.arity("cudaStreamCreateWithFlags", "flags", 1, arguments.length);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (flags !== 0 || 1 / flags > 0))) rt.bad("cudaStreamCreateWithFlags", "flags", "u32", flags);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cudaStreamCreateWithFlags", "flags", "u32", flags);
     const r = raw.cudaStreamCreateWithFlags(o0, flags);
     if (rt.guards) rt.check("cudaStreamCreateWithFlags");
     if (r !== 0) rt.fail(r, "cudaStreamCreateWithFlags");
@@ -556,8 +556,8 @@ function cudaStreamCreateWithPriority$(raw: Raw, rt: CheckedRuntime): Checked["c
   const o0 = rt.out[0]!;
   return function cudaStreamCreateWithPriority(flags: number, priority: number): cudaStream_t {
     if (arguments.length !== 2) rt.arity("cudaStreamCreateWithPriority", "flags,priority", 2, arguments.length);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (flags !== 0 || 1 / flags > 0))) rt.bad("cudaStreamCreateWithPriority", "flags", "u32", flags);
-    if (!(typeof priority === "number" && (priority | 0) === priority && (priority !== 0 || 1 / priority > 0))) rt.bad("cudaStreamCreateWithPriority", "priority", "i32", priority);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cudaStreamCreateWithPriority", "flags", "u32", flags);
+    if (!(typeof priority === "number" && (priority | 0) === priority && (+priority !== 0 || 1 / priority > 0))) rt.bad("cudaStreamCreateWithPriority", "priority", "i32", priority);
     const r = raw.cudaStreamCreateWithPriority(o0, flags, priority);
     if (rt.guards) rt.check("cudaStreamCreateWithPriority");
     if (r !== 0) rt.fail(r, "cudaStreamCreateWithPriority");
@@ -633,7 +633,7 @@ function cudaStreamGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cudaStr
   return function cudaStreamGetAttribute(hStream: cudaStream_t, attr: cudaLaunchAttributeID, value_out?: cudaLaunchAttributeValue): cudaLaunchAttributeValue {
     if (arguments.length < 2 || arguments.length > 3) rt.arity("cudaStreamGetAttribute", "hStream,attr,value_out", 2, arguments.length);
     if (!(isPtr(hStream))) rt.bad("cudaStreamGetAttribute", "hStream", "pointer", hStream);
-    if (!(typeof attr === "number" && (attr >>> 0) === attr && (attr !== 0 || 1 / attr > 0))) rt.bad("cudaStreamGetAttribute", "attr", "u32", attr);
+    if (!(typeof attr === "number" && (attr >>> 0) === attr && (+attr !== 0 || 1 / attr > 0))) rt.bad("cudaStreamGetAttribute", "attr", "u32", attr);
     const $value_out = value_out === undefined ? rt.record(cudaLaunchAttributeValue) : rt.recordArg(value_out, cudaLaunchAttributeValue, "cudaStreamGetAttribute", "value_out");
     const r = raw.cudaStreamGetAttribute(hStream, attr, $value_out.$pointer());
     if (rt.guards) rt.check("cudaStreamGetAttribute");
@@ -647,7 +647,7 @@ function cudaStreamSetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cudaStr
   return function cudaStreamSetAttribute(hStream: cudaStream_t, attr: cudaLaunchAttributeID, value: PointerLike): void {
     if (arguments.length !== 3) rt.arity("cudaStreamSetAttribute", "hStream,attr,value", 3, arguments.length);
     if (!(isPtr(hStream))) rt.bad("cudaStreamSetAttribute", "hStream", "pointer", hStream);
-    if (!(typeof attr === "number" && (attr >>> 0) === attr && (attr !== 0 || 1 / attr > 0))) rt.bad("cudaStreamSetAttribute", "attr", "u32", attr);
+    if (!(typeof attr === "number" && (attr >>> 0) === attr && (+attr !== 0 || 1 / attr > 0))) rt.bad("cudaStreamSetAttribute", "attr", "u32", attr);
     const r = raw.cudaStreamSetAttribute(hStream, attr, rt.ptr(rt.expect(value, cudaLaunchAttributeValue, "cudaStreamSetAttribute", "value"), "cudaStreamSetAttribute", "value"));
     if (rt.guards) rt.check("cudaStreamSetAttribute");
     if (r !== 0) rt.fail(r, "cudaStreamSetAttribute", hStream);
@@ -671,7 +671,7 @@ function cudaStreamWaitEvent$(raw: Raw, rt: CheckedRuntime): Checked["cudaStream
     if (arguments.length !== 3) rt.arity("cudaStreamWaitEvent", "stream,event,flags", 3, arguments.length);
     if (!(isPtr(stream))) rt.bad("cudaStreamWaitEvent", "stream", "pointer", stream);
     if (!(isPtr(event))) rt.bad("cudaStreamWaitEvent", "event", "pointer", event);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (flags !== 0 || 1 / flags > 0))) rt.bad("cudaStreamWaitEvent", "flags", "u32", flags);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cudaStreamWaitEvent", "flags", "u32", flags);
     const r = raw.cudaStreamWaitEvent(stream, event, flags);
     if (rt.guards) rt.check("cudaStreamWaitEvent");
     if (r !== 0) rt.fail(r, "cudaStreamWaitEvent", stream);
@@ -684,7 +684,7 @@ function cudaStreamAddCallback$(raw: Raw, rt: CheckedRuntime): Checked["cudaStre
     if (arguments.length !== 4) rt.arity("cudaStreamAddCallback", "stream,callback,userData,flags", 4, arguments.length);
     if (!(isPtr(stream))) rt.bad("cudaStreamAddCallback", "stream", "pointer", stream);
     if (!(isPtr(callback))) rt.bad("cudaStreamAddCallback", "callback", "function", callback);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (flags !== 0 || 1 / flags > 0))) rt.bad("cudaStreamAddCallback", "flags", "u32", flags);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cudaStreamAddCallback", "flags", "u32", flags);
     const r = raw.cudaStreamAddCallback(stream, callback, rt.ptr(userData, "cudaStreamAddCallback", "userData"), flags);
     if (rt.guards) rt.check("cudaStreamAddCallback");
     if (r !== 0) rt.fail(r, "cudaStreamAddCallback", stream);
@@ -720,7 +720,7 @@ function cudaStreamAttachMemAsync$(raw: Raw, rt: CheckedRuntime): Checked["cudaS
     if (arguments.length !== 4) rt.arity("cudaStreamAttachMemAsync", "stream,devPtr,length,flags", 4, arguments.length);
     if (!(isPtr(stream))) rt.bad("cudaStreamAttachMemAsync", "stream", "pointer", stream);
     if (!((typeof length === "bigint" ? length >= 0n && length <= 18446744073709551615n : Number.isSafeInteger(length) && length >= 0))) rt.bad("cudaStreamAttachMemAsync", "length", "u64", length);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (flags !== 0 || 1 / flags > 0))) rt.bad("cudaStreamAttachMemAsync", "flags", "u32", flags);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cudaStreamAttachMemAsync", "flags", "u32", flags);
     const r = raw.cudaStreamAttachMemAsync(stream, rt.ptr(devPtr, "cudaStreamAttachMemAsync", "devPtr"), length, flags);
     if (rt.guards) rt.check("cudaStreamAttachMemAsync");
     if (r !== 0) rt.fail(r, "cudaStreamAttachMemAsync", stream);
@@ -732,7 +732,7 @@ function cudaStreamBeginCapture$(raw: Raw, rt: CheckedRuntime): Checked["cudaStr
   return function cudaStreamBeginCapture(stream: cudaStream_t, mode: cudaStreamCaptureMode): void {
     if (arguments.length !== 2) rt.arity("cudaStreamBeginCapture", "stream,mode", 2, arguments.length);
     if (!(isPtr(stream))) rt.bad("cudaStreamBeginCapture", "stream", "pointer", stream);
-    if (!(typeof mode === "number" && (mode >>> 0) === mode && (mode !== 0 || 1 / mode > 0))) rt.bad("cudaStreamBeginCapture", "mode", "u32", mode);
+    if (!(typeof mode === "number" && (mode >>> 0) === mode && (+mode !== 0 || 1 / mode > 0))) rt.bad("cudaStreamBeginCapture", "mode", "u32", mode);
     const r = raw.cudaStreamBeginCapture(stream, mode);
     if (rt.guards) rt.check("cudaStreamBeginCapture");
     if (r !== 0) rt.fail(r, "cudaStreamBeginCapture", stream);
@@ -746,7 +746,7 @@ function cudaStreamBeginCaptureToGraph$(raw: Raw, rt: CheckedRuntime): Checked["
     if (!(isPtr(stream))) rt.bad("cudaStreamBeginCaptureToGraph", "stream", "pointer", stream);
     if (!(isPtr(graph))) rt.bad("cudaStreamBeginCaptureToGraph", "graph", "pointer", graph);
     if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cudaStreamBeginCaptureToGraph", "numDependencies", "u64", numDependencies);
-    if (!(typeof mode === "number" && (mode >>> 0) === mode && (mode !== 0 || 1 / mode > 0))) rt.bad("cudaStreamBeginCaptureToGraph", "mode", "u32", mode);
+    if (!(typeof mode === "number" && (mode >>> 0) === mode && (+mode !== 0 || 1 / mode > 0))) rt.bad("cudaStreamBeginCaptureToGraph", "mode", "u32", mode);
     const r = raw.cudaStreamBeginCaptureToGraph(stream, graph, rt.sized(dependencies, numDependencies, 8, "cudaStreamBeginCaptureToGraph", "dependencies"), rt.ptr(rt.expect(dependencyData, cudaGraphEdgeData_st, "cudaStreamBeginCaptureToGraph", "dependencyData"), "cudaStreamBeginCaptureToGraph", "dependencyData"), numDependencies, mode);
     if (rt.guards) rt.check("cudaStreamBeginCaptureToGraph");
     if (r !== 0) rt.fail(r, "cudaStreamBeginCaptureToGraph", stream);
@@ -834,7 +834,7 @@ function cudaStreamUpdateCaptureDependencies$(raw: Raw, rt: CheckedRuntime): Che
     if (arguments.length !== 4) rt.arity("cudaStreamUpdateCaptureDependencies", "stream,dependencies,numDependencies,flags", 4, arguments.length);
     if (!(isPtr(stream))) rt.bad("cudaStreamUpdateCaptureDependencies", "stream", "pointer", stream);
     if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cudaStreamUpdateCaptureDependencies", "numDependencies", "u64", numDependencies);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (flags !== 0 || 1 / flags > 0))) rt.bad("cudaStreamUpdateCaptureDependencies", "flags", "u32", flags);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cudaStreamUpdateCaptureDependencies", "flags", "u32", flags);
     const r = raw.cudaStreamUpdateCaptureDependencies(stream, rt.sized(dependencies, numDependencies, 8, "cudaStreamUpdateCaptureDependencies", "dependencies"), numDependencies, flags);
     if (rt.guards) rt.check("cudaStreamUpdateCaptureDependencies");
     if (r !== 0) rt.fail(r, "cudaStreamUpdateCaptureDependencies", stream);
@@ -847,7 +847,7 @@ function cudaStreamUpdateCaptureDependencies_v2$(raw: Raw, rt: CheckedRuntime): 
     if (arguments.length !== 5) rt.arity("cudaStreamUpdateCaptureDependencies_v2", "stream,dependencies,dependencyData,numDependencies,flags", 5, arguments.length);
     if (!(isPtr(stream))) rt.bad("cudaStreamUpdateCaptureDependencies_v2", "stream", "pointer", stream);
     if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cudaStreamUpdateCaptureDependencies_v2", "numDependencies", "u64", numDependencies);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (flags !== 0 || 1 / flags > 0))) rt.bad("cudaStreamUpdateCaptureDependencies_v2", "flags", "u32", flags);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cudaStreamUpdateCaptureDependencies_v2", "flags", "u32", flags);
     const r = raw.cudaStreamUpdateCaptureDependencies_v2(stream, rt.sized(dependencies, numDependencies, 8, "cudaStreamUpdateCaptureDependencies_v2", "dependencies"), rt.ptr(rt.expect(dependencyData, cudaGraphEdgeData_st, "cudaStreamUpdateCaptureDependencies_v2", "dependencyData"), "cudaStreamUpdateCaptureDependencies_v2", "dependencyData"), numDependencies, flags);
     if (rt.guards) rt.check("cudaStreamUpdateCaptureDependencies_v2");
     if (r !== 0) rt.fail(r, "cudaStreamUpdateCaptureDependencies_v2", stream);
@@ -869,7 +869,7 @@ function cudaEventCreateWithFlags$(raw: Raw, rt: CheckedRuntime): Checked["cudaE
   const o0 = rt.out[0]!;
   return function cudaEventCreateWithFlags(flags: number): cudaEvent_t {
     if (arguments.length !== 1) rt.arity("cudaEventCreateWithFlags", "flags", 1, arguments.length);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (flags !== 0 || 1 / flags > 0))) rt.bad("cudaEventCreateWithFlags", "flags", "u32", flags);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cudaEventCreateWithFlags", "flags", "u32", flags);
     const r = raw.cudaEventCreateWithFlags(o0, flags);
     if (rt.guards) rt.check("cudaEventCreateWithFlags");
     if (r !== 0) rt.fail(r, "cudaEventCreateWithFlags");
@@ -895,7 +895,7 @@ function cudaEventRecordWithFlags$(raw: Raw, rt: CheckedRuntime): Checked["cudaE
     if (arguments.length !== 3) rt.arity("cudaEventRecordWithFlags", "event,stream,flags", 3, arguments.length);
     if (!(isPtr(event))) rt.bad("cudaEventRecordWithFlags", "event", "pointer", event);
     if (!(isPtr(stream))) rt.bad("cudaEventRecordWithFlags", "stream", "pointer", stream);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (flags !== 0 || 1 / flags > 0))) rt.bad("cudaEventRecordWithFlags", "flags", "u32", flags);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cudaEventRecordWithFlags", "flags", "u32", flags);
     const r = raw.cudaEventRecordWithFlags(event, stream, flags);
     if (rt.guards) rt.check("cudaEventRecordWithFlags");
     if (r !== 0) rt.fail(r, "cudaEventRecordWithFlags", event);
@@ -1014,7 +1014,7 @@ function cudaSignalExternalSemaphoresAsync$(raw: Raw, rt: CheckedRuntime): Check
   const isPtr = rt.isPointer;
   return function cudaSignalExternalSemaphoresAsync(extSemArray: PointerLike, paramsArray: PointerLike, numExtSems: number, stream: cudaStream_t): void {
     if (arguments.length !== 4) rt.arity("cudaSignalExternalSemaphoresAsync", "extSemArray,paramsArray,numExtSems,stream", 4, arguments.length);
-    if (!(typeof numExtSems === "number" && (numExtSems >>> 0) === numExtSems && (numExtSems !== 0 || 1 / numExtSems > 0))) rt.bad("cudaSignalExternalSemaphoresAsync", "numExtSems", "u32", numExtSems);
+    if (!(typeof numExtSems === "number" && (numExtSems >>> 0) === numExtSems && (+numExtSems !== 0 || 1 / numExtSems > 0))) rt.bad("cudaSignalExternalSemaphoresAsync", "numExtSems", "u32", numExtSems);
     if (!(isPtr(stream))) rt.bad("cudaSignalExternalSemaphoresAsync", "stream", "pointer", stream);
     const r = raw.cudaSignalExternalSemaphoresAsync(rt.ptr(extSemArray, "cudaSignalExternalSemaphoresAsync", "extSemArray"), rt.ptr(rt.expect(paramsArray, cudaExternalSemaphoreSignalParams, "cudaSignalExternalSemaphoresAsync", "paramsArray"), "cudaSignalExternalSemaphoresAsync", "paramsArray"), numExtSems, stream);
     if (rt.guards) rt.check("cudaSignalExternalSemaphoresAsync");
@@ -1026,7 +1026,7 @@ function cudaWaitExternalSemaphoresAsync$(raw: Raw, rt: CheckedRuntime): Checked
   const isPtr = rt.isPointer;
   return function cudaWaitExternalSemaphoresAsync(extSemArray: PointerLike, paramsArray: PointerLike, numExtSems: number, stream: cudaStream_t): void {
     if (arguments.length !== 4) rt.arity("cudaWaitExternalSemaphoresAsync", "extSemArray,paramsArray,numExtSems,stream", 4, arguments.length);
-    if (!(typeof numExtSems === "number" && (numExtSems >>> 0) === numExtSems && (numExtSems !== 0 || 1 / numExtSems > 0))) rt.bad("cudaWaitExternalSemaphoresAsync", "numExtSems", "u32", numExtSems);
+    if (!(typeof numExtSems === "number" && (numExtSems >>> 0) === numExtSems && (+numExtSems !== 0 || 1 / numExtSems > 0))) rt.bad("cudaWaitExternalSemaphoresAsync", "numExtSems", "u32", numExtSems);
     if (!(isPtr(stream))) rt.bad("cudaWaitExternalSemaphoresAsync", "stream", "pointer", stream);
     const r = raw.cudaWaitExternalSemaphoresAsync(rt.ptr(extSemArray, "cudaWaitExternalSemaphoresAsync", "extSemArray"), rt.ptr(rt.expect(paramsArray, cudaExternalSemaphoreWaitParams, "cudaWaitExternalSemaphoresAsync", "paramsArray"), "cudaWaitExternalSemaphoresAsync", "paramsArray"), numExtSems, stream);
     if (rt.guards) rt.check("cudaWaitExternalSemaphoresAsync");
@@ -1081,8 +1081,8 @@ function cudaLaunchCooperativeKernel$(raw: Raw, rt: CheckedRuntime): Checked["cu
 function cudaLaunchCooperativeKernelMultiDevice$(raw: Raw, rt: CheckedRuntime): Checked["cudaLaunchCooperativeKernelMultiDevice"] {
   return function cudaLaunchCooperativeKernelMultiDevice(launchParamsList: PointerLike, numDevices: number, flags: number): void {
     if (arguments.length !== 3) rt.arity("cudaLaunchCooperativeKernelMultiDevice", "launchParamsList,numDevices,flags", 3, arguments.length);
-    if (!(typeof numDevices === "number" && (numDevices >>> 0) === numDevices && (numDevices !== 0 || 1 / numDevices > 0))) rt.bad("cudaLaunchCooperativeKernelMultiDevice", "numDevices", "u32", numDevices);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (flags !== 0 || 1 / flags > 0))) rt.bad("cudaLaunchCooperativeKernelMultiDevice", "flags", "u32", flags);
+    if (!(typeof numDevices === "number" && (numDevices >>> 0) === numDevices && (+numDevices !== 0 || 1 / numDevices > 0))) rt.bad("cudaLaunchCooperativeKernelMultiDevice", "numDevices", "u32", numDevices);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cudaLaunchCooperativeKernelMultiDevice", "flags", "u32", flags);
     const r = raw.cudaLaunchCooperativeKernelMultiDevice(rt.sized(launchParamsList, numDevices, 56, "cudaLaunchCooperativeKernelMultiDevice", "launchParamsList", cudaLaunchParams), numDevices, flags);
     if (rt.guards) rt.check("cudaLaunchCooperativeKernelMultiDevice");
     if (r !== 0) rt.fail(r, "cudaLaunchCooperativeKernelMultiDevice");
@@ -1092,7 +1092,7 @@ function cudaLaunchCooperativeKernelMultiDevice$(raw: Raw, rt: CheckedRuntime): 
 function cudaFuncSetCacheConfig$(raw: Raw, rt: CheckedRuntime): Checked["cudaFuncSetCacheConfig"] {
   return function cudaFuncSetCacheConfig(func: PointerLike, cacheConfig: cudaFuncCache): void {
     if (arguments.length !== 2) rt.arity("cudaFuncSetCacheConfig", "func,cacheConfig", 2, arguments.length);
-    if (!(typeof cacheConfig === "number" && (cacheConfig >>> 0) === cacheConfig && (cacheConfig !== 0 || 1 / cacheConfig > 0))) rt.bad("cudaFuncSetCacheConfig", "cacheConfig", "u32", cacheConfig);
+    if (!(typeof cacheConfig === "number" && (cacheConfig >>> 0) === cacheConfig && (+cacheConfig !== 0 || 1 / cacheConfig > 0))) rt.bad("cudaFuncSetCacheConfig", "cacheConfig", "u32", cacheConfig);
     const r = raw.cudaFuncSetCacheConfig(rt.ptr(func, "cudaFuncSetCacheConfig", "func"), cacheConfig);
     if (rt.guards) rt.check("cudaFuncSetCacheConfig");
     if (r !== 0) rt.fail(r, "cudaFuncSetCacheConfig");
@@ -1113,8 +1113,8 @@ function cudaFuncGetAttributes$(raw: Raw, rt: CheckedRuntime): Checked["cudaFunc
 function cudaFuncSetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cudaFuncSetAttribute"] {
   return function cudaFuncSetAttribute(func: PointerLike, attr: cudaFuncAttribute, value: number): void {
     if (arguments.length !== 3) rt.arity("cudaFuncSetAttribute", "func,attr,value", 3, arguments.length);
-    if (!(typeof attr === "number" && (attr >>> 0) === attr && (attr !== 0 || 1 / attr > 0))) rt.bad("cudaFuncSetAttribute", "attr", "u32", attr);
-    if (!(typeof value === "number" && (value | 0) === value && (value !== 0 || 1 / value > 0))) rt.bad("cudaFuncSetAttribute", "value", "i32", value);
+    if (!(typeof attr === "number" && (attr >>> 0) === attr && (+attr !== 0 || 1 / attr > 0))) rt.bad("cudaFuncSetAttribute", "attr", "u32", attr);
+    if (!(typeof value === "number" && (value | 0) === value && (+value !== 0 || 1 / value > 0))) rt.bad("cudaFuncSetAttribute", "value", "i32", value);
     const r = raw.cudaFuncSetAttribute(rt.ptr(func, "cudaFuncSetAttribute", "func"), attr, value);
     if (rt.guards) rt.check("cudaFuncSetAttribute");
     if (r !== 0) rt.fail(r, "cudaFuncSetAttribute");
@@ -1179,7 +1179,7 @@ function cudaLaunchHostFunc$(raw: Raw, rt: CheckedRuntime): Checked["cudaLaunchH
 function cudaFuncSetSharedMemConfig$(raw: Raw, rt: CheckedRuntime): Checked["cudaFuncSetSharedMemConfig"] {
   return function cudaFuncSetSharedMemConfig(func: PointerLike, config: cudaSharedMemConfig): void {
     if (arguments.length !== 2) rt.arity("cudaFuncSetSharedMemConfig", "func,config", 2, arguments.length);
-    if (!(typeof config === "number" && (config >>> 0) === config && (config !== 0 || 1 / config > 0))) rt.bad("cudaFuncSetSharedMemConfig", "config", "u32", config);
+    if (!(typeof config === "number" && (config >>> 0) === config && (+config !== 0 || 1 / config > 0))) rt.bad("cudaFuncSetSharedMemConfig", "config", "u32", config);
     const r = raw.cudaFuncSetSharedMemConfig(rt.ptr(func, "cudaFuncSetSharedMemConfig", "func"), config);
     if (rt.guards) rt.check("cudaFuncSetSharedMemConfig");
     if (r !== 0) rt.fail(r, "cudaFuncSetSharedMemConfig");
@@ -1191,7 +1191,7 @@ function cudaOccupancyMaxActiveBlocksPerMultiprocessor$(raw: Raw, rt: CheckedRun
   const i32 = rt.i32;
   return function cudaOccupancyMaxActiveBlocksPerMultiprocessor(func: PointerLike, blockSize: number, dynamicSMemSize: bigint | number): number {
     if (arguments.length !== 3) rt.arity("cudaOccupancyMaxActiveBlocksPerMultiprocessor", "func,blockSize,dynamicSMemSize", 3, arguments.length);
-    if (!(typeof blockSize === "number" && (blockSize | 0) === blockSize && (blockSize !== 0 || 1 / blockSize > 0))) rt.bad("cudaOccupancyMaxActiveBlocksPerMultiprocessor", "blockSize", "i32", blockSize);
+    if (!(typeof blockSize === "number" && (blockSize | 0) === blockSize && (+blockSize !== 0 || 1 / blockSize > 0))) rt.bad("cudaOccupancyMaxActiveBlocksPerMultiprocessor", "blockSize", "i32", blockSize);
     rt.count(blockSize, "cudaOccupancyMaxActiveBlocksPerMultiprocessor", "blockSize");
     if (!((typeof dynamicSMemSize === "bigint" ? dynamicSMemSize >= 0n && dynamicSMemSize <= 18446744073709551615n : Number.isSafeInteger(dynamicSMemSize) && dynamicSMemSize >= 0))) rt.bad("cudaOccupancyMaxActiveBlocksPerMultiprocessor", "dynamicSMemSize", "u64", dynamicSMemSize);
     const r = raw.cudaOccupancyMaxActiveBlocksPerMultiprocessor(o0, rt.sized(func, blockSize, 1, "cudaOccupancyMaxActiveBlocksPerMultiprocessor", "func"), blockSize, dynamicSMemSize);
@@ -1206,8 +1206,8 @@ function cudaOccupancyAvailableDynamicSMemPerBlock$(raw: Raw, rt: CheckedRuntime
   const u64 = rt.u64;
   return function cudaOccupancyAvailableDynamicSMemPerBlock(func: PointerLike, numBlocks: number, blockSize: number): bigint {
     if (arguments.length !== 3) rt.arity("cudaOccupancyAvailableDynamicSMemPerBlock", "func,numBlocks,blockSize", 3, arguments.length);
-    if (!(typeof numBlocks === "number" && (numBlocks | 0) === numBlocks && (numBlocks !== 0 || 1 / numBlocks > 0))) rt.bad("cudaOccupancyAvailableDynamicSMemPerBlock", "numBlocks", "i32", numBlocks);
-    if (!(typeof blockSize === "number" && (blockSize | 0) === blockSize && (blockSize !== 0 || 1 / blockSize > 0))) rt.bad("cudaOccupancyAvailableDynamicSMemPerBlock", "blockSize", "i32", blockSize);
+    if (!(typeof numBlocks === "number" && (numBlocks | 0) === numBlocks && (+numBlocks !== 0 || 1 / numBlocks > 0))) rt.bad("cudaOccupancyAvailableDynamicSMemPerBlock", "numBlocks", "i32", numBlocks);
+    if (!(typeof blockSize === "number" && (blockSize | 0) === blockSize && (+blockSize !== 0 || 1 / blockSize > 0))) rt.bad("cudaOccupancyAvailableDynamicSMemPerBlock", "blockSize", "i32", blockSize);
     const r = raw.cudaOccupancyAvailableDynamicSMemPerBlock(o0, rt.ptr(func, "cudaOccupancyAvailableDynamicSMemPerBlock", "func"), numBlocks, blockSize);
     if (rt.guards) rt.check("cudaOccupancyAvailableDynamicSMemPerBlock");
     if (r !== 0) rt.fail(r, "cudaOccupancyAvailableDynamicSMemPerBlock");
@@ -1220,10 +1220,10 @@ function cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags$(raw: Raw, rt: C
   const i32 = rt.i32;
   return function cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(func: PointerLike, blockSize: number, dynamicSMemSize: bigint | number, flags: number): number {
     if (arguments.length !== 4) rt.arity("cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", "func,blockSize,dynamicSMemSize,flags", 4, arguments.length);
-    if (!(typeof blockSize === "number" && (blockSize | 0) === blockSize && (blockSize !== 0 || 1 / blockSize > 0))) rt.bad("cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", "blockSize", "i32", blockSize);
+    if (!(typeof blockSize === "number" && (blockSize | 0) === blockSize && (+blockSize !== 0 || 1 / blockSize > 0))) rt.bad("cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", "blockSize", "i32", blockSize);
     rt.count(blockSize, "cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", "blockSize");
     if (!((typeof dynamicSMemSize === "bigint" ? dynamicSMemSize >= 0n && dynamicSMemSize <= 18446744073709551615n : Number.isSafeInteger(dynamicSMemSize) && dynamicSMemSize >= 0))) rt.bad("cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", "dynamicSMemSize", "u64", dynamicSMemSize);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (flags !== 0 || 1 / flags > 0))) rt.bad("cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", "flags", "u32", flags);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", "flags", "u32", flags);
     const r = raw.cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(o0, rt.sized(func, blockSize, 1, "cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", "func"), blockSize, dynamicSMemSize, flags);
     if (rt.guards) rt.check("cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags");
     if (r !== 0) rt.fail(r, "cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags");
@@ -1260,7 +1260,7 @@ function cudaMallocManaged$(raw: Raw, rt: CheckedRuntime): Checked["cudaMallocMa
   return function cudaMallocManaged(size: bigint | number, flags: number): Pointer {
     if (arguments.length !== 2) rt.arity("cudaMallocManaged", "size,flags", 2, arguments.length);
     if (!((typeof size === "bigint" ? size >= 0n && size <= 18446744073709551615n : Number.isSafeInteger(size) && size >= 0))) rt.bad("cudaMallocManaged", "size", "u64", size);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (flags !== 0 || 1 / flags > 0))) rt.bad("cudaMallocManaged", "flags", "u32", flags);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cudaMallocManaged", "flags", "u32", flags);
     const r = raw.cudaMallocManaged(o0, size, flags);
     if (rt.guards) rt.check("cudaMallocManaged");
     if (r !== 0) rt.fail(r, "cudaMallocManaged");
@@ -1313,7 +1313,7 @@ function cudaMallocArray$(raw: Raw, rt: CheckedRuntime): Checked["cudaMallocArra
     if (arguments.length !== 4) rt.arity("cudaMallocArray", "desc,width,height,flags", 4, arguments.length);
     if (!((typeof width === "bigint" ? width >= 0n && width <= 18446744073709551615n : Number.isSafeInteger(width) && width >= 0))) rt.bad("cudaMallocArray", "width", "u64", width);
     if (!((typeof height === "bigint" ? height >= 0n && height <= 18446744073709551615n : Number.isSafeInteger(height) && height >= 0))) rt.bad("cudaMallocArray", "height", "u64", height);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (flags !== 0 || 1 / flags > 0))) rt.bad("cudaMallocArray", "flags", "u32", flags);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cudaMallocArray", "flags", "u32", flags);
     const r = raw.cudaMallocArray(o0, rt.ptr(rt.expect(desc, cudaChannelFormatDesc, "cudaMallocArray", "desc"), "cudaMallocArray", "desc"), width, height, flags);
     if (rt.guards) rt.check("cudaMallocArray");
     if (r !== 0) rt.fail(r, "cudaMallocArray");
@@ -1366,7 +1366,7 @@ function cudaHostAlloc$(raw: Raw, rt: CheckedRuntime): Checked["cudaHostAlloc"] 
   return function cudaHostAlloc(size: bigint | number, flags: number): Pointer {
     if (arguments.length !== 2) rt.arity("cudaHostAlloc", "size,flags", 2, arguments.length);
     if (!((typeof size === "bigint" ? size >= 0n && size <= 18446744073709551615n : Number.isSafeInteger(size) && size >= 0))) rt.bad("cudaHostAlloc", "size", "u64", size);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (flags !== 0 || 1 / flags > 0))) rt.bad("cudaHostAlloc", "flags", "u32", flags);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cudaHostAlloc", "flags", "u32", flags);
     const r = raw.cudaHostAlloc(o0, size, flags);
     if (rt.guards) rt.check("cudaHostAlloc");
     if (r !== 0) rt.fail(r, "cudaHostAlloc");
@@ -1378,7 +1378,7 @@ function cudaHostRegister$(raw: Raw, rt: CheckedRuntime): Checked["cudaHostRegis
   return function cudaHostRegister(ptr: PointerLike, size: bigint | number, flags: number): void {
     if (arguments.length !== 3) rt.arity("cudaHostRegister", "ptr,size,flags", 3, arguments.length);
     if (!((typeof size === "bigint" ? size >= 0n && size <= 18446744073709551615n : Number.isSafeInteger(size) && size >= 0))) rt.bad("cudaHostRegister", "size", "u64", size);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (flags !== 0 || 1 / flags > 0))) rt.bad("cudaHostRegister", "flags", "u32", flags);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cudaHostRegister", "flags", "u32", flags);
     const r = raw.cudaHostRegister(rt.sized(ptr, size, 1, "cudaHostRegister", "ptr"), size, flags);
     if (rt.guards) rt.check("cudaHostRegister");
     if (r !== 0) rt.fail(r, "cudaHostRegister");
@@ -1398,7 +1398,7 @@ function cudaHostGetDevicePointer$(raw: Raw, rt: CheckedRuntime): Checked["cudaH
   const o0 = rt.out[0]!;
   return function cudaHostGetDevicePointer(pHost: PointerLike, flags: number): Pointer {
     if (arguments.length !== 2) rt.arity("cudaHostGetDevicePointer", "pHost,flags", 2, arguments.length);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (flags !== 0 || 1 / flags > 0))) rt.bad("cudaHostGetDevicePointer", "flags", "u32", flags);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cudaHostGetDevicePointer", "flags", "u32", flags);
     const r = raw.cudaHostGetDevicePointer(o0, rt.ptr(pHost, "cudaHostGetDevicePointer", "pHost"), flags);
     if (rt.guards) rt.check("cudaHostGetDevicePointer");
     if (r !== 0) rt.fail(r, "cudaHostGetDevicePointer");
@@ -1433,7 +1433,7 @@ function cudaMalloc3DArray$(raw: Raw, rt: CheckedRuntime): Checked["cudaMalloc3D
   const o0 = rt.out[0]!;
   return function cudaMalloc3DArray(desc: PointerLike, extent: Uint8Array | cudaExtent, flags: number): cudaArray_t {
     if (arguments.length !== 3) rt.arity("cudaMalloc3DArray", "desc,extent,flags", 3, arguments.length);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (flags !== 0 || 1 / flags > 0))) rt.bad("cudaMalloc3DArray", "flags", "u32", flags);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cudaMalloc3DArray", "flags", "u32", flags);
     const r = raw.cudaMalloc3DArray(o0, rt.ptr(rt.expect(desc, cudaChannelFormatDesc, "cudaMalloc3DArray", "desc"), "cudaMalloc3DArray", "desc"), rt.struct(extent, 24, "cudaMalloc3DArray", "extent", cudaExtent), flags);
     if (rt.guards) rt.check("cudaMalloc3DArray");
     if (r !== 0) rt.fail(r, "cudaMalloc3DArray");
@@ -1445,8 +1445,8 @@ function cudaMallocMipmappedArray$(raw: Raw, rt: CheckedRuntime): Checked["cudaM
   const o0 = rt.out[0]!;
   return function cudaMallocMipmappedArray(desc: PointerLike, extent: Uint8Array | cudaExtent, numLevels: number, flags: number): cudaMipmappedArray_t {
     if (arguments.length !== 4) rt.arity("cudaMallocMipmappedArray", "desc,extent,numLevels,flags", 4, arguments.length);
-    if (!(typeof numLevels === "number" && (numLevels >>> 0) === numLevels && (numLevels !== 0 || 1 / numLevels > 0))) rt.bad("cudaMallocMipmappedArray", "numLevels", "u32", numLevels);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (flags !== 0 || 1 / flags > 0))) rt.bad("cudaMallocMipmappedArray", "flags", "u32", flags);
+    if (!(typeof numLevels === "number" && (numLevels >>> 0) === numLevels && (+numLevels !== 0 || 1 / numLevels > 0))) rt.bad("cudaMallocMipmappedArray", "numLevels", "u32", numLevels);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cudaMallocMipmappedArray", "flags", "u32", flags);
     const r = raw.cudaMallocMipmappedArray(o0, rt.ptr(rt.expect(desc, cudaChannelFormatDesc, "cudaMallocMipmappedArray", "desc"), "cudaMallocMipmappedArray", "desc"), rt.struct(extent, 24, "cudaMallocMipmappedArray", "extent", cudaExtent), numLevels, flags);
     if (rt.guards) rt.check("cudaMallocMipmappedArray");
     if (r !== 0) rt.fail(r, "cudaMallocMipmappedArray");
@@ -1460,7 +1460,7 @@ function cudaGetMipmappedArrayLevel$(raw: Raw, rt: CheckedRuntime): Checked["cud
   return function cudaGetMipmappedArrayLevel(mipmappedArray: cudaMipmappedArray_const_t, level: number): cudaArray_t {
     if (arguments.length !== 2) rt.arity("cudaGetMipmappedArrayLevel", "mipmappedArray,level", 2, arguments.length);
     if (!(isPtr(mipmappedArray))) rt.bad("cudaGetMipmappedArrayLevel", "mipmappedArray", "pointer", mipmappedArray);
-    if (!(typeof level === "number" && (level >>> 0) === level && (level !== 0 || 1 / level > 0))) rt.bad("cudaGetMipmappedArrayLevel", "level", "u32", level);
+    if (!(typeof level === "number" && (level >>> 0) === level && (+level !== 0 || 1 / level > 0))) rt.bad("cudaGetMipmappedArrayLevel", "level", "u32", level);
     const r = raw.cudaGetMipmappedArrayLevel(o0, mipmappedArray, level);
     if (rt.guards) rt.check("cudaGetMipmappedArrayLevel");
     if (r !== 0) rt.fail(r, "cudaGetMipmappedArrayLevel");
@@ -1543,7 +1543,7 @@ function cudaArrayGetPlane$(raw: Raw, rt: CheckedRuntime): Checked["cudaArrayGet
   return function cudaArrayGetPlane(hArray: cudaArray_t, planeIdx: number): cudaArray_t {
     if (arguments.length !== 2) rt.arity("cudaArrayGetPlane", "hArray,planeIdx", 2, arguments.length);
     if (!(isPtr(hArray))) rt.bad("cudaArrayGetPlane", "hArray", "pointer", hArray);
-    if (!(typeof planeIdx === "number" && (planeIdx >>> 0) === planeIdx && (planeIdx !== 0 || 1 / planeIdx > 0))) rt.bad("cudaArrayGetPlane", "planeIdx", "u32", planeIdx);
+    if (!(typeof planeIdx === "number" && (planeIdx >>> 0) === planeIdx && (+planeIdx !== 0 || 1 / planeIdx > 0))) rt.bad("cudaArrayGetPlane", "planeIdx", "u32", planeIdx);
     const r = raw.cudaArrayGetPlane(o0, hArray, planeIdx);
     if (rt.guards) rt.check("cudaArrayGetPlane");
     if (r !== 0) rt.fail(r, "cudaArrayGetPlane");
@@ -1556,7 +1556,7 @@ function cudaArrayGetMemoryRequirements$(raw: Raw, rt: CheckedRuntime): Checked[
   return function cudaArrayGetMemoryRequirements(array: cudaArray_t, device: number, memoryRequirements?: cudaArrayMemoryRequirements): cudaArrayMemoryRequirements {
     if (arguments.length < 2 || arguments.length > 3) rt.arity("cudaArrayGetMemoryRequirements", "array,device,memoryRequirements", 2, arguments.length);
     if (!(isPtr(array))) rt.bad("cudaArrayGetMemoryRequirements", "array", "pointer", array);
-    if (!(typeof device === "number" && (device | 0) === device && (device !== 0 || 1 / device > 0))) rt.bad("cudaArrayGetMemoryRequirements", "device", "i32", device);
+    if (!(typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0))) rt.bad("cudaArrayGetMemoryRequirements", "device", "i32", device);
     const $memoryRequirements = memoryRequirements === undefined ? rt.record(cudaArrayMemoryRequirements) : rt.recordArg(memoryRequirements, cudaArrayMemoryRequirements, "cudaArrayGetMemoryRequirements", "memoryRequirements");
     const r = raw.cudaArrayGetMemoryRequirements($memoryRequirements.$pointer(), array, device);
     if (rt.guards) rt.check("cudaArrayGetMemoryRequirements");
@@ -1570,7 +1570,7 @@ function cudaMipmappedArrayGetMemoryRequirements$(raw: Raw, rt: CheckedRuntime):
   return function cudaMipmappedArrayGetMemoryRequirements(mipmap: cudaMipmappedArray_t, device: number, memoryRequirements?: cudaArrayMemoryRequirements): cudaArrayMemoryRequirements {
     if (arguments.length < 2 || arguments.length > 3) rt.arity("cudaMipmappedArrayGetMemoryRequirements", "mipmap,device,memoryRequirements", 2, arguments.length);
     if (!(isPtr(mipmap))) rt.bad("cudaMipmappedArrayGetMemoryRequirements", "mipmap", "pointer", mipmap);
-    if (!(typeof device === "number" && (device | 0) === device && (device !== 0 || 1 / device > 0))) rt.bad("cudaMipmappedArrayGetMemoryRequirements", "device", "i32", device);
+    if (!(typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0))) rt.bad("cudaMipmappedArrayGetMemoryRequirements", "device", "i32", device);
     const $memoryRequirements = memoryRequirements === undefined ? rt.record(cudaArrayMemoryRequirements) : rt.recordArg(memoryRequirements, cudaArrayMemoryRequirements, "cudaMipmappedArrayGetMemoryRequirements", "memoryRequirements");
     const r = raw.cudaMipmappedArrayGetMemoryRequirements($memoryRequirements.$pointer(), mipmap, device);
     if (rt.guards) rt.check("cudaMipmappedArrayGetMemoryRequirements");
@@ -1609,7 +1609,7 @@ function cudaMemcpy$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemcpy"] {
   return function cudaMemcpy(dst: PointerLike, src: PointerLike, count: bigint | number, kind: cudaMemcpyKind): void {
     if (arguments.length !== 4) rt.arity("cudaMemcpy", "dst,src,count,kind", 4, arguments.length);
     if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaMemcpy", "count", "u64", count);
-    if (!(typeof kind === "number" && (kind >>> 0) === kind && (kind !== 0 || 1 / kind > 0))) rt.bad("cudaMemcpy", "kind", "u32", kind);
+    if (!(typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0))) rt.bad("cudaMemcpy", "kind", "u32", kind);
     const r = raw.cudaMemcpy(rt.sized(dst, count, 1, "cudaMemcpy", "dst"), rt.sized(src, count, 1, "cudaMemcpy", "src"), count, kind);
     if (rt.guards) rt.check("cudaMemcpy");
     if (r !== 0) rt.fail(r, "cudaMemcpy");
@@ -1619,8 +1619,8 @@ function cudaMemcpy$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemcpy"] {
 function cudaMemcpyPeer$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemcpyPeer"] {
   return function cudaMemcpyPeer(dst: PointerLike, dstDevice: number, src: PointerLike, srcDevice: number, count: bigint | number): void {
     if (arguments.length !== 5) rt.arity("cudaMemcpyPeer", "dst,dstDevice,src,srcDevice,count", 5, arguments.length);
-    if (!(typeof dstDevice === "number" && (dstDevice | 0) === dstDevice && (dstDevice !== 0 || 1 / dstDevice > 0))) rt.bad("cudaMemcpyPeer", "dstDevice", "i32", dstDevice);
-    if (!(typeof srcDevice === "number" && (srcDevice | 0) === srcDevice && (srcDevice !== 0 || 1 / srcDevice > 0))) rt.bad("cudaMemcpyPeer", "srcDevice", "i32", srcDevice);
+    if (!(typeof dstDevice === "number" && (dstDevice | 0) === dstDevice && (+dstDevice !== 0 || 1 / dstDevice > 0))) rt.bad("cudaMemcpyPeer", "dstDevice", "i32", dstDevice);
+    if (!(typeof srcDevice === "number" && (srcDevice | 0) === srcDevice && (+srcDevice !== 0 || 1 / srcDevice > 0))) rt.bad("cudaMemcpyPeer", "srcDevice", "i32", srcDevice);
     if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaMemcpyPeer", "count", "u64", count);
     const r = raw.cudaMemcpyPeer(rt.sized(dst, count, 1, "cudaMemcpyPeer", "dst"), dstDevice, rt.ptr(src, "cudaMemcpyPeer", "src"), srcDevice, count);
     if (rt.guards) rt.check("cudaMemcpyPeer");
@@ -1635,7 +1635,7 @@ function cudaMemcpy2D$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemcpy2D"] {
     if (!((typeof spitch === "bigint" ? spitch >= 0n && spitch <= 18446744073709551615n : Number.isSafeInteger(spitch) && spitch >= 0))) rt.bad("cudaMemcpy2D", "spitch", "u64", spitch);
     if (!((typeof width === "bigint" ? width >= 0n && width <= 18446744073709551615n : Number.isSafeInteger(width) && width >= 0))) rt.bad("cudaMemcpy2D", "width", "u64", width);
     if (!((typeof height === "bigint" ? height >= 0n && height <= 18446744073709551615n : Number.isSafeInteger(height) && height >= 0))) rt.bad("cudaMemcpy2D", "height", "u64", height);
-    if (!(typeof kind === "number" && (kind >>> 0) === kind && (kind !== 0 || 1 / kind > 0))) rt.bad("cudaMemcpy2D", "kind", "u32", kind);
+    if (!(typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0))) rt.bad("cudaMemcpy2D", "kind", "u32", kind);
     const r = raw.cudaMemcpy2D(rt.ptr(dst, "cudaMemcpy2D", "dst"), dpitch, rt.ptr(src, "cudaMemcpy2D", "src"), spitch, width, height, kind);
     if (rt.guards) rt.check("cudaMemcpy2D");
     if (r !== 0) rt.fail(r, "cudaMemcpy2D");
@@ -1652,7 +1652,7 @@ function cudaMemcpy2DToArray$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemcpy
     if (!((typeof spitch === "bigint" ? spitch >= 0n && spitch <= 18446744073709551615n : Number.isSafeInteger(spitch) && spitch >= 0))) rt.bad("cudaMemcpy2DToArray", "spitch", "u64", spitch);
     if (!((typeof width === "bigint" ? width >= 0n && width <= 18446744073709551615n : Number.isSafeInteger(width) && width >= 0))) rt.bad("cudaMemcpy2DToArray", "width", "u64", width);
     if (!((typeof height === "bigint" ? height >= 0n && height <= 18446744073709551615n : Number.isSafeInteger(height) && height >= 0))) rt.bad("cudaMemcpy2DToArray", "height", "u64", height);
-    if (!(typeof kind === "number" && (kind >>> 0) === kind && (kind !== 0 || 1 / kind > 0))) rt.bad("cudaMemcpy2DToArray", "kind", "u32", kind);
+    if (!(typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0))) rt.bad("cudaMemcpy2DToArray", "kind", "u32", kind);
     const r = raw.cudaMemcpy2DToArray(dst, wOffset, hOffset, rt.ptr(src, "cudaMemcpy2DToArray", "src"), spitch, width, height, kind);
     if (rt.guards) rt.check("cudaMemcpy2DToArray");
     if (r !== 0) rt.fail(r, "cudaMemcpy2DToArray", dst);
@@ -1669,7 +1669,7 @@ function cudaMemcpy2DFromArray$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemc
     if (!((typeof hOffset === "bigint" ? hOffset >= 0n && hOffset <= 18446744073709551615n : Number.isSafeInteger(hOffset) && hOffset >= 0))) rt.bad("cudaMemcpy2DFromArray", "hOffset", "u64", hOffset);
     if (!((typeof width === "bigint" ? width >= 0n && width <= 18446744073709551615n : Number.isSafeInteger(width) && width >= 0))) rt.bad("cudaMemcpy2DFromArray", "width", "u64", width);
     if (!((typeof height === "bigint" ? height >= 0n && height <= 18446744073709551615n : Number.isSafeInteger(height) && height >= 0))) rt.bad("cudaMemcpy2DFromArray", "height", "u64", height);
-    if (!(typeof kind === "number" && (kind >>> 0) === kind && (kind !== 0 || 1 / kind > 0))) rt.bad("cudaMemcpy2DFromArray", "kind", "u32", kind);
+    if (!(typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0))) rt.bad("cudaMemcpy2DFromArray", "kind", "u32", kind);
     const r = raw.cudaMemcpy2DFromArray(rt.ptr(dst, "cudaMemcpy2DFromArray", "dst"), dpitch, src, wOffset, hOffset, width, height, kind);
     if (rt.guards) rt.check("cudaMemcpy2DFromArray");
     if (r !== 0) rt.fail(r, "cudaMemcpy2DFromArray");
@@ -1688,7 +1688,7 @@ function cudaMemcpy2DArrayToArray$(raw: Raw, rt: CheckedRuntime): Checked["cudaM
     if (!((typeof hOffsetSrc === "bigint" ? hOffsetSrc >= 0n && hOffsetSrc <= 18446744073709551615n : Number.isSafeInteger(hOffsetSrc) && hOffsetSrc >= 0))) rt.bad("cudaMemcpy2DArrayToArray", "hOffsetSrc", "u64", hOffsetSrc);
     if (!((typeof width === "bigint" ? width >= 0n && width <= 18446744073709551615n : Number.isSafeInteger(width) && width >= 0))) rt.bad("cudaMemcpy2DArrayToArray", "width", "u64", width);
     if (!((typeof height === "bigint" ? height >= 0n && height <= 18446744073709551615n : Number.isSafeInteger(height) && height >= 0))) rt.bad("cudaMemcpy2DArrayToArray", "height", "u64", height);
-    if (!(typeof kind === "number" && (kind >>> 0) === kind && (kind !== 0 || 1 / kind > 0))) rt.bad("cudaMemcpy2DArrayToArray", "kind", "u32", kind);
+    if (!(typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0))) rt.bad("cudaMemcpy2DArrayToArray", "kind", "u32", kind);
     const r = raw.cudaMemcpy2DArrayToArray(dst, wOffsetDst, hOffsetDst, src, wOffsetSrc, hOffsetSrc, width, height, kind);
     if (rt.guards) rt.check("cudaMemcpy2DArrayToArray");
     if (r !== 0) rt.fail(r, "cudaMemcpy2DArrayToArray", dst);
@@ -1700,7 +1700,7 @@ function cudaMemcpyToSymbol$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemcpyT
     if (arguments.length !== 5) rt.arity("cudaMemcpyToSymbol", "symbol,src,count,offset,kind", 5, arguments.length);
     if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaMemcpyToSymbol", "count", "u64", count);
     if (!((typeof offset === "bigint" ? offset >= 0n && offset <= 18446744073709551615n : Number.isSafeInteger(offset) && offset >= 0))) rt.bad("cudaMemcpyToSymbol", "offset", "u64", offset);
-    if (!(typeof kind === "number" && (kind >>> 0) === kind && (kind !== 0 || 1 / kind > 0))) rt.bad("cudaMemcpyToSymbol", "kind", "u32", kind);
+    if (!(typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0))) rt.bad("cudaMemcpyToSymbol", "kind", "u32", kind);
     const r = raw.cudaMemcpyToSymbol(rt.ptr(symbol, "cudaMemcpyToSymbol", "symbol"), rt.sized(src, count, 1, "cudaMemcpyToSymbol", "src"), count, offset, kind);
     if (rt.guards) rt.check("cudaMemcpyToSymbol");
     if (r !== 0) rt.fail(r, "cudaMemcpyToSymbol");
@@ -1712,7 +1712,7 @@ function cudaMemcpyFromSymbol$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemcp
     if (arguments.length !== 5) rt.arity("cudaMemcpyFromSymbol", "dst,symbol,count,offset,kind", 5, arguments.length);
     if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaMemcpyFromSymbol", "count", "u64", count);
     if (!((typeof offset === "bigint" ? offset >= 0n && offset <= 18446744073709551615n : Number.isSafeInteger(offset) && offset >= 0))) rt.bad("cudaMemcpyFromSymbol", "offset", "u64", offset);
-    if (!(typeof kind === "number" && (kind >>> 0) === kind && (kind !== 0 || 1 / kind > 0))) rt.bad("cudaMemcpyFromSymbol", "kind", "u32", kind);
+    if (!(typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0))) rt.bad("cudaMemcpyFromSymbol", "kind", "u32", kind);
     const r = raw.cudaMemcpyFromSymbol(rt.sized(dst, count, 1, "cudaMemcpyFromSymbol", "dst"), rt.sized(symbol, count, 1, "cudaMemcpyFromSymbol", "symbol"), count, offset, kind);
     if (rt.guards) rt.check("cudaMemcpyFromSymbol");
     if (r !== 0) rt.fail(r, "cudaMemcpyFromSymbol");
@@ -1724,7 +1724,7 @@ function cudaMemcpyAsync$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemcpyAsyn
   return function cudaMemcpyAsync(dst: PointerLike, src: PointerLike, count: bigint | number, kind: cudaMemcpyKind, stream: cudaStream_t): void {
     if (arguments.length !== 5) rt.arity("cudaMemcpyAsync", "dst,src,count,kind,stream", 5, arguments.length);
     if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaMemcpyAsync", "count", "u64", count);
-    if (!(typeof kind === "number" && (kind >>> 0) === kind && (kind !== 0 || 1 / kind > 0))) rt.bad("cudaMemcpyAsync", "kind", "u32", kind);
+    if (!(typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0))) rt.bad("cudaMemcpyAsync", "kind", "u32", kind);
     if (!(isPtr(stream))) rt.bad("cudaMemcpyAsync", "stream", "pointer", stream);
     const r = raw.cudaMemcpyAsync(rt.sized(dst, count, 1, "cudaMemcpyAsync", "dst"), rt.sized(src, count, 1, "cudaMemcpyAsync", "src"), count, kind, stream);
     if (rt.guards) rt.check("cudaMemcpyAsync");
@@ -1736,8 +1736,8 @@ function cudaMemcpyPeerAsync$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemcpy
   const isPtr = rt.isPointer;
   return function cudaMemcpyPeerAsync(dst: PointerLike, dstDevice: number, src: PointerLike, srcDevice: number, count: bigint | number, stream: cudaStream_t): void {
     if (arguments.length !== 6) rt.arity("cudaMemcpyPeerAsync", "dst,dstDevice,src,srcDevice,count,stream", 6, arguments.length);
-    if (!(typeof dstDevice === "number" && (dstDevice | 0) === dstDevice && (dstDevice !== 0 || 1 / dstDevice > 0))) rt.bad("cudaMemcpyPeerAsync", "dstDevice", "i32", dstDevice);
-    if (!(typeof srcDevice === "number" && (srcDevice | 0) === srcDevice && (srcDevice !== 0 || 1 / srcDevice > 0))) rt.bad("cudaMemcpyPeerAsync", "srcDevice", "i32", srcDevice);
+    if (!(typeof dstDevice === "number" && (dstDevice | 0) === dstDevice && (+dstDevice !== 0 || 1 / dstDevice > 0))) rt.bad("cudaMemcpyPeerAsync", "dstDevice", "i32", dstDevice);
+    if (!(typeof srcDevice === "number" && (srcDevice | 0) === srcDevice && (+srcDevice !== 0 || 1 / srcDevice > 0))) rt.bad("cudaMemcpyPeerAsync", "srcDevice", "i32", srcDevice);
     if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaMemcpyPeerAsync", "count", "u64", count);
     if (!(isPtr(stream))) rt.bad("cudaMemcpyPeerAsync", "stream", "pointer", stream);
     const r = raw.cudaMemcpyPeerAsync(rt.sized(dst, count, 1, "cudaMemcpyPeerAsync", "dst"), dstDevice, rt.ptr(src, "cudaMemcpyPeerAsync", "src"), srcDevice, count, stream);
@@ -1754,7 +1754,7 @@ function cudaMemcpy2DAsync$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemcpy2D
     if (!((typeof spitch === "bigint" ? spitch >= 0n && spitch <= 18446744073709551615n : Number.isSafeInteger(spitch) && spitch >= 0))) rt.bad("cudaMemcpy2DAsync", "spitch", "u64", spitch);
     if (!((typeof width === "bigint" ? width >= 0n && width <= 18446744073709551615n : Number.isSafeInteger(width) && width >= 0))) rt.bad("cudaMemcpy2DAsync", "width", "u64", width);
     if (!((typeof height === "bigint" ? height >= 0n && height <= 18446744073709551615n : Number.isSafeInteger(height) && height >= 0))) rt.bad("cudaMemcpy2DAsync", "height", "u64", height);
-    if (!(typeof kind === "number" && (kind >>> 0) === kind && (kind !== 0 || 1 / kind > 0))) rt.bad("cudaMemcpy2DAsync", "kind", "u32", kind);
+    if (!(typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0))) rt.bad("cudaMemcpy2DAsync", "kind", "u32", kind);
     if (!(isPtr(stream))) rt.bad("cudaMemcpy2DAsync", "stream", "pointer", stream);
     const r = raw.cudaMemcpy2DAsync(rt.ptr(dst, "cudaMemcpy2DAsync", "dst"), dpitch, rt.ptr(src, "cudaMemcpy2DAsync", "src"), spitch, width, height, kind, stream);
     if (rt.guards) rt.check("cudaMemcpy2DAsync");
@@ -1772,7 +1772,7 @@ function cudaMemcpy2DToArrayAsync$(raw: Raw, rt: CheckedRuntime): Checked["cudaM
     if (!((typeof spitch === "bigint" ? spitch >= 0n && spitch <= 18446744073709551615n : Number.isSafeInteger(spitch) && spitch >= 0))) rt.bad("cudaMemcpy2DToArrayAsync", "spitch", "u64", spitch);
     if (!((typeof width === "bigint" ? width >= 0n && width <= 18446744073709551615n : Number.isSafeInteger(width) && width >= 0))) rt.bad("cudaMemcpy2DToArrayAsync", "width", "u64", width);
     if (!((typeof height === "bigint" ? height >= 0n && height <= 18446744073709551615n : Number.isSafeInteger(height) && height >= 0))) rt.bad("cudaMemcpy2DToArrayAsync", "height", "u64", height);
-    if (!(typeof kind === "number" && (kind >>> 0) === kind && (kind !== 0 || 1 / kind > 0))) rt.bad("cudaMemcpy2DToArrayAsync", "kind", "u32", kind);
+    if (!(typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0))) rt.bad("cudaMemcpy2DToArrayAsync", "kind", "u32", kind);
     if (!(isPtr(stream))) rt.bad("cudaMemcpy2DToArrayAsync", "stream", "pointer", stream);
     const r = raw.cudaMemcpy2DToArrayAsync(dst, wOffset, hOffset, rt.ptr(src, "cudaMemcpy2DToArrayAsync", "src"), spitch, width, height, kind, stream);
     if (rt.guards) rt.check("cudaMemcpy2DToArrayAsync");
@@ -1790,7 +1790,7 @@ function cudaMemcpy2DFromArrayAsync$(raw: Raw, rt: CheckedRuntime): Checked["cud
     if (!((typeof hOffset === "bigint" ? hOffset >= 0n && hOffset <= 18446744073709551615n : Number.isSafeInteger(hOffset) && hOffset >= 0))) rt.bad("cudaMemcpy2DFromArrayAsync", "hOffset", "u64", hOffset);
     if (!((typeof width === "bigint" ? width >= 0n && width <= 18446744073709551615n : Number.isSafeInteger(width) && width >= 0))) rt.bad("cudaMemcpy2DFromArrayAsync", "width", "u64", width);
     if (!((typeof height === "bigint" ? height >= 0n && height <= 18446744073709551615n : Number.isSafeInteger(height) && height >= 0))) rt.bad("cudaMemcpy2DFromArrayAsync", "height", "u64", height);
-    if (!(typeof kind === "number" && (kind >>> 0) === kind && (kind !== 0 || 1 / kind > 0))) rt.bad("cudaMemcpy2DFromArrayAsync", "kind", "u32", kind);
+    if (!(typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0))) rt.bad("cudaMemcpy2DFromArrayAsync", "kind", "u32", kind);
     if (!(isPtr(stream))) rt.bad("cudaMemcpy2DFromArrayAsync", "stream", "pointer", stream);
     const r = raw.cudaMemcpy2DFromArrayAsync(rt.ptr(dst, "cudaMemcpy2DFromArrayAsync", "dst"), dpitch, src, wOffset, hOffset, width, height, kind, stream);
     if (rt.guards) rt.check("cudaMemcpy2DFromArrayAsync");
@@ -1804,7 +1804,7 @@ function cudaMemcpyToSymbolAsync$(raw: Raw, rt: CheckedRuntime): Checked["cudaMe
     if (arguments.length !== 6) rt.arity("cudaMemcpyToSymbolAsync", "symbol,src,count,offset,kind,stream", 6, arguments.length);
     if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaMemcpyToSymbolAsync", "count", "u64", count);
     if (!((typeof offset === "bigint" ? offset >= 0n && offset <= 18446744073709551615n : Number.isSafeInteger(offset) && offset >= 0))) rt.bad("cudaMemcpyToSymbolAsync", "offset", "u64", offset);
-    if (!(typeof kind === "number" && (kind >>> 0) === kind && (kind !== 0 || 1 / kind > 0))) rt.bad("cudaMemcpyToSymbolAsync", "kind", "u32", kind);
+    if (!(typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0))) rt.bad("cudaMemcpyToSymbolAsync", "kind", "u32", kind);
     if (!(isPtr(stream))) rt.bad("cudaMemcpyToSymbolAsync", "stream", "pointer", stream);
     const r = raw.cudaMemcpyToSymbolAsync(rt.ptr(symbol, "cudaMemcpyToSymbolAsync", "symbol"), rt.sized(src, count, 1, "cudaMemcpyToSymbolAsync", "src"), count, offset, kind, stream);
     if (rt.guards) rt.check("cudaMemcpyToSymbolAsync");
@@ -1818,7 +1818,7 @@ function cudaMemcpyFromSymbolAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuda
     if (arguments.length !== 6) rt.arity("cudaMemcpyFromSymbolAsync", "dst,symbol,count,offset,kind,stream", 6, arguments.length);
     if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaMemcpyFromSymbolAsync", "count", "u64", count);
     if (!((typeof offset === "bigint" ? offset >= 0n && offset <= 18446744073709551615n : Number.isSafeInteger(offset) && offset >= 0))) rt.bad("cudaMemcpyFromSymbolAsync", "offset", "u64", offset);
-    if (!(typeof kind === "number" && (kind >>> 0) === kind && (kind !== 0 || 1 / kind > 0))) rt.bad("cudaMemcpyFromSymbolAsync", "kind", "u32", kind);
+    if (!(typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0))) rt.bad("cudaMemcpyFromSymbolAsync", "kind", "u32", kind);
     if (!(isPtr(stream))) rt.bad("cudaMemcpyFromSymbolAsync", "stream", "pointer", stream);
     const r = raw.cudaMemcpyFromSymbolAsync(rt.sized(dst, count, 1, "cudaMemcpyFromSymbolAsync", "dst"), rt.sized(symbol, count, 1, "cudaMemcpyFromSymbolAsync", "symbol"), count, offset, kind, stream);
     if (rt.guards) rt.check("cudaMemcpyFromSymbolAsync");
@@ -1829,7 +1829,7 @@ function cudaMemcpyFromSymbolAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuda
 function cudaMemset$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemset"] {
   return function cudaMemset(devPtr: PointerLike, value: number, count: bigint | number): void {
     if (arguments.length !== 3) rt.arity("cudaMemset", "devPtr,value,count", 3, arguments.length);
-    if (!(typeof value === "number" && (value | 0) === value && (value !== 0 || 1 / value > 0))) rt.bad("cudaMemset", "value", "i32", value);
+    if (!(typeof value === "number" && (value | 0) === value && (+value !== 0 || 1 / value > 0))) rt.bad("cudaMemset", "value", "i32", value);
     if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaMemset", "count", "u64", count);
     const r = raw.cudaMemset(rt.sized(devPtr, count, 1, "cudaMemset", "devPtr"), value, count);
     if (rt.guards) rt.check("cudaMemset");
@@ -1841,7 +1841,7 @@ function cudaMemset2D$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemset2D"] {
   return function cudaMemset2D(devPtr: PointerLike, pitch: bigint | number, value: number, width: bigint | number, height: bigint | number): void {
     if (arguments.length !== 5) rt.arity("cudaMemset2D", "devPtr,pitch,value,width,height", 5, arguments.length);
     if (!((typeof pitch === "bigint" ? pitch >= 0n && pitch <= 18446744073709551615n : Number.isSafeInteger(pitch) && pitch >= 0))) rt.bad("cudaMemset2D", "pitch", "u64", pitch);
-    if (!(typeof value === "number" && (value | 0) === value && (value !== 0 || 1 / value > 0))) rt.bad("cudaMemset2D", "value", "i32", value);
+    if (!(typeof value === "number" && (value | 0) === value && (+value !== 0 || 1 / value > 0))) rt.bad("cudaMemset2D", "value", "i32", value);
     if (!((typeof width === "bigint" ? width >= 0n && width <= 18446744073709551615n : Number.isSafeInteger(width) && width >= 0))) rt.bad("cudaMemset2D", "width", "u64", width);
     if (!((typeof height === "bigint" ? height >= 0n && height <= 18446744073709551615n : Number.isSafeInteger(height) && height >= 0))) rt.bad("cudaMemset2D", "height", "u64", height);
     const r = raw.cudaMemset2D(rt.ptr(devPtr, "cudaMemset2D", "devPtr"), pitch, value, width, height);
@@ -1853,7 +1853,7 @@ function cudaMemset2D$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemset2D"] {
 function cudaMemset3D$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemset3D"] {
   return function cudaMemset3D(pitchedDevPtr: Uint8Array | cudaPitchedPtr, value: number, extent: Uint8Array | cudaExtent): void {
     if (arguments.length !== 3) rt.arity("cudaMemset3D", "pitchedDevPtr,value,extent", 3, arguments.length);
-    if (!(typeof value === "number" && (value | 0) === value && (value !== 0 || 1 / value > 0))) rt.bad("cudaMemset3D", "value", "i32", value);
+    if (!(typeof value === "number" && (value | 0) === value && (+value !== 0 || 1 / value > 0))) rt.bad("cudaMemset3D", "value", "i32", value);
     const r = raw.cudaMemset3D(rt.struct(pitchedDevPtr, 32, "cudaMemset3D", "pitchedDevPtr", cudaPitchedPtr), value, rt.struct(extent, 24, "cudaMemset3D", "extent", cudaExtent));
     if (rt.guards) rt.check("cudaMemset3D");
     if (r !== 0) rt.fail(r, "cudaMemset3D");
@@ -1864,7 +1864,7 @@ function cudaMemsetAsync$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemsetAsyn
   const isPtr = rt.isPointer;
   return function cudaMemsetAsync(devPtr: PointerLike, value: number, count: bigint | number, stream: cudaStream_t): void {
     if (arguments.length !== 4) rt.arity("cudaMemsetAsync", "devPtr,value,count,stream", 4, arguments.length);
-    if (!(typeof value === "number" && (value | 0) === value && (value !== 0 || 1 / value > 0))) rt.bad("cudaMemsetAsync", "value", "i32", value);
+    if (!(typeof value === "number" && (value | 0) === value && (+value !== 0 || 1 / value > 0))) rt.bad("cudaMemsetAsync", "value", "i32", value);
     if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaMemsetAsync", "count", "u64", count);
     if (!(isPtr(stream))) rt.bad("cudaMemsetAsync", "stream", "pointer", stream);
     const r = raw.cudaMemsetAsync(rt.sized(devPtr, count, 1, "cudaMemsetAsync", "devPtr"), value, count, stream);
@@ -1878,7 +1878,7 @@ function cudaMemset2DAsync$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemset2D
   return function cudaMemset2DAsync(devPtr: PointerLike, pitch: bigint | number, value: number, width: bigint | number, height: bigint | number, stream: cudaStream_t): void {
     if (arguments.length !== 6) rt.arity("cudaMemset2DAsync", "devPtr,pitch,value,width,height,stream", 6, arguments.length);
     if (!((typeof pitch === "bigint" ? pitch >= 0n && pitch <= 18446744073709551615n : Number.isSafeInteger(pitch) && pitch >= 0))) rt.bad("cudaMemset2DAsync", "pitch", "u64", pitch);
-    if (!(typeof value === "number" && (value | 0) === value && (value !== 0 || 1 / value > 0))) rt.bad("cudaMemset2DAsync", "value", "i32", value);
+    if (!(typeof value === "number" && (value | 0) === value && (+value !== 0 || 1 / value > 0))) rt.bad("cudaMemset2DAsync", "value", "i32", value);
     if (!((typeof width === "bigint" ? width >= 0n && width <= 18446744073709551615n : Number.isSafeInteger(width) && width >= 0))) rt.bad("cudaMemset2DAsync", "width", "u64", width);
     if (!((typeof height === "bigint" ? height >= 0n && height <= 18446744073709551615n : Number.isSafeInteger(height) && height >= 0))) rt.bad("cudaMemset2DAsync", "height", "u64", height);
     if (!(isPtr(stream))) rt.bad("cudaMemset2DAsync", "stream", "pointer", stream);
@@ -1892,7 +1892,7 @@ function cudaMemset3DAsync$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemset3D
   const isPtr = rt.isPointer;
   return function cudaMemset3DAsync(pitchedDevPtr: Uint8Array | cudaPitchedPtr, value: number, extent: Uint8Array | cudaExtent, stream: cudaStream_t): void {
     if (arguments.length !== 4) rt.arity("cudaMemset3DAsync", "pitchedDevPtr,value,extent,stream", 4, arguments.length);
-    if (!(typeof value === "number" && (value | 0) === value && (value !== 0 || 1 / value > 0))) rt.bad("cudaMemset3DAsync", "value", "i32", value);
+    if (!(typeof value === "number" && (value | 0) === value && (+value !== 0 || 1 / value > 0))) rt.bad("cudaMemset3DAsync", "value", "i32", value);
     if (!(isPtr(stream))) rt.bad("cudaMemset3DAsync", "stream", "pointer", stream);
     const r = raw.cudaMemset3DAsync(rt.struct(pitchedDevPtr, 32, "cudaMemset3DAsync", "pitchedDevPtr", cudaPitchedPtr), value, rt.struct(extent, 24, "cudaMemset3DAsync", "extent", cudaExtent), stream);
     if (rt.guards) rt.check("cudaMemset3DAsync");
@@ -1928,7 +1928,7 @@ function cudaMemPrefetchAsync$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemPr
   return function cudaMemPrefetchAsync(devPtr: PointerLike, count: bigint | number, dstDevice: number, stream: cudaStream_t): void {
     if (arguments.length !== 4) rt.arity("cudaMemPrefetchAsync", "devPtr,count,dstDevice,stream", 4, arguments.length);
     if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaMemPrefetchAsync", "count", "u64", count);
-    if (!(typeof dstDevice === "number" && (dstDevice | 0) === dstDevice && (dstDevice !== 0 || 1 / dstDevice > 0))) rt.bad("cudaMemPrefetchAsync", "dstDevice", "i32", dstDevice);
+    if (!(typeof dstDevice === "number" && (dstDevice | 0) === dstDevice && (+dstDevice !== 0 || 1 / dstDevice > 0))) rt.bad("cudaMemPrefetchAsync", "dstDevice", "i32", dstDevice);
     if (!(isPtr(stream))) rt.bad("cudaMemPrefetchAsync", "stream", "pointer", stream);
     const r = raw.cudaMemPrefetchAsync(rt.sized(devPtr, count, 1, "cudaMemPrefetchAsync", "devPtr"), count, dstDevice, stream);
     if (rt.guards) rt.check("cudaMemPrefetchAsync");
@@ -1941,7 +1941,7 @@ function cudaMemPrefetchAsync_v2$(raw: Raw, rt: CheckedRuntime): Checked["cudaMe
   return function cudaMemPrefetchAsync_v2(devPtr: PointerLike, count: bigint | number, location: Uint8Array | cudaMemLocation, flags: number, stream: cudaStream_t): void {
     if (arguments.length !== 5) rt.arity("cudaMemPrefetchAsync_v2", "devPtr,count,location,flags,stream", 5, arguments.length);
     if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaMemPrefetchAsync_v2", "count", "u64", count);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (flags !== 0 || 1 / flags > 0))) rt.bad("cudaMemPrefetchAsync_v2", "flags", "u32", flags);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cudaMemPrefetchAsync_v2", "flags", "u32", flags);
     if (!(isPtr(stream))) rt.bad("cudaMemPrefetchAsync_v2", "stream", "pointer", stream);
     const r = raw.cudaMemPrefetchAsync_v2(rt.sized(devPtr, count, 1, "cudaMemPrefetchAsync_v2", "devPtr"), count, rt.struct(location, 8, "cudaMemPrefetchAsync_v2", "location", cudaMemLocation), flags, stream);
     if (rt.guards) rt.check("cudaMemPrefetchAsync_v2");
@@ -1953,8 +1953,8 @@ function cudaMemAdvise$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemAdvise"] 
   return function cudaMemAdvise(devPtr: PointerLike, count: bigint | number, advice: cudaMemoryAdvise, device: number): void {
     if (arguments.length !== 4) rt.arity("cudaMemAdvise", "devPtr,count,advice,device", 4, arguments.length);
     if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaMemAdvise", "count", "u64", count);
-    if (!(typeof advice === "number" && (advice >>> 0) === advice && (advice !== 0 || 1 / advice > 0))) rt.bad("cudaMemAdvise", "advice", "u32", advice);
-    if (!(typeof device === "number" && (device | 0) === device && (device !== 0 || 1 / device > 0))) rt.bad("cudaMemAdvise", "device", "i32", device);
+    if (!(typeof advice === "number" && (advice >>> 0) === advice && (+advice !== 0 || 1 / advice > 0))) rt.bad("cudaMemAdvise", "advice", "u32", advice);
+    if (!(typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0))) rt.bad("cudaMemAdvise", "device", "i32", device);
     const r = raw.cudaMemAdvise(rt.sized(devPtr, count, 1, "cudaMemAdvise", "devPtr"), count, advice, device);
     if (rt.guards) rt.check("cudaMemAdvise");
     if (r !== 0) rt.fail(r, "cudaMemAdvise");
@@ -1965,7 +1965,7 @@ function cudaMemAdvise_v2$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemAdvise
   return function cudaMemAdvise_v2(devPtr: PointerLike, count: bigint | number, advice: cudaMemoryAdvise, location: Uint8Array | cudaMemLocation): void {
     if (arguments.length !== 4) rt.arity("cudaMemAdvise_v2", "devPtr,count,advice,location", 4, arguments.length);
     if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaMemAdvise_v2", "count", "u64", count);
-    if (!(typeof advice === "number" && (advice >>> 0) === advice && (advice !== 0 || 1 / advice > 0))) rt.bad("cudaMemAdvise_v2", "advice", "u32", advice);
+    if (!(typeof advice === "number" && (advice >>> 0) === advice && (+advice !== 0 || 1 / advice > 0))) rt.bad("cudaMemAdvise_v2", "advice", "u32", advice);
     const r = raw.cudaMemAdvise_v2(rt.sized(devPtr, count, 1, "cudaMemAdvise_v2", "devPtr"), count, advice, rt.struct(location, 8, "cudaMemAdvise_v2", "location", cudaMemLocation));
     if (rt.guards) rt.check("cudaMemAdvise_v2");
     if (r !== 0) rt.fail(r, "cudaMemAdvise_v2");
@@ -1976,7 +1976,7 @@ function cudaMemRangeGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cudaM
   return function cudaMemRangeGetAttribute(data: PointerLike, dataSize: bigint | number, attribute: cudaMemRangeAttribute, devPtr: PointerLike, count: bigint | number): void {
     if (arguments.length !== 5) rt.arity("cudaMemRangeGetAttribute", "data,dataSize,attribute,devPtr,count", 5, arguments.length);
     if (!((typeof dataSize === "bigint" ? dataSize >= 0n && dataSize <= 18446744073709551615n : Number.isSafeInteger(dataSize) && dataSize >= 0))) rt.bad("cudaMemRangeGetAttribute", "dataSize", "u64", dataSize);
-    if (!(typeof attribute === "number" && (attribute >>> 0) === attribute && (attribute !== 0 || 1 / attribute > 0))) rt.bad("cudaMemRangeGetAttribute", "attribute", "u32", attribute);
+    if (!(typeof attribute === "number" && (attribute >>> 0) === attribute && (+attribute !== 0 || 1 / attribute > 0))) rt.bad("cudaMemRangeGetAttribute", "attribute", "u32", attribute);
     if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaMemRangeGetAttribute", "count", "u64", count);
     const r = raw.cudaMemRangeGetAttribute(rt.sized(data, dataSize, 1, "cudaMemRangeGetAttribute", "data"), dataSize, attribute, rt.sized(devPtr, count, 1, "cudaMemRangeGetAttribute", "devPtr"), count);
     if (rt.guards) rt.check("cudaMemRangeGetAttribute");
@@ -2003,7 +2003,7 @@ function cudaMemcpyToArray$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemcpyTo
     if (!((typeof wOffset === "bigint" ? wOffset >= 0n && wOffset <= 18446744073709551615n : Number.isSafeInteger(wOffset) && wOffset >= 0))) rt.bad("cudaMemcpyToArray", "wOffset", "u64", wOffset);
     if (!((typeof hOffset === "bigint" ? hOffset >= 0n && hOffset <= 18446744073709551615n : Number.isSafeInteger(hOffset) && hOffset >= 0))) rt.bad("cudaMemcpyToArray", "hOffset", "u64", hOffset);
     if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaMemcpyToArray", "count", "u64", count);
-    if (!(typeof kind === "number" && (kind >>> 0) === kind && (kind !== 0 || 1 / kind > 0))) rt.bad("cudaMemcpyToArray", "kind", "u32", kind);
+    if (!(typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0))) rt.bad("cudaMemcpyToArray", "kind", "u32", kind);
     const r = raw.cudaMemcpyToArray(dst, wOffset, hOffset, rt.sized(src, count, 1, "cudaMemcpyToArray", "src"), count, kind);
     if (rt.guards) rt.check("cudaMemcpyToArray");
     if (r !== 0) rt.fail(r, "cudaMemcpyToArray", dst);
@@ -2018,7 +2018,7 @@ function cudaMemcpyFromArray$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemcpy
     if (!((typeof wOffset === "bigint" ? wOffset >= 0n && wOffset <= 18446744073709551615n : Number.isSafeInteger(wOffset) && wOffset >= 0))) rt.bad("cudaMemcpyFromArray", "wOffset", "u64", wOffset);
     if (!((typeof hOffset === "bigint" ? hOffset >= 0n && hOffset <= 18446744073709551615n : Number.isSafeInteger(hOffset) && hOffset >= 0))) rt.bad("cudaMemcpyFromArray", "hOffset", "u64", hOffset);
     if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaMemcpyFromArray", "count", "u64", count);
-    if (!(typeof kind === "number" && (kind >>> 0) === kind && (kind !== 0 || 1 / kind > 0))) rt.bad("cudaMemcpyFromArray", "kind", "u32", kind);
+    if (!(typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0))) rt.bad("cudaMemcpyFromArray", "kind", "u32", kind);
     const r = raw.cudaMemcpyFromArray(rt.sized(dst, count, 1, "cudaMemcpyFromArray", "dst"), src, wOffset, hOffset, count, kind);
     if (rt.guards) rt.check("cudaMemcpyFromArray");
     if (r !== 0) rt.fail(r, "cudaMemcpyFromArray");
@@ -2036,7 +2036,7 @@ function cudaMemcpyArrayToArray$(raw: Raw, rt: CheckedRuntime): Checked["cudaMem
     if (!((typeof wOffsetSrc === "bigint" ? wOffsetSrc >= 0n && wOffsetSrc <= 18446744073709551615n : Number.isSafeInteger(wOffsetSrc) && wOffsetSrc >= 0))) rt.bad("cudaMemcpyArrayToArray", "wOffsetSrc", "u64", wOffsetSrc);
     if (!((typeof hOffsetSrc === "bigint" ? hOffsetSrc >= 0n && hOffsetSrc <= 18446744073709551615n : Number.isSafeInteger(hOffsetSrc) && hOffsetSrc >= 0))) rt.bad("cudaMemcpyArrayToArray", "hOffsetSrc", "u64", hOffsetSrc);
     if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaMemcpyArrayToArray", "count", "u64", count);
-    if (!(typeof kind === "number" && (kind >>> 0) === kind && (kind !== 0 || 1 / kind > 0))) rt.bad("cudaMemcpyArrayToArray", "kind", "u32", kind);
+    if (!(typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0))) rt.bad("cudaMemcpyArrayToArray", "kind", "u32", kind);
     const r = raw.cudaMemcpyArrayToArray(dst, wOffsetDst, hOffsetDst, src, wOffsetSrc, hOffsetSrc, count, kind);
     if (rt.guards) rt.check("cudaMemcpyArrayToArray");
     if (r !== 0) rt.fail(r, "cudaMemcpyArrayToArray", dst);
@@ -2051,7 +2051,7 @@ function cudaMemcpyToArrayAsync$(raw: Raw, rt: CheckedRuntime): Checked["cudaMem
     if (!((typeof wOffset === "bigint" ? wOffset >= 0n && wOffset <= 18446744073709551615n : Number.isSafeInteger(wOffset) && wOffset >= 0))) rt.bad("cudaMemcpyToArrayAsync", "wOffset", "u64", wOffset);
     if (!((typeof hOffset === "bigint" ? hOffset >= 0n && hOffset <= 18446744073709551615n : Number.isSafeInteger(hOffset) && hOffset >= 0))) rt.bad("cudaMemcpyToArrayAsync", "hOffset", "u64", hOffset);
     if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaMemcpyToArrayAsync", "count", "u64", count);
-    if (!(typeof kind === "number" && (kind >>> 0) === kind && (kind !== 0 || 1 / kind > 0))) rt.bad("cudaMemcpyToArrayAsync", "kind", "u32", kind);
+    if (!(typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0))) rt.bad("cudaMemcpyToArrayAsync", "kind", "u32", kind);
     if (!(isPtr(stream))) rt.bad("cudaMemcpyToArrayAsync", "stream", "pointer", stream);
     const r = raw.cudaMemcpyToArrayAsync(dst, wOffset, hOffset, rt.sized(src, count, 1, "cudaMemcpyToArrayAsync", "src"), count, kind, stream);
     if (rt.guards) rt.check("cudaMemcpyToArrayAsync");
@@ -2067,7 +2067,7 @@ function cudaMemcpyFromArrayAsync$(raw: Raw, rt: CheckedRuntime): Checked["cudaM
     if (!((typeof wOffset === "bigint" ? wOffset >= 0n && wOffset <= 18446744073709551615n : Number.isSafeInteger(wOffset) && wOffset >= 0))) rt.bad("cudaMemcpyFromArrayAsync", "wOffset", "u64", wOffset);
     if (!((typeof hOffset === "bigint" ? hOffset >= 0n && hOffset <= 18446744073709551615n : Number.isSafeInteger(hOffset) && hOffset >= 0))) rt.bad("cudaMemcpyFromArrayAsync", "hOffset", "u64", hOffset);
     if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaMemcpyFromArrayAsync", "count", "u64", count);
-    if (!(typeof kind === "number" && (kind >>> 0) === kind && (kind !== 0 || 1 / kind > 0))) rt.bad("cudaMemcpyFromArrayAsync", "kind", "u32", kind);
+    if (!(typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0))) rt.bad("cudaMemcpyFromArrayAsync", "kind", "u32", kind);
     if (!(isPtr(stream))) rt.bad("cudaMemcpyFromArrayAsync", "stream", "pointer", stream);
     const r = raw.cudaMemcpyFromArrayAsync(rt.sized(dst, count, 1, "cudaMemcpyFromArrayAsync", "dst"), src, wOffset, hOffset, count, kind, stream);
     if (rt.guards) rt.check("cudaMemcpyFromArrayAsync");
@@ -2117,7 +2117,7 @@ function cudaMemPoolSetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cudaMe
   return function cudaMemPoolSetAttribute(memPool: cudaMemPool_t, attr: cudaMemPoolAttr, value: PointerLike): void {
     if (arguments.length !== 3) rt.arity("cudaMemPoolSetAttribute", "memPool,attr,value", 3, arguments.length);
     if (!(isPtr(memPool))) rt.bad("cudaMemPoolSetAttribute", "memPool", "pointer", memPool);
-    if (!(typeof attr === "number" && (attr >>> 0) === attr && (attr !== 0 || 1 / attr > 0))) rt.bad("cudaMemPoolSetAttribute", "attr", "u32", attr);
+    if (!(typeof attr === "number" && (attr >>> 0) === attr && (+attr !== 0 || 1 / attr > 0))) rt.bad("cudaMemPoolSetAttribute", "attr", "u32", attr);
     const r = raw.cudaMemPoolSetAttribute(memPool, attr, rt.ptr(value, "cudaMemPoolSetAttribute", "value"));
     if (rt.guards) rt.check("cudaMemPoolSetAttribute");
     if (r !== 0) rt.fail(r, "cudaMemPoolSetAttribute", memPool);
@@ -2129,7 +2129,7 @@ function cudaMemPoolGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cudaMe
   return function cudaMemPoolGetAttribute(memPool: cudaMemPool_t, attr: cudaMemPoolAttr, value: PointerLike): void {
     if (arguments.length !== 3) rt.arity("cudaMemPoolGetAttribute", "memPool,attr,value", 3, arguments.length);
     if (!(isPtr(memPool))) rt.bad("cudaMemPoolGetAttribute", "memPool", "pointer", memPool);
-    if (!(typeof attr === "number" && (attr >>> 0) === attr && (attr !== 0 || 1 / attr > 0))) rt.bad("cudaMemPoolGetAttribute", "attr", "u32", attr);
+    if (!(typeof attr === "number" && (attr >>> 0) === attr && (+attr !== 0 || 1 / attr > 0))) rt.bad("cudaMemPoolGetAttribute", "attr", "u32", attr);
     const r = raw.cudaMemPoolGetAttribute(memPool, attr, rt.ptr(value, "cudaMemPoolGetAttribute", "value"));
     if (rt.guards) rt.check("cudaMemPoolGetAttribute");
     if (r !== 0) rt.fail(r, "cudaMemPoolGetAttribute", memPool);
@@ -2204,8 +2204,8 @@ function cudaMemPoolExportToShareableHandle$(raw: Raw, rt: CheckedRuntime): Chec
   return function cudaMemPoolExportToShareableHandle(shareableHandle: PointerLike, memPool: cudaMemPool_t, handleType: cudaMemAllocationHandleType, flags: number): void {
     if (arguments.length !== 4) rt.arity("cudaMemPoolExportToShareableHandle", "shareableHandle,memPool,handleType,flags", 4, arguments.length);
     if (!(isPtr(memPool))) rt.bad("cudaMemPoolExportToShareableHandle", "memPool", "pointer", memPool);
-    if (!(typeof handleType === "number" && (handleType >>> 0) === handleType && (handleType !== 0 || 1 / handleType > 0))) rt.bad("cudaMemPoolExportToShareableHandle", "handleType", "u32", handleType);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (flags !== 0 || 1 / flags > 0))) rt.bad("cudaMemPoolExportToShareableHandle", "flags", "u32", flags);
+    if (!(typeof handleType === "number" && (handleType >>> 0) === handleType && (+handleType !== 0 || 1 / handleType > 0))) rt.bad("cudaMemPoolExportToShareableHandle", "handleType", "u32", handleType);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cudaMemPoolExportToShareableHandle", "flags", "u32", flags);
     const r = raw.cudaMemPoolExportToShareableHandle(rt.ptr(shareableHandle, "cudaMemPoolExportToShareableHandle", "shareableHandle"), memPool, handleType, flags);
     if (rt.guards) rt.check("cudaMemPoolExportToShareableHandle");
     if (r !== 0) rt.fail(r, "cudaMemPoolExportToShareableHandle");
@@ -2216,8 +2216,8 @@ function cudaMemPoolImportFromShareableHandle$(raw: Raw, rt: CheckedRuntime): Ch
   const o0 = rt.out[0]!;
   return function cudaMemPoolImportFromShareableHandle(shareableHandle: PointerLike, handleType: cudaMemAllocationHandleType, flags: number): cudaMemPool_t {
     if (arguments.length !== 3) rt.arity("cudaMemPoolImportFromShareableHandle", "shareableHandle,handleType,flags", 3, arguments.length);
-    if (!(typeof handleType === "number" && (handleType >>> 0) === handleType && (handleType !== 0 || 1 / handleType > 0))) rt.bad("cudaMemPoolImportFromShareableHandle", "handleType", "u32", handleType);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (flags !== 0 || 1 / flags > 0))) rt.bad("cudaMemPoolImportFromShareableHandle", "flags", "u32", flags);
+    if (!(typeof handleType === "number" && (handleType >>> 0) === handleType && (+handleType !== 0 || 1 / handleType > 0))) rt.bad("cudaMemPoolImportFromShareableHandle", "handleType", "u32", handleType);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cudaMemPoolImportFromShareableHandle", "flags", "u32", flags);
     const r = raw.cudaMemPoolImportFromShareableHandle(o0, rt.ptr(shareableHandle, "cudaMemPoolImportFromShareableHandle", "shareableHandle"), handleType, flags);
     if (rt.guards) rt.check("cudaMemPoolImportFromShareableHandle");
     if (r !== 0) rt.fail(r, "cudaMemPoolImportFromShareableHandle");
@@ -2265,8 +2265,8 @@ function cudaDeviceCanAccessPeer$(raw: Raw, rt: CheckedRuntime): Checked["cudaDe
   const i32 = rt.i32;
   return function cudaDeviceCanAccessPeer(device: number, peerDevice: number): number {
     if (arguments.length !== 2) rt.arity("cudaDeviceCanAccessPeer", "device,peerDevice", 2, arguments.length);
-    if (!(typeof device === "number" && (device | 0) === device && (device !== 0 || 1 / device > 0))) rt.bad("cudaDeviceCanAccessPeer", "device", "i32", device);
-    if (!(typeof peerDevice === "number" && (peerDevice | 0) === peerDevice && (peerDevice !== 0 || 1 / peerDevice > 0))) rt.bad("cudaDeviceCanAccessPeer", "peerDevice", "i32", peerDevice);
+    if (!(typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0))) rt.bad("cudaDeviceCanAccessPeer", "device", "i32", device);
+    if (!(typeof peerDevice === "number" && (peerDevice | 0) === peerDevice && (+peerDevice !== 0 || 1 / peerDevice > 0))) rt.bad("cudaDeviceCanAccessPeer", "peerDevice", "i32", peerDevice);
     const r = raw.cudaDeviceCanAccessPeer(o0, device, peerDevice);
     if (rt.guards) rt.check("cudaDeviceCanAccessPeer");
     if (r !== 0) rt.fail(r, "cudaDeviceCanAccessPeer");
@@ -2277,8 +2277,8 @@ function cudaDeviceCanAccessPeer$(raw: Raw, rt: CheckedRuntime): Checked["cudaDe
 function cudaDeviceEnablePeerAccess$(raw: Raw, rt: CheckedRuntime): Checked["cudaDeviceEnablePeerAccess"] {
   return function cudaDeviceEnablePeerAccess(peerDevice: number, flags: number): void {
     if (arguments.length !== 2) rt.arity("cudaDeviceEnablePeerAccess", "peerDevice,flags", 2, arguments.length);
-    if (!(typeof peerDevice === "number" && (peerDevice | 0) === peerDevice && (peerDevice !== 0 || 1 / peerDevice > 0))) rt.bad("cudaDeviceEnablePeerAccess", "peerDevice", "i32", peerDevice);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (flags !== 0 || 1 / flags > 0))) rt.bad("cudaDeviceEnablePeerAccess", "flags", "u32", flags);
+    if (!(typeof peerDevice === "number" && (peerDevice | 0) === peerDevice && (+peerDevice !== 0 || 1 / peerDevice > 0))) rt.bad("cudaDeviceEnablePeerAccess", "peerDevice", "i32", peerDevice);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cudaDeviceEnablePeerAccess", "flags", "u32", flags);
     const r = raw.cudaDeviceEnablePeerAccess(peerDevice, flags);
     if (rt.guards) rt.check("cudaDeviceEnablePeerAccess");
     if (r !== 0) rt.fail(r, "cudaDeviceEnablePeerAccess");
@@ -2288,7 +2288,7 @@ function cudaDeviceEnablePeerAccess$(raw: Raw, rt: CheckedRuntime): Checked["cud
 function cudaDeviceDisablePeerAccess$(raw: Raw, rt: CheckedRuntime): Checked["cudaDeviceDisablePeerAccess"] {
   return function cudaDeviceDisablePeerAccess(peerDevice: number): void {
     if (arguments.length !== 1) rt.arity("cudaDeviceDisablePeerAccess", "peerDevice", 1, arguments.length);
-    if (!(typeof peerDevice === "number" && (peerDevice | 0) === peerDevice && (peerDevice !== 0 || 1 / peerDevice > 0))) rt.bad("cudaDeviceDisablePeerAccess", "peerDevice", "i32", peerDevice);
+    if (!(typeof peerDevice === "number" && (peerDevice | 0) === peerDevice && (+peerDevice !== 0 || 1 / peerDevice > 0))) rt.bad("cudaDeviceDisablePeerAccess", "peerDevice", "i32", peerDevice);
     const r = raw.cudaDeviceDisablePeerAccess(peerDevice);
     if (rt.guards) rt.check("cudaDeviceDisablePeerAccess");
     if (r !== 0) rt.fail(r, "cudaDeviceDisablePeerAccess");
@@ -2311,7 +2311,7 @@ function cudaGraphicsResourceSetMapFlags$(raw: Raw, rt: CheckedRuntime): Checked
   return function cudaGraphicsResourceSetMapFlags(resource: cudaGraphicsResource_t, flags: number): void {
     if (arguments.length !== 2) rt.arity("cudaGraphicsResourceSetMapFlags", "resource,flags", 2, arguments.length);
     if (!(isPtr(resource))) rt.bad("cudaGraphicsResourceSetMapFlags", "resource", "pointer", resource);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (flags !== 0 || 1 / flags > 0))) rt.bad("cudaGraphicsResourceSetMapFlags", "flags", "u32", flags);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cudaGraphicsResourceSetMapFlags", "flags", "u32", flags);
     const r = raw.cudaGraphicsResourceSetMapFlags(resource, flags);
     if (rt.guards) rt.check("cudaGraphicsResourceSetMapFlags");
     if (r !== 0) rt.fail(r, "cudaGraphicsResourceSetMapFlags", resource);
@@ -2322,7 +2322,7 @@ function cudaGraphicsMapResources$(raw: Raw, rt: CheckedRuntime): Checked["cudaG
   const isPtr = rt.isPointer;
   return function cudaGraphicsMapResources(count: number, resources: PointerLike, stream: cudaStream_t): void {
     if (arguments.length !== 3) rt.arity("cudaGraphicsMapResources", "count,resources,stream", 3, arguments.length);
-    if (!(typeof count === "number" && (count | 0) === count && (count !== 0 || 1 / count > 0))) rt.bad("cudaGraphicsMapResources", "count", "i32", count);
+    if (!(typeof count === "number" && (count | 0) === count && (+count !== 0 || 1 / count > 0))) rt.bad("cudaGraphicsMapResources", "count", "i32", count);
     if (!(isPtr(stream))) rt.bad("cudaGraphicsMapResources", "stream", "pointer", stream);
     const r = raw.cudaGraphicsMapResources(count, rt.ptr(resources, "cudaGraphicsMapResources", "resources"), stream);
     if (rt.guards) rt.check("cudaGraphicsMapResources");
@@ -2334,7 +2334,7 @@ function cudaGraphicsUnmapResources$(raw: Raw, rt: CheckedRuntime): Checked["cud
   const isPtr = rt.isPointer;
   return function cudaGraphicsUnmapResources(count: number, resources: PointerLike, stream: cudaStream_t): void {
     if (arguments.length !== 3) rt.arity("cudaGraphicsUnmapResources", "count,resources,stream", 3, arguments.length);
-    if (!(typeof count === "number" && (count | 0) === count && (count !== 0 || 1 / count > 0))) rt.bad("cudaGraphicsUnmapResources", "count", "i32", count);
+    if (!(typeof count === "number" && (count | 0) === count && (+count !== 0 || 1 / count > 0))) rt.bad("cudaGraphicsUnmapResources", "count", "i32", count);
     if (!(isPtr(stream))) rt.bad("cudaGraphicsUnmapResources", "stream", "pointer", stream);
     const r = raw.cudaGraphicsUnmapResources(count, rt.ptr(resources, "cudaGraphicsUnmapResources", "resources"), stream);
     if (rt.guards) rt.check("cudaGraphicsUnmapResources");
@@ -2363,8 +2363,8 @@ function cudaGraphicsSubResourceGetMappedArray$(raw: Raw, rt: CheckedRuntime): C
   return function cudaGraphicsSubResourceGetMappedArray(resource: cudaGraphicsResource_t, arrayIndex: number, mipLevel: number): cudaArray_t {
     if (arguments.length !== 3) rt.arity("cudaGraphicsSubResourceGetMappedArray", "resource,arrayIndex,mipLevel", 3, arguments.length);
     if (!(isPtr(resource))) rt.bad("cudaGraphicsSubResourceGetMappedArray", "resource", "pointer", resource);
-    if (!(typeof arrayIndex === "number" && (arrayIndex >>> 0) === arrayIndex && (arrayIndex !== 0 || 1 / arrayIndex > 0))) rt.bad("cudaGraphicsSubResourceGetMappedArray", "arrayIndex", "u32", arrayIndex);
-    if (!(typeof mipLevel === "number" && (mipLevel >>> 0) === mipLevel && (mipLevel !== 0 || 1 / mipLevel > 0))) rt.bad("cudaGraphicsSubResourceGetMappedArray", "mipLevel", "u32", mipLevel);
+    if (!(typeof arrayIndex === "number" && (arrayIndex >>> 0) === arrayIndex && (+arrayIndex !== 0 || 1 / arrayIndex > 0))) rt.bad("cudaGraphicsSubResourceGetMappedArray", "arrayIndex", "u32", arrayIndex);
+    if (!(typeof mipLevel === "number" && (mipLevel >>> 0) === mipLevel && (+mipLevel !== 0 || 1 / mipLevel > 0))) rt.bad("cudaGraphicsSubResourceGetMappedArray", "mipLevel", "u32", mipLevel);
     const r = raw.cudaGraphicsSubResourceGetMappedArray(o0, resource, arrayIndex, mipLevel);
     if (rt.guards) rt.check("cudaGraphicsSubResourceGetMappedArray");
     if (r !== 0) rt.fail(r, "cudaGraphicsSubResourceGetMappedArray");
@@ -2401,11 +2401,11 @@ function cudaGetChannelDesc$(raw: Raw, rt: CheckedRuntime): Checked["cudaGetChan
 function cudaCreateChannelDesc$(raw: Raw, rt: CheckedRuntime): Checked["cudaCreateChannelDesc"] {
   return function cudaCreateChannelDesc(x: number, y: number, z: number, w: number, f: cudaChannelFormatKind): Uint8Array {
     if (arguments.length !== 5) rt.arity("cudaCreateChannelDesc", "x,y,z,w,f", 5, arguments.length);
-    if (!(typeof x === "number" && (x | 0) === x && (x !== 0 || 1 / x > 0))) rt.bad("cudaCreateChannelDesc", "x", "i32", x);
-    if (!(typeof y === "number" && (y | 0) === y && (y !== 0 || 1 / y > 0))) rt.bad("cudaCreateChannelDesc", "y", "i32", y);
-    if (!(typeof z === "number" && (z | 0) === z && (z !== 0 || 1 / z > 0))) rt.bad("cudaCreateChannelDesc", "z", "i32", z);
-    if (!(typeof w === "number" && (w | 0) === w && (w !== 0 || 1 / w > 0))) rt.bad("cudaCreateChannelDesc", "w", "i32", w);
-    if (!(typeof f === "number" && (f >>> 0) === f && (f !== 0 || 1 / f > 0))) rt.bad("cudaCreateChannelDesc", "f", "u32", f);
+    if (!(typeof x === "number" && (x | 0) === x && (+x !== 0 || 1 / x > 0))) rt.bad("cudaCreateChannelDesc", "x", "i32", x);
+    if (!(typeof y === "number" && (y | 0) === y && (+y !== 0 || 1 / y > 0))) rt.bad("cudaCreateChannelDesc", "y", "i32", y);
+    if (!(typeof z === "number" && (z | 0) === z && (+z !== 0 || 1 / z > 0))) rt.bad("cudaCreateChannelDesc", "z", "i32", z);
+    if (!(typeof w === "number" && (w | 0) === w && (+w !== 0 || 1 / w > 0))) rt.bad("cudaCreateChannelDesc", "w", "i32", w);
+    if (!(typeof f === "number" && (f >>> 0) === f && (+f !== 0 || 1 / f > 0))) rt.bad("cudaCreateChannelDesc", "f", "u32", f);
     const r = raw.cudaCreateChannelDesc(x, y, z, w, f);
     if (rt.guards) rt.check("cudaCreateChannelDesc");
     return r;
@@ -2532,7 +2532,7 @@ function cudaGraphCreate$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphCreat
   const o0 = rt.out[0]!;
   return function cudaGraphCreate(flags: number): cudaGraph_t {
     if (arguments.length !== 1) rt.arity("cudaGraphCreate", "flags", 1, arguments.length);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (flags !== 0 || 1 / flags > 0))) rt.bad("cudaGraphCreate", "flags", "u32", flags);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cudaGraphCreate", "flags", "u32", flags);
     const r = raw.cudaGraphCreate(o0, flags);
     if (rt.guards) rt.check("cudaGraphCreate");
     if (r !== 0) rt.fail(r, "cudaGraphCreate");
@@ -2595,7 +2595,7 @@ function cudaGraphKernelNodeGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked
   return function cudaGraphKernelNodeGetAttribute(hNode: cudaGraphNode_t, attr: cudaLaunchAttributeID, value_out?: cudaLaunchAttributeValue): cudaLaunchAttributeValue {
     if (arguments.length < 2 || arguments.length > 3) rt.arity("cudaGraphKernelNodeGetAttribute", "hNode,attr,value_out", 2, arguments.length);
     if (!(isPtr(hNode))) rt.bad("cudaGraphKernelNodeGetAttribute", "hNode", "pointer", hNode);
-    if (!(typeof attr === "number" && (attr >>> 0) === attr && (attr !== 0 || 1 / attr > 0))) rt.bad("cudaGraphKernelNodeGetAttribute", "attr", "u32", attr);
+    if (!(typeof attr === "number" && (attr >>> 0) === attr && (+attr !== 0 || 1 / attr > 0))) rt.bad("cudaGraphKernelNodeGetAttribute", "attr", "u32", attr);
     const $value_out = value_out === undefined ? rt.record(cudaLaunchAttributeValue) : rt.recordArg(value_out, cudaLaunchAttributeValue, "cudaGraphKernelNodeGetAttribute", "value_out");
     const r = raw.cudaGraphKernelNodeGetAttribute(hNode, attr, $value_out.$pointer());
     if (rt.guards) rt.check("cudaGraphKernelNodeGetAttribute");
@@ -2609,7 +2609,7 @@ function cudaGraphKernelNodeSetAttribute$(raw: Raw, rt: CheckedRuntime): Checked
   return function cudaGraphKernelNodeSetAttribute(hNode: cudaGraphNode_t, attr: cudaLaunchAttributeID, value: PointerLike): void {
     if (arguments.length !== 3) rt.arity("cudaGraphKernelNodeSetAttribute", "hNode,attr,value", 3, arguments.length);
     if (!(isPtr(hNode))) rt.bad("cudaGraphKernelNodeSetAttribute", "hNode", "pointer", hNode);
-    if (!(typeof attr === "number" && (attr >>> 0) === attr && (attr !== 0 || 1 / attr > 0))) rt.bad("cudaGraphKernelNodeSetAttribute", "attr", "u32", attr);
+    if (!(typeof attr === "number" && (attr >>> 0) === attr && (+attr !== 0 || 1 / attr > 0))) rt.bad("cudaGraphKernelNodeSetAttribute", "attr", "u32", attr);
     const r = raw.cudaGraphKernelNodeSetAttribute(hNode, attr, rt.ptr(rt.expect(value, cudaLaunchAttributeValue, "cudaGraphKernelNodeSetAttribute", "value"), "cudaGraphKernelNodeSetAttribute", "value"));
     if (rt.guards) rt.check("cudaGraphKernelNodeSetAttribute");
     if (r !== 0) rt.fail(r, "cudaGraphKernelNodeSetAttribute", hNode);
@@ -2639,7 +2639,7 @@ function cudaGraphAddMemcpyNodeToSymbol$(raw: Raw, rt: CheckedRuntime): Checked[
     if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cudaGraphAddMemcpyNodeToSymbol", "numDependencies", "u64", numDependencies);
     if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaGraphAddMemcpyNodeToSymbol", "count", "u64", count);
     if (!((typeof offset === "bigint" ? offset >= 0n && offset <= 18446744073709551615n : Number.isSafeInteger(offset) && offset >= 0))) rt.bad("cudaGraphAddMemcpyNodeToSymbol", "offset", "u64", offset);
-    if (!(typeof kind === "number" && (kind >>> 0) === kind && (kind !== 0 || 1 / kind > 0))) rt.bad("cudaGraphAddMemcpyNodeToSymbol", "kind", "u32", kind);
+    if (!(typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0))) rt.bad("cudaGraphAddMemcpyNodeToSymbol", "kind", "u32", kind);
     const r = raw.cudaGraphAddMemcpyNodeToSymbol(o0, graph, rt.sized(pDependencies, numDependencies, 8, "cudaGraphAddMemcpyNodeToSymbol", "pDependencies"), numDependencies, rt.ptr(symbol, "cudaGraphAddMemcpyNodeToSymbol", "symbol"), rt.sized(src, count, 1, "cudaGraphAddMemcpyNodeToSymbol", "src"), count, offset, kind);
     if (rt.guards) rt.check("cudaGraphAddMemcpyNodeToSymbol");
     if (r !== 0) rt.fail(r, "cudaGraphAddMemcpyNodeToSymbol");
@@ -2656,7 +2656,7 @@ function cudaGraphAddMemcpyNodeFromSymbol$(raw: Raw, rt: CheckedRuntime): Checke
     if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cudaGraphAddMemcpyNodeFromSymbol", "numDependencies", "u64", numDependencies);
     if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaGraphAddMemcpyNodeFromSymbol", "count", "u64", count);
     if (!((typeof offset === "bigint" ? offset >= 0n && offset <= 18446744073709551615n : Number.isSafeInteger(offset) && offset >= 0))) rt.bad("cudaGraphAddMemcpyNodeFromSymbol", "offset", "u64", offset);
-    if (!(typeof kind === "number" && (kind >>> 0) === kind && (kind !== 0 || 1 / kind > 0))) rt.bad("cudaGraphAddMemcpyNodeFromSymbol", "kind", "u32", kind);
+    if (!(typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0))) rt.bad("cudaGraphAddMemcpyNodeFromSymbol", "kind", "u32", kind);
     const r = raw.cudaGraphAddMemcpyNodeFromSymbol(o0, graph, rt.sized(pDependencies, numDependencies, 8, "cudaGraphAddMemcpyNodeFromSymbol", "pDependencies"), numDependencies, rt.sized(dst, count, 1, "cudaGraphAddMemcpyNodeFromSymbol", "dst"), rt.sized(symbol, count, 1, "cudaGraphAddMemcpyNodeFromSymbol", "symbol"), count, offset, kind);
     if (rt.guards) rt.check("cudaGraphAddMemcpyNodeFromSymbol");
     if (r !== 0) rt.fail(r, "cudaGraphAddMemcpyNodeFromSymbol");
@@ -2672,7 +2672,7 @@ function cudaGraphAddMemcpyNode1D$(raw: Raw, rt: CheckedRuntime): Checked["cudaG
     if (!(isPtr(graph))) rt.bad("cudaGraphAddMemcpyNode1D", "graph", "pointer", graph);
     if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cudaGraphAddMemcpyNode1D", "numDependencies", "u64", numDependencies);
     if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaGraphAddMemcpyNode1D", "count", "u64", count);
-    if (!(typeof kind === "number" && (kind >>> 0) === kind && (kind !== 0 || 1 / kind > 0))) rt.bad("cudaGraphAddMemcpyNode1D", "kind", "u32", kind);
+    if (!(typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0))) rt.bad("cudaGraphAddMemcpyNode1D", "kind", "u32", kind);
     const r = raw.cudaGraphAddMemcpyNode1D(o0, graph, rt.sized(pDependencies, numDependencies, 8, "cudaGraphAddMemcpyNode1D", "pDependencies"), numDependencies, rt.sized(dst, count, 1, "cudaGraphAddMemcpyNode1D", "dst"), rt.sized(src, count, 1, "cudaGraphAddMemcpyNode1D", "src"), count, kind);
     if (rt.guards) rt.check("cudaGraphAddMemcpyNode1D");
     if (r !== 0) rt.fail(r, "cudaGraphAddMemcpyNode1D");
@@ -2711,7 +2711,7 @@ function cudaGraphMemcpyNodeSetParamsToSymbol$(raw: Raw, rt: CheckedRuntime): Ch
     if (!(isPtr(node))) rt.bad("cudaGraphMemcpyNodeSetParamsToSymbol", "node", "pointer", node);
     if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaGraphMemcpyNodeSetParamsToSymbol", "count", "u64", count);
     if (!((typeof offset === "bigint" ? offset >= 0n && offset <= 18446744073709551615n : Number.isSafeInteger(offset) && offset >= 0))) rt.bad("cudaGraphMemcpyNodeSetParamsToSymbol", "offset", "u64", offset);
-    if (!(typeof kind === "number" && (kind >>> 0) === kind && (kind !== 0 || 1 / kind > 0))) rt.bad("cudaGraphMemcpyNodeSetParamsToSymbol", "kind", "u32", kind);
+    if (!(typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0))) rt.bad("cudaGraphMemcpyNodeSetParamsToSymbol", "kind", "u32", kind);
     const r = raw.cudaGraphMemcpyNodeSetParamsToSymbol(node, rt.ptr(symbol, "cudaGraphMemcpyNodeSetParamsToSymbol", "symbol"), rt.sized(src, count, 1, "cudaGraphMemcpyNodeSetParamsToSymbol", "src"), count, offset, kind);
     if (rt.guards) rt.check("cudaGraphMemcpyNodeSetParamsToSymbol");
     if (r !== 0) rt.fail(r, "cudaGraphMemcpyNodeSetParamsToSymbol", node);
@@ -2725,7 +2725,7 @@ function cudaGraphMemcpyNodeSetParamsFromSymbol$(raw: Raw, rt: CheckedRuntime): 
     if (!(isPtr(node))) rt.bad("cudaGraphMemcpyNodeSetParamsFromSymbol", "node", "pointer", node);
     if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaGraphMemcpyNodeSetParamsFromSymbol", "count", "u64", count);
     if (!((typeof offset === "bigint" ? offset >= 0n && offset <= 18446744073709551615n : Number.isSafeInteger(offset) && offset >= 0))) rt.bad("cudaGraphMemcpyNodeSetParamsFromSymbol", "offset", "u64", offset);
-    if (!(typeof kind === "number" && (kind >>> 0) === kind && (kind !== 0 || 1 / kind > 0))) rt.bad("cudaGraphMemcpyNodeSetParamsFromSymbol", "kind", "u32", kind);
+    if (!(typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0))) rt.bad("cudaGraphMemcpyNodeSetParamsFromSymbol", "kind", "u32", kind);
     const r = raw.cudaGraphMemcpyNodeSetParamsFromSymbol(node, rt.sized(dst, count, 1, "cudaGraphMemcpyNodeSetParamsFromSymbol", "dst"), rt.sized(symbol, count, 1, "cudaGraphMemcpyNodeSetParamsFromSymbol", "symbol"), count, offset, kind);
     if (rt.guards) rt.check("cudaGraphMemcpyNodeSetParamsFromSymbol");
     if (r !== 0) rt.fail(r, "cudaGraphMemcpyNodeSetParamsFromSymbol", node);
@@ -2738,7 +2738,7 @@ function cudaGraphMemcpyNodeSetParams1D$(raw: Raw, rt: CheckedRuntime): Checked[
     if (arguments.length !== 5) rt.arity("cudaGraphMemcpyNodeSetParams1D", "node,dst,src,count,kind", 5, arguments.length);
     if (!(isPtr(node))) rt.bad("cudaGraphMemcpyNodeSetParams1D", "node", "pointer", node);
     if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaGraphMemcpyNodeSetParams1D", "count", "u64", count);
-    if (!(typeof kind === "number" && (kind >>> 0) === kind && (kind !== 0 || 1 / kind > 0))) rt.bad("cudaGraphMemcpyNodeSetParams1D", "kind", "u32", kind);
+    if (!(typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0))) rt.bad("cudaGraphMemcpyNodeSetParams1D", "kind", "u32", kind);
     const r = raw.cudaGraphMemcpyNodeSetParams1D(node, rt.sized(dst, count, 1, "cudaGraphMemcpyNodeSetParams1D", "dst"), rt.sized(src, count, 1, "cudaGraphMemcpyNodeSetParams1D", "src"), count, kind);
     if (rt.guards) rt.check("cudaGraphMemcpyNodeSetParams1D");
     if (r !== 0) rt.fail(r, "cudaGraphMemcpyNodeSetParams1D", node);
@@ -3076,7 +3076,7 @@ function cudaGraphMemFreeNodeGetParams$(raw: Raw, rt: CheckedRuntime): Checked["
 function cudaDeviceGraphMemTrim$(raw: Raw, rt: CheckedRuntime): Checked["cudaDeviceGraphMemTrim"] {
   return function cudaDeviceGraphMemTrim(device: number): void {
     if (arguments.length !== 1) rt.arity("cudaDeviceGraphMemTrim", "device", 1, arguments.length);
-    if (!(typeof device === "number" && (device | 0) === device && (device !== 0 || 1 / device > 0))) rt.bad("cudaDeviceGraphMemTrim", "device", "i32", device);
+    if (!(typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0))) rt.bad("cudaDeviceGraphMemTrim", "device", "i32", device);
     const r = raw.cudaDeviceGraphMemTrim(device);
     if (rt.guards) rt.check("cudaDeviceGraphMemTrim");
     if (r !== 0) rt.fail(r, "cudaDeviceGraphMemTrim");
@@ -3086,8 +3086,8 @@ function cudaDeviceGraphMemTrim$(raw: Raw, rt: CheckedRuntime): Checked["cudaDev
 function cudaDeviceGetGraphMemAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cudaDeviceGetGraphMemAttribute"] {
   return function cudaDeviceGetGraphMemAttribute(device: number, attr: cudaGraphMemAttributeType, value: PointerLike): void {
     if (arguments.length !== 3) rt.arity("cudaDeviceGetGraphMemAttribute", "device,attr,value", 3, arguments.length);
-    if (!(typeof device === "number" && (device | 0) === device && (device !== 0 || 1 / device > 0))) rt.bad("cudaDeviceGetGraphMemAttribute", "device", "i32", device);
-    if (!(typeof attr === "number" && (attr >>> 0) === attr && (attr !== 0 || 1 / attr > 0))) rt.bad("cudaDeviceGetGraphMemAttribute", "attr", "u32", attr);
+    if (!(typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0))) rt.bad("cudaDeviceGetGraphMemAttribute", "device", "i32", device);
+    if (!(typeof attr === "number" && (attr >>> 0) === attr && (+attr !== 0 || 1 / attr > 0))) rt.bad("cudaDeviceGetGraphMemAttribute", "attr", "u32", attr);
     const r = raw.cudaDeviceGetGraphMemAttribute(device, attr, rt.ptr(value, "cudaDeviceGetGraphMemAttribute", "value"));
     if (rt.guards) rt.check("cudaDeviceGetGraphMemAttribute");
     if (r !== 0) rt.fail(r, "cudaDeviceGetGraphMemAttribute");
@@ -3097,8 +3097,8 @@ function cudaDeviceGetGraphMemAttribute$(raw: Raw, rt: CheckedRuntime): Checked[
 function cudaDeviceSetGraphMemAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cudaDeviceSetGraphMemAttribute"] {
   return function cudaDeviceSetGraphMemAttribute(device: number, attr: cudaGraphMemAttributeType, value: PointerLike): void {
     if (arguments.length !== 3) rt.arity("cudaDeviceSetGraphMemAttribute", "device,attr,value", 3, arguments.length);
-    if (!(typeof device === "number" && (device | 0) === device && (device !== 0 || 1 / device > 0))) rt.bad("cudaDeviceSetGraphMemAttribute", "device", "i32", device);
-    if (!(typeof attr === "number" && (attr >>> 0) === attr && (attr !== 0 || 1 / attr > 0))) rt.bad("cudaDeviceSetGraphMemAttribute", "attr", "u32", attr);
+    if (!(typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0))) rt.bad("cudaDeviceSetGraphMemAttribute", "device", "i32", device);
+    if (!(typeof attr === "number" && (attr >>> 0) === attr && (+attr !== 0 || 1 / attr > 0))) rt.bad("cudaDeviceSetGraphMemAttribute", "attr", "u32", attr);
     const r = raw.cudaDeviceSetGraphMemAttribute(device, attr, rt.ptr(value, "cudaDeviceSetGraphMemAttribute", "value"));
     if (rt.guards) rt.check("cudaDeviceSetGraphMemAttribute");
     if (r !== 0) rt.fail(r, "cudaDeviceSetGraphMemAttribute");
@@ -3396,7 +3396,7 @@ function cudaGraphExecMemcpyNodeSetParamsToSymbol$(raw: Raw, rt: CheckedRuntime)
     if (!(isPtr(node))) rt.bad("cudaGraphExecMemcpyNodeSetParamsToSymbol", "node", "pointer", node);
     if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaGraphExecMemcpyNodeSetParamsToSymbol", "count", "u64", count);
     if (!((typeof offset === "bigint" ? offset >= 0n && offset <= 18446744073709551615n : Number.isSafeInteger(offset) && offset >= 0))) rt.bad("cudaGraphExecMemcpyNodeSetParamsToSymbol", "offset", "u64", offset);
-    if (!(typeof kind === "number" && (kind >>> 0) === kind && (kind !== 0 || 1 / kind > 0))) rt.bad("cudaGraphExecMemcpyNodeSetParamsToSymbol", "kind", "u32", kind);
+    if (!(typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0))) rt.bad("cudaGraphExecMemcpyNodeSetParamsToSymbol", "kind", "u32", kind);
     const r = raw.cudaGraphExecMemcpyNodeSetParamsToSymbol(hGraphExec, node, rt.ptr(symbol, "cudaGraphExecMemcpyNodeSetParamsToSymbol", "symbol"), rt.sized(src, count, 1, "cudaGraphExecMemcpyNodeSetParamsToSymbol", "src"), count, offset, kind);
     if (rt.guards) rt.check("cudaGraphExecMemcpyNodeSetParamsToSymbol");
     if (r !== 0) rt.fail(r, "cudaGraphExecMemcpyNodeSetParamsToSymbol", hGraphExec);
@@ -3411,7 +3411,7 @@ function cudaGraphExecMemcpyNodeSetParamsFromSymbol$(raw: Raw, rt: CheckedRuntim
     if (!(isPtr(node))) rt.bad("cudaGraphExecMemcpyNodeSetParamsFromSymbol", "node", "pointer", node);
     if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaGraphExecMemcpyNodeSetParamsFromSymbol", "count", "u64", count);
     if (!((typeof offset === "bigint" ? offset >= 0n && offset <= 18446744073709551615n : Number.isSafeInteger(offset) && offset >= 0))) rt.bad("cudaGraphExecMemcpyNodeSetParamsFromSymbol", "offset", "u64", offset);
-    if (!(typeof kind === "number" && (kind >>> 0) === kind && (kind !== 0 || 1 / kind > 0))) rt.bad("cudaGraphExecMemcpyNodeSetParamsFromSymbol", "kind", "u32", kind);
+    if (!(typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0))) rt.bad("cudaGraphExecMemcpyNodeSetParamsFromSymbol", "kind", "u32", kind);
     const r = raw.cudaGraphExecMemcpyNodeSetParamsFromSymbol(hGraphExec, node, rt.sized(dst, count, 1, "cudaGraphExecMemcpyNodeSetParamsFromSymbol", "dst"), rt.sized(symbol, count, 1, "cudaGraphExecMemcpyNodeSetParamsFromSymbol", "symbol"), count, offset, kind);
     if (rt.guards) rt.check("cudaGraphExecMemcpyNodeSetParamsFromSymbol");
     if (r !== 0) rt.fail(r, "cudaGraphExecMemcpyNodeSetParamsFromSymbol", hGraphExec);
@@ -3425,7 +3425,7 @@ function cudaGraphExecMemcpyNodeSetParams1D$(raw: Raw, rt: CheckedRuntime): Chec
     if (!(isPtr(hGraphExec))) rt.bad("cudaGraphExecMemcpyNodeSetParams1D", "hGraphExec", "pointer", hGraphExec);
     if (!(isPtr(node))) rt.bad("cudaGraphExecMemcpyNodeSetParams1D", "node", "pointer", node);
     if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaGraphExecMemcpyNodeSetParams1D", "count", "u64", count);
-    if (!(typeof kind === "number" && (kind >>> 0) === kind && (kind !== 0 || 1 / kind > 0))) rt.bad("cudaGraphExecMemcpyNodeSetParams1D", "kind", "u32", kind);
+    if (!(typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0))) rt.bad("cudaGraphExecMemcpyNodeSetParams1D", "kind", "u32", kind);
     const r = raw.cudaGraphExecMemcpyNodeSetParams1D(hGraphExec, node, rt.sized(dst, count, 1, "cudaGraphExecMemcpyNodeSetParams1D", "dst"), rt.sized(src, count, 1, "cudaGraphExecMemcpyNodeSetParams1D", "src"), count, kind);
     if (rt.guards) rt.check("cudaGraphExecMemcpyNodeSetParams1D");
     if (r !== 0) rt.fail(r, "cudaGraphExecMemcpyNodeSetParams1D", hGraphExec);
@@ -3525,7 +3525,7 @@ function cudaGraphNodeSetEnabled$(raw: Raw, rt: CheckedRuntime): Checked["cudaGr
     if (arguments.length !== 3) rt.arity("cudaGraphNodeSetEnabled", "hGraphExec,hNode,isEnabled", 3, arguments.length);
     if (!(isPtr(hGraphExec))) rt.bad("cudaGraphNodeSetEnabled", "hGraphExec", "pointer", hGraphExec);
     if (!(isPtr(hNode))) rt.bad("cudaGraphNodeSetEnabled", "hNode", "pointer", hNode);
-    if (!(typeof isEnabled === "number" && (isEnabled >>> 0) === isEnabled && (isEnabled !== 0 || 1 / isEnabled > 0))) rt.bad("cudaGraphNodeSetEnabled", "isEnabled", "u32", isEnabled);
+    if (!(typeof isEnabled === "number" && (isEnabled >>> 0) === isEnabled && (+isEnabled !== 0 || 1 / isEnabled > 0))) rt.bad("cudaGraphNodeSetEnabled", "isEnabled", "u32", isEnabled);
     const r = raw.cudaGraphNodeSetEnabled(hGraphExec, hNode, isEnabled);
     if (rt.guards) rt.check("cudaGraphNodeSetEnabled");
     if (r !== 0) rt.fail(r, "cudaGraphNodeSetEnabled", hGraphExec);
@@ -3612,7 +3612,7 @@ function cudaGraphDebugDotPrint$(raw: Raw, rt: CheckedRuntime): Checked["cudaGra
   return function cudaGraphDebugDotPrint(graph: cudaGraph_t, path: string | PointerLike, flags: number): void {
     if (arguments.length !== 3) rt.arity("cudaGraphDebugDotPrint", "graph,path,flags", 3, arguments.length);
     if (!(isPtr(graph))) rt.bad("cudaGraphDebugDotPrint", "graph", "pointer", graph);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (flags !== 0 || 1 / flags > 0))) rt.bad("cudaGraphDebugDotPrint", "flags", "u32", flags);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cudaGraphDebugDotPrint", "flags", "u32", flags);
     const r = raw.cudaGraphDebugDotPrint(graph, rt.cstr(path, 0, "cudaGraphDebugDotPrint", "path"), flags);
     if (rt.guards) rt.check("cudaGraphDebugDotPrint");
     if (r !== 0) rt.fail(r, "cudaGraphDebugDotPrint", graph);
@@ -3625,8 +3625,8 @@ function cudaUserObjectCreate$(raw: Raw, rt: CheckedRuntime): Checked["cudaUserO
   return function cudaUserObjectCreate(ptr: PointerLike, destroy: cudaHostFn_t, initialRefcount: number, flags: number): cudaUserObject_t {
     if (arguments.length !== 4) rt.arity("cudaUserObjectCreate", "ptr,destroy,initialRefcount,flags", 4, arguments.length);
     if (!(isPtr(destroy))) rt.bad("cudaUserObjectCreate", "destroy", "function", destroy);
-    if (!(typeof initialRefcount === "number" && (initialRefcount >>> 0) === initialRefcount && (initialRefcount !== 0 || 1 / initialRefcount > 0))) rt.bad("cudaUserObjectCreate", "initialRefcount", "u32", initialRefcount);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (flags !== 0 || 1 / flags > 0))) rt.bad("cudaUserObjectCreate", "flags", "u32", flags);
+    if (!(typeof initialRefcount === "number" && (initialRefcount >>> 0) === initialRefcount && (+initialRefcount !== 0 || 1 / initialRefcount > 0))) rt.bad("cudaUserObjectCreate", "initialRefcount", "u32", initialRefcount);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cudaUserObjectCreate", "flags", "u32", flags);
     const r = raw.cudaUserObjectCreate(o0, rt.ptr(ptr, "cudaUserObjectCreate", "ptr"), destroy, initialRefcount, flags);
     if (rt.guards) rt.check("cudaUserObjectCreate");
     if (r !== 0) rt.fail(r, "cudaUserObjectCreate");
@@ -3639,7 +3639,7 @@ function cudaUserObjectRetain$(raw: Raw, rt: CheckedRuntime): Checked["cudaUserO
   return function cudaUserObjectRetain(object: cudaUserObject_t, count: number): void {
     if (arguments.length !== 2) rt.arity("cudaUserObjectRetain", "object,count", 2, arguments.length);
     if (!(isPtr(object))) rt.bad("cudaUserObjectRetain", "object", "pointer", object);
-    if (!(typeof count === "number" && (count >>> 0) === count && (count !== 0 || 1 / count > 0))) rt.bad("cudaUserObjectRetain", "count", "u32", count);
+    if (!(typeof count === "number" && (count >>> 0) === count && (+count !== 0 || 1 / count > 0))) rt.bad("cudaUserObjectRetain", "count", "u32", count);
     const r = raw.cudaUserObjectRetain(object, count);
     if (rt.guards) rt.check("cudaUserObjectRetain");
     if (r !== 0) rt.fail(r, "cudaUserObjectRetain", object);
@@ -3651,7 +3651,7 @@ function cudaUserObjectRelease$(raw: Raw, rt: CheckedRuntime): Checked["cudaUser
   return function cudaUserObjectRelease(object: cudaUserObject_t, count: number): void {
     if (arguments.length !== 2) rt.arity("cudaUserObjectRelease", "object,count", 2, arguments.length);
     if (!(isPtr(object))) rt.bad("cudaUserObjectRelease", "object", "pointer", object);
-    if (!(typeof count === "number" && (count >>> 0) === count && (count !== 0 || 1 / count > 0))) rt.bad("cudaUserObjectRelease", "count", "u32", count);
+    if (!(typeof count === "number" && (count >>> 0) === count && (+count !== 0 || 1 / count > 0))) rt.bad("cudaUserObjectRelease", "count", "u32", count);
     const r = raw.cudaUserObjectRelease(object, count);
     if (rt.guards) rt.check("cudaUserObjectRelease");
     if (r !== 0) rt.fail(r, "cudaUserObjectRelease", object);
@@ -3664,8 +3664,8 @@ function cudaGraphRetainUserObject$(raw: Raw, rt: CheckedRuntime): Checked["cuda
     if (arguments.length !== 4) rt.arity("cudaGraphRetainUserObject", "graph,object,count,flags", 4, arguments.length);
     if (!(isPtr(graph))) rt.bad("cudaGraphRetainUserObject", "graph", "pointer", graph);
     if (!(isPtr(object))) rt.bad("cudaGraphRetainUserObject", "object", "pointer", object);
-    if (!(typeof count === "number" && (count >>> 0) === count && (count !== 0 || 1 / count > 0))) rt.bad("cudaGraphRetainUserObject", "count", "u32", count);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (flags !== 0 || 1 / flags > 0))) rt.bad("cudaGraphRetainUserObject", "flags", "u32", flags);
+    if (!(typeof count === "number" && (count >>> 0) === count && (+count !== 0 || 1 / count > 0))) rt.bad("cudaGraphRetainUserObject", "count", "u32", count);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cudaGraphRetainUserObject", "flags", "u32", flags);
     const r = raw.cudaGraphRetainUserObject(graph, object, count, flags);
     if (rt.guards) rt.check("cudaGraphRetainUserObject");
     if (r !== 0) rt.fail(r, "cudaGraphRetainUserObject", graph);
@@ -3678,7 +3678,7 @@ function cudaGraphReleaseUserObject$(raw: Raw, rt: CheckedRuntime): Checked["cud
     if (arguments.length !== 3) rt.arity("cudaGraphReleaseUserObject", "graph,object,count", 3, arguments.length);
     if (!(isPtr(graph))) rt.bad("cudaGraphReleaseUserObject", "graph", "pointer", graph);
     if (!(isPtr(object))) rt.bad("cudaGraphReleaseUserObject", "object", "pointer", object);
-    if (!(typeof count === "number" && (count >>> 0) === count && (count !== 0 || 1 / count > 0))) rt.bad("cudaGraphReleaseUserObject", "count", "u32", count);
+    if (!(typeof count === "number" && (count >>> 0) === count && (+count !== 0 || 1 / count > 0))) rt.bad("cudaGraphReleaseUserObject", "count", "u32", count);
     const r = raw.cudaGraphReleaseUserObject(graph, object, count);
     if (rt.guards) rt.check("cudaGraphReleaseUserObject");
     if (r !== 0) rt.fail(r, "cudaGraphReleaseUserObject", graph);
@@ -3743,8 +3743,8 @@ function cudaGraphConditionalHandleCreate$(raw: Raw, rt: CheckedRuntime): Checke
   return function cudaGraphConditionalHandleCreate(graph: cudaGraph_t, defaultLaunchValue: number, flags: number): cudaGraphConditionalHandle {
     if (arguments.length !== 3) rt.arity("cudaGraphConditionalHandleCreate", "graph,defaultLaunchValue,flags", 3, arguments.length);
     if (!(isPtr(graph))) rt.bad("cudaGraphConditionalHandleCreate", "graph", "pointer", graph);
-    if (!(typeof defaultLaunchValue === "number" && (defaultLaunchValue >>> 0) === defaultLaunchValue && (defaultLaunchValue !== 0 || 1 / defaultLaunchValue > 0))) rt.bad("cudaGraphConditionalHandleCreate", "defaultLaunchValue", "u32", defaultLaunchValue);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (flags !== 0 || 1 / flags > 0))) rt.bad("cudaGraphConditionalHandleCreate", "flags", "u32", flags);
+    if (!(typeof defaultLaunchValue === "number" && (defaultLaunchValue >>> 0) === defaultLaunchValue && (+defaultLaunchValue !== 0 || 1 / defaultLaunchValue > 0))) rt.bad("cudaGraphConditionalHandleCreate", "defaultLaunchValue", "u32", defaultLaunchValue);
+    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cudaGraphConditionalHandleCreate", "flags", "u32", flags);
     const r = raw.cudaGraphConditionalHandleCreate(o0, graph, defaultLaunchValue, flags);
     if (rt.guards) rt.check("cudaGraphConditionalHandleCreate");
     if (r !== 0) rt.fail(r, "cudaGraphConditionalHandleCreate");

@@ -2,7 +2,7 @@
 // DO NOT EDIT: regenerate with `npm run generate` (see README.md).
 // Header cusolverDn.h sha256 d2218a53beeaef8d5f7c1a2724b7da3813dc26462f90d473a304d8e86360b158
 // Header cusolver_common.h sha256 cc62d7777848a5f5dfa9a3b9f139b689670983a8b7375ef43e7705a92e9c787a
-// Seal: sha256 6f64d4eb634484c67ef49e17e0b6d25af2af6d1724a467a963e37b1d98e5d0e6
+// Seal: sha256 bae046008056d7ed83b4f82135be43fa3c2727d13a7de1521030d0774e4b0fda
 
 import { type CheckedRuntime, type PointerLike, lazyTable } from "../../../src/tables-runtime/checked.ts";
 import type { Checked } from "./checked.ts";
@@ -19,7 +19,7 @@ function cusolverGetProperty$(raw: Raw, rt: CheckedRuntime): Checked["cusolverGe
   const i32 = rt.i32;
   return function cusolverGetProperty(type: libraryPropertyType): number {
     if (arguments.length !== 1) rt.arity("cusolverGetProperty", "type", 1, arguments.length);
-    if (!(typeof type === "number" && (type >>> 0) === type && (type !== 0 || 1 / type > 0))) rt.bad("cusolverGetProperty", "type", "u32", type);
+    if (!(typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0))) rt.bad("cusolverGetProperty", "type", "u32", type);
     const r = raw.cusolverGetProperty(type, o0);
     if (rt.guards) rt.check("cusolverGetProperty");
     if (r !== 0) rt.fail(r, "cusolverGetProperty");
@@ -91,7 +91,7 @@ function cusolverDnSetDeterministicMode$(raw: Raw, rt: CheckedRuntime): Checked[
   return function cusolverDnSetDeterministicMode(handle: cusolverDnHandle_t, mode: cusolverDeterministicMode_t): void {
     if (arguments.length !== 2) rt.arity("cusolverDnSetDeterministicMode", "handle,mode", 2, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnSetDeterministicMode", "handle", "pointer", handle);
-    if (!(typeof mode === "number" && (mode >>> 0) === mode && (mode !== 0 || 1 / mode > 0))) rt.bad("cusolverDnSetDeterministicMode", "mode", "u32", mode);
+    if (!(typeof mode === "number" && (mode >>> 0) === mode && (+mode !== 0 || 1 / mode > 0))) rt.bad("cusolverDnSetDeterministicMode", "mode", "u32", mode);
     const r = raw.cusolverDnSetDeterministicMode(handle, mode);
     if (rt.guards) rt.check("cusolverDnSetDeterministicMode");
     if (r !== 0) rt.fail(r, "cusolverDnSetDeterministicMode", handle);
@@ -117,7 +117,7 @@ function cusolverDnSetMathMode$(raw: Raw, rt: CheckedRuntime): Checked["cusolver
   return function cusolverDnSetMathMode(handle: cusolverDnHandle_t, mode: cusolverMathMode_t): void {
     if (arguments.length !== 2) rt.arity("cusolverDnSetMathMode", "handle,mode", 2, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnSetMathMode", "handle", "pointer", handle);
-    if (!(typeof mode === "number" && (mode >>> 0) === mode && (mode !== 0 || 1 / mode > 0))) rt.bad("cusolverDnSetMathMode", "mode", "u32", mode);
+    if (!(typeof mode === "number" && (mode >>> 0) === mode && (+mode !== 0 || 1 / mode > 0))) rt.bad("cusolverDnSetMathMode", "mode", "u32", mode);
     const r = raw.cusolverDnSetMathMode(handle, mode);
     if (rt.guards) rt.check("cusolverDnSetMathMode");
     if (r !== 0) rt.fail(r, "cusolverDnSetMathMode", handle);
@@ -143,7 +143,7 @@ function cusolverDnSetEmulationStrategy$(raw: Raw, rt: CheckedRuntime): Checked[
   return function cusolverDnSetEmulationStrategy(handle: cusolverDnHandle_t, strategy: cudaEmulationStrategy_t): void {
     if (arguments.length !== 2) rt.arity("cusolverDnSetEmulationStrategy", "handle,strategy", 2, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnSetEmulationStrategy", "handle", "pointer", handle);
-    if (!(typeof strategy === "number" && (strategy >>> 0) === strategy && (strategy !== 0 || 1 / strategy > 0))) rt.bad("cusolverDnSetEmulationStrategy", "strategy", "u32", strategy);
+    if (!(typeof strategy === "number" && (strategy >>> 0) === strategy && (+strategy !== 0 || 1 / strategy > 0))) rt.bad("cusolverDnSetEmulationStrategy", "strategy", "u32", strategy);
     const r = raw.cusolverDnSetEmulationStrategy(handle, strategy);
     if (rt.guards) rt.check("cusolverDnSetEmulationStrategy");
     if (r !== 0) rt.fail(r, "cusolverDnSetEmulationStrategy", handle);
@@ -191,7 +191,7 @@ function cusolverDnIRSParamsSetRefinementSolver$(raw: Raw, rt: CheckedRuntime): 
   return function cusolverDnIRSParamsSetRefinementSolver(params: cusolverDnIRSParams_t, refinement_solver: cusolverIRSRefinement_t): void {
     if (arguments.length !== 2) rt.arity("cusolverDnIRSParamsSetRefinementSolver", "params,refinement_solver", 2, arguments.length);
     if (!(isPtr(params))) rt.bad("cusolverDnIRSParamsSetRefinementSolver", "params", "pointer", params);
-    if (!(typeof refinement_solver === "number" && (refinement_solver >>> 0) === refinement_solver && (refinement_solver !== 0 || 1 / refinement_solver > 0))) rt.bad("cusolverDnIRSParamsSetRefinementSolver", "refinement_solver", "u32", refinement_solver);
+    if (!(typeof refinement_solver === "number" && (refinement_solver >>> 0) === refinement_solver && (+refinement_solver !== 0 || 1 / refinement_solver > 0))) rt.bad("cusolverDnIRSParamsSetRefinementSolver", "refinement_solver", "u32", refinement_solver);
     const r = raw.cusolverDnIRSParamsSetRefinementSolver(params, refinement_solver);
     if (rt.guards) rt.check("cusolverDnIRSParamsSetRefinementSolver");
     if (r !== 0) rt.fail(r, "cusolverDnIRSParamsSetRefinementSolver", params);
@@ -203,7 +203,7 @@ function cusolverDnIRSParamsSetSolverMainPrecision$(raw: Raw, rt: CheckedRuntime
   return function cusolverDnIRSParamsSetSolverMainPrecision(params: cusolverDnIRSParams_t, solver_main_precision: cusolverPrecType_t): void {
     if (arguments.length !== 2) rt.arity("cusolverDnIRSParamsSetSolverMainPrecision", "params,solver_main_precision", 2, arguments.length);
     if (!(isPtr(params))) rt.bad("cusolverDnIRSParamsSetSolverMainPrecision", "params", "pointer", params);
-    if (!(typeof solver_main_precision === "number" && (solver_main_precision >>> 0) === solver_main_precision && (solver_main_precision !== 0 || 1 / solver_main_precision > 0))) rt.bad("cusolverDnIRSParamsSetSolverMainPrecision", "solver_main_precision", "u32", solver_main_precision);
+    if (!(typeof solver_main_precision === "number" && (solver_main_precision >>> 0) === solver_main_precision && (+solver_main_precision !== 0 || 1 / solver_main_precision > 0))) rt.bad("cusolverDnIRSParamsSetSolverMainPrecision", "solver_main_precision", "u32", solver_main_precision);
     const r = raw.cusolverDnIRSParamsSetSolverMainPrecision(params, solver_main_precision);
     if (rt.guards) rt.check("cusolverDnIRSParamsSetSolverMainPrecision");
     if (r !== 0) rt.fail(r, "cusolverDnIRSParamsSetSolverMainPrecision", params);
@@ -215,7 +215,7 @@ function cusolverDnIRSParamsSetSolverLowestPrecision$(raw: Raw, rt: CheckedRunti
   return function cusolverDnIRSParamsSetSolverLowestPrecision(params: cusolverDnIRSParams_t, solver_lowest_precision: cusolverPrecType_t): void {
     if (arguments.length !== 2) rt.arity("cusolverDnIRSParamsSetSolverLowestPrecision", "params,solver_lowest_precision", 2, arguments.length);
     if (!(isPtr(params))) rt.bad("cusolverDnIRSParamsSetSolverLowestPrecision", "params", "pointer", params);
-    if (!(typeof solver_lowest_precision === "number" && (solver_lowest_precision >>> 0) === solver_lowest_precision && (solver_lowest_precision !== 0 || 1 / solver_lowest_precision > 0))) rt.bad("cusolverDnIRSParamsSetSolverLowestPrecision", "solver_lowest_precision", "u32", solver_lowest_precision);
+    if (!(typeof solver_lowest_precision === "number" && (solver_lowest_precision >>> 0) === solver_lowest_precision && (+solver_lowest_precision !== 0 || 1 / solver_lowest_precision > 0))) rt.bad("cusolverDnIRSParamsSetSolverLowestPrecision", "solver_lowest_precision", "u32", solver_lowest_precision);
     const r = raw.cusolverDnIRSParamsSetSolverLowestPrecision(params, solver_lowest_precision);
     if (rt.guards) rt.check("cusolverDnIRSParamsSetSolverLowestPrecision");
     if (r !== 0) rt.fail(r, "cusolverDnIRSParamsSetSolverLowestPrecision", params);
@@ -227,8 +227,8 @@ function cusolverDnIRSParamsSetSolverPrecisions$(raw: Raw, rt: CheckedRuntime): 
   return function cusolverDnIRSParamsSetSolverPrecisions(params: cusolverDnIRSParams_t, solver_main_precision: cusolverPrecType_t, solver_lowest_precision: cusolverPrecType_t): void {
     if (arguments.length !== 3) rt.arity("cusolverDnIRSParamsSetSolverPrecisions", "params,solver_main_precision,solver_lowest_precision", 3, arguments.length);
     if (!(isPtr(params))) rt.bad("cusolverDnIRSParamsSetSolverPrecisions", "params", "pointer", params);
-    if (!(typeof solver_main_precision === "number" && (solver_main_precision >>> 0) === solver_main_precision && (solver_main_precision !== 0 || 1 / solver_main_precision > 0))) rt.bad("cusolverDnIRSParamsSetSolverPrecisions", "solver_main_precision", "u32", solver_main_precision);
-    if (!(typeof solver_lowest_precision === "number" && (solver_lowest_precision >>> 0) === solver_lowest_precision && (solver_lowest_precision !== 0 || 1 / solver_lowest_precision > 0))) rt.bad("cusolverDnIRSParamsSetSolverPrecisions", "solver_lowest_precision", "u32", solver_lowest_precision);
+    if (!(typeof solver_main_precision === "number" && (solver_main_precision >>> 0) === solver_main_precision && (+solver_main_precision !== 0 || 1 / solver_main_precision > 0))) rt.bad("cusolverDnIRSParamsSetSolverPrecisions", "solver_main_precision", "u32", solver_main_precision);
+    if (!(typeof solver_lowest_precision === "number" && (solver_lowest_precision >>> 0) === solver_lowest_precision && (+solver_lowest_precision !== 0 || 1 / solver_lowest_precision > 0))) rt.bad("cusolverDnIRSParamsSetSolverPrecisions", "solver_lowest_precision", "u32", solver_lowest_precision);
     const r = raw.cusolverDnIRSParamsSetSolverPrecisions(params, solver_main_precision, solver_lowest_precision);
     if (rt.guards) rt.check("cusolverDnIRSParamsSetSolverPrecisions");
     if (r !== 0) rt.fail(r, "cusolverDnIRSParamsSetSolverPrecisions", params);
@@ -264,7 +264,7 @@ function cusolverDnIRSParamsSetMaxIters$(raw: Raw, rt: CheckedRuntime): Checked[
   return function cusolverDnIRSParamsSetMaxIters(params: cusolverDnIRSParams_t, maxiters: cusolver_int_t): void {
     if (arguments.length !== 2) rt.arity("cusolverDnIRSParamsSetMaxIters", "params,maxiters", 2, arguments.length);
     if (!(isPtr(params))) rt.bad("cusolverDnIRSParamsSetMaxIters", "params", "pointer", params);
-    if (!(typeof maxiters === "number" && (maxiters | 0) === maxiters && (maxiters !== 0 || 1 / maxiters > 0))) rt.bad("cusolverDnIRSParamsSetMaxIters", "maxiters", "i32", maxiters);
+    if (!(typeof maxiters === "number" && (maxiters | 0) === maxiters && (+maxiters !== 0 || 1 / maxiters > 0))) rt.bad("cusolverDnIRSParamsSetMaxIters", "maxiters", "i32", maxiters);
     const r = raw.cusolverDnIRSParamsSetMaxIters(params, maxiters);
     if (rt.guards) rt.check("cusolverDnIRSParamsSetMaxIters");
     if (r !== 0) rt.fail(r, "cusolverDnIRSParamsSetMaxIters", params);
@@ -276,7 +276,7 @@ function cusolverDnIRSParamsSetMaxItersInner$(raw: Raw, rt: CheckedRuntime): Che
   return function cusolverDnIRSParamsSetMaxItersInner(params: cusolverDnIRSParams_t, maxiters_inner: cusolver_int_t): void {
     if (arguments.length !== 2) rt.arity("cusolverDnIRSParamsSetMaxItersInner", "params,maxiters_inner", 2, arguments.length);
     if (!(isPtr(params))) rt.bad("cusolverDnIRSParamsSetMaxItersInner", "params", "pointer", params);
-    if (!(typeof maxiters_inner === "number" && (maxiters_inner | 0) === maxiters_inner && (maxiters_inner !== 0 || 1 / maxiters_inner > 0))) rt.bad("cusolverDnIRSParamsSetMaxItersInner", "maxiters_inner", "i32", maxiters_inner);
+    if (!(typeof maxiters_inner === "number" && (maxiters_inner | 0) === maxiters_inner && (+maxiters_inner !== 0 || 1 / maxiters_inner > 0))) rt.bad("cusolverDnIRSParamsSetMaxItersInner", "maxiters_inner", "i32", maxiters_inner);
     const r = raw.cusolverDnIRSParamsSetMaxItersInner(params, maxiters_inner);
     if (rt.guards) rt.check("cusolverDnIRSParamsSetMaxItersInner");
     if (r !== 0) rt.fail(r, "cusolverDnIRSParamsSetMaxItersInner", params);
@@ -410,11 +410,11 @@ function cusolverDnZZgesv$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZZg
   return function cusolverDnZZgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
     if (arguments.length !== 14) rt.arity("cusolverDnZZgesv", "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnZZgesv", "handle", "pointer", handle);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZZgesv", "n", "i32", n);
-    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnZZgesv", "nrhs", "i32", nrhs);
-    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnZZgesv", "ldda", "i32", ldda);
-    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnZZgesv", "lddb", "i32", lddb);
-    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnZZgesv", "lddx", "i32", lddx);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZZgesv", "n", "i32", n);
+    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnZZgesv", "nrhs", "i32", nrhs);
+    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnZZgesv", "ldda", "i32", ldda);
+    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnZZgesv", "lddb", "i32", lddb);
+    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnZZgesv", "lddx", "i32", lddx);
     if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad("cusolverDnZZgesv", "lwork_bytes", "u64", lwork_bytes);
     const r = raw.cusolverDnZZgesv(handle, n, nrhs, rt.ptr(rt.expect(dA, double2, "cusolverDnZZgesv", "dA"), "cusolverDnZZgesv", "dA"), ldda, rt.ptr(dipiv, "cusolverDnZZgesv", "dipiv"), rt.ptr(rt.expect(dB, double2, "cusolverDnZZgesv", "dB"), "cusolverDnZZgesv", "dB"), lddb, rt.ptr(rt.expect(dX, double2, "cusolverDnZZgesv", "dX"), "cusolverDnZZgesv", "dX"), lddx, rt.ptr(dWorkspace, "cusolverDnZZgesv", "dWorkspace"), lwork_bytes, rt.ptr(iter, "cusolverDnZZgesv", "iter"), rt.ptr(d_info, "cusolverDnZZgesv", "d_info"));
     if (rt.guards) rt.check("cusolverDnZZgesv");
@@ -427,11 +427,11 @@ function cusolverDnZCgesv$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZCg
   return function cusolverDnZCgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
     if (arguments.length !== 14) rt.arity("cusolverDnZCgesv", "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnZCgesv", "handle", "pointer", handle);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZCgesv", "n", "i32", n);
-    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnZCgesv", "nrhs", "i32", nrhs);
-    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnZCgesv", "ldda", "i32", ldda);
-    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnZCgesv", "lddb", "i32", lddb);
-    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnZCgesv", "lddx", "i32", lddx);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZCgesv", "n", "i32", n);
+    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnZCgesv", "nrhs", "i32", nrhs);
+    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnZCgesv", "ldda", "i32", ldda);
+    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnZCgesv", "lddb", "i32", lddb);
+    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnZCgesv", "lddx", "i32", lddx);
     if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad("cusolverDnZCgesv", "lwork_bytes", "u64", lwork_bytes);
     const r = raw.cusolverDnZCgesv(handle, n, nrhs, rt.ptr(rt.expect(dA, double2, "cusolverDnZCgesv", "dA"), "cusolverDnZCgesv", "dA"), ldda, rt.ptr(dipiv, "cusolverDnZCgesv", "dipiv"), rt.ptr(rt.expect(dB, double2, "cusolverDnZCgesv", "dB"), "cusolverDnZCgesv", "dB"), lddb, rt.ptr(rt.expect(dX, double2, "cusolverDnZCgesv", "dX"), "cusolverDnZCgesv", "dX"), lddx, rt.ptr(dWorkspace, "cusolverDnZCgesv", "dWorkspace"), lwork_bytes, rt.ptr(iter, "cusolverDnZCgesv", "iter"), rt.ptr(d_info, "cusolverDnZCgesv", "d_info"));
     if (rt.guards) rt.check("cusolverDnZCgesv");
@@ -444,11 +444,11 @@ function cusolverDnZKgesv$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZKg
   return function cusolverDnZKgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
     if (arguments.length !== 14) rt.arity("cusolverDnZKgesv", "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnZKgesv", "handle", "pointer", handle);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZKgesv", "n", "i32", n);
-    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnZKgesv", "nrhs", "i32", nrhs);
-    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnZKgesv", "ldda", "i32", ldda);
-    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnZKgesv", "lddb", "i32", lddb);
-    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnZKgesv", "lddx", "i32", lddx);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZKgesv", "n", "i32", n);
+    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnZKgesv", "nrhs", "i32", nrhs);
+    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnZKgesv", "ldda", "i32", ldda);
+    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnZKgesv", "lddb", "i32", lddb);
+    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnZKgesv", "lddx", "i32", lddx);
     if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad("cusolverDnZKgesv", "lwork_bytes", "u64", lwork_bytes);
     const r = raw.cusolverDnZKgesv(handle, n, nrhs, rt.ptr(rt.expect(dA, double2, "cusolverDnZKgesv", "dA"), "cusolverDnZKgesv", "dA"), ldda, rt.ptr(dipiv, "cusolverDnZKgesv", "dipiv"), rt.ptr(rt.expect(dB, double2, "cusolverDnZKgesv", "dB"), "cusolverDnZKgesv", "dB"), lddb, rt.ptr(rt.expect(dX, double2, "cusolverDnZKgesv", "dX"), "cusolverDnZKgesv", "dX"), lddx, rt.ptr(dWorkspace, "cusolverDnZKgesv", "dWorkspace"), lwork_bytes, rt.ptr(iter, "cusolverDnZKgesv", "iter"), rt.ptr(d_info, "cusolverDnZKgesv", "d_info"));
     if (rt.guards) rt.check("cusolverDnZKgesv");
@@ -461,11 +461,11 @@ function cusolverDnZEgesv$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZEg
   return function cusolverDnZEgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
     if (arguments.length !== 14) rt.arity("cusolverDnZEgesv", "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnZEgesv", "handle", "pointer", handle);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZEgesv", "n", "i32", n);
-    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnZEgesv", "nrhs", "i32", nrhs);
-    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnZEgesv", "ldda", "i32", ldda);
-    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnZEgesv", "lddb", "i32", lddb);
-    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnZEgesv", "lddx", "i32", lddx);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZEgesv", "n", "i32", n);
+    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnZEgesv", "nrhs", "i32", nrhs);
+    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnZEgesv", "ldda", "i32", ldda);
+    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnZEgesv", "lddb", "i32", lddb);
+    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnZEgesv", "lddx", "i32", lddx);
     if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad("cusolverDnZEgesv", "lwork_bytes", "u64", lwork_bytes);
     const r = raw.cusolverDnZEgesv(handle, n, nrhs, rt.ptr(rt.expect(dA, double2, "cusolverDnZEgesv", "dA"), "cusolverDnZEgesv", "dA"), ldda, rt.ptr(dipiv, "cusolverDnZEgesv", "dipiv"), rt.ptr(rt.expect(dB, double2, "cusolverDnZEgesv", "dB"), "cusolverDnZEgesv", "dB"), lddb, rt.ptr(rt.expect(dX, double2, "cusolverDnZEgesv", "dX"), "cusolverDnZEgesv", "dX"), lddx, rt.ptr(dWorkspace, "cusolverDnZEgesv", "dWorkspace"), lwork_bytes, rt.ptr(iter, "cusolverDnZEgesv", "iter"), rt.ptr(d_info, "cusolverDnZEgesv", "d_info"));
     if (rt.guards) rt.check("cusolverDnZEgesv");
@@ -478,11 +478,11 @@ function cusolverDnZYgesv$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZYg
   return function cusolverDnZYgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
     if (arguments.length !== 14) rt.arity("cusolverDnZYgesv", "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnZYgesv", "handle", "pointer", handle);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZYgesv", "n", "i32", n);
-    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnZYgesv", "nrhs", "i32", nrhs);
-    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnZYgesv", "ldda", "i32", ldda);
-    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnZYgesv", "lddb", "i32", lddb);
-    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnZYgesv", "lddx", "i32", lddx);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZYgesv", "n", "i32", n);
+    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnZYgesv", "nrhs", "i32", nrhs);
+    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnZYgesv", "ldda", "i32", ldda);
+    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnZYgesv", "lddb", "i32", lddb);
+    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnZYgesv", "lddx", "i32", lddx);
     if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad("cusolverDnZYgesv", "lwork_bytes", "u64", lwork_bytes);
     const r = raw.cusolverDnZYgesv(handle, n, nrhs, rt.ptr(rt.expect(dA, double2, "cusolverDnZYgesv", "dA"), "cusolverDnZYgesv", "dA"), ldda, rt.ptr(dipiv, "cusolverDnZYgesv", "dipiv"), rt.ptr(rt.expect(dB, double2, "cusolverDnZYgesv", "dB"), "cusolverDnZYgesv", "dB"), lddb, rt.ptr(rt.expect(dX, double2, "cusolverDnZYgesv", "dX"), "cusolverDnZYgesv", "dX"), lddx, rt.ptr(dWorkspace, "cusolverDnZYgesv", "dWorkspace"), lwork_bytes, rt.ptr(iter, "cusolverDnZYgesv", "iter"), rt.ptr(d_info, "cusolverDnZYgesv", "d_info"));
     if (rt.guards) rt.check("cusolverDnZYgesv");
@@ -495,11 +495,11 @@ function cusolverDnCCgesv$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCCg
   return function cusolverDnCCgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
     if (arguments.length !== 14) rt.arity("cusolverDnCCgesv", "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnCCgesv", "handle", "pointer", handle);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCCgesv", "n", "i32", n);
-    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnCCgesv", "nrhs", "i32", nrhs);
-    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnCCgesv", "ldda", "i32", ldda);
-    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnCCgesv", "lddb", "i32", lddb);
-    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnCCgesv", "lddx", "i32", lddx);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCCgesv", "n", "i32", n);
+    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnCCgesv", "nrhs", "i32", nrhs);
+    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnCCgesv", "ldda", "i32", ldda);
+    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnCCgesv", "lddb", "i32", lddb);
+    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnCCgesv", "lddx", "i32", lddx);
     if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad("cusolverDnCCgesv", "lwork_bytes", "u64", lwork_bytes);
     const r = raw.cusolverDnCCgesv(handle, n, nrhs, rt.ptr(rt.expect(dA, float2, "cusolverDnCCgesv", "dA"), "cusolverDnCCgesv", "dA"), ldda, rt.ptr(dipiv, "cusolverDnCCgesv", "dipiv"), rt.ptr(rt.expect(dB, float2, "cusolverDnCCgesv", "dB"), "cusolverDnCCgesv", "dB"), lddb, rt.ptr(rt.expect(dX, float2, "cusolverDnCCgesv", "dX"), "cusolverDnCCgesv", "dX"), lddx, rt.ptr(dWorkspace, "cusolverDnCCgesv", "dWorkspace"), lwork_bytes, rt.ptr(iter, "cusolverDnCCgesv", "iter"), rt.ptr(d_info, "cusolverDnCCgesv", "d_info"));
     if (rt.guards) rt.check("cusolverDnCCgesv");
@@ -512,11 +512,11 @@ function cusolverDnCEgesv$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCEg
   return function cusolverDnCEgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
     if (arguments.length !== 14) rt.arity("cusolverDnCEgesv", "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnCEgesv", "handle", "pointer", handle);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCEgesv", "n", "i32", n);
-    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnCEgesv", "nrhs", "i32", nrhs);
-    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnCEgesv", "ldda", "i32", ldda);
-    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnCEgesv", "lddb", "i32", lddb);
-    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnCEgesv", "lddx", "i32", lddx);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCEgesv", "n", "i32", n);
+    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnCEgesv", "nrhs", "i32", nrhs);
+    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnCEgesv", "ldda", "i32", ldda);
+    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnCEgesv", "lddb", "i32", lddb);
+    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnCEgesv", "lddx", "i32", lddx);
     if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad("cusolverDnCEgesv", "lwork_bytes", "u64", lwork_bytes);
     const r = raw.cusolverDnCEgesv(handle, n, nrhs, rt.ptr(rt.expect(dA, float2, "cusolverDnCEgesv", "dA"), "cusolverDnCEgesv", "dA"), ldda, rt.ptr(dipiv, "cusolverDnCEgesv", "dipiv"), rt.ptr(rt.expect(dB, float2, "cusolverDnCEgesv", "dB"), "cusolverDnCEgesv", "dB"), lddb, rt.ptr(rt.expect(dX, float2, "cusolverDnCEgesv", "dX"), "cusolverDnCEgesv", "dX"), lddx, rt.ptr(dWorkspace, "cusolverDnCEgesv", "dWorkspace"), lwork_bytes, rt.ptr(iter, "cusolverDnCEgesv", "iter"), rt.ptr(d_info, "cusolverDnCEgesv", "d_info"));
     if (rt.guards) rt.check("cusolverDnCEgesv");
@@ -529,11 +529,11 @@ function cusolverDnCKgesv$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCKg
   return function cusolverDnCKgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
     if (arguments.length !== 14) rt.arity("cusolverDnCKgesv", "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnCKgesv", "handle", "pointer", handle);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCKgesv", "n", "i32", n);
-    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnCKgesv", "nrhs", "i32", nrhs);
-    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnCKgesv", "ldda", "i32", ldda);
-    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnCKgesv", "lddb", "i32", lddb);
-    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnCKgesv", "lddx", "i32", lddx);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCKgesv", "n", "i32", n);
+    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnCKgesv", "nrhs", "i32", nrhs);
+    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnCKgesv", "ldda", "i32", ldda);
+    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnCKgesv", "lddb", "i32", lddb);
+    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnCKgesv", "lddx", "i32", lddx);
     if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad("cusolverDnCKgesv", "lwork_bytes", "u64", lwork_bytes);
     const r = raw.cusolverDnCKgesv(handle, n, nrhs, rt.ptr(rt.expect(dA, float2, "cusolverDnCKgesv", "dA"), "cusolverDnCKgesv", "dA"), ldda, rt.ptr(dipiv, "cusolverDnCKgesv", "dipiv"), rt.ptr(rt.expect(dB, float2, "cusolverDnCKgesv", "dB"), "cusolverDnCKgesv", "dB"), lddb, rt.ptr(rt.expect(dX, float2, "cusolverDnCKgesv", "dX"), "cusolverDnCKgesv", "dX"), lddx, rt.ptr(dWorkspace, "cusolverDnCKgesv", "dWorkspace"), lwork_bytes, rt.ptr(iter, "cusolverDnCKgesv", "iter"), rt.ptr(d_info, "cusolverDnCKgesv", "d_info"));
     if (rt.guards) rt.check("cusolverDnCKgesv");
@@ -546,11 +546,11 @@ function cusolverDnCYgesv$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCYg
   return function cusolverDnCYgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
     if (arguments.length !== 14) rt.arity("cusolverDnCYgesv", "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnCYgesv", "handle", "pointer", handle);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCYgesv", "n", "i32", n);
-    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnCYgesv", "nrhs", "i32", nrhs);
-    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnCYgesv", "ldda", "i32", ldda);
-    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnCYgesv", "lddb", "i32", lddb);
-    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnCYgesv", "lddx", "i32", lddx);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCYgesv", "n", "i32", n);
+    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnCYgesv", "nrhs", "i32", nrhs);
+    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnCYgesv", "ldda", "i32", ldda);
+    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnCYgesv", "lddb", "i32", lddb);
+    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnCYgesv", "lddx", "i32", lddx);
     if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad("cusolverDnCYgesv", "lwork_bytes", "u64", lwork_bytes);
     const r = raw.cusolverDnCYgesv(handle, n, nrhs, rt.ptr(rt.expect(dA, float2, "cusolverDnCYgesv", "dA"), "cusolverDnCYgesv", "dA"), ldda, rt.ptr(dipiv, "cusolverDnCYgesv", "dipiv"), rt.ptr(rt.expect(dB, float2, "cusolverDnCYgesv", "dB"), "cusolverDnCYgesv", "dB"), lddb, rt.ptr(rt.expect(dX, float2, "cusolverDnCYgesv", "dX"), "cusolverDnCYgesv", "dX"), lddx, rt.ptr(dWorkspace, "cusolverDnCYgesv", "dWorkspace"), lwork_bytes, rt.ptr(iter, "cusolverDnCYgesv", "iter"), rt.ptr(d_info, "cusolverDnCYgesv", "d_info"));
     if (rt.guards) rt.check("cusolverDnCYgesv");
@@ -563,11 +563,11 @@ function cusolverDnDDgesv$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDDg
   return function cusolverDnDDgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
     if (arguments.length !== 14) rt.arity("cusolverDnDDgesv", "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnDDgesv", "handle", "pointer", handle);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDDgesv", "n", "i32", n);
-    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnDDgesv", "nrhs", "i32", nrhs);
-    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnDDgesv", "ldda", "i32", ldda);
-    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnDDgesv", "lddb", "i32", lddb);
-    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnDDgesv", "lddx", "i32", lddx);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDDgesv", "n", "i32", n);
+    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnDDgesv", "nrhs", "i32", nrhs);
+    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnDDgesv", "ldda", "i32", ldda);
+    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnDDgesv", "lddb", "i32", lddb);
+    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnDDgesv", "lddx", "i32", lddx);
     if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad("cusolverDnDDgesv", "lwork_bytes", "u64", lwork_bytes);
     const r = raw.cusolverDnDDgesv(handle, n, nrhs, rt.ptr(dA, "cusolverDnDDgesv", "dA"), ldda, rt.ptr(dipiv, "cusolverDnDDgesv", "dipiv"), rt.ptr(dB, "cusolverDnDDgesv", "dB"), lddb, rt.ptr(dX, "cusolverDnDDgesv", "dX"), lddx, rt.ptr(dWorkspace, "cusolverDnDDgesv", "dWorkspace"), lwork_bytes, rt.ptr(iter, "cusolverDnDDgesv", "iter"), rt.ptr(d_info, "cusolverDnDDgesv", "d_info"));
     if (rt.guards) rt.check("cusolverDnDDgesv");
@@ -580,11 +580,11 @@ function cusolverDnDSgesv$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDSg
   return function cusolverDnDSgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
     if (arguments.length !== 14) rt.arity("cusolverDnDSgesv", "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnDSgesv", "handle", "pointer", handle);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDSgesv", "n", "i32", n);
-    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnDSgesv", "nrhs", "i32", nrhs);
-    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnDSgesv", "ldda", "i32", ldda);
-    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnDSgesv", "lddb", "i32", lddb);
-    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnDSgesv", "lddx", "i32", lddx);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDSgesv", "n", "i32", n);
+    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnDSgesv", "nrhs", "i32", nrhs);
+    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnDSgesv", "ldda", "i32", ldda);
+    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnDSgesv", "lddb", "i32", lddb);
+    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnDSgesv", "lddx", "i32", lddx);
     if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad("cusolverDnDSgesv", "lwork_bytes", "u64", lwork_bytes);
     const r = raw.cusolverDnDSgesv(handle, n, nrhs, rt.ptr(dA, "cusolverDnDSgesv", "dA"), ldda, rt.ptr(dipiv, "cusolverDnDSgesv", "dipiv"), rt.ptr(dB, "cusolverDnDSgesv", "dB"), lddb, rt.ptr(dX, "cusolverDnDSgesv", "dX"), lddx, rt.ptr(dWorkspace, "cusolverDnDSgesv", "dWorkspace"), lwork_bytes, rt.ptr(iter, "cusolverDnDSgesv", "iter"), rt.ptr(d_info, "cusolverDnDSgesv", "d_info"));
     if (rt.guards) rt.check("cusolverDnDSgesv");
@@ -597,11 +597,11 @@ function cusolverDnDHgesv$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDHg
   return function cusolverDnDHgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
     if (arguments.length !== 14) rt.arity("cusolverDnDHgesv", "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnDHgesv", "handle", "pointer", handle);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDHgesv", "n", "i32", n);
-    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnDHgesv", "nrhs", "i32", nrhs);
-    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnDHgesv", "ldda", "i32", ldda);
-    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnDHgesv", "lddb", "i32", lddb);
-    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnDHgesv", "lddx", "i32", lddx);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDHgesv", "n", "i32", n);
+    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnDHgesv", "nrhs", "i32", nrhs);
+    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnDHgesv", "ldda", "i32", ldda);
+    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnDHgesv", "lddb", "i32", lddb);
+    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnDHgesv", "lddx", "i32", lddx);
     if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad("cusolverDnDHgesv", "lwork_bytes", "u64", lwork_bytes);
     const r = raw.cusolverDnDHgesv(handle, n, nrhs, rt.ptr(dA, "cusolverDnDHgesv", "dA"), ldda, rt.ptr(dipiv, "cusolverDnDHgesv", "dipiv"), rt.ptr(dB, "cusolverDnDHgesv", "dB"), lddb, rt.ptr(dX, "cusolverDnDHgesv", "dX"), lddx, rt.ptr(dWorkspace, "cusolverDnDHgesv", "dWorkspace"), lwork_bytes, rt.ptr(iter, "cusolverDnDHgesv", "iter"), rt.ptr(d_info, "cusolverDnDHgesv", "d_info"));
     if (rt.guards) rt.check("cusolverDnDHgesv");
@@ -614,11 +614,11 @@ function cusolverDnDBgesv$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDBg
   return function cusolverDnDBgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
     if (arguments.length !== 14) rt.arity("cusolverDnDBgesv", "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnDBgesv", "handle", "pointer", handle);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDBgesv", "n", "i32", n);
-    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnDBgesv", "nrhs", "i32", nrhs);
-    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnDBgesv", "ldda", "i32", ldda);
-    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnDBgesv", "lddb", "i32", lddb);
-    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnDBgesv", "lddx", "i32", lddx);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDBgesv", "n", "i32", n);
+    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnDBgesv", "nrhs", "i32", nrhs);
+    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnDBgesv", "ldda", "i32", ldda);
+    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnDBgesv", "lddb", "i32", lddb);
+    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnDBgesv", "lddx", "i32", lddx);
     if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad("cusolverDnDBgesv", "lwork_bytes", "u64", lwork_bytes);
     const r = raw.cusolverDnDBgesv(handle, n, nrhs, rt.ptr(dA, "cusolverDnDBgesv", "dA"), ldda, rt.ptr(dipiv, "cusolverDnDBgesv", "dipiv"), rt.ptr(dB, "cusolverDnDBgesv", "dB"), lddb, rt.ptr(dX, "cusolverDnDBgesv", "dX"), lddx, rt.ptr(dWorkspace, "cusolverDnDBgesv", "dWorkspace"), lwork_bytes, rt.ptr(iter, "cusolverDnDBgesv", "iter"), rt.ptr(d_info, "cusolverDnDBgesv", "d_info"));
     if (rt.guards) rt.check("cusolverDnDBgesv");
@@ -631,11 +631,11 @@ function cusolverDnDXgesv$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDXg
   return function cusolverDnDXgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
     if (arguments.length !== 14) rt.arity("cusolverDnDXgesv", "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnDXgesv", "handle", "pointer", handle);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDXgesv", "n", "i32", n);
-    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnDXgesv", "nrhs", "i32", nrhs);
-    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnDXgesv", "ldda", "i32", ldda);
-    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnDXgesv", "lddb", "i32", lddb);
-    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnDXgesv", "lddx", "i32", lddx);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDXgesv", "n", "i32", n);
+    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnDXgesv", "nrhs", "i32", nrhs);
+    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnDXgesv", "ldda", "i32", ldda);
+    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnDXgesv", "lddb", "i32", lddb);
+    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnDXgesv", "lddx", "i32", lddx);
     if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad("cusolverDnDXgesv", "lwork_bytes", "u64", lwork_bytes);
     const r = raw.cusolverDnDXgesv(handle, n, nrhs, rt.ptr(dA, "cusolverDnDXgesv", "dA"), ldda, rt.ptr(dipiv, "cusolverDnDXgesv", "dipiv"), rt.ptr(dB, "cusolverDnDXgesv", "dB"), lddb, rt.ptr(dX, "cusolverDnDXgesv", "dX"), lddx, rt.ptr(dWorkspace, "cusolverDnDXgesv", "dWorkspace"), lwork_bytes, rt.ptr(iter, "cusolverDnDXgesv", "iter"), rt.ptr(d_info, "cusolverDnDXgesv", "d_info"));
     if (rt.guards) rt.check("cusolverDnDXgesv");
@@ -648,11 +648,11 @@ function cusolverDnSSgesv$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSSg
   return function cusolverDnSSgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
     if (arguments.length !== 14) rt.arity("cusolverDnSSgesv", "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnSSgesv", "handle", "pointer", handle);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSSgesv", "n", "i32", n);
-    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnSSgesv", "nrhs", "i32", nrhs);
-    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnSSgesv", "ldda", "i32", ldda);
-    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnSSgesv", "lddb", "i32", lddb);
-    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnSSgesv", "lddx", "i32", lddx);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSSgesv", "n", "i32", n);
+    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnSSgesv", "nrhs", "i32", nrhs);
+    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnSSgesv", "ldda", "i32", ldda);
+    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnSSgesv", "lddb", "i32", lddb);
+    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnSSgesv", "lddx", "i32", lddx);
     if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad("cusolverDnSSgesv", "lwork_bytes", "u64", lwork_bytes);
     const r = raw.cusolverDnSSgesv(handle, n, nrhs, rt.ptr(dA, "cusolverDnSSgesv", "dA"), ldda, rt.ptr(dipiv, "cusolverDnSSgesv", "dipiv"), rt.ptr(dB, "cusolverDnSSgesv", "dB"), lddb, rt.ptr(dX, "cusolverDnSSgesv", "dX"), lddx, rt.ptr(dWorkspace, "cusolverDnSSgesv", "dWorkspace"), lwork_bytes, rt.ptr(iter, "cusolverDnSSgesv", "iter"), rt.ptr(d_info, "cusolverDnSSgesv", "d_info"));
     if (rt.guards) rt.check("cusolverDnSSgesv");
@@ -665,11 +665,11 @@ function cusolverDnSHgesv$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSHg
   return function cusolverDnSHgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
     if (arguments.length !== 14) rt.arity("cusolverDnSHgesv", "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnSHgesv", "handle", "pointer", handle);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSHgesv", "n", "i32", n);
-    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnSHgesv", "nrhs", "i32", nrhs);
-    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnSHgesv", "ldda", "i32", ldda);
-    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnSHgesv", "lddb", "i32", lddb);
-    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnSHgesv", "lddx", "i32", lddx);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSHgesv", "n", "i32", n);
+    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnSHgesv", "nrhs", "i32", nrhs);
+    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnSHgesv", "ldda", "i32", ldda);
+    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnSHgesv", "lddb", "i32", lddb);
+    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnSHgesv", "lddx", "i32", lddx);
     if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad("cusolverDnSHgesv", "lwork_bytes", "u64", lwork_bytes);
     const r = raw.cusolverDnSHgesv(handle, n, nrhs, rt.ptr(dA, "cusolverDnSHgesv", "dA"), ldda, rt.ptr(dipiv, "cusolverDnSHgesv", "dipiv"), rt.ptr(dB, "cusolverDnSHgesv", "dB"), lddb, rt.ptr(dX, "cusolverDnSHgesv", "dX"), lddx, rt.ptr(dWorkspace, "cusolverDnSHgesv", "dWorkspace"), lwork_bytes, rt.ptr(iter, "cusolverDnSHgesv", "iter"), rt.ptr(d_info, "cusolverDnSHgesv", "d_info"));
     if (rt.guards) rt.check("cusolverDnSHgesv");
@@ -682,11 +682,11 @@ function cusolverDnSBgesv$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSBg
   return function cusolverDnSBgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
     if (arguments.length !== 14) rt.arity("cusolverDnSBgesv", "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnSBgesv", "handle", "pointer", handle);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSBgesv", "n", "i32", n);
-    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnSBgesv", "nrhs", "i32", nrhs);
-    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnSBgesv", "ldda", "i32", ldda);
-    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnSBgesv", "lddb", "i32", lddb);
-    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnSBgesv", "lddx", "i32", lddx);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSBgesv", "n", "i32", n);
+    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnSBgesv", "nrhs", "i32", nrhs);
+    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnSBgesv", "ldda", "i32", ldda);
+    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnSBgesv", "lddb", "i32", lddb);
+    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnSBgesv", "lddx", "i32", lddx);
     if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad("cusolverDnSBgesv", "lwork_bytes", "u64", lwork_bytes);
     const r = raw.cusolverDnSBgesv(handle, n, nrhs, rt.ptr(dA, "cusolverDnSBgesv", "dA"), ldda, rt.ptr(dipiv, "cusolverDnSBgesv", "dipiv"), rt.ptr(dB, "cusolverDnSBgesv", "dB"), lddb, rt.ptr(dX, "cusolverDnSBgesv", "dX"), lddx, rt.ptr(dWorkspace, "cusolverDnSBgesv", "dWorkspace"), lwork_bytes, rt.ptr(iter, "cusolverDnSBgesv", "iter"), rt.ptr(d_info, "cusolverDnSBgesv", "d_info"));
     if (rt.guards) rt.check("cusolverDnSBgesv");
@@ -699,11 +699,11 @@ function cusolverDnSXgesv$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSXg
   return function cusolverDnSXgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
     if (arguments.length !== 14) rt.arity("cusolverDnSXgesv", "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnSXgesv", "handle", "pointer", handle);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSXgesv", "n", "i32", n);
-    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnSXgesv", "nrhs", "i32", nrhs);
-    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnSXgesv", "ldda", "i32", ldda);
-    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnSXgesv", "lddb", "i32", lddb);
-    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnSXgesv", "lddx", "i32", lddx);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSXgesv", "n", "i32", n);
+    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnSXgesv", "nrhs", "i32", nrhs);
+    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnSXgesv", "ldda", "i32", ldda);
+    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnSXgesv", "lddb", "i32", lddb);
+    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnSXgesv", "lddx", "i32", lddx);
     if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad("cusolverDnSXgesv", "lwork_bytes", "u64", lwork_bytes);
     const r = raw.cusolverDnSXgesv(handle, n, nrhs, rt.ptr(dA, "cusolverDnSXgesv", "dA"), ldda, rt.ptr(dipiv, "cusolverDnSXgesv", "dipiv"), rt.ptr(dB, "cusolverDnSXgesv", "dB"), lddb, rt.ptr(dX, "cusolverDnSXgesv", "dX"), lddx, rt.ptr(dWorkspace, "cusolverDnSXgesv", "dWorkspace"), lwork_bytes, rt.ptr(iter, "cusolverDnSXgesv", "iter"), rt.ptr(d_info, "cusolverDnSXgesv", "d_info"));
     if (rt.guards) rt.check("cusolverDnSXgesv");
@@ -716,11 +716,11 @@ function cusolverDnZZgesv_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnZZgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
     if (arguments.length !== 12) rt.arity("cusolverDnZZgesv_bufferSize", "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnZZgesv_bufferSize", "handle", "pointer", handle);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZZgesv_bufferSize", "n", "i32", n);
-    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnZZgesv_bufferSize", "nrhs", "i32", nrhs);
-    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnZZgesv_bufferSize", "ldda", "i32", ldda);
-    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnZZgesv_bufferSize", "lddb", "i32", lddb);
-    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnZZgesv_bufferSize", "lddx", "i32", lddx);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZZgesv_bufferSize", "n", "i32", n);
+    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnZZgesv_bufferSize", "nrhs", "i32", nrhs);
+    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnZZgesv_bufferSize", "ldda", "i32", ldda);
+    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnZZgesv_bufferSize", "lddb", "i32", lddb);
+    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnZZgesv_bufferSize", "lddx", "i32", lddx);
     const r = raw.cusolverDnZZgesv_bufferSize(handle, n, nrhs, rt.ptr(rt.expect(dA, double2, "cusolverDnZZgesv_bufferSize", "dA"), "cusolverDnZZgesv_bufferSize", "dA"), ldda, rt.ptr(dipiv, "cusolverDnZZgesv_bufferSize", "dipiv"), rt.ptr(rt.expect(dB, double2, "cusolverDnZZgesv_bufferSize", "dB"), "cusolverDnZZgesv_bufferSize", "dB"), lddb, rt.ptr(rt.expect(dX, double2, "cusolverDnZZgesv_bufferSize", "dX"), "cusolverDnZZgesv_bufferSize", "dX"), lddx, rt.ptr(dWorkspace, "cusolverDnZZgesv_bufferSize", "dWorkspace"), rt.ptr(lwork_bytes, "cusolverDnZZgesv_bufferSize", "lwork_bytes"));
     if (rt.guards) rt.check("cusolverDnZZgesv_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnZZgesv_bufferSize", handle);
@@ -732,11 +732,11 @@ function cusolverDnZCgesv_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnZCgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
     if (arguments.length !== 12) rt.arity("cusolverDnZCgesv_bufferSize", "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnZCgesv_bufferSize", "handle", "pointer", handle);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZCgesv_bufferSize", "n", "i32", n);
-    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnZCgesv_bufferSize", "nrhs", "i32", nrhs);
-    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnZCgesv_bufferSize", "ldda", "i32", ldda);
-    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnZCgesv_bufferSize", "lddb", "i32", lddb);
-    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnZCgesv_bufferSize", "lddx", "i32", lddx);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZCgesv_bufferSize", "n", "i32", n);
+    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnZCgesv_bufferSize", "nrhs", "i32", nrhs);
+    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnZCgesv_bufferSize", "ldda", "i32", ldda);
+    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnZCgesv_bufferSize", "lddb", "i32", lddb);
+    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnZCgesv_bufferSize", "lddx", "i32", lddx);
     const r = raw.cusolverDnZCgesv_bufferSize(handle, n, nrhs, rt.ptr(rt.expect(dA, double2, "cusolverDnZCgesv_bufferSize", "dA"), "cusolverDnZCgesv_bufferSize", "dA"), ldda, rt.ptr(dipiv, "cusolverDnZCgesv_bufferSize", "dipiv"), rt.ptr(rt.expect(dB, double2, "cusolverDnZCgesv_bufferSize", "dB"), "cusolverDnZCgesv_bufferSize", "dB"), lddb, rt.ptr(rt.expect(dX, double2, "cusolverDnZCgesv_bufferSize", "dX"), "cusolverDnZCgesv_bufferSize", "dX"), lddx, rt.ptr(dWorkspace, "cusolverDnZCgesv_bufferSize", "dWorkspace"), rt.ptr(lwork_bytes, "cusolverDnZCgesv_bufferSize", "lwork_bytes"));
     if (rt.guards) rt.check("cusolverDnZCgesv_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnZCgesv_bufferSize", handle);
@@ -748,11 +748,11 @@ function cusolverDnZKgesv_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnZKgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
     if (arguments.length !== 12) rt.arity("cusolverDnZKgesv_bufferSize", "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnZKgesv_bufferSize", "handle", "pointer", handle);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZKgesv_bufferSize", "n", "i32", n);
-    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnZKgesv_bufferSize", "nrhs", "i32", nrhs);
-    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnZKgesv_bufferSize", "ldda", "i32", ldda);
-    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnZKgesv_bufferSize", "lddb", "i32", lddb);
-    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnZKgesv_bufferSize", "lddx", "i32", lddx);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZKgesv_bufferSize", "n", "i32", n);
+    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnZKgesv_bufferSize", "nrhs", "i32", nrhs);
+    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnZKgesv_bufferSize", "ldda", "i32", ldda);
+    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnZKgesv_bufferSize", "lddb", "i32", lddb);
+    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnZKgesv_bufferSize", "lddx", "i32", lddx);
     const r = raw.cusolverDnZKgesv_bufferSize(handle, n, nrhs, rt.ptr(rt.expect(dA, double2, "cusolverDnZKgesv_bufferSize", "dA"), "cusolverDnZKgesv_bufferSize", "dA"), ldda, rt.ptr(dipiv, "cusolverDnZKgesv_bufferSize", "dipiv"), rt.ptr(rt.expect(dB, double2, "cusolverDnZKgesv_bufferSize", "dB"), "cusolverDnZKgesv_bufferSize", "dB"), lddb, rt.ptr(rt.expect(dX, double2, "cusolverDnZKgesv_bufferSize", "dX"), "cusolverDnZKgesv_bufferSize", "dX"), lddx, rt.ptr(dWorkspace, "cusolverDnZKgesv_bufferSize", "dWorkspace"), rt.ptr(lwork_bytes, "cusolverDnZKgesv_bufferSize", "lwork_bytes"));
     if (rt.guards) rt.check("cusolverDnZKgesv_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnZKgesv_bufferSize", handle);
@@ -764,11 +764,11 @@ function cusolverDnZEgesv_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnZEgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
     if (arguments.length !== 12) rt.arity("cusolverDnZEgesv_bufferSize", "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnZEgesv_bufferSize", "handle", "pointer", handle);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZEgesv_bufferSize", "n", "i32", n);
-    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnZEgesv_bufferSize", "nrhs", "i32", nrhs);
-    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnZEgesv_bufferSize", "ldda", "i32", ldda);
-    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnZEgesv_bufferSize", "lddb", "i32", lddb);
-    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnZEgesv_bufferSize", "lddx", "i32", lddx);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZEgesv_bufferSize", "n", "i32", n);
+    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnZEgesv_bufferSize", "nrhs", "i32", nrhs);
+    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnZEgesv_bufferSize", "ldda", "i32", ldda);
+    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnZEgesv_bufferSize", "lddb", "i32", lddb);
+    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnZEgesv_bufferSize", "lddx", "i32", lddx);
     const r = raw.cusolverDnZEgesv_bufferSize(handle, n, nrhs, rt.ptr(rt.expect(dA, double2, "cusolverDnZEgesv_bufferSize", "dA"), "cusolverDnZEgesv_bufferSize", "dA"), ldda, rt.ptr(dipiv, "cusolverDnZEgesv_bufferSize", "dipiv"), rt.ptr(rt.expect(dB, double2, "cusolverDnZEgesv_bufferSize", "dB"), "cusolverDnZEgesv_bufferSize", "dB"), lddb, rt.ptr(rt.expect(dX, double2, "cusolverDnZEgesv_bufferSize", "dX"), "cusolverDnZEgesv_bufferSize", "dX"), lddx, rt.ptr(dWorkspace, "cusolverDnZEgesv_bufferSize", "dWorkspace"), rt.ptr(lwork_bytes, "cusolverDnZEgesv_bufferSize", "lwork_bytes"));
     if (rt.guards) rt.check("cusolverDnZEgesv_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnZEgesv_bufferSize", handle);
@@ -780,11 +780,11 @@ function cusolverDnZYgesv_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnZYgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
     if (arguments.length !== 12) rt.arity("cusolverDnZYgesv_bufferSize", "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnZYgesv_bufferSize", "handle", "pointer", handle);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZYgesv_bufferSize", "n", "i32", n);
-    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnZYgesv_bufferSize", "nrhs", "i32", nrhs);
-    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnZYgesv_bufferSize", "ldda", "i32", ldda);
-    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnZYgesv_bufferSize", "lddb", "i32", lddb);
-    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnZYgesv_bufferSize", "lddx", "i32", lddx);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZYgesv_bufferSize", "n", "i32", n);
+    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnZYgesv_bufferSize", "nrhs", "i32", nrhs);
+    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnZYgesv_bufferSize", "ldda", "i32", ldda);
+    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnZYgesv_bufferSize", "lddb", "i32", lddb);
+    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnZYgesv_bufferSize", "lddx", "i32", lddx);
     const r = raw.cusolverDnZYgesv_bufferSize(handle, n, nrhs, rt.ptr(rt.expect(dA, double2, "cusolverDnZYgesv_bufferSize", "dA"), "cusolverDnZYgesv_bufferSize", "dA"), ldda, rt.ptr(dipiv, "cusolverDnZYgesv_bufferSize", "dipiv"), rt.ptr(rt.expect(dB, double2, "cusolverDnZYgesv_bufferSize", "dB"), "cusolverDnZYgesv_bufferSize", "dB"), lddb, rt.ptr(rt.expect(dX, double2, "cusolverDnZYgesv_bufferSize", "dX"), "cusolverDnZYgesv_bufferSize", "dX"), lddx, rt.ptr(dWorkspace, "cusolverDnZYgesv_bufferSize", "dWorkspace"), rt.ptr(lwork_bytes, "cusolverDnZYgesv_bufferSize", "lwork_bytes"));
     if (rt.guards) rt.check("cusolverDnZYgesv_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnZYgesv_bufferSize", handle);
@@ -796,11 +796,11 @@ function cusolverDnCCgesv_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnCCgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
     if (arguments.length !== 12) rt.arity("cusolverDnCCgesv_bufferSize", "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnCCgesv_bufferSize", "handle", "pointer", handle);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCCgesv_bufferSize", "n", "i32", n);
-    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnCCgesv_bufferSize", "nrhs", "i32", nrhs);
-    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnCCgesv_bufferSize", "ldda", "i32", ldda);
-    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnCCgesv_bufferSize", "lddb", "i32", lddb);
-    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnCCgesv_bufferSize", "lddx", "i32", lddx);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCCgesv_bufferSize", "n", "i32", n);
+    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnCCgesv_bufferSize", "nrhs", "i32", nrhs);
+    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnCCgesv_bufferSize", "ldda", "i32", ldda);
+    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnCCgesv_bufferSize", "lddb", "i32", lddb);
+    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnCCgesv_bufferSize", "lddx", "i32", lddx);
     const r = raw.cusolverDnCCgesv_bufferSize(handle, n, nrhs, rt.ptr(rt.expect(dA, float2, "cusolverDnCCgesv_bufferSize", "dA"), "cusolverDnCCgesv_bufferSize", "dA"), ldda, rt.ptr(dipiv, "cusolverDnCCgesv_bufferSize", "dipiv"), rt.ptr(rt.expect(dB, float2, "cusolverDnCCgesv_bufferSize", "dB"), "cusolverDnCCgesv_bufferSize", "dB"), lddb, rt.ptr(rt.expect(dX, float2, "cusolverDnCCgesv_bufferSize", "dX"), "cusolverDnCCgesv_bufferSize", "dX"), lddx, rt.ptr(dWorkspace, "cusolverDnCCgesv_bufferSize", "dWorkspace"), rt.ptr(lwork_bytes, "cusolverDnCCgesv_bufferSize", "lwork_bytes"));
     if (rt.guards) rt.check("cusolverDnCCgesv_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnCCgesv_bufferSize", handle);
@@ -812,11 +812,11 @@ function cusolverDnCKgesv_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnCKgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
     if (arguments.length !== 12) rt.arity("cusolverDnCKgesv_bufferSize", "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnCKgesv_bufferSize", "handle", "pointer", handle);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCKgesv_bufferSize", "n", "i32", n);
-    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnCKgesv_bufferSize", "nrhs", "i32", nrhs);
-    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnCKgesv_bufferSize", "ldda", "i32", ldda);
-    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnCKgesv_bufferSize", "lddb", "i32", lddb);
-    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnCKgesv_bufferSize", "lddx", "i32", lddx);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCKgesv_bufferSize", "n", "i32", n);
+    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnCKgesv_bufferSize", "nrhs", "i32", nrhs);
+    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnCKgesv_bufferSize", "ldda", "i32", ldda);
+    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnCKgesv_bufferSize", "lddb", "i32", lddb);
+    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnCKgesv_bufferSize", "lddx", "i32", lddx);
     const r = raw.cusolverDnCKgesv_bufferSize(handle, n, nrhs, rt.ptr(rt.expect(dA, float2, "cusolverDnCKgesv_bufferSize", "dA"), "cusolverDnCKgesv_bufferSize", "dA"), ldda, rt.ptr(dipiv, "cusolverDnCKgesv_bufferSize", "dipiv"), rt.ptr(rt.expect(dB, float2, "cusolverDnCKgesv_bufferSize", "dB"), "cusolverDnCKgesv_bufferSize", "dB"), lddb, rt.ptr(rt.expect(dX, float2, "cusolverDnCKgesv_bufferSize", "dX"), "cusolverDnCKgesv_bufferSize", "dX"), lddx, rt.ptr(dWorkspace, "cusolverDnCKgesv_bufferSize", "dWorkspace"), rt.ptr(lwork_bytes, "cusolverDnCKgesv_bufferSize", "lwork_bytes"));
     if (rt.guards) rt.check("cusolverDnCKgesv_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnCKgesv_bufferSize", handle);
@@ -828,11 +828,11 @@ function cusolverDnCEgesv_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnCEgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
     if (arguments.length !== 12) rt.arity("cusolverDnCEgesv_bufferSize", "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnCEgesv_bufferSize", "handle", "pointer", handle);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCEgesv_bufferSize", "n", "i32", n);
-    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnCEgesv_bufferSize", "nrhs", "i32", nrhs);
-    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnCEgesv_bufferSize", "ldda", "i32", ldda);
-    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnCEgesv_bufferSize", "lddb", "i32", lddb);
-    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnCEgesv_bufferSize", "lddx", "i32", lddx);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCEgesv_bufferSize", "n", "i32", n);
+    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnCEgesv_bufferSize", "nrhs", "i32", nrhs);
+    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnCEgesv_bufferSize", "ldda", "i32", ldda);
+    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnCEgesv_bufferSize", "lddb", "i32", lddb);
+    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnCEgesv_bufferSize", "lddx", "i32", lddx);
     const r = raw.cusolverDnCEgesv_bufferSize(handle, n, nrhs, rt.ptr(rt.expect(dA, float2, "cusolverDnCEgesv_bufferSize", "dA"), "cusolverDnCEgesv_bufferSize", "dA"), ldda, rt.ptr(dipiv, "cusolverDnCEgesv_bufferSize", "dipiv"), rt.ptr(rt.expect(dB, float2, "cusolverDnCEgesv_bufferSize", "dB"), "cusolverDnCEgesv_bufferSize", "dB"), lddb, rt.ptr(rt.expect(dX, float2, "cusolverDnCEgesv_bufferSize", "dX"), "cusolverDnCEgesv_bufferSize", "dX"), lddx, rt.ptr(dWorkspace, "cusolverDnCEgesv_bufferSize", "dWorkspace"), rt.ptr(lwork_bytes, "cusolverDnCEgesv_bufferSize", "lwork_bytes"));
     if (rt.guards) rt.check("cusolverDnCEgesv_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnCEgesv_bufferSize", handle);
@@ -844,11 +844,11 @@ function cusolverDnCYgesv_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnCYgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
     if (arguments.length !== 12) rt.arity("cusolverDnCYgesv_bufferSize", "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnCYgesv_bufferSize", "handle", "pointer", handle);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCYgesv_bufferSize", "n", "i32", n);
-    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnCYgesv_bufferSize", "nrhs", "i32", nrhs);
-    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnCYgesv_bufferSize", "ldda", "i32", ldda);
-    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnCYgesv_bufferSize", "lddb", "i32", lddb);
-    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnCYgesv_bufferSize", "lddx", "i32", lddx);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCYgesv_bufferSize", "n", "i32", n);
+    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnCYgesv_bufferSize", "nrhs", "i32", nrhs);
+    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnCYgesv_bufferSize", "ldda", "i32", ldda);
+    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnCYgesv_bufferSize", "lddb", "i32", lddb);
+    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnCYgesv_bufferSize", "lddx", "i32", lddx);
     const r = raw.cusolverDnCYgesv_bufferSize(handle, n, nrhs, rt.ptr(rt.expect(dA, float2, "cusolverDnCYgesv_bufferSize", "dA"), "cusolverDnCYgesv_bufferSize", "dA"), ldda, rt.ptr(dipiv, "cusolverDnCYgesv_bufferSize", "dipiv"), rt.ptr(rt.expect(dB, float2, "cusolverDnCYgesv_bufferSize", "dB"), "cusolverDnCYgesv_bufferSize", "dB"), lddb, rt.ptr(rt.expect(dX, float2, "cusolverDnCYgesv_bufferSize", "dX"), "cusolverDnCYgesv_bufferSize", "dX"), lddx, rt.ptr(dWorkspace, "cusolverDnCYgesv_bufferSize", "dWorkspace"), rt.ptr(lwork_bytes, "cusolverDnCYgesv_bufferSize", "lwork_bytes"));
     if (rt.guards) rt.check("cusolverDnCYgesv_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnCYgesv_bufferSize", handle);
@@ -860,11 +860,11 @@ function cusolverDnDDgesv_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnDDgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
     if (arguments.length !== 12) rt.arity("cusolverDnDDgesv_bufferSize", "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnDDgesv_bufferSize", "handle", "pointer", handle);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDDgesv_bufferSize", "n", "i32", n);
-    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnDDgesv_bufferSize", "nrhs", "i32", nrhs);
-    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnDDgesv_bufferSize", "ldda", "i32", ldda);
-    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnDDgesv_bufferSize", "lddb", "i32", lddb);
-    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnDDgesv_bufferSize", "lddx", "i32", lddx);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDDgesv_bufferSize", "n", "i32", n);
+    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnDDgesv_bufferSize", "nrhs", "i32", nrhs);
+    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnDDgesv_bufferSize", "ldda", "i32", ldda);
+    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnDDgesv_bufferSize", "lddb", "i32", lddb);
+    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnDDgesv_bufferSize", "lddx", "i32", lddx);
     const r = raw.cusolverDnDDgesv_bufferSize(handle, n, nrhs, rt.ptr(dA, "cusolverDnDDgesv_bufferSize", "dA"), ldda, rt.ptr(dipiv, "cusolverDnDDgesv_bufferSize", "dipiv"), rt.ptr(dB, "cusolverDnDDgesv_bufferSize", "dB"), lddb, rt.ptr(dX, "cusolverDnDDgesv_bufferSize", "dX"), lddx, rt.ptr(dWorkspace, "cusolverDnDDgesv_bufferSize", "dWorkspace"), rt.ptr(lwork_bytes, "cusolverDnDDgesv_bufferSize", "lwork_bytes"));
     if (rt.guards) rt.check("cusolverDnDDgesv_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnDDgesv_bufferSize", handle);
@@ -876,11 +876,11 @@ function cusolverDnDSgesv_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnDSgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
     if (arguments.length !== 12) rt.arity("cusolverDnDSgesv_bufferSize", "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnDSgesv_bufferSize", "handle", "pointer", handle);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDSgesv_bufferSize", "n", "i32", n);
-    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnDSgesv_bufferSize", "nrhs", "i32", nrhs);
-    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnDSgesv_bufferSize", "ldda", "i32", ldda);
-    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnDSgesv_bufferSize", "lddb", "i32", lddb);
-    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnDSgesv_bufferSize", "lddx", "i32", lddx);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDSgesv_bufferSize", "n", "i32", n);
+    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnDSgesv_bufferSize", "nrhs", "i32", nrhs);
+    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnDSgesv_bufferSize", "ldda", "i32", ldda);
+    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnDSgesv_bufferSize", "lddb", "i32", lddb);
+    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnDSgesv_bufferSize", "lddx", "i32", lddx);
     const r = raw.cusolverDnDSgesv_bufferSize(handle, n, nrhs, rt.ptr(dA, "cusolverDnDSgesv_bufferSize", "dA"), ldda, rt.ptr(dipiv, "cusolverDnDSgesv_bufferSize", "dipiv"), rt.ptr(dB, "cusolverDnDSgesv_bufferSize", "dB"), lddb, rt.ptr(dX, "cusolverDnDSgesv_bufferSize", "dX"), lddx, rt.ptr(dWorkspace, "cusolverDnDSgesv_bufferSize", "dWorkspace"), rt.ptr(lwork_bytes, "cusolverDnDSgesv_bufferSize", "lwork_bytes"));
     if (rt.guards) rt.check("cusolverDnDSgesv_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnDSgesv_bufferSize", handle);
@@ -892,11 +892,11 @@ function cusolverDnDHgesv_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnDHgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
     if (arguments.length !== 12) rt.arity("cusolverDnDHgesv_bufferSize", "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnDHgesv_bufferSize", "handle", "pointer", handle);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDHgesv_bufferSize", "n", "i32", n);
-    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnDHgesv_bufferSize", "nrhs", "i32", nrhs);
-    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnDHgesv_bufferSize", "ldda", "i32", ldda);
-    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnDHgesv_bufferSize", "lddb", "i32", lddb);
-    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnDHgesv_bufferSize", "lddx", "i32", lddx);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDHgesv_bufferSize", "n", "i32", n);
+    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnDHgesv_bufferSize", "nrhs", "i32", nrhs);
+    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnDHgesv_bufferSize", "ldda", "i32", ldda);
+    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnDHgesv_bufferSize", "lddb", "i32", lddb);
+    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnDHgesv_bufferSize", "lddx", "i32", lddx);
     const r = raw.cusolverDnDHgesv_bufferSize(handle, n, nrhs, rt.ptr(dA, "cusolverDnDHgesv_bufferSize", "dA"), ldda, rt.ptr(dipiv, "cusolverDnDHgesv_bufferSize", "dipiv"), rt.ptr(dB, "cusolverDnDHgesv_bufferSize", "dB"), lddb, rt.ptr(dX, "cusolverDnDHgesv_bufferSize", "dX"), lddx, rt.ptr(dWorkspace, "cusolverDnDHgesv_bufferSize", "dWorkspace"), rt.ptr(lwork_bytes, "cusolverDnDHgesv_bufferSize", "lwork_bytes"));
     if (rt.guards) rt.check("cusolverDnDHgesv_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnDHgesv_bufferSize", handle);
@@ -908,11 +908,11 @@ function cusolverDnDBgesv_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnDBgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
     if (arguments.length !== 12) rt.arity("cusolverDnDBgesv_bufferSize", "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnDBgesv_bufferSize", "handle", "pointer", handle);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDBgesv_bufferSize", "n", "i32", n);
-    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnDBgesv_bufferSize", "nrhs", "i32", nrhs);
-    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnDBgesv_bufferSize", "ldda", "i32", ldda);
-    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnDBgesv_bufferSize", "lddb", "i32", lddb);
-    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnDBgesv_bufferSize", "lddx", "i32", lddx);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDBgesv_bufferSize", "n", "i32", n);
+    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnDBgesv_bufferSize", "nrhs", "i32", nrhs);
+    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnDBgesv_bufferSize", "ldda", "i32", ldda);
+    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnDBgesv_bufferSize", "lddb", "i32", lddb);
+    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnDBgesv_bufferSize", "lddx", "i32", lddx);
     const r = raw.cusolverDnDBgesv_bufferSize(handle, n, nrhs, rt.ptr(dA, "cusolverDnDBgesv_bufferSize", "dA"), ldda, rt.ptr(dipiv, "cusolverDnDBgesv_bufferSize", "dipiv"), rt.ptr(dB, "cusolverDnDBgesv_bufferSize", "dB"), lddb, rt.ptr(dX, "cusolverDnDBgesv_bufferSize", "dX"), lddx, rt.ptr(dWorkspace, "cusolverDnDBgesv_bufferSize", "dWorkspace"), rt.ptr(lwork_bytes, "cusolverDnDBgesv_bufferSize", "lwork_bytes"));
     if (rt.guards) rt.check("cusolverDnDBgesv_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnDBgesv_bufferSize", handle);
@@ -924,11 +924,11 @@ function cusolverDnDXgesv_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnDXgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
     if (arguments.length !== 12) rt.arity("cusolverDnDXgesv_bufferSize", "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnDXgesv_bufferSize", "handle", "pointer", handle);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDXgesv_bufferSize", "n", "i32", n);
-    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnDXgesv_bufferSize", "nrhs", "i32", nrhs);
-    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnDXgesv_bufferSize", "ldda", "i32", ldda);
-    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnDXgesv_bufferSize", "lddb", "i32", lddb);
-    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnDXgesv_bufferSize", "lddx", "i32", lddx);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDXgesv_bufferSize", "n", "i32", n);
+    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnDXgesv_bufferSize", "nrhs", "i32", nrhs);
+    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnDXgesv_bufferSize", "ldda", "i32", ldda);
+    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnDXgesv_bufferSize", "lddb", "i32", lddb);
+    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnDXgesv_bufferSize", "lddx", "i32", lddx);
     const r = raw.cusolverDnDXgesv_bufferSize(handle, n, nrhs, rt.ptr(dA, "cusolverDnDXgesv_bufferSize", "dA"), ldda, rt.ptr(dipiv, "cusolverDnDXgesv_bufferSize", "dipiv"), rt.ptr(dB, "cusolverDnDXgesv_bufferSize", "dB"), lddb, rt.ptr(dX, "cusolverDnDXgesv_bufferSize", "dX"), lddx, rt.ptr(dWorkspace, "cusolverDnDXgesv_bufferSize", "dWorkspace"), rt.ptr(lwork_bytes, "cusolverDnDXgesv_bufferSize", "lwork_bytes"));
     if (rt.guards) rt.check("cusolverDnDXgesv_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnDXgesv_bufferSize", handle);
@@ -940,11 +940,11 @@ function cusolverDnSSgesv_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnSSgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
     if (arguments.length !== 12) rt.arity("cusolverDnSSgesv_bufferSize", "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnSSgesv_bufferSize", "handle", "pointer", handle);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSSgesv_bufferSize", "n", "i32", n);
-    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnSSgesv_bufferSize", "nrhs", "i32", nrhs);
-    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnSSgesv_bufferSize", "ldda", "i32", ldda);
-    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnSSgesv_bufferSize", "lddb", "i32", lddb);
-    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnSSgesv_bufferSize", "lddx", "i32", lddx);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSSgesv_bufferSize", "n", "i32", n);
+    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnSSgesv_bufferSize", "nrhs", "i32", nrhs);
+    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnSSgesv_bufferSize", "ldda", "i32", ldda);
+    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnSSgesv_bufferSize", "lddb", "i32", lddb);
+    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnSSgesv_bufferSize", "lddx", "i32", lddx);
     const r = raw.cusolverDnSSgesv_bufferSize(handle, n, nrhs, rt.ptr(dA, "cusolverDnSSgesv_bufferSize", "dA"), ldda, rt.ptr(dipiv, "cusolverDnSSgesv_bufferSize", "dipiv"), rt.ptr(dB, "cusolverDnSSgesv_bufferSize", "dB"), lddb, rt.ptr(dX, "cusolverDnSSgesv_bufferSize", "dX"), lddx, rt.ptr(dWorkspace, "cusolverDnSSgesv_bufferSize", "dWorkspace"), rt.ptr(lwork_bytes, "cusolverDnSSgesv_bufferSize", "lwork_bytes"));
     if (rt.guards) rt.check("cusolverDnSSgesv_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnSSgesv_bufferSize", handle);
@@ -956,11 +956,11 @@ function cusolverDnSHgesv_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnSHgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
     if (arguments.length !== 12) rt.arity("cusolverDnSHgesv_bufferSize", "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnSHgesv_bufferSize", "handle", "pointer", handle);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSHgesv_bufferSize", "n", "i32", n);
-    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnSHgesv_bufferSize", "nrhs", "i32", nrhs);
-    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnSHgesv_bufferSize", "ldda", "i32", ldda);
-    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnSHgesv_bufferSize", "lddb", "i32", lddb);
-    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnSHgesv_bufferSize", "lddx", "i32", lddx);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSHgesv_bufferSize", "n", "i32", n);
+    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnSHgesv_bufferSize", "nrhs", "i32", nrhs);
+    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnSHgesv_bufferSize", "ldda", "i32", ldda);
+    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnSHgesv_bufferSize", "lddb", "i32", lddb);
+    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnSHgesv_bufferSize", "lddx", "i32", lddx);
     const r = raw.cusolverDnSHgesv_bufferSize(handle, n, nrhs, rt.ptr(dA, "cusolverDnSHgesv_bufferSize", "dA"), ldda, rt.ptr(dipiv, "cusolverDnSHgesv_bufferSize", "dipiv"), rt.ptr(dB, "cusolverDnSHgesv_bufferSize", "dB"), lddb, rt.ptr(dX, "cusolverDnSHgesv_bufferSize", "dX"), lddx, rt.ptr(dWorkspace, "cusolverDnSHgesv_bufferSize", "dWorkspace"), rt.ptr(lwork_bytes, "cusolverDnSHgesv_bufferSize", "lwork_bytes"));
     if (rt.guards) rt.check("cusolverDnSHgesv_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnSHgesv_bufferSize", handle);
@@ -972,11 +972,11 @@ function cusolverDnSBgesv_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnSBgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
     if (arguments.length !== 12) rt.arity("cusolverDnSBgesv_bufferSize", "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnSBgesv_bufferSize", "handle", "pointer", handle);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSBgesv_bufferSize", "n", "i32", n);
-    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnSBgesv_bufferSize", "nrhs", "i32", nrhs);
-    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnSBgesv_bufferSize", "ldda", "i32", ldda);
-    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnSBgesv_bufferSize", "lddb", "i32", lddb);
-    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnSBgesv_bufferSize", "lddx", "i32", lddx);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSBgesv_bufferSize", "n", "i32", n);
+    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnSBgesv_bufferSize", "nrhs", "i32", nrhs);
+    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnSBgesv_bufferSize", "ldda", "i32", ldda);
+    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnSBgesv_bufferSize", "lddb", "i32", lddb);
+    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnSBgesv_bufferSize", "lddx", "i32", lddx);
     const r = raw.cusolverDnSBgesv_bufferSize(handle, n, nrhs, rt.ptr(dA, "cusolverDnSBgesv_bufferSize", "dA"), ldda, rt.ptr(dipiv, "cusolverDnSBgesv_bufferSize", "dipiv"), rt.ptr(dB, "cusolverDnSBgesv_bufferSize", "dB"), lddb, rt.ptr(dX, "cusolverDnSBgesv_bufferSize", "dX"), lddx, rt.ptr(dWorkspace, "cusolverDnSBgesv_bufferSize", "dWorkspace"), rt.ptr(lwork_bytes, "cusolverDnSBgesv_bufferSize", "lwork_bytes"));
     if (rt.guards) rt.check("cusolverDnSBgesv_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnSBgesv_bufferSize", handle);
@@ -988,11 +988,11 @@ function cusolverDnSXgesv_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnSXgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
     if (arguments.length !== 12) rt.arity("cusolverDnSXgesv_bufferSize", "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnSXgesv_bufferSize", "handle", "pointer", handle);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSXgesv_bufferSize", "n", "i32", n);
-    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnSXgesv_bufferSize", "nrhs", "i32", nrhs);
-    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnSXgesv_bufferSize", "ldda", "i32", ldda);
-    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnSXgesv_bufferSize", "lddb", "i32", lddb);
-    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnSXgesv_bufferSize", "lddx", "i32", lddx);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSXgesv_bufferSize", "n", "i32", n);
+    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnSXgesv_bufferSize", "nrhs", "i32", nrhs);
+    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnSXgesv_bufferSize", "ldda", "i32", ldda);
+    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnSXgesv_bufferSize", "lddb", "i32", lddb);
+    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnSXgesv_bufferSize", "lddx", "i32", lddx);
     const r = raw.cusolverDnSXgesv_bufferSize(handle, n, nrhs, rt.ptr(dA, "cusolverDnSXgesv_bufferSize", "dA"), ldda, rt.ptr(dipiv, "cusolverDnSXgesv_bufferSize", "dipiv"), rt.ptr(dB, "cusolverDnSXgesv_bufferSize", "dB"), lddb, rt.ptr(dX, "cusolverDnSXgesv_bufferSize", "dX"), lddx, rt.ptr(dWorkspace, "cusolverDnSXgesv_bufferSize", "dWorkspace"), rt.ptr(lwork_bytes, "cusolverDnSXgesv_bufferSize", "lwork_bytes"));
     if (rt.guards) rt.check("cusolverDnSXgesv_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnSXgesv_bufferSize", handle);
@@ -1004,12 +1004,12 @@ function cusolverDnZZgels$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZZg
   return function cusolverDnZZgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
     if (arguments.length !== 14) rt.arity("cusolverDnZZgels", "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnZZgels", "handle", "pointer", handle);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnZZgels", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZZgels", "n", "i32", n);
-    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnZZgels", "nrhs", "i32", nrhs);
-    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnZZgels", "ldda", "i32", ldda);
-    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnZZgels", "lddb", "i32", lddb);
-    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnZZgels", "lddx", "i32", lddx);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnZZgels", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZZgels", "n", "i32", n);
+    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnZZgels", "nrhs", "i32", nrhs);
+    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnZZgels", "ldda", "i32", ldda);
+    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnZZgels", "lddb", "i32", lddb);
+    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnZZgels", "lddx", "i32", lddx);
     if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad("cusolverDnZZgels", "lwork_bytes", "u64", lwork_bytes);
     const r = raw.cusolverDnZZgels(handle, m, n, nrhs, rt.ptr(rt.expect(dA, double2, "cusolverDnZZgels", "dA"), "cusolverDnZZgels", "dA"), ldda, rt.ptr(rt.expect(dB, double2, "cusolverDnZZgels", "dB"), "cusolverDnZZgels", "dB"), lddb, rt.ptr(rt.expect(dX, double2, "cusolverDnZZgels", "dX"), "cusolverDnZZgels", "dX"), lddx, rt.ptr(dWorkspace, "cusolverDnZZgels", "dWorkspace"), lwork_bytes, rt.ptr(iter, "cusolverDnZZgels", "iter"), rt.ptr(d_info, "cusolverDnZZgels", "d_info"));
     if (rt.guards) rt.check("cusolverDnZZgels");
@@ -1022,12 +1022,12 @@ function cusolverDnZCgels$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZCg
   return function cusolverDnZCgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
     if (arguments.length !== 14) rt.arity("cusolverDnZCgels", "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnZCgels", "handle", "pointer", handle);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnZCgels", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZCgels", "n", "i32", n);
-    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnZCgels", "nrhs", "i32", nrhs);
-    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnZCgels", "ldda", "i32", ldda);
-    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnZCgels", "lddb", "i32", lddb);
-    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnZCgels", "lddx", "i32", lddx);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnZCgels", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZCgels", "n", "i32", n);
+    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnZCgels", "nrhs", "i32", nrhs);
+    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnZCgels", "ldda", "i32", ldda);
+    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnZCgels", "lddb", "i32", lddb);
+    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnZCgels", "lddx", "i32", lddx);
     if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad("cusolverDnZCgels", "lwork_bytes", "u64", lwork_bytes);
     const r = raw.cusolverDnZCgels(handle, m, n, nrhs, rt.ptr(rt.expect(dA, double2, "cusolverDnZCgels", "dA"), "cusolverDnZCgels", "dA"), ldda, rt.ptr(rt.expect(dB, double2, "cusolverDnZCgels", "dB"), "cusolverDnZCgels", "dB"), lddb, rt.ptr(rt.expect(dX, double2, "cusolverDnZCgels", "dX"), "cusolverDnZCgels", "dX"), lddx, rt.ptr(dWorkspace, "cusolverDnZCgels", "dWorkspace"), lwork_bytes, rt.ptr(iter, "cusolverDnZCgels", "iter"), rt.ptr(d_info, "cusolverDnZCgels", "d_info"));
     if (rt.guards) rt.check("cusolverDnZCgels");
@@ -1040,12 +1040,12 @@ function cusolverDnZKgels$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZKg
   return function cusolverDnZKgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
     if (arguments.length !== 14) rt.arity("cusolverDnZKgels", "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnZKgels", "handle", "pointer", handle);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnZKgels", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZKgels", "n", "i32", n);
-    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnZKgels", "nrhs", "i32", nrhs);
-    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnZKgels", "ldda", "i32", ldda);
-    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnZKgels", "lddb", "i32", lddb);
-    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnZKgels", "lddx", "i32", lddx);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnZKgels", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZKgels", "n", "i32", n);
+    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnZKgels", "nrhs", "i32", nrhs);
+    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnZKgels", "ldda", "i32", ldda);
+    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnZKgels", "lddb", "i32", lddb);
+    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnZKgels", "lddx", "i32", lddx);
     if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad("cusolverDnZKgels", "lwork_bytes", "u64", lwork_bytes);
     const r = raw.cusolverDnZKgels(handle, m, n, nrhs, rt.ptr(rt.expect(dA, double2, "cusolverDnZKgels", "dA"), "cusolverDnZKgels", "dA"), ldda, rt.ptr(rt.expect(dB, double2, "cusolverDnZKgels", "dB"), "cusolverDnZKgels", "dB"), lddb, rt.ptr(rt.expect(dX, double2, "cusolverDnZKgels", "dX"), "cusolverDnZKgels", "dX"), lddx, rt.ptr(dWorkspace, "cusolverDnZKgels", "dWorkspace"), lwork_bytes, rt.ptr(iter, "cusolverDnZKgels", "iter"), rt.ptr(d_info, "cusolverDnZKgels", "d_info"));
     if (rt.guards) rt.check("cusolverDnZKgels");
@@ -1058,12 +1058,12 @@ function cusolverDnZEgels$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZEg
   return function cusolverDnZEgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
     if (arguments.length !== 14) rt.arity("cusolverDnZEgels", "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnZEgels", "handle", "pointer", handle);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnZEgels", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZEgels", "n", "i32", n);
-    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnZEgels", "nrhs", "i32", nrhs);
-    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnZEgels", "ldda", "i32", ldda);
-    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnZEgels", "lddb", "i32", lddb);
-    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnZEgels", "lddx", "i32", lddx);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnZEgels", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZEgels", "n", "i32", n);
+    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnZEgels", "nrhs", "i32", nrhs);
+    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnZEgels", "ldda", "i32", ldda);
+    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnZEgels", "lddb", "i32", lddb);
+    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnZEgels", "lddx", "i32", lddx);
     if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad("cusolverDnZEgels", "lwork_bytes", "u64", lwork_bytes);
     const r = raw.cusolverDnZEgels(handle, m, n, nrhs, rt.ptr(rt.expect(dA, double2, "cusolverDnZEgels", "dA"), "cusolverDnZEgels", "dA"), ldda, rt.ptr(rt.expect(dB, double2, "cusolverDnZEgels", "dB"), "cusolverDnZEgels", "dB"), lddb, rt.ptr(rt.expect(dX, double2, "cusolverDnZEgels", "dX"), "cusolverDnZEgels", "dX"), lddx, rt.ptr(dWorkspace, "cusolverDnZEgels", "dWorkspace"), lwork_bytes, rt.ptr(iter, "cusolverDnZEgels", "iter"), rt.ptr(d_info, "cusolverDnZEgels", "d_info"));
     if (rt.guards) rt.check("cusolverDnZEgels");
@@ -1076,12 +1076,12 @@ function cusolverDnZYgels$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZYg
   return function cusolverDnZYgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
     if (arguments.length !== 14) rt.arity("cusolverDnZYgels", "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnZYgels", "handle", "pointer", handle);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnZYgels", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZYgels", "n", "i32", n);
-    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnZYgels", "nrhs", "i32", nrhs);
-    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnZYgels", "ldda", "i32", ldda);
-    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnZYgels", "lddb", "i32", lddb);
-    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnZYgels", "lddx", "i32", lddx);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnZYgels", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZYgels", "n", "i32", n);
+    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnZYgels", "nrhs", "i32", nrhs);
+    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnZYgels", "ldda", "i32", ldda);
+    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnZYgels", "lddb", "i32", lddb);
+    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnZYgels", "lddx", "i32", lddx);
     if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad("cusolverDnZYgels", "lwork_bytes", "u64", lwork_bytes);
     const r = raw.cusolverDnZYgels(handle, m, n, nrhs, rt.ptr(rt.expect(dA, double2, "cusolverDnZYgels", "dA"), "cusolverDnZYgels", "dA"), ldda, rt.ptr(rt.expect(dB, double2, "cusolverDnZYgels", "dB"), "cusolverDnZYgels", "dB"), lddb, rt.ptr(rt.expect(dX, double2, "cusolverDnZYgels", "dX"), "cusolverDnZYgels", "dX"), lddx, rt.ptr(dWorkspace, "cusolverDnZYgels", "dWorkspace"), lwork_bytes, rt.ptr(iter, "cusolverDnZYgels", "iter"), rt.ptr(d_info, "cusolverDnZYgels", "d_info"));
     if (rt.guards) rt.check("cusolverDnZYgels");
@@ -1094,12 +1094,12 @@ function cusolverDnCCgels$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCCg
   return function cusolverDnCCgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
     if (arguments.length !== 14) rt.arity("cusolverDnCCgels", "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnCCgels", "handle", "pointer", handle);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnCCgels", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCCgels", "n", "i32", n);
-    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnCCgels", "nrhs", "i32", nrhs);
-    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnCCgels", "ldda", "i32", ldda);
-    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnCCgels", "lddb", "i32", lddb);
-    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnCCgels", "lddx", "i32", lddx);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnCCgels", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCCgels", "n", "i32", n);
+    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnCCgels", "nrhs", "i32", nrhs);
+    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnCCgels", "ldda", "i32", ldda);
+    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnCCgels", "lddb", "i32", lddb);
+    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnCCgels", "lddx", "i32", lddx);
     if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad("cusolverDnCCgels", "lwork_bytes", "u64", lwork_bytes);
     const r = raw.cusolverDnCCgels(handle, m, n, nrhs, rt.ptr(rt.expect(dA, float2, "cusolverDnCCgels", "dA"), "cusolverDnCCgels", "dA"), ldda, rt.ptr(rt.expect(dB, float2, "cusolverDnCCgels", "dB"), "cusolverDnCCgels", "dB"), lddb, rt.ptr(rt.expect(dX, float2, "cusolverDnCCgels", "dX"), "cusolverDnCCgels", "dX"), lddx, rt.ptr(dWorkspace, "cusolverDnCCgels", "dWorkspace"), lwork_bytes, rt.ptr(iter, "cusolverDnCCgels", "iter"), rt.ptr(d_info, "cusolverDnCCgels", "d_info"));
     if (rt.guards) rt.check("cusolverDnCCgels");
@@ -1112,12 +1112,12 @@ function cusolverDnCKgels$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCKg
   return function cusolverDnCKgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
     if (arguments.length !== 14) rt.arity("cusolverDnCKgels", "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnCKgels", "handle", "pointer", handle);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnCKgels", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCKgels", "n", "i32", n);
-    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnCKgels", "nrhs", "i32", nrhs);
-    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnCKgels", "ldda", "i32", ldda);
-    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnCKgels", "lddb", "i32", lddb);
-    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnCKgels", "lddx", "i32", lddx);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnCKgels", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCKgels", "n", "i32", n);
+    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnCKgels", "nrhs", "i32", nrhs);
+    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnCKgels", "ldda", "i32", ldda);
+    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnCKgels", "lddb", "i32", lddb);
+    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnCKgels", "lddx", "i32", lddx);
     if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad("cusolverDnCKgels", "lwork_bytes", "u64", lwork_bytes);
     const r = raw.cusolverDnCKgels(handle, m, n, nrhs, rt.ptr(rt.expect(dA, float2, "cusolverDnCKgels", "dA"), "cusolverDnCKgels", "dA"), ldda, rt.ptr(rt.expect(dB, float2, "cusolverDnCKgels", "dB"), "cusolverDnCKgels", "dB"), lddb, rt.ptr(rt.expect(dX, float2, "cusolverDnCKgels", "dX"), "cusolverDnCKgels", "dX"), lddx, rt.ptr(dWorkspace, "cusolverDnCKgels", "dWorkspace"), lwork_bytes, rt.ptr(iter, "cusolverDnCKgels", "iter"), rt.ptr(d_info, "cusolverDnCKgels", "d_info"));
     if (rt.guards) rt.check("cusolverDnCKgels");
@@ -1130,12 +1130,12 @@ function cusolverDnCEgels$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCEg
   return function cusolverDnCEgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
     if (arguments.length !== 14) rt.arity("cusolverDnCEgels", "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnCEgels", "handle", "pointer", handle);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnCEgels", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCEgels", "n", "i32", n);
-    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnCEgels", "nrhs", "i32", nrhs);
-    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnCEgels", "ldda", "i32", ldda);
-    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnCEgels", "lddb", "i32", lddb);
-    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnCEgels", "lddx", "i32", lddx);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnCEgels", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCEgels", "n", "i32", n);
+    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnCEgels", "nrhs", "i32", nrhs);
+    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnCEgels", "ldda", "i32", ldda);
+    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnCEgels", "lddb", "i32", lddb);
+    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnCEgels", "lddx", "i32", lddx);
     if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad("cusolverDnCEgels", "lwork_bytes", "u64", lwork_bytes);
     const r = raw.cusolverDnCEgels(handle, m, n, nrhs, rt.ptr(rt.expect(dA, float2, "cusolverDnCEgels", "dA"), "cusolverDnCEgels", "dA"), ldda, rt.ptr(rt.expect(dB, float2, "cusolverDnCEgels", "dB"), "cusolverDnCEgels", "dB"), lddb, rt.ptr(rt.expect(dX, float2, "cusolverDnCEgels", "dX"), "cusolverDnCEgels", "dX"), lddx, rt.ptr(dWorkspace, "cusolverDnCEgels", "dWorkspace"), lwork_bytes, rt.ptr(iter, "cusolverDnCEgels", "iter"), rt.ptr(d_info, "cusolverDnCEgels", "d_info"));
     if (rt.guards) rt.check("cusolverDnCEgels");
@@ -1148,12 +1148,12 @@ function cusolverDnCYgels$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCYg
   return function cusolverDnCYgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
     if (arguments.length !== 14) rt.arity("cusolverDnCYgels", "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnCYgels", "handle", "pointer", handle);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnCYgels", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCYgels", "n", "i32", n);
-    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnCYgels", "nrhs", "i32", nrhs);
-    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnCYgels", "ldda", "i32", ldda);
-    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnCYgels", "lddb", "i32", lddb);
-    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnCYgels", "lddx", "i32", lddx);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnCYgels", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCYgels", "n", "i32", n);
+    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnCYgels", "nrhs", "i32", nrhs);
+    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnCYgels", "ldda", "i32", ldda);
+    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnCYgels", "lddb", "i32", lddb);
+    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnCYgels", "lddx", "i32", lddx);
     if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad("cusolverDnCYgels", "lwork_bytes", "u64", lwork_bytes);
     const r = raw.cusolverDnCYgels(handle, m, n, nrhs, rt.ptr(rt.expect(dA, float2, "cusolverDnCYgels", "dA"), "cusolverDnCYgels", "dA"), ldda, rt.ptr(rt.expect(dB, float2, "cusolverDnCYgels", "dB"), "cusolverDnCYgels", "dB"), lddb, rt.ptr(rt.expect(dX, float2, "cusolverDnCYgels", "dX"), "cusolverDnCYgels", "dX"), lddx, rt.ptr(dWorkspace, "cusolverDnCYgels", "dWorkspace"), lwork_bytes, rt.ptr(iter, "cusolverDnCYgels", "iter"), rt.ptr(d_info, "cusolverDnCYgels", "d_info"));
     if (rt.guards) rt.check("cusolverDnCYgels");
@@ -1166,12 +1166,12 @@ function cusolverDnDDgels$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDDg
   return function cusolverDnDDgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
     if (arguments.length !== 14) rt.arity("cusolverDnDDgels", "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnDDgels", "handle", "pointer", handle);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnDDgels", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDDgels", "n", "i32", n);
-    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnDDgels", "nrhs", "i32", nrhs);
-    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnDDgels", "ldda", "i32", ldda);
-    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnDDgels", "lddb", "i32", lddb);
-    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnDDgels", "lddx", "i32", lddx);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnDDgels", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDDgels", "n", "i32", n);
+    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnDDgels", "nrhs", "i32", nrhs);
+    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnDDgels", "ldda", "i32", ldda);
+    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnDDgels", "lddb", "i32", lddb);
+    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnDDgels", "lddx", "i32", lddx);
     if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad("cusolverDnDDgels", "lwork_bytes", "u64", lwork_bytes);
     const r = raw.cusolverDnDDgels(handle, m, n, nrhs, rt.ptr(dA, "cusolverDnDDgels", "dA"), ldda, rt.ptr(dB, "cusolverDnDDgels", "dB"), lddb, rt.ptr(dX, "cusolverDnDDgels", "dX"), lddx, rt.ptr(dWorkspace, "cusolverDnDDgels", "dWorkspace"), lwork_bytes, rt.ptr(iter, "cusolverDnDDgels", "iter"), rt.ptr(d_info, "cusolverDnDDgels", "d_info"));
     if (rt.guards) rt.check("cusolverDnDDgels");
@@ -1184,12 +1184,12 @@ function cusolverDnDSgels$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDSg
   return function cusolverDnDSgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
     if (arguments.length !== 14) rt.arity("cusolverDnDSgels", "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnDSgels", "handle", "pointer", handle);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnDSgels", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDSgels", "n", "i32", n);
-    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnDSgels", "nrhs", "i32", nrhs);
-    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnDSgels", "ldda", "i32", ldda);
-    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnDSgels", "lddb", "i32", lddb);
-    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnDSgels", "lddx", "i32", lddx);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnDSgels", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDSgels", "n", "i32", n);
+    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnDSgels", "nrhs", "i32", nrhs);
+    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnDSgels", "ldda", "i32", ldda);
+    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnDSgels", "lddb", "i32", lddb);
+    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnDSgels", "lddx", "i32", lddx);
     if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad("cusolverDnDSgels", "lwork_bytes", "u64", lwork_bytes);
     const r = raw.cusolverDnDSgels(handle, m, n, nrhs, rt.ptr(dA, "cusolverDnDSgels", "dA"), ldda, rt.ptr(dB, "cusolverDnDSgels", "dB"), lddb, rt.ptr(dX, "cusolverDnDSgels", "dX"), lddx, rt.ptr(dWorkspace, "cusolverDnDSgels", "dWorkspace"), lwork_bytes, rt.ptr(iter, "cusolverDnDSgels", "iter"), rt.ptr(d_info, "cusolverDnDSgels", "d_info"));
     if (rt.guards) rt.check("cusolverDnDSgels");
@@ -1202,12 +1202,12 @@ function cusolverDnDHgels$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDHg
   return function cusolverDnDHgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
     if (arguments.length !== 14) rt.arity("cusolverDnDHgels", "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnDHgels", "handle", "pointer", handle);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnDHgels", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDHgels", "n", "i32", n);
-    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnDHgels", "nrhs", "i32", nrhs);
-    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnDHgels", "ldda", "i32", ldda);
-    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnDHgels", "lddb", "i32", lddb);
-    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnDHgels", "lddx", "i32", lddx);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnDHgels", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDHgels", "n", "i32", n);
+    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnDHgels", "nrhs", "i32", nrhs);
+    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnDHgels", "ldda", "i32", ldda);
+    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnDHgels", "lddb", "i32", lddb);
+    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnDHgels", "lddx", "i32", lddx);
     if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad("cusolverDnDHgels", "lwork_bytes", "u64", lwork_bytes);
     const r = raw.cusolverDnDHgels(handle, m, n, nrhs, rt.ptr(dA, "cusolverDnDHgels", "dA"), ldda, rt.ptr(dB, "cusolverDnDHgels", "dB"), lddb, rt.ptr(dX, "cusolverDnDHgels", "dX"), lddx, rt.ptr(dWorkspace, "cusolverDnDHgels", "dWorkspace"), lwork_bytes, rt.ptr(iter, "cusolverDnDHgels", "iter"), rt.ptr(d_info, "cusolverDnDHgels", "d_info"));
     if (rt.guards) rt.check("cusolverDnDHgels");
@@ -1220,12 +1220,12 @@ function cusolverDnDBgels$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDBg
   return function cusolverDnDBgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
     if (arguments.length !== 14) rt.arity("cusolverDnDBgels", "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnDBgels", "handle", "pointer", handle);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnDBgels", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDBgels", "n", "i32", n);
-    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnDBgels", "nrhs", "i32", nrhs);
-    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnDBgels", "ldda", "i32", ldda);
-    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnDBgels", "lddb", "i32", lddb);
-    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnDBgels", "lddx", "i32", lddx);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnDBgels", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDBgels", "n", "i32", n);
+    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnDBgels", "nrhs", "i32", nrhs);
+    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnDBgels", "ldda", "i32", ldda);
+    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnDBgels", "lddb", "i32", lddb);
+    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnDBgels", "lddx", "i32", lddx);
     if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad("cusolverDnDBgels", "lwork_bytes", "u64", lwork_bytes);
     const r = raw.cusolverDnDBgels(handle, m, n, nrhs, rt.ptr(dA, "cusolverDnDBgels", "dA"), ldda, rt.ptr(dB, "cusolverDnDBgels", "dB"), lddb, rt.ptr(dX, "cusolverDnDBgels", "dX"), lddx, rt.ptr(dWorkspace, "cusolverDnDBgels", "dWorkspace"), lwork_bytes, rt.ptr(iter, "cusolverDnDBgels", "iter"), rt.ptr(d_info, "cusolverDnDBgels", "d_info"));
     if (rt.guards) rt.check("cusolverDnDBgels");
@@ -1238,12 +1238,12 @@ function cusolverDnDXgels$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDXg
   return function cusolverDnDXgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
     if (arguments.length !== 14) rt.arity("cusolverDnDXgels", "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnDXgels", "handle", "pointer", handle);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnDXgels", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDXgels", "n", "i32", n);
-    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnDXgels", "nrhs", "i32", nrhs);
-    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnDXgels", "ldda", "i32", ldda);
-    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnDXgels", "lddb", "i32", lddb);
-    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnDXgels", "lddx", "i32", lddx);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnDXgels", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDXgels", "n", "i32", n);
+    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnDXgels", "nrhs", "i32", nrhs);
+    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnDXgels", "ldda", "i32", ldda);
+    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnDXgels", "lddb", "i32", lddb);
+    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnDXgels", "lddx", "i32", lddx);
     if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad("cusolverDnDXgels", "lwork_bytes", "u64", lwork_bytes);
     const r = raw.cusolverDnDXgels(handle, m, n, nrhs, rt.ptr(dA, "cusolverDnDXgels", "dA"), ldda, rt.ptr(dB, "cusolverDnDXgels", "dB"), lddb, rt.ptr(dX, "cusolverDnDXgels", "dX"), lddx, rt.ptr(dWorkspace, "cusolverDnDXgels", "dWorkspace"), lwork_bytes, rt.ptr(iter, "cusolverDnDXgels", "iter"), rt.ptr(d_info, "cusolverDnDXgels", "d_info"));
     if (rt.guards) rt.check("cusolverDnDXgels");
@@ -1256,12 +1256,12 @@ function cusolverDnSSgels$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSSg
   return function cusolverDnSSgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
     if (arguments.length !== 14) rt.arity("cusolverDnSSgels", "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnSSgels", "handle", "pointer", handle);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnSSgels", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSSgels", "n", "i32", n);
-    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnSSgels", "nrhs", "i32", nrhs);
-    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnSSgels", "ldda", "i32", ldda);
-    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnSSgels", "lddb", "i32", lddb);
-    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnSSgels", "lddx", "i32", lddx);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnSSgels", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSSgels", "n", "i32", n);
+    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnSSgels", "nrhs", "i32", nrhs);
+    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnSSgels", "ldda", "i32", ldda);
+    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnSSgels", "lddb", "i32", lddb);
+    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnSSgels", "lddx", "i32", lddx);
     if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad("cusolverDnSSgels", "lwork_bytes", "u64", lwork_bytes);
     const r = raw.cusolverDnSSgels(handle, m, n, nrhs, rt.ptr(dA, "cusolverDnSSgels", "dA"), ldda, rt.ptr(dB, "cusolverDnSSgels", "dB"), lddb, rt.ptr(dX, "cusolverDnSSgels", "dX"), lddx, rt.ptr(dWorkspace, "cusolverDnSSgels", "dWorkspace"), lwork_bytes, rt.ptr(iter, "cusolverDnSSgels", "iter"), rt.ptr(d_info, "cusolverDnSSgels", "d_info"));
     if (rt.guards) rt.check("cusolverDnSSgels");
@@ -1274,12 +1274,12 @@ function cusolverDnSHgels$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSHg
   return function cusolverDnSHgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
     if (arguments.length !== 14) rt.arity("cusolverDnSHgels", "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnSHgels", "handle", "pointer", handle);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnSHgels", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSHgels", "n", "i32", n);
-    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnSHgels", "nrhs", "i32", nrhs);
-    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnSHgels", "ldda", "i32", ldda);
-    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnSHgels", "lddb", "i32", lddb);
-    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnSHgels", "lddx", "i32", lddx);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnSHgels", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSHgels", "n", "i32", n);
+    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnSHgels", "nrhs", "i32", nrhs);
+    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnSHgels", "ldda", "i32", ldda);
+    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnSHgels", "lddb", "i32", lddb);
+    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnSHgels", "lddx", "i32", lddx);
     if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad("cusolverDnSHgels", "lwork_bytes", "u64", lwork_bytes);
     const r = raw.cusolverDnSHgels(handle, m, n, nrhs, rt.ptr(dA, "cusolverDnSHgels", "dA"), ldda, rt.ptr(dB, "cusolverDnSHgels", "dB"), lddb, rt.ptr(dX, "cusolverDnSHgels", "dX"), lddx, rt.ptr(dWorkspace, "cusolverDnSHgels", "dWorkspace"), lwork_bytes, rt.ptr(iter, "cusolverDnSHgels", "iter"), rt.ptr(d_info, "cusolverDnSHgels", "d_info"));
     if (rt.guards) rt.check("cusolverDnSHgels");
@@ -1292,12 +1292,12 @@ function cusolverDnSBgels$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSBg
   return function cusolverDnSBgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
     if (arguments.length !== 14) rt.arity("cusolverDnSBgels", "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnSBgels", "handle", "pointer", handle);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnSBgels", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSBgels", "n", "i32", n);
-    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnSBgels", "nrhs", "i32", nrhs);
-    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnSBgels", "ldda", "i32", ldda);
-    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnSBgels", "lddb", "i32", lddb);
-    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnSBgels", "lddx", "i32", lddx);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnSBgels", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSBgels", "n", "i32", n);
+    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnSBgels", "nrhs", "i32", nrhs);
+    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnSBgels", "ldda", "i32", ldda);
+    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnSBgels", "lddb", "i32", lddb);
+    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnSBgels", "lddx", "i32", lddx);
     if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad("cusolverDnSBgels", "lwork_bytes", "u64", lwork_bytes);
     const r = raw.cusolverDnSBgels(handle, m, n, nrhs, rt.ptr(dA, "cusolverDnSBgels", "dA"), ldda, rt.ptr(dB, "cusolverDnSBgels", "dB"), lddb, rt.ptr(dX, "cusolverDnSBgels", "dX"), lddx, rt.ptr(dWorkspace, "cusolverDnSBgels", "dWorkspace"), lwork_bytes, rt.ptr(iter, "cusolverDnSBgels", "iter"), rt.ptr(d_info, "cusolverDnSBgels", "d_info"));
     if (rt.guards) rt.check("cusolverDnSBgels");
@@ -1310,12 +1310,12 @@ function cusolverDnSXgels$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSXg
   return function cusolverDnSXgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
     if (arguments.length !== 14) rt.arity("cusolverDnSXgels", "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnSXgels", "handle", "pointer", handle);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnSXgels", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSXgels", "n", "i32", n);
-    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnSXgels", "nrhs", "i32", nrhs);
-    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnSXgels", "ldda", "i32", ldda);
-    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnSXgels", "lddb", "i32", lddb);
-    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnSXgels", "lddx", "i32", lddx);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnSXgels", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSXgels", "n", "i32", n);
+    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnSXgels", "nrhs", "i32", nrhs);
+    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnSXgels", "ldda", "i32", ldda);
+    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnSXgels", "lddb", "i32", lddb);
+    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnSXgels", "lddx", "i32", lddx);
     if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad("cusolverDnSXgels", "lwork_bytes", "u64", lwork_bytes);
     const r = raw.cusolverDnSXgels(handle, m, n, nrhs, rt.ptr(dA, "cusolverDnSXgels", "dA"), ldda, rt.ptr(dB, "cusolverDnSXgels", "dB"), lddb, rt.ptr(dX, "cusolverDnSXgels", "dX"), lddx, rt.ptr(dWorkspace, "cusolverDnSXgels", "dWorkspace"), lwork_bytes, rt.ptr(iter, "cusolverDnSXgels", "iter"), rt.ptr(d_info, "cusolverDnSXgels", "d_info"));
     if (rt.guards) rt.check("cusolverDnSXgels");
@@ -1328,12 +1328,12 @@ function cusolverDnZZgels_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnZZgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
     if (arguments.length !== 12) rt.arity("cusolverDnZZgels_bufferSize", "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnZZgels_bufferSize", "handle", "pointer", handle);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnZZgels_bufferSize", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZZgels_bufferSize", "n", "i32", n);
-    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnZZgels_bufferSize", "nrhs", "i32", nrhs);
-    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnZZgels_bufferSize", "ldda", "i32", ldda);
-    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnZZgels_bufferSize", "lddb", "i32", lddb);
-    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnZZgels_bufferSize", "lddx", "i32", lddx);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnZZgels_bufferSize", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZZgels_bufferSize", "n", "i32", n);
+    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnZZgels_bufferSize", "nrhs", "i32", nrhs);
+    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnZZgels_bufferSize", "ldda", "i32", ldda);
+    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnZZgels_bufferSize", "lddb", "i32", lddb);
+    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnZZgels_bufferSize", "lddx", "i32", lddx);
     const r = raw.cusolverDnZZgels_bufferSize(handle, m, n, nrhs, rt.ptr(rt.expect(dA, double2, "cusolverDnZZgels_bufferSize", "dA"), "cusolverDnZZgels_bufferSize", "dA"), ldda, rt.ptr(rt.expect(dB, double2, "cusolverDnZZgels_bufferSize", "dB"), "cusolverDnZZgels_bufferSize", "dB"), lddb, rt.ptr(rt.expect(dX, double2, "cusolverDnZZgels_bufferSize", "dX"), "cusolverDnZZgels_bufferSize", "dX"), lddx, rt.ptr(dWorkspace, "cusolverDnZZgels_bufferSize", "dWorkspace"), rt.ptr(lwork_bytes, "cusolverDnZZgels_bufferSize", "lwork_bytes"));
     if (rt.guards) rt.check("cusolverDnZZgels_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnZZgels_bufferSize", handle);
@@ -1345,12 +1345,12 @@ function cusolverDnZCgels_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnZCgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
     if (arguments.length !== 12) rt.arity("cusolverDnZCgels_bufferSize", "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnZCgels_bufferSize", "handle", "pointer", handle);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnZCgels_bufferSize", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZCgels_bufferSize", "n", "i32", n);
-    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnZCgels_bufferSize", "nrhs", "i32", nrhs);
-    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnZCgels_bufferSize", "ldda", "i32", ldda);
-    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnZCgels_bufferSize", "lddb", "i32", lddb);
-    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnZCgels_bufferSize", "lddx", "i32", lddx);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnZCgels_bufferSize", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZCgels_bufferSize", "n", "i32", n);
+    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnZCgels_bufferSize", "nrhs", "i32", nrhs);
+    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnZCgels_bufferSize", "ldda", "i32", ldda);
+    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnZCgels_bufferSize", "lddb", "i32", lddb);
+    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnZCgels_bufferSize", "lddx", "i32", lddx);
     const r = raw.cusolverDnZCgels_bufferSize(handle, m, n, nrhs, rt.ptr(rt.expect(dA, double2, "cusolverDnZCgels_bufferSize", "dA"), "cusolverDnZCgels_bufferSize", "dA"), ldda, rt.ptr(rt.expect(dB, double2, "cusolverDnZCgels_bufferSize", "dB"), "cusolverDnZCgels_bufferSize", "dB"), lddb, rt.ptr(rt.expect(dX, double2, "cusolverDnZCgels_bufferSize", "dX"), "cusolverDnZCgels_bufferSize", "dX"), lddx, rt.ptr(dWorkspace, "cusolverDnZCgels_bufferSize", "dWorkspace"), rt.ptr(lwork_bytes, "cusolverDnZCgels_bufferSize", "lwork_bytes"));
     if (rt.guards) rt.check("cusolverDnZCgels_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnZCgels_bufferSize", handle);
@@ -1362,12 +1362,12 @@ function cusolverDnZKgels_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnZKgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
     if (arguments.length !== 12) rt.arity("cusolverDnZKgels_bufferSize", "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnZKgels_bufferSize", "handle", "pointer", handle);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnZKgels_bufferSize", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZKgels_bufferSize", "n", "i32", n);
-    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnZKgels_bufferSize", "nrhs", "i32", nrhs);
-    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnZKgels_bufferSize", "ldda", "i32", ldda);
-    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnZKgels_bufferSize", "lddb", "i32", lddb);
-    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnZKgels_bufferSize", "lddx", "i32", lddx);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnZKgels_bufferSize", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZKgels_bufferSize", "n", "i32", n);
+    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnZKgels_bufferSize", "nrhs", "i32", nrhs);
+    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnZKgels_bufferSize", "ldda", "i32", ldda);
+    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnZKgels_bufferSize", "lddb", "i32", lddb);
+    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnZKgels_bufferSize", "lddx", "i32", lddx);
     const r = raw.cusolverDnZKgels_bufferSize(handle, m, n, nrhs, rt.ptr(rt.expect(dA, double2, "cusolverDnZKgels_bufferSize", "dA"), "cusolverDnZKgels_bufferSize", "dA"), ldda, rt.ptr(rt.expect(dB, double2, "cusolverDnZKgels_bufferSize", "dB"), "cusolverDnZKgels_bufferSize", "dB"), lddb, rt.ptr(rt.expect(dX, double2, "cusolverDnZKgels_bufferSize", "dX"), "cusolverDnZKgels_bufferSize", "dX"), lddx, rt.ptr(dWorkspace, "cusolverDnZKgels_bufferSize", "dWorkspace"), rt.ptr(lwork_bytes, "cusolverDnZKgels_bufferSize", "lwork_bytes"));
     if (rt.guards) rt.check("cusolverDnZKgels_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnZKgels_bufferSize", handle);
@@ -1379,12 +1379,12 @@ function cusolverDnZEgels_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnZEgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
     if (arguments.length !== 12) rt.arity("cusolverDnZEgels_bufferSize", "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnZEgels_bufferSize", "handle", "pointer", handle);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnZEgels_bufferSize", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZEgels_bufferSize", "n", "i32", n);
-    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnZEgels_bufferSize", "nrhs", "i32", nrhs);
-    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnZEgels_bufferSize", "ldda", "i32", ldda);
-    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnZEgels_bufferSize", "lddb", "i32", lddb);
-    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnZEgels_bufferSize", "lddx", "i32", lddx);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnZEgels_bufferSize", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZEgels_bufferSize", "n", "i32", n);
+    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnZEgels_bufferSize", "nrhs", "i32", nrhs);
+    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnZEgels_bufferSize", "ldda", "i32", ldda);
+    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnZEgels_bufferSize", "lddb", "i32", lddb);
+    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnZEgels_bufferSize", "lddx", "i32", lddx);
     const r = raw.cusolverDnZEgels_bufferSize(handle, m, n, nrhs, rt.ptr(rt.expect(dA, double2, "cusolverDnZEgels_bufferSize", "dA"), "cusolverDnZEgels_bufferSize", "dA"), ldda, rt.ptr(rt.expect(dB, double2, "cusolverDnZEgels_bufferSize", "dB"), "cusolverDnZEgels_bufferSize", "dB"), lddb, rt.ptr(rt.expect(dX, double2, "cusolverDnZEgels_bufferSize", "dX"), "cusolverDnZEgels_bufferSize", "dX"), lddx, rt.ptr(dWorkspace, "cusolverDnZEgels_bufferSize", "dWorkspace"), rt.ptr(lwork_bytes, "cusolverDnZEgels_bufferSize", "lwork_bytes"));
     if (rt.guards) rt.check("cusolverDnZEgels_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnZEgels_bufferSize", handle);
@@ -1396,12 +1396,12 @@ function cusolverDnZYgels_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnZYgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
     if (arguments.length !== 12) rt.arity("cusolverDnZYgels_bufferSize", "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnZYgels_bufferSize", "handle", "pointer", handle);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnZYgels_bufferSize", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZYgels_bufferSize", "n", "i32", n);
-    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnZYgels_bufferSize", "nrhs", "i32", nrhs);
-    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnZYgels_bufferSize", "ldda", "i32", ldda);
-    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnZYgels_bufferSize", "lddb", "i32", lddb);
-    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnZYgels_bufferSize", "lddx", "i32", lddx);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnZYgels_bufferSize", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZYgels_bufferSize", "n", "i32", n);
+    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnZYgels_bufferSize", "nrhs", "i32", nrhs);
+    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnZYgels_bufferSize", "ldda", "i32", ldda);
+    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnZYgels_bufferSize", "lddb", "i32", lddb);
+    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnZYgels_bufferSize", "lddx", "i32", lddx);
     const r = raw.cusolverDnZYgels_bufferSize(handle, m, n, nrhs, rt.ptr(rt.expect(dA, double2, "cusolverDnZYgels_bufferSize", "dA"), "cusolverDnZYgels_bufferSize", "dA"), ldda, rt.ptr(rt.expect(dB, double2, "cusolverDnZYgels_bufferSize", "dB"), "cusolverDnZYgels_bufferSize", "dB"), lddb, rt.ptr(rt.expect(dX, double2, "cusolverDnZYgels_bufferSize", "dX"), "cusolverDnZYgels_bufferSize", "dX"), lddx, rt.ptr(dWorkspace, "cusolverDnZYgels_bufferSize", "dWorkspace"), rt.ptr(lwork_bytes, "cusolverDnZYgels_bufferSize", "lwork_bytes"));
     if (rt.guards) rt.check("cusolverDnZYgels_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnZYgels_bufferSize", handle);
@@ -1413,12 +1413,12 @@ function cusolverDnCCgels_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnCCgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
     if (arguments.length !== 12) rt.arity("cusolverDnCCgels_bufferSize", "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnCCgels_bufferSize", "handle", "pointer", handle);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnCCgels_bufferSize", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCCgels_bufferSize", "n", "i32", n);
-    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnCCgels_bufferSize", "nrhs", "i32", nrhs);
-    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnCCgels_bufferSize", "ldda", "i32", ldda);
-    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnCCgels_bufferSize", "lddb", "i32", lddb);
-    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnCCgels_bufferSize", "lddx", "i32", lddx);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnCCgels_bufferSize", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCCgels_bufferSize", "n", "i32", n);
+    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnCCgels_bufferSize", "nrhs", "i32", nrhs);
+    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnCCgels_bufferSize", "ldda", "i32", ldda);
+    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnCCgels_bufferSize", "lddb", "i32", lddb);
+    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnCCgels_bufferSize", "lddx", "i32", lddx);
     const r = raw.cusolverDnCCgels_bufferSize(handle, m, n, nrhs, rt.ptr(rt.expect(dA, float2, "cusolverDnCCgels_bufferSize", "dA"), "cusolverDnCCgels_bufferSize", "dA"), ldda, rt.ptr(rt.expect(dB, float2, "cusolverDnCCgels_bufferSize", "dB"), "cusolverDnCCgels_bufferSize", "dB"), lddb, rt.ptr(rt.expect(dX, float2, "cusolverDnCCgels_bufferSize", "dX"), "cusolverDnCCgels_bufferSize", "dX"), lddx, rt.ptr(dWorkspace, "cusolverDnCCgels_bufferSize", "dWorkspace"), rt.ptr(lwork_bytes, "cusolverDnCCgels_bufferSize", "lwork_bytes"));
     if (rt.guards) rt.check("cusolverDnCCgels_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnCCgels_bufferSize", handle);
@@ -1430,12 +1430,12 @@ function cusolverDnCKgels_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnCKgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
     if (arguments.length !== 12) rt.arity("cusolverDnCKgels_bufferSize", "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnCKgels_bufferSize", "handle", "pointer", handle);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnCKgels_bufferSize", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCKgels_bufferSize", "n", "i32", n);
-    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnCKgels_bufferSize", "nrhs", "i32", nrhs);
-    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnCKgels_bufferSize", "ldda", "i32", ldda);
-    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnCKgels_bufferSize", "lddb", "i32", lddb);
-    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnCKgels_bufferSize", "lddx", "i32", lddx);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnCKgels_bufferSize", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCKgels_bufferSize", "n", "i32", n);
+    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnCKgels_bufferSize", "nrhs", "i32", nrhs);
+    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnCKgels_bufferSize", "ldda", "i32", ldda);
+    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnCKgels_bufferSize", "lddb", "i32", lddb);
+    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnCKgels_bufferSize", "lddx", "i32", lddx);
     const r = raw.cusolverDnCKgels_bufferSize(handle, m, n, nrhs, rt.ptr(rt.expect(dA, float2, "cusolverDnCKgels_bufferSize", "dA"), "cusolverDnCKgels_bufferSize", "dA"), ldda, rt.ptr(rt.expect(dB, float2, "cusolverDnCKgels_bufferSize", "dB"), "cusolverDnCKgels_bufferSize", "dB"), lddb, rt.ptr(rt.expect(dX, float2, "cusolverDnCKgels_bufferSize", "dX"), "cusolverDnCKgels_bufferSize", "dX"), lddx, rt.ptr(dWorkspace, "cusolverDnCKgels_bufferSize", "dWorkspace"), rt.ptr(lwork_bytes, "cusolverDnCKgels_bufferSize", "lwork_bytes"));
     if (rt.guards) rt.check("cusolverDnCKgels_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnCKgels_bufferSize", handle);
@@ -1447,12 +1447,12 @@ function cusolverDnCEgels_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnCEgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
     if (arguments.length !== 12) rt.arity("cusolverDnCEgels_bufferSize", "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnCEgels_bufferSize", "handle", "pointer", handle);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnCEgels_bufferSize", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCEgels_bufferSize", "n", "i32", n);
-    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnCEgels_bufferSize", "nrhs", "i32", nrhs);
-    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnCEgels_bufferSize", "ldda", "i32", ldda);
-    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnCEgels_bufferSize", "lddb", "i32", lddb);
-    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnCEgels_bufferSize", "lddx", "i32", lddx);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnCEgels_bufferSize", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCEgels_bufferSize", "n", "i32", n);
+    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnCEgels_bufferSize", "nrhs", "i32", nrhs);
+    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnCEgels_bufferSize", "ldda", "i32", ldda);
+    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnCEgels_bufferSize", "lddb", "i32", lddb);
+    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnCEgels_bufferSize", "lddx", "i32", lddx);
     const r = raw.cusolverDnCEgels_bufferSize(handle, m, n, nrhs, rt.ptr(rt.expect(dA, float2, "cusolverDnCEgels_bufferSize", "dA"), "cusolverDnCEgels_bufferSize", "dA"), ldda, rt.ptr(rt.expect(dB, float2, "cusolverDnCEgels_bufferSize", "dB"), "cusolverDnCEgels_bufferSize", "dB"), lddb, rt.ptr(rt.expect(dX, float2, "cusolverDnCEgels_bufferSize", "dX"), "cusolverDnCEgels_bufferSize", "dX"), lddx, rt.ptr(dWorkspace, "cusolverDnCEgels_bufferSize", "dWorkspace"), rt.ptr(lwork_bytes, "cusolverDnCEgels_bufferSize", "lwork_bytes"));
     if (rt.guards) rt.check("cusolverDnCEgels_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnCEgels_bufferSize", handle);
@@ -1464,12 +1464,12 @@ function cusolverDnCYgels_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnCYgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
     if (arguments.length !== 12) rt.arity("cusolverDnCYgels_bufferSize", "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnCYgels_bufferSize", "handle", "pointer", handle);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnCYgels_bufferSize", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCYgels_bufferSize", "n", "i32", n);
-    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnCYgels_bufferSize", "nrhs", "i32", nrhs);
-    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnCYgels_bufferSize", "ldda", "i32", ldda);
-    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnCYgels_bufferSize", "lddb", "i32", lddb);
-    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnCYgels_bufferSize", "lddx", "i32", lddx);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnCYgels_bufferSize", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCYgels_bufferSize", "n", "i32", n);
+    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnCYgels_bufferSize", "nrhs", "i32", nrhs);
+    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnCYgels_bufferSize", "ldda", "i32", ldda);
+    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnCYgels_bufferSize", "lddb", "i32", lddb);
+    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnCYgels_bufferSize", "lddx", "i32", lddx);
     const r = raw.cusolverDnCYgels_bufferSize(handle, m, n, nrhs, rt.ptr(rt.expect(dA, float2, "cusolverDnCYgels_bufferSize", "dA"), "cusolverDnCYgels_bufferSize", "dA"), ldda, rt.ptr(rt.expect(dB, float2, "cusolverDnCYgels_bufferSize", "dB"), "cusolverDnCYgels_bufferSize", "dB"), lddb, rt.ptr(rt.expect(dX, float2, "cusolverDnCYgels_bufferSize", "dX"), "cusolverDnCYgels_bufferSize", "dX"), lddx, rt.ptr(dWorkspace, "cusolverDnCYgels_bufferSize", "dWorkspace"), rt.ptr(lwork_bytes, "cusolverDnCYgels_bufferSize", "lwork_bytes"));
     if (rt.guards) rt.check("cusolverDnCYgels_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnCYgels_bufferSize", handle);
@@ -1481,12 +1481,12 @@ function cusolverDnDDgels_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnDDgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
     if (arguments.length !== 12) rt.arity("cusolverDnDDgels_bufferSize", "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnDDgels_bufferSize", "handle", "pointer", handle);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnDDgels_bufferSize", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDDgels_bufferSize", "n", "i32", n);
-    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnDDgels_bufferSize", "nrhs", "i32", nrhs);
-    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnDDgels_bufferSize", "ldda", "i32", ldda);
-    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnDDgels_bufferSize", "lddb", "i32", lddb);
-    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnDDgels_bufferSize", "lddx", "i32", lddx);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnDDgels_bufferSize", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDDgels_bufferSize", "n", "i32", n);
+    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnDDgels_bufferSize", "nrhs", "i32", nrhs);
+    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnDDgels_bufferSize", "ldda", "i32", ldda);
+    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnDDgels_bufferSize", "lddb", "i32", lddb);
+    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnDDgels_bufferSize", "lddx", "i32", lddx);
     const r = raw.cusolverDnDDgels_bufferSize(handle, m, n, nrhs, rt.ptr(dA, "cusolverDnDDgels_bufferSize", "dA"), ldda, rt.ptr(dB, "cusolverDnDDgels_bufferSize", "dB"), lddb, rt.ptr(dX, "cusolverDnDDgels_bufferSize", "dX"), lddx, rt.ptr(dWorkspace, "cusolverDnDDgels_bufferSize", "dWorkspace"), rt.ptr(lwork_bytes, "cusolverDnDDgels_bufferSize", "lwork_bytes"));
     if (rt.guards) rt.check("cusolverDnDDgels_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnDDgels_bufferSize", handle);
@@ -1498,12 +1498,12 @@ function cusolverDnDSgels_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnDSgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
     if (arguments.length !== 12) rt.arity("cusolverDnDSgels_bufferSize", "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnDSgels_bufferSize", "handle", "pointer", handle);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnDSgels_bufferSize", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDSgels_bufferSize", "n", "i32", n);
-    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnDSgels_bufferSize", "nrhs", "i32", nrhs);
-    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnDSgels_bufferSize", "ldda", "i32", ldda);
-    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnDSgels_bufferSize", "lddb", "i32", lddb);
-    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnDSgels_bufferSize", "lddx", "i32", lddx);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnDSgels_bufferSize", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDSgels_bufferSize", "n", "i32", n);
+    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnDSgels_bufferSize", "nrhs", "i32", nrhs);
+    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnDSgels_bufferSize", "ldda", "i32", ldda);
+    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnDSgels_bufferSize", "lddb", "i32", lddb);
+    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnDSgels_bufferSize", "lddx", "i32", lddx);
     const r = raw.cusolverDnDSgels_bufferSize(handle, m, n, nrhs, rt.ptr(dA, "cusolverDnDSgels_bufferSize", "dA"), ldda, rt.ptr(dB, "cusolverDnDSgels_bufferSize", "dB"), lddb, rt.ptr(dX, "cusolverDnDSgels_bufferSize", "dX"), lddx, rt.ptr(dWorkspace, "cusolverDnDSgels_bufferSize", "dWorkspace"), rt.ptr(lwork_bytes, "cusolverDnDSgels_bufferSize", "lwork_bytes"));
     if (rt.guards) rt.check("cusolverDnDSgels_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnDSgels_bufferSize", handle);
@@ -1515,12 +1515,12 @@ function cusolverDnDHgels_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnDHgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
     if (arguments.length !== 12) rt.arity("cusolverDnDHgels_bufferSize", "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnDHgels_bufferSize", "handle", "pointer", handle);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnDHgels_bufferSize", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDHgels_bufferSize", "n", "i32", n);
-    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnDHgels_bufferSize", "nrhs", "i32", nrhs);
-    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnDHgels_bufferSize", "ldda", "i32", ldda);
-    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnDHgels_bufferSize", "lddb", "i32", lddb);
-    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnDHgels_bufferSize", "lddx", "i32", lddx);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnDHgels_bufferSize", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDHgels_bufferSize", "n", "i32", n);
+    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnDHgels_bufferSize", "nrhs", "i32", nrhs);
+    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnDHgels_bufferSize", "ldda", "i32", ldda);
+    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnDHgels_bufferSize", "lddb", "i32", lddb);
+    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnDHgels_bufferSize", "lddx", "i32", lddx);
     const r = raw.cusolverDnDHgels_bufferSize(handle, m, n, nrhs, rt.ptr(dA, "cusolverDnDHgels_bufferSize", "dA"), ldda, rt.ptr(dB, "cusolverDnDHgels_bufferSize", "dB"), lddb, rt.ptr(dX, "cusolverDnDHgels_bufferSize", "dX"), lddx, rt.ptr(dWorkspace, "cusolverDnDHgels_bufferSize", "dWorkspace"), rt.ptr(lwork_bytes, "cusolverDnDHgels_bufferSize", "lwork_bytes"));
     if (rt.guards) rt.check("cusolverDnDHgels_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnDHgels_bufferSize", handle);
@@ -1532,12 +1532,12 @@ function cusolverDnDBgels_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnDBgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
     if (arguments.length !== 12) rt.arity("cusolverDnDBgels_bufferSize", "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnDBgels_bufferSize", "handle", "pointer", handle);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnDBgels_bufferSize", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDBgels_bufferSize", "n", "i32", n);
-    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnDBgels_bufferSize", "nrhs", "i32", nrhs);
-    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnDBgels_bufferSize", "ldda", "i32", ldda);
-    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnDBgels_bufferSize", "lddb", "i32", lddb);
-    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnDBgels_bufferSize", "lddx", "i32", lddx);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnDBgels_bufferSize", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDBgels_bufferSize", "n", "i32", n);
+    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnDBgels_bufferSize", "nrhs", "i32", nrhs);
+    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnDBgels_bufferSize", "ldda", "i32", ldda);
+    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnDBgels_bufferSize", "lddb", "i32", lddb);
+    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnDBgels_bufferSize", "lddx", "i32", lddx);
     const r = raw.cusolverDnDBgels_bufferSize(handle, m, n, nrhs, rt.ptr(dA, "cusolverDnDBgels_bufferSize", "dA"), ldda, rt.ptr(dB, "cusolverDnDBgels_bufferSize", "dB"), lddb, rt.ptr(dX, "cusolverDnDBgels_bufferSize", "dX"), lddx, rt.ptr(dWorkspace, "cusolverDnDBgels_bufferSize", "dWorkspace"), rt.ptr(lwork_bytes, "cusolverDnDBgels_bufferSize", "lwork_bytes"));
     if (rt.guards) rt.check("cusolverDnDBgels_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnDBgels_bufferSize", handle);
@@ -1549,12 +1549,12 @@ function cusolverDnDXgels_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnDXgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
     if (arguments.length !== 12) rt.arity("cusolverDnDXgels_bufferSize", "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnDXgels_bufferSize", "handle", "pointer", handle);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnDXgels_bufferSize", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDXgels_bufferSize", "n", "i32", n);
-    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnDXgels_bufferSize", "nrhs", "i32", nrhs);
-    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnDXgels_bufferSize", "ldda", "i32", ldda);
-    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnDXgels_bufferSize", "lddb", "i32", lddb);
-    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnDXgels_bufferSize", "lddx", "i32", lddx);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnDXgels_bufferSize", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDXgels_bufferSize", "n", "i32", n);
+    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnDXgels_bufferSize", "nrhs", "i32", nrhs);
+    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnDXgels_bufferSize", "ldda", "i32", ldda);
+    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnDXgels_bufferSize", "lddb", "i32", lddb);
+    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnDXgels_bufferSize", "lddx", "i32", lddx);
     const r = raw.cusolverDnDXgels_bufferSize(handle, m, n, nrhs, rt.ptr(dA, "cusolverDnDXgels_bufferSize", "dA"), ldda, rt.ptr(dB, "cusolverDnDXgels_bufferSize", "dB"), lddb, rt.ptr(dX, "cusolverDnDXgels_bufferSize", "dX"), lddx, rt.ptr(dWorkspace, "cusolverDnDXgels_bufferSize", "dWorkspace"), rt.ptr(lwork_bytes, "cusolverDnDXgels_bufferSize", "lwork_bytes"));
     if (rt.guards) rt.check("cusolverDnDXgels_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnDXgels_bufferSize", handle);
@@ -1566,12 +1566,12 @@ function cusolverDnSSgels_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnSSgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
     if (arguments.length !== 12) rt.arity("cusolverDnSSgels_bufferSize", "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnSSgels_bufferSize", "handle", "pointer", handle);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnSSgels_bufferSize", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSSgels_bufferSize", "n", "i32", n);
-    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnSSgels_bufferSize", "nrhs", "i32", nrhs);
-    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnSSgels_bufferSize", "ldda", "i32", ldda);
-    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnSSgels_bufferSize", "lddb", "i32", lddb);
-    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnSSgels_bufferSize", "lddx", "i32", lddx);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnSSgels_bufferSize", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSSgels_bufferSize", "n", "i32", n);
+    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnSSgels_bufferSize", "nrhs", "i32", nrhs);
+    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnSSgels_bufferSize", "ldda", "i32", ldda);
+    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnSSgels_bufferSize", "lddb", "i32", lddb);
+    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnSSgels_bufferSize", "lddx", "i32", lddx);
     const r = raw.cusolverDnSSgels_bufferSize(handle, m, n, nrhs, rt.ptr(dA, "cusolverDnSSgels_bufferSize", "dA"), ldda, rt.ptr(dB, "cusolverDnSSgels_bufferSize", "dB"), lddb, rt.ptr(dX, "cusolverDnSSgels_bufferSize", "dX"), lddx, rt.ptr(dWorkspace, "cusolverDnSSgels_bufferSize", "dWorkspace"), rt.ptr(lwork_bytes, "cusolverDnSSgels_bufferSize", "lwork_bytes"));
     if (rt.guards) rt.check("cusolverDnSSgels_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnSSgels_bufferSize", handle);
@@ -1583,12 +1583,12 @@ function cusolverDnSHgels_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnSHgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
     if (arguments.length !== 12) rt.arity("cusolverDnSHgels_bufferSize", "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnSHgels_bufferSize", "handle", "pointer", handle);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnSHgels_bufferSize", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSHgels_bufferSize", "n", "i32", n);
-    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnSHgels_bufferSize", "nrhs", "i32", nrhs);
-    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnSHgels_bufferSize", "ldda", "i32", ldda);
-    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnSHgels_bufferSize", "lddb", "i32", lddb);
-    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnSHgels_bufferSize", "lddx", "i32", lddx);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnSHgels_bufferSize", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSHgels_bufferSize", "n", "i32", n);
+    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnSHgels_bufferSize", "nrhs", "i32", nrhs);
+    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnSHgels_bufferSize", "ldda", "i32", ldda);
+    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnSHgels_bufferSize", "lddb", "i32", lddb);
+    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnSHgels_bufferSize", "lddx", "i32", lddx);
     const r = raw.cusolverDnSHgels_bufferSize(handle, m, n, nrhs, rt.ptr(dA, "cusolverDnSHgels_bufferSize", "dA"), ldda, rt.ptr(dB, "cusolverDnSHgels_bufferSize", "dB"), lddb, rt.ptr(dX, "cusolverDnSHgels_bufferSize", "dX"), lddx, rt.ptr(dWorkspace, "cusolverDnSHgels_bufferSize", "dWorkspace"), rt.ptr(lwork_bytes, "cusolverDnSHgels_bufferSize", "lwork_bytes"));
     if (rt.guards) rt.check("cusolverDnSHgels_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnSHgels_bufferSize", handle);
@@ -1600,12 +1600,12 @@ function cusolverDnSBgels_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnSBgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
     if (arguments.length !== 12) rt.arity("cusolverDnSBgels_bufferSize", "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnSBgels_bufferSize", "handle", "pointer", handle);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnSBgels_bufferSize", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSBgels_bufferSize", "n", "i32", n);
-    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnSBgels_bufferSize", "nrhs", "i32", nrhs);
-    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnSBgels_bufferSize", "ldda", "i32", ldda);
-    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnSBgels_bufferSize", "lddb", "i32", lddb);
-    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnSBgels_bufferSize", "lddx", "i32", lddx);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnSBgels_bufferSize", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSBgels_bufferSize", "n", "i32", n);
+    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnSBgels_bufferSize", "nrhs", "i32", nrhs);
+    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnSBgels_bufferSize", "ldda", "i32", ldda);
+    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnSBgels_bufferSize", "lddb", "i32", lddb);
+    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnSBgels_bufferSize", "lddx", "i32", lddx);
     const r = raw.cusolverDnSBgels_bufferSize(handle, m, n, nrhs, rt.ptr(dA, "cusolverDnSBgels_bufferSize", "dA"), ldda, rt.ptr(dB, "cusolverDnSBgels_bufferSize", "dB"), lddb, rt.ptr(dX, "cusolverDnSBgels_bufferSize", "dX"), lddx, rt.ptr(dWorkspace, "cusolverDnSBgels_bufferSize", "dWorkspace"), rt.ptr(lwork_bytes, "cusolverDnSBgels_bufferSize", "lwork_bytes"));
     if (rt.guards) rt.check("cusolverDnSBgels_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnSBgels_bufferSize", handle);
@@ -1617,12 +1617,12 @@ function cusolverDnSXgels_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnSXgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
     if (arguments.length !== 12) rt.arity("cusolverDnSXgels_bufferSize", "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnSXgels_bufferSize", "handle", "pointer", handle);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnSXgels_bufferSize", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSXgels_bufferSize", "n", "i32", n);
-    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnSXgels_bufferSize", "nrhs", "i32", nrhs);
-    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnSXgels_bufferSize", "ldda", "i32", ldda);
-    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnSXgels_bufferSize", "lddb", "i32", lddb);
-    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnSXgels_bufferSize", "lddx", "i32", lddx);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnSXgels_bufferSize", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSXgels_bufferSize", "n", "i32", n);
+    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnSXgels_bufferSize", "nrhs", "i32", nrhs);
+    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnSXgels_bufferSize", "ldda", "i32", ldda);
+    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnSXgels_bufferSize", "lddb", "i32", lddb);
+    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnSXgels_bufferSize", "lddx", "i32", lddx);
     const r = raw.cusolverDnSXgels_bufferSize(handle, m, n, nrhs, rt.ptr(dA, "cusolverDnSXgels_bufferSize", "dA"), ldda, rt.ptr(dB, "cusolverDnSXgels_bufferSize", "dB"), lddb, rt.ptr(dX, "cusolverDnSXgels_bufferSize", "dX"), lddx, rt.ptr(dWorkspace, "cusolverDnSXgels_bufferSize", "dWorkspace"), rt.ptr(lwork_bytes, "cusolverDnSXgels_bufferSize", "lwork_bytes"));
     if (rt.guards) rt.check("cusolverDnSXgels_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnSXgels_bufferSize", handle);
@@ -1636,11 +1636,11 @@ function cusolverDnIRSXgesv$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnI
     if (!(isPtr(handle))) rt.bad("cusolverDnIRSXgesv", "handle", "pointer", handle);
     if (!(isPtr(gesv_irs_params))) rt.bad("cusolverDnIRSXgesv", "gesv_irs_params", "pointer", gesv_irs_params);
     if (!(isPtr(gesv_irs_infos))) rt.bad("cusolverDnIRSXgesv", "gesv_irs_infos", "pointer", gesv_irs_infos);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnIRSXgesv", "n", "i32", n);
-    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnIRSXgesv", "nrhs", "i32", nrhs);
-    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnIRSXgesv", "ldda", "i32", ldda);
-    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnIRSXgesv", "lddb", "i32", lddb);
-    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnIRSXgesv", "lddx", "i32", lddx);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnIRSXgesv", "n", "i32", n);
+    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnIRSXgesv", "nrhs", "i32", nrhs);
+    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnIRSXgesv", "ldda", "i32", ldda);
+    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnIRSXgesv", "lddb", "i32", lddb);
+    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnIRSXgesv", "lddx", "i32", lddx);
     if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad("cusolverDnIRSXgesv", "lwork_bytes", "u64", lwork_bytes);
     const r = raw.cusolverDnIRSXgesv(handle, gesv_irs_params, gesv_irs_infos, n, nrhs, rt.ptr(dA, "cusolverDnIRSXgesv", "dA"), ldda, rt.ptr(dB, "cusolverDnIRSXgesv", "dB"), lddb, rt.ptr(dX, "cusolverDnIRSXgesv", "dX"), lddx, rt.ptr(dWorkspace, "cusolverDnIRSXgesv", "dWorkspace"), lwork_bytes, rt.ptr(niters, "cusolverDnIRSXgesv", "niters"), rt.ptr(d_info, "cusolverDnIRSXgesv", "d_info"));
     if (rt.guards) rt.check("cusolverDnIRSXgesv");
@@ -1654,8 +1654,8 @@ function cusolverDnIRSXgesv_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["
     if (arguments.length !== 5) rt.arity("cusolverDnIRSXgesv_bufferSize", "handle,params,n,nrhs,lwork_bytes", 5, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnIRSXgesv_bufferSize", "handle", "pointer", handle);
     if (!(isPtr(params))) rt.bad("cusolverDnIRSXgesv_bufferSize", "params", "pointer", params);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnIRSXgesv_bufferSize", "n", "i32", n);
-    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnIRSXgesv_bufferSize", "nrhs", "i32", nrhs);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnIRSXgesv_bufferSize", "n", "i32", n);
+    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnIRSXgesv_bufferSize", "nrhs", "i32", nrhs);
     const r = raw.cusolverDnIRSXgesv_bufferSize(handle, params, n, nrhs, rt.ptr(lwork_bytes, "cusolverDnIRSXgesv_bufferSize", "lwork_bytes"));
     if (rt.guards) rt.check("cusolverDnIRSXgesv_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnIRSXgesv_bufferSize", handle);
@@ -1669,12 +1669,12 @@ function cusolverDnIRSXgels$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnI
     if (!(isPtr(handle))) rt.bad("cusolverDnIRSXgels", "handle", "pointer", handle);
     if (!(isPtr(gels_irs_params))) rt.bad("cusolverDnIRSXgels", "gels_irs_params", "pointer", gels_irs_params);
     if (!(isPtr(gels_irs_infos))) rt.bad("cusolverDnIRSXgels", "gels_irs_infos", "pointer", gels_irs_infos);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnIRSXgels", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnIRSXgels", "n", "i32", n);
-    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnIRSXgels", "nrhs", "i32", nrhs);
-    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnIRSXgels", "ldda", "i32", ldda);
-    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnIRSXgels", "lddb", "i32", lddb);
-    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnIRSXgels", "lddx", "i32", lddx);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnIRSXgels", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnIRSXgels", "n", "i32", n);
+    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnIRSXgels", "nrhs", "i32", nrhs);
+    if (!(typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0))) rt.bad("cusolverDnIRSXgels", "ldda", "i32", ldda);
+    if (!(typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0))) rt.bad("cusolverDnIRSXgels", "lddb", "i32", lddb);
+    if (!(typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0))) rt.bad("cusolverDnIRSXgels", "lddx", "i32", lddx);
     if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad("cusolverDnIRSXgels", "lwork_bytes", "u64", lwork_bytes);
     const r = raw.cusolverDnIRSXgels(handle, gels_irs_params, gels_irs_infos, m, n, nrhs, rt.ptr(dA, "cusolverDnIRSXgels", "dA"), ldda, rt.ptr(dB, "cusolverDnIRSXgels", "dB"), lddb, rt.ptr(dX, "cusolverDnIRSXgels", "dX"), lddx, rt.ptr(dWorkspace, "cusolverDnIRSXgels", "dWorkspace"), lwork_bytes, rt.ptr(niters, "cusolverDnIRSXgels", "niters"), rt.ptr(d_info, "cusolverDnIRSXgels", "d_info"));
     if (rt.guards) rt.check("cusolverDnIRSXgels");
@@ -1688,9 +1688,9 @@ function cusolverDnIRSXgels_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["
     if (arguments.length !== 6) rt.arity("cusolverDnIRSXgels_bufferSize", "handle,params,m,n,nrhs,lwork_bytes", 6, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnIRSXgels_bufferSize", "handle", "pointer", handle);
     if (!(isPtr(params))) rt.bad("cusolverDnIRSXgels_bufferSize", "params", "pointer", params);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnIRSXgels_bufferSize", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnIRSXgels_bufferSize", "n", "i32", n);
-    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnIRSXgels_bufferSize", "nrhs", "i32", nrhs);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnIRSXgels_bufferSize", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnIRSXgels_bufferSize", "n", "i32", n);
+    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnIRSXgels_bufferSize", "nrhs", "i32", nrhs);
     const r = raw.cusolverDnIRSXgels_bufferSize(handle, params, m, n, nrhs, rt.ptr(lwork_bytes, "cusolverDnIRSXgels_bufferSize", "lwork_bytes"));
     if (rt.guards) rt.check("cusolverDnIRSXgels_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnIRSXgels_bufferSize", handle);
@@ -1702,9 +1702,9 @@ function cusolverDnSpotrf_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnSpotrf_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, Lwork: PointerLike): void {
     if (arguments.length !== 6) rt.arity("cusolverDnSpotrf_bufferSize", "handle,uplo,n,A,lda,Lwork", 6, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnSpotrf_bufferSize", "handle", "pointer", handle);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnSpotrf_bufferSize", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSpotrf_bufferSize", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSpotrf_bufferSize", "lda", "i32", lda);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnSpotrf_bufferSize", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSpotrf_bufferSize", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSpotrf_bufferSize", "lda", "i32", lda);
     const r = raw.cusolverDnSpotrf_bufferSize(handle, uplo, n, rt.ptr(A, "cusolverDnSpotrf_bufferSize", "A"), lda, rt.ptr(Lwork, "cusolverDnSpotrf_bufferSize", "Lwork"));
     if (rt.guards) rt.check("cusolverDnSpotrf_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnSpotrf_bufferSize", handle);
@@ -1716,9 +1716,9 @@ function cusolverDnDpotrf_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnDpotrf_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, Lwork: PointerLike): void {
     if (arguments.length !== 6) rt.arity("cusolverDnDpotrf_bufferSize", "handle,uplo,n,A,lda,Lwork", 6, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnDpotrf_bufferSize", "handle", "pointer", handle);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnDpotrf_bufferSize", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDpotrf_bufferSize", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDpotrf_bufferSize", "lda", "i32", lda);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnDpotrf_bufferSize", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDpotrf_bufferSize", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDpotrf_bufferSize", "lda", "i32", lda);
     const r = raw.cusolverDnDpotrf_bufferSize(handle, uplo, n, rt.ptr(A, "cusolverDnDpotrf_bufferSize", "A"), lda, rt.ptr(Lwork, "cusolverDnDpotrf_bufferSize", "Lwork"));
     if (rt.guards) rt.check("cusolverDnDpotrf_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnDpotrf_bufferSize", handle);
@@ -1730,9 +1730,9 @@ function cusolverDnCpotrf_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnCpotrf_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, Lwork: PointerLike): void {
     if (arguments.length !== 6) rt.arity("cusolverDnCpotrf_bufferSize", "handle,uplo,n,A,lda,Lwork", 6, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnCpotrf_bufferSize", "handle", "pointer", handle);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnCpotrf_bufferSize", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCpotrf_bufferSize", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnCpotrf_bufferSize", "lda", "i32", lda);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnCpotrf_bufferSize", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCpotrf_bufferSize", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnCpotrf_bufferSize", "lda", "i32", lda);
     const r = raw.cusolverDnCpotrf_bufferSize(handle, uplo, n, rt.ptr(rt.expect(A, float2, "cusolverDnCpotrf_bufferSize", "A"), "cusolverDnCpotrf_bufferSize", "A"), lda, rt.ptr(Lwork, "cusolverDnCpotrf_bufferSize", "Lwork"));
     if (rt.guards) rt.check("cusolverDnCpotrf_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnCpotrf_bufferSize", handle);
@@ -1744,9 +1744,9 @@ function cusolverDnZpotrf_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnZpotrf_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, Lwork: PointerLike): void {
     if (arguments.length !== 6) rt.arity("cusolverDnZpotrf_bufferSize", "handle,uplo,n,A,lda,Lwork", 6, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnZpotrf_bufferSize", "handle", "pointer", handle);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnZpotrf_bufferSize", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZpotrf_bufferSize", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZpotrf_bufferSize", "lda", "i32", lda);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnZpotrf_bufferSize", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZpotrf_bufferSize", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZpotrf_bufferSize", "lda", "i32", lda);
     const r = raw.cusolverDnZpotrf_bufferSize(handle, uplo, n, rt.ptr(rt.expect(A, double2, "cusolverDnZpotrf_bufferSize", "A"), "cusolverDnZpotrf_bufferSize", "A"), lda, rt.ptr(Lwork, "cusolverDnZpotrf_bufferSize", "Lwork"));
     if (rt.guards) rt.check("cusolverDnZpotrf_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnZpotrf_bufferSize", handle);
@@ -1758,10 +1758,10 @@ function cusolverDnSpotrf$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSpo
   return function cusolverDnSpotrf(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, Workspace: PointerLike, Lwork: number, devInfo: PointerLike): void {
     if (arguments.length !== 8) rt.arity("cusolverDnSpotrf", "handle,uplo,n,A,lda,Workspace,Lwork,devInfo", 8, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnSpotrf", "handle", "pointer", handle);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnSpotrf", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSpotrf", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSpotrf", "lda", "i32", lda);
-    if (!(typeof Lwork === "number" && (Lwork | 0) === Lwork && (Lwork !== 0 || 1 / Lwork > 0))) rt.bad("cusolverDnSpotrf", "Lwork", "i32", Lwork);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnSpotrf", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSpotrf", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSpotrf", "lda", "i32", lda);
+    if (!(typeof Lwork === "number" && (Lwork | 0) === Lwork && (+Lwork !== 0 || 1 / Lwork > 0))) rt.bad("cusolverDnSpotrf", "Lwork", "i32", Lwork);
     const r = raw.cusolverDnSpotrf(handle, uplo, n, rt.ptr(A, "cusolverDnSpotrf", "A"), lda, rt.ptr(Workspace, "cusolverDnSpotrf", "Workspace"), Lwork, rt.ptr(devInfo, "cusolverDnSpotrf", "devInfo"));
     if (rt.guards) rt.check("cusolverDnSpotrf");
     if (r !== 0) rt.fail(r, "cusolverDnSpotrf", handle);
@@ -1773,10 +1773,10 @@ function cusolverDnDpotrf$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDpo
   return function cusolverDnDpotrf(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, Workspace: PointerLike, Lwork: number, devInfo: PointerLike): void {
     if (arguments.length !== 8) rt.arity("cusolverDnDpotrf", "handle,uplo,n,A,lda,Workspace,Lwork,devInfo", 8, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnDpotrf", "handle", "pointer", handle);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnDpotrf", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDpotrf", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDpotrf", "lda", "i32", lda);
-    if (!(typeof Lwork === "number" && (Lwork | 0) === Lwork && (Lwork !== 0 || 1 / Lwork > 0))) rt.bad("cusolverDnDpotrf", "Lwork", "i32", Lwork);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnDpotrf", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDpotrf", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDpotrf", "lda", "i32", lda);
+    if (!(typeof Lwork === "number" && (Lwork | 0) === Lwork && (+Lwork !== 0 || 1 / Lwork > 0))) rt.bad("cusolverDnDpotrf", "Lwork", "i32", Lwork);
     const r = raw.cusolverDnDpotrf(handle, uplo, n, rt.ptr(A, "cusolverDnDpotrf", "A"), lda, rt.ptr(Workspace, "cusolverDnDpotrf", "Workspace"), Lwork, rt.ptr(devInfo, "cusolverDnDpotrf", "devInfo"));
     if (rt.guards) rt.check("cusolverDnDpotrf");
     if (r !== 0) rt.fail(r, "cusolverDnDpotrf", handle);
@@ -1788,10 +1788,10 @@ function cusolverDnCpotrf$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCpo
   return function cusolverDnCpotrf(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, Workspace: PointerLike, Lwork: number, devInfo: PointerLike): void {
     if (arguments.length !== 8) rt.arity("cusolverDnCpotrf", "handle,uplo,n,A,lda,Workspace,Lwork,devInfo", 8, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnCpotrf", "handle", "pointer", handle);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnCpotrf", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCpotrf", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnCpotrf", "lda", "i32", lda);
-    if (!(typeof Lwork === "number" && (Lwork | 0) === Lwork && (Lwork !== 0 || 1 / Lwork > 0))) rt.bad("cusolverDnCpotrf", "Lwork", "i32", Lwork);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnCpotrf", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCpotrf", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnCpotrf", "lda", "i32", lda);
+    if (!(typeof Lwork === "number" && (Lwork | 0) === Lwork && (+Lwork !== 0 || 1 / Lwork > 0))) rt.bad("cusolverDnCpotrf", "Lwork", "i32", Lwork);
     const r = raw.cusolverDnCpotrf(handle, uplo, n, rt.ptr(rt.expect(A, float2, "cusolverDnCpotrf", "A"), "cusolverDnCpotrf", "A"), lda, rt.ptr(rt.expect(Workspace, float2, "cusolverDnCpotrf", "Workspace"), "cusolverDnCpotrf", "Workspace"), Lwork, rt.ptr(devInfo, "cusolverDnCpotrf", "devInfo"));
     if (rt.guards) rt.check("cusolverDnCpotrf");
     if (r !== 0) rt.fail(r, "cusolverDnCpotrf", handle);
@@ -1803,10 +1803,10 @@ function cusolverDnZpotrf$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZpo
   return function cusolverDnZpotrf(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, Workspace: PointerLike, Lwork: number, devInfo: PointerLike): void {
     if (arguments.length !== 8) rt.arity("cusolverDnZpotrf", "handle,uplo,n,A,lda,Workspace,Lwork,devInfo", 8, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnZpotrf", "handle", "pointer", handle);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnZpotrf", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZpotrf", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZpotrf", "lda", "i32", lda);
-    if (!(typeof Lwork === "number" && (Lwork | 0) === Lwork && (Lwork !== 0 || 1 / Lwork > 0))) rt.bad("cusolverDnZpotrf", "Lwork", "i32", Lwork);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnZpotrf", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZpotrf", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZpotrf", "lda", "i32", lda);
+    if (!(typeof Lwork === "number" && (Lwork | 0) === Lwork && (+Lwork !== 0 || 1 / Lwork > 0))) rt.bad("cusolverDnZpotrf", "Lwork", "i32", Lwork);
     const r = raw.cusolverDnZpotrf(handle, uplo, n, rt.ptr(rt.expect(A, double2, "cusolverDnZpotrf", "A"), "cusolverDnZpotrf", "A"), lda, rt.ptr(rt.expect(Workspace, double2, "cusolverDnZpotrf", "Workspace"), "cusolverDnZpotrf", "Workspace"), Lwork, rt.ptr(devInfo, "cusolverDnZpotrf", "devInfo"));
     if (rt.guards) rt.check("cusolverDnZpotrf");
     if (r !== 0) rt.fail(r, "cusolverDnZpotrf", handle);
@@ -1818,11 +1818,11 @@ function cusolverDnSpotrs$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSpo
   return function cusolverDnSpotrs(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, nrhs: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, devInfo: PointerLike): void {
     if (arguments.length !== 9) rt.arity("cusolverDnSpotrs", "handle,uplo,n,nrhs,A,lda,B,ldb,devInfo", 9, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnSpotrs", "handle", "pointer", handle);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnSpotrs", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSpotrs", "n", "i32", n);
-    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnSpotrs", "nrhs", "i32", nrhs);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSpotrs", "lda", "i32", lda);
-    if (!(typeof ldb === "number" && (ldb | 0) === ldb && (ldb !== 0 || 1 / ldb > 0))) rt.bad("cusolverDnSpotrs", "ldb", "i32", ldb);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnSpotrs", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSpotrs", "n", "i32", n);
+    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnSpotrs", "nrhs", "i32", nrhs);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSpotrs", "lda", "i32", lda);
+    if (!(typeof ldb === "number" && (ldb | 0) === ldb && (+ldb !== 0 || 1 / ldb > 0))) rt.bad("cusolverDnSpotrs", "ldb", "i32", ldb);
     const r = raw.cusolverDnSpotrs(handle, uplo, n, nrhs, rt.ptr(A, "cusolverDnSpotrs", "A"), lda, rt.ptr(B, "cusolverDnSpotrs", "B"), ldb, rt.ptr(devInfo, "cusolverDnSpotrs", "devInfo"));
     if (rt.guards) rt.check("cusolverDnSpotrs");
     if (r !== 0) rt.fail(r, "cusolverDnSpotrs", handle);
@@ -1834,11 +1834,11 @@ function cusolverDnDpotrs$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDpo
   return function cusolverDnDpotrs(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, nrhs: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, devInfo: PointerLike): void {
     if (arguments.length !== 9) rt.arity("cusolverDnDpotrs", "handle,uplo,n,nrhs,A,lda,B,ldb,devInfo", 9, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnDpotrs", "handle", "pointer", handle);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnDpotrs", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDpotrs", "n", "i32", n);
-    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnDpotrs", "nrhs", "i32", nrhs);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDpotrs", "lda", "i32", lda);
-    if (!(typeof ldb === "number" && (ldb | 0) === ldb && (ldb !== 0 || 1 / ldb > 0))) rt.bad("cusolverDnDpotrs", "ldb", "i32", ldb);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnDpotrs", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDpotrs", "n", "i32", n);
+    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnDpotrs", "nrhs", "i32", nrhs);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDpotrs", "lda", "i32", lda);
+    if (!(typeof ldb === "number" && (ldb | 0) === ldb && (+ldb !== 0 || 1 / ldb > 0))) rt.bad("cusolverDnDpotrs", "ldb", "i32", ldb);
     const r = raw.cusolverDnDpotrs(handle, uplo, n, nrhs, rt.ptr(A, "cusolverDnDpotrs", "A"), lda, rt.ptr(B, "cusolverDnDpotrs", "B"), ldb, rt.ptr(devInfo, "cusolverDnDpotrs", "devInfo"));
     if (rt.guards) rt.check("cusolverDnDpotrs");
     if (r !== 0) rt.fail(r, "cusolverDnDpotrs", handle);
@@ -1850,11 +1850,11 @@ function cusolverDnCpotrs$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCpo
   return function cusolverDnCpotrs(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, nrhs: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, devInfo: PointerLike): void {
     if (arguments.length !== 9) rt.arity("cusolverDnCpotrs", "handle,uplo,n,nrhs,A,lda,B,ldb,devInfo", 9, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnCpotrs", "handle", "pointer", handle);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnCpotrs", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCpotrs", "n", "i32", n);
-    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnCpotrs", "nrhs", "i32", nrhs);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnCpotrs", "lda", "i32", lda);
-    if (!(typeof ldb === "number" && (ldb | 0) === ldb && (ldb !== 0 || 1 / ldb > 0))) rt.bad("cusolverDnCpotrs", "ldb", "i32", ldb);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnCpotrs", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCpotrs", "n", "i32", n);
+    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnCpotrs", "nrhs", "i32", nrhs);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnCpotrs", "lda", "i32", lda);
+    if (!(typeof ldb === "number" && (ldb | 0) === ldb && (+ldb !== 0 || 1 / ldb > 0))) rt.bad("cusolverDnCpotrs", "ldb", "i32", ldb);
     const r = raw.cusolverDnCpotrs(handle, uplo, n, nrhs, rt.ptr(rt.expect(A, float2, "cusolverDnCpotrs", "A"), "cusolverDnCpotrs", "A"), lda, rt.ptr(rt.expect(B, float2, "cusolverDnCpotrs", "B"), "cusolverDnCpotrs", "B"), ldb, rt.ptr(devInfo, "cusolverDnCpotrs", "devInfo"));
     if (rt.guards) rt.check("cusolverDnCpotrs");
     if (r !== 0) rt.fail(r, "cusolverDnCpotrs", handle);
@@ -1866,11 +1866,11 @@ function cusolverDnZpotrs$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZpo
   return function cusolverDnZpotrs(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, nrhs: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, devInfo: PointerLike): void {
     if (arguments.length !== 9) rt.arity("cusolverDnZpotrs", "handle,uplo,n,nrhs,A,lda,B,ldb,devInfo", 9, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnZpotrs", "handle", "pointer", handle);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnZpotrs", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZpotrs", "n", "i32", n);
-    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnZpotrs", "nrhs", "i32", nrhs);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZpotrs", "lda", "i32", lda);
-    if (!(typeof ldb === "number" && (ldb | 0) === ldb && (ldb !== 0 || 1 / ldb > 0))) rt.bad("cusolverDnZpotrs", "ldb", "i32", ldb);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnZpotrs", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZpotrs", "n", "i32", n);
+    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnZpotrs", "nrhs", "i32", nrhs);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZpotrs", "lda", "i32", lda);
+    if (!(typeof ldb === "number" && (ldb | 0) === ldb && (+ldb !== 0 || 1 / ldb > 0))) rt.bad("cusolverDnZpotrs", "ldb", "i32", ldb);
     const r = raw.cusolverDnZpotrs(handle, uplo, n, nrhs, rt.ptr(rt.expect(A, double2, "cusolverDnZpotrs", "A"), "cusolverDnZpotrs", "A"), lda, rt.ptr(rt.expect(B, double2, "cusolverDnZpotrs", "B"), "cusolverDnZpotrs", "B"), ldb, rt.ptr(devInfo, "cusolverDnZpotrs", "devInfo"));
     if (rt.guards) rt.check("cusolverDnZpotrs");
     if (r !== 0) rt.fail(r, "cusolverDnZpotrs", handle);
@@ -1882,10 +1882,10 @@ function cusolverDnSpotrfBatched$(raw: Raw, rt: CheckedRuntime): Checked["cusolv
   return function cusolverDnSpotrfBatched(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, Aarray: PointerLike, lda: number, infoArray: PointerLike, batchSize: number): void {
     if (arguments.length !== 7) rt.arity("cusolverDnSpotrfBatched", "handle,uplo,n,Aarray,lda,infoArray,batchSize", 7, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnSpotrfBatched", "handle", "pointer", handle);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnSpotrfBatched", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSpotrfBatched", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSpotrfBatched", "lda", "i32", lda);
-    if (!(typeof batchSize === "number" && (batchSize | 0) === batchSize && (batchSize !== 0 || 1 / batchSize > 0))) rt.bad("cusolverDnSpotrfBatched", "batchSize", "i32", batchSize);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnSpotrfBatched", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSpotrfBatched", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSpotrfBatched", "lda", "i32", lda);
+    if (!(typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0))) rt.bad("cusolverDnSpotrfBatched", "batchSize", "i32", batchSize);
     const r = raw.cusolverDnSpotrfBatched(handle, uplo, n, rt.ptr(Aarray, "cusolverDnSpotrfBatched", "Aarray"), lda, rt.ptr(infoArray, "cusolverDnSpotrfBatched", "infoArray"), batchSize);
     if (rt.guards) rt.check("cusolverDnSpotrfBatched");
     if (r !== 0) rt.fail(r, "cusolverDnSpotrfBatched", handle);
@@ -1897,10 +1897,10 @@ function cusolverDnDpotrfBatched$(raw: Raw, rt: CheckedRuntime): Checked["cusolv
   return function cusolverDnDpotrfBatched(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, Aarray: PointerLike, lda: number, infoArray: PointerLike, batchSize: number): void {
     if (arguments.length !== 7) rt.arity("cusolverDnDpotrfBatched", "handle,uplo,n,Aarray,lda,infoArray,batchSize", 7, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnDpotrfBatched", "handle", "pointer", handle);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnDpotrfBatched", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDpotrfBatched", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDpotrfBatched", "lda", "i32", lda);
-    if (!(typeof batchSize === "number" && (batchSize | 0) === batchSize && (batchSize !== 0 || 1 / batchSize > 0))) rt.bad("cusolverDnDpotrfBatched", "batchSize", "i32", batchSize);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnDpotrfBatched", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDpotrfBatched", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDpotrfBatched", "lda", "i32", lda);
+    if (!(typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0))) rt.bad("cusolverDnDpotrfBatched", "batchSize", "i32", batchSize);
     const r = raw.cusolverDnDpotrfBatched(handle, uplo, n, rt.ptr(Aarray, "cusolverDnDpotrfBatched", "Aarray"), lda, rt.ptr(infoArray, "cusolverDnDpotrfBatched", "infoArray"), batchSize);
     if (rt.guards) rt.check("cusolverDnDpotrfBatched");
     if (r !== 0) rt.fail(r, "cusolverDnDpotrfBatched", handle);
@@ -1912,10 +1912,10 @@ function cusolverDnCpotrfBatched$(raw: Raw, rt: CheckedRuntime): Checked["cusolv
   return function cusolverDnCpotrfBatched(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, Aarray: PointerLike, lda: number, infoArray: PointerLike, batchSize: number): void {
     if (arguments.length !== 7) rt.arity("cusolverDnCpotrfBatched", "handle,uplo,n,Aarray,lda,infoArray,batchSize", 7, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnCpotrfBatched", "handle", "pointer", handle);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnCpotrfBatched", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCpotrfBatched", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnCpotrfBatched", "lda", "i32", lda);
-    if (!(typeof batchSize === "number" && (batchSize | 0) === batchSize && (batchSize !== 0 || 1 / batchSize > 0))) rt.bad("cusolverDnCpotrfBatched", "batchSize", "i32", batchSize);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnCpotrfBatched", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCpotrfBatched", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnCpotrfBatched", "lda", "i32", lda);
+    if (!(typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0))) rt.bad("cusolverDnCpotrfBatched", "batchSize", "i32", batchSize);
     const r = raw.cusolverDnCpotrfBatched(handle, uplo, n, rt.ptr(Aarray, "cusolverDnCpotrfBatched", "Aarray"), lda, rt.ptr(infoArray, "cusolverDnCpotrfBatched", "infoArray"), batchSize);
     if (rt.guards) rt.check("cusolverDnCpotrfBatched");
     if (r !== 0) rt.fail(r, "cusolverDnCpotrfBatched", handle);
@@ -1927,10 +1927,10 @@ function cusolverDnZpotrfBatched$(raw: Raw, rt: CheckedRuntime): Checked["cusolv
   return function cusolverDnZpotrfBatched(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, Aarray: PointerLike, lda: number, infoArray: PointerLike, batchSize: number): void {
     if (arguments.length !== 7) rt.arity("cusolverDnZpotrfBatched", "handle,uplo,n,Aarray,lda,infoArray,batchSize", 7, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnZpotrfBatched", "handle", "pointer", handle);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnZpotrfBatched", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZpotrfBatched", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZpotrfBatched", "lda", "i32", lda);
-    if (!(typeof batchSize === "number" && (batchSize | 0) === batchSize && (batchSize !== 0 || 1 / batchSize > 0))) rt.bad("cusolverDnZpotrfBatched", "batchSize", "i32", batchSize);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnZpotrfBatched", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZpotrfBatched", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZpotrfBatched", "lda", "i32", lda);
+    if (!(typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0))) rt.bad("cusolverDnZpotrfBatched", "batchSize", "i32", batchSize);
     const r = raw.cusolverDnZpotrfBatched(handle, uplo, n, rt.ptr(Aarray, "cusolverDnZpotrfBatched", "Aarray"), lda, rt.ptr(infoArray, "cusolverDnZpotrfBatched", "infoArray"), batchSize);
     if (rt.guards) rt.check("cusolverDnZpotrfBatched");
     if (r !== 0) rt.fail(r, "cusolverDnZpotrfBatched", handle);
@@ -1942,12 +1942,12 @@ function cusolverDnSpotrsBatched$(raw: Raw, rt: CheckedRuntime): Checked["cusolv
   return function cusolverDnSpotrsBatched(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, nrhs: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, d_info: PointerLike, batchSize: number): void {
     if (arguments.length !== 10) rt.arity("cusolverDnSpotrsBatched", "handle,uplo,n,nrhs,A,lda,B,ldb,d_info,batchSize", 10, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnSpotrsBatched", "handle", "pointer", handle);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnSpotrsBatched", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSpotrsBatched", "n", "i32", n);
-    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnSpotrsBatched", "nrhs", "i32", nrhs);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSpotrsBatched", "lda", "i32", lda);
-    if (!(typeof ldb === "number" && (ldb | 0) === ldb && (ldb !== 0 || 1 / ldb > 0))) rt.bad("cusolverDnSpotrsBatched", "ldb", "i32", ldb);
-    if (!(typeof batchSize === "number" && (batchSize | 0) === batchSize && (batchSize !== 0 || 1 / batchSize > 0))) rt.bad("cusolverDnSpotrsBatched", "batchSize", "i32", batchSize);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnSpotrsBatched", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSpotrsBatched", "n", "i32", n);
+    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnSpotrsBatched", "nrhs", "i32", nrhs);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSpotrsBatched", "lda", "i32", lda);
+    if (!(typeof ldb === "number" && (ldb | 0) === ldb && (+ldb !== 0 || 1 / ldb > 0))) rt.bad("cusolverDnSpotrsBatched", "ldb", "i32", ldb);
+    if (!(typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0))) rt.bad("cusolverDnSpotrsBatched", "batchSize", "i32", batchSize);
     const r = raw.cusolverDnSpotrsBatched(handle, uplo, n, nrhs, rt.ptr(A, "cusolverDnSpotrsBatched", "A"), lda, rt.ptr(B, "cusolverDnSpotrsBatched", "B"), ldb, rt.ptr(d_info, "cusolverDnSpotrsBatched", "d_info"), batchSize);
     if (rt.guards) rt.check("cusolverDnSpotrsBatched");
     if (r !== 0) rt.fail(r, "cusolverDnSpotrsBatched", handle);
@@ -1959,12 +1959,12 @@ function cusolverDnDpotrsBatched$(raw: Raw, rt: CheckedRuntime): Checked["cusolv
   return function cusolverDnDpotrsBatched(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, nrhs: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, d_info: PointerLike, batchSize: number): void {
     if (arguments.length !== 10) rt.arity("cusolverDnDpotrsBatched", "handle,uplo,n,nrhs,A,lda,B,ldb,d_info,batchSize", 10, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnDpotrsBatched", "handle", "pointer", handle);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnDpotrsBatched", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDpotrsBatched", "n", "i32", n);
-    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnDpotrsBatched", "nrhs", "i32", nrhs);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDpotrsBatched", "lda", "i32", lda);
-    if (!(typeof ldb === "number" && (ldb | 0) === ldb && (ldb !== 0 || 1 / ldb > 0))) rt.bad("cusolverDnDpotrsBatched", "ldb", "i32", ldb);
-    if (!(typeof batchSize === "number" && (batchSize | 0) === batchSize && (batchSize !== 0 || 1 / batchSize > 0))) rt.bad("cusolverDnDpotrsBatched", "batchSize", "i32", batchSize);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnDpotrsBatched", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDpotrsBatched", "n", "i32", n);
+    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnDpotrsBatched", "nrhs", "i32", nrhs);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDpotrsBatched", "lda", "i32", lda);
+    if (!(typeof ldb === "number" && (ldb | 0) === ldb && (+ldb !== 0 || 1 / ldb > 0))) rt.bad("cusolverDnDpotrsBatched", "ldb", "i32", ldb);
+    if (!(typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0))) rt.bad("cusolverDnDpotrsBatched", "batchSize", "i32", batchSize);
     const r = raw.cusolverDnDpotrsBatched(handle, uplo, n, nrhs, rt.ptr(A, "cusolverDnDpotrsBatched", "A"), lda, rt.ptr(B, "cusolverDnDpotrsBatched", "B"), ldb, rt.ptr(d_info, "cusolverDnDpotrsBatched", "d_info"), batchSize);
     if (rt.guards) rt.check("cusolverDnDpotrsBatched");
     if (r !== 0) rt.fail(r, "cusolverDnDpotrsBatched", handle);
@@ -1976,12 +1976,12 @@ function cusolverDnCpotrsBatched$(raw: Raw, rt: CheckedRuntime): Checked["cusolv
   return function cusolverDnCpotrsBatched(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, nrhs: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, d_info: PointerLike, batchSize: number): void {
     if (arguments.length !== 10) rt.arity("cusolverDnCpotrsBatched", "handle,uplo,n,nrhs,A,lda,B,ldb,d_info,batchSize", 10, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnCpotrsBatched", "handle", "pointer", handle);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnCpotrsBatched", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCpotrsBatched", "n", "i32", n);
-    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnCpotrsBatched", "nrhs", "i32", nrhs);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnCpotrsBatched", "lda", "i32", lda);
-    if (!(typeof ldb === "number" && (ldb | 0) === ldb && (ldb !== 0 || 1 / ldb > 0))) rt.bad("cusolverDnCpotrsBatched", "ldb", "i32", ldb);
-    if (!(typeof batchSize === "number" && (batchSize | 0) === batchSize && (batchSize !== 0 || 1 / batchSize > 0))) rt.bad("cusolverDnCpotrsBatched", "batchSize", "i32", batchSize);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnCpotrsBatched", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCpotrsBatched", "n", "i32", n);
+    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnCpotrsBatched", "nrhs", "i32", nrhs);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnCpotrsBatched", "lda", "i32", lda);
+    if (!(typeof ldb === "number" && (ldb | 0) === ldb && (+ldb !== 0 || 1 / ldb > 0))) rt.bad("cusolverDnCpotrsBatched", "ldb", "i32", ldb);
+    if (!(typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0))) rt.bad("cusolverDnCpotrsBatched", "batchSize", "i32", batchSize);
     const r = raw.cusolverDnCpotrsBatched(handle, uplo, n, nrhs, rt.ptr(A, "cusolverDnCpotrsBatched", "A"), lda, rt.ptr(B, "cusolverDnCpotrsBatched", "B"), ldb, rt.ptr(d_info, "cusolverDnCpotrsBatched", "d_info"), batchSize);
     if (rt.guards) rt.check("cusolverDnCpotrsBatched");
     if (r !== 0) rt.fail(r, "cusolverDnCpotrsBatched", handle);
@@ -1993,12 +1993,12 @@ function cusolverDnZpotrsBatched$(raw: Raw, rt: CheckedRuntime): Checked["cusolv
   return function cusolverDnZpotrsBatched(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, nrhs: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, d_info: PointerLike, batchSize: number): void {
     if (arguments.length !== 10) rt.arity("cusolverDnZpotrsBatched", "handle,uplo,n,nrhs,A,lda,B,ldb,d_info,batchSize", 10, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnZpotrsBatched", "handle", "pointer", handle);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnZpotrsBatched", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZpotrsBatched", "n", "i32", n);
-    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnZpotrsBatched", "nrhs", "i32", nrhs);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZpotrsBatched", "lda", "i32", lda);
-    if (!(typeof ldb === "number" && (ldb | 0) === ldb && (ldb !== 0 || 1 / ldb > 0))) rt.bad("cusolverDnZpotrsBatched", "ldb", "i32", ldb);
-    if (!(typeof batchSize === "number" && (batchSize | 0) === batchSize && (batchSize !== 0 || 1 / batchSize > 0))) rt.bad("cusolverDnZpotrsBatched", "batchSize", "i32", batchSize);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnZpotrsBatched", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZpotrsBatched", "n", "i32", n);
+    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnZpotrsBatched", "nrhs", "i32", nrhs);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZpotrsBatched", "lda", "i32", lda);
+    if (!(typeof ldb === "number" && (ldb | 0) === ldb && (+ldb !== 0 || 1 / ldb > 0))) rt.bad("cusolverDnZpotrsBatched", "ldb", "i32", ldb);
+    if (!(typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0))) rt.bad("cusolverDnZpotrsBatched", "batchSize", "i32", batchSize);
     const r = raw.cusolverDnZpotrsBatched(handle, uplo, n, nrhs, rt.ptr(A, "cusolverDnZpotrsBatched", "A"), lda, rt.ptr(B, "cusolverDnZpotrsBatched", "B"), ldb, rt.ptr(d_info, "cusolverDnZpotrsBatched", "d_info"), batchSize);
     if (rt.guards) rt.check("cusolverDnZpotrsBatched");
     if (r !== 0) rt.fail(r, "cusolverDnZpotrsBatched", handle);
@@ -2010,9 +2010,9 @@ function cusolverDnSpotri_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnSpotri_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, lwork: PointerLike): void {
     if (arguments.length !== 6) rt.arity("cusolverDnSpotri_bufferSize", "handle,uplo,n,A,lda,lwork", 6, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnSpotri_bufferSize", "handle", "pointer", handle);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnSpotri_bufferSize", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSpotri_bufferSize", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSpotri_bufferSize", "lda", "i32", lda);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnSpotri_bufferSize", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSpotri_bufferSize", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSpotri_bufferSize", "lda", "i32", lda);
     const r = raw.cusolverDnSpotri_bufferSize(handle, uplo, n, rt.ptr(A, "cusolverDnSpotri_bufferSize", "A"), lda, rt.ptr(lwork, "cusolverDnSpotri_bufferSize", "lwork"));
     if (rt.guards) rt.check("cusolverDnSpotri_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnSpotri_bufferSize", handle);
@@ -2024,9 +2024,9 @@ function cusolverDnDpotri_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnDpotri_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, lwork: PointerLike): void {
     if (arguments.length !== 6) rt.arity("cusolverDnDpotri_bufferSize", "handle,uplo,n,A,lda,lwork", 6, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnDpotri_bufferSize", "handle", "pointer", handle);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnDpotri_bufferSize", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDpotri_bufferSize", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDpotri_bufferSize", "lda", "i32", lda);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnDpotri_bufferSize", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDpotri_bufferSize", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDpotri_bufferSize", "lda", "i32", lda);
     const r = raw.cusolverDnDpotri_bufferSize(handle, uplo, n, rt.ptr(A, "cusolverDnDpotri_bufferSize", "A"), lda, rt.ptr(lwork, "cusolverDnDpotri_bufferSize", "lwork"));
     if (rt.guards) rt.check("cusolverDnDpotri_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnDpotri_bufferSize", handle);
@@ -2038,9 +2038,9 @@ function cusolverDnCpotri_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnCpotri_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, lwork: PointerLike): void {
     if (arguments.length !== 6) rt.arity("cusolverDnCpotri_bufferSize", "handle,uplo,n,A,lda,lwork", 6, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnCpotri_bufferSize", "handle", "pointer", handle);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnCpotri_bufferSize", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCpotri_bufferSize", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnCpotri_bufferSize", "lda", "i32", lda);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnCpotri_bufferSize", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCpotri_bufferSize", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnCpotri_bufferSize", "lda", "i32", lda);
     const r = raw.cusolverDnCpotri_bufferSize(handle, uplo, n, rt.ptr(rt.expect(A, float2, "cusolverDnCpotri_bufferSize", "A"), "cusolverDnCpotri_bufferSize", "A"), lda, rt.ptr(lwork, "cusolverDnCpotri_bufferSize", "lwork"));
     if (rt.guards) rt.check("cusolverDnCpotri_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnCpotri_bufferSize", handle);
@@ -2052,9 +2052,9 @@ function cusolverDnZpotri_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnZpotri_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, lwork: PointerLike): void {
     if (arguments.length !== 6) rt.arity("cusolverDnZpotri_bufferSize", "handle,uplo,n,A,lda,lwork", 6, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnZpotri_bufferSize", "handle", "pointer", handle);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnZpotri_bufferSize", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZpotri_bufferSize", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZpotri_bufferSize", "lda", "i32", lda);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnZpotri_bufferSize", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZpotri_bufferSize", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZpotri_bufferSize", "lda", "i32", lda);
     const r = raw.cusolverDnZpotri_bufferSize(handle, uplo, n, rt.ptr(rt.expect(A, double2, "cusolverDnZpotri_bufferSize", "A"), "cusolverDnZpotri_bufferSize", "A"), lda, rt.ptr(lwork, "cusolverDnZpotri_bufferSize", "lwork"));
     if (rt.guards) rt.check("cusolverDnZpotri_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnZpotri_bufferSize", handle);
@@ -2066,10 +2066,10 @@ function cusolverDnSpotri$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSpo
   return function cusolverDnSpotri(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, work: PointerLike, lwork: number, devInfo: PointerLike): void {
     if (arguments.length !== 8) rt.arity("cusolverDnSpotri", "handle,uplo,n,A,lda,work,lwork,devInfo", 8, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnSpotri", "handle", "pointer", handle);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnSpotri", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSpotri", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSpotri", "lda", "i32", lda);
-    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnSpotri", "lwork", "i32", lwork);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnSpotri", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSpotri", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSpotri", "lda", "i32", lda);
+    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnSpotri", "lwork", "i32", lwork);
     const r = raw.cusolverDnSpotri(handle, uplo, n, rt.ptr(A, "cusolverDnSpotri", "A"), lda, rt.ptr(work, "cusolverDnSpotri", "work"), lwork, rt.ptr(devInfo, "cusolverDnSpotri", "devInfo"));
     if (rt.guards) rt.check("cusolverDnSpotri");
     if (r !== 0) rt.fail(r, "cusolverDnSpotri", handle);
@@ -2081,10 +2081,10 @@ function cusolverDnDpotri$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDpo
   return function cusolverDnDpotri(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, work: PointerLike, lwork: number, devInfo: PointerLike): void {
     if (arguments.length !== 8) rt.arity("cusolverDnDpotri", "handle,uplo,n,A,lda,work,lwork,devInfo", 8, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnDpotri", "handle", "pointer", handle);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnDpotri", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDpotri", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDpotri", "lda", "i32", lda);
-    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnDpotri", "lwork", "i32", lwork);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnDpotri", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDpotri", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDpotri", "lda", "i32", lda);
+    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnDpotri", "lwork", "i32", lwork);
     const r = raw.cusolverDnDpotri(handle, uplo, n, rt.ptr(A, "cusolverDnDpotri", "A"), lda, rt.ptr(work, "cusolverDnDpotri", "work"), lwork, rt.ptr(devInfo, "cusolverDnDpotri", "devInfo"));
     if (rt.guards) rt.check("cusolverDnDpotri");
     if (r !== 0) rt.fail(r, "cusolverDnDpotri", handle);
@@ -2096,10 +2096,10 @@ function cusolverDnCpotri$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCpo
   return function cusolverDnCpotri(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, work: PointerLike, lwork: number, devInfo: PointerLike): void {
     if (arguments.length !== 8) rt.arity("cusolverDnCpotri", "handle,uplo,n,A,lda,work,lwork,devInfo", 8, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnCpotri", "handle", "pointer", handle);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnCpotri", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCpotri", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnCpotri", "lda", "i32", lda);
-    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnCpotri", "lwork", "i32", lwork);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnCpotri", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCpotri", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnCpotri", "lda", "i32", lda);
+    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnCpotri", "lwork", "i32", lwork);
     const r = raw.cusolverDnCpotri(handle, uplo, n, rt.ptr(rt.expect(A, float2, "cusolverDnCpotri", "A"), "cusolverDnCpotri", "A"), lda, rt.ptr(rt.expect(work, float2, "cusolverDnCpotri", "work"), "cusolverDnCpotri", "work"), lwork, rt.ptr(devInfo, "cusolverDnCpotri", "devInfo"));
     if (rt.guards) rt.check("cusolverDnCpotri");
     if (r !== 0) rt.fail(r, "cusolverDnCpotri", handle);
@@ -2111,10 +2111,10 @@ function cusolverDnZpotri$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZpo
   return function cusolverDnZpotri(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, work: PointerLike, lwork: number, devInfo: PointerLike): void {
     if (arguments.length !== 8) rt.arity("cusolverDnZpotri", "handle,uplo,n,A,lda,work,lwork,devInfo", 8, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnZpotri", "handle", "pointer", handle);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnZpotri", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZpotri", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZpotri", "lda", "i32", lda);
-    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnZpotri", "lwork", "i32", lwork);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnZpotri", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZpotri", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZpotri", "lda", "i32", lda);
+    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnZpotri", "lwork", "i32", lwork);
     const r = raw.cusolverDnZpotri(handle, uplo, n, rt.ptr(rt.expect(A, double2, "cusolverDnZpotri", "A"), "cusolverDnZpotri", "A"), lda, rt.ptr(rt.expect(work, double2, "cusolverDnZpotri", "work"), "cusolverDnZpotri", "work"), lwork, rt.ptr(devInfo, "cusolverDnZpotri", "devInfo"));
     if (rt.guards) rt.check("cusolverDnZpotri");
     if (r !== 0) rt.fail(r, "cusolverDnZpotri", handle);
@@ -2126,10 +2126,10 @@ function cusolverDnXtrtri_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnXtrtri_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, diag: cublasDiagType_t, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, workspaceInBytesOnDevice: PointerLike, workspaceInBytesOnHost: PointerLike): void {
     if (arguments.length !== 9) rt.arity("cusolverDnXtrtri_bufferSize", "handle,uplo,diag,n,dataTypeA,A,lda,workspaceInBytesOnDevice,workspaceInBytesOnHost", 9, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnXtrtri_bufferSize", "handle", "pointer", handle);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnXtrtri_bufferSize", "uplo", "u32", uplo);
-    if (!(typeof diag === "number" && (diag >>> 0) === diag && (diag !== 0 || 1 / diag > 0))) rt.bad("cusolverDnXtrtri_bufferSize", "diag", "u32", diag);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnXtrtri_bufferSize", "uplo", "u32", uplo);
+    if (!(typeof diag === "number" && (diag >>> 0) === diag && (+diag !== 0 || 1 / diag > 0))) rt.bad("cusolverDnXtrtri_bufferSize", "diag", "u32", diag);
     if (!((typeof n === "bigint" ? n >= -9223372036854775808n && n <= 9223372036854775807n : Number.isSafeInteger(n)))) rt.bad("cusolverDnXtrtri_bufferSize", "n", "i64", n);
-    if (!(typeof dataTypeA === "number" && (dataTypeA >>> 0) === dataTypeA && (dataTypeA !== 0 || 1 / dataTypeA > 0))) rt.bad("cusolverDnXtrtri_bufferSize", "dataTypeA", "u32", dataTypeA);
+    if (!(typeof dataTypeA === "number" && (dataTypeA >>> 0) === dataTypeA && (+dataTypeA !== 0 || 1 / dataTypeA > 0))) rt.bad("cusolverDnXtrtri_bufferSize", "dataTypeA", "u32", dataTypeA);
     if (!((typeof lda === "bigint" ? lda >= -9223372036854775808n && lda <= 9223372036854775807n : Number.isSafeInteger(lda)))) rt.bad("cusolverDnXtrtri_bufferSize", "lda", "i64", lda);
     const r = raw.cusolverDnXtrtri_bufferSize(handle, uplo, diag, n, dataTypeA, rt.ptr(A, "cusolverDnXtrtri_bufferSize", "A"), lda, rt.ptr(workspaceInBytesOnDevice, "cusolverDnXtrtri_bufferSize", "workspaceInBytesOnDevice"), rt.ptr(workspaceInBytesOnHost, "cusolverDnXtrtri_bufferSize", "workspaceInBytesOnHost"));
     if (rt.guards) rt.check("cusolverDnXtrtri_bufferSize");
@@ -2142,10 +2142,10 @@ function cusolverDnXtrtri$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnXtr
   return function cusolverDnXtrtri(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, diag: cublasDiagType_t, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, bufferOnDevice: PointerLike, workspaceInBytesOnDevice: bigint | number, bufferOnHost: PointerLike, workspaceInBytesOnHost: bigint | number, devInfo: PointerLike): void {
     if (arguments.length !== 12) rt.arity("cusolverDnXtrtri", "handle,uplo,diag,n,dataTypeA,A,lda,bufferOnDevice,workspaceInBytesOnDevice,bufferOnHost,workspaceInBytesOnHost,devInfo", 12, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnXtrtri", "handle", "pointer", handle);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnXtrtri", "uplo", "u32", uplo);
-    if (!(typeof diag === "number" && (diag >>> 0) === diag && (diag !== 0 || 1 / diag > 0))) rt.bad("cusolverDnXtrtri", "diag", "u32", diag);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnXtrtri", "uplo", "u32", uplo);
+    if (!(typeof diag === "number" && (diag >>> 0) === diag && (+diag !== 0 || 1 / diag > 0))) rt.bad("cusolverDnXtrtri", "diag", "u32", diag);
     if (!((typeof n === "bigint" ? n >= -9223372036854775808n && n <= 9223372036854775807n : Number.isSafeInteger(n)))) rt.bad("cusolverDnXtrtri", "n", "i64", n);
-    if (!(typeof dataTypeA === "number" && (dataTypeA >>> 0) === dataTypeA && (dataTypeA !== 0 || 1 / dataTypeA > 0))) rt.bad("cusolverDnXtrtri", "dataTypeA", "u32", dataTypeA);
+    if (!(typeof dataTypeA === "number" && (dataTypeA >>> 0) === dataTypeA && (+dataTypeA !== 0 || 1 / dataTypeA > 0))) rt.bad("cusolverDnXtrtri", "dataTypeA", "u32", dataTypeA);
     if (!((typeof lda === "bigint" ? lda >= -9223372036854775808n && lda <= 9223372036854775807n : Number.isSafeInteger(lda)))) rt.bad("cusolverDnXtrtri", "lda", "i64", lda);
     if (!((typeof workspaceInBytesOnDevice === "bigint" ? workspaceInBytesOnDevice >= 0n && workspaceInBytesOnDevice <= 18446744073709551615n : Number.isSafeInteger(workspaceInBytesOnDevice) && workspaceInBytesOnDevice >= 0))) rt.bad("cusolverDnXtrtri", "workspaceInBytesOnDevice", "u64", workspaceInBytesOnDevice);
     if (!((typeof workspaceInBytesOnHost === "bigint" ? workspaceInBytesOnHost >= 0n && workspaceInBytesOnHost <= 18446744073709551615n : Number.isSafeInteger(workspaceInBytesOnHost) && workspaceInBytesOnHost >= 0))) rt.bad("cusolverDnXtrtri", "workspaceInBytesOnHost", "u64", workspaceInBytesOnHost);
@@ -2160,9 +2160,9 @@ function cusolverDnSlauum_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnSlauum_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, lwork: PointerLike): void {
     if (arguments.length !== 6) rt.arity("cusolverDnSlauum_bufferSize", "handle,uplo,n,A,lda,lwork", 6, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnSlauum_bufferSize", "handle", "pointer", handle);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnSlauum_bufferSize", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSlauum_bufferSize", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSlauum_bufferSize", "lda", "i32", lda);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnSlauum_bufferSize", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSlauum_bufferSize", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSlauum_bufferSize", "lda", "i32", lda);
     const r = raw.cusolverDnSlauum_bufferSize(handle, uplo, n, rt.ptr(A, "cusolverDnSlauum_bufferSize", "A"), lda, rt.ptr(lwork, "cusolverDnSlauum_bufferSize", "lwork"));
     if (rt.guards) rt.check("cusolverDnSlauum_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnSlauum_bufferSize", handle);
@@ -2174,9 +2174,9 @@ function cusolverDnDlauum_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnDlauum_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, lwork: PointerLike): void {
     if (arguments.length !== 6) rt.arity("cusolverDnDlauum_bufferSize", "handle,uplo,n,A,lda,lwork", 6, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnDlauum_bufferSize", "handle", "pointer", handle);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnDlauum_bufferSize", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDlauum_bufferSize", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDlauum_bufferSize", "lda", "i32", lda);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnDlauum_bufferSize", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDlauum_bufferSize", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDlauum_bufferSize", "lda", "i32", lda);
     const r = raw.cusolverDnDlauum_bufferSize(handle, uplo, n, rt.ptr(A, "cusolverDnDlauum_bufferSize", "A"), lda, rt.ptr(lwork, "cusolverDnDlauum_bufferSize", "lwork"));
     if (rt.guards) rt.check("cusolverDnDlauum_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnDlauum_bufferSize", handle);
@@ -2188,9 +2188,9 @@ function cusolverDnClauum_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnClauum_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, lwork: PointerLike): void {
     if (arguments.length !== 6) rt.arity("cusolverDnClauum_bufferSize", "handle,uplo,n,A,lda,lwork", 6, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnClauum_bufferSize", "handle", "pointer", handle);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnClauum_bufferSize", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnClauum_bufferSize", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnClauum_bufferSize", "lda", "i32", lda);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnClauum_bufferSize", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnClauum_bufferSize", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnClauum_bufferSize", "lda", "i32", lda);
     const r = raw.cusolverDnClauum_bufferSize(handle, uplo, n, rt.ptr(rt.expect(A, float2, "cusolverDnClauum_bufferSize", "A"), "cusolverDnClauum_bufferSize", "A"), lda, rt.ptr(lwork, "cusolverDnClauum_bufferSize", "lwork"));
     if (rt.guards) rt.check("cusolverDnClauum_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnClauum_bufferSize", handle);
@@ -2202,9 +2202,9 @@ function cusolverDnZlauum_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnZlauum_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, lwork: PointerLike): void {
     if (arguments.length !== 6) rt.arity("cusolverDnZlauum_bufferSize", "handle,uplo,n,A,lda,lwork", 6, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnZlauum_bufferSize", "handle", "pointer", handle);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnZlauum_bufferSize", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZlauum_bufferSize", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZlauum_bufferSize", "lda", "i32", lda);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnZlauum_bufferSize", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZlauum_bufferSize", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZlauum_bufferSize", "lda", "i32", lda);
     const r = raw.cusolverDnZlauum_bufferSize(handle, uplo, n, rt.ptr(rt.expect(A, double2, "cusolverDnZlauum_bufferSize", "A"), "cusolverDnZlauum_bufferSize", "A"), lda, rt.ptr(lwork, "cusolverDnZlauum_bufferSize", "lwork"));
     if (rt.guards) rt.check("cusolverDnZlauum_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnZlauum_bufferSize", handle);
@@ -2216,10 +2216,10 @@ function cusolverDnSlauum$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSla
   return function cusolverDnSlauum(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, work: PointerLike, lwork: number, devInfo: PointerLike): void {
     if (arguments.length !== 8) rt.arity("cusolverDnSlauum", "handle,uplo,n,A,lda,work,lwork,devInfo", 8, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnSlauum", "handle", "pointer", handle);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnSlauum", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSlauum", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSlauum", "lda", "i32", lda);
-    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnSlauum", "lwork", "i32", lwork);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnSlauum", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSlauum", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSlauum", "lda", "i32", lda);
+    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnSlauum", "lwork", "i32", lwork);
     const r = raw.cusolverDnSlauum(handle, uplo, n, rt.ptr(A, "cusolverDnSlauum", "A"), lda, rt.ptr(work, "cusolverDnSlauum", "work"), lwork, rt.ptr(devInfo, "cusolverDnSlauum", "devInfo"));
     if (rt.guards) rt.check("cusolverDnSlauum");
     if (r !== 0) rt.fail(r, "cusolverDnSlauum", handle);
@@ -2231,10 +2231,10 @@ function cusolverDnDlauum$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDla
   return function cusolverDnDlauum(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, work: PointerLike, lwork: number, devInfo: PointerLike): void {
     if (arguments.length !== 8) rt.arity("cusolverDnDlauum", "handle,uplo,n,A,lda,work,lwork,devInfo", 8, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnDlauum", "handle", "pointer", handle);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnDlauum", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDlauum", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDlauum", "lda", "i32", lda);
-    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnDlauum", "lwork", "i32", lwork);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnDlauum", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDlauum", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDlauum", "lda", "i32", lda);
+    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnDlauum", "lwork", "i32", lwork);
     const r = raw.cusolverDnDlauum(handle, uplo, n, rt.ptr(A, "cusolverDnDlauum", "A"), lda, rt.ptr(work, "cusolverDnDlauum", "work"), lwork, rt.ptr(devInfo, "cusolverDnDlauum", "devInfo"));
     if (rt.guards) rt.check("cusolverDnDlauum");
     if (r !== 0) rt.fail(r, "cusolverDnDlauum", handle);
@@ -2246,10 +2246,10 @@ function cusolverDnClauum$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCla
   return function cusolverDnClauum(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, work: PointerLike, lwork: number, devInfo: PointerLike): void {
     if (arguments.length !== 8) rt.arity("cusolverDnClauum", "handle,uplo,n,A,lda,work,lwork,devInfo", 8, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnClauum", "handle", "pointer", handle);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnClauum", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnClauum", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnClauum", "lda", "i32", lda);
-    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnClauum", "lwork", "i32", lwork);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnClauum", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnClauum", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnClauum", "lda", "i32", lda);
+    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnClauum", "lwork", "i32", lwork);
     const r = raw.cusolverDnClauum(handle, uplo, n, rt.ptr(rt.expect(A, float2, "cusolverDnClauum", "A"), "cusolverDnClauum", "A"), lda, rt.ptr(rt.expect(work, float2, "cusolverDnClauum", "work"), "cusolverDnClauum", "work"), lwork, rt.ptr(devInfo, "cusolverDnClauum", "devInfo"));
     if (rt.guards) rt.check("cusolverDnClauum");
     if (r !== 0) rt.fail(r, "cusolverDnClauum", handle);
@@ -2261,10 +2261,10 @@ function cusolverDnZlauum$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZla
   return function cusolverDnZlauum(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, work: PointerLike, lwork: number, devInfo: PointerLike): void {
     if (arguments.length !== 8) rt.arity("cusolverDnZlauum", "handle,uplo,n,A,lda,work,lwork,devInfo", 8, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnZlauum", "handle", "pointer", handle);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnZlauum", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZlauum", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZlauum", "lda", "i32", lda);
-    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnZlauum", "lwork", "i32", lwork);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnZlauum", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZlauum", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZlauum", "lda", "i32", lda);
+    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnZlauum", "lwork", "i32", lwork);
     const r = raw.cusolverDnZlauum(handle, uplo, n, rt.ptr(rt.expect(A, double2, "cusolverDnZlauum", "A"), "cusolverDnZlauum", "A"), lda, rt.ptr(rt.expect(work, double2, "cusolverDnZlauum", "work"), "cusolverDnZlauum", "work"), lwork, rt.ptr(devInfo, "cusolverDnZlauum", "devInfo"));
     if (rt.guards) rt.check("cusolverDnZlauum");
     if (r !== 0) rt.fail(r, "cusolverDnZlauum", handle);
@@ -2276,9 +2276,9 @@ function cusolverDnSgetrf_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnSgetrf_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, A: PointerLike, lda: number, Lwork: PointerLike): void {
     if (arguments.length !== 6) rt.arity("cusolverDnSgetrf_bufferSize", "handle,m,n,A,lda,Lwork", 6, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnSgetrf_bufferSize", "handle", "pointer", handle);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnSgetrf_bufferSize", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSgetrf_bufferSize", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSgetrf_bufferSize", "lda", "i32", lda);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnSgetrf_bufferSize", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSgetrf_bufferSize", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSgetrf_bufferSize", "lda", "i32", lda);
     const r = raw.cusolverDnSgetrf_bufferSize(handle, m, n, rt.ptr(A, "cusolverDnSgetrf_bufferSize", "A"), lda, rt.ptr(Lwork, "cusolverDnSgetrf_bufferSize", "Lwork"));
     if (rt.guards) rt.check("cusolverDnSgetrf_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnSgetrf_bufferSize", handle);
@@ -2290,9 +2290,9 @@ function cusolverDnDgetrf_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnDgetrf_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, A: PointerLike, lda: number, Lwork: PointerLike): void {
     if (arguments.length !== 6) rt.arity("cusolverDnDgetrf_bufferSize", "handle,m,n,A,lda,Lwork", 6, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnDgetrf_bufferSize", "handle", "pointer", handle);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnDgetrf_bufferSize", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDgetrf_bufferSize", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDgetrf_bufferSize", "lda", "i32", lda);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnDgetrf_bufferSize", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDgetrf_bufferSize", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDgetrf_bufferSize", "lda", "i32", lda);
     const r = raw.cusolverDnDgetrf_bufferSize(handle, m, n, rt.ptr(A, "cusolverDnDgetrf_bufferSize", "A"), lda, rt.ptr(Lwork, "cusolverDnDgetrf_bufferSize", "Lwork"));
     if (rt.guards) rt.check("cusolverDnDgetrf_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnDgetrf_bufferSize", handle);
@@ -2304,9 +2304,9 @@ function cusolverDnCgetrf_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnCgetrf_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, A: PointerLike, lda: number, Lwork: PointerLike): void {
     if (arguments.length !== 6) rt.arity("cusolverDnCgetrf_bufferSize", "handle,m,n,A,lda,Lwork", 6, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnCgetrf_bufferSize", "handle", "pointer", handle);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnCgetrf_bufferSize", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCgetrf_bufferSize", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnCgetrf_bufferSize", "lda", "i32", lda);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnCgetrf_bufferSize", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCgetrf_bufferSize", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnCgetrf_bufferSize", "lda", "i32", lda);
     const r = raw.cusolverDnCgetrf_bufferSize(handle, m, n, rt.ptr(rt.expect(A, float2, "cusolverDnCgetrf_bufferSize", "A"), "cusolverDnCgetrf_bufferSize", "A"), lda, rt.ptr(Lwork, "cusolverDnCgetrf_bufferSize", "Lwork"));
     if (rt.guards) rt.check("cusolverDnCgetrf_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnCgetrf_bufferSize", handle);
@@ -2318,9 +2318,9 @@ function cusolverDnZgetrf_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnZgetrf_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, A: PointerLike, lda: number, Lwork: PointerLike): void {
     if (arguments.length !== 6) rt.arity("cusolverDnZgetrf_bufferSize", "handle,m,n,A,lda,Lwork", 6, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnZgetrf_bufferSize", "handle", "pointer", handle);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnZgetrf_bufferSize", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZgetrf_bufferSize", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZgetrf_bufferSize", "lda", "i32", lda);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnZgetrf_bufferSize", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZgetrf_bufferSize", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZgetrf_bufferSize", "lda", "i32", lda);
     const r = raw.cusolverDnZgetrf_bufferSize(handle, m, n, rt.ptr(rt.expect(A, double2, "cusolverDnZgetrf_bufferSize", "A"), "cusolverDnZgetrf_bufferSize", "A"), lda, rt.ptr(Lwork, "cusolverDnZgetrf_bufferSize", "Lwork"));
     if (rt.guards) rt.check("cusolverDnZgetrf_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnZgetrf_bufferSize", handle);
@@ -2332,9 +2332,9 @@ function cusolverDnSgetrf$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSge
   return function cusolverDnSgetrf(handle: cusolverDnHandle_t, m: number, n: number, A: PointerLike, lda: number, Workspace: PointerLike, devIpiv: PointerLike, devInfo: PointerLike): void {
     if (arguments.length !== 8) rt.arity("cusolverDnSgetrf", "handle,m,n,A,lda,Workspace,devIpiv,devInfo", 8, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnSgetrf", "handle", "pointer", handle);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnSgetrf", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSgetrf", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSgetrf", "lda", "i32", lda);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnSgetrf", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSgetrf", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSgetrf", "lda", "i32", lda);
     const r = raw.cusolverDnSgetrf(handle, m, n, rt.ptr(A, "cusolverDnSgetrf", "A"), lda, rt.ptr(Workspace, "cusolverDnSgetrf", "Workspace"), rt.ptr(devIpiv, "cusolverDnSgetrf", "devIpiv"), rt.ptr(devInfo, "cusolverDnSgetrf", "devInfo"));
     if (rt.guards) rt.check("cusolverDnSgetrf");
     if (r !== 0) rt.fail(r, "cusolverDnSgetrf", handle);
@@ -2346,9 +2346,9 @@ function cusolverDnDgetrf$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDge
   return function cusolverDnDgetrf(handle: cusolverDnHandle_t, m: number, n: number, A: PointerLike, lda: number, Workspace: PointerLike, devIpiv: PointerLike, devInfo: PointerLike): void {
     if (arguments.length !== 8) rt.arity("cusolverDnDgetrf", "handle,m,n,A,lda,Workspace,devIpiv,devInfo", 8, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnDgetrf", "handle", "pointer", handle);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnDgetrf", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDgetrf", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDgetrf", "lda", "i32", lda);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnDgetrf", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDgetrf", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDgetrf", "lda", "i32", lda);
     const r = raw.cusolverDnDgetrf(handle, m, n, rt.ptr(A, "cusolverDnDgetrf", "A"), lda, rt.ptr(Workspace, "cusolverDnDgetrf", "Workspace"), rt.ptr(devIpiv, "cusolverDnDgetrf", "devIpiv"), rt.ptr(devInfo, "cusolverDnDgetrf", "devInfo"));
     if (rt.guards) rt.check("cusolverDnDgetrf");
     if (r !== 0) rt.fail(r, "cusolverDnDgetrf", handle);
@@ -2360,9 +2360,9 @@ function cusolverDnCgetrf$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCge
   return function cusolverDnCgetrf(handle: cusolverDnHandle_t, m: number, n: number, A: PointerLike, lda: number, Workspace: PointerLike, devIpiv: PointerLike, devInfo: PointerLike): void {
     if (arguments.length !== 8) rt.arity("cusolverDnCgetrf", "handle,m,n,A,lda,Workspace,devIpiv,devInfo", 8, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnCgetrf", "handle", "pointer", handle);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnCgetrf", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCgetrf", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnCgetrf", "lda", "i32", lda);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnCgetrf", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCgetrf", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnCgetrf", "lda", "i32", lda);
     const r = raw.cusolverDnCgetrf(handle, m, n, rt.ptr(rt.expect(A, float2, "cusolverDnCgetrf", "A"), "cusolverDnCgetrf", "A"), lda, rt.ptr(rt.expect(Workspace, float2, "cusolverDnCgetrf", "Workspace"), "cusolverDnCgetrf", "Workspace"), rt.ptr(devIpiv, "cusolverDnCgetrf", "devIpiv"), rt.ptr(devInfo, "cusolverDnCgetrf", "devInfo"));
     if (rt.guards) rt.check("cusolverDnCgetrf");
     if (r !== 0) rt.fail(r, "cusolverDnCgetrf", handle);
@@ -2374,9 +2374,9 @@ function cusolverDnZgetrf$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZge
   return function cusolverDnZgetrf(handle: cusolverDnHandle_t, m: number, n: number, A: PointerLike, lda: number, Workspace: PointerLike, devIpiv: PointerLike, devInfo: PointerLike): void {
     if (arguments.length !== 8) rt.arity("cusolverDnZgetrf", "handle,m,n,A,lda,Workspace,devIpiv,devInfo", 8, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnZgetrf", "handle", "pointer", handle);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnZgetrf", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZgetrf", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZgetrf", "lda", "i32", lda);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnZgetrf", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZgetrf", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZgetrf", "lda", "i32", lda);
     const r = raw.cusolverDnZgetrf(handle, m, n, rt.ptr(rt.expect(A, double2, "cusolverDnZgetrf", "A"), "cusolverDnZgetrf", "A"), lda, rt.ptr(rt.expect(Workspace, double2, "cusolverDnZgetrf", "Workspace"), "cusolverDnZgetrf", "Workspace"), rt.ptr(devIpiv, "cusolverDnZgetrf", "devIpiv"), rt.ptr(devInfo, "cusolverDnZgetrf", "devInfo"));
     if (rt.guards) rt.check("cusolverDnZgetrf");
     if (r !== 0) rt.fail(r, "cusolverDnZgetrf", handle);
@@ -2388,11 +2388,11 @@ function cusolverDnSlaswp$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSla
   return function cusolverDnSlaswp(handle: cusolverDnHandle_t, n: number, A: PointerLike, lda: number, k1: number, k2: number, devIpiv: PointerLike, incx: number): void {
     if (arguments.length !== 8) rt.arity("cusolverDnSlaswp", "handle,n,A,lda,k1,k2,devIpiv,incx", 8, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnSlaswp", "handle", "pointer", handle);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSlaswp", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSlaswp", "lda", "i32", lda);
-    if (!(typeof k1 === "number" && (k1 | 0) === k1 && (k1 !== 0 || 1 / k1 > 0))) rt.bad("cusolverDnSlaswp", "k1", "i32", k1);
-    if (!(typeof k2 === "number" && (k2 | 0) === k2 && (k2 !== 0 || 1 / k2 > 0))) rt.bad("cusolverDnSlaswp", "k2", "i32", k2);
-    if (!(typeof incx === "number" && (incx | 0) === incx && (incx !== 0 || 1 / incx > 0))) rt.bad("cusolverDnSlaswp", "incx", "i32", incx);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSlaswp", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSlaswp", "lda", "i32", lda);
+    if (!(typeof k1 === "number" && (k1 | 0) === k1 && (+k1 !== 0 || 1 / k1 > 0))) rt.bad("cusolverDnSlaswp", "k1", "i32", k1);
+    if (!(typeof k2 === "number" && (k2 | 0) === k2 && (+k2 !== 0 || 1 / k2 > 0))) rt.bad("cusolverDnSlaswp", "k2", "i32", k2);
+    if (!(typeof incx === "number" && (incx | 0) === incx && (+incx !== 0 || 1 / incx > 0))) rt.bad("cusolverDnSlaswp", "incx", "i32", incx);
     const r = raw.cusolverDnSlaswp(handle, n, rt.ptr(A, "cusolverDnSlaswp", "A"), lda, k1, k2, rt.ptr(devIpiv, "cusolverDnSlaswp", "devIpiv"), incx);
     if (rt.guards) rt.check("cusolverDnSlaswp");
     if (r !== 0) rt.fail(r, "cusolverDnSlaswp", handle);
@@ -2404,11 +2404,11 @@ function cusolverDnDlaswp$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDla
   return function cusolverDnDlaswp(handle: cusolverDnHandle_t, n: number, A: PointerLike, lda: number, k1: number, k2: number, devIpiv: PointerLike, incx: number): void {
     if (arguments.length !== 8) rt.arity("cusolverDnDlaswp", "handle,n,A,lda,k1,k2,devIpiv,incx", 8, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnDlaswp", "handle", "pointer", handle);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDlaswp", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDlaswp", "lda", "i32", lda);
-    if (!(typeof k1 === "number" && (k1 | 0) === k1 && (k1 !== 0 || 1 / k1 > 0))) rt.bad("cusolverDnDlaswp", "k1", "i32", k1);
-    if (!(typeof k2 === "number" && (k2 | 0) === k2 && (k2 !== 0 || 1 / k2 > 0))) rt.bad("cusolverDnDlaswp", "k2", "i32", k2);
-    if (!(typeof incx === "number" && (incx | 0) === incx && (incx !== 0 || 1 / incx > 0))) rt.bad("cusolverDnDlaswp", "incx", "i32", incx);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDlaswp", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDlaswp", "lda", "i32", lda);
+    if (!(typeof k1 === "number" && (k1 | 0) === k1 && (+k1 !== 0 || 1 / k1 > 0))) rt.bad("cusolverDnDlaswp", "k1", "i32", k1);
+    if (!(typeof k2 === "number" && (k2 | 0) === k2 && (+k2 !== 0 || 1 / k2 > 0))) rt.bad("cusolverDnDlaswp", "k2", "i32", k2);
+    if (!(typeof incx === "number" && (incx | 0) === incx && (+incx !== 0 || 1 / incx > 0))) rt.bad("cusolverDnDlaswp", "incx", "i32", incx);
     const r = raw.cusolverDnDlaswp(handle, n, rt.ptr(A, "cusolverDnDlaswp", "A"), lda, k1, k2, rt.ptr(devIpiv, "cusolverDnDlaswp", "devIpiv"), incx);
     if (rt.guards) rt.check("cusolverDnDlaswp");
     if (r !== 0) rt.fail(r, "cusolverDnDlaswp", handle);
@@ -2420,11 +2420,11 @@ function cusolverDnClaswp$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCla
   return function cusolverDnClaswp(handle: cusolverDnHandle_t, n: number, A: PointerLike, lda: number, k1: number, k2: number, devIpiv: PointerLike, incx: number): void {
     if (arguments.length !== 8) rt.arity("cusolverDnClaswp", "handle,n,A,lda,k1,k2,devIpiv,incx", 8, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnClaswp", "handle", "pointer", handle);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnClaswp", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnClaswp", "lda", "i32", lda);
-    if (!(typeof k1 === "number" && (k1 | 0) === k1 && (k1 !== 0 || 1 / k1 > 0))) rt.bad("cusolverDnClaswp", "k1", "i32", k1);
-    if (!(typeof k2 === "number" && (k2 | 0) === k2 && (k2 !== 0 || 1 / k2 > 0))) rt.bad("cusolverDnClaswp", "k2", "i32", k2);
-    if (!(typeof incx === "number" && (incx | 0) === incx && (incx !== 0 || 1 / incx > 0))) rt.bad("cusolverDnClaswp", "incx", "i32", incx);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnClaswp", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnClaswp", "lda", "i32", lda);
+    if (!(typeof k1 === "number" && (k1 | 0) === k1 && (+k1 !== 0 || 1 / k1 > 0))) rt.bad("cusolverDnClaswp", "k1", "i32", k1);
+    if (!(typeof k2 === "number" && (k2 | 0) === k2 && (+k2 !== 0 || 1 / k2 > 0))) rt.bad("cusolverDnClaswp", "k2", "i32", k2);
+    if (!(typeof incx === "number" && (incx | 0) === incx && (+incx !== 0 || 1 / incx > 0))) rt.bad("cusolverDnClaswp", "incx", "i32", incx);
     const r = raw.cusolverDnClaswp(handle, n, rt.ptr(rt.expect(A, float2, "cusolverDnClaswp", "A"), "cusolverDnClaswp", "A"), lda, k1, k2, rt.ptr(devIpiv, "cusolverDnClaswp", "devIpiv"), incx);
     if (rt.guards) rt.check("cusolverDnClaswp");
     if (r !== 0) rt.fail(r, "cusolverDnClaswp", handle);
@@ -2436,11 +2436,11 @@ function cusolverDnZlaswp$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZla
   return function cusolverDnZlaswp(handle: cusolverDnHandle_t, n: number, A: PointerLike, lda: number, k1: number, k2: number, devIpiv: PointerLike, incx: number): void {
     if (arguments.length !== 8) rt.arity("cusolverDnZlaswp", "handle,n,A,lda,k1,k2,devIpiv,incx", 8, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnZlaswp", "handle", "pointer", handle);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZlaswp", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZlaswp", "lda", "i32", lda);
-    if (!(typeof k1 === "number" && (k1 | 0) === k1 && (k1 !== 0 || 1 / k1 > 0))) rt.bad("cusolverDnZlaswp", "k1", "i32", k1);
-    if (!(typeof k2 === "number" && (k2 | 0) === k2 && (k2 !== 0 || 1 / k2 > 0))) rt.bad("cusolverDnZlaswp", "k2", "i32", k2);
-    if (!(typeof incx === "number" && (incx | 0) === incx && (incx !== 0 || 1 / incx > 0))) rt.bad("cusolverDnZlaswp", "incx", "i32", incx);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZlaswp", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZlaswp", "lda", "i32", lda);
+    if (!(typeof k1 === "number" && (k1 | 0) === k1 && (+k1 !== 0 || 1 / k1 > 0))) rt.bad("cusolverDnZlaswp", "k1", "i32", k1);
+    if (!(typeof k2 === "number" && (k2 | 0) === k2 && (+k2 !== 0 || 1 / k2 > 0))) rt.bad("cusolverDnZlaswp", "k2", "i32", k2);
+    if (!(typeof incx === "number" && (incx | 0) === incx && (+incx !== 0 || 1 / incx > 0))) rt.bad("cusolverDnZlaswp", "incx", "i32", incx);
     const r = raw.cusolverDnZlaswp(handle, n, rt.ptr(rt.expect(A, double2, "cusolverDnZlaswp", "A"), "cusolverDnZlaswp", "A"), lda, k1, k2, rt.ptr(devIpiv, "cusolverDnZlaswp", "devIpiv"), incx);
     if (rt.guards) rt.check("cusolverDnZlaswp");
     if (r !== 0) rt.fail(r, "cusolverDnZlaswp", handle);
@@ -2452,11 +2452,11 @@ function cusolverDnSgetrs$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSge
   return function cusolverDnSgetrs(handle: cusolverDnHandle_t, trans: cublasOperation_t, n: number, nrhs: number, A: PointerLike, lda: number, devIpiv: PointerLike, B: PointerLike, ldb: number, devInfo: PointerLike): void {
     if (arguments.length !== 10) rt.arity("cusolverDnSgetrs", "handle,trans,n,nrhs,A,lda,devIpiv,B,ldb,devInfo", 10, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnSgetrs", "handle", "pointer", handle);
-    if (!(typeof trans === "number" && (trans >>> 0) === trans && (trans !== 0 || 1 / trans > 0))) rt.bad("cusolverDnSgetrs", "trans", "u32", trans);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSgetrs", "n", "i32", n);
-    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnSgetrs", "nrhs", "i32", nrhs);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSgetrs", "lda", "i32", lda);
-    if (!(typeof ldb === "number" && (ldb | 0) === ldb && (ldb !== 0 || 1 / ldb > 0))) rt.bad("cusolverDnSgetrs", "ldb", "i32", ldb);
+    if (!(typeof trans === "number" && (trans >>> 0) === trans && (+trans !== 0 || 1 / trans > 0))) rt.bad("cusolverDnSgetrs", "trans", "u32", trans);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSgetrs", "n", "i32", n);
+    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnSgetrs", "nrhs", "i32", nrhs);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSgetrs", "lda", "i32", lda);
+    if (!(typeof ldb === "number" && (ldb | 0) === ldb && (+ldb !== 0 || 1 / ldb > 0))) rt.bad("cusolverDnSgetrs", "ldb", "i32", ldb);
     const r = raw.cusolverDnSgetrs(handle, trans, n, nrhs, rt.ptr(A, "cusolverDnSgetrs", "A"), lda, rt.ptr(devIpiv, "cusolverDnSgetrs", "devIpiv"), rt.ptr(B, "cusolverDnSgetrs", "B"), ldb, rt.ptr(devInfo, "cusolverDnSgetrs", "devInfo"));
     if (rt.guards) rt.check("cusolverDnSgetrs");
     if (r !== 0) rt.fail(r, "cusolverDnSgetrs", handle);
@@ -2468,11 +2468,11 @@ function cusolverDnDgetrs$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDge
   return function cusolverDnDgetrs(handle: cusolverDnHandle_t, trans: cublasOperation_t, n: number, nrhs: number, A: PointerLike, lda: number, devIpiv: PointerLike, B: PointerLike, ldb: number, devInfo: PointerLike): void {
     if (arguments.length !== 10) rt.arity("cusolverDnDgetrs", "handle,trans,n,nrhs,A,lda,devIpiv,B,ldb,devInfo", 10, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnDgetrs", "handle", "pointer", handle);
-    if (!(typeof trans === "number" && (trans >>> 0) === trans && (trans !== 0 || 1 / trans > 0))) rt.bad("cusolverDnDgetrs", "trans", "u32", trans);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDgetrs", "n", "i32", n);
-    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnDgetrs", "nrhs", "i32", nrhs);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDgetrs", "lda", "i32", lda);
-    if (!(typeof ldb === "number" && (ldb | 0) === ldb && (ldb !== 0 || 1 / ldb > 0))) rt.bad("cusolverDnDgetrs", "ldb", "i32", ldb);
+    if (!(typeof trans === "number" && (trans >>> 0) === trans && (+trans !== 0 || 1 / trans > 0))) rt.bad("cusolverDnDgetrs", "trans", "u32", trans);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDgetrs", "n", "i32", n);
+    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnDgetrs", "nrhs", "i32", nrhs);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDgetrs", "lda", "i32", lda);
+    if (!(typeof ldb === "number" && (ldb | 0) === ldb && (+ldb !== 0 || 1 / ldb > 0))) rt.bad("cusolverDnDgetrs", "ldb", "i32", ldb);
     const r = raw.cusolverDnDgetrs(handle, trans, n, nrhs, rt.ptr(A, "cusolverDnDgetrs", "A"), lda, rt.ptr(devIpiv, "cusolverDnDgetrs", "devIpiv"), rt.ptr(B, "cusolverDnDgetrs", "B"), ldb, rt.ptr(devInfo, "cusolverDnDgetrs", "devInfo"));
     if (rt.guards) rt.check("cusolverDnDgetrs");
     if (r !== 0) rt.fail(r, "cusolverDnDgetrs", handle);
@@ -2484,11 +2484,11 @@ function cusolverDnCgetrs$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCge
   return function cusolverDnCgetrs(handle: cusolverDnHandle_t, trans: cublasOperation_t, n: number, nrhs: number, A: PointerLike, lda: number, devIpiv: PointerLike, B: PointerLike, ldb: number, devInfo: PointerLike): void {
     if (arguments.length !== 10) rt.arity("cusolverDnCgetrs", "handle,trans,n,nrhs,A,lda,devIpiv,B,ldb,devInfo", 10, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnCgetrs", "handle", "pointer", handle);
-    if (!(typeof trans === "number" && (trans >>> 0) === trans && (trans !== 0 || 1 / trans > 0))) rt.bad("cusolverDnCgetrs", "trans", "u32", trans);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCgetrs", "n", "i32", n);
-    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnCgetrs", "nrhs", "i32", nrhs);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnCgetrs", "lda", "i32", lda);
-    if (!(typeof ldb === "number" && (ldb | 0) === ldb && (ldb !== 0 || 1 / ldb > 0))) rt.bad("cusolverDnCgetrs", "ldb", "i32", ldb);
+    if (!(typeof trans === "number" && (trans >>> 0) === trans && (+trans !== 0 || 1 / trans > 0))) rt.bad("cusolverDnCgetrs", "trans", "u32", trans);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCgetrs", "n", "i32", n);
+    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnCgetrs", "nrhs", "i32", nrhs);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnCgetrs", "lda", "i32", lda);
+    if (!(typeof ldb === "number" && (ldb | 0) === ldb && (+ldb !== 0 || 1 / ldb > 0))) rt.bad("cusolverDnCgetrs", "ldb", "i32", ldb);
     const r = raw.cusolverDnCgetrs(handle, trans, n, nrhs, rt.ptr(rt.expect(A, float2, "cusolverDnCgetrs", "A"), "cusolverDnCgetrs", "A"), lda, rt.ptr(devIpiv, "cusolverDnCgetrs", "devIpiv"), rt.ptr(rt.expect(B, float2, "cusolverDnCgetrs", "B"), "cusolverDnCgetrs", "B"), ldb, rt.ptr(devInfo, "cusolverDnCgetrs", "devInfo"));
     if (rt.guards) rt.check("cusolverDnCgetrs");
     if (r !== 0) rt.fail(r, "cusolverDnCgetrs", handle);
@@ -2500,11 +2500,11 @@ function cusolverDnZgetrs$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZge
   return function cusolverDnZgetrs(handle: cusolverDnHandle_t, trans: cublasOperation_t, n: number, nrhs: number, A: PointerLike, lda: number, devIpiv: PointerLike, B: PointerLike, ldb: number, devInfo: PointerLike): void {
     if (arguments.length !== 10) rt.arity("cusolverDnZgetrs", "handle,trans,n,nrhs,A,lda,devIpiv,B,ldb,devInfo", 10, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnZgetrs", "handle", "pointer", handle);
-    if (!(typeof trans === "number" && (trans >>> 0) === trans && (trans !== 0 || 1 / trans > 0))) rt.bad("cusolverDnZgetrs", "trans", "u32", trans);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZgetrs", "n", "i32", n);
-    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnZgetrs", "nrhs", "i32", nrhs);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZgetrs", "lda", "i32", lda);
-    if (!(typeof ldb === "number" && (ldb | 0) === ldb && (ldb !== 0 || 1 / ldb > 0))) rt.bad("cusolverDnZgetrs", "ldb", "i32", ldb);
+    if (!(typeof trans === "number" && (trans >>> 0) === trans && (+trans !== 0 || 1 / trans > 0))) rt.bad("cusolverDnZgetrs", "trans", "u32", trans);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZgetrs", "n", "i32", n);
+    if (!(typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0))) rt.bad("cusolverDnZgetrs", "nrhs", "i32", nrhs);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZgetrs", "lda", "i32", lda);
+    if (!(typeof ldb === "number" && (ldb | 0) === ldb && (+ldb !== 0 || 1 / ldb > 0))) rt.bad("cusolverDnZgetrs", "ldb", "i32", ldb);
     const r = raw.cusolverDnZgetrs(handle, trans, n, nrhs, rt.ptr(rt.expect(A, double2, "cusolverDnZgetrs", "A"), "cusolverDnZgetrs", "A"), lda, rt.ptr(devIpiv, "cusolverDnZgetrs", "devIpiv"), rt.ptr(rt.expect(B, double2, "cusolverDnZgetrs", "B"), "cusolverDnZgetrs", "B"), ldb, rt.ptr(devInfo, "cusolverDnZgetrs", "devInfo"));
     if (rt.guards) rt.check("cusolverDnZgetrs");
     if (r !== 0) rt.fail(r, "cusolverDnZgetrs", handle);
@@ -2516,9 +2516,9 @@ function cusolverDnSgeqrf_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnSgeqrf_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, A: PointerLike, lda: number, lwork: PointerLike): void {
     if (arguments.length !== 6) rt.arity("cusolverDnSgeqrf_bufferSize", "handle,m,n,A,lda,lwork", 6, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnSgeqrf_bufferSize", "handle", "pointer", handle);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnSgeqrf_bufferSize", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSgeqrf_bufferSize", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSgeqrf_bufferSize", "lda", "i32", lda);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnSgeqrf_bufferSize", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSgeqrf_bufferSize", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSgeqrf_bufferSize", "lda", "i32", lda);
     const r = raw.cusolverDnSgeqrf_bufferSize(handle, m, n, rt.ptr(A, "cusolverDnSgeqrf_bufferSize", "A"), lda, rt.ptr(lwork, "cusolverDnSgeqrf_bufferSize", "lwork"));
     if (rt.guards) rt.check("cusolverDnSgeqrf_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnSgeqrf_bufferSize", handle);
@@ -2530,9 +2530,9 @@ function cusolverDnDgeqrf_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnDgeqrf_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, A: PointerLike, lda: number, lwork: PointerLike): void {
     if (arguments.length !== 6) rt.arity("cusolverDnDgeqrf_bufferSize", "handle,m,n,A,lda,lwork", 6, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnDgeqrf_bufferSize", "handle", "pointer", handle);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnDgeqrf_bufferSize", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDgeqrf_bufferSize", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDgeqrf_bufferSize", "lda", "i32", lda);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnDgeqrf_bufferSize", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDgeqrf_bufferSize", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDgeqrf_bufferSize", "lda", "i32", lda);
     const r = raw.cusolverDnDgeqrf_bufferSize(handle, m, n, rt.ptr(A, "cusolverDnDgeqrf_bufferSize", "A"), lda, rt.ptr(lwork, "cusolverDnDgeqrf_bufferSize", "lwork"));
     if (rt.guards) rt.check("cusolverDnDgeqrf_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnDgeqrf_bufferSize", handle);
@@ -2544,9 +2544,9 @@ function cusolverDnCgeqrf_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnCgeqrf_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, A: PointerLike, lda: number, lwork: PointerLike): void {
     if (arguments.length !== 6) rt.arity("cusolverDnCgeqrf_bufferSize", "handle,m,n,A,lda,lwork", 6, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnCgeqrf_bufferSize", "handle", "pointer", handle);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnCgeqrf_bufferSize", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCgeqrf_bufferSize", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnCgeqrf_bufferSize", "lda", "i32", lda);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnCgeqrf_bufferSize", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCgeqrf_bufferSize", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnCgeqrf_bufferSize", "lda", "i32", lda);
     const r = raw.cusolverDnCgeqrf_bufferSize(handle, m, n, rt.ptr(rt.expect(A, float2, "cusolverDnCgeqrf_bufferSize", "A"), "cusolverDnCgeqrf_bufferSize", "A"), lda, rt.ptr(lwork, "cusolverDnCgeqrf_bufferSize", "lwork"));
     if (rt.guards) rt.check("cusolverDnCgeqrf_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnCgeqrf_bufferSize", handle);
@@ -2558,9 +2558,9 @@ function cusolverDnZgeqrf_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnZgeqrf_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, A: PointerLike, lda: number, lwork: PointerLike): void {
     if (arguments.length !== 6) rt.arity("cusolverDnZgeqrf_bufferSize", "handle,m,n,A,lda,lwork", 6, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnZgeqrf_bufferSize", "handle", "pointer", handle);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnZgeqrf_bufferSize", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZgeqrf_bufferSize", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZgeqrf_bufferSize", "lda", "i32", lda);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnZgeqrf_bufferSize", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZgeqrf_bufferSize", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZgeqrf_bufferSize", "lda", "i32", lda);
     const r = raw.cusolverDnZgeqrf_bufferSize(handle, m, n, rt.ptr(rt.expect(A, double2, "cusolverDnZgeqrf_bufferSize", "A"), "cusolverDnZgeqrf_bufferSize", "A"), lda, rt.ptr(lwork, "cusolverDnZgeqrf_bufferSize", "lwork"));
     if (rt.guards) rt.check("cusolverDnZgeqrf_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnZgeqrf_bufferSize", handle);
@@ -2572,10 +2572,10 @@ function cusolverDnSgeqrf$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSge
   return function cusolverDnSgeqrf(handle: cusolverDnHandle_t, m: number, n: number, A: PointerLike, lda: number, TAU: PointerLike, Workspace: PointerLike, Lwork: number, devInfo: PointerLike): void {
     if (arguments.length !== 9) rt.arity("cusolverDnSgeqrf", "handle,m,n,A,lda,TAU,Workspace,Lwork,devInfo", 9, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnSgeqrf", "handle", "pointer", handle);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnSgeqrf", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSgeqrf", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSgeqrf", "lda", "i32", lda);
-    if (!(typeof Lwork === "number" && (Lwork | 0) === Lwork && (Lwork !== 0 || 1 / Lwork > 0))) rt.bad("cusolverDnSgeqrf", "Lwork", "i32", Lwork);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnSgeqrf", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSgeqrf", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSgeqrf", "lda", "i32", lda);
+    if (!(typeof Lwork === "number" && (Lwork | 0) === Lwork && (+Lwork !== 0 || 1 / Lwork > 0))) rt.bad("cusolverDnSgeqrf", "Lwork", "i32", Lwork);
     const r = raw.cusolverDnSgeqrf(handle, m, n, rt.ptr(A, "cusolverDnSgeqrf", "A"), lda, rt.ptr(TAU, "cusolverDnSgeqrf", "TAU"), rt.ptr(Workspace, "cusolverDnSgeqrf", "Workspace"), Lwork, rt.ptr(devInfo, "cusolverDnSgeqrf", "devInfo"));
     if (rt.guards) rt.check("cusolverDnSgeqrf");
     if (r !== 0) rt.fail(r, "cusolverDnSgeqrf", handle);
@@ -2587,10 +2587,10 @@ function cusolverDnDgeqrf$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDge
   return function cusolverDnDgeqrf(handle: cusolverDnHandle_t, m: number, n: number, A: PointerLike, lda: number, TAU: PointerLike, Workspace: PointerLike, Lwork: number, devInfo: PointerLike): void {
     if (arguments.length !== 9) rt.arity("cusolverDnDgeqrf", "handle,m,n,A,lda,TAU,Workspace,Lwork,devInfo", 9, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnDgeqrf", "handle", "pointer", handle);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnDgeqrf", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDgeqrf", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDgeqrf", "lda", "i32", lda);
-    if (!(typeof Lwork === "number" && (Lwork | 0) === Lwork && (Lwork !== 0 || 1 / Lwork > 0))) rt.bad("cusolverDnDgeqrf", "Lwork", "i32", Lwork);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnDgeqrf", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDgeqrf", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDgeqrf", "lda", "i32", lda);
+    if (!(typeof Lwork === "number" && (Lwork | 0) === Lwork && (+Lwork !== 0 || 1 / Lwork > 0))) rt.bad("cusolverDnDgeqrf", "Lwork", "i32", Lwork);
     const r = raw.cusolverDnDgeqrf(handle, m, n, rt.ptr(A, "cusolverDnDgeqrf", "A"), lda, rt.ptr(TAU, "cusolverDnDgeqrf", "TAU"), rt.ptr(Workspace, "cusolverDnDgeqrf", "Workspace"), Lwork, rt.ptr(devInfo, "cusolverDnDgeqrf", "devInfo"));
     if (rt.guards) rt.check("cusolverDnDgeqrf");
     if (r !== 0) rt.fail(r, "cusolverDnDgeqrf", handle);
@@ -2602,10 +2602,10 @@ function cusolverDnCgeqrf$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCge
   return function cusolverDnCgeqrf(handle: cusolverDnHandle_t, m: number, n: number, A: PointerLike, lda: number, TAU: PointerLike, Workspace: PointerLike, Lwork: number, devInfo: PointerLike): void {
     if (arguments.length !== 9) rt.arity("cusolverDnCgeqrf", "handle,m,n,A,lda,TAU,Workspace,Lwork,devInfo", 9, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnCgeqrf", "handle", "pointer", handle);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnCgeqrf", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCgeqrf", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnCgeqrf", "lda", "i32", lda);
-    if (!(typeof Lwork === "number" && (Lwork | 0) === Lwork && (Lwork !== 0 || 1 / Lwork > 0))) rt.bad("cusolverDnCgeqrf", "Lwork", "i32", Lwork);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnCgeqrf", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCgeqrf", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnCgeqrf", "lda", "i32", lda);
+    if (!(typeof Lwork === "number" && (Lwork | 0) === Lwork && (+Lwork !== 0 || 1 / Lwork > 0))) rt.bad("cusolverDnCgeqrf", "Lwork", "i32", Lwork);
     const r = raw.cusolverDnCgeqrf(handle, m, n, rt.ptr(rt.expect(A, float2, "cusolverDnCgeqrf", "A"), "cusolverDnCgeqrf", "A"), lda, rt.ptr(rt.expect(TAU, float2, "cusolverDnCgeqrf", "TAU"), "cusolverDnCgeqrf", "TAU"), rt.ptr(rt.expect(Workspace, float2, "cusolverDnCgeqrf", "Workspace"), "cusolverDnCgeqrf", "Workspace"), Lwork, rt.ptr(devInfo, "cusolverDnCgeqrf", "devInfo"));
     if (rt.guards) rt.check("cusolverDnCgeqrf");
     if (r !== 0) rt.fail(r, "cusolverDnCgeqrf", handle);
@@ -2617,10 +2617,10 @@ function cusolverDnZgeqrf$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZge
   return function cusolverDnZgeqrf(handle: cusolverDnHandle_t, m: number, n: number, A: PointerLike, lda: number, TAU: PointerLike, Workspace: PointerLike, Lwork: number, devInfo: PointerLike): void {
     if (arguments.length !== 9) rt.arity("cusolverDnZgeqrf", "handle,m,n,A,lda,TAU,Workspace,Lwork,devInfo", 9, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnZgeqrf", "handle", "pointer", handle);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnZgeqrf", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZgeqrf", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZgeqrf", "lda", "i32", lda);
-    if (!(typeof Lwork === "number" && (Lwork | 0) === Lwork && (Lwork !== 0 || 1 / Lwork > 0))) rt.bad("cusolverDnZgeqrf", "Lwork", "i32", Lwork);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnZgeqrf", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZgeqrf", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZgeqrf", "lda", "i32", lda);
+    if (!(typeof Lwork === "number" && (Lwork | 0) === Lwork && (+Lwork !== 0 || 1 / Lwork > 0))) rt.bad("cusolverDnZgeqrf", "Lwork", "i32", Lwork);
     const r = raw.cusolverDnZgeqrf(handle, m, n, rt.ptr(rt.expect(A, double2, "cusolverDnZgeqrf", "A"), "cusolverDnZgeqrf", "A"), lda, rt.ptr(rt.expect(TAU, double2, "cusolverDnZgeqrf", "TAU"), "cusolverDnZgeqrf", "TAU"), rt.ptr(rt.expect(Workspace, double2, "cusolverDnZgeqrf", "Workspace"), "cusolverDnZgeqrf", "Workspace"), Lwork, rt.ptr(devInfo, "cusolverDnZgeqrf", "devInfo"));
     if (rt.guards) rt.check("cusolverDnZgeqrf");
     if (r !== 0) rt.fail(r, "cusolverDnZgeqrf", handle);
@@ -2632,10 +2632,10 @@ function cusolverDnSorgqr_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnSorgqr_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, lwork: PointerLike): void {
     if (arguments.length !== 8) rt.arity("cusolverDnSorgqr_bufferSize", "handle,m,n,k,A,lda,tau,lwork", 8, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnSorgqr_bufferSize", "handle", "pointer", handle);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnSorgqr_bufferSize", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSorgqr_bufferSize", "n", "i32", n);
-    if (!(typeof k === "number" && (k | 0) === k && (k !== 0 || 1 / k > 0))) rt.bad("cusolverDnSorgqr_bufferSize", "k", "i32", k);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSorgqr_bufferSize", "lda", "i32", lda);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnSorgqr_bufferSize", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSorgqr_bufferSize", "n", "i32", n);
+    if (!(typeof k === "number" && (k | 0) === k && (+k !== 0 || 1 / k > 0))) rt.bad("cusolverDnSorgqr_bufferSize", "k", "i32", k);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSorgqr_bufferSize", "lda", "i32", lda);
     const r = raw.cusolverDnSorgqr_bufferSize(handle, m, n, k, rt.ptr(A, "cusolverDnSorgqr_bufferSize", "A"), lda, rt.ptr(tau, "cusolverDnSorgqr_bufferSize", "tau"), rt.ptr(lwork, "cusolverDnSorgqr_bufferSize", "lwork"));
     if (rt.guards) rt.check("cusolverDnSorgqr_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnSorgqr_bufferSize", handle);
@@ -2647,10 +2647,10 @@ function cusolverDnDorgqr_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnDorgqr_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, lwork: PointerLike): void {
     if (arguments.length !== 8) rt.arity("cusolverDnDorgqr_bufferSize", "handle,m,n,k,A,lda,tau,lwork", 8, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnDorgqr_bufferSize", "handle", "pointer", handle);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnDorgqr_bufferSize", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDorgqr_bufferSize", "n", "i32", n);
-    if (!(typeof k === "number" && (k | 0) === k && (k !== 0 || 1 / k > 0))) rt.bad("cusolverDnDorgqr_bufferSize", "k", "i32", k);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDorgqr_bufferSize", "lda", "i32", lda);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnDorgqr_bufferSize", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDorgqr_bufferSize", "n", "i32", n);
+    if (!(typeof k === "number" && (k | 0) === k && (+k !== 0 || 1 / k > 0))) rt.bad("cusolverDnDorgqr_bufferSize", "k", "i32", k);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDorgqr_bufferSize", "lda", "i32", lda);
     const r = raw.cusolverDnDorgqr_bufferSize(handle, m, n, k, rt.ptr(A, "cusolverDnDorgqr_bufferSize", "A"), lda, rt.ptr(tau, "cusolverDnDorgqr_bufferSize", "tau"), rt.ptr(lwork, "cusolverDnDorgqr_bufferSize", "lwork"));
     if (rt.guards) rt.check("cusolverDnDorgqr_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnDorgqr_bufferSize", handle);
@@ -2662,10 +2662,10 @@ function cusolverDnCungqr_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnCungqr_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, lwork: PointerLike): void {
     if (arguments.length !== 8) rt.arity("cusolverDnCungqr_bufferSize", "handle,m,n,k,A,lda,tau,lwork", 8, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnCungqr_bufferSize", "handle", "pointer", handle);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnCungqr_bufferSize", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCungqr_bufferSize", "n", "i32", n);
-    if (!(typeof k === "number" && (k | 0) === k && (k !== 0 || 1 / k > 0))) rt.bad("cusolverDnCungqr_bufferSize", "k", "i32", k);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnCungqr_bufferSize", "lda", "i32", lda);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnCungqr_bufferSize", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCungqr_bufferSize", "n", "i32", n);
+    if (!(typeof k === "number" && (k | 0) === k && (+k !== 0 || 1 / k > 0))) rt.bad("cusolverDnCungqr_bufferSize", "k", "i32", k);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnCungqr_bufferSize", "lda", "i32", lda);
     const r = raw.cusolverDnCungqr_bufferSize(handle, m, n, k, rt.ptr(rt.expect(A, float2, "cusolverDnCungqr_bufferSize", "A"), "cusolverDnCungqr_bufferSize", "A"), lda, rt.ptr(rt.expect(tau, float2, "cusolverDnCungqr_bufferSize", "tau"), "cusolverDnCungqr_bufferSize", "tau"), rt.ptr(lwork, "cusolverDnCungqr_bufferSize", "lwork"));
     if (rt.guards) rt.check("cusolverDnCungqr_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnCungqr_bufferSize", handle);
@@ -2677,10 +2677,10 @@ function cusolverDnZungqr_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnZungqr_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, lwork: PointerLike): void {
     if (arguments.length !== 8) rt.arity("cusolverDnZungqr_bufferSize", "handle,m,n,k,A,lda,tau,lwork", 8, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnZungqr_bufferSize", "handle", "pointer", handle);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnZungqr_bufferSize", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZungqr_bufferSize", "n", "i32", n);
-    if (!(typeof k === "number" && (k | 0) === k && (k !== 0 || 1 / k > 0))) rt.bad("cusolverDnZungqr_bufferSize", "k", "i32", k);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZungqr_bufferSize", "lda", "i32", lda);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnZungqr_bufferSize", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZungqr_bufferSize", "n", "i32", n);
+    if (!(typeof k === "number" && (k | 0) === k && (+k !== 0 || 1 / k > 0))) rt.bad("cusolverDnZungqr_bufferSize", "k", "i32", k);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZungqr_bufferSize", "lda", "i32", lda);
     const r = raw.cusolverDnZungqr_bufferSize(handle, m, n, k, rt.ptr(rt.expect(A, double2, "cusolverDnZungqr_bufferSize", "A"), "cusolverDnZungqr_bufferSize", "A"), lda, rt.ptr(rt.expect(tau, double2, "cusolverDnZungqr_bufferSize", "tau"), "cusolverDnZungqr_bufferSize", "tau"), rt.ptr(lwork, "cusolverDnZungqr_bufferSize", "lwork"));
     if (rt.guards) rt.check("cusolverDnZungqr_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnZungqr_bufferSize", handle);
@@ -2692,11 +2692,11 @@ function cusolverDnSorgqr$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSor
   return function cusolverDnSorgqr(handle: cusolverDnHandle_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void {
     if (arguments.length !== 10) rt.arity("cusolverDnSorgqr", "handle,m,n,k,A,lda,tau,work,lwork,info", 10, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnSorgqr", "handle", "pointer", handle);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnSorgqr", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSorgqr", "n", "i32", n);
-    if (!(typeof k === "number" && (k | 0) === k && (k !== 0 || 1 / k > 0))) rt.bad("cusolverDnSorgqr", "k", "i32", k);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSorgqr", "lda", "i32", lda);
-    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnSorgqr", "lwork", "i32", lwork);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnSorgqr", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSorgqr", "n", "i32", n);
+    if (!(typeof k === "number" && (k | 0) === k && (+k !== 0 || 1 / k > 0))) rt.bad("cusolverDnSorgqr", "k", "i32", k);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSorgqr", "lda", "i32", lda);
+    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnSorgqr", "lwork", "i32", lwork);
     const r = raw.cusolverDnSorgqr(handle, m, n, k, rt.ptr(A, "cusolverDnSorgqr", "A"), lda, rt.ptr(tau, "cusolverDnSorgqr", "tau"), rt.ptr(work, "cusolverDnSorgqr", "work"), lwork, rt.ptr(info, "cusolverDnSorgqr", "info"));
     if (rt.guards) rt.check("cusolverDnSorgqr");
     if (r !== 0) rt.fail(r, "cusolverDnSorgqr", handle);
@@ -2708,11 +2708,11 @@ function cusolverDnDorgqr$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDor
   return function cusolverDnDorgqr(handle: cusolverDnHandle_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void {
     if (arguments.length !== 10) rt.arity("cusolverDnDorgqr", "handle,m,n,k,A,lda,tau,work,lwork,info", 10, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnDorgqr", "handle", "pointer", handle);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnDorgqr", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDorgqr", "n", "i32", n);
-    if (!(typeof k === "number" && (k | 0) === k && (k !== 0 || 1 / k > 0))) rt.bad("cusolverDnDorgqr", "k", "i32", k);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDorgqr", "lda", "i32", lda);
-    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnDorgqr", "lwork", "i32", lwork);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnDorgqr", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDorgqr", "n", "i32", n);
+    if (!(typeof k === "number" && (k | 0) === k && (+k !== 0 || 1 / k > 0))) rt.bad("cusolverDnDorgqr", "k", "i32", k);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDorgqr", "lda", "i32", lda);
+    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnDorgqr", "lwork", "i32", lwork);
     const r = raw.cusolverDnDorgqr(handle, m, n, k, rt.ptr(A, "cusolverDnDorgqr", "A"), lda, rt.ptr(tau, "cusolverDnDorgqr", "tau"), rt.ptr(work, "cusolverDnDorgqr", "work"), lwork, rt.ptr(info, "cusolverDnDorgqr", "info"));
     if (rt.guards) rt.check("cusolverDnDorgqr");
     if (r !== 0) rt.fail(r, "cusolverDnDorgqr", handle);
@@ -2724,11 +2724,11 @@ function cusolverDnCungqr$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCun
   return function cusolverDnCungqr(handle: cusolverDnHandle_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void {
     if (arguments.length !== 10) rt.arity("cusolverDnCungqr", "handle,m,n,k,A,lda,tau,work,lwork,info", 10, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnCungqr", "handle", "pointer", handle);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnCungqr", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCungqr", "n", "i32", n);
-    if (!(typeof k === "number" && (k | 0) === k && (k !== 0 || 1 / k > 0))) rt.bad("cusolverDnCungqr", "k", "i32", k);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnCungqr", "lda", "i32", lda);
-    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnCungqr", "lwork", "i32", lwork);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnCungqr", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCungqr", "n", "i32", n);
+    if (!(typeof k === "number" && (k | 0) === k && (+k !== 0 || 1 / k > 0))) rt.bad("cusolverDnCungqr", "k", "i32", k);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnCungqr", "lda", "i32", lda);
+    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnCungqr", "lwork", "i32", lwork);
     const r = raw.cusolverDnCungqr(handle, m, n, k, rt.ptr(rt.expect(A, float2, "cusolverDnCungqr", "A"), "cusolverDnCungqr", "A"), lda, rt.ptr(rt.expect(tau, float2, "cusolverDnCungqr", "tau"), "cusolverDnCungqr", "tau"), rt.ptr(rt.expect(work, float2, "cusolverDnCungqr", "work"), "cusolverDnCungqr", "work"), lwork, rt.ptr(info, "cusolverDnCungqr", "info"));
     if (rt.guards) rt.check("cusolverDnCungqr");
     if (r !== 0) rt.fail(r, "cusolverDnCungqr", handle);
@@ -2740,11 +2740,11 @@ function cusolverDnZungqr$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZun
   return function cusolverDnZungqr(handle: cusolverDnHandle_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void {
     if (arguments.length !== 10) rt.arity("cusolverDnZungqr", "handle,m,n,k,A,lda,tau,work,lwork,info", 10, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnZungqr", "handle", "pointer", handle);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnZungqr", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZungqr", "n", "i32", n);
-    if (!(typeof k === "number" && (k | 0) === k && (k !== 0 || 1 / k > 0))) rt.bad("cusolverDnZungqr", "k", "i32", k);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZungqr", "lda", "i32", lda);
-    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnZungqr", "lwork", "i32", lwork);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnZungqr", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZungqr", "n", "i32", n);
+    if (!(typeof k === "number" && (k | 0) === k && (+k !== 0 || 1 / k > 0))) rt.bad("cusolverDnZungqr", "k", "i32", k);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZungqr", "lda", "i32", lda);
+    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnZungqr", "lwork", "i32", lwork);
     const r = raw.cusolverDnZungqr(handle, m, n, k, rt.ptr(rt.expect(A, double2, "cusolverDnZungqr", "A"), "cusolverDnZungqr", "A"), lda, rt.ptr(rt.expect(tau, double2, "cusolverDnZungqr", "tau"), "cusolverDnZungqr", "tau"), rt.ptr(rt.expect(work, double2, "cusolverDnZungqr", "work"), "cusolverDnZungqr", "work"), lwork, rt.ptr(info, "cusolverDnZungqr", "info"));
     if (rt.guards) rt.check("cusolverDnZungqr");
     if (r !== 0) rt.fail(r, "cusolverDnZungqr", handle);
@@ -2756,13 +2756,13 @@ function cusolverDnSormqr_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnSormqr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, trans: cublasOperation_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, C: PointerLike, ldc: number, lwork: PointerLike): void {
     if (arguments.length !== 12) rt.arity("cusolverDnSormqr_bufferSize", "handle,side,trans,m,n,k,A,lda,tau,C,ldc,lwork", 12, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnSormqr_bufferSize", "handle", "pointer", handle);
-    if (!(typeof side === "number" && (side >>> 0) === side && (side !== 0 || 1 / side > 0))) rt.bad("cusolverDnSormqr_bufferSize", "side", "u32", side);
-    if (!(typeof trans === "number" && (trans >>> 0) === trans && (trans !== 0 || 1 / trans > 0))) rt.bad("cusolverDnSormqr_bufferSize", "trans", "u32", trans);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnSormqr_bufferSize", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSormqr_bufferSize", "n", "i32", n);
-    if (!(typeof k === "number" && (k | 0) === k && (k !== 0 || 1 / k > 0))) rt.bad("cusolverDnSormqr_bufferSize", "k", "i32", k);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSormqr_bufferSize", "lda", "i32", lda);
-    if (!(typeof ldc === "number" && (ldc | 0) === ldc && (ldc !== 0 || 1 / ldc > 0))) rt.bad("cusolverDnSormqr_bufferSize", "ldc", "i32", ldc);
+    if (!(typeof side === "number" && (side >>> 0) === side && (+side !== 0 || 1 / side > 0))) rt.bad("cusolverDnSormqr_bufferSize", "side", "u32", side);
+    if (!(typeof trans === "number" && (trans >>> 0) === trans && (+trans !== 0 || 1 / trans > 0))) rt.bad("cusolverDnSormqr_bufferSize", "trans", "u32", trans);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnSormqr_bufferSize", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSormqr_bufferSize", "n", "i32", n);
+    if (!(typeof k === "number" && (k | 0) === k && (+k !== 0 || 1 / k > 0))) rt.bad("cusolverDnSormqr_bufferSize", "k", "i32", k);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSormqr_bufferSize", "lda", "i32", lda);
+    if (!(typeof ldc === "number" && (ldc | 0) === ldc && (+ldc !== 0 || 1 / ldc > 0))) rt.bad("cusolverDnSormqr_bufferSize", "ldc", "i32", ldc);
     const r = raw.cusolverDnSormqr_bufferSize(handle, side, trans, m, n, k, rt.ptr(A, "cusolverDnSormqr_bufferSize", "A"), lda, rt.ptr(tau, "cusolverDnSormqr_bufferSize", "tau"), rt.ptr(C, "cusolverDnSormqr_bufferSize", "C"), ldc, rt.ptr(lwork, "cusolverDnSormqr_bufferSize", "lwork"));
     if (rt.guards) rt.check("cusolverDnSormqr_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnSormqr_bufferSize", handle);
@@ -2774,13 +2774,13 @@ function cusolverDnDormqr_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnDormqr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, trans: cublasOperation_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, C: PointerLike, ldc: number, lwork: PointerLike): void {
     if (arguments.length !== 12) rt.arity("cusolverDnDormqr_bufferSize", "handle,side,trans,m,n,k,A,lda,tau,C,ldc,lwork", 12, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnDormqr_bufferSize", "handle", "pointer", handle);
-    if (!(typeof side === "number" && (side >>> 0) === side && (side !== 0 || 1 / side > 0))) rt.bad("cusolverDnDormqr_bufferSize", "side", "u32", side);
-    if (!(typeof trans === "number" && (trans >>> 0) === trans && (trans !== 0 || 1 / trans > 0))) rt.bad("cusolverDnDormqr_bufferSize", "trans", "u32", trans);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnDormqr_bufferSize", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDormqr_bufferSize", "n", "i32", n);
-    if (!(typeof k === "number" && (k | 0) === k && (k !== 0 || 1 / k > 0))) rt.bad("cusolverDnDormqr_bufferSize", "k", "i32", k);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDormqr_bufferSize", "lda", "i32", lda);
-    if (!(typeof ldc === "number" && (ldc | 0) === ldc && (ldc !== 0 || 1 / ldc > 0))) rt.bad("cusolverDnDormqr_bufferSize", "ldc", "i32", ldc);
+    if (!(typeof side === "number" && (side >>> 0) === side && (+side !== 0 || 1 / side > 0))) rt.bad("cusolverDnDormqr_bufferSize", "side", "u32", side);
+    if (!(typeof trans === "number" && (trans >>> 0) === trans && (+trans !== 0 || 1 / trans > 0))) rt.bad("cusolverDnDormqr_bufferSize", "trans", "u32", trans);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnDormqr_bufferSize", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDormqr_bufferSize", "n", "i32", n);
+    if (!(typeof k === "number" && (k | 0) === k && (+k !== 0 || 1 / k > 0))) rt.bad("cusolverDnDormqr_bufferSize", "k", "i32", k);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDormqr_bufferSize", "lda", "i32", lda);
+    if (!(typeof ldc === "number" && (ldc | 0) === ldc && (+ldc !== 0 || 1 / ldc > 0))) rt.bad("cusolverDnDormqr_bufferSize", "ldc", "i32", ldc);
     const r = raw.cusolverDnDormqr_bufferSize(handle, side, trans, m, n, k, rt.ptr(A, "cusolverDnDormqr_bufferSize", "A"), lda, rt.ptr(tau, "cusolverDnDormqr_bufferSize", "tau"), rt.ptr(C, "cusolverDnDormqr_bufferSize", "C"), ldc, rt.ptr(lwork, "cusolverDnDormqr_bufferSize", "lwork"));
     if (rt.guards) rt.check("cusolverDnDormqr_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnDormqr_bufferSize", handle);
@@ -2792,13 +2792,13 @@ function cusolverDnCunmqr_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnCunmqr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, trans: cublasOperation_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, C: PointerLike, ldc: number, lwork: PointerLike): void {
     if (arguments.length !== 12) rt.arity("cusolverDnCunmqr_bufferSize", "handle,side,trans,m,n,k,A,lda,tau,C,ldc,lwork", 12, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnCunmqr_bufferSize", "handle", "pointer", handle);
-    if (!(typeof side === "number" && (side >>> 0) === side && (side !== 0 || 1 / side > 0))) rt.bad("cusolverDnCunmqr_bufferSize", "side", "u32", side);
-    if (!(typeof trans === "number" && (trans >>> 0) === trans && (trans !== 0 || 1 / trans > 0))) rt.bad("cusolverDnCunmqr_bufferSize", "trans", "u32", trans);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnCunmqr_bufferSize", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCunmqr_bufferSize", "n", "i32", n);
-    if (!(typeof k === "number" && (k | 0) === k && (k !== 0 || 1 / k > 0))) rt.bad("cusolverDnCunmqr_bufferSize", "k", "i32", k);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnCunmqr_bufferSize", "lda", "i32", lda);
-    if (!(typeof ldc === "number" && (ldc | 0) === ldc && (ldc !== 0 || 1 / ldc > 0))) rt.bad("cusolverDnCunmqr_bufferSize", "ldc", "i32", ldc);
+    if (!(typeof side === "number" && (side >>> 0) === side && (+side !== 0 || 1 / side > 0))) rt.bad("cusolverDnCunmqr_bufferSize", "side", "u32", side);
+    if (!(typeof trans === "number" && (trans >>> 0) === trans && (+trans !== 0 || 1 / trans > 0))) rt.bad("cusolverDnCunmqr_bufferSize", "trans", "u32", trans);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnCunmqr_bufferSize", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCunmqr_bufferSize", "n", "i32", n);
+    if (!(typeof k === "number" && (k | 0) === k && (+k !== 0 || 1 / k > 0))) rt.bad("cusolverDnCunmqr_bufferSize", "k", "i32", k);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnCunmqr_bufferSize", "lda", "i32", lda);
+    if (!(typeof ldc === "number" && (ldc | 0) === ldc && (+ldc !== 0 || 1 / ldc > 0))) rt.bad("cusolverDnCunmqr_bufferSize", "ldc", "i32", ldc);
     const r = raw.cusolverDnCunmqr_bufferSize(handle, side, trans, m, n, k, rt.ptr(rt.expect(A, float2, "cusolverDnCunmqr_bufferSize", "A"), "cusolverDnCunmqr_bufferSize", "A"), lda, rt.ptr(rt.expect(tau, float2, "cusolverDnCunmqr_bufferSize", "tau"), "cusolverDnCunmqr_bufferSize", "tau"), rt.ptr(rt.expect(C, float2, "cusolverDnCunmqr_bufferSize", "C"), "cusolverDnCunmqr_bufferSize", "C"), ldc, rt.ptr(lwork, "cusolverDnCunmqr_bufferSize", "lwork"));
     if (rt.guards) rt.check("cusolverDnCunmqr_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnCunmqr_bufferSize", handle);
@@ -2810,13 +2810,13 @@ function cusolverDnZunmqr_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnZunmqr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, trans: cublasOperation_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, C: PointerLike, ldc: number, lwork: PointerLike): void {
     if (arguments.length !== 12) rt.arity("cusolverDnZunmqr_bufferSize", "handle,side,trans,m,n,k,A,lda,tau,C,ldc,lwork", 12, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnZunmqr_bufferSize", "handle", "pointer", handle);
-    if (!(typeof side === "number" && (side >>> 0) === side && (side !== 0 || 1 / side > 0))) rt.bad("cusolverDnZunmqr_bufferSize", "side", "u32", side);
-    if (!(typeof trans === "number" && (trans >>> 0) === trans && (trans !== 0 || 1 / trans > 0))) rt.bad("cusolverDnZunmqr_bufferSize", "trans", "u32", trans);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnZunmqr_bufferSize", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZunmqr_bufferSize", "n", "i32", n);
-    if (!(typeof k === "number" && (k | 0) === k && (k !== 0 || 1 / k > 0))) rt.bad("cusolverDnZunmqr_bufferSize", "k", "i32", k);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZunmqr_bufferSize", "lda", "i32", lda);
-    if (!(typeof ldc === "number" && (ldc | 0) === ldc && (ldc !== 0 || 1 / ldc > 0))) rt.bad("cusolverDnZunmqr_bufferSize", "ldc", "i32", ldc);
+    if (!(typeof side === "number" && (side >>> 0) === side && (+side !== 0 || 1 / side > 0))) rt.bad("cusolverDnZunmqr_bufferSize", "side", "u32", side);
+    if (!(typeof trans === "number" && (trans >>> 0) === trans && (+trans !== 0 || 1 / trans > 0))) rt.bad("cusolverDnZunmqr_bufferSize", "trans", "u32", trans);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnZunmqr_bufferSize", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZunmqr_bufferSize", "n", "i32", n);
+    if (!(typeof k === "number" && (k | 0) === k && (+k !== 0 || 1 / k > 0))) rt.bad("cusolverDnZunmqr_bufferSize", "k", "i32", k);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZunmqr_bufferSize", "lda", "i32", lda);
+    if (!(typeof ldc === "number" && (ldc | 0) === ldc && (+ldc !== 0 || 1 / ldc > 0))) rt.bad("cusolverDnZunmqr_bufferSize", "ldc", "i32", ldc);
     const r = raw.cusolverDnZunmqr_bufferSize(handle, side, trans, m, n, k, rt.ptr(rt.expect(A, double2, "cusolverDnZunmqr_bufferSize", "A"), "cusolverDnZunmqr_bufferSize", "A"), lda, rt.ptr(rt.expect(tau, double2, "cusolverDnZunmqr_bufferSize", "tau"), "cusolverDnZunmqr_bufferSize", "tau"), rt.ptr(rt.expect(C, double2, "cusolverDnZunmqr_bufferSize", "C"), "cusolverDnZunmqr_bufferSize", "C"), ldc, rt.ptr(lwork, "cusolverDnZunmqr_bufferSize", "lwork"));
     if (rt.guards) rt.check("cusolverDnZunmqr_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnZunmqr_bufferSize", handle);
@@ -2828,14 +2828,14 @@ function cusolverDnSormqr$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSor
   return function cusolverDnSormqr(handle: cusolverDnHandle_t, side: cublasSideMode_t, trans: cublasOperation_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, C: PointerLike, ldc: number, work: PointerLike, lwork: number, devInfo: PointerLike): void {
     if (arguments.length !== 14) rt.arity("cusolverDnSormqr", "handle,side,trans,m,n,k,A,lda,tau,C,ldc,work,lwork,devInfo", 14, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnSormqr", "handle", "pointer", handle);
-    if (!(typeof side === "number" && (side >>> 0) === side && (side !== 0 || 1 / side > 0))) rt.bad("cusolverDnSormqr", "side", "u32", side);
-    if (!(typeof trans === "number" && (trans >>> 0) === trans && (trans !== 0 || 1 / trans > 0))) rt.bad("cusolverDnSormqr", "trans", "u32", trans);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnSormqr", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSormqr", "n", "i32", n);
-    if (!(typeof k === "number" && (k | 0) === k && (k !== 0 || 1 / k > 0))) rt.bad("cusolverDnSormqr", "k", "i32", k);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSormqr", "lda", "i32", lda);
-    if (!(typeof ldc === "number" && (ldc | 0) === ldc && (ldc !== 0 || 1 / ldc > 0))) rt.bad("cusolverDnSormqr", "ldc", "i32", ldc);
-    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnSormqr", "lwork", "i32", lwork);
+    if (!(typeof side === "number" && (side >>> 0) === side && (+side !== 0 || 1 / side > 0))) rt.bad("cusolverDnSormqr", "side", "u32", side);
+    if (!(typeof trans === "number" && (trans >>> 0) === trans && (+trans !== 0 || 1 / trans > 0))) rt.bad("cusolverDnSormqr", "trans", "u32", trans);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnSormqr", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSormqr", "n", "i32", n);
+    if (!(typeof k === "number" && (k | 0) === k && (+k !== 0 || 1 / k > 0))) rt.bad("cusolverDnSormqr", "k", "i32", k);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSormqr", "lda", "i32", lda);
+    if (!(typeof ldc === "number" && (ldc | 0) === ldc && (+ldc !== 0 || 1 / ldc > 0))) rt.bad("cusolverDnSormqr", "ldc", "i32", ldc);
+    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnSormqr", "lwork", "i32", lwork);
     const r = raw.cusolverDnSormqr(handle, side, trans, m, n, k, rt.ptr(A, "cusolverDnSormqr", "A"), lda, rt.ptr(tau, "cusolverDnSormqr", "tau"), rt.ptr(C, "cusolverDnSormqr", "C"), ldc, rt.ptr(work, "cusolverDnSormqr", "work"), lwork, rt.ptr(devInfo, "cusolverDnSormqr", "devInfo"));
     if (rt.guards) rt.check("cusolverDnSormqr");
     if (r !== 0) rt.fail(r, "cusolverDnSormqr", handle);
@@ -2847,14 +2847,14 @@ function cusolverDnDormqr$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDor
   return function cusolverDnDormqr(handle: cusolverDnHandle_t, side: cublasSideMode_t, trans: cublasOperation_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, C: PointerLike, ldc: number, work: PointerLike, lwork: number, devInfo: PointerLike): void {
     if (arguments.length !== 14) rt.arity("cusolverDnDormqr", "handle,side,trans,m,n,k,A,lda,tau,C,ldc,work,lwork,devInfo", 14, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnDormqr", "handle", "pointer", handle);
-    if (!(typeof side === "number" && (side >>> 0) === side && (side !== 0 || 1 / side > 0))) rt.bad("cusolverDnDormqr", "side", "u32", side);
-    if (!(typeof trans === "number" && (trans >>> 0) === trans && (trans !== 0 || 1 / trans > 0))) rt.bad("cusolverDnDormqr", "trans", "u32", trans);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnDormqr", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDormqr", "n", "i32", n);
-    if (!(typeof k === "number" && (k | 0) === k && (k !== 0 || 1 / k > 0))) rt.bad("cusolverDnDormqr", "k", "i32", k);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDormqr", "lda", "i32", lda);
-    if (!(typeof ldc === "number" && (ldc | 0) === ldc && (ldc !== 0 || 1 / ldc > 0))) rt.bad("cusolverDnDormqr", "ldc", "i32", ldc);
-    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnDormqr", "lwork", "i32", lwork);
+    if (!(typeof side === "number" && (side >>> 0) === side && (+side !== 0 || 1 / side > 0))) rt.bad("cusolverDnDormqr", "side", "u32", side);
+    if (!(typeof trans === "number" && (trans >>> 0) === trans && (+trans !== 0 || 1 / trans > 0))) rt.bad("cusolverDnDormqr", "trans", "u32", trans);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnDormqr", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDormqr", "n", "i32", n);
+    if (!(typeof k === "number" && (k | 0) === k && (+k !== 0 || 1 / k > 0))) rt.bad("cusolverDnDormqr", "k", "i32", k);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDormqr", "lda", "i32", lda);
+    if (!(typeof ldc === "number" && (ldc | 0) === ldc && (+ldc !== 0 || 1 / ldc > 0))) rt.bad("cusolverDnDormqr", "ldc", "i32", ldc);
+    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnDormqr", "lwork", "i32", lwork);
     const r = raw.cusolverDnDormqr(handle, side, trans, m, n, k, rt.ptr(A, "cusolverDnDormqr", "A"), lda, rt.ptr(tau, "cusolverDnDormqr", "tau"), rt.ptr(C, "cusolverDnDormqr", "C"), ldc, rt.ptr(work, "cusolverDnDormqr", "work"), lwork, rt.ptr(devInfo, "cusolverDnDormqr", "devInfo"));
     if (rt.guards) rt.check("cusolverDnDormqr");
     if (r !== 0) rt.fail(r, "cusolverDnDormqr", handle);
@@ -2866,14 +2866,14 @@ function cusolverDnCunmqr$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCun
   return function cusolverDnCunmqr(handle: cusolverDnHandle_t, side: cublasSideMode_t, trans: cublasOperation_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, C: PointerLike, ldc: number, work: PointerLike, lwork: number, devInfo: PointerLike): void {
     if (arguments.length !== 14) rt.arity("cusolverDnCunmqr", "handle,side,trans,m,n,k,A,lda,tau,C,ldc,work,lwork,devInfo", 14, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnCunmqr", "handle", "pointer", handle);
-    if (!(typeof side === "number" && (side >>> 0) === side && (side !== 0 || 1 / side > 0))) rt.bad("cusolverDnCunmqr", "side", "u32", side);
-    if (!(typeof trans === "number" && (trans >>> 0) === trans && (trans !== 0 || 1 / trans > 0))) rt.bad("cusolverDnCunmqr", "trans", "u32", trans);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnCunmqr", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCunmqr", "n", "i32", n);
-    if (!(typeof k === "number" && (k | 0) === k && (k !== 0 || 1 / k > 0))) rt.bad("cusolverDnCunmqr", "k", "i32", k);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnCunmqr", "lda", "i32", lda);
-    if (!(typeof ldc === "number" && (ldc | 0) === ldc && (ldc !== 0 || 1 / ldc > 0))) rt.bad("cusolverDnCunmqr", "ldc", "i32", ldc);
-    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnCunmqr", "lwork", "i32", lwork);
+    if (!(typeof side === "number" && (side >>> 0) === side && (+side !== 0 || 1 / side > 0))) rt.bad("cusolverDnCunmqr", "side", "u32", side);
+    if (!(typeof trans === "number" && (trans >>> 0) === trans && (+trans !== 0 || 1 / trans > 0))) rt.bad("cusolverDnCunmqr", "trans", "u32", trans);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnCunmqr", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCunmqr", "n", "i32", n);
+    if (!(typeof k === "number" && (k | 0) === k && (+k !== 0 || 1 / k > 0))) rt.bad("cusolverDnCunmqr", "k", "i32", k);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnCunmqr", "lda", "i32", lda);
+    if (!(typeof ldc === "number" && (ldc | 0) === ldc && (+ldc !== 0 || 1 / ldc > 0))) rt.bad("cusolverDnCunmqr", "ldc", "i32", ldc);
+    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnCunmqr", "lwork", "i32", lwork);
     const r = raw.cusolverDnCunmqr(handle, side, trans, m, n, k, rt.ptr(rt.expect(A, float2, "cusolverDnCunmqr", "A"), "cusolverDnCunmqr", "A"), lda, rt.ptr(rt.expect(tau, float2, "cusolverDnCunmqr", "tau"), "cusolverDnCunmqr", "tau"), rt.ptr(rt.expect(C, float2, "cusolverDnCunmqr", "C"), "cusolverDnCunmqr", "C"), ldc, rt.ptr(rt.expect(work, float2, "cusolverDnCunmqr", "work"), "cusolverDnCunmqr", "work"), lwork, rt.ptr(devInfo, "cusolverDnCunmqr", "devInfo"));
     if (rt.guards) rt.check("cusolverDnCunmqr");
     if (r !== 0) rt.fail(r, "cusolverDnCunmqr", handle);
@@ -2885,14 +2885,14 @@ function cusolverDnZunmqr$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZun
   return function cusolverDnZunmqr(handle: cusolverDnHandle_t, side: cublasSideMode_t, trans: cublasOperation_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, C: PointerLike, ldc: number, work: PointerLike, lwork: number, devInfo: PointerLike): void {
     if (arguments.length !== 14) rt.arity("cusolverDnZunmqr", "handle,side,trans,m,n,k,A,lda,tau,C,ldc,work,lwork,devInfo", 14, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnZunmqr", "handle", "pointer", handle);
-    if (!(typeof side === "number" && (side >>> 0) === side && (side !== 0 || 1 / side > 0))) rt.bad("cusolverDnZunmqr", "side", "u32", side);
-    if (!(typeof trans === "number" && (trans >>> 0) === trans && (trans !== 0 || 1 / trans > 0))) rt.bad("cusolverDnZunmqr", "trans", "u32", trans);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnZunmqr", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZunmqr", "n", "i32", n);
-    if (!(typeof k === "number" && (k | 0) === k && (k !== 0 || 1 / k > 0))) rt.bad("cusolverDnZunmqr", "k", "i32", k);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZunmqr", "lda", "i32", lda);
-    if (!(typeof ldc === "number" && (ldc | 0) === ldc && (ldc !== 0 || 1 / ldc > 0))) rt.bad("cusolverDnZunmqr", "ldc", "i32", ldc);
-    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnZunmqr", "lwork", "i32", lwork);
+    if (!(typeof side === "number" && (side >>> 0) === side && (+side !== 0 || 1 / side > 0))) rt.bad("cusolverDnZunmqr", "side", "u32", side);
+    if (!(typeof trans === "number" && (trans >>> 0) === trans && (+trans !== 0 || 1 / trans > 0))) rt.bad("cusolverDnZunmqr", "trans", "u32", trans);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnZunmqr", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZunmqr", "n", "i32", n);
+    if (!(typeof k === "number" && (k | 0) === k && (+k !== 0 || 1 / k > 0))) rt.bad("cusolverDnZunmqr", "k", "i32", k);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZunmqr", "lda", "i32", lda);
+    if (!(typeof ldc === "number" && (ldc | 0) === ldc && (+ldc !== 0 || 1 / ldc > 0))) rt.bad("cusolverDnZunmqr", "ldc", "i32", ldc);
+    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnZunmqr", "lwork", "i32", lwork);
     const r = raw.cusolverDnZunmqr(handle, side, trans, m, n, k, rt.ptr(rt.expect(A, double2, "cusolverDnZunmqr", "A"), "cusolverDnZunmqr", "A"), lda, rt.ptr(rt.expect(tau, double2, "cusolverDnZunmqr", "tau"), "cusolverDnZunmqr", "tau"), rt.ptr(rt.expect(C, double2, "cusolverDnZunmqr", "C"), "cusolverDnZunmqr", "C"), ldc, rt.ptr(rt.expect(work, double2, "cusolverDnZunmqr", "work"), "cusolverDnZunmqr", "work"), lwork, rt.ptr(devInfo, "cusolverDnZunmqr", "devInfo"));
     if (rt.guards) rt.check("cusolverDnZunmqr");
     if (r !== 0) rt.fail(r, "cusolverDnZunmqr", handle);
@@ -2904,8 +2904,8 @@ function cusolverDnSsytrf_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnSsytrf_bufferSize(handle: cusolverDnHandle_t, n: number, A: PointerLike, lda: number, lwork: PointerLike): void {
     if (arguments.length !== 5) rt.arity("cusolverDnSsytrf_bufferSize", "handle,n,A,lda,lwork", 5, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnSsytrf_bufferSize", "handle", "pointer", handle);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSsytrf_bufferSize", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSsytrf_bufferSize", "lda", "i32", lda);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSsytrf_bufferSize", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSsytrf_bufferSize", "lda", "i32", lda);
     const r = raw.cusolverDnSsytrf_bufferSize(handle, n, rt.ptr(A, "cusolverDnSsytrf_bufferSize", "A"), lda, rt.ptr(lwork, "cusolverDnSsytrf_bufferSize", "lwork"));
     if (rt.guards) rt.check("cusolverDnSsytrf_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnSsytrf_bufferSize", handle);
@@ -2917,8 +2917,8 @@ function cusolverDnDsytrf_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnDsytrf_bufferSize(handle: cusolverDnHandle_t, n: number, A: PointerLike, lda: number, lwork: PointerLike): void {
     if (arguments.length !== 5) rt.arity("cusolverDnDsytrf_bufferSize", "handle,n,A,lda,lwork", 5, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnDsytrf_bufferSize", "handle", "pointer", handle);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDsytrf_bufferSize", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDsytrf_bufferSize", "lda", "i32", lda);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDsytrf_bufferSize", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDsytrf_bufferSize", "lda", "i32", lda);
     const r = raw.cusolverDnDsytrf_bufferSize(handle, n, rt.ptr(A, "cusolverDnDsytrf_bufferSize", "A"), lda, rt.ptr(lwork, "cusolverDnDsytrf_bufferSize", "lwork"));
     if (rt.guards) rt.check("cusolverDnDsytrf_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnDsytrf_bufferSize", handle);
@@ -2930,8 +2930,8 @@ function cusolverDnCsytrf_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnCsytrf_bufferSize(handle: cusolverDnHandle_t, n: number, A: PointerLike, lda: number, lwork: PointerLike): void {
     if (arguments.length !== 5) rt.arity("cusolverDnCsytrf_bufferSize", "handle,n,A,lda,lwork", 5, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnCsytrf_bufferSize", "handle", "pointer", handle);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCsytrf_bufferSize", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnCsytrf_bufferSize", "lda", "i32", lda);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCsytrf_bufferSize", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnCsytrf_bufferSize", "lda", "i32", lda);
     const r = raw.cusolverDnCsytrf_bufferSize(handle, n, rt.ptr(rt.expect(A, float2, "cusolverDnCsytrf_bufferSize", "A"), "cusolverDnCsytrf_bufferSize", "A"), lda, rt.ptr(lwork, "cusolverDnCsytrf_bufferSize", "lwork"));
     if (rt.guards) rt.check("cusolverDnCsytrf_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnCsytrf_bufferSize", handle);
@@ -2943,8 +2943,8 @@ function cusolverDnZsytrf_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnZsytrf_bufferSize(handle: cusolverDnHandle_t, n: number, A: PointerLike, lda: number, lwork: PointerLike): void {
     if (arguments.length !== 5) rt.arity("cusolverDnZsytrf_bufferSize", "handle,n,A,lda,lwork", 5, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnZsytrf_bufferSize", "handle", "pointer", handle);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZsytrf_bufferSize", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZsytrf_bufferSize", "lda", "i32", lda);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZsytrf_bufferSize", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZsytrf_bufferSize", "lda", "i32", lda);
     const r = raw.cusolverDnZsytrf_bufferSize(handle, n, rt.ptr(rt.expect(A, double2, "cusolverDnZsytrf_bufferSize", "A"), "cusolverDnZsytrf_bufferSize", "A"), lda, rt.ptr(lwork, "cusolverDnZsytrf_bufferSize", "lwork"));
     if (rt.guards) rt.check("cusolverDnZsytrf_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnZsytrf_bufferSize", handle);
@@ -2956,10 +2956,10 @@ function cusolverDnSsytrf$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSsy
   return function cusolverDnSsytrf(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, ipiv: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void {
     if (arguments.length !== 9) rt.arity("cusolverDnSsytrf", "handle,uplo,n,A,lda,ipiv,work,lwork,info", 9, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnSsytrf", "handle", "pointer", handle);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnSsytrf", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSsytrf", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSsytrf", "lda", "i32", lda);
-    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnSsytrf", "lwork", "i32", lwork);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnSsytrf", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSsytrf", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSsytrf", "lda", "i32", lda);
+    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnSsytrf", "lwork", "i32", lwork);
     const r = raw.cusolverDnSsytrf(handle, uplo, n, rt.ptr(A, "cusolverDnSsytrf", "A"), lda, rt.ptr(ipiv, "cusolverDnSsytrf", "ipiv"), rt.ptr(work, "cusolverDnSsytrf", "work"), lwork, rt.ptr(info, "cusolverDnSsytrf", "info"));
     if (rt.guards) rt.check("cusolverDnSsytrf");
     if (r !== 0) rt.fail(r, "cusolverDnSsytrf", handle);
@@ -2971,10 +2971,10 @@ function cusolverDnDsytrf$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDsy
   return function cusolverDnDsytrf(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, ipiv: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void {
     if (arguments.length !== 9) rt.arity("cusolverDnDsytrf", "handle,uplo,n,A,lda,ipiv,work,lwork,info", 9, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnDsytrf", "handle", "pointer", handle);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnDsytrf", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDsytrf", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDsytrf", "lda", "i32", lda);
-    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnDsytrf", "lwork", "i32", lwork);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnDsytrf", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDsytrf", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDsytrf", "lda", "i32", lda);
+    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnDsytrf", "lwork", "i32", lwork);
     const r = raw.cusolverDnDsytrf(handle, uplo, n, rt.ptr(A, "cusolverDnDsytrf", "A"), lda, rt.ptr(ipiv, "cusolverDnDsytrf", "ipiv"), rt.ptr(work, "cusolverDnDsytrf", "work"), lwork, rt.ptr(info, "cusolverDnDsytrf", "info"));
     if (rt.guards) rt.check("cusolverDnDsytrf");
     if (r !== 0) rt.fail(r, "cusolverDnDsytrf", handle);
@@ -2986,10 +2986,10 @@ function cusolverDnCsytrf$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCsy
   return function cusolverDnCsytrf(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, ipiv: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void {
     if (arguments.length !== 9) rt.arity("cusolverDnCsytrf", "handle,uplo,n,A,lda,ipiv,work,lwork,info", 9, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnCsytrf", "handle", "pointer", handle);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnCsytrf", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCsytrf", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnCsytrf", "lda", "i32", lda);
-    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnCsytrf", "lwork", "i32", lwork);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnCsytrf", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCsytrf", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnCsytrf", "lda", "i32", lda);
+    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnCsytrf", "lwork", "i32", lwork);
     const r = raw.cusolverDnCsytrf(handle, uplo, n, rt.ptr(rt.expect(A, float2, "cusolverDnCsytrf", "A"), "cusolverDnCsytrf", "A"), lda, rt.ptr(ipiv, "cusolverDnCsytrf", "ipiv"), rt.ptr(rt.expect(work, float2, "cusolverDnCsytrf", "work"), "cusolverDnCsytrf", "work"), lwork, rt.ptr(info, "cusolverDnCsytrf", "info"));
     if (rt.guards) rt.check("cusolverDnCsytrf");
     if (r !== 0) rt.fail(r, "cusolverDnCsytrf", handle);
@@ -3001,10 +3001,10 @@ function cusolverDnZsytrf$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZsy
   return function cusolverDnZsytrf(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, ipiv: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void {
     if (arguments.length !== 9) rt.arity("cusolverDnZsytrf", "handle,uplo,n,A,lda,ipiv,work,lwork,info", 9, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnZsytrf", "handle", "pointer", handle);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnZsytrf", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZsytrf", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZsytrf", "lda", "i32", lda);
-    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnZsytrf", "lwork", "i32", lwork);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnZsytrf", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZsytrf", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZsytrf", "lda", "i32", lda);
+    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnZsytrf", "lwork", "i32", lwork);
     const r = raw.cusolverDnZsytrf(handle, uplo, n, rt.ptr(rt.expect(A, double2, "cusolverDnZsytrf", "A"), "cusolverDnZsytrf", "A"), lda, rt.ptr(ipiv, "cusolverDnZsytrf", "ipiv"), rt.ptr(rt.expect(work, double2, "cusolverDnZsytrf", "work"), "cusolverDnZsytrf", "work"), lwork, rt.ptr(info, "cusolverDnZsytrf", "info"));
     if (rt.guards) rt.check("cusolverDnZsytrf");
     if (r !== 0) rt.fail(r, "cusolverDnZsytrf", handle);
@@ -3016,12 +3016,12 @@ function cusolverDnXsytrs_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnXsytrs_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: bigint | number, nrhs: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, ipiv: PointerLike, dataTypeB: cudaDataType, B: PointerLike, ldb: bigint | number, workspaceInBytesOnDevice: PointerLike, workspaceInBytesOnHost: PointerLike): void {
     if (arguments.length !== 13) rt.arity("cusolverDnXsytrs_bufferSize", "handle,uplo,n,nrhs,dataTypeA,A,lda,ipiv,dataTypeB,B,ldb,workspaceInBytesOnDevice,workspaceInBytesOnHost", 13, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnXsytrs_bufferSize", "handle", "pointer", handle);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnXsytrs_bufferSize", "uplo", "u32", uplo);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnXsytrs_bufferSize", "uplo", "u32", uplo);
     if (!((typeof n === "bigint" ? n >= -9223372036854775808n && n <= 9223372036854775807n : Number.isSafeInteger(n)))) rt.bad("cusolverDnXsytrs_bufferSize", "n", "i64", n);
     if (!((typeof nrhs === "bigint" ? nrhs >= -9223372036854775808n && nrhs <= 9223372036854775807n : Number.isSafeInteger(nrhs)))) rt.bad("cusolverDnXsytrs_bufferSize", "nrhs", "i64", nrhs);
-    if (!(typeof dataTypeA === "number" && (dataTypeA >>> 0) === dataTypeA && (dataTypeA !== 0 || 1 / dataTypeA > 0))) rt.bad("cusolverDnXsytrs_bufferSize", "dataTypeA", "u32", dataTypeA);
+    if (!(typeof dataTypeA === "number" && (dataTypeA >>> 0) === dataTypeA && (+dataTypeA !== 0 || 1 / dataTypeA > 0))) rt.bad("cusolverDnXsytrs_bufferSize", "dataTypeA", "u32", dataTypeA);
     if (!((typeof lda === "bigint" ? lda >= -9223372036854775808n && lda <= 9223372036854775807n : Number.isSafeInteger(lda)))) rt.bad("cusolverDnXsytrs_bufferSize", "lda", "i64", lda);
-    if (!(typeof dataTypeB === "number" && (dataTypeB >>> 0) === dataTypeB && (dataTypeB !== 0 || 1 / dataTypeB > 0))) rt.bad("cusolverDnXsytrs_bufferSize", "dataTypeB", "u32", dataTypeB);
+    if (!(typeof dataTypeB === "number" && (dataTypeB >>> 0) === dataTypeB && (+dataTypeB !== 0 || 1 / dataTypeB > 0))) rt.bad("cusolverDnXsytrs_bufferSize", "dataTypeB", "u32", dataTypeB);
     if (!((typeof ldb === "bigint" ? ldb >= -9223372036854775808n && ldb <= 9223372036854775807n : Number.isSafeInteger(ldb)))) rt.bad("cusolverDnXsytrs_bufferSize", "ldb", "i64", ldb);
     const r = raw.cusolverDnXsytrs_bufferSize(handle, uplo, n, nrhs, dataTypeA, rt.ptr(A, "cusolverDnXsytrs_bufferSize", "A"), lda, rt.ptr(ipiv, "cusolverDnXsytrs_bufferSize", "ipiv"), dataTypeB, rt.ptr(B, "cusolverDnXsytrs_bufferSize", "B"), ldb, rt.ptr(workspaceInBytesOnDevice, "cusolverDnXsytrs_bufferSize", "workspaceInBytesOnDevice"), rt.ptr(workspaceInBytesOnHost, "cusolverDnXsytrs_bufferSize", "workspaceInBytesOnHost"));
     if (rt.guards) rt.check("cusolverDnXsytrs_bufferSize");
@@ -3034,12 +3034,12 @@ function cusolverDnXsytrs$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnXsy
   return function cusolverDnXsytrs(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: bigint | number, nrhs: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, ipiv: PointerLike, dataTypeB: cudaDataType, B: PointerLike, ldb: bigint | number, bufferOnDevice: PointerLike, workspaceInBytesOnDevice: bigint | number, bufferOnHost: PointerLike, workspaceInBytesOnHost: bigint | number, info: PointerLike): void {
     if (arguments.length !== 16) rt.arity("cusolverDnXsytrs", "handle,uplo,n,nrhs,dataTypeA,A,lda,ipiv,dataTypeB,B,ldb,bufferOnDevice,workspaceInBytesOnDevice,bufferOnHost,workspaceInBytesOnHost,info", 16, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnXsytrs", "handle", "pointer", handle);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnXsytrs", "uplo", "u32", uplo);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnXsytrs", "uplo", "u32", uplo);
     if (!((typeof n === "bigint" ? n >= -9223372036854775808n && n <= 9223372036854775807n : Number.isSafeInteger(n)))) rt.bad("cusolverDnXsytrs", "n", "i64", n);
     if (!((typeof nrhs === "bigint" ? nrhs >= -9223372036854775808n && nrhs <= 9223372036854775807n : Number.isSafeInteger(nrhs)))) rt.bad("cusolverDnXsytrs", "nrhs", "i64", nrhs);
-    if (!(typeof dataTypeA === "number" && (dataTypeA >>> 0) === dataTypeA && (dataTypeA !== 0 || 1 / dataTypeA > 0))) rt.bad("cusolverDnXsytrs", "dataTypeA", "u32", dataTypeA);
+    if (!(typeof dataTypeA === "number" && (dataTypeA >>> 0) === dataTypeA && (+dataTypeA !== 0 || 1 / dataTypeA > 0))) rt.bad("cusolverDnXsytrs", "dataTypeA", "u32", dataTypeA);
     if (!((typeof lda === "bigint" ? lda >= -9223372036854775808n && lda <= 9223372036854775807n : Number.isSafeInteger(lda)))) rt.bad("cusolverDnXsytrs", "lda", "i64", lda);
-    if (!(typeof dataTypeB === "number" && (dataTypeB >>> 0) === dataTypeB && (dataTypeB !== 0 || 1 / dataTypeB > 0))) rt.bad("cusolverDnXsytrs", "dataTypeB", "u32", dataTypeB);
+    if (!(typeof dataTypeB === "number" && (dataTypeB >>> 0) === dataTypeB && (+dataTypeB !== 0 || 1 / dataTypeB > 0))) rt.bad("cusolverDnXsytrs", "dataTypeB", "u32", dataTypeB);
     if (!((typeof ldb === "bigint" ? ldb >= -9223372036854775808n && ldb <= 9223372036854775807n : Number.isSafeInteger(ldb)))) rt.bad("cusolverDnXsytrs", "ldb", "i64", ldb);
     if (!((typeof workspaceInBytesOnDevice === "bigint" ? workspaceInBytesOnDevice >= 0n && workspaceInBytesOnDevice <= 18446744073709551615n : Number.isSafeInteger(workspaceInBytesOnDevice) && workspaceInBytesOnDevice >= 0))) rt.bad("cusolverDnXsytrs", "workspaceInBytesOnDevice", "u64", workspaceInBytesOnDevice);
     if (!((typeof workspaceInBytesOnHost === "bigint" ? workspaceInBytesOnHost >= 0n && workspaceInBytesOnHost <= 18446744073709551615n : Number.isSafeInteger(workspaceInBytesOnHost) && workspaceInBytesOnHost >= 0))) rt.bad("cusolverDnXsytrs", "workspaceInBytesOnHost", "u64", workspaceInBytesOnHost);
@@ -3054,9 +3054,9 @@ function cusolverDnSsytri_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnSsytri_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, ipiv: PointerLike, lwork: PointerLike): void {
     if (arguments.length !== 7) rt.arity("cusolverDnSsytri_bufferSize", "handle,uplo,n,A,lda,ipiv,lwork", 7, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnSsytri_bufferSize", "handle", "pointer", handle);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnSsytri_bufferSize", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSsytri_bufferSize", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSsytri_bufferSize", "lda", "i32", lda);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnSsytri_bufferSize", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSsytri_bufferSize", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSsytri_bufferSize", "lda", "i32", lda);
     const r = raw.cusolverDnSsytri_bufferSize(handle, uplo, n, rt.ptr(A, "cusolverDnSsytri_bufferSize", "A"), lda, rt.ptr(ipiv, "cusolverDnSsytri_bufferSize", "ipiv"), rt.ptr(lwork, "cusolverDnSsytri_bufferSize", "lwork"));
     if (rt.guards) rt.check("cusolverDnSsytri_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnSsytri_bufferSize", handle);
@@ -3068,9 +3068,9 @@ function cusolverDnDsytri_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnDsytri_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, ipiv: PointerLike, lwork: PointerLike): void {
     if (arguments.length !== 7) rt.arity("cusolverDnDsytri_bufferSize", "handle,uplo,n,A,lda,ipiv,lwork", 7, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnDsytri_bufferSize", "handle", "pointer", handle);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnDsytri_bufferSize", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDsytri_bufferSize", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDsytri_bufferSize", "lda", "i32", lda);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnDsytri_bufferSize", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDsytri_bufferSize", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDsytri_bufferSize", "lda", "i32", lda);
     const r = raw.cusolverDnDsytri_bufferSize(handle, uplo, n, rt.ptr(A, "cusolverDnDsytri_bufferSize", "A"), lda, rt.ptr(ipiv, "cusolverDnDsytri_bufferSize", "ipiv"), rt.ptr(lwork, "cusolverDnDsytri_bufferSize", "lwork"));
     if (rt.guards) rt.check("cusolverDnDsytri_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnDsytri_bufferSize", handle);
@@ -3082,9 +3082,9 @@ function cusolverDnCsytri_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnCsytri_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, ipiv: PointerLike, lwork: PointerLike): void {
     if (arguments.length !== 7) rt.arity("cusolverDnCsytri_bufferSize", "handle,uplo,n,A,lda,ipiv,lwork", 7, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnCsytri_bufferSize", "handle", "pointer", handle);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnCsytri_bufferSize", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCsytri_bufferSize", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnCsytri_bufferSize", "lda", "i32", lda);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnCsytri_bufferSize", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCsytri_bufferSize", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnCsytri_bufferSize", "lda", "i32", lda);
     const r = raw.cusolverDnCsytri_bufferSize(handle, uplo, n, rt.ptr(rt.expect(A, float2, "cusolverDnCsytri_bufferSize", "A"), "cusolverDnCsytri_bufferSize", "A"), lda, rt.ptr(ipiv, "cusolverDnCsytri_bufferSize", "ipiv"), rt.ptr(lwork, "cusolverDnCsytri_bufferSize", "lwork"));
     if (rt.guards) rt.check("cusolverDnCsytri_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnCsytri_bufferSize", handle);
@@ -3096,9 +3096,9 @@ function cusolverDnZsytri_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnZsytri_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, ipiv: PointerLike, lwork: PointerLike): void {
     if (arguments.length !== 7) rt.arity("cusolverDnZsytri_bufferSize", "handle,uplo,n,A,lda,ipiv,lwork", 7, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnZsytri_bufferSize", "handle", "pointer", handle);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnZsytri_bufferSize", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZsytri_bufferSize", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZsytri_bufferSize", "lda", "i32", lda);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnZsytri_bufferSize", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZsytri_bufferSize", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZsytri_bufferSize", "lda", "i32", lda);
     const r = raw.cusolverDnZsytri_bufferSize(handle, uplo, n, rt.ptr(rt.expect(A, double2, "cusolverDnZsytri_bufferSize", "A"), "cusolverDnZsytri_bufferSize", "A"), lda, rt.ptr(ipiv, "cusolverDnZsytri_bufferSize", "ipiv"), rt.ptr(lwork, "cusolverDnZsytri_bufferSize", "lwork"));
     if (rt.guards) rt.check("cusolverDnZsytri_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnZsytri_bufferSize", handle);
@@ -3110,10 +3110,10 @@ function cusolverDnSsytri$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSsy
   return function cusolverDnSsytri(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, ipiv: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void {
     if (arguments.length !== 9) rt.arity("cusolverDnSsytri", "handle,uplo,n,A,lda,ipiv,work,lwork,info", 9, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnSsytri", "handle", "pointer", handle);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnSsytri", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSsytri", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSsytri", "lda", "i32", lda);
-    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnSsytri", "lwork", "i32", lwork);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnSsytri", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSsytri", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSsytri", "lda", "i32", lda);
+    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnSsytri", "lwork", "i32", lwork);
     const r = raw.cusolverDnSsytri(handle, uplo, n, rt.ptr(A, "cusolverDnSsytri", "A"), lda, rt.ptr(ipiv, "cusolverDnSsytri", "ipiv"), rt.ptr(work, "cusolverDnSsytri", "work"), lwork, rt.ptr(info, "cusolverDnSsytri", "info"));
     if (rt.guards) rt.check("cusolverDnSsytri");
     if (r !== 0) rt.fail(r, "cusolverDnSsytri", handle);
@@ -3125,10 +3125,10 @@ function cusolverDnDsytri$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDsy
   return function cusolverDnDsytri(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, ipiv: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void {
     if (arguments.length !== 9) rt.arity("cusolverDnDsytri", "handle,uplo,n,A,lda,ipiv,work,lwork,info", 9, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnDsytri", "handle", "pointer", handle);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnDsytri", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDsytri", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDsytri", "lda", "i32", lda);
-    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnDsytri", "lwork", "i32", lwork);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnDsytri", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDsytri", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDsytri", "lda", "i32", lda);
+    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnDsytri", "lwork", "i32", lwork);
     const r = raw.cusolverDnDsytri(handle, uplo, n, rt.ptr(A, "cusolverDnDsytri", "A"), lda, rt.ptr(ipiv, "cusolverDnDsytri", "ipiv"), rt.ptr(work, "cusolverDnDsytri", "work"), lwork, rt.ptr(info, "cusolverDnDsytri", "info"));
     if (rt.guards) rt.check("cusolverDnDsytri");
     if (r !== 0) rt.fail(r, "cusolverDnDsytri", handle);
@@ -3140,10 +3140,10 @@ function cusolverDnCsytri$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCsy
   return function cusolverDnCsytri(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, ipiv: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void {
     if (arguments.length !== 9) rt.arity("cusolverDnCsytri", "handle,uplo,n,A,lda,ipiv,work,lwork,info", 9, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnCsytri", "handle", "pointer", handle);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnCsytri", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCsytri", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnCsytri", "lda", "i32", lda);
-    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnCsytri", "lwork", "i32", lwork);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnCsytri", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCsytri", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnCsytri", "lda", "i32", lda);
+    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnCsytri", "lwork", "i32", lwork);
     const r = raw.cusolverDnCsytri(handle, uplo, n, rt.ptr(rt.expect(A, float2, "cusolverDnCsytri", "A"), "cusolverDnCsytri", "A"), lda, rt.ptr(ipiv, "cusolverDnCsytri", "ipiv"), rt.ptr(rt.expect(work, float2, "cusolverDnCsytri", "work"), "cusolverDnCsytri", "work"), lwork, rt.ptr(info, "cusolverDnCsytri", "info"));
     if (rt.guards) rt.check("cusolverDnCsytri");
     if (r !== 0) rt.fail(r, "cusolverDnCsytri", handle);
@@ -3155,10 +3155,10 @@ function cusolverDnZsytri$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZsy
   return function cusolverDnZsytri(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, ipiv: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void {
     if (arguments.length !== 9) rt.arity("cusolverDnZsytri", "handle,uplo,n,A,lda,ipiv,work,lwork,info", 9, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnZsytri", "handle", "pointer", handle);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnZsytri", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZsytri", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZsytri", "lda", "i32", lda);
-    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnZsytri", "lwork", "i32", lwork);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnZsytri", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZsytri", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZsytri", "lda", "i32", lda);
+    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnZsytri", "lwork", "i32", lwork);
     const r = raw.cusolverDnZsytri(handle, uplo, n, rt.ptr(rt.expect(A, double2, "cusolverDnZsytri", "A"), "cusolverDnZsytri", "A"), lda, rt.ptr(ipiv, "cusolverDnZsytri", "ipiv"), rt.ptr(rt.expect(work, double2, "cusolverDnZsytri", "work"), "cusolverDnZsytri", "work"), lwork, rt.ptr(info, "cusolverDnZsytri", "info"));
     if (rt.guards) rt.check("cusolverDnZsytri");
     if (r !== 0) rt.fail(r, "cusolverDnZsytri", handle);
@@ -3170,8 +3170,8 @@ function cusolverDnSgebrd_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnSgebrd_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, Lwork: PointerLike): void {
     if (arguments.length !== 4) rt.arity("cusolverDnSgebrd_bufferSize", "handle,m,n,Lwork", 4, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnSgebrd_bufferSize", "handle", "pointer", handle);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnSgebrd_bufferSize", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSgebrd_bufferSize", "n", "i32", n);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnSgebrd_bufferSize", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSgebrd_bufferSize", "n", "i32", n);
     const r = raw.cusolverDnSgebrd_bufferSize(handle, m, n, rt.ptr(Lwork, "cusolverDnSgebrd_bufferSize", "Lwork"));
     if (rt.guards) rt.check("cusolverDnSgebrd_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnSgebrd_bufferSize", handle);
@@ -3183,8 +3183,8 @@ function cusolverDnDgebrd_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnDgebrd_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, Lwork: PointerLike): void {
     if (arguments.length !== 4) rt.arity("cusolverDnDgebrd_bufferSize", "handle,m,n,Lwork", 4, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnDgebrd_bufferSize", "handle", "pointer", handle);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnDgebrd_bufferSize", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDgebrd_bufferSize", "n", "i32", n);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnDgebrd_bufferSize", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDgebrd_bufferSize", "n", "i32", n);
     const r = raw.cusolverDnDgebrd_bufferSize(handle, m, n, rt.ptr(Lwork, "cusolverDnDgebrd_bufferSize", "Lwork"));
     if (rt.guards) rt.check("cusolverDnDgebrd_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnDgebrd_bufferSize", handle);
@@ -3196,8 +3196,8 @@ function cusolverDnCgebrd_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnCgebrd_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, Lwork: PointerLike): void {
     if (arguments.length !== 4) rt.arity("cusolverDnCgebrd_bufferSize", "handle,m,n,Lwork", 4, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnCgebrd_bufferSize", "handle", "pointer", handle);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnCgebrd_bufferSize", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCgebrd_bufferSize", "n", "i32", n);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnCgebrd_bufferSize", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCgebrd_bufferSize", "n", "i32", n);
     const r = raw.cusolverDnCgebrd_bufferSize(handle, m, n, rt.ptr(Lwork, "cusolverDnCgebrd_bufferSize", "Lwork"));
     if (rt.guards) rt.check("cusolverDnCgebrd_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnCgebrd_bufferSize", handle);
@@ -3209,8 +3209,8 @@ function cusolverDnZgebrd_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnZgebrd_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, Lwork: PointerLike): void {
     if (arguments.length !== 4) rt.arity("cusolverDnZgebrd_bufferSize", "handle,m,n,Lwork", 4, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnZgebrd_bufferSize", "handle", "pointer", handle);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnZgebrd_bufferSize", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZgebrd_bufferSize", "n", "i32", n);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnZgebrd_bufferSize", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZgebrd_bufferSize", "n", "i32", n);
     const r = raw.cusolverDnZgebrd_bufferSize(handle, m, n, rt.ptr(Lwork, "cusolverDnZgebrd_bufferSize", "Lwork"));
     if (rt.guards) rt.check("cusolverDnZgebrd_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnZgebrd_bufferSize", handle);
@@ -3222,10 +3222,10 @@ function cusolverDnSgebrd$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSge
   return function cusolverDnSgebrd(handle: cusolverDnHandle_t, m: number, n: number, A: PointerLike, lda: number, D: PointerLike, E: PointerLike, TAUQ: PointerLike, TAUP: PointerLike, Work: PointerLike, Lwork: number, devInfo: PointerLike): void {
     if (arguments.length !== 12) rt.arity("cusolverDnSgebrd", "handle,m,n,A,lda,D,E,TAUQ,TAUP,Work,Lwork,devInfo", 12, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnSgebrd", "handle", "pointer", handle);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnSgebrd", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSgebrd", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSgebrd", "lda", "i32", lda);
-    if (!(typeof Lwork === "number" && (Lwork | 0) === Lwork && (Lwork !== 0 || 1 / Lwork > 0))) rt.bad("cusolverDnSgebrd", "Lwork", "i32", Lwork);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnSgebrd", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSgebrd", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSgebrd", "lda", "i32", lda);
+    if (!(typeof Lwork === "number" && (Lwork | 0) === Lwork && (+Lwork !== 0 || 1 / Lwork > 0))) rt.bad("cusolverDnSgebrd", "Lwork", "i32", Lwork);
     const r = raw.cusolverDnSgebrd(handle, m, n, rt.ptr(A, "cusolverDnSgebrd", "A"), lda, rt.ptr(D, "cusolverDnSgebrd", "D"), rt.ptr(E, "cusolverDnSgebrd", "E"), rt.ptr(TAUQ, "cusolverDnSgebrd", "TAUQ"), rt.ptr(TAUP, "cusolverDnSgebrd", "TAUP"), rt.ptr(Work, "cusolverDnSgebrd", "Work"), Lwork, rt.ptr(devInfo, "cusolverDnSgebrd", "devInfo"));
     if (rt.guards) rt.check("cusolverDnSgebrd");
     if (r !== 0) rt.fail(r, "cusolverDnSgebrd", handle);
@@ -3237,10 +3237,10 @@ function cusolverDnDgebrd$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDge
   return function cusolverDnDgebrd(handle: cusolverDnHandle_t, m: number, n: number, A: PointerLike, lda: number, D: PointerLike, E: PointerLike, TAUQ: PointerLike, TAUP: PointerLike, Work: PointerLike, Lwork: number, devInfo: PointerLike): void {
     if (arguments.length !== 12) rt.arity("cusolverDnDgebrd", "handle,m,n,A,lda,D,E,TAUQ,TAUP,Work,Lwork,devInfo", 12, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnDgebrd", "handle", "pointer", handle);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnDgebrd", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDgebrd", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDgebrd", "lda", "i32", lda);
-    if (!(typeof Lwork === "number" && (Lwork | 0) === Lwork && (Lwork !== 0 || 1 / Lwork > 0))) rt.bad("cusolverDnDgebrd", "Lwork", "i32", Lwork);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnDgebrd", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDgebrd", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDgebrd", "lda", "i32", lda);
+    if (!(typeof Lwork === "number" && (Lwork | 0) === Lwork && (+Lwork !== 0 || 1 / Lwork > 0))) rt.bad("cusolverDnDgebrd", "Lwork", "i32", Lwork);
     const r = raw.cusolverDnDgebrd(handle, m, n, rt.ptr(A, "cusolverDnDgebrd", "A"), lda, rt.ptr(D, "cusolverDnDgebrd", "D"), rt.ptr(E, "cusolverDnDgebrd", "E"), rt.ptr(TAUQ, "cusolverDnDgebrd", "TAUQ"), rt.ptr(TAUP, "cusolverDnDgebrd", "TAUP"), rt.ptr(Work, "cusolverDnDgebrd", "Work"), Lwork, rt.ptr(devInfo, "cusolverDnDgebrd", "devInfo"));
     if (rt.guards) rt.check("cusolverDnDgebrd");
     if (r !== 0) rt.fail(r, "cusolverDnDgebrd", handle);
@@ -3252,10 +3252,10 @@ function cusolverDnCgebrd$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCge
   return function cusolverDnCgebrd(handle: cusolverDnHandle_t, m: number, n: number, A: PointerLike, lda: number, D: PointerLike, E: PointerLike, TAUQ: PointerLike, TAUP: PointerLike, Work: PointerLike, Lwork: number, devInfo: PointerLike): void {
     if (arguments.length !== 12) rt.arity("cusolverDnCgebrd", "handle,m,n,A,lda,D,E,TAUQ,TAUP,Work,Lwork,devInfo", 12, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnCgebrd", "handle", "pointer", handle);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnCgebrd", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCgebrd", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnCgebrd", "lda", "i32", lda);
-    if (!(typeof Lwork === "number" && (Lwork | 0) === Lwork && (Lwork !== 0 || 1 / Lwork > 0))) rt.bad("cusolverDnCgebrd", "Lwork", "i32", Lwork);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnCgebrd", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCgebrd", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnCgebrd", "lda", "i32", lda);
+    if (!(typeof Lwork === "number" && (Lwork | 0) === Lwork && (+Lwork !== 0 || 1 / Lwork > 0))) rt.bad("cusolverDnCgebrd", "Lwork", "i32", Lwork);
     const r = raw.cusolverDnCgebrd(handle, m, n, rt.ptr(rt.expect(A, float2, "cusolverDnCgebrd", "A"), "cusolverDnCgebrd", "A"), lda, rt.ptr(D, "cusolverDnCgebrd", "D"), rt.ptr(E, "cusolverDnCgebrd", "E"), rt.ptr(rt.expect(TAUQ, float2, "cusolverDnCgebrd", "TAUQ"), "cusolverDnCgebrd", "TAUQ"), rt.ptr(rt.expect(TAUP, float2, "cusolverDnCgebrd", "TAUP"), "cusolverDnCgebrd", "TAUP"), rt.ptr(rt.expect(Work, float2, "cusolverDnCgebrd", "Work"), "cusolverDnCgebrd", "Work"), Lwork, rt.ptr(devInfo, "cusolverDnCgebrd", "devInfo"));
     if (rt.guards) rt.check("cusolverDnCgebrd");
     if (r !== 0) rt.fail(r, "cusolverDnCgebrd", handle);
@@ -3267,10 +3267,10 @@ function cusolverDnZgebrd$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZge
   return function cusolverDnZgebrd(handle: cusolverDnHandle_t, m: number, n: number, A: PointerLike, lda: number, D: PointerLike, E: PointerLike, TAUQ: PointerLike, TAUP: PointerLike, Work: PointerLike, Lwork: number, devInfo: PointerLike): void {
     if (arguments.length !== 12) rt.arity("cusolverDnZgebrd", "handle,m,n,A,lda,D,E,TAUQ,TAUP,Work,Lwork,devInfo", 12, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnZgebrd", "handle", "pointer", handle);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnZgebrd", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZgebrd", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZgebrd", "lda", "i32", lda);
-    if (!(typeof Lwork === "number" && (Lwork | 0) === Lwork && (Lwork !== 0 || 1 / Lwork > 0))) rt.bad("cusolverDnZgebrd", "Lwork", "i32", Lwork);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnZgebrd", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZgebrd", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZgebrd", "lda", "i32", lda);
+    if (!(typeof Lwork === "number" && (Lwork | 0) === Lwork && (+Lwork !== 0 || 1 / Lwork > 0))) rt.bad("cusolverDnZgebrd", "Lwork", "i32", Lwork);
     const r = raw.cusolverDnZgebrd(handle, m, n, rt.ptr(rt.expect(A, double2, "cusolverDnZgebrd", "A"), "cusolverDnZgebrd", "A"), lda, rt.ptr(D, "cusolverDnZgebrd", "D"), rt.ptr(E, "cusolverDnZgebrd", "E"), rt.ptr(rt.expect(TAUQ, double2, "cusolverDnZgebrd", "TAUQ"), "cusolverDnZgebrd", "TAUQ"), rt.ptr(rt.expect(TAUP, double2, "cusolverDnZgebrd", "TAUP"), "cusolverDnZgebrd", "TAUP"), rt.ptr(rt.expect(Work, double2, "cusolverDnZgebrd", "Work"), "cusolverDnZgebrd", "Work"), Lwork, rt.ptr(devInfo, "cusolverDnZgebrd", "devInfo"));
     if (rt.guards) rt.check("cusolverDnZgebrd");
     if (r !== 0) rt.fail(r, "cusolverDnZgebrd", handle);
@@ -3282,11 +3282,11 @@ function cusolverDnSorgbr_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnSorgbr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, lwork: PointerLike): void {
     if (arguments.length !== 9) rt.arity("cusolverDnSorgbr_bufferSize", "handle,side,m,n,k,A,lda,tau,lwork", 9, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnSorgbr_bufferSize", "handle", "pointer", handle);
-    if (!(typeof side === "number" && (side >>> 0) === side && (side !== 0 || 1 / side > 0))) rt.bad("cusolverDnSorgbr_bufferSize", "side", "u32", side);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnSorgbr_bufferSize", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSorgbr_bufferSize", "n", "i32", n);
-    if (!(typeof k === "number" && (k | 0) === k && (k !== 0 || 1 / k > 0))) rt.bad("cusolverDnSorgbr_bufferSize", "k", "i32", k);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSorgbr_bufferSize", "lda", "i32", lda);
+    if (!(typeof side === "number" && (side >>> 0) === side && (+side !== 0 || 1 / side > 0))) rt.bad("cusolverDnSorgbr_bufferSize", "side", "u32", side);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnSorgbr_bufferSize", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSorgbr_bufferSize", "n", "i32", n);
+    if (!(typeof k === "number" && (k | 0) === k && (+k !== 0 || 1 / k > 0))) rt.bad("cusolverDnSorgbr_bufferSize", "k", "i32", k);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSorgbr_bufferSize", "lda", "i32", lda);
     const r = raw.cusolverDnSorgbr_bufferSize(handle, side, m, n, k, rt.ptr(A, "cusolverDnSorgbr_bufferSize", "A"), lda, rt.ptr(tau, "cusolverDnSorgbr_bufferSize", "tau"), rt.ptr(lwork, "cusolverDnSorgbr_bufferSize", "lwork"));
     if (rt.guards) rt.check("cusolverDnSorgbr_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnSorgbr_bufferSize", handle);
@@ -3298,11 +3298,11 @@ function cusolverDnDorgbr_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnDorgbr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, lwork: PointerLike): void {
     if (arguments.length !== 9) rt.arity("cusolverDnDorgbr_bufferSize", "handle,side,m,n,k,A,lda,tau,lwork", 9, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnDorgbr_bufferSize", "handle", "pointer", handle);
-    if (!(typeof side === "number" && (side >>> 0) === side && (side !== 0 || 1 / side > 0))) rt.bad("cusolverDnDorgbr_bufferSize", "side", "u32", side);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnDorgbr_bufferSize", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDorgbr_bufferSize", "n", "i32", n);
-    if (!(typeof k === "number" && (k | 0) === k && (k !== 0 || 1 / k > 0))) rt.bad("cusolverDnDorgbr_bufferSize", "k", "i32", k);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDorgbr_bufferSize", "lda", "i32", lda);
+    if (!(typeof side === "number" && (side >>> 0) === side && (+side !== 0 || 1 / side > 0))) rt.bad("cusolverDnDorgbr_bufferSize", "side", "u32", side);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnDorgbr_bufferSize", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDorgbr_bufferSize", "n", "i32", n);
+    if (!(typeof k === "number" && (k | 0) === k && (+k !== 0 || 1 / k > 0))) rt.bad("cusolverDnDorgbr_bufferSize", "k", "i32", k);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDorgbr_bufferSize", "lda", "i32", lda);
     const r = raw.cusolverDnDorgbr_bufferSize(handle, side, m, n, k, rt.ptr(A, "cusolverDnDorgbr_bufferSize", "A"), lda, rt.ptr(tau, "cusolverDnDorgbr_bufferSize", "tau"), rt.ptr(lwork, "cusolverDnDorgbr_bufferSize", "lwork"));
     if (rt.guards) rt.check("cusolverDnDorgbr_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnDorgbr_bufferSize", handle);
@@ -3314,11 +3314,11 @@ function cusolverDnCungbr_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnCungbr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, lwork: PointerLike): void {
     if (arguments.length !== 9) rt.arity("cusolverDnCungbr_bufferSize", "handle,side,m,n,k,A,lda,tau,lwork", 9, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnCungbr_bufferSize", "handle", "pointer", handle);
-    if (!(typeof side === "number" && (side >>> 0) === side && (side !== 0 || 1 / side > 0))) rt.bad("cusolverDnCungbr_bufferSize", "side", "u32", side);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnCungbr_bufferSize", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCungbr_bufferSize", "n", "i32", n);
-    if (!(typeof k === "number" && (k | 0) === k && (k !== 0 || 1 / k > 0))) rt.bad("cusolverDnCungbr_bufferSize", "k", "i32", k);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnCungbr_bufferSize", "lda", "i32", lda);
+    if (!(typeof side === "number" && (side >>> 0) === side && (+side !== 0 || 1 / side > 0))) rt.bad("cusolverDnCungbr_bufferSize", "side", "u32", side);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnCungbr_bufferSize", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCungbr_bufferSize", "n", "i32", n);
+    if (!(typeof k === "number" && (k | 0) === k && (+k !== 0 || 1 / k > 0))) rt.bad("cusolverDnCungbr_bufferSize", "k", "i32", k);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnCungbr_bufferSize", "lda", "i32", lda);
     const r = raw.cusolverDnCungbr_bufferSize(handle, side, m, n, k, rt.ptr(rt.expect(A, float2, "cusolverDnCungbr_bufferSize", "A"), "cusolverDnCungbr_bufferSize", "A"), lda, rt.ptr(rt.expect(tau, float2, "cusolverDnCungbr_bufferSize", "tau"), "cusolverDnCungbr_bufferSize", "tau"), rt.ptr(lwork, "cusolverDnCungbr_bufferSize", "lwork"));
     if (rt.guards) rt.check("cusolverDnCungbr_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnCungbr_bufferSize", handle);
@@ -3330,11 +3330,11 @@ function cusolverDnZungbr_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnZungbr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, lwork: PointerLike): void {
     if (arguments.length !== 9) rt.arity("cusolverDnZungbr_bufferSize", "handle,side,m,n,k,A,lda,tau,lwork", 9, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnZungbr_bufferSize", "handle", "pointer", handle);
-    if (!(typeof side === "number" && (side >>> 0) === side && (side !== 0 || 1 / side > 0))) rt.bad("cusolverDnZungbr_bufferSize", "side", "u32", side);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnZungbr_bufferSize", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZungbr_bufferSize", "n", "i32", n);
-    if (!(typeof k === "number" && (k | 0) === k && (k !== 0 || 1 / k > 0))) rt.bad("cusolverDnZungbr_bufferSize", "k", "i32", k);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZungbr_bufferSize", "lda", "i32", lda);
+    if (!(typeof side === "number" && (side >>> 0) === side && (+side !== 0 || 1 / side > 0))) rt.bad("cusolverDnZungbr_bufferSize", "side", "u32", side);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnZungbr_bufferSize", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZungbr_bufferSize", "n", "i32", n);
+    if (!(typeof k === "number" && (k | 0) === k && (+k !== 0 || 1 / k > 0))) rt.bad("cusolverDnZungbr_bufferSize", "k", "i32", k);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZungbr_bufferSize", "lda", "i32", lda);
     const r = raw.cusolverDnZungbr_bufferSize(handle, side, m, n, k, rt.ptr(rt.expect(A, double2, "cusolverDnZungbr_bufferSize", "A"), "cusolverDnZungbr_bufferSize", "A"), lda, rt.ptr(rt.expect(tau, double2, "cusolverDnZungbr_bufferSize", "tau"), "cusolverDnZungbr_bufferSize", "tau"), rt.ptr(lwork, "cusolverDnZungbr_bufferSize", "lwork"));
     if (rt.guards) rt.check("cusolverDnZungbr_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnZungbr_bufferSize", handle);
@@ -3346,12 +3346,12 @@ function cusolverDnSorgbr$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSor
   return function cusolverDnSorgbr(handle: cusolverDnHandle_t, side: cublasSideMode_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void {
     if (arguments.length !== 11) rt.arity("cusolverDnSorgbr", "handle,side,m,n,k,A,lda,tau,work,lwork,info", 11, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnSorgbr", "handle", "pointer", handle);
-    if (!(typeof side === "number" && (side >>> 0) === side && (side !== 0 || 1 / side > 0))) rt.bad("cusolverDnSorgbr", "side", "u32", side);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnSorgbr", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSorgbr", "n", "i32", n);
-    if (!(typeof k === "number" && (k | 0) === k && (k !== 0 || 1 / k > 0))) rt.bad("cusolverDnSorgbr", "k", "i32", k);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSorgbr", "lda", "i32", lda);
-    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnSorgbr", "lwork", "i32", lwork);
+    if (!(typeof side === "number" && (side >>> 0) === side && (+side !== 0 || 1 / side > 0))) rt.bad("cusolverDnSorgbr", "side", "u32", side);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnSorgbr", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSorgbr", "n", "i32", n);
+    if (!(typeof k === "number" && (k | 0) === k && (+k !== 0 || 1 / k > 0))) rt.bad("cusolverDnSorgbr", "k", "i32", k);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSorgbr", "lda", "i32", lda);
+    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnSorgbr", "lwork", "i32", lwork);
     const r = raw.cusolverDnSorgbr(handle, side, m, n, k, rt.ptr(A, "cusolverDnSorgbr", "A"), lda, rt.ptr(tau, "cusolverDnSorgbr", "tau"), rt.ptr(work, "cusolverDnSorgbr", "work"), lwork, rt.ptr(info, "cusolverDnSorgbr", "info"));
     if (rt.guards) rt.check("cusolverDnSorgbr");
     if (r !== 0) rt.fail(r, "cusolverDnSorgbr", handle);
@@ -3363,12 +3363,12 @@ function cusolverDnDorgbr$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDor
   return function cusolverDnDorgbr(handle: cusolverDnHandle_t, side: cublasSideMode_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void {
     if (arguments.length !== 11) rt.arity("cusolverDnDorgbr", "handle,side,m,n,k,A,lda,tau,work,lwork,info", 11, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnDorgbr", "handle", "pointer", handle);
-    if (!(typeof side === "number" && (side >>> 0) === side && (side !== 0 || 1 / side > 0))) rt.bad("cusolverDnDorgbr", "side", "u32", side);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnDorgbr", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDorgbr", "n", "i32", n);
-    if (!(typeof k === "number" && (k | 0) === k && (k !== 0 || 1 / k > 0))) rt.bad("cusolverDnDorgbr", "k", "i32", k);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDorgbr", "lda", "i32", lda);
-    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnDorgbr", "lwork", "i32", lwork);
+    if (!(typeof side === "number" && (side >>> 0) === side && (+side !== 0 || 1 / side > 0))) rt.bad("cusolverDnDorgbr", "side", "u32", side);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnDorgbr", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDorgbr", "n", "i32", n);
+    if (!(typeof k === "number" && (k | 0) === k && (+k !== 0 || 1 / k > 0))) rt.bad("cusolverDnDorgbr", "k", "i32", k);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDorgbr", "lda", "i32", lda);
+    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnDorgbr", "lwork", "i32", lwork);
     const r = raw.cusolverDnDorgbr(handle, side, m, n, k, rt.ptr(A, "cusolverDnDorgbr", "A"), lda, rt.ptr(tau, "cusolverDnDorgbr", "tau"), rt.ptr(work, "cusolverDnDorgbr", "work"), lwork, rt.ptr(info, "cusolverDnDorgbr", "info"));
     if (rt.guards) rt.check("cusolverDnDorgbr");
     if (r !== 0) rt.fail(r, "cusolverDnDorgbr", handle);
@@ -3380,12 +3380,12 @@ function cusolverDnCungbr$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCun
   return function cusolverDnCungbr(handle: cusolverDnHandle_t, side: cublasSideMode_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void {
     if (arguments.length !== 11) rt.arity("cusolverDnCungbr", "handle,side,m,n,k,A,lda,tau,work,lwork,info", 11, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnCungbr", "handle", "pointer", handle);
-    if (!(typeof side === "number" && (side >>> 0) === side && (side !== 0 || 1 / side > 0))) rt.bad("cusolverDnCungbr", "side", "u32", side);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnCungbr", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCungbr", "n", "i32", n);
-    if (!(typeof k === "number" && (k | 0) === k && (k !== 0 || 1 / k > 0))) rt.bad("cusolverDnCungbr", "k", "i32", k);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnCungbr", "lda", "i32", lda);
-    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnCungbr", "lwork", "i32", lwork);
+    if (!(typeof side === "number" && (side >>> 0) === side && (+side !== 0 || 1 / side > 0))) rt.bad("cusolverDnCungbr", "side", "u32", side);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnCungbr", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCungbr", "n", "i32", n);
+    if (!(typeof k === "number" && (k | 0) === k && (+k !== 0 || 1 / k > 0))) rt.bad("cusolverDnCungbr", "k", "i32", k);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnCungbr", "lda", "i32", lda);
+    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnCungbr", "lwork", "i32", lwork);
     const r = raw.cusolverDnCungbr(handle, side, m, n, k, rt.ptr(rt.expect(A, float2, "cusolverDnCungbr", "A"), "cusolverDnCungbr", "A"), lda, rt.ptr(rt.expect(tau, float2, "cusolverDnCungbr", "tau"), "cusolverDnCungbr", "tau"), rt.ptr(rt.expect(work, float2, "cusolverDnCungbr", "work"), "cusolverDnCungbr", "work"), lwork, rt.ptr(info, "cusolverDnCungbr", "info"));
     if (rt.guards) rt.check("cusolverDnCungbr");
     if (r !== 0) rt.fail(r, "cusolverDnCungbr", handle);
@@ -3397,12 +3397,12 @@ function cusolverDnZungbr$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZun
   return function cusolverDnZungbr(handle: cusolverDnHandle_t, side: cublasSideMode_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void {
     if (arguments.length !== 11) rt.arity("cusolverDnZungbr", "handle,side,m,n,k,A,lda,tau,work,lwork,info", 11, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnZungbr", "handle", "pointer", handle);
-    if (!(typeof side === "number" && (side >>> 0) === side && (side !== 0 || 1 / side > 0))) rt.bad("cusolverDnZungbr", "side", "u32", side);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnZungbr", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZungbr", "n", "i32", n);
-    if (!(typeof k === "number" && (k | 0) === k && (k !== 0 || 1 / k > 0))) rt.bad("cusolverDnZungbr", "k", "i32", k);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZungbr", "lda", "i32", lda);
-    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnZungbr", "lwork", "i32", lwork);
+    if (!(typeof side === "number" && (side >>> 0) === side && (+side !== 0 || 1 / side > 0))) rt.bad("cusolverDnZungbr", "side", "u32", side);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnZungbr", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZungbr", "n", "i32", n);
+    if (!(typeof k === "number" && (k | 0) === k && (+k !== 0 || 1 / k > 0))) rt.bad("cusolverDnZungbr", "k", "i32", k);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZungbr", "lda", "i32", lda);
+    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnZungbr", "lwork", "i32", lwork);
     const r = raw.cusolverDnZungbr(handle, side, m, n, k, rt.ptr(rt.expect(A, double2, "cusolverDnZungbr", "A"), "cusolverDnZungbr", "A"), lda, rt.ptr(rt.expect(tau, double2, "cusolverDnZungbr", "tau"), "cusolverDnZungbr", "tau"), rt.ptr(rt.expect(work, double2, "cusolverDnZungbr", "work"), "cusolverDnZungbr", "work"), lwork, rt.ptr(info, "cusolverDnZungbr", "info"));
     if (rt.guards) rt.check("cusolverDnZungbr");
     if (r !== 0) rt.fail(r, "cusolverDnZungbr", handle);
@@ -3414,9 +3414,9 @@ function cusolverDnSsytrd_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnSsytrd_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, d: PointerLike, e: PointerLike, tau: PointerLike, lwork: PointerLike): void {
     if (arguments.length !== 9) rt.arity("cusolverDnSsytrd_bufferSize", "handle,uplo,n,A,lda,d,e,tau,lwork", 9, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnSsytrd_bufferSize", "handle", "pointer", handle);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnSsytrd_bufferSize", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSsytrd_bufferSize", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSsytrd_bufferSize", "lda", "i32", lda);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnSsytrd_bufferSize", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSsytrd_bufferSize", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSsytrd_bufferSize", "lda", "i32", lda);
     const r = raw.cusolverDnSsytrd_bufferSize(handle, uplo, n, rt.ptr(A, "cusolverDnSsytrd_bufferSize", "A"), lda, rt.ptr(d, "cusolverDnSsytrd_bufferSize", "d"), rt.ptr(e, "cusolverDnSsytrd_bufferSize", "e"), rt.ptr(tau, "cusolverDnSsytrd_bufferSize", "tau"), rt.ptr(lwork, "cusolverDnSsytrd_bufferSize", "lwork"));
     if (rt.guards) rt.check("cusolverDnSsytrd_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnSsytrd_bufferSize", handle);
@@ -3428,9 +3428,9 @@ function cusolverDnDsytrd_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnDsytrd_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, d: PointerLike, e: PointerLike, tau: PointerLike, lwork: PointerLike): void {
     if (arguments.length !== 9) rt.arity("cusolverDnDsytrd_bufferSize", "handle,uplo,n,A,lda,d,e,tau,lwork", 9, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnDsytrd_bufferSize", "handle", "pointer", handle);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnDsytrd_bufferSize", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDsytrd_bufferSize", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDsytrd_bufferSize", "lda", "i32", lda);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnDsytrd_bufferSize", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDsytrd_bufferSize", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDsytrd_bufferSize", "lda", "i32", lda);
     const r = raw.cusolverDnDsytrd_bufferSize(handle, uplo, n, rt.ptr(A, "cusolverDnDsytrd_bufferSize", "A"), lda, rt.ptr(d, "cusolverDnDsytrd_bufferSize", "d"), rt.ptr(e, "cusolverDnDsytrd_bufferSize", "e"), rt.ptr(tau, "cusolverDnDsytrd_bufferSize", "tau"), rt.ptr(lwork, "cusolverDnDsytrd_bufferSize", "lwork"));
     if (rt.guards) rt.check("cusolverDnDsytrd_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnDsytrd_bufferSize", handle);
@@ -3442,9 +3442,9 @@ function cusolverDnChetrd_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnChetrd_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, d: PointerLike, e: PointerLike, tau: PointerLike, lwork: PointerLike): void {
     if (arguments.length !== 9) rt.arity("cusolverDnChetrd_bufferSize", "handle,uplo,n,A,lda,d,e,tau,lwork", 9, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnChetrd_bufferSize", "handle", "pointer", handle);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnChetrd_bufferSize", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnChetrd_bufferSize", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnChetrd_bufferSize", "lda", "i32", lda);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnChetrd_bufferSize", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnChetrd_bufferSize", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnChetrd_bufferSize", "lda", "i32", lda);
     const r = raw.cusolverDnChetrd_bufferSize(handle, uplo, n, rt.ptr(rt.expect(A, float2, "cusolverDnChetrd_bufferSize", "A"), "cusolverDnChetrd_bufferSize", "A"), lda, rt.ptr(d, "cusolverDnChetrd_bufferSize", "d"), rt.ptr(e, "cusolverDnChetrd_bufferSize", "e"), rt.ptr(rt.expect(tau, float2, "cusolverDnChetrd_bufferSize", "tau"), "cusolverDnChetrd_bufferSize", "tau"), rt.ptr(lwork, "cusolverDnChetrd_bufferSize", "lwork"));
     if (rt.guards) rt.check("cusolverDnChetrd_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnChetrd_bufferSize", handle);
@@ -3456,9 +3456,9 @@ function cusolverDnZhetrd_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnZhetrd_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, d: PointerLike, e: PointerLike, tau: PointerLike, lwork: PointerLike): void {
     if (arguments.length !== 9) rt.arity("cusolverDnZhetrd_bufferSize", "handle,uplo,n,A,lda,d,e,tau,lwork", 9, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnZhetrd_bufferSize", "handle", "pointer", handle);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnZhetrd_bufferSize", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZhetrd_bufferSize", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZhetrd_bufferSize", "lda", "i32", lda);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnZhetrd_bufferSize", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZhetrd_bufferSize", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZhetrd_bufferSize", "lda", "i32", lda);
     const r = raw.cusolverDnZhetrd_bufferSize(handle, uplo, n, rt.ptr(rt.expect(A, double2, "cusolverDnZhetrd_bufferSize", "A"), "cusolverDnZhetrd_bufferSize", "A"), lda, rt.ptr(d, "cusolverDnZhetrd_bufferSize", "d"), rt.ptr(e, "cusolverDnZhetrd_bufferSize", "e"), rt.ptr(rt.expect(tau, double2, "cusolverDnZhetrd_bufferSize", "tau"), "cusolverDnZhetrd_bufferSize", "tau"), rt.ptr(lwork, "cusolverDnZhetrd_bufferSize", "lwork"));
     if (rt.guards) rt.check("cusolverDnZhetrd_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnZhetrd_bufferSize", handle);
@@ -3470,10 +3470,10 @@ function cusolverDnSsytrd$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSsy
   return function cusolverDnSsytrd(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, d: PointerLike, e: PointerLike, tau: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void {
     if (arguments.length !== 11) rt.arity("cusolverDnSsytrd", "handle,uplo,n,A,lda,d,e,tau,work,lwork,info", 11, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnSsytrd", "handle", "pointer", handle);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnSsytrd", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSsytrd", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSsytrd", "lda", "i32", lda);
-    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnSsytrd", "lwork", "i32", lwork);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnSsytrd", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSsytrd", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSsytrd", "lda", "i32", lda);
+    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnSsytrd", "lwork", "i32", lwork);
     const r = raw.cusolverDnSsytrd(handle, uplo, n, rt.ptr(A, "cusolverDnSsytrd", "A"), lda, rt.ptr(d, "cusolverDnSsytrd", "d"), rt.ptr(e, "cusolverDnSsytrd", "e"), rt.ptr(tau, "cusolverDnSsytrd", "tau"), rt.ptr(work, "cusolverDnSsytrd", "work"), lwork, rt.ptr(info, "cusolverDnSsytrd", "info"));
     if (rt.guards) rt.check("cusolverDnSsytrd");
     if (r !== 0) rt.fail(r, "cusolverDnSsytrd", handle);
@@ -3485,10 +3485,10 @@ function cusolverDnDsytrd$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDsy
   return function cusolverDnDsytrd(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, d: PointerLike, e: PointerLike, tau: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void {
     if (arguments.length !== 11) rt.arity("cusolverDnDsytrd", "handle,uplo,n,A,lda,d,e,tau,work,lwork,info", 11, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnDsytrd", "handle", "pointer", handle);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnDsytrd", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDsytrd", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDsytrd", "lda", "i32", lda);
-    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnDsytrd", "lwork", "i32", lwork);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnDsytrd", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDsytrd", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDsytrd", "lda", "i32", lda);
+    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnDsytrd", "lwork", "i32", lwork);
     const r = raw.cusolverDnDsytrd(handle, uplo, n, rt.ptr(A, "cusolverDnDsytrd", "A"), lda, rt.ptr(d, "cusolverDnDsytrd", "d"), rt.ptr(e, "cusolverDnDsytrd", "e"), rt.ptr(tau, "cusolverDnDsytrd", "tau"), rt.ptr(work, "cusolverDnDsytrd", "work"), lwork, rt.ptr(info, "cusolverDnDsytrd", "info"));
     if (rt.guards) rt.check("cusolverDnDsytrd");
     if (r !== 0) rt.fail(r, "cusolverDnDsytrd", handle);
@@ -3500,10 +3500,10 @@ function cusolverDnChetrd$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnChe
   return function cusolverDnChetrd(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, d: PointerLike, e: PointerLike, tau: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void {
     if (arguments.length !== 11) rt.arity("cusolverDnChetrd", "handle,uplo,n,A,lda,d,e,tau,work,lwork,info", 11, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnChetrd", "handle", "pointer", handle);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnChetrd", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnChetrd", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnChetrd", "lda", "i32", lda);
-    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnChetrd", "lwork", "i32", lwork);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnChetrd", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnChetrd", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnChetrd", "lda", "i32", lda);
+    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnChetrd", "lwork", "i32", lwork);
     const r = raw.cusolverDnChetrd(handle, uplo, n, rt.ptr(rt.expect(A, float2, "cusolverDnChetrd", "A"), "cusolverDnChetrd", "A"), lda, rt.ptr(d, "cusolverDnChetrd", "d"), rt.ptr(e, "cusolverDnChetrd", "e"), rt.ptr(rt.expect(tau, float2, "cusolverDnChetrd", "tau"), "cusolverDnChetrd", "tau"), rt.ptr(rt.expect(work, float2, "cusolverDnChetrd", "work"), "cusolverDnChetrd", "work"), lwork, rt.ptr(info, "cusolverDnChetrd", "info"));
     if (rt.guards) rt.check("cusolverDnChetrd");
     if (r !== 0) rt.fail(r, "cusolverDnChetrd", handle);
@@ -3515,10 +3515,10 @@ function cusolverDnZhetrd$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZhe
   return function cusolverDnZhetrd(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, d: PointerLike, e: PointerLike, tau: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void {
     if (arguments.length !== 11) rt.arity("cusolverDnZhetrd", "handle,uplo,n,A,lda,d,e,tau,work,lwork,info", 11, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnZhetrd", "handle", "pointer", handle);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnZhetrd", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZhetrd", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZhetrd", "lda", "i32", lda);
-    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnZhetrd", "lwork", "i32", lwork);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnZhetrd", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZhetrd", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZhetrd", "lda", "i32", lda);
+    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnZhetrd", "lwork", "i32", lwork);
     const r = raw.cusolverDnZhetrd(handle, uplo, n, rt.ptr(rt.expect(A, double2, "cusolverDnZhetrd", "A"), "cusolverDnZhetrd", "A"), lda, rt.ptr(d, "cusolverDnZhetrd", "d"), rt.ptr(e, "cusolverDnZhetrd", "e"), rt.ptr(rt.expect(tau, double2, "cusolverDnZhetrd", "tau"), "cusolverDnZhetrd", "tau"), rt.ptr(rt.expect(work, double2, "cusolverDnZhetrd", "work"), "cusolverDnZhetrd", "work"), lwork, rt.ptr(info, "cusolverDnZhetrd", "info"));
     if (rt.guards) rt.check("cusolverDnZhetrd");
     if (r !== 0) rt.fail(r, "cusolverDnZhetrd", handle);
@@ -3530,9 +3530,9 @@ function cusolverDnSorgtr_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnSorgtr_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, tau: PointerLike, lwork: PointerLike): void {
     if (arguments.length !== 7) rt.arity("cusolverDnSorgtr_bufferSize", "handle,uplo,n,A,lda,tau,lwork", 7, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnSorgtr_bufferSize", "handle", "pointer", handle);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnSorgtr_bufferSize", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSorgtr_bufferSize", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSorgtr_bufferSize", "lda", "i32", lda);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnSorgtr_bufferSize", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSorgtr_bufferSize", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSorgtr_bufferSize", "lda", "i32", lda);
     const r = raw.cusolverDnSorgtr_bufferSize(handle, uplo, n, rt.ptr(A, "cusolverDnSorgtr_bufferSize", "A"), lda, rt.ptr(tau, "cusolverDnSorgtr_bufferSize", "tau"), rt.ptr(lwork, "cusolverDnSorgtr_bufferSize", "lwork"));
     if (rt.guards) rt.check("cusolverDnSorgtr_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnSorgtr_bufferSize", handle);
@@ -3544,9 +3544,9 @@ function cusolverDnDorgtr_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnDorgtr_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, tau: PointerLike, lwork: PointerLike): void {
     if (arguments.length !== 7) rt.arity("cusolverDnDorgtr_bufferSize", "handle,uplo,n,A,lda,tau,lwork", 7, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnDorgtr_bufferSize", "handle", "pointer", handle);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnDorgtr_bufferSize", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDorgtr_bufferSize", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDorgtr_bufferSize", "lda", "i32", lda);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnDorgtr_bufferSize", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDorgtr_bufferSize", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDorgtr_bufferSize", "lda", "i32", lda);
     const r = raw.cusolverDnDorgtr_bufferSize(handle, uplo, n, rt.ptr(A, "cusolverDnDorgtr_bufferSize", "A"), lda, rt.ptr(tau, "cusolverDnDorgtr_bufferSize", "tau"), rt.ptr(lwork, "cusolverDnDorgtr_bufferSize", "lwork"));
     if (rt.guards) rt.check("cusolverDnDorgtr_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnDorgtr_bufferSize", handle);
@@ -3558,9 +3558,9 @@ function cusolverDnCungtr_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnCungtr_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, tau: PointerLike, lwork: PointerLike): void {
     if (arguments.length !== 7) rt.arity("cusolverDnCungtr_bufferSize", "handle,uplo,n,A,lda,tau,lwork", 7, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnCungtr_bufferSize", "handle", "pointer", handle);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnCungtr_bufferSize", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCungtr_bufferSize", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnCungtr_bufferSize", "lda", "i32", lda);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnCungtr_bufferSize", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCungtr_bufferSize", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnCungtr_bufferSize", "lda", "i32", lda);
     const r = raw.cusolverDnCungtr_bufferSize(handle, uplo, n, rt.ptr(rt.expect(A, float2, "cusolverDnCungtr_bufferSize", "A"), "cusolverDnCungtr_bufferSize", "A"), lda, rt.ptr(rt.expect(tau, float2, "cusolverDnCungtr_bufferSize", "tau"), "cusolverDnCungtr_bufferSize", "tau"), rt.ptr(lwork, "cusolverDnCungtr_bufferSize", "lwork"));
     if (rt.guards) rt.check("cusolverDnCungtr_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnCungtr_bufferSize", handle);
@@ -3572,9 +3572,9 @@ function cusolverDnZungtr_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnZungtr_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, tau: PointerLike, lwork: PointerLike): void {
     if (arguments.length !== 7) rt.arity("cusolverDnZungtr_bufferSize", "handle,uplo,n,A,lda,tau,lwork", 7, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnZungtr_bufferSize", "handle", "pointer", handle);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnZungtr_bufferSize", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZungtr_bufferSize", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZungtr_bufferSize", "lda", "i32", lda);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnZungtr_bufferSize", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZungtr_bufferSize", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZungtr_bufferSize", "lda", "i32", lda);
     const r = raw.cusolverDnZungtr_bufferSize(handle, uplo, n, rt.ptr(rt.expect(A, double2, "cusolverDnZungtr_bufferSize", "A"), "cusolverDnZungtr_bufferSize", "A"), lda, rt.ptr(rt.expect(tau, double2, "cusolverDnZungtr_bufferSize", "tau"), "cusolverDnZungtr_bufferSize", "tau"), rt.ptr(lwork, "cusolverDnZungtr_bufferSize", "lwork"));
     if (rt.guards) rt.check("cusolverDnZungtr_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnZungtr_bufferSize", handle);
@@ -3586,10 +3586,10 @@ function cusolverDnSorgtr$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSor
   return function cusolverDnSorgtr(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, tau: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void {
     if (arguments.length !== 9) rt.arity("cusolverDnSorgtr", "handle,uplo,n,A,lda,tau,work,lwork,info", 9, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnSorgtr", "handle", "pointer", handle);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnSorgtr", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSorgtr", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSorgtr", "lda", "i32", lda);
-    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnSorgtr", "lwork", "i32", lwork);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnSorgtr", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSorgtr", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSorgtr", "lda", "i32", lda);
+    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnSorgtr", "lwork", "i32", lwork);
     const r = raw.cusolverDnSorgtr(handle, uplo, n, rt.ptr(A, "cusolverDnSorgtr", "A"), lda, rt.ptr(tau, "cusolverDnSorgtr", "tau"), rt.ptr(work, "cusolverDnSorgtr", "work"), lwork, rt.ptr(info, "cusolverDnSorgtr", "info"));
     if (rt.guards) rt.check("cusolverDnSorgtr");
     if (r !== 0) rt.fail(r, "cusolverDnSorgtr", handle);
@@ -3601,10 +3601,10 @@ function cusolverDnDorgtr$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDor
   return function cusolverDnDorgtr(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, tau: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void {
     if (arguments.length !== 9) rt.arity("cusolverDnDorgtr", "handle,uplo,n,A,lda,tau,work,lwork,info", 9, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnDorgtr", "handle", "pointer", handle);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnDorgtr", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDorgtr", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDorgtr", "lda", "i32", lda);
-    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnDorgtr", "lwork", "i32", lwork);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnDorgtr", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDorgtr", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDorgtr", "lda", "i32", lda);
+    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnDorgtr", "lwork", "i32", lwork);
     const r = raw.cusolverDnDorgtr(handle, uplo, n, rt.ptr(A, "cusolverDnDorgtr", "A"), lda, rt.ptr(tau, "cusolverDnDorgtr", "tau"), rt.ptr(work, "cusolverDnDorgtr", "work"), lwork, rt.ptr(info, "cusolverDnDorgtr", "info"));
     if (rt.guards) rt.check("cusolverDnDorgtr");
     if (r !== 0) rt.fail(r, "cusolverDnDorgtr", handle);
@@ -3616,10 +3616,10 @@ function cusolverDnCungtr$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCun
   return function cusolverDnCungtr(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, tau: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void {
     if (arguments.length !== 9) rt.arity("cusolverDnCungtr", "handle,uplo,n,A,lda,tau,work,lwork,info", 9, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnCungtr", "handle", "pointer", handle);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnCungtr", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCungtr", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnCungtr", "lda", "i32", lda);
-    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnCungtr", "lwork", "i32", lwork);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnCungtr", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCungtr", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnCungtr", "lda", "i32", lda);
+    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnCungtr", "lwork", "i32", lwork);
     const r = raw.cusolverDnCungtr(handle, uplo, n, rt.ptr(rt.expect(A, float2, "cusolverDnCungtr", "A"), "cusolverDnCungtr", "A"), lda, rt.ptr(rt.expect(tau, float2, "cusolverDnCungtr", "tau"), "cusolverDnCungtr", "tau"), rt.ptr(rt.expect(work, float2, "cusolverDnCungtr", "work"), "cusolverDnCungtr", "work"), lwork, rt.ptr(info, "cusolverDnCungtr", "info"));
     if (rt.guards) rt.check("cusolverDnCungtr");
     if (r !== 0) rt.fail(r, "cusolverDnCungtr", handle);
@@ -3631,10 +3631,10 @@ function cusolverDnZungtr$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZun
   return function cusolverDnZungtr(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, tau: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void {
     if (arguments.length !== 9) rt.arity("cusolverDnZungtr", "handle,uplo,n,A,lda,tau,work,lwork,info", 9, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnZungtr", "handle", "pointer", handle);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnZungtr", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZungtr", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZungtr", "lda", "i32", lda);
-    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnZungtr", "lwork", "i32", lwork);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnZungtr", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZungtr", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZungtr", "lda", "i32", lda);
+    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnZungtr", "lwork", "i32", lwork);
     const r = raw.cusolverDnZungtr(handle, uplo, n, rt.ptr(rt.expect(A, double2, "cusolverDnZungtr", "A"), "cusolverDnZungtr", "A"), lda, rt.ptr(rt.expect(tau, double2, "cusolverDnZungtr", "tau"), "cusolverDnZungtr", "tau"), rt.ptr(rt.expect(work, double2, "cusolverDnZungtr", "work"), "cusolverDnZungtr", "work"), lwork, rt.ptr(info, "cusolverDnZungtr", "info"));
     if (rt.guards) rt.check("cusolverDnZungtr");
     if (r !== 0) rt.fail(r, "cusolverDnZungtr", handle);
@@ -3646,13 +3646,13 @@ function cusolverDnSormtr_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnSormtr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, m: number, n: number, A: PointerLike, lda: number, tau: PointerLike, C: PointerLike, ldc: number, lwork: PointerLike): void {
     if (arguments.length !== 12) rt.arity("cusolverDnSormtr_bufferSize", "handle,side,uplo,trans,m,n,A,lda,tau,C,ldc,lwork", 12, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnSormtr_bufferSize", "handle", "pointer", handle);
-    if (!(typeof side === "number" && (side >>> 0) === side && (side !== 0 || 1 / side > 0))) rt.bad("cusolverDnSormtr_bufferSize", "side", "u32", side);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnSormtr_bufferSize", "uplo", "u32", uplo);
-    if (!(typeof trans === "number" && (trans >>> 0) === trans && (trans !== 0 || 1 / trans > 0))) rt.bad("cusolverDnSormtr_bufferSize", "trans", "u32", trans);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnSormtr_bufferSize", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSormtr_bufferSize", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSormtr_bufferSize", "lda", "i32", lda);
-    if (!(typeof ldc === "number" && (ldc | 0) === ldc && (ldc !== 0 || 1 / ldc > 0))) rt.bad("cusolverDnSormtr_bufferSize", "ldc", "i32", ldc);
+    if (!(typeof side === "number" && (side >>> 0) === side && (+side !== 0 || 1 / side > 0))) rt.bad("cusolverDnSormtr_bufferSize", "side", "u32", side);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnSormtr_bufferSize", "uplo", "u32", uplo);
+    if (!(typeof trans === "number" && (trans >>> 0) === trans && (+trans !== 0 || 1 / trans > 0))) rt.bad("cusolverDnSormtr_bufferSize", "trans", "u32", trans);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnSormtr_bufferSize", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSormtr_bufferSize", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSormtr_bufferSize", "lda", "i32", lda);
+    if (!(typeof ldc === "number" && (ldc | 0) === ldc && (+ldc !== 0 || 1 / ldc > 0))) rt.bad("cusolverDnSormtr_bufferSize", "ldc", "i32", ldc);
     const r = raw.cusolverDnSormtr_bufferSize(handle, side, uplo, trans, m, n, rt.ptr(A, "cusolverDnSormtr_bufferSize", "A"), lda, rt.ptr(tau, "cusolverDnSormtr_bufferSize", "tau"), rt.ptr(C, "cusolverDnSormtr_bufferSize", "C"), ldc, rt.ptr(lwork, "cusolverDnSormtr_bufferSize", "lwork"));
     if (rt.guards) rt.check("cusolverDnSormtr_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnSormtr_bufferSize", handle);
@@ -3664,13 +3664,13 @@ function cusolverDnDormtr_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnDormtr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, m: number, n: number, A: PointerLike, lda: number, tau: PointerLike, C: PointerLike, ldc: number, lwork: PointerLike): void {
     if (arguments.length !== 12) rt.arity("cusolverDnDormtr_bufferSize", "handle,side,uplo,trans,m,n,A,lda,tau,C,ldc,lwork", 12, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnDormtr_bufferSize", "handle", "pointer", handle);
-    if (!(typeof side === "number" && (side >>> 0) === side && (side !== 0 || 1 / side > 0))) rt.bad("cusolverDnDormtr_bufferSize", "side", "u32", side);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnDormtr_bufferSize", "uplo", "u32", uplo);
-    if (!(typeof trans === "number" && (trans >>> 0) === trans && (trans !== 0 || 1 / trans > 0))) rt.bad("cusolverDnDormtr_bufferSize", "trans", "u32", trans);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnDormtr_bufferSize", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDormtr_bufferSize", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDormtr_bufferSize", "lda", "i32", lda);
-    if (!(typeof ldc === "number" && (ldc | 0) === ldc && (ldc !== 0 || 1 / ldc > 0))) rt.bad("cusolverDnDormtr_bufferSize", "ldc", "i32", ldc);
+    if (!(typeof side === "number" && (side >>> 0) === side && (+side !== 0 || 1 / side > 0))) rt.bad("cusolverDnDormtr_bufferSize", "side", "u32", side);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnDormtr_bufferSize", "uplo", "u32", uplo);
+    if (!(typeof trans === "number" && (trans >>> 0) === trans && (+trans !== 0 || 1 / trans > 0))) rt.bad("cusolverDnDormtr_bufferSize", "trans", "u32", trans);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnDormtr_bufferSize", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDormtr_bufferSize", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDormtr_bufferSize", "lda", "i32", lda);
+    if (!(typeof ldc === "number" && (ldc | 0) === ldc && (+ldc !== 0 || 1 / ldc > 0))) rt.bad("cusolverDnDormtr_bufferSize", "ldc", "i32", ldc);
     const r = raw.cusolverDnDormtr_bufferSize(handle, side, uplo, trans, m, n, rt.ptr(A, "cusolverDnDormtr_bufferSize", "A"), lda, rt.ptr(tau, "cusolverDnDormtr_bufferSize", "tau"), rt.ptr(C, "cusolverDnDormtr_bufferSize", "C"), ldc, rt.ptr(lwork, "cusolverDnDormtr_bufferSize", "lwork"));
     if (rt.guards) rt.check("cusolverDnDormtr_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnDormtr_bufferSize", handle);
@@ -3682,13 +3682,13 @@ function cusolverDnCunmtr_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnCunmtr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, m: number, n: number, A: PointerLike, lda: number, tau: PointerLike, C: PointerLike, ldc: number, lwork: PointerLike): void {
     if (arguments.length !== 12) rt.arity("cusolverDnCunmtr_bufferSize", "handle,side,uplo,trans,m,n,A,lda,tau,C,ldc,lwork", 12, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnCunmtr_bufferSize", "handle", "pointer", handle);
-    if (!(typeof side === "number" && (side >>> 0) === side && (side !== 0 || 1 / side > 0))) rt.bad("cusolverDnCunmtr_bufferSize", "side", "u32", side);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnCunmtr_bufferSize", "uplo", "u32", uplo);
-    if (!(typeof trans === "number" && (trans >>> 0) === trans && (trans !== 0 || 1 / trans > 0))) rt.bad("cusolverDnCunmtr_bufferSize", "trans", "u32", trans);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnCunmtr_bufferSize", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCunmtr_bufferSize", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnCunmtr_bufferSize", "lda", "i32", lda);
-    if (!(typeof ldc === "number" && (ldc | 0) === ldc && (ldc !== 0 || 1 / ldc > 0))) rt.bad("cusolverDnCunmtr_bufferSize", "ldc", "i32", ldc);
+    if (!(typeof side === "number" && (side >>> 0) === side && (+side !== 0 || 1 / side > 0))) rt.bad("cusolverDnCunmtr_bufferSize", "side", "u32", side);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnCunmtr_bufferSize", "uplo", "u32", uplo);
+    if (!(typeof trans === "number" && (trans >>> 0) === trans && (+trans !== 0 || 1 / trans > 0))) rt.bad("cusolverDnCunmtr_bufferSize", "trans", "u32", trans);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnCunmtr_bufferSize", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCunmtr_bufferSize", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnCunmtr_bufferSize", "lda", "i32", lda);
+    if (!(typeof ldc === "number" && (ldc | 0) === ldc && (+ldc !== 0 || 1 / ldc > 0))) rt.bad("cusolverDnCunmtr_bufferSize", "ldc", "i32", ldc);
     const r = raw.cusolverDnCunmtr_bufferSize(handle, side, uplo, trans, m, n, rt.ptr(rt.expect(A, float2, "cusolverDnCunmtr_bufferSize", "A"), "cusolverDnCunmtr_bufferSize", "A"), lda, rt.ptr(rt.expect(tau, float2, "cusolverDnCunmtr_bufferSize", "tau"), "cusolverDnCunmtr_bufferSize", "tau"), rt.ptr(rt.expect(C, float2, "cusolverDnCunmtr_bufferSize", "C"), "cusolverDnCunmtr_bufferSize", "C"), ldc, rt.ptr(lwork, "cusolverDnCunmtr_bufferSize", "lwork"));
     if (rt.guards) rt.check("cusolverDnCunmtr_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnCunmtr_bufferSize", handle);
@@ -3700,13 +3700,13 @@ function cusolverDnZunmtr_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnZunmtr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, m: number, n: number, A: PointerLike, lda: number, tau: PointerLike, C: PointerLike, ldc: number, lwork: PointerLike): void {
     if (arguments.length !== 12) rt.arity("cusolverDnZunmtr_bufferSize", "handle,side,uplo,trans,m,n,A,lda,tau,C,ldc,lwork", 12, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnZunmtr_bufferSize", "handle", "pointer", handle);
-    if (!(typeof side === "number" && (side >>> 0) === side && (side !== 0 || 1 / side > 0))) rt.bad("cusolverDnZunmtr_bufferSize", "side", "u32", side);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnZunmtr_bufferSize", "uplo", "u32", uplo);
-    if (!(typeof trans === "number" && (trans >>> 0) === trans && (trans !== 0 || 1 / trans > 0))) rt.bad("cusolverDnZunmtr_bufferSize", "trans", "u32", trans);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnZunmtr_bufferSize", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZunmtr_bufferSize", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZunmtr_bufferSize", "lda", "i32", lda);
-    if (!(typeof ldc === "number" && (ldc | 0) === ldc && (ldc !== 0 || 1 / ldc > 0))) rt.bad("cusolverDnZunmtr_bufferSize", "ldc", "i32", ldc);
+    if (!(typeof side === "number" && (side >>> 0) === side && (+side !== 0 || 1 / side > 0))) rt.bad("cusolverDnZunmtr_bufferSize", "side", "u32", side);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnZunmtr_bufferSize", "uplo", "u32", uplo);
+    if (!(typeof trans === "number" && (trans >>> 0) === trans && (+trans !== 0 || 1 / trans > 0))) rt.bad("cusolverDnZunmtr_bufferSize", "trans", "u32", trans);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnZunmtr_bufferSize", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZunmtr_bufferSize", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZunmtr_bufferSize", "lda", "i32", lda);
+    if (!(typeof ldc === "number" && (ldc | 0) === ldc && (+ldc !== 0 || 1 / ldc > 0))) rt.bad("cusolverDnZunmtr_bufferSize", "ldc", "i32", ldc);
     const r = raw.cusolverDnZunmtr_bufferSize(handle, side, uplo, trans, m, n, rt.ptr(rt.expect(A, double2, "cusolverDnZunmtr_bufferSize", "A"), "cusolverDnZunmtr_bufferSize", "A"), lda, rt.ptr(rt.expect(tau, double2, "cusolverDnZunmtr_bufferSize", "tau"), "cusolverDnZunmtr_bufferSize", "tau"), rt.ptr(rt.expect(C, double2, "cusolverDnZunmtr_bufferSize", "C"), "cusolverDnZunmtr_bufferSize", "C"), ldc, rt.ptr(lwork, "cusolverDnZunmtr_bufferSize", "lwork"));
     if (rt.guards) rt.check("cusolverDnZunmtr_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnZunmtr_bufferSize", handle);
@@ -3718,14 +3718,14 @@ function cusolverDnSormtr$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSor
   return function cusolverDnSormtr(handle: cusolverDnHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, m: number, n: number, A: PointerLike, lda: number, tau: PointerLike, C: PointerLike, ldc: number, work: PointerLike, lwork: number, info: PointerLike): void {
     if (arguments.length !== 14) rt.arity("cusolverDnSormtr", "handle,side,uplo,trans,m,n,A,lda,tau,C,ldc,work,lwork,info", 14, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnSormtr", "handle", "pointer", handle);
-    if (!(typeof side === "number" && (side >>> 0) === side && (side !== 0 || 1 / side > 0))) rt.bad("cusolverDnSormtr", "side", "u32", side);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnSormtr", "uplo", "u32", uplo);
-    if (!(typeof trans === "number" && (trans >>> 0) === trans && (trans !== 0 || 1 / trans > 0))) rt.bad("cusolverDnSormtr", "trans", "u32", trans);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnSormtr", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSormtr", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSormtr", "lda", "i32", lda);
-    if (!(typeof ldc === "number" && (ldc | 0) === ldc && (ldc !== 0 || 1 / ldc > 0))) rt.bad("cusolverDnSormtr", "ldc", "i32", ldc);
-    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnSormtr", "lwork", "i32", lwork);
+    if (!(typeof side === "number" && (side >>> 0) === side && (+side !== 0 || 1 / side > 0))) rt.bad("cusolverDnSormtr", "side", "u32", side);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnSormtr", "uplo", "u32", uplo);
+    if (!(typeof trans === "number" && (trans >>> 0) === trans && (+trans !== 0 || 1 / trans > 0))) rt.bad("cusolverDnSormtr", "trans", "u32", trans);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnSormtr", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSormtr", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSormtr", "lda", "i32", lda);
+    if (!(typeof ldc === "number" && (ldc | 0) === ldc && (+ldc !== 0 || 1 / ldc > 0))) rt.bad("cusolverDnSormtr", "ldc", "i32", ldc);
+    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnSormtr", "lwork", "i32", lwork);
     const r = raw.cusolverDnSormtr(handle, side, uplo, trans, m, n, rt.ptr(A, "cusolverDnSormtr", "A"), lda, rt.ptr(tau, "cusolverDnSormtr", "tau"), rt.ptr(C, "cusolverDnSormtr", "C"), ldc, rt.ptr(work, "cusolverDnSormtr", "work"), lwork, rt.ptr(info, "cusolverDnSormtr", "info"));
     if (rt.guards) rt.check("cusolverDnSormtr");
     if (r !== 0) rt.fail(r, "cusolverDnSormtr", handle);
@@ -3737,14 +3737,14 @@ function cusolverDnDormtr$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDor
   return function cusolverDnDormtr(handle: cusolverDnHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, m: number, n: number, A: PointerLike, lda: number, tau: PointerLike, C: PointerLike, ldc: number, work: PointerLike, lwork: number, info: PointerLike): void {
     if (arguments.length !== 14) rt.arity("cusolverDnDormtr", "handle,side,uplo,trans,m,n,A,lda,tau,C,ldc,work,lwork,info", 14, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnDormtr", "handle", "pointer", handle);
-    if (!(typeof side === "number" && (side >>> 0) === side && (side !== 0 || 1 / side > 0))) rt.bad("cusolverDnDormtr", "side", "u32", side);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnDormtr", "uplo", "u32", uplo);
-    if (!(typeof trans === "number" && (trans >>> 0) === trans && (trans !== 0 || 1 / trans > 0))) rt.bad("cusolverDnDormtr", "trans", "u32", trans);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnDormtr", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDormtr", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDormtr", "lda", "i32", lda);
-    if (!(typeof ldc === "number" && (ldc | 0) === ldc && (ldc !== 0 || 1 / ldc > 0))) rt.bad("cusolverDnDormtr", "ldc", "i32", ldc);
-    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnDormtr", "lwork", "i32", lwork);
+    if (!(typeof side === "number" && (side >>> 0) === side && (+side !== 0 || 1 / side > 0))) rt.bad("cusolverDnDormtr", "side", "u32", side);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnDormtr", "uplo", "u32", uplo);
+    if (!(typeof trans === "number" && (trans >>> 0) === trans && (+trans !== 0 || 1 / trans > 0))) rt.bad("cusolverDnDormtr", "trans", "u32", trans);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnDormtr", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDormtr", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDormtr", "lda", "i32", lda);
+    if (!(typeof ldc === "number" && (ldc | 0) === ldc && (+ldc !== 0 || 1 / ldc > 0))) rt.bad("cusolverDnDormtr", "ldc", "i32", ldc);
+    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnDormtr", "lwork", "i32", lwork);
     const r = raw.cusolverDnDormtr(handle, side, uplo, trans, m, n, rt.ptr(A, "cusolverDnDormtr", "A"), lda, rt.ptr(tau, "cusolverDnDormtr", "tau"), rt.ptr(C, "cusolverDnDormtr", "C"), ldc, rt.ptr(work, "cusolverDnDormtr", "work"), lwork, rt.ptr(info, "cusolverDnDormtr", "info"));
     if (rt.guards) rt.check("cusolverDnDormtr");
     if (r !== 0) rt.fail(r, "cusolverDnDormtr", handle);
@@ -3756,14 +3756,14 @@ function cusolverDnCunmtr$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCun
   return function cusolverDnCunmtr(handle: cusolverDnHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, m: number, n: number, A: PointerLike, lda: number, tau: PointerLike, C: PointerLike, ldc: number, work: PointerLike, lwork: number, info: PointerLike): void {
     if (arguments.length !== 14) rt.arity("cusolverDnCunmtr", "handle,side,uplo,trans,m,n,A,lda,tau,C,ldc,work,lwork,info", 14, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnCunmtr", "handle", "pointer", handle);
-    if (!(typeof side === "number" && (side >>> 0) === side && (side !== 0 || 1 / side > 0))) rt.bad("cusolverDnCunmtr", "side", "u32", side);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnCunmtr", "uplo", "u32", uplo);
-    if (!(typeof trans === "number" && (trans >>> 0) === trans && (trans !== 0 || 1 / trans > 0))) rt.bad("cusolverDnCunmtr", "trans", "u32", trans);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnCunmtr", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCunmtr", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnCunmtr", "lda", "i32", lda);
-    if (!(typeof ldc === "number" && (ldc | 0) === ldc && (ldc !== 0 || 1 / ldc > 0))) rt.bad("cusolverDnCunmtr", "ldc", "i32", ldc);
-    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnCunmtr", "lwork", "i32", lwork);
+    if (!(typeof side === "number" && (side >>> 0) === side && (+side !== 0 || 1 / side > 0))) rt.bad("cusolverDnCunmtr", "side", "u32", side);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnCunmtr", "uplo", "u32", uplo);
+    if (!(typeof trans === "number" && (trans >>> 0) === trans && (+trans !== 0 || 1 / trans > 0))) rt.bad("cusolverDnCunmtr", "trans", "u32", trans);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnCunmtr", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCunmtr", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnCunmtr", "lda", "i32", lda);
+    if (!(typeof ldc === "number" && (ldc | 0) === ldc && (+ldc !== 0 || 1 / ldc > 0))) rt.bad("cusolverDnCunmtr", "ldc", "i32", ldc);
+    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnCunmtr", "lwork", "i32", lwork);
     const r = raw.cusolverDnCunmtr(handle, side, uplo, trans, m, n, rt.ptr(rt.expect(A, float2, "cusolverDnCunmtr", "A"), "cusolverDnCunmtr", "A"), lda, rt.ptr(rt.expect(tau, float2, "cusolverDnCunmtr", "tau"), "cusolverDnCunmtr", "tau"), rt.ptr(rt.expect(C, float2, "cusolverDnCunmtr", "C"), "cusolverDnCunmtr", "C"), ldc, rt.ptr(rt.expect(work, float2, "cusolverDnCunmtr", "work"), "cusolverDnCunmtr", "work"), lwork, rt.ptr(info, "cusolverDnCunmtr", "info"));
     if (rt.guards) rt.check("cusolverDnCunmtr");
     if (r !== 0) rt.fail(r, "cusolverDnCunmtr", handle);
@@ -3775,14 +3775,14 @@ function cusolverDnZunmtr$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZun
   return function cusolverDnZunmtr(handle: cusolverDnHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, m: number, n: number, A: PointerLike, lda: number, tau: PointerLike, C: PointerLike, ldc: number, work: PointerLike, lwork: number, info: PointerLike): void {
     if (arguments.length !== 14) rt.arity("cusolverDnZunmtr", "handle,side,uplo,trans,m,n,A,lda,tau,C,ldc,work,lwork,info", 14, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnZunmtr", "handle", "pointer", handle);
-    if (!(typeof side === "number" && (side >>> 0) === side && (side !== 0 || 1 / side > 0))) rt.bad("cusolverDnZunmtr", "side", "u32", side);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnZunmtr", "uplo", "u32", uplo);
-    if (!(typeof trans === "number" && (trans >>> 0) === trans && (trans !== 0 || 1 / trans > 0))) rt.bad("cusolverDnZunmtr", "trans", "u32", trans);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnZunmtr", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZunmtr", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZunmtr", "lda", "i32", lda);
-    if (!(typeof ldc === "number" && (ldc | 0) === ldc && (ldc !== 0 || 1 / ldc > 0))) rt.bad("cusolverDnZunmtr", "ldc", "i32", ldc);
-    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnZunmtr", "lwork", "i32", lwork);
+    if (!(typeof side === "number" && (side >>> 0) === side && (+side !== 0 || 1 / side > 0))) rt.bad("cusolverDnZunmtr", "side", "u32", side);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnZunmtr", "uplo", "u32", uplo);
+    if (!(typeof trans === "number" && (trans >>> 0) === trans && (+trans !== 0 || 1 / trans > 0))) rt.bad("cusolverDnZunmtr", "trans", "u32", trans);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnZunmtr", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZunmtr", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZunmtr", "lda", "i32", lda);
+    if (!(typeof ldc === "number" && (ldc | 0) === ldc && (+ldc !== 0 || 1 / ldc > 0))) rt.bad("cusolverDnZunmtr", "ldc", "i32", ldc);
+    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnZunmtr", "lwork", "i32", lwork);
     const r = raw.cusolverDnZunmtr(handle, side, uplo, trans, m, n, rt.ptr(rt.expect(A, double2, "cusolverDnZunmtr", "A"), "cusolverDnZunmtr", "A"), lda, rt.ptr(rt.expect(tau, double2, "cusolverDnZunmtr", "tau"), "cusolverDnZunmtr", "tau"), rt.ptr(rt.expect(C, double2, "cusolverDnZunmtr", "C"), "cusolverDnZunmtr", "C"), ldc, rt.ptr(rt.expect(work, double2, "cusolverDnZunmtr", "work"), "cusolverDnZunmtr", "work"), lwork, rt.ptr(info, "cusolverDnZunmtr", "info"));
     if (rt.guards) rt.check("cusolverDnZunmtr");
     if (r !== 0) rt.fail(r, "cusolverDnZunmtr", handle);
@@ -3794,8 +3794,8 @@ function cusolverDnSgesvd_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnSgesvd_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, lwork: PointerLike): void {
     if (arguments.length !== 4) rt.arity("cusolverDnSgesvd_bufferSize", "handle,m,n,lwork", 4, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnSgesvd_bufferSize", "handle", "pointer", handle);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnSgesvd_bufferSize", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSgesvd_bufferSize", "n", "i32", n);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnSgesvd_bufferSize", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSgesvd_bufferSize", "n", "i32", n);
     const r = raw.cusolverDnSgesvd_bufferSize(handle, m, n, rt.ptr(lwork, "cusolverDnSgesvd_bufferSize", "lwork"));
     if (rt.guards) rt.check("cusolverDnSgesvd_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnSgesvd_bufferSize", handle);
@@ -3807,8 +3807,8 @@ function cusolverDnDgesvd_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnDgesvd_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, lwork: PointerLike): void {
     if (arguments.length !== 4) rt.arity("cusolverDnDgesvd_bufferSize", "handle,m,n,lwork", 4, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnDgesvd_bufferSize", "handle", "pointer", handle);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnDgesvd_bufferSize", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDgesvd_bufferSize", "n", "i32", n);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnDgesvd_bufferSize", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDgesvd_bufferSize", "n", "i32", n);
     const r = raw.cusolverDnDgesvd_bufferSize(handle, m, n, rt.ptr(lwork, "cusolverDnDgesvd_bufferSize", "lwork"));
     if (rt.guards) rt.check("cusolverDnDgesvd_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnDgesvd_bufferSize", handle);
@@ -3820,8 +3820,8 @@ function cusolverDnCgesvd_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnCgesvd_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, lwork: PointerLike): void {
     if (arguments.length !== 4) rt.arity("cusolverDnCgesvd_bufferSize", "handle,m,n,lwork", 4, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnCgesvd_bufferSize", "handle", "pointer", handle);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnCgesvd_bufferSize", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCgesvd_bufferSize", "n", "i32", n);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnCgesvd_bufferSize", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCgesvd_bufferSize", "n", "i32", n);
     const r = raw.cusolverDnCgesvd_bufferSize(handle, m, n, rt.ptr(lwork, "cusolverDnCgesvd_bufferSize", "lwork"));
     if (rt.guards) rt.check("cusolverDnCgesvd_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnCgesvd_bufferSize", handle);
@@ -3833,8 +3833,8 @@ function cusolverDnZgesvd_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnZgesvd_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, lwork: PointerLike): void {
     if (arguments.length !== 4) rt.arity("cusolverDnZgesvd_bufferSize", "handle,m,n,lwork", 4, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnZgesvd_bufferSize", "handle", "pointer", handle);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnZgesvd_bufferSize", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZgesvd_bufferSize", "n", "i32", n);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnZgesvd_bufferSize", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZgesvd_bufferSize", "n", "i32", n);
     const r = raw.cusolverDnZgesvd_bufferSize(handle, m, n, rt.ptr(lwork, "cusolverDnZgesvd_bufferSize", "lwork"));
     if (rt.guards) rt.check("cusolverDnZgesvd_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnZgesvd_bufferSize", handle);
@@ -3846,14 +3846,14 @@ function cusolverDnSgesvd$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSge
   return function cusolverDnSgesvd(handle: cusolverDnHandle_t, jobu: number, jobvt: number, m: number, n: number, A: PointerLike, lda: number, S: PointerLike, U: PointerLike, ldu: number, VT: PointerLike, ldvt: number, work: PointerLike, lwork: number, rwork: PointerLike, info: PointerLike): void {
     if (arguments.length !== 16) rt.arity("cusolverDnSgesvd", "handle,jobu,jobvt,m,n,A,lda,S,U,ldu,VT,ldvt,work,lwork,rwork,info", 16, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnSgesvd", "handle", "pointer", handle);
-    if (!(typeof jobu === "number" && (jobu << 24 >> 24) === jobu && (jobu !== 0 || 1 / jobu > 0))) rt.bad("cusolverDnSgesvd", "jobu", "i8", jobu);
-    if (!(typeof jobvt === "number" && (jobvt << 24 >> 24) === jobvt && (jobvt !== 0 || 1 / jobvt > 0))) rt.bad("cusolverDnSgesvd", "jobvt", "i8", jobvt);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnSgesvd", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSgesvd", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSgesvd", "lda", "i32", lda);
-    if (!(typeof ldu === "number" && (ldu | 0) === ldu && (ldu !== 0 || 1 / ldu > 0))) rt.bad("cusolverDnSgesvd", "ldu", "i32", ldu);
-    if (!(typeof ldvt === "number" && (ldvt | 0) === ldvt && (ldvt !== 0 || 1 / ldvt > 0))) rt.bad("cusolverDnSgesvd", "ldvt", "i32", ldvt);
-    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnSgesvd", "lwork", "i32", lwork);
+    if (!(typeof jobu === "number" && (jobu << 24 >> 24) === jobu && (+jobu !== 0 || 1 / jobu > 0))) rt.bad("cusolverDnSgesvd", "jobu", "i8", jobu);
+    if (!(typeof jobvt === "number" && (jobvt << 24 >> 24) === jobvt && (+jobvt !== 0 || 1 / jobvt > 0))) rt.bad("cusolverDnSgesvd", "jobvt", "i8", jobvt);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnSgesvd", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSgesvd", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSgesvd", "lda", "i32", lda);
+    if (!(typeof ldu === "number" && (ldu | 0) === ldu && (+ldu !== 0 || 1 / ldu > 0))) rt.bad("cusolverDnSgesvd", "ldu", "i32", ldu);
+    if (!(typeof ldvt === "number" && (ldvt | 0) === ldvt && (+ldvt !== 0 || 1 / ldvt > 0))) rt.bad("cusolverDnSgesvd", "ldvt", "i32", ldvt);
+    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnSgesvd", "lwork", "i32", lwork);
     const r = raw.cusolverDnSgesvd(handle, jobu, jobvt, m, n, rt.ptr(A, "cusolverDnSgesvd", "A"), lda, rt.ptr(S, "cusolverDnSgesvd", "S"), rt.ptr(U, "cusolverDnSgesvd", "U"), ldu, rt.ptr(VT, "cusolverDnSgesvd", "VT"), ldvt, rt.ptr(work, "cusolverDnSgesvd", "work"), lwork, rt.ptr(rwork, "cusolverDnSgesvd", "rwork"), rt.ptr(info, "cusolverDnSgesvd", "info"));
     if (rt.guards) rt.check("cusolverDnSgesvd");
     if (r !== 0) rt.fail(r, "cusolverDnSgesvd", handle);
@@ -3865,14 +3865,14 @@ function cusolverDnDgesvd$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDge
   return function cusolverDnDgesvd(handle: cusolverDnHandle_t, jobu: number, jobvt: number, m: number, n: number, A: PointerLike, lda: number, S: PointerLike, U: PointerLike, ldu: number, VT: PointerLike, ldvt: number, work: PointerLike, lwork: number, rwork: PointerLike, info: PointerLike): void {
     if (arguments.length !== 16) rt.arity("cusolverDnDgesvd", "handle,jobu,jobvt,m,n,A,lda,S,U,ldu,VT,ldvt,work,lwork,rwork,info", 16, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnDgesvd", "handle", "pointer", handle);
-    if (!(typeof jobu === "number" && (jobu << 24 >> 24) === jobu && (jobu !== 0 || 1 / jobu > 0))) rt.bad("cusolverDnDgesvd", "jobu", "i8", jobu);
-    if (!(typeof jobvt === "number" && (jobvt << 24 >> 24) === jobvt && (jobvt !== 0 || 1 / jobvt > 0))) rt.bad("cusolverDnDgesvd", "jobvt", "i8", jobvt);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnDgesvd", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDgesvd", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDgesvd", "lda", "i32", lda);
-    if (!(typeof ldu === "number" && (ldu | 0) === ldu && (ldu !== 0 || 1 / ldu > 0))) rt.bad("cusolverDnDgesvd", "ldu", "i32", ldu);
-    if (!(typeof ldvt === "number" && (ldvt | 0) === ldvt && (ldvt !== 0 || 1 / ldvt > 0))) rt.bad("cusolverDnDgesvd", "ldvt", "i32", ldvt);
-    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnDgesvd", "lwork", "i32", lwork);
+    if (!(typeof jobu === "number" && (jobu << 24 >> 24) === jobu && (+jobu !== 0 || 1 / jobu > 0))) rt.bad("cusolverDnDgesvd", "jobu", "i8", jobu);
+    if (!(typeof jobvt === "number" && (jobvt << 24 >> 24) === jobvt && (+jobvt !== 0 || 1 / jobvt > 0))) rt.bad("cusolverDnDgesvd", "jobvt", "i8", jobvt);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnDgesvd", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDgesvd", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDgesvd", "lda", "i32", lda);
+    if (!(typeof ldu === "number" && (ldu | 0) === ldu && (+ldu !== 0 || 1 / ldu > 0))) rt.bad("cusolverDnDgesvd", "ldu", "i32", ldu);
+    if (!(typeof ldvt === "number" && (ldvt | 0) === ldvt && (+ldvt !== 0 || 1 / ldvt > 0))) rt.bad("cusolverDnDgesvd", "ldvt", "i32", ldvt);
+    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnDgesvd", "lwork", "i32", lwork);
     const r = raw.cusolverDnDgesvd(handle, jobu, jobvt, m, n, rt.ptr(A, "cusolverDnDgesvd", "A"), lda, rt.ptr(S, "cusolverDnDgesvd", "S"), rt.ptr(U, "cusolverDnDgesvd", "U"), ldu, rt.ptr(VT, "cusolverDnDgesvd", "VT"), ldvt, rt.ptr(work, "cusolverDnDgesvd", "work"), lwork, rt.ptr(rwork, "cusolverDnDgesvd", "rwork"), rt.ptr(info, "cusolverDnDgesvd", "info"));
     if (rt.guards) rt.check("cusolverDnDgesvd");
     if (r !== 0) rt.fail(r, "cusolverDnDgesvd", handle);
@@ -3884,14 +3884,14 @@ function cusolverDnCgesvd$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCge
   return function cusolverDnCgesvd(handle: cusolverDnHandle_t, jobu: number, jobvt: number, m: number, n: number, A: PointerLike, lda: number, S: PointerLike, U: PointerLike, ldu: number, VT: PointerLike, ldvt: number, work: PointerLike, lwork: number, rwork: PointerLike, info: PointerLike): void {
     if (arguments.length !== 16) rt.arity("cusolverDnCgesvd", "handle,jobu,jobvt,m,n,A,lda,S,U,ldu,VT,ldvt,work,lwork,rwork,info", 16, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnCgesvd", "handle", "pointer", handle);
-    if (!(typeof jobu === "number" && (jobu << 24 >> 24) === jobu && (jobu !== 0 || 1 / jobu > 0))) rt.bad("cusolverDnCgesvd", "jobu", "i8", jobu);
-    if (!(typeof jobvt === "number" && (jobvt << 24 >> 24) === jobvt && (jobvt !== 0 || 1 / jobvt > 0))) rt.bad("cusolverDnCgesvd", "jobvt", "i8", jobvt);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnCgesvd", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCgesvd", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnCgesvd", "lda", "i32", lda);
-    if (!(typeof ldu === "number" && (ldu | 0) === ldu && (ldu !== 0 || 1 / ldu > 0))) rt.bad("cusolverDnCgesvd", "ldu", "i32", ldu);
-    if (!(typeof ldvt === "number" && (ldvt | 0) === ldvt && (ldvt !== 0 || 1 / ldvt > 0))) rt.bad("cusolverDnCgesvd", "ldvt", "i32", ldvt);
-    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnCgesvd", "lwork", "i32", lwork);
+    if (!(typeof jobu === "number" && (jobu << 24 >> 24) === jobu && (+jobu !== 0 || 1 / jobu > 0))) rt.bad("cusolverDnCgesvd", "jobu", "i8", jobu);
+    if (!(typeof jobvt === "number" && (jobvt << 24 >> 24) === jobvt && (+jobvt !== 0 || 1 / jobvt > 0))) rt.bad("cusolverDnCgesvd", "jobvt", "i8", jobvt);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnCgesvd", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCgesvd", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnCgesvd", "lda", "i32", lda);
+    if (!(typeof ldu === "number" && (ldu | 0) === ldu && (+ldu !== 0 || 1 / ldu > 0))) rt.bad("cusolverDnCgesvd", "ldu", "i32", ldu);
+    if (!(typeof ldvt === "number" && (ldvt | 0) === ldvt && (+ldvt !== 0 || 1 / ldvt > 0))) rt.bad("cusolverDnCgesvd", "ldvt", "i32", ldvt);
+    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnCgesvd", "lwork", "i32", lwork);
     const r = raw.cusolverDnCgesvd(handle, jobu, jobvt, m, n, rt.ptr(rt.expect(A, float2, "cusolverDnCgesvd", "A"), "cusolverDnCgesvd", "A"), lda, rt.ptr(S, "cusolverDnCgesvd", "S"), rt.ptr(rt.expect(U, float2, "cusolverDnCgesvd", "U"), "cusolverDnCgesvd", "U"), ldu, rt.ptr(rt.expect(VT, float2, "cusolverDnCgesvd", "VT"), "cusolverDnCgesvd", "VT"), ldvt, rt.ptr(rt.expect(work, float2, "cusolverDnCgesvd", "work"), "cusolverDnCgesvd", "work"), lwork, rt.ptr(rwork, "cusolverDnCgesvd", "rwork"), rt.ptr(info, "cusolverDnCgesvd", "info"));
     if (rt.guards) rt.check("cusolverDnCgesvd");
     if (r !== 0) rt.fail(r, "cusolverDnCgesvd", handle);
@@ -3903,14 +3903,14 @@ function cusolverDnZgesvd$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZge
   return function cusolverDnZgesvd(handle: cusolverDnHandle_t, jobu: number, jobvt: number, m: number, n: number, A: PointerLike, lda: number, S: PointerLike, U: PointerLike, ldu: number, VT: PointerLike, ldvt: number, work: PointerLike, lwork: number, rwork: PointerLike, info: PointerLike): void {
     if (arguments.length !== 16) rt.arity("cusolverDnZgesvd", "handle,jobu,jobvt,m,n,A,lda,S,U,ldu,VT,ldvt,work,lwork,rwork,info", 16, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnZgesvd", "handle", "pointer", handle);
-    if (!(typeof jobu === "number" && (jobu << 24 >> 24) === jobu && (jobu !== 0 || 1 / jobu > 0))) rt.bad("cusolverDnZgesvd", "jobu", "i8", jobu);
-    if (!(typeof jobvt === "number" && (jobvt << 24 >> 24) === jobvt && (jobvt !== 0 || 1 / jobvt > 0))) rt.bad("cusolverDnZgesvd", "jobvt", "i8", jobvt);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnZgesvd", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZgesvd", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZgesvd", "lda", "i32", lda);
-    if (!(typeof ldu === "number" && (ldu | 0) === ldu && (ldu !== 0 || 1 / ldu > 0))) rt.bad("cusolverDnZgesvd", "ldu", "i32", ldu);
-    if (!(typeof ldvt === "number" && (ldvt | 0) === ldvt && (ldvt !== 0 || 1 / ldvt > 0))) rt.bad("cusolverDnZgesvd", "ldvt", "i32", ldvt);
-    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnZgesvd", "lwork", "i32", lwork);
+    if (!(typeof jobu === "number" && (jobu << 24 >> 24) === jobu && (+jobu !== 0 || 1 / jobu > 0))) rt.bad("cusolverDnZgesvd", "jobu", "i8", jobu);
+    if (!(typeof jobvt === "number" && (jobvt << 24 >> 24) === jobvt && (+jobvt !== 0 || 1 / jobvt > 0))) rt.bad("cusolverDnZgesvd", "jobvt", "i8", jobvt);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnZgesvd", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZgesvd", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZgesvd", "lda", "i32", lda);
+    if (!(typeof ldu === "number" && (ldu | 0) === ldu && (+ldu !== 0 || 1 / ldu > 0))) rt.bad("cusolverDnZgesvd", "ldu", "i32", ldu);
+    if (!(typeof ldvt === "number" && (ldvt | 0) === ldvt && (+ldvt !== 0 || 1 / ldvt > 0))) rt.bad("cusolverDnZgesvd", "ldvt", "i32", ldvt);
+    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnZgesvd", "lwork", "i32", lwork);
     const r = raw.cusolverDnZgesvd(handle, jobu, jobvt, m, n, rt.ptr(rt.expect(A, double2, "cusolverDnZgesvd", "A"), "cusolverDnZgesvd", "A"), lda, rt.ptr(S, "cusolverDnZgesvd", "S"), rt.ptr(rt.expect(U, double2, "cusolverDnZgesvd", "U"), "cusolverDnZgesvd", "U"), ldu, rt.ptr(rt.expect(VT, double2, "cusolverDnZgesvd", "VT"), "cusolverDnZgesvd", "VT"), ldvt, rt.ptr(rt.expect(work, double2, "cusolverDnZgesvd", "work"), "cusolverDnZgesvd", "work"), lwork, rt.ptr(rwork, "cusolverDnZgesvd", "rwork"), rt.ptr(info, "cusolverDnZgesvd", "info"));
     if (rt.guards) rt.check("cusolverDnZgesvd");
     if (r !== 0) rt.fail(r, "cusolverDnZgesvd", handle);
@@ -3922,10 +3922,10 @@ function cusolverDnSsyevd_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnSsyevd_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, lwork: PointerLike): void {
     if (arguments.length !== 8) rt.arity("cusolverDnSsyevd_bufferSize", "handle,jobz,uplo,n,A,lda,W,lwork", 8, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnSsyevd_bufferSize", "handle", "pointer", handle);
-    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnSsyevd_bufferSize", "jobz", "u32", jobz);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnSsyevd_bufferSize", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSsyevd_bufferSize", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSsyevd_bufferSize", "lda", "i32", lda);
+    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnSsyevd_bufferSize", "jobz", "u32", jobz);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnSsyevd_bufferSize", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSsyevd_bufferSize", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSsyevd_bufferSize", "lda", "i32", lda);
     const r = raw.cusolverDnSsyevd_bufferSize(handle, jobz, uplo, n, rt.ptr(A, "cusolverDnSsyevd_bufferSize", "A"), lda, rt.ptr(W, "cusolverDnSsyevd_bufferSize", "W"), rt.ptr(lwork, "cusolverDnSsyevd_bufferSize", "lwork"));
     if (rt.guards) rt.check("cusolverDnSsyevd_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnSsyevd_bufferSize", handle);
@@ -3937,10 +3937,10 @@ function cusolverDnDsyevd_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnDsyevd_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, lwork: PointerLike): void {
     if (arguments.length !== 8) rt.arity("cusolverDnDsyevd_bufferSize", "handle,jobz,uplo,n,A,lda,W,lwork", 8, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnDsyevd_bufferSize", "handle", "pointer", handle);
-    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnDsyevd_bufferSize", "jobz", "u32", jobz);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnDsyevd_bufferSize", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDsyevd_bufferSize", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDsyevd_bufferSize", "lda", "i32", lda);
+    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnDsyevd_bufferSize", "jobz", "u32", jobz);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnDsyevd_bufferSize", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDsyevd_bufferSize", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDsyevd_bufferSize", "lda", "i32", lda);
     const r = raw.cusolverDnDsyevd_bufferSize(handle, jobz, uplo, n, rt.ptr(A, "cusolverDnDsyevd_bufferSize", "A"), lda, rt.ptr(W, "cusolverDnDsyevd_bufferSize", "W"), rt.ptr(lwork, "cusolverDnDsyevd_bufferSize", "lwork"));
     if (rt.guards) rt.check("cusolverDnDsyevd_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnDsyevd_bufferSize", handle);
@@ -3952,10 +3952,10 @@ function cusolverDnCheevd_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnCheevd_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, lwork: PointerLike): void {
     if (arguments.length !== 8) rt.arity("cusolverDnCheevd_bufferSize", "handle,jobz,uplo,n,A,lda,W,lwork", 8, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnCheevd_bufferSize", "handle", "pointer", handle);
-    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnCheevd_bufferSize", "jobz", "u32", jobz);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnCheevd_bufferSize", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCheevd_bufferSize", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnCheevd_bufferSize", "lda", "i32", lda);
+    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnCheevd_bufferSize", "jobz", "u32", jobz);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnCheevd_bufferSize", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCheevd_bufferSize", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnCheevd_bufferSize", "lda", "i32", lda);
     const r = raw.cusolverDnCheevd_bufferSize(handle, jobz, uplo, n, rt.ptr(rt.expect(A, float2, "cusolverDnCheevd_bufferSize", "A"), "cusolverDnCheevd_bufferSize", "A"), lda, rt.ptr(W, "cusolverDnCheevd_bufferSize", "W"), rt.ptr(lwork, "cusolverDnCheevd_bufferSize", "lwork"));
     if (rt.guards) rt.check("cusolverDnCheevd_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnCheevd_bufferSize", handle);
@@ -3967,10 +3967,10 @@ function cusolverDnZheevd_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnZheevd_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, lwork: PointerLike): void {
     if (arguments.length !== 8) rt.arity("cusolverDnZheevd_bufferSize", "handle,jobz,uplo,n,A,lda,W,lwork", 8, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnZheevd_bufferSize", "handle", "pointer", handle);
-    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnZheevd_bufferSize", "jobz", "u32", jobz);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnZheevd_bufferSize", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZheevd_bufferSize", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZheevd_bufferSize", "lda", "i32", lda);
+    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnZheevd_bufferSize", "jobz", "u32", jobz);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnZheevd_bufferSize", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZheevd_bufferSize", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZheevd_bufferSize", "lda", "i32", lda);
     const r = raw.cusolverDnZheevd_bufferSize(handle, jobz, uplo, n, rt.ptr(rt.expect(A, double2, "cusolverDnZheevd_bufferSize", "A"), "cusolverDnZheevd_bufferSize", "A"), lda, rt.ptr(W, "cusolverDnZheevd_bufferSize", "W"), rt.ptr(lwork, "cusolverDnZheevd_bufferSize", "lwork"));
     if (rt.guards) rt.check("cusolverDnZheevd_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnZheevd_bufferSize", handle);
@@ -3982,11 +3982,11 @@ function cusolverDnSsyevd$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSsy
   return function cusolverDnSsyevd(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void {
     if (arguments.length !== 10) rt.arity("cusolverDnSsyevd", "handle,jobz,uplo,n,A,lda,W,work,lwork,info", 10, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnSsyevd", "handle", "pointer", handle);
-    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnSsyevd", "jobz", "u32", jobz);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnSsyevd", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSsyevd", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSsyevd", "lda", "i32", lda);
-    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnSsyevd", "lwork", "i32", lwork);
+    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnSsyevd", "jobz", "u32", jobz);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnSsyevd", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSsyevd", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSsyevd", "lda", "i32", lda);
+    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnSsyevd", "lwork", "i32", lwork);
     const r = raw.cusolverDnSsyevd(handle, jobz, uplo, n, rt.ptr(A, "cusolverDnSsyevd", "A"), lda, rt.ptr(W, "cusolverDnSsyevd", "W"), rt.ptr(work, "cusolverDnSsyevd", "work"), lwork, rt.ptr(info, "cusolverDnSsyevd", "info"));
     if (rt.guards) rt.check("cusolverDnSsyevd");
     if (r !== 0) rt.fail(r, "cusolverDnSsyevd", handle);
@@ -3998,11 +3998,11 @@ function cusolverDnDsyevd$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDsy
   return function cusolverDnDsyevd(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void {
     if (arguments.length !== 10) rt.arity("cusolverDnDsyevd", "handle,jobz,uplo,n,A,lda,W,work,lwork,info", 10, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnDsyevd", "handle", "pointer", handle);
-    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnDsyevd", "jobz", "u32", jobz);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnDsyevd", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDsyevd", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDsyevd", "lda", "i32", lda);
-    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnDsyevd", "lwork", "i32", lwork);
+    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnDsyevd", "jobz", "u32", jobz);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnDsyevd", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDsyevd", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDsyevd", "lda", "i32", lda);
+    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnDsyevd", "lwork", "i32", lwork);
     const r = raw.cusolverDnDsyevd(handle, jobz, uplo, n, rt.ptr(A, "cusolverDnDsyevd", "A"), lda, rt.ptr(W, "cusolverDnDsyevd", "W"), rt.ptr(work, "cusolverDnDsyevd", "work"), lwork, rt.ptr(info, "cusolverDnDsyevd", "info"));
     if (rt.guards) rt.check("cusolverDnDsyevd");
     if (r !== 0) rt.fail(r, "cusolverDnDsyevd", handle);
@@ -4014,11 +4014,11 @@ function cusolverDnCheevd$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnChe
   return function cusolverDnCheevd(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void {
     if (arguments.length !== 10) rt.arity("cusolverDnCheevd", "handle,jobz,uplo,n,A,lda,W,work,lwork,info", 10, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnCheevd", "handle", "pointer", handle);
-    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnCheevd", "jobz", "u32", jobz);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnCheevd", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCheevd", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnCheevd", "lda", "i32", lda);
-    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnCheevd", "lwork", "i32", lwork);
+    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnCheevd", "jobz", "u32", jobz);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnCheevd", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCheevd", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnCheevd", "lda", "i32", lda);
+    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnCheevd", "lwork", "i32", lwork);
     const r = raw.cusolverDnCheevd(handle, jobz, uplo, n, rt.ptr(rt.expect(A, float2, "cusolverDnCheevd", "A"), "cusolverDnCheevd", "A"), lda, rt.ptr(W, "cusolverDnCheevd", "W"), rt.ptr(rt.expect(work, float2, "cusolverDnCheevd", "work"), "cusolverDnCheevd", "work"), lwork, rt.ptr(info, "cusolverDnCheevd", "info"));
     if (rt.guards) rt.check("cusolverDnCheevd");
     if (r !== 0) rt.fail(r, "cusolverDnCheevd", handle);
@@ -4030,11 +4030,11 @@ function cusolverDnZheevd$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZhe
   return function cusolverDnZheevd(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void {
     if (arguments.length !== 10) rt.arity("cusolverDnZheevd", "handle,jobz,uplo,n,A,lda,W,work,lwork,info", 10, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnZheevd", "handle", "pointer", handle);
-    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnZheevd", "jobz", "u32", jobz);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnZheevd", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZheevd", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZheevd", "lda", "i32", lda);
-    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnZheevd", "lwork", "i32", lwork);
+    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnZheevd", "jobz", "u32", jobz);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnZheevd", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZheevd", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZheevd", "lda", "i32", lda);
+    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnZheevd", "lwork", "i32", lwork);
     const r = raw.cusolverDnZheevd(handle, jobz, uplo, n, rt.ptr(rt.expect(A, double2, "cusolverDnZheevd", "A"), "cusolverDnZheevd", "A"), lda, rt.ptr(W, "cusolverDnZheevd", "W"), rt.ptr(rt.expect(work, double2, "cusolverDnZheevd", "work"), "cusolverDnZheevd", "work"), lwork, rt.ptr(info, "cusolverDnZheevd", "info"));
     if (rt.guards) rt.check("cusolverDnZheevd");
     if (r !== 0) rt.fail(r, "cusolverDnZheevd", handle);
@@ -4046,15 +4046,15 @@ function cusolverDnSsyevdx_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["c
   return function cusolverDnSsyevdx_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, vl: number, vu: number, il: number, iu: number, meig: PointerLike, W: PointerLike, lwork: PointerLike): void {
     if (arguments.length !== 14) rt.arity("cusolverDnSsyevdx_bufferSize", "handle,jobz,range,uplo,n,A,lda,vl,vu,il,iu,meig,W,lwork", 14, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnSsyevdx_bufferSize", "handle", "pointer", handle);
-    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnSsyevdx_bufferSize", "jobz", "u32", jobz);
-    if (!(typeof range === "number" && (range >>> 0) === range && (range !== 0 || 1 / range > 0))) rt.bad("cusolverDnSsyevdx_bufferSize", "range", "u32", range);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnSsyevdx_bufferSize", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSsyevdx_bufferSize", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSsyevdx_bufferSize", "lda", "i32", lda);
+    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnSsyevdx_bufferSize", "jobz", "u32", jobz);
+    if (!(typeof range === "number" && (range >>> 0) === range && (+range !== 0 || 1 / range > 0))) rt.bad("cusolverDnSsyevdx_bufferSize", "range", "u32", range);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnSsyevdx_bufferSize", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSsyevdx_bufferSize", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSsyevdx_bufferSize", "lda", "i32", lda);
     if (!(typeof vl === "number")) rt.bad("cusolverDnSsyevdx_bufferSize", "vl", "f32", vl);
     if (!(typeof vu === "number")) rt.bad("cusolverDnSsyevdx_bufferSize", "vu", "f32", vu);
-    if (!(typeof il === "number" && (il | 0) === il && (il !== 0 || 1 / il > 0))) rt.bad("cusolverDnSsyevdx_bufferSize", "il", "i32", il);
-    if (!(typeof iu === "number" && (iu | 0) === iu && (iu !== 0 || 1 / iu > 0))) rt.bad("cusolverDnSsyevdx_bufferSize", "iu", "i32", iu);
+    if (!(typeof il === "number" && (il | 0) === il && (+il !== 0 || 1 / il > 0))) rt.bad("cusolverDnSsyevdx_bufferSize", "il", "i32", il);
+    if (!(typeof iu === "number" && (iu | 0) === iu && (+iu !== 0 || 1 / iu > 0))) rt.bad("cusolverDnSsyevdx_bufferSize", "iu", "i32", iu);
     const r = raw.cusolverDnSsyevdx_bufferSize(handle, jobz, range, uplo, n, rt.ptr(A, "cusolverDnSsyevdx_bufferSize", "A"), lda, vl, vu, il, iu, rt.ptr(meig, "cusolverDnSsyevdx_bufferSize", "meig"), rt.ptr(W, "cusolverDnSsyevdx_bufferSize", "W"), rt.ptr(lwork, "cusolverDnSsyevdx_bufferSize", "lwork"));
     if (rt.guards) rt.check("cusolverDnSsyevdx_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnSsyevdx_bufferSize", handle);
@@ -4066,15 +4066,15 @@ function cusolverDnDsyevdx_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["c
   return function cusolverDnDsyevdx_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, vl: number, vu: number, il: number, iu: number, meig: PointerLike, W: PointerLike, lwork: PointerLike): void {
     if (arguments.length !== 14) rt.arity("cusolverDnDsyevdx_bufferSize", "handle,jobz,range,uplo,n,A,lda,vl,vu,il,iu,meig,W,lwork", 14, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnDsyevdx_bufferSize", "handle", "pointer", handle);
-    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnDsyevdx_bufferSize", "jobz", "u32", jobz);
-    if (!(typeof range === "number" && (range >>> 0) === range && (range !== 0 || 1 / range > 0))) rt.bad("cusolverDnDsyevdx_bufferSize", "range", "u32", range);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnDsyevdx_bufferSize", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDsyevdx_bufferSize", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDsyevdx_bufferSize", "lda", "i32", lda);
+    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnDsyevdx_bufferSize", "jobz", "u32", jobz);
+    if (!(typeof range === "number" && (range >>> 0) === range && (+range !== 0 || 1 / range > 0))) rt.bad("cusolverDnDsyevdx_bufferSize", "range", "u32", range);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnDsyevdx_bufferSize", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDsyevdx_bufferSize", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDsyevdx_bufferSize", "lda", "i32", lda);
     if (!(typeof vl === "number")) rt.bad("cusolverDnDsyevdx_bufferSize", "vl", "f64", vl);
     if (!(typeof vu === "number")) rt.bad("cusolverDnDsyevdx_bufferSize", "vu", "f64", vu);
-    if (!(typeof il === "number" && (il | 0) === il && (il !== 0 || 1 / il > 0))) rt.bad("cusolverDnDsyevdx_bufferSize", "il", "i32", il);
-    if (!(typeof iu === "number" && (iu | 0) === iu && (iu !== 0 || 1 / iu > 0))) rt.bad("cusolverDnDsyevdx_bufferSize", "iu", "i32", iu);
+    if (!(typeof il === "number" && (il | 0) === il && (+il !== 0 || 1 / il > 0))) rt.bad("cusolverDnDsyevdx_bufferSize", "il", "i32", il);
+    if (!(typeof iu === "number" && (iu | 0) === iu && (+iu !== 0 || 1 / iu > 0))) rt.bad("cusolverDnDsyevdx_bufferSize", "iu", "i32", iu);
     const r = raw.cusolverDnDsyevdx_bufferSize(handle, jobz, range, uplo, n, rt.ptr(A, "cusolverDnDsyevdx_bufferSize", "A"), lda, vl, vu, il, iu, rt.ptr(meig, "cusolverDnDsyevdx_bufferSize", "meig"), rt.ptr(W, "cusolverDnDsyevdx_bufferSize", "W"), rt.ptr(lwork, "cusolverDnDsyevdx_bufferSize", "lwork"));
     if (rt.guards) rt.check("cusolverDnDsyevdx_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnDsyevdx_bufferSize", handle);
@@ -4086,15 +4086,15 @@ function cusolverDnCheevdx_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["c
   return function cusolverDnCheevdx_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, vl: number, vu: number, il: number, iu: number, meig: PointerLike, W: PointerLike, lwork: PointerLike): void {
     if (arguments.length !== 14) rt.arity("cusolverDnCheevdx_bufferSize", "handle,jobz,range,uplo,n,A,lda,vl,vu,il,iu,meig,W,lwork", 14, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnCheevdx_bufferSize", "handle", "pointer", handle);
-    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnCheevdx_bufferSize", "jobz", "u32", jobz);
-    if (!(typeof range === "number" && (range >>> 0) === range && (range !== 0 || 1 / range > 0))) rt.bad("cusolverDnCheevdx_bufferSize", "range", "u32", range);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnCheevdx_bufferSize", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCheevdx_bufferSize", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnCheevdx_bufferSize", "lda", "i32", lda);
+    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnCheevdx_bufferSize", "jobz", "u32", jobz);
+    if (!(typeof range === "number" && (range >>> 0) === range && (+range !== 0 || 1 / range > 0))) rt.bad("cusolverDnCheevdx_bufferSize", "range", "u32", range);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnCheevdx_bufferSize", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCheevdx_bufferSize", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnCheevdx_bufferSize", "lda", "i32", lda);
     if (!(typeof vl === "number")) rt.bad("cusolverDnCheevdx_bufferSize", "vl", "f32", vl);
     if (!(typeof vu === "number")) rt.bad("cusolverDnCheevdx_bufferSize", "vu", "f32", vu);
-    if (!(typeof il === "number" && (il | 0) === il && (il !== 0 || 1 / il > 0))) rt.bad("cusolverDnCheevdx_bufferSize", "il", "i32", il);
-    if (!(typeof iu === "number" && (iu | 0) === iu && (iu !== 0 || 1 / iu > 0))) rt.bad("cusolverDnCheevdx_bufferSize", "iu", "i32", iu);
+    if (!(typeof il === "number" && (il | 0) === il && (+il !== 0 || 1 / il > 0))) rt.bad("cusolverDnCheevdx_bufferSize", "il", "i32", il);
+    if (!(typeof iu === "number" && (iu | 0) === iu && (+iu !== 0 || 1 / iu > 0))) rt.bad("cusolverDnCheevdx_bufferSize", "iu", "i32", iu);
     const r = raw.cusolverDnCheevdx_bufferSize(handle, jobz, range, uplo, n, rt.ptr(rt.expect(A, float2, "cusolverDnCheevdx_bufferSize", "A"), "cusolverDnCheevdx_bufferSize", "A"), lda, vl, vu, il, iu, rt.ptr(meig, "cusolverDnCheevdx_bufferSize", "meig"), rt.ptr(W, "cusolverDnCheevdx_bufferSize", "W"), rt.ptr(lwork, "cusolverDnCheevdx_bufferSize", "lwork"));
     if (rt.guards) rt.check("cusolverDnCheevdx_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnCheevdx_bufferSize", handle);
@@ -4106,15 +4106,15 @@ function cusolverDnZheevdx_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["c
   return function cusolverDnZheevdx_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, vl: number, vu: number, il: number, iu: number, meig: PointerLike, W: PointerLike, lwork: PointerLike): void {
     if (arguments.length !== 14) rt.arity("cusolverDnZheevdx_bufferSize", "handle,jobz,range,uplo,n,A,lda,vl,vu,il,iu,meig,W,lwork", 14, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnZheevdx_bufferSize", "handle", "pointer", handle);
-    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnZheevdx_bufferSize", "jobz", "u32", jobz);
-    if (!(typeof range === "number" && (range >>> 0) === range && (range !== 0 || 1 / range > 0))) rt.bad("cusolverDnZheevdx_bufferSize", "range", "u32", range);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnZheevdx_bufferSize", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZheevdx_bufferSize", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZheevdx_bufferSize", "lda", "i32", lda);
+    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnZheevdx_bufferSize", "jobz", "u32", jobz);
+    if (!(typeof range === "number" && (range >>> 0) === range && (+range !== 0 || 1 / range > 0))) rt.bad("cusolverDnZheevdx_bufferSize", "range", "u32", range);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnZheevdx_bufferSize", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZheevdx_bufferSize", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZheevdx_bufferSize", "lda", "i32", lda);
     if (!(typeof vl === "number")) rt.bad("cusolverDnZheevdx_bufferSize", "vl", "f64", vl);
     if (!(typeof vu === "number")) rt.bad("cusolverDnZheevdx_bufferSize", "vu", "f64", vu);
-    if (!(typeof il === "number" && (il | 0) === il && (il !== 0 || 1 / il > 0))) rt.bad("cusolverDnZheevdx_bufferSize", "il", "i32", il);
-    if (!(typeof iu === "number" && (iu | 0) === iu && (iu !== 0 || 1 / iu > 0))) rt.bad("cusolverDnZheevdx_bufferSize", "iu", "i32", iu);
+    if (!(typeof il === "number" && (il | 0) === il && (+il !== 0 || 1 / il > 0))) rt.bad("cusolverDnZheevdx_bufferSize", "il", "i32", il);
+    if (!(typeof iu === "number" && (iu | 0) === iu && (+iu !== 0 || 1 / iu > 0))) rt.bad("cusolverDnZheevdx_bufferSize", "iu", "i32", iu);
     const r = raw.cusolverDnZheevdx_bufferSize(handle, jobz, range, uplo, n, rt.ptr(rt.expect(A, double2, "cusolverDnZheevdx_bufferSize", "A"), "cusolverDnZheevdx_bufferSize", "A"), lda, vl, vu, il, iu, rt.ptr(meig, "cusolverDnZheevdx_bufferSize", "meig"), rt.ptr(W, "cusolverDnZheevdx_bufferSize", "W"), rt.ptr(lwork, "cusolverDnZheevdx_bufferSize", "lwork"));
     if (rt.guards) rt.check("cusolverDnZheevdx_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnZheevdx_bufferSize", handle);
@@ -4126,16 +4126,16 @@ function cusolverDnSsyevdx$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSs
   return function cusolverDnSsyevdx(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, vl: number, vu: number, il: number, iu: number, meig: PointerLike, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void {
     if (arguments.length !== 16) rt.arity("cusolverDnSsyevdx", "handle,jobz,range,uplo,n,A,lda,vl,vu,il,iu,meig,W,work,lwork,info", 16, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnSsyevdx", "handle", "pointer", handle);
-    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnSsyevdx", "jobz", "u32", jobz);
-    if (!(typeof range === "number" && (range >>> 0) === range && (range !== 0 || 1 / range > 0))) rt.bad("cusolverDnSsyevdx", "range", "u32", range);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnSsyevdx", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSsyevdx", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSsyevdx", "lda", "i32", lda);
+    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnSsyevdx", "jobz", "u32", jobz);
+    if (!(typeof range === "number" && (range >>> 0) === range && (+range !== 0 || 1 / range > 0))) rt.bad("cusolverDnSsyevdx", "range", "u32", range);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnSsyevdx", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSsyevdx", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSsyevdx", "lda", "i32", lda);
     if (!(typeof vl === "number")) rt.bad("cusolverDnSsyevdx", "vl", "f32", vl);
     if (!(typeof vu === "number")) rt.bad("cusolverDnSsyevdx", "vu", "f32", vu);
-    if (!(typeof il === "number" && (il | 0) === il && (il !== 0 || 1 / il > 0))) rt.bad("cusolverDnSsyevdx", "il", "i32", il);
-    if (!(typeof iu === "number" && (iu | 0) === iu && (iu !== 0 || 1 / iu > 0))) rt.bad("cusolverDnSsyevdx", "iu", "i32", iu);
-    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnSsyevdx", "lwork", "i32", lwork);
+    if (!(typeof il === "number" && (il | 0) === il && (+il !== 0 || 1 / il > 0))) rt.bad("cusolverDnSsyevdx", "il", "i32", il);
+    if (!(typeof iu === "number" && (iu | 0) === iu && (+iu !== 0 || 1 / iu > 0))) rt.bad("cusolverDnSsyevdx", "iu", "i32", iu);
+    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnSsyevdx", "lwork", "i32", lwork);
     const r = raw.cusolverDnSsyevdx(handle, jobz, range, uplo, n, rt.ptr(A, "cusolverDnSsyevdx", "A"), lda, vl, vu, il, iu, rt.ptr(meig, "cusolverDnSsyevdx", "meig"), rt.ptr(W, "cusolverDnSsyevdx", "W"), rt.ptr(work, "cusolverDnSsyevdx", "work"), lwork, rt.ptr(info, "cusolverDnSsyevdx", "info"));
     if (rt.guards) rt.check("cusolverDnSsyevdx");
     if (r !== 0) rt.fail(r, "cusolverDnSsyevdx", handle);
@@ -4147,16 +4147,16 @@ function cusolverDnDsyevdx$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDs
   return function cusolverDnDsyevdx(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, vl: number, vu: number, il: number, iu: number, meig: PointerLike, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void {
     if (arguments.length !== 16) rt.arity("cusolverDnDsyevdx", "handle,jobz,range,uplo,n,A,lda,vl,vu,il,iu,meig,W,work,lwork,info", 16, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnDsyevdx", "handle", "pointer", handle);
-    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnDsyevdx", "jobz", "u32", jobz);
-    if (!(typeof range === "number" && (range >>> 0) === range && (range !== 0 || 1 / range > 0))) rt.bad("cusolverDnDsyevdx", "range", "u32", range);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnDsyevdx", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDsyevdx", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDsyevdx", "lda", "i32", lda);
+    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnDsyevdx", "jobz", "u32", jobz);
+    if (!(typeof range === "number" && (range >>> 0) === range && (+range !== 0 || 1 / range > 0))) rt.bad("cusolverDnDsyevdx", "range", "u32", range);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnDsyevdx", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDsyevdx", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDsyevdx", "lda", "i32", lda);
     if (!(typeof vl === "number")) rt.bad("cusolverDnDsyevdx", "vl", "f64", vl);
     if (!(typeof vu === "number")) rt.bad("cusolverDnDsyevdx", "vu", "f64", vu);
-    if (!(typeof il === "number" && (il | 0) === il && (il !== 0 || 1 / il > 0))) rt.bad("cusolverDnDsyevdx", "il", "i32", il);
-    if (!(typeof iu === "number" && (iu | 0) === iu && (iu !== 0 || 1 / iu > 0))) rt.bad("cusolverDnDsyevdx", "iu", "i32", iu);
-    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnDsyevdx", "lwork", "i32", lwork);
+    if (!(typeof il === "number" && (il | 0) === il && (+il !== 0 || 1 / il > 0))) rt.bad("cusolverDnDsyevdx", "il", "i32", il);
+    if (!(typeof iu === "number" && (iu | 0) === iu && (+iu !== 0 || 1 / iu > 0))) rt.bad("cusolverDnDsyevdx", "iu", "i32", iu);
+    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnDsyevdx", "lwork", "i32", lwork);
     const r = raw.cusolverDnDsyevdx(handle, jobz, range, uplo, n, rt.ptr(A, "cusolverDnDsyevdx", "A"), lda, vl, vu, il, iu, rt.ptr(meig, "cusolverDnDsyevdx", "meig"), rt.ptr(W, "cusolverDnDsyevdx", "W"), rt.ptr(work, "cusolverDnDsyevdx", "work"), lwork, rt.ptr(info, "cusolverDnDsyevdx", "info"));
     if (rt.guards) rt.check("cusolverDnDsyevdx");
     if (r !== 0) rt.fail(r, "cusolverDnDsyevdx", handle);
@@ -4168,16 +4168,16 @@ function cusolverDnCheevdx$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCh
   return function cusolverDnCheevdx(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, vl: number, vu: number, il: number, iu: number, meig: PointerLike, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void {
     if (arguments.length !== 16) rt.arity("cusolverDnCheevdx", "handle,jobz,range,uplo,n,A,lda,vl,vu,il,iu,meig,W,work,lwork,info", 16, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnCheevdx", "handle", "pointer", handle);
-    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnCheevdx", "jobz", "u32", jobz);
-    if (!(typeof range === "number" && (range >>> 0) === range && (range !== 0 || 1 / range > 0))) rt.bad("cusolverDnCheevdx", "range", "u32", range);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnCheevdx", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCheevdx", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnCheevdx", "lda", "i32", lda);
+    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnCheevdx", "jobz", "u32", jobz);
+    if (!(typeof range === "number" && (range >>> 0) === range && (+range !== 0 || 1 / range > 0))) rt.bad("cusolverDnCheevdx", "range", "u32", range);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnCheevdx", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCheevdx", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnCheevdx", "lda", "i32", lda);
     if (!(typeof vl === "number")) rt.bad("cusolverDnCheevdx", "vl", "f32", vl);
     if (!(typeof vu === "number")) rt.bad("cusolverDnCheevdx", "vu", "f32", vu);
-    if (!(typeof il === "number" && (il | 0) === il && (il !== 0 || 1 / il > 0))) rt.bad("cusolverDnCheevdx", "il", "i32", il);
-    if (!(typeof iu === "number" && (iu | 0) === iu && (iu !== 0 || 1 / iu > 0))) rt.bad("cusolverDnCheevdx", "iu", "i32", iu);
-    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnCheevdx", "lwork", "i32", lwork);
+    if (!(typeof il === "number" && (il | 0) === il && (+il !== 0 || 1 / il > 0))) rt.bad("cusolverDnCheevdx", "il", "i32", il);
+    if (!(typeof iu === "number" && (iu | 0) === iu && (+iu !== 0 || 1 / iu > 0))) rt.bad("cusolverDnCheevdx", "iu", "i32", iu);
+    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnCheevdx", "lwork", "i32", lwork);
     const r = raw.cusolverDnCheevdx(handle, jobz, range, uplo, n, rt.ptr(rt.expect(A, float2, "cusolverDnCheevdx", "A"), "cusolverDnCheevdx", "A"), lda, vl, vu, il, iu, rt.ptr(meig, "cusolverDnCheevdx", "meig"), rt.ptr(W, "cusolverDnCheevdx", "W"), rt.ptr(rt.expect(work, float2, "cusolverDnCheevdx", "work"), "cusolverDnCheevdx", "work"), lwork, rt.ptr(info, "cusolverDnCheevdx", "info"));
     if (rt.guards) rt.check("cusolverDnCheevdx");
     if (r !== 0) rt.fail(r, "cusolverDnCheevdx", handle);
@@ -4189,16 +4189,16 @@ function cusolverDnZheevdx$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZh
   return function cusolverDnZheevdx(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, vl: number, vu: number, il: number, iu: number, meig: PointerLike, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void {
     if (arguments.length !== 16) rt.arity("cusolverDnZheevdx", "handle,jobz,range,uplo,n,A,lda,vl,vu,il,iu,meig,W,work,lwork,info", 16, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnZheevdx", "handle", "pointer", handle);
-    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnZheevdx", "jobz", "u32", jobz);
-    if (!(typeof range === "number" && (range >>> 0) === range && (range !== 0 || 1 / range > 0))) rt.bad("cusolverDnZheevdx", "range", "u32", range);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnZheevdx", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZheevdx", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZheevdx", "lda", "i32", lda);
+    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnZheevdx", "jobz", "u32", jobz);
+    if (!(typeof range === "number" && (range >>> 0) === range && (+range !== 0 || 1 / range > 0))) rt.bad("cusolverDnZheevdx", "range", "u32", range);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnZheevdx", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZheevdx", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZheevdx", "lda", "i32", lda);
     if (!(typeof vl === "number")) rt.bad("cusolverDnZheevdx", "vl", "f64", vl);
     if (!(typeof vu === "number")) rt.bad("cusolverDnZheevdx", "vu", "f64", vu);
-    if (!(typeof il === "number" && (il | 0) === il && (il !== 0 || 1 / il > 0))) rt.bad("cusolverDnZheevdx", "il", "i32", il);
-    if (!(typeof iu === "number" && (iu | 0) === iu && (iu !== 0 || 1 / iu > 0))) rt.bad("cusolverDnZheevdx", "iu", "i32", iu);
-    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnZheevdx", "lwork", "i32", lwork);
+    if (!(typeof il === "number" && (il | 0) === il && (+il !== 0 || 1 / il > 0))) rt.bad("cusolverDnZheevdx", "il", "i32", il);
+    if (!(typeof iu === "number" && (iu | 0) === iu && (+iu !== 0 || 1 / iu > 0))) rt.bad("cusolverDnZheevdx", "iu", "i32", iu);
+    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnZheevdx", "lwork", "i32", lwork);
     const r = raw.cusolverDnZheevdx(handle, jobz, range, uplo, n, rt.ptr(rt.expect(A, double2, "cusolverDnZheevdx", "A"), "cusolverDnZheevdx", "A"), lda, vl, vu, il, iu, rt.ptr(meig, "cusolverDnZheevdx", "meig"), rt.ptr(W, "cusolverDnZheevdx", "W"), rt.ptr(rt.expect(work, double2, "cusolverDnZheevdx", "work"), "cusolverDnZheevdx", "work"), lwork, rt.ptr(info, "cusolverDnZheevdx", "info"));
     if (rt.guards) rt.check("cusolverDnZheevdx");
     if (r !== 0) rt.fail(r, "cusolverDnZheevdx", handle);
@@ -4210,17 +4210,17 @@ function cusolverDnSsygvdx_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["c
   return function cusolverDnSsygvdx_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, vl: number, vu: number, il: number, iu: number, meig: PointerLike, W: PointerLike, lwork: PointerLike): void {
     if (arguments.length !== 17) rt.arity("cusolverDnSsygvdx_bufferSize", "handle,itype,jobz,range,uplo,n,A,lda,B,ldb,vl,vu,il,iu,meig,W,lwork", 17, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnSsygvdx_bufferSize", "handle", "pointer", handle);
-    if (!(typeof itype === "number" && (itype >>> 0) === itype && (itype !== 0 || 1 / itype > 0))) rt.bad("cusolverDnSsygvdx_bufferSize", "itype", "u32", itype);
-    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnSsygvdx_bufferSize", "jobz", "u32", jobz);
-    if (!(typeof range === "number" && (range >>> 0) === range && (range !== 0 || 1 / range > 0))) rt.bad("cusolverDnSsygvdx_bufferSize", "range", "u32", range);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnSsygvdx_bufferSize", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSsygvdx_bufferSize", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSsygvdx_bufferSize", "lda", "i32", lda);
-    if (!(typeof ldb === "number" && (ldb | 0) === ldb && (ldb !== 0 || 1 / ldb > 0))) rt.bad("cusolverDnSsygvdx_bufferSize", "ldb", "i32", ldb);
+    if (!(typeof itype === "number" && (itype >>> 0) === itype && (+itype !== 0 || 1 / itype > 0))) rt.bad("cusolverDnSsygvdx_bufferSize", "itype", "u32", itype);
+    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnSsygvdx_bufferSize", "jobz", "u32", jobz);
+    if (!(typeof range === "number" && (range >>> 0) === range && (+range !== 0 || 1 / range > 0))) rt.bad("cusolverDnSsygvdx_bufferSize", "range", "u32", range);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnSsygvdx_bufferSize", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSsygvdx_bufferSize", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSsygvdx_bufferSize", "lda", "i32", lda);
+    if (!(typeof ldb === "number" && (ldb | 0) === ldb && (+ldb !== 0 || 1 / ldb > 0))) rt.bad("cusolverDnSsygvdx_bufferSize", "ldb", "i32", ldb);
     if (!(typeof vl === "number")) rt.bad("cusolverDnSsygvdx_bufferSize", "vl", "f32", vl);
     if (!(typeof vu === "number")) rt.bad("cusolverDnSsygvdx_bufferSize", "vu", "f32", vu);
-    if (!(typeof il === "number" && (il | 0) === il && (il !== 0 || 1 / il > 0))) rt.bad("cusolverDnSsygvdx_bufferSize", "il", "i32", il);
-    if (!(typeof iu === "number" && (iu | 0) === iu && (iu !== 0 || 1 / iu > 0))) rt.bad("cusolverDnSsygvdx_bufferSize", "iu", "i32", iu);
+    if (!(typeof il === "number" && (il | 0) === il && (+il !== 0 || 1 / il > 0))) rt.bad("cusolverDnSsygvdx_bufferSize", "il", "i32", il);
+    if (!(typeof iu === "number" && (iu | 0) === iu && (+iu !== 0 || 1 / iu > 0))) rt.bad("cusolverDnSsygvdx_bufferSize", "iu", "i32", iu);
     const r = raw.cusolverDnSsygvdx_bufferSize(handle, itype, jobz, range, uplo, n, rt.ptr(A, "cusolverDnSsygvdx_bufferSize", "A"), lda, rt.ptr(B, "cusolverDnSsygvdx_bufferSize", "B"), ldb, vl, vu, il, iu, rt.ptr(meig, "cusolverDnSsygvdx_bufferSize", "meig"), rt.ptr(W, "cusolverDnSsygvdx_bufferSize", "W"), rt.ptr(lwork, "cusolverDnSsygvdx_bufferSize", "lwork"));
     if (rt.guards) rt.check("cusolverDnSsygvdx_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnSsygvdx_bufferSize", handle);
@@ -4232,17 +4232,17 @@ function cusolverDnDsygvdx_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["c
   return function cusolverDnDsygvdx_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, vl: number, vu: number, il: number, iu: number, meig: PointerLike, W: PointerLike, lwork: PointerLike): void {
     if (arguments.length !== 17) rt.arity("cusolverDnDsygvdx_bufferSize", "handle,itype,jobz,range,uplo,n,A,lda,B,ldb,vl,vu,il,iu,meig,W,lwork", 17, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnDsygvdx_bufferSize", "handle", "pointer", handle);
-    if (!(typeof itype === "number" && (itype >>> 0) === itype && (itype !== 0 || 1 / itype > 0))) rt.bad("cusolverDnDsygvdx_bufferSize", "itype", "u32", itype);
-    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnDsygvdx_bufferSize", "jobz", "u32", jobz);
-    if (!(typeof range === "number" && (range >>> 0) === range && (range !== 0 || 1 / range > 0))) rt.bad("cusolverDnDsygvdx_bufferSize", "range", "u32", range);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnDsygvdx_bufferSize", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDsygvdx_bufferSize", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDsygvdx_bufferSize", "lda", "i32", lda);
-    if (!(typeof ldb === "number" && (ldb | 0) === ldb && (ldb !== 0 || 1 / ldb > 0))) rt.bad("cusolverDnDsygvdx_bufferSize", "ldb", "i32", ldb);
+    if (!(typeof itype === "number" && (itype >>> 0) === itype && (+itype !== 0 || 1 / itype > 0))) rt.bad("cusolverDnDsygvdx_bufferSize", "itype", "u32", itype);
+    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnDsygvdx_bufferSize", "jobz", "u32", jobz);
+    if (!(typeof range === "number" && (range >>> 0) === range && (+range !== 0 || 1 / range > 0))) rt.bad("cusolverDnDsygvdx_bufferSize", "range", "u32", range);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnDsygvdx_bufferSize", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDsygvdx_bufferSize", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDsygvdx_bufferSize", "lda", "i32", lda);
+    if (!(typeof ldb === "number" && (ldb | 0) === ldb && (+ldb !== 0 || 1 / ldb > 0))) rt.bad("cusolverDnDsygvdx_bufferSize", "ldb", "i32", ldb);
     if (!(typeof vl === "number")) rt.bad("cusolverDnDsygvdx_bufferSize", "vl", "f64", vl);
     if (!(typeof vu === "number")) rt.bad("cusolverDnDsygvdx_bufferSize", "vu", "f64", vu);
-    if (!(typeof il === "number" && (il | 0) === il && (il !== 0 || 1 / il > 0))) rt.bad("cusolverDnDsygvdx_bufferSize", "il", "i32", il);
-    if (!(typeof iu === "number" && (iu | 0) === iu && (iu !== 0 || 1 / iu > 0))) rt.bad("cusolverDnDsygvdx_bufferSize", "iu", "i32", iu);
+    if (!(typeof il === "number" && (il | 0) === il && (+il !== 0 || 1 / il > 0))) rt.bad("cusolverDnDsygvdx_bufferSize", "il", "i32", il);
+    if (!(typeof iu === "number" && (iu | 0) === iu && (+iu !== 0 || 1 / iu > 0))) rt.bad("cusolverDnDsygvdx_bufferSize", "iu", "i32", iu);
     const r = raw.cusolverDnDsygvdx_bufferSize(handle, itype, jobz, range, uplo, n, rt.ptr(A, "cusolverDnDsygvdx_bufferSize", "A"), lda, rt.ptr(B, "cusolverDnDsygvdx_bufferSize", "B"), ldb, vl, vu, il, iu, rt.ptr(meig, "cusolverDnDsygvdx_bufferSize", "meig"), rt.ptr(W, "cusolverDnDsygvdx_bufferSize", "W"), rt.ptr(lwork, "cusolverDnDsygvdx_bufferSize", "lwork"));
     if (rt.guards) rt.check("cusolverDnDsygvdx_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnDsygvdx_bufferSize", handle);
@@ -4254,17 +4254,17 @@ function cusolverDnChegvdx_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["c
   return function cusolverDnChegvdx_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, vl: number, vu: number, il: number, iu: number, meig: PointerLike, W: PointerLike, lwork: PointerLike): void {
     if (arguments.length !== 17) rt.arity("cusolverDnChegvdx_bufferSize", "handle,itype,jobz,range,uplo,n,A,lda,B,ldb,vl,vu,il,iu,meig,W,lwork", 17, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnChegvdx_bufferSize", "handle", "pointer", handle);
-    if (!(typeof itype === "number" && (itype >>> 0) === itype && (itype !== 0 || 1 / itype > 0))) rt.bad("cusolverDnChegvdx_bufferSize", "itype", "u32", itype);
-    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnChegvdx_bufferSize", "jobz", "u32", jobz);
-    if (!(typeof range === "number" && (range >>> 0) === range && (range !== 0 || 1 / range > 0))) rt.bad("cusolverDnChegvdx_bufferSize", "range", "u32", range);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnChegvdx_bufferSize", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnChegvdx_bufferSize", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnChegvdx_bufferSize", "lda", "i32", lda);
-    if (!(typeof ldb === "number" && (ldb | 0) === ldb && (ldb !== 0 || 1 / ldb > 0))) rt.bad("cusolverDnChegvdx_bufferSize", "ldb", "i32", ldb);
+    if (!(typeof itype === "number" && (itype >>> 0) === itype && (+itype !== 0 || 1 / itype > 0))) rt.bad("cusolverDnChegvdx_bufferSize", "itype", "u32", itype);
+    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnChegvdx_bufferSize", "jobz", "u32", jobz);
+    if (!(typeof range === "number" && (range >>> 0) === range && (+range !== 0 || 1 / range > 0))) rt.bad("cusolverDnChegvdx_bufferSize", "range", "u32", range);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnChegvdx_bufferSize", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnChegvdx_bufferSize", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnChegvdx_bufferSize", "lda", "i32", lda);
+    if (!(typeof ldb === "number" && (ldb | 0) === ldb && (+ldb !== 0 || 1 / ldb > 0))) rt.bad("cusolverDnChegvdx_bufferSize", "ldb", "i32", ldb);
     if (!(typeof vl === "number")) rt.bad("cusolverDnChegvdx_bufferSize", "vl", "f32", vl);
     if (!(typeof vu === "number")) rt.bad("cusolverDnChegvdx_bufferSize", "vu", "f32", vu);
-    if (!(typeof il === "number" && (il | 0) === il && (il !== 0 || 1 / il > 0))) rt.bad("cusolverDnChegvdx_bufferSize", "il", "i32", il);
-    if (!(typeof iu === "number" && (iu | 0) === iu && (iu !== 0 || 1 / iu > 0))) rt.bad("cusolverDnChegvdx_bufferSize", "iu", "i32", iu);
+    if (!(typeof il === "number" && (il | 0) === il && (+il !== 0 || 1 / il > 0))) rt.bad("cusolverDnChegvdx_bufferSize", "il", "i32", il);
+    if (!(typeof iu === "number" && (iu | 0) === iu && (+iu !== 0 || 1 / iu > 0))) rt.bad("cusolverDnChegvdx_bufferSize", "iu", "i32", iu);
     const r = raw.cusolverDnChegvdx_bufferSize(handle, itype, jobz, range, uplo, n, rt.ptr(rt.expect(A, float2, "cusolverDnChegvdx_bufferSize", "A"), "cusolverDnChegvdx_bufferSize", "A"), lda, rt.ptr(rt.expect(B, float2, "cusolverDnChegvdx_bufferSize", "B"), "cusolverDnChegvdx_bufferSize", "B"), ldb, vl, vu, il, iu, rt.ptr(meig, "cusolverDnChegvdx_bufferSize", "meig"), rt.ptr(W, "cusolverDnChegvdx_bufferSize", "W"), rt.ptr(lwork, "cusolverDnChegvdx_bufferSize", "lwork"));
     if (rt.guards) rt.check("cusolverDnChegvdx_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnChegvdx_bufferSize", handle);
@@ -4276,17 +4276,17 @@ function cusolverDnZhegvdx_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["c
   return function cusolverDnZhegvdx_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, vl: number, vu: number, il: number, iu: number, meig: PointerLike, W: PointerLike, lwork: PointerLike): void {
     if (arguments.length !== 17) rt.arity("cusolverDnZhegvdx_bufferSize", "handle,itype,jobz,range,uplo,n,A,lda,B,ldb,vl,vu,il,iu,meig,W,lwork", 17, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnZhegvdx_bufferSize", "handle", "pointer", handle);
-    if (!(typeof itype === "number" && (itype >>> 0) === itype && (itype !== 0 || 1 / itype > 0))) rt.bad("cusolverDnZhegvdx_bufferSize", "itype", "u32", itype);
-    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnZhegvdx_bufferSize", "jobz", "u32", jobz);
-    if (!(typeof range === "number" && (range >>> 0) === range && (range !== 0 || 1 / range > 0))) rt.bad("cusolverDnZhegvdx_bufferSize", "range", "u32", range);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnZhegvdx_bufferSize", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZhegvdx_bufferSize", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZhegvdx_bufferSize", "lda", "i32", lda);
-    if (!(typeof ldb === "number" && (ldb | 0) === ldb && (ldb !== 0 || 1 / ldb > 0))) rt.bad("cusolverDnZhegvdx_bufferSize", "ldb", "i32", ldb);
+    if (!(typeof itype === "number" && (itype >>> 0) === itype && (+itype !== 0 || 1 / itype > 0))) rt.bad("cusolverDnZhegvdx_bufferSize", "itype", "u32", itype);
+    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnZhegvdx_bufferSize", "jobz", "u32", jobz);
+    if (!(typeof range === "number" && (range >>> 0) === range && (+range !== 0 || 1 / range > 0))) rt.bad("cusolverDnZhegvdx_bufferSize", "range", "u32", range);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnZhegvdx_bufferSize", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZhegvdx_bufferSize", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZhegvdx_bufferSize", "lda", "i32", lda);
+    if (!(typeof ldb === "number" && (ldb | 0) === ldb && (+ldb !== 0 || 1 / ldb > 0))) rt.bad("cusolverDnZhegvdx_bufferSize", "ldb", "i32", ldb);
     if (!(typeof vl === "number")) rt.bad("cusolverDnZhegvdx_bufferSize", "vl", "f64", vl);
     if (!(typeof vu === "number")) rt.bad("cusolverDnZhegvdx_bufferSize", "vu", "f64", vu);
-    if (!(typeof il === "number" && (il | 0) === il && (il !== 0 || 1 / il > 0))) rt.bad("cusolverDnZhegvdx_bufferSize", "il", "i32", il);
-    if (!(typeof iu === "number" && (iu | 0) === iu && (iu !== 0 || 1 / iu > 0))) rt.bad("cusolverDnZhegvdx_bufferSize", "iu", "i32", iu);
+    if (!(typeof il === "number" && (il | 0) === il && (+il !== 0 || 1 / il > 0))) rt.bad("cusolverDnZhegvdx_bufferSize", "il", "i32", il);
+    if (!(typeof iu === "number" && (iu | 0) === iu && (+iu !== 0 || 1 / iu > 0))) rt.bad("cusolverDnZhegvdx_bufferSize", "iu", "i32", iu);
     const r = raw.cusolverDnZhegvdx_bufferSize(handle, itype, jobz, range, uplo, n, rt.ptr(rt.expect(A, double2, "cusolverDnZhegvdx_bufferSize", "A"), "cusolverDnZhegvdx_bufferSize", "A"), lda, rt.ptr(rt.expect(B, double2, "cusolverDnZhegvdx_bufferSize", "B"), "cusolverDnZhegvdx_bufferSize", "B"), ldb, vl, vu, il, iu, rt.ptr(meig, "cusolverDnZhegvdx_bufferSize", "meig"), rt.ptr(W, "cusolverDnZhegvdx_bufferSize", "W"), rt.ptr(lwork, "cusolverDnZhegvdx_bufferSize", "lwork"));
     if (rt.guards) rt.check("cusolverDnZhegvdx_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnZhegvdx_bufferSize", handle);
@@ -4298,18 +4298,18 @@ function cusolverDnSsygvdx$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSs
   return function cusolverDnSsygvdx(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, vl: number, vu: number, il: number, iu: number, meig: PointerLike, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void {
     if (arguments.length !== 19) rt.arity("cusolverDnSsygvdx", "handle,itype,jobz,range,uplo,n,A,lda,B,ldb,vl,vu,il,iu,meig,W,work,lwork,info", 19, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnSsygvdx", "handle", "pointer", handle);
-    if (!(typeof itype === "number" && (itype >>> 0) === itype && (itype !== 0 || 1 / itype > 0))) rt.bad("cusolverDnSsygvdx", "itype", "u32", itype);
-    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnSsygvdx", "jobz", "u32", jobz);
-    if (!(typeof range === "number" && (range >>> 0) === range && (range !== 0 || 1 / range > 0))) rt.bad("cusolverDnSsygvdx", "range", "u32", range);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnSsygvdx", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSsygvdx", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSsygvdx", "lda", "i32", lda);
-    if (!(typeof ldb === "number" && (ldb | 0) === ldb && (ldb !== 0 || 1 / ldb > 0))) rt.bad("cusolverDnSsygvdx", "ldb", "i32", ldb);
+    if (!(typeof itype === "number" && (itype >>> 0) === itype && (+itype !== 0 || 1 / itype > 0))) rt.bad("cusolverDnSsygvdx", "itype", "u32", itype);
+    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnSsygvdx", "jobz", "u32", jobz);
+    if (!(typeof range === "number" && (range >>> 0) === range && (+range !== 0 || 1 / range > 0))) rt.bad("cusolverDnSsygvdx", "range", "u32", range);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnSsygvdx", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSsygvdx", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSsygvdx", "lda", "i32", lda);
+    if (!(typeof ldb === "number" && (ldb | 0) === ldb && (+ldb !== 0 || 1 / ldb > 0))) rt.bad("cusolverDnSsygvdx", "ldb", "i32", ldb);
     if (!(typeof vl === "number")) rt.bad("cusolverDnSsygvdx", "vl", "f32", vl);
     if (!(typeof vu === "number")) rt.bad("cusolverDnSsygvdx", "vu", "f32", vu);
-    if (!(typeof il === "number" && (il | 0) === il && (il !== 0 || 1 / il > 0))) rt.bad("cusolverDnSsygvdx", "il", "i32", il);
-    if (!(typeof iu === "number" && (iu | 0) === iu && (iu !== 0 || 1 / iu > 0))) rt.bad("cusolverDnSsygvdx", "iu", "i32", iu);
-    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnSsygvdx", "lwork", "i32", lwork);
+    if (!(typeof il === "number" && (il | 0) === il && (+il !== 0 || 1 / il > 0))) rt.bad("cusolverDnSsygvdx", "il", "i32", il);
+    if (!(typeof iu === "number" && (iu | 0) === iu && (+iu !== 0 || 1 / iu > 0))) rt.bad("cusolverDnSsygvdx", "iu", "i32", iu);
+    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnSsygvdx", "lwork", "i32", lwork);
     const r = raw.cusolverDnSsygvdx(handle, itype, jobz, range, uplo, n, rt.ptr(A, "cusolverDnSsygvdx", "A"), lda, rt.ptr(B, "cusolverDnSsygvdx", "B"), ldb, vl, vu, il, iu, rt.ptr(meig, "cusolverDnSsygvdx", "meig"), rt.ptr(W, "cusolverDnSsygvdx", "W"), rt.ptr(work, "cusolverDnSsygvdx", "work"), lwork, rt.ptr(info, "cusolverDnSsygvdx", "info"));
     if (rt.guards) rt.check("cusolverDnSsygvdx");
     if (r !== 0) rt.fail(r, "cusolverDnSsygvdx", handle);
@@ -4321,18 +4321,18 @@ function cusolverDnDsygvdx$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDs
   return function cusolverDnDsygvdx(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, vl: number, vu: number, il: number, iu: number, meig: PointerLike, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void {
     if (arguments.length !== 19) rt.arity("cusolverDnDsygvdx", "handle,itype,jobz,range,uplo,n,A,lda,B,ldb,vl,vu,il,iu,meig,W,work,lwork,info", 19, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnDsygvdx", "handle", "pointer", handle);
-    if (!(typeof itype === "number" && (itype >>> 0) === itype && (itype !== 0 || 1 / itype > 0))) rt.bad("cusolverDnDsygvdx", "itype", "u32", itype);
-    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnDsygvdx", "jobz", "u32", jobz);
-    if (!(typeof range === "number" && (range >>> 0) === range && (range !== 0 || 1 / range > 0))) rt.bad("cusolverDnDsygvdx", "range", "u32", range);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnDsygvdx", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDsygvdx", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDsygvdx", "lda", "i32", lda);
-    if (!(typeof ldb === "number" && (ldb | 0) === ldb && (ldb !== 0 || 1 / ldb > 0))) rt.bad("cusolverDnDsygvdx", "ldb", "i32", ldb);
+    if (!(typeof itype === "number" && (itype >>> 0) === itype && (+itype !== 0 || 1 / itype > 0))) rt.bad("cusolverDnDsygvdx", "itype", "u32", itype);
+    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnDsygvdx", "jobz", "u32", jobz);
+    if (!(typeof range === "number" && (range >>> 0) === range && (+range !== 0 || 1 / range > 0))) rt.bad("cusolverDnDsygvdx", "range", "u32", range);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnDsygvdx", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDsygvdx", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDsygvdx", "lda", "i32", lda);
+    if (!(typeof ldb === "number" && (ldb | 0) === ldb && (+ldb !== 0 || 1 / ldb > 0))) rt.bad("cusolverDnDsygvdx", "ldb", "i32", ldb);
     if (!(typeof vl === "number")) rt.bad("cusolverDnDsygvdx", "vl", "f64", vl);
     if (!(typeof vu === "number")) rt.bad("cusolverDnDsygvdx", "vu", "f64", vu);
-    if (!(typeof il === "number" && (il | 0) === il && (il !== 0 || 1 / il > 0))) rt.bad("cusolverDnDsygvdx", "il", "i32", il);
-    if (!(typeof iu === "number" && (iu | 0) === iu && (iu !== 0 || 1 / iu > 0))) rt.bad("cusolverDnDsygvdx", "iu", "i32", iu);
-    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnDsygvdx", "lwork", "i32", lwork);
+    if (!(typeof il === "number" && (il | 0) === il && (+il !== 0 || 1 / il > 0))) rt.bad("cusolverDnDsygvdx", "il", "i32", il);
+    if (!(typeof iu === "number" && (iu | 0) === iu && (+iu !== 0 || 1 / iu > 0))) rt.bad("cusolverDnDsygvdx", "iu", "i32", iu);
+    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnDsygvdx", "lwork", "i32", lwork);
     const r = raw.cusolverDnDsygvdx(handle, itype, jobz, range, uplo, n, rt.ptr(A, "cusolverDnDsygvdx", "A"), lda, rt.ptr(B, "cusolverDnDsygvdx", "B"), ldb, vl, vu, il, iu, rt.ptr(meig, "cusolverDnDsygvdx", "meig"), rt.ptr(W, "cusolverDnDsygvdx", "W"), rt.ptr(work, "cusolverDnDsygvdx", "work"), lwork, rt.ptr(info, "cusolverDnDsygvdx", "info"));
     if (rt.guards) rt.check("cusolverDnDsygvdx");
     if (r !== 0) rt.fail(r, "cusolverDnDsygvdx", handle);
@@ -4344,18 +4344,18 @@ function cusolverDnChegvdx$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCh
   return function cusolverDnChegvdx(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, vl: number, vu: number, il: number, iu: number, meig: PointerLike, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void {
     if (arguments.length !== 19) rt.arity("cusolverDnChegvdx", "handle,itype,jobz,range,uplo,n,A,lda,B,ldb,vl,vu,il,iu,meig,W,work,lwork,info", 19, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnChegvdx", "handle", "pointer", handle);
-    if (!(typeof itype === "number" && (itype >>> 0) === itype && (itype !== 0 || 1 / itype > 0))) rt.bad("cusolverDnChegvdx", "itype", "u32", itype);
-    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnChegvdx", "jobz", "u32", jobz);
-    if (!(typeof range === "number" && (range >>> 0) === range && (range !== 0 || 1 / range > 0))) rt.bad("cusolverDnChegvdx", "range", "u32", range);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnChegvdx", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnChegvdx", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnChegvdx", "lda", "i32", lda);
-    if (!(typeof ldb === "number" && (ldb | 0) === ldb && (ldb !== 0 || 1 / ldb > 0))) rt.bad("cusolverDnChegvdx", "ldb", "i32", ldb);
+    if (!(typeof itype === "number" && (itype >>> 0) === itype && (+itype !== 0 || 1 / itype > 0))) rt.bad("cusolverDnChegvdx", "itype", "u32", itype);
+    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnChegvdx", "jobz", "u32", jobz);
+    if (!(typeof range === "number" && (range >>> 0) === range && (+range !== 0 || 1 / range > 0))) rt.bad("cusolverDnChegvdx", "range", "u32", range);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnChegvdx", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnChegvdx", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnChegvdx", "lda", "i32", lda);
+    if (!(typeof ldb === "number" && (ldb | 0) === ldb && (+ldb !== 0 || 1 / ldb > 0))) rt.bad("cusolverDnChegvdx", "ldb", "i32", ldb);
     if (!(typeof vl === "number")) rt.bad("cusolverDnChegvdx", "vl", "f32", vl);
     if (!(typeof vu === "number")) rt.bad("cusolverDnChegvdx", "vu", "f32", vu);
-    if (!(typeof il === "number" && (il | 0) === il && (il !== 0 || 1 / il > 0))) rt.bad("cusolverDnChegvdx", "il", "i32", il);
-    if (!(typeof iu === "number" && (iu | 0) === iu && (iu !== 0 || 1 / iu > 0))) rt.bad("cusolverDnChegvdx", "iu", "i32", iu);
-    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnChegvdx", "lwork", "i32", lwork);
+    if (!(typeof il === "number" && (il | 0) === il && (+il !== 0 || 1 / il > 0))) rt.bad("cusolverDnChegvdx", "il", "i32", il);
+    if (!(typeof iu === "number" && (iu | 0) === iu && (+iu !== 0 || 1 / iu > 0))) rt.bad("cusolverDnChegvdx", "iu", "i32", iu);
+    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnChegvdx", "lwork", "i32", lwork);
     const r = raw.cusolverDnChegvdx(handle, itype, jobz, range, uplo, n, rt.ptr(rt.expect(A, float2, "cusolverDnChegvdx", "A"), "cusolverDnChegvdx", "A"), lda, rt.ptr(rt.expect(B, float2, "cusolverDnChegvdx", "B"), "cusolverDnChegvdx", "B"), ldb, vl, vu, il, iu, rt.ptr(meig, "cusolverDnChegvdx", "meig"), rt.ptr(W, "cusolverDnChegvdx", "W"), rt.ptr(rt.expect(work, float2, "cusolverDnChegvdx", "work"), "cusolverDnChegvdx", "work"), lwork, rt.ptr(info, "cusolverDnChegvdx", "info"));
     if (rt.guards) rt.check("cusolverDnChegvdx");
     if (r !== 0) rt.fail(r, "cusolverDnChegvdx", handle);
@@ -4367,18 +4367,18 @@ function cusolverDnZhegvdx$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZh
   return function cusolverDnZhegvdx(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, vl: number, vu: number, il: number, iu: number, meig: PointerLike, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void {
     if (arguments.length !== 19) rt.arity("cusolverDnZhegvdx", "handle,itype,jobz,range,uplo,n,A,lda,B,ldb,vl,vu,il,iu,meig,W,work,lwork,info", 19, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnZhegvdx", "handle", "pointer", handle);
-    if (!(typeof itype === "number" && (itype >>> 0) === itype && (itype !== 0 || 1 / itype > 0))) rt.bad("cusolverDnZhegvdx", "itype", "u32", itype);
-    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnZhegvdx", "jobz", "u32", jobz);
-    if (!(typeof range === "number" && (range >>> 0) === range && (range !== 0 || 1 / range > 0))) rt.bad("cusolverDnZhegvdx", "range", "u32", range);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnZhegvdx", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZhegvdx", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZhegvdx", "lda", "i32", lda);
-    if (!(typeof ldb === "number" && (ldb | 0) === ldb && (ldb !== 0 || 1 / ldb > 0))) rt.bad("cusolverDnZhegvdx", "ldb", "i32", ldb);
+    if (!(typeof itype === "number" && (itype >>> 0) === itype && (+itype !== 0 || 1 / itype > 0))) rt.bad("cusolverDnZhegvdx", "itype", "u32", itype);
+    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnZhegvdx", "jobz", "u32", jobz);
+    if (!(typeof range === "number" && (range >>> 0) === range && (+range !== 0 || 1 / range > 0))) rt.bad("cusolverDnZhegvdx", "range", "u32", range);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnZhegvdx", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZhegvdx", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZhegvdx", "lda", "i32", lda);
+    if (!(typeof ldb === "number" && (ldb | 0) === ldb && (+ldb !== 0 || 1 / ldb > 0))) rt.bad("cusolverDnZhegvdx", "ldb", "i32", ldb);
     if (!(typeof vl === "number")) rt.bad("cusolverDnZhegvdx", "vl", "f64", vl);
     if (!(typeof vu === "number")) rt.bad("cusolverDnZhegvdx", "vu", "f64", vu);
-    if (!(typeof il === "number" && (il | 0) === il && (il !== 0 || 1 / il > 0))) rt.bad("cusolverDnZhegvdx", "il", "i32", il);
-    if (!(typeof iu === "number" && (iu | 0) === iu && (iu !== 0 || 1 / iu > 0))) rt.bad("cusolverDnZhegvdx", "iu", "i32", iu);
-    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnZhegvdx", "lwork", "i32", lwork);
+    if (!(typeof il === "number" && (il | 0) === il && (+il !== 0 || 1 / il > 0))) rt.bad("cusolverDnZhegvdx", "il", "i32", il);
+    if (!(typeof iu === "number" && (iu | 0) === iu && (+iu !== 0 || 1 / iu > 0))) rt.bad("cusolverDnZhegvdx", "iu", "i32", iu);
+    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnZhegvdx", "lwork", "i32", lwork);
     const r = raw.cusolverDnZhegvdx(handle, itype, jobz, range, uplo, n, rt.ptr(rt.expect(A, double2, "cusolverDnZhegvdx", "A"), "cusolverDnZhegvdx", "A"), lda, rt.ptr(rt.expect(B, double2, "cusolverDnZhegvdx", "B"), "cusolverDnZhegvdx", "B"), ldb, vl, vu, il, iu, rt.ptr(meig, "cusolverDnZhegvdx", "meig"), rt.ptr(W, "cusolverDnZhegvdx", "W"), rt.ptr(rt.expect(work, double2, "cusolverDnZhegvdx", "work"), "cusolverDnZhegvdx", "work"), lwork, rt.ptr(info, "cusolverDnZhegvdx", "info"));
     if (rt.guards) rt.check("cusolverDnZhegvdx");
     if (r !== 0) rt.fail(r, "cusolverDnZhegvdx", handle);
@@ -4390,12 +4390,12 @@ function cusolverDnSsygvd_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnSsygvd_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, W: PointerLike, lwork: PointerLike): void {
     if (arguments.length !== 11) rt.arity("cusolverDnSsygvd_bufferSize", "handle,itype,jobz,uplo,n,A,lda,B,ldb,W,lwork", 11, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnSsygvd_bufferSize", "handle", "pointer", handle);
-    if (!(typeof itype === "number" && (itype >>> 0) === itype && (itype !== 0 || 1 / itype > 0))) rt.bad("cusolverDnSsygvd_bufferSize", "itype", "u32", itype);
-    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnSsygvd_bufferSize", "jobz", "u32", jobz);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnSsygvd_bufferSize", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSsygvd_bufferSize", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSsygvd_bufferSize", "lda", "i32", lda);
-    if (!(typeof ldb === "number" && (ldb | 0) === ldb && (ldb !== 0 || 1 / ldb > 0))) rt.bad("cusolverDnSsygvd_bufferSize", "ldb", "i32", ldb);
+    if (!(typeof itype === "number" && (itype >>> 0) === itype && (+itype !== 0 || 1 / itype > 0))) rt.bad("cusolverDnSsygvd_bufferSize", "itype", "u32", itype);
+    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnSsygvd_bufferSize", "jobz", "u32", jobz);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnSsygvd_bufferSize", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSsygvd_bufferSize", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSsygvd_bufferSize", "lda", "i32", lda);
+    if (!(typeof ldb === "number" && (ldb | 0) === ldb && (+ldb !== 0 || 1 / ldb > 0))) rt.bad("cusolverDnSsygvd_bufferSize", "ldb", "i32", ldb);
     const r = raw.cusolverDnSsygvd_bufferSize(handle, itype, jobz, uplo, n, rt.ptr(A, "cusolverDnSsygvd_bufferSize", "A"), lda, rt.ptr(B, "cusolverDnSsygvd_bufferSize", "B"), ldb, rt.ptr(W, "cusolverDnSsygvd_bufferSize", "W"), rt.ptr(lwork, "cusolverDnSsygvd_bufferSize", "lwork"));
     if (rt.guards) rt.check("cusolverDnSsygvd_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnSsygvd_bufferSize", handle);
@@ -4407,12 +4407,12 @@ function cusolverDnDsygvd_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnDsygvd_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, W: PointerLike, lwork: PointerLike): void {
     if (arguments.length !== 11) rt.arity("cusolverDnDsygvd_bufferSize", "handle,itype,jobz,uplo,n,A,lda,B,ldb,W,lwork", 11, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnDsygvd_bufferSize", "handle", "pointer", handle);
-    if (!(typeof itype === "number" && (itype >>> 0) === itype && (itype !== 0 || 1 / itype > 0))) rt.bad("cusolverDnDsygvd_bufferSize", "itype", "u32", itype);
-    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnDsygvd_bufferSize", "jobz", "u32", jobz);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnDsygvd_bufferSize", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDsygvd_bufferSize", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDsygvd_bufferSize", "lda", "i32", lda);
-    if (!(typeof ldb === "number" && (ldb | 0) === ldb && (ldb !== 0 || 1 / ldb > 0))) rt.bad("cusolverDnDsygvd_bufferSize", "ldb", "i32", ldb);
+    if (!(typeof itype === "number" && (itype >>> 0) === itype && (+itype !== 0 || 1 / itype > 0))) rt.bad("cusolverDnDsygvd_bufferSize", "itype", "u32", itype);
+    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnDsygvd_bufferSize", "jobz", "u32", jobz);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnDsygvd_bufferSize", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDsygvd_bufferSize", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDsygvd_bufferSize", "lda", "i32", lda);
+    if (!(typeof ldb === "number" && (ldb | 0) === ldb && (+ldb !== 0 || 1 / ldb > 0))) rt.bad("cusolverDnDsygvd_bufferSize", "ldb", "i32", ldb);
     const r = raw.cusolverDnDsygvd_bufferSize(handle, itype, jobz, uplo, n, rt.ptr(A, "cusolverDnDsygvd_bufferSize", "A"), lda, rt.ptr(B, "cusolverDnDsygvd_bufferSize", "B"), ldb, rt.ptr(W, "cusolverDnDsygvd_bufferSize", "W"), rt.ptr(lwork, "cusolverDnDsygvd_bufferSize", "lwork"));
     if (rt.guards) rt.check("cusolverDnDsygvd_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnDsygvd_bufferSize", handle);
@@ -4424,12 +4424,12 @@ function cusolverDnChegvd_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnChegvd_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, W: PointerLike, lwork: PointerLike): void {
     if (arguments.length !== 11) rt.arity("cusolverDnChegvd_bufferSize", "handle,itype,jobz,uplo,n,A,lda,B,ldb,W,lwork", 11, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnChegvd_bufferSize", "handle", "pointer", handle);
-    if (!(typeof itype === "number" && (itype >>> 0) === itype && (itype !== 0 || 1 / itype > 0))) rt.bad("cusolverDnChegvd_bufferSize", "itype", "u32", itype);
-    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnChegvd_bufferSize", "jobz", "u32", jobz);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnChegvd_bufferSize", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnChegvd_bufferSize", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnChegvd_bufferSize", "lda", "i32", lda);
-    if (!(typeof ldb === "number" && (ldb | 0) === ldb && (ldb !== 0 || 1 / ldb > 0))) rt.bad("cusolverDnChegvd_bufferSize", "ldb", "i32", ldb);
+    if (!(typeof itype === "number" && (itype >>> 0) === itype && (+itype !== 0 || 1 / itype > 0))) rt.bad("cusolverDnChegvd_bufferSize", "itype", "u32", itype);
+    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnChegvd_bufferSize", "jobz", "u32", jobz);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnChegvd_bufferSize", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnChegvd_bufferSize", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnChegvd_bufferSize", "lda", "i32", lda);
+    if (!(typeof ldb === "number" && (ldb | 0) === ldb && (+ldb !== 0 || 1 / ldb > 0))) rt.bad("cusolverDnChegvd_bufferSize", "ldb", "i32", ldb);
     const r = raw.cusolverDnChegvd_bufferSize(handle, itype, jobz, uplo, n, rt.ptr(rt.expect(A, float2, "cusolverDnChegvd_bufferSize", "A"), "cusolverDnChegvd_bufferSize", "A"), lda, rt.ptr(rt.expect(B, float2, "cusolverDnChegvd_bufferSize", "B"), "cusolverDnChegvd_bufferSize", "B"), ldb, rt.ptr(W, "cusolverDnChegvd_bufferSize", "W"), rt.ptr(lwork, "cusolverDnChegvd_bufferSize", "lwork"));
     if (rt.guards) rt.check("cusolverDnChegvd_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnChegvd_bufferSize", handle);
@@ -4441,12 +4441,12 @@ function cusolverDnZhegvd_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnZhegvd_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, W: PointerLike, lwork: PointerLike): void {
     if (arguments.length !== 11) rt.arity("cusolverDnZhegvd_bufferSize", "handle,itype,jobz,uplo,n,A,lda,B,ldb,W,lwork", 11, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnZhegvd_bufferSize", "handle", "pointer", handle);
-    if (!(typeof itype === "number" && (itype >>> 0) === itype && (itype !== 0 || 1 / itype > 0))) rt.bad("cusolverDnZhegvd_bufferSize", "itype", "u32", itype);
-    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnZhegvd_bufferSize", "jobz", "u32", jobz);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnZhegvd_bufferSize", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZhegvd_bufferSize", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZhegvd_bufferSize", "lda", "i32", lda);
-    if (!(typeof ldb === "number" && (ldb | 0) === ldb && (ldb !== 0 || 1 / ldb > 0))) rt.bad("cusolverDnZhegvd_bufferSize", "ldb", "i32", ldb);
+    if (!(typeof itype === "number" && (itype >>> 0) === itype && (+itype !== 0 || 1 / itype > 0))) rt.bad("cusolverDnZhegvd_bufferSize", "itype", "u32", itype);
+    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnZhegvd_bufferSize", "jobz", "u32", jobz);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnZhegvd_bufferSize", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZhegvd_bufferSize", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZhegvd_bufferSize", "lda", "i32", lda);
+    if (!(typeof ldb === "number" && (ldb | 0) === ldb && (+ldb !== 0 || 1 / ldb > 0))) rt.bad("cusolverDnZhegvd_bufferSize", "ldb", "i32", ldb);
     const r = raw.cusolverDnZhegvd_bufferSize(handle, itype, jobz, uplo, n, rt.ptr(rt.expect(A, double2, "cusolverDnZhegvd_bufferSize", "A"), "cusolverDnZhegvd_bufferSize", "A"), lda, rt.ptr(rt.expect(B, double2, "cusolverDnZhegvd_bufferSize", "B"), "cusolverDnZhegvd_bufferSize", "B"), ldb, rt.ptr(W, "cusolverDnZhegvd_bufferSize", "W"), rt.ptr(lwork, "cusolverDnZhegvd_bufferSize", "lwork"));
     if (rt.guards) rt.check("cusolverDnZhegvd_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnZhegvd_bufferSize", handle);
@@ -4458,13 +4458,13 @@ function cusolverDnSsygvd$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSsy
   return function cusolverDnSsygvd(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void {
     if (arguments.length !== 13) rt.arity("cusolverDnSsygvd", "handle,itype,jobz,uplo,n,A,lda,B,ldb,W,work,lwork,info", 13, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnSsygvd", "handle", "pointer", handle);
-    if (!(typeof itype === "number" && (itype >>> 0) === itype && (itype !== 0 || 1 / itype > 0))) rt.bad("cusolverDnSsygvd", "itype", "u32", itype);
-    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnSsygvd", "jobz", "u32", jobz);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnSsygvd", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSsygvd", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSsygvd", "lda", "i32", lda);
-    if (!(typeof ldb === "number" && (ldb | 0) === ldb && (ldb !== 0 || 1 / ldb > 0))) rt.bad("cusolverDnSsygvd", "ldb", "i32", ldb);
-    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnSsygvd", "lwork", "i32", lwork);
+    if (!(typeof itype === "number" && (itype >>> 0) === itype && (+itype !== 0 || 1 / itype > 0))) rt.bad("cusolverDnSsygvd", "itype", "u32", itype);
+    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnSsygvd", "jobz", "u32", jobz);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnSsygvd", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSsygvd", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSsygvd", "lda", "i32", lda);
+    if (!(typeof ldb === "number" && (ldb | 0) === ldb && (+ldb !== 0 || 1 / ldb > 0))) rt.bad("cusolverDnSsygvd", "ldb", "i32", ldb);
+    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnSsygvd", "lwork", "i32", lwork);
     const r = raw.cusolverDnSsygvd(handle, itype, jobz, uplo, n, rt.ptr(A, "cusolverDnSsygvd", "A"), lda, rt.ptr(B, "cusolverDnSsygvd", "B"), ldb, rt.ptr(W, "cusolverDnSsygvd", "W"), rt.ptr(work, "cusolverDnSsygvd", "work"), lwork, rt.ptr(info, "cusolverDnSsygvd", "info"));
     if (rt.guards) rt.check("cusolverDnSsygvd");
     if (r !== 0) rt.fail(r, "cusolverDnSsygvd", handle);
@@ -4476,13 +4476,13 @@ function cusolverDnDsygvd$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDsy
   return function cusolverDnDsygvd(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void {
     if (arguments.length !== 13) rt.arity("cusolverDnDsygvd", "handle,itype,jobz,uplo,n,A,lda,B,ldb,W,work,lwork,info", 13, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnDsygvd", "handle", "pointer", handle);
-    if (!(typeof itype === "number" && (itype >>> 0) === itype && (itype !== 0 || 1 / itype > 0))) rt.bad("cusolverDnDsygvd", "itype", "u32", itype);
-    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnDsygvd", "jobz", "u32", jobz);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnDsygvd", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDsygvd", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDsygvd", "lda", "i32", lda);
-    if (!(typeof ldb === "number" && (ldb | 0) === ldb && (ldb !== 0 || 1 / ldb > 0))) rt.bad("cusolverDnDsygvd", "ldb", "i32", ldb);
-    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnDsygvd", "lwork", "i32", lwork);
+    if (!(typeof itype === "number" && (itype >>> 0) === itype && (+itype !== 0 || 1 / itype > 0))) rt.bad("cusolverDnDsygvd", "itype", "u32", itype);
+    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnDsygvd", "jobz", "u32", jobz);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnDsygvd", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDsygvd", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDsygvd", "lda", "i32", lda);
+    if (!(typeof ldb === "number" && (ldb | 0) === ldb && (+ldb !== 0 || 1 / ldb > 0))) rt.bad("cusolverDnDsygvd", "ldb", "i32", ldb);
+    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnDsygvd", "lwork", "i32", lwork);
     const r = raw.cusolverDnDsygvd(handle, itype, jobz, uplo, n, rt.ptr(A, "cusolverDnDsygvd", "A"), lda, rt.ptr(B, "cusolverDnDsygvd", "B"), ldb, rt.ptr(W, "cusolverDnDsygvd", "W"), rt.ptr(work, "cusolverDnDsygvd", "work"), lwork, rt.ptr(info, "cusolverDnDsygvd", "info"));
     if (rt.guards) rt.check("cusolverDnDsygvd");
     if (r !== 0) rt.fail(r, "cusolverDnDsygvd", handle);
@@ -4494,13 +4494,13 @@ function cusolverDnChegvd$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnChe
   return function cusolverDnChegvd(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void {
     if (arguments.length !== 13) rt.arity("cusolverDnChegvd", "handle,itype,jobz,uplo,n,A,lda,B,ldb,W,work,lwork,info", 13, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnChegvd", "handle", "pointer", handle);
-    if (!(typeof itype === "number" && (itype >>> 0) === itype && (itype !== 0 || 1 / itype > 0))) rt.bad("cusolverDnChegvd", "itype", "u32", itype);
-    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnChegvd", "jobz", "u32", jobz);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnChegvd", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnChegvd", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnChegvd", "lda", "i32", lda);
-    if (!(typeof ldb === "number" && (ldb | 0) === ldb && (ldb !== 0 || 1 / ldb > 0))) rt.bad("cusolverDnChegvd", "ldb", "i32", ldb);
-    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnChegvd", "lwork", "i32", lwork);
+    if (!(typeof itype === "number" && (itype >>> 0) === itype && (+itype !== 0 || 1 / itype > 0))) rt.bad("cusolverDnChegvd", "itype", "u32", itype);
+    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnChegvd", "jobz", "u32", jobz);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnChegvd", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnChegvd", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnChegvd", "lda", "i32", lda);
+    if (!(typeof ldb === "number" && (ldb | 0) === ldb && (+ldb !== 0 || 1 / ldb > 0))) rt.bad("cusolverDnChegvd", "ldb", "i32", ldb);
+    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnChegvd", "lwork", "i32", lwork);
     const r = raw.cusolverDnChegvd(handle, itype, jobz, uplo, n, rt.ptr(rt.expect(A, float2, "cusolverDnChegvd", "A"), "cusolverDnChegvd", "A"), lda, rt.ptr(rt.expect(B, float2, "cusolverDnChegvd", "B"), "cusolverDnChegvd", "B"), ldb, rt.ptr(W, "cusolverDnChegvd", "W"), rt.ptr(rt.expect(work, float2, "cusolverDnChegvd", "work"), "cusolverDnChegvd", "work"), lwork, rt.ptr(info, "cusolverDnChegvd", "info"));
     if (rt.guards) rt.check("cusolverDnChegvd");
     if (r !== 0) rt.fail(r, "cusolverDnChegvd", handle);
@@ -4512,13 +4512,13 @@ function cusolverDnZhegvd$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZhe
   return function cusolverDnZhegvd(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void {
     if (arguments.length !== 13) rt.arity("cusolverDnZhegvd", "handle,itype,jobz,uplo,n,A,lda,B,ldb,W,work,lwork,info", 13, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnZhegvd", "handle", "pointer", handle);
-    if (!(typeof itype === "number" && (itype >>> 0) === itype && (itype !== 0 || 1 / itype > 0))) rt.bad("cusolverDnZhegvd", "itype", "u32", itype);
-    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnZhegvd", "jobz", "u32", jobz);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnZhegvd", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZhegvd", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZhegvd", "lda", "i32", lda);
-    if (!(typeof ldb === "number" && (ldb | 0) === ldb && (ldb !== 0 || 1 / ldb > 0))) rt.bad("cusolverDnZhegvd", "ldb", "i32", ldb);
-    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnZhegvd", "lwork", "i32", lwork);
+    if (!(typeof itype === "number" && (itype >>> 0) === itype && (+itype !== 0 || 1 / itype > 0))) rt.bad("cusolverDnZhegvd", "itype", "u32", itype);
+    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnZhegvd", "jobz", "u32", jobz);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnZhegvd", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZhegvd", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZhegvd", "lda", "i32", lda);
+    if (!(typeof ldb === "number" && (ldb | 0) === ldb && (+ldb !== 0 || 1 / ldb > 0))) rt.bad("cusolverDnZhegvd", "ldb", "i32", ldb);
+    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnZhegvd", "lwork", "i32", lwork);
     const r = raw.cusolverDnZhegvd(handle, itype, jobz, uplo, n, rt.ptr(rt.expect(A, double2, "cusolverDnZhegvd", "A"), "cusolverDnZhegvd", "A"), lda, rt.ptr(rt.expect(B, double2, "cusolverDnZhegvd", "B"), "cusolverDnZhegvd", "B"), ldb, rt.ptr(W, "cusolverDnZhegvd", "W"), rt.ptr(rt.expect(work, double2, "cusolverDnZhegvd", "work"), "cusolverDnZhegvd", "work"), lwork, rt.ptr(info, "cusolverDnZhegvd", "info"));
     if (rt.guards) rt.check("cusolverDnZhegvd");
     if (r !== 0) rt.fail(r, "cusolverDnZhegvd", handle);
@@ -4564,7 +4564,7 @@ function cusolverDnXsyevjSetMaxSweeps$(raw: Raw, rt: CheckedRuntime): Checked["c
   return function cusolverDnXsyevjSetMaxSweeps(info: syevjInfo_t, max_sweeps: number): void {
     if (arguments.length !== 2) rt.arity("cusolverDnXsyevjSetMaxSweeps", "info,max_sweeps", 2, arguments.length);
     if (!(isPtr(info))) rt.bad("cusolverDnXsyevjSetMaxSweeps", "info", "pointer", info);
-    if (!(typeof max_sweeps === "number" && (max_sweeps | 0) === max_sweeps && (max_sweeps !== 0 || 1 / max_sweeps > 0))) rt.bad("cusolverDnXsyevjSetMaxSweeps", "max_sweeps", "i32", max_sweeps);
+    if (!(typeof max_sweeps === "number" && (max_sweeps | 0) === max_sweeps && (+max_sweeps !== 0 || 1 / max_sweeps > 0))) rt.bad("cusolverDnXsyevjSetMaxSweeps", "max_sweeps", "i32", max_sweeps);
     const r = raw.cusolverDnXsyevjSetMaxSweeps(info, max_sweeps);
     if (rt.guards) rt.check("cusolverDnXsyevjSetMaxSweeps");
     if (r !== 0) rt.fail(r, "cusolverDnXsyevjSetMaxSweeps", info);
@@ -4576,7 +4576,7 @@ function cusolverDnXsyevjSetSortEig$(raw: Raw, rt: CheckedRuntime): Checked["cus
   return function cusolverDnXsyevjSetSortEig(info: syevjInfo_t, sort_eig: number): void {
     if (arguments.length !== 2) rt.arity("cusolverDnXsyevjSetSortEig", "info,sort_eig", 2, arguments.length);
     if (!(isPtr(info))) rt.bad("cusolverDnXsyevjSetSortEig", "info", "pointer", info);
-    if (!(typeof sort_eig === "number" && (sort_eig | 0) === sort_eig && (sort_eig !== 0 || 1 / sort_eig > 0))) rt.bad("cusolverDnXsyevjSetSortEig", "sort_eig", "i32", sort_eig);
+    if (!(typeof sort_eig === "number" && (sort_eig | 0) === sort_eig && (+sort_eig !== 0 || 1 / sort_eig > 0))) rt.bad("cusolverDnXsyevjSetSortEig", "sort_eig", "i32", sort_eig);
     const r = raw.cusolverDnXsyevjSetSortEig(info, sort_eig);
     if (rt.guards) rt.check("cusolverDnXsyevjSetSortEig");
     if (r !== 0) rt.fail(r, "cusolverDnXsyevjSetSortEig", info);
@@ -4618,12 +4618,12 @@ function cusolverDnSsyevjBatched_bufferSize$(raw: Raw, rt: CheckedRuntime): Chec
   return function cusolverDnSsyevjBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, lwork: PointerLike, params: syevjInfo_t, batchSize: number): void {
     if (arguments.length !== 10) rt.arity("cusolverDnSsyevjBatched_bufferSize", "handle,jobz,uplo,n,A,lda,W,lwork,params,batchSize", 10, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnSsyevjBatched_bufferSize", "handle", "pointer", handle);
-    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnSsyevjBatched_bufferSize", "jobz", "u32", jobz);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnSsyevjBatched_bufferSize", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSsyevjBatched_bufferSize", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSsyevjBatched_bufferSize", "lda", "i32", lda);
+    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnSsyevjBatched_bufferSize", "jobz", "u32", jobz);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnSsyevjBatched_bufferSize", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSsyevjBatched_bufferSize", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSsyevjBatched_bufferSize", "lda", "i32", lda);
     if (!(isPtr(params))) rt.bad("cusolverDnSsyevjBatched_bufferSize", "params", "pointer", params);
-    if (!(typeof batchSize === "number" && (batchSize | 0) === batchSize && (batchSize !== 0 || 1 / batchSize > 0))) rt.bad("cusolverDnSsyevjBatched_bufferSize", "batchSize", "i32", batchSize);
+    if (!(typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0))) rt.bad("cusolverDnSsyevjBatched_bufferSize", "batchSize", "i32", batchSize);
     const r = raw.cusolverDnSsyevjBatched_bufferSize(handle, jobz, uplo, n, rt.ptr(A, "cusolverDnSsyevjBatched_bufferSize", "A"), lda, rt.ptr(W, "cusolverDnSsyevjBatched_bufferSize", "W"), rt.ptr(lwork, "cusolverDnSsyevjBatched_bufferSize", "lwork"), params, batchSize);
     if (rt.guards) rt.check("cusolverDnSsyevjBatched_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnSsyevjBatched_bufferSize", handle);
@@ -4635,12 +4635,12 @@ function cusolverDnDsyevjBatched_bufferSize$(raw: Raw, rt: CheckedRuntime): Chec
   return function cusolverDnDsyevjBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, lwork: PointerLike, params: syevjInfo_t, batchSize: number): void {
     if (arguments.length !== 10) rt.arity("cusolverDnDsyevjBatched_bufferSize", "handle,jobz,uplo,n,A,lda,W,lwork,params,batchSize", 10, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnDsyevjBatched_bufferSize", "handle", "pointer", handle);
-    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnDsyevjBatched_bufferSize", "jobz", "u32", jobz);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnDsyevjBatched_bufferSize", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDsyevjBatched_bufferSize", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDsyevjBatched_bufferSize", "lda", "i32", lda);
+    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnDsyevjBatched_bufferSize", "jobz", "u32", jobz);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnDsyevjBatched_bufferSize", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDsyevjBatched_bufferSize", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDsyevjBatched_bufferSize", "lda", "i32", lda);
     if (!(isPtr(params))) rt.bad("cusolverDnDsyevjBatched_bufferSize", "params", "pointer", params);
-    if (!(typeof batchSize === "number" && (batchSize | 0) === batchSize && (batchSize !== 0 || 1 / batchSize > 0))) rt.bad("cusolverDnDsyevjBatched_bufferSize", "batchSize", "i32", batchSize);
+    if (!(typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0))) rt.bad("cusolverDnDsyevjBatched_bufferSize", "batchSize", "i32", batchSize);
     const r = raw.cusolverDnDsyevjBatched_bufferSize(handle, jobz, uplo, n, rt.ptr(A, "cusolverDnDsyevjBatched_bufferSize", "A"), lda, rt.ptr(W, "cusolverDnDsyevjBatched_bufferSize", "W"), rt.ptr(lwork, "cusolverDnDsyevjBatched_bufferSize", "lwork"), params, batchSize);
     if (rt.guards) rt.check("cusolverDnDsyevjBatched_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnDsyevjBatched_bufferSize", handle);
@@ -4652,12 +4652,12 @@ function cusolverDnCheevjBatched_bufferSize$(raw: Raw, rt: CheckedRuntime): Chec
   return function cusolverDnCheevjBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, lwork: PointerLike, params: syevjInfo_t, batchSize: number): void {
     if (arguments.length !== 10) rt.arity("cusolverDnCheevjBatched_bufferSize", "handle,jobz,uplo,n,A,lda,W,lwork,params,batchSize", 10, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnCheevjBatched_bufferSize", "handle", "pointer", handle);
-    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnCheevjBatched_bufferSize", "jobz", "u32", jobz);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnCheevjBatched_bufferSize", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCheevjBatched_bufferSize", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnCheevjBatched_bufferSize", "lda", "i32", lda);
+    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnCheevjBatched_bufferSize", "jobz", "u32", jobz);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnCheevjBatched_bufferSize", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCheevjBatched_bufferSize", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnCheevjBatched_bufferSize", "lda", "i32", lda);
     if (!(isPtr(params))) rt.bad("cusolverDnCheevjBatched_bufferSize", "params", "pointer", params);
-    if (!(typeof batchSize === "number" && (batchSize | 0) === batchSize && (batchSize !== 0 || 1 / batchSize > 0))) rt.bad("cusolverDnCheevjBatched_bufferSize", "batchSize", "i32", batchSize);
+    if (!(typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0))) rt.bad("cusolverDnCheevjBatched_bufferSize", "batchSize", "i32", batchSize);
     const r = raw.cusolverDnCheevjBatched_bufferSize(handle, jobz, uplo, n, rt.ptr(rt.expect(A, float2, "cusolverDnCheevjBatched_bufferSize", "A"), "cusolverDnCheevjBatched_bufferSize", "A"), lda, rt.ptr(W, "cusolverDnCheevjBatched_bufferSize", "W"), rt.ptr(lwork, "cusolverDnCheevjBatched_bufferSize", "lwork"), params, batchSize);
     if (rt.guards) rt.check("cusolverDnCheevjBatched_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnCheevjBatched_bufferSize", handle);
@@ -4669,12 +4669,12 @@ function cusolverDnZheevjBatched_bufferSize$(raw: Raw, rt: CheckedRuntime): Chec
   return function cusolverDnZheevjBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, lwork: PointerLike, params: syevjInfo_t, batchSize: number): void {
     if (arguments.length !== 10) rt.arity("cusolverDnZheevjBatched_bufferSize", "handle,jobz,uplo,n,A,lda,W,lwork,params,batchSize", 10, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnZheevjBatched_bufferSize", "handle", "pointer", handle);
-    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnZheevjBatched_bufferSize", "jobz", "u32", jobz);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnZheevjBatched_bufferSize", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZheevjBatched_bufferSize", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZheevjBatched_bufferSize", "lda", "i32", lda);
+    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnZheevjBatched_bufferSize", "jobz", "u32", jobz);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnZheevjBatched_bufferSize", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZheevjBatched_bufferSize", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZheevjBatched_bufferSize", "lda", "i32", lda);
     if (!(isPtr(params))) rt.bad("cusolverDnZheevjBatched_bufferSize", "params", "pointer", params);
-    if (!(typeof batchSize === "number" && (batchSize | 0) === batchSize && (batchSize !== 0 || 1 / batchSize > 0))) rt.bad("cusolverDnZheevjBatched_bufferSize", "batchSize", "i32", batchSize);
+    if (!(typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0))) rt.bad("cusolverDnZheevjBatched_bufferSize", "batchSize", "i32", batchSize);
     const r = raw.cusolverDnZheevjBatched_bufferSize(handle, jobz, uplo, n, rt.ptr(rt.expect(A, double2, "cusolverDnZheevjBatched_bufferSize", "A"), "cusolverDnZheevjBatched_bufferSize", "A"), lda, rt.ptr(W, "cusolverDnZheevjBatched_bufferSize", "W"), rt.ptr(lwork, "cusolverDnZheevjBatched_bufferSize", "lwork"), params, batchSize);
     if (rt.guards) rt.check("cusolverDnZheevjBatched_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnZheevjBatched_bufferSize", handle);
@@ -4686,13 +4686,13 @@ function cusolverDnSsyevjBatched$(raw: Raw, rt: CheckedRuntime): Checked["cusolv
   return function cusolverDnSsyevjBatched(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike, params: syevjInfo_t, batchSize: number): void {
     if (arguments.length !== 12) rt.arity("cusolverDnSsyevjBatched", "handle,jobz,uplo,n,A,lda,W,work,lwork,info,params,batchSize", 12, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnSsyevjBatched", "handle", "pointer", handle);
-    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnSsyevjBatched", "jobz", "u32", jobz);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnSsyevjBatched", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSsyevjBatched", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSsyevjBatched", "lda", "i32", lda);
-    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnSsyevjBatched", "lwork", "i32", lwork);
+    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnSsyevjBatched", "jobz", "u32", jobz);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnSsyevjBatched", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSsyevjBatched", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSsyevjBatched", "lda", "i32", lda);
+    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnSsyevjBatched", "lwork", "i32", lwork);
     if (!(isPtr(params))) rt.bad("cusolverDnSsyevjBatched", "params", "pointer", params);
-    if (!(typeof batchSize === "number" && (batchSize | 0) === batchSize && (batchSize !== 0 || 1 / batchSize > 0))) rt.bad("cusolverDnSsyevjBatched", "batchSize", "i32", batchSize);
+    if (!(typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0))) rt.bad("cusolverDnSsyevjBatched", "batchSize", "i32", batchSize);
     const r = raw.cusolverDnSsyevjBatched(handle, jobz, uplo, n, rt.ptr(A, "cusolverDnSsyevjBatched", "A"), lda, rt.ptr(W, "cusolverDnSsyevjBatched", "W"), rt.ptr(work, "cusolverDnSsyevjBatched", "work"), lwork, rt.ptr(info, "cusolverDnSsyevjBatched", "info"), params, batchSize);
     if (rt.guards) rt.check("cusolverDnSsyevjBatched");
     if (r !== 0) rt.fail(r, "cusolverDnSsyevjBatched", handle);
@@ -4704,13 +4704,13 @@ function cusolverDnDsyevjBatched$(raw: Raw, rt: CheckedRuntime): Checked["cusolv
   return function cusolverDnDsyevjBatched(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike, params: syevjInfo_t, batchSize: number): void {
     if (arguments.length !== 12) rt.arity("cusolverDnDsyevjBatched", "handle,jobz,uplo,n,A,lda,W,work,lwork,info,params,batchSize", 12, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnDsyevjBatched", "handle", "pointer", handle);
-    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnDsyevjBatched", "jobz", "u32", jobz);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnDsyevjBatched", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDsyevjBatched", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDsyevjBatched", "lda", "i32", lda);
-    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnDsyevjBatched", "lwork", "i32", lwork);
+    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnDsyevjBatched", "jobz", "u32", jobz);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnDsyevjBatched", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDsyevjBatched", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDsyevjBatched", "lda", "i32", lda);
+    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnDsyevjBatched", "lwork", "i32", lwork);
     if (!(isPtr(params))) rt.bad("cusolverDnDsyevjBatched", "params", "pointer", params);
-    if (!(typeof batchSize === "number" && (batchSize | 0) === batchSize && (batchSize !== 0 || 1 / batchSize > 0))) rt.bad("cusolverDnDsyevjBatched", "batchSize", "i32", batchSize);
+    if (!(typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0))) rt.bad("cusolverDnDsyevjBatched", "batchSize", "i32", batchSize);
     const r = raw.cusolverDnDsyevjBatched(handle, jobz, uplo, n, rt.ptr(A, "cusolverDnDsyevjBatched", "A"), lda, rt.ptr(W, "cusolverDnDsyevjBatched", "W"), rt.ptr(work, "cusolverDnDsyevjBatched", "work"), lwork, rt.ptr(info, "cusolverDnDsyevjBatched", "info"), params, batchSize);
     if (rt.guards) rt.check("cusolverDnDsyevjBatched");
     if (r !== 0) rt.fail(r, "cusolverDnDsyevjBatched", handle);
@@ -4722,13 +4722,13 @@ function cusolverDnCheevjBatched$(raw: Raw, rt: CheckedRuntime): Checked["cusolv
   return function cusolverDnCheevjBatched(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike, params: syevjInfo_t, batchSize: number): void {
     if (arguments.length !== 12) rt.arity("cusolverDnCheevjBatched", "handle,jobz,uplo,n,A,lda,W,work,lwork,info,params,batchSize", 12, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnCheevjBatched", "handle", "pointer", handle);
-    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnCheevjBatched", "jobz", "u32", jobz);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnCheevjBatched", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCheevjBatched", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnCheevjBatched", "lda", "i32", lda);
-    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnCheevjBatched", "lwork", "i32", lwork);
+    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnCheevjBatched", "jobz", "u32", jobz);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnCheevjBatched", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCheevjBatched", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnCheevjBatched", "lda", "i32", lda);
+    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnCheevjBatched", "lwork", "i32", lwork);
     if (!(isPtr(params))) rt.bad("cusolverDnCheevjBatched", "params", "pointer", params);
-    if (!(typeof batchSize === "number" && (batchSize | 0) === batchSize && (batchSize !== 0 || 1 / batchSize > 0))) rt.bad("cusolverDnCheevjBatched", "batchSize", "i32", batchSize);
+    if (!(typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0))) rt.bad("cusolverDnCheevjBatched", "batchSize", "i32", batchSize);
     const r = raw.cusolverDnCheevjBatched(handle, jobz, uplo, n, rt.ptr(rt.expect(A, float2, "cusolverDnCheevjBatched", "A"), "cusolverDnCheevjBatched", "A"), lda, rt.ptr(W, "cusolverDnCheevjBatched", "W"), rt.ptr(rt.expect(work, float2, "cusolverDnCheevjBatched", "work"), "cusolverDnCheevjBatched", "work"), lwork, rt.ptr(info, "cusolverDnCheevjBatched", "info"), params, batchSize);
     if (rt.guards) rt.check("cusolverDnCheevjBatched");
     if (r !== 0) rt.fail(r, "cusolverDnCheevjBatched", handle);
@@ -4740,13 +4740,13 @@ function cusolverDnZheevjBatched$(raw: Raw, rt: CheckedRuntime): Checked["cusolv
   return function cusolverDnZheevjBatched(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike, params: syevjInfo_t, batchSize: number): void {
     if (arguments.length !== 12) rt.arity("cusolverDnZheevjBatched", "handle,jobz,uplo,n,A,lda,W,work,lwork,info,params,batchSize", 12, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnZheevjBatched", "handle", "pointer", handle);
-    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnZheevjBatched", "jobz", "u32", jobz);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnZheevjBatched", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZheevjBatched", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZheevjBatched", "lda", "i32", lda);
-    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnZheevjBatched", "lwork", "i32", lwork);
+    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnZheevjBatched", "jobz", "u32", jobz);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnZheevjBatched", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZheevjBatched", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZheevjBatched", "lda", "i32", lda);
+    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnZheevjBatched", "lwork", "i32", lwork);
     if (!(isPtr(params))) rt.bad("cusolverDnZheevjBatched", "params", "pointer", params);
-    if (!(typeof batchSize === "number" && (batchSize | 0) === batchSize && (batchSize !== 0 || 1 / batchSize > 0))) rt.bad("cusolverDnZheevjBatched", "batchSize", "i32", batchSize);
+    if (!(typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0))) rt.bad("cusolverDnZheevjBatched", "batchSize", "i32", batchSize);
     const r = raw.cusolverDnZheevjBatched(handle, jobz, uplo, n, rt.ptr(rt.expect(A, double2, "cusolverDnZheevjBatched", "A"), "cusolverDnZheevjBatched", "A"), lda, rt.ptr(W, "cusolverDnZheevjBatched", "W"), rt.ptr(rt.expect(work, double2, "cusolverDnZheevjBatched", "work"), "cusolverDnZheevjBatched", "work"), lwork, rt.ptr(info, "cusolverDnZheevjBatched", "info"), params, batchSize);
     if (rt.guards) rt.check("cusolverDnZheevjBatched");
     if (r !== 0) rt.fail(r, "cusolverDnZheevjBatched", handle);
@@ -4758,10 +4758,10 @@ function cusolverDnSsyevj_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnSsyevj_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, lwork: PointerLike, params: syevjInfo_t): void {
     if (arguments.length !== 9) rt.arity("cusolverDnSsyevj_bufferSize", "handle,jobz,uplo,n,A,lda,W,lwork,params", 9, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnSsyevj_bufferSize", "handle", "pointer", handle);
-    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnSsyevj_bufferSize", "jobz", "u32", jobz);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnSsyevj_bufferSize", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSsyevj_bufferSize", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSsyevj_bufferSize", "lda", "i32", lda);
+    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnSsyevj_bufferSize", "jobz", "u32", jobz);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnSsyevj_bufferSize", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSsyevj_bufferSize", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSsyevj_bufferSize", "lda", "i32", lda);
     if (!(isPtr(params))) rt.bad("cusolverDnSsyevj_bufferSize", "params", "pointer", params);
     const r = raw.cusolverDnSsyevj_bufferSize(handle, jobz, uplo, n, rt.ptr(A, "cusolverDnSsyevj_bufferSize", "A"), lda, rt.ptr(W, "cusolverDnSsyevj_bufferSize", "W"), rt.ptr(lwork, "cusolverDnSsyevj_bufferSize", "lwork"), params);
     if (rt.guards) rt.check("cusolverDnSsyevj_bufferSize");
@@ -4774,10 +4774,10 @@ function cusolverDnDsyevj_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnDsyevj_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, lwork: PointerLike, params: syevjInfo_t): void {
     if (arguments.length !== 9) rt.arity("cusolverDnDsyevj_bufferSize", "handle,jobz,uplo,n,A,lda,W,lwork,params", 9, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnDsyevj_bufferSize", "handle", "pointer", handle);
-    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnDsyevj_bufferSize", "jobz", "u32", jobz);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnDsyevj_bufferSize", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDsyevj_bufferSize", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDsyevj_bufferSize", "lda", "i32", lda);
+    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnDsyevj_bufferSize", "jobz", "u32", jobz);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnDsyevj_bufferSize", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDsyevj_bufferSize", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDsyevj_bufferSize", "lda", "i32", lda);
     if (!(isPtr(params))) rt.bad("cusolverDnDsyevj_bufferSize", "params", "pointer", params);
     const r = raw.cusolverDnDsyevj_bufferSize(handle, jobz, uplo, n, rt.ptr(A, "cusolverDnDsyevj_bufferSize", "A"), lda, rt.ptr(W, "cusolverDnDsyevj_bufferSize", "W"), rt.ptr(lwork, "cusolverDnDsyevj_bufferSize", "lwork"), params);
     if (rt.guards) rt.check("cusolverDnDsyevj_bufferSize");
@@ -4790,10 +4790,10 @@ function cusolverDnCheevj_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnCheevj_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, lwork: PointerLike, params: syevjInfo_t): void {
     if (arguments.length !== 9) rt.arity("cusolverDnCheevj_bufferSize", "handle,jobz,uplo,n,A,lda,W,lwork,params", 9, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnCheevj_bufferSize", "handle", "pointer", handle);
-    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnCheevj_bufferSize", "jobz", "u32", jobz);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnCheevj_bufferSize", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCheevj_bufferSize", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnCheevj_bufferSize", "lda", "i32", lda);
+    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnCheevj_bufferSize", "jobz", "u32", jobz);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnCheevj_bufferSize", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCheevj_bufferSize", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnCheevj_bufferSize", "lda", "i32", lda);
     if (!(isPtr(params))) rt.bad("cusolverDnCheevj_bufferSize", "params", "pointer", params);
     const r = raw.cusolverDnCheevj_bufferSize(handle, jobz, uplo, n, rt.ptr(rt.expect(A, float2, "cusolverDnCheevj_bufferSize", "A"), "cusolverDnCheevj_bufferSize", "A"), lda, rt.ptr(W, "cusolverDnCheevj_bufferSize", "W"), rt.ptr(lwork, "cusolverDnCheevj_bufferSize", "lwork"), params);
     if (rt.guards) rt.check("cusolverDnCheevj_bufferSize");
@@ -4806,10 +4806,10 @@ function cusolverDnZheevj_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnZheevj_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, lwork: PointerLike, params: syevjInfo_t): void {
     if (arguments.length !== 9) rt.arity("cusolverDnZheevj_bufferSize", "handle,jobz,uplo,n,A,lda,W,lwork,params", 9, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnZheevj_bufferSize", "handle", "pointer", handle);
-    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnZheevj_bufferSize", "jobz", "u32", jobz);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnZheevj_bufferSize", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZheevj_bufferSize", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZheevj_bufferSize", "lda", "i32", lda);
+    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnZheevj_bufferSize", "jobz", "u32", jobz);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnZheevj_bufferSize", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZheevj_bufferSize", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZheevj_bufferSize", "lda", "i32", lda);
     if (!(isPtr(params))) rt.bad("cusolverDnZheevj_bufferSize", "params", "pointer", params);
     const r = raw.cusolverDnZheevj_bufferSize(handle, jobz, uplo, n, rt.ptr(rt.expect(A, double2, "cusolverDnZheevj_bufferSize", "A"), "cusolverDnZheevj_bufferSize", "A"), lda, rt.ptr(W, "cusolverDnZheevj_bufferSize", "W"), rt.ptr(lwork, "cusolverDnZheevj_bufferSize", "lwork"), params);
     if (rt.guards) rt.check("cusolverDnZheevj_bufferSize");
@@ -4822,11 +4822,11 @@ function cusolverDnSsyevj$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSsy
   return function cusolverDnSsyevj(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike, params: syevjInfo_t): void {
     if (arguments.length !== 11) rt.arity("cusolverDnSsyevj", "handle,jobz,uplo,n,A,lda,W,work,lwork,info,params", 11, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnSsyevj", "handle", "pointer", handle);
-    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnSsyevj", "jobz", "u32", jobz);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnSsyevj", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSsyevj", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSsyevj", "lda", "i32", lda);
-    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnSsyevj", "lwork", "i32", lwork);
+    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnSsyevj", "jobz", "u32", jobz);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnSsyevj", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSsyevj", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSsyevj", "lda", "i32", lda);
+    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnSsyevj", "lwork", "i32", lwork);
     if (!(isPtr(params))) rt.bad("cusolverDnSsyevj", "params", "pointer", params);
     const r = raw.cusolverDnSsyevj(handle, jobz, uplo, n, rt.ptr(A, "cusolverDnSsyevj", "A"), lda, rt.ptr(W, "cusolverDnSsyevj", "W"), rt.ptr(work, "cusolverDnSsyevj", "work"), lwork, rt.ptr(info, "cusolverDnSsyevj", "info"), params);
     if (rt.guards) rt.check("cusolverDnSsyevj");
@@ -4839,11 +4839,11 @@ function cusolverDnDsyevj$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDsy
   return function cusolverDnDsyevj(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike, params: syevjInfo_t): void {
     if (arguments.length !== 11) rt.arity("cusolverDnDsyevj", "handle,jobz,uplo,n,A,lda,W,work,lwork,info,params", 11, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnDsyevj", "handle", "pointer", handle);
-    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnDsyevj", "jobz", "u32", jobz);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnDsyevj", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDsyevj", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDsyevj", "lda", "i32", lda);
-    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnDsyevj", "lwork", "i32", lwork);
+    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnDsyevj", "jobz", "u32", jobz);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnDsyevj", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDsyevj", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDsyevj", "lda", "i32", lda);
+    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnDsyevj", "lwork", "i32", lwork);
     if (!(isPtr(params))) rt.bad("cusolverDnDsyevj", "params", "pointer", params);
     const r = raw.cusolverDnDsyevj(handle, jobz, uplo, n, rt.ptr(A, "cusolverDnDsyevj", "A"), lda, rt.ptr(W, "cusolverDnDsyevj", "W"), rt.ptr(work, "cusolverDnDsyevj", "work"), lwork, rt.ptr(info, "cusolverDnDsyevj", "info"), params);
     if (rt.guards) rt.check("cusolverDnDsyevj");
@@ -4856,11 +4856,11 @@ function cusolverDnCheevj$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnChe
   return function cusolverDnCheevj(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike, params: syevjInfo_t): void {
     if (arguments.length !== 11) rt.arity("cusolverDnCheevj", "handle,jobz,uplo,n,A,lda,W,work,lwork,info,params", 11, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnCheevj", "handle", "pointer", handle);
-    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnCheevj", "jobz", "u32", jobz);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnCheevj", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCheevj", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnCheevj", "lda", "i32", lda);
-    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnCheevj", "lwork", "i32", lwork);
+    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnCheevj", "jobz", "u32", jobz);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnCheevj", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCheevj", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnCheevj", "lda", "i32", lda);
+    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnCheevj", "lwork", "i32", lwork);
     if (!(isPtr(params))) rt.bad("cusolverDnCheevj", "params", "pointer", params);
     const r = raw.cusolverDnCheevj(handle, jobz, uplo, n, rt.ptr(rt.expect(A, float2, "cusolverDnCheevj", "A"), "cusolverDnCheevj", "A"), lda, rt.ptr(W, "cusolverDnCheevj", "W"), rt.ptr(rt.expect(work, float2, "cusolverDnCheevj", "work"), "cusolverDnCheevj", "work"), lwork, rt.ptr(info, "cusolverDnCheevj", "info"), params);
     if (rt.guards) rt.check("cusolverDnCheevj");
@@ -4873,11 +4873,11 @@ function cusolverDnZheevj$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZhe
   return function cusolverDnZheevj(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike, params: syevjInfo_t): void {
     if (arguments.length !== 11) rt.arity("cusolverDnZheevj", "handle,jobz,uplo,n,A,lda,W,work,lwork,info,params", 11, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnZheevj", "handle", "pointer", handle);
-    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnZheevj", "jobz", "u32", jobz);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnZheevj", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZheevj", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZheevj", "lda", "i32", lda);
-    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnZheevj", "lwork", "i32", lwork);
+    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnZheevj", "jobz", "u32", jobz);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnZheevj", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZheevj", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZheevj", "lda", "i32", lda);
+    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnZheevj", "lwork", "i32", lwork);
     if (!(isPtr(params))) rt.bad("cusolverDnZheevj", "params", "pointer", params);
     const r = raw.cusolverDnZheevj(handle, jobz, uplo, n, rt.ptr(rt.expect(A, double2, "cusolverDnZheevj", "A"), "cusolverDnZheevj", "A"), lda, rt.ptr(W, "cusolverDnZheevj", "W"), rt.ptr(rt.expect(work, double2, "cusolverDnZheevj", "work"), "cusolverDnZheevj", "work"), lwork, rt.ptr(info, "cusolverDnZheevj", "info"), params);
     if (rt.guards) rt.check("cusolverDnZheevj");
@@ -4890,12 +4890,12 @@ function cusolverDnSsygvj_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnSsygvj_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, W: PointerLike, lwork: PointerLike, params: syevjInfo_t): void {
     if (arguments.length !== 12) rt.arity("cusolverDnSsygvj_bufferSize", "handle,itype,jobz,uplo,n,A,lda,B,ldb,W,lwork,params", 12, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnSsygvj_bufferSize", "handle", "pointer", handle);
-    if (!(typeof itype === "number" && (itype >>> 0) === itype && (itype !== 0 || 1 / itype > 0))) rt.bad("cusolverDnSsygvj_bufferSize", "itype", "u32", itype);
-    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnSsygvj_bufferSize", "jobz", "u32", jobz);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnSsygvj_bufferSize", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSsygvj_bufferSize", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSsygvj_bufferSize", "lda", "i32", lda);
-    if (!(typeof ldb === "number" && (ldb | 0) === ldb && (ldb !== 0 || 1 / ldb > 0))) rt.bad("cusolverDnSsygvj_bufferSize", "ldb", "i32", ldb);
+    if (!(typeof itype === "number" && (itype >>> 0) === itype && (+itype !== 0 || 1 / itype > 0))) rt.bad("cusolverDnSsygvj_bufferSize", "itype", "u32", itype);
+    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnSsygvj_bufferSize", "jobz", "u32", jobz);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnSsygvj_bufferSize", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSsygvj_bufferSize", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSsygvj_bufferSize", "lda", "i32", lda);
+    if (!(typeof ldb === "number" && (ldb | 0) === ldb && (+ldb !== 0 || 1 / ldb > 0))) rt.bad("cusolverDnSsygvj_bufferSize", "ldb", "i32", ldb);
     if (!(isPtr(params))) rt.bad("cusolverDnSsygvj_bufferSize", "params", "pointer", params);
     const r = raw.cusolverDnSsygvj_bufferSize(handle, itype, jobz, uplo, n, rt.ptr(A, "cusolverDnSsygvj_bufferSize", "A"), lda, rt.ptr(B, "cusolverDnSsygvj_bufferSize", "B"), ldb, rt.ptr(W, "cusolverDnSsygvj_bufferSize", "W"), rt.ptr(lwork, "cusolverDnSsygvj_bufferSize", "lwork"), params);
     if (rt.guards) rt.check("cusolverDnSsygvj_bufferSize");
@@ -4908,12 +4908,12 @@ function cusolverDnDsygvj_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnDsygvj_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, W: PointerLike, lwork: PointerLike, params: syevjInfo_t): void {
     if (arguments.length !== 12) rt.arity("cusolverDnDsygvj_bufferSize", "handle,itype,jobz,uplo,n,A,lda,B,ldb,W,lwork,params", 12, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnDsygvj_bufferSize", "handle", "pointer", handle);
-    if (!(typeof itype === "number" && (itype >>> 0) === itype && (itype !== 0 || 1 / itype > 0))) rt.bad("cusolverDnDsygvj_bufferSize", "itype", "u32", itype);
-    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnDsygvj_bufferSize", "jobz", "u32", jobz);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnDsygvj_bufferSize", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDsygvj_bufferSize", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDsygvj_bufferSize", "lda", "i32", lda);
-    if (!(typeof ldb === "number" && (ldb | 0) === ldb && (ldb !== 0 || 1 / ldb > 0))) rt.bad("cusolverDnDsygvj_bufferSize", "ldb", "i32", ldb);
+    if (!(typeof itype === "number" && (itype >>> 0) === itype && (+itype !== 0 || 1 / itype > 0))) rt.bad("cusolverDnDsygvj_bufferSize", "itype", "u32", itype);
+    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnDsygvj_bufferSize", "jobz", "u32", jobz);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnDsygvj_bufferSize", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDsygvj_bufferSize", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDsygvj_bufferSize", "lda", "i32", lda);
+    if (!(typeof ldb === "number" && (ldb | 0) === ldb && (+ldb !== 0 || 1 / ldb > 0))) rt.bad("cusolverDnDsygvj_bufferSize", "ldb", "i32", ldb);
     if (!(isPtr(params))) rt.bad("cusolverDnDsygvj_bufferSize", "params", "pointer", params);
     const r = raw.cusolverDnDsygvj_bufferSize(handle, itype, jobz, uplo, n, rt.ptr(A, "cusolverDnDsygvj_bufferSize", "A"), lda, rt.ptr(B, "cusolverDnDsygvj_bufferSize", "B"), ldb, rt.ptr(W, "cusolverDnDsygvj_bufferSize", "W"), rt.ptr(lwork, "cusolverDnDsygvj_bufferSize", "lwork"), params);
     if (rt.guards) rt.check("cusolverDnDsygvj_bufferSize");
@@ -4926,12 +4926,12 @@ function cusolverDnChegvj_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnChegvj_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, W: PointerLike, lwork: PointerLike, params: syevjInfo_t): void {
     if (arguments.length !== 12) rt.arity("cusolverDnChegvj_bufferSize", "handle,itype,jobz,uplo,n,A,lda,B,ldb,W,lwork,params", 12, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnChegvj_bufferSize", "handle", "pointer", handle);
-    if (!(typeof itype === "number" && (itype >>> 0) === itype && (itype !== 0 || 1 / itype > 0))) rt.bad("cusolverDnChegvj_bufferSize", "itype", "u32", itype);
-    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnChegvj_bufferSize", "jobz", "u32", jobz);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnChegvj_bufferSize", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnChegvj_bufferSize", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnChegvj_bufferSize", "lda", "i32", lda);
-    if (!(typeof ldb === "number" && (ldb | 0) === ldb && (ldb !== 0 || 1 / ldb > 0))) rt.bad("cusolverDnChegvj_bufferSize", "ldb", "i32", ldb);
+    if (!(typeof itype === "number" && (itype >>> 0) === itype && (+itype !== 0 || 1 / itype > 0))) rt.bad("cusolverDnChegvj_bufferSize", "itype", "u32", itype);
+    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnChegvj_bufferSize", "jobz", "u32", jobz);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnChegvj_bufferSize", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnChegvj_bufferSize", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnChegvj_bufferSize", "lda", "i32", lda);
+    if (!(typeof ldb === "number" && (ldb | 0) === ldb && (+ldb !== 0 || 1 / ldb > 0))) rt.bad("cusolverDnChegvj_bufferSize", "ldb", "i32", ldb);
     if (!(isPtr(params))) rt.bad("cusolverDnChegvj_bufferSize", "params", "pointer", params);
     const r = raw.cusolverDnChegvj_bufferSize(handle, itype, jobz, uplo, n, rt.ptr(rt.expect(A, float2, "cusolverDnChegvj_bufferSize", "A"), "cusolverDnChegvj_bufferSize", "A"), lda, rt.ptr(rt.expect(B, float2, "cusolverDnChegvj_bufferSize", "B"), "cusolverDnChegvj_bufferSize", "B"), ldb, rt.ptr(W, "cusolverDnChegvj_bufferSize", "W"), rt.ptr(lwork, "cusolverDnChegvj_bufferSize", "lwork"), params);
     if (rt.guards) rt.check("cusolverDnChegvj_bufferSize");
@@ -4944,12 +4944,12 @@ function cusolverDnZhegvj_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnZhegvj_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, W: PointerLike, lwork: PointerLike, params: syevjInfo_t): void {
     if (arguments.length !== 12) rt.arity("cusolverDnZhegvj_bufferSize", "handle,itype,jobz,uplo,n,A,lda,B,ldb,W,lwork,params", 12, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnZhegvj_bufferSize", "handle", "pointer", handle);
-    if (!(typeof itype === "number" && (itype >>> 0) === itype && (itype !== 0 || 1 / itype > 0))) rt.bad("cusolverDnZhegvj_bufferSize", "itype", "u32", itype);
-    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnZhegvj_bufferSize", "jobz", "u32", jobz);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnZhegvj_bufferSize", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZhegvj_bufferSize", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZhegvj_bufferSize", "lda", "i32", lda);
-    if (!(typeof ldb === "number" && (ldb | 0) === ldb && (ldb !== 0 || 1 / ldb > 0))) rt.bad("cusolverDnZhegvj_bufferSize", "ldb", "i32", ldb);
+    if (!(typeof itype === "number" && (itype >>> 0) === itype && (+itype !== 0 || 1 / itype > 0))) rt.bad("cusolverDnZhegvj_bufferSize", "itype", "u32", itype);
+    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnZhegvj_bufferSize", "jobz", "u32", jobz);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnZhegvj_bufferSize", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZhegvj_bufferSize", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZhegvj_bufferSize", "lda", "i32", lda);
+    if (!(typeof ldb === "number" && (ldb | 0) === ldb && (+ldb !== 0 || 1 / ldb > 0))) rt.bad("cusolverDnZhegvj_bufferSize", "ldb", "i32", ldb);
     if (!(isPtr(params))) rt.bad("cusolverDnZhegvj_bufferSize", "params", "pointer", params);
     const r = raw.cusolverDnZhegvj_bufferSize(handle, itype, jobz, uplo, n, rt.ptr(rt.expect(A, double2, "cusolverDnZhegvj_bufferSize", "A"), "cusolverDnZhegvj_bufferSize", "A"), lda, rt.ptr(rt.expect(B, double2, "cusolverDnZhegvj_bufferSize", "B"), "cusolverDnZhegvj_bufferSize", "B"), ldb, rt.ptr(W, "cusolverDnZhegvj_bufferSize", "W"), rt.ptr(lwork, "cusolverDnZhegvj_bufferSize", "lwork"), params);
     if (rt.guards) rt.check("cusolverDnZhegvj_bufferSize");
@@ -4962,13 +4962,13 @@ function cusolverDnSsygvj$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSsy
   return function cusolverDnSsygvj(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike, params: syevjInfo_t): void {
     if (arguments.length !== 14) rt.arity("cusolverDnSsygvj", "handle,itype,jobz,uplo,n,A,lda,B,ldb,W,work,lwork,info,params", 14, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnSsygvj", "handle", "pointer", handle);
-    if (!(typeof itype === "number" && (itype >>> 0) === itype && (itype !== 0 || 1 / itype > 0))) rt.bad("cusolverDnSsygvj", "itype", "u32", itype);
-    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnSsygvj", "jobz", "u32", jobz);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnSsygvj", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSsygvj", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSsygvj", "lda", "i32", lda);
-    if (!(typeof ldb === "number" && (ldb | 0) === ldb && (ldb !== 0 || 1 / ldb > 0))) rt.bad("cusolverDnSsygvj", "ldb", "i32", ldb);
-    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnSsygvj", "lwork", "i32", lwork);
+    if (!(typeof itype === "number" && (itype >>> 0) === itype && (+itype !== 0 || 1 / itype > 0))) rt.bad("cusolverDnSsygvj", "itype", "u32", itype);
+    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnSsygvj", "jobz", "u32", jobz);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnSsygvj", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSsygvj", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSsygvj", "lda", "i32", lda);
+    if (!(typeof ldb === "number" && (ldb | 0) === ldb && (+ldb !== 0 || 1 / ldb > 0))) rt.bad("cusolverDnSsygvj", "ldb", "i32", ldb);
+    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnSsygvj", "lwork", "i32", lwork);
     if (!(isPtr(params))) rt.bad("cusolverDnSsygvj", "params", "pointer", params);
     const r = raw.cusolverDnSsygvj(handle, itype, jobz, uplo, n, rt.ptr(A, "cusolverDnSsygvj", "A"), lda, rt.ptr(B, "cusolverDnSsygvj", "B"), ldb, rt.ptr(W, "cusolverDnSsygvj", "W"), rt.ptr(work, "cusolverDnSsygvj", "work"), lwork, rt.ptr(info, "cusolverDnSsygvj", "info"), params);
     if (rt.guards) rt.check("cusolverDnSsygvj");
@@ -4981,13 +4981,13 @@ function cusolverDnDsygvj$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDsy
   return function cusolverDnDsygvj(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike, params: syevjInfo_t): void {
     if (arguments.length !== 14) rt.arity("cusolverDnDsygvj", "handle,itype,jobz,uplo,n,A,lda,B,ldb,W,work,lwork,info,params", 14, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnDsygvj", "handle", "pointer", handle);
-    if (!(typeof itype === "number" && (itype >>> 0) === itype && (itype !== 0 || 1 / itype > 0))) rt.bad("cusolverDnDsygvj", "itype", "u32", itype);
-    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnDsygvj", "jobz", "u32", jobz);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnDsygvj", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDsygvj", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDsygvj", "lda", "i32", lda);
-    if (!(typeof ldb === "number" && (ldb | 0) === ldb && (ldb !== 0 || 1 / ldb > 0))) rt.bad("cusolverDnDsygvj", "ldb", "i32", ldb);
-    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnDsygvj", "lwork", "i32", lwork);
+    if (!(typeof itype === "number" && (itype >>> 0) === itype && (+itype !== 0 || 1 / itype > 0))) rt.bad("cusolverDnDsygvj", "itype", "u32", itype);
+    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnDsygvj", "jobz", "u32", jobz);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnDsygvj", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDsygvj", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDsygvj", "lda", "i32", lda);
+    if (!(typeof ldb === "number" && (ldb | 0) === ldb && (+ldb !== 0 || 1 / ldb > 0))) rt.bad("cusolverDnDsygvj", "ldb", "i32", ldb);
+    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnDsygvj", "lwork", "i32", lwork);
     if (!(isPtr(params))) rt.bad("cusolverDnDsygvj", "params", "pointer", params);
     const r = raw.cusolverDnDsygvj(handle, itype, jobz, uplo, n, rt.ptr(A, "cusolverDnDsygvj", "A"), lda, rt.ptr(B, "cusolverDnDsygvj", "B"), ldb, rt.ptr(W, "cusolverDnDsygvj", "W"), rt.ptr(work, "cusolverDnDsygvj", "work"), lwork, rt.ptr(info, "cusolverDnDsygvj", "info"), params);
     if (rt.guards) rt.check("cusolverDnDsygvj");
@@ -5000,13 +5000,13 @@ function cusolverDnChegvj$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnChe
   return function cusolverDnChegvj(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike, params: syevjInfo_t): void {
     if (arguments.length !== 14) rt.arity("cusolverDnChegvj", "handle,itype,jobz,uplo,n,A,lda,B,ldb,W,work,lwork,info,params", 14, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnChegvj", "handle", "pointer", handle);
-    if (!(typeof itype === "number" && (itype >>> 0) === itype && (itype !== 0 || 1 / itype > 0))) rt.bad("cusolverDnChegvj", "itype", "u32", itype);
-    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnChegvj", "jobz", "u32", jobz);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnChegvj", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnChegvj", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnChegvj", "lda", "i32", lda);
-    if (!(typeof ldb === "number" && (ldb | 0) === ldb && (ldb !== 0 || 1 / ldb > 0))) rt.bad("cusolverDnChegvj", "ldb", "i32", ldb);
-    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnChegvj", "lwork", "i32", lwork);
+    if (!(typeof itype === "number" && (itype >>> 0) === itype && (+itype !== 0 || 1 / itype > 0))) rt.bad("cusolverDnChegvj", "itype", "u32", itype);
+    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnChegvj", "jobz", "u32", jobz);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnChegvj", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnChegvj", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnChegvj", "lda", "i32", lda);
+    if (!(typeof ldb === "number" && (ldb | 0) === ldb && (+ldb !== 0 || 1 / ldb > 0))) rt.bad("cusolverDnChegvj", "ldb", "i32", ldb);
+    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnChegvj", "lwork", "i32", lwork);
     if (!(isPtr(params))) rt.bad("cusolverDnChegvj", "params", "pointer", params);
     const r = raw.cusolverDnChegvj(handle, itype, jobz, uplo, n, rt.ptr(rt.expect(A, float2, "cusolverDnChegvj", "A"), "cusolverDnChegvj", "A"), lda, rt.ptr(rt.expect(B, float2, "cusolverDnChegvj", "B"), "cusolverDnChegvj", "B"), ldb, rt.ptr(W, "cusolverDnChegvj", "W"), rt.ptr(rt.expect(work, float2, "cusolverDnChegvj", "work"), "cusolverDnChegvj", "work"), lwork, rt.ptr(info, "cusolverDnChegvj", "info"), params);
     if (rt.guards) rt.check("cusolverDnChegvj");
@@ -5019,13 +5019,13 @@ function cusolverDnZhegvj$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZhe
   return function cusolverDnZhegvj(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike, params: syevjInfo_t): void {
     if (arguments.length !== 14) rt.arity("cusolverDnZhegvj", "handle,itype,jobz,uplo,n,A,lda,B,ldb,W,work,lwork,info,params", 14, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnZhegvj", "handle", "pointer", handle);
-    if (!(typeof itype === "number" && (itype >>> 0) === itype && (itype !== 0 || 1 / itype > 0))) rt.bad("cusolverDnZhegvj", "itype", "u32", itype);
-    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnZhegvj", "jobz", "u32", jobz);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnZhegvj", "uplo", "u32", uplo);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZhegvj", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZhegvj", "lda", "i32", lda);
-    if (!(typeof ldb === "number" && (ldb | 0) === ldb && (ldb !== 0 || 1 / ldb > 0))) rt.bad("cusolverDnZhegvj", "ldb", "i32", ldb);
-    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnZhegvj", "lwork", "i32", lwork);
+    if (!(typeof itype === "number" && (itype >>> 0) === itype && (+itype !== 0 || 1 / itype > 0))) rt.bad("cusolverDnZhegvj", "itype", "u32", itype);
+    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnZhegvj", "jobz", "u32", jobz);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnZhegvj", "uplo", "u32", uplo);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZhegvj", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZhegvj", "lda", "i32", lda);
+    if (!(typeof ldb === "number" && (ldb | 0) === ldb && (+ldb !== 0 || 1 / ldb > 0))) rt.bad("cusolverDnZhegvj", "ldb", "i32", ldb);
+    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnZhegvj", "lwork", "i32", lwork);
     if (!(isPtr(params))) rt.bad("cusolverDnZhegvj", "params", "pointer", params);
     const r = raw.cusolverDnZhegvj(handle, itype, jobz, uplo, n, rt.ptr(rt.expect(A, double2, "cusolverDnZhegvj", "A"), "cusolverDnZhegvj", "A"), lda, rt.ptr(rt.expect(B, double2, "cusolverDnZhegvj", "B"), "cusolverDnZhegvj", "B"), ldb, rt.ptr(W, "cusolverDnZhegvj", "W"), rt.ptr(rt.expect(work, double2, "cusolverDnZhegvj", "work"), "cusolverDnZhegvj", "work"), lwork, rt.ptr(info, "cusolverDnZhegvj", "info"), params);
     if (rt.guards) rt.check("cusolverDnZhegvj");
@@ -5072,7 +5072,7 @@ function cusolverDnXgesvdjSetMaxSweeps$(raw: Raw, rt: CheckedRuntime): Checked["
   return function cusolverDnXgesvdjSetMaxSweeps(info: gesvdjInfo_t, max_sweeps: number): void {
     if (arguments.length !== 2) rt.arity("cusolverDnXgesvdjSetMaxSweeps", "info,max_sweeps", 2, arguments.length);
     if (!(isPtr(info))) rt.bad("cusolverDnXgesvdjSetMaxSweeps", "info", "pointer", info);
-    if (!(typeof max_sweeps === "number" && (max_sweeps | 0) === max_sweeps && (max_sweeps !== 0 || 1 / max_sweeps > 0))) rt.bad("cusolverDnXgesvdjSetMaxSweeps", "max_sweeps", "i32", max_sweeps);
+    if (!(typeof max_sweeps === "number" && (max_sweeps | 0) === max_sweeps && (+max_sweeps !== 0 || 1 / max_sweeps > 0))) rt.bad("cusolverDnXgesvdjSetMaxSweeps", "max_sweeps", "i32", max_sweeps);
     const r = raw.cusolverDnXgesvdjSetMaxSweeps(info, max_sweeps);
     if (rt.guards) rt.check("cusolverDnXgesvdjSetMaxSweeps");
     if (r !== 0) rt.fail(r, "cusolverDnXgesvdjSetMaxSweeps", info);
@@ -5084,7 +5084,7 @@ function cusolverDnXgesvdjSetSortEig$(raw: Raw, rt: CheckedRuntime): Checked["cu
   return function cusolverDnXgesvdjSetSortEig(info: gesvdjInfo_t, sort_svd: number): void {
     if (arguments.length !== 2) rt.arity("cusolverDnXgesvdjSetSortEig", "info,sort_svd", 2, arguments.length);
     if (!(isPtr(info))) rt.bad("cusolverDnXgesvdjSetSortEig", "info", "pointer", info);
-    if (!(typeof sort_svd === "number" && (sort_svd | 0) === sort_svd && (sort_svd !== 0 || 1 / sort_svd > 0))) rt.bad("cusolverDnXgesvdjSetSortEig", "sort_svd", "i32", sort_svd);
+    if (!(typeof sort_svd === "number" && (sort_svd | 0) === sort_svd && (+sort_svd !== 0 || 1 / sort_svd > 0))) rt.bad("cusolverDnXgesvdjSetSortEig", "sort_svd", "i32", sort_svd);
     const r = raw.cusolverDnXgesvdjSetSortEig(info, sort_svd);
     if (rt.guards) rt.check("cusolverDnXgesvdjSetSortEig");
     if (r !== 0) rt.fail(r, "cusolverDnXgesvdjSetSortEig", info);
@@ -5126,14 +5126,14 @@ function cusolverDnSgesvdjBatched_bufferSize$(raw: Raw, rt: CheckedRuntime): Che
   return function cusolverDnSgesvdjBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, m: number, n: number, A: PointerLike, lda: number, S: PointerLike, U: PointerLike, ldu: number, V: PointerLike, ldv: number, lwork: PointerLike, params: gesvdjInfo_t, batchSize: number): void {
     if (arguments.length !== 14) rt.arity("cusolverDnSgesvdjBatched_bufferSize", "handle,jobz,m,n,A,lda,S,U,ldu,V,ldv,lwork,params,batchSize", 14, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnSgesvdjBatched_bufferSize", "handle", "pointer", handle);
-    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnSgesvdjBatched_bufferSize", "jobz", "u32", jobz);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnSgesvdjBatched_bufferSize", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSgesvdjBatched_bufferSize", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSgesvdjBatched_bufferSize", "lda", "i32", lda);
-    if (!(typeof ldu === "number" && (ldu | 0) === ldu && (ldu !== 0 || 1 / ldu > 0))) rt.bad("cusolverDnSgesvdjBatched_bufferSize", "ldu", "i32", ldu);
-    if (!(typeof ldv === "number" && (ldv | 0) === ldv && (ldv !== 0 || 1 / ldv > 0))) rt.bad("cusolverDnSgesvdjBatched_bufferSize", "ldv", "i32", ldv);
+    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnSgesvdjBatched_bufferSize", "jobz", "u32", jobz);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnSgesvdjBatched_bufferSize", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSgesvdjBatched_bufferSize", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSgesvdjBatched_bufferSize", "lda", "i32", lda);
+    if (!(typeof ldu === "number" && (ldu | 0) === ldu && (+ldu !== 0 || 1 / ldu > 0))) rt.bad("cusolverDnSgesvdjBatched_bufferSize", "ldu", "i32", ldu);
+    if (!(typeof ldv === "number" && (ldv | 0) === ldv && (+ldv !== 0 || 1 / ldv > 0))) rt.bad("cusolverDnSgesvdjBatched_bufferSize", "ldv", "i32", ldv);
     if (!(isPtr(params))) rt.bad("cusolverDnSgesvdjBatched_bufferSize", "params", "pointer", params);
-    if (!(typeof batchSize === "number" && (batchSize | 0) === batchSize && (batchSize !== 0 || 1 / batchSize > 0))) rt.bad("cusolverDnSgesvdjBatched_bufferSize", "batchSize", "i32", batchSize);
+    if (!(typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0))) rt.bad("cusolverDnSgesvdjBatched_bufferSize", "batchSize", "i32", batchSize);
     const r = raw.cusolverDnSgesvdjBatched_bufferSize(handle, jobz, m, n, rt.ptr(A, "cusolverDnSgesvdjBatched_bufferSize", "A"), lda, rt.ptr(S, "cusolverDnSgesvdjBatched_bufferSize", "S"), rt.ptr(U, "cusolverDnSgesvdjBatched_bufferSize", "U"), ldu, rt.ptr(V, "cusolverDnSgesvdjBatched_bufferSize", "V"), ldv, rt.ptr(lwork, "cusolverDnSgesvdjBatched_bufferSize", "lwork"), params, batchSize);
     if (rt.guards) rt.check("cusolverDnSgesvdjBatched_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnSgesvdjBatched_bufferSize", handle);
@@ -5145,14 +5145,14 @@ function cusolverDnDgesvdjBatched_bufferSize$(raw: Raw, rt: CheckedRuntime): Che
   return function cusolverDnDgesvdjBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, m: number, n: number, A: PointerLike, lda: number, S: PointerLike, U: PointerLike, ldu: number, V: PointerLike, ldv: number, lwork: PointerLike, params: gesvdjInfo_t, batchSize: number): void {
     if (arguments.length !== 14) rt.arity("cusolverDnDgesvdjBatched_bufferSize", "handle,jobz,m,n,A,lda,S,U,ldu,V,ldv,lwork,params,batchSize", 14, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnDgesvdjBatched_bufferSize", "handle", "pointer", handle);
-    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnDgesvdjBatched_bufferSize", "jobz", "u32", jobz);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnDgesvdjBatched_bufferSize", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDgesvdjBatched_bufferSize", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDgesvdjBatched_bufferSize", "lda", "i32", lda);
-    if (!(typeof ldu === "number" && (ldu | 0) === ldu && (ldu !== 0 || 1 / ldu > 0))) rt.bad("cusolverDnDgesvdjBatched_bufferSize", "ldu", "i32", ldu);
-    if (!(typeof ldv === "number" && (ldv | 0) === ldv && (ldv !== 0 || 1 / ldv > 0))) rt.bad("cusolverDnDgesvdjBatched_bufferSize", "ldv", "i32", ldv);
+    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnDgesvdjBatched_bufferSize", "jobz", "u32", jobz);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnDgesvdjBatched_bufferSize", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDgesvdjBatched_bufferSize", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDgesvdjBatched_bufferSize", "lda", "i32", lda);
+    if (!(typeof ldu === "number" && (ldu | 0) === ldu && (+ldu !== 0 || 1 / ldu > 0))) rt.bad("cusolverDnDgesvdjBatched_bufferSize", "ldu", "i32", ldu);
+    if (!(typeof ldv === "number" && (ldv | 0) === ldv && (+ldv !== 0 || 1 / ldv > 0))) rt.bad("cusolverDnDgesvdjBatched_bufferSize", "ldv", "i32", ldv);
     if (!(isPtr(params))) rt.bad("cusolverDnDgesvdjBatched_bufferSize", "params", "pointer", params);
-    if (!(typeof batchSize === "number" && (batchSize | 0) === batchSize && (batchSize !== 0 || 1 / batchSize > 0))) rt.bad("cusolverDnDgesvdjBatched_bufferSize", "batchSize", "i32", batchSize);
+    if (!(typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0))) rt.bad("cusolverDnDgesvdjBatched_bufferSize", "batchSize", "i32", batchSize);
     const r = raw.cusolverDnDgesvdjBatched_bufferSize(handle, jobz, m, n, rt.ptr(A, "cusolverDnDgesvdjBatched_bufferSize", "A"), lda, rt.ptr(S, "cusolverDnDgesvdjBatched_bufferSize", "S"), rt.ptr(U, "cusolverDnDgesvdjBatched_bufferSize", "U"), ldu, rt.ptr(V, "cusolverDnDgesvdjBatched_bufferSize", "V"), ldv, rt.ptr(lwork, "cusolverDnDgesvdjBatched_bufferSize", "lwork"), params, batchSize);
     if (rt.guards) rt.check("cusolverDnDgesvdjBatched_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnDgesvdjBatched_bufferSize", handle);
@@ -5164,14 +5164,14 @@ function cusolverDnCgesvdjBatched_bufferSize$(raw: Raw, rt: CheckedRuntime): Che
   return function cusolverDnCgesvdjBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, m: number, n: number, A: PointerLike, lda: number, S: PointerLike, U: PointerLike, ldu: number, V: PointerLike, ldv: number, lwork: PointerLike, params: gesvdjInfo_t, batchSize: number): void {
     if (arguments.length !== 14) rt.arity("cusolverDnCgesvdjBatched_bufferSize", "handle,jobz,m,n,A,lda,S,U,ldu,V,ldv,lwork,params,batchSize", 14, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnCgesvdjBatched_bufferSize", "handle", "pointer", handle);
-    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnCgesvdjBatched_bufferSize", "jobz", "u32", jobz);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnCgesvdjBatched_bufferSize", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCgesvdjBatched_bufferSize", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnCgesvdjBatched_bufferSize", "lda", "i32", lda);
-    if (!(typeof ldu === "number" && (ldu | 0) === ldu && (ldu !== 0 || 1 / ldu > 0))) rt.bad("cusolverDnCgesvdjBatched_bufferSize", "ldu", "i32", ldu);
-    if (!(typeof ldv === "number" && (ldv | 0) === ldv && (ldv !== 0 || 1 / ldv > 0))) rt.bad("cusolverDnCgesvdjBatched_bufferSize", "ldv", "i32", ldv);
+    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnCgesvdjBatched_bufferSize", "jobz", "u32", jobz);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnCgesvdjBatched_bufferSize", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCgesvdjBatched_bufferSize", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnCgesvdjBatched_bufferSize", "lda", "i32", lda);
+    if (!(typeof ldu === "number" && (ldu | 0) === ldu && (+ldu !== 0 || 1 / ldu > 0))) rt.bad("cusolverDnCgesvdjBatched_bufferSize", "ldu", "i32", ldu);
+    if (!(typeof ldv === "number" && (ldv | 0) === ldv && (+ldv !== 0 || 1 / ldv > 0))) rt.bad("cusolverDnCgesvdjBatched_bufferSize", "ldv", "i32", ldv);
     if (!(isPtr(params))) rt.bad("cusolverDnCgesvdjBatched_bufferSize", "params", "pointer", params);
-    if (!(typeof batchSize === "number" && (batchSize | 0) === batchSize && (batchSize !== 0 || 1 / batchSize > 0))) rt.bad("cusolverDnCgesvdjBatched_bufferSize", "batchSize", "i32", batchSize);
+    if (!(typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0))) rt.bad("cusolverDnCgesvdjBatched_bufferSize", "batchSize", "i32", batchSize);
     const r = raw.cusolverDnCgesvdjBatched_bufferSize(handle, jobz, m, n, rt.ptr(rt.expect(A, float2, "cusolverDnCgesvdjBatched_bufferSize", "A"), "cusolverDnCgesvdjBatched_bufferSize", "A"), lda, rt.ptr(S, "cusolverDnCgesvdjBatched_bufferSize", "S"), rt.ptr(rt.expect(U, float2, "cusolverDnCgesvdjBatched_bufferSize", "U"), "cusolverDnCgesvdjBatched_bufferSize", "U"), ldu, rt.ptr(rt.expect(V, float2, "cusolverDnCgesvdjBatched_bufferSize", "V"), "cusolverDnCgesvdjBatched_bufferSize", "V"), ldv, rt.ptr(lwork, "cusolverDnCgesvdjBatched_bufferSize", "lwork"), params, batchSize);
     if (rt.guards) rt.check("cusolverDnCgesvdjBatched_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnCgesvdjBatched_bufferSize", handle);
@@ -5183,14 +5183,14 @@ function cusolverDnZgesvdjBatched_bufferSize$(raw: Raw, rt: CheckedRuntime): Che
   return function cusolverDnZgesvdjBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, m: number, n: number, A: PointerLike, lda: number, S: PointerLike, U: PointerLike, ldu: number, V: PointerLike, ldv: number, lwork: PointerLike, params: gesvdjInfo_t, batchSize: number): void {
     if (arguments.length !== 14) rt.arity("cusolverDnZgesvdjBatched_bufferSize", "handle,jobz,m,n,A,lda,S,U,ldu,V,ldv,lwork,params,batchSize", 14, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnZgesvdjBatched_bufferSize", "handle", "pointer", handle);
-    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnZgesvdjBatched_bufferSize", "jobz", "u32", jobz);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnZgesvdjBatched_bufferSize", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZgesvdjBatched_bufferSize", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZgesvdjBatched_bufferSize", "lda", "i32", lda);
-    if (!(typeof ldu === "number" && (ldu | 0) === ldu && (ldu !== 0 || 1 / ldu > 0))) rt.bad("cusolverDnZgesvdjBatched_bufferSize", "ldu", "i32", ldu);
-    if (!(typeof ldv === "number" && (ldv | 0) === ldv && (ldv !== 0 || 1 / ldv > 0))) rt.bad("cusolverDnZgesvdjBatched_bufferSize", "ldv", "i32", ldv);
+    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnZgesvdjBatched_bufferSize", "jobz", "u32", jobz);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnZgesvdjBatched_bufferSize", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZgesvdjBatched_bufferSize", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZgesvdjBatched_bufferSize", "lda", "i32", lda);
+    if (!(typeof ldu === "number" && (ldu | 0) === ldu && (+ldu !== 0 || 1 / ldu > 0))) rt.bad("cusolverDnZgesvdjBatched_bufferSize", "ldu", "i32", ldu);
+    if (!(typeof ldv === "number" && (ldv | 0) === ldv && (+ldv !== 0 || 1 / ldv > 0))) rt.bad("cusolverDnZgesvdjBatched_bufferSize", "ldv", "i32", ldv);
     if (!(isPtr(params))) rt.bad("cusolverDnZgesvdjBatched_bufferSize", "params", "pointer", params);
-    if (!(typeof batchSize === "number" && (batchSize | 0) === batchSize && (batchSize !== 0 || 1 / batchSize > 0))) rt.bad("cusolverDnZgesvdjBatched_bufferSize", "batchSize", "i32", batchSize);
+    if (!(typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0))) rt.bad("cusolverDnZgesvdjBatched_bufferSize", "batchSize", "i32", batchSize);
     const r = raw.cusolverDnZgesvdjBatched_bufferSize(handle, jobz, m, n, rt.ptr(rt.expect(A, double2, "cusolverDnZgesvdjBatched_bufferSize", "A"), "cusolverDnZgesvdjBatched_bufferSize", "A"), lda, rt.ptr(S, "cusolverDnZgesvdjBatched_bufferSize", "S"), rt.ptr(rt.expect(U, double2, "cusolverDnZgesvdjBatched_bufferSize", "U"), "cusolverDnZgesvdjBatched_bufferSize", "U"), ldu, rt.ptr(rt.expect(V, double2, "cusolverDnZgesvdjBatched_bufferSize", "V"), "cusolverDnZgesvdjBatched_bufferSize", "V"), ldv, rt.ptr(lwork, "cusolverDnZgesvdjBatched_bufferSize", "lwork"), params, batchSize);
     if (rt.guards) rt.check("cusolverDnZgesvdjBatched_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnZgesvdjBatched_bufferSize", handle);
@@ -5202,15 +5202,15 @@ function cusolverDnSgesvdjBatched$(raw: Raw, rt: CheckedRuntime): Checked["cusol
   return function cusolverDnSgesvdjBatched(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, m: number, n: number, A: PointerLike, lda: number, S: PointerLike, U: PointerLike, ldu: number, V: PointerLike, ldv: number, work: PointerLike, lwork: number, info: PointerLike, params: gesvdjInfo_t, batchSize: number): void {
     if (arguments.length !== 16) rt.arity("cusolverDnSgesvdjBatched", "handle,jobz,m,n,A,lda,S,U,ldu,V,ldv,work,lwork,info,params,batchSize", 16, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnSgesvdjBatched", "handle", "pointer", handle);
-    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnSgesvdjBatched", "jobz", "u32", jobz);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnSgesvdjBatched", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSgesvdjBatched", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSgesvdjBatched", "lda", "i32", lda);
-    if (!(typeof ldu === "number" && (ldu | 0) === ldu && (ldu !== 0 || 1 / ldu > 0))) rt.bad("cusolverDnSgesvdjBatched", "ldu", "i32", ldu);
-    if (!(typeof ldv === "number" && (ldv | 0) === ldv && (ldv !== 0 || 1 / ldv > 0))) rt.bad("cusolverDnSgesvdjBatched", "ldv", "i32", ldv);
-    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnSgesvdjBatched", "lwork", "i32", lwork);
+    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnSgesvdjBatched", "jobz", "u32", jobz);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnSgesvdjBatched", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSgesvdjBatched", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSgesvdjBatched", "lda", "i32", lda);
+    if (!(typeof ldu === "number" && (ldu | 0) === ldu && (+ldu !== 0 || 1 / ldu > 0))) rt.bad("cusolverDnSgesvdjBatched", "ldu", "i32", ldu);
+    if (!(typeof ldv === "number" && (ldv | 0) === ldv && (+ldv !== 0 || 1 / ldv > 0))) rt.bad("cusolverDnSgesvdjBatched", "ldv", "i32", ldv);
+    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnSgesvdjBatched", "lwork", "i32", lwork);
     if (!(isPtr(params))) rt.bad("cusolverDnSgesvdjBatched", "params", "pointer", params);
-    if (!(typeof batchSize === "number" && (batchSize | 0) === batchSize && (batchSize !== 0 || 1 / batchSize > 0))) rt.bad("cusolverDnSgesvdjBatched", "batchSize", "i32", batchSize);
+    if (!(typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0))) rt.bad("cusolverDnSgesvdjBatched", "batchSize", "i32", batchSize);
     const r = raw.cusolverDnSgesvdjBatched(handle, jobz, m, n, rt.ptr(A, "cusolverDnSgesvdjBatched", "A"), lda, rt.ptr(S, "cusolverDnSgesvdjBatched", "S"), rt.ptr(U, "cusolverDnSgesvdjBatched", "U"), ldu, rt.ptr(V, "cusolverDnSgesvdjBatched", "V"), ldv, rt.ptr(work, "cusolverDnSgesvdjBatched", "work"), lwork, rt.ptr(info, "cusolverDnSgesvdjBatched", "info"), params, batchSize);
     if (rt.guards) rt.check("cusolverDnSgesvdjBatched");
     if (r !== 0) rt.fail(r, "cusolverDnSgesvdjBatched", handle);
@@ -5222,15 +5222,15 @@ function cusolverDnDgesvdjBatched$(raw: Raw, rt: CheckedRuntime): Checked["cusol
   return function cusolverDnDgesvdjBatched(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, m: number, n: number, A: PointerLike, lda: number, S: PointerLike, U: PointerLike, ldu: number, V: PointerLike, ldv: number, work: PointerLike, lwork: number, info: PointerLike, params: gesvdjInfo_t, batchSize: number): void {
     if (arguments.length !== 16) rt.arity("cusolverDnDgesvdjBatched", "handle,jobz,m,n,A,lda,S,U,ldu,V,ldv,work,lwork,info,params,batchSize", 16, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnDgesvdjBatched", "handle", "pointer", handle);
-    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnDgesvdjBatched", "jobz", "u32", jobz);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnDgesvdjBatched", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDgesvdjBatched", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDgesvdjBatched", "lda", "i32", lda);
-    if (!(typeof ldu === "number" && (ldu | 0) === ldu && (ldu !== 0 || 1 / ldu > 0))) rt.bad("cusolverDnDgesvdjBatched", "ldu", "i32", ldu);
-    if (!(typeof ldv === "number" && (ldv | 0) === ldv && (ldv !== 0 || 1 / ldv > 0))) rt.bad("cusolverDnDgesvdjBatched", "ldv", "i32", ldv);
-    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnDgesvdjBatched", "lwork", "i32", lwork);
+    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnDgesvdjBatched", "jobz", "u32", jobz);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnDgesvdjBatched", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDgesvdjBatched", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDgesvdjBatched", "lda", "i32", lda);
+    if (!(typeof ldu === "number" && (ldu | 0) === ldu && (+ldu !== 0 || 1 / ldu > 0))) rt.bad("cusolverDnDgesvdjBatched", "ldu", "i32", ldu);
+    if (!(typeof ldv === "number" && (ldv | 0) === ldv && (+ldv !== 0 || 1 / ldv > 0))) rt.bad("cusolverDnDgesvdjBatched", "ldv", "i32", ldv);
+    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnDgesvdjBatched", "lwork", "i32", lwork);
     if (!(isPtr(params))) rt.bad("cusolverDnDgesvdjBatched", "params", "pointer", params);
-    if (!(typeof batchSize === "number" && (batchSize | 0) === batchSize && (batchSize !== 0 || 1 / batchSize > 0))) rt.bad("cusolverDnDgesvdjBatched", "batchSize", "i32", batchSize);
+    if (!(typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0))) rt.bad("cusolverDnDgesvdjBatched", "batchSize", "i32", batchSize);
     const r = raw.cusolverDnDgesvdjBatched(handle, jobz, m, n, rt.ptr(A, "cusolverDnDgesvdjBatched", "A"), lda, rt.ptr(S, "cusolverDnDgesvdjBatched", "S"), rt.ptr(U, "cusolverDnDgesvdjBatched", "U"), ldu, rt.ptr(V, "cusolverDnDgesvdjBatched", "V"), ldv, rt.ptr(work, "cusolverDnDgesvdjBatched", "work"), lwork, rt.ptr(info, "cusolverDnDgesvdjBatched", "info"), params, batchSize);
     if (rt.guards) rt.check("cusolverDnDgesvdjBatched");
     if (r !== 0) rt.fail(r, "cusolverDnDgesvdjBatched", handle);
@@ -5242,15 +5242,15 @@ function cusolverDnCgesvdjBatched$(raw: Raw, rt: CheckedRuntime): Checked["cusol
   return function cusolverDnCgesvdjBatched(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, m: number, n: number, A: PointerLike, lda: number, S: PointerLike, U: PointerLike, ldu: number, V: PointerLike, ldv: number, work: PointerLike, lwork: number, info: PointerLike, params: gesvdjInfo_t, batchSize: number): void {
     if (arguments.length !== 16) rt.arity("cusolverDnCgesvdjBatched", "handle,jobz,m,n,A,lda,S,U,ldu,V,ldv,work,lwork,info,params,batchSize", 16, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnCgesvdjBatched", "handle", "pointer", handle);
-    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnCgesvdjBatched", "jobz", "u32", jobz);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnCgesvdjBatched", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCgesvdjBatched", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnCgesvdjBatched", "lda", "i32", lda);
-    if (!(typeof ldu === "number" && (ldu | 0) === ldu && (ldu !== 0 || 1 / ldu > 0))) rt.bad("cusolverDnCgesvdjBatched", "ldu", "i32", ldu);
-    if (!(typeof ldv === "number" && (ldv | 0) === ldv && (ldv !== 0 || 1 / ldv > 0))) rt.bad("cusolverDnCgesvdjBatched", "ldv", "i32", ldv);
-    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnCgesvdjBatched", "lwork", "i32", lwork);
+    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnCgesvdjBatched", "jobz", "u32", jobz);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnCgesvdjBatched", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCgesvdjBatched", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnCgesvdjBatched", "lda", "i32", lda);
+    if (!(typeof ldu === "number" && (ldu | 0) === ldu && (+ldu !== 0 || 1 / ldu > 0))) rt.bad("cusolverDnCgesvdjBatched", "ldu", "i32", ldu);
+    if (!(typeof ldv === "number" && (ldv | 0) === ldv && (+ldv !== 0 || 1 / ldv > 0))) rt.bad("cusolverDnCgesvdjBatched", "ldv", "i32", ldv);
+    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnCgesvdjBatched", "lwork", "i32", lwork);
     if (!(isPtr(params))) rt.bad("cusolverDnCgesvdjBatched", "params", "pointer", params);
-    if (!(typeof batchSize === "number" && (batchSize | 0) === batchSize && (batchSize !== 0 || 1 / batchSize > 0))) rt.bad("cusolverDnCgesvdjBatched", "batchSize", "i32", batchSize);
+    if (!(typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0))) rt.bad("cusolverDnCgesvdjBatched", "batchSize", "i32", batchSize);
     const r = raw.cusolverDnCgesvdjBatched(handle, jobz, m, n, rt.ptr(rt.expect(A, float2, "cusolverDnCgesvdjBatched", "A"), "cusolverDnCgesvdjBatched", "A"), lda, rt.ptr(S, "cusolverDnCgesvdjBatched", "S"), rt.ptr(rt.expect(U, float2, "cusolverDnCgesvdjBatched", "U"), "cusolverDnCgesvdjBatched", "U"), ldu, rt.ptr(rt.expect(V, float2, "cusolverDnCgesvdjBatched", "V"), "cusolverDnCgesvdjBatched", "V"), ldv, rt.ptr(rt.expect(work, float2, "cusolverDnCgesvdjBatched", "work"), "cusolverDnCgesvdjBatched", "work"), lwork, rt.ptr(info, "cusolverDnCgesvdjBatched", "info"), params, batchSize);
     if (rt.guards) rt.check("cusolverDnCgesvdjBatched");
     if (r !== 0) rt.fail(r, "cusolverDnCgesvdjBatched", handle);
@@ -5262,15 +5262,15 @@ function cusolverDnZgesvdjBatched$(raw: Raw, rt: CheckedRuntime): Checked["cusol
   return function cusolverDnZgesvdjBatched(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, m: number, n: number, A: PointerLike, lda: number, S: PointerLike, U: PointerLike, ldu: number, V: PointerLike, ldv: number, work: PointerLike, lwork: number, info: PointerLike, params: gesvdjInfo_t, batchSize: number): void {
     if (arguments.length !== 16) rt.arity("cusolverDnZgesvdjBatched", "handle,jobz,m,n,A,lda,S,U,ldu,V,ldv,work,lwork,info,params,batchSize", 16, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnZgesvdjBatched", "handle", "pointer", handle);
-    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnZgesvdjBatched", "jobz", "u32", jobz);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnZgesvdjBatched", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZgesvdjBatched", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZgesvdjBatched", "lda", "i32", lda);
-    if (!(typeof ldu === "number" && (ldu | 0) === ldu && (ldu !== 0 || 1 / ldu > 0))) rt.bad("cusolverDnZgesvdjBatched", "ldu", "i32", ldu);
-    if (!(typeof ldv === "number" && (ldv | 0) === ldv && (ldv !== 0 || 1 / ldv > 0))) rt.bad("cusolverDnZgesvdjBatched", "ldv", "i32", ldv);
-    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnZgesvdjBatched", "lwork", "i32", lwork);
+    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnZgesvdjBatched", "jobz", "u32", jobz);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnZgesvdjBatched", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZgesvdjBatched", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZgesvdjBatched", "lda", "i32", lda);
+    if (!(typeof ldu === "number" && (ldu | 0) === ldu && (+ldu !== 0 || 1 / ldu > 0))) rt.bad("cusolverDnZgesvdjBatched", "ldu", "i32", ldu);
+    if (!(typeof ldv === "number" && (ldv | 0) === ldv && (+ldv !== 0 || 1 / ldv > 0))) rt.bad("cusolverDnZgesvdjBatched", "ldv", "i32", ldv);
+    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnZgesvdjBatched", "lwork", "i32", lwork);
     if (!(isPtr(params))) rt.bad("cusolverDnZgesvdjBatched", "params", "pointer", params);
-    if (!(typeof batchSize === "number" && (batchSize | 0) === batchSize && (batchSize !== 0 || 1 / batchSize > 0))) rt.bad("cusolverDnZgesvdjBatched", "batchSize", "i32", batchSize);
+    if (!(typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0))) rt.bad("cusolverDnZgesvdjBatched", "batchSize", "i32", batchSize);
     const r = raw.cusolverDnZgesvdjBatched(handle, jobz, m, n, rt.ptr(rt.expect(A, double2, "cusolverDnZgesvdjBatched", "A"), "cusolverDnZgesvdjBatched", "A"), lda, rt.ptr(S, "cusolverDnZgesvdjBatched", "S"), rt.ptr(rt.expect(U, double2, "cusolverDnZgesvdjBatched", "U"), "cusolverDnZgesvdjBatched", "U"), ldu, rt.ptr(rt.expect(V, double2, "cusolverDnZgesvdjBatched", "V"), "cusolverDnZgesvdjBatched", "V"), ldv, rt.ptr(rt.expect(work, double2, "cusolverDnZgesvdjBatched", "work"), "cusolverDnZgesvdjBatched", "work"), lwork, rt.ptr(info, "cusolverDnZgesvdjBatched", "info"), params, batchSize);
     if (rt.guards) rt.check("cusolverDnZgesvdjBatched");
     if (r !== 0) rt.fail(r, "cusolverDnZgesvdjBatched", handle);
@@ -5282,13 +5282,13 @@ function cusolverDnSgesvdj_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["c
   return function cusolverDnSgesvdj_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, econ: number, m: number, n: number, A: PointerLike, lda: number, S: PointerLike, U: PointerLike, ldu: number, V: PointerLike, ldv: number, lwork: PointerLike, params: gesvdjInfo_t): void {
     if (arguments.length !== 14) rt.arity("cusolverDnSgesvdj_bufferSize", "handle,jobz,econ,m,n,A,lda,S,U,ldu,V,ldv,lwork,params", 14, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnSgesvdj_bufferSize", "handle", "pointer", handle);
-    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnSgesvdj_bufferSize", "jobz", "u32", jobz);
-    if (!(typeof econ === "number" && (econ | 0) === econ && (econ !== 0 || 1 / econ > 0))) rt.bad("cusolverDnSgesvdj_bufferSize", "econ", "i32", econ);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnSgesvdj_bufferSize", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSgesvdj_bufferSize", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSgesvdj_bufferSize", "lda", "i32", lda);
-    if (!(typeof ldu === "number" && (ldu | 0) === ldu && (ldu !== 0 || 1 / ldu > 0))) rt.bad("cusolverDnSgesvdj_bufferSize", "ldu", "i32", ldu);
-    if (!(typeof ldv === "number" && (ldv | 0) === ldv && (ldv !== 0 || 1 / ldv > 0))) rt.bad("cusolverDnSgesvdj_bufferSize", "ldv", "i32", ldv);
+    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnSgesvdj_bufferSize", "jobz", "u32", jobz);
+    if (!(typeof econ === "number" && (econ | 0) === econ && (+econ !== 0 || 1 / econ > 0))) rt.bad("cusolverDnSgesvdj_bufferSize", "econ", "i32", econ);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnSgesvdj_bufferSize", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSgesvdj_bufferSize", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSgesvdj_bufferSize", "lda", "i32", lda);
+    if (!(typeof ldu === "number" && (ldu | 0) === ldu && (+ldu !== 0 || 1 / ldu > 0))) rt.bad("cusolverDnSgesvdj_bufferSize", "ldu", "i32", ldu);
+    if (!(typeof ldv === "number" && (ldv | 0) === ldv && (+ldv !== 0 || 1 / ldv > 0))) rt.bad("cusolverDnSgesvdj_bufferSize", "ldv", "i32", ldv);
     if (!(isPtr(params))) rt.bad("cusolverDnSgesvdj_bufferSize", "params", "pointer", params);
     const r = raw.cusolverDnSgesvdj_bufferSize(handle, jobz, econ, m, n, rt.ptr(A, "cusolverDnSgesvdj_bufferSize", "A"), lda, rt.ptr(S, "cusolverDnSgesvdj_bufferSize", "S"), rt.ptr(U, "cusolverDnSgesvdj_bufferSize", "U"), ldu, rt.ptr(V, "cusolverDnSgesvdj_bufferSize", "V"), ldv, rt.ptr(lwork, "cusolverDnSgesvdj_bufferSize", "lwork"), params);
     if (rt.guards) rt.check("cusolverDnSgesvdj_bufferSize");
@@ -5301,13 +5301,13 @@ function cusolverDnDgesvdj_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["c
   return function cusolverDnDgesvdj_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, econ: number, m: number, n: number, A: PointerLike, lda: number, S: PointerLike, U: PointerLike, ldu: number, V: PointerLike, ldv: number, lwork: PointerLike, params: gesvdjInfo_t): void {
     if (arguments.length !== 14) rt.arity("cusolverDnDgesvdj_bufferSize", "handle,jobz,econ,m,n,A,lda,S,U,ldu,V,ldv,lwork,params", 14, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnDgesvdj_bufferSize", "handle", "pointer", handle);
-    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnDgesvdj_bufferSize", "jobz", "u32", jobz);
-    if (!(typeof econ === "number" && (econ | 0) === econ && (econ !== 0 || 1 / econ > 0))) rt.bad("cusolverDnDgesvdj_bufferSize", "econ", "i32", econ);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnDgesvdj_bufferSize", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDgesvdj_bufferSize", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDgesvdj_bufferSize", "lda", "i32", lda);
-    if (!(typeof ldu === "number" && (ldu | 0) === ldu && (ldu !== 0 || 1 / ldu > 0))) rt.bad("cusolverDnDgesvdj_bufferSize", "ldu", "i32", ldu);
-    if (!(typeof ldv === "number" && (ldv | 0) === ldv && (ldv !== 0 || 1 / ldv > 0))) rt.bad("cusolverDnDgesvdj_bufferSize", "ldv", "i32", ldv);
+    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnDgesvdj_bufferSize", "jobz", "u32", jobz);
+    if (!(typeof econ === "number" && (econ | 0) === econ && (+econ !== 0 || 1 / econ > 0))) rt.bad("cusolverDnDgesvdj_bufferSize", "econ", "i32", econ);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnDgesvdj_bufferSize", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDgesvdj_bufferSize", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDgesvdj_bufferSize", "lda", "i32", lda);
+    if (!(typeof ldu === "number" && (ldu | 0) === ldu && (+ldu !== 0 || 1 / ldu > 0))) rt.bad("cusolverDnDgesvdj_bufferSize", "ldu", "i32", ldu);
+    if (!(typeof ldv === "number" && (ldv | 0) === ldv && (+ldv !== 0 || 1 / ldv > 0))) rt.bad("cusolverDnDgesvdj_bufferSize", "ldv", "i32", ldv);
     if (!(isPtr(params))) rt.bad("cusolverDnDgesvdj_bufferSize", "params", "pointer", params);
     const r = raw.cusolverDnDgesvdj_bufferSize(handle, jobz, econ, m, n, rt.ptr(A, "cusolverDnDgesvdj_bufferSize", "A"), lda, rt.ptr(S, "cusolverDnDgesvdj_bufferSize", "S"), rt.ptr(U, "cusolverDnDgesvdj_bufferSize", "U"), ldu, rt.ptr(V, "cusolverDnDgesvdj_bufferSize", "V"), ldv, rt.ptr(lwork, "cusolverDnDgesvdj_bufferSize", "lwork"), params);
     if (rt.guards) rt.check("cusolverDnDgesvdj_bufferSize");
@@ -5320,13 +5320,13 @@ function cusolverDnCgesvdj_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["c
   return function cusolverDnCgesvdj_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, econ: number, m: number, n: number, A: PointerLike, lda: number, S: PointerLike, U: PointerLike, ldu: number, V: PointerLike, ldv: number, lwork: PointerLike, params: gesvdjInfo_t): void {
     if (arguments.length !== 14) rt.arity("cusolverDnCgesvdj_bufferSize", "handle,jobz,econ,m,n,A,lda,S,U,ldu,V,ldv,lwork,params", 14, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnCgesvdj_bufferSize", "handle", "pointer", handle);
-    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnCgesvdj_bufferSize", "jobz", "u32", jobz);
-    if (!(typeof econ === "number" && (econ | 0) === econ && (econ !== 0 || 1 / econ > 0))) rt.bad("cusolverDnCgesvdj_bufferSize", "econ", "i32", econ);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnCgesvdj_bufferSize", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCgesvdj_bufferSize", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnCgesvdj_bufferSize", "lda", "i32", lda);
-    if (!(typeof ldu === "number" && (ldu | 0) === ldu && (ldu !== 0 || 1 / ldu > 0))) rt.bad("cusolverDnCgesvdj_bufferSize", "ldu", "i32", ldu);
-    if (!(typeof ldv === "number" && (ldv | 0) === ldv && (ldv !== 0 || 1 / ldv > 0))) rt.bad("cusolverDnCgesvdj_bufferSize", "ldv", "i32", ldv);
+    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnCgesvdj_bufferSize", "jobz", "u32", jobz);
+    if (!(typeof econ === "number" && (econ | 0) === econ && (+econ !== 0 || 1 / econ > 0))) rt.bad("cusolverDnCgesvdj_bufferSize", "econ", "i32", econ);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnCgesvdj_bufferSize", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCgesvdj_bufferSize", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnCgesvdj_bufferSize", "lda", "i32", lda);
+    if (!(typeof ldu === "number" && (ldu | 0) === ldu && (+ldu !== 0 || 1 / ldu > 0))) rt.bad("cusolverDnCgesvdj_bufferSize", "ldu", "i32", ldu);
+    if (!(typeof ldv === "number" && (ldv | 0) === ldv && (+ldv !== 0 || 1 / ldv > 0))) rt.bad("cusolverDnCgesvdj_bufferSize", "ldv", "i32", ldv);
     if (!(isPtr(params))) rt.bad("cusolverDnCgesvdj_bufferSize", "params", "pointer", params);
     const r = raw.cusolverDnCgesvdj_bufferSize(handle, jobz, econ, m, n, rt.ptr(rt.expect(A, float2, "cusolverDnCgesvdj_bufferSize", "A"), "cusolverDnCgesvdj_bufferSize", "A"), lda, rt.ptr(S, "cusolverDnCgesvdj_bufferSize", "S"), rt.ptr(rt.expect(U, float2, "cusolverDnCgesvdj_bufferSize", "U"), "cusolverDnCgesvdj_bufferSize", "U"), ldu, rt.ptr(rt.expect(V, float2, "cusolverDnCgesvdj_bufferSize", "V"), "cusolverDnCgesvdj_bufferSize", "V"), ldv, rt.ptr(lwork, "cusolverDnCgesvdj_bufferSize", "lwork"), params);
     if (rt.guards) rt.check("cusolverDnCgesvdj_bufferSize");
@@ -5339,13 +5339,13 @@ function cusolverDnZgesvdj_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["c
   return function cusolverDnZgesvdj_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, econ: number, m: number, n: number, A: PointerLike, lda: number, S: PointerLike, U: PointerLike, ldu: number, V: PointerLike, ldv: number, lwork: PointerLike, params: gesvdjInfo_t): void {
     if (arguments.length !== 14) rt.arity("cusolverDnZgesvdj_bufferSize", "handle,jobz,econ,m,n,A,lda,S,U,ldu,V,ldv,lwork,params", 14, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnZgesvdj_bufferSize", "handle", "pointer", handle);
-    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnZgesvdj_bufferSize", "jobz", "u32", jobz);
-    if (!(typeof econ === "number" && (econ | 0) === econ && (econ !== 0 || 1 / econ > 0))) rt.bad("cusolverDnZgesvdj_bufferSize", "econ", "i32", econ);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnZgesvdj_bufferSize", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZgesvdj_bufferSize", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZgesvdj_bufferSize", "lda", "i32", lda);
-    if (!(typeof ldu === "number" && (ldu | 0) === ldu && (ldu !== 0 || 1 / ldu > 0))) rt.bad("cusolverDnZgesvdj_bufferSize", "ldu", "i32", ldu);
-    if (!(typeof ldv === "number" && (ldv | 0) === ldv && (ldv !== 0 || 1 / ldv > 0))) rt.bad("cusolverDnZgesvdj_bufferSize", "ldv", "i32", ldv);
+    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnZgesvdj_bufferSize", "jobz", "u32", jobz);
+    if (!(typeof econ === "number" && (econ | 0) === econ && (+econ !== 0 || 1 / econ > 0))) rt.bad("cusolverDnZgesvdj_bufferSize", "econ", "i32", econ);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnZgesvdj_bufferSize", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZgesvdj_bufferSize", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZgesvdj_bufferSize", "lda", "i32", lda);
+    if (!(typeof ldu === "number" && (ldu | 0) === ldu && (+ldu !== 0 || 1 / ldu > 0))) rt.bad("cusolverDnZgesvdj_bufferSize", "ldu", "i32", ldu);
+    if (!(typeof ldv === "number" && (ldv | 0) === ldv && (+ldv !== 0 || 1 / ldv > 0))) rt.bad("cusolverDnZgesvdj_bufferSize", "ldv", "i32", ldv);
     if (!(isPtr(params))) rt.bad("cusolverDnZgesvdj_bufferSize", "params", "pointer", params);
     const r = raw.cusolverDnZgesvdj_bufferSize(handle, jobz, econ, m, n, rt.ptr(rt.expect(A, double2, "cusolverDnZgesvdj_bufferSize", "A"), "cusolverDnZgesvdj_bufferSize", "A"), lda, rt.ptr(S, "cusolverDnZgesvdj_bufferSize", "S"), rt.ptr(rt.expect(U, double2, "cusolverDnZgesvdj_bufferSize", "U"), "cusolverDnZgesvdj_bufferSize", "U"), ldu, rt.ptr(rt.expect(V, double2, "cusolverDnZgesvdj_bufferSize", "V"), "cusolverDnZgesvdj_bufferSize", "V"), ldv, rt.ptr(lwork, "cusolverDnZgesvdj_bufferSize", "lwork"), params);
     if (rt.guards) rt.check("cusolverDnZgesvdj_bufferSize");
@@ -5358,14 +5358,14 @@ function cusolverDnSgesvdj$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSg
   return function cusolverDnSgesvdj(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, econ: number, m: number, n: number, A: PointerLike, lda: number, S: PointerLike, U: PointerLike, ldu: number, V: PointerLike, ldv: number, work: PointerLike, lwork: number, info: PointerLike, params: gesvdjInfo_t): void {
     if (arguments.length !== 16) rt.arity("cusolverDnSgesvdj", "handle,jobz,econ,m,n,A,lda,S,U,ldu,V,ldv,work,lwork,info,params", 16, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnSgesvdj", "handle", "pointer", handle);
-    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnSgesvdj", "jobz", "u32", jobz);
-    if (!(typeof econ === "number" && (econ | 0) === econ && (econ !== 0 || 1 / econ > 0))) rt.bad("cusolverDnSgesvdj", "econ", "i32", econ);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnSgesvdj", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSgesvdj", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSgesvdj", "lda", "i32", lda);
-    if (!(typeof ldu === "number" && (ldu | 0) === ldu && (ldu !== 0 || 1 / ldu > 0))) rt.bad("cusolverDnSgesvdj", "ldu", "i32", ldu);
-    if (!(typeof ldv === "number" && (ldv | 0) === ldv && (ldv !== 0 || 1 / ldv > 0))) rt.bad("cusolverDnSgesvdj", "ldv", "i32", ldv);
-    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnSgesvdj", "lwork", "i32", lwork);
+    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnSgesvdj", "jobz", "u32", jobz);
+    if (!(typeof econ === "number" && (econ | 0) === econ && (+econ !== 0 || 1 / econ > 0))) rt.bad("cusolverDnSgesvdj", "econ", "i32", econ);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnSgesvdj", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSgesvdj", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSgesvdj", "lda", "i32", lda);
+    if (!(typeof ldu === "number" && (ldu | 0) === ldu && (+ldu !== 0 || 1 / ldu > 0))) rt.bad("cusolverDnSgesvdj", "ldu", "i32", ldu);
+    if (!(typeof ldv === "number" && (ldv | 0) === ldv && (+ldv !== 0 || 1 / ldv > 0))) rt.bad("cusolverDnSgesvdj", "ldv", "i32", ldv);
+    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnSgesvdj", "lwork", "i32", lwork);
     if (!(isPtr(params))) rt.bad("cusolverDnSgesvdj", "params", "pointer", params);
     const r = raw.cusolverDnSgesvdj(handle, jobz, econ, m, n, rt.ptr(A, "cusolverDnSgesvdj", "A"), lda, rt.ptr(S, "cusolverDnSgesvdj", "S"), rt.ptr(U, "cusolverDnSgesvdj", "U"), ldu, rt.ptr(V, "cusolverDnSgesvdj", "V"), ldv, rt.ptr(work, "cusolverDnSgesvdj", "work"), lwork, rt.ptr(info, "cusolverDnSgesvdj", "info"), params);
     if (rt.guards) rt.check("cusolverDnSgesvdj");
@@ -5378,14 +5378,14 @@ function cusolverDnDgesvdj$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDg
   return function cusolverDnDgesvdj(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, econ: number, m: number, n: number, A: PointerLike, lda: number, S: PointerLike, U: PointerLike, ldu: number, V: PointerLike, ldv: number, work: PointerLike, lwork: number, info: PointerLike, params: gesvdjInfo_t): void {
     if (arguments.length !== 16) rt.arity("cusolverDnDgesvdj", "handle,jobz,econ,m,n,A,lda,S,U,ldu,V,ldv,work,lwork,info,params", 16, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnDgesvdj", "handle", "pointer", handle);
-    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnDgesvdj", "jobz", "u32", jobz);
-    if (!(typeof econ === "number" && (econ | 0) === econ && (econ !== 0 || 1 / econ > 0))) rt.bad("cusolverDnDgesvdj", "econ", "i32", econ);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnDgesvdj", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDgesvdj", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDgesvdj", "lda", "i32", lda);
-    if (!(typeof ldu === "number" && (ldu | 0) === ldu && (ldu !== 0 || 1 / ldu > 0))) rt.bad("cusolverDnDgesvdj", "ldu", "i32", ldu);
-    if (!(typeof ldv === "number" && (ldv | 0) === ldv && (ldv !== 0 || 1 / ldv > 0))) rt.bad("cusolverDnDgesvdj", "ldv", "i32", ldv);
-    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnDgesvdj", "lwork", "i32", lwork);
+    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnDgesvdj", "jobz", "u32", jobz);
+    if (!(typeof econ === "number" && (econ | 0) === econ && (+econ !== 0 || 1 / econ > 0))) rt.bad("cusolverDnDgesvdj", "econ", "i32", econ);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnDgesvdj", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDgesvdj", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDgesvdj", "lda", "i32", lda);
+    if (!(typeof ldu === "number" && (ldu | 0) === ldu && (+ldu !== 0 || 1 / ldu > 0))) rt.bad("cusolverDnDgesvdj", "ldu", "i32", ldu);
+    if (!(typeof ldv === "number" && (ldv | 0) === ldv && (+ldv !== 0 || 1 / ldv > 0))) rt.bad("cusolverDnDgesvdj", "ldv", "i32", ldv);
+    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnDgesvdj", "lwork", "i32", lwork);
     if (!(isPtr(params))) rt.bad("cusolverDnDgesvdj", "params", "pointer", params);
     const r = raw.cusolverDnDgesvdj(handle, jobz, econ, m, n, rt.ptr(A, "cusolverDnDgesvdj", "A"), lda, rt.ptr(S, "cusolverDnDgesvdj", "S"), rt.ptr(U, "cusolverDnDgesvdj", "U"), ldu, rt.ptr(V, "cusolverDnDgesvdj", "V"), ldv, rt.ptr(work, "cusolverDnDgesvdj", "work"), lwork, rt.ptr(info, "cusolverDnDgesvdj", "info"), params);
     if (rt.guards) rt.check("cusolverDnDgesvdj");
@@ -5398,14 +5398,14 @@ function cusolverDnCgesvdj$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCg
   return function cusolverDnCgesvdj(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, econ: number, m: number, n: number, A: PointerLike, lda: number, S: PointerLike, U: PointerLike, ldu: number, V: PointerLike, ldv: number, work: PointerLike, lwork: number, info: PointerLike, params: gesvdjInfo_t): void {
     if (arguments.length !== 16) rt.arity("cusolverDnCgesvdj", "handle,jobz,econ,m,n,A,lda,S,U,ldu,V,ldv,work,lwork,info,params", 16, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnCgesvdj", "handle", "pointer", handle);
-    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnCgesvdj", "jobz", "u32", jobz);
-    if (!(typeof econ === "number" && (econ | 0) === econ && (econ !== 0 || 1 / econ > 0))) rt.bad("cusolverDnCgesvdj", "econ", "i32", econ);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnCgesvdj", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCgesvdj", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnCgesvdj", "lda", "i32", lda);
-    if (!(typeof ldu === "number" && (ldu | 0) === ldu && (ldu !== 0 || 1 / ldu > 0))) rt.bad("cusolverDnCgesvdj", "ldu", "i32", ldu);
-    if (!(typeof ldv === "number" && (ldv | 0) === ldv && (ldv !== 0 || 1 / ldv > 0))) rt.bad("cusolverDnCgesvdj", "ldv", "i32", ldv);
-    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnCgesvdj", "lwork", "i32", lwork);
+    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnCgesvdj", "jobz", "u32", jobz);
+    if (!(typeof econ === "number" && (econ | 0) === econ && (+econ !== 0 || 1 / econ > 0))) rt.bad("cusolverDnCgesvdj", "econ", "i32", econ);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnCgesvdj", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCgesvdj", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnCgesvdj", "lda", "i32", lda);
+    if (!(typeof ldu === "number" && (ldu | 0) === ldu && (+ldu !== 0 || 1 / ldu > 0))) rt.bad("cusolverDnCgesvdj", "ldu", "i32", ldu);
+    if (!(typeof ldv === "number" && (ldv | 0) === ldv && (+ldv !== 0 || 1 / ldv > 0))) rt.bad("cusolverDnCgesvdj", "ldv", "i32", ldv);
+    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnCgesvdj", "lwork", "i32", lwork);
     if (!(isPtr(params))) rt.bad("cusolverDnCgesvdj", "params", "pointer", params);
     const r = raw.cusolverDnCgesvdj(handle, jobz, econ, m, n, rt.ptr(rt.expect(A, float2, "cusolverDnCgesvdj", "A"), "cusolverDnCgesvdj", "A"), lda, rt.ptr(S, "cusolverDnCgesvdj", "S"), rt.ptr(rt.expect(U, float2, "cusolverDnCgesvdj", "U"), "cusolverDnCgesvdj", "U"), ldu, rt.ptr(rt.expect(V, float2, "cusolverDnCgesvdj", "V"), "cusolverDnCgesvdj", "V"), ldv, rt.ptr(rt.expect(work, float2, "cusolverDnCgesvdj", "work"), "cusolverDnCgesvdj", "work"), lwork, rt.ptr(info, "cusolverDnCgesvdj", "info"), params);
     if (rt.guards) rt.check("cusolverDnCgesvdj");
@@ -5418,14 +5418,14 @@ function cusolverDnZgesvdj$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZg
   return function cusolverDnZgesvdj(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, econ: number, m: number, n: number, A: PointerLike, lda: number, S: PointerLike, U: PointerLike, ldu: number, V: PointerLike, ldv: number, work: PointerLike, lwork: number, info: PointerLike, params: gesvdjInfo_t): void {
     if (arguments.length !== 16) rt.arity("cusolverDnZgesvdj", "handle,jobz,econ,m,n,A,lda,S,U,ldu,V,ldv,work,lwork,info,params", 16, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnZgesvdj", "handle", "pointer", handle);
-    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnZgesvdj", "jobz", "u32", jobz);
-    if (!(typeof econ === "number" && (econ | 0) === econ && (econ !== 0 || 1 / econ > 0))) rt.bad("cusolverDnZgesvdj", "econ", "i32", econ);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnZgesvdj", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZgesvdj", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZgesvdj", "lda", "i32", lda);
-    if (!(typeof ldu === "number" && (ldu | 0) === ldu && (ldu !== 0 || 1 / ldu > 0))) rt.bad("cusolverDnZgesvdj", "ldu", "i32", ldu);
-    if (!(typeof ldv === "number" && (ldv | 0) === ldv && (ldv !== 0 || 1 / ldv > 0))) rt.bad("cusolverDnZgesvdj", "ldv", "i32", ldv);
-    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnZgesvdj", "lwork", "i32", lwork);
+    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnZgesvdj", "jobz", "u32", jobz);
+    if (!(typeof econ === "number" && (econ | 0) === econ && (+econ !== 0 || 1 / econ > 0))) rt.bad("cusolverDnZgesvdj", "econ", "i32", econ);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnZgesvdj", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZgesvdj", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZgesvdj", "lda", "i32", lda);
+    if (!(typeof ldu === "number" && (ldu | 0) === ldu && (+ldu !== 0 || 1 / ldu > 0))) rt.bad("cusolverDnZgesvdj", "ldu", "i32", ldu);
+    if (!(typeof ldv === "number" && (ldv | 0) === ldv && (+ldv !== 0 || 1 / ldv > 0))) rt.bad("cusolverDnZgesvdj", "ldv", "i32", ldv);
+    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnZgesvdj", "lwork", "i32", lwork);
     if (!(isPtr(params))) rt.bad("cusolverDnZgesvdj", "params", "pointer", params);
     const r = raw.cusolverDnZgesvdj(handle, jobz, econ, m, n, rt.ptr(rt.expect(A, double2, "cusolverDnZgesvdj", "A"), "cusolverDnZgesvdj", "A"), lda, rt.ptr(S, "cusolverDnZgesvdj", "S"), rt.ptr(rt.expect(U, double2, "cusolverDnZgesvdj", "U"), "cusolverDnZgesvdj", "U"), ldu, rt.ptr(rt.expect(V, double2, "cusolverDnZgesvdj", "V"), "cusolverDnZgesvdj", "V"), ldv, rt.ptr(rt.expect(work, double2, "cusolverDnZgesvdj", "work"), "cusolverDnZgesvdj", "work"), lwork, rt.ptr(info, "cusolverDnZgesvdj", "info"), params);
     if (rt.guards) rt.check("cusolverDnZgesvdj");
@@ -5438,18 +5438,18 @@ function cusolverDnSgesvdaStridedBatched_bufferSize$(raw: Raw, rt: CheckedRuntim
   return function cusolverDnSgesvdaStridedBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, rank: number, m: number, n: number, d_A: PointerLike, lda: number, strideA: bigint | number, d_S: PointerLike, strideS: bigint | number, d_U: PointerLike, ldu: number, strideU: bigint | number, d_V: PointerLike, ldv: number, strideV: bigint | number, lwork: PointerLike, batchSize: number): void {
     if (arguments.length !== 18) rt.arity("cusolverDnSgesvdaStridedBatched_bufferSize", "handle,jobz,rank,m,n,d_A,lda,strideA,d_S,strideS,d_U,ldu,strideU,d_V,ldv,strideV,lwork,batchSize", 18, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnSgesvdaStridedBatched_bufferSize", "handle", "pointer", handle);
-    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnSgesvdaStridedBatched_bufferSize", "jobz", "u32", jobz);
-    if (!(typeof rank === "number" && (rank | 0) === rank && (rank !== 0 || 1 / rank > 0))) rt.bad("cusolverDnSgesvdaStridedBatched_bufferSize", "rank", "i32", rank);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnSgesvdaStridedBatched_bufferSize", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSgesvdaStridedBatched_bufferSize", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSgesvdaStridedBatched_bufferSize", "lda", "i32", lda);
+    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnSgesvdaStridedBatched_bufferSize", "jobz", "u32", jobz);
+    if (!(typeof rank === "number" && (rank | 0) === rank && (+rank !== 0 || 1 / rank > 0))) rt.bad("cusolverDnSgesvdaStridedBatched_bufferSize", "rank", "i32", rank);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnSgesvdaStridedBatched_bufferSize", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSgesvdaStridedBatched_bufferSize", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSgesvdaStridedBatched_bufferSize", "lda", "i32", lda);
     if (!((typeof strideA === "bigint" ? strideA >= -9223372036854775808n && strideA <= 9223372036854775807n : Number.isSafeInteger(strideA)))) rt.bad("cusolverDnSgesvdaStridedBatched_bufferSize", "strideA", "i64", strideA);
     if (!((typeof strideS === "bigint" ? strideS >= -9223372036854775808n && strideS <= 9223372036854775807n : Number.isSafeInteger(strideS)))) rt.bad("cusolverDnSgesvdaStridedBatched_bufferSize", "strideS", "i64", strideS);
-    if (!(typeof ldu === "number" && (ldu | 0) === ldu && (ldu !== 0 || 1 / ldu > 0))) rt.bad("cusolverDnSgesvdaStridedBatched_bufferSize", "ldu", "i32", ldu);
+    if (!(typeof ldu === "number" && (ldu | 0) === ldu && (+ldu !== 0 || 1 / ldu > 0))) rt.bad("cusolverDnSgesvdaStridedBatched_bufferSize", "ldu", "i32", ldu);
     if (!((typeof strideU === "bigint" ? strideU >= -9223372036854775808n && strideU <= 9223372036854775807n : Number.isSafeInteger(strideU)))) rt.bad("cusolverDnSgesvdaStridedBatched_bufferSize", "strideU", "i64", strideU);
-    if (!(typeof ldv === "number" && (ldv | 0) === ldv && (ldv !== 0 || 1 / ldv > 0))) rt.bad("cusolverDnSgesvdaStridedBatched_bufferSize", "ldv", "i32", ldv);
+    if (!(typeof ldv === "number" && (ldv | 0) === ldv && (+ldv !== 0 || 1 / ldv > 0))) rt.bad("cusolverDnSgesvdaStridedBatched_bufferSize", "ldv", "i32", ldv);
     if (!((typeof strideV === "bigint" ? strideV >= -9223372036854775808n && strideV <= 9223372036854775807n : Number.isSafeInteger(strideV)))) rt.bad("cusolverDnSgesvdaStridedBatched_bufferSize", "strideV", "i64", strideV);
-    if (!(typeof batchSize === "number" && (batchSize | 0) === batchSize && (batchSize !== 0 || 1 / batchSize > 0))) rt.bad("cusolverDnSgesvdaStridedBatched_bufferSize", "batchSize", "i32", batchSize);
+    if (!(typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0))) rt.bad("cusolverDnSgesvdaStridedBatched_bufferSize", "batchSize", "i32", batchSize);
     const r = raw.cusolverDnSgesvdaStridedBatched_bufferSize(handle, jobz, rank, m, n, rt.ptr(d_A, "cusolverDnSgesvdaStridedBatched_bufferSize", "d_A"), lda, strideA, rt.ptr(d_S, "cusolverDnSgesvdaStridedBatched_bufferSize", "d_S"), strideS, rt.ptr(d_U, "cusolverDnSgesvdaStridedBatched_bufferSize", "d_U"), ldu, strideU, rt.ptr(d_V, "cusolverDnSgesvdaStridedBatched_bufferSize", "d_V"), ldv, strideV, rt.ptr(lwork, "cusolverDnSgesvdaStridedBatched_bufferSize", "lwork"), batchSize);
     if (rt.guards) rt.check("cusolverDnSgesvdaStridedBatched_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnSgesvdaStridedBatched_bufferSize", handle);
@@ -5461,18 +5461,18 @@ function cusolverDnDgesvdaStridedBatched_bufferSize$(raw: Raw, rt: CheckedRuntim
   return function cusolverDnDgesvdaStridedBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, rank: number, m: number, n: number, d_A: PointerLike, lda: number, strideA: bigint | number, d_S: PointerLike, strideS: bigint | number, d_U: PointerLike, ldu: number, strideU: bigint | number, d_V: PointerLike, ldv: number, strideV: bigint | number, lwork: PointerLike, batchSize: number): void {
     if (arguments.length !== 18) rt.arity("cusolverDnDgesvdaStridedBatched_bufferSize", "handle,jobz,rank,m,n,d_A,lda,strideA,d_S,strideS,d_U,ldu,strideU,d_V,ldv,strideV,lwork,batchSize", 18, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnDgesvdaStridedBatched_bufferSize", "handle", "pointer", handle);
-    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnDgesvdaStridedBatched_bufferSize", "jobz", "u32", jobz);
-    if (!(typeof rank === "number" && (rank | 0) === rank && (rank !== 0 || 1 / rank > 0))) rt.bad("cusolverDnDgesvdaStridedBatched_bufferSize", "rank", "i32", rank);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnDgesvdaStridedBatched_bufferSize", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDgesvdaStridedBatched_bufferSize", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDgesvdaStridedBatched_bufferSize", "lda", "i32", lda);
+    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnDgesvdaStridedBatched_bufferSize", "jobz", "u32", jobz);
+    if (!(typeof rank === "number" && (rank | 0) === rank && (+rank !== 0 || 1 / rank > 0))) rt.bad("cusolverDnDgesvdaStridedBatched_bufferSize", "rank", "i32", rank);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnDgesvdaStridedBatched_bufferSize", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDgesvdaStridedBatched_bufferSize", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDgesvdaStridedBatched_bufferSize", "lda", "i32", lda);
     if (!((typeof strideA === "bigint" ? strideA >= -9223372036854775808n && strideA <= 9223372036854775807n : Number.isSafeInteger(strideA)))) rt.bad("cusolverDnDgesvdaStridedBatched_bufferSize", "strideA", "i64", strideA);
     if (!((typeof strideS === "bigint" ? strideS >= -9223372036854775808n && strideS <= 9223372036854775807n : Number.isSafeInteger(strideS)))) rt.bad("cusolverDnDgesvdaStridedBatched_bufferSize", "strideS", "i64", strideS);
-    if (!(typeof ldu === "number" && (ldu | 0) === ldu && (ldu !== 0 || 1 / ldu > 0))) rt.bad("cusolverDnDgesvdaStridedBatched_bufferSize", "ldu", "i32", ldu);
+    if (!(typeof ldu === "number" && (ldu | 0) === ldu && (+ldu !== 0 || 1 / ldu > 0))) rt.bad("cusolverDnDgesvdaStridedBatched_bufferSize", "ldu", "i32", ldu);
     if (!((typeof strideU === "bigint" ? strideU >= -9223372036854775808n && strideU <= 9223372036854775807n : Number.isSafeInteger(strideU)))) rt.bad("cusolverDnDgesvdaStridedBatched_bufferSize", "strideU", "i64", strideU);
-    if (!(typeof ldv === "number" && (ldv | 0) === ldv && (ldv !== 0 || 1 / ldv > 0))) rt.bad("cusolverDnDgesvdaStridedBatched_bufferSize", "ldv", "i32", ldv);
+    if (!(typeof ldv === "number" && (ldv | 0) === ldv && (+ldv !== 0 || 1 / ldv > 0))) rt.bad("cusolverDnDgesvdaStridedBatched_bufferSize", "ldv", "i32", ldv);
     if (!((typeof strideV === "bigint" ? strideV >= -9223372036854775808n && strideV <= 9223372036854775807n : Number.isSafeInteger(strideV)))) rt.bad("cusolverDnDgesvdaStridedBatched_bufferSize", "strideV", "i64", strideV);
-    if (!(typeof batchSize === "number" && (batchSize | 0) === batchSize && (batchSize !== 0 || 1 / batchSize > 0))) rt.bad("cusolverDnDgesvdaStridedBatched_bufferSize", "batchSize", "i32", batchSize);
+    if (!(typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0))) rt.bad("cusolverDnDgesvdaStridedBatched_bufferSize", "batchSize", "i32", batchSize);
     const r = raw.cusolverDnDgesvdaStridedBatched_bufferSize(handle, jobz, rank, m, n, rt.ptr(d_A, "cusolverDnDgesvdaStridedBatched_bufferSize", "d_A"), lda, strideA, rt.ptr(d_S, "cusolverDnDgesvdaStridedBatched_bufferSize", "d_S"), strideS, rt.ptr(d_U, "cusolverDnDgesvdaStridedBatched_bufferSize", "d_U"), ldu, strideU, rt.ptr(d_V, "cusolverDnDgesvdaStridedBatched_bufferSize", "d_V"), ldv, strideV, rt.ptr(lwork, "cusolverDnDgesvdaStridedBatched_bufferSize", "lwork"), batchSize);
     if (rt.guards) rt.check("cusolverDnDgesvdaStridedBatched_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnDgesvdaStridedBatched_bufferSize", handle);
@@ -5484,18 +5484,18 @@ function cusolverDnCgesvdaStridedBatched_bufferSize$(raw: Raw, rt: CheckedRuntim
   return function cusolverDnCgesvdaStridedBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, rank: number, m: number, n: number, d_A: PointerLike, lda: number, strideA: bigint | number, d_S: PointerLike, strideS: bigint | number, d_U: PointerLike, ldu: number, strideU: bigint | number, d_V: PointerLike, ldv: number, strideV: bigint | number, lwork: PointerLike, batchSize: number): void {
     if (arguments.length !== 18) rt.arity("cusolverDnCgesvdaStridedBatched_bufferSize", "handle,jobz,rank,m,n,d_A,lda,strideA,d_S,strideS,d_U,ldu,strideU,d_V,ldv,strideV,lwork,batchSize", 18, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnCgesvdaStridedBatched_bufferSize", "handle", "pointer", handle);
-    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnCgesvdaStridedBatched_bufferSize", "jobz", "u32", jobz);
-    if (!(typeof rank === "number" && (rank | 0) === rank && (rank !== 0 || 1 / rank > 0))) rt.bad("cusolverDnCgesvdaStridedBatched_bufferSize", "rank", "i32", rank);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnCgesvdaStridedBatched_bufferSize", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCgesvdaStridedBatched_bufferSize", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnCgesvdaStridedBatched_bufferSize", "lda", "i32", lda);
+    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnCgesvdaStridedBatched_bufferSize", "jobz", "u32", jobz);
+    if (!(typeof rank === "number" && (rank | 0) === rank && (+rank !== 0 || 1 / rank > 0))) rt.bad("cusolverDnCgesvdaStridedBatched_bufferSize", "rank", "i32", rank);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnCgesvdaStridedBatched_bufferSize", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCgesvdaStridedBatched_bufferSize", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnCgesvdaStridedBatched_bufferSize", "lda", "i32", lda);
     if (!((typeof strideA === "bigint" ? strideA >= -9223372036854775808n && strideA <= 9223372036854775807n : Number.isSafeInteger(strideA)))) rt.bad("cusolverDnCgesvdaStridedBatched_bufferSize", "strideA", "i64", strideA);
     if (!((typeof strideS === "bigint" ? strideS >= -9223372036854775808n && strideS <= 9223372036854775807n : Number.isSafeInteger(strideS)))) rt.bad("cusolverDnCgesvdaStridedBatched_bufferSize", "strideS", "i64", strideS);
-    if (!(typeof ldu === "number" && (ldu | 0) === ldu && (ldu !== 0 || 1 / ldu > 0))) rt.bad("cusolverDnCgesvdaStridedBatched_bufferSize", "ldu", "i32", ldu);
+    if (!(typeof ldu === "number" && (ldu | 0) === ldu && (+ldu !== 0 || 1 / ldu > 0))) rt.bad("cusolverDnCgesvdaStridedBatched_bufferSize", "ldu", "i32", ldu);
     if (!((typeof strideU === "bigint" ? strideU >= -9223372036854775808n && strideU <= 9223372036854775807n : Number.isSafeInteger(strideU)))) rt.bad("cusolverDnCgesvdaStridedBatched_bufferSize", "strideU", "i64", strideU);
-    if (!(typeof ldv === "number" && (ldv | 0) === ldv && (ldv !== 0 || 1 / ldv > 0))) rt.bad("cusolverDnCgesvdaStridedBatched_bufferSize", "ldv", "i32", ldv);
+    if (!(typeof ldv === "number" && (ldv | 0) === ldv && (+ldv !== 0 || 1 / ldv > 0))) rt.bad("cusolverDnCgesvdaStridedBatched_bufferSize", "ldv", "i32", ldv);
     if (!((typeof strideV === "bigint" ? strideV >= -9223372036854775808n && strideV <= 9223372036854775807n : Number.isSafeInteger(strideV)))) rt.bad("cusolverDnCgesvdaStridedBatched_bufferSize", "strideV", "i64", strideV);
-    if (!(typeof batchSize === "number" && (batchSize | 0) === batchSize && (batchSize !== 0 || 1 / batchSize > 0))) rt.bad("cusolverDnCgesvdaStridedBatched_bufferSize", "batchSize", "i32", batchSize);
+    if (!(typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0))) rt.bad("cusolverDnCgesvdaStridedBatched_bufferSize", "batchSize", "i32", batchSize);
     const r = raw.cusolverDnCgesvdaStridedBatched_bufferSize(handle, jobz, rank, m, n, rt.ptr(rt.expect(d_A, float2, "cusolverDnCgesvdaStridedBatched_bufferSize", "d_A"), "cusolverDnCgesvdaStridedBatched_bufferSize", "d_A"), lda, strideA, rt.ptr(d_S, "cusolverDnCgesvdaStridedBatched_bufferSize", "d_S"), strideS, rt.ptr(rt.expect(d_U, float2, "cusolverDnCgesvdaStridedBatched_bufferSize", "d_U"), "cusolverDnCgesvdaStridedBatched_bufferSize", "d_U"), ldu, strideU, rt.ptr(rt.expect(d_V, float2, "cusolverDnCgesvdaStridedBatched_bufferSize", "d_V"), "cusolverDnCgesvdaStridedBatched_bufferSize", "d_V"), ldv, strideV, rt.ptr(lwork, "cusolverDnCgesvdaStridedBatched_bufferSize", "lwork"), batchSize);
     if (rt.guards) rt.check("cusolverDnCgesvdaStridedBatched_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnCgesvdaStridedBatched_bufferSize", handle);
@@ -5507,18 +5507,18 @@ function cusolverDnZgesvdaStridedBatched_bufferSize$(raw: Raw, rt: CheckedRuntim
   return function cusolverDnZgesvdaStridedBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, rank: number, m: number, n: number, d_A: PointerLike, lda: number, strideA: bigint | number, d_S: PointerLike, strideS: bigint | number, d_U: PointerLike, ldu: number, strideU: bigint | number, d_V: PointerLike, ldv: number, strideV: bigint | number, lwork: PointerLike, batchSize: number): void {
     if (arguments.length !== 18) rt.arity("cusolverDnZgesvdaStridedBatched_bufferSize", "handle,jobz,rank,m,n,d_A,lda,strideA,d_S,strideS,d_U,ldu,strideU,d_V,ldv,strideV,lwork,batchSize", 18, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnZgesvdaStridedBatched_bufferSize", "handle", "pointer", handle);
-    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnZgesvdaStridedBatched_bufferSize", "jobz", "u32", jobz);
-    if (!(typeof rank === "number" && (rank | 0) === rank && (rank !== 0 || 1 / rank > 0))) rt.bad("cusolverDnZgesvdaStridedBatched_bufferSize", "rank", "i32", rank);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnZgesvdaStridedBatched_bufferSize", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZgesvdaStridedBatched_bufferSize", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZgesvdaStridedBatched_bufferSize", "lda", "i32", lda);
+    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnZgesvdaStridedBatched_bufferSize", "jobz", "u32", jobz);
+    if (!(typeof rank === "number" && (rank | 0) === rank && (+rank !== 0 || 1 / rank > 0))) rt.bad("cusolverDnZgesvdaStridedBatched_bufferSize", "rank", "i32", rank);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnZgesvdaStridedBatched_bufferSize", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZgesvdaStridedBatched_bufferSize", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZgesvdaStridedBatched_bufferSize", "lda", "i32", lda);
     if (!((typeof strideA === "bigint" ? strideA >= -9223372036854775808n && strideA <= 9223372036854775807n : Number.isSafeInteger(strideA)))) rt.bad("cusolverDnZgesvdaStridedBatched_bufferSize", "strideA", "i64", strideA);
     if (!((typeof strideS === "bigint" ? strideS >= -9223372036854775808n && strideS <= 9223372036854775807n : Number.isSafeInteger(strideS)))) rt.bad("cusolverDnZgesvdaStridedBatched_bufferSize", "strideS", "i64", strideS);
-    if (!(typeof ldu === "number" && (ldu | 0) === ldu && (ldu !== 0 || 1 / ldu > 0))) rt.bad("cusolverDnZgesvdaStridedBatched_bufferSize", "ldu", "i32", ldu);
+    if (!(typeof ldu === "number" && (ldu | 0) === ldu && (+ldu !== 0 || 1 / ldu > 0))) rt.bad("cusolverDnZgesvdaStridedBatched_bufferSize", "ldu", "i32", ldu);
     if (!((typeof strideU === "bigint" ? strideU >= -9223372036854775808n && strideU <= 9223372036854775807n : Number.isSafeInteger(strideU)))) rt.bad("cusolverDnZgesvdaStridedBatched_bufferSize", "strideU", "i64", strideU);
-    if (!(typeof ldv === "number" && (ldv | 0) === ldv && (ldv !== 0 || 1 / ldv > 0))) rt.bad("cusolverDnZgesvdaStridedBatched_bufferSize", "ldv", "i32", ldv);
+    if (!(typeof ldv === "number" && (ldv | 0) === ldv && (+ldv !== 0 || 1 / ldv > 0))) rt.bad("cusolverDnZgesvdaStridedBatched_bufferSize", "ldv", "i32", ldv);
     if (!((typeof strideV === "bigint" ? strideV >= -9223372036854775808n && strideV <= 9223372036854775807n : Number.isSafeInteger(strideV)))) rt.bad("cusolverDnZgesvdaStridedBatched_bufferSize", "strideV", "i64", strideV);
-    if (!(typeof batchSize === "number" && (batchSize | 0) === batchSize && (batchSize !== 0 || 1 / batchSize > 0))) rt.bad("cusolverDnZgesvdaStridedBatched_bufferSize", "batchSize", "i32", batchSize);
+    if (!(typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0))) rt.bad("cusolverDnZgesvdaStridedBatched_bufferSize", "batchSize", "i32", batchSize);
     const r = raw.cusolverDnZgesvdaStridedBatched_bufferSize(handle, jobz, rank, m, n, rt.ptr(rt.expect(d_A, double2, "cusolverDnZgesvdaStridedBatched_bufferSize", "d_A"), "cusolverDnZgesvdaStridedBatched_bufferSize", "d_A"), lda, strideA, rt.ptr(d_S, "cusolverDnZgesvdaStridedBatched_bufferSize", "d_S"), strideS, rt.ptr(rt.expect(d_U, double2, "cusolverDnZgesvdaStridedBatched_bufferSize", "d_U"), "cusolverDnZgesvdaStridedBatched_bufferSize", "d_U"), ldu, strideU, rt.ptr(rt.expect(d_V, double2, "cusolverDnZgesvdaStridedBatched_bufferSize", "d_V"), "cusolverDnZgesvdaStridedBatched_bufferSize", "d_V"), ldv, strideV, rt.ptr(lwork, "cusolverDnZgesvdaStridedBatched_bufferSize", "lwork"), batchSize);
     if (rt.guards) rt.check("cusolverDnZgesvdaStridedBatched_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnZgesvdaStridedBatched_bufferSize", handle);
@@ -5530,19 +5530,19 @@ function cusolverDnSgesvdaStridedBatched$(raw: Raw, rt: CheckedRuntime): Checked
   return function cusolverDnSgesvdaStridedBatched(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, rank: number, m: number, n: number, d_A: PointerLike, lda: number, strideA: bigint | number, d_S: PointerLike, strideS: bigint | number, d_U: PointerLike, ldu: number, strideU: bigint | number, d_V: PointerLike, ldv: number, strideV: bigint | number, d_work: PointerLike, lwork: number, d_info: PointerLike, h_R_nrmF: PointerLike, batchSize: number): void {
     if (arguments.length !== 21) rt.arity("cusolverDnSgesvdaStridedBatched", "handle,jobz,rank,m,n,d_A,lda,strideA,d_S,strideS,d_U,ldu,strideU,d_V,ldv,strideV,d_work,lwork,d_info,h_R_nrmF,batchSize", 21, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnSgesvdaStridedBatched", "handle", "pointer", handle);
-    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnSgesvdaStridedBatched", "jobz", "u32", jobz);
-    if (!(typeof rank === "number" && (rank | 0) === rank && (rank !== 0 || 1 / rank > 0))) rt.bad("cusolverDnSgesvdaStridedBatched", "rank", "i32", rank);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnSgesvdaStridedBatched", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSgesvdaStridedBatched", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSgesvdaStridedBatched", "lda", "i32", lda);
+    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnSgesvdaStridedBatched", "jobz", "u32", jobz);
+    if (!(typeof rank === "number" && (rank | 0) === rank && (+rank !== 0 || 1 / rank > 0))) rt.bad("cusolverDnSgesvdaStridedBatched", "rank", "i32", rank);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnSgesvdaStridedBatched", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnSgesvdaStridedBatched", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnSgesvdaStridedBatched", "lda", "i32", lda);
     if (!((typeof strideA === "bigint" ? strideA >= -9223372036854775808n && strideA <= 9223372036854775807n : Number.isSafeInteger(strideA)))) rt.bad("cusolverDnSgesvdaStridedBatched", "strideA", "i64", strideA);
     if (!((typeof strideS === "bigint" ? strideS >= -9223372036854775808n && strideS <= 9223372036854775807n : Number.isSafeInteger(strideS)))) rt.bad("cusolverDnSgesvdaStridedBatched", "strideS", "i64", strideS);
-    if (!(typeof ldu === "number" && (ldu | 0) === ldu && (ldu !== 0 || 1 / ldu > 0))) rt.bad("cusolverDnSgesvdaStridedBatched", "ldu", "i32", ldu);
+    if (!(typeof ldu === "number" && (ldu | 0) === ldu && (+ldu !== 0 || 1 / ldu > 0))) rt.bad("cusolverDnSgesvdaStridedBatched", "ldu", "i32", ldu);
     if (!((typeof strideU === "bigint" ? strideU >= -9223372036854775808n && strideU <= 9223372036854775807n : Number.isSafeInteger(strideU)))) rt.bad("cusolverDnSgesvdaStridedBatched", "strideU", "i64", strideU);
-    if (!(typeof ldv === "number" && (ldv | 0) === ldv && (ldv !== 0 || 1 / ldv > 0))) rt.bad("cusolverDnSgesvdaStridedBatched", "ldv", "i32", ldv);
+    if (!(typeof ldv === "number" && (ldv | 0) === ldv && (+ldv !== 0 || 1 / ldv > 0))) rt.bad("cusolverDnSgesvdaStridedBatched", "ldv", "i32", ldv);
     if (!((typeof strideV === "bigint" ? strideV >= -9223372036854775808n && strideV <= 9223372036854775807n : Number.isSafeInteger(strideV)))) rt.bad("cusolverDnSgesvdaStridedBatched", "strideV", "i64", strideV);
-    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnSgesvdaStridedBatched", "lwork", "i32", lwork);
-    if (!(typeof batchSize === "number" && (batchSize | 0) === batchSize && (batchSize !== 0 || 1 / batchSize > 0))) rt.bad("cusolverDnSgesvdaStridedBatched", "batchSize", "i32", batchSize);
+    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnSgesvdaStridedBatched", "lwork", "i32", lwork);
+    if (!(typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0))) rt.bad("cusolverDnSgesvdaStridedBatched", "batchSize", "i32", batchSize);
     const r = raw.cusolverDnSgesvdaStridedBatched(handle, jobz, rank, m, n, rt.ptr(d_A, "cusolverDnSgesvdaStridedBatched", "d_A"), lda, strideA, rt.ptr(d_S, "cusolverDnSgesvdaStridedBatched", "d_S"), strideS, rt.ptr(d_U, "cusolverDnSgesvdaStridedBatched", "d_U"), ldu, strideU, rt.ptr(d_V, "cusolverDnSgesvdaStridedBatched", "d_V"), ldv, strideV, rt.ptr(d_work, "cusolverDnSgesvdaStridedBatched", "d_work"), lwork, rt.ptr(d_info, "cusolverDnSgesvdaStridedBatched", "d_info"), rt.ptr(h_R_nrmF, "cusolverDnSgesvdaStridedBatched", "h_R_nrmF"), batchSize);
     if (rt.guards) rt.check("cusolverDnSgesvdaStridedBatched");
     if (r !== 0) rt.fail(r, "cusolverDnSgesvdaStridedBatched", handle);
@@ -5554,19 +5554,19 @@ function cusolverDnDgesvdaStridedBatched$(raw: Raw, rt: CheckedRuntime): Checked
   return function cusolverDnDgesvdaStridedBatched(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, rank: number, m: number, n: number, d_A: PointerLike, lda: number, strideA: bigint | number, d_S: PointerLike, strideS: bigint | number, d_U: PointerLike, ldu: number, strideU: bigint | number, d_V: PointerLike, ldv: number, strideV: bigint | number, d_work: PointerLike, lwork: number, d_info: PointerLike, h_R_nrmF: PointerLike, batchSize: number): void {
     if (arguments.length !== 21) rt.arity("cusolverDnDgesvdaStridedBatched", "handle,jobz,rank,m,n,d_A,lda,strideA,d_S,strideS,d_U,ldu,strideU,d_V,ldv,strideV,d_work,lwork,d_info,h_R_nrmF,batchSize", 21, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnDgesvdaStridedBatched", "handle", "pointer", handle);
-    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnDgesvdaStridedBatched", "jobz", "u32", jobz);
-    if (!(typeof rank === "number" && (rank | 0) === rank && (rank !== 0 || 1 / rank > 0))) rt.bad("cusolverDnDgesvdaStridedBatched", "rank", "i32", rank);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnDgesvdaStridedBatched", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDgesvdaStridedBatched", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDgesvdaStridedBatched", "lda", "i32", lda);
+    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnDgesvdaStridedBatched", "jobz", "u32", jobz);
+    if (!(typeof rank === "number" && (rank | 0) === rank && (+rank !== 0 || 1 / rank > 0))) rt.bad("cusolverDnDgesvdaStridedBatched", "rank", "i32", rank);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnDgesvdaStridedBatched", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnDgesvdaStridedBatched", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnDgesvdaStridedBatched", "lda", "i32", lda);
     if (!((typeof strideA === "bigint" ? strideA >= -9223372036854775808n && strideA <= 9223372036854775807n : Number.isSafeInteger(strideA)))) rt.bad("cusolverDnDgesvdaStridedBatched", "strideA", "i64", strideA);
     if (!((typeof strideS === "bigint" ? strideS >= -9223372036854775808n && strideS <= 9223372036854775807n : Number.isSafeInteger(strideS)))) rt.bad("cusolverDnDgesvdaStridedBatched", "strideS", "i64", strideS);
-    if (!(typeof ldu === "number" && (ldu | 0) === ldu && (ldu !== 0 || 1 / ldu > 0))) rt.bad("cusolverDnDgesvdaStridedBatched", "ldu", "i32", ldu);
+    if (!(typeof ldu === "number" && (ldu | 0) === ldu && (+ldu !== 0 || 1 / ldu > 0))) rt.bad("cusolverDnDgesvdaStridedBatched", "ldu", "i32", ldu);
     if (!((typeof strideU === "bigint" ? strideU >= -9223372036854775808n && strideU <= 9223372036854775807n : Number.isSafeInteger(strideU)))) rt.bad("cusolverDnDgesvdaStridedBatched", "strideU", "i64", strideU);
-    if (!(typeof ldv === "number" && (ldv | 0) === ldv && (ldv !== 0 || 1 / ldv > 0))) rt.bad("cusolverDnDgesvdaStridedBatched", "ldv", "i32", ldv);
+    if (!(typeof ldv === "number" && (ldv | 0) === ldv && (+ldv !== 0 || 1 / ldv > 0))) rt.bad("cusolverDnDgesvdaStridedBatched", "ldv", "i32", ldv);
     if (!((typeof strideV === "bigint" ? strideV >= -9223372036854775808n && strideV <= 9223372036854775807n : Number.isSafeInteger(strideV)))) rt.bad("cusolverDnDgesvdaStridedBatched", "strideV", "i64", strideV);
-    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnDgesvdaStridedBatched", "lwork", "i32", lwork);
-    if (!(typeof batchSize === "number" && (batchSize | 0) === batchSize && (batchSize !== 0 || 1 / batchSize > 0))) rt.bad("cusolverDnDgesvdaStridedBatched", "batchSize", "i32", batchSize);
+    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnDgesvdaStridedBatched", "lwork", "i32", lwork);
+    if (!(typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0))) rt.bad("cusolverDnDgesvdaStridedBatched", "batchSize", "i32", batchSize);
     const r = raw.cusolverDnDgesvdaStridedBatched(handle, jobz, rank, m, n, rt.ptr(d_A, "cusolverDnDgesvdaStridedBatched", "d_A"), lda, strideA, rt.ptr(d_S, "cusolverDnDgesvdaStridedBatched", "d_S"), strideS, rt.ptr(d_U, "cusolverDnDgesvdaStridedBatched", "d_U"), ldu, strideU, rt.ptr(d_V, "cusolverDnDgesvdaStridedBatched", "d_V"), ldv, strideV, rt.ptr(d_work, "cusolverDnDgesvdaStridedBatched", "d_work"), lwork, rt.ptr(d_info, "cusolverDnDgesvdaStridedBatched", "d_info"), rt.ptr(h_R_nrmF, "cusolverDnDgesvdaStridedBatched", "h_R_nrmF"), batchSize);
     if (rt.guards) rt.check("cusolverDnDgesvdaStridedBatched");
     if (r !== 0) rt.fail(r, "cusolverDnDgesvdaStridedBatched", handle);
@@ -5578,19 +5578,19 @@ function cusolverDnCgesvdaStridedBatched$(raw: Raw, rt: CheckedRuntime): Checked
   return function cusolverDnCgesvdaStridedBatched(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, rank: number, m: number, n: number, d_A: PointerLike, lda: number, strideA: bigint | number, d_S: PointerLike, strideS: bigint | number, d_U: PointerLike, ldu: number, strideU: bigint | number, d_V: PointerLike, ldv: number, strideV: bigint | number, d_work: PointerLike, lwork: number, d_info: PointerLike, h_R_nrmF: PointerLike, batchSize: number): void {
     if (arguments.length !== 21) rt.arity("cusolverDnCgesvdaStridedBatched", "handle,jobz,rank,m,n,d_A,lda,strideA,d_S,strideS,d_U,ldu,strideU,d_V,ldv,strideV,d_work,lwork,d_info,h_R_nrmF,batchSize", 21, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnCgesvdaStridedBatched", "handle", "pointer", handle);
-    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnCgesvdaStridedBatched", "jobz", "u32", jobz);
-    if (!(typeof rank === "number" && (rank | 0) === rank && (rank !== 0 || 1 / rank > 0))) rt.bad("cusolverDnCgesvdaStridedBatched", "rank", "i32", rank);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnCgesvdaStridedBatched", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCgesvdaStridedBatched", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnCgesvdaStridedBatched", "lda", "i32", lda);
+    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnCgesvdaStridedBatched", "jobz", "u32", jobz);
+    if (!(typeof rank === "number" && (rank | 0) === rank && (+rank !== 0 || 1 / rank > 0))) rt.bad("cusolverDnCgesvdaStridedBatched", "rank", "i32", rank);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnCgesvdaStridedBatched", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnCgesvdaStridedBatched", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnCgesvdaStridedBatched", "lda", "i32", lda);
     if (!((typeof strideA === "bigint" ? strideA >= -9223372036854775808n && strideA <= 9223372036854775807n : Number.isSafeInteger(strideA)))) rt.bad("cusolverDnCgesvdaStridedBatched", "strideA", "i64", strideA);
     if (!((typeof strideS === "bigint" ? strideS >= -9223372036854775808n && strideS <= 9223372036854775807n : Number.isSafeInteger(strideS)))) rt.bad("cusolverDnCgesvdaStridedBatched", "strideS", "i64", strideS);
-    if (!(typeof ldu === "number" && (ldu | 0) === ldu && (ldu !== 0 || 1 / ldu > 0))) rt.bad("cusolverDnCgesvdaStridedBatched", "ldu", "i32", ldu);
+    if (!(typeof ldu === "number" && (ldu | 0) === ldu && (+ldu !== 0 || 1 / ldu > 0))) rt.bad("cusolverDnCgesvdaStridedBatched", "ldu", "i32", ldu);
     if (!((typeof strideU === "bigint" ? strideU >= -9223372036854775808n && strideU <= 9223372036854775807n : Number.isSafeInteger(strideU)))) rt.bad("cusolverDnCgesvdaStridedBatched", "strideU", "i64", strideU);
-    if (!(typeof ldv === "number" && (ldv | 0) === ldv && (ldv !== 0 || 1 / ldv > 0))) rt.bad("cusolverDnCgesvdaStridedBatched", "ldv", "i32", ldv);
+    if (!(typeof ldv === "number" && (ldv | 0) === ldv && (+ldv !== 0 || 1 / ldv > 0))) rt.bad("cusolverDnCgesvdaStridedBatched", "ldv", "i32", ldv);
     if (!((typeof strideV === "bigint" ? strideV >= -9223372036854775808n && strideV <= 9223372036854775807n : Number.isSafeInteger(strideV)))) rt.bad("cusolverDnCgesvdaStridedBatched", "strideV", "i64", strideV);
-    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnCgesvdaStridedBatched", "lwork", "i32", lwork);
-    if (!(typeof batchSize === "number" && (batchSize | 0) === batchSize && (batchSize !== 0 || 1 / batchSize > 0))) rt.bad("cusolverDnCgesvdaStridedBatched", "batchSize", "i32", batchSize);
+    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnCgesvdaStridedBatched", "lwork", "i32", lwork);
+    if (!(typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0))) rt.bad("cusolverDnCgesvdaStridedBatched", "batchSize", "i32", batchSize);
     const r = raw.cusolverDnCgesvdaStridedBatched(handle, jobz, rank, m, n, rt.ptr(rt.expect(d_A, float2, "cusolverDnCgesvdaStridedBatched", "d_A"), "cusolverDnCgesvdaStridedBatched", "d_A"), lda, strideA, rt.ptr(d_S, "cusolverDnCgesvdaStridedBatched", "d_S"), strideS, rt.ptr(rt.expect(d_U, float2, "cusolverDnCgesvdaStridedBatched", "d_U"), "cusolverDnCgesvdaStridedBatched", "d_U"), ldu, strideU, rt.ptr(rt.expect(d_V, float2, "cusolverDnCgesvdaStridedBatched", "d_V"), "cusolverDnCgesvdaStridedBatched", "d_V"), ldv, strideV, rt.ptr(rt.expect(d_work, float2, "cusolverDnCgesvdaStridedBatched", "d_work"), "cusolverDnCgesvdaStridedBatched", "d_work"), lwork, rt.ptr(d_info, "cusolverDnCgesvdaStridedBatched", "d_info"), rt.ptr(h_R_nrmF, "cusolverDnCgesvdaStridedBatched", "h_R_nrmF"), batchSize);
     if (rt.guards) rt.check("cusolverDnCgesvdaStridedBatched");
     if (r !== 0) rt.fail(r, "cusolverDnCgesvdaStridedBatched", handle);
@@ -5602,19 +5602,19 @@ function cusolverDnZgesvdaStridedBatched$(raw: Raw, rt: CheckedRuntime): Checked
   return function cusolverDnZgesvdaStridedBatched(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, rank: number, m: number, n: number, d_A: PointerLike, lda: number, strideA: bigint | number, d_S: PointerLike, strideS: bigint | number, d_U: PointerLike, ldu: number, strideU: bigint | number, d_V: PointerLike, ldv: number, strideV: bigint | number, d_work: PointerLike, lwork: number, d_info: PointerLike, h_R_nrmF: PointerLike, batchSize: number): void {
     if (arguments.length !== 21) rt.arity("cusolverDnZgesvdaStridedBatched", "handle,jobz,rank,m,n,d_A,lda,strideA,d_S,strideS,d_U,ldu,strideU,d_V,ldv,strideV,d_work,lwork,d_info,h_R_nrmF,batchSize", 21, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnZgesvdaStridedBatched", "handle", "pointer", handle);
-    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnZgesvdaStridedBatched", "jobz", "u32", jobz);
-    if (!(typeof rank === "number" && (rank | 0) === rank && (rank !== 0 || 1 / rank > 0))) rt.bad("cusolverDnZgesvdaStridedBatched", "rank", "i32", rank);
-    if (!(typeof m === "number" && (m | 0) === m && (m !== 0 || 1 / m > 0))) rt.bad("cusolverDnZgesvdaStridedBatched", "m", "i32", m);
-    if (!(typeof n === "number" && (n | 0) === n && (n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZgesvdaStridedBatched", "n", "i32", n);
-    if (!(typeof lda === "number" && (lda | 0) === lda && (lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZgesvdaStridedBatched", "lda", "i32", lda);
+    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnZgesvdaStridedBatched", "jobz", "u32", jobz);
+    if (!(typeof rank === "number" && (rank | 0) === rank && (+rank !== 0 || 1 / rank > 0))) rt.bad("cusolverDnZgesvdaStridedBatched", "rank", "i32", rank);
+    if (!(typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0))) rt.bad("cusolverDnZgesvdaStridedBatched", "m", "i32", m);
+    if (!(typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0))) rt.bad("cusolverDnZgesvdaStridedBatched", "n", "i32", n);
+    if (!(typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0))) rt.bad("cusolverDnZgesvdaStridedBatched", "lda", "i32", lda);
     if (!((typeof strideA === "bigint" ? strideA >= -9223372036854775808n && strideA <= 9223372036854775807n : Number.isSafeInteger(strideA)))) rt.bad("cusolverDnZgesvdaStridedBatched", "strideA", "i64", strideA);
     if (!((typeof strideS === "bigint" ? strideS >= -9223372036854775808n && strideS <= 9223372036854775807n : Number.isSafeInteger(strideS)))) rt.bad("cusolverDnZgesvdaStridedBatched", "strideS", "i64", strideS);
-    if (!(typeof ldu === "number" && (ldu | 0) === ldu && (ldu !== 0 || 1 / ldu > 0))) rt.bad("cusolverDnZgesvdaStridedBatched", "ldu", "i32", ldu);
+    if (!(typeof ldu === "number" && (ldu | 0) === ldu && (+ldu !== 0 || 1 / ldu > 0))) rt.bad("cusolverDnZgesvdaStridedBatched", "ldu", "i32", ldu);
     if (!((typeof strideU === "bigint" ? strideU >= -9223372036854775808n && strideU <= 9223372036854775807n : Number.isSafeInteger(strideU)))) rt.bad("cusolverDnZgesvdaStridedBatched", "strideU", "i64", strideU);
-    if (!(typeof ldv === "number" && (ldv | 0) === ldv && (ldv !== 0 || 1 / ldv > 0))) rt.bad("cusolverDnZgesvdaStridedBatched", "ldv", "i32", ldv);
+    if (!(typeof ldv === "number" && (ldv | 0) === ldv && (+ldv !== 0 || 1 / ldv > 0))) rt.bad("cusolverDnZgesvdaStridedBatched", "ldv", "i32", ldv);
     if (!((typeof strideV === "bigint" ? strideV >= -9223372036854775808n && strideV <= 9223372036854775807n : Number.isSafeInteger(strideV)))) rt.bad("cusolverDnZgesvdaStridedBatched", "strideV", "i64", strideV);
-    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnZgesvdaStridedBatched", "lwork", "i32", lwork);
-    if (!(typeof batchSize === "number" && (batchSize | 0) === batchSize && (batchSize !== 0 || 1 / batchSize > 0))) rt.bad("cusolverDnZgesvdaStridedBatched", "batchSize", "i32", batchSize);
+    if (!(typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0))) rt.bad("cusolverDnZgesvdaStridedBatched", "lwork", "i32", lwork);
+    if (!(typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0))) rt.bad("cusolverDnZgesvdaStridedBatched", "batchSize", "i32", batchSize);
     const r = raw.cusolverDnZgesvdaStridedBatched(handle, jobz, rank, m, n, rt.ptr(rt.expect(d_A, double2, "cusolverDnZgesvdaStridedBatched", "d_A"), "cusolverDnZgesvdaStridedBatched", "d_A"), lda, strideA, rt.ptr(d_S, "cusolverDnZgesvdaStridedBatched", "d_S"), strideS, rt.ptr(rt.expect(d_U, double2, "cusolverDnZgesvdaStridedBatched", "d_U"), "cusolverDnZgesvdaStridedBatched", "d_U"), ldu, strideU, rt.ptr(rt.expect(d_V, double2, "cusolverDnZgesvdaStridedBatched", "d_V"), "cusolverDnZgesvdaStridedBatched", "d_V"), ldv, strideV, rt.ptr(rt.expect(d_work, double2, "cusolverDnZgesvdaStridedBatched", "d_work"), "cusolverDnZgesvdaStridedBatched", "d_work"), lwork, rt.ptr(d_info, "cusolverDnZgesvdaStridedBatched", "d_info"), rt.ptr(h_R_nrmF, "cusolverDnZgesvdaStridedBatched", "h_R_nrmF"), batchSize);
     if (rt.guards) rt.check("cusolverDnZgesvdaStridedBatched");
     if (r !== 0) rt.fail(r, "cusolverDnZgesvdaStridedBatched", handle);
@@ -5648,8 +5648,8 @@ function cusolverDnSetAdvOptions$(raw: Raw, rt: CheckedRuntime): Checked["cusolv
   return function cusolverDnSetAdvOptions(params: cusolverDnParams_t, function_: cusolverDnFunction_t, algo: cusolverAlgMode_t): void {
     if (arguments.length !== 3) rt.arity("cusolverDnSetAdvOptions", "params,function_,algo", 3, arguments.length);
     if (!(isPtr(params))) rt.bad("cusolverDnSetAdvOptions", "params", "pointer", params);
-    if (!(typeof function_ === "number" && (function_ >>> 0) === function_ && (function_ !== 0 || 1 / function_ > 0))) rt.bad("cusolverDnSetAdvOptions", "function", "u32", function_);
-    if (!(typeof algo === "number" && (algo >>> 0) === algo && (algo !== 0 || 1 / algo > 0))) rt.bad("cusolverDnSetAdvOptions", "algo", "u32", algo);
+    if (!(typeof function_ === "number" && (function_ >>> 0) === function_ && (+function_ !== 0 || 1 / function_ > 0))) rt.bad("cusolverDnSetAdvOptions", "function", "u32", function_);
+    if (!(typeof algo === "number" && (algo >>> 0) === algo && (+algo !== 0 || 1 / algo > 0))) rt.bad("cusolverDnSetAdvOptions", "algo", "u32", algo);
     const r = raw.cusolverDnSetAdvOptions(params, function_, algo);
     if (rt.guards) rt.check("cusolverDnSetAdvOptions");
     if (r !== 0) rt.fail(r, "cusolverDnSetAdvOptions", params);
@@ -5662,11 +5662,11 @@ function cusolverDnXpotrf_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
     if (arguments.length !== 10) rt.arity("cusolverDnXpotrf_bufferSize", "handle,params,uplo,n,dataTypeA,A,lda,computeType,workspaceInBytesOnDevice,workspaceInBytesOnHost", 10, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnXpotrf_bufferSize", "handle", "pointer", handle);
     if (!(isPtr(params))) rt.bad("cusolverDnXpotrf_bufferSize", "params", "pointer", params);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnXpotrf_bufferSize", "uplo", "u32", uplo);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnXpotrf_bufferSize", "uplo", "u32", uplo);
     if (!((typeof n === "bigint" ? n >= -9223372036854775808n && n <= 9223372036854775807n : Number.isSafeInteger(n)))) rt.bad("cusolverDnXpotrf_bufferSize", "n", "i64", n);
-    if (!(typeof dataTypeA === "number" && (dataTypeA >>> 0) === dataTypeA && (dataTypeA !== 0 || 1 / dataTypeA > 0))) rt.bad("cusolverDnXpotrf_bufferSize", "dataTypeA", "u32", dataTypeA);
+    if (!(typeof dataTypeA === "number" && (dataTypeA >>> 0) === dataTypeA && (+dataTypeA !== 0 || 1 / dataTypeA > 0))) rt.bad("cusolverDnXpotrf_bufferSize", "dataTypeA", "u32", dataTypeA);
     if (!((typeof lda === "bigint" ? lda >= -9223372036854775808n && lda <= 9223372036854775807n : Number.isSafeInteger(lda)))) rt.bad("cusolverDnXpotrf_bufferSize", "lda", "i64", lda);
-    if (!(typeof computeType === "number" && (computeType >>> 0) === computeType && (computeType !== 0 || 1 / computeType > 0))) rt.bad("cusolverDnXpotrf_bufferSize", "computeType", "u32", computeType);
+    if (!(typeof computeType === "number" && (computeType >>> 0) === computeType && (+computeType !== 0 || 1 / computeType > 0))) rt.bad("cusolverDnXpotrf_bufferSize", "computeType", "u32", computeType);
     const r = raw.cusolverDnXpotrf_bufferSize(handle, params, uplo, n, dataTypeA, rt.ptr(A, "cusolverDnXpotrf_bufferSize", "A"), lda, computeType, rt.ptr(workspaceInBytesOnDevice, "cusolverDnXpotrf_bufferSize", "workspaceInBytesOnDevice"), rt.ptr(workspaceInBytesOnHost, "cusolverDnXpotrf_bufferSize", "workspaceInBytesOnHost"));
     if (rt.guards) rt.check("cusolverDnXpotrf_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnXpotrf_bufferSize", handle);
@@ -5679,11 +5679,11 @@ function cusolverDnXpotrf$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnXpo
     if (arguments.length !== 13) rt.arity("cusolverDnXpotrf", "handle,params,uplo,n,dataTypeA,A,lda,computeType,bufferOnDevice,workspaceInBytesOnDevice,bufferOnHost,workspaceInBytesOnHost,info", 13, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnXpotrf", "handle", "pointer", handle);
     if (!(isPtr(params))) rt.bad("cusolverDnXpotrf", "params", "pointer", params);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnXpotrf", "uplo", "u32", uplo);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnXpotrf", "uplo", "u32", uplo);
     if (!((typeof n === "bigint" ? n >= -9223372036854775808n && n <= 9223372036854775807n : Number.isSafeInteger(n)))) rt.bad("cusolverDnXpotrf", "n", "i64", n);
-    if (!(typeof dataTypeA === "number" && (dataTypeA >>> 0) === dataTypeA && (dataTypeA !== 0 || 1 / dataTypeA > 0))) rt.bad("cusolverDnXpotrf", "dataTypeA", "u32", dataTypeA);
+    if (!(typeof dataTypeA === "number" && (dataTypeA >>> 0) === dataTypeA && (+dataTypeA !== 0 || 1 / dataTypeA > 0))) rt.bad("cusolverDnXpotrf", "dataTypeA", "u32", dataTypeA);
     if (!((typeof lda === "bigint" ? lda >= -9223372036854775808n && lda <= 9223372036854775807n : Number.isSafeInteger(lda)))) rt.bad("cusolverDnXpotrf", "lda", "i64", lda);
-    if (!(typeof computeType === "number" && (computeType >>> 0) === computeType && (computeType !== 0 || 1 / computeType > 0))) rt.bad("cusolverDnXpotrf", "computeType", "u32", computeType);
+    if (!(typeof computeType === "number" && (computeType >>> 0) === computeType && (+computeType !== 0 || 1 / computeType > 0))) rt.bad("cusolverDnXpotrf", "computeType", "u32", computeType);
     if (!((typeof workspaceInBytesOnDevice === "bigint" ? workspaceInBytesOnDevice >= 0n && workspaceInBytesOnDevice <= 18446744073709551615n : Number.isSafeInteger(workspaceInBytesOnDevice) && workspaceInBytesOnDevice >= 0))) rt.bad("cusolverDnXpotrf", "workspaceInBytesOnDevice", "u64", workspaceInBytesOnDevice);
     if (!((typeof workspaceInBytesOnHost === "bigint" ? workspaceInBytesOnHost >= 0n && workspaceInBytesOnHost <= 18446744073709551615n : Number.isSafeInteger(workspaceInBytesOnHost) && workspaceInBytesOnHost >= 0))) rt.bad("cusolverDnXpotrf", "workspaceInBytesOnHost", "u64", workspaceInBytesOnHost);
     const r = raw.cusolverDnXpotrf(handle, params, uplo, n, dataTypeA, rt.ptr(A, "cusolverDnXpotrf", "A"), lda, computeType, rt.ptr(bufferOnDevice, "cusolverDnXpotrf", "bufferOnDevice"), workspaceInBytesOnDevice, rt.ptr(bufferOnHost, "cusolverDnXpotrf", "bufferOnHost"), workspaceInBytesOnHost, rt.ptr(info, "cusolverDnXpotrf", "info"));
@@ -5698,12 +5698,12 @@ function cusolverDnXpotrs$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnXpo
     if (arguments.length !== 12) rt.arity("cusolverDnXpotrs", "handle,params,uplo,n,nrhs,dataTypeA,A,lda,dataTypeB,B,ldb,info", 12, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnXpotrs", "handle", "pointer", handle);
     if (!(isPtr(params))) rt.bad("cusolverDnXpotrs", "params", "pointer", params);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnXpotrs", "uplo", "u32", uplo);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnXpotrs", "uplo", "u32", uplo);
     if (!((typeof n === "bigint" ? n >= -9223372036854775808n && n <= 9223372036854775807n : Number.isSafeInteger(n)))) rt.bad("cusolverDnXpotrs", "n", "i64", n);
     if (!((typeof nrhs === "bigint" ? nrhs >= -9223372036854775808n && nrhs <= 9223372036854775807n : Number.isSafeInteger(nrhs)))) rt.bad("cusolverDnXpotrs", "nrhs", "i64", nrhs);
-    if (!(typeof dataTypeA === "number" && (dataTypeA >>> 0) === dataTypeA && (dataTypeA !== 0 || 1 / dataTypeA > 0))) rt.bad("cusolverDnXpotrs", "dataTypeA", "u32", dataTypeA);
+    if (!(typeof dataTypeA === "number" && (dataTypeA >>> 0) === dataTypeA && (+dataTypeA !== 0 || 1 / dataTypeA > 0))) rt.bad("cusolverDnXpotrs", "dataTypeA", "u32", dataTypeA);
     if (!((typeof lda === "bigint" ? lda >= -9223372036854775808n && lda <= 9223372036854775807n : Number.isSafeInteger(lda)))) rt.bad("cusolverDnXpotrs", "lda", "i64", lda);
-    if (!(typeof dataTypeB === "number" && (dataTypeB >>> 0) === dataTypeB && (dataTypeB !== 0 || 1 / dataTypeB > 0))) rt.bad("cusolverDnXpotrs", "dataTypeB", "u32", dataTypeB);
+    if (!(typeof dataTypeB === "number" && (dataTypeB >>> 0) === dataTypeB && (+dataTypeB !== 0 || 1 / dataTypeB > 0))) rt.bad("cusolverDnXpotrs", "dataTypeB", "u32", dataTypeB);
     if (!((typeof ldb === "bigint" ? ldb >= -9223372036854775808n && ldb <= 9223372036854775807n : Number.isSafeInteger(ldb)))) rt.bad("cusolverDnXpotrs", "ldb", "i64", ldb);
     const r = raw.cusolverDnXpotrs(handle, params, uplo, n, nrhs, dataTypeA, rt.ptr(A, "cusolverDnXpotrs", "A"), lda, dataTypeB, rt.ptr(B, "cusolverDnXpotrs", "B"), ldb, rt.ptr(info, "cusolverDnXpotrs", "info"));
     if (rt.guards) rt.check("cusolverDnXpotrs");
@@ -5719,10 +5719,10 @@ function cusolverDnXgeqrf_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
     if (!(isPtr(params))) rt.bad("cusolverDnXgeqrf_bufferSize", "params", "pointer", params);
     if (!((typeof m === "bigint" ? m >= -9223372036854775808n && m <= 9223372036854775807n : Number.isSafeInteger(m)))) rt.bad("cusolverDnXgeqrf_bufferSize", "m", "i64", m);
     if (!((typeof n === "bigint" ? n >= -9223372036854775808n && n <= 9223372036854775807n : Number.isSafeInteger(n)))) rt.bad("cusolverDnXgeqrf_bufferSize", "n", "i64", n);
-    if (!(typeof dataTypeA === "number" && (dataTypeA >>> 0) === dataTypeA && (dataTypeA !== 0 || 1 / dataTypeA > 0))) rt.bad("cusolverDnXgeqrf_bufferSize", "dataTypeA", "u32", dataTypeA);
+    if (!(typeof dataTypeA === "number" && (dataTypeA >>> 0) === dataTypeA && (+dataTypeA !== 0 || 1 / dataTypeA > 0))) rt.bad("cusolverDnXgeqrf_bufferSize", "dataTypeA", "u32", dataTypeA);
     if (!((typeof lda === "bigint" ? lda >= -9223372036854775808n && lda <= 9223372036854775807n : Number.isSafeInteger(lda)))) rt.bad("cusolverDnXgeqrf_bufferSize", "lda", "i64", lda);
-    if (!(typeof dataTypeTau === "number" && (dataTypeTau >>> 0) === dataTypeTau && (dataTypeTau !== 0 || 1 / dataTypeTau > 0))) rt.bad("cusolverDnXgeqrf_bufferSize", "dataTypeTau", "u32", dataTypeTau);
-    if (!(typeof computeType === "number" && (computeType >>> 0) === computeType && (computeType !== 0 || 1 / computeType > 0))) rt.bad("cusolverDnXgeqrf_bufferSize", "computeType", "u32", computeType);
+    if (!(typeof dataTypeTau === "number" && (dataTypeTau >>> 0) === dataTypeTau && (+dataTypeTau !== 0 || 1 / dataTypeTau > 0))) rt.bad("cusolverDnXgeqrf_bufferSize", "dataTypeTau", "u32", dataTypeTau);
+    if (!(typeof computeType === "number" && (computeType >>> 0) === computeType && (+computeType !== 0 || 1 / computeType > 0))) rt.bad("cusolverDnXgeqrf_bufferSize", "computeType", "u32", computeType);
     const r = raw.cusolverDnXgeqrf_bufferSize(handle, params, m, n, dataTypeA, rt.ptr(A, "cusolverDnXgeqrf_bufferSize", "A"), lda, dataTypeTau, rt.ptr(tau, "cusolverDnXgeqrf_bufferSize", "tau"), computeType, rt.ptr(workspaceInBytesOnDevice, "cusolverDnXgeqrf_bufferSize", "workspaceInBytesOnDevice"), rt.ptr(workspaceInBytesOnHost, "cusolverDnXgeqrf_bufferSize", "workspaceInBytesOnHost"));
     if (rt.guards) rt.check("cusolverDnXgeqrf_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnXgeqrf_bufferSize", handle);
@@ -5737,10 +5737,10 @@ function cusolverDnXgeqrf$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnXge
     if (!(isPtr(params))) rt.bad("cusolverDnXgeqrf", "params", "pointer", params);
     if (!((typeof m === "bigint" ? m >= -9223372036854775808n && m <= 9223372036854775807n : Number.isSafeInteger(m)))) rt.bad("cusolverDnXgeqrf", "m", "i64", m);
     if (!((typeof n === "bigint" ? n >= -9223372036854775808n && n <= 9223372036854775807n : Number.isSafeInteger(n)))) rt.bad("cusolverDnXgeqrf", "n", "i64", n);
-    if (!(typeof dataTypeA === "number" && (dataTypeA >>> 0) === dataTypeA && (dataTypeA !== 0 || 1 / dataTypeA > 0))) rt.bad("cusolverDnXgeqrf", "dataTypeA", "u32", dataTypeA);
+    if (!(typeof dataTypeA === "number" && (dataTypeA >>> 0) === dataTypeA && (+dataTypeA !== 0 || 1 / dataTypeA > 0))) rt.bad("cusolverDnXgeqrf", "dataTypeA", "u32", dataTypeA);
     if (!((typeof lda === "bigint" ? lda >= -9223372036854775808n && lda <= 9223372036854775807n : Number.isSafeInteger(lda)))) rt.bad("cusolverDnXgeqrf", "lda", "i64", lda);
-    if (!(typeof dataTypeTau === "number" && (dataTypeTau >>> 0) === dataTypeTau && (dataTypeTau !== 0 || 1 / dataTypeTau > 0))) rt.bad("cusolverDnXgeqrf", "dataTypeTau", "u32", dataTypeTau);
-    if (!(typeof computeType === "number" && (computeType >>> 0) === computeType && (computeType !== 0 || 1 / computeType > 0))) rt.bad("cusolverDnXgeqrf", "computeType", "u32", computeType);
+    if (!(typeof dataTypeTau === "number" && (dataTypeTau >>> 0) === dataTypeTau && (+dataTypeTau !== 0 || 1 / dataTypeTau > 0))) rt.bad("cusolverDnXgeqrf", "dataTypeTau", "u32", dataTypeTau);
+    if (!(typeof computeType === "number" && (computeType >>> 0) === computeType && (+computeType !== 0 || 1 / computeType > 0))) rt.bad("cusolverDnXgeqrf", "computeType", "u32", computeType);
     if (!((typeof workspaceInBytesOnDevice === "bigint" ? workspaceInBytesOnDevice >= 0n && workspaceInBytesOnDevice <= 18446744073709551615n : Number.isSafeInteger(workspaceInBytesOnDevice) && workspaceInBytesOnDevice >= 0))) rt.bad("cusolverDnXgeqrf", "workspaceInBytesOnDevice", "u64", workspaceInBytesOnDevice);
     if (!((typeof workspaceInBytesOnHost === "bigint" ? workspaceInBytesOnHost >= 0n && workspaceInBytesOnHost <= 18446744073709551615n : Number.isSafeInteger(workspaceInBytesOnHost) && workspaceInBytesOnHost >= 0))) rt.bad("cusolverDnXgeqrf", "workspaceInBytesOnHost", "u64", workspaceInBytesOnHost);
     const r = raw.cusolverDnXgeqrf(handle, params, m, n, dataTypeA, rt.ptr(A, "cusolverDnXgeqrf", "A"), lda, dataTypeTau, rt.ptr(tau, "cusolverDnXgeqrf", "tau"), computeType, rt.ptr(bufferOnDevice, "cusolverDnXgeqrf", "bufferOnDevice"), workspaceInBytesOnDevice, rt.ptr(bufferOnHost, "cusolverDnXgeqrf", "bufferOnHost"), workspaceInBytesOnHost, rt.ptr(info, "cusolverDnXgeqrf", "info"));
@@ -5757,9 +5757,9 @@ function cusolverDnXgetrf_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
     if (!(isPtr(params))) rt.bad("cusolverDnXgetrf_bufferSize", "params", "pointer", params);
     if (!((typeof m === "bigint" ? m >= -9223372036854775808n && m <= 9223372036854775807n : Number.isSafeInteger(m)))) rt.bad("cusolverDnXgetrf_bufferSize", "m", "i64", m);
     if (!((typeof n === "bigint" ? n >= -9223372036854775808n && n <= 9223372036854775807n : Number.isSafeInteger(n)))) rt.bad("cusolverDnXgetrf_bufferSize", "n", "i64", n);
-    if (!(typeof dataTypeA === "number" && (dataTypeA >>> 0) === dataTypeA && (dataTypeA !== 0 || 1 / dataTypeA > 0))) rt.bad("cusolverDnXgetrf_bufferSize", "dataTypeA", "u32", dataTypeA);
+    if (!(typeof dataTypeA === "number" && (dataTypeA >>> 0) === dataTypeA && (+dataTypeA !== 0 || 1 / dataTypeA > 0))) rt.bad("cusolverDnXgetrf_bufferSize", "dataTypeA", "u32", dataTypeA);
     if (!((typeof lda === "bigint" ? lda >= -9223372036854775808n && lda <= 9223372036854775807n : Number.isSafeInteger(lda)))) rt.bad("cusolverDnXgetrf_bufferSize", "lda", "i64", lda);
-    if (!(typeof computeType === "number" && (computeType >>> 0) === computeType && (computeType !== 0 || 1 / computeType > 0))) rt.bad("cusolverDnXgetrf_bufferSize", "computeType", "u32", computeType);
+    if (!(typeof computeType === "number" && (computeType >>> 0) === computeType && (+computeType !== 0 || 1 / computeType > 0))) rt.bad("cusolverDnXgetrf_bufferSize", "computeType", "u32", computeType);
     const r = raw.cusolverDnXgetrf_bufferSize(handle, params, m, n, dataTypeA, rt.ptr(A, "cusolverDnXgetrf_bufferSize", "A"), lda, computeType, rt.ptr(workspaceInBytesOnDevice, "cusolverDnXgetrf_bufferSize", "workspaceInBytesOnDevice"), rt.ptr(workspaceInBytesOnHost, "cusolverDnXgetrf_bufferSize", "workspaceInBytesOnHost"));
     if (rt.guards) rt.check("cusolverDnXgetrf_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnXgetrf_bufferSize", handle);
@@ -5774,9 +5774,9 @@ function cusolverDnXgetrf$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnXge
     if (!(isPtr(params))) rt.bad("cusolverDnXgetrf", "params", "pointer", params);
     if (!((typeof m === "bigint" ? m >= -9223372036854775808n && m <= 9223372036854775807n : Number.isSafeInteger(m)))) rt.bad("cusolverDnXgetrf", "m", "i64", m);
     if (!((typeof n === "bigint" ? n >= -9223372036854775808n && n <= 9223372036854775807n : Number.isSafeInteger(n)))) rt.bad("cusolverDnXgetrf", "n", "i64", n);
-    if (!(typeof dataTypeA === "number" && (dataTypeA >>> 0) === dataTypeA && (dataTypeA !== 0 || 1 / dataTypeA > 0))) rt.bad("cusolverDnXgetrf", "dataTypeA", "u32", dataTypeA);
+    if (!(typeof dataTypeA === "number" && (dataTypeA >>> 0) === dataTypeA && (+dataTypeA !== 0 || 1 / dataTypeA > 0))) rt.bad("cusolverDnXgetrf", "dataTypeA", "u32", dataTypeA);
     if (!((typeof lda === "bigint" ? lda >= -9223372036854775808n && lda <= 9223372036854775807n : Number.isSafeInteger(lda)))) rt.bad("cusolverDnXgetrf", "lda", "i64", lda);
-    if (!(typeof computeType === "number" && (computeType >>> 0) === computeType && (computeType !== 0 || 1 / computeType > 0))) rt.bad("cusolverDnXgetrf", "computeType", "u32", computeType);
+    if (!(typeof computeType === "number" && (computeType >>> 0) === computeType && (+computeType !== 0 || 1 / computeType > 0))) rt.bad("cusolverDnXgetrf", "computeType", "u32", computeType);
     if (!((typeof workspaceInBytesOnDevice === "bigint" ? workspaceInBytesOnDevice >= 0n && workspaceInBytesOnDevice <= 18446744073709551615n : Number.isSafeInteger(workspaceInBytesOnDevice) && workspaceInBytesOnDevice >= 0))) rt.bad("cusolverDnXgetrf", "workspaceInBytesOnDevice", "u64", workspaceInBytesOnDevice);
     if (!((typeof workspaceInBytesOnHost === "bigint" ? workspaceInBytesOnHost >= 0n && workspaceInBytesOnHost <= 18446744073709551615n : Number.isSafeInteger(workspaceInBytesOnHost) && workspaceInBytesOnHost >= 0))) rt.bad("cusolverDnXgetrf", "workspaceInBytesOnHost", "u64", workspaceInBytesOnHost);
     const r = raw.cusolverDnXgetrf(handle, params, m, n, dataTypeA, rt.ptr(A, "cusolverDnXgetrf", "A"), lda, rt.ptr(ipiv, "cusolverDnXgetrf", "ipiv"), computeType, rt.ptr(bufferOnDevice, "cusolverDnXgetrf", "bufferOnDevice"), workspaceInBytesOnDevice, rt.ptr(bufferOnHost, "cusolverDnXgetrf", "bufferOnHost"), workspaceInBytesOnHost, rt.ptr(info, "cusolverDnXgetrf", "info"));
@@ -5791,12 +5791,12 @@ function cusolverDnXgetrs$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnXge
     if (arguments.length !== 13) rt.arity("cusolverDnXgetrs", "handle,params,trans,n,nrhs,dataTypeA,A,lda,ipiv,dataTypeB,B,ldb,info", 13, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnXgetrs", "handle", "pointer", handle);
     if (!(isPtr(params))) rt.bad("cusolverDnXgetrs", "params", "pointer", params);
-    if (!(typeof trans === "number" && (trans >>> 0) === trans && (trans !== 0 || 1 / trans > 0))) rt.bad("cusolverDnXgetrs", "trans", "u32", trans);
+    if (!(typeof trans === "number" && (trans >>> 0) === trans && (+trans !== 0 || 1 / trans > 0))) rt.bad("cusolverDnXgetrs", "trans", "u32", trans);
     if (!((typeof n === "bigint" ? n >= -9223372036854775808n && n <= 9223372036854775807n : Number.isSafeInteger(n)))) rt.bad("cusolverDnXgetrs", "n", "i64", n);
     if (!((typeof nrhs === "bigint" ? nrhs >= -9223372036854775808n && nrhs <= 9223372036854775807n : Number.isSafeInteger(nrhs)))) rt.bad("cusolverDnXgetrs", "nrhs", "i64", nrhs);
-    if (!(typeof dataTypeA === "number" && (dataTypeA >>> 0) === dataTypeA && (dataTypeA !== 0 || 1 / dataTypeA > 0))) rt.bad("cusolverDnXgetrs", "dataTypeA", "u32", dataTypeA);
+    if (!(typeof dataTypeA === "number" && (dataTypeA >>> 0) === dataTypeA && (+dataTypeA !== 0 || 1 / dataTypeA > 0))) rt.bad("cusolverDnXgetrs", "dataTypeA", "u32", dataTypeA);
     if (!((typeof lda === "bigint" ? lda >= -9223372036854775808n && lda <= 9223372036854775807n : Number.isSafeInteger(lda)))) rt.bad("cusolverDnXgetrs", "lda", "i64", lda);
-    if (!(typeof dataTypeB === "number" && (dataTypeB >>> 0) === dataTypeB && (dataTypeB !== 0 || 1 / dataTypeB > 0))) rt.bad("cusolverDnXgetrs", "dataTypeB", "u32", dataTypeB);
+    if (!(typeof dataTypeB === "number" && (dataTypeB >>> 0) === dataTypeB && (+dataTypeB !== 0 || 1 / dataTypeB > 0))) rt.bad("cusolverDnXgetrs", "dataTypeB", "u32", dataTypeB);
     if (!((typeof ldb === "bigint" ? ldb >= -9223372036854775808n && ldb <= 9223372036854775807n : Number.isSafeInteger(ldb)))) rt.bad("cusolverDnXgetrs", "ldb", "i64", ldb);
     const r = raw.cusolverDnXgetrs(handle, params, trans, n, nrhs, dataTypeA, rt.ptr(A, "cusolverDnXgetrs", "A"), lda, rt.ptr(ipiv, "cusolverDnXgetrs", "ipiv"), dataTypeB, rt.ptr(B, "cusolverDnXgetrs", "B"), ldb, rt.ptr(info, "cusolverDnXgetrs", "info"));
     if (rt.guards) rt.check("cusolverDnXgetrs");
@@ -5810,13 +5810,13 @@ function cusolverDnXsyevd_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
     if (arguments.length !== 13) rt.arity("cusolverDnXsyevd_bufferSize", "handle,params,jobz,uplo,n,dataTypeA,A,lda,dataTypeW,W,computeType,workspaceInBytesOnDevice,workspaceInBytesOnHost", 13, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnXsyevd_bufferSize", "handle", "pointer", handle);
     if (!(isPtr(params))) rt.bad("cusolverDnXsyevd_bufferSize", "params", "pointer", params);
-    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnXsyevd_bufferSize", "jobz", "u32", jobz);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnXsyevd_bufferSize", "uplo", "u32", uplo);
+    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnXsyevd_bufferSize", "jobz", "u32", jobz);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnXsyevd_bufferSize", "uplo", "u32", uplo);
     if (!((typeof n === "bigint" ? n >= -9223372036854775808n && n <= 9223372036854775807n : Number.isSafeInteger(n)))) rt.bad("cusolverDnXsyevd_bufferSize", "n", "i64", n);
-    if (!(typeof dataTypeA === "number" && (dataTypeA >>> 0) === dataTypeA && (dataTypeA !== 0 || 1 / dataTypeA > 0))) rt.bad("cusolverDnXsyevd_bufferSize", "dataTypeA", "u32", dataTypeA);
+    if (!(typeof dataTypeA === "number" && (dataTypeA >>> 0) === dataTypeA && (+dataTypeA !== 0 || 1 / dataTypeA > 0))) rt.bad("cusolverDnXsyevd_bufferSize", "dataTypeA", "u32", dataTypeA);
     if (!((typeof lda === "bigint" ? lda >= -9223372036854775808n && lda <= 9223372036854775807n : Number.isSafeInteger(lda)))) rt.bad("cusolverDnXsyevd_bufferSize", "lda", "i64", lda);
-    if (!(typeof dataTypeW === "number" && (dataTypeW >>> 0) === dataTypeW && (dataTypeW !== 0 || 1 / dataTypeW > 0))) rt.bad("cusolverDnXsyevd_bufferSize", "dataTypeW", "u32", dataTypeW);
-    if (!(typeof computeType === "number" && (computeType >>> 0) === computeType && (computeType !== 0 || 1 / computeType > 0))) rt.bad("cusolverDnXsyevd_bufferSize", "computeType", "u32", computeType);
+    if (!(typeof dataTypeW === "number" && (dataTypeW >>> 0) === dataTypeW && (+dataTypeW !== 0 || 1 / dataTypeW > 0))) rt.bad("cusolverDnXsyevd_bufferSize", "dataTypeW", "u32", dataTypeW);
+    if (!(typeof computeType === "number" && (computeType >>> 0) === computeType && (+computeType !== 0 || 1 / computeType > 0))) rt.bad("cusolverDnXsyevd_bufferSize", "computeType", "u32", computeType);
     const r = raw.cusolverDnXsyevd_bufferSize(handle, params, jobz, uplo, n, dataTypeA, rt.ptr(A, "cusolverDnXsyevd_bufferSize", "A"), lda, dataTypeW, rt.ptr(W, "cusolverDnXsyevd_bufferSize", "W"), computeType, rt.ptr(workspaceInBytesOnDevice, "cusolverDnXsyevd_bufferSize", "workspaceInBytesOnDevice"), rt.ptr(workspaceInBytesOnHost, "cusolverDnXsyevd_bufferSize", "workspaceInBytesOnHost"));
     if (rt.guards) rt.check("cusolverDnXsyevd_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnXsyevd_bufferSize", handle);
@@ -5829,13 +5829,13 @@ function cusolverDnXsyevd$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnXsy
     if (arguments.length !== 16) rt.arity("cusolverDnXsyevd", "handle,params,jobz,uplo,n,dataTypeA,A,lda,dataTypeW,W,computeType,bufferOnDevice,workspaceInBytesOnDevice,bufferOnHost,workspaceInBytesOnHost,info", 16, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnXsyevd", "handle", "pointer", handle);
     if (!(isPtr(params))) rt.bad("cusolverDnXsyevd", "params", "pointer", params);
-    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnXsyevd", "jobz", "u32", jobz);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnXsyevd", "uplo", "u32", uplo);
+    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnXsyevd", "jobz", "u32", jobz);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnXsyevd", "uplo", "u32", uplo);
     if (!((typeof n === "bigint" ? n >= -9223372036854775808n && n <= 9223372036854775807n : Number.isSafeInteger(n)))) rt.bad("cusolverDnXsyevd", "n", "i64", n);
-    if (!(typeof dataTypeA === "number" && (dataTypeA >>> 0) === dataTypeA && (dataTypeA !== 0 || 1 / dataTypeA > 0))) rt.bad("cusolverDnXsyevd", "dataTypeA", "u32", dataTypeA);
+    if (!(typeof dataTypeA === "number" && (dataTypeA >>> 0) === dataTypeA && (+dataTypeA !== 0 || 1 / dataTypeA > 0))) rt.bad("cusolverDnXsyevd", "dataTypeA", "u32", dataTypeA);
     if (!((typeof lda === "bigint" ? lda >= -9223372036854775808n && lda <= 9223372036854775807n : Number.isSafeInteger(lda)))) rt.bad("cusolverDnXsyevd", "lda", "i64", lda);
-    if (!(typeof dataTypeW === "number" && (dataTypeW >>> 0) === dataTypeW && (dataTypeW !== 0 || 1 / dataTypeW > 0))) rt.bad("cusolverDnXsyevd", "dataTypeW", "u32", dataTypeW);
-    if (!(typeof computeType === "number" && (computeType >>> 0) === computeType && (computeType !== 0 || 1 / computeType > 0))) rt.bad("cusolverDnXsyevd", "computeType", "u32", computeType);
+    if (!(typeof dataTypeW === "number" && (dataTypeW >>> 0) === dataTypeW && (+dataTypeW !== 0 || 1 / dataTypeW > 0))) rt.bad("cusolverDnXsyevd", "dataTypeW", "u32", dataTypeW);
+    if (!(typeof computeType === "number" && (computeType >>> 0) === computeType && (+computeType !== 0 || 1 / computeType > 0))) rt.bad("cusolverDnXsyevd", "computeType", "u32", computeType);
     if (!((typeof workspaceInBytesOnDevice === "bigint" ? workspaceInBytesOnDevice >= 0n && workspaceInBytesOnDevice <= 18446744073709551615n : Number.isSafeInteger(workspaceInBytesOnDevice) && workspaceInBytesOnDevice >= 0))) rt.bad("cusolverDnXsyevd", "workspaceInBytesOnDevice", "u64", workspaceInBytesOnDevice);
     if (!((typeof workspaceInBytesOnHost === "bigint" ? workspaceInBytesOnHost >= 0n && workspaceInBytesOnHost <= 18446744073709551615n : Number.isSafeInteger(workspaceInBytesOnHost) && workspaceInBytesOnHost >= 0))) rt.bad("cusolverDnXsyevd", "workspaceInBytesOnHost", "u64", workspaceInBytesOnHost);
     const r = raw.cusolverDnXsyevd(handle, params, jobz, uplo, n, dataTypeA, rt.ptr(A, "cusolverDnXsyevd", "A"), lda, dataTypeW, rt.ptr(W, "cusolverDnXsyevd", "W"), computeType, rt.ptr(bufferOnDevice, "cusolverDnXsyevd", "bufferOnDevice"), workspaceInBytesOnDevice, rt.ptr(bufferOnHost, "cusolverDnXsyevd", "bufferOnHost"), workspaceInBytesOnHost, rt.ptr(info, "cusolverDnXsyevd", "info"));
@@ -5850,13 +5850,13 @@ function cusolverDnXsyevBatched_bufferSize$(raw: Raw, rt: CheckedRuntime): Check
     if (arguments.length !== 14) rt.arity("cusolverDnXsyevBatched_bufferSize", "handle,params,jobz,uplo,n,dataTypeA,A,lda,dataTypeW,W,computeType,workspaceInBytesOnDevice,workspaceInBytesOnHost,batchSize", 14, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnXsyevBatched_bufferSize", "handle", "pointer", handle);
     if (!(isPtr(params))) rt.bad("cusolverDnXsyevBatched_bufferSize", "params", "pointer", params);
-    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnXsyevBatched_bufferSize", "jobz", "u32", jobz);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnXsyevBatched_bufferSize", "uplo", "u32", uplo);
+    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnXsyevBatched_bufferSize", "jobz", "u32", jobz);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnXsyevBatched_bufferSize", "uplo", "u32", uplo);
     if (!((typeof n === "bigint" ? n >= -9223372036854775808n && n <= 9223372036854775807n : Number.isSafeInteger(n)))) rt.bad("cusolverDnXsyevBatched_bufferSize", "n", "i64", n);
-    if (!(typeof dataTypeA === "number" && (dataTypeA >>> 0) === dataTypeA && (dataTypeA !== 0 || 1 / dataTypeA > 0))) rt.bad("cusolverDnXsyevBatched_bufferSize", "dataTypeA", "u32", dataTypeA);
+    if (!(typeof dataTypeA === "number" && (dataTypeA >>> 0) === dataTypeA && (+dataTypeA !== 0 || 1 / dataTypeA > 0))) rt.bad("cusolverDnXsyevBatched_bufferSize", "dataTypeA", "u32", dataTypeA);
     if (!((typeof lda === "bigint" ? lda >= -9223372036854775808n && lda <= 9223372036854775807n : Number.isSafeInteger(lda)))) rt.bad("cusolverDnXsyevBatched_bufferSize", "lda", "i64", lda);
-    if (!(typeof dataTypeW === "number" && (dataTypeW >>> 0) === dataTypeW && (dataTypeW !== 0 || 1 / dataTypeW > 0))) rt.bad("cusolverDnXsyevBatched_bufferSize", "dataTypeW", "u32", dataTypeW);
-    if (!(typeof computeType === "number" && (computeType >>> 0) === computeType && (computeType !== 0 || 1 / computeType > 0))) rt.bad("cusolverDnXsyevBatched_bufferSize", "computeType", "u32", computeType);
+    if (!(typeof dataTypeW === "number" && (dataTypeW >>> 0) === dataTypeW && (+dataTypeW !== 0 || 1 / dataTypeW > 0))) rt.bad("cusolverDnXsyevBatched_bufferSize", "dataTypeW", "u32", dataTypeW);
+    if (!(typeof computeType === "number" && (computeType >>> 0) === computeType && (+computeType !== 0 || 1 / computeType > 0))) rt.bad("cusolverDnXsyevBatched_bufferSize", "computeType", "u32", computeType);
     if (!((typeof batchSize === "bigint" ? batchSize >= -9223372036854775808n && batchSize <= 9223372036854775807n : Number.isSafeInteger(batchSize)))) rt.bad("cusolverDnXsyevBatched_bufferSize", "batchSize", "i64", batchSize);
     const r = raw.cusolverDnXsyevBatched_bufferSize(handle, params, jobz, uplo, n, dataTypeA, rt.ptr(A, "cusolverDnXsyevBatched_bufferSize", "A"), lda, dataTypeW, rt.ptr(W, "cusolverDnXsyevBatched_bufferSize", "W"), computeType, rt.ptr(workspaceInBytesOnDevice, "cusolverDnXsyevBatched_bufferSize", "workspaceInBytesOnDevice"), rt.ptr(workspaceInBytesOnHost, "cusolverDnXsyevBatched_bufferSize", "workspaceInBytesOnHost"), batchSize);
     if (rt.guards) rt.check("cusolverDnXsyevBatched_bufferSize");
@@ -5870,13 +5870,13 @@ function cusolverDnXsyevBatched$(raw: Raw, rt: CheckedRuntime): Checked["cusolve
     if (arguments.length !== 17) rt.arity("cusolverDnXsyevBatched", "handle,params,jobz,uplo,n,dataTypeA,A,lda,dataTypeW,W,computeType,bufferOnDevice,workspaceInBytesOnDevice,bufferOnHost,workspaceInBytesOnHost,info,batchSize", 17, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnXsyevBatched", "handle", "pointer", handle);
     if (!(isPtr(params))) rt.bad("cusolverDnXsyevBatched", "params", "pointer", params);
-    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnXsyevBatched", "jobz", "u32", jobz);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnXsyevBatched", "uplo", "u32", uplo);
+    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnXsyevBatched", "jobz", "u32", jobz);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnXsyevBatched", "uplo", "u32", uplo);
     if (!((typeof n === "bigint" ? n >= -9223372036854775808n && n <= 9223372036854775807n : Number.isSafeInteger(n)))) rt.bad("cusolverDnXsyevBatched", "n", "i64", n);
-    if (!(typeof dataTypeA === "number" && (dataTypeA >>> 0) === dataTypeA && (dataTypeA !== 0 || 1 / dataTypeA > 0))) rt.bad("cusolverDnXsyevBatched", "dataTypeA", "u32", dataTypeA);
+    if (!(typeof dataTypeA === "number" && (dataTypeA >>> 0) === dataTypeA && (+dataTypeA !== 0 || 1 / dataTypeA > 0))) rt.bad("cusolverDnXsyevBatched", "dataTypeA", "u32", dataTypeA);
     if (!((typeof lda === "bigint" ? lda >= -9223372036854775808n && lda <= 9223372036854775807n : Number.isSafeInteger(lda)))) rt.bad("cusolverDnXsyevBatched", "lda", "i64", lda);
-    if (!(typeof dataTypeW === "number" && (dataTypeW >>> 0) === dataTypeW && (dataTypeW !== 0 || 1 / dataTypeW > 0))) rt.bad("cusolverDnXsyevBatched", "dataTypeW", "u32", dataTypeW);
-    if (!(typeof computeType === "number" && (computeType >>> 0) === computeType && (computeType !== 0 || 1 / computeType > 0))) rt.bad("cusolverDnXsyevBatched", "computeType", "u32", computeType);
+    if (!(typeof dataTypeW === "number" && (dataTypeW >>> 0) === dataTypeW && (+dataTypeW !== 0 || 1 / dataTypeW > 0))) rt.bad("cusolverDnXsyevBatched", "dataTypeW", "u32", dataTypeW);
+    if (!(typeof computeType === "number" && (computeType >>> 0) === computeType && (+computeType !== 0 || 1 / computeType > 0))) rt.bad("cusolverDnXsyevBatched", "computeType", "u32", computeType);
     if (!((typeof workspaceInBytesOnDevice === "bigint" ? workspaceInBytesOnDevice >= 0n && workspaceInBytesOnDevice <= 18446744073709551615n : Number.isSafeInteger(workspaceInBytesOnDevice) && workspaceInBytesOnDevice >= 0))) rt.bad("cusolverDnXsyevBatched", "workspaceInBytesOnDevice", "u64", workspaceInBytesOnDevice);
     if (!((typeof workspaceInBytesOnHost === "bigint" ? workspaceInBytesOnHost >= 0n && workspaceInBytesOnHost <= 18446744073709551615n : Number.isSafeInteger(workspaceInBytesOnHost) && workspaceInBytesOnHost >= 0))) rt.bad("cusolverDnXsyevBatched", "workspaceInBytesOnHost", "u64", workspaceInBytesOnHost);
     if (!((typeof batchSize === "bigint" ? batchSize >= -9223372036854775808n && batchSize <= 9223372036854775807n : Number.isSafeInteger(batchSize)))) rt.bad("cusolverDnXsyevBatched", "batchSize", "i64", batchSize);
@@ -5892,16 +5892,16 @@ function cusolverDnXsyevdx_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["c
     if (arguments.length !== 19) rt.arity("cusolverDnXsyevdx_bufferSize", "handle,params,jobz,range,uplo,n,dataTypeA,A,lda,vl,vu,il,iu,h_meig,dataTypeW,W,computeType,workspaceInBytesOnDevice,workspaceInBytesOnHost", 19, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnXsyevdx_bufferSize", "handle", "pointer", handle);
     if (!(isPtr(params))) rt.bad("cusolverDnXsyevdx_bufferSize", "params", "pointer", params);
-    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnXsyevdx_bufferSize", "jobz", "u32", jobz);
-    if (!(typeof range === "number" && (range >>> 0) === range && (range !== 0 || 1 / range > 0))) rt.bad("cusolverDnXsyevdx_bufferSize", "range", "u32", range);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnXsyevdx_bufferSize", "uplo", "u32", uplo);
+    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnXsyevdx_bufferSize", "jobz", "u32", jobz);
+    if (!(typeof range === "number" && (range >>> 0) === range && (+range !== 0 || 1 / range > 0))) rt.bad("cusolverDnXsyevdx_bufferSize", "range", "u32", range);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnXsyevdx_bufferSize", "uplo", "u32", uplo);
     if (!((typeof n === "bigint" ? n >= -9223372036854775808n && n <= 9223372036854775807n : Number.isSafeInteger(n)))) rt.bad("cusolverDnXsyevdx_bufferSize", "n", "i64", n);
-    if (!(typeof dataTypeA === "number" && (dataTypeA >>> 0) === dataTypeA && (dataTypeA !== 0 || 1 / dataTypeA > 0))) rt.bad("cusolverDnXsyevdx_bufferSize", "dataTypeA", "u32", dataTypeA);
+    if (!(typeof dataTypeA === "number" && (dataTypeA >>> 0) === dataTypeA && (+dataTypeA !== 0 || 1 / dataTypeA > 0))) rt.bad("cusolverDnXsyevdx_bufferSize", "dataTypeA", "u32", dataTypeA);
     if (!((typeof lda === "bigint" ? lda >= -9223372036854775808n && lda <= 9223372036854775807n : Number.isSafeInteger(lda)))) rt.bad("cusolverDnXsyevdx_bufferSize", "lda", "i64", lda);
     if (!((typeof il === "bigint" ? il >= -9223372036854775808n && il <= 9223372036854775807n : Number.isSafeInteger(il)))) rt.bad("cusolverDnXsyevdx_bufferSize", "il", "i64", il);
     if (!((typeof iu === "bigint" ? iu >= -9223372036854775808n && iu <= 9223372036854775807n : Number.isSafeInteger(iu)))) rt.bad("cusolverDnXsyevdx_bufferSize", "iu", "i64", iu);
-    if (!(typeof dataTypeW === "number" && (dataTypeW >>> 0) === dataTypeW && (dataTypeW !== 0 || 1 / dataTypeW > 0))) rt.bad("cusolverDnXsyevdx_bufferSize", "dataTypeW", "u32", dataTypeW);
-    if (!(typeof computeType === "number" && (computeType >>> 0) === computeType && (computeType !== 0 || 1 / computeType > 0))) rt.bad("cusolverDnXsyevdx_bufferSize", "computeType", "u32", computeType);
+    if (!(typeof dataTypeW === "number" && (dataTypeW >>> 0) === dataTypeW && (+dataTypeW !== 0 || 1 / dataTypeW > 0))) rt.bad("cusolverDnXsyevdx_bufferSize", "dataTypeW", "u32", dataTypeW);
+    if (!(typeof computeType === "number" && (computeType >>> 0) === computeType && (+computeType !== 0 || 1 / computeType > 0))) rt.bad("cusolverDnXsyevdx_bufferSize", "computeType", "u32", computeType);
     const r = raw.cusolverDnXsyevdx_bufferSize(handle, params, jobz, range, uplo, n, dataTypeA, rt.ptr(A, "cusolverDnXsyevdx_bufferSize", "A"), lda, rt.ptr(vl, "cusolverDnXsyevdx_bufferSize", "vl"), rt.ptr(vu, "cusolverDnXsyevdx_bufferSize", "vu"), il, iu, rt.ptr(h_meig, "cusolverDnXsyevdx_bufferSize", "h_meig"), dataTypeW, rt.ptr(W, "cusolverDnXsyevdx_bufferSize", "W"), computeType, rt.ptr(workspaceInBytesOnDevice, "cusolverDnXsyevdx_bufferSize", "workspaceInBytesOnDevice"), rt.ptr(workspaceInBytesOnHost, "cusolverDnXsyevdx_bufferSize", "workspaceInBytesOnHost"));
     if (rt.guards) rt.check("cusolverDnXsyevdx_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnXsyevdx_bufferSize", handle);
@@ -5914,16 +5914,16 @@ function cusolverDnXsyevdx$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnXs
     if (arguments.length !== 22) rt.arity("cusolverDnXsyevdx", "handle,params,jobz,range,uplo,n,dataTypeA,A,lda,vl,vu,il,iu,meig64,dataTypeW,W,computeType,bufferOnDevice,workspaceInBytesOnDevice,bufferOnHost,workspaceInBytesOnHost,info", 22, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnXsyevdx", "handle", "pointer", handle);
     if (!(isPtr(params))) rt.bad("cusolverDnXsyevdx", "params", "pointer", params);
-    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnXsyevdx", "jobz", "u32", jobz);
-    if (!(typeof range === "number" && (range >>> 0) === range && (range !== 0 || 1 / range > 0))) rt.bad("cusolverDnXsyevdx", "range", "u32", range);
-    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnXsyevdx", "uplo", "u32", uplo);
+    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnXsyevdx", "jobz", "u32", jobz);
+    if (!(typeof range === "number" && (range >>> 0) === range && (+range !== 0 || 1 / range > 0))) rt.bad("cusolverDnXsyevdx", "range", "u32", range);
+    if (!(typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0))) rt.bad("cusolverDnXsyevdx", "uplo", "u32", uplo);
     if (!((typeof n === "bigint" ? n >= -9223372036854775808n && n <= 9223372036854775807n : Number.isSafeInteger(n)))) rt.bad("cusolverDnXsyevdx", "n", "i64", n);
-    if (!(typeof dataTypeA === "number" && (dataTypeA >>> 0) === dataTypeA && (dataTypeA !== 0 || 1 / dataTypeA > 0))) rt.bad("cusolverDnXsyevdx", "dataTypeA", "u32", dataTypeA);
+    if (!(typeof dataTypeA === "number" && (dataTypeA >>> 0) === dataTypeA && (+dataTypeA !== 0 || 1 / dataTypeA > 0))) rt.bad("cusolverDnXsyevdx", "dataTypeA", "u32", dataTypeA);
     if (!((typeof lda === "bigint" ? lda >= -9223372036854775808n && lda <= 9223372036854775807n : Number.isSafeInteger(lda)))) rt.bad("cusolverDnXsyevdx", "lda", "i64", lda);
     if (!((typeof il === "bigint" ? il >= -9223372036854775808n && il <= 9223372036854775807n : Number.isSafeInteger(il)))) rt.bad("cusolverDnXsyevdx", "il", "i64", il);
     if (!((typeof iu === "bigint" ? iu >= -9223372036854775808n && iu <= 9223372036854775807n : Number.isSafeInteger(iu)))) rt.bad("cusolverDnXsyevdx", "iu", "i64", iu);
-    if (!(typeof dataTypeW === "number" && (dataTypeW >>> 0) === dataTypeW && (dataTypeW !== 0 || 1 / dataTypeW > 0))) rt.bad("cusolverDnXsyevdx", "dataTypeW", "u32", dataTypeW);
-    if (!(typeof computeType === "number" && (computeType >>> 0) === computeType && (computeType !== 0 || 1 / computeType > 0))) rt.bad("cusolverDnXsyevdx", "computeType", "u32", computeType);
+    if (!(typeof dataTypeW === "number" && (dataTypeW >>> 0) === dataTypeW && (+dataTypeW !== 0 || 1 / dataTypeW > 0))) rt.bad("cusolverDnXsyevdx", "dataTypeW", "u32", dataTypeW);
+    if (!(typeof computeType === "number" && (computeType >>> 0) === computeType && (+computeType !== 0 || 1 / computeType > 0))) rt.bad("cusolverDnXsyevdx", "computeType", "u32", computeType);
     if (!((typeof workspaceInBytesOnDevice === "bigint" ? workspaceInBytesOnDevice >= 0n && workspaceInBytesOnDevice <= 18446744073709551615n : Number.isSafeInteger(workspaceInBytesOnDevice) && workspaceInBytesOnDevice >= 0))) rt.bad("cusolverDnXsyevdx", "workspaceInBytesOnDevice", "u64", workspaceInBytesOnDevice);
     if (!((typeof workspaceInBytesOnHost === "bigint" ? workspaceInBytesOnHost >= 0n && workspaceInBytesOnHost <= 18446744073709551615n : Number.isSafeInteger(workspaceInBytesOnHost) && workspaceInBytesOnHost >= 0))) rt.bad("cusolverDnXsyevdx", "workspaceInBytesOnHost", "u64", workspaceInBytesOnHost);
     const r = raw.cusolverDnXsyevdx(handle, params, jobz, range, uplo, n, dataTypeA, rt.ptr(A, "cusolverDnXsyevdx", "A"), lda, rt.ptr(vl, "cusolverDnXsyevdx", "vl"), rt.ptr(vu, "cusolverDnXsyevdx", "vu"), il, iu, rt.ptr(meig64, "cusolverDnXsyevdx", "meig64"), dataTypeW, rt.ptr(W, "cusolverDnXsyevdx", "W"), computeType, rt.ptr(bufferOnDevice, "cusolverDnXsyevdx", "bufferOnDevice"), workspaceInBytesOnDevice, rt.ptr(bufferOnHost, "cusolverDnXsyevdx", "bufferOnHost"), workspaceInBytesOnHost, rt.ptr(info, "cusolverDnXsyevdx", "info"));
@@ -5938,17 +5938,17 @@ function cusolverDnXgeev_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cus
     if (arguments.length !== 19) rt.arity("cusolverDnXgeev_bufferSize", "handle,params,jobvl,jobvr,n,dataTypeA,A,lda,dataTypeW,W,dataTypeVL,VL,ldvl,dataTypeVR,VR,ldvr,computeType,workspaceInBytesOnDevice,workspaceInBytesOnHost", 19, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnXgeev_bufferSize", "handle", "pointer", handle);
     if (!(isPtr(params))) rt.bad("cusolverDnXgeev_bufferSize", "params", "pointer", params);
-    if (!(typeof jobvl === "number" && (jobvl >>> 0) === jobvl && (jobvl !== 0 || 1 / jobvl > 0))) rt.bad("cusolverDnXgeev_bufferSize", "jobvl", "u32", jobvl);
-    if (!(typeof jobvr === "number" && (jobvr >>> 0) === jobvr && (jobvr !== 0 || 1 / jobvr > 0))) rt.bad("cusolverDnXgeev_bufferSize", "jobvr", "u32", jobvr);
+    if (!(typeof jobvl === "number" && (jobvl >>> 0) === jobvl && (+jobvl !== 0 || 1 / jobvl > 0))) rt.bad("cusolverDnXgeev_bufferSize", "jobvl", "u32", jobvl);
+    if (!(typeof jobvr === "number" && (jobvr >>> 0) === jobvr && (+jobvr !== 0 || 1 / jobvr > 0))) rt.bad("cusolverDnXgeev_bufferSize", "jobvr", "u32", jobvr);
     if (!((typeof n === "bigint" ? n >= -9223372036854775808n && n <= 9223372036854775807n : Number.isSafeInteger(n)))) rt.bad("cusolverDnXgeev_bufferSize", "n", "i64", n);
-    if (!(typeof dataTypeA === "number" && (dataTypeA >>> 0) === dataTypeA && (dataTypeA !== 0 || 1 / dataTypeA > 0))) rt.bad("cusolverDnXgeev_bufferSize", "dataTypeA", "u32", dataTypeA);
+    if (!(typeof dataTypeA === "number" && (dataTypeA >>> 0) === dataTypeA && (+dataTypeA !== 0 || 1 / dataTypeA > 0))) rt.bad("cusolverDnXgeev_bufferSize", "dataTypeA", "u32", dataTypeA);
     if (!((typeof lda === "bigint" ? lda >= -9223372036854775808n && lda <= 9223372036854775807n : Number.isSafeInteger(lda)))) rt.bad("cusolverDnXgeev_bufferSize", "lda", "i64", lda);
-    if (!(typeof dataTypeW === "number" && (dataTypeW >>> 0) === dataTypeW && (dataTypeW !== 0 || 1 / dataTypeW > 0))) rt.bad("cusolverDnXgeev_bufferSize", "dataTypeW", "u32", dataTypeW);
-    if (!(typeof dataTypeVL === "number" && (dataTypeVL >>> 0) === dataTypeVL && (dataTypeVL !== 0 || 1 / dataTypeVL > 0))) rt.bad("cusolverDnXgeev_bufferSize", "dataTypeVL", "u32", dataTypeVL);
+    if (!(typeof dataTypeW === "number" && (dataTypeW >>> 0) === dataTypeW && (+dataTypeW !== 0 || 1 / dataTypeW > 0))) rt.bad("cusolverDnXgeev_bufferSize", "dataTypeW", "u32", dataTypeW);
+    if (!(typeof dataTypeVL === "number" && (dataTypeVL >>> 0) === dataTypeVL && (+dataTypeVL !== 0 || 1 / dataTypeVL > 0))) rt.bad("cusolverDnXgeev_bufferSize", "dataTypeVL", "u32", dataTypeVL);
     if (!((typeof ldvl === "bigint" ? ldvl >= -9223372036854775808n && ldvl <= 9223372036854775807n : Number.isSafeInteger(ldvl)))) rt.bad("cusolverDnXgeev_bufferSize", "ldvl", "i64", ldvl);
-    if (!(typeof dataTypeVR === "number" && (dataTypeVR >>> 0) === dataTypeVR && (dataTypeVR !== 0 || 1 / dataTypeVR > 0))) rt.bad("cusolverDnXgeev_bufferSize", "dataTypeVR", "u32", dataTypeVR);
+    if (!(typeof dataTypeVR === "number" && (dataTypeVR >>> 0) === dataTypeVR && (+dataTypeVR !== 0 || 1 / dataTypeVR > 0))) rt.bad("cusolverDnXgeev_bufferSize", "dataTypeVR", "u32", dataTypeVR);
     if (!((typeof ldvr === "bigint" ? ldvr >= -9223372036854775808n && ldvr <= 9223372036854775807n : Number.isSafeInteger(ldvr)))) rt.bad("cusolverDnXgeev_bufferSize", "ldvr", "i64", ldvr);
-    if (!(typeof computeType === "number" && (computeType >>> 0) === computeType && (computeType !== 0 || 1 / computeType > 0))) rt.bad("cusolverDnXgeev_bufferSize", "computeType", "u32", computeType);
+    if (!(typeof computeType === "number" && (computeType >>> 0) === computeType && (+computeType !== 0 || 1 / computeType > 0))) rt.bad("cusolverDnXgeev_bufferSize", "computeType", "u32", computeType);
     const r = raw.cusolverDnXgeev_bufferSize(handle, params, jobvl, jobvr, n, dataTypeA, rt.ptr(A, "cusolverDnXgeev_bufferSize", "A"), lda, dataTypeW, rt.ptr(W, "cusolverDnXgeev_bufferSize", "W"), dataTypeVL, rt.ptr(VL, "cusolverDnXgeev_bufferSize", "VL"), ldvl, dataTypeVR, rt.ptr(VR, "cusolverDnXgeev_bufferSize", "VR"), ldvr, computeType, rt.ptr(workspaceInBytesOnDevice, "cusolverDnXgeev_bufferSize", "workspaceInBytesOnDevice"), rt.ptr(workspaceInBytesOnHost, "cusolverDnXgeev_bufferSize", "workspaceInBytesOnHost"));
     if (rt.guards) rt.check("cusolverDnXgeev_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnXgeev_bufferSize", handle);
@@ -5961,17 +5961,17 @@ function cusolverDnXgeev$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnXgee
     if (arguments.length !== 22) rt.arity("cusolverDnXgeev", "handle,params,jobvl,jobvr,n,dataTypeA,A,lda,dataTypeW,W,dataTypeVL,VL,ldvl,dataTypeVR,VR,ldvr,computeType,bufferOnDevice,workspaceInBytesOnDevice,bufferOnHost,workspaceInBytesOnHost,info", 22, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnXgeev", "handle", "pointer", handle);
     if (!(isPtr(params))) rt.bad("cusolverDnXgeev", "params", "pointer", params);
-    if (!(typeof jobvl === "number" && (jobvl >>> 0) === jobvl && (jobvl !== 0 || 1 / jobvl > 0))) rt.bad("cusolverDnXgeev", "jobvl", "u32", jobvl);
-    if (!(typeof jobvr === "number" && (jobvr >>> 0) === jobvr && (jobvr !== 0 || 1 / jobvr > 0))) rt.bad("cusolverDnXgeev", "jobvr", "u32", jobvr);
+    if (!(typeof jobvl === "number" && (jobvl >>> 0) === jobvl && (+jobvl !== 0 || 1 / jobvl > 0))) rt.bad("cusolverDnXgeev", "jobvl", "u32", jobvl);
+    if (!(typeof jobvr === "number" && (jobvr >>> 0) === jobvr && (+jobvr !== 0 || 1 / jobvr > 0))) rt.bad("cusolverDnXgeev", "jobvr", "u32", jobvr);
     if (!((typeof n === "bigint" ? n >= -9223372036854775808n && n <= 9223372036854775807n : Number.isSafeInteger(n)))) rt.bad("cusolverDnXgeev", "n", "i64", n);
-    if (!(typeof dataTypeA === "number" && (dataTypeA >>> 0) === dataTypeA && (dataTypeA !== 0 || 1 / dataTypeA > 0))) rt.bad("cusolverDnXgeev", "dataTypeA", "u32", dataTypeA);
+    if (!(typeof dataTypeA === "number" && (dataTypeA >>> 0) === dataTypeA && (+dataTypeA !== 0 || 1 / dataTypeA > 0))) rt.bad("cusolverDnXgeev", "dataTypeA", "u32", dataTypeA);
     if (!((typeof lda === "bigint" ? lda >= -9223372036854775808n && lda <= 9223372036854775807n : Number.isSafeInteger(lda)))) rt.bad("cusolverDnXgeev", "lda", "i64", lda);
-    if (!(typeof dataTypeW === "number" && (dataTypeW >>> 0) === dataTypeW && (dataTypeW !== 0 || 1 / dataTypeW > 0))) rt.bad("cusolverDnXgeev", "dataTypeW", "u32", dataTypeW);
-    if (!(typeof dataTypeVL === "number" && (dataTypeVL >>> 0) === dataTypeVL && (dataTypeVL !== 0 || 1 / dataTypeVL > 0))) rt.bad("cusolverDnXgeev", "dataTypeVL", "u32", dataTypeVL);
+    if (!(typeof dataTypeW === "number" && (dataTypeW >>> 0) === dataTypeW && (+dataTypeW !== 0 || 1 / dataTypeW > 0))) rt.bad("cusolverDnXgeev", "dataTypeW", "u32", dataTypeW);
+    if (!(typeof dataTypeVL === "number" && (dataTypeVL >>> 0) === dataTypeVL && (+dataTypeVL !== 0 || 1 / dataTypeVL > 0))) rt.bad("cusolverDnXgeev", "dataTypeVL", "u32", dataTypeVL);
     if (!((typeof ldvl === "bigint" ? ldvl >= -9223372036854775808n && ldvl <= 9223372036854775807n : Number.isSafeInteger(ldvl)))) rt.bad("cusolverDnXgeev", "ldvl", "i64", ldvl);
-    if (!(typeof dataTypeVR === "number" && (dataTypeVR >>> 0) === dataTypeVR && (dataTypeVR !== 0 || 1 / dataTypeVR > 0))) rt.bad("cusolverDnXgeev", "dataTypeVR", "u32", dataTypeVR);
+    if (!(typeof dataTypeVR === "number" && (dataTypeVR >>> 0) === dataTypeVR && (+dataTypeVR !== 0 || 1 / dataTypeVR > 0))) rt.bad("cusolverDnXgeev", "dataTypeVR", "u32", dataTypeVR);
     if (!((typeof ldvr === "bigint" ? ldvr >= -9223372036854775808n && ldvr <= 9223372036854775807n : Number.isSafeInteger(ldvr)))) rt.bad("cusolverDnXgeev", "ldvr", "i64", ldvr);
-    if (!(typeof computeType === "number" && (computeType >>> 0) === computeType && (computeType !== 0 || 1 / computeType > 0))) rt.bad("cusolverDnXgeev", "computeType", "u32", computeType);
+    if (!(typeof computeType === "number" && (computeType >>> 0) === computeType && (+computeType !== 0 || 1 / computeType > 0))) rt.bad("cusolverDnXgeev", "computeType", "u32", computeType);
     if (!((typeof workspaceInBytesOnDevice === "bigint" ? workspaceInBytesOnDevice >= 0n && workspaceInBytesOnDevice <= 18446744073709551615n : Number.isSafeInteger(workspaceInBytesOnDevice) && workspaceInBytesOnDevice >= 0))) rt.bad("cusolverDnXgeev", "workspaceInBytesOnDevice", "u64", workspaceInBytesOnDevice);
     if (!((typeof workspaceInBytesOnHost === "bigint" ? workspaceInBytesOnHost >= 0n && workspaceInBytesOnHost <= 18446744073709551615n : Number.isSafeInteger(workspaceInBytesOnHost) && workspaceInBytesOnHost >= 0))) rt.bad("cusolverDnXgeev", "workspaceInBytesOnHost", "u64", workspaceInBytesOnHost);
     const r = raw.cusolverDnXgeev(handle, params, jobvl, jobvr, n, dataTypeA, rt.ptr(A, "cusolverDnXgeev", "A"), lda, dataTypeW, rt.ptr(W, "cusolverDnXgeev", "W"), dataTypeVL, rt.ptr(VL, "cusolverDnXgeev", "VL"), ldvl, dataTypeVR, rt.ptr(VR, "cusolverDnXgeev", "VR"), ldvr, computeType, rt.ptr(bufferOnDevice, "cusolverDnXgeev", "bufferOnDevice"), workspaceInBytesOnDevice, rt.ptr(bufferOnHost, "cusolverDnXgeev", "bufferOnHost"), workspaceInBytesOnHost, rt.ptr(info, "cusolverDnXgeev", "info"));
@@ -5986,18 +5986,18 @@ function cusolverDnXgesvd_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
     if (arguments.length !== 20) rt.arity("cusolverDnXgesvd_bufferSize", "handle,params,jobu,jobvt,m,n,dataTypeA,A,lda,dataTypeS,S,dataTypeU,U,ldu,dataTypeVT,VT,ldvt,computeType,workspaceInBytesOnDevice,workspaceInBytesOnHost", 20, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnXgesvd_bufferSize", "handle", "pointer", handle);
     if (!(isPtr(params))) rt.bad("cusolverDnXgesvd_bufferSize", "params", "pointer", params);
-    if (!(typeof jobu === "number" && (jobu << 24 >> 24) === jobu && (jobu !== 0 || 1 / jobu > 0))) rt.bad("cusolverDnXgesvd_bufferSize", "jobu", "i8", jobu);
-    if (!(typeof jobvt === "number" && (jobvt << 24 >> 24) === jobvt && (jobvt !== 0 || 1 / jobvt > 0))) rt.bad("cusolverDnXgesvd_bufferSize", "jobvt", "i8", jobvt);
+    if (!(typeof jobu === "number" && (jobu << 24 >> 24) === jobu && (+jobu !== 0 || 1 / jobu > 0))) rt.bad("cusolverDnXgesvd_bufferSize", "jobu", "i8", jobu);
+    if (!(typeof jobvt === "number" && (jobvt << 24 >> 24) === jobvt && (+jobvt !== 0 || 1 / jobvt > 0))) rt.bad("cusolverDnXgesvd_bufferSize", "jobvt", "i8", jobvt);
     if (!((typeof m === "bigint" ? m >= -9223372036854775808n && m <= 9223372036854775807n : Number.isSafeInteger(m)))) rt.bad("cusolverDnXgesvd_bufferSize", "m", "i64", m);
     if (!((typeof n === "bigint" ? n >= -9223372036854775808n && n <= 9223372036854775807n : Number.isSafeInteger(n)))) rt.bad("cusolverDnXgesvd_bufferSize", "n", "i64", n);
-    if (!(typeof dataTypeA === "number" && (dataTypeA >>> 0) === dataTypeA && (dataTypeA !== 0 || 1 / dataTypeA > 0))) rt.bad("cusolverDnXgesvd_bufferSize", "dataTypeA", "u32", dataTypeA);
+    if (!(typeof dataTypeA === "number" && (dataTypeA >>> 0) === dataTypeA && (+dataTypeA !== 0 || 1 / dataTypeA > 0))) rt.bad("cusolverDnXgesvd_bufferSize", "dataTypeA", "u32", dataTypeA);
     if (!((typeof lda === "bigint" ? lda >= -9223372036854775808n && lda <= 9223372036854775807n : Number.isSafeInteger(lda)))) rt.bad("cusolverDnXgesvd_bufferSize", "lda", "i64", lda);
-    if (!(typeof dataTypeS === "number" && (dataTypeS >>> 0) === dataTypeS && (dataTypeS !== 0 || 1 / dataTypeS > 0))) rt.bad("cusolverDnXgesvd_bufferSize", "dataTypeS", "u32", dataTypeS);
-    if (!(typeof dataTypeU === "number" && (dataTypeU >>> 0) === dataTypeU && (dataTypeU !== 0 || 1 / dataTypeU > 0))) rt.bad("cusolverDnXgesvd_bufferSize", "dataTypeU", "u32", dataTypeU);
+    if (!(typeof dataTypeS === "number" && (dataTypeS >>> 0) === dataTypeS && (+dataTypeS !== 0 || 1 / dataTypeS > 0))) rt.bad("cusolverDnXgesvd_bufferSize", "dataTypeS", "u32", dataTypeS);
+    if (!(typeof dataTypeU === "number" && (dataTypeU >>> 0) === dataTypeU && (+dataTypeU !== 0 || 1 / dataTypeU > 0))) rt.bad("cusolverDnXgesvd_bufferSize", "dataTypeU", "u32", dataTypeU);
     if (!((typeof ldu === "bigint" ? ldu >= -9223372036854775808n && ldu <= 9223372036854775807n : Number.isSafeInteger(ldu)))) rt.bad("cusolverDnXgesvd_bufferSize", "ldu", "i64", ldu);
-    if (!(typeof dataTypeVT === "number" && (dataTypeVT >>> 0) === dataTypeVT && (dataTypeVT !== 0 || 1 / dataTypeVT > 0))) rt.bad("cusolverDnXgesvd_bufferSize", "dataTypeVT", "u32", dataTypeVT);
+    if (!(typeof dataTypeVT === "number" && (dataTypeVT >>> 0) === dataTypeVT && (+dataTypeVT !== 0 || 1 / dataTypeVT > 0))) rt.bad("cusolverDnXgesvd_bufferSize", "dataTypeVT", "u32", dataTypeVT);
     if (!((typeof ldvt === "bigint" ? ldvt >= -9223372036854775808n && ldvt <= 9223372036854775807n : Number.isSafeInteger(ldvt)))) rt.bad("cusolverDnXgesvd_bufferSize", "ldvt", "i64", ldvt);
-    if (!(typeof computeType === "number" && (computeType >>> 0) === computeType && (computeType !== 0 || 1 / computeType > 0))) rt.bad("cusolverDnXgesvd_bufferSize", "computeType", "u32", computeType);
+    if (!(typeof computeType === "number" && (computeType >>> 0) === computeType && (+computeType !== 0 || 1 / computeType > 0))) rt.bad("cusolverDnXgesvd_bufferSize", "computeType", "u32", computeType);
     const r = raw.cusolverDnXgesvd_bufferSize(handle, params, jobu, jobvt, m, n, dataTypeA, rt.ptr(A, "cusolverDnXgesvd_bufferSize", "A"), lda, dataTypeS, rt.ptr(S, "cusolverDnXgesvd_bufferSize", "S"), dataTypeU, rt.ptr(U, "cusolverDnXgesvd_bufferSize", "U"), ldu, dataTypeVT, rt.ptr(VT, "cusolverDnXgesvd_bufferSize", "VT"), ldvt, computeType, rt.ptr(workspaceInBytesOnDevice, "cusolverDnXgesvd_bufferSize", "workspaceInBytesOnDevice"), rt.ptr(workspaceInBytesOnHost, "cusolverDnXgesvd_bufferSize", "workspaceInBytesOnHost"));
     if (rt.guards) rt.check("cusolverDnXgesvd_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnXgesvd_bufferSize", handle);
@@ -6010,18 +6010,18 @@ function cusolverDnXgesvd$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnXge
     if (arguments.length !== 23) rt.arity("cusolverDnXgesvd", "handle,params,jobu,jobvt,m,n,dataTypeA,A,lda,dataTypeS,S,dataTypeU,U,ldu,dataTypeVT,VT,ldvt,computeType,bufferOnDevice,workspaceInBytesOnDevice,bufferOnHost,workspaceInBytesOnHost,info", 23, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnXgesvd", "handle", "pointer", handle);
     if (!(isPtr(params))) rt.bad("cusolverDnXgesvd", "params", "pointer", params);
-    if (!(typeof jobu === "number" && (jobu << 24 >> 24) === jobu && (jobu !== 0 || 1 / jobu > 0))) rt.bad("cusolverDnXgesvd", "jobu", "i8", jobu);
-    if (!(typeof jobvt === "number" && (jobvt << 24 >> 24) === jobvt && (jobvt !== 0 || 1 / jobvt > 0))) rt.bad("cusolverDnXgesvd", "jobvt", "i8", jobvt);
+    if (!(typeof jobu === "number" && (jobu << 24 >> 24) === jobu && (+jobu !== 0 || 1 / jobu > 0))) rt.bad("cusolverDnXgesvd", "jobu", "i8", jobu);
+    if (!(typeof jobvt === "number" && (jobvt << 24 >> 24) === jobvt && (+jobvt !== 0 || 1 / jobvt > 0))) rt.bad("cusolverDnXgesvd", "jobvt", "i8", jobvt);
     if (!((typeof m === "bigint" ? m >= -9223372036854775808n && m <= 9223372036854775807n : Number.isSafeInteger(m)))) rt.bad("cusolverDnXgesvd", "m", "i64", m);
     if (!((typeof n === "bigint" ? n >= -9223372036854775808n && n <= 9223372036854775807n : Number.isSafeInteger(n)))) rt.bad("cusolverDnXgesvd", "n", "i64", n);
-    if (!(typeof dataTypeA === "number" && (dataTypeA >>> 0) === dataTypeA && (dataTypeA !== 0 || 1 / dataTypeA > 0))) rt.bad("cusolverDnXgesvd", "dataTypeA", "u32", dataTypeA);
+    if (!(typeof dataTypeA === "number" && (dataTypeA >>> 0) === dataTypeA && (+dataTypeA !== 0 || 1 / dataTypeA > 0))) rt.bad("cusolverDnXgesvd", "dataTypeA", "u32", dataTypeA);
     if (!((typeof lda === "bigint" ? lda >= -9223372036854775808n && lda <= 9223372036854775807n : Number.isSafeInteger(lda)))) rt.bad("cusolverDnXgesvd", "lda", "i64", lda);
-    if (!(typeof dataTypeS === "number" && (dataTypeS >>> 0) === dataTypeS && (dataTypeS !== 0 || 1 / dataTypeS > 0))) rt.bad("cusolverDnXgesvd", "dataTypeS", "u32", dataTypeS);
-    if (!(typeof dataTypeU === "number" && (dataTypeU >>> 0) === dataTypeU && (dataTypeU !== 0 || 1 / dataTypeU > 0))) rt.bad("cusolverDnXgesvd", "dataTypeU", "u32", dataTypeU);
+    if (!(typeof dataTypeS === "number" && (dataTypeS >>> 0) === dataTypeS && (+dataTypeS !== 0 || 1 / dataTypeS > 0))) rt.bad("cusolverDnXgesvd", "dataTypeS", "u32", dataTypeS);
+    if (!(typeof dataTypeU === "number" && (dataTypeU >>> 0) === dataTypeU && (+dataTypeU !== 0 || 1 / dataTypeU > 0))) rt.bad("cusolverDnXgesvd", "dataTypeU", "u32", dataTypeU);
     if (!((typeof ldu === "bigint" ? ldu >= -9223372036854775808n && ldu <= 9223372036854775807n : Number.isSafeInteger(ldu)))) rt.bad("cusolverDnXgesvd", "ldu", "i64", ldu);
-    if (!(typeof dataTypeVT === "number" && (dataTypeVT >>> 0) === dataTypeVT && (dataTypeVT !== 0 || 1 / dataTypeVT > 0))) rt.bad("cusolverDnXgesvd", "dataTypeVT", "u32", dataTypeVT);
+    if (!(typeof dataTypeVT === "number" && (dataTypeVT >>> 0) === dataTypeVT && (+dataTypeVT !== 0 || 1 / dataTypeVT > 0))) rt.bad("cusolverDnXgesvd", "dataTypeVT", "u32", dataTypeVT);
     if (!((typeof ldvt === "bigint" ? ldvt >= -9223372036854775808n && ldvt <= 9223372036854775807n : Number.isSafeInteger(ldvt)))) rt.bad("cusolverDnXgesvd", "ldvt", "i64", ldvt);
-    if (!(typeof computeType === "number" && (computeType >>> 0) === computeType && (computeType !== 0 || 1 / computeType > 0))) rt.bad("cusolverDnXgesvd", "computeType", "u32", computeType);
+    if (!(typeof computeType === "number" && (computeType >>> 0) === computeType && (+computeType !== 0 || 1 / computeType > 0))) rt.bad("cusolverDnXgesvd", "computeType", "u32", computeType);
     if (!((typeof workspaceInBytesOnDevice === "bigint" ? workspaceInBytesOnDevice >= 0n && workspaceInBytesOnDevice <= 18446744073709551615n : Number.isSafeInteger(workspaceInBytesOnDevice) && workspaceInBytesOnDevice >= 0))) rt.bad("cusolverDnXgesvd", "workspaceInBytesOnDevice", "u64", workspaceInBytesOnDevice);
     if (!((typeof workspaceInBytesOnHost === "bigint" ? workspaceInBytesOnHost >= 0n && workspaceInBytesOnHost <= 18446744073709551615n : Number.isSafeInteger(workspaceInBytesOnHost) && workspaceInBytesOnHost >= 0))) rt.bad("cusolverDnXgesvd", "workspaceInBytesOnHost", "u64", workspaceInBytesOnHost);
     const r = raw.cusolverDnXgesvd(handle, params, jobu, jobvt, m, n, dataTypeA, rt.ptr(A, "cusolverDnXgesvd", "A"), lda, dataTypeS, rt.ptr(S, "cusolverDnXgesvd", "S"), dataTypeU, rt.ptr(U, "cusolverDnXgesvd", "U"), ldu, dataTypeVT, rt.ptr(VT, "cusolverDnXgesvd", "VT"), ldvt, computeType, rt.ptr(bufferOnDevice, "cusolverDnXgesvd", "bufferOnDevice"), workspaceInBytesOnDevice, rt.ptr(bufferOnHost, "cusolverDnXgesvd", "bufferOnHost"), workspaceInBytesOnHost, rt.ptr(info, "cusolverDnXgesvd", "info"));
@@ -6036,18 +6036,18 @@ function cusolverDnXgesvdp_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["c
     if (arguments.length !== 20) rt.arity("cusolverDnXgesvdp_bufferSize", "handle,params,jobz,econ,m,n,dataTypeA,A,lda,dataTypeS,S,dataTypeU,U,ldu,dataTypeV,V,ldv,computeType,workspaceInBytesOnDevice,workspaceInBytesOnHost", 20, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnXgesvdp_bufferSize", "handle", "pointer", handle);
     if (!(isPtr(params))) rt.bad("cusolverDnXgesvdp_bufferSize", "params", "pointer", params);
-    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnXgesvdp_bufferSize", "jobz", "u32", jobz);
-    if (!(typeof econ === "number" && (econ | 0) === econ && (econ !== 0 || 1 / econ > 0))) rt.bad("cusolverDnXgesvdp_bufferSize", "econ", "i32", econ);
+    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnXgesvdp_bufferSize", "jobz", "u32", jobz);
+    if (!(typeof econ === "number" && (econ | 0) === econ && (+econ !== 0 || 1 / econ > 0))) rt.bad("cusolverDnXgesvdp_bufferSize", "econ", "i32", econ);
     if (!((typeof m === "bigint" ? m >= -9223372036854775808n && m <= 9223372036854775807n : Number.isSafeInteger(m)))) rt.bad("cusolverDnXgesvdp_bufferSize", "m", "i64", m);
     if (!((typeof n === "bigint" ? n >= -9223372036854775808n && n <= 9223372036854775807n : Number.isSafeInteger(n)))) rt.bad("cusolverDnXgesvdp_bufferSize", "n", "i64", n);
-    if (!(typeof dataTypeA === "number" && (dataTypeA >>> 0) === dataTypeA && (dataTypeA !== 0 || 1 / dataTypeA > 0))) rt.bad("cusolverDnXgesvdp_bufferSize", "dataTypeA", "u32", dataTypeA);
+    if (!(typeof dataTypeA === "number" && (dataTypeA >>> 0) === dataTypeA && (+dataTypeA !== 0 || 1 / dataTypeA > 0))) rt.bad("cusolverDnXgesvdp_bufferSize", "dataTypeA", "u32", dataTypeA);
     if (!((typeof lda === "bigint" ? lda >= -9223372036854775808n && lda <= 9223372036854775807n : Number.isSafeInteger(lda)))) rt.bad("cusolverDnXgesvdp_bufferSize", "lda", "i64", lda);
-    if (!(typeof dataTypeS === "number" && (dataTypeS >>> 0) === dataTypeS && (dataTypeS !== 0 || 1 / dataTypeS > 0))) rt.bad("cusolverDnXgesvdp_bufferSize", "dataTypeS", "u32", dataTypeS);
-    if (!(typeof dataTypeU === "number" && (dataTypeU >>> 0) === dataTypeU && (dataTypeU !== 0 || 1 / dataTypeU > 0))) rt.bad("cusolverDnXgesvdp_bufferSize", "dataTypeU", "u32", dataTypeU);
+    if (!(typeof dataTypeS === "number" && (dataTypeS >>> 0) === dataTypeS && (+dataTypeS !== 0 || 1 / dataTypeS > 0))) rt.bad("cusolverDnXgesvdp_bufferSize", "dataTypeS", "u32", dataTypeS);
+    if (!(typeof dataTypeU === "number" && (dataTypeU >>> 0) === dataTypeU && (+dataTypeU !== 0 || 1 / dataTypeU > 0))) rt.bad("cusolverDnXgesvdp_bufferSize", "dataTypeU", "u32", dataTypeU);
     if (!((typeof ldu === "bigint" ? ldu >= -9223372036854775808n && ldu <= 9223372036854775807n : Number.isSafeInteger(ldu)))) rt.bad("cusolverDnXgesvdp_bufferSize", "ldu", "i64", ldu);
-    if (!(typeof dataTypeV === "number" && (dataTypeV >>> 0) === dataTypeV && (dataTypeV !== 0 || 1 / dataTypeV > 0))) rt.bad("cusolverDnXgesvdp_bufferSize", "dataTypeV", "u32", dataTypeV);
+    if (!(typeof dataTypeV === "number" && (dataTypeV >>> 0) === dataTypeV && (+dataTypeV !== 0 || 1 / dataTypeV > 0))) rt.bad("cusolverDnXgesvdp_bufferSize", "dataTypeV", "u32", dataTypeV);
     if (!((typeof ldv === "bigint" ? ldv >= -9223372036854775808n && ldv <= 9223372036854775807n : Number.isSafeInteger(ldv)))) rt.bad("cusolverDnXgesvdp_bufferSize", "ldv", "i64", ldv);
-    if (!(typeof computeType === "number" && (computeType >>> 0) === computeType && (computeType !== 0 || 1 / computeType > 0))) rt.bad("cusolverDnXgesvdp_bufferSize", "computeType", "u32", computeType);
+    if (!(typeof computeType === "number" && (computeType >>> 0) === computeType && (+computeType !== 0 || 1 / computeType > 0))) rt.bad("cusolverDnXgesvdp_bufferSize", "computeType", "u32", computeType);
     const r = raw.cusolverDnXgesvdp_bufferSize(handle, params, jobz, econ, m, n, dataTypeA, rt.ptr(A, "cusolverDnXgesvdp_bufferSize", "A"), lda, dataTypeS, rt.ptr(S, "cusolverDnXgesvdp_bufferSize", "S"), dataTypeU, rt.ptr(U, "cusolverDnXgesvdp_bufferSize", "U"), ldu, dataTypeV, rt.ptr(V, "cusolverDnXgesvdp_bufferSize", "V"), ldv, computeType, rt.ptr(workspaceInBytesOnDevice, "cusolverDnXgesvdp_bufferSize", "workspaceInBytesOnDevice"), rt.ptr(workspaceInBytesOnHost, "cusolverDnXgesvdp_bufferSize", "workspaceInBytesOnHost"));
     if (rt.guards) rt.check("cusolverDnXgesvdp_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnXgesvdp_bufferSize", handle);
@@ -6060,18 +6060,18 @@ function cusolverDnXgesvdp$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnXg
     if (arguments.length !== 24) rt.arity("cusolverDnXgesvdp", "handle,params,jobz,econ,m,n,dataTypeA,A,lda,dataTypeS,S,dataTypeU,U,ldu,dataTypeV,V,ldv,computeType,bufferOnDevice,workspaceInBytesOnDevice,bufferOnHost,workspaceInBytesOnHost,d_info,h_err_sigma", 24, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnXgesvdp", "handle", "pointer", handle);
     if (!(isPtr(params))) rt.bad("cusolverDnXgesvdp", "params", "pointer", params);
-    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnXgesvdp", "jobz", "u32", jobz);
-    if (!(typeof econ === "number" && (econ | 0) === econ && (econ !== 0 || 1 / econ > 0))) rt.bad("cusolverDnXgesvdp", "econ", "i32", econ);
+    if (!(typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0))) rt.bad("cusolverDnXgesvdp", "jobz", "u32", jobz);
+    if (!(typeof econ === "number" && (econ | 0) === econ && (+econ !== 0 || 1 / econ > 0))) rt.bad("cusolverDnXgesvdp", "econ", "i32", econ);
     if (!((typeof m === "bigint" ? m >= -9223372036854775808n && m <= 9223372036854775807n : Number.isSafeInteger(m)))) rt.bad("cusolverDnXgesvdp", "m", "i64", m);
     if (!((typeof n === "bigint" ? n >= -9223372036854775808n && n <= 9223372036854775807n : Number.isSafeInteger(n)))) rt.bad("cusolverDnXgesvdp", "n", "i64", n);
-    if (!(typeof dataTypeA === "number" && (dataTypeA >>> 0) === dataTypeA && (dataTypeA !== 0 || 1 / dataTypeA > 0))) rt.bad("cusolverDnXgesvdp", "dataTypeA", "u32", dataTypeA);
+    if (!(typeof dataTypeA === "number" && (dataTypeA >>> 0) === dataTypeA && (+dataTypeA !== 0 || 1 / dataTypeA > 0))) rt.bad("cusolverDnXgesvdp", "dataTypeA", "u32", dataTypeA);
     if (!((typeof lda === "bigint" ? lda >= -9223372036854775808n && lda <= 9223372036854775807n : Number.isSafeInteger(lda)))) rt.bad("cusolverDnXgesvdp", "lda", "i64", lda);
-    if (!(typeof dataTypeS === "number" && (dataTypeS >>> 0) === dataTypeS && (dataTypeS !== 0 || 1 / dataTypeS > 0))) rt.bad("cusolverDnXgesvdp", "dataTypeS", "u32", dataTypeS);
-    if (!(typeof dataTypeU === "number" && (dataTypeU >>> 0) === dataTypeU && (dataTypeU !== 0 || 1 / dataTypeU > 0))) rt.bad("cusolverDnXgesvdp", "dataTypeU", "u32", dataTypeU);
+    if (!(typeof dataTypeS === "number" && (dataTypeS >>> 0) === dataTypeS && (+dataTypeS !== 0 || 1 / dataTypeS > 0))) rt.bad("cusolverDnXgesvdp", "dataTypeS", "u32", dataTypeS);
+    if (!(typeof dataTypeU === "number" && (dataTypeU >>> 0) === dataTypeU && (+dataTypeU !== 0 || 1 / dataTypeU > 0))) rt.bad("cusolverDnXgesvdp", "dataTypeU", "u32", dataTypeU);
     if (!((typeof ldu === "bigint" ? ldu >= -9223372036854775808n && ldu <= 9223372036854775807n : Number.isSafeInteger(ldu)))) rt.bad("cusolverDnXgesvdp", "ldu", "i64", ldu);
-    if (!(typeof dataTypeV === "number" && (dataTypeV >>> 0) === dataTypeV && (dataTypeV !== 0 || 1 / dataTypeV > 0))) rt.bad("cusolverDnXgesvdp", "dataTypeV", "u32", dataTypeV);
+    if (!(typeof dataTypeV === "number" && (dataTypeV >>> 0) === dataTypeV && (+dataTypeV !== 0 || 1 / dataTypeV > 0))) rt.bad("cusolverDnXgesvdp", "dataTypeV", "u32", dataTypeV);
     if (!((typeof ldv === "bigint" ? ldv >= -9223372036854775808n && ldv <= 9223372036854775807n : Number.isSafeInteger(ldv)))) rt.bad("cusolverDnXgesvdp", "ldv", "i64", ldv);
-    if (!(typeof computeType === "number" && (computeType >>> 0) === computeType && (computeType !== 0 || 1 / computeType > 0))) rt.bad("cusolverDnXgesvdp", "computeType", "u32", computeType);
+    if (!(typeof computeType === "number" && (computeType >>> 0) === computeType && (+computeType !== 0 || 1 / computeType > 0))) rt.bad("cusolverDnXgesvdp", "computeType", "u32", computeType);
     if (!((typeof workspaceInBytesOnDevice === "bigint" ? workspaceInBytesOnDevice >= 0n && workspaceInBytesOnDevice <= 18446744073709551615n : Number.isSafeInteger(workspaceInBytesOnDevice) && workspaceInBytesOnDevice >= 0))) rt.bad("cusolverDnXgesvdp", "workspaceInBytesOnDevice", "u64", workspaceInBytesOnDevice);
     if (!((typeof workspaceInBytesOnHost === "bigint" ? workspaceInBytesOnHost >= 0n && workspaceInBytesOnHost <= 18446744073709551615n : Number.isSafeInteger(workspaceInBytesOnHost) && workspaceInBytesOnHost >= 0))) rt.bad("cusolverDnXgesvdp", "workspaceInBytesOnHost", "u64", workspaceInBytesOnHost);
     const r = raw.cusolverDnXgesvdp(handle, params, jobz, econ, m, n, dataTypeA, rt.ptr(A, "cusolverDnXgesvdp", "A"), lda, dataTypeS, rt.ptr(S, "cusolverDnXgesvdp", "S"), dataTypeU, rt.ptr(U, "cusolverDnXgesvdp", "U"), ldu, dataTypeV, rt.ptr(V, "cusolverDnXgesvdp", "V"), ldv, computeType, rt.ptr(bufferOnDevice, "cusolverDnXgesvdp", "bufferOnDevice"), workspaceInBytesOnDevice, rt.ptr(bufferOnHost, "cusolverDnXgesvdp", "bufferOnHost"), workspaceInBytesOnHost, rt.ptr(d_info, "cusolverDnXgesvdp", "d_info"), rt.ptr(h_err_sigma, "cusolverDnXgesvdp", "h_err_sigma"));
@@ -6086,21 +6086,21 @@ function cusolverDnXgesvdr_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["c
     if (arguments.length !== 23) rt.arity("cusolverDnXgesvdr_bufferSize", "handle,params,jobu,jobv,m,n,k,p,niters,dataTypeA,A,lda,dataTypeSrand,Srand,dataTypeUrand,Urand,ldUrand,dataTypeVrand,Vrand,ldVrand,computeType,workspaceInBytesOnDevice,workspaceInBytesOnHost", 23, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnXgesvdr_bufferSize", "handle", "pointer", handle);
     if (!(isPtr(params))) rt.bad("cusolverDnXgesvdr_bufferSize", "params", "pointer", params);
-    if (!(typeof jobu === "number" && (jobu << 24 >> 24) === jobu && (jobu !== 0 || 1 / jobu > 0))) rt.bad("cusolverDnXgesvdr_bufferSize", "jobu", "i8", jobu);
-    if (!(typeof jobv === "number" && (jobv << 24 >> 24) === jobv && (jobv !== 0 || 1 / jobv > 0))) rt.bad("cusolverDnXgesvdr_bufferSize", "jobv", "i8", jobv);
+    if (!(typeof jobu === "number" && (jobu << 24 >> 24) === jobu && (+jobu !== 0 || 1 / jobu > 0))) rt.bad("cusolverDnXgesvdr_bufferSize", "jobu", "i8", jobu);
+    if (!(typeof jobv === "number" && (jobv << 24 >> 24) === jobv && (+jobv !== 0 || 1 / jobv > 0))) rt.bad("cusolverDnXgesvdr_bufferSize", "jobv", "i8", jobv);
     if (!((typeof m === "bigint" ? m >= -9223372036854775808n && m <= 9223372036854775807n : Number.isSafeInteger(m)))) rt.bad("cusolverDnXgesvdr_bufferSize", "m", "i64", m);
     if (!((typeof n === "bigint" ? n >= -9223372036854775808n && n <= 9223372036854775807n : Number.isSafeInteger(n)))) rt.bad("cusolverDnXgesvdr_bufferSize", "n", "i64", n);
     if (!((typeof k === "bigint" ? k >= -9223372036854775808n && k <= 9223372036854775807n : Number.isSafeInteger(k)))) rt.bad("cusolverDnXgesvdr_bufferSize", "k", "i64", k);
     if (!((typeof p === "bigint" ? p >= -9223372036854775808n && p <= 9223372036854775807n : Number.isSafeInteger(p)))) rt.bad("cusolverDnXgesvdr_bufferSize", "p", "i64", p);
     if (!((typeof niters === "bigint" ? niters >= -9223372036854775808n && niters <= 9223372036854775807n : Number.isSafeInteger(niters)))) rt.bad("cusolverDnXgesvdr_bufferSize", "niters", "i64", niters);
-    if (!(typeof dataTypeA === "number" && (dataTypeA >>> 0) === dataTypeA && (dataTypeA !== 0 || 1 / dataTypeA > 0))) rt.bad("cusolverDnXgesvdr_bufferSize", "dataTypeA", "u32", dataTypeA);
+    if (!(typeof dataTypeA === "number" && (dataTypeA >>> 0) === dataTypeA && (+dataTypeA !== 0 || 1 / dataTypeA > 0))) rt.bad("cusolverDnXgesvdr_bufferSize", "dataTypeA", "u32", dataTypeA);
     if (!((typeof lda === "bigint" ? lda >= -9223372036854775808n && lda <= 9223372036854775807n : Number.isSafeInteger(lda)))) rt.bad("cusolverDnXgesvdr_bufferSize", "lda", "i64", lda);
-    if (!(typeof dataTypeSrand === "number" && (dataTypeSrand >>> 0) === dataTypeSrand && (dataTypeSrand !== 0 || 1 / dataTypeSrand > 0))) rt.bad("cusolverDnXgesvdr_bufferSize", "dataTypeSrand", "u32", dataTypeSrand);
-    if (!(typeof dataTypeUrand === "number" && (dataTypeUrand >>> 0) === dataTypeUrand && (dataTypeUrand !== 0 || 1 / dataTypeUrand > 0))) rt.bad("cusolverDnXgesvdr_bufferSize", "dataTypeUrand", "u32", dataTypeUrand);
+    if (!(typeof dataTypeSrand === "number" && (dataTypeSrand >>> 0) === dataTypeSrand && (+dataTypeSrand !== 0 || 1 / dataTypeSrand > 0))) rt.bad("cusolverDnXgesvdr_bufferSize", "dataTypeSrand", "u32", dataTypeSrand);
+    if (!(typeof dataTypeUrand === "number" && (dataTypeUrand >>> 0) === dataTypeUrand && (+dataTypeUrand !== 0 || 1 / dataTypeUrand > 0))) rt.bad("cusolverDnXgesvdr_bufferSize", "dataTypeUrand", "u32", dataTypeUrand);
     if (!((typeof ldUrand === "bigint" ? ldUrand >= -9223372036854775808n && ldUrand <= 9223372036854775807n : Number.isSafeInteger(ldUrand)))) rt.bad("cusolverDnXgesvdr_bufferSize", "ldUrand", "i64", ldUrand);
-    if (!(typeof dataTypeVrand === "number" && (dataTypeVrand >>> 0) === dataTypeVrand && (dataTypeVrand !== 0 || 1 / dataTypeVrand > 0))) rt.bad("cusolverDnXgesvdr_bufferSize", "dataTypeVrand", "u32", dataTypeVrand);
+    if (!(typeof dataTypeVrand === "number" && (dataTypeVrand >>> 0) === dataTypeVrand && (+dataTypeVrand !== 0 || 1 / dataTypeVrand > 0))) rt.bad("cusolverDnXgesvdr_bufferSize", "dataTypeVrand", "u32", dataTypeVrand);
     if (!((typeof ldVrand === "bigint" ? ldVrand >= -9223372036854775808n && ldVrand <= 9223372036854775807n : Number.isSafeInteger(ldVrand)))) rt.bad("cusolverDnXgesvdr_bufferSize", "ldVrand", "i64", ldVrand);
-    if (!(typeof computeType === "number" && (computeType >>> 0) === computeType && (computeType !== 0 || 1 / computeType > 0))) rt.bad("cusolverDnXgesvdr_bufferSize", "computeType", "u32", computeType);
+    if (!(typeof computeType === "number" && (computeType >>> 0) === computeType && (+computeType !== 0 || 1 / computeType > 0))) rt.bad("cusolverDnXgesvdr_bufferSize", "computeType", "u32", computeType);
     const r = raw.cusolverDnXgesvdr_bufferSize(handle, params, jobu, jobv, m, n, k, p, niters, dataTypeA, rt.ptr(A, "cusolverDnXgesvdr_bufferSize", "A"), lda, dataTypeSrand, rt.ptr(Srand, "cusolverDnXgesvdr_bufferSize", "Srand"), dataTypeUrand, rt.ptr(Urand, "cusolverDnXgesvdr_bufferSize", "Urand"), ldUrand, dataTypeVrand, rt.ptr(Vrand, "cusolverDnXgesvdr_bufferSize", "Vrand"), ldVrand, computeType, rt.ptr(workspaceInBytesOnDevice, "cusolverDnXgesvdr_bufferSize", "workspaceInBytesOnDevice"), rt.ptr(workspaceInBytesOnHost, "cusolverDnXgesvdr_bufferSize", "workspaceInBytesOnHost"));
     if (rt.guards) rt.check("cusolverDnXgesvdr_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnXgesvdr_bufferSize", handle);
@@ -6113,21 +6113,21 @@ function cusolverDnXgesvdr$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnXg
     if (arguments.length !== 26) rt.arity("cusolverDnXgesvdr", "handle,params,jobu,jobv,m,n,k,p,niters,dataTypeA,A,lda,dataTypeSrand,Srand,dataTypeUrand,Urand,ldUrand,dataTypeVrand,Vrand,ldVrand,computeType,bufferOnDevice,workspaceInBytesOnDevice,bufferOnHost,workspaceInBytesOnHost,d_info", 26, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnXgesvdr", "handle", "pointer", handle);
     if (!(isPtr(params))) rt.bad("cusolverDnXgesvdr", "params", "pointer", params);
-    if (!(typeof jobu === "number" && (jobu << 24 >> 24) === jobu && (jobu !== 0 || 1 / jobu > 0))) rt.bad("cusolverDnXgesvdr", "jobu", "i8", jobu);
-    if (!(typeof jobv === "number" && (jobv << 24 >> 24) === jobv && (jobv !== 0 || 1 / jobv > 0))) rt.bad("cusolverDnXgesvdr", "jobv", "i8", jobv);
+    if (!(typeof jobu === "number" && (jobu << 24 >> 24) === jobu && (+jobu !== 0 || 1 / jobu > 0))) rt.bad("cusolverDnXgesvdr", "jobu", "i8", jobu);
+    if (!(typeof jobv === "number" && (jobv << 24 >> 24) === jobv && (+jobv !== 0 || 1 / jobv > 0))) rt.bad("cusolverDnXgesvdr", "jobv", "i8", jobv);
     if (!((typeof m === "bigint" ? m >= -9223372036854775808n && m <= 9223372036854775807n : Number.isSafeInteger(m)))) rt.bad("cusolverDnXgesvdr", "m", "i64", m);
     if (!((typeof n === "bigint" ? n >= -9223372036854775808n && n <= 9223372036854775807n : Number.isSafeInteger(n)))) rt.bad("cusolverDnXgesvdr", "n", "i64", n);
     if (!((typeof k === "bigint" ? k >= -9223372036854775808n && k <= 9223372036854775807n : Number.isSafeInteger(k)))) rt.bad("cusolverDnXgesvdr", "k", "i64", k);
     if (!((typeof p === "bigint" ? p >= -9223372036854775808n && p <= 9223372036854775807n : Number.isSafeInteger(p)))) rt.bad("cusolverDnXgesvdr", "p", "i64", p);
     if (!((typeof niters === "bigint" ? niters >= -9223372036854775808n && niters <= 9223372036854775807n : Number.isSafeInteger(niters)))) rt.bad("cusolverDnXgesvdr", "niters", "i64", niters);
-    if (!(typeof dataTypeA === "number" && (dataTypeA >>> 0) === dataTypeA && (dataTypeA !== 0 || 1 / dataTypeA > 0))) rt.bad("cusolverDnXgesvdr", "dataTypeA", "u32", dataTypeA);
+    if (!(typeof dataTypeA === "number" && (dataTypeA >>> 0) === dataTypeA && (+dataTypeA !== 0 || 1 / dataTypeA > 0))) rt.bad("cusolverDnXgesvdr", "dataTypeA", "u32", dataTypeA);
     if (!((typeof lda === "bigint" ? lda >= -9223372036854775808n && lda <= 9223372036854775807n : Number.isSafeInteger(lda)))) rt.bad("cusolverDnXgesvdr", "lda", "i64", lda);
-    if (!(typeof dataTypeSrand === "number" && (dataTypeSrand >>> 0) === dataTypeSrand && (dataTypeSrand !== 0 || 1 / dataTypeSrand > 0))) rt.bad("cusolverDnXgesvdr", "dataTypeSrand", "u32", dataTypeSrand);
-    if (!(typeof dataTypeUrand === "number" && (dataTypeUrand >>> 0) === dataTypeUrand && (dataTypeUrand !== 0 || 1 / dataTypeUrand > 0))) rt.bad("cusolverDnXgesvdr", "dataTypeUrand", "u32", dataTypeUrand);
+    if (!(typeof dataTypeSrand === "number" && (dataTypeSrand >>> 0) === dataTypeSrand && (+dataTypeSrand !== 0 || 1 / dataTypeSrand > 0))) rt.bad("cusolverDnXgesvdr", "dataTypeSrand", "u32", dataTypeSrand);
+    if (!(typeof dataTypeUrand === "number" && (dataTypeUrand >>> 0) === dataTypeUrand && (+dataTypeUrand !== 0 || 1 / dataTypeUrand > 0))) rt.bad("cusolverDnXgesvdr", "dataTypeUrand", "u32", dataTypeUrand);
     if (!((typeof ldUrand === "bigint" ? ldUrand >= -9223372036854775808n && ldUrand <= 9223372036854775807n : Number.isSafeInteger(ldUrand)))) rt.bad("cusolverDnXgesvdr", "ldUrand", "i64", ldUrand);
-    if (!(typeof dataTypeVrand === "number" && (dataTypeVrand >>> 0) === dataTypeVrand && (dataTypeVrand !== 0 || 1 / dataTypeVrand > 0))) rt.bad("cusolverDnXgesvdr", "dataTypeVrand", "u32", dataTypeVrand);
+    if (!(typeof dataTypeVrand === "number" && (dataTypeVrand >>> 0) === dataTypeVrand && (+dataTypeVrand !== 0 || 1 / dataTypeVrand > 0))) rt.bad("cusolverDnXgesvdr", "dataTypeVrand", "u32", dataTypeVrand);
     if (!((typeof ldVrand === "bigint" ? ldVrand >= -9223372036854775808n && ldVrand <= 9223372036854775807n : Number.isSafeInteger(ldVrand)))) rt.bad("cusolverDnXgesvdr", "ldVrand", "i64", ldVrand);
-    if (!(typeof computeType === "number" && (computeType >>> 0) === computeType && (computeType !== 0 || 1 / computeType > 0))) rt.bad("cusolverDnXgesvdr", "computeType", "u32", computeType);
+    if (!(typeof computeType === "number" && (computeType >>> 0) === computeType && (+computeType !== 0 || 1 / computeType > 0))) rt.bad("cusolverDnXgesvdr", "computeType", "u32", computeType);
     if (!((typeof workspaceInBytesOnDevice === "bigint" ? workspaceInBytesOnDevice >= 0n && workspaceInBytesOnDevice <= 18446744073709551615n : Number.isSafeInteger(workspaceInBytesOnDevice) && workspaceInBytesOnDevice >= 0))) rt.bad("cusolverDnXgesvdr", "workspaceInBytesOnDevice", "u64", workspaceInBytesOnDevice);
     if (!((typeof workspaceInBytesOnHost === "bigint" ? workspaceInBytesOnHost >= 0n && workspaceInBytesOnHost <= 18446744073709551615n : Number.isSafeInteger(workspaceInBytesOnHost) && workspaceInBytesOnHost >= 0))) rt.bad("cusolverDnXgesvdr", "workspaceInBytesOnHost", "u64", workspaceInBytesOnHost);
     const r = raw.cusolverDnXgesvdr(handle, params, jobu, jobv, m, n, k, p, niters, dataTypeA, rt.ptr(A, "cusolverDnXgesvdr", "A"), lda, dataTypeSrand, rt.ptr(Srand, "cusolverDnXgesvdr", "Srand"), dataTypeUrand, rt.ptr(Urand, "cusolverDnXgesvdr", "Urand"), ldUrand, dataTypeVrand, rt.ptr(Vrand, "cusolverDnXgesvdr", "Vrand"), ldVrand, computeType, rt.ptr(bufferOnDevice, "cusolverDnXgesvdr", "bufferOnDevice"), workspaceInBytesOnDevice, rt.ptr(bufferOnHost, "cusolverDnXgesvdr", "bufferOnHost"), workspaceInBytesOnHost, rt.ptr(d_info, "cusolverDnXgesvdr", "d_info"));
@@ -6142,16 +6142,16 @@ function cusolverDnXlarft_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
     if (arguments.length !== 17) rt.arity("cusolverDnXlarft_bufferSize", "handle,params,direct,storev,n,k,dataTypeV,V,ldv,dataTypeTau,tau,dataTypeT,T,ldt,computeType,workspaceInBytesOnDevice,workspaceInBytesOnHost", 17, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnXlarft_bufferSize", "handle", "pointer", handle);
     if (!(isPtr(params))) rt.bad("cusolverDnXlarft_bufferSize", "params", "pointer", params);
-    if (!(typeof direct === "number" && (direct >>> 0) === direct && (direct !== 0 || 1 / direct > 0))) rt.bad("cusolverDnXlarft_bufferSize", "direct", "u32", direct);
-    if (!(typeof storev === "number" && (storev >>> 0) === storev && (storev !== 0 || 1 / storev > 0))) rt.bad("cusolverDnXlarft_bufferSize", "storev", "u32", storev);
+    if (!(typeof direct === "number" && (direct >>> 0) === direct && (+direct !== 0 || 1 / direct > 0))) rt.bad("cusolverDnXlarft_bufferSize", "direct", "u32", direct);
+    if (!(typeof storev === "number" && (storev >>> 0) === storev && (+storev !== 0 || 1 / storev > 0))) rt.bad("cusolverDnXlarft_bufferSize", "storev", "u32", storev);
     if (!((typeof n === "bigint" ? n >= -9223372036854775808n && n <= 9223372036854775807n : Number.isSafeInteger(n)))) rt.bad("cusolverDnXlarft_bufferSize", "n", "i64", n);
     if (!((typeof k === "bigint" ? k >= -9223372036854775808n && k <= 9223372036854775807n : Number.isSafeInteger(k)))) rt.bad("cusolverDnXlarft_bufferSize", "k", "i64", k);
-    if (!(typeof dataTypeV === "number" && (dataTypeV >>> 0) === dataTypeV && (dataTypeV !== 0 || 1 / dataTypeV > 0))) rt.bad("cusolverDnXlarft_bufferSize", "dataTypeV", "u32", dataTypeV);
+    if (!(typeof dataTypeV === "number" && (dataTypeV >>> 0) === dataTypeV && (+dataTypeV !== 0 || 1 / dataTypeV > 0))) rt.bad("cusolverDnXlarft_bufferSize", "dataTypeV", "u32", dataTypeV);
     if (!((typeof ldv === "bigint" ? ldv >= -9223372036854775808n && ldv <= 9223372036854775807n : Number.isSafeInteger(ldv)))) rt.bad("cusolverDnXlarft_bufferSize", "ldv", "i64", ldv);
-    if (!(typeof dataTypeTau === "number" && (dataTypeTau >>> 0) === dataTypeTau && (dataTypeTau !== 0 || 1 / dataTypeTau > 0))) rt.bad("cusolverDnXlarft_bufferSize", "dataTypeTau", "u32", dataTypeTau);
-    if (!(typeof dataTypeT === "number" && (dataTypeT >>> 0) === dataTypeT && (dataTypeT !== 0 || 1 / dataTypeT > 0))) rt.bad("cusolverDnXlarft_bufferSize", "dataTypeT", "u32", dataTypeT);
+    if (!(typeof dataTypeTau === "number" && (dataTypeTau >>> 0) === dataTypeTau && (+dataTypeTau !== 0 || 1 / dataTypeTau > 0))) rt.bad("cusolverDnXlarft_bufferSize", "dataTypeTau", "u32", dataTypeTau);
+    if (!(typeof dataTypeT === "number" && (dataTypeT >>> 0) === dataTypeT && (+dataTypeT !== 0 || 1 / dataTypeT > 0))) rt.bad("cusolverDnXlarft_bufferSize", "dataTypeT", "u32", dataTypeT);
     if (!((typeof ldt === "bigint" ? ldt >= -9223372036854775808n && ldt <= 9223372036854775807n : Number.isSafeInteger(ldt)))) rt.bad("cusolverDnXlarft_bufferSize", "ldt", "i64", ldt);
-    if (!(typeof computeType === "number" && (computeType >>> 0) === computeType && (computeType !== 0 || 1 / computeType > 0))) rt.bad("cusolverDnXlarft_bufferSize", "computeType", "u32", computeType);
+    if (!(typeof computeType === "number" && (computeType >>> 0) === computeType && (+computeType !== 0 || 1 / computeType > 0))) rt.bad("cusolverDnXlarft_bufferSize", "computeType", "u32", computeType);
     const r = raw.cusolverDnXlarft_bufferSize(handle, params, direct, storev, n, k, dataTypeV, rt.ptr(V, "cusolverDnXlarft_bufferSize", "V"), ldv, dataTypeTau, rt.ptr(tau, "cusolverDnXlarft_bufferSize", "tau"), dataTypeT, rt.ptr(T, "cusolverDnXlarft_bufferSize", "T"), ldt, computeType, rt.ptr(workspaceInBytesOnDevice, "cusolverDnXlarft_bufferSize", "workspaceInBytesOnDevice"), rt.ptr(workspaceInBytesOnHost, "cusolverDnXlarft_bufferSize", "workspaceInBytesOnHost"));
     if (rt.guards) rt.check("cusolverDnXlarft_bufferSize");
     if (r !== 0) rt.fail(r, "cusolverDnXlarft_bufferSize", handle);
@@ -6164,16 +6164,16 @@ function cusolverDnXlarft$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnXla
     if (arguments.length !== 19) rt.arity("cusolverDnXlarft", "handle,params,direct,storev,n,k,dataTypeV,V,ldv,dataTypeTau,tau,dataTypeT,T,ldt,computeType,bufferOnDevice,workspaceInBytesOnDevice,bufferOnHost,workspaceInBytesOnHost", 19, arguments.length);
     if (!(isPtr(handle))) rt.bad("cusolverDnXlarft", "handle", "pointer", handle);
     if (!(isPtr(params))) rt.bad("cusolverDnXlarft", "params", "pointer", params);
-    if (!(typeof direct === "number" && (direct >>> 0) === direct && (direct !== 0 || 1 / direct > 0))) rt.bad("cusolverDnXlarft", "direct", "u32", direct);
-    if (!(typeof storev === "number" && (storev >>> 0) === storev && (storev !== 0 || 1 / storev > 0))) rt.bad("cusolverDnXlarft", "storev", "u32", storev);
+    if (!(typeof direct === "number" && (direct >>> 0) === direct && (+direct !== 0 || 1 / direct > 0))) rt.bad("cusolverDnXlarft", "direct", "u32", direct);
+    if (!(typeof storev === "number" && (storev >>> 0) === storev && (+storev !== 0 || 1 / storev > 0))) rt.bad("cusolverDnXlarft", "storev", "u32", storev);
     if (!((typeof n === "bigint" ? n >= -9223372036854775808n && n <= 9223372036854775807n : Number.isSafeInteger(n)))) rt.bad("cusolverDnXlarft", "n", "i64", n);
     if (!((typeof k === "bigint" ? k >= -9223372036854775808n && k <= 9223372036854775807n : Number.isSafeInteger(k)))) rt.bad("cusolverDnXlarft", "k", "i64", k);
-    if (!(typeof dataTypeV === "number" && (dataTypeV >>> 0) === dataTypeV && (dataTypeV !== 0 || 1 / dataTypeV > 0))) rt.bad("cusolverDnXlarft", "dataTypeV", "u32", dataTypeV);
+    if (!(typeof dataTypeV === "number" && (dataTypeV >>> 0) === dataTypeV && (+dataTypeV !== 0 || 1 / dataTypeV > 0))) rt.bad("cusolverDnXlarft", "dataTypeV", "u32", dataTypeV);
     if (!((typeof ldv === "bigint" ? ldv >= -9223372036854775808n && ldv <= 9223372036854775807n : Number.isSafeInteger(ldv)))) rt.bad("cusolverDnXlarft", "ldv", "i64", ldv);
-    if (!(typeof dataTypeTau === "number" && (dataTypeTau >>> 0) === dataTypeTau && (dataTypeTau !== 0 || 1 / dataTypeTau > 0))) rt.bad("cusolverDnXlarft", "dataTypeTau", "u32", dataTypeTau);
-    if (!(typeof dataTypeT === "number" && (dataTypeT >>> 0) === dataTypeT && (dataTypeT !== 0 || 1 / dataTypeT > 0))) rt.bad("cusolverDnXlarft", "dataTypeT", "u32", dataTypeT);
+    if (!(typeof dataTypeTau === "number" && (dataTypeTau >>> 0) === dataTypeTau && (+dataTypeTau !== 0 || 1 / dataTypeTau > 0))) rt.bad("cusolverDnXlarft", "dataTypeTau", "u32", dataTypeTau);
+    if (!(typeof dataTypeT === "number" && (dataTypeT >>> 0) === dataTypeT && (+dataTypeT !== 0 || 1 / dataTypeT > 0))) rt.bad("cusolverDnXlarft", "dataTypeT", "u32", dataTypeT);
     if (!((typeof ldt === "bigint" ? ldt >= -9223372036854775808n && ldt <= 9223372036854775807n : Number.isSafeInteger(ldt)))) rt.bad("cusolverDnXlarft", "ldt", "i64", ldt);
-    if (!(typeof computeType === "number" && (computeType >>> 0) === computeType && (computeType !== 0 || 1 / computeType > 0))) rt.bad("cusolverDnXlarft", "computeType", "u32", computeType);
+    if (!(typeof computeType === "number" && (computeType >>> 0) === computeType && (+computeType !== 0 || 1 / computeType > 0))) rt.bad("cusolverDnXlarft", "computeType", "u32", computeType);
     if (!((typeof workspaceInBytesOnDevice === "bigint" ? workspaceInBytesOnDevice >= 0n && workspaceInBytesOnDevice <= 18446744073709551615n : Number.isSafeInteger(workspaceInBytesOnDevice) && workspaceInBytesOnDevice >= 0))) rt.bad("cusolverDnXlarft", "workspaceInBytesOnDevice", "u64", workspaceInBytesOnDevice);
     if (!((typeof workspaceInBytesOnHost === "bigint" ? workspaceInBytesOnHost >= 0n && workspaceInBytesOnHost <= 18446744073709551615n : Number.isSafeInteger(workspaceInBytesOnHost) && workspaceInBytesOnHost >= 0))) rt.bad("cusolverDnXlarft", "workspaceInBytesOnHost", "u64", workspaceInBytesOnHost);
     const r = raw.cusolverDnXlarft(handle, params, direct, storev, n, k, dataTypeV, rt.ptr(V, "cusolverDnXlarft", "V"), ldv, dataTypeTau, rt.ptr(tau, "cusolverDnXlarft", "tau"), dataTypeT, rt.ptr(T, "cusolverDnXlarft", "T"), ldt, computeType, rt.ptr(bufferOnDevice, "cusolverDnXlarft", "bufferOnDevice"), workspaceInBytesOnDevice, rt.ptr(bufferOnHost, "cusolverDnXlarft", "bufferOnHost"), workspaceInBytesOnHost);
@@ -6214,7 +6214,7 @@ function cusolverDnLoggerOpenFile$(raw: Raw, rt: CheckedRuntime): Checked["cusol
 function cusolverDnLoggerSetLevel$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnLoggerSetLevel"] {
   return function cusolverDnLoggerSetLevel(level: number): void {
     if (arguments.length !== 1) rt.arity("cusolverDnLoggerSetLevel", "level", 1, arguments.length);
-    if (!(typeof level === "number" && (level | 0) === level && (level !== 0 || 1 / level > 0))) rt.bad("cusolverDnLoggerSetLevel", "level", "i32", level);
+    if (!(typeof level === "number" && (level | 0) === level && (+level !== 0 || 1 / level > 0))) rt.bad("cusolverDnLoggerSetLevel", "level", "i32", level);
     const r = raw.cusolverDnLoggerSetLevel(level);
     if (rt.guards) rt.check("cusolverDnLoggerSetLevel");
     if (r !== 0) rt.fail(r, "cusolverDnLoggerSetLevel");
@@ -6224,7 +6224,7 @@ function cusolverDnLoggerSetLevel$(raw: Raw, rt: CheckedRuntime): Checked["cusol
 function cusolverDnLoggerSetMask$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnLoggerSetMask"] {
   return function cusolverDnLoggerSetMask(mask: number): void {
     if (arguments.length !== 1) rt.arity("cusolverDnLoggerSetMask", "mask", 1, arguments.length);
-    if (!(typeof mask === "number" && (mask | 0) === mask && (mask !== 0 || 1 / mask > 0))) rt.bad("cusolverDnLoggerSetMask", "mask", "i32", mask);
+    if (!(typeof mask === "number" && (mask | 0) === mask && (+mask !== 0 || 1 / mask > 0))) rt.bad("cusolverDnLoggerSetMask", "mask", "i32", mask);
     const r = raw.cusolverDnLoggerSetMask(mask);
     if (rt.guards) rt.check("cusolverDnLoggerSetMask");
     if (r !== 0) rt.fail(r, "cusolverDnLoggerSetMask");
