@@ -7,6 +7,9 @@ import { elementSize, layoutOf, scalarNative } from "./native.ts";
 import { layoutLiteral } from "./records.ts";
 import { type ArgumentKind, argumentCondition } from "../../src/tables-runtime/argument-checks.ts";
 
+/** The checks of argument-checks.ts a checked function's text calls (isU32, isU64, ...). */
+const CHECK_CALL = /\bis(I8|U8|I16|U16|I32|U32|I64|U64|F64|Bool)\(/g;
+
 /** The record a by-value parameter or result passes, if any. */
 export function byValueRecord(t: IrType): string | undefined {
   const r = resolveTypedefs(t);
@@ -381,7 +384,7 @@ export function emitChecked(
       const recCls = rec ? imp.ref(rec, true) : undefined;
       const scalarCheck = (): void => {
         const kind = scalarNative(p.type) as ArgumentKind;
-        checks.push(`if (!(${argumentCondition(kind, id, "isPtr")})) rt.bad(${JSON.stringify(fn.name)}, ${JSON.stringify(p.name)}, "${kind}", ${id});`);
+        checks.push(`if (!${argumentCondition(kind, id, "isPtr")}) rt.bad(${JSON.stringify(fn.name)}, ${JSON.stringify(p.name)}, "${kind}", ${id});`);
       };
       if (role.role === "count" && !role.pointer) {
         sigParts.push(`${id}: ${tsType(p.type, "param", imp)}`);
@@ -552,6 +555,9 @@ export function emitChecked(
     const sigNames = allSig.map((x) => x.replace(/\??:.*$/, ""));
     const arityCond = optional.length === 0 ? `arguments.length !== ${sigParts.length}` : `arguments.length < ${sigParts.length} || arguments.length > ${allSig.length}`;
     body.unshift(`if (${arityCond}) rt.arity(${JSON.stringify(fn.name)}, ${JSON.stringify(sigNames.join(","))}, ${sigParts.length}, arguments.length);`);
+    // The function's name, once per maker (F$: no C parameter name holds a `$`).
+    const nameLiteral = JSON.stringify(fn.name);
+    for (let k = 0; k < body.length; k++) body[k] = body[k]!.split(nameLiteral).join("F$");
     const text = body.join("\n");
     const slots = [...new Set([...text.matchAll(/\bo(\d+)\b/g)].map((m) => Number(m[1])))].sort((a, b) => a - b);
     const used = Object.keys(VIEW_NAMES).filter((v) => new RegExp(`\\b${v}\\[`).test(text));
@@ -559,6 +565,7 @@ export function emitChecked(
     for (const k of slots) impl += `  const o${k} = rt.out[${k}]!;\n`;
     for (const v of used) impl += `  const ${v} = rt.${v};\n`;
     if (/\bisPtr\(/.test(text)) impl += "  const isPtr = rt.isPointer;\n";
+    if (/\bF\$/.test(text)) impl += `  const F$ = ${nameLiteral};\n`;
     impl += specs;
     impl += `  return function ${fn.name}(${allSig.join(", ")}): ${resultTs} {\n${body.map((l) => `    ${l}\n`).join("")}  };\n}\n\n`;
     makers += `  ${fn.name}: ${fn.name}$,\n`;
@@ -588,6 +595,8 @@ export function emitChecked(
   ]);
   out += `export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {\n  return lazyTable(makers, raw, rt);\n}\n`;
   let head = `import { ${rtTypes(out).map((t) => `type ${t}`).join(", ")}, lazyTable } from "${sourceModule("tables-runtime/checked")}";\n`;
+  const checkNames = [...new Set([...out.matchAll(CHECK_CALL)].map((m) => `is${m[1]}`))].sort();
+  if (checkNames.length > 0) head += `import { ${checkNames.join(", ")} } from "${sourceModule("tables-runtime/argument-checks")}";\n`;
   head += pointerImport(out);
   head += `import type { Checked } from "./checked.ts";\n`;
   head += `import type { Raw } from "./functions.ts";\n`;

@@ -12,9 +12,10 @@
 // Header cupti_nvtx_cbid.h sha256 fdaccfb51d60e2a8afbd7eea6ef1d1520d111c2585ee210e2721cc37da997bd1
 // Header cupti_common.h sha256 f399bbe1bc54817a77b4468f4297b379ace6a6c34cc38d4fb2335262641d4f6d
 // Header cupti_activity_deprecated.h sha256 ad826ca002710360534f9d3ea2537c118712cdd95706945b4750132c6deb5483
-// Seal: sha256 60d7d6068e3751da2e52bb15ffb4513906d96bb3c090033ef31e59a2d92951dd
+// Seal: sha256 08229ba5bf3ed2d31968b876a1de0e476faa076973f4682b83f0258d2cb94f7f
 
 import { type CheckedRuntime, type PointerLike, lazyTable } from "../../../src/tables-runtime/checked.ts";
+import { isI32, isU32, isU64, isU8 } from "../../../src/tables-runtime/argument-checks.ts";
 import type { Pointer } from "../../../src/ffi/types.ts";
 import type { Checked } from "./checked.ts";
 import type { Raw } from "./functions.ts";
@@ -27,24 +28,26 @@ import type { CUcontext, CUdevice, CUgraph, CUgraphExec, CUgraphNode, CUstream }
 
 function cuptiGetResultString$(raw: Raw, rt: CheckedRuntime): Checked["cuptiGetResultString"] {
   const o0 = rt.out[0]!;
+  const F$ = "cuptiGetResultString";
   return function cuptiGetResultString(result: CUptiResult): string | null {
-    if (arguments.length !== 1) rt.arity("cuptiGetResultString", "result", 1, arguments.length);
-    if (!(typeof result === "number" && (result >>> 0) === result && (+result !== 0 || 1 / result > 0))) rt.bad("cuptiGetResultString", "result", "u32", result);
+    if (arguments.length !== 1) rt.arity(F$, "result", 1, arguments.length);
+    if (!isU32(result)) rt.bad(F$, "result", "u32", result);
     const r = raw.cuptiGetResultString(result, o0);
-    if (rt.guards) rt.check("cuptiGetResultString");
-    if (r !== 0) rt.fail(r, "cuptiGetResultString");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readString(0);
   };
 }
 
 function cuptiGetErrorMessage$(raw: Raw, rt: CheckedRuntime): Checked["cuptiGetErrorMessage"] {
   const o0 = rt.out[0]!;
+  const F$ = "cuptiGetErrorMessage";
   return function cuptiGetErrorMessage(result: CUptiResult): string | null {
-    if (arguments.length !== 1) rt.arity("cuptiGetErrorMessage", "result", 1, arguments.length);
-    if (!(typeof result === "number" && (result >>> 0) === result && (+result !== 0 || 1 / result > 0))) rt.bad("cuptiGetErrorMessage", "result", "u32", result);
+    if (arguments.length !== 1) rt.arity(F$, "result", 1, arguments.length);
+    if (!isU32(result)) rt.bad(F$, "result", "u32", result);
     const r = raw.cuptiGetErrorMessage(result, o0);
-    if (rt.guards) rt.check("cuptiGetErrorMessage");
-    if (r !== 0) rt.fail(r, "cuptiGetErrorMessage");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readString(0);
   };
 }
@@ -52,11 +55,12 @@ function cuptiGetErrorMessage$(raw: Raw, rt: CheckedRuntime): Checked["cuptiGetE
 function cuptiGetVersion$(raw: Raw, rt: CheckedRuntime): Checked["cuptiGetVersion"] {
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
+  const F$ = "cuptiGetVersion";
   return function cuptiGetVersion(): number {
-    if (arguments.length !== 0) rt.arity("cuptiGetVersion", "", 0, arguments.length);
+    if (arguments.length !== 0) rt.arity(F$, "", 0, arguments.length);
     const r = raw.cuptiGetVersion(o0);
-    if (rt.guards) rt.check("cuptiGetVersion");
-    if (r !== 0) rt.fail(r, "cuptiGetVersion");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u32[0]!;
   };
 }
@@ -65,11 +69,12 @@ function cuptiSupportedDomains$(raw: Raw, rt: CheckedRuntime): Checked["cuptiSup
   const o0 = rt.out[0]!;
   const o1 = rt.out[1]!;
   const u64 = rt.u64;
+  const F$ = "cuptiSupportedDomains";
   return function cuptiSupportedDomains(): [domainCount: bigint, domainTable: CUpti_DomainTable] {
-    if (arguments.length !== 0) rt.arity("cuptiSupportedDomains", "", 0, arguments.length);
+    if (arguments.length !== 0) rt.arity(F$, "", 0, arguments.length);
     const r = raw.cuptiSupportedDomains(o0, o1);
-    if (rt.guards) rt.check("cuptiSupportedDomains");
-    if (r !== 0) rt.fail(r, "cuptiSupportedDomains");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return [u64[0]!, rt.readPointer(1) as CUpti_DomainTable];
   };
 }
@@ -77,24 +82,26 @@ function cuptiSupportedDomains$(raw: Raw, rt: CheckedRuntime): Checked["cuptiSup
 function cuptiSubscribe$(raw: Raw, rt: CheckedRuntime): Checked["cuptiSubscribe"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cuptiSubscribe";
   return function cuptiSubscribe(callback: CUpti_CallbackFunc, userdata: PointerLike): CUpti_SubscriberHandle {
-    if (arguments.length !== 2) rt.arity("cuptiSubscribe", "callback,userdata", 2, arguments.length);
-    if (!(isPtr(callback))) rt.bad("cuptiSubscribe", "callback", "function", callback);
-    const r = raw.cuptiSubscribe(o0, callback, rt.ptr(userdata, "cuptiSubscribe", "userdata"));
-    if (rt.guards) rt.check("cuptiSubscribe");
-    if (r !== 0) rt.fail(r, "cuptiSubscribe");
+    if (arguments.length !== 2) rt.arity(F$, "callback,userdata", 2, arguments.length);
+    if (!isPtr(callback)) rt.bad(F$, "callback", "function", callback);
+    const r = raw.cuptiSubscribe(o0, callback, rt.ptr(userdata, F$, "userdata"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as CUpti_SubscriberHandle;
   };
 }
 
 function cuptiUnsubscribe$(raw: Raw, rt: CheckedRuntime): Checked["cuptiUnsubscribe"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuptiUnsubscribe";
   return function cuptiUnsubscribe(subscriber: CUpti_SubscriberHandle): void {
-    if (arguments.length !== 1) rt.arity("cuptiUnsubscribe", "subscriber", 1, arguments.length);
-    if (!(isPtr(subscriber))) rt.bad("cuptiUnsubscribe", "subscriber", "pointer", subscriber);
+    if (arguments.length !== 1) rt.arity(F$, "subscriber", 1, arguments.length);
+    if (!isPtr(subscriber)) rt.bad(F$, "subscriber", "pointer", subscriber);
     const r = raw.cuptiUnsubscribe(subscriber);
-    if (rt.guards) rt.check("cuptiUnsubscribe");
-    if (r !== 0) rt.fail(r, "cuptiUnsubscribe", subscriber);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, subscriber);
   };
 }
 
@@ -102,93 +109,100 @@ function cuptiGetCallbackState$(raw: Raw, rt: CheckedRuntime): Checked["cuptiGet
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
   const isPtr = rt.isPointer;
+  const F$ = "cuptiGetCallbackState";
   return function cuptiGetCallbackState(subscriber: CUpti_SubscriberHandle, domain: CUpti_CallbackDomain, cbid: CUpti_CallbackId): number {
-    if (arguments.length !== 3) rt.arity("cuptiGetCallbackState", "subscriber,domain,cbid", 3, arguments.length);
-    if (!(isPtr(subscriber))) rt.bad("cuptiGetCallbackState", "subscriber", "pointer", subscriber);
-    if (!(typeof domain === "number" && (domain >>> 0) === domain && (+domain !== 0 || 1 / domain > 0))) rt.bad("cuptiGetCallbackState", "domain", "u32", domain);
-    if (!(typeof cbid === "number" && (cbid >>> 0) === cbid && (+cbid !== 0 || 1 / cbid > 0))) rt.bad("cuptiGetCallbackState", "cbid", "u32", cbid);
+    if (arguments.length !== 3) rt.arity(F$, "subscriber,domain,cbid", 3, arguments.length);
+    if (!isPtr(subscriber)) rt.bad(F$, "subscriber", "pointer", subscriber);
+    if (!isU32(domain)) rt.bad(F$, "domain", "u32", domain);
+    if (!isU32(cbid)) rt.bad(F$, "cbid", "u32", cbid);
     const r = raw.cuptiGetCallbackState(o0, subscriber, domain, cbid);
-    if (rt.guards) rt.check("cuptiGetCallbackState");
-    if (r !== 0) rt.fail(r, "cuptiGetCallbackState");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u32[0]!;
   };
 }
 
 function cuptiEnableCallback$(raw: Raw, rt: CheckedRuntime): Checked["cuptiEnableCallback"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuptiEnableCallback";
   return function cuptiEnableCallback(enable: number, subscriber: CUpti_SubscriberHandle, domain: CUpti_CallbackDomain, cbid: CUpti_CallbackId): void {
-    if (arguments.length !== 4) rt.arity("cuptiEnableCallback", "enable,subscriber,domain,cbid", 4, arguments.length);
-    if (!(typeof enable === "number" && (enable >>> 0) === enable && (+enable !== 0 || 1 / enable > 0))) rt.bad("cuptiEnableCallback", "enable", "u32", enable);
-    if (!(isPtr(subscriber))) rt.bad("cuptiEnableCallback", "subscriber", "pointer", subscriber);
-    if (!(typeof domain === "number" && (domain >>> 0) === domain && (+domain !== 0 || 1 / domain > 0))) rt.bad("cuptiEnableCallback", "domain", "u32", domain);
-    if (!(typeof cbid === "number" && (cbid >>> 0) === cbid && (+cbid !== 0 || 1 / cbid > 0))) rt.bad("cuptiEnableCallback", "cbid", "u32", cbid);
+    if (arguments.length !== 4) rt.arity(F$, "enable,subscriber,domain,cbid", 4, arguments.length);
+    if (!isU32(enable)) rt.bad(F$, "enable", "u32", enable);
+    if (!isPtr(subscriber)) rt.bad(F$, "subscriber", "pointer", subscriber);
+    if (!isU32(domain)) rt.bad(F$, "domain", "u32", domain);
+    if (!isU32(cbid)) rt.bad(F$, "cbid", "u32", cbid);
     const r = raw.cuptiEnableCallback(enable, subscriber, domain, cbid);
-    if (rt.guards) rt.check("cuptiEnableCallback");
-    if (r !== 0) rt.fail(r, "cuptiEnableCallback");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuptiEnableDomain$(raw: Raw, rt: CheckedRuntime): Checked["cuptiEnableDomain"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuptiEnableDomain";
   return function cuptiEnableDomain(enable: number, subscriber: CUpti_SubscriberHandle, domain: CUpti_CallbackDomain): void {
-    if (arguments.length !== 3) rt.arity("cuptiEnableDomain", "enable,subscriber,domain", 3, arguments.length);
-    if (!(typeof enable === "number" && (enable >>> 0) === enable && (+enable !== 0 || 1 / enable > 0))) rt.bad("cuptiEnableDomain", "enable", "u32", enable);
-    if (!(isPtr(subscriber))) rt.bad("cuptiEnableDomain", "subscriber", "pointer", subscriber);
-    if (!(typeof domain === "number" && (domain >>> 0) === domain && (+domain !== 0 || 1 / domain > 0))) rt.bad("cuptiEnableDomain", "domain", "u32", domain);
+    if (arguments.length !== 3) rt.arity(F$, "enable,subscriber,domain", 3, arguments.length);
+    if (!isU32(enable)) rt.bad(F$, "enable", "u32", enable);
+    if (!isPtr(subscriber)) rt.bad(F$, "subscriber", "pointer", subscriber);
+    if (!isU32(domain)) rt.bad(F$, "domain", "u32", domain);
     const r = raw.cuptiEnableDomain(enable, subscriber, domain);
-    if (rt.guards) rt.check("cuptiEnableDomain");
-    if (r !== 0) rt.fail(r, "cuptiEnableDomain");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuptiEnableAllDomains$(raw: Raw, rt: CheckedRuntime): Checked["cuptiEnableAllDomains"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuptiEnableAllDomains";
   return function cuptiEnableAllDomains(enable: number, subscriber: CUpti_SubscriberHandle): void {
-    if (arguments.length !== 2) rt.arity("cuptiEnableAllDomains", "enable,subscriber", 2, arguments.length);
-    if (!(typeof enable === "number" && (enable >>> 0) === enable && (+enable !== 0 || 1 / enable > 0))) rt.bad("cuptiEnableAllDomains", "enable", "u32", enable);
-    if (!(isPtr(subscriber))) rt.bad("cuptiEnableAllDomains", "subscriber", "pointer", subscriber);
+    if (arguments.length !== 2) rt.arity(F$, "enable,subscriber", 2, arguments.length);
+    if (!isU32(enable)) rt.bad(F$, "enable", "u32", enable);
+    if (!isPtr(subscriber)) rt.bad(F$, "subscriber", "pointer", subscriber);
     const r = raw.cuptiEnableAllDomains(enable, subscriber);
-    if (rt.guards) rt.check("cuptiEnableAllDomains");
-    if (r !== 0) rt.fail(r, "cuptiEnableAllDomains");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuptiGetCallbackName$(raw: Raw, rt: CheckedRuntime): Checked["cuptiGetCallbackName"] {
   const o0 = rt.out[0]!;
+  const F$ = "cuptiGetCallbackName";
   return function cuptiGetCallbackName(domain: CUpti_CallbackDomain, cbid: number): string | null {
-    if (arguments.length !== 2) rt.arity("cuptiGetCallbackName", "domain,cbid", 2, arguments.length);
-    if (!(typeof domain === "number" && (domain >>> 0) === domain && (+domain !== 0 || 1 / domain > 0))) rt.bad("cuptiGetCallbackName", "domain", "u32", domain);
-    if (!(typeof cbid === "number" && (cbid >>> 0) === cbid && (+cbid !== 0 || 1 / cbid > 0))) rt.bad("cuptiGetCallbackName", "cbid", "u32", cbid);
+    if (arguments.length !== 2) rt.arity(F$, "domain,cbid", 2, arguments.length);
+    if (!isU32(domain)) rt.bad(F$, "domain", "u32", domain);
+    if (!isU32(cbid)) rt.bad(F$, "cbid", "u32", cbid);
     const r = raw.cuptiGetCallbackName(domain, cbid, o0);
-    if (rt.guards) rt.check("cuptiGetCallbackName");
-    if (r !== 0) rt.fail(r, "cuptiGetCallbackName");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readString(0);
   };
 }
 
 function cuptiSetEventCollectionMode$(raw: Raw, rt: CheckedRuntime): Checked["cuptiSetEventCollectionMode"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuptiSetEventCollectionMode";
   return function cuptiSetEventCollectionMode(context: CUcontext, mode: CUpti_EventCollectionMode): void {
-    if (arguments.length !== 2) rt.arity("cuptiSetEventCollectionMode", "context,mode", 2, arguments.length);
-    if (!(isPtr(context))) rt.bad("cuptiSetEventCollectionMode", "context", "pointer", context);
-    if (!(typeof mode === "number" && (mode >>> 0) === mode && (+mode !== 0 || 1 / mode > 0))) rt.bad("cuptiSetEventCollectionMode", "mode", "u32", mode);
+    if (arguments.length !== 2) rt.arity(F$, "context,mode", 2, arguments.length);
+    if (!isPtr(context)) rt.bad(F$, "context", "pointer", context);
+    if (!isU32(mode)) rt.bad(F$, "mode", "u32", mode);
     const r = raw.cuptiSetEventCollectionMode(context, mode);
-    if (rt.guards) rt.check("cuptiSetEventCollectionMode");
-    if (r !== 0) rt.fail(r, "cuptiSetEventCollectionMode", context);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, context);
   };
 }
 
 function cuptiDeviceGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuptiDeviceGetAttribute"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
+  const F$ = "cuptiDeviceGetAttribute";
   return function cuptiDeviceGetAttribute(device: CUdevice, attrib: CUpti_DeviceAttribute, valueSize: number | bigint, value: PointerLike): bigint {
-    if (arguments.length !== 4) rt.arity("cuptiDeviceGetAttribute", "device,attrib,valueSize,value", 4, arguments.length);
-    if (!(typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0))) rt.bad("cuptiDeviceGetAttribute", "device", "i32", device);
-    if (!(typeof attrib === "number" && (attrib >>> 0) === attrib && (+attrib !== 0 || 1 / attrib > 0))) rt.bad("cuptiDeviceGetAttribute", "attrib", "u32", attrib);
-    rt.writeCount(0, 8, valueSize, "cuptiDeviceGetAttribute", "valueSize");
-    const r = raw.cuptiDeviceGetAttribute(device, attrib, o0, rt.sized(value, valueSize, 1, "cuptiDeviceGetAttribute", "value"));
-    if (rt.guards) rt.check("cuptiDeviceGetAttribute");
-    if (r !== 0) rt.fail(r, "cuptiDeviceGetAttribute");
+    if (arguments.length !== 4) rt.arity(F$, "device,attrib,valueSize,value", 4, arguments.length);
+    if (!isI32(device)) rt.bad(F$, "device", "i32", device);
+    if (!isU32(attrib)) rt.bad(F$, "attrib", "u32", attrib);
+    rt.writeCount(0, 8, valueSize, F$, "valueSize");
+    const r = raw.cuptiDeviceGetAttribute(device, attrib, o0, rt.sized(value, valueSize, 1, F$, "value"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u64[0]!;
   };
 }
@@ -196,12 +210,13 @@ function cuptiDeviceGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuptiD
 function cuptiDeviceGetNumEventDomains$(raw: Raw, rt: CheckedRuntime): Checked["cuptiDeviceGetNumEventDomains"] {
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
+  const F$ = "cuptiDeviceGetNumEventDomains";
   return function cuptiDeviceGetNumEventDomains(device: CUdevice): number {
-    if (arguments.length !== 1) rt.arity("cuptiDeviceGetNumEventDomains", "device", 1, arguments.length);
-    if (!(typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0))) rt.bad("cuptiDeviceGetNumEventDomains", "device", "i32", device);
+    if (arguments.length !== 1) rt.arity(F$, "device", 1, arguments.length);
+    if (!isI32(device)) rt.bad(F$, "device", "i32", device);
     const r = raw.cuptiDeviceGetNumEventDomains(device, o0);
-    if (rt.guards) rt.check("cuptiDeviceGetNumEventDomains");
-    if (r !== 0) rt.fail(r, "cuptiDeviceGetNumEventDomains");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u32[0]!;
   };
 }
@@ -209,13 +224,14 @@ function cuptiDeviceGetNumEventDomains$(raw: Raw, rt: CheckedRuntime): Checked["
 function cuptiDeviceEnumEventDomains$(raw: Raw, rt: CheckedRuntime): Checked["cuptiDeviceEnumEventDomains"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
+  const F$ = "cuptiDeviceEnumEventDomains";
   return function cuptiDeviceEnumEventDomains(device: CUdevice, arraySizeBytes: number | bigint, domainArray: PointerLike): bigint {
-    if (arguments.length !== 3) rt.arity("cuptiDeviceEnumEventDomains", "device,arraySizeBytes,domainArray", 3, arguments.length);
-    if (!(typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0))) rt.bad("cuptiDeviceEnumEventDomains", "device", "i32", device);
-    rt.writeCount(0, 8, arraySizeBytes, "cuptiDeviceEnumEventDomains", "arraySizeBytes");
-    const r = raw.cuptiDeviceEnumEventDomains(device, o0, rt.sized(domainArray, arraySizeBytes, 1, "cuptiDeviceEnumEventDomains", "domainArray"));
-    if (rt.guards) rt.check("cuptiDeviceEnumEventDomains");
-    if (r !== 0) rt.fail(r, "cuptiDeviceEnumEventDomains");
+    if (arguments.length !== 3) rt.arity(F$, "device,arraySizeBytes,domainArray", 3, arguments.length);
+    if (!isI32(device)) rt.bad(F$, "device", "i32", device);
+    rt.writeCount(0, 8, arraySizeBytes, F$, "arraySizeBytes");
+    const r = raw.cuptiDeviceEnumEventDomains(device, o0, rt.sized(domainArray, arraySizeBytes, 1, F$, "domainArray"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u64[0]!;
   };
 }
@@ -223,15 +239,16 @@ function cuptiDeviceEnumEventDomains$(raw: Raw, rt: CheckedRuntime): Checked["cu
 function cuptiDeviceGetEventDomainAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuptiDeviceGetEventDomainAttribute"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
+  const F$ = "cuptiDeviceGetEventDomainAttribute";
   return function cuptiDeviceGetEventDomainAttribute(device: CUdevice, eventDomain: CUpti_EventDomainID, attrib: CUpti_EventDomainAttribute, valueSize: number | bigint, value: PointerLike): bigint {
-    if (arguments.length !== 5) rt.arity("cuptiDeviceGetEventDomainAttribute", "device,eventDomain,attrib,valueSize,value", 5, arguments.length);
-    if (!(typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0))) rt.bad("cuptiDeviceGetEventDomainAttribute", "device", "i32", device);
-    if (!(typeof eventDomain === "number" && (eventDomain >>> 0) === eventDomain && (+eventDomain !== 0 || 1 / eventDomain > 0))) rt.bad("cuptiDeviceGetEventDomainAttribute", "eventDomain", "u32", eventDomain);
-    if (!(typeof attrib === "number" && (attrib >>> 0) === attrib && (+attrib !== 0 || 1 / attrib > 0))) rt.bad("cuptiDeviceGetEventDomainAttribute", "attrib", "u32", attrib);
-    rt.writeCount(0, 8, valueSize, "cuptiDeviceGetEventDomainAttribute", "valueSize");
-    const r = raw.cuptiDeviceGetEventDomainAttribute(device, eventDomain, attrib, o0, rt.sized(value, valueSize, 1, "cuptiDeviceGetEventDomainAttribute", "value"));
-    if (rt.guards) rt.check("cuptiDeviceGetEventDomainAttribute");
-    if (r !== 0) rt.fail(r, "cuptiDeviceGetEventDomainAttribute");
+    if (arguments.length !== 5) rt.arity(F$, "device,eventDomain,attrib,valueSize,value", 5, arguments.length);
+    if (!isI32(device)) rt.bad(F$, "device", "i32", device);
+    if (!isU32(eventDomain)) rt.bad(F$, "eventDomain", "u32", eventDomain);
+    if (!isU32(attrib)) rt.bad(F$, "attrib", "u32", attrib);
+    rt.writeCount(0, 8, valueSize, F$, "valueSize");
+    const r = raw.cuptiDeviceGetEventDomainAttribute(device, eventDomain, attrib, o0, rt.sized(value, valueSize, 1, F$, "value"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u64[0]!;
   };
 }
@@ -239,11 +256,12 @@ function cuptiDeviceGetEventDomainAttribute$(raw: Raw, rt: CheckedRuntime): Chec
 function cuptiGetNumEventDomains$(raw: Raw, rt: CheckedRuntime): Checked["cuptiGetNumEventDomains"] {
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
+  const F$ = "cuptiGetNumEventDomains";
   return function cuptiGetNumEventDomains(): number {
-    if (arguments.length !== 0) rt.arity("cuptiGetNumEventDomains", "", 0, arguments.length);
+    if (arguments.length !== 0) rt.arity(F$, "", 0, arguments.length);
     const r = raw.cuptiGetNumEventDomains(o0);
-    if (rt.guards) rt.check("cuptiGetNumEventDomains");
-    if (r !== 0) rt.fail(r, "cuptiGetNumEventDomains");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u32[0]!;
   };
 }
@@ -251,12 +269,13 @@ function cuptiGetNumEventDomains$(raw: Raw, rt: CheckedRuntime): Checked["cuptiG
 function cuptiEnumEventDomains$(raw: Raw, rt: CheckedRuntime): Checked["cuptiEnumEventDomains"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
+  const F$ = "cuptiEnumEventDomains";
   return function cuptiEnumEventDomains(arraySizeBytes: number | bigint, domainArray: PointerLike): bigint {
-    if (arguments.length !== 2) rt.arity("cuptiEnumEventDomains", "arraySizeBytes,domainArray", 2, arguments.length);
-    rt.writeCount(0, 8, arraySizeBytes, "cuptiEnumEventDomains", "arraySizeBytes");
-    const r = raw.cuptiEnumEventDomains(o0, rt.sized(domainArray, arraySizeBytes, 1, "cuptiEnumEventDomains", "domainArray"));
-    if (rt.guards) rt.check("cuptiEnumEventDomains");
-    if (r !== 0) rt.fail(r, "cuptiEnumEventDomains");
+    if (arguments.length !== 2) rt.arity(F$, "arraySizeBytes,domainArray", 2, arguments.length);
+    rt.writeCount(0, 8, arraySizeBytes, F$, "arraySizeBytes");
+    const r = raw.cuptiEnumEventDomains(o0, rt.sized(domainArray, arraySizeBytes, 1, F$, "domainArray"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u64[0]!;
   };
 }
@@ -264,14 +283,15 @@ function cuptiEnumEventDomains$(raw: Raw, rt: CheckedRuntime): Checked["cuptiEnu
 function cuptiEventDomainGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuptiEventDomainGetAttribute"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
+  const F$ = "cuptiEventDomainGetAttribute";
   return function cuptiEventDomainGetAttribute(eventDomain: CUpti_EventDomainID, attrib: CUpti_EventDomainAttribute, valueSize: number | bigint, value: PointerLike): bigint {
-    if (arguments.length !== 4) rt.arity("cuptiEventDomainGetAttribute", "eventDomain,attrib,valueSize,value", 4, arguments.length);
-    if (!(typeof eventDomain === "number" && (eventDomain >>> 0) === eventDomain && (+eventDomain !== 0 || 1 / eventDomain > 0))) rt.bad("cuptiEventDomainGetAttribute", "eventDomain", "u32", eventDomain);
-    if (!(typeof attrib === "number" && (attrib >>> 0) === attrib && (+attrib !== 0 || 1 / attrib > 0))) rt.bad("cuptiEventDomainGetAttribute", "attrib", "u32", attrib);
-    rt.writeCount(0, 8, valueSize, "cuptiEventDomainGetAttribute", "valueSize");
-    const r = raw.cuptiEventDomainGetAttribute(eventDomain, attrib, o0, rt.sized(value, valueSize, 1, "cuptiEventDomainGetAttribute", "value"));
-    if (rt.guards) rt.check("cuptiEventDomainGetAttribute");
-    if (r !== 0) rt.fail(r, "cuptiEventDomainGetAttribute");
+    if (arguments.length !== 4) rt.arity(F$, "eventDomain,attrib,valueSize,value", 4, arguments.length);
+    if (!isU32(eventDomain)) rt.bad(F$, "eventDomain", "u32", eventDomain);
+    if (!isU32(attrib)) rt.bad(F$, "attrib", "u32", attrib);
+    rt.writeCount(0, 8, valueSize, F$, "valueSize");
+    const r = raw.cuptiEventDomainGetAttribute(eventDomain, attrib, o0, rt.sized(value, valueSize, 1, F$, "value"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u64[0]!;
   };
 }
@@ -279,12 +299,13 @@ function cuptiEventDomainGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["c
 function cuptiEventDomainGetNumEvents$(raw: Raw, rt: CheckedRuntime): Checked["cuptiEventDomainGetNumEvents"] {
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
+  const F$ = "cuptiEventDomainGetNumEvents";
   return function cuptiEventDomainGetNumEvents(eventDomain: CUpti_EventDomainID): number {
-    if (arguments.length !== 1) rt.arity("cuptiEventDomainGetNumEvents", "eventDomain", 1, arguments.length);
-    if (!(typeof eventDomain === "number" && (eventDomain >>> 0) === eventDomain && (+eventDomain !== 0 || 1 / eventDomain > 0))) rt.bad("cuptiEventDomainGetNumEvents", "eventDomain", "u32", eventDomain);
+    if (arguments.length !== 1) rt.arity(F$, "eventDomain", 1, arguments.length);
+    if (!isU32(eventDomain)) rt.bad(F$, "eventDomain", "u32", eventDomain);
     const r = raw.cuptiEventDomainGetNumEvents(eventDomain, o0);
-    if (rt.guards) rt.check("cuptiEventDomainGetNumEvents");
-    if (r !== 0) rt.fail(r, "cuptiEventDomainGetNumEvents");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u32[0]!;
   };
 }
@@ -292,13 +313,14 @@ function cuptiEventDomainGetNumEvents$(raw: Raw, rt: CheckedRuntime): Checked["c
 function cuptiEventDomainEnumEvents$(raw: Raw, rt: CheckedRuntime): Checked["cuptiEventDomainEnumEvents"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
+  const F$ = "cuptiEventDomainEnumEvents";
   return function cuptiEventDomainEnumEvents(eventDomain: CUpti_EventDomainID, arraySizeBytes: number | bigint, eventArray: PointerLike): bigint {
-    if (arguments.length !== 3) rt.arity("cuptiEventDomainEnumEvents", "eventDomain,arraySizeBytes,eventArray", 3, arguments.length);
-    if (!(typeof eventDomain === "number" && (eventDomain >>> 0) === eventDomain && (+eventDomain !== 0 || 1 / eventDomain > 0))) rt.bad("cuptiEventDomainEnumEvents", "eventDomain", "u32", eventDomain);
-    rt.writeCount(0, 8, arraySizeBytes, "cuptiEventDomainEnumEvents", "arraySizeBytes");
-    const r = raw.cuptiEventDomainEnumEvents(eventDomain, o0, rt.sized(eventArray, arraySizeBytes, 1, "cuptiEventDomainEnumEvents", "eventArray"));
-    if (rt.guards) rt.check("cuptiEventDomainEnumEvents");
-    if (r !== 0) rt.fail(r, "cuptiEventDomainEnumEvents");
+    if (arguments.length !== 3) rt.arity(F$, "eventDomain,arraySizeBytes,eventArray", 3, arguments.length);
+    if (!isU32(eventDomain)) rt.bad(F$, "eventDomain", "u32", eventDomain);
+    rt.writeCount(0, 8, arraySizeBytes, F$, "arraySizeBytes");
+    const r = raw.cuptiEventDomainEnumEvents(eventDomain, o0, rt.sized(eventArray, arraySizeBytes, 1, F$, "eventArray"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u64[0]!;
   };
 }
@@ -306,14 +328,15 @@ function cuptiEventDomainEnumEvents$(raw: Raw, rt: CheckedRuntime): Checked["cup
 function cuptiEventGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuptiEventGetAttribute"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
+  const F$ = "cuptiEventGetAttribute";
   return function cuptiEventGetAttribute(event: CUpti_EventID, attrib: CUpti_EventAttribute, valueSize: number | bigint, value: PointerLike): bigint {
-    if (arguments.length !== 4) rt.arity("cuptiEventGetAttribute", "event,attrib,valueSize,value", 4, arguments.length);
-    if (!(typeof event === "number" && (event >>> 0) === event && (+event !== 0 || 1 / event > 0))) rt.bad("cuptiEventGetAttribute", "event", "u32", event);
-    if (!(typeof attrib === "number" && (attrib >>> 0) === attrib && (+attrib !== 0 || 1 / attrib > 0))) rt.bad("cuptiEventGetAttribute", "attrib", "u32", attrib);
-    rt.writeCount(0, 8, valueSize, "cuptiEventGetAttribute", "valueSize");
-    const r = raw.cuptiEventGetAttribute(event, attrib, o0, rt.sized(value, valueSize, 1, "cuptiEventGetAttribute", "value"));
-    if (rt.guards) rt.check("cuptiEventGetAttribute");
-    if (r !== 0) rt.fail(r, "cuptiEventGetAttribute");
+    if (arguments.length !== 4) rt.arity(F$, "event,attrib,valueSize,value", 4, arguments.length);
+    if (!isU32(event)) rt.bad(F$, "event", "u32", event);
+    if (!isU32(attrib)) rt.bad(F$, "attrib", "u32", attrib);
+    rt.writeCount(0, 8, valueSize, F$, "valueSize");
+    const r = raw.cuptiEventGetAttribute(event, attrib, o0, rt.sized(value, valueSize, 1, F$, "value"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u64[0]!;
   };
 }
@@ -321,12 +344,13 @@ function cuptiEventGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuptiEv
 function cuptiEventGetIdFromName$(raw: Raw, rt: CheckedRuntime): Checked["cuptiEventGetIdFromName"] {
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
+  const F$ = "cuptiEventGetIdFromName";
   return function cuptiEventGetIdFromName(device: CUdevice, eventName: string | PointerLike): CUpti_EventID {
-    if (arguments.length !== 2) rt.arity("cuptiEventGetIdFromName", "device,eventName", 2, arguments.length);
-    if (!(typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0))) rt.bad("cuptiEventGetIdFromName", "device", "i32", device);
-    const r = raw.cuptiEventGetIdFromName(device, rt.cstr(eventName, 0, "cuptiEventGetIdFromName", "eventName"), o0);
-    if (rt.guards) rt.check("cuptiEventGetIdFromName");
-    if (r !== 0) rt.fail(r, "cuptiEventGetIdFromName");
+    if (arguments.length !== 2) rt.arity(F$, "device,eventName", 2, arguments.length);
+    if (!isI32(device)) rt.bad(F$, "device", "i32", device);
+    const r = raw.cuptiEventGetIdFromName(device, rt.cstr(eventName, 0, F$, "eventName"), o0);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u32[0]! as CUpti_EventID;
   };
 }
@@ -334,118 +358,129 @@ function cuptiEventGetIdFromName$(raw: Raw, rt: CheckedRuntime): Checked["cuptiE
 function cuptiEventGroupCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuptiEventGroupCreate"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cuptiEventGroupCreate";
   return function cuptiEventGroupCreate(context: CUcontext, flags: number): CUpti_EventGroup {
-    if (arguments.length !== 2) rt.arity("cuptiEventGroupCreate", "context,flags", 2, arguments.length);
-    if (!(isPtr(context))) rt.bad("cuptiEventGroupCreate", "context", "pointer", context);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cuptiEventGroupCreate", "flags", "u32", flags);
+    if (arguments.length !== 2) rt.arity(F$, "context,flags", 2, arguments.length);
+    if (!isPtr(context)) rt.bad(F$, "context", "pointer", context);
+    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
     const r = raw.cuptiEventGroupCreate(context, o0, flags);
-    if (rt.guards) rt.check("cuptiEventGroupCreate");
-    if (r !== 0) rt.fail(r, "cuptiEventGroupCreate", context);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, context);
     return rt.readPointer(0) as CUpti_EventGroup;
   };
 }
 
 function cuptiEventGroupDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuptiEventGroupDestroy"] {
+  const F$ = "cuptiEventGroupDestroy";
   return function cuptiEventGroupDestroy(eventGroup: PointerLike): void {
-    if (arguments.length !== 1) rt.arity("cuptiEventGroupDestroy", "eventGroup", 1, arguments.length);
-    const r = raw.cuptiEventGroupDestroy(rt.ptr(eventGroup, "cuptiEventGroupDestroy", "eventGroup"));
-    if (rt.guards) rt.check("cuptiEventGroupDestroy");
-    if (r !== 0) rt.fail(r, "cuptiEventGroupDestroy");
+    if (arguments.length !== 1) rt.arity(F$, "eventGroup", 1, arguments.length);
+    const r = raw.cuptiEventGroupDestroy(rt.ptr(eventGroup, F$, "eventGroup"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuptiEventGroupGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuptiEventGroupGetAttribute"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
+  const F$ = "cuptiEventGroupGetAttribute";
   return function cuptiEventGroupGetAttribute(eventGroup: PointerLike, attrib: CUpti_EventGroupAttribute, valueSize: number | bigint, value: PointerLike): bigint {
-    if (arguments.length !== 4) rt.arity("cuptiEventGroupGetAttribute", "eventGroup,attrib,valueSize,value", 4, arguments.length);
-    if (!(typeof attrib === "number" && (attrib >>> 0) === attrib && (+attrib !== 0 || 1 / attrib > 0))) rt.bad("cuptiEventGroupGetAttribute", "attrib", "u32", attrib);
-    rt.writeCount(0, 8, valueSize, "cuptiEventGroupGetAttribute", "valueSize");
-    const r = raw.cuptiEventGroupGetAttribute(rt.ptr(eventGroup, "cuptiEventGroupGetAttribute", "eventGroup"), attrib, o0, rt.sized(value, valueSize, 1, "cuptiEventGroupGetAttribute", "value"));
-    if (rt.guards) rt.check("cuptiEventGroupGetAttribute");
-    if (r !== 0) rt.fail(r, "cuptiEventGroupGetAttribute");
+    if (arguments.length !== 4) rt.arity(F$, "eventGroup,attrib,valueSize,value", 4, arguments.length);
+    if (!isU32(attrib)) rt.bad(F$, "attrib", "u32", attrib);
+    rt.writeCount(0, 8, valueSize, F$, "valueSize");
+    const r = raw.cuptiEventGroupGetAttribute(rt.ptr(eventGroup, F$, "eventGroup"), attrib, o0, rt.sized(value, valueSize, 1, F$, "value"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u64[0]!;
   };
 }
 
 function cuptiEventGroupSetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuptiEventGroupSetAttribute"] {
+  const F$ = "cuptiEventGroupSetAttribute";
   return function cuptiEventGroupSetAttribute(eventGroup: PointerLike, attrib: CUpti_EventGroupAttribute, valueSize: bigint | number, value: PointerLike): void {
-    if (arguments.length !== 4) rt.arity("cuptiEventGroupSetAttribute", "eventGroup,attrib,valueSize,value", 4, arguments.length);
-    if (!(typeof attrib === "number" && (attrib >>> 0) === attrib && (+attrib !== 0 || 1 / attrib > 0))) rt.bad("cuptiEventGroupSetAttribute", "attrib", "u32", attrib);
-    if (!((typeof valueSize === "bigint" ? valueSize >= 0n && valueSize <= 18446744073709551615n : Number.isSafeInteger(valueSize) && valueSize >= 0))) rt.bad("cuptiEventGroupSetAttribute", "valueSize", "u64", valueSize);
-    const r = raw.cuptiEventGroupSetAttribute(rt.ptr(eventGroup, "cuptiEventGroupSetAttribute", "eventGroup"), attrib, valueSize, rt.sized(value, valueSize, 1, "cuptiEventGroupSetAttribute", "value"));
-    if (rt.guards) rt.check("cuptiEventGroupSetAttribute");
-    if (r !== 0) rt.fail(r, "cuptiEventGroupSetAttribute");
+    if (arguments.length !== 4) rt.arity(F$, "eventGroup,attrib,valueSize,value", 4, arguments.length);
+    if (!isU32(attrib)) rt.bad(F$, "attrib", "u32", attrib);
+    if (!isU64(valueSize)) rt.bad(F$, "valueSize", "u64", valueSize);
+    const r = raw.cuptiEventGroupSetAttribute(rt.ptr(eventGroup, F$, "eventGroup"), attrib, valueSize, rt.sized(value, valueSize, 1, F$, "value"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuptiEventGroupAddEvent$(raw: Raw, rt: CheckedRuntime): Checked["cuptiEventGroupAddEvent"] {
+  const F$ = "cuptiEventGroupAddEvent";
   return function cuptiEventGroupAddEvent(eventGroup: PointerLike, event: CUpti_EventID): void {
-    if (arguments.length !== 2) rt.arity("cuptiEventGroupAddEvent", "eventGroup,event", 2, arguments.length);
-    if (!(typeof event === "number" && (event >>> 0) === event && (+event !== 0 || 1 / event > 0))) rt.bad("cuptiEventGroupAddEvent", "event", "u32", event);
-    const r = raw.cuptiEventGroupAddEvent(rt.ptr(eventGroup, "cuptiEventGroupAddEvent", "eventGroup"), event);
-    if (rt.guards) rt.check("cuptiEventGroupAddEvent");
-    if (r !== 0) rt.fail(r, "cuptiEventGroupAddEvent");
+    if (arguments.length !== 2) rt.arity(F$, "eventGroup,event", 2, arguments.length);
+    if (!isU32(event)) rt.bad(F$, "event", "u32", event);
+    const r = raw.cuptiEventGroupAddEvent(rt.ptr(eventGroup, F$, "eventGroup"), event);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuptiEventGroupRemoveEvent$(raw: Raw, rt: CheckedRuntime): Checked["cuptiEventGroupRemoveEvent"] {
+  const F$ = "cuptiEventGroupRemoveEvent";
   return function cuptiEventGroupRemoveEvent(eventGroup: PointerLike, event: CUpti_EventID): void {
-    if (arguments.length !== 2) rt.arity("cuptiEventGroupRemoveEvent", "eventGroup,event", 2, arguments.length);
-    if (!(typeof event === "number" && (event >>> 0) === event && (+event !== 0 || 1 / event > 0))) rt.bad("cuptiEventGroupRemoveEvent", "event", "u32", event);
-    const r = raw.cuptiEventGroupRemoveEvent(rt.ptr(eventGroup, "cuptiEventGroupRemoveEvent", "eventGroup"), event);
-    if (rt.guards) rt.check("cuptiEventGroupRemoveEvent");
-    if (r !== 0) rt.fail(r, "cuptiEventGroupRemoveEvent");
+    if (arguments.length !== 2) rt.arity(F$, "eventGroup,event", 2, arguments.length);
+    if (!isU32(event)) rt.bad(F$, "event", "u32", event);
+    const r = raw.cuptiEventGroupRemoveEvent(rt.ptr(eventGroup, F$, "eventGroup"), event);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuptiEventGroupRemoveAllEvents$(raw: Raw, rt: CheckedRuntime): Checked["cuptiEventGroupRemoveAllEvents"] {
+  const F$ = "cuptiEventGroupRemoveAllEvents";
   return function cuptiEventGroupRemoveAllEvents(eventGroup: PointerLike): void {
-    if (arguments.length !== 1) rt.arity("cuptiEventGroupRemoveAllEvents", "eventGroup", 1, arguments.length);
-    const r = raw.cuptiEventGroupRemoveAllEvents(rt.ptr(eventGroup, "cuptiEventGroupRemoveAllEvents", "eventGroup"));
-    if (rt.guards) rt.check("cuptiEventGroupRemoveAllEvents");
-    if (r !== 0) rt.fail(r, "cuptiEventGroupRemoveAllEvents");
+    if (arguments.length !== 1) rt.arity(F$, "eventGroup", 1, arguments.length);
+    const r = raw.cuptiEventGroupRemoveAllEvents(rt.ptr(eventGroup, F$, "eventGroup"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuptiEventGroupResetAllEvents$(raw: Raw, rt: CheckedRuntime): Checked["cuptiEventGroupResetAllEvents"] {
+  const F$ = "cuptiEventGroupResetAllEvents";
   return function cuptiEventGroupResetAllEvents(eventGroup: PointerLike): void {
-    if (arguments.length !== 1) rt.arity("cuptiEventGroupResetAllEvents", "eventGroup", 1, arguments.length);
-    const r = raw.cuptiEventGroupResetAllEvents(rt.ptr(eventGroup, "cuptiEventGroupResetAllEvents", "eventGroup"));
-    if (rt.guards) rt.check("cuptiEventGroupResetAllEvents");
-    if (r !== 0) rt.fail(r, "cuptiEventGroupResetAllEvents");
+    if (arguments.length !== 1) rt.arity(F$, "eventGroup", 1, arguments.length);
+    const r = raw.cuptiEventGroupResetAllEvents(rt.ptr(eventGroup, F$, "eventGroup"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuptiEventGroupEnable$(raw: Raw, rt: CheckedRuntime): Checked["cuptiEventGroupEnable"] {
+  const F$ = "cuptiEventGroupEnable";
   return function cuptiEventGroupEnable(eventGroup: PointerLike): void {
-    if (arguments.length !== 1) rt.arity("cuptiEventGroupEnable", "eventGroup", 1, arguments.length);
-    const r = raw.cuptiEventGroupEnable(rt.ptr(eventGroup, "cuptiEventGroupEnable", "eventGroup"));
-    if (rt.guards) rt.check("cuptiEventGroupEnable");
-    if (r !== 0) rt.fail(r, "cuptiEventGroupEnable");
+    if (arguments.length !== 1) rt.arity(F$, "eventGroup", 1, arguments.length);
+    const r = raw.cuptiEventGroupEnable(rt.ptr(eventGroup, F$, "eventGroup"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuptiEventGroupDisable$(raw: Raw, rt: CheckedRuntime): Checked["cuptiEventGroupDisable"] {
+  const F$ = "cuptiEventGroupDisable";
   return function cuptiEventGroupDisable(eventGroup: PointerLike): void {
-    if (arguments.length !== 1) rt.arity("cuptiEventGroupDisable", "eventGroup", 1, arguments.length);
-    const r = raw.cuptiEventGroupDisable(rt.ptr(eventGroup, "cuptiEventGroupDisable", "eventGroup"));
-    if (rt.guards) rt.check("cuptiEventGroupDisable");
-    if (r !== 0) rt.fail(r, "cuptiEventGroupDisable");
+    if (arguments.length !== 1) rt.arity(F$, "eventGroup", 1, arguments.length);
+    const r = raw.cuptiEventGroupDisable(rt.ptr(eventGroup, F$, "eventGroup"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuptiEventGroupReadEvent$(raw: Raw, rt: CheckedRuntime): Checked["cuptiEventGroupReadEvent"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
+  const F$ = "cuptiEventGroupReadEvent";
   return function cuptiEventGroupReadEvent(eventGroup: PointerLike, flags: CUpti_ReadEventFlags, event: CUpti_EventID, eventValueBufferSizeBytes: number | bigint, eventValueBuffer: PointerLike): bigint {
-    if (arguments.length !== 5) rt.arity("cuptiEventGroupReadEvent", "eventGroup,flags,event,eventValueBufferSizeBytes,eventValueBuffer", 5, arguments.length);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cuptiEventGroupReadEvent", "flags", "u32", flags);
-    if (!(typeof event === "number" && (event >>> 0) === event && (+event !== 0 || 1 / event > 0))) rt.bad("cuptiEventGroupReadEvent", "event", "u32", event);
-    rt.writeCount(0, 8, eventValueBufferSizeBytes, "cuptiEventGroupReadEvent", "eventValueBufferSizeBytes");
-    const r = raw.cuptiEventGroupReadEvent(rt.ptr(eventGroup, "cuptiEventGroupReadEvent", "eventGroup"), flags, event, o0, rt.sized(eventValueBuffer, eventValueBufferSizeBytes, 1, "cuptiEventGroupReadEvent", "eventValueBuffer"));
-    if (rt.guards) rt.check("cuptiEventGroupReadEvent");
-    if (r !== 0) rt.fail(r, "cuptiEventGroupReadEvent");
+    if (arguments.length !== 5) rt.arity(F$, "eventGroup,flags,event,eventValueBufferSizeBytes,eventValueBuffer", 5, arguments.length);
+    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
+    if (!isU32(event)) rt.bad(F$, "event", "u32", event);
+    rt.writeCount(0, 8, eventValueBufferSizeBytes, F$, "eventValueBufferSizeBytes");
+    const r = raw.cuptiEventGroupReadEvent(rt.ptr(eventGroup, F$, "eventGroup"), flags, event, o0, rt.sized(eventValueBuffer, eventValueBufferSizeBytes, 1, F$, "eventValueBuffer"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u64[0]!;
   };
 }
@@ -455,14 +490,15 @@ function cuptiEventGroupReadAllEvents$(raw: Raw, rt: CheckedRuntime): Checked["c
   const o1 = rt.out[1]!;
   const o2 = rt.out[2]!;
   const u64 = rt.u64;
+  const F$ = "cuptiEventGroupReadAllEvents";
   return function cuptiEventGroupReadAllEvents(eventGroup: PointerLike, flags: CUpti_ReadEventFlags, eventValueBufferSizeBytes: number | bigint, eventValueBuffer: PointerLike, eventIdArraySizeBytes: number | bigint, eventIdArray: PointerLike): [eventValueBufferSizeBytes: bigint, eventIdArraySizeBytes: bigint, numEventIdsRead: bigint] {
-    if (arguments.length !== 6) rt.arity("cuptiEventGroupReadAllEvents", "eventGroup,flags,eventValueBufferSizeBytes,eventValueBuffer,eventIdArraySizeBytes,eventIdArray", 6, arguments.length);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cuptiEventGroupReadAllEvents", "flags", "u32", flags);
-    rt.writeCount(0, 8, eventValueBufferSizeBytes, "cuptiEventGroupReadAllEvents", "eventValueBufferSizeBytes");
-    rt.writeCount(1, 8, eventIdArraySizeBytes, "cuptiEventGroupReadAllEvents", "eventIdArraySizeBytes");
-    const r = raw.cuptiEventGroupReadAllEvents(rt.ptr(eventGroup, "cuptiEventGroupReadAllEvents", "eventGroup"), flags, o0, rt.sized(eventValueBuffer, eventValueBufferSizeBytes, 1, "cuptiEventGroupReadAllEvents", "eventValueBuffer"), o1, rt.sized(eventIdArray, eventIdArraySizeBytes, 1, "cuptiEventGroupReadAllEvents", "eventIdArray"), o2);
-    if (rt.guards) rt.check("cuptiEventGroupReadAllEvents");
-    if (r !== 0) rt.fail(r, "cuptiEventGroupReadAllEvents");
+    if (arguments.length !== 6) rt.arity(F$, "eventGroup,flags,eventValueBufferSizeBytes,eventValueBuffer,eventIdArraySizeBytes,eventIdArray", 6, arguments.length);
+    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
+    rt.writeCount(0, 8, eventValueBufferSizeBytes, F$, "eventValueBufferSizeBytes");
+    rt.writeCount(1, 8, eventIdArraySizeBytes, F$, "eventIdArraySizeBytes");
+    const r = raw.cuptiEventGroupReadAllEvents(rt.ptr(eventGroup, F$, "eventGroup"), flags, o0, rt.sized(eventValueBuffer, eventValueBufferSizeBytes, 1, F$, "eventValueBuffer"), o1, rt.sized(eventIdArray, eventIdArraySizeBytes, 1, F$, "eventIdArray"), o2);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return [u64[0]!, u64[1]!, u64[2]!];
   };
 }
@@ -470,85 +506,93 @@ function cuptiEventGroupReadAllEvents$(raw: Raw, rt: CheckedRuntime): Checked["c
 function cuptiEventGroupSetsCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuptiEventGroupSetsCreate"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cuptiEventGroupSetsCreate";
   return function cuptiEventGroupSetsCreate(context: CUcontext, eventIdArraySizeBytes: bigint | number, eventIdArray: PointerLike): Pointer {
-    if (arguments.length !== 3) rt.arity("cuptiEventGroupSetsCreate", "context,eventIdArraySizeBytes,eventIdArray", 3, arguments.length);
-    if (!(isPtr(context))) rt.bad("cuptiEventGroupSetsCreate", "context", "pointer", context);
-    if (!((typeof eventIdArraySizeBytes === "bigint" ? eventIdArraySizeBytes >= 0n && eventIdArraySizeBytes <= 18446744073709551615n : Number.isSafeInteger(eventIdArraySizeBytes) && eventIdArraySizeBytes >= 0))) rt.bad("cuptiEventGroupSetsCreate", "eventIdArraySizeBytes", "u64", eventIdArraySizeBytes);
-    const r = raw.cuptiEventGroupSetsCreate(context, eventIdArraySizeBytes, rt.sized(eventIdArray, eventIdArraySizeBytes, 1, "cuptiEventGroupSetsCreate", "eventIdArray"), o0);
-    if (rt.guards) rt.check("cuptiEventGroupSetsCreate");
-    if (r !== 0) rt.fail(r, "cuptiEventGroupSetsCreate", context);
+    if (arguments.length !== 3) rt.arity(F$, "context,eventIdArraySizeBytes,eventIdArray", 3, arguments.length);
+    if (!isPtr(context)) rt.bad(F$, "context", "pointer", context);
+    if (!isU64(eventIdArraySizeBytes)) rt.bad(F$, "eventIdArraySizeBytes", "u64", eventIdArraySizeBytes);
+    const r = raw.cuptiEventGroupSetsCreate(context, eventIdArraySizeBytes, rt.sized(eventIdArray, eventIdArraySizeBytes, 1, F$, "eventIdArray"), o0);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, context);
     return rt.readPointer(0);
   };
 }
 
 function cuptiEventGroupSetsDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuptiEventGroupSetsDestroy"] {
+  const F$ = "cuptiEventGroupSetsDestroy";
   return function cuptiEventGroupSetsDestroy(eventGroupSets: PointerLike): void {
-    if (arguments.length !== 1) rt.arity("cuptiEventGroupSetsDestroy", "eventGroupSets", 1, arguments.length);
-    const r = raw.cuptiEventGroupSetsDestroy(rt.ptr(rt.expect(eventGroupSets, CUpti_EventGroupSets, "cuptiEventGroupSetsDestroy", "eventGroupSets"), "cuptiEventGroupSetsDestroy", "eventGroupSets"));
-    if (rt.guards) rt.check("cuptiEventGroupSetsDestroy");
-    if (r !== 0) rt.fail(r, "cuptiEventGroupSetsDestroy");
+    if (arguments.length !== 1) rt.arity(F$, "eventGroupSets", 1, arguments.length);
+    const r = raw.cuptiEventGroupSetsDestroy(rt.ptr(rt.expect(eventGroupSets, CUpti_EventGroupSets, F$, "eventGroupSets"), F$, "eventGroupSets"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuptiEventGroupSetEnable$(raw: Raw, rt: CheckedRuntime): Checked["cuptiEventGroupSetEnable"] {
+  const F$ = "cuptiEventGroupSetEnable";
   return function cuptiEventGroupSetEnable(eventGroupSet: PointerLike): void {
-    if (arguments.length !== 1) rt.arity("cuptiEventGroupSetEnable", "eventGroupSet", 1, arguments.length);
-    const r = raw.cuptiEventGroupSetEnable(rt.ptr(rt.expect(eventGroupSet, CUpti_EventGroupSet, "cuptiEventGroupSetEnable", "eventGroupSet"), "cuptiEventGroupSetEnable", "eventGroupSet"));
-    if (rt.guards) rt.check("cuptiEventGroupSetEnable");
-    if (r !== 0) rt.fail(r, "cuptiEventGroupSetEnable");
+    if (arguments.length !== 1) rt.arity(F$, "eventGroupSet", 1, arguments.length);
+    const r = raw.cuptiEventGroupSetEnable(rt.ptr(rt.expect(eventGroupSet, CUpti_EventGroupSet, F$, "eventGroupSet"), F$, "eventGroupSet"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuptiEventGroupSetDisable$(raw: Raw, rt: CheckedRuntime): Checked["cuptiEventGroupSetDisable"] {
+  const F$ = "cuptiEventGroupSetDisable";
   return function cuptiEventGroupSetDisable(eventGroupSet: PointerLike): void {
-    if (arguments.length !== 1) rt.arity("cuptiEventGroupSetDisable", "eventGroupSet", 1, arguments.length);
-    const r = raw.cuptiEventGroupSetDisable(rt.ptr(rt.expect(eventGroupSet, CUpti_EventGroupSet, "cuptiEventGroupSetDisable", "eventGroupSet"), "cuptiEventGroupSetDisable", "eventGroupSet"));
-    if (rt.guards) rt.check("cuptiEventGroupSetDisable");
-    if (r !== 0) rt.fail(r, "cuptiEventGroupSetDisable");
+    if (arguments.length !== 1) rt.arity(F$, "eventGroupSet", 1, arguments.length);
+    const r = raw.cuptiEventGroupSetDisable(rt.ptr(rt.expect(eventGroupSet, CUpti_EventGroupSet, F$, "eventGroupSet"), F$, "eventGroupSet"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuptiEnableKernelReplayMode$(raw: Raw, rt: CheckedRuntime): Checked["cuptiEnableKernelReplayMode"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuptiEnableKernelReplayMode";
   return function cuptiEnableKernelReplayMode(context: CUcontext): void {
-    if (arguments.length !== 1) rt.arity("cuptiEnableKernelReplayMode", "context", 1, arguments.length);
-    if (!(isPtr(context))) rt.bad("cuptiEnableKernelReplayMode", "context", "pointer", context);
+    if (arguments.length !== 1) rt.arity(F$, "context", 1, arguments.length);
+    if (!isPtr(context)) rt.bad(F$, "context", "pointer", context);
     const r = raw.cuptiEnableKernelReplayMode(context);
-    if (rt.guards) rt.check("cuptiEnableKernelReplayMode");
-    if (r !== 0) rt.fail(r, "cuptiEnableKernelReplayMode", context);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, context);
   };
 }
 
 function cuptiDisableKernelReplayMode$(raw: Raw, rt: CheckedRuntime): Checked["cuptiDisableKernelReplayMode"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuptiDisableKernelReplayMode";
   return function cuptiDisableKernelReplayMode(context: CUcontext): void {
-    if (arguments.length !== 1) rt.arity("cuptiDisableKernelReplayMode", "context", 1, arguments.length);
-    if (!(isPtr(context))) rt.bad("cuptiDisableKernelReplayMode", "context", "pointer", context);
+    if (arguments.length !== 1) rt.arity(F$, "context", 1, arguments.length);
+    if (!isPtr(context)) rt.bad(F$, "context", "pointer", context);
     const r = raw.cuptiDisableKernelReplayMode(context);
-    if (rt.guards) rt.check("cuptiDisableKernelReplayMode");
-    if (r !== 0) rt.fail(r, "cuptiDisableKernelReplayMode", context);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, context);
   };
 }
 
 function cuptiKernelReplaySubscribeUpdate$(raw: Raw, rt: CheckedRuntime): Checked["cuptiKernelReplaySubscribeUpdate"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuptiKernelReplaySubscribeUpdate";
   return function cuptiKernelReplaySubscribeUpdate(updateFunc: CUpti_KernelReplayUpdateFunc, customData: PointerLike): void {
-    if (arguments.length !== 2) rt.arity("cuptiKernelReplaySubscribeUpdate", "updateFunc,customData", 2, arguments.length);
-    if (!(isPtr(updateFunc))) rt.bad("cuptiKernelReplaySubscribeUpdate", "updateFunc", "function", updateFunc);
-    const r = raw.cuptiKernelReplaySubscribeUpdate(updateFunc, rt.ptr(customData, "cuptiKernelReplaySubscribeUpdate", "customData"));
-    if (rt.guards) rt.check("cuptiKernelReplaySubscribeUpdate");
-    if (r !== 0) rt.fail(r, "cuptiKernelReplaySubscribeUpdate");
+    if (arguments.length !== 2) rt.arity(F$, "updateFunc,customData", 2, arguments.length);
+    if (!isPtr(updateFunc)) rt.bad(F$, "updateFunc", "function", updateFunc);
+    const r = raw.cuptiKernelReplaySubscribeUpdate(updateFunc, rt.ptr(customData, F$, "customData"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuptiGetNumMetrics$(raw: Raw, rt: CheckedRuntime): Checked["cuptiGetNumMetrics"] {
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
+  const F$ = "cuptiGetNumMetrics";
   return function cuptiGetNumMetrics(): number {
-    if (arguments.length !== 0) rt.arity("cuptiGetNumMetrics", "", 0, arguments.length);
+    if (arguments.length !== 0) rt.arity(F$, "", 0, arguments.length);
     const r = raw.cuptiGetNumMetrics(o0);
-    if (rt.guards) rt.check("cuptiGetNumMetrics");
-    if (r !== 0) rt.fail(r, "cuptiGetNumMetrics");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u32[0]!;
   };
 }
@@ -556,12 +600,13 @@ function cuptiGetNumMetrics$(raw: Raw, rt: CheckedRuntime): Checked["cuptiGetNum
 function cuptiEnumMetrics$(raw: Raw, rt: CheckedRuntime): Checked["cuptiEnumMetrics"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
+  const F$ = "cuptiEnumMetrics";
   return function cuptiEnumMetrics(arraySizeBytes: number | bigint, metricArray: PointerLike): bigint {
-    if (arguments.length !== 2) rt.arity("cuptiEnumMetrics", "arraySizeBytes,metricArray", 2, arguments.length);
-    rt.writeCount(0, 8, arraySizeBytes, "cuptiEnumMetrics", "arraySizeBytes");
-    const r = raw.cuptiEnumMetrics(o0, rt.sized(metricArray, arraySizeBytes, 1, "cuptiEnumMetrics", "metricArray"));
-    if (rt.guards) rt.check("cuptiEnumMetrics");
-    if (r !== 0) rt.fail(r, "cuptiEnumMetrics");
+    if (arguments.length !== 2) rt.arity(F$, "arraySizeBytes,metricArray", 2, arguments.length);
+    rt.writeCount(0, 8, arraySizeBytes, F$, "arraySizeBytes");
+    const r = raw.cuptiEnumMetrics(o0, rt.sized(metricArray, arraySizeBytes, 1, F$, "metricArray"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u64[0]!;
   };
 }
@@ -569,12 +614,13 @@ function cuptiEnumMetrics$(raw: Raw, rt: CheckedRuntime): Checked["cuptiEnumMetr
 function cuptiDeviceGetNumMetrics$(raw: Raw, rt: CheckedRuntime): Checked["cuptiDeviceGetNumMetrics"] {
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
+  const F$ = "cuptiDeviceGetNumMetrics";
   return function cuptiDeviceGetNumMetrics(device: CUdevice): number {
-    if (arguments.length !== 1) rt.arity("cuptiDeviceGetNumMetrics", "device", 1, arguments.length);
-    if (!(typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0))) rt.bad("cuptiDeviceGetNumMetrics", "device", "i32", device);
+    if (arguments.length !== 1) rt.arity(F$, "device", 1, arguments.length);
+    if (!isI32(device)) rt.bad(F$, "device", "i32", device);
     const r = raw.cuptiDeviceGetNumMetrics(device, o0);
-    if (rt.guards) rt.check("cuptiDeviceGetNumMetrics");
-    if (r !== 0) rt.fail(r, "cuptiDeviceGetNumMetrics");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u32[0]!;
   };
 }
@@ -582,13 +628,14 @@ function cuptiDeviceGetNumMetrics$(raw: Raw, rt: CheckedRuntime): Checked["cupti
 function cuptiDeviceEnumMetrics$(raw: Raw, rt: CheckedRuntime): Checked["cuptiDeviceEnumMetrics"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
+  const F$ = "cuptiDeviceEnumMetrics";
   return function cuptiDeviceEnumMetrics(device: CUdevice, arraySizeBytes: number | bigint, metricArray: PointerLike): bigint {
-    if (arguments.length !== 3) rt.arity("cuptiDeviceEnumMetrics", "device,arraySizeBytes,metricArray", 3, arguments.length);
-    if (!(typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0))) rt.bad("cuptiDeviceEnumMetrics", "device", "i32", device);
-    rt.writeCount(0, 8, arraySizeBytes, "cuptiDeviceEnumMetrics", "arraySizeBytes");
-    const r = raw.cuptiDeviceEnumMetrics(device, o0, rt.sized(metricArray, arraySizeBytes, 1, "cuptiDeviceEnumMetrics", "metricArray"));
-    if (rt.guards) rt.check("cuptiDeviceEnumMetrics");
-    if (r !== 0) rt.fail(r, "cuptiDeviceEnumMetrics");
+    if (arguments.length !== 3) rt.arity(F$, "device,arraySizeBytes,metricArray", 3, arguments.length);
+    if (!isI32(device)) rt.bad(F$, "device", "i32", device);
+    rt.writeCount(0, 8, arraySizeBytes, F$, "arraySizeBytes");
+    const r = raw.cuptiDeviceEnumMetrics(device, o0, rt.sized(metricArray, arraySizeBytes, 1, F$, "metricArray"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u64[0]!;
   };
 }
@@ -596,14 +643,15 @@ function cuptiDeviceEnumMetrics$(raw: Raw, rt: CheckedRuntime): Checked["cuptiDe
 function cuptiMetricGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuptiMetricGetAttribute"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
+  const F$ = "cuptiMetricGetAttribute";
   return function cuptiMetricGetAttribute(metric: CUpti_MetricID, attrib: CUpti_MetricAttribute, valueSize: number | bigint, value: PointerLike): bigint {
-    if (arguments.length !== 4) rt.arity("cuptiMetricGetAttribute", "metric,attrib,valueSize,value", 4, arguments.length);
-    if (!(typeof metric === "number" && (metric >>> 0) === metric && (+metric !== 0 || 1 / metric > 0))) rt.bad("cuptiMetricGetAttribute", "metric", "u32", metric);
-    if (!(typeof attrib === "number" && (attrib >>> 0) === attrib && (+attrib !== 0 || 1 / attrib > 0))) rt.bad("cuptiMetricGetAttribute", "attrib", "u32", attrib);
-    rt.writeCount(0, 8, valueSize, "cuptiMetricGetAttribute", "valueSize");
-    const r = raw.cuptiMetricGetAttribute(metric, attrib, o0, rt.sized(value, valueSize, 1, "cuptiMetricGetAttribute", "value"));
-    if (rt.guards) rt.check("cuptiMetricGetAttribute");
-    if (r !== 0) rt.fail(r, "cuptiMetricGetAttribute");
+    if (arguments.length !== 4) rt.arity(F$, "metric,attrib,valueSize,value", 4, arguments.length);
+    if (!isU32(metric)) rt.bad(F$, "metric", "u32", metric);
+    if (!isU32(attrib)) rt.bad(F$, "attrib", "u32", attrib);
+    rt.writeCount(0, 8, valueSize, F$, "valueSize");
+    const r = raw.cuptiMetricGetAttribute(metric, attrib, o0, rt.sized(value, valueSize, 1, F$, "value"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u64[0]!;
   };
 }
@@ -611,12 +659,13 @@ function cuptiMetricGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuptiM
 function cuptiMetricGetIdFromName$(raw: Raw, rt: CheckedRuntime): Checked["cuptiMetricGetIdFromName"] {
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
+  const F$ = "cuptiMetricGetIdFromName";
   return function cuptiMetricGetIdFromName(device: CUdevice, metricName: string | PointerLike): CUpti_MetricID {
-    if (arguments.length !== 2) rt.arity("cuptiMetricGetIdFromName", "device,metricName", 2, arguments.length);
-    if (!(typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0))) rt.bad("cuptiMetricGetIdFromName", "device", "i32", device);
-    const r = raw.cuptiMetricGetIdFromName(device, rt.cstr(metricName, 0, "cuptiMetricGetIdFromName", "metricName"), o0);
-    if (rt.guards) rt.check("cuptiMetricGetIdFromName");
-    if (r !== 0) rt.fail(r, "cuptiMetricGetIdFromName");
+    if (arguments.length !== 2) rt.arity(F$, "device,metricName", 2, arguments.length);
+    if (!isI32(device)) rt.bad(F$, "device", "i32", device);
+    const r = raw.cuptiMetricGetIdFromName(device, rt.cstr(metricName, 0, F$, "metricName"), o0);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u32[0]! as CUpti_MetricID;
   };
 }
@@ -624,12 +673,13 @@ function cuptiMetricGetIdFromName$(raw: Raw, rt: CheckedRuntime): Checked["cupti
 function cuptiMetricGetNumEvents$(raw: Raw, rt: CheckedRuntime): Checked["cuptiMetricGetNumEvents"] {
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
+  const F$ = "cuptiMetricGetNumEvents";
   return function cuptiMetricGetNumEvents(metric: CUpti_MetricID): number {
-    if (arguments.length !== 1) rt.arity("cuptiMetricGetNumEvents", "metric", 1, arguments.length);
-    if (!(typeof metric === "number" && (metric >>> 0) === metric && (+metric !== 0 || 1 / metric > 0))) rt.bad("cuptiMetricGetNumEvents", "metric", "u32", metric);
+    if (arguments.length !== 1) rt.arity(F$, "metric", 1, arguments.length);
+    if (!isU32(metric)) rt.bad(F$, "metric", "u32", metric);
     const r = raw.cuptiMetricGetNumEvents(metric, o0);
-    if (rt.guards) rt.check("cuptiMetricGetNumEvents");
-    if (r !== 0) rt.fail(r, "cuptiMetricGetNumEvents");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u32[0]!;
   };
 }
@@ -637,13 +687,14 @@ function cuptiMetricGetNumEvents$(raw: Raw, rt: CheckedRuntime): Checked["cuptiM
 function cuptiMetricEnumEvents$(raw: Raw, rt: CheckedRuntime): Checked["cuptiMetricEnumEvents"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
+  const F$ = "cuptiMetricEnumEvents";
   return function cuptiMetricEnumEvents(metric: CUpti_MetricID, eventIdArraySizeBytes: number | bigint, eventIdArray: PointerLike): bigint {
-    if (arguments.length !== 3) rt.arity("cuptiMetricEnumEvents", "metric,eventIdArraySizeBytes,eventIdArray", 3, arguments.length);
-    if (!(typeof metric === "number" && (metric >>> 0) === metric && (+metric !== 0 || 1 / metric > 0))) rt.bad("cuptiMetricEnumEvents", "metric", "u32", metric);
-    rt.writeCount(0, 8, eventIdArraySizeBytes, "cuptiMetricEnumEvents", "eventIdArraySizeBytes");
-    const r = raw.cuptiMetricEnumEvents(metric, o0, rt.sized(eventIdArray, eventIdArraySizeBytes, 1, "cuptiMetricEnumEvents", "eventIdArray"));
-    if (rt.guards) rt.check("cuptiMetricEnumEvents");
-    if (r !== 0) rt.fail(r, "cuptiMetricEnumEvents");
+    if (arguments.length !== 3) rt.arity(F$, "metric,eventIdArraySizeBytes,eventIdArray", 3, arguments.length);
+    if (!isU32(metric)) rt.bad(F$, "metric", "u32", metric);
+    rt.writeCount(0, 8, eventIdArraySizeBytes, F$, "eventIdArraySizeBytes");
+    const r = raw.cuptiMetricEnumEvents(metric, o0, rt.sized(eventIdArray, eventIdArraySizeBytes, 1, F$, "eventIdArray"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u64[0]!;
   };
 }
@@ -651,12 +702,13 @@ function cuptiMetricEnumEvents$(raw: Raw, rt: CheckedRuntime): Checked["cuptiMet
 function cuptiMetricGetNumProperties$(raw: Raw, rt: CheckedRuntime): Checked["cuptiMetricGetNumProperties"] {
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
+  const F$ = "cuptiMetricGetNumProperties";
   return function cuptiMetricGetNumProperties(metric: CUpti_MetricID): number {
-    if (arguments.length !== 1) rt.arity("cuptiMetricGetNumProperties", "metric", 1, arguments.length);
-    if (!(typeof metric === "number" && (metric >>> 0) === metric && (+metric !== 0 || 1 / metric > 0))) rt.bad("cuptiMetricGetNumProperties", "metric", "u32", metric);
+    if (arguments.length !== 1) rt.arity(F$, "metric", 1, arguments.length);
+    if (!isU32(metric)) rt.bad(F$, "metric", "u32", metric);
     const r = raw.cuptiMetricGetNumProperties(metric, o0);
-    if (rt.guards) rt.check("cuptiMetricGetNumProperties");
-    if (r !== 0) rt.fail(r, "cuptiMetricGetNumProperties");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u32[0]!;
   };
 }
@@ -664,13 +716,14 @@ function cuptiMetricGetNumProperties$(raw: Raw, rt: CheckedRuntime): Checked["cu
 function cuptiMetricEnumProperties$(raw: Raw, rt: CheckedRuntime): Checked["cuptiMetricEnumProperties"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
+  const F$ = "cuptiMetricEnumProperties";
   return function cuptiMetricEnumProperties(metric: CUpti_MetricID, propIdArraySizeBytes: number | bigint, propIdArray: PointerLike): bigint {
-    if (arguments.length !== 3) rt.arity("cuptiMetricEnumProperties", "metric,propIdArraySizeBytes,propIdArray", 3, arguments.length);
-    if (!(typeof metric === "number" && (metric >>> 0) === metric && (+metric !== 0 || 1 / metric > 0))) rt.bad("cuptiMetricEnumProperties", "metric", "u32", metric);
-    rt.writeCount(0, 8, propIdArraySizeBytes, "cuptiMetricEnumProperties", "propIdArraySizeBytes");
-    const r = raw.cuptiMetricEnumProperties(metric, o0, rt.sized(propIdArray, propIdArraySizeBytes, 1, "cuptiMetricEnumProperties", "propIdArray"));
-    if (rt.guards) rt.check("cuptiMetricEnumProperties");
-    if (r !== 0) rt.fail(r, "cuptiMetricEnumProperties");
+    if (arguments.length !== 3) rt.arity(F$, "metric,propIdArraySizeBytes,propIdArray", 3, arguments.length);
+    if (!isU32(metric)) rt.bad(F$, "metric", "u32", metric);
+    rt.writeCount(0, 8, propIdArraySizeBytes, F$, "propIdArraySizeBytes");
+    const r = raw.cuptiMetricEnumProperties(metric, o0, rt.sized(propIdArray, propIdArraySizeBytes, 1, F$, "propIdArray"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u64[0]!;
   };
 }
@@ -678,13 +731,14 @@ function cuptiMetricEnumProperties$(raw: Raw, rt: CheckedRuntime): Checked["cupt
 function cuptiMetricGetRequiredEventGroupSets$(raw: Raw, rt: CheckedRuntime): Checked["cuptiMetricGetRequiredEventGroupSets"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cuptiMetricGetRequiredEventGroupSets";
   return function cuptiMetricGetRequiredEventGroupSets(context: CUcontext, metric: CUpti_MetricID): Pointer {
-    if (arguments.length !== 2) rt.arity("cuptiMetricGetRequiredEventGroupSets", "context,metric", 2, arguments.length);
-    if (!(isPtr(context))) rt.bad("cuptiMetricGetRequiredEventGroupSets", "context", "pointer", context);
-    if (!(typeof metric === "number" && (metric >>> 0) === metric && (+metric !== 0 || 1 / metric > 0))) rt.bad("cuptiMetricGetRequiredEventGroupSets", "metric", "u32", metric);
+    if (arguments.length !== 2) rt.arity(F$, "context,metric", 2, arguments.length);
+    if (!isPtr(context)) rt.bad(F$, "context", "pointer", context);
+    if (!isU32(metric)) rt.bad(F$, "metric", "u32", metric);
     const r = raw.cuptiMetricGetRequiredEventGroupSets(context, metric, o0);
-    if (rt.guards) rt.check("cuptiMetricGetRequiredEventGroupSets");
-    if (r !== 0) rt.fail(r, "cuptiMetricGetRequiredEventGroupSets", context);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, context);
     return rt.readPointer(0);
   };
 }
@@ -692,45 +746,48 @@ function cuptiMetricGetRequiredEventGroupSets$(raw: Raw, rt: CheckedRuntime): Ch
 function cuptiMetricCreateEventGroupSets$(raw: Raw, rt: CheckedRuntime): Checked["cuptiMetricCreateEventGroupSets"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cuptiMetricCreateEventGroupSets";
   return function cuptiMetricCreateEventGroupSets(context: CUcontext, metricIdArraySizeBytes: bigint | number, metricIdArray: PointerLike): Pointer {
-    if (arguments.length !== 3) rt.arity("cuptiMetricCreateEventGroupSets", "context,metricIdArraySizeBytes,metricIdArray", 3, arguments.length);
-    if (!(isPtr(context))) rt.bad("cuptiMetricCreateEventGroupSets", "context", "pointer", context);
-    if (!((typeof metricIdArraySizeBytes === "bigint" ? metricIdArraySizeBytes >= 0n && metricIdArraySizeBytes <= 18446744073709551615n : Number.isSafeInteger(metricIdArraySizeBytes) && metricIdArraySizeBytes >= 0))) rt.bad("cuptiMetricCreateEventGroupSets", "metricIdArraySizeBytes", "u64", metricIdArraySizeBytes);
-    const r = raw.cuptiMetricCreateEventGroupSets(context, metricIdArraySizeBytes, rt.sized(metricIdArray, metricIdArraySizeBytes, 1, "cuptiMetricCreateEventGroupSets", "metricIdArray"), o0);
-    if (rt.guards) rt.check("cuptiMetricCreateEventGroupSets");
-    if (r !== 0) rt.fail(r, "cuptiMetricCreateEventGroupSets", context);
+    if (arguments.length !== 3) rt.arity(F$, "context,metricIdArraySizeBytes,metricIdArray", 3, arguments.length);
+    if (!isPtr(context)) rt.bad(F$, "context", "pointer", context);
+    if (!isU64(metricIdArraySizeBytes)) rt.bad(F$, "metricIdArraySizeBytes", "u64", metricIdArraySizeBytes);
+    const r = raw.cuptiMetricCreateEventGroupSets(context, metricIdArraySizeBytes, rt.sized(metricIdArray, metricIdArraySizeBytes, 1, F$, "metricIdArray"), o0);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, context);
     return rt.readPointer(0);
   };
 }
 
 function cuptiMetricGetValue$(raw: Raw, rt: CheckedRuntime): Checked["cuptiMetricGetValue"] {
+  const F$ = "cuptiMetricGetValue";
   return function cuptiMetricGetValue(device: CUdevice, metric: CUpti_MetricID, eventIdArraySizeBytes: bigint | number, eventIdArray: PointerLike, eventValueArraySizeBytes: bigint | number, eventValueArray: PointerLike, timeDuration: bigint | number, metricValue?: CUpti_MetricValue): CUpti_MetricValue {
-    if (arguments.length < 7 || arguments.length > 8) rt.arity("cuptiMetricGetValue", "device,metric,eventIdArraySizeBytes,eventIdArray,eventValueArraySizeBytes,eventValueArray,timeDuration,metricValue", 7, arguments.length);
-    if (!(typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0))) rt.bad("cuptiMetricGetValue", "device", "i32", device);
-    if (!(typeof metric === "number" && (metric >>> 0) === metric && (+metric !== 0 || 1 / metric > 0))) rt.bad("cuptiMetricGetValue", "metric", "u32", metric);
-    if (!((typeof eventIdArraySizeBytes === "bigint" ? eventIdArraySizeBytes >= 0n && eventIdArraySizeBytes <= 18446744073709551615n : Number.isSafeInteger(eventIdArraySizeBytes) && eventIdArraySizeBytes >= 0))) rt.bad("cuptiMetricGetValue", "eventIdArraySizeBytes", "u64", eventIdArraySizeBytes);
-    if (!((typeof eventValueArraySizeBytes === "bigint" ? eventValueArraySizeBytes >= 0n && eventValueArraySizeBytes <= 18446744073709551615n : Number.isSafeInteger(eventValueArraySizeBytes) && eventValueArraySizeBytes >= 0))) rt.bad("cuptiMetricGetValue", "eventValueArraySizeBytes", "u64", eventValueArraySizeBytes);
-    if (!((typeof timeDuration === "bigint" ? timeDuration >= 0n && timeDuration <= 18446744073709551615n : Number.isSafeInteger(timeDuration) && timeDuration >= 0))) rt.bad("cuptiMetricGetValue", "timeDuration", "u64", timeDuration);
-    const $metricValue = metricValue === undefined ? rt.record(CUpti_MetricValue) : rt.recordArg(metricValue, CUpti_MetricValue, "cuptiMetricGetValue", "metricValue");
-    const r = raw.cuptiMetricGetValue(device, metric, eventIdArraySizeBytes, rt.sized(eventIdArray, eventIdArraySizeBytes, 1, "cuptiMetricGetValue", "eventIdArray"), eventValueArraySizeBytes, rt.sized(eventValueArray, eventValueArraySizeBytes, 1, "cuptiMetricGetValue", "eventValueArray"), timeDuration, $metricValue.$pointer());
-    if (rt.guards) rt.check("cuptiMetricGetValue");
-    if (r !== 0) rt.fail(r, "cuptiMetricGetValue");
+    if (arguments.length < 7 || arguments.length > 8) rt.arity(F$, "device,metric,eventIdArraySizeBytes,eventIdArray,eventValueArraySizeBytes,eventValueArray,timeDuration,metricValue", 7, arguments.length);
+    if (!isI32(device)) rt.bad(F$, "device", "i32", device);
+    if (!isU32(metric)) rt.bad(F$, "metric", "u32", metric);
+    if (!isU64(eventIdArraySizeBytes)) rt.bad(F$, "eventIdArraySizeBytes", "u64", eventIdArraySizeBytes);
+    if (!isU64(eventValueArraySizeBytes)) rt.bad(F$, "eventValueArraySizeBytes", "u64", eventValueArraySizeBytes);
+    if (!isU64(timeDuration)) rt.bad(F$, "timeDuration", "u64", timeDuration);
+    const $metricValue = metricValue === undefined ? rt.record(CUpti_MetricValue) : rt.recordArg(metricValue, CUpti_MetricValue, F$, "metricValue");
+    const r = raw.cuptiMetricGetValue(device, metric, eventIdArraySizeBytes, rt.sized(eventIdArray, eventIdArraySizeBytes, 1, F$, "eventIdArray"), eventValueArraySizeBytes, rt.sized(eventValueArray, eventValueArraySizeBytes, 1, F$, "eventValueArray"), timeDuration, $metricValue.$pointer());
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return $metricValue;
   };
 }
 
 function cuptiMetricGetValue2$(raw: Raw, rt: CheckedRuntime): Checked["cuptiMetricGetValue2"] {
+  const F$ = "cuptiMetricGetValue2";
   return function cuptiMetricGetValue2(metric: CUpti_MetricID, eventIdArraySizeBytes: bigint | number, eventIdArray: PointerLike, eventValueArraySizeBytes: bigint | number, eventValueArray: PointerLike, propIdArraySizeBytes: bigint | number, propIdArray: PointerLike, propValueArraySizeBytes: bigint | number, propValueArray: PointerLike, metricValue?: CUpti_MetricValue): CUpti_MetricValue {
-    if (arguments.length < 9 || arguments.length > 10) rt.arity("cuptiMetricGetValue2", "metric,eventIdArraySizeBytes,eventIdArray,eventValueArraySizeBytes,eventValueArray,propIdArraySizeBytes,propIdArray,propValueArraySizeBytes,propValueArray,metricValue", 9, arguments.length);
-    if (!(typeof metric === "number" && (metric >>> 0) === metric && (+metric !== 0 || 1 / metric > 0))) rt.bad("cuptiMetricGetValue2", "metric", "u32", metric);
-    if (!((typeof eventIdArraySizeBytes === "bigint" ? eventIdArraySizeBytes >= 0n && eventIdArraySizeBytes <= 18446744073709551615n : Number.isSafeInteger(eventIdArraySizeBytes) && eventIdArraySizeBytes >= 0))) rt.bad("cuptiMetricGetValue2", "eventIdArraySizeBytes", "u64", eventIdArraySizeBytes);
-    if (!((typeof eventValueArraySizeBytes === "bigint" ? eventValueArraySizeBytes >= 0n && eventValueArraySizeBytes <= 18446744073709551615n : Number.isSafeInteger(eventValueArraySizeBytes) && eventValueArraySizeBytes >= 0))) rt.bad("cuptiMetricGetValue2", "eventValueArraySizeBytes", "u64", eventValueArraySizeBytes);
-    if (!((typeof propIdArraySizeBytes === "bigint" ? propIdArraySizeBytes >= 0n && propIdArraySizeBytes <= 18446744073709551615n : Number.isSafeInteger(propIdArraySizeBytes) && propIdArraySizeBytes >= 0))) rt.bad("cuptiMetricGetValue2", "propIdArraySizeBytes", "u64", propIdArraySizeBytes);
-    if (!((typeof propValueArraySizeBytes === "bigint" ? propValueArraySizeBytes >= 0n && propValueArraySizeBytes <= 18446744073709551615n : Number.isSafeInteger(propValueArraySizeBytes) && propValueArraySizeBytes >= 0))) rt.bad("cuptiMetricGetValue2", "propValueArraySizeBytes", "u64", propValueArraySizeBytes);
-    const $metricValue = metricValue === undefined ? rt.record(CUpti_MetricValue) : rt.recordArg(metricValue, CUpti_MetricValue, "cuptiMetricGetValue2", "metricValue");
-    const r = raw.cuptiMetricGetValue2(metric, eventIdArraySizeBytes, rt.sized(eventIdArray, eventIdArraySizeBytes, 1, "cuptiMetricGetValue2", "eventIdArray"), eventValueArraySizeBytes, rt.sized(eventValueArray, eventValueArraySizeBytes, 1, "cuptiMetricGetValue2", "eventValueArray"), propIdArraySizeBytes, rt.sized(propIdArray, propIdArraySizeBytes, 1, "cuptiMetricGetValue2", "propIdArray"), propValueArraySizeBytes, rt.sized(propValueArray, propValueArraySizeBytes, 1, "cuptiMetricGetValue2", "propValueArray"), $metricValue.$pointer());
-    if (rt.guards) rt.check("cuptiMetricGetValue2");
-    if (r !== 0) rt.fail(r, "cuptiMetricGetValue2");
+    if (arguments.length < 9 || arguments.length > 10) rt.arity(F$, "metric,eventIdArraySizeBytes,eventIdArray,eventValueArraySizeBytes,eventValueArray,propIdArraySizeBytes,propIdArray,propValueArraySizeBytes,propValueArray,metricValue", 9, arguments.length);
+    if (!isU32(metric)) rt.bad(F$, "metric", "u32", metric);
+    if (!isU64(eventIdArraySizeBytes)) rt.bad(F$, "eventIdArraySizeBytes", "u64", eventIdArraySizeBytes);
+    if (!isU64(eventValueArraySizeBytes)) rt.bad(F$, "eventValueArraySizeBytes", "u64", eventValueArraySizeBytes);
+    if (!isU64(propIdArraySizeBytes)) rt.bad(F$, "propIdArraySizeBytes", "u64", propIdArraySizeBytes);
+    if (!isU64(propValueArraySizeBytes)) rt.bad(F$, "propValueArraySizeBytes", "u64", propValueArraySizeBytes);
+    const $metricValue = metricValue === undefined ? rt.record(CUpti_MetricValue) : rt.recordArg(metricValue, CUpti_MetricValue, F$, "metricValue");
+    const r = raw.cuptiMetricGetValue2(metric, eventIdArraySizeBytes, rt.sized(eventIdArray, eventIdArraySizeBytes, 1, F$, "eventIdArray"), eventValueArraySizeBytes, rt.sized(eventValueArray, eventValueArraySizeBytes, 1, F$, "eventValueArray"), propIdArraySizeBytes, rt.sized(propIdArray, propIdArraySizeBytes, 1, F$, "propIdArray"), propValueArraySizeBytes, rt.sized(propValueArray, propValueArraySizeBytes, 1, F$, "propValueArray"), $metricValue.$pointer());
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return $metricValue;
   };
 }
@@ -738,11 +795,12 @@ function cuptiMetricGetValue2$(raw: Raw, rt: CheckedRuntime): Checked["cuptiMetr
 function cuptiGetTimestamp$(raw: Raw, rt: CheckedRuntime): Checked["cuptiGetTimestamp"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
+  const F$ = "cuptiGetTimestamp";
   return function cuptiGetTimestamp(): bigint {
-    if (arguments.length !== 0) rt.arity("cuptiGetTimestamp", "", 0, arguments.length);
+    if (arguments.length !== 0) rt.arity(F$, "", 0, arguments.length);
     const r = raw.cuptiGetTimestamp(o0);
-    if (rt.guards) rt.check("cuptiGetTimestamp");
-    if (r !== 0) rt.fail(r, "cuptiGetTimestamp");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u64[0]!;
   };
 }
@@ -751,12 +809,13 @@ function cuptiGetContextId$(raw: Raw, rt: CheckedRuntime): Checked["cuptiGetCont
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
   const isPtr = rt.isPointer;
+  const F$ = "cuptiGetContextId";
   return function cuptiGetContextId(context: CUcontext): number {
-    if (arguments.length !== 1) rt.arity("cuptiGetContextId", "context", 1, arguments.length);
-    if (!(isPtr(context))) rt.bad("cuptiGetContextId", "context", "pointer", context);
+    if (arguments.length !== 1) rt.arity(F$, "context", 1, arguments.length);
+    if (!isPtr(context)) rt.bad(F$, "context", "pointer", context);
     const r = raw.cuptiGetContextId(context, o0);
-    if (rt.guards) rt.check("cuptiGetContextId");
-    if (r !== 0) rt.fail(r, "cuptiGetContextId", context);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, context);
     return u32[0]!;
   };
 }
@@ -765,13 +824,14 @@ function cuptiGetStreamId$(raw: Raw, rt: CheckedRuntime): Checked["cuptiGetStrea
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
   const isPtr = rt.isPointer;
+  const F$ = "cuptiGetStreamId";
   return function cuptiGetStreamId(context: CUcontext, stream: CUstream): number {
-    if (arguments.length !== 2) rt.arity("cuptiGetStreamId", "context,stream", 2, arguments.length);
-    if (!(isPtr(context))) rt.bad("cuptiGetStreamId", "context", "pointer", context);
-    if (!(isPtr(stream))) rt.bad("cuptiGetStreamId", "stream", "pointer", stream);
+    if (arguments.length !== 2) rt.arity(F$, "context,stream", 2, arguments.length);
+    if (!isPtr(context)) rt.bad(F$, "context", "pointer", context);
+    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
     const r = raw.cuptiGetStreamId(context, stream, o0);
-    if (rt.guards) rt.check("cuptiGetStreamId");
-    if (r !== 0) rt.fail(r, "cuptiGetStreamId", context);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, context);
     return u32[0]!;
   };
 }
@@ -780,14 +840,15 @@ function cuptiGetStreamIdEx$(raw: Raw, rt: CheckedRuntime): Checked["cuptiGetStr
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
   const isPtr = rt.isPointer;
+  const F$ = "cuptiGetStreamIdEx";
   return function cuptiGetStreamIdEx(context: CUcontext, stream: CUstream, perThreadStream: number): number {
-    if (arguments.length !== 3) rt.arity("cuptiGetStreamIdEx", "context,stream,perThreadStream", 3, arguments.length);
-    if (!(isPtr(context))) rt.bad("cuptiGetStreamIdEx", "context", "pointer", context);
-    if (!(isPtr(stream))) rt.bad("cuptiGetStreamIdEx", "stream", "pointer", stream);
-    if (!(typeof perThreadStream === "number" && (perThreadStream & 255) === perThreadStream && (+perThreadStream !== 0 || 1 / perThreadStream > 0))) rt.bad("cuptiGetStreamIdEx", "perThreadStream", "u8", perThreadStream);
+    if (arguments.length !== 3) rt.arity(F$, "context,stream,perThreadStream", 3, arguments.length);
+    if (!isPtr(context)) rt.bad(F$, "context", "pointer", context);
+    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
+    if (!isU8(perThreadStream)) rt.bad(F$, "perThreadStream", "u8", perThreadStream);
     const r = raw.cuptiGetStreamIdEx(context, stream, perThreadStream, o0);
-    if (rt.guards) rt.check("cuptiGetStreamIdEx");
-    if (r !== 0) rt.fail(r, "cuptiGetStreamIdEx", context);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, context);
     return u32[0]!;
   };
 }
@@ -796,12 +857,13 @@ function cuptiGetDeviceId$(raw: Raw, rt: CheckedRuntime): Checked["cuptiGetDevic
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
   const isPtr = rt.isPointer;
+  const F$ = "cuptiGetDeviceId";
   return function cuptiGetDeviceId(context: CUcontext): number {
-    if (arguments.length !== 1) rt.arity("cuptiGetDeviceId", "context", 1, arguments.length);
-    if (!(isPtr(context))) rt.bad("cuptiGetDeviceId", "context", "pointer", context);
+    if (arguments.length !== 1) rt.arity(F$, "context", 1, arguments.length);
+    if (!isPtr(context)) rt.bad(F$, "context", "pointer", context);
     const r = raw.cuptiGetDeviceId(context, o0);
-    if (rt.guards) rt.check("cuptiGetDeviceId");
-    if (r !== 0) rt.fail(r, "cuptiGetDeviceId", context);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, context);
     return u32[0]!;
   };
 }
@@ -810,12 +872,13 @@ function cuptiGetGraphNodeId$(raw: Raw, rt: CheckedRuntime): Checked["cuptiGetGr
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
   const isPtr = rt.isPointer;
+  const F$ = "cuptiGetGraphNodeId";
   return function cuptiGetGraphNodeId(node: CUgraphNode): bigint {
-    if (arguments.length !== 1) rt.arity("cuptiGetGraphNodeId", "node", 1, arguments.length);
-    if (!(isPtr(node))) rt.bad("cuptiGetGraphNodeId", "node", "pointer", node);
+    if (arguments.length !== 1) rt.arity(F$, "node", 1, arguments.length);
+    if (!isPtr(node)) rt.bad(F$, "node", "pointer", node);
     const r = raw.cuptiGetGraphNodeId(node, o0);
-    if (rt.guards) rt.check("cuptiGetGraphNodeId");
-    if (r !== 0) rt.fail(r, "cuptiGetGraphNodeId", node);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, node);
     return u64[0]!;
   };
 }
@@ -824,12 +887,13 @@ function cuptiGetGraphId$(raw: Raw, rt: CheckedRuntime): Checked["cuptiGetGraphI
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
   const isPtr = rt.isPointer;
+  const F$ = "cuptiGetGraphId";
   return function cuptiGetGraphId(graph: CUgraph): number {
-    if (arguments.length !== 1) rt.arity("cuptiGetGraphId", "graph", 1, arguments.length);
-    if (!(isPtr(graph))) rt.bad("cuptiGetGraphId", "graph", "pointer", graph);
+    if (arguments.length !== 1) rt.arity(F$, "graph", 1, arguments.length);
+    if (!isPtr(graph)) rt.bad(F$, "graph", "pointer", graph);
     const r = raw.cuptiGetGraphId(graph, o0);
-    if (rt.guards) rt.check("cuptiGetGraphId");
-    if (r !== 0) rt.fail(r, "cuptiGetGraphId", graph);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, graph);
     return u32[0]!;
   };
 }
@@ -838,67 +902,73 @@ function cuptiGetGraphExecId$(raw: Raw, rt: CheckedRuntime): Checked["cuptiGetGr
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
   const isPtr = rt.isPointer;
+  const F$ = "cuptiGetGraphExecId";
   return function cuptiGetGraphExecId(graphExec: CUgraphExec): number {
-    if (arguments.length !== 1) rt.arity("cuptiGetGraphExecId", "graphExec", 1, arguments.length);
-    if (!(isPtr(graphExec))) rt.bad("cuptiGetGraphExecId", "graphExec", "pointer", graphExec);
+    if (arguments.length !== 1) rt.arity(F$, "graphExec", 1, arguments.length);
+    if (!isPtr(graphExec)) rt.bad(F$, "graphExec", "pointer", graphExec);
     const r = raw.cuptiGetGraphExecId(graphExec, o0);
-    if (rt.guards) rt.check("cuptiGetGraphExecId");
-    if (r !== 0) rt.fail(r, "cuptiGetGraphExecId", graphExec);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, graphExec);
     return u32[0]!;
   };
 }
 
 function cuptiActivityEnable$(raw: Raw, rt: CheckedRuntime): Checked["cuptiActivityEnable"] {
+  const F$ = "cuptiActivityEnable";
   return function cuptiActivityEnable(kind: CUpti_ActivityKind): void {
-    if (arguments.length !== 1) rt.arity("cuptiActivityEnable", "kind", 1, arguments.length);
-    if (!(typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0))) rt.bad("cuptiActivityEnable", "kind", "u32", kind);
+    if (arguments.length !== 1) rt.arity(F$, "kind", 1, arguments.length);
+    if (!isU32(kind)) rt.bad(F$, "kind", "u32", kind);
     const r = raw.cuptiActivityEnable(kind);
-    if (rt.guards) rt.check("cuptiActivityEnable");
-    if (r !== 0) rt.fail(r, "cuptiActivityEnable");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuptiActivityEnableAndDump$(raw: Raw, rt: CheckedRuntime): Checked["cuptiActivityEnableAndDump"] {
+  const F$ = "cuptiActivityEnableAndDump";
   return function cuptiActivityEnableAndDump(kind: CUpti_ActivityKind): void {
-    if (arguments.length !== 1) rt.arity("cuptiActivityEnableAndDump", "kind", 1, arguments.length);
-    if (!(typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0))) rt.bad("cuptiActivityEnableAndDump", "kind", "u32", kind);
+    if (arguments.length !== 1) rt.arity(F$, "kind", 1, arguments.length);
+    if (!isU32(kind)) rt.bad(F$, "kind", "u32", kind);
     const r = raw.cuptiActivityEnableAndDump(kind);
-    if (rt.guards) rt.check("cuptiActivityEnableAndDump");
-    if (r !== 0) rt.fail(r, "cuptiActivityEnableAndDump");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuptiActivityDisable$(raw: Raw, rt: CheckedRuntime): Checked["cuptiActivityDisable"] {
+  const F$ = "cuptiActivityDisable";
   return function cuptiActivityDisable(kind: CUpti_ActivityKind): void {
-    if (arguments.length !== 1) rt.arity("cuptiActivityDisable", "kind", 1, arguments.length);
-    if (!(typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0))) rt.bad("cuptiActivityDisable", "kind", "u32", kind);
+    if (arguments.length !== 1) rt.arity(F$, "kind", 1, arguments.length);
+    if (!isU32(kind)) rt.bad(F$, "kind", "u32", kind);
     const r = raw.cuptiActivityDisable(kind);
-    if (rt.guards) rt.check("cuptiActivityDisable");
-    if (r !== 0) rt.fail(r, "cuptiActivityDisable");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuptiActivityEnableContext$(raw: Raw, rt: CheckedRuntime): Checked["cuptiActivityEnableContext"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuptiActivityEnableContext";
   return function cuptiActivityEnableContext(context: CUcontext, kind: CUpti_ActivityKind): void {
-    if (arguments.length !== 2) rt.arity("cuptiActivityEnableContext", "context,kind", 2, arguments.length);
-    if (!(isPtr(context))) rt.bad("cuptiActivityEnableContext", "context", "pointer", context);
-    if (!(typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0))) rt.bad("cuptiActivityEnableContext", "kind", "u32", kind);
+    if (arguments.length !== 2) rt.arity(F$, "context,kind", 2, arguments.length);
+    if (!isPtr(context)) rt.bad(F$, "context", "pointer", context);
+    if (!isU32(kind)) rt.bad(F$, "kind", "u32", kind);
     const r = raw.cuptiActivityEnableContext(context, kind);
-    if (rt.guards) rt.check("cuptiActivityEnableContext");
-    if (r !== 0) rt.fail(r, "cuptiActivityEnableContext", context);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, context);
   };
 }
 
 function cuptiActivityDisableContext$(raw: Raw, rt: CheckedRuntime): Checked["cuptiActivityDisableContext"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuptiActivityDisableContext";
   return function cuptiActivityDisableContext(context: CUcontext, kind: CUpti_ActivityKind): void {
-    if (arguments.length !== 2) rt.arity("cuptiActivityDisableContext", "context,kind", 2, arguments.length);
-    if (!(isPtr(context))) rt.bad("cuptiActivityDisableContext", "context", "pointer", context);
-    if (!(typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0))) rt.bad("cuptiActivityDisableContext", "kind", "u32", kind);
+    if (arguments.length !== 2) rt.arity(F$, "context,kind", 2, arguments.length);
+    if (!isPtr(context)) rt.bad(F$, "context", "pointer", context);
+    if (!isU32(kind)) rt.bad(F$, "kind", "u32", kind);
     const r = raw.cuptiActivityDisableContext(context, kind);
-    if (rt.guards) rt.check("cuptiActivityDisableContext");
-    if (r !== 0) rt.fail(r, "cuptiActivityDisableContext", context);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, context);
   };
 }
 
@@ -906,72 +976,78 @@ function cuptiActivityGetNumDroppedRecords$(raw: Raw, rt: CheckedRuntime): Check
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
   const isPtr = rt.isPointer;
+  const F$ = "cuptiActivityGetNumDroppedRecords";
   return function cuptiActivityGetNumDroppedRecords(context: CUcontext, streamId: number): bigint {
-    if (arguments.length !== 2) rt.arity("cuptiActivityGetNumDroppedRecords", "context,streamId", 2, arguments.length);
-    if (!(isPtr(context))) rt.bad("cuptiActivityGetNumDroppedRecords", "context", "pointer", context);
-    if (!(typeof streamId === "number" && (streamId >>> 0) === streamId && (+streamId !== 0 || 1 / streamId > 0))) rt.bad("cuptiActivityGetNumDroppedRecords", "streamId", "u32", streamId);
+    if (arguments.length !== 2) rt.arity(F$, "context,streamId", 2, arguments.length);
+    if (!isPtr(context)) rt.bad(F$, "context", "pointer", context);
+    if (!isU32(streamId)) rt.bad(F$, "streamId", "u32", streamId);
     const r = raw.cuptiActivityGetNumDroppedRecords(context, streamId, o0);
-    if (rt.guards) rt.check("cuptiActivityGetNumDroppedRecords");
-    if (r !== 0) rt.fail(r, "cuptiActivityGetNumDroppedRecords", context);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, context);
     return u64[0]!;
   };
 }
 
 function cuptiActivityGetNextRecord$(raw: Raw, rt: CheckedRuntime): Checked["cuptiActivityGetNextRecord"] {
+  const F$ = "cuptiActivityGetNextRecord";
   return function cuptiActivityGetNextRecord(buffer: PointerLike, validBufferSizeBytes: bigint | number, record: PointerLike): void {
-    if (arguments.length !== 3) rt.arity("cuptiActivityGetNextRecord", "buffer,validBufferSizeBytes,record", 3, arguments.length);
-    if (!((typeof validBufferSizeBytes === "bigint" ? validBufferSizeBytes >= 0n && validBufferSizeBytes <= 18446744073709551615n : Number.isSafeInteger(validBufferSizeBytes) && validBufferSizeBytes >= 0))) rt.bad("cuptiActivityGetNextRecord", "validBufferSizeBytes", "u64", validBufferSizeBytes);
-    const r = raw.cuptiActivityGetNextRecord(rt.sized(buffer, validBufferSizeBytes, 1, "cuptiActivityGetNextRecord", "buffer"), validBufferSizeBytes, rt.ptr(record, "cuptiActivityGetNextRecord", "record"));
-    if (rt.guards) rt.check("cuptiActivityGetNextRecord");
-    if (r !== 0) rt.fail(r, "cuptiActivityGetNextRecord");
+    if (arguments.length !== 3) rt.arity(F$, "buffer,validBufferSizeBytes,record", 3, arguments.length);
+    if (!isU64(validBufferSizeBytes)) rt.bad(F$, "validBufferSizeBytes", "u64", validBufferSizeBytes);
+    const r = raw.cuptiActivityGetNextRecord(rt.sized(buffer, validBufferSizeBytes, 1, F$, "buffer"), validBufferSizeBytes, rt.ptr(record, F$, "record"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuptiActivityRegisterCallbacks$(raw: Raw, rt: CheckedRuntime): Checked["cuptiActivityRegisterCallbacks"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuptiActivityRegisterCallbacks";
   return function cuptiActivityRegisterCallbacks(funcBufferRequested: CUpti_BuffersCallbackRequestFunc, funcBufferCompleted: CUpti_BuffersCallbackCompleteFunc): void {
-    if (arguments.length !== 2) rt.arity("cuptiActivityRegisterCallbacks", "funcBufferRequested,funcBufferCompleted", 2, arguments.length);
-    if (!(isPtr(funcBufferRequested))) rt.bad("cuptiActivityRegisterCallbacks", "funcBufferRequested", "function", funcBufferRequested);
-    if (!(isPtr(funcBufferCompleted))) rt.bad("cuptiActivityRegisterCallbacks", "funcBufferCompleted", "function", funcBufferCompleted);
+    if (arguments.length !== 2) rt.arity(F$, "funcBufferRequested,funcBufferCompleted", 2, arguments.length);
+    if (!isPtr(funcBufferRequested)) rt.bad(F$, "funcBufferRequested", "function", funcBufferRequested);
+    if (!isPtr(funcBufferCompleted)) rt.bad(F$, "funcBufferCompleted", "function", funcBufferCompleted);
     const r = raw.cuptiActivityRegisterCallbacks(funcBufferRequested, funcBufferCompleted);
-    if (rt.guards) rt.check("cuptiActivityRegisterCallbacks");
-    if (r !== 0) rt.fail(r, "cuptiActivityRegisterCallbacks");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuptiActivityFlush$(raw: Raw, rt: CheckedRuntime): Checked["cuptiActivityFlush"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuptiActivityFlush";
   return function cuptiActivityFlush(context: CUcontext, streamId: number, flag: number): void {
-    if (arguments.length !== 3) rt.arity("cuptiActivityFlush", "context,streamId,flag", 3, arguments.length);
-    if (!(isPtr(context))) rt.bad("cuptiActivityFlush", "context", "pointer", context);
-    if (!(typeof streamId === "number" && (streamId >>> 0) === streamId && (+streamId !== 0 || 1 / streamId > 0))) rt.bad("cuptiActivityFlush", "streamId", "u32", streamId);
-    if (!(typeof flag === "number" && (flag >>> 0) === flag && (+flag !== 0 || 1 / flag > 0))) rt.bad("cuptiActivityFlush", "flag", "u32", flag);
+    if (arguments.length !== 3) rt.arity(F$, "context,streamId,flag", 3, arguments.length);
+    if (!isPtr(context)) rt.bad(F$, "context", "pointer", context);
+    if (!isU32(streamId)) rt.bad(F$, "streamId", "u32", streamId);
+    if (!isU32(flag)) rt.bad(F$, "flag", "u32", flag);
     const r = raw.cuptiActivityFlush(context, streamId, flag);
-    if (rt.guards) rt.check("cuptiActivityFlush");
-    if (r !== 0) rt.fail(r, "cuptiActivityFlush", context);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, context);
   };
 }
 
 function cuptiActivityFlushAll$(raw: Raw, rt: CheckedRuntime): Checked["cuptiActivityFlushAll"] {
+  const F$ = "cuptiActivityFlushAll";
   return function cuptiActivityFlushAll(flag: number): void {
-    if (arguments.length !== 1) rt.arity("cuptiActivityFlushAll", "flag", 1, arguments.length);
-    if (!(typeof flag === "number" && (flag >>> 0) === flag && (+flag !== 0 || 1 / flag > 0))) rt.bad("cuptiActivityFlushAll", "flag", "u32", flag);
+    if (arguments.length !== 1) rt.arity(F$, "flag", 1, arguments.length);
+    if (!isU32(flag)) rt.bad(F$, "flag", "u32", flag);
     const r = raw.cuptiActivityFlushAll(flag);
-    if (rt.guards) rt.check("cuptiActivityFlushAll");
-    if (r !== 0) rt.fail(r, "cuptiActivityFlushAll");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuptiActivityGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuptiActivityGetAttribute"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
+  const F$ = "cuptiActivityGetAttribute";
   return function cuptiActivityGetAttribute(attr: CUpti_ActivityAttribute, valueSize: number | bigint, value: PointerLike): bigint {
-    if (arguments.length !== 3) rt.arity("cuptiActivityGetAttribute", "attr,valueSize,value", 3, arguments.length);
-    if (!(typeof attr === "number" && (attr >>> 0) === attr && (+attr !== 0 || 1 / attr > 0))) rt.bad("cuptiActivityGetAttribute", "attr", "u32", attr);
-    rt.writeCount(0, 8, valueSize, "cuptiActivityGetAttribute", "valueSize");
-    const r = raw.cuptiActivityGetAttribute(attr, o0, rt.sized(value, valueSize, 1, "cuptiActivityGetAttribute", "value"));
-    if (rt.guards) rt.check("cuptiActivityGetAttribute");
-    if (r !== 0) rt.fail(r, "cuptiActivityGetAttribute");
+    if (arguments.length !== 3) rt.arity(F$, "attr,valueSize,value", 3, arguments.length);
+    if (!isU32(attr)) rt.bad(F$, "attr", "u32", attr);
+    rt.writeCount(0, 8, valueSize, F$, "valueSize");
+    const r = raw.cuptiActivityGetAttribute(attr, o0, rt.sized(value, valueSize, 1, F$, "value"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u64[0]!;
   };
 }
@@ -979,78 +1055,85 @@ function cuptiActivityGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cupt
 function cuptiActivitySetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuptiActivitySetAttribute"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
+  const F$ = "cuptiActivitySetAttribute";
   return function cuptiActivitySetAttribute(attr: CUpti_ActivityAttribute, valueSize: number | bigint, value: PointerLike): bigint {
-    if (arguments.length !== 3) rt.arity("cuptiActivitySetAttribute", "attr,valueSize,value", 3, arguments.length);
-    if (!(typeof attr === "number" && (attr >>> 0) === attr && (+attr !== 0 || 1 / attr > 0))) rt.bad("cuptiActivitySetAttribute", "attr", "u32", attr);
-    rt.writeCount(0, 8, valueSize, "cuptiActivitySetAttribute", "valueSize");
-    const r = raw.cuptiActivitySetAttribute(attr, o0, rt.sized(value, valueSize, 1, "cuptiActivitySetAttribute", "value"));
-    if (rt.guards) rt.check("cuptiActivitySetAttribute");
-    if (r !== 0) rt.fail(r, "cuptiActivitySetAttribute");
+    if (arguments.length !== 3) rt.arity(F$, "attr,valueSize,value", 3, arguments.length);
+    if (!isU32(attr)) rt.bad(F$, "attr", "u32", attr);
+    rt.writeCount(0, 8, valueSize, F$, "valueSize");
+    const r = raw.cuptiActivitySetAttribute(attr, o0, rt.sized(value, valueSize, 1, F$, "value"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u64[0]!;
   };
 }
 
 function cuptiActivityConfigureUnifiedMemoryCounter$(raw: Raw, rt: CheckedRuntime): Checked["cuptiActivityConfigureUnifiedMemoryCounter"] {
+  const F$ = "cuptiActivityConfigureUnifiedMemoryCounter";
   return function cuptiActivityConfigureUnifiedMemoryCounter(config: PointerLike, count: number): void {
-    if (arguments.length !== 2) rt.arity("cuptiActivityConfigureUnifiedMemoryCounter", "config,count", 2, arguments.length);
-    if (!(typeof count === "number" && (count >>> 0) === count && (+count !== 0 || 1 / count > 0))) rt.bad("cuptiActivityConfigureUnifiedMemoryCounter", "count", "u32", count);
-    const r = raw.cuptiActivityConfigureUnifiedMemoryCounter(rt.ptr(rt.expect(config, CUpti_ActivityUnifiedMemoryCounterConfig, "cuptiActivityConfigureUnifiedMemoryCounter", "config"), "cuptiActivityConfigureUnifiedMemoryCounter", "config"), count);
-    if (rt.guards) rt.check("cuptiActivityConfigureUnifiedMemoryCounter");
-    if (r !== 0) rt.fail(r, "cuptiActivityConfigureUnifiedMemoryCounter");
+    if (arguments.length !== 2) rt.arity(F$, "config,count", 2, arguments.length);
+    if (!isU32(count)) rt.bad(F$, "count", "u32", count);
+    const r = raw.cuptiActivityConfigureUnifiedMemoryCounter(rt.ptr(rt.expect(config, CUpti_ActivityUnifiedMemoryCounterConfig, F$, "config"), F$, "config"), count);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuptiGetAutoBoostState$(raw: Raw, rt: CheckedRuntime): Checked["cuptiGetAutoBoostState"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuptiGetAutoBoostState";
   return function cuptiGetAutoBoostState(context: CUcontext, state?: CUpti_ActivityAutoBoostState): CUpti_ActivityAutoBoostState {
-    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuptiGetAutoBoostState", "context,state", 1, arguments.length);
-    if (!(isPtr(context))) rt.bad("cuptiGetAutoBoostState", "context", "pointer", context);
-    const $state = state === undefined ? rt.record(CUpti_ActivityAutoBoostState) : rt.recordArg(state, CUpti_ActivityAutoBoostState, "cuptiGetAutoBoostState", "state");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "context,state", 1, arguments.length);
+    if (!isPtr(context)) rt.bad(F$, "context", "pointer", context);
+    const $state = state === undefined ? rt.record(CUpti_ActivityAutoBoostState) : rt.recordArg(state, CUpti_ActivityAutoBoostState, F$, "state");
     const r = raw.cuptiGetAutoBoostState(context, $state.$pointer());
-    if (rt.guards) rt.check("cuptiGetAutoBoostState");
-    if (r !== 0) rt.fail(r, "cuptiGetAutoBoostState", context);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, context);
     return $state;
   };
 }
 
 function cuptiActivityConfigurePCSampling$(raw: Raw, rt: CheckedRuntime): Checked["cuptiActivityConfigurePCSampling"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuptiActivityConfigurePCSampling";
   return function cuptiActivityConfigurePCSampling(ctx: CUcontext, config: PointerLike): void {
-    if (arguments.length !== 2) rt.arity("cuptiActivityConfigurePCSampling", "ctx,config", 2, arguments.length);
-    if (!(isPtr(ctx))) rt.bad("cuptiActivityConfigurePCSampling", "ctx", "pointer", ctx);
-    const r = raw.cuptiActivityConfigurePCSampling(ctx, rt.ptr(rt.expect(config, CUpti_ActivityPCSamplingConfig, "cuptiActivityConfigurePCSampling", "config"), "cuptiActivityConfigurePCSampling", "config"));
-    if (rt.guards) rt.check("cuptiActivityConfigurePCSampling");
-    if (r !== 0) rt.fail(r, "cuptiActivityConfigurePCSampling", ctx);
+    if (arguments.length !== 2) rt.arity(F$, "ctx,config", 2, arguments.length);
+    if (!isPtr(ctx)) rt.bad(F$, "ctx", "pointer", ctx);
+    const r = raw.cuptiActivityConfigurePCSampling(ctx, rt.ptr(rt.expect(config, CUpti_ActivityPCSamplingConfig, F$, "config"), F$, "config"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, ctx);
   };
 }
 
 function cuptiGetLastError$(raw: Raw, rt: CheckedRuntime): Checked["cuptiGetLastError"] {
+  const F$ = "cuptiGetLastError";
   return function cuptiGetLastError(): void {
-    if (arguments.length !== 0) rt.arity("cuptiGetLastError", "", 0, arguments.length);
+    if (arguments.length !== 0) rt.arity(F$, "", 0, arguments.length);
     const r = raw.cuptiGetLastError();
-    if (rt.guards) rt.check("cuptiGetLastError");
-    if (r !== 0) rt.fail(r, "cuptiGetLastError");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuptiSetThreadIdType$(raw: Raw, rt: CheckedRuntime): Checked["cuptiSetThreadIdType"] {
+  const F$ = "cuptiSetThreadIdType";
   return function cuptiSetThreadIdType(type: CUpti_ActivityThreadIdType): void {
-    if (arguments.length !== 1) rt.arity("cuptiSetThreadIdType", "type", 1, arguments.length);
-    if (!(typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0))) rt.bad("cuptiSetThreadIdType", "type", "u32", type);
+    if (arguments.length !== 1) rt.arity(F$, "type", 1, arguments.length);
+    if (!isU32(type)) rt.bad(F$, "type", "u32", type);
     const r = raw.cuptiSetThreadIdType(type);
-    if (rt.guards) rt.check("cuptiSetThreadIdType");
-    if (r !== 0) rt.fail(r, "cuptiSetThreadIdType");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuptiGetThreadIdType$(raw: Raw, rt: CheckedRuntime): Checked["cuptiGetThreadIdType"] {
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
+  const F$ = "cuptiGetThreadIdType";
   return function cuptiGetThreadIdType(): CUpti_ActivityThreadIdType {
-    if (arguments.length !== 0) rt.arity("cuptiGetThreadIdType", "", 0, arguments.length);
+    if (arguments.length !== 0) rt.arity(F$, "", 0, arguments.length);
     const r = raw.cuptiGetThreadIdType(o0);
-    if (rt.guards) rt.check("cuptiGetThreadIdType");
-    if (r !== 0) rt.fail(r, "cuptiGetThreadIdType");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u32[0]! as CUpti_ActivityThreadIdType;
   };
 }
@@ -1058,13 +1141,14 @@ function cuptiGetThreadIdType$(raw: Raw, rt: CheckedRuntime): Checked["cuptiGetT
 function cuptiComputeCapabilitySupported$(raw: Raw, rt: CheckedRuntime): Checked["cuptiComputeCapabilitySupported"] {
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
+  const F$ = "cuptiComputeCapabilitySupported";
   return function cuptiComputeCapabilitySupported(major: number, minor: number): number {
-    if (arguments.length !== 2) rt.arity("cuptiComputeCapabilitySupported", "major,minor", 2, arguments.length);
-    if (!(typeof major === "number" && (major | 0) === major && (+major !== 0 || 1 / major > 0))) rt.bad("cuptiComputeCapabilitySupported", "major", "i32", major);
-    if (!(typeof minor === "number" && (minor | 0) === minor && (+minor !== 0 || 1 / minor > 0))) rt.bad("cuptiComputeCapabilitySupported", "minor", "i32", minor);
+    if (arguments.length !== 2) rt.arity(F$, "major,minor", 2, arguments.length);
+    if (!isI32(major)) rt.bad(F$, "major", "i32", major);
+    if (!isI32(minor)) rt.bad(F$, "minor", "i32", minor);
     const r = raw.cuptiComputeCapabilitySupported(major, minor, o0);
-    if (rt.guards) rt.check("cuptiComputeCapabilitySupported");
-    if (r !== 0) rt.fail(r, "cuptiComputeCapabilitySupported");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return i32[0]!;
   };
 }
@@ -1072,12 +1156,13 @@ function cuptiComputeCapabilitySupported$(raw: Raw, rt: CheckedRuntime): Checked
 function cuptiDeviceSupported$(raw: Raw, rt: CheckedRuntime): Checked["cuptiDeviceSupported"] {
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
+  const F$ = "cuptiDeviceSupported";
   return function cuptiDeviceSupported(dev: CUdevice): number {
-    if (arguments.length !== 1) rt.arity("cuptiDeviceSupported", "dev", 1, arguments.length);
-    if (!(typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0))) rt.bad("cuptiDeviceSupported", "dev", "i32", dev);
+    if (arguments.length !== 1) rt.arity(F$, "dev", 1, arguments.length);
+    if (!isI32(dev)) rt.bad(F$, "dev", "i32", dev);
     const r = raw.cuptiDeviceSupported(dev, o0);
-    if (rt.guards) rt.check("cuptiDeviceSupported");
-    if (r !== 0) rt.fail(r, "cuptiDeviceSupported");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return i32[0]!;
   };
 }
@@ -1085,97 +1170,106 @@ function cuptiDeviceSupported$(raw: Raw, rt: CheckedRuntime): Checked["cuptiDevi
 function cuptiDeviceVirtualizationMode$(raw: Raw, rt: CheckedRuntime): Checked["cuptiDeviceVirtualizationMode"] {
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
+  const F$ = "cuptiDeviceVirtualizationMode";
   return function cuptiDeviceVirtualizationMode(dev: CUdevice): CUpti_DeviceVirtualizationMode {
-    if (arguments.length !== 1) rt.arity("cuptiDeviceVirtualizationMode", "dev", 1, arguments.length);
-    if (!(typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0))) rt.bad("cuptiDeviceVirtualizationMode", "dev", "i32", dev);
+    if (arguments.length !== 1) rt.arity(F$, "dev", 1, arguments.length);
+    if (!isI32(dev)) rt.bad(F$, "dev", "i32", dev);
     const r = raw.cuptiDeviceVirtualizationMode(dev, o0);
-    if (rt.guards) rt.check("cuptiDeviceVirtualizationMode");
-    if (r !== 0) rt.fail(r, "cuptiDeviceVirtualizationMode");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u32[0]! as CUpti_DeviceVirtualizationMode;
   };
 }
 
 function cuptiFinalize$(raw: Raw, rt: CheckedRuntime): Checked["cuptiFinalize"] {
+  const F$ = "cuptiFinalize";
   return function cuptiFinalize(): void {
-    if (arguments.length !== 0) rt.arity("cuptiFinalize", "", 0, arguments.length);
+    if (arguments.length !== 0) rt.arity(F$, "", 0, arguments.length);
     const r = raw.cuptiFinalize();
-    if (rt.guards) rt.check("cuptiFinalize");
-    if (r !== 0) rt.fail(r, "cuptiFinalize");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuptiActivityPushExternalCorrelationId$(raw: Raw, rt: CheckedRuntime): Checked["cuptiActivityPushExternalCorrelationId"] {
+  const F$ = "cuptiActivityPushExternalCorrelationId";
   return function cuptiActivityPushExternalCorrelationId(kind: CUpti_ExternalCorrelationKind, id: bigint | number): void {
-    if (arguments.length !== 2) rt.arity("cuptiActivityPushExternalCorrelationId", "kind,id", 2, arguments.length);
-    if (!(typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0))) rt.bad("cuptiActivityPushExternalCorrelationId", "kind", "u32", kind);
-    if (!((typeof id === "bigint" ? id >= 0n && id <= 18446744073709551615n : Number.isSafeInteger(id) && id >= 0))) rt.bad("cuptiActivityPushExternalCorrelationId", "id", "u64", id);
+    if (arguments.length !== 2) rt.arity(F$, "kind,id", 2, arguments.length);
+    if (!isU32(kind)) rt.bad(F$, "kind", "u32", kind);
+    if (!isU64(id)) rt.bad(F$, "id", "u64", id);
     const r = raw.cuptiActivityPushExternalCorrelationId(kind, id);
-    if (rt.guards) rt.check("cuptiActivityPushExternalCorrelationId");
-    if (r !== 0) rt.fail(r, "cuptiActivityPushExternalCorrelationId");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuptiActivityPopExternalCorrelationId$(raw: Raw, rt: CheckedRuntime): Checked["cuptiActivityPopExternalCorrelationId"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
+  const F$ = "cuptiActivityPopExternalCorrelationId";
   return function cuptiActivityPopExternalCorrelationId(kind: CUpti_ExternalCorrelationKind): bigint {
-    if (arguments.length !== 1) rt.arity("cuptiActivityPopExternalCorrelationId", "kind", 1, arguments.length);
-    if (!(typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0))) rt.bad("cuptiActivityPopExternalCorrelationId", "kind", "u32", kind);
+    if (arguments.length !== 1) rt.arity(F$, "kind", 1, arguments.length);
+    if (!isU32(kind)) rt.bad(F$, "kind", "u32", kind);
     const r = raw.cuptiActivityPopExternalCorrelationId(kind, o0);
-    if (rt.guards) rt.check("cuptiActivityPopExternalCorrelationId");
-    if (r !== 0) rt.fail(r, "cuptiActivityPopExternalCorrelationId");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u64[0]!;
   };
 }
 
 function cuptiActivityEnableLatencyTimestamps$(raw: Raw, rt: CheckedRuntime): Checked["cuptiActivityEnableLatencyTimestamps"] {
+  const F$ = "cuptiActivityEnableLatencyTimestamps";
   return function cuptiActivityEnableLatencyTimestamps(enable: number): void {
-    if (arguments.length !== 1) rt.arity("cuptiActivityEnableLatencyTimestamps", "enable", 1, arguments.length);
-    if (!(typeof enable === "number" && (enable & 255) === enable && (+enable !== 0 || 1 / enable > 0))) rt.bad("cuptiActivityEnableLatencyTimestamps", "enable", "u8", enable);
+    if (arguments.length !== 1) rt.arity(F$, "enable", 1, arguments.length);
+    if (!isU8(enable)) rt.bad(F$, "enable", "u8", enable);
     const r = raw.cuptiActivityEnableLatencyTimestamps(enable);
-    if (rt.guards) rt.check("cuptiActivityEnableLatencyTimestamps");
-    if (r !== 0) rt.fail(r, "cuptiActivityEnableLatencyTimestamps");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuptiActivityFlushPeriod$(raw: Raw, rt: CheckedRuntime): Checked["cuptiActivityFlushPeriod"] {
+  const F$ = "cuptiActivityFlushPeriod";
   return function cuptiActivityFlushPeriod(time: number): void {
-    if (arguments.length !== 1) rt.arity("cuptiActivityFlushPeriod", "time", 1, arguments.length);
-    if (!(typeof time === "number" && (time >>> 0) === time && (+time !== 0 || 1 / time > 0))) rt.bad("cuptiActivityFlushPeriod", "time", "u32", time);
+    if (arguments.length !== 1) rt.arity(F$, "time", 1, arguments.length);
+    if (!isU32(time)) rt.bad(F$, "time", "u32", time);
     const r = raw.cuptiActivityFlushPeriod(time);
-    if (rt.guards) rt.check("cuptiActivityFlushPeriod");
-    if (r !== 0) rt.fail(r, "cuptiActivityFlushPeriod");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuptiActivityEnableLaunchAttributes$(raw: Raw, rt: CheckedRuntime): Checked["cuptiActivityEnableLaunchAttributes"] {
+  const F$ = "cuptiActivityEnableLaunchAttributes";
   return function cuptiActivityEnableLaunchAttributes(enable: number): void {
-    if (arguments.length !== 1) rt.arity("cuptiActivityEnableLaunchAttributes", "enable", 1, arguments.length);
-    if (!(typeof enable === "number" && (enable & 255) === enable && (+enable !== 0 || 1 / enable > 0))) rt.bad("cuptiActivityEnableLaunchAttributes", "enable", "u8", enable);
+    if (arguments.length !== 1) rt.arity(F$, "enable", 1, arguments.length);
+    if (!isU8(enable)) rt.bad(F$, "enable", "u8", enable);
     const r = raw.cuptiActivityEnableLaunchAttributes(enable);
-    if (rt.guards) rt.check("cuptiActivityEnableLaunchAttributes");
-    if (r !== 0) rt.fail(r, "cuptiActivityEnableLaunchAttributes");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuptiActivityRegisterTimestampCallback$(raw: Raw, rt: CheckedRuntime): Checked["cuptiActivityRegisterTimestampCallback"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuptiActivityRegisterTimestampCallback";
   return function cuptiActivityRegisterTimestampCallback(funcTimestamp: CUpti_TimestampCallbackFunc): void {
-    if (arguments.length !== 1) rt.arity("cuptiActivityRegisterTimestampCallback", "funcTimestamp", 1, arguments.length);
-    if (!(isPtr(funcTimestamp))) rt.bad("cuptiActivityRegisterTimestampCallback", "funcTimestamp", "function", funcTimestamp);
+    if (arguments.length !== 1) rt.arity(F$, "funcTimestamp", 1, arguments.length);
+    if (!isPtr(funcTimestamp)) rt.bad(F$, "funcTimestamp", "function", funcTimestamp);
     const r = raw.cuptiActivityRegisterTimestampCallback(funcTimestamp);
-    if (rt.guards) rt.check("cuptiActivityRegisterTimestampCallback");
-    if (r !== 0) rt.fail(r, "cuptiActivityRegisterTimestampCallback");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuptiActivityEnableDeviceGraph$(raw: Raw, rt: CheckedRuntime): Checked["cuptiActivityEnableDeviceGraph"] {
+  const F$ = "cuptiActivityEnableDeviceGraph";
   return function cuptiActivityEnableDeviceGraph(enable: number): void {
-    if (arguments.length !== 1) rt.arity("cuptiActivityEnableDeviceGraph", "enable", 1, arguments.length);
-    if (!(typeof enable === "number" && (enable & 255) === enable && (+enable !== 0 || 1 / enable > 0))) rt.bad("cuptiActivityEnableDeviceGraph", "enable", "u8", enable);
+    if (arguments.length !== 1) rt.arity(F$, "enable", 1, arguments.length);
+    if (!isU8(enable)) rt.bad(F$, "enable", "u8", enable);
     const r = raw.cuptiActivityEnableDeviceGraph(enable);
-    if (rt.guards) rt.check("cuptiActivityEnableDeviceGraph");
-    if (r !== 0) rt.fail(r, "cuptiActivityEnableDeviceGraph");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 

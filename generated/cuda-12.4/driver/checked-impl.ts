@@ -4,9 +4,10 @@
 // Header cudaProfiler.h sha256 b9c9fa71341b693f9f0b0ea8071e12a0869ac99afe669345a02145163867560d
 // Header cudaTypedefs.h sha256 d21598c95f8a33b4794236a0cfd50fd657610190c7188709998b58bc1fe7c0d7
 // Header cudaProfilerTypedefs.h sha256 1766962c82affc084d6f134e69955c46cc4887492eb1c9d5f143165b19010256
-// Seal: sha256 2e6685d21422c47b9b85a6c91c7ec0b45e355b874d4efa517dbefe5e25e38ac8
+// Seal: sha256 7731a4e1bbd1e904634907649c84c179a0271f92a47071d01449a51ed9a21724
 
 import { type CheckedRuntime, type PointerLike, type ArraySpec, lazyTable } from "../../../src/tables-runtime/checked.ts";
+import { isF64, isI32, isU16, isU32, isU64, isU8 } from "../../../src/tables-runtime/argument-checks.ts";
 import type { Pointer } from "../../../src/ffi/types.ts";
 import type { Checked } from "./checked.ts";
 import type { Raw } from "./functions.ts";
@@ -18,46 +19,50 @@ import { CUDA_ARRAY3D_DESCRIPTOR_st, CUDA_ARRAY_DESCRIPTOR_st, CUDA_ARRAY_MEMORY
 
 function cuGetErrorString$(raw: Raw, rt: CheckedRuntime): Checked["cuGetErrorString"] {
   const o0 = rt.out[0]!;
+  const F$ = "cuGetErrorString";
   return function cuGetErrorString(error: CUresult): string | null {
-    if (arguments.length !== 1) rt.arity("cuGetErrorString", "error", 1, arguments.length);
-    if (!(typeof error === "number" && (error >>> 0) === error && (+error !== 0 || 1 / error > 0))) rt.bad("cuGetErrorString", "error", "u32", error);
+    if (arguments.length !== 1) rt.arity(F$, "error", 1, arguments.length);
+    if (!isU32(error)) rt.bad(F$, "error", "u32", error);
     const r = raw.cuGetErrorString(error, o0);
-    if (rt.guards) rt.check("cuGetErrorString");
-    if (r !== 0) rt.fail(r, "cuGetErrorString");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readString(0);
   };
 }
 
 function cuGetErrorName$(raw: Raw, rt: CheckedRuntime): Checked["cuGetErrorName"] {
   const o0 = rt.out[0]!;
+  const F$ = "cuGetErrorName";
   return function cuGetErrorName(error: CUresult): string | null {
-    if (arguments.length !== 1) rt.arity("cuGetErrorName", "error", 1, arguments.length);
-    if (!(typeof error === "number" && (error >>> 0) === error && (+error !== 0 || 1 / error > 0))) rt.bad("cuGetErrorName", "error", "u32", error);
+    if (arguments.length !== 1) rt.arity(F$, "error", 1, arguments.length);
+    if (!isU32(error)) rt.bad(F$, "error", "u32", error);
     const r = raw.cuGetErrorName(error, o0);
-    if (rt.guards) rt.check("cuGetErrorName");
-    if (r !== 0) rt.fail(r, "cuGetErrorName");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readString(0);
   };
 }
 
 function cuInit$(raw: Raw, rt: CheckedRuntime): Checked["cuInit"] {
+  const F$ = "cuInit";
   return function cuInit(Flags: number): void {
-    if (arguments.length !== 1) rt.arity("cuInit", "Flags", 1, arguments.length);
-    if (!(typeof Flags === "number" && (Flags >>> 0) === Flags && (+Flags !== 0 || 1 / Flags > 0))) rt.bad("cuInit", "Flags", "u32", Flags);
+    if (arguments.length !== 1) rt.arity(F$, "Flags", 1, arguments.length);
+    if (!isU32(Flags)) rt.bad(F$, "Flags", "u32", Flags);
     const r = raw.cuInit(Flags);
-    if (rt.guards) rt.check("cuInit");
-    if (r !== 0) rt.fail(r, "cuInit");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuDriverGetVersion$(raw: Raw, rt: CheckedRuntime): Checked["cuDriverGetVersion"] {
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
+  const F$ = "cuDriverGetVersion";
   return function cuDriverGetVersion(): number {
-    if (arguments.length !== 0) rt.arity("cuDriverGetVersion", "", 0, arguments.length);
+    if (arguments.length !== 0) rt.arity(F$, "", 0, arguments.length);
     const r = raw.cuDriverGetVersion(o0);
-    if (rt.guards) rt.check("cuDriverGetVersion");
-    if (r !== 0) rt.fail(r, "cuDriverGetVersion");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return i32[0]!;
   };
 }
@@ -65,12 +70,13 @@ function cuDriverGetVersion$(raw: Raw, rt: CheckedRuntime): Checked["cuDriverGet
 function cuDeviceGet$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGet"] {
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
+  const F$ = "cuDeviceGet";
   return function cuDeviceGet(ordinal: number): CUdevice {
-    if (arguments.length !== 1) rt.arity("cuDeviceGet", "ordinal", 1, arguments.length);
-    if (!(typeof ordinal === "number" && (ordinal | 0) === ordinal && (+ordinal !== 0 || 1 / ordinal > 0))) rt.bad("cuDeviceGet", "ordinal", "i32", ordinal);
+    if (arguments.length !== 1) rt.arity(F$, "ordinal", 1, arguments.length);
+    if (!isI32(ordinal)) rt.bad(F$, "ordinal", "i32", ordinal);
     const r = raw.cuDeviceGet(o0, ordinal);
-    if (rt.guards) rt.check("cuDeviceGet");
-    if (r !== 0) rt.fail(r, "cuDeviceGet");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return i32[0]! as CUdevice;
   };
 }
@@ -78,47 +84,51 @@ function cuDeviceGet$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGet"] {
 function cuDeviceGetCount$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGetCount"] {
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
+  const F$ = "cuDeviceGetCount";
   return function cuDeviceGetCount(): number {
-    if (arguments.length !== 0) rt.arity("cuDeviceGetCount", "", 0, arguments.length);
+    if (arguments.length !== 0) rt.arity(F$, "", 0, arguments.length);
     const r = raw.cuDeviceGetCount(o0);
-    if (rt.guards) rt.check("cuDeviceGetCount");
-    if (r !== 0) rt.fail(r, "cuDeviceGetCount");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return i32[0]!;
   };
 }
 
 function cuDeviceGetName$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGetName"] {
+  const F$ = "cuDeviceGetName";
   const A_cuDeviceGetName: ArraySpec = { elements: [{ kind: "string", size: 1 }], count: null, query: false, retry: [] };
   return function cuDeviceGetName(len: number, dev: CUdevice): string {
-    if (arguments.length !== 2) rt.arity("cuDeviceGetName", "len,dev", 2, arguments.length);
-    if (!(typeof len === "number" && (len | 0) === len && (+len !== 0 || 1 / len > 0))) rt.bad("cuDeviceGetName", "len", "i32", len);
-    rt.count(len, "cuDeviceGetName", "len");
-    if (!(typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0))) rt.bad("cuDeviceGetName", "dev", "i32", dev);
-    const a = rt.arrays("cuDeviceGetName", A_cuDeviceGetName, len, (p) => raw.cuDeviceGetName(p[0]!, len, dev));
+    if (arguments.length !== 2) rt.arity(F$, "len,dev", 2, arguments.length);
+    if (!isI32(len)) rt.bad(F$, "len", "i32", len);
+    rt.count(len, F$, "len");
+    if (!isI32(dev)) rt.bad(F$, "dev", "i32", dev);
+    const a = rt.arrays(F$, A_cuDeviceGetName, len, (p) => raw.cuDeviceGetName(p[0]!, len, dev));
     return a[0] as string;
   };
 }
 
 function cuDeviceGetUuid$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGetUuid"] {
+  const F$ = "cuDeviceGetUuid";
   return function cuDeviceGetUuid(dev: CUdevice, uuid?: CUuuid_st): CUuuid_st {
-    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuDeviceGetUuid", "dev,uuid", 1, arguments.length);
-    if (!(typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0))) rt.bad("cuDeviceGetUuid", "dev", "i32", dev);
-    const $uuid = uuid === undefined ? rt.record(CUuuid_st) : rt.recordArg(uuid, CUuuid_st, "cuDeviceGetUuid", "uuid");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "dev,uuid", 1, arguments.length);
+    if (!isI32(dev)) rt.bad(F$, "dev", "i32", dev);
+    const $uuid = uuid === undefined ? rt.record(CUuuid_st) : rt.recordArg(uuid, CUuuid_st, F$, "uuid");
     const r = raw.cuDeviceGetUuid($uuid.$pointer(), dev);
-    if (rt.guards) rt.check("cuDeviceGetUuid");
-    if (r !== 0) rt.fail(r, "cuDeviceGetUuid");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return $uuid;
   };
 }
 
 function cuDeviceGetUuid_v2$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGetUuid_v2"] {
+  const F$ = "cuDeviceGetUuid_v2";
   return function cuDeviceGetUuid_v2(dev: CUdevice, uuid?: CUuuid_st): CUuuid_st {
-    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuDeviceGetUuid_v2", "dev,uuid", 1, arguments.length);
-    if (!(typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0))) rt.bad("cuDeviceGetUuid_v2", "dev", "i32", dev);
-    const $uuid = uuid === undefined ? rt.record(CUuuid_st) : rt.recordArg(uuid, CUuuid_st, "cuDeviceGetUuid_v2", "uuid");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "dev,uuid", 1, arguments.length);
+    if (!isI32(dev)) rt.bad(F$, "dev", "i32", dev);
+    const $uuid = uuid === undefined ? rt.record(CUuuid_st) : rt.recordArg(uuid, CUuuid_st, F$, "uuid");
     const r = raw.cuDeviceGetUuid_v2($uuid.$pointer(), dev);
-    if (rt.guards) rt.check("cuDeviceGetUuid_v2");
-    if (r !== 0) rt.fail(r, "cuDeviceGetUuid_v2");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return $uuid;
   };
 }
@@ -126,12 +136,13 @@ function cuDeviceGetUuid_v2$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGet
 function cuDeviceGetLuid$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGetLuid"] {
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
+  const F$ = "cuDeviceGetLuid";
   return function cuDeviceGetLuid(luid: PointerLike, dev: CUdevice): number {
-    if (arguments.length !== 2) rt.arity("cuDeviceGetLuid", "luid,dev", 2, arguments.length);
-    if (!(typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0))) rt.bad("cuDeviceGetLuid", "dev", "i32", dev);
-    const r = raw.cuDeviceGetLuid(rt.ptr(luid, "cuDeviceGetLuid", "luid"), o0, dev);
-    if (rt.guards) rt.check("cuDeviceGetLuid");
-    if (r !== 0) rt.fail(r, "cuDeviceGetLuid");
+    if (arguments.length !== 2) rt.arity(F$, "luid,dev", 2, arguments.length);
+    if (!isI32(dev)) rt.bad(F$, "dev", "i32", dev);
+    const r = raw.cuDeviceGetLuid(rt.ptr(luid, F$, "luid"), o0, dev);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u32[0]!;
   };
 }
@@ -139,12 +150,13 @@ function cuDeviceGetLuid$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGetLui
 function cuDeviceTotalMem$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceTotalMem"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
+  const F$ = "cuDeviceTotalMem";
   return function cuDeviceTotalMem(dev: CUdevice): bigint {
-    if (arguments.length !== 1) rt.arity("cuDeviceTotalMem", "dev", 1, arguments.length);
-    if (!(typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0))) rt.bad("cuDeviceTotalMem", "dev", "i32", dev);
+    if (arguments.length !== 1) rt.arity(F$, "dev", 1, arguments.length);
+    if (!isI32(dev)) rt.bad(F$, "dev", "i32", dev);
     const r = raw.cuDeviceTotalMem(o0, dev);
-    if (rt.guards) rt.check("cuDeviceTotalMem");
-    if (r !== 0) rt.fail(r, "cuDeviceTotalMem");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u64[0]!;
   };
 }
@@ -152,14 +164,15 @@ function cuDeviceTotalMem$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceTotal
 function cuDeviceGetTexture1DLinearMaxWidth$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGetTexture1DLinearMaxWidth"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
+  const F$ = "cuDeviceGetTexture1DLinearMaxWidth";
   return function cuDeviceGetTexture1DLinearMaxWidth(format: CUarray_format, numChannels: number, dev: CUdevice): bigint {
-    if (arguments.length !== 3) rt.arity("cuDeviceGetTexture1DLinearMaxWidth", "format,numChannels,dev", 3, arguments.length);
-    if (!(typeof format === "number" && (format >>> 0) === format && (+format !== 0 || 1 / format > 0))) rt.bad("cuDeviceGetTexture1DLinearMaxWidth", "format", "u32", format);
-    if (!(typeof numChannels === "number" && (numChannels >>> 0) === numChannels && (+numChannels !== 0 || 1 / numChannels > 0))) rt.bad("cuDeviceGetTexture1DLinearMaxWidth", "numChannels", "u32", numChannels);
-    if (!(typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0))) rt.bad("cuDeviceGetTexture1DLinearMaxWidth", "dev", "i32", dev);
+    if (arguments.length !== 3) rt.arity(F$, "format,numChannels,dev", 3, arguments.length);
+    if (!isU32(format)) rt.bad(F$, "format", "u32", format);
+    if (!isU32(numChannels)) rt.bad(F$, "numChannels", "u32", numChannels);
+    if (!isI32(dev)) rt.bad(F$, "dev", "i32", dev);
     const r = raw.cuDeviceGetTexture1DLinearMaxWidth(o0, format, numChannels, dev);
-    if (rt.guards) rt.check("cuDeviceGetTexture1DLinearMaxWidth");
-    if (r !== 0) rt.fail(r, "cuDeviceGetTexture1DLinearMaxWidth");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u64[0]!;
   };
 }
@@ -167,60 +180,65 @@ function cuDeviceGetTexture1DLinearMaxWidth$(raw: Raw, rt: CheckedRuntime): Chec
 function cuDeviceGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGetAttribute"] {
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
+  const F$ = "cuDeviceGetAttribute";
   return function cuDeviceGetAttribute(attrib: CUdevice_attribute, dev: CUdevice): number {
-    if (arguments.length !== 2) rt.arity("cuDeviceGetAttribute", "attrib,dev", 2, arguments.length);
-    if (!(typeof attrib === "number" && (attrib >>> 0) === attrib && (+attrib !== 0 || 1 / attrib > 0))) rt.bad("cuDeviceGetAttribute", "attrib", "u32", attrib);
-    if (!(typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0))) rt.bad("cuDeviceGetAttribute", "dev", "i32", dev);
+    if (arguments.length !== 2) rt.arity(F$, "attrib,dev", 2, arguments.length);
+    if (!isU32(attrib)) rt.bad(F$, "attrib", "u32", attrib);
+    if (!isI32(dev)) rt.bad(F$, "dev", "i32", dev);
     const r = raw.cuDeviceGetAttribute(o0, attrib, dev);
-    if (rt.guards) rt.check("cuDeviceGetAttribute");
-    if (r !== 0) rt.fail(r, "cuDeviceGetAttribute");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return i32[0]!;
   };
 }
 
 function cuDeviceGetNvSciSyncAttributes$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGetNvSciSyncAttributes"] {
+  const F$ = "cuDeviceGetNvSciSyncAttributes";
   return function cuDeviceGetNvSciSyncAttributes(nvSciSyncAttrList: PointerLike, dev: CUdevice, flags: number): void {
-    if (arguments.length !== 3) rt.arity("cuDeviceGetNvSciSyncAttributes", "nvSciSyncAttrList,dev,flags", 3, arguments.length);
-    if (!(typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0))) rt.bad("cuDeviceGetNvSciSyncAttributes", "dev", "i32", dev);
-    if (!(typeof flags === "number" && (flags | 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cuDeviceGetNvSciSyncAttributes", "flags", "i32", flags);
-    const r = raw.cuDeviceGetNvSciSyncAttributes(rt.ptr(nvSciSyncAttrList, "cuDeviceGetNvSciSyncAttributes", "nvSciSyncAttrList"), dev, flags);
-    if (rt.guards) rt.check("cuDeviceGetNvSciSyncAttributes");
-    if (r !== 0) rt.fail(r, "cuDeviceGetNvSciSyncAttributes");
+    if (arguments.length !== 3) rt.arity(F$, "nvSciSyncAttrList,dev,flags", 3, arguments.length);
+    if (!isI32(dev)) rt.bad(F$, "dev", "i32", dev);
+    if (!isI32(flags)) rt.bad(F$, "flags", "i32", flags);
+    const r = raw.cuDeviceGetNvSciSyncAttributes(rt.ptr(nvSciSyncAttrList, F$, "nvSciSyncAttrList"), dev, flags);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuDeviceSetMemPool$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceSetMemPool"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuDeviceSetMemPool";
   return function cuDeviceSetMemPool(dev: CUdevice, pool: CUmemoryPool): void {
-    if (arguments.length !== 2) rt.arity("cuDeviceSetMemPool", "dev,pool", 2, arguments.length);
-    if (!(typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0))) rt.bad("cuDeviceSetMemPool", "dev", "i32", dev);
-    if (!(isPtr(pool))) rt.bad("cuDeviceSetMemPool", "pool", "pointer", pool);
+    if (arguments.length !== 2) rt.arity(F$, "dev,pool", 2, arguments.length);
+    if (!isI32(dev)) rt.bad(F$, "dev", "i32", dev);
+    if (!isPtr(pool)) rt.bad(F$, "pool", "pointer", pool);
     const r = raw.cuDeviceSetMemPool(dev, pool);
-    if (rt.guards) rt.check("cuDeviceSetMemPool");
-    if (r !== 0) rt.fail(r, "cuDeviceSetMemPool");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuDeviceGetMemPool$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGetMemPool"] {
   const o0 = rt.out[0]!;
+  const F$ = "cuDeviceGetMemPool";
   return function cuDeviceGetMemPool(dev: CUdevice): CUmemoryPool {
-    if (arguments.length !== 1) rt.arity("cuDeviceGetMemPool", "dev", 1, arguments.length);
-    if (!(typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0))) rt.bad("cuDeviceGetMemPool", "dev", "i32", dev);
+    if (arguments.length !== 1) rt.arity(F$, "dev", 1, arguments.length);
+    if (!isI32(dev)) rt.bad(F$, "dev", "i32", dev);
     const r = raw.cuDeviceGetMemPool(o0, dev);
-    if (rt.guards) rt.check("cuDeviceGetMemPool");
-    if (r !== 0) rt.fail(r, "cuDeviceGetMemPool");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as CUmemoryPool;
   };
 }
 
 function cuDeviceGetDefaultMemPool$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGetDefaultMemPool"] {
   const o0 = rt.out[0]!;
+  const F$ = "cuDeviceGetDefaultMemPool";
   return function cuDeviceGetDefaultMemPool(dev: CUdevice): CUmemoryPool {
-    if (arguments.length !== 1) rt.arity("cuDeviceGetDefaultMemPool", "dev", 1, arguments.length);
-    if (!(typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0))) rt.bad("cuDeviceGetDefaultMemPool", "dev", "i32", dev);
+    if (arguments.length !== 1) rt.arity(F$, "dev", 1, arguments.length);
+    if (!isI32(dev)) rt.bad(F$, "dev", "i32", dev);
     const r = raw.cuDeviceGetDefaultMemPool(o0, dev);
-    if (rt.guards) rt.check("cuDeviceGetDefaultMemPool");
-    if (r !== 0) rt.fail(r, "cuDeviceGetDefaultMemPool");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as CUmemoryPool;
   };
 }
@@ -228,36 +246,39 @@ function cuDeviceGetDefaultMemPool$(raw: Raw, rt: CheckedRuntime): Checked["cuDe
 function cuDeviceGetExecAffinitySupport$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGetExecAffinitySupport"] {
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
+  const F$ = "cuDeviceGetExecAffinitySupport";
   return function cuDeviceGetExecAffinitySupport(type: CUexecAffinityType, dev: CUdevice): number {
-    if (arguments.length !== 2) rt.arity("cuDeviceGetExecAffinitySupport", "type,dev", 2, arguments.length);
-    if (!(typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0))) rt.bad("cuDeviceGetExecAffinitySupport", "type", "u32", type);
-    if (!(typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0))) rt.bad("cuDeviceGetExecAffinitySupport", "dev", "i32", dev);
+    if (arguments.length !== 2) rt.arity(F$, "type,dev", 2, arguments.length);
+    if (!isU32(type)) rt.bad(F$, "type", "u32", type);
+    if (!isI32(dev)) rt.bad(F$, "dev", "i32", dev);
     const r = raw.cuDeviceGetExecAffinitySupport(o0, type, dev);
-    if (rt.guards) rt.check("cuDeviceGetExecAffinitySupport");
-    if (r !== 0) rt.fail(r, "cuDeviceGetExecAffinitySupport");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return i32[0]!;
   };
 }
 
 function cuFlushGPUDirectRDMAWrites$(raw: Raw, rt: CheckedRuntime): Checked["cuFlushGPUDirectRDMAWrites"] {
+  const F$ = "cuFlushGPUDirectRDMAWrites";
   return function cuFlushGPUDirectRDMAWrites(target: CUflushGPUDirectRDMAWritesTarget, scope: CUflushGPUDirectRDMAWritesScope): void {
-    if (arguments.length !== 2) rt.arity("cuFlushGPUDirectRDMAWrites", "target,scope", 2, arguments.length);
-    if (!(typeof target === "number" && (target >>> 0) === target && (+target !== 0 || 1 / target > 0))) rt.bad("cuFlushGPUDirectRDMAWrites", "target", "u32", target);
-    if (!(typeof scope === "number" && (scope >>> 0) === scope && (+scope !== 0 || 1 / scope > 0))) rt.bad("cuFlushGPUDirectRDMAWrites", "scope", "u32", scope);
+    if (arguments.length !== 2) rt.arity(F$, "target,scope", 2, arguments.length);
+    if (!isU32(target)) rt.bad(F$, "target", "u32", target);
+    if (!isU32(scope)) rt.bad(F$, "scope", "u32", scope);
     const r = raw.cuFlushGPUDirectRDMAWrites(target, scope);
-    if (rt.guards) rt.check("cuFlushGPUDirectRDMAWrites");
-    if (r !== 0) rt.fail(r, "cuFlushGPUDirectRDMAWrites");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuDeviceGetProperties$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGetProperties"] {
+  const F$ = "cuDeviceGetProperties";
   return function cuDeviceGetProperties(dev: CUdevice, prop?: CUdevprop_st): CUdevprop_st {
-    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuDeviceGetProperties", "dev,prop", 1, arguments.length);
-    if (!(typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0))) rt.bad("cuDeviceGetProperties", "dev", "i32", dev);
-    const $prop = prop === undefined ? rt.record(CUdevprop_st) : rt.recordArg(prop, CUdevprop_st, "cuDeviceGetProperties", "prop");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "dev,prop", 1, arguments.length);
+    if (!isI32(dev)) rt.bad(F$, "dev", "i32", dev);
+    const $prop = prop === undefined ? rt.record(CUdevprop_st) : rt.recordArg(prop, CUdevprop_st, F$, "prop");
     const r = raw.cuDeviceGetProperties($prop.$pointer(), dev);
-    if (rt.guards) rt.check("cuDeviceGetProperties");
-    if (r !== 0) rt.fail(r, "cuDeviceGetProperties");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return $prop;
   };
 }
@@ -266,46 +287,50 @@ function cuDeviceComputeCapability$(raw: Raw, rt: CheckedRuntime): Checked["cuDe
   const o0 = rt.out[0]!;
   const o1 = rt.out[1]!;
   const i32 = rt.i32;
+  const F$ = "cuDeviceComputeCapability";
   return function cuDeviceComputeCapability(dev: CUdevice): [major: number, minor: number] {
-    if (arguments.length !== 1) rt.arity("cuDeviceComputeCapability", "dev", 1, arguments.length);
-    if (!(typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0))) rt.bad("cuDeviceComputeCapability", "dev", "i32", dev);
+    if (arguments.length !== 1) rt.arity(F$, "dev", 1, arguments.length);
+    if (!isI32(dev)) rt.bad(F$, "dev", "i32", dev);
     const r = raw.cuDeviceComputeCapability(o0, o1, dev);
-    if (rt.guards) rt.check("cuDeviceComputeCapability");
-    if (r !== 0) rt.fail(r, "cuDeviceComputeCapability");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return [i32[0]!, i32[2]!];
   };
 }
 
 function cuDevicePrimaryCtxRetain$(raw: Raw, rt: CheckedRuntime): Checked["cuDevicePrimaryCtxRetain"] {
   const o0 = rt.out[0]!;
+  const F$ = "cuDevicePrimaryCtxRetain";
   return function cuDevicePrimaryCtxRetain(dev: CUdevice): CUcontext {
-    if (arguments.length !== 1) rt.arity("cuDevicePrimaryCtxRetain", "dev", 1, arguments.length);
-    if (!(typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0))) rt.bad("cuDevicePrimaryCtxRetain", "dev", "i32", dev);
+    if (arguments.length !== 1) rt.arity(F$, "dev", 1, arguments.length);
+    if (!isI32(dev)) rt.bad(F$, "dev", "i32", dev);
     const r = raw.cuDevicePrimaryCtxRetain(o0, dev);
-    if (rt.guards) rt.check("cuDevicePrimaryCtxRetain");
-    if (r !== 0) rt.fail(r, "cuDevicePrimaryCtxRetain");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as CUcontext;
   };
 }
 
 function cuDevicePrimaryCtxRelease$(raw: Raw, rt: CheckedRuntime): Checked["cuDevicePrimaryCtxRelease"] {
+  const F$ = "cuDevicePrimaryCtxRelease";
   return function cuDevicePrimaryCtxRelease(dev: CUdevice): void {
-    if (arguments.length !== 1) rt.arity("cuDevicePrimaryCtxRelease", "dev", 1, arguments.length);
-    if (!(typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0))) rt.bad("cuDevicePrimaryCtxRelease", "dev", "i32", dev);
+    if (arguments.length !== 1) rt.arity(F$, "dev", 1, arguments.length);
+    if (!isI32(dev)) rt.bad(F$, "dev", "i32", dev);
     const r = raw.cuDevicePrimaryCtxRelease(dev);
-    if (rt.guards) rt.check("cuDevicePrimaryCtxRelease");
-    if (r !== 0) rt.fail(r, "cuDevicePrimaryCtxRelease");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuDevicePrimaryCtxSetFlags$(raw: Raw, rt: CheckedRuntime): Checked["cuDevicePrimaryCtxSetFlags"] {
+  const F$ = "cuDevicePrimaryCtxSetFlags";
   return function cuDevicePrimaryCtxSetFlags(dev: CUdevice, flags: number): void {
-    if (arguments.length !== 2) rt.arity("cuDevicePrimaryCtxSetFlags", "dev,flags", 2, arguments.length);
-    if (!(typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0))) rt.bad("cuDevicePrimaryCtxSetFlags", "dev", "i32", dev);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cuDevicePrimaryCtxSetFlags", "flags", "u32", flags);
+    if (arguments.length !== 2) rt.arity(F$, "dev,flags", 2, arguments.length);
+    if (!isI32(dev)) rt.bad(F$, "dev", "i32", dev);
+    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
     const r = raw.cuDevicePrimaryCtxSetFlags(dev, flags);
-    if (rt.guards) rt.check("cuDevicePrimaryCtxSetFlags");
-    if (r !== 0) rt.fail(r, "cuDevicePrimaryCtxSetFlags");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
@@ -314,104 +339,113 @@ function cuDevicePrimaryCtxGetState$(raw: Raw, rt: CheckedRuntime): Checked["cuD
   const o1 = rt.out[1]!;
   const i32 = rt.i32;
   const u32 = rt.u32;
+  const F$ = "cuDevicePrimaryCtxGetState";
   return function cuDevicePrimaryCtxGetState(dev: CUdevice): [flags: number, active: number] {
-    if (arguments.length !== 1) rt.arity("cuDevicePrimaryCtxGetState", "dev", 1, arguments.length);
-    if (!(typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0))) rt.bad("cuDevicePrimaryCtxGetState", "dev", "i32", dev);
+    if (arguments.length !== 1) rt.arity(F$, "dev", 1, arguments.length);
+    if (!isI32(dev)) rt.bad(F$, "dev", "i32", dev);
     const r = raw.cuDevicePrimaryCtxGetState(dev, o0, o1);
-    if (rt.guards) rt.check("cuDevicePrimaryCtxGetState");
-    if (r !== 0) rt.fail(r, "cuDevicePrimaryCtxGetState");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return [u32[0]!, i32[2]!];
   };
 }
 
 function cuDevicePrimaryCtxReset$(raw: Raw, rt: CheckedRuntime): Checked["cuDevicePrimaryCtxReset"] {
+  const F$ = "cuDevicePrimaryCtxReset";
   return function cuDevicePrimaryCtxReset(dev: CUdevice): void {
-    if (arguments.length !== 1) rt.arity("cuDevicePrimaryCtxReset", "dev", 1, arguments.length);
-    if (!(typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0))) rt.bad("cuDevicePrimaryCtxReset", "dev", "i32", dev);
+    if (arguments.length !== 1) rt.arity(F$, "dev", 1, arguments.length);
+    if (!isI32(dev)) rt.bad(F$, "dev", "i32", dev);
     const r = raw.cuDevicePrimaryCtxReset(dev);
-    if (rt.guards) rt.check("cuDevicePrimaryCtxReset");
-    if (r !== 0) rt.fail(r, "cuDevicePrimaryCtxReset");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuCtxCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxCreate"] {
   const o0 = rt.out[0]!;
+  const F$ = "cuCtxCreate";
   return function cuCtxCreate(flags: number, dev: CUdevice): CUcontext {
-    if (arguments.length !== 2) rt.arity("cuCtxCreate", "flags,dev", 2, arguments.length);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cuCtxCreate", "flags", "u32", flags);
-    if (!(typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0))) rt.bad("cuCtxCreate", "dev", "i32", dev);
+    if (arguments.length !== 2) rt.arity(F$, "flags,dev", 2, arguments.length);
+    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
+    if (!isI32(dev)) rt.bad(F$, "dev", "i32", dev);
     const r = raw.cuCtxCreate(o0, flags, dev);
-    if (rt.guards) rt.check("cuCtxCreate");
-    if (r !== 0) rt.fail(r, "cuCtxCreate");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as CUcontext;
   };
 }
 
 function cuCtxCreate_v3$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxCreate_v3"] {
   const o0 = rt.out[0]!;
+  const F$ = "cuCtxCreate_v3";
   return function cuCtxCreate_v3(paramsArray: PointerLike, numParams: number, flags: number, dev: CUdevice): CUcontext {
-    if (arguments.length !== 4) rt.arity("cuCtxCreate_v3", "paramsArray,numParams,flags,dev", 4, arguments.length);
-    if (!(typeof numParams === "number" && (numParams | 0) === numParams && (+numParams !== 0 || 1 / numParams > 0))) rt.bad("cuCtxCreate_v3", "numParams", "i32", numParams);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cuCtxCreate_v3", "flags", "u32", flags);
-    if (!(typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0))) rt.bad("cuCtxCreate_v3", "dev", "i32", dev);
-    const r = raw.cuCtxCreate_v3(o0, rt.ptr(rt.expect(paramsArray, CUexecAffinityParam_st, "cuCtxCreate_v3", "paramsArray"), "cuCtxCreate_v3", "paramsArray"), numParams, flags, dev);
-    if (rt.guards) rt.check("cuCtxCreate_v3");
-    if (r !== 0) rt.fail(r, "cuCtxCreate_v3");
+    if (arguments.length !== 4) rt.arity(F$, "paramsArray,numParams,flags,dev", 4, arguments.length);
+    if (!isI32(numParams)) rt.bad(F$, "numParams", "i32", numParams);
+    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
+    if (!isI32(dev)) rt.bad(F$, "dev", "i32", dev);
+    const r = raw.cuCtxCreate_v3(o0, rt.ptr(rt.expect(paramsArray, CUexecAffinityParam_st, F$, "paramsArray"), F$, "paramsArray"), numParams, flags, dev);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as CUcontext;
   };
 }
 
 function cuCtxDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxDestroy"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuCtxDestroy";
   return function cuCtxDestroy(ctx: CUcontext): void {
-    if (arguments.length !== 1) rt.arity("cuCtxDestroy", "ctx", 1, arguments.length);
-    if (!(isPtr(ctx))) rt.bad("cuCtxDestroy", "ctx", "pointer", ctx);
+    if (arguments.length !== 1) rt.arity(F$, "ctx", 1, arguments.length);
+    if (!isPtr(ctx)) rt.bad(F$, "ctx", "pointer", ctx);
     const r = raw.cuCtxDestroy(ctx);
-    if (rt.guards) rt.check("cuCtxDestroy");
-    if (r !== 0) rt.fail(r, "cuCtxDestroy", ctx);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, ctx);
   };
 }
 
 function cuCtxPushCurrent$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxPushCurrent"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuCtxPushCurrent";
   return function cuCtxPushCurrent(ctx: CUcontext): void {
-    if (arguments.length !== 1) rt.arity("cuCtxPushCurrent", "ctx", 1, arguments.length);
-    if (!(isPtr(ctx))) rt.bad("cuCtxPushCurrent", "ctx", "pointer", ctx);
+    if (arguments.length !== 1) rt.arity(F$, "ctx", 1, arguments.length);
+    if (!isPtr(ctx)) rt.bad(F$, "ctx", "pointer", ctx);
     const r = raw.cuCtxPushCurrent(ctx);
-    if (rt.guards) rt.check("cuCtxPushCurrent");
-    if (r !== 0) rt.fail(r, "cuCtxPushCurrent", ctx);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, ctx);
   };
 }
 
 function cuCtxPopCurrent$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxPopCurrent"] {
   const o0 = rt.out[0]!;
+  const F$ = "cuCtxPopCurrent";
   return function cuCtxPopCurrent(): CUcontext {
-    if (arguments.length !== 0) rt.arity("cuCtxPopCurrent", "", 0, arguments.length);
+    if (arguments.length !== 0) rt.arity(F$, "", 0, arguments.length);
     const r = raw.cuCtxPopCurrent(o0);
-    if (rt.guards) rt.check("cuCtxPopCurrent");
-    if (r !== 0) rt.fail(r, "cuCtxPopCurrent");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as CUcontext;
   };
 }
 
 function cuCtxSetCurrent$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxSetCurrent"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuCtxSetCurrent";
   return function cuCtxSetCurrent(ctx: CUcontext): void {
-    if (arguments.length !== 1) rt.arity("cuCtxSetCurrent", "ctx", 1, arguments.length);
-    if (!(isPtr(ctx))) rt.bad("cuCtxSetCurrent", "ctx", "pointer", ctx);
+    if (arguments.length !== 1) rt.arity(F$, "ctx", 1, arguments.length);
+    if (!isPtr(ctx)) rt.bad(F$, "ctx", "pointer", ctx);
     const r = raw.cuCtxSetCurrent(ctx);
-    if (rt.guards) rt.check("cuCtxSetCurrent");
-    if (r !== 0) rt.fail(r, "cuCtxSetCurrent", ctx);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, ctx);
   };
 }
 
 function cuCtxGetCurrent$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxGetCurrent"] {
   const o0 = rt.out[0]!;
+  const F$ = "cuCtxGetCurrent";
   return function cuCtxGetCurrent(): CUcontext {
-    if (arguments.length !== 0) rt.arity("cuCtxGetCurrent", "", 0, arguments.length);
+    if (arguments.length !== 0) rt.arity(F$, "", 0, arguments.length);
     const r = raw.cuCtxGetCurrent(o0);
-    if (rt.guards) rt.check("cuCtxGetCurrent");
-    if (r !== 0) rt.fail(r, "cuCtxGetCurrent");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as CUcontext;
   };
 }
@@ -419,11 +453,12 @@ function cuCtxGetCurrent$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxGetCurren
 function cuCtxGetDevice$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxGetDevice"] {
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
+  const F$ = "cuCtxGetDevice";
   return function cuCtxGetDevice(): CUdevice {
-    if (arguments.length !== 0) rt.arity("cuCtxGetDevice", "", 0, arguments.length);
+    if (arguments.length !== 0) rt.arity(F$, "", 0, arguments.length);
     const r = raw.cuCtxGetDevice(o0);
-    if (rt.guards) rt.check("cuCtxGetDevice");
-    if (r !== 0) rt.fail(r, "cuCtxGetDevice");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return i32[0]! as CUdevice;
   };
 }
@@ -431,22 +466,24 @@ function cuCtxGetDevice$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxGetDevice"
 function cuCtxGetFlags$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxGetFlags"] {
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
+  const F$ = "cuCtxGetFlags";
   return function cuCtxGetFlags(): number {
-    if (arguments.length !== 0) rt.arity("cuCtxGetFlags", "", 0, arguments.length);
+    if (arguments.length !== 0) rt.arity(F$, "", 0, arguments.length);
     const r = raw.cuCtxGetFlags(o0);
-    if (rt.guards) rt.check("cuCtxGetFlags");
-    if (r !== 0) rt.fail(r, "cuCtxGetFlags");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u32[0]!;
   };
 }
 
 function cuCtxSetFlags$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxSetFlags"] {
+  const F$ = "cuCtxSetFlags";
   return function cuCtxSetFlags(flags: number): void {
-    if (arguments.length !== 1) rt.arity("cuCtxSetFlags", "flags", 1, arguments.length);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cuCtxSetFlags", "flags", "u32", flags);
+    if (arguments.length !== 1) rt.arity(F$, "flags", 1, arguments.length);
+    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
     const r = raw.cuCtxSetFlags(flags);
-    if (rt.guards) rt.check("cuCtxSetFlags");
-    if (r !== 0) rt.fail(r, "cuCtxSetFlags");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
@@ -454,45 +491,49 @@ function cuCtxGetId$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxGetId"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
   const isPtr = rt.isPointer;
+  const F$ = "cuCtxGetId";
   return function cuCtxGetId(ctx: CUcontext): bigint {
-    if (arguments.length !== 1) rt.arity("cuCtxGetId", "ctx", 1, arguments.length);
-    if (!(isPtr(ctx))) rt.bad("cuCtxGetId", "ctx", "pointer", ctx);
+    if (arguments.length !== 1) rt.arity(F$, "ctx", 1, arguments.length);
+    if (!isPtr(ctx)) rt.bad(F$, "ctx", "pointer", ctx);
     const r = raw.cuCtxGetId(ctx, o0);
-    if (rt.guards) rt.check("cuCtxGetId");
-    if (r !== 0) rt.fail(r, "cuCtxGetId", ctx);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, ctx);
     return u64[0]!;
   };
 }
 
 function cuCtxSynchronize$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxSynchronize"] {
+  const F$ = "cuCtxSynchronize";
   return function cuCtxSynchronize(): void {
-    if (arguments.length !== 0) rt.arity("cuCtxSynchronize", "", 0, arguments.length);
+    if (arguments.length !== 0) rt.arity(F$, "", 0, arguments.length);
     const r = raw.cuCtxSynchronize();
-    if (rt.guards) rt.check("cuCtxSynchronize");
-    if (r !== 0) rt.fail(r, "cuCtxSynchronize");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuCtxSetLimit$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxSetLimit"] {
+  const F$ = "cuCtxSetLimit";
   return function cuCtxSetLimit(limit: CUlimit, value: bigint | number): void {
-    if (arguments.length !== 2) rt.arity("cuCtxSetLimit", "limit,value", 2, arguments.length);
-    if (!(typeof limit === "number" && (limit >>> 0) === limit && (+limit !== 0 || 1 / limit > 0))) rt.bad("cuCtxSetLimit", "limit", "u32", limit);
-    if (!((typeof value === "bigint" ? value >= 0n && value <= 18446744073709551615n : Number.isSafeInteger(value) && value >= 0))) rt.bad("cuCtxSetLimit", "value", "u64", value);
+    if (arguments.length !== 2) rt.arity(F$, "limit,value", 2, arguments.length);
+    if (!isU32(limit)) rt.bad(F$, "limit", "u32", limit);
+    if (!isU64(value)) rt.bad(F$, "value", "u64", value);
     const r = raw.cuCtxSetLimit(limit, value);
-    if (rt.guards) rt.check("cuCtxSetLimit");
-    if (r !== 0) rt.fail(r, "cuCtxSetLimit");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuCtxGetLimit$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxGetLimit"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
+  const F$ = "cuCtxGetLimit";
   return function cuCtxGetLimit(limit: CUlimit): bigint {
-    if (arguments.length !== 1) rt.arity("cuCtxGetLimit", "limit", 1, arguments.length);
-    if (!(typeof limit === "number" && (limit >>> 0) === limit && (+limit !== 0 || 1 / limit > 0))) rt.bad("cuCtxGetLimit", "limit", "u32", limit);
+    if (arguments.length !== 1) rt.arity(F$, "limit", 1, arguments.length);
+    if (!isU32(limit)) rt.bad(F$, "limit", "u32", limit);
     const r = raw.cuCtxGetLimit(o0, limit);
-    if (rt.guards) rt.check("cuCtxGetLimit");
-    if (r !== 0) rt.fail(r, "cuCtxGetLimit");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u64[0]!;
   };
 }
@@ -500,22 +541,24 @@ function cuCtxGetLimit$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxGetLimit"] 
 function cuCtxGetCacheConfig$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxGetCacheConfig"] {
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
+  const F$ = "cuCtxGetCacheConfig";
   return function cuCtxGetCacheConfig(): CUfunc_cache {
-    if (arguments.length !== 0) rt.arity("cuCtxGetCacheConfig", "", 0, arguments.length);
+    if (arguments.length !== 0) rt.arity(F$, "", 0, arguments.length);
     const r = raw.cuCtxGetCacheConfig(o0);
-    if (rt.guards) rt.check("cuCtxGetCacheConfig");
-    if (r !== 0) rt.fail(r, "cuCtxGetCacheConfig");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u32[0]! as CUfunc_cache;
   };
 }
 
 function cuCtxSetCacheConfig$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxSetCacheConfig"] {
+  const F$ = "cuCtxSetCacheConfig";
   return function cuCtxSetCacheConfig(config: CUfunc_cache): void {
-    if (arguments.length !== 1) rt.arity("cuCtxSetCacheConfig", "config", 1, arguments.length);
-    if (!(typeof config === "number" && (config >>> 0) === config && (+config !== 0 || 1 / config > 0))) rt.bad("cuCtxSetCacheConfig", "config", "u32", config);
+    if (arguments.length !== 1) rt.arity(F$, "config", 1, arguments.length);
+    if (!isU32(config)) rt.bad(F$, "config", "u32", config);
     const r = raw.cuCtxSetCacheConfig(config);
-    if (rt.guards) rt.check("cuCtxSetCacheConfig");
-    if (r !== 0) rt.fail(r, "cuCtxSetCacheConfig");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
@@ -523,12 +566,13 @@ function cuCtxGetApiVersion$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxGetApi
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
   const isPtr = rt.isPointer;
+  const F$ = "cuCtxGetApiVersion";
   return function cuCtxGetApiVersion(ctx: CUcontext): number {
-    if (arguments.length !== 1) rt.arity("cuCtxGetApiVersion", "ctx", 1, arguments.length);
-    if (!(isPtr(ctx))) rt.bad("cuCtxGetApiVersion", "ctx", "pointer", ctx);
+    if (arguments.length !== 1) rt.arity(F$, "ctx", 1, arguments.length);
+    if (!isPtr(ctx)) rt.bad(F$, "ctx", "pointer", ctx);
     const r = raw.cuCtxGetApiVersion(ctx, o0);
-    if (rt.guards) rt.check("cuCtxGetApiVersion");
-    if (r !== 0) rt.fail(r, "cuCtxGetApiVersion", ctx);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, ctx);
     return u32[0]!;
   };
 }
@@ -537,145 +581,158 @@ function cuCtxGetStreamPriorityRange$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const o0 = rt.out[0]!;
   const o1 = rt.out[1]!;
   const i32 = rt.i32;
+  const F$ = "cuCtxGetStreamPriorityRange";
   return function cuCtxGetStreamPriorityRange(): [leastPriority: number, greatestPriority: number] {
-    if (arguments.length !== 0) rt.arity("cuCtxGetStreamPriorityRange", "", 0, arguments.length);
+    if (arguments.length !== 0) rt.arity(F$, "", 0, arguments.length);
     const r = raw.cuCtxGetStreamPriorityRange(o0, o1);
-    if (rt.guards) rt.check("cuCtxGetStreamPriorityRange");
-    if (r !== 0) rt.fail(r, "cuCtxGetStreamPriorityRange");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return [i32[0]!, i32[2]!];
   };
 }
 
 function cuCtxResetPersistingL2Cache$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxResetPersistingL2Cache"] {
+  const F$ = "cuCtxResetPersistingL2Cache";
   return function cuCtxResetPersistingL2Cache(): void {
-    if (arguments.length !== 0) rt.arity("cuCtxResetPersistingL2Cache", "", 0, arguments.length);
+    if (arguments.length !== 0) rt.arity(F$, "", 0, arguments.length);
     const r = raw.cuCtxResetPersistingL2Cache();
-    if (rt.guards) rt.check("cuCtxResetPersistingL2Cache");
-    if (r !== 0) rt.fail(r, "cuCtxResetPersistingL2Cache");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuCtxGetExecAffinity$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxGetExecAffinity"] {
+  const F$ = "cuCtxGetExecAffinity";
   return function cuCtxGetExecAffinity(type: CUexecAffinityType, pExecAffinity?: CUexecAffinityParam_st): CUexecAffinityParam_st {
-    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuCtxGetExecAffinity", "type,pExecAffinity", 1, arguments.length);
-    if (!(typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0))) rt.bad("cuCtxGetExecAffinity", "type", "u32", type);
-    const $pExecAffinity = pExecAffinity === undefined ? rt.record(CUexecAffinityParam_st) : rt.recordArg(pExecAffinity, CUexecAffinityParam_st, "cuCtxGetExecAffinity", "pExecAffinity");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "type,pExecAffinity", 1, arguments.length);
+    if (!isU32(type)) rt.bad(F$, "type", "u32", type);
+    const $pExecAffinity = pExecAffinity === undefined ? rt.record(CUexecAffinityParam_st) : rt.recordArg(pExecAffinity, CUexecAffinityParam_st, F$, "pExecAffinity");
     const r = raw.cuCtxGetExecAffinity($pExecAffinity.$pointer(), type);
-    if (rt.guards) rt.check("cuCtxGetExecAffinity");
-    if (r !== 0) rt.fail(r, "cuCtxGetExecAffinity");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return $pExecAffinity;
   };
 }
 
 function cuCtxAttach$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxAttach"] {
   const o0 = rt.out[0]!;
+  const F$ = "cuCtxAttach";
   return function cuCtxAttach(flags: number): CUcontext {
-    if (arguments.length !== 1) rt.arity("cuCtxAttach", "flags", 1, arguments.length);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cuCtxAttach", "flags", "u32", flags);
+    if (arguments.length !== 1) rt.arity(F$, "flags", 1, arguments.length);
+    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
     const r = raw.cuCtxAttach(o0, flags);
-    if (rt.guards) rt.check("cuCtxAttach");
-    if (r !== 0) rt.fail(r, "cuCtxAttach");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as CUcontext;
   };
 }
 
 function cuCtxDetach$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxDetach"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuCtxDetach";
   return function cuCtxDetach(ctx: CUcontext): void {
-    if (arguments.length !== 1) rt.arity("cuCtxDetach", "ctx", 1, arguments.length);
-    if (!(isPtr(ctx))) rt.bad("cuCtxDetach", "ctx", "pointer", ctx);
+    if (arguments.length !== 1) rt.arity(F$, "ctx", 1, arguments.length);
+    if (!isPtr(ctx)) rt.bad(F$, "ctx", "pointer", ctx);
     const r = raw.cuCtxDetach(ctx);
-    if (rt.guards) rt.check("cuCtxDetach");
-    if (r !== 0) rt.fail(r, "cuCtxDetach", ctx);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, ctx);
   };
 }
 
 function cuCtxGetSharedMemConfig$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxGetSharedMemConfig"] {
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
+  const F$ = "cuCtxGetSharedMemConfig";
   return function cuCtxGetSharedMemConfig(): CUsharedconfig {
-    if (arguments.length !== 0) rt.arity("cuCtxGetSharedMemConfig", "", 0, arguments.length);
+    if (arguments.length !== 0) rt.arity(F$, "", 0, arguments.length);
     const r = raw.cuCtxGetSharedMemConfig(o0);
-    if (rt.guards) rt.check("cuCtxGetSharedMemConfig");
-    if (r !== 0) rt.fail(r, "cuCtxGetSharedMemConfig");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u32[0]! as CUsharedconfig;
   };
 }
 
 function cuCtxSetSharedMemConfig$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxSetSharedMemConfig"] {
+  const F$ = "cuCtxSetSharedMemConfig";
   return function cuCtxSetSharedMemConfig(config: CUsharedconfig): void {
-    if (arguments.length !== 1) rt.arity("cuCtxSetSharedMemConfig", "config", 1, arguments.length);
-    if (!(typeof config === "number" && (config >>> 0) === config && (+config !== 0 || 1 / config > 0))) rt.bad("cuCtxSetSharedMemConfig", "config", "u32", config);
+    if (arguments.length !== 1) rt.arity(F$, "config", 1, arguments.length);
+    if (!isU32(config)) rt.bad(F$, "config", "u32", config);
     const r = raw.cuCtxSetSharedMemConfig(config);
-    if (rt.guards) rt.check("cuCtxSetSharedMemConfig");
-    if (r !== 0) rt.fail(r, "cuCtxSetSharedMemConfig");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuModuleLoad$(raw: Raw, rt: CheckedRuntime): Checked["cuModuleLoad"] {
   const o0 = rt.out[0]!;
+  const F$ = "cuModuleLoad";
   return function cuModuleLoad(fname: string | PointerLike): CUmodule {
-    if (arguments.length !== 1) rt.arity("cuModuleLoad", "fname", 1, arguments.length);
-    const r = raw.cuModuleLoad(o0, rt.cstr(fname, 0, "cuModuleLoad", "fname"));
-    if (rt.guards) rt.check("cuModuleLoad");
-    if (r !== 0) rt.fail(r, "cuModuleLoad");
+    if (arguments.length !== 1) rt.arity(F$, "fname", 1, arguments.length);
+    const r = raw.cuModuleLoad(o0, rt.cstr(fname, 0, F$, "fname"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as CUmodule;
   };
 }
 
 function cuModuleLoadData$(raw: Raw, rt: CheckedRuntime): Checked["cuModuleLoadData"] {
   const o0 = rt.out[0]!;
+  const F$ = "cuModuleLoadData";
   return function cuModuleLoadData(image: PointerLike): CUmodule {
-    if (arguments.length !== 1) rt.arity("cuModuleLoadData", "image", 1, arguments.length);
-    const r = raw.cuModuleLoadData(o0, rt.ptr(image, "cuModuleLoadData", "image"));
-    if (rt.guards) rt.check("cuModuleLoadData");
-    if (r !== 0) rt.fail(r, "cuModuleLoadData");
+    if (arguments.length !== 1) rt.arity(F$, "image", 1, arguments.length);
+    const r = raw.cuModuleLoadData(o0, rt.ptr(image, F$, "image"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as CUmodule;
   };
 }
 
 function cuModuleLoadDataEx$(raw: Raw, rt: CheckedRuntime): Checked["cuModuleLoadDataEx"] {
   const o0 = rt.out[0]!;
+  const F$ = "cuModuleLoadDataEx";
   return function cuModuleLoadDataEx(image: PointerLike, numOptions: number, options: PointerLike, optionValues: PointerLike): CUmodule {
-    if (arguments.length !== 4) rt.arity("cuModuleLoadDataEx", "image,numOptions,options,optionValues", 4, arguments.length);
-    if (!(typeof numOptions === "number" && (numOptions >>> 0) === numOptions && (+numOptions !== 0 || 1 / numOptions > 0))) rt.bad("cuModuleLoadDataEx", "numOptions", "u32", numOptions);
-    const r = raw.cuModuleLoadDataEx(o0, rt.ptr(image, "cuModuleLoadDataEx", "image"), numOptions, rt.sized(options, numOptions, 4, "cuModuleLoadDataEx", "options"), rt.ptr(optionValues, "cuModuleLoadDataEx", "optionValues"));
-    if (rt.guards) rt.check("cuModuleLoadDataEx");
-    if (r !== 0) rt.fail(r, "cuModuleLoadDataEx");
+    if (arguments.length !== 4) rt.arity(F$, "image,numOptions,options,optionValues", 4, arguments.length);
+    if (!isU32(numOptions)) rt.bad(F$, "numOptions", "u32", numOptions);
+    const r = raw.cuModuleLoadDataEx(o0, rt.ptr(image, F$, "image"), numOptions, rt.sized(options, numOptions, 4, F$, "options"), rt.ptr(optionValues, F$, "optionValues"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as CUmodule;
   };
 }
 
 function cuModuleLoadFatBinary$(raw: Raw, rt: CheckedRuntime): Checked["cuModuleLoadFatBinary"] {
   const o0 = rt.out[0]!;
+  const F$ = "cuModuleLoadFatBinary";
   return function cuModuleLoadFatBinary(fatCubin: PointerLike): CUmodule {
-    if (arguments.length !== 1) rt.arity("cuModuleLoadFatBinary", "fatCubin", 1, arguments.length);
-    const r = raw.cuModuleLoadFatBinary(o0, rt.ptr(fatCubin, "cuModuleLoadFatBinary", "fatCubin"));
-    if (rt.guards) rt.check("cuModuleLoadFatBinary");
-    if (r !== 0) rt.fail(r, "cuModuleLoadFatBinary");
+    if (arguments.length !== 1) rt.arity(F$, "fatCubin", 1, arguments.length);
+    const r = raw.cuModuleLoadFatBinary(o0, rt.ptr(fatCubin, F$, "fatCubin"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as CUmodule;
   };
 }
 
 function cuModuleUnload$(raw: Raw, rt: CheckedRuntime): Checked["cuModuleUnload"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuModuleUnload";
   return function cuModuleUnload(hmod: CUmodule): void {
-    if (arguments.length !== 1) rt.arity("cuModuleUnload", "hmod", 1, arguments.length);
-    if (!(isPtr(hmod))) rt.bad("cuModuleUnload", "hmod", "pointer", hmod);
+    if (arguments.length !== 1) rt.arity(F$, "hmod", 1, arguments.length);
+    if (!isPtr(hmod)) rt.bad(F$, "hmod", "pointer", hmod);
     const r = raw.cuModuleUnload(hmod);
-    if (rt.guards) rt.check("cuModuleUnload");
-    if (r !== 0) rt.fail(r, "cuModuleUnload", hmod);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hmod);
   };
 }
 
 function cuModuleGetLoadingMode$(raw: Raw, rt: CheckedRuntime): Checked["cuModuleGetLoadingMode"] {
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
+  const F$ = "cuModuleGetLoadingMode";
   return function cuModuleGetLoadingMode(): CUmoduleLoadingMode {
-    if (arguments.length !== 0) rt.arity("cuModuleGetLoadingMode", "", 0, arguments.length);
+    if (arguments.length !== 0) rt.arity(F$, "", 0, arguments.length);
     const r = raw.cuModuleGetLoadingMode(o0);
-    if (rt.guards) rt.check("cuModuleGetLoadingMode");
-    if (r !== 0) rt.fail(r, "cuModuleGetLoadingMode");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u32[0]! as CUmoduleLoadingMode;
   };
 }
@@ -683,12 +740,13 @@ function cuModuleGetLoadingMode$(raw: Raw, rt: CheckedRuntime): Checked["cuModul
 function cuModuleGetFunction$(raw: Raw, rt: CheckedRuntime): Checked["cuModuleGetFunction"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cuModuleGetFunction";
   return function cuModuleGetFunction(hmod: CUmodule, name: string | PointerLike): CUfunction {
-    if (arguments.length !== 2) rt.arity("cuModuleGetFunction", "hmod,name", 2, arguments.length);
-    if (!(isPtr(hmod))) rt.bad("cuModuleGetFunction", "hmod", "pointer", hmod);
-    const r = raw.cuModuleGetFunction(o0, hmod, rt.cstr(name, 0, "cuModuleGetFunction", "name"));
-    if (rt.guards) rt.check("cuModuleGetFunction");
-    if (r !== 0) rt.fail(r, "cuModuleGetFunction");
+    if (arguments.length !== 2) rt.arity(F$, "hmod,name", 2, arguments.length);
+    if (!isPtr(hmod)) rt.bad(F$, "hmod", "pointer", hmod);
+    const r = raw.cuModuleGetFunction(o0, hmod, rt.cstr(name, 0, F$, "name"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as CUfunction;
   };
 }
@@ -697,24 +755,26 @@ function cuModuleGetFunctionCount$(raw: Raw, rt: CheckedRuntime): Checked["cuMod
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
   const isPtr = rt.isPointer;
+  const F$ = "cuModuleGetFunctionCount";
   return function cuModuleGetFunctionCount(mod: CUmodule): number {
-    if (arguments.length !== 1) rt.arity("cuModuleGetFunctionCount", "mod", 1, arguments.length);
-    if (!(isPtr(mod))) rt.bad("cuModuleGetFunctionCount", "mod", "pointer", mod);
+    if (arguments.length !== 1) rt.arity(F$, "mod", 1, arguments.length);
+    if (!isPtr(mod)) rt.bad(F$, "mod", "pointer", mod);
     const r = raw.cuModuleGetFunctionCount(o0, mod);
-    if (rt.guards) rt.check("cuModuleGetFunctionCount");
-    if (r !== 0) rt.fail(r, "cuModuleGetFunctionCount");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u32[0]!;
   };
 }
 
 function cuModuleEnumerateFunctions$(raw: Raw, rt: CheckedRuntime): Checked["cuModuleEnumerateFunctions"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuModuleEnumerateFunctions";
   const A_cuModuleEnumerateFunctions: ArraySpec = { elements: [{ kind: "pointer", size: 8 }], count: null, query: false, retry: [] };
   return function cuModuleEnumerateFunctions(numFunctions: number, mod: CUmodule): CUfunction[] {
-    if (arguments.length !== 2) rt.arity("cuModuleEnumerateFunctions", "numFunctions,mod", 2, arguments.length);
-    if (!(typeof numFunctions === "number" && (numFunctions >>> 0) === numFunctions && (+numFunctions !== 0 || 1 / numFunctions > 0))) rt.bad("cuModuleEnumerateFunctions", "numFunctions", "u32", numFunctions);
-    if (!(isPtr(mod))) rt.bad("cuModuleEnumerateFunctions", "mod", "pointer", mod);
-    const a = rt.arrays("cuModuleEnumerateFunctions", A_cuModuleEnumerateFunctions, numFunctions, (p) => raw.cuModuleEnumerateFunctions(p[0]!, numFunctions, mod));
+    if (arguments.length !== 2) rt.arity(F$, "numFunctions,mod", 2, arguments.length);
+    if (!isU32(numFunctions)) rt.bad(F$, "numFunctions", "u32", numFunctions);
+    if (!isPtr(mod)) rt.bad(F$, "mod", "pointer", mod);
+    const a = rt.arrays(F$, A_cuModuleEnumerateFunctions, numFunctions, (p) => raw.cuModuleEnumerateFunctions(p[0]!, numFunctions, mod));
     return a[0] as CUfunction[];
   };
 }
@@ -724,52 +784,56 @@ function cuModuleGetGlobal$(raw: Raw, rt: CheckedRuntime): Checked["cuModuleGetG
   const o1 = rt.out[1]!;
   const u64 = rt.u64;
   const isPtr = rt.isPointer;
+  const F$ = "cuModuleGetGlobal";
   return function cuModuleGetGlobal(hmod: CUmodule, name: string | PointerLike): [dptr: CUdeviceptr, bytes: bigint] {
-    if (arguments.length !== 2) rt.arity("cuModuleGetGlobal", "hmod,name", 2, arguments.length);
-    if (!(isPtr(hmod))) rt.bad("cuModuleGetGlobal", "hmod", "pointer", hmod);
-    const r = raw.cuModuleGetGlobal(o0, o1, hmod, rt.cstr(name, 0, "cuModuleGetGlobal", "name"));
-    if (rt.guards) rt.check("cuModuleGetGlobal");
-    if (r !== 0) rt.fail(r, "cuModuleGetGlobal");
+    if (arguments.length !== 2) rt.arity(F$, "hmod,name", 2, arguments.length);
+    if (!isPtr(hmod)) rt.bad(F$, "hmod", "pointer", hmod);
+    const r = raw.cuModuleGetGlobal(o0, o1, hmod, rt.cstr(name, 0, F$, "name"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return [u64[0]! as CUdeviceptr, u64[1]!];
   };
 }
 
 function cuLinkCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuLinkCreate"] {
   const o0 = rt.out[0]!;
+  const F$ = "cuLinkCreate";
   return function cuLinkCreate(numOptions: number, options: PointerLike, optionValues: PointerLike): CUlinkState {
-    if (arguments.length !== 3) rt.arity("cuLinkCreate", "numOptions,options,optionValues", 3, arguments.length);
-    if (!(typeof numOptions === "number" && (numOptions >>> 0) === numOptions && (+numOptions !== 0 || 1 / numOptions > 0))) rt.bad("cuLinkCreate", "numOptions", "u32", numOptions);
-    const r = raw.cuLinkCreate(numOptions, rt.sized(options, numOptions, 4, "cuLinkCreate", "options"), rt.ptr(optionValues, "cuLinkCreate", "optionValues"), o0);
-    if (rt.guards) rt.check("cuLinkCreate");
-    if (r !== 0) rt.fail(r, "cuLinkCreate");
+    if (arguments.length !== 3) rt.arity(F$, "numOptions,options,optionValues", 3, arguments.length);
+    if (!isU32(numOptions)) rt.bad(F$, "numOptions", "u32", numOptions);
+    const r = raw.cuLinkCreate(numOptions, rt.sized(options, numOptions, 4, F$, "options"), rt.ptr(optionValues, F$, "optionValues"), o0);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as CUlinkState;
   };
 }
 
 function cuLinkAddData$(raw: Raw, rt: CheckedRuntime): Checked["cuLinkAddData"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuLinkAddData";
   return function cuLinkAddData(state: CUlinkState, type: CUjitInputType, data: PointerLike, size: bigint | number, name: string | PointerLike, numOptions: number, options: PointerLike, optionValues: PointerLike): void {
-    if (arguments.length !== 8) rt.arity("cuLinkAddData", "state,type,data,size,name,numOptions,options,optionValues", 8, arguments.length);
-    if (!(isPtr(state))) rt.bad("cuLinkAddData", "state", "pointer", state);
-    if (!(typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0))) rt.bad("cuLinkAddData", "type", "u32", type);
-    if (!((typeof size === "bigint" ? size >= 0n && size <= 18446744073709551615n : Number.isSafeInteger(size) && size >= 0))) rt.bad("cuLinkAddData", "size", "u64", size);
-    if (!(typeof numOptions === "number" && (numOptions >>> 0) === numOptions && (+numOptions !== 0 || 1 / numOptions > 0))) rt.bad("cuLinkAddData", "numOptions", "u32", numOptions);
-    const r = raw.cuLinkAddData(state, type, rt.sized(data, size, 1, "cuLinkAddData", "data"), size, rt.cstr(name, 0, "cuLinkAddData", "name"), numOptions, rt.sized(options, numOptions, 4, "cuLinkAddData", "options"), rt.ptr(optionValues, "cuLinkAddData", "optionValues"));
-    if (rt.guards) rt.check("cuLinkAddData");
-    if (r !== 0) rt.fail(r, "cuLinkAddData", state);
+    if (arguments.length !== 8) rt.arity(F$, "state,type,data,size,name,numOptions,options,optionValues", 8, arguments.length);
+    if (!isPtr(state)) rt.bad(F$, "state", "pointer", state);
+    if (!isU32(type)) rt.bad(F$, "type", "u32", type);
+    if (!isU64(size)) rt.bad(F$, "size", "u64", size);
+    if (!isU32(numOptions)) rt.bad(F$, "numOptions", "u32", numOptions);
+    const r = raw.cuLinkAddData(state, type, rt.sized(data, size, 1, F$, "data"), size, rt.cstr(name, 0, F$, "name"), numOptions, rt.sized(options, numOptions, 4, F$, "options"), rt.ptr(optionValues, F$, "optionValues"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, state);
   };
 }
 
 function cuLinkAddFile$(raw: Raw, rt: CheckedRuntime): Checked["cuLinkAddFile"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuLinkAddFile";
   return function cuLinkAddFile(state: CUlinkState, type: CUjitInputType, path: string | PointerLike, numOptions: number, options: PointerLike, optionValues: PointerLike): void {
-    if (arguments.length !== 6) rt.arity("cuLinkAddFile", "state,type,path,numOptions,options,optionValues", 6, arguments.length);
-    if (!(isPtr(state))) rt.bad("cuLinkAddFile", "state", "pointer", state);
-    if (!(typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0))) rt.bad("cuLinkAddFile", "type", "u32", type);
-    if (!(typeof numOptions === "number" && (numOptions >>> 0) === numOptions && (+numOptions !== 0 || 1 / numOptions > 0))) rt.bad("cuLinkAddFile", "numOptions", "u32", numOptions);
-    const r = raw.cuLinkAddFile(state, type, rt.cstr(path, 0, "cuLinkAddFile", "path"), numOptions, rt.sized(options, numOptions, 4, "cuLinkAddFile", "options"), rt.ptr(optionValues, "cuLinkAddFile", "optionValues"));
-    if (rt.guards) rt.check("cuLinkAddFile");
-    if (r !== 0) rt.fail(r, "cuLinkAddFile", state);
+    if (arguments.length !== 6) rt.arity(F$, "state,type,path,numOptions,options,optionValues", 6, arguments.length);
+    if (!isPtr(state)) rt.bad(F$, "state", "pointer", state);
+    if (!isU32(type)) rt.bad(F$, "type", "u32", type);
+    if (!isU32(numOptions)) rt.bad(F$, "numOptions", "u32", numOptions);
+    const r = raw.cuLinkAddFile(state, type, rt.cstr(path, 0, F$, "path"), numOptions, rt.sized(options, numOptions, 4, F$, "options"), rt.ptr(optionValues, F$, "optionValues"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, state);
   };
 }
 
@@ -778,36 +842,39 @@ function cuLinkComplete$(raw: Raw, rt: CheckedRuntime): Checked["cuLinkComplete"
   const o1 = rt.out[1]!;
   const u64 = rt.u64;
   const isPtr = rt.isPointer;
+  const F$ = "cuLinkComplete";
   return function cuLinkComplete(state: CUlinkState): [cubinOut: Pointer, sizeOut: bigint] {
-    if (arguments.length !== 1) rt.arity("cuLinkComplete", "state", 1, arguments.length);
-    if (!(isPtr(state))) rt.bad("cuLinkComplete", "state", "pointer", state);
+    if (arguments.length !== 1) rt.arity(F$, "state", 1, arguments.length);
+    if (!isPtr(state)) rt.bad(F$, "state", "pointer", state);
     const r = raw.cuLinkComplete(state, o0, o1);
-    if (rt.guards) rt.check("cuLinkComplete");
-    if (r !== 0) rt.fail(r, "cuLinkComplete", state);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, state);
     return [rt.readPointer(0), u64[1]!];
   };
 }
 
 function cuLinkDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuLinkDestroy"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuLinkDestroy";
   return function cuLinkDestroy(state: CUlinkState): void {
-    if (arguments.length !== 1) rt.arity("cuLinkDestroy", "state", 1, arguments.length);
-    if (!(isPtr(state))) rt.bad("cuLinkDestroy", "state", "pointer", state);
+    if (arguments.length !== 1) rt.arity(F$, "state", 1, arguments.length);
+    if (!isPtr(state)) rt.bad(F$, "state", "pointer", state);
     const r = raw.cuLinkDestroy(state);
-    if (rt.guards) rt.check("cuLinkDestroy");
-    if (r !== 0) rt.fail(r, "cuLinkDestroy", state);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, state);
   };
 }
 
 function cuModuleGetTexRef$(raw: Raw, rt: CheckedRuntime): Checked["cuModuleGetTexRef"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cuModuleGetTexRef";
   return function cuModuleGetTexRef(hmod: CUmodule, name: string | PointerLike): CUtexref {
-    if (arguments.length !== 2) rt.arity("cuModuleGetTexRef", "hmod,name", 2, arguments.length);
-    if (!(isPtr(hmod))) rt.bad("cuModuleGetTexRef", "hmod", "pointer", hmod);
-    const r = raw.cuModuleGetTexRef(o0, hmod, rt.cstr(name, 0, "cuModuleGetTexRef", "name"));
-    if (rt.guards) rt.check("cuModuleGetTexRef");
-    if (r !== 0) rt.fail(r, "cuModuleGetTexRef");
+    if (arguments.length !== 2) rt.arity(F$, "hmod,name", 2, arguments.length);
+    if (!isPtr(hmod)) rt.bad(F$, "hmod", "pointer", hmod);
+    const r = raw.cuModuleGetTexRef(o0, hmod, rt.cstr(name, 0, F$, "name"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as CUtexref;
   };
 }
@@ -815,62 +882,67 @@ function cuModuleGetTexRef$(raw: Raw, rt: CheckedRuntime): Checked["cuModuleGetT
 function cuModuleGetSurfRef$(raw: Raw, rt: CheckedRuntime): Checked["cuModuleGetSurfRef"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cuModuleGetSurfRef";
   return function cuModuleGetSurfRef(hmod: CUmodule, name: string | PointerLike): CUsurfref {
-    if (arguments.length !== 2) rt.arity("cuModuleGetSurfRef", "hmod,name", 2, arguments.length);
-    if (!(isPtr(hmod))) rt.bad("cuModuleGetSurfRef", "hmod", "pointer", hmod);
-    const r = raw.cuModuleGetSurfRef(o0, hmod, rt.cstr(name, 0, "cuModuleGetSurfRef", "name"));
-    if (rt.guards) rt.check("cuModuleGetSurfRef");
-    if (r !== 0) rt.fail(r, "cuModuleGetSurfRef");
+    if (arguments.length !== 2) rt.arity(F$, "hmod,name", 2, arguments.length);
+    if (!isPtr(hmod)) rt.bad(F$, "hmod", "pointer", hmod);
+    const r = raw.cuModuleGetSurfRef(o0, hmod, rt.cstr(name, 0, F$, "name"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as CUsurfref;
   };
 }
 
 function cuLibraryLoadData$(raw: Raw, rt: CheckedRuntime): Checked["cuLibraryLoadData"] {
   const o0 = rt.out[0]!;
+  const F$ = "cuLibraryLoadData";
   return function cuLibraryLoadData(code: PointerLike, jitOptions: PointerLike, jitOptionsValues: PointerLike, numJitOptions: number, libraryOptions: PointerLike, libraryOptionValues: PointerLike, numLibraryOptions: number): CUlibrary {
-    if (arguments.length !== 7) rt.arity("cuLibraryLoadData", "code,jitOptions,jitOptionsValues,numJitOptions,libraryOptions,libraryOptionValues,numLibraryOptions", 7, arguments.length);
-    if (!(typeof numJitOptions === "number" && (numJitOptions >>> 0) === numJitOptions && (+numJitOptions !== 0 || 1 / numJitOptions > 0))) rt.bad("cuLibraryLoadData", "numJitOptions", "u32", numJitOptions);
-    if (!(typeof numLibraryOptions === "number" && (numLibraryOptions >>> 0) === numLibraryOptions && (+numLibraryOptions !== 0 || 1 / numLibraryOptions > 0))) rt.bad("cuLibraryLoadData", "numLibraryOptions", "u32", numLibraryOptions);
-    const r = raw.cuLibraryLoadData(o0, rt.ptr(code, "cuLibraryLoadData", "code"), rt.sized(jitOptions, numJitOptions, 4, "cuLibraryLoadData", "jitOptions"), rt.ptr(jitOptionsValues, "cuLibraryLoadData", "jitOptionsValues"), numJitOptions, rt.sized(libraryOptions, numLibraryOptions, 4, "cuLibraryLoadData", "libraryOptions"), rt.ptr(libraryOptionValues, "cuLibraryLoadData", "libraryOptionValues"), numLibraryOptions);
-    if (rt.guards) rt.check("cuLibraryLoadData");
-    if (r !== 0) rt.fail(r, "cuLibraryLoadData");
+    if (arguments.length !== 7) rt.arity(F$, "code,jitOptions,jitOptionsValues,numJitOptions,libraryOptions,libraryOptionValues,numLibraryOptions", 7, arguments.length);
+    if (!isU32(numJitOptions)) rt.bad(F$, "numJitOptions", "u32", numJitOptions);
+    if (!isU32(numLibraryOptions)) rt.bad(F$, "numLibraryOptions", "u32", numLibraryOptions);
+    const r = raw.cuLibraryLoadData(o0, rt.ptr(code, F$, "code"), rt.sized(jitOptions, numJitOptions, 4, F$, "jitOptions"), rt.ptr(jitOptionsValues, F$, "jitOptionsValues"), numJitOptions, rt.sized(libraryOptions, numLibraryOptions, 4, F$, "libraryOptions"), rt.ptr(libraryOptionValues, F$, "libraryOptionValues"), numLibraryOptions);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as CUlibrary;
   };
 }
 
 function cuLibraryLoadFromFile$(raw: Raw, rt: CheckedRuntime): Checked["cuLibraryLoadFromFile"] {
   const o0 = rt.out[0]!;
+  const F$ = "cuLibraryLoadFromFile";
   return function cuLibraryLoadFromFile(fileName: string | PointerLike, jitOptions: PointerLike, jitOptionsValues: PointerLike, numJitOptions: number, libraryOptions: PointerLike, libraryOptionValues: PointerLike, numLibraryOptions: number): CUlibrary {
-    if (arguments.length !== 7) rt.arity("cuLibraryLoadFromFile", "fileName,jitOptions,jitOptionsValues,numJitOptions,libraryOptions,libraryOptionValues,numLibraryOptions", 7, arguments.length);
-    if (!(typeof numJitOptions === "number" && (numJitOptions >>> 0) === numJitOptions && (+numJitOptions !== 0 || 1 / numJitOptions > 0))) rt.bad("cuLibraryLoadFromFile", "numJitOptions", "u32", numJitOptions);
-    if (!(typeof numLibraryOptions === "number" && (numLibraryOptions >>> 0) === numLibraryOptions && (+numLibraryOptions !== 0 || 1 / numLibraryOptions > 0))) rt.bad("cuLibraryLoadFromFile", "numLibraryOptions", "u32", numLibraryOptions);
-    const r = raw.cuLibraryLoadFromFile(o0, rt.cstr(fileName, 0, "cuLibraryLoadFromFile", "fileName"), rt.sized(jitOptions, numJitOptions, 4, "cuLibraryLoadFromFile", "jitOptions"), rt.ptr(jitOptionsValues, "cuLibraryLoadFromFile", "jitOptionsValues"), numJitOptions, rt.sized(libraryOptions, numLibraryOptions, 4, "cuLibraryLoadFromFile", "libraryOptions"), rt.ptr(libraryOptionValues, "cuLibraryLoadFromFile", "libraryOptionValues"), numLibraryOptions);
-    if (rt.guards) rt.check("cuLibraryLoadFromFile");
-    if (r !== 0) rt.fail(r, "cuLibraryLoadFromFile");
+    if (arguments.length !== 7) rt.arity(F$, "fileName,jitOptions,jitOptionsValues,numJitOptions,libraryOptions,libraryOptionValues,numLibraryOptions", 7, arguments.length);
+    if (!isU32(numJitOptions)) rt.bad(F$, "numJitOptions", "u32", numJitOptions);
+    if (!isU32(numLibraryOptions)) rt.bad(F$, "numLibraryOptions", "u32", numLibraryOptions);
+    const r = raw.cuLibraryLoadFromFile(o0, rt.cstr(fileName, 0, F$, "fileName"), rt.sized(jitOptions, numJitOptions, 4, F$, "jitOptions"), rt.ptr(jitOptionsValues, F$, "jitOptionsValues"), numJitOptions, rt.sized(libraryOptions, numLibraryOptions, 4, F$, "libraryOptions"), rt.ptr(libraryOptionValues, F$, "libraryOptionValues"), numLibraryOptions);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as CUlibrary;
   };
 }
 
 function cuLibraryUnload$(raw: Raw, rt: CheckedRuntime): Checked["cuLibraryUnload"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuLibraryUnload";
   return function cuLibraryUnload(library: CUlibrary): void {
-    if (arguments.length !== 1) rt.arity("cuLibraryUnload", "library", 1, arguments.length);
-    if (!(isPtr(library))) rt.bad("cuLibraryUnload", "library", "pointer", library);
+    if (arguments.length !== 1) rt.arity(F$, "library", 1, arguments.length);
+    if (!isPtr(library)) rt.bad(F$, "library", "pointer", library);
     const r = raw.cuLibraryUnload(library);
-    if (rt.guards) rt.check("cuLibraryUnload");
-    if (r !== 0) rt.fail(r, "cuLibraryUnload", library);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, library);
   };
 }
 
 function cuLibraryGetKernel$(raw: Raw, rt: CheckedRuntime): Checked["cuLibraryGetKernel"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cuLibraryGetKernel";
   return function cuLibraryGetKernel(library: CUlibrary, name: string | PointerLike): CUkernel {
-    if (arguments.length !== 2) rt.arity("cuLibraryGetKernel", "library,name", 2, arguments.length);
-    if (!(isPtr(library))) rt.bad("cuLibraryGetKernel", "library", "pointer", library);
-    const r = raw.cuLibraryGetKernel(o0, library, rt.cstr(name, 0, "cuLibraryGetKernel", "name"));
-    if (rt.guards) rt.check("cuLibraryGetKernel");
-    if (r !== 0) rt.fail(r, "cuLibraryGetKernel");
+    if (arguments.length !== 2) rt.arity(F$, "library,name", 2, arguments.length);
+    if (!isPtr(library)) rt.bad(F$, "library", "pointer", library);
+    const r = raw.cuLibraryGetKernel(o0, library, rt.cstr(name, 0, F$, "name"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as CUkernel;
   };
 }
@@ -879,24 +951,26 @@ function cuLibraryGetKernelCount$(raw: Raw, rt: CheckedRuntime): Checked["cuLibr
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
   const isPtr = rt.isPointer;
+  const F$ = "cuLibraryGetKernelCount";
   return function cuLibraryGetKernelCount(lib: CUlibrary): number {
-    if (arguments.length !== 1) rt.arity("cuLibraryGetKernelCount", "lib", 1, arguments.length);
-    if (!(isPtr(lib))) rt.bad("cuLibraryGetKernelCount", "lib", "pointer", lib);
+    if (arguments.length !== 1) rt.arity(F$, "lib", 1, arguments.length);
+    if (!isPtr(lib)) rt.bad(F$, "lib", "pointer", lib);
     const r = raw.cuLibraryGetKernelCount(o0, lib);
-    if (rt.guards) rt.check("cuLibraryGetKernelCount");
-    if (r !== 0) rt.fail(r, "cuLibraryGetKernelCount");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u32[0]!;
   };
 }
 
 function cuLibraryEnumerateKernels$(raw: Raw, rt: CheckedRuntime): Checked["cuLibraryEnumerateKernels"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuLibraryEnumerateKernels";
   const A_cuLibraryEnumerateKernels: ArraySpec = { elements: [{ kind: "pointer", size: 8 }], count: null, query: false, retry: [] };
   return function cuLibraryEnumerateKernels(numKernels: number, lib: CUlibrary): CUkernel[] {
-    if (arguments.length !== 2) rt.arity("cuLibraryEnumerateKernels", "numKernels,lib", 2, arguments.length);
-    if (!(typeof numKernels === "number" && (numKernels >>> 0) === numKernels && (+numKernels !== 0 || 1 / numKernels > 0))) rt.bad("cuLibraryEnumerateKernels", "numKernels", "u32", numKernels);
-    if (!(isPtr(lib))) rt.bad("cuLibraryEnumerateKernels", "lib", "pointer", lib);
-    const a = rt.arrays("cuLibraryEnumerateKernels", A_cuLibraryEnumerateKernels, numKernels, (p) => raw.cuLibraryEnumerateKernels(p[0]!, numKernels, lib));
+    if (arguments.length !== 2) rt.arity(F$, "numKernels,lib", 2, arguments.length);
+    if (!isU32(numKernels)) rt.bad(F$, "numKernels", "u32", numKernels);
+    if (!isPtr(lib)) rt.bad(F$, "lib", "pointer", lib);
+    const a = rt.arrays(F$, A_cuLibraryEnumerateKernels, numKernels, (p) => raw.cuLibraryEnumerateKernels(p[0]!, numKernels, lib));
     return a[0] as CUkernel[];
   };
 }
@@ -904,12 +978,13 @@ function cuLibraryEnumerateKernels$(raw: Raw, rt: CheckedRuntime): Checked["cuLi
 function cuLibraryGetModule$(raw: Raw, rt: CheckedRuntime): Checked["cuLibraryGetModule"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cuLibraryGetModule";
   return function cuLibraryGetModule(library: CUlibrary): CUmodule {
-    if (arguments.length !== 1) rt.arity("cuLibraryGetModule", "library", 1, arguments.length);
-    if (!(isPtr(library))) rt.bad("cuLibraryGetModule", "library", "pointer", library);
+    if (arguments.length !== 1) rt.arity(F$, "library", 1, arguments.length);
+    if (!isPtr(library)) rt.bad(F$, "library", "pointer", library);
     const r = raw.cuLibraryGetModule(o0, library);
-    if (rt.guards) rt.check("cuLibraryGetModule");
-    if (r !== 0) rt.fail(r, "cuLibraryGetModule");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as CUmodule;
   };
 }
@@ -917,12 +992,13 @@ function cuLibraryGetModule$(raw: Raw, rt: CheckedRuntime): Checked["cuLibraryGe
 function cuKernelGetFunction$(raw: Raw, rt: CheckedRuntime): Checked["cuKernelGetFunction"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cuKernelGetFunction";
   return function cuKernelGetFunction(kernel: CUkernel): CUfunction {
-    if (arguments.length !== 1) rt.arity("cuKernelGetFunction", "kernel", 1, arguments.length);
-    if (!(isPtr(kernel))) rt.bad("cuKernelGetFunction", "kernel", "pointer", kernel);
+    if (arguments.length !== 1) rt.arity(F$, "kernel", 1, arguments.length);
+    if (!isPtr(kernel)) rt.bad(F$, "kernel", "pointer", kernel);
     const r = raw.cuKernelGetFunction(o0, kernel);
-    if (rt.guards) rt.check("cuKernelGetFunction");
-    if (r !== 0) rt.fail(r, "cuKernelGetFunction");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as CUfunction;
   };
 }
@@ -932,12 +1008,13 @@ function cuLibraryGetGlobal$(raw: Raw, rt: CheckedRuntime): Checked["cuLibraryGe
   const o1 = rt.out[1]!;
   const u64 = rt.u64;
   const isPtr = rt.isPointer;
+  const F$ = "cuLibraryGetGlobal";
   return function cuLibraryGetGlobal(library: CUlibrary, name: string | PointerLike): [dptr: CUdeviceptr, bytes: bigint] {
-    if (arguments.length !== 2) rt.arity("cuLibraryGetGlobal", "library,name", 2, arguments.length);
-    if (!(isPtr(library))) rt.bad("cuLibraryGetGlobal", "library", "pointer", library);
-    const r = raw.cuLibraryGetGlobal(o0, o1, library, rt.cstr(name, 0, "cuLibraryGetGlobal", "name"));
-    if (rt.guards) rt.check("cuLibraryGetGlobal");
-    if (r !== 0) rt.fail(r, "cuLibraryGetGlobal");
+    if (arguments.length !== 2) rt.arity(F$, "library,name", 2, arguments.length);
+    if (!isPtr(library)) rt.bad(F$, "library", "pointer", library);
+    const r = raw.cuLibraryGetGlobal(o0, o1, library, rt.cstr(name, 0, F$, "name"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return [u64[0]! as CUdeviceptr, u64[1]!];
   };
 }
@@ -947,12 +1024,13 @@ function cuLibraryGetManaged$(raw: Raw, rt: CheckedRuntime): Checked["cuLibraryG
   const o1 = rt.out[1]!;
   const u64 = rt.u64;
   const isPtr = rt.isPointer;
+  const F$ = "cuLibraryGetManaged";
   return function cuLibraryGetManaged(library: CUlibrary, name: string | PointerLike): [dptr: CUdeviceptr, bytes: bigint] {
-    if (arguments.length !== 2) rt.arity("cuLibraryGetManaged", "library,name", 2, arguments.length);
-    if (!(isPtr(library))) rt.bad("cuLibraryGetManaged", "library", "pointer", library);
-    const r = raw.cuLibraryGetManaged(o0, o1, library, rt.cstr(name, 0, "cuLibraryGetManaged", "name"));
-    if (rt.guards) rt.check("cuLibraryGetManaged");
-    if (r !== 0) rt.fail(r, "cuLibraryGetManaged");
+    if (arguments.length !== 2) rt.arity(F$, "library,name", 2, arguments.length);
+    if (!isPtr(library)) rt.bad(F$, "library", "pointer", library);
+    const r = raw.cuLibraryGetManaged(o0, o1, library, rt.cstr(name, 0, F$, "name"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return [u64[0]! as CUdeviceptr, u64[1]!];
   };
 }
@@ -960,12 +1038,13 @@ function cuLibraryGetManaged$(raw: Raw, rt: CheckedRuntime): Checked["cuLibraryG
 function cuLibraryGetUnifiedFunction$(raw: Raw, rt: CheckedRuntime): Checked["cuLibraryGetUnifiedFunction"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cuLibraryGetUnifiedFunction";
   return function cuLibraryGetUnifiedFunction(library: CUlibrary, symbol: string | PointerLike): Pointer {
-    if (arguments.length !== 2) rt.arity("cuLibraryGetUnifiedFunction", "library,symbol", 2, arguments.length);
-    if (!(isPtr(library))) rt.bad("cuLibraryGetUnifiedFunction", "library", "pointer", library);
-    const r = raw.cuLibraryGetUnifiedFunction(o0, library, rt.cstr(symbol, 0, "cuLibraryGetUnifiedFunction", "symbol"));
-    if (rt.guards) rt.check("cuLibraryGetUnifiedFunction");
-    if (r !== 0) rt.fail(r, "cuLibraryGetUnifiedFunction");
+    if (arguments.length !== 2) rt.arity(F$, "library,symbol", 2, arguments.length);
+    if (!isPtr(library)) rt.bad(F$, "library", "pointer", library);
+    const r = raw.cuLibraryGetUnifiedFunction(o0, library, rt.cstr(symbol, 0, F$, "symbol"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0);
   };
 }
@@ -974,54 +1053,58 @@ function cuKernelGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuKernelG
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
   const isPtr = rt.isPointer;
+  const F$ = "cuKernelGetAttribute";
   return function cuKernelGetAttribute(attrib: CUfunction_attribute, kernel: CUkernel, dev: CUdevice): number {
-    if (arguments.length !== 3) rt.arity("cuKernelGetAttribute", "attrib,kernel,dev", 3, arguments.length);
-    if (!(typeof attrib === "number" && (attrib >>> 0) === attrib && (+attrib !== 0 || 1 / attrib > 0))) rt.bad("cuKernelGetAttribute", "attrib", "u32", attrib);
-    if (!(isPtr(kernel))) rt.bad("cuKernelGetAttribute", "kernel", "pointer", kernel);
-    if (!(typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0))) rt.bad("cuKernelGetAttribute", "dev", "i32", dev);
+    if (arguments.length !== 3) rt.arity(F$, "attrib,kernel,dev", 3, arguments.length);
+    if (!isU32(attrib)) rt.bad(F$, "attrib", "u32", attrib);
+    if (!isPtr(kernel)) rt.bad(F$, "kernel", "pointer", kernel);
+    if (!isI32(dev)) rt.bad(F$, "dev", "i32", dev);
     const r = raw.cuKernelGetAttribute(o0, attrib, kernel, dev);
-    if (rt.guards) rt.check("cuKernelGetAttribute");
-    if (r !== 0) rt.fail(r, "cuKernelGetAttribute");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return i32[0]!;
   };
 }
 
 function cuKernelSetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuKernelSetAttribute"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuKernelSetAttribute";
   return function cuKernelSetAttribute(attrib: CUfunction_attribute, val: number, kernel: CUkernel, dev: CUdevice): void {
-    if (arguments.length !== 4) rt.arity("cuKernelSetAttribute", "attrib,val,kernel,dev", 4, arguments.length);
-    if (!(typeof attrib === "number" && (attrib >>> 0) === attrib && (+attrib !== 0 || 1 / attrib > 0))) rt.bad("cuKernelSetAttribute", "attrib", "u32", attrib);
-    if (!(typeof val === "number" && (val | 0) === val && (+val !== 0 || 1 / val > 0))) rt.bad("cuKernelSetAttribute", "val", "i32", val);
-    if (!(isPtr(kernel))) rt.bad("cuKernelSetAttribute", "kernel", "pointer", kernel);
-    if (!(typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0))) rt.bad("cuKernelSetAttribute", "dev", "i32", dev);
+    if (arguments.length !== 4) rt.arity(F$, "attrib,val,kernel,dev", 4, arguments.length);
+    if (!isU32(attrib)) rt.bad(F$, "attrib", "u32", attrib);
+    if (!isI32(val)) rt.bad(F$, "val", "i32", val);
+    if (!isPtr(kernel)) rt.bad(F$, "kernel", "pointer", kernel);
+    if (!isI32(dev)) rt.bad(F$, "dev", "i32", dev);
     const r = raw.cuKernelSetAttribute(attrib, val, kernel, dev);
-    if (rt.guards) rt.check("cuKernelSetAttribute");
-    if (r !== 0) rt.fail(r, "cuKernelSetAttribute");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuKernelSetCacheConfig$(raw: Raw, rt: CheckedRuntime): Checked["cuKernelSetCacheConfig"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuKernelSetCacheConfig";
   return function cuKernelSetCacheConfig(kernel: CUkernel, config: CUfunc_cache, dev: CUdevice): void {
-    if (arguments.length !== 3) rt.arity("cuKernelSetCacheConfig", "kernel,config,dev", 3, arguments.length);
-    if (!(isPtr(kernel))) rt.bad("cuKernelSetCacheConfig", "kernel", "pointer", kernel);
-    if (!(typeof config === "number" && (config >>> 0) === config && (+config !== 0 || 1 / config > 0))) rt.bad("cuKernelSetCacheConfig", "config", "u32", config);
-    if (!(typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0))) rt.bad("cuKernelSetCacheConfig", "dev", "i32", dev);
+    if (arguments.length !== 3) rt.arity(F$, "kernel,config,dev", 3, arguments.length);
+    if (!isPtr(kernel)) rt.bad(F$, "kernel", "pointer", kernel);
+    if (!isU32(config)) rt.bad(F$, "config", "u32", config);
+    if (!isI32(dev)) rt.bad(F$, "dev", "i32", dev);
     const r = raw.cuKernelSetCacheConfig(kernel, config, dev);
-    if (rt.guards) rt.check("cuKernelSetCacheConfig");
-    if (r !== 0) rt.fail(r, "cuKernelSetCacheConfig", kernel);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, kernel);
   };
 }
 
 function cuKernelGetName$(raw: Raw, rt: CheckedRuntime): Checked["cuKernelGetName"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cuKernelGetName";
   return function cuKernelGetName(hfunc: CUkernel): string | null {
-    if (arguments.length !== 1) rt.arity("cuKernelGetName", "hfunc", 1, arguments.length);
-    if (!(isPtr(hfunc))) rt.bad("cuKernelGetName", "hfunc", "pointer", hfunc);
+    if (arguments.length !== 1) rt.arity(F$, "hfunc", 1, arguments.length);
+    if (!isPtr(hfunc)) rt.bad(F$, "hfunc", "pointer", hfunc);
     const r = raw.cuKernelGetName(o0, hfunc);
-    if (rt.guards) rt.check("cuKernelGetName");
-    if (r !== 0) rt.fail(r, "cuKernelGetName");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readString(0);
   };
 }
@@ -1031,13 +1114,14 @@ function cuKernelGetParamInfo$(raw: Raw, rt: CheckedRuntime): Checked["cuKernelG
   const o1 = rt.out[1]!;
   const u64 = rt.u64;
   const isPtr = rt.isPointer;
+  const F$ = "cuKernelGetParamInfo";
   return function cuKernelGetParamInfo(kernel: CUkernel, paramIndex: bigint | number): [paramOffset: bigint, paramSize: bigint] {
-    if (arguments.length !== 2) rt.arity("cuKernelGetParamInfo", "kernel,paramIndex", 2, arguments.length);
-    if (!(isPtr(kernel))) rt.bad("cuKernelGetParamInfo", "kernel", "pointer", kernel);
-    if (!((typeof paramIndex === "bigint" ? paramIndex >= 0n && paramIndex <= 18446744073709551615n : Number.isSafeInteger(paramIndex) && paramIndex >= 0))) rt.bad("cuKernelGetParamInfo", "paramIndex", "u64", paramIndex);
+    if (arguments.length !== 2) rt.arity(F$, "kernel,paramIndex", 2, arguments.length);
+    if (!isPtr(kernel)) rt.bad(F$, "kernel", "pointer", kernel);
+    if (!isU64(paramIndex)) rt.bad(F$, "paramIndex", "u64", paramIndex);
     const r = raw.cuKernelGetParamInfo(kernel, paramIndex, o0, o1);
-    if (rt.guards) rt.check("cuKernelGetParamInfo");
-    if (r !== 0) rt.fail(r, "cuKernelGetParamInfo", kernel);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, kernel);
     return [u64[0]!, u64[1]!];
   };
 }
@@ -1046,11 +1130,12 @@ function cuMemGetInfo$(raw: Raw, rt: CheckedRuntime): Checked["cuMemGetInfo"] {
   const o0 = rt.out[0]!;
   const o1 = rt.out[1]!;
   const u64 = rt.u64;
+  const F$ = "cuMemGetInfo";
   return function cuMemGetInfo(): [free: bigint, total: bigint] {
-    if (arguments.length !== 0) rt.arity("cuMemGetInfo", "", 0, arguments.length);
+    if (arguments.length !== 0) rt.arity(F$, "", 0, arguments.length);
     const r = raw.cuMemGetInfo(o0, o1);
-    if (rt.guards) rt.check("cuMemGetInfo");
-    if (r !== 0) rt.fail(r, "cuMemGetInfo");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return [u64[0]!, u64[1]!];
   };
 }
@@ -1058,12 +1143,13 @@ function cuMemGetInfo$(raw: Raw, rt: CheckedRuntime): Checked["cuMemGetInfo"] {
 function cuMemAlloc$(raw: Raw, rt: CheckedRuntime): Checked["cuMemAlloc"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
+  const F$ = "cuMemAlloc";
   return function cuMemAlloc(bytesize: bigint | number): CUdeviceptr {
-    if (arguments.length !== 1) rt.arity("cuMemAlloc", "bytesize", 1, arguments.length);
-    if (!((typeof bytesize === "bigint" ? bytesize >= 0n && bytesize <= 18446744073709551615n : Number.isSafeInteger(bytesize) && bytesize >= 0))) rt.bad("cuMemAlloc", "bytesize", "u64", bytesize);
+    if (arguments.length !== 1) rt.arity(F$, "bytesize", 1, arguments.length);
+    if (!isU64(bytesize)) rt.bad(F$, "bytesize", "u64", bytesize);
     const r = raw.cuMemAlloc(o0, bytesize);
-    if (rt.guards) rt.check("cuMemAlloc");
-    if (r !== 0) rt.fail(r, "cuMemAlloc");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u64[0]! as CUdeviceptr;
   };
 }
@@ -1072,25 +1158,27 @@ function cuMemAllocPitch$(raw: Raw, rt: CheckedRuntime): Checked["cuMemAllocPitc
   const o0 = rt.out[0]!;
   const o1 = rt.out[1]!;
   const u64 = rt.u64;
+  const F$ = "cuMemAllocPitch";
   return function cuMemAllocPitch(WidthInBytes: bigint | number, Height: bigint | number, ElementSizeBytes: number): [dptr: CUdeviceptr, pPitch: bigint] {
-    if (arguments.length !== 3) rt.arity("cuMemAllocPitch", "WidthInBytes,Height,ElementSizeBytes", 3, arguments.length);
-    if (!((typeof WidthInBytes === "bigint" ? WidthInBytes >= 0n && WidthInBytes <= 18446744073709551615n : Number.isSafeInteger(WidthInBytes) && WidthInBytes >= 0))) rt.bad("cuMemAllocPitch", "WidthInBytes", "u64", WidthInBytes);
-    if (!((typeof Height === "bigint" ? Height >= 0n && Height <= 18446744073709551615n : Number.isSafeInteger(Height) && Height >= 0))) rt.bad("cuMemAllocPitch", "Height", "u64", Height);
-    if (!(typeof ElementSizeBytes === "number" && (ElementSizeBytes >>> 0) === ElementSizeBytes && (+ElementSizeBytes !== 0 || 1 / ElementSizeBytes > 0))) rt.bad("cuMemAllocPitch", "ElementSizeBytes", "u32", ElementSizeBytes);
+    if (arguments.length !== 3) rt.arity(F$, "WidthInBytes,Height,ElementSizeBytes", 3, arguments.length);
+    if (!isU64(WidthInBytes)) rt.bad(F$, "WidthInBytes", "u64", WidthInBytes);
+    if (!isU64(Height)) rt.bad(F$, "Height", "u64", Height);
+    if (!isU32(ElementSizeBytes)) rt.bad(F$, "ElementSizeBytes", "u32", ElementSizeBytes);
     const r = raw.cuMemAllocPitch(o0, o1, WidthInBytes, Height, ElementSizeBytes);
-    if (rt.guards) rt.check("cuMemAllocPitch");
-    if (r !== 0) rt.fail(r, "cuMemAllocPitch");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return [u64[0]! as CUdeviceptr, u64[1]!];
   };
 }
 
 function cuMemFree$(raw: Raw, rt: CheckedRuntime): Checked["cuMemFree"] {
+  const F$ = "cuMemFree";
   return function cuMemFree(dptr: CUdeviceptr): void {
-    if (arguments.length !== 1) rt.arity("cuMemFree", "dptr", 1, arguments.length);
-    if (!((typeof dptr === "bigint" ? dptr >= 0n && dptr <= 18446744073709551615n : Number.isSafeInteger(dptr) && dptr >= 0))) rt.bad("cuMemFree", "dptr", "u64", dptr);
+    if (arguments.length !== 1) rt.arity(F$, "dptr", 1, arguments.length);
+    if (!isU64(dptr)) rt.bad(F$, "dptr", "u64", dptr);
     const r = raw.cuMemFree(dptr);
-    if (rt.guards) rt.check("cuMemFree");
-    if (r !== 0) rt.fail(r, "cuMemFree");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
@@ -1098,46 +1186,50 @@ function cuMemGetAddressRange$(raw: Raw, rt: CheckedRuntime): Checked["cuMemGetA
   const o0 = rt.out[0]!;
   const o1 = rt.out[1]!;
   const u64 = rt.u64;
+  const F$ = "cuMemGetAddressRange";
   return function cuMemGetAddressRange(dptr: CUdeviceptr): [pbase: CUdeviceptr, psize: bigint] {
-    if (arguments.length !== 1) rt.arity("cuMemGetAddressRange", "dptr", 1, arguments.length);
-    if (!((typeof dptr === "bigint" ? dptr >= 0n && dptr <= 18446744073709551615n : Number.isSafeInteger(dptr) && dptr >= 0))) rt.bad("cuMemGetAddressRange", "dptr", "u64", dptr);
+    if (arguments.length !== 1) rt.arity(F$, "dptr", 1, arguments.length);
+    if (!isU64(dptr)) rt.bad(F$, "dptr", "u64", dptr);
     const r = raw.cuMemGetAddressRange(o0, o1, dptr);
-    if (rt.guards) rt.check("cuMemGetAddressRange");
-    if (r !== 0) rt.fail(r, "cuMemGetAddressRange");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return [u64[0]! as CUdeviceptr, u64[1]!];
   };
 }
 
 function cuMemAllocHost$(raw: Raw, rt: CheckedRuntime): Checked["cuMemAllocHost"] {
   const o0 = rt.out[0]!;
+  const F$ = "cuMemAllocHost";
   return function cuMemAllocHost(bytesize: bigint | number): Pointer {
-    if (arguments.length !== 1) rt.arity("cuMemAllocHost", "bytesize", 1, arguments.length);
-    if (!((typeof bytesize === "bigint" ? bytesize >= 0n && bytesize <= 18446744073709551615n : Number.isSafeInteger(bytesize) && bytesize >= 0))) rt.bad("cuMemAllocHost", "bytesize", "u64", bytesize);
+    if (arguments.length !== 1) rt.arity(F$, "bytesize", 1, arguments.length);
+    if (!isU64(bytesize)) rt.bad(F$, "bytesize", "u64", bytesize);
     const r = raw.cuMemAllocHost(o0, bytesize);
-    if (rt.guards) rt.check("cuMemAllocHost");
-    if (r !== 0) rt.fail(r, "cuMemAllocHost");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0);
   };
 }
 
 function cuMemFreeHost$(raw: Raw, rt: CheckedRuntime): Checked["cuMemFreeHost"] {
+  const F$ = "cuMemFreeHost";
   return function cuMemFreeHost(p: PointerLike): void {
-    if (arguments.length !== 1) rt.arity("cuMemFreeHost", "p", 1, arguments.length);
-    const r = raw.cuMemFreeHost(rt.ptr(p, "cuMemFreeHost", "p"));
-    if (rt.guards) rt.check("cuMemFreeHost");
-    if (r !== 0) rt.fail(r, "cuMemFreeHost");
+    if (arguments.length !== 1) rt.arity(F$, "p", 1, arguments.length);
+    const r = raw.cuMemFreeHost(rt.ptr(p, F$, "p"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuMemHostAlloc$(raw: Raw, rt: CheckedRuntime): Checked["cuMemHostAlloc"] {
   const o0 = rt.out[0]!;
+  const F$ = "cuMemHostAlloc";
   return function cuMemHostAlloc(bytesize: bigint | number, Flags: number): Pointer {
-    if (arguments.length !== 2) rt.arity("cuMemHostAlloc", "bytesize,Flags", 2, arguments.length);
-    if (!((typeof bytesize === "bigint" ? bytesize >= 0n && bytesize <= 18446744073709551615n : Number.isSafeInteger(bytesize) && bytesize >= 0))) rt.bad("cuMemHostAlloc", "bytesize", "u64", bytesize);
-    if (!(typeof Flags === "number" && (Flags >>> 0) === Flags && (+Flags !== 0 || 1 / Flags > 0))) rt.bad("cuMemHostAlloc", "Flags", "u32", Flags);
+    if (arguments.length !== 2) rt.arity(F$, "bytesize,Flags", 2, arguments.length);
+    if (!isU64(bytesize)) rt.bad(F$, "bytesize", "u64", bytesize);
+    if (!isU32(Flags)) rt.bad(F$, "Flags", "u32", Flags);
     const r = raw.cuMemHostAlloc(o0, bytesize, Flags);
-    if (rt.guards) rt.check("cuMemHostAlloc");
-    if (r !== 0) rt.fail(r, "cuMemHostAlloc");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0);
   };
 }
@@ -1145,12 +1237,13 @@ function cuMemHostAlloc$(raw: Raw, rt: CheckedRuntime): Checked["cuMemHostAlloc"
 function cuMemHostGetDevicePointer$(raw: Raw, rt: CheckedRuntime): Checked["cuMemHostGetDevicePointer"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
+  const F$ = "cuMemHostGetDevicePointer";
   return function cuMemHostGetDevicePointer(p: PointerLike, Flags: number): CUdeviceptr {
-    if (arguments.length !== 2) rt.arity("cuMemHostGetDevicePointer", "p,Flags", 2, arguments.length);
-    if (!(typeof Flags === "number" && (Flags >>> 0) === Flags && (+Flags !== 0 || 1 / Flags > 0))) rt.bad("cuMemHostGetDevicePointer", "Flags", "u32", Flags);
-    const r = raw.cuMemHostGetDevicePointer(o0, rt.ptr(p, "cuMemHostGetDevicePointer", "p"), Flags);
-    if (rt.guards) rt.check("cuMemHostGetDevicePointer");
-    if (r !== 0) rt.fail(r, "cuMemHostGetDevicePointer");
+    if (arguments.length !== 2) rt.arity(F$, "p,Flags", 2, arguments.length);
+    if (!isU32(Flags)) rt.bad(F$, "Flags", "u32", Flags);
+    const r = raw.cuMemHostGetDevicePointer(o0, rt.ptr(p, F$, "p"), Flags);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u64[0]! as CUdeviceptr;
   };
 }
@@ -1158,11 +1251,12 @@ function cuMemHostGetDevicePointer$(raw: Raw, rt: CheckedRuntime): Checked["cuMe
 function cuMemHostGetFlags$(raw: Raw, rt: CheckedRuntime): Checked["cuMemHostGetFlags"] {
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
+  const F$ = "cuMemHostGetFlags";
   return function cuMemHostGetFlags(p: PointerLike): number {
-    if (arguments.length !== 1) rt.arity("cuMemHostGetFlags", "p", 1, arguments.length);
-    const r = raw.cuMemHostGetFlags(o0, rt.ptr(p, "cuMemHostGetFlags", "p"));
-    if (rt.guards) rt.check("cuMemHostGetFlags");
-    if (r !== 0) rt.fail(r, "cuMemHostGetFlags");
+    if (arguments.length !== 1) rt.arity(F$, "p", 1, arguments.length);
+    const r = raw.cuMemHostGetFlags(o0, rt.ptr(p, F$, "p"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u32[0]!;
   };
 }
@@ -1170,13 +1264,14 @@ function cuMemHostGetFlags$(raw: Raw, rt: CheckedRuntime): Checked["cuMemHostGet
 function cuMemAllocManaged$(raw: Raw, rt: CheckedRuntime): Checked["cuMemAllocManaged"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
+  const F$ = "cuMemAllocManaged";
   return function cuMemAllocManaged(bytesize: bigint | number, flags: number): CUdeviceptr {
-    if (arguments.length !== 2) rt.arity("cuMemAllocManaged", "bytesize,flags", 2, arguments.length);
-    if (!((typeof bytesize === "bigint" ? bytesize >= 0n && bytesize <= 18446744073709551615n : Number.isSafeInteger(bytesize) && bytesize >= 0))) rt.bad("cuMemAllocManaged", "bytesize", "u64", bytesize);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cuMemAllocManaged", "flags", "u32", flags);
+    if (arguments.length !== 2) rt.arity(F$, "bytesize,flags", 2, arguments.length);
+    if (!isU64(bytesize)) rt.bad(F$, "bytesize", "u64", bytesize);
+    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
     const r = raw.cuMemAllocManaged(o0, bytesize, flags);
-    if (rt.guards) rt.check("cuMemAllocManaged");
-    if (r !== 0) rt.fail(r, "cuMemAllocManaged");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u64[0]! as CUdeviceptr;
   };
 }
@@ -1184,85 +1279,92 @@ function cuMemAllocManaged$(raw: Raw, rt: CheckedRuntime): Checked["cuMemAllocMa
 function cuDeviceRegisterAsyncNotification$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceRegisterAsyncNotification"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cuDeviceRegisterAsyncNotification";
   return function cuDeviceRegisterAsyncNotification(device: CUdevice, callbackFunc: CUasyncCallback, userData: PointerLike): CUasyncCallbackHandle {
-    if (arguments.length !== 3) rt.arity("cuDeviceRegisterAsyncNotification", "device,callbackFunc,userData", 3, arguments.length);
-    if (!(typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0))) rt.bad("cuDeviceRegisterAsyncNotification", "device", "i32", device);
-    if (!(isPtr(callbackFunc))) rt.bad("cuDeviceRegisterAsyncNotification", "callbackFunc", "function", callbackFunc);
-    const r = raw.cuDeviceRegisterAsyncNotification(device, callbackFunc, rt.ptr(userData, "cuDeviceRegisterAsyncNotification", "userData"), o0);
-    if (rt.guards) rt.check("cuDeviceRegisterAsyncNotification");
-    if (r !== 0) rt.fail(r, "cuDeviceRegisterAsyncNotification");
+    if (arguments.length !== 3) rt.arity(F$, "device,callbackFunc,userData", 3, arguments.length);
+    if (!isI32(device)) rt.bad(F$, "device", "i32", device);
+    if (!isPtr(callbackFunc)) rt.bad(F$, "callbackFunc", "function", callbackFunc);
+    const r = raw.cuDeviceRegisterAsyncNotification(device, callbackFunc, rt.ptr(userData, F$, "userData"), o0);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as CUasyncCallbackHandle;
   };
 }
 
 function cuDeviceUnregisterAsyncNotification$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceUnregisterAsyncNotification"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuDeviceUnregisterAsyncNotification";
   return function cuDeviceUnregisterAsyncNotification(device: CUdevice, callback: CUasyncCallbackHandle): void {
-    if (arguments.length !== 2) rt.arity("cuDeviceUnregisterAsyncNotification", "device,callback", 2, arguments.length);
-    if (!(typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0))) rt.bad("cuDeviceUnregisterAsyncNotification", "device", "i32", device);
-    if (!(isPtr(callback))) rt.bad("cuDeviceUnregisterAsyncNotification", "callback", "pointer", callback);
+    if (arguments.length !== 2) rt.arity(F$, "device,callback", 2, arguments.length);
+    if (!isI32(device)) rt.bad(F$, "device", "i32", device);
+    if (!isPtr(callback)) rt.bad(F$, "callback", "pointer", callback);
     const r = raw.cuDeviceUnregisterAsyncNotification(device, callback);
-    if (rt.guards) rt.check("cuDeviceUnregisterAsyncNotification");
-    if (r !== 0) rt.fail(r, "cuDeviceUnregisterAsyncNotification");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuDeviceGetByPCIBusId$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGetByPCIBusId"] {
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
+  const F$ = "cuDeviceGetByPCIBusId";
   return function cuDeviceGetByPCIBusId(pciBusId: string | PointerLike): CUdevice {
-    if (arguments.length !== 1) rt.arity("cuDeviceGetByPCIBusId", "pciBusId", 1, arguments.length);
-    const r = raw.cuDeviceGetByPCIBusId(o0, rt.cstr(pciBusId, 0, "cuDeviceGetByPCIBusId", "pciBusId"));
-    if (rt.guards) rt.check("cuDeviceGetByPCIBusId");
-    if (r !== 0) rt.fail(r, "cuDeviceGetByPCIBusId");
+    if (arguments.length !== 1) rt.arity(F$, "pciBusId", 1, arguments.length);
+    const r = raw.cuDeviceGetByPCIBusId(o0, rt.cstr(pciBusId, 0, F$, "pciBusId"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return i32[0]! as CUdevice;
   };
 }
 
 function cuDeviceGetPCIBusId$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGetPCIBusId"] {
+  const F$ = "cuDeviceGetPCIBusId";
   const A_cuDeviceGetPCIBusId: ArraySpec = { elements: [{ kind: "string", size: 1 }], count: null, query: false, retry: [] };
   return function cuDeviceGetPCIBusId(len: number, dev: CUdevice): string {
-    if (arguments.length !== 2) rt.arity("cuDeviceGetPCIBusId", "len,dev", 2, arguments.length);
-    if (!(typeof len === "number" && (len | 0) === len && (+len !== 0 || 1 / len > 0))) rt.bad("cuDeviceGetPCIBusId", "len", "i32", len);
-    rt.count(len, "cuDeviceGetPCIBusId", "len");
-    if (!(typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0))) rt.bad("cuDeviceGetPCIBusId", "dev", "i32", dev);
-    const a = rt.arrays("cuDeviceGetPCIBusId", A_cuDeviceGetPCIBusId, len, (p) => raw.cuDeviceGetPCIBusId(p[0]!, len, dev));
+    if (arguments.length !== 2) rt.arity(F$, "len,dev", 2, arguments.length);
+    if (!isI32(len)) rt.bad(F$, "len", "i32", len);
+    rt.count(len, F$, "len");
+    if (!isI32(dev)) rt.bad(F$, "dev", "i32", dev);
+    const a = rt.arrays(F$, A_cuDeviceGetPCIBusId, len, (p) => raw.cuDeviceGetPCIBusId(p[0]!, len, dev));
     return a[0] as string;
   };
 }
 
 function cuIpcGetEventHandle$(raw: Raw, rt: CheckedRuntime): Checked["cuIpcGetEventHandle"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuIpcGetEventHandle";
   return function cuIpcGetEventHandle(event: CUevent, pHandle?: CUipcEventHandle_st): CUipcEventHandle_st {
-    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuIpcGetEventHandle", "event,pHandle", 1, arguments.length);
-    if (!(isPtr(event))) rt.bad("cuIpcGetEventHandle", "event", "pointer", event);
-    const $pHandle = pHandle === undefined ? rt.record(CUipcEventHandle_st) : rt.recordArg(pHandle, CUipcEventHandle_st, "cuIpcGetEventHandle", "pHandle");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "event,pHandle", 1, arguments.length);
+    if (!isPtr(event)) rt.bad(F$, "event", "pointer", event);
+    const $pHandle = pHandle === undefined ? rt.record(CUipcEventHandle_st) : rt.recordArg(pHandle, CUipcEventHandle_st, F$, "pHandle");
     const r = raw.cuIpcGetEventHandle($pHandle.$pointer(), event);
-    if (rt.guards) rt.check("cuIpcGetEventHandle");
-    if (r !== 0) rt.fail(r, "cuIpcGetEventHandle");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return $pHandle;
   };
 }
 
 function cuIpcOpenEventHandle$(raw: Raw, rt: CheckedRuntime): Checked["cuIpcOpenEventHandle"] {
   const o0 = rt.out[0]!;
+  const F$ = "cuIpcOpenEventHandle";
   return function cuIpcOpenEventHandle(handle: Uint8Array | CUipcEventHandle_st): CUevent {
-    if (arguments.length !== 1) rt.arity("cuIpcOpenEventHandle", "handle", 1, arguments.length);
-    const r = raw.cuIpcOpenEventHandle(o0, rt.struct(handle, 64, "cuIpcOpenEventHandle", "handle", CUipcEventHandle_st));
-    if (rt.guards) rt.check("cuIpcOpenEventHandle");
-    if (r !== 0) rt.fail(r, "cuIpcOpenEventHandle");
+    if (arguments.length !== 1) rt.arity(F$, "handle", 1, arguments.length);
+    const r = raw.cuIpcOpenEventHandle(o0, rt.struct(handle, 64, F$, "handle", CUipcEventHandle_st));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as CUevent;
   };
 }
 
 function cuIpcGetMemHandle$(raw: Raw, rt: CheckedRuntime): Checked["cuIpcGetMemHandle"] {
+  const F$ = "cuIpcGetMemHandle";
   return function cuIpcGetMemHandle(dptr: CUdeviceptr, pHandle?: CUipcMemHandle_st): CUipcMemHandle_st {
-    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuIpcGetMemHandle", "dptr,pHandle", 1, arguments.length);
-    if (!((typeof dptr === "bigint" ? dptr >= 0n && dptr <= 18446744073709551615n : Number.isSafeInteger(dptr) && dptr >= 0))) rt.bad("cuIpcGetMemHandle", "dptr", "u64", dptr);
-    const $pHandle = pHandle === undefined ? rt.record(CUipcMemHandle_st) : rt.recordArg(pHandle, CUipcMemHandle_st, "cuIpcGetMemHandle", "pHandle");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "dptr,pHandle", 1, arguments.length);
+    if (!isU64(dptr)) rt.bad(F$, "dptr", "u64", dptr);
+    const $pHandle = pHandle === undefined ? rt.record(CUipcMemHandle_st) : rt.recordArg(pHandle, CUipcMemHandle_st, F$, "pHandle");
     const r = raw.cuIpcGetMemHandle($pHandle.$pointer(), dptr);
-    if (rt.guards) rt.check("cuIpcGetMemHandle");
-    if (r !== 0) rt.fail(r, "cuIpcGetMemHandle");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return $pHandle;
   };
 }
@@ -1270,585 +1372,631 @@ function cuIpcGetMemHandle$(raw: Raw, rt: CheckedRuntime): Checked["cuIpcGetMemH
 function cuIpcOpenMemHandle$(raw: Raw, rt: CheckedRuntime): Checked["cuIpcOpenMemHandle"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
+  const F$ = "cuIpcOpenMemHandle";
   return function cuIpcOpenMemHandle(handle: Uint8Array | CUipcMemHandle_st, Flags: number): CUdeviceptr {
-    if (arguments.length !== 2) rt.arity("cuIpcOpenMemHandle", "handle,Flags", 2, arguments.length);
-    if (!(typeof Flags === "number" && (Flags >>> 0) === Flags && (+Flags !== 0 || 1 / Flags > 0))) rt.bad("cuIpcOpenMemHandle", "Flags", "u32", Flags);
-    const r = raw.cuIpcOpenMemHandle(o0, rt.struct(handle, 64, "cuIpcOpenMemHandle", "handle", CUipcMemHandle_st), Flags);
-    if (rt.guards) rt.check("cuIpcOpenMemHandle");
-    if (r !== 0) rt.fail(r, "cuIpcOpenMemHandle");
+    if (arguments.length !== 2) rt.arity(F$, "handle,Flags", 2, arguments.length);
+    if (!isU32(Flags)) rt.bad(F$, "Flags", "u32", Flags);
+    const r = raw.cuIpcOpenMemHandle(o0, rt.struct(handle, 64, F$, "handle", CUipcMemHandle_st), Flags);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u64[0]! as CUdeviceptr;
   };
 }
 
 function cuIpcCloseMemHandle$(raw: Raw, rt: CheckedRuntime): Checked["cuIpcCloseMemHandle"] {
+  const F$ = "cuIpcCloseMemHandle";
   return function cuIpcCloseMemHandle(dptr: CUdeviceptr): void {
-    if (arguments.length !== 1) rt.arity("cuIpcCloseMemHandle", "dptr", 1, arguments.length);
-    if (!((typeof dptr === "bigint" ? dptr >= 0n && dptr <= 18446744073709551615n : Number.isSafeInteger(dptr) && dptr >= 0))) rt.bad("cuIpcCloseMemHandle", "dptr", "u64", dptr);
+    if (arguments.length !== 1) rt.arity(F$, "dptr", 1, arguments.length);
+    if (!isU64(dptr)) rt.bad(F$, "dptr", "u64", dptr);
     const r = raw.cuIpcCloseMemHandle(dptr);
-    if (rt.guards) rt.check("cuIpcCloseMemHandle");
-    if (r !== 0) rt.fail(r, "cuIpcCloseMemHandle");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuMemHostRegister$(raw: Raw, rt: CheckedRuntime): Checked["cuMemHostRegister"] {
+  const F$ = "cuMemHostRegister";
   return function cuMemHostRegister(p: PointerLike, bytesize: bigint | number, Flags: number): void {
-    if (arguments.length !== 3) rt.arity("cuMemHostRegister", "p,bytesize,Flags", 3, arguments.length);
-    if (!((typeof bytesize === "bigint" ? bytesize >= 0n && bytesize <= 18446744073709551615n : Number.isSafeInteger(bytesize) && bytesize >= 0))) rt.bad("cuMemHostRegister", "bytesize", "u64", bytesize);
-    if (!(typeof Flags === "number" && (Flags >>> 0) === Flags && (+Flags !== 0 || 1 / Flags > 0))) rt.bad("cuMemHostRegister", "Flags", "u32", Flags);
-    const r = raw.cuMemHostRegister(rt.sized(p, bytesize, 1, "cuMemHostRegister", "p"), bytesize, Flags);
-    if (rt.guards) rt.check("cuMemHostRegister");
-    if (r !== 0) rt.fail(r, "cuMemHostRegister");
+    if (arguments.length !== 3) rt.arity(F$, "p,bytesize,Flags", 3, arguments.length);
+    if (!isU64(bytesize)) rt.bad(F$, "bytesize", "u64", bytesize);
+    if (!isU32(Flags)) rt.bad(F$, "Flags", "u32", Flags);
+    const r = raw.cuMemHostRegister(rt.sized(p, bytesize, 1, F$, "p"), bytesize, Flags);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuMemHostUnregister$(raw: Raw, rt: CheckedRuntime): Checked["cuMemHostUnregister"] {
+  const F$ = "cuMemHostUnregister";
   return function cuMemHostUnregister(p: PointerLike): void {
-    if (arguments.length !== 1) rt.arity("cuMemHostUnregister", "p", 1, arguments.length);
-    const r = raw.cuMemHostUnregister(rt.ptr(p, "cuMemHostUnregister", "p"));
-    if (rt.guards) rt.check("cuMemHostUnregister");
-    if (r !== 0) rt.fail(r, "cuMemHostUnregister");
+    if (arguments.length !== 1) rt.arity(F$, "p", 1, arguments.length);
+    const r = raw.cuMemHostUnregister(rt.ptr(p, F$, "p"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuMemcpy$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpy"] {
+  const F$ = "cuMemcpy";
   return function cuMemcpy(dst: CUdeviceptr, src: CUdeviceptr, ByteCount: bigint | number): void {
-    if (arguments.length !== 3) rt.arity("cuMemcpy", "dst,src,ByteCount", 3, arguments.length);
-    if (!((typeof dst === "bigint" ? dst >= 0n && dst <= 18446744073709551615n : Number.isSafeInteger(dst) && dst >= 0))) rt.bad("cuMemcpy", "dst", "u64", dst);
-    if (!((typeof src === "bigint" ? src >= 0n && src <= 18446744073709551615n : Number.isSafeInteger(src) && src >= 0))) rt.bad("cuMemcpy", "src", "u64", src);
-    if (!((typeof ByteCount === "bigint" ? ByteCount >= 0n && ByteCount <= 18446744073709551615n : Number.isSafeInteger(ByteCount) && ByteCount >= 0))) rt.bad("cuMemcpy", "ByteCount", "u64", ByteCount);
+    if (arguments.length !== 3) rt.arity(F$, "dst,src,ByteCount", 3, arguments.length);
+    if (!isU64(dst)) rt.bad(F$, "dst", "u64", dst);
+    if (!isU64(src)) rt.bad(F$, "src", "u64", src);
+    if (!isU64(ByteCount)) rt.bad(F$, "ByteCount", "u64", ByteCount);
     const r = raw.cuMemcpy(dst, src, ByteCount);
-    if (rt.guards) rt.check("cuMemcpy");
-    if (r !== 0) rt.fail(r, "cuMemcpy");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuMemcpyPeer$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyPeer"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuMemcpyPeer";
   return function cuMemcpyPeer(dstDevice: CUdeviceptr, dstContext: CUcontext, srcDevice: CUdeviceptr, srcContext: CUcontext, ByteCount: bigint | number): void {
-    if (arguments.length !== 5) rt.arity("cuMemcpyPeer", "dstDevice,dstContext,srcDevice,srcContext,ByteCount", 5, arguments.length);
-    if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad("cuMemcpyPeer", "dstDevice", "u64", dstDevice);
-    if (!(isPtr(dstContext))) rt.bad("cuMemcpyPeer", "dstContext", "pointer", dstContext);
-    if (!((typeof srcDevice === "bigint" ? srcDevice >= 0n && srcDevice <= 18446744073709551615n : Number.isSafeInteger(srcDevice) && srcDevice >= 0))) rt.bad("cuMemcpyPeer", "srcDevice", "u64", srcDevice);
-    if (!(isPtr(srcContext))) rt.bad("cuMemcpyPeer", "srcContext", "pointer", srcContext);
-    if (!((typeof ByteCount === "bigint" ? ByteCount >= 0n && ByteCount <= 18446744073709551615n : Number.isSafeInteger(ByteCount) && ByteCount >= 0))) rt.bad("cuMemcpyPeer", "ByteCount", "u64", ByteCount);
+    if (arguments.length !== 5) rt.arity(F$, "dstDevice,dstContext,srcDevice,srcContext,ByteCount", 5, arguments.length);
+    if (!isU64(dstDevice)) rt.bad(F$, "dstDevice", "u64", dstDevice);
+    if (!isPtr(dstContext)) rt.bad(F$, "dstContext", "pointer", dstContext);
+    if (!isU64(srcDevice)) rt.bad(F$, "srcDevice", "u64", srcDevice);
+    if (!isPtr(srcContext)) rt.bad(F$, "srcContext", "pointer", srcContext);
+    if (!isU64(ByteCount)) rt.bad(F$, "ByteCount", "u64", ByteCount);
     const r = raw.cuMemcpyPeer(dstDevice, dstContext, srcDevice, srcContext, ByteCount);
-    if (rt.guards) rt.check("cuMemcpyPeer");
-    if (r !== 0) rt.fail(r, "cuMemcpyPeer");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuMemcpyHtoD$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyHtoD"] {
+  const F$ = "cuMemcpyHtoD";
   return function cuMemcpyHtoD(dstDevice: CUdeviceptr, srcHost: PointerLike, ByteCount: bigint | number): void {
-    if (arguments.length !== 3) rt.arity("cuMemcpyHtoD", "dstDevice,srcHost,ByteCount", 3, arguments.length);
-    if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad("cuMemcpyHtoD", "dstDevice", "u64", dstDevice);
-    if (!((typeof ByteCount === "bigint" ? ByteCount >= 0n && ByteCount <= 18446744073709551615n : Number.isSafeInteger(ByteCount) && ByteCount >= 0))) rt.bad("cuMemcpyHtoD", "ByteCount", "u64", ByteCount);
-    const r = raw.cuMemcpyHtoD(dstDevice, rt.sized(srcHost, ByteCount, 1, "cuMemcpyHtoD", "srcHost"), ByteCount);
-    if (rt.guards) rt.check("cuMemcpyHtoD");
-    if (r !== 0) rt.fail(r, "cuMemcpyHtoD");
+    if (arguments.length !== 3) rt.arity(F$, "dstDevice,srcHost,ByteCount", 3, arguments.length);
+    if (!isU64(dstDevice)) rt.bad(F$, "dstDevice", "u64", dstDevice);
+    if (!isU64(ByteCount)) rt.bad(F$, "ByteCount", "u64", ByteCount);
+    const r = raw.cuMemcpyHtoD(dstDevice, rt.sized(srcHost, ByteCount, 1, F$, "srcHost"), ByteCount);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuMemcpyDtoH$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyDtoH"] {
+  const F$ = "cuMemcpyDtoH";
   return function cuMemcpyDtoH(dstHost: PointerLike, srcDevice: CUdeviceptr, ByteCount: bigint | number): void {
-    if (arguments.length !== 3) rt.arity("cuMemcpyDtoH", "dstHost,srcDevice,ByteCount", 3, arguments.length);
-    if (!((typeof srcDevice === "bigint" ? srcDevice >= 0n && srcDevice <= 18446744073709551615n : Number.isSafeInteger(srcDevice) && srcDevice >= 0))) rt.bad("cuMemcpyDtoH", "srcDevice", "u64", srcDevice);
-    if (!((typeof ByteCount === "bigint" ? ByteCount >= 0n && ByteCount <= 18446744073709551615n : Number.isSafeInteger(ByteCount) && ByteCount >= 0))) rt.bad("cuMemcpyDtoH", "ByteCount", "u64", ByteCount);
-    const r = raw.cuMemcpyDtoH(rt.ptr(dstHost, "cuMemcpyDtoH", "dstHost"), srcDevice, ByteCount);
-    if (rt.guards) rt.check("cuMemcpyDtoH");
-    if (r !== 0) rt.fail(r, "cuMemcpyDtoH");
+    if (arguments.length !== 3) rt.arity(F$, "dstHost,srcDevice,ByteCount", 3, arguments.length);
+    if (!isU64(srcDevice)) rt.bad(F$, "srcDevice", "u64", srcDevice);
+    if (!isU64(ByteCount)) rt.bad(F$, "ByteCount", "u64", ByteCount);
+    const r = raw.cuMemcpyDtoH(rt.ptr(dstHost, F$, "dstHost"), srcDevice, ByteCount);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuMemcpyDtoD$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyDtoD"] {
+  const F$ = "cuMemcpyDtoD";
   return function cuMemcpyDtoD(dstDevice: CUdeviceptr, srcDevice: CUdeviceptr, ByteCount: bigint | number): void {
-    if (arguments.length !== 3) rt.arity("cuMemcpyDtoD", "dstDevice,srcDevice,ByteCount", 3, arguments.length);
-    if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad("cuMemcpyDtoD", "dstDevice", "u64", dstDevice);
-    if (!((typeof srcDevice === "bigint" ? srcDevice >= 0n && srcDevice <= 18446744073709551615n : Number.isSafeInteger(srcDevice) && srcDevice >= 0))) rt.bad("cuMemcpyDtoD", "srcDevice", "u64", srcDevice);
-    if (!((typeof ByteCount === "bigint" ? ByteCount >= 0n && ByteCount <= 18446744073709551615n : Number.isSafeInteger(ByteCount) && ByteCount >= 0))) rt.bad("cuMemcpyDtoD", "ByteCount", "u64", ByteCount);
+    if (arguments.length !== 3) rt.arity(F$, "dstDevice,srcDevice,ByteCount", 3, arguments.length);
+    if (!isU64(dstDevice)) rt.bad(F$, "dstDevice", "u64", dstDevice);
+    if (!isU64(srcDevice)) rt.bad(F$, "srcDevice", "u64", srcDevice);
+    if (!isU64(ByteCount)) rt.bad(F$, "ByteCount", "u64", ByteCount);
     const r = raw.cuMemcpyDtoD(dstDevice, srcDevice, ByteCount);
-    if (rt.guards) rt.check("cuMemcpyDtoD");
-    if (r !== 0) rt.fail(r, "cuMemcpyDtoD");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuMemcpyDtoA$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyDtoA"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuMemcpyDtoA";
   return function cuMemcpyDtoA(dstArray: CUarray, dstOffset: bigint | number, srcDevice: CUdeviceptr, ByteCount: bigint | number): void {
-    if (arguments.length !== 4) rt.arity("cuMemcpyDtoA", "dstArray,dstOffset,srcDevice,ByteCount", 4, arguments.length);
-    if (!(isPtr(dstArray))) rt.bad("cuMemcpyDtoA", "dstArray", "pointer", dstArray);
-    if (!((typeof dstOffset === "bigint" ? dstOffset >= 0n && dstOffset <= 18446744073709551615n : Number.isSafeInteger(dstOffset) && dstOffset >= 0))) rt.bad("cuMemcpyDtoA", "dstOffset", "u64", dstOffset);
-    if (!((typeof srcDevice === "bigint" ? srcDevice >= 0n && srcDevice <= 18446744073709551615n : Number.isSafeInteger(srcDevice) && srcDevice >= 0))) rt.bad("cuMemcpyDtoA", "srcDevice", "u64", srcDevice);
-    if (!((typeof ByteCount === "bigint" ? ByteCount >= 0n && ByteCount <= 18446744073709551615n : Number.isSafeInteger(ByteCount) && ByteCount >= 0))) rt.bad("cuMemcpyDtoA", "ByteCount", "u64", ByteCount);
+    if (arguments.length !== 4) rt.arity(F$, "dstArray,dstOffset,srcDevice,ByteCount", 4, arguments.length);
+    if (!isPtr(dstArray)) rt.bad(F$, "dstArray", "pointer", dstArray);
+    if (!isU64(dstOffset)) rt.bad(F$, "dstOffset", "u64", dstOffset);
+    if (!isU64(srcDevice)) rt.bad(F$, "srcDevice", "u64", srcDevice);
+    if (!isU64(ByteCount)) rt.bad(F$, "ByteCount", "u64", ByteCount);
     const r = raw.cuMemcpyDtoA(dstArray, dstOffset, srcDevice, ByteCount);
-    if (rt.guards) rt.check("cuMemcpyDtoA");
-    if (r !== 0) rt.fail(r, "cuMemcpyDtoA", dstArray);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, dstArray);
   };
 }
 
 function cuMemcpyAtoD$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyAtoD"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuMemcpyAtoD";
   return function cuMemcpyAtoD(dstDevice: CUdeviceptr, srcArray: CUarray, srcOffset: bigint | number, ByteCount: bigint | number): void {
-    if (arguments.length !== 4) rt.arity("cuMemcpyAtoD", "dstDevice,srcArray,srcOffset,ByteCount", 4, arguments.length);
-    if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad("cuMemcpyAtoD", "dstDevice", "u64", dstDevice);
-    if (!(isPtr(srcArray))) rt.bad("cuMemcpyAtoD", "srcArray", "pointer", srcArray);
-    if (!((typeof srcOffset === "bigint" ? srcOffset >= 0n && srcOffset <= 18446744073709551615n : Number.isSafeInteger(srcOffset) && srcOffset >= 0))) rt.bad("cuMemcpyAtoD", "srcOffset", "u64", srcOffset);
-    if (!((typeof ByteCount === "bigint" ? ByteCount >= 0n && ByteCount <= 18446744073709551615n : Number.isSafeInteger(ByteCount) && ByteCount >= 0))) rt.bad("cuMemcpyAtoD", "ByteCount", "u64", ByteCount);
+    if (arguments.length !== 4) rt.arity(F$, "dstDevice,srcArray,srcOffset,ByteCount", 4, arguments.length);
+    if (!isU64(dstDevice)) rt.bad(F$, "dstDevice", "u64", dstDevice);
+    if (!isPtr(srcArray)) rt.bad(F$, "srcArray", "pointer", srcArray);
+    if (!isU64(srcOffset)) rt.bad(F$, "srcOffset", "u64", srcOffset);
+    if (!isU64(ByteCount)) rt.bad(F$, "ByteCount", "u64", ByteCount);
     const r = raw.cuMemcpyAtoD(dstDevice, srcArray, srcOffset, ByteCount);
-    if (rt.guards) rt.check("cuMemcpyAtoD");
-    if (r !== 0) rt.fail(r, "cuMemcpyAtoD");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuMemcpyHtoA$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyHtoA"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuMemcpyHtoA";
   return function cuMemcpyHtoA(dstArray: CUarray, dstOffset: bigint | number, srcHost: PointerLike, ByteCount: bigint | number): void {
-    if (arguments.length !== 4) rt.arity("cuMemcpyHtoA", "dstArray,dstOffset,srcHost,ByteCount", 4, arguments.length);
-    if (!(isPtr(dstArray))) rt.bad("cuMemcpyHtoA", "dstArray", "pointer", dstArray);
-    if (!((typeof dstOffset === "bigint" ? dstOffset >= 0n && dstOffset <= 18446744073709551615n : Number.isSafeInteger(dstOffset) && dstOffset >= 0))) rt.bad("cuMemcpyHtoA", "dstOffset", "u64", dstOffset);
-    if (!((typeof ByteCount === "bigint" ? ByteCount >= 0n && ByteCount <= 18446744073709551615n : Number.isSafeInteger(ByteCount) && ByteCount >= 0))) rt.bad("cuMemcpyHtoA", "ByteCount", "u64", ByteCount);
-    const r = raw.cuMemcpyHtoA(dstArray, dstOffset, rt.sized(srcHost, ByteCount, 1, "cuMemcpyHtoA", "srcHost"), ByteCount);
-    if (rt.guards) rt.check("cuMemcpyHtoA");
-    if (r !== 0) rt.fail(r, "cuMemcpyHtoA", dstArray);
+    if (arguments.length !== 4) rt.arity(F$, "dstArray,dstOffset,srcHost,ByteCount", 4, arguments.length);
+    if (!isPtr(dstArray)) rt.bad(F$, "dstArray", "pointer", dstArray);
+    if (!isU64(dstOffset)) rt.bad(F$, "dstOffset", "u64", dstOffset);
+    if (!isU64(ByteCount)) rt.bad(F$, "ByteCount", "u64", ByteCount);
+    const r = raw.cuMemcpyHtoA(dstArray, dstOffset, rt.sized(srcHost, ByteCount, 1, F$, "srcHost"), ByteCount);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, dstArray);
   };
 }
 
 function cuMemcpyAtoH$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyAtoH"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuMemcpyAtoH";
   return function cuMemcpyAtoH(dstHost: PointerLike, srcArray: CUarray, srcOffset: bigint | number, ByteCount: bigint | number): void {
-    if (arguments.length !== 4) rt.arity("cuMemcpyAtoH", "dstHost,srcArray,srcOffset,ByteCount", 4, arguments.length);
-    if (!(isPtr(srcArray))) rt.bad("cuMemcpyAtoH", "srcArray", "pointer", srcArray);
-    if (!((typeof srcOffset === "bigint" ? srcOffset >= 0n && srcOffset <= 18446744073709551615n : Number.isSafeInteger(srcOffset) && srcOffset >= 0))) rt.bad("cuMemcpyAtoH", "srcOffset", "u64", srcOffset);
-    if (!((typeof ByteCount === "bigint" ? ByteCount >= 0n && ByteCount <= 18446744073709551615n : Number.isSafeInteger(ByteCount) && ByteCount >= 0))) rt.bad("cuMemcpyAtoH", "ByteCount", "u64", ByteCount);
-    const r = raw.cuMemcpyAtoH(rt.ptr(dstHost, "cuMemcpyAtoH", "dstHost"), srcArray, srcOffset, ByteCount);
-    if (rt.guards) rt.check("cuMemcpyAtoH");
-    if (r !== 0) rt.fail(r, "cuMemcpyAtoH");
+    if (arguments.length !== 4) rt.arity(F$, "dstHost,srcArray,srcOffset,ByteCount", 4, arguments.length);
+    if (!isPtr(srcArray)) rt.bad(F$, "srcArray", "pointer", srcArray);
+    if (!isU64(srcOffset)) rt.bad(F$, "srcOffset", "u64", srcOffset);
+    if (!isU64(ByteCount)) rt.bad(F$, "ByteCount", "u64", ByteCount);
+    const r = raw.cuMemcpyAtoH(rt.ptr(dstHost, F$, "dstHost"), srcArray, srcOffset, ByteCount);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuMemcpyAtoA$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyAtoA"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuMemcpyAtoA";
   return function cuMemcpyAtoA(dstArray: CUarray, dstOffset: bigint | number, srcArray: CUarray, srcOffset: bigint | number, ByteCount: bigint | number): void {
-    if (arguments.length !== 5) rt.arity("cuMemcpyAtoA", "dstArray,dstOffset,srcArray,srcOffset,ByteCount", 5, arguments.length);
-    if (!(isPtr(dstArray))) rt.bad("cuMemcpyAtoA", "dstArray", "pointer", dstArray);
-    if (!((typeof dstOffset === "bigint" ? dstOffset >= 0n && dstOffset <= 18446744073709551615n : Number.isSafeInteger(dstOffset) && dstOffset >= 0))) rt.bad("cuMemcpyAtoA", "dstOffset", "u64", dstOffset);
-    if (!(isPtr(srcArray))) rt.bad("cuMemcpyAtoA", "srcArray", "pointer", srcArray);
-    if (!((typeof srcOffset === "bigint" ? srcOffset >= 0n && srcOffset <= 18446744073709551615n : Number.isSafeInteger(srcOffset) && srcOffset >= 0))) rt.bad("cuMemcpyAtoA", "srcOffset", "u64", srcOffset);
-    if (!((typeof ByteCount === "bigint" ? ByteCount >= 0n && ByteCount <= 18446744073709551615n : Number.isSafeInteger(ByteCount) && ByteCount >= 0))) rt.bad("cuMemcpyAtoA", "ByteCount", "u64", ByteCount);
+    if (arguments.length !== 5) rt.arity(F$, "dstArray,dstOffset,srcArray,srcOffset,ByteCount", 5, arguments.length);
+    if (!isPtr(dstArray)) rt.bad(F$, "dstArray", "pointer", dstArray);
+    if (!isU64(dstOffset)) rt.bad(F$, "dstOffset", "u64", dstOffset);
+    if (!isPtr(srcArray)) rt.bad(F$, "srcArray", "pointer", srcArray);
+    if (!isU64(srcOffset)) rt.bad(F$, "srcOffset", "u64", srcOffset);
+    if (!isU64(ByteCount)) rt.bad(F$, "ByteCount", "u64", ByteCount);
     const r = raw.cuMemcpyAtoA(dstArray, dstOffset, srcArray, srcOffset, ByteCount);
-    if (rt.guards) rt.check("cuMemcpyAtoA");
-    if (r !== 0) rt.fail(r, "cuMemcpyAtoA", dstArray);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, dstArray);
   };
 }
 
 function cuMemcpy2D$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpy2D"] {
+  const F$ = "cuMemcpy2D";
   return function cuMemcpy2D(pCopy: PointerLike): void {
-    if (arguments.length !== 1) rt.arity("cuMemcpy2D", "pCopy", 1, arguments.length);
-    const r = raw.cuMemcpy2D(rt.ptr(rt.expect(pCopy, CUDA_MEMCPY2D_st, "cuMemcpy2D", "pCopy"), "cuMemcpy2D", "pCopy"));
-    if (rt.guards) rt.check("cuMemcpy2D");
-    if (r !== 0) rt.fail(r, "cuMemcpy2D");
+    if (arguments.length !== 1) rt.arity(F$, "pCopy", 1, arguments.length);
+    const r = raw.cuMemcpy2D(rt.ptr(rt.expect(pCopy, CUDA_MEMCPY2D_st, F$, "pCopy"), F$, "pCopy"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuMemcpy2DUnaligned$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpy2DUnaligned"] {
+  const F$ = "cuMemcpy2DUnaligned";
   return function cuMemcpy2DUnaligned(pCopy: PointerLike): void {
-    if (arguments.length !== 1) rt.arity("cuMemcpy2DUnaligned", "pCopy", 1, arguments.length);
-    const r = raw.cuMemcpy2DUnaligned(rt.ptr(rt.expect(pCopy, CUDA_MEMCPY2D_st, "cuMemcpy2DUnaligned", "pCopy"), "cuMemcpy2DUnaligned", "pCopy"));
-    if (rt.guards) rt.check("cuMemcpy2DUnaligned");
-    if (r !== 0) rt.fail(r, "cuMemcpy2DUnaligned");
+    if (arguments.length !== 1) rt.arity(F$, "pCopy", 1, arguments.length);
+    const r = raw.cuMemcpy2DUnaligned(rt.ptr(rt.expect(pCopy, CUDA_MEMCPY2D_st, F$, "pCopy"), F$, "pCopy"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuMemcpy3D$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpy3D"] {
+  const F$ = "cuMemcpy3D";
   return function cuMemcpy3D(pCopy: PointerLike): void {
-    if (arguments.length !== 1) rt.arity("cuMemcpy3D", "pCopy", 1, arguments.length);
-    const r = raw.cuMemcpy3D(rt.ptr(rt.expect(pCopy, CUDA_MEMCPY3D_st, "cuMemcpy3D", "pCopy"), "cuMemcpy3D", "pCopy"));
-    if (rt.guards) rt.check("cuMemcpy3D");
-    if (r !== 0) rt.fail(r, "cuMemcpy3D");
+    if (arguments.length !== 1) rt.arity(F$, "pCopy", 1, arguments.length);
+    const r = raw.cuMemcpy3D(rt.ptr(rt.expect(pCopy, CUDA_MEMCPY3D_st, F$, "pCopy"), F$, "pCopy"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuMemcpy3DPeer$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpy3DPeer"] {
+  const F$ = "cuMemcpy3DPeer";
   return function cuMemcpy3DPeer(pCopy: PointerLike): void {
-    if (arguments.length !== 1) rt.arity("cuMemcpy3DPeer", "pCopy", 1, arguments.length);
-    const r = raw.cuMemcpy3DPeer(rt.ptr(rt.expect(pCopy, CUDA_MEMCPY3D_PEER_st, "cuMemcpy3DPeer", "pCopy"), "cuMemcpy3DPeer", "pCopy"));
-    if (rt.guards) rt.check("cuMemcpy3DPeer");
-    if (r !== 0) rt.fail(r, "cuMemcpy3DPeer");
+    if (arguments.length !== 1) rt.arity(F$, "pCopy", 1, arguments.length);
+    const r = raw.cuMemcpy3DPeer(rt.ptr(rt.expect(pCopy, CUDA_MEMCPY3D_PEER_st, F$, "pCopy"), F$, "pCopy"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuMemcpyAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyAsync"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuMemcpyAsync";
   return function cuMemcpyAsync(dst: CUdeviceptr, src: CUdeviceptr, ByteCount: bigint | number, hStream: CUstream): void {
-    if (arguments.length !== 4) rt.arity("cuMemcpyAsync", "dst,src,ByteCount,hStream", 4, arguments.length);
-    if (!((typeof dst === "bigint" ? dst >= 0n && dst <= 18446744073709551615n : Number.isSafeInteger(dst) && dst >= 0))) rt.bad("cuMemcpyAsync", "dst", "u64", dst);
-    if (!((typeof src === "bigint" ? src >= 0n && src <= 18446744073709551615n : Number.isSafeInteger(src) && src >= 0))) rt.bad("cuMemcpyAsync", "src", "u64", src);
-    if (!((typeof ByteCount === "bigint" ? ByteCount >= 0n && ByteCount <= 18446744073709551615n : Number.isSafeInteger(ByteCount) && ByteCount >= 0))) rt.bad("cuMemcpyAsync", "ByteCount", "u64", ByteCount);
-    if (!(isPtr(hStream))) rt.bad("cuMemcpyAsync", "hStream", "pointer", hStream);
+    if (arguments.length !== 4) rt.arity(F$, "dst,src,ByteCount,hStream", 4, arguments.length);
+    if (!isU64(dst)) rt.bad(F$, "dst", "u64", dst);
+    if (!isU64(src)) rt.bad(F$, "src", "u64", src);
+    if (!isU64(ByteCount)) rt.bad(F$, "ByteCount", "u64", ByteCount);
+    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
     const r = raw.cuMemcpyAsync(dst, src, ByteCount, hStream);
-    if (rt.guards) rt.check("cuMemcpyAsync");
-    if (r !== 0) rt.fail(r, "cuMemcpyAsync");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuMemcpyPeerAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyPeerAsync"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuMemcpyPeerAsync";
   return function cuMemcpyPeerAsync(dstDevice: CUdeviceptr, dstContext: CUcontext, srcDevice: CUdeviceptr, srcContext: CUcontext, ByteCount: bigint | number, hStream: CUstream): void {
-    if (arguments.length !== 6) rt.arity("cuMemcpyPeerAsync", "dstDevice,dstContext,srcDevice,srcContext,ByteCount,hStream", 6, arguments.length);
-    if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad("cuMemcpyPeerAsync", "dstDevice", "u64", dstDevice);
-    if (!(isPtr(dstContext))) rt.bad("cuMemcpyPeerAsync", "dstContext", "pointer", dstContext);
-    if (!((typeof srcDevice === "bigint" ? srcDevice >= 0n && srcDevice <= 18446744073709551615n : Number.isSafeInteger(srcDevice) && srcDevice >= 0))) rt.bad("cuMemcpyPeerAsync", "srcDevice", "u64", srcDevice);
-    if (!(isPtr(srcContext))) rt.bad("cuMemcpyPeerAsync", "srcContext", "pointer", srcContext);
-    if (!((typeof ByteCount === "bigint" ? ByteCount >= 0n && ByteCount <= 18446744073709551615n : Number.isSafeInteger(ByteCount) && ByteCount >= 0))) rt.bad("cuMemcpyPeerAsync", "ByteCount", "u64", ByteCount);
-    if (!(isPtr(hStream))) rt.bad("cuMemcpyPeerAsync", "hStream", "pointer", hStream);
+    if (arguments.length !== 6) rt.arity(F$, "dstDevice,dstContext,srcDevice,srcContext,ByteCount,hStream", 6, arguments.length);
+    if (!isU64(dstDevice)) rt.bad(F$, "dstDevice", "u64", dstDevice);
+    if (!isPtr(dstContext)) rt.bad(F$, "dstContext", "pointer", dstContext);
+    if (!isU64(srcDevice)) rt.bad(F$, "srcDevice", "u64", srcDevice);
+    if (!isPtr(srcContext)) rt.bad(F$, "srcContext", "pointer", srcContext);
+    if (!isU64(ByteCount)) rt.bad(F$, "ByteCount", "u64", ByteCount);
+    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
     const r = raw.cuMemcpyPeerAsync(dstDevice, dstContext, srcDevice, srcContext, ByteCount, hStream);
-    if (rt.guards) rt.check("cuMemcpyPeerAsync");
-    if (r !== 0) rt.fail(r, "cuMemcpyPeerAsync");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuMemcpyHtoDAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyHtoDAsync"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuMemcpyHtoDAsync";
   return function cuMemcpyHtoDAsync(dstDevice: CUdeviceptr, srcHost: PointerLike, ByteCount: bigint | number, hStream: CUstream): void {
-    if (arguments.length !== 4) rt.arity("cuMemcpyHtoDAsync", "dstDevice,srcHost,ByteCount,hStream", 4, arguments.length);
-    if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad("cuMemcpyHtoDAsync", "dstDevice", "u64", dstDevice);
-    if (!((typeof ByteCount === "bigint" ? ByteCount >= 0n && ByteCount <= 18446744073709551615n : Number.isSafeInteger(ByteCount) && ByteCount >= 0))) rt.bad("cuMemcpyHtoDAsync", "ByteCount", "u64", ByteCount);
-    if (!(isPtr(hStream))) rt.bad("cuMemcpyHtoDAsync", "hStream", "pointer", hStream);
-    const r = raw.cuMemcpyHtoDAsync(dstDevice, rt.sized(srcHost, ByteCount, 1, "cuMemcpyHtoDAsync", "srcHost"), ByteCount, hStream);
-    if (rt.guards) rt.check("cuMemcpyHtoDAsync");
-    if (r !== 0) rt.fail(r, "cuMemcpyHtoDAsync");
+    if (arguments.length !== 4) rt.arity(F$, "dstDevice,srcHost,ByteCount,hStream", 4, arguments.length);
+    if (!isU64(dstDevice)) rt.bad(F$, "dstDevice", "u64", dstDevice);
+    if (!isU64(ByteCount)) rt.bad(F$, "ByteCount", "u64", ByteCount);
+    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
+    const r = raw.cuMemcpyHtoDAsync(dstDevice, rt.sized(srcHost, ByteCount, 1, F$, "srcHost"), ByteCount, hStream);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuMemcpyDtoHAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyDtoHAsync"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuMemcpyDtoHAsync";
   return function cuMemcpyDtoHAsync(dstHost: PointerLike, srcDevice: CUdeviceptr, ByteCount: bigint | number, hStream: CUstream): void {
-    if (arguments.length !== 4) rt.arity("cuMemcpyDtoHAsync", "dstHost,srcDevice,ByteCount,hStream", 4, arguments.length);
-    if (!((typeof srcDevice === "bigint" ? srcDevice >= 0n && srcDevice <= 18446744073709551615n : Number.isSafeInteger(srcDevice) && srcDevice >= 0))) rt.bad("cuMemcpyDtoHAsync", "srcDevice", "u64", srcDevice);
-    if (!((typeof ByteCount === "bigint" ? ByteCount >= 0n && ByteCount <= 18446744073709551615n : Number.isSafeInteger(ByteCount) && ByteCount >= 0))) rt.bad("cuMemcpyDtoHAsync", "ByteCount", "u64", ByteCount);
-    if (!(isPtr(hStream))) rt.bad("cuMemcpyDtoHAsync", "hStream", "pointer", hStream);
-    const r = raw.cuMemcpyDtoHAsync(rt.ptr(dstHost, "cuMemcpyDtoHAsync", "dstHost"), srcDevice, ByteCount, hStream);
-    if (rt.guards) rt.check("cuMemcpyDtoHAsync");
-    if (r !== 0) rt.fail(r, "cuMemcpyDtoHAsync");
+    if (arguments.length !== 4) rt.arity(F$, "dstHost,srcDevice,ByteCount,hStream", 4, arguments.length);
+    if (!isU64(srcDevice)) rt.bad(F$, "srcDevice", "u64", srcDevice);
+    if (!isU64(ByteCount)) rt.bad(F$, "ByteCount", "u64", ByteCount);
+    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
+    const r = raw.cuMemcpyDtoHAsync(rt.ptr(dstHost, F$, "dstHost"), srcDevice, ByteCount, hStream);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuMemcpyDtoDAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyDtoDAsync"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuMemcpyDtoDAsync";
   return function cuMemcpyDtoDAsync(dstDevice: CUdeviceptr, srcDevice: CUdeviceptr, ByteCount: bigint | number, hStream: CUstream): void {
-    if (arguments.length !== 4) rt.arity("cuMemcpyDtoDAsync", "dstDevice,srcDevice,ByteCount,hStream", 4, arguments.length);
-    if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad("cuMemcpyDtoDAsync", "dstDevice", "u64", dstDevice);
-    if (!((typeof srcDevice === "bigint" ? srcDevice >= 0n && srcDevice <= 18446744073709551615n : Number.isSafeInteger(srcDevice) && srcDevice >= 0))) rt.bad("cuMemcpyDtoDAsync", "srcDevice", "u64", srcDevice);
-    if (!((typeof ByteCount === "bigint" ? ByteCount >= 0n && ByteCount <= 18446744073709551615n : Number.isSafeInteger(ByteCount) && ByteCount >= 0))) rt.bad("cuMemcpyDtoDAsync", "ByteCount", "u64", ByteCount);
-    if (!(isPtr(hStream))) rt.bad("cuMemcpyDtoDAsync", "hStream", "pointer", hStream);
+    if (arguments.length !== 4) rt.arity(F$, "dstDevice,srcDevice,ByteCount,hStream", 4, arguments.length);
+    if (!isU64(dstDevice)) rt.bad(F$, "dstDevice", "u64", dstDevice);
+    if (!isU64(srcDevice)) rt.bad(F$, "srcDevice", "u64", srcDevice);
+    if (!isU64(ByteCount)) rt.bad(F$, "ByteCount", "u64", ByteCount);
+    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
     const r = raw.cuMemcpyDtoDAsync(dstDevice, srcDevice, ByteCount, hStream);
-    if (rt.guards) rt.check("cuMemcpyDtoDAsync");
-    if (r !== 0) rt.fail(r, "cuMemcpyDtoDAsync");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuMemcpyHtoAAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyHtoAAsync"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuMemcpyHtoAAsync";
   return function cuMemcpyHtoAAsync(dstArray: CUarray, dstOffset: bigint | number, srcHost: PointerLike, ByteCount: bigint | number, hStream: CUstream): void {
-    if (arguments.length !== 5) rt.arity("cuMemcpyHtoAAsync", "dstArray,dstOffset,srcHost,ByteCount,hStream", 5, arguments.length);
-    if (!(isPtr(dstArray))) rt.bad("cuMemcpyHtoAAsync", "dstArray", "pointer", dstArray);
-    if (!((typeof dstOffset === "bigint" ? dstOffset >= 0n && dstOffset <= 18446744073709551615n : Number.isSafeInteger(dstOffset) && dstOffset >= 0))) rt.bad("cuMemcpyHtoAAsync", "dstOffset", "u64", dstOffset);
-    if (!((typeof ByteCount === "bigint" ? ByteCount >= 0n && ByteCount <= 18446744073709551615n : Number.isSafeInteger(ByteCount) && ByteCount >= 0))) rt.bad("cuMemcpyHtoAAsync", "ByteCount", "u64", ByteCount);
-    if (!(isPtr(hStream))) rt.bad("cuMemcpyHtoAAsync", "hStream", "pointer", hStream);
-    const r = raw.cuMemcpyHtoAAsync(dstArray, dstOffset, rt.sized(srcHost, ByteCount, 1, "cuMemcpyHtoAAsync", "srcHost"), ByteCount, hStream);
-    if (rt.guards) rt.check("cuMemcpyHtoAAsync");
-    if (r !== 0) rt.fail(r, "cuMemcpyHtoAAsync", dstArray);
+    if (arguments.length !== 5) rt.arity(F$, "dstArray,dstOffset,srcHost,ByteCount,hStream", 5, arguments.length);
+    if (!isPtr(dstArray)) rt.bad(F$, "dstArray", "pointer", dstArray);
+    if (!isU64(dstOffset)) rt.bad(F$, "dstOffset", "u64", dstOffset);
+    if (!isU64(ByteCount)) rt.bad(F$, "ByteCount", "u64", ByteCount);
+    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
+    const r = raw.cuMemcpyHtoAAsync(dstArray, dstOffset, rt.sized(srcHost, ByteCount, 1, F$, "srcHost"), ByteCount, hStream);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, dstArray);
   };
 }
 
 function cuMemcpyAtoHAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyAtoHAsync"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuMemcpyAtoHAsync";
   return function cuMemcpyAtoHAsync(dstHost: PointerLike, srcArray: CUarray, srcOffset: bigint | number, ByteCount: bigint | number, hStream: CUstream): void {
-    if (arguments.length !== 5) rt.arity("cuMemcpyAtoHAsync", "dstHost,srcArray,srcOffset,ByteCount,hStream", 5, arguments.length);
-    if (!(isPtr(srcArray))) rt.bad("cuMemcpyAtoHAsync", "srcArray", "pointer", srcArray);
-    if (!((typeof srcOffset === "bigint" ? srcOffset >= 0n && srcOffset <= 18446744073709551615n : Number.isSafeInteger(srcOffset) && srcOffset >= 0))) rt.bad("cuMemcpyAtoHAsync", "srcOffset", "u64", srcOffset);
-    if (!((typeof ByteCount === "bigint" ? ByteCount >= 0n && ByteCount <= 18446744073709551615n : Number.isSafeInteger(ByteCount) && ByteCount >= 0))) rt.bad("cuMemcpyAtoHAsync", "ByteCount", "u64", ByteCount);
-    if (!(isPtr(hStream))) rt.bad("cuMemcpyAtoHAsync", "hStream", "pointer", hStream);
-    const r = raw.cuMemcpyAtoHAsync(rt.ptr(dstHost, "cuMemcpyAtoHAsync", "dstHost"), srcArray, srcOffset, ByteCount, hStream);
-    if (rt.guards) rt.check("cuMemcpyAtoHAsync");
-    if (r !== 0) rt.fail(r, "cuMemcpyAtoHAsync");
+    if (arguments.length !== 5) rt.arity(F$, "dstHost,srcArray,srcOffset,ByteCount,hStream", 5, arguments.length);
+    if (!isPtr(srcArray)) rt.bad(F$, "srcArray", "pointer", srcArray);
+    if (!isU64(srcOffset)) rt.bad(F$, "srcOffset", "u64", srcOffset);
+    if (!isU64(ByteCount)) rt.bad(F$, "ByteCount", "u64", ByteCount);
+    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
+    const r = raw.cuMemcpyAtoHAsync(rt.ptr(dstHost, F$, "dstHost"), srcArray, srcOffset, ByteCount, hStream);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuMemcpy2DAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpy2DAsync"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuMemcpy2DAsync";
   return function cuMemcpy2DAsync(pCopy: PointerLike, hStream: CUstream): void {
-    if (arguments.length !== 2) rt.arity("cuMemcpy2DAsync", "pCopy,hStream", 2, arguments.length);
-    if (!(isPtr(hStream))) rt.bad("cuMemcpy2DAsync", "hStream", "pointer", hStream);
-    const r = raw.cuMemcpy2DAsync(rt.ptr(rt.expect(pCopy, CUDA_MEMCPY2D_st, "cuMemcpy2DAsync", "pCopy"), "cuMemcpy2DAsync", "pCopy"), hStream);
-    if (rt.guards) rt.check("cuMemcpy2DAsync");
-    if (r !== 0) rt.fail(r, "cuMemcpy2DAsync");
+    if (arguments.length !== 2) rt.arity(F$, "pCopy,hStream", 2, arguments.length);
+    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
+    const r = raw.cuMemcpy2DAsync(rt.ptr(rt.expect(pCopy, CUDA_MEMCPY2D_st, F$, "pCopy"), F$, "pCopy"), hStream);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuMemcpy3DAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpy3DAsync"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuMemcpy3DAsync";
   return function cuMemcpy3DAsync(pCopy: PointerLike, hStream: CUstream): void {
-    if (arguments.length !== 2) rt.arity("cuMemcpy3DAsync", "pCopy,hStream", 2, arguments.length);
-    if (!(isPtr(hStream))) rt.bad("cuMemcpy3DAsync", "hStream", "pointer", hStream);
-    const r = raw.cuMemcpy3DAsync(rt.ptr(rt.expect(pCopy, CUDA_MEMCPY3D_st, "cuMemcpy3DAsync", "pCopy"), "cuMemcpy3DAsync", "pCopy"), hStream);
-    if (rt.guards) rt.check("cuMemcpy3DAsync");
-    if (r !== 0) rt.fail(r, "cuMemcpy3DAsync");
+    if (arguments.length !== 2) rt.arity(F$, "pCopy,hStream", 2, arguments.length);
+    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
+    const r = raw.cuMemcpy3DAsync(rt.ptr(rt.expect(pCopy, CUDA_MEMCPY3D_st, F$, "pCopy"), F$, "pCopy"), hStream);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuMemcpy3DPeerAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpy3DPeerAsync"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuMemcpy3DPeerAsync";
   return function cuMemcpy3DPeerAsync(pCopy: PointerLike, hStream: CUstream): void {
-    if (arguments.length !== 2) rt.arity("cuMemcpy3DPeerAsync", "pCopy,hStream", 2, arguments.length);
-    if (!(isPtr(hStream))) rt.bad("cuMemcpy3DPeerAsync", "hStream", "pointer", hStream);
-    const r = raw.cuMemcpy3DPeerAsync(rt.ptr(rt.expect(pCopy, CUDA_MEMCPY3D_PEER_st, "cuMemcpy3DPeerAsync", "pCopy"), "cuMemcpy3DPeerAsync", "pCopy"), hStream);
-    if (rt.guards) rt.check("cuMemcpy3DPeerAsync");
-    if (r !== 0) rt.fail(r, "cuMemcpy3DPeerAsync");
+    if (arguments.length !== 2) rt.arity(F$, "pCopy,hStream", 2, arguments.length);
+    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
+    const r = raw.cuMemcpy3DPeerAsync(rt.ptr(rt.expect(pCopy, CUDA_MEMCPY3D_PEER_st, F$, "pCopy"), F$, "pCopy"), hStream);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuMemsetD8$(raw: Raw, rt: CheckedRuntime): Checked["cuMemsetD8"] {
+  const F$ = "cuMemsetD8";
   return function cuMemsetD8(dstDevice: CUdeviceptr, uc: number, N: bigint | number): void {
-    if (arguments.length !== 3) rt.arity("cuMemsetD8", "dstDevice,uc,N", 3, arguments.length);
-    if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad("cuMemsetD8", "dstDevice", "u64", dstDevice);
-    if (!(typeof uc === "number" && (uc & 255) === uc && (+uc !== 0 || 1 / uc > 0))) rt.bad("cuMemsetD8", "uc", "u8", uc);
-    if (!((typeof N === "bigint" ? N >= 0n && N <= 18446744073709551615n : Number.isSafeInteger(N) && N >= 0))) rt.bad("cuMemsetD8", "N", "u64", N);
+    if (arguments.length !== 3) rt.arity(F$, "dstDevice,uc,N", 3, arguments.length);
+    if (!isU64(dstDevice)) rt.bad(F$, "dstDevice", "u64", dstDevice);
+    if (!isU8(uc)) rt.bad(F$, "uc", "u8", uc);
+    if (!isU64(N)) rt.bad(F$, "N", "u64", N);
     const r = raw.cuMemsetD8(dstDevice, uc, N);
-    if (rt.guards) rt.check("cuMemsetD8");
-    if (r !== 0) rt.fail(r, "cuMemsetD8");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuMemsetD16$(raw: Raw, rt: CheckedRuntime): Checked["cuMemsetD16"] {
+  const F$ = "cuMemsetD16";
   return function cuMemsetD16(dstDevice: CUdeviceptr, us: number, N: bigint | number): void {
-    if (arguments.length !== 3) rt.arity("cuMemsetD16", "dstDevice,us,N", 3, arguments.length);
-    if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad("cuMemsetD16", "dstDevice", "u64", dstDevice);
-    if (!(typeof us === "number" && (us & 65535) === us && (+us !== 0 || 1 / us > 0))) rt.bad("cuMemsetD16", "us", "u16", us);
-    if (!((typeof N === "bigint" ? N >= 0n && N <= 18446744073709551615n : Number.isSafeInteger(N) && N >= 0))) rt.bad("cuMemsetD16", "N", "u64", N);
+    if (arguments.length !== 3) rt.arity(F$, "dstDevice,us,N", 3, arguments.length);
+    if (!isU64(dstDevice)) rt.bad(F$, "dstDevice", "u64", dstDevice);
+    if (!isU16(us)) rt.bad(F$, "us", "u16", us);
+    if (!isU64(N)) rt.bad(F$, "N", "u64", N);
     const r = raw.cuMemsetD16(dstDevice, us, N);
-    if (rt.guards) rt.check("cuMemsetD16");
-    if (r !== 0) rt.fail(r, "cuMemsetD16");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuMemsetD32$(raw: Raw, rt: CheckedRuntime): Checked["cuMemsetD32"] {
+  const F$ = "cuMemsetD32";
   return function cuMemsetD32(dstDevice: CUdeviceptr, ui: number, N: bigint | number): void {
-    if (arguments.length !== 3) rt.arity("cuMemsetD32", "dstDevice,ui,N", 3, arguments.length);
-    if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad("cuMemsetD32", "dstDevice", "u64", dstDevice);
-    if (!(typeof ui === "number" && (ui >>> 0) === ui && (+ui !== 0 || 1 / ui > 0))) rt.bad("cuMemsetD32", "ui", "u32", ui);
-    if (!((typeof N === "bigint" ? N >= 0n && N <= 18446744073709551615n : Number.isSafeInteger(N) && N >= 0))) rt.bad("cuMemsetD32", "N", "u64", N);
+    if (arguments.length !== 3) rt.arity(F$, "dstDevice,ui,N", 3, arguments.length);
+    if (!isU64(dstDevice)) rt.bad(F$, "dstDevice", "u64", dstDevice);
+    if (!isU32(ui)) rt.bad(F$, "ui", "u32", ui);
+    if (!isU64(N)) rt.bad(F$, "N", "u64", N);
     const r = raw.cuMemsetD32(dstDevice, ui, N);
-    if (rt.guards) rt.check("cuMemsetD32");
-    if (r !== 0) rt.fail(r, "cuMemsetD32");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuMemsetD2D8$(raw: Raw, rt: CheckedRuntime): Checked["cuMemsetD2D8"] {
+  const F$ = "cuMemsetD2D8";
   return function cuMemsetD2D8(dstDevice: CUdeviceptr, dstPitch: bigint | number, uc: number, Width: bigint | number, Height: bigint | number): void {
-    if (arguments.length !== 5) rt.arity("cuMemsetD2D8", "dstDevice,dstPitch,uc,Width,Height", 5, arguments.length);
-    if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad("cuMemsetD2D8", "dstDevice", "u64", dstDevice);
-    if (!((typeof dstPitch === "bigint" ? dstPitch >= 0n && dstPitch <= 18446744073709551615n : Number.isSafeInteger(dstPitch) && dstPitch >= 0))) rt.bad("cuMemsetD2D8", "dstPitch", "u64", dstPitch);
-    if (!(typeof uc === "number" && (uc & 255) === uc && (+uc !== 0 || 1 / uc > 0))) rt.bad("cuMemsetD2D8", "uc", "u8", uc);
-    if (!((typeof Width === "bigint" ? Width >= 0n && Width <= 18446744073709551615n : Number.isSafeInteger(Width) && Width >= 0))) rt.bad("cuMemsetD2D8", "Width", "u64", Width);
-    if (!((typeof Height === "bigint" ? Height >= 0n && Height <= 18446744073709551615n : Number.isSafeInteger(Height) && Height >= 0))) rt.bad("cuMemsetD2D8", "Height", "u64", Height);
+    if (arguments.length !== 5) rt.arity(F$, "dstDevice,dstPitch,uc,Width,Height", 5, arguments.length);
+    if (!isU64(dstDevice)) rt.bad(F$, "dstDevice", "u64", dstDevice);
+    if (!isU64(dstPitch)) rt.bad(F$, "dstPitch", "u64", dstPitch);
+    if (!isU8(uc)) rt.bad(F$, "uc", "u8", uc);
+    if (!isU64(Width)) rt.bad(F$, "Width", "u64", Width);
+    if (!isU64(Height)) rt.bad(F$, "Height", "u64", Height);
     const r = raw.cuMemsetD2D8(dstDevice, dstPitch, uc, Width, Height);
-    if (rt.guards) rt.check("cuMemsetD2D8");
-    if (r !== 0) rt.fail(r, "cuMemsetD2D8");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuMemsetD2D16$(raw: Raw, rt: CheckedRuntime): Checked["cuMemsetD2D16"] {
+  const F$ = "cuMemsetD2D16";
   return function cuMemsetD2D16(dstDevice: CUdeviceptr, dstPitch: bigint | number, us: number, Width: bigint | number, Height: bigint | number): void {
-    if (arguments.length !== 5) rt.arity("cuMemsetD2D16", "dstDevice,dstPitch,us,Width,Height", 5, arguments.length);
-    if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad("cuMemsetD2D16", "dstDevice", "u64", dstDevice);
-    if (!((typeof dstPitch === "bigint" ? dstPitch >= 0n && dstPitch <= 18446744073709551615n : Number.isSafeInteger(dstPitch) && dstPitch >= 0))) rt.bad("cuMemsetD2D16", "dstPitch", "u64", dstPitch);
-    if (!(typeof us === "number" && (us & 65535) === us && (+us !== 0 || 1 / us > 0))) rt.bad("cuMemsetD2D16", "us", "u16", us);
-    if (!((typeof Width === "bigint" ? Width >= 0n && Width <= 18446744073709551615n : Number.isSafeInteger(Width) && Width >= 0))) rt.bad("cuMemsetD2D16", "Width", "u64", Width);
-    if (!((typeof Height === "bigint" ? Height >= 0n && Height <= 18446744073709551615n : Number.isSafeInteger(Height) && Height >= 0))) rt.bad("cuMemsetD2D16", "Height", "u64", Height);
+    if (arguments.length !== 5) rt.arity(F$, "dstDevice,dstPitch,us,Width,Height", 5, arguments.length);
+    if (!isU64(dstDevice)) rt.bad(F$, "dstDevice", "u64", dstDevice);
+    if (!isU64(dstPitch)) rt.bad(F$, "dstPitch", "u64", dstPitch);
+    if (!isU16(us)) rt.bad(F$, "us", "u16", us);
+    if (!isU64(Width)) rt.bad(F$, "Width", "u64", Width);
+    if (!isU64(Height)) rt.bad(F$, "Height", "u64", Height);
     const r = raw.cuMemsetD2D16(dstDevice, dstPitch, us, Width, Height);
-    if (rt.guards) rt.check("cuMemsetD2D16");
-    if (r !== 0) rt.fail(r, "cuMemsetD2D16");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuMemsetD2D32$(raw: Raw, rt: CheckedRuntime): Checked["cuMemsetD2D32"] {
+  const F$ = "cuMemsetD2D32";
   return function cuMemsetD2D32(dstDevice: CUdeviceptr, dstPitch: bigint | number, ui: number, Width: bigint | number, Height: bigint | number): void {
-    if (arguments.length !== 5) rt.arity("cuMemsetD2D32", "dstDevice,dstPitch,ui,Width,Height", 5, arguments.length);
-    if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad("cuMemsetD2D32", "dstDevice", "u64", dstDevice);
-    if (!((typeof dstPitch === "bigint" ? dstPitch >= 0n && dstPitch <= 18446744073709551615n : Number.isSafeInteger(dstPitch) && dstPitch >= 0))) rt.bad("cuMemsetD2D32", "dstPitch", "u64", dstPitch);
-    if (!(typeof ui === "number" && (ui >>> 0) === ui && (+ui !== 0 || 1 / ui > 0))) rt.bad("cuMemsetD2D32", "ui", "u32", ui);
-    if (!((typeof Width === "bigint" ? Width >= 0n && Width <= 18446744073709551615n : Number.isSafeInteger(Width) && Width >= 0))) rt.bad("cuMemsetD2D32", "Width", "u64", Width);
-    if (!((typeof Height === "bigint" ? Height >= 0n && Height <= 18446744073709551615n : Number.isSafeInteger(Height) && Height >= 0))) rt.bad("cuMemsetD2D32", "Height", "u64", Height);
+    if (arguments.length !== 5) rt.arity(F$, "dstDevice,dstPitch,ui,Width,Height", 5, arguments.length);
+    if (!isU64(dstDevice)) rt.bad(F$, "dstDevice", "u64", dstDevice);
+    if (!isU64(dstPitch)) rt.bad(F$, "dstPitch", "u64", dstPitch);
+    if (!isU32(ui)) rt.bad(F$, "ui", "u32", ui);
+    if (!isU64(Width)) rt.bad(F$, "Width", "u64", Width);
+    if (!isU64(Height)) rt.bad(F$, "Height", "u64", Height);
     const r = raw.cuMemsetD2D32(dstDevice, dstPitch, ui, Width, Height);
-    if (rt.guards) rt.check("cuMemsetD2D32");
-    if (r !== 0) rt.fail(r, "cuMemsetD2D32");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuMemsetD8Async$(raw: Raw, rt: CheckedRuntime): Checked["cuMemsetD8Async"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuMemsetD8Async";
   return function cuMemsetD8Async(dstDevice: CUdeviceptr, uc: number, N: bigint | number, hStream: CUstream): void {
-    if (arguments.length !== 4) rt.arity("cuMemsetD8Async", "dstDevice,uc,N,hStream", 4, arguments.length);
-    if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad("cuMemsetD8Async", "dstDevice", "u64", dstDevice);
-    if (!(typeof uc === "number" && (uc & 255) === uc && (+uc !== 0 || 1 / uc > 0))) rt.bad("cuMemsetD8Async", "uc", "u8", uc);
-    if (!((typeof N === "bigint" ? N >= 0n && N <= 18446744073709551615n : Number.isSafeInteger(N) && N >= 0))) rt.bad("cuMemsetD8Async", "N", "u64", N);
-    if (!(isPtr(hStream))) rt.bad("cuMemsetD8Async", "hStream", "pointer", hStream);
+    if (arguments.length !== 4) rt.arity(F$, "dstDevice,uc,N,hStream", 4, arguments.length);
+    if (!isU64(dstDevice)) rt.bad(F$, "dstDevice", "u64", dstDevice);
+    if (!isU8(uc)) rt.bad(F$, "uc", "u8", uc);
+    if (!isU64(N)) rt.bad(F$, "N", "u64", N);
+    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
     const r = raw.cuMemsetD8Async(dstDevice, uc, N, hStream);
-    if (rt.guards) rt.check("cuMemsetD8Async");
-    if (r !== 0) rt.fail(r, "cuMemsetD8Async");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuMemsetD16Async$(raw: Raw, rt: CheckedRuntime): Checked["cuMemsetD16Async"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuMemsetD16Async";
   return function cuMemsetD16Async(dstDevice: CUdeviceptr, us: number, N: bigint | number, hStream: CUstream): void {
-    if (arguments.length !== 4) rt.arity("cuMemsetD16Async", "dstDevice,us,N,hStream", 4, arguments.length);
-    if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad("cuMemsetD16Async", "dstDevice", "u64", dstDevice);
-    if (!(typeof us === "number" && (us & 65535) === us && (+us !== 0 || 1 / us > 0))) rt.bad("cuMemsetD16Async", "us", "u16", us);
-    if (!((typeof N === "bigint" ? N >= 0n && N <= 18446744073709551615n : Number.isSafeInteger(N) && N >= 0))) rt.bad("cuMemsetD16Async", "N", "u64", N);
-    if (!(isPtr(hStream))) rt.bad("cuMemsetD16Async", "hStream", "pointer", hStream);
+    if (arguments.length !== 4) rt.arity(F$, "dstDevice,us,N,hStream", 4, arguments.length);
+    if (!isU64(dstDevice)) rt.bad(F$, "dstDevice", "u64", dstDevice);
+    if (!isU16(us)) rt.bad(F$, "us", "u16", us);
+    if (!isU64(N)) rt.bad(F$, "N", "u64", N);
+    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
     const r = raw.cuMemsetD16Async(dstDevice, us, N, hStream);
-    if (rt.guards) rt.check("cuMemsetD16Async");
-    if (r !== 0) rt.fail(r, "cuMemsetD16Async");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuMemsetD32Async$(raw: Raw, rt: CheckedRuntime): Checked["cuMemsetD32Async"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuMemsetD32Async";
   return function cuMemsetD32Async(dstDevice: CUdeviceptr, ui: number, N: bigint | number, hStream: CUstream): void {
-    if (arguments.length !== 4) rt.arity("cuMemsetD32Async", "dstDevice,ui,N,hStream", 4, arguments.length);
-    if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad("cuMemsetD32Async", "dstDevice", "u64", dstDevice);
-    if (!(typeof ui === "number" && (ui >>> 0) === ui && (+ui !== 0 || 1 / ui > 0))) rt.bad("cuMemsetD32Async", "ui", "u32", ui);
-    if (!((typeof N === "bigint" ? N >= 0n && N <= 18446744073709551615n : Number.isSafeInteger(N) && N >= 0))) rt.bad("cuMemsetD32Async", "N", "u64", N);
-    if (!(isPtr(hStream))) rt.bad("cuMemsetD32Async", "hStream", "pointer", hStream);
+    if (arguments.length !== 4) rt.arity(F$, "dstDevice,ui,N,hStream", 4, arguments.length);
+    if (!isU64(dstDevice)) rt.bad(F$, "dstDevice", "u64", dstDevice);
+    if (!isU32(ui)) rt.bad(F$, "ui", "u32", ui);
+    if (!isU64(N)) rt.bad(F$, "N", "u64", N);
+    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
     const r = raw.cuMemsetD32Async(dstDevice, ui, N, hStream);
-    if (rt.guards) rt.check("cuMemsetD32Async");
-    if (r !== 0) rt.fail(r, "cuMemsetD32Async");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuMemsetD2D8Async$(raw: Raw, rt: CheckedRuntime): Checked["cuMemsetD2D8Async"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuMemsetD2D8Async";
   return function cuMemsetD2D8Async(dstDevice: CUdeviceptr, dstPitch: bigint | number, uc: number, Width: bigint | number, Height: bigint | number, hStream: CUstream): void {
-    if (arguments.length !== 6) rt.arity("cuMemsetD2D8Async", "dstDevice,dstPitch,uc,Width,Height,hStream", 6, arguments.length);
-    if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad("cuMemsetD2D8Async", "dstDevice", "u64", dstDevice);
-    if (!((typeof dstPitch === "bigint" ? dstPitch >= 0n && dstPitch <= 18446744073709551615n : Number.isSafeInteger(dstPitch) && dstPitch >= 0))) rt.bad("cuMemsetD2D8Async", "dstPitch", "u64", dstPitch);
-    if (!(typeof uc === "number" && (uc & 255) === uc && (+uc !== 0 || 1 / uc > 0))) rt.bad("cuMemsetD2D8Async", "uc", "u8", uc);
-    if (!((typeof Width === "bigint" ? Width >= 0n && Width <= 18446744073709551615n : Number.isSafeInteger(Width) && Width >= 0))) rt.bad("cuMemsetD2D8Async", "Width", "u64", Width);
-    if (!((typeof Height === "bigint" ? Height >= 0n && Height <= 18446744073709551615n : Number.isSafeInteger(Height) && Height >= 0))) rt.bad("cuMemsetD2D8Async", "Height", "u64", Height);
-    if (!(isPtr(hStream))) rt.bad("cuMemsetD2D8Async", "hStream", "pointer", hStream);
+    if (arguments.length !== 6) rt.arity(F$, "dstDevice,dstPitch,uc,Width,Height,hStream", 6, arguments.length);
+    if (!isU64(dstDevice)) rt.bad(F$, "dstDevice", "u64", dstDevice);
+    if (!isU64(dstPitch)) rt.bad(F$, "dstPitch", "u64", dstPitch);
+    if (!isU8(uc)) rt.bad(F$, "uc", "u8", uc);
+    if (!isU64(Width)) rt.bad(F$, "Width", "u64", Width);
+    if (!isU64(Height)) rt.bad(F$, "Height", "u64", Height);
+    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
     const r = raw.cuMemsetD2D8Async(dstDevice, dstPitch, uc, Width, Height, hStream);
-    if (rt.guards) rt.check("cuMemsetD2D8Async");
-    if (r !== 0) rt.fail(r, "cuMemsetD2D8Async");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuMemsetD2D16Async$(raw: Raw, rt: CheckedRuntime): Checked["cuMemsetD2D16Async"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuMemsetD2D16Async";
   return function cuMemsetD2D16Async(dstDevice: CUdeviceptr, dstPitch: bigint | number, us: number, Width: bigint | number, Height: bigint | number, hStream: CUstream): void {
-    if (arguments.length !== 6) rt.arity("cuMemsetD2D16Async", "dstDevice,dstPitch,us,Width,Height,hStream", 6, arguments.length);
-    if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad("cuMemsetD2D16Async", "dstDevice", "u64", dstDevice);
-    if (!((typeof dstPitch === "bigint" ? dstPitch >= 0n && dstPitch <= 18446744073709551615n : Number.isSafeInteger(dstPitch) && dstPitch >= 0))) rt.bad("cuMemsetD2D16Async", "dstPitch", "u64", dstPitch);
-    if (!(typeof us === "number" && (us & 65535) === us && (+us !== 0 || 1 / us > 0))) rt.bad("cuMemsetD2D16Async", "us", "u16", us);
-    if (!((typeof Width === "bigint" ? Width >= 0n && Width <= 18446744073709551615n : Number.isSafeInteger(Width) && Width >= 0))) rt.bad("cuMemsetD2D16Async", "Width", "u64", Width);
-    if (!((typeof Height === "bigint" ? Height >= 0n && Height <= 18446744073709551615n : Number.isSafeInteger(Height) && Height >= 0))) rt.bad("cuMemsetD2D16Async", "Height", "u64", Height);
-    if (!(isPtr(hStream))) rt.bad("cuMemsetD2D16Async", "hStream", "pointer", hStream);
+    if (arguments.length !== 6) rt.arity(F$, "dstDevice,dstPitch,us,Width,Height,hStream", 6, arguments.length);
+    if (!isU64(dstDevice)) rt.bad(F$, "dstDevice", "u64", dstDevice);
+    if (!isU64(dstPitch)) rt.bad(F$, "dstPitch", "u64", dstPitch);
+    if (!isU16(us)) rt.bad(F$, "us", "u16", us);
+    if (!isU64(Width)) rt.bad(F$, "Width", "u64", Width);
+    if (!isU64(Height)) rt.bad(F$, "Height", "u64", Height);
+    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
     const r = raw.cuMemsetD2D16Async(dstDevice, dstPitch, us, Width, Height, hStream);
-    if (rt.guards) rt.check("cuMemsetD2D16Async");
-    if (r !== 0) rt.fail(r, "cuMemsetD2D16Async");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuMemsetD2D32Async$(raw: Raw, rt: CheckedRuntime): Checked["cuMemsetD2D32Async"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuMemsetD2D32Async";
   return function cuMemsetD2D32Async(dstDevice: CUdeviceptr, dstPitch: bigint | number, ui: number, Width: bigint | number, Height: bigint | number, hStream: CUstream): void {
-    if (arguments.length !== 6) rt.arity("cuMemsetD2D32Async", "dstDevice,dstPitch,ui,Width,Height,hStream", 6, arguments.length);
-    if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad("cuMemsetD2D32Async", "dstDevice", "u64", dstDevice);
-    if (!((typeof dstPitch === "bigint" ? dstPitch >= 0n && dstPitch <= 18446744073709551615n : Number.isSafeInteger(dstPitch) && dstPitch >= 0))) rt.bad("cuMemsetD2D32Async", "dstPitch", "u64", dstPitch);
-    if (!(typeof ui === "number" && (ui >>> 0) === ui && (+ui !== 0 || 1 / ui > 0))) rt.bad("cuMemsetD2D32Async", "ui", "u32", ui);
-    if (!((typeof Width === "bigint" ? Width >= 0n && Width <= 18446744073709551615n : Number.isSafeInteger(Width) && Width >= 0))) rt.bad("cuMemsetD2D32Async", "Width", "u64", Width);
-    if (!((typeof Height === "bigint" ? Height >= 0n && Height <= 18446744073709551615n : Number.isSafeInteger(Height) && Height >= 0))) rt.bad("cuMemsetD2D32Async", "Height", "u64", Height);
-    if (!(isPtr(hStream))) rt.bad("cuMemsetD2D32Async", "hStream", "pointer", hStream);
+    if (arguments.length !== 6) rt.arity(F$, "dstDevice,dstPitch,ui,Width,Height,hStream", 6, arguments.length);
+    if (!isU64(dstDevice)) rt.bad(F$, "dstDevice", "u64", dstDevice);
+    if (!isU64(dstPitch)) rt.bad(F$, "dstPitch", "u64", dstPitch);
+    if (!isU32(ui)) rt.bad(F$, "ui", "u32", ui);
+    if (!isU64(Width)) rt.bad(F$, "Width", "u64", Width);
+    if (!isU64(Height)) rt.bad(F$, "Height", "u64", Height);
+    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
     const r = raw.cuMemsetD2D32Async(dstDevice, dstPitch, ui, Width, Height, hStream);
-    if (rt.guards) rt.check("cuMemsetD2D32Async");
-    if (r !== 0) rt.fail(r, "cuMemsetD2D32Async");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuArrayCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuArrayCreate"] {
   const o0 = rt.out[0]!;
+  const F$ = "cuArrayCreate";
   return function cuArrayCreate(pAllocateArray: PointerLike): CUarray {
-    if (arguments.length !== 1) rt.arity("cuArrayCreate", "pAllocateArray", 1, arguments.length);
-    const r = raw.cuArrayCreate(o0, rt.ptr(rt.expect(pAllocateArray, CUDA_ARRAY_DESCRIPTOR_st, "cuArrayCreate", "pAllocateArray"), "cuArrayCreate", "pAllocateArray"));
-    if (rt.guards) rt.check("cuArrayCreate");
-    if (r !== 0) rt.fail(r, "cuArrayCreate");
+    if (arguments.length !== 1) rt.arity(F$, "pAllocateArray", 1, arguments.length);
+    const r = raw.cuArrayCreate(o0, rt.ptr(rt.expect(pAllocateArray, CUDA_ARRAY_DESCRIPTOR_st, F$, "pAllocateArray"), F$, "pAllocateArray"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as CUarray;
   };
 }
 
 function cuArrayGetDescriptor$(raw: Raw, rt: CheckedRuntime): Checked["cuArrayGetDescriptor"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuArrayGetDescriptor";
   return function cuArrayGetDescriptor(hArray: CUarray, pArrayDescriptor?: CUDA_ARRAY_DESCRIPTOR_st): CUDA_ARRAY_DESCRIPTOR_st {
-    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuArrayGetDescriptor", "hArray,pArrayDescriptor", 1, arguments.length);
-    if (!(isPtr(hArray))) rt.bad("cuArrayGetDescriptor", "hArray", "pointer", hArray);
-    const $pArrayDescriptor = pArrayDescriptor === undefined ? rt.record(CUDA_ARRAY_DESCRIPTOR_st) : rt.recordArg(pArrayDescriptor, CUDA_ARRAY_DESCRIPTOR_st, "cuArrayGetDescriptor", "pArrayDescriptor");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "hArray,pArrayDescriptor", 1, arguments.length);
+    if (!isPtr(hArray)) rt.bad(F$, "hArray", "pointer", hArray);
+    const $pArrayDescriptor = pArrayDescriptor === undefined ? rt.record(CUDA_ARRAY_DESCRIPTOR_st) : rt.recordArg(pArrayDescriptor, CUDA_ARRAY_DESCRIPTOR_st, F$, "pArrayDescriptor");
     const r = raw.cuArrayGetDescriptor($pArrayDescriptor.$pointer(), hArray);
-    if (rt.guards) rt.check("cuArrayGetDescriptor");
-    if (r !== 0) rt.fail(r, "cuArrayGetDescriptor");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return $pArrayDescriptor;
   };
 }
 
 function cuArrayGetSparseProperties$(raw: Raw, rt: CheckedRuntime): Checked["cuArrayGetSparseProperties"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuArrayGetSparseProperties";
   return function cuArrayGetSparseProperties(array: CUarray, sparseProperties?: CUDA_ARRAY_SPARSE_PROPERTIES_st): CUDA_ARRAY_SPARSE_PROPERTIES_st {
-    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuArrayGetSparseProperties", "array,sparseProperties", 1, arguments.length);
-    if (!(isPtr(array))) rt.bad("cuArrayGetSparseProperties", "array", "pointer", array);
-    const $sparseProperties = sparseProperties === undefined ? rt.record(CUDA_ARRAY_SPARSE_PROPERTIES_st) : rt.recordArg(sparseProperties, CUDA_ARRAY_SPARSE_PROPERTIES_st, "cuArrayGetSparseProperties", "sparseProperties");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "array,sparseProperties", 1, arguments.length);
+    if (!isPtr(array)) rt.bad(F$, "array", "pointer", array);
+    const $sparseProperties = sparseProperties === undefined ? rt.record(CUDA_ARRAY_SPARSE_PROPERTIES_st) : rt.recordArg(sparseProperties, CUDA_ARRAY_SPARSE_PROPERTIES_st, F$, "sparseProperties");
     const r = raw.cuArrayGetSparseProperties($sparseProperties.$pointer(), array);
-    if (rt.guards) rt.check("cuArrayGetSparseProperties");
-    if (r !== 0) rt.fail(r, "cuArrayGetSparseProperties");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return $sparseProperties;
   };
 }
 
 function cuMipmappedArrayGetSparseProperties$(raw: Raw, rt: CheckedRuntime): Checked["cuMipmappedArrayGetSparseProperties"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuMipmappedArrayGetSparseProperties";
   return function cuMipmappedArrayGetSparseProperties(mipmap: CUmipmappedArray, sparseProperties?: CUDA_ARRAY_SPARSE_PROPERTIES_st): CUDA_ARRAY_SPARSE_PROPERTIES_st {
-    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuMipmappedArrayGetSparseProperties", "mipmap,sparseProperties", 1, arguments.length);
-    if (!(isPtr(mipmap))) rt.bad("cuMipmappedArrayGetSparseProperties", "mipmap", "pointer", mipmap);
-    const $sparseProperties = sparseProperties === undefined ? rt.record(CUDA_ARRAY_SPARSE_PROPERTIES_st) : rt.recordArg(sparseProperties, CUDA_ARRAY_SPARSE_PROPERTIES_st, "cuMipmappedArrayGetSparseProperties", "sparseProperties");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "mipmap,sparseProperties", 1, arguments.length);
+    if (!isPtr(mipmap)) rt.bad(F$, "mipmap", "pointer", mipmap);
+    const $sparseProperties = sparseProperties === undefined ? rt.record(CUDA_ARRAY_SPARSE_PROPERTIES_st) : rt.recordArg(sparseProperties, CUDA_ARRAY_SPARSE_PROPERTIES_st, F$, "sparseProperties");
     const r = raw.cuMipmappedArrayGetSparseProperties($sparseProperties.$pointer(), mipmap);
-    if (rt.guards) rt.check("cuMipmappedArrayGetSparseProperties");
-    if (r !== 0) rt.fail(r, "cuMipmappedArrayGetSparseProperties");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return $sparseProperties;
   };
 }
 
 function cuArrayGetMemoryRequirements$(raw: Raw, rt: CheckedRuntime): Checked["cuArrayGetMemoryRequirements"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuArrayGetMemoryRequirements";
   return function cuArrayGetMemoryRequirements(array: CUarray, device: CUdevice, memoryRequirements?: CUDA_ARRAY_MEMORY_REQUIREMENTS_st): CUDA_ARRAY_MEMORY_REQUIREMENTS_st {
-    if (arguments.length < 2 || arguments.length > 3) rt.arity("cuArrayGetMemoryRequirements", "array,device,memoryRequirements", 2, arguments.length);
-    if (!(isPtr(array))) rt.bad("cuArrayGetMemoryRequirements", "array", "pointer", array);
-    if (!(typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0))) rt.bad("cuArrayGetMemoryRequirements", "device", "i32", device);
-    const $memoryRequirements = memoryRequirements === undefined ? rt.record(CUDA_ARRAY_MEMORY_REQUIREMENTS_st) : rt.recordArg(memoryRequirements, CUDA_ARRAY_MEMORY_REQUIREMENTS_st, "cuArrayGetMemoryRequirements", "memoryRequirements");
+    if (arguments.length < 2 || arguments.length > 3) rt.arity(F$, "array,device,memoryRequirements", 2, arguments.length);
+    if (!isPtr(array)) rt.bad(F$, "array", "pointer", array);
+    if (!isI32(device)) rt.bad(F$, "device", "i32", device);
+    const $memoryRequirements = memoryRequirements === undefined ? rt.record(CUDA_ARRAY_MEMORY_REQUIREMENTS_st) : rt.recordArg(memoryRequirements, CUDA_ARRAY_MEMORY_REQUIREMENTS_st, F$, "memoryRequirements");
     const r = raw.cuArrayGetMemoryRequirements($memoryRequirements.$pointer(), array, device);
-    if (rt.guards) rt.check("cuArrayGetMemoryRequirements");
-    if (r !== 0) rt.fail(r, "cuArrayGetMemoryRequirements");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return $memoryRequirements;
   };
 }
 
 function cuMipmappedArrayGetMemoryRequirements$(raw: Raw, rt: CheckedRuntime): Checked["cuMipmappedArrayGetMemoryRequirements"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuMipmappedArrayGetMemoryRequirements";
   return function cuMipmappedArrayGetMemoryRequirements(mipmap: CUmipmappedArray, device: CUdevice, memoryRequirements?: CUDA_ARRAY_MEMORY_REQUIREMENTS_st): CUDA_ARRAY_MEMORY_REQUIREMENTS_st {
-    if (arguments.length < 2 || arguments.length > 3) rt.arity("cuMipmappedArrayGetMemoryRequirements", "mipmap,device,memoryRequirements", 2, arguments.length);
-    if (!(isPtr(mipmap))) rt.bad("cuMipmappedArrayGetMemoryRequirements", "mipmap", "pointer", mipmap);
-    if (!(typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0))) rt.bad("cuMipmappedArrayGetMemoryRequirements", "device", "i32", device);
-    const $memoryRequirements = memoryRequirements === undefined ? rt.record(CUDA_ARRAY_MEMORY_REQUIREMENTS_st) : rt.recordArg(memoryRequirements, CUDA_ARRAY_MEMORY_REQUIREMENTS_st, "cuMipmappedArrayGetMemoryRequirements", "memoryRequirements");
+    if (arguments.length < 2 || arguments.length > 3) rt.arity(F$, "mipmap,device,memoryRequirements", 2, arguments.length);
+    if (!isPtr(mipmap)) rt.bad(F$, "mipmap", "pointer", mipmap);
+    if (!isI32(device)) rt.bad(F$, "device", "i32", device);
+    const $memoryRequirements = memoryRequirements === undefined ? rt.record(CUDA_ARRAY_MEMORY_REQUIREMENTS_st) : rt.recordArg(memoryRequirements, CUDA_ARRAY_MEMORY_REQUIREMENTS_st, F$, "memoryRequirements");
     const r = raw.cuMipmappedArrayGetMemoryRequirements($memoryRequirements.$pointer(), mipmap, device);
-    if (rt.guards) rt.check("cuMipmappedArrayGetMemoryRequirements");
-    if (r !== 0) rt.fail(r, "cuMipmappedArrayGetMemoryRequirements");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return $memoryRequirements;
   };
 }
@@ -1856,60 +2004,65 @@ function cuMipmappedArrayGetMemoryRequirements$(raw: Raw, rt: CheckedRuntime): C
 function cuArrayGetPlane$(raw: Raw, rt: CheckedRuntime): Checked["cuArrayGetPlane"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cuArrayGetPlane";
   return function cuArrayGetPlane(hArray: CUarray, planeIdx: number): CUarray {
-    if (arguments.length !== 2) rt.arity("cuArrayGetPlane", "hArray,planeIdx", 2, arguments.length);
-    if (!(isPtr(hArray))) rt.bad("cuArrayGetPlane", "hArray", "pointer", hArray);
-    if (!(typeof planeIdx === "number" && (planeIdx >>> 0) === planeIdx && (+planeIdx !== 0 || 1 / planeIdx > 0))) rt.bad("cuArrayGetPlane", "planeIdx", "u32", planeIdx);
+    if (arguments.length !== 2) rt.arity(F$, "hArray,planeIdx", 2, arguments.length);
+    if (!isPtr(hArray)) rt.bad(F$, "hArray", "pointer", hArray);
+    if (!isU32(planeIdx)) rt.bad(F$, "planeIdx", "u32", planeIdx);
     const r = raw.cuArrayGetPlane(o0, hArray, planeIdx);
-    if (rt.guards) rt.check("cuArrayGetPlane");
-    if (r !== 0) rt.fail(r, "cuArrayGetPlane");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as CUarray;
   };
 }
 
 function cuArrayDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuArrayDestroy"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuArrayDestroy";
   return function cuArrayDestroy(hArray: CUarray): void {
-    if (arguments.length !== 1) rt.arity("cuArrayDestroy", "hArray", 1, arguments.length);
-    if (!(isPtr(hArray))) rt.bad("cuArrayDestroy", "hArray", "pointer", hArray);
+    if (arguments.length !== 1) rt.arity(F$, "hArray", 1, arguments.length);
+    if (!isPtr(hArray)) rt.bad(F$, "hArray", "pointer", hArray);
     const r = raw.cuArrayDestroy(hArray);
-    if (rt.guards) rt.check("cuArrayDestroy");
-    if (r !== 0) rt.fail(r, "cuArrayDestroy", hArray);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hArray);
   };
 }
 
 function cuArray3DCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuArray3DCreate"] {
   const o0 = rt.out[0]!;
+  const F$ = "cuArray3DCreate";
   return function cuArray3DCreate(pAllocateArray: PointerLike): CUarray {
-    if (arguments.length !== 1) rt.arity("cuArray3DCreate", "pAllocateArray", 1, arguments.length);
-    const r = raw.cuArray3DCreate(o0, rt.ptr(rt.expect(pAllocateArray, CUDA_ARRAY3D_DESCRIPTOR_st, "cuArray3DCreate", "pAllocateArray"), "cuArray3DCreate", "pAllocateArray"));
-    if (rt.guards) rt.check("cuArray3DCreate");
-    if (r !== 0) rt.fail(r, "cuArray3DCreate");
+    if (arguments.length !== 1) rt.arity(F$, "pAllocateArray", 1, arguments.length);
+    const r = raw.cuArray3DCreate(o0, rt.ptr(rt.expect(pAllocateArray, CUDA_ARRAY3D_DESCRIPTOR_st, F$, "pAllocateArray"), F$, "pAllocateArray"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as CUarray;
   };
 }
 
 function cuArray3DGetDescriptor$(raw: Raw, rt: CheckedRuntime): Checked["cuArray3DGetDescriptor"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuArray3DGetDescriptor";
   return function cuArray3DGetDescriptor(hArray: CUarray, pArrayDescriptor?: CUDA_ARRAY3D_DESCRIPTOR_st): CUDA_ARRAY3D_DESCRIPTOR_st {
-    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuArray3DGetDescriptor", "hArray,pArrayDescriptor", 1, arguments.length);
-    if (!(isPtr(hArray))) rt.bad("cuArray3DGetDescriptor", "hArray", "pointer", hArray);
-    const $pArrayDescriptor = pArrayDescriptor === undefined ? rt.record(CUDA_ARRAY3D_DESCRIPTOR_st) : rt.recordArg(pArrayDescriptor, CUDA_ARRAY3D_DESCRIPTOR_st, "cuArray3DGetDescriptor", "pArrayDescriptor");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "hArray,pArrayDescriptor", 1, arguments.length);
+    if (!isPtr(hArray)) rt.bad(F$, "hArray", "pointer", hArray);
+    const $pArrayDescriptor = pArrayDescriptor === undefined ? rt.record(CUDA_ARRAY3D_DESCRIPTOR_st) : rt.recordArg(pArrayDescriptor, CUDA_ARRAY3D_DESCRIPTOR_st, F$, "pArrayDescriptor");
     const r = raw.cuArray3DGetDescriptor($pArrayDescriptor.$pointer(), hArray);
-    if (rt.guards) rt.check("cuArray3DGetDescriptor");
-    if (r !== 0) rt.fail(r, "cuArray3DGetDescriptor");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return $pArrayDescriptor;
   };
 }
 
 function cuMipmappedArrayCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuMipmappedArrayCreate"] {
   const o0 = rt.out[0]!;
+  const F$ = "cuMipmappedArrayCreate";
   return function cuMipmappedArrayCreate(pMipmappedArrayDesc: PointerLike, numMipmapLevels: number): CUmipmappedArray {
-    if (arguments.length !== 2) rt.arity("cuMipmappedArrayCreate", "pMipmappedArrayDesc,numMipmapLevels", 2, arguments.length);
-    if (!(typeof numMipmapLevels === "number" && (numMipmapLevels >>> 0) === numMipmapLevels && (+numMipmapLevels !== 0 || 1 / numMipmapLevels > 0))) rt.bad("cuMipmappedArrayCreate", "numMipmapLevels", "u32", numMipmapLevels);
-    const r = raw.cuMipmappedArrayCreate(o0, rt.ptr(rt.expect(pMipmappedArrayDesc, CUDA_ARRAY3D_DESCRIPTOR_st, "cuMipmappedArrayCreate", "pMipmappedArrayDesc"), "cuMipmappedArrayCreate", "pMipmappedArrayDesc"), numMipmapLevels);
-    if (rt.guards) rt.check("cuMipmappedArrayCreate");
-    if (r !== 0) rt.fail(r, "cuMipmappedArrayCreate");
+    if (arguments.length !== 2) rt.arity(F$, "pMipmappedArrayDesc,numMipmapLevels", 2, arguments.length);
+    if (!isU32(numMipmapLevels)) rt.bad(F$, "numMipmapLevels", "u32", numMipmapLevels);
+    const r = raw.cuMipmappedArrayCreate(o0, rt.ptr(rt.expect(pMipmappedArrayDesc, CUDA_ARRAY3D_DESCRIPTOR_st, F$, "pMipmappedArrayDesc"), F$, "pMipmappedArrayDesc"), numMipmapLevels);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as CUmipmappedArray;
   };
 }
@@ -1917,175 +2070,189 @@ function cuMipmappedArrayCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuMipma
 function cuMipmappedArrayGetLevel$(raw: Raw, rt: CheckedRuntime): Checked["cuMipmappedArrayGetLevel"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cuMipmappedArrayGetLevel";
   return function cuMipmappedArrayGetLevel(hMipmappedArray: CUmipmappedArray, level: number): CUarray {
-    if (arguments.length !== 2) rt.arity("cuMipmappedArrayGetLevel", "hMipmappedArray,level", 2, arguments.length);
-    if (!(isPtr(hMipmappedArray))) rt.bad("cuMipmappedArrayGetLevel", "hMipmappedArray", "pointer", hMipmappedArray);
-    if (!(typeof level === "number" && (level >>> 0) === level && (+level !== 0 || 1 / level > 0))) rt.bad("cuMipmappedArrayGetLevel", "level", "u32", level);
+    if (arguments.length !== 2) rt.arity(F$, "hMipmappedArray,level", 2, arguments.length);
+    if (!isPtr(hMipmappedArray)) rt.bad(F$, "hMipmappedArray", "pointer", hMipmappedArray);
+    if (!isU32(level)) rt.bad(F$, "level", "u32", level);
     const r = raw.cuMipmappedArrayGetLevel(o0, hMipmappedArray, level);
-    if (rt.guards) rt.check("cuMipmappedArrayGetLevel");
-    if (r !== 0) rt.fail(r, "cuMipmappedArrayGetLevel");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as CUarray;
   };
 }
 
 function cuMipmappedArrayDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuMipmappedArrayDestroy"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuMipmappedArrayDestroy";
   return function cuMipmappedArrayDestroy(hMipmappedArray: CUmipmappedArray): void {
-    if (arguments.length !== 1) rt.arity("cuMipmappedArrayDestroy", "hMipmappedArray", 1, arguments.length);
-    if (!(isPtr(hMipmappedArray))) rt.bad("cuMipmappedArrayDestroy", "hMipmappedArray", "pointer", hMipmappedArray);
+    if (arguments.length !== 1) rt.arity(F$, "hMipmappedArray", 1, arguments.length);
+    if (!isPtr(hMipmappedArray)) rt.bad(F$, "hMipmappedArray", "pointer", hMipmappedArray);
     const r = raw.cuMipmappedArrayDestroy(hMipmappedArray);
-    if (rt.guards) rt.check("cuMipmappedArrayDestroy");
-    if (r !== 0) rt.fail(r, "cuMipmappedArrayDestroy", hMipmappedArray);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hMipmappedArray);
   };
 }
 
 function cuMemGetHandleForAddressRange$(raw: Raw, rt: CheckedRuntime): Checked["cuMemGetHandleForAddressRange"] {
+  const F$ = "cuMemGetHandleForAddressRange";
   return function cuMemGetHandleForAddressRange(handle: PointerLike, dptr: CUdeviceptr, size: bigint | number, handleType: CUmemRangeHandleType, flags: bigint | number): void {
-    if (arguments.length !== 5) rt.arity("cuMemGetHandleForAddressRange", "handle,dptr,size,handleType,flags", 5, arguments.length);
-    if (!((typeof dptr === "bigint" ? dptr >= 0n && dptr <= 18446744073709551615n : Number.isSafeInteger(dptr) && dptr >= 0))) rt.bad("cuMemGetHandleForAddressRange", "dptr", "u64", dptr);
-    if (!((typeof size === "bigint" ? size >= 0n && size <= 18446744073709551615n : Number.isSafeInteger(size) && size >= 0))) rt.bad("cuMemGetHandleForAddressRange", "size", "u64", size);
-    if (!(typeof handleType === "number" && (handleType >>> 0) === handleType && (+handleType !== 0 || 1 / handleType > 0))) rt.bad("cuMemGetHandleForAddressRange", "handleType", "u32", handleType);
-    if (!((typeof flags === "bigint" ? flags >= 0n && flags <= 18446744073709551615n : Number.isSafeInteger(flags) && flags >= 0))) rt.bad("cuMemGetHandleForAddressRange", "flags", "u64", flags);
-    const r = raw.cuMemGetHandleForAddressRange(rt.ptr(handle, "cuMemGetHandleForAddressRange", "handle"), dptr, size, handleType, flags);
-    if (rt.guards) rt.check("cuMemGetHandleForAddressRange");
-    if (r !== 0) rt.fail(r, "cuMemGetHandleForAddressRange");
+    if (arguments.length !== 5) rt.arity(F$, "handle,dptr,size,handleType,flags", 5, arguments.length);
+    if (!isU64(dptr)) rt.bad(F$, "dptr", "u64", dptr);
+    if (!isU64(size)) rt.bad(F$, "size", "u64", size);
+    if (!isU32(handleType)) rt.bad(F$, "handleType", "u32", handleType);
+    if (!isU64(flags)) rt.bad(F$, "flags", "u64", flags);
+    const r = raw.cuMemGetHandleForAddressRange(rt.ptr(handle, F$, "handle"), dptr, size, handleType, flags);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuMemAddressReserve$(raw: Raw, rt: CheckedRuntime): Checked["cuMemAddressReserve"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
+  const F$ = "cuMemAddressReserve";
   return function cuMemAddressReserve(size: bigint | number, alignment: bigint | number, addr: CUdeviceptr, flags: bigint | number): CUdeviceptr {
-    if (arguments.length !== 4) rt.arity("cuMemAddressReserve", "size,alignment,addr,flags", 4, arguments.length);
-    if (!((typeof size === "bigint" ? size >= 0n && size <= 18446744073709551615n : Number.isSafeInteger(size) && size >= 0))) rt.bad("cuMemAddressReserve", "size", "u64", size);
-    if (!((typeof alignment === "bigint" ? alignment >= 0n && alignment <= 18446744073709551615n : Number.isSafeInteger(alignment) && alignment >= 0))) rt.bad("cuMemAddressReserve", "alignment", "u64", alignment);
-    if (!((typeof addr === "bigint" ? addr >= 0n && addr <= 18446744073709551615n : Number.isSafeInteger(addr) && addr >= 0))) rt.bad("cuMemAddressReserve", "addr", "u64", addr);
-    if (!((typeof flags === "bigint" ? flags >= 0n && flags <= 18446744073709551615n : Number.isSafeInteger(flags) && flags >= 0))) rt.bad("cuMemAddressReserve", "flags", "u64", flags);
+    if (arguments.length !== 4) rt.arity(F$, "size,alignment,addr,flags", 4, arguments.length);
+    if (!isU64(size)) rt.bad(F$, "size", "u64", size);
+    if (!isU64(alignment)) rt.bad(F$, "alignment", "u64", alignment);
+    if (!isU64(addr)) rt.bad(F$, "addr", "u64", addr);
+    if (!isU64(flags)) rt.bad(F$, "flags", "u64", flags);
     const r = raw.cuMemAddressReserve(o0, size, alignment, addr, flags);
-    if (rt.guards) rt.check("cuMemAddressReserve");
-    if (r !== 0) rt.fail(r, "cuMemAddressReserve");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u64[0]! as CUdeviceptr;
   };
 }
 
 function cuMemAddressFree$(raw: Raw, rt: CheckedRuntime): Checked["cuMemAddressFree"] {
+  const F$ = "cuMemAddressFree";
   return function cuMemAddressFree(ptr: CUdeviceptr, size: bigint | number): void {
-    if (arguments.length !== 2) rt.arity("cuMemAddressFree", "ptr,size", 2, arguments.length);
-    if (!((typeof ptr === "bigint" ? ptr >= 0n && ptr <= 18446744073709551615n : Number.isSafeInteger(ptr) && ptr >= 0))) rt.bad("cuMemAddressFree", "ptr", "u64", ptr);
-    if (!((typeof size === "bigint" ? size >= 0n && size <= 18446744073709551615n : Number.isSafeInteger(size) && size >= 0))) rt.bad("cuMemAddressFree", "size", "u64", size);
+    if (arguments.length !== 2) rt.arity(F$, "ptr,size", 2, arguments.length);
+    if (!isU64(ptr)) rt.bad(F$, "ptr", "u64", ptr);
+    if (!isU64(size)) rt.bad(F$, "size", "u64", size);
     const r = raw.cuMemAddressFree(ptr, size);
-    if (rt.guards) rt.check("cuMemAddressFree");
-    if (r !== 0) rt.fail(r, "cuMemAddressFree");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuMemCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuMemCreate"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
+  const F$ = "cuMemCreate";
   return function cuMemCreate(size: bigint | number, prop: PointerLike, flags: bigint | number): CUmemGenericAllocationHandle {
-    if (arguments.length !== 3) rt.arity("cuMemCreate", "size,prop,flags", 3, arguments.length);
-    if (!((typeof size === "bigint" ? size >= 0n && size <= 18446744073709551615n : Number.isSafeInteger(size) && size >= 0))) rt.bad("cuMemCreate", "size", "u64", size);
-    if (!((typeof flags === "bigint" ? flags >= 0n && flags <= 18446744073709551615n : Number.isSafeInteger(flags) && flags >= 0))) rt.bad("cuMemCreate", "flags", "u64", flags);
-    const r = raw.cuMemCreate(o0, size, rt.ptr(rt.expect(prop, CUmemAllocationProp_st, "cuMemCreate", "prop"), "cuMemCreate", "prop"), flags);
-    if (rt.guards) rt.check("cuMemCreate");
-    if (r !== 0) rt.fail(r, "cuMemCreate");
+    if (arguments.length !== 3) rt.arity(F$, "size,prop,flags", 3, arguments.length);
+    if (!isU64(size)) rt.bad(F$, "size", "u64", size);
+    if (!isU64(flags)) rt.bad(F$, "flags", "u64", flags);
+    const r = raw.cuMemCreate(o0, size, rt.ptr(rt.expect(prop, CUmemAllocationProp_st, F$, "prop"), F$, "prop"), flags);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u64[0]! as CUmemGenericAllocationHandle;
   };
 }
 
 function cuMemRelease$(raw: Raw, rt: CheckedRuntime): Checked["cuMemRelease"] {
+  const F$ = "cuMemRelease";
   return function cuMemRelease(handle: CUmemGenericAllocationHandle): void {
-    if (arguments.length !== 1) rt.arity("cuMemRelease", "handle", 1, arguments.length);
-    if (!((typeof handle === "bigint" ? handle >= 0n && handle <= 18446744073709551615n : Number.isSafeInteger(handle) && handle >= 0))) rt.bad("cuMemRelease", "handle", "u64", handle);
+    if (arguments.length !== 1) rt.arity(F$, "handle", 1, arguments.length);
+    if (!isU64(handle)) rt.bad(F$, "handle", "u64", handle);
     const r = raw.cuMemRelease(handle);
-    if (rt.guards) rt.check("cuMemRelease");
-    if (r !== 0) rt.fail(r, "cuMemRelease");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuMemMap$(raw: Raw, rt: CheckedRuntime): Checked["cuMemMap"] {
+  const F$ = "cuMemMap";
   return function cuMemMap(ptr: CUdeviceptr, size: bigint | number, offset: bigint | number, handle: CUmemGenericAllocationHandle, flags: bigint | number): void {
-    if (arguments.length !== 5) rt.arity("cuMemMap", "ptr,size,offset,handle,flags", 5, arguments.length);
-    if (!((typeof ptr === "bigint" ? ptr >= 0n && ptr <= 18446744073709551615n : Number.isSafeInteger(ptr) && ptr >= 0))) rt.bad("cuMemMap", "ptr", "u64", ptr);
-    if (!((typeof size === "bigint" ? size >= 0n && size <= 18446744073709551615n : Number.isSafeInteger(size) && size >= 0))) rt.bad("cuMemMap", "size", "u64", size);
-    if (!((typeof offset === "bigint" ? offset >= 0n && offset <= 18446744073709551615n : Number.isSafeInteger(offset) && offset >= 0))) rt.bad("cuMemMap", "offset", "u64", offset);
-    if (!((typeof handle === "bigint" ? handle >= 0n && handle <= 18446744073709551615n : Number.isSafeInteger(handle) && handle >= 0))) rt.bad("cuMemMap", "handle", "u64", handle);
-    if (!((typeof flags === "bigint" ? flags >= 0n && flags <= 18446744073709551615n : Number.isSafeInteger(flags) && flags >= 0))) rt.bad("cuMemMap", "flags", "u64", flags);
+    if (arguments.length !== 5) rt.arity(F$, "ptr,size,offset,handle,flags", 5, arguments.length);
+    if (!isU64(ptr)) rt.bad(F$, "ptr", "u64", ptr);
+    if (!isU64(size)) rt.bad(F$, "size", "u64", size);
+    if (!isU64(offset)) rt.bad(F$, "offset", "u64", offset);
+    if (!isU64(handle)) rt.bad(F$, "handle", "u64", handle);
+    if (!isU64(flags)) rt.bad(F$, "flags", "u64", flags);
     const r = raw.cuMemMap(ptr, size, offset, handle, flags);
-    if (rt.guards) rt.check("cuMemMap");
-    if (r !== 0) rt.fail(r, "cuMemMap");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuMemMapArrayAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemMapArrayAsync"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuMemMapArrayAsync";
   return function cuMemMapArrayAsync(mapInfoList: PointerLike, count: number, hStream: CUstream): void {
-    if (arguments.length !== 3) rt.arity("cuMemMapArrayAsync", "mapInfoList,count,hStream", 3, arguments.length);
-    if (!(typeof count === "number" && (count >>> 0) === count && (+count !== 0 || 1 / count > 0))) rt.bad("cuMemMapArrayAsync", "count", "u32", count);
-    if (!(isPtr(hStream))) rt.bad("cuMemMapArrayAsync", "hStream", "pointer", hStream);
-    const r = raw.cuMemMapArrayAsync(rt.ptr(rt.expect(mapInfoList, CUarrayMapInfo_st, "cuMemMapArrayAsync", "mapInfoList"), "cuMemMapArrayAsync", "mapInfoList"), count, hStream);
-    if (rt.guards) rt.check("cuMemMapArrayAsync");
-    if (r !== 0) rt.fail(r, "cuMemMapArrayAsync");
+    if (arguments.length !== 3) rt.arity(F$, "mapInfoList,count,hStream", 3, arguments.length);
+    if (!isU32(count)) rt.bad(F$, "count", "u32", count);
+    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
+    const r = raw.cuMemMapArrayAsync(rt.ptr(rt.expect(mapInfoList, CUarrayMapInfo_st, F$, "mapInfoList"), F$, "mapInfoList"), count, hStream);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuMemUnmap$(raw: Raw, rt: CheckedRuntime): Checked["cuMemUnmap"] {
+  const F$ = "cuMemUnmap";
   return function cuMemUnmap(ptr: CUdeviceptr, size: bigint | number): void {
-    if (arguments.length !== 2) rt.arity("cuMemUnmap", "ptr,size", 2, arguments.length);
-    if (!((typeof ptr === "bigint" ? ptr >= 0n && ptr <= 18446744073709551615n : Number.isSafeInteger(ptr) && ptr >= 0))) rt.bad("cuMemUnmap", "ptr", "u64", ptr);
-    if (!((typeof size === "bigint" ? size >= 0n && size <= 18446744073709551615n : Number.isSafeInteger(size) && size >= 0))) rt.bad("cuMemUnmap", "size", "u64", size);
+    if (arguments.length !== 2) rt.arity(F$, "ptr,size", 2, arguments.length);
+    if (!isU64(ptr)) rt.bad(F$, "ptr", "u64", ptr);
+    if (!isU64(size)) rt.bad(F$, "size", "u64", size);
     const r = raw.cuMemUnmap(ptr, size);
-    if (rt.guards) rt.check("cuMemUnmap");
-    if (r !== 0) rt.fail(r, "cuMemUnmap");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuMemSetAccess$(raw: Raw, rt: CheckedRuntime): Checked["cuMemSetAccess"] {
+  const F$ = "cuMemSetAccess";
   return function cuMemSetAccess(ptr: CUdeviceptr, size: bigint | number, desc: PointerLike, count: bigint | number): void {
-    if (arguments.length !== 4) rt.arity("cuMemSetAccess", "ptr,size,desc,count", 4, arguments.length);
-    if (!((typeof ptr === "bigint" ? ptr >= 0n && ptr <= 18446744073709551615n : Number.isSafeInteger(ptr) && ptr >= 0))) rt.bad("cuMemSetAccess", "ptr", "u64", ptr);
-    if (!((typeof size === "bigint" ? size >= 0n && size <= 18446744073709551615n : Number.isSafeInteger(size) && size >= 0))) rt.bad("cuMemSetAccess", "size", "u64", size);
-    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cuMemSetAccess", "count", "u64", count);
-    const r = raw.cuMemSetAccess(ptr, size, rt.ptr(rt.expect(desc, CUmemAccessDesc_st, "cuMemSetAccess", "desc"), "cuMemSetAccess", "desc"), count);
-    if (rt.guards) rt.check("cuMemSetAccess");
-    if (r !== 0) rt.fail(r, "cuMemSetAccess");
+    if (arguments.length !== 4) rt.arity(F$, "ptr,size,desc,count", 4, arguments.length);
+    if (!isU64(ptr)) rt.bad(F$, "ptr", "u64", ptr);
+    if (!isU64(size)) rt.bad(F$, "size", "u64", size);
+    if (!isU64(count)) rt.bad(F$, "count", "u64", count);
+    const r = raw.cuMemSetAccess(ptr, size, rt.ptr(rt.expect(desc, CUmemAccessDesc_st, F$, "desc"), F$, "desc"), count);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuMemGetAccess$(raw: Raw, rt: CheckedRuntime): Checked["cuMemGetAccess"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
+  const F$ = "cuMemGetAccess";
   return function cuMemGetAccess(location: PointerLike, ptr: CUdeviceptr): bigint {
-    if (arguments.length !== 2) rt.arity("cuMemGetAccess", "location,ptr", 2, arguments.length);
-    if (!((typeof ptr === "bigint" ? ptr >= 0n && ptr <= 18446744073709551615n : Number.isSafeInteger(ptr) && ptr >= 0))) rt.bad("cuMemGetAccess", "ptr", "u64", ptr);
-    const r = raw.cuMemGetAccess(o0, rt.ptr(rt.expect(location, CUmemLocation_st, "cuMemGetAccess", "location"), "cuMemGetAccess", "location"), ptr);
-    if (rt.guards) rt.check("cuMemGetAccess");
-    if (r !== 0) rt.fail(r, "cuMemGetAccess");
+    if (arguments.length !== 2) rt.arity(F$, "location,ptr", 2, arguments.length);
+    if (!isU64(ptr)) rt.bad(F$, "ptr", "u64", ptr);
+    const r = raw.cuMemGetAccess(o0, rt.ptr(rt.expect(location, CUmemLocation_st, F$, "location"), F$, "location"), ptr);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u64[0]!;
   };
 }
 
 function cuMemExportToShareableHandle$(raw: Raw, rt: CheckedRuntime): Checked["cuMemExportToShareableHandle"] {
+  const F$ = "cuMemExportToShareableHandle";
   return function cuMemExportToShareableHandle(shareableHandle: PointerLike, handle: CUmemGenericAllocationHandle, handleType: CUmemAllocationHandleType, flags: bigint | number): void {
-    if (arguments.length !== 4) rt.arity("cuMemExportToShareableHandle", "shareableHandle,handle,handleType,flags", 4, arguments.length);
-    if (!((typeof handle === "bigint" ? handle >= 0n && handle <= 18446744073709551615n : Number.isSafeInteger(handle) && handle >= 0))) rt.bad("cuMemExportToShareableHandle", "handle", "u64", handle);
-    if (!(typeof handleType === "number" && (handleType >>> 0) === handleType && (+handleType !== 0 || 1 / handleType > 0))) rt.bad("cuMemExportToShareableHandle", "handleType", "u32", handleType);
-    if (!((typeof flags === "bigint" ? flags >= 0n && flags <= 18446744073709551615n : Number.isSafeInteger(flags) && flags >= 0))) rt.bad("cuMemExportToShareableHandle", "flags", "u64", flags);
-    const r = raw.cuMemExportToShareableHandle(rt.ptr(shareableHandle, "cuMemExportToShareableHandle", "shareableHandle"), handle, handleType, flags);
-    if (rt.guards) rt.check("cuMemExportToShareableHandle");
-    if (r !== 0) rt.fail(r, "cuMemExportToShareableHandle");
+    if (arguments.length !== 4) rt.arity(F$, "shareableHandle,handle,handleType,flags", 4, arguments.length);
+    if (!isU64(handle)) rt.bad(F$, "handle", "u64", handle);
+    if (!isU32(handleType)) rt.bad(F$, "handleType", "u32", handleType);
+    if (!isU64(flags)) rt.bad(F$, "flags", "u64", flags);
+    const r = raw.cuMemExportToShareableHandle(rt.ptr(shareableHandle, F$, "shareableHandle"), handle, handleType, flags);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuMemImportFromShareableHandle$(raw: Raw, rt: CheckedRuntime): Checked["cuMemImportFromShareableHandle"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
+  const F$ = "cuMemImportFromShareableHandle";
   return function cuMemImportFromShareableHandle(osHandle: PointerLike, shHandleType: CUmemAllocationHandleType): CUmemGenericAllocationHandle {
-    if (arguments.length !== 2) rt.arity("cuMemImportFromShareableHandle", "osHandle,shHandleType", 2, arguments.length);
-    if (!(typeof shHandleType === "number" && (shHandleType >>> 0) === shHandleType && (+shHandleType !== 0 || 1 / shHandleType > 0))) rt.bad("cuMemImportFromShareableHandle", "shHandleType", "u32", shHandleType);
-    const r = raw.cuMemImportFromShareableHandle(o0, rt.ptr(osHandle, "cuMemImportFromShareableHandle", "osHandle"), shHandleType);
-    if (rt.guards) rt.check("cuMemImportFromShareableHandle");
-    if (r !== 0) rt.fail(r, "cuMemImportFromShareableHandle");
+    if (arguments.length !== 2) rt.arity(F$, "osHandle,shHandleType", 2, arguments.length);
+    if (!isU32(shHandleType)) rt.bad(F$, "shHandleType", "u32", shHandleType);
+    const r = raw.cuMemImportFromShareableHandle(o0, rt.ptr(osHandle, F$, "osHandle"), shHandleType);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u64[0]! as CUmemGenericAllocationHandle;
   };
 }
@@ -2093,24 +2260,26 @@ function cuMemImportFromShareableHandle$(raw: Raw, rt: CheckedRuntime): Checked[
 function cuMemGetAllocationGranularity$(raw: Raw, rt: CheckedRuntime): Checked["cuMemGetAllocationGranularity"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
+  const F$ = "cuMemGetAllocationGranularity";
   return function cuMemGetAllocationGranularity(prop: PointerLike, option: CUmemAllocationGranularity_flags): bigint {
-    if (arguments.length !== 2) rt.arity("cuMemGetAllocationGranularity", "prop,option", 2, arguments.length);
-    if (!(typeof option === "number" && (option >>> 0) === option && (+option !== 0 || 1 / option > 0))) rt.bad("cuMemGetAllocationGranularity", "option", "u32", option);
-    const r = raw.cuMemGetAllocationGranularity(o0, rt.ptr(rt.expect(prop, CUmemAllocationProp_st, "cuMemGetAllocationGranularity", "prop"), "cuMemGetAllocationGranularity", "prop"), option);
-    if (rt.guards) rt.check("cuMemGetAllocationGranularity");
-    if (r !== 0) rt.fail(r, "cuMemGetAllocationGranularity");
+    if (arguments.length !== 2) rt.arity(F$, "prop,option", 2, arguments.length);
+    if (!isU32(option)) rt.bad(F$, "option", "u32", option);
+    const r = raw.cuMemGetAllocationGranularity(o0, rt.ptr(rt.expect(prop, CUmemAllocationProp_st, F$, "prop"), F$, "prop"), option);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u64[0]!;
   };
 }
 
 function cuMemGetAllocationPropertiesFromHandle$(raw: Raw, rt: CheckedRuntime): Checked["cuMemGetAllocationPropertiesFromHandle"] {
+  const F$ = "cuMemGetAllocationPropertiesFromHandle";
   return function cuMemGetAllocationPropertiesFromHandle(handle: CUmemGenericAllocationHandle, prop?: CUmemAllocationProp_st): CUmemAllocationProp_st {
-    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuMemGetAllocationPropertiesFromHandle", "handle,prop", 1, arguments.length);
-    if (!((typeof handle === "bigint" ? handle >= 0n && handle <= 18446744073709551615n : Number.isSafeInteger(handle) && handle >= 0))) rt.bad("cuMemGetAllocationPropertiesFromHandle", "handle", "u64", handle);
-    const $prop = prop === undefined ? rt.record(CUmemAllocationProp_st) : rt.recordArg(prop, CUmemAllocationProp_st, "cuMemGetAllocationPropertiesFromHandle", "prop");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "handle,prop", 1, arguments.length);
+    if (!isU64(handle)) rt.bad(F$, "handle", "u64", handle);
+    const $prop = prop === undefined ? rt.record(CUmemAllocationProp_st) : rt.recordArg(prop, CUmemAllocationProp_st, F$, "prop");
     const r = raw.cuMemGetAllocationPropertiesFromHandle($prop.$pointer(), handle);
-    if (rt.guards) rt.check("cuMemGetAllocationPropertiesFromHandle");
-    if (r !== 0) rt.fail(r, "cuMemGetAllocationPropertiesFromHandle");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return $prop;
   };
 }
@@ -2118,24 +2287,26 @@ function cuMemGetAllocationPropertiesFromHandle$(raw: Raw, rt: CheckedRuntime): 
 function cuMemRetainAllocationHandle$(raw: Raw, rt: CheckedRuntime): Checked["cuMemRetainAllocationHandle"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
+  const F$ = "cuMemRetainAllocationHandle";
   return function cuMemRetainAllocationHandle(addr: PointerLike): CUmemGenericAllocationHandle {
-    if (arguments.length !== 1) rt.arity("cuMemRetainAllocationHandle", "addr", 1, arguments.length);
-    const r = raw.cuMemRetainAllocationHandle(o0, rt.ptr(addr, "cuMemRetainAllocationHandle", "addr"));
-    if (rt.guards) rt.check("cuMemRetainAllocationHandle");
-    if (r !== 0) rt.fail(r, "cuMemRetainAllocationHandle");
+    if (arguments.length !== 1) rt.arity(F$, "addr", 1, arguments.length);
+    const r = raw.cuMemRetainAllocationHandle(o0, rt.ptr(addr, F$, "addr"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u64[0]! as CUmemGenericAllocationHandle;
   };
 }
 
 function cuMemFreeAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemFreeAsync"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuMemFreeAsync";
   return function cuMemFreeAsync(dptr: CUdeviceptr, hStream: CUstream): void {
-    if (arguments.length !== 2) rt.arity("cuMemFreeAsync", "dptr,hStream", 2, arguments.length);
-    if (!((typeof dptr === "bigint" ? dptr >= 0n && dptr <= 18446744073709551615n : Number.isSafeInteger(dptr) && dptr >= 0))) rt.bad("cuMemFreeAsync", "dptr", "u64", dptr);
-    if (!(isPtr(hStream))) rt.bad("cuMemFreeAsync", "hStream", "pointer", hStream);
+    if (arguments.length !== 2) rt.arity(F$, "dptr,hStream", 2, arguments.length);
+    if (!isU64(dptr)) rt.bad(F$, "dptr", "u64", dptr);
+    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
     const r = raw.cuMemFreeAsync(dptr, hStream);
-    if (rt.guards) rt.check("cuMemFreeAsync");
-    if (r !== 0) rt.fail(r, "cuMemFreeAsync");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
@@ -2143,62 +2314,67 @@ function cuMemAllocAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemAllocAsyn
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
   const isPtr = rt.isPointer;
+  const F$ = "cuMemAllocAsync";
   return function cuMemAllocAsync(bytesize: bigint | number, hStream: CUstream): CUdeviceptr {
-    if (arguments.length !== 2) rt.arity("cuMemAllocAsync", "bytesize,hStream", 2, arguments.length);
-    if (!((typeof bytesize === "bigint" ? bytesize >= 0n && bytesize <= 18446744073709551615n : Number.isSafeInteger(bytesize) && bytesize >= 0))) rt.bad("cuMemAllocAsync", "bytesize", "u64", bytesize);
-    if (!(isPtr(hStream))) rt.bad("cuMemAllocAsync", "hStream", "pointer", hStream);
+    if (arguments.length !== 2) rt.arity(F$, "bytesize,hStream", 2, arguments.length);
+    if (!isU64(bytesize)) rt.bad(F$, "bytesize", "u64", bytesize);
+    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
     const r = raw.cuMemAllocAsync(o0, bytesize, hStream);
-    if (rt.guards) rt.check("cuMemAllocAsync");
-    if (r !== 0) rt.fail(r, "cuMemAllocAsync");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u64[0]! as CUdeviceptr;
   };
 }
 
 function cuMemPoolTrimTo$(raw: Raw, rt: CheckedRuntime): Checked["cuMemPoolTrimTo"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuMemPoolTrimTo";
   return function cuMemPoolTrimTo(pool: CUmemoryPool, minBytesToKeep: bigint | number): void {
-    if (arguments.length !== 2) rt.arity("cuMemPoolTrimTo", "pool,minBytesToKeep", 2, arguments.length);
-    if (!(isPtr(pool))) rt.bad("cuMemPoolTrimTo", "pool", "pointer", pool);
-    if (!((typeof minBytesToKeep === "bigint" ? minBytesToKeep >= 0n && minBytesToKeep <= 18446744073709551615n : Number.isSafeInteger(minBytesToKeep) && minBytesToKeep >= 0))) rt.bad("cuMemPoolTrimTo", "minBytesToKeep", "u64", minBytesToKeep);
+    if (arguments.length !== 2) rt.arity(F$, "pool,minBytesToKeep", 2, arguments.length);
+    if (!isPtr(pool)) rt.bad(F$, "pool", "pointer", pool);
+    if (!isU64(minBytesToKeep)) rt.bad(F$, "minBytesToKeep", "u64", minBytesToKeep);
     const r = raw.cuMemPoolTrimTo(pool, minBytesToKeep);
-    if (rt.guards) rt.check("cuMemPoolTrimTo");
-    if (r !== 0) rt.fail(r, "cuMemPoolTrimTo", pool);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, pool);
   };
 }
 
 function cuMemPoolSetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuMemPoolSetAttribute"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuMemPoolSetAttribute";
   return function cuMemPoolSetAttribute(pool: CUmemoryPool, attr: CUmemPool_attribute, value: PointerLike): void {
-    if (arguments.length !== 3) rt.arity("cuMemPoolSetAttribute", "pool,attr,value", 3, arguments.length);
-    if (!(isPtr(pool))) rt.bad("cuMemPoolSetAttribute", "pool", "pointer", pool);
-    if (!(typeof attr === "number" && (attr >>> 0) === attr && (+attr !== 0 || 1 / attr > 0))) rt.bad("cuMemPoolSetAttribute", "attr", "u32", attr);
-    const r = raw.cuMemPoolSetAttribute(pool, attr, rt.ptr(value, "cuMemPoolSetAttribute", "value"));
-    if (rt.guards) rt.check("cuMemPoolSetAttribute");
-    if (r !== 0) rt.fail(r, "cuMemPoolSetAttribute", pool);
+    if (arguments.length !== 3) rt.arity(F$, "pool,attr,value", 3, arguments.length);
+    if (!isPtr(pool)) rt.bad(F$, "pool", "pointer", pool);
+    if (!isU32(attr)) rt.bad(F$, "attr", "u32", attr);
+    const r = raw.cuMemPoolSetAttribute(pool, attr, rt.ptr(value, F$, "value"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, pool);
   };
 }
 
 function cuMemPoolGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuMemPoolGetAttribute"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuMemPoolGetAttribute";
   return function cuMemPoolGetAttribute(pool: CUmemoryPool, attr: CUmemPool_attribute, value: PointerLike): void {
-    if (arguments.length !== 3) rt.arity("cuMemPoolGetAttribute", "pool,attr,value", 3, arguments.length);
-    if (!(isPtr(pool))) rt.bad("cuMemPoolGetAttribute", "pool", "pointer", pool);
-    if (!(typeof attr === "number" && (attr >>> 0) === attr && (+attr !== 0 || 1 / attr > 0))) rt.bad("cuMemPoolGetAttribute", "attr", "u32", attr);
-    const r = raw.cuMemPoolGetAttribute(pool, attr, rt.ptr(value, "cuMemPoolGetAttribute", "value"));
-    if (rt.guards) rt.check("cuMemPoolGetAttribute");
-    if (r !== 0) rt.fail(r, "cuMemPoolGetAttribute", pool);
+    if (arguments.length !== 3) rt.arity(F$, "pool,attr,value", 3, arguments.length);
+    if (!isPtr(pool)) rt.bad(F$, "pool", "pointer", pool);
+    if (!isU32(attr)) rt.bad(F$, "attr", "u32", attr);
+    const r = raw.cuMemPoolGetAttribute(pool, attr, rt.ptr(value, F$, "value"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, pool);
   };
 }
 
 function cuMemPoolSetAccess$(raw: Raw, rt: CheckedRuntime): Checked["cuMemPoolSetAccess"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuMemPoolSetAccess";
   return function cuMemPoolSetAccess(pool: CUmemoryPool, map: PointerLike, count: bigint | number): void {
-    if (arguments.length !== 3) rt.arity("cuMemPoolSetAccess", "pool,map,count", 3, arguments.length);
-    if (!(isPtr(pool))) rt.bad("cuMemPoolSetAccess", "pool", "pointer", pool);
-    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cuMemPoolSetAccess", "count", "u64", count);
-    const r = raw.cuMemPoolSetAccess(pool, rt.ptr(rt.expect(map, CUmemAccessDesc_st, "cuMemPoolSetAccess", "map"), "cuMemPoolSetAccess", "map"), count);
-    if (rt.guards) rt.check("cuMemPoolSetAccess");
-    if (r !== 0) rt.fail(r, "cuMemPoolSetAccess", pool);
+    if (arguments.length !== 3) rt.arity(F$, "pool,map,count", 3, arguments.length);
+    if (!isPtr(pool)) rt.bad(F$, "pool", "pointer", pool);
+    if (!isU64(count)) rt.bad(F$, "count", "u64", count);
+    const r = raw.cuMemPoolSetAccess(pool, rt.ptr(rt.expect(map, CUmemAccessDesc_st, F$, "map"), F$, "map"), count);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, pool);
   };
 }
 
@@ -2206,35 +2382,38 @@ function cuMemPoolGetAccess$(raw: Raw, rt: CheckedRuntime): Checked["cuMemPoolGe
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
   const isPtr = rt.isPointer;
+  const F$ = "cuMemPoolGetAccess";
   return function cuMemPoolGetAccess(memPool: CUmemoryPool, location: PointerLike): CUmemAccess_flags {
-    if (arguments.length !== 2) rt.arity("cuMemPoolGetAccess", "memPool,location", 2, arguments.length);
-    if (!(isPtr(memPool))) rt.bad("cuMemPoolGetAccess", "memPool", "pointer", memPool);
-    const r = raw.cuMemPoolGetAccess(o0, memPool, rt.ptr(rt.expect(location, CUmemLocation_st, "cuMemPoolGetAccess", "location"), "cuMemPoolGetAccess", "location"));
-    if (rt.guards) rt.check("cuMemPoolGetAccess");
-    if (r !== 0) rt.fail(r, "cuMemPoolGetAccess");
+    if (arguments.length !== 2) rt.arity(F$, "memPool,location", 2, arguments.length);
+    if (!isPtr(memPool)) rt.bad(F$, "memPool", "pointer", memPool);
+    const r = raw.cuMemPoolGetAccess(o0, memPool, rt.ptr(rt.expect(location, CUmemLocation_st, F$, "location"), F$, "location"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u32[0]! as CUmemAccess_flags;
   };
 }
 
 function cuMemPoolCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuMemPoolCreate"] {
   const o0 = rt.out[0]!;
+  const F$ = "cuMemPoolCreate";
   return function cuMemPoolCreate(poolProps: PointerLike): CUmemoryPool {
-    if (arguments.length !== 1) rt.arity("cuMemPoolCreate", "poolProps", 1, arguments.length);
-    const r = raw.cuMemPoolCreate(o0, rt.ptr(rt.expect(poolProps, CUmemPoolProps_st, "cuMemPoolCreate", "poolProps"), "cuMemPoolCreate", "poolProps"));
-    if (rt.guards) rt.check("cuMemPoolCreate");
-    if (r !== 0) rt.fail(r, "cuMemPoolCreate");
+    if (arguments.length !== 1) rt.arity(F$, "poolProps", 1, arguments.length);
+    const r = raw.cuMemPoolCreate(o0, rt.ptr(rt.expect(poolProps, CUmemPoolProps_st, F$, "poolProps"), F$, "poolProps"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as CUmemoryPool;
   };
 }
 
 function cuMemPoolDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuMemPoolDestroy"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuMemPoolDestroy";
   return function cuMemPoolDestroy(pool: CUmemoryPool): void {
-    if (arguments.length !== 1) rt.arity("cuMemPoolDestroy", "pool", 1, arguments.length);
-    if (!(isPtr(pool))) rt.bad("cuMemPoolDestroy", "pool", "pointer", pool);
+    if (arguments.length !== 1) rt.arity(F$, "pool", 1, arguments.length);
+    if (!isPtr(pool)) rt.bad(F$, "pool", "pointer", pool);
     const r = raw.cuMemPoolDestroy(pool);
-    if (rt.guards) rt.check("cuMemPoolDestroy");
-    if (r !== 0) rt.fail(r, "cuMemPoolDestroy", pool);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, pool);
   };
 }
 
@@ -2242,52 +2421,56 @@ function cuMemAllocFromPoolAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemA
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
   const isPtr = rt.isPointer;
+  const F$ = "cuMemAllocFromPoolAsync";
   return function cuMemAllocFromPoolAsync(bytesize: bigint | number, pool: CUmemoryPool, hStream: CUstream): CUdeviceptr {
-    if (arguments.length !== 3) rt.arity("cuMemAllocFromPoolAsync", "bytesize,pool,hStream", 3, arguments.length);
-    if (!((typeof bytesize === "bigint" ? bytesize >= 0n && bytesize <= 18446744073709551615n : Number.isSafeInteger(bytesize) && bytesize >= 0))) rt.bad("cuMemAllocFromPoolAsync", "bytesize", "u64", bytesize);
-    if (!(isPtr(pool))) rt.bad("cuMemAllocFromPoolAsync", "pool", "pointer", pool);
-    if (!(isPtr(hStream))) rt.bad("cuMemAllocFromPoolAsync", "hStream", "pointer", hStream);
+    if (arguments.length !== 3) rt.arity(F$, "bytesize,pool,hStream", 3, arguments.length);
+    if (!isU64(bytesize)) rt.bad(F$, "bytesize", "u64", bytesize);
+    if (!isPtr(pool)) rt.bad(F$, "pool", "pointer", pool);
+    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
     const r = raw.cuMemAllocFromPoolAsync(o0, bytesize, pool, hStream);
-    if (rt.guards) rt.check("cuMemAllocFromPoolAsync");
-    if (r !== 0) rt.fail(r, "cuMemAllocFromPoolAsync");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u64[0]! as CUdeviceptr;
   };
 }
 
 function cuMemPoolExportToShareableHandle$(raw: Raw, rt: CheckedRuntime): Checked["cuMemPoolExportToShareableHandle"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuMemPoolExportToShareableHandle";
   return function cuMemPoolExportToShareableHandle(handle_out: PointerLike, pool: CUmemoryPool, handleType: CUmemAllocationHandleType, flags: bigint | number): void {
-    if (arguments.length !== 4) rt.arity("cuMemPoolExportToShareableHandle", "handle_out,pool,handleType,flags", 4, arguments.length);
-    if (!(isPtr(pool))) rt.bad("cuMemPoolExportToShareableHandle", "pool", "pointer", pool);
-    if (!(typeof handleType === "number" && (handleType >>> 0) === handleType && (+handleType !== 0 || 1 / handleType > 0))) rt.bad("cuMemPoolExportToShareableHandle", "handleType", "u32", handleType);
-    if (!((typeof flags === "bigint" ? flags >= 0n && flags <= 18446744073709551615n : Number.isSafeInteger(flags) && flags >= 0))) rt.bad("cuMemPoolExportToShareableHandle", "flags", "u64", flags);
-    const r = raw.cuMemPoolExportToShareableHandle(rt.ptr(handle_out, "cuMemPoolExportToShareableHandle", "handle_out"), pool, handleType, flags);
-    if (rt.guards) rt.check("cuMemPoolExportToShareableHandle");
-    if (r !== 0) rt.fail(r, "cuMemPoolExportToShareableHandle");
+    if (arguments.length !== 4) rt.arity(F$, "handle_out,pool,handleType,flags", 4, arguments.length);
+    if (!isPtr(pool)) rt.bad(F$, "pool", "pointer", pool);
+    if (!isU32(handleType)) rt.bad(F$, "handleType", "u32", handleType);
+    if (!isU64(flags)) rt.bad(F$, "flags", "u64", flags);
+    const r = raw.cuMemPoolExportToShareableHandle(rt.ptr(handle_out, F$, "handle_out"), pool, handleType, flags);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuMemPoolImportFromShareableHandle$(raw: Raw, rt: CheckedRuntime): Checked["cuMemPoolImportFromShareableHandle"] {
   const o0 = rt.out[0]!;
+  const F$ = "cuMemPoolImportFromShareableHandle";
   return function cuMemPoolImportFromShareableHandle(handle: PointerLike, handleType: CUmemAllocationHandleType, flags: bigint | number): CUmemoryPool {
-    if (arguments.length !== 3) rt.arity("cuMemPoolImportFromShareableHandle", "handle,handleType,flags", 3, arguments.length);
-    if (!(typeof handleType === "number" && (handleType >>> 0) === handleType && (+handleType !== 0 || 1 / handleType > 0))) rt.bad("cuMemPoolImportFromShareableHandle", "handleType", "u32", handleType);
-    if (!((typeof flags === "bigint" ? flags >= 0n && flags <= 18446744073709551615n : Number.isSafeInteger(flags) && flags >= 0))) rt.bad("cuMemPoolImportFromShareableHandle", "flags", "u64", flags);
-    const r = raw.cuMemPoolImportFromShareableHandle(o0, rt.ptr(handle, "cuMemPoolImportFromShareableHandle", "handle"), handleType, flags);
-    if (rt.guards) rt.check("cuMemPoolImportFromShareableHandle");
-    if (r !== 0) rt.fail(r, "cuMemPoolImportFromShareableHandle");
+    if (arguments.length !== 3) rt.arity(F$, "handle,handleType,flags", 3, arguments.length);
+    if (!isU32(handleType)) rt.bad(F$, "handleType", "u32", handleType);
+    if (!isU64(flags)) rt.bad(F$, "flags", "u64", flags);
+    const r = raw.cuMemPoolImportFromShareableHandle(o0, rt.ptr(handle, F$, "handle"), handleType, flags);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as CUmemoryPool;
   };
 }
 
 function cuMemPoolExportPointer$(raw: Raw, rt: CheckedRuntime): Checked["cuMemPoolExportPointer"] {
+  const F$ = "cuMemPoolExportPointer";
   return function cuMemPoolExportPointer(ptr: CUdeviceptr, shareData_out?: CUmemPoolPtrExportData_st): CUmemPoolPtrExportData_st {
-    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuMemPoolExportPointer", "ptr,shareData_out", 1, arguments.length);
-    if (!((typeof ptr === "bigint" ? ptr >= 0n && ptr <= 18446744073709551615n : Number.isSafeInteger(ptr) && ptr >= 0))) rt.bad("cuMemPoolExportPointer", "ptr", "u64", ptr);
-    const $shareData_out = shareData_out === undefined ? rt.record(CUmemPoolPtrExportData_st) : rt.recordArg(shareData_out, CUmemPoolPtrExportData_st, "cuMemPoolExportPointer", "shareData_out");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "ptr,shareData_out", 1, arguments.length);
+    if (!isU64(ptr)) rt.bad(F$, "ptr", "u64", ptr);
+    const $shareData_out = shareData_out === undefined ? rt.record(CUmemPoolPtrExportData_st) : rt.recordArg(shareData_out, CUmemPoolPtrExportData_st, F$, "shareData_out");
     const r = raw.cuMemPoolExportPointer($shareData_out.$pointer(), ptr);
-    if (rt.guards) rt.check("cuMemPoolExportPointer");
-    if (r !== 0) rt.fail(r, "cuMemPoolExportPointer");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return $shareData_out;
   };
 }
@@ -2296,12 +2479,13 @@ function cuMemPoolImportPointer$(raw: Raw, rt: CheckedRuntime): Checked["cuMemPo
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
   const isPtr = rt.isPointer;
+  const F$ = "cuMemPoolImportPointer";
   return function cuMemPoolImportPointer(pool: CUmemoryPool, shareData: PointerLike): CUdeviceptr {
-    if (arguments.length !== 2) rt.arity("cuMemPoolImportPointer", "pool,shareData", 2, arguments.length);
-    if (!(isPtr(pool))) rt.bad("cuMemPoolImportPointer", "pool", "pointer", pool);
-    const r = raw.cuMemPoolImportPointer(o0, pool, rt.ptr(rt.expect(shareData, CUmemPoolPtrExportData_st, "cuMemPoolImportPointer", "shareData"), "cuMemPoolImportPointer", "shareData"));
-    if (rt.guards) rt.check("cuMemPoolImportPointer");
-    if (r !== 0) rt.fail(r, "cuMemPoolImportPointer");
+    if (arguments.length !== 2) rt.arity(F$, "pool,shareData", 2, arguments.length);
+    if (!isPtr(pool)) rt.bad(F$, "pool", "pointer", pool);
+    const r = raw.cuMemPoolImportPointer(o0, pool, rt.ptr(rt.expect(shareData, CUmemPoolPtrExportData_st, F$, "shareData"), F$, "shareData"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u64[0]! as CUdeviceptr;
   };
 }
@@ -2309,213 +2493,230 @@ function cuMemPoolImportPointer$(raw: Raw, rt: CheckedRuntime): Checked["cuMemPo
 function cuMulticastCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuMulticastCreate"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
+  const F$ = "cuMulticastCreate";
   return function cuMulticastCreate(prop: PointerLike): CUmemGenericAllocationHandle {
-    if (arguments.length !== 1) rt.arity("cuMulticastCreate", "prop", 1, arguments.length);
-    const r = raw.cuMulticastCreate(o0, rt.ptr(rt.expect(prop, CUmulticastObjectProp_st, "cuMulticastCreate", "prop"), "cuMulticastCreate", "prop"));
-    if (rt.guards) rt.check("cuMulticastCreate");
-    if (r !== 0) rt.fail(r, "cuMulticastCreate");
+    if (arguments.length !== 1) rt.arity(F$, "prop", 1, arguments.length);
+    const r = raw.cuMulticastCreate(o0, rt.ptr(rt.expect(prop, CUmulticastObjectProp_st, F$, "prop"), F$, "prop"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u64[0]! as CUmemGenericAllocationHandle;
   };
 }
 
 function cuMulticastAddDevice$(raw: Raw, rt: CheckedRuntime): Checked["cuMulticastAddDevice"] {
+  const F$ = "cuMulticastAddDevice";
   return function cuMulticastAddDevice(mcHandle: CUmemGenericAllocationHandle, dev: CUdevice): void {
-    if (arguments.length !== 2) rt.arity("cuMulticastAddDevice", "mcHandle,dev", 2, arguments.length);
-    if (!((typeof mcHandle === "bigint" ? mcHandle >= 0n && mcHandle <= 18446744073709551615n : Number.isSafeInteger(mcHandle) && mcHandle >= 0))) rt.bad("cuMulticastAddDevice", "mcHandle", "u64", mcHandle);
-    if (!(typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0))) rt.bad("cuMulticastAddDevice", "dev", "i32", dev);
+    if (arguments.length !== 2) rt.arity(F$, "mcHandle,dev", 2, arguments.length);
+    if (!isU64(mcHandle)) rt.bad(F$, "mcHandle", "u64", mcHandle);
+    if (!isI32(dev)) rt.bad(F$, "dev", "i32", dev);
     const r = raw.cuMulticastAddDevice(mcHandle, dev);
-    if (rt.guards) rt.check("cuMulticastAddDevice");
-    if (r !== 0) rt.fail(r, "cuMulticastAddDevice");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuMulticastBindMem$(raw: Raw, rt: CheckedRuntime): Checked["cuMulticastBindMem"] {
+  const F$ = "cuMulticastBindMem";
   return function cuMulticastBindMem(mcHandle: CUmemGenericAllocationHandle, mcOffset: bigint | number, memHandle: CUmemGenericAllocationHandle, memOffset: bigint | number, size: bigint | number, flags: bigint | number): void {
-    if (arguments.length !== 6) rt.arity("cuMulticastBindMem", "mcHandle,mcOffset,memHandle,memOffset,size,flags", 6, arguments.length);
-    if (!((typeof mcHandle === "bigint" ? mcHandle >= 0n && mcHandle <= 18446744073709551615n : Number.isSafeInteger(mcHandle) && mcHandle >= 0))) rt.bad("cuMulticastBindMem", "mcHandle", "u64", mcHandle);
-    if (!((typeof mcOffset === "bigint" ? mcOffset >= 0n && mcOffset <= 18446744073709551615n : Number.isSafeInteger(mcOffset) && mcOffset >= 0))) rt.bad("cuMulticastBindMem", "mcOffset", "u64", mcOffset);
-    if (!((typeof memHandle === "bigint" ? memHandle >= 0n && memHandle <= 18446744073709551615n : Number.isSafeInteger(memHandle) && memHandle >= 0))) rt.bad("cuMulticastBindMem", "memHandle", "u64", memHandle);
-    if (!((typeof memOffset === "bigint" ? memOffset >= 0n && memOffset <= 18446744073709551615n : Number.isSafeInteger(memOffset) && memOffset >= 0))) rt.bad("cuMulticastBindMem", "memOffset", "u64", memOffset);
-    if (!((typeof size === "bigint" ? size >= 0n && size <= 18446744073709551615n : Number.isSafeInteger(size) && size >= 0))) rt.bad("cuMulticastBindMem", "size", "u64", size);
-    if (!((typeof flags === "bigint" ? flags >= 0n && flags <= 18446744073709551615n : Number.isSafeInteger(flags) && flags >= 0))) rt.bad("cuMulticastBindMem", "flags", "u64", flags);
+    if (arguments.length !== 6) rt.arity(F$, "mcHandle,mcOffset,memHandle,memOffset,size,flags", 6, arguments.length);
+    if (!isU64(mcHandle)) rt.bad(F$, "mcHandle", "u64", mcHandle);
+    if (!isU64(mcOffset)) rt.bad(F$, "mcOffset", "u64", mcOffset);
+    if (!isU64(memHandle)) rt.bad(F$, "memHandle", "u64", memHandle);
+    if (!isU64(memOffset)) rt.bad(F$, "memOffset", "u64", memOffset);
+    if (!isU64(size)) rt.bad(F$, "size", "u64", size);
+    if (!isU64(flags)) rt.bad(F$, "flags", "u64", flags);
     const r = raw.cuMulticastBindMem(mcHandle, mcOffset, memHandle, memOffset, size, flags);
-    if (rt.guards) rt.check("cuMulticastBindMem");
-    if (r !== 0) rt.fail(r, "cuMulticastBindMem");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuMulticastBindAddr$(raw: Raw, rt: CheckedRuntime): Checked["cuMulticastBindAddr"] {
+  const F$ = "cuMulticastBindAddr";
   return function cuMulticastBindAddr(mcHandle: CUmemGenericAllocationHandle, mcOffset: bigint | number, memptr: CUdeviceptr, size: bigint | number, flags: bigint | number): void {
-    if (arguments.length !== 5) rt.arity("cuMulticastBindAddr", "mcHandle,mcOffset,memptr,size,flags", 5, arguments.length);
-    if (!((typeof mcHandle === "bigint" ? mcHandle >= 0n && mcHandle <= 18446744073709551615n : Number.isSafeInteger(mcHandle) && mcHandle >= 0))) rt.bad("cuMulticastBindAddr", "mcHandle", "u64", mcHandle);
-    if (!((typeof mcOffset === "bigint" ? mcOffset >= 0n && mcOffset <= 18446744073709551615n : Number.isSafeInteger(mcOffset) && mcOffset >= 0))) rt.bad("cuMulticastBindAddr", "mcOffset", "u64", mcOffset);
-    if (!((typeof memptr === "bigint" ? memptr >= 0n && memptr <= 18446744073709551615n : Number.isSafeInteger(memptr) && memptr >= 0))) rt.bad("cuMulticastBindAddr", "memptr", "u64", memptr);
-    if (!((typeof size === "bigint" ? size >= 0n && size <= 18446744073709551615n : Number.isSafeInteger(size) && size >= 0))) rt.bad("cuMulticastBindAddr", "size", "u64", size);
-    if (!((typeof flags === "bigint" ? flags >= 0n && flags <= 18446744073709551615n : Number.isSafeInteger(flags) && flags >= 0))) rt.bad("cuMulticastBindAddr", "flags", "u64", flags);
+    if (arguments.length !== 5) rt.arity(F$, "mcHandle,mcOffset,memptr,size,flags", 5, arguments.length);
+    if (!isU64(mcHandle)) rt.bad(F$, "mcHandle", "u64", mcHandle);
+    if (!isU64(mcOffset)) rt.bad(F$, "mcOffset", "u64", mcOffset);
+    if (!isU64(memptr)) rt.bad(F$, "memptr", "u64", memptr);
+    if (!isU64(size)) rt.bad(F$, "size", "u64", size);
+    if (!isU64(flags)) rt.bad(F$, "flags", "u64", flags);
     const r = raw.cuMulticastBindAddr(mcHandle, mcOffset, memptr, size, flags);
-    if (rt.guards) rt.check("cuMulticastBindAddr");
-    if (r !== 0) rt.fail(r, "cuMulticastBindAddr");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuMulticastUnbind$(raw: Raw, rt: CheckedRuntime): Checked["cuMulticastUnbind"] {
+  const F$ = "cuMulticastUnbind";
   return function cuMulticastUnbind(mcHandle: CUmemGenericAllocationHandle, dev: CUdevice, mcOffset: bigint | number, size: bigint | number): void {
-    if (arguments.length !== 4) rt.arity("cuMulticastUnbind", "mcHandle,dev,mcOffset,size", 4, arguments.length);
-    if (!((typeof mcHandle === "bigint" ? mcHandle >= 0n && mcHandle <= 18446744073709551615n : Number.isSafeInteger(mcHandle) && mcHandle >= 0))) rt.bad("cuMulticastUnbind", "mcHandle", "u64", mcHandle);
-    if (!(typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0))) rt.bad("cuMulticastUnbind", "dev", "i32", dev);
-    if (!((typeof mcOffset === "bigint" ? mcOffset >= 0n && mcOffset <= 18446744073709551615n : Number.isSafeInteger(mcOffset) && mcOffset >= 0))) rt.bad("cuMulticastUnbind", "mcOffset", "u64", mcOffset);
-    if (!((typeof size === "bigint" ? size >= 0n && size <= 18446744073709551615n : Number.isSafeInteger(size) && size >= 0))) rt.bad("cuMulticastUnbind", "size", "u64", size);
+    if (arguments.length !== 4) rt.arity(F$, "mcHandle,dev,mcOffset,size", 4, arguments.length);
+    if (!isU64(mcHandle)) rt.bad(F$, "mcHandle", "u64", mcHandle);
+    if (!isI32(dev)) rt.bad(F$, "dev", "i32", dev);
+    if (!isU64(mcOffset)) rt.bad(F$, "mcOffset", "u64", mcOffset);
+    if (!isU64(size)) rt.bad(F$, "size", "u64", size);
     const r = raw.cuMulticastUnbind(mcHandle, dev, mcOffset, size);
-    if (rt.guards) rt.check("cuMulticastUnbind");
-    if (r !== 0) rt.fail(r, "cuMulticastUnbind");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuMulticastGetGranularity$(raw: Raw, rt: CheckedRuntime): Checked["cuMulticastGetGranularity"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
+  const F$ = "cuMulticastGetGranularity";
   return function cuMulticastGetGranularity(prop: PointerLike, option: CUmulticastGranularity_flags): bigint {
-    if (arguments.length !== 2) rt.arity("cuMulticastGetGranularity", "prop,option", 2, arguments.length);
-    if (!(typeof option === "number" && (option >>> 0) === option && (+option !== 0 || 1 / option > 0))) rt.bad("cuMulticastGetGranularity", "option", "u32", option);
-    const r = raw.cuMulticastGetGranularity(o0, rt.ptr(rt.expect(prop, CUmulticastObjectProp_st, "cuMulticastGetGranularity", "prop"), "cuMulticastGetGranularity", "prop"), option);
-    if (rt.guards) rt.check("cuMulticastGetGranularity");
-    if (r !== 0) rt.fail(r, "cuMulticastGetGranularity");
+    if (arguments.length !== 2) rt.arity(F$, "prop,option", 2, arguments.length);
+    if (!isU32(option)) rt.bad(F$, "option", "u32", option);
+    const r = raw.cuMulticastGetGranularity(o0, rt.ptr(rt.expect(prop, CUmulticastObjectProp_st, F$, "prop"), F$, "prop"), option);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u64[0]!;
   };
 }
 
 function cuPointerGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuPointerGetAttribute"] {
+  const F$ = "cuPointerGetAttribute";
   return function cuPointerGetAttribute(data: PointerLike, attribute: CUpointer_attribute, ptr: CUdeviceptr): void {
-    if (arguments.length !== 3) rt.arity("cuPointerGetAttribute", "data,attribute,ptr", 3, arguments.length);
-    if (!(typeof attribute === "number" && (attribute >>> 0) === attribute && (+attribute !== 0 || 1 / attribute > 0))) rt.bad("cuPointerGetAttribute", "attribute", "u32", attribute);
-    if (!((typeof ptr === "bigint" ? ptr >= 0n && ptr <= 18446744073709551615n : Number.isSafeInteger(ptr) && ptr >= 0))) rt.bad("cuPointerGetAttribute", "ptr", "u64", ptr);
-    const r = raw.cuPointerGetAttribute(rt.ptr(data, "cuPointerGetAttribute", "data"), attribute, ptr);
-    if (rt.guards) rt.check("cuPointerGetAttribute");
-    if (r !== 0) rt.fail(r, "cuPointerGetAttribute");
+    if (arguments.length !== 3) rt.arity(F$, "data,attribute,ptr", 3, arguments.length);
+    if (!isU32(attribute)) rt.bad(F$, "attribute", "u32", attribute);
+    if (!isU64(ptr)) rt.bad(F$, "ptr", "u64", ptr);
+    const r = raw.cuPointerGetAttribute(rt.ptr(data, F$, "data"), attribute, ptr);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuMemPrefetchAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemPrefetchAsync"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuMemPrefetchAsync";
   return function cuMemPrefetchAsync(devPtr: CUdeviceptr, count: bigint | number, dstDevice: CUdevice, hStream: CUstream): void {
-    if (arguments.length !== 4) rt.arity("cuMemPrefetchAsync", "devPtr,count,dstDevice,hStream", 4, arguments.length);
-    if (!((typeof devPtr === "bigint" ? devPtr >= 0n && devPtr <= 18446744073709551615n : Number.isSafeInteger(devPtr) && devPtr >= 0))) rt.bad("cuMemPrefetchAsync", "devPtr", "u64", devPtr);
-    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cuMemPrefetchAsync", "count", "u64", count);
-    if (!(typeof dstDevice === "number" && (dstDevice | 0) === dstDevice && (+dstDevice !== 0 || 1 / dstDevice > 0))) rt.bad("cuMemPrefetchAsync", "dstDevice", "i32", dstDevice);
-    if (!(isPtr(hStream))) rt.bad("cuMemPrefetchAsync", "hStream", "pointer", hStream);
+    if (arguments.length !== 4) rt.arity(F$, "devPtr,count,dstDevice,hStream", 4, arguments.length);
+    if (!isU64(devPtr)) rt.bad(F$, "devPtr", "u64", devPtr);
+    if (!isU64(count)) rt.bad(F$, "count", "u64", count);
+    if (!isI32(dstDevice)) rt.bad(F$, "dstDevice", "i32", dstDevice);
+    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
     const r = raw.cuMemPrefetchAsync(devPtr, count, dstDevice, hStream);
-    if (rt.guards) rt.check("cuMemPrefetchAsync");
-    if (r !== 0) rt.fail(r, "cuMemPrefetchAsync");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuMemPrefetchAsync_v2$(raw: Raw, rt: CheckedRuntime): Checked["cuMemPrefetchAsync_v2"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuMemPrefetchAsync_v2";
   return function cuMemPrefetchAsync_v2(devPtr: CUdeviceptr, count: bigint | number, location: Uint8Array | CUmemLocation_st, flags: number, hStream: CUstream): void {
-    if (arguments.length !== 5) rt.arity("cuMemPrefetchAsync_v2", "devPtr,count,location,flags,hStream", 5, arguments.length);
-    if (!((typeof devPtr === "bigint" ? devPtr >= 0n && devPtr <= 18446744073709551615n : Number.isSafeInteger(devPtr) && devPtr >= 0))) rt.bad("cuMemPrefetchAsync_v2", "devPtr", "u64", devPtr);
-    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cuMemPrefetchAsync_v2", "count", "u64", count);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cuMemPrefetchAsync_v2", "flags", "u32", flags);
-    if (!(isPtr(hStream))) rt.bad("cuMemPrefetchAsync_v2", "hStream", "pointer", hStream);
-    const r = raw.cuMemPrefetchAsync_v2(devPtr, count, rt.struct(location, 8, "cuMemPrefetchAsync_v2", "location", CUmemLocation_st), flags, hStream);
-    if (rt.guards) rt.check("cuMemPrefetchAsync_v2");
-    if (r !== 0) rt.fail(r, "cuMemPrefetchAsync_v2");
+    if (arguments.length !== 5) rt.arity(F$, "devPtr,count,location,flags,hStream", 5, arguments.length);
+    if (!isU64(devPtr)) rt.bad(F$, "devPtr", "u64", devPtr);
+    if (!isU64(count)) rt.bad(F$, "count", "u64", count);
+    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
+    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
+    const r = raw.cuMemPrefetchAsync_v2(devPtr, count, rt.struct(location, 8, F$, "location", CUmemLocation_st), flags, hStream);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuMemAdvise$(raw: Raw, rt: CheckedRuntime): Checked["cuMemAdvise"] {
+  const F$ = "cuMemAdvise";
   return function cuMemAdvise(devPtr: CUdeviceptr, count: bigint | number, advice: CUmem_advise, device: CUdevice): void {
-    if (arguments.length !== 4) rt.arity("cuMemAdvise", "devPtr,count,advice,device", 4, arguments.length);
-    if (!((typeof devPtr === "bigint" ? devPtr >= 0n && devPtr <= 18446744073709551615n : Number.isSafeInteger(devPtr) && devPtr >= 0))) rt.bad("cuMemAdvise", "devPtr", "u64", devPtr);
-    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cuMemAdvise", "count", "u64", count);
-    if (!(typeof advice === "number" && (advice >>> 0) === advice && (+advice !== 0 || 1 / advice > 0))) rt.bad("cuMemAdvise", "advice", "u32", advice);
-    if (!(typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0))) rt.bad("cuMemAdvise", "device", "i32", device);
+    if (arguments.length !== 4) rt.arity(F$, "devPtr,count,advice,device", 4, arguments.length);
+    if (!isU64(devPtr)) rt.bad(F$, "devPtr", "u64", devPtr);
+    if (!isU64(count)) rt.bad(F$, "count", "u64", count);
+    if (!isU32(advice)) rt.bad(F$, "advice", "u32", advice);
+    if (!isI32(device)) rt.bad(F$, "device", "i32", device);
     const r = raw.cuMemAdvise(devPtr, count, advice, device);
-    if (rt.guards) rt.check("cuMemAdvise");
-    if (r !== 0) rt.fail(r, "cuMemAdvise");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuMemAdvise_v2$(raw: Raw, rt: CheckedRuntime): Checked["cuMemAdvise_v2"] {
+  const F$ = "cuMemAdvise_v2";
   return function cuMemAdvise_v2(devPtr: CUdeviceptr, count: bigint | number, advice: CUmem_advise, location: Uint8Array | CUmemLocation_st): void {
-    if (arguments.length !== 4) rt.arity("cuMemAdvise_v2", "devPtr,count,advice,location", 4, arguments.length);
-    if (!((typeof devPtr === "bigint" ? devPtr >= 0n && devPtr <= 18446744073709551615n : Number.isSafeInteger(devPtr) && devPtr >= 0))) rt.bad("cuMemAdvise_v2", "devPtr", "u64", devPtr);
-    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cuMemAdvise_v2", "count", "u64", count);
-    if (!(typeof advice === "number" && (advice >>> 0) === advice && (+advice !== 0 || 1 / advice > 0))) rt.bad("cuMemAdvise_v2", "advice", "u32", advice);
-    const r = raw.cuMemAdvise_v2(devPtr, count, advice, rt.struct(location, 8, "cuMemAdvise_v2", "location", CUmemLocation_st));
-    if (rt.guards) rt.check("cuMemAdvise_v2");
-    if (r !== 0) rt.fail(r, "cuMemAdvise_v2");
+    if (arguments.length !== 4) rt.arity(F$, "devPtr,count,advice,location", 4, arguments.length);
+    if (!isU64(devPtr)) rt.bad(F$, "devPtr", "u64", devPtr);
+    if (!isU64(count)) rt.bad(F$, "count", "u64", count);
+    if (!isU32(advice)) rt.bad(F$, "advice", "u32", advice);
+    const r = raw.cuMemAdvise_v2(devPtr, count, advice, rt.struct(location, 8, F$, "location", CUmemLocation_st));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuMemRangeGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuMemRangeGetAttribute"] {
+  const F$ = "cuMemRangeGetAttribute";
   return function cuMemRangeGetAttribute(data: PointerLike, dataSize: bigint | number, attribute: CUmem_range_attribute, devPtr: CUdeviceptr, count: bigint | number): void {
-    if (arguments.length !== 5) rt.arity("cuMemRangeGetAttribute", "data,dataSize,attribute,devPtr,count", 5, arguments.length);
-    if (!((typeof dataSize === "bigint" ? dataSize >= 0n && dataSize <= 18446744073709551615n : Number.isSafeInteger(dataSize) && dataSize >= 0))) rt.bad("cuMemRangeGetAttribute", "dataSize", "u64", dataSize);
-    if (!(typeof attribute === "number" && (attribute >>> 0) === attribute && (+attribute !== 0 || 1 / attribute > 0))) rt.bad("cuMemRangeGetAttribute", "attribute", "u32", attribute);
-    if (!((typeof devPtr === "bigint" ? devPtr >= 0n && devPtr <= 18446744073709551615n : Number.isSafeInteger(devPtr) && devPtr >= 0))) rt.bad("cuMemRangeGetAttribute", "devPtr", "u64", devPtr);
-    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cuMemRangeGetAttribute", "count", "u64", count);
-    const r = raw.cuMemRangeGetAttribute(rt.sized(data, dataSize, 1, "cuMemRangeGetAttribute", "data"), dataSize, attribute, devPtr, count);
-    if (rt.guards) rt.check("cuMemRangeGetAttribute");
-    if (r !== 0) rt.fail(r, "cuMemRangeGetAttribute");
+    if (arguments.length !== 5) rt.arity(F$, "data,dataSize,attribute,devPtr,count", 5, arguments.length);
+    if (!isU64(dataSize)) rt.bad(F$, "dataSize", "u64", dataSize);
+    if (!isU32(attribute)) rt.bad(F$, "attribute", "u32", attribute);
+    if (!isU64(devPtr)) rt.bad(F$, "devPtr", "u64", devPtr);
+    if (!isU64(count)) rt.bad(F$, "count", "u64", count);
+    const r = raw.cuMemRangeGetAttribute(rt.sized(data, dataSize, 1, F$, "data"), dataSize, attribute, devPtr, count);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuMemRangeGetAttributes$(raw: Raw, rt: CheckedRuntime): Checked["cuMemRangeGetAttributes"] {
+  const F$ = "cuMemRangeGetAttributes";
   return function cuMemRangeGetAttributes(data: PointerLike, dataSizes: PointerLike, attributes: PointerLike, numAttributes: bigint | number, devPtr: CUdeviceptr, count: bigint | number): void {
-    if (arguments.length !== 6) rt.arity("cuMemRangeGetAttributes", "data,dataSizes,attributes,numAttributes,devPtr,count", 6, arguments.length);
-    if (!((typeof numAttributes === "bigint" ? numAttributes >= 0n && numAttributes <= 18446744073709551615n : Number.isSafeInteger(numAttributes) && numAttributes >= 0))) rt.bad("cuMemRangeGetAttributes", "numAttributes", "u64", numAttributes);
-    if (!((typeof devPtr === "bigint" ? devPtr >= 0n && devPtr <= 18446744073709551615n : Number.isSafeInteger(devPtr) && devPtr >= 0))) rt.bad("cuMemRangeGetAttributes", "devPtr", "u64", devPtr);
-    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cuMemRangeGetAttributes", "count", "u64", count);
-    const r = raw.cuMemRangeGetAttributes(rt.ptr(data, "cuMemRangeGetAttributes", "data"), rt.ptr(dataSizes, "cuMemRangeGetAttributes", "dataSizes"), rt.sized(attributes, numAttributes, 4, "cuMemRangeGetAttributes", "attributes"), numAttributes, devPtr, count);
-    if (rt.guards) rt.check("cuMemRangeGetAttributes");
-    if (r !== 0) rt.fail(r, "cuMemRangeGetAttributes");
+    if (arguments.length !== 6) rt.arity(F$, "data,dataSizes,attributes,numAttributes,devPtr,count", 6, arguments.length);
+    if (!isU64(numAttributes)) rt.bad(F$, "numAttributes", "u64", numAttributes);
+    if (!isU64(devPtr)) rt.bad(F$, "devPtr", "u64", devPtr);
+    if (!isU64(count)) rt.bad(F$, "count", "u64", count);
+    const r = raw.cuMemRangeGetAttributes(rt.ptr(data, F$, "data"), rt.ptr(dataSizes, F$, "dataSizes"), rt.sized(attributes, numAttributes, 4, F$, "attributes"), numAttributes, devPtr, count);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuPointerSetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuPointerSetAttribute"] {
+  const F$ = "cuPointerSetAttribute";
   return function cuPointerSetAttribute(value: PointerLike, attribute: CUpointer_attribute, ptr: CUdeviceptr): void {
-    if (arguments.length !== 3) rt.arity("cuPointerSetAttribute", "value,attribute,ptr", 3, arguments.length);
-    if (!(typeof attribute === "number" && (attribute >>> 0) === attribute && (+attribute !== 0 || 1 / attribute > 0))) rt.bad("cuPointerSetAttribute", "attribute", "u32", attribute);
-    if (!((typeof ptr === "bigint" ? ptr >= 0n && ptr <= 18446744073709551615n : Number.isSafeInteger(ptr) && ptr >= 0))) rt.bad("cuPointerSetAttribute", "ptr", "u64", ptr);
-    const r = raw.cuPointerSetAttribute(rt.ptr(value, "cuPointerSetAttribute", "value"), attribute, ptr);
-    if (rt.guards) rt.check("cuPointerSetAttribute");
-    if (r !== 0) rt.fail(r, "cuPointerSetAttribute");
+    if (arguments.length !== 3) rt.arity(F$, "value,attribute,ptr", 3, arguments.length);
+    if (!isU32(attribute)) rt.bad(F$, "attribute", "u32", attribute);
+    if (!isU64(ptr)) rt.bad(F$, "ptr", "u64", ptr);
+    const r = raw.cuPointerSetAttribute(rt.ptr(value, F$, "value"), attribute, ptr);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuPointerGetAttributes$(raw: Raw, rt: CheckedRuntime): Checked["cuPointerGetAttributes"] {
+  const F$ = "cuPointerGetAttributes";
   return function cuPointerGetAttributes(numAttributes: number, attributes: PointerLike, data: PointerLike, ptr: CUdeviceptr): void {
-    if (arguments.length !== 4) rt.arity("cuPointerGetAttributes", "numAttributes,attributes,data,ptr", 4, arguments.length);
-    if (!(typeof numAttributes === "number" && (numAttributes >>> 0) === numAttributes && (+numAttributes !== 0 || 1 / numAttributes > 0))) rt.bad("cuPointerGetAttributes", "numAttributes", "u32", numAttributes);
-    if (!((typeof ptr === "bigint" ? ptr >= 0n && ptr <= 18446744073709551615n : Number.isSafeInteger(ptr) && ptr >= 0))) rt.bad("cuPointerGetAttributes", "ptr", "u64", ptr);
-    const r = raw.cuPointerGetAttributes(numAttributes, rt.sized(attributes, numAttributes, 4, "cuPointerGetAttributes", "attributes"), rt.ptr(data, "cuPointerGetAttributes", "data"), ptr);
-    if (rt.guards) rt.check("cuPointerGetAttributes");
-    if (r !== 0) rt.fail(r, "cuPointerGetAttributes");
+    if (arguments.length !== 4) rt.arity(F$, "numAttributes,attributes,data,ptr", 4, arguments.length);
+    if (!isU32(numAttributes)) rt.bad(F$, "numAttributes", "u32", numAttributes);
+    if (!isU64(ptr)) rt.bad(F$, "ptr", "u64", ptr);
+    const r = raw.cuPointerGetAttributes(numAttributes, rt.sized(attributes, numAttributes, 4, F$, "attributes"), rt.ptr(data, F$, "data"), ptr);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuStreamCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamCreate"] {
   const o0 = rt.out[0]!;
+  const F$ = "cuStreamCreate";
   return function cuStreamCreate(Flags: number): CUstream {
-    if (arguments.length !== 1) rt.arity("cuStreamCreate", "Flags", 1, arguments.length);
-    if (!(typeof Flags === "number" && (Flags >>> 0) === Flags && (+Flags !== 0 || 1 / Flags > 0))) rt.bad("cuStreamCreate", "Flags", "u32", Flags);
+    if (arguments.length !== 1) rt.arity(F$, "Flags", 1, arguments.length);
+    if (!isU32(Flags)) rt.bad(F$, "Flags", "u32", Flags);
     const r = raw.cuStreamCreate(o0, Flags);
-    if (rt.guards) rt.check("cuStreamCreate");
-    if (r !== 0) rt.fail(r, "cuStreamCreate");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as CUstream;
   };
 }
 
 function cuStreamCreateWithPriority$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamCreateWithPriority"] {
   const o0 = rt.out[0]!;
+  const F$ = "cuStreamCreateWithPriority";
   return function cuStreamCreateWithPriority(flags: number, priority: number): CUstream {
-    if (arguments.length !== 2) rt.arity("cuStreamCreateWithPriority", "flags,priority", 2, arguments.length);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cuStreamCreateWithPriority", "flags", "u32", flags);
-    if (!(typeof priority === "number" && (priority | 0) === priority && (+priority !== 0 || 1 / priority > 0))) rt.bad("cuStreamCreateWithPriority", "priority", "i32", priority);
+    if (arguments.length !== 2) rt.arity(F$, "flags,priority", 2, arguments.length);
+    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
+    if (!isI32(priority)) rt.bad(F$, "priority", "i32", priority);
     const r = raw.cuStreamCreateWithPriority(o0, flags, priority);
-    if (rt.guards) rt.check("cuStreamCreateWithPriority");
-    if (r !== 0) rt.fail(r, "cuStreamCreateWithPriority");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as CUstream;
   };
 }
@@ -2524,12 +2725,13 @@ function cuStreamGetPriority$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamGe
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
   const isPtr = rt.isPointer;
+  const F$ = "cuStreamGetPriority";
   return function cuStreamGetPriority(hStream: CUstream): number {
-    if (arguments.length !== 1) rt.arity("cuStreamGetPriority", "hStream", 1, arguments.length);
-    if (!(isPtr(hStream))) rt.bad("cuStreamGetPriority", "hStream", "pointer", hStream);
+    if (arguments.length !== 1) rt.arity(F$, "hStream", 1, arguments.length);
+    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
     const r = raw.cuStreamGetPriority(hStream, o0);
-    if (rt.guards) rt.check("cuStreamGetPriority");
-    if (r !== 0) rt.fail(r, "cuStreamGetPriority", hStream);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hStream);
     return i32[0]!;
   };
 }
@@ -2538,12 +2740,13 @@ function cuStreamGetFlags$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamGetFl
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
   const isPtr = rt.isPointer;
+  const F$ = "cuStreamGetFlags";
   return function cuStreamGetFlags(hStream: CUstream): number {
-    if (arguments.length !== 1) rt.arity("cuStreamGetFlags", "hStream", 1, arguments.length);
-    if (!(isPtr(hStream))) rt.bad("cuStreamGetFlags", "hStream", "pointer", hStream);
+    if (arguments.length !== 1) rt.arity(F$, "hStream", 1, arguments.length);
+    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
     const r = raw.cuStreamGetFlags(hStream, o0);
-    if (rt.guards) rt.check("cuStreamGetFlags");
-    if (r !== 0) rt.fail(r, "cuStreamGetFlags", hStream);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hStream);
     return u32[0]!;
   };
 }
@@ -2552,12 +2755,13 @@ function cuStreamGetId$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamGetId"] 
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
   const isPtr = rt.isPointer;
+  const F$ = "cuStreamGetId";
   return function cuStreamGetId(hStream: CUstream): bigint {
-    if (arguments.length !== 1) rt.arity("cuStreamGetId", "hStream", 1, arguments.length);
-    if (!(isPtr(hStream))) rt.bad("cuStreamGetId", "hStream", "pointer", hStream);
+    if (arguments.length !== 1) rt.arity(F$, "hStream", 1, arguments.length);
+    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
     const r = raw.cuStreamGetId(hStream, o0);
-    if (rt.guards) rt.check("cuStreamGetId");
-    if (r !== 0) rt.fail(r, "cuStreamGetId", hStream);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hStream);
     return u64[0]!;
   };
 }
@@ -2565,86 +2769,93 @@ function cuStreamGetId$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamGetId"] 
 function cuStreamGetCtx$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamGetCtx"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cuStreamGetCtx";
   return function cuStreamGetCtx(hStream: CUstream): CUcontext {
-    if (arguments.length !== 1) rt.arity("cuStreamGetCtx", "hStream", 1, arguments.length);
-    if (!(isPtr(hStream))) rt.bad("cuStreamGetCtx", "hStream", "pointer", hStream);
+    if (arguments.length !== 1) rt.arity(F$, "hStream", 1, arguments.length);
+    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
     const r = raw.cuStreamGetCtx(hStream, o0);
-    if (rt.guards) rt.check("cuStreamGetCtx");
-    if (r !== 0) rt.fail(r, "cuStreamGetCtx", hStream);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hStream);
     return rt.readPointer(0) as CUcontext;
   };
 }
 
 function cuStreamWaitEvent$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamWaitEvent"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuStreamWaitEvent";
   return function cuStreamWaitEvent(hStream: CUstream, hEvent: CUevent, Flags: number): void {
-    if (arguments.length !== 3) rt.arity("cuStreamWaitEvent", "hStream,hEvent,Flags", 3, arguments.length);
-    if (!(isPtr(hStream))) rt.bad("cuStreamWaitEvent", "hStream", "pointer", hStream);
-    if (!(isPtr(hEvent))) rt.bad("cuStreamWaitEvent", "hEvent", "pointer", hEvent);
-    if (!(typeof Flags === "number" && (Flags >>> 0) === Flags && (+Flags !== 0 || 1 / Flags > 0))) rt.bad("cuStreamWaitEvent", "Flags", "u32", Flags);
+    if (arguments.length !== 3) rt.arity(F$, "hStream,hEvent,Flags", 3, arguments.length);
+    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
+    if (!isPtr(hEvent)) rt.bad(F$, "hEvent", "pointer", hEvent);
+    if (!isU32(Flags)) rt.bad(F$, "Flags", "u32", Flags);
     const r = raw.cuStreamWaitEvent(hStream, hEvent, Flags);
-    if (rt.guards) rt.check("cuStreamWaitEvent");
-    if (r !== 0) rt.fail(r, "cuStreamWaitEvent", hStream);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hStream);
   };
 }
 
 function cuStreamAddCallback$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamAddCallback"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuStreamAddCallback";
   return function cuStreamAddCallback(hStream: CUstream, callback: CUstreamCallback, userData: PointerLike, flags: number): void {
-    if (arguments.length !== 4) rt.arity("cuStreamAddCallback", "hStream,callback,userData,flags", 4, arguments.length);
-    if (!(isPtr(hStream))) rt.bad("cuStreamAddCallback", "hStream", "pointer", hStream);
-    if (!(isPtr(callback))) rt.bad("cuStreamAddCallback", "callback", "function", callback);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cuStreamAddCallback", "flags", "u32", flags);
-    const r = raw.cuStreamAddCallback(hStream, callback, rt.ptr(userData, "cuStreamAddCallback", "userData"), flags);
-    if (rt.guards) rt.check("cuStreamAddCallback");
-    if (r !== 0) rt.fail(r, "cuStreamAddCallback", hStream);
+    if (arguments.length !== 4) rt.arity(F$, "hStream,callback,userData,flags", 4, arguments.length);
+    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
+    if (!isPtr(callback)) rt.bad(F$, "callback", "function", callback);
+    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
+    const r = raw.cuStreamAddCallback(hStream, callback, rt.ptr(userData, F$, "userData"), flags);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hStream);
   };
 }
 
 function cuStreamBeginCapture$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamBeginCapture"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuStreamBeginCapture";
   return function cuStreamBeginCapture(hStream: CUstream, mode: CUstreamCaptureMode): void {
-    if (arguments.length !== 2) rt.arity("cuStreamBeginCapture", "hStream,mode", 2, arguments.length);
-    if (!(isPtr(hStream))) rt.bad("cuStreamBeginCapture", "hStream", "pointer", hStream);
-    if (!(typeof mode === "number" && (mode >>> 0) === mode && (+mode !== 0 || 1 / mode > 0))) rt.bad("cuStreamBeginCapture", "mode", "u32", mode);
+    if (arguments.length !== 2) rt.arity(F$, "hStream,mode", 2, arguments.length);
+    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
+    if (!isU32(mode)) rt.bad(F$, "mode", "u32", mode);
     const r = raw.cuStreamBeginCapture(hStream, mode);
-    if (rt.guards) rt.check("cuStreamBeginCapture");
-    if (r !== 0) rt.fail(r, "cuStreamBeginCapture", hStream);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hStream);
   };
 }
 
 function cuStreamBeginCaptureToGraph$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamBeginCaptureToGraph"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuStreamBeginCaptureToGraph";
   return function cuStreamBeginCaptureToGraph(hStream: CUstream, hGraph: CUgraph, dependencies: PointerLike, dependencyData: PointerLike, numDependencies: bigint | number, mode: CUstreamCaptureMode): void {
-    if (arguments.length !== 6) rt.arity("cuStreamBeginCaptureToGraph", "hStream,hGraph,dependencies,dependencyData,numDependencies,mode", 6, arguments.length);
-    if (!(isPtr(hStream))) rt.bad("cuStreamBeginCaptureToGraph", "hStream", "pointer", hStream);
-    if (!(isPtr(hGraph))) rt.bad("cuStreamBeginCaptureToGraph", "hGraph", "pointer", hGraph);
-    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cuStreamBeginCaptureToGraph", "numDependencies", "u64", numDependencies);
-    if (!(typeof mode === "number" && (mode >>> 0) === mode && (+mode !== 0 || 1 / mode > 0))) rt.bad("cuStreamBeginCaptureToGraph", "mode", "u32", mode);
-    const r = raw.cuStreamBeginCaptureToGraph(hStream, hGraph, rt.sized(dependencies, numDependencies, 8, "cuStreamBeginCaptureToGraph", "dependencies"), rt.ptr(rt.expect(dependencyData, CUgraphEdgeData_st, "cuStreamBeginCaptureToGraph", "dependencyData"), "cuStreamBeginCaptureToGraph", "dependencyData"), numDependencies, mode);
-    if (rt.guards) rt.check("cuStreamBeginCaptureToGraph");
-    if (r !== 0) rt.fail(r, "cuStreamBeginCaptureToGraph", hStream);
+    if (arguments.length !== 6) rt.arity(F$, "hStream,hGraph,dependencies,dependencyData,numDependencies,mode", 6, arguments.length);
+    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
+    if (!isPtr(hGraph)) rt.bad(F$, "hGraph", "pointer", hGraph);
+    if (!isU64(numDependencies)) rt.bad(F$, "numDependencies", "u64", numDependencies);
+    if (!isU32(mode)) rt.bad(F$, "mode", "u32", mode);
+    const r = raw.cuStreamBeginCaptureToGraph(hStream, hGraph, rt.sized(dependencies, numDependencies, 8, F$, "dependencies"), rt.ptr(rt.expect(dependencyData, CUgraphEdgeData_st, F$, "dependencyData"), F$, "dependencyData"), numDependencies, mode);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hStream);
   };
 }
 
 function cuThreadExchangeStreamCaptureMode$(raw: Raw, rt: CheckedRuntime): Checked["cuThreadExchangeStreamCaptureMode"] {
+  const F$ = "cuThreadExchangeStreamCaptureMode";
   return function cuThreadExchangeStreamCaptureMode(mode: PointerLike): void {
-    if (arguments.length !== 1) rt.arity("cuThreadExchangeStreamCaptureMode", "mode", 1, arguments.length);
-    const r = raw.cuThreadExchangeStreamCaptureMode(rt.ptr(mode, "cuThreadExchangeStreamCaptureMode", "mode"));
-    if (rt.guards) rt.check("cuThreadExchangeStreamCaptureMode");
-    if (r !== 0) rt.fail(r, "cuThreadExchangeStreamCaptureMode");
+    if (arguments.length !== 1) rt.arity(F$, "mode", 1, arguments.length);
+    const r = raw.cuThreadExchangeStreamCaptureMode(rt.ptr(mode, F$, "mode"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuStreamEndCapture$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamEndCapture"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cuStreamEndCapture";
   return function cuStreamEndCapture(hStream: CUstream): CUgraph {
-    if (arguments.length !== 1) rt.arity("cuStreamEndCapture", "hStream", 1, arguments.length);
-    if (!(isPtr(hStream))) rt.bad("cuStreamEndCapture", "hStream", "pointer", hStream);
+    if (arguments.length !== 1) rt.arity(F$, "hStream", 1, arguments.length);
+    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
     const r = raw.cuStreamEndCapture(hStream, o0);
-    if (rt.guards) rt.check("cuStreamEndCapture");
-    if (r !== 0) rt.fail(r, "cuStreamEndCapture", hStream);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hStream);
     return rt.readPointer(0) as CUgraph;
   };
 }
@@ -2653,12 +2864,13 @@ function cuStreamIsCapturing$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamIs
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
   const isPtr = rt.isPointer;
+  const F$ = "cuStreamIsCapturing";
   return function cuStreamIsCapturing(hStream: CUstream): CUstreamCaptureStatus {
-    if (arguments.length !== 1) rt.arity("cuStreamIsCapturing", "hStream", 1, arguments.length);
-    if (!(isPtr(hStream))) rt.bad("cuStreamIsCapturing", "hStream", "pointer", hStream);
+    if (arguments.length !== 1) rt.arity(F$, "hStream", 1, arguments.length);
+    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
     const r = raw.cuStreamIsCapturing(hStream, o0);
-    if (rt.guards) rt.check("cuStreamIsCapturing");
-    if (r !== 0) rt.fail(r, "cuStreamIsCapturing", hStream);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hStream);
     return u32[0]! as CUstreamCaptureStatus;
   };
 }
@@ -2672,12 +2884,13 @@ function cuStreamGetCaptureInfo$(raw: Raw, rt: CheckedRuntime): Checked["cuStrea
   const u32 = rt.u32;
   const u64 = rt.u64;
   const isPtr = rt.isPointer;
+  const F$ = "cuStreamGetCaptureInfo";
   return function cuStreamGetCaptureInfo(hStream: CUstream): [captureStatus_out: CUstreamCaptureStatus, id_out: cuuint64_t, graph_out: CUgraph, dependencies_out: Pointer, numDependencies_out: bigint] {
-    if (arguments.length !== 1) rt.arity("cuStreamGetCaptureInfo", "hStream", 1, arguments.length);
-    if (!(isPtr(hStream))) rt.bad("cuStreamGetCaptureInfo", "hStream", "pointer", hStream);
+    if (arguments.length !== 1) rt.arity(F$, "hStream", 1, arguments.length);
+    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
     const r = raw.cuStreamGetCaptureInfo(hStream, o0, o1, o2, o3, o4);
-    if (rt.guards) rt.check("cuStreamGetCaptureInfo");
-    if (r !== 0) rt.fail(r, "cuStreamGetCaptureInfo", hStream);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hStream);
     return [u32[0]! as CUstreamCaptureStatus, u64[1]! as cuuint64_t, rt.readPointer(2) as CUgraph, rt.readPointer(3), u64[4]!];
   };
 }
@@ -2691,12 +2904,13 @@ function cuStreamGetCaptureInfo_v2$(raw: Raw, rt: CheckedRuntime): Checked["cuSt
   const u32 = rt.u32;
   const u64 = rt.u64;
   const isPtr = rt.isPointer;
+  const F$ = "cuStreamGetCaptureInfo_v2";
   return function cuStreamGetCaptureInfo_v2(hStream: CUstream): [captureStatus_out: CUstreamCaptureStatus, id_out: cuuint64_t, graph_out: CUgraph, dependencies_out: Pointer, numDependencies_out: bigint] {
-    if (arguments.length !== 1) rt.arity("cuStreamGetCaptureInfo_v2", "hStream", 1, arguments.length);
-    if (!(isPtr(hStream))) rt.bad("cuStreamGetCaptureInfo_v2", "hStream", "pointer", hStream);
+    if (arguments.length !== 1) rt.arity(F$, "hStream", 1, arguments.length);
+    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
     const r = raw.cuStreamGetCaptureInfo_v2(hStream, o0, o1, o2, o3, o4);
-    if (rt.guards) rt.check("cuStreamGetCaptureInfo_v2");
-    if (r !== 0) rt.fail(r, "cuStreamGetCaptureInfo_v2", hStream);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hStream);
     return [u32[0]! as CUstreamCaptureStatus, u64[1]! as cuuint64_t, rt.readPointer(2) as CUgraph, rt.readPointer(3), u64[4]!];
   };
 }
@@ -2711,196 +2925,212 @@ function cuStreamGetCaptureInfo_v3$(raw: Raw, rt: CheckedRuntime): Checked["cuSt
   const u32 = rt.u32;
   const u64 = rt.u64;
   const isPtr = rt.isPointer;
+  const F$ = "cuStreamGetCaptureInfo_v3";
   return function cuStreamGetCaptureInfo_v3(hStream: CUstream): [captureStatus_out: CUstreamCaptureStatus, id_out: cuuint64_t, graph_out: CUgraph, dependencies_out: Pointer, edgeData_out: Pointer, numDependencies_out: bigint] {
-    if (arguments.length !== 1) rt.arity("cuStreamGetCaptureInfo_v3", "hStream", 1, arguments.length);
-    if (!(isPtr(hStream))) rt.bad("cuStreamGetCaptureInfo_v3", "hStream", "pointer", hStream);
+    if (arguments.length !== 1) rt.arity(F$, "hStream", 1, arguments.length);
+    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
     const r = raw.cuStreamGetCaptureInfo_v3(hStream, o0, o1, o2, o3, o4, o5);
-    if (rt.guards) rt.check("cuStreamGetCaptureInfo_v3");
-    if (r !== 0) rt.fail(r, "cuStreamGetCaptureInfo_v3", hStream);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hStream);
     return [u32[0]! as CUstreamCaptureStatus, u64[1]! as cuuint64_t, rt.readPointer(2) as CUgraph, rt.readPointer(3), rt.readPointer(4), u64[5]!];
   };
 }
 
 function cuStreamUpdateCaptureDependencies$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamUpdateCaptureDependencies"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuStreamUpdateCaptureDependencies";
   return function cuStreamUpdateCaptureDependencies(hStream: CUstream, dependencies: PointerLike, numDependencies: bigint | number, flags: number): void {
-    if (arguments.length !== 4) rt.arity("cuStreamUpdateCaptureDependencies", "hStream,dependencies,numDependencies,flags", 4, arguments.length);
-    if (!(isPtr(hStream))) rt.bad("cuStreamUpdateCaptureDependencies", "hStream", "pointer", hStream);
-    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cuStreamUpdateCaptureDependencies", "numDependencies", "u64", numDependencies);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cuStreamUpdateCaptureDependencies", "flags", "u32", flags);
-    const r = raw.cuStreamUpdateCaptureDependencies(hStream, rt.sized(dependencies, numDependencies, 8, "cuStreamUpdateCaptureDependencies", "dependencies"), numDependencies, flags);
-    if (rt.guards) rt.check("cuStreamUpdateCaptureDependencies");
-    if (r !== 0) rt.fail(r, "cuStreamUpdateCaptureDependencies", hStream);
+    if (arguments.length !== 4) rt.arity(F$, "hStream,dependencies,numDependencies,flags", 4, arguments.length);
+    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
+    if (!isU64(numDependencies)) rt.bad(F$, "numDependencies", "u64", numDependencies);
+    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
+    const r = raw.cuStreamUpdateCaptureDependencies(hStream, rt.sized(dependencies, numDependencies, 8, F$, "dependencies"), numDependencies, flags);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hStream);
   };
 }
 
 function cuStreamUpdateCaptureDependencies_v2$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamUpdateCaptureDependencies_v2"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuStreamUpdateCaptureDependencies_v2";
   return function cuStreamUpdateCaptureDependencies_v2(hStream: CUstream, dependencies: PointerLike, dependencyData: PointerLike, numDependencies: bigint | number, flags: number): void {
-    if (arguments.length !== 5) rt.arity("cuStreamUpdateCaptureDependencies_v2", "hStream,dependencies,dependencyData,numDependencies,flags", 5, arguments.length);
-    if (!(isPtr(hStream))) rt.bad("cuStreamUpdateCaptureDependencies_v2", "hStream", "pointer", hStream);
-    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cuStreamUpdateCaptureDependencies_v2", "numDependencies", "u64", numDependencies);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cuStreamUpdateCaptureDependencies_v2", "flags", "u32", flags);
-    const r = raw.cuStreamUpdateCaptureDependencies_v2(hStream, rt.sized(dependencies, numDependencies, 8, "cuStreamUpdateCaptureDependencies_v2", "dependencies"), rt.ptr(rt.expect(dependencyData, CUgraphEdgeData_st, "cuStreamUpdateCaptureDependencies_v2", "dependencyData"), "cuStreamUpdateCaptureDependencies_v2", "dependencyData"), numDependencies, flags);
-    if (rt.guards) rt.check("cuStreamUpdateCaptureDependencies_v2");
-    if (r !== 0) rt.fail(r, "cuStreamUpdateCaptureDependencies_v2", hStream);
+    if (arguments.length !== 5) rt.arity(F$, "hStream,dependencies,dependencyData,numDependencies,flags", 5, arguments.length);
+    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
+    if (!isU64(numDependencies)) rt.bad(F$, "numDependencies", "u64", numDependencies);
+    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
+    const r = raw.cuStreamUpdateCaptureDependencies_v2(hStream, rt.sized(dependencies, numDependencies, 8, F$, "dependencies"), rt.ptr(rt.expect(dependencyData, CUgraphEdgeData_st, F$, "dependencyData"), F$, "dependencyData"), numDependencies, flags);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hStream);
   };
 }
 
 function cuStreamAttachMemAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamAttachMemAsync"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuStreamAttachMemAsync";
   return function cuStreamAttachMemAsync(hStream: CUstream, dptr: CUdeviceptr, length: bigint | number, flags: number): void {
-    if (arguments.length !== 4) rt.arity("cuStreamAttachMemAsync", "hStream,dptr,length,flags", 4, arguments.length);
-    if (!(isPtr(hStream))) rt.bad("cuStreamAttachMemAsync", "hStream", "pointer", hStream);
-    if (!((typeof dptr === "bigint" ? dptr >= 0n && dptr <= 18446744073709551615n : Number.isSafeInteger(dptr) && dptr >= 0))) rt.bad("cuStreamAttachMemAsync", "dptr", "u64", dptr);
-    if (!((typeof length === "bigint" ? length >= 0n && length <= 18446744073709551615n : Number.isSafeInteger(length) && length >= 0))) rt.bad("cuStreamAttachMemAsync", "length", "u64", length);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cuStreamAttachMemAsync", "flags", "u32", flags);
+    if (arguments.length !== 4) rt.arity(F$, "hStream,dptr,length,flags", 4, arguments.length);
+    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
+    if (!isU64(dptr)) rt.bad(F$, "dptr", "u64", dptr);
+    if (!isU64(length)) rt.bad(F$, "length", "u64", length);
+    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
     const r = raw.cuStreamAttachMemAsync(hStream, dptr, length, flags);
-    if (rt.guards) rt.check("cuStreamAttachMemAsync");
-    if (r !== 0) rt.fail(r, "cuStreamAttachMemAsync", hStream);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hStream);
   };
 }
 
 function cuStreamQuery$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamQuery"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuStreamQuery";
   return function cuStreamQuery(hStream: CUstream): CUresult {
-    if (arguments.length !== 1) rt.arity("cuStreamQuery", "hStream", 1, arguments.length);
-    if (!(isPtr(hStream))) rt.bad("cuStreamQuery", "hStream", "pointer", hStream);
+    if (arguments.length !== 1) rt.arity(F$, "hStream", 1, arguments.length);
+    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
     const r = raw.cuStreamQuery(hStream);
-    if (rt.guards) rt.check("cuStreamQuery");
-    if (r !== 0 && r !== 600) rt.fail(r, "cuStreamQuery", hStream);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0 && r !== 600) rt.fail(r, F$, hStream);
     return r;
   };
 }
 
 function cuStreamSynchronize$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamSynchronize"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuStreamSynchronize";
   return function cuStreamSynchronize(hStream: CUstream): void {
-    if (arguments.length !== 1) rt.arity("cuStreamSynchronize", "hStream", 1, arguments.length);
-    if (!(isPtr(hStream))) rt.bad("cuStreamSynchronize", "hStream", "pointer", hStream);
+    if (arguments.length !== 1) rt.arity(F$, "hStream", 1, arguments.length);
+    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
     const r = raw.cuStreamSynchronize(hStream);
-    if (rt.guards) rt.check("cuStreamSynchronize");
-    if (r !== 0) rt.fail(r, "cuStreamSynchronize", hStream);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hStream);
   };
 }
 
 function cuStreamDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamDestroy"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuStreamDestroy";
   return function cuStreamDestroy(hStream: CUstream): void {
-    if (arguments.length !== 1) rt.arity("cuStreamDestroy", "hStream", 1, arguments.length);
-    if (!(isPtr(hStream))) rt.bad("cuStreamDestroy", "hStream", "pointer", hStream);
+    if (arguments.length !== 1) rt.arity(F$, "hStream", 1, arguments.length);
+    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
     const r = raw.cuStreamDestroy(hStream);
-    if (rt.guards) rt.check("cuStreamDestroy");
-    if (r !== 0) rt.fail(r, "cuStreamDestroy", hStream);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hStream);
   };
 }
 
 function cuStreamCopyAttributes$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamCopyAttributes"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuStreamCopyAttributes";
   return function cuStreamCopyAttributes(dst: CUstream, src: CUstream): void {
-    if (arguments.length !== 2) rt.arity("cuStreamCopyAttributes", "dst,src", 2, arguments.length);
-    if (!(isPtr(dst))) rt.bad("cuStreamCopyAttributes", "dst", "pointer", dst);
-    if (!(isPtr(src))) rt.bad("cuStreamCopyAttributes", "src", "pointer", src);
+    if (arguments.length !== 2) rt.arity(F$, "dst,src", 2, arguments.length);
+    if (!isPtr(dst)) rt.bad(F$, "dst", "pointer", dst);
+    if (!isPtr(src)) rt.bad(F$, "src", "pointer", src);
     const r = raw.cuStreamCopyAttributes(dst, src);
-    if (rt.guards) rt.check("cuStreamCopyAttributes");
-    if (r !== 0) rt.fail(r, "cuStreamCopyAttributes", dst);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, dst);
   };
 }
 
 function cuStreamGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamGetAttribute"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuStreamGetAttribute";
   return function cuStreamGetAttribute(hStream: CUstream, attr: CUstreamAttrID, value_out?: CUlaunchAttributeValue_union): CUlaunchAttributeValue_union {
-    if (arguments.length < 2 || arguments.length > 3) rt.arity("cuStreamGetAttribute", "hStream,attr,value_out", 2, arguments.length);
-    if (!(isPtr(hStream))) rt.bad("cuStreamGetAttribute", "hStream", "pointer", hStream);
-    if (!(typeof attr === "number" && (attr >>> 0) === attr && (+attr !== 0 || 1 / attr > 0))) rt.bad("cuStreamGetAttribute", "attr", "u32", attr);
-    const $value_out = value_out === undefined ? rt.record(CUlaunchAttributeValue_union) : rt.recordArg(value_out, CUlaunchAttributeValue_union, "cuStreamGetAttribute", "value_out");
+    if (arguments.length < 2 || arguments.length > 3) rt.arity(F$, "hStream,attr,value_out", 2, arguments.length);
+    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
+    if (!isU32(attr)) rt.bad(F$, "attr", "u32", attr);
+    const $value_out = value_out === undefined ? rt.record(CUlaunchAttributeValue_union) : rt.recordArg(value_out, CUlaunchAttributeValue_union, F$, "value_out");
     const r = raw.cuStreamGetAttribute(hStream, attr, $value_out.$pointer());
-    if (rt.guards) rt.check("cuStreamGetAttribute");
-    if (r !== 0) rt.fail(r, "cuStreamGetAttribute", hStream);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hStream);
     return $value_out;
   };
 }
 
 function cuStreamSetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamSetAttribute"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuStreamSetAttribute";
   return function cuStreamSetAttribute(hStream: CUstream, attr: CUstreamAttrID, value: PointerLike): void {
-    if (arguments.length !== 3) rt.arity("cuStreamSetAttribute", "hStream,attr,value", 3, arguments.length);
-    if (!(isPtr(hStream))) rt.bad("cuStreamSetAttribute", "hStream", "pointer", hStream);
-    if (!(typeof attr === "number" && (attr >>> 0) === attr && (+attr !== 0 || 1 / attr > 0))) rt.bad("cuStreamSetAttribute", "attr", "u32", attr);
-    const r = raw.cuStreamSetAttribute(hStream, attr, rt.ptr(rt.expect(value, CUlaunchAttributeValue_union, "cuStreamSetAttribute", "value"), "cuStreamSetAttribute", "value"));
-    if (rt.guards) rt.check("cuStreamSetAttribute");
-    if (r !== 0) rt.fail(r, "cuStreamSetAttribute", hStream);
+    if (arguments.length !== 3) rt.arity(F$, "hStream,attr,value", 3, arguments.length);
+    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
+    if (!isU32(attr)) rt.bad(F$, "attr", "u32", attr);
+    const r = raw.cuStreamSetAttribute(hStream, attr, rt.ptr(rt.expect(value, CUlaunchAttributeValue_union, F$, "value"), F$, "value"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hStream);
   };
 }
 
 function cuEventCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuEventCreate"] {
   const o0 = rt.out[0]!;
+  const F$ = "cuEventCreate";
   return function cuEventCreate(Flags: number): CUevent {
-    if (arguments.length !== 1) rt.arity("cuEventCreate", "Flags", 1, arguments.length);
-    if (!(typeof Flags === "number" && (Flags >>> 0) === Flags && (+Flags !== 0 || 1 / Flags > 0))) rt.bad("cuEventCreate", "Flags", "u32", Flags);
+    if (arguments.length !== 1) rt.arity(F$, "Flags", 1, arguments.length);
+    if (!isU32(Flags)) rt.bad(F$, "Flags", "u32", Flags);
     const r = raw.cuEventCreate(o0, Flags);
-    if (rt.guards) rt.check("cuEventCreate");
-    if (r !== 0) rt.fail(r, "cuEventCreate");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as CUevent;
   };
 }
 
 function cuEventRecord$(raw: Raw, rt: CheckedRuntime): Checked["cuEventRecord"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuEventRecord";
   return function cuEventRecord(hEvent: CUevent, hStream: CUstream): void {
-    if (arguments.length !== 2) rt.arity("cuEventRecord", "hEvent,hStream", 2, arguments.length);
-    if (!(isPtr(hEvent))) rt.bad("cuEventRecord", "hEvent", "pointer", hEvent);
-    if (!(isPtr(hStream))) rt.bad("cuEventRecord", "hStream", "pointer", hStream);
+    if (arguments.length !== 2) rt.arity(F$, "hEvent,hStream", 2, arguments.length);
+    if (!isPtr(hEvent)) rt.bad(F$, "hEvent", "pointer", hEvent);
+    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
     const r = raw.cuEventRecord(hEvent, hStream);
-    if (rt.guards) rt.check("cuEventRecord");
-    if (r !== 0) rt.fail(r, "cuEventRecord", hEvent);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hEvent);
   };
 }
 
 function cuEventRecordWithFlags$(raw: Raw, rt: CheckedRuntime): Checked["cuEventRecordWithFlags"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuEventRecordWithFlags";
   return function cuEventRecordWithFlags(hEvent: CUevent, hStream: CUstream, flags: number): void {
-    if (arguments.length !== 3) rt.arity("cuEventRecordWithFlags", "hEvent,hStream,flags", 3, arguments.length);
-    if (!(isPtr(hEvent))) rt.bad("cuEventRecordWithFlags", "hEvent", "pointer", hEvent);
-    if (!(isPtr(hStream))) rt.bad("cuEventRecordWithFlags", "hStream", "pointer", hStream);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cuEventRecordWithFlags", "flags", "u32", flags);
+    if (arguments.length !== 3) rt.arity(F$, "hEvent,hStream,flags", 3, arguments.length);
+    if (!isPtr(hEvent)) rt.bad(F$, "hEvent", "pointer", hEvent);
+    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
+    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
     const r = raw.cuEventRecordWithFlags(hEvent, hStream, flags);
-    if (rt.guards) rt.check("cuEventRecordWithFlags");
-    if (r !== 0) rt.fail(r, "cuEventRecordWithFlags", hEvent);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hEvent);
   };
 }
 
 function cuEventQuery$(raw: Raw, rt: CheckedRuntime): Checked["cuEventQuery"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuEventQuery";
   return function cuEventQuery(hEvent: CUevent): CUresult {
-    if (arguments.length !== 1) rt.arity("cuEventQuery", "hEvent", 1, arguments.length);
-    if (!(isPtr(hEvent))) rt.bad("cuEventQuery", "hEvent", "pointer", hEvent);
+    if (arguments.length !== 1) rt.arity(F$, "hEvent", 1, arguments.length);
+    if (!isPtr(hEvent)) rt.bad(F$, "hEvent", "pointer", hEvent);
     const r = raw.cuEventQuery(hEvent);
-    if (rt.guards) rt.check("cuEventQuery");
-    if (r !== 0 && r !== 600) rt.fail(r, "cuEventQuery", hEvent);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0 && r !== 600) rt.fail(r, F$, hEvent);
     return r;
   };
 }
 
 function cuEventSynchronize$(raw: Raw, rt: CheckedRuntime): Checked["cuEventSynchronize"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuEventSynchronize";
   return function cuEventSynchronize(hEvent: CUevent): void {
-    if (arguments.length !== 1) rt.arity("cuEventSynchronize", "hEvent", 1, arguments.length);
-    if (!(isPtr(hEvent))) rt.bad("cuEventSynchronize", "hEvent", "pointer", hEvent);
+    if (arguments.length !== 1) rt.arity(F$, "hEvent", 1, arguments.length);
+    if (!isPtr(hEvent)) rt.bad(F$, "hEvent", "pointer", hEvent);
     const r = raw.cuEventSynchronize(hEvent);
-    if (rt.guards) rt.check("cuEventSynchronize");
-    if (r !== 0) rt.fail(r, "cuEventSynchronize", hEvent);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hEvent);
   };
 }
 
 function cuEventDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuEventDestroy"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuEventDestroy";
   return function cuEventDestroy(hEvent: CUevent): void {
-    if (arguments.length !== 1) rt.arity("cuEventDestroy", "hEvent", 1, arguments.length);
-    if (!(isPtr(hEvent))) rt.bad("cuEventDestroy", "hEvent", "pointer", hEvent);
+    if (arguments.length !== 1) rt.arity(F$, "hEvent", 1, arguments.length);
+    if (!isPtr(hEvent)) rt.bad(F$, "hEvent", "pointer", hEvent);
     const r = raw.cuEventDestroy(hEvent);
-    if (rt.guards) rt.check("cuEventDestroy");
-    if (r !== 0) rt.fail(r, "cuEventDestroy", hEvent);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hEvent);
   };
 }
 
@@ -2908,24 +3138,26 @@ function cuEventElapsedTime$(raw: Raw, rt: CheckedRuntime): Checked["cuEventElap
   const o0 = rt.out[0]!;
   const f32 = rt.f32;
   const isPtr = rt.isPointer;
+  const F$ = "cuEventElapsedTime";
   return function cuEventElapsedTime(hStart: CUevent, hEnd: CUevent): number {
-    if (arguments.length !== 2) rt.arity("cuEventElapsedTime", "hStart,hEnd", 2, arguments.length);
-    if (!(isPtr(hStart))) rt.bad("cuEventElapsedTime", "hStart", "pointer", hStart);
-    if (!(isPtr(hEnd))) rt.bad("cuEventElapsedTime", "hEnd", "pointer", hEnd);
+    if (arguments.length !== 2) rt.arity(F$, "hStart,hEnd", 2, arguments.length);
+    if (!isPtr(hStart)) rt.bad(F$, "hStart", "pointer", hStart);
+    if (!isPtr(hEnd)) rt.bad(F$, "hEnd", "pointer", hEnd);
     const r = raw.cuEventElapsedTime(o0, hStart, hEnd);
-    if (rt.guards) rt.check("cuEventElapsedTime");
-    if (r !== 0) rt.fail(r, "cuEventElapsedTime");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return f32[0]!;
   };
 }
 
 function cuImportExternalMemory$(raw: Raw, rt: CheckedRuntime): Checked["cuImportExternalMemory"] {
   const o0 = rt.out[0]!;
+  const F$ = "cuImportExternalMemory";
   return function cuImportExternalMemory(memHandleDesc: PointerLike): CUexternalMemory {
-    if (arguments.length !== 1) rt.arity("cuImportExternalMemory", "memHandleDesc", 1, arguments.length);
-    const r = raw.cuImportExternalMemory(o0, rt.ptr(rt.expect(memHandleDesc, CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st, "cuImportExternalMemory", "memHandleDesc"), "cuImportExternalMemory", "memHandleDesc"));
-    if (rt.guards) rt.check("cuImportExternalMemory");
-    if (r !== 0) rt.fail(r, "cuImportExternalMemory");
+    if (arguments.length !== 1) rt.arity(F$, "memHandleDesc", 1, arguments.length);
+    const r = raw.cuImportExternalMemory(o0, rt.ptr(rt.expect(memHandleDesc, CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st, F$, "memHandleDesc"), F$, "memHandleDesc"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as CUexternalMemory;
   };
 }
@@ -2934,12 +3166,13 @@ function cuExternalMemoryGetMappedBuffer$(raw: Raw, rt: CheckedRuntime): Checked
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
   const isPtr = rt.isPointer;
+  const F$ = "cuExternalMemoryGetMappedBuffer";
   return function cuExternalMemoryGetMappedBuffer(extMem: CUexternalMemory, bufferDesc: PointerLike): CUdeviceptr {
-    if (arguments.length !== 2) rt.arity("cuExternalMemoryGetMappedBuffer", "extMem,bufferDesc", 2, arguments.length);
-    if (!(isPtr(extMem))) rt.bad("cuExternalMemoryGetMappedBuffer", "extMem", "pointer", extMem);
-    const r = raw.cuExternalMemoryGetMappedBuffer(o0, extMem, rt.ptr(rt.expect(bufferDesc, CUDA_EXTERNAL_MEMORY_BUFFER_DESC_st, "cuExternalMemoryGetMappedBuffer", "bufferDesc"), "cuExternalMemoryGetMappedBuffer", "bufferDesc"));
-    if (rt.guards) rt.check("cuExternalMemoryGetMappedBuffer");
-    if (r !== 0) rt.fail(r, "cuExternalMemoryGetMappedBuffer");
+    if (arguments.length !== 2) rt.arity(F$, "extMem,bufferDesc", 2, arguments.length);
+    if (!isPtr(extMem)) rt.bad(F$, "extMem", "pointer", extMem);
+    const r = raw.cuExternalMemoryGetMappedBuffer(o0, extMem, rt.ptr(rt.expect(bufferDesc, CUDA_EXTERNAL_MEMORY_BUFFER_DESC_st, F$, "bufferDesc"), F$, "bufferDesc"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u64[0]! as CUdeviceptr;
   };
 }
@@ -2947,139 +3180,150 @@ function cuExternalMemoryGetMappedBuffer$(raw: Raw, rt: CheckedRuntime): Checked
 function cuExternalMemoryGetMappedMipmappedArray$(raw: Raw, rt: CheckedRuntime): Checked["cuExternalMemoryGetMappedMipmappedArray"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cuExternalMemoryGetMappedMipmappedArray";
   return function cuExternalMemoryGetMappedMipmappedArray(extMem: CUexternalMemory, mipmapDesc: PointerLike): CUmipmappedArray {
-    if (arguments.length !== 2) rt.arity("cuExternalMemoryGetMappedMipmappedArray", "extMem,mipmapDesc", 2, arguments.length);
-    if (!(isPtr(extMem))) rt.bad("cuExternalMemoryGetMappedMipmappedArray", "extMem", "pointer", extMem);
-    const r = raw.cuExternalMemoryGetMappedMipmappedArray(o0, extMem, rt.ptr(rt.expect(mipmapDesc, CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_st, "cuExternalMemoryGetMappedMipmappedArray", "mipmapDesc"), "cuExternalMemoryGetMappedMipmappedArray", "mipmapDesc"));
-    if (rt.guards) rt.check("cuExternalMemoryGetMappedMipmappedArray");
-    if (r !== 0) rt.fail(r, "cuExternalMemoryGetMappedMipmappedArray");
+    if (arguments.length !== 2) rt.arity(F$, "extMem,mipmapDesc", 2, arguments.length);
+    if (!isPtr(extMem)) rt.bad(F$, "extMem", "pointer", extMem);
+    const r = raw.cuExternalMemoryGetMappedMipmappedArray(o0, extMem, rt.ptr(rt.expect(mipmapDesc, CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_st, F$, "mipmapDesc"), F$, "mipmapDesc"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as CUmipmappedArray;
   };
 }
 
 function cuDestroyExternalMemory$(raw: Raw, rt: CheckedRuntime): Checked["cuDestroyExternalMemory"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuDestroyExternalMemory";
   return function cuDestroyExternalMemory(extMem: CUexternalMemory): void {
-    if (arguments.length !== 1) rt.arity("cuDestroyExternalMemory", "extMem", 1, arguments.length);
-    if (!(isPtr(extMem))) rt.bad("cuDestroyExternalMemory", "extMem", "pointer", extMem);
+    if (arguments.length !== 1) rt.arity(F$, "extMem", 1, arguments.length);
+    if (!isPtr(extMem)) rt.bad(F$, "extMem", "pointer", extMem);
     const r = raw.cuDestroyExternalMemory(extMem);
-    if (rt.guards) rt.check("cuDestroyExternalMemory");
-    if (r !== 0) rt.fail(r, "cuDestroyExternalMemory", extMem);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, extMem);
   };
 }
 
 function cuImportExternalSemaphore$(raw: Raw, rt: CheckedRuntime): Checked["cuImportExternalSemaphore"] {
   const o0 = rt.out[0]!;
+  const F$ = "cuImportExternalSemaphore";
   return function cuImportExternalSemaphore(semHandleDesc: PointerLike): CUexternalSemaphore {
-    if (arguments.length !== 1) rt.arity("cuImportExternalSemaphore", "semHandleDesc", 1, arguments.length);
-    const r = raw.cuImportExternalSemaphore(o0, rt.ptr(rt.expect(semHandleDesc, CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st, "cuImportExternalSemaphore", "semHandleDesc"), "cuImportExternalSemaphore", "semHandleDesc"));
-    if (rt.guards) rt.check("cuImportExternalSemaphore");
-    if (r !== 0) rt.fail(r, "cuImportExternalSemaphore");
+    if (arguments.length !== 1) rt.arity(F$, "semHandleDesc", 1, arguments.length);
+    const r = raw.cuImportExternalSemaphore(o0, rt.ptr(rt.expect(semHandleDesc, CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st, F$, "semHandleDesc"), F$, "semHandleDesc"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as CUexternalSemaphore;
   };
 }
 
 function cuSignalExternalSemaphoresAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuSignalExternalSemaphoresAsync"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuSignalExternalSemaphoresAsync";
   return function cuSignalExternalSemaphoresAsync(extSemArray: PointerLike, paramsArray: PointerLike, numExtSems: number, stream: CUstream): void {
-    if (arguments.length !== 4) rt.arity("cuSignalExternalSemaphoresAsync", "extSemArray,paramsArray,numExtSems,stream", 4, arguments.length);
-    if (!(typeof numExtSems === "number" && (numExtSems >>> 0) === numExtSems && (+numExtSems !== 0 || 1 / numExtSems > 0))) rt.bad("cuSignalExternalSemaphoresAsync", "numExtSems", "u32", numExtSems);
-    if (!(isPtr(stream))) rt.bad("cuSignalExternalSemaphoresAsync", "stream", "pointer", stream);
-    const r = raw.cuSignalExternalSemaphoresAsync(rt.ptr(extSemArray, "cuSignalExternalSemaphoresAsync", "extSemArray"), rt.ptr(rt.expect(paramsArray, CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st, "cuSignalExternalSemaphoresAsync", "paramsArray"), "cuSignalExternalSemaphoresAsync", "paramsArray"), numExtSems, stream);
-    if (rt.guards) rt.check("cuSignalExternalSemaphoresAsync");
-    if (r !== 0) rt.fail(r, "cuSignalExternalSemaphoresAsync");
+    if (arguments.length !== 4) rt.arity(F$, "extSemArray,paramsArray,numExtSems,stream", 4, arguments.length);
+    if (!isU32(numExtSems)) rt.bad(F$, "numExtSems", "u32", numExtSems);
+    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
+    const r = raw.cuSignalExternalSemaphoresAsync(rt.ptr(extSemArray, F$, "extSemArray"), rt.ptr(rt.expect(paramsArray, CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st, F$, "paramsArray"), F$, "paramsArray"), numExtSems, stream);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuWaitExternalSemaphoresAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuWaitExternalSemaphoresAsync"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuWaitExternalSemaphoresAsync";
   return function cuWaitExternalSemaphoresAsync(extSemArray: PointerLike, paramsArray: PointerLike, numExtSems: number, stream: CUstream): void {
-    if (arguments.length !== 4) rt.arity("cuWaitExternalSemaphoresAsync", "extSemArray,paramsArray,numExtSems,stream", 4, arguments.length);
-    if (!(typeof numExtSems === "number" && (numExtSems >>> 0) === numExtSems && (+numExtSems !== 0 || 1 / numExtSems > 0))) rt.bad("cuWaitExternalSemaphoresAsync", "numExtSems", "u32", numExtSems);
-    if (!(isPtr(stream))) rt.bad("cuWaitExternalSemaphoresAsync", "stream", "pointer", stream);
-    const r = raw.cuWaitExternalSemaphoresAsync(rt.ptr(extSemArray, "cuWaitExternalSemaphoresAsync", "extSemArray"), rt.ptr(rt.expect(paramsArray, CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st, "cuWaitExternalSemaphoresAsync", "paramsArray"), "cuWaitExternalSemaphoresAsync", "paramsArray"), numExtSems, stream);
-    if (rt.guards) rt.check("cuWaitExternalSemaphoresAsync");
-    if (r !== 0) rt.fail(r, "cuWaitExternalSemaphoresAsync");
+    if (arguments.length !== 4) rt.arity(F$, "extSemArray,paramsArray,numExtSems,stream", 4, arguments.length);
+    if (!isU32(numExtSems)) rt.bad(F$, "numExtSems", "u32", numExtSems);
+    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
+    const r = raw.cuWaitExternalSemaphoresAsync(rt.ptr(extSemArray, F$, "extSemArray"), rt.ptr(rt.expect(paramsArray, CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st, F$, "paramsArray"), F$, "paramsArray"), numExtSems, stream);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuDestroyExternalSemaphore$(raw: Raw, rt: CheckedRuntime): Checked["cuDestroyExternalSemaphore"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuDestroyExternalSemaphore";
   return function cuDestroyExternalSemaphore(extSem: CUexternalSemaphore): void {
-    if (arguments.length !== 1) rt.arity("cuDestroyExternalSemaphore", "extSem", 1, arguments.length);
-    if (!(isPtr(extSem))) rt.bad("cuDestroyExternalSemaphore", "extSem", "pointer", extSem);
+    if (arguments.length !== 1) rt.arity(F$, "extSem", 1, arguments.length);
+    if (!isPtr(extSem)) rt.bad(F$, "extSem", "pointer", extSem);
     const r = raw.cuDestroyExternalSemaphore(extSem);
-    if (rt.guards) rt.check("cuDestroyExternalSemaphore");
-    if (r !== 0) rt.fail(r, "cuDestroyExternalSemaphore", extSem);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, extSem);
   };
 }
 
 function cuStreamWaitValue32$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamWaitValue32"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuStreamWaitValue32";
   return function cuStreamWaitValue32(stream: CUstream, addr: CUdeviceptr, value: cuuint32_t, flags: number): void {
-    if (arguments.length !== 4) rt.arity("cuStreamWaitValue32", "stream,addr,value,flags", 4, arguments.length);
-    if (!(isPtr(stream))) rt.bad("cuStreamWaitValue32", "stream", "pointer", stream);
-    if (!((typeof addr === "bigint" ? addr >= 0n && addr <= 18446744073709551615n : Number.isSafeInteger(addr) && addr >= 0))) rt.bad("cuStreamWaitValue32", "addr", "u64", addr);
-    if (!(typeof value === "number" && (value >>> 0) === value && (+value !== 0 || 1 / value > 0))) rt.bad("cuStreamWaitValue32", "value", "u32", value);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cuStreamWaitValue32", "flags", "u32", flags);
+    if (arguments.length !== 4) rt.arity(F$, "stream,addr,value,flags", 4, arguments.length);
+    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
+    if (!isU64(addr)) rt.bad(F$, "addr", "u64", addr);
+    if (!isU32(value)) rt.bad(F$, "value", "u32", value);
+    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
     const r = raw.cuStreamWaitValue32(stream, addr, value, flags);
-    if (rt.guards) rt.check("cuStreamWaitValue32");
-    if (r !== 0) rt.fail(r, "cuStreamWaitValue32", stream);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, stream);
   };
 }
 
 function cuStreamWaitValue64$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamWaitValue64"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuStreamWaitValue64";
   return function cuStreamWaitValue64(stream: CUstream, addr: CUdeviceptr, value: cuuint64_t, flags: number): void {
-    if (arguments.length !== 4) rt.arity("cuStreamWaitValue64", "stream,addr,value,flags", 4, arguments.length);
-    if (!(isPtr(stream))) rt.bad("cuStreamWaitValue64", "stream", "pointer", stream);
-    if (!((typeof addr === "bigint" ? addr >= 0n && addr <= 18446744073709551615n : Number.isSafeInteger(addr) && addr >= 0))) rt.bad("cuStreamWaitValue64", "addr", "u64", addr);
-    if (!((typeof value === "bigint" ? value >= 0n && value <= 18446744073709551615n : Number.isSafeInteger(value) && value >= 0))) rt.bad("cuStreamWaitValue64", "value", "u64", value);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cuStreamWaitValue64", "flags", "u32", flags);
+    if (arguments.length !== 4) rt.arity(F$, "stream,addr,value,flags", 4, arguments.length);
+    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
+    if (!isU64(addr)) rt.bad(F$, "addr", "u64", addr);
+    if (!isU64(value)) rt.bad(F$, "value", "u64", value);
+    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
     const r = raw.cuStreamWaitValue64(stream, addr, value, flags);
-    if (rt.guards) rt.check("cuStreamWaitValue64");
-    if (r !== 0) rt.fail(r, "cuStreamWaitValue64", stream);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, stream);
   };
 }
 
 function cuStreamWriteValue32$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamWriteValue32"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuStreamWriteValue32";
   return function cuStreamWriteValue32(stream: CUstream, addr: CUdeviceptr, value: cuuint32_t, flags: number): void {
-    if (arguments.length !== 4) rt.arity("cuStreamWriteValue32", "stream,addr,value,flags", 4, arguments.length);
-    if (!(isPtr(stream))) rt.bad("cuStreamWriteValue32", "stream", "pointer", stream);
-    if (!((typeof addr === "bigint" ? addr >= 0n && addr <= 18446744073709551615n : Number.isSafeInteger(addr) && addr >= 0))) rt.bad("cuStreamWriteValue32", "addr", "u64", addr);
-    if (!(typeof value === "number" && (value >>> 0) === value && (+value !== 0 || 1 / value > 0))) rt.bad("cuStreamWriteValue32", "value", "u32", value);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cuStreamWriteValue32", "flags", "u32", flags);
+    if (arguments.length !== 4) rt.arity(F$, "stream,addr,value,flags", 4, arguments.length);
+    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
+    if (!isU64(addr)) rt.bad(F$, "addr", "u64", addr);
+    if (!isU32(value)) rt.bad(F$, "value", "u32", value);
+    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
     const r = raw.cuStreamWriteValue32(stream, addr, value, flags);
-    if (rt.guards) rt.check("cuStreamWriteValue32");
-    if (r !== 0) rt.fail(r, "cuStreamWriteValue32", stream);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, stream);
   };
 }
 
 function cuStreamWriteValue64$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamWriteValue64"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuStreamWriteValue64";
   return function cuStreamWriteValue64(stream: CUstream, addr: CUdeviceptr, value: cuuint64_t, flags: number): void {
-    if (arguments.length !== 4) rt.arity("cuStreamWriteValue64", "stream,addr,value,flags", 4, arguments.length);
-    if (!(isPtr(stream))) rt.bad("cuStreamWriteValue64", "stream", "pointer", stream);
-    if (!((typeof addr === "bigint" ? addr >= 0n && addr <= 18446744073709551615n : Number.isSafeInteger(addr) && addr >= 0))) rt.bad("cuStreamWriteValue64", "addr", "u64", addr);
-    if (!((typeof value === "bigint" ? value >= 0n && value <= 18446744073709551615n : Number.isSafeInteger(value) && value >= 0))) rt.bad("cuStreamWriteValue64", "value", "u64", value);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cuStreamWriteValue64", "flags", "u32", flags);
+    if (arguments.length !== 4) rt.arity(F$, "stream,addr,value,flags", 4, arguments.length);
+    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
+    if (!isU64(addr)) rt.bad(F$, "addr", "u64", addr);
+    if (!isU64(value)) rt.bad(F$, "value", "u64", value);
+    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
     const r = raw.cuStreamWriteValue64(stream, addr, value, flags);
-    if (rt.guards) rt.check("cuStreamWriteValue64");
-    if (r !== 0) rt.fail(r, "cuStreamWriteValue64", stream);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, stream);
   };
 }
 
 function cuStreamBatchMemOp$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamBatchMemOp"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuStreamBatchMemOp";
   return function cuStreamBatchMemOp(stream: CUstream, count: number, paramArray: PointerLike, flags: number): void {
-    if (arguments.length !== 4) rt.arity("cuStreamBatchMemOp", "stream,count,paramArray,flags", 4, arguments.length);
-    if (!(isPtr(stream))) rt.bad("cuStreamBatchMemOp", "stream", "pointer", stream);
-    if (!(typeof count === "number" && (count >>> 0) === count && (+count !== 0 || 1 / count > 0))) rt.bad("cuStreamBatchMemOp", "count", "u32", count);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cuStreamBatchMemOp", "flags", "u32", flags);
-    const r = raw.cuStreamBatchMemOp(stream, count, rt.ptr(rt.expect(paramArray, CUstreamBatchMemOpParams_union, "cuStreamBatchMemOp", "paramArray"), "cuStreamBatchMemOp", "paramArray"), flags);
-    if (rt.guards) rt.check("cuStreamBatchMemOp");
-    if (r !== 0) rt.fail(r, "cuStreamBatchMemOp", stream);
+    if (arguments.length !== 4) rt.arity(F$, "stream,count,paramArray,flags", 4, arguments.length);
+    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
+    if (!isU32(count)) rt.bad(F$, "count", "u32", count);
+    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
+    const r = raw.cuStreamBatchMemOp(stream, count, rt.ptr(rt.expect(paramArray, CUstreamBatchMemOpParams_union, F$, "paramArray"), F$, "paramArray"), flags);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, stream);
   };
 }
 
@@ -3087,51 +3331,55 @@ function cuFuncGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuFuncGetAt
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
   const isPtr = rt.isPointer;
+  const F$ = "cuFuncGetAttribute";
   return function cuFuncGetAttribute(attrib: CUfunction_attribute, hfunc: CUfunction): number {
-    if (arguments.length !== 2) rt.arity("cuFuncGetAttribute", "attrib,hfunc", 2, arguments.length);
-    if (!(typeof attrib === "number" && (attrib >>> 0) === attrib && (+attrib !== 0 || 1 / attrib > 0))) rt.bad("cuFuncGetAttribute", "attrib", "u32", attrib);
-    if (!(isPtr(hfunc))) rt.bad("cuFuncGetAttribute", "hfunc", "pointer", hfunc);
+    if (arguments.length !== 2) rt.arity(F$, "attrib,hfunc", 2, arguments.length);
+    if (!isU32(attrib)) rt.bad(F$, "attrib", "u32", attrib);
+    if (!isPtr(hfunc)) rt.bad(F$, "hfunc", "pointer", hfunc);
     const r = raw.cuFuncGetAttribute(o0, attrib, hfunc);
-    if (rt.guards) rt.check("cuFuncGetAttribute");
-    if (r !== 0) rt.fail(r, "cuFuncGetAttribute");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return i32[0]!;
   };
 }
 
 function cuFuncSetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuFuncSetAttribute"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuFuncSetAttribute";
   return function cuFuncSetAttribute(hfunc: CUfunction, attrib: CUfunction_attribute, value: number): void {
-    if (arguments.length !== 3) rt.arity("cuFuncSetAttribute", "hfunc,attrib,value", 3, arguments.length);
-    if (!(isPtr(hfunc))) rt.bad("cuFuncSetAttribute", "hfunc", "pointer", hfunc);
-    if (!(typeof attrib === "number" && (attrib >>> 0) === attrib && (+attrib !== 0 || 1 / attrib > 0))) rt.bad("cuFuncSetAttribute", "attrib", "u32", attrib);
-    if (!(typeof value === "number" && (value | 0) === value && (+value !== 0 || 1 / value > 0))) rt.bad("cuFuncSetAttribute", "value", "i32", value);
+    if (arguments.length !== 3) rt.arity(F$, "hfunc,attrib,value", 3, arguments.length);
+    if (!isPtr(hfunc)) rt.bad(F$, "hfunc", "pointer", hfunc);
+    if (!isU32(attrib)) rt.bad(F$, "attrib", "u32", attrib);
+    if (!isI32(value)) rt.bad(F$, "value", "i32", value);
     const r = raw.cuFuncSetAttribute(hfunc, attrib, value);
-    if (rt.guards) rt.check("cuFuncSetAttribute");
-    if (r !== 0) rt.fail(r, "cuFuncSetAttribute", hfunc);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hfunc);
   };
 }
 
 function cuFuncSetCacheConfig$(raw: Raw, rt: CheckedRuntime): Checked["cuFuncSetCacheConfig"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuFuncSetCacheConfig";
   return function cuFuncSetCacheConfig(hfunc: CUfunction, config: CUfunc_cache): void {
-    if (arguments.length !== 2) rt.arity("cuFuncSetCacheConfig", "hfunc,config", 2, arguments.length);
-    if (!(isPtr(hfunc))) rt.bad("cuFuncSetCacheConfig", "hfunc", "pointer", hfunc);
-    if (!(typeof config === "number" && (config >>> 0) === config && (+config !== 0 || 1 / config > 0))) rt.bad("cuFuncSetCacheConfig", "config", "u32", config);
+    if (arguments.length !== 2) rt.arity(F$, "hfunc,config", 2, arguments.length);
+    if (!isPtr(hfunc)) rt.bad(F$, "hfunc", "pointer", hfunc);
+    if (!isU32(config)) rt.bad(F$, "config", "u32", config);
     const r = raw.cuFuncSetCacheConfig(hfunc, config);
-    if (rt.guards) rt.check("cuFuncSetCacheConfig");
-    if (r !== 0) rt.fail(r, "cuFuncSetCacheConfig", hfunc);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hfunc);
   };
 }
 
 function cuFuncGetModule$(raw: Raw, rt: CheckedRuntime): Checked["cuFuncGetModule"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cuFuncGetModule";
   return function cuFuncGetModule(hfunc: CUfunction): CUmodule {
-    if (arguments.length !== 1) rt.arity("cuFuncGetModule", "hfunc", 1, arguments.length);
-    if (!(isPtr(hfunc))) rt.bad("cuFuncGetModule", "hfunc", "pointer", hfunc);
+    if (arguments.length !== 1) rt.arity(F$, "hfunc", 1, arguments.length);
+    if (!isPtr(hfunc)) rt.bad(F$, "hfunc", "pointer", hfunc);
     const r = raw.cuFuncGetModule(o0, hfunc);
-    if (rt.guards) rt.check("cuFuncGetModule");
-    if (r !== 0) rt.fail(r, "cuFuncGetModule");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as CUmodule;
   };
 }
@@ -3139,12 +3387,13 @@ function cuFuncGetModule$(raw: Raw, rt: CheckedRuntime): Checked["cuFuncGetModul
 function cuFuncGetName$(raw: Raw, rt: CheckedRuntime): Checked["cuFuncGetName"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cuFuncGetName";
   return function cuFuncGetName(hfunc: CUfunction): string | null {
-    if (arguments.length !== 1) rt.arity("cuFuncGetName", "hfunc", 1, arguments.length);
-    if (!(isPtr(hfunc))) rt.bad("cuFuncGetName", "hfunc", "pointer", hfunc);
+    if (arguments.length !== 1) rt.arity(F$, "hfunc", 1, arguments.length);
+    if (!isPtr(hfunc)) rt.bad(F$, "hfunc", "pointer", hfunc);
     const r = raw.cuFuncGetName(o0, hfunc);
-    if (rt.guards) rt.check("cuFuncGetName");
-    if (r !== 0) rt.fail(r, "cuFuncGetName");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readString(0);
   };
 }
@@ -3154,13 +3403,14 @@ function cuFuncGetParamInfo$(raw: Raw, rt: CheckedRuntime): Checked["cuFuncGetPa
   const o1 = rt.out[1]!;
   const u64 = rt.u64;
   const isPtr = rt.isPointer;
+  const F$ = "cuFuncGetParamInfo";
   return function cuFuncGetParamInfo(func: CUfunction, paramIndex: bigint | number): [paramOffset: bigint, paramSize: bigint] {
-    if (arguments.length !== 2) rt.arity("cuFuncGetParamInfo", "func,paramIndex", 2, arguments.length);
-    if (!(isPtr(func))) rt.bad("cuFuncGetParamInfo", "func", "pointer", func);
-    if (!((typeof paramIndex === "bigint" ? paramIndex >= 0n && paramIndex <= 18446744073709551615n : Number.isSafeInteger(paramIndex) && paramIndex >= 0))) rt.bad("cuFuncGetParamInfo", "paramIndex", "u64", paramIndex);
+    if (arguments.length !== 2) rt.arity(F$, "func,paramIndex", 2, arguments.length);
+    if (!isPtr(func)) rt.bad(F$, "func", "pointer", func);
+    if (!isU64(paramIndex)) rt.bad(F$, "paramIndex", "u64", paramIndex);
     const r = raw.cuFuncGetParamInfo(func, paramIndex, o0, o1);
-    if (rt.guards) rt.check("cuFuncGetParamInfo");
-    if (r !== 0) rt.fail(r, "cuFuncGetParamInfo", func);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, func);
     return [u64[0]!, u64[1]!];
   };
 }
@@ -3169,247 +3419,266 @@ function cuFuncIsLoaded$(raw: Raw, rt: CheckedRuntime): Checked["cuFuncIsLoaded"
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
   const isPtr = rt.isPointer;
+  const F$ = "cuFuncIsLoaded";
   return function cuFuncIsLoaded(function_: CUfunction): CUfunctionLoadingState {
-    if (arguments.length !== 1) rt.arity("cuFuncIsLoaded", "function_", 1, arguments.length);
-    if (!(isPtr(function_))) rt.bad("cuFuncIsLoaded", "function", "pointer", function_);
+    if (arguments.length !== 1) rt.arity(F$, "function_", 1, arguments.length);
+    if (!isPtr(function_)) rt.bad(F$, "function", "pointer", function_);
     const r = raw.cuFuncIsLoaded(o0, function_);
-    if (rt.guards) rt.check("cuFuncIsLoaded");
-    if (r !== 0) rt.fail(r, "cuFuncIsLoaded");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u32[0]! as CUfunctionLoadingState;
   };
 }
 
 function cuFuncLoad$(raw: Raw, rt: CheckedRuntime): Checked["cuFuncLoad"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuFuncLoad";
   return function cuFuncLoad(function_: CUfunction): void {
-    if (arguments.length !== 1) rt.arity("cuFuncLoad", "function_", 1, arguments.length);
-    if (!(isPtr(function_))) rt.bad("cuFuncLoad", "function", "pointer", function_);
+    if (arguments.length !== 1) rt.arity(F$, "function_", 1, arguments.length);
+    if (!isPtr(function_)) rt.bad(F$, "function", "pointer", function_);
     const r = raw.cuFuncLoad(function_);
-    if (rt.guards) rt.check("cuFuncLoad");
-    if (r !== 0) rt.fail(r, "cuFuncLoad", function_);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, function_);
   };
 }
 
 function cuLaunchKernel$(raw: Raw, rt: CheckedRuntime): Checked["cuLaunchKernel"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuLaunchKernel";
   return function cuLaunchKernel(f: CUfunction, gridDimX: number, gridDimY: number, gridDimZ: number, blockDimX: number, blockDimY: number, blockDimZ: number, sharedMemBytes: number, hStream: CUstream, kernelParams: PointerLike, extra: PointerLike): void {
-    if (arguments.length !== 11) rt.arity("cuLaunchKernel", "f,gridDimX,gridDimY,gridDimZ,blockDimX,blockDimY,blockDimZ,sharedMemBytes,hStream,kernelParams,extra", 11, arguments.length);
-    if (!(isPtr(f))) rt.bad("cuLaunchKernel", "f", "pointer", f);
-    if (!(typeof gridDimX === "number" && (gridDimX >>> 0) === gridDimX && (+gridDimX !== 0 || 1 / gridDimX > 0))) rt.bad("cuLaunchKernel", "gridDimX", "u32", gridDimX);
-    if (!(typeof gridDimY === "number" && (gridDimY >>> 0) === gridDimY && (+gridDimY !== 0 || 1 / gridDimY > 0))) rt.bad("cuLaunchKernel", "gridDimY", "u32", gridDimY);
-    if (!(typeof gridDimZ === "number" && (gridDimZ >>> 0) === gridDimZ && (+gridDimZ !== 0 || 1 / gridDimZ > 0))) rt.bad("cuLaunchKernel", "gridDimZ", "u32", gridDimZ);
-    if (!(typeof blockDimX === "number" && (blockDimX >>> 0) === blockDimX && (+blockDimX !== 0 || 1 / blockDimX > 0))) rt.bad("cuLaunchKernel", "blockDimX", "u32", blockDimX);
-    if (!(typeof blockDimY === "number" && (blockDimY >>> 0) === blockDimY && (+blockDimY !== 0 || 1 / blockDimY > 0))) rt.bad("cuLaunchKernel", "blockDimY", "u32", blockDimY);
-    if (!(typeof blockDimZ === "number" && (blockDimZ >>> 0) === blockDimZ && (+blockDimZ !== 0 || 1 / blockDimZ > 0))) rt.bad("cuLaunchKernel", "blockDimZ", "u32", blockDimZ);
-    if (!(typeof sharedMemBytes === "number" && (sharedMemBytes >>> 0) === sharedMemBytes && (+sharedMemBytes !== 0 || 1 / sharedMemBytes > 0))) rt.bad("cuLaunchKernel", "sharedMemBytes", "u32", sharedMemBytes);
-    if (!(isPtr(hStream))) rt.bad("cuLaunchKernel", "hStream", "pointer", hStream);
-    const r = raw.cuLaunchKernel(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, rt.ptr(kernelParams, "cuLaunchKernel", "kernelParams"), rt.ptr(extra, "cuLaunchKernel", "extra"));
-    if (rt.guards) rt.check("cuLaunchKernel");
-    if (r !== 0) rt.fail(r, "cuLaunchKernel", f);
+    if (arguments.length !== 11) rt.arity(F$, "f,gridDimX,gridDimY,gridDimZ,blockDimX,blockDimY,blockDimZ,sharedMemBytes,hStream,kernelParams,extra", 11, arguments.length);
+    if (!isPtr(f)) rt.bad(F$, "f", "pointer", f);
+    if (!isU32(gridDimX)) rt.bad(F$, "gridDimX", "u32", gridDimX);
+    if (!isU32(gridDimY)) rt.bad(F$, "gridDimY", "u32", gridDimY);
+    if (!isU32(gridDimZ)) rt.bad(F$, "gridDimZ", "u32", gridDimZ);
+    if (!isU32(blockDimX)) rt.bad(F$, "blockDimX", "u32", blockDimX);
+    if (!isU32(blockDimY)) rt.bad(F$, "blockDimY", "u32", blockDimY);
+    if (!isU32(blockDimZ)) rt.bad(F$, "blockDimZ", "u32", blockDimZ);
+    if (!isU32(sharedMemBytes)) rt.bad(F$, "sharedMemBytes", "u32", sharedMemBytes);
+    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
+    const r = raw.cuLaunchKernel(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, rt.ptr(kernelParams, F$, "kernelParams"), rt.ptr(extra, F$, "extra"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, f);
   };
 }
 
 function cuLaunchKernelEx$(raw: Raw, rt: CheckedRuntime): Checked["cuLaunchKernelEx"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuLaunchKernelEx";
   return function cuLaunchKernelEx(config: PointerLike, f: CUfunction, kernelParams: PointerLike, extra: PointerLike): void {
-    if (arguments.length !== 4) rt.arity("cuLaunchKernelEx", "config,f,kernelParams,extra", 4, arguments.length);
-    if (!(isPtr(f))) rt.bad("cuLaunchKernelEx", "f", "pointer", f);
-    const r = raw.cuLaunchKernelEx(rt.ptr(rt.expect(config, CUlaunchConfig_st, "cuLaunchKernelEx", "config"), "cuLaunchKernelEx", "config"), f, rt.ptr(kernelParams, "cuLaunchKernelEx", "kernelParams"), rt.ptr(extra, "cuLaunchKernelEx", "extra"));
-    if (rt.guards) rt.check("cuLaunchKernelEx");
-    if (r !== 0) rt.fail(r, "cuLaunchKernelEx");
+    if (arguments.length !== 4) rt.arity(F$, "config,f,kernelParams,extra", 4, arguments.length);
+    if (!isPtr(f)) rt.bad(F$, "f", "pointer", f);
+    const r = raw.cuLaunchKernelEx(rt.ptr(rt.expect(config, CUlaunchConfig_st, F$, "config"), F$, "config"), f, rt.ptr(kernelParams, F$, "kernelParams"), rt.ptr(extra, F$, "extra"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuLaunchCooperativeKernel$(raw: Raw, rt: CheckedRuntime): Checked["cuLaunchCooperativeKernel"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuLaunchCooperativeKernel";
   return function cuLaunchCooperativeKernel(f: CUfunction, gridDimX: number, gridDimY: number, gridDimZ: number, blockDimX: number, blockDimY: number, blockDimZ: number, sharedMemBytes: number, hStream: CUstream, kernelParams: PointerLike): void {
-    if (arguments.length !== 10) rt.arity("cuLaunchCooperativeKernel", "f,gridDimX,gridDimY,gridDimZ,blockDimX,blockDimY,blockDimZ,sharedMemBytes,hStream,kernelParams", 10, arguments.length);
-    if (!(isPtr(f))) rt.bad("cuLaunchCooperativeKernel", "f", "pointer", f);
-    if (!(typeof gridDimX === "number" && (gridDimX >>> 0) === gridDimX && (+gridDimX !== 0 || 1 / gridDimX > 0))) rt.bad("cuLaunchCooperativeKernel", "gridDimX", "u32", gridDimX);
-    if (!(typeof gridDimY === "number" && (gridDimY >>> 0) === gridDimY && (+gridDimY !== 0 || 1 / gridDimY > 0))) rt.bad("cuLaunchCooperativeKernel", "gridDimY", "u32", gridDimY);
-    if (!(typeof gridDimZ === "number" && (gridDimZ >>> 0) === gridDimZ && (+gridDimZ !== 0 || 1 / gridDimZ > 0))) rt.bad("cuLaunchCooperativeKernel", "gridDimZ", "u32", gridDimZ);
-    if (!(typeof blockDimX === "number" && (blockDimX >>> 0) === blockDimX && (+blockDimX !== 0 || 1 / blockDimX > 0))) rt.bad("cuLaunchCooperativeKernel", "blockDimX", "u32", blockDimX);
-    if (!(typeof blockDimY === "number" && (blockDimY >>> 0) === blockDimY && (+blockDimY !== 0 || 1 / blockDimY > 0))) rt.bad("cuLaunchCooperativeKernel", "blockDimY", "u32", blockDimY);
-    if (!(typeof blockDimZ === "number" && (blockDimZ >>> 0) === blockDimZ && (+blockDimZ !== 0 || 1 / blockDimZ > 0))) rt.bad("cuLaunchCooperativeKernel", "blockDimZ", "u32", blockDimZ);
-    if (!(typeof sharedMemBytes === "number" && (sharedMemBytes >>> 0) === sharedMemBytes && (+sharedMemBytes !== 0 || 1 / sharedMemBytes > 0))) rt.bad("cuLaunchCooperativeKernel", "sharedMemBytes", "u32", sharedMemBytes);
-    if (!(isPtr(hStream))) rt.bad("cuLaunchCooperativeKernel", "hStream", "pointer", hStream);
-    const r = raw.cuLaunchCooperativeKernel(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, rt.ptr(kernelParams, "cuLaunchCooperativeKernel", "kernelParams"));
-    if (rt.guards) rt.check("cuLaunchCooperativeKernel");
-    if (r !== 0) rt.fail(r, "cuLaunchCooperativeKernel", f);
+    if (arguments.length !== 10) rt.arity(F$, "f,gridDimX,gridDimY,gridDimZ,blockDimX,blockDimY,blockDimZ,sharedMemBytes,hStream,kernelParams", 10, arguments.length);
+    if (!isPtr(f)) rt.bad(F$, "f", "pointer", f);
+    if (!isU32(gridDimX)) rt.bad(F$, "gridDimX", "u32", gridDimX);
+    if (!isU32(gridDimY)) rt.bad(F$, "gridDimY", "u32", gridDimY);
+    if (!isU32(gridDimZ)) rt.bad(F$, "gridDimZ", "u32", gridDimZ);
+    if (!isU32(blockDimX)) rt.bad(F$, "blockDimX", "u32", blockDimX);
+    if (!isU32(blockDimY)) rt.bad(F$, "blockDimY", "u32", blockDimY);
+    if (!isU32(blockDimZ)) rt.bad(F$, "blockDimZ", "u32", blockDimZ);
+    if (!isU32(sharedMemBytes)) rt.bad(F$, "sharedMemBytes", "u32", sharedMemBytes);
+    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
+    const r = raw.cuLaunchCooperativeKernel(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, rt.ptr(kernelParams, F$, "kernelParams"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, f);
   };
 }
 
 function cuLaunchCooperativeKernelMultiDevice$(raw: Raw, rt: CheckedRuntime): Checked["cuLaunchCooperativeKernelMultiDevice"] {
+  const F$ = "cuLaunchCooperativeKernelMultiDevice";
   return function cuLaunchCooperativeKernelMultiDevice(launchParamsList: PointerLike, numDevices: number, flags: number): void {
-    if (arguments.length !== 3) rt.arity("cuLaunchCooperativeKernelMultiDevice", "launchParamsList,numDevices,flags", 3, arguments.length);
-    if (!(typeof numDevices === "number" && (numDevices >>> 0) === numDevices && (+numDevices !== 0 || 1 / numDevices > 0))) rt.bad("cuLaunchCooperativeKernelMultiDevice", "numDevices", "u32", numDevices);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cuLaunchCooperativeKernelMultiDevice", "flags", "u32", flags);
-    const r = raw.cuLaunchCooperativeKernelMultiDevice(rt.sized(launchParamsList, numDevices, 56, "cuLaunchCooperativeKernelMultiDevice", "launchParamsList", CUDA_LAUNCH_PARAMS_st), numDevices, flags);
-    if (rt.guards) rt.check("cuLaunchCooperativeKernelMultiDevice");
-    if (r !== 0) rt.fail(r, "cuLaunchCooperativeKernelMultiDevice");
+    if (arguments.length !== 3) rt.arity(F$, "launchParamsList,numDevices,flags", 3, arguments.length);
+    if (!isU32(numDevices)) rt.bad(F$, "numDevices", "u32", numDevices);
+    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
+    const r = raw.cuLaunchCooperativeKernelMultiDevice(rt.sized(launchParamsList, numDevices, 56, F$, "launchParamsList", CUDA_LAUNCH_PARAMS_st), numDevices, flags);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuLaunchHostFunc$(raw: Raw, rt: CheckedRuntime): Checked["cuLaunchHostFunc"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuLaunchHostFunc";
   return function cuLaunchHostFunc(hStream: CUstream, fn: CUhostFn, userData: PointerLike): void {
-    if (arguments.length !== 3) rt.arity("cuLaunchHostFunc", "hStream,fn,userData", 3, arguments.length);
-    if (!(isPtr(hStream))) rt.bad("cuLaunchHostFunc", "hStream", "pointer", hStream);
-    if (!(isPtr(fn))) rt.bad("cuLaunchHostFunc", "fn", "function", fn);
-    const r = raw.cuLaunchHostFunc(hStream, fn, rt.ptr(userData, "cuLaunchHostFunc", "userData"));
-    if (rt.guards) rt.check("cuLaunchHostFunc");
-    if (r !== 0) rt.fail(r, "cuLaunchHostFunc", hStream);
+    if (arguments.length !== 3) rt.arity(F$, "hStream,fn,userData", 3, arguments.length);
+    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
+    if (!isPtr(fn)) rt.bad(F$, "fn", "function", fn);
+    const r = raw.cuLaunchHostFunc(hStream, fn, rt.ptr(userData, F$, "userData"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hStream);
   };
 }
 
 function cuFuncSetBlockShape$(raw: Raw, rt: CheckedRuntime): Checked["cuFuncSetBlockShape"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuFuncSetBlockShape";
   return function cuFuncSetBlockShape(hfunc: CUfunction, x: number, y: number, z: number): void {
-    if (arguments.length !== 4) rt.arity("cuFuncSetBlockShape", "hfunc,x,y,z", 4, arguments.length);
-    if (!(isPtr(hfunc))) rt.bad("cuFuncSetBlockShape", "hfunc", "pointer", hfunc);
-    if (!(typeof x === "number" && (x | 0) === x && (+x !== 0 || 1 / x > 0))) rt.bad("cuFuncSetBlockShape", "x", "i32", x);
-    if (!(typeof y === "number" && (y | 0) === y && (+y !== 0 || 1 / y > 0))) rt.bad("cuFuncSetBlockShape", "y", "i32", y);
-    if (!(typeof z === "number" && (z | 0) === z && (+z !== 0 || 1 / z > 0))) rt.bad("cuFuncSetBlockShape", "z", "i32", z);
+    if (arguments.length !== 4) rt.arity(F$, "hfunc,x,y,z", 4, arguments.length);
+    if (!isPtr(hfunc)) rt.bad(F$, "hfunc", "pointer", hfunc);
+    if (!isI32(x)) rt.bad(F$, "x", "i32", x);
+    if (!isI32(y)) rt.bad(F$, "y", "i32", y);
+    if (!isI32(z)) rt.bad(F$, "z", "i32", z);
     const r = raw.cuFuncSetBlockShape(hfunc, x, y, z);
-    if (rt.guards) rt.check("cuFuncSetBlockShape");
-    if (r !== 0) rt.fail(r, "cuFuncSetBlockShape", hfunc);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hfunc);
   };
 }
 
 function cuFuncSetSharedSize$(raw: Raw, rt: CheckedRuntime): Checked["cuFuncSetSharedSize"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuFuncSetSharedSize";
   return function cuFuncSetSharedSize(hfunc: CUfunction, bytes: number): void {
-    if (arguments.length !== 2) rt.arity("cuFuncSetSharedSize", "hfunc,bytes", 2, arguments.length);
-    if (!(isPtr(hfunc))) rt.bad("cuFuncSetSharedSize", "hfunc", "pointer", hfunc);
-    if (!(typeof bytes === "number" && (bytes >>> 0) === bytes && (+bytes !== 0 || 1 / bytes > 0))) rt.bad("cuFuncSetSharedSize", "bytes", "u32", bytes);
+    if (arguments.length !== 2) rt.arity(F$, "hfunc,bytes", 2, arguments.length);
+    if (!isPtr(hfunc)) rt.bad(F$, "hfunc", "pointer", hfunc);
+    if (!isU32(bytes)) rt.bad(F$, "bytes", "u32", bytes);
     const r = raw.cuFuncSetSharedSize(hfunc, bytes);
-    if (rt.guards) rt.check("cuFuncSetSharedSize");
-    if (r !== 0) rt.fail(r, "cuFuncSetSharedSize", hfunc);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hfunc);
   };
 }
 
 function cuParamSetSize$(raw: Raw, rt: CheckedRuntime): Checked["cuParamSetSize"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuParamSetSize";
   return function cuParamSetSize(hfunc: CUfunction, numbytes: number): void {
-    if (arguments.length !== 2) rt.arity("cuParamSetSize", "hfunc,numbytes", 2, arguments.length);
-    if (!(isPtr(hfunc))) rt.bad("cuParamSetSize", "hfunc", "pointer", hfunc);
-    if (!(typeof numbytes === "number" && (numbytes >>> 0) === numbytes && (+numbytes !== 0 || 1 / numbytes > 0))) rt.bad("cuParamSetSize", "numbytes", "u32", numbytes);
+    if (arguments.length !== 2) rt.arity(F$, "hfunc,numbytes", 2, arguments.length);
+    if (!isPtr(hfunc)) rt.bad(F$, "hfunc", "pointer", hfunc);
+    if (!isU32(numbytes)) rt.bad(F$, "numbytes", "u32", numbytes);
     const r = raw.cuParamSetSize(hfunc, numbytes);
-    if (rt.guards) rt.check("cuParamSetSize");
-    if (r !== 0) rt.fail(r, "cuParamSetSize", hfunc);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hfunc);
   };
 }
 
 function cuParamSeti$(raw: Raw, rt: CheckedRuntime): Checked["cuParamSeti"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuParamSeti";
   return function cuParamSeti(hfunc: CUfunction, offset: number, value: number): void {
-    if (arguments.length !== 3) rt.arity("cuParamSeti", "hfunc,offset,value", 3, arguments.length);
-    if (!(isPtr(hfunc))) rt.bad("cuParamSeti", "hfunc", "pointer", hfunc);
-    if (!(typeof offset === "number" && (offset | 0) === offset && (+offset !== 0 || 1 / offset > 0))) rt.bad("cuParamSeti", "offset", "i32", offset);
-    if (!(typeof value === "number" && (value >>> 0) === value && (+value !== 0 || 1 / value > 0))) rt.bad("cuParamSeti", "value", "u32", value);
+    if (arguments.length !== 3) rt.arity(F$, "hfunc,offset,value", 3, arguments.length);
+    if (!isPtr(hfunc)) rt.bad(F$, "hfunc", "pointer", hfunc);
+    if (!isI32(offset)) rt.bad(F$, "offset", "i32", offset);
+    if (!isU32(value)) rt.bad(F$, "value", "u32", value);
     const r = raw.cuParamSeti(hfunc, offset, value);
-    if (rt.guards) rt.check("cuParamSeti");
-    if (r !== 0) rt.fail(r, "cuParamSeti", hfunc);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hfunc);
   };
 }
 
 function cuParamSetf$(raw: Raw, rt: CheckedRuntime): Checked["cuParamSetf"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuParamSetf";
   return function cuParamSetf(hfunc: CUfunction, offset: number, value: number): void {
-    if (arguments.length !== 3) rt.arity("cuParamSetf", "hfunc,offset,value", 3, arguments.length);
-    if (!(isPtr(hfunc))) rt.bad("cuParamSetf", "hfunc", "pointer", hfunc);
-    if (!(typeof offset === "number" && (offset | 0) === offset && (+offset !== 0 || 1 / offset > 0))) rt.bad("cuParamSetf", "offset", "i32", offset);
-    if (!(typeof value === "number")) rt.bad("cuParamSetf", "value", "f32", value);
+    if (arguments.length !== 3) rt.arity(F$, "hfunc,offset,value", 3, arguments.length);
+    if (!isPtr(hfunc)) rt.bad(F$, "hfunc", "pointer", hfunc);
+    if (!isI32(offset)) rt.bad(F$, "offset", "i32", offset);
+    if (!isF64(value)) rt.bad(F$, "value", "f32", value);
     const r = raw.cuParamSetf(hfunc, offset, value);
-    if (rt.guards) rt.check("cuParamSetf");
-    if (r !== 0) rt.fail(r, "cuParamSetf", hfunc);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hfunc);
   };
 }
 
 function cuParamSetv$(raw: Raw, rt: CheckedRuntime): Checked["cuParamSetv"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuParamSetv";
   return function cuParamSetv(hfunc: CUfunction, offset: number, ptr: PointerLike, numbytes: number): void {
-    if (arguments.length !== 4) rt.arity("cuParamSetv", "hfunc,offset,ptr,numbytes", 4, arguments.length);
-    if (!(isPtr(hfunc))) rt.bad("cuParamSetv", "hfunc", "pointer", hfunc);
-    if (!(typeof offset === "number" && (offset | 0) === offset && (+offset !== 0 || 1 / offset > 0))) rt.bad("cuParamSetv", "offset", "i32", offset);
-    if (!(typeof numbytes === "number" && (numbytes >>> 0) === numbytes && (+numbytes !== 0 || 1 / numbytes > 0))) rt.bad("cuParamSetv", "numbytes", "u32", numbytes);
-    const r = raw.cuParamSetv(hfunc, offset, rt.ptr(ptr, "cuParamSetv", "ptr"), numbytes);
-    if (rt.guards) rt.check("cuParamSetv");
-    if (r !== 0) rt.fail(r, "cuParamSetv", hfunc);
+    if (arguments.length !== 4) rt.arity(F$, "hfunc,offset,ptr,numbytes", 4, arguments.length);
+    if (!isPtr(hfunc)) rt.bad(F$, "hfunc", "pointer", hfunc);
+    if (!isI32(offset)) rt.bad(F$, "offset", "i32", offset);
+    if (!isU32(numbytes)) rt.bad(F$, "numbytes", "u32", numbytes);
+    const r = raw.cuParamSetv(hfunc, offset, rt.ptr(ptr, F$, "ptr"), numbytes);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hfunc);
   };
 }
 
 function cuLaunch$(raw: Raw, rt: CheckedRuntime): Checked["cuLaunch"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuLaunch";
   return function cuLaunch(f: CUfunction): void {
-    if (arguments.length !== 1) rt.arity("cuLaunch", "f", 1, arguments.length);
-    if (!(isPtr(f))) rt.bad("cuLaunch", "f", "pointer", f);
+    if (arguments.length !== 1) rt.arity(F$, "f", 1, arguments.length);
+    if (!isPtr(f)) rt.bad(F$, "f", "pointer", f);
     const r = raw.cuLaunch(f);
-    if (rt.guards) rt.check("cuLaunch");
-    if (r !== 0) rt.fail(r, "cuLaunch", f);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, f);
   };
 }
 
 function cuLaunchGrid$(raw: Raw, rt: CheckedRuntime): Checked["cuLaunchGrid"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuLaunchGrid";
   return function cuLaunchGrid(f: CUfunction, grid_width: number, grid_height: number): void {
-    if (arguments.length !== 3) rt.arity("cuLaunchGrid", "f,grid_width,grid_height", 3, arguments.length);
-    if (!(isPtr(f))) rt.bad("cuLaunchGrid", "f", "pointer", f);
-    if (!(typeof grid_width === "number" && (grid_width | 0) === grid_width && (+grid_width !== 0 || 1 / grid_width > 0))) rt.bad("cuLaunchGrid", "grid_width", "i32", grid_width);
-    if (!(typeof grid_height === "number" && (grid_height | 0) === grid_height && (+grid_height !== 0 || 1 / grid_height > 0))) rt.bad("cuLaunchGrid", "grid_height", "i32", grid_height);
+    if (arguments.length !== 3) rt.arity(F$, "f,grid_width,grid_height", 3, arguments.length);
+    if (!isPtr(f)) rt.bad(F$, "f", "pointer", f);
+    if (!isI32(grid_width)) rt.bad(F$, "grid_width", "i32", grid_width);
+    if (!isI32(grid_height)) rt.bad(F$, "grid_height", "i32", grid_height);
     const r = raw.cuLaunchGrid(f, grid_width, grid_height);
-    if (rt.guards) rt.check("cuLaunchGrid");
-    if (r !== 0) rt.fail(r, "cuLaunchGrid", f);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, f);
   };
 }
 
 function cuLaunchGridAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuLaunchGridAsync"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuLaunchGridAsync";
   return function cuLaunchGridAsync(f: CUfunction, grid_width: number, grid_height: number, hStream: CUstream): void {
-    if (arguments.length !== 4) rt.arity("cuLaunchGridAsync", "f,grid_width,grid_height,hStream", 4, arguments.length);
-    if (!(isPtr(f))) rt.bad("cuLaunchGridAsync", "f", "pointer", f);
-    if (!(typeof grid_width === "number" && (grid_width | 0) === grid_width && (+grid_width !== 0 || 1 / grid_width > 0))) rt.bad("cuLaunchGridAsync", "grid_width", "i32", grid_width);
-    if (!(typeof grid_height === "number" && (grid_height | 0) === grid_height && (+grid_height !== 0 || 1 / grid_height > 0))) rt.bad("cuLaunchGridAsync", "grid_height", "i32", grid_height);
-    if (!(isPtr(hStream))) rt.bad("cuLaunchGridAsync", "hStream", "pointer", hStream);
+    if (arguments.length !== 4) rt.arity(F$, "f,grid_width,grid_height,hStream", 4, arguments.length);
+    if (!isPtr(f)) rt.bad(F$, "f", "pointer", f);
+    if (!isI32(grid_width)) rt.bad(F$, "grid_width", "i32", grid_width);
+    if (!isI32(grid_height)) rt.bad(F$, "grid_height", "i32", grid_height);
+    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
     const r = raw.cuLaunchGridAsync(f, grid_width, grid_height, hStream);
-    if (rt.guards) rt.check("cuLaunchGridAsync");
-    if (r !== 0) rt.fail(r, "cuLaunchGridAsync", f);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, f);
   };
 }
 
 function cuParamSetTexRef$(raw: Raw, rt: CheckedRuntime): Checked["cuParamSetTexRef"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuParamSetTexRef";
   return function cuParamSetTexRef(hfunc: CUfunction, texunit: number, hTexRef: CUtexref): void {
-    if (arguments.length !== 3) rt.arity("cuParamSetTexRef", "hfunc,texunit,hTexRef", 3, arguments.length);
-    if (!(isPtr(hfunc))) rt.bad("cuParamSetTexRef", "hfunc", "pointer", hfunc);
-    if (!(typeof texunit === "number" && (texunit | 0) === texunit && (+texunit !== 0 || 1 / texunit > 0))) rt.bad("cuParamSetTexRef", "texunit", "i32", texunit);
-    if (!(isPtr(hTexRef))) rt.bad("cuParamSetTexRef", "hTexRef", "pointer", hTexRef);
+    if (arguments.length !== 3) rt.arity(F$, "hfunc,texunit,hTexRef", 3, arguments.length);
+    if (!isPtr(hfunc)) rt.bad(F$, "hfunc", "pointer", hfunc);
+    if (!isI32(texunit)) rt.bad(F$, "texunit", "i32", texunit);
+    if (!isPtr(hTexRef)) rt.bad(F$, "hTexRef", "pointer", hTexRef);
     const r = raw.cuParamSetTexRef(hfunc, texunit, hTexRef);
-    if (rt.guards) rt.check("cuParamSetTexRef");
-    if (r !== 0) rt.fail(r, "cuParamSetTexRef", hfunc);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hfunc);
   };
 }
 
 function cuFuncSetSharedMemConfig$(raw: Raw, rt: CheckedRuntime): Checked["cuFuncSetSharedMemConfig"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuFuncSetSharedMemConfig";
   return function cuFuncSetSharedMemConfig(hfunc: CUfunction, config: CUsharedconfig): void {
-    if (arguments.length !== 2) rt.arity("cuFuncSetSharedMemConfig", "hfunc,config", 2, arguments.length);
-    if (!(isPtr(hfunc))) rt.bad("cuFuncSetSharedMemConfig", "hfunc", "pointer", hfunc);
-    if (!(typeof config === "number" && (config >>> 0) === config && (+config !== 0 || 1 / config > 0))) rt.bad("cuFuncSetSharedMemConfig", "config", "u32", config);
+    if (arguments.length !== 2) rt.arity(F$, "hfunc,config", 2, arguments.length);
+    if (!isPtr(hfunc)) rt.bad(F$, "hfunc", "pointer", hfunc);
+    if (!isU32(config)) rt.bad(F$, "config", "u32", config);
     const r = raw.cuFuncSetSharedMemConfig(hfunc, config);
-    if (rt.guards) rt.check("cuFuncSetSharedMemConfig");
-    if (r !== 0) rt.fail(r, "cuFuncSetSharedMemConfig", hfunc);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hfunc);
   };
 }
 
 function cuGraphCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphCreate"] {
   const o0 = rt.out[0]!;
+  const F$ = "cuGraphCreate";
   return function cuGraphCreate(flags: number): CUgraph {
-    if (arguments.length !== 1) rt.arity("cuGraphCreate", "flags", 1, arguments.length);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cuGraphCreate", "flags", "u32", flags);
+    if (arguments.length !== 1) rt.arity(F$, "flags", 1, arguments.length);
+    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
     const r = raw.cuGraphCreate(o0, flags);
-    if (rt.guards) rt.check("cuGraphCreate");
-    if (r !== 0) rt.fail(r, "cuGraphCreate");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as CUgraph;
   };
 }
@@ -3417,168 +3686,181 @@ function cuGraphCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphCreate"] 
 function cuGraphAddKernelNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphAddKernelNode"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cuGraphAddKernelNode";
   return function cuGraphAddKernelNode(hGraph: CUgraph, dependencies: PointerLike, numDependencies: bigint | number, nodeParams: PointerLike): CUgraphNode {
-    if (arguments.length !== 4) rt.arity("cuGraphAddKernelNode", "hGraph,dependencies,numDependencies,nodeParams", 4, arguments.length);
-    if (!(isPtr(hGraph))) rt.bad("cuGraphAddKernelNode", "hGraph", "pointer", hGraph);
-    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cuGraphAddKernelNode", "numDependencies", "u64", numDependencies);
-    const r = raw.cuGraphAddKernelNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, "cuGraphAddKernelNode", "dependencies"), numDependencies, rt.ptr(rt.expect(nodeParams, CUDA_KERNEL_NODE_PARAMS_v2_st, "cuGraphAddKernelNode", "nodeParams"), "cuGraphAddKernelNode", "nodeParams"));
-    if (rt.guards) rt.check("cuGraphAddKernelNode");
-    if (r !== 0) rt.fail(r, "cuGraphAddKernelNode");
+    if (arguments.length !== 4) rt.arity(F$, "hGraph,dependencies,numDependencies,nodeParams", 4, arguments.length);
+    if (!isPtr(hGraph)) rt.bad(F$, "hGraph", "pointer", hGraph);
+    if (!isU64(numDependencies)) rt.bad(F$, "numDependencies", "u64", numDependencies);
+    const r = raw.cuGraphAddKernelNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, F$, "dependencies"), numDependencies, rt.ptr(rt.expect(nodeParams, CUDA_KERNEL_NODE_PARAMS_v2_st, F$, "nodeParams"), F$, "nodeParams"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as CUgraphNode;
   };
 }
 
 function cuGraphKernelNodeGetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphKernelNodeGetParams"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuGraphKernelNodeGetParams";
   return function cuGraphKernelNodeGetParams(hNode: CUgraphNode, nodeParams?: CUDA_KERNEL_NODE_PARAMS_v2_st): CUDA_KERNEL_NODE_PARAMS_v2_st {
-    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuGraphKernelNodeGetParams", "hNode,nodeParams", 1, arguments.length);
-    if (!(isPtr(hNode))) rt.bad("cuGraphKernelNodeGetParams", "hNode", "pointer", hNode);
-    const $nodeParams = nodeParams === undefined ? rt.record(CUDA_KERNEL_NODE_PARAMS_v2_st) : rt.recordArg(nodeParams, CUDA_KERNEL_NODE_PARAMS_v2_st, "cuGraphKernelNodeGetParams", "nodeParams");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "hNode,nodeParams", 1, arguments.length);
+    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
+    const $nodeParams = nodeParams === undefined ? rt.record(CUDA_KERNEL_NODE_PARAMS_v2_st) : rt.recordArg(nodeParams, CUDA_KERNEL_NODE_PARAMS_v2_st, F$, "nodeParams");
     const r = raw.cuGraphKernelNodeGetParams(hNode, $nodeParams.$pointer());
-    if (rt.guards) rt.check("cuGraphKernelNodeGetParams");
-    if (r !== 0) rt.fail(r, "cuGraphKernelNodeGetParams", hNode);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hNode);
     return $nodeParams;
   };
 }
 
 function cuGraphKernelNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphKernelNodeSetParams"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuGraphKernelNodeSetParams";
   return function cuGraphKernelNodeSetParams(hNode: CUgraphNode, nodeParams: PointerLike): void {
-    if (arguments.length !== 2) rt.arity("cuGraphKernelNodeSetParams", "hNode,nodeParams", 2, arguments.length);
-    if (!(isPtr(hNode))) rt.bad("cuGraphKernelNodeSetParams", "hNode", "pointer", hNode);
-    const r = raw.cuGraphKernelNodeSetParams(hNode, rt.ptr(rt.expect(nodeParams, CUDA_KERNEL_NODE_PARAMS_v2_st, "cuGraphKernelNodeSetParams", "nodeParams"), "cuGraphKernelNodeSetParams", "nodeParams"));
-    if (rt.guards) rt.check("cuGraphKernelNodeSetParams");
-    if (r !== 0) rt.fail(r, "cuGraphKernelNodeSetParams", hNode);
+    if (arguments.length !== 2) rt.arity(F$, "hNode,nodeParams", 2, arguments.length);
+    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
+    const r = raw.cuGraphKernelNodeSetParams(hNode, rt.ptr(rt.expect(nodeParams, CUDA_KERNEL_NODE_PARAMS_v2_st, F$, "nodeParams"), F$, "nodeParams"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hNode);
   };
 }
 
 function cuGraphAddMemcpyNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphAddMemcpyNode"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cuGraphAddMemcpyNode";
   return function cuGraphAddMemcpyNode(hGraph: CUgraph, dependencies: PointerLike, numDependencies: bigint | number, copyParams: PointerLike, ctx: CUcontext): CUgraphNode {
-    if (arguments.length !== 5) rt.arity("cuGraphAddMemcpyNode", "hGraph,dependencies,numDependencies,copyParams,ctx", 5, arguments.length);
-    if (!(isPtr(hGraph))) rt.bad("cuGraphAddMemcpyNode", "hGraph", "pointer", hGraph);
-    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cuGraphAddMemcpyNode", "numDependencies", "u64", numDependencies);
-    if (!(isPtr(ctx))) rt.bad("cuGraphAddMemcpyNode", "ctx", "pointer", ctx);
-    const r = raw.cuGraphAddMemcpyNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, "cuGraphAddMemcpyNode", "dependencies"), numDependencies, rt.ptr(rt.expect(copyParams, CUDA_MEMCPY3D_st, "cuGraphAddMemcpyNode", "copyParams"), "cuGraphAddMemcpyNode", "copyParams"), ctx);
-    if (rt.guards) rt.check("cuGraphAddMemcpyNode");
-    if (r !== 0) rt.fail(r, "cuGraphAddMemcpyNode");
+    if (arguments.length !== 5) rt.arity(F$, "hGraph,dependencies,numDependencies,copyParams,ctx", 5, arguments.length);
+    if (!isPtr(hGraph)) rt.bad(F$, "hGraph", "pointer", hGraph);
+    if (!isU64(numDependencies)) rt.bad(F$, "numDependencies", "u64", numDependencies);
+    if (!isPtr(ctx)) rt.bad(F$, "ctx", "pointer", ctx);
+    const r = raw.cuGraphAddMemcpyNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, F$, "dependencies"), numDependencies, rt.ptr(rt.expect(copyParams, CUDA_MEMCPY3D_st, F$, "copyParams"), F$, "copyParams"), ctx);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as CUgraphNode;
   };
 }
 
 function cuGraphMemcpyNodeGetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphMemcpyNodeGetParams"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuGraphMemcpyNodeGetParams";
   return function cuGraphMemcpyNodeGetParams(hNode: CUgraphNode, nodeParams?: CUDA_MEMCPY3D_st): CUDA_MEMCPY3D_st {
-    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuGraphMemcpyNodeGetParams", "hNode,nodeParams", 1, arguments.length);
-    if (!(isPtr(hNode))) rt.bad("cuGraphMemcpyNodeGetParams", "hNode", "pointer", hNode);
-    const $nodeParams = nodeParams === undefined ? rt.record(CUDA_MEMCPY3D_st) : rt.recordArg(nodeParams, CUDA_MEMCPY3D_st, "cuGraphMemcpyNodeGetParams", "nodeParams");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "hNode,nodeParams", 1, arguments.length);
+    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
+    const $nodeParams = nodeParams === undefined ? rt.record(CUDA_MEMCPY3D_st) : rt.recordArg(nodeParams, CUDA_MEMCPY3D_st, F$, "nodeParams");
     const r = raw.cuGraphMemcpyNodeGetParams(hNode, $nodeParams.$pointer());
-    if (rt.guards) rt.check("cuGraphMemcpyNodeGetParams");
-    if (r !== 0) rt.fail(r, "cuGraphMemcpyNodeGetParams", hNode);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hNode);
     return $nodeParams;
   };
 }
 
 function cuGraphMemcpyNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphMemcpyNodeSetParams"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuGraphMemcpyNodeSetParams";
   return function cuGraphMemcpyNodeSetParams(hNode: CUgraphNode, nodeParams: PointerLike): void {
-    if (arguments.length !== 2) rt.arity("cuGraphMemcpyNodeSetParams", "hNode,nodeParams", 2, arguments.length);
-    if (!(isPtr(hNode))) rt.bad("cuGraphMemcpyNodeSetParams", "hNode", "pointer", hNode);
-    const r = raw.cuGraphMemcpyNodeSetParams(hNode, rt.ptr(rt.expect(nodeParams, CUDA_MEMCPY3D_st, "cuGraphMemcpyNodeSetParams", "nodeParams"), "cuGraphMemcpyNodeSetParams", "nodeParams"));
-    if (rt.guards) rt.check("cuGraphMemcpyNodeSetParams");
-    if (r !== 0) rt.fail(r, "cuGraphMemcpyNodeSetParams", hNode);
+    if (arguments.length !== 2) rt.arity(F$, "hNode,nodeParams", 2, arguments.length);
+    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
+    const r = raw.cuGraphMemcpyNodeSetParams(hNode, rt.ptr(rt.expect(nodeParams, CUDA_MEMCPY3D_st, F$, "nodeParams"), F$, "nodeParams"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hNode);
   };
 }
 
 function cuGraphAddMemsetNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphAddMemsetNode"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cuGraphAddMemsetNode";
   return function cuGraphAddMemsetNode(hGraph: CUgraph, dependencies: PointerLike, numDependencies: bigint | number, memsetParams: PointerLike, ctx: CUcontext): CUgraphNode {
-    if (arguments.length !== 5) rt.arity("cuGraphAddMemsetNode", "hGraph,dependencies,numDependencies,memsetParams,ctx", 5, arguments.length);
-    if (!(isPtr(hGraph))) rt.bad("cuGraphAddMemsetNode", "hGraph", "pointer", hGraph);
-    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cuGraphAddMemsetNode", "numDependencies", "u64", numDependencies);
-    if (!(isPtr(ctx))) rt.bad("cuGraphAddMemsetNode", "ctx", "pointer", ctx);
-    const r = raw.cuGraphAddMemsetNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, "cuGraphAddMemsetNode", "dependencies"), numDependencies, rt.ptr(rt.expect(memsetParams, CUDA_MEMSET_NODE_PARAMS_st, "cuGraphAddMemsetNode", "memsetParams"), "cuGraphAddMemsetNode", "memsetParams"), ctx);
-    if (rt.guards) rt.check("cuGraphAddMemsetNode");
-    if (r !== 0) rt.fail(r, "cuGraphAddMemsetNode");
+    if (arguments.length !== 5) rt.arity(F$, "hGraph,dependencies,numDependencies,memsetParams,ctx", 5, arguments.length);
+    if (!isPtr(hGraph)) rt.bad(F$, "hGraph", "pointer", hGraph);
+    if (!isU64(numDependencies)) rt.bad(F$, "numDependencies", "u64", numDependencies);
+    if (!isPtr(ctx)) rt.bad(F$, "ctx", "pointer", ctx);
+    const r = raw.cuGraphAddMemsetNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, F$, "dependencies"), numDependencies, rt.ptr(rt.expect(memsetParams, CUDA_MEMSET_NODE_PARAMS_st, F$, "memsetParams"), F$, "memsetParams"), ctx);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as CUgraphNode;
   };
 }
 
 function cuGraphMemsetNodeGetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphMemsetNodeGetParams"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuGraphMemsetNodeGetParams";
   return function cuGraphMemsetNodeGetParams(hNode: CUgraphNode, nodeParams?: CUDA_MEMSET_NODE_PARAMS_st): CUDA_MEMSET_NODE_PARAMS_st {
-    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuGraphMemsetNodeGetParams", "hNode,nodeParams", 1, arguments.length);
-    if (!(isPtr(hNode))) rt.bad("cuGraphMemsetNodeGetParams", "hNode", "pointer", hNode);
-    const $nodeParams = nodeParams === undefined ? rt.record(CUDA_MEMSET_NODE_PARAMS_st) : rt.recordArg(nodeParams, CUDA_MEMSET_NODE_PARAMS_st, "cuGraphMemsetNodeGetParams", "nodeParams");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "hNode,nodeParams", 1, arguments.length);
+    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
+    const $nodeParams = nodeParams === undefined ? rt.record(CUDA_MEMSET_NODE_PARAMS_st) : rt.recordArg(nodeParams, CUDA_MEMSET_NODE_PARAMS_st, F$, "nodeParams");
     const r = raw.cuGraphMemsetNodeGetParams(hNode, $nodeParams.$pointer());
-    if (rt.guards) rt.check("cuGraphMemsetNodeGetParams");
-    if (r !== 0) rt.fail(r, "cuGraphMemsetNodeGetParams", hNode);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hNode);
     return $nodeParams;
   };
 }
 
 function cuGraphMemsetNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphMemsetNodeSetParams"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuGraphMemsetNodeSetParams";
   return function cuGraphMemsetNodeSetParams(hNode: CUgraphNode, nodeParams: PointerLike): void {
-    if (arguments.length !== 2) rt.arity("cuGraphMemsetNodeSetParams", "hNode,nodeParams", 2, arguments.length);
-    if (!(isPtr(hNode))) rt.bad("cuGraphMemsetNodeSetParams", "hNode", "pointer", hNode);
-    const r = raw.cuGraphMemsetNodeSetParams(hNode, rt.ptr(rt.expect(nodeParams, CUDA_MEMSET_NODE_PARAMS_st, "cuGraphMemsetNodeSetParams", "nodeParams"), "cuGraphMemsetNodeSetParams", "nodeParams"));
-    if (rt.guards) rt.check("cuGraphMemsetNodeSetParams");
-    if (r !== 0) rt.fail(r, "cuGraphMemsetNodeSetParams", hNode);
+    if (arguments.length !== 2) rt.arity(F$, "hNode,nodeParams", 2, arguments.length);
+    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
+    const r = raw.cuGraphMemsetNodeSetParams(hNode, rt.ptr(rt.expect(nodeParams, CUDA_MEMSET_NODE_PARAMS_st, F$, "nodeParams"), F$, "nodeParams"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hNode);
   };
 }
 
 function cuGraphAddHostNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphAddHostNode"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cuGraphAddHostNode";
   return function cuGraphAddHostNode(hGraph: CUgraph, dependencies: PointerLike, numDependencies: bigint | number, nodeParams: PointerLike): CUgraphNode {
-    if (arguments.length !== 4) rt.arity("cuGraphAddHostNode", "hGraph,dependencies,numDependencies,nodeParams", 4, arguments.length);
-    if (!(isPtr(hGraph))) rt.bad("cuGraphAddHostNode", "hGraph", "pointer", hGraph);
-    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cuGraphAddHostNode", "numDependencies", "u64", numDependencies);
-    const r = raw.cuGraphAddHostNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, "cuGraphAddHostNode", "dependencies"), numDependencies, rt.ptr(rt.expect(nodeParams, CUDA_HOST_NODE_PARAMS_st, "cuGraphAddHostNode", "nodeParams"), "cuGraphAddHostNode", "nodeParams"));
-    if (rt.guards) rt.check("cuGraphAddHostNode");
-    if (r !== 0) rt.fail(r, "cuGraphAddHostNode");
+    if (arguments.length !== 4) rt.arity(F$, "hGraph,dependencies,numDependencies,nodeParams", 4, arguments.length);
+    if (!isPtr(hGraph)) rt.bad(F$, "hGraph", "pointer", hGraph);
+    if (!isU64(numDependencies)) rt.bad(F$, "numDependencies", "u64", numDependencies);
+    const r = raw.cuGraphAddHostNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, F$, "dependencies"), numDependencies, rt.ptr(rt.expect(nodeParams, CUDA_HOST_NODE_PARAMS_st, F$, "nodeParams"), F$, "nodeParams"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as CUgraphNode;
   };
 }
 
 function cuGraphHostNodeGetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphHostNodeGetParams"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuGraphHostNodeGetParams";
   return function cuGraphHostNodeGetParams(hNode: CUgraphNode, nodeParams?: CUDA_HOST_NODE_PARAMS_st): CUDA_HOST_NODE_PARAMS_st {
-    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuGraphHostNodeGetParams", "hNode,nodeParams", 1, arguments.length);
-    if (!(isPtr(hNode))) rt.bad("cuGraphHostNodeGetParams", "hNode", "pointer", hNode);
-    const $nodeParams = nodeParams === undefined ? rt.record(CUDA_HOST_NODE_PARAMS_st) : rt.recordArg(nodeParams, CUDA_HOST_NODE_PARAMS_st, "cuGraphHostNodeGetParams", "nodeParams");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "hNode,nodeParams", 1, arguments.length);
+    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
+    const $nodeParams = nodeParams === undefined ? rt.record(CUDA_HOST_NODE_PARAMS_st) : rt.recordArg(nodeParams, CUDA_HOST_NODE_PARAMS_st, F$, "nodeParams");
     const r = raw.cuGraphHostNodeGetParams(hNode, $nodeParams.$pointer());
-    if (rt.guards) rt.check("cuGraphHostNodeGetParams");
-    if (r !== 0) rt.fail(r, "cuGraphHostNodeGetParams", hNode);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hNode);
     return $nodeParams;
   };
 }
 
 function cuGraphHostNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphHostNodeSetParams"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuGraphHostNodeSetParams";
   return function cuGraphHostNodeSetParams(hNode: CUgraphNode, nodeParams: PointerLike): void {
-    if (arguments.length !== 2) rt.arity("cuGraphHostNodeSetParams", "hNode,nodeParams", 2, arguments.length);
-    if (!(isPtr(hNode))) rt.bad("cuGraphHostNodeSetParams", "hNode", "pointer", hNode);
-    const r = raw.cuGraphHostNodeSetParams(hNode, rt.ptr(rt.expect(nodeParams, CUDA_HOST_NODE_PARAMS_st, "cuGraphHostNodeSetParams", "nodeParams"), "cuGraphHostNodeSetParams", "nodeParams"));
-    if (rt.guards) rt.check("cuGraphHostNodeSetParams");
-    if (r !== 0) rt.fail(r, "cuGraphHostNodeSetParams", hNode);
+    if (arguments.length !== 2) rt.arity(F$, "hNode,nodeParams", 2, arguments.length);
+    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
+    const r = raw.cuGraphHostNodeSetParams(hNode, rt.ptr(rt.expect(nodeParams, CUDA_HOST_NODE_PARAMS_st, F$, "nodeParams"), F$, "nodeParams"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hNode);
   };
 }
 
 function cuGraphAddChildGraphNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphAddChildGraphNode"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cuGraphAddChildGraphNode";
   return function cuGraphAddChildGraphNode(hGraph: CUgraph, dependencies: PointerLike, numDependencies: bigint | number, childGraph: CUgraph): CUgraphNode {
-    if (arguments.length !== 4) rt.arity("cuGraphAddChildGraphNode", "hGraph,dependencies,numDependencies,childGraph", 4, arguments.length);
-    if (!(isPtr(hGraph))) rt.bad("cuGraphAddChildGraphNode", "hGraph", "pointer", hGraph);
-    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cuGraphAddChildGraphNode", "numDependencies", "u64", numDependencies);
-    if (!(isPtr(childGraph))) rt.bad("cuGraphAddChildGraphNode", "childGraph", "pointer", childGraph);
-    const r = raw.cuGraphAddChildGraphNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, "cuGraphAddChildGraphNode", "dependencies"), numDependencies, childGraph);
-    if (rt.guards) rt.check("cuGraphAddChildGraphNode");
-    if (r !== 0) rt.fail(r, "cuGraphAddChildGraphNode");
+    if (arguments.length !== 4) rt.arity(F$, "hGraph,dependencies,numDependencies,childGraph", 4, arguments.length);
+    if (!isPtr(hGraph)) rt.bad(F$, "hGraph", "pointer", hGraph);
+    if (!isU64(numDependencies)) rt.bad(F$, "numDependencies", "u64", numDependencies);
+    if (!isPtr(childGraph)) rt.bad(F$, "childGraph", "pointer", childGraph);
+    const r = raw.cuGraphAddChildGraphNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, F$, "dependencies"), numDependencies, childGraph);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as CUgraphNode;
   };
 }
@@ -3586,12 +3868,13 @@ function cuGraphAddChildGraphNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGra
 function cuGraphChildGraphNodeGetGraph$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphChildGraphNodeGetGraph"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cuGraphChildGraphNodeGetGraph";
   return function cuGraphChildGraphNodeGetGraph(hNode: CUgraphNode): CUgraph {
-    if (arguments.length !== 1) rt.arity("cuGraphChildGraphNodeGetGraph", "hNode", 1, arguments.length);
-    if (!(isPtr(hNode))) rt.bad("cuGraphChildGraphNodeGetGraph", "hNode", "pointer", hNode);
+    if (arguments.length !== 1) rt.arity(F$, "hNode", 1, arguments.length);
+    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
     const r = raw.cuGraphChildGraphNodeGetGraph(hNode, o0);
-    if (rt.guards) rt.check("cuGraphChildGraphNodeGetGraph");
-    if (r !== 0) rt.fail(r, "cuGraphChildGraphNodeGetGraph", hNode);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hNode);
     return rt.readPointer(0) as CUgraph;
   };
 }
@@ -3599,13 +3882,14 @@ function cuGraphChildGraphNodeGetGraph$(raw: Raw, rt: CheckedRuntime): Checked["
 function cuGraphAddEmptyNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphAddEmptyNode"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cuGraphAddEmptyNode";
   return function cuGraphAddEmptyNode(hGraph: CUgraph, dependencies: PointerLike, numDependencies: bigint | number): CUgraphNode {
-    if (arguments.length !== 3) rt.arity("cuGraphAddEmptyNode", "hGraph,dependencies,numDependencies", 3, arguments.length);
-    if (!(isPtr(hGraph))) rt.bad("cuGraphAddEmptyNode", "hGraph", "pointer", hGraph);
-    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cuGraphAddEmptyNode", "numDependencies", "u64", numDependencies);
-    const r = raw.cuGraphAddEmptyNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, "cuGraphAddEmptyNode", "dependencies"), numDependencies);
-    if (rt.guards) rt.check("cuGraphAddEmptyNode");
-    if (r !== 0) rt.fail(r, "cuGraphAddEmptyNode");
+    if (arguments.length !== 3) rt.arity(F$, "hGraph,dependencies,numDependencies", 3, arguments.length);
+    if (!isPtr(hGraph)) rt.bad(F$, "hGraph", "pointer", hGraph);
+    if (!isU64(numDependencies)) rt.bad(F$, "numDependencies", "u64", numDependencies);
+    const r = raw.cuGraphAddEmptyNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, F$, "dependencies"), numDependencies);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as CUgraphNode;
   };
 }
@@ -3613,14 +3897,15 @@ function cuGraphAddEmptyNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphAdd
 function cuGraphAddEventRecordNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphAddEventRecordNode"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cuGraphAddEventRecordNode";
   return function cuGraphAddEventRecordNode(hGraph: CUgraph, dependencies: PointerLike, numDependencies: bigint | number, event: CUevent): CUgraphNode {
-    if (arguments.length !== 4) rt.arity("cuGraphAddEventRecordNode", "hGraph,dependencies,numDependencies,event", 4, arguments.length);
-    if (!(isPtr(hGraph))) rt.bad("cuGraphAddEventRecordNode", "hGraph", "pointer", hGraph);
-    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cuGraphAddEventRecordNode", "numDependencies", "u64", numDependencies);
-    if (!(isPtr(event))) rt.bad("cuGraphAddEventRecordNode", "event", "pointer", event);
-    const r = raw.cuGraphAddEventRecordNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, "cuGraphAddEventRecordNode", "dependencies"), numDependencies, event);
-    if (rt.guards) rt.check("cuGraphAddEventRecordNode");
-    if (r !== 0) rt.fail(r, "cuGraphAddEventRecordNode");
+    if (arguments.length !== 4) rt.arity(F$, "hGraph,dependencies,numDependencies,event", 4, arguments.length);
+    if (!isPtr(hGraph)) rt.bad(F$, "hGraph", "pointer", hGraph);
+    if (!isU64(numDependencies)) rt.bad(F$, "numDependencies", "u64", numDependencies);
+    if (!isPtr(event)) rt.bad(F$, "event", "pointer", event);
+    const r = raw.cuGraphAddEventRecordNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, F$, "dependencies"), numDependencies, event);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as CUgraphNode;
   };
 }
@@ -3628,39 +3913,42 @@ function cuGraphAddEventRecordNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGr
 function cuGraphEventRecordNodeGetEvent$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphEventRecordNodeGetEvent"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cuGraphEventRecordNodeGetEvent";
   return function cuGraphEventRecordNodeGetEvent(hNode: CUgraphNode): CUevent {
-    if (arguments.length !== 1) rt.arity("cuGraphEventRecordNodeGetEvent", "hNode", 1, arguments.length);
-    if (!(isPtr(hNode))) rt.bad("cuGraphEventRecordNodeGetEvent", "hNode", "pointer", hNode);
+    if (arguments.length !== 1) rt.arity(F$, "hNode", 1, arguments.length);
+    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
     const r = raw.cuGraphEventRecordNodeGetEvent(hNode, o0);
-    if (rt.guards) rt.check("cuGraphEventRecordNodeGetEvent");
-    if (r !== 0) rt.fail(r, "cuGraphEventRecordNodeGetEvent", hNode);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hNode);
     return rt.readPointer(0) as CUevent;
   };
 }
 
 function cuGraphEventRecordNodeSetEvent$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphEventRecordNodeSetEvent"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuGraphEventRecordNodeSetEvent";
   return function cuGraphEventRecordNodeSetEvent(hNode: CUgraphNode, event: CUevent): void {
-    if (arguments.length !== 2) rt.arity("cuGraphEventRecordNodeSetEvent", "hNode,event", 2, arguments.length);
-    if (!(isPtr(hNode))) rt.bad("cuGraphEventRecordNodeSetEvent", "hNode", "pointer", hNode);
-    if (!(isPtr(event))) rt.bad("cuGraphEventRecordNodeSetEvent", "event", "pointer", event);
+    if (arguments.length !== 2) rt.arity(F$, "hNode,event", 2, arguments.length);
+    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
+    if (!isPtr(event)) rt.bad(F$, "event", "pointer", event);
     const r = raw.cuGraphEventRecordNodeSetEvent(hNode, event);
-    if (rt.guards) rt.check("cuGraphEventRecordNodeSetEvent");
-    if (r !== 0) rt.fail(r, "cuGraphEventRecordNodeSetEvent", hNode);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hNode);
   };
 }
 
 function cuGraphAddEventWaitNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphAddEventWaitNode"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cuGraphAddEventWaitNode";
   return function cuGraphAddEventWaitNode(hGraph: CUgraph, dependencies: PointerLike, numDependencies: bigint | number, event: CUevent): CUgraphNode {
-    if (arguments.length !== 4) rt.arity("cuGraphAddEventWaitNode", "hGraph,dependencies,numDependencies,event", 4, arguments.length);
-    if (!(isPtr(hGraph))) rt.bad("cuGraphAddEventWaitNode", "hGraph", "pointer", hGraph);
-    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cuGraphAddEventWaitNode", "numDependencies", "u64", numDependencies);
-    if (!(isPtr(event))) rt.bad("cuGraphAddEventWaitNode", "event", "pointer", event);
-    const r = raw.cuGraphAddEventWaitNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, "cuGraphAddEventWaitNode", "dependencies"), numDependencies, event);
-    if (rt.guards) rt.check("cuGraphAddEventWaitNode");
-    if (r !== 0) rt.fail(r, "cuGraphAddEventWaitNode");
+    if (arguments.length !== 4) rt.arity(F$, "hGraph,dependencies,numDependencies,event", 4, arguments.length);
+    if (!isPtr(hGraph)) rt.bad(F$, "hGraph", "pointer", hGraph);
+    if (!isU64(numDependencies)) rt.bad(F$, "numDependencies", "u64", numDependencies);
+    if (!isPtr(event)) rt.bad(F$, "event", "pointer", event);
+    const r = raw.cuGraphAddEventWaitNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, F$, "dependencies"), numDependencies, event);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as CUgraphNode;
   };
 }
@@ -3668,177 +3956,191 @@ function cuGraphAddEventWaitNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGrap
 function cuGraphEventWaitNodeGetEvent$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphEventWaitNodeGetEvent"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cuGraphEventWaitNodeGetEvent";
   return function cuGraphEventWaitNodeGetEvent(hNode: CUgraphNode): CUevent {
-    if (arguments.length !== 1) rt.arity("cuGraphEventWaitNodeGetEvent", "hNode", 1, arguments.length);
-    if (!(isPtr(hNode))) rt.bad("cuGraphEventWaitNodeGetEvent", "hNode", "pointer", hNode);
+    if (arguments.length !== 1) rt.arity(F$, "hNode", 1, arguments.length);
+    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
     const r = raw.cuGraphEventWaitNodeGetEvent(hNode, o0);
-    if (rt.guards) rt.check("cuGraphEventWaitNodeGetEvent");
-    if (r !== 0) rt.fail(r, "cuGraphEventWaitNodeGetEvent", hNode);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hNode);
     return rt.readPointer(0) as CUevent;
   };
 }
 
 function cuGraphEventWaitNodeSetEvent$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphEventWaitNodeSetEvent"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuGraphEventWaitNodeSetEvent";
   return function cuGraphEventWaitNodeSetEvent(hNode: CUgraphNode, event: CUevent): void {
-    if (arguments.length !== 2) rt.arity("cuGraphEventWaitNodeSetEvent", "hNode,event", 2, arguments.length);
-    if (!(isPtr(hNode))) rt.bad("cuGraphEventWaitNodeSetEvent", "hNode", "pointer", hNode);
-    if (!(isPtr(event))) rt.bad("cuGraphEventWaitNodeSetEvent", "event", "pointer", event);
+    if (arguments.length !== 2) rt.arity(F$, "hNode,event", 2, arguments.length);
+    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
+    if (!isPtr(event)) rt.bad(F$, "event", "pointer", event);
     const r = raw.cuGraphEventWaitNodeSetEvent(hNode, event);
-    if (rt.guards) rt.check("cuGraphEventWaitNodeSetEvent");
-    if (r !== 0) rt.fail(r, "cuGraphEventWaitNodeSetEvent", hNode);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hNode);
   };
 }
 
 function cuGraphAddExternalSemaphoresSignalNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphAddExternalSemaphoresSignalNode"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cuGraphAddExternalSemaphoresSignalNode";
   return function cuGraphAddExternalSemaphoresSignalNode(hGraph: CUgraph, dependencies: PointerLike, numDependencies: bigint | number, nodeParams: PointerLike): CUgraphNode {
-    if (arguments.length !== 4) rt.arity("cuGraphAddExternalSemaphoresSignalNode", "hGraph,dependencies,numDependencies,nodeParams", 4, arguments.length);
-    if (!(isPtr(hGraph))) rt.bad("cuGraphAddExternalSemaphoresSignalNode", "hGraph", "pointer", hGraph);
-    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cuGraphAddExternalSemaphoresSignalNode", "numDependencies", "u64", numDependencies);
-    const r = raw.cuGraphAddExternalSemaphoresSignalNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, "cuGraphAddExternalSemaphoresSignalNode", "dependencies"), numDependencies, rt.ptr(rt.expect(nodeParams, CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st, "cuGraphAddExternalSemaphoresSignalNode", "nodeParams"), "cuGraphAddExternalSemaphoresSignalNode", "nodeParams"));
-    if (rt.guards) rt.check("cuGraphAddExternalSemaphoresSignalNode");
-    if (r !== 0) rt.fail(r, "cuGraphAddExternalSemaphoresSignalNode");
+    if (arguments.length !== 4) rt.arity(F$, "hGraph,dependencies,numDependencies,nodeParams", 4, arguments.length);
+    if (!isPtr(hGraph)) rt.bad(F$, "hGraph", "pointer", hGraph);
+    if (!isU64(numDependencies)) rt.bad(F$, "numDependencies", "u64", numDependencies);
+    const r = raw.cuGraphAddExternalSemaphoresSignalNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, F$, "dependencies"), numDependencies, rt.ptr(rt.expect(nodeParams, CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st, F$, "nodeParams"), F$, "nodeParams"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as CUgraphNode;
   };
 }
 
 function cuGraphExternalSemaphoresSignalNodeGetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphExternalSemaphoresSignalNodeGetParams"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuGraphExternalSemaphoresSignalNodeGetParams";
   return function cuGraphExternalSemaphoresSignalNodeGetParams(hNode: CUgraphNode, params_out?: CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st): CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st {
-    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuGraphExternalSemaphoresSignalNodeGetParams", "hNode,params_out", 1, arguments.length);
-    if (!(isPtr(hNode))) rt.bad("cuGraphExternalSemaphoresSignalNodeGetParams", "hNode", "pointer", hNode);
-    const $params_out = params_out === undefined ? rt.record(CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st) : rt.recordArg(params_out, CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st, "cuGraphExternalSemaphoresSignalNodeGetParams", "params_out");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "hNode,params_out", 1, arguments.length);
+    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
+    const $params_out = params_out === undefined ? rt.record(CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st) : rt.recordArg(params_out, CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st, F$, "params_out");
     const r = raw.cuGraphExternalSemaphoresSignalNodeGetParams(hNode, $params_out.$pointer());
-    if (rt.guards) rt.check("cuGraphExternalSemaphoresSignalNodeGetParams");
-    if (r !== 0) rt.fail(r, "cuGraphExternalSemaphoresSignalNodeGetParams", hNode);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hNode);
     return $params_out;
   };
 }
 
 function cuGraphExternalSemaphoresSignalNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphExternalSemaphoresSignalNodeSetParams"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuGraphExternalSemaphoresSignalNodeSetParams";
   return function cuGraphExternalSemaphoresSignalNodeSetParams(hNode: CUgraphNode, nodeParams: PointerLike): void {
-    if (arguments.length !== 2) rt.arity("cuGraphExternalSemaphoresSignalNodeSetParams", "hNode,nodeParams", 2, arguments.length);
-    if (!(isPtr(hNode))) rt.bad("cuGraphExternalSemaphoresSignalNodeSetParams", "hNode", "pointer", hNode);
-    const r = raw.cuGraphExternalSemaphoresSignalNodeSetParams(hNode, rt.ptr(rt.expect(nodeParams, CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st, "cuGraphExternalSemaphoresSignalNodeSetParams", "nodeParams"), "cuGraphExternalSemaphoresSignalNodeSetParams", "nodeParams"));
-    if (rt.guards) rt.check("cuGraphExternalSemaphoresSignalNodeSetParams");
-    if (r !== 0) rt.fail(r, "cuGraphExternalSemaphoresSignalNodeSetParams", hNode);
+    if (arguments.length !== 2) rt.arity(F$, "hNode,nodeParams", 2, arguments.length);
+    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
+    const r = raw.cuGraphExternalSemaphoresSignalNodeSetParams(hNode, rt.ptr(rt.expect(nodeParams, CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st, F$, "nodeParams"), F$, "nodeParams"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hNode);
   };
 }
 
 function cuGraphAddExternalSemaphoresWaitNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphAddExternalSemaphoresWaitNode"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cuGraphAddExternalSemaphoresWaitNode";
   return function cuGraphAddExternalSemaphoresWaitNode(hGraph: CUgraph, dependencies: PointerLike, numDependencies: bigint | number, nodeParams: PointerLike): CUgraphNode {
-    if (arguments.length !== 4) rt.arity("cuGraphAddExternalSemaphoresWaitNode", "hGraph,dependencies,numDependencies,nodeParams", 4, arguments.length);
-    if (!(isPtr(hGraph))) rt.bad("cuGraphAddExternalSemaphoresWaitNode", "hGraph", "pointer", hGraph);
-    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cuGraphAddExternalSemaphoresWaitNode", "numDependencies", "u64", numDependencies);
-    const r = raw.cuGraphAddExternalSemaphoresWaitNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, "cuGraphAddExternalSemaphoresWaitNode", "dependencies"), numDependencies, rt.ptr(rt.expect(nodeParams, CUDA_EXT_SEM_WAIT_NODE_PARAMS_st, "cuGraphAddExternalSemaphoresWaitNode", "nodeParams"), "cuGraphAddExternalSemaphoresWaitNode", "nodeParams"));
-    if (rt.guards) rt.check("cuGraphAddExternalSemaphoresWaitNode");
-    if (r !== 0) rt.fail(r, "cuGraphAddExternalSemaphoresWaitNode");
+    if (arguments.length !== 4) rt.arity(F$, "hGraph,dependencies,numDependencies,nodeParams", 4, arguments.length);
+    if (!isPtr(hGraph)) rt.bad(F$, "hGraph", "pointer", hGraph);
+    if (!isU64(numDependencies)) rt.bad(F$, "numDependencies", "u64", numDependencies);
+    const r = raw.cuGraphAddExternalSemaphoresWaitNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, F$, "dependencies"), numDependencies, rt.ptr(rt.expect(nodeParams, CUDA_EXT_SEM_WAIT_NODE_PARAMS_st, F$, "nodeParams"), F$, "nodeParams"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as CUgraphNode;
   };
 }
 
 function cuGraphExternalSemaphoresWaitNodeGetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphExternalSemaphoresWaitNodeGetParams"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuGraphExternalSemaphoresWaitNodeGetParams";
   return function cuGraphExternalSemaphoresWaitNodeGetParams(hNode: CUgraphNode, params_out?: CUDA_EXT_SEM_WAIT_NODE_PARAMS_st): CUDA_EXT_SEM_WAIT_NODE_PARAMS_st {
-    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuGraphExternalSemaphoresWaitNodeGetParams", "hNode,params_out", 1, arguments.length);
-    if (!(isPtr(hNode))) rt.bad("cuGraphExternalSemaphoresWaitNodeGetParams", "hNode", "pointer", hNode);
-    const $params_out = params_out === undefined ? rt.record(CUDA_EXT_SEM_WAIT_NODE_PARAMS_st) : rt.recordArg(params_out, CUDA_EXT_SEM_WAIT_NODE_PARAMS_st, "cuGraphExternalSemaphoresWaitNodeGetParams", "params_out");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "hNode,params_out", 1, arguments.length);
+    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
+    const $params_out = params_out === undefined ? rt.record(CUDA_EXT_SEM_WAIT_NODE_PARAMS_st) : rt.recordArg(params_out, CUDA_EXT_SEM_WAIT_NODE_PARAMS_st, F$, "params_out");
     const r = raw.cuGraphExternalSemaphoresWaitNodeGetParams(hNode, $params_out.$pointer());
-    if (rt.guards) rt.check("cuGraphExternalSemaphoresWaitNodeGetParams");
-    if (r !== 0) rt.fail(r, "cuGraphExternalSemaphoresWaitNodeGetParams", hNode);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hNode);
     return $params_out;
   };
 }
 
 function cuGraphExternalSemaphoresWaitNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphExternalSemaphoresWaitNodeSetParams"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuGraphExternalSemaphoresWaitNodeSetParams";
   return function cuGraphExternalSemaphoresWaitNodeSetParams(hNode: CUgraphNode, nodeParams: PointerLike): void {
-    if (arguments.length !== 2) rt.arity("cuGraphExternalSemaphoresWaitNodeSetParams", "hNode,nodeParams", 2, arguments.length);
-    if (!(isPtr(hNode))) rt.bad("cuGraphExternalSemaphoresWaitNodeSetParams", "hNode", "pointer", hNode);
-    const r = raw.cuGraphExternalSemaphoresWaitNodeSetParams(hNode, rt.ptr(rt.expect(nodeParams, CUDA_EXT_SEM_WAIT_NODE_PARAMS_st, "cuGraphExternalSemaphoresWaitNodeSetParams", "nodeParams"), "cuGraphExternalSemaphoresWaitNodeSetParams", "nodeParams"));
-    if (rt.guards) rt.check("cuGraphExternalSemaphoresWaitNodeSetParams");
-    if (r !== 0) rt.fail(r, "cuGraphExternalSemaphoresWaitNodeSetParams", hNode);
+    if (arguments.length !== 2) rt.arity(F$, "hNode,nodeParams", 2, arguments.length);
+    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
+    const r = raw.cuGraphExternalSemaphoresWaitNodeSetParams(hNode, rt.ptr(rt.expect(nodeParams, CUDA_EXT_SEM_WAIT_NODE_PARAMS_st, F$, "nodeParams"), F$, "nodeParams"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hNode);
   };
 }
 
 function cuGraphAddBatchMemOpNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphAddBatchMemOpNode"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cuGraphAddBatchMemOpNode";
   return function cuGraphAddBatchMemOpNode(hGraph: CUgraph, dependencies: PointerLike, numDependencies: bigint | number, nodeParams: PointerLike): CUgraphNode {
-    if (arguments.length !== 4) rt.arity("cuGraphAddBatchMemOpNode", "hGraph,dependencies,numDependencies,nodeParams", 4, arguments.length);
-    if (!(isPtr(hGraph))) rt.bad("cuGraphAddBatchMemOpNode", "hGraph", "pointer", hGraph);
-    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cuGraphAddBatchMemOpNode", "numDependencies", "u64", numDependencies);
-    const r = raw.cuGraphAddBatchMemOpNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, "cuGraphAddBatchMemOpNode", "dependencies"), numDependencies, rt.ptr(rt.expect(nodeParams, CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st, "cuGraphAddBatchMemOpNode", "nodeParams"), "cuGraphAddBatchMemOpNode", "nodeParams"));
-    if (rt.guards) rt.check("cuGraphAddBatchMemOpNode");
-    if (r !== 0) rt.fail(r, "cuGraphAddBatchMemOpNode");
+    if (arguments.length !== 4) rt.arity(F$, "hGraph,dependencies,numDependencies,nodeParams", 4, arguments.length);
+    if (!isPtr(hGraph)) rt.bad(F$, "hGraph", "pointer", hGraph);
+    if (!isU64(numDependencies)) rt.bad(F$, "numDependencies", "u64", numDependencies);
+    const r = raw.cuGraphAddBatchMemOpNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, F$, "dependencies"), numDependencies, rt.ptr(rt.expect(nodeParams, CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st, F$, "nodeParams"), F$, "nodeParams"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as CUgraphNode;
   };
 }
 
 function cuGraphBatchMemOpNodeGetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphBatchMemOpNodeGetParams"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuGraphBatchMemOpNodeGetParams";
   return function cuGraphBatchMemOpNodeGetParams(hNode: CUgraphNode, nodeParams_out?: CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st): CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st {
-    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuGraphBatchMemOpNodeGetParams", "hNode,nodeParams_out", 1, arguments.length);
-    if (!(isPtr(hNode))) rt.bad("cuGraphBatchMemOpNodeGetParams", "hNode", "pointer", hNode);
-    const $nodeParams_out = nodeParams_out === undefined ? rt.record(CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st) : rt.recordArg(nodeParams_out, CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st, "cuGraphBatchMemOpNodeGetParams", "nodeParams_out");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "hNode,nodeParams_out", 1, arguments.length);
+    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
+    const $nodeParams_out = nodeParams_out === undefined ? rt.record(CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st) : rt.recordArg(nodeParams_out, CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st, F$, "nodeParams_out");
     const r = raw.cuGraphBatchMemOpNodeGetParams(hNode, $nodeParams_out.$pointer());
-    if (rt.guards) rt.check("cuGraphBatchMemOpNodeGetParams");
-    if (r !== 0) rt.fail(r, "cuGraphBatchMemOpNodeGetParams", hNode);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hNode);
     return $nodeParams_out;
   };
 }
 
 function cuGraphBatchMemOpNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphBatchMemOpNodeSetParams"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuGraphBatchMemOpNodeSetParams";
   return function cuGraphBatchMemOpNodeSetParams(hNode: CUgraphNode, nodeParams: PointerLike): void {
-    if (arguments.length !== 2) rt.arity("cuGraphBatchMemOpNodeSetParams", "hNode,nodeParams", 2, arguments.length);
-    if (!(isPtr(hNode))) rt.bad("cuGraphBatchMemOpNodeSetParams", "hNode", "pointer", hNode);
-    const r = raw.cuGraphBatchMemOpNodeSetParams(hNode, rt.ptr(rt.expect(nodeParams, CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st, "cuGraphBatchMemOpNodeSetParams", "nodeParams"), "cuGraphBatchMemOpNodeSetParams", "nodeParams"));
-    if (rt.guards) rt.check("cuGraphBatchMemOpNodeSetParams");
-    if (r !== 0) rt.fail(r, "cuGraphBatchMemOpNodeSetParams", hNode);
+    if (arguments.length !== 2) rt.arity(F$, "hNode,nodeParams", 2, arguments.length);
+    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
+    const r = raw.cuGraphBatchMemOpNodeSetParams(hNode, rt.ptr(rt.expect(nodeParams, CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st, F$, "nodeParams"), F$, "nodeParams"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hNode);
   };
 }
 
 function cuGraphExecBatchMemOpNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphExecBatchMemOpNodeSetParams"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuGraphExecBatchMemOpNodeSetParams";
   return function cuGraphExecBatchMemOpNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, nodeParams: PointerLike): void {
-    if (arguments.length !== 3) rt.arity("cuGraphExecBatchMemOpNodeSetParams", "hGraphExec,hNode,nodeParams", 3, arguments.length);
-    if (!(isPtr(hGraphExec))) rt.bad("cuGraphExecBatchMemOpNodeSetParams", "hGraphExec", "pointer", hGraphExec);
-    if (!(isPtr(hNode))) rt.bad("cuGraphExecBatchMemOpNodeSetParams", "hNode", "pointer", hNode);
-    const r = raw.cuGraphExecBatchMemOpNodeSetParams(hGraphExec, hNode, rt.ptr(rt.expect(nodeParams, CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st, "cuGraphExecBatchMemOpNodeSetParams", "nodeParams"), "cuGraphExecBatchMemOpNodeSetParams", "nodeParams"));
-    if (rt.guards) rt.check("cuGraphExecBatchMemOpNodeSetParams");
-    if (r !== 0) rt.fail(r, "cuGraphExecBatchMemOpNodeSetParams", hGraphExec);
+    if (arguments.length !== 3) rt.arity(F$, "hGraphExec,hNode,nodeParams", 3, arguments.length);
+    if (!isPtr(hGraphExec)) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
+    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
+    const r = raw.cuGraphExecBatchMemOpNodeSetParams(hGraphExec, hNode, rt.ptr(rt.expect(nodeParams, CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st, F$, "nodeParams"), F$, "nodeParams"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hGraphExec);
   };
 }
 
 function cuGraphAddMemAllocNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphAddMemAllocNode"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cuGraphAddMemAllocNode";
   return function cuGraphAddMemAllocNode(hGraph: CUgraph, dependencies: PointerLike, numDependencies: bigint | number, nodeParams: PointerLike): CUgraphNode {
-    if (arguments.length !== 4) rt.arity("cuGraphAddMemAllocNode", "hGraph,dependencies,numDependencies,nodeParams", 4, arguments.length);
-    if (!(isPtr(hGraph))) rt.bad("cuGraphAddMemAllocNode", "hGraph", "pointer", hGraph);
-    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cuGraphAddMemAllocNode", "numDependencies", "u64", numDependencies);
-    const r = raw.cuGraphAddMemAllocNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, "cuGraphAddMemAllocNode", "dependencies"), numDependencies, rt.ptr(rt.expect(nodeParams, CUDA_MEM_ALLOC_NODE_PARAMS_v1_st, "cuGraphAddMemAllocNode", "nodeParams"), "cuGraphAddMemAllocNode", "nodeParams"));
-    if (rt.guards) rt.check("cuGraphAddMemAllocNode");
-    if (r !== 0) rt.fail(r, "cuGraphAddMemAllocNode");
+    if (arguments.length !== 4) rt.arity(F$, "hGraph,dependencies,numDependencies,nodeParams", 4, arguments.length);
+    if (!isPtr(hGraph)) rt.bad(F$, "hGraph", "pointer", hGraph);
+    if (!isU64(numDependencies)) rt.bad(F$, "numDependencies", "u64", numDependencies);
+    const r = raw.cuGraphAddMemAllocNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, F$, "dependencies"), numDependencies, rt.ptr(rt.expect(nodeParams, CUDA_MEM_ALLOC_NODE_PARAMS_v1_st, F$, "nodeParams"), F$, "nodeParams"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as CUgraphNode;
   };
 }
 
 function cuGraphMemAllocNodeGetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphMemAllocNodeGetParams"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuGraphMemAllocNodeGetParams";
   return function cuGraphMemAllocNodeGetParams(hNode: CUgraphNode, params_out?: CUDA_MEM_ALLOC_NODE_PARAMS_v1_st): CUDA_MEM_ALLOC_NODE_PARAMS_v1_st {
-    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuGraphMemAllocNodeGetParams", "hNode,params_out", 1, arguments.length);
-    if (!(isPtr(hNode))) rt.bad("cuGraphMemAllocNodeGetParams", "hNode", "pointer", hNode);
-    const $params_out = params_out === undefined ? rt.record(CUDA_MEM_ALLOC_NODE_PARAMS_v1_st) : rt.recordArg(params_out, CUDA_MEM_ALLOC_NODE_PARAMS_v1_st, "cuGraphMemAllocNodeGetParams", "params_out");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "hNode,params_out", 1, arguments.length);
+    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
+    const $params_out = params_out === undefined ? rt.record(CUDA_MEM_ALLOC_NODE_PARAMS_v1_st) : rt.recordArg(params_out, CUDA_MEM_ALLOC_NODE_PARAMS_v1_st, F$, "params_out");
     const r = raw.cuGraphMemAllocNodeGetParams(hNode, $params_out.$pointer());
-    if (rt.guards) rt.check("cuGraphMemAllocNodeGetParams");
-    if (r !== 0) rt.fail(r, "cuGraphMemAllocNodeGetParams", hNode);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hNode);
     return $params_out;
   };
 }
@@ -3846,14 +4148,15 @@ function cuGraphMemAllocNodeGetParams$(raw: Raw, rt: CheckedRuntime): Checked["c
 function cuGraphAddMemFreeNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphAddMemFreeNode"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cuGraphAddMemFreeNode";
   return function cuGraphAddMemFreeNode(hGraph: CUgraph, dependencies: PointerLike, numDependencies: bigint | number, dptr: CUdeviceptr): CUgraphNode {
-    if (arguments.length !== 4) rt.arity("cuGraphAddMemFreeNode", "hGraph,dependencies,numDependencies,dptr", 4, arguments.length);
-    if (!(isPtr(hGraph))) rt.bad("cuGraphAddMemFreeNode", "hGraph", "pointer", hGraph);
-    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cuGraphAddMemFreeNode", "numDependencies", "u64", numDependencies);
-    if (!((typeof dptr === "bigint" ? dptr >= 0n && dptr <= 18446744073709551615n : Number.isSafeInteger(dptr) && dptr >= 0))) rt.bad("cuGraphAddMemFreeNode", "dptr", "u64", dptr);
-    const r = raw.cuGraphAddMemFreeNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, "cuGraphAddMemFreeNode", "dependencies"), numDependencies, dptr);
-    if (rt.guards) rt.check("cuGraphAddMemFreeNode");
-    if (r !== 0) rt.fail(r, "cuGraphAddMemFreeNode");
+    if (arguments.length !== 4) rt.arity(F$, "hGraph,dependencies,numDependencies,dptr", 4, arguments.length);
+    if (!isPtr(hGraph)) rt.bad(F$, "hGraph", "pointer", hGraph);
+    if (!isU64(numDependencies)) rt.bad(F$, "numDependencies", "u64", numDependencies);
+    if (!isU64(dptr)) rt.bad(F$, "dptr", "u64", dptr);
+    const r = raw.cuGraphAddMemFreeNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, F$, "dependencies"), numDependencies, dptr);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as CUgraphNode;
   };
 }
@@ -3862,57 +4165,62 @@ function cuGraphMemFreeNodeGetParams$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
   const isPtr = rt.isPointer;
+  const F$ = "cuGraphMemFreeNodeGetParams";
   return function cuGraphMemFreeNodeGetParams(hNode: CUgraphNode): CUdeviceptr {
-    if (arguments.length !== 1) rt.arity("cuGraphMemFreeNodeGetParams", "hNode", 1, arguments.length);
-    if (!(isPtr(hNode))) rt.bad("cuGraphMemFreeNodeGetParams", "hNode", "pointer", hNode);
+    if (arguments.length !== 1) rt.arity(F$, "hNode", 1, arguments.length);
+    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
     const r = raw.cuGraphMemFreeNodeGetParams(hNode, o0);
-    if (rt.guards) rt.check("cuGraphMemFreeNodeGetParams");
-    if (r !== 0) rt.fail(r, "cuGraphMemFreeNodeGetParams", hNode);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hNode);
     return u64[0]! as CUdeviceptr;
   };
 }
 
 function cuDeviceGraphMemTrim$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGraphMemTrim"] {
+  const F$ = "cuDeviceGraphMemTrim";
   return function cuDeviceGraphMemTrim(device: CUdevice): void {
-    if (arguments.length !== 1) rt.arity("cuDeviceGraphMemTrim", "device", 1, arguments.length);
-    if (!(typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0))) rt.bad("cuDeviceGraphMemTrim", "device", "i32", device);
+    if (arguments.length !== 1) rt.arity(F$, "device", 1, arguments.length);
+    if (!isI32(device)) rt.bad(F$, "device", "i32", device);
     const r = raw.cuDeviceGraphMemTrim(device);
-    if (rt.guards) rt.check("cuDeviceGraphMemTrim");
-    if (r !== 0) rt.fail(r, "cuDeviceGraphMemTrim");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuDeviceGetGraphMemAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGetGraphMemAttribute"] {
+  const F$ = "cuDeviceGetGraphMemAttribute";
   return function cuDeviceGetGraphMemAttribute(device: CUdevice, attr: CUgraphMem_attribute, value: PointerLike): void {
-    if (arguments.length !== 3) rt.arity("cuDeviceGetGraphMemAttribute", "device,attr,value", 3, arguments.length);
-    if (!(typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0))) rt.bad("cuDeviceGetGraphMemAttribute", "device", "i32", device);
-    if (!(typeof attr === "number" && (attr >>> 0) === attr && (+attr !== 0 || 1 / attr > 0))) rt.bad("cuDeviceGetGraphMemAttribute", "attr", "u32", attr);
-    const r = raw.cuDeviceGetGraphMemAttribute(device, attr, rt.ptr(value, "cuDeviceGetGraphMemAttribute", "value"));
-    if (rt.guards) rt.check("cuDeviceGetGraphMemAttribute");
-    if (r !== 0) rt.fail(r, "cuDeviceGetGraphMemAttribute");
+    if (arguments.length !== 3) rt.arity(F$, "device,attr,value", 3, arguments.length);
+    if (!isI32(device)) rt.bad(F$, "device", "i32", device);
+    if (!isU32(attr)) rt.bad(F$, "attr", "u32", attr);
+    const r = raw.cuDeviceGetGraphMemAttribute(device, attr, rt.ptr(value, F$, "value"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuDeviceSetGraphMemAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceSetGraphMemAttribute"] {
+  const F$ = "cuDeviceSetGraphMemAttribute";
   return function cuDeviceSetGraphMemAttribute(device: CUdevice, attr: CUgraphMem_attribute, value: PointerLike): void {
-    if (arguments.length !== 3) rt.arity("cuDeviceSetGraphMemAttribute", "device,attr,value", 3, arguments.length);
-    if (!(typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0))) rt.bad("cuDeviceSetGraphMemAttribute", "device", "i32", device);
-    if (!(typeof attr === "number" && (attr >>> 0) === attr && (+attr !== 0 || 1 / attr > 0))) rt.bad("cuDeviceSetGraphMemAttribute", "attr", "u32", attr);
-    const r = raw.cuDeviceSetGraphMemAttribute(device, attr, rt.ptr(value, "cuDeviceSetGraphMemAttribute", "value"));
-    if (rt.guards) rt.check("cuDeviceSetGraphMemAttribute");
-    if (r !== 0) rt.fail(r, "cuDeviceSetGraphMemAttribute");
+    if (arguments.length !== 3) rt.arity(F$, "device,attr,value", 3, arguments.length);
+    if (!isI32(device)) rt.bad(F$, "device", "i32", device);
+    if (!isU32(attr)) rt.bad(F$, "attr", "u32", attr);
+    const r = raw.cuDeviceSetGraphMemAttribute(device, attr, rt.ptr(value, F$, "value"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuGraphClone$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphClone"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cuGraphClone";
   return function cuGraphClone(originalGraph: CUgraph): CUgraph {
-    if (arguments.length !== 1) rt.arity("cuGraphClone", "originalGraph", 1, arguments.length);
-    if (!(isPtr(originalGraph))) rt.bad("cuGraphClone", "originalGraph", "pointer", originalGraph);
+    if (arguments.length !== 1) rt.arity(F$, "originalGraph", 1, arguments.length);
+    if (!isPtr(originalGraph)) rt.bad(F$, "originalGraph", "pointer", originalGraph);
     const r = raw.cuGraphClone(o0, originalGraph);
-    if (rt.guards) rt.check("cuGraphClone");
-    if (r !== 0) rt.fail(r, "cuGraphClone");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as CUgraph;
   };
 }
@@ -3920,13 +4228,14 @@ function cuGraphClone$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphClone"] {
 function cuGraphNodeFindInClone$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphNodeFindInClone"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cuGraphNodeFindInClone";
   return function cuGraphNodeFindInClone(hOriginalNode: CUgraphNode, hClonedGraph: CUgraph): CUgraphNode {
-    if (arguments.length !== 2) rt.arity("cuGraphNodeFindInClone", "hOriginalNode,hClonedGraph", 2, arguments.length);
-    if (!(isPtr(hOriginalNode))) rt.bad("cuGraphNodeFindInClone", "hOriginalNode", "pointer", hOriginalNode);
-    if (!(isPtr(hClonedGraph))) rt.bad("cuGraphNodeFindInClone", "hClonedGraph", "pointer", hClonedGraph);
+    if (arguments.length !== 2) rt.arity(F$, "hOriginalNode,hClonedGraph", 2, arguments.length);
+    if (!isPtr(hOriginalNode)) rt.bad(F$, "hOriginalNode", "pointer", hOriginalNode);
+    if (!isPtr(hClonedGraph)) rt.bad(F$, "hClonedGraph", "pointer", hClonedGraph);
     const r = raw.cuGraphNodeFindInClone(o0, hOriginalNode, hClonedGraph);
-    if (rt.guards) rt.check("cuGraphNodeFindInClone");
-    if (r !== 0) rt.fail(r, "cuGraphNodeFindInClone");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as CUgraphNode;
   };
 }
@@ -3935,12 +4244,13 @@ function cuGraphNodeGetType$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphNode
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
   const isPtr = rt.isPointer;
+  const F$ = "cuGraphNodeGetType";
   return function cuGraphNodeGetType(hNode: CUgraphNode): CUgraphNodeType {
-    if (arguments.length !== 1) rt.arity("cuGraphNodeGetType", "hNode", 1, arguments.length);
-    if (!(isPtr(hNode))) rt.bad("cuGraphNodeGetType", "hNode", "pointer", hNode);
+    if (arguments.length !== 1) rt.arity(F$, "hNode", 1, arguments.length);
+    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
     const r = raw.cuGraphNodeGetType(hNode, o0);
-    if (rt.guards) rt.check("cuGraphNodeGetType");
-    if (r !== 0) rt.fail(r, "cuGraphNodeGetType", hNode);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hNode);
     return u32[0]! as CUgraphNodeType;
   };
 }
@@ -3948,12 +4258,13 @@ function cuGraphNodeGetType$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphNode
 function cuGraphGetNodes$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphGetNodes"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cuGraphGetNodes";
   const A_cuGraphGetNodes: ArraySpec = { elements: [{ kind: "pointer", size: 8 }], count: { slot: 0, bytes: 8 }, query: true, retry: [] };
   return function cuGraphGetNodes(hGraph: CUgraph, numNodes?: number): CUgraphNode[] {
-    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuGraphGetNodes", "hGraph,numNodes", 1, arguments.length);
-    if (!(isPtr(hGraph))) rt.bad("cuGraphGetNodes", "hGraph", "pointer", hGraph);
-    if (numNodes !== undefined && !((typeof numNodes === "bigint" ? numNodes >= 0n && numNodes <= 18446744073709551615n : Number.isSafeInteger(numNodes) && numNodes >= 0) && numNodes >= 0)) rt.bad("cuGraphGetNodes", "numNodes", "u64", numNodes);
-    const a = rt.arrays("cuGraphGetNodes", A_cuGraphGetNodes, numNodes, (p) => raw.cuGraphGetNodes(hGraph, p[0]!, o0), hGraph);
+    if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "hGraph,numNodes", 1, arguments.length);
+    if (!isPtr(hGraph)) rt.bad(F$, "hGraph", "pointer", hGraph);
+    if (numNodes !== undefined && !(isU64(numNodes) && numNodes >= 0)) rt.bad(F$, "numNodes", "u64", numNodes);
+    const a = rt.arrays(F$, A_cuGraphGetNodes, numNodes, (p) => raw.cuGraphGetNodes(hGraph, p[0]!, o0), hGraph);
     return a[0] as CUgraphNode[];
   };
 }
@@ -3961,12 +4272,13 @@ function cuGraphGetNodes$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphGetNode
 function cuGraphGetRootNodes$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphGetRootNodes"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cuGraphGetRootNodes";
   const A_cuGraphGetRootNodes: ArraySpec = { elements: [{ kind: "pointer", size: 8 }], count: { slot: 0, bytes: 8 }, query: true, retry: [] };
   return function cuGraphGetRootNodes(hGraph: CUgraph, numRootNodes?: number): CUgraphNode[] {
-    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuGraphGetRootNodes", "hGraph,numRootNodes", 1, arguments.length);
-    if (!(isPtr(hGraph))) rt.bad("cuGraphGetRootNodes", "hGraph", "pointer", hGraph);
-    if (numRootNodes !== undefined && !((typeof numRootNodes === "bigint" ? numRootNodes >= 0n && numRootNodes <= 18446744073709551615n : Number.isSafeInteger(numRootNodes) && numRootNodes >= 0) && numRootNodes >= 0)) rt.bad("cuGraphGetRootNodes", "numRootNodes", "u64", numRootNodes);
-    const a = rt.arrays("cuGraphGetRootNodes", A_cuGraphGetRootNodes, numRootNodes, (p) => raw.cuGraphGetRootNodes(hGraph, p[0]!, o0), hGraph);
+    if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "hGraph,numRootNodes", 1, arguments.length);
+    if (!isPtr(hGraph)) rt.bad(F$, "hGraph", "pointer", hGraph);
+    if (numRootNodes !== undefined && !(isU64(numRootNodes) && numRootNodes >= 0)) rt.bad(F$, "numRootNodes", "u64", numRootNodes);
+    const a = rt.arrays(F$, A_cuGraphGetRootNodes, numRootNodes, (p) => raw.cuGraphGetRootNodes(hGraph, p[0]!, o0), hGraph);
     return a[0] as CUgraphNode[];
   };
 }
@@ -3974,12 +4286,13 @@ function cuGraphGetRootNodes$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphGet
 function cuGraphGetEdges$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphGetEdges"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cuGraphGetEdges";
   const A_cuGraphGetEdges: ArraySpec = { elements: [{ kind: "pointer", size: 8 }, { kind: "pointer", size: 8 }], count: { slot: 0, bytes: 8 }, query: true, retry: [] };
   return function cuGraphGetEdges(hGraph: CUgraph, numEdges?: number): [from: CUgraphNode[], to: CUgraphNode[]] {
-    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuGraphGetEdges", "hGraph,numEdges", 1, arguments.length);
-    if (!(isPtr(hGraph))) rt.bad("cuGraphGetEdges", "hGraph", "pointer", hGraph);
-    if (numEdges !== undefined && !((typeof numEdges === "bigint" ? numEdges >= 0n && numEdges <= 18446744073709551615n : Number.isSafeInteger(numEdges) && numEdges >= 0) && numEdges >= 0)) rt.bad("cuGraphGetEdges", "numEdges", "u64", numEdges);
-    const a = rt.arrays("cuGraphGetEdges", A_cuGraphGetEdges, numEdges, (p) => raw.cuGraphGetEdges(hGraph, p[0]!, p[1]!, o0), hGraph);
+    if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "hGraph,numEdges", 1, arguments.length);
+    if (!isPtr(hGraph)) rt.bad(F$, "hGraph", "pointer", hGraph);
+    if (numEdges !== undefined && !(isU64(numEdges) && numEdges >= 0)) rt.bad(F$, "numEdges", "u64", numEdges);
+    const a = rt.arrays(F$, A_cuGraphGetEdges, numEdges, (p) => raw.cuGraphGetEdges(hGraph, p[0]!, p[1]!, o0), hGraph);
     return [a[0] as CUgraphNode[], a[1] as CUgraphNode[]];
   };
 }
@@ -3987,12 +4300,13 @@ function cuGraphGetEdges$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphGetEdge
 function cuGraphGetEdges_v2$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphGetEdges_v2"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cuGraphGetEdges_v2";
   const A_cuGraphGetEdges_v2: ArraySpec = { elements: [{ kind: "pointer", size: 8 }, { kind: "pointer", size: 8 }, { kind: "record", size: CUgraphEdgeData_st.$size, cls: CUgraphEdgeData_st }], count: { slot: 0, bytes: 8 }, query: true, retry: [] };
   return function cuGraphGetEdges_v2(hGraph: CUgraph, numEdges?: number): [from: CUgraphNode[], to: CUgraphNode[], edgeData: CUgraphEdgeData_st[]] {
-    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuGraphGetEdges_v2", "hGraph,numEdges", 1, arguments.length);
-    if (!(isPtr(hGraph))) rt.bad("cuGraphGetEdges_v2", "hGraph", "pointer", hGraph);
-    if (numEdges !== undefined && !((typeof numEdges === "bigint" ? numEdges >= 0n && numEdges <= 18446744073709551615n : Number.isSafeInteger(numEdges) && numEdges >= 0) && numEdges >= 0)) rt.bad("cuGraphGetEdges_v2", "numEdges", "u64", numEdges);
-    const a = rt.arrays("cuGraphGetEdges_v2", A_cuGraphGetEdges_v2, numEdges, (p) => raw.cuGraphGetEdges_v2(hGraph, p[0]!, p[1]!, p[2]!, o0), hGraph);
+    if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "hGraph,numEdges", 1, arguments.length);
+    if (!isPtr(hGraph)) rt.bad(F$, "hGraph", "pointer", hGraph);
+    if (numEdges !== undefined && !(isU64(numEdges) && numEdges >= 0)) rt.bad(F$, "numEdges", "u64", numEdges);
+    const a = rt.arrays(F$, A_cuGraphGetEdges_v2, numEdges, (p) => raw.cuGraphGetEdges_v2(hGraph, p[0]!, p[1]!, p[2]!, o0), hGraph);
     return [a[0] as CUgraphNode[], a[1] as CUgraphNode[], a[2] as CUgraphEdgeData_st[]];
   };
 }
@@ -4000,12 +4314,13 @@ function cuGraphGetEdges_v2$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphGetE
 function cuGraphNodeGetDependencies$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphNodeGetDependencies"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cuGraphNodeGetDependencies";
   const A_cuGraphNodeGetDependencies: ArraySpec = { elements: [{ kind: "pointer", size: 8 }], count: { slot: 0, bytes: 8 }, query: true, retry: [] };
   return function cuGraphNodeGetDependencies(hNode: CUgraphNode, numDependencies?: number): CUgraphNode[] {
-    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuGraphNodeGetDependencies", "hNode,numDependencies", 1, arguments.length);
-    if (!(isPtr(hNode))) rt.bad("cuGraphNodeGetDependencies", "hNode", "pointer", hNode);
-    if (numDependencies !== undefined && !((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0) && numDependencies >= 0)) rt.bad("cuGraphNodeGetDependencies", "numDependencies", "u64", numDependencies);
-    const a = rt.arrays("cuGraphNodeGetDependencies", A_cuGraphNodeGetDependencies, numDependencies, (p) => raw.cuGraphNodeGetDependencies(hNode, p[0]!, o0), hNode);
+    if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "hNode,numDependencies", 1, arguments.length);
+    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
+    if (numDependencies !== undefined && !(isU64(numDependencies) && numDependencies >= 0)) rt.bad(F$, "numDependencies", "u64", numDependencies);
+    const a = rt.arrays(F$, A_cuGraphNodeGetDependencies, numDependencies, (p) => raw.cuGraphNodeGetDependencies(hNode, p[0]!, o0), hNode);
     return a[0] as CUgraphNode[];
   };
 }
@@ -4013,12 +4328,13 @@ function cuGraphNodeGetDependencies$(raw: Raw, rt: CheckedRuntime): Checked["cuG
 function cuGraphNodeGetDependencies_v2$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphNodeGetDependencies_v2"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cuGraphNodeGetDependencies_v2";
   const A_cuGraphNodeGetDependencies_v2: ArraySpec = { elements: [{ kind: "pointer", size: 8 }, { kind: "record", size: CUgraphEdgeData_st.$size, cls: CUgraphEdgeData_st }], count: { slot: 0, bytes: 8 }, query: true, retry: [] };
   return function cuGraphNodeGetDependencies_v2(hNode: CUgraphNode, numDependencies?: number): [dependencies: CUgraphNode[], edgeData: CUgraphEdgeData_st[]] {
-    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuGraphNodeGetDependencies_v2", "hNode,numDependencies", 1, arguments.length);
-    if (!(isPtr(hNode))) rt.bad("cuGraphNodeGetDependencies_v2", "hNode", "pointer", hNode);
-    if (numDependencies !== undefined && !((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0) && numDependencies >= 0)) rt.bad("cuGraphNodeGetDependencies_v2", "numDependencies", "u64", numDependencies);
-    const a = rt.arrays("cuGraphNodeGetDependencies_v2", A_cuGraphNodeGetDependencies_v2, numDependencies, (p) => raw.cuGraphNodeGetDependencies_v2(hNode, p[0]!, p[1]!, o0), hNode);
+    if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "hNode,numDependencies", 1, arguments.length);
+    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
+    if (numDependencies !== undefined && !(isU64(numDependencies) && numDependencies >= 0)) rt.bad(F$, "numDependencies", "u64", numDependencies);
+    const a = rt.arrays(F$, A_cuGraphNodeGetDependencies_v2, numDependencies, (p) => raw.cuGraphNodeGetDependencies_v2(hNode, p[0]!, p[1]!, o0), hNode);
     return [a[0] as CUgraphNode[], a[1] as CUgraphEdgeData_st[]];
   };
 }
@@ -4026,12 +4342,13 @@ function cuGraphNodeGetDependencies_v2$(raw: Raw, rt: CheckedRuntime): Checked["
 function cuGraphNodeGetDependentNodes$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphNodeGetDependentNodes"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cuGraphNodeGetDependentNodes";
   const A_cuGraphNodeGetDependentNodes: ArraySpec = { elements: [{ kind: "pointer", size: 8 }], count: { slot: 0, bytes: 8 }, query: true, retry: [] };
   return function cuGraphNodeGetDependentNodes(hNode: CUgraphNode, numDependentNodes?: number): CUgraphNode[] {
-    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuGraphNodeGetDependentNodes", "hNode,numDependentNodes", 1, arguments.length);
-    if (!(isPtr(hNode))) rt.bad("cuGraphNodeGetDependentNodes", "hNode", "pointer", hNode);
-    if (numDependentNodes !== undefined && !((typeof numDependentNodes === "bigint" ? numDependentNodes >= 0n && numDependentNodes <= 18446744073709551615n : Number.isSafeInteger(numDependentNodes) && numDependentNodes >= 0) && numDependentNodes >= 0)) rt.bad("cuGraphNodeGetDependentNodes", "numDependentNodes", "u64", numDependentNodes);
-    const a = rt.arrays("cuGraphNodeGetDependentNodes", A_cuGraphNodeGetDependentNodes, numDependentNodes, (p) => raw.cuGraphNodeGetDependentNodes(hNode, p[0]!, o0), hNode);
+    if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "hNode,numDependentNodes", 1, arguments.length);
+    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
+    if (numDependentNodes !== undefined && !(isU64(numDependentNodes) && numDependentNodes >= 0)) rt.bad(F$, "numDependentNodes", "u64", numDependentNodes);
+    const a = rt.arrays(F$, A_cuGraphNodeGetDependentNodes, numDependentNodes, (p) => raw.cuGraphNodeGetDependentNodes(hNode, p[0]!, o0), hNode);
     return a[0] as CUgraphNode[];
   };
 }
@@ -4039,85 +4356,92 @@ function cuGraphNodeGetDependentNodes$(raw: Raw, rt: CheckedRuntime): Checked["c
 function cuGraphNodeGetDependentNodes_v2$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphNodeGetDependentNodes_v2"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cuGraphNodeGetDependentNodes_v2";
   const A_cuGraphNodeGetDependentNodes_v2: ArraySpec = { elements: [{ kind: "pointer", size: 8 }, { kind: "record", size: CUgraphEdgeData_st.$size, cls: CUgraphEdgeData_st }], count: { slot: 0, bytes: 8 }, query: true, retry: [] };
   return function cuGraphNodeGetDependentNodes_v2(hNode: CUgraphNode, numDependentNodes?: number): [dependentNodes: CUgraphNode[], edgeData: CUgraphEdgeData_st[]] {
-    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuGraphNodeGetDependentNodes_v2", "hNode,numDependentNodes", 1, arguments.length);
-    if (!(isPtr(hNode))) rt.bad("cuGraphNodeGetDependentNodes_v2", "hNode", "pointer", hNode);
-    if (numDependentNodes !== undefined && !((typeof numDependentNodes === "bigint" ? numDependentNodes >= 0n && numDependentNodes <= 18446744073709551615n : Number.isSafeInteger(numDependentNodes) && numDependentNodes >= 0) && numDependentNodes >= 0)) rt.bad("cuGraphNodeGetDependentNodes_v2", "numDependentNodes", "u64", numDependentNodes);
-    const a = rt.arrays("cuGraphNodeGetDependentNodes_v2", A_cuGraphNodeGetDependentNodes_v2, numDependentNodes, (p) => raw.cuGraphNodeGetDependentNodes_v2(hNode, p[0]!, p[1]!, o0), hNode);
+    if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "hNode,numDependentNodes", 1, arguments.length);
+    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
+    if (numDependentNodes !== undefined && !(isU64(numDependentNodes) && numDependentNodes >= 0)) rt.bad(F$, "numDependentNodes", "u64", numDependentNodes);
+    const a = rt.arrays(F$, A_cuGraphNodeGetDependentNodes_v2, numDependentNodes, (p) => raw.cuGraphNodeGetDependentNodes_v2(hNode, p[0]!, p[1]!, o0), hNode);
     return [a[0] as CUgraphNode[], a[1] as CUgraphEdgeData_st[]];
   };
 }
 
 function cuGraphAddDependencies$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphAddDependencies"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuGraphAddDependencies";
   return function cuGraphAddDependencies(hGraph: CUgraph, from: PointerLike, to: PointerLike, numDependencies: bigint | number): void {
-    if (arguments.length !== 4) rt.arity("cuGraphAddDependencies", "hGraph,from,to,numDependencies", 4, arguments.length);
-    if (!(isPtr(hGraph))) rt.bad("cuGraphAddDependencies", "hGraph", "pointer", hGraph);
-    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cuGraphAddDependencies", "numDependencies", "u64", numDependencies);
-    const r = raw.cuGraphAddDependencies(hGraph, rt.ptr(from, "cuGraphAddDependencies", "from"), rt.ptr(to, "cuGraphAddDependencies", "to"), numDependencies);
-    if (rt.guards) rt.check("cuGraphAddDependencies");
-    if (r !== 0) rt.fail(r, "cuGraphAddDependencies", hGraph);
+    if (arguments.length !== 4) rt.arity(F$, "hGraph,from,to,numDependencies", 4, arguments.length);
+    if (!isPtr(hGraph)) rt.bad(F$, "hGraph", "pointer", hGraph);
+    if (!isU64(numDependencies)) rt.bad(F$, "numDependencies", "u64", numDependencies);
+    const r = raw.cuGraphAddDependencies(hGraph, rt.ptr(from, F$, "from"), rt.ptr(to, F$, "to"), numDependencies);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hGraph);
   };
 }
 
 function cuGraphAddDependencies_v2$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphAddDependencies_v2"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuGraphAddDependencies_v2";
   return function cuGraphAddDependencies_v2(hGraph: CUgraph, from: PointerLike, to: PointerLike, edgeData: PointerLike, numDependencies: bigint | number): void {
-    if (arguments.length !== 5) rt.arity("cuGraphAddDependencies_v2", "hGraph,from,to,edgeData,numDependencies", 5, arguments.length);
-    if (!(isPtr(hGraph))) rt.bad("cuGraphAddDependencies_v2", "hGraph", "pointer", hGraph);
-    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cuGraphAddDependencies_v2", "numDependencies", "u64", numDependencies);
-    const r = raw.cuGraphAddDependencies_v2(hGraph, rt.ptr(from, "cuGraphAddDependencies_v2", "from"), rt.ptr(to, "cuGraphAddDependencies_v2", "to"), rt.ptr(rt.expect(edgeData, CUgraphEdgeData_st, "cuGraphAddDependencies_v2", "edgeData"), "cuGraphAddDependencies_v2", "edgeData"), numDependencies);
-    if (rt.guards) rt.check("cuGraphAddDependencies_v2");
-    if (r !== 0) rt.fail(r, "cuGraphAddDependencies_v2", hGraph);
+    if (arguments.length !== 5) rt.arity(F$, "hGraph,from,to,edgeData,numDependencies", 5, arguments.length);
+    if (!isPtr(hGraph)) rt.bad(F$, "hGraph", "pointer", hGraph);
+    if (!isU64(numDependencies)) rt.bad(F$, "numDependencies", "u64", numDependencies);
+    const r = raw.cuGraphAddDependencies_v2(hGraph, rt.ptr(from, F$, "from"), rt.ptr(to, F$, "to"), rt.ptr(rt.expect(edgeData, CUgraphEdgeData_st, F$, "edgeData"), F$, "edgeData"), numDependencies);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hGraph);
   };
 }
 
 function cuGraphRemoveDependencies$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphRemoveDependencies"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuGraphRemoveDependencies";
   return function cuGraphRemoveDependencies(hGraph: CUgraph, from: PointerLike, to: PointerLike, numDependencies: bigint | number): void {
-    if (arguments.length !== 4) rt.arity("cuGraphRemoveDependencies", "hGraph,from,to,numDependencies", 4, arguments.length);
-    if (!(isPtr(hGraph))) rt.bad("cuGraphRemoveDependencies", "hGraph", "pointer", hGraph);
-    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cuGraphRemoveDependencies", "numDependencies", "u64", numDependencies);
-    const r = raw.cuGraphRemoveDependencies(hGraph, rt.ptr(from, "cuGraphRemoveDependencies", "from"), rt.ptr(to, "cuGraphRemoveDependencies", "to"), numDependencies);
-    if (rt.guards) rt.check("cuGraphRemoveDependencies");
-    if (r !== 0) rt.fail(r, "cuGraphRemoveDependencies", hGraph);
+    if (arguments.length !== 4) rt.arity(F$, "hGraph,from,to,numDependencies", 4, arguments.length);
+    if (!isPtr(hGraph)) rt.bad(F$, "hGraph", "pointer", hGraph);
+    if (!isU64(numDependencies)) rt.bad(F$, "numDependencies", "u64", numDependencies);
+    const r = raw.cuGraphRemoveDependencies(hGraph, rt.ptr(from, F$, "from"), rt.ptr(to, F$, "to"), numDependencies);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hGraph);
   };
 }
 
 function cuGraphRemoveDependencies_v2$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphRemoveDependencies_v2"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuGraphRemoveDependencies_v2";
   return function cuGraphRemoveDependencies_v2(hGraph: CUgraph, from: PointerLike, to: PointerLike, edgeData: PointerLike, numDependencies: bigint | number): void {
-    if (arguments.length !== 5) rt.arity("cuGraphRemoveDependencies_v2", "hGraph,from,to,edgeData,numDependencies", 5, arguments.length);
-    if (!(isPtr(hGraph))) rt.bad("cuGraphRemoveDependencies_v2", "hGraph", "pointer", hGraph);
-    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cuGraphRemoveDependencies_v2", "numDependencies", "u64", numDependencies);
-    const r = raw.cuGraphRemoveDependencies_v2(hGraph, rt.ptr(from, "cuGraphRemoveDependencies_v2", "from"), rt.ptr(to, "cuGraphRemoveDependencies_v2", "to"), rt.ptr(rt.expect(edgeData, CUgraphEdgeData_st, "cuGraphRemoveDependencies_v2", "edgeData"), "cuGraphRemoveDependencies_v2", "edgeData"), numDependencies);
-    if (rt.guards) rt.check("cuGraphRemoveDependencies_v2");
-    if (r !== 0) rt.fail(r, "cuGraphRemoveDependencies_v2", hGraph);
+    if (arguments.length !== 5) rt.arity(F$, "hGraph,from,to,edgeData,numDependencies", 5, arguments.length);
+    if (!isPtr(hGraph)) rt.bad(F$, "hGraph", "pointer", hGraph);
+    if (!isU64(numDependencies)) rt.bad(F$, "numDependencies", "u64", numDependencies);
+    const r = raw.cuGraphRemoveDependencies_v2(hGraph, rt.ptr(from, F$, "from"), rt.ptr(to, F$, "to"), rt.ptr(rt.expect(edgeData, CUgraphEdgeData_st, F$, "edgeData"), F$, "edgeData"), numDependencies);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hGraph);
   };
 }
 
 function cuGraphDestroyNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphDestroyNode"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuGraphDestroyNode";
   return function cuGraphDestroyNode(hNode: CUgraphNode): void {
-    if (arguments.length !== 1) rt.arity("cuGraphDestroyNode", "hNode", 1, arguments.length);
-    if (!(isPtr(hNode))) rt.bad("cuGraphDestroyNode", "hNode", "pointer", hNode);
+    if (arguments.length !== 1) rt.arity(F$, "hNode", 1, arguments.length);
+    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
     const r = raw.cuGraphDestroyNode(hNode);
-    if (rt.guards) rt.check("cuGraphDestroyNode");
-    if (r !== 0) rt.fail(r, "cuGraphDestroyNode", hNode);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hNode);
   };
 }
 
 function cuGraphInstantiate$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphInstantiate"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cuGraphInstantiate";
   return function cuGraphInstantiate(hGraph: CUgraph, flags: bigint | number): CUgraphExec {
-    if (arguments.length !== 2) rt.arity("cuGraphInstantiate", "hGraph,flags", 2, arguments.length);
-    if (!(isPtr(hGraph))) rt.bad("cuGraphInstantiate", "hGraph", "pointer", hGraph);
-    if (!((typeof flags === "bigint" ? flags >= 0n && flags <= 18446744073709551615n : Number.isSafeInteger(flags) && flags >= 0))) rt.bad("cuGraphInstantiate", "flags", "u64", flags);
+    if (arguments.length !== 2) rt.arity(F$, "hGraph,flags", 2, arguments.length);
+    if (!isPtr(hGraph)) rt.bad(F$, "hGraph", "pointer", hGraph);
+    if (!isU64(flags)) rt.bad(F$, "flags", "u64", flags);
     const r = raw.cuGraphInstantiate(o0, hGraph, flags);
-    if (rt.guards) rt.check("cuGraphInstantiate");
-    if (r !== 0) rt.fail(r, "cuGraphInstantiate");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as CUgraphExec;
   };
 }
@@ -4125,13 +4449,14 @@ function cuGraphInstantiate$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphInst
 function cuGraphInstantiateWithFlags$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphInstantiateWithFlags"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cuGraphInstantiateWithFlags";
   return function cuGraphInstantiateWithFlags(hGraph: CUgraph, flags: bigint | number): CUgraphExec {
-    if (arguments.length !== 2) rt.arity("cuGraphInstantiateWithFlags", "hGraph,flags", 2, arguments.length);
-    if (!(isPtr(hGraph))) rt.bad("cuGraphInstantiateWithFlags", "hGraph", "pointer", hGraph);
-    if (!((typeof flags === "bigint" ? flags >= 0n && flags <= 18446744073709551615n : Number.isSafeInteger(flags) && flags >= 0))) rt.bad("cuGraphInstantiateWithFlags", "flags", "u64", flags);
+    if (arguments.length !== 2) rt.arity(F$, "hGraph,flags", 2, arguments.length);
+    if (!isPtr(hGraph)) rt.bad(F$, "hGraph", "pointer", hGraph);
+    if (!isU64(flags)) rt.bad(F$, "flags", "u64", flags);
     const r = raw.cuGraphInstantiateWithFlags(o0, hGraph, flags);
-    if (rt.guards) rt.check("cuGraphInstantiateWithFlags");
-    if (r !== 0) rt.fail(r, "cuGraphInstantiateWithFlags");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as CUgraphExec;
   };
 }
@@ -4139,12 +4464,13 @@ function cuGraphInstantiateWithFlags$(raw: Raw, rt: CheckedRuntime): Checked["cu
 function cuGraphInstantiateWithParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphInstantiateWithParams"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cuGraphInstantiateWithParams";
   return function cuGraphInstantiateWithParams(hGraph: CUgraph, instantiateParams: PointerLike): CUgraphExec {
-    if (arguments.length !== 2) rt.arity("cuGraphInstantiateWithParams", "hGraph,instantiateParams", 2, arguments.length);
-    if (!(isPtr(hGraph))) rt.bad("cuGraphInstantiateWithParams", "hGraph", "pointer", hGraph);
-    const r = raw.cuGraphInstantiateWithParams(o0, hGraph, rt.ptr(rt.expect(instantiateParams, CUDA_GRAPH_INSTANTIATE_PARAMS_st, "cuGraphInstantiateWithParams", "instantiateParams"), "cuGraphInstantiateWithParams", "instantiateParams"));
-    if (rt.guards) rt.check("cuGraphInstantiateWithParams");
-    if (r !== 0) rt.fail(r, "cuGraphInstantiateWithParams");
+    if (arguments.length !== 2) rt.arity(F$, "hGraph,instantiateParams", 2, arguments.length);
+    if (!isPtr(hGraph)) rt.bad(F$, "hGraph", "pointer", hGraph);
+    const r = raw.cuGraphInstantiateWithParams(o0, hGraph, rt.ptr(rt.expect(instantiateParams, CUDA_GRAPH_INSTANTIATE_PARAMS_st, F$, "instantiateParams"), F$, "instantiateParams"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as CUgraphExec;
   };
 }
@@ -4153,139 +4479,150 @@ function cuGraphExecGetFlags$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphExe
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
   const isPtr = rt.isPointer;
+  const F$ = "cuGraphExecGetFlags";
   return function cuGraphExecGetFlags(hGraphExec: CUgraphExec): cuuint64_t {
-    if (arguments.length !== 1) rt.arity("cuGraphExecGetFlags", "hGraphExec", 1, arguments.length);
-    if (!(isPtr(hGraphExec))) rt.bad("cuGraphExecGetFlags", "hGraphExec", "pointer", hGraphExec);
+    if (arguments.length !== 1) rt.arity(F$, "hGraphExec", 1, arguments.length);
+    if (!isPtr(hGraphExec)) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
     const r = raw.cuGraphExecGetFlags(hGraphExec, o0);
-    if (rt.guards) rt.check("cuGraphExecGetFlags");
-    if (r !== 0) rt.fail(r, "cuGraphExecGetFlags", hGraphExec);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hGraphExec);
     return u64[0]! as cuuint64_t;
   };
 }
 
 function cuGraphExecKernelNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphExecKernelNodeSetParams"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuGraphExecKernelNodeSetParams";
   return function cuGraphExecKernelNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, nodeParams: PointerLike): void {
-    if (arguments.length !== 3) rt.arity("cuGraphExecKernelNodeSetParams", "hGraphExec,hNode,nodeParams", 3, arguments.length);
-    if (!(isPtr(hGraphExec))) rt.bad("cuGraphExecKernelNodeSetParams", "hGraphExec", "pointer", hGraphExec);
-    if (!(isPtr(hNode))) rt.bad("cuGraphExecKernelNodeSetParams", "hNode", "pointer", hNode);
-    const r = raw.cuGraphExecKernelNodeSetParams(hGraphExec, hNode, rt.ptr(rt.expect(nodeParams, CUDA_KERNEL_NODE_PARAMS_v2_st, "cuGraphExecKernelNodeSetParams", "nodeParams"), "cuGraphExecKernelNodeSetParams", "nodeParams"));
-    if (rt.guards) rt.check("cuGraphExecKernelNodeSetParams");
-    if (r !== 0) rt.fail(r, "cuGraphExecKernelNodeSetParams", hGraphExec);
+    if (arguments.length !== 3) rt.arity(F$, "hGraphExec,hNode,nodeParams", 3, arguments.length);
+    if (!isPtr(hGraphExec)) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
+    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
+    const r = raw.cuGraphExecKernelNodeSetParams(hGraphExec, hNode, rt.ptr(rt.expect(nodeParams, CUDA_KERNEL_NODE_PARAMS_v2_st, F$, "nodeParams"), F$, "nodeParams"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hGraphExec);
   };
 }
 
 function cuGraphExecMemcpyNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphExecMemcpyNodeSetParams"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuGraphExecMemcpyNodeSetParams";
   return function cuGraphExecMemcpyNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, copyParams: PointerLike, ctx: CUcontext): void {
-    if (arguments.length !== 4) rt.arity("cuGraphExecMemcpyNodeSetParams", "hGraphExec,hNode,copyParams,ctx", 4, arguments.length);
-    if (!(isPtr(hGraphExec))) rt.bad("cuGraphExecMemcpyNodeSetParams", "hGraphExec", "pointer", hGraphExec);
-    if (!(isPtr(hNode))) rt.bad("cuGraphExecMemcpyNodeSetParams", "hNode", "pointer", hNode);
-    if (!(isPtr(ctx))) rt.bad("cuGraphExecMemcpyNodeSetParams", "ctx", "pointer", ctx);
-    const r = raw.cuGraphExecMemcpyNodeSetParams(hGraphExec, hNode, rt.ptr(rt.expect(copyParams, CUDA_MEMCPY3D_st, "cuGraphExecMemcpyNodeSetParams", "copyParams"), "cuGraphExecMemcpyNodeSetParams", "copyParams"), ctx);
-    if (rt.guards) rt.check("cuGraphExecMemcpyNodeSetParams");
-    if (r !== 0) rt.fail(r, "cuGraphExecMemcpyNodeSetParams", hGraphExec);
+    if (arguments.length !== 4) rt.arity(F$, "hGraphExec,hNode,copyParams,ctx", 4, arguments.length);
+    if (!isPtr(hGraphExec)) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
+    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
+    if (!isPtr(ctx)) rt.bad(F$, "ctx", "pointer", ctx);
+    const r = raw.cuGraphExecMemcpyNodeSetParams(hGraphExec, hNode, rt.ptr(rt.expect(copyParams, CUDA_MEMCPY3D_st, F$, "copyParams"), F$, "copyParams"), ctx);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hGraphExec);
   };
 }
 
 function cuGraphExecMemsetNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphExecMemsetNodeSetParams"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuGraphExecMemsetNodeSetParams";
   return function cuGraphExecMemsetNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, memsetParams: PointerLike, ctx: CUcontext): void {
-    if (arguments.length !== 4) rt.arity("cuGraphExecMemsetNodeSetParams", "hGraphExec,hNode,memsetParams,ctx", 4, arguments.length);
-    if (!(isPtr(hGraphExec))) rt.bad("cuGraphExecMemsetNodeSetParams", "hGraphExec", "pointer", hGraphExec);
-    if (!(isPtr(hNode))) rt.bad("cuGraphExecMemsetNodeSetParams", "hNode", "pointer", hNode);
-    if (!(isPtr(ctx))) rt.bad("cuGraphExecMemsetNodeSetParams", "ctx", "pointer", ctx);
-    const r = raw.cuGraphExecMemsetNodeSetParams(hGraphExec, hNode, rt.ptr(rt.expect(memsetParams, CUDA_MEMSET_NODE_PARAMS_st, "cuGraphExecMemsetNodeSetParams", "memsetParams"), "cuGraphExecMemsetNodeSetParams", "memsetParams"), ctx);
-    if (rt.guards) rt.check("cuGraphExecMemsetNodeSetParams");
-    if (r !== 0) rt.fail(r, "cuGraphExecMemsetNodeSetParams", hGraphExec);
+    if (arguments.length !== 4) rt.arity(F$, "hGraphExec,hNode,memsetParams,ctx", 4, arguments.length);
+    if (!isPtr(hGraphExec)) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
+    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
+    if (!isPtr(ctx)) rt.bad(F$, "ctx", "pointer", ctx);
+    const r = raw.cuGraphExecMemsetNodeSetParams(hGraphExec, hNode, rt.ptr(rt.expect(memsetParams, CUDA_MEMSET_NODE_PARAMS_st, F$, "memsetParams"), F$, "memsetParams"), ctx);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hGraphExec);
   };
 }
 
 function cuGraphExecHostNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphExecHostNodeSetParams"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuGraphExecHostNodeSetParams";
   return function cuGraphExecHostNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, nodeParams: PointerLike): void {
-    if (arguments.length !== 3) rt.arity("cuGraphExecHostNodeSetParams", "hGraphExec,hNode,nodeParams", 3, arguments.length);
-    if (!(isPtr(hGraphExec))) rt.bad("cuGraphExecHostNodeSetParams", "hGraphExec", "pointer", hGraphExec);
-    if (!(isPtr(hNode))) rt.bad("cuGraphExecHostNodeSetParams", "hNode", "pointer", hNode);
-    const r = raw.cuGraphExecHostNodeSetParams(hGraphExec, hNode, rt.ptr(rt.expect(nodeParams, CUDA_HOST_NODE_PARAMS_st, "cuGraphExecHostNodeSetParams", "nodeParams"), "cuGraphExecHostNodeSetParams", "nodeParams"));
-    if (rt.guards) rt.check("cuGraphExecHostNodeSetParams");
-    if (r !== 0) rt.fail(r, "cuGraphExecHostNodeSetParams", hGraphExec);
+    if (arguments.length !== 3) rt.arity(F$, "hGraphExec,hNode,nodeParams", 3, arguments.length);
+    if (!isPtr(hGraphExec)) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
+    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
+    const r = raw.cuGraphExecHostNodeSetParams(hGraphExec, hNode, rt.ptr(rt.expect(nodeParams, CUDA_HOST_NODE_PARAMS_st, F$, "nodeParams"), F$, "nodeParams"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hGraphExec);
   };
 }
 
 function cuGraphExecChildGraphNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphExecChildGraphNodeSetParams"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuGraphExecChildGraphNodeSetParams";
   return function cuGraphExecChildGraphNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, childGraph: CUgraph): void {
-    if (arguments.length !== 3) rt.arity("cuGraphExecChildGraphNodeSetParams", "hGraphExec,hNode,childGraph", 3, arguments.length);
-    if (!(isPtr(hGraphExec))) rt.bad("cuGraphExecChildGraphNodeSetParams", "hGraphExec", "pointer", hGraphExec);
-    if (!(isPtr(hNode))) rt.bad("cuGraphExecChildGraphNodeSetParams", "hNode", "pointer", hNode);
-    if (!(isPtr(childGraph))) rt.bad("cuGraphExecChildGraphNodeSetParams", "childGraph", "pointer", childGraph);
+    if (arguments.length !== 3) rt.arity(F$, "hGraphExec,hNode,childGraph", 3, arguments.length);
+    if (!isPtr(hGraphExec)) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
+    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
+    if (!isPtr(childGraph)) rt.bad(F$, "childGraph", "pointer", childGraph);
     const r = raw.cuGraphExecChildGraphNodeSetParams(hGraphExec, hNode, childGraph);
-    if (rt.guards) rt.check("cuGraphExecChildGraphNodeSetParams");
-    if (r !== 0) rt.fail(r, "cuGraphExecChildGraphNodeSetParams", hGraphExec);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hGraphExec);
   };
 }
 
 function cuGraphExecEventRecordNodeSetEvent$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphExecEventRecordNodeSetEvent"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuGraphExecEventRecordNodeSetEvent";
   return function cuGraphExecEventRecordNodeSetEvent(hGraphExec: CUgraphExec, hNode: CUgraphNode, event: CUevent): void {
-    if (arguments.length !== 3) rt.arity("cuGraphExecEventRecordNodeSetEvent", "hGraphExec,hNode,event", 3, arguments.length);
-    if (!(isPtr(hGraphExec))) rt.bad("cuGraphExecEventRecordNodeSetEvent", "hGraphExec", "pointer", hGraphExec);
-    if (!(isPtr(hNode))) rt.bad("cuGraphExecEventRecordNodeSetEvent", "hNode", "pointer", hNode);
-    if (!(isPtr(event))) rt.bad("cuGraphExecEventRecordNodeSetEvent", "event", "pointer", event);
+    if (arguments.length !== 3) rt.arity(F$, "hGraphExec,hNode,event", 3, arguments.length);
+    if (!isPtr(hGraphExec)) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
+    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
+    if (!isPtr(event)) rt.bad(F$, "event", "pointer", event);
     const r = raw.cuGraphExecEventRecordNodeSetEvent(hGraphExec, hNode, event);
-    if (rt.guards) rt.check("cuGraphExecEventRecordNodeSetEvent");
-    if (r !== 0) rt.fail(r, "cuGraphExecEventRecordNodeSetEvent", hGraphExec);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hGraphExec);
   };
 }
 
 function cuGraphExecEventWaitNodeSetEvent$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphExecEventWaitNodeSetEvent"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuGraphExecEventWaitNodeSetEvent";
   return function cuGraphExecEventWaitNodeSetEvent(hGraphExec: CUgraphExec, hNode: CUgraphNode, event: CUevent): void {
-    if (arguments.length !== 3) rt.arity("cuGraphExecEventWaitNodeSetEvent", "hGraphExec,hNode,event", 3, arguments.length);
-    if (!(isPtr(hGraphExec))) rt.bad("cuGraphExecEventWaitNodeSetEvent", "hGraphExec", "pointer", hGraphExec);
-    if (!(isPtr(hNode))) rt.bad("cuGraphExecEventWaitNodeSetEvent", "hNode", "pointer", hNode);
-    if (!(isPtr(event))) rt.bad("cuGraphExecEventWaitNodeSetEvent", "event", "pointer", event);
+    if (arguments.length !== 3) rt.arity(F$, "hGraphExec,hNode,event", 3, arguments.length);
+    if (!isPtr(hGraphExec)) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
+    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
+    if (!isPtr(event)) rt.bad(F$, "event", "pointer", event);
     const r = raw.cuGraphExecEventWaitNodeSetEvent(hGraphExec, hNode, event);
-    if (rt.guards) rt.check("cuGraphExecEventWaitNodeSetEvent");
-    if (r !== 0) rt.fail(r, "cuGraphExecEventWaitNodeSetEvent", hGraphExec);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hGraphExec);
   };
 }
 
 function cuGraphExecExternalSemaphoresSignalNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphExecExternalSemaphoresSignalNodeSetParams"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuGraphExecExternalSemaphoresSignalNodeSetParams";
   return function cuGraphExecExternalSemaphoresSignalNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, nodeParams: PointerLike): void {
-    if (arguments.length !== 3) rt.arity("cuGraphExecExternalSemaphoresSignalNodeSetParams", "hGraphExec,hNode,nodeParams", 3, arguments.length);
-    if (!(isPtr(hGraphExec))) rt.bad("cuGraphExecExternalSemaphoresSignalNodeSetParams", "hGraphExec", "pointer", hGraphExec);
-    if (!(isPtr(hNode))) rt.bad("cuGraphExecExternalSemaphoresSignalNodeSetParams", "hNode", "pointer", hNode);
-    const r = raw.cuGraphExecExternalSemaphoresSignalNodeSetParams(hGraphExec, hNode, rt.ptr(rt.expect(nodeParams, CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st, "cuGraphExecExternalSemaphoresSignalNodeSetParams", "nodeParams"), "cuGraphExecExternalSemaphoresSignalNodeSetParams", "nodeParams"));
-    if (rt.guards) rt.check("cuGraphExecExternalSemaphoresSignalNodeSetParams");
-    if (r !== 0) rt.fail(r, "cuGraphExecExternalSemaphoresSignalNodeSetParams", hGraphExec);
+    if (arguments.length !== 3) rt.arity(F$, "hGraphExec,hNode,nodeParams", 3, arguments.length);
+    if (!isPtr(hGraphExec)) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
+    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
+    const r = raw.cuGraphExecExternalSemaphoresSignalNodeSetParams(hGraphExec, hNode, rt.ptr(rt.expect(nodeParams, CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st, F$, "nodeParams"), F$, "nodeParams"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hGraphExec);
   };
 }
 
 function cuGraphExecExternalSemaphoresWaitNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphExecExternalSemaphoresWaitNodeSetParams"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuGraphExecExternalSemaphoresWaitNodeSetParams";
   return function cuGraphExecExternalSemaphoresWaitNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, nodeParams: PointerLike): void {
-    if (arguments.length !== 3) rt.arity("cuGraphExecExternalSemaphoresWaitNodeSetParams", "hGraphExec,hNode,nodeParams", 3, arguments.length);
-    if (!(isPtr(hGraphExec))) rt.bad("cuGraphExecExternalSemaphoresWaitNodeSetParams", "hGraphExec", "pointer", hGraphExec);
-    if (!(isPtr(hNode))) rt.bad("cuGraphExecExternalSemaphoresWaitNodeSetParams", "hNode", "pointer", hNode);
-    const r = raw.cuGraphExecExternalSemaphoresWaitNodeSetParams(hGraphExec, hNode, rt.ptr(rt.expect(nodeParams, CUDA_EXT_SEM_WAIT_NODE_PARAMS_st, "cuGraphExecExternalSemaphoresWaitNodeSetParams", "nodeParams"), "cuGraphExecExternalSemaphoresWaitNodeSetParams", "nodeParams"));
-    if (rt.guards) rt.check("cuGraphExecExternalSemaphoresWaitNodeSetParams");
-    if (r !== 0) rt.fail(r, "cuGraphExecExternalSemaphoresWaitNodeSetParams", hGraphExec);
+    if (arguments.length !== 3) rt.arity(F$, "hGraphExec,hNode,nodeParams", 3, arguments.length);
+    if (!isPtr(hGraphExec)) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
+    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
+    const r = raw.cuGraphExecExternalSemaphoresWaitNodeSetParams(hGraphExec, hNode, rt.ptr(rt.expect(nodeParams, CUDA_EXT_SEM_WAIT_NODE_PARAMS_st, F$, "nodeParams"), F$, "nodeParams"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hGraphExec);
   };
 }
 
 function cuGraphNodeSetEnabled$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphNodeSetEnabled"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuGraphNodeSetEnabled";
   return function cuGraphNodeSetEnabled(hGraphExec: CUgraphExec, hNode: CUgraphNode, isEnabled: number): void {
-    if (arguments.length !== 3) rt.arity("cuGraphNodeSetEnabled", "hGraphExec,hNode,isEnabled", 3, arguments.length);
-    if (!(isPtr(hGraphExec))) rt.bad("cuGraphNodeSetEnabled", "hGraphExec", "pointer", hGraphExec);
-    if (!(isPtr(hNode))) rt.bad("cuGraphNodeSetEnabled", "hNode", "pointer", hNode);
-    if (!(typeof isEnabled === "number" && (isEnabled >>> 0) === isEnabled && (+isEnabled !== 0 || 1 / isEnabled > 0))) rt.bad("cuGraphNodeSetEnabled", "isEnabled", "u32", isEnabled);
+    if (arguments.length !== 3) rt.arity(F$, "hGraphExec,hNode,isEnabled", 3, arguments.length);
+    if (!isPtr(hGraphExec)) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
+    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
+    if (!isU32(isEnabled)) rt.bad(F$, "isEnabled", "u32", isEnabled);
     const r = raw.cuGraphNodeSetEnabled(hGraphExec, hNode, isEnabled);
-    if (rt.guards) rt.check("cuGraphNodeSetEnabled");
-    if (r !== 0) rt.fail(r, "cuGraphNodeSetEnabled", hGraphExec);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hGraphExec);
   };
 }
 
@@ -4293,203 +4630,219 @@ function cuGraphNodeGetEnabled$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphN
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
   const isPtr = rt.isPointer;
+  const F$ = "cuGraphNodeGetEnabled";
   return function cuGraphNodeGetEnabled(hGraphExec: CUgraphExec, hNode: CUgraphNode): number {
-    if (arguments.length !== 2) rt.arity("cuGraphNodeGetEnabled", "hGraphExec,hNode", 2, arguments.length);
-    if (!(isPtr(hGraphExec))) rt.bad("cuGraphNodeGetEnabled", "hGraphExec", "pointer", hGraphExec);
-    if (!(isPtr(hNode))) rt.bad("cuGraphNodeGetEnabled", "hNode", "pointer", hNode);
+    if (arguments.length !== 2) rt.arity(F$, "hGraphExec,hNode", 2, arguments.length);
+    if (!isPtr(hGraphExec)) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
+    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
     const r = raw.cuGraphNodeGetEnabled(hGraphExec, hNode, o0);
-    if (rt.guards) rt.check("cuGraphNodeGetEnabled");
-    if (r !== 0) rt.fail(r, "cuGraphNodeGetEnabled", hGraphExec);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hGraphExec);
     return u32[0]!;
   };
 }
 
 function cuGraphUpload$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphUpload"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuGraphUpload";
   return function cuGraphUpload(hGraphExec: CUgraphExec, hStream: CUstream): void {
-    if (arguments.length !== 2) rt.arity("cuGraphUpload", "hGraphExec,hStream", 2, arguments.length);
-    if (!(isPtr(hGraphExec))) rt.bad("cuGraphUpload", "hGraphExec", "pointer", hGraphExec);
-    if (!(isPtr(hStream))) rt.bad("cuGraphUpload", "hStream", "pointer", hStream);
+    if (arguments.length !== 2) rt.arity(F$, "hGraphExec,hStream", 2, arguments.length);
+    if (!isPtr(hGraphExec)) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
+    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
     const r = raw.cuGraphUpload(hGraphExec, hStream);
-    if (rt.guards) rt.check("cuGraphUpload");
-    if (r !== 0) rt.fail(r, "cuGraphUpload", hGraphExec);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hGraphExec);
   };
 }
 
 function cuGraphLaunch$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphLaunch"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuGraphLaunch";
   return function cuGraphLaunch(hGraphExec: CUgraphExec, hStream: CUstream): void {
-    if (arguments.length !== 2) rt.arity("cuGraphLaunch", "hGraphExec,hStream", 2, arguments.length);
-    if (!(isPtr(hGraphExec))) rt.bad("cuGraphLaunch", "hGraphExec", "pointer", hGraphExec);
-    if (!(isPtr(hStream))) rt.bad("cuGraphLaunch", "hStream", "pointer", hStream);
+    if (arguments.length !== 2) rt.arity(F$, "hGraphExec,hStream", 2, arguments.length);
+    if (!isPtr(hGraphExec)) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
+    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
     const r = raw.cuGraphLaunch(hGraphExec, hStream);
-    if (rt.guards) rt.check("cuGraphLaunch");
-    if (r !== 0) rt.fail(r, "cuGraphLaunch", hGraphExec);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hGraphExec);
   };
 }
 
 function cuGraphExecDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphExecDestroy"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuGraphExecDestroy";
   return function cuGraphExecDestroy(hGraphExec: CUgraphExec): void {
-    if (arguments.length !== 1) rt.arity("cuGraphExecDestroy", "hGraphExec", 1, arguments.length);
-    if (!(isPtr(hGraphExec))) rt.bad("cuGraphExecDestroy", "hGraphExec", "pointer", hGraphExec);
+    if (arguments.length !== 1) rt.arity(F$, "hGraphExec", 1, arguments.length);
+    if (!isPtr(hGraphExec)) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
     const r = raw.cuGraphExecDestroy(hGraphExec);
-    if (rt.guards) rt.check("cuGraphExecDestroy");
-    if (r !== 0) rt.fail(r, "cuGraphExecDestroy", hGraphExec);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hGraphExec);
   };
 }
 
 function cuGraphDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphDestroy"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuGraphDestroy";
   return function cuGraphDestroy(hGraph: CUgraph): void {
-    if (arguments.length !== 1) rt.arity("cuGraphDestroy", "hGraph", 1, arguments.length);
-    if (!(isPtr(hGraph))) rt.bad("cuGraphDestroy", "hGraph", "pointer", hGraph);
+    if (arguments.length !== 1) rt.arity(F$, "hGraph", 1, arguments.length);
+    if (!isPtr(hGraph)) rt.bad(F$, "hGraph", "pointer", hGraph);
     const r = raw.cuGraphDestroy(hGraph);
-    if (rt.guards) rt.check("cuGraphDestroy");
-    if (r !== 0) rt.fail(r, "cuGraphDestroy", hGraph);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hGraph);
   };
 }
 
 function cuGraphExecUpdate$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphExecUpdate"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuGraphExecUpdate";
   return function cuGraphExecUpdate(hGraphExec: CUgraphExec, hGraph: CUgraph, resultInfo?: CUgraphExecUpdateResultInfo_st): [status: CUresult, resultInfo: CUgraphExecUpdateResultInfo_st] {
-    if (arguments.length < 2 || arguments.length > 3) rt.arity("cuGraphExecUpdate", "hGraphExec,hGraph,resultInfo", 2, arguments.length);
-    if (!(isPtr(hGraphExec))) rt.bad("cuGraphExecUpdate", "hGraphExec", "pointer", hGraphExec);
-    if (!(isPtr(hGraph))) rt.bad("cuGraphExecUpdate", "hGraph", "pointer", hGraph);
-    const $resultInfo = resultInfo === undefined ? rt.record(CUgraphExecUpdateResultInfo_st) : rt.recordArg(resultInfo, CUgraphExecUpdateResultInfo_st, "cuGraphExecUpdate", "resultInfo");
+    if (arguments.length < 2 || arguments.length > 3) rt.arity(F$, "hGraphExec,hGraph,resultInfo", 2, arguments.length);
+    if (!isPtr(hGraphExec)) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
+    if (!isPtr(hGraph)) rt.bad(F$, "hGraph", "pointer", hGraph);
+    const $resultInfo = resultInfo === undefined ? rt.record(CUgraphExecUpdateResultInfo_st) : rt.recordArg(resultInfo, CUgraphExecUpdateResultInfo_st, F$, "resultInfo");
     const r = raw.cuGraphExecUpdate(hGraphExec, hGraph, $resultInfo.$pointer());
-    if (rt.guards) rt.check("cuGraphExecUpdate");
-    if (r !== 0 && r !== 910) rt.fail(r, "cuGraphExecUpdate", hGraphExec);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0 && r !== 910) rt.fail(r, F$, hGraphExec);
     return [r, $resultInfo];
   };
 }
 
 function cuGraphKernelNodeCopyAttributes$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphKernelNodeCopyAttributes"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuGraphKernelNodeCopyAttributes";
   return function cuGraphKernelNodeCopyAttributes(dst: CUgraphNode, src: CUgraphNode): void {
-    if (arguments.length !== 2) rt.arity("cuGraphKernelNodeCopyAttributes", "dst,src", 2, arguments.length);
-    if (!(isPtr(dst))) rt.bad("cuGraphKernelNodeCopyAttributes", "dst", "pointer", dst);
-    if (!(isPtr(src))) rt.bad("cuGraphKernelNodeCopyAttributes", "src", "pointer", src);
+    if (arguments.length !== 2) rt.arity(F$, "dst,src", 2, arguments.length);
+    if (!isPtr(dst)) rt.bad(F$, "dst", "pointer", dst);
+    if (!isPtr(src)) rt.bad(F$, "src", "pointer", src);
     const r = raw.cuGraphKernelNodeCopyAttributes(dst, src);
-    if (rt.guards) rt.check("cuGraphKernelNodeCopyAttributes");
-    if (r !== 0) rt.fail(r, "cuGraphKernelNodeCopyAttributes", dst);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, dst);
   };
 }
 
 function cuGraphKernelNodeGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphKernelNodeGetAttribute"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuGraphKernelNodeGetAttribute";
   return function cuGraphKernelNodeGetAttribute(hNode: CUgraphNode, attr: CUkernelNodeAttrID, value_out?: CUlaunchAttributeValue_union): CUlaunchAttributeValue_union {
-    if (arguments.length < 2 || arguments.length > 3) rt.arity("cuGraphKernelNodeGetAttribute", "hNode,attr,value_out", 2, arguments.length);
-    if (!(isPtr(hNode))) rt.bad("cuGraphKernelNodeGetAttribute", "hNode", "pointer", hNode);
-    if (!(typeof attr === "number" && (attr >>> 0) === attr && (+attr !== 0 || 1 / attr > 0))) rt.bad("cuGraphKernelNodeGetAttribute", "attr", "u32", attr);
-    const $value_out = value_out === undefined ? rt.record(CUlaunchAttributeValue_union) : rt.recordArg(value_out, CUlaunchAttributeValue_union, "cuGraphKernelNodeGetAttribute", "value_out");
+    if (arguments.length < 2 || arguments.length > 3) rt.arity(F$, "hNode,attr,value_out", 2, arguments.length);
+    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
+    if (!isU32(attr)) rt.bad(F$, "attr", "u32", attr);
+    const $value_out = value_out === undefined ? rt.record(CUlaunchAttributeValue_union) : rt.recordArg(value_out, CUlaunchAttributeValue_union, F$, "value_out");
     const r = raw.cuGraphKernelNodeGetAttribute(hNode, attr, $value_out.$pointer());
-    if (rt.guards) rt.check("cuGraphKernelNodeGetAttribute");
-    if (r !== 0) rt.fail(r, "cuGraphKernelNodeGetAttribute", hNode);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hNode);
     return $value_out;
   };
 }
 
 function cuGraphKernelNodeSetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphKernelNodeSetAttribute"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuGraphKernelNodeSetAttribute";
   return function cuGraphKernelNodeSetAttribute(hNode: CUgraphNode, attr: CUkernelNodeAttrID, value: PointerLike): void {
-    if (arguments.length !== 3) rt.arity("cuGraphKernelNodeSetAttribute", "hNode,attr,value", 3, arguments.length);
-    if (!(isPtr(hNode))) rt.bad("cuGraphKernelNodeSetAttribute", "hNode", "pointer", hNode);
-    if (!(typeof attr === "number" && (attr >>> 0) === attr && (+attr !== 0 || 1 / attr > 0))) rt.bad("cuGraphKernelNodeSetAttribute", "attr", "u32", attr);
-    const r = raw.cuGraphKernelNodeSetAttribute(hNode, attr, rt.ptr(rt.expect(value, CUlaunchAttributeValue_union, "cuGraphKernelNodeSetAttribute", "value"), "cuGraphKernelNodeSetAttribute", "value"));
-    if (rt.guards) rt.check("cuGraphKernelNodeSetAttribute");
-    if (r !== 0) rt.fail(r, "cuGraphKernelNodeSetAttribute", hNode);
+    if (arguments.length !== 3) rt.arity(F$, "hNode,attr,value", 3, arguments.length);
+    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
+    if (!isU32(attr)) rt.bad(F$, "attr", "u32", attr);
+    const r = raw.cuGraphKernelNodeSetAttribute(hNode, attr, rt.ptr(rt.expect(value, CUlaunchAttributeValue_union, F$, "value"), F$, "value"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hNode);
   };
 }
 
 function cuGraphDebugDotPrint$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphDebugDotPrint"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuGraphDebugDotPrint";
   return function cuGraphDebugDotPrint(hGraph: CUgraph, path: string | PointerLike, flags: number): void {
-    if (arguments.length !== 3) rt.arity("cuGraphDebugDotPrint", "hGraph,path,flags", 3, arguments.length);
-    if (!(isPtr(hGraph))) rt.bad("cuGraphDebugDotPrint", "hGraph", "pointer", hGraph);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cuGraphDebugDotPrint", "flags", "u32", flags);
-    const r = raw.cuGraphDebugDotPrint(hGraph, rt.cstr(path, 0, "cuGraphDebugDotPrint", "path"), flags);
-    if (rt.guards) rt.check("cuGraphDebugDotPrint");
-    if (r !== 0) rt.fail(r, "cuGraphDebugDotPrint", hGraph);
+    if (arguments.length !== 3) rt.arity(F$, "hGraph,path,flags", 3, arguments.length);
+    if (!isPtr(hGraph)) rt.bad(F$, "hGraph", "pointer", hGraph);
+    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
+    const r = raw.cuGraphDebugDotPrint(hGraph, rt.cstr(path, 0, F$, "path"), flags);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hGraph);
   };
 }
 
 function cuUserObjectCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuUserObjectCreate"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cuUserObjectCreate";
   return function cuUserObjectCreate(ptr: PointerLike, destroy: CUhostFn, initialRefcount: number, flags: number): CUuserObject {
-    if (arguments.length !== 4) rt.arity("cuUserObjectCreate", "ptr,destroy,initialRefcount,flags", 4, arguments.length);
-    if (!(isPtr(destroy))) rt.bad("cuUserObjectCreate", "destroy", "function", destroy);
-    if (!(typeof initialRefcount === "number" && (initialRefcount >>> 0) === initialRefcount && (+initialRefcount !== 0 || 1 / initialRefcount > 0))) rt.bad("cuUserObjectCreate", "initialRefcount", "u32", initialRefcount);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cuUserObjectCreate", "flags", "u32", flags);
-    const r = raw.cuUserObjectCreate(o0, rt.ptr(ptr, "cuUserObjectCreate", "ptr"), destroy, initialRefcount, flags);
-    if (rt.guards) rt.check("cuUserObjectCreate");
-    if (r !== 0) rt.fail(r, "cuUserObjectCreate");
+    if (arguments.length !== 4) rt.arity(F$, "ptr,destroy,initialRefcount,flags", 4, arguments.length);
+    if (!isPtr(destroy)) rt.bad(F$, "destroy", "function", destroy);
+    if (!isU32(initialRefcount)) rt.bad(F$, "initialRefcount", "u32", initialRefcount);
+    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
+    const r = raw.cuUserObjectCreate(o0, rt.ptr(ptr, F$, "ptr"), destroy, initialRefcount, flags);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as CUuserObject;
   };
 }
 
 function cuUserObjectRetain$(raw: Raw, rt: CheckedRuntime): Checked["cuUserObjectRetain"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuUserObjectRetain";
   return function cuUserObjectRetain(object: CUuserObject, count: number): void {
-    if (arguments.length !== 2) rt.arity("cuUserObjectRetain", "object,count", 2, arguments.length);
-    if (!(isPtr(object))) rt.bad("cuUserObjectRetain", "object", "pointer", object);
-    if (!(typeof count === "number" && (count >>> 0) === count && (+count !== 0 || 1 / count > 0))) rt.bad("cuUserObjectRetain", "count", "u32", count);
+    if (arguments.length !== 2) rt.arity(F$, "object,count", 2, arguments.length);
+    if (!isPtr(object)) rt.bad(F$, "object", "pointer", object);
+    if (!isU32(count)) rt.bad(F$, "count", "u32", count);
     const r = raw.cuUserObjectRetain(object, count);
-    if (rt.guards) rt.check("cuUserObjectRetain");
-    if (r !== 0) rt.fail(r, "cuUserObjectRetain", object);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, object);
   };
 }
 
 function cuUserObjectRelease$(raw: Raw, rt: CheckedRuntime): Checked["cuUserObjectRelease"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuUserObjectRelease";
   return function cuUserObjectRelease(object: CUuserObject, count: number): void {
-    if (arguments.length !== 2) rt.arity("cuUserObjectRelease", "object,count", 2, arguments.length);
-    if (!(isPtr(object))) rt.bad("cuUserObjectRelease", "object", "pointer", object);
-    if (!(typeof count === "number" && (count >>> 0) === count && (+count !== 0 || 1 / count > 0))) rt.bad("cuUserObjectRelease", "count", "u32", count);
+    if (arguments.length !== 2) rt.arity(F$, "object,count", 2, arguments.length);
+    if (!isPtr(object)) rt.bad(F$, "object", "pointer", object);
+    if (!isU32(count)) rt.bad(F$, "count", "u32", count);
     const r = raw.cuUserObjectRelease(object, count);
-    if (rt.guards) rt.check("cuUserObjectRelease");
-    if (r !== 0) rt.fail(r, "cuUserObjectRelease", object);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, object);
   };
 }
 
 function cuGraphRetainUserObject$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphRetainUserObject"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuGraphRetainUserObject";
   return function cuGraphRetainUserObject(graph: CUgraph, object: CUuserObject, count: number, flags: number): void {
-    if (arguments.length !== 4) rt.arity("cuGraphRetainUserObject", "graph,object,count,flags", 4, arguments.length);
-    if (!(isPtr(graph))) rt.bad("cuGraphRetainUserObject", "graph", "pointer", graph);
-    if (!(isPtr(object))) rt.bad("cuGraphRetainUserObject", "object", "pointer", object);
-    if (!(typeof count === "number" && (count >>> 0) === count && (+count !== 0 || 1 / count > 0))) rt.bad("cuGraphRetainUserObject", "count", "u32", count);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cuGraphRetainUserObject", "flags", "u32", flags);
+    if (arguments.length !== 4) rt.arity(F$, "graph,object,count,flags", 4, arguments.length);
+    if (!isPtr(graph)) rt.bad(F$, "graph", "pointer", graph);
+    if (!isPtr(object)) rt.bad(F$, "object", "pointer", object);
+    if (!isU32(count)) rt.bad(F$, "count", "u32", count);
+    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
     const r = raw.cuGraphRetainUserObject(graph, object, count, flags);
-    if (rt.guards) rt.check("cuGraphRetainUserObject");
-    if (r !== 0) rt.fail(r, "cuGraphRetainUserObject", graph);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, graph);
   };
 }
 
 function cuGraphReleaseUserObject$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphReleaseUserObject"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuGraphReleaseUserObject";
   return function cuGraphReleaseUserObject(graph: CUgraph, object: CUuserObject, count: number): void {
-    if (arguments.length !== 3) rt.arity("cuGraphReleaseUserObject", "graph,object,count", 3, arguments.length);
-    if (!(isPtr(graph))) rt.bad("cuGraphReleaseUserObject", "graph", "pointer", graph);
-    if (!(isPtr(object))) rt.bad("cuGraphReleaseUserObject", "object", "pointer", object);
-    if (!(typeof count === "number" && (count >>> 0) === count && (+count !== 0 || 1 / count > 0))) rt.bad("cuGraphReleaseUserObject", "count", "u32", count);
+    if (arguments.length !== 3) rt.arity(F$, "graph,object,count", 3, arguments.length);
+    if (!isPtr(graph)) rt.bad(F$, "graph", "pointer", graph);
+    if (!isPtr(object)) rt.bad(F$, "object", "pointer", object);
+    if (!isU32(count)) rt.bad(F$, "count", "u32", count);
     const r = raw.cuGraphReleaseUserObject(graph, object, count);
-    if (rt.guards) rt.check("cuGraphReleaseUserObject");
-    if (r !== 0) rt.fail(r, "cuGraphReleaseUserObject", graph);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, graph);
   };
 }
 
 function cuGraphAddNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphAddNode"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cuGraphAddNode";
   return function cuGraphAddNode(hGraph: CUgraph, dependencies: PointerLike, numDependencies: bigint | number, nodeParams: PointerLike): CUgraphNode {
-    if (arguments.length !== 4) rt.arity("cuGraphAddNode", "hGraph,dependencies,numDependencies,nodeParams", 4, arguments.length);
-    if (!(isPtr(hGraph))) rt.bad("cuGraphAddNode", "hGraph", "pointer", hGraph);
-    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cuGraphAddNode", "numDependencies", "u64", numDependencies);
-    const r = raw.cuGraphAddNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, "cuGraphAddNode", "dependencies"), numDependencies, rt.ptr(rt.expect(nodeParams, CUgraphNodeParams_st, "cuGraphAddNode", "nodeParams"), "cuGraphAddNode", "nodeParams"));
-    if (rt.guards) rt.check("cuGraphAddNode");
-    if (r !== 0) rt.fail(r, "cuGraphAddNode");
+    if (arguments.length !== 4) rt.arity(F$, "hGraph,dependencies,numDependencies,nodeParams", 4, arguments.length);
+    if (!isPtr(hGraph)) rt.bad(F$, "hGraph", "pointer", hGraph);
+    if (!isU64(numDependencies)) rt.bad(F$, "numDependencies", "u64", numDependencies);
+    const r = raw.cuGraphAddNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, F$, "dependencies"), numDependencies, rt.ptr(rt.expect(nodeParams, CUgraphNodeParams_st, F$, "nodeParams"), F$, "nodeParams"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as CUgraphNode;
   };
 }
@@ -4497,37 +4850,40 @@ function cuGraphAddNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphAddNode"
 function cuGraphAddNode_v2$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphAddNode_v2"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cuGraphAddNode_v2";
   return function cuGraphAddNode_v2(hGraph: CUgraph, dependencies: PointerLike, dependencyData: PointerLike, numDependencies: bigint | number, nodeParams: PointerLike): CUgraphNode {
-    if (arguments.length !== 5) rt.arity("cuGraphAddNode_v2", "hGraph,dependencies,dependencyData,numDependencies,nodeParams", 5, arguments.length);
-    if (!(isPtr(hGraph))) rt.bad("cuGraphAddNode_v2", "hGraph", "pointer", hGraph);
-    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cuGraphAddNode_v2", "numDependencies", "u64", numDependencies);
-    const r = raw.cuGraphAddNode_v2(o0, hGraph, rt.sized(dependencies, numDependencies, 8, "cuGraphAddNode_v2", "dependencies"), rt.ptr(rt.expect(dependencyData, CUgraphEdgeData_st, "cuGraphAddNode_v2", "dependencyData"), "cuGraphAddNode_v2", "dependencyData"), numDependencies, rt.ptr(rt.expect(nodeParams, CUgraphNodeParams_st, "cuGraphAddNode_v2", "nodeParams"), "cuGraphAddNode_v2", "nodeParams"));
-    if (rt.guards) rt.check("cuGraphAddNode_v2");
-    if (r !== 0) rt.fail(r, "cuGraphAddNode_v2");
+    if (arguments.length !== 5) rt.arity(F$, "hGraph,dependencies,dependencyData,numDependencies,nodeParams", 5, arguments.length);
+    if (!isPtr(hGraph)) rt.bad(F$, "hGraph", "pointer", hGraph);
+    if (!isU64(numDependencies)) rt.bad(F$, "numDependencies", "u64", numDependencies);
+    const r = raw.cuGraphAddNode_v2(o0, hGraph, rt.sized(dependencies, numDependencies, 8, F$, "dependencies"), rt.ptr(rt.expect(dependencyData, CUgraphEdgeData_st, F$, "dependencyData"), F$, "dependencyData"), numDependencies, rt.ptr(rt.expect(nodeParams, CUgraphNodeParams_st, F$, "nodeParams"), F$, "nodeParams"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as CUgraphNode;
   };
 }
 
 function cuGraphNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphNodeSetParams"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuGraphNodeSetParams";
   return function cuGraphNodeSetParams(hNode: CUgraphNode, nodeParams: PointerLike): void {
-    if (arguments.length !== 2) rt.arity("cuGraphNodeSetParams", "hNode,nodeParams", 2, arguments.length);
-    if (!(isPtr(hNode))) rt.bad("cuGraphNodeSetParams", "hNode", "pointer", hNode);
-    const r = raw.cuGraphNodeSetParams(hNode, rt.ptr(rt.expect(nodeParams, CUgraphNodeParams_st, "cuGraphNodeSetParams", "nodeParams"), "cuGraphNodeSetParams", "nodeParams"));
-    if (rt.guards) rt.check("cuGraphNodeSetParams");
-    if (r !== 0) rt.fail(r, "cuGraphNodeSetParams", hNode);
+    if (arguments.length !== 2) rt.arity(F$, "hNode,nodeParams", 2, arguments.length);
+    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
+    const r = raw.cuGraphNodeSetParams(hNode, rt.ptr(rt.expect(nodeParams, CUgraphNodeParams_st, F$, "nodeParams"), F$, "nodeParams"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hNode);
   };
 }
 
 function cuGraphExecNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphExecNodeSetParams"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuGraphExecNodeSetParams";
   return function cuGraphExecNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, nodeParams: PointerLike): void {
-    if (arguments.length !== 3) rt.arity("cuGraphExecNodeSetParams", "hGraphExec,hNode,nodeParams", 3, arguments.length);
-    if (!(isPtr(hGraphExec))) rt.bad("cuGraphExecNodeSetParams", "hGraphExec", "pointer", hGraphExec);
-    if (!(isPtr(hNode))) rt.bad("cuGraphExecNodeSetParams", "hNode", "pointer", hNode);
-    const r = raw.cuGraphExecNodeSetParams(hGraphExec, hNode, rt.ptr(rt.expect(nodeParams, CUgraphNodeParams_st, "cuGraphExecNodeSetParams", "nodeParams"), "cuGraphExecNodeSetParams", "nodeParams"));
-    if (rt.guards) rt.check("cuGraphExecNodeSetParams");
-    if (r !== 0) rt.fail(r, "cuGraphExecNodeSetParams", hGraphExec);
+    if (arguments.length !== 3) rt.arity(F$, "hGraphExec,hNode,nodeParams", 3, arguments.length);
+    if (!isPtr(hGraphExec)) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
+    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
+    const r = raw.cuGraphExecNodeSetParams(hGraphExec, hNode, rt.ptr(rt.expect(nodeParams, CUgraphNodeParams_st, F$, "nodeParams"), F$, "nodeParams"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hGraphExec);
   };
 }
 
@@ -4535,15 +4891,16 @@ function cuGraphConditionalHandleCreate$(raw: Raw, rt: CheckedRuntime): Checked[
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
   const isPtr = rt.isPointer;
+  const F$ = "cuGraphConditionalHandleCreate";
   return function cuGraphConditionalHandleCreate(hGraph: CUgraph, ctx: CUcontext, defaultLaunchValue: number, flags: number): CUgraphConditionalHandle {
-    if (arguments.length !== 4) rt.arity("cuGraphConditionalHandleCreate", "hGraph,ctx,defaultLaunchValue,flags", 4, arguments.length);
-    if (!(isPtr(hGraph))) rt.bad("cuGraphConditionalHandleCreate", "hGraph", "pointer", hGraph);
-    if (!(isPtr(ctx))) rt.bad("cuGraphConditionalHandleCreate", "ctx", "pointer", ctx);
-    if (!(typeof defaultLaunchValue === "number" && (defaultLaunchValue >>> 0) === defaultLaunchValue && (+defaultLaunchValue !== 0 || 1 / defaultLaunchValue > 0))) rt.bad("cuGraphConditionalHandleCreate", "defaultLaunchValue", "u32", defaultLaunchValue);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cuGraphConditionalHandleCreate", "flags", "u32", flags);
+    if (arguments.length !== 4) rt.arity(F$, "hGraph,ctx,defaultLaunchValue,flags", 4, arguments.length);
+    if (!isPtr(hGraph)) rt.bad(F$, "hGraph", "pointer", hGraph);
+    if (!isPtr(ctx)) rt.bad(F$, "ctx", "pointer", ctx);
+    if (!isU32(defaultLaunchValue)) rt.bad(F$, "defaultLaunchValue", "u32", defaultLaunchValue);
+    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
     const r = raw.cuGraphConditionalHandleCreate(o0, hGraph, ctx, defaultLaunchValue, flags);
-    if (rt.guards) rt.check("cuGraphConditionalHandleCreate");
-    if (r !== 0) rt.fail(r, "cuGraphConditionalHandleCreate");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u64[0]! as CUgraphConditionalHandle;
   };
 }
@@ -4552,14 +4909,15 @@ function cuOccupancyMaxActiveBlocksPerMultiprocessor$(raw: Raw, rt: CheckedRunti
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
   const isPtr = rt.isPointer;
+  const F$ = "cuOccupancyMaxActiveBlocksPerMultiprocessor";
   return function cuOccupancyMaxActiveBlocksPerMultiprocessor(func: CUfunction, blockSize: number, dynamicSMemSize: bigint | number): number {
-    if (arguments.length !== 3) rt.arity("cuOccupancyMaxActiveBlocksPerMultiprocessor", "func,blockSize,dynamicSMemSize", 3, arguments.length);
-    if (!(isPtr(func))) rt.bad("cuOccupancyMaxActiveBlocksPerMultiprocessor", "func", "pointer", func);
-    if (!(typeof blockSize === "number" && (blockSize | 0) === blockSize && (+blockSize !== 0 || 1 / blockSize > 0))) rt.bad("cuOccupancyMaxActiveBlocksPerMultiprocessor", "blockSize", "i32", blockSize);
-    if (!((typeof dynamicSMemSize === "bigint" ? dynamicSMemSize >= 0n && dynamicSMemSize <= 18446744073709551615n : Number.isSafeInteger(dynamicSMemSize) && dynamicSMemSize >= 0))) rt.bad("cuOccupancyMaxActiveBlocksPerMultiprocessor", "dynamicSMemSize", "u64", dynamicSMemSize);
+    if (arguments.length !== 3) rt.arity(F$, "func,blockSize,dynamicSMemSize", 3, arguments.length);
+    if (!isPtr(func)) rt.bad(F$, "func", "pointer", func);
+    if (!isI32(blockSize)) rt.bad(F$, "blockSize", "i32", blockSize);
+    if (!isU64(dynamicSMemSize)) rt.bad(F$, "dynamicSMemSize", "u64", dynamicSMemSize);
     const r = raw.cuOccupancyMaxActiveBlocksPerMultiprocessor(o0, func, blockSize, dynamicSMemSize);
-    if (rt.guards) rt.check("cuOccupancyMaxActiveBlocksPerMultiprocessor");
-    if (r !== 0) rt.fail(r, "cuOccupancyMaxActiveBlocksPerMultiprocessor");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return i32[0]!;
   };
 }
@@ -4568,15 +4926,16 @@ function cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags$(raw: Raw, rt: Che
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
   const isPtr = rt.isPointer;
+  const F$ = "cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags";
   return function cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(func: CUfunction, blockSize: number, dynamicSMemSize: bigint | number, flags: number): number {
-    if (arguments.length !== 4) rt.arity("cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", "func,blockSize,dynamicSMemSize,flags", 4, arguments.length);
-    if (!(isPtr(func))) rt.bad("cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", "func", "pointer", func);
-    if (!(typeof blockSize === "number" && (blockSize | 0) === blockSize && (+blockSize !== 0 || 1 / blockSize > 0))) rt.bad("cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", "blockSize", "i32", blockSize);
-    if (!((typeof dynamicSMemSize === "bigint" ? dynamicSMemSize >= 0n && dynamicSMemSize <= 18446744073709551615n : Number.isSafeInteger(dynamicSMemSize) && dynamicSMemSize >= 0))) rt.bad("cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", "dynamicSMemSize", "u64", dynamicSMemSize);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", "flags", "u32", flags);
+    if (arguments.length !== 4) rt.arity(F$, "func,blockSize,dynamicSMemSize,flags", 4, arguments.length);
+    if (!isPtr(func)) rt.bad(F$, "func", "pointer", func);
+    if (!isI32(blockSize)) rt.bad(F$, "blockSize", "i32", blockSize);
+    if (!isU64(dynamicSMemSize)) rt.bad(F$, "dynamicSMemSize", "u64", dynamicSMemSize);
+    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
     const r = raw.cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(o0, func, blockSize, dynamicSMemSize, flags);
-    if (rt.guards) rt.check("cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags");
-    if (r !== 0) rt.fail(r, "cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return i32[0]!;
   };
 }
@@ -4586,15 +4945,16 @@ function cuOccupancyMaxPotentialBlockSize$(raw: Raw, rt: CheckedRuntime): Checke
   const o1 = rt.out[1]!;
   const i32 = rt.i32;
   const isPtr = rt.isPointer;
+  const F$ = "cuOccupancyMaxPotentialBlockSize";
   return function cuOccupancyMaxPotentialBlockSize(func: CUfunction, blockSizeToDynamicSMemSize: CUoccupancyB2DSize, dynamicSMemSize: bigint | number, blockSizeLimit: number): [minGridSize: number, blockSize: number] {
-    if (arguments.length !== 4) rt.arity("cuOccupancyMaxPotentialBlockSize", "func,blockSizeToDynamicSMemSize,dynamicSMemSize,blockSizeLimit", 4, arguments.length);
-    if (!(isPtr(func))) rt.bad("cuOccupancyMaxPotentialBlockSize", "func", "pointer", func);
-    if (!(isPtr(blockSizeToDynamicSMemSize))) rt.bad("cuOccupancyMaxPotentialBlockSize", "blockSizeToDynamicSMemSize", "function", blockSizeToDynamicSMemSize);
-    if (!((typeof dynamicSMemSize === "bigint" ? dynamicSMemSize >= 0n && dynamicSMemSize <= 18446744073709551615n : Number.isSafeInteger(dynamicSMemSize) && dynamicSMemSize >= 0))) rt.bad("cuOccupancyMaxPotentialBlockSize", "dynamicSMemSize", "u64", dynamicSMemSize);
-    if (!(typeof blockSizeLimit === "number" && (blockSizeLimit | 0) === blockSizeLimit && (+blockSizeLimit !== 0 || 1 / blockSizeLimit > 0))) rt.bad("cuOccupancyMaxPotentialBlockSize", "blockSizeLimit", "i32", blockSizeLimit);
+    if (arguments.length !== 4) rt.arity(F$, "func,blockSizeToDynamicSMemSize,dynamicSMemSize,blockSizeLimit", 4, arguments.length);
+    if (!isPtr(func)) rt.bad(F$, "func", "pointer", func);
+    if (!isPtr(blockSizeToDynamicSMemSize)) rt.bad(F$, "blockSizeToDynamicSMemSize", "function", blockSizeToDynamicSMemSize);
+    if (!isU64(dynamicSMemSize)) rt.bad(F$, "dynamicSMemSize", "u64", dynamicSMemSize);
+    if (!isI32(blockSizeLimit)) rt.bad(F$, "blockSizeLimit", "i32", blockSizeLimit);
     const r = raw.cuOccupancyMaxPotentialBlockSize(o0, o1, func, blockSizeToDynamicSMemSize, dynamicSMemSize, blockSizeLimit);
-    if (rt.guards) rt.check("cuOccupancyMaxPotentialBlockSize");
-    if (r !== 0) rt.fail(r, "cuOccupancyMaxPotentialBlockSize");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return [i32[0]!, i32[2]!];
   };
 }
@@ -4604,16 +4964,17 @@ function cuOccupancyMaxPotentialBlockSizeWithFlags$(raw: Raw, rt: CheckedRuntime
   const o1 = rt.out[1]!;
   const i32 = rt.i32;
   const isPtr = rt.isPointer;
+  const F$ = "cuOccupancyMaxPotentialBlockSizeWithFlags";
   return function cuOccupancyMaxPotentialBlockSizeWithFlags(func: CUfunction, blockSizeToDynamicSMemSize: CUoccupancyB2DSize, dynamicSMemSize: bigint | number, blockSizeLimit: number, flags: number): [minGridSize: number, blockSize: number] {
-    if (arguments.length !== 5) rt.arity("cuOccupancyMaxPotentialBlockSizeWithFlags", "func,blockSizeToDynamicSMemSize,dynamicSMemSize,blockSizeLimit,flags", 5, arguments.length);
-    if (!(isPtr(func))) rt.bad("cuOccupancyMaxPotentialBlockSizeWithFlags", "func", "pointer", func);
-    if (!(isPtr(blockSizeToDynamicSMemSize))) rt.bad("cuOccupancyMaxPotentialBlockSizeWithFlags", "blockSizeToDynamicSMemSize", "function", blockSizeToDynamicSMemSize);
-    if (!((typeof dynamicSMemSize === "bigint" ? dynamicSMemSize >= 0n && dynamicSMemSize <= 18446744073709551615n : Number.isSafeInteger(dynamicSMemSize) && dynamicSMemSize >= 0))) rt.bad("cuOccupancyMaxPotentialBlockSizeWithFlags", "dynamicSMemSize", "u64", dynamicSMemSize);
-    if (!(typeof blockSizeLimit === "number" && (blockSizeLimit | 0) === blockSizeLimit && (+blockSizeLimit !== 0 || 1 / blockSizeLimit > 0))) rt.bad("cuOccupancyMaxPotentialBlockSizeWithFlags", "blockSizeLimit", "i32", blockSizeLimit);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cuOccupancyMaxPotentialBlockSizeWithFlags", "flags", "u32", flags);
+    if (arguments.length !== 5) rt.arity(F$, "func,blockSizeToDynamicSMemSize,dynamicSMemSize,blockSizeLimit,flags", 5, arguments.length);
+    if (!isPtr(func)) rt.bad(F$, "func", "pointer", func);
+    if (!isPtr(blockSizeToDynamicSMemSize)) rt.bad(F$, "blockSizeToDynamicSMemSize", "function", blockSizeToDynamicSMemSize);
+    if (!isU64(dynamicSMemSize)) rt.bad(F$, "dynamicSMemSize", "u64", dynamicSMemSize);
+    if (!isI32(blockSizeLimit)) rt.bad(F$, "blockSizeLimit", "i32", blockSizeLimit);
+    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
     const r = raw.cuOccupancyMaxPotentialBlockSizeWithFlags(o0, o1, func, blockSizeToDynamicSMemSize, dynamicSMemSize, blockSizeLimit, flags);
-    if (rt.guards) rt.check("cuOccupancyMaxPotentialBlockSizeWithFlags");
-    if (r !== 0) rt.fail(r, "cuOccupancyMaxPotentialBlockSizeWithFlags");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return [i32[0]!, i32[2]!];
   };
 }
@@ -4622,14 +4983,15 @@ function cuOccupancyAvailableDynamicSMemPerBlock$(raw: Raw, rt: CheckedRuntime):
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
   const isPtr = rt.isPointer;
+  const F$ = "cuOccupancyAvailableDynamicSMemPerBlock";
   return function cuOccupancyAvailableDynamicSMemPerBlock(func: CUfunction, numBlocks: number, blockSize: number): bigint {
-    if (arguments.length !== 3) rt.arity("cuOccupancyAvailableDynamicSMemPerBlock", "func,numBlocks,blockSize", 3, arguments.length);
-    if (!(isPtr(func))) rt.bad("cuOccupancyAvailableDynamicSMemPerBlock", "func", "pointer", func);
-    if (!(typeof numBlocks === "number" && (numBlocks | 0) === numBlocks && (+numBlocks !== 0 || 1 / numBlocks > 0))) rt.bad("cuOccupancyAvailableDynamicSMemPerBlock", "numBlocks", "i32", numBlocks);
-    if (!(typeof blockSize === "number" && (blockSize | 0) === blockSize && (+blockSize !== 0 || 1 / blockSize > 0))) rt.bad("cuOccupancyAvailableDynamicSMemPerBlock", "blockSize", "i32", blockSize);
+    if (arguments.length !== 3) rt.arity(F$, "func,numBlocks,blockSize", 3, arguments.length);
+    if (!isPtr(func)) rt.bad(F$, "func", "pointer", func);
+    if (!isI32(numBlocks)) rt.bad(F$, "numBlocks", "i32", numBlocks);
+    if (!isI32(blockSize)) rt.bad(F$, "blockSize", "i32", blockSize);
     const r = raw.cuOccupancyAvailableDynamicSMemPerBlock(o0, func, numBlocks, blockSize);
-    if (rt.guards) rt.check("cuOccupancyAvailableDynamicSMemPerBlock");
-    if (r !== 0) rt.fail(r, "cuOccupancyAvailableDynamicSMemPerBlock");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u64[0]!;
   };
 }
@@ -4638,12 +5000,13 @@ function cuOccupancyMaxPotentialClusterSize$(raw: Raw, rt: CheckedRuntime): Chec
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
   const isPtr = rt.isPointer;
+  const F$ = "cuOccupancyMaxPotentialClusterSize";
   return function cuOccupancyMaxPotentialClusterSize(func: CUfunction, config: PointerLike): number {
-    if (arguments.length !== 2) rt.arity("cuOccupancyMaxPotentialClusterSize", "func,config", 2, arguments.length);
-    if (!(isPtr(func))) rt.bad("cuOccupancyMaxPotentialClusterSize", "func", "pointer", func);
-    const r = raw.cuOccupancyMaxPotentialClusterSize(o0, func, rt.ptr(rt.expect(config, CUlaunchConfig_st, "cuOccupancyMaxPotentialClusterSize", "config"), "cuOccupancyMaxPotentialClusterSize", "config"));
-    if (rt.guards) rt.check("cuOccupancyMaxPotentialClusterSize");
-    if (r !== 0) rt.fail(r, "cuOccupancyMaxPotentialClusterSize");
+    if (arguments.length !== 2) rt.arity(F$, "func,config", 2, arguments.length);
+    if (!isPtr(func)) rt.bad(F$, "func", "pointer", func);
+    const r = raw.cuOccupancyMaxPotentialClusterSize(o0, func, rt.ptr(rt.expect(config, CUlaunchConfig_st, F$, "config"), F$, "config"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return i32[0]!;
   };
 }
@@ -4652,39 +5015,42 @@ function cuOccupancyMaxActiveClusters$(raw: Raw, rt: CheckedRuntime): Checked["c
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
   const isPtr = rt.isPointer;
+  const F$ = "cuOccupancyMaxActiveClusters";
   return function cuOccupancyMaxActiveClusters(func: CUfunction, config: PointerLike): number {
-    if (arguments.length !== 2) rt.arity("cuOccupancyMaxActiveClusters", "func,config", 2, arguments.length);
-    if (!(isPtr(func))) rt.bad("cuOccupancyMaxActiveClusters", "func", "pointer", func);
-    const r = raw.cuOccupancyMaxActiveClusters(o0, func, rt.ptr(rt.expect(config, CUlaunchConfig_st, "cuOccupancyMaxActiveClusters", "config"), "cuOccupancyMaxActiveClusters", "config"));
-    if (rt.guards) rt.check("cuOccupancyMaxActiveClusters");
-    if (r !== 0) rt.fail(r, "cuOccupancyMaxActiveClusters");
+    if (arguments.length !== 2) rt.arity(F$, "func,config", 2, arguments.length);
+    if (!isPtr(func)) rt.bad(F$, "func", "pointer", func);
+    const r = raw.cuOccupancyMaxActiveClusters(o0, func, rt.ptr(rt.expect(config, CUlaunchConfig_st, F$, "config"), F$, "config"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return i32[0]!;
   };
 }
 
 function cuTexRefSetArray$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefSetArray"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuTexRefSetArray";
   return function cuTexRefSetArray(hTexRef: CUtexref, hArray: CUarray, Flags: number): void {
-    if (arguments.length !== 3) rt.arity("cuTexRefSetArray", "hTexRef,hArray,Flags", 3, arguments.length);
-    if (!(isPtr(hTexRef))) rt.bad("cuTexRefSetArray", "hTexRef", "pointer", hTexRef);
-    if (!(isPtr(hArray))) rt.bad("cuTexRefSetArray", "hArray", "pointer", hArray);
-    if (!(typeof Flags === "number" && (Flags >>> 0) === Flags && (+Flags !== 0 || 1 / Flags > 0))) rt.bad("cuTexRefSetArray", "Flags", "u32", Flags);
+    if (arguments.length !== 3) rt.arity(F$, "hTexRef,hArray,Flags", 3, arguments.length);
+    if (!isPtr(hTexRef)) rt.bad(F$, "hTexRef", "pointer", hTexRef);
+    if (!isPtr(hArray)) rt.bad(F$, "hArray", "pointer", hArray);
+    if (!isU32(Flags)) rt.bad(F$, "Flags", "u32", Flags);
     const r = raw.cuTexRefSetArray(hTexRef, hArray, Flags);
-    if (rt.guards) rt.check("cuTexRefSetArray");
-    if (r !== 0) rt.fail(r, "cuTexRefSetArray", hTexRef);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hTexRef);
   };
 }
 
 function cuTexRefSetMipmappedArray$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefSetMipmappedArray"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuTexRefSetMipmappedArray";
   return function cuTexRefSetMipmappedArray(hTexRef: CUtexref, hMipmappedArray: CUmipmappedArray, Flags: number): void {
-    if (arguments.length !== 3) rt.arity("cuTexRefSetMipmappedArray", "hTexRef,hMipmappedArray,Flags", 3, arguments.length);
-    if (!(isPtr(hTexRef))) rt.bad("cuTexRefSetMipmappedArray", "hTexRef", "pointer", hTexRef);
-    if (!(isPtr(hMipmappedArray))) rt.bad("cuTexRefSetMipmappedArray", "hMipmappedArray", "pointer", hMipmappedArray);
-    if (!(typeof Flags === "number" && (Flags >>> 0) === Flags && (+Flags !== 0 || 1 / Flags > 0))) rt.bad("cuTexRefSetMipmappedArray", "Flags", "u32", Flags);
+    if (arguments.length !== 3) rt.arity(F$, "hTexRef,hMipmappedArray,Flags", 3, arguments.length);
+    if (!isPtr(hTexRef)) rt.bad(F$, "hTexRef", "pointer", hTexRef);
+    if (!isPtr(hMipmappedArray)) rt.bad(F$, "hMipmappedArray", "pointer", hMipmappedArray);
+    if (!isU32(Flags)) rt.bad(F$, "Flags", "u32", Flags);
     const r = raw.cuTexRefSetMipmappedArray(hTexRef, hMipmappedArray, Flags);
-    if (rt.guards) rt.check("cuTexRefSetMipmappedArray");
-    if (r !== 0) rt.fail(r, "cuTexRefSetMipmappedArray", hTexRef);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hTexRef);
   };
 }
 
@@ -4692,138 +5058,149 @@ function cuTexRefSetAddress$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefSet
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
   const isPtr = rt.isPointer;
+  const F$ = "cuTexRefSetAddress";
   return function cuTexRefSetAddress(hTexRef: CUtexref, dptr: CUdeviceptr, bytes: bigint | number): bigint {
-    if (arguments.length !== 3) rt.arity("cuTexRefSetAddress", "hTexRef,dptr,bytes", 3, arguments.length);
-    if (!(isPtr(hTexRef))) rt.bad("cuTexRefSetAddress", "hTexRef", "pointer", hTexRef);
-    if (!((typeof dptr === "bigint" ? dptr >= 0n && dptr <= 18446744073709551615n : Number.isSafeInteger(dptr) && dptr >= 0))) rt.bad("cuTexRefSetAddress", "dptr", "u64", dptr);
-    if (!((typeof bytes === "bigint" ? bytes >= 0n && bytes <= 18446744073709551615n : Number.isSafeInteger(bytes) && bytes >= 0))) rt.bad("cuTexRefSetAddress", "bytes", "u64", bytes);
+    if (arguments.length !== 3) rt.arity(F$, "hTexRef,dptr,bytes", 3, arguments.length);
+    if (!isPtr(hTexRef)) rt.bad(F$, "hTexRef", "pointer", hTexRef);
+    if (!isU64(dptr)) rt.bad(F$, "dptr", "u64", dptr);
+    if (!isU64(bytes)) rt.bad(F$, "bytes", "u64", bytes);
     const r = raw.cuTexRefSetAddress(o0, hTexRef, dptr, bytes);
-    if (rt.guards) rt.check("cuTexRefSetAddress");
-    if (r !== 0) rt.fail(r, "cuTexRefSetAddress");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u64[0]!;
   };
 }
 
 function cuTexRefSetAddress2D$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefSetAddress2D"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuTexRefSetAddress2D";
   return function cuTexRefSetAddress2D(hTexRef: CUtexref, desc: PointerLike, dptr: CUdeviceptr, Pitch: bigint | number): void {
-    if (arguments.length !== 4) rt.arity("cuTexRefSetAddress2D", "hTexRef,desc,dptr,Pitch", 4, arguments.length);
-    if (!(isPtr(hTexRef))) rt.bad("cuTexRefSetAddress2D", "hTexRef", "pointer", hTexRef);
-    if (!((typeof dptr === "bigint" ? dptr >= 0n && dptr <= 18446744073709551615n : Number.isSafeInteger(dptr) && dptr >= 0))) rt.bad("cuTexRefSetAddress2D", "dptr", "u64", dptr);
-    if (!((typeof Pitch === "bigint" ? Pitch >= 0n && Pitch <= 18446744073709551615n : Number.isSafeInteger(Pitch) && Pitch >= 0))) rt.bad("cuTexRefSetAddress2D", "Pitch", "u64", Pitch);
-    const r = raw.cuTexRefSetAddress2D(hTexRef, rt.ptr(rt.expect(desc, CUDA_ARRAY_DESCRIPTOR_st, "cuTexRefSetAddress2D", "desc"), "cuTexRefSetAddress2D", "desc"), dptr, Pitch);
-    if (rt.guards) rt.check("cuTexRefSetAddress2D");
-    if (r !== 0) rt.fail(r, "cuTexRefSetAddress2D", hTexRef);
+    if (arguments.length !== 4) rt.arity(F$, "hTexRef,desc,dptr,Pitch", 4, arguments.length);
+    if (!isPtr(hTexRef)) rt.bad(F$, "hTexRef", "pointer", hTexRef);
+    if (!isU64(dptr)) rt.bad(F$, "dptr", "u64", dptr);
+    if (!isU64(Pitch)) rt.bad(F$, "Pitch", "u64", Pitch);
+    const r = raw.cuTexRefSetAddress2D(hTexRef, rt.ptr(rt.expect(desc, CUDA_ARRAY_DESCRIPTOR_st, F$, "desc"), F$, "desc"), dptr, Pitch);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hTexRef);
   };
 }
 
 function cuTexRefSetFormat$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefSetFormat"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuTexRefSetFormat";
   return function cuTexRefSetFormat(hTexRef: CUtexref, fmt: CUarray_format, NumPackedComponents: number): void {
-    if (arguments.length !== 3) rt.arity("cuTexRefSetFormat", "hTexRef,fmt,NumPackedComponents", 3, arguments.length);
-    if (!(isPtr(hTexRef))) rt.bad("cuTexRefSetFormat", "hTexRef", "pointer", hTexRef);
-    if (!(typeof fmt === "number" && (fmt >>> 0) === fmt && (+fmt !== 0 || 1 / fmt > 0))) rt.bad("cuTexRefSetFormat", "fmt", "u32", fmt);
-    if (!(typeof NumPackedComponents === "number" && (NumPackedComponents | 0) === NumPackedComponents && (+NumPackedComponents !== 0 || 1 / NumPackedComponents > 0))) rt.bad("cuTexRefSetFormat", "NumPackedComponents", "i32", NumPackedComponents);
+    if (arguments.length !== 3) rt.arity(F$, "hTexRef,fmt,NumPackedComponents", 3, arguments.length);
+    if (!isPtr(hTexRef)) rt.bad(F$, "hTexRef", "pointer", hTexRef);
+    if (!isU32(fmt)) rt.bad(F$, "fmt", "u32", fmt);
+    if (!isI32(NumPackedComponents)) rt.bad(F$, "NumPackedComponents", "i32", NumPackedComponents);
     const r = raw.cuTexRefSetFormat(hTexRef, fmt, NumPackedComponents);
-    if (rt.guards) rt.check("cuTexRefSetFormat");
-    if (r !== 0) rt.fail(r, "cuTexRefSetFormat", hTexRef);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hTexRef);
   };
 }
 
 function cuTexRefSetAddressMode$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefSetAddressMode"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuTexRefSetAddressMode";
   return function cuTexRefSetAddressMode(hTexRef: CUtexref, dim: number, am: CUaddress_mode): void {
-    if (arguments.length !== 3) rt.arity("cuTexRefSetAddressMode", "hTexRef,dim,am", 3, arguments.length);
-    if (!(isPtr(hTexRef))) rt.bad("cuTexRefSetAddressMode", "hTexRef", "pointer", hTexRef);
-    if (!(typeof dim === "number" && (dim | 0) === dim && (+dim !== 0 || 1 / dim > 0))) rt.bad("cuTexRefSetAddressMode", "dim", "i32", dim);
-    if (!(typeof am === "number" && (am >>> 0) === am && (+am !== 0 || 1 / am > 0))) rt.bad("cuTexRefSetAddressMode", "am", "u32", am);
+    if (arguments.length !== 3) rt.arity(F$, "hTexRef,dim,am", 3, arguments.length);
+    if (!isPtr(hTexRef)) rt.bad(F$, "hTexRef", "pointer", hTexRef);
+    if (!isI32(dim)) rt.bad(F$, "dim", "i32", dim);
+    if (!isU32(am)) rt.bad(F$, "am", "u32", am);
     const r = raw.cuTexRefSetAddressMode(hTexRef, dim, am);
-    if (rt.guards) rt.check("cuTexRefSetAddressMode");
-    if (r !== 0) rt.fail(r, "cuTexRefSetAddressMode", hTexRef);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hTexRef);
   };
 }
 
 function cuTexRefSetFilterMode$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefSetFilterMode"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuTexRefSetFilterMode";
   return function cuTexRefSetFilterMode(hTexRef: CUtexref, fm: CUfilter_mode): void {
-    if (arguments.length !== 2) rt.arity("cuTexRefSetFilterMode", "hTexRef,fm", 2, arguments.length);
-    if (!(isPtr(hTexRef))) rt.bad("cuTexRefSetFilterMode", "hTexRef", "pointer", hTexRef);
-    if (!(typeof fm === "number" && (fm >>> 0) === fm && (+fm !== 0 || 1 / fm > 0))) rt.bad("cuTexRefSetFilterMode", "fm", "u32", fm);
+    if (arguments.length !== 2) rt.arity(F$, "hTexRef,fm", 2, arguments.length);
+    if (!isPtr(hTexRef)) rt.bad(F$, "hTexRef", "pointer", hTexRef);
+    if (!isU32(fm)) rt.bad(F$, "fm", "u32", fm);
     const r = raw.cuTexRefSetFilterMode(hTexRef, fm);
-    if (rt.guards) rt.check("cuTexRefSetFilterMode");
-    if (r !== 0) rt.fail(r, "cuTexRefSetFilterMode", hTexRef);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hTexRef);
   };
 }
 
 function cuTexRefSetMipmapFilterMode$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefSetMipmapFilterMode"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuTexRefSetMipmapFilterMode";
   return function cuTexRefSetMipmapFilterMode(hTexRef: CUtexref, fm: CUfilter_mode): void {
-    if (arguments.length !== 2) rt.arity("cuTexRefSetMipmapFilterMode", "hTexRef,fm", 2, arguments.length);
-    if (!(isPtr(hTexRef))) rt.bad("cuTexRefSetMipmapFilterMode", "hTexRef", "pointer", hTexRef);
-    if (!(typeof fm === "number" && (fm >>> 0) === fm && (+fm !== 0 || 1 / fm > 0))) rt.bad("cuTexRefSetMipmapFilterMode", "fm", "u32", fm);
+    if (arguments.length !== 2) rt.arity(F$, "hTexRef,fm", 2, arguments.length);
+    if (!isPtr(hTexRef)) rt.bad(F$, "hTexRef", "pointer", hTexRef);
+    if (!isU32(fm)) rt.bad(F$, "fm", "u32", fm);
     const r = raw.cuTexRefSetMipmapFilterMode(hTexRef, fm);
-    if (rt.guards) rt.check("cuTexRefSetMipmapFilterMode");
-    if (r !== 0) rt.fail(r, "cuTexRefSetMipmapFilterMode", hTexRef);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hTexRef);
   };
 }
 
 function cuTexRefSetMipmapLevelBias$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefSetMipmapLevelBias"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuTexRefSetMipmapLevelBias";
   return function cuTexRefSetMipmapLevelBias(hTexRef: CUtexref, bias: number): void {
-    if (arguments.length !== 2) rt.arity("cuTexRefSetMipmapLevelBias", "hTexRef,bias", 2, arguments.length);
-    if (!(isPtr(hTexRef))) rt.bad("cuTexRefSetMipmapLevelBias", "hTexRef", "pointer", hTexRef);
-    if (!(typeof bias === "number")) rt.bad("cuTexRefSetMipmapLevelBias", "bias", "f32", bias);
+    if (arguments.length !== 2) rt.arity(F$, "hTexRef,bias", 2, arguments.length);
+    if (!isPtr(hTexRef)) rt.bad(F$, "hTexRef", "pointer", hTexRef);
+    if (!isF64(bias)) rt.bad(F$, "bias", "f32", bias);
     const r = raw.cuTexRefSetMipmapLevelBias(hTexRef, bias);
-    if (rt.guards) rt.check("cuTexRefSetMipmapLevelBias");
-    if (r !== 0) rt.fail(r, "cuTexRefSetMipmapLevelBias", hTexRef);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hTexRef);
   };
 }
 
 function cuTexRefSetMipmapLevelClamp$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefSetMipmapLevelClamp"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuTexRefSetMipmapLevelClamp";
   return function cuTexRefSetMipmapLevelClamp(hTexRef: CUtexref, minMipmapLevelClamp: number, maxMipmapLevelClamp: number): void {
-    if (arguments.length !== 3) rt.arity("cuTexRefSetMipmapLevelClamp", "hTexRef,minMipmapLevelClamp,maxMipmapLevelClamp", 3, arguments.length);
-    if (!(isPtr(hTexRef))) rt.bad("cuTexRefSetMipmapLevelClamp", "hTexRef", "pointer", hTexRef);
-    if (!(typeof minMipmapLevelClamp === "number")) rt.bad("cuTexRefSetMipmapLevelClamp", "minMipmapLevelClamp", "f32", minMipmapLevelClamp);
-    if (!(typeof maxMipmapLevelClamp === "number")) rt.bad("cuTexRefSetMipmapLevelClamp", "maxMipmapLevelClamp", "f32", maxMipmapLevelClamp);
+    if (arguments.length !== 3) rt.arity(F$, "hTexRef,minMipmapLevelClamp,maxMipmapLevelClamp", 3, arguments.length);
+    if (!isPtr(hTexRef)) rt.bad(F$, "hTexRef", "pointer", hTexRef);
+    if (!isF64(minMipmapLevelClamp)) rt.bad(F$, "minMipmapLevelClamp", "f32", minMipmapLevelClamp);
+    if (!isF64(maxMipmapLevelClamp)) rt.bad(F$, "maxMipmapLevelClamp", "f32", maxMipmapLevelClamp);
     const r = raw.cuTexRefSetMipmapLevelClamp(hTexRef, minMipmapLevelClamp, maxMipmapLevelClamp);
-    if (rt.guards) rt.check("cuTexRefSetMipmapLevelClamp");
-    if (r !== 0) rt.fail(r, "cuTexRefSetMipmapLevelClamp", hTexRef);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hTexRef);
   };
 }
 
 function cuTexRefSetMaxAnisotropy$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefSetMaxAnisotropy"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuTexRefSetMaxAnisotropy";
   return function cuTexRefSetMaxAnisotropy(hTexRef: CUtexref, maxAniso: number): void {
-    if (arguments.length !== 2) rt.arity("cuTexRefSetMaxAnisotropy", "hTexRef,maxAniso", 2, arguments.length);
-    if (!(isPtr(hTexRef))) rt.bad("cuTexRefSetMaxAnisotropy", "hTexRef", "pointer", hTexRef);
-    if (!(typeof maxAniso === "number" && (maxAniso >>> 0) === maxAniso && (+maxAniso !== 0 || 1 / maxAniso > 0))) rt.bad("cuTexRefSetMaxAnisotropy", "maxAniso", "u32", maxAniso);
+    if (arguments.length !== 2) rt.arity(F$, "hTexRef,maxAniso", 2, arguments.length);
+    if (!isPtr(hTexRef)) rt.bad(F$, "hTexRef", "pointer", hTexRef);
+    if (!isU32(maxAniso)) rt.bad(F$, "maxAniso", "u32", maxAniso);
     const r = raw.cuTexRefSetMaxAnisotropy(hTexRef, maxAniso);
-    if (rt.guards) rt.check("cuTexRefSetMaxAnisotropy");
-    if (r !== 0) rt.fail(r, "cuTexRefSetMaxAnisotropy", hTexRef);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hTexRef);
   };
 }
 
 function cuTexRefSetBorderColor$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefSetBorderColor"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuTexRefSetBorderColor";
   return function cuTexRefSetBorderColor(hTexRef: CUtexref, pBorderColor: PointerLike): void {
-    if (arguments.length !== 2) rt.arity("cuTexRefSetBorderColor", "hTexRef,pBorderColor", 2, arguments.length);
-    if (!(isPtr(hTexRef))) rt.bad("cuTexRefSetBorderColor", "hTexRef", "pointer", hTexRef);
-    const r = raw.cuTexRefSetBorderColor(hTexRef, rt.ptr(pBorderColor, "cuTexRefSetBorderColor", "pBorderColor"));
-    if (rt.guards) rt.check("cuTexRefSetBorderColor");
-    if (r !== 0) rt.fail(r, "cuTexRefSetBorderColor", hTexRef);
+    if (arguments.length !== 2) rt.arity(F$, "hTexRef,pBorderColor", 2, arguments.length);
+    if (!isPtr(hTexRef)) rt.bad(F$, "hTexRef", "pointer", hTexRef);
+    const r = raw.cuTexRefSetBorderColor(hTexRef, rt.ptr(pBorderColor, F$, "pBorderColor"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hTexRef);
   };
 }
 
 function cuTexRefSetFlags$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefSetFlags"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuTexRefSetFlags";
   return function cuTexRefSetFlags(hTexRef: CUtexref, Flags: number): void {
-    if (arguments.length !== 2) rt.arity("cuTexRefSetFlags", "hTexRef,Flags", 2, arguments.length);
-    if (!(isPtr(hTexRef))) rt.bad("cuTexRefSetFlags", "hTexRef", "pointer", hTexRef);
-    if (!(typeof Flags === "number" && (Flags >>> 0) === Flags && (+Flags !== 0 || 1 / Flags > 0))) rt.bad("cuTexRefSetFlags", "Flags", "u32", Flags);
+    if (arguments.length !== 2) rt.arity(F$, "hTexRef,Flags", 2, arguments.length);
+    if (!isPtr(hTexRef)) rt.bad(F$, "hTexRef", "pointer", hTexRef);
+    if (!isU32(Flags)) rt.bad(F$, "Flags", "u32", Flags);
     const r = raw.cuTexRefSetFlags(hTexRef, Flags);
-    if (rt.guards) rt.check("cuTexRefSetFlags");
-    if (r !== 0) rt.fail(r, "cuTexRefSetFlags", hTexRef);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hTexRef);
   };
 }
 
@@ -4831,12 +5208,13 @@ function cuTexRefGetAddress$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefGet
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
   const isPtr = rt.isPointer;
+  const F$ = "cuTexRefGetAddress";
   return function cuTexRefGetAddress(hTexRef: CUtexref): CUdeviceptr {
-    if (arguments.length !== 1) rt.arity("cuTexRefGetAddress", "hTexRef", 1, arguments.length);
-    if (!(isPtr(hTexRef))) rt.bad("cuTexRefGetAddress", "hTexRef", "pointer", hTexRef);
+    if (arguments.length !== 1) rt.arity(F$, "hTexRef", 1, arguments.length);
+    if (!isPtr(hTexRef)) rt.bad(F$, "hTexRef", "pointer", hTexRef);
     const r = raw.cuTexRefGetAddress(o0, hTexRef);
-    if (rt.guards) rt.check("cuTexRefGetAddress");
-    if (r !== 0) rt.fail(r, "cuTexRefGetAddress");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u64[0]! as CUdeviceptr;
   };
 }
@@ -4844,12 +5222,13 @@ function cuTexRefGetAddress$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefGet
 function cuTexRefGetArray$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefGetArray"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cuTexRefGetArray";
   return function cuTexRefGetArray(hTexRef: CUtexref): CUarray {
-    if (arguments.length !== 1) rt.arity("cuTexRefGetArray", "hTexRef", 1, arguments.length);
-    if (!(isPtr(hTexRef))) rt.bad("cuTexRefGetArray", "hTexRef", "pointer", hTexRef);
+    if (arguments.length !== 1) rt.arity(F$, "hTexRef", 1, arguments.length);
+    if (!isPtr(hTexRef)) rt.bad(F$, "hTexRef", "pointer", hTexRef);
     const r = raw.cuTexRefGetArray(o0, hTexRef);
-    if (rt.guards) rt.check("cuTexRefGetArray");
-    if (r !== 0) rt.fail(r, "cuTexRefGetArray");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as CUarray;
   };
 }
@@ -4857,12 +5236,13 @@ function cuTexRefGetArray$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefGetAr
 function cuTexRefGetMipmappedArray$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefGetMipmappedArray"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cuTexRefGetMipmappedArray";
   return function cuTexRefGetMipmappedArray(hTexRef: CUtexref): CUmipmappedArray {
-    if (arguments.length !== 1) rt.arity("cuTexRefGetMipmappedArray", "hTexRef", 1, arguments.length);
-    if (!(isPtr(hTexRef))) rt.bad("cuTexRefGetMipmappedArray", "hTexRef", "pointer", hTexRef);
+    if (arguments.length !== 1) rt.arity(F$, "hTexRef", 1, arguments.length);
+    if (!isPtr(hTexRef)) rt.bad(F$, "hTexRef", "pointer", hTexRef);
     const r = raw.cuTexRefGetMipmappedArray(o0, hTexRef);
-    if (rt.guards) rt.check("cuTexRefGetMipmappedArray");
-    if (r !== 0) rt.fail(r, "cuTexRefGetMipmappedArray");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as CUmipmappedArray;
   };
 }
@@ -4871,13 +5251,14 @@ function cuTexRefGetAddressMode$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRe
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
   const isPtr = rt.isPointer;
+  const F$ = "cuTexRefGetAddressMode";
   return function cuTexRefGetAddressMode(hTexRef: CUtexref, dim: number): CUaddress_mode {
-    if (arguments.length !== 2) rt.arity("cuTexRefGetAddressMode", "hTexRef,dim", 2, arguments.length);
-    if (!(isPtr(hTexRef))) rt.bad("cuTexRefGetAddressMode", "hTexRef", "pointer", hTexRef);
-    if (!(typeof dim === "number" && (dim | 0) === dim && (+dim !== 0 || 1 / dim > 0))) rt.bad("cuTexRefGetAddressMode", "dim", "i32", dim);
+    if (arguments.length !== 2) rt.arity(F$, "hTexRef,dim", 2, arguments.length);
+    if (!isPtr(hTexRef)) rt.bad(F$, "hTexRef", "pointer", hTexRef);
+    if (!isI32(dim)) rt.bad(F$, "dim", "i32", dim);
     const r = raw.cuTexRefGetAddressMode(o0, hTexRef, dim);
-    if (rt.guards) rt.check("cuTexRefGetAddressMode");
-    if (r !== 0) rt.fail(r, "cuTexRefGetAddressMode");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u32[0]! as CUaddress_mode;
   };
 }
@@ -4886,12 +5267,13 @@ function cuTexRefGetFilterMode$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRef
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
   const isPtr = rt.isPointer;
+  const F$ = "cuTexRefGetFilterMode";
   return function cuTexRefGetFilterMode(hTexRef: CUtexref): CUfilter_mode {
-    if (arguments.length !== 1) rt.arity("cuTexRefGetFilterMode", "hTexRef", 1, arguments.length);
-    if (!(isPtr(hTexRef))) rt.bad("cuTexRefGetFilterMode", "hTexRef", "pointer", hTexRef);
+    if (arguments.length !== 1) rt.arity(F$, "hTexRef", 1, arguments.length);
+    if (!isPtr(hTexRef)) rt.bad(F$, "hTexRef", "pointer", hTexRef);
     const r = raw.cuTexRefGetFilterMode(o0, hTexRef);
-    if (rt.guards) rt.check("cuTexRefGetFilterMode");
-    if (r !== 0) rt.fail(r, "cuTexRefGetFilterMode");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u32[0]! as CUfilter_mode;
   };
 }
@@ -4902,12 +5284,13 @@ function cuTexRefGetFormat$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefGetF
   const i32 = rt.i32;
   const u32 = rt.u32;
   const isPtr = rt.isPointer;
+  const F$ = "cuTexRefGetFormat";
   return function cuTexRefGetFormat(hTexRef: CUtexref): [pFormat: CUarray_format, pNumChannels: number] {
-    if (arguments.length !== 1) rt.arity("cuTexRefGetFormat", "hTexRef", 1, arguments.length);
-    if (!(isPtr(hTexRef))) rt.bad("cuTexRefGetFormat", "hTexRef", "pointer", hTexRef);
+    if (arguments.length !== 1) rt.arity(F$, "hTexRef", 1, arguments.length);
+    if (!isPtr(hTexRef)) rt.bad(F$, "hTexRef", "pointer", hTexRef);
     const r = raw.cuTexRefGetFormat(o0, o1, hTexRef);
-    if (rt.guards) rt.check("cuTexRefGetFormat");
-    if (r !== 0) rt.fail(r, "cuTexRefGetFormat");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return [u32[0]! as CUarray_format, i32[2]!];
   };
 }
@@ -4916,12 +5299,13 @@ function cuTexRefGetMipmapFilterMode$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
   const isPtr = rt.isPointer;
+  const F$ = "cuTexRefGetMipmapFilterMode";
   return function cuTexRefGetMipmapFilterMode(hTexRef: CUtexref): CUfilter_mode {
-    if (arguments.length !== 1) rt.arity("cuTexRefGetMipmapFilterMode", "hTexRef", 1, arguments.length);
-    if (!(isPtr(hTexRef))) rt.bad("cuTexRefGetMipmapFilterMode", "hTexRef", "pointer", hTexRef);
+    if (arguments.length !== 1) rt.arity(F$, "hTexRef", 1, arguments.length);
+    if (!isPtr(hTexRef)) rt.bad(F$, "hTexRef", "pointer", hTexRef);
     const r = raw.cuTexRefGetMipmapFilterMode(o0, hTexRef);
-    if (rt.guards) rt.check("cuTexRefGetMipmapFilterMode");
-    if (r !== 0) rt.fail(r, "cuTexRefGetMipmapFilterMode");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u32[0]! as CUfilter_mode;
   };
 }
@@ -4930,12 +5314,13 @@ function cuTexRefGetMipmapLevelBias$(raw: Raw, rt: CheckedRuntime): Checked["cuT
   const o0 = rt.out[0]!;
   const f32 = rt.f32;
   const isPtr = rt.isPointer;
+  const F$ = "cuTexRefGetMipmapLevelBias";
   return function cuTexRefGetMipmapLevelBias(hTexRef: CUtexref): number {
-    if (arguments.length !== 1) rt.arity("cuTexRefGetMipmapLevelBias", "hTexRef", 1, arguments.length);
-    if (!(isPtr(hTexRef))) rt.bad("cuTexRefGetMipmapLevelBias", "hTexRef", "pointer", hTexRef);
+    if (arguments.length !== 1) rt.arity(F$, "hTexRef", 1, arguments.length);
+    if (!isPtr(hTexRef)) rt.bad(F$, "hTexRef", "pointer", hTexRef);
     const r = raw.cuTexRefGetMipmapLevelBias(o0, hTexRef);
-    if (rt.guards) rt.check("cuTexRefGetMipmapLevelBias");
-    if (r !== 0) rt.fail(r, "cuTexRefGetMipmapLevelBias");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return f32[0]!;
   };
 }
@@ -4945,12 +5330,13 @@ function cuTexRefGetMipmapLevelClamp$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const o1 = rt.out[1]!;
   const f32 = rt.f32;
   const isPtr = rt.isPointer;
+  const F$ = "cuTexRefGetMipmapLevelClamp";
   return function cuTexRefGetMipmapLevelClamp(hTexRef: CUtexref): [pminMipmapLevelClamp: number, pmaxMipmapLevelClamp: number] {
-    if (arguments.length !== 1) rt.arity("cuTexRefGetMipmapLevelClamp", "hTexRef", 1, arguments.length);
-    if (!(isPtr(hTexRef))) rt.bad("cuTexRefGetMipmapLevelClamp", "hTexRef", "pointer", hTexRef);
+    if (arguments.length !== 1) rt.arity(F$, "hTexRef", 1, arguments.length);
+    if (!isPtr(hTexRef)) rt.bad(F$, "hTexRef", "pointer", hTexRef);
     const r = raw.cuTexRefGetMipmapLevelClamp(o0, o1, hTexRef);
-    if (rt.guards) rt.check("cuTexRefGetMipmapLevelClamp");
-    if (r !== 0) rt.fail(r, "cuTexRefGetMipmapLevelClamp");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return [f32[0]!, f32[2]!];
   };
 }
@@ -4959,23 +5345,25 @@ function cuTexRefGetMaxAnisotropy$(raw: Raw, rt: CheckedRuntime): Checked["cuTex
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
   const isPtr = rt.isPointer;
+  const F$ = "cuTexRefGetMaxAnisotropy";
   return function cuTexRefGetMaxAnisotropy(hTexRef: CUtexref): number {
-    if (arguments.length !== 1) rt.arity("cuTexRefGetMaxAnisotropy", "hTexRef", 1, arguments.length);
-    if (!(isPtr(hTexRef))) rt.bad("cuTexRefGetMaxAnisotropy", "hTexRef", "pointer", hTexRef);
+    if (arguments.length !== 1) rt.arity(F$, "hTexRef", 1, arguments.length);
+    if (!isPtr(hTexRef)) rt.bad(F$, "hTexRef", "pointer", hTexRef);
     const r = raw.cuTexRefGetMaxAnisotropy(o0, hTexRef);
-    if (rt.guards) rt.check("cuTexRefGetMaxAnisotropy");
-    if (r !== 0) rt.fail(r, "cuTexRefGetMaxAnisotropy");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return i32[0]!;
   };
 }
 
 function cuTexRefGetBorderColor$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefGetBorderColor"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuTexRefGetBorderColor";
   const A_cuTexRefGetBorderColor: ArraySpec = { elements: [{ kind: "f32", size: 4 }], count: null, query: false, retry: [] };
   return function cuTexRefGetBorderColor(hTexRef: CUtexref): Float32Array {
-    if (arguments.length !== 1) rt.arity("cuTexRefGetBorderColor", "hTexRef", 1, arguments.length);
-    if (!(isPtr(hTexRef))) rt.bad("cuTexRefGetBorderColor", "hTexRef", "pointer", hTexRef);
-    const a = rt.arrays("cuTexRefGetBorderColor", A_cuTexRefGetBorderColor, 4, (p) => raw.cuTexRefGetBorderColor(p[0]!, hTexRef));
+    if (arguments.length !== 1) rt.arity(F$, "hTexRef", 1, arguments.length);
+    if (!isPtr(hTexRef)) rt.bad(F$, "hTexRef", "pointer", hTexRef);
+    const a = rt.arrays(F$, A_cuTexRefGetBorderColor, 4, (p) => raw.cuTexRefGetBorderColor(p[0]!, hTexRef));
     return a[0] as Float32Array;
   };
 }
@@ -4984,60 +5372,65 @@ function cuTexRefGetFlags$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefGetFl
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
   const isPtr = rt.isPointer;
+  const F$ = "cuTexRefGetFlags";
   return function cuTexRefGetFlags(hTexRef: CUtexref): number {
-    if (arguments.length !== 1) rt.arity("cuTexRefGetFlags", "hTexRef", 1, arguments.length);
-    if (!(isPtr(hTexRef))) rt.bad("cuTexRefGetFlags", "hTexRef", "pointer", hTexRef);
+    if (arguments.length !== 1) rt.arity(F$, "hTexRef", 1, arguments.length);
+    if (!isPtr(hTexRef)) rt.bad(F$, "hTexRef", "pointer", hTexRef);
     const r = raw.cuTexRefGetFlags(o0, hTexRef);
-    if (rt.guards) rt.check("cuTexRefGetFlags");
-    if (r !== 0) rt.fail(r, "cuTexRefGetFlags");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u32[0]!;
   };
 }
 
 function cuTexRefCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefCreate"] {
   const o0 = rt.out[0]!;
+  const F$ = "cuTexRefCreate";
   return function cuTexRefCreate(): CUtexref {
-    if (arguments.length !== 0) rt.arity("cuTexRefCreate", "", 0, arguments.length);
+    if (arguments.length !== 0) rt.arity(F$, "", 0, arguments.length);
     const r = raw.cuTexRefCreate(o0);
-    if (rt.guards) rt.check("cuTexRefCreate");
-    if (r !== 0) rt.fail(r, "cuTexRefCreate");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as CUtexref;
   };
 }
 
 function cuTexRefDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefDestroy"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuTexRefDestroy";
   return function cuTexRefDestroy(hTexRef: CUtexref): void {
-    if (arguments.length !== 1) rt.arity("cuTexRefDestroy", "hTexRef", 1, arguments.length);
-    if (!(isPtr(hTexRef))) rt.bad("cuTexRefDestroy", "hTexRef", "pointer", hTexRef);
+    if (arguments.length !== 1) rt.arity(F$, "hTexRef", 1, arguments.length);
+    if (!isPtr(hTexRef)) rt.bad(F$, "hTexRef", "pointer", hTexRef);
     const r = raw.cuTexRefDestroy(hTexRef);
-    if (rt.guards) rt.check("cuTexRefDestroy");
-    if (r !== 0) rt.fail(r, "cuTexRefDestroy", hTexRef);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hTexRef);
   };
 }
 
 function cuSurfRefSetArray$(raw: Raw, rt: CheckedRuntime): Checked["cuSurfRefSetArray"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuSurfRefSetArray";
   return function cuSurfRefSetArray(hSurfRef: CUsurfref, hArray: CUarray, Flags: number): void {
-    if (arguments.length !== 3) rt.arity("cuSurfRefSetArray", "hSurfRef,hArray,Flags", 3, arguments.length);
-    if (!(isPtr(hSurfRef))) rt.bad("cuSurfRefSetArray", "hSurfRef", "pointer", hSurfRef);
-    if (!(isPtr(hArray))) rt.bad("cuSurfRefSetArray", "hArray", "pointer", hArray);
-    if (!(typeof Flags === "number" && (Flags >>> 0) === Flags && (+Flags !== 0 || 1 / Flags > 0))) rt.bad("cuSurfRefSetArray", "Flags", "u32", Flags);
+    if (arguments.length !== 3) rt.arity(F$, "hSurfRef,hArray,Flags", 3, arguments.length);
+    if (!isPtr(hSurfRef)) rt.bad(F$, "hSurfRef", "pointer", hSurfRef);
+    if (!isPtr(hArray)) rt.bad(F$, "hArray", "pointer", hArray);
+    if (!isU32(Flags)) rt.bad(F$, "Flags", "u32", Flags);
     const r = raw.cuSurfRefSetArray(hSurfRef, hArray, Flags);
-    if (rt.guards) rt.check("cuSurfRefSetArray");
-    if (r !== 0) rt.fail(r, "cuSurfRefSetArray", hSurfRef);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hSurfRef);
   };
 }
 
 function cuSurfRefGetArray$(raw: Raw, rt: CheckedRuntime): Checked["cuSurfRefGetArray"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cuSurfRefGetArray";
   return function cuSurfRefGetArray(hSurfRef: CUsurfref): CUarray {
-    if (arguments.length !== 1) rt.arity("cuSurfRefGetArray", "hSurfRef", 1, arguments.length);
-    if (!(isPtr(hSurfRef))) rt.bad("cuSurfRefGetArray", "hSurfRef", "pointer", hSurfRef);
+    if (arguments.length !== 1) rt.arity(F$, "hSurfRef", 1, arguments.length);
+    if (!isPtr(hSurfRef)) rt.bad(F$, "hSurfRef", "pointer", hSurfRef);
     const r = raw.cuSurfRefGetArray(o0, hSurfRef);
-    if (rt.guards) rt.check("cuSurfRefGetArray");
-    if (r !== 0) rt.fail(r, "cuSurfRefGetArray");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as CUarray;
   };
 }
@@ -5045,57 +5438,62 @@ function cuSurfRefGetArray$(raw: Raw, rt: CheckedRuntime): Checked["cuSurfRefGet
 function cuTexObjectCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuTexObjectCreate"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
+  const F$ = "cuTexObjectCreate";
   return function cuTexObjectCreate(pResDesc: PointerLike, pTexDesc: PointerLike, pResViewDesc: PointerLike): CUtexObject {
-    if (arguments.length !== 3) rt.arity("cuTexObjectCreate", "pResDesc,pTexDesc,pResViewDesc", 3, arguments.length);
-    const r = raw.cuTexObjectCreate(o0, rt.ptr(rt.expect(pResDesc, CUDA_RESOURCE_DESC_st, "cuTexObjectCreate", "pResDesc"), "cuTexObjectCreate", "pResDesc"), rt.ptr(rt.expect(pTexDesc, CUDA_TEXTURE_DESC_st, "cuTexObjectCreate", "pTexDesc"), "cuTexObjectCreate", "pTexDesc"), rt.ptr(rt.expect(pResViewDesc, CUDA_RESOURCE_VIEW_DESC_st, "cuTexObjectCreate", "pResViewDesc"), "cuTexObjectCreate", "pResViewDesc"));
-    if (rt.guards) rt.check("cuTexObjectCreate");
-    if (r !== 0) rt.fail(r, "cuTexObjectCreate");
+    if (arguments.length !== 3) rt.arity(F$, "pResDesc,pTexDesc,pResViewDesc", 3, arguments.length);
+    const r = raw.cuTexObjectCreate(o0, rt.ptr(rt.expect(pResDesc, CUDA_RESOURCE_DESC_st, F$, "pResDesc"), F$, "pResDesc"), rt.ptr(rt.expect(pTexDesc, CUDA_TEXTURE_DESC_st, F$, "pTexDesc"), F$, "pTexDesc"), rt.ptr(rt.expect(pResViewDesc, CUDA_RESOURCE_VIEW_DESC_st, F$, "pResViewDesc"), F$, "pResViewDesc"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u64[0]! as CUtexObject;
   };
 }
 
 function cuTexObjectDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuTexObjectDestroy"] {
+  const F$ = "cuTexObjectDestroy";
   return function cuTexObjectDestroy(texObject: CUtexObject): void {
-    if (arguments.length !== 1) rt.arity("cuTexObjectDestroy", "texObject", 1, arguments.length);
-    if (!((typeof texObject === "bigint" ? texObject >= 0n && texObject <= 18446744073709551615n : Number.isSafeInteger(texObject) && texObject >= 0))) rt.bad("cuTexObjectDestroy", "texObject", "u64", texObject);
+    if (arguments.length !== 1) rt.arity(F$, "texObject", 1, arguments.length);
+    if (!isU64(texObject)) rt.bad(F$, "texObject", "u64", texObject);
     const r = raw.cuTexObjectDestroy(texObject);
-    if (rt.guards) rt.check("cuTexObjectDestroy");
-    if (r !== 0) rt.fail(r, "cuTexObjectDestroy");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuTexObjectGetResourceDesc$(raw: Raw, rt: CheckedRuntime): Checked["cuTexObjectGetResourceDesc"] {
+  const F$ = "cuTexObjectGetResourceDesc";
   return function cuTexObjectGetResourceDesc(texObject: CUtexObject, pResDesc?: CUDA_RESOURCE_DESC_st): CUDA_RESOURCE_DESC_st {
-    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuTexObjectGetResourceDesc", "texObject,pResDesc", 1, arguments.length);
-    if (!((typeof texObject === "bigint" ? texObject >= 0n && texObject <= 18446744073709551615n : Number.isSafeInteger(texObject) && texObject >= 0))) rt.bad("cuTexObjectGetResourceDesc", "texObject", "u64", texObject);
-    const $pResDesc = pResDesc === undefined ? rt.record(CUDA_RESOURCE_DESC_st) : rt.recordArg(pResDesc, CUDA_RESOURCE_DESC_st, "cuTexObjectGetResourceDesc", "pResDesc");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "texObject,pResDesc", 1, arguments.length);
+    if (!isU64(texObject)) rt.bad(F$, "texObject", "u64", texObject);
+    const $pResDesc = pResDesc === undefined ? rt.record(CUDA_RESOURCE_DESC_st) : rt.recordArg(pResDesc, CUDA_RESOURCE_DESC_st, F$, "pResDesc");
     const r = raw.cuTexObjectGetResourceDesc($pResDesc.$pointer(), texObject);
-    if (rt.guards) rt.check("cuTexObjectGetResourceDesc");
-    if (r !== 0) rt.fail(r, "cuTexObjectGetResourceDesc");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return $pResDesc;
   };
 }
 
 function cuTexObjectGetTextureDesc$(raw: Raw, rt: CheckedRuntime): Checked["cuTexObjectGetTextureDesc"] {
+  const F$ = "cuTexObjectGetTextureDesc";
   return function cuTexObjectGetTextureDesc(texObject: CUtexObject, pTexDesc?: CUDA_TEXTURE_DESC_st): CUDA_TEXTURE_DESC_st {
-    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuTexObjectGetTextureDesc", "texObject,pTexDesc", 1, arguments.length);
-    if (!((typeof texObject === "bigint" ? texObject >= 0n && texObject <= 18446744073709551615n : Number.isSafeInteger(texObject) && texObject >= 0))) rt.bad("cuTexObjectGetTextureDesc", "texObject", "u64", texObject);
-    const $pTexDesc = pTexDesc === undefined ? rt.record(CUDA_TEXTURE_DESC_st) : rt.recordArg(pTexDesc, CUDA_TEXTURE_DESC_st, "cuTexObjectGetTextureDesc", "pTexDesc");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "texObject,pTexDesc", 1, arguments.length);
+    if (!isU64(texObject)) rt.bad(F$, "texObject", "u64", texObject);
+    const $pTexDesc = pTexDesc === undefined ? rt.record(CUDA_TEXTURE_DESC_st) : rt.recordArg(pTexDesc, CUDA_TEXTURE_DESC_st, F$, "pTexDesc");
     const r = raw.cuTexObjectGetTextureDesc($pTexDesc.$pointer(), texObject);
-    if (rt.guards) rt.check("cuTexObjectGetTextureDesc");
-    if (r !== 0) rt.fail(r, "cuTexObjectGetTextureDesc");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return $pTexDesc;
   };
 }
 
 function cuTexObjectGetResourceViewDesc$(raw: Raw, rt: CheckedRuntime): Checked["cuTexObjectGetResourceViewDesc"] {
+  const F$ = "cuTexObjectGetResourceViewDesc";
   return function cuTexObjectGetResourceViewDesc(texObject: CUtexObject, pResViewDesc?: CUDA_RESOURCE_VIEW_DESC_st): CUDA_RESOURCE_VIEW_DESC_st {
-    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuTexObjectGetResourceViewDesc", "texObject,pResViewDesc", 1, arguments.length);
-    if (!((typeof texObject === "bigint" ? texObject >= 0n && texObject <= 18446744073709551615n : Number.isSafeInteger(texObject) && texObject >= 0))) rt.bad("cuTexObjectGetResourceViewDesc", "texObject", "u64", texObject);
-    const $pResViewDesc = pResViewDesc === undefined ? rt.record(CUDA_RESOURCE_VIEW_DESC_st) : rt.recordArg(pResViewDesc, CUDA_RESOURCE_VIEW_DESC_st, "cuTexObjectGetResourceViewDesc", "pResViewDesc");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "texObject,pResViewDesc", 1, arguments.length);
+    if (!isU64(texObject)) rt.bad(F$, "texObject", "u64", texObject);
+    const $pResViewDesc = pResViewDesc === undefined ? rt.record(CUDA_RESOURCE_VIEW_DESC_st) : rt.recordArg(pResViewDesc, CUDA_RESOURCE_VIEW_DESC_st, F$, "pResViewDesc");
     const r = raw.cuTexObjectGetResourceViewDesc($pResViewDesc.$pointer(), texObject);
-    if (rt.guards) rt.check("cuTexObjectGetResourceViewDesc");
-    if (r !== 0) rt.fail(r, "cuTexObjectGetResourceViewDesc");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return $pResViewDesc;
   };
 }
@@ -5103,156 +5501,168 @@ function cuTexObjectGetResourceViewDesc$(raw: Raw, rt: CheckedRuntime): Checked[
 function cuSurfObjectCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuSurfObjectCreate"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
+  const F$ = "cuSurfObjectCreate";
   return function cuSurfObjectCreate(pResDesc: PointerLike): CUsurfObject {
-    if (arguments.length !== 1) rt.arity("cuSurfObjectCreate", "pResDesc", 1, arguments.length);
-    const r = raw.cuSurfObjectCreate(o0, rt.ptr(rt.expect(pResDesc, CUDA_RESOURCE_DESC_st, "cuSurfObjectCreate", "pResDesc"), "cuSurfObjectCreate", "pResDesc"));
-    if (rt.guards) rt.check("cuSurfObjectCreate");
-    if (r !== 0) rt.fail(r, "cuSurfObjectCreate");
+    if (arguments.length !== 1) rt.arity(F$, "pResDesc", 1, arguments.length);
+    const r = raw.cuSurfObjectCreate(o0, rt.ptr(rt.expect(pResDesc, CUDA_RESOURCE_DESC_st, F$, "pResDesc"), F$, "pResDesc"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u64[0]! as CUsurfObject;
   };
 }
 
 function cuSurfObjectDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuSurfObjectDestroy"] {
+  const F$ = "cuSurfObjectDestroy";
   return function cuSurfObjectDestroy(surfObject: CUsurfObject): void {
-    if (arguments.length !== 1) rt.arity("cuSurfObjectDestroy", "surfObject", 1, arguments.length);
-    if (!((typeof surfObject === "bigint" ? surfObject >= 0n && surfObject <= 18446744073709551615n : Number.isSafeInteger(surfObject) && surfObject >= 0))) rt.bad("cuSurfObjectDestroy", "surfObject", "u64", surfObject);
+    if (arguments.length !== 1) rt.arity(F$, "surfObject", 1, arguments.length);
+    if (!isU64(surfObject)) rt.bad(F$, "surfObject", "u64", surfObject);
     const r = raw.cuSurfObjectDestroy(surfObject);
-    if (rt.guards) rt.check("cuSurfObjectDestroy");
-    if (r !== 0) rt.fail(r, "cuSurfObjectDestroy");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuSurfObjectGetResourceDesc$(raw: Raw, rt: CheckedRuntime): Checked["cuSurfObjectGetResourceDesc"] {
+  const F$ = "cuSurfObjectGetResourceDesc";
   return function cuSurfObjectGetResourceDesc(surfObject: CUsurfObject, pResDesc?: CUDA_RESOURCE_DESC_st): CUDA_RESOURCE_DESC_st {
-    if (arguments.length < 1 || arguments.length > 2) rt.arity("cuSurfObjectGetResourceDesc", "surfObject,pResDesc", 1, arguments.length);
-    if (!((typeof surfObject === "bigint" ? surfObject >= 0n && surfObject <= 18446744073709551615n : Number.isSafeInteger(surfObject) && surfObject >= 0))) rt.bad("cuSurfObjectGetResourceDesc", "surfObject", "u64", surfObject);
-    const $pResDesc = pResDesc === undefined ? rt.record(CUDA_RESOURCE_DESC_st) : rt.recordArg(pResDesc, CUDA_RESOURCE_DESC_st, "cuSurfObjectGetResourceDesc", "pResDesc");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "surfObject,pResDesc", 1, arguments.length);
+    if (!isU64(surfObject)) rt.bad(F$, "surfObject", "u64", surfObject);
+    const $pResDesc = pResDesc === undefined ? rt.record(CUDA_RESOURCE_DESC_st) : rt.recordArg(pResDesc, CUDA_RESOURCE_DESC_st, F$, "pResDesc");
     const r = raw.cuSurfObjectGetResourceDesc($pResDesc.$pointer(), surfObject);
-    if (rt.guards) rt.check("cuSurfObjectGetResourceDesc");
-    if (r !== 0) rt.fail(r, "cuSurfObjectGetResourceDesc");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return $pResDesc;
   };
 }
 
 function cuTensorMapEncodeTiled$(raw: Raw, rt: CheckedRuntime): Checked["cuTensorMapEncodeTiled"] {
+  const F$ = "cuTensorMapEncodeTiled";
   return function cuTensorMapEncodeTiled(tensorDataType: CUtensorMapDataType, tensorRank: cuuint32_t, globalAddress: PointerLike, globalDim: PointerLike, globalStrides: PointerLike, boxDim: PointerLike, elementStrides: PointerLike, interleave: CUtensorMapInterleave, swizzle: CUtensorMapSwizzle, l2Promotion: CUtensorMapL2promotion, oobFill: CUtensorMapFloatOOBfill, tensorMap?: CUtensorMap_st): CUtensorMap_st {
-    if (arguments.length < 11 || arguments.length > 12) rt.arity("cuTensorMapEncodeTiled", "tensorDataType,tensorRank,globalAddress,globalDim,globalStrides,boxDim,elementStrides,interleave,swizzle,l2Promotion,oobFill,tensorMap", 11, arguments.length);
-    if (!(typeof tensorDataType === "number" && (tensorDataType >>> 0) === tensorDataType && (+tensorDataType !== 0 || 1 / tensorDataType > 0))) rt.bad("cuTensorMapEncodeTiled", "tensorDataType", "u32", tensorDataType);
-    if (!(typeof tensorRank === "number" && (tensorRank >>> 0) === tensorRank && (+tensorRank !== 0 || 1 / tensorRank > 0))) rt.bad("cuTensorMapEncodeTiled", "tensorRank", "u32", tensorRank);
-    if (!(typeof interleave === "number" && (interleave >>> 0) === interleave && (+interleave !== 0 || 1 / interleave > 0))) rt.bad("cuTensorMapEncodeTiled", "interleave", "u32", interleave);
-    if (!(typeof swizzle === "number" && (swizzle >>> 0) === swizzle && (+swizzle !== 0 || 1 / swizzle > 0))) rt.bad("cuTensorMapEncodeTiled", "swizzle", "u32", swizzle);
-    if (!(typeof l2Promotion === "number" && (l2Promotion >>> 0) === l2Promotion && (+l2Promotion !== 0 || 1 / l2Promotion > 0))) rt.bad("cuTensorMapEncodeTiled", "l2Promotion", "u32", l2Promotion);
-    if (!(typeof oobFill === "number" && (oobFill >>> 0) === oobFill && (+oobFill !== 0 || 1 / oobFill > 0))) rt.bad("cuTensorMapEncodeTiled", "oobFill", "u32", oobFill);
-    const $tensorMap = tensorMap === undefined ? rt.record(CUtensorMap_st) : rt.recordArg(tensorMap, CUtensorMap_st, "cuTensorMapEncodeTiled", "tensorMap");
-    const r = raw.cuTensorMapEncodeTiled($tensorMap.$pointer(), tensorDataType, tensorRank, rt.ptr(globalAddress, "cuTensorMapEncodeTiled", "globalAddress"), rt.ptr(globalDim, "cuTensorMapEncodeTiled", "globalDim"), rt.ptr(globalStrides, "cuTensorMapEncodeTiled", "globalStrides"), rt.ptr(boxDim, "cuTensorMapEncodeTiled", "boxDim"), rt.ptr(elementStrides, "cuTensorMapEncodeTiled", "elementStrides"), interleave, swizzle, l2Promotion, oobFill);
-    if (rt.guards) rt.check("cuTensorMapEncodeTiled");
-    if (r !== 0) rt.fail(r, "cuTensorMapEncodeTiled");
+    if (arguments.length < 11 || arguments.length > 12) rt.arity(F$, "tensorDataType,tensorRank,globalAddress,globalDim,globalStrides,boxDim,elementStrides,interleave,swizzle,l2Promotion,oobFill,tensorMap", 11, arguments.length);
+    if (!isU32(tensorDataType)) rt.bad(F$, "tensorDataType", "u32", tensorDataType);
+    if (!isU32(tensorRank)) rt.bad(F$, "tensorRank", "u32", tensorRank);
+    if (!isU32(interleave)) rt.bad(F$, "interleave", "u32", interleave);
+    if (!isU32(swizzle)) rt.bad(F$, "swizzle", "u32", swizzle);
+    if (!isU32(l2Promotion)) rt.bad(F$, "l2Promotion", "u32", l2Promotion);
+    if (!isU32(oobFill)) rt.bad(F$, "oobFill", "u32", oobFill);
+    const $tensorMap = tensorMap === undefined ? rt.record(CUtensorMap_st) : rt.recordArg(tensorMap, CUtensorMap_st, F$, "tensorMap");
+    const r = raw.cuTensorMapEncodeTiled($tensorMap.$pointer(), tensorDataType, tensorRank, rt.ptr(globalAddress, F$, "globalAddress"), rt.ptr(globalDim, F$, "globalDim"), rt.ptr(globalStrides, F$, "globalStrides"), rt.ptr(boxDim, F$, "boxDim"), rt.ptr(elementStrides, F$, "elementStrides"), interleave, swizzle, l2Promotion, oobFill);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return $tensorMap;
   };
 }
 
 function cuTensorMapEncodeIm2col$(raw: Raw, rt: CheckedRuntime): Checked["cuTensorMapEncodeIm2col"] {
+  const F$ = "cuTensorMapEncodeIm2col";
   return function cuTensorMapEncodeIm2col(tensorDataType: CUtensorMapDataType, tensorRank: cuuint32_t, globalAddress: PointerLike, globalDim: PointerLike, globalStrides: PointerLike, pixelBoxLowerCorner: PointerLike, pixelBoxUpperCorner: PointerLike, channelsPerPixel: cuuint32_t, pixelsPerColumn: cuuint32_t, elementStrides: PointerLike, interleave: CUtensorMapInterleave, swizzle: CUtensorMapSwizzle, l2Promotion: CUtensorMapL2promotion, oobFill: CUtensorMapFloatOOBfill, tensorMap?: CUtensorMap_st): CUtensorMap_st {
-    if (arguments.length < 14 || arguments.length > 15) rt.arity("cuTensorMapEncodeIm2col", "tensorDataType,tensorRank,globalAddress,globalDim,globalStrides,pixelBoxLowerCorner,pixelBoxUpperCorner,channelsPerPixel,pixelsPerColumn,elementStrides,interleave,swizzle,l2Promotion,oobFill,tensorMap", 14, arguments.length);
-    if (!(typeof tensorDataType === "number" && (tensorDataType >>> 0) === tensorDataType && (+tensorDataType !== 0 || 1 / tensorDataType > 0))) rt.bad("cuTensorMapEncodeIm2col", "tensorDataType", "u32", tensorDataType);
-    if (!(typeof tensorRank === "number" && (tensorRank >>> 0) === tensorRank && (+tensorRank !== 0 || 1 / tensorRank > 0))) rt.bad("cuTensorMapEncodeIm2col", "tensorRank", "u32", tensorRank);
-    if (!(typeof channelsPerPixel === "number" && (channelsPerPixel >>> 0) === channelsPerPixel && (+channelsPerPixel !== 0 || 1 / channelsPerPixel > 0))) rt.bad("cuTensorMapEncodeIm2col", "channelsPerPixel", "u32", channelsPerPixel);
-    if (!(typeof pixelsPerColumn === "number" && (pixelsPerColumn >>> 0) === pixelsPerColumn && (+pixelsPerColumn !== 0 || 1 / pixelsPerColumn > 0))) rt.bad("cuTensorMapEncodeIm2col", "pixelsPerColumn", "u32", pixelsPerColumn);
-    if (!(typeof interleave === "number" && (interleave >>> 0) === interleave && (+interleave !== 0 || 1 / interleave > 0))) rt.bad("cuTensorMapEncodeIm2col", "interleave", "u32", interleave);
-    if (!(typeof swizzle === "number" && (swizzle >>> 0) === swizzle && (+swizzle !== 0 || 1 / swizzle > 0))) rt.bad("cuTensorMapEncodeIm2col", "swizzle", "u32", swizzle);
-    if (!(typeof l2Promotion === "number" && (l2Promotion >>> 0) === l2Promotion && (+l2Promotion !== 0 || 1 / l2Promotion > 0))) rt.bad("cuTensorMapEncodeIm2col", "l2Promotion", "u32", l2Promotion);
-    if (!(typeof oobFill === "number" && (oobFill >>> 0) === oobFill && (+oobFill !== 0 || 1 / oobFill > 0))) rt.bad("cuTensorMapEncodeIm2col", "oobFill", "u32", oobFill);
-    const $tensorMap = tensorMap === undefined ? rt.record(CUtensorMap_st) : rt.recordArg(tensorMap, CUtensorMap_st, "cuTensorMapEncodeIm2col", "tensorMap");
-    const r = raw.cuTensorMapEncodeIm2col($tensorMap.$pointer(), tensorDataType, tensorRank, rt.ptr(globalAddress, "cuTensorMapEncodeIm2col", "globalAddress"), rt.ptr(globalDim, "cuTensorMapEncodeIm2col", "globalDim"), rt.ptr(globalStrides, "cuTensorMapEncodeIm2col", "globalStrides"), rt.ptr(pixelBoxLowerCorner, "cuTensorMapEncodeIm2col", "pixelBoxLowerCorner"), rt.ptr(pixelBoxUpperCorner, "cuTensorMapEncodeIm2col", "pixelBoxUpperCorner"), channelsPerPixel, pixelsPerColumn, rt.ptr(elementStrides, "cuTensorMapEncodeIm2col", "elementStrides"), interleave, swizzle, l2Promotion, oobFill);
-    if (rt.guards) rt.check("cuTensorMapEncodeIm2col");
-    if (r !== 0) rt.fail(r, "cuTensorMapEncodeIm2col");
+    if (arguments.length < 14 || arguments.length > 15) rt.arity(F$, "tensorDataType,tensorRank,globalAddress,globalDim,globalStrides,pixelBoxLowerCorner,pixelBoxUpperCorner,channelsPerPixel,pixelsPerColumn,elementStrides,interleave,swizzle,l2Promotion,oobFill,tensorMap", 14, arguments.length);
+    if (!isU32(tensorDataType)) rt.bad(F$, "tensorDataType", "u32", tensorDataType);
+    if (!isU32(tensorRank)) rt.bad(F$, "tensorRank", "u32", tensorRank);
+    if (!isU32(channelsPerPixel)) rt.bad(F$, "channelsPerPixel", "u32", channelsPerPixel);
+    if (!isU32(pixelsPerColumn)) rt.bad(F$, "pixelsPerColumn", "u32", pixelsPerColumn);
+    if (!isU32(interleave)) rt.bad(F$, "interleave", "u32", interleave);
+    if (!isU32(swizzle)) rt.bad(F$, "swizzle", "u32", swizzle);
+    if (!isU32(l2Promotion)) rt.bad(F$, "l2Promotion", "u32", l2Promotion);
+    if (!isU32(oobFill)) rt.bad(F$, "oobFill", "u32", oobFill);
+    const $tensorMap = tensorMap === undefined ? rt.record(CUtensorMap_st) : rt.recordArg(tensorMap, CUtensorMap_st, F$, "tensorMap");
+    const r = raw.cuTensorMapEncodeIm2col($tensorMap.$pointer(), tensorDataType, tensorRank, rt.ptr(globalAddress, F$, "globalAddress"), rt.ptr(globalDim, F$, "globalDim"), rt.ptr(globalStrides, F$, "globalStrides"), rt.ptr(pixelBoxLowerCorner, F$, "pixelBoxLowerCorner"), rt.ptr(pixelBoxUpperCorner, F$, "pixelBoxUpperCorner"), channelsPerPixel, pixelsPerColumn, rt.ptr(elementStrides, F$, "elementStrides"), interleave, swizzle, l2Promotion, oobFill);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return $tensorMap;
   };
 }
 
 function cuTensorMapReplaceAddress$(raw: Raw, rt: CheckedRuntime): Checked["cuTensorMapReplaceAddress"] {
+  const F$ = "cuTensorMapReplaceAddress";
   return function cuTensorMapReplaceAddress(tensorMap: PointerLike, globalAddress: PointerLike): void {
-    if (arguments.length !== 2) rt.arity("cuTensorMapReplaceAddress", "tensorMap,globalAddress", 2, arguments.length);
-    const r = raw.cuTensorMapReplaceAddress(rt.ptr(rt.expect(tensorMap, CUtensorMap_st, "cuTensorMapReplaceAddress", "tensorMap"), "cuTensorMapReplaceAddress", "tensorMap"), rt.ptr(globalAddress, "cuTensorMapReplaceAddress", "globalAddress"));
-    if (rt.guards) rt.check("cuTensorMapReplaceAddress");
-    if (r !== 0) rt.fail(r, "cuTensorMapReplaceAddress");
+    if (arguments.length !== 2) rt.arity(F$, "tensorMap,globalAddress", 2, arguments.length);
+    const r = raw.cuTensorMapReplaceAddress(rt.ptr(rt.expect(tensorMap, CUtensorMap_st, F$, "tensorMap"), F$, "tensorMap"), rt.ptr(globalAddress, F$, "globalAddress"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuDeviceCanAccessPeer$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceCanAccessPeer"] {
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
+  const F$ = "cuDeviceCanAccessPeer";
   return function cuDeviceCanAccessPeer(dev: CUdevice, peerDev: CUdevice): number {
-    if (arguments.length !== 2) rt.arity("cuDeviceCanAccessPeer", "dev,peerDev", 2, arguments.length);
-    if (!(typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0))) rt.bad("cuDeviceCanAccessPeer", "dev", "i32", dev);
-    if (!(typeof peerDev === "number" && (peerDev | 0) === peerDev && (+peerDev !== 0 || 1 / peerDev > 0))) rt.bad("cuDeviceCanAccessPeer", "peerDev", "i32", peerDev);
+    if (arguments.length !== 2) rt.arity(F$, "dev,peerDev", 2, arguments.length);
+    if (!isI32(dev)) rt.bad(F$, "dev", "i32", dev);
+    if (!isI32(peerDev)) rt.bad(F$, "peerDev", "i32", peerDev);
     const r = raw.cuDeviceCanAccessPeer(o0, dev, peerDev);
-    if (rt.guards) rt.check("cuDeviceCanAccessPeer");
-    if (r !== 0) rt.fail(r, "cuDeviceCanAccessPeer");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return i32[0]!;
   };
 }
 
 function cuCtxEnablePeerAccess$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxEnablePeerAccess"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuCtxEnablePeerAccess";
   return function cuCtxEnablePeerAccess(peerContext: CUcontext, Flags: number): void {
-    if (arguments.length !== 2) rt.arity("cuCtxEnablePeerAccess", "peerContext,Flags", 2, arguments.length);
-    if (!(isPtr(peerContext))) rt.bad("cuCtxEnablePeerAccess", "peerContext", "pointer", peerContext);
-    if (!(typeof Flags === "number" && (Flags >>> 0) === Flags && (+Flags !== 0 || 1 / Flags > 0))) rt.bad("cuCtxEnablePeerAccess", "Flags", "u32", Flags);
+    if (arguments.length !== 2) rt.arity(F$, "peerContext,Flags", 2, arguments.length);
+    if (!isPtr(peerContext)) rt.bad(F$, "peerContext", "pointer", peerContext);
+    if (!isU32(Flags)) rt.bad(F$, "Flags", "u32", Flags);
     const r = raw.cuCtxEnablePeerAccess(peerContext, Flags);
-    if (rt.guards) rt.check("cuCtxEnablePeerAccess");
-    if (r !== 0) rt.fail(r, "cuCtxEnablePeerAccess", peerContext);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, peerContext);
   };
 }
 
 function cuCtxDisablePeerAccess$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxDisablePeerAccess"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuCtxDisablePeerAccess";
   return function cuCtxDisablePeerAccess(peerContext: CUcontext): void {
-    if (arguments.length !== 1) rt.arity("cuCtxDisablePeerAccess", "peerContext", 1, arguments.length);
-    if (!(isPtr(peerContext))) rt.bad("cuCtxDisablePeerAccess", "peerContext", "pointer", peerContext);
+    if (arguments.length !== 1) rt.arity(F$, "peerContext", 1, arguments.length);
+    if (!isPtr(peerContext)) rt.bad(F$, "peerContext", "pointer", peerContext);
     const r = raw.cuCtxDisablePeerAccess(peerContext);
-    if (rt.guards) rt.check("cuCtxDisablePeerAccess");
-    if (r !== 0) rt.fail(r, "cuCtxDisablePeerAccess", peerContext);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, peerContext);
   };
 }
 
 function cuDeviceGetP2PAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGetP2PAttribute"] {
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
+  const F$ = "cuDeviceGetP2PAttribute";
   return function cuDeviceGetP2PAttribute(attrib: CUdevice_P2PAttribute, srcDevice: CUdevice, dstDevice: CUdevice): number {
-    if (arguments.length !== 3) rt.arity("cuDeviceGetP2PAttribute", "attrib,srcDevice,dstDevice", 3, arguments.length);
-    if (!(typeof attrib === "number" && (attrib >>> 0) === attrib && (+attrib !== 0 || 1 / attrib > 0))) rt.bad("cuDeviceGetP2PAttribute", "attrib", "u32", attrib);
-    if (!(typeof srcDevice === "number" && (srcDevice | 0) === srcDevice && (+srcDevice !== 0 || 1 / srcDevice > 0))) rt.bad("cuDeviceGetP2PAttribute", "srcDevice", "i32", srcDevice);
-    if (!(typeof dstDevice === "number" && (dstDevice | 0) === dstDevice && (+dstDevice !== 0 || 1 / dstDevice > 0))) rt.bad("cuDeviceGetP2PAttribute", "dstDevice", "i32", dstDevice);
+    if (arguments.length !== 3) rt.arity(F$, "attrib,srcDevice,dstDevice", 3, arguments.length);
+    if (!isU32(attrib)) rt.bad(F$, "attrib", "u32", attrib);
+    if (!isI32(srcDevice)) rt.bad(F$, "srcDevice", "i32", srcDevice);
+    if (!isI32(dstDevice)) rt.bad(F$, "dstDevice", "i32", dstDevice);
     const r = raw.cuDeviceGetP2PAttribute(o0, attrib, srcDevice, dstDevice);
-    if (rt.guards) rt.check("cuDeviceGetP2PAttribute");
-    if (r !== 0) rt.fail(r, "cuDeviceGetP2PAttribute");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return i32[0]!;
   };
 }
 
 function cuGraphicsUnregisterResource$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphicsUnregisterResource"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuGraphicsUnregisterResource";
   return function cuGraphicsUnregisterResource(resource: CUgraphicsResource): void {
-    if (arguments.length !== 1) rt.arity("cuGraphicsUnregisterResource", "resource", 1, arguments.length);
-    if (!(isPtr(resource))) rt.bad("cuGraphicsUnregisterResource", "resource", "pointer", resource);
+    if (arguments.length !== 1) rt.arity(F$, "resource", 1, arguments.length);
+    if (!isPtr(resource)) rt.bad(F$, "resource", "pointer", resource);
     const r = raw.cuGraphicsUnregisterResource(resource);
-    if (rt.guards) rt.check("cuGraphicsUnregisterResource");
-    if (r !== 0) rt.fail(r, "cuGraphicsUnregisterResource", resource);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, resource);
   };
 }
 
 function cuGraphicsSubResourceGetMappedArray$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphicsSubResourceGetMappedArray"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cuGraphicsSubResourceGetMappedArray";
   return function cuGraphicsSubResourceGetMappedArray(resource: CUgraphicsResource, arrayIndex: number, mipLevel: number): CUarray {
-    if (arguments.length !== 3) rt.arity("cuGraphicsSubResourceGetMappedArray", "resource,arrayIndex,mipLevel", 3, arguments.length);
-    if (!(isPtr(resource))) rt.bad("cuGraphicsSubResourceGetMappedArray", "resource", "pointer", resource);
-    if (!(typeof arrayIndex === "number" && (arrayIndex >>> 0) === arrayIndex && (+arrayIndex !== 0 || 1 / arrayIndex > 0))) rt.bad("cuGraphicsSubResourceGetMappedArray", "arrayIndex", "u32", arrayIndex);
-    if (!(typeof mipLevel === "number" && (mipLevel >>> 0) === mipLevel && (+mipLevel !== 0 || 1 / mipLevel > 0))) rt.bad("cuGraphicsSubResourceGetMappedArray", "mipLevel", "u32", mipLevel);
+    if (arguments.length !== 3) rt.arity(F$, "resource,arrayIndex,mipLevel", 3, arguments.length);
+    if (!isPtr(resource)) rt.bad(F$, "resource", "pointer", resource);
+    if (!isU32(arrayIndex)) rt.bad(F$, "arrayIndex", "u32", arrayIndex);
+    if (!isU32(mipLevel)) rt.bad(F$, "mipLevel", "u32", mipLevel);
     const r = raw.cuGraphicsSubResourceGetMappedArray(o0, resource, arrayIndex, mipLevel);
-    if (rt.guards) rt.check("cuGraphicsSubResourceGetMappedArray");
-    if (r !== 0) rt.fail(r, "cuGraphicsSubResourceGetMappedArray");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as CUarray;
   };
 }
@@ -5260,12 +5670,13 @@ function cuGraphicsSubResourceGetMappedArray$(raw: Raw, rt: CheckedRuntime): Che
 function cuGraphicsResourceGetMappedMipmappedArray$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphicsResourceGetMappedMipmappedArray"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cuGraphicsResourceGetMappedMipmappedArray";
   return function cuGraphicsResourceGetMappedMipmappedArray(resource: CUgraphicsResource): CUmipmappedArray {
-    if (arguments.length !== 1) rt.arity("cuGraphicsResourceGetMappedMipmappedArray", "resource", 1, arguments.length);
-    if (!(isPtr(resource))) rt.bad("cuGraphicsResourceGetMappedMipmappedArray", "resource", "pointer", resource);
+    if (arguments.length !== 1) rt.arity(F$, "resource", 1, arguments.length);
+    if (!isPtr(resource)) rt.bad(F$, "resource", "pointer", resource);
     const r = raw.cuGraphicsResourceGetMappedMipmappedArray(o0, resource);
-    if (rt.guards) rt.check("cuGraphicsResourceGetMappedMipmappedArray");
-    if (r !== 0) rt.fail(r, "cuGraphicsResourceGetMappedMipmappedArray");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as CUmipmappedArray;
   };
 }
@@ -5275,49 +5686,53 @@ function cuGraphicsResourceGetMappedPointer$(raw: Raw, rt: CheckedRuntime): Chec
   const o1 = rt.out[1]!;
   const u64 = rt.u64;
   const isPtr = rt.isPointer;
+  const F$ = "cuGraphicsResourceGetMappedPointer";
   return function cuGraphicsResourceGetMappedPointer(resource: CUgraphicsResource): [pDevPtr: CUdeviceptr, pSize: bigint] {
-    if (arguments.length !== 1) rt.arity("cuGraphicsResourceGetMappedPointer", "resource", 1, arguments.length);
-    if (!(isPtr(resource))) rt.bad("cuGraphicsResourceGetMappedPointer", "resource", "pointer", resource);
+    if (arguments.length !== 1) rt.arity(F$, "resource", 1, arguments.length);
+    if (!isPtr(resource)) rt.bad(F$, "resource", "pointer", resource);
     const r = raw.cuGraphicsResourceGetMappedPointer(o0, o1, resource);
-    if (rt.guards) rt.check("cuGraphicsResourceGetMappedPointer");
-    if (r !== 0) rt.fail(r, "cuGraphicsResourceGetMappedPointer");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return [u64[0]! as CUdeviceptr, u64[1]!];
   };
 }
 
 function cuGraphicsResourceSetMapFlags$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphicsResourceSetMapFlags"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuGraphicsResourceSetMapFlags";
   return function cuGraphicsResourceSetMapFlags(resource: CUgraphicsResource, flags: number): void {
-    if (arguments.length !== 2) rt.arity("cuGraphicsResourceSetMapFlags", "resource,flags", 2, arguments.length);
-    if (!(isPtr(resource))) rt.bad("cuGraphicsResourceSetMapFlags", "resource", "pointer", resource);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cuGraphicsResourceSetMapFlags", "flags", "u32", flags);
+    if (arguments.length !== 2) rt.arity(F$, "resource,flags", 2, arguments.length);
+    if (!isPtr(resource)) rt.bad(F$, "resource", "pointer", resource);
+    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
     const r = raw.cuGraphicsResourceSetMapFlags(resource, flags);
-    if (rt.guards) rt.check("cuGraphicsResourceSetMapFlags");
-    if (r !== 0) rt.fail(r, "cuGraphicsResourceSetMapFlags", resource);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, resource);
   };
 }
 
 function cuGraphicsMapResources$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphicsMapResources"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuGraphicsMapResources";
   return function cuGraphicsMapResources(count: number, resources: PointerLike, hStream: CUstream): void {
-    if (arguments.length !== 3) rt.arity("cuGraphicsMapResources", "count,resources,hStream", 3, arguments.length);
-    if (!(typeof count === "number" && (count >>> 0) === count && (+count !== 0 || 1 / count > 0))) rt.bad("cuGraphicsMapResources", "count", "u32", count);
-    if (!(isPtr(hStream))) rt.bad("cuGraphicsMapResources", "hStream", "pointer", hStream);
-    const r = raw.cuGraphicsMapResources(count, rt.ptr(resources, "cuGraphicsMapResources", "resources"), hStream);
-    if (rt.guards) rt.check("cuGraphicsMapResources");
-    if (r !== 0) rt.fail(r, "cuGraphicsMapResources");
+    if (arguments.length !== 3) rt.arity(F$, "count,resources,hStream", 3, arguments.length);
+    if (!isU32(count)) rt.bad(F$, "count", "u32", count);
+    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
+    const r = raw.cuGraphicsMapResources(count, rt.ptr(resources, F$, "resources"), hStream);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuGraphicsUnmapResources$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphicsUnmapResources"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuGraphicsUnmapResources";
   return function cuGraphicsUnmapResources(count: number, resources: PointerLike, hStream: CUstream): void {
-    if (arguments.length !== 3) rt.arity("cuGraphicsUnmapResources", "count,resources,hStream", 3, arguments.length);
-    if (!(typeof count === "number" && (count >>> 0) === count && (+count !== 0 || 1 / count > 0))) rt.bad("cuGraphicsUnmapResources", "count", "u32", count);
-    if (!(isPtr(hStream))) rt.bad("cuGraphicsUnmapResources", "hStream", "pointer", hStream);
-    const r = raw.cuGraphicsUnmapResources(count, rt.ptr(resources, "cuGraphicsUnmapResources", "resources"), hStream);
-    if (rt.guards) rt.check("cuGraphicsUnmapResources");
-    if (r !== 0) rt.fail(r, "cuGraphicsUnmapResources");
+    if (arguments.length !== 3) rt.arity(F$, "count,resources,hStream", 3, arguments.length);
+    if (!isU32(count)) rt.bad(F$, "count", "u32", count);
+    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
+    const r = raw.cuGraphicsUnmapResources(count, rt.ptr(resources, F$, "resources"), hStream);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
@@ -5325,13 +5740,14 @@ function cuGetProcAddress$(raw: Raw, rt: CheckedRuntime): Checked["cuGetProcAddr
   const o0 = rt.out[0]!;
   const o1 = rt.out[1]!;
   const u32 = rt.u32;
+  const F$ = "cuGetProcAddress";
   return function cuGetProcAddress(symbol: string | PointerLike, cudaVersion: number, flags: cuuint64_t): [pfn: Pointer, symbolStatus: CUdriverProcAddressQueryResult] {
-    if (arguments.length !== 3) rt.arity("cuGetProcAddress", "symbol,cudaVersion,flags", 3, arguments.length);
-    if (!(typeof cudaVersion === "number" && (cudaVersion | 0) === cudaVersion && (+cudaVersion !== 0 || 1 / cudaVersion > 0))) rt.bad("cuGetProcAddress", "cudaVersion", "i32", cudaVersion);
-    if (!((typeof flags === "bigint" ? flags >= 0n && flags <= 18446744073709551615n : Number.isSafeInteger(flags) && flags >= 0))) rt.bad("cuGetProcAddress", "flags", "u64", flags);
-    const r = raw.cuGetProcAddress(rt.cstr(symbol, 0, "cuGetProcAddress", "symbol"), o0, cudaVersion, flags, o1);
-    if (rt.guards) rt.check("cuGetProcAddress");
-    if (r !== 0) rt.fail(r, "cuGetProcAddress");
+    if (arguments.length !== 3) rt.arity(F$, "symbol,cudaVersion,flags", 3, arguments.length);
+    if (!isI32(cudaVersion)) rt.bad(F$, "cudaVersion", "i32", cudaVersion);
+    if (!isU64(flags)) rt.bad(F$, "flags", "u64", flags);
+    const r = raw.cuGetProcAddress(rt.cstr(symbol, 0, F$, "symbol"), o0, cudaVersion, flags, o1);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return [rt.readPointer(0), u32[2]! as CUdriverProcAddressQueryResult];
   };
 }
@@ -5339,13 +5755,14 @@ function cuGetProcAddress$(raw: Raw, rt: CheckedRuntime): Checked["cuGetProcAddr
 function cuCoredumpGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuCoredumpGetAttribute"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
+  const F$ = "cuCoredumpGetAttribute";
   return function cuCoredumpGetAttribute(attrib: CUcoredumpSettings, value: PointerLike, size: number | bigint): bigint {
-    if (arguments.length !== 3) rt.arity("cuCoredumpGetAttribute", "attrib,value,size", 3, arguments.length);
-    if (!(typeof attrib === "number" && (attrib >>> 0) === attrib && (+attrib !== 0 || 1 / attrib > 0))) rt.bad("cuCoredumpGetAttribute", "attrib", "u32", attrib);
-    rt.writeCount(0, 8, size, "cuCoredumpGetAttribute", "size");
-    const r = raw.cuCoredumpGetAttribute(attrib, rt.sized(value, size, 1, "cuCoredumpGetAttribute", "value"), o0);
-    if (rt.guards) rt.check("cuCoredumpGetAttribute");
-    if (r !== 0) rt.fail(r, "cuCoredumpGetAttribute");
+    if (arguments.length !== 3) rt.arity(F$, "attrib,value,size", 3, arguments.length);
+    if (!isU32(attrib)) rt.bad(F$, "attrib", "u32", attrib);
+    rt.writeCount(0, 8, size, F$, "size");
+    const r = raw.cuCoredumpGetAttribute(attrib, rt.sized(value, size, 1, F$, "value"), o0);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u64[0]!;
   };
 }
@@ -5353,13 +5770,14 @@ function cuCoredumpGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuCored
 function cuCoredumpGetAttributeGlobal$(raw: Raw, rt: CheckedRuntime): Checked["cuCoredumpGetAttributeGlobal"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
+  const F$ = "cuCoredumpGetAttributeGlobal";
   return function cuCoredumpGetAttributeGlobal(attrib: CUcoredumpSettings, value: PointerLike, size: number | bigint): bigint {
-    if (arguments.length !== 3) rt.arity("cuCoredumpGetAttributeGlobal", "attrib,value,size", 3, arguments.length);
-    if (!(typeof attrib === "number" && (attrib >>> 0) === attrib && (+attrib !== 0 || 1 / attrib > 0))) rt.bad("cuCoredumpGetAttributeGlobal", "attrib", "u32", attrib);
-    rt.writeCount(0, 8, size, "cuCoredumpGetAttributeGlobal", "size");
-    const r = raw.cuCoredumpGetAttributeGlobal(attrib, rt.sized(value, size, 1, "cuCoredumpGetAttributeGlobal", "value"), o0);
-    if (rt.guards) rt.check("cuCoredumpGetAttributeGlobal");
-    if (r !== 0) rt.fail(r, "cuCoredumpGetAttributeGlobal");
+    if (arguments.length !== 3) rt.arity(F$, "attrib,value,size", 3, arguments.length);
+    if (!isU32(attrib)) rt.bad(F$, "attrib", "u32", attrib);
+    rt.writeCount(0, 8, size, F$, "size");
+    const r = raw.cuCoredumpGetAttributeGlobal(attrib, rt.sized(value, size, 1, F$, "value"), o0);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u64[0]!;
   };
 }
@@ -5367,13 +5785,14 @@ function cuCoredumpGetAttributeGlobal$(raw: Raw, rt: CheckedRuntime): Checked["c
 function cuCoredumpSetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuCoredumpSetAttribute"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
+  const F$ = "cuCoredumpSetAttribute";
   return function cuCoredumpSetAttribute(attrib: CUcoredumpSettings, value: PointerLike, size: number | bigint): bigint {
-    if (arguments.length !== 3) rt.arity("cuCoredumpSetAttribute", "attrib,value,size", 3, arguments.length);
-    if (!(typeof attrib === "number" && (attrib >>> 0) === attrib && (+attrib !== 0 || 1 / attrib > 0))) rt.bad("cuCoredumpSetAttribute", "attrib", "u32", attrib);
-    rt.writeCount(0, 8, size, "cuCoredumpSetAttribute", "size");
-    const r = raw.cuCoredumpSetAttribute(attrib, rt.sized(value, size, 1, "cuCoredumpSetAttribute", "value"), o0);
-    if (rt.guards) rt.check("cuCoredumpSetAttribute");
-    if (r !== 0) rt.fail(r, "cuCoredumpSetAttribute");
+    if (arguments.length !== 3) rt.arity(F$, "attrib,value,size", 3, arguments.length);
+    if (!isU32(attrib)) rt.bad(F$, "attrib", "u32", attrib);
+    rt.writeCount(0, 8, size, F$, "size");
+    const r = raw.cuCoredumpSetAttribute(attrib, rt.sized(value, size, 1, F$, "value"), o0);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u64[0]!;
   };
 }
@@ -5381,24 +5800,26 @@ function cuCoredumpSetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuCored
 function cuCoredumpSetAttributeGlobal$(raw: Raw, rt: CheckedRuntime): Checked["cuCoredumpSetAttributeGlobal"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
+  const F$ = "cuCoredumpSetAttributeGlobal";
   return function cuCoredumpSetAttributeGlobal(attrib: CUcoredumpSettings, value: PointerLike, size: number | bigint): bigint {
-    if (arguments.length !== 3) rt.arity("cuCoredumpSetAttributeGlobal", "attrib,value,size", 3, arguments.length);
-    if (!(typeof attrib === "number" && (attrib >>> 0) === attrib && (+attrib !== 0 || 1 / attrib > 0))) rt.bad("cuCoredumpSetAttributeGlobal", "attrib", "u32", attrib);
-    rt.writeCount(0, 8, size, "cuCoredumpSetAttributeGlobal", "size");
-    const r = raw.cuCoredumpSetAttributeGlobal(attrib, rt.sized(value, size, 1, "cuCoredumpSetAttributeGlobal", "value"), o0);
-    if (rt.guards) rt.check("cuCoredumpSetAttributeGlobal");
-    if (r !== 0) rt.fail(r, "cuCoredumpSetAttributeGlobal");
+    if (arguments.length !== 3) rt.arity(F$, "attrib,value,size", 3, arguments.length);
+    if (!isU32(attrib)) rt.bad(F$, "attrib", "u32", attrib);
+    rt.writeCount(0, 8, size, F$, "size");
+    const r = raw.cuCoredumpSetAttributeGlobal(attrib, rt.sized(value, size, 1, F$, "value"), o0);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u64[0]!;
   };
 }
 
 function cuGetExportTable$(raw: Raw, rt: CheckedRuntime): Checked["cuGetExportTable"] {
   const o0 = rt.out[0]!;
+  const F$ = "cuGetExportTable";
   return function cuGetExportTable(pExportTableId: PointerLike): Pointer {
-    if (arguments.length !== 1) rt.arity("cuGetExportTable", "pExportTableId", 1, arguments.length);
-    const r = raw.cuGetExportTable(o0, rt.ptr(rt.expect(pExportTableId, CUuuid_st, "cuGetExportTable", "pExportTableId"), "cuGetExportTable", "pExportTableId"));
-    if (rt.guards) rt.check("cuGetExportTable");
-    if (r !== 0) rt.fail(r, "cuGetExportTable");
+    if (arguments.length !== 1) rt.arity(F$, "pExportTableId", 1, arguments.length);
+    const r = raw.cuGetExportTable(o0, rt.ptr(rt.expect(pExportTableId, CUuuid_st, F$, "pExportTableId"), F$, "pExportTableId"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0);
   };
 }
@@ -5406,171 +5827,185 @@ function cuGetExportTable$(raw: Raw, rt: CheckedRuntime): Checked["cuGetExportTa
 function cuGreenCtxCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuGreenCtxCreate"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cuGreenCtxCreate";
   return function cuGreenCtxCreate(desc: CUdevResourceDesc, dev: CUdevice, flags: number): CUgreenCtx {
-    if (arguments.length !== 3) rt.arity("cuGreenCtxCreate", "desc,dev,flags", 3, arguments.length);
-    if (!(isPtr(desc))) rt.bad("cuGreenCtxCreate", "desc", "pointer", desc);
-    if (!(typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0))) rt.bad("cuGreenCtxCreate", "dev", "i32", dev);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cuGreenCtxCreate", "flags", "u32", flags);
+    if (arguments.length !== 3) rt.arity(F$, "desc,dev,flags", 3, arguments.length);
+    if (!isPtr(desc)) rt.bad(F$, "desc", "pointer", desc);
+    if (!isI32(dev)) rt.bad(F$, "dev", "i32", dev);
+    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
     const r = raw.cuGreenCtxCreate(o0, desc, dev, flags);
-    if (rt.guards) rt.check("cuGreenCtxCreate");
-    if (r !== 0) rt.fail(r, "cuGreenCtxCreate");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as CUgreenCtx;
   };
 }
 
 function cuGreenCtxDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuGreenCtxDestroy"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuGreenCtxDestroy";
   return function cuGreenCtxDestroy(hCtx: CUgreenCtx): void {
-    if (arguments.length !== 1) rt.arity("cuGreenCtxDestroy", "hCtx", 1, arguments.length);
-    if (!(isPtr(hCtx))) rt.bad("cuGreenCtxDestroy", "hCtx", "pointer", hCtx);
+    if (arguments.length !== 1) rt.arity(F$, "hCtx", 1, arguments.length);
+    if (!isPtr(hCtx)) rt.bad(F$, "hCtx", "pointer", hCtx);
     const r = raw.cuGreenCtxDestroy(hCtx);
-    if (rt.guards) rt.check("cuGreenCtxDestroy");
-    if (r !== 0) rt.fail(r, "cuGreenCtxDestroy", hCtx);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hCtx);
   };
 }
 
 function cuCtxFromGreenCtx$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxFromGreenCtx"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cuCtxFromGreenCtx";
   return function cuCtxFromGreenCtx(hCtx: CUgreenCtx): CUcontext {
-    if (arguments.length !== 1) rt.arity("cuCtxFromGreenCtx", "hCtx", 1, arguments.length);
-    if (!(isPtr(hCtx))) rt.bad("cuCtxFromGreenCtx", "hCtx", "pointer", hCtx);
+    if (arguments.length !== 1) rt.arity(F$, "hCtx", 1, arguments.length);
+    if (!isPtr(hCtx)) rt.bad(F$, "hCtx", "pointer", hCtx);
     const r = raw.cuCtxFromGreenCtx(o0, hCtx);
-    if (rt.guards) rt.check("cuCtxFromGreenCtx");
-    if (r !== 0) rt.fail(r, "cuCtxFromGreenCtx");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as CUcontext;
   };
 }
 
 function cuDeviceGetDevResource$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGetDevResource"] {
+  const F$ = "cuDeviceGetDevResource";
   return function cuDeviceGetDevResource(device: CUdevice, type: CUdevResourceType, resource?: CUdevResource_st): CUdevResource_st {
-    if (arguments.length < 2 || arguments.length > 3) rt.arity("cuDeviceGetDevResource", "device,type,resource", 2, arguments.length);
-    if (!(typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0))) rt.bad("cuDeviceGetDevResource", "device", "i32", device);
-    if (!(typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0))) rt.bad("cuDeviceGetDevResource", "type", "u32", type);
-    const $resource = resource === undefined ? rt.record(CUdevResource_st) : rt.recordArg(resource, CUdevResource_st, "cuDeviceGetDevResource", "resource");
+    if (arguments.length < 2 || arguments.length > 3) rt.arity(F$, "device,type,resource", 2, arguments.length);
+    if (!isI32(device)) rt.bad(F$, "device", "i32", device);
+    if (!isU32(type)) rt.bad(F$, "type", "u32", type);
+    const $resource = resource === undefined ? rt.record(CUdevResource_st) : rt.recordArg(resource, CUdevResource_st, F$, "resource");
     const r = raw.cuDeviceGetDevResource(device, $resource.$pointer(), type);
-    if (rt.guards) rt.check("cuDeviceGetDevResource");
-    if (r !== 0) rt.fail(r, "cuDeviceGetDevResource");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return $resource;
   };
 }
 
 function cuCtxGetDevResource$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxGetDevResource"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuCtxGetDevResource";
   return function cuCtxGetDevResource(hCtx: CUcontext, type: CUdevResourceType, resource?: CUdevResource_st): CUdevResource_st {
-    if (arguments.length < 2 || arguments.length > 3) rt.arity("cuCtxGetDevResource", "hCtx,type,resource", 2, arguments.length);
-    if (!(isPtr(hCtx))) rt.bad("cuCtxGetDevResource", "hCtx", "pointer", hCtx);
-    if (!(typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0))) rt.bad("cuCtxGetDevResource", "type", "u32", type);
-    const $resource = resource === undefined ? rt.record(CUdevResource_st) : rt.recordArg(resource, CUdevResource_st, "cuCtxGetDevResource", "resource");
+    if (arguments.length < 2 || arguments.length > 3) rt.arity(F$, "hCtx,type,resource", 2, arguments.length);
+    if (!isPtr(hCtx)) rt.bad(F$, "hCtx", "pointer", hCtx);
+    if (!isU32(type)) rt.bad(F$, "type", "u32", type);
+    const $resource = resource === undefined ? rt.record(CUdevResource_st) : rt.recordArg(resource, CUdevResource_st, F$, "resource");
     const r = raw.cuCtxGetDevResource(hCtx, $resource.$pointer(), type);
-    if (rt.guards) rt.check("cuCtxGetDevResource");
-    if (r !== 0) rt.fail(r, "cuCtxGetDevResource", hCtx);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hCtx);
     return $resource;
   };
 }
 
 function cuGreenCtxGetDevResource$(raw: Raw, rt: CheckedRuntime): Checked["cuGreenCtxGetDevResource"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuGreenCtxGetDevResource";
   return function cuGreenCtxGetDevResource(hCtx: CUgreenCtx, type: CUdevResourceType, resource?: CUdevResource_st): CUdevResource_st {
-    if (arguments.length < 2 || arguments.length > 3) rt.arity("cuGreenCtxGetDevResource", "hCtx,type,resource", 2, arguments.length);
-    if (!(isPtr(hCtx))) rt.bad("cuGreenCtxGetDevResource", "hCtx", "pointer", hCtx);
-    if (!(typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0))) rt.bad("cuGreenCtxGetDevResource", "type", "u32", type);
-    const $resource = resource === undefined ? rt.record(CUdevResource_st) : rt.recordArg(resource, CUdevResource_st, "cuGreenCtxGetDevResource", "resource");
+    if (arguments.length < 2 || arguments.length > 3) rt.arity(F$, "hCtx,type,resource", 2, arguments.length);
+    if (!isPtr(hCtx)) rt.bad(F$, "hCtx", "pointer", hCtx);
+    if (!isU32(type)) rt.bad(F$, "type", "u32", type);
+    const $resource = resource === undefined ? rt.record(CUdevResource_st) : rt.recordArg(resource, CUdevResource_st, F$, "resource");
     const r = raw.cuGreenCtxGetDevResource(hCtx, $resource.$pointer(), type);
-    if (rt.guards) rt.check("cuGreenCtxGetDevResource");
-    if (r !== 0) rt.fail(r, "cuGreenCtxGetDevResource", hCtx);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hCtx);
     return $resource;
   };
 }
 
 function cuDevSmResourceSplitByCount$(raw: Raw, rt: CheckedRuntime): Checked["cuDevSmResourceSplitByCount"] {
   const o0 = rt.out[0]!;
+  const F$ = "cuDevSmResourceSplitByCount";
   const A_cuDevSmResourceSplitByCount: ArraySpec = { elements: [{ kind: "record", size: CUdevResource_st.$size, cls: CUdevResource_st }], count: { slot: 0, bytes: 4 }, query: true, retry: [] };
   return function cuDevSmResourceSplitByCount(input: PointerLike, useFlags: number, minCount: number, nbGroups?: number, remaining?: CUdevResource_st): [result: CUdevResource_st[], remaining: CUdevResource_st] {
-    if (arguments.length < 3 || arguments.length > 5) rt.arity("cuDevSmResourceSplitByCount", "input,useFlags,minCount,nbGroups,remaining", 3, arguments.length);
-    if (nbGroups !== undefined && !(typeof nbGroups === "number" && (nbGroups >>> 0) === nbGroups && (+nbGroups !== 0 || 1 / nbGroups > 0) && nbGroups >= 0)) rt.bad("cuDevSmResourceSplitByCount", "nbGroups", "u32", nbGroups);
-    if (!(typeof useFlags === "number" && (useFlags >>> 0) === useFlags && (+useFlags !== 0 || 1 / useFlags > 0))) rt.bad("cuDevSmResourceSplitByCount", "useFlags", "u32", useFlags);
-    if (!(typeof minCount === "number" && (minCount >>> 0) === minCount && (+minCount !== 0 || 1 / minCount > 0))) rt.bad("cuDevSmResourceSplitByCount", "minCount", "u32", minCount);
-    const $remaining = remaining === undefined ? rt.record(CUdevResource_st) : rt.recordArg(remaining, CUdevResource_st, "cuDevSmResourceSplitByCount", "remaining");
-    const a = rt.arrays("cuDevSmResourceSplitByCount", A_cuDevSmResourceSplitByCount, nbGroups, (p) => raw.cuDevSmResourceSplitByCount(p[0]!, o0, rt.ptr(rt.expect(input, CUdevResource_st, "cuDevSmResourceSplitByCount", "input"), "cuDevSmResourceSplitByCount", "input"), $remaining.$pointer(), useFlags, minCount));
+    if (arguments.length < 3 || arguments.length > 5) rt.arity(F$, "input,useFlags,minCount,nbGroups,remaining", 3, arguments.length);
+    if (nbGroups !== undefined && !(isU32(nbGroups) && nbGroups >= 0)) rt.bad(F$, "nbGroups", "u32", nbGroups);
+    if (!isU32(useFlags)) rt.bad(F$, "useFlags", "u32", useFlags);
+    if (!isU32(minCount)) rt.bad(F$, "minCount", "u32", minCount);
+    const $remaining = remaining === undefined ? rt.record(CUdevResource_st) : rt.recordArg(remaining, CUdevResource_st, F$, "remaining");
+    const a = rt.arrays(F$, A_cuDevSmResourceSplitByCount, nbGroups, (p) => raw.cuDevSmResourceSplitByCount(p[0]!, o0, rt.ptr(rt.expect(input, CUdevResource_st, F$, "input"), F$, "input"), $remaining.$pointer(), useFlags, minCount));
     return [a[0] as CUdevResource_st[], $remaining];
   };
 }
 
 function cuDevResourceGenerateDesc$(raw: Raw, rt: CheckedRuntime): Checked["cuDevResourceGenerateDesc"] {
   const o0 = rt.out[0]!;
+  const F$ = "cuDevResourceGenerateDesc";
   return function cuDevResourceGenerateDesc(resources: PointerLike, nbResources: number): CUdevResourceDesc {
-    if (arguments.length !== 2) rt.arity("cuDevResourceGenerateDesc", "resources,nbResources", 2, arguments.length);
-    if (!(typeof nbResources === "number" && (nbResources >>> 0) === nbResources && (+nbResources !== 0 || 1 / nbResources > 0))) rt.bad("cuDevResourceGenerateDesc", "nbResources", "u32", nbResources);
-    const r = raw.cuDevResourceGenerateDesc(o0, rt.sized(resources, nbResources, 144, "cuDevResourceGenerateDesc", "resources", CUdevResource_st), nbResources);
-    if (rt.guards) rt.check("cuDevResourceGenerateDesc");
-    if (r !== 0) rt.fail(r, "cuDevResourceGenerateDesc");
+    if (arguments.length !== 2) rt.arity(F$, "resources,nbResources", 2, arguments.length);
+    if (!isU32(nbResources)) rt.bad(F$, "nbResources", "u32", nbResources);
+    const r = raw.cuDevResourceGenerateDesc(o0, rt.sized(resources, nbResources, 144, F$, "resources", CUdevResource_st), nbResources);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as CUdevResourceDesc;
   };
 }
 
 function cuGreenCtxRecordEvent$(raw: Raw, rt: CheckedRuntime): Checked["cuGreenCtxRecordEvent"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuGreenCtxRecordEvent";
   return function cuGreenCtxRecordEvent(hCtx: CUgreenCtx, hEvent: CUevent): void {
-    if (arguments.length !== 2) rt.arity("cuGreenCtxRecordEvent", "hCtx,hEvent", 2, arguments.length);
-    if (!(isPtr(hCtx))) rt.bad("cuGreenCtxRecordEvent", "hCtx", "pointer", hCtx);
-    if (!(isPtr(hEvent))) rt.bad("cuGreenCtxRecordEvent", "hEvent", "pointer", hEvent);
+    if (arguments.length !== 2) rt.arity(F$, "hCtx,hEvent", 2, arguments.length);
+    if (!isPtr(hCtx)) rt.bad(F$, "hCtx", "pointer", hCtx);
+    if (!isPtr(hEvent)) rt.bad(F$, "hEvent", "pointer", hEvent);
     const r = raw.cuGreenCtxRecordEvent(hCtx, hEvent);
-    if (rt.guards) rt.check("cuGreenCtxRecordEvent");
-    if (r !== 0) rt.fail(r, "cuGreenCtxRecordEvent", hCtx);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hCtx);
   };
 }
 
 function cuGreenCtxWaitEvent$(raw: Raw, rt: CheckedRuntime): Checked["cuGreenCtxWaitEvent"] {
   const isPtr = rt.isPointer;
+  const F$ = "cuGreenCtxWaitEvent";
   return function cuGreenCtxWaitEvent(hCtx: CUgreenCtx, hEvent: CUevent): void {
-    if (arguments.length !== 2) rt.arity("cuGreenCtxWaitEvent", "hCtx,hEvent", 2, arguments.length);
-    if (!(isPtr(hCtx))) rt.bad("cuGreenCtxWaitEvent", "hCtx", "pointer", hCtx);
-    if (!(isPtr(hEvent))) rt.bad("cuGreenCtxWaitEvent", "hEvent", "pointer", hEvent);
+    if (arguments.length !== 2) rt.arity(F$, "hCtx,hEvent", 2, arguments.length);
+    if (!isPtr(hCtx)) rt.bad(F$, "hCtx", "pointer", hCtx);
+    if (!isPtr(hEvent)) rt.bad(F$, "hEvent", "pointer", hEvent);
     const r = raw.cuGreenCtxWaitEvent(hCtx, hEvent);
-    if (rt.guards) rt.check("cuGreenCtxWaitEvent");
-    if (r !== 0) rt.fail(r, "cuGreenCtxWaitEvent", hCtx);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hCtx);
   };
 }
 
 function cuStreamGetGreenCtx$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamGetGreenCtx"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cuStreamGetGreenCtx";
   return function cuStreamGetGreenCtx(hStream: CUstream): CUgreenCtx {
-    if (arguments.length !== 1) rt.arity("cuStreamGetGreenCtx", "hStream", 1, arguments.length);
-    if (!(isPtr(hStream))) rt.bad("cuStreamGetGreenCtx", "hStream", "pointer", hStream);
+    if (arguments.length !== 1) rt.arity(F$, "hStream", 1, arguments.length);
+    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
     const r = raw.cuStreamGetGreenCtx(hStream, o0);
-    if (rt.guards) rt.check("cuStreamGetGreenCtx");
-    if (r !== 0) rt.fail(r, "cuStreamGetGreenCtx", hStream);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hStream);
     return rt.readPointer(0) as CUgreenCtx;
   };
 }
 
 function cuProfilerInitialize$(raw: Raw, rt: CheckedRuntime): Checked["cuProfilerInitialize"] {
+  const F$ = "cuProfilerInitialize";
   return function cuProfilerInitialize(configFile: string | PointerLike, outputFile: string | PointerLike, outputMode: CUoutput_mode): void {
-    if (arguments.length !== 3) rt.arity("cuProfilerInitialize", "configFile,outputFile,outputMode", 3, arguments.length);
-    if (!(typeof outputMode === "number" && (outputMode >>> 0) === outputMode && (+outputMode !== 0 || 1 / outputMode > 0))) rt.bad("cuProfilerInitialize", "outputMode", "u32", outputMode);
-    const r = raw.cuProfilerInitialize(rt.cstr(configFile, 0, "cuProfilerInitialize", "configFile"), rt.cstr(outputFile, 1, "cuProfilerInitialize", "outputFile"), outputMode);
-    if (rt.guards) rt.check("cuProfilerInitialize");
-    if (r !== 0) rt.fail(r, "cuProfilerInitialize");
+    if (arguments.length !== 3) rt.arity(F$, "configFile,outputFile,outputMode", 3, arguments.length);
+    if (!isU32(outputMode)) rt.bad(F$, "outputMode", "u32", outputMode);
+    const r = raw.cuProfilerInitialize(rt.cstr(configFile, 0, F$, "configFile"), rt.cstr(outputFile, 1, F$, "outputFile"), outputMode);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuProfilerStart$(raw: Raw, rt: CheckedRuntime): Checked["cuProfilerStart"] {
+  const F$ = "cuProfilerStart";
   return function cuProfilerStart(): void {
-    if (arguments.length !== 0) rt.arity("cuProfilerStart", "", 0, arguments.length);
+    if (arguments.length !== 0) rt.arity(F$, "", 0, arguments.length);
     const r = raw.cuProfilerStart();
-    if (rt.guards) rt.check("cuProfilerStart");
-    if (r !== 0) rt.fail(r, "cuProfilerStart");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cuProfilerStop$(raw: Raw, rt: CheckedRuntime): Checked["cuProfilerStop"] {
+  const F$ = "cuProfilerStop";
   return function cuProfilerStop(): void {
-    if (arguments.length !== 0) rt.arity("cuProfilerStop", "", 0, arguments.length);
+    if (arguments.length !== 0) rt.arity(F$, "", 0, arguments.length);
     const r = raw.cuProfilerStop();
-    if (rt.guards) rt.check("cuProfilerStop");
-    if (r !== 0) rt.fail(r, "cuProfilerStop");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 

@@ -2,9 +2,10 @@
 // DO NOT EDIT: regenerate with `npm run generate` (see README.md).
 // Header cufft.h sha256 ab33889d803d807d8112c9f79886b85ad836a754fe9a5c9ddc60681f30560413
 // Header cufftXt.h sha256 f93d196aacdef40c71a68f5010bb4a19d33a7a798fac137add21af4885cecb1a
-// Seal: sha256 6872eef22d3d3b274b6e8ea6c99ef06dd994b406dfeb08fd321bd9e06aca2c23
+// Seal: sha256 0d932c7c64f082f9cb39ca0fb09b52b2b64ee0dd18ff21bb9a93619bb28acc72
 
 import { type CheckedRuntime, type PointerLike, lazyTable } from "../../../src/tables-runtime/checked.ts";
+import { isI32, isI64, isU32, isU64 } from "../../../src/tables-runtime/argument-checks.ts";
 import type { Checked } from "./checked.ts";
 import type { Raw } from "./functions.ts";
 import type { cufftProperty, cufftResult, cufftType, cufftXtCallbackType, cufftXtCopyType, cufftXtQueryType, cufftXtSubFormat, cufftXtWorkAreaPolicy } from "./enums.ts";
@@ -16,14 +17,15 @@ import { type cudaDataType, type cudaStream_t, double2, float2, type libraryProp
 function cufftPlan1d$(raw: Raw, rt: CheckedRuntime): Checked["cufftPlan1d"] {
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
+  const F$ = "cufftPlan1d";
   return function cufftPlan1d(nx: number, type: cufftType, batch: number): cufftHandle {
-    if (arguments.length !== 3) rt.arity("cufftPlan1d", "nx,type,batch", 3, arguments.length);
-    if (!(typeof nx === "number" && (nx | 0) === nx && (+nx !== 0 || 1 / nx > 0))) rt.bad("cufftPlan1d", "nx", "i32", nx);
-    if (!(typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0))) rt.bad("cufftPlan1d", "type", "u32", type);
-    if (!(typeof batch === "number" && (batch | 0) === batch && (+batch !== 0 || 1 / batch > 0))) rt.bad("cufftPlan1d", "batch", "i32", batch);
+    if (arguments.length !== 3) rt.arity(F$, "nx,type,batch", 3, arguments.length);
+    if (!isI32(nx)) rt.bad(F$, "nx", "i32", nx);
+    if (!isU32(type)) rt.bad(F$, "type", "u32", type);
+    if (!isI32(batch)) rt.bad(F$, "batch", "i32", batch);
     const r = raw.cufftPlan1d(o0, nx, type, batch);
-    if (rt.guards) rt.check("cufftPlan1d");
-    if (r !== 0) rt.fail(r, "cufftPlan1d");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return i32[0]! as cufftHandle;
   };
 }
@@ -31,14 +33,15 @@ function cufftPlan1d$(raw: Raw, rt: CheckedRuntime): Checked["cufftPlan1d"] {
 function cufftPlan2d$(raw: Raw, rt: CheckedRuntime): Checked["cufftPlan2d"] {
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
+  const F$ = "cufftPlan2d";
   return function cufftPlan2d(nx: number, ny: number, type: cufftType): cufftHandle {
-    if (arguments.length !== 3) rt.arity("cufftPlan2d", "nx,ny,type", 3, arguments.length);
-    if (!(typeof nx === "number" && (nx | 0) === nx && (+nx !== 0 || 1 / nx > 0))) rt.bad("cufftPlan2d", "nx", "i32", nx);
-    if (!(typeof ny === "number" && (ny | 0) === ny && (+ny !== 0 || 1 / ny > 0))) rt.bad("cufftPlan2d", "ny", "i32", ny);
-    if (!(typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0))) rt.bad("cufftPlan2d", "type", "u32", type);
+    if (arguments.length !== 3) rt.arity(F$, "nx,ny,type", 3, arguments.length);
+    if (!isI32(nx)) rt.bad(F$, "nx", "i32", nx);
+    if (!isI32(ny)) rt.bad(F$, "ny", "i32", ny);
+    if (!isU32(type)) rt.bad(F$, "type", "u32", type);
     const r = raw.cufftPlan2d(o0, nx, ny, type);
-    if (rt.guards) rt.check("cufftPlan2d");
-    if (r !== 0) rt.fail(r, "cufftPlan2d");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return i32[0]! as cufftHandle;
   };
 }
@@ -46,15 +49,16 @@ function cufftPlan2d$(raw: Raw, rt: CheckedRuntime): Checked["cufftPlan2d"] {
 function cufftPlan3d$(raw: Raw, rt: CheckedRuntime): Checked["cufftPlan3d"] {
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
+  const F$ = "cufftPlan3d";
   return function cufftPlan3d(nx: number, ny: number, nz: number, type: cufftType): cufftHandle {
-    if (arguments.length !== 4) rt.arity("cufftPlan3d", "nx,ny,nz,type", 4, arguments.length);
-    if (!(typeof nx === "number" && (nx | 0) === nx && (+nx !== 0 || 1 / nx > 0))) rt.bad("cufftPlan3d", "nx", "i32", nx);
-    if (!(typeof ny === "number" && (ny | 0) === ny && (+ny !== 0 || 1 / ny > 0))) rt.bad("cufftPlan3d", "ny", "i32", ny);
-    if (!(typeof nz === "number" && (nz | 0) === nz && (+nz !== 0 || 1 / nz > 0))) rt.bad("cufftPlan3d", "nz", "i32", nz);
-    if (!(typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0))) rt.bad("cufftPlan3d", "type", "u32", type);
+    if (arguments.length !== 4) rt.arity(F$, "nx,ny,nz,type", 4, arguments.length);
+    if (!isI32(nx)) rt.bad(F$, "nx", "i32", nx);
+    if (!isI32(ny)) rt.bad(F$, "ny", "i32", ny);
+    if (!isI32(nz)) rt.bad(F$, "nz", "i32", nz);
+    if (!isU32(type)) rt.bad(F$, "type", "u32", type);
     const r = raw.cufftPlan3d(o0, nx, ny, nz, type);
-    if (rt.guards) rt.check("cufftPlan3d");
-    if (r !== 0) rt.fail(r, "cufftPlan3d");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return i32[0]! as cufftHandle;
   };
 }
@@ -62,177 +66,189 @@ function cufftPlan3d$(raw: Raw, rt: CheckedRuntime): Checked["cufftPlan3d"] {
 function cufftPlanMany$(raw: Raw, rt: CheckedRuntime): Checked["cufftPlanMany"] {
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
+  const F$ = "cufftPlanMany";
   return function cufftPlanMany(rank: number, n: PointerLike, inembed: PointerLike, istride: number, idist: number, onembed: PointerLike, ostride: number, odist: number, type: cufftType, batch: number): cufftHandle {
-    if (arguments.length !== 10) rt.arity("cufftPlanMany", "rank,n,inembed,istride,idist,onembed,ostride,odist,type,batch", 10, arguments.length);
-    if (!(typeof rank === "number" && (rank | 0) === rank && (+rank !== 0 || 1 / rank > 0))) rt.bad("cufftPlanMany", "rank", "i32", rank);
-    if (!(typeof istride === "number" && (istride | 0) === istride && (+istride !== 0 || 1 / istride > 0))) rt.bad("cufftPlanMany", "istride", "i32", istride);
-    if (!(typeof idist === "number" && (idist | 0) === idist && (+idist !== 0 || 1 / idist > 0))) rt.bad("cufftPlanMany", "idist", "i32", idist);
-    if (!(typeof ostride === "number" && (ostride | 0) === ostride && (+ostride !== 0 || 1 / ostride > 0))) rt.bad("cufftPlanMany", "ostride", "i32", ostride);
-    if (!(typeof odist === "number" && (odist | 0) === odist && (+odist !== 0 || 1 / odist > 0))) rt.bad("cufftPlanMany", "odist", "i32", odist);
-    if (!(typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0))) rt.bad("cufftPlanMany", "type", "u32", type);
-    if (!(typeof batch === "number" && (batch | 0) === batch && (+batch !== 0 || 1 / batch > 0))) rt.bad("cufftPlanMany", "batch", "i32", batch);
-    const r = raw.cufftPlanMany(o0, rank, rt.ptr(n, "cufftPlanMany", "n"), rt.ptr(inembed, "cufftPlanMany", "inembed"), istride, idist, rt.ptr(onembed, "cufftPlanMany", "onembed"), ostride, odist, type, batch);
-    if (rt.guards) rt.check("cufftPlanMany");
-    if (r !== 0) rt.fail(r, "cufftPlanMany");
+    if (arguments.length !== 10) rt.arity(F$, "rank,n,inembed,istride,idist,onembed,ostride,odist,type,batch", 10, arguments.length);
+    if (!isI32(rank)) rt.bad(F$, "rank", "i32", rank);
+    if (!isI32(istride)) rt.bad(F$, "istride", "i32", istride);
+    if (!isI32(idist)) rt.bad(F$, "idist", "i32", idist);
+    if (!isI32(ostride)) rt.bad(F$, "ostride", "i32", ostride);
+    if (!isI32(odist)) rt.bad(F$, "odist", "i32", odist);
+    if (!isU32(type)) rt.bad(F$, "type", "u32", type);
+    if (!isI32(batch)) rt.bad(F$, "batch", "i32", batch);
+    const r = raw.cufftPlanMany(o0, rank, rt.ptr(n, F$, "n"), rt.ptr(inembed, F$, "inembed"), istride, idist, rt.ptr(onembed, F$, "onembed"), ostride, odist, type, batch);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return i32[0]! as cufftHandle;
   };
 }
 
 function cufftMakePlan1d$(raw: Raw, rt: CheckedRuntime): Checked["cufftMakePlan1d"] {
+  const F$ = "cufftMakePlan1d";
   return function cufftMakePlan1d(plan: cufftHandle, nx: number, type: cufftType, batch: number, workSize: PointerLike): void {
-    if (arguments.length !== 5) rt.arity("cufftMakePlan1d", "plan,nx,type,batch,workSize", 5, arguments.length);
-    if (!(typeof plan === "number" && (plan | 0) === plan && (+plan !== 0 || 1 / plan > 0))) rt.bad("cufftMakePlan1d", "plan", "i32", plan);
-    if (!(typeof nx === "number" && (nx | 0) === nx && (+nx !== 0 || 1 / nx > 0))) rt.bad("cufftMakePlan1d", "nx", "i32", nx);
-    if (!(typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0))) rt.bad("cufftMakePlan1d", "type", "u32", type);
-    if (!(typeof batch === "number" && (batch | 0) === batch && (+batch !== 0 || 1 / batch > 0))) rt.bad("cufftMakePlan1d", "batch", "i32", batch);
-    const r = raw.cufftMakePlan1d(plan, nx, type, batch, rt.ptr(workSize, "cufftMakePlan1d", "workSize"));
-    if (rt.guards) rt.check("cufftMakePlan1d");
-    if (r !== 0) rt.fail(r, "cufftMakePlan1d");
+    if (arguments.length !== 5) rt.arity(F$, "plan,nx,type,batch,workSize", 5, arguments.length);
+    if (!isI32(plan)) rt.bad(F$, "plan", "i32", plan);
+    if (!isI32(nx)) rt.bad(F$, "nx", "i32", nx);
+    if (!isU32(type)) rt.bad(F$, "type", "u32", type);
+    if (!isI32(batch)) rt.bad(F$, "batch", "i32", batch);
+    const r = raw.cufftMakePlan1d(plan, nx, type, batch, rt.ptr(workSize, F$, "workSize"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cufftMakePlan2d$(raw: Raw, rt: CheckedRuntime): Checked["cufftMakePlan2d"] {
+  const F$ = "cufftMakePlan2d";
   return function cufftMakePlan2d(plan: cufftHandle, nx: number, ny: number, type: cufftType, workSize: PointerLike): void {
-    if (arguments.length !== 5) rt.arity("cufftMakePlan2d", "plan,nx,ny,type,workSize", 5, arguments.length);
-    if (!(typeof plan === "number" && (plan | 0) === plan && (+plan !== 0 || 1 / plan > 0))) rt.bad("cufftMakePlan2d", "plan", "i32", plan);
-    if (!(typeof nx === "number" && (nx | 0) === nx && (+nx !== 0 || 1 / nx > 0))) rt.bad("cufftMakePlan2d", "nx", "i32", nx);
-    if (!(typeof ny === "number" && (ny | 0) === ny && (+ny !== 0 || 1 / ny > 0))) rt.bad("cufftMakePlan2d", "ny", "i32", ny);
-    if (!(typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0))) rt.bad("cufftMakePlan2d", "type", "u32", type);
-    const r = raw.cufftMakePlan2d(plan, nx, ny, type, rt.ptr(workSize, "cufftMakePlan2d", "workSize"));
-    if (rt.guards) rt.check("cufftMakePlan2d");
-    if (r !== 0) rt.fail(r, "cufftMakePlan2d");
+    if (arguments.length !== 5) rt.arity(F$, "plan,nx,ny,type,workSize", 5, arguments.length);
+    if (!isI32(plan)) rt.bad(F$, "plan", "i32", plan);
+    if (!isI32(nx)) rt.bad(F$, "nx", "i32", nx);
+    if (!isI32(ny)) rt.bad(F$, "ny", "i32", ny);
+    if (!isU32(type)) rt.bad(F$, "type", "u32", type);
+    const r = raw.cufftMakePlan2d(plan, nx, ny, type, rt.ptr(workSize, F$, "workSize"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cufftMakePlan3d$(raw: Raw, rt: CheckedRuntime): Checked["cufftMakePlan3d"] {
+  const F$ = "cufftMakePlan3d";
   return function cufftMakePlan3d(plan: cufftHandle, nx: number, ny: number, nz: number, type: cufftType, workSize: PointerLike): void {
-    if (arguments.length !== 6) rt.arity("cufftMakePlan3d", "plan,nx,ny,nz,type,workSize", 6, arguments.length);
-    if (!(typeof plan === "number" && (plan | 0) === plan && (+plan !== 0 || 1 / plan > 0))) rt.bad("cufftMakePlan3d", "plan", "i32", plan);
-    if (!(typeof nx === "number" && (nx | 0) === nx && (+nx !== 0 || 1 / nx > 0))) rt.bad("cufftMakePlan3d", "nx", "i32", nx);
-    if (!(typeof ny === "number" && (ny | 0) === ny && (+ny !== 0 || 1 / ny > 0))) rt.bad("cufftMakePlan3d", "ny", "i32", ny);
-    if (!(typeof nz === "number" && (nz | 0) === nz && (+nz !== 0 || 1 / nz > 0))) rt.bad("cufftMakePlan3d", "nz", "i32", nz);
-    if (!(typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0))) rt.bad("cufftMakePlan3d", "type", "u32", type);
-    const r = raw.cufftMakePlan3d(plan, nx, ny, nz, type, rt.ptr(workSize, "cufftMakePlan3d", "workSize"));
-    if (rt.guards) rt.check("cufftMakePlan3d");
-    if (r !== 0) rt.fail(r, "cufftMakePlan3d");
+    if (arguments.length !== 6) rt.arity(F$, "plan,nx,ny,nz,type,workSize", 6, arguments.length);
+    if (!isI32(plan)) rt.bad(F$, "plan", "i32", plan);
+    if (!isI32(nx)) rt.bad(F$, "nx", "i32", nx);
+    if (!isI32(ny)) rt.bad(F$, "ny", "i32", ny);
+    if (!isI32(nz)) rt.bad(F$, "nz", "i32", nz);
+    if (!isU32(type)) rt.bad(F$, "type", "u32", type);
+    const r = raw.cufftMakePlan3d(plan, nx, ny, nz, type, rt.ptr(workSize, F$, "workSize"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cufftMakePlanMany$(raw: Raw, rt: CheckedRuntime): Checked["cufftMakePlanMany"] {
+  const F$ = "cufftMakePlanMany";
   return function cufftMakePlanMany(plan: cufftHandle, rank: number, n: PointerLike, inembed: PointerLike, istride: number, idist: number, onembed: PointerLike, ostride: number, odist: number, type: cufftType, batch: number, workSize: PointerLike): void {
-    if (arguments.length !== 12) rt.arity("cufftMakePlanMany", "plan,rank,n,inembed,istride,idist,onembed,ostride,odist,type,batch,workSize", 12, arguments.length);
-    if (!(typeof plan === "number" && (plan | 0) === plan && (+plan !== 0 || 1 / plan > 0))) rt.bad("cufftMakePlanMany", "plan", "i32", plan);
-    if (!(typeof rank === "number" && (rank | 0) === rank && (+rank !== 0 || 1 / rank > 0))) rt.bad("cufftMakePlanMany", "rank", "i32", rank);
-    if (!(typeof istride === "number" && (istride | 0) === istride && (+istride !== 0 || 1 / istride > 0))) rt.bad("cufftMakePlanMany", "istride", "i32", istride);
-    if (!(typeof idist === "number" && (idist | 0) === idist && (+idist !== 0 || 1 / idist > 0))) rt.bad("cufftMakePlanMany", "idist", "i32", idist);
-    if (!(typeof ostride === "number" && (ostride | 0) === ostride && (+ostride !== 0 || 1 / ostride > 0))) rt.bad("cufftMakePlanMany", "ostride", "i32", ostride);
-    if (!(typeof odist === "number" && (odist | 0) === odist && (+odist !== 0 || 1 / odist > 0))) rt.bad("cufftMakePlanMany", "odist", "i32", odist);
-    if (!(typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0))) rt.bad("cufftMakePlanMany", "type", "u32", type);
-    if (!(typeof batch === "number" && (batch | 0) === batch && (+batch !== 0 || 1 / batch > 0))) rt.bad("cufftMakePlanMany", "batch", "i32", batch);
-    const r = raw.cufftMakePlanMany(plan, rank, rt.ptr(n, "cufftMakePlanMany", "n"), rt.ptr(inembed, "cufftMakePlanMany", "inembed"), istride, idist, rt.ptr(onembed, "cufftMakePlanMany", "onembed"), ostride, odist, type, batch, rt.ptr(workSize, "cufftMakePlanMany", "workSize"));
-    if (rt.guards) rt.check("cufftMakePlanMany");
-    if (r !== 0) rt.fail(r, "cufftMakePlanMany");
+    if (arguments.length !== 12) rt.arity(F$, "plan,rank,n,inembed,istride,idist,onembed,ostride,odist,type,batch,workSize", 12, arguments.length);
+    if (!isI32(plan)) rt.bad(F$, "plan", "i32", plan);
+    if (!isI32(rank)) rt.bad(F$, "rank", "i32", rank);
+    if (!isI32(istride)) rt.bad(F$, "istride", "i32", istride);
+    if (!isI32(idist)) rt.bad(F$, "idist", "i32", idist);
+    if (!isI32(ostride)) rt.bad(F$, "ostride", "i32", ostride);
+    if (!isI32(odist)) rt.bad(F$, "odist", "i32", odist);
+    if (!isU32(type)) rt.bad(F$, "type", "u32", type);
+    if (!isI32(batch)) rt.bad(F$, "batch", "i32", batch);
+    const r = raw.cufftMakePlanMany(plan, rank, rt.ptr(n, F$, "n"), rt.ptr(inembed, F$, "inembed"), istride, idist, rt.ptr(onembed, F$, "onembed"), ostride, odist, type, batch, rt.ptr(workSize, F$, "workSize"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cufftMakePlanMany64$(raw: Raw, rt: CheckedRuntime): Checked["cufftMakePlanMany64"] {
+  const F$ = "cufftMakePlanMany64";
   return function cufftMakePlanMany64(plan: cufftHandle, rank: number, n: PointerLike, inembed: PointerLike, istride: bigint | number, idist: bigint | number, onembed: PointerLike, ostride: bigint | number, odist: bigint | number, type: cufftType, batch: bigint | number, workSize: PointerLike): void {
-    if (arguments.length !== 12) rt.arity("cufftMakePlanMany64", "plan,rank,n,inembed,istride,idist,onembed,ostride,odist,type,batch,workSize", 12, arguments.length);
-    if (!(typeof plan === "number" && (plan | 0) === plan && (+plan !== 0 || 1 / plan > 0))) rt.bad("cufftMakePlanMany64", "plan", "i32", plan);
-    if (!(typeof rank === "number" && (rank | 0) === rank && (+rank !== 0 || 1 / rank > 0))) rt.bad("cufftMakePlanMany64", "rank", "i32", rank);
-    if (!((typeof istride === "bigint" ? istride >= -9223372036854775808n && istride <= 9223372036854775807n : Number.isSafeInteger(istride)))) rt.bad("cufftMakePlanMany64", "istride", "i64", istride);
-    if (!((typeof idist === "bigint" ? idist >= -9223372036854775808n && idist <= 9223372036854775807n : Number.isSafeInteger(idist)))) rt.bad("cufftMakePlanMany64", "idist", "i64", idist);
-    if (!((typeof ostride === "bigint" ? ostride >= -9223372036854775808n && ostride <= 9223372036854775807n : Number.isSafeInteger(ostride)))) rt.bad("cufftMakePlanMany64", "ostride", "i64", ostride);
-    if (!((typeof odist === "bigint" ? odist >= -9223372036854775808n && odist <= 9223372036854775807n : Number.isSafeInteger(odist)))) rt.bad("cufftMakePlanMany64", "odist", "i64", odist);
-    if (!(typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0))) rt.bad("cufftMakePlanMany64", "type", "u32", type);
-    if (!((typeof batch === "bigint" ? batch >= -9223372036854775808n && batch <= 9223372036854775807n : Number.isSafeInteger(batch)))) rt.bad("cufftMakePlanMany64", "batch", "i64", batch);
-    const r = raw.cufftMakePlanMany64(plan, rank, rt.ptr(n, "cufftMakePlanMany64", "n"), rt.ptr(inembed, "cufftMakePlanMany64", "inembed"), istride, idist, rt.ptr(onembed, "cufftMakePlanMany64", "onembed"), ostride, odist, type, batch, rt.ptr(workSize, "cufftMakePlanMany64", "workSize"));
-    if (rt.guards) rt.check("cufftMakePlanMany64");
-    if (r !== 0) rt.fail(r, "cufftMakePlanMany64");
+    if (arguments.length !== 12) rt.arity(F$, "plan,rank,n,inembed,istride,idist,onembed,ostride,odist,type,batch,workSize", 12, arguments.length);
+    if (!isI32(plan)) rt.bad(F$, "plan", "i32", plan);
+    if (!isI32(rank)) rt.bad(F$, "rank", "i32", rank);
+    if (!isI64(istride)) rt.bad(F$, "istride", "i64", istride);
+    if (!isI64(idist)) rt.bad(F$, "idist", "i64", idist);
+    if (!isI64(ostride)) rt.bad(F$, "ostride", "i64", ostride);
+    if (!isI64(odist)) rt.bad(F$, "odist", "i64", odist);
+    if (!isU32(type)) rt.bad(F$, "type", "u32", type);
+    if (!isI64(batch)) rt.bad(F$, "batch", "i64", batch);
+    const r = raw.cufftMakePlanMany64(plan, rank, rt.ptr(n, F$, "n"), rt.ptr(inembed, F$, "inembed"), istride, idist, rt.ptr(onembed, F$, "onembed"), ostride, odist, type, batch, rt.ptr(workSize, F$, "workSize"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cufftGetSizeMany64$(raw: Raw, rt: CheckedRuntime): Checked["cufftGetSizeMany64"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
+  const F$ = "cufftGetSizeMany64";
   return function cufftGetSizeMany64(plan: cufftHandle, rank: number, n: PointerLike, inembed: PointerLike, istride: bigint | number, idist: bigint | number, onembed: PointerLike, ostride: bigint | number, odist: bigint | number, type: cufftType, batch: bigint | number): bigint {
-    if (arguments.length !== 11) rt.arity("cufftGetSizeMany64", "plan,rank,n,inembed,istride,idist,onembed,ostride,odist,type,batch", 11, arguments.length);
-    if (!(typeof plan === "number" && (plan | 0) === plan && (+plan !== 0 || 1 / plan > 0))) rt.bad("cufftGetSizeMany64", "plan", "i32", plan);
-    if (!(typeof rank === "number" && (rank | 0) === rank && (+rank !== 0 || 1 / rank > 0))) rt.bad("cufftGetSizeMany64", "rank", "i32", rank);
-    if (!((typeof istride === "bigint" ? istride >= -9223372036854775808n && istride <= 9223372036854775807n : Number.isSafeInteger(istride)))) rt.bad("cufftGetSizeMany64", "istride", "i64", istride);
-    if (!((typeof idist === "bigint" ? idist >= -9223372036854775808n && idist <= 9223372036854775807n : Number.isSafeInteger(idist)))) rt.bad("cufftGetSizeMany64", "idist", "i64", idist);
-    if (!((typeof ostride === "bigint" ? ostride >= -9223372036854775808n && ostride <= 9223372036854775807n : Number.isSafeInteger(ostride)))) rt.bad("cufftGetSizeMany64", "ostride", "i64", ostride);
-    if (!((typeof odist === "bigint" ? odist >= -9223372036854775808n && odist <= 9223372036854775807n : Number.isSafeInteger(odist)))) rt.bad("cufftGetSizeMany64", "odist", "i64", odist);
-    if (!(typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0))) rt.bad("cufftGetSizeMany64", "type", "u32", type);
-    if (!((typeof batch === "bigint" ? batch >= -9223372036854775808n && batch <= 9223372036854775807n : Number.isSafeInteger(batch)))) rt.bad("cufftGetSizeMany64", "batch", "i64", batch);
-    const r = raw.cufftGetSizeMany64(plan, rank, rt.ptr(n, "cufftGetSizeMany64", "n"), rt.ptr(inembed, "cufftGetSizeMany64", "inembed"), istride, idist, rt.ptr(onembed, "cufftGetSizeMany64", "onembed"), ostride, odist, type, batch, o0);
-    if (rt.guards) rt.check("cufftGetSizeMany64");
-    if (r !== 0) rt.fail(r, "cufftGetSizeMany64");
+    if (arguments.length !== 11) rt.arity(F$, "plan,rank,n,inembed,istride,idist,onembed,ostride,odist,type,batch", 11, arguments.length);
+    if (!isI32(plan)) rt.bad(F$, "plan", "i32", plan);
+    if (!isI32(rank)) rt.bad(F$, "rank", "i32", rank);
+    if (!isI64(istride)) rt.bad(F$, "istride", "i64", istride);
+    if (!isI64(idist)) rt.bad(F$, "idist", "i64", idist);
+    if (!isI64(ostride)) rt.bad(F$, "ostride", "i64", ostride);
+    if (!isI64(odist)) rt.bad(F$, "odist", "i64", odist);
+    if (!isU32(type)) rt.bad(F$, "type", "u32", type);
+    if (!isI64(batch)) rt.bad(F$, "batch", "i64", batch);
+    const r = raw.cufftGetSizeMany64(plan, rank, rt.ptr(n, F$, "n"), rt.ptr(inembed, F$, "inembed"), istride, idist, rt.ptr(onembed, F$, "onembed"), ostride, odist, type, batch, o0);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u64[0]!;
   };
 }
 
 function cufftEstimate1d$(raw: Raw, rt: CheckedRuntime): Checked["cufftEstimate1d"] {
+  const F$ = "cufftEstimate1d";
   return function cufftEstimate1d(nx: number, type: cufftType, batch: number, workSize: PointerLike): void {
-    if (arguments.length !== 4) rt.arity("cufftEstimate1d", "nx,type,batch,workSize", 4, arguments.length);
-    if (!(typeof nx === "number" && (nx | 0) === nx && (+nx !== 0 || 1 / nx > 0))) rt.bad("cufftEstimate1d", "nx", "i32", nx);
-    if (!(typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0))) rt.bad("cufftEstimate1d", "type", "u32", type);
-    if (!(typeof batch === "number" && (batch | 0) === batch && (+batch !== 0 || 1 / batch > 0))) rt.bad("cufftEstimate1d", "batch", "i32", batch);
-    const r = raw.cufftEstimate1d(nx, type, batch, rt.ptr(workSize, "cufftEstimate1d", "workSize"));
-    if (rt.guards) rt.check("cufftEstimate1d");
-    if (r !== 0) rt.fail(r, "cufftEstimate1d");
+    if (arguments.length !== 4) rt.arity(F$, "nx,type,batch,workSize", 4, arguments.length);
+    if (!isI32(nx)) rt.bad(F$, "nx", "i32", nx);
+    if (!isU32(type)) rt.bad(F$, "type", "u32", type);
+    if (!isI32(batch)) rt.bad(F$, "batch", "i32", batch);
+    const r = raw.cufftEstimate1d(nx, type, batch, rt.ptr(workSize, F$, "workSize"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cufftEstimate2d$(raw: Raw, rt: CheckedRuntime): Checked["cufftEstimate2d"] {
+  const F$ = "cufftEstimate2d";
   return function cufftEstimate2d(nx: number, ny: number, type: cufftType, workSize: PointerLike): void {
-    if (arguments.length !== 4) rt.arity("cufftEstimate2d", "nx,ny,type,workSize", 4, arguments.length);
-    if (!(typeof nx === "number" && (nx | 0) === nx && (+nx !== 0 || 1 / nx > 0))) rt.bad("cufftEstimate2d", "nx", "i32", nx);
-    if (!(typeof ny === "number" && (ny | 0) === ny && (+ny !== 0 || 1 / ny > 0))) rt.bad("cufftEstimate2d", "ny", "i32", ny);
-    if (!(typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0))) rt.bad("cufftEstimate2d", "type", "u32", type);
-    const r = raw.cufftEstimate2d(nx, ny, type, rt.ptr(workSize, "cufftEstimate2d", "workSize"));
-    if (rt.guards) rt.check("cufftEstimate2d");
-    if (r !== 0) rt.fail(r, "cufftEstimate2d");
+    if (arguments.length !== 4) rt.arity(F$, "nx,ny,type,workSize", 4, arguments.length);
+    if (!isI32(nx)) rt.bad(F$, "nx", "i32", nx);
+    if (!isI32(ny)) rt.bad(F$, "ny", "i32", ny);
+    if (!isU32(type)) rt.bad(F$, "type", "u32", type);
+    const r = raw.cufftEstimate2d(nx, ny, type, rt.ptr(workSize, F$, "workSize"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cufftEstimate3d$(raw: Raw, rt: CheckedRuntime): Checked["cufftEstimate3d"] {
+  const F$ = "cufftEstimate3d";
   return function cufftEstimate3d(nx: number, ny: number, nz: number, type: cufftType, workSize: PointerLike): void {
-    if (arguments.length !== 5) rt.arity("cufftEstimate3d", "nx,ny,nz,type,workSize", 5, arguments.length);
-    if (!(typeof nx === "number" && (nx | 0) === nx && (+nx !== 0 || 1 / nx > 0))) rt.bad("cufftEstimate3d", "nx", "i32", nx);
-    if (!(typeof ny === "number" && (ny | 0) === ny && (+ny !== 0 || 1 / ny > 0))) rt.bad("cufftEstimate3d", "ny", "i32", ny);
-    if (!(typeof nz === "number" && (nz | 0) === nz && (+nz !== 0 || 1 / nz > 0))) rt.bad("cufftEstimate3d", "nz", "i32", nz);
-    if (!(typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0))) rt.bad("cufftEstimate3d", "type", "u32", type);
-    const r = raw.cufftEstimate3d(nx, ny, nz, type, rt.ptr(workSize, "cufftEstimate3d", "workSize"));
-    if (rt.guards) rt.check("cufftEstimate3d");
-    if (r !== 0) rt.fail(r, "cufftEstimate3d");
+    if (arguments.length !== 5) rt.arity(F$, "nx,ny,nz,type,workSize", 5, arguments.length);
+    if (!isI32(nx)) rt.bad(F$, "nx", "i32", nx);
+    if (!isI32(ny)) rt.bad(F$, "ny", "i32", ny);
+    if (!isI32(nz)) rt.bad(F$, "nz", "i32", nz);
+    if (!isU32(type)) rt.bad(F$, "type", "u32", type);
+    const r = raw.cufftEstimate3d(nx, ny, nz, type, rt.ptr(workSize, F$, "workSize"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cufftEstimateMany$(raw: Raw, rt: CheckedRuntime): Checked["cufftEstimateMany"] {
+  const F$ = "cufftEstimateMany";
   return function cufftEstimateMany(rank: number, n: PointerLike, inembed: PointerLike, istride: number, idist: number, onembed: PointerLike, ostride: number, odist: number, type: cufftType, batch: number, workSize: PointerLike): void {
-    if (arguments.length !== 11) rt.arity("cufftEstimateMany", "rank,n,inembed,istride,idist,onembed,ostride,odist,type,batch,workSize", 11, arguments.length);
-    if (!(typeof rank === "number" && (rank | 0) === rank && (+rank !== 0 || 1 / rank > 0))) rt.bad("cufftEstimateMany", "rank", "i32", rank);
-    if (!(typeof istride === "number" && (istride | 0) === istride && (+istride !== 0 || 1 / istride > 0))) rt.bad("cufftEstimateMany", "istride", "i32", istride);
-    if (!(typeof idist === "number" && (idist | 0) === idist && (+idist !== 0 || 1 / idist > 0))) rt.bad("cufftEstimateMany", "idist", "i32", idist);
-    if (!(typeof ostride === "number" && (ostride | 0) === ostride && (+ostride !== 0 || 1 / ostride > 0))) rt.bad("cufftEstimateMany", "ostride", "i32", ostride);
-    if (!(typeof odist === "number" && (odist | 0) === odist && (+odist !== 0 || 1 / odist > 0))) rt.bad("cufftEstimateMany", "odist", "i32", odist);
-    if (!(typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0))) rt.bad("cufftEstimateMany", "type", "u32", type);
-    if (!(typeof batch === "number" && (batch | 0) === batch && (+batch !== 0 || 1 / batch > 0))) rt.bad("cufftEstimateMany", "batch", "i32", batch);
-    const r = raw.cufftEstimateMany(rank, rt.ptr(n, "cufftEstimateMany", "n"), rt.ptr(inembed, "cufftEstimateMany", "inembed"), istride, idist, rt.ptr(onembed, "cufftEstimateMany", "onembed"), ostride, odist, type, batch, rt.ptr(workSize, "cufftEstimateMany", "workSize"));
-    if (rt.guards) rt.check("cufftEstimateMany");
-    if (r !== 0) rt.fail(r, "cufftEstimateMany");
+    if (arguments.length !== 11) rt.arity(F$, "rank,n,inembed,istride,idist,onembed,ostride,odist,type,batch,workSize", 11, arguments.length);
+    if (!isI32(rank)) rt.bad(F$, "rank", "i32", rank);
+    if (!isI32(istride)) rt.bad(F$, "istride", "i32", istride);
+    if (!isI32(idist)) rt.bad(F$, "idist", "i32", idist);
+    if (!isI32(ostride)) rt.bad(F$, "ostride", "i32", ostride);
+    if (!isI32(odist)) rt.bad(F$, "odist", "i32", odist);
+    if (!isU32(type)) rt.bad(F$, "type", "u32", type);
+    if (!isI32(batch)) rt.bad(F$, "batch", "i32", batch);
+    const r = raw.cufftEstimateMany(rank, rt.ptr(n, F$, "n"), rt.ptr(inembed, F$, "inembed"), istride, idist, rt.ptr(onembed, F$, "onembed"), ostride, odist, type, batch, rt.ptr(workSize, F$, "workSize"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cufftCreate$(raw: Raw, rt: CheckedRuntime): Checked["cufftCreate"] {
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
+  const F$ = "cufftCreate";
   return function cufftCreate(): cufftHandle {
-    if (arguments.length !== 0) rt.arity("cufftCreate", "", 0, arguments.length);
+    if (arguments.length !== 0) rt.arity(F$, "", 0, arguments.length);
     const r = raw.cufftCreate(o0);
-    if (rt.guards) rt.check("cufftCreate");
-    if (r !== 0) rt.fail(r, "cufftCreate");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return i32[0]! as cufftHandle;
   };
 }
@@ -240,15 +256,16 @@ function cufftCreate$(raw: Raw, rt: CheckedRuntime): Checked["cufftCreate"] {
 function cufftGetSize1d$(raw: Raw, rt: CheckedRuntime): Checked["cufftGetSize1d"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
+  const F$ = "cufftGetSize1d";
   return function cufftGetSize1d(handle: cufftHandle, nx: number, type: cufftType, batch: number): bigint {
-    if (arguments.length !== 4) rt.arity("cufftGetSize1d", "handle,nx,type,batch", 4, arguments.length);
-    if (!(typeof handle === "number" && (handle | 0) === handle && (+handle !== 0 || 1 / handle > 0))) rt.bad("cufftGetSize1d", "handle", "i32", handle);
-    if (!(typeof nx === "number" && (nx | 0) === nx && (+nx !== 0 || 1 / nx > 0))) rt.bad("cufftGetSize1d", "nx", "i32", nx);
-    if (!(typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0))) rt.bad("cufftGetSize1d", "type", "u32", type);
-    if (!(typeof batch === "number" && (batch | 0) === batch && (+batch !== 0 || 1 / batch > 0))) rt.bad("cufftGetSize1d", "batch", "i32", batch);
+    if (arguments.length !== 4) rt.arity(F$, "handle,nx,type,batch", 4, arguments.length);
+    if (!isI32(handle)) rt.bad(F$, "handle", "i32", handle);
+    if (!isI32(nx)) rt.bad(F$, "nx", "i32", nx);
+    if (!isU32(type)) rt.bad(F$, "type", "u32", type);
+    if (!isI32(batch)) rt.bad(F$, "batch", "i32", batch);
     const r = raw.cufftGetSize1d(handle, nx, type, batch, o0);
-    if (rt.guards) rt.check("cufftGetSize1d");
-    if (r !== 0) rt.fail(r, "cufftGetSize1d");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u64[0]!;
   };
 }
@@ -256,15 +273,16 @@ function cufftGetSize1d$(raw: Raw, rt: CheckedRuntime): Checked["cufftGetSize1d"
 function cufftGetSize2d$(raw: Raw, rt: CheckedRuntime): Checked["cufftGetSize2d"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
+  const F$ = "cufftGetSize2d";
   return function cufftGetSize2d(handle: cufftHandle, nx: number, ny: number, type: cufftType): bigint {
-    if (arguments.length !== 4) rt.arity("cufftGetSize2d", "handle,nx,ny,type", 4, arguments.length);
-    if (!(typeof handle === "number" && (handle | 0) === handle && (+handle !== 0 || 1 / handle > 0))) rt.bad("cufftGetSize2d", "handle", "i32", handle);
-    if (!(typeof nx === "number" && (nx | 0) === nx && (+nx !== 0 || 1 / nx > 0))) rt.bad("cufftGetSize2d", "nx", "i32", nx);
-    if (!(typeof ny === "number" && (ny | 0) === ny && (+ny !== 0 || 1 / ny > 0))) rt.bad("cufftGetSize2d", "ny", "i32", ny);
-    if (!(typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0))) rt.bad("cufftGetSize2d", "type", "u32", type);
+    if (arguments.length !== 4) rt.arity(F$, "handle,nx,ny,type", 4, arguments.length);
+    if (!isI32(handle)) rt.bad(F$, "handle", "i32", handle);
+    if (!isI32(nx)) rt.bad(F$, "nx", "i32", nx);
+    if (!isI32(ny)) rt.bad(F$, "ny", "i32", ny);
+    if (!isU32(type)) rt.bad(F$, "type", "u32", type);
     const r = raw.cufftGetSize2d(handle, nx, ny, type, o0);
-    if (rt.guards) rt.check("cufftGetSize2d");
-    if (r !== 0) rt.fail(r, "cufftGetSize2d");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u64[0]!;
   };
 }
@@ -272,16 +290,17 @@ function cufftGetSize2d$(raw: Raw, rt: CheckedRuntime): Checked["cufftGetSize2d"
 function cufftGetSize3d$(raw: Raw, rt: CheckedRuntime): Checked["cufftGetSize3d"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
+  const F$ = "cufftGetSize3d";
   return function cufftGetSize3d(handle: cufftHandle, nx: number, ny: number, nz: number, type: cufftType): bigint {
-    if (arguments.length !== 5) rt.arity("cufftGetSize3d", "handle,nx,ny,nz,type", 5, arguments.length);
-    if (!(typeof handle === "number" && (handle | 0) === handle && (+handle !== 0 || 1 / handle > 0))) rt.bad("cufftGetSize3d", "handle", "i32", handle);
-    if (!(typeof nx === "number" && (nx | 0) === nx && (+nx !== 0 || 1 / nx > 0))) rt.bad("cufftGetSize3d", "nx", "i32", nx);
-    if (!(typeof ny === "number" && (ny | 0) === ny && (+ny !== 0 || 1 / ny > 0))) rt.bad("cufftGetSize3d", "ny", "i32", ny);
-    if (!(typeof nz === "number" && (nz | 0) === nz && (+nz !== 0 || 1 / nz > 0))) rt.bad("cufftGetSize3d", "nz", "i32", nz);
-    if (!(typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0))) rt.bad("cufftGetSize3d", "type", "u32", type);
+    if (arguments.length !== 5) rt.arity(F$, "handle,nx,ny,nz,type", 5, arguments.length);
+    if (!isI32(handle)) rt.bad(F$, "handle", "i32", handle);
+    if (!isI32(nx)) rt.bad(F$, "nx", "i32", nx);
+    if (!isI32(ny)) rt.bad(F$, "ny", "i32", ny);
+    if (!isI32(nz)) rt.bad(F$, "nz", "i32", nz);
+    if (!isU32(type)) rt.bad(F$, "type", "u32", type);
     const r = raw.cufftGetSize3d(handle, nx, ny, nz, type, o0);
-    if (rt.guards) rt.check("cufftGetSize3d");
-    if (r !== 0) rt.fail(r, "cufftGetSize3d");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u64[0]!;
   };
 }
@@ -289,19 +308,20 @@ function cufftGetSize3d$(raw: Raw, rt: CheckedRuntime): Checked["cufftGetSize3d"
 function cufftGetSizeMany$(raw: Raw, rt: CheckedRuntime): Checked["cufftGetSizeMany"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
+  const F$ = "cufftGetSizeMany";
   return function cufftGetSizeMany(handle: cufftHandle, rank: number, n: PointerLike, inembed: PointerLike, istride: number, idist: number, onembed: PointerLike, ostride: number, odist: number, type: cufftType, batch: number): bigint {
-    if (arguments.length !== 11) rt.arity("cufftGetSizeMany", "handle,rank,n,inembed,istride,idist,onembed,ostride,odist,type,batch", 11, arguments.length);
-    if (!(typeof handle === "number" && (handle | 0) === handle && (+handle !== 0 || 1 / handle > 0))) rt.bad("cufftGetSizeMany", "handle", "i32", handle);
-    if (!(typeof rank === "number" && (rank | 0) === rank && (+rank !== 0 || 1 / rank > 0))) rt.bad("cufftGetSizeMany", "rank", "i32", rank);
-    if (!(typeof istride === "number" && (istride | 0) === istride && (+istride !== 0 || 1 / istride > 0))) rt.bad("cufftGetSizeMany", "istride", "i32", istride);
-    if (!(typeof idist === "number" && (idist | 0) === idist && (+idist !== 0 || 1 / idist > 0))) rt.bad("cufftGetSizeMany", "idist", "i32", idist);
-    if (!(typeof ostride === "number" && (ostride | 0) === ostride && (+ostride !== 0 || 1 / ostride > 0))) rt.bad("cufftGetSizeMany", "ostride", "i32", ostride);
-    if (!(typeof odist === "number" && (odist | 0) === odist && (+odist !== 0 || 1 / odist > 0))) rt.bad("cufftGetSizeMany", "odist", "i32", odist);
-    if (!(typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0))) rt.bad("cufftGetSizeMany", "type", "u32", type);
-    if (!(typeof batch === "number" && (batch | 0) === batch && (+batch !== 0 || 1 / batch > 0))) rt.bad("cufftGetSizeMany", "batch", "i32", batch);
-    const r = raw.cufftGetSizeMany(handle, rank, rt.ptr(n, "cufftGetSizeMany", "n"), rt.ptr(inembed, "cufftGetSizeMany", "inembed"), istride, idist, rt.ptr(onembed, "cufftGetSizeMany", "onembed"), ostride, odist, type, batch, o0);
-    if (rt.guards) rt.check("cufftGetSizeMany");
-    if (r !== 0) rt.fail(r, "cufftGetSizeMany");
+    if (arguments.length !== 11) rt.arity(F$, "handle,rank,n,inembed,istride,idist,onembed,ostride,odist,type,batch", 11, arguments.length);
+    if (!isI32(handle)) rt.bad(F$, "handle", "i32", handle);
+    if (!isI32(rank)) rt.bad(F$, "rank", "i32", rank);
+    if (!isI32(istride)) rt.bad(F$, "istride", "i32", istride);
+    if (!isI32(idist)) rt.bad(F$, "idist", "i32", idist);
+    if (!isI32(ostride)) rt.bad(F$, "ostride", "i32", ostride);
+    if (!isI32(odist)) rt.bad(F$, "odist", "i32", odist);
+    if (!isU32(type)) rt.bad(F$, "type", "u32", type);
+    if (!isI32(batch)) rt.bad(F$, "batch", "i32", batch);
+    const r = raw.cufftGetSizeMany(handle, rank, rt.ptr(n, F$, "n"), rt.ptr(inembed, F$, "inembed"), istride, idist, rt.ptr(onembed, F$, "onembed"), ostride, odist, type, batch, o0);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u64[0]!;
   };
 }
@@ -309,129 +329,141 @@ function cufftGetSizeMany$(raw: Raw, rt: CheckedRuntime): Checked["cufftGetSizeM
 function cufftGetSize$(raw: Raw, rt: CheckedRuntime): Checked["cufftGetSize"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
+  const F$ = "cufftGetSize";
   return function cufftGetSize(handle: cufftHandle): bigint {
-    if (arguments.length !== 1) rt.arity("cufftGetSize", "handle", 1, arguments.length);
-    if (!(typeof handle === "number" && (handle | 0) === handle && (+handle !== 0 || 1 / handle > 0))) rt.bad("cufftGetSize", "handle", "i32", handle);
+    if (arguments.length !== 1) rt.arity(F$, "handle", 1, arguments.length);
+    if (!isI32(handle)) rt.bad(F$, "handle", "i32", handle);
     const r = raw.cufftGetSize(handle, o0);
-    if (rt.guards) rt.check("cufftGetSize");
-    if (r !== 0) rt.fail(r, "cufftGetSize");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u64[0]!;
   };
 }
 
 function cufftSetWorkArea$(raw: Raw, rt: CheckedRuntime): Checked["cufftSetWorkArea"] {
+  const F$ = "cufftSetWorkArea";
   return function cufftSetWorkArea(plan: cufftHandle, workArea: PointerLike): void {
-    if (arguments.length !== 2) rt.arity("cufftSetWorkArea", "plan,workArea", 2, arguments.length);
-    if (!(typeof plan === "number" && (plan | 0) === plan && (+plan !== 0 || 1 / plan > 0))) rt.bad("cufftSetWorkArea", "plan", "i32", plan);
-    const r = raw.cufftSetWorkArea(plan, rt.ptr(workArea, "cufftSetWorkArea", "workArea"));
-    if (rt.guards) rt.check("cufftSetWorkArea");
-    if (r !== 0) rt.fail(r, "cufftSetWorkArea");
+    if (arguments.length !== 2) rt.arity(F$, "plan,workArea", 2, arguments.length);
+    if (!isI32(plan)) rt.bad(F$, "plan", "i32", plan);
+    const r = raw.cufftSetWorkArea(plan, rt.ptr(workArea, F$, "workArea"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cufftSetAutoAllocation$(raw: Raw, rt: CheckedRuntime): Checked["cufftSetAutoAllocation"] {
+  const F$ = "cufftSetAutoAllocation";
   return function cufftSetAutoAllocation(plan: cufftHandle, autoAllocate: number): void {
-    if (arguments.length !== 2) rt.arity("cufftSetAutoAllocation", "plan,autoAllocate", 2, arguments.length);
-    if (!(typeof plan === "number" && (plan | 0) === plan && (+plan !== 0 || 1 / plan > 0))) rt.bad("cufftSetAutoAllocation", "plan", "i32", plan);
-    if (!(typeof autoAllocate === "number" && (autoAllocate | 0) === autoAllocate && (+autoAllocate !== 0 || 1 / autoAllocate > 0))) rt.bad("cufftSetAutoAllocation", "autoAllocate", "i32", autoAllocate);
+    if (arguments.length !== 2) rt.arity(F$, "plan,autoAllocate", 2, arguments.length);
+    if (!isI32(plan)) rt.bad(F$, "plan", "i32", plan);
+    if (!isI32(autoAllocate)) rt.bad(F$, "autoAllocate", "i32", autoAllocate);
     const r = raw.cufftSetAutoAllocation(plan, autoAllocate);
-    if (rt.guards) rt.check("cufftSetAutoAllocation");
-    if (r !== 0) rt.fail(r, "cufftSetAutoAllocation");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cufftExecC2C$(raw: Raw, rt: CheckedRuntime): Checked["cufftExecC2C"] {
+  const F$ = "cufftExecC2C";
   return function cufftExecC2C(plan: cufftHandle, idata: PointerLike, odata: PointerLike, direction: number): void {
-    if (arguments.length !== 4) rt.arity("cufftExecC2C", "plan,idata,odata,direction", 4, arguments.length);
-    if (!(typeof plan === "number" && (plan | 0) === plan && (+plan !== 0 || 1 / plan > 0))) rt.bad("cufftExecC2C", "plan", "i32", plan);
-    if (!(typeof direction === "number" && (direction | 0) === direction && (+direction !== 0 || 1 / direction > 0))) rt.bad("cufftExecC2C", "direction", "i32", direction);
-    const r = raw.cufftExecC2C(plan, rt.ptr(rt.expect(idata, float2, "cufftExecC2C", "idata"), "cufftExecC2C", "idata"), rt.ptr(rt.expect(odata, float2, "cufftExecC2C", "odata"), "cufftExecC2C", "odata"), direction);
-    if (rt.guards) rt.check("cufftExecC2C");
-    if (r !== 0) rt.fail(r, "cufftExecC2C");
+    if (arguments.length !== 4) rt.arity(F$, "plan,idata,odata,direction", 4, arguments.length);
+    if (!isI32(plan)) rt.bad(F$, "plan", "i32", plan);
+    if (!isI32(direction)) rt.bad(F$, "direction", "i32", direction);
+    const r = raw.cufftExecC2C(plan, rt.ptr(rt.expect(idata, float2, F$, "idata"), F$, "idata"), rt.ptr(rt.expect(odata, float2, F$, "odata"), F$, "odata"), direction);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cufftExecR2C$(raw: Raw, rt: CheckedRuntime): Checked["cufftExecR2C"] {
+  const F$ = "cufftExecR2C";
   return function cufftExecR2C(plan: cufftHandle, idata: PointerLike, odata: PointerLike): void {
-    if (arguments.length !== 3) rt.arity("cufftExecR2C", "plan,idata,odata", 3, arguments.length);
-    if (!(typeof plan === "number" && (plan | 0) === plan && (+plan !== 0 || 1 / plan > 0))) rt.bad("cufftExecR2C", "plan", "i32", plan);
-    const r = raw.cufftExecR2C(plan, rt.ptr(idata, "cufftExecR2C", "idata"), rt.ptr(rt.expect(odata, float2, "cufftExecR2C", "odata"), "cufftExecR2C", "odata"));
-    if (rt.guards) rt.check("cufftExecR2C");
-    if (r !== 0) rt.fail(r, "cufftExecR2C");
+    if (arguments.length !== 3) rt.arity(F$, "plan,idata,odata", 3, arguments.length);
+    if (!isI32(plan)) rt.bad(F$, "plan", "i32", plan);
+    const r = raw.cufftExecR2C(plan, rt.ptr(idata, F$, "idata"), rt.ptr(rt.expect(odata, float2, F$, "odata"), F$, "odata"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cufftExecC2R$(raw: Raw, rt: CheckedRuntime): Checked["cufftExecC2R"] {
+  const F$ = "cufftExecC2R";
   return function cufftExecC2R(plan: cufftHandle, idata: PointerLike, odata: PointerLike): void {
-    if (arguments.length !== 3) rt.arity("cufftExecC2R", "plan,idata,odata", 3, arguments.length);
-    if (!(typeof plan === "number" && (plan | 0) === plan && (+plan !== 0 || 1 / plan > 0))) rt.bad("cufftExecC2R", "plan", "i32", plan);
-    const r = raw.cufftExecC2R(plan, rt.ptr(rt.expect(idata, float2, "cufftExecC2R", "idata"), "cufftExecC2R", "idata"), rt.ptr(odata, "cufftExecC2R", "odata"));
-    if (rt.guards) rt.check("cufftExecC2R");
-    if (r !== 0) rt.fail(r, "cufftExecC2R");
+    if (arguments.length !== 3) rt.arity(F$, "plan,idata,odata", 3, arguments.length);
+    if (!isI32(plan)) rt.bad(F$, "plan", "i32", plan);
+    const r = raw.cufftExecC2R(plan, rt.ptr(rt.expect(idata, float2, F$, "idata"), F$, "idata"), rt.ptr(odata, F$, "odata"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cufftExecZ2Z$(raw: Raw, rt: CheckedRuntime): Checked["cufftExecZ2Z"] {
+  const F$ = "cufftExecZ2Z";
   return function cufftExecZ2Z(plan: cufftHandle, idata: PointerLike, odata: PointerLike, direction: number): void {
-    if (arguments.length !== 4) rt.arity("cufftExecZ2Z", "plan,idata,odata,direction", 4, arguments.length);
-    if (!(typeof plan === "number" && (plan | 0) === plan && (+plan !== 0 || 1 / plan > 0))) rt.bad("cufftExecZ2Z", "plan", "i32", plan);
-    if (!(typeof direction === "number" && (direction | 0) === direction && (+direction !== 0 || 1 / direction > 0))) rt.bad("cufftExecZ2Z", "direction", "i32", direction);
-    const r = raw.cufftExecZ2Z(plan, rt.ptr(rt.expect(idata, double2, "cufftExecZ2Z", "idata"), "cufftExecZ2Z", "idata"), rt.ptr(rt.expect(odata, double2, "cufftExecZ2Z", "odata"), "cufftExecZ2Z", "odata"), direction);
-    if (rt.guards) rt.check("cufftExecZ2Z");
-    if (r !== 0) rt.fail(r, "cufftExecZ2Z");
+    if (arguments.length !== 4) rt.arity(F$, "plan,idata,odata,direction", 4, arguments.length);
+    if (!isI32(plan)) rt.bad(F$, "plan", "i32", plan);
+    if (!isI32(direction)) rt.bad(F$, "direction", "i32", direction);
+    const r = raw.cufftExecZ2Z(plan, rt.ptr(rt.expect(idata, double2, F$, "idata"), F$, "idata"), rt.ptr(rt.expect(odata, double2, F$, "odata"), F$, "odata"), direction);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cufftExecD2Z$(raw: Raw, rt: CheckedRuntime): Checked["cufftExecD2Z"] {
+  const F$ = "cufftExecD2Z";
   return function cufftExecD2Z(plan: cufftHandle, idata: PointerLike, odata: PointerLike): void {
-    if (arguments.length !== 3) rt.arity("cufftExecD2Z", "plan,idata,odata", 3, arguments.length);
-    if (!(typeof plan === "number" && (plan | 0) === plan && (+plan !== 0 || 1 / plan > 0))) rt.bad("cufftExecD2Z", "plan", "i32", plan);
-    const r = raw.cufftExecD2Z(plan, rt.ptr(idata, "cufftExecD2Z", "idata"), rt.ptr(rt.expect(odata, double2, "cufftExecD2Z", "odata"), "cufftExecD2Z", "odata"));
-    if (rt.guards) rt.check("cufftExecD2Z");
-    if (r !== 0) rt.fail(r, "cufftExecD2Z");
+    if (arguments.length !== 3) rt.arity(F$, "plan,idata,odata", 3, arguments.length);
+    if (!isI32(plan)) rt.bad(F$, "plan", "i32", plan);
+    const r = raw.cufftExecD2Z(plan, rt.ptr(idata, F$, "idata"), rt.ptr(rt.expect(odata, double2, F$, "odata"), F$, "odata"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cufftExecZ2D$(raw: Raw, rt: CheckedRuntime): Checked["cufftExecZ2D"] {
+  const F$ = "cufftExecZ2D";
   return function cufftExecZ2D(plan: cufftHandle, idata: PointerLike, odata: PointerLike): void {
-    if (arguments.length !== 3) rt.arity("cufftExecZ2D", "plan,idata,odata", 3, arguments.length);
-    if (!(typeof plan === "number" && (plan | 0) === plan && (+plan !== 0 || 1 / plan > 0))) rt.bad("cufftExecZ2D", "plan", "i32", plan);
-    const r = raw.cufftExecZ2D(plan, rt.ptr(rt.expect(idata, double2, "cufftExecZ2D", "idata"), "cufftExecZ2D", "idata"), rt.ptr(odata, "cufftExecZ2D", "odata"));
-    if (rt.guards) rt.check("cufftExecZ2D");
-    if (r !== 0) rt.fail(r, "cufftExecZ2D");
+    if (arguments.length !== 3) rt.arity(F$, "plan,idata,odata", 3, arguments.length);
+    if (!isI32(plan)) rt.bad(F$, "plan", "i32", plan);
+    const r = raw.cufftExecZ2D(plan, rt.ptr(rt.expect(idata, double2, F$, "idata"), F$, "idata"), rt.ptr(odata, F$, "odata"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cufftSetStream$(raw: Raw, rt: CheckedRuntime): Checked["cufftSetStream"] {
   const isPtr = rt.isPointer;
+  const F$ = "cufftSetStream";
   return function cufftSetStream(plan: cufftHandle, stream: cudaStream_t): void {
-    if (arguments.length !== 2) rt.arity("cufftSetStream", "plan,stream", 2, arguments.length);
-    if (!(typeof plan === "number" && (plan | 0) === plan && (+plan !== 0 || 1 / plan > 0))) rt.bad("cufftSetStream", "plan", "i32", plan);
-    if (!(isPtr(stream))) rt.bad("cufftSetStream", "stream", "pointer", stream);
+    if (arguments.length !== 2) rt.arity(F$, "plan,stream", 2, arguments.length);
+    if (!isI32(plan)) rt.bad(F$, "plan", "i32", plan);
+    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
     const r = raw.cufftSetStream(plan, stream);
-    if (rt.guards) rt.check("cufftSetStream");
-    if (r !== 0) rt.fail(r, "cufftSetStream");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cufftDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cufftDestroy"] {
+  const F$ = "cufftDestroy";
   return function cufftDestroy(plan: cufftHandle): void {
-    if (arguments.length !== 1) rt.arity("cufftDestroy", "plan", 1, arguments.length);
-    if (!(typeof plan === "number" && (plan | 0) === plan && (+plan !== 0 || 1 / plan > 0))) rt.bad("cufftDestroy", "plan", "i32", plan);
+    if (arguments.length !== 1) rt.arity(F$, "plan", 1, arguments.length);
+    if (!isI32(plan)) rt.bad(F$, "plan", "i32", plan);
     const r = raw.cufftDestroy(plan);
-    if (rt.guards) rt.check("cufftDestroy");
-    if (r !== 0) rt.fail(r, "cufftDestroy");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cufftGetVersion$(raw: Raw, rt: CheckedRuntime): Checked["cufftGetVersion"] {
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
+  const F$ = "cufftGetVersion";
   return function cufftGetVersion(): number {
-    if (arguments.length !== 0) rt.arity("cufftGetVersion", "", 0, arguments.length);
+    if (arguments.length !== 0) rt.arity(F$, "", 0, arguments.length);
     const r = raw.cufftGetVersion(o0);
-    if (rt.guards) rt.check("cufftGetVersion");
-    if (r !== 0) rt.fail(r, "cufftGetVersion");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return i32[0]!;
   };
 }
@@ -439,292 +471,317 @@ function cufftGetVersion$(raw: Raw, rt: CheckedRuntime): Checked["cufftGetVersio
 function cufftGetProperty$(raw: Raw, rt: CheckedRuntime): Checked["cufftGetProperty"] {
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
+  const F$ = "cufftGetProperty";
   return function cufftGetProperty(type: libraryPropertyType): number {
-    if (arguments.length !== 1) rt.arity("cufftGetProperty", "type", 1, arguments.length);
-    if (!(typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0))) rt.bad("cufftGetProperty", "type", "u32", type);
+    if (arguments.length !== 1) rt.arity(F$, "type", 1, arguments.length);
+    if (!isU32(type)) rt.bad(F$, "type", "u32", type);
     const r = raw.cufftGetProperty(type, o0);
-    if (rt.guards) rt.check("cufftGetProperty");
-    if (r !== 0) rt.fail(r, "cufftGetProperty");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return i32[0]!;
   };
 }
 
 function cufftSetPlanPropertyInt64$(raw: Raw, rt: CheckedRuntime): Checked["cufftSetPlanPropertyInt64"] {
+  const F$ = "cufftSetPlanPropertyInt64";
   return function cufftSetPlanPropertyInt64(plan: cufftHandle, property: cufftProperty, inputValueInt: bigint | number): void {
-    if (arguments.length !== 3) rt.arity("cufftSetPlanPropertyInt64", "plan,property,inputValueInt", 3, arguments.length);
-    if (!(typeof plan === "number" && (plan | 0) === plan && (+plan !== 0 || 1 / plan > 0))) rt.bad("cufftSetPlanPropertyInt64", "plan", "i32", plan);
-    if (!(typeof property === "number" && (property >>> 0) === property && (+property !== 0 || 1 / property > 0))) rt.bad("cufftSetPlanPropertyInt64", "property", "u32", property);
-    if (!((typeof inputValueInt === "bigint" ? inputValueInt >= -9223372036854775808n && inputValueInt <= 9223372036854775807n : Number.isSafeInteger(inputValueInt)))) rt.bad("cufftSetPlanPropertyInt64", "inputValueInt", "i64", inputValueInt);
+    if (arguments.length !== 3) rt.arity(F$, "plan,property,inputValueInt", 3, arguments.length);
+    if (!isI32(plan)) rt.bad(F$, "plan", "i32", plan);
+    if (!isU32(property)) rt.bad(F$, "property", "u32", property);
+    if (!isI64(inputValueInt)) rt.bad(F$, "inputValueInt", "i64", inputValueInt);
     const r = raw.cufftSetPlanPropertyInt64(plan, property, inputValueInt);
-    if (rt.guards) rt.check("cufftSetPlanPropertyInt64");
-    if (r !== 0) rt.fail(r, "cufftSetPlanPropertyInt64");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cufftGetPlanPropertyInt64$(raw: Raw, rt: CheckedRuntime): Checked["cufftGetPlanPropertyInt64"] {
   const o0 = rt.out[0]!;
   const i64 = rt.i64;
+  const F$ = "cufftGetPlanPropertyInt64";
   return function cufftGetPlanPropertyInt64(plan: cufftHandle, property: cufftProperty): bigint {
-    if (arguments.length !== 2) rt.arity("cufftGetPlanPropertyInt64", "plan,property", 2, arguments.length);
-    if (!(typeof plan === "number" && (plan | 0) === plan && (+plan !== 0 || 1 / plan > 0))) rt.bad("cufftGetPlanPropertyInt64", "plan", "i32", plan);
-    if (!(typeof property === "number" && (property >>> 0) === property && (+property !== 0 || 1 / property > 0))) rt.bad("cufftGetPlanPropertyInt64", "property", "u32", property);
+    if (arguments.length !== 2) rt.arity(F$, "plan,property", 2, arguments.length);
+    if (!isI32(plan)) rt.bad(F$, "plan", "i32", plan);
+    if (!isU32(property)) rt.bad(F$, "property", "u32", property);
     const r = raw.cufftGetPlanPropertyInt64(plan, property, o0);
-    if (rt.guards) rt.check("cufftGetPlanPropertyInt64");
-    if (r !== 0) rt.fail(r, "cufftGetPlanPropertyInt64");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return i64[0]!;
   };
 }
 
 function cufftResetPlanProperty$(raw: Raw, rt: CheckedRuntime): Checked["cufftResetPlanProperty"] {
+  const F$ = "cufftResetPlanProperty";
   return function cufftResetPlanProperty(plan: cufftHandle, property: cufftProperty): void {
-    if (arguments.length !== 2) rt.arity("cufftResetPlanProperty", "plan,property", 2, arguments.length);
-    if (!(typeof plan === "number" && (plan | 0) === plan && (+plan !== 0 || 1 / plan > 0))) rt.bad("cufftResetPlanProperty", "plan", "i32", plan);
-    if (!(typeof property === "number" && (property >>> 0) === property && (+property !== 0 || 1 / property > 0))) rt.bad("cufftResetPlanProperty", "property", "u32", property);
+    if (arguments.length !== 2) rt.arity(F$, "plan,property", 2, arguments.length);
+    if (!isI32(plan)) rt.bad(F$, "plan", "i32", plan);
+    if (!isU32(property)) rt.bad(F$, "property", "u32", property);
     const r = raw.cufftResetPlanProperty(plan, property);
-    if (rt.guards) rt.check("cufftResetPlanProperty");
-    if (r !== 0) rt.fail(r, "cufftResetPlanProperty");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cufftXtSetGPUs$(raw: Raw, rt: CheckedRuntime): Checked["cufftXtSetGPUs"] {
+  const F$ = "cufftXtSetGPUs";
   return function cufftXtSetGPUs(handle: cufftHandle, nGPUs: number, whichGPUs: PointerLike): void {
-    if (arguments.length !== 3) rt.arity("cufftXtSetGPUs", "handle,nGPUs,whichGPUs", 3, arguments.length);
-    if (!(typeof handle === "number" && (handle | 0) === handle && (+handle !== 0 || 1 / handle > 0))) rt.bad("cufftXtSetGPUs", "handle", "i32", handle);
-    if (!(typeof nGPUs === "number" && (nGPUs | 0) === nGPUs && (+nGPUs !== 0 || 1 / nGPUs > 0))) rt.bad("cufftXtSetGPUs", "nGPUs", "i32", nGPUs);
-    const r = raw.cufftXtSetGPUs(handle, nGPUs, rt.ptr(whichGPUs, "cufftXtSetGPUs", "whichGPUs"));
-    if (rt.guards) rt.check("cufftXtSetGPUs");
-    if (r !== 0) rt.fail(r, "cufftXtSetGPUs");
+    if (arguments.length !== 3) rt.arity(F$, "handle,nGPUs,whichGPUs", 3, arguments.length);
+    if (!isI32(handle)) rt.bad(F$, "handle", "i32", handle);
+    if (!isI32(nGPUs)) rt.bad(F$, "nGPUs", "i32", nGPUs);
+    const r = raw.cufftXtSetGPUs(handle, nGPUs, rt.ptr(whichGPUs, F$, "whichGPUs"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cufftXtMalloc$(raw: Raw, rt: CheckedRuntime): Checked["cufftXtMalloc"] {
+  const F$ = "cufftXtMalloc";
   return function cufftXtMalloc(plan: cufftHandle, descriptor: PointerLike, format: cufftXtSubFormat): void {
-    if (arguments.length !== 3) rt.arity("cufftXtMalloc", "plan,descriptor,format", 3, arguments.length);
-    if (!(typeof plan === "number" && (plan | 0) === plan && (+plan !== 0 || 1 / plan > 0))) rt.bad("cufftXtMalloc", "plan", "i32", plan);
-    if (!(typeof format === "number" && (format >>> 0) === format && (+format !== 0 || 1 / format > 0))) rt.bad("cufftXtMalloc", "format", "u32", format);
-    const r = raw.cufftXtMalloc(plan, rt.ptr(descriptor, "cufftXtMalloc", "descriptor"), format);
-    if (rt.guards) rt.check("cufftXtMalloc");
-    if (r !== 0) rt.fail(r, "cufftXtMalloc");
+    if (arguments.length !== 3) rt.arity(F$, "plan,descriptor,format", 3, arguments.length);
+    if (!isI32(plan)) rt.bad(F$, "plan", "i32", plan);
+    if (!isU32(format)) rt.bad(F$, "format", "u32", format);
+    const r = raw.cufftXtMalloc(plan, rt.ptr(descriptor, F$, "descriptor"), format);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cufftXtMemcpy$(raw: Raw, rt: CheckedRuntime): Checked["cufftXtMemcpy"] {
+  const F$ = "cufftXtMemcpy";
   return function cufftXtMemcpy(plan: cufftHandle, dstPointer: PointerLike, srcPointer: PointerLike, type: cufftXtCopyType): void {
-    if (arguments.length !== 4) rt.arity("cufftXtMemcpy", "plan,dstPointer,srcPointer,type", 4, arguments.length);
-    if (!(typeof plan === "number" && (plan | 0) === plan && (+plan !== 0 || 1 / plan > 0))) rt.bad("cufftXtMemcpy", "plan", "i32", plan);
-    if (!(typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0))) rt.bad("cufftXtMemcpy", "type", "u32", type);
-    const r = raw.cufftXtMemcpy(plan, rt.ptr(dstPointer, "cufftXtMemcpy", "dstPointer"), rt.ptr(srcPointer, "cufftXtMemcpy", "srcPointer"), type);
-    if (rt.guards) rt.check("cufftXtMemcpy");
-    if (r !== 0) rt.fail(r, "cufftXtMemcpy");
+    if (arguments.length !== 4) rt.arity(F$, "plan,dstPointer,srcPointer,type", 4, arguments.length);
+    if (!isI32(plan)) rt.bad(F$, "plan", "i32", plan);
+    if (!isU32(type)) rt.bad(F$, "type", "u32", type);
+    const r = raw.cufftXtMemcpy(plan, rt.ptr(dstPointer, F$, "dstPointer"), rt.ptr(srcPointer, F$, "srcPointer"), type);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cufftXtFree$(raw: Raw, rt: CheckedRuntime): Checked["cufftXtFree"] {
+  const F$ = "cufftXtFree";
   return function cufftXtFree(descriptor: PointerLike): void {
-    if (arguments.length !== 1) rt.arity("cufftXtFree", "descriptor", 1, arguments.length);
-    const r = raw.cufftXtFree(rt.ptr(descriptor, "cufftXtFree", "descriptor"));
-    if (rt.guards) rt.check("cufftXtFree");
-    if (r !== 0) rt.fail(r, "cufftXtFree");
+    if (arguments.length !== 1) rt.arity(F$, "descriptor", 1, arguments.length);
+    const r = raw.cufftXtFree(rt.ptr(descriptor, F$, "descriptor"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cufftXtSetWorkArea$(raw: Raw, rt: CheckedRuntime): Checked["cufftXtSetWorkArea"] {
+  const F$ = "cufftXtSetWorkArea";
   return function cufftXtSetWorkArea(plan: cufftHandle, workArea: PointerLike): void {
-    if (arguments.length !== 2) rt.arity("cufftXtSetWorkArea", "plan,workArea", 2, arguments.length);
-    if (!(typeof plan === "number" && (plan | 0) === plan && (+plan !== 0 || 1 / plan > 0))) rt.bad("cufftXtSetWorkArea", "plan", "i32", plan);
-    const r = raw.cufftXtSetWorkArea(plan, rt.ptr(workArea, "cufftXtSetWorkArea", "workArea"));
-    if (rt.guards) rt.check("cufftXtSetWorkArea");
-    if (r !== 0) rt.fail(r, "cufftXtSetWorkArea");
+    if (arguments.length !== 2) rt.arity(F$, "plan,workArea", 2, arguments.length);
+    if (!isI32(plan)) rt.bad(F$, "plan", "i32", plan);
+    const r = raw.cufftXtSetWorkArea(plan, rt.ptr(workArea, F$, "workArea"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cufftXtExecDescriptorC2C$(raw: Raw, rt: CheckedRuntime): Checked["cufftXtExecDescriptorC2C"] {
+  const F$ = "cufftXtExecDescriptorC2C";
   return function cufftXtExecDescriptorC2C(plan: cufftHandle, input: PointerLike, output: PointerLike, direction: number): void {
-    if (arguments.length !== 4) rt.arity("cufftXtExecDescriptorC2C", "plan,input,output,direction", 4, arguments.length);
-    if (!(typeof plan === "number" && (plan | 0) === plan && (+plan !== 0 || 1 / plan > 0))) rt.bad("cufftXtExecDescriptorC2C", "plan", "i32", plan);
-    if (!(typeof direction === "number" && (direction | 0) === direction && (+direction !== 0 || 1 / direction > 0))) rt.bad("cufftXtExecDescriptorC2C", "direction", "i32", direction);
-    const r = raw.cufftXtExecDescriptorC2C(plan, rt.ptr(input, "cufftXtExecDescriptorC2C", "input"), rt.ptr(output, "cufftXtExecDescriptorC2C", "output"), direction);
-    if (rt.guards) rt.check("cufftXtExecDescriptorC2C");
-    if (r !== 0) rt.fail(r, "cufftXtExecDescriptorC2C");
+    if (arguments.length !== 4) rt.arity(F$, "plan,input,output,direction", 4, arguments.length);
+    if (!isI32(plan)) rt.bad(F$, "plan", "i32", plan);
+    if (!isI32(direction)) rt.bad(F$, "direction", "i32", direction);
+    const r = raw.cufftXtExecDescriptorC2C(plan, rt.ptr(input, F$, "input"), rt.ptr(output, F$, "output"), direction);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cufftXtExecDescriptorR2C$(raw: Raw, rt: CheckedRuntime): Checked["cufftXtExecDescriptorR2C"] {
+  const F$ = "cufftXtExecDescriptorR2C";
   return function cufftXtExecDescriptorR2C(plan: cufftHandle, input: PointerLike, output: PointerLike): void {
-    if (arguments.length !== 3) rt.arity("cufftXtExecDescriptorR2C", "plan,input,output", 3, arguments.length);
-    if (!(typeof plan === "number" && (plan | 0) === plan && (+plan !== 0 || 1 / plan > 0))) rt.bad("cufftXtExecDescriptorR2C", "plan", "i32", plan);
-    const r = raw.cufftXtExecDescriptorR2C(plan, rt.ptr(input, "cufftXtExecDescriptorR2C", "input"), rt.ptr(output, "cufftXtExecDescriptorR2C", "output"));
-    if (rt.guards) rt.check("cufftXtExecDescriptorR2C");
-    if (r !== 0) rt.fail(r, "cufftXtExecDescriptorR2C");
+    if (arguments.length !== 3) rt.arity(F$, "plan,input,output", 3, arguments.length);
+    if (!isI32(plan)) rt.bad(F$, "plan", "i32", plan);
+    const r = raw.cufftXtExecDescriptorR2C(plan, rt.ptr(input, F$, "input"), rt.ptr(output, F$, "output"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cufftXtExecDescriptorC2R$(raw: Raw, rt: CheckedRuntime): Checked["cufftXtExecDescriptorC2R"] {
+  const F$ = "cufftXtExecDescriptorC2R";
   return function cufftXtExecDescriptorC2R(plan: cufftHandle, input: PointerLike, output: PointerLike): void {
-    if (arguments.length !== 3) rt.arity("cufftXtExecDescriptorC2R", "plan,input,output", 3, arguments.length);
-    if (!(typeof plan === "number" && (plan | 0) === plan && (+plan !== 0 || 1 / plan > 0))) rt.bad("cufftXtExecDescriptorC2R", "plan", "i32", plan);
-    const r = raw.cufftXtExecDescriptorC2R(plan, rt.ptr(input, "cufftXtExecDescriptorC2R", "input"), rt.ptr(output, "cufftXtExecDescriptorC2R", "output"));
-    if (rt.guards) rt.check("cufftXtExecDescriptorC2R");
-    if (r !== 0) rt.fail(r, "cufftXtExecDescriptorC2R");
+    if (arguments.length !== 3) rt.arity(F$, "plan,input,output", 3, arguments.length);
+    if (!isI32(plan)) rt.bad(F$, "plan", "i32", plan);
+    const r = raw.cufftXtExecDescriptorC2R(plan, rt.ptr(input, F$, "input"), rt.ptr(output, F$, "output"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cufftXtExecDescriptorZ2Z$(raw: Raw, rt: CheckedRuntime): Checked["cufftXtExecDescriptorZ2Z"] {
+  const F$ = "cufftXtExecDescriptorZ2Z";
   return function cufftXtExecDescriptorZ2Z(plan: cufftHandle, input: PointerLike, output: PointerLike, direction: number): void {
-    if (arguments.length !== 4) rt.arity("cufftXtExecDescriptorZ2Z", "plan,input,output,direction", 4, arguments.length);
-    if (!(typeof plan === "number" && (plan | 0) === plan && (+plan !== 0 || 1 / plan > 0))) rt.bad("cufftXtExecDescriptorZ2Z", "plan", "i32", plan);
-    if (!(typeof direction === "number" && (direction | 0) === direction && (+direction !== 0 || 1 / direction > 0))) rt.bad("cufftXtExecDescriptorZ2Z", "direction", "i32", direction);
-    const r = raw.cufftXtExecDescriptorZ2Z(plan, rt.ptr(input, "cufftXtExecDescriptorZ2Z", "input"), rt.ptr(output, "cufftXtExecDescriptorZ2Z", "output"), direction);
-    if (rt.guards) rt.check("cufftXtExecDescriptorZ2Z");
-    if (r !== 0) rt.fail(r, "cufftXtExecDescriptorZ2Z");
+    if (arguments.length !== 4) rt.arity(F$, "plan,input,output,direction", 4, arguments.length);
+    if (!isI32(plan)) rt.bad(F$, "plan", "i32", plan);
+    if (!isI32(direction)) rt.bad(F$, "direction", "i32", direction);
+    const r = raw.cufftXtExecDescriptorZ2Z(plan, rt.ptr(input, F$, "input"), rt.ptr(output, F$, "output"), direction);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cufftXtExecDescriptorD2Z$(raw: Raw, rt: CheckedRuntime): Checked["cufftXtExecDescriptorD2Z"] {
+  const F$ = "cufftXtExecDescriptorD2Z";
   return function cufftXtExecDescriptorD2Z(plan: cufftHandle, input: PointerLike, output: PointerLike): void {
-    if (arguments.length !== 3) rt.arity("cufftXtExecDescriptorD2Z", "plan,input,output", 3, arguments.length);
-    if (!(typeof plan === "number" && (plan | 0) === plan && (+plan !== 0 || 1 / plan > 0))) rt.bad("cufftXtExecDescriptorD2Z", "plan", "i32", plan);
-    const r = raw.cufftXtExecDescriptorD2Z(plan, rt.ptr(input, "cufftXtExecDescriptorD2Z", "input"), rt.ptr(output, "cufftXtExecDescriptorD2Z", "output"));
-    if (rt.guards) rt.check("cufftXtExecDescriptorD2Z");
-    if (r !== 0) rt.fail(r, "cufftXtExecDescriptorD2Z");
+    if (arguments.length !== 3) rt.arity(F$, "plan,input,output", 3, arguments.length);
+    if (!isI32(plan)) rt.bad(F$, "plan", "i32", plan);
+    const r = raw.cufftXtExecDescriptorD2Z(plan, rt.ptr(input, F$, "input"), rt.ptr(output, F$, "output"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cufftXtExecDescriptorZ2D$(raw: Raw, rt: CheckedRuntime): Checked["cufftXtExecDescriptorZ2D"] {
+  const F$ = "cufftXtExecDescriptorZ2D";
   return function cufftXtExecDescriptorZ2D(plan: cufftHandle, input: PointerLike, output: PointerLike): void {
-    if (arguments.length !== 3) rt.arity("cufftXtExecDescriptorZ2D", "plan,input,output", 3, arguments.length);
-    if (!(typeof plan === "number" && (plan | 0) === plan && (+plan !== 0 || 1 / plan > 0))) rt.bad("cufftXtExecDescriptorZ2D", "plan", "i32", plan);
-    const r = raw.cufftXtExecDescriptorZ2D(plan, rt.ptr(input, "cufftXtExecDescriptorZ2D", "input"), rt.ptr(output, "cufftXtExecDescriptorZ2D", "output"));
-    if (rt.guards) rt.check("cufftXtExecDescriptorZ2D");
-    if (r !== 0) rt.fail(r, "cufftXtExecDescriptorZ2D");
+    if (arguments.length !== 3) rt.arity(F$, "plan,input,output", 3, arguments.length);
+    if (!isI32(plan)) rt.bad(F$, "plan", "i32", plan);
+    const r = raw.cufftXtExecDescriptorZ2D(plan, rt.ptr(input, F$, "input"), rt.ptr(output, F$, "output"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cufftXtQueryPlan$(raw: Raw, rt: CheckedRuntime): Checked["cufftXtQueryPlan"] {
+  const F$ = "cufftXtQueryPlan";
   return function cufftXtQueryPlan(plan: cufftHandle, queryStruct: PointerLike, queryType: cufftXtQueryType): void {
-    if (arguments.length !== 3) rt.arity("cufftXtQueryPlan", "plan,queryStruct,queryType", 3, arguments.length);
-    if (!(typeof plan === "number" && (plan | 0) === plan && (+plan !== 0 || 1 / plan > 0))) rt.bad("cufftXtQueryPlan", "plan", "i32", plan);
-    if (!(typeof queryType === "number" && (queryType >>> 0) === queryType && (+queryType !== 0 || 1 / queryType > 0))) rt.bad("cufftXtQueryPlan", "queryType", "u32", queryType);
-    const r = raw.cufftXtQueryPlan(plan, rt.ptr(queryStruct, "cufftXtQueryPlan", "queryStruct"), queryType);
-    if (rt.guards) rt.check("cufftXtQueryPlan");
-    if (r !== 0) rt.fail(r, "cufftXtQueryPlan");
+    if (arguments.length !== 3) rt.arity(F$, "plan,queryStruct,queryType", 3, arguments.length);
+    if (!isI32(plan)) rt.bad(F$, "plan", "i32", plan);
+    if (!isU32(queryType)) rt.bad(F$, "queryType", "u32", queryType);
+    const r = raw.cufftXtQueryPlan(plan, rt.ptr(queryStruct, F$, "queryStruct"), queryType);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cufftXtSetCallback$(raw: Raw, rt: CheckedRuntime): Checked["cufftXtSetCallback"] {
+  const F$ = "cufftXtSetCallback";
   return function cufftXtSetCallback(plan: cufftHandle, callback_routine: PointerLike, cbType: cufftXtCallbackType, caller_info: PointerLike): void {
-    if (arguments.length !== 4) rt.arity("cufftXtSetCallback", "plan,callback_routine,cbType,caller_info", 4, arguments.length);
-    if (!(typeof plan === "number" && (plan | 0) === plan && (+plan !== 0 || 1 / plan > 0))) rt.bad("cufftXtSetCallback", "plan", "i32", plan);
-    if (!(typeof cbType === "number" && (cbType >>> 0) === cbType && (+cbType !== 0 || 1 / cbType > 0))) rt.bad("cufftXtSetCallback", "cbType", "u32", cbType);
-    const r = raw.cufftXtSetCallback(plan, rt.ptr(callback_routine, "cufftXtSetCallback", "callback_routine"), cbType, rt.ptr(caller_info, "cufftXtSetCallback", "caller_info"));
-    if (rt.guards) rt.check("cufftXtSetCallback");
-    if (r !== 0) rt.fail(r, "cufftXtSetCallback");
+    if (arguments.length !== 4) rt.arity(F$, "plan,callback_routine,cbType,caller_info", 4, arguments.length);
+    if (!isI32(plan)) rt.bad(F$, "plan", "i32", plan);
+    if (!isU32(cbType)) rt.bad(F$, "cbType", "u32", cbType);
+    const r = raw.cufftXtSetCallback(plan, rt.ptr(callback_routine, F$, "callback_routine"), cbType, rt.ptr(caller_info, F$, "caller_info"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cufftXtClearCallback$(raw: Raw, rt: CheckedRuntime): Checked["cufftXtClearCallback"] {
+  const F$ = "cufftXtClearCallback";
   return function cufftXtClearCallback(plan: cufftHandle, cbType: cufftXtCallbackType): void {
-    if (arguments.length !== 2) rt.arity("cufftXtClearCallback", "plan,cbType", 2, arguments.length);
-    if (!(typeof plan === "number" && (plan | 0) === plan && (+plan !== 0 || 1 / plan > 0))) rt.bad("cufftXtClearCallback", "plan", "i32", plan);
-    if (!(typeof cbType === "number" && (cbType >>> 0) === cbType && (+cbType !== 0 || 1 / cbType > 0))) rt.bad("cufftXtClearCallback", "cbType", "u32", cbType);
+    if (arguments.length !== 2) rt.arity(F$, "plan,cbType", 2, arguments.length);
+    if (!isI32(plan)) rt.bad(F$, "plan", "i32", plan);
+    if (!isU32(cbType)) rt.bad(F$, "cbType", "u32", cbType);
     const r = raw.cufftXtClearCallback(plan, cbType);
-    if (rt.guards) rt.check("cufftXtClearCallback");
-    if (r !== 0) rt.fail(r, "cufftXtClearCallback");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cufftXtSetCallbackSharedSize$(raw: Raw, rt: CheckedRuntime): Checked["cufftXtSetCallbackSharedSize"] {
+  const F$ = "cufftXtSetCallbackSharedSize";
   return function cufftXtSetCallbackSharedSize(plan: cufftHandle, cbType: cufftXtCallbackType, sharedSize: bigint | number): void {
-    if (arguments.length !== 3) rt.arity("cufftXtSetCallbackSharedSize", "plan,cbType,sharedSize", 3, arguments.length);
-    if (!(typeof plan === "number" && (plan | 0) === plan && (+plan !== 0 || 1 / plan > 0))) rt.bad("cufftXtSetCallbackSharedSize", "plan", "i32", plan);
-    if (!(typeof cbType === "number" && (cbType >>> 0) === cbType && (+cbType !== 0 || 1 / cbType > 0))) rt.bad("cufftXtSetCallbackSharedSize", "cbType", "u32", cbType);
-    if (!((typeof sharedSize === "bigint" ? sharedSize >= 0n && sharedSize <= 18446744073709551615n : Number.isSafeInteger(sharedSize) && sharedSize >= 0))) rt.bad("cufftXtSetCallbackSharedSize", "sharedSize", "u64", sharedSize);
+    if (arguments.length !== 3) rt.arity(F$, "plan,cbType,sharedSize", 3, arguments.length);
+    if (!isI32(plan)) rt.bad(F$, "plan", "i32", plan);
+    if (!isU32(cbType)) rt.bad(F$, "cbType", "u32", cbType);
+    if (!isU64(sharedSize)) rt.bad(F$, "sharedSize", "u64", sharedSize);
     const r = raw.cufftXtSetCallbackSharedSize(plan, cbType, sharedSize);
-    if (rt.guards) rt.check("cufftXtSetCallbackSharedSize");
-    if (r !== 0) rt.fail(r, "cufftXtSetCallbackSharedSize");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cufftXtSetJITCallback$(raw: Raw, rt: CheckedRuntime): Checked["cufftXtSetJITCallback"] {
+  const F$ = "cufftXtSetJITCallback";
   return function cufftXtSetJITCallback(plan: cufftHandle, lto_callback_symbol_name: string | PointerLike, lto_callback_fatbin: PointerLike, lto_callback_fatbin_size: bigint | number, type: cufftXtCallbackType, caller_info: PointerLike): void {
-    if (arguments.length !== 6) rt.arity("cufftXtSetJITCallback", "plan,lto_callback_symbol_name,lto_callback_fatbin,lto_callback_fatbin_size,type,caller_info", 6, arguments.length);
-    if (!(typeof plan === "number" && (plan | 0) === plan && (+plan !== 0 || 1 / plan > 0))) rt.bad("cufftXtSetJITCallback", "plan", "i32", plan);
-    if (!((typeof lto_callback_fatbin_size === "bigint" ? lto_callback_fatbin_size >= 0n && lto_callback_fatbin_size <= 18446744073709551615n : Number.isSafeInteger(lto_callback_fatbin_size) && lto_callback_fatbin_size >= 0))) rt.bad("cufftXtSetJITCallback", "lto_callback_fatbin_size", "u64", lto_callback_fatbin_size);
-    if (!(typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0))) rt.bad("cufftXtSetJITCallback", "type", "u32", type);
-    const r = raw.cufftXtSetJITCallback(plan, rt.cstr(lto_callback_symbol_name, 0, "cufftXtSetJITCallback", "lto_callback_symbol_name"), rt.sized(lto_callback_fatbin, lto_callback_fatbin_size, 1, "cufftXtSetJITCallback", "lto_callback_fatbin"), lto_callback_fatbin_size, type, rt.ptr(caller_info, "cufftXtSetJITCallback", "caller_info"));
-    if (rt.guards) rt.check("cufftXtSetJITCallback");
-    if (r !== 0) rt.fail(r, "cufftXtSetJITCallback");
+    if (arguments.length !== 6) rt.arity(F$, "plan,lto_callback_symbol_name,lto_callback_fatbin,lto_callback_fatbin_size,type,caller_info", 6, arguments.length);
+    if (!isI32(plan)) rt.bad(F$, "plan", "i32", plan);
+    if (!isU64(lto_callback_fatbin_size)) rt.bad(F$, "lto_callback_fatbin_size", "u64", lto_callback_fatbin_size);
+    if (!isU32(type)) rt.bad(F$, "type", "u32", type);
+    const r = raw.cufftXtSetJITCallback(plan, rt.cstr(lto_callback_symbol_name, 0, F$, "lto_callback_symbol_name"), rt.sized(lto_callback_fatbin, lto_callback_fatbin_size, 1, F$, "lto_callback_fatbin"), lto_callback_fatbin_size, type, rt.ptr(caller_info, F$, "caller_info"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cufftXtMakePlanMany$(raw: Raw, rt: CheckedRuntime): Checked["cufftXtMakePlanMany"] {
+  const F$ = "cufftXtMakePlanMany";
   return function cufftXtMakePlanMany(plan: cufftHandle, rank: number, n: PointerLike, inembed: PointerLike, istride: bigint | number, idist: bigint | number, inputtype: cudaDataType, onembed: PointerLike, ostride: bigint | number, odist: bigint | number, outputtype: cudaDataType, batch: bigint | number, workSize: PointerLike, executiontype: cudaDataType): void {
-    if (arguments.length !== 14) rt.arity("cufftXtMakePlanMany", "plan,rank,n,inembed,istride,idist,inputtype,onembed,ostride,odist,outputtype,batch,workSize,executiontype", 14, arguments.length);
-    if (!(typeof plan === "number" && (plan | 0) === plan && (+plan !== 0 || 1 / plan > 0))) rt.bad("cufftXtMakePlanMany", "plan", "i32", plan);
-    if (!(typeof rank === "number" && (rank | 0) === rank && (+rank !== 0 || 1 / rank > 0))) rt.bad("cufftXtMakePlanMany", "rank", "i32", rank);
-    if (!((typeof istride === "bigint" ? istride >= -9223372036854775808n && istride <= 9223372036854775807n : Number.isSafeInteger(istride)))) rt.bad("cufftXtMakePlanMany", "istride", "i64", istride);
-    if (!((typeof idist === "bigint" ? idist >= -9223372036854775808n && idist <= 9223372036854775807n : Number.isSafeInteger(idist)))) rt.bad("cufftXtMakePlanMany", "idist", "i64", idist);
-    if (!(typeof inputtype === "number" && (inputtype >>> 0) === inputtype && (+inputtype !== 0 || 1 / inputtype > 0))) rt.bad("cufftXtMakePlanMany", "inputtype", "u32", inputtype);
-    if (!((typeof ostride === "bigint" ? ostride >= -9223372036854775808n && ostride <= 9223372036854775807n : Number.isSafeInteger(ostride)))) rt.bad("cufftXtMakePlanMany", "ostride", "i64", ostride);
-    if (!((typeof odist === "bigint" ? odist >= -9223372036854775808n && odist <= 9223372036854775807n : Number.isSafeInteger(odist)))) rt.bad("cufftXtMakePlanMany", "odist", "i64", odist);
-    if (!(typeof outputtype === "number" && (outputtype >>> 0) === outputtype && (+outputtype !== 0 || 1 / outputtype > 0))) rt.bad("cufftXtMakePlanMany", "outputtype", "u32", outputtype);
-    if (!((typeof batch === "bigint" ? batch >= -9223372036854775808n && batch <= 9223372036854775807n : Number.isSafeInteger(batch)))) rt.bad("cufftXtMakePlanMany", "batch", "i64", batch);
-    if (!(typeof executiontype === "number" && (executiontype >>> 0) === executiontype && (+executiontype !== 0 || 1 / executiontype > 0))) rt.bad("cufftXtMakePlanMany", "executiontype", "u32", executiontype);
-    const r = raw.cufftXtMakePlanMany(plan, rank, rt.ptr(n, "cufftXtMakePlanMany", "n"), rt.ptr(inembed, "cufftXtMakePlanMany", "inembed"), istride, idist, inputtype, rt.ptr(onembed, "cufftXtMakePlanMany", "onembed"), ostride, odist, outputtype, batch, rt.ptr(workSize, "cufftXtMakePlanMany", "workSize"), executiontype);
-    if (rt.guards) rt.check("cufftXtMakePlanMany");
-    if (r !== 0) rt.fail(r, "cufftXtMakePlanMany");
+    if (arguments.length !== 14) rt.arity(F$, "plan,rank,n,inembed,istride,idist,inputtype,onembed,ostride,odist,outputtype,batch,workSize,executiontype", 14, arguments.length);
+    if (!isI32(plan)) rt.bad(F$, "plan", "i32", plan);
+    if (!isI32(rank)) rt.bad(F$, "rank", "i32", rank);
+    if (!isI64(istride)) rt.bad(F$, "istride", "i64", istride);
+    if (!isI64(idist)) rt.bad(F$, "idist", "i64", idist);
+    if (!isU32(inputtype)) rt.bad(F$, "inputtype", "u32", inputtype);
+    if (!isI64(ostride)) rt.bad(F$, "ostride", "i64", ostride);
+    if (!isI64(odist)) rt.bad(F$, "odist", "i64", odist);
+    if (!isU32(outputtype)) rt.bad(F$, "outputtype", "u32", outputtype);
+    if (!isI64(batch)) rt.bad(F$, "batch", "i64", batch);
+    if (!isU32(executiontype)) rt.bad(F$, "executiontype", "u32", executiontype);
+    const r = raw.cufftXtMakePlanMany(plan, rank, rt.ptr(n, F$, "n"), rt.ptr(inembed, F$, "inembed"), istride, idist, inputtype, rt.ptr(onembed, F$, "onembed"), ostride, odist, outputtype, batch, rt.ptr(workSize, F$, "workSize"), executiontype);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cufftXtGetSizeMany$(raw: Raw, rt: CheckedRuntime): Checked["cufftXtGetSizeMany"] {
+  const F$ = "cufftXtGetSizeMany";
   return function cufftXtGetSizeMany(plan: cufftHandle, rank: number, n: PointerLike, inembed: PointerLike, istride: bigint | number, idist: bigint | number, inputtype: cudaDataType, onembed: PointerLike, ostride: bigint | number, odist: bigint | number, outputtype: cudaDataType, batch: bigint | number, workSize: PointerLike, executiontype: cudaDataType): void {
-    if (arguments.length !== 14) rt.arity("cufftXtGetSizeMany", "plan,rank,n,inembed,istride,idist,inputtype,onembed,ostride,odist,outputtype,batch,workSize,executiontype", 14, arguments.length);
-    if (!(typeof plan === "number" && (plan | 0) === plan && (+plan !== 0 || 1 / plan > 0))) rt.bad("cufftXtGetSizeMany", "plan", "i32", plan);
-    if (!(typeof rank === "number" && (rank | 0) === rank && (+rank !== 0 || 1 / rank > 0))) rt.bad("cufftXtGetSizeMany", "rank", "i32", rank);
-    if (!((typeof istride === "bigint" ? istride >= -9223372036854775808n && istride <= 9223372036854775807n : Number.isSafeInteger(istride)))) rt.bad("cufftXtGetSizeMany", "istride", "i64", istride);
-    if (!((typeof idist === "bigint" ? idist >= -9223372036854775808n && idist <= 9223372036854775807n : Number.isSafeInteger(idist)))) rt.bad("cufftXtGetSizeMany", "idist", "i64", idist);
-    if (!(typeof inputtype === "number" && (inputtype >>> 0) === inputtype && (+inputtype !== 0 || 1 / inputtype > 0))) rt.bad("cufftXtGetSizeMany", "inputtype", "u32", inputtype);
-    if (!((typeof ostride === "bigint" ? ostride >= -9223372036854775808n && ostride <= 9223372036854775807n : Number.isSafeInteger(ostride)))) rt.bad("cufftXtGetSizeMany", "ostride", "i64", ostride);
-    if (!((typeof odist === "bigint" ? odist >= -9223372036854775808n && odist <= 9223372036854775807n : Number.isSafeInteger(odist)))) rt.bad("cufftXtGetSizeMany", "odist", "i64", odist);
-    if (!(typeof outputtype === "number" && (outputtype >>> 0) === outputtype && (+outputtype !== 0 || 1 / outputtype > 0))) rt.bad("cufftXtGetSizeMany", "outputtype", "u32", outputtype);
-    if (!((typeof batch === "bigint" ? batch >= -9223372036854775808n && batch <= 9223372036854775807n : Number.isSafeInteger(batch)))) rt.bad("cufftXtGetSizeMany", "batch", "i64", batch);
-    if (!(typeof executiontype === "number" && (executiontype >>> 0) === executiontype && (+executiontype !== 0 || 1 / executiontype > 0))) rt.bad("cufftXtGetSizeMany", "executiontype", "u32", executiontype);
-    const r = raw.cufftXtGetSizeMany(plan, rank, rt.ptr(n, "cufftXtGetSizeMany", "n"), rt.ptr(inembed, "cufftXtGetSizeMany", "inembed"), istride, idist, inputtype, rt.ptr(onembed, "cufftXtGetSizeMany", "onembed"), ostride, odist, outputtype, batch, rt.ptr(workSize, "cufftXtGetSizeMany", "workSize"), executiontype);
-    if (rt.guards) rt.check("cufftXtGetSizeMany");
-    if (r !== 0) rt.fail(r, "cufftXtGetSizeMany");
+    if (arguments.length !== 14) rt.arity(F$, "plan,rank,n,inembed,istride,idist,inputtype,onembed,ostride,odist,outputtype,batch,workSize,executiontype", 14, arguments.length);
+    if (!isI32(plan)) rt.bad(F$, "plan", "i32", plan);
+    if (!isI32(rank)) rt.bad(F$, "rank", "i32", rank);
+    if (!isI64(istride)) rt.bad(F$, "istride", "i64", istride);
+    if (!isI64(idist)) rt.bad(F$, "idist", "i64", idist);
+    if (!isU32(inputtype)) rt.bad(F$, "inputtype", "u32", inputtype);
+    if (!isI64(ostride)) rt.bad(F$, "ostride", "i64", ostride);
+    if (!isI64(odist)) rt.bad(F$, "odist", "i64", odist);
+    if (!isU32(outputtype)) rt.bad(F$, "outputtype", "u32", outputtype);
+    if (!isI64(batch)) rt.bad(F$, "batch", "i64", batch);
+    if (!isU32(executiontype)) rt.bad(F$, "executiontype", "u32", executiontype);
+    const r = raw.cufftXtGetSizeMany(plan, rank, rt.ptr(n, F$, "n"), rt.ptr(inembed, F$, "inembed"), istride, idist, inputtype, rt.ptr(onembed, F$, "onembed"), ostride, odist, outputtype, batch, rt.ptr(workSize, F$, "workSize"), executiontype);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cufftXtExec$(raw: Raw, rt: CheckedRuntime): Checked["cufftXtExec"] {
+  const F$ = "cufftXtExec";
   return function cufftXtExec(plan: cufftHandle, input: PointerLike, output: PointerLike, direction: number): void {
-    if (arguments.length !== 4) rt.arity("cufftXtExec", "plan,input,output,direction", 4, arguments.length);
-    if (!(typeof plan === "number" && (plan | 0) === plan && (+plan !== 0 || 1 / plan > 0))) rt.bad("cufftXtExec", "plan", "i32", plan);
-    if (!(typeof direction === "number" && (direction | 0) === direction && (+direction !== 0 || 1 / direction > 0))) rt.bad("cufftXtExec", "direction", "i32", direction);
-    const r = raw.cufftXtExec(plan, rt.ptr(input, "cufftXtExec", "input"), rt.ptr(output, "cufftXtExec", "output"), direction);
-    if (rt.guards) rt.check("cufftXtExec");
-    if (r !== 0) rt.fail(r, "cufftXtExec");
+    if (arguments.length !== 4) rt.arity(F$, "plan,input,output,direction", 4, arguments.length);
+    if (!isI32(plan)) rt.bad(F$, "plan", "i32", plan);
+    if (!isI32(direction)) rt.bad(F$, "direction", "i32", direction);
+    const r = raw.cufftXtExec(plan, rt.ptr(input, F$, "input"), rt.ptr(output, F$, "output"), direction);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cufftXtExecDescriptor$(raw: Raw, rt: CheckedRuntime): Checked["cufftXtExecDescriptor"] {
+  const F$ = "cufftXtExecDescriptor";
   return function cufftXtExecDescriptor(plan: cufftHandle, input: PointerLike, output: PointerLike, direction: number): void {
-    if (arguments.length !== 4) rt.arity("cufftXtExecDescriptor", "plan,input,output,direction", 4, arguments.length);
-    if (!(typeof plan === "number" && (plan | 0) === plan && (+plan !== 0 || 1 / plan > 0))) rt.bad("cufftXtExecDescriptor", "plan", "i32", plan);
-    if (!(typeof direction === "number" && (direction | 0) === direction && (+direction !== 0 || 1 / direction > 0))) rt.bad("cufftXtExecDescriptor", "direction", "i32", direction);
-    const r = raw.cufftXtExecDescriptor(plan, rt.ptr(input, "cufftXtExecDescriptor", "input"), rt.ptr(output, "cufftXtExecDescriptor", "output"), direction);
-    if (rt.guards) rt.check("cufftXtExecDescriptor");
-    if (r !== 0) rt.fail(r, "cufftXtExecDescriptor");
+    if (arguments.length !== 4) rt.arity(F$, "plan,input,output,direction", 4, arguments.length);
+    if (!isI32(plan)) rt.bad(F$, "plan", "i32", plan);
+    if (!isI32(direction)) rt.bad(F$, "direction", "i32", direction);
+    const r = raw.cufftXtExecDescriptor(plan, rt.ptr(input, F$, "input"), rt.ptr(output, F$, "output"), direction);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cufftXtSetWorkAreaPolicy$(raw: Raw, rt: CheckedRuntime): Checked["cufftXtSetWorkAreaPolicy"] {
+  const F$ = "cufftXtSetWorkAreaPolicy";
   return function cufftXtSetWorkAreaPolicy(plan: cufftHandle, policy: cufftXtWorkAreaPolicy, workSize: PointerLike): void {
-    if (arguments.length !== 3) rt.arity("cufftXtSetWorkAreaPolicy", "plan,policy,workSize", 3, arguments.length);
-    if (!(typeof plan === "number" && (plan | 0) === plan && (+plan !== 0 || 1 / plan > 0))) rt.bad("cufftXtSetWorkAreaPolicy", "plan", "i32", plan);
-    if (!(typeof policy === "number" && (policy >>> 0) === policy && (+policy !== 0 || 1 / policy > 0))) rt.bad("cufftXtSetWorkAreaPolicy", "policy", "u32", policy);
-    const r = raw.cufftXtSetWorkAreaPolicy(plan, policy, rt.ptr(workSize, "cufftXtSetWorkAreaPolicy", "workSize"));
-    if (rt.guards) rt.check("cufftXtSetWorkAreaPolicy");
-    if (r !== 0) rt.fail(r, "cufftXtSetWorkAreaPolicy");
+    if (arguments.length !== 3) rt.arity(F$, "plan,policy,workSize", 3, arguments.length);
+    if (!isI32(plan)) rt.bad(F$, "plan", "i32", plan);
+    if (!isU32(policy)) rt.bad(F$, "policy", "u32", policy);
+    const r = raw.cufftXtSetWorkAreaPolicy(plan, policy, rt.ptr(workSize, F$, "workSize"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 

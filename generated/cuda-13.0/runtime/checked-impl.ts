@@ -8,9 +8,10 @@
 // Header texture_types.h sha256 ef79ed57283cafc7f32b2e55224eb2baf0b8e460de59ea5a2c8a8893e337462f
 // Header vector_types.h sha256 f3638eceaf955e80e91f2f32a3fc41106653ea7145dc0c79923826a78b3c5486
 // Header device_types.h sha256 d8b171a190493e80395741f511b29311a5c38b718324fb7338f7511c36ae7084
-// Seal: sha256 3f836d874ac6c1de864234d3cb2149e89e2035aba24d416ad1f42a74e3f6b158
+// Seal: sha256 b545cb027beef8263f6cecb77043a8ca7f0d897c0ceed117ba2000b4967286db
 
 import { type CheckedRuntime, type PointerLike, type ArraySpec, lazyTable } from "../../../src/tables-runtime/checked.ts";
+import { isI32, isU32, isU64 } from "../../../src/tables-runtime/argument-checks.ts";
 import type { Pointer } from "../../../src/ffi/types.ts";
 import type { Checked } from "./checked.ts";
 import type { Raw } from "./functions.ts";
@@ -21,43 +22,47 @@ import { CUuuid_st, cudaArrayMemoryRequirements, cudaArraySparseProperties, cuda
 // The checked call style of runtime (documented in checked.ts): one maker per function, then the table.
 
 function cudaDeviceReset$(raw: Raw, rt: CheckedRuntime): Checked["cudaDeviceReset"] {
+  const F$ = "cudaDeviceReset";
   return function cudaDeviceReset(): void {
-    if (arguments.length !== 0) rt.arity("cudaDeviceReset", "", 0, arguments.length);
+    if (arguments.length !== 0) rt.arity(F$, "", 0, arguments.length);
     const r = raw.cudaDeviceReset();
-    if (rt.guards) rt.check("cudaDeviceReset");
-    if (r !== 0) rt.fail(r, "cudaDeviceReset");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cudaDeviceSynchronize$(raw: Raw, rt: CheckedRuntime): Checked["cudaDeviceSynchronize"] {
+  const F$ = "cudaDeviceSynchronize";
   return function cudaDeviceSynchronize(): void {
-    if (arguments.length !== 0) rt.arity("cudaDeviceSynchronize", "", 0, arguments.length);
+    if (arguments.length !== 0) rt.arity(F$, "", 0, arguments.length);
     const r = raw.cudaDeviceSynchronize();
-    if (rt.guards) rt.check("cudaDeviceSynchronize");
-    if (r !== 0) rt.fail(r, "cudaDeviceSynchronize");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cudaDeviceSetLimit$(raw: Raw, rt: CheckedRuntime): Checked["cudaDeviceSetLimit"] {
+  const F$ = "cudaDeviceSetLimit";
   return function cudaDeviceSetLimit(limit: cudaLimit, value: bigint | number): void {
-    if (arguments.length !== 2) rt.arity("cudaDeviceSetLimit", "limit,value", 2, arguments.length);
-    if (!(typeof limit === "number" && (limit >>> 0) === limit && (+limit !== 0 || 1 / limit > 0))) rt.bad("cudaDeviceSetLimit", "limit", "u32", limit);
-    if (!((typeof value === "bigint" ? value >= 0n && value <= 18446744073709551615n : Number.isSafeInteger(value) && value >= 0))) rt.bad("cudaDeviceSetLimit", "value", "u64", value);
+    if (arguments.length !== 2) rt.arity(F$, "limit,value", 2, arguments.length);
+    if (!isU32(limit)) rt.bad(F$, "limit", "u32", limit);
+    if (!isU64(value)) rt.bad(F$, "value", "u64", value);
     const r = raw.cudaDeviceSetLimit(limit, value);
-    if (rt.guards) rt.check("cudaDeviceSetLimit");
-    if (r !== 0) rt.fail(r, "cudaDeviceSetLimit");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cudaDeviceGetLimit$(raw: Raw, rt: CheckedRuntime): Checked["cudaDeviceGetLimit"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
+  const F$ = "cudaDeviceGetLimit";
   return function cudaDeviceGetLimit(limit: cudaLimit): bigint {
-    if (arguments.length !== 1) rt.arity("cudaDeviceGetLimit", "limit", 1, arguments.length);
-    if (!(typeof limit === "number" && (limit >>> 0) === limit && (+limit !== 0 || 1 / limit > 0))) rt.bad("cudaDeviceGetLimit", "limit", "u32", limit);
+    if (arguments.length !== 1) rt.arity(F$, "limit", 1, arguments.length);
+    if (!isU32(limit)) rt.bad(F$, "limit", "u32", limit);
     const r = raw.cudaDeviceGetLimit(o0, limit);
-    if (rt.guards) rt.check("cudaDeviceGetLimit");
-    if (r !== 0) rt.fail(r, "cudaDeviceGetLimit");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u64[0]!;
   };
 }
@@ -65,12 +70,13 @@ function cudaDeviceGetLimit$(raw: Raw, rt: CheckedRuntime): Checked["cudaDeviceG
 function cudaDeviceGetTexture1DLinearMaxWidth$(raw: Raw, rt: CheckedRuntime): Checked["cudaDeviceGetTexture1DLinearMaxWidth"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
+  const F$ = "cudaDeviceGetTexture1DLinearMaxWidth";
   return function cudaDeviceGetTexture1DLinearMaxWidth(fmtDesc: PointerLike, device: number): bigint {
-    if (arguments.length !== 2) rt.arity("cudaDeviceGetTexture1DLinearMaxWidth", "fmtDesc,device", 2, arguments.length);
-    if (!(typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0))) rt.bad("cudaDeviceGetTexture1DLinearMaxWidth", "device", "i32", device);
-    const r = raw.cudaDeviceGetTexture1DLinearMaxWidth(o0, rt.ptr(rt.expect(fmtDesc, cudaChannelFormatDesc, "cudaDeviceGetTexture1DLinearMaxWidth", "fmtDesc"), "cudaDeviceGetTexture1DLinearMaxWidth", "fmtDesc"), device);
-    if (rt.guards) rt.check("cudaDeviceGetTexture1DLinearMaxWidth");
-    if (r !== 0) rt.fail(r, "cudaDeviceGetTexture1DLinearMaxWidth");
+    if (arguments.length !== 2) rt.arity(F$, "fmtDesc,device", 2, arguments.length);
+    if (!isI32(device)) rt.bad(F$, "device", "i32", device);
+    const r = raw.cudaDeviceGetTexture1DLinearMaxWidth(o0, rt.ptr(rt.expect(fmtDesc, cudaChannelFormatDesc, F$, "fmtDesc"), F$, "fmtDesc"), device);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u64[0]!;
   };
 }
@@ -78,11 +84,12 @@ function cudaDeviceGetTexture1DLinearMaxWidth$(raw: Raw, rt: CheckedRuntime): Ch
 function cudaDeviceGetCacheConfig$(raw: Raw, rt: CheckedRuntime): Checked["cudaDeviceGetCacheConfig"] {
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
+  const F$ = "cudaDeviceGetCacheConfig";
   return function cudaDeviceGetCacheConfig(): cudaFuncCache {
-    if (arguments.length !== 0) rt.arity("cudaDeviceGetCacheConfig", "", 0, arguments.length);
+    if (arguments.length !== 0) rt.arity(F$, "", 0, arguments.length);
     const r = raw.cudaDeviceGetCacheConfig(o0);
-    if (rt.guards) rt.check("cudaDeviceGetCacheConfig");
-    if (r !== 0) rt.fail(r, "cudaDeviceGetCacheConfig");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u32[0]! as cudaFuncCache;
   };
 }
@@ -91,198 +98,216 @@ function cudaDeviceGetStreamPriorityRange$(raw: Raw, rt: CheckedRuntime): Checke
   const o0 = rt.out[0]!;
   const o1 = rt.out[1]!;
   const i32 = rt.i32;
+  const F$ = "cudaDeviceGetStreamPriorityRange";
   return function cudaDeviceGetStreamPriorityRange(): [leastPriority: number, greatestPriority: number] {
-    if (arguments.length !== 0) rt.arity("cudaDeviceGetStreamPriorityRange", "", 0, arguments.length);
+    if (arguments.length !== 0) rt.arity(F$, "", 0, arguments.length);
     const r = raw.cudaDeviceGetStreamPriorityRange(o0, o1);
-    if (rt.guards) rt.check("cudaDeviceGetStreamPriorityRange");
-    if (r !== 0) rt.fail(r, "cudaDeviceGetStreamPriorityRange");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return [i32[0]!, i32[2]!];
   };
 }
 
 function cudaDeviceSetCacheConfig$(raw: Raw, rt: CheckedRuntime): Checked["cudaDeviceSetCacheConfig"] {
+  const F$ = "cudaDeviceSetCacheConfig";
   return function cudaDeviceSetCacheConfig(cacheConfig: cudaFuncCache): void {
-    if (arguments.length !== 1) rt.arity("cudaDeviceSetCacheConfig", "cacheConfig", 1, arguments.length);
-    if (!(typeof cacheConfig === "number" && (cacheConfig >>> 0) === cacheConfig && (+cacheConfig !== 0 || 1 / cacheConfig > 0))) rt.bad("cudaDeviceSetCacheConfig", "cacheConfig", "u32", cacheConfig);
+    if (arguments.length !== 1) rt.arity(F$, "cacheConfig", 1, arguments.length);
+    if (!isU32(cacheConfig)) rt.bad(F$, "cacheConfig", "u32", cacheConfig);
     const r = raw.cudaDeviceSetCacheConfig(cacheConfig);
-    if (rt.guards) rt.check("cudaDeviceSetCacheConfig");
-    if (r !== 0) rt.fail(r, "cudaDeviceSetCacheConfig");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cudaDeviceGetByPCIBusId$(raw: Raw, rt: CheckedRuntime): Checked["cudaDeviceGetByPCIBusId"] {
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
+  const F$ = "cudaDeviceGetByPCIBusId";
   return function cudaDeviceGetByPCIBusId(pciBusId: string | PointerLike): number {
-    if (arguments.length !== 1) rt.arity("cudaDeviceGetByPCIBusId", "pciBusId", 1, arguments.length);
-    const r = raw.cudaDeviceGetByPCIBusId(o0, rt.cstr(pciBusId, 0, "cudaDeviceGetByPCIBusId", "pciBusId"));
-    if (rt.guards) rt.check("cudaDeviceGetByPCIBusId");
-    if (r !== 0) rt.fail(r, "cudaDeviceGetByPCIBusId");
+    if (arguments.length !== 1) rt.arity(F$, "pciBusId", 1, arguments.length);
+    const r = raw.cudaDeviceGetByPCIBusId(o0, rt.cstr(pciBusId, 0, F$, "pciBusId"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return i32[0]!;
   };
 }
 
 function cudaDeviceGetPCIBusId$(raw: Raw, rt: CheckedRuntime): Checked["cudaDeviceGetPCIBusId"] {
+  const F$ = "cudaDeviceGetPCIBusId";
   const A_cudaDeviceGetPCIBusId: ArraySpec = { elements: [{ kind: "string", size: 1 }], count: null, query: false, retry: [] };
   return function cudaDeviceGetPCIBusId(len: number, device: number): string {
-    if (arguments.length !== 2) rt.arity("cudaDeviceGetPCIBusId", "len,device", 2, arguments.length);
-    if (!(typeof len === "number" && (len | 0) === len && (+len !== 0 || 1 / len > 0))) rt.bad("cudaDeviceGetPCIBusId", "len", "i32", len);
-    rt.count(len, "cudaDeviceGetPCIBusId", "len");
-    if (!(typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0))) rt.bad("cudaDeviceGetPCIBusId", "device", "i32", device);
-    const a = rt.arrays("cudaDeviceGetPCIBusId", A_cudaDeviceGetPCIBusId, len, (p) => raw.cudaDeviceGetPCIBusId(p[0]!, len, device));
+    if (arguments.length !== 2) rt.arity(F$, "len,device", 2, arguments.length);
+    if (!isI32(len)) rt.bad(F$, "len", "i32", len);
+    rt.count(len, F$, "len");
+    if (!isI32(device)) rt.bad(F$, "device", "i32", device);
+    const a = rt.arrays(F$, A_cudaDeviceGetPCIBusId, len, (p) => raw.cudaDeviceGetPCIBusId(p[0]!, len, device));
     return a[0] as string;
   };
 }
 
 function cudaIpcGetEventHandle$(raw: Raw, rt: CheckedRuntime): Checked["cudaIpcGetEventHandle"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaIpcGetEventHandle";
   return function cudaIpcGetEventHandle(event: cudaEvent_t, handle?: cudaIpcEventHandle_st): cudaIpcEventHandle_st {
-    if (arguments.length < 1 || arguments.length > 2) rt.arity("cudaIpcGetEventHandle", "event,handle", 1, arguments.length);
-    if (!(isPtr(event))) rt.bad("cudaIpcGetEventHandle", "event", "pointer", event);
-    const $handle = handle === undefined ? rt.record(cudaIpcEventHandle_st) : rt.recordArg(handle, cudaIpcEventHandle_st, "cudaIpcGetEventHandle", "handle");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "event,handle", 1, arguments.length);
+    if (!isPtr(event)) rt.bad(F$, "event", "pointer", event);
+    const $handle = handle === undefined ? rt.record(cudaIpcEventHandle_st) : rt.recordArg(handle, cudaIpcEventHandle_st, F$, "handle");
     const r = raw.cudaIpcGetEventHandle($handle.$pointer(), event);
-    if (rt.guards) rt.check("cudaIpcGetEventHandle");
-    if (r !== 0) rt.fail(r, "cudaIpcGetEventHandle");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return $handle;
   };
 }
 
 function cudaIpcOpenEventHandle$(raw: Raw, rt: CheckedRuntime): Checked["cudaIpcOpenEventHandle"] {
   const o0 = rt.out[0]!;
+  const F$ = "cudaIpcOpenEventHandle";
   return function cudaIpcOpenEventHandle(handle: Uint8Array | cudaIpcEventHandle_st): cudaEvent_t {
-    if (arguments.length !== 1) rt.arity("cudaIpcOpenEventHandle", "handle", 1, arguments.length);
-    const r = raw.cudaIpcOpenEventHandle(o0, rt.struct(handle, 64, "cudaIpcOpenEventHandle", "handle", cudaIpcEventHandle_st));
-    if (rt.guards) rt.check("cudaIpcOpenEventHandle");
-    if (r !== 0) rt.fail(r, "cudaIpcOpenEventHandle");
+    if (arguments.length !== 1) rt.arity(F$, "handle", 1, arguments.length);
+    const r = raw.cudaIpcOpenEventHandle(o0, rt.struct(handle, 64, F$, "handle", cudaIpcEventHandle_st));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as cudaEvent_t;
   };
 }
 
 function cudaIpcGetMemHandle$(raw: Raw, rt: CheckedRuntime): Checked["cudaIpcGetMemHandle"] {
+  const F$ = "cudaIpcGetMemHandle";
   return function cudaIpcGetMemHandle(devPtr: PointerLike, handle?: cudaIpcMemHandle_st): cudaIpcMemHandle_st {
-    if (arguments.length < 1 || arguments.length > 2) rt.arity("cudaIpcGetMemHandle", "devPtr,handle", 1, arguments.length);
-    const $handle = handle === undefined ? rt.record(cudaIpcMemHandle_st) : rt.recordArg(handle, cudaIpcMemHandle_st, "cudaIpcGetMemHandle", "handle");
-    const r = raw.cudaIpcGetMemHandle($handle.$pointer(), rt.ptr(devPtr, "cudaIpcGetMemHandle", "devPtr"));
-    if (rt.guards) rt.check("cudaIpcGetMemHandle");
-    if (r !== 0) rt.fail(r, "cudaIpcGetMemHandle");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "devPtr,handle", 1, arguments.length);
+    const $handle = handle === undefined ? rt.record(cudaIpcMemHandle_st) : rt.recordArg(handle, cudaIpcMemHandle_st, F$, "handle");
+    const r = raw.cudaIpcGetMemHandle($handle.$pointer(), rt.ptr(devPtr, F$, "devPtr"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return $handle;
   };
 }
 
 function cudaIpcOpenMemHandle$(raw: Raw, rt: CheckedRuntime): Checked["cudaIpcOpenMemHandle"] {
   const o0 = rt.out[0]!;
+  const F$ = "cudaIpcOpenMemHandle";
   return function cudaIpcOpenMemHandle(handle: Uint8Array | cudaIpcMemHandle_st, flags: number): Pointer {
-    if (arguments.length !== 2) rt.arity("cudaIpcOpenMemHandle", "handle,flags", 2, arguments.length);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cudaIpcOpenMemHandle", "flags", "u32", flags);
-    const r = raw.cudaIpcOpenMemHandle(o0, rt.struct(handle, 64, "cudaIpcOpenMemHandle", "handle", cudaIpcMemHandle_st), flags);
-    if (rt.guards) rt.check("cudaIpcOpenMemHandle");
-    if (r !== 0) rt.fail(r, "cudaIpcOpenMemHandle");
+    if (arguments.length !== 2) rt.arity(F$, "handle,flags", 2, arguments.length);
+    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
+    const r = raw.cudaIpcOpenMemHandle(o0, rt.struct(handle, 64, F$, "handle", cudaIpcMemHandle_st), flags);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0);
   };
 }
 
 function cudaIpcCloseMemHandle$(raw: Raw, rt: CheckedRuntime): Checked["cudaIpcCloseMemHandle"] {
+  const F$ = "cudaIpcCloseMemHandle";
   return function cudaIpcCloseMemHandle(devPtr: PointerLike): void {
-    if (arguments.length !== 1) rt.arity("cudaIpcCloseMemHandle", "devPtr", 1, arguments.length);
-    const r = raw.cudaIpcCloseMemHandle(rt.ptr(devPtr, "cudaIpcCloseMemHandle", "devPtr"));
-    if (rt.guards) rt.check("cudaIpcCloseMemHandle");
-    if (r !== 0) rt.fail(r, "cudaIpcCloseMemHandle");
+    if (arguments.length !== 1) rt.arity(F$, "devPtr", 1, arguments.length);
+    const r = raw.cudaIpcCloseMemHandle(rt.ptr(devPtr, F$, "devPtr"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cudaDeviceFlushGPUDirectRDMAWrites$(raw: Raw, rt: CheckedRuntime): Checked["cudaDeviceFlushGPUDirectRDMAWrites"] {
+  const F$ = "cudaDeviceFlushGPUDirectRDMAWrites";
   return function cudaDeviceFlushGPUDirectRDMAWrites(target: cudaFlushGPUDirectRDMAWritesTarget, scope: cudaFlushGPUDirectRDMAWritesScope): void {
-    if (arguments.length !== 2) rt.arity("cudaDeviceFlushGPUDirectRDMAWrites", "target,scope", 2, arguments.length);
-    if (!(typeof target === "number" && (target >>> 0) === target && (+target !== 0 || 1 / target > 0))) rt.bad("cudaDeviceFlushGPUDirectRDMAWrites", "target", "u32", target);
-    if (!(typeof scope === "number" && (scope >>> 0) === scope && (+scope !== 0 || 1 / scope > 0))) rt.bad("cudaDeviceFlushGPUDirectRDMAWrites", "scope", "u32", scope);
+    if (arguments.length !== 2) rt.arity(F$, "target,scope", 2, arguments.length);
+    if (!isU32(target)) rt.bad(F$, "target", "u32", target);
+    if (!isU32(scope)) rt.bad(F$, "scope", "u32", scope);
     const r = raw.cudaDeviceFlushGPUDirectRDMAWrites(target, scope);
-    if (rt.guards) rt.check("cudaDeviceFlushGPUDirectRDMAWrites");
-    if (r !== 0) rt.fail(r, "cudaDeviceFlushGPUDirectRDMAWrites");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cudaDeviceRegisterAsyncNotification$(raw: Raw, rt: CheckedRuntime): Checked["cudaDeviceRegisterAsyncNotification"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cudaDeviceRegisterAsyncNotification";
   return function cudaDeviceRegisterAsyncNotification(device: number, callbackFunc: cudaAsyncCallback, userData: PointerLike): cudaAsyncCallbackHandle_t {
-    if (arguments.length !== 3) rt.arity("cudaDeviceRegisterAsyncNotification", "device,callbackFunc,userData", 3, arguments.length);
-    if (!(typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0))) rt.bad("cudaDeviceRegisterAsyncNotification", "device", "i32", device);
-    if (!(isPtr(callbackFunc))) rt.bad("cudaDeviceRegisterAsyncNotification", "callbackFunc", "function", callbackFunc);
-    const r = raw.cudaDeviceRegisterAsyncNotification(device, callbackFunc, rt.ptr(userData, "cudaDeviceRegisterAsyncNotification", "userData"), o0);
-    if (rt.guards) rt.check("cudaDeviceRegisterAsyncNotification");
-    if (r !== 0) rt.fail(r, "cudaDeviceRegisterAsyncNotification");
+    if (arguments.length !== 3) rt.arity(F$, "device,callbackFunc,userData", 3, arguments.length);
+    if (!isI32(device)) rt.bad(F$, "device", "i32", device);
+    if (!isPtr(callbackFunc)) rt.bad(F$, "callbackFunc", "function", callbackFunc);
+    const r = raw.cudaDeviceRegisterAsyncNotification(device, callbackFunc, rt.ptr(userData, F$, "userData"), o0);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as cudaAsyncCallbackHandle_t;
   };
 }
 
 function cudaDeviceUnregisterAsyncNotification$(raw: Raw, rt: CheckedRuntime): Checked["cudaDeviceUnregisterAsyncNotification"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaDeviceUnregisterAsyncNotification";
   return function cudaDeviceUnregisterAsyncNotification(device: number, callback: cudaAsyncCallbackHandle_t): void {
-    if (arguments.length !== 2) rt.arity("cudaDeviceUnregisterAsyncNotification", "device,callback", 2, arguments.length);
-    if (!(typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0))) rt.bad("cudaDeviceUnregisterAsyncNotification", "device", "i32", device);
-    if (!(isPtr(callback))) rt.bad("cudaDeviceUnregisterAsyncNotification", "callback", "pointer", callback);
+    if (arguments.length !== 2) rt.arity(F$, "device,callback", 2, arguments.length);
+    if (!isI32(device)) rt.bad(F$, "device", "i32", device);
+    if (!isPtr(callback)) rt.bad(F$, "callback", "pointer", callback);
     const r = raw.cudaDeviceUnregisterAsyncNotification(device, callback);
-    if (rt.guards) rt.check("cudaDeviceUnregisterAsyncNotification");
-    if (r !== 0) rt.fail(r, "cudaDeviceUnregisterAsyncNotification");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cudaDeviceGetSharedMemConfig$(raw: Raw, rt: CheckedRuntime): Checked["cudaDeviceGetSharedMemConfig"] {
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
+  const F$ = "cudaDeviceGetSharedMemConfig";
   return function cudaDeviceGetSharedMemConfig(): cudaSharedMemConfig {
-    if (arguments.length !== 0) rt.arity("cudaDeviceGetSharedMemConfig", "", 0, arguments.length);
+    if (arguments.length !== 0) rt.arity(F$, "", 0, arguments.length);
     const r = raw.cudaDeviceGetSharedMemConfig(o0);
-    if (rt.guards) rt.check("cudaDeviceGetSharedMemConfig");
-    if (r !== 0) rt.fail(r, "cudaDeviceGetSharedMemConfig");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u32[0]! as cudaSharedMemConfig;
   };
 }
 
 function cudaDeviceSetSharedMemConfig$(raw: Raw, rt: CheckedRuntime): Checked["cudaDeviceSetSharedMemConfig"] {
+  const F$ = "cudaDeviceSetSharedMemConfig";
   return function cudaDeviceSetSharedMemConfig(config: cudaSharedMemConfig): void {
-    if (arguments.length !== 1) rt.arity("cudaDeviceSetSharedMemConfig", "config", 1, arguments.length);
-    if (!(typeof config === "number" && (config >>> 0) === config && (+config !== 0 || 1 / config > 0))) rt.bad("cudaDeviceSetSharedMemConfig", "config", "u32", config);
+    if (arguments.length !== 1) rt.arity(F$, "config", 1, arguments.length);
+    if (!isU32(config)) rt.bad(F$, "config", "u32", config);
     const r = raw.cudaDeviceSetSharedMemConfig(config);
-    if (rt.guards) rt.check("cudaDeviceSetSharedMemConfig");
-    if (r !== 0) rt.fail(r, "cudaDeviceSetSharedMemConfig");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cudaGetLastError$(raw: Raw, rt: CheckedRuntime): Checked["cudaGetLastError"] {
+  const F$ = "cudaGetLastError";
   return function cudaGetLastError(): void {
-    if (arguments.length !== 0) rt.arity("cudaGetLastError", "", 0, arguments.length);
+    if (arguments.length !== 0) rt.arity(F$, "", 0, arguments.length);
     const r = raw.cudaGetLastError();
-    if (rt.guards) rt.check("cudaGetLastError");
-    if (r !== 0) rt.fail(r, "cudaGetLastError");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cudaPeekAtLastError$(raw: Raw, rt: CheckedRuntime): Checked["cudaPeekAtLastError"] {
+  const F$ = "cudaPeekAtLastError";
   return function cudaPeekAtLastError(): void {
-    if (arguments.length !== 0) rt.arity("cudaPeekAtLastError", "", 0, arguments.length);
+    if (arguments.length !== 0) rt.arity(F$, "", 0, arguments.length);
     const r = raw.cudaPeekAtLastError();
-    if (rt.guards) rt.check("cudaPeekAtLastError");
-    if (r !== 0) rt.fail(r, "cudaPeekAtLastError");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cudaGetErrorName$(raw: Raw, rt: CheckedRuntime): Checked["cudaGetErrorName"] {
+  const F$ = "cudaGetErrorName";
   return function cudaGetErrorName(error: cudaError_t): string | null {
-    if (arguments.length !== 1) rt.arity("cudaGetErrorName", "error", 1, arguments.length);
-    if (!(typeof error === "number" && (error >>> 0) === error && (+error !== 0 || 1 / error > 0))) rt.bad("cudaGetErrorName", "error", "u32", error);
+    if (arguments.length !== 1) rt.arity(F$, "error", 1, arguments.length);
+    if (!isU32(error)) rt.bad(F$, "error", "u32", error);
     const r = raw.cudaGetErrorName(error);
-    if (rt.guards) rt.check("cudaGetErrorName");
+    if (rt.guards) rt.check(F$);
     return rt.string(r);
   };
 }
 
 function cudaGetErrorString$(raw: Raw, rt: CheckedRuntime): Checked["cudaGetErrorString"] {
+  const F$ = "cudaGetErrorString";
   return function cudaGetErrorString(error: cudaError_t): string | null {
-    if (arguments.length !== 1) rt.arity("cudaGetErrorString", "error", 1, arguments.length);
-    if (!(typeof error === "number" && (error >>> 0) === error && (+error !== 0 || 1 / error > 0))) rt.bad("cudaGetErrorString", "error", "u32", error);
+    if (arguments.length !== 1) rt.arity(F$, "error", 1, arguments.length);
+    if (!isU32(error)) rt.bad(F$, "error", "u32", error);
     const r = raw.cudaGetErrorString(error);
-    if (rt.guards) rt.check("cudaGetErrorString");
+    if (rt.guards) rt.check(F$);
     return rt.string(r);
   };
 }
@@ -290,23 +315,25 @@ function cudaGetErrorString$(raw: Raw, rt: CheckedRuntime): Checked["cudaGetErro
 function cudaGetDeviceCount$(raw: Raw, rt: CheckedRuntime): Checked["cudaGetDeviceCount"] {
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
+  const F$ = "cudaGetDeviceCount";
   return function cudaGetDeviceCount(): number {
-    if (arguments.length !== 0) rt.arity("cudaGetDeviceCount", "", 0, arguments.length);
+    if (arguments.length !== 0) rt.arity(F$, "", 0, arguments.length);
     const r = raw.cudaGetDeviceCount(o0);
-    if (rt.guards) rt.check("cudaGetDeviceCount");
-    if (r !== 0) rt.fail(r, "cudaGetDeviceCount");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return i32[0]!;
   };
 }
 
 function cudaGetDeviceProperties$(raw: Raw, rt: CheckedRuntime): Checked["cudaGetDeviceProperties"] {
+  const F$ = "cudaGetDeviceProperties";
   return function cudaGetDeviceProperties(device: number, prop?: cudaDeviceProp): cudaDeviceProp {
-    if (arguments.length < 1 || arguments.length > 2) rt.arity("cudaGetDeviceProperties", "device,prop", 1, arguments.length);
-    if (!(typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0))) rt.bad("cudaGetDeviceProperties", "device", "i32", device);
-    const $prop = prop === undefined ? rt.record(cudaDeviceProp) : rt.recordArg(prop, cudaDeviceProp, "cudaGetDeviceProperties", "prop");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "device,prop", 1, arguments.length);
+    if (!isI32(device)) rt.bad(F$, "device", "i32", device);
+    const $prop = prop === undefined ? rt.record(cudaDeviceProp) : rt.recordArg(prop, cudaDeviceProp, F$, "prop");
     const r = raw.cudaGetDeviceProperties($prop.$pointer(), device);
-    if (rt.guards) rt.check("cudaGetDeviceProperties");
-    if (r !== 0) rt.fail(r, "cudaGetDeviceProperties");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return $prop;
   };
 }
@@ -314,98 +341,106 @@ function cudaGetDeviceProperties$(raw: Raw, rt: CheckedRuntime): Checked["cudaGe
 function cudaDeviceGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cudaDeviceGetAttribute"] {
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
+  const F$ = "cudaDeviceGetAttribute";
   return function cudaDeviceGetAttribute(attr: cudaDeviceAttr, device: number): number {
-    if (arguments.length !== 2) rt.arity("cudaDeviceGetAttribute", "attr,device", 2, arguments.length);
-    if (!(typeof attr === "number" && (attr >>> 0) === attr && (+attr !== 0 || 1 / attr > 0))) rt.bad("cudaDeviceGetAttribute", "attr", "u32", attr);
-    if (!(typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0))) rt.bad("cudaDeviceGetAttribute", "device", "i32", device);
+    if (arguments.length !== 2) rt.arity(F$, "attr,device", 2, arguments.length);
+    if (!isU32(attr)) rt.bad(F$, "attr", "u32", attr);
+    if (!isI32(device)) rt.bad(F$, "device", "i32", device);
     const r = raw.cudaDeviceGetAttribute(o0, attr, device);
-    if (rt.guards) rt.check("cudaDeviceGetAttribute");
-    if (r !== 0) rt.fail(r, "cudaDeviceGetAttribute");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return i32[0]!;
   };
 }
 
 function cudaDeviceGetHostAtomicCapabilities$(raw: Raw, rt: CheckedRuntime): Checked["cudaDeviceGetHostAtomicCapabilities"] {
+  const F$ = "cudaDeviceGetHostAtomicCapabilities";
   const A_cudaDeviceGetHostAtomicCapabilities: ArraySpec = { elements: [{ kind: "u32", size: 4 }], count: null, query: false, retry: [] };
   return function cudaDeviceGetHostAtomicCapabilities(operations: PointerLike, count: number, device: number): Uint32Array {
-    if (arguments.length !== 3) rt.arity("cudaDeviceGetHostAtomicCapabilities", "operations,count,device", 3, arguments.length);
-    if (!(typeof count === "number" && (count >>> 0) === count && (+count !== 0 || 1 / count > 0))) rt.bad("cudaDeviceGetHostAtomicCapabilities", "count", "u32", count);
-    if (!(typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0))) rt.bad("cudaDeviceGetHostAtomicCapabilities", "device", "i32", device);
-    const a = rt.arrays("cudaDeviceGetHostAtomicCapabilities", A_cudaDeviceGetHostAtomicCapabilities, count, (p) => raw.cudaDeviceGetHostAtomicCapabilities(p[0]!, rt.sized(operations, count, 4, "cudaDeviceGetHostAtomicCapabilities", "operations"), count, device));
+    if (arguments.length !== 3) rt.arity(F$, "operations,count,device", 3, arguments.length);
+    if (!isU32(count)) rt.bad(F$, "count", "u32", count);
+    if (!isI32(device)) rt.bad(F$, "device", "i32", device);
+    const a = rt.arrays(F$, A_cudaDeviceGetHostAtomicCapabilities, count, (p) => raw.cudaDeviceGetHostAtomicCapabilities(p[0]!, rt.sized(operations, count, 4, F$, "operations"), count, device));
     return a[0] as Uint32Array;
   };
 }
 
 function cudaDeviceGetDefaultMemPool$(raw: Raw, rt: CheckedRuntime): Checked["cudaDeviceGetDefaultMemPool"] {
   const o0 = rt.out[0]!;
+  const F$ = "cudaDeviceGetDefaultMemPool";
   return function cudaDeviceGetDefaultMemPool(device: number): cudaMemPool_t {
-    if (arguments.length !== 1) rt.arity("cudaDeviceGetDefaultMemPool", "device", 1, arguments.length);
-    if (!(typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0))) rt.bad("cudaDeviceGetDefaultMemPool", "device", "i32", device);
+    if (arguments.length !== 1) rt.arity(F$, "device", 1, arguments.length);
+    if (!isI32(device)) rt.bad(F$, "device", "i32", device);
     const r = raw.cudaDeviceGetDefaultMemPool(o0, device);
-    if (rt.guards) rt.check("cudaDeviceGetDefaultMemPool");
-    if (r !== 0) rt.fail(r, "cudaDeviceGetDefaultMemPool");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as cudaMemPool_t;
   };
 }
 
 function cudaDeviceSetMemPool$(raw: Raw, rt: CheckedRuntime): Checked["cudaDeviceSetMemPool"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaDeviceSetMemPool";
   return function cudaDeviceSetMemPool(device: number, memPool: cudaMemPool_t): void {
-    if (arguments.length !== 2) rt.arity("cudaDeviceSetMemPool", "device,memPool", 2, arguments.length);
-    if (!(typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0))) rt.bad("cudaDeviceSetMemPool", "device", "i32", device);
-    if (!(isPtr(memPool))) rt.bad("cudaDeviceSetMemPool", "memPool", "pointer", memPool);
+    if (arguments.length !== 2) rt.arity(F$, "device,memPool", 2, arguments.length);
+    if (!isI32(device)) rt.bad(F$, "device", "i32", device);
+    if (!isPtr(memPool)) rt.bad(F$, "memPool", "pointer", memPool);
     const r = raw.cudaDeviceSetMemPool(device, memPool);
-    if (rt.guards) rt.check("cudaDeviceSetMemPool");
-    if (r !== 0) rt.fail(r, "cudaDeviceSetMemPool");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cudaDeviceGetMemPool$(raw: Raw, rt: CheckedRuntime): Checked["cudaDeviceGetMemPool"] {
   const o0 = rt.out[0]!;
+  const F$ = "cudaDeviceGetMemPool";
   return function cudaDeviceGetMemPool(device: number): cudaMemPool_t {
-    if (arguments.length !== 1) rt.arity("cudaDeviceGetMemPool", "device", 1, arguments.length);
-    if (!(typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0))) rt.bad("cudaDeviceGetMemPool", "device", "i32", device);
+    if (arguments.length !== 1) rt.arity(F$, "device", 1, arguments.length);
+    if (!isI32(device)) rt.bad(F$, "device", "i32", device);
     const r = raw.cudaDeviceGetMemPool(o0, device);
-    if (rt.guards) rt.check("cudaDeviceGetMemPool");
-    if (r !== 0) rt.fail(r, "cudaDeviceGetMemPool");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as cudaMemPool_t;
   };
 }
 
 function cudaDeviceGetNvSciSyncAttributes$(raw: Raw, rt: CheckedRuntime): Checked["cudaDeviceGetNvSciSyncAttributes"] {
+  const F$ = "cudaDeviceGetNvSciSyncAttributes";
   return function cudaDeviceGetNvSciSyncAttributes(nvSciSyncAttrList: PointerLike, device: number, flags: number): void {
-    if (arguments.length !== 3) rt.arity("cudaDeviceGetNvSciSyncAttributes", "nvSciSyncAttrList,device,flags", 3, arguments.length);
-    if (!(typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0))) rt.bad("cudaDeviceGetNvSciSyncAttributes", "device", "i32", device);
-    if (!(typeof flags === "number" && (flags | 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cudaDeviceGetNvSciSyncAttributes", "flags", "i32", flags);
-    const r = raw.cudaDeviceGetNvSciSyncAttributes(rt.ptr(nvSciSyncAttrList, "cudaDeviceGetNvSciSyncAttributes", "nvSciSyncAttrList"), device, flags);
-    if (rt.guards) rt.check("cudaDeviceGetNvSciSyncAttributes");
-    if (r !== 0) rt.fail(r, "cudaDeviceGetNvSciSyncAttributes");
+    if (arguments.length !== 3) rt.arity(F$, "nvSciSyncAttrList,device,flags", 3, arguments.length);
+    if (!isI32(device)) rt.bad(F$, "device", "i32", device);
+    if (!isI32(flags)) rt.bad(F$, "flags", "i32", flags);
+    const r = raw.cudaDeviceGetNvSciSyncAttributes(rt.ptr(nvSciSyncAttrList, F$, "nvSciSyncAttrList"), device, flags);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cudaDeviceGetP2PAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cudaDeviceGetP2PAttribute"] {
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
+  const F$ = "cudaDeviceGetP2PAttribute";
   return function cudaDeviceGetP2PAttribute(attr: cudaDeviceP2PAttr, srcDevice: number, dstDevice: number): number {
-    if (arguments.length !== 3) rt.arity("cudaDeviceGetP2PAttribute", "attr,srcDevice,dstDevice", 3, arguments.length);
-    if (!(typeof attr === "number" && (attr >>> 0) === attr && (+attr !== 0 || 1 / attr > 0))) rt.bad("cudaDeviceGetP2PAttribute", "attr", "u32", attr);
-    if (!(typeof srcDevice === "number" && (srcDevice | 0) === srcDevice && (+srcDevice !== 0 || 1 / srcDevice > 0))) rt.bad("cudaDeviceGetP2PAttribute", "srcDevice", "i32", srcDevice);
-    if (!(typeof dstDevice === "number" && (dstDevice | 0) === dstDevice && (+dstDevice !== 0 || 1 / dstDevice > 0))) rt.bad("cudaDeviceGetP2PAttribute", "dstDevice", "i32", dstDevice);
+    if (arguments.length !== 3) rt.arity(F$, "attr,srcDevice,dstDevice", 3, arguments.length);
+    if (!isU32(attr)) rt.bad(F$, "attr", "u32", attr);
+    if (!isI32(srcDevice)) rt.bad(F$, "srcDevice", "i32", srcDevice);
+    if (!isI32(dstDevice)) rt.bad(F$, "dstDevice", "i32", dstDevice);
     const r = raw.cudaDeviceGetP2PAttribute(o0, attr, srcDevice, dstDevice);
-    if (rt.guards) rt.check("cudaDeviceGetP2PAttribute");
-    if (r !== 0) rt.fail(r, "cudaDeviceGetP2PAttribute");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return i32[0]!;
   };
 }
 
 function cudaDeviceGetP2PAtomicCapabilities$(raw: Raw, rt: CheckedRuntime): Checked["cudaDeviceGetP2PAtomicCapabilities"] {
+  const F$ = "cudaDeviceGetP2PAtomicCapabilities";
   const A_cudaDeviceGetP2PAtomicCapabilities: ArraySpec = { elements: [{ kind: "u32", size: 4 }], count: null, query: false, retry: [] };
   return function cudaDeviceGetP2PAtomicCapabilities(operations: PointerLike, count: number, srcDevice: number, dstDevice: number): Uint32Array {
-    if (arguments.length !== 4) rt.arity("cudaDeviceGetP2PAtomicCapabilities", "operations,count,srcDevice,dstDevice", 4, arguments.length);
-    if (!(typeof count === "number" && (count >>> 0) === count && (+count !== 0 || 1 / count > 0))) rt.bad("cudaDeviceGetP2PAtomicCapabilities", "count", "u32", count);
-    if (!(typeof srcDevice === "number" && (srcDevice | 0) === srcDevice && (+srcDevice !== 0 || 1 / srcDevice > 0))) rt.bad("cudaDeviceGetP2PAtomicCapabilities", "srcDevice", "i32", srcDevice);
-    if (!(typeof dstDevice === "number" && (dstDevice | 0) === dstDevice && (+dstDevice !== 0 || 1 / dstDevice > 0))) rt.bad("cudaDeviceGetP2PAtomicCapabilities", "dstDevice", "i32", dstDevice);
-    const a = rt.arrays("cudaDeviceGetP2PAtomicCapabilities", A_cudaDeviceGetP2PAtomicCapabilities, count, (p) => raw.cudaDeviceGetP2PAtomicCapabilities(p[0]!, rt.sized(operations, count, 4, "cudaDeviceGetP2PAtomicCapabilities", "operations"), count, srcDevice, dstDevice));
+    if (arguments.length !== 4) rt.arity(F$, "operations,count,srcDevice,dstDevice", 4, arguments.length);
+    if (!isU32(count)) rt.bad(F$, "count", "u32", count);
+    if (!isI32(srcDevice)) rt.bad(F$, "srcDevice", "i32", srcDevice);
+    if (!isI32(dstDevice)) rt.bad(F$, "dstDevice", "i32", dstDevice);
+    const a = rt.arrays(F$, A_cudaDeviceGetP2PAtomicCapabilities, count, (p) => raw.cudaDeviceGetP2PAtomicCapabilities(p[0]!, rt.sized(operations, count, 4, F$, "operations"), count, srcDevice, dstDevice));
     return a[0] as Uint32Array;
   };
 }
@@ -413,113 +448,123 @@ function cudaDeviceGetP2PAtomicCapabilities$(raw: Raw, rt: CheckedRuntime): Chec
 function cudaChooseDevice$(raw: Raw, rt: CheckedRuntime): Checked["cudaChooseDevice"] {
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
+  const F$ = "cudaChooseDevice";
   return function cudaChooseDevice(prop: PointerLike): number {
-    if (arguments.length !== 1) rt.arity("cudaChooseDevice", "prop", 1, arguments.length);
-    const r = raw.cudaChooseDevice(o0, rt.ptr(rt.expect(prop, cudaDeviceProp, "cudaChooseDevice", "prop"), "cudaChooseDevice", "prop"));
-    if (rt.guards) rt.check("cudaChooseDevice");
-    if (r !== 0) rt.fail(r, "cudaChooseDevice");
+    if (arguments.length !== 1) rt.arity(F$, "prop", 1, arguments.length);
+    const r = raw.cudaChooseDevice(o0, rt.ptr(rt.expect(prop, cudaDeviceProp, F$, "prop"), F$, "prop"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return i32[0]!;
   };
 }
 
 function cudaInitDevice$(raw: Raw, rt: CheckedRuntime): Checked["cudaInitDevice"] {
+  const F$ = "cudaInitDevice";
   return function cudaInitDevice(device: number, deviceFlags: number, flags: number): void {
-    if (arguments.length !== 3) rt.arity("cudaInitDevice", "device,deviceFlags,flags", 3, arguments.length);
-    if (!(typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0))) rt.bad("cudaInitDevice", "device", "i32", device);
-    if (!(typeof deviceFlags === "number" && (deviceFlags >>> 0) === deviceFlags && (+deviceFlags !== 0 || 1 / deviceFlags > 0))) rt.bad("cudaInitDevice", "deviceFlags", "u32", deviceFlags);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cudaInitDevice", "flags", "u32", flags);
+    if (arguments.length !== 3) rt.arity(F$, "device,deviceFlags,flags", 3, arguments.length);
+    if (!isI32(device)) rt.bad(F$, "device", "i32", device);
+    if (!isU32(deviceFlags)) rt.bad(F$, "deviceFlags", "u32", deviceFlags);
+    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
     const r = raw.cudaInitDevice(device, deviceFlags, flags);
-    if (rt.guards) rt.check("cudaInitDevice");
-    if (r !== 0) rt.fail(r, "cudaInitDevice");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cudaSetDevice$(raw: Raw, rt: CheckedRuntime): Checked["cudaSetDevice"] {
+  const F$ = "cudaSetDevice";
   return function cudaSetDevice(device: number): void {
-    if (arguments.length !== 1) rt.arity("cudaSetDevice", "device", 1, arguments.length);
-    if (!(typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0))) rt.bad("cudaSetDevice", "device", "i32", device);
+    if (arguments.length !== 1) rt.arity(F$, "device", 1, arguments.length);
+    if (!isI32(device)) rt.bad(F$, "device", "i32", device);
     const r = raw.cudaSetDevice(device);
-    if (rt.guards) rt.check("cudaSetDevice");
-    if (r !== 0) rt.fail(r, "cudaSetDevice");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cudaGetDevice$(raw: Raw, rt: CheckedRuntime): Checked["cudaGetDevice"] {
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
+  const F$ = "cudaGetDevice";
   return function cudaGetDevice(): number {
-    if (arguments.length !== 0) rt.arity("cudaGetDevice", "", 0, arguments.length);
+    if (arguments.length !== 0) rt.arity(F$, "", 0, arguments.length);
     const r = raw.cudaGetDevice(o0);
-    if (rt.guards) rt.check("cudaGetDevice");
-    if (r !== 0) rt.fail(r, "cudaGetDevice");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return i32[0]!;
   };
 }
 
 function cudaSetValidDevices$(raw: Raw, rt: CheckedRuntime): Checked["cudaSetValidDevices"] {
+  const F$ = "cudaSetValidDevices";
   return function cudaSetValidDevices(device_arr: PointerLike, len: number): void {
-    if (arguments.length !== 2) rt.arity("cudaSetValidDevices", "device_arr,len", 2, arguments.length);
-    if (!(typeof len === "number" && (len | 0) === len && (+len !== 0 || 1 / len > 0))) rt.bad("cudaSetValidDevices", "len", "i32", len);
-    const r = raw.cudaSetValidDevices(rt.ptr(device_arr, "cudaSetValidDevices", "device_arr"), len);
-    if (rt.guards) rt.check("cudaSetValidDevices");
-    if (r !== 0) rt.fail(r, "cudaSetValidDevices");
+    if (arguments.length !== 2) rt.arity(F$, "device_arr,len", 2, arguments.length);
+    if (!isI32(len)) rt.bad(F$, "len", "i32", len);
+    const r = raw.cudaSetValidDevices(rt.ptr(device_arr, F$, "device_arr"), len);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cudaSetDeviceFlags$(raw: Raw, rt: CheckedRuntime): Checked["cudaSetDeviceFlags"] {
+  const F$ = "cudaSetDeviceFlags";
   return function cudaSetDeviceFlags(flags: number): void {
-    if (arguments.length !== 1) rt.arity("cudaSetDeviceFlags", "flags", 1, arguments.length);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cudaSetDeviceFlags", "flags", "u32", flags);
+    if (arguments.length !== 1) rt.arity(F$, "flags", 1, arguments.length);
+    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
     const r = raw.cudaSetDeviceFlags(flags);
-    if (rt.guards) rt.check("cudaSetDeviceFlags");
-    if (r !== 0) rt.fail(r, "cudaSetDeviceFlags");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cudaGetDeviceFlags$(raw: Raw, rt: CheckedRuntime): Checked["cudaGetDeviceFlags"] {
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
+  const F$ = "cudaGetDeviceFlags";
   return function cudaGetDeviceFlags(): number {
-    if (arguments.length !== 0) rt.arity("cudaGetDeviceFlags", "", 0, arguments.length);
+    if (arguments.length !== 0) rt.arity(F$, "", 0, arguments.length);
     const r = raw.cudaGetDeviceFlags(o0);
-    if (rt.guards) rt.check("cudaGetDeviceFlags");
-    if (r !== 0) rt.fail(r, "cudaGetDeviceFlags");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u32[0]!;
   };
 }
 
 function cudaStreamCreate$(raw: Raw, rt: CheckedRuntime): Checked["cudaStreamCreate"] {
   const o0 = rt.out[0]!;
+  const F$ = "cudaStreamCreate";
   return function cudaStreamCreate(): cudaStream_t {
-    if (arguments.length !== 0) rt.arity("cudaStreamCreate", "", 0, arguments.length);
+    if (arguments.length !== 0) rt.arity(F$, "", 0, arguments.length);
     const r = raw.cudaStreamCreate(o0);
-    if (rt.guards) rt.check("cudaStreamCreate");
-    if (r !== 0) rt.fail(r, "cudaStreamCreate");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as cudaStream_t;
   };
 }
 
 function cudaStreamCreateWithFlags$(raw: Raw, rt: CheckedRuntime): Checked["cudaStreamCreateWithFlags"] {
   const o0 = rt.out[0]!;
+  const F$ = "cudaStreamCreateWithFlags";
   return function cudaStreamCreateWithFlags(flags: number): cudaStream_t {
-    if (arguments.length !== 1) rt.arity("cudaStreamCreateWithFlags", "flags", 1, arguments.length);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cudaStreamCreateWithFlags", "flags", "u32", flags);
+    if (arguments.length !== 1) rt.arity(F$, "flags", 1, arguments.length);
+    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
     const r = raw.cudaStreamCreateWithFlags(o0, flags);
-    if (rt.guards) rt.check("cudaStreamCreateWithFlags");
-    if (r !== 0) rt.fail(r, "cudaStreamCreateWithFlags");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as cudaStream_t;
   };
 }
 
 function cudaStreamCreateWithPriority$(raw: Raw, rt: CheckedRuntime): Checked["cudaStreamCreateWithPriority"] {
   const o0 = rt.out[0]!;
+  const F$ = "cudaStreamCreateWithPriority";
   return function cudaStreamCreateWithPriority(flags: number, priority: number): cudaStream_t {
-    if (arguments.length !== 2) rt.arity("cudaStreamCreateWithPriority", "flags,priority", 2, arguments.length);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cudaStreamCreateWithPriority", "flags", "u32", flags);
-    if (!(typeof priority === "number" && (priority | 0) === priority && (+priority !== 0 || 1 / priority > 0))) rt.bad("cudaStreamCreateWithPriority", "priority", "i32", priority);
+    if (arguments.length !== 2) rt.arity(F$, "flags,priority", 2, arguments.length);
+    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
+    if (!isI32(priority)) rt.bad(F$, "priority", "i32", priority);
     const r = raw.cudaStreamCreateWithPriority(o0, flags, priority);
-    if (rt.guards) rt.check("cudaStreamCreateWithPriority");
-    if (r !== 0) rt.fail(r, "cudaStreamCreateWithPriority");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as cudaStream_t;
   };
 }
@@ -528,12 +573,13 @@ function cudaStreamGetPriority$(raw: Raw, rt: CheckedRuntime): Checked["cudaStre
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
   const isPtr = rt.isPointer;
+  const F$ = "cudaStreamGetPriority";
   return function cudaStreamGetPriority(hStream: cudaStream_t): number {
-    if (arguments.length !== 1) rt.arity("cudaStreamGetPriority", "hStream", 1, arguments.length);
-    if (!(isPtr(hStream))) rt.bad("cudaStreamGetPriority", "hStream", "pointer", hStream);
+    if (arguments.length !== 1) rt.arity(F$, "hStream", 1, arguments.length);
+    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
     const r = raw.cudaStreamGetPriority(hStream, o0);
-    if (rt.guards) rt.check("cudaStreamGetPriority");
-    if (r !== 0) rt.fail(r, "cudaStreamGetPriority", hStream);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hStream);
     return i32[0]!;
   };
 }
@@ -542,12 +588,13 @@ function cudaStreamGetFlags$(raw: Raw, rt: CheckedRuntime): Checked["cudaStreamG
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
   const isPtr = rt.isPointer;
+  const F$ = "cudaStreamGetFlags";
   return function cudaStreamGetFlags(hStream: cudaStream_t): number {
-    if (arguments.length !== 1) rt.arity("cudaStreamGetFlags", "hStream", 1, arguments.length);
-    if (!(isPtr(hStream))) rt.bad("cudaStreamGetFlags", "hStream", "pointer", hStream);
+    if (arguments.length !== 1) rt.arity(F$, "hStream", 1, arguments.length);
+    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
     const r = raw.cudaStreamGetFlags(hStream, o0);
-    if (rt.guards) rt.check("cudaStreamGetFlags");
-    if (r !== 0) rt.fail(r, "cudaStreamGetFlags", hStream);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hStream);
     return u32[0]!;
   };
 }
@@ -556,12 +603,13 @@ function cudaStreamGetId$(raw: Raw, rt: CheckedRuntime): Checked["cudaStreamGetI
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
   const isPtr = rt.isPointer;
+  const F$ = "cudaStreamGetId";
   return function cudaStreamGetId(hStream: cudaStream_t): bigint {
-    if (arguments.length !== 1) rt.arity("cudaStreamGetId", "hStream", 1, arguments.length);
-    if (!(isPtr(hStream))) rt.bad("cudaStreamGetId", "hStream", "pointer", hStream);
+    if (arguments.length !== 1) rt.arity(F$, "hStream", 1, arguments.length);
+    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
     const r = raw.cudaStreamGetId(hStream, o0);
-    if (rt.guards) rt.check("cudaStreamGetId");
-    if (r !== 0) rt.fail(r, "cudaStreamGetId", hStream);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hStream);
     return u64[0]!;
   };
 }
@@ -570,180 +618,195 @@ function cudaStreamGetDevice$(raw: Raw, rt: CheckedRuntime): Checked["cudaStream
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
   const isPtr = rt.isPointer;
+  const F$ = "cudaStreamGetDevice";
   return function cudaStreamGetDevice(hStream: cudaStream_t): number {
-    if (arguments.length !== 1) rt.arity("cudaStreamGetDevice", "hStream", 1, arguments.length);
-    if (!(isPtr(hStream))) rt.bad("cudaStreamGetDevice", "hStream", "pointer", hStream);
+    if (arguments.length !== 1) rt.arity(F$, "hStream", 1, arguments.length);
+    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
     const r = raw.cudaStreamGetDevice(hStream, o0);
-    if (rt.guards) rt.check("cudaStreamGetDevice");
-    if (r !== 0) rt.fail(r, "cudaStreamGetDevice", hStream);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hStream);
     return i32[0]!;
   };
 }
 
 function cudaCtxResetPersistingL2Cache$(raw: Raw, rt: CheckedRuntime): Checked["cudaCtxResetPersistingL2Cache"] {
+  const F$ = "cudaCtxResetPersistingL2Cache";
   return function cudaCtxResetPersistingL2Cache(): void {
-    if (arguments.length !== 0) rt.arity("cudaCtxResetPersistingL2Cache", "", 0, arguments.length);
+    if (arguments.length !== 0) rt.arity(F$, "", 0, arguments.length);
     const r = raw.cudaCtxResetPersistingL2Cache();
-    if (rt.guards) rt.check("cudaCtxResetPersistingL2Cache");
-    if (r !== 0) rt.fail(r, "cudaCtxResetPersistingL2Cache");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cudaStreamCopyAttributes$(raw: Raw, rt: CheckedRuntime): Checked["cudaStreamCopyAttributes"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaStreamCopyAttributes";
   return function cudaStreamCopyAttributes(dst: cudaStream_t, src: cudaStream_t): void {
-    if (arguments.length !== 2) rt.arity("cudaStreamCopyAttributes", "dst,src", 2, arguments.length);
-    if (!(isPtr(dst))) rt.bad("cudaStreamCopyAttributes", "dst", "pointer", dst);
-    if (!(isPtr(src))) rt.bad("cudaStreamCopyAttributes", "src", "pointer", src);
+    if (arguments.length !== 2) rt.arity(F$, "dst,src", 2, arguments.length);
+    if (!isPtr(dst)) rt.bad(F$, "dst", "pointer", dst);
+    if (!isPtr(src)) rt.bad(F$, "src", "pointer", src);
     const r = raw.cudaStreamCopyAttributes(dst, src);
-    if (rt.guards) rt.check("cudaStreamCopyAttributes");
-    if (r !== 0) rt.fail(r, "cudaStreamCopyAttributes", dst);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, dst);
   };
 }
 
 function cudaStreamGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cudaStreamGetAttribute"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaStreamGetAttribute";
   return function cudaStreamGetAttribute(hStream: cudaStream_t, attr: cudaLaunchAttributeID, value_out?: cudaLaunchAttributeValue): cudaLaunchAttributeValue {
-    if (arguments.length < 2 || arguments.length > 3) rt.arity("cudaStreamGetAttribute", "hStream,attr,value_out", 2, arguments.length);
-    if (!(isPtr(hStream))) rt.bad("cudaStreamGetAttribute", "hStream", "pointer", hStream);
-    if (!(typeof attr === "number" && (attr >>> 0) === attr && (+attr !== 0 || 1 / attr > 0))) rt.bad("cudaStreamGetAttribute", "attr", "u32", attr);
-    const $value_out = value_out === undefined ? rt.record(cudaLaunchAttributeValue) : rt.recordArg(value_out, cudaLaunchAttributeValue, "cudaStreamGetAttribute", "value_out");
+    if (arguments.length < 2 || arguments.length > 3) rt.arity(F$, "hStream,attr,value_out", 2, arguments.length);
+    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
+    if (!isU32(attr)) rt.bad(F$, "attr", "u32", attr);
+    const $value_out = value_out === undefined ? rt.record(cudaLaunchAttributeValue) : rt.recordArg(value_out, cudaLaunchAttributeValue, F$, "value_out");
     const r = raw.cudaStreamGetAttribute(hStream, attr, $value_out.$pointer());
-    if (rt.guards) rt.check("cudaStreamGetAttribute");
-    if (r !== 0) rt.fail(r, "cudaStreamGetAttribute", hStream);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hStream);
     return $value_out;
   };
 }
 
 function cudaStreamSetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cudaStreamSetAttribute"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaStreamSetAttribute";
   return function cudaStreamSetAttribute(hStream: cudaStream_t, attr: cudaLaunchAttributeID, value: PointerLike): void {
-    if (arguments.length !== 3) rt.arity("cudaStreamSetAttribute", "hStream,attr,value", 3, arguments.length);
-    if (!(isPtr(hStream))) rt.bad("cudaStreamSetAttribute", "hStream", "pointer", hStream);
-    if (!(typeof attr === "number" && (attr >>> 0) === attr && (+attr !== 0 || 1 / attr > 0))) rt.bad("cudaStreamSetAttribute", "attr", "u32", attr);
-    const r = raw.cudaStreamSetAttribute(hStream, attr, rt.ptr(rt.expect(value, cudaLaunchAttributeValue, "cudaStreamSetAttribute", "value"), "cudaStreamSetAttribute", "value"));
-    if (rt.guards) rt.check("cudaStreamSetAttribute");
-    if (r !== 0) rt.fail(r, "cudaStreamSetAttribute", hStream);
+    if (arguments.length !== 3) rt.arity(F$, "hStream,attr,value", 3, arguments.length);
+    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
+    if (!isU32(attr)) rt.bad(F$, "attr", "u32", attr);
+    const r = raw.cudaStreamSetAttribute(hStream, attr, rt.ptr(rt.expect(value, cudaLaunchAttributeValue, F$, "value"), F$, "value"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hStream);
   };
 }
 
 function cudaStreamDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cudaStreamDestroy"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaStreamDestroy";
   return function cudaStreamDestroy(stream: cudaStream_t): void {
-    if (arguments.length !== 1) rt.arity("cudaStreamDestroy", "stream", 1, arguments.length);
-    if (!(isPtr(stream))) rt.bad("cudaStreamDestroy", "stream", "pointer", stream);
+    if (arguments.length !== 1) rt.arity(F$, "stream", 1, arguments.length);
+    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
     const r = raw.cudaStreamDestroy(stream);
-    if (rt.guards) rt.check("cudaStreamDestroy");
-    if (r !== 0) rt.fail(r, "cudaStreamDestroy", stream);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, stream);
   };
 }
 
 function cudaStreamWaitEvent$(raw: Raw, rt: CheckedRuntime): Checked["cudaStreamWaitEvent"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaStreamWaitEvent";
   return function cudaStreamWaitEvent(stream: cudaStream_t, event: cudaEvent_t, flags: number): void {
-    if (arguments.length !== 3) rt.arity("cudaStreamWaitEvent", "stream,event,flags", 3, arguments.length);
-    if (!(isPtr(stream))) rt.bad("cudaStreamWaitEvent", "stream", "pointer", stream);
-    if (!(isPtr(event))) rt.bad("cudaStreamWaitEvent", "event", "pointer", event);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cudaStreamWaitEvent", "flags", "u32", flags);
+    if (arguments.length !== 3) rt.arity(F$, "stream,event,flags", 3, arguments.length);
+    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
+    if (!isPtr(event)) rt.bad(F$, "event", "pointer", event);
+    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
     const r = raw.cudaStreamWaitEvent(stream, event, flags);
-    if (rt.guards) rt.check("cudaStreamWaitEvent");
-    if (r !== 0) rt.fail(r, "cudaStreamWaitEvent", stream);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, stream);
   };
 }
 
 function cudaStreamAddCallback$(raw: Raw, rt: CheckedRuntime): Checked["cudaStreamAddCallback"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaStreamAddCallback";
   return function cudaStreamAddCallback(stream: cudaStream_t, callback: cudaStreamCallback_t, userData: PointerLike, flags: number): void {
-    if (arguments.length !== 4) rt.arity("cudaStreamAddCallback", "stream,callback,userData,flags", 4, arguments.length);
-    if (!(isPtr(stream))) rt.bad("cudaStreamAddCallback", "stream", "pointer", stream);
-    if (!(isPtr(callback))) rt.bad("cudaStreamAddCallback", "callback", "function", callback);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cudaStreamAddCallback", "flags", "u32", flags);
-    const r = raw.cudaStreamAddCallback(stream, callback, rt.ptr(userData, "cudaStreamAddCallback", "userData"), flags);
-    if (rt.guards) rt.check("cudaStreamAddCallback");
-    if (r !== 0) rt.fail(r, "cudaStreamAddCallback", stream);
+    if (arguments.length !== 4) rt.arity(F$, "stream,callback,userData,flags", 4, arguments.length);
+    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
+    if (!isPtr(callback)) rt.bad(F$, "callback", "function", callback);
+    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
+    const r = raw.cudaStreamAddCallback(stream, callback, rt.ptr(userData, F$, "userData"), flags);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, stream);
   };
 }
 
 function cudaStreamSynchronize$(raw: Raw, rt: CheckedRuntime): Checked["cudaStreamSynchronize"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaStreamSynchronize";
   return function cudaStreamSynchronize(stream: cudaStream_t): void {
-    if (arguments.length !== 1) rt.arity("cudaStreamSynchronize", "stream", 1, arguments.length);
-    if (!(isPtr(stream))) rt.bad("cudaStreamSynchronize", "stream", "pointer", stream);
+    if (arguments.length !== 1) rt.arity(F$, "stream", 1, arguments.length);
+    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
     const r = raw.cudaStreamSynchronize(stream);
-    if (rt.guards) rt.check("cudaStreamSynchronize");
-    if (r !== 0) rt.fail(r, "cudaStreamSynchronize", stream);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, stream);
   };
 }
 
 function cudaStreamQuery$(raw: Raw, rt: CheckedRuntime): Checked["cudaStreamQuery"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaStreamQuery";
   return function cudaStreamQuery(stream: cudaStream_t): cudaError_t {
-    if (arguments.length !== 1) rt.arity("cudaStreamQuery", "stream", 1, arguments.length);
-    if (!(isPtr(stream))) rt.bad("cudaStreamQuery", "stream", "pointer", stream);
+    if (arguments.length !== 1) rt.arity(F$, "stream", 1, arguments.length);
+    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
     const r = raw.cudaStreamQuery(stream);
-    if (rt.guards) rt.check("cudaStreamQuery");
-    if (r !== 0 && r !== 600) rt.fail(r, "cudaStreamQuery", stream);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0 && r !== 600) rt.fail(r, F$, stream);
     return r;
   };
 }
 
 function cudaStreamAttachMemAsync$(raw: Raw, rt: CheckedRuntime): Checked["cudaStreamAttachMemAsync"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaStreamAttachMemAsync";
   return function cudaStreamAttachMemAsync(stream: cudaStream_t, devPtr: PointerLike, length: bigint | number, flags: number): void {
-    if (arguments.length !== 4) rt.arity("cudaStreamAttachMemAsync", "stream,devPtr,length,flags", 4, arguments.length);
-    if (!(isPtr(stream))) rt.bad("cudaStreamAttachMemAsync", "stream", "pointer", stream);
-    if (!((typeof length === "bigint" ? length >= 0n && length <= 18446744073709551615n : Number.isSafeInteger(length) && length >= 0))) rt.bad("cudaStreamAttachMemAsync", "length", "u64", length);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cudaStreamAttachMemAsync", "flags", "u32", flags);
-    const r = raw.cudaStreamAttachMemAsync(stream, rt.ptr(devPtr, "cudaStreamAttachMemAsync", "devPtr"), length, flags);
-    if (rt.guards) rt.check("cudaStreamAttachMemAsync");
-    if (r !== 0) rt.fail(r, "cudaStreamAttachMemAsync", stream);
+    if (arguments.length !== 4) rt.arity(F$, "stream,devPtr,length,flags", 4, arguments.length);
+    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
+    if (!isU64(length)) rt.bad(F$, "length", "u64", length);
+    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
+    const r = raw.cudaStreamAttachMemAsync(stream, rt.ptr(devPtr, F$, "devPtr"), length, flags);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, stream);
   };
 }
 
 function cudaStreamBeginCapture$(raw: Raw, rt: CheckedRuntime): Checked["cudaStreamBeginCapture"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaStreamBeginCapture";
   return function cudaStreamBeginCapture(stream: cudaStream_t, mode: cudaStreamCaptureMode): void {
-    if (arguments.length !== 2) rt.arity("cudaStreamBeginCapture", "stream,mode", 2, arguments.length);
-    if (!(isPtr(stream))) rt.bad("cudaStreamBeginCapture", "stream", "pointer", stream);
-    if (!(typeof mode === "number" && (mode >>> 0) === mode && (+mode !== 0 || 1 / mode > 0))) rt.bad("cudaStreamBeginCapture", "mode", "u32", mode);
+    if (arguments.length !== 2) rt.arity(F$, "stream,mode", 2, arguments.length);
+    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
+    if (!isU32(mode)) rt.bad(F$, "mode", "u32", mode);
     const r = raw.cudaStreamBeginCapture(stream, mode);
-    if (rt.guards) rt.check("cudaStreamBeginCapture");
-    if (r !== 0) rt.fail(r, "cudaStreamBeginCapture", stream);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, stream);
   };
 }
 
 function cudaStreamBeginCaptureToGraph$(raw: Raw, rt: CheckedRuntime): Checked["cudaStreamBeginCaptureToGraph"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaStreamBeginCaptureToGraph";
   return function cudaStreamBeginCaptureToGraph(stream: cudaStream_t, graph: cudaGraph_t, dependencies: PointerLike, dependencyData: PointerLike, numDependencies: bigint | number, mode: cudaStreamCaptureMode): void {
-    if (arguments.length !== 6) rt.arity("cudaStreamBeginCaptureToGraph", "stream,graph,dependencies,dependencyData,numDependencies,mode", 6, arguments.length);
-    if (!(isPtr(stream))) rt.bad("cudaStreamBeginCaptureToGraph", "stream", "pointer", stream);
-    if (!(isPtr(graph))) rt.bad("cudaStreamBeginCaptureToGraph", "graph", "pointer", graph);
-    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cudaStreamBeginCaptureToGraph", "numDependencies", "u64", numDependencies);
-    if (!(typeof mode === "number" && (mode >>> 0) === mode && (+mode !== 0 || 1 / mode > 0))) rt.bad("cudaStreamBeginCaptureToGraph", "mode", "u32", mode);
-    const r = raw.cudaStreamBeginCaptureToGraph(stream, graph, rt.sized(dependencies, numDependencies, 8, "cudaStreamBeginCaptureToGraph", "dependencies"), rt.ptr(rt.expect(dependencyData, cudaGraphEdgeData_st, "cudaStreamBeginCaptureToGraph", "dependencyData"), "cudaStreamBeginCaptureToGraph", "dependencyData"), numDependencies, mode);
-    if (rt.guards) rt.check("cudaStreamBeginCaptureToGraph");
-    if (r !== 0) rt.fail(r, "cudaStreamBeginCaptureToGraph", stream);
+    if (arguments.length !== 6) rt.arity(F$, "stream,graph,dependencies,dependencyData,numDependencies,mode", 6, arguments.length);
+    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
+    if (!isPtr(graph)) rt.bad(F$, "graph", "pointer", graph);
+    if (!isU64(numDependencies)) rt.bad(F$, "numDependencies", "u64", numDependencies);
+    if (!isU32(mode)) rt.bad(F$, "mode", "u32", mode);
+    const r = raw.cudaStreamBeginCaptureToGraph(stream, graph, rt.sized(dependencies, numDependencies, 8, F$, "dependencies"), rt.ptr(rt.expect(dependencyData, cudaGraphEdgeData_st, F$, "dependencyData"), F$, "dependencyData"), numDependencies, mode);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, stream);
   };
 }
 
 function cudaThreadExchangeStreamCaptureMode$(raw: Raw, rt: CheckedRuntime): Checked["cudaThreadExchangeStreamCaptureMode"] {
+  const F$ = "cudaThreadExchangeStreamCaptureMode";
   return function cudaThreadExchangeStreamCaptureMode(mode: PointerLike): void {
-    if (arguments.length !== 1) rt.arity("cudaThreadExchangeStreamCaptureMode", "mode", 1, arguments.length);
-    const r = raw.cudaThreadExchangeStreamCaptureMode(rt.ptr(mode, "cudaThreadExchangeStreamCaptureMode", "mode"));
-    if (rt.guards) rt.check("cudaThreadExchangeStreamCaptureMode");
-    if (r !== 0) rt.fail(r, "cudaThreadExchangeStreamCaptureMode");
+    if (arguments.length !== 1) rt.arity(F$, "mode", 1, arguments.length);
+    const r = raw.cudaThreadExchangeStreamCaptureMode(rt.ptr(mode, F$, "mode"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cudaStreamEndCapture$(raw: Raw, rt: CheckedRuntime): Checked["cudaStreamEndCapture"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cudaStreamEndCapture";
   return function cudaStreamEndCapture(stream: cudaStream_t): cudaGraph_t {
-    if (arguments.length !== 1) rt.arity("cudaStreamEndCapture", "stream", 1, arguments.length);
-    if (!(isPtr(stream))) rt.bad("cudaStreamEndCapture", "stream", "pointer", stream);
+    if (arguments.length !== 1) rt.arity(F$, "stream", 1, arguments.length);
+    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
     const r = raw.cudaStreamEndCapture(stream, o0);
-    if (rt.guards) rt.check("cudaStreamEndCapture");
-    if (r !== 0) rt.fail(r, "cudaStreamEndCapture", stream);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, stream);
     return rt.readPointer(0) as cudaGraph_t;
   };
 }
@@ -752,12 +815,13 @@ function cudaStreamIsCapturing$(raw: Raw, rt: CheckedRuntime): Checked["cudaStre
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
   const isPtr = rt.isPointer;
+  const F$ = "cudaStreamIsCapturing";
   return function cudaStreamIsCapturing(stream: cudaStream_t): cudaStreamCaptureStatus {
-    if (arguments.length !== 1) rt.arity("cudaStreamIsCapturing", "stream", 1, arguments.length);
-    if (!(isPtr(stream))) rt.bad("cudaStreamIsCapturing", "stream", "pointer", stream);
+    if (arguments.length !== 1) rt.arity(F$, "stream", 1, arguments.length);
+    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
     const r = raw.cudaStreamIsCapturing(stream, o0);
-    if (rt.guards) rt.check("cudaStreamIsCapturing");
-    if (r !== 0) rt.fail(r, "cudaStreamIsCapturing", stream);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, stream);
     return u32[0]! as cudaStreamCaptureStatus;
   };
 }
@@ -772,108 +836,117 @@ function cudaStreamGetCaptureInfo$(raw: Raw, rt: CheckedRuntime): Checked["cudaS
   const u32 = rt.u32;
   const u64 = rt.u64;
   const isPtr = rt.isPointer;
+  const F$ = "cudaStreamGetCaptureInfo";
   return function cudaStreamGetCaptureInfo(stream: cudaStream_t): [captureStatus_out: cudaStreamCaptureStatus, id_out: bigint, graph_out: cudaGraph_t, dependencies_out: Pointer, edgeData_out: Pointer, numDependencies_out: bigint] {
-    if (arguments.length !== 1) rt.arity("cudaStreamGetCaptureInfo", "stream", 1, arguments.length);
-    if (!(isPtr(stream))) rt.bad("cudaStreamGetCaptureInfo", "stream", "pointer", stream);
+    if (arguments.length !== 1) rt.arity(F$, "stream", 1, arguments.length);
+    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
     const r = raw.cudaStreamGetCaptureInfo(stream, o0, o1, o2, o3, o4, o5);
-    if (rt.guards) rt.check("cudaStreamGetCaptureInfo");
-    if (r !== 0) rt.fail(r, "cudaStreamGetCaptureInfo", stream);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, stream);
     return [u32[0]! as cudaStreamCaptureStatus, u64[1]!, rt.readPointer(2) as cudaGraph_t, rt.readPointer(3), rt.readPointer(4), u64[5]!];
   };
 }
 
 function cudaStreamUpdateCaptureDependencies$(raw: Raw, rt: CheckedRuntime): Checked["cudaStreamUpdateCaptureDependencies"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaStreamUpdateCaptureDependencies";
   return function cudaStreamUpdateCaptureDependencies(stream: cudaStream_t, dependencies: PointerLike, dependencyData: PointerLike, numDependencies: bigint | number, flags: number): void {
-    if (arguments.length !== 5) rt.arity("cudaStreamUpdateCaptureDependencies", "stream,dependencies,dependencyData,numDependencies,flags", 5, arguments.length);
-    if (!(isPtr(stream))) rt.bad("cudaStreamUpdateCaptureDependencies", "stream", "pointer", stream);
-    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cudaStreamUpdateCaptureDependencies", "numDependencies", "u64", numDependencies);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cudaStreamUpdateCaptureDependencies", "flags", "u32", flags);
-    const r = raw.cudaStreamUpdateCaptureDependencies(stream, rt.sized(dependencies, numDependencies, 8, "cudaStreamUpdateCaptureDependencies", "dependencies"), rt.ptr(rt.expect(dependencyData, cudaGraphEdgeData_st, "cudaStreamUpdateCaptureDependencies", "dependencyData"), "cudaStreamUpdateCaptureDependencies", "dependencyData"), numDependencies, flags);
-    if (rt.guards) rt.check("cudaStreamUpdateCaptureDependencies");
-    if (r !== 0) rt.fail(r, "cudaStreamUpdateCaptureDependencies", stream);
+    if (arguments.length !== 5) rt.arity(F$, "stream,dependencies,dependencyData,numDependencies,flags", 5, arguments.length);
+    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
+    if (!isU64(numDependencies)) rt.bad(F$, "numDependencies", "u64", numDependencies);
+    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
+    const r = raw.cudaStreamUpdateCaptureDependencies(stream, rt.sized(dependencies, numDependencies, 8, F$, "dependencies"), rt.ptr(rt.expect(dependencyData, cudaGraphEdgeData_st, F$, "dependencyData"), F$, "dependencyData"), numDependencies, flags);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, stream);
   };
 }
 
 function cudaEventCreate$(raw: Raw, rt: CheckedRuntime): Checked["cudaEventCreate"] {
   const o0 = rt.out[0]!;
+  const F$ = "cudaEventCreate";
   return function cudaEventCreate(): cudaEvent_t {
-    if (arguments.length !== 0) rt.arity("cudaEventCreate", "", 0, arguments.length);
+    if (arguments.length !== 0) rt.arity(F$, "", 0, arguments.length);
     const r = raw.cudaEventCreate(o0);
-    if (rt.guards) rt.check("cudaEventCreate");
-    if (r !== 0) rt.fail(r, "cudaEventCreate");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as cudaEvent_t;
   };
 }
 
 function cudaEventCreateWithFlags$(raw: Raw, rt: CheckedRuntime): Checked["cudaEventCreateWithFlags"] {
   const o0 = rt.out[0]!;
+  const F$ = "cudaEventCreateWithFlags";
   return function cudaEventCreateWithFlags(flags: number): cudaEvent_t {
-    if (arguments.length !== 1) rt.arity("cudaEventCreateWithFlags", "flags", 1, arguments.length);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cudaEventCreateWithFlags", "flags", "u32", flags);
+    if (arguments.length !== 1) rt.arity(F$, "flags", 1, arguments.length);
+    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
     const r = raw.cudaEventCreateWithFlags(o0, flags);
-    if (rt.guards) rt.check("cudaEventCreateWithFlags");
-    if (r !== 0) rt.fail(r, "cudaEventCreateWithFlags");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as cudaEvent_t;
   };
 }
 
 function cudaEventRecord$(raw: Raw, rt: CheckedRuntime): Checked["cudaEventRecord"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaEventRecord";
   return function cudaEventRecord(event: cudaEvent_t, stream: cudaStream_t): void {
-    if (arguments.length !== 2) rt.arity("cudaEventRecord", "event,stream", 2, arguments.length);
-    if (!(isPtr(event))) rt.bad("cudaEventRecord", "event", "pointer", event);
-    if (!(isPtr(stream))) rt.bad("cudaEventRecord", "stream", "pointer", stream);
+    if (arguments.length !== 2) rt.arity(F$, "event,stream", 2, arguments.length);
+    if (!isPtr(event)) rt.bad(F$, "event", "pointer", event);
+    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
     const r = raw.cudaEventRecord(event, stream);
-    if (rt.guards) rt.check("cudaEventRecord");
-    if (r !== 0) rt.fail(r, "cudaEventRecord", event);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, event);
   };
 }
 
 function cudaEventRecordWithFlags$(raw: Raw, rt: CheckedRuntime): Checked["cudaEventRecordWithFlags"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaEventRecordWithFlags";
   return function cudaEventRecordWithFlags(event: cudaEvent_t, stream: cudaStream_t, flags: number): void {
-    if (arguments.length !== 3) rt.arity("cudaEventRecordWithFlags", "event,stream,flags", 3, arguments.length);
-    if (!(isPtr(event))) rt.bad("cudaEventRecordWithFlags", "event", "pointer", event);
-    if (!(isPtr(stream))) rt.bad("cudaEventRecordWithFlags", "stream", "pointer", stream);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cudaEventRecordWithFlags", "flags", "u32", flags);
+    if (arguments.length !== 3) rt.arity(F$, "event,stream,flags", 3, arguments.length);
+    if (!isPtr(event)) rt.bad(F$, "event", "pointer", event);
+    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
+    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
     const r = raw.cudaEventRecordWithFlags(event, stream, flags);
-    if (rt.guards) rt.check("cudaEventRecordWithFlags");
-    if (r !== 0) rt.fail(r, "cudaEventRecordWithFlags", event);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, event);
   };
 }
 
 function cudaEventQuery$(raw: Raw, rt: CheckedRuntime): Checked["cudaEventQuery"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaEventQuery";
   return function cudaEventQuery(event: cudaEvent_t): cudaError_t {
-    if (arguments.length !== 1) rt.arity("cudaEventQuery", "event", 1, arguments.length);
-    if (!(isPtr(event))) rt.bad("cudaEventQuery", "event", "pointer", event);
+    if (arguments.length !== 1) rt.arity(F$, "event", 1, arguments.length);
+    if (!isPtr(event)) rt.bad(F$, "event", "pointer", event);
     const r = raw.cudaEventQuery(event);
-    if (rt.guards) rt.check("cudaEventQuery");
-    if (r !== 0 && r !== 600) rt.fail(r, "cudaEventQuery", event);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0 && r !== 600) rt.fail(r, F$, event);
     return r;
   };
 }
 
 function cudaEventSynchronize$(raw: Raw, rt: CheckedRuntime): Checked["cudaEventSynchronize"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaEventSynchronize";
   return function cudaEventSynchronize(event: cudaEvent_t): void {
-    if (arguments.length !== 1) rt.arity("cudaEventSynchronize", "event", 1, arguments.length);
-    if (!(isPtr(event))) rt.bad("cudaEventSynchronize", "event", "pointer", event);
+    if (arguments.length !== 1) rt.arity(F$, "event", 1, arguments.length);
+    if (!isPtr(event)) rt.bad(F$, "event", "pointer", event);
     const r = raw.cudaEventSynchronize(event);
-    if (rt.guards) rt.check("cudaEventSynchronize");
-    if (r !== 0) rt.fail(r, "cudaEventSynchronize", event);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, event);
   };
 }
 
 function cudaEventDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cudaEventDestroy"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaEventDestroy";
   return function cudaEventDestroy(event: cudaEvent_t): void {
-    if (arguments.length !== 1) rt.arity("cudaEventDestroy", "event", 1, arguments.length);
-    if (!(isPtr(event))) rt.bad("cudaEventDestroy", "event", "pointer", event);
+    if (arguments.length !== 1) rt.arity(F$, "event", 1, arguments.length);
+    if (!isPtr(event)) rt.bad(F$, "event", "pointer", event);
     const r = raw.cudaEventDestroy(event);
-    if (rt.guards) rt.check("cudaEventDestroy");
-    if (r !== 0) rt.fail(r, "cudaEventDestroy", event);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, event);
   };
 }
 
@@ -881,24 +954,26 @@ function cudaEventElapsedTime$(raw: Raw, rt: CheckedRuntime): Checked["cudaEvent
   const o0 = rt.out[0]!;
   const f32 = rt.f32;
   const isPtr = rt.isPointer;
+  const F$ = "cudaEventElapsedTime";
   return function cudaEventElapsedTime(start: cudaEvent_t, end: cudaEvent_t): number {
-    if (arguments.length !== 2) rt.arity("cudaEventElapsedTime", "start,end", 2, arguments.length);
-    if (!(isPtr(start))) rt.bad("cudaEventElapsedTime", "start", "pointer", start);
-    if (!(isPtr(end))) rt.bad("cudaEventElapsedTime", "end", "pointer", end);
+    if (arguments.length !== 2) rt.arity(F$, "start,end", 2, arguments.length);
+    if (!isPtr(start)) rt.bad(F$, "start", "pointer", start);
+    if (!isPtr(end)) rt.bad(F$, "end", "pointer", end);
     const r = raw.cudaEventElapsedTime(o0, start, end);
-    if (rt.guards) rt.check("cudaEventElapsedTime");
-    if (r !== 0) rt.fail(r, "cudaEventElapsedTime");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return f32[0]!;
   };
 }
 
 function cudaImportExternalMemory$(raw: Raw, rt: CheckedRuntime): Checked["cudaImportExternalMemory"] {
   const o0 = rt.out[0]!;
+  const F$ = "cudaImportExternalMemory";
   return function cudaImportExternalMemory(memHandleDesc: PointerLike): cudaExternalMemory_t {
-    if (arguments.length !== 1) rt.arity("cudaImportExternalMemory", "memHandleDesc", 1, arguments.length);
-    const r = raw.cudaImportExternalMemory(o0, rt.ptr(rt.expect(memHandleDesc, cudaExternalMemoryHandleDesc, "cudaImportExternalMemory", "memHandleDesc"), "cudaImportExternalMemory", "memHandleDesc"));
-    if (rt.guards) rt.check("cudaImportExternalMemory");
-    if (r !== 0) rt.fail(r, "cudaImportExternalMemory");
+    if (arguments.length !== 1) rt.arity(F$, "memHandleDesc", 1, arguments.length);
+    const r = raw.cudaImportExternalMemory(o0, rt.ptr(rt.expect(memHandleDesc, cudaExternalMemoryHandleDesc, F$, "memHandleDesc"), F$, "memHandleDesc"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as cudaExternalMemory_t;
   };
 }
@@ -906,12 +981,13 @@ function cudaImportExternalMemory$(raw: Raw, rt: CheckedRuntime): Checked["cudaI
 function cudaExternalMemoryGetMappedBuffer$(raw: Raw, rt: CheckedRuntime): Checked["cudaExternalMemoryGetMappedBuffer"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cudaExternalMemoryGetMappedBuffer";
   return function cudaExternalMemoryGetMappedBuffer(extMem: cudaExternalMemory_t, bufferDesc: PointerLike): Pointer {
-    if (arguments.length !== 2) rt.arity("cudaExternalMemoryGetMappedBuffer", "extMem,bufferDesc", 2, arguments.length);
-    if (!(isPtr(extMem))) rt.bad("cudaExternalMemoryGetMappedBuffer", "extMem", "pointer", extMem);
-    const r = raw.cudaExternalMemoryGetMappedBuffer(o0, extMem, rt.ptr(rt.expect(bufferDesc, cudaExternalMemoryBufferDesc, "cudaExternalMemoryGetMappedBuffer", "bufferDesc"), "cudaExternalMemoryGetMappedBuffer", "bufferDesc"));
-    if (rt.guards) rt.check("cudaExternalMemoryGetMappedBuffer");
-    if (r !== 0) rt.fail(r, "cudaExternalMemoryGetMappedBuffer");
+    if (arguments.length !== 2) rt.arity(F$, "extMem,bufferDesc", 2, arguments.length);
+    if (!isPtr(extMem)) rt.bad(F$, "extMem", "pointer", extMem);
+    const r = raw.cudaExternalMemoryGetMappedBuffer(o0, extMem, rt.ptr(rt.expect(bufferDesc, cudaExternalMemoryBufferDesc, F$, "bufferDesc"), F$, "bufferDesc"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0);
   };
 }
@@ -919,145 +995,158 @@ function cudaExternalMemoryGetMappedBuffer$(raw: Raw, rt: CheckedRuntime): Check
 function cudaExternalMemoryGetMappedMipmappedArray$(raw: Raw, rt: CheckedRuntime): Checked["cudaExternalMemoryGetMappedMipmappedArray"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cudaExternalMemoryGetMappedMipmappedArray";
   return function cudaExternalMemoryGetMappedMipmappedArray(extMem: cudaExternalMemory_t, mipmapDesc: PointerLike): cudaMipmappedArray_t {
-    if (arguments.length !== 2) rt.arity("cudaExternalMemoryGetMappedMipmappedArray", "extMem,mipmapDesc", 2, arguments.length);
-    if (!(isPtr(extMem))) rt.bad("cudaExternalMemoryGetMappedMipmappedArray", "extMem", "pointer", extMem);
-    const r = raw.cudaExternalMemoryGetMappedMipmappedArray(o0, extMem, rt.ptr(rt.expect(mipmapDesc, cudaExternalMemoryMipmappedArrayDesc, "cudaExternalMemoryGetMappedMipmappedArray", "mipmapDesc"), "cudaExternalMemoryGetMappedMipmappedArray", "mipmapDesc"));
-    if (rt.guards) rt.check("cudaExternalMemoryGetMappedMipmappedArray");
-    if (r !== 0) rt.fail(r, "cudaExternalMemoryGetMappedMipmappedArray");
+    if (arguments.length !== 2) rt.arity(F$, "extMem,mipmapDesc", 2, arguments.length);
+    if (!isPtr(extMem)) rt.bad(F$, "extMem", "pointer", extMem);
+    const r = raw.cudaExternalMemoryGetMappedMipmappedArray(o0, extMem, rt.ptr(rt.expect(mipmapDesc, cudaExternalMemoryMipmappedArrayDesc, F$, "mipmapDesc"), F$, "mipmapDesc"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as cudaMipmappedArray_t;
   };
 }
 
 function cudaDestroyExternalMemory$(raw: Raw, rt: CheckedRuntime): Checked["cudaDestroyExternalMemory"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaDestroyExternalMemory";
   return function cudaDestroyExternalMemory(extMem: cudaExternalMemory_t): void {
-    if (arguments.length !== 1) rt.arity("cudaDestroyExternalMemory", "extMem", 1, arguments.length);
-    if (!(isPtr(extMem))) rt.bad("cudaDestroyExternalMemory", "extMem", "pointer", extMem);
+    if (arguments.length !== 1) rt.arity(F$, "extMem", 1, arguments.length);
+    if (!isPtr(extMem)) rt.bad(F$, "extMem", "pointer", extMem);
     const r = raw.cudaDestroyExternalMemory(extMem);
-    if (rt.guards) rt.check("cudaDestroyExternalMemory");
-    if (r !== 0) rt.fail(r, "cudaDestroyExternalMemory", extMem);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, extMem);
   };
 }
 
 function cudaImportExternalSemaphore$(raw: Raw, rt: CheckedRuntime): Checked["cudaImportExternalSemaphore"] {
   const o0 = rt.out[0]!;
+  const F$ = "cudaImportExternalSemaphore";
   return function cudaImportExternalSemaphore(semHandleDesc: PointerLike): cudaExternalSemaphore_t {
-    if (arguments.length !== 1) rt.arity("cudaImportExternalSemaphore", "semHandleDesc", 1, arguments.length);
-    const r = raw.cudaImportExternalSemaphore(o0, rt.ptr(rt.expect(semHandleDesc, cudaExternalSemaphoreHandleDesc, "cudaImportExternalSemaphore", "semHandleDesc"), "cudaImportExternalSemaphore", "semHandleDesc"));
-    if (rt.guards) rt.check("cudaImportExternalSemaphore");
-    if (r !== 0) rt.fail(r, "cudaImportExternalSemaphore");
+    if (arguments.length !== 1) rt.arity(F$, "semHandleDesc", 1, arguments.length);
+    const r = raw.cudaImportExternalSemaphore(o0, rt.ptr(rt.expect(semHandleDesc, cudaExternalSemaphoreHandleDesc, F$, "semHandleDesc"), F$, "semHandleDesc"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as cudaExternalSemaphore_t;
   };
 }
 
 function cudaSignalExternalSemaphoresAsync$(raw: Raw, rt: CheckedRuntime): Checked["cudaSignalExternalSemaphoresAsync"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaSignalExternalSemaphoresAsync";
   return function cudaSignalExternalSemaphoresAsync(extSemArray: PointerLike, paramsArray: PointerLike, numExtSems: number, stream: cudaStream_t): void {
-    if (arguments.length !== 4) rt.arity("cudaSignalExternalSemaphoresAsync", "extSemArray,paramsArray,numExtSems,stream", 4, arguments.length);
-    if (!(typeof numExtSems === "number" && (numExtSems >>> 0) === numExtSems && (+numExtSems !== 0 || 1 / numExtSems > 0))) rt.bad("cudaSignalExternalSemaphoresAsync", "numExtSems", "u32", numExtSems);
-    if (!(isPtr(stream))) rt.bad("cudaSignalExternalSemaphoresAsync", "stream", "pointer", stream);
-    const r = raw.cudaSignalExternalSemaphoresAsync(rt.ptr(extSemArray, "cudaSignalExternalSemaphoresAsync", "extSemArray"), rt.ptr(rt.expect(paramsArray, cudaExternalSemaphoreSignalParams, "cudaSignalExternalSemaphoresAsync", "paramsArray"), "cudaSignalExternalSemaphoresAsync", "paramsArray"), numExtSems, stream);
-    if (rt.guards) rt.check("cudaSignalExternalSemaphoresAsync");
-    if (r !== 0) rt.fail(r, "cudaSignalExternalSemaphoresAsync");
+    if (arguments.length !== 4) rt.arity(F$, "extSemArray,paramsArray,numExtSems,stream", 4, arguments.length);
+    if (!isU32(numExtSems)) rt.bad(F$, "numExtSems", "u32", numExtSems);
+    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
+    const r = raw.cudaSignalExternalSemaphoresAsync(rt.ptr(extSemArray, F$, "extSemArray"), rt.ptr(rt.expect(paramsArray, cudaExternalSemaphoreSignalParams, F$, "paramsArray"), F$, "paramsArray"), numExtSems, stream);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cudaWaitExternalSemaphoresAsync$(raw: Raw, rt: CheckedRuntime): Checked["cudaWaitExternalSemaphoresAsync"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaWaitExternalSemaphoresAsync";
   return function cudaWaitExternalSemaphoresAsync(extSemArray: PointerLike, paramsArray: PointerLike, numExtSems: number, stream: cudaStream_t): void {
-    if (arguments.length !== 4) rt.arity("cudaWaitExternalSemaphoresAsync", "extSemArray,paramsArray,numExtSems,stream", 4, arguments.length);
-    if (!(typeof numExtSems === "number" && (numExtSems >>> 0) === numExtSems && (+numExtSems !== 0 || 1 / numExtSems > 0))) rt.bad("cudaWaitExternalSemaphoresAsync", "numExtSems", "u32", numExtSems);
-    if (!(isPtr(stream))) rt.bad("cudaWaitExternalSemaphoresAsync", "stream", "pointer", stream);
-    const r = raw.cudaWaitExternalSemaphoresAsync(rt.ptr(extSemArray, "cudaWaitExternalSemaphoresAsync", "extSemArray"), rt.ptr(rt.expect(paramsArray, cudaExternalSemaphoreWaitParams, "cudaWaitExternalSemaphoresAsync", "paramsArray"), "cudaWaitExternalSemaphoresAsync", "paramsArray"), numExtSems, stream);
-    if (rt.guards) rt.check("cudaWaitExternalSemaphoresAsync");
-    if (r !== 0) rt.fail(r, "cudaWaitExternalSemaphoresAsync");
+    if (arguments.length !== 4) rt.arity(F$, "extSemArray,paramsArray,numExtSems,stream", 4, arguments.length);
+    if (!isU32(numExtSems)) rt.bad(F$, "numExtSems", "u32", numExtSems);
+    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
+    const r = raw.cudaWaitExternalSemaphoresAsync(rt.ptr(extSemArray, F$, "extSemArray"), rt.ptr(rt.expect(paramsArray, cudaExternalSemaphoreWaitParams, F$, "paramsArray"), F$, "paramsArray"), numExtSems, stream);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cudaDestroyExternalSemaphore$(raw: Raw, rt: CheckedRuntime): Checked["cudaDestroyExternalSemaphore"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaDestroyExternalSemaphore";
   return function cudaDestroyExternalSemaphore(extSem: cudaExternalSemaphore_t): void {
-    if (arguments.length !== 1) rt.arity("cudaDestroyExternalSemaphore", "extSem", 1, arguments.length);
-    if (!(isPtr(extSem))) rt.bad("cudaDestroyExternalSemaphore", "extSem", "pointer", extSem);
+    if (arguments.length !== 1) rt.arity(F$, "extSem", 1, arguments.length);
+    if (!isPtr(extSem)) rt.bad(F$, "extSem", "pointer", extSem);
     const r = raw.cudaDestroyExternalSemaphore(extSem);
-    if (rt.guards) rt.check("cudaDestroyExternalSemaphore");
-    if (r !== 0) rt.fail(r, "cudaDestroyExternalSemaphore", extSem);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, extSem);
   };
 }
 
 function cudaLaunchKernel$(raw: Raw, rt: CheckedRuntime): Checked["cudaLaunchKernel"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaLaunchKernel";
   return function cudaLaunchKernel(func: PointerLike, gridDim: Uint8Array | dim3, blockDim: Uint8Array | dim3, args: PointerLike, sharedMem: bigint | number, stream: cudaStream_t): void {
-    if (arguments.length !== 6) rt.arity("cudaLaunchKernel", "func,gridDim,blockDim,args,sharedMem,stream", 6, arguments.length);
-    if (!((typeof sharedMem === "bigint" ? sharedMem >= 0n && sharedMem <= 18446744073709551615n : Number.isSafeInteger(sharedMem) && sharedMem >= 0))) rt.bad("cudaLaunchKernel", "sharedMem", "u64", sharedMem);
-    if (!(isPtr(stream))) rt.bad("cudaLaunchKernel", "stream", "pointer", stream);
-    const r = raw.cudaLaunchKernel(rt.ptr(func, "cudaLaunchKernel", "func"), rt.struct(gridDim, 12, "cudaLaunchKernel", "gridDim", dim3), rt.struct(blockDim, 12, "cudaLaunchKernel", "blockDim", dim3), rt.ptr(args, "cudaLaunchKernel", "args"), sharedMem, stream);
-    if (rt.guards) rt.check("cudaLaunchKernel");
-    if (r !== 0) rt.fail(r, "cudaLaunchKernel");
+    if (arguments.length !== 6) rt.arity(F$, "func,gridDim,blockDim,args,sharedMem,stream", 6, arguments.length);
+    if (!isU64(sharedMem)) rt.bad(F$, "sharedMem", "u64", sharedMem);
+    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
+    const r = raw.cudaLaunchKernel(rt.ptr(func, F$, "func"), rt.struct(gridDim, 12, F$, "gridDim", dim3), rt.struct(blockDim, 12, F$, "blockDim", dim3), rt.ptr(args, F$, "args"), sharedMem, stream);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cudaLaunchKernelExC$(raw: Raw, rt: CheckedRuntime): Checked["cudaLaunchKernelExC"] {
+  const F$ = "cudaLaunchKernelExC";
   return function cudaLaunchKernelExC(config: PointerLike, func: PointerLike, args: PointerLike): void {
-    if (arguments.length !== 3) rt.arity("cudaLaunchKernelExC", "config,func,args", 3, arguments.length);
-    const r = raw.cudaLaunchKernelExC(rt.ptr(rt.expect(config, cudaLaunchConfig_st, "cudaLaunchKernelExC", "config"), "cudaLaunchKernelExC", "config"), rt.ptr(func, "cudaLaunchKernelExC", "func"), rt.ptr(args, "cudaLaunchKernelExC", "args"));
-    if (rt.guards) rt.check("cudaLaunchKernelExC");
-    if (r !== 0) rt.fail(r, "cudaLaunchKernelExC");
+    if (arguments.length !== 3) rt.arity(F$, "config,func,args", 3, arguments.length);
+    const r = raw.cudaLaunchKernelExC(rt.ptr(rt.expect(config, cudaLaunchConfig_st, F$, "config"), F$, "config"), rt.ptr(func, F$, "func"), rt.ptr(args, F$, "args"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cudaLaunchCooperativeKernel$(raw: Raw, rt: CheckedRuntime): Checked["cudaLaunchCooperativeKernel"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaLaunchCooperativeKernel";
   return function cudaLaunchCooperativeKernel(func: PointerLike, gridDim: Uint8Array | dim3, blockDim: Uint8Array | dim3, args: PointerLike, sharedMem: bigint | number, stream: cudaStream_t): void {
-    if (arguments.length !== 6) rt.arity("cudaLaunchCooperativeKernel", "func,gridDim,blockDim,args,sharedMem,stream", 6, arguments.length);
-    if (!((typeof sharedMem === "bigint" ? sharedMem >= 0n && sharedMem <= 18446744073709551615n : Number.isSafeInteger(sharedMem) && sharedMem >= 0))) rt.bad("cudaLaunchCooperativeKernel", "sharedMem", "u64", sharedMem);
-    if (!(isPtr(stream))) rt.bad("cudaLaunchCooperativeKernel", "stream", "pointer", stream);
-    const r = raw.cudaLaunchCooperativeKernel(rt.ptr(func, "cudaLaunchCooperativeKernel", "func"), rt.struct(gridDim, 12, "cudaLaunchCooperativeKernel", "gridDim", dim3), rt.struct(blockDim, 12, "cudaLaunchCooperativeKernel", "blockDim", dim3), rt.ptr(args, "cudaLaunchCooperativeKernel", "args"), sharedMem, stream);
-    if (rt.guards) rt.check("cudaLaunchCooperativeKernel");
-    if (r !== 0) rt.fail(r, "cudaLaunchCooperativeKernel");
+    if (arguments.length !== 6) rt.arity(F$, "func,gridDim,blockDim,args,sharedMem,stream", 6, arguments.length);
+    if (!isU64(sharedMem)) rt.bad(F$, "sharedMem", "u64", sharedMem);
+    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
+    const r = raw.cudaLaunchCooperativeKernel(rt.ptr(func, F$, "func"), rt.struct(gridDim, 12, F$, "gridDim", dim3), rt.struct(blockDim, 12, F$, "blockDim", dim3), rt.ptr(args, F$, "args"), sharedMem, stream);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cudaFuncSetCacheConfig$(raw: Raw, rt: CheckedRuntime): Checked["cudaFuncSetCacheConfig"] {
+  const F$ = "cudaFuncSetCacheConfig";
   return function cudaFuncSetCacheConfig(func: PointerLike, cacheConfig: cudaFuncCache): void {
-    if (arguments.length !== 2) rt.arity("cudaFuncSetCacheConfig", "func,cacheConfig", 2, arguments.length);
-    if (!(typeof cacheConfig === "number" && (cacheConfig >>> 0) === cacheConfig && (+cacheConfig !== 0 || 1 / cacheConfig > 0))) rt.bad("cudaFuncSetCacheConfig", "cacheConfig", "u32", cacheConfig);
-    const r = raw.cudaFuncSetCacheConfig(rt.ptr(func, "cudaFuncSetCacheConfig", "func"), cacheConfig);
-    if (rt.guards) rt.check("cudaFuncSetCacheConfig");
-    if (r !== 0) rt.fail(r, "cudaFuncSetCacheConfig");
+    if (arguments.length !== 2) rt.arity(F$, "func,cacheConfig", 2, arguments.length);
+    if (!isU32(cacheConfig)) rt.bad(F$, "cacheConfig", "u32", cacheConfig);
+    const r = raw.cudaFuncSetCacheConfig(rt.ptr(func, F$, "func"), cacheConfig);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cudaFuncGetAttributes$(raw: Raw, rt: CheckedRuntime): Checked["cudaFuncGetAttributes"] {
+  const F$ = "cudaFuncGetAttributes";
   return function cudaFuncGetAttributes(func: PointerLike, attr?: cudaFuncAttributes): cudaFuncAttributes {
-    if (arguments.length < 1 || arguments.length > 2) rt.arity("cudaFuncGetAttributes", "func,attr", 1, arguments.length);
-    const $attr = attr === undefined ? rt.record(cudaFuncAttributes) : rt.recordArg(attr, cudaFuncAttributes, "cudaFuncGetAttributes", "attr");
-    const r = raw.cudaFuncGetAttributes($attr.$pointer(), rt.ptr(func, "cudaFuncGetAttributes", "func"));
-    if (rt.guards) rt.check("cudaFuncGetAttributes");
-    if (r !== 0) rt.fail(r, "cudaFuncGetAttributes");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "func,attr", 1, arguments.length);
+    const $attr = attr === undefined ? rt.record(cudaFuncAttributes) : rt.recordArg(attr, cudaFuncAttributes, F$, "attr");
+    const r = raw.cudaFuncGetAttributes($attr.$pointer(), rt.ptr(func, F$, "func"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return $attr;
   };
 }
 
 function cudaFuncSetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cudaFuncSetAttribute"] {
+  const F$ = "cudaFuncSetAttribute";
   return function cudaFuncSetAttribute(func: PointerLike, attr: cudaFuncAttribute, value: number): void {
-    if (arguments.length !== 3) rt.arity("cudaFuncSetAttribute", "func,attr,value", 3, arguments.length);
-    if (!(typeof attr === "number" && (attr >>> 0) === attr && (+attr !== 0 || 1 / attr > 0))) rt.bad("cudaFuncSetAttribute", "attr", "u32", attr);
-    if (!(typeof value === "number" && (value | 0) === value && (+value !== 0 || 1 / value > 0))) rt.bad("cudaFuncSetAttribute", "value", "i32", value);
-    const r = raw.cudaFuncSetAttribute(rt.ptr(func, "cudaFuncSetAttribute", "func"), attr, value);
-    if (rt.guards) rt.check("cudaFuncSetAttribute");
-    if (r !== 0) rt.fail(r, "cudaFuncSetAttribute");
+    if (arguments.length !== 3) rt.arity(F$, "func,attr,value", 3, arguments.length);
+    if (!isU32(attr)) rt.bad(F$, "attr", "u32", attr);
+    if (!isI32(value)) rt.bad(F$, "value", "i32", value);
+    const r = raw.cudaFuncSetAttribute(rt.ptr(func, F$, "func"), attr, value);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cudaFuncGetName$(raw: Raw, rt: CheckedRuntime): Checked["cudaFuncGetName"] {
   const o0 = rt.out[0]!;
+  const F$ = "cudaFuncGetName";
   return function cudaFuncGetName(func: PointerLike): string | null {
-    if (arguments.length !== 1) rt.arity("cudaFuncGetName", "func", 1, arguments.length);
-    const r = raw.cudaFuncGetName(o0, rt.ptr(func, "cudaFuncGetName", "func"));
-    if (rt.guards) rt.check("cudaFuncGetName");
-    if (r !== 0) rt.fail(r, "cudaFuncGetName");
+    if (arguments.length !== 1) rt.arity(F$, "func", 1, arguments.length);
+    const r = raw.cudaFuncGetName(o0, rt.ptr(func, F$, "func"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readString(0);
   };
 }
@@ -1066,49 +1155,53 @@ function cudaFuncGetParamInfo$(raw: Raw, rt: CheckedRuntime): Checked["cudaFuncG
   const o0 = rt.out[0]!;
   const o1 = rt.out[1]!;
   const u64 = rt.u64;
+  const F$ = "cudaFuncGetParamInfo";
   return function cudaFuncGetParamInfo(func: PointerLike, paramIndex: bigint | number): [paramOffset: bigint, paramSize: bigint] {
-    if (arguments.length !== 2) rt.arity("cudaFuncGetParamInfo", "func,paramIndex", 2, arguments.length);
-    if (!((typeof paramIndex === "bigint" ? paramIndex >= 0n && paramIndex <= 18446744073709551615n : Number.isSafeInteger(paramIndex) && paramIndex >= 0))) rt.bad("cudaFuncGetParamInfo", "paramIndex", "u64", paramIndex);
-    const r = raw.cudaFuncGetParamInfo(rt.ptr(func, "cudaFuncGetParamInfo", "func"), paramIndex, o0, o1);
-    if (rt.guards) rt.check("cudaFuncGetParamInfo");
-    if (r !== 0) rt.fail(r, "cudaFuncGetParamInfo");
+    if (arguments.length !== 2) rt.arity(F$, "func,paramIndex", 2, arguments.length);
+    if (!isU64(paramIndex)) rt.bad(F$, "paramIndex", "u64", paramIndex);
+    const r = raw.cudaFuncGetParamInfo(rt.ptr(func, F$, "func"), paramIndex, o0, o1);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return [u64[0]!, u64[1]!];
   };
 }
 
 function cudaLaunchHostFunc$(raw: Raw, rt: CheckedRuntime): Checked["cudaLaunchHostFunc"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaLaunchHostFunc";
   return function cudaLaunchHostFunc(stream: cudaStream_t, fn: cudaHostFn_t, userData: PointerLike): void {
-    if (arguments.length !== 3) rt.arity("cudaLaunchHostFunc", "stream,fn,userData", 3, arguments.length);
-    if (!(isPtr(stream))) rt.bad("cudaLaunchHostFunc", "stream", "pointer", stream);
-    if (!(isPtr(fn))) rt.bad("cudaLaunchHostFunc", "fn", "function", fn);
-    const r = raw.cudaLaunchHostFunc(stream, fn, rt.ptr(userData, "cudaLaunchHostFunc", "userData"));
-    if (rt.guards) rt.check("cudaLaunchHostFunc");
-    if (r !== 0) rt.fail(r, "cudaLaunchHostFunc", stream);
+    if (arguments.length !== 3) rt.arity(F$, "stream,fn,userData", 3, arguments.length);
+    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
+    if (!isPtr(fn)) rt.bad(F$, "fn", "function", fn);
+    const r = raw.cudaLaunchHostFunc(stream, fn, rt.ptr(userData, F$, "userData"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, stream);
   };
 }
 
 function cudaFuncSetSharedMemConfig$(raw: Raw, rt: CheckedRuntime): Checked["cudaFuncSetSharedMemConfig"] {
+  const F$ = "cudaFuncSetSharedMemConfig";
   return function cudaFuncSetSharedMemConfig(func: PointerLike, config: cudaSharedMemConfig): void {
-    if (arguments.length !== 2) rt.arity("cudaFuncSetSharedMemConfig", "func,config", 2, arguments.length);
-    if (!(typeof config === "number" && (config >>> 0) === config && (+config !== 0 || 1 / config > 0))) rt.bad("cudaFuncSetSharedMemConfig", "config", "u32", config);
-    const r = raw.cudaFuncSetSharedMemConfig(rt.ptr(func, "cudaFuncSetSharedMemConfig", "func"), config);
-    if (rt.guards) rt.check("cudaFuncSetSharedMemConfig");
-    if (r !== 0) rt.fail(r, "cudaFuncSetSharedMemConfig");
+    if (arguments.length !== 2) rt.arity(F$, "func,config", 2, arguments.length);
+    if (!isU32(config)) rt.bad(F$, "config", "u32", config);
+    const r = raw.cudaFuncSetSharedMemConfig(rt.ptr(func, F$, "func"), config);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cudaOccupancyMaxActiveBlocksPerMultiprocessor$(raw: Raw, rt: CheckedRuntime): Checked["cudaOccupancyMaxActiveBlocksPerMultiprocessor"] {
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
+  const F$ = "cudaOccupancyMaxActiveBlocksPerMultiprocessor";
   return function cudaOccupancyMaxActiveBlocksPerMultiprocessor(func: PointerLike, blockSize: number, dynamicSMemSize: bigint | number): number {
-    if (arguments.length !== 3) rt.arity("cudaOccupancyMaxActiveBlocksPerMultiprocessor", "func,blockSize,dynamicSMemSize", 3, arguments.length);
-    if (!(typeof blockSize === "number" && (blockSize | 0) === blockSize && (+blockSize !== 0 || 1 / blockSize > 0))) rt.bad("cudaOccupancyMaxActiveBlocksPerMultiprocessor", "blockSize", "i32", blockSize);
-    rt.count(blockSize, "cudaOccupancyMaxActiveBlocksPerMultiprocessor", "blockSize");
-    if (!((typeof dynamicSMemSize === "bigint" ? dynamicSMemSize >= 0n && dynamicSMemSize <= 18446744073709551615n : Number.isSafeInteger(dynamicSMemSize) && dynamicSMemSize >= 0))) rt.bad("cudaOccupancyMaxActiveBlocksPerMultiprocessor", "dynamicSMemSize", "u64", dynamicSMemSize);
-    const r = raw.cudaOccupancyMaxActiveBlocksPerMultiprocessor(o0, rt.sized(func, blockSize, 1, "cudaOccupancyMaxActiveBlocksPerMultiprocessor", "func"), blockSize, dynamicSMemSize);
-    if (rt.guards) rt.check("cudaOccupancyMaxActiveBlocksPerMultiprocessor");
-    if (r !== 0) rt.fail(r, "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+    if (arguments.length !== 3) rt.arity(F$, "func,blockSize,dynamicSMemSize", 3, arguments.length);
+    if (!isI32(blockSize)) rt.bad(F$, "blockSize", "i32", blockSize);
+    rt.count(blockSize, F$, "blockSize");
+    if (!isU64(dynamicSMemSize)) rt.bad(F$, "dynamicSMemSize", "u64", dynamicSMemSize);
+    const r = raw.cudaOccupancyMaxActiveBlocksPerMultiprocessor(o0, rt.sized(func, blockSize, 1, F$, "func"), blockSize, dynamicSMemSize);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return i32[0]!;
   };
 }
@@ -1116,13 +1209,14 @@ function cudaOccupancyMaxActiveBlocksPerMultiprocessor$(raw: Raw, rt: CheckedRun
 function cudaOccupancyAvailableDynamicSMemPerBlock$(raw: Raw, rt: CheckedRuntime): Checked["cudaOccupancyAvailableDynamicSMemPerBlock"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
+  const F$ = "cudaOccupancyAvailableDynamicSMemPerBlock";
   return function cudaOccupancyAvailableDynamicSMemPerBlock(func: PointerLike, numBlocks: number, blockSize: number): bigint {
-    if (arguments.length !== 3) rt.arity("cudaOccupancyAvailableDynamicSMemPerBlock", "func,numBlocks,blockSize", 3, arguments.length);
-    if (!(typeof numBlocks === "number" && (numBlocks | 0) === numBlocks && (+numBlocks !== 0 || 1 / numBlocks > 0))) rt.bad("cudaOccupancyAvailableDynamicSMemPerBlock", "numBlocks", "i32", numBlocks);
-    if (!(typeof blockSize === "number" && (blockSize | 0) === blockSize && (+blockSize !== 0 || 1 / blockSize > 0))) rt.bad("cudaOccupancyAvailableDynamicSMemPerBlock", "blockSize", "i32", blockSize);
-    const r = raw.cudaOccupancyAvailableDynamicSMemPerBlock(o0, rt.ptr(func, "cudaOccupancyAvailableDynamicSMemPerBlock", "func"), numBlocks, blockSize);
-    if (rt.guards) rt.check("cudaOccupancyAvailableDynamicSMemPerBlock");
-    if (r !== 0) rt.fail(r, "cudaOccupancyAvailableDynamicSMemPerBlock");
+    if (arguments.length !== 3) rt.arity(F$, "func,numBlocks,blockSize", 3, arguments.length);
+    if (!isI32(numBlocks)) rt.bad(F$, "numBlocks", "i32", numBlocks);
+    if (!isI32(blockSize)) rt.bad(F$, "blockSize", "i32", blockSize);
+    const r = raw.cudaOccupancyAvailableDynamicSMemPerBlock(o0, rt.ptr(func, F$, "func"), numBlocks, blockSize);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u64[0]!;
   };
 }
@@ -1130,15 +1224,16 @@ function cudaOccupancyAvailableDynamicSMemPerBlock$(raw: Raw, rt: CheckedRuntime
 function cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags$(raw: Raw, rt: CheckedRuntime): Checked["cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags"] {
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
+  const F$ = "cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags";
   return function cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(func: PointerLike, blockSize: number, dynamicSMemSize: bigint | number, flags: number): number {
-    if (arguments.length !== 4) rt.arity("cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", "func,blockSize,dynamicSMemSize,flags", 4, arguments.length);
-    if (!(typeof blockSize === "number" && (blockSize | 0) === blockSize && (+blockSize !== 0 || 1 / blockSize > 0))) rt.bad("cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", "blockSize", "i32", blockSize);
-    rt.count(blockSize, "cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", "blockSize");
-    if (!((typeof dynamicSMemSize === "bigint" ? dynamicSMemSize >= 0n && dynamicSMemSize <= 18446744073709551615n : Number.isSafeInteger(dynamicSMemSize) && dynamicSMemSize >= 0))) rt.bad("cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", "dynamicSMemSize", "u64", dynamicSMemSize);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", "flags", "u32", flags);
-    const r = raw.cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(o0, rt.sized(func, blockSize, 1, "cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", "func"), blockSize, dynamicSMemSize, flags);
-    if (rt.guards) rt.check("cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags");
-    if (r !== 0) rt.fail(r, "cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags");
+    if (arguments.length !== 4) rt.arity(F$, "func,blockSize,dynamicSMemSize,flags", 4, arguments.length);
+    if (!isI32(blockSize)) rt.bad(F$, "blockSize", "i32", blockSize);
+    rt.count(blockSize, F$, "blockSize");
+    if (!isU64(dynamicSMemSize)) rt.bad(F$, "dynamicSMemSize", "u64", dynamicSMemSize);
+    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
+    const r = raw.cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(o0, rt.sized(func, blockSize, 1, F$, "func"), blockSize, dynamicSMemSize, flags);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return i32[0]!;
   };
 }
@@ -1146,11 +1241,12 @@ function cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags$(raw: Raw, rt: C
 function cudaOccupancyMaxPotentialClusterSize$(raw: Raw, rt: CheckedRuntime): Checked["cudaOccupancyMaxPotentialClusterSize"] {
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
+  const F$ = "cudaOccupancyMaxPotentialClusterSize";
   return function cudaOccupancyMaxPotentialClusterSize(func: PointerLike, launchConfig: PointerLike): number {
-    if (arguments.length !== 2) rt.arity("cudaOccupancyMaxPotentialClusterSize", "func,launchConfig", 2, arguments.length);
-    const r = raw.cudaOccupancyMaxPotentialClusterSize(o0, rt.ptr(func, "cudaOccupancyMaxPotentialClusterSize", "func"), rt.ptr(rt.expect(launchConfig, cudaLaunchConfig_st, "cudaOccupancyMaxPotentialClusterSize", "launchConfig"), "cudaOccupancyMaxPotentialClusterSize", "launchConfig"));
-    if (rt.guards) rt.check("cudaOccupancyMaxPotentialClusterSize");
-    if (r !== 0) rt.fail(r, "cudaOccupancyMaxPotentialClusterSize");
+    if (arguments.length !== 2) rt.arity(F$, "func,launchConfig", 2, arguments.length);
+    const r = raw.cudaOccupancyMaxPotentialClusterSize(o0, rt.ptr(func, F$, "func"), rt.ptr(rt.expect(launchConfig, cudaLaunchConfig_st, F$, "launchConfig"), F$, "launchConfig"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return i32[0]!;
   };
 }
@@ -1158,48 +1254,52 @@ function cudaOccupancyMaxPotentialClusterSize$(raw: Raw, rt: CheckedRuntime): Ch
 function cudaOccupancyMaxActiveClusters$(raw: Raw, rt: CheckedRuntime): Checked["cudaOccupancyMaxActiveClusters"] {
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
+  const F$ = "cudaOccupancyMaxActiveClusters";
   return function cudaOccupancyMaxActiveClusters(func: PointerLike, launchConfig: PointerLike): number {
-    if (arguments.length !== 2) rt.arity("cudaOccupancyMaxActiveClusters", "func,launchConfig", 2, arguments.length);
-    const r = raw.cudaOccupancyMaxActiveClusters(o0, rt.ptr(func, "cudaOccupancyMaxActiveClusters", "func"), rt.ptr(rt.expect(launchConfig, cudaLaunchConfig_st, "cudaOccupancyMaxActiveClusters", "launchConfig"), "cudaOccupancyMaxActiveClusters", "launchConfig"));
-    if (rt.guards) rt.check("cudaOccupancyMaxActiveClusters");
-    if (r !== 0) rt.fail(r, "cudaOccupancyMaxActiveClusters");
+    if (arguments.length !== 2) rt.arity(F$, "func,launchConfig", 2, arguments.length);
+    const r = raw.cudaOccupancyMaxActiveClusters(o0, rt.ptr(func, F$, "func"), rt.ptr(rt.expect(launchConfig, cudaLaunchConfig_st, F$, "launchConfig"), F$, "launchConfig"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return i32[0]!;
   };
 }
 
 function cudaMallocManaged$(raw: Raw, rt: CheckedRuntime): Checked["cudaMallocManaged"] {
   const o0 = rt.out[0]!;
+  const F$ = "cudaMallocManaged";
   return function cudaMallocManaged(size: bigint | number, flags: number): Pointer {
-    if (arguments.length !== 2) rt.arity("cudaMallocManaged", "size,flags", 2, arguments.length);
-    if (!((typeof size === "bigint" ? size >= 0n && size <= 18446744073709551615n : Number.isSafeInteger(size) && size >= 0))) rt.bad("cudaMallocManaged", "size", "u64", size);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cudaMallocManaged", "flags", "u32", flags);
+    if (arguments.length !== 2) rt.arity(F$, "size,flags", 2, arguments.length);
+    if (!isU64(size)) rt.bad(F$, "size", "u64", size);
+    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
     const r = raw.cudaMallocManaged(o0, size, flags);
-    if (rt.guards) rt.check("cudaMallocManaged");
-    if (r !== 0) rt.fail(r, "cudaMallocManaged");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0);
   };
 }
 
 function cudaMalloc$(raw: Raw, rt: CheckedRuntime): Checked["cudaMalloc"] {
   const o0 = rt.out[0]!;
+  const F$ = "cudaMalloc";
   return function cudaMalloc(size: bigint | number): Pointer {
-    if (arguments.length !== 1) rt.arity("cudaMalloc", "size", 1, arguments.length);
-    if (!((typeof size === "bigint" ? size >= 0n && size <= 18446744073709551615n : Number.isSafeInteger(size) && size >= 0))) rt.bad("cudaMalloc", "size", "u64", size);
+    if (arguments.length !== 1) rt.arity(F$, "size", 1, arguments.length);
+    if (!isU64(size)) rt.bad(F$, "size", "u64", size);
     const r = raw.cudaMalloc(o0, size);
-    if (rt.guards) rt.check("cudaMalloc");
-    if (r !== 0) rt.fail(r, "cudaMalloc");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0);
   };
 }
 
 function cudaMallocHost$(raw: Raw, rt: CheckedRuntime): Checked["cudaMallocHost"] {
   const o0 = rt.out[0]!;
+  const F$ = "cudaMallocHost";
   return function cudaMallocHost(size: bigint | number): Pointer {
-    if (arguments.length !== 1) rt.arity("cudaMallocHost", "size", 1, arguments.length);
-    if (!((typeof size === "bigint" ? size >= 0n && size <= 18446744073709551615n : Number.isSafeInteger(size) && size >= 0))) rt.bad("cudaMallocHost", "size", "u64", size);
+    if (arguments.length !== 1) rt.arity(F$, "size", 1, arguments.length);
+    if (!isU64(size)) rt.bad(F$, "size", "u64", size);
     const r = raw.cudaMallocHost(o0, size);
-    if (rt.guards) rt.check("cudaMallocHost");
-    if (r !== 0) rt.fail(r, "cudaMallocHost");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0);
   };
 }
@@ -1208,112 +1308,122 @@ function cudaMallocPitch$(raw: Raw, rt: CheckedRuntime): Checked["cudaMallocPitc
   const o0 = rt.out[0]!;
   const o1 = rt.out[1]!;
   const u64 = rt.u64;
+  const F$ = "cudaMallocPitch";
   return function cudaMallocPitch(width: bigint | number, height: bigint | number): [devPtr: Pointer, pitch: bigint] {
-    if (arguments.length !== 2) rt.arity("cudaMallocPitch", "width,height", 2, arguments.length);
-    if (!((typeof width === "bigint" ? width >= 0n && width <= 18446744073709551615n : Number.isSafeInteger(width) && width >= 0))) rt.bad("cudaMallocPitch", "width", "u64", width);
-    if (!((typeof height === "bigint" ? height >= 0n && height <= 18446744073709551615n : Number.isSafeInteger(height) && height >= 0))) rt.bad("cudaMallocPitch", "height", "u64", height);
+    if (arguments.length !== 2) rt.arity(F$, "width,height", 2, arguments.length);
+    if (!isU64(width)) rt.bad(F$, "width", "u64", width);
+    if (!isU64(height)) rt.bad(F$, "height", "u64", height);
     const r = raw.cudaMallocPitch(o0, o1, width, height);
-    if (rt.guards) rt.check("cudaMallocPitch");
-    if (r !== 0) rt.fail(r, "cudaMallocPitch");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return [rt.readPointer(0), u64[1]!];
   };
 }
 
 function cudaMallocArray$(raw: Raw, rt: CheckedRuntime): Checked["cudaMallocArray"] {
   const o0 = rt.out[0]!;
+  const F$ = "cudaMallocArray";
   return function cudaMallocArray(desc: PointerLike, width: bigint | number, height: bigint | number, flags: number): cudaArray_t {
-    if (arguments.length !== 4) rt.arity("cudaMallocArray", "desc,width,height,flags", 4, arguments.length);
-    if (!((typeof width === "bigint" ? width >= 0n && width <= 18446744073709551615n : Number.isSafeInteger(width) && width >= 0))) rt.bad("cudaMallocArray", "width", "u64", width);
-    if (!((typeof height === "bigint" ? height >= 0n && height <= 18446744073709551615n : Number.isSafeInteger(height) && height >= 0))) rt.bad("cudaMallocArray", "height", "u64", height);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cudaMallocArray", "flags", "u32", flags);
-    const r = raw.cudaMallocArray(o0, rt.ptr(rt.expect(desc, cudaChannelFormatDesc, "cudaMallocArray", "desc"), "cudaMallocArray", "desc"), width, height, flags);
-    if (rt.guards) rt.check("cudaMallocArray");
-    if (r !== 0) rt.fail(r, "cudaMallocArray");
+    if (arguments.length !== 4) rt.arity(F$, "desc,width,height,flags", 4, arguments.length);
+    if (!isU64(width)) rt.bad(F$, "width", "u64", width);
+    if (!isU64(height)) rt.bad(F$, "height", "u64", height);
+    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
+    const r = raw.cudaMallocArray(o0, rt.ptr(rt.expect(desc, cudaChannelFormatDesc, F$, "desc"), F$, "desc"), width, height, flags);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as cudaArray_t;
   };
 }
 
 function cudaFree$(raw: Raw, rt: CheckedRuntime): Checked["cudaFree"] {
+  const F$ = "cudaFree";
   return function cudaFree(devPtr: PointerLike): void {
-    if (arguments.length !== 1) rt.arity("cudaFree", "devPtr", 1, arguments.length);
-    const r = raw.cudaFree(rt.ptr(devPtr, "cudaFree", "devPtr"));
-    if (rt.guards) rt.check("cudaFree");
-    if (r !== 0) rt.fail(r, "cudaFree");
+    if (arguments.length !== 1) rt.arity(F$, "devPtr", 1, arguments.length);
+    const r = raw.cudaFree(rt.ptr(devPtr, F$, "devPtr"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cudaFreeHost$(raw: Raw, rt: CheckedRuntime): Checked["cudaFreeHost"] {
+  const F$ = "cudaFreeHost";
   return function cudaFreeHost(ptr: PointerLike): void {
-    if (arguments.length !== 1) rt.arity("cudaFreeHost", "ptr", 1, arguments.length);
-    const r = raw.cudaFreeHost(rt.ptr(ptr, "cudaFreeHost", "ptr"));
-    if (rt.guards) rt.check("cudaFreeHost");
-    if (r !== 0) rt.fail(r, "cudaFreeHost");
+    if (arguments.length !== 1) rt.arity(F$, "ptr", 1, arguments.length);
+    const r = raw.cudaFreeHost(rt.ptr(ptr, F$, "ptr"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cudaFreeArray$(raw: Raw, rt: CheckedRuntime): Checked["cudaFreeArray"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaFreeArray";
   return function cudaFreeArray(array: cudaArray_t): void {
-    if (arguments.length !== 1) rt.arity("cudaFreeArray", "array", 1, arguments.length);
-    if (!(isPtr(array))) rt.bad("cudaFreeArray", "array", "pointer", array);
+    if (arguments.length !== 1) rt.arity(F$, "array", 1, arguments.length);
+    if (!isPtr(array)) rt.bad(F$, "array", "pointer", array);
     const r = raw.cudaFreeArray(array);
-    if (rt.guards) rt.check("cudaFreeArray");
-    if (r !== 0) rt.fail(r, "cudaFreeArray", array);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, array);
   };
 }
 
 function cudaFreeMipmappedArray$(raw: Raw, rt: CheckedRuntime): Checked["cudaFreeMipmappedArray"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaFreeMipmappedArray";
   return function cudaFreeMipmappedArray(mipmappedArray: cudaMipmappedArray_t): void {
-    if (arguments.length !== 1) rt.arity("cudaFreeMipmappedArray", "mipmappedArray", 1, arguments.length);
-    if (!(isPtr(mipmappedArray))) rt.bad("cudaFreeMipmappedArray", "mipmappedArray", "pointer", mipmappedArray);
+    if (arguments.length !== 1) rt.arity(F$, "mipmappedArray", 1, arguments.length);
+    if (!isPtr(mipmappedArray)) rt.bad(F$, "mipmappedArray", "pointer", mipmappedArray);
     const r = raw.cudaFreeMipmappedArray(mipmappedArray);
-    if (rt.guards) rt.check("cudaFreeMipmappedArray");
-    if (r !== 0) rt.fail(r, "cudaFreeMipmappedArray", mipmappedArray);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, mipmappedArray);
   };
 }
 
 function cudaHostAlloc$(raw: Raw, rt: CheckedRuntime): Checked["cudaHostAlloc"] {
   const o0 = rt.out[0]!;
+  const F$ = "cudaHostAlloc";
   return function cudaHostAlloc(size: bigint | number, flags: number): Pointer {
-    if (arguments.length !== 2) rt.arity("cudaHostAlloc", "size,flags", 2, arguments.length);
-    if (!((typeof size === "bigint" ? size >= 0n && size <= 18446744073709551615n : Number.isSafeInteger(size) && size >= 0))) rt.bad("cudaHostAlloc", "size", "u64", size);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cudaHostAlloc", "flags", "u32", flags);
+    if (arguments.length !== 2) rt.arity(F$, "size,flags", 2, arguments.length);
+    if (!isU64(size)) rt.bad(F$, "size", "u64", size);
+    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
     const r = raw.cudaHostAlloc(o0, size, flags);
-    if (rt.guards) rt.check("cudaHostAlloc");
-    if (r !== 0) rt.fail(r, "cudaHostAlloc");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0);
   };
 }
 
 function cudaHostRegister$(raw: Raw, rt: CheckedRuntime): Checked["cudaHostRegister"] {
+  const F$ = "cudaHostRegister";
   return function cudaHostRegister(ptr: PointerLike, size: bigint | number, flags: number): void {
-    if (arguments.length !== 3) rt.arity("cudaHostRegister", "ptr,size,flags", 3, arguments.length);
-    if (!((typeof size === "bigint" ? size >= 0n && size <= 18446744073709551615n : Number.isSafeInteger(size) && size >= 0))) rt.bad("cudaHostRegister", "size", "u64", size);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cudaHostRegister", "flags", "u32", flags);
-    const r = raw.cudaHostRegister(rt.sized(ptr, size, 1, "cudaHostRegister", "ptr"), size, flags);
-    if (rt.guards) rt.check("cudaHostRegister");
-    if (r !== 0) rt.fail(r, "cudaHostRegister");
+    if (arguments.length !== 3) rt.arity(F$, "ptr,size,flags", 3, arguments.length);
+    if (!isU64(size)) rt.bad(F$, "size", "u64", size);
+    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
+    const r = raw.cudaHostRegister(rt.sized(ptr, size, 1, F$, "ptr"), size, flags);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cudaHostUnregister$(raw: Raw, rt: CheckedRuntime): Checked["cudaHostUnregister"] {
+  const F$ = "cudaHostUnregister";
   return function cudaHostUnregister(ptr: PointerLike): void {
-    if (arguments.length !== 1) rt.arity("cudaHostUnregister", "ptr", 1, arguments.length);
-    const r = raw.cudaHostUnregister(rt.ptr(ptr, "cudaHostUnregister", "ptr"));
-    if (rt.guards) rt.check("cudaHostUnregister");
-    if (r !== 0) rt.fail(r, "cudaHostUnregister");
+    if (arguments.length !== 1) rt.arity(F$, "ptr", 1, arguments.length);
+    const r = raw.cudaHostUnregister(rt.ptr(ptr, F$, "ptr"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cudaHostGetDevicePointer$(raw: Raw, rt: CheckedRuntime): Checked["cudaHostGetDevicePointer"] {
   const o0 = rt.out[0]!;
+  const F$ = "cudaHostGetDevicePointer";
   return function cudaHostGetDevicePointer(pHost: PointerLike, flags: number): Pointer {
-    if (arguments.length !== 2) rt.arity("cudaHostGetDevicePointer", "pHost,flags", 2, arguments.length);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cudaHostGetDevicePointer", "flags", "u32", flags);
-    const r = raw.cudaHostGetDevicePointer(o0, rt.ptr(pHost, "cudaHostGetDevicePointer", "pHost"), flags);
-    if (rt.guards) rt.check("cudaHostGetDevicePointer");
-    if (r !== 0) rt.fail(r, "cudaHostGetDevicePointer");
+    if (arguments.length !== 2) rt.arity(F$, "pHost,flags", 2, arguments.length);
+    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
+    const r = raw.cudaHostGetDevicePointer(o0, rt.ptr(pHost, F$, "pHost"), flags);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0);
   };
 }
@@ -1321,47 +1431,51 @@ function cudaHostGetDevicePointer$(raw: Raw, rt: CheckedRuntime): Checked["cudaH
 function cudaHostGetFlags$(raw: Raw, rt: CheckedRuntime): Checked["cudaHostGetFlags"] {
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
+  const F$ = "cudaHostGetFlags";
   return function cudaHostGetFlags(pHost: PointerLike): number {
-    if (arguments.length !== 1) rt.arity("cudaHostGetFlags", "pHost", 1, arguments.length);
-    const r = raw.cudaHostGetFlags(o0, rt.ptr(pHost, "cudaHostGetFlags", "pHost"));
-    if (rt.guards) rt.check("cudaHostGetFlags");
-    if (r !== 0) rt.fail(r, "cudaHostGetFlags");
+    if (arguments.length !== 1) rt.arity(F$, "pHost", 1, arguments.length);
+    const r = raw.cudaHostGetFlags(o0, rt.ptr(pHost, F$, "pHost"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u32[0]!;
   };
 }
 
 function cudaMalloc3D$(raw: Raw, rt: CheckedRuntime): Checked["cudaMalloc3D"] {
+  const F$ = "cudaMalloc3D";
   return function cudaMalloc3D(extent: Uint8Array | cudaExtent, pitchedDevPtr?: cudaPitchedPtr): cudaPitchedPtr {
-    if (arguments.length < 1 || arguments.length > 2) rt.arity("cudaMalloc3D", "extent,pitchedDevPtr", 1, arguments.length);
-    const $pitchedDevPtr = pitchedDevPtr === undefined ? rt.record(cudaPitchedPtr) : rt.recordArg(pitchedDevPtr, cudaPitchedPtr, "cudaMalloc3D", "pitchedDevPtr");
-    const r = raw.cudaMalloc3D($pitchedDevPtr.$pointer(), rt.struct(extent, 24, "cudaMalloc3D", "extent", cudaExtent));
-    if (rt.guards) rt.check("cudaMalloc3D");
-    if (r !== 0) rt.fail(r, "cudaMalloc3D");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "extent,pitchedDevPtr", 1, arguments.length);
+    const $pitchedDevPtr = pitchedDevPtr === undefined ? rt.record(cudaPitchedPtr) : rt.recordArg(pitchedDevPtr, cudaPitchedPtr, F$, "pitchedDevPtr");
+    const r = raw.cudaMalloc3D($pitchedDevPtr.$pointer(), rt.struct(extent, 24, F$, "extent", cudaExtent));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return $pitchedDevPtr;
   };
 }
 
 function cudaMalloc3DArray$(raw: Raw, rt: CheckedRuntime): Checked["cudaMalloc3DArray"] {
   const o0 = rt.out[0]!;
+  const F$ = "cudaMalloc3DArray";
   return function cudaMalloc3DArray(desc: PointerLike, extent: Uint8Array | cudaExtent, flags: number): cudaArray_t {
-    if (arguments.length !== 3) rt.arity("cudaMalloc3DArray", "desc,extent,flags", 3, arguments.length);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cudaMalloc3DArray", "flags", "u32", flags);
-    const r = raw.cudaMalloc3DArray(o0, rt.ptr(rt.expect(desc, cudaChannelFormatDesc, "cudaMalloc3DArray", "desc"), "cudaMalloc3DArray", "desc"), rt.struct(extent, 24, "cudaMalloc3DArray", "extent", cudaExtent), flags);
-    if (rt.guards) rt.check("cudaMalloc3DArray");
-    if (r !== 0) rt.fail(r, "cudaMalloc3DArray");
+    if (arguments.length !== 3) rt.arity(F$, "desc,extent,flags", 3, arguments.length);
+    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
+    const r = raw.cudaMalloc3DArray(o0, rt.ptr(rt.expect(desc, cudaChannelFormatDesc, F$, "desc"), F$, "desc"), rt.struct(extent, 24, F$, "extent", cudaExtent), flags);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as cudaArray_t;
   };
 }
 
 function cudaMallocMipmappedArray$(raw: Raw, rt: CheckedRuntime): Checked["cudaMallocMipmappedArray"] {
   const o0 = rt.out[0]!;
+  const F$ = "cudaMallocMipmappedArray";
   return function cudaMallocMipmappedArray(desc: PointerLike, extent: Uint8Array | cudaExtent, numLevels: number, flags: number): cudaMipmappedArray_t {
-    if (arguments.length !== 4) rt.arity("cudaMallocMipmappedArray", "desc,extent,numLevels,flags", 4, arguments.length);
-    if (!(typeof numLevels === "number" && (numLevels >>> 0) === numLevels && (+numLevels !== 0 || 1 / numLevels > 0))) rt.bad("cudaMallocMipmappedArray", "numLevels", "u32", numLevels);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cudaMallocMipmappedArray", "flags", "u32", flags);
-    const r = raw.cudaMallocMipmappedArray(o0, rt.ptr(rt.expect(desc, cudaChannelFormatDesc, "cudaMallocMipmappedArray", "desc"), "cudaMallocMipmappedArray", "desc"), rt.struct(extent, 24, "cudaMallocMipmappedArray", "extent", cudaExtent), numLevels, flags);
-    if (rt.guards) rt.check("cudaMallocMipmappedArray");
-    if (r !== 0) rt.fail(r, "cudaMallocMipmappedArray");
+    if (arguments.length !== 4) rt.arity(F$, "desc,extent,numLevels,flags", 4, arguments.length);
+    if (!isU32(numLevels)) rt.bad(F$, "numLevels", "u32", numLevels);
+    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
+    const r = raw.cudaMallocMipmappedArray(o0, rt.ptr(rt.expect(desc, cudaChannelFormatDesc, F$, "desc"), F$, "desc"), rt.struct(extent, 24, F$, "extent", cudaExtent), numLevels, flags);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as cudaMipmappedArray_t;
   };
 }
@@ -1369,54 +1483,59 @@ function cudaMallocMipmappedArray$(raw: Raw, rt: CheckedRuntime): Checked["cudaM
 function cudaGetMipmappedArrayLevel$(raw: Raw, rt: CheckedRuntime): Checked["cudaGetMipmappedArrayLevel"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cudaGetMipmappedArrayLevel";
   return function cudaGetMipmappedArrayLevel(mipmappedArray: cudaMipmappedArray_const_t, level: number): cudaArray_t {
-    if (arguments.length !== 2) rt.arity("cudaGetMipmappedArrayLevel", "mipmappedArray,level", 2, arguments.length);
-    if (!(isPtr(mipmappedArray))) rt.bad("cudaGetMipmappedArrayLevel", "mipmappedArray", "pointer", mipmappedArray);
-    if (!(typeof level === "number" && (level >>> 0) === level && (+level !== 0 || 1 / level > 0))) rt.bad("cudaGetMipmappedArrayLevel", "level", "u32", level);
+    if (arguments.length !== 2) rt.arity(F$, "mipmappedArray,level", 2, arguments.length);
+    if (!isPtr(mipmappedArray)) rt.bad(F$, "mipmappedArray", "pointer", mipmappedArray);
+    if (!isU32(level)) rt.bad(F$, "level", "u32", level);
     const r = raw.cudaGetMipmappedArrayLevel(o0, mipmappedArray, level);
-    if (rt.guards) rt.check("cudaGetMipmappedArrayLevel");
-    if (r !== 0) rt.fail(r, "cudaGetMipmappedArrayLevel");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as cudaArray_t;
   };
 }
 
 function cudaMemcpy3D$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemcpy3D"] {
+  const F$ = "cudaMemcpy3D";
   return function cudaMemcpy3D(p: PointerLike): void {
-    if (arguments.length !== 1) rt.arity("cudaMemcpy3D", "p", 1, arguments.length);
-    const r = raw.cudaMemcpy3D(rt.ptr(rt.expect(p, cudaMemcpy3DParms, "cudaMemcpy3D", "p"), "cudaMemcpy3D", "p"));
-    if (rt.guards) rt.check("cudaMemcpy3D");
-    if (r !== 0) rt.fail(r, "cudaMemcpy3D");
+    if (arguments.length !== 1) rt.arity(F$, "p", 1, arguments.length);
+    const r = raw.cudaMemcpy3D(rt.ptr(rt.expect(p, cudaMemcpy3DParms, F$, "p"), F$, "p"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cudaMemcpy3DPeer$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemcpy3DPeer"] {
+  const F$ = "cudaMemcpy3DPeer";
   return function cudaMemcpy3DPeer(p: PointerLike): void {
-    if (arguments.length !== 1) rt.arity("cudaMemcpy3DPeer", "p", 1, arguments.length);
-    const r = raw.cudaMemcpy3DPeer(rt.ptr(rt.expect(p, cudaMemcpy3DPeerParms, "cudaMemcpy3DPeer", "p"), "cudaMemcpy3DPeer", "p"));
-    if (rt.guards) rt.check("cudaMemcpy3DPeer");
-    if (r !== 0) rt.fail(r, "cudaMemcpy3DPeer");
+    if (arguments.length !== 1) rt.arity(F$, "p", 1, arguments.length);
+    const r = raw.cudaMemcpy3DPeer(rt.ptr(rt.expect(p, cudaMemcpy3DPeerParms, F$, "p"), F$, "p"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cudaMemcpy3DAsync$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemcpy3DAsync"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaMemcpy3DAsync";
   return function cudaMemcpy3DAsync(p: PointerLike, stream: cudaStream_t): void {
-    if (arguments.length !== 2) rt.arity("cudaMemcpy3DAsync", "p,stream", 2, arguments.length);
-    if (!(isPtr(stream))) rt.bad("cudaMemcpy3DAsync", "stream", "pointer", stream);
-    const r = raw.cudaMemcpy3DAsync(rt.ptr(rt.expect(p, cudaMemcpy3DParms, "cudaMemcpy3DAsync", "p"), "cudaMemcpy3DAsync", "p"), stream);
-    if (rt.guards) rt.check("cudaMemcpy3DAsync");
-    if (r !== 0) rt.fail(r, "cudaMemcpy3DAsync");
+    if (arguments.length !== 2) rt.arity(F$, "p,stream", 2, arguments.length);
+    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
+    const r = raw.cudaMemcpy3DAsync(rt.ptr(rt.expect(p, cudaMemcpy3DParms, F$, "p"), F$, "p"), stream);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cudaMemcpy3DPeerAsync$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemcpy3DPeerAsync"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaMemcpy3DPeerAsync";
   return function cudaMemcpy3DPeerAsync(p: PointerLike, stream: cudaStream_t): void {
-    if (arguments.length !== 2) rt.arity("cudaMemcpy3DPeerAsync", "p,stream", 2, arguments.length);
-    if (!(isPtr(stream))) rt.bad("cudaMemcpy3DPeerAsync", "stream", "pointer", stream);
-    const r = raw.cudaMemcpy3DPeerAsync(rt.ptr(rt.expect(p, cudaMemcpy3DPeerParms, "cudaMemcpy3DPeerAsync", "p"), "cudaMemcpy3DPeerAsync", "p"), stream);
-    if (rt.guards) rt.check("cudaMemcpy3DPeerAsync");
-    if (r !== 0) rt.fail(r, "cudaMemcpy3DPeerAsync");
+    if (arguments.length !== 2) rt.arity(F$, "p,stream", 2, arguments.length);
+    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
+    const r = raw.cudaMemcpy3DPeerAsync(rt.ptr(rt.expect(p, cudaMemcpy3DPeerParms, F$, "p"), F$, "p"), stream);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
@@ -1424,11 +1543,12 @@ function cudaMemGetInfo$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemGetInfo"
   const o0 = rt.out[0]!;
   const o1 = rt.out[1]!;
   const u64 = rt.u64;
+  const F$ = "cudaMemGetInfo";
   return function cudaMemGetInfo(): [free: bigint, total: bigint] {
-    if (arguments.length !== 0) rt.arity("cudaMemGetInfo", "", 0, arguments.length);
+    if (arguments.length !== 0) rt.arity(F$, "", 0, arguments.length);
     const r = raw.cudaMemGetInfo(o0, o1);
-    if (rt.guards) rt.check("cudaMemGetInfo");
-    if (r !== 0) rt.fail(r, "cudaMemGetInfo");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return [u64[0]!, u64[1]!];
   };
 }
@@ -1437,14 +1557,15 @@ function cudaArrayGetInfo$(raw: Raw, rt: CheckedRuntime): Checked["cudaArrayGetI
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
   const isPtr = rt.isPointer;
+  const F$ = "cudaArrayGetInfo";
   return function cudaArrayGetInfo(array: cudaArray_t, desc?: cudaChannelFormatDesc, extent?: cudaExtent): [desc: cudaChannelFormatDesc, extent: cudaExtent, flags: number] {
-    if (arguments.length < 1 || arguments.length > 3) rt.arity("cudaArrayGetInfo", "array,desc,extent", 1, arguments.length);
-    if (!(isPtr(array))) rt.bad("cudaArrayGetInfo", "array", "pointer", array);
-    const $desc = desc === undefined ? rt.record(cudaChannelFormatDesc) : rt.recordArg(desc, cudaChannelFormatDesc, "cudaArrayGetInfo", "desc");
-    const $extent = extent === undefined ? rt.record(cudaExtent) : rt.recordArg(extent, cudaExtent, "cudaArrayGetInfo", "extent");
+    if (arguments.length < 1 || arguments.length > 3) rt.arity(F$, "array,desc,extent", 1, arguments.length);
+    if (!isPtr(array)) rt.bad(F$, "array", "pointer", array);
+    const $desc = desc === undefined ? rt.record(cudaChannelFormatDesc) : rt.recordArg(desc, cudaChannelFormatDesc, F$, "desc");
+    const $extent = extent === undefined ? rt.record(cudaExtent) : rt.recordArg(extent, cudaExtent, F$, "extent");
     const r = raw.cudaArrayGetInfo($desc.$pointer(), $extent.$pointer(), o0, array);
-    if (rt.guards) rt.check("cudaArrayGetInfo");
-    if (r !== 0) rt.fail(r, "cudaArrayGetInfo");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return [$desc, $extent, u32[0]!];
   };
 }
@@ -1452,399 +1573,428 @@ function cudaArrayGetInfo$(raw: Raw, rt: CheckedRuntime): Checked["cudaArrayGetI
 function cudaArrayGetPlane$(raw: Raw, rt: CheckedRuntime): Checked["cudaArrayGetPlane"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cudaArrayGetPlane";
   return function cudaArrayGetPlane(hArray: cudaArray_t, planeIdx: number): cudaArray_t {
-    if (arguments.length !== 2) rt.arity("cudaArrayGetPlane", "hArray,planeIdx", 2, arguments.length);
-    if (!(isPtr(hArray))) rt.bad("cudaArrayGetPlane", "hArray", "pointer", hArray);
-    if (!(typeof planeIdx === "number" && (planeIdx >>> 0) === planeIdx && (+planeIdx !== 0 || 1 / planeIdx > 0))) rt.bad("cudaArrayGetPlane", "planeIdx", "u32", planeIdx);
+    if (arguments.length !== 2) rt.arity(F$, "hArray,planeIdx", 2, arguments.length);
+    if (!isPtr(hArray)) rt.bad(F$, "hArray", "pointer", hArray);
+    if (!isU32(planeIdx)) rt.bad(F$, "planeIdx", "u32", planeIdx);
     const r = raw.cudaArrayGetPlane(o0, hArray, planeIdx);
-    if (rt.guards) rt.check("cudaArrayGetPlane");
-    if (r !== 0) rt.fail(r, "cudaArrayGetPlane");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as cudaArray_t;
   };
 }
 
 function cudaArrayGetMemoryRequirements$(raw: Raw, rt: CheckedRuntime): Checked["cudaArrayGetMemoryRequirements"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaArrayGetMemoryRequirements";
   return function cudaArrayGetMemoryRequirements(array: cudaArray_t, device: number, memoryRequirements?: cudaArrayMemoryRequirements): cudaArrayMemoryRequirements {
-    if (arguments.length < 2 || arguments.length > 3) rt.arity("cudaArrayGetMemoryRequirements", "array,device,memoryRequirements", 2, arguments.length);
-    if (!(isPtr(array))) rt.bad("cudaArrayGetMemoryRequirements", "array", "pointer", array);
-    if (!(typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0))) rt.bad("cudaArrayGetMemoryRequirements", "device", "i32", device);
-    const $memoryRequirements = memoryRequirements === undefined ? rt.record(cudaArrayMemoryRequirements) : rt.recordArg(memoryRequirements, cudaArrayMemoryRequirements, "cudaArrayGetMemoryRequirements", "memoryRequirements");
+    if (arguments.length < 2 || arguments.length > 3) rt.arity(F$, "array,device,memoryRequirements", 2, arguments.length);
+    if (!isPtr(array)) rt.bad(F$, "array", "pointer", array);
+    if (!isI32(device)) rt.bad(F$, "device", "i32", device);
+    const $memoryRequirements = memoryRequirements === undefined ? rt.record(cudaArrayMemoryRequirements) : rt.recordArg(memoryRequirements, cudaArrayMemoryRequirements, F$, "memoryRequirements");
     const r = raw.cudaArrayGetMemoryRequirements($memoryRequirements.$pointer(), array, device);
-    if (rt.guards) rt.check("cudaArrayGetMemoryRequirements");
-    if (r !== 0) rt.fail(r, "cudaArrayGetMemoryRequirements");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return $memoryRequirements;
   };
 }
 
 function cudaMipmappedArrayGetMemoryRequirements$(raw: Raw, rt: CheckedRuntime): Checked["cudaMipmappedArrayGetMemoryRequirements"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaMipmappedArrayGetMemoryRequirements";
   return function cudaMipmappedArrayGetMemoryRequirements(mipmap: cudaMipmappedArray_t, device: number, memoryRequirements?: cudaArrayMemoryRequirements): cudaArrayMemoryRequirements {
-    if (arguments.length < 2 || arguments.length > 3) rt.arity("cudaMipmappedArrayGetMemoryRequirements", "mipmap,device,memoryRequirements", 2, arguments.length);
-    if (!(isPtr(mipmap))) rt.bad("cudaMipmappedArrayGetMemoryRequirements", "mipmap", "pointer", mipmap);
-    if (!(typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0))) rt.bad("cudaMipmappedArrayGetMemoryRequirements", "device", "i32", device);
-    const $memoryRequirements = memoryRequirements === undefined ? rt.record(cudaArrayMemoryRequirements) : rt.recordArg(memoryRequirements, cudaArrayMemoryRequirements, "cudaMipmappedArrayGetMemoryRequirements", "memoryRequirements");
+    if (arguments.length < 2 || arguments.length > 3) rt.arity(F$, "mipmap,device,memoryRequirements", 2, arguments.length);
+    if (!isPtr(mipmap)) rt.bad(F$, "mipmap", "pointer", mipmap);
+    if (!isI32(device)) rt.bad(F$, "device", "i32", device);
+    const $memoryRequirements = memoryRequirements === undefined ? rt.record(cudaArrayMemoryRequirements) : rt.recordArg(memoryRequirements, cudaArrayMemoryRequirements, F$, "memoryRequirements");
     const r = raw.cudaMipmappedArrayGetMemoryRequirements($memoryRequirements.$pointer(), mipmap, device);
-    if (rt.guards) rt.check("cudaMipmappedArrayGetMemoryRequirements");
-    if (r !== 0) rt.fail(r, "cudaMipmappedArrayGetMemoryRequirements");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return $memoryRequirements;
   };
 }
 
 function cudaArrayGetSparseProperties$(raw: Raw, rt: CheckedRuntime): Checked["cudaArrayGetSparseProperties"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaArrayGetSparseProperties";
   return function cudaArrayGetSparseProperties(array: cudaArray_t, sparseProperties?: cudaArraySparseProperties): cudaArraySparseProperties {
-    if (arguments.length < 1 || arguments.length > 2) rt.arity("cudaArrayGetSparseProperties", "array,sparseProperties", 1, arguments.length);
-    if (!(isPtr(array))) rt.bad("cudaArrayGetSparseProperties", "array", "pointer", array);
-    const $sparseProperties = sparseProperties === undefined ? rt.record(cudaArraySparseProperties) : rt.recordArg(sparseProperties, cudaArraySparseProperties, "cudaArrayGetSparseProperties", "sparseProperties");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "array,sparseProperties", 1, arguments.length);
+    if (!isPtr(array)) rt.bad(F$, "array", "pointer", array);
+    const $sparseProperties = sparseProperties === undefined ? rt.record(cudaArraySparseProperties) : rt.recordArg(sparseProperties, cudaArraySparseProperties, F$, "sparseProperties");
     const r = raw.cudaArrayGetSparseProperties($sparseProperties.$pointer(), array);
-    if (rt.guards) rt.check("cudaArrayGetSparseProperties");
-    if (r !== 0) rt.fail(r, "cudaArrayGetSparseProperties");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return $sparseProperties;
   };
 }
 
 function cudaMipmappedArrayGetSparseProperties$(raw: Raw, rt: CheckedRuntime): Checked["cudaMipmappedArrayGetSparseProperties"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaMipmappedArrayGetSparseProperties";
   return function cudaMipmappedArrayGetSparseProperties(mipmap: cudaMipmappedArray_t, sparseProperties?: cudaArraySparseProperties): cudaArraySparseProperties {
-    if (arguments.length < 1 || arguments.length > 2) rt.arity("cudaMipmappedArrayGetSparseProperties", "mipmap,sparseProperties", 1, arguments.length);
-    if (!(isPtr(mipmap))) rt.bad("cudaMipmappedArrayGetSparseProperties", "mipmap", "pointer", mipmap);
-    const $sparseProperties = sparseProperties === undefined ? rt.record(cudaArraySparseProperties) : rt.recordArg(sparseProperties, cudaArraySparseProperties, "cudaMipmappedArrayGetSparseProperties", "sparseProperties");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "mipmap,sparseProperties", 1, arguments.length);
+    if (!isPtr(mipmap)) rt.bad(F$, "mipmap", "pointer", mipmap);
+    const $sparseProperties = sparseProperties === undefined ? rt.record(cudaArraySparseProperties) : rt.recordArg(sparseProperties, cudaArraySparseProperties, F$, "sparseProperties");
     const r = raw.cudaMipmappedArrayGetSparseProperties($sparseProperties.$pointer(), mipmap);
-    if (rt.guards) rt.check("cudaMipmappedArrayGetSparseProperties");
-    if (r !== 0) rt.fail(r, "cudaMipmappedArrayGetSparseProperties");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return $sparseProperties;
   };
 }
 
 function cudaMemcpy$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemcpy"] {
+  const F$ = "cudaMemcpy";
   return function cudaMemcpy(dst: PointerLike, src: PointerLike, count: bigint | number, kind: cudaMemcpyKind): void {
-    if (arguments.length !== 4) rt.arity("cudaMemcpy", "dst,src,count,kind", 4, arguments.length);
-    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaMemcpy", "count", "u64", count);
-    if (!(typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0))) rt.bad("cudaMemcpy", "kind", "u32", kind);
-    const r = raw.cudaMemcpy(rt.sized(dst, count, 1, "cudaMemcpy", "dst"), rt.sized(src, count, 1, "cudaMemcpy", "src"), count, kind);
-    if (rt.guards) rt.check("cudaMemcpy");
-    if (r !== 0) rt.fail(r, "cudaMemcpy");
+    if (arguments.length !== 4) rt.arity(F$, "dst,src,count,kind", 4, arguments.length);
+    if (!isU64(count)) rt.bad(F$, "count", "u64", count);
+    if (!isU32(kind)) rt.bad(F$, "kind", "u32", kind);
+    const r = raw.cudaMemcpy(rt.sized(dst, count, 1, F$, "dst"), rt.sized(src, count, 1, F$, "src"), count, kind);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cudaMemcpyPeer$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemcpyPeer"] {
+  const F$ = "cudaMemcpyPeer";
   return function cudaMemcpyPeer(dst: PointerLike, dstDevice: number, src: PointerLike, srcDevice: number, count: bigint | number): void {
-    if (arguments.length !== 5) rt.arity("cudaMemcpyPeer", "dst,dstDevice,src,srcDevice,count", 5, arguments.length);
-    if (!(typeof dstDevice === "number" && (dstDevice | 0) === dstDevice && (+dstDevice !== 0 || 1 / dstDevice > 0))) rt.bad("cudaMemcpyPeer", "dstDevice", "i32", dstDevice);
-    if (!(typeof srcDevice === "number" && (srcDevice | 0) === srcDevice && (+srcDevice !== 0 || 1 / srcDevice > 0))) rt.bad("cudaMemcpyPeer", "srcDevice", "i32", srcDevice);
-    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaMemcpyPeer", "count", "u64", count);
-    const r = raw.cudaMemcpyPeer(rt.sized(dst, count, 1, "cudaMemcpyPeer", "dst"), dstDevice, rt.ptr(src, "cudaMemcpyPeer", "src"), srcDevice, count);
-    if (rt.guards) rt.check("cudaMemcpyPeer");
-    if (r !== 0) rt.fail(r, "cudaMemcpyPeer");
+    if (arguments.length !== 5) rt.arity(F$, "dst,dstDevice,src,srcDevice,count", 5, arguments.length);
+    if (!isI32(dstDevice)) rt.bad(F$, "dstDevice", "i32", dstDevice);
+    if (!isI32(srcDevice)) rt.bad(F$, "srcDevice", "i32", srcDevice);
+    if (!isU64(count)) rt.bad(F$, "count", "u64", count);
+    const r = raw.cudaMemcpyPeer(rt.sized(dst, count, 1, F$, "dst"), dstDevice, rt.ptr(src, F$, "src"), srcDevice, count);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cudaMemcpy2D$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemcpy2D"] {
+  const F$ = "cudaMemcpy2D";
   return function cudaMemcpy2D(dst: PointerLike, dpitch: bigint | number, src: PointerLike, spitch: bigint | number, width: bigint | number, height: bigint | number, kind: cudaMemcpyKind): void {
-    if (arguments.length !== 7) rt.arity("cudaMemcpy2D", "dst,dpitch,src,spitch,width,height,kind", 7, arguments.length);
-    if (!((typeof dpitch === "bigint" ? dpitch >= 0n && dpitch <= 18446744073709551615n : Number.isSafeInteger(dpitch) && dpitch >= 0))) rt.bad("cudaMemcpy2D", "dpitch", "u64", dpitch);
-    if (!((typeof spitch === "bigint" ? spitch >= 0n && spitch <= 18446744073709551615n : Number.isSafeInteger(spitch) && spitch >= 0))) rt.bad("cudaMemcpy2D", "spitch", "u64", spitch);
-    if (!((typeof width === "bigint" ? width >= 0n && width <= 18446744073709551615n : Number.isSafeInteger(width) && width >= 0))) rt.bad("cudaMemcpy2D", "width", "u64", width);
-    if (!((typeof height === "bigint" ? height >= 0n && height <= 18446744073709551615n : Number.isSafeInteger(height) && height >= 0))) rt.bad("cudaMemcpy2D", "height", "u64", height);
-    if (!(typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0))) rt.bad("cudaMemcpy2D", "kind", "u32", kind);
-    const r = raw.cudaMemcpy2D(rt.ptr(dst, "cudaMemcpy2D", "dst"), dpitch, rt.ptr(src, "cudaMemcpy2D", "src"), spitch, width, height, kind);
-    if (rt.guards) rt.check("cudaMemcpy2D");
-    if (r !== 0) rt.fail(r, "cudaMemcpy2D");
+    if (arguments.length !== 7) rt.arity(F$, "dst,dpitch,src,spitch,width,height,kind", 7, arguments.length);
+    if (!isU64(dpitch)) rt.bad(F$, "dpitch", "u64", dpitch);
+    if (!isU64(spitch)) rt.bad(F$, "spitch", "u64", spitch);
+    if (!isU64(width)) rt.bad(F$, "width", "u64", width);
+    if (!isU64(height)) rt.bad(F$, "height", "u64", height);
+    if (!isU32(kind)) rt.bad(F$, "kind", "u32", kind);
+    const r = raw.cudaMemcpy2D(rt.ptr(dst, F$, "dst"), dpitch, rt.ptr(src, F$, "src"), spitch, width, height, kind);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cudaMemcpy2DToArray$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemcpy2DToArray"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaMemcpy2DToArray";
   return function cudaMemcpy2DToArray(dst: cudaArray_t, wOffset: bigint | number, hOffset: bigint | number, src: PointerLike, spitch: bigint | number, width: bigint | number, height: bigint | number, kind: cudaMemcpyKind): void {
-    if (arguments.length !== 8) rt.arity("cudaMemcpy2DToArray", "dst,wOffset,hOffset,src,spitch,width,height,kind", 8, arguments.length);
-    if (!(isPtr(dst))) rt.bad("cudaMemcpy2DToArray", "dst", "pointer", dst);
-    if (!((typeof wOffset === "bigint" ? wOffset >= 0n && wOffset <= 18446744073709551615n : Number.isSafeInteger(wOffset) && wOffset >= 0))) rt.bad("cudaMemcpy2DToArray", "wOffset", "u64", wOffset);
-    if (!((typeof hOffset === "bigint" ? hOffset >= 0n && hOffset <= 18446744073709551615n : Number.isSafeInteger(hOffset) && hOffset >= 0))) rt.bad("cudaMemcpy2DToArray", "hOffset", "u64", hOffset);
-    if (!((typeof spitch === "bigint" ? spitch >= 0n && spitch <= 18446744073709551615n : Number.isSafeInteger(spitch) && spitch >= 0))) rt.bad("cudaMemcpy2DToArray", "spitch", "u64", spitch);
-    if (!((typeof width === "bigint" ? width >= 0n && width <= 18446744073709551615n : Number.isSafeInteger(width) && width >= 0))) rt.bad("cudaMemcpy2DToArray", "width", "u64", width);
-    if (!((typeof height === "bigint" ? height >= 0n && height <= 18446744073709551615n : Number.isSafeInteger(height) && height >= 0))) rt.bad("cudaMemcpy2DToArray", "height", "u64", height);
-    if (!(typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0))) rt.bad("cudaMemcpy2DToArray", "kind", "u32", kind);
-    const r = raw.cudaMemcpy2DToArray(dst, wOffset, hOffset, rt.ptr(src, "cudaMemcpy2DToArray", "src"), spitch, width, height, kind);
-    if (rt.guards) rt.check("cudaMemcpy2DToArray");
-    if (r !== 0) rt.fail(r, "cudaMemcpy2DToArray", dst);
+    if (arguments.length !== 8) rt.arity(F$, "dst,wOffset,hOffset,src,spitch,width,height,kind", 8, arguments.length);
+    if (!isPtr(dst)) rt.bad(F$, "dst", "pointer", dst);
+    if (!isU64(wOffset)) rt.bad(F$, "wOffset", "u64", wOffset);
+    if (!isU64(hOffset)) rt.bad(F$, "hOffset", "u64", hOffset);
+    if (!isU64(spitch)) rt.bad(F$, "spitch", "u64", spitch);
+    if (!isU64(width)) rt.bad(F$, "width", "u64", width);
+    if (!isU64(height)) rt.bad(F$, "height", "u64", height);
+    if (!isU32(kind)) rt.bad(F$, "kind", "u32", kind);
+    const r = raw.cudaMemcpy2DToArray(dst, wOffset, hOffset, rt.ptr(src, F$, "src"), spitch, width, height, kind);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, dst);
   };
 }
 
 function cudaMemcpy2DFromArray$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemcpy2DFromArray"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaMemcpy2DFromArray";
   return function cudaMemcpy2DFromArray(dst: PointerLike, dpitch: bigint | number, src: cudaArray_const_t, wOffset: bigint | number, hOffset: bigint | number, width: bigint | number, height: bigint | number, kind: cudaMemcpyKind): void {
-    if (arguments.length !== 8) rt.arity("cudaMemcpy2DFromArray", "dst,dpitch,src,wOffset,hOffset,width,height,kind", 8, arguments.length);
-    if (!((typeof dpitch === "bigint" ? dpitch >= 0n && dpitch <= 18446744073709551615n : Number.isSafeInteger(dpitch) && dpitch >= 0))) rt.bad("cudaMemcpy2DFromArray", "dpitch", "u64", dpitch);
-    if (!(isPtr(src))) rt.bad("cudaMemcpy2DFromArray", "src", "pointer", src);
-    if (!((typeof wOffset === "bigint" ? wOffset >= 0n && wOffset <= 18446744073709551615n : Number.isSafeInteger(wOffset) && wOffset >= 0))) rt.bad("cudaMemcpy2DFromArray", "wOffset", "u64", wOffset);
-    if (!((typeof hOffset === "bigint" ? hOffset >= 0n && hOffset <= 18446744073709551615n : Number.isSafeInteger(hOffset) && hOffset >= 0))) rt.bad("cudaMemcpy2DFromArray", "hOffset", "u64", hOffset);
-    if (!((typeof width === "bigint" ? width >= 0n && width <= 18446744073709551615n : Number.isSafeInteger(width) && width >= 0))) rt.bad("cudaMemcpy2DFromArray", "width", "u64", width);
-    if (!((typeof height === "bigint" ? height >= 0n && height <= 18446744073709551615n : Number.isSafeInteger(height) && height >= 0))) rt.bad("cudaMemcpy2DFromArray", "height", "u64", height);
-    if (!(typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0))) rt.bad("cudaMemcpy2DFromArray", "kind", "u32", kind);
-    const r = raw.cudaMemcpy2DFromArray(rt.ptr(dst, "cudaMemcpy2DFromArray", "dst"), dpitch, src, wOffset, hOffset, width, height, kind);
-    if (rt.guards) rt.check("cudaMemcpy2DFromArray");
-    if (r !== 0) rt.fail(r, "cudaMemcpy2DFromArray");
+    if (arguments.length !== 8) rt.arity(F$, "dst,dpitch,src,wOffset,hOffset,width,height,kind", 8, arguments.length);
+    if (!isU64(dpitch)) rt.bad(F$, "dpitch", "u64", dpitch);
+    if (!isPtr(src)) rt.bad(F$, "src", "pointer", src);
+    if (!isU64(wOffset)) rt.bad(F$, "wOffset", "u64", wOffset);
+    if (!isU64(hOffset)) rt.bad(F$, "hOffset", "u64", hOffset);
+    if (!isU64(width)) rt.bad(F$, "width", "u64", width);
+    if (!isU64(height)) rt.bad(F$, "height", "u64", height);
+    if (!isU32(kind)) rt.bad(F$, "kind", "u32", kind);
+    const r = raw.cudaMemcpy2DFromArray(rt.ptr(dst, F$, "dst"), dpitch, src, wOffset, hOffset, width, height, kind);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cudaMemcpy2DArrayToArray$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemcpy2DArrayToArray"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaMemcpy2DArrayToArray";
   return function cudaMemcpy2DArrayToArray(dst: cudaArray_t, wOffsetDst: bigint | number, hOffsetDst: bigint | number, src: cudaArray_const_t, wOffsetSrc: bigint | number, hOffsetSrc: bigint | number, width: bigint | number, height: bigint | number, kind: cudaMemcpyKind): void {
-    if (arguments.length !== 9) rt.arity("cudaMemcpy2DArrayToArray", "dst,wOffsetDst,hOffsetDst,src,wOffsetSrc,hOffsetSrc,width,height,kind", 9, arguments.length);
-    if (!(isPtr(dst))) rt.bad("cudaMemcpy2DArrayToArray", "dst", "pointer", dst);
-    if (!((typeof wOffsetDst === "bigint" ? wOffsetDst >= 0n && wOffsetDst <= 18446744073709551615n : Number.isSafeInteger(wOffsetDst) && wOffsetDst >= 0))) rt.bad("cudaMemcpy2DArrayToArray", "wOffsetDst", "u64", wOffsetDst);
-    if (!((typeof hOffsetDst === "bigint" ? hOffsetDst >= 0n && hOffsetDst <= 18446744073709551615n : Number.isSafeInteger(hOffsetDst) && hOffsetDst >= 0))) rt.bad("cudaMemcpy2DArrayToArray", "hOffsetDst", "u64", hOffsetDst);
-    if (!(isPtr(src))) rt.bad("cudaMemcpy2DArrayToArray", "src", "pointer", src);
-    if (!((typeof wOffsetSrc === "bigint" ? wOffsetSrc >= 0n && wOffsetSrc <= 18446744073709551615n : Number.isSafeInteger(wOffsetSrc) && wOffsetSrc >= 0))) rt.bad("cudaMemcpy2DArrayToArray", "wOffsetSrc", "u64", wOffsetSrc);
-    if (!((typeof hOffsetSrc === "bigint" ? hOffsetSrc >= 0n && hOffsetSrc <= 18446744073709551615n : Number.isSafeInteger(hOffsetSrc) && hOffsetSrc >= 0))) rt.bad("cudaMemcpy2DArrayToArray", "hOffsetSrc", "u64", hOffsetSrc);
-    if (!((typeof width === "bigint" ? width >= 0n && width <= 18446744073709551615n : Number.isSafeInteger(width) && width >= 0))) rt.bad("cudaMemcpy2DArrayToArray", "width", "u64", width);
-    if (!((typeof height === "bigint" ? height >= 0n && height <= 18446744073709551615n : Number.isSafeInteger(height) && height >= 0))) rt.bad("cudaMemcpy2DArrayToArray", "height", "u64", height);
-    if (!(typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0))) rt.bad("cudaMemcpy2DArrayToArray", "kind", "u32", kind);
+    if (arguments.length !== 9) rt.arity(F$, "dst,wOffsetDst,hOffsetDst,src,wOffsetSrc,hOffsetSrc,width,height,kind", 9, arguments.length);
+    if (!isPtr(dst)) rt.bad(F$, "dst", "pointer", dst);
+    if (!isU64(wOffsetDst)) rt.bad(F$, "wOffsetDst", "u64", wOffsetDst);
+    if (!isU64(hOffsetDst)) rt.bad(F$, "hOffsetDst", "u64", hOffsetDst);
+    if (!isPtr(src)) rt.bad(F$, "src", "pointer", src);
+    if (!isU64(wOffsetSrc)) rt.bad(F$, "wOffsetSrc", "u64", wOffsetSrc);
+    if (!isU64(hOffsetSrc)) rt.bad(F$, "hOffsetSrc", "u64", hOffsetSrc);
+    if (!isU64(width)) rt.bad(F$, "width", "u64", width);
+    if (!isU64(height)) rt.bad(F$, "height", "u64", height);
+    if (!isU32(kind)) rt.bad(F$, "kind", "u32", kind);
     const r = raw.cudaMemcpy2DArrayToArray(dst, wOffsetDst, hOffsetDst, src, wOffsetSrc, hOffsetSrc, width, height, kind);
-    if (rt.guards) rt.check("cudaMemcpy2DArrayToArray");
-    if (r !== 0) rt.fail(r, "cudaMemcpy2DArrayToArray", dst);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, dst);
   };
 }
 
 function cudaMemcpyToSymbol$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemcpyToSymbol"] {
+  const F$ = "cudaMemcpyToSymbol";
   return function cudaMemcpyToSymbol(symbol: PointerLike, src: PointerLike, count: bigint | number, offset: bigint | number, kind: cudaMemcpyKind): void {
-    if (arguments.length !== 5) rt.arity("cudaMemcpyToSymbol", "symbol,src,count,offset,kind", 5, arguments.length);
-    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaMemcpyToSymbol", "count", "u64", count);
-    if (!((typeof offset === "bigint" ? offset >= 0n && offset <= 18446744073709551615n : Number.isSafeInteger(offset) && offset >= 0))) rt.bad("cudaMemcpyToSymbol", "offset", "u64", offset);
-    if (!(typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0))) rt.bad("cudaMemcpyToSymbol", "kind", "u32", kind);
-    const r = raw.cudaMemcpyToSymbol(rt.ptr(symbol, "cudaMemcpyToSymbol", "symbol"), rt.sized(src, count, 1, "cudaMemcpyToSymbol", "src"), count, offset, kind);
-    if (rt.guards) rt.check("cudaMemcpyToSymbol");
-    if (r !== 0) rt.fail(r, "cudaMemcpyToSymbol");
+    if (arguments.length !== 5) rt.arity(F$, "symbol,src,count,offset,kind", 5, arguments.length);
+    if (!isU64(count)) rt.bad(F$, "count", "u64", count);
+    if (!isU64(offset)) rt.bad(F$, "offset", "u64", offset);
+    if (!isU32(kind)) rt.bad(F$, "kind", "u32", kind);
+    const r = raw.cudaMemcpyToSymbol(rt.ptr(symbol, F$, "symbol"), rt.sized(src, count, 1, F$, "src"), count, offset, kind);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cudaMemcpyFromSymbol$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemcpyFromSymbol"] {
+  const F$ = "cudaMemcpyFromSymbol";
   return function cudaMemcpyFromSymbol(dst: PointerLike, symbol: PointerLike, count: bigint | number, offset: bigint | number, kind: cudaMemcpyKind): void {
-    if (arguments.length !== 5) rt.arity("cudaMemcpyFromSymbol", "dst,symbol,count,offset,kind", 5, arguments.length);
-    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaMemcpyFromSymbol", "count", "u64", count);
-    if (!((typeof offset === "bigint" ? offset >= 0n && offset <= 18446744073709551615n : Number.isSafeInteger(offset) && offset >= 0))) rt.bad("cudaMemcpyFromSymbol", "offset", "u64", offset);
-    if (!(typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0))) rt.bad("cudaMemcpyFromSymbol", "kind", "u32", kind);
-    const r = raw.cudaMemcpyFromSymbol(rt.sized(dst, count, 1, "cudaMemcpyFromSymbol", "dst"), rt.sized(symbol, count, 1, "cudaMemcpyFromSymbol", "symbol"), count, offset, kind);
-    if (rt.guards) rt.check("cudaMemcpyFromSymbol");
-    if (r !== 0) rt.fail(r, "cudaMemcpyFromSymbol");
+    if (arguments.length !== 5) rt.arity(F$, "dst,symbol,count,offset,kind", 5, arguments.length);
+    if (!isU64(count)) rt.bad(F$, "count", "u64", count);
+    if (!isU64(offset)) rt.bad(F$, "offset", "u64", offset);
+    if (!isU32(kind)) rt.bad(F$, "kind", "u32", kind);
+    const r = raw.cudaMemcpyFromSymbol(rt.sized(dst, count, 1, F$, "dst"), rt.sized(symbol, count, 1, F$, "symbol"), count, offset, kind);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cudaMemcpyAsync$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemcpyAsync"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaMemcpyAsync";
   return function cudaMemcpyAsync(dst: PointerLike, src: PointerLike, count: bigint | number, kind: cudaMemcpyKind, stream: cudaStream_t): void {
-    if (arguments.length !== 5) rt.arity("cudaMemcpyAsync", "dst,src,count,kind,stream", 5, arguments.length);
-    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaMemcpyAsync", "count", "u64", count);
-    if (!(typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0))) rt.bad("cudaMemcpyAsync", "kind", "u32", kind);
-    if (!(isPtr(stream))) rt.bad("cudaMemcpyAsync", "stream", "pointer", stream);
-    const r = raw.cudaMemcpyAsync(rt.sized(dst, count, 1, "cudaMemcpyAsync", "dst"), rt.sized(src, count, 1, "cudaMemcpyAsync", "src"), count, kind, stream);
-    if (rt.guards) rt.check("cudaMemcpyAsync");
-    if (r !== 0) rt.fail(r, "cudaMemcpyAsync");
+    if (arguments.length !== 5) rt.arity(F$, "dst,src,count,kind,stream", 5, arguments.length);
+    if (!isU64(count)) rt.bad(F$, "count", "u64", count);
+    if (!isU32(kind)) rt.bad(F$, "kind", "u32", kind);
+    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
+    const r = raw.cudaMemcpyAsync(rt.sized(dst, count, 1, F$, "dst"), rt.sized(src, count, 1, F$, "src"), count, kind, stream);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cudaMemcpyPeerAsync$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemcpyPeerAsync"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaMemcpyPeerAsync";
   return function cudaMemcpyPeerAsync(dst: PointerLike, dstDevice: number, src: PointerLike, srcDevice: number, count: bigint | number, stream: cudaStream_t): void {
-    if (arguments.length !== 6) rt.arity("cudaMemcpyPeerAsync", "dst,dstDevice,src,srcDevice,count,stream", 6, arguments.length);
-    if (!(typeof dstDevice === "number" && (dstDevice | 0) === dstDevice && (+dstDevice !== 0 || 1 / dstDevice > 0))) rt.bad("cudaMemcpyPeerAsync", "dstDevice", "i32", dstDevice);
-    if (!(typeof srcDevice === "number" && (srcDevice | 0) === srcDevice && (+srcDevice !== 0 || 1 / srcDevice > 0))) rt.bad("cudaMemcpyPeerAsync", "srcDevice", "i32", srcDevice);
-    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaMemcpyPeerAsync", "count", "u64", count);
-    if (!(isPtr(stream))) rt.bad("cudaMemcpyPeerAsync", "stream", "pointer", stream);
-    const r = raw.cudaMemcpyPeerAsync(rt.sized(dst, count, 1, "cudaMemcpyPeerAsync", "dst"), dstDevice, rt.ptr(src, "cudaMemcpyPeerAsync", "src"), srcDevice, count, stream);
-    if (rt.guards) rt.check("cudaMemcpyPeerAsync");
-    if (r !== 0) rt.fail(r, "cudaMemcpyPeerAsync");
+    if (arguments.length !== 6) rt.arity(F$, "dst,dstDevice,src,srcDevice,count,stream", 6, arguments.length);
+    if (!isI32(dstDevice)) rt.bad(F$, "dstDevice", "i32", dstDevice);
+    if (!isI32(srcDevice)) rt.bad(F$, "srcDevice", "i32", srcDevice);
+    if (!isU64(count)) rt.bad(F$, "count", "u64", count);
+    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
+    const r = raw.cudaMemcpyPeerAsync(rt.sized(dst, count, 1, F$, "dst"), dstDevice, rt.ptr(src, F$, "src"), srcDevice, count, stream);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cudaMemcpyBatchAsync$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemcpyBatchAsync"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaMemcpyBatchAsync";
   return function cudaMemcpyBatchAsync(dsts: PointerLike, srcs: PointerLike, sizes: PointerLike, count: bigint | number, attrs: PointerLike, attrsIdxs: PointerLike, numAttrs: bigint | number, stream: cudaStream_t): void {
-    if (arguments.length !== 8) rt.arity("cudaMemcpyBatchAsync", "dsts,srcs,sizes,count,attrs,attrsIdxs,numAttrs,stream", 8, arguments.length);
-    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaMemcpyBatchAsync", "count", "u64", count);
-    if (!((typeof numAttrs === "bigint" ? numAttrs >= 0n && numAttrs <= 18446744073709551615n : Number.isSafeInteger(numAttrs) && numAttrs >= 0))) rt.bad("cudaMemcpyBatchAsync", "numAttrs", "u64", numAttrs);
-    if (!(isPtr(stream))) rt.bad("cudaMemcpyBatchAsync", "stream", "pointer", stream);
-    const r = raw.cudaMemcpyBatchAsync(rt.sized(dsts, count, 8, "cudaMemcpyBatchAsync", "dsts"), rt.sized(srcs, count, 8, "cudaMemcpyBatchAsync", "srcs"), rt.sized(sizes, count, 8, "cudaMemcpyBatchAsync", "sizes"), count, rt.sized(attrs, numAttrs, 24, "cudaMemcpyBatchAsync", "attrs", cudaMemcpyAttributes), rt.sized(attrsIdxs, numAttrs, 8, "cudaMemcpyBatchAsync", "attrsIdxs"), numAttrs, stream);
-    if (rt.guards) rt.check("cudaMemcpyBatchAsync");
-    if (r !== 0) rt.fail(r, "cudaMemcpyBatchAsync");
+    if (arguments.length !== 8) rt.arity(F$, "dsts,srcs,sizes,count,attrs,attrsIdxs,numAttrs,stream", 8, arguments.length);
+    if (!isU64(count)) rt.bad(F$, "count", "u64", count);
+    if (!isU64(numAttrs)) rt.bad(F$, "numAttrs", "u64", numAttrs);
+    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
+    const r = raw.cudaMemcpyBatchAsync(rt.sized(dsts, count, 8, F$, "dsts"), rt.sized(srcs, count, 8, F$, "srcs"), rt.sized(sizes, count, 8, F$, "sizes"), count, rt.sized(attrs, numAttrs, 24, F$, "attrs", cudaMemcpyAttributes), rt.sized(attrsIdxs, numAttrs, 8, F$, "attrsIdxs"), numAttrs, stream);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cudaMemcpy3DBatchAsync$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemcpy3DBatchAsync"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaMemcpy3DBatchAsync";
   return function cudaMemcpy3DBatchAsync(numOps: bigint | number, opList: PointerLike, flags: bigint | number, stream: cudaStream_t): void {
-    if (arguments.length !== 4) rt.arity("cudaMemcpy3DBatchAsync", "numOps,opList,flags,stream", 4, arguments.length);
-    if (!((typeof numOps === "bigint" ? numOps >= 0n && numOps <= 18446744073709551615n : Number.isSafeInteger(numOps) && numOps >= 0))) rt.bad("cudaMemcpy3DBatchAsync", "numOps", "u64", numOps);
-    if (!((typeof flags === "bigint" ? flags >= 0n && flags <= 18446744073709551615n : Number.isSafeInteger(flags) && flags >= 0))) rt.bad("cudaMemcpy3DBatchAsync", "flags", "u64", flags);
-    if (!(isPtr(stream))) rt.bad("cudaMemcpy3DBatchAsync", "stream", "pointer", stream);
-    const r = raw.cudaMemcpy3DBatchAsync(numOps, rt.sized(opList, numOps, 112, "cudaMemcpy3DBatchAsync", "opList", cudaMemcpy3DBatchOp), flags, stream);
-    if (rt.guards) rt.check("cudaMemcpy3DBatchAsync");
-    if (r !== 0) rt.fail(r, "cudaMemcpy3DBatchAsync");
+    if (arguments.length !== 4) rt.arity(F$, "numOps,opList,flags,stream", 4, arguments.length);
+    if (!isU64(numOps)) rt.bad(F$, "numOps", "u64", numOps);
+    if (!isU64(flags)) rt.bad(F$, "flags", "u64", flags);
+    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
+    const r = raw.cudaMemcpy3DBatchAsync(numOps, rt.sized(opList, numOps, 112, F$, "opList", cudaMemcpy3DBatchOp), flags, stream);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cudaMemcpy2DAsync$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemcpy2DAsync"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaMemcpy2DAsync";
   return function cudaMemcpy2DAsync(dst: PointerLike, dpitch: bigint | number, src: PointerLike, spitch: bigint | number, width: bigint | number, height: bigint | number, kind: cudaMemcpyKind, stream: cudaStream_t): void {
-    if (arguments.length !== 8) rt.arity("cudaMemcpy2DAsync", "dst,dpitch,src,spitch,width,height,kind,stream", 8, arguments.length);
-    if (!((typeof dpitch === "bigint" ? dpitch >= 0n && dpitch <= 18446744073709551615n : Number.isSafeInteger(dpitch) && dpitch >= 0))) rt.bad("cudaMemcpy2DAsync", "dpitch", "u64", dpitch);
-    if (!((typeof spitch === "bigint" ? spitch >= 0n && spitch <= 18446744073709551615n : Number.isSafeInteger(spitch) && spitch >= 0))) rt.bad("cudaMemcpy2DAsync", "spitch", "u64", spitch);
-    if (!((typeof width === "bigint" ? width >= 0n && width <= 18446744073709551615n : Number.isSafeInteger(width) && width >= 0))) rt.bad("cudaMemcpy2DAsync", "width", "u64", width);
-    if (!((typeof height === "bigint" ? height >= 0n && height <= 18446744073709551615n : Number.isSafeInteger(height) && height >= 0))) rt.bad("cudaMemcpy2DAsync", "height", "u64", height);
-    if (!(typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0))) rt.bad("cudaMemcpy2DAsync", "kind", "u32", kind);
-    if (!(isPtr(stream))) rt.bad("cudaMemcpy2DAsync", "stream", "pointer", stream);
-    const r = raw.cudaMemcpy2DAsync(rt.ptr(dst, "cudaMemcpy2DAsync", "dst"), dpitch, rt.ptr(src, "cudaMemcpy2DAsync", "src"), spitch, width, height, kind, stream);
-    if (rt.guards) rt.check("cudaMemcpy2DAsync");
-    if (r !== 0) rt.fail(r, "cudaMemcpy2DAsync");
+    if (arguments.length !== 8) rt.arity(F$, "dst,dpitch,src,spitch,width,height,kind,stream", 8, arguments.length);
+    if (!isU64(dpitch)) rt.bad(F$, "dpitch", "u64", dpitch);
+    if (!isU64(spitch)) rt.bad(F$, "spitch", "u64", spitch);
+    if (!isU64(width)) rt.bad(F$, "width", "u64", width);
+    if (!isU64(height)) rt.bad(F$, "height", "u64", height);
+    if (!isU32(kind)) rt.bad(F$, "kind", "u32", kind);
+    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
+    const r = raw.cudaMemcpy2DAsync(rt.ptr(dst, F$, "dst"), dpitch, rt.ptr(src, F$, "src"), spitch, width, height, kind, stream);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cudaMemcpy2DToArrayAsync$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemcpy2DToArrayAsync"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaMemcpy2DToArrayAsync";
   return function cudaMemcpy2DToArrayAsync(dst: cudaArray_t, wOffset: bigint | number, hOffset: bigint | number, src: PointerLike, spitch: bigint | number, width: bigint | number, height: bigint | number, kind: cudaMemcpyKind, stream: cudaStream_t): void {
-    if (arguments.length !== 9) rt.arity("cudaMemcpy2DToArrayAsync", "dst,wOffset,hOffset,src,spitch,width,height,kind,stream", 9, arguments.length);
-    if (!(isPtr(dst))) rt.bad("cudaMemcpy2DToArrayAsync", "dst", "pointer", dst);
-    if (!((typeof wOffset === "bigint" ? wOffset >= 0n && wOffset <= 18446744073709551615n : Number.isSafeInteger(wOffset) && wOffset >= 0))) rt.bad("cudaMemcpy2DToArrayAsync", "wOffset", "u64", wOffset);
-    if (!((typeof hOffset === "bigint" ? hOffset >= 0n && hOffset <= 18446744073709551615n : Number.isSafeInteger(hOffset) && hOffset >= 0))) rt.bad("cudaMemcpy2DToArrayAsync", "hOffset", "u64", hOffset);
-    if (!((typeof spitch === "bigint" ? spitch >= 0n && spitch <= 18446744073709551615n : Number.isSafeInteger(spitch) && spitch >= 0))) rt.bad("cudaMemcpy2DToArrayAsync", "spitch", "u64", spitch);
-    if (!((typeof width === "bigint" ? width >= 0n && width <= 18446744073709551615n : Number.isSafeInteger(width) && width >= 0))) rt.bad("cudaMemcpy2DToArrayAsync", "width", "u64", width);
-    if (!((typeof height === "bigint" ? height >= 0n && height <= 18446744073709551615n : Number.isSafeInteger(height) && height >= 0))) rt.bad("cudaMemcpy2DToArrayAsync", "height", "u64", height);
-    if (!(typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0))) rt.bad("cudaMemcpy2DToArrayAsync", "kind", "u32", kind);
-    if (!(isPtr(stream))) rt.bad("cudaMemcpy2DToArrayAsync", "stream", "pointer", stream);
-    const r = raw.cudaMemcpy2DToArrayAsync(dst, wOffset, hOffset, rt.ptr(src, "cudaMemcpy2DToArrayAsync", "src"), spitch, width, height, kind, stream);
-    if (rt.guards) rt.check("cudaMemcpy2DToArrayAsync");
-    if (r !== 0) rt.fail(r, "cudaMemcpy2DToArrayAsync", dst);
+    if (arguments.length !== 9) rt.arity(F$, "dst,wOffset,hOffset,src,spitch,width,height,kind,stream", 9, arguments.length);
+    if (!isPtr(dst)) rt.bad(F$, "dst", "pointer", dst);
+    if (!isU64(wOffset)) rt.bad(F$, "wOffset", "u64", wOffset);
+    if (!isU64(hOffset)) rt.bad(F$, "hOffset", "u64", hOffset);
+    if (!isU64(spitch)) rt.bad(F$, "spitch", "u64", spitch);
+    if (!isU64(width)) rt.bad(F$, "width", "u64", width);
+    if (!isU64(height)) rt.bad(F$, "height", "u64", height);
+    if (!isU32(kind)) rt.bad(F$, "kind", "u32", kind);
+    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
+    const r = raw.cudaMemcpy2DToArrayAsync(dst, wOffset, hOffset, rt.ptr(src, F$, "src"), spitch, width, height, kind, stream);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, dst);
   };
 }
 
 function cudaMemcpy2DFromArrayAsync$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemcpy2DFromArrayAsync"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaMemcpy2DFromArrayAsync";
   return function cudaMemcpy2DFromArrayAsync(dst: PointerLike, dpitch: bigint | number, src: cudaArray_const_t, wOffset: bigint | number, hOffset: bigint | number, width: bigint | number, height: bigint | number, kind: cudaMemcpyKind, stream: cudaStream_t): void {
-    if (arguments.length !== 9) rt.arity("cudaMemcpy2DFromArrayAsync", "dst,dpitch,src,wOffset,hOffset,width,height,kind,stream", 9, arguments.length);
-    if (!((typeof dpitch === "bigint" ? dpitch >= 0n && dpitch <= 18446744073709551615n : Number.isSafeInteger(dpitch) && dpitch >= 0))) rt.bad("cudaMemcpy2DFromArrayAsync", "dpitch", "u64", dpitch);
-    if (!(isPtr(src))) rt.bad("cudaMemcpy2DFromArrayAsync", "src", "pointer", src);
-    if (!((typeof wOffset === "bigint" ? wOffset >= 0n && wOffset <= 18446744073709551615n : Number.isSafeInteger(wOffset) && wOffset >= 0))) rt.bad("cudaMemcpy2DFromArrayAsync", "wOffset", "u64", wOffset);
-    if (!((typeof hOffset === "bigint" ? hOffset >= 0n && hOffset <= 18446744073709551615n : Number.isSafeInteger(hOffset) && hOffset >= 0))) rt.bad("cudaMemcpy2DFromArrayAsync", "hOffset", "u64", hOffset);
-    if (!((typeof width === "bigint" ? width >= 0n && width <= 18446744073709551615n : Number.isSafeInteger(width) && width >= 0))) rt.bad("cudaMemcpy2DFromArrayAsync", "width", "u64", width);
-    if (!((typeof height === "bigint" ? height >= 0n && height <= 18446744073709551615n : Number.isSafeInteger(height) && height >= 0))) rt.bad("cudaMemcpy2DFromArrayAsync", "height", "u64", height);
-    if (!(typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0))) rt.bad("cudaMemcpy2DFromArrayAsync", "kind", "u32", kind);
-    if (!(isPtr(stream))) rt.bad("cudaMemcpy2DFromArrayAsync", "stream", "pointer", stream);
-    const r = raw.cudaMemcpy2DFromArrayAsync(rt.ptr(dst, "cudaMemcpy2DFromArrayAsync", "dst"), dpitch, src, wOffset, hOffset, width, height, kind, stream);
-    if (rt.guards) rt.check("cudaMemcpy2DFromArrayAsync");
-    if (r !== 0) rt.fail(r, "cudaMemcpy2DFromArrayAsync");
+    if (arguments.length !== 9) rt.arity(F$, "dst,dpitch,src,wOffset,hOffset,width,height,kind,stream", 9, arguments.length);
+    if (!isU64(dpitch)) rt.bad(F$, "dpitch", "u64", dpitch);
+    if (!isPtr(src)) rt.bad(F$, "src", "pointer", src);
+    if (!isU64(wOffset)) rt.bad(F$, "wOffset", "u64", wOffset);
+    if (!isU64(hOffset)) rt.bad(F$, "hOffset", "u64", hOffset);
+    if (!isU64(width)) rt.bad(F$, "width", "u64", width);
+    if (!isU64(height)) rt.bad(F$, "height", "u64", height);
+    if (!isU32(kind)) rt.bad(F$, "kind", "u32", kind);
+    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
+    const r = raw.cudaMemcpy2DFromArrayAsync(rt.ptr(dst, F$, "dst"), dpitch, src, wOffset, hOffset, width, height, kind, stream);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cudaMemcpyToSymbolAsync$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemcpyToSymbolAsync"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaMemcpyToSymbolAsync";
   return function cudaMemcpyToSymbolAsync(symbol: PointerLike, src: PointerLike, count: bigint | number, offset: bigint | number, kind: cudaMemcpyKind, stream: cudaStream_t): void {
-    if (arguments.length !== 6) rt.arity("cudaMemcpyToSymbolAsync", "symbol,src,count,offset,kind,stream", 6, arguments.length);
-    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaMemcpyToSymbolAsync", "count", "u64", count);
-    if (!((typeof offset === "bigint" ? offset >= 0n && offset <= 18446744073709551615n : Number.isSafeInteger(offset) && offset >= 0))) rt.bad("cudaMemcpyToSymbolAsync", "offset", "u64", offset);
-    if (!(typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0))) rt.bad("cudaMemcpyToSymbolAsync", "kind", "u32", kind);
-    if (!(isPtr(stream))) rt.bad("cudaMemcpyToSymbolAsync", "stream", "pointer", stream);
-    const r = raw.cudaMemcpyToSymbolAsync(rt.ptr(symbol, "cudaMemcpyToSymbolAsync", "symbol"), rt.sized(src, count, 1, "cudaMemcpyToSymbolAsync", "src"), count, offset, kind, stream);
-    if (rt.guards) rt.check("cudaMemcpyToSymbolAsync");
-    if (r !== 0) rt.fail(r, "cudaMemcpyToSymbolAsync");
+    if (arguments.length !== 6) rt.arity(F$, "symbol,src,count,offset,kind,stream", 6, arguments.length);
+    if (!isU64(count)) rt.bad(F$, "count", "u64", count);
+    if (!isU64(offset)) rt.bad(F$, "offset", "u64", offset);
+    if (!isU32(kind)) rt.bad(F$, "kind", "u32", kind);
+    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
+    const r = raw.cudaMemcpyToSymbolAsync(rt.ptr(symbol, F$, "symbol"), rt.sized(src, count, 1, F$, "src"), count, offset, kind, stream);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cudaMemcpyFromSymbolAsync$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemcpyFromSymbolAsync"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaMemcpyFromSymbolAsync";
   return function cudaMemcpyFromSymbolAsync(dst: PointerLike, symbol: PointerLike, count: bigint | number, offset: bigint | number, kind: cudaMemcpyKind, stream: cudaStream_t): void {
-    if (arguments.length !== 6) rt.arity("cudaMemcpyFromSymbolAsync", "dst,symbol,count,offset,kind,stream", 6, arguments.length);
-    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaMemcpyFromSymbolAsync", "count", "u64", count);
-    if (!((typeof offset === "bigint" ? offset >= 0n && offset <= 18446744073709551615n : Number.isSafeInteger(offset) && offset >= 0))) rt.bad("cudaMemcpyFromSymbolAsync", "offset", "u64", offset);
-    if (!(typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0))) rt.bad("cudaMemcpyFromSymbolAsync", "kind", "u32", kind);
-    if (!(isPtr(stream))) rt.bad("cudaMemcpyFromSymbolAsync", "stream", "pointer", stream);
-    const r = raw.cudaMemcpyFromSymbolAsync(rt.sized(dst, count, 1, "cudaMemcpyFromSymbolAsync", "dst"), rt.sized(symbol, count, 1, "cudaMemcpyFromSymbolAsync", "symbol"), count, offset, kind, stream);
-    if (rt.guards) rt.check("cudaMemcpyFromSymbolAsync");
-    if (r !== 0) rt.fail(r, "cudaMemcpyFromSymbolAsync");
+    if (arguments.length !== 6) rt.arity(F$, "dst,symbol,count,offset,kind,stream", 6, arguments.length);
+    if (!isU64(count)) rt.bad(F$, "count", "u64", count);
+    if (!isU64(offset)) rt.bad(F$, "offset", "u64", offset);
+    if (!isU32(kind)) rt.bad(F$, "kind", "u32", kind);
+    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
+    const r = raw.cudaMemcpyFromSymbolAsync(rt.sized(dst, count, 1, F$, "dst"), rt.sized(symbol, count, 1, F$, "symbol"), count, offset, kind, stream);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cudaMemset$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemset"] {
+  const F$ = "cudaMemset";
   return function cudaMemset(devPtr: PointerLike, value: number, count: bigint | number): void {
-    if (arguments.length !== 3) rt.arity("cudaMemset", "devPtr,value,count", 3, arguments.length);
-    if (!(typeof value === "number" && (value | 0) === value && (+value !== 0 || 1 / value > 0))) rt.bad("cudaMemset", "value", "i32", value);
-    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaMemset", "count", "u64", count);
-    const r = raw.cudaMemset(rt.sized(devPtr, count, 1, "cudaMemset", "devPtr"), value, count);
-    if (rt.guards) rt.check("cudaMemset");
-    if (r !== 0) rt.fail(r, "cudaMemset");
+    if (arguments.length !== 3) rt.arity(F$, "devPtr,value,count", 3, arguments.length);
+    if (!isI32(value)) rt.bad(F$, "value", "i32", value);
+    if (!isU64(count)) rt.bad(F$, "count", "u64", count);
+    const r = raw.cudaMemset(rt.sized(devPtr, count, 1, F$, "devPtr"), value, count);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cudaMemset2D$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemset2D"] {
+  const F$ = "cudaMemset2D";
   return function cudaMemset2D(devPtr: PointerLike, pitch: bigint | number, value: number, width: bigint | number, height: bigint | number): void {
-    if (arguments.length !== 5) rt.arity("cudaMemset2D", "devPtr,pitch,value,width,height", 5, arguments.length);
-    if (!((typeof pitch === "bigint" ? pitch >= 0n && pitch <= 18446744073709551615n : Number.isSafeInteger(pitch) && pitch >= 0))) rt.bad("cudaMemset2D", "pitch", "u64", pitch);
-    if (!(typeof value === "number" && (value | 0) === value && (+value !== 0 || 1 / value > 0))) rt.bad("cudaMemset2D", "value", "i32", value);
-    if (!((typeof width === "bigint" ? width >= 0n && width <= 18446744073709551615n : Number.isSafeInteger(width) && width >= 0))) rt.bad("cudaMemset2D", "width", "u64", width);
-    if (!((typeof height === "bigint" ? height >= 0n && height <= 18446744073709551615n : Number.isSafeInteger(height) && height >= 0))) rt.bad("cudaMemset2D", "height", "u64", height);
-    const r = raw.cudaMemset2D(rt.ptr(devPtr, "cudaMemset2D", "devPtr"), pitch, value, width, height);
-    if (rt.guards) rt.check("cudaMemset2D");
-    if (r !== 0) rt.fail(r, "cudaMemset2D");
+    if (arguments.length !== 5) rt.arity(F$, "devPtr,pitch,value,width,height", 5, arguments.length);
+    if (!isU64(pitch)) rt.bad(F$, "pitch", "u64", pitch);
+    if (!isI32(value)) rt.bad(F$, "value", "i32", value);
+    if (!isU64(width)) rt.bad(F$, "width", "u64", width);
+    if (!isU64(height)) rt.bad(F$, "height", "u64", height);
+    const r = raw.cudaMemset2D(rt.ptr(devPtr, F$, "devPtr"), pitch, value, width, height);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cudaMemset3D$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemset3D"] {
+  const F$ = "cudaMemset3D";
   return function cudaMemset3D(pitchedDevPtr: Uint8Array | cudaPitchedPtr, value: number, extent: Uint8Array | cudaExtent): void {
-    if (arguments.length !== 3) rt.arity("cudaMemset3D", "pitchedDevPtr,value,extent", 3, arguments.length);
-    if (!(typeof value === "number" && (value | 0) === value && (+value !== 0 || 1 / value > 0))) rt.bad("cudaMemset3D", "value", "i32", value);
-    const r = raw.cudaMemset3D(rt.struct(pitchedDevPtr, 32, "cudaMemset3D", "pitchedDevPtr", cudaPitchedPtr), value, rt.struct(extent, 24, "cudaMemset3D", "extent", cudaExtent));
-    if (rt.guards) rt.check("cudaMemset3D");
-    if (r !== 0) rt.fail(r, "cudaMemset3D");
+    if (arguments.length !== 3) rt.arity(F$, "pitchedDevPtr,value,extent", 3, arguments.length);
+    if (!isI32(value)) rt.bad(F$, "value", "i32", value);
+    const r = raw.cudaMemset3D(rt.struct(pitchedDevPtr, 32, F$, "pitchedDevPtr", cudaPitchedPtr), value, rt.struct(extent, 24, F$, "extent", cudaExtent));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cudaMemsetAsync$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemsetAsync"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaMemsetAsync";
   return function cudaMemsetAsync(devPtr: PointerLike, value: number, count: bigint | number, stream: cudaStream_t): void {
-    if (arguments.length !== 4) rt.arity("cudaMemsetAsync", "devPtr,value,count,stream", 4, arguments.length);
-    if (!(typeof value === "number" && (value | 0) === value && (+value !== 0 || 1 / value > 0))) rt.bad("cudaMemsetAsync", "value", "i32", value);
-    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaMemsetAsync", "count", "u64", count);
-    if (!(isPtr(stream))) rt.bad("cudaMemsetAsync", "stream", "pointer", stream);
-    const r = raw.cudaMemsetAsync(rt.sized(devPtr, count, 1, "cudaMemsetAsync", "devPtr"), value, count, stream);
-    if (rt.guards) rt.check("cudaMemsetAsync");
-    if (r !== 0) rt.fail(r, "cudaMemsetAsync");
+    if (arguments.length !== 4) rt.arity(F$, "devPtr,value,count,stream", 4, arguments.length);
+    if (!isI32(value)) rt.bad(F$, "value", "i32", value);
+    if (!isU64(count)) rt.bad(F$, "count", "u64", count);
+    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
+    const r = raw.cudaMemsetAsync(rt.sized(devPtr, count, 1, F$, "devPtr"), value, count, stream);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cudaMemset2DAsync$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemset2DAsync"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaMemset2DAsync";
   return function cudaMemset2DAsync(devPtr: PointerLike, pitch: bigint | number, value: number, width: bigint | number, height: bigint | number, stream: cudaStream_t): void {
-    if (arguments.length !== 6) rt.arity("cudaMemset2DAsync", "devPtr,pitch,value,width,height,stream", 6, arguments.length);
-    if (!((typeof pitch === "bigint" ? pitch >= 0n && pitch <= 18446744073709551615n : Number.isSafeInteger(pitch) && pitch >= 0))) rt.bad("cudaMemset2DAsync", "pitch", "u64", pitch);
-    if (!(typeof value === "number" && (value | 0) === value && (+value !== 0 || 1 / value > 0))) rt.bad("cudaMemset2DAsync", "value", "i32", value);
-    if (!((typeof width === "bigint" ? width >= 0n && width <= 18446744073709551615n : Number.isSafeInteger(width) && width >= 0))) rt.bad("cudaMemset2DAsync", "width", "u64", width);
-    if (!((typeof height === "bigint" ? height >= 0n && height <= 18446744073709551615n : Number.isSafeInteger(height) && height >= 0))) rt.bad("cudaMemset2DAsync", "height", "u64", height);
-    if (!(isPtr(stream))) rt.bad("cudaMemset2DAsync", "stream", "pointer", stream);
-    const r = raw.cudaMemset2DAsync(rt.ptr(devPtr, "cudaMemset2DAsync", "devPtr"), pitch, value, width, height, stream);
-    if (rt.guards) rt.check("cudaMemset2DAsync");
-    if (r !== 0) rt.fail(r, "cudaMemset2DAsync");
+    if (arguments.length !== 6) rt.arity(F$, "devPtr,pitch,value,width,height,stream", 6, arguments.length);
+    if (!isU64(pitch)) rt.bad(F$, "pitch", "u64", pitch);
+    if (!isI32(value)) rt.bad(F$, "value", "i32", value);
+    if (!isU64(width)) rt.bad(F$, "width", "u64", width);
+    if (!isU64(height)) rt.bad(F$, "height", "u64", height);
+    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
+    const r = raw.cudaMemset2DAsync(rt.ptr(devPtr, F$, "devPtr"), pitch, value, width, height, stream);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cudaMemset3DAsync$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemset3DAsync"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaMemset3DAsync";
   return function cudaMemset3DAsync(pitchedDevPtr: Uint8Array | cudaPitchedPtr, value: number, extent: Uint8Array | cudaExtent, stream: cudaStream_t): void {
-    if (arguments.length !== 4) rt.arity("cudaMemset3DAsync", "pitchedDevPtr,value,extent,stream", 4, arguments.length);
-    if (!(typeof value === "number" && (value | 0) === value && (+value !== 0 || 1 / value > 0))) rt.bad("cudaMemset3DAsync", "value", "i32", value);
-    if (!(isPtr(stream))) rt.bad("cudaMemset3DAsync", "stream", "pointer", stream);
-    const r = raw.cudaMemset3DAsync(rt.struct(pitchedDevPtr, 32, "cudaMemset3DAsync", "pitchedDevPtr", cudaPitchedPtr), value, rt.struct(extent, 24, "cudaMemset3DAsync", "extent", cudaExtent), stream);
-    if (rt.guards) rt.check("cudaMemset3DAsync");
-    if (r !== 0) rt.fail(r, "cudaMemset3DAsync");
+    if (arguments.length !== 4) rt.arity(F$, "pitchedDevPtr,value,extent,stream", 4, arguments.length);
+    if (!isI32(value)) rt.bad(F$, "value", "i32", value);
+    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
+    const r = raw.cudaMemset3DAsync(rt.struct(pitchedDevPtr, 32, F$, "pitchedDevPtr", cudaPitchedPtr), value, rt.struct(extent, 24, F$, "extent", cudaExtent), stream);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cudaGetSymbolAddress$(raw: Raw, rt: CheckedRuntime): Checked["cudaGetSymbolAddress"] {
   const o0 = rt.out[0]!;
+  const F$ = "cudaGetSymbolAddress";
   return function cudaGetSymbolAddress(symbol: PointerLike): Pointer {
-    if (arguments.length !== 1) rt.arity("cudaGetSymbolAddress", "symbol", 1, arguments.length);
-    const r = raw.cudaGetSymbolAddress(o0, rt.ptr(symbol, "cudaGetSymbolAddress", "symbol"));
-    if (rt.guards) rt.check("cudaGetSymbolAddress");
-    if (r !== 0) rt.fail(r, "cudaGetSymbolAddress");
+    if (arguments.length !== 1) rt.arity(F$, "symbol", 1, arguments.length);
+    const r = raw.cudaGetSymbolAddress(o0, rt.ptr(symbol, F$, "symbol"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0);
   };
 }
@@ -1852,253 +2002,272 @@ function cudaGetSymbolAddress$(raw: Raw, rt: CheckedRuntime): Checked["cudaGetSy
 function cudaGetSymbolSize$(raw: Raw, rt: CheckedRuntime): Checked["cudaGetSymbolSize"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
+  const F$ = "cudaGetSymbolSize";
   return function cudaGetSymbolSize(symbol: PointerLike): bigint {
-    if (arguments.length !== 1) rt.arity("cudaGetSymbolSize", "symbol", 1, arguments.length);
-    const r = raw.cudaGetSymbolSize(o0, rt.ptr(symbol, "cudaGetSymbolSize", "symbol"));
-    if (rt.guards) rt.check("cudaGetSymbolSize");
-    if (r !== 0) rt.fail(r, "cudaGetSymbolSize");
+    if (arguments.length !== 1) rt.arity(F$, "symbol", 1, arguments.length);
+    const r = raw.cudaGetSymbolSize(o0, rt.ptr(symbol, F$, "symbol"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u64[0]!;
   };
 }
 
 function cudaMemPrefetchAsync$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemPrefetchAsync"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaMemPrefetchAsync";
   return function cudaMemPrefetchAsync(devPtr: PointerLike, count: bigint | number, location: Uint8Array | cudaMemLocation, flags: number, stream: cudaStream_t): void {
-    if (arguments.length !== 5) rt.arity("cudaMemPrefetchAsync", "devPtr,count,location,flags,stream", 5, arguments.length);
-    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaMemPrefetchAsync", "count", "u64", count);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cudaMemPrefetchAsync", "flags", "u32", flags);
-    if (!(isPtr(stream))) rt.bad("cudaMemPrefetchAsync", "stream", "pointer", stream);
-    const r = raw.cudaMemPrefetchAsync(rt.sized(devPtr, count, 1, "cudaMemPrefetchAsync", "devPtr"), count, rt.struct(location, 8, "cudaMemPrefetchAsync", "location", cudaMemLocation), flags, stream);
-    if (rt.guards) rt.check("cudaMemPrefetchAsync");
-    if (r !== 0) rt.fail(r, "cudaMemPrefetchAsync");
+    if (arguments.length !== 5) rt.arity(F$, "devPtr,count,location,flags,stream", 5, arguments.length);
+    if (!isU64(count)) rt.bad(F$, "count", "u64", count);
+    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
+    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
+    const r = raw.cudaMemPrefetchAsync(rt.sized(devPtr, count, 1, F$, "devPtr"), count, rt.struct(location, 8, F$, "location", cudaMemLocation), flags, stream);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cudaMemPrefetchBatchAsync$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemPrefetchBatchAsync"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaMemPrefetchBatchAsync";
   return function cudaMemPrefetchBatchAsync(dptrs: PointerLike, sizes: PointerLike, count: bigint | number, prefetchLocs: PointerLike, prefetchLocIdxs: PointerLike, numPrefetchLocs: bigint | number, flags: bigint | number, stream: cudaStream_t): void {
-    if (arguments.length !== 8) rt.arity("cudaMemPrefetchBatchAsync", "dptrs,sizes,count,prefetchLocs,prefetchLocIdxs,numPrefetchLocs,flags,stream", 8, arguments.length);
-    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaMemPrefetchBatchAsync", "count", "u64", count);
-    if (!((typeof numPrefetchLocs === "bigint" ? numPrefetchLocs >= 0n && numPrefetchLocs <= 18446744073709551615n : Number.isSafeInteger(numPrefetchLocs) && numPrefetchLocs >= 0))) rt.bad("cudaMemPrefetchBatchAsync", "numPrefetchLocs", "u64", numPrefetchLocs);
-    if (!((typeof flags === "bigint" ? flags >= 0n && flags <= 18446744073709551615n : Number.isSafeInteger(flags) && flags >= 0))) rt.bad("cudaMemPrefetchBatchAsync", "flags", "u64", flags);
-    if (!(isPtr(stream))) rt.bad("cudaMemPrefetchBatchAsync", "stream", "pointer", stream);
-    const r = raw.cudaMemPrefetchBatchAsync(rt.sized(dptrs, count, 8, "cudaMemPrefetchBatchAsync", "dptrs"), rt.sized(sizes, count, 8, "cudaMemPrefetchBatchAsync", "sizes"), count, rt.sized(prefetchLocs, numPrefetchLocs, 8, "cudaMemPrefetchBatchAsync", "prefetchLocs", cudaMemLocation), rt.sized(prefetchLocIdxs, numPrefetchLocs, 8, "cudaMemPrefetchBatchAsync", "prefetchLocIdxs"), numPrefetchLocs, flags, stream);
-    if (rt.guards) rt.check("cudaMemPrefetchBatchAsync");
-    if (r !== 0) rt.fail(r, "cudaMemPrefetchBatchAsync");
+    if (arguments.length !== 8) rt.arity(F$, "dptrs,sizes,count,prefetchLocs,prefetchLocIdxs,numPrefetchLocs,flags,stream", 8, arguments.length);
+    if (!isU64(count)) rt.bad(F$, "count", "u64", count);
+    if (!isU64(numPrefetchLocs)) rt.bad(F$, "numPrefetchLocs", "u64", numPrefetchLocs);
+    if (!isU64(flags)) rt.bad(F$, "flags", "u64", flags);
+    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
+    const r = raw.cudaMemPrefetchBatchAsync(rt.sized(dptrs, count, 8, F$, "dptrs"), rt.sized(sizes, count, 8, F$, "sizes"), count, rt.sized(prefetchLocs, numPrefetchLocs, 8, F$, "prefetchLocs", cudaMemLocation), rt.sized(prefetchLocIdxs, numPrefetchLocs, 8, F$, "prefetchLocIdxs"), numPrefetchLocs, flags, stream);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cudaMemDiscardBatchAsync$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemDiscardBatchAsync"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaMemDiscardBatchAsync";
   return function cudaMemDiscardBatchAsync(dptrs: PointerLike, sizes: PointerLike, count: bigint | number, flags: bigint | number, stream: cudaStream_t): void {
-    if (arguments.length !== 5) rt.arity("cudaMemDiscardBatchAsync", "dptrs,sizes,count,flags,stream", 5, arguments.length);
-    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaMemDiscardBatchAsync", "count", "u64", count);
-    if (!((typeof flags === "bigint" ? flags >= 0n && flags <= 18446744073709551615n : Number.isSafeInteger(flags) && flags >= 0))) rt.bad("cudaMemDiscardBatchAsync", "flags", "u64", flags);
-    if (!(isPtr(stream))) rt.bad("cudaMemDiscardBatchAsync", "stream", "pointer", stream);
-    const r = raw.cudaMemDiscardBatchAsync(rt.sized(dptrs, count, 8, "cudaMemDiscardBatchAsync", "dptrs"), rt.sized(sizes, count, 8, "cudaMemDiscardBatchAsync", "sizes"), count, flags, stream);
-    if (rt.guards) rt.check("cudaMemDiscardBatchAsync");
-    if (r !== 0) rt.fail(r, "cudaMemDiscardBatchAsync");
+    if (arguments.length !== 5) rt.arity(F$, "dptrs,sizes,count,flags,stream", 5, arguments.length);
+    if (!isU64(count)) rt.bad(F$, "count", "u64", count);
+    if (!isU64(flags)) rt.bad(F$, "flags", "u64", flags);
+    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
+    const r = raw.cudaMemDiscardBatchAsync(rt.sized(dptrs, count, 8, F$, "dptrs"), rt.sized(sizes, count, 8, F$, "sizes"), count, flags, stream);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cudaMemDiscardAndPrefetchBatchAsync$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemDiscardAndPrefetchBatchAsync"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaMemDiscardAndPrefetchBatchAsync";
   return function cudaMemDiscardAndPrefetchBatchAsync(dptrs: PointerLike, sizes: PointerLike, count: bigint | number, prefetchLocs: PointerLike, prefetchLocIdxs: PointerLike, numPrefetchLocs: bigint | number, flags: bigint | number, stream: cudaStream_t): void {
-    if (arguments.length !== 8) rt.arity("cudaMemDiscardAndPrefetchBatchAsync", "dptrs,sizes,count,prefetchLocs,prefetchLocIdxs,numPrefetchLocs,flags,stream", 8, arguments.length);
-    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaMemDiscardAndPrefetchBatchAsync", "count", "u64", count);
-    if (!((typeof numPrefetchLocs === "bigint" ? numPrefetchLocs >= 0n && numPrefetchLocs <= 18446744073709551615n : Number.isSafeInteger(numPrefetchLocs) && numPrefetchLocs >= 0))) rt.bad("cudaMemDiscardAndPrefetchBatchAsync", "numPrefetchLocs", "u64", numPrefetchLocs);
-    if (!((typeof flags === "bigint" ? flags >= 0n && flags <= 18446744073709551615n : Number.isSafeInteger(flags) && flags >= 0))) rt.bad("cudaMemDiscardAndPrefetchBatchAsync", "flags", "u64", flags);
-    if (!(isPtr(stream))) rt.bad("cudaMemDiscardAndPrefetchBatchAsync", "stream", "pointer", stream);
-    const r = raw.cudaMemDiscardAndPrefetchBatchAsync(rt.sized(dptrs, count, 8, "cudaMemDiscardAndPrefetchBatchAsync", "dptrs"), rt.sized(sizes, count, 8, "cudaMemDiscardAndPrefetchBatchAsync", "sizes"), count, rt.sized(prefetchLocs, numPrefetchLocs, 8, "cudaMemDiscardAndPrefetchBatchAsync", "prefetchLocs", cudaMemLocation), rt.sized(prefetchLocIdxs, numPrefetchLocs, 8, "cudaMemDiscardAndPrefetchBatchAsync", "prefetchLocIdxs"), numPrefetchLocs, flags, stream);
-    if (rt.guards) rt.check("cudaMemDiscardAndPrefetchBatchAsync");
-    if (r !== 0) rt.fail(r, "cudaMemDiscardAndPrefetchBatchAsync");
+    if (arguments.length !== 8) rt.arity(F$, "dptrs,sizes,count,prefetchLocs,prefetchLocIdxs,numPrefetchLocs,flags,stream", 8, arguments.length);
+    if (!isU64(count)) rt.bad(F$, "count", "u64", count);
+    if (!isU64(numPrefetchLocs)) rt.bad(F$, "numPrefetchLocs", "u64", numPrefetchLocs);
+    if (!isU64(flags)) rt.bad(F$, "flags", "u64", flags);
+    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
+    const r = raw.cudaMemDiscardAndPrefetchBatchAsync(rt.sized(dptrs, count, 8, F$, "dptrs"), rt.sized(sizes, count, 8, F$, "sizes"), count, rt.sized(prefetchLocs, numPrefetchLocs, 8, F$, "prefetchLocs", cudaMemLocation), rt.sized(prefetchLocIdxs, numPrefetchLocs, 8, F$, "prefetchLocIdxs"), numPrefetchLocs, flags, stream);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cudaMemAdvise$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemAdvise"] {
+  const F$ = "cudaMemAdvise";
   return function cudaMemAdvise(devPtr: PointerLike, count: bigint | number, advice: cudaMemoryAdvise, location: Uint8Array | cudaMemLocation): void {
-    if (arguments.length !== 4) rt.arity("cudaMemAdvise", "devPtr,count,advice,location", 4, arguments.length);
-    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaMemAdvise", "count", "u64", count);
-    if (!(typeof advice === "number" && (advice >>> 0) === advice && (+advice !== 0 || 1 / advice > 0))) rt.bad("cudaMemAdvise", "advice", "u32", advice);
-    const r = raw.cudaMemAdvise(rt.sized(devPtr, count, 1, "cudaMemAdvise", "devPtr"), count, advice, rt.struct(location, 8, "cudaMemAdvise", "location", cudaMemLocation));
-    if (rt.guards) rt.check("cudaMemAdvise");
-    if (r !== 0) rt.fail(r, "cudaMemAdvise");
+    if (arguments.length !== 4) rt.arity(F$, "devPtr,count,advice,location", 4, arguments.length);
+    if (!isU64(count)) rt.bad(F$, "count", "u64", count);
+    if (!isU32(advice)) rt.bad(F$, "advice", "u32", advice);
+    const r = raw.cudaMemAdvise(rt.sized(devPtr, count, 1, F$, "devPtr"), count, advice, rt.struct(location, 8, F$, "location", cudaMemLocation));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cudaMemRangeGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemRangeGetAttribute"] {
+  const F$ = "cudaMemRangeGetAttribute";
   return function cudaMemRangeGetAttribute(data: PointerLike, dataSize: bigint | number, attribute: cudaMemRangeAttribute, devPtr: PointerLike, count: bigint | number): void {
-    if (arguments.length !== 5) rt.arity("cudaMemRangeGetAttribute", "data,dataSize,attribute,devPtr,count", 5, arguments.length);
-    if (!((typeof dataSize === "bigint" ? dataSize >= 0n && dataSize <= 18446744073709551615n : Number.isSafeInteger(dataSize) && dataSize >= 0))) rt.bad("cudaMemRangeGetAttribute", "dataSize", "u64", dataSize);
-    if (!(typeof attribute === "number" && (attribute >>> 0) === attribute && (+attribute !== 0 || 1 / attribute > 0))) rt.bad("cudaMemRangeGetAttribute", "attribute", "u32", attribute);
-    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaMemRangeGetAttribute", "count", "u64", count);
-    const r = raw.cudaMemRangeGetAttribute(rt.sized(data, dataSize, 1, "cudaMemRangeGetAttribute", "data"), dataSize, attribute, rt.sized(devPtr, count, 1, "cudaMemRangeGetAttribute", "devPtr"), count);
-    if (rt.guards) rt.check("cudaMemRangeGetAttribute");
-    if (r !== 0) rt.fail(r, "cudaMemRangeGetAttribute");
+    if (arguments.length !== 5) rt.arity(F$, "data,dataSize,attribute,devPtr,count", 5, arguments.length);
+    if (!isU64(dataSize)) rt.bad(F$, "dataSize", "u64", dataSize);
+    if (!isU32(attribute)) rt.bad(F$, "attribute", "u32", attribute);
+    if (!isU64(count)) rt.bad(F$, "count", "u64", count);
+    const r = raw.cudaMemRangeGetAttribute(rt.sized(data, dataSize, 1, F$, "data"), dataSize, attribute, rt.sized(devPtr, count, 1, F$, "devPtr"), count);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cudaMemRangeGetAttributes$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemRangeGetAttributes"] {
+  const F$ = "cudaMemRangeGetAttributes";
   return function cudaMemRangeGetAttributes(data: PointerLike, dataSizes: PointerLike, attributes: PointerLike, numAttributes: bigint | number, devPtr: PointerLike, count: bigint | number): void {
-    if (arguments.length !== 6) rt.arity("cudaMemRangeGetAttributes", "data,dataSizes,attributes,numAttributes,devPtr,count", 6, arguments.length);
-    if (!((typeof numAttributes === "bigint" ? numAttributes >= 0n && numAttributes <= 18446744073709551615n : Number.isSafeInteger(numAttributes) && numAttributes >= 0))) rt.bad("cudaMemRangeGetAttributes", "numAttributes", "u64", numAttributes);
-    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaMemRangeGetAttributes", "count", "u64", count);
-    const r = raw.cudaMemRangeGetAttributes(rt.ptr(data, "cudaMemRangeGetAttributes", "data"), rt.ptr(dataSizes, "cudaMemRangeGetAttributes", "dataSizes"), rt.sized(attributes, numAttributes, 4, "cudaMemRangeGetAttributes", "attributes"), numAttributes, rt.sized(devPtr, count, 1, "cudaMemRangeGetAttributes", "devPtr"), count);
-    if (rt.guards) rt.check("cudaMemRangeGetAttributes");
-    if (r !== 0) rt.fail(r, "cudaMemRangeGetAttributes");
+    if (arguments.length !== 6) rt.arity(F$, "data,dataSizes,attributes,numAttributes,devPtr,count", 6, arguments.length);
+    if (!isU64(numAttributes)) rt.bad(F$, "numAttributes", "u64", numAttributes);
+    if (!isU64(count)) rt.bad(F$, "count", "u64", count);
+    const r = raw.cudaMemRangeGetAttributes(rt.ptr(data, F$, "data"), rt.ptr(dataSizes, F$, "dataSizes"), rt.sized(attributes, numAttributes, 4, F$, "attributes"), numAttributes, rt.sized(devPtr, count, 1, F$, "devPtr"), count);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cudaMemcpyToArray$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemcpyToArray"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaMemcpyToArray";
   return function cudaMemcpyToArray(dst: cudaArray_t, wOffset: bigint | number, hOffset: bigint | number, src: PointerLike, count: bigint | number, kind: cudaMemcpyKind): void {
-    if (arguments.length !== 6) rt.arity("cudaMemcpyToArray", "dst,wOffset,hOffset,src,count,kind", 6, arguments.length);
-    if (!(isPtr(dst))) rt.bad("cudaMemcpyToArray", "dst", "pointer", dst);
-    if (!((typeof wOffset === "bigint" ? wOffset >= 0n && wOffset <= 18446744073709551615n : Number.isSafeInteger(wOffset) && wOffset >= 0))) rt.bad("cudaMemcpyToArray", "wOffset", "u64", wOffset);
-    if (!((typeof hOffset === "bigint" ? hOffset >= 0n && hOffset <= 18446744073709551615n : Number.isSafeInteger(hOffset) && hOffset >= 0))) rt.bad("cudaMemcpyToArray", "hOffset", "u64", hOffset);
-    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaMemcpyToArray", "count", "u64", count);
-    if (!(typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0))) rt.bad("cudaMemcpyToArray", "kind", "u32", kind);
-    const r = raw.cudaMemcpyToArray(dst, wOffset, hOffset, rt.sized(src, count, 1, "cudaMemcpyToArray", "src"), count, kind);
-    if (rt.guards) rt.check("cudaMemcpyToArray");
-    if (r !== 0) rt.fail(r, "cudaMemcpyToArray", dst);
+    if (arguments.length !== 6) rt.arity(F$, "dst,wOffset,hOffset,src,count,kind", 6, arguments.length);
+    if (!isPtr(dst)) rt.bad(F$, "dst", "pointer", dst);
+    if (!isU64(wOffset)) rt.bad(F$, "wOffset", "u64", wOffset);
+    if (!isU64(hOffset)) rt.bad(F$, "hOffset", "u64", hOffset);
+    if (!isU64(count)) rt.bad(F$, "count", "u64", count);
+    if (!isU32(kind)) rt.bad(F$, "kind", "u32", kind);
+    const r = raw.cudaMemcpyToArray(dst, wOffset, hOffset, rt.sized(src, count, 1, F$, "src"), count, kind);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, dst);
   };
 }
 
 function cudaMemcpyFromArray$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemcpyFromArray"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaMemcpyFromArray";
   return function cudaMemcpyFromArray(dst: PointerLike, src: cudaArray_const_t, wOffset: bigint | number, hOffset: bigint | number, count: bigint | number, kind: cudaMemcpyKind): void {
-    if (arguments.length !== 6) rt.arity("cudaMemcpyFromArray", "dst,src,wOffset,hOffset,count,kind", 6, arguments.length);
-    if (!(isPtr(src))) rt.bad("cudaMemcpyFromArray", "src", "pointer", src);
-    if (!((typeof wOffset === "bigint" ? wOffset >= 0n && wOffset <= 18446744073709551615n : Number.isSafeInteger(wOffset) && wOffset >= 0))) rt.bad("cudaMemcpyFromArray", "wOffset", "u64", wOffset);
-    if (!((typeof hOffset === "bigint" ? hOffset >= 0n && hOffset <= 18446744073709551615n : Number.isSafeInteger(hOffset) && hOffset >= 0))) rt.bad("cudaMemcpyFromArray", "hOffset", "u64", hOffset);
-    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaMemcpyFromArray", "count", "u64", count);
-    if (!(typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0))) rt.bad("cudaMemcpyFromArray", "kind", "u32", kind);
-    const r = raw.cudaMemcpyFromArray(rt.sized(dst, count, 1, "cudaMemcpyFromArray", "dst"), src, wOffset, hOffset, count, kind);
-    if (rt.guards) rt.check("cudaMemcpyFromArray");
-    if (r !== 0) rt.fail(r, "cudaMemcpyFromArray");
+    if (arguments.length !== 6) rt.arity(F$, "dst,src,wOffset,hOffset,count,kind", 6, arguments.length);
+    if (!isPtr(src)) rt.bad(F$, "src", "pointer", src);
+    if (!isU64(wOffset)) rt.bad(F$, "wOffset", "u64", wOffset);
+    if (!isU64(hOffset)) rt.bad(F$, "hOffset", "u64", hOffset);
+    if (!isU64(count)) rt.bad(F$, "count", "u64", count);
+    if (!isU32(kind)) rt.bad(F$, "kind", "u32", kind);
+    const r = raw.cudaMemcpyFromArray(rt.sized(dst, count, 1, F$, "dst"), src, wOffset, hOffset, count, kind);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cudaMemcpyArrayToArray$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemcpyArrayToArray"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaMemcpyArrayToArray";
   return function cudaMemcpyArrayToArray(dst: cudaArray_t, wOffsetDst: bigint | number, hOffsetDst: bigint | number, src: cudaArray_const_t, wOffsetSrc: bigint | number, hOffsetSrc: bigint | number, count: bigint | number, kind: cudaMemcpyKind): void {
-    if (arguments.length !== 8) rt.arity("cudaMemcpyArrayToArray", "dst,wOffsetDst,hOffsetDst,src,wOffsetSrc,hOffsetSrc,count,kind", 8, arguments.length);
-    if (!(isPtr(dst))) rt.bad("cudaMemcpyArrayToArray", "dst", "pointer", dst);
-    if (!((typeof wOffsetDst === "bigint" ? wOffsetDst >= 0n && wOffsetDst <= 18446744073709551615n : Number.isSafeInteger(wOffsetDst) && wOffsetDst >= 0))) rt.bad("cudaMemcpyArrayToArray", "wOffsetDst", "u64", wOffsetDst);
-    if (!((typeof hOffsetDst === "bigint" ? hOffsetDst >= 0n && hOffsetDst <= 18446744073709551615n : Number.isSafeInteger(hOffsetDst) && hOffsetDst >= 0))) rt.bad("cudaMemcpyArrayToArray", "hOffsetDst", "u64", hOffsetDst);
-    if (!(isPtr(src))) rt.bad("cudaMemcpyArrayToArray", "src", "pointer", src);
-    if (!((typeof wOffsetSrc === "bigint" ? wOffsetSrc >= 0n && wOffsetSrc <= 18446744073709551615n : Number.isSafeInteger(wOffsetSrc) && wOffsetSrc >= 0))) rt.bad("cudaMemcpyArrayToArray", "wOffsetSrc", "u64", wOffsetSrc);
-    if (!((typeof hOffsetSrc === "bigint" ? hOffsetSrc >= 0n && hOffsetSrc <= 18446744073709551615n : Number.isSafeInteger(hOffsetSrc) && hOffsetSrc >= 0))) rt.bad("cudaMemcpyArrayToArray", "hOffsetSrc", "u64", hOffsetSrc);
-    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaMemcpyArrayToArray", "count", "u64", count);
-    if (!(typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0))) rt.bad("cudaMemcpyArrayToArray", "kind", "u32", kind);
+    if (arguments.length !== 8) rt.arity(F$, "dst,wOffsetDst,hOffsetDst,src,wOffsetSrc,hOffsetSrc,count,kind", 8, arguments.length);
+    if (!isPtr(dst)) rt.bad(F$, "dst", "pointer", dst);
+    if (!isU64(wOffsetDst)) rt.bad(F$, "wOffsetDst", "u64", wOffsetDst);
+    if (!isU64(hOffsetDst)) rt.bad(F$, "hOffsetDst", "u64", hOffsetDst);
+    if (!isPtr(src)) rt.bad(F$, "src", "pointer", src);
+    if (!isU64(wOffsetSrc)) rt.bad(F$, "wOffsetSrc", "u64", wOffsetSrc);
+    if (!isU64(hOffsetSrc)) rt.bad(F$, "hOffsetSrc", "u64", hOffsetSrc);
+    if (!isU64(count)) rt.bad(F$, "count", "u64", count);
+    if (!isU32(kind)) rt.bad(F$, "kind", "u32", kind);
     const r = raw.cudaMemcpyArrayToArray(dst, wOffsetDst, hOffsetDst, src, wOffsetSrc, hOffsetSrc, count, kind);
-    if (rt.guards) rt.check("cudaMemcpyArrayToArray");
-    if (r !== 0) rt.fail(r, "cudaMemcpyArrayToArray", dst);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, dst);
   };
 }
 
 function cudaMemcpyToArrayAsync$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemcpyToArrayAsync"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaMemcpyToArrayAsync";
   return function cudaMemcpyToArrayAsync(dst: cudaArray_t, wOffset: bigint | number, hOffset: bigint | number, src: PointerLike, count: bigint | number, kind: cudaMemcpyKind, stream: cudaStream_t): void {
-    if (arguments.length !== 7) rt.arity("cudaMemcpyToArrayAsync", "dst,wOffset,hOffset,src,count,kind,stream", 7, arguments.length);
-    if (!(isPtr(dst))) rt.bad("cudaMemcpyToArrayAsync", "dst", "pointer", dst);
-    if (!((typeof wOffset === "bigint" ? wOffset >= 0n && wOffset <= 18446744073709551615n : Number.isSafeInteger(wOffset) && wOffset >= 0))) rt.bad("cudaMemcpyToArrayAsync", "wOffset", "u64", wOffset);
-    if (!((typeof hOffset === "bigint" ? hOffset >= 0n && hOffset <= 18446744073709551615n : Number.isSafeInteger(hOffset) && hOffset >= 0))) rt.bad("cudaMemcpyToArrayAsync", "hOffset", "u64", hOffset);
-    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaMemcpyToArrayAsync", "count", "u64", count);
-    if (!(typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0))) rt.bad("cudaMemcpyToArrayAsync", "kind", "u32", kind);
-    if (!(isPtr(stream))) rt.bad("cudaMemcpyToArrayAsync", "stream", "pointer", stream);
-    const r = raw.cudaMemcpyToArrayAsync(dst, wOffset, hOffset, rt.sized(src, count, 1, "cudaMemcpyToArrayAsync", "src"), count, kind, stream);
-    if (rt.guards) rt.check("cudaMemcpyToArrayAsync");
-    if (r !== 0) rt.fail(r, "cudaMemcpyToArrayAsync", dst);
+    if (arguments.length !== 7) rt.arity(F$, "dst,wOffset,hOffset,src,count,kind,stream", 7, arguments.length);
+    if (!isPtr(dst)) rt.bad(F$, "dst", "pointer", dst);
+    if (!isU64(wOffset)) rt.bad(F$, "wOffset", "u64", wOffset);
+    if (!isU64(hOffset)) rt.bad(F$, "hOffset", "u64", hOffset);
+    if (!isU64(count)) rt.bad(F$, "count", "u64", count);
+    if (!isU32(kind)) rt.bad(F$, "kind", "u32", kind);
+    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
+    const r = raw.cudaMemcpyToArrayAsync(dst, wOffset, hOffset, rt.sized(src, count, 1, F$, "src"), count, kind, stream);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, dst);
   };
 }
 
 function cudaMemcpyFromArrayAsync$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemcpyFromArrayAsync"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaMemcpyFromArrayAsync";
   return function cudaMemcpyFromArrayAsync(dst: PointerLike, src: cudaArray_const_t, wOffset: bigint | number, hOffset: bigint | number, count: bigint | number, kind: cudaMemcpyKind, stream: cudaStream_t): void {
-    if (arguments.length !== 7) rt.arity("cudaMemcpyFromArrayAsync", "dst,src,wOffset,hOffset,count,kind,stream", 7, arguments.length);
-    if (!(isPtr(src))) rt.bad("cudaMemcpyFromArrayAsync", "src", "pointer", src);
-    if (!((typeof wOffset === "bigint" ? wOffset >= 0n && wOffset <= 18446744073709551615n : Number.isSafeInteger(wOffset) && wOffset >= 0))) rt.bad("cudaMemcpyFromArrayAsync", "wOffset", "u64", wOffset);
-    if (!((typeof hOffset === "bigint" ? hOffset >= 0n && hOffset <= 18446744073709551615n : Number.isSafeInteger(hOffset) && hOffset >= 0))) rt.bad("cudaMemcpyFromArrayAsync", "hOffset", "u64", hOffset);
-    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaMemcpyFromArrayAsync", "count", "u64", count);
-    if (!(typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0))) rt.bad("cudaMemcpyFromArrayAsync", "kind", "u32", kind);
-    if (!(isPtr(stream))) rt.bad("cudaMemcpyFromArrayAsync", "stream", "pointer", stream);
-    const r = raw.cudaMemcpyFromArrayAsync(rt.sized(dst, count, 1, "cudaMemcpyFromArrayAsync", "dst"), src, wOffset, hOffset, count, kind, stream);
-    if (rt.guards) rt.check("cudaMemcpyFromArrayAsync");
-    if (r !== 0) rt.fail(r, "cudaMemcpyFromArrayAsync");
+    if (arguments.length !== 7) rt.arity(F$, "dst,src,wOffset,hOffset,count,kind,stream", 7, arguments.length);
+    if (!isPtr(src)) rt.bad(F$, "src", "pointer", src);
+    if (!isU64(wOffset)) rt.bad(F$, "wOffset", "u64", wOffset);
+    if (!isU64(hOffset)) rt.bad(F$, "hOffset", "u64", hOffset);
+    if (!isU64(count)) rt.bad(F$, "count", "u64", count);
+    if (!isU32(kind)) rt.bad(F$, "kind", "u32", kind);
+    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
+    const r = raw.cudaMemcpyFromArrayAsync(rt.sized(dst, count, 1, F$, "dst"), src, wOffset, hOffset, count, kind, stream);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cudaMallocAsync$(raw: Raw, rt: CheckedRuntime): Checked["cudaMallocAsync"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cudaMallocAsync";
   return function cudaMallocAsync(size: bigint | number, hStream: cudaStream_t): Pointer {
-    if (arguments.length !== 2) rt.arity("cudaMallocAsync", "size,hStream", 2, arguments.length);
-    if (!((typeof size === "bigint" ? size >= 0n && size <= 18446744073709551615n : Number.isSafeInteger(size) && size >= 0))) rt.bad("cudaMallocAsync", "size", "u64", size);
-    if (!(isPtr(hStream))) rt.bad("cudaMallocAsync", "hStream", "pointer", hStream);
+    if (arguments.length !== 2) rt.arity(F$, "size,hStream", 2, arguments.length);
+    if (!isU64(size)) rt.bad(F$, "size", "u64", size);
+    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
     const r = raw.cudaMallocAsync(o0, size, hStream);
-    if (rt.guards) rt.check("cudaMallocAsync");
-    if (r !== 0) rt.fail(r, "cudaMallocAsync");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0);
   };
 }
 
 function cudaFreeAsync$(raw: Raw, rt: CheckedRuntime): Checked["cudaFreeAsync"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaFreeAsync";
   return function cudaFreeAsync(devPtr: PointerLike, hStream: cudaStream_t): void {
-    if (arguments.length !== 2) rt.arity("cudaFreeAsync", "devPtr,hStream", 2, arguments.length);
-    if (!(isPtr(hStream))) rt.bad("cudaFreeAsync", "hStream", "pointer", hStream);
-    const r = raw.cudaFreeAsync(rt.ptr(devPtr, "cudaFreeAsync", "devPtr"), hStream);
-    if (rt.guards) rt.check("cudaFreeAsync");
-    if (r !== 0) rt.fail(r, "cudaFreeAsync");
+    if (arguments.length !== 2) rt.arity(F$, "devPtr,hStream", 2, arguments.length);
+    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
+    const r = raw.cudaFreeAsync(rt.ptr(devPtr, F$, "devPtr"), hStream);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cudaMemPoolTrimTo$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemPoolTrimTo"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaMemPoolTrimTo";
   return function cudaMemPoolTrimTo(memPool: cudaMemPool_t, minBytesToKeep: bigint | number): void {
-    if (arguments.length !== 2) rt.arity("cudaMemPoolTrimTo", "memPool,minBytesToKeep", 2, arguments.length);
-    if (!(isPtr(memPool))) rt.bad("cudaMemPoolTrimTo", "memPool", "pointer", memPool);
-    if (!((typeof minBytesToKeep === "bigint" ? minBytesToKeep >= 0n && minBytesToKeep <= 18446744073709551615n : Number.isSafeInteger(minBytesToKeep) && minBytesToKeep >= 0))) rt.bad("cudaMemPoolTrimTo", "minBytesToKeep", "u64", minBytesToKeep);
+    if (arguments.length !== 2) rt.arity(F$, "memPool,minBytesToKeep", 2, arguments.length);
+    if (!isPtr(memPool)) rt.bad(F$, "memPool", "pointer", memPool);
+    if (!isU64(minBytesToKeep)) rt.bad(F$, "minBytesToKeep", "u64", minBytesToKeep);
     const r = raw.cudaMemPoolTrimTo(memPool, minBytesToKeep);
-    if (rt.guards) rt.check("cudaMemPoolTrimTo");
-    if (r !== 0) rt.fail(r, "cudaMemPoolTrimTo", memPool);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, memPool);
   };
 }
 
 function cudaMemPoolSetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemPoolSetAttribute"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaMemPoolSetAttribute";
   return function cudaMemPoolSetAttribute(memPool: cudaMemPool_t, attr: cudaMemPoolAttr, value: PointerLike): void {
-    if (arguments.length !== 3) rt.arity("cudaMemPoolSetAttribute", "memPool,attr,value", 3, arguments.length);
-    if (!(isPtr(memPool))) rt.bad("cudaMemPoolSetAttribute", "memPool", "pointer", memPool);
-    if (!(typeof attr === "number" && (attr >>> 0) === attr && (+attr !== 0 || 1 / attr > 0))) rt.bad("cudaMemPoolSetAttribute", "attr", "u32", attr);
-    const r = raw.cudaMemPoolSetAttribute(memPool, attr, rt.ptr(value, "cudaMemPoolSetAttribute", "value"));
-    if (rt.guards) rt.check("cudaMemPoolSetAttribute");
-    if (r !== 0) rt.fail(r, "cudaMemPoolSetAttribute", memPool);
+    if (arguments.length !== 3) rt.arity(F$, "memPool,attr,value", 3, arguments.length);
+    if (!isPtr(memPool)) rt.bad(F$, "memPool", "pointer", memPool);
+    if (!isU32(attr)) rt.bad(F$, "attr", "u32", attr);
+    const r = raw.cudaMemPoolSetAttribute(memPool, attr, rt.ptr(value, F$, "value"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, memPool);
   };
 }
 
 function cudaMemPoolGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemPoolGetAttribute"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaMemPoolGetAttribute";
   return function cudaMemPoolGetAttribute(memPool: cudaMemPool_t, attr: cudaMemPoolAttr, value: PointerLike): void {
-    if (arguments.length !== 3) rt.arity("cudaMemPoolGetAttribute", "memPool,attr,value", 3, arguments.length);
-    if (!(isPtr(memPool))) rt.bad("cudaMemPoolGetAttribute", "memPool", "pointer", memPool);
-    if (!(typeof attr === "number" && (attr >>> 0) === attr && (+attr !== 0 || 1 / attr > 0))) rt.bad("cudaMemPoolGetAttribute", "attr", "u32", attr);
-    const r = raw.cudaMemPoolGetAttribute(memPool, attr, rt.ptr(value, "cudaMemPoolGetAttribute", "value"));
-    if (rt.guards) rt.check("cudaMemPoolGetAttribute");
-    if (r !== 0) rt.fail(r, "cudaMemPoolGetAttribute", memPool);
+    if (arguments.length !== 3) rt.arity(F$, "memPool,attr,value", 3, arguments.length);
+    if (!isPtr(memPool)) rt.bad(F$, "memPool", "pointer", memPool);
+    if (!isU32(attr)) rt.bad(F$, "attr", "u32", attr);
+    const r = raw.cudaMemPoolGetAttribute(memPool, attr, rt.ptr(value, F$, "value"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, memPool);
   };
 }
 
 function cudaMemPoolSetAccess$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemPoolSetAccess"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaMemPoolSetAccess";
   return function cudaMemPoolSetAccess(memPool: cudaMemPool_t, descList: PointerLike, count: bigint | number): void {
-    if (arguments.length !== 3) rt.arity("cudaMemPoolSetAccess", "memPool,descList,count", 3, arguments.length);
-    if (!(isPtr(memPool))) rt.bad("cudaMemPoolSetAccess", "memPool", "pointer", memPool);
-    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaMemPoolSetAccess", "count", "u64", count);
-    const r = raw.cudaMemPoolSetAccess(memPool, rt.ptr(rt.expect(descList, cudaMemAccessDesc, "cudaMemPoolSetAccess", "descList"), "cudaMemPoolSetAccess", "descList"), count);
-    if (rt.guards) rt.check("cudaMemPoolSetAccess");
-    if (r !== 0) rt.fail(r, "cudaMemPoolSetAccess", memPool);
+    if (arguments.length !== 3) rt.arity(F$, "memPool,descList,count", 3, arguments.length);
+    if (!isPtr(memPool)) rt.bad(F$, "memPool", "pointer", memPool);
+    if (!isU64(count)) rt.bad(F$, "count", "u64", count);
+    const r = raw.cudaMemPoolSetAccess(memPool, rt.ptr(rt.expect(descList, cudaMemAccessDesc, F$, "descList"), F$, "descList"), count);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, memPool);
   };
 }
 
@@ -2106,122 +2275,132 @@ function cudaMemPoolGetAccess$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemPo
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
   const isPtr = rt.isPointer;
+  const F$ = "cudaMemPoolGetAccess";
   return function cudaMemPoolGetAccess(memPool: cudaMemPool_t, location: PointerLike): cudaMemAccessFlags {
-    if (arguments.length !== 2) rt.arity("cudaMemPoolGetAccess", "memPool,location", 2, arguments.length);
-    if (!(isPtr(memPool))) rt.bad("cudaMemPoolGetAccess", "memPool", "pointer", memPool);
-    const r = raw.cudaMemPoolGetAccess(o0, memPool, rt.ptr(rt.expect(location, cudaMemLocation, "cudaMemPoolGetAccess", "location"), "cudaMemPoolGetAccess", "location"));
-    if (rt.guards) rt.check("cudaMemPoolGetAccess");
-    if (r !== 0) rt.fail(r, "cudaMemPoolGetAccess");
+    if (arguments.length !== 2) rt.arity(F$, "memPool,location", 2, arguments.length);
+    if (!isPtr(memPool)) rt.bad(F$, "memPool", "pointer", memPool);
+    const r = raw.cudaMemPoolGetAccess(o0, memPool, rt.ptr(rt.expect(location, cudaMemLocation, F$, "location"), F$, "location"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u32[0]! as cudaMemAccessFlags;
   };
 }
 
 function cudaMemPoolCreate$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemPoolCreate"] {
   const o0 = rt.out[0]!;
+  const F$ = "cudaMemPoolCreate";
   return function cudaMemPoolCreate(poolProps: PointerLike): cudaMemPool_t {
-    if (arguments.length !== 1) rt.arity("cudaMemPoolCreate", "poolProps", 1, arguments.length);
-    const r = raw.cudaMemPoolCreate(o0, rt.ptr(rt.expect(poolProps, cudaMemPoolProps, "cudaMemPoolCreate", "poolProps"), "cudaMemPoolCreate", "poolProps"));
-    if (rt.guards) rt.check("cudaMemPoolCreate");
-    if (r !== 0) rt.fail(r, "cudaMemPoolCreate");
+    if (arguments.length !== 1) rt.arity(F$, "poolProps", 1, arguments.length);
+    const r = raw.cudaMemPoolCreate(o0, rt.ptr(rt.expect(poolProps, cudaMemPoolProps, F$, "poolProps"), F$, "poolProps"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as cudaMemPool_t;
   };
 }
 
 function cudaMemPoolDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemPoolDestroy"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaMemPoolDestroy";
   return function cudaMemPoolDestroy(memPool: cudaMemPool_t): void {
-    if (arguments.length !== 1) rt.arity("cudaMemPoolDestroy", "memPool", 1, arguments.length);
-    if (!(isPtr(memPool))) rt.bad("cudaMemPoolDestroy", "memPool", "pointer", memPool);
+    if (arguments.length !== 1) rt.arity(F$, "memPool", 1, arguments.length);
+    if (!isPtr(memPool)) rt.bad(F$, "memPool", "pointer", memPool);
     const r = raw.cudaMemPoolDestroy(memPool);
-    if (rt.guards) rt.check("cudaMemPoolDestroy");
-    if (r !== 0) rt.fail(r, "cudaMemPoolDestroy", memPool);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, memPool);
   };
 }
 
 function cudaMemGetDefaultMemPool$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemGetDefaultMemPool"] {
   const o0 = rt.out[0]!;
+  const F$ = "cudaMemGetDefaultMemPool";
   return function cudaMemGetDefaultMemPool(location: PointerLike, type: cudaMemAllocationType): cudaMemPool_t {
-    if (arguments.length !== 2) rt.arity("cudaMemGetDefaultMemPool", "location,type", 2, arguments.length);
-    if (!(typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0))) rt.bad("cudaMemGetDefaultMemPool", "type", "u32", type);
-    const r = raw.cudaMemGetDefaultMemPool(o0, rt.ptr(rt.expect(location, cudaMemLocation, "cudaMemGetDefaultMemPool", "location"), "cudaMemGetDefaultMemPool", "location"), type);
-    if (rt.guards) rt.check("cudaMemGetDefaultMemPool");
-    if (r !== 0) rt.fail(r, "cudaMemGetDefaultMemPool");
+    if (arguments.length !== 2) rt.arity(F$, "location,type", 2, arguments.length);
+    if (!isU32(type)) rt.bad(F$, "type", "u32", type);
+    const r = raw.cudaMemGetDefaultMemPool(o0, rt.ptr(rt.expect(location, cudaMemLocation, F$, "location"), F$, "location"), type);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as cudaMemPool_t;
   };
 }
 
 function cudaMemGetMemPool$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemGetMemPool"] {
   const o0 = rt.out[0]!;
+  const F$ = "cudaMemGetMemPool";
   return function cudaMemGetMemPool(location: PointerLike, type: cudaMemAllocationType): cudaMemPool_t {
-    if (arguments.length !== 2) rt.arity("cudaMemGetMemPool", "location,type", 2, arguments.length);
-    if (!(typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0))) rt.bad("cudaMemGetMemPool", "type", "u32", type);
-    const r = raw.cudaMemGetMemPool(o0, rt.ptr(rt.expect(location, cudaMemLocation, "cudaMemGetMemPool", "location"), "cudaMemGetMemPool", "location"), type);
-    if (rt.guards) rt.check("cudaMemGetMemPool");
-    if (r !== 0) rt.fail(r, "cudaMemGetMemPool");
+    if (arguments.length !== 2) rt.arity(F$, "location,type", 2, arguments.length);
+    if (!isU32(type)) rt.bad(F$, "type", "u32", type);
+    const r = raw.cudaMemGetMemPool(o0, rt.ptr(rt.expect(location, cudaMemLocation, F$, "location"), F$, "location"), type);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as cudaMemPool_t;
   };
 }
 
 function cudaMemSetMemPool$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemSetMemPool"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaMemSetMemPool";
   return function cudaMemSetMemPool(location: PointerLike, type: cudaMemAllocationType, memPool: cudaMemPool_t): void {
-    if (arguments.length !== 3) rt.arity("cudaMemSetMemPool", "location,type,memPool", 3, arguments.length);
-    if (!(typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0))) rt.bad("cudaMemSetMemPool", "type", "u32", type);
-    if (!(isPtr(memPool))) rt.bad("cudaMemSetMemPool", "memPool", "pointer", memPool);
-    const r = raw.cudaMemSetMemPool(rt.ptr(rt.expect(location, cudaMemLocation, "cudaMemSetMemPool", "location"), "cudaMemSetMemPool", "location"), type, memPool);
-    if (rt.guards) rt.check("cudaMemSetMemPool");
-    if (r !== 0) rt.fail(r, "cudaMemSetMemPool");
+    if (arguments.length !== 3) rt.arity(F$, "location,type,memPool", 3, arguments.length);
+    if (!isU32(type)) rt.bad(F$, "type", "u32", type);
+    if (!isPtr(memPool)) rt.bad(F$, "memPool", "pointer", memPool);
+    const r = raw.cudaMemSetMemPool(rt.ptr(rt.expect(location, cudaMemLocation, F$, "location"), F$, "location"), type, memPool);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cudaMallocFromPoolAsync$(raw: Raw, rt: CheckedRuntime): Checked["cudaMallocFromPoolAsync"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cudaMallocFromPoolAsync";
   return function cudaMallocFromPoolAsync(size: bigint | number, memPool: cudaMemPool_t, stream: cudaStream_t): Pointer {
-    if (arguments.length !== 3) rt.arity("cudaMallocFromPoolAsync", "size,memPool,stream", 3, arguments.length);
-    if (!((typeof size === "bigint" ? size >= 0n && size <= 18446744073709551615n : Number.isSafeInteger(size) && size >= 0))) rt.bad("cudaMallocFromPoolAsync", "size", "u64", size);
-    if (!(isPtr(memPool))) rt.bad("cudaMallocFromPoolAsync", "memPool", "pointer", memPool);
-    if (!(isPtr(stream))) rt.bad("cudaMallocFromPoolAsync", "stream", "pointer", stream);
+    if (arguments.length !== 3) rt.arity(F$, "size,memPool,stream", 3, arguments.length);
+    if (!isU64(size)) rt.bad(F$, "size", "u64", size);
+    if (!isPtr(memPool)) rt.bad(F$, "memPool", "pointer", memPool);
+    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
     const r = raw.cudaMallocFromPoolAsync(o0, size, memPool, stream);
-    if (rt.guards) rt.check("cudaMallocFromPoolAsync");
-    if (r !== 0) rt.fail(r, "cudaMallocFromPoolAsync");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0);
   };
 }
 
 function cudaMemPoolExportToShareableHandle$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemPoolExportToShareableHandle"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaMemPoolExportToShareableHandle";
   return function cudaMemPoolExportToShareableHandle(shareableHandle: PointerLike, memPool: cudaMemPool_t, handleType: cudaMemAllocationHandleType, flags: number): void {
-    if (arguments.length !== 4) rt.arity("cudaMemPoolExportToShareableHandle", "shareableHandle,memPool,handleType,flags", 4, arguments.length);
-    if (!(isPtr(memPool))) rt.bad("cudaMemPoolExportToShareableHandle", "memPool", "pointer", memPool);
-    if (!(typeof handleType === "number" && (handleType >>> 0) === handleType && (+handleType !== 0 || 1 / handleType > 0))) rt.bad("cudaMemPoolExportToShareableHandle", "handleType", "u32", handleType);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cudaMemPoolExportToShareableHandle", "flags", "u32", flags);
-    const r = raw.cudaMemPoolExportToShareableHandle(rt.ptr(shareableHandle, "cudaMemPoolExportToShareableHandle", "shareableHandle"), memPool, handleType, flags);
-    if (rt.guards) rt.check("cudaMemPoolExportToShareableHandle");
-    if (r !== 0) rt.fail(r, "cudaMemPoolExportToShareableHandle");
+    if (arguments.length !== 4) rt.arity(F$, "shareableHandle,memPool,handleType,flags", 4, arguments.length);
+    if (!isPtr(memPool)) rt.bad(F$, "memPool", "pointer", memPool);
+    if (!isU32(handleType)) rt.bad(F$, "handleType", "u32", handleType);
+    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
+    const r = raw.cudaMemPoolExportToShareableHandle(rt.ptr(shareableHandle, F$, "shareableHandle"), memPool, handleType, flags);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cudaMemPoolImportFromShareableHandle$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemPoolImportFromShareableHandle"] {
   const o0 = rt.out[0]!;
+  const F$ = "cudaMemPoolImportFromShareableHandle";
   return function cudaMemPoolImportFromShareableHandle(shareableHandle: PointerLike, handleType: cudaMemAllocationHandleType, flags: number): cudaMemPool_t {
-    if (arguments.length !== 3) rt.arity("cudaMemPoolImportFromShareableHandle", "shareableHandle,handleType,flags", 3, arguments.length);
-    if (!(typeof handleType === "number" && (handleType >>> 0) === handleType && (+handleType !== 0 || 1 / handleType > 0))) rt.bad("cudaMemPoolImportFromShareableHandle", "handleType", "u32", handleType);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cudaMemPoolImportFromShareableHandle", "flags", "u32", flags);
-    const r = raw.cudaMemPoolImportFromShareableHandle(o0, rt.ptr(shareableHandle, "cudaMemPoolImportFromShareableHandle", "shareableHandle"), handleType, flags);
-    if (rt.guards) rt.check("cudaMemPoolImportFromShareableHandle");
-    if (r !== 0) rt.fail(r, "cudaMemPoolImportFromShareableHandle");
+    if (arguments.length !== 3) rt.arity(F$, "shareableHandle,handleType,flags", 3, arguments.length);
+    if (!isU32(handleType)) rt.bad(F$, "handleType", "u32", handleType);
+    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
+    const r = raw.cudaMemPoolImportFromShareableHandle(o0, rt.ptr(shareableHandle, F$, "shareableHandle"), handleType, flags);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as cudaMemPool_t;
   };
 }
 
 function cudaMemPoolExportPointer$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemPoolExportPointer"] {
+  const F$ = "cudaMemPoolExportPointer";
   return function cudaMemPoolExportPointer(ptr: PointerLike, exportData?: cudaMemPoolPtrExportData): cudaMemPoolPtrExportData {
-    if (arguments.length < 1 || arguments.length > 2) rt.arity("cudaMemPoolExportPointer", "ptr,exportData", 1, arguments.length);
-    const $exportData = exportData === undefined ? rt.record(cudaMemPoolPtrExportData) : rt.recordArg(exportData, cudaMemPoolPtrExportData, "cudaMemPoolExportPointer", "exportData");
-    const r = raw.cudaMemPoolExportPointer($exportData.$pointer(), rt.ptr(ptr, "cudaMemPoolExportPointer", "ptr"));
-    if (rt.guards) rt.check("cudaMemPoolExportPointer");
-    if (r !== 0) rt.fail(r, "cudaMemPoolExportPointer");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "ptr,exportData", 1, arguments.length);
+    const $exportData = exportData === undefined ? rt.record(cudaMemPoolPtrExportData) : rt.recordArg(exportData, cudaMemPoolPtrExportData, F$, "exportData");
+    const r = raw.cudaMemPoolExportPointer($exportData.$pointer(), rt.ptr(ptr, F$, "ptr"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return $exportData;
   };
 }
@@ -2229,23 +2408,25 @@ function cudaMemPoolExportPointer$(raw: Raw, rt: CheckedRuntime): Checked["cudaM
 function cudaMemPoolImportPointer$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemPoolImportPointer"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cudaMemPoolImportPointer";
   return function cudaMemPoolImportPointer(memPool: cudaMemPool_t, exportData: PointerLike): Pointer {
-    if (arguments.length !== 2) rt.arity("cudaMemPoolImportPointer", "memPool,exportData", 2, arguments.length);
-    if (!(isPtr(memPool))) rt.bad("cudaMemPoolImportPointer", "memPool", "pointer", memPool);
-    const r = raw.cudaMemPoolImportPointer(o0, memPool, rt.ptr(rt.expect(exportData, cudaMemPoolPtrExportData, "cudaMemPoolImportPointer", "exportData"), "cudaMemPoolImportPointer", "exportData"));
-    if (rt.guards) rt.check("cudaMemPoolImportPointer");
-    if (r !== 0) rt.fail(r, "cudaMemPoolImportPointer");
+    if (arguments.length !== 2) rt.arity(F$, "memPool,exportData", 2, arguments.length);
+    if (!isPtr(memPool)) rt.bad(F$, "memPool", "pointer", memPool);
+    const r = raw.cudaMemPoolImportPointer(o0, memPool, rt.ptr(rt.expect(exportData, cudaMemPoolPtrExportData, F$, "exportData"), F$, "exportData"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0);
   };
 }
 
 function cudaPointerGetAttributes$(raw: Raw, rt: CheckedRuntime): Checked["cudaPointerGetAttributes"] {
+  const F$ = "cudaPointerGetAttributes";
   return function cudaPointerGetAttributes(ptr: PointerLike, attributes?: cudaPointerAttributes): cudaPointerAttributes {
-    if (arguments.length < 1 || arguments.length > 2) rt.arity("cudaPointerGetAttributes", "ptr,attributes", 1, arguments.length);
-    const $attributes = attributes === undefined ? rt.record(cudaPointerAttributes) : rt.recordArg(attributes, cudaPointerAttributes, "cudaPointerGetAttributes", "attributes");
-    const r = raw.cudaPointerGetAttributes($attributes.$pointer(), rt.ptr(ptr, "cudaPointerGetAttributes", "ptr"));
-    if (rt.guards) rt.check("cudaPointerGetAttributes");
-    if (r !== 0) rt.fail(r, "cudaPointerGetAttributes");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "ptr,attributes", 1, arguments.length);
+    const $attributes = attributes === undefined ? rt.record(cudaPointerAttributes) : rt.recordArg(attributes, cudaPointerAttributes, F$, "attributes");
+    const r = raw.cudaPointerGetAttributes($attributes.$pointer(), rt.ptr(ptr, F$, "ptr"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return $attributes;
   };
 }
@@ -2253,82 +2434,89 @@ function cudaPointerGetAttributes$(raw: Raw, rt: CheckedRuntime): Checked["cudaP
 function cudaDeviceCanAccessPeer$(raw: Raw, rt: CheckedRuntime): Checked["cudaDeviceCanAccessPeer"] {
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
+  const F$ = "cudaDeviceCanAccessPeer";
   return function cudaDeviceCanAccessPeer(device: number, peerDevice: number): number {
-    if (arguments.length !== 2) rt.arity("cudaDeviceCanAccessPeer", "device,peerDevice", 2, arguments.length);
-    if (!(typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0))) rt.bad("cudaDeviceCanAccessPeer", "device", "i32", device);
-    if (!(typeof peerDevice === "number" && (peerDevice | 0) === peerDevice && (+peerDevice !== 0 || 1 / peerDevice > 0))) rt.bad("cudaDeviceCanAccessPeer", "peerDevice", "i32", peerDevice);
+    if (arguments.length !== 2) rt.arity(F$, "device,peerDevice", 2, arguments.length);
+    if (!isI32(device)) rt.bad(F$, "device", "i32", device);
+    if (!isI32(peerDevice)) rt.bad(F$, "peerDevice", "i32", peerDevice);
     const r = raw.cudaDeviceCanAccessPeer(o0, device, peerDevice);
-    if (rt.guards) rt.check("cudaDeviceCanAccessPeer");
-    if (r !== 0) rt.fail(r, "cudaDeviceCanAccessPeer");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return i32[0]!;
   };
 }
 
 function cudaDeviceEnablePeerAccess$(raw: Raw, rt: CheckedRuntime): Checked["cudaDeviceEnablePeerAccess"] {
+  const F$ = "cudaDeviceEnablePeerAccess";
   return function cudaDeviceEnablePeerAccess(peerDevice: number, flags: number): void {
-    if (arguments.length !== 2) rt.arity("cudaDeviceEnablePeerAccess", "peerDevice,flags", 2, arguments.length);
-    if (!(typeof peerDevice === "number" && (peerDevice | 0) === peerDevice && (+peerDevice !== 0 || 1 / peerDevice > 0))) rt.bad("cudaDeviceEnablePeerAccess", "peerDevice", "i32", peerDevice);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cudaDeviceEnablePeerAccess", "flags", "u32", flags);
+    if (arguments.length !== 2) rt.arity(F$, "peerDevice,flags", 2, arguments.length);
+    if (!isI32(peerDevice)) rt.bad(F$, "peerDevice", "i32", peerDevice);
+    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
     const r = raw.cudaDeviceEnablePeerAccess(peerDevice, flags);
-    if (rt.guards) rt.check("cudaDeviceEnablePeerAccess");
-    if (r !== 0) rt.fail(r, "cudaDeviceEnablePeerAccess");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cudaDeviceDisablePeerAccess$(raw: Raw, rt: CheckedRuntime): Checked["cudaDeviceDisablePeerAccess"] {
+  const F$ = "cudaDeviceDisablePeerAccess";
   return function cudaDeviceDisablePeerAccess(peerDevice: number): void {
-    if (arguments.length !== 1) rt.arity("cudaDeviceDisablePeerAccess", "peerDevice", 1, arguments.length);
-    if (!(typeof peerDevice === "number" && (peerDevice | 0) === peerDevice && (+peerDevice !== 0 || 1 / peerDevice > 0))) rt.bad("cudaDeviceDisablePeerAccess", "peerDevice", "i32", peerDevice);
+    if (arguments.length !== 1) rt.arity(F$, "peerDevice", 1, arguments.length);
+    if (!isI32(peerDevice)) rt.bad(F$, "peerDevice", "i32", peerDevice);
     const r = raw.cudaDeviceDisablePeerAccess(peerDevice);
-    if (rt.guards) rt.check("cudaDeviceDisablePeerAccess");
-    if (r !== 0) rt.fail(r, "cudaDeviceDisablePeerAccess");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cudaGraphicsUnregisterResource$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphicsUnregisterResource"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaGraphicsUnregisterResource";
   return function cudaGraphicsUnregisterResource(resource: cudaGraphicsResource_t): void {
-    if (arguments.length !== 1) rt.arity("cudaGraphicsUnregisterResource", "resource", 1, arguments.length);
-    if (!(isPtr(resource))) rt.bad("cudaGraphicsUnregisterResource", "resource", "pointer", resource);
+    if (arguments.length !== 1) rt.arity(F$, "resource", 1, arguments.length);
+    if (!isPtr(resource)) rt.bad(F$, "resource", "pointer", resource);
     const r = raw.cudaGraphicsUnregisterResource(resource);
-    if (rt.guards) rt.check("cudaGraphicsUnregisterResource");
-    if (r !== 0) rt.fail(r, "cudaGraphicsUnregisterResource", resource);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, resource);
   };
 }
 
 function cudaGraphicsResourceSetMapFlags$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphicsResourceSetMapFlags"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaGraphicsResourceSetMapFlags";
   return function cudaGraphicsResourceSetMapFlags(resource: cudaGraphicsResource_t, flags: number): void {
-    if (arguments.length !== 2) rt.arity("cudaGraphicsResourceSetMapFlags", "resource,flags", 2, arguments.length);
-    if (!(isPtr(resource))) rt.bad("cudaGraphicsResourceSetMapFlags", "resource", "pointer", resource);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cudaGraphicsResourceSetMapFlags", "flags", "u32", flags);
+    if (arguments.length !== 2) rt.arity(F$, "resource,flags", 2, arguments.length);
+    if (!isPtr(resource)) rt.bad(F$, "resource", "pointer", resource);
+    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
     const r = raw.cudaGraphicsResourceSetMapFlags(resource, flags);
-    if (rt.guards) rt.check("cudaGraphicsResourceSetMapFlags");
-    if (r !== 0) rt.fail(r, "cudaGraphicsResourceSetMapFlags", resource);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, resource);
   };
 }
 
 function cudaGraphicsMapResources$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphicsMapResources"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaGraphicsMapResources";
   return function cudaGraphicsMapResources(count: number, resources: PointerLike, stream: cudaStream_t): void {
-    if (arguments.length !== 3) rt.arity("cudaGraphicsMapResources", "count,resources,stream", 3, arguments.length);
-    if (!(typeof count === "number" && (count | 0) === count && (+count !== 0 || 1 / count > 0))) rt.bad("cudaGraphicsMapResources", "count", "i32", count);
-    if (!(isPtr(stream))) rt.bad("cudaGraphicsMapResources", "stream", "pointer", stream);
-    const r = raw.cudaGraphicsMapResources(count, rt.ptr(resources, "cudaGraphicsMapResources", "resources"), stream);
-    if (rt.guards) rt.check("cudaGraphicsMapResources");
-    if (r !== 0) rt.fail(r, "cudaGraphicsMapResources");
+    if (arguments.length !== 3) rt.arity(F$, "count,resources,stream", 3, arguments.length);
+    if (!isI32(count)) rt.bad(F$, "count", "i32", count);
+    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
+    const r = raw.cudaGraphicsMapResources(count, rt.ptr(resources, F$, "resources"), stream);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cudaGraphicsUnmapResources$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphicsUnmapResources"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaGraphicsUnmapResources";
   return function cudaGraphicsUnmapResources(count: number, resources: PointerLike, stream: cudaStream_t): void {
-    if (arguments.length !== 3) rt.arity("cudaGraphicsUnmapResources", "count,resources,stream", 3, arguments.length);
-    if (!(typeof count === "number" && (count | 0) === count && (+count !== 0 || 1 / count > 0))) rt.bad("cudaGraphicsUnmapResources", "count", "i32", count);
-    if (!(isPtr(stream))) rt.bad("cudaGraphicsUnmapResources", "stream", "pointer", stream);
-    const r = raw.cudaGraphicsUnmapResources(count, rt.ptr(resources, "cudaGraphicsUnmapResources", "resources"), stream);
-    if (rt.guards) rt.check("cudaGraphicsUnmapResources");
-    if (r !== 0) rt.fail(r, "cudaGraphicsUnmapResources");
+    if (arguments.length !== 3) rt.arity(F$, "count,resources,stream", 3, arguments.length);
+    if (!isI32(count)) rt.bad(F$, "count", "i32", count);
+    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
+    const r = raw.cudaGraphicsUnmapResources(count, rt.ptr(resources, F$, "resources"), stream);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
@@ -2337,12 +2525,13 @@ function cudaGraphicsResourceGetMappedPointer$(raw: Raw, rt: CheckedRuntime): Ch
   const o1 = rt.out[1]!;
   const u64 = rt.u64;
   const isPtr = rt.isPointer;
+  const F$ = "cudaGraphicsResourceGetMappedPointer";
   return function cudaGraphicsResourceGetMappedPointer(resource: cudaGraphicsResource_t): [devPtr: Pointer, size: bigint] {
-    if (arguments.length !== 1) rt.arity("cudaGraphicsResourceGetMappedPointer", "resource", 1, arguments.length);
-    if (!(isPtr(resource))) rt.bad("cudaGraphicsResourceGetMappedPointer", "resource", "pointer", resource);
+    if (arguments.length !== 1) rt.arity(F$, "resource", 1, arguments.length);
+    if (!isPtr(resource)) rt.bad(F$, "resource", "pointer", resource);
     const r = raw.cudaGraphicsResourceGetMappedPointer(o0, o1, resource);
-    if (rt.guards) rt.check("cudaGraphicsResourceGetMappedPointer");
-    if (r !== 0) rt.fail(r, "cudaGraphicsResourceGetMappedPointer");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return [rt.readPointer(0), u64[1]!];
   };
 }
@@ -2350,14 +2539,15 @@ function cudaGraphicsResourceGetMappedPointer$(raw: Raw, rt: CheckedRuntime): Ch
 function cudaGraphicsSubResourceGetMappedArray$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphicsSubResourceGetMappedArray"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cudaGraphicsSubResourceGetMappedArray";
   return function cudaGraphicsSubResourceGetMappedArray(resource: cudaGraphicsResource_t, arrayIndex: number, mipLevel: number): cudaArray_t {
-    if (arguments.length !== 3) rt.arity("cudaGraphicsSubResourceGetMappedArray", "resource,arrayIndex,mipLevel", 3, arguments.length);
-    if (!(isPtr(resource))) rt.bad("cudaGraphicsSubResourceGetMappedArray", "resource", "pointer", resource);
-    if (!(typeof arrayIndex === "number" && (arrayIndex >>> 0) === arrayIndex && (+arrayIndex !== 0 || 1 / arrayIndex > 0))) rt.bad("cudaGraphicsSubResourceGetMappedArray", "arrayIndex", "u32", arrayIndex);
-    if (!(typeof mipLevel === "number" && (mipLevel >>> 0) === mipLevel && (+mipLevel !== 0 || 1 / mipLevel > 0))) rt.bad("cudaGraphicsSubResourceGetMappedArray", "mipLevel", "u32", mipLevel);
+    if (arguments.length !== 3) rt.arity(F$, "resource,arrayIndex,mipLevel", 3, arguments.length);
+    if (!isPtr(resource)) rt.bad(F$, "resource", "pointer", resource);
+    if (!isU32(arrayIndex)) rt.bad(F$, "arrayIndex", "u32", arrayIndex);
+    if (!isU32(mipLevel)) rt.bad(F$, "mipLevel", "u32", mipLevel);
     const r = raw.cudaGraphicsSubResourceGetMappedArray(o0, resource, arrayIndex, mipLevel);
-    if (rt.guards) rt.check("cudaGraphicsSubResourceGetMappedArray");
-    if (r !== 0) rt.fail(r, "cudaGraphicsSubResourceGetMappedArray");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as cudaArray_t;
   };
 }
@@ -2365,39 +2555,42 @@ function cudaGraphicsSubResourceGetMappedArray$(raw: Raw, rt: CheckedRuntime): C
 function cudaGraphicsResourceGetMappedMipmappedArray$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphicsResourceGetMappedMipmappedArray"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cudaGraphicsResourceGetMappedMipmappedArray";
   return function cudaGraphicsResourceGetMappedMipmappedArray(resource: cudaGraphicsResource_t): cudaMipmappedArray_t {
-    if (arguments.length !== 1) rt.arity("cudaGraphicsResourceGetMappedMipmappedArray", "resource", 1, arguments.length);
-    if (!(isPtr(resource))) rt.bad("cudaGraphicsResourceGetMappedMipmappedArray", "resource", "pointer", resource);
+    if (arguments.length !== 1) rt.arity(F$, "resource", 1, arguments.length);
+    if (!isPtr(resource)) rt.bad(F$, "resource", "pointer", resource);
     const r = raw.cudaGraphicsResourceGetMappedMipmappedArray(o0, resource);
-    if (rt.guards) rt.check("cudaGraphicsResourceGetMappedMipmappedArray");
-    if (r !== 0) rt.fail(r, "cudaGraphicsResourceGetMappedMipmappedArray");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as cudaMipmappedArray_t;
   };
 }
 
 function cudaGetChannelDesc$(raw: Raw, rt: CheckedRuntime): Checked["cudaGetChannelDesc"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaGetChannelDesc";
   return function cudaGetChannelDesc(array: cudaArray_const_t, desc?: cudaChannelFormatDesc): cudaChannelFormatDesc {
-    if (arguments.length < 1 || arguments.length > 2) rt.arity("cudaGetChannelDesc", "array,desc", 1, arguments.length);
-    if (!(isPtr(array))) rt.bad("cudaGetChannelDesc", "array", "pointer", array);
-    const $desc = desc === undefined ? rt.record(cudaChannelFormatDesc) : rt.recordArg(desc, cudaChannelFormatDesc, "cudaGetChannelDesc", "desc");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "array,desc", 1, arguments.length);
+    if (!isPtr(array)) rt.bad(F$, "array", "pointer", array);
+    const $desc = desc === undefined ? rt.record(cudaChannelFormatDesc) : rt.recordArg(desc, cudaChannelFormatDesc, F$, "desc");
     const r = raw.cudaGetChannelDesc($desc.$pointer(), array);
-    if (rt.guards) rt.check("cudaGetChannelDesc");
-    if (r !== 0) rt.fail(r, "cudaGetChannelDesc");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return $desc;
   };
 }
 
 function cudaCreateChannelDesc$(raw: Raw, rt: CheckedRuntime): Checked["cudaCreateChannelDesc"] {
+  const F$ = "cudaCreateChannelDesc";
   return function cudaCreateChannelDesc(x: number, y: number, z: number, w: number, f: cudaChannelFormatKind): Uint8Array {
-    if (arguments.length !== 5) rt.arity("cudaCreateChannelDesc", "x,y,z,w,f", 5, arguments.length);
-    if (!(typeof x === "number" && (x | 0) === x && (+x !== 0 || 1 / x > 0))) rt.bad("cudaCreateChannelDesc", "x", "i32", x);
-    if (!(typeof y === "number" && (y | 0) === y && (+y !== 0 || 1 / y > 0))) rt.bad("cudaCreateChannelDesc", "y", "i32", y);
-    if (!(typeof z === "number" && (z | 0) === z && (+z !== 0 || 1 / z > 0))) rt.bad("cudaCreateChannelDesc", "z", "i32", z);
-    if (!(typeof w === "number" && (w | 0) === w && (+w !== 0 || 1 / w > 0))) rt.bad("cudaCreateChannelDesc", "w", "i32", w);
-    if (!(typeof f === "number" && (f >>> 0) === f && (+f !== 0 || 1 / f > 0))) rt.bad("cudaCreateChannelDesc", "f", "u32", f);
+    if (arguments.length !== 5) rt.arity(F$, "x,y,z,w,f", 5, arguments.length);
+    if (!isI32(x)) rt.bad(F$, "x", "i32", x);
+    if (!isI32(y)) rt.bad(F$, "y", "i32", y);
+    if (!isI32(z)) rt.bad(F$, "z", "i32", z);
+    if (!isI32(w)) rt.bad(F$, "w", "i32", w);
+    if (!isU32(f)) rt.bad(F$, "f", "u32", f);
     const r = raw.cudaCreateChannelDesc(x, y, z, w, f);
-    if (rt.guards) rt.check("cudaCreateChannelDesc");
+    if (rt.guards) rt.check(F$);
     return r;
   };
 }
@@ -2405,57 +2598,62 @@ function cudaCreateChannelDesc$(raw: Raw, rt: CheckedRuntime): Checked["cudaCrea
 function cudaCreateTextureObject$(raw: Raw, rt: CheckedRuntime): Checked["cudaCreateTextureObject"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
+  const F$ = "cudaCreateTextureObject";
   return function cudaCreateTextureObject(pResDesc: PointerLike, pTexDesc: PointerLike, pResViewDesc: PointerLike): cudaTextureObject_t {
-    if (arguments.length !== 3) rt.arity("cudaCreateTextureObject", "pResDesc,pTexDesc,pResViewDesc", 3, arguments.length);
-    const r = raw.cudaCreateTextureObject(o0, rt.ptr(rt.expect(pResDesc, cudaResourceDesc, "cudaCreateTextureObject", "pResDesc"), "cudaCreateTextureObject", "pResDesc"), rt.ptr(rt.expect(pTexDesc, cudaTextureDesc, "cudaCreateTextureObject", "pTexDesc"), "cudaCreateTextureObject", "pTexDesc"), rt.ptr(rt.expect(pResViewDesc, cudaResourceViewDesc, "cudaCreateTextureObject", "pResViewDesc"), "cudaCreateTextureObject", "pResViewDesc"));
-    if (rt.guards) rt.check("cudaCreateTextureObject");
-    if (r !== 0) rt.fail(r, "cudaCreateTextureObject");
+    if (arguments.length !== 3) rt.arity(F$, "pResDesc,pTexDesc,pResViewDesc", 3, arguments.length);
+    const r = raw.cudaCreateTextureObject(o0, rt.ptr(rt.expect(pResDesc, cudaResourceDesc, F$, "pResDesc"), F$, "pResDesc"), rt.ptr(rt.expect(pTexDesc, cudaTextureDesc, F$, "pTexDesc"), F$, "pTexDesc"), rt.ptr(rt.expect(pResViewDesc, cudaResourceViewDesc, F$, "pResViewDesc"), F$, "pResViewDesc"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u64[0]! as cudaTextureObject_t;
   };
 }
 
 function cudaDestroyTextureObject$(raw: Raw, rt: CheckedRuntime): Checked["cudaDestroyTextureObject"] {
+  const F$ = "cudaDestroyTextureObject";
   return function cudaDestroyTextureObject(texObject: cudaTextureObject_t | number): void {
-    if (arguments.length !== 1) rt.arity("cudaDestroyTextureObject", "texObject", 1, arguments.length);
-    if (!((typeof texObject === "bigint" ? texObject >= 0n && texObject <= 18446744073709551615n : Number.isSafeInteger(texObject) && texObject >= 0))) rt.bad("cudaDestroyTextureObject", "texObject", "u64", texObject);
+    if (arguments.length !== 1) rt.arity(F$, "texObject", 1, arguments.length);
+    if (!isU64(texObject)) rt.bad(F$, "texObject", "u64", texObject);
     const r = raw.cudaDestroyTextureObject(texObject);
-    if (rt.guards) rt.check("cudaDestroyTextureObject");
-    if (r !== 0) rt.fail(r, "cudaDestroyTextureObject");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cudaGetTextureObjectResourceDesc$(raw: Raw, rt: CheckedRuntime): Checked["cudaGetTextureObjectResourceDesc"] {
+  const F$ = "cudaGetTextureObjectResourceDesc";
   return function cudaGetTextureObjectResourceDesc(texObject: cudaTextureObject_t | number, pResDesc?: cudaResourceDesc): cudaResourceDesc {
-    if (arguments.length < 1 || arguments.length > 2) rt.arity("cudaGetTextureObjectResourceDesc", "texObject,pResDesc", 1, arguments.length);
-    if (!((typeof texObject === "bigint" ? texObject >= 0n && texObject <= 18446744073709551615n : Number.isSafeInteger(texObject) && texObject >= 0))) rt.bad("cudaGetTextureObjectResourceDesc", "texObject", "u64", texObject);
-    const $pResDesc = pResDesc === undefined ? rt.record(cudaResourceDesc) : rt.recordArg(pResDesc, cudaResourceDesc, "cudaGetTextureObjectResourceDesc", "pResDesc");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "texObject,pResDesc", 1, arguments.length);
+    if (!isU64(texObject)) rt.bad(F$, "texObject", "u64", texObject);
+    const $pResDesc = pResDesc === undefined ? rt.record(cudaResourceDesc) : rt.recordArg(pResDesc, cudaResourceDesc, F$, "pResDesc");
     const r = raw.cudaGetTextureObjectResourceDesc($pResDesc.$pointer(), texObject);
-    if (rt.guards) rt.check("cudaGetTextureObjectResourceDesc");
-    if (r !== 0) rt.fail(r, "cudaGetTextureObjectResourceDesc");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return $pResDesc;
   };
 }
 
 function cudaGetTextureObjectTextureDesc$(raw: Raw, rt: CheckedRuntime): Checked["cudaGetTextureObjectTextureDesc"] {
+  const F$ = "cudaGetTextureObjectTextureDesc";
   return function cudaGetTextureObjectTextureDesc(texObject: cudaTextureObject_t | number, pTexDesc?: cudaTextureDesc): cudaTextureDesc {
-    if (arguments.length < 1 || arguments.length > 2) rt.arity("cudaGetTextureObjectTextureDesc", "texObject,pTexDesc", 1, arguments.length);
-    if (!((typeof texObject === "bigint" ? texObject >= 0n && texObject <= 18446744073709551615n : Number.isSafeInteger(texObject) && texObject >= 0))) rt.bad("cudaGetTextureObjectTextureDesc", "texObject", "u64", texObject);
-    const $pTexDesc = pTexDesc === undefined ? rt.record(cudaTextureDesc) : rt.recordArg(pTexDesc, cudaTextureDesc, "cudaGetTextureObjectTextureDesc", "pTexDesc");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "texObject,pTexDesc", 1, arguments.length);
+    if (!isU64(texObject)) rt.bad(F$, "texObject", "u64", texObject);
+    const $pTexDesc = pTexDesc === undefined ? rt.record(cudaTextureDesc) : rt.recordArg(pTexDesc, cudaTextureDesc, F$, "pTexDesc");
     const r = raw.cudaGetTextureObjectTextureDesc($pTexDesc.$pointer(), texObject);
-    if (rt.guards) rt.check("cudaGetTextureObjectTextureDesc");
-    if (r !== 0) rt.fail(r, "cudaGetTextureObjectTextureDesc");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return $pTexDesc;
   };
 }
 
 function cudaGetTextureObjectResourceViewDesc$(raw: Raw, rt: CheckedRuntime): Checked["cudaGetTextureObjectResourceViewDesc"] {
+  const F$ = "cudaGetTextureObjectResourceViewDesc";
   return function cudaGetTextureObjectResourceViewDesc(texObject: cudaTextureObject_t | number, pResViewDesc?: cudaResourceViewDesc): cudaResourceViewDesc {
-    if (arguments.length < 1 || arguments.length > 2) rt.arity("cudaGetTextureObjectResourceViewDesc", "texObject,pResViewDesc", 1, arguments.length);
-    if (!((typeof texObject === "bigint" ? texObject >= 0n && texObject <= 18446744073709551615n : Number.isSafeInteger(texObject) && texObject >= 0))) rt.bad("cudaGetTextureObjectResourceViewDesc", "texObject", "u64", texObject);
-    const $pResViewDesc = pResViewDesc === undefined ? rt.record(cudaResourceViewDesc) : rt.recordArg(pResViewDesc, cudaResourceViewDesc, "cudaGetTextureObjectResourceViewDesc", "pResViewDesc");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "texObject,pResViewDesc", 1, arguments.length);
+    if (!isU64(texObject)) rt.bad(F$, "texObject", "u64", texObject);
+    const $pResViewDesc = pResViewDesc === undefined ? rt.record(cudaResourceViewDesc) : rt.recordArg(pResViewDesc, cudaResourceViewDesc, F$, "pResViewDesc");
     const r = raw.cudaGetTextureObjectResourceViewDesc($pResViewDesc.$pointer(), texObject);
-    if (rt.guards) rt.check("cudaGetTextureObjectResourceViewDesc");
-    if (r !== 0) rt.fail(r, "cudaGetTextureObjectResourceViewDesc");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return $pResViewDesc;
   };
 }
@@ -2463,33 +2661,36 @@ function cudaGetTextureObjectResourceViewDesc$(raw: Raw, rt: CheckedRuntime): Ch
 function cudaCreateSurfaceObject$(raw: Raw, rt: CheckedRuntime): Checked["cudaCreateSurfaceObject"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
+  const F$ = "cudaCreateSurfaceObject";
   return function cudaCreateSurfaceObject(pResDesc: PointerLike): cudaSurfaceObject_t {
-    if (arguments.length !== 1) rt.arity("cudaCreateSurfaceObject", "pResDesc", 1, arguments.length);
-    const r = raw.cudaCreateSurfaceObject(o0, rt.ptr(rt.expect(pResDesc, cudaResourceDesc, "cudaCreateSurfaceObject", "pResDesc"), "cudaCreateSurfaceObject", "pResDesc"));
-    if (rt.guards) rt.check("cudaCreateSurfaceObject");
-    if (r !== 0) rt.fail(r, "cudaCreateSurfaceObject");
+    if (arguments.length !== 1) rt.arity(F$, "pResDesc", 1, arguments.length);
+    const r = raw.cudaCreateSurfaceObject(o0, rt.ptr(rt.expect(pResDesc, cudaResourceDesc, F$, "pResDesc"), F$, "pResDesc"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u64[0]! as cudaSurfaceObject_t;
   };
 }
 
 function cudaDestroySurfaceObject$(raw: Raw, rt: CheckedRuntime): Checked["cudaDestroySurfaceObject"] {
+  const F$ = "cudaDestroySurfaceObject";
   return function cudaDestroySurfaceObject(surfObject: cudaSurfaceObject_t | number): void {
-    if (arguments.length !== 1) rt.arity("cudaDestroySurfaceObject", "surfObject", 1, arguments.length);
-    if (!((typeof surfObject === "bigint" ? surfObject >= 0n && surfObject <= 18446744073709551615n : Number.isSafeInteger(surfObject) && surfObject >= 0))) rt.bad("cudaDestroySurfaceObject", "surfObject", "u64", surfObject);
+    if (arguments.length !== 1) rt.arity(F$, "surfObject", 1, arguments.length);
+    if (!isU64(surfObject)) rt.bad(F$, "surfObject", "u64", surfObject);
     const r = raw.cudaDestroySurfaceObject(surfObject);
-    if (rt.guards) rt.check("cudaDestroySurfaceObject");
-    if (r !== 0) rt.fail(r, "cudaDestroySurfaceObject");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cudaGetSurfaceObjectResourceDesc$(raw: Raw, rt: CheckedRuntime): Checked["cudaGetSurfaceObjectResourceDesc"] {
+  const F$ = "cudaGetSurfaceObjectResourceDesc";
   return function cudaGetSurfaceObjectResourceDesc(surfObject: cudaSurfaceObject_t | number, pResDesc?: cudaResourceDesc): cudaResourceDesc {
-    if (arguments.length < 1 || arguments.length > 2) rt.arity("cudaGetSurfaceObjectResourceDesc", "surfObject,pResDesc", 1, arguments.length);
-    if (!((typeof surfObject === "bigint" ? surfObject >= 0n && surfObject <= 18446744073709551615n : Number.isSafeInteger(surfObject) && surfObject >= 0))) rt.bad("cudaGetSurfaceObjectResourceDesc", "surfObject", "u64", surfObject);
-    const $pResDesc = pResDesc === undefined ? rt.record(cudaResourceDesc) : rt.recordArg(pResDesc, cudaResourceDesc, "cudaGetSurfaceObjectResourceDesc", "pResDesc");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "surfObject,pResDesc", 1, arguments.length);
+    if (!isU64(surfObject)) rt.bad(F$, "surfObject", "u64", surfObject);
+    const $pResDesc = pResDesc === undefined ? rt.record(cudaResourceDesc) : rt.recordArg(pResDesc, cudaResourceDesc, F$, "pResDesc");
     const r = raw.cudaGetSurfaceObjectResourceDesc($pResDesc.$pointer(), surfObject);
-    if (rt.guards) rt.check("cudaGetSurfaceObjectResourceDesc");
-    if (r !== 0) rt.fail(r, "cudaGetSurfaceObjectResourceDesc");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return $pResDesc;
   };
 }
@@ -2497,11 +2698,12 @@ function cudaGetSurfaceObjectResourceDesc$(raw: Raw, rt: CheckedRuntime): Checke
 function cudaDriverGetVersion$(raw: Raw, rt: CheckedRuntime): Checked["cudaDriverGetVersion"] {
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
+  const F$ = "cudaDriverGetVersion";
   return function cudaDriverGetVersion(): number {
-    if (arguments.length !== 0) rt.arity("cudaDriverGetVersion", "", 0, arguments.length);
+    if (arguments.length !== 0) rt.arity(F$, "", 0, arguments.length);
     const r = raw.cudaDriverGetVersion(o0);
-    if (rt.guards) rt.check("cudaDriverGetVersion");
-    if (r !== 0) rt.fail(r, "cudaDriverGetVersion");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return i32[0]!;
   };
 }
@@ -2509,11 +2711,12 @@ function cudaDriverGetVersion$(raw: Raw, rt: CheckedRuntime): Checked["cudaDrive
 function cudaRuntimeGetVersion$(raw: Raw, rt: CheckedRuntime): Checked["cudaRuntimeGetVersion"] {
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
+  const F$ = "cudaRuntimeGetVersion";
   return function cudaRuntimeGetVersion(): number {
-    if (arguments.length !== 0) rt.arity("cudaRuntimeGetVersion", "", 0, arguments.length);
+    if (arguments.length !== 0) rt.arity(F$, "", 0, arguments.length);
     const r = raw.cudaRuntimeGetVersion(o0);
-    if (rt.guards) rt.check("cudaRuntimeGetVersion");
-    if (r !== 0) rt.fail(r, "cudaRuntimeGetVersion");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return i32[0]!;
   };
 }
@@ -2521,72 +2724,78 @@ function cudaRuntimeGetVersion$(raw: Raw, rt: CheckedRuntime): Checked["cudaRunt
 function cudaLogsRegisterCallback$(raw: Raw, rt: CheckedRuntime): Checked["cudaLogsRegisterCallback"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cudaLogsRegisterCallback";
   return function cudaLogsRegisterCallback(callbackFunc: cudaLogsCallback_t, userData: PointerLike): cudaLogsCallbackHandle {
-    if (arguments.length !== 2) rt.arity("cudaLogsRegisterCallback", "callbackFunc,userData", 2, arguments.length);
-    if (!(isPtr(callbackFunc))) rt.bad("cudaLogsRegisterCallback", "callbackFunc", "function", callbackFunc);
-    const r = raw.cudaLogsRegisterCallback(callbackFunc, rt.ptr(userData, "cudaLogsRegisterCallback", "userData"), o0);
-    if (rt.guards) rt.check("cudaLogsRegisterCallback");
-    if (r !== 0) rt.fail(r, "cudaLogsRegisterCallback");
+    if (arguments.length !== 2) rt.arity(F$, "callbackFunc,userData", 2, arguments.length);
+    if (!isPtr(callbackFunc)) rt.bad(F$, "callbackFunc", "function", callbackFunc);
+    const r = raw.cudaLogsRegisterCallback(callbackFunc, rt.ptr(userData, F$, "userData"), o0);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as cudaLogsCallbackHandle;
   };
 }
 
 function cudaLogsUnregisterCallback$(raw: Raw, rt: CheckedRuntime): Checked["cudaLogsUnregisterCallback"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaLogsUnregisterCallback";
   return function cudaLogsUnregisterCallback(callback: cudaLogsCallbackHandle): void {
-    if (arguments.length !== 1) rt.arity("cudaLogsUnregisterCallback", "callback", 1, arguments.length);
-    if (!(isPtr(callback))) rt.bad("cudaLogsUnregisterCallback", "callback", "pointer", callback);
+    if (arguments.length !== 1) rt.arity(F$, "callback", 1, arguments.length);
+    if (!isPtr(callback)) rt.bad(F$, "callback", "pointer", callback);
     const r = raw.cudaLogsUnregisterCallback(callback);
-    if (rt.guards) rt.check("cudaLogsUnregisterCallback");
-    if (r !== 0) rt.fail(r, "cudaLogsUnregisterCallback", callback);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, callback);
   };
 }
 
 function cudaLogsCurrent$(raw: Raw, rt: CheckedRuntime): Checked["cudaLogsCurrent"] {
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
+  const F$ = "cudaLogsCurrent";
   return function cudaLogsCurrent(flags: number): cudaLogIterator {
-    if (arguments.length !== 1) rt.arity("cudaLogsCurrent", "flags", 1, arguments.length);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cudaLogsCurrent", "flags", "u32", flags);
+    if (arguments.length !== 1) rt.arity(F$, "flags", 1, arguments.length);
+    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
     const r = raw.cudaLogsCurrent(o0, flags);
-    if (rt.guards) rt.check("cudaLogsCurrent");
-    if (r !== 0) rt.fail(r, "cudaLogsCurrent");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u32[0]! as cudaLogIterator;
   };
 }
 
 function cudaLogsDumpToFile$(raw: Raw, rt: CheckedRuntime): Checked["cudaLogsDumpToFile"] {
+  const F$ = "cudaLogsDumpToFile";
   return function cudaLogsDumpToFile(iterator: PointerLike, pathToFile: string | PointerLike, flags: number): void {
-    if (arguments.length !== 3) rt.arity("cudaLogsDumpToFile", "iterator,pathToFile,flags", 3, arguments.length);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cudaLogsDumpToFile", "flags", "u32", flags);
-    const r = raw.cudaLogsDumpToFile(rt.ptr(iterator, "cudaLogsDumpToFile", "iterator"), rt.cstr(pathToFile, 0, "cudaLogsDumpToFile", "pathToFile"), flags);
-    if (rt.guards) rt.check("cudaLogsDumpToFile");
-    if (r !== 0) rt.fail(r, "cudaLogsDumpToFile");
+    if (arguments.length !== 3) rt.arity(F$, "iterator,pathToFile,flags", 3, arguments.length);
+    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
+    const r = raw.cudaLogsDumpToFile(rt.ptr(iterator, F$, "iterator"), rt.cstr(pathToFile, 0, F$, "pathToFile"), flags);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cudaLogsDumpToMemory$(raw: Raw, rt: CheckedRuntime): Checked["cudaLogsDumpToMemory"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
+  const F$ = "cudaLogsDumpToMemory";
   return function cudaLogsDumpToMemory(iterator: PointerLike, buffer: PointerLike, size: number | bigint, flags: number): bigint {
-    if (arguments.length !== 4) rt.arity("cudaLogsDumpToMemory", "iterator,buffer,size,flags", 4, arguments.length);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cudaLogsDumpToMemory", "flags", "u32", flags);
-    rt.writeCount(0, 8, size, "cudaLogsDumpToMemory", "size");
-    const r = raw.cudaLogsDumpToMemory(rt.ptr(iterator, "cudaLogsDumpToMemory", "iterator"), rt.sized(buffer, size, 1, "cudaLogsDumpToMemory", "buffer"), o0, flags);
-    if (rt.guards) rt.check("cudaLogsDumpToMemory");
-    if (r !== 0) rt.fail(r, "cudaLogsDumpToMemory");
+    if (arguments.length !== 4) rt.arity(F$, "iterator,buffer,size,flags", 4, arguments.length);
+    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
+    rt.writeCount(0, 8, size, F$, "size");
+    const r = raw.cudaLogsDumpToMemory(rt.ptr(iterator, F$, "iterator"), rt.sized(buffer, size, 1, F$, "buffer"), o0, flags);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u64[0]!;
   };
 }
 
 function cudaGraphCreate$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphCreate"] {
   const o0 = rt.out[0]!;
+  const F$ = "cudaGraphCreate";
   return function cudaGraphCreate(flags: number): cudaGraph_t {
-    if (arguments.length !== 1) rt.arity("cudaGraphCreate", "flags", 1, arguments.length);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cudaGraphCreate", "flags", "u32", flags);
+    if (arguments.length !== 1) rt.arity(F$, "flags", 1, arguments.length);
+    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
     const r = raw.cudaGraphCreate(o0, flags);
-    if (rt.guards) rt.check("cudaGraphCreate");
-    if (r !== 0) rt.fail(r, "cudaGraphCreate");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as cudaGraph_t;
   };
 }
@@ -2594,89 +2803,96 @@ function cudaGraphCreate$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphCreat
 function cudaGraphAddKernelNode$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphAddKernelNode"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cudaGraphAddKernelNode";
   return function cudaGraphAddKernelNode(graph: cudaGraph_t, pDependencies: PointerLike, numDependencies: bigint | number, pNodeParams: PointerLike): cudaGraphNode_t {
-    if (arguments.length !== 4) rt.arity("cudaGraphAddKernelNode", "graph,pDependencies,numDependencies,pNodeParams", 4, arguments.length);
-    if (!(isPtr(graph))) rt.bad("cudaGraphAddKernelNode", "graph", "pointer", graph);
-    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cudaGraphAddKernelNode", "numDependencies", "u64", numDependencies);
-    const r = raw.cudaGraphAddKernelNode(o0, graph, rt.sized(pDependencies, numDependencies, 8, "cudaGraphAddKernelNode", "pDependencies"), numDependencies, rt.ptr(rt.expect(pNodeParams, cudaKernelNodeParams, "cudaGraphAddKernelNode", "pNodeParams"), "cudaGraphAddKernelNode", "pNodeParams"));
-    if (rt.guards) rt.check("cudaGraphAddKernelNode");
-    if (r !== 0) rt.fail(r, "cudaGraphAddKernelNode");
+    if (arguments.length !== 4) rt.arity(F$, "graph,pDependencies,numDependencies,pNodeParams", 4, arguments.length);
+    if (!isPtr(graph)) rt.bad(F$, "graph", "pointer", graph);
+    if (!isU64(numDependencies)) rt.bad(F$, "numDependencies", "u64", numDependencies);
+    const r = raw.cudaGraphAddKernelNode(o0, graph, rt.sized(pDependencies, numDependencies, 8, F$, "pDependencies"), numDependencies, rt.ptr(rt.expect(pNodeParams, cudaKernelNodeParams, F$, "pNodeParams"), F$, "pNodeParams"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as cudaGraphNode_t;
   };
 }
 
 function cudaGraphKernelNodeGetParams$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphKernelNodeGetParams"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaGraphKernelNodeGetParams";
   return function cudaGraphKernelNodeGetParams(node: cudaGraphNode_t, pNodeParams?: cudaKernelNodeParams): cudaKernelNodeParams {
-    if (arguments.length < 1 || arguments.length > 2) rt.arity("cudaGraphKernelNodeGetParams", "node,pNodeParams", 1, arguments.length);
-    if (!(isPtr(node))) rt.bad("cudaGraphKernelNodeGetParams", "node", "pointer", node);
-    const $pNodeParams = pNodeParams === undefined ? rt.record(cudaKernelNodeParams) : rt.recordArg(pNodeParams, cudaKernelNodeParams, "cudaGraphKernelNodeGetParams", "pNodeParams");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "node,pNodeParams", 1, arguments.length);
+    if (!isPtr(node)) rt.bad(F$, "node", "pointer", node);
+    const $pNodeParams = pNodeParams === undefined ? rt.record(cudaKernelNodeParams) : rt.recordArg(pNodeParams, cudaKernelNodeParams, F$, "pNodeParams");
     const r = raw.cudaGraphKernelNodeGetParams(node, $pNodeParams.$pointer());
-    if (rt.guards) rt.check("cudaGraphKernelNodeGetParams");
-    if (r !== 0) rt.fail(r, "cudaGraphKernelNodeGetParams", node);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, node);
     return $pNodeParams;
   };
 }
 
 function cudaGraphKernelNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphKernelNodeSetParams"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaGraphKernelNodeSetParams";
   return function cudaGraphKernelNodeSetParams(node: cudaGraphNode_t, pNodeParams: PointerLike): void {
-    if (arguments.length !== 2) rt.arity("cudaGraphKernelNodeSetParams", "node,pNodeParams", 2, arguments.length);
-    if (!(isPtr(node))) rt.bad("cudaGraphKernelNodeSetParams", "node", "pointer", node);
-    const r = raw.cudaGraphKernelNodeSetParams(node, rt.ptr(rt.expect(pNodeParams, cudaKernelNodeParams, "cudaGraphKernelNodeSetParams", "pNodeParams"), "cudaGraphKernelNodeSetParams", "pNodeParams"));
-    if (rt.guards) rt.check("cudaGraphKernelNodeSetParams");
-    if (r !== 0) rt.fail(r, "cudaGraphKernelNodeSetParams", node);
+    if (arguments.length !== 2) rt.arity(F$, "node,pNodeParams", 2, arguments.length);
+    if (!isPtr(node)) rt.bad(F$, "node", "pointer", node);
+    const r = raw.cudaGraphKernelNodeSetParams(node, rt.ptr(rt.expect(pNodeParams, cudaKernelNodeParams, F$, "pNodeParams"), F$, "pNodeParams"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, node);
   };
 }
 
 function cudaGraphKernelNodeCopyAttributes$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphKernelNodeCopyAttributes"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaGraphKernelNodeCopyAttributes";
   return function cudaGraphKernelNodeCopyAttributes(hDst: cudaGraphNode_t, hSrc: cudaGraphNode_t): void {
-    if (arguments.length !== 2) rt.arity("cudaGraphKernelNodeCopyAttributes", "hDst,hSrc", 2, arguments.length);
-    if (!(isPtr(hDst))) rt.bad("cudaGraphKernelNodeCopyAttributes", "hDst", "pointer", hDst);
-    if (!(isPtr(hSrc))) rt.bad("cudaGraphKernelNodeCopyAttributes", "hSrc", "pointer", hSrc);
+    if (arguments.length !== 2) rt.arity(F$, "hDst,hSrc", 2, arguments.length);
+    if (!isPtr(hDst)) rt.bad(F$, "hDst", "pointer", hDst);
+    if (!isPtr(hSrc)) rt.bad(F$, "hSrc", "pointer", hSrc);
     const r = raw.cudaGraphKernelNodeCopyAttributes(hDst, hSrc);
-    if (rt.guards) rt.check("cudaGraphKernelNodeCopyAttributes");
-    if (r !== 0) rt.fail(r, "cudaGraphKernelNodeCopyAttributes", hDst);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hDst);
   };
 }
 
 function cudaGraphKernelNodeGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphKernelNodeGetAttribute"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaGraphKernelNodeGetAttribute";
   return function cudaGraphKernelNodeGetAttribute(hNode: cudaGraphNode_t, attr: cudaLaunchAttributeID, value_out?: cudaLaunchAttributeValue): cudaLaunchAttributeValue {
-    if (arguments.length < 2 || arguments.length > 3) rt.arity("cudaGraphKernelNodeGetAttribute", "hNode,attr,value_out", 2, arguments.length);
-    if (!(isPtr(hNode))) rt.bad("cudaGraphKernelNodeGetAttribute", "hNode", "pointer", hNode);
-    if (!(typeof attr === "number" && (attr >>> 0) === attr && (+attr !== 0 || 1 / attr > 0))) rt.bad("cudaGraphKernelNodeGetAttribute", "attr", "u32", attr);
-    const $value_out = value_out === undefined ? rt.record(cudaLaunchAttributeValue) : rt.recordArg(value_out, cudaLaunchAttributeValue, "cudaGraphKernelNodeGetAttribute", "value_out");
+    if (arguments.length < 2 || arguments.length > 3) rt.arity(F$, "hNode,attr,value_out", 2, arguments.length);
+    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
+    if (!isU32(attr)) rt.bad(F$, "attr", "u32", attr);
+    const $value_out = value_out === undefined ? rt.record(cudaLaunchAttributeValue) : rt.recordArg(value_out, cudaLaunchAttributeValue, F$, "value_out");
     const r = raw.cudaGraphKernelNodeGetAttribute(hNode, attr, $value_out.$pointer());
-    if (rt.guards) rt.check("cudaGraphKernelNodeGetAttribute");
-    if (r !== 0) rt.fail(r, "cudaGraphKernelNodeGetAttribute", hNode);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hNode);
     return $value_out;
   };
 }
 
 function cudaGraphKernelNodeSetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphKernelNodeSetAttribute"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaGraphKernelNodeSetAttribute";
   return function cudaGraphKernelNodeSetAttribute(hNode: cudaGraphNode_t, attr: cudaLaunchAttributeID, value: PointerLike): void {
-    if (arguments.length !== 3) rt.arity("cudaGraphKernelNodeSetAttribute", "hNode,attr,value", 3, arguments.length);
-    if (!(isPtr(hNode))) rt.bad("cudaGraphKernelNodeSetAttribute", "hNode", "pointer", hNode);
-    if (!(typeof attr === "number" && (attr >>> 0) === attr && (+attr !== 0 || 1 / attr > 0))) rt.bad("cudaGraphKernelNodeSetAttribute", "attr", "u32", attr);
-    const r = raw.cudaGraphKernelNodeSetAttribute(hNode, attr, rt.ptr(rt.expect(value, cudaLaunchAttributeValue, "cudaGraphKernelNodeSetAttribute", "value"), "cudaGraphKernelNodeSetAttribute", "value"));
-    if (rt.guards) rt.check("cudaGraphKernelNodeSetAttribute");
-    if (r !== 0) rt.fail(r, "cudaGraphKernelNodeSetAttribute", hNode);
+    if (arguments.length !== 3) rt.arity(F$, "hNode,attr,value", 3, arguments.length);
+    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
+    if (!isU32(attr)) rt.bad(F$, "attr", "u32", attr);
+    const r = raw.cudaGraphKernelNodeSetAttribute(hNode, attr, rt.ptr(rt.expect(value, cudaLaunchAttributeValue, F$, "value"), F$, "value"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hNode);
   };
 }
 
 function cudaGraphAddMemcpyNode$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphAddMemcpyNode"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cudaGraphAddMemcpyNode";
   return function cudaGraphAddMemcpyNode(graph: cudaGraph_t, pDependencies: PointerLike, numDependencies: bigint | number, pCopyParams: PointerLike): cudaGraphNode_t {
-    if (arguments.length !== 4) rt.arity("cudaGraphAddMemcpyNode", "graph,pDependencies,numDependencies,pCopyParams", 4, arguments.length);
-    if (!(isPtr(graph))) rt.bad("cudaGraphAddMemcpyNode", "graph", "pointer", graph);
-    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cudaGraphAddMemcpyNode", "numDependencies", "u64", numDependencies);
-    const r = raw.cudaGraphAddMemcpyNode(o0, graph, rt.sized(pDependencies, numDependencies, 8, "cudaGraphAddMemcpyNode", "pDependencies"), numDependencies, rt.ptr(rt.expect(pCopyParams, cudaMemcpy3DParms, "cudaGraphAddMemcpyNode", "pCopyParams"), "cudaGraphAddMemcpyNode", "pCopyParams"));
-    if (rt.guards) rt.check("cudaGraphAddMemcpyNode");
-    if (r !== 0) rt.fail(r, "cudaGraphAddMemcpyNode");
+    if (arguments.length !== 4) rt.arity(F$, "graph,pDependencies,numDependencies,pCopyParams", 4, arguments.length);
+    if (!isPtr(graph)) rt.bad(F$, "graph", "pointer", graph);
+    if (!isU64(numDependencies)) rt.bad(F$, "numDependencies", "u64", numDependencies);
+    const r = raw.cudaGraphAddMemcpyNode(o0, graph, rt.sized(pDependencies, numDependencies, 8, F$, "pDependencies"), numDependencies, rt.ptr(rt.expect(pCopyParams, cudaMemcpy3DParms, F$, "pCopyParams"), F$, "pCopyParams"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as cudaGraphNode_t;
   };
 }
@@ -2684,16 +2900,17 @@ function cudaGraphAddMemcpyNode$(raw: Raw, rt: CheckedRuntime): Checked["cudaGra
 function cudaGraphAddMemcpyNodeToSymbol$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphAddMemcpyNodeToSymbol"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cudaGraphAddMemcpyNodeToSymbol";
   return function cudaGraphAddMemcpyNodeToSymbol(graph: cudaGraph_t, pDependencies: PointerLike, numDependencies: bigint | number, symbol: PointerLike, src: PointerLike, count: bigint | number, offset: bigint | number, kind: cudaMemcpyKind): cudaGraphNode_t {
-    if (arguments.length !== 8) rt.arity("cudaGraphAddMemcpyNodeToSymbol", "graph,pDependencies,numDependencies,symbol,src,count,offset,kind", 8, arguments.length);
-    if (!(isPtr(graph))) rt.bad("cudaGraphAddMemcpyNodeToSymbol", "graph", "pointer", graph);
-    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cudaGraphAddMemcpyNodeToSymbol", "numDependencies", "u64", numDependencies);
-    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaGraphAddMemcpyNodeToSymbol", "count", "u64", count);
-    if (!((typeof offset === "bigint" ? offset >= 0n && offset <= 18446744073709551615n : Number.isSafeInteger(offset) && offset >= 0))) rt.bad("cudaGraphAddMemcpyNodeToSymbol", "offset", "u64", offset);
-    if (!(typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0))) rt.bad("cudaGraphAddMemcpyNodeToSymbol", "kind", "u32", kind);
-    const r = raw.cudaGraphAddMemcpyNodeToSymbol(o0, graph, rt.sized(pDependencies, numDependencies, 8, "cudaGraphAddMemcpyNodeToSymbol", "pDependencies"), numDependencies, rt.ptr(symbol, "cudaGraphAddMemcpyNodeToSymbol", "symbol"), rt.sized(src, count, 1, "cudaGraphAddMemcpyNodeToSymbol", "src"), count, offset, kind);
-    if (rt.guards) rt.check("cudaGraphAddMemcpyNodeToSymbol");
-    if (r !== 0) rt.fail(r, "cudaGraphAddMemcpyNodeToSymbol");
+    if (arguments.length !== 8) rt.arity(F$, "graph,pDependencies,numDependencies,symbol,src,count,offset,kind", 8, arguments.length);
+    if (!isPtr(graph)) rt.bad(F$, "graph", "pointer", graph);
+    if (!isU64(numDependencies)) rt.bad(F$, "numDependencies", "u64", numDependencies);
+    if (!isU64(count)) rt.bad(F$, "count", "u64", count);
+    if (!isU64(offset)) rt.bad(F$, "offset", "u64", offset);
+    if (!isU32(kind)) rt.bad(F$, "kind", "u32", kind);
+    const r = raw.cudaGraphAddMemcpyNodeToSymbol(o0, graph, rt.sized(pDependencies, numDependencies, 8, F$, "pDependencies"), numDependencies, rt.ptr(symbol, F$, "symbol"), rt.sized(src, count, 1, F$, "src"), count, offset, kind);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as cudaGraphNode_t;
   };
 }
@@ -2701,16 +2918,17 @@ function cudaGraphAddMemcpyNodeToSymbol$(raw: Raw, rt: CheckedRuntime): Checked[
 function cudaGraphAddMemcpyNodeFromSymbol$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphAddMemcpyNodeFromSymbol"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cudaGraphAddMemcpyNodeFromSymbol";
   return function cudaGraphAddMemcpyNodeFromSymbol(graph: cudaGraph_t, pDependencies: PointerLike, numDependencies: bigint | number, dst: PointerLike, symbol: PointerLike, count: bigint | number, offset: bigint | number, kind: cudaMemcpyKind): cudaGraphNode_t {
-    if (arguments.length !== 8) rt.arity("cudaGraphAddMemcpyNodeFromSymbol", "graph,pDependencies,numDependencies,dst,symbol,count,offset,kind", 8, arguments.length);
-    if (!(isPtr(graph))) rt.bad("cudaGraphAddMemcpyNodeFromSymbol", "graph", "pointer", graph);
-    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cudaGraphAddMemcpyNodeFromSymbol", "numDependencies", "u64", numDependencies);
-    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaGraphAddMemcpyNodeFromSymbol", "count", "u64", count);
-    if (!((typeof offset === "bigint" ? offset >= 0n && offset <= 18446744073709551615n : Number.isSafeInteger(offset) && offset >= 0))) rt.bad("cudaGraphAddMemcpyNodeFromSymbol", "offset", "u64", offset);
-    if (!(typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0))) rt.bad("cudaGraphAddMemcpyNodeFromSymbol", "kind", "u32", kind);
-    const r = raw.cudaGraphAddMemcpyNodeFromSymbol(o0, graph, rt.sized(pDependencies, numDependencies, 8, "cudaGraphAddMemcpyNodeFromSymbol", "pDependencies"), numDependencies, rt.sized(dst, count, 1, "cudaGraphAddMemcpyNodeFromSymbol", "dst"), rt.sized(symbol, count, 1, "cudaGraphAddMemcpyNodeFromSymbol", "symbol"), count, offset, kind);
-    if (rt.guards) rt.check("cudaGraphAddMemcpyNodeFromSymbol");
-    if (r !== 0) rt.fail(r, "cudaGraphAddMemcpyNodeFromSymbol");
+    if (arguments.length !== 8) rt.arity(F$, "graph,pDependencies,numDependencies,dst,symbol,count,offset,kind", 8, arguments.length);
+    if (!isPtr(graph)) rt.bad(F$, "graph", "pointer", graph);
+    if (!isU64(numDependencies)) rt.bad(F$, "numDependencies", "u64", numDependencies);
+    if (!isU64(count)) rt.bad(F$, "count", "u64", count);
+    if (!isU64(offset)) rt.bad(F$, "offset", "u64", offset);
+    if (!isU32(kind)) rt.bad(F$, "kind", "u32", kind);
+    const r = raw.cudaGraphAddMemcpyNodeFromSymbol(o0, graph, rt.sized(pDependencies, numDependencies, 8, F$, "pDependencies"), numDependencies, rt.sized(dst, count, 1, F$, "dst"), rt.sized(symbol, count, 1, F$, "symbol"), count, offset, kind);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as cudaGraphNode_t;
   };
 }
@@ -2718,171 +2936,184 @@ function cudaGraphAddMemcpyNodeFromSymbol$(raw: Raw, rt: CheckedRuntime): Checke
 function cudaGraphAddMemcpyNode1D$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphAddMemcpyNode1D"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cudaGraphAddMemcpyNode1D";
   return function cudaGraphAddMemcpyNode1D(graph: cudaGraph_t, pDependencies: PointerLike, numDependencies: bigint | number, dst: PointerLike, src: PointerLike, count: bigint | number, kind: cudaMemcpyKind): cudaGraphNode_t {
-    if (arguments.length !== 7) rt.arity("cudaGraphAddMemcpyNode1D", "graph,pDependencies,numDependencies,dst,src,count,kind", 7, arguments.length);
-    if (!(isPtr(graph))) rt.bad("cudaGraphAddMemcpyNode1D", "graph", "pointer", graph);
-    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cudaGraphAddMemcpyNode1D", "numDependencies", "u64", numDependencies);
-    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaGraphAddMemcpyNode1D", "count", "u64", count);
-    if (!(typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0))) rt.bad("cudaGraphAddMemcpyNode1D", "kind", "u32", kind);
-    const r = raw.cudaGraphAddMemcpyNode1D(o0, graph, rt.sized(pDependencies, numDependencies, 8, "cudaGraphAddMemcpyNode1D", "pDependencies"), numDependencies, rt.sized(dst, count, 1, "cudaGraphAddMemcpyNode1D", "dst"), rt.sized(src, count, 1, "cudaGraphAddMemcpyNode1D", "src"), count, kind);
-    if (rt.guards) rt.check("cudaGraphAddMemcpyNode1D");
-    if (r !== 0) rt.fail(r, "cudaGraphAddMemcpyNode1D");
+    if (arguments.length !== 7) rt.arity(F$, "graph,pDependencies,numDependencies,dst,src,count,kind", 7, arguments.length);
+    if (!isPtr(graph)) rt.bad(F$, "graph", "pointer", graph);
+    if (!isU64(numDependencies)) rt.bad(F$, "numDependencies", "u64", numDependencies);
+    if (!isU64(count)) rt.bad(F$, "count", "u64", count);
+    if (!isU32(kind)) rt.bad(F$, "kind", "u32", kind);
+    const r = raw.cudaGraphAddMemcpyNode1D(o0, graph, rt.sized(pDependencies, numDependencies, 8, F$, "pDependencies"), numDependencies, rt.sized(dst, count, 1, F$, "dst"), rt.sized(src, count, 1, F$, "src"), count, kind);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as cudaGraphNode_t;
   };
 }
 
 function cudaGraphMemcpyNodeGetParams$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphMemcpyNodeGetParams"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaGraphMemcpyNodeGetParams";
   return function cudaGraphMemcpyNodeGetParams(node: cudaGraphNode_t, pNodeParams?: cudaMemcpy3DParms): cudaMemcpy3DParms {
-    if (arguments.length < 1 || arguments.length > 2) rt.arity("cudaGraphMemcpyNodeGetParams", "node,pNodeParams", 1, arguments.length);
-    if (!(isPtr(node))) rt.bad("cudaGraphMemcpyNodeGetParams", "node", "pointer", node);
-    const $pNodeParams = pNodeParams === undefined ? rt.record(cudaMemcpy3DParms) : rt.recordArg(pNodeParams, cudaMemcpy3DParms, "cudaGraphMemcpyNodeGetParams", "pNodeParams");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "node,pNodeParams", 1, arguments.length);
+    if (!isPtr(node)) rt.bad(F$, "node", "pointer", node);
+    const $pNodeParams = pNodeParams === undefined ? rt.record(cudaMemcpy3DParms) : rt.recordArg(pNodeParams, cudaMemcpy3DParms, F$, "pNodeParams");
     const r = raw.cudaGraphMemcpyNodeGetParams(node, $pNodeParams.$pointer());
-    if (rt.guards) rt.check("cudaGraphMemcpyNodeGetParams");
-    if (r !== 0) rt.fail(r, "cudaGraphMemcpyNodeGetParams", node);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, node);
     return $pNodeParams;
   };
 }
 
 function cudaGraphMemcpyNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphMemcpyNodeSetParams"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaGraphMemcpyNodeSetParams";
   return function cudaGraphMemcpyNodeSetParams(node: cudaGraphNode_t, pNodeParams: PointerLike): void {
-    if (arguments.length !== 2) rt.arity("cudaGraphMemcpyNodeSetParams", "node,pNodeParams", 2, arguments.length);
-    if (!(isPtr(node))) rt.bad("cudaGraphMemcpyNodeSetParams", "node", "pointer", node);
-    const r = raw.cudaGraphMemcpyNodeSetParams(node, rt.ptr(rt.expect(pNodeParams, cudaMemcpy3DParms, "cudaGraphMemcpyNodeSetParams", "pNodeParams"), "cudaGraphMemcpyNodeSetParams", "pNodeParams"));
-    if (rt.guards) rt.check("cudaGraphMemcpyNodeSetParams");
-    if (r !== 0) rt.fail(r, "cudaGraphMemcpyNodeSetParams", node);
+    if (arguments.length !== 2) rt.arity(F$, "node,pNodeParams", 2, arguments.length);
+    if (!isPtr(node)) rt.bad(F$, "node", "pointer", node);
+    const r = raw.cudaGraphMemcpyNodeSetParams(node, rt.ptr(rt.expect(pNodeParams, cudaMemcpy3DParms, F$, "pNodeParams"), F$, "pNodeParams"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, node);
   };
 }
 
 function cudaGraphMemcpyNodeSetParamsToSymbol$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphMemcpyNodeSetParamsToSymbol"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaGraphMemcpyNodeSetParamsToSymbol";
   return function cudaGraphMemcpyNodeSetParamsToSymbol(node: cudaGraphNode_t, symbol: PointerLike, src: PointerLike, count: bigint | number, offset: bigint | number, kind: cudaMemcpyKind): void {
-    if (arguments.length !== 6) rt.arity("cudaGraphMemcpyNodeSetParamsToSymbol", "node,symbol,src,count,offset,kind", 6, arguments.length);
-    if (!(isPtr(node))) rt.bad("cudaGraphMemcpyNodeSetParamsToSymbol", "node", "pointer", node);
-    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaGraphMemcpyNodeSetParamsToSymbol", "count", "u64", count);
-    if (!((typeof offset === "bigint" ? offset >= 0n && offset <= 18446744073709551615n : Number.isSafeInteger(offset) && offset >= 0))) rt.bad("cudaGraphMemcpyNodeSetParamsToSymbol", "offset", "u64", offset);
-    if (!(typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0))) rt.bad("cudaGraphMemcpyNodeSetParamsToSymbol", "kind", "u32", kind);
-    const r = raw.cudaGraphMemcpyNodeSetParamsToSymbol(node, rt.ptr(symbol, "cudaGraphMemcpyNodeSetParamsToSymbol", "symbol"), rt.sized(src, count, 1, "cudaGraphMemcpyNodeSetParamsToSymbol", "src"), count, offset, kind);
-    if (rt.guards) rt.check("cudaGraphMemcpyNodeSetParamsToSymbol");
-    if (r !== 0) rt.fail(r, "cudaGraphMemcpyNodeSetParamsToSymbol", node);
+    if (arguments.length !== 6) rt.arity(F$, "node,symbol,src,count,offset,kind", 6, arguments.length);
+    if (!isPtr(node)) rt.bad(F$, "node", "pointer", node);
+    if (!isU64(count)) rt.bad(F$, "count", "u64", count);
+    if (!isU64(offset)) rt.bad(F$, "offset", "u64", offset);
+    if (!isU32(kind)) rt.bad(F$, "kind", "u32", kind);
+    const r = raw.cudaGraphMemcpyNodeSetParamsToSymbol(node, rt.ptr(symbol, F$, "symbol"), rt.sized(src, count, 1, F$, "src"), count, offset, kind);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, node);
   };
 }
 
 function cudaGraphMemcpyNodeSetParamsFromSymbol$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphMemcpyNodeSetParamsFromSymbol"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaGraphMemcpyNodeSetParamsFromSymbol";
   return function cudaGraphMemcpyNodeSetParamsFromSymbol(node: cudaGraphNode_t, dst: PointerLike, symbol: PointerLike, count: bigint | number, offset: bigint | number, kind: cudaMemcpyKind): void {
-    if (arguments.length !== 6) rt.arity("cudaGraphMemcpyNodeSetParamsFromSymbol", "node,dst,symbol,count,offset,kind", 6, arguments.length);
-    if (!(isPtr(node))) rt.bad("cudaGraphMemcpyNodeSetParamsFromSymbol", "node", "pointer", node);
-    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaGraphMemcpyNodeSetParamsFromSymbol", "count", "u64", count);
-    if (!((typeof offset === "bigint" ? offset >= 0n && offset <= 18446744073709551615n : Number.isSafeInteger(offset) && offset >= 0))) rt.bad("cudaGraphMemcpyNodeSetParamsFromSymbol", "offset", "u64", offset);
-    if (!(typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0))) rt.bad("cudaGraphMemcpyNodeSetParamsFromSymbol", "kind", "u32", kind);
-    const r = raw.cudaGraphMemcpyNodeSetParamsFromSymbol(node, rt.sized(dst, count, 1, "cudaGraphMemcpyNodeSetParamsFromSymbol", "dst"), rt.sized(symbol, count, 1, "cudaGraphMemcpyNodeSetParamsFromSymbol", "symbol"), count, offset, kind);
-    if (rt.guards) rt.check("cudaGraphMemcpyNodeSetParamsFromSymbol");
-    if (r !== 0) rt.fail(r, "cudaGraphMemcpyNodeSetParamsFromSymbol", node);
+    if (arguments.length !== 6) rt.arity(F$, "node,dst,symbol,count,offset,kind", 6, arguments.length);
+    if (!isPtr(node)) rt.bad(F$, "node", "pointer", node);
+    if (!isU64(count)) rt.bad(F$, "count", "u64", count);
+    if (!isU64(offset)) rt.bad(F$, "offset", "u64", offset);
+    if (!isU32(kind)) rt.bad(F$, "kind", "u32", kind);
+    const r = raw.cudaGraphMemcpyNodeSetParamsFromSymbol(node, rt.sized(dst, count, 1, F$, "dst"), rt.sized(symbol, count, 1, F$, "symbol"), count, offset, kind);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, node);
   };
 }
 
 function cudaGraphMemcpyNodeSetParams1D$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphMemcpyNodeSetParams1D"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaGraphMemcpyNodeSetParams1D";
   return function cudaGraphMemcpyNodeSetParams1D(node: cudaGraphNode_t, dst: PointerLike, src: PointerLike, count: bigint | number, kind: cudaMemcpyKind): void {
-    if (arguments.length !== 5) rt.arity("cudaGraphMemcpyNodeSetParams1D", "node,dst,src,count,kind", 5, arguments.length);
-    if (!(isPtr(node))) rt.bad("cudaGraphMemcpyNodeSetParams1D", "node", "pointer", node);
-    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaGraphMemcpyNodeSetParams1D", "count", "u64", count);
-    if (!(typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0))) rt.bad("cudaGraphMemcpyNodeSetParams1D", "kind", "u32", kind);
-    const r = raw.cudaGraphMemcpyNodeSetParams1D(node, rt.sized(dst, count, 1, "cudaGraphMemcpyNodeSetParams1D", "dst"), rt.sized(src, count, 1, "cudaGraphMemcpyNodeSetParams1D", "src"), count, kind);
-    if (rt.guards) rt.check("cudaGraphMemcpyNodeSetParams1D");
-    if (r !== 0) rt.fail(r, "cudaGraphMemcpyNodeSetParams1D", node);
+    if (arguments.length !== 5) rt.arity(F$, "node,dst,src,count,kind", 5, arguments.length);
+    if (!isPtr(node)) rt.bad(F$, "node", "pointer", node);
+    if (!isU64(count)) rt.bad(F$, "count", "u64", count);
+    if (!isU32(kind)) rt.bad(F$, "kind", "u32", kind);
+    const r = raw.cudaGraphMemcpyNodeSetParams1D(node, rt.sized(dst, count, 1, F$, "dst"), rt.sized(src, count, 1, F$, "src"), count, kind);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, node);
   };
 }
 
 function cudaGraphAddMemsetNode$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphAddMemsetNode"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cudaGraphAddMemsetNode";
   return function cudaGraphAddMemsetNode(graph: cudaGraph_t, pDependencies: PointerLike, numDependencies: bigint | number, pMemsetParams: PointerLike): cudaGraphNode_t {
-    if (arguments.length !== 4) rt.arity("cudaGraphAddMemsetNode", "graph,pDependencies,numDependencies,pMemsetParams", 4, arguments.length);
-    if (!(isPtr(graph))) rt.bad("cudaGraphAddMemsetNode", "graph", "pointer", graph);
-    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cudaGraphAddMemsetNode", "numDependencies", "u64", numDependencies);
-    const r = raw.cudaGraphAddMemsetNode(o0, graph, rt.sized(pDependencies, numDependencies, 8, "cudaGraphAddMemsetNode", "pDependencies"), numDependencies, rt.ptr(rt.expect(pMemsetParams, cudaMemsetParams, "cudaGraphAddMemsetNode", "pMemsetParams"), "cudaGraphAddMemsetNode", "pMemsetParams"));
-    if (rt.guards) rt.check("cudaGraphAddMemsetNode");
-    if (r !== 0) rt.fail(r, "cudaGraphAddMemsetNode");
+    if (arguments.length !== 4) rt.arity(F$, "graph,pDependencies,numDependencies,pMemsetParams", 4, arguments.length);
+    if (!isPtr(graph)) rt.bad(F$, "graph", "pointer", graph);
+    if (!isU64(numDependencies)) rt.bad(F$, "numDependencies", "u64", numDependencies);
+    const r = raw.cudaGraphAddMemsetNode(o0, graph, rt.sized(pDependencies, numDependencies, 8, F$, "pDependencies"), numDependencies, rt.ptr(rt.expect(pMemsetParams, cudaMemsetParams, F$, "pMemsetParams"), F$, "pMemsetParams"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as cudaGraphNode_t;
   };
 }
 
 function cudaGraphMemsetNodeGetParams$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphMemsetNodeGetParams"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaGraphMemsetNodeGetParams";
   return function cudaGraphMemsetNodeGetParams(node: cudaGraphNode_t, pNodeParams?: cudaMemsetParams): cudaMemsetParams {
-    if (arguments.length < 1 || arguments.length > 2) rt.arity("cudaGraphMemsetNodeGetParams", "node,pNodeParams", 1, arguments.length);
-    if (!(isPtr(node))) rt.bad("cudaGraphMemsetNodeGetParams", "node", "pointer", node);
-    const $pNodeParams = pNodeParams === undefined ? rt.record(cudaMemsetParams) : rt.recordArg(pNodeParams, cudaMemsetParams, "cudaGraphMemsetNodeGetParams", "pNodeParams");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "node,pNodeParams", 1, arguments.length);
+    if (!isPtr(node)) rt.bad(F$, "node", "pointer", node);
+    const $pNodeParams = pNodeParams === undefined ? rt.record(cudaMemsetParams) : rt.recordArg(pNodeParams, cudaMemsetParams, F$, "pNodeParams");
     const r = raw.cudaGraphMemsetNodeGetParams(node, $pNodeParams.$pointer());
-    if (rt.guards) rt.check("cudaGraphMemsetNodeGetParams");
-    if (r !== 0) rt.fail(r, "cudaGraphMemsetNodeGetParams", node);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, node);
     return $pNodeParams;
   };
 }
 
 function cudaGraphMemsetNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphMemsetNodeSetParams"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaGraphMemsetNodeSetParams";
   return function cudaGraphMemsetNodeSetParams(node: cudaGraphNode_t, pNodeParams: PointerLike): void {
-    if (arguments.length !== 2) rt.arity("cudaGraphMemsetNodeSetParams", "node,pNodeParams", 2, arguments.length);
-    if (!(isPtr(node))) rt.bad("cudaGraphMemsetNodeSetParams", "node", "pointer", node);
-    const r = raw.cudaGraphMemsetNodeSetParams(node, rt.ptr(rt.expect(pNodeParams, cudaMemsetParams, "cudaGraphMemsetNodeSetParams", "pNodeParams"), "cudaGraphMemsetNodeSetParams", "pNodeParams"));
-    if (rt.guards) rt.check("cudaGraphMemsetNodeSetParams");
-    if (r !== 0) rt.fail(r, "cudaGraphMemsetNodeSetParams", node);
+    if (arguments.length !== 2) rt.arity(F$, "node,pNodeParams", 2, arguments.length);
+    if (!isPtr(node)) rt.bad(F$, "node", "pointer", node);
+    const r = raw.cudaGraphMemsetNodeSetParams(node, rt.ptr(rt.expect(pNodeParams, cudaMemsetParams, F$, "pNodeParams"), F$, "pNodeParams"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, node);
   };
 }
 
 function cudaGraphAddHostNode$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphAddHostNode"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cudaGraphAddHostNode";
   return function cudaGraphAddHostNode(graph: cudaGraph_t, pDependencies: PointerLike, numDependencies: bigint | number, pNodeParams: PointerLike): cudaGraphNode_t {
-    if (arguments.length !== 4) rt.arity("cudaGraphAddHostNode", "graph,pDependencies,numDependencies,pNodeParams", 4, arguments.length);
-    if (!(isPtr(graph))) rt.bad("cudaGraphAddHostNode", "graph", "pointer", graph);
-    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cudaGraphAddHostNode", "numDependencies", "u64", numDependencies);
-    const r = raw.cudaGraphAddHostNode(o0, graph, rt.sized(pDependencies, numDependencies, 8, "cudaGraphAddHostNode", "pDependencies"), numDependencies, rt.ptr(rt.expect(pNodeParams, cudaHostNodeParams, "cudaGraphAddHostNode", "pNodeParams"), "cudaGraphAddHostNode", "pNodeParams"));
-    if (rt.guards) rt.check("cudaGraphAddHostNode");
-    if (r !== 0) rt.fail(r, "cudaGraphAddHostNode");
+    if (arguments.length !== 4) rt.arity(F$, "graph,pDependencies,numDependencies,pNodeParams", 4, arguments.length);
+    if (!isPtr(graph)) rt.bad(F$, "graph", "pointer", graph);
+    if (!isU64(numDependencies)) rt.bad(F$, "numDependencies", "u64", numDependencies);
+    const r = raw.cudaGraphAddHostNode(o0, graph, rt.sized(pDependencies, numDependencies, 8, F$, "pDependencies"), numDependencies, rt.ptr(rt.expect(pNodeParams, cudaHostNodeParams, F$, "pNodeParams"), F$, "pNodeParams"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as cudaGraphNode_t;
   };
 }
 
 function cudaGraphHostNodeGetParams$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphHostNodeGetParams"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaGraphHostNodeGetParams";
   return function cudaGraphHostNodeGetParams(node: cudaGraphNode_t, pNodeParams?: cudaHostNodeParams): cudaHostNodeParams {
-    if (arguments.length < 1 || arguments.length > 2) rt.arity("cudaGraphHostNodeGetParams", "node,pNodeParams", 1, arguments.length);
-    if (!(isPtr(node))) rt.bad("cudaGraphHostNodeGetParams", "node", "pointer", node);
-    const $pNodeParams = pNodeParams === undefined ? rt.record(cudaHostNodeParams) : rt.recordArg(pNodeParams, cudaHostNodeParams, "cudaGraphHostNodeGetParams", "pNodeParams");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "node,pNodeParams", 1, arguments.length);
+    if (!isPtr(node)) rt.bad(F$, "node", "pointer", node);
+    const $pNodeParams = pNodeParams === undefined ? rt.record(cudaHostNodeParams) : rt.recordArg(pNodeParams, cudaHostNodeParams, F$, "pNodeParams");
     const r = raw.cudaGraphHostNodeGetParams(node, $pNodeParams.$pointer());
-    if (rt.guards) rt.check("cudaGraphHostNodeGetParams");
-    if (r !== 0) rt.fail(r, "cudaGraphHostNodeGetParams", node);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, node);
     return $pNodeParams;
   };
 }
 
 function cudaGraphHostNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphHostNodeSetParams"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaGraphHostNodeSetParams";
   return function cudaGraphHostNodeSetParams(node: cudaGraphNode_t, pNodeParams: PointerLike): void {
-    if (arguments.length !== 2) rt.arity("cudaGraphHostNodeSetParams", "node,pNodeParams", 2, arguments.length);
-    if (!(isPtr(node))) rt.bad("cudaGraphHostNodeSetParams", "node", "pointer", node);
-    const r = raw.cudaGraphHostNodeSetParams(node, rt.ptr(rt.expect(pNodeParams, cudaHostNodeParams, "cudaGraphHostNodeSetParams", "pNodeParams"), "cudaGraphHostNodeSetParams", "pNodeParams"));
-    if (rt.guards) rt.check("cudaGraphHostNodeSetParams");
-    if (r !== 0) rt.fail(r, "cudaGraphHostNodeSetParams", node);
+    if (arguments.length !== 2) rt.arity(F$, "node,pNodeParams", 2, arguments.length);
+    if (!isPtr(node)) rt.bad(F$, "node", "pointer", node);
+    const r = raw.cudaGraphHostNodeSetParams(node, rt.ptr(rt.expect(pNodeParams, cudaHostNodeParams, F$, "pNodeParams"), F$, "pNodeParams"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, node);
   };
 }
 
 function cudaGraphAddChildGraphNode$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphAddChildGraphNode"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cudaGraphAddChildGraphNode";
   return function cudaGraphAddChildGraphNode(graph: cudaGraph_t, pDependencies: PointerLike, numDependencies: bigint | number, childGraph: cudaGraph_t): cudaGraphNode_t {
-    if (arguments.length !== 4) rt.arity("cudaGraphAddChildGraphNode", "graph,pDependencies,numDependencies,childGraph", 4, arguments.length);
-    if (!(isPtr(graph))) rt.bad("cudaGraphAddChildGraphNode", "graph", "pointer", graph);
-    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cudaGraphAddChildGraphNode", "numDependencies", "u64", numDependencies);
-    if (!(isPtr(childGraph))) rt.bad("cudaGraphAddChildGraphNode", "childGraph", "pointer", childGraph);
-    const r = raw.cudaGraphAddChildGraphNode(o0, graph, rt.sized(pDependencies, numDependencies, 8, "cudaGraphAddChildGraphNode", "pDependencies"), numDependencies, childGraph);
-    if (rt.guards) rt.check("cudaGraphAddChildGraphNode");
-    if (r !== 0) rt.fail(r, "cudaGraphAddChildGraphNode");
+    if (arguments.length !== 4) rt.arity(F$, "graph,pDependencies,numDependencies,childGraph", 4, arguments.length);
+    if (!isPtr(graph)) rt.bad(F$, "graph", "pointer", graph);
+    if (!isU64(numDependencies)) rt.bad(F$, "numDependencies", "u64", numDependencies);
+    if (!isPtr(childGraph)) rt.bad(F$, "childGraph", "pointer", childGraph);
+    const r = raw.cudaGraphAddChildGraphNode(o0, graph, rt.sized(pDependencies, numDependencies, 8, F$, "pDependencies"), numDependencies, childGraph);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as cudaGraphNode_t;
   };
 }
@@ -2890,12 +3121,13 @@ function cudaGraphAddChildGraphNode$(raw: Raw, rt: CheckedRuntime): Checked["cud
 function cudaGraphChildGraphNodeGetGraph$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphChildGraphNodeGetGraph"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cudaGraphChildGraphNodeGetGraph";
   return function cudaGraphChildGraphNodeGetGraph(node: cudaGraphNode_t): cudaGraph_t {
-    if (arguments.length !== 1) rt.arity("cudaGraphChildGraphNodeGetGraph", "node", 1, arguments.length);
-    if (!(isPtr(node))) rt.bad("cudaGraphChildGraphNodeGetGraph", "node", "pointer", node);
+    if (arguments.length !== 1) rt.arity(F$, "node", 1, arguments.length);
+    if (!isPtr(node)) rt.bad(F$, "node", "pointer", node);
     const r = raw.cudaGraphChildGraphNodeGetGraph(node, o0);
-    if (rt.guards) rt.check("cudaGraphChildGraphNodeGetGraph");
-    if (r !== 0) rt.fail(r, "cudaGraphChildGraphNodeGetGraph", node);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, node);
     return rt.readPointer(0) as cudaGraph_t;
   };
 }
@@ -2903,13 +3135,14 @@ function cudaGraphChildGraphNodeGetGraph$(raw: Raw, rt: CheckedRuntime): Checked
 function cudaGraphAddEmptyNode$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphAddEmptyNode"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cudaGraphAddEmptyNode";
   return function cudaGraphAddEmptyNode(graph: cudaGraph_t, pDependencies: PointerLike, numDependencies: bigint | number): cudaGraphNode_t {
-    if (arguments.length !== 3) rt.arity("cudaGraphAddEmptyNode", "graph,pDependencies,numDependencies", 3, arguments.length);
-    if (!(isPtr(graph))) rt.bad("cudaGraphAddEmptyNode", "graph", "pointer", graph);
-    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cudaGraphAddEmptyNode", "numDependencies", "u64", numDependencies);
-    const r = raw.cudaGraphAddEmptyNode(o0, graph, rt.sized(pDependencies, numDependencies, 8, "cudaGraphAddEmptyNode", "pDependencies"), numDependencies);
-    if (rt.guards) rt.check("cudaGraphAddEmptyNode");
-    if (r !== 0) rt.fail(r, "cudaGraphAddEmptyNode");
+    if (arguments.length !== 3) rt.arity(F$, "graph,pDependencies,numDependencies", 3, arguments.length);
+    if (!isPtr(graph)) rt.bad(F$, "graph", "pointer", graph);
+    if (!isU64(numDependencies)) rt.bad(F$, "numDependencies", "u64", numDependencies);
+    const r = raw.cudaGraphAddEmptyNode(o0, graph, rt.sized(pDependencies, numDependencies, 8, F$, "pDependencies"), numDependencies);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as cudaGraphNode_t;
   };
 }
@@ -2917,14 +3150,15 @@ function cudaGraphAddEmptyNode$(raw: Raw, rt: CheckedRuntime): Checked["cudaGrap
 function cudaGraphAddEventRecordNode$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphAddEventRecordNode"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cudaGraphAddEventRecordNode";
   return function cudaGraphAddEventRecordNode(graph: cudaGraph_t, pDependencies: PointerLike, numDependencies: bigint | number, event: cudaEvent_t): cudaGraphNode_t {
-    if (arguments.length !== 4) rt.arity("cudaGraphAddEventRecordNode", "graph,pDependencies,numDependencies,event", 4, arguments.length);
-    if (!(isPtr(graph))) rt.bad("cudaGraphAddEventRecordNode", "graph", "pointer", graph);
-    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cudaGraphAddEventRecordNode", "numDependencies", "u64", numDependencies);
-    if (!(isPtr(event))) rt.bad("cudaGraphAddEventRecordNode", "event", "pointer", event);
-    const r = raw.cudaGraphAddEventRecordNode(o0, graph, rt.sized(pDependencies, numDependencies, 8, "cudaGraphAddEventRecordNode", "pDependencies"), numDependencies, event);
-    if (rt.guards) rt.check("cudaGraphAddEventRecordNode");
-    if (r !== 0) rt.fail(r, "cudaGraphAddEventRecordNode");
+    if (arguments.length !== 4) rt.arity(F$, "graph,pDependencies,numDependencies,event", 4, arguments.length);
+    if (!isPtr(graph)) rt.bad(F$, "graph", "pointer", graph);
+    if (!isU64(numDependencies)) rt.bad(F$, "numDependencies", "u64", numDependencies);
+    if (!isPtr(event)) rt.bad(F$, "event", "pointer", event);
+    const r = raw.cudaGraphAddEventRecordNode(o0, graph, rt.sized(pDependencies, numDependencies, 8, F$, "pDependencies"), numDependencies, event);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as cudaGraphNode_t;
   };
 }
@@ -2932,39 +3166,42 @@ function cudaGraphAddEventRecordNode$(raw: Raw, rt: CheckedRuntime): Checked["cu
 function cudaGraphEventRecordNodeGetEvent$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphEventRecordNodeGetEvent"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cudaGraphEventRecordNodeGetEvent";
   return function cudaGraphEventRecordNodeGetEvent(node: cudaGraphNode_t): cudaEvent_t {
-    if (arguments.length !== 1) rt.arity("cudaGraphEventRecordNodeGetEvent", "node", 1, arguments.length);
-    if (!(isPtr(node))) rt.bad("cudaGraphEventRecordNodeGetEvent", "node", "pointer", node);
+    if (arguments.length !== 1) rt.arity(F$, "node", 1, arguments.length);
+    if (!isPtr(node)) rt.bad(F$, "node", "pointer", node);
     const r = raw.cudaGraphEventRecordNodeGetEvent(node, o0);
-    if (rt.guards) rt.check("cudaGraphEventRecordNodeGetEvent");
-    if (r !== 0) rt.fail(r, "cudaGraphEventRecordNodeGetEvent", node);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, node);
     return rt.readPointer(0) as cudaEvent_t;
   };
 }
 
 function cudaGraphEventRecordNodeSetEvent$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphEventRecordNodeSetEvent"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaGraphEventRecordNodeSetEvent";
   return function cudaGraphEventRecordNodeSetEvent(node: cudaGraphNode_t, event: cudaEvent_t): void {
-    if (arguments.length !== 2) rt.arity("cudaGraphEventRecordNodeSetEvent", "node,event", 2, arguments.length);
-    if (!(isPtr(node))) rt.bad("cudaGraphEventRecordNodeSetEvent", "node", "pointer", node);
-    if (!(isPtr(event))) rt.bad("cudaGraphEventRecordNodeSetEvent", "event", "pointer", event);
+    if (arguments.length !== 2) rt.arity(F$, "node,event", 2, arguments.length);
+    if (!isPtr(node)) rt.bad(F$, "node", "pointer", node);
+    if (!isPtr(event)) rt.bad(F$, "event", "pointer", event);
     const r = raw.cudaGraphEventRecordNodeSetEvent(node, event);
-    if (rt.guards) rt.check("cudaGraphEventRecordNodeSetEvent");
-    if (r !== 0) rt.fail(r, "cudaGraphEventRecordNodeSetEvent", node);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, node);
   };
 }
 
 function cudaGraphAddEventWaitNode$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphAddEventWaitNode"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cudaGraphAddEventWaitNode";
   return function cudaGraphAddEventWaitNode(graph: cudaGraph_t, pDependencies: PointerLike, numDependencies: bigint | number, event: cudaEvent_t): cudaGraphNode_t {
-    if (arguments.length !== 4) rt.arity("cudaGraphAddEventWaitNode", "graph,pDependencies,numDependencies,event", 4, arguments.length);
-    if (!(isPtr(graph))) rt.bad("cudaGraphAddEventWaitNode", "graph", "pointer", graph);
-    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cudaGraphAddEventWaitNode", "numDependencies", "u64", numDependencies);
-    if (!(isPtr(event))) rt.bad("cudaGraphAddEventWaitNode", "event", "pointer", event);
-    const r = raw.cudaGraphAddEventWaitNode(o0, graph, rt.sized(pDependencies, numDependencies, 8, "cudaGraphAddEventWaitNode", "pDependencies"), numDependencies, event);
-    if (rt.guards) rt.check("cudaGraphAddEventWaitNode");
-    if (r !== 0) rt.fail(r, "cudaGraphAddEventWaitNode");
+    if (arguments.length !== 4) rt.arity(F$, "graph,pDependencies,numDependencies,event", 4, arguments.length);
+    if (!isPtr(graph)) rt.bad(F$, "graph", "pointer", graph);
+    if (!isU64(numDependencies)) rt.bad(F$, "numDependencies", "u64", numDependencies);
+    if (!isPtr(event)) rt.bad(F$, "event", "pointer", event);
+    const r = raw.cudaGraphAddEventWaitNode(o0, graph, rt.sized(pDependencies, numDependencies, 8, F$, "pDependencies"), numDependencies, event);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as cudaGraphNode_t;
   };
 }
@@ -2972,127 +3209,137 @@ function cudaGraphAddEventWaitNode$(raw: Raw, rt: CheckedRuntime): Checked["cuda
 function cudaGraphEventWaitNodeGetEvent$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphEventWaitNodeGetEvent"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cudaGraphEventWaitNodeGetEvent";
   return function cudaGraphEventWaitNodeGetEvent(node: cudaGraphNode_t): cudaEvent_t {
-    if (arguments.length !== 1) rt.arity("cudaGraphEventWaitNodeGetEvent", "node", 1, arguments.length);
-    if (!(isPtr(node))) rt.bad("cudaGraphEventWaitNodeGetEvent", "node", "pointer", node);
+    if (arguments.length !== 1) rt.arity(F$, "node", 1, arguments.length);
+    if (!isPtr(node)) rt.bad(F$, "node", "pointer", node);
     const r = raw.cudaGraphEventWaitNodeGetEvent(node, o0);
-    if (rt.guards) rt.check("cudaGraphEventWaitNodeGetEvent");
-    if (r !== 0) rt.fail(r, "cudaGraphEventWaitNodeGetEvent", node);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, node);
     return rt.readPointer(0) as cudaEvent_t;
   };
 }
 
 function cudaGraphEventWaitNodeSetEvent$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphEventWaitNodeSetEvent"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaGraphEventWaitNodeSetEvent";
   return function cudaGraphEventWaitNodeSetEvent(node: cudaGraphNode_t, event: cudaEvent_t): void {
-    if (arguments.length !== 2) rt.arity("cudaGraphEventWaitNodeSetEvent", "node,event", 2, arguments.length);
-    if (!(isPtr(node))) rt.bad("cudaGraphEventWaitNodeSetEvent", "node", "pointer", node);
-    if (!(isPtr(event))) rt.bad("cudaGraphEventWaitNodeSetEvent", "event", "pointer", event);
+    if (arguments.length !== 2) rt.arity(F$, "node,event", 2, arguments.length);
+    if (!isPtr(node)) rt.bad(F$, "node", "pointer", node);
+    if (!isPtr(event)) rt.bad(F$, "event", "pointer", event);
     const r = raw.cudaGraphEventWaitNodeSetEvent(node, event);
-    if (rt.guards) rt.check("cudaGraphEventWaitNodeSetEvent");
-    if (r !== 0) rt.fail(r, "cudaGraphEventWaitNodeSetEvent", node);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, node);
   };
 }
 
 function cudaGraphAddExternalSemaphoresSignalNode$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphAddExternalSemaphoresSignalNode"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cudaGraphAddExternalSemaphoresSignalNode";
   return function cudaGraphAddExternalSemaphoresSignalNode(graph: cudaGraph_t, pDependencies: PointerLike, numDependencies: bigint | number, nodeParams: PointerLike): cudaGraphNode_t {
-    if (arguments.length !== 4) rt.arity("cudaGraphAddExternalSemaphoresSignalNode", "graph,pDependencies,numDependencies,nodeParams", 4, arguments.length);
-    if (!(isPtr(graph))) rt.bad("cudaGraphAddExternalSemaphoresSignalNode", "graph", "pointer", graph);
-    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cudaGraphAddExternalSemaphoresSignalNode", "numDependencies", "u64", numDependencies);
-    const r = raw.cudaGraphAddExternalSemaphoresSignalNode(o0, graph, rt.sized(pDependencies, numDependencies, 8, "cudaGraphAddExternalSemaphoresSignalNode", "pDependencies"), numDependencies, rt.ptr(rt.expect(nodeParams, cudaExternalSemaphoreSignalNodeParams, "cudaGraphAddExternalSemaphoresSignalNode", "nodeParams"), "cudaGraphAddExternalSemaphoresSignalNode", "nodeParams"));
-    if (rt.guards) rt.check("cudaGraphAddExternalSemaphoresSignalNode");
-    if (r !== 0) rt.fail(r, "cudaGraphAddExternalSemaphoresSignalNode");
+    if (arguments.length !== 4) rt.arity(F$, "graph,pDependencies,numDependencies,nodeParams", 4, arguments.length);
+    if (!isPtr(graph)) rt.bad(F$, "graph", "pointer", graph);
+    if (!isU64(numDependencies)) rt.bad(F$, "numDependencies", "u64", numDependencies);
+    const r = raw.cudaGraphAddExternalSemaphoresSignalNode(o0, graph, rt.sized(pDependencies, numDependencies, 8, F$, "pDependencies"), numDependencies, rt.ptr(rt.expect(nodeParams, cudaExternalSemaphoreSignalNodeParams, F$, "nodeParams"), F$, "nodeParams"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as cudaGraphNode_t;
   };
 }
 
 function cudaGraphExternalSemaphoresSignalNodeGetParams$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphExternalSemaphoresSignalNodeGetParams"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaGraphExternalSemaphoresSignalNodeGetParams";
   return function cudaGraphExternalSemaphoresSignalNodeGetParams(hNode: cudaGraphNode_t, params_out?: cudaExternalSemaphoreSignalNodeParams): cudaExternalSemaphoreSignalNodeParams {
-    if (arguments.length < 1 || arguments.length > 2) rt.arity("cudaGraphExternalSemaphoresSignalNodeGetParams", "hNode,params_out", 1, arguments.length);
-    if (!(isPtr(hNode))) rt.bad("cudaGraphExternalSemaphoresSignalNodeGetParams", "hNode", "pointer", hNode);
-    const $params_out = params_out === undefined ? rt.record(cudaExternalSemaphoreSignalNodeParams) : rt.recordArg(params_out, cudaExternalSemaphoreSignalNodeParams, "cudaGraphExternalSemaphoresSignalNodeGetParams", "params_out");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "hNode,params_out", 1, arguments.length);
+    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
+    const $params_out = params_out === undefined ? rt.record(cudaExternalSemaphoreSignalNodeParams) : rt.recordArg(params_out, cudaExternalSemaphoreSignalNodeParams, F$, "params_out");
     const r = raw.cudaGraphExternalSemaphoresSignalNodeGetParams(hNode, $params_out.$pointer());
-    if (rt.guards) rt.check("cudaGraphExternalSemaphoresSignalNodeGetParams");
-    if (r !== 0) rt.fail(r, "cudaGraphExternalSemaphoresSignalNodeGetParams", hNode);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hNode);
     return $params_out;
   };
 }
 
 function cudaGraphExternalSemaphoresSignalNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphExternalSemaphoresSignalNodeSetParams"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaGraphExternalSemaphoresSignalNodeSetParams";
   return function cudaGraphExternalSemaphoresSignalNodeSetParams(hNode: cudaGraphNode_t, nodeParams: PointerLike): void {
-    if (arguments.length !== 2) rt.arity("cudaGraphExternalSemaphoresSignalNodeSetParams", "hNode,nodeParams", 2, arguments.length);
-    if (!(isPtr(hNode))) rt.bad("cudaGraphExternalSemaphoresSignalNodeSetParams", "hNode", "pointer", hNode);
-    const r = raw.cudaGraphExternalSemaphoresSignalNodeSetParams(hNode, rt.ptr(rt.expect(nodeParams, cudaExternalSemaphoreSignalNodeParams, "cudaGraphExternalSemaphoresSignalNodeSetParams", "nodeParams"), "cudaGraphExternalSemaphoresSignalNodeSetParams", "nodeParams"));
-    if (rt.guards) rt.check("cudaGraphExternalSemaphoresSignalNodeSetParams");
-    if (r !== 0) rt.fail(r, "cudaGraphExternalSemaphoresSignalNodeSetParams", hNode);
+    if (arguments.length !== 2) rt.arity(F$, "hNode,nodeParams", 2, arguments.length);
+    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
+    const r = raw.cudaGraphExternalSemaphoresSignalNodeSetParams(hNode, rt.ptr(rt.expect(nodeParams, cudaExternalSemaphoreSignalNodeParams, F$, "nodeParams"), F$, "nodeParams"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hNode);
   };
 }
 
 function cudaGraphAddExternalSemaphoresWaitNode$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphAddExternalSemaphoresWaitNode"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cudaGraphAddExternalSemaphoresWaitNode";
   return function cudaGraphAddExternalSemaphoresWaitNode(graph: cudaGraph_t, pDependencies: PointerLike, numDependencies: bigint | number, nodeParams: PointerLike): cudaGraphNode_t {
-    if (arguments.length !== 4) rt.arity("cudaGraphAddExternalSemaphoresWaitNode", "graph,pDependencies,numDependencies,nodeParams", 4, arguments.length);
-    if (!(isPtr(graph))) rt.bad("cudaGraphAddExternalSemaphoresWaitNode", "graph", "pointer", graph);
-    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cudaGraphAddExternalSemaphoresWaitNode", "numDependencies", "u64", numDependencies);
-    const r = raw.cudaGraphAddExternalSemaphoresWaitNode(o0, graph, rt.sized(pDependencies, numDependencies, 8, "cudaGraphAddExternalSemaphoresWaitNode", "pDependencies"), numDependencies, rt.ptr(rt.expect(nodeParams, cudaExternalSemaphoreWaitNodeParams, "cudaGraphAddExternalSemaphoresWaitNode", "nodeParams"), "cudaGraphAddExternalSemaphoresWaitNode", "nodeParams"));
-    if (rt.guards) rt.check("cudaGraphAddExternalSemaphoresWaitNode");
-    if (r !== 0) rt.fail(r, "cudaGraphAddExternalSemaphoresWaitNode");
+    if (arguments.length !== 4) rt.arity(F$, "graph,pDependencies,numDependencies,nodeParams", 4, arguments.length);
+    if (!isPtr(graph)) rt.bad(F$, "graph", "pointer", graph);
+    if (!isU64(numDependencies)) rt.bad(F$, "numDependencies", "u64", numDependencies);
+    const r = raw.cudaGraphAddExternalSemaphoresWaitNode(o0, graph, rt.sized(pDependencies, numDependencies, 8, F$, "pDependencies"), numDependencies, rt.ptr(rt.expect(nodeParams, cudaExternalSemaphoreWaitNodeParams, F$, "nodeParams"), F$, "nodeParams"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as cudaGraphNode_t;
   };
 }
 
 function cudaGraphExternalSemaphoresWaitNodeGetParams$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphExternalSemaphoresWaitNodeGetParams"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaGraphExternalSemaphoresWaitNodeGetParams";
   return function cudaGraphExternalSemaphoresWaitNodeGetParams(hNode: cudaGraphNode_t, params_out?: cudaExternalSemaphoreWaitNodeParams): cudaExternalSemaphoreWaitNodeParams {
-    if (arguments.length < 1 || arguments.length > 2) rt.arity("cudaGraphExternalSemaphoresWaitNodeGetParams", "hNode,params_out", 1, arguments.length);
-    if (!(isPtr(hNode))) rt.bad("cudaGraphExternalSemaphoresWaitNodeGetParams", "hNode", "pointer", hNode);
-    const $params_out = params_out === undefined ? rt.record(cudaExternalSemaphoreWaitNodeParams) : rt.recordArg(params_out, cudaExternalSemaphoreWaitNodeParams, "cudaGraphExternalSemaphoresWaitNodeGetParams", "params_out");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "hNode,params_out", 1, arguments.length);
+    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
+    const $params_out = params_out === undefined ? rt.record(cudaExternalSemaphoreWaitNodeParams) : rt.recordArg(params_out, cudaExternalSemaphoreWaitNodeParams, F$, "params_out");
     const r = raw.cudaGraphExternalSemaphoresWaitNodeGetParams(hNode, $params_out.$pointer());
-    if (rt.guards) rt.check("cudaGraphExternalSemaphoresWaitNodeGetParams");
-    if (r !== 0) rt.fail(r, "cudaGraphExternalSemaphoresWaitNodeGetParams", hNode);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hNode);
     return $params_out;
   };
 }
 
 function cudaGraphExternalSemaphoresWaitNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphExternalSemaphoresWaitNodeSetParams"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaGraphExternalSemaphoresWaitNodeSetParams";
   return function cudaGraphExternalSemaphoresWaitNodeSetParams(hNode: cudaGraphNode_t, nodeParams: PointerLike): void {
-    if (arguments.length !== 2) rt.arity("cudaGraphExternalSemaphoresWaitNodeSetParams", "hNode,nodeParams", 2, arguments.length);
-    if (!(isPtr(hNode))) rt.bad("cudaGraphExternalSemaphoresWaitNodeSetParams", "hNode", "pointer", hNode);
-    const r = raw.cudaGraphExternalSemaphoresWaitNodeSetParams(hNode, rt.ptr(rt.expect(nodeParams, cudaExternalSemaphoreWaitNodeParams, "cudaGraphExternalSemaphoresWaitNodeSetParams", "nodeParams"), "cudaGraphExternalSemaphoresWaitNodeSetParams", "nodeParams"));
-    if (rt.guards) rt.check("cudaGraphExternalSemaphoresWaitNodeSetParams");
-    if (r !== 0) rt.fail(r, "cudaGraphExternalSemaphoresWaitNodeSetParams", hNode);
+    if (arguments.length !== 2) rt.arity(F$, "hNode,nodeParams", 2, arguments.length);
+    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
+    const r = raw.cudaGraphExternalSemaphoresWaitNodeSetParams(hNode, rt.ptr(rt.expect(nodeParams, cudaExternalSemaphoreWaitNodeParams, F$, "nodeParams"), F$, "nodeParams"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hNode);
   };
 }
 
 function cudaGraphAddMemAllocNode$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphAddMemAllocNode"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cudaGraphAddMemAllocNode";
   return function cudaGraphAddMemAllocNode(graph: cudaGraph_t, pDependencies: PointerLike, numDependencies: bigint | number, nodeParams: PointerLike): cudaGraphNode_t {
-    if (arguments.length !== 4) rt.arity("cudaGraphAddMemAllocNode", "graph,pDependencies,numDependencies,nodeParams", 4, arguments.length);
-    if (!(isPtr(graph))) rt.bad("cudaGraphAddMemAllocNode", "graph", "pointer", graph);
-    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cudaGraphAddMemAllocNode", "numDependencies", "u64", numDependencies);
-    const r = raw.cudaGraphAddMemAllocNode(o0, graph, rt.sized(pDependencies, numDependencies, 8, "cudaGraphAddMemAllocNode", "pDependencies"), numDependencies, rt.ptr(rt.expect(nodeParams, cudaMemAllocNodeParams, "cudaGraphAddMemAllocNode", "nodeParams"), "cudaGraphAddMemAllocNode", "nodeParams"));
-    if (rt.guards) rt.check("cudaGraphAddMemAllocNode");
-    if (r !== 0) rt.fail(r, "cudaGraphAddMemAllocNode");
+    if (arguments.length !== 4) rt.arity(F$, "graph,pDependencies,numDependencies,nodeParams", 4, arguments.length);
+    if (!isPtr(graph)) rt.bad(F$, "graph", "pointer", graph);
+    if (!isU64(numDependencies)) rt.bad(F$, "numDependencies", "u64", numDependencies);
+    const r = raw.cudaGraphAddMemAllocNode(o0, graph, rt.sized(pDependencies, numDependencies, 8, F$, "pDependencies"), numDependencies, rt.ptr(rt.expect(nodeParams, cudaMemAllocNodeParams, F$, "nodeParams"), F$, "nodeParams"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as cudaGraphNode_t;
   };
 }
 
 function cudaGraphMemAllocNodeGetParams$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphMemAllocNodeGetParams"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaGraphMemAllocNodeGetParams";
   return function cudaGraphMemAllocNodeGetParams(node: cudaGraphNode_t, params_out?: cudaMemAllocNodeParams): cudaMemAllocNodeParams {
-    if (arguments.length < 1 || arguments.length > 2) rt.arity("cudaGraphMemAllocNodeGetParams", "node,params_out", 1, arguments.length);
-    if (!(isPtr(node))) rt.bad("cudaGraphMemAllocNodeGetParams", "node", "pointer", node);
-    const $params_out = params_out === undefined ? rt.record(cudaMemAllocNodeParams) : rt.recordArg(params_out, cudaMemAllocNodeParams, "cudaGraphMemAllocNodeGetParams", "params_out");
+    if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "node,params_out", 1, arguments.length);
+    if (!isPtr(node)) rt.bad(F$, "node", "pointer", node);
+    const $params_out = params_out === undefined ? rt.record(cudaMemAllocNodeParams) : rt.recordArg(params_out, cudaMemAllocNodeParams, F$, "params_out");
     const r = raw.cudaGraphMemAllocNodeGetParams(node, $params_out.$pointer());
-    if (rt.guards) rt.check("cudaGraphMemAllocNodeGetParams");
-    if (r !== 0) rt.fail(r, "cudaGraphMemAllocNodeGetParams", node);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, node);
     return $params_out;
   };
 }
@@ -3100,13 +3347,14 @@ function cudaGraphMemAllocNodeGetParams$(raw: Raw, rt: CheckedRuntime): Checked[
 function cudaGraphAddMemFreeNode$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphAddMemFreeNode"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cudaGraphAddMemFreeNode";
   return function cudaGraphAddMemFreeNode(graph: cudaGraph_t, pDependencies: PointerLike, numDependencies: bigint | number, dptr: PointerLike): cudaGraphNode_t {
-    if (arguments.length !== 4) rt.arity("cudaGraphAddMemFreeNode", "graph,pDependencies,numDependencies,dptr", 4, arguments.length);
-    if (!(isPtr(graph))) rt.bad("cudaGraphAddMemFreeNode", "graph", "pointer", graph);
-    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cudaGraphAddMemFreeNode", "numDependencies", "u64", numDependencies);
-    const r = raw.cudaGraphAddMemFreeNode(o0, graph, rt.sized(pDependencies, numDependencies, 8, "cudaGraphAddMemFreeNode", "pDependencies"), numDependencies, rt.ptr(dptr, "cudaGraphAddMemFreeNode", "dptr"));
-    if (rt.guards) rt.check("cudaGraphAddMemFreeNode");
-    if (r !== 0) rt.fail(r, "cudaGraphAddMemFreeNode");
+    if (arguments.length !== 4) rt.arity(F$, "graph,pDependencies,numDependencies,dptr", 4, arguments.length);
+    if (!isPtr(graph)) rt.bad(F$, "graph", "pointer", graph);
+    if (!isU64(numDependencies)) rt.bad(F$, "numDependencies", "u64", numDependencies);
+    const r = raw.cudaGraphAddMemFreeNode(o0, graph, rt.sized(pDependencies, numDependencies, 8, F$, "pDependencies"), numDependencies, rt.ptr(dptr, F$, "dptr"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as cudaGraphNode_t;
   };
 }
@@ -3114,57 +3362,62 @@ function cudaGraphAddMemFreeNode$(raw: Raw, rt: CheckedRuntime): Checked["cudaGr
 function cudaGraphMemFreeNodeGetParams$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphMemFreeNodeGetParams"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cudaGraphMemFreeNodeGetParams";
   return function cudaGraphMemFreeNodeGetParams(node: cudaGraphNode_t): Pointer {
-    if (arguments.length !== 1) rt.arity("cudaGraphMemFreeNodeGetParams", "node", 1, arguments.length);
-    if (!(isPtr(node))) rt.bad("cudaGraphMemFreeNodeGetParams", "node", "pointer", node);
+    if (arguments.length !== 1) rt.arity(F$, "node", 1, arguments.length);
+    if (!isPtr(node)) rt.bad(F$, "node", "pointer", node);
     const r = raw.cudaGraphMemFreeNodeGetParams(node, o0);
-    if (rt.guards) rt.check("cudaGraphMemFreeNodeGetParams");
-    if (r !== 0) rt.fail(r, "cudaGraphMemFreeNodeGetParams", node);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, node);
     return rt.readPointer(0);
   };
 }
 
 function cudaDeviceGraphMemTrim$(raw: Raw, rt: CheckedRuntime): Checked["cudaDeviceGraphMemTrim"] {
+  const F$ = "cudaDeviceGraphMemTrim";
   return function cudaDeviceGraphMemTrim(device: number): void {
-    if (arguments.length !== 1) rt.arity("cudaDeviceGraphMemTrim", "device", 1, arguments.length);
-    if (!(typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0))) rt.bad("cudaDeviceGraphMemTrim", "device", "i32", device);
+    if (arguments.length !== 1) rt.arity(F$, "device", 1, arguments.length);
+    if (!isI32(device)) rt.bad(F$, "device", "i32", device);
     const r = raw.cudaDeviceGraphMemTrim(device);
-    if (rt.guards) rt.check("cudaDeviceGraphMemTrim");
-    if (r !== 0) rt.fail(r, "cudaDeviceGraphMemTrim");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cudaDeviceGetGraphMemAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cudaDeviceGetGraphMemAttribute"] {
+  const F$ = "cudaDeviceGetGraphMemAttribute";
   return function cudaDeviceGetGraphMemAttribute(device: number, attr: cudaGraphMemAttributeType, value: PointerLike): void {
-    if (arguments.length !== 3) rt.arity("cudaDeviceGetGraphMemAttribute", "device,attr,value", 3, arguments.length);
-    if (!(typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0))) rt.bad("cudaDeviceGetGraphMemAttribute", "device", "i32", device);
-    if (!(typeof attr === "number" && (attr >>> 0) === attr && (+attr !== 0 || 1 / attr > 0))) rt.bad("cudaDeviceGetGraphMemAttribute", "attr", "u32", attr);
-    const r = raw.cudaDeviceGetGraphMemAttribute(device, attr, rt.ptr(value, "cudaDeviceGetGraphMemAttribute", "value"));
-    if (rt.guards) rt.check("cudaDeviceGetGraphMemAttribute");
-    if (r !== 0) rt.fail(r, "cudaDeviceGetGraphMemAttribute");
+    if (arguments.length !== 3) rt.arity(F$, "device,attr,value", 3, arguments.length);
+    if (!isI32(device)) rt.bad(F$, "device", "i32", device);
+    if (!isU32(attr)) rt.bad(F$, "attr", "u32", attr);
+    const r = raw.cudaDeviceGetGraphMemAttribute(device, attr, rt.ptr(value, F$, "value"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cudaDeviceSetGraphMemAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cudaDeviceSetGraphMemAttribute"] {
+  const F$ = "cudaDeviceSetGraphMemAttribute";
   return function cudaDeviceSetGraphMemAttribute(device: number, attr: cudaGraphMemAttributeType, value: PointerLike): void {
-    if (arguments.length !== 3) rt.arity("cudaDeviceSetGraphMemAttribute", "device,attr,value", 3, arguments.length);
-    if (!(typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0))) rt.bad("cudaDeviceSetGraphMemAttribute", "device", "i32", device);
-    if (!(typeof attr === "number" && (attr >>> 0) === attr && (+attr !== 0 || 1 / attr > 0))) rt.bad("cudaDeviceSetGraphMemAttribute", "attr", "u32", attr);
-    const r = raw.cudaDeviceSetGraphMemAttribute(device, attr, rt.ptr(value, "cudaDeviceSetGraphMemAttribute", "value"));
-    if (rt.guards) rt.check("cudaDeviceSetGraphMemAttribute");
-    if (r !== 0) rt.fail(r, "cudaDeviceSetGraphMemAttribute");
+    if (arguments.length !== 3) rt.arity(F$, "device,attr,value", 3, arguments.length);
+    if (!isI32(device)) rt.bad(F$, "device", "i32", device);
+    if (!isU32(attr)) rt.bad(F$, "attr", "u32", attr);
+    const r = raw.cudaDeviceSetGraphMemAttribute(device, attr, rt.ptr(value, F$, "value"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cudaGraphClone$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphClone"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cudaGraphClone";
   return function cudaGraphClone(originalGraph: cudaGraph_t): cudaGraph_t {
-    if (arguments.length !== 1) rt.arity("cudaGraphClone", "originalGraph", 1, arguments.length);
-    if (!(isPtr(originalGraph))) rt.bad("cudaGraphClone", "originalGraph", "pointer", originalGraph);
+    if (arguments.length !== 1) rt.arity(F$, "originalGraph", 1, arguments.length);
+    if (!isPtr(originalGraph)) rt.bad(F$, "originalGraph", "pointer", originalGraph);
     const r = raw.cudaGraphClone(o0, originalGraph);
-    if (rt.guards) rt.check("cudaGraphClone");
-    if (r !== 0) rt.fail(r, "cudaGraphClone");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as cudaGraph_t;
   };
 }
@@ -3172,13 +3425,14 @@ function cudaGraphClone$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphClone"
 function cudaGraphNodeFindInClone$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphNodeFindInClone"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cudaGraphNodeFindInClone";
   return function cudaGraphNodeFindInClone(originalNode: cudaGraphNode_t, clonedGraph: cudaGraph_t): cudaGraphNode_t {
-    if (arguments.length !== 2) rt.arity("cudaGraphNodeFindInClone", "originalNode,clonedGraph", 2, arguments.length);
-    if (!(isPtr(originalNode))) rt.bad("cudaGraphNodeFindInClone", "originalNode", "pointer", originalNode);
-    if (!(isPtr(clonedGraph))) rt.bad("cudaGraphNodeFindInClone", "clonedGraph", "pointer", clonedGraph);
+    if (arguments.length !== 2) rt.arity(F$, "originalNode,clonedGraph", 2, arguments.length);
+    if (!isPtr(originalNode)) rt.bad(F$, "originalNode", "pointer", originalNode);
+    if (!isPtr(clonedGraph)) rt.bad(F$, "clonedGraph", "pointer", clonedGraph);
     const r = raw.cudaGraphNodeFindInClone(o0, originalNode, clonedGraph);
-    if (rt.guards) rt.check("cudaGraphNodeFindInClone");
-    if (r !== 0) rt.fail(r, "cudaGraphNodeFindInClone");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as cudaGraphNode_t;
   };
 }
@@ -3187,12 +3441,13 @@ function cudaGraphNodeGetType$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraph
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
   const isPtr = rt.isPointer;
+  const F$ = "cudaGraphNodeGetType";
   return function cudaGraphNodeGetType(node: cudaGraphNode_t): cudaGraphNodeType {
-    if (arguments.length !== 1) rt.arity("cudaGraphNodeGetType", "node", 1, arguments.length);
-    if (!(isPtr(node))) rt.bad("cudaGraphNodeGetType", "node", "pointer", node);
+    if (arguments.length !== 1) rt.arity(F$, "node", 1, arguments.length);
+    if (!isPtr(node)) rt.bad(F$, "node", "pointer", node);
     const r = raw.cudaGraphNodeGetType(node, o0);
-    if (rt.guards) rt.check("cudaGraphNodeGetType");
-    if (r !== 0) rt.fail(r, "cudaGraphNodeGetType", node);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, node);
     return u32[0]! as cudaGraphNodeType;
   };
 }
@@ -3200,12 +3455,13 @@ function cudaGraphNodeGetType$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraph
 function cudaGraphGetNodes$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphGetNodes"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cudaGraphGetNodes";
   const A_cudaGraphGetNodes: ArraySpec = { elements: [{ kind: "pointer", size: 8 }], count: { slot: 0, bytes: 8 }, query: true, retry: [] };
   return function cudaGraphGetNodes(graph: cudaGraph_t, numNodes?: number): cudaGraphNode_t[] {
-    if (arguments.length < 1 || arguments.length > 2) rt.arity("cudaGraphGetNodes", "graph,numNodes", 1, arguments.length);
-    if (!(isPtr(graph))) rt.bad("cudaGraphGetNodes", "graph", "pointer", graph);
-    if (numNodes !== undefined && !((typeof numNodes === "bigint" ? numNodes >= 0n && numNodes <= 18446744073709551615n : Number.isSafeInteger(numNodes) && numNodes >= 0) && numNodes >= 0)) rt.bad("cudaGraphGetNodes", "numNodes", "u64", numNodes);
-    const a = rt.arrays("cudaGraphGetNodes", A_cudaGraphGetNodes, numNodes, (p) => raw.cudaGraphGetNodes(graph, p[0]!, o0), graph);
+    if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "graph,numNodes", 1, arguments.length);
+    if (!isPtr(graph)) rt.bad(F$, "graph", "pointer", graph);
+    if (numNodes !== undefined && !(isU64(numNodes) && numNodes >= 0)) rt.bad(F$, "numNodes", "u64", numNodes);
+    const a = rt.arrays(F$, A_cudaGraphGetNodes, numNodes, (p) => raw.cudaGraphGetNodes(graph, p[0]!, o0), graph);
     return a[0] as cudaGraphNode_t[];
   };
 }
@@ -3213,12 +3469,13 @@ function cudaGraphGetNodes$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphGet
 function cudaGraphGetRootNodes$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphGetRootNodes"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cudaGraphGetRootNodes";
   const A_cudaGraphGetRootNodes: ArraySpec = { elements: [{ kind: "pointer", size: 8 }], count: { slot: 0, bytes: 8 }, query: true, retry: [] };
   return function cudaGraphGetRootNodes(graph: cudaGraph_t, pNumRootNodes?: number): cudaGraphNode_t[] {
-    if (arguments.length < 1 || arguments.length > 2) rt.arity("cudaGraphGetRootNodes", "graph,pNumRootNodes", 1, arguments.length);
-    if (!(isPtr(graph))) rt.bad("cudaGraphGetRootNodes", "graph", "pointer", graph);
-    if (pNumRootNodes !== undefined && !((typeof pNumRootNodes === "bigint" ? pNumRootNodes >= 0n && pNumRootNodes <= 18446744073709551615n : Number.isSafeInteger(pNumRootNodes) && pNumRootNodes >= 0) && pNumRootNodes >= 0)) rt.bad("cudaGraphGetRootNodes", "pNumRootNodes", "u64", pNumRootNodes);
-    const a = rt.arrays("cudaGraphGetRootNodes", A_cudaGraphGetRootNodes, pNumRootNodes, (p) => raw.cudaGraphGetRootNodes(graph, p[0]!, o0), graph);
+    if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "graph,pNumRootNodes", 1, arguments.length);
+    if (!isPtr(graph)) rt.bad(F$, "graph", "pointer", graph);
+    if (pNumRootNodes !== undefined && !(isU64(pNumRootNodes) && pNumRootNodes >= 0)) rt.bad(F$, "pNumRootNodes", "u64", pNumRootNodes);
+    const a = rt.arrays(F$, A_cudaGraphGetRootNodes, pNumRootNodes, (p) => raw.cudaGraphGetRootNodes(graph, p[0]!, o0), graph);
     return a[0] as cudaGraphNode_t[];
   };
 }
@@ -3226,12 +3483,13 @@ function cudaGraphGetRootNodes$(raw: Raw, rt: CheckedRuntime): Checked["cudaGrap
 function cudaGraphGetEdges$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphGetEdges"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cudaGraphGetEdges";
   const A_cudaGraphGetEdges: ArraySpec = { elements: [{ kind: "pointer", size: 8 }, { kind: "pointer", size: 8 }, { kind: "record", size: cudaGraphEdgeData_st.$size, cls: cudaGraphEdgeData_st }], count: { slot: 0, bytes: 8 }, query: true, retry: [] };
   return function cudaGraphGetEdges(graph: cudaGraph_t, numEdges?: number): [from: cudaGraphNode_t[], to: cudaGraphNode_t[], edgeData: cudaGraphEdgeData_st[]] {
-    if (arguments.length < 1 || arguments.length > 2) rt.arity("cudaGraphGetEdges", "graph,numEdges", 1, arguments.length);
-    if (!(isPtr(graph))) rt.bad("cudaGraphGetEdges", "graph", "pointer", graph);
-    if (numEdges !== undefined && !((typeof numEdges === "bigint" ? numEdges >= 0n && numEdges <= 18446744073709551615n : Number.isSafeInteger(numEdges) && numEdges >= 0) && numEdges >= 0)) rt.bad("cudaGraphGetEdges", "numEdges", "u64", numEdges);
-    const a = rt.arrays("cudaGraphGetEdges", A_cudaGraphGetEdges, numEdges, (p) => raw.cudaGraphGetEdges(graph, p[0]!, p[1]!, p[2]!, o0), graph);
+    if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "graph,numEdges", 1, arguments.length);
+    if (!isPtr(graph)) rt.bad(F$, "graph", "pointer", graph);
+    if (numEdges !== undefined && !(isU64(numEdges) && numEdges >= 0)) rt.bad(F$, "numEdges", "u64", numEdges);
+    const a = rt.arrays(F$, A_cudaGraphGetEdges, numEdges, (p) => raw.cudaGraphGetEdges(graph, p[0]!, p[1]!, p[2]!, o0), graph);
     return [a[0] as cudaGraphNode_t[], a[1] as cudaGraphNode_t[], a[2] as cudaGraphEdgeData_st[]];
   };
 }
@@ -3239,12 +3497,13 @@ function cudaGraphGetEdges$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphGet
 function cudaGraphNodeGetDependencies$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphNodeGetDependencies"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cudaGraphNodeGetDependencies";
   const A_cudaGraphNodeGetDependencies: ArraySpec = { elements: [{ kind: "pointer", size: 8 }, { kind: "record", size: cudaGraphEdgeData_st.$size, cls: cudaGraphEdgeData_st }], count: { slot: 0, bytes: 8 }, query: true, retry: [] };
   return function cudaGraphNodeGetDependencies(node: cudaGraphNode_t, pNumDependencies?: number): [pDependencies: cudaGraphNode_t[], edgeData: cudaGraphEdgeData_st[]] {
-    if (arguments.length < 1 || arguments.length > 2) rt.arity("cudaGraphNodeGetDependencies", "node,pNumDependencies", 1, arguments.length);
-    if (!(isPtr(node))) rt.bad("cudaGraphNodeGetDependencies", "node", "pointer", node);
-    if (pNumDependencies !== undefined && !((typeof pNumDependencies === "bigint" ? pNumDependencies >= 0n && pNumDependencies <= 18446744073709551615n : Number.isSafeInteger(pNumDependencies) && pNumDependencies >= 0) && pNumDependencies >= 0)) rt.bad("cudaGraphNodeGetDependencies", "pNumDependencies", "u64", pNumDependencies);
-    const a = rt.arrays("cudaGraphNodeGetDependencies", A_cudaGraphNodeGetDependencies, pNumDependencies, (p) => raw.cudaGraphNodeGetDependencies(node, p[0]!, p[1]!, o0), node);
+    if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "node,pNumDependencies", 1, arguments.length);
+    if (!isPtr(node)) rt.bad(F$, "node", "pointer", node);
+    if (pNumDependencies !== undefined && !(isU64(pNumDependencies) && pNumDependencies >= 0)) rt.bad(F$, "pNumDependencies", "u64", pNumDependencies);
+    const a = rt.arrays(F$, A_cudaGraphNodeGetDependencies, pNumDependencies, (p) => raw.cudaGraphNodeGetDependencies(node, p[0]!, p[1]!, o0), node);
     return [a[0] as cudaGraphNode_t[], a[1] as cudaGraphEdgeData_st[]];
   };
 }
@@ -3252,61 +3511,66 @@ function cudaGraphNodeGetDependencies$(raw: Raw, rt: CheckedRuntime): Checked["c
 function cudaGraphNodeGetDependentNodes$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphNodeGetDependentNodes"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cudaGraphNodeGetDependentNodes";
   const A_cudaGraphNodeGetDependentNodes: ArraySpec = { elements: [{ kind: "pointer", size: 8 }, { kind: "record", size: cudaGraphEdgeData_st.$size, cls: cudaGraphEdgeData_st }], count: { slot: 0, bytes: 8 }, query: true, retry: [] };
   return function cudaGraphNodeGetDependentNodes(node: cudaGraphNode_t, pNumDependentNodes?: number): [pDependentNodes: cudaGraphNode_t[], edgeData: cudaGraphEdgeData_st[]] {
-    if (arguments.length < 1 || arguments.length > 2) rt.arity("cudaGraphNodeGetDependentNodes", "node,pNumDependentNodes", 1, arguments.length);
-    if (!(isPtr(node))) rt.bad("cudaGraphNodeGetDependentNodes", "node", "pointer", node);
-    if (pNumDependentNodes !== undefined && !((typeof pNumDependentNodes === "bigint" ? pNumDependentNodes >= 0n && pNumDependentNodes <= 18446744073709551615n : Number.isSafeInteger(pNumDependentNodes) && pNumDependentNodes >= 0) && pNumDependentNodes >= 0)) rt.bad("cudaGraphNodeGetDependentNodes", "pNumDependentNodes", "u64", pNumDependentNodes);
-    const a = rt.arrays("cudaGraphNodeGetDependentNodes", A_cudaGraphNodeGetDependentNodes, pNumDependentNodes, (p) => raw.cudaGraphNodeGetDependentNodes(node, p[0]!, p[1]!, o0), node);
+    if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "node,pNumDependentNodes", 1, arguments.length);
+    if (!isPtr(node)) rt.bad(F$, "node", "pointer", node);
+    if (pNumDependentNodes !== undefined && !(isU64(pNumDependentNodes) && pNumDependentNodes >= 0)) rt.bad(F$, "pNumDependentNodes", "u64", pNumDependentNodes);
+    const a = rt.arrays(F$, A_cudaGraphNodeGetDependentNodes, pNumDependentNodes, (p) => raw.cudaGraphNodeGetDependentNodes(node, p[0]!, p[1]!, o0), node);
     return [a[0] as cudaGraphNode_t[], a[1] as cudaGraphEdgeData_st[]];
   };
 }
 
 function cudaGraphAddDependencies$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphAddDependencies"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaGraphAddDependencies";
   return function cudaGraphAddDependencies(graph: cudaGraph_t, from: PointerLike, to: PointerLike, edgeData: PointerLike, numDependencies: bigint | number): void {
-    if (arguments.length !== 5) rt.arity("cudaGraphAddDependencies", "graph,from,to,edgeData,numDependencies", 5, arguments.length);
-    if (!(isPtr(graph))) rt.bad("cudaGraphAddDependencies", "graph", "pointer", graph);
-    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cudaGraphAddDependencies", "numDependencies", "u64", numDependencies);
-    const r = raw.cudaGraphAddDependencies(graph, rt.ptr(from, "cudaGraphAddDependencies", "from"), rt.ptr(to, "cudaGraphAddDependencies", "to"), rt.ptr(rt.expect(edgeData, cudaGraphEdgeData_st, "cudaGraphAddDependencies", "edgeData"), "cudaGraphAddDependencies", "edgeData"), numDependencies);
-    if (rt.guards) rt.check("cudaGraphAddDependencies");
-    if (r !== 0) rt.fail(r, "cudaGraphAddDependencies", graph);
+    if (arguments.length !== 5) rt.arity(F$, "graph,from,to,edgeData,numDependencies", 5, arguments.length);
+    if (!isPtr(graph)) rt.bad(F$, "graph", "pointer", graph);
+    if (!isU64(numDependencies)) rt.bad(F$, "numDependencies", "u64", numDependencies);
+    const r = raw.cudaGraphAddDependencies(graph, rt.ptr(from, F$, "from"), rt.ptr(to, F$, "to"), rt.ptr(rt.expect(edgeData, cudaGraphEdgeData_st, F$, "edgeData"), F$, "edgeData"), numDependencies);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, graph);
   };
 }
 
 function cudaGraphRemoveDependencies$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphRemoveDependencies"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaGraphRemoveDependencies";
   return function cudaGraphRemoveDependencies(graph: cudaGraph_t, from: PointerLike, to: PointerLike, edgeData: PointerLike, numDependencies: bigint | number): void {
-    if (arguments.length !== 5) rt.arity("cudaGraphRemoveDependencies", "graph,from,to,edgeData,numDependencies", 5, arguments.length);
-    if (!(isPtr(graph))) rt.bad("cudaGraphRemoveDependencies", "graph", "pointer", graph);
-    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cudaGraphRemoveDependencies", "numDependencies", "u64", numDependencies);
-    const r = raw.cudaGraphRemoveDependencies(graph, rt.ptr(from, "cudaGraphRemoveDependencies", "from"), rt.ptr(to, "cudaGraphRemoveDependencies", "to"), rt.ptr(rt.expect(edgeData, cudaGraphEdgeData_st, "cudaGraphRemoveDependencies", "edgeData"), "cudaGraphRemoveDependencies", "edgeData"), numDependencies);
-    if (rt.guards) rt.check("cudaGraphRemoveDependencies");
-    if (r !== 0) rt.fail(r, "cudaGraphRemoveDependencies", graph);
+    if (arguments.length !== 5) rt.arity(F$, "graph,from,to,edgeData,numDependencies", 5, arguments.length);
+    if (!isPtr(graph)) rt.bad(F$, "graph", "pointer", graph);
+    if (!isU64(numDependencies)) rt.bad(F$, "numDependencies", "u64", numDependencies);
+    const r = raw.cudaGraphRemoveDependencies(graph, rt.ptr(from, F$, "from"), rt.ptr(to, F$, "to"), rt.ptr(rt.expect(edgeData, cudaGraphEdgeData_st, F$, "edgeData"), F$, "edgeData"), numDependencies);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, graph);
   };
 }
 
 function cudaGraphDestroyNode$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphDestroyNode"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaGraphDestroyNode";
   return function cudaGraphDestroyNode(node: cudaGraphNode_t): void {
-    if (arguments.length !== 1) rt.arity("cudaGraphDestroyNode", "node", 1, arguments.length);
-    if (!(isPtr(node))) rt.bad("cudaGraphDestroyNode", "node", "pointer", node);
+    if (arguments.length !== 1) rt.arity(F$, "node", 1, arguments.length);
+    if (!isPtr(node)) rt.bad(F$, "node", "pointer", node);
     const r = raw.cudaGraphDestroyNode(node);
-    if (rt.guards) rt.check("cudaGraphDestroyNode");
-    if (r !== 0) rt.fail(r, "cudaGraphDestroyNode", node);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, node);
   };
 }
 
 function cudaGraphInstantiate$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphInstantiate"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cudaGraphInstantiate";
   return function cudaGraphInstantiate(graph: cudaGraph_t, flags: bigint | number): cudaGraphExec_t {
-    if (arguments.length !== 2) rt.arity("cudaGraphInstantiate", "graph,flags", 2, arguments.length);
-    if (!(isPtr(graph))) rt.bad("cudaGraphInstantiate", "graph", "pointer", graph);
-    if (!((typeof flags === "bigint" ? flags >= 0n && flags <= 18446744073709551615n : Number.isSafeInteger(flags) && flags >= 0))) rt.bad("cudaGraphInstantiate", "flags", "u64", flags);
+    if (arguments.length !== 2) rt.arity(F$, "graph,flags", 2, arguments.length);
+    if (!isPtr(graph)) rt.bad(F$, "graph", "pointer", graph);
+    if (!isU64(flags)) rt.bad(F$, "flags", "u64", flags);
     const r = raw.cudaGraphInstantiate(o0, graph, flags);
-    if (rt.guards) rt.check("cudaGraphInstantiate");
-    if (r !== 0) rt.fail(r, "cudaGraphInstantiate");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as cudaGraphExec_t;
   };
 }
@@ -3314,13 +3578,14 @@ function cudaGraphInstantiate$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraph
 function cudaGraphInstantiateWithFlags$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphInstantiateWithFlags"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cudaGraphInstantiateWithFlags";
   return function cudaGraphInstantiateWithFlags(graph: cudaGraph_t, flags: bigint | number): cudaGraphExec_t {
-    if (arguments.length !== 2) rt.arity("cudaGraphInstantiateWithFlags", "graph,flags", 2, arguments.length);
-    if (!(isPtr(graph))) rt.bad("cudaGraphInstantiateWithFlags", "graph", "pointer", graph);
-    if (!((typeof flags === "bigint" ? flags >= 0n && flags <= 18446744073709551615n : Number.isSafeInteger(flags) && flags >= 0))) rt.bad("cudaGraphInstantiateWithFlags", "flags", "u64", flags);
+    if (arguments.length !== 2) rt.arity(F$, "graph,flags", 2, arguments.length);
+    if (!isPtr(graph)) rt.bad(F$, "graph", "pointer", graph);
+    if (!isU64(flags)) rt.bad(F$, "flags", "u64", flags);
     const r = raw.cudaGraphInstantiateWithFlags(o0, graph, flags);
-    if (rt.guards) rt.check("cudaGraphInstantiateWithFlags");
-    if (r !== 0) rt.fail(r, "cudaGraphInstantiateWithFlags");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as cudaGraphExec_t;
   };
 }
@@ -3328,12 +3593,13 @@ function cudaGraphInstantiateWithFlags$(raw: Raw, rt: CheckedRuntime): Checked["
 function cudaGraphInstantiateWithParams$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphInstantiateWithParams"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cudaGraphInstantiateWithParams";
   return function cudaGraphInstantiateWithParams(graph: cudaGraph_t, instantiateParams: PointerLike): cudaGraphExec_t {
-    if (arguments.length !== 2) rt.arity("cudaGraphInstantiateWithParams", "graph,instantiateParams", 2, arguments.length);
-    if (!(isPtr(graph))) rt.bad("cudaGraphInstantiateWithParams", "graph", "pointer", graph);
-    const r = raw.cudaGraphInstantiateWithParams(o0, graph, rt.ptr(rt.expect(instantiateParams, cudaGraphInstantiateParams_st, "cudaGraphInstantiateWithParams", "instantiateParams"), "cudaGraphInstantiateWithParams", "instantiateParams"));
-    if (rt.guards) rt.check("cudaGraphInstantiateWithParams");
-    if (r !== 0) rt.fail(r, "cudaGraphInstantiateWithParams");
+    if (arguments.length !== 2) rt.arity(F$, "graph,instantiateParams", 2, arguments.length);
+    if (!isPtr(graph)) rt.bad(F$, "graph", "pointer", graph);
+    const r = raw.cudaGraphInstantiateWithParams(o0, graph, rt.ptr(rt.expect(instantiateParams, cudaGraphInstantiateParams_st, F$, "instantiateParams"), F$, "instantiateParams"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as cudaGraphExec_t;
   };
 }
@@ -3342,181 +3608,195 @@ function cudaGraphExecGetFlags$(raw: Raw, rt: CheckedRuntime): Checked["cudaGrap
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
   const isPtr = rt.isPointer;
+  const F$ = "cudaGraphExecGetFlags";
   return function cudaGraphExecGetFlags(graphExec: cudaGraphExec_t): bigint {
-    if (arguments.length !== 1) rt.arity("cudaGraphExecGetFlags", "graphExec", 1, arguments.length);
-    if (!(isPtr(graphExec))) rt.bad("cudaGraphExecGetFlags", "graphExec", "pointer", graphExec);
+    if (arguments.length !== 1) rt.arity(F$, "graphExec", 1, arguments.length);
+    if (!isPtr(graphExec)) rt.bad(F$, "graphExec", "pointer", graphExec);
     const r = raw.cudaGraphExecGetFlags(graphExec, o0);
-    if (rt.guards) rt.check("cudaGraphExecGetFlags");
-    if (r !== 0) rt.fail(r, "cudaGraphExecGetFlags", graphExec);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, graphExec);
     return u64[0]!;
   };
 }
 
 function cudaGraphExecKernelNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphExecKernelNodeSetParams"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaGraphExecKernelNodeSetParams";
   return function cudaGraphExecKernelNodeSetParams(hGraphExec: cudaGraphExec_t, node: cudaGraphNode_t, pNodeParams: PointerLike): void {
-    if (arguments.length !== 3) rt.arity("cudaGraphExecKernelNodeSetParams", "hGraphExec,node,pNodeParams", 3, arguments.length);
-    if (!(isPtr(hGraphExec))) rt.bad("cudaGraphExecKernelNodeSetParams", "hGraphExec", "pointer", hGraphExec);
-    if (!(isPtr(node))) rt.bad("cudaGraphExecKernelNodeSetParams", "node", "pointer", node);
-    const r = raw.cudaGraphExecKernelNodeSetParams(hGraphExec, node, rt.ptr(rt.expect(pNodeParams, cudaKernelNodeParams, "cudaGraphExecKernelNodeSetParams", "pNodeParams"), "cudaGraphExecKernelNodeSetParams", "pNodeParams"));
-    if (rt.guards) rt.check("cudaGraphExecKernelNodeSetParams");
-    if (r !== 0) rt.fail(r, "cudaGraphExecKernelNodeSetParams", hGraphExec);
+    if (arguments.length !== 3) rt.arity(F$, "hGraphExec,node,pNodeParams", 3, arguments.length);
+    if (!isPtr(hGraphExec)) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
+    if (!isPtr(node)) rt.bad(F$, "node", "pointer", node);
+    const r = raw.cudaGraphExecKernelNodeSetParams(hGraphExec, node, rt.ptr(rt.expect(pNodeParams, cudaKernelNodeParams, F$, "pNodeParams"), F$, "pNodeParams"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hGraphExec);
   };
 }
 
 function cudaGraphExecMemcpyNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphExecMemcpyNodeSetParams"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaGraphExecMemcpyNodeSetParams";
   return function cudaGraphExecMemcpyNodeSetParams(hGraphExec: cudaGraphExec_t, node: cudaGraphNode_t, pNodeParams: PointerLike): void {
-    if (arguments.length !== 3) rt.arity("cudaGraphExecMemcpyNodeSetParams", "hGraphExec,node,pNodeParams", 3, arguments.length);
-    if (!(isPtr(hGraphExec))) rt.bad("cudaGraphExecMemcpyNodeSetParams", "hGraphExec", "pointer", hGraphExec);
-    if (!(isPtr(node))) rt.bad("cudaGraphExecMemcpyNodeSetParams", "node", "pointer", node);
-    const r = raw.cudaGraphExecMemcpyNodeSetParams(hGraphExec, node, rt.ptr(rt.expect(pNodeParams, cudaMemcpy3DParms, "cudaGraphExecMemcpyNodeSetParams", "pNodeParams"), "cudaGraphExecMemcpyNodeSetParams", "pNodeParams"));
-    if (rt.guards) rt.check("cudaGraphExecMemcpyNodeSetParams");
-    if (r !== 0) rt.fail(r, "cudaGraphExecMemcpyNodeSetParams", hGraphExec);
+    if (arguments.length !== 3) rt.arity(F$, "hGraphExec,node,pNodeParams", 3, arguments.length);
+    if (!isPtr(hGraphExec)) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
+    if (!isPtr(node)) rt.bad(F$, "node", "pointer", node);
+    const r = raw.cudaGraphExecMemcpyNodeSetParams(hGraphExec, node, rt.ptr(rt.expect(pNodeParams, cudaMemcpy3DParms, F$, "pNodeParams"), F$, "pNodeParams"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hGraphExec);
   };
 }
 
 function cudaGraphExecMemcpyNodeSetParamsToSymbol$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphExecMemcpyNodeSetParamsToSymbol"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaGraphExecMemcpyNodeSetParamsToSymbol";
   return function cudaGraphExecMemcpyNodeSetParamsToSymbol(hGraphExec: cudaGraphExec_t, node: cudaGraphNode_t, symbol: PointerLike, src: PointerLike, count: bigint | number, offset: bigint | number, kind: cudaMemcpyKind): void {
-    if (arguments.length !== 7) rt.arity("cudaGraphExecMemcpyNodeSetParamsToSymbol", "hGraphExec,node,symbol,src,count,offset,kind", 7, arguments.length);
-    if (!(isPtr(hGraphExec))) rt.bad("cudaGraphExecMemcpyNodeSetParamsToSymbol", "hGraphExec", "pointer", hGraphExec);
-    if (!(isPtr(node))) rt.bad("cudaGraphExecMemcpyNodeSetParamsToSymbol", "node", "pointer", node);
-    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaGraphExecMemcpyNodeSetParamsToSymbol", "count", "u64", count);
-    if (!((typeof offset === "bigint" ? offset >= 0n && offset <= 18446744073709551615n : Number.isSafeInteger(offset) && offset >= 0))) rt.bad("cudaGraphExecMemcpyNodeSetParamsToSymbol", "offset", "u64", offset);
-    if (!(typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0))) rt.bad("cudaGraphExecMemcpyNodeSetParamsToSymbol", "kind", "u32", kind);
-    const r = raw.cudaGraphExecMemcpyNodeSetParamsToSymbol(hGraphExec, node, rt.ptr(symbol, "cudaGraphExecMemcpyNodeSetParamsToSymbol", "symbol"), rt.sized(src, count, 1, "cudaGraphExecMemcpyNodeSetParamsToSymbol", "src"), count, offset, kind);
-    if (rt.guards) rt.check("cudaGraphExecMemcpyNodeSetParamsToSymbol");
-    if (r !== 0) rt.fail(r, "cudaGraphExecMemcpyNodeSetParamsToSymbol", hGraphExec);
+    if (arguments.length !== 7) rt.arity(F$, "hGraphExec,node,symbol,src,count,offset,kind", 7, arguments.length);
+    if (!isPtr(hGraphExec)) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
+    if (!isPtr(node)) rt.bad(F$, "node", "pointer", node);
+    if (!isU64(count)) rt.bad(F$, "count", "u64", count);
+    if (!isU64(offset)) rt.bad(F$, "offset", "u64", offset);
+    if (!isU32(kind)) rt.bad(F$, "kind", "u32", kind);
+    const r = raw.cudaGraphExecMemcpyNodeSetParamsToSymbol(hGraphExec, node, rt.ptr(symbol, F$, "symbol"), rt.sized(src, count, 1, F$, "src"), count, offset, kind);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hGraphExec);
   };
 }
 
 function cudaGraphExecMemcpyNodeSetParamsFromSymbol$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphExecMemcpyNodeSetParamsFromSymbol"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaGraphExecMemcpyNodeSetParamsFromSymbol";
   return function cudaGraphExecMemcpyNodeSetParamsFromSymbol(hGraphExec: cudaGraphExec_t, node: cudaGraphNode_t, dst: PointerLike, symbol: PointerLike, count: bigint | number, offset: bigint | number, kind: cudaMemcpyKind): void {
-    if (arguments.length !== 7) rt.arity("cudaGraphExecMemcpyNodeSetParamsFromSymbol", "hGraphExec,node,dst,symbol,count,offset,kind", 7, arguments.length);
-    if (!(isPtr(hGraphExec))) rt.bad("cudaGraphExecMemcpyNodeSetParamsFromSymbol", "hGraphExec", "pointer", hGraphExec);
-    if (!(isPtr(node))) rt.bad("cudaGraphExecMemcpyNodeSetParamsFromSymbol", "node", "pointer", node);
-    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaGraphExecMemcpyNodeSetParamsFromSymbol", "count", "u64", count);
-    if (!((typeof offset === "bigint" ? offset >= 0n && offset <= 18446744073709551615n : Number.isSafeInteger(offset) && offset >= 0))) rt.bad("cudaGraphExecMemcpyNodeSetParamsFromSymbol", "offset", "u64", offset);
-    if (!(typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0))) rt.bad("cudaGraphExecMemcpyNodeSetParamsFromSymbol", "kind", "u32", kind);
-    const r = raw.cudaGraphExecMemcpyNodeSetParamsFromSymbol(hGraphExec, node, rt.sized(dst, count, 1, "cudaGraphExecMemcpyNodeSetParamsFromSymbol", "dst"), rt.sized(symbol, count, 1, "cudaGraphExecMemcpyNodeSetParamsFromSymbol", "symbol"), count, offset, kind);
-    if (rt.guards) rt.check("cudaGraphExecMemcpyNodeSetParamsFromSymbol");
-    if (r !== 0) rt.fail(r, "cudaGraphExecMemcpyNodeSetParamsFromSymbol", hGraphExec);
+    if (arguments.length !== 7) rt.arity(F$, "hGraphExec,node,dst,symbol,count,offset,kind", 7, arguments.length);
+    if (!isPtr(hGraphExec)) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
+    if (!isPtr(node)) rt.bad(F$, "node", "pointer", node);
+    if (!isU64(count)) rt.bad(F$, "count", "u64", count);
+    if (!isU64(offset)) rt.bad(F$, "offset", "u64", offset);
+    if (!isU32(kind)) rt.bad(F$, "kind", "u32", kind);
+    const r = raw.cudaGraphExecMemcpyNodeSetParamsFromSymbol(hGraphExec, node, rt.sized(dst, count, 1, F$, "dst"), rt.sized(symbol, count, 1, F$, "symbol"), count, offset, kind);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hGraphExec);
   };
 }
 
 function cudaGraphExecMemcpyNodeSetParams1D$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphExecMemcpyNodeSetParams1D"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaGraphExecMemcpyNodeSetParams1D";
   return function cudaGraphExecMemcpyNodeSetParams1D(hGraphExec: cudaGraphExec_t, node: cudaGraphNode_t, dst: PointerLike, src: PointerLike, count: bigint | number, kind: cudaMemcpyKind): void {
-    if (arguments.length !== 6) rt.arity("cudaGraphExecMemcpyNodeSetParams1D", "hGraphExec,node,dst,src,count,kind", 6, arguments.length);
-    if (!(isPtr(hGraphExec))) rt.bad("cudaGraphExecMemcpyNodeSetParams1D", "hGraphExec", "pointer", hGraphExec);
-    if (!(isPtr(node))) rt.bad("cudaGraphExecMemcpyNodeSetParams1D", "node", "pointer", node);
-    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad("cudaGraphExecMemcpyNodeSetParams1D", "count", "u64", count);
-    if (!(typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0))) rt.bad("cudaGraphExecMemcpyNodeSetParams1D", "kind", "u32", kind);
-    const r = raw.cudaGraphExecMemcpyNodeSetParams1D(hGraphExec, node, rt.sized(dst, count, 1, "cudaGraphExecMemcpyNodeSetParams1D", "dst"), rt.sized(src, count, 1, "cudaGraphExecMemcpyNodeSetParams1D", "src"), count, kind);
-    if (rt.guards) rt.check("cudaGraphExecMemcpyNodeSetParams1D");
-    if (r !== 0) rt.fail(r, "cudaGraphExecMemcpyNodeSetParams1D", hGraphExec);
+    if (arguments.length !== 6) rt.arity(F$, "hGraphExec,node,dst,src,count,kind", 6, arguments.length);
+    if (!isPtr(hGraphExec)) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
+    if (!isPtr(node)) rt.bad(F$, "node", "pointer", node);
+    if (!isU64(count)) rt.bad(F$, "count", "u64", count);
+    if (!isU32(kind)) rt.bad(F$, "kind", "u32", kind);
+    const r = raw.cudaGraphExecMemcpyNodeSetParams1D(hGraphExec, node, rt.sized(dst, count, 1, F$, "dst"), rt.sized(src, count, 1, F$, "src"), count, kind);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hGraphExec);
   };
 }
 
 function cudaGraphExecMemsetNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphExecMemsetNodeSetParams"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaGraphExecMemsetNodeSetParams";
   return function cudaGraphExecMemsetNodeSetParams(hGraphExec: cudaGraphExec_t, node: cudaGraphNode_t, pNodeParams: PointerLike): void {
-    if (arguments.length !== 3) rt.arity("cudaGraphExecMemsetNodeSetParams", "hGraphExec,node,pNodeParams", 3, arguments.length);
-    if (!(isPtr(hGraphExec))) rt.bad("cudaGraphExecMemsetNodeSetParams", "hGraphExec", "pointer", hGraphExec);
-    if (!(isPtr(node))) rt.bad("cudaGraphExecMemsetNodeSetParams", "node", "pointer", node);
-    const r = raw.cudaGraphExecMemsetNodeSetParams(hGraphExec, node, rt.ptr(rt.expect(pNodeParams, cudaMemsetParams, "cudaGraphExecMemsetNodeSetParams", "pNodeParams"), "cudaGraphExecMemsetNodeSetParams", "pNodeParams"));
-    if (rt.guards) rt.check("cudaGraphExecMemsetNodeSetParams");
-    if (r !== 0) rt.fail(r, "cudaGraphExecMemsetNodeSetParams", hGraphExec);
+    if (arguments.length !== 3) rt.arity(F$, "hGraphExec,node,pNodeParams", 3, arguments.length);
+    if (!isPtr(hGraphExec)) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
+    if (!isPtr(node)) rt.bad(F$, "node", "pointer", node);
+    const r = raw.cudaGraphExecMemsetNodeSetParams(hGraphExec, node, rt.ptr(rt.expect(pNodeParams, cudaMemsetParams, F$, "pNodeParams"), F$, "pNodeParams"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hGraphExec);
   };
 }
 
 function cudaGraphExecHostNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphExecHostNodeSetParams"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaGraphExecHostNodeSetParams";
   return function cudaGraphExecHostNodeSetParams(hGraphExec: cudaGraphExec_t, node: cudaGraphNode_t, pNodeParams: PointerLike): void {
-    if (arguments.length !== 3) rt.arity("cudaGraphExecHostNodeSetParams", "hGraphExec,node,pNodeParams", 3, arguments.length);
-    if (!(isPtr(hGraphExec))) rt.bad("cudaGraphExecHostNodeSetParams", "hGraphExec", "pointer", hGraphExec);
-    if (!(isPtr(node))) rt.bad("cudaGraphExecHostNodeSetParams", "node", "pointer", node);
-    const r = raw.cudaGraphExecHostNodeSetParams(hGraphExec, node, rt.ptr(rt.expect(pNodeParams, cudaHostNodeParams, "cudaGraphExecHostNodeSetParams", "pNodeParams"), "cudaGraphExecHostNodeSetParams", "pNodeParams"));
-    if (rt.guards) rt.check("cudaGraphExecHostNodeSetParams");
-    if (r !== 0) rt.fail(r, "cudaGraphExecHostNodeSetParams", hGraphExec);
+    if (arguments.length !== 3) rt.arity(F$, "hGraphExec,node,pNodeParams", 3, arguments.length);
+    if (!isPtr(hGraphExec)) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
+    if (!isPtr(node)) rt.bad(F$, "node", "pointer", node);
+    const r = raw.cudaGraphExecHostNodeSetParams(hGraphExec, node, rt.ptr(rt.expect(pNodeParams, cudaHostNodeParams, F$, "pNodeParams"), F$, "pNodeParams"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hGraphExec);
   };
 }
 
 function cudaGraphExecChildGraphNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphExecChildGraphNodeSetParams"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaGraphExecChildGraphNodeSetParams";
   return function cudaGraphExecChildGraphNodeSetParams(hGraphExec: cudaGraphExec_t, node: cudaGraphNode_t, childGraph: cudaGraph_t): void {
-    if (arguments.length !== 3) rt.arity("cudaGraphExecChildGraphNodeSetParams", "hGraphExec,node,childGraph", 3, arguments.length);
-    if (!(isPtr(hGraphExec))) rt.bad("cudaGraphExecChildGraphNodeSetParams", "hGraphExec", "pointer", hGraphExec);
-    if (!(isPtr(node))) rt.bad("cudaGraphExecChildGraphNodeSetParams", "node", "pointer", node);
-    if (!(isPtr(childGraph))) rt.bad("cudaGraphExecChildGraphNodeSetParams", "childGraph", "pointer", childGraph);
+    if (arguments.length !== 3) rt.arity(F$, "hGraphExec,node,childGraph", 3, arguments.length);
+    if (!isPtr(hGraphExec)) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
+    if (!isPtr(node)) rt.bad(F$, "node", "pointer", node);
+    if (!isPtr(childGraph)) rt.bad(F$, "childGraph", "pointer", childGraph);
     const r = raw.cudaGraphExecChildGraphNodeSetParams(hGraphExec, node, childGraph);
-    if (rt.guards) rt.check("cudaGraphExecChildGraphNodeSetParams");
-    if (r !== 0) rt.fail(r, "cudaGraphExecChildGraphNodeSetParams", hGraphExec);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hGraphExec);
   };
 }
 
 function cudaGraphExecEventRecordNodeSetEvent$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphExecEventRecordNodeSetEvent"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaGraphExecEventRecordNodeSetEvent";
   return function cudaGraphExecEventRecordNodeSetEvent(hGraphExec: cudaGraphExec_t, hNode: cudaGraphNode_t, event: cudaEvent_t): void {
-    if (arguments.length !== 3) rt.arity("cudaGraphExecEventRecordNodeSetEvent", "hGraphExec,hNode,event", 3, arguments.length);
-    if (!(isPtr(hGraphExec))) rt.bad("cudaGraphExecEventRecordNodeSetEvent", "hGraphExec", "pointer", hGraphExec);
-    if (!(isPtr(hNode))) rt.bad("cudaGraphExecEventRecordNodeSetEvent", "hNode", "pointer", hNode);
-    if (!(isPtr(event))) rt.bad("cudaGraphExecEventRecordNodeSetEvent", "event", "pointer", event);
+    if (arguments.length !== 3) rt.arity(F$, "hGraphExec,hNode,event", 3, arguments.length);
+    if (!isPtr(hGraphExec)) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
+    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
+    if (!isPtr(event)) rt.bad(F$, "event", "pointer", event);
     const r = raw.cudaGraphExecEventRecordNodeSetEvent(hGraphExec, hNode, event);
-    if (rt.guards) rt.check("cudaGraphExecEventRecordNodeSetEvent");
-    if (r !== 0) rt.fail(r, "cudaGraphExecEventRecordNodeSetEvent", hGraphExec);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hGraphExec);
   };
 }
 
 function cudaGraphExecEventWaitNodeSetEvent$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphExecEventWaitNodeSetEvent"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaGraphExecEventWaitNodeSetEvent";
   return function cudaGraphExecEventWaitNodeSetEvent(hGraphExec: cudaGraphExec_t, hNode: cudaGraphNode_t, event: cudaEvent_t): void {
-    if (arguments.length !== 3) rt.arity("cudaGraphExecEventWaitNodeSetEvent", "hGraphExec,hNode,event", 3, arguments.length);
-    if (!(isPtr(hGraphExec))) rt.bad("cudaGraphExecEventWaitNodeSetEvent", "hGraphExec", "pointer", hGraphExec);
-    if (!(isPtr(hNode))) rt.bad("cudaGraphExecEventWaitNodeSetEvent", "hNode", "pointer", hNode);
-    if (!(isPtr(event))) rt.bad("cudaGraphExecEventWaitNodeSetEvent", "event", "pointer", event);
+    if (arguments.length !== 3) rt.arity(F$, "hGraphExec,hNode,event", 3, arguments.length);
+    if (!isPtr(hGraphExec)) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
+    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
+    if (!isPtr(event)) rt.bad(F$, "event", "pointer", event);
     const r = raw.cudaGraphExecEventWaitNodeSetEvent(hGraphExec, hNode, event);
-    if (rt.guards) rt.check("cudaGraphExecEventWaitNodeSetEvent");
-    if (r !== 0) rt.fail(r, "cudaGraphExecEventWaitNodeSetEvent", hGraphExec);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hGraphExec);
   };
 }
 
 function cudaGraphExecExternalSemaphoresSignalNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphExecExternalSemaphoresSignalNodeSetParams"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaGraphExecExternalSemaphoresSignalNodeSetParams";
   return function cudaGraphExecExternalSemaphoresSignalNodeSetParams(hGraphExec: cudaGraphExec_t, hNode: cudaGraphNode_t, nodeParams: PointerLike): void {
-    if (arguments.length !== 3) rt.arity("cudaGraphExecExternalSemaphoresSignalNodeSetParams", "hGraphExec,hNode,nodeParams", 3, arguments.length);
-    if (!(isPtr(hGraphExec))) rt.bad("cudaGraphExecExternalSemaphoresSignalNodeSetParams", "hGraphExec", "pointer", hGraphExec);
-    if (!(isPtr(hNode))) rt.bad("cudaGraphExecExternalSemaphoresSignalNodeSetParams", "hNode", "pointer", hNode);
-    const r = raw.cudaGraphExecExternalSemaphoresSignalNodeSetParams(hGraphExec, hNode, rt.ptr(rt.expect(nodeParams, cudaExternalSemaphoreSignalNodeParams, "cudaGraphExecExternalSemaphoresSignalNodeSetParams", "nodeParams"), "cudaGraphExecExternalSemaphoresSignalNodeSetParams", "nodeParams"));
-    if (rt.guards) rt.check("cudaGraphExecExternalSemaphoresSignalNodeSetParams");
-    if (r !== 0) rt.fail(r, "cudaGraphExecExternalSemaphoresSignalNodeSetParams", hGraphExec);
+    if (arguments.length !== 3) rt.arity(F$, "hGraphExec,hNode,nodeParams", 3, arguments.length);
+    if (!isPtr(hGraphExec)) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
+    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
+    const r = raw.cudaGraphExecExternalSemaphoresSignalNodeSetParams(hGraphExec, hNode, rt.ptr(rt.expect(nodeParams, cudaExternalSemaphoreSignalNodeParams, F$, "nodeParams"), F$, "nodeParams"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hGraphExec);
   };
 }
 
 function cudaGraphExecExternalSemaphoresWaitNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphExecExternalSemaphoresWaitNodeSetParams"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaGraphExecExternalSemaphoresWaitNodeSetParams";
   return function cudaGraphExecExternalSemaphoresWaitNodeSetParams(hGraphExec: cudaGraphExec_t, hNode: cudaGraphNode_t, nodeParams: PointerLike): void {
-    if (arguments.length !== 3) rt.arity("cudaGraphExecExternalSemaphoresWaitNodeSetParams", "hGraphExec,hNode,nodeParams", 3, arguments.length);
-    if (!(isPtr(hGraphExec))) rt.bad("cudaGraphExecExternalSemaphoresWaitNodeSetParams", "hGraphExec", "pointer", hGraphExec);
-    if (!(isPtr(hNode))) rt.bad("cudaGraphExecExternalSemaphoresWaitNodeSetParams", "hNode", "pointer", hNode);
-    const r = raw.cudaGraphExecExternalSemaphoresWaitNodeSetParams(hGraphExec, hNode, rt.ptr(rt.expect(nodeParams, cudaExternalSemaphoreWaitNodeParams, "cudaGraphExecExternalSemaphoresWaitNodeSetParams", "nodeParams"), "cudaGraphExecExternalSemaphoresWaitNodeSetParams", "nodeParams"));
-    if (rt.guards) rt.check("cudaGraphExecExternalSemaphoresWaitNodeSetParams");
-    if (r !== 0) rt.fail(r, "cudaGraphExecExternalSemaphoresWaitNodeSetParams", hGraphExec);
+    if (arguments.length !== 3) rt.arity(F$, "hGraphExec,hNode,nodeParams", 3, arguments.length);
+    if (!isPtr(hGraphExec)) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
+    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
+    const r = raw.cudaGraphExecExternalSemaphoresWaitNodeSetParams(hGraphExec, hNode, rt.ptr(rt.expect(nodeParams, cudaExternalSemaphoreWaitNodeParams, F$, "nodeParams"), F$, "nodeParams"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hGraphExec);
   };
 }
 
 function cudaGraphNodeSetEnabled$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphNodeSetEnabled"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaGraphNodeSetEnabled";
   return function cudaGraphNodeSetEnabled(hGraphExec: cudaGraphExec_t, hNode: cudaGraphNode_t, isEnabled: number): void {
-    if (arguments.length !== 3) rt.arity("cudaGraphNodeSetEnabled", "hGraphExec,hNode,isEnabled", 3, arguments.length);
-    if (!(isPtr(hGraphExec))) rt.bad("cudaGraphNodeSetEnabled", "hGraphExec", "pointer", hGraphExec);
-    if (!(isPtr(hNode))) rt.bad("cudaGraphNodeSetEnabled", "hNode", "pointer", hNode);
-    if (!(typeof isEnabled === "number" && (isEnabled >>> 0) === isEnabled && (+isEnabled !== 0 || 1 / isEnabled > 0))) rt.bad("cudaGraphNodeSetEnabled", "isEnabled", "u32", isEnabled);
+    if (arguments.length !== 3) rt.arity(F$, "hGraphExec,hNode,isEnabled", 3, arguments.length);
+    if (!isPtr(hGraphExec)) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
+    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
+    if (!isU32(isEnabled)) rt.bad(F$, "isEnabled", "u32", isEnabled);
     const r = raw.cudaGraphNodeSetEnabled(hGraphExec, hNode, isEnabled);
-    if (rt.guards) rt.check("cudaGraphNodeSetEnabled");
-    if (r !== 0) rt.fail(r, "cudaGraphNodeSetEnabled", hGraphExec);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hGraphExec);
   };
 }
 
@@ -3524,189 +3804,204 @@ function cudaGraphNodeGetEnabled$(raw: Raw, rt: CheckedRuntime): Checked["cudaGr
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
   const isPtr = rt.isPointer;
+  const F$ = "cudaGraphNodeGetEnabled";
   return function cudaGraphNodeGetEnabled(hGraphExec: cudaGraphExec_t, hNode: cudaGraphNode_t): number {
-    if (arguments.length !== 2) rt.arity("cudaGraphNodeGetEnabled", "hGraphExec,hNode", 2, arguments.length);
-    if (!(isPtr(hGraphExec))) rt.bad("cudaGraphNodeGetEnabled", "hGraphExec", "pointer", hGraphExec);
-    if (!(isPtr(hNode))) rt.bad("cudaGraphNodeGetEnabled", "hNode", "pointer", hNode);
+    if (arguments.length !== 2) rt.arity(F$, "hGraphExec,hNode", 2, arguments.length);
+    if (!isPtr(hGraphExec)) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
+    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
     const r = raw.cudaGraphNodeGetEnabled(hGraphExec, hNode, o0);
-    if (rt.guards) rt.check("cudaGraphNodeGetEnabled");
-    if (r !== 0) rt.fail(r, "cudaGraphNodeGetEnabled", hGraphExec);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, hGraphExec);
     return u32[0]!;
   };
 }
 
 function cudaGraphExecUpdate$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphExecUpdate"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaGraphExecUpdate";
   return function cudaGraphExecUpdate(hGraphExec: cudaGraphExec_t, hGraph: cudaGraph_t, resultInfo?: cudaGraphExecUpdateResultInfo_st): [status: cudaError_t, resultInfo: cudaGraphExecUpdateResultInfo_st] {
-    if (arguments.length < 2 || arguments.length > 3) rt.arity("cudaGraphExecUpdate", "hGraphExec,hGraph,resultInfo", 2, arguments.length);
-    if (!(isPtr(hGraphExec))) rt.bad("cudaGraphExecUpdate", "hGraphExec", "pointer", hGraphExec);
-    if (!(isPtr(hGraph))) rt.bad("cudaGraphExecUpdate", "hGraph", "pointer", hGraph);
-    const $resultInfo = resultInfo === undefined ? rt.record(cudaGraphExecUpdateResultInfo_st) : rt.recordArg(resultInfo, cudaGraphExecUpdateResultInfo_st, "cudaGraphExecUpdate", "resultInfo");
+    if (arguments.length < 2 || arguments.length > 3) rt.arity(F$, "hGraphExec,hGraph,resultInfo", 2, arguments.length);
+    if (!isPtr(hGraphExec)) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
+    if (!isPtr(hGraph)) rt.bad(F$, "hGraph", "pointer", hGraph);
+    const $resultInfo = resultInfo === undefined ? rt.record(cudaGraphExecUpdateResultInfo_st) : rt.recordArg(resultInfo, cudaGraphExecUpdateResultInfo_st, F$, "resultInfo");
     const r = raw.cudaGraphExecUpdate(hGraphExec, hGraph, $resultInfo.$pointer());
-    if (rt.guards) rt.check("cudaGraphExecUpdate");
-    if (r !== 0 && r !== 910) rt.fail(r, "cudaGraphExecUpdate", hGraphExec);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0 && r !== 910) rt.fail(r, F$, hGraphExec);
     return [r, $resultInfo];
   };
 }
 
 function cudaGraphUpload$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphUpload"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaGraphUpload";
   return function cudaGraphUpload(graphExec: cudaGraphExec_t, stream: cudaStream_t): void {
-    if (arguments.length !== 2) rt.arity("cudaGraphUpload", "graphExec,stream", 2, arguments.length);
-    if (!(isPtr(graphExec))) rt.bad("cudaGraphUpload", "graphExec", "pointer", graphExec);
-    if (!(isPtr(stream))) rt.bad("cudaGraphUpload", "stream", "pointer", stream);
+    if (arguments.length !== 2) rt.arity(F$, "graphExec,stream", 2, arguments.length);
+    if (!isPtr(graphExec)) rt.bad(F$, "graphExec", "pointer", graphExec);
+    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
     const r = raw.cudaGraphUpload(graphExec, stream);
-    if (rt.guards) rt.check("cudaGraphUpload");
-    if (r !== 0) rt.fail(r, "cudaGraphUpload", graphExec);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, graphExec);
   };
 }
 
 function cudaGraphLaunch$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphLaunch"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaGraphLaunch";
   return function cudaGraphLaunch(graphExec: cudaGraphExec_t, stream: cudaStream_t): void {
-    if (arguments.length !== 2) rt.arity("cudaGraphLaunch", "graphExec,stream", 2, arguments.length);
-    if (!(isPtr(graphExec))) rt.bad("cudaGraphLaunch", "graphExec", "pointer", graphExec);
-    if (!(isPtr(stream))) rt.bad("cudaGraphLaunch", "stream", "pointer", stream);
+    if (arguments.length !== 2) rt.arity(F$, "graphExec,stream", 2, arguments.length);
+    if (!isPtr(graphExec)) rt.bad(F$, "graphExec", "pointer", graphExec);
+    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
     const r = raw.cudaGraphLaunch(graphExec, stream);
-    if (rt.guards) rt.check("cudaGraphLaunch");
-    if (r !== 0) rt.fail(r, "cudaGraphLaunch", graphExec);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, graphExec);
   };
 }
 
 function cudaGraphExecDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphExecDestroy"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaGraphExecDestroy";
   return function cudaGraphExecDestroy(graphExec: cudaGraphExec_t): void {
-    if (arguments.length !== 1) rt.arity("cudaGraphExecDestroy", "graphExec", 1, arguments.length);
-    if (!(isPtr(graphExec))) rt.bad("cudaGraphExecDestroy", "graphExec", "pointer", graphExec);
+    if (arguments.length !== 1) rt.arity(F$, "graphExec", 1, arguments.length);
+    if (!isPtr(graphExec)) rt.bad(F$, "graphExec", "pointer", graphExec);
     const r = raw.cudaGraphExecDestroy(graphExec);
-    if (rt.guards) rt.check("cudaGraphExecDestroy");
-    if (r !== 0) rt.fail(r, "cudaGraphExecDestroy", graphExec);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, graphExec);
   };
 }
 
 function cudaGraphDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphDestroy"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaGraphDestroy";
   return function cudaGraphDestroy(graph: cudaGraph_t): void {
-    if (arguments.length !== 1) rt.arity("cudaGraphDestroy", "graph", 1, arguments.length);
-    if (!(isPtr(graph))) rt.bad("cudaGraphDestroy", "graph", "pointer", graph);
+    if (arguments.length !== 1) rt.arity(F$, "graph", 1, arguments.length);
+    if (!isPtr(graph)) rt.bad(F$, "graph", "pointer", graph);
     const r = raw.cudaGraphDestroy(graph);
-    if (rt.guards) rt.check("cudaGraphDestroy");
-    if (r !== 0) rt.fail(r, "cudaGraphDestroy", graph);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, graph);
   };
 }
 
 function cudaGraphDebugDotPrint$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphDebugDotPrint"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaGraphDebugDotPrint";
   return function cudaGraphDebugDotPrint(graph: cudaGraph_t, path: string | PointerLike, flags: number): void {
-    if (arguments.length !== 3) rt.arity("cudaGraphDebugDotPrint", "graph,path,flags", 3, arguments.length);
-    if (!(isPtr(graph))) rt.bad("cudaGraphDebugDotPrint", "graph", "pointer", graph);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cudaGraphDebugDotPrint", "flags", "u32", flags);
-    const r = raw.cudaGraphDebugDotPrint(graph, rt.cstr(path, 0, "cudaGraphDebugDotPrint", "path"), flags);
-    if (rt.guards) rt.check("cudaGraphDebugDotPrint");
-    if (r !== 0) rt.fail(r, "cudaGraphDebugDotPrint", graph);
+    if (arguments.length !== 3) rt.arity(F$, "graph,path,flags", 3, arguments.length);
+    if (!isPtr(graph)) rt.bad(F$, "graph", "pointer", graph);
+    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
+    const r = raw.cudaGraphDebugDotPrint(graph, rt.cstr(path, 0, F$, "path"), flags);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, graph);
   };
 }
 
 function cudaUserObjectCreate$(raw: Raw, rt: CheckedRuntime): Checked["cudaUserObjectCreate"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cudaUserObjectCreate";
   return function cudaUserObjectCreate(ptr: PointerLike, destroy: cudaHostFn_t, initialRefcount: number, flags: number): cudaUserObject_t {
-    if (arguments.length !== 4) rt.arity("cudaUserObjectCreate", "ptr,destroy,initialRefcount,flags", 4, arguments.length);
-    if (!(isPtr(destroy))) rt.bad("cudaUserObjectCreate", "destroy", "function", destroy);
-    if (!(typeof initialRefcount === "number" && (initialRefcount >>> 0) === initialRefcount && (+initialRefcount !== 0 || 1 / initialRefcount > 0))) rt.bad("cudaUserObjectCreate", "initialRefcount", "u32", initialRefcount);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cudaUserObjectCreate", "flags", "u32", flags);
-    const r = raw.cudaUserObjectCreate(o0, rt.ptr(ptr, "cudaUserObjectCreate", "ptr"), destroy, initialRefcount, flags);
-    if (rt.guards) rt.check("cudaUserObjectCreate");
-    if (r !== 0) rt.fail(r, "cudaUserObjectCreate");
+    if (arguments.length !== 4) rt.arity(F$, "ptr,destroy,initialRefcount,flags", 4, arguments.length);
+    if (!isPtr(destroy)) rt.bad(F$, "destroy", "function", destroy);
+    if (!isU32(initialRefcount)) rt.bad(F$, "initialRefcount", "u32", initialRefcount);
+    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
+    const r = raw.cudaUserObjectCreate(o0, rt.ptr(ptr, F$, "ptr"), destroy, initialRefcount, flags);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as cudaUserObject_t;
   };
 }
 
 function cudaUserObjectRetain$(raw: Raw, rt: CheckedRuntime): Checked["cudaUserObjectRetain"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaUserObjectRetain";
   return function cudaUserObjectRetain(object: cudaUserObject_t, count: number): void {
-    if (arguments.length !== 2) rt.arity("cudaUserObjectRetain", "object,count", 2, arguments.length);
-    if (!(isPtr(object))) rt.bad("cudaUserObjectRetain", "object", "pointer", object);
-    if (!(typeof count === "number" && (count >>> 0) === count && (+count !== 0 || 1 / count > 0))) rt.bad("cudaUserObjectRetain", "count", "u32", count);
+    if (arguments.length !== 2) rt.arity(F$, "object,count", 2, arguments.length);
+    if (!isPtr(object)) rt.bad(F$, "object", "pointer", object);
+    if (!isU32(count)) rt.bad(F$, "count", "u32", count);
     const r = raw.cudaUserObjectRetain(object, count);
-    if (rt.guards) rt.check("cudaUserObjectRetain");
-    if (r !== 0) rt.fail(r, "cudaUserObjectRetain", object);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, object);
   };
 }
 
 function cudaUserObjectRelease$(raw: Raw, rt: CheckedRuntime): Checked["cudaUserObjectRelease"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaUserObjectRelease";
   return function cudaUserObjectRelease(object: cudaUserObject_t, count: number): void {
-    if (arguments.length !== 2) rt.arity("cudaUserObjectRelease", "object,count", 2, arguments.length);
-    if (!(isPtr(object))) rt.bad("cudaUserObjectRelease", "object", "pointer", object);
-    if (!(typeof count === "number" && (count >>> 0) === count && (+count !== 0 || 1 / count > 0))) rt.bad("cudaUserObjectRelease", "count", "u32", count);
+    if (arguments.length !== 2) rt.arity(F$, "object,count", 2, arguments.length);
+    if (!isPtr(object)) rt.bad(F$, "object", "pointer", object);
+    if (!isU32(count)) rt.bad(F$, "count", "u32", count);
     const r = raw.cudaUserObjectRelease(object, count);
-    if (rt.guards) rt.check("cudaUserObjectRelease");
-    if (r !== 0) rt.fail(r, "cudaUserObjectRelease", object);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, object);
   };
 }
 
 function cudaGraphRetainUserObject$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphRetainUserObject"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaGraphRetainUserObject";
   return function cudaGraphRetainUserObject(graph: cudaGraph_t, object: cudaUserObject_t, count: number, flags: number): void {
-    if (arguments.length !== 4) rt.arity("cudaGraphRetainUserObject", "graph,object,count,flags", 4, arguments.length);
-    if (!(isPtr(graph))) rt.bad("cudaGraphRetainUserObject", "graph", "pointer", graph);
-    if (!(isPtr(object))) rt.bad("cudaGraphRetainUserObject", "object", "pointer", object);
-    if (!(typeof count === "number" && (count >>> 0) === count && (+count !== 0 || 1 / count > 0))) rt.bad("cudaGraphRetainUserObject", "count", "u32", count);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cudaGraphRetainUserObject", "flags", "u32", flags);
+    if (arguments.length !== 4) rt.arity(F$, "graph,object,count,flags", 4, arguments.length);
+    if (!isPtr(graph)) rt.bad(F$, "graph", "pointer", graph);
+    if (!isPtr(object)) rt.bad(F$, "object", "pointer", object);
+    if (!isU32(count)) rt.bad(F$, "count", "u32", count);
+    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
     const r = raw.cudaGraphRetainUserObject(graph, object, count, flags);
-    if (rt.guards) rt.check("cudaGraphRetainUserObject");
-    if (r !== 0) rt.fail(r, "cudaGraphRetainUserObject", graph);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, graph);
   };
 }
 
 function cudaGraphReleaseUserObject$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphReleaseUserObject"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaGraphReleaseUserObject";
   return function cudaGraphReleaseUserObject(graph: cudaGraph_t, object: cudaUserObject_t, count: number): void {
-    if (arguments.length !== 3) rt.arity("cudaGraphReleaseUserObject", "graph,object,count", 3, arguments.length);
-    if (!(isPtr(graph))) rt.bad("cudaGraphReleaseUserObject", "graph", "pointer", graph);
-    if (!(isPtr(object))) rt.bad("cudaGraphReleaseUserObject", "object", "pointer", object);
-    if (!(typeof count === "number" && (count >>> 0) === count && (+count !== 0 || 1 / count > 0))) rt.bad("cudaGraphReleaseUserObject", "count", "u32", count);
+    if (arguments.length !== 3) rt.arity(F$, "graph,object,count", 3, arguments.length);
+    if (!isPtr(graph)) rt.bad(F$, "graph", "pointer", graph);
+    if (!isPtr(object)) rt.bad(F$, "object", "pointer", object);
+    if (!isU32(count)) rt.bad(F$, "count", "u32", count);
     const r = raw.cudaGraphReleaseUserObject(graph, object, count);
-    if (rt.guards) rt.check("cudaGraphReleaseUserObject");
-    if (r !== 0) rt.fail(r, "cudaGraphReleaseUserObject", graph);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, graph);
   };
 }
 
 function cudaGraphAddNode$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphAddNode"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cudaGraphAddNode";
   return function cudaGraphAddNode(graph: cudaGraph_t, pDependencies: PointerLike, dependencyData: PointerLike, numDependencies: bigint | number, nodeParams: PointerLike): cudaGraphNode_t {
-    if (arguments.length !== 5) rt.arity("cudaGraphAddNode", "graph,pDependencies,dependencyData,numDependencies,nodeParams", 5, arguments.length);
-    if (!(isPtr(graph))) rt.bad("cudaGraphAddNode", "graph", "pointer", graph);
-    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad("cudaGraphAddNode", "numDependencies", "u64", numDependencies);
-    const r = raw.cudaGraphAddNode(o0, graph, rt.sized(pDependencies, numDependencies, 8, "cudaGraphAddNode", "pDependencies"), rt.ptr(rt.expect(dependencyData, cudaGraphEdgeData_st, "cudaGraphAddNode", "dependencyData"), "cudaGraphAddNode", "dependencyData"), numDependencies, rt.ptr(rt.expect(nodeParams, cudaGraphNodeParams, "cudaGraphAddNode", "nodeParams"), "cudaGraphAddNode", "nodeParams"));
-    if (rt.guards) rt.check("cudaGraphAddNode");
-    if (r !== 0) rt.fail(r, "cudaGraphAddNode");
+    if (arguments.length !== 5) rt.arity(F$, "graph,pDependencies,dependencyData,numDependencies,nodeParams", 5, arguments.length);
+    if (!isPtr(graph)) rt.bad(F$, "graph", "pointer", graph);
+    if (!isU64(numDependencies)) rt.bad(F$, "numDependencies", "u64", numDependencies);
+    const r = raw.cudaGraphAddNode(o0, graph, rt.sized(pDependencies, numDependencies, 8, F$, "pDependencies"), rt.ptr(rt.expect(dependencyData, cudaGraphEdgeData_st, F$, "dependencyData"), F$, "dependencyData"), numDependencies, rt.ptr(rt.expect(nodeParams, cudaGraphNodeParams, F$, "nodeParams"), F$, "nodeParams"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as cudaGraphNode_t;
   };
 }
 
 function cudaGraphNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphNodeSetParams"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaGraphNodeSetParams";
   return function cudaGraphNodeSetParams(node: cudaGraphNode_t, nodeParams: PointerLike): void {
-    if (arguments.length !== 2) rt.arity("cudaGraphNodeSetParams", "node,nodeParams", 2, arguments.length);
-    if (!(isPtr(node))) rt.bad("cudaGraphNodeSetParams", "node", "pointer", node);
-    const r = raw.cudaGraphNodeSetParams(node, rt.ptr(rt.expect(nodeParams, cudaGraphNodeParams, "cudaGraphNodeSetParams", "nodeParams"), "cudaGraphNodeSetParams", "nodeParams"));
-    if (rt.guards) rt.check("cudaGraphNodeSetParams");
-    if (r !== 0) rt.fail(r, "cudaGraphNodeSetParams", node);
+    if (arguments.length !== 2) rt.arity(F$, "node,nodeParams", 2, arguments.length);
+    if (!isPtr(node)) rt.bad(F$, "node", "pointer", node);
+    const r = raw.cudaGraphNodeSetParams(node, rt.ptr(rt.expect(nodeParams, cudaGraphNodeParams, F$, "nodeParams"), F$, "nodeParams"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, node);
   };
 }
 
 function cudaGraphExecNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphExecNodeSetParams"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaGraphExecNodeSetParams";
   return function cudaGraphExecNodeSetParams(graphExec: cudaGraphExec_t, node: cudaGraphNode_t, nodeParams: PointerLike): void {
-    if (arguments.length !== 3) rt.arity("cudaGraphExecNodeSetParams", "graphExec,node,nodeParams", 3, arguments.length);
-    if (!(isPtr(graphExec))) rt.bad("cudaGraphExecNodeSetParams", "graphExec", "pointer", graphExec);
-    if (!(isPtr(node))) rt.bad("cudaGraphExecNodeSetParams", "node", "pointer", node);
-    const r = raw.cudaGraphExecNodeSetParams(graphExec, node, rt.ptr(rt.expect(nodeParams, cudaGraphNodeParams, "cudaGraphExecNodeSetParams", "nodeParams"), "cudaGraphExecNodeSetParams", "nodeParams"));
-    if (rt.guards) rt.check("cudaGraphExecNodeSetParams");
-    if (r !== 0) rt.fail(r, "cudaGraphExecNodeSetParams", graphExec);
+    if (arguments.length !== 3) rt.arity(F$, "graphExec,node,nodeParams", 3, arguments.length);
+    if (!isPtr(graphExec)) rt.bad(F$, "graphExec", "pointer", graphExec);
+    if (!isPtr(node)) rt.bad(F$, "node", "pointer", node);
+    const r = raw.cudaGraphExecNodeSetParams(graphExec, node, rt.ptr(rt.expect(nodeParams, cudaGraphNodeParams, F$, "nodeParams"), F$, "nodeParams"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, graphExec);
   };
 }
 
@@ -3714,14 +4009,15 @@ function cudaGraphConditionalHandleCreate$(raw: Raw, rt: CheckedRuntime): Checke
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
   const isPtr = rt.isPointer;
+  const F$ = "cudaGraphConditionalHandleCreate";
   return function cudaGraphConditionalHandleCreate(graph: cudaGraph_t, defaultLaunchValue: number, flags: number): cudaGraphConditionalHandle {
-    if (arguments.length !== 3) rt.arity("cudaGraphConditionalHandleCreate", "graph,defaultLaunchValue,flags", 3, arguments.length);
-    if (!(isPtr(graph))) rt.bad("cudaGraphConditionalHandleCreate", "graph", "pointer", graph);
-    if (!(typeof defaultLaunchValue === "number" && (defaultLaunchValue >>> 0) === defaultLaunchValue && (+defaultLaunchValue !== 0 || 1 / defaultLaunchValue > 0))) rt.bad("cudaGraphConditionalHandleCreate", "defaultLaunchValue", "u32", defaultLaunchValue);
-    if (!(typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0))) rt.bad("cudaGraphConditionalHandleCreate", "flags", "u32", flags);
+    if (arguments.length !== 3) rt.arity(F$, "graph,defaultLaunchValue,flags", 3, arguments.length);
+    if (!isPtr(graph)) rt.bad(F$, "graph", "pointer", graph);
+    if (!isU32(defaultLaunchValue)) rt.bad(F$, "defaultLaunchValue", "u32", defaultLaunchValue);
+    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
     const r = raw.cudaGraphConditionalHandleCreate(o0, graph, defaultLaunchValue, flags);
-    if (rt.guards) rt.check("cudaGraphConditionalHandleCreate");
-    if (r !== 0) rt.fail(r, "cudaGraphConditionalHandleCreate");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u64[0]! as cudaGraphConditionalHandle;
   };
 }
@@ -3730,12 +4026,13 @@ function cudaGetDriverEntryPoint$(raw: Raw, rt: CheckedRuntime): Checked["cudaGe
   const o0 = rt.out[0]!;
   const o1 = rt.out[1]!;
   const u32 = rt.u32;
+  const F$ = "cudaGetDriverEntryPoint";
   return function cudaGetDriverEntryPoint(symbol: string | PointerLike, flags: bigint | number): [funcPtr: Pointer, driverStatus: cudaDriverEntryPointQueryResult] {
-    if (arguments.length !== 2) rt.arity("cudaGetDriverEntryPoint", "symbol,flags", 2, arguments.length);
-    if (!((typeof flags === "bigint" ? flags >= 0n && flags <= 18446744073709551615n : Number.isSafeInteger(flags) && flags >= 0))) rt.bad("cudaGetDriverEntryPoint", "flags", "u64", flags);
-    const r = raw.cudaGetDriverEntryPoint(rt.cstr(symbol, 0, "cudaGetDriverEntryPoint", "symbol"), o0, flags, o1);
-    if (rt.guards) rt.check("cudaGetDriverEntryPoint");
-    if (r !== 0) rt.fail(r, "cudaGetDriverEntryPoint");
+    if (arguments.length !== 2) rt.arity(F$, "symbol,flags", 2, arguments.length);
+    if (!isU64(flags)) rt.bad(F$, "flags", "u64", flags);
+    const r = raw.cudaGetDriverEntryPoint(rt.cstr(symbol, 0, F$, "symbol"), o0, flags, o1);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return [rt.readPointer(0), u32[2]! as cudaDriverEntryPointQueryResult];
   };
 }
@@ -3744,63 +4041,68 @@ function cudaGetDriverEntryPointByVersion$(raw: Raw, rt: CheckedRuntime): Checke
   const o0 = rt.out[0]!;
   const o1 = rt.out[1]!;
   const u32 = rt.u32;
+  const F$ = "cudaGetDriverEntryPointByVersion";
   return function cudaGetDriverEntryPointByVersion(symbol: string | PointerLike, cudaVersion: number, flags: bigint | number): [funcPtr: Pointer, driverStatus: cudaDriverEntryPointQueryResult] {
-    if (arguments.length !== 3) rt.arity("cudaGetDriverEntryPointByVersion", "symbol,cudaVersion,flags", 3, arguments.length);
-    if (!(typeof cudaVersion === "number" && (cudaVersion >>> 0) === cudaVersion && (+cudaVersion !== 0 || 1 / cudaVersion > 0))) rt.bad("cudaGetDriverEntryPointByVersion", "cudaVersion", "u32", cudaVersion);
-    if (!((typeof flags === "bigint" ? flags >= 0n && flags <= 18446744073709551615n : Number.isSafeInteger(flags) && flags >= 0))) rt.bad("cudaGetDriverEntryPointByVersion", "flags", "u64", flags);
-    const r = raw.cudaGetDriverEntryPointByVersion(rt.cstr(symbol, 0, "cudaGetDriverEntryPointByVersion", "symbol"), o0, cudaVersion, flags, o1);
-    if (rt.guards) rt.check("cudaGetDriverEntryPointByVersion");
-    if (r !== 0) rt.fail(r, "cudaGetDriverEntryPointByVersion");
+    if (arguments.length !== 3) rt.arity(F$, "symbol,cudaVersion,flags", 3, arguments.length);
+    if (!isU32(cudaVersion)) rt.bad(F$, "cudaVersion", "u32", cudaVersion);
+    if (!isU64(flags)) rt.bad(F$, "flags", "u64", flags);
+    const r = raw.cudaGetDriverEntryPointByVersion(rt.cstr(symbol, 0, F$, "symbol"), o0, cudaVersion, flags, o1);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return [rt.readPointer(0), u32[2]! as cudaDriverEntryPointQueryResult];
   };
 }
 
 function cudaLibraryLoadData$(raw: Raw, rt: CheckedRuntime): Checked["cudaLibraryLoadData"] {
   const o0 = rt.out[0]!;
+  const F$ = "cudaLibraryLoadData";
   return function cudaLibraryLoadData(code: PointerLike, jitOptions: PointerLike, jitOptionsValues: PointerLike, numJitOptions: number, libraryOptions: PointerLike, libraryOptionValues: PointerLike, numLibraryOptions: number): cudaLibrary_t {
-    if (arguments.length !== 7) rt.arity("cudaLibraryLoadData", "code,jitOptions,jitOptionsValues,numJitOptions,libraryOptions,libraryOptionValues,numLibraryOptions", 7, arguments.length);
-    if (!(typeof numJitOptions === "number" && (numJitOptions >>> 0) === numJitOptions && (+numJitOptions !== 0 || 1 / numJitOptions > 0))) rt.bad("cudaLibraryLoadData", "numJitOptions", "u32", numJitOptions);
-    if (!(typeof numLibraryOptions === "number" && (numLibraryOptions >>> 0) === numLibraryOptions && (+numLibraryOptions !== 0 || 1 / numLibraryOptions > 0))) rt.bad("cudaLibraryLoadData", "numLibraryOptions", "u32", numLibraryOptions);
-    const r = raw.cudaLibraryLoadData(o0, rt.ptr(code, "cudaLibraryLoadData", "code"), rt.sized(jitOptions, numJitOptions, 4, "cudaLibraryLoadData", "jitOptions"), rt.ptr(jitOptionsValues, "cudaLibraryLoadData", "jitOptionsValues"), numJitOptions, rt.sized(libraryOptions, numLibraryOptions, 4, "cudaLibraryLoadData", "libraryOptions"), rt.ptr(libraryOptionValues, "cudaLibraryLoadData", "libraryOptionValues"), numLibraryOptions);
-    if (rt.guards) rt.check("cudaLibraryLoadData");
-    if (r !== 0) rt.fail(r, "cudaLibraryLoadData");
+    if (arguments.length !== 7) rt.arity(F$, "code,jitOptions,jitOptionsValues,numJitOptions,libraryOptions,libraryOptionValues,numLibraryOptions", 7, arguments.length);
+    if (!isU32(numJitOptions)) rt.bad(F$, "numJitOptions", "u32", numJitOptions);
+    if (!isU32(numLibraryOptions)) rt.bad(F$, "numLibraryOptions", "u32", numLibraryOptions);
+    const r = raw.cudaLibraryLoadData(o0, rt.ptr(code, F$, "code"), rt.sized(jitOptions, numJitOptions, 4, F$, "jitOptions"), rt.ptr(jitOptionsValues, F$, "jitOptionsValues"), numJitOptions, rt.sized(libraryOptions, numLibraryOptions, 4, F$, "libraryOptions"), rt.ptr(libraryOptionValues, F$, "libraryOptionValues"), numLibraryOptions);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as cudaLibrary_t;
   };
 }
 
 function cudaLibraryLoadFromFile$(raw: Raw, rt: CheckedRuntime): Checked["cudaLibraryLoadFromFile"] {
   const o0 = rt.out[0]!;
+  const F$ = "cudaLibraryLoadFromFile";
   return function cudaLibraryLoadFromFile(fileName: string | PointerLike, jitOptions: PointerLike, jitOptionsValues: PointerLike, numJitOptions: number, libraryOptions: PointerLike, libraryOptionValues: PointerLike, numLibraryOptions: number): cudaLibrary_t {
-    if (arguments.length !== 7) rt.arity("cudaLibraryLoadFromFile", "fileName,jitOptions,jitOptionsValues,numJitOptions,libraryOptions,libraryOptionValues,numLibraryOptions", 7, arguments.length);
-    if (!(typeof numJitOptions === "number" && (numJitOptions >>> 0) === numJitOptions && (+numJitOptions !== 0 || 1 / numJitOptions > 0))) rt.bad("cudaLibraryLoadFromFile", "numJitOptions", "u32", numJitOptions);
-    if (!(typeof numLibraryOptions === "number" && (numLibraryOptions >>> 0) === numLibraryOptions && (+numLibraryOptions !== 0 || 1 / numLibraryOptions > 0))) rt.bad("cudaLibraryLoadFromFile", "numLibraryOptions", "u32", numLibraryOptions);
-    const r = raw.cudaLibraryLoadFromFile(o0, rt.cstr(fileName, 0, "cudaLibraryLoadFromFile", "fileName"), rt.sized(jitOptions, numJitOptions, 4, "cudaLibraryLoadFromFile", "jitOptions"), rt.ptr(jitOptionsValues, "cudaLibraryLoadFromFile", "jitOptionsValues"), numJitOptions, rt.sized(libraryOptions, numLibraryOptions, 4, "cudaLibraryLoadFromFile", "libraryOptions"), rt.ptr(libraryOptionValues, "cudaLibraryLoadFromFile", "libraryOptionValues"), numLibraryOptions);
-    if (rt.guards) rt.check("cudaLibraryLoadFromFile");
-    if (r !== 0) rt.fail(r, "cudaLibraryLoadFromFile");
+    if (arguments.length !== 7) rt.arity(F$, "fileName,jitOptions,jitOptionsValues,numJitOptions,libraryOptions,libraryOptionValues,numLibraryOptions", 7, arguments.length);
+    if (!isU32(numJitOptions)) rt.bad(F$, "numJitOptions", "u32", numJitOptions);
+    if (!isU32(numLibraryOptions)) rt.bad(F$, "numLibraryOptions", "u32", numLibraryOptions);
+    const r = raw.cudaLibraryLoadFromFile(o0, rt.cstr(fileName, 0, F$, "fileName"), rt.sized(jitOptions, numJitOptions, 4, F$, "jitOptions"), rt.ptr(jitOptionsValues, F$, "jitOptionsValues"), numJitOptions, rt.sized(libraryOptions, numLibraryOptions, 4, F$, "libraryOptions"), rt.ptr(libraryOptionValues, F$, "libraryOptionValues"), numLibraryOptions);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as cudaLibrary_t;
   };
 }
 
 function cudaLibraryUnload$(raw: Raw, rt: CheckedRuntime): Checked["cudaLibraryUnload"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaLibraryUnload";
   return function cudaLibraryUnload(library: cudaLibrary_t): void {
-    if (arguments.length !== 1) rt.arity("cudaLibraryUnload", "library", 1, arguments.length);
-    if (!(isPtr(library))) rt.bad("cudaLibraryUnload", "library", "pointer", library);
+    if (arguments.length !== 1) rt.arity(F$, "library", 1, arguments.length);
+    if (!isPtr(library)) rt.bad(F$, "library", "pointer", library);
     const r = raw.cudaLibraryUnload(library);
-    if (rt.guards) rt.check("cudaLibraryUnload");
-    if (r !== 0) rt.fail(r, "cudaLibraryUnload", library);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, library);
   };
 }
 
 function cudaLibraryGetKernel$(raw: Raw, rt: CheckedRuntime): Checked["cudaLibraryGetKernel"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cudaLibraryGetKernel";
   return function cudaLibraryGetKernel(library: cudaLibrary_t, name: string | PointerLike): cudaKernel_t {
-    if (arguments.length !== 2) rt.arity("cudaLibraryGetKernel", "library,name", 2, arguments.length);
-    if (!(isPtr(library))) rt.bad("cudaLibraryGetKernel", "library", "pointer", library);
-    const r = raw.cudaLibraryGetKernel(o0, library, rt.cstr(name, 0, "cudaLibraryGetKernel", "name"));
-    if (rt.guards) rt.check("cudaLibraryGetKernel");
-    if (r !== 0) rt.fail(r, "cudaLibraryGetKernel");
+    if (arguments.length !== 2) rt.arity(F$, "library,name", 2, arguments.length);
+    if (!isPtr(library)) rt.bad(F$, "library", "pointer", library);
+    const r = raw.cudaLibraryGetKernel(o0, library, rt.cstr(name, 0, F$, "name"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as cudaKernel_t;
   };
 }
@@ -3810,12 +4112,13 @@ function cudaLibraryGetGlobal$(raw: Raw, rt: CheckedRuntime): Checked["cudaLibra
   const o1 = rt.out[1]!;
   const u64 = rt.u64;
   const isPtr = rt.isPointer;
+  const F$ = "cudaLibraryGetGlobal";
   return function cudaLibraryGetGlobal(library: cudaLibrary_t, name: string | PointerLike): [dptr: Pointer, bytes: bigint] {
-    if (arguments.length !== 2) rt.arity("cudaLibraryGetGlobal", "library,name", 2, arguments.length);
-    if (!(isPtr(library))) rt.bad("cudaLibraryGetGlobal", "library", "pointer", library);
-    const r = raw.cudaLibraryGetGlobal(o0, o1, library, rt.cstr(name, 0, "cudaLibraryGetGlobal", "name"));
-    if (rt.guards) rt.check("cudaLibraryGetGlobal");
-    if (r !== 0) rt.fail(r, "cudaLibraryGetGlobal");
+    if (arguments.length !== 2) rt.arity(F$, "library,name", 2, arguments.length);
+    if (!isPtr(library)) rt.bad(F$, "library", "pointer", library);
+    const r = raw.cudaLibraryGetGlobal(o0, o1, library, rt.cstr(name, 0, F$, "name"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return [rt.readPointer(0), u64[1]!];
   };
 }
@@ -3825,12 +4128,13 @@ function cudaLibraryGetManaged$(raw: Raw, rt: CheckedRuntime): Checked["cudaLibr
   const o1 = rt.out[1]!;
   const u64 = rt.u64;
   const isPtr = rt.isPointer;
+  const F$ = "cudaLibraryGetManaged";
   return function cudaLibraryGetManaged(library: cudaLibrary_t, name: string | PointerLike): [dptr: Pointer, bytes: bigint] {
-    if (arguments.length !== 2) rt.arity("cudaLibraryGetManaged", "library,name", 2, arguments.length);
-    if (!(isPtr(library))) rt.bad("cudaLibraryGetManaged", "library", "pointer", library);
-    const r = raw.cudaLibraryGetManaged(o0, o1, library, rt.cstr(name, 0, "cudaLibraryGetManaged", "name"));
-    if (rt.guards) rt.check("cudaLibraryGetManaged");
-    if (r !== 0) rt.fail(r, "cudaLibraryGetManaged");
+    if (arguments.length !== 2) rt.arity(F$, "library,name", 2, arguments.length);
+    if (!isPtr(library)) rt.bad(F$, "library", "pointer", library);
+    const r = raw.cudaLibraryGetManaged(o0, o1, library, rt.cstr(name, 0, F$, "name"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return [rt.readPointer(0), u64[1]!];
   };
 }
@@ -3838,12 +4142,13 @@ function cudaLibraryGetManaged$(raw: Raw, rt: CheckedRuntime): Checked["cudaLibr
 function cudaLibraryGetUnifiedFunction$(raw: Raw, rt: CheckedRuntime): Checked["cudaLibraryGetUnifiedFunction"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
+  const F$ = "cudaLibraryGetUnifiedFunction";
   return function cudaLibraryGetUnifiedFunction(library: cudaLibrary_t, symbol: string | PointerLike): Pointer {
-    if (arguments.length !== 2) rt.arity("cudaLibraryGetUnifiedFunction", "library,symbol", 2, arguments.length);
-    if (!(isPtr(library))) rt.bad("cudaLibraryGetUnifiedFunction", "library", "pointer", library);
-    const r = raw.cudaLibraryGetUnifiedFunction(o0, library, rt.cstr(symbol, 0, "cudaLibraryGetUnifiedFunction", "symbol"));
-    if (rt.guards) rt.check("cudaLibraryGetUnifiedFunction");
-    if (r !== 0) rt.fail(r, "cudaLibraryGetUnifiedFunction");
+    if (arguments.length !== 2) rt.arity(F$, "library,symbol", 2, arguments.length);
+    if (!isPtr(library)) rt.bad(F$, "library", "pointer", library);
+    const r = raw.cudaLibraryGetUnifiedFunction(o0, library, rt.cstr(symbol, 0, F$, "symbol"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0);
   };
 }
@@ -3852,90 +4157,98 @@ function cudaLibraryGetKernelCount$(raw: Raw, rt: CheckedRuntime): Checked["cuda
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
   const isPtr = rt.isPointer;
+  const F$ = "cudaLibraryGetKernelCount";
   return function cudaLibraryGetKernelCount(lib: cudaLibrary_t): number {
-    if (arguments.length !== 1) rt.arity("cudaLibraryGetKernelCount", "lib", 1, arguments.length);
-    if (!(isPtr(lib))) rt.bad("cudaLibraryGetKernelCount", "lib", "pointer", lib);
+    if (arguments.length !== 1) rt.arity(F$, "lib", 1, arguments.length);
+    if (!isPtr(lib)) rt.bad(F$, "lib", "pointer", lib);
     const r = raw.cudaLibraryGetKernelCount(o0, lib);
-    if (rt.guards) rt.check("cudaLibraryGetKernelCount");
-    if (r !== 0) rt.fail(r, "cudaLibraryGetKernelCount");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return u32[0]!;
   };
 }
 
 function cudaLibraryEnumerateKernels$(raw: Raw, rt: CheckedRuntime): Checked["cudaLibraryEnumerateKernels"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaLibraryEnumerateKernels";
   const A_cudaLibraryEnumerateKernels: ArraySpec = { elements: [{ kind: "pointer", size: 8 }], count: null, query: false, retry: [] };
   return function cudaLibraryEnumerateKernels(numKernels: number, lib: cudaLibrary_t): cudaKernel_t[] {
-    if (arguments.length !== 2) rt.arity("cudaLibraryEnumerateKernels", "numKernels,lib", 2, arguments.length);
-    if (!(typeof numKernels === "number" && (numKernels >>> 0) === numKernels && (+numKernels !== 0 || 1 / numKernels > 0))) rt.bad("cudaLibraryEnumerateKernels", "numKernels", "u32", numKernels);
-    if (!(isPtr(lib))) rt.bad("cudaLibraryEnumerateKernels", "lib", "pointer", lib);
-    const a = rt.arrays("cudaLibraryEnumerateKernels", A_cudaLibraryEnumerateKernels, numKernels, (p) => raw.cudaLibraryEnumerateKernels(p[0]!, numKernels, lib));
+    if (arguments.length !== 2) rt.arity(F$, "numKernels,lib", 2, arguments.length);
+    if (!isU32(numKernels)) rt.bad(F$, "numKernels", "u32", numKernels);
+    if (!isPtr(lib)) rt.bad(F$, "lib", "pointer", lib);
+    const a = rt.arrays(F$, A_cudaLibraryEnumerateKernels, numKernels, (p) => raw.cudaLibraryEnumerateKernels(p[0]!, numKernels, lib));
     return a[0] as cudaKernel_t[];
   };
 }
 
 function cudaKernelSetAttributeForDevice$(raw: Raw, rt: CheckedRuntime): Checked["cudaKernelSetAttributeForDevice"] {
   const isPtr = rt.isPointer;
+  const F$ = "cudaKernelSetAttributeForDevice";
   return function cudaKernelSetAttributeForDevice(kernel: cudaKernel_t, attr: cudaFuncAttribute, value: number, device: number): void {
-    if (arguments.length !== 4) rt.arity("cudaKernelSetAttributeForDevice", "kernel,attr,value,device", 4, arguments.length);
-    if (!(isPtr(kernel))) rt.bad("cudaKernelSetAttributeForDevice", "kernel", "pointer", kernel);
-    if (!(typeof attr === "number" && (attr >>> 0) === attr && (+attr !== 0 || 1 / attr > 0))) rt.bad("cudaKernelSetAttributeForDevice", "attr", "u32", attr);
-    if (!(typeof value === "number" && (value | 0) === value && (+value !== 0 || 1 / value > 0))) rt.bad("cudaKernelSetAttributeForDevice", "value", "i32", value);
-    if (!(typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0))) rt.bad("cudaKernelSetAttributeForDevice", "device", "i32", device);
+    if (arguments.length !== 4) rt.arity(F$, "kernel,attr,value,device", 4, arguments.length);
+    if (!isPtr(kernel)) rt.bad(F$, "kernel", "pointer", kernel);
+    if (!isU32(attr)) rt.bad(F$, "attr", "u32", attr);
+    if (!isI32(value)) rt.bad(F$, "value", "i32", value);
+    if (!isI32(device)) rt.bad(F$, "device", "i32", device);
     const r = raw.cudaKernelSetAttributeForDevice(kernel, attr, value, device);
-    if (rt.guards) rt.check("cudaKernelSetAttributeForDevice");
-    if (r !== 0) rt.fail(r, "cudaKernelSetAttributeForDevice", kernel);
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$, kernel);
   };
 }
 
 function cudaGetExportTable$(raw: Raw, rt: CheckedRuntime): Checked["cudaGetExportTable"] {
   const o0 = rt.out[0]!;
+  const F$ = "cudaGetExportTable";
   return function cudaGetExportTable(pExportTableId: PointerLike): Pointer {
-    if (arguments.length !== 1) rt.arity("cudaGetExportTable", "pExportTableId", 1, arguments.length);
-    const r = raw.cudaGetExportTable(o0, rt.ptr(rt.expect(pExportTableId, CUuuid_st, "cudaGetExportTable", "pExportTableId"), "cudaGetExportTable", "pExportTableId"));
-    if (rt.guards) rt.check("cudaGetExportTable");
-    if (r !== 0) rt.fail(r, "cudaGetExportTable");
+    if (arguments.length !== 1) rt.arity(F$, "pExportTableId", 1, arguments.length);
+    const r = raw.cudaGetExportTable(o0, rt.ptr(rt.expect(pExportTableId, CUuuid_st, F$, "pExportTableId"), F$, "pExportTableId"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0);
   };
 }
 
 function cudaGetFuncBySymbol$(raw: Raw, rt: CheckedRuntime): Checked["cudaGetFuncBySymbol"] {
   const o0 = rt.out[0]!;
+  const F$ = "cudaGetFuncBySymbol";
   return function cudaGetFuncBySymbol(symbolPtr: PointerLike): cudaFunction_t {
-    if (arguments.length !== 1) rt.arity("cudaGetFuncBySymbol", "symbolPtr", 1, arguments.length);
-    const r = raw.cudaGetFuncBySymbol(o0, rt.ptr(symbolPtr, "cudaGetFuncBySymbol", "symbolPtr"));
-    if (rt.guards) rt.check("cudaGetFuncBySymbol");
-    if (r !== 0) rt.fail(r, "cudaGetFuncBySymbol");
+    if (arguments.length !== 1) rt.arity(F$, "symbolPtr", 1, arguments.length);
+    const r = raw.cudaGetFuncBySymbol(o0, rt.ptr(symbolPtr, F$, "symbolPtr"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as cudaFunction_t;
   };
 }
 
 function cudaGetKernel$(raw: Raw, rt: CheckedRuntime): Checked["cudaGetKernel"] {
   const o0 = rt.out[0]!;
+  const F$ = "cudaGetKernel";
   return function cudaGetKernel(entryFuncAddr: PointerLike): cudaKernel_t {
-    if (arguments.length !== 1) rt.arity("cudaGetKernel", "entryFuncAddr", 1, arguments.length);
-    const r = raw.cudaGetKernel(o0, rt.ptr(entryFuncAddr, "cudaGetKernel", "entryFuncAddr"));
-    if (rt.guards) rt.check("cudaGetKernel");
-    if (r !== 0) rt.fail(r, "cudaGetKernel");
+    if (arguments.length !== 1) rt.arity(F$, "entryFuncAddr", 1, arguments.length);
+    const r = raw.cudaGetKernel(o0, rt.ptr(entryFuncAddr, F$, "entryFuncAddr"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as cudaKernel_t;
   };
 }
 
 function cudaProfilerStart$(raw: Raw, rt: CheckedRuntime): Checked["cudaProfilerStart"] {
+  const F$ = "cudaProfilerStart";
   return function cudaProfilerStart(): void {
-    if (arguments.length !== 0) rt.arity("cudaProfilerStart", "", 0, arguments.length);
+    if (arguments.length !== 0) rt.arity(F$, "", 0, arguments.length);
     const r = raw.cudaProfilerStart();
-    if (rt.guards) rt.check("cudaProfilerStart");
-    if (r !== 0) rt.fail(r, "cudaProfilerStart");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
 function cudaProfilerStop$(raw: Raw, rt: CheckedRuntime): Checked["cudaProfilerStop"] {
+  const F$ = "cudaProfilerStop";
   return function cudaProfilerStop(): void {
-    if (arguments.length !== 0) rt.arity("cudaProfilerStop", "", 0, arguments.length);
+    if (arguments.length !== 0) rt.arity(F$, "", 0, arguments.length);
     const r = raw.cudaProfilerStop();
-    if (rt.guards) rt.check("cudaProfilerStop");
-    if (r !== 0) rt.fail(r, "cudaProfilerStop");
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
   };
 }
 
