@@ -8,28 +8,9 @@
 import { ffi } from "../ffi/index.ts";
 import type { NativeType } from "../ffi/types.ts";
 import { type ArgumentKind, argumentCondition, argumentKind, expectedArgument, SCALAR_CHECKS } from "../tables-runtime/argument-checks.ts";
-import { RecordBase } from "../tables-runtime/record.ts";
 import type { FunctionSpec } from "../tables-runtime/spec.ts";
+import { describeValue } from "../core/base/checks.ts";
 import { BindingArgumentError } from "./errors.ts";
-
-/** A value as an error message shows it. */
-export function describeValue(value: unknown): string {
-  if (value === null) return "null";
-  if (value === undefined) return "undefined";
-  if (value instanceof RecordBase) return `a ${(value.constructor as { name: string }).name} record`;
-  if (ArrayBuffer.isView(value)) return `a ${value.constructor.name} of ${value.byteLength} bytes`;
-  if (value instanceof ArrayBuffer) return `an ArrayBuffer of ${value.byteLength} bytes`;
-  if (typeof value === "number") return Object.is(value, -0) ? "-0" : String(value);
-  if (typeof value === "bigint") return `${value}n`;
-  if (typeof value === "string") return value.length > 40 ? `a string of ${value.length} characters` : JSON.stringify(value);
-  if (typeof value === "boolean") return String(value);
-  if (Array.isArray(value)) return `an array of ${value.length}`;
-  if (typeof value === "object") {
-    const name = Object.getPrototypeOf(value) === null ? "" : ((value.constructor as { name?: string } | undefined)?.name ?? "");
-    return name === "" || name === "Object" ? "an object" : `a ${name}`;
-  }
-  return typeof value;
-}
 
 /** What to do about a bad argument of `kind`. */
 function fixFor(kind: ArgumentKind, value: unknown, style: "raw" | "checked"): string {

@@ -8,7 +8,8 @@
 import { describe, expect, it } from "vitest";
 import { nvvm } from "../../src/bindings/nvvm.ts";
 import { runtime } from "../../src/bindings/runtime.ts";
-import { checkRawArguments, arityError, describeValue } from "../../src/bindings/arguments.ts";
+import { checkRawArguments, arityError } from "../../src/bindings/arguments.ts";
+import { describeValue } from "../../src/core/base/checks.ts";
 import { BindingArgumentError } from "../../src/bindings/errors.ts";
 import { ffi } from "../../src/ffi/index.ts";
 import { type ArgumentKind, checkName, SCALAR_CHECKS } from "../../src/tables-runtime/argument-checks.ts";

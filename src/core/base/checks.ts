@@ -1,13 +1,15 @@
 /**
- * Describing a bad argument: the one way the object layer says what came when it refuses a value ("expected X,
- * not <this>; do Y"), so every message reads the same.
+ * Describing a bad argument: the one way the object layer and the bindings' argument checks say what came when
+ * they refuse a value ("expected X, not <this>; do Y"), so every message reads the same. No imports: the bindings
+ * layer takes it without loading the object layer.
  *
  * @module
  */
 
 /**
- * A short description of a value for error messages: `"c++17"` (strings quoted), `-3`, `12n`, `true`, `null`,
- * `undefined`, `a function`, `an array of 3`, `a Uint8Array of 16 bytes`, `a Stream` (an instance of a class),
+ * A short description of a value for error messages: `"c++17"` (strings quoted), `-3`, `-0`, `12n`, `true`, `null`,
+ * `undefined`, `a function`, `an array of 3`, `a Uint8Array of 16 bytes`, `an ArrayBuffer of 8 bytes`, `a Stream`
+ * (an instance of a class),
  * `{"grid":1}` (a small plain object), `an object`.
  */
 export function describeValue(value: unknown): string {
@@ -17,6 +19,7 @@ export function describeValue(value: unknown): string {
     case "string":
       return JSON.stringify(value.length > 80 ? `${value.slice(0, 77)}...` : value);
     case "number":
+      return Object.is(value, -0) ? "-0" : String(value);
     case "boolean":
       return String(value);
     case "bigint":
@@ -28,6 +31,7 @@ export function describeValue(value: unknown): string {
     default: {
       if (Array.isArray(value)) return `an array of ${value.length}`;
       if (ArrayBuffer.isView(value)) return `a ${value.constructor.name} of ${value.byteLength} bytes`;
+      if (value instanceof ArrayBuffer) return `an ArrayBuffer of ${value.byteLength} bytes`;
       const proto = Object.getPrototypeOf(value) as { constructor?: { name?: string } } | null;
       const name = proto?.constructor?.name;
       if (proto !== null && proto !== Object.prototype && name) return `${/^[AEIOU]/.test(name) ? "an" : "a"} ${name}`;
